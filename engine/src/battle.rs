@@ -1,0 +1,236 @@
+//! `Battle`: one battle of any game behind one object-safe trait, so the store,
+//! the command line and the app drive every game the same way. Commands and
+//! states cross this boundary as JSON; the app's per-game boards downcast with
+//! [`Battle::as_any`] to reach the typed session.
+
+use std::any::Any;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::game::{Actor, FlowMark, Game, Outcome, RuleError};
+use crate::rng::Die;
+use crate::scene::Scene;
+use crate::session::{
+    BattleMeta, Branch, BranchId, EntryId, EntryRecord, Pending, Session, VerifyReport,
+};
+
+/// A command some player may give now, as `legal` prints it and `play` takes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LegalCommand {
+    pub actor: Actor,
+    pub command: Value,
+    /// The command in words.
+    #[serde(skip_serializing_if = "String::is_empty", default)]
+    pub text: String,
+    /// Where it sits on the board (for clicking); not needed by `play`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub subject: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub target: Option<String>,
+}
+
+/// An entry in words.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EntryText {
+    pub id: EntryId,
+    pub branch: BranchId,
+    pub actor: String,
+    pub command: String,
+    pub events: Vec<String>,
+    pub dice: Vec<Die>,
+    pub entered: bool,
+    /// Turn and phase after the entry.
+    pub flow: FlowMark,
+}
+
+/// Why a command from outside was not accepted.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PlayError {
+    /// The JSON is not a command of this game.
+    #[error("not a {game} command: {why}")]
+    BadCommand { game: &'static str, why: String },
+    /// The rules refuse it.
+    #[error("{0}")]
+    Rule(#[from] RuleError),
+}
+
+/// One battle of any game.
+pub trait Battle: Send {
+    fn game_id(&self) -> &'static str;
+    fn game_name(&self) -> &'static str;
+    fn meta(&self) -> &BattleMeta;
+    fn records(&self) -> &[EntryRecord];
+    fn branches(&self) -> &[Branch];
+    fn cursor(&self) -> Option<EntryId>;
+    fn current_branch(&self) -> BranchId;
+    fn head(&self, branch: BranchId) -> Option<EntryId>;
+    fn children(&self, of: Option<EntryId>) -> Vec<EntryId>;
+    fn path_to(&self, at: Option<EntryId>) -> Vec<EntryId>;
+    fn common_ancestor(&self, a: Option<EntryId>, b: Option<EntryId>) -> Option<EntryId>;
+    fn seek(&mut self, at: Option<EntryId>);
+    fn undo(&mut self, steps: usize) -> usize;
+    fn redo(&mut self, steps: usize) -> usize;
+    fn switch_branch(&mut self, branch: BranchId) -> Result<(), String>;
+    fn rename_branch(&mut self, branch: BranchId, name: &str) -> Result<(), String>;
+    /// Decide a JSON command at the cursor; nothing changes until `commit`.
+    fn prepare_json(
+        &self,
+        actor: Actor,
+        command: &Value,
+        dice: Option<Vec<u8>>,
+    ) -> Result<Pending, PlayError>;
+    fn commit(&mut self, pending: Pending) -> EntryId;
+    /// Every command some player may give at the cursor.
+    fn legal(&self) -> Vec<LegalCommand>;
+    fn to_move(&self) -> Option<Actor>;
+    fn outcome(&self) -> Option<Outcome>;
+    fn actor_name(&self, actor: Actor) -> String;
+    /// The full state after an entry (`None`: the setup) as JSON.
+    fn state_json(&self, at: Option<EntryId>) -> Value;
+    /// Consecutive entries of one line in words (one fold along the way).
+    fn entry_texts(&self, line: &[EntryId]) -> Vec<EntryText>;
+    fn scene_at(&self, at: Option<EntryId>) -> Scene;
+    fn flow_at(&self, at: Option<EntryId>) -> FlowMark;
+    fn verify(&self) -> VerifyReport;
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<G: Game> Battle for Session<G> {
+    fn game_id(&self) -> &'static str {
+        G::ID
+    }
+    fn game_name(&self) -> &'static str {
+        G::NAME
+    }
+    fn meta(&self) -> &BattleMeta {
+        Session::meta(self)
+    }
+    fn records(&self) -> &[EntryRecord] {
+        Session::records(self)
+    }
+    fn branches(&self) -> &[Branch] {
+        Session::branches(self)
+    }
+    fn cursor(&self) -> Option<EntryId> {
+        Session::cursor(self)
+    }
+    fn current_branch(&self) -> BranchId {
+        Session::current_branch(self)
+    }
+    fn head(&self, branch: BranchId) -> Option<EntryId> {
+        Session::head(self, branch)
+    }
+    fn children(&self, of: Option<EntryId>) -> Vec<EntryId> {
+        Session::children(self, of)
+    }
+    fn path_to(&self, at: Option<EntryId>) -> Vec<EntryId> {
+        Session::path_to(self, at)
+    }
+    fn common_ancestor(&self, a: Option<EntryId>, b: Option<EntryId>) -> Option<EntryId> {
+        Session::common_ancestor(self, a, b)
+    }
+    fn seek(&mut self, at: Option<EntryId>) {
+        Session::seek(self, at)
+    }
+    fn undo(&mut self, steps: usize) -> usize {
+        Session::undo(self, steps)
+    }
+    fn redo(&mut self, steps: usize) -> usize {
+        Session::redo(self, steps)
+    }
+    fn switch_branch(&mut self, branch: BranchId) -> Result<(), String> {
+        Session::switch_branch(self, branch)
+    }
+    fn rename_branch(&mut self, branch: BranchId, name: &str) -> Result<(), String> {
+        Session::rename_branch(self, branch, name)
+    }
+    fn prepare_json(
+        &self,
+        actor: Actor,
+        command: &Value,
+        dice: Option<Vec<u8>>,
+    ) -> Result<Pending, PlayError> {
+        let command: G::Command =
+            serde_json::from_value(command.clone()).map_err(|e| PlayError::BadCommand {
+                game: G::NAME,
+                why: e.to_string(),
+            })?;
+        Ok(self.prepare(actor, &command, dice)?)
+    }
+    fn commit(&mut self, pending: Pending) -> EntryId {
+        Session::commit(self, pending)
+    }
+    fn legal(&self) -> Vec<LegalCommand> {
+        let state = self.state();
+        G::legal(state)
+            .into_iter()
+            .map(|(actor, c)| {
+                let anchors = G::anchors(state, &c);
+                LegalCommand {
+                    actor,
+                    subject: anchors.subject,
+                    target: anchors.target,
+                    text: G::describe_command(state, actor, &c),
+                    // Invariant: game commands are plain serde types and always encode.
+                    command: serde_json::to_value(&c).expect("commands encode to JSON"),
+                }
+            })
+            .collect()
+    }
+    fn to_move(&self) -> Option<Actor> {
+        G::to_move(self.state())
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        G::outcome(self.state())
+    }
+    fn actor_name(&self, actor: Actor) -> String {
+        G::actor_name(actor)
+    }
+    fn state_json(&self, at: Option<EntryId>) -> Value {
+        serde_json::to_value(self.state_at(at)).unwrap_or(Value::Null)
+    }
+    fn entry_texts(&self, line: &[EntryId]) -> Vec<EntryText> {
+        let Some(&first) = line.first() else {
+            return Vec::new();
+        };
+        let mut state = self.state_at(self.records()[first as usize].parent);
+        let mut out = Vec::with_capacity(line.len());
+        for &id in line {
+            let rec = &self.records()[id as usize];
+            let command = Session::command(self, id);
+            let events = self.events(id);
+            let command_text = G::describe_command(&state, rec.actor, &command);
+            for e in &events {
+                G::apply(&mut state, e);
+            }
+            out.push(EntryText {
+                id,
+                branch: rec.branch,
+                actor: G::actor_name(rec.actor),
+                command: command_text,
+                events: events.iter().map(G::describe_event).collect(),
+                dice: rec.dice.clone(),
+                entered: rec.entered,
+                flow: G::flow(&state),
+            });
+        }
+        out
+    }
+    fn scene_at(&self, at: Option<EntryId>) -> Scene {
+        G::scene(&self.state_at(at))
+    }
+    fn flow_at(&self, at: Option<EntryId>) -> FlowMark {
+        G::flow(&self.state_at(at))
+    }
+    fn verify(&self) -> VerifyReport {
+        Session::verify(self)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}

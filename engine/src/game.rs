@@ -1,0 +1,175 @@
+//! The `Game` trait: what every game in Xenolog gives the engine.
+//!
+//! A game decides a command against a state into events (this may fail with a
+//! [`RuleError`] that says in words which rule forbids it) and applies events to
+//! a state (this may not fail, and needs no randomness and no I/O).
+
+use std::fmt::Debug;
+
+use serde::{Deserialize, Serialize as SerializeDerive};
+use serde::{Serialize, de::DeserializeOwned};
+
+use crate::rng::Randomness;
+use crate::scene::Scene;
+
+/// A seat at the table: which player gave a command. Games name their seats.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, SerializeDerive, Deserialize,
+)]
+#[serde(transparent)]
+pub struct Actor(pub u8);
+
+/// What kind of rule a command broke.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, SerializeDerive, Deserialize)]
+pub enum RuleErrorKind {
+    /// The battle is over; no command is accepted.
+    GameOver,
+    /// It is not this player's turn or decision.
+    NotYourTurn,
+    /// The command is not one this game knows, or is malformed.
+    Unknown,
+    /// The game's rules forbid it.
+    Illegal,
+    /// Entered dice do not fit the command (count or faces).
+    Dice,
+}
+
+/// A command refused by the rules, with the reason in words.
+#[derive(Clone, Debug, PartialEq, Eq, SerializeDerive, Deserialize, thiserror::Error)]
+#[error("{message}{}", clause.as_ref().map(|c| format!(" (rule {c})")).unwrap_or_default())]
+pub struct RuleError {
+    pub kind: RuleErrorKind,
+    /// The clause of the rule text, e.g. `C.1` or `E.Recon`, when one applies.
+    pub clause: Option<String>,
+    pub message: String,
+}
+
+impl RuleError {
+    pub fn new(kind: RuleErrorKind, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            clause: None,
+            message: message.into(),
+        }
+    }
+
+    /// An illegal command, citing the clause that forbids it.
+    pub fn illegal(clause: &str, message: impl Into<String>) -> Self {
+        Self {
+            kind: RuleErrorKind::Illegal,
+            clause: Some(clause.to_owned()),
+            message: message.into(),
+        }
+    }
+
+    pub fn not_your_turn(message: impl Into<String>) -> Self {
+        Self::new(RuleErrorKind::NotYourTurn, message)
+    }
+
+    pub fn game_over() -> Self {
+        Self::new(RuleErrorKind::GameOver, "the battle is over")
+    }
+}
+
+/// A battle that could not be set up (bad scenario, bad options).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SetupError(pub String);
+
+/// How a battle ended.
+#[derive(Clone, Debug, PartialEq, Eq, SerializeDerive, Deserialize)]
+pub struct Outcome {
+    /// The winning seat, or `None` for a draw.
+    pub winner: Option<Actor>,
+    /// In words, e.g. "Kay'otz Major Victory (Summoning)".
+    pub summary: String,
+}
+
+/// Where an entry sits in the game's flow, for timeline ticks.
+#[derive(Clone, Debug, PartialEq, Eq, SerializeDerive, Deserialize)]
+pub struct FlowMark {
+    pub turn: u32,
+    pub phase: String,
+}
+
+/// Where a command sits on the board, so the app can offer it by clicking:
+/// the scene item that acts (a unit) and the scene item clicked to give it
+/// (a hex or a target). Both are ids of [`crate::scene::Item`]s.
+#[derive(Clone, Debug, Default, PartialEq, Eq, SerializeDerive, Deserialize)]
+pub struct Anchors {
+    pub subject: Option<String>,
+    pub target: Option<String>,
+}
+
+/// A scenario a battle can start from.
+#[derive(Clone, Debug, PartialEq, Eq, SerializeDerive, Deserialize)]
+pub struct ScenarioInfo {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+}
+
+/// A game's rules. See the crate docs for the contract.
+pub trait Game: Sized + 'static {
+    /// How a battle is set up: scenario and options, stored with the battle.
+    type Config: Serialize + DeserializeOwned + Clone + Debug + Default + Send;
+    type State: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send;
+    type Command: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send;
+    type Event: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send;
+
+    /// Short id used on the command line and in files, e.g. `dimx`.
+    const ID: &'static str;
+    /// Full name, e.g. "Invaders From Dimension X!".
+    const NAME: &'static str;
+    /// Bumped whenever a rule change can alter the outcome of a recorded command.
+    const RULES_VERSION: u32;
+
+    /// The scenarios this game ships with.
+    fn scenarios() -> Vec<ScenarioInfo>;
+
+    /// The state before the first command. No randomness: draws happen in play.
+    fn setup(config: &Self::Config) -> Result<Self::State, SetupError>;
+
+    /// Decide a command into events, or refuse it with the rule that forbids it.
+    fn decide(
+        state: &Self::State,
+        actor: Actor,
+        command: &Self::Command,
+        rng: &mut Randomness,
+    ) -> Result<Vec<Self::Event>, RuleError>;
+
+    /// Apply one event. Never fails, never rolls.
+    fn apply(state: &mut Self::State, event: &Self::Event);
+
+    /// Every command some player may give now (empty when the battle is over).
+    fn legal(state: &Self::State) -> Vec<(Actor, Self::Command)>;
+
+    /// Who must act now, `None` when the battle is over.
+    fn to_move(state: &Self::State) -> Option<Actor>;
+
+    /// The result, once the battle is over.
+    fn outcome(state: &Self::State) -> Option<Outcome>;
+
+    /// The state as `viewer` may see it (hidden information removed).
+    fn view(state: &Self::State, viewer: Actor) -> Self::State;
+
+    /// The name of a seat, e.g. "Marines".
+    fn actor_name(actor: Actor) -> String;
+
+    /// A command in words, as seen before it was decided.
+    fn describe_command(state: &Self::State, actor: Actor, command: &Self::Command) -> String;
+
+    /// An event in words.
+    fn describe_event(event: &Self::Event) -> String;
+
+    /// Turn and phase, for the timeline.
+    fn flow(state: &Self::State) -> FlowMark;
+
+    /// The board as shapes in board coordinates.
+    fn scene(state: &Self::State) -> Scene;
+
+    /// Where a command sits on the board (see [`Anchors`]); none by default.
+    fn anchors(_state: &Self::State, _command: &Self::Command) -> Anchors {
+        Anchors::default()
+    }
+}

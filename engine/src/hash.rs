@@ -1,0 +1,56 @@
+//! The hashes that make a battle checkable: a hash of the state after every
+//! entry and a hash chain over the log, rooted in the battle's game, seed,
+//! rules version and config. BLAKE3, cut to 128 bits to keep entries small.
+
+use crate::session::{BattleMeta, EntryRecord};
+
+/// A 128-bit BLAKE3 digest.
+pub type Hash16 = [u8; 16];
+
+fn cut(h: blake3::Hash) -> Hash16 {
+    let mut out = [0; 16];
+    out.copy_from_slice(&h.as_bytes()[..16]);
+    out
+}
+
+/// Hash of an encoded state together with the stream position.
+pub fn state_hash(encoded_state: &[u8], rng_draws: u64) -> Hash16 {
+    let mut h = blake3::Hasher::new();
+    h.update(encoded_state);
+    h.update(&rng_draws.to_le_bytes());
+    cut(h.finalize())
+}
+
+/// The chain value before the first entry.
+pub fn root_chain(meta: &BattleMeta) -> Hash16 {
+    let mut h = blake3::Hasher::new();
+    h.update(b"xenolog battle\0");
+    h.update(meta.game.as_bytes());
+    h.update(&[0]);
+    h.update(&meta.seed.to_le_bytes());
+    h.update(&meta.rules_version.to_le_bytes());
+    h.update(meta.config.as_bytes());
+    cut(h.finalize())
+}
+
+/// The chain value of an entry: its parent's chain and all its stored content
+/// except the chain itself.
+pub fn chain_hash(parent_chain: &Hash16, rec: &EntryRecord) -> Hash16 {
+    let mut h = blake3::Hasher::new();
+    h.update(parent_chain);
+    let parent = rec.parent.map_or(u64::MAX, |p| p);
+    h.update(&parent.to_le_bytes());
+    h.update(&rec.branch.to_le_bytes());
+    h.update(&[rec.actor.0, u8::from(rec.entered)]);
+    h.update(&(rec.command.len() as u64).to_le_bytes());
+    h.update(&rec.command);
+    h.update(&(rec.events.len() as u64).to_le_bytes());
+    h.update(&rec.events);
+    h.update(&(rec.dice.len() as u64).to_le_bytes());
+    for d in &rec.dice {
+        h.update(&[d.sides, d.value]);
+    }
+    h.update(&rec.rng_after.to_le_bytes());
+    h.update(&rec.state_hash);
+    cut(h.finalize())
+}

@@ -1,0 +1,1018 @@
+//! A battle in play: its entries as a tree of branches, a cursor, snapshots for
+//! fast seeking, and `verify`.
+//!
+//! Entries live in an append-only arena; an entry's id is its index. Each entry
+//! names its parent, so the arena is a tree: a command given with the cursor
+//! somewhere other than the head of the current branch starts a new branch there,
+//! and every old line stays. Undo and redo only move the cursor. The stream
+//! position is part of the state at every entry, so the same command from the
+//! same point always rolls the same dice: undo is no way to reroll.
+//!
+//! Commands and events are kept encoded (postcard) in [`EntryRecord`]s, which is
+//! also what the store persists; the state at any entry is the nearest snapshot
+//! folded forward through at most [`SNAPSHOT_EVERY`] entries.
+
+use std::any::Any;
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Actor, Game, RuleError, SetupError};
+use crate::hash::{Hash16, chain_hash, root_chain, state_hash};
+use crate::rng::{Die, Randomness};
+
+/// Index of an entry in its battle's arena.
+pub type EntryId = u64;
+/// Index of a branch in its battle.
+pub type BranchId = u32;
+
+/// A snapshot of the state is kept at every entry whose depth (entries from
+/// the setup) is a multiple of this, so a seek folds at most this many entries.
+/// Chosen by the `seek` benchmark (BENCHMARKS.md).
+pub const SNAPSHOT_EVERY: u32 = 64;
+
+/// What identifies a battle's stream and rules: stamped once, never changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattleMeta {
+    pub game: String,
+    pub seed: u64,
+    /// The rules version the battle was recorded under.
+    pub rules_version: u32,
+    /// The game's config as JSON (scenario and options).
+    pub config: String,
+}
+
+/// One accepted command with its outcome, as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntryRecord {
+    pub parent: Option<EntryId>,
+    pub branch: BranchId,
+    pub actor: Actor,
+    /// postcard of the game's command.
+    pub command: Vec<u8>,
+    /// postcard of the game's `Vec<Event>`.
+    pub events: Vec<u8>,
+    /// Every die the command rolled, in order.
+    pub dice: Vec<Die>,
+    /// Whether those dice were typed in by the players.
+    pub entered: bool,
+    /// Stream position after the command.
+    pub rng_after: u64,
+    /// Hash of the state after the command (with the stream position).
+    pub state_hash: Hash16,
+    /// Hash chain: parent's chain and this entry's content.
+    pub chain: Hash16,
+}
+
+/// A line of play. Branch 0 is the main line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Branch {
+    pub id: BranchId,
+    pub name: String,
+    /// The branch it parted from.
+    pub parent: Option<BranchId>,
+    /// The entry after which it parted (`None`: from the setup).
+    pub fork: Option<EntryId>,
+}
+
+/// A decided command, not yet part of the session: the store writes it to disk,
+/// then [`Session::commit`] makes it visible. Dropping it changes nothing.
+pub struct Pending {
+    pub kind: PendingKind,
+    state: Option<Box<dyn Any + Send>>,
+}
+
+/// What committing a [`Pending`] will do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PendingKind {
+    /// The same command from the same point was given before: the cursor moves
+    /// onto the recorded entry, nothing new is written.
+    Redo { entry: EntryId },
+    /// A new entry, perhaps on a new branch, perhaps with a snapshot to store.
+    New {
+        id: EntryId,
+        record: EntryRecord,
+        new_branch: Option<Branch>,
+        snapshot: Option<Vec<u8>>,
+    },
+}
+
+/// Why a session could not be rebuilt from stored parts.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    #[error("entry {entry} is corrupt: {why}")]
+    Corrupt { entry: EntryId, why: String },
+    #[error("the battle's setup failed: {0}")]
+    Setup(#[from] SetupError),
+    #[error("the battle's config is not valid: {0}")]
+    Config(String),
+    #[error("{0}")]
+    Other(String),
+}
+
+/// The first thing `verify` found wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Divergence {
+    pub entry: EntryId,
+    pub kind: DivergenceKind,
+    /// A readable difference.
+    pub detail: String,
+}
+
+/// How an entry failed verification.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DivergenceKind {
+    /// The stored bytes do not match the hash chain: changed after recording.
+    Tampered,
+    /// The stored bytes cannot be read at all.
+    Corrupt,
+    /// Replaying under today's rules gives another result than recorded, and
+    /// the battle was recorded under another rules version.
+    RulesChanged { recorded: u32, now: u32 },
+    /// Replaying under the same rules version gives another result: the game
+    /// is not deterministic, or the log was rewritten with fresh hashes.
+    Diverged,
+    /// A stored snapshot differs from the state the entries fold to.
+    Snapshot,
+}
+
+/// The result of `verify`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerifyReport {
+    pub entries: u64,
+    pub problem: Option<Divergence>,
+}
+
+impl VerifyReport {
+    pub fn ok(&self) -> bool {
+        self.problem.is_none()
+    }
+}
+
+impl std::fmt::Display for VerifyReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.problem {
+            None => write!(f, "ok: {} entries replay exactly", self.entries),
+            Some(d) => {
+                let what = match &d.kind {
+                    DivergenceKind::Tampered => {
+                        "was changed after it was recorded (corruption or tampering)".to_owned()
+                    }
+                    DivergenceKind::Corrupt => "cannot be read (corrupt)".to_owned(),
+                    DivergenceKind::RulesChanged { recorded, now } => format!(
+                        "replays differently: recorded under rules version {recorded}, now {now}"
+                    ),
+                    DivergenceKind::Diverged => {
+                        "does not replay as recorded under the same rules version".to_owned()
+                    }
+                    DivergenceKind::Snapshot => {
+                        "has a stored snapshot that does not match".to_owned()
+                    }
+                };
+                write!(f, "FAILED at entry {}: it {what}\n{}", d.entry, d.detail)
+            }
+        }
+    }
+}
+
+fn encode<T: Serialize>(value: &T) -> Vec<u8> {
+    // Invariant: postcard encoding into a Vec only fails for types serde cannot
+    // describe (maps with non-string keys are fine); our game types are plain.
+    postcard::to_allocvec(value).expect("game types always encode")
+}
+
+/// One battle of game `G`.
+pub struct Session<G: Game> {
+    meta: BattleMeta,
+    config: G::Config,
+    initial: G::State,
+    root_chain: Hash16,
+    records: Vec<EntryRecord>,
+    depth: Vec<u32>,
+    first_child: Vec<Option<EntryId>>,
+    next_sibling: Vec<Option<EntryId>>,
+    root_first: Option<EntryId>,
+    branches: Vec<Branch>,
+    branch_head: Vec<Option<EntryId>>,
+    snapshots: HashMap<EntryId, G::State>,
+    cursor: Option<EntryId>,
+    branch: BranchId,
+    at_cursor: G::State,
+}
+
+impl<G: Game> Session<G> {
+    /// A fresh battle.
+    pub fn new(seed: u64, config: G::Config) -> Result<Self, SetupError> {
+        let initial = G::setup(&config)?;
+        let meta = BattleMeta {
+            game: G::ID.to_owned(),
+            seed,
+            rules_version: G::RULES_VERSION,
+            config: serde_json::to_string(&config)
+                .map_err(|e| SetupError(format!("config cannot be written: {e}")))?,
+        };
+        Ok(Self::empty(meta, config, initial))
+    }
+
+    fn empty(meta: BattleMeta, config: G::Config, initial: G::State) -> Self {
+        Self {
+            root_chain: root_chain(&meta),
+            meta,
+            config,
+            at_cursor: initial.clone(),
+            initial,
+            records: Vec::new(),
+            depth: Vec::new(),
+            first_child: Vec::new(),
+            next_sibling: Vec::new(),
+            root_first: None,
+            branches: vec![Branch {
+                id: 0,
+                name: "Main".to_owned(),
+                parent: None,
+                fork: None,
+            }],
+            branch_head: vec![None],
+            snapshots: HashMap::new(),
+            cursor: None,
+            branch: 0,
+        }
+    }
+
+    /// Parse a stored config.
+    pub fn parse_config(json: &str) -> Result<G::Config, LoadError> {
+        serde_json::from_str(json).map_err(|e| LoadError::Config(e.to_string()))
+    }
+
+    /// Rebuild a battle from stored parts. Checks the tree's shape and that
+    /// every record decodes; hashes are checked by [`Session::verify`].
+    pub fn from_parts(
+        meta: BattleMeta,
+        records: Vec<EntryRecord>,
+        branches: Vec<Branch>,
+        snapshots: Vec<(EntryId, Vec<u8>)>,
+        cursor: Option<EntryId>,
+        branch: BranchId,
+    ) -> Result<Self, LoadError> {
+        let config = Self::parse_config(&meta.config)?;
+        let initial = G::setup(&config)?;
+        let mut s = Self::empty(meta, config, initial);
+        if branches.is_empty() || branches.iter().enumerate().any(|(i, b)| b.id as usize != i) {
+            return Err(LoadError::Other(
+                "the branch list is damaged (ids out of order)".into(),
+            ));
+        }
+        s.branch_head = vec![None; branches.len()];
+        s.branches = branches;
+        s.records.reserve(records.len());
+        for (i, rec) in records.into_iter().enumerate() {
+            let id = i as EntryId;
+            if rec.parent.is_some_and(|p| p >= id) {
+                return Err(LoadError::Corrupt {
+                    entry: id,
+                    why: "its parent comes after it".into(),
+                });
+            }
+            if rec.branch as usize >= s.branches.len() {
+                return Err(LoadError::Corrupt {
+                    entry: id,
+                    why: format!("it names branch {} which does not exist", rec.branch),
+                });
+            }
+            if postcard::from_bytes::<G::Command>(&rec.command).is_err()
+                || postcard::from_bytes::<Vec<G::Event>>(&rec.events).is_err()
+            {
+                return Err(LoadError::Corrupt {
+                    entry: id,
+                    why: format!("its command or events are not valid {} data", G::NAME),
+                });
+            }
+            s.link(rec);
+        }
+        for (id, bytes) in snapshots {
+            if id as usize >= s.records.len() {
+                continue;
+            }
+            let state =
+                postcard::from_bytes::<G::State>(&bytes).map_err(|e| LoadError::Corrupt {
+                    entry: id,
+                    why: format!("its snapshot does not decode: {e}"),
+                })?;
+            s.snapshots.insert(id, state);
+        }
+        let missing = (0..s.records.len() as EntryId)
+            .any(|id| s.wants_snapshot(id) && !s.snapshots.contains_key(&id));
+        if missing {
+            s.rebuild_snapshots();
+        }
+        if cursor.is_some_and(|c| c as usize >= s.records.len())
+            || branch as usize >= s.branches.len()
+        {
+            return Err(LoadError::Other(
+                "the saved cursor points past the log".into(),
+            ));
+        }
+        s.cursor = cursor;
+        s.branch = branch;
+        s.at_cursor = s.state_at(cursor);
+        Ok(s)
+    }
+
+    fn wants_snapshot(&self, id: EntryId) -> bool {
+        self.depth[id as usize].is_multiple_of(SNAPSHOT_EVERY)
+    }
+
+    fn link(&mut self, rec: EntryRecord) {
+        let id = self.records.len() as EntryId;
+        let depth = rec.parent.map_or(1, |p| self.depth[p as usize] + 1);
+        // Newest child first, so children_of lists the newest first.
+        let first = match rec.parent {
+            Some(p) => self.first_child[p as usize].replace(id),
+            None => self.root_first.replace(id),
+        };
+        self.next_sibling.push(first);
+        self.first_child.push(None);
+        self.depth.push(depth);
+        self.branch_head[rec.branch as usize] = Some(id);
+        self.records.push(rec);
+    }
+
+    /// Fold the whole tree once to recreate every snapshot.
+    fn rebuild_snapshots(&mut self) {
+        let mut stack: Vec<(EntryId, G::State)> = Vec::new();
+        let mut child = self.root_first;
+        while let Some(c) = child {
+            stack.push((c, self.initial.clone()));
+            child = self.next_sibling[c as usize];
+        }
+        while let Some((id, mut state)) = stack.pop() {
+            for e in self.events_of(id) {
+                G::apply(&mut state, &e);
+            }
+            if self.wants_snapshot(id) {
+                self.snapshots.insert(id, state.clone());
+            }
+            let mut child = self.first_child[id as usize];
+            while let Some(c) = child {
+                stack.push((c, state.clone()));
+                child = self.next_sibling[c as usize];
+            }
+        }
+    }
+
+    fn events_of(&self, id: EntryId) -> Vec<G::Event> {
+        // Invariant: every record's events were decoded when it was loaded or
+        // encoded by `prepare`, so decoding cannot fail here.
+        postcard::from_bytes(&self.records[id as usize].events).expect("events checked on load")
+    }
+
+    /// The decoded events of an entry.
+    pub fn events(&self, id: EntryId) -> Vec<G::Event> {
+        self.events_of(id)
+    }
+
+    /// The decoded command of an entry.
+    pub fn command(&self, id: EntryId) -> G::Command {
+        // Invariant: checked on load, as for events.
+        postcard::from_bytes(&self.records[id as usize].command).expect("command checked on load")
+    }
+
+    pub fn meta(&self) -> &BattleMeta {
+        &self.meta
+    }
+    pub fn config(&self) -> &G::Config {
+        &self.config
+    }
+    pub fn records(&self) -> &[EntryRecord] {
+        &self.records
+    }
+    pub fn branches(&self) -> &[Branch] {
+        &self.branches
+    }
+    pub fn cursor(&self) -> Option<EntryId> {
+        self.cursor
+    }
+    pub fn current_branch(&self) -> BranchId {
+        self.branch
+    }
+    /// The state at the cursor.
+    pub fn state(&self) -> &G::State {
+        &self.at_cursor
+    }
+    pub fn initial(&self) -> &G::State {
+        &self.initial
+    }
+    /// The snapshot kept at an entry, if any.
+    pub fn snapshot(&self, id: EntryId) -> Option<&G::State> {
+        self.snapshots.get(&id)
+    }
+    /// The last entry of a branch.
+    pub fn head(&self, branch: BranchId) -> Option<EntryId> {
+        self.branch_head.get(branch as usize).copied().flatten()
+    }
+    /// Depth of an entry: how many entries from the setup to it, inclusive.
+    pub fn depth(&self, id: EntryId) -> u32 {
+        self.depth[id as usize]
+    }
+
+    /// Children of an entry (or of the setup), newest first.
+    pub fn children(&self, of: Option<EntryId>) -> Vec<EntryId> {
+        let mut out = Vec::new();
+        let mut child = match of {
+            Some(p) => self.first_child[p as usize],
+            None => self.root_first,
+        };
+        while let Some(c) = child {
+            out.push(c);
+            child = self.next_sibling[c as usize];
+        }
+        out
+    }
+
+    /// The entries from the setup to `at`, in order.
+    pub fn path_to(&self, at: Option<EntryId>) -> Vec<EntryId> {
+        let mut path = Vec::new();
+        let mut e = at;
+        while let Some(id) = e {
+            path.push(id);
+            e = self.records[id as usize].parent;
+        }
+        path.reverse();
+        path
+    }
+
+    /// The state after entry `at` (`None`: the setup), from the nearest snapshot.
+    pub fn state_at(&self, at: Option<EntryId>) -> G::State {
+        if at == self.cursor {
+            return self.at_cursor.clone();
+        }
+        let mut todo = Vec::new();
+        let mut e = at;
+        let mut state = loop {
+            match e {
+                None => break self.initial.clone(),
+                Some(id) => {
+                    if let Some(snap) = self.snapshots.get(&id) {
+                        break snap.clone();
+                    }
+                    todo.push(id);
+                    e = self.records[id as usize].parent;
+                }
+            }
+        };
+        for &id in todo.iter().rev() {
+            for ev in self.events_of(id) {
+                G::apply(&mut state, &ev);
+            }
+        }
+        state
+    }
+
+    fn rng_after(&self, at: Option<EntryId>) -> u64 {
+        at.map_or(0, |id| self.records[id as usize].rng_after)
+    }
+
+    fn chain_at(&self, at: Option<EntryId>) -> Hash16 {
+        at.map_or(self.root_chain, |id| self.records[id as usize].chain)
+    }
+
+    /// Decide a command at the cursor. Nothing changes until [`Session::commit`].
+    pub fn prepare(
+        &self,
+        actor: Actor,
+        command: &G::Command,
+        entered: Option<Vec<u8>>,
+    ) -> Result<Pending, RuleError> {
+        let mut rng = Randomness::new(self.meta.seed, self.rng_after(self.cursor), entered);
+        let events = G::decide(&self.at_cursor, actor, command, &mut rng)?;
+        let used = rng.finish()?;
+        let command_bytes = encode(command);
+        for child in self.children(self.cursor) {
+            let rec = &self.records[child as usize];
+            if rec.actor == actor
+                && rec.command == command_bytes
+                && rec.entered == used.entered
+                && (!used.entered || rec.dice == used.dice)
+            {
+                return Ok(Pending {
+                    kind: PendingKind::Redo { entry: child },
+                    state: None,
+                });
+            }
+        }
+        let mut state = self.at_cursor.clone();
+        for e in &events {
+            G::apply(&mut state, e);
+        }
+        let id = self.records.len() as EntryId;
+        let new_branch = (self.head(self.branch) != self.cursor).then(|| {
+            let bid = self.branches.len() as BranchId;
+            Branch {
+                id: bid,
+                name: format!("Branch {bid}"),
+                parent: Some(self.branch),
+                fork: self.cursor,
+            }
+        });
+        let mut record = EntryRecord {
+            parent: self.cursor,
+            branch: new_branch.as_ref().map_or(self.branch, |b| b.id),
+            actor,
+            command: command_bytes,
+            events: encode(&events),
+            dice: used.dice,
+            entered: used.entered,
+            rng_after: used.draws,
+            state_hash: state_hash(&encode(&state), used.draws),
+            chain: [0; 16],
+        };
+        record.chain = chain_hash(&self.chain_at(self.cursor), &record);
+        let depth = self.cursor.map_or(1, |p| self.depth[p as usize] + 1);
+        let snapshot = depth.is_multiple_of(SNAPSHOT_EVERY).then(|| encode(&state));
+        Ok(Pending {
+            kind: PendingKind::New {
+                id,
+                record,
+                new_branch,
+                snapshot,
+            },
+            state: Some(Box::new(state)),
+        })
+    }
+
+    /// Make a prepared entry part of the battle and move the cursor onto it.
+    pub fn commit(&mut self, pending: Pending) -> EntryId {
+        match pending.kind {
+            PendingKind::Redo { entry } => {
+                self.seek(Some(entry));
+                entry
+            }
+            PendingKind::New {
+                id,
+                record,
+                new_branch,
+                snapshot,
+            } => {
+                debug_assert_eq!(id as usize, self.records.len(), "pending entry is stale");
+                if let Some(b) = new_branch {
+                    self.branches.push(b);
+                    self.branch_head.push(None);
+                }
+                self.branch = record.branch;
+                self.link(record);
+                // Invariant: `prepare` of this session always stores a G::State.
+                let state = *pending
+                    .state
+                    .and_then(|s| s.downcast::<G::State>().ok())
+                    .expect("pending state comes from prepare");
+                if snapshot.is_some() {
+                    self.snapshots.insert(id, state.clone());
+                }
+                self.cursor = Some(id);
+                self.at_cursor = state;
+                id
+            }
+        }
+    }
+
+    /// Decide and commit in one step (in-memory battles, tests, benchmarks).
+    pub fn play(
+        &mut self,
+        actor: Actor,
+        command: &G::Command,
+        entered: Option<Vec<u8>>,
+    ) -> Result<EntryId, RuleError> {
+        let p = self.prepare(actor, command, entered)?;
+        Ok(self.commit(p))
+    }
+
+    /// Move the cursor to any entry (or the setup). The current branch stays if
+    /// the entry is on its line; otherwise it becomes the entry's branch.
+    pub fn seek(&mut self, at: Option<EntryId>) {
+        if at == self.cursor {
+            return;
+        }
+        let on_line = match at {
+            None => true,
+            Some(id) => self.is_ancestor_or_self(id, self.head(self.branch)),
+        };
+        if !on_line && let Some(id) = at {
+            self.branch = self.records[id as usize].branch;
+        }
+        self.at_cursor = self.state_at(at);
+        self.cursor = at;
+    }
+
+    fn is_ancestor_or_self(&self, id: EntryId, of: Option<EntryId>) -> bool {
+        let target_depth = self.depth[id as usize];
+        let mut e = of;
+        while let Some(x) = e {
+            if x == id {
+                return true;
+            }
+            if self.depth[x as usize] <= target_depth {
+                return false;
+            }
+            e = self.records[x as usize].parent;
+        }
+        false
+    }
+
+    /// Step the cursor back up to `steps` entries; returns how many it moved.
+    pub fn undo(&mut self, steps: usize) -> usize {
+        let mut at = self.cursor;
+        let mut moved = 0;
+        while moved < steps {
+            let Some(id) = at else { break };
+            at = self.records[id as usize].parent;
+            moved += 1;
+        }
+        self.seek(at);
+        moved
+    }
+
+    /// The next entry along the current branch after the cursor.
+    pub fn next_on_line(&self) -> Option<EntryId> {
+        let children = self.children(self.cursor);
+        if let Some(&c) = children
+            .iter()
+            .find(|&&c| self.records[c as usize].branch == self.branch)
+        {
+            return Some(c);
+        }
+        // The cursor is before the fork of the current branch: walk up from its head.
+        let mut e = self.head(self.branch)?;
+        loop {
+            let parent = self.records[e as usize].parent;
+            if parent == self.cursor {
+                return Some(e);
+            }
+            e = parent?;
+        }
+    }
+
+    /// Step the cursor forward along the current branch; returns how many it moved.
+    pub fn redo(&mut self, steps: usize) -> usize {
+        let mut moved = 0;
+        while moved < steps {
+            let Some(next) = self.next_on_line() else {
+                break;
+            };
+            let branch = self.branch;
+            self.seek(Some(next));
+            self.branch = branch;
+            moved += 1;
+        }
+        moved
+    }
+
+    /// Make another branch current, with the cursor at its head.
+    pub fn switch_branch(&mut self, branch: BranchId) -> Result<(), String> {
+        if branch as usize >= self.branches.len() {
+            return Err(format!("there is no branch {branch}"));
+        }
+        let head = self.head(branch);
+        self.at_cursor = self.state_at(head);
+        self.cursor = head;
+        self.branch = branch;
+        Ok(())
+    }
+
+    /// Give a branch a new name.
+    pub fn rename_branch(&mut self, branch: BranchId, name: &str) -> Result<(), String> {
+        let name = name.trim();
+        if name.is_empty() {
+            return Err("a branch name cannot be empty".into());
+        }
+        let b = self
+            .branches
+            .get_mut(branch as usize)
+            .ok_or_else(|| format!("there is no branch {branch}"))?;
+        b.name = name.to_owned();
+        Ok(())
+    }
+
+    /// The entry where two lines part: their deepest common entry.
+    pub fn common_ancestor(&self, a: Option<EntryId>, b: Option<EntryId>) -> Option<EntryId> {
+        let pa = self.path_to(a);
+        let pb = self.path_to(b);
+        pa.iter()
+            .zip(pb.iter())
+            .take_while(|(x, y)| x == y)
+            .last()
+            .map(|(x, _)| *x)
+    }
+
+    /// Re-decide every recorded command from the seed and compare the events,
+    /// dice, stream positions, hashes and snapshots with what was recorded.
+    pub fn verify(&self) -> VerifyReport {
+        let n = self.records.len() as u64;
+        match self.verify_inner() {
+            Ok(()) => VerifyReport {
+                entries: n,
+                problem: None,
+            },
+            Err(d) => VerifyReport {
+                entries: n,
+                problem: Some(d),
+            },
+        }
+    }
+
+    fn verify_inner(&self) -> Result<(), Divergence> {
+        // 1. The hash chain over the stored bytes.
+        for (i, rec) in self.records.iter().enumerate() {
+            let expect = chain_hash(&self.chain_at(rec.parent), rec);
+            if expect != rec.chain {
+                return Err(Divergence {
+                    entry: i as EntryId,
+                    kind: DivergenceKind::Tampered,
+                    detail: "its stored content no longer matches the hash chain".into(),
+                });
+            }
+        }
+        // 2. Replay: re-decide each command against the state before it.
+        let mut remaining: Vec<u32> = vec![0; self.records.len()];
+        for rec in &self.records {
+            if let Some(p) = rec.parent {
+                remaining[p as usize] += 1;
+            }
+        }
+        let mut live: HashMap<Option<EntryId>, G::State> = HashMap::new();
+        live.insert(None, self.initial.clone());
+        let mut root_left = self.children(None).len();
+        for (i, rec) in self.records.iter().enumerate() {
+            let id = i as EntryId;
+            let before = match rec.parent {
+                None => {
+                    root_left -= 1;
+                    if root_left == 0 {
+                        live.remove(&None)
+                    } else {
+                        live.get(&None).cloned()
+                    }
+                }
+                Some(p) => {
+                    remaining[p as usize] -= 1;
+                    if remaining[p as usize] == 0 {
+                        live.remove(&Some(p))
+                    } else {
+                        live.get(&Some(p)).cloned()
+                    }
+                }
+            }
+            .ok_or_else(|| Divergence {
+                entry: id,
+                kind: DivergenceKind::Corrupt,
+                detail: "its parent could not be replayed".into(),
+            })?;
+            let after = self.replay_one(id, rec, &before)?;
+            if let Some(snap) = self.snapshots.get(&id)
+                && *snap != after
+            {
+                return Err(Divergence {
+                    entry: id,
+                    kind: DivergenceKind::Snapshot,
+                    detail:
+                        "the snapshot stored at this entry is not the state its entries fold to"
+                            .into(),
+                });
+            }
+            if remaining[i] > 0 {
+                live.insert(Some(id), after);
+            }
+        }
+        Ok(())
+    }
+
+    fn diverged(&self, id: EntryId, detail: String) -> Divergence {
+        let kind = if self.meta.rules_version != G::RULES_VERSION {
+            DivergenceKind::RulesChanged {
+                recorded: self.meta.rules_version,
+                now: G::RULES_VERSION,
+            }
+        } else {
+            DivergenceKind::Diverged
+        };
+        Divergence {
+            entry: id,
+            kind,
+            detail,
+        }
+    }
+
+    fn replay_one(
+        &self,
+        id: EntryId,
+        rec: &EntryRecord,
+        before: &G::State,
+    ) -> Result<G::State, Divergence> {
+        let command: G::Command = postcard::from_bytes(&rec.command).map_err(|e| Divergence {
+            entry: id,
+            kind: DivergenceKind::Corrupt,
+            detail: format!("command does not decode: {e}"),
+        })?;
+        let entered = rec
+            .entered
+            .then(|| rec.dice.iter().map(|d| d.value).collect());
+        let mut rng = Randomness::new(self.meta.seed, self.rng_after(rec.parent), entered);
+        let decided = G::decide(before, rec.actor, &command, &mut rng)
+            .map_err(|e| self.diverged(id, format!("the command is now refused: {e}")))?;
+        let used = rng
+            .finish()
+            .map_err(|e| self.diverged(id, format!("the dice no longer fit: {e}")))?;
+        let recorded: Vec<G::Event> =
+            postcard::from_bytes(&rec.events).map_err(|e| Divergence {
+                entry: id,
+                kind: DivergenceKind::Corrupt,
+                detail: format!("events do not decode: {e}"),
+            })?;
+        if decided != recorded {
+            let k = decided
+                .iter()
+                .zip(&recorded)
+                .take_while(|(a, b)| a == b)
+                .count();
+            let show = |v: &[G::Event]| {
+                v.get(k)
+                    .map(|e| G::describe_event(e))
+                    .unwrap_or_else(|| "(nothing)".into())
+            };
+            return Err(self.diverged(
+                id,
+                format!(
+                    "event {} differs\n  recorded: {}\n  replayed: {}",
+                    k + 1,
+                    show(&recorded),
+                    show(&decided)
+                ),
+            ));
+        }
+        if used.dice != rec.dice || used.draws != rec.rng_after {
+            return Err(self.diverged(
+                id,
+                format!(
+                    "dice differ\n  recorded: {:?} (stream at {})\n  replayed: {:?} (stream at {})",
+                    rec.dice.iter().map(|d| d.value).collect::<Vec<_>>(),
+                    rec.rng_after,
+                    used.dice.iter().map(|d| d.value).collect::<Vec<_>>(),
+                    used.draws
+                ),
+            ));
+        }
+        let mut after = before.clone();
+        for e in &decided {
+            G::apply(&mut after, e);
+        }
+        if state_hash(&encode(&after), used.draws) != rec.state_hash {
+            return Err(self.diverged(
+                id,
+                "the same events fold to a state with another hash (apply is not deterministic)"
+                    .into(),
+            ));
+        }
+        Ok(after)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::race::{Race, RaceCommand, RaceConfig};
+
+    fn roll(n: u8) -> RaceCommand {
+        RaceCommand::Roll { dice: n }
+    }
+
+    fn battle(seed: u64) -> Session<Race> {
+        Session::<Race>::new(seed, RaceConfig::default()).unwrap()
+    }
+
+    #[test]
+    fn undo_then_redo_gives_the_same_dice() {
+        let mut s = battle(42);
+        s.play(Actor(0), &roll(3), None).unwrap();
+        let first = s.records()[0].clone();
+        assert_eq!(s.undo(1), 1);
+        let again = s.play(Actor(0), &roll(3), None).unwrap();
+        assert_eq!(again, 0, "the same command from the same point is a redo");
+        assert_eq!(s.records().len(), 1);
+        assert_eq!(s.records()[0], first);
+    }
+
+    #[test]
+    fn a_new_command_from_an_earlier_point_starts_a_branch_and_keeps_the_old_line() {
+        let mut s = battle(7);
+        for _ in 0..4 {
+            let a = Race::to_move(s.state()).unwrap();
+            s.play(a, &RaceCommand::Hold, None).unwrap();
+        }
+        s.undo(2);
+        let a = Race::to_move(s.state()).unwrap();
+        let id = s.play(a, &roll(1), None).unwrap();
+        assert_eq!(s.branches().len(), 2);
+        assert_eq!(s.records()[id as usize].branch, 1);
+        assert_eq!(s.records()[id as usize].parent, Some(1));
+        assert_eq!(s.head(0), Some(3), "the main line is kept whole");
+        s.switch_branch(0).unwrap();
+        assert_eq!(s.cursor(), Some(3));
+        // Redo from before the fork follows the current branch.
+        s.switch_branch(1).unwrap();
+        s.seek(Some(0));
+        assert_eq!(s.current_branch(), 1);
+        assert_eq!(s.redo(5), 2);
+        assert_eq!(s.cursor(), Some(id));
+        assert!(s.verify().ok());
+    }
+
+    #[test]
+    fn state_at_any_entry_equals_a_fold_from_the_setup() {
+        let mut s = battle(1);
+        for i in 0..300u32 {
+            let a = match Race::to_move(s.state()) {
+                Some(a) => a,
+                None => break,
+            };
+            let c = if i % 3 == 2 {
+                RaceCommand::Hold
+            } else {
+                roll(1)
+            };
+            s.play(a, &c, None).unwrap();
+        }
+        let n = s.records().len() as EntryId;
+        for at in (0..n).step_by(7) {
+            let mut state = s.initial().clone();
+            for id in s.path_to(Some(at)) {
+                for e in s.events(id) {
+                    Race::apply(&mut state, &e);
+                }
+            }
+            assert_eq!(s.state_at(Some(at)), state, "entry {at}");
+        }
+    }
+
+    #[test]
+    fn verify_catches_a_changed_event_byte_as_tampering() {
+        let mut s = battle(3);
+        s.play(Actor(0), &roll(2), None).unwrap();
+        s.play(Actor(0), &roll(2), None).ok();
+        let meta = s.meta().clone();
+        let mut recs = s.records().to_vec();
+        let last = recs[0].events.len() - 1;
+        recs[0].events[last] ^= 1;
+        match Session::<Race>::from_parts(meta, recs, s.branches().to_vec(), vec![], s.cursor(), 0)
+        {
+            Err(LoadError::Corrupt { entry: 0, .. }) => {}
+            Ok(t) => {
+                let r = t.verify();
+                let p = r.problem.expect("tampering is caught");
+                assert_eq!(p.entry, 0);
+                assert_eq!(p.kind, DivergenceKind::Tampered);
+            }
+            Err(e) => panic!("unexpected {e}"),
+        }
+    }
+
+    #[test]
+    fn a_rules_version_change_is_reported_as_such() {
+        let mut s = battle(9);
+        s.play(Actor(0), &roll(2), None).unwrap();
+        let mut meta = s.meta().clone();
+        meta.rules_version = 0;
+        let mut recs = s.records().to_vec();
+        // Recorded under "version 0", where the roll came out differently.
+        recs[0].rng_after += 1;
+        let root = root_chain(&meta);
+        recs[0].chain = chain_hash(&root, &recs[0]);
+        let t =
+            Session::<Race>::from_parts(meta, recs, s.branches().to_vec(), vec![], s.cursor(), 0)
+                .unwrap();
+        let p = t.verify().problem.expect("a difference");
+        assert_eq!(
+            p.kind,
+            DivergenceKind::RulesChanged {
+                recorded: 0,
+                now: 1
+            }
+        );
+    }
+
+    #[test]
+    fn entered_dice_are_marked_and_replayed() {
+        let mut s = battle(5);
+        let id = s.play(Actor(0), &roll(2), Some(vec![6, 5])).unwrap();
+        let rec = &s.records()[id as usize];
+        assert!(rec.entered);
+        assert_eq!(
+            rec.dice.iter().map(|d| d.value).collect::<Vec<_>>(),
+            vec![6, 5]
+        );
+        assert_eq!(rec.rng_after, 0);
+        assert_eq!(s.state().turn_total, 11);
+        assert!(s.verify().ok());
+        let err = s.play(Actor(0), &roll(2), Some(vec![6])).unwrap_err();
+        assert_eq!(err.kind, crate::game::RuleErrorKind::Dice);
+        assert_eq!(s.records().len(), 1, "a refused command changes nothing");
+    }
+}
