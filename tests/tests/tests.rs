@@ -1,0 +1,3 @@
+//! The one integration-test binary of `xenolog-tests` (see the crate docs).
+
+mod golden;
