@@ -312,9 +312,11 @@ impl<G: Game> Session<G> {
                 "the saved cursor points past the log".into(),
             ));
         }
+        // The state first: `state_at` answers the cursor's own entry from
+        // `at_cursor`, which still holds the setup here.
+        s.at_cursor = s.state_at(cursor);
         s.cursor = cursor;
         s.branch = branch;
-        s.at_cursor = s.state_at(cursor);
         Ok(s)
     }
 

@@ -1,3 +1,4 @@
 //! The one integration-test binary of `xenolog-tests` (see the crate docs).
 
 mod golden;
+mod properties;
