@@ -1,1 +1,67 @@
+//! # xenolog-saves
+//!
+//! The campaign store: one SQLite file per campaign holding its battles, each
+//! battle an event log (entries on branches, snapshots, the player's cursor).
+//!
+//! The one key decision: **a command is on disk before `play` returns, and
+//! nothing changes anywhere unless everything does.** [`Campaign::play`] asks
+//! the engine to *decide* the command (`prepare_json`: nothing changes yet),
+//! writes the new entry, any new branch, any snapshot and the new cursor in one
+//! SQLite transaction, and only after that transaction is durably committed
+//! makes the entry part of the battle in memory (`commit`, which cannot fail).
+//! If the rules refuse the command or the disk refuses the write, the battle
+//! in memory and the file are exactly as they were.
+//!
+//! ## Durability: WAL with `synchronous=FULL`
+//!
+//! The file runs in write-ahead-log mode: appends are sequential writes to the
+//! log, readers (another process with [`Campaign::open_read_only`]) never block
+//! the writer, and a crash at any moment leaves the last committed transaction
+//! intact. The connection uses `synchronous=FULL`. With `NORMAL`, SQLite in WAL
+//! mode syncs the log only at checkpoints, so a commit is atomic and consistent
+//! but *not durable*: a power loss can take the last transactions back, which
+//! would break principle 5 ("a committed command is on disk before the UI shows
+//! it"). `FULL` syncs the log on every commit. Measured on the development
+//! machine (see `notes/bench_store.md`), a durable append stays well under the
+//! 5 ms target, so the safer setting costs nothing a player can notice.
+//!
+//! ## Layout on disk
+//!
+//! The tables are created by the numbered migrations in `schema/migrations/`.
+//! `entries` is a `WITHOUT ROWID` table keyed by `(battle, seq)` holding each
+//! entry's postcard record ([`xenolog_schema::codec`]), with no other index, so
+//! an entry costs about its record (under 100 bytes for the test game) and
+//! loading a battle is one prepared statement scanning one key range in order.
+//! Snapshots of the state every [`xenolog_engine::session::SNAPSHOT_EVERY`]
+//! entries live in their own table, so opening a battle of a million entries
+//! folds at most that many entries to reach the cursor.
+//!
+//! ## Files beside the campaign
+//!
+//! - `<campaign>.lock`: the writer lock (an OS file lock, see [`Campaign::open`]).
+//! - `<campaign>-wal`, `<campaign>-shm`: SQLite's log, while the file is open.
+//! - `<stem>.backup-v<N>.xenolog`: the copy kept before upgrading from format N.
+//!
+//! ## Status is a cached summary
+//!
+//! A battle's `status` and `result` (for the campaign browser) summarise the
+//! outcome at its saved cursor. The engine tells the outcome only once an
+//! entry is part of the battle, so after a battle-ending command the status is
+//! written in a second, small transaction right after the entry's. A crash
+//! between the two leaves the entry safe and the status one step behind; the
+//! next write or writable load of that battle corrects it.
 
+mod battles;
+mod campaign;
+mod error;
+mod file;
+pub mod sample;
+mod scan;
+mod transfer;
+
+pub use campaign::{BattleSummary, Campaign};
+pub use error::SaveError;
+pub use xenolog_schema::DiceMode;
+
+/// A battle's id within its campaign.
+pub type BattleId = i64;

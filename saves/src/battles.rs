@@ -1,0 +1,510 @@
+//! Battles in a campaign: start, load, play, save the position, verify.
+
+use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+use serde_json::Value;
+use xenolog_engine::games;
+use xenolog_engine::{
+    Actor, Battle, BattleMeta, Branch, BranchId, Divergence, DivergenceKind, EntryId, EntryRecord,
+    LoadError, PendingKind, VerifyReport,
+};
+use xenolog_schema::DiceMode;
+use xenolog_schema::codec::{decode_snapshot, encode_entry, encode_snapshot};
+
+use crate::campaign::now;
+use crate::scan::read_entries;
+use crate::{BattleId, Campaign, SaveError};
+
+/// Everything stored about one battle, as the engine rebuilds it.
+pub(crate) struct StoredBattle {
+    pub meta: BattleMeta,
+    pub title: String,
+    pub dice_mode: DiceMode,
+    pub created: i64,
+    pub cursor: Option<EntryId>,
+    pub branch: BranchId,
+    pub branches: Vec<Branch>,
+    pub records: Vec<EntryRecord>,
+    pub snapshots: Vec<(EntryId, Vec<u8>)>,
+}
+
+/// Why reading a battle's entries stopped.
+pub(crate) enum ScanError {
+    Save(SaveError),
+    /// One entry cannot be read; `verify` reports this as a divergence.
+    Entry {
+        seq: EntryId,
+        why: String,
+    },
+}
+
+impl From<rusqlite::Error> for ScanError {
+    fn from(e: rusqlite::Error) -> Self {
+        ScanError::Save(e.into())
+    }
+}
+
+impl From<SaveError> for ScanError {
+    fn from(e: SaveError) -> Self {
+        ScanError::Save(e)
+    }
+}
+
+impl ScanError {
+    fn into_save(self, battle: BattleId) -> SaveError {
+        match self {
+            ScanError::Save(e) => e,
+            ScanError::Entry { seq, why } => SaveError::Corrupt {
+                battle,
+                why: format!("entry {seq} {why}"),
+            },
+        }
+    }
+}
+
+/// The row of a battle to insert.
+pub(crate) struct NewBattleRow<'a> {
+    pub meta: &'a BattleMeta,
+    pub title: &'a str,
+    pub dice_mode: DiceMode,
+    pub created: i64,
+    pub cursor: Option<EntryId>,
+    pub branch: BranchId,
+    pub origin: Option<&'a str>,
+}
+
+/// `"in progress"` or `"over"` and the result, at the battle's cursor.
+fn status_of(battle: &dyn Battle) -> (&'static str, Option<String>) {
+    match battle.outcome() {
+        Some(o) => ("over", Some(o.summary)),
+        None => ("in progress", None),
+    }
+}
+
+fn opt_i64(v: Option<u64>) -> Option<i64> {
+    v.map(|x| x as i64)
+}
+
+fn corrupt(battle: BattleId, why: impl Into<String>) -> SaveError {
+    SaveError::Corrupt {
+        battle,
+        why: why.into(),
+    }
+}
+
+fn stale(battle: BattleId, why: impl Into<String>) -> SaveError {
+    SaveError::Stale {
+        battle,
+        why: why.into(),
+    }
+}
+
+/// Number of entries stored for a battle (they are dense, 0..n).
+fn entry_count(conn: &rusqlite::Connection, id: BattleId) -> Result<u64, SaveError> {
+    let last: Option<i64> = conn
+        .prepare_cached("SELECT seq FROM entries WHERE battle = ?1 ORDER BY seq DESC LIMIT 1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?;
+    Ok(last.map_or(0, |s| s as u64 + 1))
+}
+
+/// Check that `battle` is battle `id` as stored, with no entry or branch
+/// missing on either side.
+fn check_same(tx: &Transaction<'_>, id: BattleId, battle: &dyn Battle) -> Result<(), SaveError> {
+    let row: Option<(String, i64, u32, String)> = tx
+        .prepare_cached("SELECT game, seed, rules_version, config FROM battles WHERE id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .optional()?;
+    let (game, seed, rules_version, config) = row.ok_or(SaveError::NoSuchBattle(id))?;
+    let m = battle.meta();
+    if game != m.game
+        || seed as u64 != m.seed
+        || rules_version != m.rules_version
+        || config != m.config
+    {
+        return Err(stale(id, "it is another battle"));
+    }
+    let stored = entry_count(tx, id)?;
+    let held = battle.records().len() as u64;
+    if stored != held {
+        return Err(stale(
+            id,
+            format!("{held} entries in memory, {stored} in the file"),
+        ));
+    }
+    let branches: u32 = tx
+        .prepare_cached("SELECT COUNT(*) FROM branches WHERE battle = ?1")?
+        .query_row([id], |r| r.get(0))?;
+    if branches as usize != battle.branches().len() {
+        return Err(stale(
+            id,
+            format!(
+                "{} branches in memory, {branches} in the file",
+                battle.branches().len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn insert_branch(tx: &Transaction<'_>, id: BattleId, b: &Branch) -> Result<(), SaveError> {
+    tx.prepare_cached(
+        "INSERT INTO branches (battle, id, name, parent, fork) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![id, b.id, b.name, b.parent, opt_i64(b.fork)])?;
+    Ok(())
+}
+
+/// Insert a whole battle in the open transaction; returns its id.
+pub(crate) fn insert_battle(
+    tx: &Transaction<'_>,
+    row: &NewBattleRow<'_>,
+    status: (&str, Option<&str>),
+    branches: &[Branch],
+    records: &[EntryRecord],
+    snapshots: impl Iterator<Item = (EntryId, Vec<u8>)>,
+) -> Result<BattleId, SaveError> {
+    let now = now();
+    tx.prepare_cached(
+        "INSERT INTO battles (game, title, seed, rules_version, config, dice_mode, cursor,
+                              branch, status, result, created, updated, origin)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+    )?
+    .execute(params![
+        row.meta.game,
+        row.title,
+        row.meta.seed as i64,
+        row.meta.rules_version,
+        row.meta.config,
+        row.dice_mode.as_str(),
+        opt_i64(row.cursor),
+        row.branch,
+        status.0,
+        status.1,
+        row.created,
+        now,
+        row.origin,
+    ])?;
+    let id = tx.last_insert_rowid();
+    for b in branches {
+        insert_branch(tx, id, b)?;
+    }
+    let mut put =
+        tx.prepare_cached("INSERT INTO entries (battle, seq, record) VALUES (?1, ?2, ?3)")?;
+    for (seq, rec) in records.iter().enumerate() {
+        let bytes = encode_entry(seq as EntryId, rec).map_err(|e| corrupt(id, e.to_string()))?;
+        put.execute(params![id, seq as i64, bytes])?;
+    }
+    let mut put =
+        tx.prepare_cached("INSERT INTO snapshots (battle, seq, state) VALUES (?1, ?2, ?3)")?;
+    for (seq, state) in snapshots {
+        put.execute(params![id, seq as i64, encode_snapshot(&state)])?;
+    }
+    Ok(id)
+}
+
+impl Campaign {
+    /// Start a battle (`xenolog_engine::games::new_battle`) and store it.
+    pub fn new_battle(
+        &mut self,
+        game: &str,
+        seed: u64,
+        config: &Value,
+        title: &str,
+        dice_mode: DiceMode,
+    ) -> Result<BattleId, SaveError> {
+        self.writable()?;
+        let battle = games::new_battle(game, seed, config)?;
+        let title = match title.trim() {
+            "" => battle.game_name(),
+            t => t,
+        };
+        let (status, result) = status_of(&*battle);
+        let row = NewBattleRow {
+            meta: battle.meta(),
+            title,
+            dice_mode,
+            created: now(),
+            cursor: battle.cursor(),
+            branch: battle.current_branch(),
+            origin: None,
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let id = insert_battle(
+            &tx,
+            &row,
+            (status, result.as_deref()),
+            battle.branches(),
+            &[],
+            std::iter::empty(),
+        )?;
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// Read everything stored about a battle. Entries are read by one
+    /// prepared statement scanning the battle's key range in order.
+    pub(crate) fn read_battle(&self, id: BattleId) -> Result<StoredBattle, ScanError> {
+        type Head = (
+            String,
+            i64,
+            u32,
+            String,
+            String,
+            String,
+            i64,
+            Option<i64>,
+            u32,
+        );
+        let head: Option<Head> = self
+            .conn
+            .prepare_cached(
+                "SELECT game, seed, rules_version, config, title, dice_mode, created, cursor, branch
+                 FROM battles WHERE id = ?1",
+            )?
+            .query_row([id], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                    r.get(7)?,
+                    r.get(8)?,
+                ))
+            })
+            .optional()?;
+        let (game, seed, rules_version, config, title, dice, created, cursor, branch) =
+            head.ok_or(SaveError::NoSuchBattle(id))?;
+        let dice_mode = DiceMode::from_word(&dice)
+            .ok_or_else(|| corrupt(id, format!("its dice mode '{dice}' is unknown")))?;
+
+        let mut branches = Vec::new();
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, name, parent, fork FROM branches WHERE battle = ?1 ORDER BY id",
+        )?;
+        let mut rows = stmt.query([id])?;
+        while let Some(r) = rows.next()? {
+            branches.push(Branch {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                parent: r.get(2)?,
+                fork: r.get::<_, Option<i64>>(3)?.map(|f| f as u64),
+            });
+        }
+
+        let count = entry_count(&self.conn, id)?;
+        let records = read_entries(&self.conn, id, count)?;
+        let mut snapshots = Vec::new();
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT seq, state FROM snapshots WHERE battle = ?1 ORDER BY seq")?;
+        let mut rows = stmt.query([id])?;
+        while let Some(r) = rows.next()? {
+            let seq = r.get::<_, i64>(0)? as u64;
+            // Snapshots are a cache: one this build cannot open is left out
+            // and the engine folds the entries instead.
+            if let Ok(bytes) = r.get_ref(1)?.as_blob()
+                && let Ok(state) = decode_snapshot(bytes)
+            {
+                snapshots.push((seq, state.to_vec()));
+            }
+        }
+
+        Ok(StoredBattle {
+            meta: BattleMeta {
+                game,
+                seed: seed as u64,
+                rules_version,
+                config,
+            },
+            title,
+            dice_mode,
+            created,
+            cursor: cursor.map(|c| c as u64),
+            branch,
+            branches,
+            records,
+            snapshots,
+        })
+    }
+
+    /// Load a battle (records, branches, snapshots, cursor) into the engine.
+    ///
+    /// This checks that every entry decodes and the log is a well-formed tree,
+    /// not the hashes: [`Campaign::verify_battle`] replays and checks them all.
+    pub fn load_battle(&self, id: BattleId) -> Result<Box<dyn Battle>, SaveError> {
+        let s = self.read_battle(id).map_err(|e| e.into_save(id))?;
+        let battle = games::load_battle(
+            s.meta,
+            s.records,
+            s.branches,
+            s.snapshots,
+            s.cursor,
+            s.branch,
+        )
+        .map_err(|e| corrupt(id, e.to_string()))?;
+        if !self.is_read_only() {
+            // The status is a cache that a crash can leave one step behind
+            // (crate docs); correcting it is best effort, loading is the point.
+            let _ = self.refresh_status(id, &*battle);
+        }
+        Ok(battle)
+    }
+
+    /// Load a battle and replay it all: every hash, every die, every snapshot.
+    /// An entry that cannot even be read is reported as a corrupt entry.
+    pub fn verify_battle(&self, id: BattleId) -> Result<VerifyReport, SaveError> {
+        let report = |entries: u64, entry: EntryId, detail: String| VerifyReport {
+            entries,
+            problem: Some(Divergence {
+                entry,
+                kind: DivergenceKind::Corrupt,
+                detail,
+            }),
+        };
+        let s = match self.read_battle(id) {
+            Ok(s) => s,
+            Err(ScanError::Entry { seq, why }) => {
+                let n = entry_count(&self.conn, id)?;
+                return Ok(report(n, seq, format!("the entry {why}")));
+            }
+            Err(ScanError::Save(e)) => return Err(e),
+        };
+        let n = s.records.len() as u64;
+        match games::load_battle(
+            s.meta,
+            s.records,
+            s.branches,
+            s.snapshots,
+            s.cursor,
+            s.branch,
+        ) {
+            Ok(battle) => Ok(battle.verify()),
+            Err(LoadError::Corrupt { entry, why }) => Ok(report(n, entry, why)),
+            Err(e) => Err(corrupt(id, e.to_string())),
+        }
+    }
+
+    /// Decide a JSON command at the battle's cursor, write the entry (and any
+    /// new branch, snapshot and the cursor) durably in one transaction, then
+    /// commit it into `battle`. On any error nothing changes, in memory or on
+    /// disk. A command given before from the same point is a redo: no new
+    /// entry, the cursor moves onto the recorded one (and that is saved).
+    pub fn play(
+        &mut self,
+        id: BattleId,
+        battle: &mut dyn Battle,
+        actor: Actor,
+        command: &Value,
+        dice: Option<Vec<u8>>,
+    ) -> Result<EntryId, SaveError> {
+        self.writable()?;
+        let pending = battle.prepare_json(actor, command, dice)?;
+        let PendingKind::New {
+            id: seq,
+            record,
+            new_branch,
+            snapshot,
+        } = &pending.kind
+        else {
+            // A redo only moves the cursor, which can be moved back exactly.
+            let (cursor, branch) = (battle.cursor(), battle.current_branch());
+            let entry = battle.commit(pending);
+            if let Err(e) = self.write_position(id, battle) {
+                restore(battle, branch, cursor);
+                return Err(e);
+            }
+            return Ok(entry);
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        check_same(&tx, id, battle)?;
+        let bytes = encode_entry(*seq, record).map_err(|e| corrupt(id, e.to_string()))?;
+        tx.prepare_cached("INSERT INTO entries (battle, seq, record) VALUES (?1, ?2, ?3)")?
+            .execute(params![id, *seq as i64, bytes])?;
+        if let Some(b) = new_branch {
+            insert_branch(&tx, id, b)?;
+        }
+        if let Some(state) = snapshot {
+            tx.prepare_cached("INSERT INTO snapshots (battle, seq, state) VALUES (?1, ?2, ?3)")?
+                .execute(params![id, *seq as i64, encode_snapshot(state)])?;
+        }
+        tx.prepare_cached(
+            "UPDATE battles SET cursor = ?1, branch = ?2, updated = ?3 WHERE id = ?4",
+        )?
+        .execute(params![*seq as i64, record.branch, now(), id])?;
+        tx.commit()?;
+        let entry = battle.commit(pending);
+        // The entry is durable; the status summary follows in its own small
+        // transaction (crate docs, "Status is a cached summary"). Its failure
+        // does not undo an accepted command, and the next write repairs it.
+        let _ = self.refresh_status(id, battle);
+        Ok(entry)
+    }
+
+    /// Persist cursor, current branch and branch names after undo, redo,
+    /// seek, switch or rename (these never touch entries).
+    pub fn save_position(&mut self, id: BattleId, battle: &dyn Battle) -> Result<(), SaveError> {
+        self.writable()?;
+        self.write_position(id, battle)
+    }
+
+    fn write_position(&mut self, id: BattleId, battle: &dyn Battle) -> Result<(), SaveError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        check_same(&tx, id, battle)?;
+        let (status, result) = status_of(battle);
+        tx.prepare_cached(
+            "UPDATE battles SET cursor = ?1, branch = ?2, status = ?3, result = ?4, updated = ?5
+             WHERE id = ?6",
+        )?
+        .execute(params![
+            opt_i64(battle.cursor()),
+            battle.current_branch(),
+            status,
+            result,
+            now(),
+            id
+        ])?;
+        let mut rename = tx.prepare_cached(
+            "UPDATE branches SET name = ?3 WHERE battle = ?1 AND id = ?2 AND name <> ?3",
+        )?;
+        for b in battle.branches() {
+            rename.execute(params![id, b.id, b.name])?;
+        }
+        drop(rename);
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Write the status summary if it differs from the battle's outcome.
+    fn refresh_status(&self, id: BattleId, battle: &dyn Battle) -> Result<(), SaveError> {
+        let (status, result) = status_of(battle);
+        let stored: Option<(String, Option<String>)> = self
+            .conn
+            .prepare_cached("SELECT status, result FROM battles WHERE id = ?1")?
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        if stored.is_some_and(|(s, r)| s != status || r != result) {
+            self.conn
+                .prepare_cached("UPDATE battles SET status = ?1, result = ?2 WHERE id = ?3")?
+                .execute(params![status, result, id])?;
+        }
+        Ok(())
+    }
+}
+
+/// Put the cursor and current branch back where they were. The cursor always
+/// lies on its branch's line, so switching to the branch (cursor at its head)
+/// and seeking back keeps that branch current.
+fn restore(battle: &mut dyn Battle, branch: BranchId, cursor: Option<EntryId>) {
+    // The branch existed a moment ago, so switching back cannot fail.
+    let _ = battle.switch_branch(branch);
+    battle.seek(cursor);
+}

@@ -1,0 +1,107 @@
+//! Test support for `xenolog-saves`, not a tool for players.
+//!
+//! The crash test (`saves/tests/store/crash.rs`) runs this program and kills it
+//! with SIGKILL at random moments; it is a separate process so the kill is a
+//! real one, with SQLite's files left exactly as the OS had them.
+//!
+//! - `xenolog-crash-writer write <campaign> [max]`: create the campaign if
+//!   needed, then play Dice Race commands into its battle titled "crash" for
+//!   ever (or `max` commands), printing `<entry id> <chain hash hex>` on its own
+//!   line after each `play` returns, that is after the entry is acknowledged as
+//!   durable. Every 40 commands it undoes a few and saves the position, so the
+//!   log grows branches and redos too.
+//! - `xenolog-crash-writer hold <campaign>`: open the campaign for writing,
+//!   print `locked`, and wait to be killed (the lock test).
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde_json::json;
+use xenolog_saves::{Campaign, DiceMode, SaveError};
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn open_or_create(path: &Path) -> Result<Campaign, SaveError> {
+    if path.exists() {
+        Campaign::open(path)
+    } else {
+        Campaign::create(path, "Crash test")
+    }
+}
+
+fn write(path: &Path, max: u64) -> Result<(), String> {
+    let mut c = open_or_create(path).map_err(|e| e.to_string())?;
+    let id = match c
+        .battles()
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .find(|b| b.title == "crash")
+    {
+        Some(b) => b.id,
+        None => c
+            .new_battle(
+                "race",
+                99,
+                &json!({ "target": 1_000_000_000u32 }),
+                "crash",
+                DiceMode::Rolled,
+            )
+            .map_err(|e| e.to_string())?,
+    };
+    let mut battle = c.load_battle(id).map_err(|e| e.to_string())?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for n in 0..max {
+        if n % 40 == 39 {
+            battle.undo(3);
+            c.save_position(id, &*battle).map_err(|e| e.to_string())?;
+        }
+        let legal = battle.legal();
+        let Some(cmd) = legal.get((n as usize * 7 / 3) % legal.len().max(1)) else {
+            return Err("the battle is over".into());
+        };
+        let entry = c
+            .play(id, &mut *battle, cmd.actor, &cmd.command.clone(), None)
+            .map_err(|e| e.to_string())?;
+        let chain = hex(&battle.records()[entry as usize].chain);
+        // A closed pipe means the test has gone: stop.
+        if writeln!(out, "{entry} {chain}")
+            .and_then(|()| out.flush())
+            .is_err()
+        {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+fn hold(path: &Path) -> Result<(), String> {
+    let _c = Campaign::open(path).map_err(|e| e.to_string())?;
+    println!("locked");
+    loop {
+        std::thread::sleep(std::time::Duration::from_secs(60));
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    let result = match args.get(1..) {
+        Some([mode, path]) if mode == "write" => write(Path::new(path), u64::MAX),
+        Some([mode, path, max]) if mode == "write" => match max.parse() {
+            Ok(max) => write(Path::new(path), max),
+            Err(_) => Err(format!("'{max}' is not a number of commands")),
+        },
+        Some([mode, path]) if mode == "hold" => hold(Path::new(path)),
+        _ => Err("usage: xenolog-crash-writer write <campaign> [max] | hold <campaign>".into()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xenolog-crash-writer: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,364 @@
+//! Opening, creating and listing a campaign.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
+use xenolog_schema::{APPLICATION_ID, DiceMode, SCHEMA_VERSION, migrations};
+
+use crate::error::sql_words;
+use crate::file::{WriterLock, backup_path, precheck, sync_dir, temp_beside};
+use crate::{BattleId, SaveError};
+
+/// A battle as the campaign browser lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BattleSummary {
+    pub id: BattleId,
+    /// Engine game id, e.g. `dimx`.
+    pub game: String,
+    /// E.g. "Dimension X: Breakout at Skylar".
+    pub title: String,
+    pub seed: u64,
+    pub rules_version: u32,
+    pub dice_mode: DiceMode,
+    /// Unix seconds.
+    pub created: i64,
+    pub updated: i64,
+    pub entries: u64,
+    pub branches: u32,
+    /// `"in progress"` or `"over"`, at the saved cursor.
+    pub status: String,
+    /// The outcome in words when over.
+    pub result: Option<String>,
+    /// Where the battle came from: `None` if started here, else e.g.
+    /// "imported from breakout.xenolog-battle".
+    pub origin: Option<String>,
+}
+
+/// An open campaign file.
+pub struct Campaign {
+    pub(crate) conn: Connection,
+    path: PathBuf,
+    read_only: bool,
+    // Declared after `conn`: fields drop in order, so the connection is closed
+    // (and its log checkpointed) before the next writer can take the lock.
+    _lock: Option<WriterLock>,
+}
+
+impl std::fmt::Debug for Campaign {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Campaign")
+            .field("path", &self.path)
+            .field("read_only", &self.read_only)
+            .finish()
+    }
+}
+
+pub(crate) fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// SQLite's own verdict on a file that passed [`precheck`].
+fn classify(path: &Path, e: rusqlite::Error) -> SaveError {
+    use rusqlite::ErrorCode as C;
+    match e.sqlite_error_code() {
+        Some(C::NotADatabase | C::DatabaseCorrupt) => SaveError::NotACampaign {
+            path: path.to_owned(),
+            why: sql_words(&e),
+        },
+        _ => SaveError::from(e),
+    }
+}
+
+fn connect(path: &Path, read_only: bool) -> Result<Connection, SaveError> {
+    // Never SQLITE_OPEN_CREATE here: opening must not make a file appear.
+    let mode = if read_only {
+        OpenFlags::SQLITE_OPEN_READ_ONLY
+    } else {
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+    };
+    let conn = Connection::open_with_flags(path, mode | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+        .map_err(|e| classify(path, e))?;
+    // A reader may meet the writer mid-checkpoint; wait rather than fail.
+    conn.busy_timeout(Duration::from_secs(5))?;
+    Ok(conn)
+}
+
+/// Check the file is ours and not newer; returns its schema version. Reads only.
+fn identify(conn: &Connection, path: &Path) -> Result<u32, SaveError> {
+    let pragma = |name: &str| -> Result<i64, SaveError> {
+        conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get(0))
+            .map_err(|e| classify(path, e))
+    };
+    let app = pragma("application_id")?;
+    let version = pragma("user_version")?;
+    if app as i32 != APPLICATION_ID {
+        return Err(SaveError::NotACampaign {
+            path: path.to_owned(),
+            why: "it is a SQLite database, but not a Xenolog campaign".into(),
+        });
+    }
+    let version = u32::try_from(version).map_err(|_| SaveError::NotACampaign {
+        path: path.to_owned(),
+        why: format!("its format number {version} is damaged"),
+    })?;
+    if version > SCHEMA_VERSION {
+        return Err(SaveError::NewerSchema {
+            path: path.to_owned(),
+            file: version,
+            ours: SCHEMA_VERSION,
+        });
+    }
+    Ok(version)
+}
+
+/// Write-ahead log, synced on every commit (see the crate docs for why FULL).
+fn set_durable(conn: &Connection) -> Result<(), SaveError> {
+    let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(SaveError::Sql(format!(
+            "the campaign's folder does not support the write-ahead log SQLite needs (journal mode stayed '{mode}')"
+        )));
+    }
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    Ok(())
+}
+
+/// A consistent copy of the file at schema `version`, written beside it and
+/// synced before anything is upgraded.
+fn backup(conn: &Connection, path: &Path, version: u32) -> Result<PathBuf, SaveError> {
+    let to = backup_path(path, version);
+    let to_text = to.to_str().ok_or_else(|| {
+        SaveError::Sql(format!(
+            "the backup name {} is not valid Unicode",
+            to.display()
+        ))
+    })?;
+    // VACUUM INTO copies a consistent snapshot even in WAL mode, and keeps the
+    // header's schema version and application id.
+    conn.execute("VACUUM INTO ?1", [to_text]).map_err(|e| {
+        SaveError::Sql(format!(
+            "the backup before upgrading failed: {}",
+            sql_words(&e)
+        ))
+    })?;
+    std::fs::File::open(&to)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| SaveError::io(&to, e))?;
+    sync_dir(&to)?;
+    Ok(to)
+}
+
+impl Campaign {
+    /// Create a new campaign file (an error if the path exists).
+    ///
+    /// The file is built under a temporary name beside `path` and linked into
+    /// place only when complete, so a crash never leaves a half-made campaign.
+    pub fn create(path: &Path, name: &str) -> Result<Campaign, SaveError> {
+        if path.symlink_metadata().is_ok() {
+            return Err(SaveError::Exists {
+                path: path.to_owned(),
+            });
+        }
+        let name = match name.trim() {
+            "" => path.file_stem().map_or_else(
+                || "Campaign".to_owned(),
+                |s| s.to_string_lossy().into_owned(),
+            ),
+            n => n.to_owned(),
+        };
+        let tmp = temp_beside(path, "creating");
+        let built = build_new(&tmp, &name).and_then(|()| place(&tmp, path));
+        for leftover in [tmp.clone(), side(&tmp, "-wal"), side(&tmp, "-shm")] {
+            let _ = std::fs::remove_file(leftover);
+        }
+        built?;
+        Campaign::open(path)
+    }
+
+    /// Open for writing.
+    ///
+    /// Takes the writer lock: if another process (or another `Campaign` in
+    /// this one) has the file open for writing, this is [`SaveError::Locked`].
+    /// A file from an older Xenolog is copied to `<stem>.backup-v<N>.xenolog`
+    /// and then upgraded in one transaction; a file from a newer one is
+    /// refused ([`SaveError::NewerSchema`]) and left untouched, as is anything
+    /// that is not a campaign.
+    pub fn open(path: &Path) -> Result<Campaign, SaveError> {
+        precheck(path)?;
+        let lock = WriterLock::take(path)?;
+        let mut conn = connect(path, false)?;
+        let version = identify(&conn, path)?;
+        if version < SCHEMA_VERSION && version > 0 {
+            backup(&conn, path, version)?;
+        }
+        set_durable(&conn)?;
+        if version < SCHEMA_VERSION {
+            migrations().to_latest(&mut conn)?;
+        }
+        let c = Campaign {
+            conn,
+            path: path.to_owned(),
+            read_only: false,
+            _lock: Some(lock),
+        };
+        c.name()?;
+        Ok(c)
+    }
+
+    /// Open for reading only: allowed while another process writes (it sees
+    /// each of the writer's transactions once committed). Takes no lock and
+    /// never upgrades: an older file is [`SaveError::OlderSchema`].
+    pub fn open_read_only(path: &Path) -> Result<Campaign, SaveError> {
+        precheck(path)?;
+        let conn = connect(path, true)?;
+        let version = identify(&conn, path)?;
+        if version < SCHEMA_VERSION {
+            return Err(SaveError::OlderSchema {
+                path: path.to_owned(),
+                file: version,
+                ours: SCHEMA_VERSION,
+            });
+        }
+        let c = Campaign {
+            conn,
+            path: path.to_owned(),
+            read_only: true,
+            _lock: None,
+        };
+        c.name()?;
+        Ok(c)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
+    pub(crate) fn writable(&self) -> Result<(), SaveError> {
+        if self.read_only {
+            Err(SaveError::ReadOnly)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The campaign's name.
+    pub fn name(&self) -> Result<String, SaveError> {
+        self.conn
+            .query_row("SELECT name FROM campaign WHERE id = 1", [], |r| r.get(0))
+            .optional()
+            .map_err(|e| classify(&self.path, e))?
+            .ok_or_else(|| SaveError::NotACampaign {
+                path: self.path.clone(),
+                why: "its campaign record is missing".into(),
+            })
+    }
+
+    /// Every battle, oldest first.
+    pub fn battles(&self) -> Result<Vec<BattleSummary>, SaveError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("{SUMMARY_SELECT} ORDER BY b.id"))?;
+        let rows = stmt.query_map([], summary_row)?;
+        let mut out = Vec::new();
+        for row in rows {
+            out.push(row??);
+        }
+        Ok(out)
+    }
+
+    /// One battle's summary.
+    pub fn summary(&self, id: BattleId) -> Result<BattleSummary, SaveError> {
+        self.conn
+            .prepare_cached(&format!("{SUMMARY_SELECT} WHERE b.id = ?1"))?
+            .query_row([id], summary_row)
+            .optional()?
+            .ok_or(SaveError::NoSuchBattle(id))?
+    }
+}
+
+/// Entries are dense (0..n), so their count is the last seq + 1, found in the
+/// key without scanning; branches are few.
+const SUMMARY_SELECT: &str = "SELECT b.id, b.game, b.title, b.seed, b.rules_version, b.dice_mode,
+        b.created, b.updated, b.status, b.result, b.origin,
+        (SELECT e.seq + 1 FROM entries e WHERE e.battle = b.id ORDER BY e.seq DESC LIMIT 1),
+        (SELECT COUNT(*) FROM branches r WHERE r.battle = b.id)
+    FROM battles b";
+
+fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<BattleSummary, SaveError>> {
+    let id: BattleId = r.get(0)?;
+    let dice: String = r.get(5)?;
+    let Some(dice_mode) = DiceMode::from_word(&dice) else {
+        return Ok(Err(SaveError::Corrupt {
+            battle: id,
+            why: format!("its dice mode '{dice}' is unknown"),
+        }));
+    };
+    Ok(Ok(BattleSummary {
+        id,
+        game: r.get(1)?,
+        title: r.get(2)?,
+        seed: r.get::<_, i64>(3)? as u64,
+        rules_version: r.get(4)?,
+        dice_mode,
+        created: r.get(6)?,
+        updated: r.get(7)?,
+        status: r.get(8)?,
+        result: r.get(9)?,
+        origin: r.get(10)?,
+        entries: r.get::<_, Option<i64>>(11)?.unwrap_or(0) as u64,
+        branches: r.get(12)?,
+    }))
+}
+
+fn side(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// A complete, closed, synced campaign at `tmp`.
+fn build_new(tmp: &Path, name: &str) -> Result<(), SaveError> {
+    let mut conn = Connection::open_with_flags(
+        tmp,
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    set_durable(&conn)?;
+    migrations().to_latest(&mut conn)?;
+    conn.execute(
+        "INSERT INTO campaign (id, name, created) VALUES (1, ?1, ?2)",
+        rusqlite::params![name, now()],
+    )?;
+    // Closing the last connection checkpoints the log into the file and
+    // removes it, so the file alone is the whole campaign.
+    conn.close().map_err(|(_, e)| SaveError::from(e))?;
+    std::fs::File::open(tmp)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| SaveError::io(tmp, e))
+}
+
+/// Give the finished file its name, refusing to replace anything there.
+fn place(tmp: &Path, path: &Path) -> Result<(), SaveError> {
+    match std::fs::hard_link(tmp, path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            return Err(SaveError::Exists {
+                path: path.to_owned(),
+            });
+        }
+        // Some file systems (FAT on a USB stick) have no hard links.
+        Err(_) if path.symlink_metadata().is_err() => {
+            std::fs::rename(tmp, path).map_err(|e| SaveError::io(path, e))?;
+        }
+        Err(e) => return Err(SaveError::io(path, e)),
+    }
+    sync_dir(path)
+}

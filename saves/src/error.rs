@@ -1,0 +1,109 @@
+//! The store's one error type. Every message is a sentence a player can act on.
+
+use std::path::PathBuf;
+
+use xenolog_engine::PlayError;
+use xenolog_engine::games::NewBattleError;
+
+use crate::BattleId;
+
+/// Why a campaign operation did not happen. Whatever the variant, nothing was
+/// changed: not the file, not the battle in memory.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    /// Not a Xenolog campaign file: not SQLite, truncated, random bytes, empty,
+    /// or another program's database.
+    #[error("{} is not a Xenolog campaign: {why}", path.display())]
+    NotACampaign { path: PathBuf, why: String },
+    /// Saved by a newer Xenolog; this build refuses to touch it.
+    #[error(
+        "{} was saved by a newer Xenolog (campaign format {file}; this build knows formats up to {ours}): update Xenolog to open it",
+        path.display()
+    )]
+    NewerSchema { path: PathBuf, file: u32, ours: u32 },
+    /// Saved by an older Xenolog and opened read-only, so it cannot be upgraded.
+    #[error(
+        "{} was saved by an older Xenolog (campaign format {file}; this build writes {ours}): open it for writing once so it can be upgraded (a backup is kept)",
+        path.display()
+    )]
+    OlderSchema { path: PathBuf, file: u32, ours: u32 },
+    /// Another Xenolog (or another window of this one) has it open for writing.
+    #[error(
+        "{} is open in another Xenolog: close it there first (it can still be opened read-only)",
+        path.display()
+    )]
+    Locked { path: PathBuf },
+    /// The campaign was opened read-only.
+    #[error("this campaign is open read-only, so nothing in it can be changed")]
+    ReadOnly,
+    /// `create` refuses to replace a file.
+    #[error("{} already exists: choose another name", path.display())]
+    Exists { path: PathBuf },
+    #[error("this campaign has no battle {0}")]
+    NoSuchBattle(BattleId),
+    /// An import file that is not a readable, intact battle.
+    #[error("{} is not a usable Xenolog battle file: {why}", path.display())]
+    BadBattleFile { path: PathBuf, why: String },
+    /// A stored battle that cannot be rebuilt.
+    #[error("battle {battle} is damaged: {why}")]
+    Corrupt { battle: BattleId, why: String },
+    /// The battle in memory is not the one on disk (another battle, or entries
+    /// that were never saved): load it again.
+    #[error("the battle in memory does not match battle {battle} on disk ({why}): load it again")]
+    Stale { battle: BattleId, why: String },
+    /// The rules refused the command.
+    #[error("{0}")]
+    Play(#[from] PlayError),
+    /// A battle could not be started.
+    #[error("{0}")]
+    NewBattle(#[from] NewBattleError),
+    #[error("could not read or write {}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The database engine failed (disk full, I/O error, damaged file...).
+    #[error("the campaign database failed: {0}")]
+    Sql(String),
+}
+
+impl SaveError {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        SaveError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+impl From<rusqlite::Error> for SaveError {
+    fn from(e: rusqlite::Error) -> Self {
+        SaveError::Sql(sql_words(&e))
+    }
+}
+
+impl From<rusqlite_migration::Error> for SaveError {
+    fn from(e: rusqlite_migration::Error) -> Self {
+        match e {
+            rusqlite_migration::Error::RusqliteError { err, .. } => SaveError::from(err),
+            other => SaveError::Sql(format!("upgrading the campaign failed: {other}")),
+        }
+    }
+}
+
+/// A SQLite failure in words.
+pub(crate) fn sql_words(e: &rusqlite::Error) -> String {
+    use rusqlite::ErrorCode as C;
+    match e.sqlite_error_code() {
+        Some(C::DiskFull) => "the disk is full".into(),
+        Some(C::DatabaseBusy | C::DatabaseLocked) => {
+            "another program is using the campaign file right now".into()
+        }
+        Some(C::ReadOnly) => "the file or its folder cannot be written".into(),
+        Some(C::PermissionDenied) => "permission to use the file was denied".into(),
+        Some(C::DatabaseCorrupt) => format!("the file is damaged ({e})"),
+        Some(C::NotADatabase) => "the file is not a SQLite database".into(),
+        Some(C::SystemIoFailure) => format!("the disk reported an error ({e})"),
+        _ => e.to_string(),
+    }
+}

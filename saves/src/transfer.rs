@@ -1,0 +1,157 @@
+//! Battles in and out of a campaign as a whole: export to a standalone file,
+//! import from one, and bulk insertion of a battle built in memory.
+
+use std::path::Path;
+
+use rusqlite::TransactionBehavior;
+use xenolog_engine::games;
+use xenolog_engine::{EntryId, Game, Session};
+use xenolog_schema::DiceMode;
+use xenolog_schema::battle_file::{BattleFile, read_battle_file, write_battle_file};
+
+use crate::battles::{NewBattleRow, insert_battle};
+use crate::campaign::now;
+use crate::file::write_atomically;
+use crate::{BattleId, Campaign, SaveError};
+
+impl Campaign {
+    /// Export one battle to a standalone file (magic header, format version,
+    /// postcard payload, BLAKE3 checksum; see `xenolog_schema::battle_file`).
+    /// The file is written beside `out` and renamed into place, so a crash
+    /// leaves either the old file or the complete new one.
+    pub fn export_battle(&self, id: BattleId, out: &Path) -> Result<(), SaveError> {
+        let s = self.read_battle(id).map_err(|e| match e {
+            crate::battles::ScanError::Save(e) => e,
+            crate::battles::ScanError::Entry { seq, why } => SaveError::Corrupt {
+                battle: id,
+                why: format!("entry {seq} {why}"),
+            },
+        })?;
+        let file = BattleFile {
+            meta: s.meta,
+            title: s.title,
+            dice_mode: s.dice_mode,
+            created: s.created,
+            branches: s.branches,
+            records: s.records,
+            cursor: s.cursor,
+            branch: s.branch,
+        };
+        let bytes = write_battle_file(&file).map_err(|e| SaveError::Corrupt {
+            battle: id,
+            why: e.to_string(),
+        })?;
+        write_atomically(out, &bytes)
+    }
+
+    /// Import a battle file as a new battle of this campaign.
+    ///
+    /// Checks, before anything is written: the magic, the format version, the
+    /// checksum, that the engine can rebuild the battle, and that it replays
+    /// exactly (`verify`). Then inserts it in one transaction. Snapshots are
+    /// not part of the file; the engine rebuilds them when the battle loads.
+    pub fn import_battle(&mut self, file: &Path) -> Result<BattleId, SaveError> {
+        self.writable()?;
+        let bad = |why: String| SaveError::BadBattleFile {
+            path: file.to_owned(),
+            why,
+        };
+        let bytes = std::fs::read(file).map_err(|e| SaveError::io(file, e))?;
+        let f = read_battle_file(&bytes).map_err(|e| bad(e.to_string()))?;
+        drop(bytes);
+        let battle = games::load_battle(
+            f.meta,
+            f.records,
+            f.branches,
+            Vec::new(),
+            f.cursor,
+            f.branch,
+        )
+        .map_err(|e| bad(format!("its battle cannot be rebuilt: {e}")))?;
+        let report = battle.verify();
+        if !report.ok() {
+            return Err(bad(format!("it does not replay as recorded: {report}")));
+        }
+        let origin = format!(
+            "imported from {}",
+            file.file_name().map_or_else(
+                || file.display().to_string(),
+                |n| n.to_string_lossy().into_owned()
+            )
+        );
+        let outcome = battle.outcome();
+        let status = match &outcome {
+            Some(o) => ("over", Some(o.summary.as_str())),
+            None => ("in progress", None),
+        };
+        let row = NewBattleRow {
+            meta: battle.meta(),
+            title: &f.title,
+            dice_mode: f.dice_mode,
+            created: f.created,
+            cursor: battle.cursor(),
+            branch: battle.current_branch(),
+            origin: Some(&origin),
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let id = insert_battle(
+            &tx,
+            &row,
+            status,
+            battle.branches(),
+            battle.records(),
+            std::iter::empty(),
+        )?;
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// Store a whole battle built in memory, with its snapshots, in one
+    /// transaction. Meant for benchmarks and tests that need a long battle
+    /// quickly (a million entries of the test game in seconds); the app
+    /// stores battles command by command with [`Campaign::play`].
+    pub fn insert_battle_bulk<G: Game>(
+        &mut self,
+        session: &Session<G>,
+        title: &str,
+        dice_mode: DiceMode,
+    ) -> Result<BattleId, SaveError> {
+        self.writable()?;
+        let outcome = G::outcome(session.state());
+        let status = match &outcome {
+            Some(o) => ("over", Some(o.summary.as_str())),
+            None => ("in progress", None),
+        };
+        let row = NewBattleRow {
+            meta: session.meta(),
+            title,
+            dice_mode,
+            created: now(),
+            cursor: session.cursor(),
+            branch: session.current_branch(),
+            origin: None,
+        };
+        let n = session.records().len() as EntryId;
+        let snapshots = (0..n).filter_map(|id| {
+            session
+                .snapshot(id)
+                .and_then(|s| postcard::to_allocvec(s).ok())
+                .map(|bytes| (id, bytes))
+        });
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let id = insert_battle(
+            &tx,
+            &row,
+            status,
+            session.branches(),
+            session.records(),
+            snapshots,
+        )?;
+        tx.commit()?;
+        Ok(id)
+    }
+}

@@ -1,0 +1,12 @@
+//! Integration tests of the campaign store, built into one test binary.
+
+mod store {
+    mod bad_files;
+    pub mod common;
+    mod crash;
+    mod lifecycle;
+    mod locking;
+    mod sample;
+    mod size;
+    mod transfer;
+}

@@ -1,0 +1,114 @@
+//! Kill a writer with SIGKILL at random moments: every command it was told
+//! was saved must be on disk, and the log must still verify.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use xenolog_saves::Campaign;
+
+use super::common::place;
+
+const ROUNDS: u64 = 30;
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn acknowledged_entries_survive_sigkill() {
+    let (_dir, path) = place();
+    // Acknowledged entry id -> its chain hash, over all rounds.
+    let mut acked: BTreeMap<u64, String> = BTreeMap::new();
+    let mut rng: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut killed_mid_run = 0;
+    for round in 0..ROUNDS {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let wait = Duration::from_millis(30 + rng % 220);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog-crash-writer"))
+            .arg("write")
+            .arg(&path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let mut stderr = child.stderr.take().unwrap();
+        let complaints = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
+            text
+        });
+        let reader = std::thread::spawn(move || {
+            BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+                .collect::<Vec<String>>()
+        });
+        std::thread::sleep(wait);
+        if child.try_wait().unwrap().is_none() {
+            killed_mid_run += 1;
+        }
+        child.kill().unwrap(); // SIGKILL on Unix
+        let status = child.wait().unwrap();
+        let lines = reader.join().unwrap();
+        let complaints = complaints.join().unwrap();
+        if let Some(code) = status.code() {
+            panic!("round {round}: the writer exited by itself ({code}): {complaints}");
+        }
+        for line in &lines {
+            // Only whole lines are acknowledgements; a kill can cut the last.
+            let Some((seq, chain)) = line.split_once(' ') else {
+                continue;
+            };
+            if chain.len() != 32 {
+                continue;
+            }
+            acked.insert(seq.parse().unwrap(), chain.to_owned());
+        }
+
+        let c = Campaign::open(&path).unwrap_or_else(|e| panic!("round {round}: {e}"));
+        let Some(s) = c
+            .battles()
+            .unwrap()
+            .into_iter()
+            .find(|b| b.title == "crash")
+        else {
+            assert!(
+                acked.is_empty(),
+                "round {round}: acknowledged but no battle"
+            );
+            continue;
+        };
+        let b = c.load_battle(s.id).unwrap();
+        for (&seq, chain) in &acked {
+            let rec = b
+                .records()
+                .get(seq as usize)
+                .unwrap_or_else(|| panic!("round {round}: acknowledged entry {seq} is lost"));
+            assert_eq!(
+                &hex(&rec.chain),
+                chain,
+                "round {round}: entry {seq} differs"
+            );
+        }
+        let report = c.verify_battle(s.id).unwrap();
+        assert!(report.ok(), "round {round}: {report}");
+    }
+    eprintln!(
+        "{ROUNDS} rounds, {killed_mid_run} killed mid-run, {} entries acknowledged",
+        acked.len()
+    );
+    assert!(
+        acked.len() > 100,
+        "the writer should have acknowledged many entries, got {}",
+        acked.len()
+    );
+    assert!(
+        killed_mid_run >= ROUNDS / 2,
+        "most kills should land mid-run"
+    );
+}

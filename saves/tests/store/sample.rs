@@ -1,0 +1,56 @@
+//! The sample campaign for the app's first start.
+
+use xenolog_saves::sample::create_sample;
+use xenolog_saves::{Campaign, SaveError};
+
+use super::common::place;
+
+#[test]
+fn the_sample_is_a_battle_in_mid_game_with_branches() {
+    let (_dir, path) = place();
+    create_sample(&path).unwrap();
+    let c = Campaign::open(&path).unwrap();
+    let list = c.battles().unwrap();
+    assert!(!list.is_empty());
+    let s = &list[0];
+    assert_eq!(s.status, "in progress");
+    assert!(s.entries >= 20, "{s:?}");
+    assert!(s.branches >= 3, "{s:?}");
+    let b = c.load_battle(s.id).unwrap();
+    assert!(b.cursor().is_some());
+    assert!(!b.legal().is_empty(), "mid-game: there is a move to make");
+    assert!(
+        b.branches()
+            .iter()
+            .any(|br| br.name != format!("Branch {}", br.id) && br.id > 0)
+    );
+    assert!(c.verify_battle(s.id).unwrap().ok());
+}
+
+#[test]
+fn the_sample_is_the_same_every_time() {
+    let (_d1, a) = place();
+    let (_d2, b) = place();
+    create_sample(&a).unwrap();
+    create_sample(&b).unwrap();
+    let (a, b) = (Campaign::open(&a).unwrap(), Campaign::open(&b).unwrap());
+    let (la, lb) = (a.battles().unwrap(), b.battles().unwrap());
+    assert_eq!(la.len(), lb.len());
+    for (x, y) in la.iter().zip(&lb) {
+        assert_eq!(
+            a.load_battle(x.id).unwrap().records(),
+            b.load_battle(y.id).unwrap().records()
+        );
+    }
+}
+
+#[test]
+fn the_sample_does_not_replace_a_file() {
+    let (_dir, path) = place();
+    std::fs::write(&path, b"mine").unwrap();
+    assert!(matches!(
+        create_sample(&path),
+        Err(SaveError::Exists { .. })
+    ));
+    assert_eq!(std::fs::read(&path).unwrap(), b"mine");
+}

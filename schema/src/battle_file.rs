@@ -1,0 +1,284 @@
+//! The standalone file one battle is exported to, to mail it, archive it or
+//! move it to another campaign.
+//!
+//! Layout (format 1):
+//!
+//! | bytes | what |
+//! |---|---|
+//! | 15 | the magic `XENOLOG-BATTLE\n` (so `head -1` names the file) |
+//! | 4 | the format version, little-endian u32 |
+//! | n | the postcard payload of that version |
+//! | 32 | BLAKE3 of everything before it |
+//!
+//! Reading checks the magic, then the version (a newer one is refused before
+//! anything else is read), then the checksum, then decodes. The entries inside
+//! use the same stored form as the database ([`crate::codec::EntryV1`]).
+
+use serde::{Deserialize, Serialize};
+use xenolog_engine::{BattleMeta, Branch, BranchId, EntryId, EntryRecord};
+
+use crate::codec::{CodecError, DiceMode, EntryV1};
+
+/// The first bytes of every battle file.
+pub const MAGIC: &[u8; 15] = b"XENOLOG-BATTLE\n";
+/// The battle file format this build writes; it reads this one and older ones.
+pub const BATTLE_FILE_FORMAT: u32 = 1;
+
+const CHECKSUM_LEN: usize = 32;
+const HEADER_LEN: usize = MAGIC.len() + 4;
+
+/// One battle as exported: everything needed to rebuild and replay it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BattleFile {
+    pub meta: BattleMeta,
+    pub title: String,
+    pub dice_mode: DiceMode,
+    /// When the battle was started, unix seconds.
+    pub created: i64,
+    pub branches: Vec<Branch>,
+    pub records: Vec<EntryRecord>,
+    pub cursor: Option<EntryId>,
+    pub branch: BranchId,
+}
+
+/// Why bytes are not a battle file this build can read. Display says it in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BattleFileError {
+    #[error("it is not a Xenolog battle file (it does not start with XENOLOG-BATTLE)")]
+    NotABattleFile,
+    #[error("it is cut short (only {0} bytes)")]
+    Truncated(usize),
+    #[error(
+        "it was exported by a newer Xenolog (battle file format {found}; this build reads up to {ours})"
+    )]
+    Newer { found: u32, ours: u32 },
+    #[error("it has an unknown format number {0}")]
+    Unknown(u32),
+    #[error("its checksum does not match: the file was damaged or changed after it was exported")]
+    Checksum,
+    #[error("its contents are damaged: {0}")]
+    Garbled(String),
+}
+
+impl From<CodecError> for BattleFileError {
+    fn from(e: CodecError) -> Self {
+        BattleFileError::Garbled(e.to_string())
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct BranchV1 {
+    id: u32,
+    name: String,
+    parent: Option<u32>,
+    fork: Option<u64>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct FileV1<'a> {
+    game: String,
+    seed: u64,
+    rules_version: u32,
+    config: String,
+    title: String,
+    dice_mode: DiceMode,
+    created: i64,
+    branches: Vec<BranchV1>,
+    #[serde(borrow)]
+    records: Vec<EntryV1<'a>>,
+    cursor: Option<u64>,
+    branch: u32,
+}
+
+/// The bytes of a battle file (current format).
+pub fn write_battle_file(file: &BattleFile) -> Result<Vec<u8>, BattleFileError> {
+    let records = file
+        .records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| EntryV1::from_record(i as EntryId, r))
+        .collect::<Result<Vec<_>, _>>()?;
+    let payload = FileV1 {
+        game: file.meta.game.clone(),
+        seed: file.meta.seed,
+        rules_version: file.meta.rules_version,
+        config: file.meta.config.clone(),
+        title: file.title.clone(),
+        dice_mode: file.dice_mode,
+        created: file.created,
+        branches: file
+            .branches
+            .iter()
+            .map(|b| BranchV1 {
+                id: b.id,
+                name: b.name.clone(),
+                parent: b.parent,
+                fork: b.fork,
+            })
+            .collect(),
+        records,
+        cursor: file.cursor,
+        branch: file.branch,
+    };
+    let mut out = Vec::with_capacity(HEADER_LEN + 64 * file.records.len() + 256);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&BATTLE_FILE_FORMAT.to_le_bytes());
+    let mut out =
+        postcard::to_extend(&payload, out).map_err(|e| BattleFileError::Garbled(e.to_string()))?;
+    let sum = blake3::hash(&out);
+    out.extend_from_slice(sum.as_bytes());
+    Ok(out)
+}
+
+/// Read a battle file, checking magic, version and checksum first.
+pub fn read_battle_file(bytes: &[u8]) -> Result<BattleFile, BattleFileError> {
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err(BattleFileError::NotABattleFile);
+    }
+    if bytes.len() < HEADER_LEN + CHECKSUM_LEN {
+        return Err(BattleFileError::Truncated(bytes.len()));
+    }
+    let mut version = [0; 4];
+    version.copy_from_slice(&bytes[MAGIC.len()..HEADER_LEN]);
+    let version = u32::from_le_bytes(version);
+    match version {
+        1 => {}
+        v if v > BATTLE_FILE_FORMAT => {
+            return Err(BattleFileError::Newer {
+                found: v,
+                ours: BATTLE_FILE_FORMAT,
+            });
+        }
+        v => return Err(BattleFileError::Unknown(v)),
+    }
+    let (body, sum) = bytes.split_at(bytes.len() - CHECKSUM_LEN);
+    if blake3::hash(body).as_bytes() != sum {
+        return Err(BattleFileError::Checksum);
+    }
+    let (file, rest) = postcard::take_from_bytes::<FileV1>(&body[HEADER_LEN..])
+        .map_err(|e| BattleFileError::Garbled(e.to_string()))?;
+    if !rest.is_empty() {
+        return Err(BattleFileError::Garbled(format!(
+            "{} unexpected bytes after the battle",
+            rest.len()
+        )));
+    }
+    let records = file
+        .records
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| r.into_record(i as EntryId))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(BattleFile {
+        meta: BattleMeta {
+            game: file.game,
+            seed: file.seed,
+            rules_version: file.rules_version,
+            config: file.config,
+        },
+        title: file.title,
+        dice_mode: file.dice_mode,
+        created: file.created,
+        branches: file
+            .branches
+            .into_iter()
+            .map(|b| Branch {
+                id: b.id,
+                name: b.name,
+                parent: b.parent,
+                fork: b.fork,
+            })
+            .collect(),
+        records,
+        cursor: file.cursor,
+        branch: file.branch,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xenolog_engine::{Actor, Die};
+
+    fn sample() -> BattleFile {
+        let rec = |parent: Option<u64>, branch: u32| EntryRecord {
+            parent,
+            branch,
+            actor: Actor(0),
+            command: vec![1],
+            events: vec![1, 2, 0],
+            dice: vec![Die { sides: 6, value: 3 }],
+            entered: true,
+            rng_after: 0,
+            state_hash: [1; 16],
+            chain: [2; 16],
+        };
+        BattleFile {
+            meta: BattleMeta {
+                game: "race".into(),
+                seed: u64::MAX - 3,
+                rules_version: 1,
+                config: r#"{"target":50}"#.into(),
+            },
+            title: "Skylar".into(),
+            dice_mode: DiceMode::Entered,
+            created: 1_700_000_000,
+            branches: vec![
+                Branch {
+                    id: 0,
+                    name: "Main".into(),
+                    parent: None,
+                    fork: None,
+                },
+                Branch {
+                    id: 1,
+                    name: "What if".into(),
+                    parent: Some(0),
+                    fork: Some(0),
+                },
+            ],
+            records: vec![rec(None, 0), rec(Some(0), 0), rec(Some(0), 1)],
+            cursor: Some(2),
+            branch: 1,
+        }
+    }
+
+    #[test]
+    fn a_battle_file_round_trips() {
+        let f = sample();
+        let bytes = write_battle_file(&f).unwrap();
+        assert!(bytes.starts_with(b"XENOLOG-BATTLE\n\x01\x00\x00\x00"));
+        assert_eq!(read_battle_file(&bytes).unwrap(), f);
+    }
+
+    #[test]
+    fn every_changed_byte_is_caught() {
+        let bytes = write_battle_file(&sample()).unwrap();
+        for i in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[i] ^= 0x20;
+            assert!(read_battle_file(&b).is_err(), "byte {i} changed unnoticed");
+        }
+        for cut in 0..bytes.len() {
+            assert!(read_battle_file(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn the_checks_come_in_order_magic_version_checksum() {
+        let bytes = write_battle_file(&sample()).unwrap();
+        assert_eq!(
+            read_battle_file(b"SQLite format 3\0 and more bytes here......."),
+            Err(BattleFileError::NotABattleFile)
+        );
+        let mut newer = bytes.clone();
+        newer[15] = 9;
+        let err = read_battle_file(&newer).unwrap_err();
+        assert_eq!(err, BattleFileError::Newer { found: 9, ours: 1 });
+        assert!(err.to_string().contains("format 9"));
+        let mut tampered = bytes.clone();
+        let mid = bytes.len() / 2;
+        tampered[mid] ^= 1;
+        assert_eq!(read_battle_file(&tampered), Err(BattleFileError::Checksum));
+    }
+}

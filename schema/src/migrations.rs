@@ -1,0 +1,103 @@
+//! The campaign database's migrations.
+//!
+//! Each migration is a numbered file in `schema/migrations/` (`0001_*.sql`,
+//! `0002_*.sql`, ...), compiled in. `rusqlite_migration` applies every pending
+//! one in a single transaction and records the result in SQLite's
+//! `user_version`, so a file is either at its old version or fully at the new
+//! one. A migration, once released, is never edited: a change is a new file.
+
+use rusqlite_migration::{M, Migrations};
+
+/// Marks a SQLite file as a Xenolog campaign ('XNLG'); set by migration 1.
+pub const APPLICATION_ID: i32 = 0x584E_4C47;
+
+static MIGRATIONS: &[M<'static>] = &[
+    M::up(include_str!("../migrations/0001_campaign.sql")),
+    M::up(include_str!("../migrations/0002_battle_origin.sql")),
+];
+
+/// The schema version this build writes: the number of migrations.
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// The migrations, in order.
+pub fn migrations() -> Migrations<'static> {
+    Migrations::from_slice(MIGRATIONS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_migrations_apply_to_an_empty_database() {
+        migrations()
+            .validate()
+            .expect("the migrations are valid SQL");
+    }
+
+    #[test]
+    fn schema_version_counts_the_migrations() {
+        assert_eq!(SCHEMA_VERSION as usize, MIGRATIONS.len());
+    }
+
+    /// Every `.sql` file in `schema/migrations/` is listed, in order, with no gap:
+    /// a file added but not listed would never run.
+    #[test]
+    fn every_migration_file_is_listed_in_order() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.ends_with(".sql"))
+            .collect();
+        names.sort();
+        assert_eq!(names.len(), MIGRATIONS.len(), "{names:?}");
+        for (i, name) in names.iter().enumerate() {
+            let number: usize = name[..4].parse().unwrap();
+            assert_eq!(number, i + 1, "{name} is out of sequence");
+            let text = std::fs::read_to_string(dir.join(name)).unwrap();
+            assert_eq!(
+                MIGRATIONS[i],
+                M::up(Box::leak(text.into_boxed_str())),
+                "{name} is not the migration compiled in at position {}",
+                i + 1
+            );
+        }
+    }
+
+    #[test]
+    fn migration_1_marks_the_file_as_ours() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        migrations().to_version(&mut conn, 1).unwrap();
+        let id: i32 = conn
+            .query_row("PRAGMA application_id", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(id, APPLICATION_ID);
+        let version: u32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, 1);
+    }
+
+    #[test]
+    fn migration_2_keeps_battles_and_adds_their_origin() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        migrations().to_version(&mut conn, 1).unwrap();
+        conn.execute(
+            "INSERT INTO battles (game, title, seed, rules_version, config, dice_mode, created, updated)
+             VALUES ('race', 'Old', -1, 1, '{}', 'rolled', 5, 6)",
+            [],
+        )
+        .unwrap();
+        migrations().to_latest(&mut conn).unwrap();
+        let (title, seed, origin): (String, i64, Option<String>) = conn
+            .query_row("SELECT title, seed, origin FROM battles", [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .unwrap();
+        assert_eq!(
+            (title.as_str(), seed as u64, origin),
+            ("Old", u64::MAX, None)
+        );
+    }
+}
