@@ -93,6 +93,8 @@ fn fold<G: Game>(c: &mut Criterion, name: &str, s: &Session<G>) {
     g.finish();
 }
 
+/// Commands per second through `Session::play`. A battle that ends is
+/// followed by a fresh one (next seed) until `commands` have been played.
 fn decide_append<G: Game>(c: &mut Criterion, name: &str, config: &G::Config, commands: usize) {
     let mut g = c.benchmark_group(format!("{name}/decide_append"));
     g.throughput(Throughput::Elements(commands as u64));
@@ -100,18 +102,22 @@ fn decide_append<G: Game>(c: &mut Criterion, name: &str, config: &G::Config, com
     g.measurement_time(Duration::from_secs(4));
     g.bench_function(format!("{commands}_commands"), |b| {
         b.iter_batched(
-            || {
-                (
-                    Session::<G>::new(42, config.clone()).expect("sets up"),
-                    Bot(7),
-                )
-            },
-            |(mut s, mut bot)| {
+            || Vec::<Session<G>>::with_capacity(64),
+            |mut done| {
+                let mut bot = Bot(7);
                 let mut played = 0;
-                while played < commands && bot.play(&mut s) {
-                    played += 1;
+                let mut seed = 42;
+                while played < commands {
+                    let mut s = Session::<G>::new(seed, config.clone()).expect("sets up");
+                    while played < commands && bot.play(&mut s) {
+                        played += 1;
+                    }
+                    assert!(!s.records().is_empty(), "a battle with no legal command");
+                    done.push(s);
+                    seed += 1;
                 }
-                s
+                // Returned so that dropping the battles is not timed.
+                done
             },
             BatchSize::PerIteration,
         )
