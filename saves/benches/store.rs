@@ -82,6 +82,46 @@ fn append(c: &mut Criterion, dir: &Path) {
     g.finish();
 }
 
+/// Each durable append timed on its own: criterion's estimates mix samples
+/// of many iterations, and a median is asked for, so the distribution is
+/// printed too.
+fn append_latency(dir: &Path) {
+    const N: usize = 2000;
+    let path = dir.join("latency.xenolog");
+    let mut campaign = Campaign::create(&path, "Bench").expect("creates");
+    let id = campaign
+        .new_battle(
+            "race",
+            42,
+            &json!({ "target": u32::MAX }),
+            "Latency",
+            DiceMode::Rolled,
+        )
+        .expect("starts");
+    let mut battle = campaign.load_battle(id).expect("loads");
+    let mut bot = Bot(11);
+    let mut times: Vec<Duration> = (0..N)
+        .map(|_| {
+            let legal = battle.legal();
+            let cmd = legal[bot.below(legal.len())].clone();
+            let t = Instant::now();
+            campaign
+                .play(id, &mut *battle, cmd.actor, &cmd.command, None)
+                .expect("plays");
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    let at = |q: f64| times[((N as f64 * q) as usize).min(N - 1)];
+    println!(
+        "store/append latency over {N} plays: median {:.3?}, p90 {:.3?}, p99 {:.3?}, max {:.3?}",
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        times[N - 1]
+    );
+}
+
 fn open(c: &mut Criterion, dir: &Path) {
     let path = dir.join("long.xenolog");
     let t = Instant::now();
@@ -122,6 +162,7 @@ fn open(c: &mut Criterion, dir: &Path) {
 fn store(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("a temporary folder");
     append(c, dir.path());
+    append_latency(dir.path());
     open(c, dir.path());
 }
 
