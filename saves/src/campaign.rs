@@ -13,18 +13,25 @@ use crate::{BattleId, SaveError};
 /// A battle as the campaign browser lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BattleSummary {
+    /// Its id in this campaign.
     pub id: BattleId,
     /// Engine game id, e.g. `dimx`.
     pub game: String,
     /// E.g. "Dimension X: Breakout at Skylar".
     pub title: String,
+    /// The seed of its dice stream.
     pub seed: u64,
+    /// The rules version it was recorded under.
     pub rules_version: u32,
+    /// Whether Xenolog rolls or the players type in their dice.
     pub dice_mode: DiceMode,
-    /// Unix seconds.
+    /// When it was started, unix seconds.
     pub created: i64,
+    /// When it was last written, unix seconds.
     pub updated: i64,
+    /// Entries on all its branches.
     pub entries: u64,
+    /// Branches, the main line included.
     pub branches: u32,
     /// `"in progress"` or `"over"`, at the saved cursor.
     pub status: String,
@@ -176,6 +183,11 @@ impl Campaign {
             ),
             n => n.to_owned(),
         };
+        // Name the missing folder, rather than the temporary file SQLite
+        // would fail to open there.
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::metadata(dir).map_err(|e| SaveError::io(dir, e))?;
+        }
         let tmp = temp_beside(path, "creating");
         let built = build_new(&tmp, &name).and_then(|()| place(&tmp, path));
         for leftover in [tmp.clone(), side(&tmp, "-wal"), side(&tmp, "-shm")] {
@@ -239,10 +251,12 @@ impl Campaign {
         Ok(c)
     }
 
+    /// The campaign file.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
+    /// Whether this was opened with [`Campaign::open_read_only`].
     pub fn is_read_only(&self) -> bool {
         self.read_only
     }

@@ -30,14 +30,21 @@ const HEADER_LEN: usize = MAGIC.len() + 4;
 /// One battle as exported: everything needed to rebuild and replay it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BattleFile {
+    /// Game, seed, rules version and config.
     pub meta: BattleMeta,
+    /// The battle's title in its campaign.
     pub title: String,
+    /// Whether Xenolog rolls or the players type in their dice.
     pub dice_mode: DiceMode,
     /// When the battle was started, unix seconds.
     pub created: i64,
+    /// Every branch, in id order.
     pub branches: Vec<Branch>,
+    /// Every entry, in id order.
     pub records: Vec<EntryRecord>,
+    /// The player's position (`None`: at the setup).
     pub cursor: Option<EntryId>,
+    /// The current branch.
     pub branch: BranchId,
 }
 

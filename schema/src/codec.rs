@@ -87,7 +87,9 @@ fn garbled(e: postcard::Error) -> CodecError {
 /// One die in format 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DieV1 {
+    /// Number of faces.
     pub sides: u8,
+    /// The face showing.
     pub value: u8,
 }
 
@@ -97,16 +99,25 @@ pub struct DieV1 {
 pub struct EntryV1<'a> {
     /// `0`: the entry follows the setup; `k`: its parent is `seq - k`.
     pub parent_gap: u64,
+    /// The branch the entry was recorded on.
     pub branch: u32,
+    /// The seat that gave the command.
     pub actor: u8,
+    /// postcard of the game's command.
     #[serde(borrow)]
     pub command: &'a [u8],
+    /// postcard of the game's events.
     #[serde(borrow)]
     pub events: &'a [u8],
+    /// Every die the command rolled.
     pub dice: Vec<DieV1>,
+    /// Whether the players typed the dice in.
     pub entered: bool,
+    /// Stream position after the command.
     pub rng_after: u64,
+    /// Hash of the state after the command.
     pub state_hash: [u8; 16],
+    /// Hash chain over the log.
     pub chain: [u8; 16],
 }
 

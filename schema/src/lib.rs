@@ -2,7 +2,7 @@
 //!
 //! Everything Xenolog persists, and how each format is versioned.
 //!
-//! - [`migrations`]: the campaign database's SQL, as numbered `.sql` files in
+//! - [`mod@migrations`]: the campaign database's SQL, as numbered `.sql` files in
 //!   `schema/migrations/`, applied by `rusqlite_migration` in one transaction.
 //!   The file's schema version is SQLite's `user_version`; the file is marked
 //!   as ours by its `application_id`.

@@ -363,3 +363,29 @@ fn entries_played_in_memory_only_are_never_silently_saved() {
     assert!(matches!(err, SaveError::Stale { .. }), "{err}");
     assert_eq!(c.summary(id).unwrap().entries, 0);
 }
+
+#[test]
+fn a_campaign_is_created_in_write_ahead_log_mode() {
+    let (_dir, path) = place();
+    drop(Campaign::create(&path, "Club").unwrap());
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    let mode: String = raw
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+}
+
+#[test]
+fn creating_in_a_missing_folder_fails_and_makes_nothing() {
+    let (dir, _) = place();
+    let path = dir.path().join("no such folder").join("club.xenolog");
+    let err = Campaign::create(&path, "Club").unwrap_err();
+    assert!(matches!(err, SaveError::Io { .. }), "{err}");
+    let text = err.to_string();
+    assert!(text.contains("no such folder:"), "{text}");
+    assert!(
+        !text.contains(".creating-"),
+        "names the folder, not a temporary file: {text}"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

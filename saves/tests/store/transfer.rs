@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use xenolog_engine::Battle;
-use xenolog_saves::{Campaign, DiceMode, SaveError};
+use xenolog_saves::{Campaign, SaveError};
 use xenolog_schema::battle_file::{read_battle_file, write_battle_file};
 
 use super::common::{bytes, campaign_with_race, place, play_n, states};
@@ -163,5 +163,23 @@ fn import_into_a_read_only_campaign_is_refused() {
     // Export works read-only.
     r.export_battle(id, &dir.path().join("y.xenolog-battle"))
         .unwrap();
-    let _ = DiceMode::Rolled;
+}
+
+#[test]
+fn export_replaces_an_old_file_whole_and_leaves_no_temporary_file() {
+    let (dir, path) = place();
+    let (mut c, id) = campaign_with_race(&path);
+    let file = dir.path().join("race.xenolog-battle");
+    std::fs::write(&file, vec![b'x'; 100_000]).unwrap();
+    let mut b = c.load_battle(id).unwrap();
+    play_n(&mut c, id, &mut *b, 4);
+    c.export_battle(id, &file).unwrap();
+    let bytes = bytes(&file).unwrap();
+    assert_eq!(read_battle_file(&bytes).unwrap().records, b.records());
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with("race"))
+        .collect();
+    assert_eq!(names, vec!["race.xenolog-battle"]);
 }
