@@ -1,0 +1,793 @@
+//! The headless command line: every thing the app can do to a battle, scriptable.
+//!
+//! Exit codes: 0 ok; 1 a rule refused a command or verification failed;
+//! 2 bad usage or a file error. Output is words, or JSON with `--json`.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use xenolog_engine::{Actor, Battle, EntryId, Randomness};
+use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError};
+
+/// Xenolog: campaign manager for alien-invasion tabletop games.
+///
+/// With no subcommand, opens the desktop app on the last campaign (or a sample
+/// campaign on first start). The subcommands drive campaigns headless.
+#[derive(Parser, Debug)]
+#[command(name = "xenolog", version, about, long_about = None)]
+#[command(after_help = "Exit codes: 0 ok, 1 a rule refused a command or verification failed, 2 usage or file error.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Open the desktop app on a campaign file.
+    Open { file: PathBuf },
+    /// Create a campaign file.
+    New {
+        file: PathBuf,
+        /// The campaign's name (defaults to the file name).
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// List the games and their scenarios.
+    Games {
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the battles of a campaign.
+    Battles {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Start a battle and print its id.
+    Battle(NewBattleArgs),
+    /// The legal commands at the cursor (with --json: one JSON object per line,
+    /// each accepted by `play` as it is).
+    Legal {
+        #[command(flatten)]
+        at: BattleRef,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Apply commands, one JSON object per line: {"actor":0,"command":{..},"dice":[..]}.
+    /// "dice" is optional: physical dice typed in, used in order for the command's rolls.
+    /// Each accepted command is saved before the next is read; the first refused
+    /// command stops the script with exit code 1.
+    Play {
+        #[command(flatten)]
+        at: BattleRef,
+        /// The script file, or - for standard input.
+        #[arg(long)]
+        script: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// A bot plays N legal commands chosen at random (soak tests, demos).
+    Autoplay {
+        #[command(flatten)]
+        at: BattleRef,
+        #[arg(long)]
+        steps: u64,
+        /// Seed of the bot's choices (not of the battle's dice).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Move the cursor back (nothing is deleted).
+    Undo {
+        #[command(flatten)]
+        at: BattleRef,
+        #[arg(long, default_value_t = 1)]
+        steps: usize,
+    },
+    /// Move the cursor forward along the current branch.
+    Redo {
+        #[command(flatten)]
+        at: BattleRef,
+        #[arg(long, default_value_t = 1)]
+        steps: usize,
+    },
+    /// Move the cursor to an entry: a number, `start` or `end`.
+    Seek {
+        #[command(flatten)]
+        at: BattleRef,
+        #[arg(long)]
+        to: String,
+    },
+    /// The branch tree.
+    Branches {
+        #[command(flatten)]
+        at: BattleRef,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Make a branch current (cursor at its head).
+    Switch {
+        #[command(flatten)]
+        at: BattleRef,
+        #[arg(long)]
+        branch: u32,
+    },
+    /// Rename a branch.
+    RenameBranch {
+        #[command(flatten)]
+        at: BattleRef,
+        #[arg(long)]
+        branch: u32,
+        #[arg(long)]
+        name: String,
+    },
+    /// The event log of the current line, in words.
+    Log {
+        #[command(flatten)]
+        at: BattleRef,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The full state at the cursor or at any entry.
+    State {
+        #[command(flatten)]
+        at: BattleRef,
+        /// Entry number (default: the cursor); `start` for the setup.
+        #[arg(long)]
+        at_entry: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Re-decide every recorded command from the seed and check events and hashes.
+    Verify {
+        file: PathBuf,
+        #[arg(long)]
+        battle: Option<BattleId>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Export one battle to a standalone file.
+    Export {
+        #[command(flatten)]
+        at: BattleRef,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Import a battle file into a campaign.
+    Import { file: PathBuf, battle_file: PathBuf },
+    /// Save the board at the cursor (or an entry) as an SVG picture.
+    Picture {
+        #[command(flatten)]
+        at: BattleRef,
+        #[arg(long)]
+        at_entry: Option<String>,
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+#[derive(Args, Debug)]
+struct BattleRef {
+    /// The campaign file.
+    file: PathBuf,
+    /// The battle id (see `xenolog battles FILE`).
+    #[arg(long)]
+    battle: BattleId,
+}
+
+#[derive(Args, Debug)]
+struct NewBattleArgs {
+    /// The campaign file.
+    file: PathBuf,
+    /// The game id (see `xenolog games`).
+    #[arg(long)]
+    game: String,
+    /// Seed of the battle's dice (random when not given; always printed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// A scenario id of the game.
+    #[arg(long, conflicts_with = "scenario_file")]
+    scenario: Option<String>,
+    /// A scenario file of your own (format in the game's RULES.md).
+    #[arg(long)]
+    scenario_file: Option<PathBuf>,
+    /// Play the two-player variant, where the game has one.
+    #[arg(long)]
+    two_player: bool,
+    /// Players roll real dice and type them in.
+    #[arg(long)]
+    entered_dice: bool,
+    /// A title for the battle.
+    #[arg(long)]
+    title: Option<String>,
+    #[arg(long)]
+    json: bool,
+}
+
+/// A failure with its exit code.
+struct Fail {
+    code: u8,
+    message: String,
+}
+
+impl Fail {
+    fn usage(message: impl Into<String>) -> Self {
+        Self {
+            code: 2,
+            message: message.into(),
+        }
+    }
+    fn rule(message: impl Into<String>) -> Self {
+        Self {
+            code: 1,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<SaveError> for Fail {
+    fn from(e: SaveError) -> Self {
+        let code = if matches!(e, SaveError::Play(_)) { 1 } else { 2 };
+        Self {
+            code,
+            message: e.to_string(),
+        }
+    }
+}
+
+type Out<T = ()> = Result<T, Fail>;
+
+/// Parse the arguments and run; the desktop app when there is no subcommand.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => run_gui(None),
+        Some(Cmd::Open { file }) => run_gui(Some(file)),
+        Some(cmd) => run(cmd, &mut std::io::stdout().lock()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("error: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+fn run_gui(file: Option<PathBuf>) -> Out {
+    crate::gui::run(file).map_err(|e| Fail::usage(format!("{e:#}")))
+}
+
+fn line(out: &mut dyn Write, text: impl std::fmt::Display) -> Out {
+    writeln!(out, "{text}").map_err(|e| Fail::usage(format!("cannot write output: {e}")))
+}
+
+fn json_line(out: &mut dyn Write, value: &Value) -> Out {
+    line(out, value)
+}
+
+fn open_rw(path: &Path) -> Out<Campaign> {
+    Ok(Campaign::open(path)?)
+}
+
+fn open_ro(path: &Path) -> Out<Campaign> {
+    Ok(Campaign::open_read_only(path)?)
+}
+
+fn load(c: &Campaign, id: BattleId) -> Out<Box<dyn Battle>> {
+    Ok(c.load_battle(id)?)
+}
+
+/// Parse `start`, `end` or an entry number against a battle.
+fn parse_at(battle: &dyn Battle, text: &str) -> Out<Option<EntryId>> {
+    match text {
+        "start" | "setup" => Ok(None),
+        "end" | "head" => Ok(battle.head(battle.current_branch())),
+        n => {
+            let id: EntryId = n
+                .parse()
+                .map_err(|_| Fail::usage(format!("'{n}' is not an entry number, 'start' or 'end'")))?;
+            if id as usize >= battle.records().len() {
+                return Err(Fail::usage(format!(
+                    "there is no entry {id}: the battle has {} entries (0 to {})",
+                    battle.records().len(),
+                    battle.records().len().saturating_sub(1)
+                )));
+            }
+            Ok(Some(id))
+        }
+    }
+}
+
+fn cursor_text(battle: &dyn Battle) -> String {
+    match battle.cursor() {
+        None => "at the setup".to_owned(),
+        Some(c) => format!("at entry {c}"),
+    }
+}
+
+/// One line of a `play` script. Extra fields (as `legal --json` prints) are ignored.
+#[derive(Deserialize)]
+struct ScriptLine {
+    actor: Actor,
+    command: Value,
+    #[serde(default)]
+    dice: Option<Vec<u8>>,
+}
+
+fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
+    match cmd {
+        Cmd::Open { .. } => unreachable_gui(),
+        Cmd::New { file, name } => {
+            let name = name.unwrap_or_else(|| {
+                file.file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "Campaign".into())
+            });
+            Campaign::create(&file, &name)?;
+            line(out, format!("created campaign '{name}' in {}", file.display()))
+        }
+        Cmd::Games { json } => games(out, json),
+        Cmd::Battles { file, json } => {
+            let c = open_ro(&file)?;
+            for b in c.battles()? {
+                if json {
+                    json_line(
+                        out,
+                        &json!({"id": b.id, "game": b.game, "title": b.title, "seed": b.seed,
+                            "entries": b.entries, "branches": b.branches, "status": b.status,
+                            "result": b.result, "created": b.created, "updated": b.updated}),
+                    )?;
+                } else {
+                    line(
+                        out,
+                        format!(
+                            "{:>4}  {:<8} {:<40} {:>6} entries  {:>2} branches  {}{}",
+                            b.id,
+                            b.game,
+                            b.title,
+                            b.entries,
+                            b.branches,
+                            b.status,
+                            b.result.map(|r| format!(": {r}")).unwrap_or_default()
+                        ),
+                    )?;
+                }
+            }
+            Ok(())
+        }
+        Cmd::Battle(args) => new_battle(args, out),
+        Cmd::Legal { at, json } => {
+            let c = open_ro(&at.file)?;
+            let b = load(&c, at.battle)?;
+            let legal = b.legal();
+            if legal.is_empty() && !json {
+                let why = b
+                    .outcome()
+                    .map(|o| format!("the battle is over: {}", o.summary))
+                    .unwrap_or_else(|| "no command is possible".into());
+                return line(out, why);
+            }
+            for (i, l) in legal.iter().enumerate() {
+                if json {
+                    json_line(out, &serde_json::to_value(l).unwrap_or(Value::Null))?;
+                } else {
+                    line(out, format!("{:>4}  {}: {}", i + 1, b.actor_name(l.actor), l.text))?;
+                }
+            }
+            Ok(())
+        }
+        Cmd::Play { at, script, json } => play(at, &script, json, out),
+        Cmd::Autoplay {
+            at,
+            steps,
+            seed,
+            json,
+        } => autoplay(at, steps, seed, json, out),
+        Cmd::Undo { at, steps } => move_cursor(at, out, |b| b.undo(steps), "back"),
+        Cmd::Redo { at, steps } => move_cursor(at, out, |b| b.redo(steps), "forward"),
+        Cmd::Seek { at, to } => {
+            let mut c = open_rw(&at.file)?;
+            let mut b = load(&c, at.battle)?;
+            let target = parse_at(b.as_ref(), &to)?;
+            b.seek(target);
+            c.save_position(at.battle, b.as_ref())?;
+            line(out, format!("cursor {}", cursor_text(b.as_ref())))
+        }
+        Cmd::Branches { at, json } => branches(at, json, out),
+        Cmd::Switch { at, branch } => {
+            let mut c = open_rw(&at.file)?;
+            let mut b = load(&c, at.battle)?;
+            b.switch_branch(branch).map_err(Fail::usage)?;
+            c.save_position(at.battle, b.as_ref())?;
+            line(
+                out,
+                format!(
+                    "on branch {branch} ({}), cursor {}",
+                    b.branches()[branch as usize].name,
+                    cursor_text(b.as_ref())
+                ),
+            )
+        }
+        Cmd::RenameBranch { at, branch, name } => {
+            let mut c = open_rw(&at.file)?;
+            let mut b = load(&c, at.battle)?;
+            b.rename_branch(branch, &name).map_err(Fail::usage)?;
+            c.save_position(at.battle, b.as_ref())?;
+            line(out, format!("branch {branch} is now called '{}'", name.trim()))
+        }
+        Cmd::Log { at, json } => log(at, json, out),
+        Cmd::State { at, at_entry, json } => {
+            let c = open_ro(&at.file)?;
+            let b = load(&c, at.battle)?;
+            let at_id = match at_entry {
+                Some(t) => parse_at(b.as_ref(), &t)?,
+                None => b.cursor(),
+            };
+            let state = b.state_json(at_id);
+            if json {
+                json_line(out, &state)
+            } else {
+                let flow = b.flow_at(at_id);
+                line(
+                    out,
+                    format!(
+                        "{} {}, turn {}, {}\n{}",
+                        b.game_name(),
+                        at_id.map_or("at the setup".to_owned(), |i| format!("after entry {i}")),
+                        flow.turn,
+                        flow.phase,
+                        serde_json::to_string_pretty(&state).unwrap_or_default()
+                    ),
+                )
+            }
+        }
+        Cmd::Verify { file, battle, json } => verify(&file, battle, json, out),
+        Cmd::Export { at, out: dest } => {
+            let c = open_ro(&at.file)?;
+            c.export_battle(at.battle, &dest)?;
+            line(out, format!("exported battle {} to {}", at.battle, dest.display()))
+        }
+        Cmd::Import { file, battle_file } => {
+            let mut c = open_rw(&file)?;
+            let id = c.import_battle(&battle_file)?;
+            line(out, format!("imported as battle {id}"))
+        }
+        Cmd::Picture { at, at_entry, out: dest } => {
+            let c = open_ro(&at.file)?;
+            let b = load(&c, at.battle)?;
+            let at_id = match at_entry {
+                Some(t) => parse_at(b.as_ref(), &t)?,
+                None => b.cursor(),
+            };
+            let svg = b.scene_at(at_id).to_svg();
+            write_atomically(&dest, svg.as_bytes())?;
+            line(out, format!("wrote the board picture to {}", dest.display()))
+        }
+    }
+}
+
+fn unreachable_gui() -> Out {
+    Err(Fail::usage("the app is opened without a subcommand"))
+}
+
+/// Write a file through a temporary sibling and a rename, so a failure never
+/// leaves half a file.
+fn write_atomically(dest: &Path, bytes: &[u8]) -> Out {
+    let tmp = dest.with_extension("xenolog-tmp");
+    std::fs::write(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, dest))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            Fail::usage(format!("cannot write {}: {e}", dest.display()))
+        })
+}
+
+fn games(out: &mut dyn Write, json: bool) -> Out {
+    for g in xenolog_engine::games::games() {
+        if json {
+            json_line(
+                out,
+                &json!({"id": g.id, "name": g.name, "players": g.players, "available": g.available,
+                    "test_only": g.test_only,
+                    "scenarios": g.scenarios.iter().map(|s| json!({"id": s.id, "name": s.name, "description": s.description})).collect::<Vec<_>>()}),
+            )?;
+        } else {
+            let status = if !g.available {
+                " (coming)"
+            } else if g.test_only {
+                " (test game)"
+            } else {
+                ""
+            };
+            line(out, format!("{:<9} {} [{} players]{status}", g.id, g.name, g.players))?;
+            for s in &g.scenarios {
+                line(out, format!("          scenario {:<14} {}: {}", s.id, s.name, s.description))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default(),
+    );
+    h.finish()
+}
+
+fn new_battle(args: NewBattleArgs, out: &mut dyn Write) -> Out {
+    let mut config = serde_json::Map::new();
+    if let Some(s) = &args.scenario {
+        config.insert("scenario".into(), json!(s));
+    }
+    if let Some(path) = &args.scenario_file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Fail::usage(format!("cannot read scenario file {}: {e}", path.display())))?;
+        config.insert("scenario_text".into(), json!(text));
+    }
+    if args.two_player {
+        config.insert("two_player".into(), json!(true));
+    }
+    let seed = args.seed.unwrap_or_else(random_seed);
+    let game_name = xenolog_engine::games::games()
+        .into_iter()
+        .find(|g| g.id == args.game)
+        .map(|g| g.name)
+        .unwrap_or("battle");
+    let title = args.title.unwrap_or_else(|| {
+        match (&args.scenario, &args.scenario_file) {
+            (Some(s), _) => format!("{game_name}: {s}"),
+            (None, Some(p)) => format!("{game_name}: {}", p.display()),
+            _ => game_name.to_owned(),
+        }
+    });
+    let dice = if args.entered_dice {
+        DiceMode::Entered
+    } else {
+        DiceMode::Rolled
+    };
+    let mut c = open_rw(&args.file)?;
+    let id = c.new_battle(&args.game, seed, &Value::Object(config), &title, dice)?;
+    if args.json {
+        json_line(out, &json!({"battle": id, "seed": seed}))
+    } else {
+        line(out, format!("{id}"))?;
+        eprintln!("started battle {id} ('{title}') with seed {seed}");
+        Ok(())
+    }
+}
+
+fn play(at: BattleRef, script: &Path, json: bool, out: &mut dyn Write) -> Out {
+    let reader: Box<dyn BufRead> = if script.as_os_str() == "-" {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    } else {
+        let f = std::fs::File::open(script)
+            .map_err(|e| Fail::usage(format!("cannot read script {}: {e}", script.display())))?;
+        Box::new(std::io::BufReader::new(f))
+    };
+    let mut c = open_rw(&at.file)?;
+    let mut b = load(&c, at.battle)?;
+    let mut played = 0u64;
+    for (n, text) in reader.lines().enumerate() {
+        let n = n + 1;
+        let text = text.map_err(|e| Fail::usage(format!("cannot read script line {n}: {e}")))?;
+        let text = text.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let cmd: ScriptLine = serde_json::from_str(text).map_err(|e| {
+            Fail::usage(format!(
+                "script line {n} is not a command ({e}); expected {{\"actor\":0,\"command\":{{...}},\"dice\":[..]}}; {played} commands before it were applied"
+            ))
+        })?;
+        let id = c
+            .play(at.battle, b.as_mut(), cmd.actor, &cmd.command, cmd.dice)
+            .map_err(|e| {
+                let f = Fail::from(e);
+                Fail {
+                    code: f.code,
+                    message: format!(
+                        "script line {n} refused: {}; {played} commands before it were applied",
+                        f.message
+                    ),
+                }
+            })?;
+        played += 1;
+        report_entry(b.as_ref(), id, json, out)?;
+    }
+    if !json {
+        eprintln!("applied {played} commands; cursor {}", cursor_text(b.as_ref()));
+    }
+    Ok(())
+}
+
+fn report_entry(b: &dyn Battle, id: EntryId, json: bool, out: &mut dyn Write) -> Out {
+    let text = b.entry_texts(&[id]).remove(0);
+    if json {
+        json_line(out, &serde_json::to_value(&text).unwrap_or(Value::Null))
+    } else {
+        line(out, entry_line(&text))
+    }
+}
+
+fn entry_line(t: &xenolog_engine::EntryText) -> String {
+    let dice = if t.dice.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "  [dice {}{}]",
+            t.dice.iter().map(|d| d.value.to_string()).collect::<Vec<_>>().join(" "),
+            if t.entered { ", entered" } else { "" }
+        )
+    };
+    let mut s = format!(
+        "#{:<5} turn {:>2} {:<22} {}: {}{dice}",
+        t.id, t.flow.turn, t.flow.phase, t.actor, t.command
+    );
+    for e in &t.events {
+        s.push_str("\n         - ");
+        s.push_str(e);
+    }
+    s
+}
+
+fn autoplay(at: BattleRef, steps: u64, seed: u64, json: bool, out: &mut dyn Write) -> Out {
+    let mut c = open_rw(&at.file)?;
+    let mut b = load(&c, at.battle)?;
+    let mut bot = Randomness::new(seed, 0, None);
+    let mut played = 0;
+    while played < steps {
+        let legal = b.legal();
+        if legal.is_empty() {
+            break;
+        }
+        let pick = &legal[bot.pick(legal.len())];
+        let id = c.play(at.battle, b.as_mut(), pick.actor, &pick.command, None)?;
+        played += 1;
+        if json {
+            report_entry(b.as_ref(), id, true, out)?;
+        }
+    }
+    let result = b.outcome().map(|o| o.summary);
+    if json {
+        json_line(out, &json!({"played": played, "outcome": result}))
+    } else {
+        line(
+            out,
+            format!(
+                "played {played} commands; {}",
+                result
+                    .map(|r| format!("the battle is over: {r}"))
+                    .unwrap_or_else(|| "the battle goes on".into())
+            ),
+        )
+    }
+}
+
+fn move_cursor(
+    at: BattleRef,
+    out: &mut dyn Write,
+    step: impl FnOnce(&mut dyn Battle) -> usize,
+    way: &str,
+) -> Out {
+    let mut c = open_rw(&at.file)?;
+    let mut b = load(&c, at.battle)?;
+    let moved = step(b.as_mut());
+    c.save_position(at.battle, b.as_ref())?;
+    line(
+        out,
+        format!("moved {moved} entries {way}; cursor {}", cursor_text(b.as_ref())),
+    )
+}
+
+fn branches(at: BattleRef, json: bool, out: &mut dyn Write) -> Out {
+    let c = open_ro(&at.file)?;
+    let b = load(&c, at.battle)?;
+    let current = b.current_branch();
+    // Children of each branch, for drawing the tree.
+    let list = b.branches();
+    fn walk(
+        b: &dyn Battle,
+        parent: Option<u32>,
+        depth: usize,
+        current: u32,
+        out: &mut dyn Write,
+    ) -> Out {
+        for br in b.branches().iter().filter(|br| br.parent == parent) {
+            let head = b.head(br.id);
+            let len = head.map_or(0, |h| b.path_to(Some(h)).len());
+            let fork = br
+                .fork
+                .map_or("from the setup".to_owned(), |f| format!("parts after entry {f}"));
+            line(
+                out,
+                format!(
+                    "{}{} {:>2} {:<20} {}, {len} entries to head {}",
+                    "  ".repeat(depth),
+                    if br.id == current { "*" } else { " " },
+                    br.id,
+                    br.name,
+                    if br.parent.is_some() { fork } else { "main line".into() },
+                    head.map_or("-".into(), |h| h.to_string())
+                ),
+            )?;
+            walk(b, Some(br.id), depth + 1, current, out)?;
+        }
+        Ok(())
+    }
+    if json {
+        for br in list {
+            json_line(
+                out,
+                &json!({"id": br.id, "name": br.name, "parent": br.parent, "fork": br.fork,
+                    "head": b.head(br.id), "current": br.id == current}),
+            )?;
+        }
+        Ok(())
+    } else {
+        walk(b.as_ref(), None, 0, current, out)?;
+        line(out, format!("cursor {}", cursor_text(b.as_ref())))
+    }
+}
+
+fn log(at: BattleRef, json: bool, out: &mut dyn Write) -> Out {
+    let c = open_ro(&at.file)?;
+    let b = load(&c, at.battle)?;
+    let line_ids = b.path_to(b.head(b.current_branch()));
+    let cursor = b.cursor();
+    for t in b.entry_texts(&line_ids) {
+        if json {
+            json_line(out, &serde_json::to_value(&t).unwrap_or(Value::Null))?;
+        } else {
+            let mark = if Some(t.id) == cursor { "> " } else { "  " };
+            line(out, format!("{mark}{}", entry_line(&t)))?;
+        }
+    }
+    if !json && let Some(o) = b.outcome() {
+        line(out, format!("Result: {}", o.summary))?;
+    }
+    Ok(())
+}
+
+fn verify(file: &Path, battle: Option<BattleId>, json: bool, out: &mut dyn Write) -> Out {
+    let c = open_ro(file)?;
+    let ids: Vec<BattleId> = match battle {
+        Some(id) => vec![id],
+        None => c.battles()?.into_iter().map(|b| b.id).collect(),
+    };
+    let mut failed = 0;
+    for id in &ids {
+        let (ok, text, detail) = match c.load_battle(*id) {
+            Ok(b) => {
+                let r = b.verify();
+                (r.ok(), r.to_string(), serde_json::to_value(&r).unwrap_or(Value::Null))
+            }
+            Err(e @ SaveError::Corrupt { .. }) => (false, format!("FAILED: {e}"), json!({"error": e.to_string()})),
+            Err(e) => return Err(e.into()),
+        };
+        if !ok {
+            failed += 1;
+        }
+        if json {
+            json_line(out, &json!({"battle": id, "ok": ok, "report": detail}))?;
+        } else {
+            line(out, format!("battle {id}: {text}"))?;
+        }
+    }
+    if failed > 0 {
+        Err(Fail::rule(format!("{failed} of {} battles failed verification", ids.len())))
+    } else {
+        Ok(())
+    }
+}
