@@ -93,6 +93,9 @@ pub trait Battle: Send {
     fn scene_at(&self, at: Option<EntryId>) -> Scene;
     fn flow_at(&self, at: Option<EntryId>) -> FlowMark;
     fn verify(&self) -> VerifyReport;
+    /// The first entry found so far whose stored bytes do not decode (the board
+    /// past it is unreliable; `verify` says more).
+    fn corruption(&self) -> Option<EntryId>;
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }
@@ -199,9 +202,11 @@ impl<G: Game> Battle for Session<G> {
         let mut out = Vec::with_capacity(line.len());
         for &id in line {
             let rec = &self.records()[id as usize];
-            let command = Session::command(self, id);
             let events = self.events(id);
-            let command_text = G::describe_command(&state, rec.actor, &command);
+            let command_text = match Session::command(self, id) {
+                Some(command) => G::describe_command(&state, rec.actor, &command),
+                None => "(this entry's stored command is damaged; run verify)".to_owned(),
+            };
             for e in &events {
                 G::apply(&mut state, e);
             }
@@ -226,6 +231,9 @@ impl<G: Game> Battle for Session<G> {
     }
     fn verify(&self) -> VerifyReport {
         Session::verify(self)
+    }
+    fn corruption(&self) -> Option<EntryId> {
+        Session::corruption(self)
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Actor, Game, RuleError, SetupError};
+use crate::game::{Actor, Game, Outcome, RuleError, SetupError};
 use crate::hash::{Hash16, chain_hash, root_chain, state_hash};
 use crate::rng::{Die, Randomness};
 
@@ -79,10 +79,15 @@ pub struct Branch {
 /// then [`Session::commit`] makes it visible. Dropping it changes nothing.
 pub struct Pending {
     pub kind: PendingKind,
+    /// The battle's result after this entry, if it ends the battle, so the
+    /// store can write the status in the same transaction as the entry.
+    pub outcome: Option<Outcome>,
     state: Option<Box<dyn Any + Send>>,
 }
 
 /// What committing a [`Pending`] will do.
+// One Pending exists at a time, briefly: boxing the large variant buys nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PendingKind {
     /// The same command from the same point was given before: the cursor moves
@@ -198,6 +203,7 @@ pub struct Session<G: Game> {
     cursor: Option<EntryId>,
     branch: BranchId,
     at_cursor: G::State,
+    corrupt: std::cell::Cell<Option<EntryId>>,
 }
 
 impl<G: Game> Session<G> {
@@ -236,6 +242,7 @@ impl<G: Game> Session<G> {
             snapshots: HashMap::new(),
             cursor: None,
             branch: 0,
+            corrupt: std::cell::Cell::new(None),
         }
     }
 
@@ -279,14 +286,9 @@ impl<G: Game> Session<G> {
                     why: format!("it names branch {} which does not exist", rec.branch),
                 });
             }
-            if postcard::from_bytes::<G::Command>(&rec.command).is_err()
-                || postcard::from_bytes::<Vec<G::Event>>(&rec.events).is_err()
-            {
-                return Err(LoadError::Corrupt {
-                    entry: id,
-                    why: format!("its command or events are not valid {} data", G::NAME),
-                });
-            }
+            // Commands and events are decoded when first folded, not here: a
+            // second full decode would double the opening time of long battles.
+            // `verify` checks every byte through the hash chain.
             s.link(rec);
         }
         for (id, bytes) in snapshots {
@@ -317,6 +319,12 @@ impl<G: Game> Session<G> {
         s.at_cursor = s.state_at(cursor);
         s.cursor = cursor;
         s.branch = branch;
+        if let Some(entry) = s.corruption() {
+            return Err(LoadError::Corrupt {
+                entry,
+                why: format!("its command or events are not valid {} data", G::NAME),
+            });
+        }
         Ok(s)
     }
 
@@ -362,10 +370,26 @@ impl<G: Game> Session<G> {
         }
     }
 
+    fn note_corrupt(&self, id: EntryId) {
+        let first = self.corrupt.get().map_or(id, |c| c.min(id));
+        self.corrupt.set(Some(first));
+    }
+
     fn events_of(&self, id: EntryId) -> Vec<G::Event> {
-        // Invariant: every record's events were decoded when it was loaded or
-        // encoded by `prepare`, so decoding cannot fail here.
-        postcard::from_bytes(&self.records[id as usize].events).expect("events checked on load")
+        match postcard::from_bytes(&self.records[id as usize].events) {
+            Ok(events) => events,
+            Err(_) => {
+                // A damaged record folds as no events; the damage is reported
+                // through `corruption()` and by `verify`, never hidden.
+                self.note_corrupt(id);
+                Vec::new()
+            }
+        }
+    }
+
+    /// The first entry found so far whose stored bytes do not decode.
+    pub fn corruption(&self) -> Option<EntryId> {
+        self.corrupt.get()
     }
 
     /// The decoded events of an entry.
@@ -373,10 +397,13 @@ impl<G: Game> Session<G> {
         self.events_of(id)
     }
 
-    /// The decoded command of an entry.
-    pub fn command(&self, id: EntryId) -> G::Command {
-        // Invariant: checked on load, as for events.
-        postcard::from_bytes(&self.records[id as usize].command).expect("command checked on load")
+    /// The decoded command of an entry (`None` if its bytes are damaged).
+    pub fn command(&self, id: EntryId) -> Option<G::Command> {
+        let c = postcard::from_bytes(&self.records[id as usize].command).ok();
+        if c.is_none() {
+            self.note_corrupt(id);
+        }
+        c
     }
 
     pub fn meta(&self) -> &BattleMeta {
@@ -498,6 +525,7 @@ impl<G: Game> Session<G> {
             {
                 return Ok(Pending {
                     kind: PendingKind::Redo { entry: child },
+                    outcome: None,
                     state: None,
                 });
             }
@@ -538,6 +566,7 @@ impl<G: Game> Session<G> {
                 new_branch,
                 snapshot,
             },
+            outcome: G::outcome(&state),
             state: Some(Box::new(state)),
         })
     }

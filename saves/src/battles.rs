@@ -434,17 +434,26 @@ impl Campaign {
             tx.prepare_cached("INSERT INTO snapshots (battle, seq, state) VALUES (?1, ?2, ?3)")?
                 .execute(params![id, *seq as i64, encode_snapshot(state)])?;
         }
+        // The status after the entry comes with the pending entry, so it is
+        // written in the same transaction as the entry itself.
+        let (status, result) = match &pending.outcome {
+            Some(o) => ("over", Some(o.summary.clone())),
+            None => ("in progress", None),
+        };
         tx.prepare_cached(
-            "UPDATE battles SET cursor = ?1, branch = ?2, updated = ?3 WHERE id = ?4",
+            "UPDATE battles SET cursor = ?1, branch = ?2, status = ?3, result = ?4, updated = ?5
+             WHERE id = ?6",
         )?
-        .execute(params![*seq as i64, record.branch, now(), id])?;
+        .execute(params![
+            *seq as i64,
+            record.branch,
+            status,
+            result,
+            now(),
+            id
+        ])?;
         tx.commit()?;
-        let entry = battle.commit(pending);
-        // The entry is durable; the status summary follows in its own small
-        // transaction (crate docs, "Status is a cached summary"). Its failure
-        // does not undo an accepted command, and the next write repairs it.
-        let _ = self.refresh_status(id, battle);
-        Ok(entry)
+        Ok(battle.commit(pending))
     }
 
     /// Persist cursor, current branch and branch names after undo, redo,

@@ -47,14 +47,13 @@
 //!   writer closes the campaign.
 //! - `<stem>.backup-v<N>.xenolog`: the copy kept before upgrading from format N.
 //!
-//! ## Status is a cached summary
+//! ## Status
 //!
 //! A battle's `status` and `result` (for the campaign browser) summarise the
-//! outcome at its saved cursor. The engine tells the outcome only once an
-//! entry is part of the battle, so after a battle-ending command the status is
-//! written in a second, small transaction right after the entry's. A crash
-//! between the two leaves the entry safe and the status one step behind; the
-//! next write or writable load of that battle corrects it.
+//! outcome at its saved cursor. `play` writes them in the same transaction as
+//! the entry (the engine's `Pending` carries the outcome after it); cursor
+//! moves write them with the cursor. A load still corrects a stale status left
+//! by files written before this was so.
 
 mod battles;
 mod campaign;

@@ -142,7 +142,7 @@ fn undo_then_redo(s: &mut Session<Race>, n: usize) -> Result<(), TestCaseError> 
     let len = s.records().len();
     for &id in &line[line.len() - undone..] {
         let rec = s.records()[id as usize].clone();
-        let command = s.command(id);
+        let command = s.command(id).expect("recorded commands decode");
         // Deciding again from the same point rolls the same dice...
         let parent_rng = rec.parent.map_or(0, |p| s.records()[p as usize].rng_after);
         let mut rng = Randomness::new(s.meta().seed, parent_rng, None);
@@ -253,7 +253,7 @@ fn redecide(s: &Session<Race>) -> Session<Race> {
         t.switch_branch(branch).expect("branch exists");
         t.seek(rec.parent);
         let id = t
-            .play(rec.actor, &s.command(i as EntryId), None)
+            .play(rec.actor, &s.command(i as EntryId).expect("decodes"), None)
             .expect("a recorded command is accepted again");
         assert_eq!(id, i as EntryId);
     }
