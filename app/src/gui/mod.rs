@@ -1,7 +1,66 @@
-//! The eframe desktop app (being built).
+//! The desktop app: campaign browser, boards drawn from the log, timeline
+//! review, undo and branches (eframe/egui 0.37 on wgpu).
+//!
+//! The app holds no copy of game state: each frame it asks the open battle
+//! (through a view cache that rebuilds only when the cursor, the branch or the
+//! log changed) for the scene, the legal commands and the entries in words.
+//! UI pieces are `*_ui` functions that push [`command::AppCommand`]s; the
+//! [`app::App`] applies them after drawing. Game-specific details come from a
+//! [`boards::BoardUi`] per game, with a generic default that works from the
+//! scene and the command anchors alone. File dialogs sit behind
+//! [`files::FileDialogs`] so tests never open one.
+
+pub mod app;
+pub mod board;
+pub mod boards;
+pub mod branches;
+pub mod browser;
+pub mod command;
+pub mod dialogs;
+pub mod files;
+pub mod menu;
+pub mod prefs;
+pub mod shortcuts;
+pub mod side;
+pub mod store;
+pub mod timeline;
+pub mod view;
+pub mod widgets;
+
+use std::path::PathBuf;
+
+use eframe::egui;
+
+/// The window's first size and its smallest.
+pub const WINDOW_SIZE: [f32; 2] = [1360.0, 860.0];
+pub const MIN_WINDOW_SIZE: [f32; 2] = [960.0, 620.0];
 
 /// Start the desktop app, optionally on a given campaign file.
-pub fn run(campaign: Option<std::path::PathBuf>) -> anyhow::Result<()> {
-    let _ = campaign;
-    anyhow::bail!("the desktop app is not built yet")
+///
+/// With the environment variable `XENOLOG_SCREENSHOT=PATH` set, the app saves
+/// a PNG of its first fully drawn frame to PATH and quits (for CI and docs).
+pub fn run(campaign: Option<PathBuf>) -> anyhow::Result<()> {
+    let screenshot = std::env::var_os("XENOLOG_SCREENSHOT").map(PathBuf::from);
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Xenolog")
+            .with_app_id("xenolog")
+            .with_inner_size(WINDOW_SIZE)
+            .with_min_inner_size(MIN_WINDOW_SIZE)
+            .with_drag_and_drop(true),
+        ..Default::default()
+    };
+    let startup = app::Startup {
+        campaign,
+        data_dir: store::data_dir(),
+        dialogs: Box::new(files::RfdDialogs),
+        screenshot,
+        restore_last: true,
+    };
+    eframe::run_native(
+        "Xenolog",
+        options,
+        Box::new(|cc| Ok(Box::new(app::App::new(cc, startup)))),
+    )
+    .map_err(|e| anyhow::anyhow!("the Xenolog window could not be opened: {e}"))
 }

@@ -1,0 +1,945 @@
+//! The app: holds the open campaign and battle, draws the panels each frame,
+//! then applies the commands the panels pushed.
+//!
+//! It keeps no copy of game state. Each frame it asks the battle's view cache,
+//! which asks the engine again only when the cursor, the branch or the log
+//! changed.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use eframe::egui::{self, Key, Panel, Ui};
+use xenolog_engine::{Battle, PendingKind};
+
+use super::board::{Camera, board_ui};
+use super::boards::{self, BoardUi};
+use super::branches::{BranchState, branches_ui};
+use super::browser::browser_ui;
+use super::command::{AppCommand, FileRequest, Intent, NewBattleSpec, PlayRequest};
+use super::dialogs::{Dialog, DiceForm, NewBattleForm, Notice, dialog_ui, notice_ui};
+use super::files::{BATTLE_EXT, FileDialogs};
+use super::menu::{MenuContext, menu_bar_ui};
+use super::prefs::{Prefs, ThemeChoice};
+use super::shortcuts;
+use super::side::{SideState, dice_tray_ui, entry_steps_ui, selection_ui, status_ui};
+use super::store::{self, BattleId, BattleSummary, CampaignStore, DiceMode, MemoryCampaign};
+use super::timeline::{TimelineState, controls_ui, entries_table_ui, strip_ui};
+use super::view::BattleView;
+
+/// Seconds of quiet after the cursor moves before the position is written, so
+/// scrubbing does not write to disk on every frame.
+const SAVE_POSITION_AFTER: f64 = 0.5;
+
+/// How the app starts.
+pub struct Startup {
+    /// A campaign to open (from `xenolog open FILE`).
+    pub campaign: Option<PathBuf>,
+    /// Where the sample campaign is made on first start (`None`: nowhere to
+    /// write, the app starts on a campaign kept in memory).
+    pub data_dir: Option<PathBuf>,
+    pub dialogs: Box<dyn FileDialogs>,
+    /// Save a screenshot of the first fully drawn frame here, then quit.
+    pub screenshot: Option<PathBuf>,
+    /// Reopen the last campaign from the preferences.
+    pub restore_last: bool,
+}
+
+/// The battle on the board.
+pub struct OpenBattle {
+    pub id: BattleId,
+    pub summary: BattleSummary,
+    pub battle: Box<dyn Battle>,
+    pub view: BattleView,
+    pub board: Box<dyn BoardUi>,
+}
+
+/// Saving the first fully drawn frame (for CI and the README).
+struct ScreenshotJob {
+    path: PathBuf,
+    requested: bool,
+    done: Arc<Mutex<Option<Result<(), String>>>>,
+}
+
+/// The Xenolog desktop app.
+pub struct App {
+    pub prefs: Prefs,
+    files: Box<dyn FileDialogs>,
+    pub campaign: Option<Box<dyn CampaignStore>>,
+    pub battles: Vec<BattleSummary>,
+    pub open: Option<OpenBattle>,
+    pub selected: Option<String>,
+    pub camera: Camera,
+    pub timeline: TimelineState,
+    pub side: SideState,
+    pub branches: BranchState,
+    pub show_branches: bool,
+    pub dialog: Option<Dialog>,
+    pub notices: Vec<Notice>,
+    /// The last thing that happened, for the status bar.
+    pub status: String,
+    commands: Vec<AppCommand>,
+    /// When the cursor last moved without its position being written.
+    position_dirty: Option<f64>,
+    theme_applied: Option<ThemeChoice>,
+    screenshot: Option<ScreenshotJob>,
+    started: Instant,
+    /// Time from start to the first frame with the board drawn.
+    pub first_frame: Option<Duration>,
+    ctx: egui::Context,
+}
+
+impl App {
+    /// The app as eframe starts it.
+    pub fn new(cc: &eframe::CreationContext<'_>, startup: Startup) -> Self {
+        let prefs = cc
+            .storage
+            .and_then(|s| eframe::get_value::<Prefs>(s, Prefs::KEY))
+            .unwrap_or_default();
+        Self::with_prefs(&cc.egui_ctx, prefs, startup)
+    }
+
+    /// The app with given preferences (tests start here too).
+    pub fn with_prefs(ctx: &egui::Context, prefs: Prefs, startup: Startup) -> Self {
+        install_fonts(ctx);
+        let mut app = Self {
+            camera: Camera {
+                zoom: prefs.zoom,
+                pan: egui::Vec2::ZERO,
+            },
+            prefs,
+            files: startup.dialogs,
+            campaign: None,
+            battles: Vec::new(),
+            open: None,
+            selected: None,
+            timeline: TimelineState {
+                goto_turn: 1,
+                ..TimelineState::default()
+            },
+            side: SideState::default(),
+            branches: BranchState::default(),
+            show_branches: true,
+            dialog: None,
+            notices: Vec::new(),
+            status: String::new(),
+            commands: Vec::new(),
+            position_dirty: None,
+            theme_applied: None,
+            screenshot: startup.screenshot.map(|path| ScreenshotJob {
+                path,
+                requested: false,
+                done: Arc::new(Mutex::new(None)),
+            }),
+            started: Instant::now(),
+            first_frame: None,
+            ctx: ctx.clone(),
+        };
+        app.start(startup.campaign, startup.data_dir, startup.restore_last);
+        app
+    }
+
+    /// Open what the player asked for, else the last campaign, else the
+    /// sample (made on first start), else a campaign in memory.
+    fn start(&mut self, asked: Option<PathBuf>, data_dir: Option<PathBuf>, restore: bool) {
+        if let Some(path) = asked {
+            self.open_campaign(&path);
+            if self.campaign.is_some() {
+                return;
+            }
+        }
+        if restore
+            && let Some(last) = self.prefs.last_campaign.clone()
+            && last.exists()
+        {
+            self.open_campaign(&last);
+            if self.campaign.is_some() {
+                return;
+            }
+        }
+        if let Some(dir) = data_dir {
+            let sample = dir.join(store::SAMPLE_FILE);
+            if !sample.exists() {
+                let made = std::fs::create_dir_all(&dir)
+                    .map_err(|e| format!("{} cannot be created: {e}", dir.display()))
+                    .and_then(|()| store::create_sample(&sample));
+                if let Err(e) = made {
+                    self.notice("The sample campaign could not be made", e);
+                }
+            }
+            if sample.exists() {
+                self.open_campaign(&sample);
+                if self.campaign.is_some() {
+                    return;
+                }
+            }
+        }
+        self.campaign = Some(Box::new(MemoryCampaign::new(
+            "Scratch campaign (not saved)",
+        )));
+        self.battles.clear();
+    }
+
+    fn notice(&mut self, title: &str, text: impl Into<String>) {
+        self.notices.push(Notice::new(title, text));
+    }
+
+    /// Queue a command as if a panel had pushed it (the GUI tests do).
+    #[allow(dead_code)]
+    pub fn push(&mut self, command: AppCommand) {
+        self.commands.push(command);
+    }
+
+    // ---- campaigns and battles -------------------------------------------
+
+    fn set_campaign(&mut self, campaign: Box<dyn CampaignStore>) {
+        self.flush_position();
+        if let Some(p) = campaign.path() {
+            self.prefs.opened(p);
+        }
+        self.status = format!("Opened campaign {}", campaign.name());
+        self.campaign = Some(campaign);
+        self.open = None;
+        self.selected = None;
+        self.reload_battles();
+        // The battle played most recently is the one to go on with.
+        if let Some(b) = self.battles.iter().max_by_key(|b| (b.updated, b.id)) {
+            let id = b.id;
+            self.open_battle(id);
+        }
+    }
+
+    fn open_campaign(&mut self, path: &Path) {
+        match store::open_store(path) {
+            Ok(c) => self.set_campaign(c),
+            Err(e) => self.notice("The campaign could not be opened", e),
+        }
+    }
+
+    fn reload_battles(&mut self) {
+        let Some(c) = &self.campaign else { return };
+        match c.battles() {
+            Ok(list) => self.battles = list,
+            Err(e) => self.notice("The battles could not be listed", e),
+        }
+        if let Some(ob) = &mut self.open
+            && let Some(s) = self.battles.iter().find(|b| b.id == ob.id)
+        {
+            ob.summary = s.clone();
+        }
+    }
+
+    fn open_battle(&mut self, id: BattleId) {
+        self.flush_position();
+        let Some(c) = &self.campaign else { return };
+        let summary = self.battles.iter().find(|b| b.id == id).cloned();
+        match (c.load_battle(id), summary) {
+            (Ok(battle), Some(summary)) => {
+                let board = boards::for_game(battle.game_id());
+                self.open = Some(OpenBattle {
+                    id,
+                    summary,
+                    battle,
+                    view: BattleView::new(),
+                    board,
+                });
+                self.selected = None;
+                self.timeline.playing = false;
+                self.camera.pan = egui::Vec2::ZERO;
+                self.branches = BranchState::default();
+            }
+            (Err(e), _) => self.notice("The battle could not be opened", e),
+            (_, None) => self.notice(
+                "The battle could not be opened",
+                format!("there is no battle {id}"),
+            ),
+        }
+    }
+
+    fn new_battle(&mut self, spec: NewBattleSpec) {
+        let Some(c) = &mut self.campaign else { return };
+        match c.new_battle(
+            &spec.game,
+            spec.seed,
+            &spec.config,
+            &spec.title,
+            spec.dice_mode,
+        ) {
+            Ok(id) => {
+                self.reload_battles();
+                self.open_battle(id);
+                self.status = format!("Started {} (seed {})", spec.title, spec.seed);
+            }
+            Err(e) => self.notice("The battle could not be started", e),
+        }
+    }
+
+    // ---- playing --------------------------------------------------------
+
+    /// The dice a command would roll (their sides), to ask for real dice.
+    fn dice_needed(battle: &dyn Battle, intent: &Intent) -> Result<Vec<u8>, String> {
+        let p = battle
+            .prepare_json(intent.actor, &intent.command, None)
+            .map_err(|e| e.to_string())?;
+        Ok(match &p.kind {
+            PendingKind::New { record, .. } => record.dice.iter().map(|d| d.sides).collect(),
+            PendingKind::Redo { entry } => battle
+                .records()
+                .get(*entry as usize)
+                .map(|r| r.dice.iter().map(|d| d.sides).collect())
+                .unwrap_or_default(),
+        })
+    }
+
+    fn give(&mut self, req: PlayRequest) {
+        let (Some(ob), Some(store)) = (self.open.as_mut(), self.campaign.as_mut()) else {
+            return;
+        };
+        if store.is_read_only() {
+            self.notices.push(Notice::new(
+                "This campaign is open read-only",
+                "Another Xenolog has it open for writing; nothing was played.",
+            ));
+            return;
+        }
+        let battle = ob.battle.as_ref();
+        let refused = |e: String| Notice::new("Not allowed", format!("{}: {e}.", req.intent.text));
+        if ob.summary.dice_mode == DiceMode::Entered && req.dice.is_none() {
+            match Self::dice_needed(battle, &req.intent) {
+                Err(e) => {
+                    self.notices.push(refused(e));
+                    return;
+                }
+                Ok(sides) if !sides.is_empty() => {
+                    self.dialog = Some(Dialog::EnterDice(DiceForm {
+                        request: req,
+                        sides,
+                        text: String::new(),
+                        error: None,
+                    }));
+                    return;
+                }
+                Ok(_) => {}
+            }
+        }
+        let new_branch =
+            match battle.prepare_json(req.intent.actor, &req.intent.command, req.dice.clone()) {
+                Err(e) => {
+                    self.notices.push(refused(e.to_string()));
+                    return;
+                }
+                Ok(p) => matches!(
+                    p.kind,
+                    PendingKind::New {
+                        new_branch: Some(_),
+                        ..
+                    }
+                ),
+            };
+        if new_branch && !req.branch_ok {
+            let branch = battle.current_branch();
+            let name = battle
+                .branches()
+                .get(branch as usize)
+                .map_or("this branch", |b| b.name.as_str());
+            let later = ob.view.line.positions() - 1 - ob.view.pos;
+            let why = format!(
+                "You are at entry {} and {name} goes on for {later} more entries. Playing here starts \
+                 a new branch from this point; the {later} later entries of {name} stay as they are \
+                 and you can switch back to them at any time.",
+                ob.view.pos
+            );
+            self.dialog = Some(Dialog::ConfirmBranch { request: req, why });
+            return;
+        }
+        let PlayRequest { intent, dice, .. } = req;
+        match store.play(
+            ob.id,
+            ob.battle.as_mut(),
+            intent.actor,
+            &intent.command,
+            dice,
+        ) {
+            Ok(_) => {
+                self.position_dirty = None;
+                self.status = if new_branch {
+                    format!("Started a new branch: {}", intent.text)
+                } else {
+                    format!("Played: {}", intent.text)
+                };
+                self.reload_battles();
+            }
+            Err(e) => self.notice("The command was not played", e),
+        }
+    }
+
+    // ---- the cursor -------------------------------------------------------
+
+    fn move_cursor(&mut self, f: impl FnOnce(&mut dyn Battle)) {
+        let Some(ob) = &mut self.open else { return };
+        let before = (ob.battle.cursor(), ob.battle.current_branch());
+        f(ob.battle.as_mut());
+        if (ob.battle.cursor(), ob.battle.current_branch()) != before {
+            self.position_dirty = Some(self.ctx.input(|i| i.time));
+        }
+    }
+
+    /// Write the cursor and branch if they moved.
+    fn flush_position(&mut self) {
+        if self.position_dirty.take().is_none() {
+            return;
+        }
+        let (Some(ob), Some(store)) = (&self.open, &mut self.campaign) else {
+            return;
+        };
+        if store.is_read_only() {
+            return;
+        }
+        if let Err(e) = store.save_position(ob.id, ob.battle.as_ref()) {
+            self.notices
+                .push(Notice::new("The position could not be saved", e));
+        }
+    }
+
+    // ---- files ------------------------------------------------------------
+
+    fn ask_file(&mut self, request: FileRequest) {
+        let title = self
+            .open
+            .as_ref()
+            .map(|o| o.summary.title.clone())
+            .unwrap_or_default();
+        let safe: String = title
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || c == ' ' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let suggested = match request {
+            FileRequest::NewCampaign => format!("New campaign.{}", super::files::CAMPAIGN_EXT),
+            FileRequest::ExportBattle => format!("{safe}.{BATTLE_EXT}"),
+            FileRequest::ExportPicture => format!("{safe}.svg"),
+            FileRequest::OpenCampaign | FileRequest::ImportBattle => String::new(),
+        };
+        let Some(path) = self.files.pick(&request, &suggested) else {
+            return;
+        };
+        self.apply(match request {
+            FileRequest::NewCampaign => AppCommand::NewCampaign(path),
+            FileRequest::OpenCampaign => AppCommand::OpenCampaign(path),
+            FileRequest::ImportBattle => AppCommand::ImportBattle(path),
+            FileRequest::ExportBattle => AppCommand::ExportBattle(path),
+            FileRequest::ExportPicture => AppCommand::ExportPicture(path),
+        });
+    }
+
+    fn export_picture(&mut self, path: &Path) {
+        let Some(ob) = &mut self.open else { return };
+        ob.view.refresh(ob.battle.as_ref());
+        match std::fs::write(path, ob.view.scene.to_svg()) {
+            Ok(()) => self.status = format!("Board picture saved to {}", path.display()),
+            Err(e) => self.notice(
+                "The board picture was not saved",
+                format!("{} cannot be written: {e}", path.display()),
+            ),
+        }
+    }
+
+    // ---- applying commands ------------------------------------------------
+
+    /// Apply one command.
+    pub fn apply(&mut self, command: AppCommand) {
+        match command {
+            AppCommand::Give(req) => self.give(req),
+            AppCommand::Choose(options) => self.dialog = Some(Dialog::Choose(options)),
+            AppCommand::Seek(at) => self.move_cursor(|b| b.seek(at)),
+            AppCommand::SeekLine(pos) => {
+                let Some(ob) = &self.open else { return };
+                if pos >= ob.view.line.positions() {
+                    return;
+                }
+                let at = ob.view.line.entry_at(pos);
+                self.move_cursor(|b| b.seek(at));
+            }
+            AppCommand::Undo => {
+                self.timeline.playing = false;
+                self.move_cursor(|b| {
+                    b.undo(1);
+                });
+            }
+            AppCommand::Redo => self.move_cursor(|b| {
+                b.redo(1);
+            }),
+            AppCommand::SwitchBranch(id) => {
+                let mut err = None;
+                self.move_cursor(|b| err = b.switch_branch(id).err());
+                if let Some(e) = err {
+                    self.notice("The branch could not be switched", e);
+                }
+            }
+            AppCommand::RenameBranch(id, name) => {
+                let Some(ob) = &mut self.open else { return };
+                match ob.battle.rename_branch(id, &name) {
+                    Ok(()) => {
+                        self.position_dirty = Some(0.0);
+                        self.flush_position();
+                        self.status = format!("Branch renamed to {name}");
+                    }
+                    Err(e) => self.notice("The branch was not renamed", e),
+                }
+            }
+            AppCommand::Select(s) => self.selected = s,
+            AppCommand::SetPlaying(p) => {
+                self.timeline.playing = p;
+                self.timeline.next_step_at = 0.0;
+            }
+            AppCommand::AskFile(request) => self.ask_file(request),
+            AppCommand::NewCampaign(path) => {
+                let name = path.file_stem().map_or_else(
+                    || "Campaign".to_owned(),
+                    |s| s.to_string_lossy().into_owned(),
+                );
+                match store::create_store(&path, &name) {
+                    Ok(c) => self.set_campaign(c),
+                    Err(e) => self.notice("The campaign could not be created", e),
+                }
+            }
+            AppCommand::OpenCampaign(path) => self.open_campaign(&path),
+            AppCommand::Dropped(path) => {
+                if path.extension().is_some_and(|e| e == BATTLE_EXT) {
+                    self.apply(AppCommand::ImportBattle(path));
+                } else {
+                    self.open_campaign(&path);
+                }
+            }
+            AppCommand::OpenBattle(id) => self.open_battle(id),
+            AppCommand::NewBattle(spec) => self.new_battle(spec),
+            AppCommand::ImportBattle(path) => {
+                let Some(c) = &mut self.campaign else { return };
+                match c.import_battle(&path) {
+                    Ok(id) => {
+                        self.reload_battles();
+                        self.open_battle(id);
+                        self.status = format!("Imported {}", path.display());
+                    }
+                    Err(e) => self.notice("The battle was not imported", e),
+                }
+            }
+            AppCommand::ExportBattle(path) => {
+                let (Some(c), Some(ob)) = (&self.campaign, &self.open) else {
+                    return;
+                };
+                match c.export_battle(ob.id, &path) {
+                    Ok(()) => self.status = format!("Battle exported to {}", path.display()),
+                    Err(e) => self.notice("The battle was not exported", e),
+                }
+            }
+            AppCommand::ExportPicture(path) => self.export_picture(&path),
+            AppCommand::ShowNewBattle => {
+                self.dialog = Some(Dialog::NewBattle(NewBattleForm::new(
+                    self.prefs.show_test_games,
+                )));
+            }
+            AppCommand::ShowShortcuts => self.dialog = Some(Dialog::Shortcuts),
+            AppCommand::ShowAbout => self.dialog = Some(Dialog::About),
+            AppCommand::ShowBranches(show) => self.show_branches = show,
+            AppCommand::DismissNotice => {
+                self.notices.pop();
+            }
+            AppCommand::Quit => self.ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+        }
+    }
+
+    // ---- each frame -------------------------------------------------------
+
+    fn keyboard(&mut self, ui: &Ui) {
+        if self.dialog.is_some() || !self.notices.is_empty() || ui.ctx().text_edit_focused() {
+            return;
+        }
+        let Some(ob) = &self.open else {
+            return;
+        };
+        let pos = ob.view.pos;
+        let last = ob.view.line.positions() - 1;
+        let prev_turn = ob
+            .view
+            .line
+            .ticks
+            .iter()
+            .rev()
+            .find(|t| t.turn_start && t.pos < pos)
+            .map(|t| t.pos);
+        let next_turn = ob
+            .view
+            .line
+            .ticks
+            .iter()
+            .find(|t| t.turn_start && t.pos > pos)
+            .map(|t| t.pos);
+        let mut out = Vec::new();
+        ui.input_mut(|i| {
+            if i.consume_shortcut(&shortcuts::REDO) || i.consume_shortcut(&shortcuts::REDO_Y) {
+                out.push(AppCommand::Redo);
+            }
+            if i.consume_shortcut(&shortcuts::UNDO) {
+                out.push(AppCommand::Undo);
+            }
+            if i.consume_shortcut(&shortcuts::OPEN) {
+                out.push(AppCommand::AskFile(FileRequest::OpenCampaign));
+            }
+            if i.consume_shortcut(&shortcuts::NEW_BATTLE) {
+                out.push(AppCommand::ShowNewBattle);
+            }
+            let plain = |i: &mut egui::InputState, k: Key| i.consume_key(egui::Modifiers::NONE, k);
+            if plain(i, Key::ArrowLeft) {
+                out.push(AppCommand::SeekLine(pos.saturating_sub(1)));
+            }
+            if plain(i, Key::ArrowRight) {
+                out.push(AppCommand::SeekLine((pos + 1).min(last)));
+            }
+            if plain(i, Key::Home) {
+                out.push(AppCommand::SeekLine(0));
+            }
+            if plain(i, Key::End) {
+                out.push(AppCommand::SeekLine(last));
+            }
+            if plain(i, Key::PageUp) {
+                out.push(AppCommand::SeekLine(prev_turn.unwrap_or(0)));
+            }
+            if plain(i, Key::PageDown) {
+                out.push(AppCommand::SeekLine(next_turn.unwrap_or(last)));
+            }
+            if plain(i, Key::Space) {
+                out.push(AppCommand::SetPlaying(!self.timeline.playing));
+            }
+            if plain(i, Key::Escape) {
+                out.push(AppCommand::Select(None));
+            }
+            if i.consume_shortcut(&shortcuts::ZOOM_IN) || i.consume_shortcut(&shortcuts::ZOOM_IN_EQ)
+            {
+                self.camera.zoom = (self.camera.zoom * 1.25).min(super::board::ZOOM_RANGE.1);
+            }
+            if i.consume_shortcut(&shortcuts::ZOOM_OUT) {
+                self.camera.zoom = (self.camera.zoom * 0.8).max(super::board::ZOOM_RANGE.0);
+            }
+            if i.consume_shortcut(&shortcuts::ZOOM_FIT) {
+                self.camera.reset();
+            }
+        });
+        self.commands.extend(out);
+    }
+
+    fn playback(&mut self, ui: &Ui) {
+        if !self.timeline.playing {
+            return;
+        }
+        let Some(ob) = &self.open else {
+            self.timeline.playing = false;
+            return;
+        };
+        let now = ui.input(|i| i.time);
+        let pos = ob.view.pos;
+        if pos + 1 >= ob.view.line.positions() {
+            self.timeline.playing = false;
+            return;
+        }
+        let step = 1.0 / f64::from(self.prefs.playback_speed.max(0.1));
+        if now >= self.timeline.next_step_at {
+            self.commands.push(AppCommand::SeekLine(pos + 1));
+            self.timeline.next_step_at = now + step;
+        }
+        ui.ctx().request_repaint_after(Duration::from_secs_f64(
+            (self.timeline.next_step_at - now).max(0.0),
+        ));
+    }
+
+    fn dropped_files(&mut self, ui: &Ui) {
+        let dropped: Vec<PathBuf> = ui.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_owned())
+                .collect()
+        });
+        for path in dropped {
+            self.commands.push(AppCommand::Dropped(path));
+        }
+    }
+
+    /// Draw one frame and apply what it asked for.
+    pub fn frame_ui(&mut self, ui: &mut Ui) {
+        if self.theme_applied != Some(self.prefs.theme) {
+            ui.ctx().set_theme(self.prefs.theme.to_egui());
+            self.theme_applied = Some(self.prefs.theme);
+        }
+        self.dropped_files(ui);
+        self.keyboard(ui);
+        self.playback(ui);
+        if let Some(ob) = &mut self.open {
+            ob.view.refresh(ob.battle.as_ref());
+            if let Some(sel) = &self.selected
+                && ob.view.scene.find(sel).is_none()
+            {
+                self.selected = None;
+            }
+        }
+        let mut commands = std::mem::take(&mut self.commands);
+        self.panels_ui(ui, &mut commands);
+        dialog_ui(
+            ui.ctx(),
+            &mut self.dialog,
+            self.prefs.show_test_games,
+            &mut commands,
+        );
+        notice_ui(ui.ctx(), &self.notices, &mut commands);
+        if !commands.is_empty() {
+            // Show the result of what was just applied.
+            ui.ctx().request_repaint();
+        }
+        for c in commands {
+            self.apply(c);
+        }
+        self.prefs.zoom = self.camera.zoom;
+        let now = ui.input(|i| i.time);
+        let pointer_down = ui.input(|i| i.pointer.any_down());
+        if let Some(t) = self.position_dirty
+            && now - t >= SAVE_POSITION_AFTER
+            && !pointer_down
+        {
+            self.flush_position();
+        }
+        if self.position_dirty.is_some() {
+            ui.ctx()
+                .request_repaint_after(Duration::from_secs_f64(SAVE_POSITION_AFTER));
+        }
+        self.screenshot_step(ui.ctx());
+    }
+
+    fn panels_ui(&mut self, ui: &mut Ui, commands: &mut Vec<AppCommand>) {
+        let menu = MenuContext {
+            battle_open: self.open.is_some(),
+            can_undo: self.open.as_ref().is_some_and(|o| o.view.pos > 0),
+            can_redo: self
+                .open
+                .as_ref()
+                .is_some_and(|o| o.view.pos + 1 < o.view.line.positions()),
+            show_branches: self.show_branches,
+        };
+        Panel::top("menu").show(ui, |ui| {
+            menu_bar_ui(ui, &menu, &mut self.prefs, &mut self.camera, commands);
+        });
+        Panel::bottom("status").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                let read_only = self.campaign.as_ref().is_some_and(|c| c.is_read_only());
+                if read_only {
+                    ui.colored_label(ui.visuals().warn_fg_color, "Read-only");
+                }
+                ui.label(if self.status.is_empty() {
+                    "Ready"
+                } else {
+                    &self.status
+                });
+            });
+        });
+        if let Some(ob) = &mut self.open {
+            Panel::bottom("timeline")
+                .resizable(true)
+                .default_size(if self.prefs.show_table { 250.0 } else { 90.0 })
+                .min_size(90.0)
+                .show(ui, |ui| {
+                    ui.add_space(4.0);
+                    controls_ui(
+                        ui,
+                        &ob.view,
+                        &mut self.timeline,
+                        &mut self.prefs.playback_speed,
+                        commands,
+                    );
+                    strip_ui(ui, &ob.view, commands);
+                    if self.prefs.show_table {
+                        ui.add_space(4.0);
+                        entries_table_ui(
+                            ui,
+                            ob.battle.as_ref(),
+                            &mut ob.view,
+                            &mut self.timeline,
+                            commands,
+                        );
+                    }
+                });
+        }
+        Panel::left("browser")
+            .resizable(true)
+            .default_size(270.0)
+            .min_size(200.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("browser-scroll")
+                    .show(ui, |ui| {
+                        let name = self.campaign.as_ref().map(|c| c.name());
+                        let campaign = self
+                            .campaign
+                            .as_ref()
+                            .map(|c| (name.as_deref().unwrap_or(""), c.path()));
+                        browser_ui(
+                            ui,
+                            campaign,
+                            &self.battles,
+                            self.open.as_ref().map(|o| o.id),
+                            commands,
+                        );
+                        if self.show_branches
+                            && let Some(ob) = &self.open
+                        {
+                            ui.separator();
+                            ui.heading("Branches");
+                            branches_ui(ui, ob.battle.as_ref(), &mut self.branches, commands);
+                        }
+                    });
+            });
+        if let Some(ob) = &mut self.open {
+            Panel::right("side")
+                .resizable(true)
+                .default_size(300.0)
+                .min_size(220.0)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("side-scroll")
+                        .show(ui, |ui| {
+                            status_ui(ui, &ob.view, ob.summary.dice_mode);
+                            ui.separator();
+                            selection_ui(
+                                ui,
+                                ob.battle.as_ref(),
+                                &ob.view,
+                                ob.board.as_ref(),
+                                self.selected.as_deref(),
+                                commands,
+                            );
+                            ui.separator();
+                            ui.strong("At the cursor");
+                            entry_steps_ui(
+                                ui,
+                                ob.battle.as_ref(),
+                                &mut ob.view,
+                                ob.board.as_ref(),
+                                &mut self.side,
+                            );
+                            ui.separator();
+                            ui.strong("Dice tray");
+                            dice_tray_ui(ui, ob.battle.as_ref(), &mut ob.view, ob.board.as_ref());
+                        });
+                });
+        }
+        egui::CentralPanel::no_frame().show(ui, |ui| match &self.open {
+            Some(ob) => {
+                board_ui(
+                    ui,
+                    &ob.view.scene,
+                    &ob.view.legal,
+                    self.selected.as_deref(),
+                    &mut self.camera,
+                    commands,
+                );
+                if self.first_frame.is_none() {
+                    self.first_frame = Some(self.started.elapsed());
+                }
+            }
+            None => {
+                ui.centered_and_justified(|ui| {
+                    ui.label("No battle open. Start one with File > New battle, or pick one on the left.");
+                });
+            }
+        });
+    }
+
+    fn screenshot_step(&mut self, ctx: &egui::Context) {
+        let Some(job) = &mut self.screenshot else {
+            return;
+        };
+        // Wait for the board and a couple more frames so fonts and panels settle.
+        let ready = self.first_frame.is_some() && ctx.cumulative_frame_nr() >= 3;
+        if ready && !job.requested {
+            job.requested = true;
+            let path = job.path.clone();
+            let done = job.done.clone();
+            let ctx2 = ctx.clone();
+            ctx.request_screenshot(move |image| {
+                let result = save_png(&path, &image);
+                if let Ok(mut d) = done.lock() {
+                    *d = Some(result);
+                }
+                ctx2.request_repaint();
+            });
+        }
+        let finished = job.done.lock().ok().and_then(|mut d| d.take());
+        match finished {
+            Some(Ok(())) => {
+                if let Some(t) = self.first_frame {
+                    eprintln!(
+                        "xenolog: first frame drawn {} ms after start",
+                        t.as_millis()
+                    );
+                }
+                eprintln!("xenolog: screenshot saved to {}", job.path.display());
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+            Some(Err(e)) => {
+                eprintln!("xenolog: {e}");
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+            None => ctx.request_repaint(),
+        }
+    }
+}
+
+/// egui's default proportional font has no arrows, triangles or circles; the
+/// bundled monospace font has, so it backs the proportional one up.
+fn install_fonts(ctx: &egui::Context) {
+    let mut fonts = egui::FontDefinitions::default();
+    let mono = fonts
+        .families
+        .get(&egui::FontFamily::Monospace)
+        .and_then(|f| f.first())
+        .cloned();
+    if let (Some(mono), Some(prop)) = (
+        mono,
+        fonts.families.get_mut(&egui::FontFamily::Proportional),
+    ) && !prop.contains(&mono)
+    {
+        prop.push(mono);
+    }
+    ctx.set_fonts(fonts);
+}
+
+fn save_png(path: &Path, image: &egui::ColorImage) -> Result<(), String> {
+    let [w, h] = image.size;
+    let bytes: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
+    let img = image::RgbaImage::from_raw(w as u32, h as u32, bytes)
+        .ok_or("the screenshot has the wrong size")?;
+    img.save(path).map_err(|e| {
+        format!(
+            "the screenshot could not be saved to {}: {e}",
+            path.display()
+        )
+    })
+}
+
+impl eframe::App for App {
+    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        self.frame_ui(ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        self.flush_position();
+        eframe::set_value(storage, Prefs::KEY, &self.prefs);
+    }
+
+    fn on_exit(&mut self) {
+        self.flush_position();
+    }
+}

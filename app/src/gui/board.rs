@@ -1,0 +1,592 @@
+//! The board: a game's [`Scene`] painted with egui, with zoom and pan, hover
+//! tooltips, the selected unit's legal moves and targets highlighted, and
+//! clicks turned into commands.
+//!
+//! Every counter and every highlighted target is also an accessible button
+//! named after what clicking it does, so screen readers (and the UI tests)
+//! can play from the board too.
+
+use eframe::egui::{
+    self, Align2, Color32, CornerRadius, FontId, Pos2, Rect, Response, Role, Sense, Stroke,
+    StrokeKind, Vec2, WidgetInfo, pos2, vec2,
+};
+use xenolog_engine::scene::{Item, ItemKind, Rgba, Shape};
+use xenolog_engine::{LegalCommand, Scene};
+
+use super::command::{AppCommand, Intent, PlayRequest};
+
+/// Smallest and largest zoom, relative to fitting the board in the window.
+pub const ZOOM_RANGE: (f32, f32) = (0.25, 8.0);
+/// Text smaller than this on screen is not drawn (it would be unreadable).
+const MIN_TEXT_PX: f32 = 5.0;
+
+const SELECTED: Color32 = Color32::from_rgb(255, 200, 0);
+const TARGET: Color32 = Color32::from_rgb(0, 190, 255);
+
+/// Where the board is looked at from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Camera {
+    /// 1.0 fits the whole board in the view.
+    pub zoom: f32,
+    /// Offset of the board's centre from the view's centre, in points.
+    pub pan: Vec2,
+}
+
+impl Default for Camera {
+    fn default() -> Self {
+        Self {
+            zoom: 1.0,
+            pan: Vec2::ZERO,
+        }
+    }
+}
+
+impl Camera {
+    /// Zoom by `factor`, keeping the board point under `anchor` in place.
+    pub fn zoom_at(&mut self, view: Rect, anchor: Pos2, factor: f32) {
+        let old = self.zoom;
+        let new = (old * factor).clamp(ZOOM_RANGE.0, ZOOM_RANGE.1);
+        let from_centre = anchor - view.center();
+        self.pan = from_centre - (from_centre - self.pan) * (new / old);
+        self.zoom = new;
+    }
+
+    pub fn reset(&mut self) {
+        *self = Self::default();
+    }
+}
+
+/// Board units to screen points and back.
+#[derive(Clone, Copy, Debug)]
+pub struct Xform {
+    origin: Pos2,
+    scale: f32,
+}
+
+impl Xform {
+    pub fn new(scene: &Scene, view: Rect, camera: &Camera) -> Self {
+        let w = scene.width.max(1.0);
+        let h = scene.height.max(1.0);
+        let fit = (view.width() / w).min(view.height() / h).max(1e-3);
+        let scale = fit * camera.zoom;
+        let origin = view.center() + camera.pan - vec2(w, h) * (scale / 2.0);
+        Self { origin, scale }
+    }
+
+    pub fn to_screen(self, [x, y]: [f32; 2]) -> Pos2 {
+        self.origin + vec2(x, y) * self.scale
+    }
+
+    pub fn to_board(self, p: Pos2) -> [f32; 2] {
+        let v = (p - self.origin) / self.scale;
+        [v.x, v.y]
+    }
+
+    pub fn scale(self) -> f32 {
+        self.scale
+    }
+}
+
+pub fn color(c: Rgba) -> Color32 {
+    Color32::from_rgba_unmultiplied(c.0, c.1, c.2, c.3)
+}
+
+/// The item's bounding box on screen.
+pub fn screen_rect(item: &Item, x: &Xform) -> Rect {
+    let pts: Vec<[f32; 2]> = match &item.shape {
+        Shape::Polygon(ps) | Shape::Line(ps) => ps.clone(),
+        Shape::Rect { min, max, .. } => vec![*min, *max],
+        Shape::Circle { center, radius } => vec![
+            [center[0] - radius, center[1] - radius],
+            [center[0] + radius, center[1] + radius],
+        ],
+        Shape::Text { pos, size, text } => {
+            let half = size * text.chars().count() as f32 * 0.3;
+            vec![
+                [pos[0] - half, pos[1] - size / 2.0],
+                [pos[0] + half, pos[1] + size / 2.0],
+            ]
+        }
+    };
+    Rect::from_points(&pts.iter().map(|&p| x.to_screen(p)).collect::<Vec<_>>())
+}
+
+/// Whether a board point lies on an item (lines: within `slack` board units).
+pub fn contains(item: &Item, [px, py]: [f32; 2], slack: f32) -> bool {
+    match &item.shape {
+        Shape::Polygon(ps) => {
+            let mut inside = false;
+            let n = ps.len();
+            for i in 0..n {
+                let [xi, yi] = ps[i];
+                let [xj, yj] = ps[(i + n - 1) % n];
+                if (yi > py) != (yj > py) && px < (xj - xi) * (py - yi) / (yj - yi) + xi {
+                    inside = !inside;
+                }
+            }
+            inside
+        }
+        Shape::Rect { min, max, .. } => {
+            px >= min[0] && px <= max[0] && py >= min[1] && py <= max[1]
+        }
+        Shape::Circle { center, radius } => {
+            (px - center[0]).powi(2) + (py - center[1]).powi(2) <= radius * radius
+        }
+        Shape::Line(ps) => ps.windows(2).any(|w| {
+            let a = Vec2::new(w[0][0], w[0][1]);
+            let b = Vec2::new(w[1][0], w[1][1]);
+            let p = Vec2::new(px, py);
+            let ab = b - a;
+            let t = ((p - a).dot(ab) / ab.length_sq().max(1e-6)).clamp(0.0, 1.0);
+            (a + ab * t - p).length() <= slack
+        }),
+        Shape::Text { .. } => false,
+    }
+}
+
+/// Items a click can land on, topmost first.
+fn hits(scene: &Scene, at: [f32; 2], slack: f32) -> impl Iterator<Item = &Item> {
+    scene
+        .items
+        .iter()
+        .rev()
+        .filter(|i| !matches!(i.kind, ItemKind::Label | ItemKind::Highlight))
+        .filter(move |i| contains(i, at, slack))
+}
+
+/// The commands that go with the selection: those of the selected subject,
+/// and those with no subject at all.
+pub fn active<'c>(
+    legal: &'c [LegalCommand],
+    selected: Option<&'c str>,
+) -> impl Iterator<Item = &'c LegalCommand> {
+    legal.iter().filter(move |c| {
+        c.subject.is_none() || (c.subject.as_deref() == selected && selected.is_some())
+    })
+}
+
+/// What clicking at a board point does.
+pub fn click_at(
+    scene: &Scene,
+    legal: &[LegalCommand],
+    selected: Option<&str>,
+    at: [f32; 2],
+    slack: f32,
+) -> Option<AppCommand> {
+    let items: Vec<&Item> = hits(scene, at, slack).collect();
+    // A highlighted target under the pointer wins: that is the move or shot.
+    for item in &items {
+        let cmds: Vec<&LegalCommand> = active(legal, selected)
+            .filter(|c| c.target.as_deref() == Some(item.id.as_str()))
+            .collect();
+        match cmds.as_slice() {
+            [] => {}
+            [one] => return Some(AppCommand::Give(PlayRequest::new(Intent::from(*one)))),
+            many => {
+                return Some(AppCommand::Choose(
+                    many.iter().map(|c| Intent::from(*c)).collect(),
+                ));
+            }
+        }
+    }
+    if let Some(item) = items
+        .iter()
+        .find(|i| matches!(i.kind, ItemKind::Counter | ItemKind::Marker))
+    {
+        return Some(AppCommand::Select(Some(item.id.clone())));
+    }
+    if let Some(item) = items.iter().find(|i| i.kind == ItemKind::Hex) {
+        return Some(AppCommand::Select(Some(item.id.clone())));
+    }
+    Some(AppCommand::Select(None))
+}
+
+/// The name of an item for people: its tooltip's first line, or its id.
+pub fn item_name(item: &Item) -> String {
+    item.tooltip
+        .as_deref()
+        .and_then(|t| t.lines().next())
+        .filter(|l| !l.trim().is_empty())
+        .map_or_else(|| item.id.clone(), str::to_owned)
+}
+
+fn paint_item(painter: &egui::Painter, item: &Item, x: &Xform) {
+    let fill = color(item.fill);
+    let (sw, sc) = item.stroke;
+    let stroke = if sw > 0.0 {
+        Stroke::new((sw * x.scale()).max(0.5), color(sc))
+    } else {
+        Stroke::NONE
+    };
+    match &item.shape {
+        Shape::Polygon(ps) => {
+            let pts = ps.iter().map(|&p| x.to_screen(p)).collect();
+            painter.add(egui::Shape::convex_polygon(pts, fill, stroke));
+        }
+        Shape::Rect { min, max, rounding } => {
+            let r = Rect::from_two_pos(x.to_screen(*min), x.to_screen(*max));
+            let radius = CornerRadius::same((rounding * x.scale()).clamp(0.0, 255.0) as u8);
+            painter.rect(r, radius, fill, stroke, StrokeKind::Inside);
+        }
+        Shape::Circle { center, radius } => {
+            painter.circle(x.to_screen(*center), radius * x.scale(), fill, stroke);
+        }
+        Shape::Line(ps) => {
+            let line = if sw > 0.0 {
+                stroke
+            } else {
+                Stroke::new(x.scale().max(1.0), fill)
+            };
+            let pts: Vec<Pos2> = ps.iter().map(|&p| x.to_screen(p)).collect();
+            if item.kind == ItemKind::LineOfFire && pts.len() >= 2 {
+                let (a, b) = (pts[pts.len() - 2], pts[pts.len() - 1]);
+                let dir = (b - a).normalized();
+                let head = (line.width * 4.0).max(6.0);
+                let side = vec2(-dir.y, dir.x) * head * 0.5;
+                painter.add(egui::Shape::convex_polygon(
+                    vec![b, b - dir * head + side, b - dir * head - side],
+                    line.color,
+                    Stroke::NONE,
+                ));
+            }
+            painter.add(egui::Shape::line(pts, line));
+        }
+        Shape::Text { pos, text, size } => {
+            let px = (size * x.scale()).round();
+            if px >= MIN_TEXT_PX {
+                painter.text(
+                    x.to_screen(*pos),
+                    Align2::CENTER_CENTER,
+                    text,
+                    FontId::proportional(px),
+                    fill,
+                );
+            }
+        }
+    }
+}
+
+/// Outline an item (selection, target, hover).
+fn ring(painter: &egui::Painter, item: &Item, x: &Xform, stroke: Stroke, fill: Color32) {
+    match &item.shape {
+        Shape::Polygon(ps) => {
+            let pts = ps.iter().map(|&p| x.to_screen(p)).collect();
+            painter.add(egui::Shape::convex_polygon(pts, fill, stroke));
+        }
+        Shape::Circle { center, radius } => {
+            painter.circle(x.to_screen(*center), radius * x.scale(), fill, stroke);
+        }
+        _ => {
+            let r = screen_rect(item, x).expand(2.0);
+            painter.rect(r, CornerRadius::same(3), fill, stroke, StrokeKind::Outside);
+        }
+    }
+}
+
+/// Draw the board and turn clicks into commands.
+pub fn board_ui(
+    ui: &mut egui::Ui,
+    scene: &Scene,
+    legal: &[LegalCommand],
+    selected: Option<&str>,
+    camera: &mut Camera,
+    commands: &mut Vec<AppCommand>,
+) -> Response {
+    let (view, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+    response.widget_info(|| {
+        WidgetInfo::labeled(Role::Image, true, "Board (drag to pan, scroll to zoom)")
+    });
+    let painter = ui.painter_at(view);
+    let bg = scene
+        .background
+        .map(color)
+        .unwrap_or(ui.visuals().extreme_bg_color);
+    painter.rect_filled(view, CornerRadius::ZERO, ui.visuals().extreme_bg_color);
+
+    // Pan with a drag, zoom with the wheel or a pinch, around the pointer.
+    if response.dragged() {
+        camera.pan += response.drag_delta();
+    }
+    if let Some(hover) = response.hover_pos() {
+        let (scroll, pinch) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+        let factor = pinch * (scroll * 0.0015).exp();
+        if (factor - 1.0).abs() > 1e-4 {
+            camera.zoom_at(view, hover, factor);
+        }
+    }
+    let x = Xform::new(scene, view, camera);
+    painter.rect_filled(
+        Rect::from_two_pos(
+            x.to_screen([0.0, 0.0]),
+            x.to_screen([scene.width, scene.height]),
+        ),
+        CornerRadius::ZERO,
+        bg,
+    );
+    for item in &scene.items {
+        if view.intersects(screen_rect(item, &x)) {
+            paint_item(&painter, item, &x);
+        }
+    }
+
+    // Highlights: the selection, and where its commands can go.
+    let targets: Vec<(&str, &LegalCommand)> = active(legal, selected)
+        .filter_map(|c| c.target.as_deref().map(|t| (t, c)))
+        .collect();
+    let target_fill = TARGET.linear_multiply(0.25);
+    for (target, _) in &targets {
+        if let Some(item) = scene.find(target) {
+            ring(&painter, item, &x, Stroke::new(3.0, TARGET), target_fill);
+        }
+    }
+    if let Some(item) = selected.and_then(|s| scene.find(s)) {
+        ring(
+            &painter,
+            item,
+            &x,
+            Stroke::new(3.0, SELECTED),
+            Color32::TRANSPARENT,
+        );
+    }
+
+    // Accessible buttons for counters and targets; a click resolves by place.
+    let slack = 3.0 / x.scale();
+    let mut clicked_at: Option<Pos2> = None;
+    for item in &scene.items {
+        let target_cmds: Vec<&LegalCommand> = targets
+            .iter()
+            .filter(|(t, _)| *t == item.id)
+            .map(|(_, c)| *c)
+            .collect();
+        let is_counter = matches!(item.kind, ItemKind::Counter | ItemKind::Marker);
+        if target_cmds.is_empty() && !is_counter {
+            continue;
+        }
+        let rect = screen_rect(item, &x).intersect(view);
+        if rect.width() < 2.0 || rect.height() < 2.0 {
+            continue;
+        }
+        let label = match target_cmds.as_slice() {
+            [] => item_name(item),
+            [one] => one.text.clone(),
+            many => format!("{} ({} choices)", many[0].text, many.len()),
+        };
+        let r = ui.interact(
+            rect,
+            ui.scope_id().with(("board-item", &item.id)),
+            Sense::click(),
+        );
+        let is_selected = selected == Some(item.id.as_str());
+        r.widget_info(|| WidgetInfo::selected(Role::Button, true, is_selected, &label));
+        if r.clicked() {
+            clicked_at = Some(r.interact_pointer_pos().unwrap_or(rect.center()));
+        }
+        if r.hovered() {
+            ring(
+                &painter,
+                item,
+                &x,
+                Stroke::new(1.5, ui.visuals().strong_text_color()),
+                Color32::TRANSPARENT,
+            );
+        }
+    }
+    if response.clicked() {
+        clicked_at = response.interact_pointer_pos();
+    }
+    if let Some(p) = clicked_at
+        && let Some(cmd) = click_at(scene, legal, selected, x.to_board(p), slack)
+    {
+        commands.push(cmd);
+    }
+
+    // Tooltip of whatever is under the pointer.
+    let hover = ui
+        .input(|i| i.pointer.hover_pos())
+        .filter(|p| view.contains(*p));
+    if let Some(p) = hover
+        && let Some(text) = hits(scene, x.to_board(p), slack).find_map(|i| i.tooltip.clone())
+        && !ui.ctx().is_being_dragged(response.id)
+    {
+        response.clone().on_hover_ui_at_pointer(|ui| {
+            ui.label(text);
+        });
+    }
+
+    camera_buttons_ui(ui, view, camera);
+    response
+}
+
+/// Zoom buttons in the corner of the board.
+fn camera_buttons_ui(ui: &mut egui::Ui, view: Rect, camera: &mut Camera) {
+    let size = vec2(28.0, 28.0);
+    let mut at = pos2(view.right() - 8.0 - size.x, view.top() + 8.0);
+    for (label, icon, factor) in [
+        ("Zoom in", "+", Some(1.25)),
+        ("Zoom out", "−", Some(0.8)),
+        ("Fit board", "⊡", None),
+    ] {
+        let r = Rect::from_min_size(at, size);
+        let b = ui.put(r, egui::Button::new(icon)).on_hover_text(label);
+        b.widget_info(|| WidgetInfo::labeled(Role::Button, true, label));
+        if b.clicked() {
+            match factor {
+                Some(f) => camera.zoom_at(view, view.center(), f),
+                None => camera.reset(),
+            }
+        }
+        at.y += size.y + 4.0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use xenolog_engine::Actor;
+
+    use super::*;
+
+    fn item(id: &str, kind: ItemKind, shape: Shape) -> Item {
+        Item {
+            id: id.into(),
+            kind,
+            shape,
+            fill: Rgba::WHITE,
+            stroke: (0.0, Rgba::BLACK),
+            tooltip: Some(format!("{id} tip")),
+        }
+    }
+
+    fn hex(id: &str, cx: f32) -> Item {
+        let pts = (0..6)
+            .map(|k| {
+                let a = std::f32::consts::FRAC_PI_3 * k as f32;
+                [cx + 10.0 * a.cos(), 10.0 + 10.0 * a.sin()]
+            })
+            .collect();
+        item(id, ItemKind::Hex, Shape::Polygon(pts))
+    }
+
+    fn scene() -> Scene {
+        Scene {
+            width: 60.0,
+            height: 20.0,
+            background: None,
+            items: vec![
+                hex("hex:1", 10.0),
+                hex("hex:2", 30.0),
+                hex("hex:3", 50.0),
+                item(
+                    "unit:A",
+                    ItemKind::Counter,
+                    Shape::Rect {
+                        min: [5.0, 5.0],
+                        max: [15.0, 15.0],
+                        rounding: 1.0,
+                    },
+                ),
+                item(
+                    "unit:B",
+                    ItemKind::Counter,
+                    Shape::Rect {
+                        min: [45.0, 5.0],
+                        max: [55.0, 15.0],
+                        rounding: 1.0,
+                    },
+                ),
+            ],
+        }
+    }
+
+    fn cmd(text: &str, subject: Option<&str>, target: Option<&str>) -> LegalCommand {
+        LegalCommand {
+            actor: Actor(0),
+            command: json!(text),
+            text: text.into(),
+            subject: subject.map(Into::into),
+            target: target.map(Into::into),
+        }
+    }
+
+    #[test]
+    fn clicking_a_unit_selects_it_and_an_empty_hex_selects_the_hex() {
+        let s = scene();
+        assert_eq!(
+            click_at(&s, &[], None, [10.0, 10.0], 0.1),
+            Some(AppCommand::Select(Some("unit:A".into())))
+        );
+        assert_eq!(
+            click_at(&s, &[], None, [30.0, 10.0], 0.1),
+            Some(AppCommand::Select(Some("hex:2".into())))
+        );
+        assert_eq!(
+            click_at(&s, &[], None, [30.0, 19.9], 0.1),
+            Some(AppCommand::Select(None))
+        );
+    }
+
+    #[test]
+    fn a_target_of_the_selected_unit_wins_over_selecting() {
+        let s = scene();
+        let legal = vec![
+            cmd("move A to 2", Some("unit:A"), Some("hex:2")),
+            cmd("fire A at B", Some("unit:A"), Some("unit:B")),
+            cmd("move B to 2", Some("unit:B"), Some("hex:2")),
+        ];
+        let give = |t: &str| {
+            let c = legal.iter().find(|c| c.text == t).unwrap();
+            Some(AppCommand::Give(PlayRequest::new(Intent::from(c))))
+        };
+        assert_eq!(
+            click_at(&s, &legal, Some("unit:A"), [30.0, 10.0], 0.1),
+            give("move A to 2")
+        );
+        assert_eq!(
+            click_at(&s, &legal, Some("unit:A"), [50.0, 10.0], 0.1),
+            give("fire A at B")
+        );
+        // With B selected, clicking A selects A (A is not B's target).
+        assert_eq!(
+            click_at(&s, &legal, Some("unit:B"), [10.0, 10.0], 0.1),
+            Some(AppCommand::Select(Some("unit:A".into())))
+        );
+    }
+
+    #[test]
+    fn two_commands_on_one_target_ask_which() {
+        let s = scene();
+        let legal = vec![
+            cmd("fire A at B", Some("unit:A"), Some("unit:B")),
+            cmd("assault B", Some("unit:A"), Some("unit:B")),
+        ];
+        match click_at(&s, &legal, Some("unit:A"), [50.0, 10.0], 0.1) {
+            Some(AppCommand::Choose(options)) => assert_eq!(options.len(), 2),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn zooming_keeps_the_point_under_the_pointer() {
+        let s = scene();
+        let view = Rect::from_min_size(pos2(0.0, 0.0), vec2(600.0, 200.0));
+        let mut cam = Camera::default();
+        let anchor = pos2(123.0, 77.0);
+        let before = Xform::new(&s, view, &cam).to_board(anchor);
+        cam.zoom_at(view, anchor, 2.0);
+        let after = Xform::new(&s, view, &cam).to_board(anchor);
+        assert!((before[0] - after[0]).abs() < 1e-3 && (before[1] - after[1]).abs() < 1e-3);
+        cam.zoom_at(view, anchor, 1000.0);
+        assert_eq!(cam.zoom, ZOOM_RANGE.1);
+    }
+
+    #[test]
+    fn points_on_lines_of_fire_are_hit_within_the_slack() {
+        let l = item(
+            "lof",
+            ItemKind::LineOfFire,
+            Shape::Line(vec![[0.0, 0.0], [10.0, 0.0]]),
+        );
+        assert!(contains(&l, [5.0, 0.5], 1.0));
+        assert!(!contains(&l, [5.0, 2.0], 1.0));
+    }
+}

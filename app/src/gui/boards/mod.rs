@@ -1,0 +1,80 @@
+//! One board UI per game, for what the scene alone cannot say: a unit's full
+//! stats, which dice were hits, how a new battle of the game is configured.
+//! The generic board works from the scene and the command anchors alone, so a
+//! game without its own board UI is still fully playable.
+
+use eframe::egui;
+use serde_json::{Value, json};
+use xenolog_engine::{Battle, EntryText, Scene};
+
+mod race;
+
+/// How one die counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DieMark {
+    Hit,
+    Miss,
+    /// Not a to-hit die (a move roll, a draw), or the game does not say.
+    Plain,
+}
+
+/// The game-specific parts of the app.
+pub trait BoardUi {
+    /// Details of a selected scene item beyond its tooltip.
+    fn details_ui(&self, ui: &mut egui::Ui, battle: &dyn Battle, scene: &Scene, selected: &str) {
+        generic_details_ui(ui, battle, scene, selected);
+    }
+
+    /// How each die of an entry counted, in roll order (empty: all plain).
+    fn die_marks(&self, _battle: &dyn Battle, _entry: &EntryText) -> Vec<DieMark> {
+        Vec::new()
+    }
+
+    /// The steps of an entry to show one by one (an activation of the
+    /// Kay'otz is several moves and attacks in one entry).
+    fn steps(&self, entry: &EntryText) -> Vec<String> {
+        entry.events.clone()
+    }
+
+    /// Whether the game has a two-player variant to offer in New battle.
+    fn two_player_variant(&self) -> bool {
+        false
+    }
+
+    /// The game's config for a new battle.
+    fn new_battle_config(&self, scenario: &str, _two_player: bool) -> Value {
+        json!({ "scenario": scenario })
+    }
+}
+
+/// Works from the scene alone.
+pub struct GenericBoard;
+
+impl BoardUi for GenericBoard {}
+
+/// The board UI of a game.
+pub fn for_game(game: &str) -> Box<dyn BoardUi> {
+    match game {
+        "race" => Box::new(race::RaceBoard),
+        _ => Box::new(GenericBoard),
+    }
+}
+
+/// The selected item's tooltip, line by line.
+pub fn generic_details_ui(ui: &mut egui::Ui, _battle: &dyn Battle, scene: &Scene, selected: &str) {
+    match scene.find(selected) {
+        Some(item) => match &item.tooltip {
+            Some(text) => {
+                for line in text.lines() {
+                    ui.label(line);
+                }
+            }
+            None => {
+                ui.label(selected);
+            }
+        },
+        None => {
+            ui.weak("Not on the board at this point of the battle.");
+        }
+    }
+}

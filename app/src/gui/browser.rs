@@ -1,0 +1,80 @@
+//! The campaign browser: the open campaign, its battles with game, date,
+//! status and result, and the actions on them.
+
+use eframe::egui::{self, Ui};
+
+use super::command::{AppCommand, FileRequest};
+use super::store::{BattleId, BattleSummary};
+use super::widgets::date;
+
+fn game_name(id: &str) -> String {
+    xenolog_engine::games::games()
+        .into_iter()
+        .find(|g| g.id == id)
+        .map_or_else(|| id.to_owned(), |g| g.name.to_owned())
+}
+
+/// The campaign header and its battles.
+pub fn browser_ui(
+    ui: &mut Ui,
+    campaign: Option<(&str, Option<&std::path::Path>)>,
+    battles: &[BattleSummary],
+    open: Option<BattleId>,
+    commands: &mut Vec<AppCommand>,
+) {
+    match campaign {
+        Some((name, path)) => {
+            ui.heading(name);
+            match path {
+                Some(p) => {
+                    ui.weak(p.display().to_string());
+                }
+                None => {
+                    ui.weak("Kept in memory only: create or open a campaign file to keep it.");
+                }
+            }
+        }
+        None => {
+            ui.heading("No campaign open");
+        }
+    }
+    ui.horizontal_wrapped(|ui| {
+        if ui.button("New battle…").clicked() {
+            commands.push(AppCommand::ShowNewBattle);
+        }
+        if ui.button("Import battle…").clicked() {
+            commands.push(AppCommand::AskFile(FileRequest::ImportBattle));
+        }
+    });
+    ui.separator();
+    if battles.is_empty() {
+        ui.weak("No battles yet. Start one with New battle.");
+        return;
+    }
+    ui.label(format!("Battles ({})", battles.len()));
+    for b in battles {
+        let selected = open == Some(b.id);
+        let r = ui.selectable_label(selected, egui::RichText::new(&b.title).strong());
+        if r.clicked() && !selected {
+            commands.push(AppCommand::OpenBattle(b.id));
+        }
+        let status = match &b.result {
+            Some(result) => format!("{}: {result}", b.status),
+            None => b.status.clone(),
+        };
+        ui.weak(format!(
+            "{} · {} · {status} · {} entries · {} branch{}{}",
+            game_name(&b.game),
+            date(b.updated),
+            b.entries,
+            b.branches,
+            if b.branches == 1 { "" } else { "es" },
+            if b.dice_mode == super::store::DiceMode::Entered {
+                " · real dice"
+            } else {
+                ""
+            },
+        ));
+        ui.add_space(4.0);
+    }
+}

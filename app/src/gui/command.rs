@@ -1,0 +1,109 @@
+//! What the UI asks the app to do. UI functions never change the battle, the
+//! campaign or the files themselves: they push an [`AppCommand`] and the app
+//! applies them all after the frame is drawn (see `App::apply`).
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+use xenolog_engine::{Actor, BranchId, EntryId, LegalCommand};
+
+use super::store::{BattleId, DiceMode};
+
+/// A command a player wants to give, before dice and branch questions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Intent {
+    pub actor: Actor,
+    pub command: Value,
+    /// The command in words, for dialogs and notices.
+    pub text: String,
+}
+
+impl From<&LegalCommand> for Intent {
+    fn from(c: &LegalCommand) -> Self {
+        Self {
+            actor: c.actor,
+            command: c.command.clone(),
+            text: c.text.clone(),
+        }
+    }
+}
+
+/// A request to play, carried through the dice and branch questions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayRequest {
+    pub intent: Intent,
+    /// Dice the players typed in (`None`: Xenolog rolls, or not asked yet).
+    pub dice: Option<Vec<u8>>,
+    /// The player agreed to start a new branch if the command needs one.
+    pub branch_ok: bool,
+}
+
+impl PlayRequest {
+    pub fn new(intent: Intent) -> Self {
+        Self {
+            intent,
+            dice: None,
+            branch_ok: false,
+        }
+    }
+}
+
+/// What to start a new battle with (from the New battle dialog).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewBattleSpec {
+    pub game: String,
+    pub scenario: String,
+    pub seed: u64,
+    pub config: Value,
+    pub title: String,
+    pub dice_mode: DiceMode,
+}
+
+/// Which file to ask the player for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileRequest {
+    NewCampaign,
+    OpenCampaign,
+    ImportBattle,
+    ExportBattle,
+    ExportPicture,
+}
+
+/// Everything the UI can ask for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AppCommand {
+    /// Give a command: asks for dice and for a new branch as needed, then plays.
+    Give(PlayRequest),
+    /// Several commands fit one click: ask the player which.
+    Choose(Vec<Intent>),
+    /// Move the cursor to an entry (`None`: the setup).
+    Seek(Option<EntryId>),
+    /// Move the cursor to a position on the current line (0: the setup).
+    SeekLine(usize),
+    Undo,
+    Redo,
+    SwitchBranch(BranchId),
+    RenameBranch(BranchId, String),
+    /// Select a scene item (a unit or a hex), or clear the selection.
+    Select(Option<String>),
+    /// Start or stop playing the battle back.
+    SetPlaying(bool),
+    /// Ask the player for a file, then act on it.
+    AskFile(FileRequest),
+    NewCampaign(PathBuf),
+    OpenCampaign(PathBuf),
+    /// A file dropped on the window: a campaign or a battle to import.
+    Dropped(PathBuf),
+    OpenBattle(BattleId),
+    NewBattle(NewBattleSpec),
+    ImportBattle(PathBuf),
+    ExportBattle(PathBuf),
+    ExportPicture(PathBuf),
+    ShowNewBattle,
+    ShowShortcuts,
+    ShowAbout,
+    ShowBranches(bool),
+    /// Close the notice on top.
+    DismissNotice,
+    Quit,
+}

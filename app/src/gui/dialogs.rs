@@ -1,0 +1,505 @@
+//! The dialogs: new battle, entering real dice, starting a branch, choosing
+//! between commands, notices and help. One dialog is open at a time; notices
+//! stack on top of it.
+
+use eframe::egui::{self, Id, Modal, Ui};
+use xenolog_engine::games::GameInfo;
+
+use super::boards;
+use super::command::{AppCommand, Intent, NewBattleSpec, PlayRequest};
+use super::store::DiceMode;
+use super::widgets::icon_button;
+
+/// A message for the player: what went wrong and that nothing changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub title: String,
+    pub text: String,
+}
+
+impl Notice {
+    pub fn new(title: impl Into<String>, text: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            text: text.into(),
+        }
+    }
+}
+
+/// The open dialog.
+#[derive(Debug)]
+pub enum Dialog {
+    NewBattle(NewBattleForm),
+    EnterDice(DiceForm),
+    /// Giving this command here starts a new branch; `why` says where.
+    ConfirmBranch {
+        request: PlayRequest,
+        why: String,
+    },
+    Choose(Vec<Intent>),
+    Shortcuts,
+    About,
+}
+
+/// The New battle form.
+#[derive(Clone, Debug)]
+pub struct NewBattleForm {
+    pub game: String,
+    pub scenario: String,
+    pub seed_text: String,
+    pub dice_mode: DiceMode,
+    pub two_player: bool,
+    pub title: String,
+    pub error: Option<String>,
+}
+
+/// A seed from the clock, for "random": shown in the form, so it can be noted.
+pub fn random_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    // SplitMix64 so seeds started close together look nothing alike.
+    let mut z = nanos.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)) % 1_000_000_000
+}
+
+/// The games New battle offers: the four games (those not built yet say so),
+/// and the test game when asked for or when nothing else is playable.
+pub fn offered_games(show_test: bool) -> Vec<GameInfo> {
+    let all = xenolog_engine::games::games();
+    let playable = all.iter().any(|g| g.available && !g.test_only);
+    all.into_iter()
+        .filter(|g| !g.test_only || show_test || !playable)
+        .collect()
+}
+
+impl NewBattleForm {
+    pub fn new(show_test: bool) -> Self {
+        let games = offered_games(show_test);
+        let game = games
+            .iter()
+            .find(|g| g.available)
+            .map_or_else(String::new, |g| g.id.to_owned());
+        let mut form = Self {
+            game: String::new(),
+            scenario: String::new(),
+            seed_text: random_seed().to_string(),
+            dice_mode: DiceMode::Rolled,
+            two_player: false,
+            title: String::new(),
+            error: None,
+        };
+        form.pick_game(&games, &game);
+        form
+    }
+
+    fn pick_game(&mut self, games: &[GameInfo], id: &str) {
+        self.game = id.to_owned();
+        if let Some(g) = games.iter().find(|g| g.id == id) {
+            self.scenario = g
+                .scenarios
+                .first()
+                .map(|s| s.id.clone())
+                .unwrap_or_default();
+            self.title = default_title(g, &self.scenario);
+        }
+    }
+
+    /// The battle to start, or why the form is not ready.
+    pub fn spec(&self, games: &[GameInfo]) -> Result<NewBattleSpec, String> {
+        let game = games
+            .iter()
+            .find(|g| g.id == self.game)
+            .ok_or("choose a game")?;
+        if !game.available {
+            return Err(format!("{} is not built yet: it is coming", game.name));
+        }
+        let seed: u64 = self.seed_text.trim().parse().map_err(|_| {
+            format!(
+                "the seed must be a whole number from 0 to {}, not '{}'",
+                u64::MAX,
+                self.seed_text.trim()
+            )
+        })?;
+        let title = self.title.trim();
+        if title.is_empty() {
+            return Err("give the battle a title".into());
+        }
+        let board = boards::for_game(game.id);
+        Ok(NewBattleSpec {
+            game: game.id.to_owned(),
+            scenario: self.scenario.clone(),
+            seed,
+            config: board.new_battle_config(&self.scenario, self.two_player),
+            title: title.to_owned(),
+            dice_mode: self.dice_mode,
+        })
+    }
+}
+
+fn default_title(game: &GameInfo, scenario: &str) -> String {
+    let short = game.name.trim_end_matches('!');
+    match game.scenarios.iter().find(|s| s.id == scenario) {
+        Some(s) => format!("{short}: {}", s.name),
+        None => short.to_owned(),
+    }
+}
+
+/// Typing in real dice for one command.
+#[derive(Clone, Debug)]
+pub struct DiceForm {
+    pub request: PlayRequest,
+    /// Sides of each die the command rolls, in order.
+    pub sides: Vec<u8>,
+    pub text: String,
+    pub error: Option<String>,
+}
+
+/// Read typed dice: numbers separated by spaces or commas, one per die.
+pub fn parse_dice(text: &str, sides: &[u8]) -> Result<Vec<u8>, String> {
+    let mut dice = Vec::new();
+    for word in text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+    {
+        let v: u8 = word
+            .parse()
+            .map_err(|_| format!("'{word}' is not a die: type the number each die shows"))?;
+        let s = sides.get(dice.len()).copied().unwrap_or(6);
+        if v == 0 || v > s {
+            return Err(format!(
+                "die {} shows {v}, but a {s}-sided die shows 1 to {s}",
+                dice.len() + 1
+            ));
+        }
+        dice.push(v);
+    }
+    if dice.len() != sides.len() {
+        return Err(format!(
+            "this command rolls {} dice; {} typed",
+            sides.len(),
+            dice.len()
+        ));
+    }
+    Ok(dice)
+}
+
+fn dice_words(sides: &[u8]) -> String {
+    let n = sides.len();
+    if sides.iter().all(|&s| s == 6) {
+        format!("{n} six-sided {}", if n == 1 { "die" } else { "dice" })
+    } else {
+        let each: Vec<String> = sides.iter().map(|s| format!("d{s}")).collect();
+        format!("{n} dice ({})", each.join(", "))
+    }
+}
+
+fn labelled_edit(ui: &mut Ui, label: &str, text: &mut String, hint: &str) -> egui::Response {
+    ui.horizontal(|ui| {
+        let l = ui.label(label);
+        ui.add(
+            egui::TextEdit::singleline(text)
+                .hint_text(hint)
+                .desired_width(220.0),
+        )
+        .labelled_by(l.id)
+    })
+    .inner
+}
+
+/// Show the open dialog; closing it sets `dialog` to `None`.
+pub fn dialog_ui(
+    ctx: &egui::Context,
+    dialog: &mut Option<Dialog>,
+    show_test_games: bool,
+    commands: &mut Vec<AppCommand>,
+) {
+    let Some(d) = dialog else { return };
+    let mut close = false;
+    let modal = Modal::new(Id::unique("xenolog-dialog")).show(ctx, |ui| {
+        ui.set_max_width(520.0);
+        match d {
+            Dialog::NewBattle(form) => close = new_battle_ui(ui, form, show_test_games, commands),
+            Dialog::EnterDice(form) => close = dice_ui(ui, form, commands),
+            Dialog::ConfirmBranch { request, why } => {
+                ui.heading("Start a new branch?");
+                ui.label(why.as_str());
+                ui.label(format!("Command: {}", request.intent.text));
+                ui.horizontal(|ui| {
+                    if ui.button("Start new branch").clicked() {
+                        let mut r = request.clone();
+                        r.branch_ok = true;
+                        commands.push(AppCommand::Give(r));
+                        close = true;
+                    }
+                    if ui.button("Cancel").clicked() {
+                        close = true;
+                    }
+                });
+            }
+            Dialog::Choose(options) => {
+                ui.heading("Which command?");
+                for o in options.iter() {
+                    if ui.button(&o.text).clicked() {
+                        commands.push(AppCommand::Give(PlayRequest::new(o.clone())));
+                        close = true;
+                    }
+                }
+                if ui.button("Cancel").clicked() {
+                    close = true;
+                }
+            }
+            Dialog::Shortcuts => {
+                ui.heading("Keyboard shortcuts");
+                egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
+                    for (k, what) in SHORTCUTS {
+                        ui.monospace(*k);
+                        ui.label(*what);
+                        ui.end_row();
+                    }
+                });
+                close = ui.button("Close").clicked();
+            }
+            Dialog::About => {
+                ui.heading("Xenolog");
+                ui.label(format!("Version {}", env!("CARGO_PKG_VERSION")));
+                ui.label(
+                    "A campaign manager for alien-invasion tabletop games. Every roll, draw and \
+                     move is kept in a log that replays exactly from its seed; undo never loses \
+                     anything and a new command from an earlier point starts a new branch.",
+                );
+                close = ui.button("Close").clicked();
+            }
+        }
+    });
+    if close || modal.should_close() {
+        *dialog = None;
+    }
+}
+
+/// The keyboard shortcuts, as Help lists them.
+pub const SHORTCUTS: &[(&str, &str)] = &[
+    ("Ctrl+Z", "Undo (move back one entry)"),
+    ("Ctrl+Shift+Z, Ctrl+Y", "Redo (move forward on this branch)"),
+    ("Left / Right", "Step back / forward"),
+    ("Home / End", "Jump to the start / the end"),
+    ("Page Up / Page Down", "Previous / next turn"),
+    ("Space", "Play back / pause"),
+    ("Ctrl+N", "New battle"),
+    ("Ctrl+O", "Open campaign"),
+    ("+ / - / 0", "Zoom the board in / out / fit it"),
+    (
+        "Ctrl+Plus / Ctrl+Minus",
+        "Make all text and controls larger / smaller",
+    ),
+    ("Escape", "Clear the selection, close a dialog"),
+];
+
+fn new_battle_ui(
+    ui: &mut Ui,
+    form: &mut NewBattleForm,
+    show_test: bool,
+    commands: &mut Vec<AppCommand>,
+) -> bool {
+    let games = offered_games(show_test);
+    ui.heading("New battle");
+    ui.label("Game:");
+    for g in &games {
+        let text = if g.available {
+            format!("{} ({} players)", g.name, g.players)
+        } else {
+            format!("{} (coming)", g.name)
+        };
+        let r = ui.add_enabled(g.available, egui::RadioButton::new(form.game == g.id, text));
+        if r.clicked() && form.game != g.id {
+            form.pick_game(&games, g.id);
+        }
+    }
+    let Some(game) = games.iter().find(|g| g.id == form.game).cloned() else {
+        ui.label("No game can be played yet.");
+        return ui.button("Cancel").clicked();
+    };
+    ui.separator();
+    ui.horizontal(|ui| {
+        let l = ui.label("Scenario:");
+        let current = game
+            .scenarios
+            .iter()
+            .find(|s| s.id == form.scenario)
+            .map_or_else(|| form.scenario.clone(), |s| s.name.clone());
+        let before = form.scenario.clone();
+        egui::ComboBox::from_id_salt("scenario")
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                for s in &game.scenarios {
+                    ui.selectable_value(&mut form.scenario, s.id.clone(), &s.name);
+                }
+            })
+            .response
+            .labelled_by(l.id);
+        if before != form.scenario {
+            form.title = default_title(&game, &form.scenario);
+        }
+    });
+    if let Some(s) = game.scenarios.iter().find(|s| s.id == form.scenario) {
+        ui.weak(&s.description);
+    }
+    ui.horizontal(|ui| {
+        labelled_edit(ui, "Seed:", &mut form.seed_text, "a whole number");
+        if ui.button("New random seed").clicked() {
+            form.seed_text = random_seed().to_string();
+        }
+    });
+    ui.weak("The seed decides every roll Xenolog makes: the same seed and commands replay the same battle.");
+    ui.label("Dice:");
+    ui.radio_value(
+        &mut form.dice_mode,
+        DiceMode::Rolled,
+        "Xenolog rolls the dice",
+    );
+    ui.radio_value(
+        &mut form.dice_mode,
+        DiceMode::Entered,
+        "We roll real dice and type them in",
+    );
+    if boards::for_game(&form.game).two_player_variant() {
+        ui.checkbox(
+            &mut form.two_player,
+            "Two-player variant (a player runs the invaders)",
+        );
+    }
+    labelled_edit(ui, "Title:", &mut form.title, "a name for this battle");
+    if let Some(e) = &form.error {
+        ui.colored_label(ui.visuals().error_fg_color, e);
+    }
+    let mut close = false;
+    ui.horizontal(|ui| {
+        if ui.button("Start battle").clicked() {
+            match form.spec(&games) {
+                Ok(spec) => {
+                    commands.push(AppCommand::NewBattle(spec));
+                    close = true;
+                }
+                Err(e) => form.error = Some(e),
+            }
+        }
+        if ui.button("Cancel").clicked() {
+            close = true;
+        }
+    });
+    close
+}
+
+fn dice_ui(ui: &mut Ui, form: &mut DiceForm, commands: &mut Vec<AppCommand>) -> bool {
+    ui.heading("Enter your dice");
+    ui.label(form.request.intent.text.as_str());
+    ui.label(format!(
+        "This command rolls {}. Roll them and type what each shows, in order.",
+        dice_words(&form.sides)
+    ));
+    let max = form.sides.iter().copied().max().unwrap_or(6).min(12);
+    ui.horizontal_wrapped(|ui| {
+        for v in 1..=max {
+            if icon_button(ui, &v.to_string(), &format!("Add a die showing {v}"), true).clicked() {
+                if !form.text.trim().is_empty() {
+                    form.text.push(' ');
+                }
+                form.text.push_str(&v.to_string());
+            }
+        }
+        if ui.button("Clear dice").clicked() {
+            form.text.clear();
+        }
+    });
+    let edit = labelled_edit(ui, "Dice rolled:", &mut form.text, "e.g. 3 5 6");
+    let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+    if let Some(e) = &form.error {
+        ui.colored_label(ui.visuals().error_fg_color, e);
+    }
+    let mut close = false;
+    ui.horizontal(|ui| {
+        if ui.button("Play with these dice").clicked() || enter {
+            match parse_dice(&form.text, &form.sides) {
+                Ok(dice) => {
+                    let mut r = form.request.clone();
+                    r.dice = Some(dice);
+                    commands.push(AppCommand::Give(r));
+                    close = true;
+                }
+                Err(e) => form.error = Some(e),
+            }
+        }
+        if ui.button("Cancel").clicked() {
+            close = true;
+        }
+    });
+    close
+}
+
+/// The notice on top, if any.
+pub fn notice_ui(ctx: &egui::Context, notices: &[Notice], commands: &mut Vec<AppCommand>) {
+    let Some(n) = notices.last() else { return };
+    let modal = Modal::new(Id::unique("xenolog-notice")).show(ctx, |ui| {
+        ui.set_max_width(480.0);
+        ui.heading(&n.title);
+        ui.label(&n.text);
+        ui.add_space(6.0);
+        ui.button("OK").clicked()
+    });
+    if modal.inner || modal.should_close() {
+        commands.push(AppCommand::DismissNotice);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_dice_must_fit_the_command() {
+        assert_eq!(parse_dice("3 5, 6", &[6, 6, 6]), Ok(vec![3, 5, 6]));
+        assert!(
+            parse_dice("3 5", &[6, 6, 6])
+                .unwrap_err()
+                .contains("rolls 3 dice; 2 typed")
+        );
+        assert!(
+            parse_dice("3 7 1", &[6, 6, 6])
+                .unwrap_err()
+                .contains("shows 1 to 6")
+        );
+        assert!(parse_dice("three", &[6]).unwrap_err().contains("not a die"));
+        assert_eq!(parse_dice("10", &[10]), Ok(vec![10]));
+    }
+
+    #[test]
+    fn the_form_refuses_a_bad_seed_and_a_game_not_built() {
+        let games = offered_games(true);
+        let mut form = NewBattleForm::new(true);
+        form.game = "race".into();
+        form.seed_text = "12x".into();
+        assert!(form.spec(&games).unwrap_err().contains("whole number"));
+        form.seed_text = " 42 ".into();
+        let spec = form.spec(&games).unwrap();
+        assert_eq!(spec.seed, 42);
+        if let Some(coming) = games.iter().find(|g| !g.available) {
+            form.game = coming.id.into();
+            assert!(form.spec(&games).unwrap_err().contains("coming"));
+        }
+    }
+
+    #[test]
+    fn the_four_games_are_offered_and_the_test_game_only_when_needed() {
+        let names: Vec<&str> = offered_games(false).iter().map(|g| g.id).collect();
+        for id in ["dimx", "saucers", "alien", "invasion"] {
+            assert!(names.contains(&id), "{id} missing from {names:?}");
+        }
+        let playable = xenolog_engine::games::games()
+            .iter()
+            .any(|g| g.available && !g.test_only);
+        assert_eq!(names.contains(&"race"), !playable);
+        assert!(offered_games(true).iter().any(|g| g.id == "race"));
+    }
+}

@@ -1,0 +1,121 @@
+//! The menu bar: File, Edit, View, Help.
+
+use eframe::egui::{self, Button, KeyboardShortcut, Ui};
+
+use super::board::Camera;
+use super::command::{AppCommand, FileRequest};
+use super::prefs::{Prefs, ThemeChoice};
+use super::shortcuts;
+
+/// What the menus need to know to enable their items.
+pub struct MenuContext {
+    pub battle_open: bool,
+    pub can_undo: bool,
+    pub can_redo: bool,
+    pub show_branches: bool,
+}
+
+fn item(ui: &mut Ui, text: &str, shortcut: Option<&KeyboardShortcut>, enabled: bool) -> bool {
+    let mut b = Button::new(text);
+    if let Some(s) = shortcut {
+        b = b.shortcut_text(ui.ctx().format_shortcut(s));
+    }
+    ui.add_enabled(enabled, b).clicked()
+}
+
+pub fn menu_bar_ui(
+    ui: &mut Ui,
+    m: &MenuContext,
+    prefs: &mut Prefs,
+    camera: &mut Camera,
+    commands: &mut Vec<AppCommand>,
+) {
+    egui::MenuBar::new().ui(ui, |ui| {
+        ui.menu_button("File", |ui| {
+            if item(ui, "New campaign…", None, true) {
+                commands.push(AppCommand::AskFile(FileRequest::NewCampaign));
+            }
+            if item(ui, "Open campaign…", Some(&shortcuts::OPEN), true) {
+                commands.push(AppCommand::AskFile(FileRequest::OpenCampaign));
+            }
+            ui.menu_button("Open recent", |ui| {
+                if prefs.recent.is_empty() {
+                    ui.weak("No recent campaigns");
+                }
+                for path in &prefs.recent {
+                    let name = path.file_stem().map_or_else(
+                        || path.display().to_string(),
+                        |s| s.to_string_lossy().into_owned(),
+                    );
+                    if ui
+                        .button(name)
+                        .on_hover_text(path.display().to_string())
+                        .clicked()
+                    {
+                        commands.push(AppCommand::OpenCampaign(path.clone()));
+                    }
+                }
+            });
+            ui.separator();
+            if item(ui, "New battle…", Some(&shortcuts::NEW_BATTLE), true) {
+                commands.push(AppCommand::ShowNewBattle);
+            }
+            if item(ui, "Import battle…", None, true) {
+                commands.push(AppCommand::AskFile(FileRequest::ImportBattle));
+            }
+            if item(ui, "Export battle…", None, m.battle_open) {
+                commands.push(AppCommand::AskFile(FileRequest::ExportBattle));
+            }
+            if item(ui, "Export board picture…", None, m.battle_open) {
+                commands.push(AppCommand::AskFile(FileRequest::ExportPicture));
+            }
+            ui.separator();
+            if item(ui, "Quit", None, true) {
+                commands.push(AppCommand::Quit);
+            }
+        });
+        ui.menu_button("Edit", |ui| {
+            if item(ui, "Undo", Some(&shortcuts::UNDO), m.can_undo) {
+                commands.push(AppCommand::Undo);
+            }
+            if item(ui, "Redo", Some(&shortcuts::REDO), m.can_redo) {
+                commands.push(AppCommand::Redo);
+            }
+            ui.separator();
+            if item(ui, "Branches…", None, m.battle_open) {
+                commands.push(AppCommand::ShowBranches(!m.show_branches));
+            }
+        });
+        ui.menu_button("View", |ui| {
+            ui.label("Theme");
+            ui.radio_value(&mut prefs.theme, ThemeChoice::System, "Follow the system");
+            ui.radio_value(&mut prefs.theme, ThemeChoice::Light, "Light");
+            ui.radio_value(&mut prefs.theme, ThemeChoice::Dark, "Dark");
+            ui.separator();
+            if item(ui, "Zoom in", Some(&shortcuts::ZOOM_IN), true) {
+                camera.zoom = (camera.zoom * 1.25).min(super::board::ZOOM_RANGE.1);
+            }
+            if item(ui, "Zoom out", Some(&shortcuts::ZOOM_OUT), true) {
+                camera.zoom = (camera.zoom * 0.8).max(super::board::ZOOM_RANGE.0);
+            }
+            if item(ui, "Fit board", Some(&shortcuts::ZOOM_FIT), true) {
+                camera.reset();
+            }
+            ui.separator();
+            ui.checkbox(&mut prefs.show_table, "Entries table");
+            let mut b = m.show_branches;
+            if ui.checkbox(&mut b, "Branches").changed() {
+                commands.push(AppCommand::ShowBranches(b));
+            }
+            ui.checkbox(&mut prefs.show_test_games, "Offer test games");
+        });
+        ui.menu_button("Help", |ui| {
+            if item(ui, "Keyboard shortcuts", None, true) {
+                commands.push(AppCommand::ShowShortcuts);
+            }
+            if item(ui, "About Xenolog", None, true) {
+                commands.push(AppCommand::ShowAbout);
+            }
+        });
+    });
+}

@@ -1,0 +1,282 @@
+//! The side panel: who is to move, the selected unit or hex with its details
+//! and legal actions as buttons, what the entry at the cursor did step by
+//! step, and the dice tray.
+
+use eframe::egui::{
+    self, Align2, Color32, CornerRadius, FontId, Role, Sense, Stroke, StrokeKind, Ui, WidgetInfo,
+    vec2,
+};
+use xenolog_engine::{Battle, EntryText, LegalCommand};
+
+use super::board::{active, item_name};
+use super::boards::{BoardUi, DieMark};
+use super::command::{AppCommand, Intent, PlayRequest};
+use super::store::DiceMode;
+use super::view::BattleView;
+use super::widgets::icon_button;
+
+/// How far back the dice tray looks for the last roll.
+const DICE_LOOKBACK: usize = 400;
+
+/// Side-panel state kept between frames.
+#[derive(Debug, Default)]
+pub struct SideState {
+    /// Which step of the entry at the cursor is shown (Kay'otz activations).
+    pub step: usize,
+    /// The entry whose steps are shown, to restart at step 1 when it changes.
+    pub step_entry: Option<u64>,
+}
+
+fn give(ui: &mut Ui, cmd: &LegalCommand, commands: &mut Vec<AppCommand>) {
+    let r = ui.add(egui::Button::new(&cmd.text).wrap());
+    if r.clicked() {
+        commands.push(AppCommand::Give(PlayRequest::new(Intent::from(cmd))));
+    }
+}
+
+/// Whose turn it is, or how the battle ended.
+pub fn status_ui(ui: &mut Ui, view: &BattleView, dice_mode: DiceMode) {
+    match (&view.outcome, &view.to_move) {
+        (Some(o), _) => {
+            ui.heading("Battle over");
+            ui.label(&o.summary);
+        }
+        (None, Some(who)) => {
+            ui.heading(format!("{who} to act"));
+        }
+        (None, None) => {
+            ui.heading("Nobody can act");
+        }
+    }
+    let last = view.line.positions() - 1;
+    if view.pos < last {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            format!(
+                "Reviewing entry {} of {last}. A command given here starts a new branch; \
+                 the later entries stay on their own branch.",
+                view.pos
+            ),
+        );
+    }
+    ui.weak(match dice_mode {
+        DiceMode::Rolled => "Dice: Xenolog rolls",
+        DiceMode::Entered => "Dice: the players roll and type them in",
+    });
+}
+
+/// The selection and the actions that go with it.
+pub fn selection_ui(
+    ui: &mut Ui,
+    battle: &dyn Battle,
+    view: &BattleView,
+    board: &dyn BoardUi,
+    selected: Option<&str>,
+    commands: &mut Vec<AppCommand>,
+) {
+    if let Some(sel) = selected {
+        let name = view
+            .scene
+            .find(sel)
+            .map_or_else(|| sel.to_owned(), item_name);
+        ui.horizontal(|ui| {
+            ui.strong(name);
+            if icon_button(ui, "×", "Clear selection", true).clicked() {
+                commands.push(AppCommand::Select(None));
+            }
+        });
+        board.details_ui(ui, battle, &view.scene, sel);
+        let own: Vec<&LegalCommand> = view
+            .legal
+            .iter()
+            .filter(|c| c.subject.as_deref() == Some(sel))
+            .collect();
+        if !own.is_empty() {
+            ui.add_space(4.0);
+            ui.label(format!("Actions ({}):", own.len()));
+            for cmd in own {
+                give(ui, cmd, commands);
+            }
+        }
+        ui.separator();
+    }
+
+    // Units that can act now, as buttons, so nothing needs a mouse on the board.
+    let mut subjects: Vec<&str> = view
+        .legal
+        .iter()
+        .filter_map(|c| c.subject.as_deref())
+        .filter(|s| Some(*s) != selected)
+        .collect();
+    subjects.sort_unstable();
+    subjects.dedup();
+    if !subjects.is_empty() {
+        egui::CollapsingHeader::new(format!("Can act ({})", subjects.len()))
+            .default_open(selected.is_none())
+            .show(ui, |ui| {
+                for s in subjects {
+                    let name = view.scene.find(s).map_or_else(|| s.to_owned(), item_name);
+                    if ui.button(format!("Select {name}")).clicked() {
+                        commands.push(AppCommand::Select(Some(s.to_owned())));
+                    }
+                }
+            });
+    }
+    let general: Vec<&LegalCommand> = active(&view.legal, None).collect();
+    if !general.is_empty() {
+        ui.label("Actions:");
+        for cmd in general {
+            give(ui, cmd, commands);
+        }
+    }
+    if view.legal.is_empty() && view.outcome.is_none() {
+        ui.weak("No command is possible here.");
+    }
+}
+
+/// What the entry at the cursor did, step by step.
+pub fn entry_steps_ui(
+    ui: &mut Ui,
+    battle: &dyn Battle,
+    view: &mut BattleView,
+    board: &dyn BoardUi,
+    state: &mut SideState,
+) {
+    let Some(t) = view
+        .pos
+        .checked_sub(1)
+        .and_then(|i| view.line.text(battle, i))
+        .cloned()
+    else {
+        ui.weak("The battle is at its start.");
+        return;
+    };
+    if state.step_entry != Some(t.id) {
+        state.step_entry = Some(t.id);
+        state.step = 0;
+    }
+    ui.label(egui::RichText::new(format!("#{} {}", view.pos, t.command)).strong());
+    let steps = board.steps(&t);
+    if steps.len() > 1 {
+        let n = steps.len();
+        state.step = state.step.min(n - 1);
+        ui.horizontal(|ui| {
+            if icon_button(ui, "◀", "Previous step", state.step > 0).clicked() {
+                state.step -= 1;
+            }
+            ui.label(format!("Step {} of {n}", state.step + 1));
+            if icon_button(ui, "▶", "Next step", state.step + 1 < n).clicked() {
+                state.step += 1;
+            }
+        });
+        for (k, s) in steps.iter().enumerate() {
+            let text = format!("{}. {s}", k + 1);
+            if k == state.step {
+                ui.label(
+                    egui::RichText::new(text)
+                        .strong()
+                        .background_color(ui.visuals().selection.bg_fill.linear_multiply(0.4)),
+                );
+            } else if k < state.step {
+                ui.label(text);
+            } else {
+                ui.weak(text);
+            }
+        }
+    } else {
+        for s in steps {
+            ui.label(s);
+        }
+    }
+}
+
+/// The latest entry at or before the cursor that rolled dice.
+fn last_roll(battle: &dyn Battle, view: &mut BattleView) -> Option<(usize, EntryText)> {
+    let pos = view.pos;
+    (pos.saturating_sub(DICE_LOOKBACK)..pos)
+        .rev()
+        .find_map(|i| {
+            view.line
+                .text(battle, i)
+                .filter(|t| !t.dice.is_empty())
+                .map(|t| (i + 1, t.clone()))
+        })
+}
+
+/// The dice tray: the last roll die by die, hits marked, rolled or entered.
+pub fn dice_tray_ui(ui: &mut Ui, battle: &dyn Battle, view: &mut BattleView, board: &dyn BoardUi) {
+    let Some((pos, t)) = last_roll(battle, view) else {
+        ui.weak("No dice rolled yet.");
+        return;
+    };
+    let marks = board.die_marks(battle, &t);
+    ui.label(format!("#{pos} {}", t.command));
+    ui.horizontal_wrapped(|ui| {
+        for (k, die) in t.dice.iter().enumerate() {
+            let mark = marks.get(k).copied().unwrap_or(DieMark::Plain);
+            die_ui(ui, k + 1, die.value, die.sides, mark);
+        }
+    });
+    let hits = marks.iter().filter(|m| **m == DieMark::Hit).count();
+    if marks.iter().any(|m| *m != DieMark::Plain) {
+        ui.label(format!("{hits} hit{}", if hits == 1 { "" } else { "s" }));
+    }
+    ui.weak(if t.entered {
+        "Entered by the players (real dice)"
+    } else {
+        "Rolled by Xenolog"
+    });
+}
+
+fn die_ui(ui: &mut Ui, n: usize, value: u8, sides: u8, mark: DieMark) {
+    let (rect, response) = ui.allocate_exact_size(vec2(34.0, 34.0), Sense::hover());
+    let what = match mark {
+        DieMark::Hit => ", hit",
+        DieMark::Miss => ", miss",
+        DieMark::Plain => "",
+    };
+    let label = format!("Die {n}: {value}{what}");
+    response.widget_info(|| WidgetInfo::labeled(Role::Image, true, &label));
+    let (fill, text, stroke) = match mark {
+        DieMark::Hit => (
+            Color32::from_rgb(200, 40, 40),
+            Color32::WHITE,
+            Stroke::new(2.5, Color32::from_rgb(255, 210, 0)),
+        ),
+        DieMark::Miss => (
+            Color32::from_gray(200),
+            Color32::from_gray(90),
+            Stroke::new(1.0, Color32::from_gray(120)),
+        ),
+        DieMark::Plain => (
+            Color32::from_rgb(245, 240, 225),
+            Color32::BLACK,
+            Stroke::new(1.0, Color32::from_gray(60)),
+        ),
+    };
+    let painter = ui.painter();
+    painter.rect(
+        rect.shrink(1.0),
+        CornerRadius::same(6),
+        fill,
+        stroke,
+        StrokeKind::Inside,
+    );
+    painter.text(
+        rect.center(),
+        Align2::CENTER_CENTER,
+        value.to_string(),
+        FontId::proportional(18.0),
+        text,
+    );
+    if sides != 6 {
+        painter.text(
+            rect.right_bottom() - vec2(3.0, 2.0),
+            Align2::RIGHT_BOTTOM,
+            format!("d{sides}"),
+            FontId::proportional(8.0),
+            text,
+        );
+    }
+    response.on_hover_text(label);
+}

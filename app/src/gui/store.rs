@@ -1,0 +1,285 @@
+//! The campaign the app has open, behind one small trait so the app can run on
+//! a campaign file (the store, `xenolog_saves`) or, when no file can be
+//! written, on battles kept in memory. Every error comes back as the store's
+//! own sentence for a notice.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use xenolog_engine::{Actor, Battle, BattleMeta, Branch, BranchId, EntryId, EntryRecord};
+
+pub use xenolog_saves::{BattleId, BattleSummary, DiceMode};
+
+/// An open campaign.
+pub trait CampaignStore {
+    /// The file, `None` for a campaign kept in memory.
+    fn path(&self) -> Option<&Path>;
+    fn name(&self) -> String;
+    fn is_read_only(&self) -> bool;
+    fn battles(&self) -> Result<Vec<BattleSummary>, String>;
+    fn load_battle(&self, id: BattleId) -> Result<Box<dyn Battle>, String>;
+    #[allow(clippy::too_many_arguments)]
+    fn new_battle(
+        &mut self,
+        game: &str,
+        seed: u64,
+        config: &Value,
+        title: &str,
+        dice_mode: DiceMode,
+    ) -> Result<BattleId, String>;
+    /// Decide, store durably, then commit into `battle`; on error nothing changes.
+    fn play(
+        &mut self,
+        id: BattleId,
+        battle: &mut dyn Battle,
+        actor: Actor,
+        command: &Value,
+        dice: Option<Vec<u8>>,
+    ) -> Result<EntryId, String>;
+    /// Persist cursor, branch and branch names.
+    fn save_position(&mut self, id: BattleId, battle: &dyn Battle) -> Result<(), String>;
+    fn export_battle(&self, id: BattleId, out: &Path) -> Result<(), String>;
+    fn import_battle(&mut self, file: &Path) -> Result<BattleId, String>;
+}
+
+/// A battle kept in memory: its parts, enough to rebuild it.
+struct MemoryBattle {
+    summary: BattleSummary,
+    meta: BattleMeta,
+    records: Vec<EntryRecord>,
+    branches: Vec<Branch>,
+    cursor: Option<EntryId>,
+    branch: BranchId,
+}
+
+/// A campaign that lives only as long as the app: used when no campaign file
+/// can be written, and in tests of the UI alone.
+pub struct MemoryCampaign {
+    name: String,
+    battles: Vec<MemoryBattle>,
+    clock: i64,
+}
+
+impl MemoryCampaign {
+    pub fn new(name: &str) -> Self {
+        Self {
+            name: name.to_owned(),
+            battles: Vec::new(),
+            clock: 1_700_000_000,
+        }
+    }
+
+    fn get(&self, id: BattleId) -> Result<&MemoryBattle, String> {
+        self.battles
+            .iter()
+            .find(|b| b.summary.id == id)
+            .ok_or_else(|| format!("there is no battle {id} in this campaign"))
+    }
+
+    fn sync(&mut self, id: BattleId, battle: &dyn Battle) -> Result<(), String> {
+        self.clock += 1;
+        let now = self.clock;
+        let b = self
+            .battles
+            .iter_mut()
+            .find(|b| b.summary.id == id)
+            .ok_or_else(|| format!("there is no battle {id} in this campaign"))?;
+        b.records = battle.records().to_vec();
+        b.branches = battle.branches().to_vec();
+        b.cursor = battle.cursor();
+        b.branch = battle.current_branch();
+        b.summary.entries = b.records.len() as u64;
+        b.summary.branches = b.branches.len() as u32;
+        b.summary.updated = now;
+        let outcome = battle.outcome();
+        b.summary.status = if outcome.is_some() {
+            "over".into()
+        } else {
+            "in progress".into()
+        };
+        b.summary.result = outcome.map(|o| o.summary);
+        Ok(())
+    }
+}
+
+impl CampaignStore for MemoryCampaign {
+    fn path(&self) -> Option<&Path> {
+        None
+    }
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn is_read_only(&self) -> bool {
+        false
+    }
+    fn battles(&self) -> Result<Vec<BattleSummary>, String> {
+        Ok(self.battles.iter().map(|b| b.summary.clone()).collect())
+    }
+    fn load_battle(&self, id: BattleId) -> Result<Box<dyn Battle>, String> {
+        let b = self.get(id)?;
+        xenolog_engine::games::load_battle(
+            b.meta.clone(),
+            b.records.clone(),
+            b.branches.clone(),
+            Vec::new(),
+            b.cursor,
+            b.branch,
+        )
+        .map_err(|e| format!("the battle cannot be loaded: {e}"))
+    }
+    fn new_battle(
+        &mut self,
+        game: &str,
+        seed: u64,
+        config: &Value,
+        title: &str,
+        dice_mode: DiceMode,
+    ) -> Result<BattleId, String> {
+        let battle = xenolog_engine::games::new_battle(game, seed, config)
+            .map_err(|e| format!("the battle cannot be started: {e}"))?;
+        self.clock += 1;
+        let id = self.battles.len() as BattleId + 1;
+        self.battles.push(MemoryBattle {
+            summary: BattleSummary {
+                id,
+                game: game.to_owned(),
+                title: title.to_owned(),
+                seed,
+                rules_version: battle.meta().rules_version,
+                dice_mode,
+                created: self.clock,
+                updated: self.clock,
+                entries: 0,
+                branches: 1,
+                status: "in progress".into(),
+                result: None,
+                origin: None,
+            },
+            meta: battle.meta().clone(),
+            records: Vec::new(),
+            branches: battle.branches().to_vec(),
+            cursor: None,
+            branch: 0,
+        });
+        Ok(id)
+    }
+    fn play(
+        &mut self,
+        id: BattleId,
+        battle: &mut dyn Battle,
+        actor: Actor,
+        command: &Value,
+        dice: Option<Vec<u8>>,
+    ) -> Result<EntryId, String> {
+        self.get(id)?;
+        let pending = battle
+            .prepare_json(actor, command, dice)
+            .map_err(|e| e.to_string())?;
+        let entry = battle.commit(pending);
+        self.sync(id, battle)?;
+        Ok(entry)
+    }
+    fn save_position(&mut self, id: BattleId, battle: &dyn Battle) -> Result<(), String> {
+        self.sync(id, battle)
+    }
+    fn export_battle(&self, _id: BattleId, _out: &Path) -> Result<(), String> {
+        Err(
+            "a campaign kept in memory cannot export battles: open or create a campaign file first"
+                .into(),
+        )
+    }
+    fn import_battle(&mut self, _file: &Path) -> Result<BattleId, String> {
+        Err(
+            "a campaign kept in memory cannot import battles: open or create a campaign file first"
+                .into(),
+        )
+    }
+}
+
+/// Where the app keeps its own files.
+pub fn data_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("org", "Xenolog", "Xenolog").map(|d| d.data_dir().to_owned())
+}
+
+/// The sample campaign's file name in the data directory.
+pub const SAMPLE_FILE: &str = "Sample campaign.xenolog";
+
+/// A campaign file, through the store.
+struct FileCampaign(xenolog_saves::Campaign);
+
+fn words(e: xenolog_saves::SaveError) -> String {
+    e.to_string()
+}
+
+impl CampaignStore for FileCampaign {
+    fn path(&self) -> Option<&Path> {
+        Some(self.0.path())
+    }
+    fn name(&self) -> String {
+        self.0.name().unwrap_or_else(|_| {
+            self.0.path().file_stem().map_or_else(
+                || "Campaign".to_owned(),
+                |s| s.to_string_lossy().into_owned(),
+            )
+        })
+    }
+    fn is_read_only(&self) -> bool {
+        self.0.is_read_only()
+    }
+    fn battles(&self) -> Result<Vec<BattleSummary>, String> {
+        self.0.battles().map_err(words)
+    }
+    fn load_battle(&self, id: BattleId) -> Result<Box<dyn Battle>, String> {
+        self.0.load_battle(id).map_err(words)
+    }
+    fn new_battle(
+        &mut self,
+        game: &str,
+        seed: u64,
+        config: &Value,
+        title: &str,
+        dice_mode: DiceMode,
+    ) -> Result<BattleId, String> {
+        self.0
+            .new_battle(game, seed, config, title, dice_mode)
+            .map_err(words)
+    }
+    fn play(
+        &mut self,
+        id: BattleId,
+        battle: &mut dyn Battle,
+        actor: Actor,
+        command: &Value,
+        dice: Option<Vec<u8>>,
+    ) -> Result<EntryId, String> {
+        self.0.play(id, battle, actor, command, dice).map_err(words)
+    }
+    fn save_position(&mut self, id: BattleId, battle: &dyn Battle) -> Result<(), String> {
+        self.0.save_position(id, battle).map_err(words)
+    }
+    fn export_battle(&self, id: BattleId, out: &Path) -> Result<(), String> {
+        self.0.export_battle(id, out).map_err(words)
+    }
+    fn import_battle(&mut self, file: &Path) -> Result<BattleId, String> {
+        self.0.import_battle(file).map_err(words)
+    }
+}
+
+/// Open a campaign file for writing.
+pub fn open_store(path: &Path) -> Result<Box<dyn CampaignStore>, String> {
+    xenolog_saves::Campaign::open(path)
+        .map(|c| Box::new(FileCampaign(c)) as Box<dyn CampaignStore>)
+        .map_err(words)
+}
+
+/// Create a new campaign file.
+pub fn create_store(path: &Path, name: &str) -> Result<Box<dyn CampaignStore>, String> {
+    xenolog_saves::Campaign::create(path, name)
+        .map(|c| Box::new(FileCampaign(c)) as Box<dyn CampaignStore>)
+        .map_err(words)
+}
+
+/// Make the sample campaign of the first start.
+pub fn create_sample(path: &Path) -> Result<(), String> {
+    xenolog_saves::sample::create_sample(path).map_err(words)
+}

@@ -1,0 +1,421 @@
+//! Review: the timeline along the bottom (turns and phases as ticks over the
+//! entries; drag to scrub, click to jump), the playback controls, and the
+//! table of entries in words that follows the cursor.
+
+use eframe::egui::{
+    self, Align2, Color32, CornerRadius, FontId, Rect, Role, Sense, Stroke, StrokeKind, Ui,
+    WidgetInfo, accesskit, vec2,
+};
+use egui_extras::{Column, TableBuilder};
+use xenolog_engine::Battle;
+
+use super::command::AppCommand;
+use super::view::BattleView;
+use super::widgets::icon_button;
+
+/// Height of the tick strip.
+const STRIP_HEIGHT: f32 = 46.0;
+/// Inset of the first and last position from the strip's ends.
+const PAD: f32 = 10.0;
+
+/// Review state kept between frames (not persisted).
+#[derive(Debug, Default)]
+pub struct TimelineState {
+    /// Playing back: entries per second and the time of the next step.
+    pub playing: bool,
+    pub next_step_at: f64,
+    /// The turn typed into "Go to turn".
+    pub goto_turn: u32,
+    /// The position the table last scrolled to, so it follows the cursor
+    /// without fighting the player's own scrolling.
+    pub table_follows: Option<usize>,
+}
+
+fn pos_to_x(strip: Rect, pos: usize, positions: usize) -> f32 {
+    let span = (positions.max(2) - 1) as f32;
+    strip.left() + PAD + (strip.width() - 2.0 * PAD) * pos as f32 / span
+}
+
+fn x_to_pos(strip: Rect, x: f32, positions: usize) -> usize {
+    let span = (positions.max(2) - 1) as f32;
+    let t = ((x - strip.left() - PAD) / (strip.width() - 2.0 * PAD)).clamp(0.0, 1.0);
+    ((t * span).round() as usize).min(positions.saturating_sub(1))
+}
+
+/// The playback controls and the position read-out.
+pub fn controls_ui(
+    ui: &mut Ui,
+    view: &BattleView,
+    state: &mut TimelineState,
+    speed: &mut f32,
+    commands: &mut Vec<AppCommand>,
+) {
+    let last = view.line.positions() - 1;
+    let pos = view.pos;
+    ui.horizontal(|ui| {
+        let mut button = |ui: &mut Ui, icon: &str, label: &str, enabled: bool, cmd: AppCommand| {
+            if icon_button(ui, icon, label, enabled).clicked() {
+                commands.push(cmd);
+            }
+        };
+        button(ui, "⇤", "Jump to start", pos > 0, AppCommand::SeekLine(0));
+        button(
+            ui,
+            "←",
+            "Step back",
+            pos > 0,
+            AppCommand::SeekLine(pos.saturating_sub(1)),
+        );
+        if state.playing {
+            button(ui, "‖", "Pause", true, AppCommand::SetPlaying(false));
+        } else {
+            button(
+                ui,
+                "▶",
+                "Play back",
+                pos < last,
+                AppCommand::SetPlaying(true),
+            );
+        }
+        button(
+            ui,
+            "→",
+            "Step forward",
+            pos < last,
+            AppCommand::SeekLine((pos + 1).min(last)),
+        );
+        button(
+            ui,
+            "⇥",
+            "Jump to end",
+            pos < last,
+            AppCommand::SeekLine(last),
+        );
+        ui.add(
+            egui::Slider::new(speed, 0.5..=60.0)
+                .logarithmic(true)
+                .text("entries/s")
+                .max_decimals(1),
+        )
+        .on_hover_text("Playback speed")
+        .widget_info(|| WidgetInfo::labeled(Role::Slider, true, "Playback speed"));
+        ui.separator();
+        let turn_label = ui.label("Turn");
+        ui.add(egui::DragValue::new(&mut state.goto_turn).range(1..=9999))
+            .labelled_by(turn_label.id);
+        let target = view.line.turn_start(state.goto_turn);
+        let go = ui
+            .add_enabled(target.is_some(), egui::Button::new("Go"))
+            .on_hover_text("Jump to the start of this turn");
+        go.widget_info(|| WidgetInfo::labeled(Role::Button, target.is_some(), "Go to turn"));
+        if go.clicked()
+            && let Some(p) = target
+        {
+            commands.push(AppCommand::SeekLine(p));
+        }
+        ui.separator();
+        let flow = view
+            .line
+            .flow_at_pos(pos)
+            .map(|f| format!("Turn {}, {}", f.turn, f.phase))
+            .unwrap_or_default();
+        let at = if pos == 0 {
+            "Setup".to_owned()
+        } else {
+            format!("Entry {pos} of {last}")
+        };
+        ui.label(format!("{at} · {flow}"));
+        if pos < last {
+            ui.weak(format!("({} later entries on this branch)", last - pos));
+        }
+    });
+}
+
+/// The tick strip: drag to scrub, click to jump.
+pub fn strip_ui(ui: &mut Ui, view: &BattleView, commands: &mut Vec<AppCommand>) {
+    let positions = view.line.positions();
+    let (strip, response) = ui.allocate_exact_size(
+        vec2(ui.available_width(), STRIP_HEIGHT),
+        Sense::click_and_drag(),
+    );
+    let id = response.id;
+    let value = view.pos as f64;
+    let max = (positions - 1) as f64;
+    response.widget_info(|| WidgetInfo {
+        value: Some(value),
+        ..WidgetInfo::labeled(Role::Slider, true, "Timeline")
+    });
+    ui.ctx().accesskit_node_builder(id, |b| {
+        b.set_min_numeric_value(0.0);
+        b.set_max_numeric_value(max);
+        b.set_numeric_value_step(1.0);
+        b.add_action(accesskit::Action::SetValue);
+        b.add_action(accesskit::Action::Increment);
+        b.add_action(accesskit::Action::Decrement);
+    });
+
+    let visuals = ui.visuals().clone();
+    let painter = ui.painter_at(strip);
+    painter.rect(
+        strip,
+        CornerRadius::same(4),
+        visuals.extreme_bg_color,
+        Stroke::new(1.0, visuals.widgets.noninteractive.bg_stroke.color),
+        StrokeKind::Inside,
+    );
+    let track_y = strip.top() + 28.0;
+    painter.hline(
+        strip.left() + PAD..=strip.right() - PAD,
+        track_y,
+        Stroke::new(2.0, visuals.widgets.inactive.bg_fill),
+    );
+    // Played part of the line up to the cursor.
+    let cursor_x = pos_to_x(strip, view.pos, positions);
+    painter.hline(
+        strip.left() + PAD..=cursor_x,
+        track_y,
+        Stroke::new(3.0, visuals.selection.bg_fill),
+    );
+
+    // Ticks: turns tall and numbered where there is room, phases short.
+    let text = visuals.text_color();
+    let weak = visuals.weak_text_color();
+    let mut last_label_x = f32::NEG_INFINITY;
+    let mut last_minor_x = f32::NEG_INFINITY;
+    for tick in &view.line.ticks {
+        let x = pos_to_x(strip, tick.pos, positions);
+        if tick.turn_start {
+            painter.vline(x, track_y - 12.0..=track_y + 8.0, Stroke::new(1.5, text));
+            if x - last_label_x > 28.0 {
+                painter.text(
+                    egui::pos2(x + 2.0, strip.top() + 3.0),
+                    Align2::LEFT_TOP,
+                    format!("T{}", tick.flow.turn),
+                    FontId::proportional(11.0),
+                    text,
+                );
+                last_label_x = x;
+            }
+        } else if x - last_minor_x > 3.0 {
+            painter.vline(x, track_y - 5.0..=track_y + 5.0, Stroke::new(1.0, weak));
+            last_minor_x = x;
+        }
+    }
+    // The cursor.
+    painter.vline(
+        cursor_x,
+        strip.top() + 2.0..=strip.bottom() - 2.0,
+        Stroke::new(2.0, visuals.selection.stroke.color),
+    );
+    painter.circle_filled(
+        egui::pos2(cursor_x, track_y),
+        6.0,
+        visuals.selection.bg_fill,
+    );
+    if response.hovered()
+        && let Some(p) = response.hover_pos()
+    {
+        let pos = x_to_pos(strip, p.x, positions);
+        let flow = view.line.flow_at_pos(pos);
+        let tip = match flow {
+            Some(f) => format!("Entry {pos} · Turn {}, {}", f.turn, f.phase),
+            None => format!("Entry {pos}"),
+        };
+        painter.vline(
+            p.x,
+            strip.top() + 2.0..=strip.bottom() - 2.0,
+            Stroke::new(1.0, weak),
+        );
+        response.clone().on_hover_text_at_pointer(tip);
+    }
+
+    let mut want = None;
+    if (response.dragged() || response.clicked())
+        && let Some(p) = response.interact_pointer_pos()
+    {
+        want = Some(x_to_pos(strip, p.x, positions));
+    }
+    let (set, inc, dec) = ui.input(|i| {
+        let set = i
+            .accesskit_action_requests(id, accesskit::Action::SetValue)
+            .filter_map(|r| match r.data {
+                Some(accesskit::ActionData::NumericValue(v)) => Some(v),
+                _ => None,
+            })
+            .last();
+        (
+            set,
+            i.num_accesskit_action_requests(id, accesskit::Action::Increment),
+            i.num_accesskit_action_requests(id, accesskit::Action::Decrement),
+        )
+    });
+    if let Some(v) = set {
+        want = Some((v.max(0.0).round() as usize).min(positions - 1));
+    }
+    if inc + dec > 0 {
+        want = Some((view.pos + inc).saturating_sub(dec).min(positions - 1));
+    }
+    if let Some(p) = want
+        && p != view.pos
+    {
+        commands.push(AppCommand::SeekLine(p));
+    }
+}
+
+/// Dice in words: `3 5 6`, with entered dice marked.
+pub fn dice_words(dice: &[xenolog_engine::Die], entered: bool) -> String {
+    if dice.is_empty() {
+        return String::new();
+    }
+    let faces: Vec<String> = dice
+        .iter()
+        .map(|d| {
+            if d.sides == 6 {
+                d.value.to_string()
+            } else {
+                format!("{}/d{}", d.value, d.sides)
+            }
+        })
+        .collect();
+    format!(
+        "{}{}",
+        faces.join(" "),
+        if entered { " (entered)" } else { "" }
+    )
+}
+
+/// The virtualised table of entries on the current line.
+pub fn entries_table_ui(
+    ui: &mut Ui,
+    battle: &dyn Battle,
+    view: &mut BattleView,
+    state: &mut TimelineState,
+    commands: &mut Vec<AppCommand>,
+) {
+    let rows = view.line.positions();
+    let pos = view.pos;
+    let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+    // Selectable text would take the click meant for the row.
+    ui.style_mut().interaction.selectable_labels = false;
+    let mut table = TableBuilder::new(ui)
+        .id_salt("entries")
+        .striped(true)
+        .sense(Sense::click())
+        .resizable(false)
+        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
+        .column(Column::exact(64.0))
+        .column(Column::exact(44.0))
+        .column(Column::exact(120.0))
+        .column(Column::exact(110.0))
+        .column(Column::remainder().at_least(200.0).clip(true))
+        .column(Column::exact(120.0))
+        .min_scrolled_height(0.0)
+        .max_scroll_height(f32::INFINITY)
+        .auto_shrink([false, false]);
+    if state.table_follows != Some(pos) {
+        table = table.scroll_to_row(pos, Some(egui::Align::Center));
+        state.table_follows = Some(pos);
+    }
+    let line = &mut view.line;
+    table
+        .header(row_height, |mut header| {
+            for title in ["#", "Turn", "Phase", "Who", "What happened", "Dice"] {
+                header.col(|ui| {
+                    ui.strong(title);
+                });
+            }
+        })
+        .body(|body| {
+            body.rows(row_height, rows, |mut row| {
+                let i = row.index();
+                row.set_selected(i == pos);
+                if i == 0 {
+                    row.col(|ui| {
+                        ui.label("#0");
+                    });
+                    let flow = line.ticks.first().map(|t| t.flow.clone());
+                    row.col(|ui| {
+                        ui.label(
+                            flow.as_ref()
+                                .map(|f| f.turn.to_string())
+                                .unwrap_or_default(),
+                        );
+                    });
+                    row.col(|ui| {
+                        ui.label(flow.map(|f| f.phase).unwrap_or_default());
+                    });
+                    row.col(|_| {});
+                    row.col(|ui| {
+                        ui.label("Start of the battle");
+                    });
+                    row.col(|_| {});
+                } else if let Some(t) = line.text(battle, i - 1) {
+                    let t = t.clone();
+                    row.col(|ui| {
+                        ui.label(format!("#{i}"));
+                    });
+                    row.col(|ui| {
+                        ui.label(t.flow.turn.to_string());
+                    });
+                    row.col(|ui| {
+                        ui.label(&t.flow.phase);
+                    });
+                    row.col(|ui| {
+                        ui.label(&t.actor);
+                    });
+                    row.col(|ui| {
+                        let what = if t.events.is_empty() {
+                            t.command.clone()
+                        } else {
+                            format!("{}: {}", t.command, t.events.join("; "))
+                        };
+                        ui.label(what).on_hover_ui(|ui| {
+                            ui.strong(&t.command);
+                            for e in &t.events {
+                                ui.label(format!("• {e}"));
+                            }
+                        });
+                    });
+                    row.col(|ui| {
+                        let d = dice_words(&t.dice, t.entered);
+                        if t.entered {
+                            ui.colored_label(Color32::from_rgb(200, 120, 0), d);
+                        } else {
+                            ui.label(d);
+                        }
+                    });
+                }
+                if row.response().clicked() {
+                    commands.push(AppCommand::SeekLine(i));
+                }
+            });
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strip_positions_round_trip() {
+        let strip = Rect::from_min_size(egui::pos2(0.0, 0.0), vec2(820.0, 40.0));
+        for n in [1, 2, 3, 100, 100_001] {
+            for pos in [0, n / 3, n - 1] {
+                let x = pos_to_x(strip, pos, n);
+                let back = x_to_pos(strip, x, n);
+                let tol = n / 800;
+                assert!(back.abs_diff(pos) <= tol, "n={n} pos={pos} back={back}");
+            }
+        }
+        assert_eq!(x_to_pos(strip, -50.0, 10), 0);
+        assert_eq!(x_to_pos(strip, 5000.0, 10), 9);
+    }
+
+    #[test]
+    fn entered_dice_are_marked() {
+        let d = |v| xenolog_engine::Die { sides: 6, value: v };
+        assert_eq!(dice_words(&[d(3), d(6)], false), "3 6");
+        assert_eq!(dice_words(&[d(1)], true), "1 (entered)");
+        assert_eq!(dice_words(&[], true), "");
+    }
+}

@@ -1,0 +1,19 @@
+//! UI tests of the desktop app: egui_kittest drives the real `App` by
+//! accessible labels, and snapshot tests compare rendered frames (wgpu on
+//! EGL/llvmpipe, no GPU needed) with the reference PNGs in `snapshots/`.
+//!
+//! One test binary for all GUI tests, so the app is compiled once.
+
+// The app module is compiled into this test binary as it is into `xenolog`;
+// not every item is used by the tests.
+#[allow(dead_code)]
+#[path = "../src/gui/mod.rs"]
+mod gui;
+
+mod gui_app {
+    pub mod support;
+
+    mod files;
+    mod play;
+    mod review;
+}

@@ -1,0 +1,113 @@
+//! Review: the timeline, the keyboard, the entry table, playback.
+
+use eframe::egui;
+use egui_kittest::kittest::Queryable;
+
+use super::support::{app, click, new_battle, position};
+use crate::gui::app::App;
+use crate::gui::command::{AppCommand, Intent, PlayRequest};
+
+const RACE: &str = "Dice Race (test game) (2 players)";
+
+/// Play `n` commands quickly through the app's own command path.
+fn play_many(h: &mut egui_kittest::Harness<'_, App>, n: usize) {
+    for _ in 0..n {
+        let cmd = {
+            let ob = h.state().open.as_ref().unwrap();
+            ob.battle
+                .legal()
+                .into_iter()
+                .find(|c| c.text.contains("rolls 1"))
+                .unwrap()
+        };
+        h.state_mut()
+            .push(AppCommand::Give(PlayRequest::new(Intent::from(&cmd))));
+        h.step();
+    }
+    h.run();
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+}
+
+#[test]
+fn scrubbing_the_timeline_moves_the_cursor_and_the_table_follows() {
+    let mut h = app();
+    new_battle(&mut h, RACE, 3, false);
+    play_many(&mut h, 40);
+    assert_eq!(position(&h), (40, 40));
+
+    let strip = h.get_by_label("Timeline").rect();
+    // Press at the left end and drag to the middle.
+    let start = strip.left_center() + egui::vec2(2.0, 0.0);
+    h.hover_at(start);
+    h.drag_at(start);
+    h.run();
+    h.hover_at(start + egui::vec2(20.0, 0.0));
+    h.run();
+    assert_eq!(position(&h).0, 0, "dragging from the start shows the start");
+    h.hover_at(strip.center());
+    h.run();
+    let (pos, _) = position(&h);
+    assert!((18..=22).contains(&pos), "dragged to the middle: {pos}");
+    h.drop_at(strip.center());
+    h.run();
+    // The table row of the cursor is shown.
+    h.get_by_label(&format!("#{pos}"));
+
+    // Clicking a table row jumps there.
+    click(&mut h, &format!("#{}", pos - 2));
+    assert_eq!(position(&h).0, pos - 2);
+}
+
+#[test]
+fn arrow_keys_home_and_end_step_through_the_battle() {
+    let mut h = app();
+    new_battle(&mut h, RACE, 4, false);
+    play_many(&mut h, 10);
+    h.key_press(egui::Key::Home);
+    h.run();
+    assert_eq!(position(&h).0, 0);
+    h.key_press(egui::Key::ArrowRight);
+    h.key_press(egui::Key::ArrowRight);
+    h.run();
+    assert_eq!(position(&h).0, 2);
+    h.key_press(egui::Key::ArrowLeft);
+    h.run();
+    assert_eq!(position(&h).0, 1);
+    h.key_press(egui::Key::End);
+    h.run();
+    assert_eq!(position(&h).0, 10);
+    click(&mut h, "Jump to start");
+    assert_eq!(position(&h).0, 0);
+    click(&mut h, "Step forward");
+    assert_eq!(position(&h).0, 1);
+}
+
+#[test]
+fn playback_steps_forward_by_itself_and_stops_at_the_end() {
+    let mut h = app();
+    new_battle(&mut h, RACE, 4, false);
+    play_many(&mut h, 5);
+    click(&mut h, "Jump to start");
+    h.state_mut().prefs.playback_speed = 30.0;
+    h.get_by_label("Play back").click();
+    for _ in 0..120 {
+        h.step();
+    }
+    h.run();
+    assert_eq!(position(&h), (5, 5));
+    assert!(!h.state().timeline.playing);
+}
+
+#[test]
+fn scrubbing_does_not_rebuild_the_line() {
+    let mut h = app();
+    new_battle(&mut h, RACE, 4, false);
+    play_many(&mut h, 30);
+    let before = h.state().open.as_ref().unwrap().view.line.ids.clone();
+    for pos in [0, 29, 3, 17] {
+        h.state_mut().push(AppCommand::SeekLine(pos));
+        h.run();
+        assert_eq!(position(&h).0, pos);
+    }
+    assert_eq!(h.state().open.as_ref().unwrap().view.line.ids, before);
+}
