@@ -269,6 +269,27 @@ impl<G: Game> Session<G> {
                 "the branch list is damaged (ids out of order)".into(),
             ));
         }
+        for b in branches.iter().skip(1) {
+            if !b.parent.is_some_and(|p| p < b.id) {
+                return Err(LoadError::Other(format!(
+                    "the branch list is damaged (branch {} does not part from an older branch)",
+                    b.id
+                )));
+            }
+            if let Some(f) = b.fork
+                && !records
+                    .get(f as usize)
+                    .is_some_and(|r| Some(r.branch) == b.parent)
+            {
+                return Err(LoadError::Corrupt {
+                    entry: f,
+                    why: format!(
+                        "branch {} parts from it, but it is not on that branch's parent",
+                        b.id
+                    ),
+                });
+            }
+        }
         s.branch_head = vec![None; branches.len()];
         s.branches = branches;
         s.records.reserve(records.len());
@@ -540,7 +561,12 @@ impl<G: Game> Session<G> {
             Branch {
                 id: bid,
                 name: format!("Branch {bid}"),
-                parent: Some(self.branch),
+                // The branch that holds the fork entry: the fork is then always
+                // one of the parent's own entries (`on_line` relies on it).
+                parent: Some(
+                    self.cursor
+                        .map_or(self.branch, |c| self.records[c as usize].branch),
+                ),
                 fork: self.cursor,
             }
         });
@@ -625,7 +651,7 @@ impl<G: Game> Session<G> {
         }
         let on_line = match at {
             None => true,
-            Some(id) => self.is_ancestor_or_self(id, self.head(self.branch)),
+            Some(id) => self.on_line(id, self.branch),
         };
         if !on_line && let Some(id) = at {
             self.branch = self.records[id as usize].branch;
@@ -634,19 +660,30 @@ impl<G: Game> Session<G> {
         self.cursor = at;
     }
 
-    fn is_ancestor_or_self(&self, id: EntryId, of: Option<EntryId>) -> bool {
-        let target_depth = self.depth[id as usize];
-        let mut e = of;
-        while let Some(x) = e {
-            if x == id {
-                return true;
+    /// Whether an entry lies on the line from the setup to `branch`'s head.
+    ///
+    /// A branch's own entries form one line (appends only ever happen at its
+    /// head; a command anywhere else starts a new branch), in increasing id
+    /// order. So the line is: the branch's entries, then its parent branch's
+    /// entries up to the fork, and so on: O(branches), not O(entries).
+    fn on_line(&self, id: EntryId, branch: BranchId) -> bool {
+        let target = self.records[id as usize].branch;
+        let mut b = branch;
+        let mut limit = self.head(b);
+        loop {
+            let Some(lim) = limit else { return false };
+            if target == b {
+                return id <= lim;
             }
-            if self.depth[x as usize] <= target_depth {
-                return false;
+            let br = &self.branches[b as usize];
+            match br.parent {
+                Some(p) => {
+                    b = p;
+                    limit = br.fork;
+                }
+                None => return false,
             }
-            e = self.records[x as usize].parent;
         }
-        false
     }
 
     /// Step the cursor back up to `steps` entries; returns how many it moved.
