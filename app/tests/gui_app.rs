@@ -16,4 +16,5 @@ mod gui_app {
     mod files;
     mod play;
     mod review;
+    mod snapshots;
 }

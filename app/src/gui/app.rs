@@ -43,6 +43,8 @@ pub struct Startup {
     pub screenshot: Option<PathBuf>,
     /// Reopen the last campaign from the preferences.
     pub restore_last: bool,
+    /// When the program started, to time the first frame.
+    pub started: Instant,
 }
 
 /// The battle on the board.
@@ -131,7 +133,7 @@ impl App {
                 requested: false,
                 done: Arc::new(Mutex::new(None)),
             }),
-            started: Instant::now(),
+            started: startup.started,
             first_frame: None,
             ctx: ctx.clone(),
         };
@@ -143,7 +145,7 @@ impl App {
     /// sample (made on first start), else a campaign in memory.
     fn start(&mut self, asked: Option<PathBuf>, data_dir: Option<PathBuf>, restore: bool) {
         if let Some(path) = asked {
-            self.open_campaign(&path);
+            self.open_campaign(&path, false);
             if self.campaign.is_some() {
                 return;
             }
@@ -152,7 +154,7 @@ impl App {
             && let Some(last) = self.prefs.last_campaign.clone()
             && last.exists()
         {
-            self.open_campaign(&last);
+            self.open_campaign(&last, false);
             if self.campaign.is_some() {
                 return;
             }
@@ -168,7 +170,7 @@ impl App {
                 }
             }
             if sample.exists() {
-                self.open_campaign(&sample);
+                self.open_campaign(&sample, false);
                 if self.campaign.is_some() {
                     return;
                 }
@@ -192,6 +194,12 @@ impl App {
 
     // ---- campaigns and battles -------------------------------------------
 
+    /// Open a campaign the caller made (benchmarks, tests).
+    #[allow(dead_code)]
+    pub fn use_campaign(&mut self, campaign: Box<dyn CampaignStore>) {
+        self.set_campaign(campaign);
+    }
+
     fn set_campaign(&mut self, campaign: Box<dyn CampaignStore>) {
         self.flush_position();
         if let Some(p) = campaign.path() {
@@ -209,10 +217,19 @@ impl App {
         }
     }
 
-    fn open_campaign(&mut self, path: &Path) {
-        match store::open_store(path) {
+    fn open_campaign(&mut self, path: &Path, read_only: bool) {
+        match store::open_store(path, read_only) {
             Ok(c) => self.set_campaign(c),
-            Err(e) => self.notice("The campaign could not be opened", e),
+            Err(e) => {
+                let mut n = Notice::new("The campaign could not be opened", e.message);
+                if e.locked {
+                    n = n.with_action(
+                        "Open read-only",
+                        AppCommand::OpenCampaignReadOnly(path.to_owned()),
+                    );
+                }
+                self.notices.push(n);
+            }
         }
     }
 
@@ -508,12 +525,13 @@ impl App {
                     Err(e) => self.notice("The campaign could not be created", e),
                 }
             }
-            AppCommand::OpenCampaign(path) => self.open_campaign(&path),
+            AppCommand::OpenCampaign(path) => self.open_campaign(&path, false),
+            AppCommand::OpenCampaignReadOnly(path) => self.open_campaign(&path, true),
             AppCommand::Dropped(path) => {
                 if path.extension().is_some_and(|e| e == BATTLE_EXT) {
                     self.apply(AppCommand::ImportBattle(path));
                 } else {
-                    self.open_campaign(&path);
+                    self.open_campaign(&path, false);
                 }
             }
             AppCommand::OpenBattle(id) => self.open_battle(id),
@@ -774,8 +792,8 @@ impl App {
         }
         Panel::left("browser")
             .resizable(true)
-            .default_size(270.0)
-            .min_size(200.0)
+            .default_size(280.0)
+            .size_range(200.0..=420.0)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical()
                     .id_salt("browser-scroll")
@@ -805,7 +823,7 @@ impl App {
             Panel::right("side")
                 .resizable(true)
                 .default_size(300.0)
-                .min_size(220.0)
+                .size_range(220.0..=460.0)
                 .show(ui, |ui| {
                     egui::ScrollArea::vertical()
                         .id_salt("side-scroll")
@@ -868,7 +886,13 @@ impl App {
             let path = job.path.clone();
             let done = job.done.clone();
             let ctx2 = ctx.clone();
+            let started = self.started;
             ctx.request_screenshot(move |image| {
+                eprintln!(
+                    "xenolog: frame {} captured {} ms after start",
+                    ctx2.cumulative_frame_nr(),
+                    started.elapsed().as_millis()
+                );
                 let result = save_png(&path, &image);
                 if let Ok(mut d) = done.lock() {
                     *d = Some(result);
@@ -899,7 +923,7 @@ impl App {
 
 /// egui's default proportional font has no arrows, triangles or circles; the
 /// bundled monospace font has, so it backs the proportional one up.
-fn install_fonts(ctx: &egui::Context) {
+pub fn install_fonts(ctx: &egui::Context) {
     let mut fonts = egui::FontDefinitions::default();
     let mono = fonts
         .families

@@ -84,7 +84,7 @@ pub fn branches_ui(
             };
             ui.label(title);
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.add_space(14.0 * depth as f32 + 14.0);
             if let (Some(parent), fork) = (b.parent, b.fork) {
                 let at = fork.map_or(0, |f| battle.path_to(Some(f)).len());

@@ -92,6 +92,8 @@ pub enum AppCommand {
     AskFile(FileRequest),
     NewCampaign(PathBuf),
     OpenCampaign(PathBuf),
+    /// Open a campaign only to look at it (another Xenolog is writing it).
+    OpenCampaignReadOnly(PathBuf),
     /// A file dropped on the window: a campaign or a battle to import.
     Dropped(PathBuf),
     OpenBattle(BattleId),

@@ -11,10 +11,12 @@ use super::store::DiceMode;
 use super::widgets::icon_button;
 
 /// A message for the player: what went wrong and that nothing changed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Notice {
     pub title: String,
     pub text: String,
+    /// A way out the player may take, as a button: its label and command.
+    pub action: Option<(String, AppCommand)>,
 }
 
 impl Notice {
@@ -22,7 +24,13 @@ impl Notice {
         Self {
             title: title.into(),
             text: text.into(),
+            action: None,
         }
+    }
+
+    pub fn with_action(mut self, label: &str, command: AppCommand) -> Self {
+        self.action = Some((label.to_owned(), command));
+        self
     }
 }
 
@@ -446,10 +454,21 @@ pub fn notice_ui(ctx: &egui::Context, notices: &[Notice], commands: &mut Vec<App
         ui.heading(&n.title);
         ui.label(&n.text);
         ui.add_space(6.0);
-        ui.button("OK").clicked()
+        ui.horizontal(|ui| {
+            let mut close = ui.button("OK").clicked();
+            if let Some((label, command)) = &n.action
+                && ui.button(label).clicked()
+            {
+                commands.push(command.clone());
+                close = true;
+            }
+            close
+        })
+        .inner
     });
     if modal.inner || modal.should_close() {
-        commands.push(AppCommand::DismissNotice);
+        // The notice goes before its action runs, so a new notice stays.
+        commands.insert(0, AppCommand::DismissNotice);
     }
 }
 

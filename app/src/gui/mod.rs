@@ -40,6 +40,7 @@ pub const MIN_WINDOW_SIZE: [f32; 2] = [960.0, 620.0];
 /// With the environment variable `XENOLOG_SCREENSHOT=PATH` set, the app saves
 /// a PNG of its first fully drawn frame to PATH and quits (for CI and docs).
 pub fn run(campaign: Option<PathBuf>) -> anyhow::Result<()> {
+    let started = std::time::Instant::now();
     let screenshot = std::env::var_os("XENOLOG_SCREENSHOT").map(PathBuf::from);
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -56,6 +57,7 @@ pub fn run(campaign: Option<PathBuf>) -> anyhow::Result<()> {
         dialogs: Box::new(files::RfdDialogs),
         screenshot,
         restore_last: true,
+        started,
     };
     eframe::run_native(
         "Xenolog",

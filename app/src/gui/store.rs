@@ -102,6 +102,46 @@ impl MemoryCampaign {
     }
 }
 
+impl MemoryCampaign {
+    /// Add a battle played elsewhere (benchmarks and tests build long ones).
+    #[allow(dead_code)]
+    pub fn add_battle(
+        &mut self,
+        title: &str,
+        battle: &dyn Battle,
+        dice_mode: DiceMode,
+    ) -> BattleId {
+        self.clock += 1;
+        let id = self.battles.len() as BattleId + 1;
+        let meta = battle.meta().clone();
+        self.battles.push(MemoryBattle {
+            summary: BattleSummary {
+                id,
+                game: meta.game.clone(),
+                title: title.to_owned(),
+                seed: meta.seed,
+                rules_version: meta.rules_version,
+                dice_mode,
+                created: self.clock,
+                updated: self.clock,
+                entries: 0,
+                branches: 1,
+                status: String::new(),
+                result: None,
+                origin: None,
+            },
+            meta,
+            records: Vec::new(),
+            branches: Vec::new(),
+            cursor: None,
+            branch: 0,
+        });
+        // Invariant: the battle was just pushed under this id.
+        self.sync(id, battle).expect("the battle was just added");
+        id
+    }
+}
+
 impl CampaignStore for MemoryCampaign {
     fn path(&self) -> Option<&Path> {
         None
@@ -265,11 +305,28 @@ impl CampaignStore for FileCampaign {
     }
 }
 
-/// Open a campaign file for writing.
-pub fn open_store(path: &Path) -> Result<Box<dyn CampaignStore>, String> {
-    xenolog_saves::Campaign::open(path)
+/// Why a campaign file could not be opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenError {
+    /// The reason in words.
+    pub message: String,
+    /// Another Xenolog is writing it: it can still be opened read-only.
+    pub locked: bool,
+}
+
+/// Open a campaign file for writing, or read-only.
+pub fn open_store(path: &Path, read_only: bool) -> Result<Box<dyn CampaignStore>, OpenError> {
+    let opened = if read_only {
+        xenolog_saves::Campaign::open_read_only(path)
+    } else {
+        xenolog_saves::Campaign::open(path)
+    };
+    opened
         .map(|c| Box::new(FileCampaign(c)) as Box<dyn CampaignStore>)
-        .map_err(words)
+        .map_err(|e| OpenError {
+            locked: matches!(e, xenolog_saves::SaveError::Locked { .. }),
+            message: e.to_string(),
+        })
 }
 
 /// Create a new campaign file.

@@ -186,7 +186,7 @@ pub fn strip_ui(ui: &mut Ui, view: &BattleView, commands: &mut Vec<AppCommand>) 
         let x = pos_to_x(strip, tick.pos, positions);
         if tick.turn_start {
             painter.vline(x, track_y - 12.0..=track_y + 8.0, Stroke::new(1.5, text));
-            if x - last_label_x > 28.0 {
+            if x - last_label_x > 28.0 && x + 24.0 < strip.right() {
                 painter.text(
                     egui::pos2(x + 2.0, strip.top() + 3.0),
                     Align2::LEFT_TOP,
@@ -349,16 +349,22 @@ pub fn entries_table_ui(
                         ui.label("Start of the battle");
                     });
                     row.col(|_| {});
-                } else if let Some(t) = line.text(battle, i - 1) {
-                    let t = t.clone();
+                } else if let Some(t) = line.text(battle, i - 1).cloned() {
+                    // The turn and phase the command was given in: the flow
+                    // after the entry before it.
+                    let during = match i {
+                        1 => line.ticks.first().map(|t| t.flow.clone()),
+                        _ => line.text(battle, i - 2).map(|p| p.flow.clone()),
+                    }
+                    .unwrap_or_else(|| t.flow.clone());
                     row.col(|ui| {
                         ui.label(format!("#{i}"));
                     });
                     row.col(|ui| {
-                        ui.label(t.flow.turn.to_string());
+                        ui.label(during.turn.to_string());
                     });
                     row.col(|ui| {
-                        ui.label(&t.flow.phase);
+                        ui.label(&during.phase);
                     });
                     row.col(|ui| {
                         ui.label(&t.actor);

@@ -6,7 +6,10 @@ use eframe::egui::{self, Response, Role, Ui, WidgetInfo};
 /// with the label as its tooltip.
 pub fn icon_button(ui: &mut Ui, icon: &str, label: &str, enabled: bool) -> Response {
     let r = ui
-        .add_enabled(enabled, egui::Button::new(icon))
+        .add_enabled(
+            enabled,
+            egui::Button::new(egui::RichText::new(icon).size(15.0)),
+        )
         .on_hover_text(label)
         .on_disabled_hover_text(label);
     r.widget_info(|| WidgetInfo::labeled(Role::Button, enabled, label));

@@ -37,6 +37,7 @@ pub fn app_with(
                     dialogs: Box::new(ScriptedDialogs::new(answers)),
                     screenshot: None,
                     restore_last: false,
+                    started: std::time::Instant::now(),
                 },
             )
         })

@@ -1,0 +1,145 @@
+//! Snapshot tests: parts of the app rendered at a fixed seed and size,
+//! compared with the reference PNGs in `app/tests/snapshots/` (wgpu on
+//! EGL/llvmpipe; no GPU needed). After a deliberate change, look at the new
+//! pictures and update them with
+//! `UPDATE_SNAPSHOTS=true cargo test -p xenolog --test gui_app snapshots`.
+
+use eframe::egui;
+use egui_kittest::Harness;
+use serde_json::json;
+use xenolog_engine::Battle;
+
+use crate::gui::app::install_fonts;
+use crate::gui::command::{AppCommand, Intent, PlayRequest};
+use crate::gui::dialogs::{Dialog, DiceForm, Notice, dialog_ui, notice_ui};
+use crate::gui::timeline::{TimelineState, controls_ui, entries_table_ui, strip_ui};
+use crate::gui::view::BattleView;
+
+fn harness<S>(
+    size: egui::Vec2,
+    state: S,
+    ui: impl FnMut(&mut egui::Ui, &mut S) + 'static,
+) -> Harness<'static, S> {
+    Harness::builder()
+        .with_size(size)
+        .with_pixels_per_point(1.0)
+        .with_theme(egui::Theme::Light)
+        .with_context_setup(install_fonts)
+        .build_ui_state(ui, state)
+}
+
+/// A race at a fixed seed: 40 entries on the main line, a branch from entry
+/// 12, the cursor back at entry 25 of the main line.
+fn race() -> Box<dyn Battle> {
+    let mut b = xenolog_engine::games::new_battle("race", 2024, &json!({"target": 500})).unwrap();
+    let play = |b: &mut Box<dyn Battle>, k: usize| {
+        let legal = b.legal();
+        let c = &legal[k % legal.len()];
+        let p = b.prepare_json(c.actor, &c.command, None).unwrap();
+        b.commit(p);
+    };
+    for k in 0..40 {
+        play(&mut b, [2, 1, 3, 0, 3][k % 5]);
+    }
+    b.undo(28);
+    play(&mut b, 3);
+    b.switch_branch(0).unwrap();
+    b.undo(15);
+    b
+}
+
+#[test]
+fn timeline_and_entry_table() {
+    struct S {
+        battle: Box<dyn Battle>,
+        view: BattleView,
+        timeline: TimelineState,
+        speed: f32,
+    }
+    let state = S {
+        battle: race(),
+        view: BattleView::new(),
+        timeline: TimelineState {
+            goto_turn: 3,
+            ..Default::default()
+        },
+        speed: 4.0,
+    };
+    let mut h = harness(egui::vec2(1000.0, 300.0), state, |ui, s| {
+        s.view.refresh(s.battle.as_ref());
+        let mut commands = Vec::new();
+        controls_ui(ui, &s.view, &mut s.timeline, &mut s.speed, &mut commands);
+        strip_ui(ui, &s.view, &mut commands);
+        entries_table_ui(
+            ui,
+            s.battle.as_ref(),
+            &mut s.view,
+            &mut s.timeline,
+            &mut commands,
+        );
+    });
+    h.run();
+    assert_eq!(h.state().view.pos, 25);
+    h.snapshot("timeline");
+}
+
+fn dialog_snapshot(name: &str, dialog: Dialog) {
+    let mut h = harness(egui::vec2(640.0, 420.0), Some(dialog), |ui, d| {
+        let mut commands = Vec::new();
+        dialog_ui(ui.ctx(), d, false, &mut commands);
+    });
+    h.run();
+    h.snapshot(name);
+}
+
+fn intent(text: &str) -> Intent {
+    Intent {
+        actor: xenolog_engine::Actor(0),
+        command: json!("hold"),
+        text: text.into(),
+    }
+}
+
+#[test]
+fn dice_dialog() {
+    dialog_snapshot(
+        "dialog_dice",
+        Dialog::EnterDice(DiceForm {
+            request: PlayRequest::new(intent("Player 1 rolls 3 dice")),
+            sides: vec![6, 6, 6],
+            text: "3 5".into(),
+            error: Some("this command rolls 3 dice; 2 typed".into()),
+        }),
+    );
+}
+
+#[test]
+fn branch_dialog() {
+    dialog_snapshot(
+        "dialog_branch",
+        Dialog::ConfirmBranch {
+            request: PlayRequest::new(intent("Player 2 holds")),
+            why: "You are at entry 12 and Main goes on for 28 more entries. Playing here starts a new \
+                  branch from this point; the 28 later entries of Main stay as they are and you can \
+                  switch back to them at any time."
+                .into(),
+        },
+    );
+}
+
+#[test]
+fn notice_dialog() {
+    let notices = vec![
+        Notice::new(
+            "The campaign could not be opened",
+            "/home/player/club.xenolog is open in another Xenolog: close it there first (it can still be opened read-only)",
+        )
+        .with_action("Open read-only", AppCommand::DismissNotice),
+    ];
+    let mut h = harness(egui::vec2(640.0, 300.0), notices, |ui, n| {
+        let mut commands = Vec::new();
+        notice_ui(ui.ctx(), n, &mut commands);
+    });
+    h.run();
+    h.snapshot("dialog_notice");
+}

@@ -1,0 +1,184 @@
+//! Benchmarks of the desktop app, as ignored tests (run them in release):
+//!
+//! ```sh
+//! cargo test --release -p xenolog --test gui_bench -- --ignored --nocapture --test-threads=1
+//! ```
+//!
+//! - CPU time per frame with a full board: the app's UI pass plus egui's
+//!   tessellation, the pointer moving over the board, nothing else changing.
+//! - Scrubbing a 100,000-entry battle: per step, the seek and the full
+//!   redraw of the next frame (scene, legal commands, table rows, ticks).
+//!
+//! The time to the first frame is measured on the real binary by
+//! `gui_screenshot` (it prints it).
+
+#[allow(dead_code)]
+#[path = "../src/gui/mod.rs"]
+mod gui;
+
+use std::time::{Duration, Instant};
+
+use eframe::egui;
+use serde_json::json;
+use xenolog_engine::Battle;
+
+use gui::app::{App, Startup};
+use gui::command::AppCommand;
+use gui::files::ScriptedDialogs;
+use gui::prefs::Prefs;
+use gui::store::{DiceMode, MemoryCampaign};
+
+const SIZE: egui::Vec2 = egui::vec2(1360.0, 860.0);
+
+fn app_on(battle: &dyn Battle, title: &str) -> (egui::Context, App) {
+    let ctx = egui::Context::default();
+    let mut app = App::with_prefs(
+        &ctx,
+        Prefs::default(),
+        Startup {
+            campaign: None,
+            data_dir: None,
+            dialogs: Box::new(ScriptedDialogs::default()),
+            screenshot: None,
+            restore_last: false,
+            started: Instant::now(),
+        },
+    );
+    let mut store = MemoryCampaign::new("Bench");
+    store.add_battle(title, battle, DiceMode::Rolled);
+    app.use_campaign(Box::new(store));
+    (ctx, app)
+}
+
+/// One frame: the UI pass and tessellation.
+fn frame(ctx: &egui::Context, app: &mut App, t: f64, pointer: Option<egui::Pos2>) -> Duration {
+    let mut input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, SIZE)),
+        time: Some(t),
+        ..Default::default()
+    };
+    if let Some(p) = pointer {
+        input.events.push(egui::Event::PointerMoved(p));
+    }
+    let start = Instant::now();
+    let mut out = ctx.run_ui(input, |ui| app.frame_ui(ui));
+    let prims = ctx.tessellate(out.shapes, out.pixels_per_point);
+    let took = start.elapsed();
+    // No renderer here: the font atlas updates are dropped on purpose.
+    out.textures_delta.clear();
+    std::hint::black_box(prims);
+    took
+}
+
+fn stats(name: &str, mut v: Vec<Duration>) -> (f64, f64, f64) {
+    v.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let med = ms(v[v.len() / 2]);
+    let p95 = ms(v[v.len() * 95 / 100]);
+    let max = ms(v[v.len() - 1]);
+    println!(
+        "{name}: median {med:.2} ms, p95 {p95:.2} ms, max {max:.2} ms over {} samples",
+        v.len()
+    );
+    (med, p95, max)
+}
+
+/// The biggest board there is: Dimension X in mid-game when it is built,
+/// else the test game.
+fn full_board() -> (Box<dyn Battle>, &'static str) {
+    let dimx = xenolog_engine::games::games()
+        .into_iter()
+        .any(|g| g.id == "dimx" && g.available);
+    let mut b = if dimx {
+        xenolog_engine::games::new_battle("dimx", 11, &json!({})).unwrap()
+    } else {
+        xenolog_engine::games::new_battle("race", 11, &json!({"target": 1000})).unwrap()
+    };
+    // Play into mid-game: the first legal command each time, 60 times.
+    for _ in 0..60 {
+        let legal = b.legal();
+        let Some(c) = legal.first() else { break };
+        let p = b.prepare_json(c.actor, &c.command, None).unwrap();
+        b.commit(p);
+    }
+    (b, if dimx { "dimx" } else { "race" })
+}
+
+#[test]
+#[ignore = "benchmark: run in release with --ignored"]
+fn bench_cpu_per_frame_with_the_full_board() {
+    let (battle, game) = full_board();
+    let (ctx, mut app) = app_on(battle.as_ref(), "Full board");
+    let mut t = 0.0;
+    for _ in 0..10 {
+        t += 1.0 / 60.0;
+        frame(&ctx, &mut app, t, None);
+    }
+    let mut times = Vec::new();
+    for i in 0..600 {
+        t += 1.0 / 60.0;
+        // Sweep the pointer over the board (hit tests and tooltips).
+        let x = 420.0 + (i % 200) as f32 * 2.5;
+        let y = 150.0 + (i % 70) as f32 * 5.0;
+        times.push(frame(&ctx, &mut app, t, Some(egui::pos2(x, y))));
+    }
+    println!(
+        "game: {game}, scene items: {}",
+        app.open.as_ref().unwrap().view.scene.items.len()
+    );
+    let (med, _, _) = stats("CPU per frame, full board", times);
+    assert!(
+        med < 8.0 * 4.0,
+        "far above the 8 ms floor even for a debug build"
+    );
+}
+
+#[test]
+#[ignore = "benchmark: run in release with --ignored"]
+fn bench_scrub_across_a_100000_entry_battle() {
+    let mut b =
+        xenolog_engine::games::new_battle("race", 5, &json!({"target": 4_000_000_000u32})).unwrap();
+    let built = Instant::now();
+    for _ in 0..100_000 {
+        let to = b.to_move().unwrap();
+        let p = b
+            .prepare_json(to, &json!({"roll": {"dice": 1}}), None)
+            .unwrap();
+        b.commit(p);
+    }
+    println!(
+        "built 100,000 entries in {} ms",
+        built.elapsed().as_millis()
+    );
+    let (ctx, mut app) = app_on(b.as_ref(), "Long battle");
+    let opened = Instant::now();
+    let mut t = 0.0;
+    t += 1.0 / 60.0;
+    let first = frame(&ctx, &mut app, t, None);
+    println!(
+        "first frame of the 100,000-entry battle: {:.1} ms (opened in {} ms)",
+        first.as_secs_f64() * 1000.0,
+        opened.elapsed().as_millis()
+    );
+    for _ in 0..5 {
+        t += 1.0 / 60.0;
+        frame(&ctx, &mut app, t, None);
+    }
+    // A drag from the start to the end in 400 steps. Each frame of a drag
+    // shows the position the last frame sought to, and seeks to the next.
+    let mut times = Vec::new();
+    for step in 1..=400usize {
+        let pos = step * 100_000 / 400;
+        t += 1.0 / 60.0;
+        app.push(AppCommand::SeekLine(pos));
+        times.push(frame(&ctx, &mut app, t, None));
+    }
+    t += 1.0 / 60.0;
+    frame(&ctx, &mut app, t, None);
+    assert_eq!(app.open.as_ref().unwrap().view.pos, 100_000);
+    let (med, _, _) = stats("scrub step (seek + redraw), 100,000 entries", times);
+    assert!(
+        med < 16.0 * 4.0,
+        "far above the 16 ms floor even for a debug build"
+    );
+}
