@@ -198,6 +198,10 @@ fn check_tree(s: &Session<Race>) -> Result<(), TestCaseError> {
         if let Some(p) = b.parent {
             prop_assert!((p as usize) < i, "branch {} parts from a younger branch", i);
         }
+        // A branch parts from the branch that holds its fork entry.
+        if let Some(f) = b.fork {
+            prop_assert_eq!(Some(recs[f as usize].branch), b.parent, "branch {}", i);
+        }
     }
     for (i, rec) in recs.iter().enumerate() {
         let id = i as EntryId;
