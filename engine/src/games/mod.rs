@@ -10,6 +10,7 @@ use crate::battle::Battle;
 use crate::game::{Game, ScenarioInfo};
 use crate::session::{BattleMeta, Branch, BranchId, EntryId, EntryRecord, LoadError, Session};
 
+pub mod dimx;
 pub mod race;
 
 /// A game as the command line and the app list it.
@@ -50,7 +51,7 @@ fn coming(id: &'static str, name: &'static str, players: &'static str) -> GameIn
 /// Every game, in the order the app lists them.
 pub fn games() -> Vec<GameInfo> {
     vec![
-        coming("dimx", "Invaders From Dimension X!", "1-2"),
+        info::<dimx::DimX>("1-2", false),
         coming("saucers", "Night of the Saucers", "1-4"),
         coming("alien", "Alien", "2-7"),
         coming("invasion", "Alien Invasion", "2-6"),
@@ -96,6 +97,7 @@ pub fn new_battle(
     config: &Value,
 ) -> Result<Box<dyn Battle>, NewBattleError> {
     match game {
+        dimx::DimX::ID => start::<dimx::DimX>(seed, config),
         race::Race::ID => start::<race::Race>(seed, config),
         other => match games().into_iter().find(|g| g.id == other) {
             Some(g) => Err(NewBattleError::NotYet(g.name)),
@@ -126,6 +128,7 @@ pub fn load_battle(
         )?))
     }
     match meta.game.as_str() {
+        dimx::DimX::ID => load::<dimx::DimX>(meta, records, branches, snapshots, cursor, branch),
         race::Race::ID => load::<race::Race>(meta, records, branches, snapshots, cursor, branch),
         other => Err(LoadError::Other(format!(
             "this battle is of game '{other}', which this build of Xenolog does not know"

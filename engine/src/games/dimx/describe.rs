@@ -1,0 +1,519 @@
+//! Commands and events in the words a player would use in a battle report.
+
+use crate::game::Actor;
+
+use super::actions::DimxCommand;
+use super::combat::{bump_check, marine_fire};
+use super::map::spot_label;
+use super::movement::{half, move_targets};
+use super::rules::map_of;
+use super::state::{
+    Action, AlienMove, BumpResult, Cause, DimxEvent, DimxState, GoalWhy, Hold, Landing, Mod,
+};
+use super::units::{Condition, Weapon};
+
+/// "(3, -1 Shoot and Scoot, +1 adjacent)": a base value and its modifiers.
+pub fn with_mods(base: i16, mods: &[Mod]) -> String {
+    let mut parts = vec![base.to_string()];
+    parts.extend(
+        mods.iter()
+            .map(|m| format!("{:+} {}", m.value, m.why.words())),
+    );
+    format!("({})", parts.join(", "))
+}
+
+fn mods_only(mods: &[Mod]) -> String {
+    if mods.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " {}",
+            mods.iter()
+                .map(|m| format!("{:+} {}", m.value, m.why.words()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+}
+
+fn dice(d: &[u8]) -> String {
+    d.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
+}
+
+fn unit_title(s: &DimxState, id: &str) -> String {
+    s.marine(id)
+        .map(|m| m.title())
+        .or_else(|| s.alien(id).map(|a| a.title()))
+        .unwrap_or_else(|| id.to_owned())
+}
+
+fn target_words(s: &DimxState, id: &str) -> String {
+    match s.alien(id) {
+        Some(a) => match a.on_map() {
+            Some(h) => format!("{} in {h}", a.title()),
+            None => a.title(),
+        },
+        None => id.to_owned(),
+    }
+}
+
+fn move_words(s: &DimxState, unit: &str, to: u16, scoot: bool) -> String {
+    let Some(m) = s.marine(unit) else {
+        return format!("to {to}");
+    };
+    let (_, targets) = move_targets(s, map_of(s), m, scoot);
+    let from = m
+        .on_map()
+        .map(|h| format!("from {h} "))
+        .unwrap_or_else(|| "onto the map ".into());
+    match targets.iter().find(|(h, _)| *h == to) {
+        Some((_, k)) => format!(
+            "{from}to {to} ({} of {} MP)",
+            half(*k),
+            half(super::movement::allowance(m, scoot))
+        ),
+        None => format!("{from}to {to}"),
+    }
+}
+
+fn fire_words(s: &DimxState, unit: &str, target: &str, scoot: bool, n: Option<u8>) -> String {
+    let (Some(m), Some(a)) = (s.marine(unit), s.alien(target)) else {
+        return format!("fires at {}", target_words(s, target));
+    };
+    let map = map_of(s);
+    if m.weapon() == Weapon::Bump {
+        return match bump_check(map, m, a, scoot) {
+            Ok(mods) => format!(
+                "fires the BUMP gun at {} (one die{})",
+                target_words(s, target),
+                mods_only(&mods)
+            ),
+            Err(_) => format!("fires the BUMP gun at {}", target_words(s, target)),
+        };
+    }
+    match marine_fire(s, map, m, a, scoot) {
+        Ok(p) => {
+            let fewer = n
+                .filter(|&d| i16::from(d) < i16::from(p.net))
+                .map(|d| format!(", rolling only {d} dice"))
+                .unwrap_or_default();
+            let pistol = if matches!(m.weapon(), Weapon::Pistol(_)) {
+                " with pistols"
+            } else {
+                ""
+            };
+            format!(
+                "fires at {}{pistol} with CF {} {}{fewer}",
+                target_words(s, target),
+                p.net,
+                with_mods(i16::from(p.base), &p.mods)
+            )
+        }
+        Err(_) => format!("fires at {}", target_words(s, target)),
+    }
+}
+
+/// A command in words, as seen before it is decided.
+pub fn command(s: &DimxState, actor: Actor, c: &DimxCommand) -> String {
+    use DimxCommand as C;
+    let t = |id: &str| unit_title(s, id);
+    match c {
+        C::FullMove { unit, to } => {
+            format!("{}: Full Move {}", t(unit), move_words(s, unit, *to, false))
+        }
+        C::Jump { unit, to } => format!("{}: Full Move by jump pack to {to}", t(unit)),
+        C::FullFire { unit, target, dice } => format!(
+            "{}: Full Fire, {}",
+            t(unit),
+            fire_words(s, unit, target, false, *dice)
+        ),
+        C::ShootAndScootMove { unit, to } => format!(
+            "{}: Shoot and Scoot, moves {}",
+            t(unit),
+            move_words(s, unit, *to, true)
+        ),
+        C::ShootAndScootJump { unit, to } => format!(
+            "{}: Shoot and Scoot, jumps to {to} (-1 to the jump roll)",
+            t(unit)
+        ),
+        C::ShootAndScootFire { unit, target, dice } => format!(
+            "{}: Shoot and Scoot, {}",
+            t(unit),
+            fire_words(s, unit, target, true, *dice)
+        ),
+        C::FinishAction { unit } => format!("{} finishes its action", t(unit)),
+        C::LeaveMap { unit } => format!("{} leaves the map", t(unit)),
+        C::Recon { unit, hq } => match hq {
+            Some(h) => format!("{}: Recon, assisted by {}", t(unit), t(h)),
+            None => format!("{}: Recon", t(unit)),
+        },
+        C::BuildStrongpoint { unit } => format!("{}: Build Strongpoint", t(unit)),
+        C::Rally { unit } => format!("{}: Rally", t(unit)),
+        C::ReSupply { unit, target } => format!("{}: Re-Supply {}", t(unit), t(target)),
+        C::RequestReinforcements { unit } => format!("{}: Request Reinforcements", t(unit)),
+        C::TakeReinforcement { unit } => {
+            format!("takes {} from the pool as a reinforcement", t(unit))
+        }
+        C::EndActionPhase => "ends the Marine Action Phase; the Kay'otz activate".into(),
+        C::ChooseChit { chit } => {
+            let name = s
+                .chits
+                .iter()
+                .find(|x| x.key == *chit)
+                .map(|x| x.name.clone())
+                .unwrap_or_else(|| chit.clone());
+            format!(
+                "{} choose the chit \"{name}\"",
+                if actor == Actor(0) {
+                    "the Marines"
+                } else {
+                    "the Kay'otz"
+                }
+            )
+        }
+        C::Activate { unit, target, hex } => {
+            let mut out = format!("activates {}", t(unit));
+            if let Some(tg) = target {
+                out.push_str(&format!(", against {}", t(tg)));
+            }
+            if let Some(h) = hex {
+                out.push_str(&format!(", to hex {h}"));
+            }
+            out
+        }
+    }
+}
+
+fn cond(c: Condition) -> &'static str {
+    match c {
+        Condition::Fine => "no marker",
+        Condition::Stunned => "Stunned",
+        Condition::Paralyzed => "Paralyzed",
+    }
+}
+
+fn roll_words(die: u8, mods: &[Mod], net: i8) -> String {
+    if mods.is_empty() {
+        format!("rolls {die}")
+    } else {
+        format!("rolls {die}{}: {net}", mods_only(mods))
+    }
+}
+
+/// An event in words.
+pub fn event(e: &DimxEvent) -> String {
+    use DimxEvent as E;
+    match e {
+        E::ActionChosen { unit, action } => match action {
+            Action::ReconAssist => format!("{unit} assists the Recon (its Special Action)"),
+            a => format!("{unit} takes a {} action", a.name()),
+        },
+        E::Moved {
+            unit,
+            from,
+            path,
+            half_mp,
+            allowance,
+        } => {
+            let route = path
+                .iter()
+                .map(|&p| spot_label(p))
+                .collect::<Vec<_>>()
+                .join(" -> ");
+            let start = from
+                .map(|f| format!("{f} -> "))
+                .unwrap_or_else(|| "the map edge -> ".into());
+            format!(
+                "{unit} moves {start}{route} ({} of {} MP)",
+                half(*half_mp),
+                half(*allowance)
+            )
+        }
+        E::JumpRolled {
+            unit,
+            to,
+            die,
+            mods,
+            net,
+        } => {
+            let what = match net {
+                4.. => "Safe Landing!",
+                2..=3 => "Scattered!",
+                _ => "Malfunction!",
+            };
+            format!(
+                "{unit} jumps for {to}: {}, {what}",
+                roll_words(*die, mods, *net)
+            )
+        }
+        E::RandomHex { dice: d, hex } => format!("random hex: {} {} {} = {hex}", d[0], d[1], d[2]),
+        E::Landed { unit, at, how } => match how {
+            Landing::Safe => format!("{unit} lands in {at}"),
+            Landing::Scattered => format!("{unit} lands next to its destination, in {at}"),
+            Landing::Malfunction => format!("{unit} comes down in {at}"),
+        },
+        E::MarineEliminated { unit, why } => match why {
+            Cause::LandedOnActiveAlien => {
+                format!("{unit} lands on an Active alien unit and is eliminated")
+            }
+            Cause::Captured => {
+                format!("{unit} is carried off to the Kay'otz enclaves (eliminated)")
+            }
+            _ => format!("{unit} is eliminated"),
+        },
+        E::ConditionChanged {
+            unit,
+            from,
+            to,
+            why,
+        } => {
+            let how = match why {
+                Cause::Rally => "rallies",
+                _ => "is hit",
+            };
+            match (why, to) {
+                (Cause::Rally, Condition::Fine) => {
+                    format!("{unit} rallies: the Stunned marker is removed")
+                }
+                (Cause::Rally, _) => format!("{unit} rallies: Paralyzed becomes Stunned"),
+                (Cause::JumpMalfunction, _) => format!(
+                    "{unit} gets a Stunned marker from the malfunction: now {}",
+                    cond(*to)
+                ),
+                (Cause::EnergyRecoil, _) => format!(
+                    "Energy Recoil! {unit} gets a Stunned marker: now {}",
+                    cond(*to)
+                ),
+                _ => format!("{unit} {how}: {} -> {}", cond(*from), cond(*to)),
+            }
+        }
+        E::Fired {
+            shooter_name,
+            target_name,
+            at,
+            base,
+            mods,
+            dice: d,
+            dn,
+            hits,
+            ..
+        } => {
+            let net = i16::from(*base) + mods.iter().map(|m| i16::from(m.value)).sum::<i16>();
+            format!(
+                "{shooter_name} fires at {target_name} in {at} with CF {net} {}: rolls {} against DN {dn}, {hits} hit{}",
+                with_mods(i16::from(*base), mods),
+                dice(d),
+                if *hits == 1 { "" } else { "s" }
+            )
+        }
+        E::NoFire {
+            shooter_name,
+            target_name,
+            mods,
+            ..
+        } => {
+            format!(
+                "{shooter_name}'s CF against {target_name} comes to 0 {}: no fire",
+                mods_only(mods).trim()
+            )
+        }
+        E::AlienEliminated { name, adm_back, .. } => match adm_back {
+            Some(v) => format!("{name} is eliminated; its ADM {v} marker goes back to the pile"),
+            None => format!("{name} is eliminated"),
+        },
+        E::AdmPlaced { name, value, .. } => {
+            format!("{name} draws ADM {value}: its DN is now {value}")
+        }
+        E::NoAdmLeft { name, .. } => {
+            format!("no ADM markers are left: {name}'s DN stays as it was")
+        }
+        E::OutOfAmmo { unit } => format!("{unit} is out of ammo (flipped to its pistol side)"),
+        E::BumpFired {
+            unit,
+            target_name,
+            at,
+            die,
+            mods,
+            net,
+            result,
+            ..
+        } => {
+            let r = match result {
+                BumpResult::Misfire => "Misfire!",
+                BumpResult::EnergyRecoil => "Energy Recoil!",
+                BumpResult::Beamed => "Beamed!",
+                BumpResult::Vaporized => "Vaporized!",
+            };
+            format!(
+                "{unit} fires the BUMP gun at {target_name} in {at}: {}, {r}",
+                roll_words(*die, mods, *net)
+            )
+        }
+        E::AlienMoved {
+            name,
+            from,
+            to,
+            how,
+            ..
+        } => {
+            let from = from.map(|f| format!("from {f} ")).unwrap_or_default();
+            match how {
+                AlienMove::Rush => format!("{name} rushes {from}to {to}"),
+                AlienMove::Advance => format!("{name} advances {from}to {to}"),
+                AlienMove::Warp => format!("{name} warps {from}to {to}"),
+                AlienMove::Beamed => format!("{name} is beamed {from}to {to}"),
+                AlienMove::Summoned => format!("{name} comes out of the cup into {to}"),
+                AlienMove::SteppedAside => format!("{name} steps aside {from}to {to}"),
+            }
+        }
+        E::GoalRemoved { goal, why, .. } => format!(
+            "{}: a Mission Goal chit is looked at and removed: {}",
+            match why {
+                GoalWhy::Recon => "Recon roll of 7",
+                GoalWhy::Overlord => "the Overlord is dead",
+            },
+            goal.name()
+        ),
+        E::GoalKept { .. } => "only one Mission Goal chit is left: it stays".into(),
+        E::ReconRolled {
+            scout,
+            die,
+            mods,
+            net,
+            success,
+            ..
+        } => {
+            format!(
+                "{scout} Recon: {}, {}",
+                roll_words(*die, mods, *net),
+                if *success {
+                    "success: two chits will be drawn"
+                } else {
+                    "no luck"
+                }
+            )
+        }
+        E::StrongpointRolled {
+            unit,
+            hex,
+            die,
+            mods,
+            net,
+            success,
+        } => {
+            format!(
+                "{unit} builds a Strongpoint in {hex}: {}, {}",
+                roll_words(*die, mods, *net),
+                if *success { "built" } else { "not built" }
+            )
+        }
+        E::RallyRolled {
+            unit,
+            die,
+            mods,
+            net,
+            success,
+        } => {
+            format!(
+                "{unit} Rally: {}, {}",
+                roll_words(*die, mods, *net),
+                if *success { "success" } else { "failed" }
+            )
+        }
+        E::Resupplied { logistics, unit } => {
+            format!("{logistics} re-supplies {unit}: back on its full-ammo side")
+        }
+        E::ReinforcementsRolled {
+            hq,
+            die,
+            mods,
+            net,
+            success,
+        } => format!(
+            "{hq} requests reinforcements: {}, {}",
+            roll_words(*die, mods, *net),
+            if *success { "granted" } else { "refused" }
+        ),
+        E::ReinforcementTaken { unit } => {
+            format!("{unit} arrives from the pool and may act at once")
+        }
+        E::ActionFinished { unit } => format!("{unit} has finished its action"),
+        E::ExitedMap { unit, from } => format!("{unit} leaves the map from {from}"),
+        E::MonolithSwitched { active, .. } => {
+            if *active {
+                "the Monolith is Active again".into()
+            } else {
+                "the Monolith shuts down (Inactive)".into()
+            }
+        }
+        E::ActionPhaseEnded { turn } => format!("turn {turn}: the Marine Action Phase ends"),
+        E::ChitsDrawn { names, by, .. } => match (names.len(), by) {
+            (2, Some(side)) => format!(
+                "Kay'otz Activation Phase: drew \"{}\" and \"{}\"; the {} choose",
+                names[0],
+                names[1],
+                side.name()
+            ),
+            _ => format!(
+                "Kay'otz Activation Phase: drew \"{}\"",
+                names.first().cloned().unwrap_or_default()
+            ),
+        },
+        E::ChitChosen { name, .. } => {
+            format!("\"{name}\" is enacted; the other chit goes back into the cup")
+        }
+        E::StepBegan { units, .. } => {
+            if units.is_empty() {
+                "no Kay'otz unit on the map is named by this chit".into()
+            } else {
+                format!("units to activate: {}", units.join(", "))
+            }
+        }
+        E::AlienTurn { name, .. } => format!("{name} activates"),
+        E::AlienFlipped { name, dormant, .. } => {
+            if *dormant {
+                format!("{name} flips to its Dormant side")
+            } else {
+                format!("{name} flips to its Active side")
+            }
+        }
+        E::AlienHolds { name, why, .. } => match why {
+            Hold::NoActiveMarine => {
+                format!("{name} does nothing: no Active Marine unit on the map")
+            }
+            Hold::NoEligibleHex => {
+                format!("{name} does nothing: no eligible hex next to its target")
+            }
+            Hold::LavaInTheWay(h) => {
+                format!("{name} does nothing: the straight line to {h} crosses a Lava Flow")
+            }
+            Hold::NoTarget => format!("{name} does nothing: no Active Marine unit it can fire at"),
+            Hold::NotOnMap => format!("{name} is not on the map"),
+        },
+        E::StepDone => "step complete".into(),
+        E::ChitFinished { name, .. } => format!("\"{name}\" is used and set aside"),
+        E::InstantVictory { side, text } => {
+            format!("End Phase: Instant Victory for the {}: {text}", side.name())
+        }
+        E::GoalDrawn { goal, achieved, .. } => format!(
+            "End Phase: the cup is empty; the Mission Goal chit drawn is {}: {}",
+            goal.name(),
+            if *achieved {
+                "achieved"
+            } else {
+                "not achieved"
+            }
+        ),
+        E::GameOver { summary, .. } => format!("Game over: {summary}"),
+        E::TurnBegan { turn, arrivals } => {
+            if arrivals.is_empty() {
+                format!("turn {turn} begins")
+            } else {
+                format!(
+                    "turn {turn} begins; arriving at the map edge: {}",
+                    arrivals.join(", ")
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,536 @@
+//! The Kay'otz Activation Phase (B.2, F): drawing chits, and the standard
+//! procedure that runs the aliens: lower-numbered units first, the nearest
+//! eligible hex, the highest-numbered hex on ties, straight-line moves that
+//! Lava blocks. In the two-player variant the Kay'otz player picks the order
+//! and breaks the ties (each unit's activation is then their command).
+
+use crate::game::RuleError;
+
+use super::chits::{Select, Step, SummonAt};
+use super::combat::{alien_fire, alien_fires};
+use super::endphase::end_phase;
+use super::map::{Cell, Hex, Map, Terrain};
+use super::rules::{Ctx, alien_active, aside, cell};
+use super::state::{AlienMove, Cause, DimxEvent, DimxState, Hold, Phase, Side};
+use super::units::{AlienKind, Condition, Marine, Place};
+
+/// The Kay'otz player's choices for one unit when there is a tie (variant).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Choice {
+    pub target: Option<String>,
+    pub hex: Option<Hex>,
+}
+
+/// The Kay'otz units a selector picks, lower-numbered first (F.2). The
+/// Monolith never acts: it never moves and never fires (A.2 b).
+pub fn select(s: &DimxState, map: &Map, sel: Select) -> Vec<String> {
+    let near = |c: Cell, kind: AlienKind, n: u8| {
+        s.aliens.iter().any(|o| {
+            o.kind == kind
+                && (kind != AlienKind::Monolith || alien_active(s, map, o))
+                && o.on_map()
+                    .is_some_and(|h| map.distance(c, cell(map, h)) <= u16::from(n))
+        })
+    };
+    let mut units: Vec<(u8, &str)> = s
+        .aliens
+        .iter()
+        .filter(|a| a.kind != AlienKind::Monolith)
+        .filter_map(|a| a.on_map().map(|h| (a, cell(map, h))))
+        .filter(|(a, c)| match sel {
+            Select::Numbers(lo, hi) => (lo..=hi).contains(&a.number),
+            Select::Odd => a.number % 2 == 1,
+            Select::Even => a.number % 2 == 0,
+            Select::All => true,
+            Select::NearOverlord(n) => near(*c, AlienKind::Overlord, n),
+            Select::NearMonolith(n) => near(*c, AlienKind::Monolith, n),
+            Select::NextToMarines => s
+                .marines
+                .iter()
+                .any(|m| m.on_map().is_some_and(|h| map.adjacent(*c, cell(map, h)))),
+        })
+        .map(|(a, _)| (a.number, a.id.as_str()))
+        .collect();
+    units.sort();
+    units.into_iter().map(|(_, id)| id.to_owned()).collect()
+}
+
+/// Among `cells`, those nearest to `from` (the tie set), in descending number
+/// order, so the first is the rule's pick (highest-numbered hex).
+fn nearest(map: &Map, from: Cell, cells: impl Iterator<Item = (Hex, Cell)>) -> Vec<Hex> {
+    let all: Vec<(u16, Hex)> = cells.map(|(h, c)| (map.distance(from, c), h)).collect();
+    let Some(d) = all.iter().map(|x| x.0).min() else {
+        return Vec::new();
+    };
+    let mut tied: Vec<Hex> = all.into_iter().filter(|x| x.0 == d).map(|x| x.1).collect();
+    tied.sort_unstable_by(|a, b| b.cmp(a));
+    tied
+}
+
+/// The nearest Active Marine units to an alien (ties, highest hex first).
+/// `can_fire` keeps only those its fire can reach (Lava, D.9).
+fn target_ties(s: &DimxState, map: &Map, alien: &str, can_fire: bool) -> Vec<String> {
+    let Some(a) = s.alien(alien) else {
+        return Vec::new();
+    };
+    let Some(ah) = a.on_map() else {
+        return Vec::new();
+    };
+    let ok = |m: &Marine| m.active() && (!can_fire || alien_fire(s, map, a, m, false).is_some());
+    let hexes = nearest(
+        map,
+        cell(map, ah),
+        s.marines
+            .iter()
+            .filter(|m| ok(m))
+            .filter_map(|m| m.on_map().map(|h| (h, cell(map, h)))),
+    );
+    hexes
+        .iter()
+        .filter_map(|&h| s.marine_at(h).map(|m| m.id.clone()))
+        .collect()
+}
+
+/// Hexes next to the target a rushing alien may end in: numbered and empty,
+/// or its own hex (activation example: "the nearest eligible adjacent hex").
+fn rush_ties(s: &DimxState, map: &Map, alien: &str, target: &str) -> Vec<Hex> {
+    let (Some(a), Some(m)) = (s.alien(alien), s.marine(target)) else {
+        return Vec::new();
+    };
+    let (Some(ah), Some(mh)) = (a.on_map(), m.on_map()) else {
+        return Vec::new();
+    };
+    let ac = cell(map, ah);
+    nearest(
+        map,
+        ac,
+        map.neighbours(cell(map, mh))
+            .filter_map(|c| map.number(c).map(|h| (h, c)))
+            .filter(|&(h, _)| h == ah || !s.occupied(h)),
+    )
+}
+
+/// Hexes an advancing alien may end in: within `n` hexes along a Lava-free
+/// straight line, empty, nearest to the target; its own hex if none is nearer.
+fn advance_ties(s: &DimxState, map: &Map, alien: &str, target: &str, n: u8) -> Vec<Hex> {
+    let (Some(a), Some(m)) = (s.alien(alien), s.marine(target)) else {
+        return Vec::new();
+    };
+    let (Some(ah), Some(mh)) = (a.on_map(), m.on_map()) else {
+        return Vec::new();
+    };
+    let (ac, mc) = (cell(map, ah), cell(map, mh));
+    let ties = nearest(
+        map,
+        mc,
+        map.numbered().filter(|&(h, c)| {
+            h == ah
+                || (map.distance(ac, c) <= u16::from(n)
+                    && !s.occupied(h)
+                    && !map.between(ac, c).meets(&map.lava))
+        }),
+    );
+    if ties.contains(&ah) { vec![ah] } else { ties }
+}
+
+/// The choices a Kay'otz player has for a unit in the current step: one
+/// entry per combination of tied target and tied hex (variant).
+pub fn choices(s: &DimxState, map: &Map, alien: &str) -> Vec<Choice> {
+    let Phase::Kayotz { chit, step, .. } = &s.phase else {
+        return Vec::new();
+    };
+    let Some(st) = s
+        .chits
+        .get(usize::from(*chit))
+        .and_then(|c| c.steps.get(usize::from(*step)))
+        .copied()
+    else {
+        return Vec::new();
+    };
+    let Some(a) = s.alien(alien) else {
+        return Vec::new();
+    };
+    if a.dormant || a.on_map().is_none() {
+        return vec![Choice::default()];
+    }
+    let mut out = Vec::new();
+    let hexes = |t: &str| match st {
+        Step::Rush(_) => rush_ties(s, map, alien, t),
+        Step::Advance(_, n) => advance_ties(s, map, alien, t, n),
+        _ => Vec::new(),
+    };
+    let targets = match st {
+        Step::Rush(_) | Step::Advance(..) => target_ties(s, map, alien, false),
+        Step::Fire(_) => target_ties(s, map, alien, true),
+        _ => return vec![Choice::default()],
+    };
+    if targets.is_empty() {
+        return vec![Choice::default()];
+    }
+    for t in &targets {
+        let target = (targets.len() > 1).then(|| t.clone());
+        let hs = hexes(t);
+        if hs.len() > 1 {
+            for h in hs {
+                out.push(Choice {
+                    target: target.clone(),
+                    hex: Some(h),
+                });
+            }
+        } else {
+            out.push(Choice { target, hex: None });
+        }
+    }
+    out
+}
+
+fn pick_tie<T: Clone + PartialEq + std::fmt::Display>(
+    ties: &[T],
+    chosen: &Option<T>,
+    what: &str,
+) -> Result<Option<T>, RuleError> {
+    match chosen {
+        None => Ok(ties.first().cloned()),
+        Some(c) if ties.contains(c) => Ok(Some(c.clone())),
+        Some(c) => Err(RuleError::illegal(
+            "two-player variant",
+            format!(
+                "{c} is not one of the tied {what} ({})",
+                ties.iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )),
+    }
+}
+
+/// Draw the phase's chit(s) (B.2, F.1, F.4, variant). `initial` is the
+/// phase's first draw, which a successful Recon doubles.
+pub fn draw(ctx: &mut Ctx, initial: bool) {
+    let recon = initial && ctx.s.recon;
+    let want = if recon || ctx.s.two_player { 2 } else { 1 };
+    let n = want.min(ctx.s.cup.len());
+    let mut pool = ctx.s.cup.clone();
+    let mut chits = Vec::new();
+    for _ in 0..n {
+        let i = ctx.rng.pick(pool.len());
+        chits.push(pool.remove(i));
+    }
+    let by = (n == 2).then_some(if recon { Side::Marines } else { Side::Kayotz });
+    let names = chits.iter().map(|&c| ctx.s.chit_name(c)).collect();
+    ctx.emit(DimxEvent::ChitsDrawn { chits, names, by });
+}
+
+/// Enact the chit(s) until the phase ends or a player must decide.
+pub fn run(ctx: &mut Ctx) -> Result<(), RuleError> {
+    loop {
+        let Phase::Kayotz { chit, step, todo } = ctx.s.phase.clone() else {
+            return Ok(());
+        };
+        let Some(c) = ctx.s.chits.get(usize::from(chit)).cloned() else {
+            return Ok(());
+        };
+        let Some(&st) = c.steps.get(usize::from(step)) else {
+            ctx.emit(DimxEvent::ChitFinished {
+                chit,
+                name: c.name.clone(),
+            });
+            if c.draws_another() && !ctx.s.cup.is_empty() {
+                draw(ctx, false);
+                continue;
+            }
+            return end_phase(ctx);
+        };
+        match st.per_unit() {
+            Some(sel) => match todo {
+                None => {
+                    let units = select(&ctx.s, ctx.map, sel);
+                    ctx.emit(DimxEvent::StepBegan { step: st, units });
+                }
+                Some(t) if t.is_empty() => ctx.emit(DimxEvent::StepDone),
+                Some(t) => {
+                    if ctx.s.two_player {
+                        return Ok(());
+                    }
+                    act(ctx, &t[0], &Choice::default())?;
+                }
+            },
+            None => {
+                global(ctx, st)?;
+                ctx.emit(DimxEvent::StepDone);
+            }
+        }
+    }
+}
+
+/// One Kay'otz unit acts in the current step.
+pub fn act(ctx: &mut Ctx, alien: &str, choice: &Choice) -> Result<(), RuleError> {
+    let Phase::Kayotz { chit, step, .. } = ctx.s.phase.clone() else {
+        return Err(RuleError::illegal(
+            "F",
+            "no Kay'otz Activation Chit is being enacted",
+        ));
+    };
+    let st = ctx.s.chits[usize::from(chit)].steps[usize::from(step)];
+    let a = ctx
+        .alien(alien)
+        .ok_or_else(|| RuleError::illegal("F", format!("there is no Kay'otz unit {alien}")))?;
+    let (id, name) = (a.id.clone(), a.title());
+    if matches!(st, Step::Warp(_)) && (choice.target.is_some() || choice.hex.is_some()) {
+        return Err(RuleError::illegal(
+            "two-player variant",
+            "a warping unit has no choice to make: the dice decide",
+        ));
+    }
+    ctx.emit(DimxEvent::AlienTurn {
+        unit: id.clone(),
+        name: name.clone(),
+    });
+    let Some(ah) = a.on_map() else {
+        ctx.emit(DimxEvent::AlienHolds {
+            unit: id,
+            name,
+            why: Hold::NotOnMap,
+        });
+        return Ok(());
+    };
+    // C.3: a Dormant unit a chit activates only flips back to Active
+    if a.dormant {
+        ctx.emit(DimxEvent::AlienFlipped {
+            unit: id,
+            name,
+            dormant: false,
+        });
+        return Ok(());
+    }
+    let ac = cell(ctx.map, ah);
+    let hold = |ctx: &mut Ctx, why| {
+        ctx.emit(DimxEvent::AlienHolds {
+            unit: a.id.clone(),
+            name: a.title(),
+            why,
+        })
+    };
+    match st {
+        Step::Rush(_) => {
+            let ties = target_ties(&ctx.s, ctx.map, &id, false);
+            let Some(target) = pick_tie(&ties, &choice.target, "nearest Marine units")? else {
+                hold(ctx, Hold::NoActiveMarine);
+                return Ok(());
+            };
+            let hexes = rush_ties(&ctx.s, ctx.map, &id, &target);
+            let Some(to) = pick_tie(&hexes, &choice.hex, "nearest hexes")? else {
+                hold(ctx, Hold::NoEligibleHex);
+                return Ok(());
+            };
+            if to != ah {
+                if ctx.map.between(ac, cell(ctx.map, to)).meets(&ctx.map.lava) {
+                    hold(ctx, Hold::LavaInTheWay(to));
+                    return Ok(());
+                }
+                ctx.emit(DimxEvent::AlienMoved {
+                    unit: id.clone(),
+                    name: name.clone(),
+                    from: Some(ah),
+                    to,
+                    how: AlienMove::Rush,
+                });
+            }
+            alien_fires(ctx, &id, &target, false)
+        }
+        Step::Fire(_) => {
+            let ties = target_ties(&ctx.s, ctx.map, &id, true);
+            let Some(target) = pick_tie(&ties, &choice.target, "nearest Marine units")? else {
+                hold(ctx, Hold::NoTarget);
+                return Ok(());
+            };
+            alien_fires(ctx, &id, &target, false)
+        }
+        Step::Advance(_, n) => {
+            let ties = target_ties(&ctx.s, ctx.map, &id, false);
+            let Some(target) = pick_tie(&ties, &choice.target, "nearest Marine units")? else {
+                hold(ctx, Hold::NoActiveMarine);
+                return Ok(());
+            };
+            let hexes = advance_ties(&ctx.s, ctx.map, &id, &target, n);
+            if let Some(to) = pick_tie(&hexes, &choice.hex, "nearest hexes")?
+                && to != ah
+            {
+                ctx.emit(DimxEvent::AlienMoved {
+                    unit: id.clone(),
+                    name: name.clone(),
+                    from: Some(ah),
+                    to,
+                    how: AlienMove::Advance,
+                });
+            }
+            let can = match (ctx.s.alien(&id), ctx.s.marine(&target)) {
+                (Some(a), Some(m)) => alien_fire(&ctx.s, ctx.map, a, m, false).is_some(),
+                _ => false,
+            };
+            if can {
+                alien_fires(ctx, &id, &target, false)
+            } else {
+                hold(ctx, Hold::NoTarget);
+                Ok(())
+            }
+        }
+        Step::Warp(_) => warp(ctx, &id),
+        _ => Ok(()),
+    }
+}
+
+/// Warp: a random hex. Landing on a Marine unit, the alien fires at it point
+/// blank and then steps aside; landing on another alien, it steps aside
+/// (assumed chit text, following D.6 "Beamed" and C.3).
+fn warp(ctx: &mut Ctx, id: &str) -> Result<(), RuleError> {
+    let Some(a) = ctx.alien(id) else {
+        return Ok(());
+    };
+    let hex = ctx.random_hex()?;
+    if a.on_map() == Some(hex) {
+        return Ok(());
+    }
+    ctx.emit(DimxEvent::AlienMoved {
+        unit: a.id.clone(),
+        name: a.title(),
+        from: a.on_map(),
+        to: hex,
+        how: AlienMove::Warp,
+    });
+    let marine = ctx.s.marine_at(hex).map(|m| m.id.clone());
+    let other = ctx
+        .s
+        .aliens
+        .iter()
+        .any(|o| o.id != a.id && o.on_map() == Some(hex));
+    if let Some(m) = &marine {
+        // C.3: an alien may end on a Marine only when a chit makes it attack
+        alien_fires(ctx, id, m, true)?;
+    }
+    if (marine.is_some() || other)
+        && let Some(to) = aside(&ctx.s, ctx.map, cell(ctx.map, hex), id)
+    {
+        {
+            ctx.emit(DimxEvent::AlienMoved {
+                unit: a.id.clone(),
+                name: a.title(),
+                from: Some(hex),
+                to,
+                how: AlienMove::SteppedAside,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Steps that act on the map as a whole.
+fn global(ctx: &mut Ctx, st: Step) -> Result<(), RuleError> {
+    match st {
+        Step::Summon(n, at) => {
+            for _ in 0..n {
+                let cup: Vec<String> = ctx
+                    .s
+                    .aliens
+                    .iter()
+                    .filter(|a| a.place == super::units::AlienPlace::Cup)
+                    .map(|a| a.id.clone())
+                    .collect();
+                if cup.is_empty() {
+                    break;
+                }
+                let id = cup[ctx.rng.pick(cup.len())].clone();
+                let hex = match at {
+                    SummonAt::Wormhole => {
+                        let w: Vec<Hex> = ctx
+                            .map
+                            .numbered()
+                            .filter(|&(_, c)| ctx.map.terrain(c) == Terrain::Wormhole)
+                            .map(|(h, _)| h)
+                            .collect();
+                        match w.len() {
+                            0 => ctx.random_hex()?,
+                            1 => w[0],
+                            k => w[ctx.rng.pick(k)],
+                        }
+                    }
+                    SummonAt::Random => ctx.random_hex()?,
+                };
+                let to = if ctx.s.occupied(hex) {
+                    aside(&ctx.s, ctx.map, cell(ctx.map, hex), &id)
+                } else {
+                    Some(hex)
+                };
+                if let (Some(to), Some(a)) = (to, ctx.alien(&id)) {
+                    ctx.emit(DimxEvent::AlienMoved {
+                        unit: id,
+                        name: a.title(),
+                        from: None,
+                        to,
+                        how: AlienMove::Summoned,
+                    });
+                }
+            }
+        }
+        Step::Wake(sel) => {
+            for id in select(&ctx.s, ctx.map, sel) {
+                if let Some(a) = ctx.alien(&id)
+                    && a.dormant
+                {
+                    ctx.emit(DimxEvent::AlienFlipped {
+                        unit: id,
+                        name: a.title(),
+                        dormant: false,
+                    });
+                }
+            }
+        }
+        Step::ShutDown(sel) => {
+            for id in select(&ctx.s, ctx.map, sel) {
+                if let Some(a) = ctx.alien(&id)
+                    && !a.dormant
+                {
+                    ctx.emit(DimxEvent::AlienFlipped {
+                        unit: id,
+                        name: a.title(),
+                        dormant: true,
+                    });
+                }
+            }
+        }
+        Step::Capture => {
+            let taken: Vec<String> = ctx
+                .s
+                .marines
+                .iter()
+                .filter(|m| m.condition == Condition::Paralyzed)
+                .filter(|m| {
+                    m.on_map()
+                        .is_some_and(|h| super::rules::active_alien_adjacent(&ctx.s, ctx.map, h))
+                })
+                .map(|m| m.id.clone())
+                .collect();
+            for unit in taken {
+                ctx.emit(DimxEvent::MarineEliminated {
+                    unit,
+                    why: Cause::Captured,
+                });
+            }
+        }
+        Step::DrawAnother
+        | Step::Nothing
+        | Step::Rush(_)
+        | Step::Fire(_)
+        | Step::Advance(..)
+        | Step::Warp(_) => {}
+    }
+    Ok(())
+}
+
+/// Whether any Marine unit could still come onto the map.
+pub fn marines_to_come(s: &DimxState) -> bool {
+    s.marines
+        .iter()
+        .any(|m| matches!(m.place, Place::Waiting | Place::Arrives(_)))
+}

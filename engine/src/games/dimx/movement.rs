@@ -1,0 +1,444 @@
+//! Marine movement (C.1), jump packs (C.2) and leaving the map (C.4).
+//!
+//! Costs are counted in half-MP so that road moves (1/2 MP) stay whole numbers.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::game::RuleError;
+
+use super::map::{Cell, Hex, Map, Terrain};
+use super::rules::{Ctx, alien_active, aside, cell, worse};
+use super::state::{DimxEvent, DimxState, Landing, Mod, ModWhy};
+use super::units::{Condition, Marine, Place};
+
+/// Half-MP to enter `to` from `from` (`None`: from off the map through an
+/// entry hex), or `None` when the hex may not be entered this way (C.1).
+pub fn step_cost(map: &Map, from: Option<Cell>, to: Cell) -> Option<u8> {
+    let along_road = match from {
+        Some(f) => map.road_connected(f, to),
+        // assumed: a road hex at the map edge is entered along its road
+        None => map.is_road(to),
+    };
+    if map.terrain(to) == Terrain::Lava {
+        // C.1: never into Lava unless moving along a road through it (a bridge)
+        return (along_road && from.is_some()).then_some(1);
+    }
+    if along_road {
+        return Some(1);
+    }
+    match map.terrain(to) {
+        Terrain::Forest | Terrain::Rough => Some(4),
+        _ => Some(2),
+    }
+}
+
+/// The half-MP a unit may spend: printed MP, -1 if Stunned, none if
+/// Paralyzed; Shoot and Scoot halves that, rounded down, after the other
+/// changes (C.1 b).
+pub fn allowance(m: &Marine, scoot: bool) -> u8 {
+    let mp = match m.condition {
+        Condition::Paralyzed => 0,
+        Condition::Stunned => m.mp.saturating_sub(1),
+        Condition::Fine => m.mp,
+    };
+    let mp = if scoot { mp / 2 } else { mp };
+    mp * 2
+}
+
+/// The cost of a given route (the hexes entered, in order), if it is legal
+/// terrain-wise. Used to check the printed examples.
+pub fn path_cost(map: &Map, from: Option<Cell>, path: &[Cell]) -> Option<u8> {
+    let mut at = from;
+    let mut total = 0u8;
+    for &c in path {
+        if let Some(a) = at
+            && !map.adjacent(a, c)
+        {
+            return None;
+        }
+        total += step_cost(map, at, c)?;
+        at = Some(c);
+    }
+    Some(total)
+}
+
+/// Cheapest routes from a unit's hex (or from off the map) within an allowance.
+pub struct Reach {
+    /// Half-MP spent to reach each cell; `u8::MAX` when out of reach.
+    pub cost: Vec<u8>,
+    prev: Vec<Option<Cell>>,
+    start: Option<Cell>,
+}
+
+impl Reach {
+    /// The hexes entered to reach `to`, in order.
+    pub fn path(&self, to: Cell) -> Vec<Cell> {
+        let mut out = vec![to];
+        let mut c = to;
+        while let Some(p) = self.prev[usize::from(c)] {
+            if Some(p) == self.start {
+                break;
+            }
+            out.push(p);
+            c = p;
+        }
+        out.reverse();
+        out
+    }
+}
+
+/// Dijkstra over the map: a Marine may pass through Marine units but never
+/// enters a hex with a Kay'otz unit (C.1).
+pub fn reach(s: &DimxState, map: &Map, start: Option<Cell>, entry: &[Hex], budget: u8) -> Reach {
+    let n = map.hexes.len();
+    let mut cost = vec![u8::MAX; n];
+    let mut prev = vec![None; n];
+    let mut alien = vec![false; n];
+    for a in &s.aliens {
+        if let Some(h) = a.on_map() {
+            alien[usize::from(cell(map, h))] = true;
+        }
+    }
+    let mut heap = BinaryHeap::new();
+    match start {
+        Some(c) => {
+            cost[usize::from(c)] = 0;
+            heap.push(Reverse((0u8, c)));
+        }
+        None => {
+            for &h in entry {
+                let Some(c) = map.cell(h) else { continue };
+                if alien[usize::from(c)] {
+                    continue;
+                }
+                if let Some(k) = step_cost(map, None, c)
+                    && k <= budget
+                    && k < cost[usize::from(c)]
+                {
+                    cost[usize::from(c)] = k;
+                    heap.push(Reverse((k, c)));
+                }
+            }
+        }
+    }
+    while let Some(Reverse((k, c))) = heap.pop() {
+        if k > cost[usize::from(c)] {
+            continue;
+        }
+        for nb in map.neighbours(c) {
+            if alien[usize::from(nb)] {
+                continue;
+            }
+            let Some(step) = step_cost(map, Some(c), nb) else {
+                continue;
+            };
+            let total = k + step;
+            if total <= budget && total < cost[usize::from(nb)] {
+                cost[usize::from(nb)] = total;
+                prev[usize::from(nb)] = Some(c);
+                heap.push(Reverse((total, nb)));
+            }
+        }
+    }
+    Reach { cost, prev, start }
+}
+
+/// Every legal end hex of a move with its half-MP cost: reachable,
+/// numbered (a unit only passes through a Lava bridge, assumed), and no other
+/// Marine unit there (C.1).
+pub fn move_targets(s: &DimxState, map: &Map, m: &Marine, scoot: bool) -> (Reach, Vec<(Hex, u8)>) {
+    let budget = allowance(m, scoot);
+    let start = m.on_map().map(|h| cell(map, h));
+    let r = reach(s, map, start, &s.rules.entry, budget);
+    let mut out = Vec::new();
+    if budget > 0 && (start.is_some() || m.place == Place::Waiting) {
+        for (h, c) in map.numbered() {
+            let k = r.cost[usize::from(c)];
+            if k == u8::MAX || Some(c) == start {
+                continue;
+            }
+            if s.marines
+                .iter()
+                .any(|o| o.id != m.id && o.on_map() == Some(h))
+            {
+                continue;
+            }
+            out.push((h, k));
+        }
+    }
+    (r, out)
+}
+
+/// Move a Marine unit to `to` (a Full Move or the move of a Shoot and Scoot).
+pub fn do_move(ctx: &mut Ctx, unit: &str, to: Hex, scoot: bool) -> Result<(), RuleError> {
+    let m = ctx
+        .marine(unit)
+        .ok_or_else(|| RuleError::illegal("C.1", format!("there is no Marine unit {unit}")))?;
+    if m.condition == Condition::Paralyzed {
+        return Err(RuleError::illegal(
+            "C.1",
+            format!("{} is Paralyzed and may not move at all", m.title()),
+        ));
+    }
+    let (r, targets) = move_targets(&ctx.s, ctx.map, &m, scoot);
+    let Some(&(_, k)) = targets.iter().find(|(h, _)| *h == to) else {
+        return Err(why_not_move(&ctx.s, ctx.map, &m, to, scoot));
+    };
+    let c = cell(ctx.map, to);
+    let path = r.path(c).into_iter().map(|c| ctx.map.spot(c)).collect();
+    ctx.emit(DimxEvent::Moved {
+        unit: unit.to_owned(),
+        from: m.on_map(),
+        path,
+        half_mp: k,
+        allowance: allowance(&m, scoot),
+    });
+    Ok(())
+}
+
+fn why_not_move(s: &DimxState, map: &Map, m: &Marine, to: Hex, scoot: bool) -> RuleError {
+    let Some(c) = map.cell(to) else {
+        return RuleError::illegal("A.1", format!("{to} is not a hex of {}", map.name));
+    };
+    if s.aliens.iter().any(|a| a.on_map() == Some(to)) {
+        return RuleError::illegal(
+            "C.1",
+            format!("a Marine unit may never enter a hex with an alien unit ({to})"),
+        );
+    }
+    if s.marines
+        .iter()
+        .any(|o| o.id != m.id && o.on_map() == Some(to))
+    {
+        return RuleError::illegal(
+            "C.1",
+            format!("Marine units may not end a move stacked together ({to} is taken)"),
+        );
+    }
+    if m.on_map() == Some(to) {
+        return RuleError::illegal("C.1", format!("{} is already in {to}", m.title()));
+    }
+    if m.on_map().is_none() && m.place != Place::Waiting {
+        return RuleError::illegal(
+            "C.1",
+            format!("{} is not on the map and not waiting to enter", m.title()),
+        );
+    }
+    let budget = allowance(m, scoot);
+    let full = reach(
+        s,
+        map,
+        m.on_map().map(|h| cell(map, h)),
+        &s.rules.entry,
+        u8::MAX - 20,
+    );
+    let need = full.cost[usize::from(c)];
+    if need == u8::MAX {
+        return RuleError::illegal(
+            "C.1",
+            format!(
+                "{} cannot reach {to} at all (Lava, alien units or the map edge are in the way)",
+                m.title()
+            ),
+        );
+    }
+    RuleError::illegal(
+        "C.1",
+        format!(
+            "{to} costs {} MP to reach but {} has only {} MP{}",
+            half(need),
+            m.title(),
+            half(budget),
+            if scoot {
+                " (half MP for Shoot and Scoot)"
+            } else {
+                ""
+            }
+        ),
+    )
+}
+
+/// Half-MP in words: "2", "1/2", "2 1/2".
+pub fn half(h: u8) -> String {
+    match (h / 2, h % 2) {
+        (0, 1) => "1/2".into(),
+        (w, 0) => w.to_string(),
+        (w, _) => format!("{w} 1/2"),
+    }
+}
+
+/// Hexes a jump pack may aim for: any hex not otherwise prohibited (C.2): a
+/// numbered hex with no unit in it (no stacking, never into an alien's hex).
+pub fn jump_targets(s: &DimxState, map: &Map, m: &Marine) -> Vec<Hex> {
+    if !m.jump_pack
+        || m.condition == Condition::Paralyzed
+        || !matches!(m.place, Place::Map(_) | Place::Waiting)
+    {
+        return Vec::new();
+    }
+    map.numbered()
+        .map(|(h, _)| h)
+        .filter(|&h| !s.occupied(h))
+        .collect()
+}
+
+/// Resolve a jump (C.2): one die, -1 with Shoot and Scoot, -1 if Stunned.
+pub fn do_jump(ctx: &mut Ctx, unit: &str, to: Hex, scoot: bool) -> Result<(), RuleError> {
+    let m = ctx
+        .marine(unit)
+        .ok_or_else(|| RuleError::illegal("C.2", format!("there is no Marine unit {unit}")))?;
+    if !m.jump_pack {
+        return Err(RuleError::illegal(
+            "C.2",
+            format!(
+                "{} has no jump pack (Scout and Special Ops only)",
+                m.title()
+            ),
+        ));
+    }
+    if m.condition == Condition::Paralyzed {
+        return Err(RuleError::illegal(
+            "C.1",
+            format!("{} is Paralyzed and may not move at all", m.title()),
+        ));
+    }
+    if !jump_targets(&ctx.s, ctx.map, &m).contains(&to) {
+        return Err(RuleError::illegal(
+            "C.2",
+            format!(
+                "{to} is not a hex {} may jump to (it must be an empty hex on the map)",
+                m.title()
+            ),
+        ));
+    }
+    let die = ctx.rng.d6()?;
+    let mut mods = Vec::new();
+    if scoot {
+        mods.push(Mod {
+            value: -1,
+            why: ModWhy::ShootAndScoot,
+        });
+    }
+    if m.condition == Condition::Stunned {
+        mods.push(Mod {
+            value: -1,
+            why: ModWhy::Stunned,
+        });
+    }
+    let net = die as i8 + mods.iter().map(|m| m.value).sum::<i8>();
+    ctx.emit(DimxEvent::JumpRolled {
+        unit: unit.to_owned(),
+        to,
+        die,
+        mods,
+        net,
+    });
+    match net {
+        4.. => ctx.emit(DimxEvent::Landed {
+            unit: unit.to_owned(),
+            at: to,
+            how: Landing::Safe,
+        }),
+        2..=3 => {
+            // Scattered: the highest-numbered eligible hex next to the destination
+            let c = cell(ctx.map, to);
+            if let Some(at) = aside(&ctx.s, ctx.map, c, unit) {
+                ctx.emit(DimxEvent::Landed {
+                    unit: unit.to_owned(),
+                    at,
+                    how: Landing::Scattered,
+                });
+            }
+        }
+        _ => malfunction(ctx, &m)?,
+    }
+    Ok(())
+}
+
+/// 1 = Malfunction: a random hex, a Stunned marker; onto an Active alien the
+/// unit is eliminated; onto a Marine or Dormant alien it steps aside (C.2).
+fn malfunction(ctx: &mut Ctx, m: &Marine) -> Result<(), RuleError> {
+    let hex = ctx.random_hex()?;
+    let c = cell(ctx.map, hex);
+    let alien = ctx
+        .s
+        .aliens
+        .iter()
+        .find(|a| a.on_map() == Some(hex))
+        .cloned();
+    if let Some(a) = &alien
+        && alien_active(&ctx.s, ctx.map, a)
+    {
+        ctx.emit(DimxEvent::MarineEliminated {
+            unit: m.id.clone(),
+            why: super::state::Cause::LandedOnActiveAlien,
+        });
+        return Ok(());
+    }
+    let other_marine = ctx
+        .s
+        .marines
+        .iter()
+        .any(|o| o.id != m.id && o.on_map() == Some(hex));
+    let at = if alien.is_some() || other_marine {
+        aside(&ctx.s, ctx.map, c, &m.id)
+    } else {
+        Some(hex)
+    };
+    if let Some(at) = at {
+        ctx.emit(DimxEvent::Landed {
+            unit: m.id.clone(),
+            at,
+            how: Landing::Malfunction,
+        });
+    }
+    // assumed: a Stunned unit given another Stunned marker becomes Paralyzed, as in D.10
+    let now = ctx
+        .s
+        .marine(&m.id)
+        .map(|x| x.condition)
+        .unwrap_or(Condition::Fine);
+    ctx.emit(DimxEvent::ConditionChanged {
+        unit: m.id.clone(),
+        from: now,
+        to: worse(now),
+        why: super::state::Cause::JumpMalfunction,
+    });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::dimx::map::builtin;
+
+    fn c(n: Hex) -> Cell {
+        builtin("alpha").unwrap().cell(n).unwrap()
+    }
+
+    #[test]
+    fn example_movement_full_move_costs_4_mp() {
+        let map = builtin("alpha").unwrap();
+        // 263 -> 326 (1/2), -> 352 (1, not along a connected road), -> 353 (1/2), -> 415 (2)
+        let steps = [(263, 326, 1), (326, 352, 2), (352, 353, 1), (353, 415, 4)];
+        for (a, b, k) in steps {
+            assert_eq!(step_cost(map, Some(c(a)), c(b)), Some(k), "{a} to {b}");
+        }
+        assert_eq!(
+            path_cost(map, Some(c(263)), &[c(326), c(352), c(353), c(415)]),
+            Some(8),
+            "4 MP in all"
+        );
+    }
+
+    #[test]
+    fn example_movement_shoot_and_scoot_route_through_325_costs_2_mp() {
+        let map = builtin("alpha").unwrap();
+        assert_eq!(
+            path_cost(map, Some(c(263)), &[c(326), c(325), c(352), c(353)]),
+            Some(4),
+            "2 MP: four road steps of 1/2"
+        );
+    }
+}

@@ -1,0 +1,126 @@
+//! The autoplay property: a bot choosing uniformly among `legal` plays full
+//! battles of every scenario through `Session<DimX>`; each must end in a
+//! result the rule text allows, and `verify` must replay it exactly.
+//!
+//! The normal test run plays `DIMX_GAMES` battles (default 200). For the
+//! 1,000-battle figure: `DIMX_GAMES=1000 cargo test --release -p
+//! xenolog-engine --test dimx_autoplay -- --nocapture`.
+
+use xenolog_engine::games::dimx::{DimX, DimxConfig};
+use xenolog_engine::{Game, Session};
+
+/// SplitMix64: the bot's own dice, separate from the battle's stream.
+struct Bot(u64);
+
+impl Bot {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// The results the text allows: a Kay'otz Major Victory through a Mission
+/// Goal (G.4), an Instant Victory (G.1), or the scenario's end (G.4).
+fn allowed(summary: &str) -> bool {
+    const GOALS: [&str; 6] = [
+        "Inter-Dimensional Portal",
+        "Enslave",
+        "Decapitate Command Control",
+        "Pillage",
+        "Possess Sleeper-Agent",
+        "Summoning",
+    ];
+    GOALS
+        .iter()
+        .any(|g| summary == format!("Kay'otz Major Victory ({g})"))
+        || summary.starts_with("Instant victory: ")
+        || summary.ends_with(" per scenario")
+        || summary.starts_with("Kay'otz victory per scenario")
+        || summary.starts_with("Marines victory per scenario")
+        || summary.starts_with("Draw per scenario")
+}
+
+struct Tally {
+    games: usize,
+    marine_wins: usize,
+    turns: Vec<u32>,
+}
+
+fn play(seed: u64, scenario: &str, two_player: bool, t: &mut Tally) {
+    let config = DimxConfig {
+        scenario: scenario.into(),
+        scenario_text: None,
+        two_player,
+    };
+    let mut s = Session::<DimX>::new(seed, config).expect("scenario sets up");
+    let mut bot = Bot(seed ^ 0xB07);
+    let mut steps = 0;
+    while DimX::outcome(s.state()).is_none() {
+        let legal = DimX::legal(s.state());
+        assert!(
+            !legal.is_empty(),
+            "seed {seed} {scenario}: no legal command before the end"
+        );
+        let (actor, cmd) = legal[bot.below(legal.len())].clone();
+        if let Err(e) = s.play(actor, &cmd, None) {
+            panic!("seed {seed} {scenario}: a legal command was refused: {cmd:?}: {e}");
+        }
+        steps += 1;
+        assert!(
+            steps < 20_000,
+            "seed {seed} {scenario}: the battle does not end"
+        );
+    }
+    let out = DimX::outcome(s.state()).unwrap();
+    assert!(
+        allowed(&out.summary),
+        "seed {seed} {scenario}: result not allowed by the text: {}",
+        out.summary
+    );
+    let turn = s.state().turn;
+    assert!(
+        (1..=19).contains(&turn),
+        "seed {seed} {scenario}: ended on turn {turn}: a game has 18 or 19 turns at most (B)"
+    );
+    let report = s.verify();
+    assert!(report.ok(), "seed {seed} {scenario}: {report}");
+    t.games += 1;
+    t.turns.push(u32::from(turn));
+    if out.winner == Some(xenolog_engine::Actor(0)) {
+        t.marine_wins += 1;
+    }
+}
+
+#[test]
+fn autoplay_random_bot_full_battles_end_in_allowed_results_and_verify() {
+    let n: u64 = std::env::var("DIMX_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let scenarios = ["alpha", "beta", "campaign"];
+    let mut t = Tally {
+        games: 0,
+        marine_wins: 0,
+        turns: Vec::new(),
+    };
+    let start = std::time::Instant::now();
+    for seed in 0..n {
+        let sc = scenarios[(seed % 3) as usize];
+        play(seed, sc, seed % 10 == 9, &mut t);
+    }
+    let full = t.turns.iter().filter(|&&x| x >= 18).count();
+    println!(
+        "{} battles in {:.1}s: Marine win rate {:.1}% ({} wins); {} went the full 18 or 19 turns",
+        t.games,
+        start.elapsed().as_secs_f32(),
+        100.0 * t.marine_wins as f32 / t.games as f32,
+        t.marine_wins,
+        full
+    );
+}
