@@ -112,6 +112,8 @@ pub struct Map {
     pub rows: u16,
     pub hexes: Vec<HexInfo>,
     by_number: Vec<Option<Cell>>,
+    /// Every numbered hex with its cell, in number order.
+    numbered: Vec<(Hex, Cell)>,
     /// Per source cell, the cells strictly between it and every other cell.
     between: Vec<OnceLock<Vec<Cells>>>,
     /// Forest, Buildings and Lava: block a Marine's line of fire (D.2).
@@ -163,11 +165,41 @@ fn hex_touches(col: u16, row: u16, a: (i64, i64), b: (i64, i64)) -> bool {
         (x - 1, y - 1),
         (x + 1, y - 1),
     ];
+    // Quick reject: every corner strictly on one side of the line.
+    let (mut pos, mut neg) = (false, false);
+    for &p in &k {
+        match orient(a, b, p) {
+            1 => pos = true,
+            -1 => neg = true,
+            _ => {
+                pos = true;
+                neg = true;
+            }
+        }
+    }
+    if !(pos && neg) {
+        return false;
+    }
     let inside = |p: (i64, i64)| {
-        let s: Vec<i64> = (0..6).map(|i| orient(k[i], k[(i + 1) % 6], p)).collect();
-        s.iter().all(|&v| v >= 0) || s.iter().all(|&v| v <= 0)
+        let (mut pos, mut neg) = (false, false);
+        for i in 0..6 {
+            match orient(k[i], k[(i + 1) % 6], p) {
+                1 => pos = true,
+                -1 => neg = true,
+                _ => {}
+            }
+        }
+        !(pos && neg)
     };
-    inside(a) || inside(b) || (0..6).any(|i| segments_meet(a, b, k[i], k[(i + 1) % 6]))
+    if inside(a) || inside(b) {
+        return true;
+    }
+    for i in 0..6 {
+        if segments_meet(a, b, k[i], k[(i + 1) % 6]) {
+            return true;
+        }
+    }
+    false
 }
 
 impl Map {
@@ -197,10 +229,7 @@ impl Map {
 
     /// Every numbered hex, in number order.
     pub fn numbered(&self) -> impl Iterator<Item = (Hex, Cell)> + '_ {
-        self.by_number
-            .iter()
-            .enumerate()
-            .filter_map(|(n, c)| c.map(|c| (n as Hex, c)))
+        self.numbered.iter().copied()
     }
 
     pub fn neighbours(&self, c: Cell) -> impl Iterator<Item = Cell> + '_ {
@@ -390,6 +419,11 @@ impl Map {
             rows: nrows,
             between: (0..hexes.len()).map(|_| OnceLock::new()).collect(),
             hexes,
+            numbered: by_number
+                .iter()
+                .enumerate()
+                .filter_map(|(n, c)| c.map(|c| (n as Hex, c)))
+                .collect(),
             by_number,
             blocks_marines: Cells::default(),
             lava: Cells::default(),

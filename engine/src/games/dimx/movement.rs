@@ -126,12 +126,19 @@ pub fn reach(s: &DimxState, map: &Map, start: Option<Cell>, entry: &[Hex], budge
         if k > cost[usize::from(c)] {
             continue;
         }
-        for nb in map.neighbours(c) {
+        let h = map.hex(c);
+        for (d, nb) in h.neighbours.iter().enumerate() {
+            let Some(nb) = *nb else { continue };
             if alien[usize::from(nb)] {
                 continue;
             }
-            let Some(step) = step_cost(map, Some(c), nb) else {
-                continue;
+            // C.1: along a connected road 1/2 MP, Lava only that way
+            let road = h.road & (1 << d) != 0;
+            let step = match map.terrain(nb) {
+                _ if road => 1,
+                Terrain::Lava => continue,
+                Terrain::Forest | Terrain::Rough => 4,
+                _ => 2,
             };
             let total = k + step;
             if total <= budget && total < cost[usize::from(nb)] {
@@ -153,15 +160,15 @@ pub fn move_targets(s: &DimxState, map: &Map, m: &Marine, scoot: bool) -> (Reach
     let r = reach(s, map, start, &s.rules.entry, budget);
     let mut out = Vec::new();
     if budget > 0 && (start.is_some() || m.place == Place::Waiting) {
+        let mut marine = vec![false; map.hexes.len()];
+        for o in &s.marines {
+            if let Some(h) = o.on_map() {
+                marine[usize::from(cell(map, h))] = true;
+            }
+        }
         for (h, c) in map.numbered() {
             let k = r.cost[usize::from(c)];
-            if k == u8::MAX || Some(c) == start {
-                continue;
-            }
-            if s.marines
-                .iter()
-                .any(|o| o.id != m.id && o.on_map() == Some(h))
-            {
+            if k == u8::MAX || Some(c) == start || marine[usize::from(c)] {
                 continue;
             }
             out.push((h, k));
@@ -277,9 +284,10 @@ pub fn jump_targets(s: &DimxState, map: &Map, m: &Marine) -> Vec<Hex> {
     {
         return Vec::new();
     }
+    let units = super::rules::unit_cells(s, map);
     map.numbered()
+        .filter(|&(_, c)| !units.contains(c))
         .map(|(h, _)| h)
-        .filter(|&h| !s.occupied(h))
         .collect()
 }
 

@@ -1,0 +1,73 @@
+//! Helpers shared by the dimx integration tests (included with `#[path]`):
+//! start a battle from scenario text, give JSON commands, read the events.
+#![allow(dead_code)]
+
+use xenolog_engine::games::dimx::{DimX, DimxCommand, DimxConfig, DimxEvent, DimxState};
+use xenolog_engine::{Actor, Game, RuleError, Session};
+
+/// A battle from a scenario file's text (seed 1 unless given).
+pub fn battle(text: &str) -> Session<DimX> {
+    battle_seeded(text, 1, false)
+}
+
+pub fn battle_seeded(text: &str, seed: u64, two_player: bool) -> Session<DimX> {
+    let config = DimxConfig { scenario: String::new(), scenario_text: Some(text.to_owned()), two_player };
+    match Session::<DimX>::new(seed, config) {
+        Ok(s) => s,
+        Err(e) => panic!("scenario does not set up: {e}"),
+    }
+}
+
+/// A command from its JSON form, e.g. `{"full_move":{"unit":"SC1","to":415}}`.
+pub fn cmd(json: &str) -> DimxCommand {
+    serde_json::from_str(json).unwrap_or_else(|e| panic!("bad command {json}: {e}"))
+}
+
+/// Give a command; the events it produced, or the rule that refused it.
+pub fn try_play(s: &mut Session<DimX>, actor: u8, json: &str, dice: &[u8]) -> Result<Vec<DimxEvent>, RuleError> {
+    let entered = (!dice.is_empty()).then(|| dice.to_vec());
+    let id = s.play(Actor(actor), &cmd(json), entered)?;
+    Ok(s.events(id))
+}
+
+/// Give a Marine command that must be accepted.
+pub fn play(s: &mut Session<DimX>, json: &str, dice: &[u8]) -> Vec<DimxEvent> {
+    try_play(s, 0, json, dice).unwrap_or_else(|e| panic!("{json} refused: {e}"))
+}
+
+/// Give a Marine command that must be refused; the refusal in words.
+pub fn refused(s: &mut Session<DimX>, json: &str, dice: &[u8]) -> String {
+    let before = s.records().len();
+    match try_play(s, 0, json, dice) {
+        Ok(ev) => panic!("{json} was accepted: {ev:?}"),
+        Err(e) => {
+            assert_eq!(s.records().len(), before, "a refused command changes nothing");
+            e.to_string()
+        }
+    }
+}
+
+/// Every event in words.
+pub fn words(events: &[DimxEvent]) -> Vec<String> {
+    events.iter().map(DimX::describe_event).collect()
+}
+
+pub fn state(s: &Session<DimX>) -> &DimxState {
+    s.state()
+}
+
+/// Whether a command is among those `legal` lists now.
+pub fn is_legal(s: &Session<DimX>, json: &str) -> bool {
+    let c = cmd(json);
+    DimX::legal(s.state()).iter().any(|(_, x)| *x == c)
+}
+
+/// A minimal scenario on Mapzone Alpha with these extra lines; no Kay'otz
+/// unit is on the map unless the lines place one, and the cup holds one blank chit.
+pub fn alpha(lines: &str) -> String {
+    format!("scenario \"test\"\nmap alpha\nother_kayotz aside\nmonolith MON aside\ncup lull\nentry 111 112 113\n{lines}\n")
+}
+
+pub fn beta(lines: &str) -> String {
+    format!("scenario \"test\"\nmap beta\nother_kayotz aside\nmonolith MON aside\ncup lull\nentry 111 112 113\n{lines}\n")
+}
