@@ -19,7 +19,12 @@ fn xenolog_stdin(args: &[&str], input: &str) -> Output {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("spawn");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -58,9 +63,16 @@ impl Camp {
         self.file.to_str().unwrap()
     }
     fn race(&self, seed: &str) -> String {
-        ok(&xenolog(&["battle", self.f(), "--game", "race", "--seed", seed]))
-            .trim()
-            .to_owned()
+        ok(&xenolog(&[
+            "battle",
+            self.f(),
+            "--game",
+            "race",
+            "--seed",
+            seed,
+        ]))
+        .trim()
+        .to_owned()
     }
     fn dir(&self) -> &Path {
         self._dir.path()
@@ -73,7 +85,10 @@ fn a_command_printed_by_legal_is_accepted_by_play_as_it_is() {
     let id = c.race("42");
     let legal = ok(&xenolog(&["legal", c.f(), "--battle", &id, "--json"]));
     let first = legal.lines().next().expect("a legal command");
-    let played = ok(&xenolog_stdin(&["play", c.f(), "--battle", &id, "--script", "-"], first));
+    let played = ok(&xenolog_stdin(
+        &["play", c.f(), "--battle", &id, "--script", "-"],
+        first,
+    ));
     assert!(played.contains("Player 1 rolls 1 dice"), "{played}");
     let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
     assert!(log.contains("#0"), "{log}");
@@ -91,7 +106,11 @@ fn a_refused_command_exits_1_with_the_reason_and_changes_nothing() {
         r#"{"actor":1,"command":"hold"}"#,
     );
     assert_eq!(code(&o), 1);
-    assert!(stderr(&o).contains("it is Player 1's turn"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("it is Player 1's turn"),
+        "{}",
+        stderr(&o)
+    );
     let log = ok(&xenolog(&["log", c.f(), "--battle", &id, "--json"]));
     assert!(log.trim().is_empty(), "nothing was recorded: {log}");
 }
@@ -146,8 +165,24 @@ fn undo_then_a_new_command_starts_a_branch_and_keeps_the_old_line() {
     ));
     let br = ok(&xenolog(&["branches", c.f(), "--battle", &id, "--json"]));
     assert_eq!(br.lines().count(), 2, "{br}");
-    ok(&xenolog(&["rename-branch", c.f(), "--battle", &id, "--branch", "1", "--name", "what if"]));
-    let sw = ok(&xenolog(&["switch", c.f(), "--battle", &id, "--branch", "0"]));
+    ok(&xenolog(&[
+        "rename-branch",
+        c.f(),
+        "--battle",
+        &id,
+        "--branch",
+        "1",
+        "--name",
+        "what if",
+    ]));
+    let sw = ok(&xenolog(&[
+        "switch",
+        c.f(),
+        "--battle",
+        &id,
+        "--branch",
+        "0",
+    ]));
     assert!(sw.contains("cursor at entry 1"), "{sw}");
     let tree = ok(&xenolog(&["branches", c.f(), "--battle", &id]));
     assert!(tree.contains("what if"), "{tree}");
@@ -158,7 +193,16 @@ fn undo_then_a_new_command_starts_a_branch_and_keeps_the_old_line() {
 fn autoplay_plays_to_the_end_and_verify_passes() {
     let c = Camp::new();
     let id = c.race("3");
-    let o = ok(&xenolog(&["autoplay", c.f(), "--battle", &id, "--steps", "2000", "--seed", "7"]));
+    let o = ok(&xenolog(&[
+        "autoplay",
+        c.f(),
+        "--battle",
+        &id,
+        "--steps",
+        "2000",
+        "--seed",
+        "7",
+    ]));
     assert!(o.contains("the battle is over"), "{o}");
     let legal = ok(&xenolog(&["legal", c.f(), "--battle", &id]));
     assert!(legal.contains("the battle is over"), "{legal}");
@@ -169,15 +213,39 @@ fn autoplay_plays_to_the_end_and_verify_passes() {
 fn export_then_import_into_another_campaign_round_trips() {
     let c = Camp::new();
     let id = c.race("11");
-    ok(&xenolog(&["autoplay", c.f(), "--battle", &id, "--steps", "20"]));
+    ok(&xenolog(&[
+        "autoplay",
+        c.f(),
+        "--battle",
+        &id,
+        "--steps",
+        "20",
+    ]));
     let out = c.dir().join("b.xbattle");
-    ok(&xenolog(&["export", c.f(), "--battle", &id, "--out", out.to_str().unwrap()]));
+    ok(&xenolog(&[
+        "export",
+        c.f(),
+        "--battle",
+        &id,
+        "--out",
+        out.to_str().unwrap(),
+    ]));
     let other = c.dir().join("other.xenolog");
     ok(&xenolog(&["new", other.to_str().unwrap()]));
-    let imp = ok(&xenolog(&["import", other.to_str().unwrap(), out.to_str().unwrap()]));
+    let imp = ok(&xenolog(&[
+        "import",
+        other.to_str().unwrap(),
+        out.to_str().unwrap(),
+    ]));
     let new_id = imp.trim().rsplit(' ').next().unwrap().to_owned();
     let a = ok(&xenolog(&["log", c.f(), "--battle", &id, "--json"]));
-    let b = ok(&xenolog(&["log", other.to_str().unwrap(), "--battle", &new_id, "--json"]));
+    let b = ok(&xenolog(&[
+        "log",
+        other.to_str().unwrap(),
+        "--battle",
+        &new_id,
+        "--json",
+    ]));
     assert_eq!(a, b);
     ok(&xenolog(&["verify", other.to_str().unwrap()]));
 }
@@ -190,10 +258,16 @@ fn a_file_that_is_not_a_campaign_is_refused_and_left_untouched() {
     let o = xenolog(&["battles", f.to_str().unwrap()]);
     assert_eq!(code(&o), 2);
     assert!(!stderr(&o).is_empty());
-    assert_eq!(std::fs::read(&f).unwrap(), b"just some text, not a campaign");
+    assert_eq!(
+        std::fs::read(&f).unwrap(),
+        b"just some text, not a campaign"
+    );
     let o = xenolog(&["battle", f.to_str().unwrap(), "--game", "race"]);
     assert_eq!(code(&o), 2);
-    assert_eq!(std::fs::read(&f).unwrap(), b"just some text, not a campaign");
+    assert_eq!(
+        std::fs::read(&f).unwrap(),
+        b"just some text, not a campaign"
+    );
 }
 
 #[test]
@@ -201,33 +275,111 @@ fn an_unknown_game_is_a_usage_error_that_lists_the_games() {
     let c = Camp::new();
     let o = xenolog(&["battle", c.f(), "--game", "chess"]);
     assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("no game called 'chess'"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no game called 'chess'"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
 fn state_and_picture_show_any_entry() {
     let c = Camp::new();
     let id = c.race("2");
-    ok(&xenolog(&["autoplay", c.f(), "--battle", &id, "--steps", "5"]));
-    let s = ok(&xenolog(&["state", c.f(), "--battle", &id, "--at-entry", "start", "--json"]));
+    ok(&xenolog(&[
+        "autoplay",
+        c.f(),
+        "--battle",
+        &id,
+        "--steps",
+        "5",
+    ]));
+    let s = ok(&xenolog(&[
+        "state",
+        c.f(),
+        "--battle",
+        &id,
+        "--at-entry",
+        "start",
+        "--json",
+    ]));
     let v: serde_json::Value = serde_json::from_str(s.trim()).unwrap();
     assert_eq!(v["scores"], serde_json::json!([0, 0]));
     let svg = c.dir().join("board.svg");
-    ok(&xenolog(&["picture", c.f(), "--battle", &id, "--out", svg.to_str().unwrap()]));
+    ok(&xenolog(&[
+        "picture",
+        c.f(),
+        "--battle",
+        &id,
+        "--out",
+        svg.to_str().unwrap(),
+    ]));
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
     let o = xenolog(&["state", c.f(), "--battle", &id, "--at-entry", "999"]);
     assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("there is no entry 999"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("there is no entry 999"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
 fn help_lists_every_subcommand_and_the_exit_codes() {
     let h = ok(&xenolog(&["--help"]));
     for sub in [
-        "new", "battle", "legal", "play", "autoplay", "undo", "redo", "branches", "log",
-        "state", "verify", "export", "import",
+        "new", "battle", "legal", "play", "autoplay", "undo", "redo", "branches", "log", "state",
+        "verify", "export", "import",
     ] {
         assert!(h.contains(sub), "--help lacks {sub}");
     }
     assert!(h.contains("Exit codes"));
+}
+
+#[test]
+fn the_sample_campaign_holds_a_dimension_x_battle_in_mid_game_that_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("sample.xenolog");
+    ok(&xenolog(&["sample", f.to_str().unwrap()]));
+    let list = ok(&xenolog(&["battles", f.to_str().unwrap()]));
+    assert!(
+        list.contains("dimx") && list.contains("in progress"),
+        "{list}"
+    );
+    let br = ok(&xenolog(&[
+        "branches",
+        f.to_str().unwrap(),
+        "--battle",
+        "1",
+        "--json",
+    ]));
+    assert!(br.lines().count() >= 3, "{br}");
+    assert!(ok(&xenolog(&["verify", f.to_str().unwrap()])).contains("ok"));
+    // A second `sample` never replaces the file.
+    let o = xenolog(&["sample", f.to_str().unwrap()]);
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    let c = Camp::new();
+    let id = c.race("4");
+    ok(&xenolog(&[
+        "autoplay",
+        c.f(),
+        "--battle",
+        &id,
+        "--steps",
+        "300",
+    ]));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .args(["log", c.f(), "--battle", &id])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{:?}", o.status);
+    assert!(!stderr(&o).contains("error"), "{}", stderr(&o));
 }

@@ -4,18 +4,137 @@
 use std::path::Path;
 
 use serde_json::json;
-use xenolog_engine::Battle;
+use xenolog_engine::{Battle, Randomness};
 
 use crate::{BattleId, Campaign, DiceMode, SaveError};
 
 /// Seed of the sample battle: fixed, so the sample is the same everywhere.
 pub const SAMPLE_SEED: u64 = 20_240_607;
 
-/// Create the sample campaign at `path` (an error if the path exists).
+/// Create the sample campaign at `path` (an error if the path exists): an
+/// Invaders From Dimension X! battle in mid-game with a few branches, and a
+/// small Dice Race.
 pub fn create_sample(path: &Path) -> Result<(), SaveError> {
     let mut c = Campaign::create(path, "Sample campaign")?;
+    dimx_sample(&mut c)?;
     race_sample(&mut c)?;
     Ok(())
+}
+
+/// How much the sample's Marine player likes each kind of command: fire when
+/// there is a target, rally and recon, move on foot, rarely jump.
+fn liking(kind: &str) -> u32 {
+    match kind {
+        "full_fire" => 40,
+        "recon" | "rally" | "re_supply" | "request_reinforcements" => 12,
+        "full_move" => 10,
+        "shoot_and_scoot_fire" => 6,
+        "build_strongpoint" => 4,
+        "shoot_and_scoot_move" => 2,
+        "end_action_phase" => 2,
+        "jump" => 1,
+        "shoot_and_scoot_jump" => 0,
+        _ => 10,
+    }
+}
+
+fn kind_of(command: &serde_json::Value) -> &str {
+    match command {
+        serde_json::Value::String(s) => s,
+        serde_json::Value::Object(m) => m.keys().next().map_or("", String::as_str),
+        _ => "",
+    }
+}
+
+/// Play one command chosen by a seeded bot that weighs commands by kind.
+fn play_liked(
+    c: &mut Campaign,
+    id: BattleId,
+    b: &mut dyn Battle,
+    bot: &mut Randomness,
+) -> Result<bool, SaveError> {
+    let legal = b.legal();
+    if legal.is_empty() || b.outcome().is_some() {
+        return Ok(false);
+    }
+    let mut kinds: Vec<(&str, u32)> = Vec::new();
+    for l in &legal {
+        let k = kind_of(&l.command);
+        if !kinds.iter().any(|(x, _)| *x == k) {
+            kinds.push((k, liking(k)));
+        }
+    }
+    let total: u32 = kinds.iter().map(|(_, w)| w).sum();
+    let kind = if total == 0 {
+        kinds[0].0
+    } else {
+        let mut roll = bot.below(total);
+        kinds
+            .iter()
+            .find(|(_, w)| {
+                if roll < *w {
+                    true
+                } else {
+                    roll -= w;
+                    false
+                }
+            })
+            .map_or(kinds[0].0, |(k, _)| *k)
+    };
+    let of_kind: Vec<_> = legal
+        .iter()
+        .filter(|l| kind_of(&l.command) == kind)
+        .collect();
+    let pick = of_kind[bot.pick(of_kind.len())];
+    c.play(id, b, pick.actor, &pick.command.clone(), None)?;
+    Ok(true)
+}
+
+fn branch_error(id: BattleId) -> impl Fn(String) -> SaveError {
+    move |why| SaveError::Corrupt { battle: id, why }
+}
+
+/// Invaders From Dimension X!, Battle 1 in mid-game: a main line, a branch
+/// that tried other orders two turns back, and one from the opening.
+fn dimx_sample(c: &mut Campaign) -> Result<BattleId, SaveError> {
+    let id = c.new_battle(
+        "dimx",
+        SAMPLE_SEED,
+        &json!({ "scenario": "alpha" }),
+        "Dimension X: Relief of Outpost Skylar (sample)",
+        DiceMode::Rolled,
+    )?;
+    let mut b = c.load_battle(id)?;
+    let mut bot = Randomness::new(SAMPLE_SEED, 0, None);
+    for _ in 0..60 {
+        if !play_liked(c, id, &mut *b, &mut bot)? {
+            break;
+        }
+    }
+    let main_head = b.cursor();
+    b.undo(10);
+    for _ in 0..8 {
+        if !play_liked(c, id, &mut *b, &mut bot)? {
+            break;
+        }
+    }
+    if let Some(last) = b.branches().len().checked_sub(1).filter(|&n| n > 0) {
+        b.rename_branch(last as u32, "Other orders")
+            .map_err(branch_error(id))?;
+    }
+    b.seek(b.path_to(main_head).get(3).copied());
+    for _ in 0..4 {
+        if !play_liked(c, id, &mut *b, &mut bot)? {
+            break;
+        }
+    }
+    if let Some(last) = b.branches().len().checked_sub(1).filter(|&n| n > 1) {
+        b.rename_branch(last as u32, "A bolder opening")
+            .map_err(branch_error(id))?;
+    }
+    b.switch_branch(0).map_err(branch_error(id))?;
+    c.save_position(id, &*b)?;
+    Ok(id)
 }
 
 /// Play the first legal command whose text matches `pick`, else the first one.
@@ -56,13 +175,12 @@ fn race_sample(c: &mut Campaign) -> Result<BattleId, SaveError> {
         play_pick(c, id, &mut *b, 2 - (i % 3))?;
     }
     b.rename_branch(1, "Bolder rolls")
-        .map_err(|why| SaveError::Corrupt { battle: id, why })?;
+        .map_err(branch_error(id))?;
     b.seek(None);
     for _ in 0..3 {
         play_pick(c, id, &mut *b, 3)?;
     }
-    b.switch_branch(0)
-        .map_err(|why| SaveError::Corrupt { battle: id, why })?;
+    b.switch_branch(0).map_err(branch_error(id))?;
     c.save_position(id, &*b)?;
     Ok(id)
 }

@@ -19,7 +19,9 @@ use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError};
 /// campaign on first start). The subcommands drive campaigns headless.
 #[derive(Parser, Debug)]
 #[command(name = "xenolog", version, about, long_about = None)]
-#[command(after_help = "Exit codes: 0 ok, 1 a rule refused a command or verification failed, 2 usage or file error.")]
+#[command(
+    after_help = "Exit codes: 0 ok, 1 a rule refused a command or verification failed, 2 usage or file error."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Cmd>,
@@ -36,6 +38,8 @@ enum Cmd {
         #[arg(long)]
         name: Option<String>,
     },
+    /// Create the sample campaign (the one the app opens on its first start).
+    Sample { file: PathBuf },
     /// List the games and their scenarios.
     Games {
         #[arg(long)]
@@ -232,7 +236,11 @@ impl Fail {
 
 impl From<SaveError> for Fail {
     fn from(e: SaveError) -> Self {
-        let code = if matches!(e, SaveError::Play(_)) { 1 } else { 2 };
+        let code = if matches!(e, SaveError::Play(_)) {
+            1
+        } else {
+            2
+        };
         Self {
             code,
             message: e.to_string(),
@@ -252,6 +260,7 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(f) if f.code == 0 => ExitCode::SUCCESS,
         Err(f) => {
             eprintln!("error: {}", f.message);
             ExitCode::from(f.code)
@@ -264,7 +273,17 @@ fn run_gui(file: Option<PathBuf>) -> Out {
 }
 
 fn line(out: &mut dyn Write, text: impl std::fmt::Display) -> Out {
-    writeln!(out, "{text}").map_err(|e| Fail::usage(format!("cannot write output: {e}")))
+    writeln!(out, "{text}").map_err(|e| {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            // The reader went away (`xenolog log ... | head`): stop quietly.
+            Fail {
+                code: 0,
+                message: String::new(),
+            }
+        } else {
+            Fail::usage(format!("cannot write output: {e}"))
+        }
+    })
 }
 
 fn json_line(out: &mut dyn Write, value: &Value) -> Out {
@@ -289,9 +308,9 @@ fn parse_at(battle: &dyn Battle, text: &str) -> Out<Option<EntryId>> {
         "start" | "setup" => Ok(None),
         "end" | "head" => Ok(battle.head(battle.current_branch())),
         n => {
-            let id: EntryId = n
-                .parse()
-                .map_err(|_| Fail::usage(format!("'{n}' is not an entry number, 'start' or 'end'")))?;
+            let id: EntryId = n.parse().map_err(|_| {
+                Fail::usage(format!("'{n}' is not an entry number, 'start' or 'end'"))
+            })?;
             if id as usize >= battle.records().len() {
                 return Err(Fail::usage(format!(
                     "there is no entry {id}: the battle has {} entries (0 to {})",
@@ -330,7 +349,17 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
                     .unwrap_or_else(|| "Campaign".into())
             });
             Campaign::create(&file, &name)?;
-            line(out, format!("created campaign '{name}' in {}", file.display()))
+            line(
+                out,
+                format!("created campaign '{name}' in {}", file.display()),
+            )
+        }
+        Cmd::Sample { file } => {
+            xenolog_saves::sample::create_sample(&file)?;
+            line(
+                out,
+                format!("created the sample campaign in {}", file.display()),
+            )
         }
         Cmd::Games { json } => games(out, json),
         Cmd::Battles { file, json } => {
@@ -377,7 +406,10 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
                 if json {
                     json_line(out, &serde_json::to_value(l).unwrap_or(Value::Null))?;
                 } else {
-                    line(out, format!("{:>4}  {}: {}", i + 1, b.actor_name(l.actor), l.text))?;
+                    line(
+                        out,
+                        format!("{:>4}  {}: {}", i + 1, b.actor_name(l.actor), l.text),
+                    )?;
                 }
             }
             Ok(())
@@ -419,7 +451,10 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
             let mut b = load(&c, at.battle)?;
             b.rename_branch(branch, &name).map_err(Fail::usage)?;
             c.save_position(at.battle, b.as_ref())?;
-            line(out, format!("branch {branch} is now called '{}'", name.trim()))
+            line(
+                out,
+                format!("branch {branch} is now called '{}'", name.trim()),
+            )
         }
         Cmd::Log { at, json } => log(at, json, out),
         Cmd::State { at, at_entry, json } => {
@@ -451,14 +486,21 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
         Cmd::Export { at, out: dest } => {
             let c = open_ro(&at.file)?;
             c.export_battle(at.battle, &dest)?;
-            line(out, format!("exported battle {} to {}", at.battle, dest.display()))
+            line(
+                out,
+                format!("exported battle {} to {}", at.battle, dest.display()),
+            )
         }
         Cmd::Import { file, battle_file } => {
             let mut c = open_rw(&file)?;
             let id = c.import_battle(&battle_file)?;
             line(out, format!("imported as battle {id}"))
         }
-        Cmd::Picture { at, at_entry, out: dest } => {
+        Cmd::Picture {
+            at,
+            at_entry,
+            out: dest,
+        } => {
             let c = open_ro(&at.file)?;
             let b = load(&c, at.battle)?;
             let at_id = match at_entry {
@@ -467,7 +509,10 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
             };
             let svg = b.scene_at(at_id).to_svg();
             write_atomically(&dest, svg.as_bytes())?;
-            line(out, format!("wrote the board picture to {}", dest.display()))
+            line(
+                out,
+                format!("wrote the board picture to {}", dest.display()),
+            )
         }
     }
 }
@@ -505,9 +550,18 @@ fn games(out: &mut dyn Write, json: bool) -> Out {
             } else {
                 ""
             };
-            line(out, format!("{:<9} {} [{} players]{status}", g.id, g.name, g.players))?;
+            line(
+                out,
+                format!("{:<9} {} [{} players]{status}", g.id, g.name, g.players),
+            )?;
             for s in &g.scenarios {
-                line(out, format!("          scenario {:<14} {}: {}", s.id, s.name, s.description))?;
+                line(
+                    out,
+                    format!(
+                        "          scenario {:<14} {}: {}",
+                        s.id, s.name, s.description
+                    ),
+                )?;
             }
         }
     }
@@ -532,8 +586,9 @@ fn new_battle(args: NewBattleArgs, out: &mut dyn Write) -> Out {
         config.insert("scenario".into(), json!(s));
     }
     if let Some(path) = &args.scenario_file {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Fail::usage(format!("cannot read scenario file {}: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Fail::usage(format!("cannot read scenario file {}: {e}", path.display()))
+        })?;
         config.insert("scenario_text".into(), json!(text));
     }
     if args.two_player {
@@ -545,13 +600,13 @@ fn new_battle(args: NewBattleArgs, out: &mut dyn Write) -> Out {
         .find(|g| g.id == args.game)
         .map(|g| g.name)
         .unwrap_or("battle");
-    let title = args.title.unwrap_or_else(|| {
-        match (&args.scenario, &args.scenario_file) {
+    let title = args
+        .title
+        .unwrap_or_else(|| match (&args.scenario, &args.scenario_file) {
             (Some(s), _) => format!("{game_name}: {s}"),
             (None, Some(p)) => format!("{game_name}: {}", p.display()),
             _ => game_name.to_owned(),
-        }
-    });
+        });
     let dice = if args.entered_dice {
         DiceMode::Entered
     } else {
@@ -607,7 +662,10 @@ fn play(at: BattleRef, script: &Path, json: bool, out: &mut dyn Write) -> Out {
         report_entry(b.as_ref(), id, json, out)?;
     }
     if !json {
-        eprintln!("applied {played} commands; cursor {}", cursor_text(b.as_ref()));
+        eprintln!(
+            "applied {played} commands; cursor {}",
+            cursor_text(b.as_ref())
+        );
     }
     Ok(())
 }
@@ -627,7 +685,11 @@ fn entry_line(t: &xenolog_engine::EntryText) -> String {
     } else {
         format!(
             "  [dice {}{}]",
-            t.dice.iter().map(|d| d.value.to_string()).collect::<Vec<_>>().join(" "),
+            t.dice
+                .iter()
+                .map(|d| d.value.to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
             if t.entered { ", entered" } else { "" }
         )
     };
@@ -687,7 +749,10 @@ fn move_cursor(
     c.save_position(at.battle, b.as_ref())?;
     line(
         out,
-        format!("moved {moved} entries {way}; cursor {}", cursor_text(b.as_ref())),
+        format!(
+            "moved {moved} entries {way}; cursor {}",
+            cursor_text(b.as_ref())
+        ),
     )
 }
 
@@ -707,9 +772,9 @@ fn branches(at: BattleRef, json: bool, out: &mut dyn Write) -> Out {
         for br in b.branches().iter().filter(|br| br.parent == parent) {
             let head = b.head(br.id);
             let len = head.map_or(0, |h| b.path_to(Some(h)).len());
-            let fork = br
-                .fork
-                .map_or("from the setup".to_owned(), |f| format!("parts after entry {f}"));
+            let fork = br.fork.map_or("from the setup".to_owned(), |f| {
+                format!("parts after entry {f}")
+            });
             line(
                 out,
                 format!(
@@ -718,7 +783,11 @@ fn branches(at: BattleRef, json: bool, out: &mut dyn Write) -> Out {
                     if br.id == current { "*" } else { " " },
                     br.id,
                     br.name,
-                    if br.parent.is_some() { fork } else { "main line".into() },
+                    if br.parent.is_some() {
+                        fork
+                    } else {
+                        "main line".into()
+                    },
                     head.map_or("-".into(), |h| h.to_string())
                 ),
             )?;
@@ -771,9 +840,17 @@ fn verify(file: &Path, battle: Option<BattleId>, json: bool, out: &mut dyn Write
         let (ok, text, detail) = match c.load_battle(*id) {
             Ok(b) => {
                 let r = b.verify();
-                (r.ok(), r.to_string(), serde_json::to_value(&r).unwrap_or(Value::Null))
+                (
+                    r.ok(),
+                    r.to_string(),
+                    serde_json::to_value(&r).unwrap_or(Value::Null),
+                )
             }
-            Err(e @ SaveError::Corrupt { .. }) => (false, format!("FAILED: {e}"), json!({"error": e.to_string()})),
+            Err(e @ SaveError::Corrupt { .. }) => (
+                false,
+                format!("FAILED: {e}"),
+                json!({"error": e.to_string()}),
+            ),
             Err(e) => return Err(e.into()),
         };
         if !ok {
@@ -786,7 +863,10 @@ fn verify(file: &Path, battle: Option<BattleId>, json: bool, out: &mut dyn Write
         }
     }
     if failed > 0 {
-        Err(Fail::rule(format!("{failed} of {} battles failed verification", ids.len())))
+        Err(Fail::rule(format!(
+            "{failed} of {} battles failed verification",
+            ids.len()
+        )))
     } else {
         Ok(())
     }
