@@ -65,9 +65,9 @@ pub fn is_legal(s: &Session<DimX>, json: &str) -> bool {
 /// A minimal scenario on Mapzone Alpha with these extra lines; no Kay'otz
 /// unit is on the map unless the lines place one, and the cup holds one blank chit.
 pub fn alpha(lines: &str) -> String {
-    format!("scenario \"test\"\nmap alpha\nother_kayotz aside\nmonolith MON aside\ncup lull\nentry 111 112 113\n{lines}\n")
+    format!("scenario \"test\"\nmap alpha\nother_kayotz aside\ncup lull\nentry 111 112 113\n{lines}\n")
 }
 
 pub fn beta(lines: &str) -> String {
-    format!("scenario \"test\"\nmap beta\nother_kayotz aside\nmonolith MON aside\ncup lull\nentry 111 112 113\n{lines}\n")
+    format!("scenario \"test\"\nmap beta\nother_kayotz aside\ncup lull\nentry 111 112 113\n{lines}\n")
 }
