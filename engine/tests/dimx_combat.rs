@@ -13,21 +13,41 @@ use xenolog_engine::games::dimx::units::{AlienPlace, Condition};
 fn plan(text: &str, unit: &str, target: &str, scoot: bool) -> Result<(i8, Vec<ModWhy>), String> {
     let b = battle(text);
     let s = state(&b);
-    marine_fire(s, builtin(&s.map).unwrap(), s.marine(unit).unwrap(), s.alien(target).unwrap(), scoot)
-        .map(|p| (p.net, p.mods.iter().map(|m| m.why).collect()))
-        .map_err(|e| e.to_string())
+    marine_fire(
+        s,
+        builtin(&s.map).unwrap(),
+        s.marine(unit).unwrap(),
+        s.alien(target).unwrap(),
+        scoot,
+    )
+    .map(|p| (p.net, p.mods.iter().map(|m| m.why).collect()))
+    .map_err(|e| e.to_string())
 }
 
 fn fired(ev: &[DimxEvent]) -> Vec<(String, Vec<u8>, u8, Vec<ModWhy>)> {
     ev.iter()
         .filter_map(|e| match e {
-            DimxEvent::Fired { shooter, dice, hits, mods, .. } => Some((shooter.clone(), dice.clone(), *hits, mods.iter().map(|m| m.why).collect())),
+            DimxEvent::Fired {
+                shooter,
+                dice,
+                hits,
+                mods,
+                ..
+            } => Some((
+                shooter.clone(),
+                dice.clone(),
+                *hits,
+                mods.iter().map(|m| m.why).collect(),
+            )),
             _ => None,
         })
         .collect()
 }
 
-fn condition(b: &xenolog_engine::Session<xenolog_engine::games::dimx::DimX>, id: &str) -> Condition {
+fn condition(
+    b: &xenolog_engine::Session<xenolog_engine::games::dimx::DimX>,
+    id: &str,
+) -> Condition {
     state(b).marine(id).unwrap().condition
 }
 
@@ -38,92 +58,208 @@ fn d2_forest_buildings_and_lava_block_a_marine_line_of_fire() {
     for (shooter, target) in [(226, 152), (235, 162), (246, 254)] {
         let text = alpha(&format!("marine MS1 at {shooter}\nkayotz K1 at {target}"));
         let e = plan(&text, "MS1", "K1", false).unwrap_err();
-        assert!(e.contains("crosses Forest, Buildings or Lava"), "{shooter}->{target}: {e}");
+        assert!(
+            e.contains("crosses Forest, Buildings or Lava"),
+            "{shooter}->{target}: {e}"
+        );
     }
 }
 
 #[test]
 fn d2_a_unit_on_the_line_blocks_marine_fire() {
     for blocker in ["marine MS2 at 165", "kayotz K2 at 165"] {
-        let e = plan(&alpha(&format!("marine MS1 at 225\nkayotz K1 at 146\n{blocker}")), "MS1", "K1", false).unwrap_err();
+        let e = plan(
+            &alpha(&format!("marine MS1 at 225\nkayotz K1 at 146\n{blocker}")),
+            "MS1",
+            "K1",
+            false,
+        )
+        .unwrap_err();
         assert!(e.contains("blocked by another unit"), "{e}");
     }
-    assert!(plan(&alpha("marine MS1 at 225\nkayotz K1 at 146"), "MS1", "K1", false).is_ok());
+    assert!(
+        plan(
+            &alpha("marine MS1 at 225\nkayotz K1 at 146"),
+            "MS1",
+            "K1",
+            false
+        )
+        .is_ok()
+    );
 }
 
 #[test]
 fn d2_a_target_inside_blocking_terrain_may_be_fired_upon() {
-    let (net, mods) = plan(&alpha("marine MS1 at 225\nkayotz K1 at 152"), "MS1", "K1", false).unwrap();
+    let (net, mods) = plan(
+        &alpha("marine MS1 at 225\nkayotz K1 at 152"),
+        "MS1",
+        "K1",
+        false,
+    )
+    .unwrap();
     assert_eq!((net, mods), (3, vec![ModWhy::TargetTerrain]));
 }
 
 #[test]
 fn d2_marine_fire_has_no_range_limit() {
-    let (net, _) = plan(&alpha("marine MS1 at 224\nkayotz K1 at 251"), "MS1", "K1", false).unwrap();
+    let (net, _) = plan(
+        &alpha("marine MS1 at 224\nkayotz K1 at 251"),
+        "MS1",
+        "K1",
+        false,
+    )
+    .unwrap();
     assert_eq!(net, 4, "three hexes away, full CF");
 }
 
 #[test]
 fn d2_a_paralyzed_unit_may_not_fire() {
-    let e = plan(&alpha("marine MS1 at 225 paralyzed\nkayotz K1 at 226"), "MS1", "K1", false).unwrap_err();
+    let e = plan(
+        &alpha("marine MS1 at 225 paralyzed\nkayotz K1 at 226"),
+        "MS1",
+        "K1",
+        false,
+    )
+    .unwrap_err();
     assert!(e.contains("Paralyzed and may not fire"), "{e}");
 }
 
 #[test]
 fn d2_the_monolith_can_never_be_targeted() {
-    let mut b = battle(&alpha("marine MS1 at 225\nmarine SO1 at 224\nmonolith MON at 226"));
-    assert!(refused(&mut b, r#"{"full_fire":{"unit":"MS1","target":"MON"}}"#, &[6, 6, 6, 6, 6]).contains("never be targeted"));
-    assert!(refused(&mut b, r#"{"full_fire":{"unit":"SO1","target":"MON"}}"#, &[4]).contains("never be targeted"));
+    let mut b = battle(&alpha(
+        "marine MS1 at 225\nmarine SO1 at 224\nmonolith MON at 226",
+    ));
+    assert!(
+        refused(
+            &mut b,
+            r#"{"full_fire":{"unit":"MS1","target":"MON"}}"#,
+            &[6, 6, 6, 6, 6]
+        )
+        .contains("never be targeted")
+    );
+    assert!(
+        refused(
+            &mut b,
+            r#"{"full_fire":{"unit":"SO1","target":"MON"}}"#,
+            &[4]
+        )
+        .contains("never be targeted")
+    );
 }
 
 // ---- D.3 Marine combat modifiers -----------------------------------------------
 
 #[test]
 fn d3a_shoot_and_scoot_minus_one() {
-    let (net, mods) = plan(&alpha("marine MS1 at 224\nkayotz K1 at 251"), "MS1", "K1", true).unwrap();
+    let (net, mods) = plan(
+        &alpha("marine MS1 at 224\nkayotz K1 at 251"),
+        "MS1",
+        "K1",
+        true,
+    )
+    .unwrap();
     assert_eq!((net, mods), (3, vec![ModWhy::ShootAndScoot]));
 }
 
 #[test]
 fn d3b_a_stunned_firing_unit_minus_one() {
-    let (net, mods) = plan(&alpha("marine MS1 at 224 stunned\nkayotz K1 at 251"), "MS1", "K1", false).unwrap();
+    let (net, mods) = plan(
+        &alpha("marine MS1 at 224 stunned\nkayotz K1 at 251"),
+        "MS1",
+        "K1",
+        false,
+    )
+    .unwrap();
     assert_eq!((net, mods), (3, vec![ModWhy::Stunned]));
 }
 
 #[test]
 fn d3c_target_in_forest_rough_or_buildings_minus_one() {
     for (shooter, target) in [(225, 152), (225, 231), (235, 216)] {
-        let (_, mods) = plan(&alpha(&format!("marine MS1 at {shooter}\nkayotz K1 at {target}")), "MS1", "K1", false).unwrap();
+        let (_, mods) = plan(
+            &alpha(&format!("marine MS1 at {shooter}\nkayotz K1 at {target}")),
+            "MS1",
+            "K1",
+            false,
+        )
+        .unwrap();
         assert!(mods.contains(&ModWhy::TargetTerrain), "{target}: {mods:?}");
     }
 }
 
 #[test]
 fn d3_adjacent_to_an_active_hq_plus_one() {
-    let (net, mods) = plan(&alpha("marine MS1 at 224\nmarine HQ1 at 243\nmarine HQ2 at 165\nkayotz K1 at 251"), "MS1", "K1", false).unwrap();
-    assert_eq!((net, mods), (5, vec![ModWhy::HqAdjacent]), "once, however many HQs");
-    let (net, _) = plan(&alpha("marine MS1 at 224\nmarine HQ1 at 243 paralyzed\nkayotz K1 at 251"), "MS1", "K1", false).unwrap();
+    let (net, mods) = plan(
+        &alpha("marine MS1 at 224\nmarine HQ1 at 243\nmarine HQ2 at 165\nkayotz K1 at 251"),
+        "MS1",
+        "K1",
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        (net, mods),
+        (5, vec![ModWhy::HqAdjacent]),
+        "once, however many HQs"
+    );
+    let (net, _) = plan(
+        &alpha("marine MS1 at 224\nmarine HQ1 at 243 paralyzed\nkayotz K1 at 251"),
+        "MS1",
+        "K1",
+        false,
+    )
+    .unwrap();
     assert_eq!(net, 4, "a Paralyzed HQ is not Active");
 }
 
 #[test]
 fn d3_dormant_target_plus_one() {
-    let (net, mods) = plan(&alpha("marine MS1 at 224\nkayotz K1 at 251 dormant"), "MS1", "K1", false).unwrap();
+    let (net, mods) = plan(
+        &alpha("marine MS1 at 224\nkayotz K1 at 251 dormant"),
+        "MS1",
+        "K1",
+        false,
+    )
+    .unwrap();
     assert_eq!((net, mods), (5, vec![ModWhy::TargetDormant]));
 }
 
 #[test]
 fn d3_adjacent_target_plus_one() {
-    let (net, mods) = plan(&alpha("marine MS1 at 225\nkayotz K1 at 226"), "MS1", "K1", false).unwrap();
+    let (net, mods) = plan(
+        &alpha("marine MS1 at 225\nkayotz K1 at 226"),
+        "MS1",
+        "K1",
+        false,
+    )
+    .unwrap();
     assert_eq!((net, mods), (5, vec![ModWhy::Adjacent]));
 }
 
 #[test]
 fn d3_modifiers_are_cumulative_and_below_one_no_combat_can_be_conducted() {
-    let (net, mods) = plan(&alpha("marine MS1 at 225 stunned\nkayotz K1 at 152"), "MS1", "K1", true).unwrap();
+    let (net, mods) = plan(
+        &alpha("marine MS1 at 225 stunned\nkayotz K1 at 152"),
+        "MS1",
+        "K1",
+        true,
+    )
+    .unwrap();
     assert_eq!(net, 1);
-    assert_eq!(mods, vec![ModWhy::ShootAndScoot, ModWhy::Stunned, ModWhy::TargetTerrain]);
-    let e = plan(&alpha("marine MS1 at 225 stunned cf 2\nkayotz K1 at 152"), "MS1", "K1", true).unwrap_err();
+    assert_eq!(
+        mods,
+        vec![
+            ModWhy::ShootAndScoot,
+            ModWhy::Stunned,
+            ModWhy::TargetTerrain
+        ]
+    );
+    let e = plan(
+        &alpha("marine MS1 at 225 stunned cf 2\nkayotz K1 at 152"),
+        "MS1",
+        "K1",
+        true,
+    )
+    .unwrap_err();
     assert!(e.contains("comes to -1: no combat"), "{e}");
 }
 
@@ -131,35 +267,70 @@ fn d3_modifiers_are_cumulative_and_below_one_no_combat_can_be_conducted() {
 
 #[test]
 fn d4_each_die_greater_than_the_dn_is_a_hit() {
-    let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251\nkayotz K3 at 166\nadm 5 5"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#, &[3, 4, 3, 4]);
+    let mut b = battle(&alpha(
+        "marine MS1 at 224\nkayotz K1 at 251\nkayotz K3 at 166\nadm 5 5",
+    ));
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
+        &[3, 4, 3, 4],
+    );
     assert_eq!(fired(&ev)[0].2, 2, "4s beat DN 3, 3s do not");
     let mut b = battle(&alpha("marine MS1 at 225\nkayotz K3 at 244"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"MS1","target":"K3"}}"#, &[4, 4, 5, 6, 2]);
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"MS1","target":"K3"}}"#,
+        &[4, 4, 5, 6, 2],
+    );
     assert_eq!(fired(&ev)[0].2, 2, "against DN 4 only 5s and 6s hit");
 }
 
 #[test]
 fn d4_three_hits_eliminate_and_the_unit_never_returns_to_the_cup() {
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#, &[4, 5, 6, 2]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::AlienEliminated { unit, .. } if unit == "K1")));
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
+        &[4, 5, 6, 2],
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, DimxEvent::AlienEliminated { unit, .. } if unit == "K1"))
+    );
     assert_eq!(state(&b).alien("K1").unwrap().place, AlienPlace::Eliminated);
 }
 
 #[test]
 fn d4_the_player_may_roll_fewer_dice() {
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251"));
-    assert!(refused(&mut b, r#"{"full_fire":{"unit":"MS1","target":"K1","dice":5}}"#, &[1, 1, 1, 1, 1]).contains("only reduce"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"MS1","target":"K1","dice":2}}"#, &[2, 2]);
+    assert!(
+        refused(
+            &mut b,
+            r#"{"full_fire":{"unit":"MS1","target":"K1","dice":5}}"#,
+            &[1, 1, 1, 1, 1]
+        )
+        .contains("only reduce")
+    );
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"MS1","target":"K1","dice":2}}"#,
+        &[2, 2],
+    );
     assert_eq!(fired(&ev)[0].1, vec![2, 2]);
 }
 
 #[test]
 fn d5_one_or_two_hits_draw_a_random_adm_marker_as_the_new_dn() {
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251\nadm 2"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#, &[4, 1, 2, 2]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::AdmPlaced { value: 2, .. })));
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
+        &[4, 1, 2, 2],
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, DimxEvent::AdmPlaced { value: 2, .. }))
+    );
     assert_eq!(state(&b).alien("K1").unwrap().defense(), 2);
     assert!(state(&b).adm_pile.is_empty());
 }
@@ -167,7 +338,11 @@ fn d5_one_or_two_hits_draw_a_random_adm_marker_as_the_new_dn() {
 #[test]
 fn d5_no_hits_no_adm_marker() {
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251\nadm 2"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#, &[3, 1, 2, 2]);
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
+        &[3, 1, 2, 2],
+    );
     assert!(!ev.iter().any(|e| matches!(e, DimxEvent::AdmPlaced { .. })));
     assert_eq!(state(&b).adm_pile, vec![2]);
 }
@@ -175,7 +350,11 @@ fn d5_no_hits_no_adm_marker() {
 #[test]
 fn d5_a_unit_keeps_its_first_adm_marker() {
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251 adm 2\nadm 5"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#, &[3, 1, 1, 2]);
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
+        &[3, 1, 1, 2],
+    );
     assert_eq!(fired(&ev)[0].2, 1, "3 beats its ADM DN of 2");
     assert!(!ev.iter().any(|e| matches!(e, DimxEvent::AdmPlaced { .. })));
     assert_eq!(state(&b).alien("K1").unwrap().defense(), 2);
@@ -184,67 +363,148 @@ fn d5_a_unit_keeps_its_first_adm_marker() {
 #[test]
 fn d5_an_eliminated_units_adm_marker_returns_to_the_pile() {
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251 adm 5\nadm 1"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#, &[6, 6, 6, 6]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::AlienEliminated { adm_back: Some(5), .. })));
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
+        &[6, 6, 6, 6],
+    );
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        DimxEvent::AlienEliminated {
+            adm_back: Some(5),
+            ..
+        }
+    )));
     assert_eq!(state(&b).adm_pile, vec![1, 5]);
 }
 
 #[test]
 fn d5_no_adm_markers_left_means_no_change_and_the_unit_stays_eligible() {
-    let mut b = battle(&alpha("marine MS1 at 224\nmarine MS2 at 243\nkayotz K1 at 251\nadm"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#, &[4, 1, 2, 2]);
+    let mut b = battle(&alpha(
+        "marine MS1 at 224\nmarine MS2 at 243\nkayotz K1 at 251\nadm",
+    ));
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
+        &[4, 1, 2, 2],
+    );
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::NoAdmLeft { .. })));
     let k1 = state(&b).alien("K1").unwrap();
-    assert_eq!((k1.adm, k1.defense()), (None, 3), "assumed not hit: eligible next time");
+    assert_eq!(
+        (k1.adm, k1.defense()),
+        (None, 3),
+        "assumed not hit: eligible next time"
+    );
 }
 
 // ---- D.6 BUMP gun -------------------------------------------------------------------
 
 #[test]
 fn d6_the_bump_gun_is_never_blocked_but_reaches_only_six_hexes() {
-    let mut b = battle(&alpha("marine SO1 at 226\nkayotz K1 at 152\nkayotz K2 at 666"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#, &[6]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::BumpFired { result: BumpResult::Vaporized, .. })), "through the Forest in 211");
+    let mut b = battle(&alpha(
+        "marine SO1 at 226\nkayotz K1 at 152\nkayotz K2 at 666",
+    ));
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
+        &[6],
+    );
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            DimxEvent::BumpFired {
+                result: BumpResult::Vaporized,
+                ..
+            }
+        )),
+        "through the Forest in 211"
+    );
     let mut b = battle(&alpha("marine SO1 at 226\nkayotz K2 at 666"));
-    assert!(refused(&mut b, r#"{"full_fire":{"unit":"SO1","target":"K2"}}"#, &[6]).contains("six hexes"));
+    assert!(
+        refused(
+            &mut b,
+            r#"{"full_fire":{"unit":"SO1","target":"K2"}}"#,
+            &[6]
+        )
+        .contains("six hexes")
+    );
 }
 
 #[test]
 fn d6_1_misfire_flips_the_special_ops_to_out_of_ammo() {
     let mut b = battle(&alpha("marine SO1 at 225\nkayotz K1 at 226"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#, &[1]);
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
+        &[1],
+    );
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::OutOfAmmo { .. })));
-    assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(226), "no effect on the target");
+    assert_eq!(
+        state(&b).alien("K1").unwrap().on_map(),
+        Some(226),
+        "no effect on the target"
+    );
 }
 
 #[test]
 fn d6_2_energy_recoil_stuns_the_special_ops() {
     let mut b = battle(&alpha("marine SO1 at 225\nkayotz K1 at 226"));
-    play(&mut b, r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#, &[2]);
+    play(
+        &mut b,
+        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
+        &[2],
+    );
     assert_eq!(condition(&b, "SO1"), Condition::Stunned);
 }
 
 #[test]
 fn d6_3_beamed_to_a_random_hex() {
     let mut b = battle(&alpha("marine SO1 at 225\nkayotz K1 at 226"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#, &[3, 6, 6, 6]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::RandomHex { hex: 666, .. })));
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
+        &[3, 6, 6, 6],
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, DimxEvent::RandomHex { hex: 666, .. }))
+    );
     assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(666));
 }
 
 #[test]
 fn d6_beamed_onto_an_active_marine_the_alien_is_eliminated() {
-    let mut b = battle(&alpha("marine SO1 at 225\nmarine MS1 at 231 stunned\nkayotz K1 at 226"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#, &[3, 2, 3, 1]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::AlienEliminated { unit, .. } if unit == "K1")));
+    let mut b = battle(&alpha(
+        "marine SO1 at 225\nmarine MS1 at 231 stunned\nkayotz K1 at 226",
+    ));
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
+        &[3, 2, 3, 1],
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, DimxEvent::AlienEliminated { unit, .. } if unit == "K1"))
+    );
 }
 
 #[test]
-fn d6_beamed_onto_a_paralyzed_marine_or_another_alien_it_moves_to_the_highest_numbered_eligible_adjacent_hex() {
+fn d6_beamed_onto_a_paralyzed_marine_or_another_alien_it_moves_to_the_highest_numbered_eligible_adjacent_hex()
+ {
     for other in ["marine MS1 at 231 paralyzed", "kayotz K2 at 231"] {
-        let mut b = battle(&alpha(&format!("marine SO1 at 225\nkayotz K1 at 226\n{other}")));
-        play(&mut b, r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#, &[3, 2, 3, 1]);
-        assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(252), "{other}");
+        let mut b = battle(&alpha(&format!(
+            "marine SO1 at 225\nkayotz K1 at 226\n{other}"
+        )));
+        play(
+            &mut b,
+            r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
+            &[3, 2, 3, 1],
+        );
+        assert_eq!(
+            state(&b).alien("K1").unwrap().on_map(),
+            Some(252),
+            "{other}"
+        );
     }
 }
 
@@ -252,7 +512,11 @@ fn d6_beamed_onto_a_paralyzed_marine_or_another_alien_it_moves_to_the_highest_nu
 fn d6_4_to_6_vaporized() {
     for d in [4, 5, 6] {
         let mut b = battle(&alpha("marine SO1 at 225\nkayotz K1 at 226"));
-        play(&mut b, r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#, &[d]);
+        play(
+            &mut b,
+            r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
+            &[d],
+        );
         assert_eq!(state(&b).alien("K1").unwrap().place, AlienPlace::Eliminated);
     }
 }
@@ -260,8 +524,20 @@ fn d6_4_to_6_vaporized() {
 #[test]
 fn d6_shoot_and_scoot_and_stunned_each_deduct_one_from_the_bump_roll() {
     let mut b = battle(&alpha("marine SO1 at 225 stunned\nkayotz K1 at 226"));
-    let ev = play(&mut b, r#"{"shoot_and_scoot_fire":{"unit":"SO1","target":"K1"}}"#, &[5, 6, 6, 6]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::BumpFired { die: 5, net: 3, result: BumpResult::Beamed, .. })));
+    let ev = play(
+        &mut b,
+        r#"{"shoot_and_scoot_fire":{"unit":"SO1","target":"K1"}}"#,
+        &[5, 6, 6, 6],
+    );
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        DimxEvent::BumpFired {
+            die: 5,
+            net: 3,
+            result: BumpResult::Beamed,
+            ..
+        }
+    )));
 }
 
 // ---- D.7 The Overlord ---------------------------------------------------------------
@@ -269,16 +545,32 @@ fn d6_shoot_and_scoot_and_stunned_each_deduct_one_from_the_bump_roll() {
 #[test]
 fn d7_eliminating_the_overlord_removes_a_mission_goal_chit() {
     let mut b = battle(&alpha("marine SO1 at 225\nkayotz K7 at 226"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"SO1","target":"K7"}}"#, &[6]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::GoalRemoved { why: GoalWhy::Overlord, .. })));
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"SO1","target":"K7"}}"#,
+        &[6],
+    );
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        DimxEvent::GoalRemoved {
+            why: GoalWhy::Overlord,
+            ..
+        }
+    )));
     let s = state(&b);
     assert_eq!((s.goals.len(), s.goals_out.len()), (5, 1));
 }
 
 #[test]
 fn d7_unless_only_one_mission_goal_chit_is_left() {
-    let mut b = battle(&alpha("marine SO1 at 225\nkayotz K7 at 226\ngoals summoning"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"SO1","target":"K7"}}"#, &[6]);
+    let mut b = battle(&alpha(
+        "marine SO1 at 225\nkayotz K7 at 226\ngoals summoning",
+    ));
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"SO1","target":"K7"}}"#,
+        &[6],
+    );
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::GoalKept { .. })));
     assert_eq!(state(&b).goals.len(), 1);
 }
@@ -288,45 +580,106 @@ fn d7_unless_only_one_mission_goal_chit_is_left() {
 #[test]
 fn d8_two_ones_flip_to_out_of_ammo() {
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#, &[1, 4, 1, 2]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::OutOfAmmo { unit } if unit == "MS1")));
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
+        &[1, 4, 1, 2],
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, DimxEvent::OutOfAmmo { unit } if unit == "MS1"))
+    );
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#, &[1, 4, 2, 2]);
-    assert!(!ev.iter().any(|e| matches!(e, DimxEvent::OutOfAmmo { .. })), "one 1 is not enough");
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
+        &[1, 4, 2, 2],
+    );
+    assert!(
+        !ev.iter().any(|e| matches!(e, DimxEvent::OutOfAmmo { .. })),
+        "one 1 is not enough"
+    );
 }
 
 #[test]
 fn d8_out_of_ammo_units_fire_3a_pistols_at_adjacent_aliens_only() {
-    let e = plan(&alpha("marine MS1 at 224 out_of_ammo\nkayotz K1 at 251"), "MS1", "K1", false).unwrap_err();
+    let e = plan(
+        &alpha("marine MS1 at 224 out_of_ammo\nkayotz K1 at 251"),
+        "MS1",
+        "K1",
+        false,
+    )
+    .unwrap_err();
     assert!(e.contains("pistols"), "{e}");
-    let (net, _) = plan(&alpha("marine MS1 at 224 out_of_ammo\nkayotz K1 at 225"), "MS1", "K1", false).unwrap();
+    let (net, _) = plan(
+        &alpha("marine MS1 at 224 out_of_ammo\nkayotz K1 at 225"),
+        "MS1",
+        "K1",
+        false,
+    )
+    .unwrap();
     assert_eq!(net, 4, "CF 3 +1 adjacent");
 }
 
 #[test]
 fn d8_logistics_have_pistols_on_the_front_and_out_of_ammo_may_not_fire() {
-    let (net, _) = plan(&alpha("marine LG1 at 225\nkayotz K1 at 226"), "LG1", "K1", false).unwrap();
+    let (net, _) = plan(
+        &alpha("marine LG1 at 225\nkayotz K1 at 226"),
+        "LG1",
+        "K1",
+        false,
+    )
+    .unwrap();
     assert_eq!(net, 4);
-    assert!(plan(&alpha("marine LG1 at 224\nkayotz K1 at 251"), "LG1", "K1", false).unwrap_err().contains("pistols"));
-    let e = plan(&alpha("marine LG1 at 225 out_of_ammo\nkayotz K1 at 226"), "LG1", "K1", false).unwrap_err();
+    assert!(
+        plan(
+            &alpha("marine LG1 at 224\nkayotz K1 at 251"),
+            "LG1",
+            "K1",
+            false
+        )
+        .unwrap_err()
+        .contains("pistols")
+    );
+    let e = plan(
+        &alpha("marine LG1 at 225 out_of_ammo\nkayotz K1 at 226"),
+        "LG1",
+        "K1",
+        false,
+    )
+    .unwrap_err();
     assert!(e.contains("may not fire at all"), "{e}");
     // and the pistols themselves run out
     let mut b = battle(&alpha("marine LG1 at 225\nkayotz K1 at 226"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"LG1","target":"K1"}}"#, &[1, 1, 2, 2]);
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"LG1","target":"K1"}}"#,
+        &[1, 1, 2, 2],
+    );
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::OutOfAmmo { .. })));
 }
 
 #[test]
 fn d8_units_already_out_of_ammo_ignore_further_results() {
     let mut b = battle(&alpha("marine MS1 at 224 out_of_ammo\nkayotz K1 at 225"));
-    let ev = play(&mut b, r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#, &[1, 1, 1, 1]);
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
+        &[1, 1, 1, 1],
+    );
     assert!(!ev.iter().any(|e| matches!(e, DimxEvent::OutOfAmmo { .. })));
 }
 
 // ---- D.9 Kay'otz combat, D.10 results ------------------------------------------------------
 
 /// Kay'otz fire comes from a chit; Laser Barrage: Odd Units fires every odd unit.
-fn barrage(lines: &str, dice: &[u8]) -> (Vec<DimxEvent>, xenolog_engine::Session<xenolog_engine::games::dimx::DimX>) {
+fn barrage(
+    lines: &str,
+    dice: &[u8],
+) -> (
+    Vec<DimxEvent>,
+    xenolog_engine::Session<xenolog_engine::games::dimx::DimX>,
+) {
     let mut b = battle(&alpha(&format!("{lines}\ncup barrage_odd")));
     let ev = play(&mut b, r#""end_action_phase""#, dice);
     (ev, b)
@@ -337,7 +690,10 @@ fn d9_kayotz_fire_is_blocked_only_by_lava() {
     // through Forest (151) and past a Paralyzed Marine and an alien on the line
     let (ev, _) = barrage("marine MS1 at 166\nkayotz K1 at 146", &[4, 4]);
     assert_eq!(fired(&ev)[0].3, vec![ModWhy::Cover]);
-    let (ev, _) = barrage("marine MS1 at 251\nmarine MS2 at 225 paralyzed\nkayotz K1 at 224\nkayotz K2 at 244", &[4, 4, 4]);
+    let (ev, _) = barrage(
+        "marine MS1 at 251\nmarine MS2 at 225 paralyzed\nkayotz K1 at 224\nkayotz K2 at 244",
+        &[4, 4, 4],
+    );
     assert_eq!(fired(&ev).len(), 1, "units never block Kay'otz fire");
     let (ev, _) = barrage("marine MS1 at 254\nkayotz K1 at 246", &[]);
     assert!(fired(&ev).is_empty(), "Lava between 246 and 254");
@@ -348,15 +704,30 @@ fn d9a_target_in_or_fire_through_forest_rough_or_buildings_minus_one() {
     let (ev, _) = barrage("marine MS1 at 211\nkayotz K1 at 224", &[4, 4]);
     assert_eq!(fired(&ev)[0].3, vec![ModWhy::Cover], "target in Forest");
     let (ev, _) = barrage("marine MS1 at 166\nkayotz K1 at 146", &[4, 4]);
-    assert_eq!(fired(&ev)[0].3, vec![ModWhy::Cover], "line through Forest, counted once");
+    assert_eq!(
+        fired(&ev)[0].3,
+        vec![ModWhy::Cover],
+        "line through Forest, counted once"
+    );
 }
 
 #[test]
 fn d9b_a_strongpoint_in_the_target_hex_or_on_the_line_minus_one_more() {
     let (ev, _) = barrage("marine MS1 at 211\nkayotz K1 at 224\nstrongpoint 211", &[4]);
-    assert_eq!(fired(&ev)[0].3, vec![ModWhy::Cover, ModWhy::Strongpoint], "cumulative");
-    let (ev, _) = barrage("marine MS1 at 251\nkayotz K1 at 224\nstrongpoint 244", &[4, 4]);
-    assert_eq!(fired(&ev)[0].3, vec![ModWhy::Strongpoint], "a Strongpoint hex on the line");
+    assert_eq!(
+        fired(&ev)[0].3,
+        vec![ModWhy::Cover, ModWhy::Strongpoint],
+        "cumulative"
+    );
+    let (ev, _) = barrage(
+        "marine MS1 at 251\nkayotz K1 at 224\nstrongpoint 244",
+        &[4, 4],
+    );
+    assert_eq!(
+        fired(&ev)[0].3,
+        vec![ModWhy::Strongpoint],
+        "a Strongpoint hex on the line"
+    );
 }
 
 #[test]
@@ -368,16 +739,25 @@ fn d9_adjacent_target_plus_one() {
 
 #[test]
 fn d9_a_net_cf_of_zero_means_no_fire() {
-    let (ev, _) = barrage("marine MS1 at 211\nkayotz K1 at 226 cf 1\nstrongpoint 211", &[]);
+    let (ev, _) = barrage(
+        "marine MS1 at 211\nkayotz K1 at 226 cf 1\nstrongpoint 211",
+        &[],
+    );
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::NoFire { .. })));
     assert!(fired(&ev).is_empty());
 }
 
 #[test]
 fn d9_dormant_units_and_the_monolith_do_not_fire() {
-    let (ev, b) = barrage("marine MS1 at 225\nkayotz K1 at 226 dormant\nmonolith MON at 224", &[]);
+    let (ev, b) = barrage(
+        "marine MS1 at 225\nkayotz K1 at 226 dormant\nmonolith MON at 224",
+        &[],
+    );
     assert!(fired(&ev).is_empty());
-    assert!(!state(&b).alien("K1").unwrap().dormant, "activated: it only flips");
+    assert!(
+        !state(&b).alien("K1").unwrap().dormant,
+        "activated: it only flips"
+    );
 }
 
 #[test]
@@ -403,11 +783,20 @@ fn d10_more_paralyzed_results_have_no_effect_and_kayotz_never_run_out_of_ammo() 
     // A warping alien lands on a Paralyzed Marine (random hex 2 3 1) and fires
     // point blank (CF 3 +1, -1 for the Rough in 231): three hits, no further
     // effect; its 1s mean nothing either.
-    let mut b = battle(&alpha("marine MS1 at 231 paralyzed\nkayotz K1 at 111\ncup warp_1_8"));
+    let mut b = battle(&alpha(
+        "marine MS1 at 231 paralyzed\nkayotz K1 at 111\ncup warp_1_8",
+    ));
     let ev = play(&mut b, r#""end_action_phase""#, &[2, 3, 1, 6, 6, 6]);
     assert_eq!(fired(&ev).len(), 1);
-    assert!(!ev.iter().any(|e| matches!(e, DimxEvent::ConditionChanged { .. } | DimxEvent::OutOfAmmo { .. })));
-    assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(252), "then it steps aside");
+    assert!(!ev.iter().any(|e| matches!(
+        e,
+        DimxEvent::ConditionChanged { .. } | DimxEvent::OutOfAmmo { .. }
+    )));
+    assert_eq!(
+        state(&b).alien("K1").unwrap().on_map(),
+        Some(252),
+        "then it steps aside"
+    );
     let (ev, _) = barrage("marine MS1 at 225\nkayotz K1 at 226", &[1, 1, 1, 1]);
     assert!(!ev.iter().any(|e| matches!(e, DimxEvent::OutOfAmmo { .. })));
 }

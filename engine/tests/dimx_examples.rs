@@ -23,18 +23,29 @@ fn cells(hexes: &[u16]) -> Vec<u16> {
 fn example_movement_full_move_costs_4_mp() {
     let m = builtin("alpha").unwrap();
     let c = cells(&[263, 326, 352, 353, 415]);
-    let each: Vec<u8> = (1..c.len()).map(|i| path_cost(m, Some(c[i - 1]), &c[i..=i]).unwrap()).collect();
+    let each: Vec<u8> = (1..c.len())
+        .map(|i| path_cost(m, Some(c[i - 1]), &c[i..=i]).unwrap())
+        .collect();
     assert_eq!(each, vec![1, 2, 1, 4], "half-MP: 1/2, 1, 1/2, 2");
     assert_eq!(path_cost(m, Some(c[0]), &c[1..]), Some(8), "4 MP in all");
 
     let mut b = battle(&alpha("marine SC1 at 263"));
     let ev = play(&mut b, r#"{"full_move":{"unit":"SC1","to":415}}"#, &[]);
     let moved = ev.iter().find_map(|e| match e {
-        DimxEvent::Moved { half_mp, allowance, path, .. } => Some((*half_mp, *allowance, path.clone())),
+        DimxEvent::Moved {
+            half_mp,
+            allowance,
+            path,
+            ..
+        } => Some((*half_mp, *allowance, path.clone())),
         _ => None,
     });
     let (spent, allowance, path) = moved.expect("a move");
-    assert_eq!((spent, allowance), (8, 8), "the Scout spends its entire 4 MP");
+    assert_eq!(
+        (spent, allowance),
+        (8, 8),
+        "the Scout spends its entire 4 MP"
+    );
     assert_eq!(path.last(), Some(&415));
     assert_eq!(state(&b).marine("SC1").unwrap().on_map(), Some(415));
     // and 4 MP is the least it can cost: with 3 1/2 MP it could not get there
@@ -51,18 +62,35 @@ fn example_movement_shoot_and_scoot_route_through_325_costs_2_mp() {
     let m = builtin("alpha").unwrap();
     let c = cells(&[263, 326, 325, 352, 353]);
     for i in 1..c.len() {
-        assert_eq!(path_cost(m, Some(c[i - 1]), &c[i..=i]), Some(1), "each step 1/2 MP along the road");
+        assert_eq!(
+            path_cost(m, Some(c[i - 1]), &c[i..=i]),
+            Some(1),
+            "each step 1/2 MP along the road"
+        );
     }
     let mut b = battle(&alpha("marine SC1 at 263"));
-    let ev = play(&mut b, r#"{"shoot_and_scoot_move":{"unit":"SC1","to":353}}"#, &[]);
+    let ev = play(
+        &mut b,
+        r#"{"shoot_and_scoot_move":{"unit":"SC1","to":353}}"#,
+        &[],
+    );
     let spent = ev.iter().find_map(|e| match e {
-        DimxEvent::Moved { half_mp, allowance, .. } => Some((*half_mp, *allowance)),
+        DimxEvent::Moved {
+            half_mp, allowance, ..
+        } => Some((*half_mp, *allowance)),
         _ => None,
     });
     assert_eq!(spent, Some((4, 4)), "2 MP of 2");
     // 415 is out of reach with half MP
     let mut b = battle(&alpha("marine SC1 at 263"));
-    assert!(refused(&mut b, r#"{"shoot_and_scoot_move":{"unit":"SC1","to":415}}"#, &[]).contains("only 2 MP"));
+    assert!(
+        refused(
+            &mut b,
+            r#"{"shoot_and_scoot_move":{"unit":"SC1","to":415}}"#,
+            &[]
+        )
+        .contains("only 2 MP")
+    );
 }
 
 /// "It then can conduct Combat against an alien unit at hex 421 (it would have
@@ -70,10 +98,21 @@ fn example_movement_shoot_and_scoot_route_through_325_costs_2_mp() {
 #[test]
 fn example_movement_forest_blocks_the_shot_from_263_but_not_from_353() {
     let mut b = battle(&alpha("marine SC1 at 263\nkayotz K10 at 421"));
-    let why = refused(&mut b, r#"{"shoot_and_scoot_fire":{"unit":"SC1","target":"K10"}}"#, &[]);
+    let why = refused(
+        &mut b,
+        r#"{"shoot_and_scoot_fire":{"unit":"SC1","target":"K10"}}"#,
+        &[],
+    );
     assert!(why.contains("Forest"), "{why}");
-    play(&mut b, r#"{"shoot_and_scoot_move":{"unit":"SC1","to":353}}"#, &[]);
-    assert!(is_legal(&b, r#"{"shoot_and_scoot_fire":{"unit":"SC1","target":"K10","dice":null}}"#));
+    play(
+        &mut b,
+        r#"{"shoot_and_scoot_move":{"unit":"SC1","to":353}}"#,
+        &[],
+    );
+    assert!(is_legal(
+        &b,
+        r#"{"shoot_and_scoot_fire":{"unit":"SC1","target":"K10","dice":null}}"#
+    ));
 }
 
 /// The combat example: CF 3, -1 Shoot & Scoot, +1 adjacent, +1 HQ in 331:
@@ -81,11 +120,28 @@ fn example_movement_forest_blocks_the_shot_from_263_but_not_from_353() {
 /// marker, and two 1s flip the Scout to Out of Ammo.
 #[test]
 fn example_combat_cf_4_rolls_1_4_1_3_one_hit_adm_5_out_of_ammo() {
-    let mut b = battle(&alpha("marine SC1 at 263\nmarine HQ1 at 331\nkayotz K10 at 421\nadm 5"));
-    play(&mut b, r#"{"shoot_and_scoot_move":{"unit":"SC1","to":353}}"#, &[]);
-    let ev = play(&mut b, r#"{"shoot_and_scoot_fire":{"unit":"SC1","target":"K10"}}"#, &[1, 4, 1, 3]);
+    let mut b = battle(&alpha(
+        "marine SC1 at 263\nmarine HQ1 at 331\nkayotz K10 at 421\nadm 5",
+    ));
+    play(
+        &mut b,
+        r#"{"shoot_and_scoot_move":{"unit":"SC1","to":353}}"#,
+        &[],
+    );
+    let ev = play(
+        &mut b,
+        r#"{"shoot_and_scoot_fire":{"unit":"SC1","target":"K10"}}"#,
+        &[1, 4, 1, 3],
+    );
     let fired = ev.iter().find_map(|e| match e {
-        DimxEvent::Fired { base, mods, dice, dn, hits, .. } => Some((*base, mods.clone(), dice.clone(), *dn, *hits)),
+        DimxEvent::Fired {
+            base,
+            mods,
+            dice,
+            dn,
+            hits,
+            ..
+        } => Some((*base, mods.clone(), dice.clone(), *dn, *hits)),
         _ => None,
     });
     let (base, mods, dice, dn, hits) = fired.expect("the Scout fires");
@@ -96,20 +152,45 @@ fn example_combat_cf_4_rolls_1_4_1_3_one_hit_adm_5_out_of_ammo() {
         assert!(mods.iter().any(|m| m.why == why), "{why:?} in {mods:?}");
     }
     assert_eq!(mods.len(), 3, "no other modifier: {mods:?}");
-    assert_eq!(mods[0], Mod { value: -1, why: ModWhy::ShootAndScoot });
+    assert_eq!(
+        mods[0],
+        Mod {
+            value: -1,
+            why: ModWhy::ShootAndScoot
+        }
+    );
     assert_eq!((dice, dn, hits), (vec![1, 4, 1, 3], 3, 1), "only one Hit");
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::AdmPlaced { value: 5, .. })), "an ADM 5 marker");
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::OutOfAmmo { unit } if unit == "SC1")), "two 1s: Out of Ammo");
-    assert!(!ev.iter().any(|e| matches!(e, DimxEvent::AlienEliminated { .. })), "not destroyed");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, DimxEvent::AdmPlaced { value: 5, .. })),
+        "an ADM 5 marker"
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, DimxEvent::OutOfAmmo { unit } if unit == "SC1")),
+        "two 1s: Out of Ammo"
+    );
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, DimxEvent::AlienEliminated { .. })),
+        "not destroyed"
+    );
     let s = state(&b);
-    assert_eq!(s.alien("K10").unwrap().defense(), 5, "a nearly impervious DN of 5");
+    assert_eq!(
+        s.alien("K10").unwrap().defense(),
+        5,
+        "a nearly impervious DN of 5"
+    );
     assert!(s.marine("SC1").unwrap().out_of_ammo);
     let text = words(&ev).join("; ");
     assert!(
         text.contains("Scout SC1 fires at Kay'otz #10 in 421 with CF 4 (3, -1 Shoot and Scoot, +1 HQ adjacent, +1 adjacent): rolls 1 4 1 3 against DN 3, 1 hit"),
         "{text}"
     );
-    assert!(text.contains("Kay'otz #10 draws ADM 5") && text.contains("SC1 is out of ammo"), "{text}");
+    assert!(
+        text.contains("Kay'otz #10 draws ADM 5") && text.contains("SC1 is out of ammo"),
+        "{text}"
+    );
 }
 
 fn activation_example() -> String {
@@ -122,7 +203,13 @@ fn activation_example() -> String {
 fn moves(ev: &[DimxEvent]) -> Vec<(String, Option<u16>, u16)> {
     ev.iter()
         .filter_map(|e| match e {
-            DimxEvent::AlienMoved { unit, from, to, how: AlienMove::Rush, .. } => Some((unit.clone(), *from, *to)),
+            DimxEvent::AlienMoved {
+                unit,
+                from,
+                to,
+                how: AlienMove::Rush,
+                ..
+            } => Some((unit.clone(), *from, *to)),
             _ => None,
         })
         .collect()
@@ -135,7 +222,11 @@ fn moves(ev: &[DimxEvent]) -> Vec<(String, Option<u16>, u16)> {
 fn example_kayotz_activation_rush_8_through_12() {
     let mut b = battle(&activation_example());
     // #10 rolls five dice (CF 4 +1 adjacent), no hit; #12 the same.
-    let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 2, 2, 3, 1, 1, 2, 2, 3]);
+    let ev = play(
+        &mut b,
+        r#""end_action_phase""#,
+        &[1, 1, 2, 2, 3, 1, 1, 2, 2, 3],
+    );
     let text = words(&ev);
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::ChitsDrawn { names, .. } if names == &vec!["Alien Rush: Units #8 through #12".to_owned()])));
     let order: Vec<&str> = ev
@@ -145,16 +236,28 @@ fn example_kayotz_activation_rush_8_through_12() {
             _ => None,
         })
         .collect();
-    assert_eq!(order, vec!["K8", "K10", "K12"], "lower-numbered units first");
+    assert_eq!(
+        order,
+        vec!["K8", "K10", "K12"],
+        "lower-numbered units first"
+    );
     assert!(
         ev.iter().any(|e| matches!(e, DimxEvent::AlienHolds { unit, why: Hold::LavaInTheWay(246), .. } if unit == "K8")),
         "#8 does nothing: Lava between 321 and 246: {text:?}"
     );
-    assert_eq!(moves(&ev), vec![("K10".into(), Some(421), 313), ("K12".into(), Some(416), 245)]);
+    assert_eq!(
+        moves(&ev),
+        vec![
+            ("K10".into(), Some(421), 313),
+            ("K12".into(), Some(416), 245)
+        ]
+    );
     let shots: Vec<&str> = ev
         .iter()
         .filter_map(|e| match e {
-            DimxEvent::Fired { shooter, target, .. } if target == "MS1" => Some(shooter.as_str()),
+            DimxEvent::Fired {
+                shooter, target, ..
+            } if target == "MS1" => Some(shooter.as_str()),
             _ => None,
         })
         .collect();
@@ -180,14 +283,25 @@ fn example_kayotz_activation_paralyzed_marine_stops_unit_12() {
 fn example_kayotz_activation_geometry() {
     let m = builtin("alpha").unwrap();
     let c = |h: u16| m.cell(h).unwrap();
-    let between: Vec<u16> = m.between(c(421), c(313)).iter().filter_map(|x| m.number(x)).collect();
+    let between: Vec<u16> = m
+        .between(c(421), c(313))
+        .iter()
+        .filter_map(|x| m.number(x))
+        .collect();
     let mut row = between.clone();
     row.sort();
-    assert_eq!(row, vec![325, 352, 353], "a straight row of hexes, centre to centre");
+    assert_eq!(
+        row,
+        vec![325, 352, 353],
+        "a straight row of hexes, centre to centre"
+    );
     for h in [313, 245, 246] {
         assert!(m.adjacent(c(314), c(h)), "314 next to {h}");
     }
-    assert!(m.between(c(321), c(246)).meets(&m.lava), "Lava between 321 and 246");
+    assert!(
+        m.between(c(321), c(246)).meets(&m.lava),
+        "Lava between 321 and 246"
+    );
     assert!(!m.between(c(416), c(245)).meets(&m.lava));
     assert_eq!(DimX::NAME, "Invaders From Dimension X!");
 }

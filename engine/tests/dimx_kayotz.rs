@@ -5,11 +5,11 @@
 mod support;
 
 use support::*;
+use xenolog_engine::games::dimx::DimX;
 use xenolog_engine::games::dimx::endphase::achieved;
 use xenolog_engine::games::dimx::map::builtin;
 use xenolog_engine::games::dimx::state::{AlienMove, DimxEvent, Phase, Side};
 use xenolog_engine::games::dimx::units::Goal;
-use xenolog_engine::games::dimx::DimX;
 use xenolog_engine::{Actor, Game, RuleErrorKind};
 
 fn drawn(ev: &[DimxEvent]) -> Vec<(Vec<String>, Option<Side>)> {
@@ -23,7 +23,12 @@ fn drawn(ev: &[DimxEvent]) -> Vec<(Vec<String>, Option<Side>)> {
 
 fn rushed_to(ev: &[DimxEvent], unit: &str) -> Option<u16> {
     ev.iter().find_map(|e| match e {
-        DimxEvent::AlienMoved { unit: u, to, how: AlienMove::Rush, .. } if u == unit => Some(*to),
+        DimxEvent::AlienMoved {
+            unit: u,
+            to,
+            how: AlienMove::Rush,
+            ..
+        } if u == unit => Some(*to),
         _ => None,
     })
 }
@@ -55,28 +60,54 @@ fn f1_after_a_successful_recon_two_are_drawn_the_marines_pick_one_and_the_other_
     let ev = play(&mut b, r#""end_action_phase""#, &[]);
     let d = drawn(&ev);
     assert_eq!((d[0].0.len(), d[0].1), (2, Some(Side::Marines)));
-    assert_eq!(DimX::to_move(state(&b)), Some(Actor(0)), "a pending choice for the Marine player");
-    let Phase::ChooseChit { options, .. } = state(&b).phase.clone() else { panic!("no choice") };
-    let keys: Vec<String> = options.iter().map(|&o| state(&b).chits[usize::from(o)].key.clone()).collect();
-    assert_eq!(DimX::legal(state(&b)).len(), 2, "only the two chits may be chosen");
+    assert_eq!(
+        DimX::to_move(state(&b)),
+        Some(Actor(0)),
+        "a pending choice for the Marine player"
+    );
+    let Phase::ChooseChit { options, .. } = state(&b).phase.clone() else {
+        panic!("no choice")
+    };
+    let keys: Vec<String> = options
+        .iter()
+        .map(|&o| state(&b).chits[usize::from(o)].key.clone())
+        .collect();
+    assert_eq!(
+        DimX::legal(state(&b)).len(),
+        2,
+        "only the two chits may be chosen"
+    );
     let e = try_play(&mut b, 0, r#""end_action_phase""#, &[]).unwrap_err();
     assert!(e.message.contains("choose"), "{e}");
-    let ev = play(&mut b, &format!(r#"{{"choose_chit":{{"chit":"{}"}}}}"#, keys[0]), &[]);
+    let ev = play(
+        &mut b,
+        &format!(r#"{{"choose_chit":{{"chit":"{}"}}}}"#, keys[0]),
+        &[],
+    );
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::ChitChosen { .. })));
     let s = state(&b);
-    assert!(s.cup.iter().any(|&c| s.chits[usize::from(c)].key == keys[1]), "the other chit is back in the cup");
+    assert!(
+        s.cup
+            .iter()
+            .any(|&c| s.chits[usize::from(c)].key == keys[1]),
+        "the other chit is back in the cup"
+    );
     assert_eq!(s.turn, 2);
     assert!(!s.recon, "the marker is used up");
 }
 
 #[test]
 fn f2_the_units_a_chit_names_act_in_order_lower_numbered_first() {
-    let mut b = battle(&alpha("marine MS1 at 225\nkayotz K12 at 111\nkayotz K8 at 666\nkayotz K10 at 112\ncup rush_8_12"));
+    let mut b = battle(&alpha(
+        "marine MS1 at 225\nkayotz K12 at 111\nkayotz K8 at 666\nkayotz K10 at 112\ncup rush_8_12",
+    ));
     let ev = play(&mut b, r#""end_action_phase""#, &[]);
     let order: Vec<&str> = ev
         .iter()
         .filter_map(|e| match e {
-            DimxEvent::StepBegan { units, .. } => Some(units.iter().map(String::as_str).collect::<Vec<_>>()),
+            DimxEvent::StepBegan { units, .. } => {
+                Some(units.iter().map(String::as_str).collect::<Vec<_>>())
+            }
             _ => None,
         })
         .next()
@@ -91,10 +122,16 @@ fn f_standard_procedure_nearest_eligible_hex_ties_to_the_highest_numbered() {
     let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 1, 1, 1]);
     assert_eq!(rushed_to(&ev, "K8"), Some(166));
     // Two Marines equally near: the one in the highest-numbered hex is the target
-    let mut b = battle(&alpha("marine MS1 at 165\nmarine MS2 at 226\nkayotz K8 at 225\ncup rush_8_12"));
+    let mut b = battle(&alpha(
+        "marine MS1 at 165\nmarine MS2 at 226\nkayotz K8 at 225\ncup rush_8_12",
+    ));
     let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 1, 1, 1]);
     assert_eq!(fired_at(&ev), vec!["MS2"]);
-    assert_eq!(rushed_to(&ev, "K8"), None, "already next to its target: it stays");
+    assert_eq!(
+        rushed_to(&ev, "K8"),
+        None,
+        "already next to its target: it stays"
+    );
 }
 
 #[test]
@@ -110,14 +147,23 @@ fn f3_the_enacted_chit_is_set_aside() {
 #[test]
 fn f4_the_overlords_command_and_the_terror_from_beyond_draw_another_chit_at_once() {
     for key in ["overlords_command", "terror"] {
-        let mut b = battle(&alpha(&format!("marine SC1 at 225\ncup {key} awakening\nrecon yes")));
+        let mut b = battle(&alpha(&format!(
+            "marine SC1 at 225\ncup {key} awakening\nrecon yes"
+        )));
         play(&mut b, r#""end_action_phase""#, &[]);
-        let ev = play(&mut b, &format!(r#"{{"choose_chit":{{"chit":"{key}"}}}}"#), &[]);
+        let ev = play(
+            &mut b,
+            &format!(r#"{{"choose_chit":{{"chit":"{key}"}}}}"#),
+            &[],
+        );
         let d = drawn(&ev);
         assert_eq!(d.len(), 1, "{key}: a second draw in the same phase");
         assert_eq!(d[0].0, vec!["The Awakening".to_owned()]);
         assert_eq!(state(&b).used.len(), 2);
-        assert!(DimX::outcome(state(&b)).is_some(), "the cup is empty: the game ends this turn");
+        assert!(
+            DimX::outcome(state(&b)).is_some(),
+            "the cup is empty: the game ends this turn"
+        );
     }
 }
 
@@ -125,12 +171,27 @@ fn f4_the_overlords_command_and_the_terror_from_beyond_draw_another_chit_at_once
 
 #[test]
 fn g1_instant_victory_is_checked_in_the_end_phase() {
-    let text = alpha("marine MS1 at 224\nkayotz K1 at 251\ncup lull awakening\ninstant marines \"one pod down\" eliminated 1");
+    let text = alpha(
+        "marine MS1 at 224\nkayotz K1 at 251\ncup lull awakening\ninstant marines \"one pod down\" eliminated 1",
+    );
     let mut b = battle(&text);
-    play(&mut b, r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#, &[6, 6, 6, 6]);
-    assert!(DimX::outcome(state(&b)).is_none(), "not before the End Phase");
+    play(
+        &mut b,
+        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
+        &[6, 6, 6, 6],
+    );
+    assert!(
+        DimX::outcome(state(&b)).is_none(),
+        "not before the End Phase"
+    );
     let ev = play(&mut b, r#""end_action_phase""#, &[]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::InstantVictory { side: Side::Marines, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        DimxEvent::InstantVictory {
+            side: Side::Marines,
+            ..
+        }
+    )));
     let out = DimX::outcome(state(&b)).unwrap();
     assert_eq!(out.winner, Some(Actor(0)));
     assert_eq!(out.summary, "Instant victory: Marines (one pod down)");
@@ -140,15 +201,27 @@ fn g1_instant_victory_is_checked_in_the_end_phase() {
 fn g1_with_chits_left_in_the_cup_the_next_turn_begins() {
     let mut b = battle(&alpha("marine MS1 at 225\ncup lull awakening"));
     let ev = play(&mut b, r#""end_action_phase""#, &[]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::TurnBegan { turn: 2, .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, DimxEvent::TurnBegan { turn: 2, .. }))
+    );
     assert!(DimX::outcome(state(&b)).is_none());
 }
 
 #[test]
 fn g2_with_the_cup_empty_a_mission_goal_chit_is_drawn_and_looked_at() {
-    let mut b = battle(&alpha("marine MS1 at 225\ngoals enslave\nvictory marines \"held\" eliminated 0"));
+    let mut b = battle(&alpha(
+        "marine MS1 at 225\ngoals enslave\nvictory marines \"held\" eliminated 0",
+    ));
     let ev = play(&mut b, r#""end_action_phase""#, &[]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::GoalDrawn { goal: Goal::Enslave, achieved: false, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        DimxEvent::GoalDrawn {
+            goal: Goal::Enslave,
+            achieved: false,
+            ..
+        }
+    )));
 }
 
 fn goal(text: &str, g: Goal) -> bool {
@@ -159,21 +232,42 @@ fn goal(text: &str, g: Goal) -> bool {
 #[test]
 fn g3a_portal_at_the_monolith_else_the_overlord_in_the_highest_hex() {
     assert!(goal("marine MS1 at 111\nmonolith MON at 421", Goal::Portal));
-    assert!(!goal("marine MS1 at 424\nmonolith MON at 421", Goal::Portal), "an Active Marine within three hexes");
-    assert!(goal("marine MS1 at 424 paralyzed\nmonolith MON at 421", Goal::Portal), "a Paralyzed one does not count");
+    assert!(
+        !goal("marine MS1 at 424\nmonolith MON at 421", Goal::Portal),
+        "an Active Marine within three hexes"
+    );
+    assert!(
+        goal(
+            "marine MS1 at 424 paralyzed\nmonolith MON at 421",
+            Goal::Portal
+        ),
+        "a Paralyzed one does not count"
+    );
     assert!(goal("marine MS1 at 111\nkayotz K7 at 421", Goal::Portal));
-    assert!(!goal("marine MS1 at 111", Goal::Portal), "no Monolith or Overlord: no win");
+    assert!(
+        !goal("marine MS1 at 111", Goal::Portal),
+        "no Monolith or Overlord: no win"
+    );
 }
 
 #[test]
 fn g3b_enslave_half_or_more_of_the_marines_stunned_or_paralyzed() {
-    assert!(goal("marine MS1 at 111 stunned\nmarine MS2 at 112 paralyzed\nmarine MS3 at 113\nmarine MS4 at 114", Goal::Enslave));
-    assert!(!goal("marine MS1 at 111 stunned\nmarine MS2 at 112\nmarine MS3 at 113\nmarine MS4 at 114", Goal::Enslave));
+    assert!(goal(
+        "marine MS1 at 111 stunned\nmarine MS2 at 112 paralyzed\nmarine MS3 at 113\nmarine MS4 at 114",
+        Goal::Enslave
+    ));
+    assert!(!goal(
+        "marine MS1 at 111 stunned\nmarine MS2 at 112\nmarine MS3 at 113\nmarine MS4 at 114",
+        Goal::Enslave
+    ));
 }
 
 #[test]
 fn g3c_decapitate_no_active_hq_on_the_map() {
-    assert!(goal("marine HQ1 at 111 paralyzed\nmarine MS1 at 112", Goal::Decapitate));
+    assert!(goal(
+        "marine HQ1 at 111 paralyzed\nmarine MS1 at 112",
+        Goal::Decapitate
+    ));
     assert!(!goal("marine HQ1 at 111 stunned", Goal::Decapitate));
 }
 
@@ -185,8 +279,14 @@ fn g3d_pillage_no_active_logistics_on_the_map() {
 
 #[test]
 fn g3e_possess_an_active_alien_next_to_a_stunned_or_paralyzed_marine() {
-    assert!(goal("marine MS1 at 225 stunned\nkayotz K1 at 226", Goal::Possess));
-    assert!(!goal("marine MS1 at 225 stunned\nkayotz K1 at 226 dormant", Goal::Possess));
+    assert!(goal(
+        "marine MS1 at 225 stunned\nkayotz K1 at 226",
+        Goal::Possess
+    ));
+    assert!(!goal(
+        "marine MS1 at 225 stunned\nkayotz K1 at 226 dormant",
+        Goal::Possess
+    ));
     assert!(!goal("marine MS1 at 225\nkayotz K1 at 226", Goal::Possess));
 }
 
@@ -194,23 +294,36 @@ fn g3e_possess_an_active_alien_next_to_a_stunned_or_paralyzed_marine() {
 fn g3f_summoning_eight_active_kayotz_units_on_the_map() {
     let eight = "kayotz K1 at 111\nkayotz K2 at 112\nkayotz K3 at 113\nkayotz K4 at 114\nkayotz K5 at 115\nkayotz K6 at 116\nkayotz K8 at 121\nkayotz K9 at 122";
     assert!(goal(eight, Goal::Summoning));
-    assert!(!goal(&eight.replace("K9 at 122", "K9 at 122 dormant"), Goal::Summoning));
+    assert!(!goal(
+        &eight.replace("K9 at 122", "K9 at 122 dormant"),
+        Goal::Summoning
+    ));
 }
 
 #[test]
 fn g4_an_achieved_mission_goal_is_a_kayotz_major_victory() {
-    let mut b = battle(&alpha("marine MS1 at 225 stunned\nmarine MS2 at 224\ngoals enslave"));
+    let mut b = battle(&alpha(
+        "marine MS1 at 225 stunned\nmarine MS2 at 224\ngoals enslave",
+    ));
     play(&mut b, r#""end_action_phase""#, &[]);
     let out = DimX::outcome(state(&b)).unwrap();
-    assert_eq!((out.winner, out.summary.as_str()), (Some(Actor(1)), "Kay'otz Major Victory (Enslave)"));
+    assert_eq!(
+        (out.winner, out.summary.as_str()),
+        (Some(Actor(1)), "Kay'otz Major Victory (Enslave)")
+    );
 }
 
 #[test]
 fn g4_otherwise_the_scenario_decides_how_the_game_ends() {
-    let mut b = battle(&alpha("marine MS1 at 225\ngoals enslave\nvictory marines \"Skylar held\" eliminated 0"));
+    let mut b = battle(&alpha(
+        "marine MS1 at 225\ngoals enslave\nvictory marines \"Skylar held\" eliminated 0",
+    ));
     play(&mut b, r#""end_action_phase""#, &[]);
     let out = DimX::outcome(state(&b)).unwrap();
-    assert_eq!((out.winner, out.summary.as_str()), (Some(Actor(0)), "Marines victory: Skylar held per scenario"));
+    assert_eq!(
+        (out.winner, out.summary.as_str()),
+        (Some(Actor(0)), "Marines victory: Skylar held per scenario")
+    );
     let mut b = battle(&alpha("marine MS1 at 225\ngoals enslave\notherwise draw"));
     play(&mut b, r#""end_action_phase""#, &[]);
     assert_eq!(DimX::outcome(state(&b)).unwrap().winner, None);
@@ -220,18 +333,31 @@ fn g4_otherwise_the_scenario_decides_how_the_game_ends() {
 
 #[test]
 fn variant_the_kayotz_player_draws_two_chits_and_picks_one() {
-    let mut b = battle_seeded(&alpha("marine MS1 at 225\ncup lull awakening rush_1_4"), 1, true);
+    let mut b = battle_seeded(
+        &alpha("marine MS1 at 225\ncup lull awakening rush_1_4"),
+        1,
+        true,
+    );
     let ev = play(&mut b, r#""end_action_phase""#, &[]);
     assert_eq!(drawn(&ev)[0].1, Some(Side::Kayotz));
     assert_eq!(DimX::to_move(state(&b)), Some(Actor(1)));
     let key = DimX::legal(state(&b))[0].1.clone();
-    assert_eq!(try_play(&mut b, 0, &serde_json::to_string(&key).unwrap(), &[]).unwrap_err().kind, RuleErrorKind::NotYourTurn);
+    assert_eq!(
+        try_play(&mut b, 0, &serde_json::to_string(&key).unwrap(), &[])
+            .unwrap_err()
+            .kind,
+        RuleErrorKind::NotYourTurn
+    );
     b.play(Actor(1), &key, None).unwrap();
 }
 
 #[test]
 fn variant_after_a_successful_recon_the_marine_player_picks() {
-    let mut b = battle_seeded(&alpha("marine SC1 at 225\ncup lull awakening rush_1_4\nrecon yes"), 1, true);
+    let mut b = battle_seeded(
+        &alpha("marine SC1 at 225\ncup lull awakening rush_1_4\nrecon yes"),
+        1,
+        true,
+    );
     let ev = play(&mut b, r#""end_action_phase""#, &[]);
     assert_eq!(drawn(&ev)[0].1, Some(Side::Marines));
     assert_eq!(DimX::to_move(state(&b)), Some(Actor(0)));
@@ -243,25 +369,130 @@ fn variant_the_kayotz_player_chooses_the_activation_order_and_rolls_the_dice() {
     let mut b = battle_seeded(&text, 1, true);
     play(&mut b, r#""end_action_phase""#, &[]);
     assert_eq!(DimX::to_move(state(&b)), Some(Actor(1)));
-    let ev = try_play(&mut b, 1, r#"{"activate":{"unit":"K12"}}"#, &[1, 2, 3, 4, 5]).unwrap();
+    let ev = try_play(
+        &mut b,
+        1,
+        r#"{"activate":{"unit":"K12"}}"#,
+        &[1, 2, 3, 4, 5],
+    )
+    .unwrap();
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::Fired { shooter, dice, .. } if shooter == "K12" && dice == &vec![1, 2, 3, 4, 5])));
-    assert!(matches!(&state(&b).phase, Phase::Kayotz { todo: Some(t), .. } if t == &vec!["K8".to_owned()]));
+    assert!(
+        matches!(&state(&b).phase, Phase::Kayotz { todo: Some(t), .. } if t == &vec!["K8".to_owned()])
+    );
     try_play(&mut b, 1, r#"{"activate":{"unit":"K8"}}"#, &[]).unwrap();
     assert!(DimX::outcome(state(&b)).is_some());
 }
 
 #[test]
 fn variant_the_kayotz_player_breaks_ties_of_hex_and_target() {
-    let mut b = battle_seeded(&alpha("marine MS1 at 225\nkayotz K8 at 131\ncup rush_8_12"), 1, true);
+    let mut b = battle_seeded(
+        &alpha("marine MS1 at 225\nkayotz K8 at 131\ncup rush_8_12"),
+        1,
+        true,
+    );
     play(&mut b, r#""end_action_phase""#, &[]);
-    assert!(is_legal(&b, r#"{"activate":{"unit":"K8","target":null,"hex":165}}"#));
-    assert!(is_legal(&b, r#"{"activate":{"unit":"K8","target":null,"hex":166}}"#));
+    assert!(is_legal(
+        &b,
+        r#"{"activate":{"unit":"K8","target":null,"hex":165}}"#
+    ));
+    assert!(is_legal(
+        &b,
+        r#"{"activate":{"unit":"K8","target":null,"hex":166}}"#
+    ));
     let e = try_play(&mut b, 1, r#"{"activate":{"unit":"K8","hex":224}}"#, &[]).unwrap_err();
     assert!(e.message.contains("not one of the tied"), "{e}");
-    let ev = try_play(&mut b, 1, r#"{"activate":{"unit":"K8","hex":165}}"#, &[1, 1, 1, 1, 1]).unwrap();
-    assert_eq!(rushed_to(&ev, "K8"), Some(165), "ignoring the highest-numbered rule");
-    let mut b = battle_seeded(&alpha("marine MS1 at 165\nmarine MS2 at 226\nkayotz K8 at 225\ncup rush_8_12"), 1, true);
+    let ev = try_play(
+        &mut b,
+        1,
+        r#"{"activate":{"unit":"K8","hex":165}}"#,
+        &[1, 1, 1, 1, 1],
+    )
+    .unwrap();
+    assert_eq!(
+        rushed_to(&ev, "K8"),
+        Some(165),
+        "ignoring the highest-numbered rule"
+    );
+    let mut b = battle_seeded(
+        &alpha("marine MS1 at 165\nmarine MS2 at 226\nkayotz K8 at 225\ncup rush_8_12"),
+        1,
+        true,
+    );
     play(&mut b, r#""end_action_phase""#, &[]);
-    let ev = try_play(&mut b, 1, r#"{"activate":{"unit":"K8","target":"MS1"}}"#, &[1, 1, 1, 1, 1]).unwrap();
+    let ev = try_play(
+        &mut b,
+        1,
+        r#"{"activate":{"unit":"K8","target":"MS1"}}"#,
+        &[1, 1, 1, 1, 1],
+    )
+    .unwrap();
     assert_eq!(fired_at(&ev), vec!["MS1"]);
+}
+
+// ---- A.2 b The Monolith ---------------------------------------------------------------
+
+fn monolith_active(b: &xenolog_engine::Session<DimX>) -> bool {
+    let s = state(b);
+    xenolog_engine::games::dimx::rules::alien_active(
+        s,
+        builtin("alpha").unwrap(),
+        s.alien("MON").unwrap(),
+    )
+}
+
+#[test]
+fn a2_the_monolith_shuts_down_next_to_an_active_hq_logistics_or_special_ops_unit() {
+    for unit in ["HQ1", "LG1", "SO1", "HQ2"] {
+        let text = alpha(&format!(
+            "marine {unit} at 146\nmarine MS1 at 166\nmonolith MON at 225"
+        ));
+        let mut b = battle(&text);
+        assert!(
+            monolith_active(&b),
+            "a Marine Squad next to it does not shut it down"
+        );
+        let ev = play(
+            &mut b,
+            &format!(r#"{{"full_move":{{"unit":"{unit}","to":165}}}}"#),
+            &[],
+        );
+        assert!(
+            ev.iter()
+                .any(|e| matches!(e, DimxEvent::MonolithSwitched { active: false, .. })),
+            "{unit}"
+        );
+        assert!(!monolith_active(&b));
+    }
+}
+
+#[test]
+fn a2_the_monolith_comes_back_as_soon_as_no_such_active_unit_is_adjacent() {
+    // the HQ next to it is Paralyzed by Kay'otz fire: the Monolith flips back at once
+    let text =
+        alpha("marine HQ1 at 165 stunned\nmonolith MON at 225\nkayotz K1 at 146\ncup barrage_odd");
+    let mut b = battle(&text);
+    assert!(!monolith_active(&b), "a Stunned HQ is still Active");
+    let ev = play(&mut b, r#""end_action_phase""#, &[6, 6, 6, 6]);
+    let i = ev
+        .iter()
+        .position(|e| matches!(e, DimxEvent::ConditionChanged { unit, .. } if unit == "HQ1"))
+        .unwrap();
+    assert!(
+        matches!(ev[i + 1], DimxEvent::MonolithSwitched { active: true, .. }),
+        "immediately after"
+    );
+}
+
+#[test]
+fn a2_the_monolith_never_moves_nor_fires() {
+    let text = "scenario \"t\"\nmap alpha\nother_kayotz aside\nmarine MS1 at 225\nmonolith MON at 111\n\
+                chit all \"Everyone\"\n  rush all\n  warp all\n  fire all\ncup all\n";
+    let mut b = battle(text);
+    let ev = play(&mut b, r#""end_action_phase""#, &[]);
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, DimxEvent::AlienTurn { unit, .. } if unit == "MON"))
+    );
+    assert_eq!(state(&b).alien("MON").unwrap().on_map(), Some(111));
 }

@@ -15,7 +15,9 @@ use xenolog_engine::{Actor, Game, Session};
 
 fn spent(ev: &[DimxEvent]) -> Option<(u8, u8)> {
     ev.iter().find_map(|e| match e {
-        DimxEvent::Moved { half_mp, allowance, .. } => Some((*half_mp, *allowance)),
+        DimxEvent::Moved {
+            half_mp, allowance, ..
+        } => Some((*half_mp, *allowance)),
         _ => None,
     })
 }
@@ -34,29 +36,60 @@ fn a1_two_maps_with_216_hexes_numbered_111_to_666_and_unnumbered_lava() {
     for key in ["alpha", "beta"] {
         let m = builtin(key).unwrap();
         assert_eq!(m.numbered().count(), 216);
-        assert!(m.numbered().all(|(h, _)| (111..=666).contains(&h) && h.to_string().chars().all(|d| ('1'..='6').contains(&d))));
-        let lava = m.hexes.iter().filter(|h| h.terrain == Terrain::Lava).count();
-        assert_eq!(lava + 216, m.hexes.len(), "the remaining hexes are Lava Flow");
-        for t in [Terrain::Rough, Terrain::Forest, Terrain::Buildings, Terrain::Wormhole] {
+        assert!(m.numbered().all(|(h, _)| (111..=666).contains(&h)
+            && h.to_string().chars().all(|d| ('1'..='6').contains(&d))));
+        let lava = m
+            .hexes
+            .iter()
+            .filter(|h| h.terrain == Terrain::Lava)
+            .count();
+        assert_eq!(
+            lava + 216,
+            m.hexes.len(),
+            "the remaining hexes are Lava Flow"
+        );
+        for t in [
+            Terrain::Rough,
+            Terrain::Forest,
+            Terrain::Buildings,
+            Terrain::Wormhole,
+        ] {
             assert!(m.hexes.iter().any(|h| h.terrain == t), "{key} has {t:?}");
         }
-        assert!(m.hexes.iter().any(|h| h.terrain == Terrain::Lava && h.road != 0), "{key} has a bridge");
+        assert!(
+            m.hexes
+                .iter()
+                .any(|h| h.terrain == Terrain::Lava && h.road != 0),
+            "{key} has a bridge"
+        );
     }
 }
 
 #[test]
 fn a1_one_map_per_scenario_the_scenario_names_it() {
     for (id, map) in [("alpha", "alpha"), ("beta", "beta"), ("campaign", "alpha")] {
-        let s = Session::<DimX>::new(1, DimxConfig { scenario: id.into(), ..Default::default() }).unwrap();
+        let s = Session::<DimX>::new(
+            1,
+            DimxConfig {
+                scenario: id.into(),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert_eq!(s.state().map, map);
     }
 }
 
 #[test]
 fn a2_a_marine_without_a_paralyzed_marker_is_active_stunned_included() {
-    let b = battle(&alpha("marine MS1 at 225 stunned\nmarine MS2 at 226 paralyzed"));
+    let b = battle(&alpha(
+        "marine MS1 at 225 stunned\nmarine MS2 at 226 paralyzed",
+    ));
     let s = state(&b);
-    assert!(s.marine("MS1").unwrap().active(), "a Stunned unit is still Active");
+    assert!(
+        s.marine("MS1").unwrap().active(),
+        "a Stunned unit is still Active"
+    );
     assert!(!s.marine("MS2").unwrap().active());
 }
 
@@ -65,7 +98,13 @@ fn a3_a_random_hex_is_three_dice_read_as_digits() {
     // a jump pack malfunction rolls one die (1) then three dice 2 3 1: hex 231
     let mut b = battle(&alpha("marine SC1 at 111"));
     let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[1, 2, 3, 1]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::RandomHex { dice: [2, 3, 1], hex: 231 })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        DimxEvent::RandomHex {
+            dice: [2, 3, 1],
+            hex: 231
+        }
+    )));
     assert_eq!(landed(&ev), Some((231, Landing::Malfunction)));
 }
 
@@ -75,12 +114,22 @@ fn a3_a_random_hex_is_three_dice_read_as_digits() {
 fn b_setup_twenty_chits_ten_adm_six_goals_and_the_other_kayotz_in_the_cup() {
     let s = Session::<DimX>::new(1, DimxConfig::default()).unwrap();
     let st = s.state();
-    assert_eq!((st.cup.len(), st.adm_pile.len(), st.goals.len()), (20, 10, 6));
+    assert_eq!(
+        (st.cup.len(), st.adm_pile.len(), st.goals.len()),
+        (20, 10, 6)
+    );
     let on_map = st.aliens.iter().filter(|a| a.on_map().is_some()).count();
-    let cup = st.aliens.iter().filter(|a| a.place == AlienPlace::Cup).count();
+    let cup = st
+        .aliens
+        .iter()
+        .filter(|a| a.place == AlienPlace::Cup)
+        .count();
     assert!(on_map > 0 && cup > 0);
     assert_eq!(st.turn, 1);
-    assert!(matches!(st.phase, Phase::MarineAction { .. }), "each turn starts with the Marine Action Phase");
+    assert!(
+        matches!(st.phase, Phase::MarineAction { .. }),
+        "each turn starts with the Marine Action Phase"
+    );
 }
 
 #[test]
@@ -89,13 +138,18 @@ fn b_a_full_game_lasts_18_or_19_turns() {
     for seed in 0..30 {
         let mut s = Session::<DimX>::new(seed, DimxConfig::default()).unwrap();
         while s.state().phase != Phase::Activated && DimX::outcome(s.state()).is_none() {
-            s.play(Actor(0), &cmd(r#""end_action_phase""#), None).unwrap();
+            s.play(Actor(0), &cmd(r#""end_action_phase""#), None)
+                .unwrap();
         }
         let t = s.state().turn;
         assert!(t == 18 || t == 19, "seed {seed}: {t} turns");
         seen[usize::from(t - 18)] = true;
     }
-    assert_eq!(seen, [true, true], "both lengths happen, depending on the draws");
+    assert_eq!(
+        seen,
+        [true, true],
+        "both lengths happen, depending on the draws"
+    );
 }
 
 #[test]
@@ -103,7 +157,9 @@ fn b1_each_marine_unit_takes_one_action_per_phase() {
     let mut b = battle(&alpha("marine MS1 at 225"));
     play(&mut b, r#"{"full_move":{"unit":"MS1","to":244}}"#, &[]);
     assert!(state(&b).marine("MS1").unwrap().acted, "turned 45 degrees");
-    assert!(refused(&mut b, r#"{"full_move":{"unit":"MS1","to":225}}"#, &[]).contains("already acted"));
+    assert!(
+        refused(&mut b, r#"{"full_move":{"unit":"MS1","to":225}}"#, &[]).contains("already acted")
+    );
     // a new turn straightens the units
     let mut b = battle(&alpha("marine MS1 at 225\ncup lull awakening"));
     play(&mut b, r#"{"full_move":{"unit":"MS1","to":244}}"#, &[]);
@@ -115,8 +171,15 @@ fn b1_each_marine_unit_takes_one_action_per_phase() {
 #[test]
 fn b1_an_action_is_resolved_before_the_next_unit_acts() {
     let mut b = battle(&alpha("marine MS1 at 225\nmarine MS2 at 166"));
-    play(&mut b, r#"{"shoot_and_scoot_move":{"unit":"MS1","to":244}}"#, &[]);
-    assert!(refused(&mut b, r#"{"full_move":{"unit":"MS2","to":165}}"#, &[]).contains("finish MS1's Shoot and Scoot first"));
+    play(
+        &mut b,
+        r#"{"shoot_and_scoot_move":{"unit":"MS1","to":244}}"#,
+        &[],
+    );
+    assert!(
+        refused(&mut b, r#"{"full_move":{"unit":"MS2","to":165}}"#, &[])
+            .contains("finish MS1's Shoot and Scoot first")
+    );
     play(&mut b, r#"{"finish_action":{"unit":"MS1"}}"#, &[]);
     play(&mut b, r#"{"full_move":{"unit":"MS2","to":165}}"#, &[]);
 }
@@ -126,7 +189,11 @@ fn b1_ending_the_action_phase_is_always_possible() {
     let b = battle(&alpha("marine MS1 at 225"));
     assert!(is_legal(&b, r#""end_action_phase""#));
     let mut b = battle(&alpha("marine MS1 at 225"));
-    play(&mut b, r#"{"shoot_and_scoot_move":{"unit":"MS1","to":244}}"#, &[]);
+    play(
+        &mut b,
+        r#"{"shoot_and_scoot_move":{"unit":"MS1","to":244}}"#,
+        &[],
+    );
     assert!(is_legal(&b, r#""end_action_phase""#));
 }
 
@@ -135,9 +202,24 @@ fn b1_ending_the_action_phase_is_always_possible() {
 #[test]
 fn c1_each_clear_hex_costs_one_mp() {
     let mut b = battle(&alpha("marine MS1 at 225"));
-    assert_eq!(spent(&play(&mut b, r#"{"full_move":{"unit":"MS1","to":244}}"#, &[])), Some((2, 8)));
+    assert_eq!(
+        spent(&play(
+            &mut b,
+            r#"{"full_move":{"unit":"MS1","to":244}}"#,
+            &[]
+        )),
+        Some((2, 8))
+    );
     let mut b = battle(&alpha("marine MS1 at 224"));
-    assert_eq!(spent(&play(&mut b, r#"{"full_move":{"unit":"MS1","to":251}}"#, &[])), Some((6, 8)), "three hexes, 3 MP");
+    assert_eq!(
+        spent(&play(
+            &mut b,
+            r#"{"full_move":{"unit":"MS1","to":251}}"#,
+            &[]
+        )),
+        Some((6, 8)),
+        "three hexes, 3 MP"
+    );
 }
 
 #[test]
@@ -147,7 +229,14 @@ fn c1_forest_and_rough_cost_two_mp() {
     assert_eq!(step_cost(m, Some(c(166)), c(151)), Some(4), "Forest");
     assert_eq!(step_cost(m, Some(c(226)), c(231)), Some(4), "Rough");
     let mut b = battle(&alpha("marine MS1 at 166"));
-    assert_eq!(spent(&play(&mut b, r#"{"full_move":{"unit":"MS1","to":151}}"#, &[])), Some((4, 8)));
+    assert_eq!(
+        spent(&play(
+            &mut b,
+            r#"{"full_move":{"unit":"MS1","to":151}}"#,
+            &[]
+        )),
+        Some((4, 8))
+    );
 }
 
 #[test]
@@ -155,9 +244,21 @@ fn c1_along_a_connected_road_each_hex_costs_half_an_mp() {
     let m = builtin("alpha").unwrap();
     let c = |h| m.cell(h).unwrap();
     assert_eq!(step_cost(m, Some(c(263)), c(326)), Some(1));
-    assert_eq!(step_cost(m, Some(c(326)), c(352)), Some(2), "352 is a road hex but not connected to 326");
+    assert_eq!(
+        step_cost(m, Some(c(326)), c(352)),
+        Some(2),
+        "352 is a road hex but not connected to 326"
+    );
     let mut b = battle(&alpha("marine MS1 at 263"));
-    assert_eq!(spent(&play(&mut b, r#"{"full_move":{"unit":"MS1","to":353}}"#, &[])), Some((4, 8)), "four road hexes: 2 MP");
+    assert_eq!(
+        spent(&play(
+            &mut b,
+            r#"{"full_move":{"unit":"MS1","to":353}}"#,
+            &[]
+        )),
+        Some((4, 8)),
+        "four road hexes: 2 MP"
+    );
 }
 
 #[test]
@@ -165,13 +266,25 @@ fn c1_buildings_and_bridges_are_road_hexes() {
     let m = builtin("alpha").unwrap();
     let c = |h| m.cell(h).unwrap();
     assert!(m.is_road(c(216)) && m.terrain(c(216)) == Terrain::Buildings);
-    assert_eq!(step_cost(m, Some(c(215)), c(216)), Some(1), "into Buildings along the road");
-    assert_eq!(step_cost(m, Some(c(235)), c(216)), Some(2), "into Buildings off the road: 1 MP");
+    assert_eq!(
+        step_cost(m, Some(c(215)), c(216)),
+        Some(1),
+        "into Buildings along the road"
+    );
+    assert_eq!(
+        step_cost(m, Some(c(235)), c(216)),
+        Some(2),
+        "into Buildings off the road: 1 MP"
+    );
     // 253 -> bridge L7-5 -> 312: two road steps over the Lava Flow
     let mut b = battle(&alpha("marine MS1 at 253 mp 1"));
     let ev = play(&mut b, r#"{"full_move":{"unit":"MS1","to":312}}"#, &[]);
     assert_eq!(spent(&ev), Some((2, 2)));
-    assert!(words(&ev)[1].contains("253 -> L7-5 -> 312"), "{:?}", words(&ev));
+    assert!(
+        words(&ev)[1].contains("253 -> L7-5 -> 312"),
+        "{:?}",
+        words(&ev)
+    );
 }
 
 #[test]
@@ -180,10 +293,18 @@ fn c1_lava_flow_only_along_a_road_through_it() {
     let c = |h| m.cell(h).unwrap();
     let lava = m.parse_ref("L6-7").unwrap();
     assert_eq!(m.terrain(lava), Terrain::Lava);
-    assert_eq!(step_cost(m, Some(c(234)), lava), None, "no road into this Lava hex");
+    assert_eq!(
+        step_cost(m, Some(c(234)), lava),
+        None,
+        "no road into this Lava hex"
+    );
     let bridge = m.parse_ref("L7-5").unwrap();
     assert_eq!(step_cost(m, Some(c(253)), bridge), Some(1));
-    assert_eq!(step_cost(m, Some(c(252)), bridge), None, "into the bridge hex only along its road");
+    assert_eq!(
+        step_cost(m, Some(c(252)), bridge),
+        None,
+        "into the bridge hex only along its road"
+    );
     assert_eq!(path_cost(m, Some(c(252)), &[bridge, c(312)]), None);
 }
 
@@ -196,7 +317,9 @@ fn c1_a_stunned_unit_has_one_mp_less() {
 
 #[test]
 fn c1_a_paralyzed_unit_may_not_move_at_all() {
-    let mut b = battle(&alpha("marine MS1 at 225 paralyzed\nmarine SC1 at 226 paralyzed"));
+    let mut b = battle(&alpha(
+        "marine MS1 at 225 paralyzed\nmarine SC1 at 226 paralyzed",
+    ));
     assert!(refused(&mut b, r#"{"full_move":{"unit":"MS1","to":244}}"#, &[]).contains("Paralyzed"));
     assert!(refused(&mut b, r#"{"jump":{"unit":"SC1","to":244}}"#, &[4]).contains("Paralyzed"));
 }
@@ -204,57 +327,124 @@ fn c1_a_paralyzed_unit_may_not_move_at_all() {
 #[test]
 fn c1_without_enough_mp_left_a_unit_may_not_enter_the_next_hex() {
     let mut b = battle(&alpha("marine MS1 at 166 mp 1"));
-    assert!(refused(&mut b, r#"{"full_move":{"unit":"MS1","to":151}}"#, &[]).contains("costs 2 MP"));
+    assert!(
+        refused(&mut b, r#"{"full_move":{"unit":"MS1","to":151}}"#, &[]).contains("costs 2 MP")
+    );
 }
 
 #[test]
 fn c1_no_stacking_at_the_end_of_a_move_but_passing_through_is_allowed() {
     // MS1 in 224 is hemmed in by Marines in 225, 243 and 165: it passes through
-    let text = alpha("marine MS1 at 224 mp 2\nmarine MS2 at 225\nmarine MS3 at 243\nmarine MS4 at 165");
+    let text =
+        alpha("marine MS1 at 224 mp 2\nmarine MS2 at 225\nmarine MS3 at 243\nmarine MS4 at 165");
     let mut b = battle(&text);
     assert!(refused(&mut b, r#"{"full_move":{"unit":"MS1","to":225}}"#, &[]).contains("stacked"));
-    assert_eq!(spent(&play(&mut b, r#"{"full_move":{"unit":"MS1","to":226}}"#, &[])), Some((4, 4)));
+    assert_eq!(
+        spent(&play(
+            &mut b,
+            r#"{"full_move":{"unit":"MS1","to":226}}"#,
+            &[]
+        )),
+        Some((4, 4))
+    );
 }
 
 #[test]
 fn c1_a_marine_may_never_enter_a_hex_with_an_alien_unit() {
     let text = alpha("marine MS1 at 224\nkayotz K1 at 225\nkayotz K2 at 243\nkayotz K3 at 165");
     let mut b = battle(&text);
-    assert!(refused(&mut b, r#"{"full_move":{"unit":"MS1","to":225}}"#, &[]).contains("never enter a hex with an alien"));
-    assert!(refused(&mut b, r#"{"full_move":{"unit":"MS1","to":226}}"#, &[]).contains("cannot reach"), "not even passing through");
+    assert!(
+        refused(&mut b, r#"{"full_move":{"unit":"MS1","to":225}}"#, &[])
+            .contains("never enter a hex with an alien")
+    );
+    assert!(
+        refused(&mut b, r#"{"full_move":{"unit":"MS1","to":226}}"#, &[]).contains("cannot reach"),
+        "not even passing through"
+    );
 }
 
 #[test]
 fn c1a_a_full_move_allows_nothing_else() {
     let mut b = battle(&alpha("marine MS1 at 225\nkayotz K1 at 231"));
     play(&mut b, r#"{"full_move":{"unit":"MS1","to":226}}"#, &[]);
-    assert!(refused(&mut b, r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#, &[6, 6, 6, 6]).contains("already acted"));
+    assert!(
+        refused(
+            &mut b,
+            r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
+            &[6, 6, 6, 6]
+        )
+        .contains("already acted")
+    );
 }
 
 #[test]
 fn c1b_shoot_and_scoot_gets_half_mp_rounded_down_after_other_changes() {
-    let b = battle(&alpha("marine MS1 at 225 stunned\nmarine HW1 at 226\nmarine MS2 at 224"));
+    let b = battle(&alpha(
+        "marine MS1 at 225 stunned\nmarine HW1 at 226\nmarine MS2 at 224",
+    ));
     let s = state(&b);
-    assert_eq!(allowance(s.marine("MS1").unwrap(), true), 2, "4 -1 Stunned = 3, halved: 1 MP");
-    assert_eq!(allowance(s.marine("HW1").unwrap(), true), 2, "3 halved: 1 MP");
-    assert_eq!(allowance(s.marine("MS2").unwrap(), true), 4, "4 halved: 2 MP");
+    assert_eq!(
+        allowance(s.marine("MS1").unwrap(), true),
+        2,
+        "4 -1 Stunned = 3, halved: 1 MP"
+    );
+    assert_eq!(
+        allowance(s.marine("HW1").unwrap(), true),
+        2,
+        "3 halved: 1 MP"
+    );
+    assert_eq!(
+        allowance(s.marine("MS2").unwrap(), true),
+        4,
+        "4 halved: 2 MP"
+    );
 }
 
 #[test]
 fn c1b_shoot_and_scoot_may_fire_first_and_then_move() {
     let mut b = battle(&alpha("marine MS1 at 225\nkayotz K1 at 226"));
-    let ev = play(&mut b, r#"{"shoot_and_scoot_fire":{"unit":"MS1","target":"K1"}}"#, &[1, 2, 2, 2]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::Fired { dice, .. } if dice.len() == 4)), "CF 4 -1 +1 adjacent");
-    let ev = play(&mut b, r#"{"shoot_and_scoot_move":{"unit":"MS1","to":165}}"#, &[]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::ActionFinished { .. })), "both halves done");
-    assert!(matches!(state(&b).phase, Phase::MarineAction { partial: None }));
+    let ev = play(
+        &mut b,
+        r#"{"shoot_and_scoot_fire":{"unit":"MS1","target":"K1"}}"#,
+        &[1, 2, 2, 2],
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, DimxEvent::Fired { dice, .. } if dice.len() == 4)),
+        "CF 4 -1 +1 adjacent"
+    );
+    let ev = play(
+        &mut b,
+        r#"{"shoot_and_scoot_move":{"unit":"MS1","to":165}}"#,
+        &[],
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, DimxEvent::ActionFinished { .. })),
+        "both halves done"
+    );
+    assert!(matches!(
+        state(&b).phase,
+        Phase::MarineAction { partial: None }
+    ));
 }
 
 #[test]
 fn c1c_full_fire_allows_no_movement() {
     let mut b = battle(&alpha("marine MS1 at 225\nkayotz K1 at 226"));
-    play(&mut b, r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#, &[1, 2, 2, 2, 2]);
-    assert!(refused(&mut b, r#"{"shoot_and_scoot_move":{"unit":"MS1","to":165}}"#, &[]).contains("already acted"));
+    play(
+        &mut b,
+        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
+        &[1, 2, 2, 2, 2],
+    );
+    assert!(
+        refused(
+            &mut b,
+            r#"{"shoot_and_scoot_move":{"unit":"MS1","to":165}}"#,
+            &[]
+        )
+        .contains("already acted")
+    );
 }
 
 // ---- C.2 Jump packs --------------------------------------------------------
@@ -263,14 +453,21 @@ fn c1c_full_fire_allows_no_movement() {
 fn c2_only_scout_and_special_ops_units_have_jump_packs() {
     let mut b = battle(&alpha("marine MS1 at 225\nmarine SO1 at 111"));
     assert!(refused(&mut b, r#"{"jump":{"unit":"MS1","to":251}}"#, &[6]).contains("no jump pack"));
-    assert_eq!(landed(&play(&mut b, r#"{"jump":{"unit":"SO1","to":666}}"#, &[6])), Some((666, Landing::Safe)), "any distance");
+    assert_eq!(
+        landed(&play(&mut b, r#"{"jump":{"unit":"SO1","to":666}}"#, &[6])),
+        Some((666, Landing::Safe)),
+        "any distance"
+    );
 }
 
 #[test]
 fn c2_4_to_6_is_a_safe_landing() {
     for d in [4, 5, 6] {
         let mut b = battle(&alpha("marine SC1 at 111"));
-        assert_eq!(landed(&play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[d])), Some((225, Landing::Safe)));
+        assert_eq!(
+            landed(&play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[d])),
+            Some((225, Landing::Safe))
+        );
     }
 }
 
@@ -278,10 +475,17 @@ fn c2_4_to_6_is_a_safe_landing() {
 fn c2_2_or_3_scatters_to_the_highest_numbered_eligible_adjacent_hex() {
     for d in [2, 3] {
         let mut b = battle(&alpha("marine SC1 at 111"));
-        assert_eq!(landed(&play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[d])), Some((244, Landing::Scattered)));
+        assert_eq!(
+            landed(&play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[d])),
+            Some((244, Landing::Scattered))
+        );
     }
     let mut b = battle(&alpha("marine SC1 at 111\nmarine MS1 at 244"));
-    assert_eq!(landed(&play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[2])), Some((243, Landing::Scattered)), "244 is taken");
+    assert_eq!(
+        landed(&play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[2])),
+        Some((243, Landing::Scattered)),
+        "244 is taken"
+    );
 }
 
 #[test]
@@ -289,43 +493,69 @@ fn c2_1_is_a_malfunction_to_a_random_hex_with_a_stunned_marker() {
     let mut b = battle(&alpha("marine SC1 at 111"));
     let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[1, 2, 3, 1]);
     assert_eq!(landed(&ev), Some((231, Landing::Malfunction)));
-    assert_eq!(state(&b).marine("SC1").unwrap().condition, Condition::Stunned);
+    assert_eq!(
+        state(&b).marine("SC1").unwrap().condition,
+        Condition::Stunned
+    );
 }
 
 #[test]
 fn c2_malfunction_onto_an_active_alien_eliminates_the_jumping_unit() {
     let mut b = battle(&alpha("marine SC1 at 111\nkayotz K1 at 231"));
     let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[1, 2, 3, 1]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::MarineEliminated { why: Cause::LandedOnActiveAlien, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        DimxEvent::MarineEliminated {
+            why: Cause::LandedOnActiveAlien,
+            ..
+        }
+    )));
     assert_eq!(state(&b).marine("SC1").unwrap().place, Place::Eliminated);
 }
 
 #[test]
-fn c2_malfunction_onto_a_marine_or_dormant_alien_moves_to_the_highest_numbered_eligible_adjacent_hex() {
+fn c2_malfunction_onto_a_marine_or_dormant_alien_moves_to_the_highest_numbered_eligible_adjacent_hex()
+ {
     for other in ["kayotz K1 at 231 dormant", "marine MS1 at 231"] {
         let mut b = battle(&alpha(&format!("marine SC1 at 111\n{other}")));
         let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[1, 2, 3, 1]);
-        assert_eq!(landed(&ev), Some((252, Landing::Malfunction)), "{other}: 231's highest free neighbour");
+        assert_eq!(
+            landed(&ev),
+            Some((252, Landing::Malfunction)),
+            "{other}: 231's highest free neighbour"
+        );
     }
 }
 
 #[test]
 fn c2_shoot_and_scoot_and_stunned_each_deduct_one_from_the_jump_roll() {
     let mut b = battle(&alpha("marine SC1 at 111 stunned"));
-    let ev = play(&mut b, r#"{"shoot_and_scoot_jump":{"unit":"SC1","to":225}}"#, &[5]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::JumpRolled { die: 5, net: 3, .. })));
+    let ev = play(
+        &mut b,
+        r#"{"shoot_and_scoot_jump":{"unit":"SC1","to":225}}"#,
+        &[5],
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, DimxEvent::JumpRolled { die: 5, net: 3, .. }))
+    );
     assert_eq!(landed(&ev), Some((244, Landing::Scattered)));
 }
 
 #[test]
 fn c2_reinforcement_units_may_jump_in_from_off_the_map() {
     let mut b = battle(&alpha("marine SC1 waiting"));
-    assert_eq!(landed(&play(&mut b, r#"{"jump":{"unit":"SC1","to":425}}"#, &[6])), Some((425, Landing::Safe)));
+    assert_eq!(
+        landed(&play(&mut b, r#"{"jump":{"unit":"SC1","to":425}}"#, &[6])),
+        Some((425, Landing::Safe))
+    );
 }
 
 #[test]
 fn c2_a_jump_may_not_aim_at_an_occupied_hex() {
-    let mut b = battle(&alpha("marine SC1 at 111\nmarine MS1 at 225\nkayotz K1 at 226"));
+    let mut b = battle(&alpha(
+        "marine SC1 at 111\nmarine MS1 at 225\nkayotz K1 at 226",
+    ));
     assert!(refused(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[6]).contains("not a hex"));
     assert!(refused(&mut b, r#"{"jump":{"unit":"SC1","to":226}}"#, &[6]).contains("not a hex"));
 }
@@ -334,10 +564,17 @@ fn c2_a_jump_may_not_aim_at_an_occupied_hex() {
 
 #[test]
 fn c3_a_dormant_unit_that_a_chit_activates_only_flips_to_active() {
-    let mut b = battle(&alpha("marine MS1 at 225\nkayotz K8 at 251 dormant\ncup rush_8_12"));
+    let mut b = battle(&alpha(
+        "marine MS1 at 225\nkayotz K8 at 251 dormant\ncup rush_8_12",
+    ));
     let ev = play(&mut b, r#""end_action_phase""#, &[]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::AlienFlipped { unit, dormant: false, .. } if unit == "K8")));
-    assert!(!ev.iter().any(|e| matches!(e, DimxEvent::AlienMoved { .. } | DimxEvent::Fired { .. })));
+    assert!(ev.iter().any(
+        |e| matches!(e, DimxEvent::AlienFlipped { unit, dormant: false, .. } if unit == "K8")
+    ));
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, DimxEvent::AlienMoved { .. } | DimxEvent::Fired { .. }))
+    );
     assert_eq!(state(&b).alien("K8").unwrap().on_map(), Some(251));
 }
 
@@ -357,8 +594,14 @@ fn c3_aliens_move_any_distance_through_units_and_never_end_stacked() {
     let to = to.expect("K8 moves");
     assert!(![225, 226, 244, 146, 131].contains(&to));
     let m = builtin("alpha").unwrap();
-    assert!(m.adjacent(m.cell(to).unwrap(), m.cell(225).unwrap()) || m.adjacent(m.cell(to).unwrap(), m.cell(226).unwrap()));
-    assert_eq!(s.aliens.iter().filter(|a| a.on_map() == Some(to)).count(), 1);
+    assert!(
+        m.adjacent(m.cell(to).unwrap(), m.cell(225).unwrap())
+            || m.adjacent(m.cell(to).unwrap(), m.cell(226).unwrap())
+    );
+    assert_eq!(
+        s.aliens.iter().filter(|a| a.on_map() == Some(to)).count(),
+        1
+    );
 }
 
 #[test]
@@ -367,7 +610,10 @@ fn c4_units_leave_the_map_only_where_the_scenario_allows() {
     let mut b = battle(&text);
     assert!(refused(&mut b, r#"{"leave_map":{"unit":"MS2"}}"#, &[]).contains("not an exit hex"));
     let ev = play(&mut b, r#"{"leave_map":{"unit":"MS1"}}"#, &[]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::ExitedMap { from: 666, .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, DimxEvent::ExitedMap { from: 666, .. }))
+    );
     assert_eq!(state(&b).marine("MS1").unwrap().place, Place::Exited);
 }
 
@@ -375,7 +621,9 @@ fn c4_units_leave_the_map_only_where_the_scenario_allows() {
 fn c_waiting_units_enter_through_the_scenario_entry_hexes() {
     let mut b = battle(&alpha("marine MS1 waiting"));
     assert!(is_legal(&b, r#"{"full_move":{"unit":"MS1","to":111}}"#));
-    assert!(refused(&mut b, r#"{"full_move":{"unit":"MS1","to":666}}"#, &[]).contains("has only 4 MP"));
+    assert!(
+        refused(&mut b, r#"{"full_move":{"unit":"MS1","to":666}}"#, &[]).contains("has only 4 MP")
+    );
     play(&mut b, r#"{"full_move":{"unit":"MS1","to":131}}"#, &[]);
     assert_eq!(state(&b).marine("MS1").unwrap().on_map(), Some(131));
     let _ = scenario::builtin();

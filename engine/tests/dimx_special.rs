@@ -9,20 +9,51 @@ use xenolog_engine::games::dimx::units::{Condition, Place};
 
 fn rolled(ev: &[DimxEvent]) -> Option<(u8, i8, bool, Vec<ModWhy>)> {
     ev.iter().find_map(|e| match e {
-        DimxEvent::ReconRolled { die, net, success, mods, .. }
-        | DimxEvent::StrongpointRolled { die, net, success, mods, .. }
-        | DimxEvent::RallyRolled { die, net, success, mods, .. }
-        | DimxEvent::ReinforcementsRolled { die, net, success, mods, .. } => Some((*die, *net, *success, mods.iter().map(|m| m.why).collect())),
+        DimxEvent::ReconRolled {
+            die,
+            net,
+            success,
+            mods,
+            ..
+        }
+        | DimxEvent::StrongpointRolled {
+            die,
+            net,
+            success,
+            mods,
+            ..
+        }
+        | DimxEvent::RallyRolled {
+            die,
+            net,
+            success,
+            mods,
+            ..
+        }
+        | DimxEvent::ReinforcementsRolled {
+            die,
+            net,
+            success,
+            mods,
+            ..
+        } => Some((*die, *net, *success, mods.iter().map(|m| m.why).collect())),
         _ => None,
     })
 }
 
 #[test]
 fn e_no_special_action_unless_the_unit_is_active_but_rally() {
-    let mut b = battle(&alpha("marine SC1 at 225 paralyzed\nmarine MS1 at 226 paralyzed\nmarine HQ1 at 244 paralyzed\nmarine MS6 pool"));
+    let mut b = battle(&alpha(
+        "marine SC1 at 225 paralyzed\nmarine MS1 at 226 paralyzed\nmarine HQ1 at 244 paralyzed\nmarine MS6 pool",
+    ));
     assert!(refused(&mut b, r#"{"recon":{"unit":"SC1"}}"#, &[6]).contains("not Active"));
-    assert!(refused(&mut b, r#"{"build_strongpoint":{"unit":"MS1"}}"#, &[6]).contains("not Active"));
-    assert!(refused(&mut b, r#"{"request_reinforcements":{"unit":"HQ1"}}"#, &[6]).contains("not Active"));
+    assert!(
+        refused(&mut b, r#"{"build_strongpoint":{"unit":"MS1"}}"#, &[6]).contains("not Active")
+    );
+    assert!(
+        refused(&mut b, r#"{"request_reinforcements":{"unit":"HQ1"}}"#, &[6])
+            .contains("not Active")
+    );
     play(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[6]);
 }
 
@@ -37,7 +68,10 @@ fn e2_only_a_scout_may_conduct_recon() {
 #[test]
 fn e2_four_or_more_is_a_successful_recon_and_places_the_marker() {
     let mut b = battle(&alpha("marine SC1 at 225"));
-    assert_eq!(rolled(&play(&mut b, r#"{"recon":{"unit":"SC1"}}"#, &[4])).map(|r| r.2), Some(true));
+    assert_eq!(
+        rolled(&play(&mut b, r#"{"recon":{"unit":"SC1"}}"#, &[4])).map(|r| r.2),
+        Some(true)
+    );
     assert!(state(&b).recon);
     let mut b = battle(&alpha("marine SC1 at 225"));
     play(&mut b, r#"{"recon":{"unit":"SC1"}}"#, &[3]);
@@ -47,12 +81,25 @@ fn e2_four_or_more_is_a_successful_recon_and_places_the_marker() {
 #[test]
 fn e2_an_active_hq_anywhere_assists_for_plus_one_as_its_special_action() {
     let mut b = battle(&alpha("marine SC1 at 225\nmarine HQ1 at 666"));
-    let r = rolled(&play(&mut b, r#"{"recon":{"unit":"SC1","hq":"HQ1"}}"#, &[3])).unwrap();
+    let r = rolled(&play(
+        &mut b,
+        r#"{"recon":{"unit":"SC1","hq":"HQ1"}}"#,
+        &[3],
+    ))
+    .unwrap();
     assert_eq!(r, (3, 4, true, vec![ModWhy::HqAssist]));
-    assert!(state(&b).marine("HQ1").unwrap().acted, "it counts as the HQ's Special Action");
-    let mut b = battle(&alpha("marine SC1 at 225\nmarine SC2 at 224\nmarine HQ1 at 666"));
+    assert!(
+        state(&b).marine("HQ1").unwrap().acted,
+        "it counts as the HQ's Special Action"
+    );
+    let mut b = battle(&alpha(
+        "marine SC1 at 225\nmarine SC2 at 224\nmarine HQ1 at 666",
+    ));
     play(&mut b, r#"{"recon":{"unit":"SC1","hq":"HQ1"}}"#, &[1]);
-    assert!(refused(&mut b, r#"{"recon":{"unit":"SC2","hq":"HQ1"}}"#, &[6]).contains("already acted"), "one HQ per Scout");
+    assert!(
+        refused(&mut b, r#"{"recon":{"unit":"SC2","hq":"HQ1"}}"#, &[6]).contains("already acted"),
+        "one HQ per Scout"
+    );
     let mut b = battle(&alpha("marine SC1 at 225\nmarine HQ1 at 666 paralyzed"));
     assert!(refused(&mut b, r#"{"recon":{"unit":"SC1","hq":"HQ1"}}"#, &[6]).contains("not Active"));
 }
@@ -68,9 +115,17 @@ fn e2_a_stunned_scout_deducts_one() {
 fn e2_a_net_7_also_removes_a_mission_goal_chit_but_never_the_last() {
     let mut b = battle(&alpha("marine SC1 at 225\nmarine HQ1 at 666"));
     let ev = play(&mut b, r#"{"recon":{"unit":"SC1","hq":"HQ1"}}"#, &[6]);
-    assert!(ev.iter().any(|e| matches!(e, DimxEvent::GoalRemoved { why: GoalWhy::Recon, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        DimxEvent::GoalRemoved {
+            why: GoalWhy::Recon,
+            ..
+        }
+    )));
     assert_eq!(state(&b).goals.len(), 5);
-    let mut b = battle(&alpha("marine SC1 at 225\nmarine HQ1 at 666\ngoals pillage"));
+    let mut b = battle(&alpha(
+        "marine SC1 at 225\nmarine HQ1 at 666\ngoals pillage",
+    ));
     let ev = play(&mut b, r#"{"recon":{"unit":"SC1","hq":"HQ1"}}"#, &[6]);
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::GoalKept { .. })));
     assert_eq!(state(&b).goals.len(), 1);
@@ -80,14 +135,29 @@ fn e2_a_net_7_also_removes_a_mission_goal_chit_but_never_the_last() {
 
 #[test]
 fn e3_squad_special_ops_and_heavy_weapons_units_build_strongpoints() {
-    let mut b = battle(&alpha("marine SC1 at 225\nmarine HQ1 at 226\nmarine LG1 at 244"));
+    let mut b = battle(&alpha(
+        "marine SC1 at 225\nmarine HQ1 at 226\nmarine LG1 at 244",
+    ));
     for u in ["SC1", "HQ1", "LG1"] {
-        let why = refused(&mut b, &format!(r#"{{"build_strongpoint":{{"unit":"{u}"}}}}"#), &[6]);
-        assert!(why.contains("only Squad, Special Ops and Heavy Weapons"), "{u}: {why}");
+        let why = refused(
+            &mut b,
+            &format!(r#"{{"build_strongpoint":{{"unit":"{u}"}}}}"#),
+            &[6],
+        );
+        assert!(
+            why.contains("only Squad, Special Ops and Heavy Weapons"),
+            "{u}: {why}"
+        );
     }
-    let mut b = battle(&alpha("marine MS1 at 225\nmarine SO1 at 226\nmarine HW1 at 244"));
+    let mut b = battle(&alpha(
+        "marine MS1 at 225\nmarine SO1 at 226\nmarine HW1 at 244",
+    ));
     for u in ["MS1", "SO1", "HW1"] {
-        play(&mut b, &format!(r#"{{"build_strongpoint":{{"unit":"{u}"}}}}"#), &[4]);
+        play(
+            &mut b,
+            &format!(r#"{{"build_strongpoint":{{"unit":"{u}"}}}}"#),
+            &[4],
+        );
     }
     assert_eq!(state(&b).strongpoints, vec![225, 226, 244]);
 }
@@ -95,10 +165,20 @@ fn e3_squad_special_ops_and_heavy_weapons_units_build_strongpoints() {
 #[test]
 fn e3_four_or_more_builds_plus_one_next_to_an_active_hq_minus_one_if_stunned() {
     let mut b = battle(&alpha("marine MS1 at 225\nmarine HQ1 at 226"));
-    let r = rolled(&play(&mut b, r#"{"build_strongpoint":{"unit":"MS1"}}"#, &[3])).unwrap();
+    let r = rolled(&play(
+        &mut b,
+        r#"{"build_strongpoint":{"unit":"MS1"}}"#,
+        &[3],
+    ))
+    .unwrap();
     assert_eq!(r, (3, 4, true, vec![ModWhy::HqAdjacent]));
     let mut b = battle(&alpha("marine MS1 at 225 stunned"));
-    let r = rolled(&play(&mut b, r#"{"build_strongpoint":{"unit":"MS1"}}"#, &[4])).unwrap();
+    let r = rolled(&play(
+        &mut b,
+        r#"{"build_strongpoint":{"unit":"MS1"}}"#,
+        &[4],
+    ))
+    .unwrap();
     assert_eq!((r.1, r.2), (3, false));
     assert!(state(&b).strongpoints.is_empty());
 }
@@ -106,16 +186,28 @@ fn e3_four_or_more_builds_plus_one_next_to_an_active_hq_minus_one_if_stunned() {
 #[test]
 fn e3_at_most_three_strongpoints_in_the_game() {
     let mut b = battle(&alpha("marine MS1 at 225\nstrongpoint 111 112 113"));
-    assert!(refused(&mut b, r#"{"build_strongpoint":{"unit":"MS1"}}"#, &[6]).contains("three Strongpoints"));
+    assert!(
+        refused(&mut b, r#"{"build_strongpoint":{"unit":"MS1"}}"#, &[6])
+            .contains("three Strongpoints")
+    );
 }
 
 #[test]
 fn e3_a_strongpoint_does_not_block_los_and_gives_aliens_no_benefit() {
     use xenolog_engine::games::dimx::combat::marine_fire;
     use xenolog_engine::games::dimx::map::builtin;
-    let b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251\nstrongpoint 244 251"));
+    let b = battle(&alpha(
+        "marine MS1 at 224\nkayotz K1 at 251\nstrongpoint 244 251",
+    ));
     let s = state(&b);
-    let p = marine_fire(s, builtin("alpha").unwrap(), s.marine("MS1").unwrap(), s.alien("K1").unwrap(), false).unwrap();
+    let p = marine_fire(
+        s,
+        builtin("alpha").unwrap(),
+        s.marine("MS1").unwrap(),
+        s.alien("K1").unwrap(),
+        false,
+    )
+    .unwrap();
     assert!(p.mods.is_empty(), "{:?}", p.mods);
 }
 
@@ -128,76 +220,163 @@ fn e4_five_or_more_removes_a_stunned_marker() {
     assert_eq!(state(&b).marine("MS1").unwrap().condition, Condition::Fine);
     let mut b = battle(&alpha("marine MS1 at 225 stunned"));
     play(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[4]);
-    assert_eq!(state(&b).marine("MS1").unwrap().condition, Condition::Stunned);
+    assert_eq!(
+        state(&b).marine("MS1").unwrap().condition,
+        Condition::Stunned
+    );
 }
 
 #[test]
 fn e4_a_paralyzed_marker_flips_to_stunned() {
     let mut b = battle(&alpha("marine MS1 at 225 paralyzed"));
     play(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[6]);
-    assert_eq!(state(&b).marine("MS1").unwrap().condition, Condition::Stunned);
+    assert_eq!(
+        state(&b).marine("MS1").unwrap().condition,
+        Condition::Stunned
+    );
 }
 
 #[test]
 fn e4_logistics_plus_two_hq_plus_one_active_alien_minus_one_each_counted_once() {
-    let text = alpha("marine MS1 at 225 paralyzed\nmarine LG1 at 226\nmarine HQ1 at 244\nmarine HQ2 at 243\nkayotz K1 at 224\nkayotz K2 at 166");
+    let text = alpha(
+        "marine MS1 at 225 paralyzed\nmarine LG1 at 226\nmarine HQ1 at 244\nmarine HQ2 at 243\nkayotz K1 at 224\nkayotz K2 at 166",
+    );
     let mut b = battle(&text);
     let r = rolled(&play(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[3])).unwrap();
-    assert_eq!(r, (3, 5, true, vec![ModWhy::LogisticsAdjacent, ModWhy::HqAdjacent, ModWhy::AlienAdjacent]));
+    assert_eq!(
+        r,
+        (
+            3,
+            5,
+            true,
+            vec![
+                ModWhy::LogisticsAdjacent,
+                ModWhy::HqAdjacent,
+                ModWhy::AlienAdjacent
+            ]
+        )
+    );
     // Dormant aliens are not Active and do not count
-    let mut b = battle(&alpha("marine MS1 at 225 stunned\nkayotz K1 at 224 dormant"));
-    assert_eq!(rolled(&play(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[3])).unwrap().3, vec![]);
+    let mut b = battle(&alpha(
+        "marine MS1 at 225 stunned\nkayotz K1 at 224 dormant",
+    ));
+    assert_eq!(
+        rolled(&play(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[3]))
+            .unwrap()
+            .3,
+        vec![]
+    );
 }
 
 #[test]
 fn e4_only_stunned_or_paralyzed_units_rally() {
     let mut b = battle(&alpha("marine MS1 at 225"));
-    assert!(refused(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[6]).contains("no Stunned or Paralyzed marker"));
+    assert!(
+        refused(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[6])
+            .contains("no Stunned or Paralyzed marker")
+    );
 }
 
 // ---- E.5 Re-Supply -------------------------------------------------------------------
 
 #[test]
 fn e5_logistics_re_supply_one_adjacent_out_of_ammo_unit_which_keeps_its_markers() {
-    let mut b = battle(&alpha("marine LG1 at 225\nmarine MS1 at 226 out_of_ammo stunned\nmarine MS2 at 111 out_of_ammo\nmarine MS3 at 244"));
-    assert!(refused(&mut b, r#"{"re_supply":{"unit":"LG1","target":"MS2"}}"#, &[]).contains("not adjacent"));
-    assert!(refused(&mut b, r#"{"re_supply":{"unit":"LG1","target":"MS3"}}"#, &[]).contains("not on its Out of Ammo side"));
-    play(&mut b, r#"{"re_supply":{"unit":"LG1","target":"MS1"}}"#, &[]);
+    let mut b = battle(&alpha(
+        "marine LG1 at 225\nmarine MS1 at 226 out_of_ammo stunned\nmarine MS2 at 111 out_of_ammo\nmarine MS3 at 244",
+    ));
+    assert!(
+        refused(
+            &mut b,
+            r#"{"re_supply":{"unit":"LG1","target":"MS2"}}"#,
+            &[]
+        )
+        .contains("not adjacent")
+    );
+    assert!(
+        refused(
+            &mut b,
+            r#"{"re_supply":{"unit":"LG1","target":"MS3"}}"#,
+            &[]
+        )
+        .contains("not on its Out of Ammo side")
+    );
+    play(
+        &mut b,
+        r#"{"re_supply":{"unit":"LG1","target":"MS1"}}"#,
+        &[],
+    );
     let m = state(&b).marine("MS1").unwrap();
     assert!(!m.out_of_ammo);
     assert_eq!(m.condition, Condition::Stunned, "it retains any marker");
     let mut b = battle(&alpha("marine MS1 at 225\nmarine MS2 at 226 out_of_ammo"));
-    assert!(refused(&mut b, r#"{"re_supply":{"unit":"MS1","target":"MS2"}}"#, &[]).contains("only a Logistics"));
+    assert!(
+        refused(
+            &mut b,
+            r#"{"re_supply":{"unit":"MS1","target":"MS2"}}"#,
+            &[]
+        )
+        .contains("only a Logistics")
+    );
 }
 
 // ---- E.6 Request Reinforcements ---------------------------------------------------------
 
 #[test]
 fn e6_three_or_more_brings_a_pool_unit_that_may_act_at_once() {
-    let mut b = battle(&alpha("marine HQ1 at 225\nmarine MS6 pool\nmarine MS7 pool"));
-    let r = rolled(&play(&mut b, r#"{"request_reinforcements":{"unit":"HQ1"}}"#, &[3])).unwrap();
+    let mut b = battle(&alpha(
+        "marine HQ1 at 225\nmarine MS6 pool\nmarine MS7 pool",
+    ));
+    let r = rolled(&play(
+        &mut b,
+        r#"{"request_reinforcements":{"unit":"HQ1"}}"#,
+        &[3],
+    ))
+    .unwrap();
     assert!(r.2);
-    assert!(is_legal(&b, r#"{"take_reinforcement":{"unit":"MS6"}}"#) && is_legal(&b, r#"{"take_reinforcement":{"unit":"MS7"}}"#));
+    assert!(
+        is_legal(&b, r#"{"take_reinforcement":{"unit":"MS6"}}"#)
+            && is_legal(&b, r#"{"take_reinforcement":{"unit":"MS7"}}"#)
+    );
     play(&mut b, r#"{"take_reinforcement":{"unit":"MS7"}}"#, &[]);
     assert_eq!(state(&b).marine("MS7").unwrap().place, Place::Waiting);
     play(&mut b, r#"{"full_move":{"unit":"MS7","to":112}}"#, &[]);
-    assert_eq!(state(&b).marine("MS7").unwrap().on_map(), Some(112), "per the scenario: through an entry hex");
+    assert_eq!(
+        state(&b).marine("MS7").unwrap().on_map(),
+        Some(112),
+        "per the scenario: through an entry hex"
+    );
     assert_eq!(state(&b).marine("MS6").unwrap().place, Place::Pool);
 }
 
 #[test]
 fn e6_a_stunned_hq_deducts_one() {
     let mut b = battle(&alpha("marine HQ1 at 225 stunned\nmarine MS6 pool"));
-    let r = rolled(&play(&mut b, r#"{"request_reinforcements":{"unit":"HQ1"}}"#, &[3])).unwrap();
+    let r = rolled(&play(
+        &mut b,
+        r#"{"request_reinforcements":{"unit":"HQ1"}}"#,
+        &[3],
+    ))
+    .unwrap();
     assert_eq!((r.1, r.2), (2, false));
-    assert!(matches!(state(&b).phase, Phase::MarineAction { partial: None }));
+    assert!(matches!(
+        state(&b).phase,
+        Phase::MarineAction { partial: None }
+    ));
 }
 
 #[test]
 fn e6_only_from_the_pool_never_an_eliminated_unit() {
-    let mut b = battle(&alpha("marine HQ1 at 225\nmarine MS6 pool\nmarine MS7 eliminated"));
+    let mut b = battle(&alpha(
+        "marine HQ1 at 225\nmarine MS6 pool\nmarine MS7 eliminated",
+    ));
     play(&mut b, r#"{"request_reinforcements":{"unit":"HQ1"}}"#, &[6]);
-    assert!(refused(&mut b, r#"{"take_reinforcement":{"unit":"MS7"}}"#, &[]).contains("not in the pool"));
+    assert!(
+        refused(&mut b, r#"{"take_reinforcement":{"unit":"MS7"}}"#, &[])
+            .contains("not in the pool")
+    );
     let mut b = battle(&alpha("marine HQ1 at 225\nmarine MS7 eliminated"));
-    assert!(refused(&mut b, r#"{"request_reinforcements":{"unit":"HQ1"}}"#, &[6]).contains("pool of available units is empty"));
+    assert!(
+        refused(&mut b, r#"{"request_reinforcements":{"unit":"HQ1"}}"#, &[6])
+            .contains("pool of available units is empty")
+    );
 }

@@ -11,7 +11,11 @@ pub fn battle(text: &str) -> Session<DimX> {
 }
 
 pub fn battle_seeded(text: &str, seed: u64, two_player: bool) -> Session<DimX> {
-    let config = DimxConfig { scenario: String::new(), scenario_text: Some(text.to_owned()), two_player };
+    let config = DimxConfig {
+        scenario: String::new(),
+        scenario_text: Some(text.to_owned()),
+        two_player,
+    };
     match Session::<DimX>::new(seed, config) {
         Ok(s) => s,
         Err(e) => panic!("scenario does not set up: {e}"),
@@ -24,7 +28,12 @@ pub fn cmd(json: &str) -> DimxCommand {
 }
 
 /// Give a command; the events it produced, or the rule that refused it.
-pub fn try_play(s: &mut Session<DimX>, actor: u8, json: &str, dice: &[u8]) -> Result<Vec<DimxEvent>, RuleError> {
+pub fn try_play(
+    s: &mut Session<DimX>,
+    actor: u8,
+    json: &str,
+    dice: &[u8],
+) -> Result<Vec<DimxEvent>, RuleError> {
     let entered = (!dice.is_empty()).then(|| dice.to_vec());
     let id = s.play(Actor(actor), &cmd(json), entered)?;
     Ok(s.events(id))
@@ -41,7 +50,11 @@ pub fn refused(s: &mut Session<DimX>, json: &str, dice: &[u8]) -> String {
     match try_play(s, 0, json, dice) {
         Ok(ev) => panic!("{json} was accepted: {ev:?}"),
         Err(e) => {
-            assert_eq!(s.records().len(), before, "a refused command changes nothing");
+            assert_eq!(
+                s.records().len(),
+                before,
+                "a refused command changes nothing"
+            );
             e.to_string()
         }
     }
@@ -65,9 +78,13 @@ pub fn is_legal(s: &Session<DimX>, json: &str) -> bool {
 /// A minimal scenario on Mapzone Alpha with these extra lines; no Kay'otz
 /// unit is on the map unless the lines place one, and the cup holds one blank chit.
 pub fn alpha(lines: &str) -> String {
-    format!("scenario \"test\"\nmap alpha\nother_kayotz aside\ncup lull\nentry 111 112 113\n{lines}\n")
+    format!(
+        "scenario \"test\"\nmap alpha\nother_kayotz aside\ncup lull\nentry 111 112 113\n{lines}\n"
+    )
 }
 
 pub fn beta(lines: &str) -> String {
-    format!("scenario \"test\"\nmap beta\nother_kayotz aside\ncup lull\nentry 111 112 113\n{lines}\n")
+    format!(
+        "scenario \"test\"\nmap beta\nother_kayotz aside\ncup lull\nentry 111 112 113\n{lines}\n"
+    )
 }

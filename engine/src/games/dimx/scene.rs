@@ -730,7 +730,7 @@ fn panel(s: &DimxState, map: &Map, x0: f32, items: &mut Vec<Item>) {
         y += 4.0;
         line(items, &mut y, title.into(), 10.0);
         for (i, m) in ms.iter().enumerate() {
-            let cx = x0 + 24.0 + (i % 7) as f32 * (w + 5.0);
+            let cx = x0 + 32.0 + (i % 7) as f32 * (w + 5.0);
             let cy = y + 12.0 + (i / 7) as f32 * (w + 12.0);
             marine_counter(m, [cx, cy], w, items);
             if let Place::Arrives(t) = m.place {
@@ -756,7 +756,7 @@ fn panel(s: &DimxState, map: &Map, x0: f32, items: &mut Vec<Item>) {
         y += 4.0;
         line(items, &mut y, format!("{title}: {}", aa.len()), 10.0);
         for (i, a) in aa.iter().enumerate() {
-            let cx = x0 + 24.0 + (i % 7) as f32 * (w + 5.0);
+            let cx = x0 + 32.0 + (i % 7) as f32 * (w + 5.0);
             let cy = y + 12.0 + (i / 7) as f32 * (w + 12.0);
             alien_counter(s, map, a, [cx, cy], w, items);
         }

@@ -1,0 +1,298 @@
+//! What players see: the board scene, the log in words, hidden information,
+//! click anchors, commands as JSON, and scenario files of their own.
+//!
+//! `DIMX_SVG=/tmp/board.svg cargo test -p xenolog-engine --test dimx_board`
+//! also writes a picture of a battle in progress there.
+
+#[path = "dimx_support.rs"]
+mod support;
+
+use support::*;
+use xenolog_engine::games::dimx::units::Goal;
+use xenolog_engine::games::dimx::{DimX, DimxConfig};
+use xenolog_engine::scene::ItemKind;
+use xenolog_engine::{Actor, Game, Session};
+
+#[test]
+fn scene_draws_every_hex_counter_and_marker_with_stable_ids() {
+    let text = alpha(
+        "marine SC1 at 263 stunned out_of_ammo\nmarine HQ1 at 331 acted\nmarine MS1 at 225 paralyzed\nmarine MS6 pool\n\
+         kayotz K10 at 421 adm 5\nkayotz K8 at 321 dormant\nkayotz K7 at 516\nmonolith MON at 666\nstrongpoint 325\nrecon yes",
+    );
+    let b = battle(&text);
+    let sc = DimX::scene(state(&b));
+    let hexes = sc.items.iter().filter(|i| i.kind == ItemKind::Hex).count();
+    assert_eq!(hexes, 240, "216 numbered hexes and 24 of lava");
+    assert!(sc.find("hex:263").is_some() && sc.find("hex:666").is_some());
+    assert!(sc.items.iter().any(|i| i.id.starts_with("lava:")));
+    assert!(sc.items.iter().any(|i| i.id.starts_with("road:")));
+    for id in [
+        "unit:SC1", "unit:HQ1", "unit:MS1", "unit:MS6", "unit:K10", "unit:K8", "unit:K7",
+        "unit:MON",
+    ] {
+        let it = sc
+            .items
+            .iter()
+            .find(|i| i.id == id && i.kind == ItemKind::Counter)
+            .unwrap_or_else(|| panic!("{id} drawn"));
+        assert!(it.tooltip.is_some(), "{id} has a tooltip");
+    }
+    let tip = |id: &str| {
+        sc.items
+            .iter()
+            .find(|i| i.id == id && i.kind == ItemKind::Counter)
+            .unwrap()
+            .tooltip
+            .clone()
+            .unwrap()
+    };
+    assert!(
+        tip("unit:SC1").contains("MP 4, CF 3A, DN 3")
+            && tip("unit:SC1").contains("Stunned")
+            && tip("unit:SC1").contains("Out of Ammo")
+    );
+    assert!(tip("unit:K10").contains("ADM 5"));
+    assert!(tip("unit:K8").contains("Dormant"));
+    assert!(tip("unit:HQ1").contains("acted"));
+    assert!(
+        sc.find("hex:263")
+            .unwrap()
+            .tooltip
+            .as_ref()
+            .unwrap()
+            .contains("road")
+    );
+    let texts: Vec<String> = sc
+        .items
+        .iter()
+        .filter_map(|i| match &i.shape {
+            xenolog_engine::scene::Shape::Text { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    for t in [
+        "STUN",
+        "PARA",
+        "ADM 5",
+        "DORMANT",
+        "SUCCESSFUL RECON",
+        "#10",
+        "263",
+    ] {
+        assert!(texts.iter().any(|x| x == t), "{t} shown");
+    }
+    let svg = sc.to_svg();
+    assert!(svg.starts_with("<svg") && svg.contains("unit:K10"));
+    if let Ok(path) = std::env::var("DIMX_SVG") {
+        std::fs::write(path, svg).unwrap();
+    }
+}
+
+#[test]
+fn view_hides_face_down_mission_goals_and_the_adm_pile_order() {
+    let b = battle(&alpha(
+        "marine MS1 at 225\nadm 5 1 3\ngoals summoning portal",
+    ));
+    let v = DimX::view(state(&b), Actor(0));
+    assert_eq!(v.goals, vec![Goal::FaceDown, Goal::FaceDown]);
+    assert_eq!(v.adm_pile, vec![1, 3, 5]);
+    assert_eq!(
+        state(&b).goals,
+        vec![Goal::Summoning, Goal::Portal],
+        "the state itself keeps them"
+    );
+}
+
+#[test]
+fn anchors_name_the_acting_unit_and_the_hex_or_unit_clicked() {
+    let b = battle(&alpha("marine SC1 at 263\nkayotz K10 at 421"));
+    let a = DimX::anchors(state(&b), &cmd(r#"{"full_move":{"unit":"SC1","to":326}}"#));
+    assert_eq!(
+        (a.subject.as_deref(), a.target.as_deref()),
+        (Some("unit:SC1"), Some("hex:326"))
+    );
+    let a = DimX::anchors(
+        state(&b),
+        &cmd(r#"{"full_fire":{"unit":"SC1","target":"K10"}}"#),
+    );
+    assert_eq!(a.target.as_deref(), Some("unit:K10"));
+    let sc = DimX::scene(state(&b));
+    for (_, c) in DimX::legal(state(&b)) {
+        let a = DimX::anchors(state(&b), &c);
+        for id in [a.subject, a.target].into_iter().flatten() {
+            assert!(sc.find(&id).is_some(), "{id} is a scene item");
+        }
+    }
+}
+
+#[test]
+fn commands_are_json_and_round_trip_through_legal() {
+    let b = battle(&alpha(
+        "marine SC1 at 263\nmarine HQ1 at 331\nkayotz K10 at 421",
+    ));
+    let legal = DimX::legal(state(&b));
+    assert!(legal.len() > 400, "jump packs may aim at any empty hex");
+    for (_, c) in &legal {
+        let json = serde_json::to_string(c).unwrap();
+        assert_eq!(&cmd(&json), c);
+    }
+    assert_eq!(
+        serde_json::to_string(&cmd(r#"{"full_move":{"unit":"SC1","to":326}}"#)).unwrap(),
+        r#"{"full_move":{"unit":"SC1","to":326}}"#
+    );
+    assert_eq!(
+        serde_json::to_string(&cmd(r#""end_action_phase""#)).unwrap(),
+        r#""end_action_phase""#
+    );
+}
+
+#[test]
+fn describe_speaks_like_a_battle_report() {
+    let b = battle(&alpha(
+        "marine SC1 at 263\nmarine HQ1 at 331\nkayotz K10 at 421",
+    ));
+    let s = state(&b);
+    let t = DimX::describe_command(
+        s,
+        Actor(0),
+        &cmd(r#"{"full_move":{"unit":"SC1","to":415}}"#),
+    );
+    assert_eq!(t, "Scout SC1: Full Move from 263 to 415 (4 of 4 MP)");
+    let t = DimX::describe_command(s, Actor(0), &cmd(r#"{"recon":{"unit":"SC1","hq":"HQ1"}}"#));
+    assert_eq!(t, "Scout SC1: Recon, assisted by HQ HQ1");
+    let mut b = battle(&alpha(
+        "marine SC1 at 263\nmarine HQ1 at 331\nkayotz K10 at 421\ncup rush_8_12",
+    ));
+    let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 1, 1, 1]);
+    let w = words(&ev).join("\n");
+    assert!(
+        w.contains("drew \"Alien Rush: Units #8 through #12\""),
+        "{w}"
+    );
+    assert!(w.contains("Kay'otz #10 activates"), "{w}");
+    assert!(w.contains("Game over: "), "{w}");
+}
+
+#[test]
+fn flow_names_the_turn_and_phase() {
+    let mut b = battle(&alpha("marine MS1 at 225\ncup lull awakening"));
+    let f = DimX::flow(state(&b));
+    assert_eq!((f.turn, f.phase.as_str()), (1, "Marine Action Phase"));
+    play(&mut b, r#""end_action_phase""#, &[]);
+    assert_eq!(DimX::flow(state(&b)).turn, 2);
+}
+
+#[test]
+fn a_players_scenario_file_sets_up_any_moment_of_a_battle() {
+    let text = "\
+# a battle in progress
+scenario \"Hold the ford\"
+description \"turn 7, two chits left\"
+map beta
+turn 7
+entry 111 112
+exit 666
+marine HQ1 at 134 stunned
+marine SC1 at 153 out_of_ammo acted
+marine X1 squad at 113 mp 5 cf 6 dn 4
+marine MS6 pool
+marine MS7 arrives 9
+marine MS8 eliminated
+kayotz K7 at 421 adm 2
+kayotz K9 at 263 dormant
+kayotz K99 at 264 number 20 cf 2 dn 4
+kayotz K3 eliminated
+monolith MON at 422
+other_kayotz aside
+strongpoint 133
+cup rush_8_12 lull
+adm 4 5
+goals summoning pillage
+goals_out enslave
+instant marines \"the ford is held\" marine_in 666 eliminated 3
+victory marines \"some pods down\" eliminated 2
+otherwise draw
+";
+    let b = battle(text);
+    let s = state(&b);
+    assert_eq!(
+        (s.scenario.as_str(), s.map.as_str(), s.turn),
+        ("Hold the ford", "beta", 7)
+    );
+    assert_eq!(s.marine("X1").unwrap().mp, 5);
+    assert!(s.marine("SC1").unwrap().acted && s.marine("SC1").unwrap().out_of_ammo);
+    assert_eq!(s.alien("K99").unwrap().number, 20);
+    assert_eq!(s.alien("K7").unwrap().defense(), 2);
+    assert_eq!(s.cup.len(), 2);
+    assert_eq!(s.adm_pile, vec![4, 5]);
+    assert_eq!(s.goals, vec![Goal::Summoning, Goal::Pillage]);
+    assert_eq!(s.goals_out, vec![Goal::Enslave]);
+    assert_eq!(s.strongpoints, vec![133]);
+    assert_eq!(s.eliminated(), 1);
+    // and it plays: a custom chit sheet in the file replaces the printed one
+    let own = "scenario \"own chits\"\nmap alpha\nother_kayotz aside\nmarine MS1 at 225\nkayotz K1 at 226\nchit volley \"Volley\"\n  fire all\n  capture\ncup volley\n";
+    let mut b = battle(own);
+    let ev = play(&mut b, r#""end_action_phase""#, &[6, 6, 6, 6]);
+    assert!(words(&ev).iter().any(|w| w.contains("drew \"Volley\"")));
+    assert!(DimX::outcome(state(&b)).is_some());
+}
+
+#[test]
+fn a_bad_scenario_file_is_refused_naming_the_line_and_the_problem() {
+    let bad = "scenario \"x\"\nmap alpha\nmarine SC1 at 263\nkayotz K10 at 263\n";
+    let config = DimxConfig {
+        scenario_text: Some(bad.into()),
+        ..Default::default()
+    };
+    let err = Session::<DimX>::new(1, config)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert_eq!(
+        err,
+        "the scenario file is not valid: line 4: hex 263 already holds the unit placed on line 3: units may not start stacked"
+    );
+    let config = DimxConfig {
+        scenario: "gamma".into(),
+        ..Default::default()
+    };
+    let err = Session::<DimX>::new(1, config)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        err.contains("there is no scenario 'gamma' (try one of: alpha, beta, campaign)"),
+        "{err}"
+    );
+    let unknown: Result<DimxConfig, _> = serde_json::from_str(r#"{"scenery":"alpha"}"#);
+    assert!(unknown.is_err(), "unknown options are refused");
+}
+
+#[test]
+fn the_registry_lists_dimx_with_its_scenarios() {
+    let g = xenolog_engine::games::games()
+        .into_iter()
+        .find(|g| g.id == "dimx")
+        .unwrap();
+    assert!(g.available);
+    assert_eq!(
+        g.scenarios
+            .iter()
+            .map(|s| s.id.as_str())
+            .collect::<Vec<_>>(),
+        vec!["alpha", "beta", "campaign"]
+    );
+    let battle = xenolog_engine::games::new_battle(
+        "dimx",
+        3,
+        &serde_json::json!({"scenario": "beta", "two_player": true}),
+    )
+    .unwrap();
+    assert_eq!(battle.game_id(), "dimx");
+    assert!(
+        battle
+            .legal()
+            .iter()
+            .any(|c| c.command == serde_json::json!("end_action_phase"))
+    );
+}
