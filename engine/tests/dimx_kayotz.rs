@@ -496,3 +496,102 @@ fn a2_the_monolith_never_moves_nor_fires() {
     );
     assert_eq!(state(&b).alien("MON").unwrap().on_map(), Some(111));
 }
+
+// ---- The assumed chit sheet's other steps (F.2: "follow the indicated procedures") ----
+
+#[test]
+fn chit_summon_draws_units_from_the_unit_cup_onto_a_random_hex() {
+    let mut b = battle(&alpha("marine MS1 at 225\nkayotz K1 cup\ncup pod_drop"));
+    let ev = play(&mut b, r#""end_action_phase""#, &[2, 3, 1]);
+    assert!(ev.iter().any(|e| matches!(e, DimxEvent::AlienMoved { unit, to: 231, how: AlienMove::Summoned, .. } if unit == "K1")));
+    let k1 = state(&b).alien("K1").unwrap();
+    assert!(!k1.dormant, "it comes out Active");
+    // onto a unit: it steps to the highest-numbered eligible adjacent hex
+    let mut b = battle(&alpha("marine MS1 at 231\nkayotz K1 cup\ncup pod_drop"));
+    play(&mut b, r#""end_action_phase""#, &[2, 3, 1]);
+    assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(252));
+}
+
+#[test]
+fn chit_summon_at_a_wormhole() {
+    let mut b = battle(&alpha(
+        "marine MS1 at 225\nkayotz K1 cup\nkayotz K2 cup\ncup rift",
+    ));
+    play(&mut b, r#""end_action_phase""#, &[]);
+    let m = builtin("alpha").unwrap();
+    for id in ["K1", "K2"] {
+        let h = state(&b).alien(id).unwrap().on_map().expect("on the map");
+        let c = m.cell(h).unwrap();
+        let near = [354u16, 631]
+            .iter()
+            .any(|&w| m.distance(c, m.cell(w).unwrap()) <= 1);
+        assert!(near, "{id} in {h}: at or next to a Wormhole");
+    }
+}
+
+#[test]
+fn chit_wake_and_shut_down_flip_units() {
+    let mut b = battle(&alpha(
+        "marine MS1 at 225\nkayotz K1 at 111 dormant\nkayotz K2 at 666 dormant\ncup awakening",
+    ));
+    play(&mut b, r#""end_action_phase""#, &[]);
+    assert!(!state(&b).alien("K1").unwrap().dormant && !state(&b).alien("K2").unwrap().dormant);
+    let mut b = battle(&alpha(
+        "marine MS1 at 225\nkayotz K1 at 111\nkayotz K2 at 666\ncup shut_down_even",
+    ));
+    play(&mut b, r#""end_action_phase""#, &[]);
+    assert!(!state(&b).alien("K1").unwrap().dormant, "odd: stays Active");
+    assert!(state(&b).alien("K2").unwrap().dormant);
+}
+
+#[test]
+fn chit_capture_carries_off_paralyzed_marines_next_to_active_aliens() {
+    let text = alpha(
+        "marine MS1 at 225 paralyzed\nmarine MS2 at 111 paralyzed\nmarine MS3 at 244 stunned\nkayotz K1 at 226\nkayotz K2 at 112 dormant\ncup enclave",
+    );
+    let mut b = battle(&text);
+    play(&mut b, r#""end_action_phase""#, &[]);
+    let s = state(&b);
+    assert_eq!(
+        s.marine("MS1").unwrap().place,
+        xenolog_engine::games::dimx::units::Place::Eliminated
+    );
+    assert!(
+        s.marine("MS2").unwrap().on_map().is_some(),
+        "next to a Dormant alien only"
+    );
+    assert!(
+        s.marine("MS3").unwrap().on_map().is_some(),
+        "Stunned, not Paralyzed"
+    );
+}
+
+#[test]
+fn chit_advance_moves_up_to_n_hexes_straight_towards_the_nearest_marine_then_fires() {
+    let mut b = battle(&alpha("marine MS1 at 225\nkayotz K1 at 111\ncup advance"));
+    let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 1]);
+    let m = builtin("alpha").unwrap();
+    let to = state(&b).alien("K1").unwrap().on_map().unwrap();
+    assert_eq!(
+        m.distance(m.cell(111).unwrap(), m.cell(to).unwrap()),
+        2,
+        "two hexes"
+    );
+    assert_eq!(
+        m.distance(m.cell(to).unwrap(), m.cell(225).unwrap()),
+        2,
+        "as near to MS1 as two hexes get"
+    );
+    assert_eq!(fired_at(&ev), vec!["MS1"]);
+}
+
+#[test]
+fn chit_lull_does_nothing() {
+    let mut b = battle(&alpha(
+        "marine MS1 at 225\nkayotz K1 at 226\ncup lull awakening",
+    ));
+    let before = state(&b).clone();
+    play(&mut b, r#""end_action_phase""#, &[]);
+    assert_eq!(state(&b).aliens, before.aliens);
+    assert_eq!(state(&b).marines, before.marines);
+}

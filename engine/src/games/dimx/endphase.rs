@@ -125,7 +125,7 @@ pub fn end_phase(ctx: &mut Ctx) -> Result<(), RuleError> {
             .s
             .marines
             .iter()
-            .filter(|m| m.place == Place::Arrives(turn))
+            .filter(|m| matches!(m.place, Place::Arrives(t) if t <= turn))
             .map(|m| m.id.clone())
             .collect();
         ctx.emit(DimxEvent::TurnBegan { turn, arrivals });

@@ -522,10 +522,31 @@ pub fn parse(text: &str, id: &str, two_player: bool) -> Result<Scenario, TextErr
             }
         }
     }
+    // units due on or before the starting turn wait at the map edge already
+    for mu in &mut s.marines {
+        if let Place::Arrives(t) = mu.place
+            && t <= s.turn
+        {
+            mu.place = Place::Waiting;
+        }
+    }
     for a in &mut s.aliens {
         if !named_aliens.contains(&a.id) {
             a.place = others;
         }
+    }
+    if let Some(m) = s
+        .marines
+        .iter()
+        .find(|m| s.aliens.iter().any(|a| a.id == m.id))
+    {
+        return Err(TextError {
+            line: 0,
+            message: format!(
+                "{} names both a Marine and a Kay'otz unit: give them different ids",
+                m.id
+            ),
+        });
     }
     s.cup = cup.unwrap_or_else(|| {
         (0..s.chits.len() as u8)
