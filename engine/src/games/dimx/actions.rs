@@ -139,6 +139,7 @@ pub fn to_move(s: &DimxState) -> Option<Actor> {
     }
 }
 
+/// The seat that plays a side.
 pub fn side_actor(s: Side) -> Actor {
     match s {
         Side::Marines => Actor(0),

@@ -84,6 +84,7 @@ pub struct Chit {
 }
 
 impl Chit {
+    /// Whether this chit draws another at once (F.4).
     pub fn draws_another(&self) -> bool {
         self.steps.contains(&Step::DrawAnother)
     }

@@ -53,6 +53,7 @@ pub enum Terrain {
 }
 
 impl Terrain {
+    /// The terrain as the rules name it.
     pub fn name(self) -> &'static str {
         match self {
             Terrain::Clear => "Clear",
@@ -70,15 +71,19 @@ impl Terrain {
 pub struct Cells(pub [u64; 4]);
 
 impl Cells {
+    /// Add a cell.
     pub fn insert(&mut self, c: Cell) {
         self.0[usize::from(c) / 64] |= 1 << (c % 64);
     }
+    /// Whether a cell is in the set.
     pub fn contains(&self, c: Cell) -> bool {
         self.0[usize::from(c) / 64] & (1 << (c % 64)) != 0
     }
+    /// Whether the two sets share a cell.
     pub fn meets(&self, other: &Cells) -> bool {
         self.0.iter().zip(other.0.iter()).any(|(a, b)| a & b != 0)
     }
+    /// The cells in the set, in index order.
     pub fn iter(&self) -> impl Iterator<Item = Cell> + '_ {
         (0..256u16).filter(|&c| self.contains(c))
     }
@@ -208,6 +213,7 @@ impl Map {
         self.by_number.get(usize::from(n)).copied().flatten()
     }
 
+    /// A hex by its cell.
     pub fn hex(&self, c: Cell) -> &HexInfo {
         &self.hexes[usize::from(c)]
     }
@@ -217,6 +223,7 @@ impl Map {
         self.hex(c).number
     }
 
+    /// The terrain of a hex.
     pub fn terrain(&self, c: Cell) -> Terrain {
         self.hex(c).terrain
     }
@@ -232,10 +239,12 @@ impl Map {
         self.numbered.iter().copied()
     }
 
+    /// The hexes adjacent to a hex (fewer at the map edge).
     pub fn neighbours(&self, c: Cell) -> impl Iterator<Item = Cell> + '_ {
         self.hex(c).neighbours.iter().flatten().copied()
     }
 
+    /// Whether two hexes share a hexside.
     pub fn adjacent(&self, a: Cell, b: Cell) -> bool {
         self.hex(a).neighbours.contains(&Some(b))
     }

@@ -125,6 +125,7 @@ pub struct Ctx<'r> {
 }
 
 impl<'r> Ctx<'r> {
+    /// A context deciding a command against a copy of `s`.
     pub fn new(s: &DimxState, rng: &'r mut Randomness) -> Self {
         Ctx {
             s: s.clone(),
@@ -160,10 +161,12 @@ impl<'r> Ctx<'r> {
             .collect()
     }
 
+    /// A Marine unit of the working state, by id.
     pub fn marine(&self, id: &str) -> Option<Marine> {
         self.s.marine(id).cloned()
     }
 
+    /// A Kay'otz unit of the working state, by id.
     pub fn alien(&self, id: &str) -> Option<Alien> {
         self.s.alien(id).cloned()
     }

@@ -15,6 +15,7 @@ pub enum Side {
 }
 
 impl Side {
+    /// The side in words.
     pub fn name(self) -> &'static str {
         match self {
             Side::Marines => "Marines",
@@ -83,6 +84,7 @@ pub enum Action {
 }
 
 impl Action {
+    /// The action as the rules name it.
     pub fn name(self) -> &'static str {
         match self {
             Action::FullMove => "Full Move",
@@ -190,6 +192,7 @@ pub enum ModWhy {
 }
 
 impl ModWhy {
+    /// The reason in words.
     pub fn words(self) -> &'static str {
         match self {
             ModWhy::ShootAndScoot => "Shoot and Scoot",
@@ -709,30 +712,37 @@ fn mark_partial(s: &mut DimxState, unit: &str, moved_now: bool, fired_now: bool)
 }
 
 impl DimxState {
+    /// A Marine unit by id.
     pub fn marine(&self, id: &str) -> Option<&Marine> {
         self.marines.iter().find(|m| m.id == id)
     }
 
+    /// A Kay'otz unit by id.
     pub fn alien(&self, id: &str) -> Option<&Alien> {
         self.aliens.iter().find(|a| a.id == id)
     }
 
+    /// The Marine unit in a hex.
     pub fn marine_at(&self, h: Hex) -> Option<&Marine> {
         self.marines.iter().find(|m| m.place == Place::Map(h))
     }
 
+    /// The Kay'otz unit in a hex.
     pub fn alien_at(&self, h: Hex) -> Option<&Alien> {
         self.aliens.iter().find(|a| a.place == AlienPlace::Map(h))
     }
 
+    /// Whether any unit is in a hex.
     pub fn occupied(&self, h: Hex) -> bool {
         self.marine_at(h).is_some() || self.alien_at(h).is_some()
     }
 
+    /// Whether the battle has a result.
     pub fn is_over(&self) -> bool {
         matches!(self.phase, Phase::Over { .. })
     }
 
+    /// The name of a chit of the sheet in play.
     pub fn chit_name(&self, i: u8) -> String {
         self.chits
             .get(usize::from(i))

@@ -21,6 +21,7 @@ pub enum MarineKind {
 }
 
 impl MarineKind {
+    /// Every Marine unit type.
     pub const ALL: [MarineKind; 6] = [
         MarineKind::Squad,
         MarineKind::Scout,
@@ -54,6 +55,7 @@ impl MarineKind {
         }
     }
 
+    /// The type with this key.
     pub fn from_key(k: &str) -> Option<MarineKind> {
         MarineKind::ALL.into_iter().find(|m| m.key() == k)
     }
@@ -84,6 +86,7 @@ impl Weapon {
         }
     }
 
+    /// Read a printed weapon: `4`, `3A`, `BUMP`, `-`.
     pub fn parse(w: &str) -> Option<Weapon> {
         match w {
             "BUMP" | "bump" => Some(Weapon::Bump),
@@ -160,6 +163,7 @@ impl Marine {
         self.on_map().is_some() && self.condition != Condition::Paralyzed
     }
 
+    /// The hex it stands in, if on the map.
     pub fn on_map(&self) -> Option<Hex> {
         match self.place {
             Place::Map(h) => Some(h),
@@ -217,6 +221,7 @@ pub struct Alien {
 }
 
 impl Alien {
+    /// The hex it stands in, if on the map.
     pub fn on_map(&self) -> Option<Hex> {
         match self.place {
             AlienPlace::Map(h) => Some(h),
@@ -254,6 +259,7 @@ pub enum Goal {
 }
 
 impl Goal {
+    /// The six Mission Goals.
     pub const ALL: [Goal; 6] = [
         Goal::Portal,
         Goal::Enslave,
@@ -263,6 +269,7 @@ impl Goal {
         Goal::Summoning,
     ];
 
+    /// The key used in scenario and data files.
     pub fn key(self) -> &'static str {
         match self {
             Goal::Portal => "portal",
@@ -275,6 +282,7 @@ impl Goal {
         }
     }
 
+    /// The chit's name as printed.
     pub fn name(self) -> &'static str {
         match self {
             Goal::Portal => "Inter-Dimensional Portal",
@@ -287,6 +295,7 @@ impl Goal {
         }
     }
 
+    /// The goal with this key.
     pub fn from_key(k: &str) -> Option<Goal> {
         Goal::ALL.into_iter().find(|g| g.key() == k)
     }
@@ -316,6 +325,7 @@ pub struct CounterSheet {
 }
 
 impl CounterSheet {
+    /// The printed values of a unit type.
     pub fn marine_type(&self, kind: MarineKind) -> Option<&MarineType> {
         self.types.iter().find(|t| t.kind == kind)
     }
