@@ -1,7 +1,7 @@
 //! Engine benchmarks: how fast a battle folds, records, seeks and verifies.
 //!
 //! Run with `cargo bench -p xenolog-engine --bench engine` (add a filter such
-//! as `race/seek` to run one). Floors, on the test game Dice Race:
+//! as `race/seek` or `dimx` to run some). Floors, on the test game Dice Race:
 //!
 //! - `fold`: at least 5,000,000 events applied per second (decoding excluded:
 //!   the events are decoded once, before timing);
@@ -10,16 +10,24 @@
 //! - `seek`: at most 10 ms to reach any entry of a 1,000,000-entry battle;
 //! - `verify`: measured, no floor.
 //!
+//! The same groups run on Invaders From Dimension X! (`dimx/...`), where a
+//! battle ends after some hundreds of commands: `fold` folds several whole
+//! battles, `decide_append` plays battle after battle, `seek` and `verify`
+//! use one whole battle.
+//!
 //! Commands come from a seeded bot that picks uniformly from `Game::legal`,
-//! so every run plays the same battles. The machine is shared, so the heavy
+//! so every run plays the same battles. The bot chooses before timing starts
+//! (its script is replayed, which the fixed seeds make legal again), so
+//! `legal` is not part of any figure. The machine is shared, so the heavy
 //! groups take few samples and short measurement times.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use xenolog_engine::games::dimx::{DimX, DimxConfig};
 use xenolog_engine::games::race::{Race, RaceConfig};
-use xenolog_engine::{EntryId, Game, Session};
+use xenolog_engine::{Actor, EntryId, Game, Session};
 
 /// SplitMix64: the bot's own dice, independent of the battle's stream.
 struct Bot(u64);
@@ -37,35 +45,53 @@ impl Bot {
         (self.next() % n as u64) as usize
     }
 
-    /// Give one legal command; `false` when the battle is over.
-    fn play<G: Game>(&mut self, s: &mut Session<G>) -> bool {
+    /// Give one legal command; `None` when the battle is over.
+    fn play<G: Game>(&mut self, s: &mut Session<G>) -> Option<(Actor, G::Command)> {
         let mut legal = G::legal(s.state());
         if legal.is_empty() {
-            return false;
+            return None;
         }
         let (actor, command) = legal.swap_remove(self.below(legal.len()));
         // A command from `legal` is accepted by the rules' own contract.
         s.play(actor, &command, None)
             .expect("a legal command is accepted");
-        true
+        Some((actor, command))
     }
 }
 
-/// A race long enough never to end in a benchmark.
-fn endless_race() -> RaceConfig {
-    RaceConfig { target: u32::MAX }
+/// One battle as the bot played it: its seed and its commands, in order.
+struct Script<G: Game> {
+    seed: u64,
+    commands: Vec<(Actor, G::Command)>,
 }
 
-/// A battle of `n` entries on one line, played by the bot.
-fn grown<G: Game>(config: G::Config, n: usize) -> Session<G> {
-    let mut s = Session::<G>::new(42, config).expect("the config sets up");
-    let mut bot = Bot(7);
-    for _ in 0..n {
-        if !bot.play(&mut s) {
-            break;
+/// A battle of up to `n` entries on one line, played by the bot to its end.
+fn grown<G: Game>(seed: u64, config: &G::Config, n: usize) -> (Session<G>, Script<G>) {
+    let mut s = Session::<G>::new(seed, config.clone()).expect("the config sets up");
+    let mut bot = Bot(seed ^ 0xB07);
+    let mut commands = Vec::new();
+    while commands.len() < n {
+        match bot.play(&mut s) {
+            Some(c) => commands.push(c),
+            None => break,
         }
     }
-    s
+    assert!(!commands.is_empty(), "a battle with no legal command");
+    (s, Script { seed, commands })
+}
+
+/// Battles with seeds 42, 43, ... until `commands` commands in all.
+fn battles<G: Game>(config: &G::Config, commands: usize) -> Vec<(Session<G>, Script<G>)> {
+    let mut out: Vec<(Session<G>, Script<G>)> = Vec::new();
+    let mut total = 0;
+    let mut seed = 42;
+    while total < commands {
+        let b = grown(seed, config, commands - total);
+        total += b.1.commands.len();
+        out.push(b);
+        seed += 1;
+    }
+    out
 }
 
 /// Every event on the line to the cursor, decoded once.
@@ -76,45 +102,52 @@ fn line_events<G: Game>(s: &Session<G>) -> Vec<G::Event> {
         .collect()
 }
 
-fn fold<G: Game>(c: &mut Criterion, name: &str, s: &Session<G>) {
-    let events = line_events(s);
+fn fold<G: Game>(c: &mut Criterion, name: &str, sessions: &[&Session<G>]) {
+    let lines: Vec<(G::State, Vec<G::Event>)> = sessions
+        .iter()
+        .map(|s| (s.initial().clone(), line_events(s)))
+        .collect();
+    let n: usize = lines.iter().map(|(_, e)| e.len()).sum();
     let mut g = c.benchmark_group(format!("{name}/fold"));
-    g.throughput(Throughput::Elements(events.len() as u64));
+    g.throughput(Throughput::Elements(n as u64));
     g.measurement_time(Duration::from_secs(3));
-    g.bench_function(format!("{}_events", events.len()), |b| {
+    g.bench_function(format!("{n}_events_in_{}_battles", lines.len()), |b| {
         b.iter(|| {
-            let mut state = s.initial().clone();
-            for e in &events {
-                G::apply(&mut state, e);
+            for (initial, events) in &lines {
+                let mut state = initial.clone();
+                for e in events {
+                    G::apply(&mut state, e);
+                }
+                black_box(state);
             }
-            black_box(state)
         })
     });
     g.finish();
 }
 
-/// Commands per second through `Session::play`. A battle that ends is
-/// followed by a fresh one (next seed) until `commands` have been played.
-fn decide_append<G: Game>(c: &mut Criterion, name: &str, config: &G::Config, commands: usize) {
+/// Commands per second through `Session::play`, replaying the bot's battles.
+fn decide_append<G: Game>(
+    c: &mut Criterion,
+    name: &str,
+    config: &G::Config,
+    scripts: &[Script<G>],
+) {
+    let n: usize = scripts.iter().map(|s| s.commands.len()).sum();
     let mut g = c.benchmark_group(format!("{name}/decide_append"));
-    g.throughput(Throughput::Elements(commands as u64));
+    g.throughput(Throughput::Elements(n as u64));
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(4));
-    g.bench_function(format!("{commands}_commands"), |b| {
+    g.bench_function(format!("{n}_commands_in_{}_battles", scripts.len()), |b| {
         b.iter_batched(
-            || Vec::<Session<G>>::with_capacity(64),
+            || Vec::<Session<G>>::with_capacity(scripts.len()),
             |mut done| {
-                let mut bot = Bot(7);
-                let mut played = 0;
-                let mut seed = 42;
-                while played < commands {
-                    let mut s = Session::<G>::new(seed, config.clone()).expect("sets up");
-                    while played < commands && bot.play(&mut s) {
-                        played += 1;
+                for script in scripts {
+                    let mut s = Session::<G>::new(script.seed, config.clone()).expect("sets up");
+                    for (actor, command) in &script.commands {
+                        // The same seed and commands replay the bot's battle.
+                        s.play(*actor, command, None).expect("legal on replay");
                     }
-                    assert!(!s.records().is_empty(), "a battle with no legal command");
                     done.push(s);
-                    seed += 1;
                 }
                 // Returned so that dropping the battles is not timed.
                 done
@@ -166,28 +199,70 @@ fn verify<G: Game>(c: &mut Criterion, name: &str, s: &Session<G>) {
     g.finish();
 }
 
+/// Whether a filter on the command line may select a bench whose id starts
+/// with one of `ids`: setting up the big battles takes seconds, so groups that
+/// will not run skip it. Understands plain substrings and `a|b` alternatives
+/// (what one types); for anything cleverer it may skip too much or too little.
+fn wanted(ids: &[&str]) -> bool {
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    filters.is_empty()
+        || filters.iter().flat_map(|f| f.split('|')).any(|f| {
+            let f = f.trim_start_matches('^').trim_end_matches('$');
+            ids.iter().any(|id| id.contains(f) || f.contains(id))
+        })
+}
+
 fn race(c: &mut Criterion) {
-    let filter_wants = |group: &str| {
-        // Building the million-entry battle takes seconds: skip it when a
-        // filter on the command line leaves out every group that needs it.
-        let args: Vec<String> = std::env::args()
-            .skip(1)
-            .filter(|a| !a.starts_with('-'))
-            .collect();
-        args.is_empty()
-            || args
-                .iter()
-                .any(|a| group.contains(a.as_str()) || a.contains(group))
-    };
-    let s = grown::<Race>(endless_race(), 100_000);
-    fold(c, "race", &s);
-    decide_append::<Race>(c, "race", &endless_race(), 10_000);
-    verify(c, "race", &s);
-    if filter_wants("race/seek") {
-        let mut big = grown::<Race>(endless_race(), 1_000_000);
+    // Never ends within a benchmark.
+    let config = RaceConfig { target: u32::MAX };
+    if wanted(&["race/fold/", "race/verify/"]) {
+        let (s, _) = grown::<Race>(42, &config, 100_000);
+        fold(c, "race", &[&s]);
+        verify(c, "race", &s);
+    }
+    if wanted(&["race/decide_append/"]) {
+        let (_, script) = grown::<Race>(42, &config, 10_000);
+        decide_append(c, "race", &config, &[script]);
+    }
+    if wanted(&["race/seek/state_at_", "race/seek/cursor_to_"]) {
+        let (mut big, _) = grown::<Race>(42, &config, 1_000_000);
         seek(c, "race", &mut big);
     }
 }
 
-criterion_group!(benches, race);
+fn dimx(c: &mut Criterion) {
+    if !wanted(&[
+        "dimx/fold/",
+        "dimx/decide_append/",
+        "dimx/verify/",
+        "dimx/seek/state_at_",
+        "dimx/seek/cursor_to_",
+    ]) {
+        return;
+    }
+    let config = DimxConfig::default();
+    let played = battles::<DimX>(&config, 5_000);
+    let sessions: Vec<&Session<DimX>> = played.iter().map(|(s, _)| s).collect();
+    fold(c, "dimx", &sessions);
+    let scripts: Vec<Script<DimX>> = played
+        .iter()
+        .map(|(_, p)| Script {
+            seed: p.seed,
+            commands: p.commands.clone(),
+        })
+        .collect();
+    decide_append(c, "dimx", &config, &scripts);
+    // The longest of these battles, for seeking and verifying.
+    let (mut longest, _) = played
+        .into_iter()
+        .max_by_key(|(s, _)| s.records().len())
+        .expect("at least one battle");
+    verify(c, "dimx", &longest);
+    seek(c, "dimx", &mut longest);
+}
+
+criterion_group!(benches, race, dimx);
 criterion_main!(benches);
