@@ -70,7 +70,7 @@ fn f1_after_a_successful_recon_two_are_drawn_the_marines_pick_one_and_the_other_
     };
     let keys: Vec<String> = options
         .iter()
-        .map(|&o| state(&b).chits[usize::from(o)].key.clone())
+        .map(|&o| state(&b).chits()[usize::from(o)].key.clone())
         .collect();
     assert_eq!(
         DimX::legal(state(&b)).len(),
@@ -89,7 +89,7 @@ fn f1_after_a_successful_recon_two_are_drawn_the_marines_pick_one_and_the_other_
     assert!(
         s.cup
             .iter()
-            .any(|&c| s.chits[usize::from(c)].key == keys[1]),
+            .any(|&c| s.chits()[usize::from(c)].key == keys[1]),
         "the other chit is back in the cup"
     );
     assert_eq!(s.turn, 2);

@@ -61,48 +61,59 @@ def check_dist(pos):
     return True
 
 
-def solve(window=14, limit=200000):
-    cand = {}
-    for n in SPECIAL:
-        nat = natural(n)
-        cand[n] = [(c, r) for c in range(h.COLS) for r in range(h.ROWS)
-                   if abs(order((c, r)) - nat) <= window and 0 < r < h.ROWS - 1]
-    best = []
-    pos = {}
-    used = set()
+def cands(n, window):
+    nat = natural(n)
+    return [(c, r) for c in range(h.COLS) for r in range(h.ROWS)
+            if abs(order((c, r)) - nat) <= window and 0 < r < h.ROWS - 1]
 
-    def rec(i):
-        if i == len(SPECIAL):
-            if check_dist(pos):
-                score = sum(abs(order(pos[n]) - natural(n)) for n in SPECIAL)
-                best.append((score, dict(pos)))
-            return
-        n = SPECIAL[i]
-        for c in cand[n]:
-            if c in used:
-                continue
-            ok = True
-            for a, b in ADJ:
-                other = b if a == n else a if b == n else None
-                if other is not None and other in pos:
-                    if c not in h.neighbours(*pos[other]):
-                        ok = False
-                        break
-            if not ok:
-                continue
-            pos[n] = c
-            used.add(c)
-            rec(i + 1)
-            del pos[n]
-            used.discard(c)
 
-    rec(0)
-    best.sort(key=lambda x: x[0])
-    return best
+def place(names, pos, used, out, window):
+    """Backtrack over cells for `names`, keeping every ADJ pair adjacent."""
+    if not names:
+        out.append(dict(pos))
+        return
+    n = names[0]
+    for c in cands(n, window):
+        if c in used:
+            continue
+        if any(c not in h.neighbours(*pos[o]) for a, b in ADJ for o in [b if a == n else a if b == n else None]
+               if o is not None and o in pos):
+            continue
+        pos[n] = c
+        used.add(c)
+        place(names[1:], pos, used, out, window)
+        del pos[n]
+        used.discard(c)
+
+
+def solve(window=16, first=300):
+    """Two stages: the movement and combat examples' hexes, then the
+    activation example's around the 421 they fix. Returns (score, placement,
+    Forest candidates on 263-421, Lava candidates on 321-246), best first."""
+    score = lambda pos: sum(abs(order(pos[n]) - natural(n)) for n in pos)
+    stage_a = []
+    place([353, 352, 421, 415, 331, 325, 326, 263], {}, set(), stage_a, window)
+    stage_a.sort(key=score)
+    res = []
+    for pa in stage_a[:first]:
+        roads = {pa[n] for n in (263, 326, 325, 352, 353, 331)}
+        forest = [c for c in h.between(pa[263], pa[421]) if c not in roads and c not in pa.values()]
+        if len(forest) < 2:
+            continue
+        stage_b = []
+        place([314, 313, 245, 246, 321, 416], dict(pa), set(pa.values()), stage_b, window)
+        for p in stage_b:
+            if not check_dist(p):
+                continue
+            bad = set(h.between(p[421], p[313])) | set(h.between(p[416], p[245]))
+            lava = [c for c in h.between(p[321], p[246]) if c not in p.values() and c not in bad]
+            if lava:
+                res.append((score(p), p, forest, lava))
+    res.sort(key=lambda x: x[0])
+    return res
 
 
 if __name__ == "__main__":
-    res = solve()
-    print(len(res), "solutions")
-    for score, pos in res[:5]:
-        print(score, sorted(pos.items()))
+    # takes a few minutes; build_maps.py uses the best placement (ALPHA_FIXED)
+    for score, pos, forest, lava in solve()[:5]:
+        print(round(score, 1), sorted(pos.items()), "forest:", forest, "lava:", lava)

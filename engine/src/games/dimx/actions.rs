@@ -173,13 +173,14 @@ pub fn decide(
                     "choose which of the two drawn chits to enact (choose_chit)",
                 ));
             };
-            let Some(&c) = options
-                .iter()
-                .find(|&&o| s.chits.get(usize::from(o)).is_some_and(|x| x.key == *chit))
-            else {
+            let Some(&c) = options.iter().find(|&&o| {
+                s.chits()
+                    .get(usize::from(o))
+                    .is_some_and(|x| x.key == *chit)
+            }) else {
                 let names: Vec<_> = options
                     .iter()
-                    .map(|&o| s.chits[usize::from(o)].key.clone())
+                    .map(|&o| s.chits()[usize::from(o)].key.clone())
                     .collect();
                 return Err(RuleError::illegal(
                     "B.2",
@@ -583,7 +584,7 @@ pub fn legal(s: &DimxState) -> Vec<(Actor, DimxCommand)> {
                 out.push((
                     side_actor(*by),
                     C::ChooseChit {
-                        chit: s.chits[usize::from(o)].key.clone(),
+                        chit: s.chits()[usize::from(o)].key.clone(),
                     },
                 ));
             }

@@ -157,7 +157,7 @@ pub fn command(s: &DimxState, actor: Actor, c: &DimxCommand) -> String {
         C::EndActionPhase => "ends the Marine Action Phase; the Kay'otz activate".into(),
         C::ChooseChit { chit } => {
             let name = s
-                .chits
+                .chits()
                 .iter()
                 .find(|x| x.key == *chit)
                 .map(|x| x.name.clone())

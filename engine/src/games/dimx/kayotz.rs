@@ -140,7 +140,7 @@ pub fn choices(s: &DimxState, map: &Map, alien: &str) -> Vec<Choice> {
         return Vec::new();
     };
     let Some(st) = s
-        .chits
+        .chits()
         .get(usize::from(*chit))
         .and_then(|c| c.steps.get(usize::from(*step)))
         .copied()
@@ -228,7 +228,7 @@ pub fn run(ctx: &mut Ctx) -> Result<(), RuleError> {
         let Phase::Kayotz { chit, step, todo } = ctx.s.phase.clone() else {
             return Ok(());
         };
-        let Some(c) = ctx.s.chits.get(usize::from(chit)).cloned() else {
+        let Some(c) = ctx.s.chits().get(usize::from(chit)).cloned() else {
             return Ok(());
         };
         let Some(&st) = c.steps.get(usize::from(step)) else {
@@ -272,7 +272,7 @@ pub fn act(ctx: &mut Ctx, alien: &str, choice: &Choice) -> Result<(), RuleError>
             "no Kay'otz Activation Chit is being enacted",
         ));
     };
-    let st = ctx.s.chits[usize::from(chit)].steps[usize::from(step)];
+    let st = ctx.s.chits()[usize::from(chit)].steps[usize::from(step)];
     let a = ctx
         .alien(alien)
         .ok_or_else(|| RuleError::illegal("F", format!("there is no Kay'otz unit {alien}")))?;

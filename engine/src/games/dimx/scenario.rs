@@ -206,7 +206,7 @@ pub fn parse(text: &str, id: &str, two_player: bool) -> Result<Scenario, TextErr
         phase: Phase::MarineAction { partial: None },
         marines: Vec::new(),
         aliens: sheet.aliens.clone(),
-        chits: chit_sheet,
+        own_chits: (!chit_lines.is_empty()).then(|| chit_sheet.clone()),
         cup: Vec::new(),
         used: Vec::new(),
         adm_pile: Vec::new(),
@@ -436,10 +436,10 @@ pub fn parse(text: &str, id: &str, two_player: bool) -> Result<Scenario, TextErr
                 let mut v = Vec::new();
                 if l.words.get(1).map(String::as_str) == Some("all") {
                     l.at_most(2)?;
-                    v = (0..s.chits.len() as u8).collect();
+                    v = (0..chit_sheet.len() as u8).collect();
                 } else {
                     for w in &l.words[1..] {
-                        let k = chit_key(l, w, &s.chits)?;
+                        let k = chit_key(l, w, &chit_sheet)?;
                         if v.contains(&k) {
                             return Err(l.err(format!("chit '{w}' is in the cup twice")));
                         }
@@ -450,7 +450,7 @@ pub fn parse(text: &str, id: &str, two_player: bool) -> Result<Scenario, TextErr
             }
             "used" => {
                 for w in &l.words[1..] {
-                    let k = chit_key(l, w, &s.chits)?;
+                    let k = chit_key(l, w, &chit_sheet)?;
                     s.used.push(k);
                 }
             }
@@ -549,7 +549,7 @@ pub fn parse(text: &str, id: &str, two_player: bool) -> Result<Scenario, TextErr
         });
     }
     s.cup = cup.unwrap_or_else(|| {
-        (0..s.chits.len() as u8)
+        (0..chit_sheet.len() as u8)
             .filter(|c| !s.used.contains(c))
             .collect()
     });

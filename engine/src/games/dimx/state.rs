@@ -149,8 +149,9 @@ pub struct DimxState {
     pub phase: Phase,
     pub marines: Vec<Marine>,
     pub aliens: Vec<Alien>,
-    /// The chit sheet in play (indices below point into it).
-    pub chits: Vec<Chit>,
+    /// A chit sheet of the scenario file's own; `None`: the printed sheet
+    /// compiled in (kept out of the state so the state stays small).
+    pub own_chits: Option<Vec<Chit>>,
     /// Chits in the cup.
     pub cup: Vec<u8>,
     /// Chits drawn and enacted, in order (F.3).
@@ -712,6 +713,14 @@ fn mark_partial(s: &mut DimxState, unit: &str, moved_now: bool, fired_now: bool)
 }
 
 impl DimxState {
+    /// The chit sheet in play; chit numbers index it.
+    pub fn chits(&self) -> &[Chit] {
+        match &self.own_chits {
+            Some(c) => c,
+            None => super::chits::sheet(),
+        }
+    }
+
     /// A Marine unit by id.
     pub fn marine(&self, id: &str) -> Option<&Marine> {
         self.marines.iter().find(|m| m.id == id)
@@ -744,7 +753,7 @@ impl DimxState {
 
     /// The name of a chit of the sheet in play.
     pub fn chit_name(&self, i: u8) -> String {
-        self.chits
+        self.chits()
             .get(usize::from(i))
             .map(|c| c.name.clone())
             .unwrap_or_default()
