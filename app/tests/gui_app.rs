@@ -13,6 +13,7 @@ mod gui;
 mod gui_app {
     pub mod support;
 
+    mod dimx;
     mod files;
     mod play;
     mod review;

@@ -210,9 +210,26 @@ impl App {
         self.open = None;
         self.selected = None;
         self.reload_battles();
-        // The battle played most recently is the one to go on with.
-        if let Some(b) = self.battles.iter().max_by_key(|b| (b.updated, b.id)) {
-            let id = b.id;
+        // Go on with the battle looked at last time, else the latest of a
+        // real game (not a test game), else the first one.
+        let last = self
+            .campaign
+            .as_ref()
+            .and_then(|c| c.path())
+            .and_then(|p| self.prefs.last_battle.get(p).copied())
+            .filter(|id| self.battles.iter().any(|b| b.id == *id));
+        let test_game = |g: &str| {
+            xenolog_engine::games::games()
+                .iter()
+                .any(|i| i.id == g && i.test_only)
+        };
+        let pick = last.or_else(|| {
+            self.battles
+                .iter()
+                .max_by_key(|b| (!test_game(&b.game), b.updated, std::cmp::Reverse(b.id)))
+                .map(|b| b.id)
+        });
+        if let Some(id) = pick {
             self.open_battle(id);
         }
     }
@@ -253,6 +270,9 @@ impl App {
         match (c.load_battle(id), summary) {
             (Ok(battle), Some(summary)) => {
                 let board = boards::for_game(battle.game_id());
+                if let Some(p) = c.path() {
+                    self.prefs.last_battle.insert(p.to_owned(), id);
+                }
                 self.open = Some(OpenBattle {
                     id,
                     summary,
@@ -860,6 +880,7 @@ impl App {
                     &ob.view.scene,
                     &ob.view.legal,
                     self.selected.as_deref(),
+                    &self.side.focus,
                     &mut self.camera,
                     commands,
                 );

@@ -22,6 +22,7 @@ const MIN_TEXT_PX: f32 = 5.0;
 
 const SELECTED: Color32 = Color32::from_rgb(255, 200, 0);
 const TARGET: Color32 = Color32::from_rgb(0, 190, 255);
+const FOCUS: Color32 = Color32::from_rgb(230, 0, 200);
 
 /// Where the board is looked at from.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -201,13 +202,40 @@ pub fn click_at(
     Some(AppCommand::Select(None))
 }
 
-/// The name of an item for people: its tooltip's first line, or its id.
+/// The name of an item for people: its tooltip's first line up to a colon
+/// ("HQ HQ1: MP 4, CF 3" names "HQ HQ1"), or its id.
 pub fn item_name(item: &Item) -> String {
     item.tooltip
         .as_deref()
         .and_then(|t| t.lines().next())
-        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split_once(": ").map_or(l, |(name, _)| name).trim())
+        .filter(|l| !l.is_empty())
         .map_or_else(|| item.id.clone(), str::to_owned)
+}
+
+/// Scene text with every character our fonts cannot draw replaced by a
+/// look-alike (a game may use any symbol; egui bundles few fonts).
+fn drawable<'t>(
+    painter: &egui::Painter,
+    font: &FontId,
+    text: &'t str,
+) -> std::borrow::Cow<'t, str> {
+    if painter.fonts_mut(|f| f.has_glyphs(font, text)) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| {
+            if painter.fonts_mut(|f| f.has_glyph(font, c)) {
+                return c;
+            }
+            match c {
+                '✓' | '✔' | '☑' => '√',
+                '✗' | '✘' | '✖' | '☒' => '×',
+                _ => '□',
+            }
+        })
+        .collect::<String>()
+        .into()
 }
 
 fn paint_item(painter: &egui::Painter, item: &Item, x: &Xform) {
@@ -254,11 +282,12 @@ fn paint_item(painter: &egui::Painter, item: &Item, x: &Xform) {
         Shape::Text { pos, text, size } => {
             let px = (size * x.scale()).round();
             if px >= MIN_TEXT_PX {
+                let font = FontId::proportional(px);
                 painter.text(
                     x.to_screen(*pos),
                     Align2::CENTER_CENTER,
-                    text,
-                    FontId::proportional(px),
+                    drawable(painter, &font, text),
+                    font,
                     fill,
                 );
             }
@@ -289,6 +318,7 @@ pub fn board_ui(
     scene: &Scene,
     legal: &[LegalCommand],
     selected: Option<&str>,
+    focus: &[String],
     camera: &mut Camera,
     commands: &mut Vec<AppCommand>,
 ) -> Response {
@@ -333,7 +363,7 @@ pub fn board_ui(
     let targets: Vec<(&str, &LegalCommand)> = active(legal, selected)
         .filter_map(|c| c.target.as_deref().map(|t| (t, c)))
         .collect();
-    let target_fill = TARGET.linear_multiply(0.25);
+    let target_fill = TARGET.linear_multiply(0.18);
     for (target, _) in &targets {
         if let Some(item) = scene.find(target) {
             ring(&painter, item, &x, Stroke::new(3.0, TARGET), target_fill);
@@ -347,12 +377,46 @@ pub fn board_ui(
             Stroke::new(3.0, SELECTED),
             Color32::TRANSPARENT,
         );
+        // Lines of fire from the selected unit to every unit it may target.
+        let from = screen_rect(item, &x).center();
+        for (target, _) in &targets {
+            if let Some(t) = scene.find(target)
+                && matches!(t.kind, ItemKind::Counter | ItemKind::Marker)
+            {
+                let to = screen_rect(t, &x).center();
+                painter.extend(egui::Shape::dashed_line(
+                    &[from, to],
+                    Stroke::new(2.0, TARGET),
+                    8.0,
+                    5.0,
+                ));
+            }
+        }
+    }
+
+    // What the step shown in the side panel is about.
+    for id in focus {
+        if let Some(item) = scene.find(id) {
+            ring(
+                &painter,
+                item,
+                &x,
+                Stroke::new(3.5, FOCUS),
+                FOCUS.linear_multiply(0.15),
+            );
+        }
     }
 
     // Accessible buttons for counters and targets; a click resolves by place.
     let slack = 3.0 / x.scale();
     let mut clicked_at: Option<Pos2> = None;
+    // Several items draw one counter (its body, its numbers, its markers)
+    // under one id: one button per id, on its first (main) item.
+    let mut seen = std::collections::HashSet::new();
     for item in &scene.items {
+        if !seen.insert(item.id.as_str()) {
+            continue;
+        }
         let target_cmds: Vec<&LegalCommand> = targets
             .iter()
             .filter(|(t, _)| *t == item.id)
@@ -405,12 +469,25 @@ pub fn board_ui(
         .input(|i| i.pointer.hover_pos())
         .filter(|p| view.contains(*p));
     if let Some(p) = hover
-        && let Some(text) = hits(scene, x.to_board(p), slack).find_map(|i| i.tooltip.clone())
         && !ui.ctx().is_being_dragged(response.id)
     {
-        response.clone().on_hover_ui_at_pointer(|ui| {
-            ui.label(text);
-        });
+        let under: Vec<&Item> = hits(scene, x.to_board(p), slack).collect();
+        let orders: Vec<&str> = under
+            .iter()
+            .flat_map(|i| targets.iter().filter(move |(t, _)| *t == i.id))
+            .map(|(_, c)| c.text.as_str())
+            .collect();
+        let tip = under.iter().find_map(|i| i.tooltip.clone());
+        if tip.is_some() || !orders.is_empty() {
+            response.clone().on_hover_ui_at_pointer(|ui| {
+                for o in &orders {
+                    ui.strong(format!("Click: {o}"));
+                }
+                if let Some(t) = &tip {
+                    ui.label(t);
+                }
+            });
+        }
     }
 
     camera_buttons_ui(ui, view, camera);

@@ -74,29 +74,42 @@ pub fn branches_ui(
     let lengths = state.lengths(battle).to_vec();
     for (id, depth) in tree(battle) {
         let b = &battle.branches()[id as usize];
+        let len = lengths.get(id as usize).copied().unwrap_or(0);
         ui.horizontal(|ui| {
             ui.add_space(14.0 * depth as f32);
-            let len = lengths.get(id as usize).copied().unwrap_or(0);
-            let title = if id == current {
-                egui::RichText::new(format!("● {} ({len} entries)", b.name)).strong()
+            let is_current = id == current;
+            let text = format!(
+                "{} {} · {len} entries",
+                if is_current { "●" } else { "○" },
+                b.name
+            );
+            let r = ui.selectable_label(is_current, text);
+            let label = if is_current {
+                format!("{} (current branch)", b.name)
             } else {
-                egui::RichText::new(format!("○ {} ({len} entries)", b.name))
+                format!("Switch to {}", b.name)
             };
-            ui.label(title);
-        });
-        ui.horizontal_wrapped(|ui| {
-            ui.add_space(14.0 * depth as f32 + 14.0);
-            if let (Some(parent), fork) = (b.parent, b.fork) {
-                let at = fork.map_or(0, |f| battle.path_to(Some(f)).len());
-                ui.weak(format!("from {} after #{at}", name(battle, parent)));
-            }
-            if id != current && ui.small_button(format!("Switch to {}", b.name)).clicked() {
+            r.widget_info(|| {
+                egui::WidgetInfo::selected(egui::Role::Button, true, is_current, &label)
+            });
+            if r.on_hover_text(&label).clicked() && !is_current {
                 commands.push(AppCommand::SwitchBranch(id));
             }
-            if ui.small_button(format!("Rename {}", b.name)).clicked() {
+            let rename = ui.small_button("Rename…");
+            rename.widget_info(|| {
+                egui::WidgetInfo::labeled(egui::Role::Button, true, format!("Rename {}", b.name))
+            });
+            if rename.clicked() {
                 state.renaming = Some((id, b.name.clone()));
             }
         });
+        if let (Some(parent), fork) = (b.parent, b.fork) {
+            ui.horizontal(|ui| {
+                ui.add_space(14.0 * depth as f32 + 18.0);
+                let at = fork.map_or(0, |f| battle.path_to(Some(f)).len());
+                ui.weak(format!("↳ from {} after #{at}", name(battle, parent)));
+            });
+        }
         if let Some((rid, text)) = &mut state.renaming
             && *rid == id
         {

@@ -204,13 +204,19 @@ fn dice_words(sides: &[u8]) -> String {
     }
 }
 
-fn labelled_edit(ui: &mut Ui, label: &str, text: &mut String, hint: &str) -> egui::Response {
+fn labelled_edit(
+    ui: &mut Ui,
+    label: &str,
+    text: &mut String,
+    hint: &str,
+    width: f32,
+) -> egui::Response {
     ui.horizontal(|ui| {
         let l = ui.label(label);
         ui.add(
             egui::TextEdit::singleline(text)
                 .hint_text(hint)
-                .desired_width(220.0),
+                .desired_width(width),
         )
         .labelled_by(l.id)
     })
@@ -355,7 +361,7 @@ fn new_battle_ui(
         ui.weak(&s.description);
     }
     ui.horizontal(|ui| {
-        labelled_edit(ui, "Seed:", &mut form.seed_text, "a whole number");
+        labelled_edit(ui, "Seed:", &mut form.seed_text, "a whole number", 200.0);
         if ui.button("New random seed").clicked() {
             form.seed_text = random_seed().to_string();
         }
@@ -378,7 +384,13 @@ fn new_battle_ui(
             "Two-player variant (a player runs the invaders)",
         );
     }
-    labelled_edit(ui, "Title:", &mut form.title, "a name for this battle");
+    labelled_edit(
+        ui,
+        "Title:",
+        &mut form.title,
+        "a name for this battle",
+        420.0,
+    );
     if let Some(e) = &form.error {
         ui.colored_label(ui.visuals().error_fg_color, e);
     }
@@ -421,7 +433,7 @@ fn dice_ui(ui: &mut Ui, form: &mut DiceForm, commands: &mut Vec<AppCommand>) -> 
             form.text.clear();
         }
     });
-    let edit = labelled_edit(ui, "Dice rolled:", &mut form.text, "e.g. 3 5 6");
+    let edit = labelled_edit(ui, "Dice rolled:", &mut form.text, "e.g. 3 5 6", 220.0);
     let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
     if let Some(e) = &form.error {
         ui.colored_label(ui.visuals().error_fg_color, e);

@@ -41,6 +41,8 @@ pub struct Prefs {
     pub playback_speed: f32,
     pub show_table: bool,
     pub show_test_games: bool,
+    /// The battle last looked at in each campaign file.
+    pub last_battle: std::collections::BTreeMap<PathBuf, i64>,
 }
 
 impl Default for Prefs {
@@ -53,6 +55,7 @@ impl Default for Prefs {
             playback_speed: 4.0,
             show_table: true,
             show_test_games: false,
+            last_battle: std::collections::BTreeMap::new(),
         }
     }
 }

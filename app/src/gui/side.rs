@@ -6,6 +6,7 @@ use eframe::egui::{
     self, Align2, Color32, CornerRadius, FontId, Role, Sense, Stroke, StrokeKind, Ui, WidgetInfo,
     vec2,
 };
+use xenolog_engine::scene::ItemKind;
 use xenolog_engine::{Battle, EntryText, LegalCommand};
 
 use super::board::{active, item_name};
@@ -25,6 +26,8 @@ pub struct SideState {
     pub step: usize,
     /// The entry whose steps are shown, to restart at step 1 when it changes.
     pub step_entry: Option<u64>,
+    /// Scene items the shown step is about, marked on the board.
+    pub focus: Vec<String>,
 }
 
 fn give(ui: &mut Ui, cmd: &LegalCommand, commands: &mut Vec<AppCommand>) {
@@ -91,13 +94,7 @@ pub fn selection_ui(
             .iter()
             .filter(|c| c.subject.as_deref() == Some(sel))
             .collect();
-        if !own.is_empty() {
-            ui.add_space(4.0);
-            ui.label(format!("Actions ({}):", own.len()));
-            for cmd in own {
-                give(ui, cmd, commands);
-            }
-        }
+        actions_ui(ui, view, &own, commands);
         ui.separator();
     }
 
@@ -134,6 +131,50 @@ pub fn selection_ui(
     }
 }
 
+/// A unit's commands: plain ones as buttons; those aimed at a unit (fire)
+/// and those aimed at a hex (moves) in groups, as they are also given by
+/// clicking the highlighted targets on the board.
+fn actions_ui(
+    ui: &mut Ui,
+    view: &BattleView,
+    own: &[&LegalCommand],
+    commands: &mut Vec<AppCommand>,
+) {
+    if own.is_empty() {
+        return;
+    }
+    let at_unit = |c: &LegalCommand| {
+        c.target
+            .as_deref()
+            .and_then(|t| view.scene.find(t))
+            .is_some_and(|i| matches!(i.kind, ItemKind::Counter | ItemKind::Marker))
+    };
+    let plain: Vec<&LegalCommand> = own.iter().copied().filter(|c| c.target.is_none()).collect();
+    let fire: Vec<&LegalCommand> = own.iter().copied().filter(|c| at_unit(c)).collect();
+    let moves: Vec<&LegalCommand> = own
+        .iter()
+        .copied()
+        .filter(|c| c.target.is_some() && !at_unit(c))
+        .collect();
+    ui.add_space(4.0);
+    for cmd in plain {
+        give(ui, cmd, commands);
+    }
+    for (title, list, open) in [("Targets", fire, true), ("Moves", moves, false)] {
+        if list.is_empty() {
+            continue;
+        }
+        egui::CollapsingHeader::new(format!("{title} ({})", list.len()))
+            .default_open(open || list.len() <= 6)
+            .show(ui, |ui| {
+                ui.weak("Or click the highlighted place on the board.");
+                for cmd in list {
+                    give(ui, cmd, commands);
+                }
+            });
+    }
+}
+
 /// What the entry at the cursor did, step by step.
 pub fn entry_steps_ui(
     ui: &mut Ui,
@@ -142,6 +183,7 @@ pub fn entry_steps_ui(
     board: &dyn BoardUi,
     state: &mut SideState,
 ) {
+    state.focus.clear();
     let Some(t) = view
         .pos
         .checked_sub(1)
@@ -156,10 +198,11 @@ pub fn entry_steps_ui(
         state.step = 0;
     }
     ui.label(egui::RichText::new(format!("#{} {}", view.pos, t.command)).strong());
-    let steps = board.steps(&t);
+    let steps = board.steps(battle, &t);
     if steps.len() > 1 {
         let n = steps.len();
         state.step = state.step.min(n - 1);
+        state.focus = steps[state.step].focus.clone();
         ui.horizontal(|ui| {
             if icon_button(ui, "◀", "Previous step", state.step > 0).clicked() {
                 state.step -= 1;
@@ -170,7 +213,7 @@ pub fn entry_steps_ui(
             }
         });
         for (k, s) in steps.iter().enumerate() {
-            let text = format!("{}. {s}", k + 1);
+            let text = format!("{}. {}", k + 1, s.text);
             if k == state.step {
                 ui.label(
                     egui::RichText::new(text)
@@ -185,7 +228,7 @@ pub fn entry_steps_ui(
         }
     } else {
         for s in steps {
-            ui.label(s);
+            ui.label(s.text);
         }
     }
 }
@@ -218,7 +261,10 @@ pub fn dice_tray_ui(ui: &mut Ui, battle: &dyn Battle, view: &mut BattleView, boa
         }
     });
     let hits = marks.iter().filter(|m| **m == DieMark::Hit).count();
-    if marks.iter().any(|m| *m != DieMark::Plain) {
+    if marks
+        .iter()
+        .any(|m| matches!(m, DieMark::Hit | DieMark::Miss))
+    {
         ui.label(format!("{hits} hit{}", if hits == 1 { "" } else { "s" }));
     }
     ui.weak(if t.entered {
@@ -233,6 +279,8 @@ fn die_ui(ui: &mut Ui, n: usize, value: u8, sides: u8, mark: DieMark) {
     let what = match mark {
         DieMark::Hit => ", hit",
         DieMark::Miss => ", miss",
+        DieMark::Pass => ", success",
+        DieMark::Fail => ", failure",
         DieMark::Plain => "",
     };
     let label = format!("Die {n}: {value}{what}");
@@ -243,10 +291,15 @@ fn die_ui(ui: &mut Ui, n: usize, value: u8, sides: u8, mark: DieMark) {
             Color32::WHITE,
             Stroke::new(2.5, Color32::from_rgb(255, 210, 0)),
         ),
-        DieMark::Miss => (
+        DieMark::Miss | DieMark::Fail => (
             Color32::from_gray(200),
             Color32::from_gray(90),
             Stroke::new(1.0, Color32::from_gray(120)),
+        ),
+        DieMark::Pass => (
+            Color32::from_rgb(40, 150, 60),
+            Color32::WHITE,
+            Stroke::new(2.5, Color32::from_rgb(255, 210, 0)),
         ),
         DieMark::Plain => (
             Color32::from_rgb(245, 240, 225),

@@ -10,8 +10,9 @@ use serde_json::json;
 use xenolog_engine::Battle;
 
 use crate::gui::app::install_fonts;
+use crate::gui::board::{Camera, board_ui};
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
-use crate::gui::dialogs::{Dialog, DiceForm, Notice, dialog_ui, notice_ui};
+use crate::gui::dialogs::{Dialog, DiceForm, NewBattleForm, Notice, dialog_ui, notice_ui};
 use crate::gui::timeline::{TimelineState, controls_ui, entries_table_ui, strip_ui};
 use crate::gui::view::BattleView;
 
@@ -84,7 +85,11 @@ fn timeline_and_entry_table() {
 }
 
 fn dialog_snapshot(name: &str, dialog: Dialog) {
-    let mut h = harness(egui::vec2(640.0, 420.0), Some(dialog), |ui, d| {
+    dialog_snapshot_sized(name, dialog, egui::vec2(640.0, 420.0));
+}
+
+fn dialog_snapshot_sized(name: &str, dialog: Dialog, size: egui::Vec2) {
+    let mut h = harness(size, Some(dialog), |ui, d| {
         let mut commands = Vec::new();
         dialog_ui(ui.ctx(), d, false, &mut commands);
     });
@@ -142,4 +147,67 @@ fn notice_dialog() {
     });
     h.run();
     h.snapshot("dialog_notice");
+}
+
+/// The Dimension X battle of the sample campaign.
+fn dimx_sample() -> (tempfile::TempDir, Box<dyn Battle>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sample.xenolog");
+    xenolog_saves::sample::create_sample(&path).unwrap();
+    let c = xenolog_saves::Campaign::open(&path).unwrap();
+    let b = c
+        .battles()
+        .unwrap()
+        .into_iter()
+        .find(|b| b.game == "dimx")
+        .unwrap();
+    let battle = c.load_battle(b.id).unwrap();
+    (dir, battle)
+}
+
+#[test]
+fn dimx_board_with_a_unit_selected() {
+    struct S {
+        battle: Box<dyn Battle>,
+        view: BattleView,
+        camera: Camera,
+        _dir: tempfile::TempDir,
+    }
+    let (dir, mut battle) = dimx_sample();
+    let mut view = BattleView::new();
+    view.refresh(battle.as_ref());
+    // Before entry 7: Marine Squad MS2 may fire at two Kay'otz units.
+    battle.seek(view.line.entry_at(6));
+    let state = S {
+        battle,
+        view,
+        camera: Camera::default(),
+        _dir: dir,
+    };
+    let mut h = harness(egui::vec2(960.0, 680.0), state, |ui, s| {
+        s.view.refresh(s.battle.as_ref());
+        let mut commands = Vec::new();
+        board_ui(
+            ui,
+            &s.view.scene,
+            &s.view.legal,
+            Some("unit:MS2"),
+            &[],
+            &mut s.camera,
+            &mut commands,
+        );
+    });
+    h.run();
+    h.snapshot("board_dimx");
+}
+
+#[test]
+fn new_battle_dialog() {
+    let mut form = NewBattleForm::new(false);
+    form.seed_text = "20240607".into();
+    dialog_snapshot_sized(
+        "dialog_new_battle",
+        Dialog::NewBattle(form),
+        egui::vec2(640.0, 560.0),
+    );
 }

@@ -21,6 +21,8 @@ pub fn app_with(
 ) -> Harness<'static, App> {
     let prefs = Prefs {
         theme: ThemeChoice::Light,
+        // The small test game keeps the generic tests short.
+        show_test_games: true,
         ..Prefs::default()
     };
     Harness::builder()
@@ -48,8 +50,11 @@ pub fn app() -> Harness<'static, App> {
     app_with(None, None, Vec::new())
 }
 
-/// Click the node with this exact label and let the app settle.
+/// Click the node with this exact label (scrolled into view first) and let
+/// the app settle.
 pub fn click(h: &mut Harness<'_, App>, label: &str) {
+    h.get_by_label(label).scroll_to_me();
+    h.run();
     h.get_by_label(label).click();
     h.run();
 }
@@ -93,4 +98,57 @@ pub fn new_battle(h: &mut Harness<'_, App>, game_label: &str, seed: u64, real_di
 pub fn position(h: &Harness<'_, App>) -> (usize, usize) {
     let ob = h.state().open.as_ref().expect("a battle is open");
     (ob.view.pos, ob.view.line.positions() - 1)
+}
+
+/// Click the node with this label that lies on the board (a panel may have
+/// a button with the same words).
+pub fn click_on_board(h: &mut Harness<'_, App>, label: &str) {
+    let board = h.get_by_label(BOARD).rect();
+    let node = h
+        .get_all_by_label(label)
+        .find(|n| board.contains(n.rect().center()))
+        .unwrap_or_else(|| panic!("nothing labelled {label:?} on the board"));
+    node.click();
+    h.run();
+}
+
+/// The accessible name of the board.
+pub const BOARD: &str = "Board (drag to pan, scroll to zoom)";
+
+/// Move the cursor with the keyboard: Home, then Right `pos` times.
+pub fn go_to(h: &mut Harness<'_, App>, pos: usize) {
+    h.key_press(egui::Key::Home);
+    h.run();
+    for _ in 0..pos {
+        h.key_press(egui::Key::ArrowRight);
+    }
+    h.run();
+    assert_eq!(position(h).0, pos);
+}
+
+/// Give a command by clicking its target on the board, choosing it in the
+/// "Which command?" dialog when the target takes several.
+pub fn give_on_board(h: &mut Harness<'_, App>, cmd: &xenolog_engine::LegalCommand) {
+    let ways = h
+        .state()
+        .open
+        .as_ref()
+        .unwrap()
+        .view
+        .legal
+        .iter()
+        .filter(|c| c.subject == cmd.subject && c.target == cmd.target)
+        .count();
+    if ways == 1 {
+        click_on_board(h, &cmd.text);
+        return;
+    }
+    click_on_board(h, &format!("{} ({ways} choices)", cmd.text));
+    h.get_by_label("Which command?");
+    let choice = h
+        .get_all_by_label(&cmd.text)
+        .last()
+        .expect("the dialog offers the command");
+    choice.click();
+    h.run();
 }

@@ -7,6 +7,7 @@ use eframe::egui;
 use serde_json::{Value, json};
 use xenolog_engine::{Battle, EntryText, Scene};
 
+mod dimx;
 mod race;
 
 /// How one die counted.
@@ -14,8 +15,20 @@ mod race;
 pub enum DieMark {
     Hit,
     Miss,
+    /// A roll that had to succeed (rally, recon) and did.
+    Pass,
+    /// A roll that had to succeed and did not.
+    Fail,
     /// Not a to-hit die (a move roll, a draw), or the game does not say.
     Plain,
+}
+
+/// One step of an entry, and the scene items it is about (drawn marked on
+/// the board while the step is shown).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub text: String,
+    pub focus: Vec<String>,
 }
 
 /// The game-specific parts of the app.
@@ -32,8 +45,15 @@ pub trait BoardUi {
 
     /// The steps of an entry to show one by one (an activation of the
     /// Kay'otz is several moves and attacks in one entry).
-    fn steps(&self, entry: &EntryText) -> Vec<String> {
-        entry.events.clone()
+    fn steps(&self, _battle: &dyn Battle, entry: &EntryText) -> Vec<Step> {
+        entry
+            .events
+            .iter()
+            .map(|e| Step {
+                text: e.clone(),
+                focus: Vec::new(),
+            })
+            .collect()
     }
 
     /// Whether the game has a two-player variant to offer in New battle.
@@ -56,6 +76,7 @@ impl BoardUi for GenericBoard {}
 pub fn for_game(game: &str) -> Box<dyn BoardUi> {
     match game {
         "race" => Box::new(race::RaceBoard),
+        "dimx" => Box::new(dimx::DimxBoard),
         _ => Box::new(GenericBoard),
     }
 }

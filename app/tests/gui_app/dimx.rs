@@ -1,0 +1,186 @@
+//! Invaders From Dimension X! on the sample campaign: moving by clicking the
+//! board, firing (a redo gives the recorded dice; another shot from an
+//! earlier entry starts a branch), the Kay'otz activation step by step.
+
+use egui_kittest::kittest::Queryable;
+use xenolog_engine::LegalCommand;
+
+use super::support::{app_with, click, click_on_board, give_on_board, go_to, position};
+use crate::gui::board::contains;
+
+fn sample() -> (
+    tempfile::TempDir,
+    egui_kittest::Harness<'static, crate::gui::app::App>,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let h = app_with(None, Some(dir.path().to_owned()), Vec::new());
+    assert_eq!(h.state().open.as_ref().unwrap().battle.game_id(), "dimx");
+    (dir, h)
+}
+
+/// The legal command of `unit` aimed at `target`.
+fn aimed(
+    h: &egui_kittest::Harness<'_, crate::gui::app::App>,
+    unit: &str,
+    target: &str,
+) -> LegalCommand {
+    let ob = h.state().open.as_ref().unwrap();
+    ob.view
+        .legal
+        .iter()
+        .find(|c| c.subject.as_deref() == Some(unit) && c.target.as_deref() == Some(target))
+        .cloned()
+        .unwrap_or_else(|| panic!("{unit} has no command aimed at {target}"))
+}
+
+/// The first legal command of `unit` aimed at a hex, or at a unit.
+fn command_of(
+    h: &egui_kittest::Harness<'_, crate::gui::app::App>,
+    unit: &str,
+    at_unit: bool,
+) -> LegalCommand {
+    let ob = h.state().open.as_ref().unwrap();
+    ob.view
+        .legal
+        .iter()
+        .find(|c| {
+            c.subject.as_deref() == Some(unit)
+                && c.target
+                    .as_deref()
+                    .is_some_and(|t| t.starts_with("unit:") == at_unit)
+        })
+        .cloned()
+        .unwrap_or_else(|| {
+            panic!(
+                "{unit} has no command aimed at a {}",
+                if at_unit { "unit" } else { "hex" }
+            )
+        })
+}
+
+#[test]
+fn move_a_unit_by_clicking_it_and_then_a_highlighted_hex() {
+    let (_dir, mut h) = sample();
+    let (pos, last) = position(&h);
+    assert_eq!(pos, last, "the sample opens at the head of its main line");
+    click_on_board(&mut h, "Heavy Weapons HW1");
+    assert_eq!(h.state().selected.as_deref(), Some("unit:HW1"));
+    // A hex HW1 can reach in more than one way (a Full Move or a Shoot and
+    // Scoot move): the board's button says so and a click asks which.
+    let mv = command_of(&h, "unit:HW1", false);
+    let ways = h
+        .state()
+        .open
+        .as_ref()
+        .unwrap()
+        .view
+        .legal
+        .iter()
+        .filter(|c| c.subject == mv.subject && c.target == mv.target)
+        .count();
+    assert!(
+        ways > 1,
+        "{} is reached in {ways} way(s)",
+        mv.target.as_deref().unwrap()
+    );
+    click_on_board(&mut h, &format!("{} ({ways} choices)", mv.text));
+    h.get_by_label("Which command?");
+    let choice = h
+        .get_all_by_label(&mv.text)
+        .last()
+        .expect("the dialog offers the move");
+    choice.click();
+    h.run();
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert_eq!(position(&h), (pos + 1, last + 1));
+    let ob = h.state().open.as_ref().unwrap();
+    let entry = ob
+        .battle
+        .entry_texts(&[ob.battle.cursor().unwrap()])
+        .remove(0);
+    assert_eq!(entry.command, mv.text);
+    // The counter now stands in the hex it was sent to.
+    let hex = ob.view.scene.find(mv.target.as_deref().unwrap()).unwrap();
+    let counter = ob.view.scene.find("unit:HW1").unwrap();
+    let xenolog_engine::scene::Shape::Rect { min, max, .. } = &counter.shape else {
+        panic!("a counter is a rectangle");
+    };
+    let centre = [(min[0] + max[0]) / 2.0, (min[1] + max[1]) / 2.0];
+    assert!(contains(hex, centre, 0.0), "HW1 is drawn in {}", hex.id);
+}
+
+#[test]
+fn fire_again_from_an_earlier_entry_rolls_the_same_dice_and_another_shot_branches() {
+    let (_dir, mut h) = sample();
+    let entries = h.state().open.as_ref().unwrap().battle.records().len();
+    // Before entry 7, where Marine Squad MS2 fired at Kay'otz #12.
+    go_to(&mut h, 6);
+    click_on_board(&mut h, "Marine Squad MS2");
+    let fire = aimed(&h, "unit:MS2", "unit:K12");
+    give_on_board(&mut h, &fire);
+    // The same command from the same point is the recorded entry: no
+    // question, no new entry, the same dice (undo is no way to reroll).
+    assert!(h.query_by_label("Start a new branch?").is_none());
+    assert_eq!(
+        h.state().open.as_ref().unwrap().battle.records().len(),
+        entries
+    );
+    assert_eq!(position(&h).0, 7);
+    h.get_by_label("Die 1: 4, hit");
+    h.get_by_label("Die 2: 2, miss");
+    h.get_by_label("2 hits");
+
+    // Back one entry, and this time the Scout fires first: a new branch.
+    h.key_press(eframe::egui::Key::ArrowLeft);
+    h.run();
+    click_on_board(&mut h, "Scout SC1");
+    let other = aimed(&h, "unit:SC1", "unit:K12");
+    give_on_board(&mut h, &other);
+    h.get_by_label("Start a new branch?");
+    click(&mut h, "Start new branch");
+    let b = &h.state().open.as_ref().unwrap().battle;
+    assert_eq!(b.records().len(), entries + 1);
+    assert_eq!(b.branches().len(), 4);
+    assert_eq!(b.current_branch(), 3);
+    let text = b.entry_texts(&[b.cursor().unwrap()]).remove(0);
+    assert!(
+        text.events
+            .iter()
+            .any(|e| e.contains("fires at Kay'otz #12")),
+        "{text:?}"
+    );
+    assert_eq!(text.dice.len(), 3, "the Scout fires with CF 3");
+
+    // The old line is all there.
+    click(&mut h, "Switch to Main");
+    let b = &h.state().open.as_ref().unwrap().battle;
+    assert_eq!(b.current_branch(), 0);
+    assert_eq!(position(&h).0 + 1, position(&h).1 + 1);
+}
+
+#[test]
+fn the_kayotz_activation_is_shown_step_by_step() {
+    let (_dir, mut h) = sample();
+    // Entry 37 chose the chit "Swarm: Odd Units": the Kay'otz then act.
+    go_to(&mut h, 37);
+    let n = h.state().open.as_ref().unwrap().view.line.ids.len();
+    assert!(n >= 37);
+    let total = {
+        let ob = h.state_mut().open.as_mut().unwrap();
+        let text = ob.view.line.text(ob.battle.as_ref(), 36).unwrap().clone();
+        ob.board.steps(ob.battle.as_ref(), &text).len()
+    };
+    h.get_by_label(&format!("Step 1 of {total}"));
+    assert!(total > 5, "{total} steps");
+    let mut focused = 0;
+    for k in 2..=total {
+        click(&mut h, "Next step");
+        h.get_by_label(&format!("Step {k} of {total}"));
+        if !h.state().side.focus.is_empty() {
+            focused += 1;
+        }
+    }
+    assert!(focused > 0, "some steps mark their units on the board");
+    click(&mut h, "Previous step");
+    h.get_by_label(&format!("Step {} of {total}", total - 1));
+}
