@@ -42,7 +42,7 @@ fn allowed(summary: &str) -> bool {
         || summary.starts_with("Instant victory: ")
         || summary.ends_with(" per scenario")
         || summary.starts_with("Kay'otz victory per scenario")
-        || summary.starts_with("Marines victory per scenario")
+        || summary.starts_with("Marine victory per scenario")
         || summary.starts_with("Draw per scenario")
 }
 
@@ -50,6 +50,7 @@ struct Tally {
     games: usize,
     marine_wins: usize,
     turns: Vec<u32>,
+    results: std::collections::BTreeMap<String, usize>,
 }
 
 fn play(seed: u64, scenario: &str, two_player: bool, t: &mut Tally) {
@@ -91,6 +92,7 @@ fn play(seed: u64, scenario: &str, two_player: bool, t: &mut Tally) {
     let report = s.verify();
     assert!(report.ok(), "seed {seed} {scenario}: {report}");
     t.games += 1;
+    *t.results.entry(out.summary.clone()).or_default() += 1;
     t.turns.push(u32::from(turn));
     if out.winner == Some(xenolog_engine::Actor(0)) {
         t.marine_wins += 1;
@@ -108,6 +110,7 @@ fn autoplay_random_bot_full_battles_end_in_allowed_results_and_verify() {
         games: 0,
         marine_wins: 0,
         turns: Vec::new(),
+        results: Default::default(),
     };
     let start = std::time::Instant::now();
     for seed in 0..n {
@@ -123,4 +126,7 @@ fn autoplay_random_bot_full_battles_end_in_allowed_results_and_verify() {
         t.marine_wins,
         full
     );
+    for (summary, n) in &t.results {
+        println!("{n:5}  {summary}");
+    }
 }

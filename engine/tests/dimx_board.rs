@@ -300,7 +300,14 @@ fn the_registry_lists_dimx_with_its_scenarios() {
 #[test]
 fn the_state_stays_compact_the_map_and_printed_chits_stay_out_of_it() {
     for id in ["alpha", "beta", "campaign"] {
-        let s = Session::<DimX>::new(1, DimxConfig { scenario: id.into(), ..Default::default() }).unwrap();
+        let s = Session::<DimX>::new(
+            1,
+            DimxConfig {
+                scenario: id.into(),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let bytes = postcard::to_allocvec(s.state()).unwrap().len();
         assert!(bytes < 1200, "{id}: {bytes} bytes");
         assert!(s.state().own_chits.is_none());

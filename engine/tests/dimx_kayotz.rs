@@ -322,7 +322,7 @@ fn g4_otherwise_the_scenario_decides_how_the_game_ends() {
     let out = DimX::outcome(state(&b)).unwrap();
     assert_eq!(
         (out.winner, out.summary.as_str()),
-        (Some(Actor(0)), "Marines victory: Skylar held per scenario")
+        (Some(Actor(0)), "Marine victory: Skylar held per scenario")
     );
     let mut b = battle(&alpha("marine MS1 at 225\ngoals enslave\notherwise draw"));
     play(&mut b, r#""end_action_phase""#, &[]);

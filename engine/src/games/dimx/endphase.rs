@@ -154,7 +154,7 @@ pub fn end_phase(ctx: &mut Ctx) -> Result<(), RuleError> {
         if v.all.iter().all(|c| holds(&ctx.s, ctx.map, c)) {
             ctx.emit(DimxEvent::GameOver {
                 winner: Some(v.side),
-                summary: format!("{} victory: {} per scenario", v.side.name(), v.text),
+                summary: format!("{} victory: {} per scenario", v.side.adjective(), v.text),
             });
             return Ok(());
         }
@@ -162,7 +162,7 @@ pub fn end_phase(ctx: &mut Ctx) -> Result<(), RuleError> {
     let summary = match ctx.s.rules.otherwise {
         Some(side) => format!(
             "{} victory per scenario: no Mission Goal achieved and no other result",
-            side.name()
+            side.adjective()
         ),
         None => {
             "Draw per scenario: no Mission Goal achieved and no victory conditions met".to_owned()

@@ -22,6 +22,14 @@ impl Side {
             Side::Kayotz => "Kay'otz",
         }
     }
+
+    /// The side as an adjective: "Marine victory".
+    pub fn adjective(self) -> &'static str {
+        match self {
+            Side::Marines => "Marine",
+            Side::Kayotz => "Kay'otz",
+        }
+    }
 }
 
 /// A condition of a scenario's victory rules.
