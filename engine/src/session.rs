@@ -270,16 +270,16 @@ impl<G: Game> Session<G> {
             ));
         }
         for b in branches.iter().skip(1) {
-            if !b.parent.is_some_and(|p| p < b.id) {
+            if b.parent.is_none_or(|p| p >= b.id) {
                 return Err(LoadError::Other(format!(
                     "the branch list is damaged (branch {} does not part from an older branch)",
                     b.id
                 )));
             }
             if let Some(f) = b.fork
-                && !records
+                && records
                     .get(f as usize)
-                    .is_some_and(|r| Some(r.branch) == b.parent)
+                    .is_none_or(|r| Some(r.branch) != b.parent)
             {
                 return Err(LoadError::Corrupt {
                     entry: f,
