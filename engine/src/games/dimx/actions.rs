@@ -180,7 +180,12 @@ pub fn decide(
             }) else {
                 let names: Vec<_> = options
                     .iter()
-                    .map(|&o| s.chits()[usize::from(o)].key.clone())
+                    .map(|&o| {
+                        s.chits()
+                            .get(usize::from(o))
+                            .map(|c| c.key.clone())
+                            .unwrap_or_default()
+                    })
                     .collect();
                 return Err(RuleError::illegal(
                     "B.2",
@@ -584,7 +589,11 @@ pub fn legal(s: &DimxState) -> Vec<(Actor, DimxCommand)> {
                 out.push((
                     side_actor(*by),
                     C::ChooseChit {
-                        chit: s.chits()[usize::from(o)].key.clone(),
+                        chit: s
+                            .chits()
+                            .get(usize::from(o))
+                            .map(|c| c.key.clone())
+                            .unwrap_or_default(),
                     },
                 ));
             }

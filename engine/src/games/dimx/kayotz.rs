@@ -272,7 +272,17 @@ pub fn act(ctx: &mut Ctx, alien: &str, choice: &Choice) -> Result<(), RuleError>
             "no Kay'otz Activation Chit is being enacted",
         ));
     };
-    let st = ctx.s.chits()[usize::from(chit)].steps[usize::from(step)];
+    let Some(&st) = ctx
+        .s
+        .chits()
+        .get(usize::from(chit))
+        .and_then(|c| c.steps.get(usize::from(step)))
+    else {
+        return Err(RuleError::illegal(
+            "F",
+            "no step of a chit is waiting for a unit",
+        ));
+    };
     let a = ctx
         .alien(alien)
         .ok_or_else(|| RuleError::illegal("F", format!("there is no Kay'otz unit {alien}")))?;
