@@ -313,3 +313,49 @@ fn the_state_stays_compact_the_map_and_printed_chits_stay_out_of_it() {
         assert!(s.state().own_chits.is_none());
     }
 }
+
+#[test]
+fn a_scenario_file_may_carry_a_map_of_its_own() {
+    let text = "\
+scenario \"Ridge\"
+map ridge
+map_name \"The Ridge\"
+grid 3 2
+row 1  111. 112F 113.
+row 2  121.  ~   123R
+road 111 121
+other_kayotz aside
+marine MS1 at 111
+kayotz K1 at 113
+cup lull
+";
+    let mut b = battle(text);
+    assert!(state(&b).map.starts_with("ridge-"), "{}", state(&b).map);
+    let why = refused(
+        &mut b,
+        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
+        &[6, 6, 6, 6],
+    );
+    assert!(
+        why.contains("crosses Forest"),
+        "the Forest in 112 blocks: {why}"
+    );
+    play(&mut b, r#"{"full_move":{"unit":"MS1","to":121}}"#, &[]);
+    let sc = DimX::scene(state(&b));
+    assert!(sc.find("hex:123").is_some() && sc.find("lava:2-2").is_some());
+    // the same file again is the same map; a changed map is another
+    let again = battle(text);
+    assert_eq!(state(&again).map, state(&b).map);
+    let other = battle(&text.replace("112F", "112."));
+    assert_ne!(state(&other).map, state(&b).map);
+    let bad = text.replace("row 2  121.  ~   123R", "row 2  121.  ~");
+    let config = DimxConfig {
+        scenario_text: Some(bad),
+        ..Default::default()
+    };
+    let err = Session::<DimX>::new(1, config).err().unwrap().to_string();
+    assert!(
+        err.contains("line 6: row 2 has 2 hexes but the grid has 3 columns"),
+        "{err}"
+    );
+}

@@ -9,7 +9,8 @@
 //! D.2) exactly, with no floating-point edge cases at corners and hexsides.
 //!
 //! The map never goes into the battle state: a state names its map by key and
-//! the map is parsed once per process from the data files compiled in.
+//! the map is parsed once per process from the data files compiled in, or
+//! from a player's scenario file when the battle is set up ([`register`]).
 
 use std::sync::OnceLock;
 
@@ -318,19 +319,24 @@ impl Map {
 
     /// Parse a map file (format in RULES.md, "Map files").
     pub fn parse(text: &str) -> Result<Map, TextError> {
-        let ls = lines(text)?;
-        let mut key = None;
+        Map::parse_lines(&lines(text)?, None)
+    }
+
+    /// Parse map statements already split into lines (a scenario file may
+    /// carry its own map); `key` names the map when no `map` line does.
+    pub fn parse_lines(ls: &[Line], key: Option<String>) -> Result<Map, TextError> {
+        let mut key = key;
         let mut name = None;
         let mut grid: Option<(u16, u16)> = None;
         let mut rows_seen: Vec<Option<Vec<HexToken>>> = Vec::new();
         let mut roads: Vec<&Line> = Vec::new();
-        for l in &ls {
+        for l in ls {
             match l.words[0].as_str() {
                 "map" => {
                     key = Some(l.word(1, "a map key")?.to_owned());
                     l.at_most(2)?;
                 }
-                "name" => {
+                "name" | "map_name" => {
                     name = Some(l.words[1..].join(" "));
                 }
                 "grid" => {
@@ -568,6 +574,39 @@ pub fn builtin(key: &str) -> Option<&'static Map> {
         })),
         _ => None,
     }
+}
+
+/// Maps from players' scenario files, by key: each is parsed when its battle
+/// is set up (also when a stored battle is loaded) and kept for the process,
+/// so states can name it like a compiled-in map.
+fn registry() -> &'static std::sync::Mutex<Vec<&'static Map>> {
+    static CUSTOM: OnceLock<std::sync::Mutex<Vec<&'static Map>>> = OnceLock::new();
+    CUSTOM.get_or_init(|| std::sync::Mutex::new(Vec::new()))
+}
+
+/// Keep a player's map for the rest of the process and return it; a map with
+/// the same key (the same text) is kept only once.
+pub fn register(map: Map) -> &'static Map {
+    let mut all = registry()
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(m) = all.iter().find(|m| m.key == map.key) {
+        return m;
+    }
+    // A few kilobytes per distinct map a player loads, for the process's life.
+    let m: &'static Map = Box::leak(Box::new(map));
+    all.push(m);
+    m
+}
+
+/// A compiled-in map, or a player's map registered by its scenario file.
+pub fn find(key: &str) -> Option<&'static Map> {
+    builtin(key).or_else(|| {
+        let all = registry()
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        all.iter().find(|m| m.key == key).copied()
+    })
 }
 
 /// The keys of the maps compiled in.

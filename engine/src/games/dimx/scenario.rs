@@ -51,7 +51,7 @@ pub fn builtin() -> &'static [Scenario] {
 /// The map a state names. States only ever name a map their scenario was
 /// checked against, so the fallback is never used in play.
 pub fn map_for(key: &str) -> &'static Map {
-    map::builtin(key)
+    map::find(key)
         .or_else(|| map::builtin("alpha"))
         .unwrap_or_else(|| unreachable_map())
 }
@@ -60,6 +60,9 @@ fn unreachable_map() -> &'static Map {
     // Invariant: the compiled-in map files parse (tested in map.rs).
     panic!("the compiled-in maps are missing")
 }
+
+/// Statements of a map of the player's own inside a scenario file.
+const MAP_WORDS: [&str; 4] = ["map_name", "grid", "row", "road"];
 
 const STEP_WORDS: [&str; 10] = [
     "rush",
@@ -143,10 +146,14 @@ pub fn parse(text: &str, id: &str, two_player: bool) -> Result<Scenario, TextErr
     let sheet = units::sheet();
     // Chit definitions (a sheet of the player's own) are pulled out first.
     let mut chit_lines = Vec::new();
+    let mut map_lines = Vec::new();
     let mut rest = Vec::new();
     let mut in_chit = false;
     for l in all {
-        if l.words[0] == "chit" {
+        if MAP_WORDS.contains(&l.words[0].as_str()) {
+            in_chit = false;
+            map_lines.push(l);
+        } else if l.words[0] == "chit" {
             in_chit = true;
             chit_lines.push(l);
         } else if in_chit && STEP_WORDS.contains(&l.words[0].as_str()) {
@@ -179,13 +186,32 @@ pub fn parse(text: &str, id: &str, two_player: bool) -> Result<Scenario, TextErr
             }
             "description" => description = l.words[1..].join(" "),
             "map" => {
-                let k = l.word(1, "a map (alpha or beta)")?;
-                the_map = Some(
-                    map::builtin(k)
-                        .ok_or_else(|| l.err(format!("unknown map '{k}' (alpha or beta)")))?,
-                );
+                let k = l.word(1, "a map (alpha or beta, or own with grid and row lines)")?;
                 l.at_most(2)?;
+                if map_lines.is_empty() {
+                    the_map = Some(map::builtin(k).ok_or_else(|| {
+                        l.err(format!("unknown map '{k}' (alpha or beta, or give your own with grid, row and road lines)"))
+                    })?);
+                } else {
+                    // the key carries a digest of the map, so a changed map is another map
+                    let mut h = blake3::Hasher::new();
+                    for ml in &map_lines {
+                        h.update(ml.words.join(" ").as_bytes());
+                        h.update(b"\n");
+                    }
+                    let digest = h.finalize().to_hex();
+                    let key = format!("{k}-{}", &digest.as_str()[..16]);
+                    let mut own = Map::parse_lines(&map_lines, Some(key))?;
+                    if own.name.is_empty() {
+                        own.name = k.to_owned();
+                    }
+                    if own.numbered().count() == 0 {
+                        return Err(l.err("the scenario's own map has no numbered hexes"));
+                    }
+                    the_map = Some(map::register(own));
+                }
             }
+
             _ => {}
         }
     }
