@@ -5,6 +5,11 @@
 mod cli;
 mod gui;
 
+/// mimalloc: opening a long battle allocates a few small buffers per entry,
+/// and the system allocator made that the largest cost (BENCHMARKS.md, open).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     cli::main()
 }

@@ -24,6 +24,10 @@ use xenolog_engine::games::race::{Race, RaceConfig};
 use xenolog_engine::{Game, Session};
 use xenolog_saves::{Campaign, DiceMode};
 
+/// The same allocator as the `xenolog` binary, so the figures are the app's.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const LONG: usize = 1_000_000;
 
 /// SplitMix64: the bot's own choices, independent of the battle's stream.
