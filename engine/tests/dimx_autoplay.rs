@@ -69,8 +69,19 @@ fn play(seed: u64, scenario: &str, two_player: bool, t: &mut Tally) {
             "seed {seed} {scenario}: no legal command before the end"
         );
         let (actor, cmd) = legal[bot.below(legal.len())].clone();
-        if let Err(e) = s.play(actor, &cmd, None) {
-            panic!("seed {seed} {scenario}: a legal command was refused: {cmd:?}: {e}");
+        if steps % 97 == 0 {
+            // the words and the picture of any moment never fail
+            for (a, c) in &legal {
+                assert!(!DimX::describe_command(s.state(), *a, c).is_empty());
+            }
+            assert!(!DimX::scene(s.state()).items.is_empty());
+        }
+        let id = match s.play(actor, &cmd, None) {
+            Ok(id) => id,
+            Err(e) => panic!("seed {seed} {scenario}: a legal command was refused: {cmd:?}: {e}"),
+        };
+        for e in s.events(id) {
+            assert!(!DimX::describe_event(&e).is_empty());
         }
         steps += 1;
         assert!(
