@@ -30,8 +30,12 @@ pub enum RuleErrorKind {
     Unknown,
     /// The game's rules forbid it.
     Illegal,
-    /// Entered dice do not fit the command (count or faces).
+    /// Entered dice do not fit the command (a face out of range, or dice left over).
     Dice,
+    /// The entered dice ran out before the command had rolled all it needs.
+    /// Nothing was recorded: give the same command again with one more die
+    /// (a player rolling real dice can be asked die by die this way).
+    MoreDice,
 }
 
 /// A command refused by the rules, with the reason in words.

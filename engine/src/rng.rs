@@ -103,7 +103,7 @@ impl Randomness {
             Some(entered) => {
                 let Some(&v) = entered.get(self.next_entered) else {
                     return Err(RuleError::new(
-                        RuleErrorKind::Dice,
+                        RuleErrorKind::MoreDice,
                         format!(
                             "this command needs more dice than were entered: {} entered, at least {} needed",
                             entered.len(),
@@ -222,7 +222,9 @@ mod tests {
 
         let mut r = Randomness::new(1, 0, Some(vec![2]));
         r.d6().unwrap();
-        assert!(r.d6().unwrap_err().message.contains("needs more dice"));
+        let more = r.d6().unwrap_err();
+        assert!(more.message.contains("needs more dice"));
+        assert_eq!(more.kind, RuleErrorKind::MoreDice, "the app asks for one more die on this");
 
         let mut r = Randomness::new(1, 0, Some(vec![2, 3]));
         r.d6().unwrap();

@@ -1080,7 +1080,7 @@ mod tests {
         assert_eq!(s.state().turn_total, 11);
         assert!(s.verify().ok());
         let err = s.play(Actor(0), &roll(2), Some(vec![6])).unwrap_err();
-        assert_eq!(err.kind, crate::game::RuleErrorKind::Dice);
+        assert_eq!(err.kind, crate::game::RuleErrorKind::MoreDice);
         assert_eq!(s.records().len(), 1, "a refused command changes nothing");
     }
 }
