@@ -8,7 +8,7 @@ use support::*;
 use xenolog_engine::games::dimx::map::{Terrain, builtin};
 use xenolog_engine::games::dimx::movement::{allowance, path_cost, step_cost};
 use xenolog_engine::games::dimx::scenario;
-use xenolog_engine::games::dimx::state::{Cause, DimxEvent, Landing, Phase};
+use xenolog_engine::games::dimx::state::{Cause, DimxEvent, Hold, Landing, Phase};
 use xenolog_engine::games::dimx::units::{AlienPlace, Condition, Place};
 use xenolog_engine::games::dimx::{DimX, DimxConfig};
 use xenolog_engine::{Actor, Game, Session};
@@ -284,6 +284,31 @@ fn c1_buildings_and_bridges_are_road_hexes() {
         words(&ev)[1].contains("253 -> L7-5 -> 312"),
         "{:?}",
         words(&ev)
+    );
+}
+
+/// C.1 "moving from a Road hex into a directly connected Road hex (i.e.,
+/// moving along the road)": Building hexes are Road hexes, but two adjacent
+/// Building hexes are "directly connected" only where the map prints a road
+/// between them (Xenolog's reading; the movement example's 326 to 352 shows
+/// that adjacency alone does not connect two road hexes).
+#[test]
+fn c1_adjacent_building_hexes_are_connected_only_by_a_printed_road() {
+    let m = builtin("alpha").unwrap();
+    let c = |h| m.cell(h).unwrap();
+    for h in [456, 515, 516] {
+        assert_eq!(m.terrain(c(h)), Terrain::Buildings);
+    }
+    assert!(m.adjacent(c(456), c(515)) && !m.road_connected(c(456), c(515)));
+    assert_eq!(
+        step_cost(m, Some(c(456)), c(515)),
+        Some(2),
+        "no printed road: a normal 1 MP move"
+    );
+    assert_eq!(
+        step_cost(m, Some(c(456)), c(516)),
+        Some(1),
+        "a printed road: 1/2 MP"
     );
 }
 
@@ -576,6 +601,101 @@ fn c3_a_dormant_unit_that_a_chit_activates_only_flips_to_active() {
             .any(|e| matches!(e, DimxEvent::AlienMoved { .. } | DimxEvent::Fired { .. }))
     );
     assert_eq!(state(&b).alien("K8").unwrap().on_map(), Some(251));
+}
+
+fn held(ev: &[DimxEvent], unit: &str) -> Option<Hold> {
+    ev.iter().find_map(|e| match e {
+        DimxEvent::AlienHolds { unit: u, why, .. } if u == unit => Some(*why),
+        _ => None,
+    })
+}
+
+fn did_something(ev: &[DimxEvent], unit: &str) -> bool {
+    ev.iter().any(|e| match e {
+        DimxEvent::AlienMoved { unit: u, .. } => u == unit,
+        DimxEvent::Fired { shooter, .. } | DimxEvent::NoFire { shooter, .. } => shooter == unit,
+        _ => false,
+    })
+}
+
+/// C.3 "...is instead simply flipped back over to its Active side (only) and
+/// does nothing else for that turn": The Overlord's Command wakes the Dormant
+/// Overlord, then draws "Alien Rush: Units #4 through #8", which names it
+/// again in the same turn (F.4).
+#[test]
+fn c3_a_unit_woken_by_a_chit_does_nothing_else_that_turn_even_after_a_draw_again_chit() {
+    let mut b = battle(&alpha(
+        "marine MS1 at 225\nkayotz K7 at 226 dormant\ncup overlords_command rush_4_8\nrecon yes",
+    ));
+    play(&mut b, r#""end_action_phase""#, &[]);
+    let ev = play(
+        &mut b,
+        r#"{"choose_chit":{"chit":"overlords_command"}}"#,
+        &[],
+    );
+    let turns = ev
+        .iter()
+        .filter(|e| matches!(e, DimxEvent::AlienTurn { unit, .. } if unit == "K7"))
+        .count();
+    assert_eq!(turns, 2, "both chits name the Overlord");
+    assert!(ev.iter().any(
+        |e| matches!(e, DimxEvent::AlienFlipped { unit, dormant: false, .. } if unit == "K7")
+    ));
+    assert_eq!(held(&ev, "K7"), Some(Hold::WokeThisTurn));
+    assert!(!did_something(&ev, "K7"), "{:?}", words(&ev));
+    assert_eq!(
+        state(&b).marine("MS1").unwrap().condition,
+        Condition::Fine,
+        "no fire at the Marine next to it"
+    );
+    assert!(!state(&b).alien("K7").unwrap().dormant, "it stays Active");
+}
+
+/// C.3 also when the waking chit flips every Dormant unit at once (a wake
+/// step, as "The Awakening" has) and a draw-again step then draws a chit that
+/// names the unit.
+#[test]
+fn c3_a_unit_woken_by_a_wake_step_does_nothing_else_that_turn() {
+    let text = "scenario \"t\"\nmap alpha\nother_kayotz aside\nmarine MS1 at 225\nkayotz K8 at 226 dormant\nkayotz K9 at 224\n\
+                chit wake_again \"Wake, then draw again\"\n  wake all\n  draw_another\n\
+                chit rush \"Rush all\"\n  rush all\ncup wake_again rush\nrecon yes\n";
+    let mut b = battle(text);
+    play(&mut b, r#""end_action_phase""#, &[]);
+    let ev = play(
+        &mut b,
+        r#"{"choose_chit":{"chit":"wake_again"}}"#,
+        &[1, 1, 1, 1],
+    );
+    assert_eq!(held(&ev, "K8"), Some(Hold::WokeThisTurn));
+    assert!(!did_something(&ev, "K8"));
+    assert!(
+        did_something(&ev, "K9"),
+        "a unit that was Active all along acts: {:?}",
+        words(&ev)
+    );
+}
+
+/// C.3 "for that turn": the next turn the woken unit acts as usual.
+#[test]
+fn c3_a_unit_woken_this_turn_acts_normally_the_next_turn() {
+    let mut b = battle(&alpha(
+        "marine MS1 at 225\nkayotz K7 at 226 dormant\ncup awakening rush_4_8\nrecon yes",
+    ));
+    play(&mut b, r#""end_action_phase""#, &[]);
+    let ev = play(&mut b, r#"{"choose_chit":{"chit":"awakening"}}"#, &[]);
+    assert!(ev.iter().any(
+        |e| matches!(e, DimxEvent::AlienFlipped { unit, dormant: false, .. } if unit == "K7")
+    ));
+    assert_eq!(state(&b).turn, 2);
+    assert!(state(&b).woke.is_empty(), "a new turn");
+    let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 1, 1, 1]);
+    assert!(
+        ev.iter().any(
+            |e| matches!(e, DimxEvent::Fired { shooter, target, .. } if shooter == "K7" && target == "MS1")
+        ),
+        "{:?}",
+        words(&ev)
+    );
 }
 
 #[test]

@@ -489,6 +489,9 @@ pub fn event(e: &DimxEvent) -> String {
             }
             Hold::NoTarget => format!("{name} does nothing: no Active Marine unit it can fire at"),
             Hold::NotOnMap => format!("{name} is not on the map"),
+            Hold::WokeThisTurn => format!(
+                "{name} does nothing else this turn: a chit flipped it to its Active side this turn"
+            ),
         },
         E::StepDone => "step complete".into(),
         E::ChitFinished { name, .. } => format!("\"{name}\" is used and set aside"),

@@ -150,7 +150,7 @@ pub fn choices(s: &DimxState, map: &Map, alien: &str) -> Vec<Choice> {
     let Some(a) = s.alien(alien) else {
         return Vec::new();
     };
-    if a.dormant || a.on_map().is_none() {
+    if a.dormant || a.on_map().is_none() || s.woke.contains(&a.id) {
         return vec![Choice::default()];
     }
     let mut out = Vec::new();
@@ -305,6 +305,16 @@ pub fn act(ctx: &mut Ctx, alien: &str, choice: &Choice) -> Result<(), RuleError>
         });
         return Ok(());
     };
+    // C.3: a unit a chit flipped to Active this turn "does nothing else for
+    // that turn", also when a draw-again chit (F.4) names it again
+    if ctx.s.woke.contains(&id) {
+        ctx.emit(DimxEvent::AlienHolds {
+            unit: id,
+            name,
+            why: Hold::WokeThisTurn,
+        });
+        return Ok(());
+    }
     // C.3: a Dormant unit a chit activates only flips back to Active
     if a.dormant {
         ctx.emit(DimxEvent::AlienFlipped {

@@ -97,7 +97,14 @@ impl Game for DimX {
 
     const ID: &'static str = "dimx";
     const NAME: &'static str = "Invaders From Dimension X!";
-    const RULES_VERSION: u32 = 1;
+    /// Bump this whenever a change can alter a recorded battle: a rule in the
+    /// code, or the compiled-in content in `engine/data/dimx/` (maps, counter
+    /// sheet, chit sheet, scenarios), so `verify` reports "recorded under
+    /// rules version X, now Y" instead of replaying an old battle differently.
+    /// The test `builtin_content_is_pinned_to_the_rules_version` fails when
+    /// that content changes, as a reminder. 2: C.3 "does nothing else for that
+    /// turn" across draw-again chits, and the review fixes that followed.
+    const RULES_VERSION: u32 = 2;
 
     fn scenarios() -> Vec<ScenarioInfo> {
         scenario::builtin()

@@ -240,6 +240,7 @@ pub fn parse(text: &str, id: &str, two_player: bool) -> Result<Scenario, TextErr
         goals_out: Vec::new(),
         strongpoints: Vec::new(),
         recon: false,
+        woke: Vec::new(),
         rules: ScenarioRules::default(),
     };
     let mut named_aliens: Vec<String> = Vec::new();

@@ -173,6 +173,10 @@ pub struct DimxState {
     pub strongpoints: Vec<Hex>,
     /// The Successful Recon marker is by the cup (E.2).
     pub recon: bool,
+    /// Kay'otz units a chit flipped from Dormant to Active this turn: they do
+    /// nothing else for that turn (C.3), even when a draw-again chit (F.4)
+    /// then draws a chit that names them. Emptied when the next turn begins.
+    pub woke: Vec<String>,
     pub rules: ScenarioRules,
 }
 
@@ -273,6 +277,8 @@ pub enum Hold {
     LavaInTheWay(Hex),
     NoTarget,
     NotOnMap,
+    /// A chit flipped it from Dormant to Active earlier this turn (C.3).
+    WokeThisTurn,
 }
 
 /// Why a Mission Goal chit was looked at.
@@ -664,6 +670,11 @@ pub fn apply(s: &mut DimxState, e: &DimxEvent) {
             if let Some(a) = alien_mut(s, unit) {
                 a.dormant = *dormant;
             }
+            // C.3: only a chit flips a unit to Active, and that is all the
+            // unit does this turn
+            if !*dormant && !s.woke.contains(unit) {
+                s.woke.push(unit.clone());
+            }
         }
         E::StepDone => {
             if let Phase::Kayotz { step, todo, .. } = &mut s.phase {
@@ -684,6 +695,7 @@ pub fn apply(s: &mut DimxState, e: &DimxEvent) {
         E::TurnBegan { turn, arrivals } => {
             s.turn = *turn;
             s.recon = false;
+            s.woke.clear();
             for m in &mut s.marines {
                 m.acted = false;
                 if arrivals.contains(&m.id) {
