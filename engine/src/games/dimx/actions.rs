@@ -164,6 +164,12 @@ pub fn decide(
             if who == Actor(0) { "Marine" } else { "Kay'otz" }
         )));
     }
+    s.check().map_err(|why| {
+        RuleError::new(
+            RuleErrorKind::Illegal,
+            format!("this battle does not fit the rules content of this build: {why}"),
+        )
+    })?;
     let mut ctx = Ctx::new(s, rng);
     match s.phase.clone() {
         Phase::MarineAction { partial } => marine_phase(&mut ctx, partial, cmd)?,
@@ -293,8 +299,7 @@ fn marine_phase(
             None => {}
         }
         ctx.emit(DimxEvent::ActionPhaseEnded { turn: ctx.s.turn });
-        kayotz::draw(ctx, true);
-        return kayotz::run(ctx);
+        return kayotz::draw_and_run(ctx, true);
     }
     match partial {
         Some(Partial::ShootAndScoot { unit, moved, fired }) => {
@@ -490,8 +495,13 @@ fn marine_phase(
 /// Every command some player may give now.
 pub fn legal(s: &DimxState) -> Vec<(Actor, DimxCommand)> {
     use DimxCommand as C;
-    let map = map_of(s);
     let mut out = Vec::new();
+    // a state that names content this build lacks takes no command (decide
+    // says why)
+    if s.check().is_err() {
+        return out;
+    }
+    let map = map_of(s);
     match &s.phase {
         Phase::MarineAction { partial } => {
             let a = Actor(0);

@@ -166,6 +166,9 @@ pub fn parse_step(l: &Line, first: usize) -> Result<Step, TextError> {
     Ok(step)
 }
 
+/// Most steps one chit may have (the step being enacted is counted in a `u8`).
+pub const MAX_STEPS: usize = 100;
+
 /// Parse chit definitions: `chit KEY "NAME"` followed by its step lines.
 pub fn parse_sheet(ls: &[Line]) -> Result<Vec<Chit>, TextError> {
     let mut out: Vec<Chit> = Vec::new();
@@ -186,6 +189,12 @@ pub fn parse_sheet(ls: &[Line]) -> Result<Vec<Chit>, TextError> {
             let Some(chit) = out.last_mut() else {
                 return Err(l.err("a chit step must follow a 'chit' line"));
             };
+            if chit.steps.len() >= MAX_STEPS {
+                return Err(l.err(format!(
+                    "chit '{}' has more than {MAX_STEPS} steps",
+                    chit.key
+                )));
+            }
             chit.steps.push(parse_step(l, 0)?);
         }
     }

@@ -225,7 +225,10 @@ fn draw_adm(ctx: &mut Ctx, a: &Alien) {
         return;
     }
     let i = ctx.rng.pick(ctx.s.adm_pile.len());
-    let value = ctx.s.adm_pile[i];
+    // Invariant: pick(len) is below len, and the pile is not empty here.
+    let Some(&value) = ctx.s.adm_pile.get(i) else {
+        return;
+    };
     ctx.emit(DimxEvent::AdmPlaced {
         unit: a.id.clone(),
         name: a.title(),
@@ -255,7 +258,10 @@ pub fn remove_goal(ctx: &mut Ctx, why: GoalWhy) {
         return;
     }
     let i = ctx.rng.pick(ctx.s.goals.len());
-    let goal = ctx.s.goals[i];
+    // Invariant: pick(len) is below len, and the pile has two or more here.
+    let Some(&goal) = ctx.s.goals.get(i) else {
+        return;
+    };
     ctx.emit(DimxEvent::GoalRemoved {
         index: i as u8,
         goal,

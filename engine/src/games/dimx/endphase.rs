@@ -120,7 +120,8 @@ pub fn end_phase(ctx: &mut Ctx) -> Result<(), RuleError> {
         }
     }
     if !ctx.s.cup.is_empty() {
-        let turn = ctx.s.turn + 1;
+        // a scenario file may start late with a long chit sheet of its own
+        let turn = ctx.s.turn.saturating_add(1);
         let arrivals = ctx
             .s
             .marines
@@ -134,7 +135,8 @@ pub fn end_phase(ctx: &mut Ctx) -> Result<(), RuleError> {
     // G.2: the cup is empty: draw a Mission Goal chit and look at it
     if !ctx.s.goals.is_empty() {
         let i = ctx.rng.pick(ctx.s.goals.len());
-        let goal = ctx.s.goals[i];
+        // Invariant: pick(len) is below len, and the pile is not empty here.
+        let goal = ctx.s.goals.get(i).copied().unwrap_or(Goal::FaceDown);
         let hit = achieved(&ctx.s, ctx.map, goal);
         ctx.emit(DimxEvent::GoalDrawn {
             index: i as u8,

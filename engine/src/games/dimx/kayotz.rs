@@ -205,9 +205,20 @@ fn pick_tie<T: Clone + PartialEq + std::fmt::Display>(
     }
 }
 
-/// Draw the phase's chit(s) (B.2, F.1, F.4, variant). `initial` is the
-/// phase's first draw, which a successful Recon doubles.
-pub fn draw(ctx: &mut Ctx, initial: bool) {
+/// Draw the phase's chit(s) (B.2, F.1, F.4, variant) and enact them, or go
+/// on to the End Phase when the cup is empty. `initial` is the phase's first
+/// draw, which a successful Recon doubles.
+pub fn draw_and_run(ctx: &mut Ctx, initial: bool) -> Result<(), RuleError> {
+    if ctx.s.cup.is_empty() {
+        // never at a phase's start (a turn begins only with chits in the cup)
+        return end_phase(ctx);
+    }
+    draw(ctx, initial);
+    run(ctx)
+}
+
+/// Draw the phase's chit(s) from a cup that is not empty.
+fn draw(ctx: &mut Ctx, initial: bool) {
     let recon = initial && ctx.s.recon;
     let want = if recon || ctx.s.two_player { 2 } else { 1 };
     let n = want.min(ctx.s.cup.len());
@@ -229,16 +240,20 @@ pub fn run(ctx: &mut Ctx) -> Result<(), RuleError> {
             return Ok(());
         };
         let Some(c) = ctx.s.chits().get(usize::from(chit)).cloned() else {
-            return Ok(());
+            return Err(RuleError::illegal(
+                "F.2",
+                format!("chit number {chit} is not on the chit sheet in force"),
+            ));
         };
         let Some(&st) = c.steps.get(usize::from(step)) else {
             ctx.emit(DimxEvent::ChitFinished {
                 chit,
                 name: c.name.clone(),
             });
-            if c.draws_another() && !ctx.s.cup.is_empty() {
-                draw(ctx, false);
-                continue;
+            if c.draws_another() {
+                // F.4: "drawn immediately and acted upon as if it was just
+                // normally drawn"; with the cup empty the End Phase follows
+                return draw_and_run(ctx, false);
             }
             return end_phase(ctx);
         };

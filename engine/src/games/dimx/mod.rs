@@ -45,6 +45,60 @@ use crate::scene::Scene;
 pub use actions::DimxCommand;
 pub use state::{DimxEvent, DimxState};
 
+/// The content compiled in from `engine/data/dimx/`: file name and text.
+pub const CONTENT: [(&str, &str); 7] = [
+    ("chits.txt", include_str!("../../../data/dimx/chits.txt")),
+    (
+        "counters.txt",
+        include_str!("../../../data/dimx/counters.txt"),
+    ),
+    (
+        "map_alpha.txt",
+        include_str!("../../../data/dimx/map_alpha.txt"),
+    ),
+    (
+        "map_beta.txt",
+        include_str!("../../../data/dimx/map_beta.txt"),
+    ),
+    (
+        "scenario_alpha.txt",
+        include_str!("../../../data/dimx/scenario_alpha.txt"),
+    ),
+    (
+        "scenario_beta.txt",
+        include_str!("../../../data/dimx/scenario_beta.txt"),
+    ),
+    (
+        "scenario_campaign.txt",
+        include_str!("../../../data/dimx/scenario_campaign.txt"),
+    ),
+];
+
+/// A digest of what the compiled-in content says: every statement of every
+/// file in [`CONTENT`], comments and spacing left out, so a reworded comment
+/// does not count as a change but any value does.
+pub fn content_digest() -> String {
+    let mut h = blake3::Hasher::new();
+    for (name, text) in CONTENT {
+        h.update(name.as_bytes());
+        h.update(b"\n");
+        // a file that does not split is caught by the parse tests; its raw
+        // text still goes into the digest
+        match text::lines(text) {
+            Ok(ls) => {
+                for l in ls {
+                    h.update(l.words.join("\u{1f}").as_bytes());
+                    h.update(b"\n");
+                }
+            }
+            Err(_) => {
+                h.update(text.as_bytes());
+            }
+        }
+    }
+    h.finalize().to_hex().as_str()[..16].to_owned()
+}
+
 /// The game.
 pub struct DimX;
 
@@ -221,5 +275,27 @@ impl Game for DimX {
         };
         let _ = state;
         Anchors { subject, target }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The digest of the compiled-in content that `RULES_VERSION` was last
+    /// checked against.
+    const PINNED_CONTENT: &str = "ead7aa3e7f12687e";
+
+    #[test]
+    fn builtin_content_is_pinned_to_the_rules_version() {
+        let now = content_digest();
+        assert_eq!(
+            now,
+            PINNED_CONTENT,
+            "the content in engine/data/dimx changed (rules version {}). If the change can \
+             alter a recorded battle (a value, a hex, a chit step, a scenario line), bump \
+             DimX::RULES_VERSION; then pin the new digest \"{now}\" in PINNED_CONTENT",
+            DimX::RULES_VERSION
+        );
     }
 }

@@ -57,7 +57,7 @@ pub fn path_cost(map: &Map, from: Option<Cell>, path: &[Cell]) -> Option<u8> {
         {
             return None;
         }
-        total += step_cost(map, at, c)?;
+        total = total.checked_add(step_cost(map, at, c)?)?;
         at = Some(c);
     }
     Some(total)

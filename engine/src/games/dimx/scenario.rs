@@ -61,6 +61,9 @@ fn unreachable_map() -> &'static Map {
     panic!("the compiled-in maps are missing")
 }
 
+/// Most ADM markers, and most Mission Goal chits, a scenario may have.
+pub const MAX_PILE: usize = 200;
+
 /// Statements of a map of the player's own inside a scenario file.
 const MAP_WORDS: [&str; 4] = ["map_name", "grid", "row", "road"];
 
@@ -613,6 +616,25 @@ pub fn parse(text: &str, id: &str, two_player: bool) -> Result<Scenario, TextErr
             pile
         }
     };
+    // events count the ADM pile and the Mission Goal pile with a `u8` index
+    let adm_total = s.adm_pile.len() + s.aliens.iter().filter(|a| a.adm.is_some()).count();
+    if adm_total > MAX_PILE {
+        return Err(TextError {
+            line: 0,
+            message: format!(
+                "the scenario has {adm_total} ADM markers; at most {MAX_PILE} are allowed"
+            ),
+        });
+    }
+    if s.goals.len() > MAX_PILE {
+        return Err(TextError {
+            line: 0,
+            message: format!(
+                "the Mission Goal pile has {} chits; at most {MAX_PILE} are allowed",
+                s.goals.len()
+            ),
+        });
+    }
     let needs_entry = s
         .marines
         .iter()

@@ -678,7 +678,7 @@ pub fn apply(s: &mut DimxState, e: &DimxEvent) {
         }
         E::StepDone => {
             if let Phase::Kayotz { step, todo, .. } = &mut s.phase {
-                *step += 1;
+                *step = step.saturating_add(1);
                 *todo = None;
             }
         }
@@ -733,6 +733,72 @@ fn mark_partial(s: &mut DimxState, unit: &str, moved_now: bool, fired_now: bool)
 }
 
 impl DimxState {
+    /// Whether everything the state names exists in the content in force: its
+    /// map is loaded, every unit stands on a numbered hex of it, and every chit
+    /// number (cup, used, drawn, being enacted) is on the chit sheet. A state
+    /// made by this build always passes; one decoded from elsewhere (a battle
+    /// recorded with other compiled-in content) may not, and is then refused
+    /// in words instead of being played with the wrong map or chits.
+    pub fn check(&self) -> Result<(), String> {
+        let Some(map) = super::map::find(&self.map) else {
+            return Err(format!(
+                "this battle is played on the map '{}', which is not loaded",
+                self.map
+            ));
+        };
+        let on_map = |h: Hex, who: &str| match map.cell(h) {
+            Some(c) if map.number(c).is_some() => Ok(()),
+            _ => Err(format!(
+                "{who} stands in {h}, which is not a hex of {}",
+                map.name
+            )),
+        };
+        for m in &self.marines {
+            if let Some(h) = m.on_map() {
+                on_map(h, &m.title())?;
+            }
+        }
+        for a in &self.aliens {
+            if let Some(h) = a.on_map() {
+                on_map(h, &a.title())?;
+            }
+        }
+        for &h in &self.strongpoints {
+            on_map(h, "a Strongpoint")?;
+        }
+        let sheet = self.chits();
+        let chit = |c: u8| {
+            sheet.get(usize::from(c)).ok_or_else(|| {
+                format!(
+                    "this battle names chit number {c}, but the chit sheet in force has only {} chits",
+                    sheet.len()
+                )
+            })
+        };
+        for &c in self.cup.iter().chain(&self.used) {
+            chit(c)?;
+        }
+        match &self.phase {
+            Phase::ChooseChit { options, .. } => {
+                for &c in options {
+                    chit(c)?;
+                }
+            }
+            Phase::Kayotz { chit: c, step, .. } => {
+                if usize::from(*step) > chit(*c)?.steps.len() {
+                    return Err(format!(
+                        "this battle is at step {} of \"{}\", which has only {} steps",
+                        u16::from(*step) + 1,
+                        chit(*c)?.name,
+                        chit(*c)?.steps.len()
+                    ));
+                }
+            }
+            Phase::MarineAction { .. } | Phase::Activated | Phase::Over { .. } => {}
+        }
+        Ok(())
+    }
+
     /// The chit sheet in play; chit numbers index it.
     pub fn chits(&self) -> &[Chit] {
         match &self.own_chits {

@@ -1,0 +1,180 @@
+//! Bad input never panics and changes nothing (DESIGN principle 8): states
+//! that name content this build lacks, scenario files that push numbers to
+//! their limits, and commands that name nothing real.
+
+#[path = "dimx_support.rs"]
+mod support;
+
+use support::*;
+use xenolog_engine::games::dimx::state::{DimxEvent, Phase};
+use xenolog_engine::games::dimx::{DimX, DimxCommand, DimxConfig, DimxState};
+use xenolog_engine::{Actor, Game, Randomness, RuleErrorKind, Session};
+
+fn decide(s: &DimxState, actor: u8, c: &DimxCommand) -> Result<Vec<DimxEvent>, String> {
+    let mut rng = Randomness::new(1, 0, None);
+    DimX::decide(s, Actor(actor), c, &mut rng).map_err(|e| {
+        assert_eq!(e.kind, RuleErrorKind::Illegal, "{e}");
+        e.to_string()
+    })
+}
+
+fn start() -> DimxState {
+    state(&battle(&alpha(
+        "marine MS1 at 225\nkayotz K1 at 226\ncup lull awakening",
+    )))
+    .clone()
+}
+
+#[test]
+fn a_state_naming_a_chit_the_sheet_lacks_is_refused_in_words() {
+    let mut s = start();
+    s.cup = vec![250];
+    let why = decide(&s, 0, &cmd(r#""end_action_phase""#)).unwrap_err();
+    assert!(
+        why.contains("chit number 250") && why.contains("has only 20 chits"),
+        "{why}"
+    );
+    assert!(DimX::legal(&s).is_empty(), "nothing to offer");
+
+    let mut s = start();
+    s.phase = Phase::ChooseChit {
+        options: vec![3, 240],
+        by: xenolog_engine::games::dimx::state::Side::Marines,
+    };
+    assert!(DimX::legal(&s).is_empty());
+    let why = decide(&s, 0, &cmd(r#"{"choose_chit":{"chit":"lull"}}"#)).unwrap_err();
+    assert!(why.contains("chit number 240"), "{why}");
+
+    let mut s = start();
+    s.phase = Phase::Kayotz {
+        chit: 199,
+        step: 0,
+        todo: Some(vec!["K1".into()]),
+    };
+    assert!(DimX::legal(&s).is_empty());
+    assert!(decide(&s, 1, &cmd(r#"{"activate":{"unit":"K1"}}"#)).is_err());
+    // words and pictures of such a state still come out
+    let _ = DimX::scene(&s);
+    let _ = DimX::flow(&s);
+}
+
+#[test]
+fn a_state_naming_a_map_or_hex_this_build_lacks_is_refused_in_words() {
+    let mut s = start();
+    s.map = "gamma".into();
+    let why = decide(&s, 0, &cmd(r#""end_action_phase""#)).unwrap_err();
+    assert!(why.contains("map 'gamma', which is not loaded"), "{why}");
+    assert!(DimX::legal(&s).is_empty());
+    let _ = DimX::scene(&s);
+
+    let mut s = start();
+    s.marines[0].place = xenolog_engine::games::dimx::units::Place::Map(777);
+    let why = decide(&s, 0, &cmd(r#"{"full_move":{"unit":"MS1","to":111}}"#)).unwrap_err();
+    assert!(why.contains("Marine Squad MS1 stands in 777"), "{why}");
+}
+
+#[test]
+fn a_state_at_a_step_past_the_end_of_its_chit_is_refused() {
+    let mut s = start();
+    s.phase = Phase::Kayotz {
+        chit: 0,
+        step: 9,
+        todo: Some(vec!["K1".into()]),
+    };
+    let why = decide(&s, 1, &cmd(r#"{"activate":{"unit":"K1"}}"#)).unwrap_err();
+    assert!(why.contains("step 10 of"), "{why}");
+}
+
+#[test]
+fn an_empty_cup_at_the_end_of_the_action_phase_goes_to_the_end_phase() {
+    let mut s = start();
+    s.cup.clear();
+    let ev = decide(&s, 0, &cmd(r#""end_action_phase""#)).unwrap();
+    assert!(
+        !ev.iter().any(|e| matches!(e, DimxEvent::ChitsDrawn { .. })),
+        "nothing to draw"
+    );
+    assert!(
+        ev.iter().any(|e| matches!(e, DimxEvent::GoalDrawn { .. })),
+        "G.2: the cup is empty"
+    );
+    assert!(matches!(ev.last(), Some(DimxEvent::GameOver { .. })));
+}
+
+/// B: a scenario file may start on turn 99 with a sheet of 200 chits of its
+/// own: the turn counter stops at its limit instead of overflowing.
+#[test]
+fn a_late_start_with_a_long_chit_sheet_never_overflows_the_turn() {
+    let mut text =
+        String::from("scenario \"t\"\nmap alpha\nother_kayotz aside\nturn 99\nmarine MS1 at 225\n");
+    for i in 0..200 {
+        text.push_str(&format!("chit c{i} \"Quiet {i}\"\n  nothing\n"));
+    }
+    let mut b = battle(&text);
+    for _ in 0..200 {
+        if DimX::outcome(state(&b)).is_some() {
+            break;
+        }
+        play(&mut b, r#""end_action_phase""#, &[]);
+    }
+    assert!(DimX::outcome(state(&b)).is_some());
+    assert_eq!(state(&b).turn, 255, "saturated");
+}
+
+#[test]
+fn scenario_files_past_the_limits_are_refused_with_the_line() {
+    let mut steps = String::from("chit long \"Long\"\n");
+    for _ in 0..101 {
+        steps.push_str("  nothing\n");
+    }
+    let text = format!("scenario \"t\"\nmap alpha\nmarine MS1 at 225\n{steps}");
+    let err = Session::<DimX>::new(
+        1,
+        DimxConfig {
+            scenario_text: Some(text),
+            ..DimxConfig::default()
+        },
+    )
+    .err()
+    .expect("refused");
+    assert!(err.to_string().contains("more than 100 steps"), "{err}");
+
+    let adm = vec!["3"; 201].join(" ");
+    let text = format!("scenario \"t\"\nmap alpha\nmarine MS1 at 225\nadm {adm}\n");
+    let err = Session::<DimX>::new(
+        1,
+        DimxConfig {
+            scenario_text: Some(text),
+            ..DimxConfig::default()
+        },
+    )
+    .err()
+    .expect("refused");
+    assert!(
+        err.to_string().contains("201 ADM markers; at most 200"),
+        "{err}"
+    );
+}
+
+#[test]
+fn commands_naming_nothing_real_are_refused_and_change_nothing() {
+    let mut b = battle(&alpha(
+        "marine MS1 at 225\nmarine SC1 at 263\nkayotz K1 at 226\ncup lull awakening",
+    ));
+    for json in [
+        r#"{"full_move":{"unit":"XX9","to":111}}"#,
+        r#"{"full_move":{"unit":"MS1","to":777}}"#,
+        r#"{"full_move":{"unit":"MS1","to":0}}"#,
+        r#"{"jump":{"unit":"SC1","to":65535}}"#,
+        r#"{"full_fire":{"unit":"MS1","target":"nobody"}}"#,
+        r#"{"full_fire":{"unit":"MS1","target":"K1","dice":255}}"#,
+        r#"{"full_fire":{"unit":"MS1","target":"MS1"}}"#,
+        r#"{"re_supply":{"unit":"MS1","target":"nobody"}}"#,
+        r#"{"recon":{"unit":"SC1","hq":"nobody"}}"#,
+        r#"{"take_reinforcement":{"unit":"MS1"}}"#,
+        r#"{"choose_chit":{"chit":"nonsense"}}"#,
+        r#"{"activate":{"unit":"K99"}}"#,
+    ] {
+        refused(&mut b, json, &[]);
+    }
+}
