@@ -42,6 +42,7 @@ fn app_on(battle: &dyn Battle, title: &str) -> (egui::Context, App) {
             screenshot: None,
             restore_last: false,
             started: Instant::now(),
+            sample: None,
         },
     );
     let mut store = MemoryCampaign::new("Bench");
@@ -62,8 +63,16 @@ fn frame(ctx: &egui::Context, app: &mut App, t: f64, pointer: Option<egui::Pos2>
     }
     let start = Instant::now();
     let mut out = ctx.run_ui(input, |ui| app.frame_ui(ui));
+    let ui_done = start.elapsed();
     let prims = ctx.tessellate(out.shapes, out.pixels_per_point);
     let took = start.elapsed();
+    if std::env::var_os("XENOLOG_BENCH_SPLIT").is_some() {
+        eprintln!(
+            "ui {:.2} ms, tessellate {:.2} ms",
+            ui_done.as_secs_f64() * 1e3,
+            (took - ui_done).as_secs_f64() * 1e3
+        );
+    }
     // No renderer here: the font atlas updates are dropped on purpose.
     out.textures_delta.clear();
     std::hint::black_box(prims);
@@ -108,7 +117,25 @@ fn full_board() -> (Box<dyn Battle>, &'static str) {
 #[ignore = "benchmark: run in release with --ignored"]
 fn bench_cpu_per_frame_with_the_full_board() {
     let (battle, game) = full_board();
+    // Select the unit with the most commands: its moves and targets are
+    // highlighted and its lines of fire drawn, the heaviest board there is.
+    let busiest = {
+        let legal = battle.legal();
+        let mut subjects: Vec<&str> = legal.iter().filter_map(|c| c.subject.as_deref()).collect();
+        subjects.sort_unstable();
+        subjects.dedup();
+        subjects
+            .into_iter()
+            .max_by_key(|s| {
+                legal
+                    .iter()
+                    .filter(|c| c.subject.as_deref() == Some(*s))
+                    .count()
+            })
+            .map(str::to_owned)
+    };
     let (ctx, mut app) = app_on(battle.as_ref(), "Full board");
+    app.push(AppCommand::Select(busiest.clone()));
     let mut t = 0.0;
     for _ in 0..10 {
         t += 1.0 / 60.0;
@@ -122,9 +149,11 @@ fn bench_cpu_per_frame_with_the_full_board() {
         let y = 150.0 + (i % 70) as f32 * 5.0;
         times.push(frame(&ctx, &mut app, t, Some(egui::pos2(x, y))));
     }
+    let ob = app.open.as_ref().unwrap();
     println!(
-        "game: {game}, scene items: {}",
-        app.open.as_ref().unwrap().view.scene.items.len()
+        "game: {game}, scene items: {}, legal commands: {}, selected: {busiest:?}",
+        ob.view.scene.items.len(),
+        ob.view.legal.len()
     );
     let (med, _, _) = stats("CPU per frame, full board", times);
     assert!(
@@ -181,4 +210,41 @@ fn bench_scrub_across_a_100000_entry_battle() {
         med < 16.0 * 4.0,
         "far above the 16 ms floor even for a debug build"
     );
+}
+
+#[test]
+#[ignore = "benchmark: run in release with --ignored"]
+fn bench_scrub_across_a_long_dimension_x_battle() {
+    let mut b = xenolog_engine::games::new_battle("dimx", 3, &json!({})).unwrap();
+    // A seeded walk through the legal commands until the battle ends.
+    let mut k: usize = 0;
+    while b.outcome().is_none() && b.records().len() < 5_000 {
+        let legal = b.legal();
+        if legal.is_empty() {
+            break;
+        }
+        k = k
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let c = &legal[(k >> 33) % legal.len()];
+        let p = b.prepare_json(c.actor, &c.command, None).unwrap();
+        b.commit(p);
+    }
+    let n = b.records().len();
+    let (ctx, mut app) = app_on(b.as_ref(), "Long Dimension X battle");
+    let mut t = 0.0;
+    for _ in 0..5 {
+        t += 1.0 / 60.0;
+        frame(&ctx, &mut app, t, None);
+    }
+    let mut times = Vec::new();
+    for step in 1..=400usize {
+        let pos = step * n / 400;
+        t += 1.0 / 60.0;
+        app.push(AppCommand::SeekLine(pos));
+        times.push(frame(&ctx, &mut app, t, None));
+    }
+    println!("Dimension X battle of {n} entries");
+    let (med, _, _) = stats("scrub step (seek + redraw), Dimension X", times);
+    assert!(med < 16.0 * 4.0);
 }

@@ -45,6 +45,9 @@ pub struct Startup {
     pub restore_last: bool,
     /// When the program started, to time the first frame.
     pub started: Instant,
+    /// The sample campaign being made on another thread while the window
+    /// opens (first start only); its path, or why it could not be made.
+    pub sample: Option<std::thread::JoinHandle<Result<PathBuf, String>>>,
 }
 
 /// The battle on the board.
@@ -59,6 +62,9 @@ pub struct OpenBattle {
 /// Saving the first fully drawn frame (for CI and the README).
 struct ScreenshotJob {
     path: PathBuf,
+    /// A first capture, of the first frame with the board, only to time
+    /// when it reached the screen.
+    timed: bool,
     requested: bool,
     done: Arc<Mutex<Option<Result<(), String>>>>,
 }
@@ -130,6 +136,7 @@ impl App {
             theme_applied: None,
             screenshot: startup.screenshot.map(|path| ScreenshotJob {
                 path,
+                timed: false,
                 requested: false,
                 done: Arc::new(Mutex::new(None)),
             }),
@@ -137,13 +144,32 @@ impl App {
             first_frame: None,
             ctx: ctx.clone(),
         };
-        app.start(startup.campaign, startup.data_dir, startup.restore_last);
+        app.start(
+            startup.campaign,
+            startup.data_dir,
+            startup.sample,
+            startup.restore_last,
+        );
         app
     }
 
     /// Open what the player asked for, else the last campaign, else the
     /// sample (made on first start), else a campaign in memory.
-    fn start(&mut self, asked: Option<PathBuf>, data_dir: Option<PathBuf>, restore: bool) {
+    fn start(
+        &mut self,
+        asked: Option<PathBuf>,
+        data_dir: Option<PathBuf>,
+        making: Option<std::thread::JoinHandle<Result<PathBuf, String>>>,
+        restore: bool,
+    ) {
+        // Wait for a sample being made, whatever opens: its errors are told.
+        let made = making.map(|h| {
+            h.join()
+                .unwrap_or_else(|_| Err("making it failed unexpectedly".to_owned()))
+        });
+        if let Some(Err(e)) = &made {
+            self.notice("The sample campaign could not be made", e.clone());
+        }
         if let Some(path) = asked {
             self.open_campaign(&path, false);
             if self.campaign.is_some() {
@@ -160,16 +186,14 @@ impl App {
             }
         }
         if let Some(dir) = data_dir {
-            let sample = dir.join(store::SAMPLE_FILE);
-            if !sample.exists() {
-                let made = std::fs::create_dir_all(&dir)
-                    .map_err(|e| format!("{} cannot be created: {e}", dir.display()))
-                    .and_then(|()| store::create_sample(&sample));
-                if let Err(e) = made {
+            let sample = match made {
+                Some(Ok(path)) => Ok(path),
+                Some(Err(_)) => Err(()),
+                None => store::make_sample(&dir).map_err(|e| {
                     self.notice("The sample campaign could not be made", e);
-                }
-            }
-            if sample.exists() {
+                }),
+            };
+            if let Ok(sample) = sample {
                 self.open_campaign(&sample, false);
                 if self.campaign.is_some() {
                     return;
@@ -900,6 +924,16 @@ impl App {
         let Some(job) = &mut self.screenshot else {
             return;
         };
+        if self.first_frame.is_some() && !job.timed {
+            job.timed = true;
+            let started = self.started;
+            ctx.request_screenshot(move |_| {
+                eprintln!(
+                    "xenolog: first frame with the board on screen {} ms after start",
+                    started.elapsed().as_millis()
+                );
+            });
+        }
         // Wait for the board and a couple more frames so fonts and panels settle.
         let ready = self.first_frame.is_some() && ctx.cumulative_frame_nr() >= 3;
         if ready && !job.requested {

@@ -94,22 +94,34 @@ pub fn color(c: Rgba) -> Color32 {
 
 /// The item's bounding box on screen.
 pub fn screen_rect(item: &Item, x: &Xform) -> Rect {
-    let pts: Vec<[f32; 2]> = match &item.shape {
-        Shape::Polygon(ps) | Shape::Line(ps) => ps.clone(),
-        Shape::Rect { min, max, .. } => vec![*min, *max],
-        Shape::Circle { center, radius } => vec![
+    // Board-space box first (no allocation: this runs for every item, every frame).
+    let (min, max) = match &item.shape {
+        Shape::Polygon(ps) | Shape::Line(ps) => ps.iter().fold(
+            ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]),
+            |(lo, hi), p| {
+                (
+                    [lo[0].min(p[0]), lo[1].min(p[1])],
+                    [hi[0].max(p[0]), hi[1].max(p[1])],
+                )
+            },
+        ),
+        Shape::Rect { min, max, .. } => (*min, *max),
+        Shape::Circle { center, radius } => (
             [center[0] - radius, center[1] - radius],
             [center[0] + radius, center[1] + radius],
-        ],
+        ),
         Shape::Text { pos, size, text } => {
             let half = size * text.chars().count() as f32 * 0.3;
-            vec![
+            (
                 [pos[0] - half, pos[1] - size / 2.0],
                 [pos[0] + half, pos[1] + size / 2.0],
-            ]
+            )
         }
     };
-    Rect::from_points(&pts.iter().map(|&p| x.to_screen(p)).collect::<Vec<_>>())
+    if min[0] > max[0] {
+        return Rect::NOTHING;
+    }
+    Rect::from_two_pos(x.to_screen(min), x.to_screen(max))
 }
 
 /// Whether a board point lies on an item (lines: within `slack` board units).

@@ -51,9 +51,21 @@ pub fn run(campaign: Option<PathBuf>) -> anyhow::Result<()> {
             .with_drag_and_drop(true),
         ..Default::default()
     };
+    let data_dir = store::data_dir();
+    // On the very first start (no preferences saved yet) the sample campaign
+    // is made while the window and the GPU come up, not after.
+    let first_start = eframe::storage_dir("Xenolog").is_none_or(|d| !d.join("app.ron").exists());
+    let sample = match (&campaign, &data_dir) {
+        (None, Some(dir)) if first_start && !dir.join(store::SAMPLE_FILE).exists() => {
+            let dir = dir.clone();
+            Some(std::thread::spawn(move || store::make_sample(&dir)))
+        }
+        _ => None,
+    };
     let startup = app::Startup {
         campaign,
-        data_dir: store::data_dir(),
+        data_dir,
+        sample,
         dialogs: Box::new(files::RfdDialogs),
         screenshot,
         restore_last: true,

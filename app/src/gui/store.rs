@@ -336,6 +336,17 @@ pub fn create_store(path: &Path, name: &str) -> Result<Box<dyn CampaignStore>, S
         .map_err(words)
 }
 
+/// The sample campaign in `dir`, made there first if it is not there yet.
+pub fn make_sample(dir: &Path) -> Result<PathBuf, String> {
+    let sample = dir.join(SAMPLE_FILE);
+    if !sample.exists() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("{} cannot be created: {e}", dir.display()))?;
+        create_sample(&sample)?;
+    }
+    Ok(sample)
+}
+
 /// Make the sample campaign of the first start.
 pub fn create_sample(path: &Path) -> Result<(), String> {
     xenolog_saves::sample::create_sample(path).map_err(words)

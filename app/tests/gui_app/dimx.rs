@@ -184,3 +184,62 @@ fn the_kayotz_activation_is_shown_step_by_step() {
     click(&mut h, "Previous step");
     h.get_by_label(&format!("Step {} of {total}", total - 1));
 }
+
+#[test]
+fn a_refused_command_names_the_rule_that_forbids_it() {
+    let (_dir, mut h) = sample();
+    let entries = h.state().open.as_ref().unwrap().battle.records().len();
+    // Heavy Weapons HW1 may not fire at a Kay'otz unit it cannot see.
+    let intent = crate::gui::command::Intent {
+        actor: xenolog_engine::Actor(0),
+        command: serde_json::json!({"full_fire": {"unit": "HW1", "target": "K1"}}),
+        text: "Heavy Weapons HW1 fires at Kay'otz #1".into(),
+    };
+    h.state_mut().push(crate::gui::command::AppCommand::Give(
+        crate::gui::command::PlayRequest::new(intent),
+    ));
+    h.run();
+    h.get_by_label("Not allowed");
+    h.get_by_label_contains("(rule ");
+    assert_eq!(
+        h.state().open.as_ref().unwrap().battle.records().len(),
+        entries
+    );
+}
+
+#[test]
+fn compare_two_branches_and_jump_to_where_they_part() {
+    let (_dir, mut h) = sample();
+    let b = &h.state().open.as_ref().unwrap().battle;
+    let other = b.branches()[1].clone();
+    let fork_pos = b.path_to(other.fork).len();
+    h.get_by_label_contains(&format!("part after entry #{fork_pos}"));
+    click(&mut h, "Jump to where they part");
+    assert_eq!(position(&h).0, fork_pos);
+    assert_eq!(h.state().open.as_ref().unwrap().battle.current_branch(), 0);
+}
+
+#[test]
+fn jump_to_a_turn_and_page_through_turns() {
+    let (_dir, mut h) = sample();
+    let start_of = |h: &egui_kittest::Harness<'_, crate::gui::app::App>, turn: u32| {
+        h.state()
+            .open
+            .as_ref()
+            .unwrap()
+            .view
+            .line
+            .turn_start(turn)
+            .unwrap()
+    };
+    h.state_mut().timeline.goto_turn = 3;
+    click(&mut h, "Go to turn");
+    assert_eq!(position(&h).0, start_of(&h, 3));
+    h.key_press(eframe::egui::Key::PageDown);
+    h.run();
+    assert_eq!(position(&h).0, start_of(&h, 4));
+    h.key_press(eframe::egui::Key::PageUp);
+    h.key_press(eframe::egui::Key::PageUp);
+    h.run();
+    assert_eq!(position(&h).0, start_of(&h, 2));
+}

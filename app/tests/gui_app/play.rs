@@ -45,6 +45,16 @@ fn undo_then_play_asks_for_a_branch_and_keeps_the_old_line() {
     h.run();
     assert_eq!(position(&h), (1, 2), "undo moves the cursor back");
     h.get_by_label_contains("Reviewing entry 1 of 2");
+    // Redo and undo again: the cursor moves, nothing is lost.
+    h.key_press_modifiers(
+        eframe::egui::Modifiers::COMMAND | eframe::egui::Modifiers::SHIFT,
+        eframe::egui::Key::Z,
+    );
+    h.run();
+    assert_eq!(position(&h), (2, 2), "redo moves the cursor forward");
+    h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::Z);
+    h.run();
+    assert_eq!(position(&h), (1, 2));
 
     click(&mut h, "Player 2 rolls 1 dice");
     h.get_by_label("Start a new branch?");

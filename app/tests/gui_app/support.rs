@@ -40,6 +40,7 @@ pub fn app_with(
                     screenshot: None,
                     restore_last: false,
                     started: std::time::Instant::now(),
+                    sample: None,
                 },
             )
         })
