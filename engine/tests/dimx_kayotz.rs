@@ -5,11 +5,11 @@
 mod support;
 
 use support::*;
-use xenolog_engine::games::dimx::DimX;
 use xenolog_engine::games::dimx::endphase::achieved;
 use xenolog_engine::games::dimx::map::builtin;
 use xenolog_engine::games::dimx::state::{AlienMove, DimxEvent, Phase, Side};
 use xenolog_engine::games::dimx::units::Goal;
+use xenolog_engine::games::dimx::{DimX, DimxCommand};
 use xenolog_engine::{Actor, Game, RuleErrorKind};
 
 fn drawn(ev: &[DimxEvent]) -> Vec<(Vec<String>, Option<Side>)> {
@@ -428,6 +428,243 @@ fn variant_the_kayotz_player_breaks_ties_of_hex_and_target() {
     )
     .unwrap();
     assert_eq!(fired_at(&ev), vec!["MS1"]);
+}
+
+/// The hexes next to `h` on Mapzone Alpha that hold no unit in `b`.
+fn free_around(b: &xenolog_engine::Session<DimX>, h: u16) -> Vec<u16> {
+    let m = builtin("alpha").unwrap();
+    let mut out: Vec<u16> = m
+        .neighbours(m.cell(h).unwrap())
+        .filter_map(|c| m.number(c))
+        .filter(|&x| !state(b).occupied(x))
+        .collect();
+    out.sort_unstable_by(|a, b| b.cmp(a));
+    out
+}
+
+fn places(b: &xenolog_engine::Session<DimX>) -> Vec<(String, u16)> {
+    DimX::legal(state(b))
+        .into_iter()
+        .filter_map(|(a, c)| match c {
+            DimxCommand::PlaceUnit { unit, hex } if a == Actor(1) => Some((unit, hex)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Variant: "When any decision is needed as far as eligible hexes that are
+/// equidistant or equally eligible ..., the Kay'otz player makes the choice
+/// (ignore the 'highest-numbered' hex rule)": a Marine jump that scatters
+/// (C.2 2-3) lands where the Kay'otz player says, among the hexes next to
+/// its destination.
+#[test]
+fn variant_the_kayotz_player_chooses_where_a_scattered_jump_lands() {
+    let text = alpha("marine SC1 at 111\nmarine MS1 at 244");
+    let mut b = battle_seeded(&text, 1, true);
+    let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[2]);
+    assert!(ev.iter().any(|e| matches!(e, DimxEvent::TieToBreak { .. })));
+    let ties = free_around(&b, 225);
+    assert!(ties.len() > 1);
+    assert_eq!(
+        places(&b),
+        ties.iter()
+            .map(|&h| ("SC1".to_owned(), h))
+            .collect::<Vec<_>>(),
+        "one choice per eligible hex next to 225"
+    );
+    assert_eq!(DimX::to_move(state(&b)), Some(Actor(1)));
+    let e = try_play(&mut b, 0, r#""end_action_phase""#, &[]).unwrap_err();
+    assert_eq!(e.kind, RuleErrorKind::NotYourTurn);
+    let e = try_play(&mut b, 1, r#"{"place_unit":{"unit":"SC1","hex":225}}"#, &[]).unwrap_err();
+    assert!(
+        e.message.contains("not one of the equally eligible hexes"),
+        "{e}"
+    );
+    let lowest = *ties.last().unwrap();
+    try_play(
+        &mut b,
+        1,
+        &format!(r#"{{"place_unit":{{"unit":"SC1","hex":{lowest}}}}}"#),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(state(&b).marine("SC1").unwrap().on_map(), Some(lowest));
+    assert_eq!(
+        DimX::to_move(state(&b)),
+        Some(Actor(0)),
+        "back to the Marines"
+    );
+    // solitaire: the highest-numbered one, no question asked
+    let mut b = battle(&text);
+    play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[2]);
+    assert_eq!(state(&b).marine("SC1").unwrap().on_map(), Some(ties[0]));
+}
+
+/// Variant, C.2 1: a malfunction onto a Marine unit; the Stunned marker
+/// comes first, then the Kay'otz player puts the unit next to it.
+#[test]
+fn variant_the_kayotz_player_chooses_where_a_malfunctioning_jump_comes_down() {
+    let mut b = battle_seeded(&alpha("marine SC1 at 111\nmarine MS1 at 231"), 1, true);
+    play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[1, 2, 3, 1]);
+    assert_eq!(
+        state(&b).marine("SC1").unwrap().condition,
+        xenolog_engine::games::dimx::units::Condition::Stunned
+    );
+    let ties = free_around(&b, 231);
+    assert_eq!(places(&b).len(), ties.len());
+    let pick = ties[1];
+    try_play(
+        &mut b,
+        1,
+        &format!(r#"{{"place_unit":{{"unit":"SC1","hex":{pick}}}}}"#),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(state(&b).marine("SC1").unwrap().on_map(), Some(pick));
+}
+
+/// Variant, D.6 3: a Kay'otz unit beamed onto another alien goes where the
+/// Kay'otz player says among the hexes next to it.
+#[test]
+fn variant_the_kayotz_player_chooses_where_a_beamed_alien_goes() {
+    let text = alpha("marine SO1 at 225\nkayotz K1 at 226\nkayotz K2 at 231");
+    let mut b = battle_seeded(&text, 1, true);
+    play(
+        &mut b,
+        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
+        &[3, 2, 3, 1],
+    );
+    // K1 is leaving 226, so its own hex next to 231 counts as free
+    let mut ties = free_around(&b, 231);
+    ties.push(226);
+    ties.sort_unstable_by(|a, b| b.cmp(a));
+    assert_eq!(
+        places(&b).iter().map(|p| p.1).collect::<Vec<_>>(),
+        ties,
+        "the hexes next to 231"
+    );
+    let pick = *ties.last().unwrap();
+    try_play(
+        &mut b,
+        1,
+        &format!(r#"{{"place_unit":{{"unit":"K1","hex":{pick}}}}}"#),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(pick));
+    assert_eq!(DimX::to_move(state(&b)), Some(Actor(0)));
+}
+
+/// Variant, an assumed warp step: the warping unit lands on a Marine, fires
+/// point blank, and the Kay'otz player chooses where it steps aside; then the
+/// chit goes on.
+#[test]
+fn variant_the_kayotz_player_chooses_where_a_warped_alien_steps_aside() {
+    let text = alpha("marine MS1 at 231\nkayotz K1 at 111\nkayotz K2 at 666\ncup warp_1_8");
+    let mut b = battle_seeded(&text, 1, true);
+    play(&mut b, r#""end_action_phase""#, &[]);
+    let ev = try_play(
+        &mut b,
+        1,
+        r#"{"activate":{"unit":"K1"}}"#,
+        &[2, 3, 1, 1, 1, 1],
+    )
+    .unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, DimxEvent::Fired { shooter, .. } if shooter == "K1"))
+    );
+    let ties = free_around(&b, 231);
+    assert_eq!(places(&b).len(), ties.len());
+    let pick = *ties.last().unwrap();
+    try_play(
+        &mut b,
+        1,
+        &format!(r#"{{"place_unit":{{"unit":"K1","hex":{pick}}}}}"#),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(pick));
+    assert!(
+        matches!(&state(&b).phase, Phase::Kayotz { todo: Some(t), .. } if t == &vec!["K2".to_owned()]),
+        "the chit goes on with K2"
+    );
+}
+
+/// Variant, an assumed summon step at the Wormholes: with two free
+/// Wormholes the Kay'otz player picks one; the next unit then has only one.
+/// Solitaire: the highest-numbered free Wormhole first (F.2 note).
+#[test]
+fn variant_the_kayotz_player_chooses_the_wormhole_a_summoned_unit_comes_through() {
+    let text = alpha("marine MS1 at 225\nkayotz K1 cup\nkayotz K2 cup\ncup rift");
+    let mut b = battle_seeded(&text, 1, true);
+    play(&mut b, r#""end_action_phase""#, &[]);
+    let choices = places(&b);
+    assert_eq!(
+        choices.iter().map(|p| p.1).collect::<Vec<_>>(),
+        vec![631, 354],
+        "both Wormholes of Mapzone Alpha"
+    );
+    let first = choices[0].0.clone();
+    try_play(
+        &mut b,
+        1,
+        &format!(r#"{{"place_unit":{{"unit":"{first}","hex":354}}}}"#),
+        &[],
+    )
+    .unwrap();
+    let s = state(&b);
+    assert_eq!(s.alien(&first).unwrap().on_map(), Some(354));
+    let other = if first == "K1" { "K2" } else { "K1" };
+    assert_eq!(s.alien(other).unwrap().on_map(), Some(631), "the one left");
+    assert!(DimX::outcome(s).is_some(), "the phase went on to its end");
+
+    let mut b = battle(&text);
+    let ev = play(&mut b, r#""end_action_phase""#, &[]);
+    let to: Vec<u16> = ev
+        .iter()
+        .filter_map(|e| match e {
+            DimxEvent::AlienMoved {
+                to,
+                how: AlienMove::Summoned,
+                ..
+            } => Some(*to),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(to, vec![631, 354], "highest-numbered free Wormhole first");
+}
+
+/// Variant and F.4: the chit a draw-again chit draws is drawn "as if it was
+/// just normally drawn", so in the variant it is two chits and the Kay'otz
+/// player picks (assumed reading); after a successful Recon the Marine
+/// player picked the first chit, and the follow-up is the Kay'otz player's.
+#[test]
+fn variant_the_follow_up_draw_of_a_draw_again_chit_is_two_and_pick() {
+    let text = alpha("marine MS1 at 225\ncup overlords_command lull awakening");
+    // find a seed whose first pair holds The Overlord's Command
+    let mut b = (1..50)
+        .map(|seed| battle_seeded(&text, seed, true))
+        .find_map(|mut b| {
+            play(&mut b, r#""end_action_phase""#, &[]);
+            is_legal(&b, r#"{"choose_chit":{"chit":"overlords_command"}}"#).then_some(b)
+        })
+        .expect("a seed draws it within 50");
+    let ev = try_play(
+        &mut b,
+        1,
+        r#"{"choose_chit":{"chit":"overlords_command"}}"#,
+        &[],
+    )
+    .unwrap();
+    let d = drawn(&ev);
+    assert_eq!(d.len(), 1);
+    assert_eq!(
+        (d[0].0.len(), d[0].1),
+        (2, Some(Side::Kayotz)),
+        "two drawn, the Kay'otz player picks"
+    );
+    assert_eq!(DimX::to_move(state(&b)), Some(Actor(1)));
 }
 
 // ---- A.2 b The Monolith ---------------------------------------------------------------

@@ -102,6 +102,13 @@ pub enum DimxCommand {
         #[serde(default)]
         hex: Option<Hex>,
     },
+    /// Two-player variant: the Kay'otz player puts a unit that cannot stay
+    /// where it landed on one of the equally eligible hexes (a scattered or
+    /// malfunctioning jump, a beamed, warped or summoned alien).
+    PlaceUnit {
+        unit: String,
+        hex: Hex,
+    },
 }
 
 impl DimxCommand {
@@ -123,7 +130,8 @@ impl DimxCommand {
             | C::ReSupply { unit, .. }
             | C::RequestReinforcements { unit }
             | C::TakeReinforcement { unit }
-            | C::Activate { unit, .. } => Some(unit),
+            | C::Activate { unit, .. }
+            | C::PlaceUnit { unit, .. } => Some(unit),
             C::EndActionPhase | C::ChooseChit { .. } => None,
         }
     }
@@ -131,6 +139,9 @@ impl DimxCommand {
 
 /// Who decides now.
 pub fn to_move(s: &DimxState) -> Option<Actor> {
+    if s.placing.is_some() && !s.is_over() {
+        return Some(Actor(1));
+    }
     match &s.phase {
         Phase::MarineAction { .. } => Some(Actor(0)),
         Phase::ChooseChit { by, .. } => Some(side_actor(*by)),
@@ -171,6 +182,15 @@ pub fn decide(
         )
     })?;
     let mut ctx = Ctx::new(s, rng);
+    if s.placing.is_some() {
+        let DimxCommand::PlaceUnit { unit, hex } = cmd else {
+            return Err(wrong(
+                "the Kay'otz player first chooses where the waiting unit goes (place_unit)",
+            ));
+        };
+        kayotz::place(&mut ctx, unit, *hex)?;
+        return Ok(ctx.events);
+    }
     match s.phase.clone() {
         Phase::MarineAction { partial } => marine_phase(&mut ctx, partial, cmd)?,
         Phase::ChooseChit { options, .. } => {
@@ -489,6 +509,7 @@ fn marine_phase(
         C::Activate { .. } => Err(wrong(
             "it is the Marine Action Phase; the Kay'otz act after it",
         )),
+        C::PlaceUnit { .. } => Err(wrong("no unit is waiting to be put down")),
     }
 }
 
@@ -502,6 +523,20 @@ pub fn legal(s: &DimxState) -> Vec<(Actor, DimxCommand)> {
         return out;
     }
     let map = map_of(s);
+    if let Some(p) = &s.placing {
+        if !s.is_over() {
+            for &hex in &p.hexes {
+                out.push((
+                    Actor(1),
+                    C::PlaceUnit {
+                        unit: p.unit.clone(),
+                        hex,
+                    },
+                ));
+            }
+        }
+        return out;
+    }
     match &s.phase {
         Phase::MarineAction { partial } => {
             let a = Actor(0);

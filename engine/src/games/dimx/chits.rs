@@ -31,7 +31,8 @@ pub enum Select {
 pub enum SummonAt {
     /// A random hex (three dice, A.3).
     Random,
-    /// A Wormhole hex, chosen at random when there are several.
+    /// A free Wormhole hex: the highest-numbered one (F.2 note), or the
+    /// Kay'otz player's choice in the two-player variant.
     Wormhole,
 }
 

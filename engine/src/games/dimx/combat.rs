@@ -4,8 +4,10 @@
 use crate::game::RuleError;
 
 use super::map::{Cells, Hex, Map, Terrain};
-use super::rules::{Ctx, active_adjacent, alien_active, aside, cell, unit_cells, worse};
-use super::state::{AlienMove, BumpResult, Cause, DimxEvent, DimxState, GoalWhy, Mod, ModWhy};
+use super::rules::{
+    Ctx, active_adjacent, alien_active, cell, nearest_free, put_down, settle, unit_cells, worse,
+};
+use super::state::{BumpResult, Cause, DimxEvent, DimxState, GoalWhy, Mod, ModWhy, PlaceWhy};
 use super::units::{Alien, AlienKind, Condition, Marine, MarineKind, Weapon};
 
 /// A Marine unit's fire worked out before the dice (D.3).
@@ -356,6 +358,11 @@ pub fn bump(ctx: &mut Ctx, unit: &str, target: &str, scoot: bool) -> Result<(), 
 fn beamed(ctx: &mut Ctx, a: &Alien) -> Result<(), RuleError> {
     let hex = ctx.random_hex()?;
     if a.on_map() == Some(hex) {
+        ctx.emit(DimxEvent::AlienStays {
+            unit: a.id.clone(),
+            name: a.title(),
+            at: hex,
+        });
         return Ok(());
     }
     if let Some(m) = ctx.s.marine_at(hex) {
@@ -364,24 +371,13 @@ fn beamed(ctx: &mut Ctx, a: &Alien) -> Result<(), RuleError> {
             return Ok(());
         }
     } else if ctx.s.alien_at(hex).is_none() {
-        ctx.emit(DimxEvent::AlienMoved {
-            unit: a.id.clone(),
-            name: a.title(),
-            from: a.on_map(),
-            to: hex,
-            how: AlienMove::Beamed,
-        });
+        settle(ctx, &a.id, hex, PlaceWhy::Beamed);
         return Ok(());
     }
-    if let Some(to) = aside(&ctx.s, ctx.map, cell(ctx.map, hex), &a.id) {
-        ctx.emit(DimxEvent::AlienMoved {
-            unit: a.id.clone(),
-            name: a.title(),
-            from: a.on_map(),
-            to,
-            how: AlienMove::Beamed,
-        });
-    }
+    // onto a Paralyzed Marine or another alien: the highest-numbered
+    // eligible adjacent hex (the Kay'otz player's choice in the variant)
+    let ties = nearest_free(&ctx.s, ctx.map, &[cell(ctx.map, hex)], &a.id);
+    put_down(ctx, &a.id, ties, PlaceWhy::Beamed);
     Ok(())
 }
 

@@ -3,12 +3,14 @@
 use crate::game::Actor;
 
 use super::actions::DimxCommand;
+use super::chits::{Select, Step, SummonAt};
 use super::combat::{bump_check, marine_fire};
 use super::map::spot_label;
 use super::movement::{half, move_targets};
 use super::rules::map_of;
 use super::state::{
     Action, AlienMove, BumpResult, Cause, DimxEvent, DimxState, GoalWhy, Hold, Landing, Mod,
+    PlaceWhy,
 };
 use super::units::{Condition, Weapon};
 
@@ -171,6 +173,7 @@ pub fn command(s: &DimxState, actor: Actor, c: &DimxCommand) -> String {
                 }
             )
         }
+        C::PlaceUnit { unit, hex } => format!("puts {} in {hex}", t(unit)),
         C::Activate { unit, target, hex } => {
             let mut out = format!("activates {}", t(unit));
             if let Some(tg) = target {
@@ -181,6 +184,64 @@ pub fn command(s: &DimxState, actor: Actor, c: &DimxCommand) -> String {
             }
             out
         }
+    }
+}
+
+fn select_words(sel: Select) -> String {
+    match sel {
+        Select::Numbers(a, b) if a == b => format!("unit #{a}"),
+        Select::Numbers(a, b) => format!("units #{a} through #{b}"),
+        Select::Odd => "odd-numbered units".into(),
+        Select::Even => "even-numbered units".into(),
+        Select::All => "all units".into(),
+        Select::NearOverlord(n) => format!("units within {n} hexes of an Overlord"),
+        Select::NearMonolith(n) => format!("units within {n} hexes of an Active Monolith"),
+        Select::NextToMarines => "units next to a Marine unit".into(),
+    }
+}
+
+/// A chit's step in words, as the log announces it.
+pub fn step_words(st: &Step) -> String {
+    match *st {
+        Step::Rush(sel) => format!(
+            "{} rush next to the nearest Active Marine unit and fire at it",
+            select_words(sel)
+        ),
+        Step::Fire(sel) => format!(
+            "{} fire at the nearest Active Marine unit",
+            select_words(sel)
+        ),
+        Step::Advance(sel, n) => format!(
+            "{} advance up to {n} hexes towards the nearest Active Marine unit and fire",
+            select_words(sel)
+        ),
+        Step::Warp(sel) => format!("{} warp to random hexes", select_words(sel)),
+        Step::Summon(n, at) => format!(
+            "{} from the Kay'otz unit cup come{} out {}",
+            if n == 1 {
+                "one unit".to_owned()
+            } else {
+                format!("{n} units")
+            },
+            if n == 1 { "s" } else { "" },
+            match at {
+                SummonAt::Random => "in random hexes",
+                SummonAt::Wormhole => "at a Wormhole",
+            }
+        ),
+        Step::Wake(sel) => format!(
+            "Dormant {} flip to their Active side",
+            select_words(sel).replace("all units", "units")
+        ),
+        Step::ShutDown(sel) => format!(
+            "Active {} flip to their Dormant side",
+            select_words(sel).replace("all units", "units")
+        ),
+        Step::Capture => {
+            "Paralyzed Marine units next to an Active alien unit are carried off".into()
+        }
+        Step::DrawAnother => "another chit is drawn at once (F.4)".into(),
+        Step::Nothing => "nothing happens".into(),
     }
 }
 
@@ -462,13 +523,37 @@ pub fn event(e: &DimxEvent) -> String {
         E::ChitChosen { name, .. } => {
             format!("\"{name}\" is enacted; the other chit goes back into the cup")
         }
-        E::StepBegan { units, .. } => {
-            if units.is_empty() {
-                "no Kay'otz unit on the map is named by this chit".into()
-            } else {
-                format!("units to activate: {}", units.join(", "))
+        E::StepBegan { step, names, .. } => match step.per_unit() {
+            Some(_) if names.is_empty() => {
+                format!("{}: no such unit is on the map", step_words(step))
             }
+            Some(_) => format!("{}: {}", step_words(step), names.join(", ")),
+            None => step_words(step),
+        },
+        E::TieToBreak {
+            name, hexes, why, ..
+        } => format!(
+            "{}: the Kay'otz player chooses where {name} goes: {}",
+            match why {
+                PlaceWhy::Scattered => "the jump scattered",
+                PlaceWhy::Malfunction => "the jump came down on a unit",
+                PlaceWhy::Beamed => "it was beamed onto a unit",
+                PlaceWhy::Warped => "it warped onto a unit",
+                PlaceWhy::Summoned { .. } => "it is summoned",
+            },
+            hexes
+                .iter()
+                .map(|h| h.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        E::AlienStays { name, at, .. } => {
+            format!("{name} comes down in its own hex, {at}, and stays there")
         }
+        E::NoRoom { name, at, .. } => match at {
+            Some(h) => format!("no eligible hex is free anywhere: {name} stays in {h}"),
+            None => format!("no eligible hex is free anywhere: {name} stays off the map"),
+        },
         E::AlienTurn { name, .. } => format!("{name} activates"),
         E::AlienFlipped { name, dormant, .. } => {
             if *dormant {
@@ -493,7 +578,6 @@ pub fn event(e: &DimxEvent) -> String {
                 "{name} does nothing else this turn: a chit flipped it to its Active side this turn"
             ),
         },
-        E::StepDone => "step complete".into(),
         E::ChitFinished { name, .. } => format!("\"{name}\" is used and set aside"),
         E::InstantVictory { side, text } => {
             format!("End Phase: Instant Victory for the {}: {text}", side.name())

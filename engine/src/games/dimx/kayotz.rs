@@ -10,9 +10,9 @@ use super::chits::{Select, Step, SummonAt};
 use super::combat::{alien_fire, alien_fires};
 use super::endphase::end_phase;
 use super::map::{Cell, Hex, Map, Terrain};
-use super::rules::{Ctx, alien_active, aside, cell};
-use super::state::{AlienMove, Cause, DimxEvent, DimxState, Hold, Phase, Side};
-use super::units::{AlienKind, Condition, Marine, Place};
+use super::rules::{Ctx, alien_active, cell, free, nearest_free, no_room, put_down, settle};
+use super::state::{AlienMove, Cause, DimxEvent, DimxState, Hold, Phase, PlaceWhy, Side};
+use super::units::{AlienKind, AlienPlace, Condition, Marine, Place};
 
 /// The Kay'otz player's choices for one unit when there is a tie (variant).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -234,8 +234,18 @@ fn draw(ctx: &mut Ctx, initial: bool) {
 }
 
 /// Enact the chit(s) until the phase ends or a player must decide.
+///
+/// `Phase::Kayotz { step, todo }`: with `todo` still `None` the chit's first
+/// step has not begun; `Some(units)` lists the units still to act in step
+/// `step`, and once it is empty (a step that acts on the map as a whole
+/// leaves it empty at once) the next step begins. No event is spent on
+/// "step over": the next `StepBegan` (or `ChitFinished`) says it.
 pub fn run(ctx: &mut Ctx) -> Result<(), RuleError> {
     loop {
+        if ctx.s.placing.is_some() {
+            // a tie for the Kay'otz player to break first (variant)
+            return Ok(());
+        }
         let Phase::Kayotz { chit, step, todo } = ctx.s.phase.clone() else {
             return Ok(());
         };
@@ -245,7 +255,20 @@ pub fn run(ctx: &mut Ctx) -> Result<(), RuleError> {
                 format!("chit number {chit} is not on the chit sheet in force"),
             ));
         };
-        let Some(&st) = c.steps.get(usize::from(step)) else {
+        let next = match todo {
+            None => Some(step),
+            Some(t) if t.is_empty() => step.checked_add(1),
+            Some(t) => {
+                if ctx.s.two_player {
+                    // the Kay'otz player picks the next unit (activate)
+                    return Ok(());
+                }
+                act(ctx, &t[0], &Choice::default())?;
+                continue;
+            }
+        };
+        let Some((index, &st)) = next.and_then(|i| c.steps.get(usize::from(i)).map(|s| (i, s)))
+        else {
             ctx.emit(DimxEvent::ChitFinished {
                 chit,
                 name: c.name.clone(),
@@ -257,26 +280,31 @@ pub fn run(ctx: &mut Ctx) -> Result<(), RuleError> {
             }
             return end_phase(ctx);
         };
-        match st.per_unit() {
-            Some(sel) => match todo {
-                None => {
-                    let units = select(&ctx.s, ctx.map, sel);
-                    ctx.emit(DimxEvent::StepBegan { step: st, units });
-                }
-                Some(t) if t.is_empty() => ctx.emit(DimxEvent::StepDone),
-                Some(t) => {
-                    if ctx.s.two_player {
-                        return Ok(());
-                    }
-                    act(ctx, &t[0], &Choice::default())?;
-                }
-            },
-            None => {
-                global(ctx, st)?;
-                ctx.emit(DimxEvent::StepDone);
-            }
-        }
+        begin_step(ctx, index, st)?;
     }
+}
+
+/// Begin step `index` of the chit: name its units (F.2: lower-numbered
+/// first), or do what it does to the map as a whole.
+fn begin_step(ctx: &mut Ctx, index: u8, st: Step) -> Result<(), RuleError> {
+    let units = st
+        .per_unit()
+        .map(|sel| select(&ctx.s, ctx.map, sel))
+        .unwrap_or_default();
+    let names = units
+        .iter()
+        .filter_map(|u| ctx.s.alien(u).map(|a| a.title()))
+        .collect();
+    ctx.emit(DimxEvent::StepBegan {
+        index,
+        step: st,
+        units,
+        names,
+    });
+    if st.per_unit().is_none() {
+        global(ctx, st)?;
+    }
+    Ok(())
 }
 
 /// One Kay'otz unit acts in the current step.
@@ -418,13 +446,28 @@ pub fn act(ctx: &mut Ctx, alien: &str, choice: &Choice) -> Result<(), RuleError>
 
 /// Warp: a random hex. Landing on a Marine unit, the alien fires at it point
 /// blank and then steps aside; landing on another alien, it steps aside
-/// (assumed chit text, following D.6 "Beamed" and C.3).
+/// (assumed chit text, following D.6 "Beamed" and C.3). Landing in its own
+/// hex, it stays.
 fn warp(ctx: &mut Ctx, id: &str) -> Result<(), RuleError> {
     let Some(a) = ctx.alien(id) else {
         return Ok(());
     };
     let hex = ctx.random_hex()?;
     if a.on_map() == Some(hex) {
+        ctx.emit(DimxEvent::AlienStays {
+            unit: a.id.clone(),
+            name: a.title(),
+            at: hex,
+        });
+        return Ok(());
+    }
+    let marine = ctx.s.marine_at(hex).map(|m| m.id.clone());
+    let landed_on_unit = marine.is_some() || !free(&ctx.s, hex, id);
+    // where it steps aside to, worked out before it moves: the hexes next to
+    // the landing hex, its old hex counting as free
+    let ties = nearest_free(&ctx.s, ctx.map, &[cell(ctx.map, hex)], id);
+    if landed_on_unit && ties.is_empty() {
+        no_room(ctx, id);
         return Ok(());
     }
     ctx.emit(DimxEvent::AlienMoved {
@@ -434,80 +477,114 @@ fn warp(ctx: &mut Ctx, id: &str) -> Result<(), RuleError> {
         to: hex,
         how: AlienMove::Warp,
     });
-    let marine = ctx.s.marine_at(hex).map(|m| m.id.clone());
-    let other = ctx
-        .s
-        .aliens
-        .iter()
-        .any(|o| o.id != a.id && o.on_map() == Some(hex));
     if let Some(m) = &marine {
         // C.3: an alien may end on a Marine only when a chit makes it attack
         alien_fires(ctx, id, m, true)?;
     }
-    if (marine.is_some() || other)
-        && let Some(to) = aside(&ctx.s, ctx.map, cell(ctx.map, hex), id)
-    {
-        {
-            ctx.emit(DimxEvent::AlienMoved {
-                unit: a.id.clone(),
-                name: a.title(),
-                from: Some(hex),
-                to,
-                how: AlienMove::SteppedAside,
-            });
+    if landed_on_unit {
+        put_down(ctx, id, ties, PlaceWhy::Warped);
+    }
+    Ok(())
+}
+
+/// Summon: draw `n` units from the Kay'otz unit cup, one at a time, onto the
+/// map Active (assumed chit text). `Random`: a random hex (three dice), or
+/// the highest-numbered eligible hex next to it when it holds a unit.
+/// `Wormhole`: the highest-numbered free Wormhole hex, or with none free the
+/// highest-numbered free hex nearest to one (a random hex on a map without
+/// Wormholes). In the variant the Kay'otz player breaks those ties, and the
+/// units still to come wait for the choice.
+pub fn summon(ctx: &mut Ctx, n: u8, at: SummonAt) -> Result<(), RuleError> {
+    for k in (0..n).rev() {
+        let cup: Vec<String> = ctx
+            .s
+            .aliens
+            .iter()
+            .filter(|a| a.place == AlienPlace::Cup)
+            .map(|a| a.id.clone())
+            .collect();
+        if cup.is_empty() {
+            break;
+        }
+        // a draw from the cup, not a choice
+        let Some(id) = cup.get(ctx.rng.pick(cup.len())).cloned() else {
+            break;
+        };
+        let wormholes: Vec<Cell> = ctx
+            .map
+            .numbered()
+            .filter(|&(_, c)| ctx.map.terrain(c) == Terrain::Wormhole)
+            .map(|(_, c)| c)
+            .collect();
+        let ties = if at == SummonAt::Wormhole && !wormholes.is_empty() {
+            let mut open: Vec<Hex> = wormholes
+                .iter()
+                .filter_map(|&c| ctx.map.number(c))
+                .filter(|&h| free(&ctx.s, h, &id))
+                .collect();
+            open.sort_unstable_by(|a, b| b.cmp(a));
+            if open.is_empty() {
+                nearest_free(&ctx.s, ctx.map, &wormholes, &id)
+            } else {
+                open
+            }
+        } else {
+            let hex = ctx.random_hex()?;
+            if free(&ctx.s, hex, &id) {
+                vec![hex]
+            } else {
+                nearest_free(&ctx.s, ctx.map, &[cell(ctx.map, hex)], &id)
+            }
+        };
+        if put_down(ctx, &id, ties, PlaceWhy::Summoned { left: k, at }) {
+            return Ok(());
         }
     }
     Ok(())
 }
 
+/// The Kay'otz player puts the unit of a pending tie on one of its hexes
+/// (variant), and play goes on where it stopped.
+pub fn place(ctx: &mut Ctx, unit: &str, hex: Hex) -> Result<(), RuleError> {
+    let Some(p) = ctx.s.placing.clone() else {
+        return Err(RuleError::illegal(
+            "two-player variant",
+            "no unit is waiting to be put down",
+        ));
+    };
+    if p.unit != unit {
+        return Err(RuleError::illegal(
+            "two-player variant",
+            format!(
+                "{} is waiting to be put down, not {unit}",
+                super::rules::title_of(&ctx.s, &p.unit)
+            ),
+        ));
+    }
+    if !p.hexes.contains(&hex) {
+        return Err(RuleError::illegal(
+            "two-player variant",
+            format!(
+                "{hex} is not one of the equally eligible hexes ({})",
+                p.hexes
+                    .iter()
+                    .map(|h| h.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+    settle(ctx, unit, hex, p.why);
+    if let PlaceWhy::Summoned { left, at } = p.why {
+        summon(ctx, left, at)?;
+    }
+    run(ctx)
+}
+
 /// Steps that act on the map as a whole.
 fn global(ctx: &mut Ctx, st: Step) -> Result<(), RuleError> {
     match st {
-        Step::Summon(n, at) => {
-            for _ in 0..n {
-                let cup: Vec<String> = ctx
-                    .s
-                    .aliens
-                    .iter()
-                    .filter(|a| a.place == super::units::AlienPlace::Cup)
-                    .map(|a| a.id.clone())
-                    .collect();
-                if cup.is_empty() {
-                    break;
-                }
-                let id = cup[ctx.rng.pick(cup.len())].clone();
-                let hex = match at {
-                    SummonAt::Wormhole => {
-                        let w: Vec<Hex> = ctx
-                            .map
-                            .numbered()
-                            .filter(|&(_, c)| ctx.map.terrain(c) == Terrain::Wormhole)
-                            .map(|(h, _)| h)
-                            .collect();
-                        match w.len() {
-                            0 => ctx.random_hex()?,
-                            1 => w[0],
-                            k => w[ctx.rng.pick(k)],
-                        }
-                    }
-                    SummonAt::Random => ctx.random_hex()?,
-                };
-                let to = if ctx.s.occupied(hex) {
-                    aside(&ctx.s, ctx.map, cell(ctx.map, hex), &id)
-                } else {
-                    Some(hex)
-                };
-                if let (Some(to), Some(a)) = (to, ctx.alien(&id)) {
-                    ctx.emit(DimxEvent::AlienMoved {
-                        unit: id,
-                        name: a.title(),
-                        from: None,
-                        to,
-                        how: AlienMove::Summoned,
-                    });
-                }
-            }
-        }
+        Step::Summon(n, at) => summon(ctx, n, at)?,
         Step::Wake(sel) => {
             for id in select(&ctx.s, ctx.map, sel) {
                 if let Some(a) = ctx.alien(&id)

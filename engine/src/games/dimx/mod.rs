@@ -267,7 +267,7 @@ impl Game for DimX {
             | C::ShootAndScootFire { target, .. }
             | C::ReSupply { target, .. } => unit(target),
             C::Recon { hq: Some(h), .. } => unit(h),
-            C::Activate { hex: Some(h), .. } => hex(h),
+            C::Activate { hex: Some(h), .. } | C::PlaceUnit { hex: h, .. } => hex(h),
             C::Activate {
                 target: Some(t), ..
             } => unit(t),

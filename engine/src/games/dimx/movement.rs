@@ -8,8 +8,8 @@ use std::collections::BinaryHeap;
 use crate::game::RuleError;
 
 use super::map::{Cell, Hex, Map, Terrain};
-use super::rules::{Ctx, alien_active, aside, cell, worse};
-use super::state::{DimxEvent, DimxState, Landing, Mod, ModWhy};
+use super::rules::{Ctx, alien_active, cell, nearest_free, put_down, settle, worse};
+use super::state::{DimxEvent, DimxState, Landing, Mod, ModWhy, PlaceWhy};
 use super::units::{Condition, Marine, Place};
 
 /// Half-MP to enter `to` from `from` (`None`: from off the map through an
@@ -350,15 +350,11 @@ pub fn do_jump(ctx: &mut Ctx, unit: &str, to: Hex, scoot: bool) -> Result<(), Ru
         }),
         2..=3 => {
             // Scattered: the highest-numbered eligible hex next to the destination
-            let c = cell(ctx.map, to);
-            if let Some(at) = aside(&ctx.s, ctx.map, c, unit) {
-                ctx.emit(DimxEvent::Landed {
-                    unit: unit.to_owned(),
-                    at,
-                    how: Landing::Scattered,
-                });
-            }
+            let ties = nearest_free(&ctx.s, ctx.map, &[cell(ctx.map, to)], unit);
+            put_down(ctx, unit, ties, PlaceWhy::Scattered);
         }
+        // the table starts at 1; a net roll of 0 or less (Stunned and Shoot
+        // and Scoot on a 1) is read as the worst result, a Malfunction
         _ => malfunction(ctx, &m)?,
     }
     Ok(())
@@ -389,30 +385,22 @@ fn malfunction(ctx: &mut Ctx, m: &Marine) -> Result<(), RuleError> {
         .marines
         .iter()
         .any(|o| o.id != m.id && o.on_map() == Some(hex));
-    let at = if alien.is_some() || other_marine {
-        aside(&ctx.s, ctx.map, c, &m.id)
-    } else {
-        Some(hex)
-    };
-    if let Some(at) = at {
-        ctx.emit(DimxEvent::Landed {
-            unit: m.id.clone(),
-            at,
-            how: Landing::Malfunction,
-        });
-    }
-    // assumed: a Stunned unit given another Stunned marker becomes Paralyzed, as in D.10
-    let now = ctx
-        .s
-        .marine(&m.id)
-        .map(|x| x.condition)
-        .unwrap_or(Condition::Fine);
+    // "place the jumping unit into that hex and give it a Stunned marker";
+    // assumed: a Stunned unit given another Stunned marker becomes
+    // Paralyzed, as in D.10
     ctx.emit(DimxEvent::ConditionChanged {
         unit: m.id.clone(),
-        from: now,
-        to: worse(now),
+        from: m.condition,
+        to: worse(m.condition),
         why: super::state::Cause::JumpMalfunction,
     });
+    if alien.is_some() || other_marine {
+        // onto a Marine or a Dormant alien: the highest-numbered eligible adjacent hex
+        let ties = nearest_free(&ctx.s, ctx.map, &[c], &m.id);
+        put_down(ctx, &m.id, ties, PlaceWhy::Malfunction);
+    } else {
+        settle(ctx, &m.id, hex, PlaceWhy::Malfunction);
+    }
     Ok(())
 }
 

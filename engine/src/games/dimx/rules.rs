@@ -4,7 +4,7 @@
 use crate::rng::Randomness;
 
 use super::map::{Cell, Hex, Map};
-use super::state::{DimxEvent, DimxState, apply};
+use super::state::{DimxEvent, DimxState, PlaceWhy, apply};
 use super::units::{Alien, AlienKind, Condition, Marine, MarineKind};
 
 /// The map a state is played on.
@@ -78,32 +78,141 @@ pub fn unit_cells(s: &DimxState, map: &Map) -> super::map::Cells {
     out
 }
 
-/// The hex a unit is put on when it cannot stay where it landed: the
-/// highest-numbered eligible (numbered, empty) hex adjacent to `around` (C.2,
-/// D.6). `ignore` is a unit that is leaving and does not count. Should every
-/// adjacent hex be full, the next ring out is tried (assumed; the text is silent).
-pub fn aside(s: &DimxState, map: &Map, around: Cell, ignore: &str) -> Option<Hex> {
-    let free = |h: Hex| {
-        !s.marines
+/// Whether no unit but `ignore` stands in hex `h`.
+pub fn free(s: &DimxState, h: Hex, ignore: &str) -> bool {
+    !s.marines
+        .iter()
+        .any(|m| m.id != ignore && m.on_map() == Some(h))
+        && !s
+            .aliens
             .iter()
-            .any(|m| m.id != ignore && m.on_map() == Some(h))
-            && !s
-                .aliens
-                .iter()
-                .any(|a| a.id != ignore && a.on_map() == Some(h))
-    };
+            .any(|a| a.id != ignore && a.on_map() == Some(h))
+}
+
+/// The free numbered hexes nearest to any of `around` (not counting those
+/// cells themselves), highest-numbered first: the tie among which the
+/// "highest-numbered eligible adjacent hex" rule picks (C.2, D.6). `ignore`
+/// is a unit that is leaving and does not count. Should every adjacent hex
+/// be full, the next ring out is tried (assumed; the text is silent).
+pub fn nearest_free(s: &DimxState, map: &Map, around: &[Cell], ignore: &str) -> Vec<Hex> {
+    let dist = |c: Cell| around.iter().map(|&a| map.distance(a, c)).min();
     let max = map.cols + map.rows;
     for ring in 1..=max {
-        let best = map
+        let mut tied: Vec<Hex> = map
             .numbered()
-            .filter(|&(h, c)| map.distance(around, c) == ring && free(h))
+            .filter(|&(h, c)| dist(c) == Some(ring) && free(s, h, ignore))
             .map(|(h, _)| h)
-            .max();
-        if best.is_some() {
-            return best;
+            .collect();
+        if !tied.is_empty() {
+            tied.sort_unstable_by(|a, b| b.cmp(a));
+            return tied;
         }
     }
-    None
+    Vec::new()
+}
+
+/// The hex the standard procedure puts a unit on when it cannot stay where
+/// it landed: the highest-numbered eligible hex next to `around`.
+pub fn aside(s: &DimxState, map: &Map, around: Cell, ignore: &str) -> Option<Hex> {
+    nearest_free(s, map, &[around], ignore).first().copied()
+}
+
+/// How a tie of hexes came out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick {
+    /// The hex: the only one, or the highest-numbered in solitaire.
+    At(Hex),
+    /// The Kay'otz player chooses (variant); play waits for `place_unit`.
+    Asked,
+    /// No hex is free anywhere.
+    NoRoom,
+}
+
+/// Break a tie of equally eligible hexes (`ties` highest-numbered first):
+/// the highest-numbered hex in solitaire; in the two-player variant the
+/// Kay'otz player chooses ("ignore the 'highest-numbered' hex rule"), so a
+/// [`DimxEvent::TieToBreak`] is logged and play waits.
+pub fn pick_hex(ctx: &mut Ctx, unit: &str, ties: Vec<Hex>, why: PlaceWhy) -> Pick {
+    match ties.as_slice() {
+        [] => Pick::NoRoom,
+        [h] => Pick::At(*h),
+        [h, ..] if !ctx.s.two_player => Pick::At(*h),
+        _ => {
+            let name = title_of(&ctx.s, unit);
+            ctx.emit(DimxEvent::TieToBreak {
+                unit: unit.to_owned(),
+                name,
+                hexes: ties,
+                why,
+            });
+            Pick::Asked
+        }
+    }
+}
+
+/// Put a unit on the tied hex its rule picks, or wait for the Kay'otz
+/// player's choice (variant), or log that no hex is free. Whether it waits.
+pub fn put_down(ctx: &mut Ctx, unit: &str, ties: Vec<Hex>, why: PlaceWhy) -> bool {
+    match pick_hex(ctx, unit, ties, why) {
+        Pick::At(at) => settle(ctx, unit, at, why),
+        Pick::Asked => return true,
+        Pick::NoRoom => no_room(ctx, unit),
+    }
+    false
+}
+
+/// A unit's name in the log: "Scout SC1", "Kay'otz #10".
+pub fn title_of(s: &DimxState, unit: &str) -> String {
+    s.marine(unit)
+        .map(|m| m.title())
+        .or_else(|| s.alien(unit).map(|a| a.title()))
+        .unwrap_or_else(|| unit.to_owned())
+}
+
+/// Put a unit down on the hex a tie came to (see [`PlaceWhy`]).
+pub fn settle(ctx: &mut Ctx, unit: &str, at: Hex, why: PlaceWhy) {
+    use super::state::{AlienMove, Landing};
+    let name = title_of(&ctx.s, unit);
+    let from = ctx.s.alien(unit).and_then(|a| a.on_map());
+    let e = match why {
+        PlaceWhy::Scattered => DimxEvent::Landed {
+            unit: unit.to_owned(),
+            at,
+            how: Landing::Scattered,
+        },
+        PlaceWhy::Malfunction => DimxEvent::Landed {
+            unit: unit.to_owned(),
+            at,
+            how: Landing::Malfunction,
+        },
+        PlaceWhy::Beamed | PlaceWhy::Warped | PlaceWhy::Summoned { .. } => DimxEvent::AlienMoved {
+            unit: unit.to_owned(),
+            name,
+            from,
+            to: at,
+            how: match why {
+                PlaceWhy::Beamed => AlienMove::Beamed,
+                PlaceWhy::Warped => AlienMove::SteppedAside,
+                _ => AlienMove::Summoned,
+            },
+        },
+    };
+    ctx.emit(e);
+}
+
+/// No hex is free anywhere: the unit stays where it is (logged).
+pub fn no_room(ctx: &mut Ctx, unit: &str) {
+    let name = title_of(&ctx.s, unit);
+    let at = ctx
+        .s
+        .marine(unit)
+        .and_then(|m| m.on_map())
+        .or_else(|| ctx.s.alien(unit).and_then(|a| a.on_map()));
+    ctx.emit(DimxEvent::NoRoom {
+        unit: unit.to_owned(),
+        name,
+        at,
+    });
 }
 
 /// The next condition after a Stunned result: Stunned, or Paralyzed if already

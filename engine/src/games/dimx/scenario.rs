@@ -244,6 +244,7 @@ pub fn parse(text: &str, id: &str, two_player: bool) -> Result<Scenario, TextErr
         strongpoints: Vec::new(),
         recon: false,
         woke: Vec::new(),
+        placing: None,
         rules: ScenarioRules::default(),
     };
     let mut named_aliens: Vec<String> = Vec::new();

@@ -123,6 +123,40 @@ pub enum Partial {
     Reinforcement { hq: String },
 }
 
+/// Why a unit must be put on one of several equally eligible hexes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlaceWhy {
+    /// A Marine unit's jump scattered: a hex next to its destination (C.2 2-3).
+    Scattered,
+    /// A Marine unit's jump malfunctioned onto a unit: a hex next to it (C.2 1).
+    Malfunction,
+    /// A Kay'otz unit beamed onto a Paralyzed Marine or an alien: a hex next to
+    /// it (D.6 3).
+    Beamed,
+    /// A warping Kay'otz unit landed on a unit: a hex next to it (chit step).
+    Warped,
+    /// A Kay'otz unit drawn from the cup by a summon step: where it comes out
+    /// (a Wormhole, or a hex next to the unit it landed on); `left` more
+    /// units are summoned after it.
+    Summoned {
+        left: u8,
+        at: super::chits::SummonAt,
+    },
+}
+
+/// A tie of equally eligible hexes the Kay'otz player breaks in the
+/// two-player variant ("the Kay'otz player makes the choice (ignore the
+/// 'highest-numbered' hex rule)"). Solitaire takes the highest-numbered hex.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placement {
+    /// The unit to put down (a Marine or a Kay'otz unit).
+    pub unit: String,
+    /// The tied hexes, highest-numbered first.
+    pub hexes: Vec<Hex>,
+    pub why: PlaceWhy,
+}
+
 /// Where the turn is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -177,6 +211,8 @@ pub struct DimxState {
     /// nothing else for that turn (C.3), even when a draw-again chit (F.4)
     /// then draws a chit that names them. Emptied when the next turn begins.
     pub woke: Vec<String>,
+    /// A tie the Kay'otz player must break before play goes on (variant).
+    pub placing: Option<Placement>,
     pub rules: ScenarioRules,
 }
 
@@ -459,9 +495,14 @@ pub enum DimxEvent {
         name: String,
         returned: Vec<u8>,
     },
+    /// Step `index` of the chit being enacted begins; `units` are the Kay'otz
+    /// units it names, in the order they act (none for a step that acts on
+    /// the map as a whole).
     StepBegan {
+        index: u8,
         step: Step,
         units: Vec<String>,
+        names: Vec<String>,
     },
     AlienTurn {
         unit: String,
@@ -477,7 +518,26 @@ pub enum DimxEvent {
         name: String,
         why: Hold,
     },
-    StepDone,
+    /// The Kay'otz player must put `unit` on one of `hexes` (variant).
+    TieToBreak {
+        unit: String,
+        name: String,
+        hexes: Vec<Hex>,
+        why: PlaceWhy,
+    },
+    /// A beamed or warped Kay'otz unit came down in its own hex: it stays.
+    AlienStays {
+        unit: String,
+        name: String,
+        at: Hex,
+    },
+    /// No eligible hex was free anywhere: the unit stays where it was (`at`;
+    /// `None`: off the map, at its edge or in the cup).
+    NoRoom {
+        unit: String,
+        name: String,
+        at: Option<Hex>,
+    },
     ChitFinished {
         chit: u8,
         name: String,
@@ -539,6 +599,7 @@ pub fn apply(s: &mut DimxState, e: &DimxEvent) {
             if let Some(m) = marine_mut(s, unit) {
                 m.place = Place::Map(*at);
             }
+            settled(s, unit);
         }
         E::MarineEliminated { unit, .. } => {
             if let Some(m) = marine_mut(s, unit) {
@@ -587,7 +648,18 @@ pub fn apply(s: &mut DimxState, e: &DimxEvent) {
                     a.dormant = false;
                 }
             }
+            settled(s, unit);
         }
+        E::TieToBreak {
+            unit, hexes, why, ..
+        } => {
+            s.placing = Some(Placement {
+                unit: unit.clone(),
+                hexes: hexes.clone(),
+                why: *why,
+            });
+        }
+        E::NoRoom { unit, .. } => settled(s, unit),
         E::GoalRemoved { index, goal, .. } => {
             if usize::from(*index) < s.goals.len() {
                 s.goals.remove(usize::from(*index));
@@ -656,8 +728,9 @@ pub fn apply(s: &mut DimxState, e: &DimxEvent) {
                 todo: None,
             };
         }
-        E::StepBegan { units, .. } => {
-            if let Phase::Kayotz { todo, .. } = &mut s.phase {
+        E::StepBegan { index, units, .. } => {
+            if let Phase::Kayotz { step, todo, .. } = &mut s.phase {
+                *step = *index;
                 *todo = Some(units.clone());
             }
         }
@@ -674,12 +747,6 @@ pub fn apply(s: &mut DimxState, e: &DimxEvent) {
             // unit does this turn
             if !*dormant && !s.woke.contains(unit) {
                 s.woke.push(unit.clone());
-            }
-        }
-        E::StepDone => {
-            if let Phase::Kayotz { step, todo, .. } = &mut s.phase {
-                *step = step.saturating_add(1);
-                *todo = None;
             }
         }
         E::ChitFinished { chit, .. } => {
@@ -710,8 +777,16 @@ pub fn apply(s: &mut DimxState, e: &DimxEvent) {
         | E::RallyRolled { .. }
         | E::MonolithSwitched { .. }
         | E::AlienHolds { .. }
+        | E::AlienStays { .. }
         | E::InstantVictory { .. }
         | E::GoalDrawn { .. } => {}
+    }
+}
+
+/// A unit waiting to be put down has been (or cannot be): the tie is over.
+fn settled(s: &mut DimxState, unit: &str) {
+    if s.placing.as_ref().is_some_and(|p| p.unit == unit) {
+        s.placing = None;
     }
 }
 
@@ -795,6 +870,14 @@ impl DimxState {
                 }
             }
             Phase::MarineAction { .. } | Phase::Activated | Phase::Over { .. } => {}
+        }
+        if let Some(p) = &self.placing {
+            if self.marine(&p.unit).is_none() && self.alien(&p.unit).is_none() {
+                return Err(format!("there is no unit {} to put down", p.unit));
+            }
+            for &h in &p.hexes {
+                on_map(h, &p.unit)?;
+            }
         }
         Ok(())
     }
