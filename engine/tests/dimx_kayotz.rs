@@ -300,6 +300,134 @@ fn g3f_summoning_eight_active_kayotz_units_on_the_map() {
     ));
 }
 
+/// A numbered hex of Mapzone Alpha at exactly `d` hexes from `from`.
+fn hex_at(from: u16, d: u16) -> u16 {
+    let m = builtin("alpha").unwrap();
+    let f = m.cell(from).unwrap();
+    m.numbered()
+        .find(|&(_, c)| m.distance(f, c) == d)
+        .map(|(h, _)| h)
+        .unwrap()
+}
+
+/// G.3 a "within three or fewer hexes": an Active Marine 3 hexes away keeps
+/// the Portal shut; 4 hexes away it does not.
+#[test]
+fn g3a_portal_three_or_fewer_hexes_is_the_boundary() {
+    let three = hex_at(421, 3);
+    let four = hex_at(421, 4);
+    assert!(!goal(
+        &format!("marine MS1 at {three}\nmonolith MON at 421"),
+        Goal::Portal
+    ));
+    assert!(goal(
+        &format!("marine MS1 at {four}\nmonolith MON at 421"),
+        Goal::Portal
+    ));
+}
+
+/// G.3 a "the hex with the Overlord unit in the highest-numbered hex": with
+/// two Overlords (a scenario file may add one) the Portal is at the one in
+/// the higher-numbered hex.
+#[test]
+fn g3a_portal_with_two_overlords_is_at_the_highest_numbered_one() {
+    let near_high = hex_at(611, 2);
+    let near_low = hex_at(121, 2);
+    let two = "kayotz K7 at 121\nkayotz K20 at 611 number 7 overlord";
+    assert!(
+        !goal(&format!("marine MS1 at {near_high}\n{two}"), Goal::Portal),
+        "a Marine near the Overlord in 611 keeps the Portal shut"
+    );
+    assert!(
+        goal(&format!("marine MS1 at {near_low}\n{two}"), Goal::Portal),
+        "a Marine near the one in 121 does not"
+    );
+}
+
+/// G.3 b "they are captured": Enslave needs at least one Marine unit on the
+/// map (Xenolog's reading); units waiting at the edge or gone do not count.
+#[test]
+fn g3b_enslave_needs_a_marine_unit_on_the_map_and_counts_only_those() {
+    assert!(
+        !goal("marine MS1 waiting", Goal::Enslave),
+        "no Marine on the map: none to capture"
+    );
+    assert!(!goal(
+        "marine MS1 exited\nmarine MS2 eliminated",
+        Goal::Enslave
+    ));
+    assert!(
+        goal(
+            "marine MS1 at 111 stunned\nmarine MS2 waiting\nmarine MS3 exited",
+            Goal::Enslave
+        ),
+        "one of the one on the map"
+    );
+}
+
+#[test]
+fn g3b_enslave_half_or_more_with_an_odd_count() {
+    let five = |k: usize| {
+        (0..5)
+            .map(|i| {
+                format!(
+                    "marine MS{} at {}{}",
+                    i + 1,
+                    111 + i,
+                    if i < k { " stunned" } else { "" }
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(!goal(&five(2), Goal::Enslave), "2 of 5 is less than half");
+    assert!(goal(&five(3), Goal::Enslave), "3 of 5");
+}
+
+/// G.3 c, d: a unit waiting at the map edge or gone is not "on the map".
+#[test]
+fn g3c_g3d_units_off_the_map_do_not_count() {
+    assert!(goal(
+        "marine HQ1 waiting\nmarine MS1 at 111",
+        Goal::Decapitate
+    ));
+    assert!(goal("marine LG1 exited\nmarine MS1 at 111", Goal::Pillage));
+}
+
+/// G.3 e "at least one Active alien unit": the Monolith is an alien unit
+/// with an Active side, so an Active Monolith next to a Stunned Marine
+/// counts; a shut-down one (Inactive) does not.
+#[test]
+fn g3e_possess_counts_an_active_monolith_but_not_a_shut_down_one() {
+    assert!(goal(
+        "marine MS1 at 225 stunned\nmonolith MON at 226",
+        Goal::Possess
+    ));
+    assert!(
+        !goal(
+            "marine HQ1 at 225 stunned\nmonolith MON at 226",
+            Goal::Possess
+        ),
+        "a Stunned HQ is Active and shuts the Monolith down"
+    );
+}
+
+/// G.3 f "at least eight Active Kay'otz units": the Monolith is not a
+/// Kay'otz unit in this sense (A.2 b gives those an ID number and a DN of 3
+/// or 4; the Monolith has neither). Xenolog's reading.
+#[test]
+fn g3f_summoning_does_not_count_the_monolith() {
+    let seven = "kayotz K1 at 111\nkayotz K2 at 112\nkayotz K3 at 113\nkayotz K4 at 114\nkayotz K5 at 115\nkayotz K6 at 116\nkayotz K8 at 121";
+    assert!(!goal(
+        &format!("{seven}\nmonolith MON at 421"),
+        Goal::Summoning
+    ));
+    assert!(goal(
+        &format!("{seven}\nkayotz K9 at 122\nmonolith MON at 421"),
+        Goal::Summoning
+    ));
+}
+
 #[test]
 fn g4_an_achieved_mission_goal_is_a_kayotz_major_victory() {
     let mut b = battle(&alpha(

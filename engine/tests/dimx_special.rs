@@ -268,6 +268,30 @@ fn e4_logistics_plus_two_hq_plus_one_active_alien_minus_one_each_counted_once() 
     );
 }
 
+/// E.4 "adjacent to any Active alien unit(s)": an Active Monolith is an
+/// alien unit on its Active side and counts (-1); once shut down by an
+/// Active HQ next to it, it is Inactive and does not (the HQ's +1 remains).
+#[test]
+fn e4_an_active_monolith_adjacent_counts_as_an_active_alien() {
+    let mut b = battle(&alpha("marine MS1 at 225 stunned\nmonolith MON at 226"));
+    assert_eq!(
+        rolled(&play(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[3]))
+            .unwrap()
+            .3,
+        vec![ModWhy::AlienAdjacent]
+    );
+    let mut b = battle(&alpha(
+        "marine MS1 at 225 stunned\nmonolith MON at 226\nmarine HQ1 at 244",
+    ));
+    assert_eq!(
+        rolled(&play(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[3]))
+            .unwrap()
+            .3,
+        vec![ModWhy::HqAdjacent],
+        "the HQ next to the Monolith shuts it down"
+    );
+}
+
 #[test]
 fn e4_only_stunned_or_paralyzed_units_rally() {
     let mut b = battle(&alpha("marine MS1 at 225"));

@@ -75,10 +75,11 @@ pub fn achieved(s: &DimxState, map: &Map, g: Goal) -> bool {
             })
         }
         Goal::Enslave => {
-            // b) half or more of the Marine units on the map Stunned or Paralyzed
+            // b) half or more of the Marine units on the map Stunned or
+            // Paralyzed "are captured": there must be at least one to capture
             let n = on_map().count();
             let k = on_map().filter(|m| m.condition != Condition::Fine).count();
-            2 * k >= n
+            n > 0 && 2 * k >= n
         }
         Goal::Decapitate => !s
             .marines
@@ -98,7 +99,15 @@ pub fn achieved(s: &DimxState, map: &Map, g: Goal) -> bool {
                     })
                 })
         }),
-        Goal::Summoning => s.aliens.iter().filter(|a| alien_active(s, map, a)).count() >= 8,
+        // f) "Kay'otz units" are the numbered pods (A.2 b); the Monolith,
+        // which has no ID number and no DN, is not one of them
+        Goal::Summoning => {
+            s.aliens
+                .iter()
+                .filter(|a| a.kind != AlienKind::Monolith && alien_active(s, map, a))
+                .count()
+                >= 8
+        }
         Goal::FaceDown => false,
     }
 }
