@@ -508,6 +508,72 @@ fn d6_beamed_onto_a_paralyzed_marine_or_another_alien_it_moves_to_the_highest_nu
     }
 }
 
+/// D.6 2 with assumption 10: an Energy Recoil on a Special Ops unit that is
+/// already Stunned makes it Paralyzed, as D.10 does for combat.
+#[test]
+fn d6_2_energy_recoil_on_a_stunned_special_ops_paralyzes_it() {
+    let mut b = battle(&alpha("marine SO1 at 225 stunned\nkayotz K1 at 226"));
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
+        &[3],
+    );
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        DimxEvent::BumpFired {
+            result: BumpResult::EnergyRecoil,
+            net: 2,
+            ..
+        }
+    )));
+    assert_eq!(condition(&b, "SO1"), Condition::Paralyzed);
+}
+
+/// D.6: the BUMP Gun Table starts at 1; a net roll of 0 or less (Stunned and
+/// Shoot and Scoot on a 1 or 2, or Stunned on a 1) is read as a Misfire.
+#[test]
+fn d6_a_net_bump_roll_of_0_or_less_is_a_misfire() {
+    for (json, die) in [
+        (r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#, 1),
+        (
+            r#"{"shoot_and_scoot_fire":{"unit":"SO1","target":"K1"}}"#,
+            2,
+        ),
+    ] {
+        let mut b = battle(&alpha("marine SO1 at 225 stunned\nkayotz K1 at 226"));
+        let ev = play(&mut b, json, &[die]);
+        assert!(
+            ev.iter().any(|e| matches!(
+                e,
+                DimxEvent::BumpFired {
+                    result: BumpResult::Misfire,
+                    net: 0,
+                    ..
+                }
+            )),
+            "{json}"
+        );
+        assert!(state(&b).marine("SO1").unwrap().out_of_ammo);
+    }
+}
+
+/// D.6 3 when the three dice name the alien's own hex: it stays there.
+#[test]
+fn d6_beamed_into_its_own_hex_the_alien_stays() {
+    let mut b = battle(&alpha("marine SO1 at 225\nkayotz K1 at 226"));
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
+        &[3, 2, 2, 6],
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, DimxEvent::AlienStays { at: 226, .. }))
+    );
+    assert!(words(&ev).iter().any(|w| w.contains("stays there")));
+    assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(226));
+}
+
 #[test]
 fn d6_4_to_6_vaporized() {
     for d in [4, 5, 6] {
@@ -559,6 +625,39 @@ fn d7_eliminating_the_overlord_removes_a_mission_goal_chit() {
     )));
     let s = state(&b);
     assert_eq!((s.goals.len(), s.goals_out.len()), (5, 1));
+}
+
+/// D.7 through the BUMP gun: a Vaporized Overlord, and an Overlord beamed
+/// onto an Active Marine unit (D.6 3: eliminated), are eliminated by the
+/// player and take a Mission Goal chit with them.
+#[test]
+fn d7_an_overlord_vaporized_or_beamed_onto_an_active_marine_removes_a_mission_goal_chit() {
+    for dice in [&[4u8][..], &[3, 2, 3, 1]] {
+        let mut b = battle(&alpha(
+            "marine SO1 at 225\nmarine MS1 at 231\nkayotz K7 at 226",
+        ));
+        let ev = play(
+            &mut b,
+            r#"{"full_fire":{"unit":"SO1","target":"K7"}}"#,
+            dice,
+        );
+        assert_eq!(
+            state(&b).alien("K7").unwrap().place,
+            AlienPlace::Eliminated,
+            "{dice:?}"
+        );
+        assert!(
+            ev.iter().any(|e| matches!(
+                e,
+                DimxEvent::GoalRemoved {
+                    why: GoalWhy::Overlord,
+                    ..
+                }
+            )),
+            "{dice:?}"
+        );
+        assert_eq!(state(&b).goals.len(), 5);
+    }
 }
 
 #[test]
@@ -741,6 +840,17 @@ fn d9_adjacent_target_plus_one() {
 fn d9_a_net_cf_of_zero_means_no_fire() {
     let (ev, _) = barrage(
         "marine MS1 at 211\nkayotz K1 at 226 cf 1\nstrongpoint 211",
+        &[],
+    );
+    assert!(ev.iter().any(|e| matches!(e, DimxEvent::NoFire { .. })));
+    assert!(fired(&ev).is_empty());
+}
+
+/// D.9 names a net CF of "0"; a net below 0 is no fire as well (assumption 23).
+#[test]
+fn d9_a_net_cf_below_zero_is_no_fire_too() {
+    let (ev, _) = barrage(
+        "marine MS1 at 211\nkayotz K1 at 226 cf 0\nstrongpoint 211",
         &[],
     );
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::NoFire { .. })));

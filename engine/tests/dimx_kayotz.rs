@@ -167,6 +167,30 @@ fn f4_the_overlords_command_and_the_terror_from_beyond_draw_another_chit_at_once
     }
 }
 
+/// F.4 in solitaire: after a successful Recon the Marine player picks the
+/// phase's chit from two; the chit a draw-again chit then draws is one chit
+/// drawn at random (the Recon doubles only the phase's draw, B.2; assumed).
+#[test]
+fn f4_in_solitaire_the_follow_up_chit_is_drawn_singly_even_after_a_successful_recon() {
+    let text = alpha("marine SC1 at 225\ncup overlords_command lull awakening\nrecon yes");
+    let mut b = (1..50)
+        .map(|seed| battle_seeded(&text, seed, false))
+        .find_map(|mut b| {
+            play(&mut b, r#""end_action_phase""#, &[]);
+            is_legal(&b, r#"{"choose_chit":{"chit":"overlords_command"}}"#).then_some(b)
+        })
+        .expect("a seed draws it within 50");
+    assert_eq!(state(&b).cup.len(), 1, "two drawn from three");
+    let ev = play(
+        &mut b,
+        r#"{"choose_chit":{"chit":"overlords_command"}}"#,
+        &[],
+    );
+    let d = drawn(&ev);
+    assert_eq!(d.len(), 1);
+    assert_eq!((d[0].0.len(), d[0].1), (1, None), "one chit, no choice");
+}
+
 // ---- G. End Phase ------------------------------------------------------------------------
 
 #[test]
@@ -948,6 +972,39 @@ fn chit_advance_moves_up_to_n_hexes_straight_towards_the_nearest_marine_then_fir
         "as near to MS1 as two hexes get"
     );
     assert_eq!(fired_at(&ev), vec!["MS1"]);
+}
+
+/// An assumed warp step whose three dice name the unit's own hex: it stays.
+#[test]
+fn chit_warp_into_its_own_hex_the_alien_stays() {
+    let mut b = battle(&alpha("marine MS1 at 225\nkayotz K1 at 231\ncup warp_1_8"));
+    let ev = play(&mut b, r#""end_action_phase""#, &[2, 3, 1]);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, DimxEvent::AlienStays { at: 231, .. }))
+    );
+    assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(231));
+}
+
+/// An assumed summon step when no hex of the map is free: the unit stays in
+/// the cup, and the log says so.
+#[test]
+fn chit_summon_with_no_free_hex_anywhere_leaves_the_unit_in_the_cup() {
+    let text = "scenario \"tiny\"\nmap tiny\nmap_name \"Tiny\"\ngrid 3 1\nrow 1 111. 112. 113.\n\
+                other_kayotz aside\nmarine MS1 at 111\nmarine MS2 at 113\nkayotz K2 at 112 dormant\n\
+                kayotz K1 cup\ncup pod_drop\n";
+    let mut b = battle(text);
+    let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 2]);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, DimxEvent::NoRoom { unit, at: None, .. } if unit == "K1")),
+        "{:?}",
+        words(&ev)
+    );
+    assert_eq!(
+        state(&b).alien("K1").unwrap().place,
+        xenolog_engine::games::dimx::units::AlienPlace::Cup
+    );
 }
 
 #[test]

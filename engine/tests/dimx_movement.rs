@@ -102,7 +102,8 @@ fn a3_a_random_hex_is_three_dice_read_as_digits() {
         e,
         DimxEvent::RandomHex {
             dice: [2, 3, 1],
-            hex: 231
+            hex: 231,
+            on_map: true
         }
     )));
     assert_eq!(landed(&ev), Some((231, Landing::Malfunction)));
@@ -522,6 +523,92 @@ fn c2_1_is_a_malfunction_to_a_random_hex_with_a_stunned_marker() {
         state(&b).marine("SC1").unwrap().condition,
         Condition::Stunned
     );
+}
+
+/// A map of three hexes in a row (a scenario file's own map), for the cases
+/// where no hex is free.
+pub fn tiny(lines: &str) -> String {
+    format!(
+        "scenario \"tiny\"\nmap tiny\nmap_name \"Tiny\"\ngrid 3 1\nrow 1 111. 112. 113.\n\
+         other_kayotz aside\nentry 111\ncup lull\n{lines}\n"
+    )
+}
+
+/// C.2 1 with assumption 10: a Stunned unit that malfunctions gets a second
+/// Stunned marker and so becomes Paralyzed, as D.10 does for combat.
+#[test]
+fn c2_1_a_stunned_unit_that_malfunctions_becomes_paralyzed() {
+    let mut b = battle(&alpha("marine SC1 at 111 stunned"));
+    let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[2, 2, 3, 1]);
+    assert_eq!(landed(&ev), Some((231, Landing::Malfunction)), "2 - 1 = 1");
+    assert_eq!(
+        state(&b).marine("SC1").unwrap().condition,
+        Condition::Paralyzed
+    );
+}
+
+/// C.2: the jump table starts at 1; a net roll of 0 or less (a Stunned unit
+/// jumping with Shoot and Scoot on a 1 or 2) is read as a Malfunction.
+#[test]
+fn c2_a_net_jump_roll_of_0_or_less_is_a_malfunction() {
+    for (scoot, die) in [(false, 1), (true, 1), (true, 2)] {
+        let mut b = battle(&alpha("marine SC1 at 111 stunned"));
+        let json = if scoot {
+            r#"{"shoot_and_scoot_jump":{"unit":"SC1","to":225}}"#
+        } else {
+            r#"{"jump":{"unit":"SC1","to":225}}"#
+        };
+        let ev = play(&mut b, json, &[die, 2, 3, 1]);
+        assert_eq!(
+            landed(&ev),
+            Some((231, Landing::Malfunction)),
+            "scoot {scoot}, die {die}"
+        );
+    }
+}
+
+/// C.2 2-3 when no eligible hex is free anywhere (assumption 9 looks further
+/// out, and finds none): the unit stays where it was, here waiting at the map
+/// edge, and the log says so.
+#[test]
+fn c2_a_scattered_jump_with_no_free_hex_anywhere_stays_where_it_was() {
+    let mut b = battle(&tiny(
+        "marine MS1 at 111\nmarine MS2 at 113\nmarine SC1 waiting",
+    ));
+    let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":112}}"#, &[2]);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, DimxEvent::NoRoom { unit, at: None, .. } if unit == "SC1")),
+        "{:?}",
+        words(&ev)
+    );
+    assert_eq!(state(&b).marine("SC1").unwrap().place, Place::Waiting);
+    assert!(
+        words(&ev)
+            .iter()
+            .any(|w| w.contains("no eligible hex is free"))
+    );
+}
+
+/// A.3 on a map of one's own that lacks some hex numbers: three dice that
+/// name no hex of it are rolled again (assumed).
+#[test]
+fn a3_a_random_hex_the_map_lacks_is_rolled_again() {
+    let mut b = battle(&tiny("marine SC1 at 111"));
+    let ev = play(
+        &mut b,
+        r#"{"jump":{"unit":"SC1","to":113}}"#,
+        &[1, 4, 5, 6, 1, 1, 2],
+    );
+    let rolls: Vec<(u16, bool)> = ev
+        .iter()
+        .filter_map(|e| match e {
+            DimxEvent::RandomHex { hex, on_map, .. } => Some((*hex, *on_map)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rolls, vec![(456, false), (112, true)]);
+    assert_eq!(landed(&ev), Some((112, Landing::Malfunction)));
 }
 
 #[test]

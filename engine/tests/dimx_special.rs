@@ -211,6 +211,27 @@ fn e3_a_strongpoint_does_not_block_los_and_gives_aliens_no_benefit() {
     assert!(p.mods.is_empty(), "{:?}", p.mods);
 }
 
+/// E.3 "Alien units can enter a hex with a Strongpoint marker but get no
+/// benefit from it": an alien firing from a Strongpoint hex takes no -1, and
+/// its own hex is not on its line of fire.
+#[test]
+fn e3_an_alien_firing_from_a_strongpoint_hex_gets_no_benefit() {
+    let mut b = battle(&alpha(
+        "marine MS1 at 225\nkayotz K1 at 226\nstrongpoint 226\ncup barrage_odd",
+    ));
+    let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 1, 1]);
+    let mods: Vec<ModWhy> = ev
+        .iter()
+        .find_map(|e| match e {
+            DimxEvent::Fired { shooter, mods, .. } if shooter == "K1" => {
+                Some(mods.iter().map(|m| m.why).collect())
+            }
+            _ => None,
+        })
+        .expect("K1 fires");
+    assert_eq!(mods, vec![ModWhy::Adjacent], "no Strongpoint modifier");
+}
+
 // ---- E.4 Rally ----------------------------------------------------------------
 
 #[test]

@@ -307,7 +307,20 @@ pub fn event(e: &DimxEvent) -> String {
                 roll_words(*die, mods, *net)
             )
         }
-        E::RandomHex { dice: d, hex } => format!("random hex: {} {} {} = {hex}", d[0], d[1], d[2]),
+        E::RandomHex {
+            dice: d,
+            hex,
+            on_map,
+        } => {
+            if *on_map {
+                format!("random hex: {} {} {} = {hex}", d[0], d[1], d[2])
+            } else {
+                format!(
+                    "random hex: {} {} {} = {hex}, which this map does not have: roll again",
+                    d[0], d[1], d[2]
+                )
+            }
+        }
         E::Landed { unit, at, how } => match how {
             Landing::Safe => format!("{unit} lands in {at}"),
             Landing::Scattered => format!("{unit} lands next to its destination, in {at}"),

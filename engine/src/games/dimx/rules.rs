@@ -111,12 +111,6 @@ pub fn nearest_free(s: &DimxState, map: &Map, around: &[Cell], ignore: &str) -> 
     Vec::new()
 }
 
-/// The hex the standard procedure puts a unit on when it cannot stay where
-/// it landed: the highest-numbered eligible hex next to `around`.
-pub fn aside(s: &DimxState, map: &Map, around: Cell, ignore: &str) -> Option<Hex> {
-    nearest_free(s, map, &[around], ignore).first().copied()
-}
-
 /// How a tie of hexes came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pick {
@@ -280,11 +274,27 @@ impl<'r> Ctx<'r> {
         self.s.alien(id).cloned()
     }
 
-    /// Roll three dice read as a hex number (A.3) and log it.
+    /// Roll three dice read as a hex number (A.3) and log it. Both printed
+    /// maps number every hex 111 to 666; a player's own map may lack some
+    /// numbers, and a roll that names no hex of it is rolled again (assumed).
+    /// Each roll is three `d6` calls in order, so dice entered one at a time
+    /// meet the same rolls.
     pub fn random_hex(&mut self) -> Result<Hex, crate::game::RuleError> {
-        let d = [self.rng.d6()?, self.rng.d6()?, self.rng.d6()?];
-        let hex = 100 * u16::from(d[0]) + 10 * u16::from(d[1]) + u16::from(d[2]);
-        self.emit(DimxEvent::RandomHex { dice: d, hex });
-        Ok(hex)
+        loop {
+            let d = [self.rng.d6()?, self.rng.d6()?, self.rng.d6()?];
+            let hex = 100 * u16::from(d[0]) + 10 * u16::from(d[1]) + u16::from(d[2]);
+            let on_map = self
+                .map
+                .cell(hex)
+                .is_some_and(|c| self.map.number(c).is_some());
+            self.emit(DimxEvent::RandomHex {
+                dice: d,
+                hex,
+                on_map,
+            });
+            if on_map {
+                return Ok(hex);
+            }
+        }
     }
 }

@@ -349,10 +349,12 @@ pub enum DimxEvent {
         mods: Vec<Mod>,
         net: i8,
     },
-    /// Three dice read as a hex number (A.3).
+    /// Three dice read as a hex number (A.3); `on_map` false: the map in
+    /// play has no such hex and the dice are rolled again.
     RandomHex {
         dice: [u8; 3],
         hex: Hex,
+        on_map: bool,
     },
     Landed {
         unit: String,
