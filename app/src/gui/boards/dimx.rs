@@ -41,7 +41,7 @@ fn focus(e: &DimxEvent) -> Vec<String> {
         | E::ConditionChanged { unit: u, .. }
         | E::AlienEliminated { unit: u, .. }
         | E::AdmPlaced { unit: u, .. }
-        | E::OutOfAmmo { unit: u }
+        | E::OutOfAmmo { unit: u, .. }
         | E::AlienTurn { unit: u, .. }
         | E::AlienFlipped { unit: u, .. }
         | E::AlienHolds { unit: u, .. }
