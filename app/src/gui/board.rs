@@ -52,6 +52,7 @@ impl Camera {
         self.zoom = new;
     }
 
+    /// Back to the whole board, centred.
     pub fn reset(&mut self) {
         *self = Self::default();
     }
@@ -65,6 +66,7 @@ pub struct Xform {
 }
 
 impl Xform {
+    /// The transform that shows `scene` in `view` as `camera` looks at it.
     pub fn new(scene: &Scene, view: Rect, camera: &Camera) -> Self {
         let w = scene.width.max(1.0);
         let h = scene.height.max(1.0);
@@ -74,20 +76,24 @@ impl Xform {
         Self { origin, scale }
     }
 
+    /// A board point on screen.
     pub fn to_screen(self, [x, y]: [f32; 2]) -> Pos2 {
         self.origin + vec2(x, y) * self.scale
     }
 
+    /// A screen point on the board.
     pub fn to_board(self, p: Pos2) -> [f32; 2] {
         let v = (p - self.origin) / self.scale;
         [v.x, v.y]
     }
 
+    /// Screen points per board unit.
     pub fn scale(self) -> f32 {
         self.scale
     }
 }
 
+/// A scene colour as egui's.
 pub fn color(c: Rgba) -> Color32 {
     Color32::from_rgba_unmultiplied(c.0, c.1, c.2, c.3)
 }

@@ -39,6 +39,7 @@ pub struct PlayRequest {
 }
 
 impl PlayRequest {
+    /// A request not yet asked about dice or branches.
     pub fn new(intent: Intent) -> Self {
         Self {
             intent,

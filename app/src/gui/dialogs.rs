@@ -20,6 +20,7 @@ pub struct Notice {
 }
 
 impl Notice {
+    /// A notice with a title and its explanation.
     pub fn new(title: impl Into<String>, text: impl Into<String>) -> Self {
         Self {
             title: title.into(),
@@ -28,6 +29,7 @@ impl Notice {
         }
     }
 
+    /// Offer a way out as a button beside OK.
     pub fn with_action(mut self, label: &str, command: AppCommand) -> Self {
         self.action = Some((label.to_owned(), command));
         self
@@ -84,6 +86,7 @@ pub fn offered_games(show_test: bool) -> Vec<GameInfo> {
 }
 
 impl NewBattleForm {
+    /// The form for the first playable game, with a random seed.
     pub fn new(show_test: bool) -> Self {
         let games = offered_games(show_test);
         let game = games

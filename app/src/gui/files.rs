@@ -63,6 +63,7 @@ pub struct ScriptedDialogs {
 
 #[allow(dead_code)]
 impl ScriptedDialogs {
+    /// Dialogs that answer with these paths in turn (`None`: cancelled).
     pub fn new(answers: impl IntoIterator<Item = Option<PathBuf>>) -> Self {
         Self {
             answers: answers.into_iter().collect(),

@@ -23,6 +23,8 @@ fn item(ui: &mut Ui, text: &str, shortcut: Option<&KeyboardShortcut>, enabled: b
     ui.add_enabled(enabled, b).clicked()
 }
 
+/// The menu bar. View settings change `prefs` and `camera` directly (they
+/// are UI state); everything else is pushed as a command.
 pub fn menu_bar_ui(
     ui: &mut Ui,
     m: &MenuContext,

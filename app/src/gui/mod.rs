@@ -31,8 +31,9 @@ use std::path::PathBuf;
 
 use eframe::egui;
 
-/// The window's first size and its smallest.
+/// The window's first size.
 pub const WINDOW_SIZE: [f32; 2] = [1360.0, 860.0];
+/// The window's smallest size: every panel still readable.
 pub const MIN_WINDOW_SIZE: [f32; 2] = [960.0, 620.0];
 
 /// Start the desktop app, optionally on a given campaign file.

@@ -18,6 +18,7 @@ pub enum ThemeChoice {
 }
 
 impl ThemeChoice {
+    /// The same choice in egui's terms.
     pub fn to_egui(self) -> eframe::egui::ThemePreference {
         match self {
             Self::System => eframe::egui::ThemePreference::System,
@@ -61,6 +62,7 @@ impl Default for Prefs {
 }
 
 impl Prefs {
+    /// The key of the preferences in eframe's storage.
     pub const KEY: &'static str = "xenolog-prefs";
 
     /// Remember a campaign as the last one and first of the recent list.

@@ -3,15 +3,24 @@
 
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
+/// Edit > Undo.
 pub const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+/// Edit > Redo.
 pub const REDO: KeyboardShortcut =
     KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
+/// Redo, as many programs have it.
 pub const REDO_Y: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+/// File > Open campaign.
 pub const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+/// File > New battle.
 pub const NEW_BATTLE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
 // The board zooms with bare keys: Ctrl with plus and minus stays egui's
 // own scaling of the whole interface, which players with poor sight need.
+/// Zoom the board in.
 pub const ZOOM_IN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Plus);
+/// Zoom in without Shift on keyboards where + needs it.
 pub const ZOOM_IN_EQ: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Equals);
+/// Zoom the board out.
 pub const ZOOM_OUT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Minus);
+/// Fit the whole board in the window.
 pub const ZOOM_FIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Num0);

@@ -61,6 +61,7 @@ pub struct MemoryCampaign {
 }
 
 impl MemoryCampaign {
+    /// An empty campaign called `name`.
     pub fn new(name: &str) -> Self {
         Self {
             name: name.to_owned(),

@@ -224,6 +224,7 @@ impl Default for BattleView {
 }
 
 impl BattleView {
+    /// A view that will be built on the first refresh.
     pub fn new() -> Self {
         Self {
             key: None,

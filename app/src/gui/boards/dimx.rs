@@ -10,6 +10,7 @@ use xenolog_engine::{Battle, EntryText, Scene, Session};
 
 use super::{BoardUi, DieMark, Step};
 
+/// The board UI of Invaders From Dimension X!.
 pub struct DimxBoard;
 
 fn session(battle: &dyn Battle) -> Option<&Session<DimX>> {

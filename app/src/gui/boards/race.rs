@@ -5,6 +5,7 @@ use xenolog_engine::{Battle, EntryText};
 
 use super::{BoardUi, DieMark};
 
+/// The board UI of the race test game.
 pub struct RaceBoard;
 
 impl BoardUi for RaceBoard {
