@@ -173,6 +173,53 @@ fn describe_speaks_like_a_battle_report() {
     assert!(w.contains("Game over: "), "{w}");
 }
 
+/// The log names units one way (type and id for Marines, "Kay'otz #N" for
+/// aliens), says what each chit step does once, with no "step complete"
+/// lines, says when a unit out of ammo can no longer fire (D.8), and words
+/// the ADM draw as the player's (D.5).
+#[test]
+fn the_log_names_units_one_way_and_has_no_step_noise() {
+    let mut b = battle(&alpha("marine LG1 at 225\nkayotz K1 at 226"));
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"LG1","target":"K1"}}"#,
+        &[1, 1, 4, 2],
+    );
+    let w = words(&ev);
+    assert!(
+        w.contains(
+            &"Logistics LG1 is out of ammo: flipped to its back side, it may not fire at all"
+                .to_owned()
+        ),
+        "{w:?}"
+    );
+    assert!(
+        w.iter().any(|l| l.starts_with("the player draws an ADM")
+            && l.contains("places it under Kay'otz #1: its DN is now")),
+        "{w:?}"
+    );
+    assert_eq!(w[0], "Logistics LG1 takes a Full Fire action");
+
+    let mut b = battle(&alpha(
+        "marine MS1 at 314\nkayotz K8 at 321\nkayotz K10 at 421\ncup rush_8_12",
+    ));
+    let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 2, 2, 3]);
+    let w = words(&ev);
+    assert!(
+        w.contains(
+            &"units #8 through #12 rush next to the nearest Active Marine unit and fire at it: Kay'otz #8, Kay'otz #10"
+                .to_owned()
+        ),
+        "{w:?}"
+    );
+    assert!(!w.iter().any(|l| l.contains("step complete")), "{w:?}");
+    assert!(
+        w.iter()
+            .any(|l| l.starts_with("Kay'otz #10 fires at Marine Squad MS1 in 314")),
+        "{w:?}"
+    );
+}
+
 #[test]
 fn flow_names_the_turn_and_phase() {
     let mut b = battle(&alpha("marine MS1 at 225\ncup lull awakening"));
@@ -337,7 +384,7 @@ cup lull
         &[6, 6, 6, 6],
     );
     assert!(
-        why.contains("crosses Forest"),
+        why.contains("the Forest hex 112, which blocks it"),
         "the Forest in 112 blocks: {why}"
     );
     play(&mut b, r#"{"full_move":{"unit":"MS1","to":121}}"#, &[]);

@@ -5,7 +5,7 @@ mod support;
 
 use support::*;
 use xenolog_engine::games::dimx::combat::marine_fire;
-use xenolog_engine::games::dimx::map::builtin;
+use xenolog_engine::games::dimx::map::{Terrain, builtin};
 use xenolog_engine::games::dimx::state::{BumpResult, DimxEvent, GoalWhy, ModWhy};
 use xenolog_engine::games::dimx::units::{AlienPlace, Condition};
 
@@ -53,16 +53,40 @@ fn condition(
 
 // ---- D.2 Lines of fire -------------------------------------------------------
 
+/// The refusal names the first blocking hex on the line and its terrain;
+/// check that the hex is really between the two and really of that terrain.
+fn assert_names_blocking_hex(e: &str, shooter: u16, target: u16) -> Terrain {
+    let m = builtin("alpha").unwrap();
+    let rest = e
+        .rsplit(" the ")
+        .next()
+        .unwrap_or_else(|| panic!("no hex named: {e}"));
+    let (terrain, rest) = rest.split_once(" hex ").expect("a hex");
+    let label = rest.split(',').next().unwrap();
+    let c = m.parse_ref(label).unwrap();
+    assert_eq!(m.terrain(c).name(), terrain, "{e}");
+    assert!(
+        m.between(m.cell(shooter).unwrap(), m.cell(target).unwrap())
+            .contains(c),
+        "{label} lies between {shooter} and {target}: {e}"
+    );
+    assert!(e.ends_with("which blocks it (rule D.2)"), "{e}");
+    m.terrain(c)
+}
+
 #[test]
 fn d2_forest_buildings_and_lava_block_a_marine_line_of_fire() {
+    let mut seen = Vec::new();
     for (shooter, target) in [(226, 152), (235, 162), (246, 254)] {
         let text = alpha(&format!("marine MS1 at {shooter}\nkayotz K1 at {target}"));
         let e = plan(&text, "MS1", "K1", false).unwrap_err();
-        assert!(
-            e.contains("crosses Forest, Buildings or Lava"),
-            "{shooter}->{target}: {e}"
-        );
+        seen.push(assert_names_blocking_hex(&e, shooter, target));
     }
+    assert_eq!(
+        seen,
+        vec![Terrain::Forest, Terrain::Buildings, Terrain::Lava],
+        "one line blocked by each"
+    );
 }
 
 #[test]
@@ -75,7 +99,15 @@ fn d2_a_unit_on_the_line_blocks_marine_fire() {
             false,
         )
         .unwrap_err();
-        assert!(e.contains("blocked by another unit"), "{e}");
+        let who = if blocker.starts_with("marine") {
+            "Marine Squad MS2"
+        } else {
+            "Kay'otz #2"
+        };
+        assert!(
+            e.contains(&format!("hex 165, where {who} blocks it")),
+            "{e}"
+        );
     }
     assert!(
         plan(
@@ -686,7 +718,7 @@ fn d8_two_ones_flip_to_out_of_ammo() {
     );
     assert!(
         ev.iter()
-            .any(|e| matches!(e, DimxEvent::OutOfAmmo { unit } if unit == "MS1"))
+            .any(|e| matches!(e, DimxEvent::OutOfAmmo { unit, .. } if unit == "MS1"))
     );
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251"));
     let ev = play(

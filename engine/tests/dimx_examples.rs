@@ -6,7 +6,7 @@ mod support;
 use support::*;
 use xenolog_engine::Game;
 use xenolog_engine::games::dimx::DimX;
-use xenolog_engine::games::dimx::map::builtin;
+use xenolog_engine::games::dimx::map::{Terrain, builtin};
 use xenolog_engine::games::dimx::movement::path_cost;
 use xenolog_engine::games::dimx::state::{AlienMove, DimxEvent, Hold, Mod, ModWhy};
 use xenolog_engine::games::dimx::units::Condition;
@@ -103,7 +103,25 @@ fn example_movement_forest_blocks_the_shot_from_263_but_not_from_353() {
         r#"{"shoot_and_scoot_fire":{"unit":"SC1","target":"K10"}}"#,
         &[],
     );
-    assert!(why.contains("Forest"), "{why}");
+    // "blocked ... by the Forest hexes": the line from 263 to 421 meets
+    // Forest hexes and no other blocking terrain, and no unit
+    let m = builtin("alpha").unwrap();
+    let c = |h: u16| m.cell(h).unwrap();
+    let blocking: Vec<Terrain> = m
+        .between(c(263), c(421))
+        .iter()
+        .filter(|&x| m.blocks_marines.contains(x))
+        .map(|x| m.terrain(x))
+        .collect();
+    assert!(blocking.len() >= 2, "Forest hexes, plural: {blocking:?}");
+    assert!(
+        blocking.iter().all(|&t| t == Terrain::Forest),
+        "{blocking:?}"
+    );
+    assert!(
+        why.contains("the Forest hex") && why.ends_with("which blocks it (rule D.2)"),
+        "the refusal names the first Forest hex: {why}"
+    );
     play(
         &mut b,
         r#"{"shoot_and_scoot_move":{"unit":"SC1","to":353}}"#,
@@ -167,7 +185,7 @@ fn example_combat_cf_4_rolls_1_4_1_3_one_hit_adm_5_out_of_ammo() {
     );
     assert!(
         ev.iter()
-            .any(|e| matches!(e, DimxEvent::OutOfAmmo { unit } if unit == "SC1")),
+            .any(|e| matches!(e, DimxEvent::OutOfAmmo { unit, .. } if unit == "SC1")),
         "two 1s: Out of Ammo"
     );
     assert!(
@@ -188,7 +206,9 @@ fn example_combat_cf_4_rolls_1_4_1_3_one_hit_adm_5_out_of_ammo() {
         "{text}"
     );
     assert!(
-        text.contains("Kay'otz #10 draws ADM 5") && text.contains("SC1 is out of ammo"),
+        text.contains(
+            "the player draws an ADM 5 marker and places it under Kay'otz #10: its DN is now 5"
+        ) && text.contains("Scout SC1 is out of ammo: flipped to its back side"),
         "{text}"
     );
 }

@@ -478,7 +478,12 @@ fn g4_otherwise_the_scenario_decides_how_the_game_ends() {
     );
     let mut b = battle(&alpha("marine MS1 at 225\ngoals enslave\notherwise draw"));
     play(&mut b, r#""end_action_phase""#, &[]);
-    assert_eq!(DimX::outcome(state(&b)).unwrap().winner, None);
+    let out = DimX::outcome(state(&b)).unwrap();
+    assert_eq!(out.winner, None);
+    assert_eq!(
+        out.summary,
+        "Draw (scenario default): the Mission Goal was not achieved and no victory condition of the scenario was met"
+    );
 }
 
 // ---- Two-player variant ---------------------------------------------------------------

@@ -312,10 +312,14 @@ fn marine_phase(
     use DimxCommand as C;
     if let C::EndActionPhase = cmd {
         match partial {
-            Some(Partial::ShootAndScoot { unit, .. }) => {
-                ctx.emit(DimxEvent::ActionFinished { unit })
-            }
-            Some(Partial::Reinforcement { hq }) => ctx.emit(DimxEvent::ActionFinished { unit: hq }),
+            Some(Partial::ShootAndScoot { unit, .. }) => ctx.emit(DimxEvent::ActionFinished {
+                kind: ctx.kind_of(&unit),
+                unit,
+            }),
+            Some(Partial::Reinforcement { hq }) => ctx.emit(DimxEvent::ActionFinished {
+                kind: ctx.kind_of(&hq),
+                unit: hq,
+            }),
             None => {}
         }
         ctx.emit(DimxEvent::ActionPhaseEnded { turn: ctx.s.turn });
@@ -336,7 +340,10 @@ fn marine_phase(
                     dice,
                 } if *u == unit && !fired => shoot(ctx, u, target, true, *dice)?,
                 C::FinishAction { unit: u } if *u == unit => {
-                    ctx.emit(DimxEvent::ActionFinished { unit });
+                    ctx.emit(DimxEvent::ActionFinished {
+                        kind: ctx.kind_of(&unit),
+                        unit,
+                    });
                     return Ok(());
                 }
                 _ => {
@@ -364,7 +371,10 @@ fn marine_phase(
                     }),
             } = ctx.s.phase
             {
-                ctx.emit(DimxEvent::ActionFinished { unit });
+                ctx.emit(DimxEvent::ActionFinished {
+                    kind: ctx.kind_of(&unit),
+                    unit,
+                });
             }
             return Ok(());
         }
@@ -380,11 +390,17 @@ fn marine_phase(
                             format!("{} is not in the pool of available units", m.title()),
                         ));
                     }
-                    ctx.emit(DimxEvent::ReinforcementTaken { unit: unit.clone() });
+                    ctx.emit(DimxEvent::ReinforcementTaken {
+                        unit: unit.clone(),
+                        kind: m.kind,
+                    });
                     Ok(())
                 }
                 C::FinishAction { unit } if *unit == hq => {
-                    ctx.emit(DimxEvent::ActionFinished { unit: hq });
+                    ctx.emit(DimxEvent::ActionFinished {
+                        kind: ctx.kind_of(&hq),
+                        unit: hq,
+                    });
                     Ok(())
                 }
                 _ => Err(RuleError::illegal(
@@ -399,6 +415,7 @@ fn marine_phase(
         C::FullMove { unit, to } => {
             ready(ctx, unit)?;
             ctx.emit(DimxEvent::ActionChosen {
+                kind: ctx.kind_of(unit),
                 unit: unit.clone(),
                 action: Action::FullMove,
             });
@@ -407,6 +424,7 @@ fn marine_phase(
         C::Jump { unit, to } => {
             ready(ctx, unit)?;
             ctx.emit(DimxEvent::ActionChosen {
+                kind: ctx.kind_of(unit),
                 unit: unit.clone(),
                 action: Action::FullMove,
             });
@@ -415,6 +433,7 @@ fn marine_phase(
         C::FullFire { unit, target, dice } => {
             ready(ctx, unit)?;
             ctx.emit(DimxEvent::ActionChosen {
+                kind: ctx.kind_of(unit),
                 unit: unit.clone(),
                 action: Action::FullFire,
             });
@@ -423,6 +442,7 @@ fn marine_phase(
         C::ShootAndScootMove { unit, to } => {
             ready(ctx, unit)?;
             ctx.emit(DimxEvent::ActionChosen {
+                kind: ctx.kind_of(unit),
                 unit: unit.clone(),
                 action: Action::ShootAndScoot,
             });
@@ -431,6 +451,7 @@ fn marine_phase(
         C::ShootAndScootJump { unit, to } => {
             ready(ctx, unit)?;
             ctx.emit(DimxEvent::ActionChosen {
+                kind: ctx.kind_of(unit),
                 unit: unit.clone(),
                 action: Action::ShootAndScoot,
             });
@@ -439,6 +460,7 @@ fn marine_phase(
         C::ShootAndScootFire { unit, target, dice } => {
             ready(ctx, unit)?;
             ctx.emit(DimxEvent::ActionChosen {
+                kind: ctx.kind_of(unit),
                 unit: unit.clone(),
                 action: Action::ShootAndScoot,
             });
@@ -467,10 +489,12 @@ fn marine_phase(
                 ));
             }
             ctx.emit(DimxEvent::ActionChosen {
+                kind: ctx.kind_of(unit),
                 unit: unit.clone(),
                 action: Action::FullMove,
             });
             ctx.emit(DimxEvent::ExitedMap {
+                kind: ctx.kind_of(unit),
                 unit: unit.clone(),
                 from: h,
             });

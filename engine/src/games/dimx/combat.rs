@@ -3,7 +3,7 @@
 
 use crate::game::RuleError;
 
-use super::map::{Cells, Hex, Map, Terrain};
+use super::map::{Cell, Cells, Hex, Map, Terrain};
 use super::rules::{
     Ctx, active_adjacent, alien_active, cell, nearest_free, put_down, settle, unit_cells, worse,
 };
@@ -34,21 +34,14 @@ pub fn marine_fire(
         Weapon::Guns(cf) => {
             // D.2: Forest, Buildings, Lava, or any unit on the line blocks it
             let between = map.between(mc, ac);
-            if between.meets(&map.blocks_marines) {
+            let units = unit_cells(s, map);
+            if between.meets(&map.blocks_marines) || between.meets(&units) {
                 return Err(RuleError::illegal(
                     "D.2",
                     format!(
-                        "{}'s line of fire to {ah} crosses Forest, Buildings or Lava",
-                        m.title()
-                    ),
-                ));
-            }
-            if between.meets(&unit_cells(s, map)) {
-                return Err(RuleError::illegal(
-                    "D.2",
-                    format!(
-                        "{}'s line of fire to {ah} is blocked by another unit",
-                        m.title()
+                        "{}'s line of fire to {ah} {}",
+                        m.title(),
+                        blocked_by(s, map, mc, ac, &units)
                     ),
                 ));
             }
@@ -135,6 +128,36 @@ pub fn marine_fire(
     Ok(FirePlan { base, mods, net })
 }
 
+/// What blocks a Marine unit's line of fire from `from` to `to`, in words:
+/// the first blocking hex or unit the line meets, and whether it crosses that
+/// hex or only touches its edge (D.2 "crosses inside or on the hexside").
+fn blocked_by(s: &DimxState, map: &Map, from: Cell, to: Cell, units: &Cells) -> String {
+    for c in map.between_in_order(from, to) {
+        let how = if map.crosses_inside(from, to, c) {
+            "crosses"
+        } else {
+            "touches the edge of"
+        };
+        if units.contains(c) {
+            let h = map.number(c).unwrap_or_default();
+            let who = s
+                .marine_at(h)
+                .map(|m| m.title())
+                .or_else(|| s.alien_at(h).map(|a| a.title()))
+                .unwrap_or_else(|| "a unit".into());
+            return format!("{how} hex {h}, where {who} blocks it");
+        }
+        if map.blocks_marines.contains(c) {
+            return format!(
+                "{how} the {} hex {}, which blocks it",
+                map.terrain(c).name(),
+                map.label(c)
+            );
+        }
+    }
+    "is blocked".into()
+}
+
 /// The checks every Marine shot shares: on the map, not Paralyzed, a target on the map that may be targeted.
 fn check_shot(m: &Marine, a: &Alien) -> Result<(Hex, Hex), RuleError> {
     let mh = m
@@ -211,7 +234,11 @@ pub fn fire(
     }
     // D.8: two or more 1s flip the unit to Out of Ammo (once)
     if rolled.iter().filter(|&&d| d == 1).count() >= 2 && !m.out_of_ammo {
-        ctx.emit(DimxEvent::OutOfAmmo { unit: m.id.clone() });
+        ctx.emit(DimxEvent::OutOfAmmo {
+            unit: m.id.clone(),
+            kind: m.kind,
+            back: m.back,
+        });
     }
     Ok(())
 }
@@ -322,6 +349,7 @@ pub fn bump(ctx: &mut Ctx, unit: &str, target: &str, scoot: bool) -> Result<(), 
     };
     let at = a.on_map().unwrap_or(0);
     ctx.emit(DimxEvent::BumpFired {
+        kind: ctx.kind_of(&m.id),
         unit: m.id.clone(),
         target: a.id.clone(),
         target_name: a.title(),
@@ -334,12 +362,17 @@ pub fn bump(ctx: &mut Ctx, unit: &str, target: &str, scoot: bool) -> Result<(), 
     match result {
         BumpResult::Misfire => {
             if !m.out_of_ammo {
-                ctx.emit(DimxEvent::OutOfAmmo { unit: m.id.clone() });
+                ctx.emit(DimxEvent::OutOfAmmo {
+                    unit: m.id.clone(),
+                    kind: m.kind,
+                    back: m.back,
+                });
             }
         }
         BumpResult::EnergyRecoil => {
             // assumed: a second Stunned marker makes the unit Paralyzed, as in D.10
             ctx.emit(DimxEvent::ConditionChanged {
+                kind: ctx.kind_of(&m.id),
                 unit: m.id.clone(),
                 from: m.condition,
                 to: worse(m.condition),
@@ -454,6 +487,7 @@ pub fn alien_fires(
             shooter_name: a.title(),
             target: m.id.clone(),
             target_name: m.title(),
+            base: plan.base,
             mods: plan.mods,
         });
         return Ok(());
@@ -479,6 +513,7 @@ pub fn alien_fires(
     };
     if to != m.condition {
         ctx.emit(DimxEvent::ConditionChanged {
+            kind: ctx.kind_of(&m.id),
             unit: m.id.clone(),
             from: m.condition,
             to,

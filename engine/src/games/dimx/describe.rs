@@ -12,7 +12,7 @@ use super::state::{
     Action, AlienMove, BumpResult, Cause, DimxEvent, DimxState, GoalWhy, Hold, Landing, Mod,
     PlaceWhy,
 };
-use super::units::{Condition, Weapon};
+use super::units::{Condition, MarineKind, Weapon};
 
 /// "(3, -1 Shoot and Scoot, +1 adjacent)": a base value and its modifiers.
 pub fn with_mods(base: i16, mods: &[Mod]) -> String {
@@ -264,13 +264,19 @@ fn roll_words(die: u8, mods: &[Mod], net: i8) -> String {
 /// An event in words.
 pub fn event(e: &DimxEvent) -> String {
     use DimxEvent as E;
+    // every Marine unit is named by type and id ("Scout SC1"), every Kay'otz
+    // unit by its title ("Kay'otz #10", "Overlord #7", "the Monolith")
+    let mn = |kind: &MarineKind, id: &str| format!("{} {id}", kind.name());
     match e {
-        E::ActionChosen { unit, action } => match action {
-            Action::ReconAssist => format!("{unit} assists the Recon (its Special Action)"),
-            a => format!("{unit} takes a {} action", a.name()),
+        E::ActionChosen { unit, kind, action } => match action {
+            Action::ReconAssist => {
+                format!("{} assists the Recon (its Special Action)", mn(kind, unit))
+            }
+            a => format!("{} takes a {} action", mn(kind, unit), a.name()),
         },
         E::Moved {
             unit,
+            kind,
             from,
             path,
             half_mp,
@@ -285,13 +291,15 @@ pub fn event(e: &DimxEvent) -> String {
                 .map(|f| format!("{f} -> "))
                 .unwrap_or_else(|| "the map edge -> ".into());
             format!(
-                "{unit} moves {start}{route} ({} of {} MP)",
+                "{} moves {start}{route} ({} of {} MP)",
+                mn(kind, unit),
                 half(*half_mp),
                 half(*allowance)
             )
         }
         E::JumpRolled {
             unit,
+            kind,
             to,
             die,
             mods,
@@ -303,7 +311,8 @@ pub fn event(e: &DimxEvent) -> String {
                 _ => "Malfunction!",
             };
             format!(
-                "{unit} jumps for {to}: {}, {what}",
+                "{} jumps for {to}: {}, {what}",
+                mn(kind, unit),
                 roll_words(*die, mods, *net)
             )
         }
@@ -321,44 +330,51 @@ pub fn event(e: &DimxEvent) -> String {
                 )
             }
         }
-        E::Landed { unit, at, how } => match how {
-            Landing::Safe => format!("{unit} lands in {at}"),
-            Landing::Scattered => format!("{unit} lands next to its destination, in {at}"),
-            Landing::Malfunction => format!("{unit} comes down in {at}"),
+        E::Landed {
+            unit,
+            kind,
+            at,
+            how,
+        } => match how {
+            Landing::Safe => format!("{} lands in {at}", mn(kind, unit)),
+            Landing::Scattered => {
+                format!("{} lands next to its destination, in {at}", mn(kind, unit))
+            }
+            Landing::Malfunction => format!("{} comes down in {at}", mn(kind, unit)),
         },
-        E::MarineEliminated { unit, why } => match why {
-            Cause::LandedOnActiveAlien => {
-                format!("{unit} lands on an Active alien unit and is eliminated")
-            }
-            Cause::Captured => {
-                format!("{unit} is carried off to the Kay'otz enclaves (eliminated)")
-            }
-            _ => format!("{unit} is eliminated"),
+        E::MarineEliminated { unit, kind, why } => match why {
+            Cause::LandedOnActiveAlien => format!(
+                "{} lands on an Active alien unit and is eliminated",
+                mn(kind, unit)
+            ),
+            Cause::Captured => format!(
+                "{} is carried off to the Kay'otz enclaves (eliminated)",
+                mn(kind, unit)
+            ),
+            _ => format!("{} is eliminated", mn(kind, unit)),
         },
         E::ConditionChanged {
             unit,
+            kind,
             from,
             to,
             why,
         } => {
-            let how = match why {
-                Cause::Rally => "rallies",
-                _ => "is hit",
-            };
+            let u = mn(kind, unit);
             match (why, to) {
                 (Cause::Rally, Condition::Fine) => {
-                    format!("{unit} rallies: the Stunned marker is removed")
+                    format!("{u} rallies: the Stunned marker is removed")
                 }
-                (Cause::Rally, _) => format!("{unit} rallies: Paralyzed becomes Stunned"),
+                (Cause::Rally, _) => format!("{u} rallies: Paralyzed becomes Stunned"),
                 (Cause::JumpMalfunction, _) => format!(
-                    "{unit} gets a Stunned marker from the malfunction: now {}",
+                    "{u} gets a Stunned marker from the malfunction: now {}",
                     cond(*to)
                 ),
                 (Cause::EnergyRecoil, _) => format!(
-                    "Energy Recoil! {unit} gets a Stunned marker: now {}",
+                    "Energy Recoil! {u} gets a Stunned marker: now {}",
                     cond(*to)
                 ),
-                _ => format!("{unit} {how}: {} -> {}", cond(*from), cond(*to)),
+                _ => format!("{u} is hit: {} -> {}", cond(*from), cond(*to)),
             }
         }
         E::Fired {
@@ -383,27 +399,44 @@ pub fn event(e: &DimxEvent) -> String {
         E::NoFire {
             shooter_name,
             target_name,
+            base,
             mods,
             ..
         } => {
+            let net = i16::from(*base) + mods.iter().map(|m| i16::from(m.value)).sum::<i16>();
             format!(
-                "{shooter_name}'s CF against {target_name} comes to 0 {}: no fire",
-                mods_only(mods).trim()
+                "{shooter_name}'s net CF against {target_name} is {net} {}: no fire",
+                with_mods(i16::from(*base), mods)
             )
         }
         E::AlienEliminated { name, adm_back, .. } => match adm_back {
             Some(v) => format!("{name} is eliminated; its ADM {v} marker goes back to the pile"),
             None => format!("{name} is eliminated"),
         },
-        E::AdmPlaced { name, value, .. } => {
-            format!("{name} draws ADM {value}: its DN is now {value}")
-        }
+        E::AdmPlaced { name, value, .. } => format!(
+            "the player draws an ADM {value} marker and places it under {name}: its DN is now {value}"
+        ),
         E::NoAdmLeft { name, .. } => {
             format!("no ADM markers are left: {name}'s DN stays as it was")
         }
-        E::OutOfAmmo { unit } => format!("{unit} is out of ammo (flipped to its pistol side)"),
+        E::OutOfAmmo { unit, kind, back } => match back {
+            Weapon::Unarmed => format!(
+                "{} is out of ammo: flipped to its back side, it may not fire at all",
+                mn(kind, unit)
+            ),
+            Weapon::Pistol(n) => format!(
+                "{} is out of ammo: flipped to its back side, it fires {n}A pistols at adjacent aliens only",
+                mn(kind, unit)
+            ),
+            w => format!(
+                "{} is out of ammo: flipped to its back side (CF {})",
+                mn(kind, unit),
+                w.label()
+            ),
+        },
         E::BumpFired {
             unit,
+            kind,
             target_name,
             at,
             die,
@@ -419,7 +452,8 @@ pub fn event(e: &DimxEvent) -> String {
                 BumpResult::Vaporized => "Vaporized!",
             };
             format!(
-                "{unit} fires the BUMP gun at {target_name} in {at}: {}, {r}",
+                "{} fires the BUMP gun at {target_name} in {at}: {}, {r}",
+                mn(kind, unit),
                 roll_words(*die, mods, *net)
             )
         }
@@ -441,7 +475,7 @@ pub fn event(e: &DimxEvent) -> String {
             }
         }
         E::GoalRemoved { goal, why, .. } => format!(
-            "{}: a Mission Goal chit is looked at and removed: {}",
+            "{}: the player draws a Mission Goal chit, looks at it and removes it: {}",
             match why {
                 GoalWhy::Recon => "Recon roll of 7",
                 GoalWhy::Overlord => "the Overlord is dead",
@@ -458,7 +492,8 @@ pub fn event(e: &DimxEvent) -> String {
             ..
         } => {
             format!(
-                "{scout} Recon: {}, {}",
+                "{} Recon: {}, {}",
+                mn(&MarineKind::Scout, scout),
                 roll_words(*die, mods, *net),
                 if *success {
                     "success: two chits will be drawn"
@@ -469,6 +504,7 @@ pub fn event(e: &DimxEvent) -> String {
         }
         E::StrongpointRolled {
             unit,
+            kind,
             hex,
             die,
             mods,
@@ -476,26 +512,37 @@ pub fn event(e: &DimxEvent) -> String {
             success,
         } => {
             format!(
-                "{unit} builds a Strongpoint in {hex}: {}, {}",
+                "{} builds a Strongpoint in {hex}: {}, {}",
+                mn(kind, unit),
                 roll_words(*die, mods, *net),
                 if *success { "built" } else { "not built" }
             )
         }
         E::RallyRolled {
             unit,
+            kind,
             die,
             mods,
             net,
             success,
         } => {
             format!(
-                "{unit} Rally: {}, {}",
+                "{} Rally: {}, {}",
+                mn(kind, unit),
                 roll_words(*die, mods, *net),
                 if *success { "success" } else { "failed" }
             )
         }
-        E::Resupplied { logistics, unit } => {
-            format!("{logistics} re-supplies {unit}: back on its full-ammo side")
+        E::Resupplied {
+            logistics,
+            unit,
+            kind,
+        } => {
+            format!(
+                "{} re-supplies {}: back on its full-ammo side",
+                mn(&MarineKind::Logistics, logistics),
+                mn(kind, unit)
+            )
         }
         E::ReinforcementsRolled {
             hq,
@@ -504,15 +551,23 @@ pub fn event(e: &DimxEvent) -> String {
             net,
             success,
         } => format!(
-            "{hq} requests reinforcements: {}, {}",
+            "{} requests reinforcements: {}, {}",
+            mn(&MarineKind::Hq, hq),
             roll_words(*die, mods, *net),
             if *success { "granted" } else { "refused" }
         ),
-        E::ReinforcementTaken { unit } => {
-            format!("{unit} arrives from the pool and may act at once")
+        E::ReinforcementTaken { unit, kind } => {
+            format!(
+                "{} arrives from the pool and may act at once",
+                mn(kind, unit)
+            )
         }
-        E::ActionFinished { unit } => format!("{unit} has finished its action"),
-        E::ExitedMap { unit, from } => format!("{unit} leaves the map from {from}"),
+        E::ActionFinished { unit, kind } => {
+            format!("{} has finished its action", mn(kind, unit))
+        }
+        E::ExitedMap { unit, kind, from } => {
+            format!("{} leaves the map from {from}", mn(kind, unit))
+        }
         E::MonolithSwitched { active, .. } => {
             if *active {
                 "the Monolith is Active again".into()
@@ -605,13 +660,13 @@ pub fn event(e: &DimxEvent) -> String {
             }
         ),
         E::GameOver { summary, .. } => format!("Game over: {summary}"),
-        E::TurnBegan { turn, arrivals } => {
-            if arrivals.is_empty() {
+        E::TurnBegan { turn, names, .. } => {
+            if names.is_empty() {
                 format!("turn {turn} begins")
             } else {
                 format!(
                     "turn {turn} begins; arriving at the map edge: {}",
-                    arrivals.join(", ")
+                    names.join(", ")
                 )
             }
         }

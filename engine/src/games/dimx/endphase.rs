@@ -131,14 +131,18 @@ pub fn end_phase(ctx: &mut Ctx) -> Result<(), RuleError> {
     if !ctx.s.cup.is_empty() {
         // a scenario file may start late with a long chit sheet of its own
         let turn = ctx.s.turn.saturating_add(1);
-        let arrivals = ctx
+        let (arrivals, names) = ctx
             .s
             .marines
             .iter()
             .filter(|m| matches!(m.place, Place::Arrives(t) if t <= turn))
-            .map(|m| m.id.clone())
-            .collect();
-        ctx.emit(DimxEvent::TurnBegan { turn, arrivals });
+            .map(|m| (m.id.clone(), m.title()))
+            .unzip();
+        ctx.emit(DimxEvent::TurnBegan {
+            turn,
+            arrivals,
+            names,
+        });
         return Ok(());
     }
     // G.2: the cup is empty: draw a Mission Goal chit and look at it
@@ -170,14 +174,10 @@ pub fn end_phase(ctx: &mut Ctx) -> Result<(), RuleError> {
             return Ok(());
         }
     }
+    let why = "the Mission Goal was not achieved and no victory condition of the scenario was met";
     let summary = match ctx.s.rules.otherwise {
-        Some(side) => format!(
-            "{} victory per scenario: no Mission Goal achieved and no other result",
-            side.adjective()
-        ),
-        None => {
-            "Draw per scenario: no Mission Goal achieved and no victory conditions met".to_owned()
-        }
+        Some(side) => format!("{} victory (scenario default): {why}", side.adjective()),
+        None => format!("Draw (scenario default): {why}"),
     };
     ctx.emit(DimxEvent::GameOver {
         winner: ctx.s.rules.otherwise,

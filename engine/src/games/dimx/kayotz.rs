@@ -625,6 +625,7 @@ fn global(ctx: &mut Ctx, st: Step) -> Result<(), RuleError> {
                 .collect();
             for unit in taken {
                 ctx.emit(DimxEvent::MarineEliminated {
+                    kind: ctx.kind_of(&unit),
                     unit,
                     why: Cause::Captured,
                 });

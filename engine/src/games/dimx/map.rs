@@ -279,6 +279,41 @@ impl Map {
         row[usize::from(b)]
     }
 
+    /// The cells of [`Map::between`], in the order the line from `a` meets
+    /// them (by how far along the line each centre lies).
+    pub fn between_in_order(&self, a: Cell, b: Cell) -> Vec<Cell> {
+        let (ha, hb) = (self.hex(a), self.hex(b));
+        let (pa, pb) = (centre(ha.col, ha.row), centre(hb.col, hb.row));
+        let along = |c: Cell| {
+            let h = self.hex(c);
+            let p = centre(h.col, h.row);
+            (p.0 - pa.0) * (pb.0 - pa.0) + (p.1 - pa.1) * (pb.1 - pa.1)
+        };
+        let mut out: Vec<Cell> = self.between(a, b).iter().collect();
+        out.sort_by_key(|&c| (along(c), c));
+        out
+    }
+
+    /// Whether the line between the centres of `a` and `b` passes through
+    /// the inside of hex `c` that it meets, rather than only along one of its
+    /// hexsides or through a corner: the line has corners of `c` strictly on
+    /// both sides.
+    pub fn crosses_inside(&self, a: Cell, b: Cell, c: Cell) -> bool {
+        let (ha, hb, hc) = (self.hex(a), self.hex(b), self.hex(c));
+        let (pa, pb) = (centre(ha.col, ha.row), centre(hb.col, hb.row));
+        let (x, y) = centre(hc.col, hc.row);
+        let k = [
+            (x + 2, y),
+            (x + 1, y + 1),
+            (x - 1, y + 1),
+            (x - 2, y),
+            (x - 1, y - 1),
+            (x + 1, y - 1),
+        ];
+        let sides: Vec<i64> = k.iter().map(|&p| orient(pa, pb, p)).collect();
+        sides.contains(&1) && sides.contains(&-1)
+    }
+
     fn between_row(&self, a: Cell) -> Vec<Cells> {
         let ha = self.hex(a);
         let pa = centre(ha.col, ha.row);

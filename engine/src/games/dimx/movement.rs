@@ -195,6 +195,7 @@ pub fn do_move(ctx: &mut Ctx, unit: &str, to: Hex, scoot: bool) -> Result<(), Ru
     let c = cell(ctx.map, to);
     let path = r.path(c).into_iter().map(|c| ctx.map.spot(c)).collect();
     ctx.emit(DimxEvent::Moved {
+        kind: ctx.kind_of(unit),
         unit: unit.to_owned(),
         from: m.on_map(),
         path,
@@ -336,6 +337,7 @@ pub fn do_jump(ctx: &mut Ctx, unit: &str, to: Hex, scoot: bool) -> Result<(), Ru
     }
     let net = die as i8 + mods.iter().map(|m| m.value).sum::<i8>();
     ctx.emit(DimxEvent::JumpRolled {
+        kind: ctx.kind_of(unit),
         unit: unit.to_owned(),
         to,
         die,
@@ -344,6 +346,7 @@ pub fn do_jump(ctx: &mut Ctx, unit: &str, to: Hex, scoot: bool) -> Result<(), Ru
     });
     match net {
         4.. => ctx.emit(DimxEvent::Landed {
+            kind: ctx.kind_of(unit),
             unit: unit.to_owned(),
             at: to,
             how: Landing::Safe,
@@ -375,6 +378,7 @@ fn malfunction(ctx: &mut Ctx, m: &Marine) -> Result<(), RuleError> {
         && alien_active(&ctx.s, ctx.map, a)
     {
         ctx.emit(DimxEvent::MarineEliminated {
+            kind: ctx.kind_of(&m.id),
             unit: m.id.clone(),
             why: super::state::Cause::LandedOnActiveAlien,
         });
@@ -389,6 +393,7 @@ fn malfunction(ctx: &mut Ctx, m: &Marine) -> Result<(), RuleError> {
     // assumed: a Stunned unit given another Stunned marker becomes
     // Paralyzed, as in D.10
     ctx.emit(DimxEvent::ConditionChanged {
+        kind: ctx.kind_of(&m.id),
         unit: m.id.clone(),
         from: m.condition,
         to: worse(m.condition),

@@ -170,11 +170,13 @@ pub fn settle(ctx: &mut Ctx, unit: &str, at: Hex, why: PlaceWhy) {
     let from = ctx.s.alien(unit).and_then(|a| a.on_map());
     let e = match why {
         PlaceWhy::Scattered => DimxEvent::Landed {
+            kind: ctx.kind_of(unit),
             unit: unit.to_owned(),
             at,
             how: Landing::Scattered,
         },
         PlaceWhy::Malfunction => DimxEvent::Landed {
+            kind: ctx.kind_of(unit),
             unit: unit.to_owned(),
             at,
             how: Landing::Malfunction,
@@ -267,6 +269,14 @@ impl<'r> Ctx<'r> {
     /// A Marine unit of the working state, by id.
     pub fn marine(&self, id: &str) -> Option<Marine> {
         self.s.marine(id).cloned()
+    }
+
+    /// A Marine unit's type, for the events that name it. Events are made
+    /// for units of the working state; the fallback is never used.
+    pub fn kind_of(&self, id: &str) -> super::units::MarineKind {
+        self.s
+            .marine(id)
+            .map_or(super::units::MarineKind::Squad, |m| m.kind)
     }
 
     /// A Kay'otz unit of the working state, by id.

@@ -89,12 +89,14 @@ pub fn recon(ctx: &mut Ctx, scout: &str, hq: Option<&str>) -> Result<(), RuleErr
         };
     recon_check(&ctx.s, &sc, h.as_ref())?;
     ctx.emit(DimxEvent::ActionChosen {
+        kind: ctx.kind_of(scout),
         unit: scout.to_owned(),
         action: Action::Recon,
     });
     let mut mods = Vec::new();
     if let Some(h) = &h {
         ctx.emit(DimxEvent::ActionChosen {
+            kind: ctx.kind_of(&h.id),
             unit: h.id.clone(),
             action: Action::ReconAssist,
         });
@@ -157,6 +159,7 @@ pub fn strongpoint(ctx: &mut Ctx, unit: &str) -> Result<(), RuleError> {
     strongpoint_check(&ctx.s, &m)?;
     let hex = m.on_map().unwrap_or(0);
     ctx.emit(DimxEvent::ActionChosen {
+        kind: ctx.kind_of(unit),
         unit: unit.to_owned(),
         action: Action::BuildStrongpoint,
     });
@@ -170,6 +173,7 @@ pub fn strongpoint(ctx: &mut Ctx, unit: &str) -> Result<(), RuleError> {
     stunned(&m, &mut mods);
     let (die, net) = roll(ctx, &mods)?;
     ctx.emit(DimxEvent::StrongpointRolled {
+        kind: ctx.kind_of(unit),
         unit: unit.to_owned(),
         hex,
         die,
@@ -234,6 +238,7 @@ pub fn rally(ctx: &mut Ctx, unit: &str) -> Result<(), RuleError> {
         .ok_or_else(|| RuleError::illegal("E.4", format!("there is no Marine unit {unit}")))?;
     rally_check(&m)?;
     ctx.emit(DimxEvent::ActionChosen {
+        kind: ctx.kind_of(unit),
         unit: unit.to_owned(),
         action: Action::Rally,
     });
@@ -241,6 +246,7 @@ pub fn rally(ctx: &mut Ctx, unit: &str) -> Result<(), RuleError> {
     let (die, net) = roll(ctx, &mods)?;
     let success = net >= 5;
     ctx.emit(DimxEvent::RallyRolled {
+        kind: ctx.kind_of(unit),
         unit: unit.to_owned(),
         die,
         mods,
@@ -254,6 +260,7 @@ pub fn rally(ctx: &mut Ctx, unit: &str) -> Result<(), RuleError> {
             Condition::Fine
         };
         ctx.emit(DimxEvent::ConditionChanged {
+            kind: ctx.kind_of(unit),
             unit: unit.to_owned(),
             from: m.condition,
             to,
@@ -309,12 +316,14 @@ pub fn resupply(ctx: &mut Ctx, unit: &str, target: &str) -> Result<(), RuleError
         .ok_or_else(|| RuleError::illegal("E.5", format!("there is no Marine unit {target}")))?;
     resupply_check(&ctx.s, ctx.map, &lg, &t)?;
     ctx.emit(DimxEvent::ActionChosen {
+        kind: ctx.kind_of(unit),
         unit: unit.to_owned(),
         action: Action::ReSupply,
     });
     ctx.emit(DimxEvent::Resupplied {
         logistics: unit.to_owned(),
         unit: target.to_owned(),
+        kind: t.kind,
     });
     Ok(())
 }
@@ -348,6 +357,7 @@ pub fn request(ctx: &mut Ctx, unit: &str) -> Result<(), RuleError> {
         .ok_or_else(|| RuleError::illegal("E.6", format!("there is no Marine unit {unit}")))?;
     reinforcements_check(&ctx.s, &hq)?;
     ctx.emit(DimxEvent::ActionChosen {
+        kind: ctx.kind_of(unit),
         unit: unit.to_owned(),
         action: Action::RequestReinforcements,
     });

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::chits::{Chit, Step};
 use super::map::{Hex, Spot};
-use super::units::{Alien, AlienPlace, Condition, Goal, Marine, Place};
+use super::units::{Alien, AlienPlace, Condition, Goal, Marine, MarineKind, Place, Weapon};
 
 /// A side of the battle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -332,11 +332,15 @@ pub enum DimxEvent {
     /// A Marine unit took its action for the phase (turned 45 degrees).
     ActionChosen {
         unit: String,
+        /// The unit's type, so the log can name it ("Scout SC1").
+        kind: MarineKind,
         action: Action,
     },
     /// A Marine unit moved along `path` (the hexes entered), spending half-MP.
     Moved {
         unit: String,
+        /// The unit's type, so the log can name it ("Scout SC1").
+        kind: MarineKind,
         from: Option<Hex>,
         path: Vec<Spot>,
         half_mp: u8,
@@ -344,6 +348,8 @@ pub enum DimxEvent {
     },
     JumpRolled {
         unit: String,
+        /// The unit's type, so the log can name it ("Scout SC1").
+        kind: MarineKind,
         to: Hex,
         die: u8,
         mods: Vec<Mod>,
@@ -358,15 +364,21 @@ pub enum DimxEvent {
     },
     Landed {
         unit: String,
+        /// The unit's type, so the log can name it ("Scout SC1").
+        kind: MarineKind,
         at: Hex,
         how: Landing,
     },
     MarineEliminated {
         unit: String,
+        /// The unit's type, so the log can name it ("Scout SC1").
+        kind: MarineKind,
         why: Cause,
     },
     ConditionChanged {
         unit: String,
+        /// The unit's type, so the log can name it ("Scout SC1").
+        kind: MarineKind,
         from: Condition,
         to: Condition,
         why: Cause,
@@ -390,6 +402,7 @@ pub enum DimxEvent {
         shooter_name: String,
         target: String,
         target_name: String,
+        base: u8,
         mods: Vec<Mod>,
     },
     AlienEliminated {
@@ -409,9 +422,15 @@ pub enum DimxEvent {
     },
     OutOfAmmo {
         unit: String,
+        /// The unit's type, so the log can name it ("Scout SC1").
+        kind: MarineKind,
+        /// What its Out of Ammo side fires with (D.8).
+        back: Weapon,
     },
     BumpFired {
         unit: String,
+        /// The unit's type, so the log can name it ("Scout SC1").
+        kind: MarineKind,
         target: String,
         target_name: String,
         at: Hex,
@@ -445,6 +464,8 @@ pub enum DimxEvent {
     },
     StrongpointRolled {
         unit: String,
+        /// The unit's type, so the log can name it ("Scout SC1").
+        kind: MarineKind,
         hex: Hex,
         die: u8,
         mods: Vec<Mod>,
@@ -453,6 +474,8 @@ pub enum DimxEvent {
     },
     RallyRolled {
         unit: String,
+        /// The unit's type, so the log can name it ("Scout SC1").
+        kind: MarineKind,
         die: u8,
         mods: Vec<Mod>,
         net: i8,
@@ -461,6 +484,8 @@ pub enum DimxEvent {
     Resupplied {
         logistics: String,
         unit: String,
+        /// The re-supplied unit's type, for the log.
+        kind: MarineKind,
     },
     ReinforcementsRolled {
         hq: String,
@@ -471,12 +496,18 @@ pub enum DimxEvent {
     },
     ReinforcementTaken {
         unit: String,
+        /// The unit's type, so the log can name it ("Scout SC1").
+        kind: MarineKind,
     },
     ActionFinished {
         unit: String,
+        /// The unit's type, so the log can name it ("Scout SC1").
+        kind: MarineKind,
     },
     ExitedMap {
         unit: String,
+        /// The unit's type, so the log can name it ("Scout SC1").
+        kind: MarineKind,
         from: Hex,
     },
     /// The Monolith shut down or came back (A.2 note); derived, for the log.
@@ -560,6 +591,8 @@ pub enum DimxEvent {
     TurnBegan {
         turn: u8,
         arrivals: Vec<String>,
+        /// The arriving units' names, for the log.
+        names: Vec<String>,
     },
 }
 
@@ -576,7 +609,7 @@ fn alien_mut<'a>(s: &'a mut DimxState, id: &str) -> Option<&'a mut Alien> {
 pub fn apply(s: &mut DimxState, e: &DimxEvent) {
     use DimxEvent as E;
     match e {
-        E::ActionChosen { unit, action } => {
+        E::ActionChosen { unit, action, .. } => {
             if let Some(m) = marine_mut(s, unit) {
                 m.acted = true;
             }
@@ -637,7 +670,7 @@ pub fn apply(s: &mut DimxState, e: &DimxEvent) {
                 a.adm = Some(*value);
             }
         }
-        E::OutOfAmmo { unit } => {
+        E::OutOfAmmo { unit, .. } => {
             if let Some(m) = marine_mut(s, unit) {
                 m.out_of_ammo = true;
             }
@@ -690,7 +723,7 @@ pub fn apply(s: &mut DimxState, e: &DimxEvent) {
                 };
             }
         }
-        E::ReinforcementTaken { unit } => {
+        E::ReinforcementTaken { unit, .. } => {
             if let Some(m) = marine_mut(s, unit) {
                 m.place = Place::Waiting;
                 m.acted = false;
@@ -761,7 +794,7 @@ pub fn apply(s: &mut DimxState, e: &DimxEvent) {
                 summary: summary.clone(),
             };
         }
-        E::TurnBegan { turn, arrivals } => {
+        E::TurnBegan { turn, arrivals, .. } => {
             s.turn = *turn;
             s.recon = false;
             s.woke.clear();
