@@ -212,7 +212,7 @@ pub fn fire(
         Some(d) => d,
         None => plan.net as u8,
     };
-    let rolled = ctx.rng.roll(usize::from(n), 6)?;
+    let rolled = ctx.roll_d6(usize::from(n))?;
     let dn = a.defense();
     let hits = rolled.iter().filter(|&&d| d > dn).count() as u8;
     ctx.emit(DimxEvent::Fired {
@@ -492,7 +492,7 @@ pub fn alien_fires(
         });
         return Ok(());
     }
-    let rolled = ctx.rng.roll(plan.net as usize, 6)?;
+    let rolled = ctx.roll_d6(plan.net as usize)?;
     let hits = rolled.iter().filter(|&&d| d > m.dn).count() as u8;
     ctx.emit(DimxEvent::Fired {
         shooter: a.id.clone(),

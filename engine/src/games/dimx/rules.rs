@@ -284,6 +284,15 @@ impl<'r> Ctx<'r> {
         self.s.alien(id).cloned()
     }
 
+    /// Roll `n` six-sided dice, one `d6` call each, in order. Every roll of
+    /// the game goes through `Randomness::d6` in an order fixed by the state
+    /// and the command alone, so dice typed in one at a time (the app asks
+    /// for one more on `RuleErrorKind::MoreDice` and decides the command
+    /// again) meet exactly the rolls that dice typed in all at once meet.
+    pub fn roll_d6(&mut self, n: usize) -> Result<Vec<u8>, crate::game::RuleError> {
+        (0..n).map(|_| self.rng.d6()).collect()
+    }
+
     /// Roll three dice read as a hex number (A.3) and log it. Both printed
     /// maps number every hex 111 to 666; a player's own map may lack some
     /// numbers, and a roll that names no hex of it is rolled again (assumed).
