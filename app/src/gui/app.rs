@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use eframe::egui::{self, Key, Panel, Ui};
-use xenolog_engine::{Battle, PendingKind};
+use xenolog_engine::{Battle, PendingKind, PlayError, RuleErrorKind};
 
 use super::board::{Camera, board_ui};
 use super::boards::{self, BoardUi};
@@ -385,6 +385,26 @@ impl App {
         }
         let new_branch =
             match battle.prepare_json(req.intent.actor, &req.intent.command, req.dice.clone()) {
+                // Typed dice that do not fit: ask again, keeping what was typed.
+                // (How many dice a command rolls can depend on what they show.)
+                Err(PlayError::Rule(e))
+                    if matches!(e.kind, RuleErrorKind::Dice | RuleErrorKind::MoreDice)
+                        && req.dice.is_some() =>
+                {
+                    let typed = req.dice.clone().unwrap_or_default();
+                    let sides = Self::dice_needed(battle, &req.intent).unwrap_or_default();
+                    self.dialog = Some(Dialog::EnterDice(DiceForm {
+                        text: typed
+                            .iter()
+                            .map(u8::to_string)
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        request: PlayRequest { dice: None, ..req },
+                        sides,
+                        error: Some(e.to_string()),
+                    }));
+                    return;
+                }
                 Err(e) => {
                     self.notices.push(refused(e.to_string()));
                     return;

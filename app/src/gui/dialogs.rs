@@ -187,12 +187,9 @@ pub fn parse_dice(text: &str, sides: &[u8]) -> Result<Vec<u8>, String> {
         }
         dice.push(v);
     }
-    if dice.len() != sides.len() {
-        return Err(format!(
-            "this command rolls {} dice; {} typed",
-            sides.len(),
-            dice.len()
-        ));
+    // The count is the rules' to judge: a roll can decide how many follow.
+    if dice.is_empty() {
+        return Err("type the number each die shows, e.g. 3 5 6".into());
     }
     Ok(dice)
 }
@@ -419,7 +416,8 @@ fn dice_ui(ui: &mut Ui, form: &mut DiceForm, commands: &mut Vec<AppCommand>) -> 
     ui.heading("Enter your dice");
     ui.label(form.request.intent.text.as_str());
     ui.label(format!(
-        "This command rolls {}. Roll them and type what each shows, in order.",
+        "This command rolls {}, as far as can be told before the dice show (a roll can \
+         decide how many follow). Roll them and type what each shows, in order.",
         dice_words(&form.sides)
     ));
     let max = form.sides.iter().copied().max().unwrap_or(6).min(12);
@@ -494,10 +492,12 @@ mod tests {
     #[test]
     fn typed_dice_must_fit_the_command() {
         assert_eq!(parse_dice("3 5, 6", &[6, 6, 6]), Ok(vec![3, 5, 6]));
+        // Too few or too many is for the rules to say.
+        assert_eq!(parse_dice("3 5", &[6, 6, 6]), Ok(vec![3, 5]));
         assert!(
-            parse_dice("3 5", &[6, 6, 6])
+            parse_dice("  ", &[6])
                 .unwrap_err()
-                .contains("rolls 3 dice; 2 typed")
+                .contains("type the number")
         );
         assert!(
             parse_dice("3 7 1", &[6, 6, 6])

@@ -105,13 +105,14 @@ fn physical_dice_are_typed_in_and_marked_entered() {
     new_battle(&mut h, RACE, 5, true);
     click(&mut h, "Player 1 rolls 3 dice");
     h.get_by_label("Enter your dice");
-    // A wrong count is refused in words and changes nothing.
+    // Too few dice: the rules say so, the dialog asks again with what was
+    // typed, and nothing changed.
     type_into(&mut h, "Dice rolled:", "3 5");
     click(&mut h, "Play with these dice");
-    h.get_by_label_contains("this command rolls 3 dice; 2 typed");
+    h.get_by_label("Enter your dice");
+    h.get_by_label_contains("2 entered, at least 3 needed");
     assert_eq!(position(&h), (0, 0));
     // The face buttons add dice too.
-    type_into(&mut h, "Dice rolled:", "3 5");
     click(&mut h, "Add a die showing 6");
     click(&mut h, "Play with these dice");
     let b = &h.state().open.as_ref().unwrap().battle;

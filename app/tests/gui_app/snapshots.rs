@@ -113,7 +113,10 @@ fn dice_dialog() {
             request: PlayRequest::new(intent("Player 1 rolls 3 dice")),
             sides: vec![6, 6, 6],
             text: "3 5".into(),
-            error: Some("this command rolls 3 dice; 2 typed".into()),
+            error: Some(
+                "this command needs more dice than were entered: 2 entered, at least 3 needed"
+                    .into(),
+            ),
         }),
     );
 }
