@@ -824,6 +824,71 @@ fn c4_units_leave_the_map_only_where_the_scenario_allows() {
     assert_eq!(state(&b).marine("MS1").unwrap().place, Place::Exited);
 }
 
+/// C.4 "unless allowed to by scenario instructions": the Campaign scenario
+/// allows it at the eastern edge of Mapzone Alpha, and its victory counts the
+/// units that got through (instant at four, at the end at two).
+#[test]
+fn c4_the_campaign_scenario_lets_units_leave_by_its_eastern_exit_hexes() {
+    let campaign = scenario::BUILTIN
+        .iter()
+        .find(|(id, _)| *id == "campaign")
+        .unwrap()
+        .1;
+    let sc = scenario::parse(campaign, "campaign", false).unwrap();
+    let m = builtin("alpha").unwrap();
+    assert!(!sc.state.rules.exit.is_empty());
+    for &h in &sc.state.rules.exit {
+        assert_eq!(
+            m.hex(m.cell(h).unwrap()).col,
+            m.cols - 1,
+            "{h} is on the eastern edge"
+        );
+    }
+    // the same scenario with four Marine units already at the exits
+    let text = campaign
+        .replace("marine MS1 at 141", "marine MS1 at 652")
+        .replace("marine MS2 at 143", "marine MS2 at 653")
+        .replace("marine MS3 at 122", "marine MS3 at 654")
+        .replace("marine SC1 at 142", "marine SC1 at 655");
+    let mut b = battle(&text);
+    for u in ["MS1", "MS2", "MS3", "SC1"] {
+        assert!(is_legal(
+            &b,
+            &format!(r#"{{"leave_map":{{"unit":"{u}"}}}}"#)
+        ));
+        play(&mut b, &format!(r#"{{"leave_map":{{"unit":"{u}"}}}}"#), &[]);
+        assert_eq!(state(&b).marine(u).unwrap().place, Place::Exited);
+    }
+    assert!(
+        !is_legal(&b, r#"{"leave_map":{"unit":"HQ1"}}"#),
+        "HQ1 in 123 is not at an exit"
+    );
+    play(&mut b, r#""end_action_phase""#, &[]);
+    let out = DimX::outcome(state(&b)).expect("instant victory");
+    assert_eq!(
+        out.summary,
+        "Instant victory: Marines (four Marine units got through to the east)"
+    );
+}
+
+/// C.4 "No unit of either side may leave the map unless allowed to by
+/// scenario instructions": the two Battle scenarios give no exit, so no unit
+/// may leave, even from an edge hex; and a Paralyzed unit, which may not
+/// move (C.1), may not leave by an exit either.
+#[test]
+fn c4_no_unit_may_leave_where_the_scenario_gives_no_exit() {
+    for id in ["alpha", "beta"] {
+        let sc = scenario::builtin().iter().find(|s| s.id == id).unwrap();
+        assert!(sc.state.rules.exit.is_empty(), "{id}");
+    }
+    let mut b = battle(&alpha("marine MS1 at 666"));
+    assert!(!is_legal(&b, r#"{"leave_map":{"unit":"MS1"}}"#));
+    assert!(refused(&mut b, r#"{"leave_map":{"unit":"MS1"}}"#, &[]).contains("not an exit hex"));
+    let mut b = battle(&alpha("exit 666\nmarine MS1 at 666 paralyzed"));
+    assert!(!is_legal(&b, r#"{"leave_map":{"unit":"MS1"}}"#));
+    assert!(refused(&mut b, r#"{"leave_map":{"unit":"MS1"}}"#, &[]).contains("Paralyzed"));
+}
+
 #[test]
 fn c_waiting_units_enter_through_the_scenario_entry_hexes() {
     let mut b = battle(&alpha("marine MS1 waiting"));
