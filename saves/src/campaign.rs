@@ -227,6 +227,24 @@ impl Campaign {
         Ok(c)
     }
 
+    /// Write without syncing each commit, for a file that is not in its place
+    /// yet (the sample campaign is built beside its name, then linked in).
+    /// `close_synced` ends it.
+    pub(crate) fn unsynced(&self) -> Result<(), SaveError> {
+        self.conn.pragma_update(None, "synchronous", "OFF")?;
+        Ok(())
+    }
+
+    /// Close the file with everything checkpointed into it and synced.
+    pub(crate) fn close_synced(self) -> Result<(), SaveError> {
+        self.conn.pragma_update(None, "synchronous", "FULL")?;
+        let path = self.path.clone();
+        self.conn.close().map_err(|(_, e)| SaveError::from(e))?;
+        std::fs::File::open(&path)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| SaveError::io(&path, e))
+    }
+
     /// Open for reading only: allowed while another process writes (it sees
     /// each of the writer's transactions once committed). Takes no lock and
     /// never upgrades: an older file is [`SaveError::OlderSchema`].
@@ -338,7 +356,7 @@ fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<BattleSummary, 
     }))
 }
 
-fn side(path: &Path, suffix: &str) -> PathBuf {
+pub(crate) fn side(path: &Path, suffix: &str) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
     s.push(suffix);
     PathBuf::from(s)
@@ -367,7 +385,7 @@ fn build_new(tmp: &Path, name: &str) -> Result<(), SaveError> {
 }
 
 /// Give the finished file its name, refusing to replace anything there.
-fn place(tmp: &Path, path: &Path) -> Result<(), SaveError> {
+pub(crate) fn place(tmp: &Path, path: &Path) -> Result<(), SaveError> {
     match std::fs::hard_link(tmp, path) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {

@@ -6,6 +6,8 @@ use std::path::Path;
 use serde_json::json;
 use xenolog_engine::{Battle, Randomness};
 
+use crate::campaign::{place, side};
+use crate::file::temp_beside;
 use crate::{BattleId, Campaign, DiceMode, SaveError};
 
 /// Seed of the sample battle: fixed, so the sample is the same everywhere.
@@ -14,11 +16,31 @@ pub const SAMPLE_SEED: u64 = 20_240_607;
 /// Create the sample campaign at `path` (an error if the path exists): an
 /// Invaders From Dimension X! battle in mid-game with a few branches, and a
 /// small Dice Race.
+///
+/// The app makes it on its first start, so it must be quick: it is built
+/// beside `path` without a sync per command (about a hundred of them), synced
+/// once, and only then linked into place, so a crash never leaves half a
+/// sample.
 pub fn create_sample(path: &Path) -> Result<(), SaveError> {
-    let mut c = Campaign::create(path, "Sample campaign")?;
+    if path.symlink_metadata().is_ok() {
+        return Err(SaveError::Exists {
+            path: path.to_owned(),
+        });
+    }
+    let tmp = temp_beside(path, "sample");
+    let built = build(&tmp).and_then(|()| place(&tmp, path));
+    for suffix in ["", "-wal", "-shm", ".lock"] {
+        let _ = std::fs::remove_file(side(&tmp, suffix));
+    }
+    built
+}
+
+fn build(tmp: &Path) -> Result<(), SaveError> {
+    let mut c = Campaign::create(tmp, "Sample campaign")?;
+    c.unsynced()?;
     dimx_sample(&mut c)?;
     race_sample(&mut c)?;
-    Ok(())
+    c.close_synced()
 }
 
 /// How much the sample's Marine player likes each kind of command: fire when

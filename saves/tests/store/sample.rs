@@ -54,3 +54,25 @@ fn the_sample_does_not_replace_a_file() {
     ));
     assert_eq!(std::fs::read(&path).unwrap(), b"mine");
 }
+
+#[test]
+fn making_the_sample_leaves_no_temporary_file_beside_it() {
+    let (dir, path) = place();
+    create_sample(&path).unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        vec![path.file_name().unwrap().to_string_lossy().into_owned()]
+    );
+    assert!(
+        Campaign::open(&path)
+            .unwrap()
+            .verify_battle(1)
+            .unwrap()
+            .ok()
+    );
+}
