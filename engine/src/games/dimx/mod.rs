@@ -11,7 +11,11 @@
 //! markers) is its own event, so the log reads as a step-by-step account and
 //! the app can replay it, while the battle needs no "press to continue"
 //! commands. Entered dice for that command are used in order for every roll of
-//! the phase.
+//! the phase; a player rolling real dice may enter them one at a time (the
+//! command is refused with `RuleErrorKind::MoreDice` until enough are in).
+//! In the two-player variant play pauses instead wherever the Kay'otz player
+//! decides: the chit, the order of activation, and every tie of equally
+//! eligible hexes (`DimxState::placing`).
 //!
 //! Modules: [`map`] (hex geometry, terrain, lines of fire), [`units`]
 //! (counters), [`chits`] (the activation chit sheet), [`state`] (state, events,
