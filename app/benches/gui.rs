@@ -1,7 +1,8 @@
-//! Benchmarks of the desktop app, as ignored tests (run them in release):
+//! Benchmarks of the desktop app (a `cargo bench` target without a harness):
 //!
 //! ```sh
-//! cargo test --release -p xenolog --test gui_bench -- --ignored --nocapture --test-threads=1
+//! cargo bench -p xenolog --bench gui            # all three
+//! cargo bench -p xenolog --bench gui -- scrub   # those whose name contains "scrub"
 //! ```
 //!
 //! - CPU time per frame with a full board: the app's UI pass plus egui's
@@ -12,7 +13,7 @@
 //! The time to the first frame is measured on the real binary by
 //! `gui_screenshot` (it prints it).
 
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 #[path = "../src/gui/mod.rs"]
 mod gui;
 
@@ -113,8 +114,6 @@ fn full_board() -> (Box<dyn Battle>, &'static str) {
     (b, if dimx { "dimx" } else { "race" })
 }
 
-#[test]
-#[ignore = "benchmark: run in release with --ignored"]
 fn bench_cpu_per_frame_with_the_full_board() {
     let (battle, game) = full_board();
     // Select the unit with the most commands: its moves and targets are
@@ -162,8 +161,6 @@ fn bench_cpu_per_frame_with_the_full_board() {
     );
 }
 
-#[test]
-#[ignore = "benchmark: run in release with --ignored"]
 fn bench_scrub_across_a_100000_entry_battle() {
     let mut b =
         xenolog_engine::games::new_battle("race", 5, &json!({"target": 4_000_000_000u32})).unwrap();
@@ -212,8 +209,6 @@ fn bench_scrub_across_a_100000_entry_battle() {
     );
 }
 
-#[test]
-#[ignore = "benchmark: run in release with --ignored"]
 fn bench_scrub_across_a_long_dimension_x_battle() {
     let mut b = xenolog_engine::games::new_battle("dimx", 3, &json!({})).unwrap();
     // A seeded walk through the legal commands until the battle ends.
@@ -247,4 +242,30 @@ fn bench_scrub_across_a_long_dimension_x_battle() {
     println!("Dimension X battle of {n} entries");
     let (med, _, _) = stats("scrub step (seek + redraw), Dimension X", times);
     assert!(med < 16.0 * 4.0);
+}
+
+/// Run the benchmarks whose names contain the first non-flag argument (all
+/// when there is none); `cargo bench` passes `--bench`, which is ignored.
+fn main() {
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let benches: [(&str, fn()); 3] = [
+        (
+            "bench_cpu_per_frame_with_the_full_board",
+            bench_cpu_per_frame_with_the_full_board,
+        ),
+        (
+            "bench_scrub_across_a_100000_entry_battle",
+            bench_scrub_across_a_100000_entry_battle,
+        ),
+        (
+            "bench_scrub_across_a_long_dimension_x_battle",
+            bench_scrub_across_a_long_dimension_x_battle,
+        ),
+    ];
+    for (name, run) in benches {
+        if filter.as_deref().is_none_or(|f| name.contains(f)) {
+            println!("== {name}");
+            run();
+        }
+    }
 }
