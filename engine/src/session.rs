@@ -341,10 +341,17 @@ impl<G: Game> Session<G> {
         s.cursor = cursor;
         s.branch = branch;
         if let Some(entry) = s.corruption() {
-            return Err(LoadError::Corrupt {
-                entry,
-                why: format!("its command or events are not valid {} data", G::NAME),
-            });
+            let why = if s.meta.rules_version == G::RULES_VERSION {
+                format!("its command or events are not valid {} data", G::NAME)
+            } else {
+                format!(
+                    "it was recorded under rules version {} of {}, and this build plays version {}, which cannot read it",
+                    s.meta.rules_version,
+                    G::NAME,
+                    G::RULES_VERSION
+                )
+            };
+            return Err(LoadError::Corrupt { entry, why });
         }
         Ok(s)
     }
