@@ -224,7 +224,11 @@ mod tests {
         r.d6().unwrap();
         let more = r.d6().unwrap_err();
         assert!(more.message.contains("needs more dice"));
-        assert_eq!(more.kind, RuleErrorKind::MoreDice, "the app asks for one more die on this");
+        assert_eq!(
+            more.kind,
+            RuleErrorKind::MoreDice,
+            "the app asks for one more die on this"
+        );
 
         let mut r = Randomness::new(1, 0, Some(vec![2, 3]));
         r.d6().unwrap();
