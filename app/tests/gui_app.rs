@@ -14,6 +14,7 @@ mod gui_app {
     pub mod support;
 
     mod dimx;
+    mod dimx_variant;
     mod files;
     mod play;
     mod review;

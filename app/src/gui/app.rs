@@ -57,6 +57,8 @@ pub struct OpenBattle {
     pub battle: Box<dyn Battle>,
     pub view: BattleView,
     pub board: Box<dyn BoardUi>,
+    /// The view rebuild last checked for a lone subject to select.
+    auto_seen: u64,
 }
 
 /// Saving the first fully drawn frame (for CI and the README).
@@ -303,6 +305,7 @@ impl App {
                     battle,
                     view: BattleView::new(),
                     board,
+                    auto_seen: 0,
                 });
                 self.selected = None;
                 self.timeline.playing = false;
@@ -763,8 +766,24 @@ impl App {
         self.playback(ui);
         if let Some(ob) = &mut self.open {
             ob.view.refresh(ob.battle.as_ref());
+            // When every legal command is about one unit (a tie the Kay'otz
+            // player breaks, a unit halfway through its action), select it
+            // so its hexes and targets light up; only when the position
+            // changed, so the player can still look at other units.
+            if ob.auto_seen != ob.view.rebuilds {
+                ob.auto_seen = ob.view.rebuilds;
+                if let Some(s) = lone_subject(&ob.view.legal) {
+                    self.selected = Some(s.to_owned());
+                }
+            }
+            // A selection that is neither drawn nor acting is gone.
             if let Some(sel) = &self.selected
                 && ob.view.scene.find(sel).is_none()
+                && !ob
+                    .view
+                    .legal
+                    .iter()
+                    .any(|c| c.subject.as_deref() == Some(sel.as_str()))
             {
                 self.selected = None;
             }
@@ -892,7 +911,9 @@ impl App {
                     egui::ScrollArea::vertical()
                         .id_salt("side-scroll")
                         .show(ui, |ui| {
-                            status_ui(ui, &ob.view, ob.summary.dice_mode);
+                            let prompt = ob.board.prompt(ob.battle.as_ref());
+                            status_ui(ui, &ob.view, ob.summary.dice_mode, prompt.as_ref());
+                            let choosing = prompt.is_some();
                             ui.separator();
                             selection_ui(
                                 ui,
@@ -900,6 +921,7 @@ impl App {
                                 &ob.view,
                                 ob.board.as_ref(),
                                 self.selected.as_deref(),
+                                choosing,
                                 commands,
                             );
                             ui.separator();
@@ -994,6 +1016,15 @@ impl App {
             None => ctx.request_repaint(),
         }
     }
+}
+
+/// The subject of every legal command, when they all have the same one.
+pub fn lone_subject(legal: &[xenolog_engine::LegalCommand]) -> Option<&str> {
+    let first = legal.first()?.subject.as_deref()?;
+    legal
+        .iter()
+        .all(|c| c.subject.as_deref() == Some(first))
+        .then_some(first)
 }
 
 /// egui's default proportional font has no arrows, triangles or circles; the

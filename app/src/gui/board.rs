@@ -512,10 +512,11 @@ pub fn board_ui(
     response
 }
 
-/// Zoom buttons in the corner of the board.
+/// Zoom buttons in a row in the top corner of the board (a row stays in the
+/// margin above a wide board, where a column would cover its edge).
 fn camera_buttons_ui(ui: &mut egui::Ui, view: Rect, camera: &mut Camera) {
     let size = vec2(28.0, 28.0);
-    let mut at = pos2(view.right() - 8.0 - size.x, view.top() + 8.0);
+    let mut at = pos2(view.right() - 8.0 - 3.0 * size.x - 8.0, view.top() + 8.0);
     for (label, icon, factor) in [
         ("Zoom in", "+", Some(1.25)),
         ("Zoom out", "−", Some(0.8)),
@@ -530,7 +531,7 @@ fn camera_buttons_ui(ui: &mut egui::Ui, view: Rect, camera: &mut Camera) {
                 None => camera.reset(),
             }
         }
-        at.y += size.y + 4.0;
+        at.x += size.x + 4.0;
     }
 }
 

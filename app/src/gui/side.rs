@@ -10,7 +10,7 @@ use xenolog_engine::scene::ItemKind;
 use xenolog_engine::{Battle, EntryText, LegalCommand};
 
 use super::board::{active, item_name};
-use super::boards::{BoardUi, DieMark};
+use super::boards::{BoardUi, DieMark, Prompt};
 use super::command::{AppCommand, Intent, PlayRequest};
 use super::store::DiceMode;
 use super::view::BattleView;
@@ -30,15 +30,38 @@ pub struct SideState {
     pub focus: Vec<String>,
 }
 
+/// A command's words as a button's: a sentence starts with a capital
+/// ("ends the Marine Action Phase" reads as "Ends the ...").
+pub fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
+}
+
 fn give(ui: &mut Ui, cmd: &LegalCommand, commands: &mut Vec<AppCommand>) {
-    let r = ui.add(egui::Button::new(&cmd.text).wrap());
+    give_as(ui, cmd, &sentence(&cmd.text), None, commands);
+}
+
+fn give_as(
+    ui: &mut Ui,
+    cmd: &LegalCommand,
+    label: &str,
+    hover: Option<&str>,
+    commands: &mut Vec<AppCommand>,
+) {
+    let mut r = ui.add(egui::Button::new(label).wrap());
+    if let Some(h) = hover.filter(|h| !h.is_empty()) {
+        r = r.on_hover_text(h);
+    }
     if r.clicked() {
         commands.push(AppCommand::Give(PlayRequest::new(Intent::from(cmd))));
     }
 }
 
-/// Whose turn it is, or how the battle ended.
-pub fn status_ui(ui: &mut Ui, view: &BattleView, dice_mode: DiceMode) {
+/// Whose turn it is, or how the battle ended, and the decision pending
+/// when it needs explaining (a tie to break, a chit to choose).
+pub fn status_ui(ui: &mut Ui, view: &BattleView, dice_mode: DiceMode, prompt: Option<&Prompt>) {
     match (&view.outcome, &view.to_move) {
         (Some(o), _) => {
             ui.heading("Battle over");
@@ -46,6 +69,16 @@ pub fn status_ui(ui: &mut Ui, view: &BattleView, dice_mode: DiceMode) {
         }
         (None, Some(who)) => {
             ui.heading(format!("{who} to act"));
+            if let Some(p) = prompt {
+                egui::Frame::group(ui.style())
+                    .fill(ui.visuals().selection.bg_fill.linear_multiply(0.25))
+                    .stroke(Stroke::new(1.5, ui.visuals().selection.bg_fill))
+                    .show(ui, |ui| {
+                        ui.set_width(ui.available_width());
+                        ui.label(egui::RichText::new(&p.ask).strong());
+                        ui.label(&p.why);
+                    });
+            }
         }
         (None, None) => {
             ui.heading("Nobody can act");
@@ -75,13 +108,16 @@ pub fn selection_ui(
     view: &BattleView,
     board: &dyn BoardUi,
     selected: Option<&str>,
+    choosing: bool,
     commands: &mut Vec<AppCommand>,
 ) {
     if let Some(sel) = selected {
         let name = view
             .scene
             .find(sel)
-            .map_or_else(|| sel.to_owned(), item_name);
+            .map(item_name)
+            .or_else(|| board.name_of(battle, sel))
+            .unwrap_or_else(|| sel.to_owned());
         ui.horizontal(|ui| {
             ui.strong(name);
             if icon_button(ui, "×", "Clear selection", true).clicked() {
@@ -94,7 +130,7 @@ pub fn selection_ui(
             .iter()
             .filter(|c| c.subject.as_deref() == Some(sel))
             .collect();
-        actions_ui(ui, view, &own, commands);
+        actions_ui(ui, view, &own, choosing, commands);
         ui.separator();
     }
 
@@ -112,18 +148,44 @@ pub fn selection_ui(
             .default_open(selected.is_none())
             .show(ui, |ui| {
                 for s in subjects {
-                    let name = view.scene.find(s).map_or_else(|| s.to_owned(), item_name);
-                    if ui.button(format!("Select {name}")).clicked() {
-                        commands.push(AppCommand::Select(Some(s.to_owned())));
+                    let name = view
+                        .scene
+                        .find(s)
+                        .map(item_name)
+                        .or_else(|| board.name_of(battle, s))
+                        .unwrap_or_else(|| s.to_owned());
+                    // A unit with one thing to do (a Kay'otz unit the
+                    // Kay'otz player activates next) gets that as its button.
+                    let own: Vec<&LegalCommand> = view
+                        .legal
+                        .iter()
+                        .filter(|c| c.subject.as_deref() == Some(s))
+                        .collect();
+                    match own.as_slice() {
+                        [one] if one.target.is_none() => give(ui, one, commands),
+                        _ => {
+                            if ui.button(format!("Select {name}")).clicked() {
+                                commands.push(AppCommand::Select(Some(s.to_owned())));
+                            }
+                        }
                     }
                 }
             });
     }
     let general: Vec<&LegalCommand> = active(&view.legal, None).collect();
+    let labels: Vec<Option<(String, String)>> = general
+        .iter()
+        .map(|c| board.choice_label(battle, c))
+        .collect();
     if !general.is_empty() {
-        ui.label("Actions:");
-        for cmd in general {
-            give(ui, cmd, commands);
+        // A choice between named options (chits) reads as one.
+        let choice = labels.iter().all(Option::is_some);
+        ui.label(if choice { "Choose one:" } else { "Actions:" });
+        for (cmd, label) in general.into_iter().zip(labels) {
+            match label {
+                Some((text, hover)) => give_as(ui, cmd, &text, Some(&hover), commands),
+                None => give(ui, cmd, commands),
+            }
         }
     }
     if view.legal.is_empty() && view.outcome.is_none() {
@@ -138,6 +200,7 @@ fn actions_ui(
     ui: &mut Ui,
     view: &BattleView,
     own: &[&LegalCommand],
+    choosing: bool,
     commands: &mut Vec<AppCommand>,
 ) {
     if own.is_empty() {
@@ -160,7 +223,14 @@ fn actions_ui(
     for cmd in plain {
         give(ui, cmd, commands);
     }
-    for (title, list, open) in [("Targets", fire, true), ("Moves", moves, false)] {
+    // A decision the rules put to a player (a tie to break) is a choice of
+    // hexes, not a move.
+    let hexes = if choosing {
+        "Hexes to choose from"
+    } else {
+        "Moves"
+    };
+    for (title, list, open) in [("Targets", fire, true), (hexes, moves, choosing)] {
         if list.is_empty() {
             continue;
         }
@@ -197,7 +267,7 @@ pub fn entry_steps_ui(
         state.step_entry = Some(t.id);
         state.step = 0;
     }
-    ui.label(egui::RichText::new(format!("#{} {}", view.pos, t.command)).strong());
+    ui.label(egui::RichText::new(format!("#{} {}", view.pos, sentence(&t.command))).strong());
     let steps = board.steps(battle, &t);
     if steps.len() > 1 {
         let n = steps.len();
@@ -253,7 +323,7 @@ pub fn dice_tray_ui(ui: &mut Ui, battle: &dyn Battle, view: &mut BattleView, boa
         return;
     };
     let marks = board.die_marks(battle, &t);
-    ui.label(format!("#{pos} {}", t.command));
+    ui.label(format!("#{pos} {}", sentence(&t.command)));
     ui.horizontal_wrapped(|ui| {
         for (k, die) in t.dice.iter().enumerate() {
             let mark = marks.get(k).copied().unwrap_or(DieMark::Plain);

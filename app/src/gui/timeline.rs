@@ -370,13 +370,14 @@ pub fn entries_table_ui(
                         ui.label(&t.actor);
                     });
                     row.col(|ui| {
+                        let command = super::side::sentence(&t.command);
                         let what = if t.events.is_empty() {
-                            t.command.clone()
+                            command.clone()
                         } else {
-                            format!("{}: {}", t.command, t.events.join("; "))
+                            format!("{command}: {}", t.events.join("; "))
                         };
                         ui.label(what).on_hover_ui(|ui| {
-                            ui.strong(&t.command);
+                            ui.strong(&command);
                             for e in &t.events {
                                 ui.label(format!("• {e}"));
                             }

@@ -153,3 +153,15 @@ pub fn give_on_board(h: &mut Harness<'_, App>, cmd: &xenolog_engine::LegalComman
     choice.click();
     h.run();
 }
+
+/// Save what the app shows now as `NAME.png` in the folder named by the
+/// environment variable `XENOLOG_TEST_SHOTS`, to look at by eye (nothing is
+/// compared; without the variable nothing is rendered).
+pub fn shot(h: &mut Harness<'_, App>, name: &str) {
+    let Some(dir) = std::env::var_os("XENOLOG_TEST_SHOTS") else {
+        return;
+    };
+    let path = PathBuf::from(dir).join(format!("{name}.png"));
+    let image = h.render().expect("the frame renders");
+    image.save(&path).expect("the picture is saved");
+}

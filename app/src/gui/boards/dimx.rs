@@ -5,10 +5,13 @@
 
 use eframe::egui;
 use serde_json::{Value, json};
-use xenolog_engine::games::dimx::{DimX, DimxEvent};
-use xenolog_engine::{Battle, EntryText, Scene, Session};
+use xenolog_engine::games::dimx::describe::step_words;
+use xenolog_engine::games::dimx::rules::title_of;
+use xenolog_engine::games::dimx::state::{Phase, PlaceWhy, Side};
+use xenolog_engine::games::dimx::{DimX, DimxCommand, DimxEvent, DimxState};
+use xenolog_engine::{Battle, EntryText, LegalCommand, Scene, Session};
 
-use super::{BoardUi, DieMark, Step};
+use super::{BoardUi, DieMark, Prompt, Step};
 
 /// The board UI of Invaders From Dimension X!.
 pub struct DimxBoard;
@@ -55,6 +58,107 @@ fn focus(e: &DimxEvent) -> Vec<String> {
     }
 }
 
+/// The player who plays a side, in words.
+fn player(side: Side) -> &'static str {
+    match side {
+        Side::Marines => "Marine player",
+        Side::Kayotz => "Kay'otz player",
+    }
+}
+
+/// The decision pending in `s`, when it needs explaining.
+fn prompt_of(s: &DimxState) -> Option<Prompt> {
+    if s.is_over() {
+        return None;
+    }
+    if let Some(p) = &s.placing {
+        let name = title_of(s, &p.unit);
+        let (ask, why) = match p.why {
+            PlaceWhy::Scattered => (
+                format!("choose where {name} lands"),
+                "its jump scattered (C.2): it lands in one of the equally near free hexes \
+                 next to where it aimed"
+                    .to_owned(),
+            ),
+            PlaceWhy::Malfunction => (
+                format!("choose where {name} comes down"),
+                "its jump pack malfunctioned onto a unit (C.2): it goes to one of the equally \
+                 near free hexes next to that unit"
+                    .to_owned(),
+            ),
+            PlaceWhy::Beamed => (
+                format!("choose where {name} lands"),
+                "it was beamed onto a unit (D.6): it goes to one of the equally near free hexes \
+                 next to that unit"
+                    .to_owned(),
+            ),
+            PlaceWhy::Warped => (
+                format!("choose where {name} lands"),
+                "it warped onto a unit: it steps aside to one of the equally near free hexes"
+                    .to_owned(),
+            ),
+            PlaceWhy::Summoned { left, .. } => (
+                format!("choose where {name} comes in"),
+                match left {
+                    0 => "it is summoned from the cup: it comes in through one of these hexes"
+                        .to_owned(),
+                    n => format!(
+                        "it is summoned from the cup: it comes in through one of these hexes \
+                         ({n} more to summon after it)"
+                    ),
+                },
+            ),
+        };
+        return Some(Prompt {
+            ask: format!("Kay'otz player: {ask}"),
+            why: format!(
+                "Two-player variant: the Kay'otz player breaks the tie; {why}. Click a \
+                 highlighted hex on the board, or pick one below."
+            ),
+        });
+    }
+    match &s.phase {
+        Phase::ChooseChit { by, .. } => Some(Prompt {
+            ask: format!(
+                "{}: choose which of the two drawn chits is enacted",
+                player(*by)
+            ),
+            why: match by {
+                Side::Marines => "The Recon succeeded (E.2): two chits were drawn and the \
+                                  Marine player picks one; the other goes back into the cup."
+                    .to_owned(),
+                Side::Kayotz => "Two-player variant: the Kay'otz player draws two chits and \
+                                 picks one; the other goes back into the cup."
+                    .to_owned(),
+            },
+        }),
+        Phase::Kayotz {
+            chit,
+            step,
+            todo: Some(todo),
+        } if !todo.is_empty() => {
+            let ask = match todo.as_slice() {
+                [one] => format!("Kay'otz player: choose how {} acts", title_of(s, one)),
+                _ => "Kay'otz player: choose which unit acts next, and how".to_owned(),
+            };
+            let step = s
+                .chits()
+                .get(usize::from(*chit))
+                .and_then(|c| c.steps.get(usize::from(*step)).map(|st| (c, st)))
+                .map(|(c, st)| format!("\"{}\": {}. ", c.name, step_words(st)))
+                .unwrap_or_default();
+            Some(Prompt {
+                ask,
+                why: format!(
+                    "{step}Two-player variant: the Kay'otz player picks the order and breaks \
+                     ties of equally near targets and hexes."
+                ),
+            })
+        }
+        _ => None,
+    }
+}
+
 /// How the dice an event rolled counted, in roll order.
 fn marks(e: &DimxEvent) -> Vec<DieMark> {
     use DimxEvent as E;
@@ -76,6 +180,27 @@ fn marks(e: &DimxEvent) -> Vec<DieMark> {
 }
 
 impl BoardUi for DimxBoard {
+    fn prompt(&self, battle: &dyn Battle) -> Option<Prompt> {
+        prompt_of(session(battle)?.state())
+    }
+
+    fn choice_label(&self, battle: &dyn Battle, cmd: &LegalCommand) -> Option<(String, String)> {
+        let s = session(battle)?.state();
+        let DimxCommand::ChooseChit { chit } = serde_json::from_value(cmd.command.clone()).ok()?
+        else {
+            return None;
+        };
+        let c = s.chits().iter().find(|c| c.key == chit)?;
+        let steps: Vec<String> = c.steps.iter().map(step_words).collect();
+        Some((format!("Enact \"{}\"", c.name), steps.join("\n")))
+    }
+
+    fn name_of(&self, battle: &dyn Battle, id: &str) -> Option<String> {
+        let s = session(battle)?.state();
+        let unit = id.strip_prefix("unit:")?;
+        (s.marine(unit).is_some() || s.alien(unit).is_some()).then(|| title_of(s, unit))
+    }
+
     fn details_ui(&self, ui: &mut egui::Ui, _battle: &dyn Battle, scene: &Scene, selected: &str) {
         let Some(item) = scene.find(selected) else {
             ui.weak("Not on the board at this point of the battle.");

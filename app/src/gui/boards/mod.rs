@@ -5,7 +5,7 @@
 
 use eframe::egui;
 use serde_json::{Value, json};
-use xenolog_engine::{Battle, EntryText, Scene};
+use xenolog_engine::{Battle, EntryText, LegalCommand, Scene};
 
 mod dimx;
 mod race;
@@ -31,8 +31,37 @@ pub struct Step {
     pub focus: Vec<String>,
 }
 
+/// A decision the rules put to a player that the board alone does not make
+/// plain (a tie to break, a chit to choose), in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prompt {
+    /// Who decides and what, e.g. "Kay'otz player: choose where Kay'otz #5
+    /// lands".
+    pub ask: String,
+    /// Why the question comes up, with the rule.
+    pub why: String,
+}
+
 /// The game-specific parts of the app.
 pub trait BoardUi {
+    /// The decision pending at the cursor, when it needs explaining.
+    fn prompt(&self, _battle: &dyn Battle) -> Option<Prompt> {
+        None
+    }
+
+    /// A command's words on a choice button and its hover text, when
+    /// they should differ from the command's own text (a chit by its name,
+    /// with its steps on hover).
+    fn choice_label(&self, _battle: &dyn Battle, _cmd: &LegalCommand) -> Option<(String, String)> {
+        None
+    }
+
+    /// The name of a scene id that is not drawn on the board now (a unit
+    /// still in the cup, a unit in the air).
+    fn name_of(&self, _battle: &dyn Battle, _id: &str) -> Option<String> {
+        None
+    }
+
     /// Details of a selected scene item beyond its tooltip.
     fn details_ui(&self, ui: &mut egui::Ui, battle: &dyn Battle, scene: &Scene, selected: &str) {
         generic_details_ui(ui, battle, scene, selected);

@@ -1,0 +1,171 @@
+//! The two-player variant of Invaders From Dimension X!: the decisions the
+//! rules put to a player between the usual turns (a tie the Kay'otz player
+//! breaks, a chit to choose) are shown with who decides and why, and are
+//! taken by a click.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use serde_json::json;
+use xenolog_engine::Actor;
+
+use super::support::{BOARD, app, click, click_on_board, position, shot, type_into};
+use crate::gui::app::App;
+use crate::gui::command::{AppCommand, NewBattleSpec};
+use crate::gui::store::DiceMode;
+
+/// A two-player battle of a small scenario on Mapzone Alpha.
+fn variant(lines: &str, dice_mode: DiceMode) -> Harness<'static, App> {
+    let mut h = app();
+    let text = format!(
+        "scenario \"test\"\nmap alpha\nother_kayotz aside\ncup lull\nentry 111 112 113\n{lines}\n"
+    );
+    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
+        game: "dimx".into(),
+        scenario: String::new(),
+        seed: 1,
+        config: json!({ "scenario": "", "scenario_text": text, "two_player": true }),
+        title: "Variant test".into(),
+        dice_mode,
+    }));
+    h.run();
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert_eq!(h.state().open.as_ref().unwrap().battle.game_id(), "dimx");
+    h
+}
+
+fn to_move(h: &Harness<'_, App>) -> Option<Actor> {
+    h.state().open.as_ref().unwrap().battle.to_move()
+}
+
+#[test]
+fn a_tie_the_kayotz_player_breaks_is_shown_and_taken_by_a_click_on_the_board() {
+    let mut h = variant("marine SC1 at 111\nmarine MS1 at 244", DiceMode::Entered);
+    click_on_board(&mut h, "Scout SC1");
+    let jump = h
+        .state()
+        .open
+        .as_ref()
+        .unwrap()
+        .view
+        .legal
+        .iter()
+        .find(|c| c.subject.as_deref() == Some("unit:SC1") && c.text.ends_with("jump pack to 225"))
+        .cloned()
+        .expect("SC1 may jump to 225");
+    // Hex 225 takes a Full Move, a jump and a Shoot and Scoot jump: the
+    // click asks which.
+    let board = h.get_by_label(BOARD).rect();
+    h.get_all_by_label_contains("to 225 (")
+        .find(|n| board.contains(n.rect().center()))
+        .expect("hex 225 is a target on the board")
+        .click();
+    h.run();
+    h.get_by_label("Which command?");
+    click(&mut h, &jump.text);
+    // C.2: a 2 scatters the jump; the hexes around 225 tie.
+    h.get_by_label("Enter your dice");
+    type_into(&mut h, "Dice rolled:", "2");
+    click(&mut h, "Play with these dice");
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert_eq!(to_move(&h), Some(Actor(1)), "the Kay'otz player decides");
+
+    // Who decides and why, and the unit selected so its hexes light up.
+    h.get_by_label("Kay'otz to act");
+    h.get_by_label("Kay'otz player: choose where Scout SC1 lands");
+    h.get_by_label_contains("its jump scattered (C.2)");
+    assert_eq!(h.state().selected.as_deref(), Some("unit:SC1"));
+    shot(&mut h, "dimx_tie");
+    let places: Vec<_> = h.state().open.as_ref().unwrap().view.legal.clone();
+    assert!(places.len() > 1, "{places:?}");
+    let pick = places.last().unwrap();
+    let hex = pick.target.clone().unwrap();
+    assert!(hex.starts_with("hex:"), "{hex}");
+
+    // A click on a highlighted hex breaks the tie.
+    let before = position(&h).1;
+    click_on_board(&mut h, &pick.text);
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert_eq!(position(&h).1, before + 1);
+    assert_eq!(to_move(&h), Some(Actor(0)), "back to the Marine player");
+    assert!(h.query_by_label_contains("choose where").is_none());
+    let ob = h.state().open.as_ref().unwrap();
+    let entry = ob
+        .battle
+        .entry_texts(&[ob.battle.cursor().unwrap()])
+        .remove(0);
+    assert_eq!(entry.command, pick.text);
+    assert!(
+        pick.text.ends_with(hex.trim_start_matches("hex:")),
+        "{}",
+        pick.text
+    );
+}
+
+#[test]
+fn after_a_successful_recon_the_marine_player_chooses_a_chit_by_its_name() {
+    let mut h = variant(
+        "marine SC1 at 225\ncup lull awakening rush_1_4\nrecon yes",
+        DiceMode::Rolled,
+    );
+    click(&mut h, "Ends the Marine Action Phase; the Kay'otz activate");
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert_eq!(to_move(&h), Some(Actor(0)));
+    h.get_by_label("Marine player: choose which of the two drawn chits is enacted");
+    h.get_by_label_contains("The Recon succeeded (E.2)");
+    h.get_by_label("Choose one:");
+    shot(&mut h, "dimx_chit");
+    let chits: Vec<String> = {
+        let ob = h.state().open.as_ref().unwrap();
+        ob.view
+            .legal
+            .iter()
+            .filter_map(|c| ob.board.choice_label(ob.battle.as_ref(), c))
+            .map(|(label, _)| label)
+            .collect()
+    };
+    assert_eq!(chits.len(), 2, "{chits:?}");
+    assert!(chits.iter().all(|c| c.starts_with("Enact \"")), "{chits:?}");
+    let name = chits[1]
+        .trim_start_matches("Enact \"")
+        .trim_end_matches('"')
+        .to_owned();
+    click(&mut h, &chits[1]);
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    let ob = h.state().open.as_ref().unwrap();
+    let entry = ob
+        .battle
+        .entry_texts(&[ob.battle.cursor().unwrap()])
+        .remove(0);
+    assert_eq!(
+        entry.command,
+        format!("the Marines choose the chit \"{name}\"")
+    );
+    assert!(entry.events.iter().any(|e| e.contains(&name)), "{entry:?}");
+}
+
+#[test]
+fn the_kayotz_player_picks_which_unit_activates_next_by_a_button() {
+    let mut h = variant(
+        "marine MS1 at 225\nkayotz K8 at 226\nkayotz K12 at 224\ncup rush_8_12",
+        DiceMode::Rolled,
+    );
+    click(&mut h, "Ends the Marine Action Phase; the Kay'otz activate");
+    assert_eq!(to_move(&h), Some(Actor(1)));
+    h.get_by_label("Kay'otz player: choose which unit acts next, and how");
+    h.get_by_label_contains("\"Alien Rush: Units #8 through #12\": ");
+    shot(&mut h, "dimx_activate");
+    let legal = h.state().open.as_ref().unwrap().view.legal.clone();
+    let k12 = legal
+        .iter()
+        .find(|c| c.subject.as_deref() == Some("unit:K12"))
+        .expect("K12 may act");
+    let label = crate::gui::side::sentence(&k12.text);
+    click(&mut h, &label);
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    let ob = h.state().open.as_ref().unwrap();
+    let entry = ob
+        .battle
+        .entry_texts(&[ob.battle.cursor().unwrap()])
+        .remove(0);
+    assert_eq!(entry.command, k12.text);
+}
