@@ -379,10 +379,18 @@ fn new_battle_ui(
         "We roll real dice and type them in",
     );
     if boards::for_game(&form.game).two_player_variant() {
+        // Its own heading: under "Dice:" it read as a third way to roll.
+        ui.label("Players:");
         ui.checkbox(
             &mut form.two_player,
             "Two-player variant (a player runs the invaders)",
         );
+        ui.weak(if form.two_player {
+            "The invaders' player picks the chit to enact, the order the invaders act in, \
+             and breaks their ties."
+        } else {
+            "Solitaire: Xenolog runs the invaders by the rules."
+        });
     }
     labelled_edit(
         ui,

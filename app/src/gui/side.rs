@@ -147,29 +147,34 @@ pub fn selection_ui(
         egui::CollapsingHeader::new(format!("Can act ({})", subjects.len()))
             .default_open(selected.is_none())
             .show(ui, |ui| {
-                for s in subjects {
-                    let name = view
-                        .scene
-                        .find(s)
-                        .map(item_name)
-                        .or_else(|| board.name_of(battle, s))
-                        .unwrap_or_else(|| s.to_owned());
-                    // A unit with one thing to do (a Kay'otz unit the
-                    // Kay'otz player activates next) gets that as its button.
-                    let own: Vec<&LegalCommand> = view
-                        .legal
-                        .iter()
-                        .filter(|c| c.subject.as_deref() == Some(s))
-                        .collect();
-                    match own.as_slice() {
-                        [one] if one.target.is_none() => give(ui, one, commands),
-                        _ => {
-                            if ui.button(format!("Select {name}")).clicked() {
-                                commands.push(AppCommand::Select(Some(s.to_owned())));
+                // Side by side where they fit: a long list of units would
+                // push the rest of the panel out of sight.
+                ui.horizontal_wrapped(|ui| {
+                    for s in subjects {
+                        let name = view
+                            .scene
+                            .find(s)
+                            .map(item_name)
+                            .or_else(|| board.name_of(battle, s))
+                            .unwrap_or_else(|| s.to_owned());
+                        // A unit with one thing to do (a Kay'otz unit the
+                        // Kay'otz player activates next) gets that as its button.
+                        let own: Vec<&LegalCommand> = view
+                            .legal
+                            .iter()
+                            .filter(|c| c.subject.as_deref() == Some(s))
+                            .collect();
+                        match own.as_slice() {
+                            [one] if choosing && one.target.is_none() => give(ui, one, commands),
+                            _ => {
+                                let b = ui.button(&name).on_hover_text(format!("Select {name}"));
+                                if b.clicked() {
+                                    commands.push(AppCommand::Select(Some(s.to_owned())));
+                                }
                             }
                         }
                     }
-                }
+                });
             });
     }
     let general: Vec<&LegalCommand> = active(&view.legal, None).collect();
