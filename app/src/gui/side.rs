@@ -16,6 +16,9 @@ use super::store::DiceMode;
 use super::view::BattleView;
 use super::widgets::icon_button;
 
+/// Most height the steps of one entry take before they scroll.
+const STEPS_HEIGHT: f32 = 300.0;
+
 /// How far back the dice tray looks for the last roll.
 const DICE_LOOKBACK: usize = 400;
 
@@ -278,29 +281,50 @@ pub fn entry_steps_ui(
         let n = steps.len();
         state.step = state.step.min(n - 1);
         state.focus = steps[state.step].focus.clone();
+        let mut moved = false;
         ui.horizontal(|ui| {
             if icon_button(ui, "◀", "Previous step", state.step > 0).clicked() {
                 state.step -= 1;
+                moved = true;
             }
             ui.label(format!("Step {} of {n}", state.step + 1));
             if icon_button(ui, "▶", "Next step", state.step + 1 < n).clicked() {
                 state.step += 1;
+                moved = true;
             }
         });
-        for (k, s) in steps.iter().enumerate() {
-            let text = format!("{}. {}", k + 1, s.text);
-            if k == state.step {
-                ui.label(
-                    egui::RichText::new(text)
-                        .strong()
-                        .background_color(ui.visuals().selection.bg_fill.linear_multiply(0.4)),
-                );
-            } else if k < state.step {
-                ui.label(text);
-            } else {
-                ui.weak(text);
-            }
-        }
+        // A long activation keeps its own scroll, so the buttons above and
+        // the dice tray below stay in sight; the step shown scrolls into
+        // view when the player moves to it.
+        egui::ScrollArea::vertical()
+            .id_salt("steps-scroll")
+            .max_height(STEPS_HEIGHT)
+            .auto_shrink([false, true])
+            .show(ui, |ui| {
+                // Room for the scroll bar, which floats over the text.
+                ui.set_max_width(ui.available_width() - 10.0);
+                for (k, s) in steps.iter().enumerate() {
+                    let text = format!("{}. {}", k + 1, s.text);
+                    let rich = if k == state.step {
+                        egui::RichText::new(text)
+                            .strong()
+                            .background_color(ui.visuals().selection.bg_fill.linear_multiply(0.4))
+                    } else if k < state.step {
+                        egui::RichText::new(text)
+                    } else {
+                        egui::RichText::new(text).weak()
+                    };
+                    let r = ui
+                        .add(egui::Label::new(rich).sense(Sense::click()))
+                        .on_hover_text("Show this step");
+                    if r.clicked() {
+                        state.step = k;
+                    }
+                    if moved && k == state.step {
+                        r.scroll_to_me(Some(egui::Align::Center));
+                    }
+                }
+            });
     } else {
         for s in steps {
             ui.label(s.text);

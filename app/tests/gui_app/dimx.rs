@@ -165,11 +165,12 @@ fn the_kayotz_activation_is_shown_step_by_step() {
     go_to(&mut h, 37);
     let n = h.state().open.as_ref().unwrap().view.line.ids.len();
     assert!(n >= 37);
-    let total = {
+    let steps = {
         let ob = h.state_mut().open.as_mut().unwrap();
         let text = ob.view.line.text(ob.battle.as_ref(), 36).unwrap().clone();
-        ob.board.steps(ob.battle.as_ref(), &text).len()
+        ob.board.steps(ob.battle.as_ref(), &text)
     };
+    let total = steps.len();
     h.get_by_label(&format!("Step 1 of {total}"));
     assert!(total > 5, "{total} steps");
     let mut focused = 0;
@@ -181,8 +182,13 @@ fn the_kayotz_activation_is_shown_step_by_step() {
         }
     }
     assert!(focused > 0, "some steps mark their units on the board");
+    super::support::shot(&mut h, "dimx_steps");
     click(&mut h, "Previous step");
     h.get_by_label(&format!("Step {} of {total}", total - 1));
+    // A step of the list is shown by clicking it.
+    click(&mut h, &format!("3. {}", steps[2].text));
+    h.get_by_label(&format!("Step 3 of {total}"));
+    assert_eq!(h.state().side.focus, steps[2].focus);
 }
 
 #[test]
