@@ -16,6 +16,7 @@ mod gui_app {
     mod dimx;
     mod dimx_variant;
     mod files;
+    mod layout;
     mod play;
     mod review;
     mod snapshots;

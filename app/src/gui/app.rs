@@ -821,6 +821,17 @@ impl App {
     }
 
     fn panels_ui(&mut self, ui: &mut Ui, commands: &mut Vec<AppCommand>) {
+        // Panels start at sizes in proportion to the window, so a small
+        // window still leaves the board a fair share (the player can resize
+        // them; egui remembers).
+        let whole = ui.max_rect();
+        let left_size = (whole.width() * 0.2).clamp(200.0, 280.0);
+        let side_size = (whole.width() * 0.22).clamp(240.0, 300.0);
+        let table_size = if self.prefs.show_table {
+            (whole.height() * 0.29).clamp(160.0, 250.0)
+        } else {
+            90.0
+        };
         let menu = MenuContext {
             battle_open: self.open.is_some(),
             can_undo: self.open.as_ref().is_some_and(|o| o.view.pos > 0),
@@ -849,7 +860,7 @@ impl App {
         if let Some(ob) = &mut self.open {
             Panel::bottom("timeline")
                 .resizable(true)
-                .default_size(if self.prefs.show_table { 250.0 } else { 90.0 })
+                .default_size(table_size)
                 .min_size(90.0)
                 .show(ui, |ui| {
                     ui.add_space(4.0);
@@ -875,7 +886,7 @@ impl App {
         }
         Panel::left("browser")
             .resizable(true)
-            .default_size(280.0)
+            .default_size(left_size)
             .size_range(200.0..=420.0)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical()
@@ -905,7 +916,7 @@ impl App {
         if let Some(ob) = &mut self.open {
             Panel::right("side")
                 .resizable(true)
-                .default_size(300.0)
+                .default_size(side_size)
                 .size_range(220.0..=460.0)
                 .show(ui, |ui| {
                     egui::ScrollArea::vertical()

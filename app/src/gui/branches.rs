@@ -75,6 +75,8 @@ pub fn branches_ui(
     for (id, depth) in tree(battle) {
         let b = &battle.branches()[id as usize];
         let len = lengths.get(id as usize).copied().unwrap_or(0);
+        // "Rename…" on the right; the name shortens with "…" in a narrow
+        // panel rather than push it wider (the whole name is on hover).
         ui.horizontal(|ui| {
             ui.add_space(14.0 * depth as f32);
             let is_current = id == current;
@@ -83,25 +85,33 @@ pub fn branches_ui(
                 if is_current { "●" } else { "○" },
                 b.name
             );
-            let r = ui.selectable_label(is_current, text);
-            let label = if is_current {
-                format!("{} (current branch)", b.name)
-            } else {
-                format!("Switch to {}", b.name)
-            };
-            r.widget_info(|| {
-                egui::WidgetInfo::selected(egui::Role::Button, true, is_current, &label)
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let rename = ui.small_button("Rename…");
+                rename.widget_info(|| {
+                    egui::WidgetInfo::labeled(
+                        egui::Role::Button,
+                        true,
+                        format!("Rename {}", b.name),
+                    )
+                });
+                if rename.clicked() {
+                    state.renaming = Some((id, b.name.clone()));
+                }
+                ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                    let r = ui.add(egui::Button::selectable(is_current, text.as_str()).truncate());
+                    let label = if is_current {
+                        format!("{} (current branch)", b.name)
+                    } else {
+                        format!("Switch to {}", b.name)
+                    };
+                    r.widget_info(|| {
+                        egui::WidgetInfo::selected(egui::Role::Button, true, is_current, &label)
+                    });
+                    if r.on_hover_text(format!("{text}\n{label}")).clicked() && !is_current {
+                        commands.push(AppCommand::SwitchBranch(id));
+                    }
+                });
             });
-            if r.on_hover_text(&label).clicked() && !is_current {
-                commands.push(AppCommand::SwitchBranch(id));
-            }
-            let rename = ui.small_button("Rename…");
-            rename.widget_info(|| {
-                egui::WidgetInfo::labeled(egui::Role::Button, true, format!("Rename {}", b.name))
-            });
-            if rename.clicked() {
-                state.renaming = Some((id, b.name.clone()));
-            }
         });
         if let (Some(parent), fork) = (b.parent, b.fork) {
             ui.horizontal(|ui| {

@@ -54,7 +54,9 @@ pub fn browser_ui(
     ui.label(format!("Battles ({})", battles.len()));
     for b in battles {
         let selected = open == Some(b.id);
-        let r = ui.selectable_label(selected, egui::RichText::new(&b.title).strong());
+        // Long titles wrap rather than widen the panel past its size.
+        let r = ui
+            .add(egui::Button::selectable(selected, egui::RichText::new(&b.title).strong()).wrap());
         if r.clicked() && !selected {
             commands.push(AppCommand::OpenBattle(b.id));
         }
