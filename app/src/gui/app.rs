@@ -879,6 +879,8 @@ impl App {
                             ob.battle.as_ref(),
                             &mut ob.view,
                             &mut self.timeline,
+                            ob.board.as_ref(),
+                            &mut self.side,
                             commands,
                         );
                     }
@@ -1082,5 +1084,39 @@ impl eframe::App for App {
 
     fn on_exit(&mut self) {
         self.flush_position();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use xenolog_engine::{Actor, LegalCommand};
+
+    use super::lone_subject;
+
+    fn cmd(subject: Option<&str>) -> LegalCommand {
+        LegalCommand {
+            actor: Actor(1),
+            command: json!("x"),
+            text: "x".into(),
+            subject: subject.map(Into::into),
+            target: None,
+        }
+    }
+
+    #[test]
+    fn a_lone_subject_is_one_shared_by_every_command() {
+        assert_eq!(
+            lone_subject(&[cmd(Some("unit:K5")), cmd(Some("unit:K5"))]),
+            Some("unit:K5")
+        );
+        assert_eq!(
+            lone_subject(&[cmd(Some("unit:K5")), cmd(Some("unit:K6"))]),
+            None
+        );
+        // A command about no unit (end the phase) is a choice too.
+        assert_eq!(lone_subject(&[cmd(Some("unit:K5")), cmd(None)]), None);
+        assert_eq!(lone_subject(&[cmd(None)]), None);
+        assert_eq!(lone_subject(&[]), None);
     }
 }

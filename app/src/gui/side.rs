@@ -31,6 +31,9 @@ pub struct SideState {
     pub step_entry: Option<u64>,
     /// Scene items the shown step is about, marked on the board.
     pub focus: Vec<String>,
+    /// The entry and step the list last showed, to scroll a step moved to
+    /// (here or from the entry table) into view.
+    pub shown: Option<(u64, usize)>,
 }
 
 /// A command's words as a button's: a sentence starts with a capital
@@ -281,21 +284,24 @@ pub fn entry_steps_ui(
         let n = steps.len();
         state.step = state.step.min(n - 1);
         state.focus = steps[state.step].focus.clone();
-        let mut moved = false;
         ui.horizontal(|ui| {
             if icon_button(ui, "◀", "Previous step", state.step > 0).clicked() {
                 state.step -= 1;
-                moved = true;
             }
             ui.label(format!("Step {} of {n}", state.step + 1));
             if icon_button(ui, "▶", "Next step", state.step + 1 < n).clicked() {
                 state.step += 1;
-                moved = true;
             }
         });
         // A long activation keeps its own scroll, so the buttons above and
         // the dice tray below stay in sight; the step shown scrolls into
         // view when the player moves to it.
+        // Scrolled only when the step moved within the entry: a new entry
+        // at the cursor (playback) leaves the panel where the player put it.
+        let moved = state
+            .shown
+            .is_some_and(|(e, k)| e == t.id && k != state.step);
+        state.shown = Some((t.id, state.step));
         egui::ScrollArea::vertical()
             .id_salt("steps-scroll")
             .max_height(STEPS_HEIGHT)

@@ -9,7 +9,9 @@ use eframe::egui::{
 use egui_extras::{Column, TableBuilder};
 use xenolog_engine::Battle;
 
+use super::boards::BoardUi;
 use super::command::AppCommand;
+use super::side::SideState;
 use super::view::BattleView;
 use super::widgets::icon_button;
 
@@ -284,12 +286,17 @@ pub fn dice_words(dice: &[xenolog_engine::Die], entered: bool) -> String {
     )
 }
 
-/// The virtualised table of entries on the current line.
+/// The virtualised table of entries on the current line. The row at the
+/// cursor steps through its entry when it has several steps (a Kay'otz
+/// activation), with the side panel: the same step is shown in both and its
+/// units are marked on the board.
 pub fn entries_table_ui(
     ui: &mut Ui,
     battle: &dyn Battle,
     view: &mut BattleView,
     state: &mut TimelineState,
+    board: &dyn BoardUi,
+    side: &mut SideState,
     commands: &mut Vec<AppCommand>,
 ) {
     let rows = view.line.positions();
@@ -369,8 +376,45 @@ pub fn entries_table_ui(
                     row.col(|ui| {
                         ui.label(&t.actor);
                     });
+                    let steps = if i == pos {
+                        board.steps(battle, &t)
+                    } else {
+                        Vec::new()
+                    };
                     row.col(|ui| {
                         let command = super::side::sentence(&t.command);
+                        if steps.len() > 1 {
+                            // Ids of their own: the rows around move as the
+                            // table scrolls to the cursor.
+                            ui.push_id(("entry-steps", t.id), |ui| {
+                                let n = steps.len();
+                                let k = if side.step_entry == Some(t.id) {
+                                    side.step.min(n - 1)
+                                } else {
+                                    0
+                                };
+                                if icon_button(ui, "◀", "Previous step of this entry", k > 0)
+                                    .clicked()
+                                {
+                                    side.step_entry = Some(t.id);
+                                    side.step = k - 1;
+                                }
+                                if icon_button(ui, "▶", "Next step of this entry", k + 1 < n)
+                                    .clicked()
+                                {
+                                    side.step_entry = Some(t.id);
+                                    side.step = k + 1;
+                                }
+                                ui.label(format!("Step {}/{n}: {}", k + 1, steps[k].text))
+                                    .on_hover_ui(|ui| {
+                                        ui.strong(&command);
+                                        for e in &t.events {
+                                            ui.label(format!("• {e}"));
+                                        }
+                                    });
+                            });
+                            return;
+                        }
                         let what = if t.events.is_empty() {
                             command.clone()
                         } else {

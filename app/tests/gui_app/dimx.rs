@@ -189,6 +189,14 @@ fn the_kayotz_activation_is_shown_step_by_step() {
     click(&mut h, &format!("3. {}", steps[2].text));
     h.get_by_label(&format!("Step 3 of {total}"));
     assert_eq!(h.state().side.focus, steps[2].focus);
+    // The entry table's row at the cursor steps through it too, with the
+    // side panel.
+    h.get_by_label(&format!("Step 3/{total}: {}", steps[2].text));
+    click(&mut h, "Next step of this entry");
+    h.get_by_label(&format!("Step 4/{total}: {}", steps[3].text));
+    h.get_by_label(&format!("Step 4 of {total}"));
+    assert_eq!(h.state().side.focus, steps[3].focus);
+    super::support::shot(&mut h, "dimx_table_steps");
 }
 
 #[test]

@@ -76,6 +76,8 @@ fn timeline_and_entry_table() {
             s.battle.as_ref(),
             &mut s.view,
             &mut s.timeline,
+            &crate::gui::boards::GenericBoard,
+            &mut crate::gui::side::SideState::default(),
             &mut commands,
         );
     });

@@ -29,6 +29,10 @@ pub fn app_with(
         .with_size(SIZE)
         .with_pixels_per_point(1.0)
         .with_theme(egui::Theme::Light)
+        // A jump of the cursor scrolls the entry table to it over a few
+        // frames, and the row at the cursor may show its step buttons only
+        // once it is on screen; it settles within six.
+        .with_max_steps(8)
         .build_eframe(move |cc| {
             App::with_prefs(
                 &cc.egui_ctx,
