@@ -65,6 +65,7 @@ fn move_a_unit_by_clicking_it_and_then_a_highlighted_hex() {
     assert_eq!(pos, last, "the sample opens at the head of its main line");
     click_on_board(&mut h, "Heavy Weapons HW1");
     assert_eq!(h.state().selected.as_deref(), Some("unit:HW1"));
+    super::support::shot(&mut h, "dimx_selected");
     // A hex HW1 can reach in more than one way (a Full Move or a Shoot and
     // Scoot move): the board's button says so and a click asks which.
     let mv = command_of(&h, "unit:HW1", false);
