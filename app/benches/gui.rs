@@ -13,9 +13,7 @@
 //! The time to the first frame is measured on the real binary by
 //! `gui_screenshot` (it prints it).
 
-#[allow(dead_code, unused_imports)]
-#[path = "../src/gui/mod.rs"]
-mod gui;
+use xenolog::gui;
 
 use std::time::{Duration, Instant};
 

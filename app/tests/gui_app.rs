@@ -4,11 +4,7 @@
 //!
 //! One test binary for all GUI tests, so the app is compiled once.
 
-// The app module is compiled into this test binary as it is into `xenolog`;
-// not every item is used by the tests.
-#[allow(dead_code)]
-#[path = "../src/gui/mod.rs"]
-mod gui;
+use xenolog::gui;
 
 mod gui_app {
     pub mod support;

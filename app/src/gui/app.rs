@@ -213,7 +213,6 @@ impl App {
     }
 
     /// Queue a command as if a panel had pushed it (the GUI tests do).
-    #[allow(dead_code)]
     pub fn push(&mut self, command: AppCommand) {
         self.commands.push(command);
     }
@@ -221,7 +220,6 @@ impl App {
     // ---- campaigns and battles -------------------------------------------
 
     /// Open a campaign the caller made (benchmarks, tests).
-    #[allow(dead_code)]
     pub fn use_campaign(&mut self, campaign: Box<dyn CampaignStore>) {
         self.set_campaign(campaign);
     }

@@ -54,14 +54,12 @@ impl FileDialogs for RfdDialogs {
 
 /// Answers given in order, for tests: each `pick` takes the next answer and
 /// records what was asked. Used by the GUI tests in `app/tests`.
-#[allow(dead_code)]
 #[derive(Default)]
 pub struct ScriptedDialogs {
     pub answers: VecDeque<Option<PathBuf>>,
     pub asked: Vec<FileRequest>,
 }
 
-#[allow(dead_code)]
 impl ScriptedDialogs {
     /// Dialogs that answer with these paths in turn (`None`: cancelled).
     pub fn new(answers: impl IntoIterator<Item = Option<PathBuf>>) -> Self {

@@ -105,7 +105,6 @@ impl MemoryCampaign {
 
 impl MemoryCampaign {
     /// Add a battle played elsewhere (benchmarks and tests build long ones).
-    #[allow(dead_code)]
     pub fn add_battle(
         &mut self,
         title: &str,
