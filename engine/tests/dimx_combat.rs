@@ -217,6 +217,43 @@ fn d3c_target_in_forest_rough_or_buildings_minus_one() {
         .unwrap();
         assert!(mods.contains(&ModWhy::TargetTerrain), "{target}: {mods:?}");
     }
+    // the -1 counts: a Squad (CF 4) at 225 against 231 fires 3 dice, and
+    // against the clear 226 next to it (+1 adjacent) 5
+    let net = |target: u16| {
+        plan(
+            &alpha(&format!("marine MS1 at 225\nkayotz K1 at {target}")),
+            "MS1",
+            "K1",
+            false,
+        )
+        .unwrap()
+    };
+    assert_eq!(net(231).1, vec![ModWhy::TargetTerrain]);
+    assert_eq!(net(231).0, 3, "CF 4 -1 for the target's terrain");
+}
+
+/// D.2: "Each unit conducts combat individually - units firing at the same
+/// target unit do not add their CF's together": two shots of two Hits each
+/// never add up to the three that eliminate.
+#[test]
+fn d2_each_unit_fires_individually_and_hits_do_not_add_up() {
+    let mut b = battle(&alpha(
+        "marine MS1 at 224\nmarine MS2 at 252\nkayotz K1 at 251\nadm 3 3",
+    ));
+    // MS1 fires 4 dice, MS2 next to K1 fires 5 (+1 adjacent)
+    for (unit, dice) in [("MS1", &[4, 4, 2, 2][..]), ("MS2", &[4, 4, 2, 2, 2][..])] {
+        let ev = play(
+            &mut b,
+            &format!(r#"{{"full_fire":{{"unit":"{unit}","target":"K1"}}}}"#),
+            dice,
+        );
+        let f = fired(&ev);
+        assert_eq!(f.len(), 1);
+        assert_eq!((f[0].0.as_str(), f[0].2), (unit, 2), "two Hits each");
+    }
+    let k1 = state(&b).alien("K1").unwrap();
+    assert_eq!(k1.on_map(), Some(251), "four Hits in two combats: alive");
+    assert_eq!(k1.defense(), 3, "an ADM 3 marker");
 }
 
 #[test]
@@ -460,6 +497,40 @@ fn d6_the_bump_gun_is_never_blocked_but_reaches_only_six_hexes() {
         )
         .contains("six hexes")
     );
+    // the boundary: six hexes away is in reach, seven is not
+    let m = builtin("alpha").unwrap();
+    let from = m.cell(226).unwrap();
+    let at = |d: u16| {
+        m.numbered()
+            .filter(|&(_, c)| m.distance(from, c) == d)
+            .map(|(h, _)| h)
+            .max()
+            .unwrap()
+    };
+    let (six, seven) = (at(6), at(7));
+    let mut b = battle(&alpha(&format!(
+        "marine SO1 at 226\nkayotz K1 at {six}\nkayotz K2 at {seven}"
+    )));
+    assert_eq!(
+        refused(
+            &mut b,
+            r#"{"full_fire":{"unit":"SO1","target":"K2"}}"#,
+            &[6]
+        ),
+        format!("the BUMP gun reaches six hexes; {seven} is 7 away (rule D.6)")
+    );
+    let ev = play(
+        &mut b,
+        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
+        &[6],
+    );
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        DimxEvent::BumpFired {
+            result: BumpResult::Vaporized,
+            ..
+        }
+    )));
 }
 
 #[test]
@@ -906,6 +977,17 @@ fn d9_dormant_units_and_the_monolith_do_not_fire() {
 fn d10_one_or_two_hits_stun_the_marine() {
     let (_, b) = barrage("marine MS1 at 225\nkayotz K1 at 226", &[4, 4, 1, 1]);
     assert_eq!(condition(&b, "MS1"), Condition::Stunned);
+}
+
+/// D.10: "Each die roll that is greater than the targeted Marine unit's DN
+/// scores one Hit": a die equal to the DN does not.
+#[test]
+fn d10_a_die_equal_to_the_marines_dn_is_no_hit() {
+    let (ev, b) = barrage("marine MS1 at 225\nkayotz K1 at 226", &[3, 3, 3, 3]);
+    let f = fired(&ev);
+    assert_eq!(f.len(), 1);
+    assert_eq!((f[0].1.clone(), f[0].2), (vec![3, 3, 3, 3], 0), "DN 3");
+    assert_eq!(condition(&b, "MS1"), Condition::Fine);
 }
 
 #[test]

@@ -46,12 +46,15 @@ fn example_movement_full_move_costs_4_mp() {
         (8, 8),
         "the Scout spends its entire 4 MP"
     );
-    assert_eq!(path.last(), Some(&415));
+    assert_eq!(path, vec![326, 352, 353, 415], "the printed route");
     assert_eq!(state(&b).marine("SC1").unwrap().on_map(), Some(415));
-    // and 4 MP is the least it can cost: with 3 1/2 MP it could not get there
+    // and 4 MP is the least it can cost: with 3 MP it could not get there
     let mut b = battle(&alpha("marine SC1 at 263 mp 3"));
     let why = refused(&mut b, r#"{"full_move":{"unit":"SC1","to":415}}"#, &[]);
-    assert!(why.contains("costs 4 MP"), "{why}");
+    assert_eq!(
+        why,
+        "415 costs 4 MP to reach but Scout SC1 has only 3 MP (rule C.1)"
+    );
 }
 
 /// "If the unit had opted for a Shoot & Scoot action, its total allowed
@@ -76,20 +79,32 @@ fn example_movement_shoot_and_scoot_route_through_325_costs_2_mp() {
     );
     let spent = ev.iter().find_map(|e| match e {
         DimxEvent::Moved {
-            half_mp, allowance, ..
-        } => Some((*half_mp, *allowance)),
+            half_mp,
+            allowance,
+            path,
+            ..
+        } => Some((*half_mp, *allowance, path.clone())),
         _ => None,
     });
-    assert_eq!(spent, Some((4, 4)), "2 MP of 2");
+    // the engine takes a cheapest route (assumption 18); 326-352-353 ties
+    // with the printed 326-325-352-353 at 2 MP
+    let (half_mp, allowance, path) = spent.expect("a move");
+    assert_eq!((half_mp, allowance), (4, 4), "2 MP of 2");
+    assert_eq!(path.last(), Some(&353));
+    assert_eq!(
+        path_cost(m, Some(c[0]), &c[1..]),
+        Some(4),
+        "the printed route costs 2 MP in all"
+    );
     // 415 is out of reach with half MP
     let mut b = battle(&alpha("marine SC1 at 263"));
-    assert!(
+    assert_eq!(
         refused(
             &mut b,
             r#"{"shoot_and_scoot_move":{"unit":"SC1","to":415}}"#,
             &[]
-        )
-        .contains("only 2 MP")
+        ),
+        "415 costs 4 MP to reach but Scout SC1 has only 2 MP (half MP for Shoot and Scoot) (rule C.1)"
     );
 }
 
@@ -113,14 +128,26 @@ fn example_movement_forest_blocks_the_shot_from_263_but_not_from_353() {
         .filter(|&x| m.blocks_marines.contains(x))
         .map(|x| m.terrain(x))
         .collect();
+    let blocking_hexes: Vec<Option<u16>> = m
+        .between(c(263), c(421))
+        .iter()
+        .filter(|&x| m.blocks_marines.contains(x))
+        .map(|x| m.number(x))
+        .collect();
+    assert_eq!(
+        blocking_hexes,
+        vec![Some(316), Some(362)],
+        "the Forest hexes on the line"
+    );
     assert!(blocking.len() >= 2, "Forest hexes, plural: {blocking:?}");
     assert!(
         blocking.iter().all(|&t| t == Terrain::Forest),
         "{blocking:?}"
     );
-    assert!(
-        why.contains("the Forest hex") && why.ends_with("which blocks it (rule D.2)"),
-        "the refusal names the first Forest hex: {why}"
+    assert_eq!(
+        why,
+        "Scout SC1's line of fire to 421 touches the edge of the Forest hex 316, which blocks it (rule D.2)",
+        "the refusal names the first Forest hex on the line"
     );
     play(
         &mut b,

@@ -6,7 +6,7 @@ mod support;
 
 use support::*;
 use xenolog_engine::games::dimx::map::{Terrain, builtin};
-use xenolog_engine::games::dimx::movement::{allowance, path_cost, step_cost};
+use xenolog_engine::games::dimx::movement::{allowance, move_targets, path_cost, step_cost};
 use xenolog_engine::games::dimx::scenario;
 use xenolog_engine::games::dimx::state::{Cause, DimxEvent, Hold, Landing, Phase};
 use xenolog_engine::games::dimx::units::{AlienPlace, Condition, Place};
@@ -332,6 +332,78 @@ fn c1_lava_flow_only_along_a_road_through_it() {
         "into the bridge hex only along its road"
     );
     assert_eq!(path_cost(m, Some(c(252)), &[bridge, c(312)]), None);
+}
+
+/// The cheapest cost in half-MP of every numbered hex a unit at `start` can
+/// reach within `budget`, by the per-hex costs of `step_cost` (which refuses
+/// Lava off the road), never entering the `closed` hexes.
+fn cheapest(start: u16, closed: &[u16], budget: u8) -> Vec<(u16, u8)> {
+    let m = builtin("alpha").unwrap();
+    let start = m.cell(start).unwrap();
+    let shut: Vec<_> = closed.iter().map(|&h| m.cell(h).unwrap()).collect();
+    let mut best = vec![u8::MAX; m.hexes.len()];
+    best[usize::from(start)] = 0;
+    let mut open = vec![start];
+    while let Some(i) = (0..open.len()).min_by_key(|&i| best[usize::from(open[i])]) {
+        let c = open.swap_remove(i);
+        for n in m.neighbours(c) {
+            if shut.contains(&n) {
+                continue;
+            }
+            let Some(k) = step_cost(m, Some(c), n) else {
+                continue;
+            };
+            let k = best[usize::from(c)] + k;
+            if k < best[usize::from(n)] && k <= budget {
+                best[usize::from(n)] = k;
+                open.push(n);
+            }
+        }
+    }
+    let mut out: Vec<(u16, u8)> = m
+        .numbered()
+        .filter(|&(_, c)| c != start && best[usize::from(c)] != u8::MAX)
+        .map(|(h, c)| (h, best[usize::from(c)]))
+        .collect();
+    out.sort();
+    out
+}
+
+fn offered(b: &Session<DimX>, unit: &str) -> Vec<(u16, u8)> {
+    let s = state(b);
+    let m = builtin("alpha").unwrap();
+    let (_, mut t) = move_targets(s, m, s.marine(unit).unwrap(), false);
+    t.sort();
+    t
+}
+
+/// C.1 as the moves the game offers see it: every destination costs exactly
+/// the cheapest route by the per-hex costs, with no step into Lava off the
+/// road (a search that let a unit cross Lava would find cheaper routes past
+/// the Lava Flow next to 234).
+#[test]
+fn c1_moves_cost_the_cheapest_route_and_never_cross_lava_off_the_road() {
+    let b = battle(&alpha("marine MS1 at 234 mp 12"));
+    let expected = cheapest(234, &[], 24);
+    assert!(
+        expected.len() > 20,
+        "a real neighbourhood: {}",
+        expected.len()
+    );
+    assert_eq!(offered(&b, "MS1"), expected);
+}
+
+/// "Note that there are no Zones of Controls in this game": next to aliens a
+/// Marine unit moves as if they were not there, except that their own hexes
+/// are closed to it (C.1); nothing stops it or costs more beside them.
+#[test]
+fn c_no_zones_of_control() {
+    let mut b = battle(&alpha(
+        "marine MS1 at 224\nkayotz K1 at 225\nkayotz K2 at 243",
+    ));
+    assert_eq!(offered(&b, "MS1"), cheapest(224, &[225, 243], 8));
+    let ev = play(&mut b, r#"{"full_move":{"unit":"MS1","to":226}}"#, &[]);
+    assert!(spent(&ev).is_some(), "leaves the aliens' side freely");
 }
 
 #[test]
