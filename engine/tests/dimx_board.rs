@@ -8,6 +8,7 @@
 mod support;
 
 use support::*;
+use xenolog_engine::games::dimx::state::{DimxEvent, Hold};
 use xenolog_engine::games::dimx::units::Goal;
 use xenolog_engine::games::dimx::{DimX, DimxConfig};
 use xenolog_engine::scene::ItemKind;
@@ -217,6 +218,48 @@ fn the_log_names_units_one_way_and_has_no_step_noise() {
         w.iter()
             .any(|l| l.starts_with("Kay'otz #10 fires at Marine Squad MS1 in 314")),
         "{w:?}"
+    );
+}
+
+/// Common lines read as a player would say them: a unit coming on at the map
+/// edge "moves in from the map edge"; one unit summoned lands "in a random
+/// hex"; an alien that cannot fire (also after it advanced) "does not fire",
+/// never "does nothing" after it moved.
+#[test]
+fn the_log_reads_right_for_entering_units_a_single_summon_and_units_that_cannot_fire() {
+    let mut b = battle(&alpha("marine MS1 waiting"));
+    let ev = play(&mut b, r#"{"full_move":{"unit":"MS1","to":131}}"#, &[]);
+    let w = words(&ev);
+    assert!(
+        w.iter().any(
+            |l| l.starts_with("Marine Squad MS1 moves in from the map edge: ")
+                && l.contains(" -> 131 (")
+        ),
+        "{w:?}"
+    );
+
+    let mut b = battle(&alpha(
+        "marine MS1 at 225\nkayotz K1 cup\nother_kayotz aside\ncup pod_drop",
+    ));
+    let ev = play(&mut b, r#""end_action_phase""#, &[4, 4, 4]);
+    let w = words(&ev);
+    assert!(
+        w.contains(&"one unit from the Kay'otz unit cup comes out in a random hex".to_owned()),
+        "{w:?}"
+    );
+    assert!(
+        w.contains(&"Kay'otz #1 comes out of the cup into 444".to_owned()),
+        "{w:?}"
+    );
+
+    let line = DimX::describe_event(&DimxEvent::AlienHolds {
+        unit: "K3".into(),
+        name: "Kay'otz #3".into(),
+        why: Hold::NoTarget,
+    });
+    assert_eq!(
+        line,
+        "Kay'otz #3 does not fire: no Active Marine unit it can fire at"
     );
 }
 

@@ -129,6 +129,15 @@ fn e2_a_net_7_also_removes_a_mission_goal_chit_but_never_the_last() {
     let ev = play(&mut b, r#"{"recon":{"unit":"SC1","hq":"HQ1"}}"#, &[6]);
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::GoalKept { .. })));
     assert_eq!(state(&b).goals.len(), 1);
+    // only a net 7: a lone Scout's 6 is a success and removes nothing
+    let mut b = battle(&alpha("marine SC1 at 225"));
+    let ev = play(&mut b, r#"{"recon":{"unit":"SC1"}}"#, &[6]);
+    assert_eq!(rolled(&ev).map(|r| (r.1, r.2)), Some((6, true)));
+    assert!(!ev.iter().any(|e| matches!(
+        e,
+        DimxEvent::GoalRemoved { .. } | DimxEvent::GoalKept { .. }
+    )));
+    assert_eq!(state(&b).goals.len(), 6);
 }
 
 // ---- E.3 Build Strongpoint ---------------------------------------------------------

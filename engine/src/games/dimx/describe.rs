@@ -225,6 +225,7 @@ pub fn step_words(st: &Step) -> String {
             },
             if n == 1 { "s" } else { "" },
             match at {
+                SummonAt::Random if n == 1 => "in a random hex",
                 SummonAt::Random => "in random hexes",
                 SummonAt::Wormhole => "at a Wormhole",
             }
@@ -289,7 +290,7 @@ pub fn event(e: &DimxEvent) -> String {
                 .join(" -> ");
             let start = from
                 .map(|f| format!("{f} -> "))
-                .unwrap_or_else(|| "the map edge -> ".into());
+                .unwrap_or_else(|| "in from the map edge: ".into());
             format!(
                 "{} moves {start}{route} ({} of {} MP)",
                 mn(kind, unit),
@@ -640,7 +641,8 @@ pub fn event(e: &DimxEvent) -> String {
             Hold::LavaInTheWay(h) => {
                 format!("{name} does nothing: the straight line to {h} crosses a Lava Flow")
             }
-            Hold::NoTarget => format!("{name} does nothing: no Active Marine unit it can fire at"),
+            // also after an Advance step moved the unit: it does not fire
+            Hold::NoTarget => format!("{name} does not fire: no Active Marine unit it can fire at"),
             Hold::NotOnMap => format!("{name} is not on the map"),
             Hold::WokeThisTurn => format!(
                 "{name} does nothing else this turn: a chit flipped it to its Active side this turn"
