@@ -8,7 +8,8 @@
 mod support;
 
 use support::*;
-use xenolog_engine::games::dimx::state::{DimxEvent, Hold};
+use xenolog_engine::games::dimx::chits::SummonAt;
+use xenolog_engine::games::dimx::state::{DimxEvent, Hold, PlaceWhy};
 use xenolog_engine::games::dimx::units::Goal;
 use xenolog_engine::games::dimx::{DimX, DimxConfig};
 use xenolog_engine::scene::ItemKind;
@@ -260,6 +261,30 @@ fn the_log_reads_right_for_entering_units_a_single_summon_and_units_that_cannot_
     assert_eq!(
         line,
         "Kay'otz #3 does not fire: no Active Marine unit it can fire at"
+    );
+
+    // the unit is named before "it" stands for it
+    let tie = |name: &str, why: PlaceWhy| {
+        DimX::describe_event(&DimxEvent::TieToBreak {
+            unit: String::new(),
+            name: name.into(),
+            hexes: vec![344, 323],
+            why,
+        })
+    };
+    assert_eq!(
+        tie("Scout SC2", PlaceWhy::Scattered),
+        "Scout SC2 scattered on its jump: the Kay'otz player chooses where it goes: 344, 323"
+    );
+    assert_eq!(
+        tie(
+            "Kay'otz #14",
+            PlaceWhy::Summoned {
+                left: 0,
+                at: SummonAt::Wormhole,
+            }
+        ),
+        "Kay'otz #14 comes out of the cup: the Kay'otz player chooses where it goes: 344, 323"
     );
 }
 

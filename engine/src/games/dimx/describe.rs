@@ -602,13 +602,13 @@ pub fn event(e: &DimxEvent) -> String {
         E::TieToBreak {
             name, hexes, why, ..
         } => format!(
-            "{}: the Kay'otz player chooses where {name} goes: {}",
+            "{name} {}: the Kay'otz player chooses where it goes: {}",
             match why {
-                PlaceWhy::Scattered => "the jump scattered",
-                PlaceWhy::Malfunction => "the jump came down on a unit",
-                PlaceWhy::Beamed => "it was beamed onto a unit",
-                PlaceWhy::Warped => "it warped onto a unit",
-                PlaceWhy::Summoned { .. } => "it is summoned",
+                PlaceWhy::Scattered => "scattered on its jump",
+                PlaceWhy::Malfunction => "came down on a unit when its jump malfunctioned",
+                PlaceWhy::Beamed => "was beamed onto a unit",
+                PlaceWhy::Warped => "warped onto a unit",
+                PlaceWhy::Summoned { .. } => "comes out of the cup",
             },
             hexes
                 .iter()
