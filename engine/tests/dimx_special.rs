@@ -218,6 +218,44 @@ fn e3_a_strongpoint_does_not_block_los_and_gives_aliens_no_benefit() {
     )
     .unwrap();
     assert!(p.mods.is_empty(), "{:?}", p.mods);
+    // not vacuous: the line of fire does cross the Strongpoint hex 244
+    let m = builtin("alpha").unwrap();
+    let c = |h: u16| m.cell(h).unwrap();
+    assert!(m.between(c(224), c(251)).contains(c(244)));
+}
+
+/// E.3: "Once deployed, the Strongpoint marker never moves from that hex and
+/// can never be destroyed": an alien's fire that Paralyzes the Marine in it
+/// leaves it, and it stays when its unit moves away.
+#[test]
+fn e3_a_strongpoint_never_moves_and_is_never_destroyed() {
+    let mut b = battle(&alpha(
+        "marine MS1 at 225\nkayotz K1 at 226\ncup barrage_odd",
+    ));
+    play(&mut b, r#"{"build_strongpoint":{"unit":"MS1"}}"#, &[4]);
+    assert_eq!(state(&b).strongpoints, vec![225]);
+    // K1: CF 3, -1 Strongpoint, +1 adjacent: three dice, three Hits
+    let ev = play(&mut b, r#""end_action_phase""#, &[6, 6, 6]);
+    let mods: Vec<ModWhy> = ev
+        .iter()
+        .find_map(|e| match e {
+            DimxEvent::Fired { shooter, mods, .. } if shooter == "K1" => {
+                Some(mods.iter().map(|m| m.why).collect())
+            }
+            _ => None,
+        })
+        .expect("K1 fires");
+    assert_eq!(mods, vec![ModWhy::Strongpoint, ModWhy::Adjacent]);
+    assert_eq!(
+        state(&b).marine("MS1").unwrap().condition,
+        Condition::Paralyzed
+    );
+    assert_eq!(state(&b).strongpoints, vec![225], "not destroyed");
+
+    let mut b = battle(&alpha("marine MS1 at 225\nstrongpoint 225"));
+    play(&mut b, r#"{"full_move":{"unit":"MS1","to":224}}"#, &[]);
+    assert_eq!(state(&b).marine("MS1").unwrap().on_map(), Some(224));
+    assert_eq!(state(&b).strongpoints, vec![225], "it never moves");
 }
 
 /// E.3 "Alien units can enter a hex with a Strongpoint marker but get no
