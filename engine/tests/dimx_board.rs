@@ -263,6 +263,26 @@ fn the_log_reads_right_for_entering_units_a_single_summon_and_units_that_cannot_
         "Kay'otz #3 does not fire: no Active Marine unit it can fire at"
     );
 
+    // D.10 in words: a marker placed, or a Stunned one turned Paralyzed
+    let (mut b, mut c) = (
+        battle(&alpha(
+            "marine MS1 at 225\nkayotz K1 at 226\ncup barrage_odd",
+        )),
+        battle(&alpha(
+            "marine MS1 at 225 stunned\nkayotz K1 at 226\ncup barrage_odd",
+        )),
+    );
+    let w = words(&play(&mut b, r#""end_action_phase""#, &[6, 1, 1, 1]));
+    assert!(
+        w.contains(&"Marine Squad MS1 is hit: it gets a Stunned marker".to_owned()),
+        "{w:?}"
+    );
+    let w = words(&play(&mut c, r#""end_action_phase""#, &[6, 1, 1, 1]));
+    assert!(
+        w.contains(&"Marine Squad MS1 is hit: Stunned becomes Paralyzed".to_owned()),
+        "{w:?}"
+    );
+
     // the unit is named before "it" stands for it
     let tie = |name: &str, why: PlaceWhy| {
         DimX::describe_event(&DimxEvent::TieToBreak {

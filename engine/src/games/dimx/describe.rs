@@ -375,7 +375,10 @@ pub fn event(e: &DimxEvent) -> String {
                     "Energy Recoil! {u} gets a Stunned marker: now {}",
                     cond(*to)
                 ),
-                _ => format!("{u} is hit: {} -> {}", cond(*from), cond(*to)),
+                _ if *from == Condition::Fine => {
+                    format!("{u} is hit: it gets a {} marker", cond(*to))
+                }
+                _ => format!("{u} is hit: {} becomes {}", cond(*from), cond(*to)),
             }
         }
         E::Fired {
