@@ -224,12 +224,18 @@ fn g1_instant_victory_is_checked_in_the_end_phase() {
 #[test]
 fn g1_with_chits_left_in_the_cup_the_next_turn_begins() {
     let mut b = battle(&alpha("marine MS1 at 225\ncup lull awakening"));
+    play(&mut b, r#"{"full_move":{"unit":"MS1","to":224}}"#, &[]);
+    assert!(state(&b).marine("MS1").unwrap().acted);
     let ev = play(&mut b, r#""end_action_phase""#, &[]);
     assert!(
         ev.iter()
             .any(|e| matches!(e, DimxEvent::TurnBegan { turn: 2, .. }))
     );
     assert!(DimX::outcome(state(&b)).is_none());
+    assert_eq!(state(&b).turn, 2);
+    // "he straightens-out all his activated Marine units": MS1 acts again
+    assert!(!state(&b).marine("MS1").unwrap().acted);
+    play(&mut b, r#"{"full_move":{"unit":"MS1","to":225}}"#, &[]);
 }
 
 #[test]
