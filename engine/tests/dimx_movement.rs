@@ -126,6 +126,28 @@ fn b_setup_twenty_chits_ten_adm_six_goals_and_the_other_kayotz_in_the_cup() {
         .filter(|a| a.place == AlienPlace::Cup)
         .count();
     assert!(on_map > 0 && cup > 0);
+    // "Any remaining Kay'otz units are placed in one of the two cups"; the
+    // Monolith, which Battle 1 does not use, is no pod (assumption 14): it
+    // is one of the "unused ... units placed aside"
+    let elsewhere: Vec<&str> = st
+        .aliens
+        .iter()
+        .filter(|a| a.on_map().is_none() && a.place != AlienPlace::Cup)
+        .map(|a| a.id.as_str())
+        .collect();
+    assert_eq!(elsewhere, vec!["MON"], "every other unit is in the cup");
+    assert_eq!(on_map + cup + 1, st.aliens.len());
+    // the chits are the twenty of the sheet, the markers all face down
+    let mut keys: Vec<&str> = st
+        .cup
+        .iter()
+        .map(|&c| st.chits()[usize::from(c)].key.as_str())
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    assert_eq!(keys.len(), 20, "twenty different chits");
+    assert!(st.aliens.iter().all(|a| a.adm.is_none()));
+    assert!(st.used.is_empty() && !st.recon && st.strongpoints.is_empty());
     assert_eq!(st.turn, 1);
     assert!(
         matches!(st.phase, Phase::MarineAction { .. }),
