@@ -4,6 +4,8 @@
 mod support;
 
 use support::*;
+use xenolog_engine::Game;
+use xenolog_engine::games::dimx::DimX;
 use xenolog_engine::games::dimx::combat::marine_fire;
 use xenolog_engine::games::dimx::map::{Terrain, builtin};
 use xenolog_engine::games::dimx::state::{BumpResult, DimxEvent, GoalWhy, ModWhy};
@@ -176,6 +178,16 @@ fn d2_the_monolith_can_never_be_targeted() {
             &[4]
         )
         .contains("never be targeted")
+    );
+    // and no command the game offers aims at it
+    let offered: Vec<String> = DimX::legal(state(&b))
+        .iter()
+        .map(|(_, c)| serde_json::to_string(c).unwrap())
+        .collect();
+    assert!(offered.iter().any(|c| c.contains("full_move")));
+    assert!(
+        !offered.iter().any(|c| c.contains("\"MON\"")),
+        "{offered:?}"
     );
 }
 
