@@ -222,13 +222,23 @@ fn the_log_names_units_one_way_and_has_no_step_noise() {
     );
 }
 
-/// Common lines read as a player would say them: a unit coming on at the map
-/// edge "moves in from the map edge"; one unit summoned lands "in a random
+/// Common lines read as a player would say them: a reinforcement "comes from
+/// the pool to the map edge", and coming on it "moves in from the map edge"; one unit summoned lands "in a random
 /// hex"; an alien that cannot fire (also after it advanced) "does not fire",
 /// never "does nothing" after it moved.
 #[test]
 fn the_log_reads_right_for_entering_units_a_single_summon_and_units_that_cannot_fire() {
-    let mut b = battle(&alpha("marine MS1 waiting"));
+    let mut b = battle(&alpha("marine HQ1 at 225\nmarine MS1 pool"));
+    play(&mut b, r#"{"request_reinforcements":{"unit":"HQ1"}}"#, &[3]);
+    let w = words(&play(
+        &mut b,
+        r#"{"take_reinforcement":{"unit":"MS1"}}"#,
+        &[],
+    ));
+    assert_eq!(
+        w,
+        vec!["Marine Squad MS1 comes from the pool to the map edge and may act at once"]
+    );
     let ev = play(&mut b, r#"{"full_move":{"unit":"MS1","to":131}}"#, &[]);
     let w = words(&ev);
     assert!(

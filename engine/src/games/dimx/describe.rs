@@ -562,7 +562,7 @@ pub fn event(e: &DimxEvent) -> String {
         ),
         E::ReinforcementTaken { unit, kind } => {
             format!(
-                "{} arrives from the pool and may act at once",
+                "{} comes from the pool to the map edge and may act at once",
                 mn(kind, unit)
             )
         }
