@@ -383,3 +383,17 @@ fn a_closed_pipe_ends_the_output_quietly() {
     assert!(o.status.success(), "{:?}", o.status);
     assert!(!stderr(&o).contains("error"), "{}", stderr(&o));
 }
+
+#[test]
+fn the_log_heads_each_entry_with_the_turn_and_player_it_was_given_in() {
+    let c = Camp::new();
+    let id = c.race("8");
+    ok(&xenolog_stdin(
+        &["play", c.f(), "--battle", &id, "--script", "-"],
+        "{\"actor\":0,\"command\":\"hold\"}\n{\"actor\":1,\"command\":\"hold\"}\n",
+    ));
+    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
+    let heads: Vec<&str> = log.lines().filter(|l| l.contains('#')).collect();
+    assert!(heads[0].contains("turn  1 Player 1"), "{log}");
+    assert!(heads[1].contains("turn  2 Player 2"), "{log}");
+}

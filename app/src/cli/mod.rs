@@ -675,11 +675,14 @@ fn report_entry(b: &dyn Battle, id: EntryId, json: bool, out: &mut dyn Write) ->
     if json {
         json_line(out, &serde_json::to_value(&text).unwrap_or(Value::Null))
     } else {
-        line(out, entry_line(&text))
+        let during = b.flow_at(b.records()[id as usize].parent);
+        line(out, entry_line(&text, &during))
     }
 }
 
-fn entry_line(t: &xenolog_engine::EntryText) -> String {
+/// An entry in words, headed by the turn and phase it was given in (`during`:
+/// the flow before it; the entry's own `flow` is where it left the battle).
+fn entry_line(t: &xenolog_engine::EntryText, during: &xenolog_engine::FlowMark) -> String {
     let dice = if t.dice.is_empty() {
         String::new()
     } else {
@@ -695,7 +698,7 @@ fn entry_line(t: &xenolog_engine::EntryText) -> String {
     };
     let mut s = format!(
         "#{:<5} turn {:>2} {:<22} {}: {}{dice}",
-        t.id, t.flow.turn, t.flow.phase, t.actor, t.command
+        t.id, during.turn, during.phase, t.actor, t.command
     );
     for e in &t.events {
         s.push_str("\n         - ");
@@ -815,13 +818,15 @@ fn log(at: BattleRef, json: bool, out: &mut dyn Write) -> Out {
     let b = load(&c, at.battle)?;
     let line_ids = b.path_to(b.head(b.current_branch()));
     let cursor = b.cursor();
+    let mut during = b.flow_at(None);
     for t in b.entry_texts(&line_ids) {
         if json {
             json_line(out, &serde_json::to_value(&t).unwrap_or(Value::Null))?;
         } else {
             let mark = if Some(t.id) == cursor { "> " } else { "  " };
-            line(out, format!("{mark}{}", entry_line(&t)))?;
+            line(out, format!("{mark}{}", entry_line(&t, &during)))?;
         }
+        during = t.flow;
     }
     if !json && let Some(o) = b.outcome() {
         line(out, format!("Result: {}", o.summary))?;
