@@ -93,6 +93,9 @@ pub trait Battle: Send {
     fn scene_at(&self, at: Option<EntryId>) -> Scene;
     fn flow_at(&self, at: Option<EntryId>) -> FlowMark;
     fn verify(&self) -> VerifyReport;
+    /// The stored form (postcard) of the snapshot kept at an entry, if any:
+    /// what the store writes so a battle opens without refolding.
+    fn snapshot_bytes(&self, id: EntryId) -> Option<Vec<u8>>;
     /// The first entry found so far whose stored bytes do not decode (the board
     /// past it is unreliable; `verify` says more).
     fn corruption(&self) -> Option<EntryId>;
@@ -234,6 +237,10 @@ impl<G: Game> Battle for Session<G> {
     }
     fn corruption(&self) -> Option<EntryId> {
         Session::corruption(self)
+    }
+    fn snapshot_bytes(&self, id: EntryId) -> Option<Vec<u8>> {
+        self.snapshot(id)
+            .and_then(|s| postcard::to_allocvec(s).ok())
     }
     fn as_any(&self) -> &dyn Any {
         self

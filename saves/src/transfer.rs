@@ -49,7 +49,8 @@ impl Campaign {
     /// Checks, before anything is written: the magic, the format version, the
     /// checksum, that the engine can rebuild the battle, and that it replays
     /// exactly (`verify`). Then inserts it in one transaction. Snapshots are
-    /// not part of the file; the engine rebuilds them when the battle loads.
+    /// not part of the file: the engine rebuilds them once here and they are
+    /// stored with the battle, so it opens as fast as one played here.
     pub fn import_battle(&mut self, file: &Path) -> Result<BattleId, SaveError> {
         self.writable()?;
         let bad = |why: String| SaveError::BadBattleFile {
@@ -96,13 +97,15 @@ impl Campaign {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let n = battle.records().len() as EntryId;
+        let snapshots = (0..n).filter_map(|id| battle.snapshot_bytes(id).map(|b| (id, b)));
         let id = insert_battle(
             &tx,
             &row,
             status,
             battle.branches(),
             battle.records(),
-            std::iter::empty(),
+            snapshots,
         )?;
         tx.commit()?;
         Ok(id)

@@ -183,3 +183,29 @@ fn export_replaces_an_old_file_whole_and_leaves_no_temporary_file() {
         .collect();
     assert_eq!(names, vec!["race.xenolog-battle"]);
 }
+
+#[test]
+fn an_imported_battle_stores_its_snapshots_like_a_played_one() {
+    let (dir, a_path) = place();
+    let (mut a, id) = campaign_with_race(&a_path);
+    branched(&mut a, id);
+    let out = dir.path().join("b.xbattle");
+    a.export_battle(id, &out).unwrap();
+    let b_path = dir.path().join("other.xenolog");
+    let mut b = Campaign::create(&b_path, "Other").unwrap();
+    let new_id = b.import_battle(&out).unwrap();
+    drop((a, b));
+    let count = |path: &Path, battle: i64| -> i64 {
+        rusqlite::Connection::open(path)
+            .unwrap()
+            .query_row(
+                "SELECT count(*) FROM snapshots WHERE battle = ?1",
+                [battle],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    let played = count(&a_path, id);
+    assert!(played > 0, "the played battle has snapshots");
+    assert_eq!(count(&b_path, new_id), played);
+}
