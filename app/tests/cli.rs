@@ -397,3 +397,20 @@ fn the_log_heads_each_entry_with_the_turn_and_player_it_was_given_in() {
     assert!(heads[0].contains("turn  1 Player 1"), "{log}");
     assert!(heads[1].contains("turn  2 Player 2"), "{log}");
 }
+
+#[test]
+fn a_battle_is_titled_with_its_scenarios_name() {
+    let c = Camp::new();
+    ok(&xenolog(&[
+        "battle",
+        c.f(),
+        "--game",
+        "dimx",
+        "--scenario",
+        "beta",
+        "--seed",
+        "1",
+    ]));
+    let list = ok(&xenolog(&["battles", c.f()]));
+    assert!(list.contains("Battle 2: The Monolith"), "{list}");
+}

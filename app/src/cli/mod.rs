@@ -595,15 +595,20 @@ fn new_battle(args: NewBattleArgs, out: &mut dyn Write) -> Out {
         config.insert("two_player".into(), json!(true));
     }
     let seed = args.seed.unwrap_or_else(random_seed);
-    let game_name = xenolog_engine::games::games()
+    let game = xenolog_engine::games::games()
         .into_iter()
-        .find(|g| g.id == args.game)
-        .map(|g| g.name)
-        .unwrap_or("battle");
+        .find(|g| g.id == args.game);
+    let game_name = game.as_ref().map_or("battle", |g| g.name);
+    // A scenario's own name reads better in the battle list than its id.
+    let scenario_name = |id: &str| {
+        game.as_ref()
+            .and_then(|g| g.scenarios.iter().find(|s| s.id == id))
+            .map_or_else(|| id.to_owned(), |s| s.name.clone())
+    };
     let title = args
         .title
         .unwrap_or_else(|| match (&args.scenario, &args.scenario_file) {
-            (Some(s), _) => format!("{game_name}: {s}"),
+            (Some(s), _) => format!("{game_name}: {}", scenario_name(s)),
             (None, Some(p)) => format!("{game_name}: {}", p.display()),
             _ => game_name.to_owned(),
         });
