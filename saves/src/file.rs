@@ -172,12 +172,13 @@ pub(crate) fn temp_beside(path: &Path, what: &str) -> PathBuf {
 
 /// Write `bytes` to `path` durably and atomically: a temporary file beside it,
 /// synced, then renamed over it. A crash leaves the old file or the new one.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
     let tmp = temp_beside(path, "writing");
+    // Errors name the file the user asked for, not the temporary one.
     let result = (|| {
-        let mut f = File::create(&tmp).map_err(|e| SaveError::io(&tmp, e))?;
-        f.write_all(bytes).map_err(|e| SaveError::io(&tmp, e))?;
-        f.sync_all().map_err(|e| SaveError::io(&tmp, e))?;
+        let mut f = File::create(&tmp).map_err(|e| SaveError::io(path, e))?;
+        f.write_all(bytes).map_err(|e| SaveError::io(path, e))?;
+        f.sync_all().map_err(|e| SaveError::io(path, e))?;
         std::fs::rename(&tmp, path).map_err(|e| SaveError::io(path, e))?;
         sync_dir(path)
     })();
@@ -190,6 +191,16 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), SaveErro
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_atomic_write_names_the_file_asked_for_and_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("missing-folder").join("board.svg");
+        let e = write_atomically(&path, b"<svg/>").unwrap_err().to_string();
+        assert!(e.contains("missing-folder/board.svg"), "{e}");
+        assert!(!e.contains(".writing-"), "{e}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
 
     #[test]
     fn backup_names_do_not_overwrite() {

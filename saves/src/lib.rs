@@ -65,6 +65,7 @@ mod transfer;
 
 pub use campaign::{BattleSummary, Campaign};
 pub use error::SaveError;
+pub use file::write_atomically;
 pub use xenolog_schema::DiceMode;
 
 /// A battle's id within its campaign.

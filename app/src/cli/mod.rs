@@ -508,7 +508,7 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
                 None => b.cursor(),
             };
             let svg = b.scene_at(at_id).to_svg();
-            write_atomically(&dest, svg.as_bytes())?;
+            xenolog_saves::write_atomically(&dest, svg.as_bytes())?;
             line(
                 out,
                 format!("wrote the board picture to {}", dest.display()),
@@ -519,18 +519,6 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
 
 fn unreachable_gui() -> Out {
     Err(Fail::usage("the app is opened without a subcommand"))
-}
-
-/// Write a file through a temporary sibling and a rename, so a failure never
-/// leaves half a file.
-fn write_atomically(dest: &Path, bytes: &[u8]) -> Out {
-    let tmp = dest.with_extension("xenolog-tmp");
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, dest))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            Fail::usage(format!("cannot write {}: {e}", dest.display()))
-        })
 }
 
 fn games(out: &mut dyn Write, json: bool) -> Out {
@@ -568,18 +556,6 @@ fn games(out: &mut dyn Write, json: bool) -> Out {
     Ok(())
 }
 
-fn random_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or_default(),
-    );
-    h.finish()
-}
-
 fn new_battle(args: NewBattleArgs, out: &mut dyn Write) -> Out {
     let mut config = serde_json::Map::new();
     if let Some(s) = &args.scenario {
@@ -594,7 +570,8 @@ fn new_battle(args: NewBattleArgs, out: &mut dyn Write) -> Out {
     if args.two_player {
         config.insert("two_player".into(), json!(true));
     }
-    let seed = args.seed.unwrap_or_else(random_seed);
+    // The same short, clock-derived seeds as the app's New battle dialog.
+    let seed = args.seed.unwrap_or_else(crate::gui::dialogs::random_seed);
     let game = xenolog_engine::games::games()
         .into_iter()
         .find(|g| g.id == args.game);

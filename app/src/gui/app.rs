@@ -522,12 +522,11 @@ impl App {
     fn export_picture(&mut self, path: &Path) {
         let Some(ob) = &mut self.open else { return };
         ob.view.refresh(ob.battle.as_ref());
-        match std::fs::write(path, ob.view.scene.to_svg()) {
+        // Through a synced temporary file and a rename: a failed export never
+        // leaves half a picture over an old one.
+        match xenolog_saves::write_atomically(path, ob.view.scene.to_svg().as_bytes()) {
             Ok(()) => self.status = format!("Board picture saved to {}", path.display()),
-            Err(e) => self.notice(
-                "The board picture was not saved",
-                format!("{} cannot be written: {e}", path.display()),
-            ),
+            Err(e) => self.notice("The board picture was not saved", e.to_string()),
         }
     }
 
