@@ -1,8 +1,7 @@
 //! # xenolog-tests
 //!
-//! Cross-crate tests of Xenolog. The library is empty on purpose: every test
-//! lives in the single integration-test binary `tests/tests.rs`, which lists
-//! its modules:
+//! Cross-crate tests of Xenolog. Every test lives in the single
+//! integration-test binary `tests/tests.rs`, which lists its modules:
 //!
 //! - `golden`: exact dice, draws and shuffles for fixed seeds. A dependency
 //!   bump that changes any past roll fails here.
@@ -11,3 +10,10 @@
 //!   never loses an entry, and any changed stored byte is caught.
 //! - `checker`: the determinism checker is itself shown to fail on games that
 //!   are deliberately not deterministic.
+//! - `compat`: every compatibility fixture under `fixtures/compat/` opens with
+//!   this build (DESIGN.md principle 12).
+//!
+//! The library holds only what the fixtures test shares with the example that
+//! writes a fixture ([`compat`]).
+
+pub mod compat;

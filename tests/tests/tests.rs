@@ -1,5 +1,6 @@
 //! The one integration-test binary of `xenolog-tests` (see the crate docs).
 
 mod checker;
+mod compat;
 mod golden;
 mod properties;

@@ -1,0 +1,214 @@
+//! Write a compatibility fixture (see `xenolog_tests::compat`) with this build:
+//!
+//! ```sh
+//! cargo run -p xenolog-tests --example make_compat_fixture -- tests/fixtures/compat/<date>
+//! ```
+//!
+//! The folder must not exist. It gets a campaign with a battle of every game
+//! that is built, finished and in progress, with branches and entered dice,
+//! the export file of two of them, and the manifest. Everything is played by
+//! seeded bots, so the same build writes the same battles.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use xenolog_engine::games::{self, GameInfo};
+use xenolog_engine::{Battle, PlayError, Randomness, RuleErrorKind};
+use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError};
+use xenolog_schema::SCHEMA_VERSION;
+use xenolog_schema::battle_file::BATTLE_FILE_FORMAT;
+use xenolog_schema::codec::{ENTRY_FORMAT, SNAPSHOT_FORMAT};
+use xenolog_tests::compat::{
+    CAMPAIGN_FILE, ExportManifest, MANIFEST_FILE, Manifest, describe_battles,
+};
+
+type Res<T> = Result<T, Box<dyn std::error::Error>>;
+
+/// Play one random legal command; with entered dice, the bot "rolls" real
+/// dice one at a time until the command has all it needs.
+fn step(
+    c: &mut Campaign,
+    id: BattleId,
+    b: &mut dyn Battle,
+    bot: &mut Randomness,
+    entered: bool,
+) -> Res<bool> {
+    let legal = b.legal();
+    if legal.is_empty() || b.outcome().is_some() {
+        return Ok(false);
+    }
+    let pick = legal[bot.pick(legal.len())].clone();
+    if !entered {
+        c.play(id, b, pick.actor, &pick.command, None)?;
+        return Ok(true);
+    }
+    let mut dice: Vec<u8> = Vec::new();
+    loop {
+        match c.play(id, b, pick.actor, &pick.command, Some(dice.clone())) {
+            Ok(_) => return Ok(true),
+            Err(SaveError::Play(PlayError::Rule(e))) if e.kind == RuleErrorKind::MoreDice => {
+                dice.push(1 + bot.below(6) as u8);
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+fn play(
+    c: &mut Campaign,
+    id: BattleId,
+    b: &mut dyn Battle,
+    bot: &mut Randomness,
+    entered: bool,
+    steps: usize,
+) -> Res<()> {
+    for _ in 0..steps {
+        if !step(c, id, b, bot, entered)? {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// A battle with a main line, a branch from `back` entries before its head
+/// (renamed), and the main line current again; played to the end if `finish`.
+#[allow(clippy::too_many_arguments)]
+fn battle(
+    c: &mut Campaign,
+    game: &str,
+    seed: u64,
+    config: Value,
+    title: &str,
+    dice: DiceMode,
+    steps: usize,
+    finish: bool,
+) -> Res<BattleId> {
+    let id = c.new_battle(game, seed, &config, title, dice)?;
+    let mut b = c.load_battle(id)?;
+    let mut bot = Randomness::new(seed ^ 0x5eed, 0, None);
+    let entered = dice == DiceMode::Entered;
+    play(c, id, &mut *b, &mut bot, entered, steps)?;
+    b.undo(5);
+    play(c, id, &mut *b, &mut bot, entered, 6)?;
+    let last = b.branches().len() as u32 - 1;
+    if last > 0 {
+        b.rename_branch(last, "Another try")?;
+    }
+    b.switch_branch(0)?;
+    c.save_position(id, &*b)?;
+    if finish {
+        play(c, id, &mut *b, &mut bot, entered, 5000)?;
+        if b.outcome().is_none() {
+            return Err(format!("{title}: not over after 5000 commands").into());
+        }
+    }
+    Ok(id)
+}
+
+fn build(dir: &Path) -> Res<Manifest> {
+    let mut c = Campaign::create(&dir.join(CAMPAIGN_FILE), "Compatibility fixture")?;
+    let dimx_done = battle(
+        &mut c,
+        "dimx",
+        1,
+        json!({ "scenario": "alpha" }),
+        "Dimension X, solitaire, played to the end",
+        DiceMode::Rolled,
+        90,
+        true,
+    )?;
+    let dimx_two = battle(
+        &mut c,
+        "dimx",
+        2,
+        json!({ "scenario": "beta", "two_player": true }),
+        "Dimension X, two players, real dice, in progress",
+        DiceMode::Entered,
+        80,
+        false,
+    )?;
+    battle(
+        &mut c,
+        "race",
+        3,
+        json!({ "target": 60 }),
+        "Dice Race, played to the end",
+        DiceMode::Rolled,
+        30,
+        true,
+    )?;
+    let race_entered = battle(
+        &mut c,
+        "race",
+        4,
+        json!({ "target": 200 }),
+        "Dice Race, real dice, in progress",
+        DiceMode::Entered,
+        90,
+        false,
+    )?;
+    let mut exports = Vec::new();
+    for (battle, file) in [
+        (dimx_two, "dimx-two-player.xbattle"),
+        (race_entered, "race-entered.xbattle"),
+        (dimx_done, "dimx-finished.xbattle"),
+    ] {
+        c.export_battle(battle, &dir.join(file))?;
+        exports.push(ExportManifest {
+            file: file.to_owned(),
+            battle,
+        });
+    }
+    let battles = describe_battles(&c)?;
+    let rules_versions: BTreeMap<String, u32> = games::games()
+        .iter()
+        .filter(|g: &&GameInfo| g.available)
+        .map(|g| {
+            let v = games::new_battle(g.id, 0, &json!({}))
+                .map(|b| b.meta().rules_version)
+                .unwrap_or(0);
+            (g.id.to_owned(), v)
+        })
+        .collect();
+    Ok(Manifest {
+        written_by: format!(
+            "xenolog {} on {}",
+            env!("CARGO_PKG_VERSION"),
+            std::env::var("FIXTURE_DATE").unwrap_or_else(|_| "an unrecorded date".into())
+        ),
+        schema_version: SCHEMA_VERSION,
+        entry_format: ENTRY_FORMAT,
+        snapshot_format: SNAPSHOT_FORMAT,
+        battle_file_format: BATTLE_FILE_FORMAT,
+        rules_versions,
+        battles,
+        exports,
+    })
+}
+
+fn main() -> Res<()> {
+    let dir: PathBuf = std::env::args_os()
+        .nth(1)
+        .ok_or("usage: make_compat_fixture OUT_DIR (a folder that does not exist yet)")?
+        .into();
+    if dir.exists() {
+        return Err(format!("{} exists; a fixture is never rewritten", dir.display()).into());
+    }
+    std::fs::create_dir_all(&dir)?;
+    let manifest = build(&dir)?;
+    let text = serde_json::to_string_pretty(&manifest)? + "\n";
+    std::fs::write(dir.join(MANIFEST_FILE), text)?;
+    for b in &manifest.battles {
+        println!(
+            "battle {}: {} ({} entries, {} branches, {})",
+            b.id,
+            b.title,
+            b.entries,
+            b.branches.len(),
+            b.result.as_deref().unwrap_or("in progress")
+        );
+    }
+    println!("wrote {}", dir.display());
+    Ok(())
+}
