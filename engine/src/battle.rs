@@ -93,6 +93,12 @@ pub trait Battle: Send {
     fn scene_at(&self, at: Option<EntryId>) -> Scene;
     fn flow_at(&self, at: Option<EntryId>) -> FlowMark;
     fn verify(&self) -> VerifyReport;
+    /// This build's rules version of the battle's game: what new entries are
+    /// decided under (the battle's stamp, [`BattleMeta::rules_version`], is
+    /// the version that started it).
+    fn rules_version_now(&self) -> u32;
+    /// Snapshots rebuilt when the battle was loaded, for the store to write back.
+    fn rebuilt_snapshots(&self) -> &[EntryId];
     /// The stored form (postcard) of the snapshot kept at an entry, if any:
     /// what the store writes so a battle opens without refolding.
     fn snapshot_bytes(&self, id: EntryId) -> Option<Vec<u8>>;
@@ -237,6 +243,12 @@ impl<G: Game> Battle for Session<G> {
     }
     fn corruption(&self) -> Option<EntryId> {
         Session::corruption(self)
+    }
+    fn rules_version_now(&self) -> u32 {
+        G::RULES_VERSION
+    }
+    fn rebuilt_snapshots(&self) -> &[EntryId] {
+        Session::rebuilt_snapshots(self)
     }
     fn snapshot_bytes(&self, id: EntryId) -> Option<Vec<u8>> {
         self.snapshot(id)

@@ -125,7 +125,9 @@ pub trait Game: Sized + 'static {
     const ID: &'static str;
     /// Full name, e.g. "Invaders From Dimension X!".
     const NAME: &'static str;
-    /// Bumped whenever a rule change can alter the outcome of a recorded command.
+    /// Bumped whenever a rule change can alter the outcome of a recorded
+    /// command, or the stored layout of a command, event or state changes.
+    /// Every entry records the version that decided it.
     const RULES_VERSION: u32;
 
     /// The scenarios this game ships with.
@@ -171,6 +173,20 @@ pub trait Game: Sized + 'static {
 
     /// The board as shapes in board coordinates.
     fn scene(state: &Self::State) -> Scene;
+
+    /// Read a command stored by an entry decided under `rules_version`.
+    /// Override with an upcaster when a command's layout changed (see
+    /// [`crate::upcast`]); the default reads today's layout and refuses a
+    /// newer version.
+    fn decode_command(rules_version: u32, bytes: &[u8]) -> Result<Self::Command, String> {
+        crate::upcast::current::<Self, _>(rules_version, bytes)
+    }
+
+    /// Read the events stored by an entry decided under `rules_version`; as
+    /// [`Game::decode_command`].
+    fn decode_events(rules_version: u32, bytes: &[u8]) -> Result<Vec<Self::Event>, String> {
+        crate::upcast::current::<Self, _>(rules_version, bytes)
+    }
 
     /// Where a command sits on the board (see [`Anchors`]); none by default.
     fn anchors(_state: &Self::State, _command: &Self::Command) -> Anchors {

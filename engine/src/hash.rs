@@ -35,7 +35,13 @@ pub fn root_chain(meta: &BattleMeta) -> Hash16 {
 
 /// The chain value of an entry: its parent's chain and all its stored content
 /// except the chain itself.
-pub fn chain_hash(parent_chain: &Hash16, rec: &EntryRecord) -> Hash16 {
+///
+/// The entry's rules version is hashed only when it is not `battle_rules`,
+/// the version the battle was started under (hashed once in its
+/// [`root_chain`]): so entries recorded before entries carried their own
+/// version keep their chain values, and changing any entry's version is
+/// still caught.
+pub fn chain_hash(parent_chain: &Hash16, rec: &EntryRecord, battle_rules: u32) -> Hash16 {
     let mut h = blake3::Hasher::new();
     h.update(parent_chain);
     let parent = rec.parent.map_or(u64::MAX, |p| p);
@@ -52,5 +58,9 @@ pub fn chain_hash(parent_chain: &Hash16, rec: &EntryRecord) -> Hash16 {
     }
     h.update(&rec.rng_after.to_le_bytes());
     h.update(&rec.state_hash);
+    if rec.rules_version != battle_rules {
+        h.update(b"\0rules");
+        h.update(&rec.rules_version.to_le_bytes());
+    }
     cut(h.finalize())
 }

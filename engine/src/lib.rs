@@ -21,6 +21,17 @@
 //! - [`battle`]: the object-safe [`Battle`] over any game (JSON at the edge).
 //! - [`scene`]: a board as shapes, drawn by the app and exported as SVG.
 //! - [`games`]: the games and their registry.
+//! - [`upcast`]: reading entries recorded under older rules versions.
+//!
+//! ## Rules versions
+//!
+//! Each game has a `RULES_VERSION`. A battle is stamped with the version that
+//! started it, and every entry records the version that decided it, so a
+//! battle that spans an upgrade of Xenolog keeps going under the new rules
+//! and still verifies entry by entry: entries decided under today's rules
+//! must replay exactly; an older entry that today's rules would decide
+//! differently is reported as such (the first one, by id), never as
+//! tampering, and the battle opens and shows every entry as recorded.
 
 pub mod battle;
 pub mod game;
@@ -29,6 +40,7 @@ pub mod hash;
 pub mod rng;
 pub mod scene;
 pub mod session;
+pub mod upcast;
 
 pub use battle::{Battle, EntryText, LegalCommand, PlayError};
 pub use game::{
@@ -38,5 +50,5 @@ pub use rng::{Die, Randomness};
 pub use scene::Scene;
 pub use session::{
     BattleMeta, Branch, BranchId, Divergence, DivergenceKind, EntryId, EntryRecord, LoadError,
-    Pending, PendingKind, Session, VerifyReport,
+    Pending, PendingKind, Session, StoredBattle, StoredSnapshot, VerifyReport,
 };

@@ -36,7 +36,9 @@ pub const SNAPSHOT_EVERY: u32 = 64;
 pub struct BattleMeta {
     pub game: String,
     pub seed: u64,
-    /// The rules version the battle was recorded under.
+    /// The rules version the battle was started under. Each entry records the
+    /// version that decided it ([`EntryRecord::rules_version`]), which is this
+    /// one until the battle goes on under a newer build.
     pub rules_version: u32,
     /// The game's config as JSON (scenario and options).
     pub config: String,
@@ -62,6 +64,34 @@ pub struct EntryRecord {
     pub state_hash: Hash16,
     /// Hash chain: parent's chain and this entry's content.
     pub chain: Hash16,
+    /// The rules version that decided this entry; its command and events are
+    /// stored in that version's layout ([`crate::upcast`]).
+    pub rules_version: u32,
+}
+
+/// A snapshot as stored: the state after an entry, postcard in the layout of
+/// the rules version that wrote it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredSnapshot {
+    pub entry: EntryId,
+    pub rules_version: u32,
+    pub state: Vec<u8>,
+}
+
+/// Everything a battle is rebuilt from, as the store keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredBattle {
+    pub meta: BattleMeta,
+    /// Every entry, in id order.
+    pub records: Vec<EntryRecord>,
+    /// Every branch, in id order.
+    pub branches: Vec<Branch>,
+    /// Snapshots: a cache; missing, unreadable or older ones are rebuilt.
+    pub snapshots: Vec<StoredSnapshot>,
+    /// The player's position (`None`: at the setup).
+    pub cursor: Option<EntryId>,
+    /// The current branch.
+    pub branch: BranchId,
 }
 
 /// A line of play. Branch 0 is the main line.
@@ -145,10 +175,32 @@ pub enum DivergenceKind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VerifyReport {
     pub entries: u64,
+    /// The first thing that does not check out: a changed or unreadable
+    /// entry, or one decided under today's rules that does not replay.
     pub problem: Option<Divergence>,
+    /// Entries recorded under an older rules version than today's.
+    #[serde(default)]
+    pub older: u64,
+    /// The first entry (by id) recorded under an older rules version that
+    /// today's rules decide differently. Not a failure: the battle shows it
+    /// as recorded, and entries after it are checked from the recorded state.
+    #[serde(default)]
+    pub rules_changed: Option<Divergence>,
 }
 
 impl VerifyReport {
+    /// A report of `entries` entries that found `problem`.
+    pub fn failed(entries: u64, problem: Divergence) -> Self {
+        Self {
+            entries,
+            problem: Some(problem),
+            older: 0,
+            rules_changed: None,
+        }
+    }
+
+    /// Nothing is wrong: every byte is as recorded and every entry decided
+    /// under today's rules replays (older ones may be decided differently now).
     pub fn ok(&self) -> bool {
         self.problem.is_none()
     }
@@ -157,7 +209,35 @@ impl VerifyReport {
 impl std::fmt::Display for VerifyReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.problem {
-            None => write!(f, "ok: {} entries replay exactly", self.entries),
+            None => {
+                match (&self.rules_changed, self.older) {
+                    (_, 0) | (None, _) => write!(f, "ok: {} entries replay exactly", self.entries)?,
+                    (Some(_), _) => write!(
+                        f,
+                        "ok: {} entries check out (the hash chain holds and every entry decided \
+                         under today's rules replays exactly)",
+                        self.entries
+                    )?,
+                }
+                if self.older > 0 {
+                    write!(
+                        f,
+                        "; {} of them were recorded under an older rules version",
+                        self.older
+                    )?;
+                }
+                if let Some(d) = &self.rules_changed
+                    && let DivergenceKind::RulesChanged { recorded, now } = d.kind
+                {
+                    write!(
+                        f,
+                        "\nnote: today's rules (version {now}) decide entry {} differently than \
+                         version {recorded} did; the battle shows it as it was recorded\n{}",
+                        d.entry, d.detail
+                    )?;
+                }
+                Ok(())
+            }
             Some(d) => {
                 let what = match &d.kind {
                     DivergenceKind::Tampered => {
@@ -200,6 +280,9 @@ pub struct Session<G: Game> {
     branches: Vec<Branch>,
     branch_head: Vec<Option<EntryId>>,
     snapshots: HashMap<EntryId, G::State>,
+    /// Snapshots rebuilt on loading (missing, unreadable or of other rules),
+    /// for the store to write back.
+    rebuilt: Vec<EntryId>,
     cursor: Option<EntryId>,
     branch: BranchId,
     at_cursor: G::State,
@@ -240,6 +323,7 @@ impl<G: Game> Session<G> {
             }],
             branch_head: vec![None],
             snapshots: HashMap::new(),
+            rebuilt: Vec::new(),
             cursor: None,
             branch: 0,
             corrupt: std::cell::Cell::new(None),
@@ -253,14 +337,17 @@ impl<G: Game> Session<G> {
 
     /// Rebuild a battle from stored parts. Checks the tree's shape and that
     /// every record decodes; hashes are checked by [`Session::verify`].
-    pub fn from_parts(
-        meta: BattleMeta,
-        records: Vec<EntryRecord>,
-        branches: Vec<Branch>,
-        snapshots: Vec<(EntryId, Vec<u8>)>,
-        cursor: Option<EntryId>,
-        branch: BranchId,
-    ) -> Result<Self, LoadError> {
+    /// Snapshots are a cache: one that is missing, does not decode or was
+    /// written under other rules is rebuilt by folding ([`Session::rebuilt_snapshots`]).
+    pub fn from_parts(parts: StoredBattle) -> Result<Self, LoadError> {
+        let StoredBattle {
+            meta,
+            records,
+            branches,
+            snapshots,
+            cursor,
+            branch,
+        } = parts;
         let config = Self::parse_config(&meta.config)?;
         let initial = G::setup(&config)?;
         let mut s = Self::empty(meta, config, initial);
@@ -312,21 +399,20 @@ impl<G: Game> Session<G> {
             // `verify` checks every byte through the hash chain.
             s.link(rec);
         }
-        for (id, bytes) in snapshots {
-            if id as usize >= s.records.len() {
+        for snap in snapshots {
+            if snap.entry as usize >= s.records.len() || snap.rules_version != G::RULES_VERSION {
                 continue;
             }
-            let state =
-                postcard::from_bytes::<G::State>(&bytes).map_err(|e| LoadError::Corrupt {
-                    entry: id,
-                    why: format!("its snapshot does not decode: {e}"),
-                })?;
-            s.snapshots.insert(id, state);
+            if let Ok(state) = crate::upcast::exact::<G::State>(&snap.state) {
+                s.snapshots.insert(snap.entry, state);
+            }
         }
-        let missing = (0..s.records.len() as EntryId)
-            .any(|id| s.wants_snapshot(id) && !s.snapshots.contains_key(&id));
-        if missing {
+        let missing: Vec<EntryId> = (0..s.records.len() as EntryId)
+            .filter(|&id| s.wants_snapshot(id) && !s.snapshots.contains_key(&id))
+            .collect();
+        if !missing.is_empty() {
             s.rebuild_snapshots();
+            s.rebuilt = missing;
         }
         if cursor.is_some_and(|c| c as usize >= s.records.len())
             || branch as usize >= s.branches.len()
@@ -341,15 +427,11 @@ impl<G: Game> Session<G> {
         s.cursor = cursor;
         s.branch = branch;
         if let Some(entry) = s.corruption() {
-            let why = if s.meta.rules_version == G::RULES_VERSION {
-                format!("its command or events are not valid {} data", G::NAME)
-            } else {
-                format!(
-                    "it was recorded under rules version {} of {}, and this build plays version {}, which cannot read it",
-                    s.meta.rules_version,
-                    G::NAME,
-                    G::RULES_VERSION
-                )
+            let recorded = s.records[entry as usize].rules_version;
+            let why = match G::decode_events(recorded, &s.records[entry as usize].events) {
+                Err(e) if recorded != G::RULES_VERSION => e,
+                _ if recorded > G::RULES_VERSION => crate::upcast::newer::<G>(recorded),
+                _ => format!("its command or events are not valid {} data", G::NAME),
             };
             return Err(LoadError::Corrupt { entry, why });
         }
@@ -404,7 +486,8 @@ impl<G: Game> Session<G> {
     }
 
     fn events_of(&self, id: EntryId) -> Vec<G::Event> {
-        match postcard::from_bytes(&self.records[id as usize].events) {
+        let rec = &self.records[id as usize];
+        match G::decode_events(rec.rules_version, &rec.events) {
             Ok(events) => events,
             Err(_) => {
                 // A damaged record folds as no events; the damage is reported
@@ -427,7 +510,8 @@ impl<G: Game> Session<G> {
 
     /// The decoded command of an entry (`None` if its bytes are damaged).
     pub fn command(&self, id: EntryId) -> Option<G::Command> {
-        let c = postcard::from_bytes(&self.records[id as usize].command).ok();
+        let rec = &self.records[id as usize];
+        let c = G::decode_command(rec.rules_version, &rec.command).ok();
         if c.is_none() {
             self.note_corrupt(id);
         }
@@ -462,6 +546,12 @@ impl<G: Game> Session<G> {
     /// The snapshot kept at an entry, if any.
     pub fn snapshot(&self, id: EntryId) -> Option<&G::State> {
         self.snapshots.get(&id)
+    }
+    /// The snapshots rebuilt when the battle was loaded, because they were
+    /// missing, did not decode or were written under other rules: the store
+    /// writes them back so the next opening need not fold.
+    pub fn rebuilt_snapshots(&self) -> &[EntryId] {
+        &self.rebuilt
     }
     /// The last entry of a branch.
     pub fn head(&self, branch: BranchId) -> Option<EntryId> {
@@ -546,8 +636,15 @@ impl<G: Game> Session<G> {
         let command_bytes = encode(command);
         for child in self.children(self.cursor) {
             let rec = &self.records[child as usize];
+            // An entry recorded under older rules stores its command in that
+            // version's layout: compare the commands, not the bytes.
+            let same_command = if rec.rules_version == G::RULES_VERSION {
+                rec.command == command_bytes
+            } else {
+                G::decode_command(rec.rules_version, &rec.command).is_ok_and(|c| c == *command)
+            };
             if rec.actor == actor
-                && rec.command == command_bytes
+                && same_command
                 && rec.entered == used.entered
                 && (!used.entered || rec.dice == used.dice)
             {
@@ -588,8 +685,13 @@ impl<G: Game> Session<G> {
             rng_after: used.draws,
             state_hash: state_hash(&encode(&state), used.draws),
             chain: [0; 16],
+            rules_version: G::RULES_VERSION,
         };
-        record.chain = chain_hash(&self.chain_at(self.cursor), &record);
+        record.chain = chain_hash(
+            &self.chain_at(self.cursor),
+            &record,
+            self.meta.rules_version,
+        );
         let depth = self.cursor.map_or(1, |p| self.depth[p as usize] + 1);
         let snapshot = depth.is_multiple_of(SNAPSHOT_EVERY).then(|| encode(&state));
         Ok(Pending {
@@ -780,24 +882,34 @@ impl<G: Game> Session<G> {
 
     /// Re-decide every recorded command from the seed and compare the events,
     /// dice, stream positions, hashes and snapshots with what was recorded.
+    ///
+    /// An entry recorded under an older rules version that today's rules
+    /// decide differently is not a failure: the first such entry is named in
+    /// [`VerifyReport::rules_changed`], and the entries after it are checked
+    /// from the state as recorded, so every entry decided under today's rules
+    /// is still vouched for.
     pub fn verify(&self) -> VerifyReport {
         let n = self.records.len() as u64;
+        let older = self
+            .records
+            .iter()
+            .filter(|r| r.rules_version < G::RULES_VERSION)
+            .count() as u64;
         match self.verify_inner() {
-            Ok(()) => VerifyReport {
+            Ok(rules_changed) => VerifyReport {
                 entries: n,
                 problem: None,
+                older,
+                rules_changed,
             },
-            Err(d) => VerifyReport {
-                entries: n,
-                problem: Some(d),
-            },
+            Err(d) => VerifyReport::failed(n, d),
         }
     }
 
-    fn verify_inner(&self) -> Result<(), Divergence> {
+    fn verify_inner(&self) -> Result<Option<Divergence>, Divergence> {
         // 1. The hash chain over the stored bytes.
         for (i, rec) in self.records.iter().enumerate() {
-            let expect = chain_hash(&self.chain_at(rec.parent), rec);
+            let expect = chain_hash(&self.chain_at(rec.parent), rec, self.meta.rules_version);
             if expect != rec.chain {
                 return Err(Divergence {
                     entry: i as EntryId,
@@ -816,6 +928,7 @@ impl<G: Game> Session<G> {
         let mut live: HashMap<Option<EntryId>, G::State> = HashMap::new();
         live.insert(None, self.initial.clone());
         let mut root_left = self.children(None).len();
+        let mut rules_changed = None;
         for (i, rec) in self.records.iter().enumerate() {
             let id = i as EntryId;
             let before = match rec.parent {
@@ -841,7 +954,19 @@ impl<G: Game> Session<G> {
                 kind: DivergenceKind::Corrupt,
                 detail: "its parent could not be replayed".into(),
             })?;
-            let after = self.replay_one(id, rec, &before)?;
+            let after = match self.replay_one(id, rec, &before) {
+                Ok(after) => after,
+                Err(d) if matches!(d.kind, DivergenceKind::RulesChanged { .. }) => {
+                    rules_changed.get_or_insert(d);
+                    // Go on from the state as recorded.
+                    let mut state = before;
+                    for e in self.events_of(id) {
+                        G::apply(&mut state, &e);
+                    }
+                    state
+                }
+                Err(d) => return Err(d),
+            };
             if let Some(snap) = self.snapshots.get(&id)
                 && *snap != after
             {
@@ -857,13 +982,14 @@ impl<G: Game> Session<G> {
                 live.insert(Some(id), after);
             }
         }
-        Ok(())
+        Ok(rules_changed)
     }
 
     fn diverged(&self, id: EntryId, detail: String) -> Divergence {
-        let kind = if self.meta.rules_version != G::RULES_VERSION {
+        let recorded = self.records[id as usize].rules_version;
+        let kind = if recorded != G::RULES_VERSION {
             DivergenceKind::RulesChanged {
-                recorded: self.meta.rules_version,
+                recorded,
                 now: G::RULES_VERSION,
             }
         } else {
@@ -882,11 +1008,12 @@ impl<G: Game> Session<G> {
         rec: &EntryRecord,
         before: &G::State,
     ) -> Result<G::State, Divergence> {
-        let command: G::Command = postcard::from_bytes(&rec.command).map_err(|e| Divergence {
-            entry: id,
-            kind: DivergenceKind::Corrupt,
-            detail: format!("command does not decode: {e}"),
-        })?;
+        let command =
+            G::decode_command(rec.rules_version, &rec.command).map_err(|e| Divergence {
+                entry: id,
+                kind: DivergenceKind::Corrupt,
+                detail: format!("command does not decode: {e}"),
+            })?;
         let entered = rec
             .entered
             .then(|| rec.dice.iter().map(|d| d.value).collect());
@@ -896,8 +1023,8 @@ impl<G: Game> Session<G> {
         let used = rng
             .finish()
             .map_err(|e| self.diverged(id, format!("the dice no longer fit: {e}")))?;
-        let recorded: Vec<G::Event> =
-            postcard::from_bytes(&rec.events).map_err(|e| Divergence {
+        let recorded =
+            G::decode_events(rec.rules_version, &rec.events).map_err(|e| Divergence {
                 entry: id,
                 kind: DivergenceKind::Corrupt,
                 detail: format!("events do not decode: {e}"),
@@ -1027,6 +1154,46 @@ mod tests {
         }
     }
 
+    /// The stored parts of `s` with other records and meta.
+    fn parts(s: &Session<Race>, meta: BattleMeta, records: Vec<EntryRecord>) -> StoredBattle {
+        StoredBattle {
+            meta,
+            records,
+            branches: s.branches().to_vec(),
+            snapshots: Vec::new(),
+            cursor: s.cursor(),
+            branch: s.current_branch(),
+        }
+    }
+
+    /// Re-stamp `s` as recorded under Race rules version 1 (its events in
+    /// that version's layout), with fresh chain values.
+    fn recorded_under(s: &Session<Race>, version: u32) -> (BattleMeta, Vec<EntryRecord>) {
+        use crate::games::race::{RaceEvent, v1::RaceEventV1};
+        assert_eq!(version, 1, "the test game's only older version");
+        let mut meta = s.meta().clone();
+        meta.rules_version = version;
+        let root = root_chain(&meta);
+        let mut recs = s.records().to_vec();
+        for i in 0..recs.len() {
+            let old: Vec<RaceEventV1> = s
+                .events(i as EntryId)
+                .into_iter()
+                .map(|e| match e {
+                    RaceEvent::Rolled { dice, bust: false } => RaceEventV1::Rolled { dice },
+                    RaceEvent::Rolled { dice, bust: true } => RaceEventV1::Busted { dice },
+                    RaceEvent::Held { points } => RaceEventV1::Held { points },
+                    RaceEvent::Won { player } => RaceEventV1::Won { player },
+                })
+                .collect();
+            recs[i].events = encode(&old);
+            recs[i].rules_version = version;
+            let parent = recs[i].parent.map_or(root, |p| recs[p as usize].chain);
+            recs[i].chain = chain_hash(&parent, &recs[i], version);
+        }
+        (meta, recs)
+    }
+
     #[test]
     fn verify_catches_a_changed_event_byte_as_tampering() {
         let mut s = battle(3);
@@ -1036,8 +1203,7 @@ mod tests {
         let mut recs = s.records().to_vec();
         let last = recs[0].events.len() - 1;
         recs[0].events[last] ^= 1;
-        match Session::<Race>::from_parts(meta, recs, s.branches().to_vec(), vec![], s.cursor(), 0)
-        {
+        match Session::<Race>::from_parts(parts(&s, meta, recs)) {
             Err(LoadError::Corrupt { entry: 0, .. }) => {}
             Ok(t) => {
                 let r = t.verify();
@@ -1050,27 +1216,137 @@ mod tests {
     }
 
     #[test]
-    fn a_rules_version_change_is_reported_as_such() {
+    fn a_rules_version_change_is_reported_as_such_and_is_not_a_failure() {
         let mut s = battle(9);
         s.play(Actor(0), &roll(2), None).unwrap();
-        let mut meta = s.meta().clone();
-        meta.rules_version = 0;
-        let mut recs = s.records().to_vec();
-        // Recorded under "version 0", where the roll came out differently.
+        s.play(Actor(0), &RaceCommand::Hold, None).unwrap();
+        let old = Race::RULES_VERSION - 1;
+        let (meta, mut recs) = recorded_under(&s, old);
+        // Recorded under the old version, where the roll came out differently.
         recs[0].rng_after += 1;
         let root = root_chain(&meta);
-        recs[0].chain = chain_hash(&root, &recs[0]);
-        let t =
-            Session::<Race>::from_parts(meta, recs, s.branches().to_vec(), vec![], s.cursor(), 0)
-                .unwrap();
-        let p = t.verify().problem.expect("a difference");
+        recs[0].chain = chain_hash(&root, &recs[0], old);
+        recs[1].chain = chain_hash(&recs[0].chain, &recs[1], old);
+        let t = Session::<Race>::from_parts(parts(&s, meta, recs)).unwrap();
+        let report = t.verify();
+        assert!(report.ok(), "{report}");
+        assert_eq!(report.older, 2);
+        let d = report
+            .rules_changed
+            .clone()
+            .expect("the first difference is named");
+        assert_eq!(d.entry, 0);
         assert_eq!(
-            p.kind,
+            d.kind,
             DivergenceKind::RulesChanged {
-                recorded: 0,
-                now: 1
+                recorded: old,
+                now: Race::RULES_VERSION
             }
         );
+        let text = report.to_string();
+        assert!(
+            text.contains("decide entry 0 differently")
+                && text.contains(&format!("version {old} did")),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_battle_that_goes_on_after_an_upgrade_records_each_entrys_rules_version() {
+        let mut s = battle(11);
+        s.play(Actor(0), &roll(2), None).unwrap();
+        let old = Race::RULES_VERSION - 1;
+        let (meta, recs) = recorded_under(&s, old);
+        let mut t = Session::<Race>::from_parts(parts(&s, meta.clone(), recs)).unwrap();
+        let a = Race::to_move(t.state()).unwrap();
+        let id = t.play(a, &RaceCommand::Hold, None).unwrap();
+        assert_eq!(t.records()[0].rules_version, old);
+        assert_eq!(t.records()[id as usize].rules_version, Race::RULES_VERSION);
+        assert_eq!(t.meta().rules_version, old, "the battle keeps its stamp");
+        let report = t.verify();
+        assert!(report.ok() && report.rules_changed.is_none(), "{report}");
+        assert_eq!(report.older, 1);
+        // Claiming the new entry was decided under the old rules is caught.
+        let mut recs = t.records().to_vec();
+        recs[id as usize].rules_version = old;
+        match Session::<Race>::from_parts(StoredBattle {
+            cursor: Some(id),
+            ..parts(&t, meta, recs)
+        }) {
+            // Its events do not read in the old layout...
+            Err(LoadError::Corrupt { entry, .. }) => assert_eq!(entry, id),
+            // ...or, if they happen to, the chain does not hold.
+            Ok(forged) => {
+                let p = forged.verify().problem.expect("caught");
+                assert_eq!((p.entry, p.kind), (id, DivergenceKind::Tampered));
+            }
+            Err(e) => panic!("unexpected {e}"),
+        }
+    }
+
+    #[test]
+    fn a_redo_after_an_upgrade_lands_on_the_entry_recorded_under_the_old_rules() {
+        let mut s = battle(12);
+        s.play(Actor(0), &roll(3), None).unwrap();
+        let old = Race::RULES_VERSION - 1;
+        let (meta, recs) = recorded_under(&s, old);
+        let mut t = Session::<Race>::from_parts(StoredBattle {
+            cursor: None,
+            ..parts(&s, meta, recs)
+        })
+        .unwrap();
+        let again = t.play(Actor(0), &roll(3), None).unwrap();
+        assert_eq!(again, 0, "the same command is a redo, not a new branch");
+        assert_eq!(t.records().len(), 1);
+    }
+
+    /// A session of `n` Hold/Roll commands: deep enough for a snapshot.
+    fn long_battle(seed: u64, n: usize) -> Session<Race> {
+        let mut s = Session::<Race>::new(seed, RaceConfig { target: 1000 }).unwrap();
+        for i in 0..n {
+            let Some(a) = Race::to_move(s.state()) else {
+                break;
+            };
+            let c = if i % 2 == 0 {
+                roll(1)
+            } else {
+                RaceCommand::Hold
+            };
+            s.play(a, &c, None).unwrap();
+        }
+        s
+    }
+
+    #[test]
+    fn snapshots_are_a_cache_an_unreadable_or_older_one_is_rebuilt() {
+        let s = long_battle(13, 2 * SNAPSHOT_EVERY as usize);
+        let at = (SNAPSHOT_EVERY - 1) as EntryId;
+        let good = s.snapshot(at).expect("a snapshot at depth 64").clone();
+        let mut cases = vec![
+            ("garbage", Race::RULES_VERSION, vec![0xff, 0xff, 0xff]),
+            (
+                "cut short",
+                Race::RULES_VERSION,
+                encode(&good)[..3].to_vec(),
+            ),
+            ("older rules", Race::RULES_VERSION - 1, encode(&good)),
+        ];
+        cases.push(("readable", Race::RULES_VERSION, encode(&good)));
+        for (what, rules_version, state) in cases {
+            let t = Session::<Race>::from_parts(StoredBattle {
+                snapshots: vec![StoredSnapshot {
+                    entry: at,
+                    rules_version,
+                    state,
+                }],
+                ..parts(&s, s.meta().clone(), s.records().to_vec())
+            })
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_eq!(t.snapshot(at), Some(&good), "{what}");
+            let rebuilt = what != "readable";
+            assert_eq!(t.rebuilt_snapshots().contains(&at), rebuilt, "{what}");
+            assert!(t.verify().ok(), "{what}");
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@ use serde_json::Value;
 use xenolog_engine::games;
 use xenolog_engine::{
     Actor, Battle, BattleMeta, Branch, BranchId, Divergence, DivergenceKind, EntryId, EntryRecord,
-    LoadError, PendingKind, VerifyReport,
+    LoadError, PendingKind, StoredSnapshot, VerifyReport,
 };
 use xenolog_schema::DiceMode;
 use xenolog_schema::codec::{decode_snapshot, encode_entry, encode_snapshot};
@@ -14,17 +14,13 @@ use crate::campaign::now;
 use crate::scan::read_entries;
 use crate::{BattleId, Campaign, SaveError};
 
-/// Everything stored about one battle, as the engine rebuilds it.
+/// Everything stored about one battle: what the engine rebuilds it from,
+/// and the campaign's own facts about it.
 pub(crate) struct StoredBattle {
-    pub meta: BattleMeta,
+    pub parts: xenolog_engine::StoredBattle,
     pub title: String,
     pub dice_mode: DiceMode,
     pub created: i64,
-    pub cursor: Option<EntryId>,
-    pub branch: BranchId,
-    pub branches: Vec<Branch>,
-    pub records: Vec<EntryRecord>,
-    pub snapshots: Vec<(EntryId, Vec<u8>)>,
 }
 
 /// Why reading a battle's entries stopped.
@@ -161,7 +157,7 @@ pub(crate) fn insert_battle(
     status: (&str, Option<&str>),
     branches: &[Branch],
     records: &[EntryRecord],
-    snapshots: impl Iterator<Item = (EntryId, Vec<u8>)>,
+    snapshots: impl Iterator<Item = StoredSnapshot>,
 ) -> Result<BattleId, SaveError> {
     let now = now();
     tx.prepare_cached(
@@ -196,8 +192,12 @@ pub(crate) fn insert_battle(
     }
     let mut put =
         tx.prepare_cached("INSERT INTO snapshots (battle, seq, state) VALUES (?1, ?2, ?3)")?;
-    for (seq, state) in snapshots {
-        put.execute(params![id, seq as i64, encode_snapshot(&state)])?;
+    for s in snapshots {
+        put.execute(params![
+            id,
+            s.entry as i64,
+            encode_snapshot(s.rules_version, &s.state)
+        ])?;
     }
     Ok(id)
 }
@@ -297,7 +297,7 @@ impl Campaign {
         }
 
         let count = entry_count(&self.conn, id)?;
-        let records = read_entries(&self.conn, id, count)?;
+        let records = read_entries(&self.conn, id, count, rules_version)?;
         let mut snapshots = Vec::new();
         let mut stmt = self
             .conn
@@ -305,30 +305,36 @@ impl Campaign {
         let mut rows = stmt.query([id])?;
         while let Some(r) = rows.next()? {
             let seq = r.get::<_, i64>(0)? as u64;
-            // Snapshots are a cache: one this build cannot open is left out
-            // and the engine folds the entries instead.
+            // Snapshots are a cache: one this build cannot open is left out,
+            // the engine folds the entries instead and the store rewrites it.
             if let Ok(bytes) = r.get_ref(1)?.as_blob()
-                && let Ok(state) = decode_snapshot(bytes)
+                && let Ok((rules, state)) = decode_snapshot(bytes)
             {
-                snapshots.push((seq, state.to_vec()));
+                snapshots.push(StoredSnapshot {
+                    entry: seq,
+                    rules_version: rules.unwrap_or(rules_version),
+                    state: state.to_vec(),
+                });
             }
         }
 
         Ok(StoredBattle {
-            meta: BattleMeta {
-                game,
-                seed: seed as u64,
-                rules_version,
-                config,
+            parts: xenolog_engine::StoredBattle {
+                meta: BattleMeta {
+                    game,
+                    seed: seed as u64,
+                    rules_version,
+                    config,
+                },
+                cursor: cursor.map(|c| c as u64),
+                branch,
+                branches,
+                records,
+                snapshots,
             },
             title,
             dice_mode,
             created,
-            cursor: cursor.map(|c| c as u64),
-            branch,
-            branches,
-            records,
-            snapshots,
         })
     }
 
@@ -338,19 +344,13 @@ impl Campaign {
     /// not the hashes: [`Campaign::verify_battle`] replays and checks them all.
     pub fn load_battle(&self, id: BattleId) -> Result<Box<dyn Battle>, SaveError> {
         let s = self.read_battle(id).map_err(|e| e.into_save(id))?;
-        let battle = games::load_battle(
-            s.meta,
-            s.records,
-            s.branches,
-            s.snapshots,
-            s.cursor,
-            s.branch,
-        )
-        .map_err(|e| corrupt(id, e.to_string()))?;
+        let battle = games::load_battle(s.parts).map_err(|e| corrupt(id, e.to_string()))?;
         if !self.is_read_only() {
-            // The status is a cache that a crash can leave one step behind
-            // (crate docs); correcting it is best effort, loading is the point.
+            // The status and the snapshots are caches that a crash can leave
+            // one step behind (crate docs), and a snapshot of older rules is
+            // rebuilt on loading; writing them is best effort, loading is the point.
             let _ = self.refresh_status(id, &*battle);
+            let _ = self.rewrite_snapshots(id, &*battle);
         }
         Ok(battle)
     }
@@ -358,13 +358,15 @@ impl Campaign {
     /// Load a battle and replay it all: every hash, every die, every snapshot.
     /// An entry that cannot even be read is reported as a corrupt entry.
     pub fn verify_battle(&self, id: BattleId) -> Result<VerifyReport, SaveError> {
-        let report = |entries: u64, entry: EntryId, detail: String| VerifyReport {
-            entries,
-            problem: Some(Divergence {
-                entry,
-                kind: DivergenceKind::Corrupt,
-                detail,
-            }),
+        let report = |entries: u64, entry: EntryId, detail: String| {
+            VerifyReport::failed(
+                entries,
+                Divergence {
+                    entry,
+                    kind: DivergenceKind::Corrupt,
+                    detail,
+                },
+            )
         };
         let s = match self.read_battle(id) {
             Ok(s) => s,
@@ -374,15 +376,8 @@ impl Campaign {
             }
             Err(ScanError::Save(e)) => return Err(e),
         };
-        let n = s.records.len() as u64;
-        match games::load_battle(
-            s.meta,
-            s.records,
-            s.branches,
-            s.snapshots,
-            s.cursor,
-            s.branch,
-        ) {
+        let n = s.parts.records.len() as u64;
+        match games::load_battle(s.parts) {
             Ok(battle) => Ok(battle.verify()),
             Err(LoadError::Corrupt { entry, why }) => Ok(report(n, entry, why)),
             Err(e) => Err(corrupt(id, e.to_string())),
@@ -432,7 +427,11 @@ impl Campaign {
         }
         if let Some(state) = snapshot {
             tx.prepare_cached("INSERT INTO snapshots (battle, seq, state) VALUES (?1, ?2, ?3)")?
-                .execute(params![id, *seq as i64, encode_snapshot(state)])?;
+                .execute(params![
+                    id,
+                    *seq as i64,
+                    encode_snapshot(record.rules_version, state)
+                ])?;
         }
         // The status after the entry comes with the pending entry, so it is
         // written in the same transaction as the entry itself.
@@ -488,6 +487,30 @@ impl Campaign {
             rename.execute(params![id, b.id, b.name])?;
         }
         drop(rename);
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Write back the snapshots the engine rebuilt on loading (missing, not
+    /// readable, or written under other rules), in one transaction.
+    fn rewrite_snapshots(&self, id: BattleId, battle: &dyn Battle) -> Result<(), SaveError> {
+        if battle.rebuilt_snapshots().is_empty() {
+            return Ok(());
+        }
+        let tx = self.conn.unchecked_transaction()?;
+        let mut put = tx.prepare_cached(
+            "INSERT OR REPLACE INTO snapshots (battle, seq, state) VALUES (?1, ?2, ?3)",
+        )?;
+        for &seq in battle.rebuilt_snapshots() {
+            if let Some(state) = battle.snapshot_bytes(seq) {
+                put.execute(params![
+                    id,
+                    seq as i64,
+                    encode_snapshot(battle.rules_version_now(), &state)
+                ])?;
+            }
+        }
+        drop(put);
         tx.commit()?;
         Ok(())
     }

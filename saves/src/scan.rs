@@ -15,13 +15,14 @@ use xenolog_schema::codec::decode_entry;
 use crate::BattleId;
 use crate::battles::ScanError;
 
-/// Every entry of battle `id`, in order; `count` (how many there are) sizes
-/// the result once. A gap in the sequence or an unreadable record stops the
-/// scan with the entry it concerns.
+/// Every entry of battle `id`, started under rules version `battle_rules`,
+/// in order; `count` (how many there are) sizes the result once. A gap in the
+/// sequence or an unreadable record stops the scan with the entry it concerns.
 pub(crate) fn read_entries(
     conn: &Connection,
     id: BattleId,
     count: u64,
+    battle_rules: u32,
 ) -> Result<Vec<EntryRecord>, ScanError> {
     let mut stmt =
         conn.prepare_cached("SELECT seq, record FROM entries WHERE battle = ?1 ORDER BY seq")?;
@@ -40,7 +41,7 @@ pub(crate) fn read_entries(
             seq,
             why: "is not stored as bytes".into(),
         })?;
-        let rec = decode_entry(seq, bytes).map_err(|e| ScanError::Entry {
+        let rec = decode_entry(seq, bytes, battle_rules).map_err(|e| ScanError::Entry {
             seq,
             why: format!("cannot be read: {e}"),
         })?;

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use rusqlite::TransactionBehavior;
 use xenolog_engine::games;
-use xenolog_engine::{EntryId, Game, Session};
+use xenolog_engine::{EntryId, Game, Session, StoredBattle, StoredSnapshot};
 use xenolog_schema::DiceMode;
 use xenolog_schema::battle_file::{BattleFile, read_battle_file, write_battle_file};
 
@@ -28,14 +28,14 @@ impl Campaign {
             },
         })?;
         let file = BattleFile {
-            meta: s.meta,
+            meta: s.parts.meta,
             title: s.title,
             dice_mode: s.dice_mode,
             created: s.created,
-            branches: s.branches,
-            records: s.records,
-            cursor: s.cursor,
-            branch: s.branch,
+            branches: s.parts.branches,
+            records: s.parts.records,
+            cursor: s.parts.cursor,
+            branch: s.parts.branch,
         };
         let bytes = write_battle_file(&file).map_err(|e| SaveError::Corrupt {
             battle: id,
@@ -60,14 +60,14 @@ impl Campaign {
         let bytes = std::fs::read(file).map_err(|e| SaveError::io(file, e))?;
         let f = read_battle_file(&bytes).map_err(|e| bad(e.to_string()))?;
         drop(bytes);
-        let battle = games::load_battle(
-            f.meta,
-            f.records,
-            f.branches,
-            Vec::new(),
-            f.cursor,
-            f.branch,
-        )
+        let battle = games::load_battle(StoredBattle {
+            meta: f.meta,
+            records: f.records,
+            branches: f.branches,
+            snapshots: Vec::new(),
+            cursor: f.cursor,
+            branch: f.branch,
+        })
         .map_err(|e| bad(format!("its battle cannot be rebuilt: {e}")))?;
         let report = battle.verify();
         if !report.ok() {
@@ -98,7 +98,14 @@ impl Campaign {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let n = battle.records().len() as EntryId;
-        let snapshots = (0..n).filter_map(|id| battle.snapshot_bytes(id).map(|b| (id, b)));
+        let rules_version = battle.rules_version_now();
+        let snapshots = (0..n).filter_map(|entry| {
+            battle.snapshot_bytes(entry).map(|state| StoredSnapshot {
+                entry,
+                rules_version,
+                state,
+            })
+        });
         let id = insert_battle(
             &tx,
             &row,
@@ -137,11 +144,15 @@ impl Campaign {
             origin: None,
         };
         let n = session.records().len() as EntryId;
-        let snapshots = (0..n).filter_map(|id| {
+        let snapshots = (0..n).filter_map(|entry| {
             session
-                .snapshot(id)
+                .snapshot(entry)
                 .and_then(|s| postcard::to_allocvec(s).ok())
-                .map(|bytes| (id, bytes))
+                .map(|state| StoredSnapshot {
+                    entry,
+                    rules_version: G::RULES_VERSION,
+                    state,
+                })
         });
         let tx = self
             .conn

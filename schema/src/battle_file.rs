@@ -1,7 +1,7 @@
 //! The standalone file one battle is exported to, to mail it, archive it or
 //! move it to another campaign.
 //!
-//! Layout (format 1):
+//! Layout (formats 1 and 2):
 //!
 //! | bytes | what |
 //! |---|---|
@@ -12,17 +12,19 @@
 //!
 //! Reading checks the magic, then the version (a newer one is refused before
 //! anything else is read), then the checksum, then decodes. The entries inside
-//! use the same stored form as the database ([`crate::codec::EntryV1`]).
+//! use the same stored form as the database: [`crate::codec::EntryV1`] in
+//! format 1, [`crate::codec::EntryV2`] (with each entry's rules version) in
+//! format 2. A format 1 file's entries get the battle's rules version.
 
 use serde::{Deserialize, Serialize};
 use xenolog_engine::{BattleMeta, Branch, BranchId, EntryId, EntryRecord};
 
-use crate::codec::{CodecError, DiceMode, EntryV1};
+use crate::codec::{CodecError, DiceMode, EntryV1, EntryV2};
 
 /// The first bytes of every battle file.
 pub const MAGIC: &[u8; 15] = b"XENOLOG-BATTLE\n";
 /// The battle file format this build writes; it reads this one and older ones.
-pub const BATTLE_FILE_FORMAT: u32 = 1;
+pub const BATTLE_FILE_FORMAT: u32 = 2;
 
 const CHECKSUM_LEN: usize = 32;
 const HEADER_LEN: usize = MAGIC.len() + 4;
@@ -81,8 +83,10 @@ struct BranchV1 {
     fork: Option<u64>,
 }
 
+/// A battle file's payload; `E` is the stored form of its entries
+/// ([`EntryV1`] in format 1, [`EntryV2`] in format 2: nothing else changed).
 #[derive(Serialize, Deserialize)]
-struct FileV1<'a> {
+struct FileBody<E> {
     game: String,
     seed: u64,
     rules_version: u32,
@@ -91,10 +95,61 @@ struct FileV1<'a> {
     dice_mode: DiceMode,
     created: i64,
     branches: Vec<BranchV1>,
-    #[serde(borrow)]
-    records: Vec<EntryV1<'a>>,
+    records: Vec<E>,
     cursor: Option<u64>,
     branch: u32,
+}
+
+impl<E> FileBody<E> {
+    fn into_file(
+        self,
+        into_record: impl Fn(E, EntryId, u32) -> Result<EntryRecord, CodecError>,
+    ) -> Result<BattleFile, BattleFileError> {
+        let rules = self.rules_version;
+        let records = self
+            .records
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| into_record(r, i as EntryId, rules))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(BattleFile {
+            meta: BattleMeta {
+                game: self.game,
+                seed: self.seed,
+                rules_version: self.rules_version,
+                config: self.config,
+            },
+            title: self.title,
+            dice_mode: self.dice_mode,
+            created: self.created,
+            branches: self
+                .branches
+                .into_iter()
+                .map(|b| Branch {
+                    id: b.id,
+                    name: b.name,
+                    parent: b.parent,
+                    fork: b.fork,
+                })
+                .collect(),
+            records,
+            cursor: self.cursor,
+            branch: self.branch,
+        })
+    }
+}
+
+/// Decode a whole payload: trailing bytes mean the file is damaged.
+fn body<'a, E: Deserialize<'a>>(payload: &'a [u8]) -> Result<FileBody<E>, BattleFileError> {
+    let (file, rest) = postcard::take_from_bytes::<FileBody<E>>(payload)
+        .map_err(|e| BattleFileError::Garbled(e.to_string()))?;
+    if !rest.is_empty() {
+        return Err(BattleFileError::Garbled(format!(
+            "{} unexpected bytes after the battle",
+            rest.len()
+        )));
+    }
+    Ok(file)
 }
 
 /// The bytes of a battle file (current format).
@@ -103,9 +158,9 @@ pub fn write_battle_file(file: &BattleFile) -> Result<Vec<u8>, BattleFileError> 
         .records
         .iter()
         .enumerate()
-        .map(|(i, r)| EntryV1::from_record(i as EntryId, r))
+        .map(|(i, r)| EntryV2::from_record(i as EntryId, r))
         .collect::<Result<Vec<_>, _>>()?;
-    let payload = FileV1 {
+    let payload = FileBody {
         game: file.meta.game.clone(),
         seed: file.meta.seed,
         rules_version: file.meta.rules_version,
@@ -148,58 +203,24 @@ pub fn read_battle_file(bytes: &[u8]) -> Result<BattleFile, BattleFileError> {
     let mut version = [0; 4];
     version.copy_from_slice(&bytes[MAGIC.len()..HEADER_LEN]);
     let version = u32::from_le_bytes(version);
-    match version {
-        1 => {}
-        v if v > BATTLE_FILE_FORMAT => {
-            return Err(BattleFileError::Newer {
-                found: v,
-                ours: BATTLE_FILE_FORMAT,
-            });
-        }
-        v => return Err(BattleFileError::Unknown(v)),
+    if version == 0 {
+        return Err(BattleFileError::Unknown(0));
     }
-    let (body, sum) = bytes.split_at(bytes.len() - CHECKSUM_LEN);
-    if blake3::hash(body).as_bytes() != sum {
+    if version > BATTLE_FILE_FORMAT {
+        return Err(BattleFileError::Newer {
+            found: version,
+            ours: BATTLE_FILE_FORMAT,
+        });
+    }
+    let (head, sum) = bytes.split_at(bytes.len() - CHECKSUM_LEN);
+    if blake3::hash(head).as_bytes() != sum {
         return Err(BattleFileError::Checksum);
     }
-    let (file, rest) = postcard::take_from_bytes::<FileV1>(&body[HEADER_LEN..])
-        .map_err(|e| BattleFileError::Garbled(e.to_string()))?;
-    if !rest.is_empty() {
-        return Err(BattleFileError::Garbled(format!(
-            "{} unexpected bytes after the battle",
-            rest.len()
-        )));
+    let payload = &head[HEADER_LEN..];
+    match version {
+        1 => body::<EntryV1>(payload)?.into_file(|r, seq, rules| r.into_record(seq, rules)),
+        _ => body::<EntryV2>(payload)?.into_file(|r, seq, _| r.into_record(seq)),
     }
-    let records = file
-        .records
-        .into_iter()
-        .enumerate()
-        .map(|(i, r)| r.into_record(i as EntryId))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(BattleFile {
-        meta: BattleMeta {
-            game: file.game,
-            seed: file.seed,
-            rules_version: file.rules_version,
-            config: file.config,
-        },
-        title: file.title,
-        dice_mode: file.dice_mode,
-        created: file.created,
-        branches: file
-            .branches
-            .into_iter()
-            .map(|b| Branch {
-                id: b.id,
-                name: b.name,
-                parent: b.parent,
-                fork: b.fork,
-            })
-            .collect(),
-        records,
-        cursor: file.cursor,
-        branch: file.branch,
-    })
 }
 
 #[cfg(test)]
@@ -219,6 +240,7 @@ mod tests {
             rng_after: 0,
             state_hash: [1; 16],
             chain: [2; 16],
+            rules_version: 1,
         };
         BattleFile {
             meta: BattleMeta {
@@ -254,7 +276,7 @@ mod tests {
     fn a_battle_file_round_trips() {
         let f = sample();
         let bytes = write_battle_file(&f).unwrap();
-        assert!(bytes.starts_with(b"XENOLOG-BATTLE\n\x01\x00\x00\x00"));
+        assert!(bytes.starts_with(b"XENOLOG-BATTLE\n\x02\x00\x00\x00"));
         assert_eq!(read_battle_file(&bytes).unwrap(), f);
     }
 
@@ -281,11 +303,52 @@ mod tests {
         let mut newer = bytes.clone();
         newer[15] = 9;
         let err = read_battle_file(&newer).unwrap_err();
-        assert_eq!(err, BattleFileError::Newer { found: 9, ours: 1 });
+        assert_eq!(err, BattleFileError::Newer { found: 9, ours: 2 });
         assert!(err.to_string().contains("format 9"));
         let mut tampered = bytes.clone();
         let mid = bytes.len() / 2;
         tampered[mid] ^= 1;
         assert_eq!(read_battle_file(&tampered), Err(BattleFileError::Checksum));
+    }
+
+    /// A format 1 file, as exported until format 2, reads with every entry
+    /// under the battle's rules version.
+    #[test]
+    fn a_format_1_file_reads_with_the_battles_rules_version() {
+        let f = sample();
+        let records = f
+            .records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| EntryV1::from_record(i as EntryId, r).unwrap())
+            .collect::<Vec<_>>();
+        let payload = FileBody {
+            game: f.meta.game.clone(),
+            seed: f.meta.seed,
+            rules_version: f.meta.rules_version,
+            config: f.meta.config.clone(),
+            title: f.title.clone(),
+            dice_mode: f.dice_mode,
+            created: f.created,
+            branches: f
+                .branches
+                .iter()
+                .map(|b| BranchV1 {
+                    id: b.id,
+                    name: b.name.clone(),
+                    parent: b.parent,
+                    fork: b.fork,
+                })
+                .collect(),
+            records,
+            cursor: f.cursor,
+            branch: f.branch,
+        };
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&1u32.to_le_bytes());
+        let mut bytes = postcard::to_extend(&payload, bytes).unwrap();
+        let sum = blake3::hash(&bytes);
+        bytes.extend_from_slice(sum.as_bytes());
+        assert_eq!(read_battle_file(&bytes).unwrap(), f);
     }
 }

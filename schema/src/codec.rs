@@ -15,20 +15,32 @@
 //! the test game near 60 bytes. The sequence number itself is the database key,
 //! so it is passed in rather than stored twice.
 //!
-//! ## Adding format 2
+//! ## Entry format 2
 //!
-//! Write `EntryV2`, bump [`ENTRY_FORMAT`], make `decode_entry` decode version 2
-//! directly and turn version 1 into version 2 with an `upcast_v1` function; keep
-//! `EntryV1` and a golden test of its bytes forever. Writing always uses the
-//! newest version; files are never rewritten just to upgrade their records.
+//! [`EntryV2`] is format 1 with one more field at the end: the rules version
+//! that decided the entry. A format 1 entry is upcast with the rules version
+//! its battle was started under (before format 2 a battle had one version).
+//!
+//! ## Adding format 3
+//!
+//! Write `EntryV3`, bump [`ENTRY_FORMAT`], make `decode_entry` decode version 3
+//! directly and turn the older versions into it; keep `EntryV1`, `EntryV2` and
+//! the golden tests of their bytes forever. Writing always uses the newest
+//! version; files are never rewritten just to upgrade their records.
+//!
+//! ## Snapshots
+//!
+//! Format 1 is the envelope around the game's postcard state; format 2 adds
+//! the rules version that wrote the state. A snapshot is a cache: the engine
+//! rebuilds one of other rules, or one that does not decode, by folding.
 
 use serde::{Deserialize, Serialize};
 use xenolog_engine::{Actor, Die, EntryId, EntryRecord};
 
 /// The entry format this build writes; it reads this one and every older one.
-pub const ENTRY_FORMAT: u32 = 1;
+pub const ENTRY_FORMAT: u32 = 2;
 /// The snapshot envelope this build writes.
-pub const SNAPSHOT_FORMAT: u32 = 1;
+pub const SNAPSHOT_FORMAT: u32 = 2;
 
 /// Whether the app rolls or the players type in physical dice (stored per battle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -154,8 +166,8 @@ impl<'a> EntryV1<'a> {
         })
     }
 
-    /// The engine's record of entry `seq`.
-    pub fn into_record(self, seq: EntryId) -> Result<EntryRecord, CodecError> {
+    /// The engine's record of entry `seq`, decided under `rules_version`.
+    pub fn into_record(self, seq: EntryId, rules_version: u32) -> Result<EntryRecord, CodecError> {
         let parent = match self.parent_gap {
             0 => None,
             gap => Some(seq.checked_sub(gap).ok_or_else(|| {
@@ -182,7 +194,33 @@ impl<'a> EntryV1<'a> {
             rng_after: self.rng_after,
             state_hash: self.state_hash,
             chain: self.chain,
+            rules_version,
         })
+    }
+}
+
+/// An entry in format 2: format 1 and the rules version that decided it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntryV2<'a> {
+    /// Every field of format 1, in its order.
+    #[serde(borrow)]
+    pub v1: EntryV1<'a>,
+    /// The rules version that decided the entry.
+    pub rules_version: u32,
+}
+
+impl<'a> EntryV2<'a> {
+    /// The stored form of entry `seq`.
+    pub fn from_record(seq: EntryId, rec: &'a EntryRecord) -> Result<Self, CodecError> {
+        Ok(EntryV2 {
+            v1: EntryV1::from_record(seq, rec)?,
+            rules_version: rec.rules_version,
+        })
+    }
+
+    /// The engine's record of entry `seq`.
+    pub fn into_record(self, seq: EntryId) -> Result<EntryRecord, CodecError> {
+        self.v1.into_record(seq, self.rules_version)
     }
 }
 
@@ -213,14 +251,20 @@ fn decode_all<'a, T: Deserialize<'a>>(payload: &'a [u8]) -> Result<T, CodecError
 
 /// The stored bytes of entry `seq` (current format).
 pub fn encode_entry(seq: EntryId, rec: &EntryRecord) -> Result<Vec<u8>, CodecError> {
-    seal(ENTRY_FORMAT, &EntryV1::from_record(seq, rec)?)
+    seal(ENTRY_FORMAT, &EntryV2::from_record(seq, rec)?)
 }
 
-/// Read the stored bytes of entry `seq`, upcasting older formats.
-pub fn decode_entry(seq: EntryId, bytes: &[u8]) -> Result<EntryRecord, CodecError> {
+/// Read the stored bytes of entry `seq` of a battle started under rules
+/// version `battle_rules`, upcasting older formats.
+pub fn decode_entry(
+    seq: EntryId,
+    bytes: &[u8],
+    battle_rules: u32,
+) -> Result<EntryRecord, CodecError> {
     let (version, payload) = open_envelope(bytes)?;
     match version {
-        1 => decode_all::<EntryV1>(payload)?.into_record(seq),
+        1 => decode_all::<EntryV1>(payload)?.into_record(seq, battle_rules),
+        2 => decode_all::<EntryV2>(payload)?.into_record(seq),
         v if v > ENTRY_FORMAT => Err(CodecError::Newer {
             found: v,
             ours: ENTRY_FORMAT,
@@ -229,20 +273,26 @@ pub fn decode_entry(seq: EntryId, bytes: &[u8]) -> Result<EntryRecord, CodecErro
     }
 }
 
-/// The stored bytes of a snapshot: the envelope around the game's postcard state.
-pub fn encode_snapshot(state: &[u8]) -> Vec<u8> {
-    // The version fits in one varint byte while it is below 128.
-    let mut out = Vec::with_capacity(state.len() + 1);
+/// The stored bytes of a snapshot: the envelope around the game's postcard
+/// state, written under `rules_version`.
+pub fn encode_snapshot(rules_version: u32, state: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(state.len() + 6);
     out.extend_from_slice(&postcard_varint(SNAPSHOT_FORMAT));
+    out.extend_from_slice(&postcard_varint(rules_version));
     out.extend_from_slice(state);
     out
 }
 
-/// The game's postcard state inside a stored snapshot.
-pub fn decode_snapshot(bytes: &[u8]) -> Result<&[u8], CodecError> {
+/// The rules version and the game's postcard state inside a stored snapshot;
+/// format 1 did not store the version (`None`: the battle's own).
+pub fn decode_snapshot(bytes: &[u8]) -> Result<(Option<u32>, &[u8]), CodecError> {
     let (version, payload) = open_envelope(bytes)?;
     match version {
-        1 => Ok(payload),
+        1 => Ok((None, payload)),
+        2 => {
+            let (rules, state) = postcard::take_from_bytes::<u32>(payload).map_err(garbled)?;
+            Ok((Some(rules), state))
+        }
         v if v > SNAPSHOT_FORMAT => Err(CodecError::Newer {
             found: v,
             ours: SNAPSHOT_FORMAT,
@@ -281,6 +331,7 @@ mod tests {
             rng_after: 300,
             state_hash: [7; 16],
             chain: [9; 16],
+            rules_version: 3,
         }
     }
 
@@ -288,19 +339,18 @@ mod tests {
     fn an_entry_round_trips() {
         let rec = record();
         let bytes = encode_entry(42, &rec).unwrap();
-        assert_eq!(decode_entry(42, &bytes).unwrap(), rec);
+        assert_eq!(decode_entry(42, &bytes, 1).unwrap(), rec);
         let first = EntryRecord {
             parent: None,
             ..record()
         };
         let bytes = encode_entry(0, &first).unwrap();
-        assert_eq!(decode_entry(0, &bytes).unwrap(), first);
+        assert_eq!(decode_entry(0, &bytes, 1).unwrap(), first);
     }
 
-    /// The bytes of format 1 are frozen: files written today must read forever.
-    #[test]
-    fn entry_format_1_bytes_are_frozen() {
-        let bytes = encode_entry(42, &record()).unwrap();
+    /// Format 1 as it was written, frozen: entries written until format 2
+    /// must read forever, with their battle's rules version.
+    fn format_1_bytes() -> Vec<u8> {
         let mut expect = vec![
             1, // format
             1, // parent gap
@@ -314,6 +364,31 @@ mod tests {
         ];
         expect.extend([7; 16]);
         expect.extend([9; 16]);
+        expect
+    }
+
+    #[test]
+    fn entry_format_1_is_read_with_the_battles_rules_version() {
+        let rec = decode_entry(42, &format_1_bytes(), 5).unwrap();
+        assert_eq!(
+            rec,
+            EntryRecord {
+                rules_version: 5,
+                ..record()
+            }
+        );
+        let rec = record();
+        let v1 = EntryV1::from_record(42, &rec).unwrap();
+        assert_eq!(seal(1, &v1).unwrap(), format_1_bytes());
+    }
+
+    /// The bytes of format 2 are frozen: format 1 and the rules version.
+    #[test]
+    fn entry_format_2_bytes_are_frozen() {
+        let bytes = encode_entry(42, &record()).unwrap();
+        let mut expect = format_1_bytes();
+        expect[0] = 2;
+        expect.push(3);
         assert_eq!(bytes, expect);
     }
 
@@ -321,11 +396,11 @@ mod tests {
     fn a_newer_entry_format_is_refused_with_both_versions() {
         let mut bytes = encode_entry(42, &record()).unwrap();
         bytes[0] = 7;
-        let err = decode_entry(42, &bytes).unwrap_err();
-        assert_eq!(err, CodecError::Newer { found: 7, ours: 1 });
+        let err = decode_entry(42, &bytes, 1).unwrap_err();
+        assert_eq!(err, CodecError::Newer { found: 7, ours: 2 });
         let text = err.to_string();
         assert!(
-            text.contains("format 7") && text.contains("up to 1"),
+            text.contains("format 7") && text.contains("up to 2"),
             "{text}"
         );
     }
@@ -333,22 +408,22 @@ mod tests {
     #[test]
     fn damaged_entries_are_errors_not_panics() {
         let bytes = encode_entry(42, &record()).unwrap();
-        assert_eq!(decode_entry(42, &[]), Err(CodecError::Empty));
-        assert_eq!(decode_entry(42, &[0, 1, 2]), Err(CodecError::Unknown(0)));
+        assert_eq!(decode_entry(42, &[], 1), Err(CodecError::Empty));
+        assert_eq!(decode_entry(42, &[0, 1, 2], 1), Err(CodecError::Unknown(0)));
         for cut in 1..bytes.len() {
-            assert!(decode_entry(42, &bytes[..cut]).is_err(), "cut at {cut}");
+            assert!(decode_entry(42, &bytes[..cut], 1).is_err(), "cut at {cut}");
         }
         let mut longer = bytes.clone();
         longer.push(0);
         assert!(matches!(
-            decode_entry(42, &longer),
+            decode_entry(42, &longer, 1),
             Err(CodecError::Garbled(_))
         ));
         // The gap is relative to the key: the same bytes at seq 40 name 39,
         // and at seq 0 they would reach before the first entry.
-        assert_eq!(decode_entry(40, &bytes).unwrap().parent, Some(39));
+        assert_eq!(decode_entry(40, &bytes, 1).unwrap().parent, Some(39));
         assert!(matches!(
-            decode_entry(0, &bytes),
+            decode_entry(0, &bytes, 1),
             Err(CodecError::Garbled(_))
         ));
     }
@@ -363,12 +438,17 @@ mod tests {
 
     #[test]
     fn snapshots_carry_their_version() {
-        let bytes = encode_snapshot(&[1, 2, 3]);
-        assert_eq!(bytes, vec![1, 1, 2, 3]);
-        assert_eq!(decode_snapshot(&bytes).unwrap(), &[1, 2, 3]);
+        let bytes = encode_snapshot(4, &[1, 2, 3]);
+        assert_eq!(bytes, vec![2, 4, 1, 2, 3]);
+        assert_eq!(decode_snapshot(&bytes).unwrap(), (Some(4), &[1, 2, 3][..]));
+        // Format 1, as written until format 2: no rules version.
         assert_eq!(
-            decode_snapshot(&[2, 1]),
-            Err(CodecError::Newer { found: 2, ours: 1 })
+            decode_snapshot(&[1, 1, 2, 3]).unwrap(),
+            (None, &[1, 2, 3][..])
+        );
+        assert_eq!(
+            decode_snapshot(&[3, 1]),
+            Err(CodecError::Newer { found: 3, ours: 2 })
         );
         assert_eq!(decode_snapshot(&[]), Err(CodecError::Empty));
     }

@@ -11,7 +11,7 @@
 //! - [`battle_file`]: the standalone file a single battle is exported to.
 //!
 //! The one key decision: **the stored form is not the engine's type.** An
-//! entry is written as [`codec`]'s own `EntryV1`, a field-by-field mirror of
+//! entry is written as [`codec`]'s own `EntryV2`, a field-by-field mirror of
 //! `xenolog_engine::EntryRecord`, so a change to the engine's structs can never
 //! silently change what is on disk; changing the format means a new version
 //! number and an upcaster from the old one, and a file from a newer build is

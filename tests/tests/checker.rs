@@ -240,17 +240,17 @@ fn a_log_rewritten_with_fresh_hashes_is_caught_by_replay() {
     recs[0].dice.pop();
     let mut chain = xenolog_engine::hash::root_chain(s.meta());
     for rec in &mut recs {
-        rec.chain = xenolog_engine::hash::chain_hash(&chain, rec);
+        rec.chain = xenolog_engine::hash::chain_hash(&chain, rec, s.meta().rules_version);
         chain = rec.chain;
     }
-    let t = Session::<Stub<STEADY>>::from_parts(
-        s.meta().clone(),
-        recs,
-        s.branches().to_vec(),
-        vec![],
-        s.cursor(),
-        s.current_branch(),
-    )
+    let t = Session::<Stub<STEADY>>::from_parts(xenolog_engine::StoredBattle {
+        meta: s.meta().clone(),
+        records: recs,
+        branches: s.branches().to_vec(),
+        snapshots: vec![],
+        cursor: s.cursor(),
+        branch: s.current_branch(),
+    })
     .expect("the parts still decode");
     let problem = t.verify().problem.expect("a rewritten die is noticed");
     assert_eq!(problem.kind, DivergenceKind::Diverged);

@@ -107,7 +107,16 @@ fn check_battle(what: &str, m: &Manifest, want: &BattleManifest, b: &dyn Battle)
     // Verify: the chain holds; only a rules change may replay differently.
     let report = b.verify();
     assert!(report.ok(), "{what}: {report}");
-    let _ = (recorded, now, DivergenceKind::Diverged);
+    if let Some(d) = &report.rules_changed {
+        assert_eq!(
+            d.kind,
+            DivergenceKind::RulesChanged { recorded, now },
+            "{what}: {report}"
+        );
+    }
+    if now == recorded {
+        assert!(report.rules_changed.is_none(), "{what}: {report}");
+    }
 }
 
 #[test]
@@ -201,4 +210,202 @@ fn a_fixture_opened_read_only_is_left_byte_for_byte_as_it_was() {
         }
         assert_eq!(std::fs::read(&path).unwrap(), before, "{}", dir.display());
     }
+}
+
+/// The fixture's Dice Race battles were recorded under rules version 1, whose
+/// events had another layout (a bust was an event of its own). Today's
+/// version reads them through its upcaster: every state comes out as the old
+/// build saw it, and `verify` counts every entry as older and finds none that
+/// today's rules decide differently (the change was the layout only).
+#[test]
+fn the_test_games_version_1_battles_read_through_the_upcaster() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/compat/2026-11-23");
+    let m = read_manifest(&dir).unwrap();
+    assert_eq!(m.rules_versions["race"], 1);
+    assert!(rules_now("race") > 1);
+    let tmp = tempfile::tempdir().unwrap();
+    let c = Campaign::open(&copy_of(&dir, CAMPAIGN_FILE, tmp.path())).unwrap();
+    let mut seen = 0;
+    for want in m.battles.iter().filter(|b| b.game == "race") {
+        let b = c.load_battle(want.id).unwrap();
+        let got = describe_battle(want.id, &want.title, &want.dice_mode, &*b);
+        assert_eq!(got.states, want.states, "battle {}", want.id);
+        assert_eq!(got.result, want.result, "battle {}", want.id);
+        let report = b.verify();
+        assert!(report.ok() && report.rules_changed.is_none(), "{report}");
+        assert_eq!(report.older, want.entries);
+        seen += 1;
+    }
+    assert_eq!(seen, 2);
+    // Their snapshots, written under version 1, were rebuilt and written back.
+    let raw = rusqlite::Connection::open(c.path()).unwrap();
+    let mut stmt = raw
+        .prepare("SELECT s.state FROM snapshots s JOIN battles b ON b.id = s.battle WHERE b.game = 'race'")
+        .unwrap();
+    let rows: Vec<Vec<u8>> = stmt
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(!rows.is_empty(), "the race battles have snapshots");
+    for row in rows {
+        let (rules, _) = xenolog_schema::codec::decode_snapshot(&row).unwrap();
+        assert_eq!(rules, Some(rules_now("race")));
+    }
+}
+
+/// A Dice Race with a rule changed in a "version 3": a 2 busts too. Used to
+/// open the fixture's version 1 battle as a build with new rules would.
+mod race_v3 {
+    use xenolog_engine::games::race::{Race, RaceCommand, RaceConfig, RaceEvent, RaceState};
+    use xenolog_engine::{
+        Actor, FlowMark, Game, Outcome, Randomness, RuleError, ScenarioInfo, Scene, SetupError,
+    };
+
+    pub struct RaceV3;
+
+    impl Game for RaceV3 {
+        type Config = RaceConfig;
+        type State = RaceState;
+        type Command = RaceCommand;
+        type Event = RaceEvent;
+        const ID: &'static str = Race::ID;
+        const NAME: &'static str = Race::NAME;
+        const RULES_VERSION: u32 = 3;
+
+        fn scenarios() -> Vec<ScenarioInfo> {
+            Race::scenarios()
+        }
+        fn setup(config: &RaceConfig) -> Result<RaceState, SetupError> {
+            Race::setup(config)
+        }
+        fn decide(
+            state: &RaceState,
+            actor: Actor,
+            command: &RaceCommand,
+            rng: &mut Randomness,
+        ) -> Result<Vec<RaceEvent>, RuleError> {
+            let mut events = Race::decide(state, actor, command, rng)?;
+            for e in &mut events {
+                if let RaceEvent::Rolled { dice, bust } = e {
+                    *bust = dice.iter().any(|&d| d <= 2);
+                }
+            }
+            Ok(events)
+        }
+        fn apply(state: &mut RaceState, event: &RaceEvent) {
+            Race::apply(state, event)
+        }
+        fn legal(state: &RaceState) -> Vec<(Actor, RaceCommand)> {
+            Race::legal(state)
+        }
+        fn to_move(state: &RaceState) -> Option<Actor> {
+            Race::to_move(state)
+        }
+        fn outcome(state: &RaceState) -> Option<Outcome> {
+            Race::outcome(state)
+        }
+        fn view(state: &RaceState, viewer: Actor) -> RaceState {
+            Race::view(state, viewer)
+        }
+        fn actor_name(actor: Actor) -> String {
+            Race::actor_name(actor)
+        }
+        fn describe_command(state: &RaceState, actor: Actor, command: &RaceCommand) -> String {
+            Race::describe_command(state, actor, command)
+        }
+        fn describe_event(event: &RaceEvent) -> String {
+            Race::describe_event(event)
+        }
+        fn flow(state: &RaceState) -> FlowMark {
+            Race::flow(state)
+        }
+        fn scene(state: &RaceState) -> Scene {
+            Race::scene(state)
+        }
+        fn decode_command(v: u32, bytes: &[u8]) -> Result<RaceCommand, String> {
+            match v {
+                3 => xenolog_engine::upcast::exact(bytes),
+                v => Race::decode_command(v, bytes),
+            }
+        }
+        fn decode_events(v: u32, bytes: &[u8]) -> Result<Vec<RaceEvent>, String> {
+            match v {
+                3 => xenolog_engine::upcast::exact(bytes),
+                v => Race::decode_events(v, bytes),
+            }
+        }
+    }
+}
+
+/// A rule change reaches an old battle: it opens and shows every entry as
+/// recorded; `verify` names, in words, the first entry the new rules decide
+/// differently, and is not a failure; the battle goes on under the new rules
+/// and each new entry verifies exactly.
+#[test]
+fn an_old_battle_opens_under_changed_rules_and_verify_names_the_first_difference() {
+    use xenolog_engine::{Game, Session, StoredBattle};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/compat/2026-11-23");
+    let m = read_manifest(&dir).unwrap();
+    let export = m
+        .exports
+        .iter()
+        .find(|e| e.file == "race-entered.xbattle")
+        .unwrap();
+    let want = m.battles.iter().find(|b| b.id == export.battle).unwrap();
+    let bytes = std::fs::read(dir.join(&export.file)).unwrap();
+    let f = xenolog_schema::battle_file::read_battle_file(&bytes).unwrap();
+    let mut s = Session::<race_v3::RaceV3>::from_parts(StoredBattle {
+        meta: f.meta,
+        records: f.records,
+        branches: f.branches,
+        snapshots: Vec::new(),
+        cursor: f.cursor,
+        branch: f.branch,
+    })
+    .expect("an old battle opens under new rules");
+    // Every entry as recorded.
+    for (id, hash) in want.states.iter().enumerate() {
+        assert_eq!(&state_hash(&s, Some(id as EntryId)), hash, "entry {id}");
+    }
+    // The first roll with a 2 and no 1 is where version 3 decides otherwise.
+    let first_two = (0..want.entries)
+        .find(|&id| {
+            s.events(id).iter().any(|e| {
+                matches!(e, xenolog_engine::games::race::RaceEvent::Rolled { dice, bust: false }
+                    if dice.contains(&2))
+            })
+        })
+        .expect("the fixture rolls a 2 somewhere");
+    let report = s.verify();
+    assert!(report.ok(), "{report}");
+    let d = report.rules_changed.clone().expect("a difference is named");
+    assert_eq!(d.entry, first_two);
+    assert_eq!(
+        d.kind,
+        DivergenceKind::RulesChanged {
+            recorded: 1,
+            now: 3
+        }
+    );
+    let text = report.to_string();
+    assert!(
+        text.contains(&format!("decide entry {first_two} differently"))
+            && text.contains("recorded: rolled")
+            && text.contains("replayed: rolled"),
+        "{text}"
+    );
+    // The battle goes on under version 3, entry by entry verifiable.
+    let actor = <race_v3::RaceV3 as Game>::to_move(s.state()).unwrap();
+    let id = s
+        .play(
+            actor,
+            &xenolog_engine::games::race::RaceCommand::Hold,
+            Some(vec![]),
+        )
+        .unwrap();
+    assert_eq!(s.records()[id as usize].rules_version, 3);
+    let report = s.verify();
+    assert!(report.ok(), "{report}");
+    assert_eq!(report.older, want.entries);
 }

@@ -361,19 +361,22 @@ proptest! {
 /// of the session's own and the snapshots it keeps.
 fn reload(s: &Session<Race>, records: Vec<EntryRecord>) -> Result<Session<Race>, LoadError> {
     let snapshots = (0..s.records().len() as EntryId)
-        .filter_map(|id| {
-            s.snapshot(id)
-                .map(|st| (id, postcard::to_allocvec(st).expect("a state encodes")))
+        .filter_map(|entry| {
+            s.snapshot(entry).map(|st| xenolog_engine::StoredSnapshot {
+                entry,
+                rules_version: Race::RULES_VERSION,
+                state: postcard::to_allocvec(st).expect("a state encodes"),
+            })
         })
         .collect();
-    Session::<Race>::from_parts(
-        s.meta().clone(),
+    Session::<Race>::from_parts(xenolog_engine::StoredBattle {
+        meta: s.meta().clone(),
         records,
-        s.branches().to_vec(),
+        branches: s.branches().to_vec(),
         snapshots,
-        s.cursor(),
-        s.current_branch(),
-    )
+        cursor: s.cursor(),
+        branch: s.current_branch(),
+    })
 }
 
 /// A stored field of an entry record.
@@ -389,10 +392,11 @@ enum Field {
     Entered,
     Parent,
     Branch,
+    RulesVersion,
 }
 
 impl Field {
-    const ALL: [Field; 10] = [
+    const ALL: [Field; 11] = [
         Field::Command,
         Field::Events,
         Field::Dice,
@@ -403,6 +407,7 @@ impl Field {
         Field::Entered,
         Field::Parent,
         Field::Branch,
+        Field::RulesVersion,
     ];
     const COUNT: usize = Self::ALL.len();
 }
@@ -435,6 +440,11 @@ fn flip(rec: &mut EntryRecord, field: Field, pos: usize, mask: u8) -> Field {
             rec.rng_after = u64::from_le_bytes(b);
         }
         Field::Actor => rec.actor.0 ^= mask,
+        Field::RulesVersion => {
+            let mut b = rec.rules_version.to_le_bytes();
+            byte(&mut b, pos, mask);
+            rec.rules_version = u32::from_le_bytes(b);
+        }
         Field::Entered => rec.entered = !rec.entered,
         Field::Parent if rec.parent.is_some() => {
             let mut b = rec.parent.expect("checked").to_le_bytes();

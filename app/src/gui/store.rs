@@ -157,14 +157,14 @@ impl CampaignStore for MemoryCampaign {
     }
     fn load_battle(&self, id: BattleId) -> Result<Box<dyn Battle>, String> {
         let b = self.get(id)?;
-        xenolog_engine::games::load_battle(
-            b.meta.clone(),
-            b.records.clone(),
-            b.branches.clone(),
-            Vec::new(),
-            b.cursor,
-            b.branch,
-        )
+        xenolog_engine::games::load_battle(xenolog_engine::StoredBattle {
+            meta: b.meta.clone(),
+            records: b.records.clone(),
+            branches: b.branches.clone(),
+            snapshots: Vec::new(),
+            cursor: b.cursor,
+            branch: b.branch,
+        })
         .map_err(|e| format!("the battle cannot be loaded: {e}"))
     }
     fn new_battle(

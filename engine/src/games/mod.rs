@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::battle::Battle;
 use crate::game::{Game, ScenarioInfo};
-use crate::session::{BattleMeta, Branch, BranchId, EntryId, EntryRecord, LoadError, Session};
+use crate::session::{LoadError, Session, StoredBattle};
 
 pub mod dimx;
 pub mod race;
@@ -107,29 +107,13 @@ pub fn new_battle(
 }
 
 /// Rebuild a stored battle.
-pub fn load_battle(
-    meta: BattleMeta,
-    records: Vec<EntryRecord>,
-    branches: Vec<Branch>,
-    snapshots: Vec<(EntryId, Vec<u8>)>,
-    cursor: Option<EntryId>,
-    branch: BranchId,
-) -> Result<Box<dyn Battle>, LoadError> {
-    fn load<G: Game>(
-        meta: BattleMeta,
-        records: Vec<EntryRecord>,
-        branches: Vec<Branch>,
-        snapshots: Vec<(EntryId, Vec<u8>)>,
-        cursor: Option<EntryId>,
-        branch: BranchId,
-    ) -> Result<Box<dyn Battle>, LoadError> {
-        Ok(Box::new(Session::<G>::from_parts(
-            meta, records, branches, snapshots, cursor, branch,
-        )?))
+pub fn load_battle(parts: StoredBattle) -> Result<Box<dyn Battle>, LoadError> {
+    fn load<G: Game>(parts: StoredBattle) -> Result<Box<dyn Battle>, LoadError> {
+        Ok(Box::new(Session::<G>::from_parts(parts)?))
     }
-    match meta.game.as_str() {
-        dimx::DimX::ID => load::<dimx::DimX>(meta, records, branches, snapshots, cursor, branch),
-        race::Race::ID => load::<race::Race>(meta, records, branches, snapshots, cursor, branch),
+    match parts.meta.game.as_str() {
+        dimx::DimX::ID => load::<dimx::DimX>(parts),
+        race::Race::ID => load::<race::Race>(parts),
         other => Err(LoadError::Other(format!(
             "this battle is of game '{other}', which this build of Xenolog does not know"
         ))),

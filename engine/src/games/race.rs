@@ -4,6 +4,11 @@
 //! Each turn the player rolls one to three dice as often as they like, adding
 //! them to a turn total; any 1 loses the turn total and ends the turn. Holding
 //! banks the turn total. The first to reach the target (50 unless set) wins.
+//!
+//! Rules version 2 changed the layout of its events, and nothing else: a
+//! bust is a roll with `bust: true` instead of an event of its own. Version 1
+//! battles are read through [`v1`]'s upcaster (the example that
+//! `xenolog_engine::upcast` describes, pinned by the compatibility fixtures).
 
 use serde::{Deserialize, Serialize};
 
@@ -49,10 +54,45 @@ pub enum RaceCommand {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum RaceEvent {
-    Rolled { dice: Vec<u8> },
-    Busted { dice: Vec<u8> },
-    Held { points: u32 },
-    Won { player: u8 },
+    /// The dice rolled; with a 1 among them the turn total is lost.
+    Rolled {
+        dice: Vec<u8>,
+        bust: bool,
+    },
+    Held {
+        points: u32,
+    },
+    Won {
+        player: u8,
+    },
+}
+
+/// The stored form of rules version 1, frozen: its events as they were
+/// written, and the upcaster into today's.
+pub mod v1 {
+    use serde::{Deserialize, Serialize};
+
+    use super::RaceEvent;
+
+    /// An event as rules version 1 stored it.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub enum RaceEventV1 {
+        Rolled { dice: Vec<u8> },
+        Busted { dice: Vec<u8> },
+        Held { points: u32 },
+        Won { player: u8 },
+    }
+
+    impl From<RaceEventV1> for RaceEvent {
+        fn from(e: RaceEventV1) -> Self {
+            match e {
+                RaceEventV1::Rolled { dice } => RaceEvent::Rolled { dice, bust: false },
+                RaceEventV1::Busted { dice } => RaceEvent::Rolled { dice, bust: true },
+                RaceEventV1::Held { points } => RaceEvent::Held { points },
+                RaceEventV1::Won { player } => RaceEvent::Won { player },
+            }
+        }
+    }
 }
 
 impl Game for Race {
@@ -62,7 +102,7 @@ impl Game for Race {
     type Event = RaceEvent;
     const ID: &'static str = "race";
     const NAME: &'static str = "Dice Race (test game)";
-    const RULES_VERSION: u32 = 1;
+    const RULES_VERSION: u32 = 2;
 
     fn scenarios() -> Vec<ScenarioInfo> {
         vec![ScenarioInfo {
@@ -110,11 +150,8 @@ impl Game for Race {
                     ));
                 }
                 let dice = rng.roll(dice as usize, 6)?;
-                Ok(vec![if dice.contains(&1) {
-                    RaceEvent::Busted { dice }
-                } else {
-                    RaceEvent::Rolled { dice }
-                }])
+                let bust = dice.contains(&1);
+                Ok(vec![RaceEvent::Rolled { dice, bust }])
             }
             RaceCommand::Hold => {
                 let mut events = vec![RaceEvent::Held {
@@ -132,10 +169,10 @@ impl Game for Race {
 
     fn apply(state: &mut RaceState, event: &RaceEvent) {
         match event {
-            RaceEvent::Rolled { dice } => {
+            RaceEvent::Rolled { dice, bust: false } => {
                 state.turn_total += dice.iter().map(|&d| u32::from(d)).sum::<u32>();
             }
-            RaceEvent::Busted { .. } => {
+            RaceEvent::Rolled { bust: true, .. } => {
                 state.turn_total = 0;
                 state.to_move = 1 - state.to_move;
                 state.turn += 1;
@@ -147,6 +184,14 @@ impl Game for Race {
                 state.turn += 1;
             }
             RaceEvent::Won { player } => state.winner = Some(*player),
+        }
+    }
+
+    fn decode_events(rules_version: u32, bytes: &[u8]) -> Result<Vec<RaceEvent>, String> {
+        match rules_version {
+            1 => crate::upcast::exact::<Vec<v1::RaceEventV1>>(bytes)
+                .map(|events| events.into_iter().map(RaceEvent::from).collect()),
+            v => crate::upcast::current::<Self, _>(v, bytes),
         }
     }
 
@@ -191,8 +236,10 @@ impl Game for Race {
 
     fn describe_event(event: &RaceEvent) -> String {
         match event {
-            RaceEvent::Rolled { dice } => format!("rolled {dice:?}"),
-            RaceEvent::Busted { dice } => format!("rolled {dice:?}: a 1, the turn total is lost"),
+            RaceEvent::Rolled { dice, bust: false } => format!("rolled {dice:?}"),
+            RaceEvent::Rolled { dice, bust: true } => {
+                format!("rolled {dice:?}: a 1, the turn total is lost")
+            }
             RaceEvent::Held { points } => format!("banked {points} points"),
             RaceEvent::Won { player } => format!(
                 "{} reached the target and wins",
@@ -236,5 +283,63 @@ impl Game for Race {
             background: Some(Rgba::WHITE),
             items,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::v1::RaceEventV1;
+    use super::*;
+
+    /// Events exactly as rules version 1 wrote them (frozen bytes).
+    fn v1_bytes() -> Vec<u8> {
+        let events = vec![
+            RaceEventV1::Rolled { dice: vec![4, 5] },
+            RaceEventV1::Busted { dice: vec![1] },
+            RaceEventV1::Held { points: 9 },
+            RaceEventV1::Won { player: 1 },
+        ];
+        let bytes = postcard::to_allocvec(&events).unwrap();
+        assert_eq!(
+            bytes,
+            vec![4, 0, 2, 4, 5, 1, 1, 1, 2, 9, 3, 1],
+            "the version 1 layout is frozen"
+        );
+        bytes
+    }
+
+    #[test]
+    fn events_recorded_under_rules_version_1_are_upcast() {
+        let events = Race::decode_events(1, &v1_bytes()).unwrap();
+        assert_eq!(
+            events,
+            vec![
+                RaceEvent::Rolled {
+                    dice: vec![4, 5],
+                    bust: false
+                },
+                RaceEvent::Rolled {
+                    dice: vec![1],
+                    bust: true
+                },
+                RaceEvent::Held { points: 9 },
+                RaceEvent::Won { player: 1 },
+            ]
+        );
+    }
+
+    #[test]
+    fn version_1_bytes_read_as_todays_layout_would_be_wrong() {
+        // Why the upcaster dispatches on the recorded version, not on whether
+        // the bytes happen to decode.
+        let as_today = Race::decode_events(Race::RULES_VERSION, &v1_bytes());
+        assert_ne!(as_today, Race::decode_events(1, &v1_bytes()));
+    }
+
+    #[test]
+    fn a_newer_rules_version_is_refused_in_words() {
+        let bytes = postcard::to_allocvec(&vec![RaceEvent::Held { points: 1 }]).unwrap();
+        let err = Race::decode_events(Race::RULES_VERSION + 1, &bytes).unwrap_err();
+        assert!(err.contains("newer than this build's"), "{err}");
     }
 }

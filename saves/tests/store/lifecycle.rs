@@ -114,6 +114,51 @@ fn snapshots_are_stored_every_snapshot_every_entries() {
     assert_eq!(seqs, expect);
 }
 
+/// Snapshots are a cache: one that no longer decodes (or was written under
+/// other rules) does not stop the battle from opening; it is rebuilt by
+/// folding and written back, so the next opening reads it again.
+#[test]
+fn an_unreadable_snapshot_is_rebuilt_and_rewritten_on_opening() {
+    let (_dir, path) = place();
+    let (mut c, id) = campaign_with_race(&path);
+    let mut b = c.load_battle(id).unwrap();
+    play_n(&mut c, id, &mut *b, 140);
+    let before = states(&*b);
+    drop(b);
+    drop(c);
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    let snapshot = |raw: &rusqlite::Connection, seq: i64| -> Vec<u8> {
+        raw.query_row("SELECT state FROM snapshots WHERE seq = ?1", [seq], |r| {
+            r.get(0)
+        })
+        .unwrap()
+    };
+    let good = (snapshot(&raw, 63), snapshot(&raw, 127));
+    // One garbled, one from "another rules version".
+    raw.execute(
+        "UPDATE snapshots SET state = x'02010203ff' WHERE seq = 63",
+        [],
+    )
+    .unwrap();
+    let mut other = good.1.clone();
+    other[1] = 99;
+    raw.execute("UPDATE snapshots SET state = ?1 WHERE seq = 127", [&other])
+        .unwrap();
+    drop(raw);
+    let c = Campaign::open(&path).unwrap();
+    let back = c.load_battle(id).unwrap();
+    assert_eq!(back.rebuilt_snapshots(), &[63, 127]);
+    assert_eq!(states(&*back), before);
+    assert!(back.verify().ok());
+    drop(back);
+    drop(c);
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    assert_eq!((snapshot(&raw, 63), snapshot(&raw, 127)), good);
+    drop(raw);
+    let c = Campaign::open(&path).unwrap();
+    assert!(c.load_battle(id).unwrap().rebuilt_snapshots().is_empty());
+}
+
 #[test]
 fn undo_then_a_new_command_starts_a_branch_and_the_position_persists() {
     let (_dir, path) = place();
