@@ -99,6 +99,11 @@ pub trait Battle: Send {
     fn rules_version_now(&self) -> u32;
     /// Snapshots rebuilt when the battle was loaded, for the store to write back.
     fn rebuilt_snapshots(&self) -> &[EntryId];
+    /// Branches started by taking back a command whose dice had been seen.
+    fn takebacks_past_rolls(&self) -> Vec<BranchId>;
+    /// The first entry after a point that rolled from the stream: where a
+    /// strict battle refuses a new command.
+    fn first_roll_after(&self, at: Option<EntryId>) -> Option<EntryId>;
     /// The stored form (postcard) of the snapshot kept at an entry, if any:
     /// what the store writes so a battle opens without refolding.
     fn snapshot_bytes(&self, id: EntryId) -> Option<Vec<u8>>;
@@ -249,6 +254,12 @@ impl<G: Game> Battle for Session<G> {
     }
     fn rebuilt_snapshots(&self) -> &[EntryId] {
         Session::rebuilt_snapshots(self)
+    }
+    fn takebacks_past_rolls(&self) -> Vec<BranchId> {
+        Session::takebacks_past_rolls(self)
+    }
+    fn first_roll_after(&self, at: Option<EntryId>) -> Option<EntryId> {
+        Session::first_roll_after(self, at)
     }
     fn snapshot_bytes(&self, id: EntryId) -> Option<Vec<u8>> {
         self.snapshot(id)

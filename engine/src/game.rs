@@ -36,6 +36,8 @@ pub enum RuleErrorKind {
     /// Nothing was recorded: give the same command again with one more die
     /// (a player rolling real dice can be asked die by die this way).
     MoreDice,
+    /// A strict battle refuses a new command where dice have been seen.
+    Strict,
 }
 
 /// A command refused by the rules, with the reason in words.

@@ -30,6 +30,10 @@ pub fn root_chain(meta: &BattleMeta) -> Hash16 {
     h.update(&meta.seed.to_le_bytes());
     h.update(&meta.rules_version.to_le_bytes());
     h.update(meta.config.as_bytes());
+    // Hashed only when set, so battles from before strict battles keep their chain.
+    if meta.strict {
+        h.update(b"\0strict");
+    }
     cut(h.finalize())
 }
 

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Actor, Game, Outcome, RuleError, SetupError};
+use crate::game::{Actor, Game, Outcome, RuleError, RuleErrorKind, SetupError};
 use crate::hash::{Hash16, chain_hash, root_chain, state_hash};
 use crate::rng::{Die, Randomness};
 
@@ -42,6 +42,10 @@ pub struct BattleMeta {
     pub rules_version: u32,
     /// The game's config as JSON (scenario and options).
     pub config: String,
+    /// A strict battle: no command from a point whose dice have been seen
+    /// (see [`Session::prepare`]); against dice foresight in solitaire play.
+    #[serde(default)]
+    pub strict: bool,
 }
 
 /// One accepted command with its outcome, as stored.
@@ -292,6 +296,11 @@ pub struct Session<G: Game> {
 impl<G: Game> Session<G> {
     /// A fresh battle.
     pub fn new(seed: u64, config: G::Config) -> Result<Self, SetupError> {
+        Self::new_with(seed, config, false)
+    }
+
+    /// A fresh battle, strict or not (see [`BattleMeta::strict`]).
+    pub fn new_with(seed: u64, config: G::Config, strict: bool) -> Result<Self, SetupError> {
         let initial = G::setup(&config)?;
         let meta = BattleMeta {
             game: G::ID.to_owned(),
@@ -299,6 +308,7 @@ impl<G: Game> Session<G> {
             rules_version: G::RULES_VERSION,
             config: serde_json::to_string(&config)
                 .map_err(|e| SetupError(format!("config cannot be written: {e}")))?,
+            strict,
         };
         Ok(Self::empty(meta, config, initial))
     }
@@ -624,6 +634,13 @@ impl<G: Game> Session<G> {
     }
 
     /// Decide a command at the cursor. Nothing changes until [`Session::commit`].
+    ///
+    /// Dice follow the stream's position, so the same command from the same
+    /// point always rolls the same dice (undo is no way to reroll). In a
+    /// [strict](BattleMeta::strict) battle a *different* command from a point
+    /// after which dice were already rolled is refused as well: otherwise a
+    /// player could see the dice, take the command back and give one that
+    /// suits them better.
     pub fn prepare(
         &self,
         actor: Actor,
@@ -654,6 +671,18 @@ impl<G: Game> Session<G> {
                     state: None,
                 });
             }
+        }
+        if self.meta.strict
+            && let Some(seen) = self.first_roll_after(self.cursor)
+        {
+            return Err(RuleError::new(
+                RuleErrorKind::Strict,
+                format!(
+                    "this is a strict battle and the dice of entry {seen} after this point \
+                     have been seen: only the same command can be given again here \
+                     (or go on from the end of a line)"
+                ),
+            ));
         }
         let mut state = self.at_cursor.clone();
         for e in &events {
@@ -704,6 +733,64 @@ impl<G: Game> Session<G> {
             outcome: G::outcome(&state),
             state: Some(Box::new(state)),
         })
+    }
+
+    /// The first entry after `at` (on any line from it) that rolled dice
+    /// from the stream, if one was recorded. Entries are appended in order,
+    /// so every descendant of `at` has a greater id.
+    pub fn first_roll_after(&self, at: Option<EntryId>) -> Option<EntryId> {
+        let from = at.map_or(0, |a| a + 1);
+        let base = self.rng_after(at);
+        (from..self.records.len() as EntryId).find(|&id| {
+            let rec = &self.records[id as usize];
+            rec.rng_after > base && self.descends_from(id, at)
+        })
+    }
+
+    /// Whether `id` lies after `at` on some line (`None`: the setup).
+    fn descends_from(&self, id: EntryId, at: Option<EntryId>) -> bool {
+        let Some(at) = at else { return true };
+        let mut e = Some(id);
+        while let Some(x) = e {
+            if x == at {
+                return true;
+            }
+            if x < at {
+                return false;
+            }
+            e = self.records[x as usize].parent;
+        }
+        false
+    }
+
+    /// The branches that were started by taking back a command whose dice had
+    /// been seen: each parted from a point after which, when it was started,
+    /// an entry had already rolled from the stream. Shown in the log so a
+    /// casual battle's take-backs are honest.
+    pub fn takebacks_past_rolls(&self) -> Vec<BranchId> {
+        self.branches
+            .iter()
+            .skip(1)
+            .filter(|b| {
+                let Some(first) = self.first_entry_of(b.id) else {
+                    return false;
+                };
+                let base = self.rng_after(b.fork);
+                let from = b.fork.map_or(0, |f| f + 1);
+                (from..first).any(|id| {
+                    self.records[id as usize].rng_after > base && self.descends_from(id, b.fork)
+                })
+            })
+            .map(|b| b.id)
+            .collect()
+    }
+
+    /// The first entry recorded on a branch.
+    fn first_entry_of(&self, branch: BranchId) -> Option<EntryId> {
+        self.records
+            .iter()
+            .position(|r| r.branch == branch)
+            .map(|i| i as EntryId)
     }
 
     /// Make a prepared entry part of the battle and move the cursor onto it.
@@ -1347,6 +1434,59 @@ mod tests {
             assert_eq!(t.rebuilt_snapshots().contains(&at), rebuilt, "{what}");
             assert!(t.verify().ok(), "{what}");
         }
+    }
+
+    fn strict_battle(seed: u64) -> Session<Race> {
+        Session::<Race>::new_with(seed, RaceConfig { target: 1000 }, true).unwrap()
+    }
+
+    #[test]
+    fn a_strict_battle_refuses_another_command_where_dice_have_been_seen() {
+        let mut s = strict_battle(21);
+        s.play(Actor(0), &roll(2), None).unwrap();
+        let seen = s.records()[0].clone();
+        s.undo(1);
+        let err = s.play(Actor(0), &roll(3), None).unwrap_err();
+        assert_eq!(err.kind, RuleErrorKind::Strict);
+        assert!(err.message.contains("dice of entry 0"), "{err}");
+        let err = s.play(Actor(0), &RaceCommand::Hold, None).unwrap_err();
+        assert_eq!(
+            err.kind,
+            RuleErrorKind::Strict,
+            "holding instead is refused too"
+        );
+        assert_eq!(s.records().len(), 1, "nothing was recorded");
+        // The same command again is a redo onto the recorded entry.
+        assert_eq!(s.play(Actor(0), &roll(2), None).unwrap(), 0);
+        assert_eq!(s.records()[0], seen);
+        assert!(s.verify().ok());
+    }
+
+    #[test]
+    fn a_strict_battle_lets_a_command_that_rolled_nothing_be_taken_back() {
+        let mut s = strict_battle(22);
+        let a = Race::to_move(s.state()).unwrap();
+        s.play(a, &RaceCommand::Hold, None).unwrap();
+        s.undo(1);
+        let b = Race::to_move(s.state()).unwrap();
+        s.play(b, &roll(1), None)
+            .expect("no dice were seen after this point");
+        assert_eq!(s.branches().len(), 2);
+        // Reviewing any point stays free; only a new command is refused.
+        s.seek(None);
+        assert_eq!(s.cursor(), None);
+    }
+
+    #[test]
+    fn a_casual_battle_counts_its_takebacks_past_a_roll() {
+        let mut s = Session::<Race>::new(23, RaceConfig { target: 1000 }).unwrap();
+        s.play(Actor(0), &RaceCommand::Hold, None).unwrap();
+        s.undo(1);
+        s.play(Actor(0), &roll(1), None).unwrap(); // branch 1: past a hold only
+        s.undo(1);
+        s.play(Actor(0), &roll(2), None).unwrap(); // branch 2: past the roll of branch 1
+        assert_eq!(s.takebacks_past_rolls(), vec![2]);
+        assert!(s.verify().ok());
     }
 
     #[test]

@@ -106,16 +106,21 @@ fn entry_count(conn: &rusqlite::Connection, id: BattleId) -> Result<u64, SaveErr
 /// Check that `battle` is battle `id` as stored, with no entry or branch
 /// missing on either side.
 fn check_same(tx: &Transaction<'_>, id: BattleId, battle: &dyn Battle) -> Result<(), SaveError> {
-    let row: Option<(String, i64, u32, String)> = tx
-        .prepare_cached("SELECT game, seed, rules_version, config FROM battles WHERE id = ?1")?
-        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+    let row: Option<(String, i64, u32, String, bool)> = tx
+        .prepare_cached(
+            "SELECT game, seed, rules_version, config, strict FROM battles WHERE id = ?1",
+        )?
+        .query_row([id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
         .optional()?;
-    let (game, seed, rules_version, config) = row.ok_or(SaveError::NoSuchBattle(id))?;
+    let (game, seed, rules_version, config, strict) = row.ok_or(SaveError::NoSuchBattle(id))?;
     let m = battle.meta();
     if game != m.game
         || seed as u64 != m.seed
         || rules_version != m.rules_version
         || config != m.config
+        || strict != m.strict
     {
         return Err(stale(id, "it is another battle"));
     }
@@ -162,8 +167,8 @@ pub(crate) fn insert_battle(
     let now = now();
     tx.prepare_cached(
         "INSERT INTO battles (game, title, seed, rules_version, config, dice_mode, cursor,
-                              branch, status, result, created, updated, origin)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                              branch, status, result, created, updated, origin, strict)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
     )?
     .execute(params![
         row.meta.game,
@@ -179,6 +184,7 @@ pub(crate) fn insert_battle(
         row.created,
         now,
         row.origin,
+        row.meta.strict,
     ])?;
     let id = tx.last_insert_rowid();
     for b in branches {
@@ -212,8 +218,22 @@ impl Campaign {
         title: &str,
         dice_mode: DiceMode,
     ) -> Result<BattleId, SaveError> {
+        self.new_battle_with(game, seed, config, title, dice_mode, false)
+    }
+
+    /// Start a battle, strict or not (`xenolog_engine::BattleMeta::strict`),
+    /// and store it.
+    pub fn new_battle_with(
+        &mut self,
+        game: &str,
+        seed: u64,
+        config: &Value,
+        title: &str,
+        dice_mode: DiceMode,
+        strict: bool,
+    ) -> Result<BattleId, SaveError> {
         self.writable()?;
-        let battle = games::new_battle(game, seed, config)?;
+        let battle = games::new_battle_with(game, seed, config, strict)?;
         let title = match title.trim() {
             "" => battle.game_name(),
             t => t,
@@ -256,11 +276,13 @@ impl Campaign {
             i64,
             Option<i64>,
             u32,
+            bool,
         );
         let head: Option<Head> = self
             .conn
             .prepare_cached(
-                "SELECT game, seed, rules_version, config, title, dice_mode, created, cursor, branch
+                "SELECT game, seed, rules_version, config, title, dice_mode, created, cursor, branch,
+                        strict
                  FROM battles WHERE id = ?1",
             )?
             .query_row([id], |r| {
@@ -274,10 +296,11 @@ impl Campaign {
                     r.get(6)?,
                     r.get(7)?,
                     r.get(8)?,
+                    r.get(9)?,
                 ))
             })
             .optional()?;
-        let (game, seed, rules_version, config, title, dice, created, cursor, branch) =
+        let (game, seed, rules_version, config, title, dice, created, cursor, branch, strict) =
             head.ok_or(SaveError::NoSuchBattle(id))?;
         let dice_mode = DiceMode::from_word(&dice)
             .ok_or_else(|| corrupt(id, format!("its dice mode '{dice}' is unknown")))?;
@@ -325,6 +348,7 @@ impl Campaign {
                     seed: seed as u64,
                     rules_version,
                     config,
+                    strict,
                 },
                 cursor: cursor.map(|c| c as u64),
                 branch,

@@ -40,6 +40,8 @@ pub struct BattleSummary {
     /// Where the battle came from: `None` if started here, else e.g.
     /// "imported from breakout.xenolog-battle".
     pub origin: Option<String>,
+    /// A strict battle (no taking back a command whose dice were seen).
+    pub strict: bool,
 }
 
 /// An open campaign file.
@@ -327,7 +329,7 @@ impl Campaign {
 const SUMMARY_SELECT: &str = "SELECT b.id, b.game, b.title, b.seed, b.rules_version, b.dice_mode,
         b.created, b.updated, b.status, b.result, b.origin,
         (SELECT e.seq + 1 FROM entries e WHERE e.battle = b.id ORDER BY e.seq DESC LIMIT 1),
-        (SELECT COUNT(*) FROM branches r WHERE r.battle = b.id)
+        (SELECT COUNT(*) FROM branches r WHERE r.battle = b.id), b.strict
     FROM battles b";
 
 fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<BattleSummary, SaveError>> {
@@ -353,6 +355,7 @@ fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<BattleSummary, 
         origin: r.get(10)?,
         entries: r.get::<_, Option<i64>>(11)?.unwrap_or(0) as u64,
         branches: r.get(12)?,
+        strict: r.get(13)?,
     }))
 }
 

@@ -100,9 +100,16 @@ struct FileBody<E> {
     branch: u32,
 }
 
+/// What format 2 adds after the body: the engine's battle options.
+#[derive(Serialize, Deserialize)]
+struct FileExtraV2 {
+    strict: bool,
+}
+
 impl<E> FileBody<E> {
     fn into_file(
         self,
+        strict: bool,
         into_record: impl Fn(E, EntryId, u32) -> Result<EntryRecord, CodecError>,
     ) -> Result<BattleFile, BattleFileError> {
         let rules = self.rules_version;
@@ -118,6 +125,7 @@ impl<E> FileBody<E> {
                 seed: self.seed,
                 rules_version: self.rules_version,
                 config: self.config,
+                strict,
             },
             title: self.title,
             dice_mode: self.dice_mode,
@@ -140,8 +148,8 @@ impl<E> FileBody<E> {
 }
 
 /// Decode a whole payload: trailing bytes mean the file is damaged.
-fn body<'a, E: Deserialize<'a>>(payload: &'a [u8]) -> Result<FileBody<E>, BattleFileError> {
-    let (file, rest) = postcard::take_from_bytes::<FileBody<E>>(payload)
+fn whole<'a, T: Deserialize<'a>>(payload: &'a [u8]) -> Result<T, BattleFileError> {
+    let (file, rest) = postcard::take_from_bytes::<T>(payload)
         .map_err(|e| BattleFileError::Garbled(e.to_string()))?;
     if !rest.is_empty() {
         return Err(BattleFileError::Garbled(format!(
@@ -160,7 +168,7 @@ pub fn write_battle_file(file: &BattleFile) -> Result<Vec<u8>, BattleFileError> 
         .enumerate()
         .map(|(i, r)| EntryV2::from_record(i as EntryId, r))
         .collect::<Result<Vec<_>, _>>()?;
-    let payload = FileBody {
+    let body = FileBody {
         game: file.meta.game.clone(),
         seed: file.meta.seed,
         rules_version: file.meta.rules_version,
@@ -182,6 +190,12 @@ pub fn write_battle_file(file: &BattleFile) -> Result<Vec<u8>, BattleFileError> 
         cursor: file.cursor,
         branch: file.branch,
     };
+    let payload = (
+        body,
+        FileExtraV2 {
+            strict: file.meta.strict,
+        },
+    );
     let mut out = Vec::with_capacity(HEADER_LEN + 64 * file.records.len() + 256);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&BATTLE_FILE_FORMAT.to_le_bytes());
@@ -218,8 +232,12 @@ pub fn read_battle_file(bytes: &[u8]) -> Result<BattleFile, BattleFileError> {
     }
     let payload = &head[HEADER_LEN..];
     match version {
-        1 => body::<EntryV1>(payload)?.into_file(|r, seq, rules| r.into_record(seq, rules)),
-        _ => body::<EntryV2>(payload)?.into_file(|r, seq, _| r.into_record(seq)),
+        1 => whole::<FileBody<EntryV1>>(payload)?
+            .into_file(false, |r, seq, rules| r.into_record(seq, rules)),
+        _ => {
+            let (body, extra) = whole::<(FileBody<EntryV2>, FileExtraV2)>(payload)?;
+            body.into_file(extra.strict, |r, seq, _| r.into_record(seq))
+        }
     }
 }
 
@@ -248,6 +266,7 @@ mod tests {
                 seed: u64::MAX - 3,
                 rules_version: 1,
                 config: r#"{"target":50}"#.into(),
+                strict: true,
             },
             title: "Skylar".into(),
             dice_mode: DiceMode::Entered,
@@ -315,7 +334,13 @@ mod tests {
     /// under the battle's rules version.
     #[test]
     fn a_format_1_file_reads_with_the_battles_rules_version() {
-        let f = sample();
+        let f = BattleFile {
+            meta: BattleMeta {
+                strict: false,
+                ..sample().meta
+            },
+            ..sample()
+        };
         let records = f
             .records
             .iter()

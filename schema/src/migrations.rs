@@ -14,10 +14,11 @@ pub const APPLICATION_ID: i32 = 0x584E_4C47;
 static MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../migrations/0001_campaign.sql")),
     M::up(include_str!("../migrations/0002_battle_origin.sql")),
+    M::up(include_str!("../migrations/0003_strict_battles.sql")),
 ];
 
 /// The schema version this build writes: the number of migrations.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// The migrations, in order.
 pub fn migrations() -> Migrations<'static> {

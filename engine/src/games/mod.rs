@@ -81,13 +81,17 @@ fn known_ids() -> String {
         .join(", ")
 }
 
-fn start<G: Game>(seed: u64, config: &Value) -> Result<Box<dyn Battle>, NewBattleError> {
+fn start<G: Game>(
+    seed: u64,
+    config: &Value,
+    strict: bool,
+) -> Result<Box<dyn Battle>, NewBattleError> {
     let config: G::Config =
         serde_json::from_value(config.clone()).map_err(|e| NewBattleError::Config {
             game: G::NAME,
             why: e.to_string(),
         })?;
-    Ok(Box::new(Session::<G>::new(seed, config)?))
+    Ok(Box::new(Session::<G>::new_with(seed, config, strict)?))
 }
 
 /// Start a battle of `game` with this seed and config (JSON; `{}` for defaults).
@@ -96,9 +100,19 @@ pub fn new_battle(
     seed: u64,
     config: &Value,
 ) -> Result<Box<dyn Battle>, NewBattleError> {
+    new_battle_with(game, seed, config, false)
+}
+
+/// Start a battle, strict or not (see [`crate::BattleMeta::strict`]).
+pub fn new_battle_with(
+    game: &str,
+    seed: u64,
+    config: &Value,
+    strict: bool,
+) -> Result<Box<dyn Battle>, NewBattleError> {
     match game {
-        dimx::DimX::ID => start::<dimx::DimX>(seed, config),
-        race::Race::ID => start::<race::Race>(seed, config),
+        dimx::DimX::ID => start::<dimx::DimX>(seed, config, strict),
+        race::Race::ID => start::<race::Race>(seed, config, strict),
         other => match games().into_iter().find(|g| g.id == other) {
             Some(g) => Err(NewBattleError::NotYet(g.name)),
             None => Err(NewBattleError::UnknownGame(other.to_owned(), known_ids())),

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use xenolog_engine::Battle;
-use xenolog_saves::{Campaign, SaveError};
+use xenolog_saves::{Campaign, DiceMode, SaveError};
 use xenolog_schema::battle_file::{read_battle_file, write_battle_file};
 
 use super::common::{bytes, campaign_with_race, place, play_n, states};
@@ -208,4 +208,44 @@ fn an_imported_battle_stores_its_snapshots_like_a_played_one() {
     let played = count(&a_path, id);
     assert!(played > 0, "the played battle has snapshots");
     assert_eq!(count(&b_path, new_id), played);
+}
+
+/// A strict battle stays strict: in the campaign file, after reopening, and
+/// through export and import (it is part of the battle's identity).
+#[test]
+fn a_strict_battle_stays_strict_through_reopening_export_and_import() {
+    let (dir, path) = place();
+    let mut c = Campaign::create(&path, "Club").unwrap();
+    let id = c
+        .new_battle_with(
+            "race",
+            5,
+            &serde_json::json!({ "target": 1000 }),
+            "Strict race",
+            DiceMode::Rolled,
+            true,
+        )
+        .unwrap();
+    assert!(c.summary(id).unwrap().strict);
+    let mut b = c.load_battle(id).unwrap();
+    assert!(b.meta().strict);
+    let roll = serde_json::json!({ "roll": { "dice": 2 } });
+    c.play(id, &mut *b, xenolog_engine::Actor(0), &roll, None)
+        .unwrap();
+    b.undo(1);
+    let other = serde_json::json!({ "roll": { "dice": 3 } });
+    let err = c
+        .play(id, &mut *b, xenolog_engine::Actor(0), &other, None)
+        .unwrap_err();
+    assert!(err.to_string().contains("strict battle"), "{err}");
+    drop(b);
+    drop(c);
+    let c = Campaign::open(&path).unwrap();
+    assert!(c.load_battle(id).unwrap().meta().strict);
+    let file = dir.path().join("strict.xenolog-battle");
+    c.export_battle(id, &file).unwrap();
+    let mut other_campaign = Campaign::create(&dir.path().join("other.xenolog"), "Other").unwrap();
+    let new = other_campaign.import_battle(&file).unwrap();
+    assert!(other_campaign.summary(new).unwrap().strict);
+    assert!(other_campaign.verify_battle(new).unwrap().ok());
 }
