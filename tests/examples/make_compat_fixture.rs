@@ -164,12 +164,7 @@ fn build(dir: &Path) -> Res<Manifest> {
     let rules_versions: BTreeMap<String, u32> = games::games()
         .iter()
         .filter(|g: &&GameInfo| g.available)
-        .map(|g| {
-            let v = games::new_battle(g.id, 0, &json!({}))
-                .map(|b| b.meta().rules_version)
-                .unwrap_or(0);
-            (g.id.to_owned(), v)
-        })
+        .map(|g| (g.id.to_owned(), g.rules_version))
         .collect();
     Ok(Manifest {
         written_by: format!(

@@ -261,3 +261,31 @@ fn a_log_rewritten_with_fresh_hashes_is_caught_by_replay() {
         problem.detail
     );
 }
+
+/// The conformance test that every registered game must pass is itself
+/// checked: registered as games, the misbehaving stubs fail it and the
+/// steady control passes.
+#[test]
+fn the_conformance_test_fails_on_every_nondeterministic_stub() {
+    use crate::conformance::conform;
+    use xenolog_engine::games::built;
+    let steady = built::<Stub<STEADY>>("2", true);
+    conform(&steady, 5, 60).unwrap_or_else(|e| panic!("the control must pass: {e}"));
+    for (mode, stub) in [
+        (
+            "counter in decide",
+            built::<Stub<COUNTER_IN_DECIDE>>("2", true),
+        ),
+        (
+            "counter in apply",
+            built::<Stub<COUNTER_IN_APPLY>>("2", true),
+        ),
+        (
+            "hash order in decide",
+            built::<Stub<HASH_ORDER_IN_DECIDE>>("2", true),
+        ),
+    ] {
+        let err = conform(&stub, 5, 60).expect_err(mode);
+        assert!(err.starts_with("stub (seed 5): "), "{mode}: {err}");
+    }
+}

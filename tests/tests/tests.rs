@@ -2,5 +2,6 @@
 
 mod checker;
 mod compat;
+mod conformance;
 mod golden;
 mod properties;

@@ -3,6 +3,11 @@
 //! Each game lives in its own module with its rules, its content data (under
 //! `engine/data/<game>/`, compiled in and replaceable by the player's own files)
 //! and a `RULES.md` mapping each clause of the rule text to code and tests.
+//!
+//! The registry is one table, [`REGISTRY`]: a game is added by writing its
+//! module and adding its entry there (`built::<MyGame>(players, false)`);
+//! starting, loading, listing and the conformance test that every game must
+//! pass (`tests/tests/conformance.rs`) all read the table.
 
 use serde_json::Value;
 
@@ -24,39 +29,94 @@ pub struct GameInfo {
     /// A small game for tests and benchmarks, not shown to players by default.
     pub test_only: bool,
     pub scenarios: Vec<ScenarioInfo>,
+    /// This build's rules version of the game (0 for a game not built yet).
+    pub rules_version: u32,
 }
 
-fn info<G: Game>(players: &'static str, test_only: bool) -> GameInfo {
-    GameInfo {
+/// One game in the registry: what lists it, starts a battle of it and
+/// rebuilds a stored one.
+pub struct Entry {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub players: &'static str,
+    pub test_only: bool,
+    /// `None` for a game that is listed but not built yet.
+    pub rules: Option<Rules>,
+}
+
+/// Starts a battle: seed, config (JSON), strict.
+pub type StartFn = fn(u64, &Value, bool) -> Result<Box<dyn Battle>, NewBattleError>;
+/// Rebuilds a battle from its stored parts.
+pub type LoadFn = fn(StoredBattle) -> Result<Box<dyn Battle>, LoadError>;
+
+/// What a built game gives the registry: its functions, instantiated once.
+#[derive(Clone, Copy)]
+pub struct Rules {
+    pub rules_version: u32,
+    pub scenarios: fn() -> Vec<ScenarioInfo>,
+    pub start: StartFn,
+    pub load: LoadFn,
+}
+
+/// The registry entry of a built game.
+pub const fn built<G: Game>(players: &'static str, test_only: bool) -> Entry {
+    Entry {
         id: G::ID,
         name: G::NAME,
         players,
-        available: true,
         test_only,
-        scenarios: G::scenarios(),
+        rules: Some(Rules {
+            rules_version: G::RULES_VERSION,
+            scenarios: G::scenarios,
+            start: start::<G>,
+            load: load::<G>,
+        }),
     }
 }
 
-fn coming(id: &'static str, name: &'static str, players: &'static str) -> GameInfo {
-    GameInfo {
+/// The registry entry of a game that is listed but not built yet.
+pub const fn coming(id: &'static str, name: &'static str, players: &'static str) -> Entry {
+    Entry {
         id,
         name,
         players,
-        available: false,
         test_only: false,
-        scenarios: Vec::new(),
+        rules: None,
     }
+}
+
+/// Every game, in the order the app lists them: the one table that knows them.
+pub static REGISTRY: &[Entry] = &[
+    built::<dimx::DimX>("1-2", false),
+    coming("saucers", "Night of the Saucers", "1-4"),
+    coming("alien", "Alien", "2-7"),
+    coming("invasion", "Alien Invasion", "2-6"),
+    built::<race::Race>("2", true),
+];
+
+impl Entry {
+    /// The entry as the app and the command line list it.
+    pub fn info(&self) -> GameInfo {
+        GameInfo {
+            id: self.id,
+            name: self.name,
+            players: self.players,
+            available: self.rules.is_some(),
+            test_only: self.test_only,
+            scenarios: self.rules.map(|r| (r.scenarios)()).unwrap_or_default(),
+            rules_version: self.rules.map_or(0, |r| r.rules_version),
+        }
+    }
+}
+
+/// The registry entry of a game id.
+pub fn entry(id: &str) -> Option<&'static Entry> {
+    REGISTRY.iter().find(|e| e.id == id)
 }
 
 /// Every game, in the order the app lists them.
 pub fn games() -> Vec<GameInfo> {
-    vec![
-        info::<dimx::DimX>("1-2", false),
-        coming("saucers", "Night of the Saucers", "1-4"),
-        coming("alien", "Alien", "2-7"),
-        coming("invasion", "Alien Invasion", "2-6"),
-        info::<race::Race>("2", true),
-    ]
+    REGISTRY.iter().map(Entry::info).collect()
 }
 
 /// Why a battle could not be started.
@@ -73,9 +133,9 @@ pub enum NewBattleError {
 }
 
 fn known_ids() -> String {
-    games()
+    REGISTRY
         .iter()
-        .filter(|g| g.available)
+        .filter(|g| g.rules.is_some())
         .map(|g| g.id)
         .collect::<Vec<_>>()
         .join(", ")
@@ -94,6 +154,10 @@ fn start<G: Game>(
     Ok(Box::new(Session::<G>::new_with(seed, config, strict)?))
 }
 
+fn load<G: Game>(parts: StoredBattle) -> Result<Box<dyn Battle>, LoadError> {
+    Ok(Box::new(Session::<G>::from_parts(parts)?))
+}
+
 /// Start a battle of `game` with this seed and config (JSON; `{}` for defaults).
 pub fn new_battle(
     game: &str,
@@ -110,26 +174,44 @@ pub fn new_battle_with(
     config: &Value,
     strict: bool,
 ) -> Result<Box<dyn Battle>, NewBattleError> {
-    match game {
-        dimx::DimX::ID => start::<dimx::DimX>(seed, config, strict),
-        race::Race::ID => start::<race::Race>(seed, config, strict),
-        other => match games().into_iter().find(|g| g.id == other) {
-            Some(g) => Err(NewBattleError::NotYet(g.name)),
-            None => Err(NewBattleError::UnknownGame(other.to_owned(), known_ids())),
-        },
+    match entry(game) {
+        Some(Entry {
+            rules: Some(rules), ..
+        }) => (rules.start)(seed, config, strict),
+        Some(e) => Err(NewBattleError::NotYet(e.name)),
+        None => Err(NewBattleError::UnknownGame(game.to_owned(), known_ids())),
     }
 }
 
 /// Rebuild a stored battle.
 pub fn load_battle(parts: StoredBattle) -> Result<Box<dyn Battle>, LoadError> {
-    fn load<G: Game>(parts: StoredBattle) -> Result<Box<dyn Battle>, LoadError> {
-        Ok(Box::new(Session::<G>::from_parts(parts)?))
-    }
-    match parts.meta.game.as_str() {
-        dimx::DimX::ID => load::<dimx::DimX>(parts),
-        race::Race::ID => load::<race::Race>(parts),
-        other => Err(LoadError::Other(format!(
-            "this battle is of game '{other}', which this build of Xenolog does not know"
+    match entry(&parts.meta.game).and_then(|e| e.rules) {
+        Some(rules) => (rules.load)(parts),
+        None => Err(LoadError::Other(format!(
+            "this battle is of game '{}', which this build of Xenolog does not know",
+            parts.meta.game
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_id_is_in_the_registry_once() {
+        let mut ids: Vec<&str> = REGISTRY.iter().map(|e| e.id).collect();
+        ids.sort_unstable();
+        let n = ids.len();
+        ids.dedup();
+        assert_eq!(ids.len(), n, "a game id is listed twice");
+    }
+
+    #[test]
+    fn a_game_not_built_yet_says_so_and_an_unknown_one_lists_the_built_ones() {
+        let err = new_battle("saucers", 1, &Value::Null).err().unwrap();
+        assert_eq!(err, NewBattleError::NotYet("Night of the Saucers"));
+        let err = new_battle("chess", 1, &Value::Null).err().unwrap();
+        assert!(err.to_string().contains("dimx, race"), "{err}");
     }
 }

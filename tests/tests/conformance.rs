@@ -1,0 +1,138 @@
+//! The conformance test every registered game must pass, run through the
+//! registry (`xenolog_engine::games::REGISTRY`), so a new game gets these
+//! checks by being registered:
+//!
+//! - every command `legal` offers is accepted, reads in words, and the board
+//!   draws after it;
+//! - the battle rebuilt from its stored parts (as the store does, with and
+//!   without snapshots) shows the same state at every entry as the live one;
+//! - re-deciding every recorded command reproduces its events, dice, stream
+//!   positions and state hashes (`verify`), also across branches;
+//! - undo then the same command again lands on the recorded entry with the
+//!   same dice, and nothing new is written.
+//!
+//! `checker.rs` shows this test fails on stub games that are deliberately not
+//! deterministic.
+
+use serde_json::Value;
+use xenolog_engine::games::{Entry, REGISTRY};
+use xenolog_engine::{Battle, EntryId, Randomness, StoredBattle, StoredSnapshot};
+
+/// The stored parts of a battle, as the store would keep them.
+fn parts(b: &dyn Battle, with_snapshots: bool) -> StoredBattle {
+    let n = b.records().len() as EntryId;
+    StoredBattle {
+        meta: b.meta().clone(),
+        records: b.records().to_vec(),
+        branches: b.branches().to_vec(),
+        snapshots: if with_snapshots {
+            (0..n)
+                .filter_map(|entry| {
+                    b.snapshot_bytes(entry).map(|state| StoredSnapshot {
+                        entry,
+                        rules_version: b.rules_version_now(),
+                        state,
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        cursor: b.cursor(),
+        branch: b.current_branch(),
+    }
+}
+
+/// Play a battle of `entry` with a seeded bot (`steps` commands, with undos
+/// and branches) and check it conforms; the first failure in words.
+pub fn conform(entry: &Entry, seed: u64, steps: usize) -> Result<(), String> {
+    let rules = entry
+        .rules
+        .ok_or_else(|| format!("{} is not built", entry.id))?;
+    let fail = |what: String| format!("{} (seed {seed}): {what}", entry.id);
+    let mut b = (rules.start)(seed, &Value::Object(Default::default()), false).map_err(|e| {
+        fail(format!(
+            "a battle with the default config cannot start: {e}"
+        ))
+    })?;
+    let mut bot = Randomness::new(seed ^ 0xc0f0, 0, None);
+    for step in 0..steps {
+        let legal = b.legal();
+        if legal.is_empty() {
+            if b.outcome().is_none() {
+                return Err(fail(format!(
+                    "at step {step} no command is legal but the battle is not over"
+                )));
+            }
+            break;
+        }
+        let pick = &legal[bot.pick(legal.len())];
+        if pick.text.trim().is_empty() {
+            return Err(fail(format!(
+                "command {} does not read in words",
+                pick.command
+            )));
+        }
+        let pending = b
+            .prepare_json(pick.actor, &pick.command, None)
+            .map_err(|e| fail(format!("legal command {} refused: {e}", pick.command)))?;
+        let id = b.commit(pending);
+        let recorded = b.records().len();
+        if b.scene_at(Some(id)).items.is_empty() {
+            return Err(fail(format!("no board after entry {id}")));
+        }
+        // Undo and the same command again: the recorded entry, same dice.
+        if bot.below(8) == 0 {
+            b.undo(1);
+            let again = b
+                .prepare_json(pick.actor, &pick.command, None)
+                .map_err(|e| fail(format!("the same command after undo refused: {e}")))?;
+            let redo = b.commit(again);
+            if redo != id || b.records().len() != recorded {
+                return Err(fail(format!(
+                    "undo then the same command gave entry {redo}, not the recorded {id}"
+                )));
+            }
+        }
+        // Now and then take back a few commands and try another line.
+        if bot.below(20) == 0 {
+            b.undo(1 + bot.below(3) as usize);
+        }
+    }
+    let texts = b.entry_texts(&b.path_to(b.cursor()));
+    if let Some(t) = texts.iter().find(|t| t.command.trim().is_empty()) {
+        return Err(fail(format!("entry {} does not read in words", t.id)));
+    }
+    let report = b.verify();
+    if !report.ok() || report.rules_changed.is_some() {
+        return Err(fail(format!("verify: {report}")));
+    }
+    for with_snapshots in [false, true] {
+        let back = (rules.load)(parts(&*b, with_snapshots))
+            .map_err(|e| fail(format!("its stored parts do not load: {e}")))?;
+        for id in 0..b.records().len() as EntryId {
+            if back.state_json(Some(id)) != b.state_json(Some(id)) {
+                return Err(fail(format!(
+                    "the rebuilt battle shows another state after entry {id} \
+                     (snapshots: {with_snapshots})"
+                )));
+            }
+        }
+        if back.state_json(back.cursor()) != b.state_json(b.cursor()) {
+            return Err(fail("the rebuilt battle is elsewhere".into()));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_registered_game_conforms() {
+    let mut checked = 0;
+    for entry in REGISTRY.iter().filter(|e| e.rules.is_some()) {
+        for seed in [1, 2, 3] {
+            conform(entry, seed, 160).unwrap_or_else(|e| panic!("{e}"));
+        }
+        checked += 1;
+    }
+    assert!(checked >= 2, "the registry lists {checked} built games");
+}
