@@ -81,8 +81,11 @@ pub trait Battle: Send {
         dice: Option<Vec<u8>>,
     ) -> Result<Pending, PlayError>;
     fn commit(&mut self, pending: Pending) -> EntryId;
-    /// Every command some player may give at the cursor.
+    /// Every command some player may give at the cursor; while the game has
+    /// a step of its own due, that step alone (actor [`Actor::SYSTEM`]).
     fn legal(&self) -> Vec<LegalCommand>;
+    /// The step the game takes on its own at the cursor, if one is due.
+    fn due_step(&self) -> Option<LegalCommand>;
     fn to_move(&self) -> Option<Actor>;
     fn outcome(&self) -> Option<Outcome>;
     fn actor_name(&self, actor: Actor) -> String;
@@ -180,6 +183,9 @@ impl<G: Game> Battle for Session<G> {
         Session::commit(self, pending)
     }
     fn legal(&self) -> Vec<LegalCommand> {
+        if let Some(step) = self.due_step() {
+            return vec![step];
+        }
         let state = self.state();
         G::legal(state)
             .into_iter()
@@ -196,13 +202,33 @@ impl<G: Game> Battle for Session<G> {
             })
             .collect()
     }
+    fn due_step(&self) -> Option<LegalCommand> {
+        let state = self.state();
+        G::automatic(state).map(|c| {
+            let anchors = G::anchors(state, &c);
+            LegalCommand {
+                actor: Actor::SYSTEM,
+                subject: anchors.subject,
+                target: anchors.target,
+                text: G::describe_command(state, Actor::SYSTEM, &c),
+                // Invariant: game commands are plain serde types and always encode.
+                command: serde_json::to_value(&c).expect("commands encode to JSON"),
+            }
+        })
+    }
     fn to_move(&self) -> Option<Actor> {
+        if self.due_step().is_some() {
+            return Some(Actor::SYSTEM);
+        }
         G::to_move(self.state())
     }
     fn outcome(&self) -> Option<Outcome> {
         G::outcome(self.state())
     }
     fn actor_name(&self, actor: Actor) -> String {
+        if actor == Actor::SYSTEM {
+            return "The game".to_owned();
+        }
         G::actor_name(actor)
     }
     fn state_json(&self, at: Option<EntryId>) -> Value {
@@ -227,7 +253,7 @@ impl<G: Game> Battle for Session<G> {
             out.push(EntryText {
                 id,
                 branch: rec.branch,
-                actor: G::actor_name(rec.actor),
+                actor: self.actor_name(rec.actor),
                 command: command_text,
                 events: events.iter().map(G::describe_event).collect(),
                 dice: rec.dice.clone(),

@@ -19,6 +19,12 @@ use crate::scene::Scene;
 #[serde(transparent)]
 pub struct Actor(pub u8);
 
+impl Actor {
+    /// The game itself: the seat that plays automatic steps (shuffling and
+    /// dealing, an alien deck's turn), see [`Game::automatic`].
+    pub const SYSTEM: Actor = Actor(u8::MAX);
+}
+
 /// What kind of rule a command broke.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, SerializeDerive, Deserialize)]
 pub enum RuleErrorKind {
@@ -82,13 +88,70 @@ impl RuleError {
 #[error("{0}")]
 pub struct SetupError(pub String);
 
-/// How a battle ended.
-#[derive(Clone, Debug, PartialEq, Eq, SerializeDerive, Deserialize)]
+/// How a battle ended, typed so that nothing has to be read out of words:
+/// reports and the campaign layer read the winners, scores and what became
+/// of every model.
+#[derive(Clone, Debug, Default, PartialEq, Eq, SerializeDerive, Deserialize)]
 pub struct Outcome {
-    /// The winning seat, or `None` for a draw.
-    pub winner: Option<Actor>,
+    /// The seats that won: one, several (a co-operative win), or none (a
+    /// draw, or every seat lost).
+    pub winners: Vec<Actor>,
+    /// Points per seat, for games that score (in seat order); empty otherwise.
+    #[serde(default)]
+    pub scores: Vec<SeatScore>,
+    /// What became of each model, unit or character that fought.
+    #[serde(default)]
+    pub pieces: Vec<PieceResult>,
     /// In words, e.g. "Kay'otz Major Victory (Summoning)".
     pub summary: String,
+}
+
+impl Outcome {
+    /// An outcome with these winners and words, and nothing else.
+    pub fn won(winners: Vec<Actor>, summary: impl Into<String>) -> Self {
+        Self {
+            winners,
+            summary: summary.into(),
+            ..Self::default()
+        }
+    }
+
+    /// Whether `seat` is among the winners.
+    pub fn is_winner(&self, seat: Actor) -> bool {
+        self.winners.contains(&seat)
+    }
+}
+
+/// A seat's points at the end of a battle.
+#[derive(Clone, Debug, PartialEq, Eq, SerializeDerive, Deserialize)]
+pub struct SeatScore {
+    pub seat: Actor,
+    pub points: i64,
+}
+
+/// What became of one model, unit or character.
+#[derive(Clone, Debug, PartialEq, Eq, SerializeDerive, Deserialize)]
+pub struct PieceResult {
+    /// Its id in the battle (a scene item id where it has one).
+    pub id: String,
+    /// The seat it fought for.
+    pub seat: Actor,
+    pub fate: Fate,
+    /// Enemies it put out of action, where the game counts them.
+    pub kills: Option<u32>,
+}
+
+/// The end of a piece's battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, SerializeDerive, Deserialize)]
+pub enum Fate {
+    /// On the table when the battle ended.
+    Survived,
+    /// Left the battle alive (an exit, an escape, an evacuation).
+    Escaped,
+    /// Killed or destroyed.
+    Killed,
+    /// Never came into play (held back, in reserve, never drawn).
+    NotDeployed,
 }
 
 /// Where an entry sits in the game's flow, for timeline ticks.
@@ -151,6 +214,16 @@ pub trait Game: Sized + 'static {
 
     /// Every command some player may give now (empty when the battle is over).
     fn legal(state: &Self::State) -> Vec<(Actor, Self::Command)>;
+
+    /// A step the rules take on their own now, if one is due: a shuffle and
+    /// deal at the start (`setup` takes no randomness), an alien deck's turn.
+    /// The session plays it as an entry of [`Actor::SYSTEM`], recorded and
+    /// re-decided by `verify` like any other, before any player may act;
+    /// between two such steps players may answer (each is its own entry).
+    /// `decide` receives it with the actor `Actor::SYSTEM`. None by default.
+    fn automatic(_state: &Self::State) -> Option<Self::Command> {
+        None
+    }
 
     /// Who must act now, `None` when the battle is over.
     fn to_move(state: &Self::State) -> Option<Actor>;

@@ -44,7 +44,8 @@ pub mod upcast;
 
 pub use battle::{Battle, EntryText, LegalCommand, PlayError};
 pub use game::{
-    Actor, Anchors, FlowMark, Game, Outcome, RuleError, RuleErrorKind, ScenarioInfo, SetupError,
+    Actor, Anchors, Fate, FlowMark, Game, Outcome, PieceResult, RuleError, RuleErrorKind,
+    ScenarioInfo, SeatScore, SetupError,
 };
 pub use rng::{Die, Randomness};
 pub use scene::Scene;

@@ -647,6 +647,22 @@ impl<G: Game> Session<G> {
         command: &G::Command,
         entered: Option<Vec<u8>>,
     ) -> Result<Pending, RuleError> {
+        match (actor == Actor::SYSTEM, G::automatic(&self.at_cursor)) {
+            (true, Some(due)) if due == *command => {}
+            (true, _) => {
+                return Err(RuleError::new(
+                    RuleErrorKind::NotYourTurn,
+                    "the game takes no such step of its own now",
+                ));
+            }
+            (false, Some(due)) => {
+                return Err(RuleError::not_your_turn(format!(
+                    "the game first takes a step of its own: {}",
+                    G::describe_command(&self.at_cursor, Actor::SYSTEM, &due)
+                )));
+            }
+            (false, None) => {}
+        }
         let mut rng = Randomness::new(self.meta.seed, self.rng_after(self.cursor), entered);
         let events = G::decide(&self.at_cursor, actor, command, &mut rng)?;
         let used = rng.finish()?;
@@ -826,6 +842,22 @@ impl<G: Game> Session<G> {
                 id
             }
         }
+    }
+
+    /// The step the game takes on its own at the cursor, if one is due.
+    pub fn due(&self) -> Option<G::Command> {
+        G::automatic(&self.at_cursor)
+    }
+
+    /// Play every step the game takes on its own from the cursor, one entry
+    /// each (in-memory battles, tests); stops at a step that needs entered
+    /// dice. Returns the entries played.
+    pub fn play_due(&mut self) -> Result<Vec<EntryId>, RuleError> {
+        let mut played = Vec::new();
+        while let Some(step) = self.due() {
+            played.push(self.play(Actor::SYSTEM, &step, None)?);
+        }
+        Ok(played)
     }
 
     /// Decide and commit in one step (in-memory battles, tests, benchmarks).

@@ -135,7 +135,7 @@ fn play(seed: u64, scenario: &str, two_player: bool, t: &mut Tally) {
     t.games += 1;
     *t.results.entry(out.summary.clone()).or_default() += 1;
     t.turns.push(u32::from(turn));
-    if out.winner == Some(xenolog_engine::Actor(0)) {
+    if out.is_winner(xenolog_engine::Actor(0)) {
         t.marine_wins += 1;
     }
 }

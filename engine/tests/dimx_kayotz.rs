@@ -217,8 +217,30 @@ fn g1_instant_victory_is_checked_in_the_end_phase() {
         }
     )));
     let out = DimX::outcome(state(&b)).unwrap();
-    assert_eq!(out.winner, Some(Actor(0)));
+    assert_eq!(out.winners, vec![Actor(0)]);
     assert_eq!(out.summary, "Instant victory: Marines (one pod down)");
+    // The outcome is typed: every unit's fate, by seat, for reports and the
+    // campaign layer; none is read out of words.
+    let st = state(&b);
+    assert_eq!(out.pieces.len(), st.marines.len() + st.aliens.len());
+    for m in &st.marines {
+        let p = out.pieces.iter().find(|p| p.id == m.id).unwrap();
+        assert_eq!(p.seat, Actor(0));
+        let on_map = matches!(m.place, xenolog_engine::games::dimx::units::Place::Map(_));
+        assert_eq!(p.fate == xenolog_engine::Fate::Survived, on_map, "{}", m.id);
+    }
+    let killed = out
+        .pieces
+        .iter()
+        .filter(|p| p.seat == Actor(1) && p.fate == xenolog_engine::Fate::Killed)
+        .count();
+    let eliminated = st
+        .aliens
+        .iter()
+        .filter(|a| a.place == xenolog_engine::games::dimx::units::AlienPlace::Eliminated)
+        .count();
+    assert_eq!(killed, eliminated);
+    assert!(killed >= 1, "one pod down");
 }
 
 #[test]
@@ -466,7 +488,7 @@ fn g4_an_achieved_mission_goal_is_a_kayotz_major_victory() {
     play(&mut b, r#""end_action_phase""#, &[]);
     let out = DimX::outcome(state(&b)).unwrap();
     assert_eq!(
-        (out.winner, out.summary.as_str()),
+        (out.winners.first().copied(), out.summary.as_str()),
         (Some(Actor(1)), "Kay'otz Major Victory (Enslave)")
     );
 }
@@ -479,13 +501,13 @@ fn g4_otherwise_the_scenario_decides_how_the_game_ends() {
     play(&mut b, r#""end_action_phase""#, &[]);
     let out = DimX::outcome(state(&b)).unwrap();
     assert_eq!(
-        (out.winner, out.summary.as_str()),
+        (out.winners.first().copied(), out.summary.as_str()),
         (Some(Actor(0)), "Marine victory: Skylar held per scenario")
     );
     let mut b = battle(&alpha("marine MS1 at 225\ngoals enslave\notherwise draw"));
     play(&mut b, r#""end_action_phase""#, &[]);
     let out = DimX::outcome(state(&b)).unwrap();
-    assert_eq!(out.winner, None);
+    assert!(out.winners.is_empty());
     assert_eq!(
         out.summary,
         "Draw (scenario default): the Mission Goal was not achieved and no victory condition of the scenario was met"

@@ -5,7 +5,7 @@ use serde_json::Value;
 use xenolog_engine::games;
 use xenolog_engine::{
     Actor, Battle, BattleMeta, Branch, BranchId, Divergence, DivergenceKind, EntryId, EntryRecord,
-    LoadError, PendingKind, StoredSnapshot, VerifyReport,
+    LoadError, PendingKind, PlayError, RuleErrorKind, StoredSnapshot, VerifyReport,
 };
 use xenolog_schema::DiceMode;
 use xenolog_schema::codec::{decode_snapshot, encode_entry, encode_snapshot};
@@ -260,6 +260,10 @@ impl Campaign {
             std::iter::empty(),
         )?;
         tx.commit()?;
+        // A game that shuffles and deals at the start does it as its first
+        // steps, written like any other entry.
+        let mut battle = self.load_battle(id)?;
+        self.play_due(id, &mut *battle)?;
         Ok(id)
     }
 
@@ -413,7 +417,68 @@ impl Campaign {
     /// commit it into `battle`. On any error nothing changes, in memory or on
     /// disk. A command given before from the same point is a redo: no new
     /// entry, the cursor moves onto the recorded one (and that is saved).
+    ///
+    /// Then the steps the game takes on its own are played, each its own
+    /// durable entry ([`Campaign::play_due`]); the returned entry is the
+    /// command's own. If one of those steps fails, the command stays recorded
+    /// and the error is returned: the step is still due.
     pub fn play(
+        &mut self,
+        id: BattleId,
+        battle: &mut dyn Battle,
+        actor: Actor,
+        command: &Value,
+        dice: Option<Vec<u8>>,
+    ) -> Result<EntryId, SaveError> {
+        let entry = self.play_one(id, battle, actor, command, dice)?;
+        if actor != Actor::SYSTEM {
+            self.play_due(id, battle)?;
+        }
+        Ok(entry)
+    }
+
+    /// Play the steps the game takes on its own at the battle's cursor (a
+    /// deal, an alien deck's turn), each its own durable entry, until none is
+    /// due. In a battle with entered dice a step that rolls waits for the
+    /// players' dice (give it with [`Campaign::play`], actor
+    /// `Actor::SYSTEM`). Returns the entries played.
+    pub fn play_due(
+        &mut self,
+        id: BattleId,
+        battle: &mut dyn Battle,
+    ) -> Result<Vec<EntryId>, SaveError> {
+        let mut played = Vec::new();
+        if battle.due_step().is_none() {
+            return Ok(played);
+        }
+        let entered = self.dice_mode(id)? == DiceMode::Entered;
+        while let Some(step) = battle.due_step() {
+            let dice = entered.then(Vec::new);
+            match self.play_one(id, battle, Actor::SYSTEM, &step.command, dice) {
+                Ok(e) => played.push(e),
+                Err(SaveError::Play(PlayError::Rule(e)))
+                    if entered && e.kind == RuleErrorKind::MoreDice =>
+                {
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(played)
+    }
+
+    fn dice_mode(&self, id: BattleId) -> Result<DiceMode, SaveError> {
+        let word: String = self
+            .conn
+            .prepare_cached("SELECT dice_mode FROM battles WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))
+            .optional()?
+            .ok_or(SaveError::NoSuchBattle(id))?;
+        DiceMode::from_word(&word)
+            .ok_or_else(|| corrupt(id, format!("its dice mode '{word}' is unknown")))
+    }
+
+    fn play_one(
         &mut self,
         id: BattleId,
         battle: &mut dyn Battle,

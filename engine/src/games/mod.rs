@@ -16,6 +16,7 @@ use crate::game::{Game, ScenarioInfo};
 use crate::session::{LoadError, Session, StoredBattle};
 
 pub mod dimx;
+pub mod highcard;
 pub mod race;
 
 /// A game as the command line and the app list it.
@@ -92,6 +93,7 @@ pub static REGISTRY: &[Entry] = &[
     coming("alien", "Alien", "2-7"),
     coming("invasion", "Alien Invasion", "2-6"),
     built::<race::Race>("2", true),
+    built::<highcard::HighCard>("2", true),
 ];
 
 impl Entry {
@@ -212,6 +214,6 @@ mod tests {
         let err = new_battle("saucers", 1, &Value::Null).err().unwrap();
         assert_eq!(err, NewBattleError::NotYet("Night of the Saucers"));
         let err = new_battle("chess", 1, &Value::Null).err().unwrap();
-        assert!(err.to_string().contains("dimx, race"), "{err}");
+        assert!(err.to_string().contains("dimx, race, highcard"), "{err}");
     }
 }

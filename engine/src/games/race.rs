@@ -13,7 +13,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    Actor, FlowMark, Game, Outcome, RuleError, RuleErrorKind, ScenarioInfo, SetupError,
+    Actor, FlowMark, Game, Outcome, RuleError, RuleErrorKind, ScenarioInfo, SeatScore, SetupError,
 };
 use crate::rng::Randomness;
 use crate::scene::{Item, ItemKind, Rgba, Scene, Shape};
@@ -214,8 +214,16 @@ impl Game for Race {
 
     fn outcome(state: &RaceState) -> Option<Outcome> {
         state.winner.map(|w| Outcome {
-            winner: Some(Actor(w)),
-            summary: format!("{} wins", Self::actor_name(Actor(w))),
+            scores: (0..2)
+                .map(|p| SeatScore {
+                    seat: Actor(p),
+                    points: i64::from(state.scores[p as usize]),
+                })
+                .collect(),
+            ..Outcome::won(
+                vec![Actor(w)],
+                format!("{} wins", Self::actor_name(Actor(w))),
+            )
         })
     }
 
@@ -341,5 +349,35 @@ mod tests {
         let bytes = postcard::to_allocvec(&vec![RaceEvent::Held { points: 1 }]).unwrap();
         let err = Race::decode_events(Race::RULES_VERSION + 1, &bytes).unwrap_err();
         assert!(err.contains("newer than this build's"), "{err}");
+    }
+
+    #[test]
+    fn the_outcome_names_the_winner_and_both_scores() {
+        let mut state = Race::setup(&RaceConfig { target: 5 }).unwrap();
+        Race::apply(
+            &mut state,
+            &RaceEvent::Rolled {
+                dice: vec![6],
+                bust: false,
+            },
+        );
+        Race::apply(&mut state, &RaceEvent::Held { points: 6 });
+        Race::apply(&mut state, &RaceEvent::Won { player: 0 });
+        let out = Race::outcome(&state).unwrap();
+        assert_eq!(out.winners, vec![Actor(0)]);
+        assert!(out.is_winner(Actor(0)) && !out.is_winner(Actor(1)));
+        assert_eq!(
+            out.scores,
+            vec![
+                SeatScore {
+                    seat: Actor(0),
+                    points: 6
+                },
+                SeatScore {
+                    seat: Actor(1),
+                    points: 0
+                }
+            ]
+        );
     }
 }

@@ -434,3 +434,35 @@ fn creating_in_a_missing_folder_fails_and_makes_nothing() {
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// A game that deals at the start does it as its first entry, played by the
+/// game itself as soon as the battle is started; the steps it takes during
+/// play (High Card's reveal) follow a player's command, each its own entry on
+/// disk, and the battle verifies.
+#[test]
+fn the_games_own_steps_are_played_and_stored_as_entries() {
+    let (_dir, path) = place();
+    let mut c = Campaign::create(&path, "Club").unwrap();
+    let id = c
+        .new_battle("highcard", 8, &json!({}), "Cards", DiceMode::Rolled)
+        .unwrap();
+    let mut b = c.load_battle(id).unwrap();
+    assert_eq!(b.records().len(), 1, "the deal is entry 0");
+    assert_eq!(b.records()[0].actor, Actor::SYSTEM);
+    assert_eq!(b.entry_texts(&[0])[0].actor, "The game");
+    for _ in 0..2 {
+        let lay = b.legal()[0].clone();
+        assert_ne!(lay.actor, Actor::SYSTEM);
+        c.play(id, &mut *b, lay.actor, &lay.command, None).unwrap();
+    }
+    // Two cards laid, then the game's reveal: four entries.
+    assert_eq!(b.records().len(), 4);
+    assert_eq!(b.records()[3].actor, Actor::SYSTEM);
+    drop(b);
+    drop(c);
+    let c = Campaign::open(&path).unwrap();
+    let b = c.load_battle(id).unwrap();
+    assert_eq!(b.records().len(), 4);
+    assert!(b.due_step().is_none());
+    assert!(c.verify_battle(id).unwrap().ok());
+}

@@ -203,8 +203,11 @@ impl Game for DimX {
     fn outcome(state: &DimxState) -> Option<Outcome> {
         match &state.phase {
             state::Phase::Over { winner, summary } => Some(Outcome {
-                winner: winner.map(actions::side_actor),
-                summary: summary.clone(),
+                pieces: pieces(state),
+                ..Outcome::won(
+                    winner.map(actions::side_actor).into_iter().collect(),
+                    summary.clone(),
+                )
             }),
             _ => None,
         }
@@ -280,6 +283,35 @@ impl Game for DimX {
         let _ = state;
         Anchors { subject, target }
     }
+}
+
+/// What became of every unit, for the outcome (kills are not counted by the
+/// text, so none are given).
+fn pieces(state: &DimxState) -> Vec<crate::game::PieceResult> {
+    use crate::game::{Fate, PieceResult};
+    use units::{AlienPlace, Place};
+    let marines = state.marines.iter().map(|m| PieceResult {
+        id: m.id.clone(),
+        seat: actions::side_actor(state::Side::Marines),
+        fate: match m.place {
+            Place::Map(_) => Fate::Survived,
+            Place::Exited => Fate::Escaped,
+            Place::Eliminated => Fate::Killed,
+            Place::Waiting | Place::Arrives(_) | Place::Pool => Fate::NotDeployed,
+        },
+        kills: None,
+    });
+    let aliens = state.aliens.iter().map(|a| PieceResult {
+        id: a.id.clone(),
+        seat: actions::side_actor(state::Side::Kayotz),
+        fate: match a.place {
+            AlienPlace::Map(_) => Fate::Survived,
+            AlienPlace::Eliminated => Fate::Killed,
+            AlienPlace::Cup | AlienPlace::Aside => Fate::NotDeployed,
+        },
+        kills: None,
+    });
+    marines.chain(aliens).collect()
 }
 
 #[cfg(test)]
