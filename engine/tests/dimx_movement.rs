@@ -994,3 +994,36 @@ fn c_waiting_units_enter_through_the_scenario_entry_hexes() {
     assert_eq!(state(&b).marine("MS1").unwrap().on_map(), Some(131));
     let _ = scenario::builtin();
 }
+
+/// Rules version 3: the action of a unit that is gone ends with it.
+#[test]
+fn c1b_a_shoot_and_scoot_ends_with_a_unit_eliminated_half_way() {
+    let mut b = battle(&alpha(
+        "marine SC1 at 111\nmarine MS1 at 113\nkayotz K1 at 231",
+    ));
+    // The jump half: a 1 after the -1 is a Malfunction; the random hex 231
+    // holds an Active alien, and SC1 is eliminated there.
+    let ev = play(
+        &mut b,
+        r#"{"shoot_and_scoot_jump":{"unit":"SC1","to":225}}"#,
+        &[2, 2, 3, 1],
+    );
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        DimxEvent::MarineEliminated {
+            why: Cause::LandedOnActiveAlien,
+            ..
+        }
+    )));
+    assert!(
+        matches!(ev.last(), Some(DimxEvent::ActionFinished { unit, .. }) if unit == "SC1"),
+        "{ev:?}"
+    );
+    assert!(matches!(
+        state(&b).phase,
+        Phase::MarineAction { partial: None }
+    ));
+    // Nothing waits for SC1: another unit acts at once.
+    assert!(!is_legal(&b, r#"{"finish_action":{"unit":"SC1"}}"#));
+    play(&mut b, r#"{"full_move":{"unit":"MS1","to":114}}"#, &[]);
+}

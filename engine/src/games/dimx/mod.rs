@@ -162,7 +162,7 @@ impl Game for DimX {
     /// The test `builtin_content_is_pinned_to_the_rules_version` fails when
     /// that content changes, as a reminder. 2: C.3 "does nothing else for that
     /// turn" across draw-again chits, and the review fixes that followed.
-    const RULES_VERSION: u32 = 2;
+    const RULES_VERSION: u32 = 3;
 
     fn scenarios() -> Vec<ScenarioInfo> {
         scenario::builtin()
