@@ -18,7 +18,7 @@ use super::branches::{BranchState, branches_ui};
 use super::browser::browser_ui;
 use super::command::{AppCommand, FileRequest, Intent, NewBattleSpec, PlayRequest};
 use super::dialogs::{Dialog, DiceForm, NewBattleForm, Notice, dialog_ui, notice_ui};
-use super::files::{BATTLE_EXT, FileDialogs};
+use super::files::{Answer, BATTLE_EXT, FileDialogs, InAppDialog};
 use super::menu::{MenuContext, menu_bar_ui};
 use super::prefs::{Prefs, ThemeChoice};
 use super::shortcuts;
@@ -75,6 +75,8 @@ struct ScreenshotJob {
 pub struct App {
     pub prefs: Prefs,
     files: Box<dyn FileDialogs>,
+    /// Xenolog's own file dialog, open when the desktop's could not be shown.
+    pub in_app_dialog: Option<InAppDialog>,
     pub campaign: Option<Box<dyn CampaignStore>>,
     pub battles: Vec<BattleSummary>,
     pub open: Option<OpenBattle>,
@@ -119,6 +121,7 @@ impl App {
             },
             prefs,
             files: startup.dialogs,
+            in_app_dialog: None,
             campaign: None,
             battles: Vec::new(),
             open: None,
@@ -172,17 +175,25 @@ impl App {
         if let Some(Err(e)) = &made {
             self.notice("The sample campaign could not be made", e.clone());
         }
+        let asked_failed = asked.is_some();
         if let Some(path) = asked {
             self.open_campaign(&path, false);
             if self.campaign.is_some() {
                 return;
             }
         }
+
         if restore
             && let Some(last) = self.prefs.last_campaign.clone()
             && last.exists()
         {
-            self.open_campaign(&last, false);
+            // Its notice comes after the one about the file asked for.
+            let title = if asked_failed {
+                "Your last campaign could not be opened instead"
+            } else {
+                "The campaign could not be opened"
+            };
+            self.open_campaign_titled(&last, false, title);
             if self.campaign.is_some() {
                 return;
             }
@@ -259,10 +270,14 @@ impl App {
     }
 
     fn open_campaign(&mut self, path: &Path, read_only: bool) {
+        self.open_campaign_titled(path, read_only, "The campaign could not be opened");
+    }
+
+    fn open_campaign_titled(&mut self, path: &Path, read_only: bool, title: &str) {
         match store::open_store(path, read_only) {
             Ok(c) => self.set_campaign(c),
             Err(e) => {
-                let mut n = Notice::new("The campaign could not be opened", e.message);
+                let mut n = Notice::new(title, e.message);
                 if e.locked {
                     n = n.with_action(
                         "Open read-only",
@@ -365,6 +380,17 @@ impl App {
             return;
         }
         let battle = ob.battle.as_ref();
+        if !req.forfeit_ok
+            && let Some(cmd) = ob
+                .view
+                .legal
+                .iter()
+                .find(|c| c.actor == req.intent.actor && c.command == req.intent.command)
+            && let Some(what) = ob.board.forfeits(battle, cmd)
+        {
+            self.dialog = Some(Dialog::ConfirmForfeit { request: req, what });
+            return;
+        }
         let refused = |e: String| Notice::new("Not allowed", format!("{}: {e}.", req.intent.text));
         if ob.summary.dice_mode == DiceMode::Entered && req.dice.is_none() {
             match Self::dice_needed(battle, &req.intent) {
@@ -426,10 +452,10 @@ impl App {
                 .map_or("this branch", |b| b.name.as_str());
             let later = ob.view.line.positions() - 1 - ob.view.pos;
             let why = format!(
-                "You are at entry {} and {name} goes on for {later} more entries. Playing here starts \
+                "You are at {} and {name} goes on for {later} more entries. Playing here starts \
                  a new branch from this point; the {later} later entries of {name} stay as they are \
                  and you can switch back to them at any time.",
-                ob.view.pos
+                super::view::position_label(&ob.view.line, ob.view.pos)
             );
             self.dialog = Some(Dialog::ConfirmBranch { request: req, why });
             return;
@@ -507,9 +533,34 @@ impl App {
             FileRequest::ExportPicture => format!("{safe}.svg"),
             FileRequest::OpenCampaign | FileRequest::ImportBattle => String::new(),
         };
-        let Some(path) = self.files.pick(&request, &suggested) else {
-            return;
-        };
+        match self.files.pick(&request, &suggested) {
+            Answer::Chosen(path) => self.file_chosen(request, path),
+            Answer::Cancelled => {}
+            Answer::Unavailable(why) => {
+                // Never taken for a cancel: say why, and ask in the window.
+                self.status = format!(
+                    "The desktop's file dialog could not be shown ({why}); using Xenolog's own"
+                );
+                let folder = self.dialog_folder();
+                self.in_app_dialog = Some(InAppDialog::new(request, &suggested, &folder));
+            }
+        }
+    }
+
+    /// Where Xenolog's own file dialog starts: beside the open campaign, else
+    /// the home folder.
+    fn dialog_folder(&self) -> PathBuf {
+        self.campaign
+            .as_ref()
+            .and_then(|c| c.path())
+            .and_then(Path::parent)
+            .map(Path::to_owned)
+            .or_else(|| directories::UserDirs::new().map(|d| d.home_dir().to_owned()))
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_default()
+    }
+
+    fn file_chosen(&mut self, request: FileRequest, path: PathBuf) {
         self.apply(match request {
             FileRequest::NewCampaign => AppCommand::NewCampaign(path),
             FileRequest::OpenCampaign => AppCommand::OpenCampaign(path),
@@ -517,6 +568,19 @@ impl App {
             FileRequest::ExportBattle => AppCommand::ExportBattle(path),
             FileRequest::ExportPicture => AppCommand::ExportPicture(path),
         });
+    }
+
+    /// Draw Xenolog's own file dialog while it is open; act on its answer.
+    fn in_app_dialog_ui(&mut self, ctx: &egui::Context) {
+        let Some(d) = &mut self.in_app_dialog else {
+            return;
+        };
+        let Some(answer) = d.ui(ctx) else { return };
+        let request = d.request.clone();
+        self.in_app_dialog = None;
+        if let Answer::Chosen(path) = answer {
+            self.file_chosen(request, path);
+        }
     }
 
     fn export_picture(&mut self, path: &Path) {
@@ -630,7 +694,9 @@ impl App {
             AppCommand::ShowAbout => self.dialog = Some(Dialog::About),
             AppCommand::ShowBranches(show) => self.show_branches = show,
             AppCommand::DismissNotice => {
-                self.notices.pop();
+                if !self.notices.is_empty() {
+                    self.notices.remove(0);
+                }
             }
             AppCommand::Quit => self.ctx.send_viewport_cmd(egui::ViewportCommand::Close),
         }
@@ -639,7 +705,11 @@ impl App {
     // ---- each frame -------------------------------------------------------
 
     fn keyboard(&mut self, ui: &Ui) {
-        if self.dialog.is_some() || !self.notices.is_empty() || ui.ctx().text_edit_focused() {
+        if self.dialog.is_some()
+            || self.in_app_dialog.is_some()
+            || !self.notices.is_empty()
+            || ui.ctx().text_edit_focused()
+        {
             return;
         }
         let Some(ob) = &self.open else {
@@ -794,6 +864,7 @@ impl App {
             &mut commands,
         );
         notice_ui(ui.ctx(), &self.notices, &mut commands);
+        self.in_app_dialog_ui(ui.ctx());
         if !commands.is_empty() {
             // Show the result of what was just applied.
             ui.ctx().request_repaint();
@@ -1051,7 +1122,12 @@ pub fn install_fonts(ctx: &egui::Context) {
         fonts.families.get_mut(&egui::FontFamily::Proportional),
     ) && !prop.contains(&mono)
     {
-        prop.push(mono);
+        // Before the emoji fonts, so arrows and shapes keep Hack's look.
+        let at = prop
+            .iter()
+            .position(|f| f == "NotoEmoji-Regular")
+            .unwrap_or(prop.len());
+        prop.insert(at, mono);
     }
     ctx.set_fonts(fonts);
 }

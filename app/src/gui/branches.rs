@@ -6,6 +6,7 @@ use eframe::egui::{self, Ui};
 use xenolog_engine::{Battle, BranchId};
 
 use super::command::AppCommand;
+use super::view::entry_label;
 
 /// Branch-view state kept between frames.
 #[derive(Debug, Default)]
@@ -116,8 +117,8 @@ pub fn branches_ui(
         if let (Some(parent), fork) = (b.parent, b.fork) {
             ui.horizontal(|ui| {
                 ui.add_space(14.0 * depth as f32 + 18.0);
-                let at = fork.map_or(0, |f| battle.path_to(Some(f)).len());
-                ui.weak(format!("↳ from {} after #{at}", name(battle, parent)));
+                let at = fork.map_or_else(|| "the setup".to_owned(), entry_label);
+                ui.weak(format!("↳ from {} after {at}", name(battle, parent)));
             });
         }
         if let Some((rid, text)) = &mut state.renaming
@@ -208,9 +209,13 @@ fn compare_ui(
     let (la, lb) = (lengths[a as usize], lengths[b as usize]);
     let flow = battle.flow_at(fork);
     ui.label(format!(
-        "{} and {} part after entry #{at} (turn {}, {}). Then {} has {} more entries and {} has {}.",
+        "{} and {} part after {} (turn {}, {}). Then {} has {} more entries and {} has {}.",
         name(battle, a),
         name(battle, b),
+        fork.map_or_else(
+            || "the setup".to_owned(),
+            |f| format!("entry {}", entry_label(f))
+        ),
         flow.turn,
         flow.phase,
         name(battle, a),

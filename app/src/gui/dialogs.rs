@@ -7,6 +7,7 @@ use xenolog_engine::games::GameInfo;
 
 use super::boards;
 use super::command::{AppCommand, Intent, NewBattleSpec, PlayRequest};
+use super::side::sentence;
 use super::store::DiceMode;
 use super::widgets::icon_button;
 
@@ -45,6 +46,11 @@ pub enum Dialog {
     ConfirmBranch {
         request: PlayRequest,
         why: String,
+    },
+    /// Giving this command gives up what the rules granted (`what`).
+    ConfirmForfeit {
+        request: PlayRequest,
+        what: String,
     },
     Choose(Vec<Intent>),
     Shortcuts,
@@ -249,6 +255,21 @@ pub fn dialog_ui(
                         close = true;
                     }
                     if ui.button("Cancel").clicked() {
+                        close = true;
+                    }
+                });
+            }
+            Dialog::ConfirmForfeit { request, what } => {
+                ui.heading("Give this up?");
+                ui.label(format!("{}: {what}.", sentence(&request.intent.text)));
+                ui.horizontal(|ui| {
+                    if ui.button("Give it up").clicked() {
+                        let mut r = request.clone();
+                        r.forfeit_ok = true;
+                        commands.push(AppCommand::Give(r));
+                        close = true;
+                    }
+                    if ui.button("Keep it").clicked() {
                         close = true;
                     }
                 });
@@ -467,9 +488,11 @@ fn dice_ui(ui: &mut Ui, form: &mut DiceForm, commands: &mut Vec<AppCommand>) -> 
     close
 }
 
-/// The notice on top, if any.
+/// The first notice not yet dismissed: notices are shown in the order things
+/// happened, so the first complaint (about the file the player asked for) is
+/// read first.
 pub fn notice_ui(ctx: &egui::Context, notices: &[Notice], commands: &mut Vec<AppCommand>) {
-    let Some(n) = notices.last() else { return };
+    let Some(n) = notices.first() else { return };
     let modal = Modal::new(Id::unique("xenolog-notice")).show(ctx, |ui| {
         ui.set_max_width(480.0);
         ui.heading(&n.title);

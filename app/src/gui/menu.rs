@@ -84,8 +84,9 @@ pub fn menu_bar_ui(
                 commands.push(AppCommand::Redo);
             }
             ui.separator();
+            // Shows the panel (View > Branches is the switch that hides it).
             if item(ui, "Branches…", None, m.battle_open) {
-                commands.push(AppCommand::ShowBranches(!m.show_branches));
+                commands.push(AppCommand::ShowBranches(true));
             }
         });
         ui.menu_button("View", |ui| {

@@ -7,7 +7,7 @@ use eframe::egui;
 use serde_json::{Value, json};
 use xenolog_engine::games::dimx::describe::step_words;
 use xenolog_engine::games::dimx::rules::title_of;
-use xenolog_engine::games::dimx::state::{Phase, PlaceWhy, Side};
+use xenolog_engine::games::dimx::state::{Partial, Phase, PlaceWhy, Side};
 use xenolog_engine::games::dimx::{DimX, DimxCommand, DimxEvent, DimxState};
 use xenolog_engine::{Battle, EntryText, LegalCommand, Scene, Session};
 
@@ -132,6 +132,36 @@ fn prompt_of(s: &DimxState) -> Option<Prompt> {
                     .to_owned(),
             },
         }),
+        // An obligation or an option left open by the last command: in front
+        // of the player, not in a list of units.
+        Phase::MarineAction {
+            partial: Some(Partial::Reinforcement { hq }),
+        } => Some(Prompt {
+            ask: "Reinforcement granted: choose a unit from the pool".to_owned(),
+            why: format!(
+                "{}'s Request Reinforcements succeeded (E.6): one unit of the pool comes in and \
+                 may act this phase. Finishing {0}'s action, or ending the phase, gives the \
+                 reinforcement up.",
+                title_of(s, hq)
+            ),
+        }),
+        Phase::MarineAction {
+            partial: Some(Partial::ShootAndScoot { unit, moved, fired }),
+        } => {
+            let name = title_of(s, unit);
+            let left = match (moved, fired) {
+                (true, false) => "fire",
+                (false, true) => "move",
+                _ => "move or fire",
+            };
+            Some(Prompt {
+                ask: format!("Finish {name}'s Shoot and Scoot first"),
+                why: format!(
+                    "{name} is half-way through a Shoot and Scoot (C.1 b): it may still {left}, \
+                     or finish its action. No other unit acts until it does."
+                ),
+            })
+        }
         Phase::Kayotz {
             chit,
             step,
@@ -182,6 +212,23 @@ fn marks(e: &DimxEvent) -> Vec<DieMark> {
 impl BoardUi for DimxBoard {
     fn prompt(&self, battle: &dyn Battle) -> Option<Prompt> {
         prompt_of(session(battle)?.state())
+    }
+
+    fn forfeits(&self, battle: &dyn Battle, cmd: &LegalCommand) -> Option<String> {
+        let s = session(battle)?.state();
+        let Phase::MarineAction {
+            partial: Some(Partial::Reinforcement { hq }),
+        } = &s.phase
+        else {
+            return None;
+        };
+        match serde_json::from_value(cmd.command.clone()).ok()? {
+            DimxCommand::FinishAction { .. } | DimxCommand::EndActionPhase => Some(format!(
+                "the reinforcement {} was granted (E.6): no unit comes in from the pool",
+                title_of(s, hq)
+            )),
+            _ => None,
+        }
     }
 
     fn choice_label(&self, battle: &dyn Battle, cmd: &LegalCommand) -> Option<(String, String)> {

@@ -49,6 +49,12 @@ pub trait BoardUi {
         None
     }
 
+    /// What giving `cmd` now would throw away that the rules granted (an
+    /// unused reinforcement), in words; the app asks before giving it.
+    fn forfeits(&self, _battle: &dyn Battle, _cmd: &LegalCommand) -> Option<String> {
+        None
+    }
+
     /// A command's words on a choice button and its hover text, when
     /// they should differ from the command's own text (a chit by its name,
     /// with its steps on hover).
