@@ -725,10 +725,26 @@ fn c2_malfunction_onto_a_marine_or_dormant_alien_moves_to_the_highest_numbered_e
     for other in ["kayotz K1 at 231 dormant", "marine MS1 at 231"] {
         let mut b = battle(&alpha(&format!("marine SC1 at 111\n{other}")));
         let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[1, 2, 3, 1]);
+        // rules version 3: the log says the random hex was occupied, and
+        // the Stunned marker comes once the unit is down
         assert_eq!(
             landed(&ev),
-            Some((252, Landing::Malfunction)),
+            Some((252, Landing::MalfunctionAside)),
             "{other}: 231's highest free neighbour"
+        );
+        let landing = ev
+            .iter()
+            .position(|e| matches!(e, DimxEvent::Landed { .. }))
+            .unwrap();
+        let stunned = ev
+            .iter()
+            .position(|e| matches!(e, DimxEvent::ConditionChanged { .. }))
+            .unwrap();
+        assert!(landing < stunned, "{ev:?}");
+        let words = xenolog_engine::games::dimx::describe::event(&ev[landing]);
+        assert!(
+            words.contains("finds its random hex occupied and comes down beside it, in 252"),
+            "{words}"
         );
     }
 }

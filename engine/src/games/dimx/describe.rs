@@ -342,6 +342,10 @@ pub fn event(e: &DimxEvent) -> String {
                 format!("{} lands next to its destination, in {at}", mn(kind, unit))
             }
             Landing::Malfunction => format!("{} comes down in {at}", mn(kind, unit)),
+            Landing::MalfunctionAside => format!(
+                "{} finds its random hex occupied and comes down beside it, in {at}",
+                mn(kind, unit)
+            ),
         },
         E::MarineEliminated { unit, kind, why } => match why {
             Cause::LandedOnActiveAlien => format!(

@@ -288,7 +288,7 @@ mod tests {
 
     /// The digest of the compiled-in content that `RULES_VERSION` was last
     /// checked against.
-    const PINNED_CONTENT: &str = "ead7aa3e7f12687e";
+    const PINNED_CONTENT: &str = "795412ef61e0d523";
 
     #[test]
     fn builtin_content_is_pinned_to_the_rules_version() {
