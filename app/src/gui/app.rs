@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use eframe::egui::{self, Key, Panel, Ui};
 use xenolog_engine::{Battle, PendingKind, PlayError, RuleErrorKind};
 
-use super::board::{Camera, board_ui};
+use super::board::{BoardInput, Camera, board_ui};
 use super::boards::{self, BoardUi};
 use super::branches::{BranchState, branches_ui};
 use super::browser::browser_ui;
@@ -253,11 +253,7 @@ impl App {
             .and_then(|c| c.path())
             .and_then(|p| self.prefs.last_battle.get(p).copied())
             .filter(|id| self.battles.iter().any(|b| b.id == *id));
-        let test_game = |g: &str| {
-            xenolog_engine::games::games()
-                .iter()
-                .any(|i| i.id == g && i.test_only)
-        };
+        let test_game = super::browser::is_test_game;
         let pick = last.or_else(|| {
             self.battles
                 .iter()
@@ -452,10 +448,11 @@ impl App {
                 .map_or("this branch", |b| b.name.as_str());
             let later = ob.view.line.positions() - 1 - ob.view.pos;
             let why = format!(
-                "You are at {} and {name} goes on for {later} more entries. Playing here starts \
-                 a new branch from this point; the {later} later entries of {name} stay as they are \
-                 and you can switch back to them at any time.",
-                super::view::position_label(&ob.view.line, ob.view.pos)
+                "You are at {} and {name} goes on for {}. Playing here starts a new branch from \
+                 this point; the later entries of {name} stay as they are and you can switch \
+                 back to them at any time.",
+                super::view::position_label(&ob.view.line, ob.view.pos),
+                super::widgets::count(later as u64, "more entry", "more entries")
             );
             self.dialog = Some(Dialog::ConfirmBranch { request: req, why });
             return;
@@ -489,6 +486,8 @@ impl App {
         f(ob.battle.as_mut());
         if (ob.battle.cursor(), ob.battle.current_branch()) != before {
             self.position_dirty = Some(self.ctx.input(|i| i.time));
+            // "Played: ..." is about the position it was said at.
+            self.status.clear();
         }
     }
 
@@ -693,6 +692,7 @@ impl App {
             AppCommand::ShowShortcuts => self.dialog = Some(Dialog::Shortcuts),
             AppCommand::ShowAbout => self.dialog = Some(Dialog::About),
             AppCommand::ShowBranches(show) => self.show_branches = show,
+            AppCommand::Explain(text) => self.status = text,
             AppCommand::DismissNotice => {
                 if !self.notices.is_empty() {
                     self.notices.remove(0);
@@ -972,6 +972,7 @@ impl App {
                             campaign,
                             &self.battles,
                             self.open.as_ref().map(|o| o.id),
+                            self.prefs.show_test_games,
                             commands,
                         );
                         if self.show_branches
@@ -1022,15 +1023,18 @@ impl App {
         }
         egui::CentralPanel::no_frame().show(ui, |ui| match &self.open {
             Some(ob) => {
-                board_ui(
-                    ui,
-                    &ob.view.scene,
-                    &ob.view.legal,
-                    self.selected.as_deref(),
-                    &self.side.focus,
-                    &mut self.camera,
-                    commands,
-                );
+                let selected = self.selected.as_deref();
+                let why_not = |target: &str| {
+                    selected.and_then(|s| ob.board.why_not(ob.battle.as_ref(), s, target))
+                };
+                let input = BoardInput {
+                    scene: &ob.view.scene,
+                    legal: &ob.view.legal,
+                    selected,
+                    focus: &self.side.focus,
+                    why_not: &why_not,
+                };
+                board_ui(ui, &input, &mut self.camera, commands);
                 if self.first_frame.is_none() {
                     self.first_frame = Some(self.started.elapsed());
                 }

@@ -330,16 +330,31 @@ fn ring(painter: &egui::Painter, item: &Item, x: &Xform, stroke: Stroke, fill: C
     }
 }
 
+/// What the board shows: the scene at the cursor, the legal commands, the
+/// selection, the items of the step shown, and why the selected unit cannot
+/// use an item (`why_not`, asked of the game's board UI).
+pub struct BoardInput<'a> {
+    pub scene: &'a Scene,
+    pub legal: &'a [LegalCommand],
+    pub selected: Option<&'a str>,
+    pub focus: &'a [String],
+    pub why_not: &'a dyn Fn(&str) -> Option<String>,
+}
+
 /// Draw the board and turn clicks into commands.
 pub fn board_ui(
     ui: &mut egui::Ui,
-    scene: &Scene,
-    legal: &[LegalCommand],
-    selected: Option<&str>,
-    focus: &[String],
+    input: &BoardInput<'_>,
     camera: &mut Camera,
     commands: &mut Vec<AppCommand>,
 ) -> Response {
+    let BoardInput {
+        scene,
+        legal,
+        selected,
+        focus,
+        why_not,
+    } = *input;
     let (view, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     response.widget_info(|| {
         WidgetInfo::labeled(Role::Image, true, "Board (drag to pan, scroll to zoom)")
@@ -476,9 +491,29 @@ pub fn board_ui(
     if response.clicked() {
         clicked_at = response.interact_pointer_pos();
     }
+    // Why the selected unit cannot use what is under the pointer (a unit or
+    // a hex that is not lit up), in the rule's words.
+    let refused_at = |p: Pos2| -> Option<String> {
+        let sel = selected?;
+        let under: Vec<&Item> = hits(scene, x.to_board(p), slack).collect();
+        if under
+            .iter()
+            .any(|i| targets.iter().any(|(t, _)| *t == i.id))
+        {
+            return None;
+        }
+        let item = under
+            .iter()
+            .find(|i| matches!(i.kind, ItemKind::Counter | ItemKind::Marker) && i.id != sel)
+            .or_else(|| under.iter().find(|i| i.kind == ItemKind::Hex))?;
+        why_not(&item.id).map(|why| format!("{}: {why}", item_name(item)))
+    };
     if let Some(p) = clicked_at
         && let Some(cmd) = click_at(scene, legal, selected, x.to_board(p), slack)
     {
+        if let Some(why) = refused_at(p) {
+            commands.push(AppCommand::Explain(format!("Not possible: {why}")));
+        }
         commands.push(cmd);
     }
 
@@ -496,10 +531,14 @@ pub fn board_ui(
             .map(|(_, c)| c.text.as_str())
             .collect();
         let tip = under.iter().find_map(|i| i.tooltip.clone());
-        if tip.is_some() || !orders.is_empty() {
+        let refused = refused_at(p);
+        if tip.is_some() || !orders.is_empty() || refused.is_some() {
             response.clone().on_hover_ui_at_pointer(|ui| {
                 for o in &orders {
                     ui.strong(format!("Click: {o}"));
+                }
+                if let Some(why) = &refused {
+                    ui.colored_label(ui.visuals().warn_fg_color, format!("Not possible: {why}"));
                 }
                 if let Some(t) = &tip {
                     ui.label(t);

@@ -7,6 +7,7 @@ use xenolog_engine::{Battle, BranchId};
 
 use super::command::AppCommand;
 use super::view::entry_label;
+use super::widgets::count;
 
 /// Branch-view state kept between frames.
 #[derive(Debug, Default)]
@@ -82,9 +83,10 @@ pub fn branches_ui(
             ui.add_space(14.0 * depth as f32);
             let is_current = id == current;
             let text = format!(
-                "{} {} · {len} entries",
+                "{} {} · {}",
                 if is_current { "●" } else { "○" },
-                b.name
+                b.name,
+                count(len as u64, "entry", "entries")
             );
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let rename = ui.small_button("Rename…");
@@ -209,7 +211,7 @@ fn compare_ui(
     let (la, lb) = (lengths[a as usize], lengths[b as usize]);
     let flow = battle.flow_at(fork);
     ui.label(format!(
-        "{} and {} part after {} (turn {}, {}). Then {} has {} more entries and {} has {}.",
+        "{} and {} part after {} (turn {}, {}). Then {} has {} more and {} has {}.",
         name(battle, a),
         name(battle, b),
         fork.map_or_else(
@@ -219,9 +221,9 @@ fn compare_ui(
         flow.turn,
         flow.phase,
         name(battle, a),
-        la - at,
+        count((la - at) as u64, "entry", "entries"),
         name(battle, b),
-        lb - at,
+        count((lb - at) as u64, "entry", "entries"),
     ));
     if ui.button("Jump to where they part").clicked() {
         commands.push(AppCommand::Seek(fork));

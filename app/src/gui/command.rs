@@ -110,6 +110,8 @@ pub enum AppCommand {
     ShowShortcuts,
     ShowAbout,
     ShowBranches(bool),
+    /// Say something in the status bar (why a click did nothing).
+    Explain(String),
     /// Close the notice on top.
     DismissNotice,
     Quit,

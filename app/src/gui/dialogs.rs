@@ -347,10 +347,21 @@ fn new_battle_ui(
         } else {
             format!("{} (coming)", g.name)
         };
-        let r = ui.add_enabled(g.available, egui::RadioButton::new(form.game == g.id, text));
+        let r = ui
+            .add_enabled(g.available, egui::RadioButton::new(form.game == g.id, text))
+            .on_disabled_hover_text(format!(
+                "{} is not built yet: Xenolog will play it in a later version.",
+                g.name
+            ));
         if r.clicked() && form.game != g.id {
             form.pick_game(&games, g.id);
         }
+    }
+    if games.iter().any(|g| !g.available) {
+        ui.weak(
+            "Games marked (coming) are planned but not built yet: they cannot be played in \
+             this version.",
+        );
     }
     let Some(game) = games.iter().find(|g| g.id == form.game).cloned() else {
         ui.label("No game can be played yet.");
@@ -450,6 +461,7 @@ fn dice_ui(ui: &mut Ui, form: &mut DiceForm, commands: &mut Vec<AppCommand>) -> 
         dice_words(&form.sides)
     ));
     let max = form.sides.iter().copied().max().unwrap_or(6).min(12);
+    let typed = form.text.clone();
     ui.horizontal_wrapped(|ui| {
         for v in 1..=max {
             if icon_button(ui, &v.to_string(), &format!("Add a die showing {v}"), true).clicked() {
@@ -465,6 +477,10 @@ fn dice_ui(ui: &mut Ui, form: &mut DiceForm, commands: &mut Vec<AppCommand>) -> 
     });
     let edit = labelled_edit(ui, "Dice rolled:", &mut form.text, "e.g. 3 5 6", 220.0);
     let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+    // An error is about the dice it was given: new dice, no old error.
+    if form.text != typed {
+        form.error = None;
+    }
     if let Some(e) = &form.error {
         ui.colored_label(ui.visuals().error_fg_color, e);
     }

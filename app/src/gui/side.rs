@@ -137,6 +137,12 @@ pub fn selection_ui(
             .iter()
             .filter(|c| c.subject.as_deref() == Some(sel))
             .collect();
+        if own.is_empty()
+            && view.outcome.is_none()
+            && let Some(why) = board.why_idle(battle, sel)
+        {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("Cannot act now: {why}"));
+        }
         actions_ui(ui, view, &own, choosing, commands);
         ui.separator();
     }

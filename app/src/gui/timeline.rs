@@ -136,7 +136,10 @@ pub fn controls_ui(
         };
         ui.label(format!("{at} · {flow}"));
         if pos < last {
-            ui.weak(format!("({} later entries on this branch)", last - pos));
+            ui.weak(format!(
+                "({} on this branch)",
+                super::widgets::count((last - pos) as u64, "later entry", "later entries")
+            ));
         }
     });
 }
@@ -380,7 +383,7 @@ pub fn entries_table_ui(
                         ui.label(during.turn.to_string());
                     });
                     row.col(|ui| {
-                        ui.label(&during.phase);
+                        ui.label(board.phase_label(battle, &t, &during.phase));
                     });
                     row.col(|ui| {
                         ui.label(&t.actor);

@@ -154,3 +154,46 @@ fn the_turn_field_follows_the_cursor() {
     assert_eq!(shown(&h), Some(turn_at(&h)));
     assert!(turn_at(&h) > 1);
 }
+
+/// The Dice Race of the sample campaign is listed only while test games are
+/// offered; the battle list says what its counts count.
+#[test]
+fn test_game_battles_are_listed_only_when_test_games_are_offered() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = super::support::app_with(None, Some(dir.path().to_owned()), Vec::new());
+    let race = h
+        .state()
+        .battles
+        .iter()
+        .find(|b| b.game == "race")
+        .map(|b| b.title.clone())
+        .expect("the sample campaign has a Dice Race");
+    h.get_by_label(&race);
+    h.state_mut().prefs.show_test_games = false;
+    h.run();
+    assert!(h.query_by_label(&race).is_none(), "{race} still listed");
+    h.get_by_label_contains("battle of a test game not listed");
+    h.get_by_label_contains("branches together");
+}
+
+/// The entry that ends the Marine Action Phase holds the whole Kay'otz
+/// Activation Phase, and the Phase column says so.
+#[test]
+fn the_entry_holding_the_kayotz_phase_is_listed_under_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = super::support::app_with(None, Some(dir.path().to_owned()), Vec::new());
+    let pos = {
+        let ob = h.state().open.as_ref().unwrap();
+        let b = ob.battle.as_ref();
+        let ids = ob.view.line.ids.clone();
+        let texts = b.entry_texts(&ids);
+        texts
+            .iter()
+            .position(|t| t.command.contains("ends the Marine Action Phase"))
+            .expect("the sample ends a Marine Action Phase")
+            + 1
+    };
+    h.state_mut().push(AppCommand::SeekLine(pos));
+    h.run();
+    h.get_by_label("Kay'otz Activation Phase");
+}

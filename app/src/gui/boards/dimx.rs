@@ -8,10 +8,19 @@ use serde_json::{Value, json};
 use xenolog_engine::games::dimx::describe::step_words;
 use xenolog_engine::games::dimx::rules::title_of;
 use xenolog_engine::games::dimx::state::{Partial, Phase, PlaceWhy, Side};
+use xenolog_engine::games::dimx::units::Condition;
 use xenolog_engine::games::dimx::{DimX, DimxCommand, DimxEvent, DimxState};
-use xenolog_engine::{Battle, EntryText, LegalCommand, Scene, Session};
+use xenolog_engine::{Actor, Battle, EntryText, LegalCommand, Scene, Session};
 
 use super::{BoardUi, DieMark, Prompt, Step};
+
+/// Why the Marine player may not give `command` now, in the rule's words.
+fn refusal(battle: &dyn Battle, command: &Value) -> Option<String> {
+    battle
+        .prepare_json(Actor(0), command, None)
+        .err()
+        .map(|e| e.to_string())
+}
 
 /// The board UI of Invaders From Dimension X!.
 pub struct DimxBoard;
@@ -214,6 +223,35 @@ impl BoardUi for DimxBoard {
         prompt_of(session(battle)?.state())
     }
 
+    fn why_not(&self, battle: &dyn Battle, selected: &str, target: &str) -> Option<String> {
+        let s = session(battle)?.state();
+        let unit = selected.strip_prefix("unit:")?;
+        s.marine(unit)?;
+        let command = if let Some(alien) = target.strip_prefix("unit:") {
+            s.alien(alien)?;
+            json!({ "full_fire": { "unit": unit, "target": alien } })
+        } else {
+            let hex: u16 = target.strip_prefix("hex:")?.parse().ok()?;
+            json!({ "full_move": { "unit": unit, "to": hex } })
+        };
+        refusal(battle, &command)
+    }
+
+    fn why_idle(&self, battle: &dyn Battle, selected: &str) -> Option<String> {
+        let s = session(battle)?.state();
+        let unit = selected.strip_prefix("unit:")?;
+        let m = s.marine(unit)?;
+        let hex = m.on_map()?;
+        // The first check every action makes: has it acted, is it on the map;
+        // then, for a Paralyzed unit, the one action it may take.
+        let command = if m.condition == Condition::Paralyzed {
+            json!({ "rally": { "unit": unit } })
+        } else {
+            json!({ "full_move": { "unit": unit, "to": hex } })
+        };
+        refusal(battle, &command)
+    }
+
     fn forfeits(&self, battle: &dyn Battle, cmd: &LegalCommand) -> Option<String> {
         let s = session(battle)?.state();
         let Phase::MarineAction {
@@ -292,6 +330,20 @@ impl BoardUi for DimxBoard {
                 focus: events.get(i).map(focus).unwrap_or_default(),
             })
             .collect()
+    }
+
+    fn phase_label(&self, battle: &dyn Battle, entry: &EntryText, during: &str) -> String {
+        let events = session(battle)
+            .map(|s| s.events(entry.id))
+            .unwrap_or_default();
+        if events
+            .iter()
+            .any(|e| matches!(e, DimxEvent::ActionPhaseEnded { .. }))
+        {
+            "Kay'otz Activation Phase".to_owned()
+        } else {
+            during.to_owned()
+        }
     }
 
     fn two_player_variant(&self) -> bool {
