@@ -350,18 +350,25 @@ impl App {
     // ---- playing --------------------------------------------------------
 
     /// The dice a command would roll (their sides), to ask for real dice.
-    fn dice_needed(battle: &dyn Battle, intent: &Intent) -> Result<Vec<u8>, String> {
+    /// The sides of each die a command would roll, and what each decides.
+    fn dice_needed(
+        battle: &dyn Battle,
+        board: &dyn BoardUi,
+        intent: &Intent,
+    ) -> Result<(Vec<u8>, Vec<String>), String> {
         let p = battle
             .prepare_json(intent.actor, &intent.command, None)
             .map_err(|e| e.to_string())?;
-        Ok(match &p.kind {
-            PendingKind::New { record, .. } => record.dice.iter().map(|d| d.sides).collect(),
-            PendingKind::Redo { entry } => battle
-                .records()
-                .get(*entry as usize)
-                .map(|r| r.dice.iter().map(|d| d.sides).collect())
-                .unwrap_or_default(),
-        })
+        let record = match &p.kind {
+            PendingKind::New { record, .. } => Some(record),
+            PendingKind::Redo { entry } => battle.records().get(*entry as usize),
+        };
+        Ok(record.map_or_else(Default::default, |r| {
+            (
+                r.dice.iter().map(|d| d.sides).collect(),
+                board.dice_purposes(&r.events),
+            )
+        }))
     }
 
     fn give(&mut self, req: PlayRequest) {
@@ -389,15 +396,16 @@ impl App {
         }
         let refused = |e: String| Notice::new("Not allowed", format!("{}: {e}.", req.intent.text));
         if ob.summary.dice_mode == DiceMode::Entered && req.dice.is_none() {
-            match Self::dice_needed(battle, &req.intent) {
+            match Self::dice_needed(battle, ob.board.as_ref(), &req.intent) {
                 Err(e) => {
                     self.notices.push(refused(e));
                     return;
                 }
-                Ok(sides) if !sides.is_empty() => {
+                Ok((sides, purposes)) if !sides.is_empty() => {
                     self.dialog = Some(Dialog::EnterDice(DiceForm {
                         request: req,
                         sides,
+                        purposes,
                         text: String::new(),
                         error: None,
                     }));
@@ -415,7 +423,9 @@ impl App {
                         && req.dice.is_some() =>
                 {
                     let typed = req.dice.clone().unwrap_or_default();
-                    let sides = Self::dice_needed(battle, &req.intent).unwrap_or_default();
+                    let (sides, purposes) =
+                        Self::dice_needed(battle, ob.board.as_ref(), &req.intent)
+                            .unwrap_or_default();
                     self.dialog = Some(Dialog::EnterDice(DiceForm {
                         text: typed
                             .iter()
@@ -424,6 +434,7 @@ impl App {
                             .join(" "),
                         request: PlayRequest { dice: None, ..req },
                         sides,
+                        purposes,
                         error: Some(e.to_string()),
                     }));
                     return;

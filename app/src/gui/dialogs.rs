@@ -170,6 +170,8 @@ pub struct DiceForm {
     pub request: PlayRequest,
     /// Sides of each die the command rolls, in order.
     pub sides: Vec<u8>,
+    /// What each die decides, in order, as far as the game says.
+    pub purposes: Vec<String>,
     pub text: String,
     pub error: Option<String>,
 }
@@ -198,6 +200,23 @@ pub fn parse_dice(text: &str, sides: &[u8]) -> Result<Vec<u8>, String> {
         return Err("type the number each die shows, e.g. 3 5 6".into());
     }
     Ok(dice)
+}
+
+/// Runs of dice that decide the same thing: (first, last, what), counted
+/// from 1. The three dice of a random hex read as one run.
+fn runs(purposes: &[String]) -> Vec<(usize, usize, String)> {
+    let mut out: Vec<(usize, usize, String)> = Vec::new();
+    for (i, p) in purposes.iter().enumerate() {
+        let what = p
+            .split_once(": its ")
+            .map_or(p.as_str(), |(head, _)| head)
+            .to_owned();
+        match out.last_mut() {
+            Some(last) if last.2 == what && last.1 == i => last.1 = i + 1,
+            _ => out.push((i + 1, i + 1, what)),
+        }
+    }
+    out
 }
 
 fn dice_words(sides: &[u8]) -> String {
@@ -460,6 +479,15 @@ fn dice_ui(ui: &mut Ui, form: &mut DiceForm, commands: &mut Vec<AppCommand>) -> 
          decide how many follow). Roll them and type what each shows, in order.",
         dice_words(&form.sides)
     ));
+    // Every roll says what it decides.
+    for (from, to, what) in runs(&form.purposes) {
+        let dice = if from == to {
+            format!("Die {from}")
+        } else {
+            format!("Dice {from} to {to}")
+        };
+        ui.label(format!("{dice}: {what}"));
+    }
     let max = form.sides.iter().copied().max().unwrap_or(6).min(12);
     let typed = form.text.clone();
     ui.horizontal_wrapped(|ui| {
@@ -535,6 +563,27 @@ pub fn notice_ui(ctx: &egui::Context, notices: &[Notice], commands: &mut Vec<App
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dice_deciding_one_thing_read_as_one_run() {
+        let p = |s: &str| s.to_owned();
+        let purposes = vec![
+            p("whether MS1 hits K1 (D.4)"),
+            p("whether MS1 hits K1 (D.4)"),
+            p("a random hex: its hundreds digit (A.3)"),
+            p("a random hex: its tens digit (A.3)"),
+            p("a random hex: its units digit (A.3)"),
+            p("whether MS1 hits K1 (D.4)"),
+        ];
+        assert_eq!(
+            runs(&purposes),
+            vec![
+                (1, 2, p("whether MS1 hits K1 (D.4)")),
+                (3, 5, p("a random hex")),
+                (6, 6, p("whether MS1 hits K1 (D.4)")),
+            ]
+        );
+    }
 
     #[test]
     fn typed_dice_must_fit_the_command() {

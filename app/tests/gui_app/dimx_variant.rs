@@ -226,3 +226,24 @@ fn a_granted_reinforcement_is_offered_and_never_thrown_away_without_asking() {
         entries + 1
     );
 }
+
+/// Asking for real dice says what the roll decides.
+#[test]
+fn the_dice_prompt_says_what_the_roll_decides() {
+    use crate::gui::command::{Intent, PlayRequest};
+    let mut h = variant("marine HQ1 at 225\nmarine MS6 pool", DiceMode::Entered);
+    let request = {
+        let ob = h.state().open.as_ref().unwrap();
+        ob.view
+            .legal
+            .iter()
+            .find(|c| c.command == json!({"request_reinforcements": {"unit": "HQ1"}}))
+            .cloned()
+            .unwrap()
+    };
+    h.state_mut()
+        .push(AppCommand::Give(PlayRequest::new(Intent::from(&request))));
+    h.run();
+    h.get_by_label("Enter your dice");
+    h.get_by_label("Die 1: whether HQ1's request for reinforcements is granted (E.6)");
+}

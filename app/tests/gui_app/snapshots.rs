@@ -114,6 +114,11 @@ fn dice_dialog() {
         Dialog::EnterDice(DiceForm {
             request: PlayRequest::new(intent("Player 1 rolls 3 dice")),
             sides: vec![6, 6, 6],
+            purposes: vec![
+                "a random hex: its hundreds digit (A.3)".into(),
+                "a random hex: its tens digit (A.3)".into(),
+                "a random hex: its units digit (A.3)".into(),
+            ],
             text: "3 5".into(),
             error: Some(
                 "this command needs more dice than were entered: 2 entered, at least 3 needed"

@@ -223,6 +223,10 @@ impl BoardUi for DimxBoard {
         prompt_of(session(battle)?.state())
     }
 
+    fn dice_purposes(&self, events: &[u8]) -> Vec<String> {
+        xenolog_engine::games::dimx::describe::dice_purposes_of(events)
+    }
+
     fn why_not(&self, battle: &dyn Battle, selected: &str, target: &str) -> Option<String> {
         let s = session(battle)?.state();
         let unit = selected.strip_prefix("unit:")?;

@@ -62,6 +62,12 @@ pub trait BoardUi {
         None
     }
 
+    /// What each die of an entry's roll decides, in roll order, from its
+    /// recorded events (empty: the game does not say).
+    fn dice_purposes(&self, _events: &[u8]) -> Vec<String> {
+        Vec::new()
+    }
+
     /// What giving `cmd` now would throw away that the rules granted (an
     /// unused reinforcement), in words; the app asks before giving it.
     fn forfeits(&self, _battle: &dyn Battle, _cmd: &LegalCommand) -> Option<String> {
