@@ -19,7 +19,7 @@ use super::browser::browser_ui;
 use super::command::{AppCommand, FileRequest, Intent, NewBattleSpec, PlayRequest};
 use super::dialogs::{Dialog, DiceForm, NewBattleForm, Notice, dialog_ui, notice_ui};
 use super::files::{Answer, BATTLE_EXT, FileDialogs, InAppDialog};
-use super::menu::{MenuContext, menu_bar_ui};
+use super::menu::{MenuContext, PanelsShown, menu_bar_ui};
 use super::prefs::{Prefs, ThemeChoice};
 use super::shortcuts;
 use super::side::{SideState, dice_tray_ui, entry_steps_ui, selection_ui, status_ui};
@@ -86,6 +86,9 @@ pub struct App {
     pub side: SideState,
     pub branches: BranchState,
     pub show_branches: bool,
+    /// The panels beside the board; `None` until the first frame decides
+    /// from the window's width.
+    pub panels: Option<PanelsShown>,
     pub dialog: Option<Dialog>,
     pub notices: Vec<Notice>,
     /// The last thing that happened, for the status bar.
@@ -118,6 +121,7 @@ impl App {
             camera: Camera {
                 zoom: prefs.zoom,
                 pan: egui::Vec2::ZERO,
+                recentre: true,
             },
             prefs,
             files: startup.dialogs,
@@ -133,6 +137,7 @@ impl App {
             side: SideState::default(),
             branches: BranchState::default(),
             show_branches: true,
+            panels: None,
             dialog: None,
             notices: Vec::new(),
             status: String::new(),
@@ -319,6 +324,7 @@ impl App {
                 self.selected = None;
                 self.timeline.playing = false;
                 self.camera.pan = egui::Vec2::ZERO;
+                self.camera.recentre = true;
                 self.branches = BranchState::default();
             }
             (Err(e), _) => self.notice("The battle could not be opened", e),
@@ -723,6 +729,17 @@ impl App {
         {
             return;
         }
+        if let Some(p) = &mut self.panels {
+            ui.input_mut(|i| {
+                // Shift+Ctrl+B first: Ctrl+B would match it too.
+                if i.consume_shortcut(&shortcuts::TOGGLE_SIDE) {
+                    p.side = !p.side;
+                }
+                if i.consume_shortcut(&shortcuts::TOGGLE_BROWSER) {
+                    p.browser = !p.browser;
+                }
+            });
+        }
         let Some(ob) = &self.open else {
             return;
         };
@@ -906,11 +923,21 @@ impl App {
         let whole = ui.max_rect();
         let left_size = (whole.width() * 0.2).clamp(200.0, 280.0);
         let side_size = (whole.width() * 0.22).clamp(240.0, 300.0);
+        // The most a panel may take, in proportion to the window, so one
+        // widened by its content (a long branch name being typed) gives the
+        // room back when the window narrows.
+        let left_max = (whole.width() * 0.28).clamp(200.0, 420.0);
+        let side_max = (whole.width() * 0.3).clamp(240.0, 460.0);
         let table_size = if self.prefs.show_table {
-            (whole.height() * 0.29).clamp(160.0, 250.0)
+            (whole.height() * 0.22).clamp(120.0, 250.0)
         } else {
             90.0
         };
+        // A narrow window starts with the board and the side panel only.
+        let mut shown = *self.panels.get_or_insert(PanelsShown {
+            browser: whole.width() >= 1200.0,
+            side: true,
+        });
         let menu = MenuContext {
             battle_open: self.open.is_some(),
             can_undo: self.open.as_ref().is_some_and(|o| o.view.pos > 0),
@@ -921,8 +948,16 @@ impl App {
             show_branches: self.show_branches,
         };
         Panel::top("menu").show(ui, |ui| {
-            menu_bar_ui(ui, &menu, &mut self.prefs, &mut self.camera, commands);
+            menu_bar_ui(
+                ui,
+                &menu,
+                &mut self.prefs,
+                &mut self.camera,
+                &mut shown,
+                commands,
+            );
         });
+        self.panels = Some(shown);
         Panel::bottom("status").show(ui, |ui| {
             ui.horizontal(|ui| {
                 let read_only = self.campaign.as_ref().is_some_and(|c| c.is_read_only());
@@ -968,8 +1003,8 @@ impl App {
         Panel::left("browser")
             .resizable(true)
             .default_size(left_size)
-            .size_range(200.0..=420.0)
-            .show(ui, |ui| {
+            .size_range(200.0..=left_max)
+            .show_collapsible(ui, &mut shown.browser, |ui| {
                 egui::ScrollArea::vertical()
                     .id_salt("browser-scroll")
                     .show(ui, |ui| {
@@ -999,8 +1034,8 @@ impl App {
             Panel::right("side")
                 .resizable(true)
                 .default_size(side_size)
-                .size_range(220.0..=460.0)
-                .show(ui, |ui| {
+                .size_range(220.0..=side_max)
+                .show_collapsible(ui, &mut shown.side, |ui| {
                     egui::ScrollArea::vertical()
                         .id_salt("side-scroll")
                         .show(ui, |ui| {
@@ -1032,6 +1067,8 @@ impl App {
                         });
                 });
         }
+        // A panel dragged shut or open by its edge stays so.
+        self.panels = Some(shown);
         egui::CentralPanel::no_frame().show(ui, |ui| match &self.open {
             Some(ob) => {
                 let selected = self.selected.as_deref();

@@ -127,14 +127,24 @@ pub fn branches_ui(
             && *rid == id
         {
             let mut done = None;
+            // Within the panel's width: a row wider than the panel would
+            // widen it for good.
             ui.horizontal(|ui| {
                 ui.add_space(14.0 * depth as f32 + 14.0);
                 let label = ui.label("New name:");
                 let edit = ui
-                    .add(egui::TextEdit::singleline(text).desired_width(140.0))
+                    .add(
+                        egui::TextEdit::singleline(text)
+                            .desired_width(ui.available_width().clamp(60.0, 200.0)),
+                    )
                     .labelled_by(label.id);
-                let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                if ui.button("Save name").clicked() || enter {
+                if edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                    done = Some(true);
+                }
+            });
+            ui.horizontal(|ui| {
+                ui.add_space(14.0 * depth as f32 + 14.0);
+                if ui.button("Save name").clicked() {
                     done = Some(true);
                 }
                 if ui.button("Cancel").clicked() {

@@ -343,7 +343,12 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Space", "Play back / pause"),
     ("Ctrl+N", "New battle"),
     ("Ctrl+O", "Open campaign"),
-    ("+ / - / 0", "Zoom the board in / out / fit it"),
+    (
+        "+ / - / 0",
+        "Zoom the board in / out / back to the opening view",
+    ),
+    ("Ctrl+B", "Show or hide the campaign panel (left)"),
+    ("Ctrl+Shift+B", "Show or hide the side panel (right)"),
     (
         "Ctrl+Plus / Ctrl+Minus",
         "Make all text and controls larger / smaller",
