@@ -13,6 +13,7 @@ mod gui_app {
     mod dimx_variant;
     mod files;
     mod layout;
+    mod numbering;
     mod play;
     mod review;
     mod snapshots;

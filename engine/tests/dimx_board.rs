@@ -504,3 +504,38 @@ cup lull
         "{err}"
     );
 }
+
+fn refusal(text: &str) -> String {
+    let config = DimxConfig {
+        scenario_text: Some(text.into()),
+        ..Default::default()
+    };
+    Session::<DimX>::new(1, config)
+        .err()
+        .expect("refused")
+        .to_string()
+}
+
+#[test]
+fn a_scenario_file_with_a_strongpoint_twice_on_one_hex_is_refused_naming_the_line() {
+    let err = refusal(
+        "scenario \"x\"\nmap alpha\nmarine SC1 at 111\nstrongpoint 263 264\nstrongpoint 263\n",
+    );
+    assert_eq!(
+        err,
+        "the scenario file is not valid: line 5: hex 263 is given a Strongpoint twice: a hex holds one Strongpoint"
+    );
+    assert!(
+        refusal("scenario \"x\"\nmap alpha\nmarine SC1 at 111\nstrongpoint 263 263\n")
+            .contains("line 4:")
+    );
+}
+
+#[test]
+fn a_scenario_file_with_a_unit_both_stunned_and_paralyzed_is_refused_naming_the_line() {
+    let err = refusal("scenario \"x\"\nmap alpha\nmarine SC1 at 111 stunned paralyzed\n");
+    assert_eq!(
+        err,
+        "the scenario file is not valid: line 3: SC1 is given both 'stunned' and 'paralyzed': a unit is Stunned or Paralyzed, not both"
+    );
+}

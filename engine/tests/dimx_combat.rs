@@ -916,7 +916,16 @@ fn d9_kayotz_fire_is_blocked_only_by_lava() {
 #[test]
 fn d9a_target_in_or_fire_through_forest_rough_or_buildings_minus_one() {
     let (ev, _) = barrage("marine MS1 at 211\nkayotz K1 at 224", &[4, 4]);
-    assert_eq!(fired(&ev)[0].3, vec![ModWhy::Cover], "target in Forest");
+    // rules version 3: the log says why, the target's own hex
+    assert_eq!(
+        fired(&ev)[0].3,
+        vec![ModWhy::TargetTerrain],
+        "target in Forest"
+    );
+    assert_eq!(
+        ModWhy::TargetTerrain.words(),
+        "target in Forest, Rough or Buildings"
+    );
     let (ev, _) = barrage("marine MS1 at 166\nkayotz K1 at 146", &[4, 4]);
     assert_eq!(
         fired(&ev)[0].3,
@@ -930,7 +939,7 @@ fn d9b_a_strongpoint_in_the_target_hex_or_on_the_line_minus_one_more() {
     let (ev, _) = barrage("marine MS1 at 211\nkayotz K1 at 224\nstrongpoint 211", &[4]);
     assert_eq!(
         fired(&ev)[0].3,
-        vec![ModWhy::Cover, ModWhy::Strongpoint],
+        vec![ModWhy::TargetTerrain, ModWhy::Strongpoint],
         "cumulative"
     );
     let (ev, _) = barrage(

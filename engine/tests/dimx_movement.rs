@@ -725,10 +725,26 @@ fn c2_malfunction_onto_a_marine_or_dormant_alien_moves_to_the_highest_numbered_e
     for other in ["kayotz K1 at 231 dormant", "marine MS1 at 231"] {
         let mut b = battle(&alpha(&format!("marine SC1 at 111\n{other}")));
         let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[1, 2, 3, 1]);
+        // rules version 3: the log says the random hex was occupied, and
+        // the Stunned marker comes once the unit is down
         assert_eq!(
             landed(&ev),
-            Some((252, Landing::Malfunction)),
+            Some((252, Landing::MalfunctionAside)),
             "{other}: 231's highest free neighbour"
+        );
+        let landing = ev
+            .iter()
+            .position(|e| matches!(e, DimxEvent::Landed { .. }))
+            .unwrap();
+        let stunned = ev
+            .iter()
+            .position(|e| matches!(e, DimxEvent::ConditionChanged { .. }))
+            .unwrap();
+        assert!(landing < stunned, "{ev:?}");
+        let words = xenolog_engine::games::dimx::describe::event(&ev[landing]);
+        assert!(
+            words.contains("finds its random hex occupied and comes down beside it, in 252"),
+            "{words}"
         );
     }
 }
@@ -993,4 +1009,37 @@ fn c_waiting_units_enter_through_the_scenario_entry_hexes() {
     play(&mut b, r#"{"full_move":{"unit":"MS1","to":131}}"#, &[]);
     assert_eq!(state(&b).marine("MS1").unwrap().on_map(), Some(131));
     let _ = scenario::builtin();
+}
+
+/// Rules version 3: the action of a unit that is gone ends with it.
+#[test]
+fn c1b_a_shoot_and_scoot_ends_with_a_unit_eliminated_half_way() {
+    let mut b = battle(&alpha(
+        "marine SC1 at 111\nmarine MS1 at 113\nkayotz K1 at 231",
+    ));
+    // The jump half: a 1 after the -1 is a Malfunction; the random hex 231
+    // holds an Active alien, and SC1 is eliminated there.
+    let ev = play(
+        &mut b,
+        r#"{"shoot_and_scoot_jump":{"unit":"SC1","to":225}}"#,
+        &[2, 2, 3, 1],
+    );
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        DimxEvent::MarineEliminated {
+            why: Cause::LandedOnActiveAlien,
+            ..
+        }
+    )));
+    assert!(
+        matches!(ev.last(), Some(DimxEvent::ActionFinished { unit, .. }) if unit == "SC1"),
+        "{ev:?}"
+    );
+    assert!(matches!(
+        state(&b).phase,
+        Phase::MarineAction { partial: None }
+    ));
+    // Nothing waits for SC1: another unit acts at once.
+    assert!(!is_legal(&b, r#"{"finish_action":{"unit":"SC1"}}"#));
+    play(&mut b, r#"{"full_move":{"unit":"MS1","to":114}}"#, &[]);
 }

@@ -12,14 +12,14 @@ use std::time::{Duration, Instant};
 use eframe::egui::{self, Key, Panel, Ui};
 use xenolog_engine::{Battle, PendingKind, PlayError, RuleErrorKind};
 
-use super::board::{Camera, board_ui};
+use super::board::{BoardInput, Camera, board_ui};
 use super::boards::{self, BoardUi};
 use super::branches::{BranchState, branches_ui};
 use super::browser::browser_ui;
 use super::command::{AppCommand, FileRequest, Intent, NewBattleSpec, PlayRequest};
 use super::dialogs::{Dialog, DiceForm, NewBattleForm, Notice, dialog_ui, notice_ui};
-use super::files::{BATTLE_EXT, FileDialogs};
-use super::menu::{MenuContext, menu_bar_ui};
+use super::files::{Answer, BATTLE_EXT, FileDialogs, InAppDialog};
+use super::menu::{MenuContext, PanelsShown, menu_bar_ui};
 use super::prefs::{Prefs, ThemeChoice};
 use super::shortcuts;
 use super::side::{SideState, dice_tray_ui, entry_steps_ui, selection_ui, status_ui};
@@ -75,6 +75,8 @@ struct ScreenshotJob {
 pub struct App {
     pub prefs: Prefs,
     files: Box<dyn FileDialogs>,
+    /// Xenolog's own file dialog, open when the desktop's could not be shown.
+    pub in_app_dialog: Option<InAppDialog>,
     pub campaign: Option<Box<dyn CampaignStore>>,
     pub battles: Vec<BattleSummary>,
     pub open: Option<OpenBattle>,
@@ -84,6 +86,9 @@ pub struct App {
     pub side: SideState,
     pub branches: BranchState,
     pub show_branches: bool,
+    /// The panels beside the board; `None` until the first frame decides
+    /// from the window's width.
+    pub panels: Option<PanelsShown>,
     pub dialog: Option<Dialog>,
     pub notices: Vec<Notice>,
     /// The last thing that happened, for the status bar.
@@ -116,9 +121,11 @@ impl App {
             camera: Camera {
                 zoom: prefs.zoom,
                 pan: egui::Vec2::ZERO,
+                recentre: true,
             },
             prefs,
             files: startup.dialogs,
+            in_app_dialog: None,
             campaign: None,
             battles: Vec::new(),
             open: None,
@@ -130,6 +137,7 @@ impl App {
             side: SideState::default(),
             branches: BranchState::default(),
             show_branches: true,
+            panels: None,
             dialog: None,
             notices: Vec::new(),
             status: String::new(),
@@ -172,17 +180,25 @@ impl App {
         if let Some(Err(e)) = &made {
             self.notice("The sample campaign could not be made", e.clone());
         }
+        let asked_failed = asked.is_some();
         if let Some(path) = asked {
             self.open_campaign(&path, false);
             if self.campaign.is_some() {
                 return;
             }
         }
+
         if restore
             && let Some(last) = self.prefs.last_campaign.clone()
             && last.exists()
         {
-            self.open_campaign(&last, false);
+            // Its notice comes after the one about the file asked for.
+            let title = if asked_failed {
+                "Your last campaign could not be opened instead"
+            } else {
+                "The campaign could not be opened"
+            };
+            self.open_campaign_titled(&last, false, title);
             if self.campaign.is_some() {
                 return;
             }
@@ -242,11 +258,7 @@ impl App {
             .and_then(|c| c.path())
             .and_then(|p| self.prefs.last_battle.get(p).copied())
             .filter(|id| self.battles.iter().any(|b| b.id == *id));
-        let test_game = |g: &str| {
-            xenolog_engine::games::games()
-                .iter()
-                .any(|i| i.id == g && i.test_only)
-        };
+        let test_game = super::browser::is_test_game;
         let pick = last.or_else(|| {
             self.battles
                 .iter()
@@ -259,10 +271,14 @@ impl App {
     }
 
     fn open_campaign(&mut self, path: &Path, read_only: bool) {
+        self.open_campaign_titled(path, read_only, "The campaign could not be opened");
+    }
+
+    fn open_campaign_titled(&mut self, path: &Path, read_only: bool, title: &str) {
         match store::open_store(path, read_only) {
             Ok(c) => self.set_campaign(c),
             Err(e) => {
-                let mut n = Notice::new("The campaign could not be opened", e.message);
+                let mut n = Notice::new(title, e.message);
                 if e.locked {
                     n = n.with_action(
                         "Open read-only",
@@ -308,6 +324,7 @@ impl App {
                 self.selected = None;
                 self.timeline.playing = false;
                 self.camera.pan = egui::Vec2::ZERO;
+                self.camera.recentre = true;
                 self.branches = BranchState::default();
             }
             (Err(e), _) => self.notice("The battle could not be opened", e),
@@ -339,18 +356,25 @@ impl App {
     // ---- playing --------------------------------------------------------
 
     /// The dice a command would roll (their sides), to ask for real dice.
-    fn dice_needed(battle: &dyn Battle, intent: &Intent) -> Result<Vec<u8>, String> {
+    /// The sides of each die a command would roll, and what each decides.
+    fn dice_needed(
+        battle: &dyn Battle,
+        board: &dyn BoardUi,
+        intent: &Intent,
+    ) -> Result<(Vec<u8>, Vec<String>), String> {
         let p = battle
             .prepare_json(intent.actor, &intent.command, None)
             .map_err(|e| e.to_string())?;
-        Ok(match &p.kind {
-            PendingKind::New { record, .. } => record.dice.iter().map(|d| d.sides).collect(),
-            PendingKind::Redo { entry } => battle
-                .records()
-                .get(*entry as usize)
-                .map(|r| r.dice.iter().map(|d| d.sides).collect())
-                .unwrap_or_default(),
-        })
+        let record = match &p.kind {
+            PendingKind::New { record, .. } => Some(record),
+            PendingKind::Redo { entry } => battle.records().get(*entry as usize),
+        };
+        Ok(record.map_or_else(Default::default, |r| {
+            (
+                r.dice.iter().map(|d| d.sides).collect(),
+                board.dice_purposes(&r.events),
+            )
+        }))
     }
 
     fn give(&mut self, req: PlayRequest) {
@@ -365,17 +389,29 @@ impl App {
             return;
         }
         let battle = ob.battle.as_ref();
+        if !req.forfeit_ok
+            && let Some(cmd) = ob
+                .view
+                .legal
+                .iter()
+                .find(|c| c.actor == req.intent.actor && c.command == req.intent.command)
+            && let Some(what) = ob.board.forfeits(battle, cmd)
+        {
+            self.dialog = Some(Dialog::ConfirmForfeit { request: req, what });
+            return;
+        }
         let refused = |e: String| Notice::new("Not allowed", format!("{}: {e}.", req.intent.text));
         if ob.summary.dice_mode == DiceMode::Entered && req.dice.is_none() {
-            match Self::dice_needed(battle, &req.intent) {
+            match Self::dice_needed(battle, ob.board.as_ref(), &req.intent) {
                 Err(e) => {
                     self.notices.push(refused(e));
                     return;
                 }
-                Ok(sides) if !sides.is_empty() => {
+                Ok((sides, purposes)) if !sides.is_empty() => {
                     self.dialog = Some(Dialog::EnterDice(DiceForm {
                         request: req,
                         sides,
+                        purposes,
                         text: String::new(),
                         error: None,
                     }));
@@ -393,7 +429,9 @@ impl App {
                         && req.dice.is_some() =>
                 {
                     let typed = req.dice.clone().unwrap_or_default();
-                    let sides = Self::dice_needed(battle, &req.intent).unwrap_or_default();
+                    let (sides, purposes) =
+                        Self::dice_needed(battle, ob.board.as_ref(), &req.intent)
+                            .unwrap_or_default();
                     self.dialog = Some(Dialog::EnterDice(DiceForm {
                         text: typed
                             .iter()
@@ -402,6 +440,7 @@ impl App {
                             .join(" "),
                         request: PlayRequest { dice: None, ..req },
                         sides,
+                        purposes,
                         error: Some(e.to_string()),
                     }));
                     return;
@@ -426,10 +465,11 @@ impl App {
                 .map_or("this branch", |b| b.name.as_str());
             let later = ob.view.line.positions() - 1 - ob.view.pos;
             let why = format!(
-                "You are at entry {} and {name} goes on for {later} more entries. Playing here starts \
-                 a new branch from this point; the {later} later entries of {name} stay as they are \
-                 and you can switch back to them at any time.",
-                ob.view.pos
+                "You are at {} and {name} goes on for {}. Playing here starts a new branch from \
+                 this point; the later entries of {name} stay as they are and you can switch \
+                 back to them at any time.",
+                super::view::position_label(&ob.view.line, ob.view.pos),
+                super::widgets::count(later as u64, "more entry", "more entries")
             );
             self.dialog = Some(Dialog::ConfirmBranch { request: req, why });
             return;
@@ -463,6 +503,8 @@ impl App {
         f(ob.battle.as_mut());
         if (ob.battle.cursor(), ob.battle.current_branch()) != before {
             self.position_dirty = Some(self.ctx.input(|i| i.time));
+            // "Played: ..." is about the position it was said at.
+            self.status.clear();
         }
     }
 
@@ -507,9 +549,34 @@ impl App {
             FileRequest::ExportPicture => format!("{safe}.svg"),
             FileRequest::OpenCampaign | FileRequest::ImportBattle => String::new(),
         };
-        let Some(path) = self.files.pick(&request, &suggested) else {
-            return;
-        };
+        match self.files.pick(&request, &suggested) {
+            Answer::Chosen(path) => self.file_chosen(request, path),
+            Answer::Cancelled => {}
+            Answer::Unavailable(why) => {
+                // Never taken for a cancel: say why, and ask in the window.
+                self.status = format!(
+                    "The desktop's file dialog could not be shown ({why}); using Xenolog's own"
+                );
+                let folder = self.dialog_folder();
+                self.in_app_dialog = Some(InAppDialog::new(request, &suggested, &folder));
+            }
+        }
+    }
+
+    /// Where Xenolog's own file dialog starts: beside the open campaign, else
+    /// the home folder.
+    fn dialog_folder(&self) -> PathBuf {
+        self.campaign
+            .as_ref()
+            .and_then(|c| c.path())
+            .and_then(Path::parent)
+            .map(Path::to_owned)
+            .or_else(|| directories::UserDirs::new().map(|d| d.home_dir().to_owned()))
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_default()
+    }
+
+    fn file_chosen(&mut self, request: FileRequest, path: PathBuf) {
         self.apply(match request {
             FileRequest::NewCampaign => AppCommand::NewCampaign(path),
             FileRequest::OpenCampaign => AppCommand::OpenCampaign(path),
@@ -517,6 +584,19 @@ impl App {
             FileRequest::ExportBattle => AppCommand::ExportBattle(path),
             FileRequest::ExportPicture => AppCommand::ExportPicture(path),
         });
+    }
+
+    /// Draw Xenolog's own file dialog while it is open; act on its answer.
+    fn in_app_dialog_ui(&mut self, ctx: &egui::Context) {
+        let Some(d) = &mut self.in_app_dialog else {
+            return;
+        };
+        let Some(answer) = d.ui(ctx) else { return };
+        let request = d.request.clone();
+        self.in_app_dialog = None;
+        if let Answer::Chosen(path) = answer {
+            self.file_chosen(request, path);
+        }
     }
 
     fn export_picture(&mut self, path: &Path) {
@@ -629,8 +709,11 @@ impl App {
             AppCommand::ShowShortcuts => self.dialog = Some(Dialog::Shortcuts),
             AppCommand::ShowAbout => self.dialog = Some(Dialog::About),
             AppCommand::ShowBranches(show) => self.show_branches = show,
+            AppCommand::Explain(text) => self.status = text,
             AppCommand::DismissNotice => {
-                self.notices.pop();
+                if !self.notices.is_empty() {
+                    self.notices.remove(0);
+                }
             }
             AppCommand::Quit => self.ctx.send_viewport_cmd(egui::ViewportCommand::Close),
         }
@@ -639,8 +722,23 @@ impl App {
     // ---- each frame -------------------------------------------------------
 
     fn keyboard(&mut self, ui: &Ui) {
-        if self.dialog.is_some() || !self.notices.is_empty() || ui.ctx().text_edit_focused() {
+        if self.dialog.is_some()
+            || self.in_app_dialog.is_some()
+            || !self.notices.is_empty()
+            || ui.ctx().text_edit_focused()
+        {
             return;
+        }
+        if let Some(p) = &mut self.panels {
+            ui.input_mut(|i| {
+                // Shift+Ctrl+B first: Ctrl+B would match it too.
+                if i.consume_shortcut(&shortcuts::TOGGLE_SIDE) {
+                    p.side = !p.side;
+                }
+                if i.consume_shortcut(&shortcuts::TOGGLE_BROWSER) {
+                    p.browser = !p.browser;
+                }
+            });
         }
         let Some(ob) = &self.open else {
             return;
@@ -794,6 +892,7 @@ impl App {
             &mut commands,
         );
         notice_ui(ui.ctx(), &self.notices, &mut commands);
+        self.in_app_dialog_ui(ui.ctx());
         if !commands.is_empty() {
             // Show the result of what was just applied.
             ui.ctx().request_repaint();
@@ -824,11 +923,21 @@ impl App {
         let whole = ui.max_rect();
         let left_size = (whole.width() * 0.2).clamp(200.0, 280.0);
         let side_size = (whole.width() * 0.22).clamp(240.0, 300.0);
+        // The most a panel may take, in proportion to the window, so one
+        // widened by its content (a long branch name being typed) gives the
+        // room back when the window narrows.
+        let left_max = (whole.width() * 0.28).clamp(200.0, 420.0);
+        let side_max = (whole.width() * 0.3).clamp(240.0, 460.0);
         let table_size = if self.prefs.show_table {
-            (whole.height() * 0.29).clamp(160.0, 250.0)
+            (whole.height() * 0.22).clamp(120.0, 250.0)
         } else {
             90.0
         };
+        // A narrow window starts with the board and the side panel only.
+        let mut shown = *self.panels.get_or_insert(PanelsShown {
+            browser: whole.width() >= 1200.0,
+            side: true,
+        });
         let menu = MenuContext {
             battle_open: self.open.is_some(),
             can_undo: self.open.as_ref().is_some_and(|o| o.view.pos > 0),
@@ -839,8 +948,16 @@ impl App {
             show_branches: self.show_branches,
         };
         Panel::top("menu").show(ui, |ui| {
-            menu_bar_ui(ui, &menu, &mut self.prefs, &mut self.camera, commands);
+            menu_bar_ui(
+                ui,
+                &menu,
+                &mut self.prefs,
+                &mut self.camera,
+                &mut shown,
+                commands,
+            );
         });
+        self.panels = Some(shown);
         Panel::bottom("status").show(ui, |ui| {
             ui.horizontal(|ui| {
                 let read_only = self.campaign.as_ref().is_some_and(|c| c.is_read_only());
@@ -886,8 +1003,8 @@ impl App {
         Panel::left("browser")
             .resizable(true)
             .default_size(left_size)
-            .size_range(200.0..=420.0)
-            .show(ui, |ui| {
+            .size_range(200.0..=left_max)
+            .show_collapsible(ui, &mut shown.browser, |ui| {
                 egui::ScrollArea::vertical()
                     .id_salt("browser-scroll")
                     .show(ui, |ui| {
@@ -901,6 +1018,7 @@ impl App {
                             campaign,
                             &self.battles,
                             self.open.as_ref().map(|o| o.id),
+                            self.prefs.show_test_games,
                             commands,
                         );
                         if self.show_branches
@@ -916,8 +1034,8 @@ impl App {
             Panel::right("side")
                 .resizable(true)
                 .default_size(side_size)
-                .size_range(220.0..=460.0)
-                .show(ui, |ui| {
+                .size_range(220.0..=side_max)
+                .show_collapsible(ui, &mut shown.side, |ui| {
                     egui::ScrollArea::vertical()
                         .id_salt("side-scroll")
                         .show(ui, |ui| {
@@ -949,17 +1067,22 @@ impl App {
                         });
                 });
         }
+        // A panel dragged shut or open by its edge stays so.
+        self.panels = Some(shown);
         egui::CentralPanel::no_frame().show(ui, |ui| match &self.open {
             Some(ob) => {
-                board_ui(
-                    ui,
-                    &ob.view.scene,
-                    &ob.view.legal,
-                    self.selected.as_deref(),
-                    &self.side.focus,
-                    &mut self.camera,
-                    commands,
-                );
+                let selected = self.selected.as_deref();
+                let why_not = |target: &str| {
+                    selected.and_then(|s| ob.board.why_not(ob.battle.as_ref(), s, target))
+                };
+                let input = BoardInput {
+                    scene: &ob.view.scene,
+                    legal: &ob.view.legal,
+                    selected,
+                    focus: &self.side.focus,
+                    why_not: &why_not,
+                };
+                board_ui(ui, &input, &mut self.camera, commands);
                 if self.first_frame.is_none() {
                     self.first_frame = Some(self.started.elapsed());
                 }
@@ -1051,7 +1174,12 @@ pub fn install_fonts(ctx: &egui::Context) {
         fonts.families.get_mut(&egui::FontFamily::Proportional),
     ) && !prop.contains(&mono)
     {
-        prop.push(mono);
+        // Before the emoji fonts, so arrows and shapes keep Hack's look.
+        let at = prop
+            .iter()
+            .position(|f| f == "NotoEmoji-Regular")
+            .unwrap_or(prop.len());
+        prop.insert(at, mono);
     }
     ctx.set_fonts(fonts);
 }

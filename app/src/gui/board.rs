@@ -15,10 +15,15 @@ use xenolog_engine::{LegalCommand, Scene};
 
 use super::command::{AppCommand, Intent, PlayRequest};
 
-/// Smallest and largest zoom, relative to fitting the board in the window.
-pub const ZOOM_RANGE: (f32, f32) = (0.25, 8.0);
-/// Text smaller than this on screen is not drawn (it would be unreadable).
+/// Smallest and largest zoom, relative to the opening view.
+pub const ZOOM_RANGE: (f32, f32) = (0.2, 8.0);
+/// Text smaller than this on screen is not drawn (it would be unreadable),
+/// except a counter's own label, which is drawn at least this size.
 const MIN_TEXT_PX: f32 = 5.0;
+/// The opening view shows hexes at least this wide, so counters and their
+/// numbers can be read; a window too small for the whole map then shows part
+/// of it (drag to pan, `0` to come back).
+const READABLE_HEX_PX: f32 = 56.0;
 
 const SELECTED: Color32 = Color32::from_rgb(255, 200, 0);
 const TARGET: Color32 = Color32::from_rgb(0, 190, 255);
@@ -27,10 +32,14 @@ const FOCUS: Color32 = Color32::from_rgb(230, 0, 200);
 /// Where the board is looked at from.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Camera {
-    /// 1.0 fits the whole board in the view.
+    /// 1.0 is the opening view: the map filling the view, its hexes at
+    /// least [`READABLE_HEX_PX`] wide.
     pub zoom: f32,
-    /// Offset of the board's centre from the view's centre, in points.
+    /// Offset of the map's centre from the view's centre, in points.
     pub pan: Vec2,
+    /// Bring the units that can act into view on the next frame (a battle
+    /// just opened).
+    pub recentre: bool,
 }
 
 impl Default for Camera {
@@ -38,6 +47,7 @@ impl Default for Camera {
         Self {
             zoom: 1.0,
             pan: Vec2::ZERO,
+            recentre: false,
         }
     }
 }
@@ -68,11 +78,9 @@ pub struct Xform {
 impl Xform {
     /// The transform that shows `scene` in `view` as `camera` looks at it.
     pub fn new(scene: &Scene, view: Rect, camera: &Camera) -> Self {
-        let w = scene.width.max(1.0);
-        let h = scene.height.max(1.0);
-        let fit = (view.width() / w).min(view.height() / h).max(1e-3);
-        let scale = fit * camera.zoom;
-        let origin = view.center() + camera.pan - vec2(w, h) * (scale / 2.0);
+        let (centre, base) = opening_view(scene, view);
+        let scale = base * camera.zoom;
+        let origin = view.center() + camera.pan - centre * scale;
         Self { origin, scale }
     }
 
@@ -91,6 +99,41 @@ impl Xform {
     pub fn scale(self) -> f32 {
         self.scale
     }
+}
+
+/// The opening view of a scene in `view`: the board point at its centre and
+/// the scale. The map (its hexes) fills the view, the hexes no smaller than
+/// [`READABLE_HEX_PX`]; the scenario card and the off-map boxes beside it
+/// are a drag or a zoom out away. A scene without hexes fits whole.
+fn opening_view(scene: &Scene, view: Rect) -> (Vec2, f32) {
+    let fit = |w: f32, h: f32| (view.width() / w.max(1.0)).min(view.height() / h.max(1.0));
+    let Some((lo, hi, hex_w)) = map_extent(scene) else {
+        let (w, h) = (scene.width, scene.height);
+        return (vec2(w, h) / 2.0, fit(w, h).max(1e-3));
+    };
+    let (w, h) = (hi[0] - lo[0], hi[1] - lo[1]);
+    let scale = fit(w, h).max(READABLE_HEX_PX / hex_w).max(1e-3);
+    (vec2(lo[0] + w / 2.0, lo[1] + h / 2.0), scale)
+}
+
+/// The map's corners in board units and the widest hex, from the hexes.
+fn map_extent(scene: &Scene) -> Option<([f32; 2], [f32; 2], f32)> {
+    let mut lo = [f32::INFINITY; 2];
+    let mut hi = [f32::NEG_INFINITY; 2];
+    let mut hex_w = 0.0f32;
+    for item in scene.items.iter().filter(|i| i.kind == ItemKind::Hex) {
+        if let Shape::Polygon(ps) = &item.shape {
+            let (mut a, mut b) = (f32::INFINITY, f32::NEG_INFINITY);
+            for p in ps {
+                lo = [lo[0].min(p[0]), lo[1].min(p[1])];
+                hi = [hi[0].max(p[0]), hi[1].max(p[1])];
+                a = a.min(p[0]);
+                b = b.max(p[0]);
+            }
+            hex_w = hex_w.max(b - a);
+        }
+    }
+    (hex_w > 0.0).then_some((lo, hi, hex_w))
 }
 
 /// A scene colour as egui's.
@@ -298,7 +341,11 @@ fn paint_item(painter: &egui::Painter, item: &Item, x: &Xform) {
             painter.add(egui::Shape::line(pts, line));
         }
         Shape::Text { pos, text, size } => {
-            let px = (size * x.scale()).round();
+            let mut px = (size * x.scale()).round();
+            // A counter's label is never dropped.
+            if matches!(item.kind, ItemKind::Counter | ItemKind::Marker) {
+                px = px.max(MIN_TEXT_PX);
+            }
             if px >= MIN_TEXT_PX {
                 let font = FontId::proportional(px);
                 painter.text(
@@ -330,16 +377,70 @@ fn ring(painter: &egui::Painter, item: &Item, x: &Xform, stroke: Stroke, fill: C
     }
 }
 
+/// What the board shows: the scene at the cursor, the legal commands, the
+/// selection, the items of the step shown, and why the selected unit cannot
+/// use an item (`why_not`, asked of the game's board UI).
+pub struct BoardInput<'a> {
+    pub scene: &'a Scene,
+    pub legal: &'a [LegalCommand],
+    pub selected: Option<&'a str>,
+    pub focus: &'a [String],
+    pub why_not: &'a dyn Fn(&str) -> Option<String>,
+}
+
+/// Pan so the units that can act now are in view (their middle near the
+/// view's centre), when the opening view does not show them all.
+fn recentre(scene: &Scene, legal: &[LegalCommand], view: Rect, camera: &mut Camera) {
+    let x = Xform::new(scene, view, camera);
+    let acting: Vec<Rect> = scene
+        .items
+        .iter()
+        .filter(|i| matches!(i.kind, ItemKind::Counter))
+        .filter(|i| {
+            legal
+                .iter()
+                .any(|c| c.subject.as_deref() == Some(i.id.as_str()))
+        })
+        .map(|i| screen_rect(i, &x))
+        .collect();
+    let Some(first) = acting.first() else { return };
+    let all = acting.iter().fold(*first, |a, r| a.union(*r));
+    if view.shrink(8.0).contains_rect(all) {
+        return;
+    }
+    camera.pan += view.center() - all.center();
+    // No empty band beside a map larger than the view: its edge stays at
+    // the view's edge.
+    if let Some((lo, hi, _)) = map_extent(scene) {
+        let x = Xform::new(scene, view, camera);
+        let map = Rect::from_two_pos(x.to_screen(lo), x.to_screen(hi));
+        if map.width() > view.width() {
+            camera.pan.x += (view.left() - map.left())
+                .min(0.0)
+                .max(view.right() - map.right());
+        }
+        if map.height() > view.height() {
+            camera.pan.y += (view.top() - map.top())
+                .min(0.0)
+                .max(view.bottom() - map.bottom());
+        }
+    }
+}
+
 /// Draw the board and turn clicks into commands.
 pub fn board_ui(
     ui: &mut egui::Ui,
-    scene: &Scene,
-    legal: &[LegalCommand],
-    selected: Option<&str>,
-    focus: &[String],
+    input: &BoardInput<'_>,
     camera: &mut Camera,
     commands: &mut Vec<AppCommand>,
 ) -> Response {
+    let BoardInput {
+        scene,
+        legal,
+        selected,
+        focus,
+        why_not,
+    } = *input;
     let (view, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     response.widget_info(|| {
         WidgetInfo::labeled(Role::Image, true, "Board (drag to pan, scroll to zoom)")
@@ -361,6 +462,10 @@ pub fn board_ui(
         if (factor - 1.0).abs() > 1e-4 {
             camera.zoom_at(view, hover, factor);
         }
+    }
+    if camera.recentre {
+        camera.recentre = false;
+        recentre(scene, legal, view, camera);
     }
     let x = Xform::new(scene, view, camera);
     painter.rect_filled(
@@ -476,9 +581,29 @@ pub fn board_ui(
     if response.clicked() {
         clicked_at = response.interact_pointer_pos();
     }
+    // Why the selected unit cannot use what is under the pointer (a unit or
+    // a hex that is not lit up), in the rule's words.
+    let refused_at = |p: Pos2| -> Option<String> {
+        let sel = selected?;
+        let under: Vec<&Item> = hits(scene, x.to_board(p), slack).collect();
+        if under
+            .iter()
+            .any(|i| targets.iter().any(|(t, _)| *t == i.id))
+        {
+            return None;
+        }
+        let item = under
+            .iter()
+            .find(|i| matches!(i.kind, ItemKind::Counter | ItemKind::Marker) && i.id != sel)
+            .or_else(|| under.iter().find(|i| i.kind == ItemKind::Hex))?;
+        why_not(&item.id).map(|why| format!("{}: {why}", item_name(item)))
+    };
     if let Some(p) = clicked_at
         && let Some(cmd) = click_at(scene, legal, selected, x.to_board(p), slack)
     {
+        if let Some(why) = refused_at(p) {
+            commands.push(AppCommand::Explain(format!("Not possible: {why}")));
+        }
         commands.push(cmd);
     }
 
@@ -496,10 +621,14 @@ pub fn board_ui(
             .map(|(_, c)| c.text.as_str())
             .collect();
         let tip = under.iter().find_map(|i| i.tooltip.clone());
-        if tip.is_some() || !orders.is_empty() {
+        let refused = refused_at(p);
+        if tip.is_some() || !orders.is_empty() || refused.is_some() {
             response.clone().on_hover_ui_at_pointer(|ui| {
                 for o in &orders {
                     ui.strong(format!("Click: {o}"));
+                }
+                if let Some(why) = &refused {
+                    ui.colored_label(ui.visuals().warn_fg_color, format!("Not possible: {why}"));
                 }
                 if let Some(t) = &tip {
                     ui.label(t);

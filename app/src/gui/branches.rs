@@ -6,6 +6,8 @@ use eframe::egui::{self, Ui};
 use xenolog_engine::{Battle, BranchId};
 
 use super::command::AppCommand;
+use super::view::entry_label;
+use super::widgets::count;
 
 /// Branch-view state kept between frames.
 #[derive(Debug, Default)]
@@ -81,9 +83,10 @@ pub fn branches_ui(
             ui.add_space(14.0 * depth as f32);
             let is_current = id == current;
             let text = format!(
-                "{} {} · {len} entries",
+                "{} {} · {}",
                 if is_current { "●" } else { "○" },
-                b.name
+                b.name,
+                count(len as u64, "entry", "entries")
             );
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let rename = ui.small_button("Rename…");
@@ -116,22 +119,32 @@ pub fn branches_ui(
         if let (Some(parent), fork) = (b.parent, b.fork) {
             ui.horizontal(|ui| {
                 ui.add_space(14.0 * depth as f32 + 18.0);
-                let at = fork.map_or(0, |f| battle.path_to(Some(f)).len());
-                ui.weak(format!("↳ from {} after #{at}", name(battle, parent)));
+                let at = fork.map_or_else(|| "the setup".to_owned(), entry_label);
+                ui.weak(format!("↳ from {} after {at}", name(battle, parent)));
             });
         }
         if let Some((rid, text)) = &mut state.renaming
             && *rid == id
         {
             let mut done = None;
+            // Within the panel's width: a row wider than the panel would
+            // widen it for good.
             ui.horizontal(|ui| {
                 ui.add_space(14.0 * depth as f32 + 14.0);
                 let label = ui.label("New name:");
                 let edit = ui
-                    .add(egui::TextEdit::singleline(text).desired_width(140.0))
+                    .add(
+                        egui::TextEdit::singleline(text)
+                            .desired_width(ui.available_width().clamp(60.0, 200.0)),
+                    )
                     .labelled_by(label.id);
-                let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                if ui.button("Save name").clicked() || enter {
+                if edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                    done = Some(true);
+                }
+            });
+            ui.horizontal(|ui| {
+                ui.add_space(14.0 * depth as f32 + 14.0);
+                if ui.button("Save name").clicked() {
                     done = Some(true);
                 }
                 if ui.button("Cancel").clicked() {
@@ -208,15 +221,19 @@ fn compare_ui(
     let (la, lb) = (lengths[a as usize], lengths[b as usize]);
     let flow = battle.flow_at(fork);
     ui.label(format!(
-        "{} and {} part after entry #{at} (turn {}, {}). Then {} has {} more entries and {} has {}.",
+        "{} and {} part after {} (turn {}, {}). Then {} has {} more and {} has {}.",
         name(battle, a),
         name(battle, b),
+        fork.map_or_else(
+            || "the setup".to_owned(),
+            |f| format!("entry {}", entry_label(f))
+        ),
         flow.turn,
         flow.phase,
         name(battle, a),
-        la - at,
+        count((la - at) as u64, "entry", "entries"),
         name(battle, b),
-        lb - at,
+        count((lb - at) as u64, "entry", "entries"),
     ));
     if ui.button("Jump to where they part").clicked() {
         commands.push(AppCommand::Seek(fork));

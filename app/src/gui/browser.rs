@@ -5,7 +5,14 @@ use eframe::egui::{self, Ui};
 
 use super::command::{AppCommand, FileRequest};
 use super::store::{BattleId, BattleSummary};
-use super::widgets::date;
+use super::widgets::{count, date};
+
+/// Whether a game is a test game (View > Offer test games shows them).
+pub fn is_test_game(id: &str) -> bool {
+    xenolog_engine::games::games()
+        .iter()
+        .any(|g| g.id == id && g.test_only)
+}
 
 fn game_name(id: &str) -> String {
     xenolog_engine::games::games()
@@ -20,6 +27,7 @@ pub fn browser_ui(
     campaign: Option<(&str, Option<&std::path::Path>)>,
     battles: &[BattleSummary],
     open: Option<BattleId>,
+    show_test_games: bool,
     commands: &mut Vec<AppCommand>,
 ) {
     match campaign {
@@ -51,8 +59,21 @@ pub fn browser_ui(
         ui.weak("No battles yet. Start one with New battle.");
         return;
     }
-    ui.label(format!("Battles ({})", battles.len()));
-    for b in battles {
+    // Battles of test games are listed only while test games are offered
+    // (the one open stays listed).
+    let shown: Vec<&BattleSummary> = battles
+        .iter()
+        .filter(|b| show_test_games || !is_test_game(&b.game) || open == Some(b.id))
+        .collect();
+    ui.label(format!("Battles ({})", shown.len()));
+    let hidden = battles.len() - shown.len();
+    if hidden > 0 {
+        ui.weak(format!(
+            "{} of a test game not listed (View > Offer test games)",
+            count(hidden as u64, "battle", "battles")
+        ));
+    }
+    for b in shown {
         let selected = open == Some(b.id);
         // Long titles wrap rather than widen the panel past its size.
         let r = ui
@@ -65,12 +86,17 @@ pub fn browser_ui(
             None => b.status.clone(),
         };
         ui.weak(format!(
-            "{} · {} · {status} · {} entries · {} branch{}{}",
+            // The count is of every branch together; each branch's own
+            // length is in the Branches panel.
+            "{} · {} · {status} · {} on {}{}",
             game_name(&b.game),
             date(b.updated),
-            b.entries,
-            b.branches,
-            if b.branches == 1 { "" } else { "es" },
+            count(b.entries, "entry", "entries"),
+            if b.branches == 1 {
+                "its one branch".to_owned()
+            } else {
+                format!("{} branches together", b.branches)
+            },
             if b.dice_mode == super::store::DiceMode::Entered {
                 " · real dice"
             } else {

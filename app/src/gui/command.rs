@@ -36,6 +36,9 @@ pub struct PlayRequest {
     pub dice: Option<Vec<u8>>,
     /// The player agreed to start a new branch if the command needs one.
     pub branch_ok: bool,
+    /// The player agreed to give up what the rules granted (an unused
+    /// reinforcement) if the command forfeits it.
+    pub forfeit_ok: bool,
 }
 
 impl PlayRequest {
@@ -45,6 +48,7 @@ impl PlayRequest {
             intent,
             dice: None,
             branch_ok: false,
+            forfeit_ok: false,
         }
     }
 }
@@ -106,6 +110,8 @@ pub enum AppCommand {
     ShowShortcuts,
     ShowAbout,
     ShowBranches(bool),
+    /// Say something in the status bar (why a click did nothing).
+    Explain(String),
     /// Close the notice on top.
     DismissNotice,
     Quit,

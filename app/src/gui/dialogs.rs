@@ -7,6 +7,7 @@ use xenolog_engine::games::GameInfo;
 
 use super::boards;
 use super::command::{AppCommand, Intent, NewBattleSpec, PlayRequest};
+use super::side::sentence;
 use super::store::DiceMode;
 use super::widgets::icon_button;
 
@@ -45,6 +46,11 @@ pub enum Dialog {
     ConfirmBranch {
         request: PlayRequest,
         why: String,
+    },
+    /// Giving this command gives up what the rules granted (`what`).
+    ConfirmForfeit {
+        request: PlayRequest,
+        what: String,
     },
     Choose(Vec<Intent>),
     Shortcuts,
@@ -164,6 +170,8 @@ pub struct DiceForm {
     pub request: PlayRequest,
     /// Sides of each die the command rolls, in order.
     pub sides: Vec<u8>,
+    /// What each die decides, in order, as far as the game says.
+    pub purposes: Vec<String>,
     pub text: String,
     pub error: Option<String>,
 }
@@ -192,6 +200,23 @@ pub fn parse_dice(text: &str, sides: &[u8]) -> Result<Vec<u8>, String> {
         return Err("type the number each die shows, e.g. 3 5 6".into());
     }
     Ok(dice)
+}
+
+/// Runs of dice that decide the same thing: (first, last, what), counted
+/// from 1. The three dice of a random hex read as one run.
+fn runs(purposes: &[String]) -> Vec<(usize, usize, String)> {
+    let mut out: Vec<(usize, usize, String)> = Vec::new();
+    for (i, p) in purposes.iter().enumerate() {
+        let what = p
+            .split_once(": its ")
+            .map_or(p.as_str(), |(head, _)| head)
+            .to_owned();
+        match out.last_mut() {
+            Some(last) if last.2 == what && last.1 == i => last.1 = i + 1,
+            _ => out.push((i + 1, i + 1, what)),
+        }
+    }
+    out
 }
 
 fn dice_words(sides: &[u8]) -> String {
@@ -253,6 +278,21 @@ pub fn dialog_ui(
                     }
                 });
             }
+            Dialog::ConfirmForfeit { request, what } => {
+                ui.heading("Give this up?");
+                ui.label(format!("{}: {what}.", sentence(&request.intent.text)));
+                ui.horizontal(|ui| {
+                    if ui.button("Give it up").clicked() {
+                        let mut r = request.clone();
+                        r.forfeit_ok = true;
+                        commands.push(AppCommand::Give(r));
+                        close = true;
+                    }
+                    if ui.button("Keep it").clicked() {
+                        close = true;
+                    }
+                });
+            }
             Dialog::Choose(options) => {
                 ui.heading("Which command?");
                 for o in options.iter() {
@@ -303,7 +343,12 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Space", "Play back / pause"),
     ("Ctrl+N", "New battle"),
     ("Ctrl+O", "Open campaign"),
-    ("+ / - / 0", "Zoom the board in / out / fit it"),
+    (
+        "+ / - / 0",
+        "Zoom the board in / out / back to the opening view",
+    ),
+    ("Ctrl+B", "Show or hide the campaign panel (left)"),
+    ("Ctrl+Shift+B", "Show or hide the side panel (right)"),
     (
         "Ctrl+Plus / Ctrl+Minus",
         "Make all text and controls larger / smaller",
@@ -326,10 +371,21 @@ fn new_battle_ui(
         } else {
             format!("{} (coming)", g.name)
         };
-        let r = ui.add_enabled(g.available, egui::RadioButton::new(form.game == g.id, text));
+        let r = ui
+            .add_enabled(g.available, egui::RadioButton::new(form.game == g.id, text))
+            .on_disabled_hover_text(format!(
+                "{} is not built yet: Xenolog will play it in a later version.",
+                g.name
+            ));
         if r.clicked() && form.game != g.id {
             form.pick_game(&games, g.id);
         }
+    }
+    if games.iter().any(|g| !g.available) {
+        ui.weak(
+            "Games marked (coming) are planned but not built yet: they cannot be played in \
+             this version.",
+        );
     }
     let Some(game) = games.iter().find(|g| g.id == form.game).cloned() else {
         ui.label("No game can be played yet.");
@@ -428,7 +484,17 @@ fn dice_ui(ui: &mut Ui, form: &mut DiceForm, commands: &mut Vec<AppCommand>) -> 
          decide how many follow). Roll them and type what each shows, in order.",
         dice_words(&form.sides)
     ));
+    // Every roll says what it decides.
+    for (from, to, what) in runs(&form.purposes) {
+        let dice = if from == to {
+            format!("Die {from}")
+        } else {
+            format!("Dice {from} to {to}")
+        };
+        ui.label(format!("{dice}: {what}"));
+    }
     let max = form.sides.iter().copied().max().unwrap_or(6).min(12);
+    let typed = form.text.clone();
     ui.horizontal_wrapped(|ui| {
         for v in 1..=max {
             if icon_button(ui, &v.to_string(), &format!("Add a die showing {v}"), true).clicked() {
@@ -444,6 +510,10 @@ fn dice_ui(ui: &mut Ui, form: &mut DiceForm, commands: &mut Vec<AppCommand>) -> 
     });
     let edit = labelled_edit(ui, "Dice rolled:", &mut form.text, "e.g. 3 5 6", 220.0);
     let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+    // An error is about the dice it was given: new dice, no old error.
+    if form.text != typed {
+        form.error = None;
+    }
     if let Some(e) = &form.error {
         ui.colored_label(ui.visuals().error_fg_color, e);
     }
@@ -467,9 +537,11 @@ fn dice_ui(ui: &mut Ui, form: &mut DiceForm, commands: &mut Vec<AppCommand>) -> 
     close
 }
 
-/// The notice on top, if any.
+/// The first notice not yet dismissed: notices are shown in the order things
+/// happened, so the first complaint (about the file the player asked for) is
+/// read first.
 pub fn notice_ui(ctx: &egui::Context, notices: &[Notice], commands: &mut Vec<AppCommand>) {
-    let Some(n) = notices.last() else { return };
+    let Some(n) = notices.first() else { return };
     let modal = Modal::new(Id::unique("xenolog-notice")).show(ctx, |ui| {
         ui.set_max_width(480.0);
         ui.heading(&n.title);
@@ -496,6 +568,27 @@ pub fn notice_ui(ctx: &egui::Context, notices: &[Notice], commands: &mut Vec<App
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dice_deciding_one_thing_read_as_one_run() {
+        let p = |s: &str| s.to_owned();
+        let purposes = vec![
+            p("whether MS1 hits K1 (D.4)"),
+            p("whether MS1 hits K1 (D.4)"),
+            p("a random hex: its hundreds digit (A.3)"),
+            p("a random hex: its tens digit (A.3)"),
+            p("a random hex: its units digit (A.3)"),
+            p("whether MS1 hits K1 (D.4)"),
+        ];
+        assert_eq!(
+            runs(&purposes),
+            vec![
+                (1, 2, p("whether MS1 hits K1 (D.4)")),
+                (3, 5, p("a random hex")),
+                (6, 6, p("whether MS1 hits K1 (D.4)")),
+            ]
+        );
+    }
 
     #[test]
     fn typed_dice_must_fit_the_command() {

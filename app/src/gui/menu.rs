@@ -7,6 +7,15 @@ use super::command::{AppCommand, FileRequest};
 use super::prefs::{Prefs, ThemeChoice};
 use super::shortcuts;
 
+/// Which panels beside the board are shown (the board takes the rest).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PanelsShown {
+    /// The campaign browser and branches, on the left.
+    pub browser: bool,
+    /// The selection, the entry at the cursor and the dice tray, on the right.
+    pub side: bool,
+}
+
 /// What the menus need to know to enable their items.
 pub struct MenuContext {
     pub battle_open: bool,
@@ -30,6 +39,7 @@ pub fn menu_bar_ui(
     m: &MenuContext,
     prefs: &mut Prefs,
     camera: &mut Camera,
+    panels: &mut PanelsShown,
     commands: &mut Vec<AppCommand>,
 ) {
     egui::MenuBar::new().ui(ui, |ui| {
@@ -84,8 +94,9 @@ pub fn menu_bar_ui(
                 commands.push(AppCommand::Redo);
             }
             ui.separator();
+            // Shows the panel (View > Branches is the switch that hides it).
             if item(ui, "Branches…", None, m.battle_open) {
-                commands.push(AppCommand::ShowBranches(!m.show_branches));
+                commands.push(AppCommand::ShowBranches(true));
             }
         });
         ui.menu_button("View", |ui| {
@@ -100,10 +111,21 @@ pub fn menu_bar_ui(
             if item(ui, "Zoom out", Some(&shortcuts::ZOOM_OUT), true) {
                 camera.zoom = (camera.zoom * 0.8).max(super::board::ZOOM_RANGE.0);
             }
-            if item(ui, "Fit board", Some(&shortcuts::ZOOM_FIT), true) {
+            if item(ui, "Opening view", Some(&shortcuts::ZOOM_FIT), true) {
                 camera.reset();
             }
             ui.separator();
+            let toggle = |ui: &mut Ui, on: &mut bool, text: &str, key: &KeyboardShortcut| {
+                let text = format!("{text} ({})", ui.ctx().format_shortcut(key));
+                ui.checkbox(on, text);
+            };
+            toggle(
+                ui,
+                &mut panels.browser,
+                "Campaign panel",
+                &shortcuts::TOGGLE_BROWSER,
+            );
+            toggle(ui, &mut panels.side, "Side panel", &shortcuts::TOGGLE_SIDE);
             ui.checkbox(&mut prefs.show_table, "Entries table");
             let mut b = m.show_branches;
             if ui.checkbox(&mut b, "Branches").changed() {

@@ -22,5 +22,10 @@ pub const ZOOM_IN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key
 pub const ZOOM_IN_EQ: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Equals);
 /// Zoom the board out.
 pub const ZOOM_OUT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Minus);
-/// Fit the whole board in the window.
+/// Back to the opening view of the board.
 pub const ZOOM_FIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Num0);
+/// View > the campaign panel (left): show or hide it.
+pub const TOGGLE_BROWSER: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::B);
+/// View > the side panel (right): show or hide it.
+pub const TOGGLE_SIDE: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::B);

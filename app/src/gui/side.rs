@@ -13,7 +13,7 @@ use super::board::{active, item_name};
 use super::boards::{BoardUi, DieMark, Prompt};
 use super::command::{AppCommand, Intent, PlayRequest};
 use super::store::DiceMode;
-use super::view::BattleView;
+use super::view::{BattleView, entry_label, position_label};
 use super::widgets::icon_button;
 
 /// Most height the steps of one entry take before they scroll.
@@ -95,9 +95,10 @@ pub fn status_ui(ui: &mut Ui, view: &BattleView, dice_mode: DiceMode, prompt: Op
         ui.colored_label(
             ui.visuals().warn_fg_color,
             format!(
-                "Reviewing entry {} of {last}. A command given here starts a new branch; \
-                 the later entries stay on their own branch.",
-                view.pos
+                "Reviewing {} ({} later on this branch). A command given here starts a new \
+                 branch; the later entries stay on their own branch.",
+                position_label(&view.line, view.pos),
+                last - view.pos
             ),
         );
     }
@@ -136,6 +137,12 @@ pub fn selection_ui(
             .iter()
             .filter(|c| c.subject.as_deref() == Some(sel))
             .collect();
+        if own.is_empty()
+            && view.outcome.is_none()
+            && let Some(why) = board.why_idle(battle, sel)
+        {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("Cannot act now: {why}"));
+        }
         actions_ui(ui, view, &own, choosing, commands);
         ui.separator();
     }
@@ -149,39 +156,48 @@ pub fn selection_ui(
         .collect();
     subjects.sort_unstable();
     subjects.dedup();
-    if !subjects.is_empty() {
-        egui::CollapsingHeader::new(format!("Can act ({})", subjects.len()))
-            .default_open(selected.is_none())
-            .show(ui, |ui| {
-                // Side by side where they fit: a long list of units would
-                // push the rest of the panel out of sight.
-                ui.horizontal_wrapped(|ui| {
-                    for s in subjects {
-                        let name = view
-                            .scene
-                            .find(s)
-                            .map(item_name)
-                            .or_else(|| board.name_of(battle, s))
-                            .unwrap_or_else(|| s.to_owned());
-                        // A unit with one thing to do (a Kay'otz unit the
-                        // Kay'otz player activates next) gets that as its button.
-                        let own: Vec<&LegalCommand> = view
-                            .legal
-                            .iter()
-                            .filter(|c| c.subject.as_deref() == Some(s))
-                            .collect();
-                        match own.as_slice() {
-                            [one] if choosing && one.target.is_none() => give(ui, one, commands),
-                            _ => {
-                                let b = ui.button(&name).on_hover_text(format!("Select {name}"));
-                                if b.clicked() {
-                                    commands.push(AppCommand::Select(Some(s.to_owned())));
-                                }
-                            }
+    let count = subjects.len();
+    let units_ui = |ui: &mut Ui, commands: &mut Vec<AppCommand>| {
+        // Side by side where they fit: a long list of units would
+        // push the rest of the panel out of sight.
+        ui.horizontal_wrapped(|ui| {
+            for &s in &subjects {
+                let name = view
+                    .scene
+                    .find(s)
+                    .map(item_name)
+                    .or_else(|| board.name_of(battle, s))
+                    .unwrap_or_else(|| s.to_owned());
+                // A unit with one thing to do (a Kay'otz unit the
+                // Kay'otz player activates next) gets that as its button.
+                let own: Vec<&LegalCommand> = view
+                    .legal
+                    .iter()
+                    .filter(|c| c.subject.as_deref() == Some(s))
+                    .collect();
+                match own.as_slice() {
+                    [one] if choosing && one.target.is_none() => give(ui, one, commands),
+                    _ => {
+                        let b = ui.button(&name).on_hover_text(format!("Select {name}"));
+                        if b.clicked() {
+                            commands.push(AppCommand::Select(Some(s.to_owned())));
                         }
                     }
-                });
-            });
+                }
+            }
+        });
+    };
+    if count > 0 {
+        if choosing {
+            // A decision pending (a reinforcement to take, a tie to break):
+            // its options in front of the player, never folded away.
+            ui.label("Choose one:");
+            units_ui(ui, commands);
+        } else {
+            egui::CollapsingHeader::new(format!("Can act ({count})"))
+                .default_open(selected.is_none())
+                .show(ui, |ui| units_ui(ui, commands));
+        }
     }
     let general: Vec<&LegalCommand> = active(&view.legal, None).collect();
     let labels: Vec<Option<(String, String)>> = general
@@ -278,7 +294,9 @@ pub fn entry_steps_ui(
         state.step_entry = Some(t.id);
         state.step = 0;
     }
-    ui.label(egui::RichText::new(format!("#{} {}", view.pos, sentence(&t.command))).strong());
+    ui.label(
+        egui::RichText::new(format!("{} {}", entry_label(t.id), sentence(&t.command))).strong(),
+    );
     let steps = board.steps(battle, &t);
     if steps.len() > 1 {
         let n = steps.len();
@@ -353,12 +371,12 @@ fn last_roll(battle: &dyn Battle, view: &mut BattleView) -> Option<(usize, Entry
 
 /// The dice tray: the last roll die by die, hits marked, rolled or entered.
 pub fn dice_tray_ui(ui: &mut Ui, battle: &dyn Battle, view: &mut BattleView, board: &dyn BoardUi) {
-    let Some((pos, t)) = last_roll(battle, view) else {
+    let Some((_, t)) = last_roll(battle, view) else {
         ui.weak("No dice rolled yet.");
         return;
     };
     let marks = board.die_marks(battle, &t);
-    ui.label(format!("#{pos} {}", sentence(&t.command)));
+    ui.label(format!("{} {}", entry_label(t.id), sentence(&t.command)));
     ui.horizontal_wrapped(|ui| {
         for (k, die) in t.dice.iter().enumerate() {
             let mark = marks.get(k).copied().unwrap_or(DieMark::Plain);

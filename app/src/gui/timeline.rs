@@ -12,7 +12,7 @@ use xenolog_engine::Battle;
 use super::boards::BoardUi;
 use super::command::AppCommand;
 use super::side::SideState;
-use super::view::BattleView;
+use super::view::{BattleView, entry_label, position_label};
 use super::widgets::icon_button;
 
 /// Height of the tick strip.
@@ -26,8 +26,11 @@ pub struct TimelineState {
     /// Playing back: entries per second and the time of the next step.
     pub playing: bool,
     pub next_step_at: f64,
-    /// The turn typed into "Go to turn".
+    /// The turn typed into "Go to turn": the cursor's turn until the player
+    /// types another.
     pub goto_turn: u32,
+    /// The position `goto_turn` last followed.
+    pub goto_follows: Option<usize>,
     /// The position the table last scrolled to, so it follows the cursor
     /// without fighting the player's own scrolling.
     pub table_follows: Option<usize>,
@@ -102,6 +105,12 @@ pub fn controls_ui(
         .on_hover_text("Playback speed")
         .widget_info(|| WidgetInfo::labeled(Role::Slider, true, "Playback speed"));
         ui.separator();
+        if state.goto_follows != Some(pos) {
+            state.goto_follows = Some(pos);
+            if let Some(f) = view.line.flow_at_pos(pos) {
+                state.goto_turn = f.turn.max(1);
+            }
+        }
         let turn_label = ui.label("Turn");
         ui.add(egui::DragValue::new(&mut state.goto_turn).range(1..=9999))
             .labelled_by(turn_label.id);
@@ -121,14 +130,16 @@ pub fn controls_ui(
             .flow_at_pos(pos)
             .map(|f| format!("Turn {}, {}", f.turn, f.phase))
             .unwrap_or_default();
-        let at = if pos == 0 {
-            "Setup".to_owned()
-        } else {
-            format!("Entry {pos} of {last}")
+        let at = match view.line.entry_at(pos) {
+            None => "Setup".to_owned(),
+            Some(id) => format!("Entry {}", entry_label(id)),
         };
         ui.label(format!("{at} · {flow}"));
         if pos < last {
-            ui.weak(format!("({} later entries on this branch)", last - pos));
+            ui.weak(format!(
+                "({} on this branch)",
+                super::widgets::count((last - pos) as u64, "later entry", "later entries")
+            ));
         }
     });
 }
@@ -219,9 +230,10 @@ pub fn strip_ui(ui: &mut Ui, view: &BattleView, commands: &mut Vec<AppCommand>) 
     {
         let pos = x_to_pos(strip, p.x, positions);
         let flow = view.line.flow_at_pos(pos);
+        let at = position_label(&view.line, pos);
         let tip = match flow {
-            Some(f) => format!("Entry {pos} · Turn {}, {}", f.turn, f.phase),
-            None => format!("Entry {pos}"),
+            Some(f) => format!("At {at} · Turn {}, {}", f.turn, f.phase),
+            None => format!("At {at}"),
         };
         painter.vline(
             p.x,
@@ -338,7 +350,7 @@ pub fn entries_table_ui(
                 row.set_selected(i == pos);
                 if i == 0 {
                     row.col(|ui| {
-                        ui.label("#0");
+                        ui.label("Setup");
                     });
                     let flow = line.ticks.first().map(|t| t.flow.clone());
                     row.col(|ui| {
@@ -365,13 +377,13 @@ pub fn entries_table_ui(
                     }
                     .unwrap_or_else(|| t.flow.clone());
                     row.col(|ui| {
-                        ui.label(format!("#{i}"));
+                        ui.label(entry_label(t.id));
                     });
                     row.col(|ui| {
                         ui.label(during.turn.to_string());
                     });
                     row.col(|ui| {
-                        ui.label(&during.phase);
+                        ui.label(board.phase_label(battle, &t, &during.phase));
                     });
                     row.col(|ui| {
                         ui.label(&t.actor);

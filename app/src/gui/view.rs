@@ -16,6 +16,21 @@ const TICK_SAMPLES: usize = 2048;
 /// Entry texts are computed in chunks of this many rows, when first shown.
 const CHUNK: usize = 256;
 
+/// An entry as the player sees it numbered: the engine's entry id, as the
+/// command line prints it (`xenolog log`, `seek --to`, `state --at-entry`).
+/// One numbering everywhere; a position on a line is never shown as a number.
+pub fn entry_label(id: EntryId) -> String {
+    format!("#{id}")
+}
+
+/// The entry at a position of the current line in words (`Setup` at 0).
+pub fn position_label(line: &LineView, pos: usize) -> String {
+    line.entry_at(pos).map_or_else(
+        || "the setup".to_owned(),
+        |id| format!("entry {}", entry_label(id)),
+    )
+}
+
 /// Identifies what the cached view shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct ViewKey {

@@ -16,6 +16,12 @@ pub fn icon_button(ui: &mut Ui, icon: &str, label: &str, enabled: bool) -> Respo
     r
 }
 
+/// A count with its noun: `1 entry`, `2 entries`, `1 branch`, `3 branches`.
+pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// A date from unix seconds, as `YYYY-MM-DD` (UTC).
 pub fn date(unix: i64) -> String {
     // Howard Hinnant's days-to-civil algorithm.
@@ -34,6 +40,13 @@ pub fn date(unix: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_say_one_entry_and_two_entries() {
+        assert_eq!(count(1u64, "entry", "entries"), "1 entry");
+        assert_eq!(count(0u64, "entry", "entries"), "0 entries");
+        assert_eq!(count(3u32, "branch", "branches"), "3 branches");
+    }
 
     #[test]
     fn dates_are_civil_utc() {

@@ -228,7 +228,8 @@ fn compare_two_branches_and_jump_to_where_they_part() {
     let b = &h.state().open.as_ref().unwrap().battle;
     let other = b.branches()[1].clone();
     let fork_pos = b.path_to(other.fork).len();
-    h.get_by_label_contains(&format!("part after entry #{fork_pos}"));
+    let fork_id = other.fork.expect("the branch leaves Main after an entry");
+    h.get_by_label_contains(&format!("part after entry #{fork_id}"));
     click(&mut h, "Jump to where they part");
     assert_eq!(position(&h).0, fork_pos);
     assert_eq!(h.state().open.as_ref().unwrap().battle.current_branch(), 0);
@@ -257,4 +258,40 @@ fn jump_to_a_turn_and_page_through_turns() {
     h.key_press(eframe::egui::Key::PageUp);
     h.run();
     assert_eq!(position(&h).0, start_of(&h, 2));
+}
+
+/// With a unit selected, a Kay'otz unit it cannot fire at says why, in the
+/// rule's words, when hovered or clicked; a unit that can do nothing says why.
+#[test]
+fn a_target_the_selected_unit_cannot_use_says_why_not() {
+    let (_dir, mut h) = sample();
+    // Before entry 7: Marine Squad MS2 may fire at two Kay'otz units only.
+    h.state_mut()
+        .push(crate::gui::command::AppCommand::SeekLine(6));
+    h.run();
+    click_on_board(&mut h, "Marine Squad MS2");
+    let (target, name) = {
+        let ob = h.state().open.as_ref().unwrap();
+        let aimed: Vec<&str> = ob
+            .view
+            .legal
+            .iter()
+            .filter(|c| c.subject.as_deref() == Some("unit:MS2"))
+            .filter_map(|c| c.target.as_deref())
+            .collect();
+        let item = ob
+            .view
+            .scene
+            .items
+            .iter()
+            .find(|i| i.id.starts_with("unit:K") && !aimed.contains(&i.id.as_str()))
+            .expect("a Kay'otz unit MS2 cannot fire at");
+        (item.id.clone(), crate::gui::board::item_name(item))
+    };
+    click_on_board(&mut h, &name);
+    let status = h.state().status.clone();
+    assert!(
+        status.starts_with(&format!("Not possible: {name}: ")) && status.contains("(rule "),
+        "{target}: {status}"
+    );
 }

@@ -4,7 +4,7 @@
 //! taken by a click.
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use serde_json::json;
 use xenolog_engine::Actor;
 
@@ -168,4 +168,82 @@ fn the_kayotz_player_picks_which_unit_activates_next_by_a_button() {
         .entry_texts(&[ob.battle.cursor().unwrap()])
         .remove(0);
     assert_eq!(entry.command, k12.text);
+}
+
+/// A granted reinforcement is put in front of the player, and a command that
+/// would give it up asks first.
+#[test]
+fn a_granted_reinforcement_is_offered_and_never_thrown_away_without_asking() {
+    use crate::gui::command::{Intent, PlayRequest};
+    let mut h = variant(
+        "marine HQ1 at 225\nmarine MS6 pool\nmarine MS7 pool",
+        DiceMode::Entered,
+    );
+    let request = {
+        let ob = h.state().open.as_ref().unwrap();
+        ob.view
+            .legal
+            .iter()
+            .find(|c| c.command == json!({"request_reinforcements": {"unit": "HQ1"}}))
+            .cloned()
+            .expect("HQ1 may request reinforcements")
+    };
+    let mut req = PlayRequest::new(Intent::from(&request));
+    req.dice = Some(vec![5]);
+    h.state_mut().push(AppCommand::Give(req));
+    h.run();
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    let entries = h.state().open.as_ref().unwrap().battle.records().len();
+    // The obligation, and the pool's units as buttons, in front of the player.
+    h.get_by_label("Reinforcement granted: choose a unit from the pool");
+    h.get_by_label("Takes Marine Squad MS6 from the pool as a reinforcement");
+    shot(&mut h, "reinforcement_granted");
+    // Finishing HQ1's action would give it up: asked first, kept on "Keep it".
+    let finish = h
+        .get_all_by_label_contains("finishes its action")
+        .next()
+        .expect("a button to finish HQ1's action")
+        .accesskit_node()
+        .label()
+        .unwrap_or_default();
+    click(&mut h, &finish);
+    h.get_by_label("Give this up?");
+    h.get_by_label_contains("no unit comes in from the pool");
+    click(&mut h, "Keep it");
+    assert_eq!(
+        h.state().open.as_ref().unwrap().battle.records().len(),
+        entries,
+        "nothing was given"
+    );
+    // Taking it is one click.
+    click(
+        &mut h,
+        "Takes Marine Squad MS7 from the pool as a reinforcement",
+    );
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert_eq!(
+        h.state().open.as_ref().unwrap().battle.records().len(),
+        entries + 1
+    );
+}
+
+/// Asking for real dice says what the roll decides.
+#[test]
+fn the_dice_prompt_says_what_the_roll_decides() {
+    use crate::gui::command::{Intent, PlayRequest};
+    let mut h = variant("marine HQ1 at 225\nmarine MS6 pool", DiceMode::Entered);
+    let request = {
+        let ob = h.state().open.as_ref().unwrap();
+        ob.view
+            .legal
+            .iter()
+            .find(|c| c.command == json!({"request_reinforcements": {"unit": "HQ1"}}))
+            .cloned()
+            .unwrap()
+    };
+    h.state_mut()
+        .push(AppCommand::Give(PlayRequest::new(Intent::from(&request))));
+    h.run();
+    h.get_by_label("Enter your dice");
+    h.get_by_label("Die 1: whether HQ1's request for reinforcements is granted (E.6)");
 }

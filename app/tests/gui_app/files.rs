@@ -7,7 +7,8 @@ use std::sync::Arc;
 use eframe::egui;
 use egui_kittest::kittest::Queryable;
 
-use super::support::{app_with, click, menu, position};
+use super::support::{app_answering, app_with, click, menu, position};
+use crate::gui::files::Answer;
 
 /// A file dropped on the window.
 #[derive(Debug)]
@@ -200,4 +201,90 @@ fn moving_the_cursor_is_saved_after_a_pause() {
     let reader = xenolog_saves::Campaign::open_read_only(&path).unwrap();
     let saved = reader.load_battle(id).unwrap();
     assert_eq!(saved.cursor(), None, "moved from {pos} to the setup");
+}
+
+/// The desktop's dialog cannot be shown (no XDG desktop portal): Xenolog's
+/// own opens in the window, says why in the status bar, and works.
+#[test]
+fn a_file_dialog_that_cannot_be_shown_falls_back_to_xenologs_own() {
+    let dir = sample_dir();
+    let club = dir.path().join("club.xenolog");
+    drop(xenolog_saves::Campaign::create(&club, "Club").unwrap());
+    let no_portal = || Answer::Unavailable("no XDG desktop portal".into());
+    let mut h = app_answering(
+        None,
+        Some(dir.path().to_owned()),
+        vec![no_portal(), no_portal()],
+        // egui_file's two text fields (folder, file name) carry no
+        // accessible name, and the crate does not let us give them one.
+        false,
+    );
+
+    menu(&mut h, "File", "Export board picture…");
+    h.get_by_label_contains("Export board picture (SVG picture file)");
+    click(&mut h, "Cancel");
+    assert!(h.state().in_app_dialog.is_none());
+    menu(&mut h, "File", "Open campaign…");
+    h.get_by_label_contains("Open campaign (Xenolog campaign file)");
+    assert!(
+        h.state().status.contains("no XDG desktop portal"),
+        "the failure is told, not swallowed: {}",
+        h.state().status
+    );
+    // It starts beside the open campaign and lists campaign files only.
+    click(&mut h, "🗋 club.xenolog");
+    click(&mut h, "Open");
+    assert!(h.state().in_app_dialog.is_none());
+    assert_eq!(
+        h.state().campaign.as_ref().unwrap().path(),
+        Some(club.as_path())
+    );
+}
+
+/// `xenolog open FILE` with a broken FILE while the last campaign is open
+/// in another Xenolog: the notice about FILE comes first.
+#[test]
+fn a_broken_file_asked_for_is_told_before_the_last_campaign() {
+    use crate::gui::app::{App, Startup};
+    use crate::gui::files::ScriptedDialogs;
+    use crate::gui::prefs::{Prefs, ThemeChoice};
+    let dir = sample_dir();
+    let broken = dir.path().join("broken.xenolog");
+    std::fs::write(&broken, b"not a campaign").unwrap();
+    let last = dir.path().join("club.xenolog");
+    let held = xenolog_saves::Campaign::create(&last, "Club").unwrap();
+    let data = dir.path().to_owned();
+    let asked = broken.clone();
+    let mut prefs = Prefs {
+        theme: ThemeChoice::Light,
+        ..Prefs::default()
+    };
+    prefs.opened(&last);
+    let mut h = egui_kittest::Harness::builder()
+        .with_size(super::support::SIZE)
+        .build_eframe(move |cc| {
+            App::with_prefs(
+                &cc.egui_ctx,
+                prefs,
+                Startup {
+                    campaign: Some(asked),
+                    data_dir: Some(data),
+                    dialogs: Box::new(ScriptedDialogs::default()),
+                    screenshot: None,
+                    restore_last: true,
+                    started: std::time::Instant::now(),
+                    sample: None,
+                },
+            )
+        });
+    h.run();
+    let shown = |h: &egui_kittest::Harness<'_, App>, file: &str| {
+        h.query_all_by_label_contains(file).next().is_some()
+    };
+    h.get_by_label("The campaign could not be opened");
+    assert!(shown(&h, "broken.xenolog") && !shown(&h, "club.xenolog"));
+    click(&mut h, "OK");
+    h.get_by_label("Your last campaign could not be opened instead");
+    assert!(shown(&h, "club.xenolog") && !shown(&h, "broken.xenolog"));
+    drop(held);
 }

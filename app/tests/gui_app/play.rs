@@ -44,7 +44,7 @@ fn undo_then_play_asks_for_a_branch_and_keeps_the_old_line() {
     h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::Z);
     h.run();
     assert_eq!(position(&h), (1, 2), "undo moves the cursor back");
-    h.get_by_label_contains("Reviewing entry 1 of 2");
+    h.get_by_label_contains("Reviewing entry #0 (1 later on this branch)");
     // Redo and undo again: the cursor moves, nothing is lost.
     h.key_press_modifiers(
         eframe::egui::Modifiers::COMMAND | eframe::egui::Modifiers::SHIFT,

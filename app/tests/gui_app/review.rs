@@ -1,7 +1,7 @@
 //! Review: the timeline, the keyboard, the entry table, playback.
 
 use eframe::egui;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 
 use super::support::{app, click, new_battle, position};
 use crate::gui::app::App;
@@ -50,11 +50,12 @@ fn scrubbing_the_timeline_moves_the_cursor_and_the_table_follows() {
     assert!((18..=22).contains(&pos), "dragged to the middle: {pos}");
     h.drop_at(strip.center());
     h.run();
-    // The table row of the cursor is shown.
-    h.get_by_label(&format!("#{pos}"));
+    // The table row of the cursor is shown, numbered by its entry id (the
+    // line of a battle without branches holds entries 0, 1, 2...).
+    h.get_by_label(&format!("#{}", pos - 1));
 
     // Clicking a table row jumps there.
-    click(&mut h, &format!("#{}", pos - 2));
+    click(&mut h, &format!("#{}", pos - 3));
     assert_eq!(position(&h).0, pos - 2);
 }
 
@@ -110,4 +111,89 @@ fn scrubbing_does_not_rebuild_the_line() {
         assert_eq!(position(&h).0, pos);
     }
     assert_eq!(h.state().open.as_ref().unwrap().view.line.ids, before);
+}
+
+/// Edit > Branches… shows the Branches panel; it never hides it.
+#[test]
+fn edit_branches_shows_the_panel_and_never_hides_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = super::support::app_with(None, Some(dir.path().to_owned()), Vec::new());
+    h.get_by_label("Branches");
+    for _ in 0..2 {
+        super::support::menu(&mut h, "Edit", "Branches…");
+        assert!(h.state().show_branches);
+        h.get_by_label("Branches");
+    }
+    h.state_mut().push(AppCommand::ShowBranches(false));
+    h.run();
+    super::support::menu(&mut h, "Edit", "Branches…");
+    assert!(h.state().show_branches, "shown again");
+}
+
+/// The Turn field beside Go shows the cursor's turn as the cursor moves.
+#[test]
+fn the_turn_field_follows_the_cursor() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = super::support::app_with(None, Some(dir.path().to_owned()), Vec::new());
+    let turn_at = |h: &egui_kittest::Harness<'_, App>| {
+        let ob = h.state().open.as_ref().unwrap();
+        ob.view.line.flow_at_pos(ob.view.pos).unwrap().turn
+    };
+    let shown = |h: &egui_kittest::Harness<'_, App>| {
+        h.get_all_by_label("Turn")
+            .find_map(|n| n.accesskit_node().numeric_value())
+            .map(|v| v as u32)
+    };
+    assert!(turn_at(&h) > 1, "the sample is in mid-game");
+    assert_eq!(shown(&h), Some(turn_at(&h)));
+    h.key_press(egui::Key::Home);
+    h.run();
+    assert_eq!(shown(&h), Some(1));
+    h.key_press(egui::Key::End);
+    h.run();
+    assert_eq!(shown(&h), Some(turn_at(&h)));
+    assert!(turn_at(&h) > 1);
+}
+
+/// The Dice Race of the sample campaign is listed only while test games are
+/// offered; the battle list says what its counts count.
+#[test]
+fn test_game_battles_are_listed_only_when_test_games_are_offered() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = super::support::app_with(None, Some(dir.path().to_owned()), Vec::new());
+    let race = h
+        .state()
+        .battles
+        .iter()
+        .find(|b| b.game == "race")
+        .map(|b| b.title.clone())
+        .expect("the sample campaign has a Dice Race");
+    h.get_by_label(&race);
+    h.state_mut().prefs.show_test_games = false;
+    h.run();
+    assert!(h.query_by_label(&race).is_none(), "{race} still listed");
+    h.get_by_label_contains("battle of a test game not listed");
+    h.get_by_label_contains("branches together");
+}
+
+/// The entry that ends the Marine Action Phase holds the whole Kay'otz
+/// Activation Phase, and the Phase column says so.
+#[test]
+fn the_entry_holding_the_kayotz_phase_is_listed_under_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = super::support::app_with(None, Some(dir.path().to_owned()), Vec::new());
+    let pos = {
+        let ob = h.state().open.as_ref().unwrap();
+        let b = ob.battle.as_ref();
+        let ids = ob.view.line.ids.clone();
+        let texts = b.entry_texts(&ids);
+        texts
+            .iter()
+            .position(|t| t.command.contains("ends the Marine Action Phase"))
+            .expect("the sample ends a Marine Action Phase")
+            + 1
+    };
+    h.state_mut().push(AppCommand::SeekLine(pos));
+    h.run();
+    h.get_by_label("Kay'otz Activation Phase");
 }

@@ -10,7 +10,7 @@ use serde_json::json;
 use xenolog_engine::Battle;
 
 use crate::gui::app::install_fonts;
-use crate::gui::board::{Camera, board_ui};
+use crate::gui::board::{BoardInput, Camera, board_ui};
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
 use crate::gui::dialogs::{Dialog, DiceForm, NewBattleForm, Notice, dialog_ui, notice_ui};
 use crate::gui::timeline::{TimelineState, controls_ui, entries_table_ui, strip_ui};
@@ -114,6 +114,11 @@ fn dice_dialog() {
         Dialog::EnterDice(DiceForm {
             request: PlayRequest::new(intent("Player 1 rolls 3 dice")),
             sides: vec![6, 6, 6],
+            purposes: vec![
+                "a random hex: its hundreds digit (A.3)".into(),
+                "a random hex: its tens digit (A.3)".into(),
+                "a random hex: its units digit (A.3)".into(),
+            ],
             text: "3 5".into(),
             error: Some(
                 "this command needs more dice than were entered: 2 entered, at least 3 needed"
@@ -192,15 +197,14 @@ fn dimx_board_with_a_unit_selected() {
     let mut h = harness(egui::vec2(960.0, 680.0), state, |ui, s| {
         s.view.refresh(s.battle.as_ref());
         let mut commands = Vec::new();
-        board_ui(
-            ui,
-            &s.view.scene,
-            &s.view.legal,
-            Some("unit:MS2"),
-            &[],
-            &mut s.camera,
-            &mut commands,
-        );
+        let input = BoardInput {
+            scene: &s.view.scene,
+            legal: &s.view.legal,
+            selected: Some("unit:MS2"),
+            focus: &[],
+            why_not: &|_| None,
+        };
+        board_ui(ui, &input, &mut s.camera, &mut commands);
     });
     h.run();
     h.snapshot("board_dimx");

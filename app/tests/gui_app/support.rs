@@ -7,7 +7,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use crate::gui::app::{App, Startup};
-use crate::gui::files::ScriptedDialogs;
+use crate::gui::files::{Answer, ScriptedDialogs};
 use crate::gui::prefs::{Prefs, ThemeChoice};
 
 /// The window size every test and snapshot uses.
@@ -18,6 +18,22 @@ pub fn app_with(
     campaign: Option<PathBuf>,
     data_dir: Option<PathBuf>,
     answers: Vec<Option<PathBuf>>,
+) -> Harness<'static, App> {
+    app_answering(
+        campaign,
+        data_dir,
+        answers.into_iter().map(Answer::from).collect(),
+        true,
+    )
+}
+
+/// The app whose file dialogs give these answers in turn (a dialog that
+/// cannot be shown, too).
+pub fn app_answering(
+    campaign: Option<PathBuf>,
+    data_dir: Option<PathBuf>,
+    answers: Vec<Answer>,
+    accessibility_check: bool,
 ) -> Harness<'static, App> {
     let prefs = Prefs {
         theme: ThemeChoice::Light,
@@ -33,6 +49,7 @@ pub fn app_with(
         // frames, and the row at the cursor may show its step buttons only
         // once it is on screen; it settles within six.
         .with_max_steps(8)
+        .with_accessibility_check(accessibility_check)
         .build_eframe(move |cc| {
             App::with_prefs(
                 &cc.egui_ctx,
@@ -40,7 +57,7 @@ pub fn app_with(
                 Startup {
                     campaign,
                     data_dir,
-                    dialogs: Box::new(ScriptedDialogs::new(answers)),
+                    dialogs: Box::new(ScriptedDialogs::answering(answers)),
                     screenshot: None,
                     restore_last: false,
                     started: std::time::Instant::now(),

@@ -7,11 +7,20 @@ use eframe::egui;
 use serde_json::{Value, json};
 use xenolog_engine::games::dimx::describe::step_words;
 use xenolog_engine::games::dimx::rules::title_of;
-use xenolog_engine::games::dimx::state::{Phase, PlaceWhy, Side};
+use xenolog_engine::games::dimx::state::{Partial, Phase, PlaceWhy, Side};
+use xenolog_engine::games::dimx::units::Condition;
 use xenolog_engine::games::dimx::{DimX, DimxCommand, DimxEvent, DimxState};
-use xenolog_engine::{Battle, EntryText, LegalCommand, Scene, Session};
+use xenolog_engine::{Actor, Battle, EntryText, LegalCommand, Scene, Session};
 
 use super::{BoardUi, DieMark, Prompt, Step};
+
+/// Why the Marine player may not give `command` now, in the rule's words.
+fn refusal(battle: &dyn Battle, command: &Value) -> Option<String> {
+    battle
+        .prepare_json(Actor(0), command, None)
+        .err()
+        .map(|e| e.to_string())
+}
 
 /// The board UI of Invaders From Dimension X!.
 pub struct DimxBoard;
@@ -132,6 +141,36 @@ fn prompt_of(s: &DimxState) -> Option<Prompt> {
                     .to_owned(),
             },
         }),
+        // An obligation or an option left open by the last command: in front
+        // of the player, not in a list of units.
+        Phase::MarineAction {
+            partial: Some(Partial::Reinforcement { hq }),
+        } => Some(Prompt {
+            ask: "Reinforcement granted: choose a unit from the pool".to_owned(),
+            why: format!(
+                "{}'s Request Reinforcements succeeded (E.6): one unit of the pool comes in and \
+                 may act this phase. Finishing {0}'s action, or ending the phase, gives the \
+                 reinforcement up.",
+                title_of(s, hq)
+            ),
+        }),
+        Phase::MarineAction {
+            partial: Some(Partial::ShootAndScoot { unit, moved, fired }),
+        } => {
+            let name = title_of(s, unit);
+            let left = match (moved, fired) {
+                (true, false) => "fire",
+                (false, true) => "move",
+                _ => "move or fire",
+            };
+            Some(Prompt {
+                ask: format!("Finish {name}'s Shoot and Scoot first"),
+                why: format!(
+                    "{name} is half-way through a Shoot and Scoot (C.1 b): it may still {left}, \
+                     or finish its action. No other unit acts until it does."
+                ),
+            })
+        }
         Phase::Kayotz {
             chit,
             step,
@@ -182,6 +221,56 @@ fn marks(e: &DimxEvent) -> Vec<DieMark> {
 impl BoardUi for DimxBoard {
     fn prompt(&self, battle: &dyn Battle) -> Option<Prompt> {
         prompt_of(session(battle)?.state())
+    }
+
+    fn dice_purposes(&self, events: &[u8]) -> Vec<String> {
+        xenolog_engine::games::dimx::describe::dice_purposes_of(events)
+    }
+
+    fn why_not(&self, battle: &dyn Battle, selected: &str, target: &str) -> Option<String> {
+        let s = session(battle)?.state();
+        let unit = selected.strip_prefix("unit:")?;
+        s.marine(unit)?;
+        let command = if let Some(alien) = target.strip_prefix("unit:") {
+            s.alien(alien)?;
+            json!({ "full_fire": { "unit": unit, "target": alien } })
+        } else {
+            let hex: u16 = target.strip_prefix("hex:")?.parse().ok()?;
+            json!({ "full_move": { "unit": unit, "to": hex } })
+        };
+        refusal(battle, &command)
+    }
+
+    fn why_idle(&self, battle: &dyn Battle, selected: &str) -> Option<String> {
+        let s = session(battle)?.state();
+        let unit = selected.strip_prefix("unit:")?;
+        let m = s.marine(unit)?;
+        let hex = m.on_map()?;
+        // The first check every action makes: has it acted, is it on the map;
+        // then, for a Paralyzed unit, the one action it may take.
+        let command = if m.condition == Condition::Paralyzed {
+            json!({ "rally": { "unit": unit } })
+        } else {
+            json!({ "full_move": { "unit": unit, "to": hex } })
+        };
+        refusal(battle, &command)
+    }
+
+    fn forfeits(&self, battle: &dyn Battle, cmd: &LegalCommand) -> Option<String> {
+        let s = session(battle)?.state();
+        let Phase::MarineAction {
+            partial: Some(Partial::Reinforcement { hq }),
+        } = &s.phase
+        else {
+            return None;
+        };
+        match serde_json::from_value(cmd.command.clone()).ok()? {
+            DimxCommand::FinishAction { .. } | DimxCommand::EndActionPhase => Some(format!(
+                "the reinforcement {} was granted (E.6): no unit comes in from the pool",
+                title_of(s, hq)
+            )),
+            _ => None,
+        }
     }
 
     fn choice_label(&self, battle: &dyn Battle, cmd: &LegalCommand) -> Option<(String, String)> {
@@ -245,6 +334,20 @@ impl BoardUi for DimxBoard {
                 focus: events.get(i).map(focus).unwrap_or_default(),
             })
             .collect()
+    }
+
+    fn phase_label(&self, battle: &dyn Battle, entry: &EntryText, during: &str) -> String {
+        let events = session(battle)
+            .map(|s| s.events(entry.id))
+            .unwrap_or_default();
+        if events
+            .iter()
+            .any(|e| matches!(e, DimxEvent::ActionPhaseEnded { .. }))
+        {
+            "Kay'otz Activation Phase".to_owned()
+        } else {
+            during.to_owned()
+        }
     }
 
     fn two_player_variant(&self) -> bool {

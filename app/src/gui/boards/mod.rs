@@ -49,6 +49,31 @@ pub trait BoardUi {
         None
     }
 
+    /// Why the selected unit cannot be given a command aimed at `target` (a
+    /// unit or a hex that is not lit up), in the words of the rule that
+    /// refuses it, as the command line would say it.
+    fn why_not(&self, _battle: &dyn Battle, _selected: &str, _target: &str) -> Option<String> {
+        None
+    }
+
+    /// Why the selected unit can do nothing now (already acted, Paralyzed
+    /// and unable to Rally here), when it has no command.
+    fn why_idle(&self, _battle: &dyn Battle, _selected: &str) -> Option<String> {
+        None
+    }
+
+    /// What each die of an entry's roll decides, in roll order, from its
+    /// recorded events (empty: the game does not say).
+    fn dice_purposes(&self, _events: &[u8]) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// What giving `cmd` now would throw away that the rules granted (an
+    /// unused reinforcement), in words; the app asks before giving it.
+    fn forfeits(&self, _battle: &dyn Battle, _cmd: &LegalCommand) -> Option<String> {
+        None
+    }
+
     /// A command's words on a choice button and its hover text, when
     /// they should differ from the command's own text (a chit by its name,
     /// with its steps on hover).
@@ -83,6 +108,13 @@ pub trait BoardUi {
                 focus: Vec::new(),
             })
             .collect()
+    }
+
+    /// The phase an entry is listed under: the phase it was given in
+    /// (`during`), unless the entry holds a whole phase of its own (ending
+    /// the Marine Action Phase runs the Kay'otz Activation Phase).
+    fn phase_label(&self, _battle: &dyn Battle, _entry: &EntryText, during: &str) -> String {
+        during.to_owned()
     }
 
     /// Whether the game has a two-player variant to offer in New battle.

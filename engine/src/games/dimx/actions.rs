@@ -309,6 +309,37 @@ fn marine_phase(
     partial: Option<Partial>,
     cmd: &DimxCommand,
 ) -> Result<(), RuleError> {
+    marine_command(ctx, partial, cmd)?;
+    end_action_of_a_unit_gone(ctx);
+    Ok(())
+}
+
+/// The action of a unit that left the map half-way through it (eliminated
+/// by its own malfunctioning jump, say) ends with it, so it blocks no other
+/// unit (rules version 3; before, a `finish_action` for the unit no longer
+/// on the map was needed).
+fn end_action_of_a_unit_gone(ctx: &mut Ctx) {
+    let Phase::MarineAction {
+        partial: Some(Partial::ShootAndScoot { unit, .. }),
+    } = &ctx.s.phase
+    else {
+        return;
+    };
+    if ctx.marine(unit).is_some_and(|m| m.on_map().is_some()) {
+        return;
+    }
+    let unit = unit.clone();
+    ctx.emit(DimxEvent::ActionFinished {
+        kind: ctx.kind_of(&unit),
+        unit,
+    });
+}
+
+fn marine_command(
+    ctx: &mut Ctx,
+    partial: Option<Partial>,
+    cmd: &DimxCommand,
+) -> Result<(), RuleError> {
     use DimxCommand as C;
     if let C::EndActionPhase = cmd {
         match partial {

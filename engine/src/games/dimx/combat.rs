@@ -437,11 +437,16 @@ pub fn alien_fire(
         return None;
     }
     let mut mods = Vec::new();
-    // D.9 a: target in, or line through, Forest, Rough or Buildings (once)
+    // D.9 a: target in, or line through, Forest, Rough or Buildings (once);
+    // the log names which (rules version 3)
     if map.cover.contains(mc) || between.meets(&map.cover) {
         mods.push(Mod {
             value: -1,
-            why: ModWhy::Cover,
+            why: if map.cover.contains(mc) {
+                ModWhy::TargetTerrain
+            } else {
+                ModWhy::Cover
+            },
         });
     }
     // D.9 b and E.3: a Strongpoint in the target's hex or on the line (once more)

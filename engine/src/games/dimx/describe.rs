@@ -262,6 +262,69 @@ fn roll_words(die: u8, mods: &[Mod], net: i8) -> String {
     }
 }
 
+/// What each die of a command's roll decides, in roll order, from the events
+/// the command made (for asking players for real dice before they roll).
+pub fn dice_purposes(events: &[DimxEvent]) -> Vec<String> {
+    use DimxEvent as E;
+    let mn = |kind: &MarineKind, id: &str| format!("{} {id}", kind.name());
+    let mut out = Vec::new();
+    for e in events {
+        match e {
+            E::Fired {
+                shooter_name,
+                target_name,
+                dice,
+                ..
+            } => out.extend(
+                dice.iter()
+                    .map(|_| format!("whether {shooter_name} hits {target_name} (D.4)")),
+            ),
+            E::RandomHex { .. } => out.extend(
+                ["hundreds", "tens", "units"].map(|d| format!("a random hex: its {d} digit (A.3)")),
+            ),
+            E::JumpRolled { unit, kind, to, .. } => {
+                out.push(format!("how {}'s jump to {to} lands (C.2)", mn(kind, unit)));
+            }
+            E::BumpFired {
+                unit,
+                kind,
+                target_name,
+                ..
+            } => out.push(format!(
+                "what {}'s BUMP gun does to {target_name} (D.6)",
+                mn(kind, unit)
+            )),
+            E::ReconRolled { scout, .. } => {
+                out.push(format!("whether {scout}'s Recon succeeds (E.2)"))
+            }
+            E::StrongpointRolled {
+                unit, kind, hex, ..
+            } => out.push(format!(
+                "whether {} builds a Strongpoint in {hex} (E.3)",
+                mn(kind, unit)
+            )),
+            E::RallyRolled { unit, kind, .. } => {
+                out.push(format!("whether {} rallies (E.4)", mn(kind, unit)));
+            }
+            E::ReinforcementsRolled { hq, .. } => {
+                out.push(format!(
+                    "whether {hq}'s request for reinforcements is granted (E.6)"
+                ));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// [`dice_purposes`] of a recorded entry's events (postcard, as the session
+/// stores them); empty when they do not decode.
+pub fn dice_purposes_of(events: &[u8]) -> Vec<String> {
+    postcard::from_bytes::<Vec<DimxEvent>>(events)
+        .map(|ev| dice_purposes(&ev))
+        .unwrap_or_default()
+}
+
 /// An event in words.
 pub fn event(e: &DimxEvent) -> String {
     use DimxEvent as E;
@@ -342,6 +405,10 @@ pub fn event(e: &DimxEvent) -> String {
                 format!("{} lands next to its destination, in {at}", mn(kind, unit))
             }
             Landing::Malfunction => format!("{} comes down in {at}", mn(kind, unit)),
+            Landing::MalfunctionAside => format!(
+                "{} finds its random hex occupied and comes down beside it, in {at}",
+                mn(kind, unit)
+            ),
         },
         E::MarineEliminated { unit, kind, why } => match why {
             Cause::LandedOnActiveAlien => format!(

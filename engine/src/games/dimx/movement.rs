@@ -8,7 +8,7 @@ use std::collections::BinaryHeap;
 use crate::game::RuleError;
 
 use super::map::{Cell, Hex, Map, Terrain};
-use super::rules::{Ctx, alien_active, cell, nearest_free, put_down, settle, worse};
+use super::rules::{Ctx, alien_active, cell, nearest_free, put_down, worse};
 use super::state::{DimxEvent, DimxState, Landing, Mod, ModWhy, PlaceWhy};
 use super::units::{Condition, Marine, Place};
 
@@ -389,9 +389,23 @@ fn malfunction(ctx: &mut Ctx, m: &Marine) -> Result<(), RuleError> {
         .marines
         .iter()
         .any(|o| o.id != m.id && o.on_map() == Some(hex));
-    // "place the jumping unit into that hex and give it a Stunned marker";
-    // assumed: a Stunned unit given another Stunned marker becomes
-    // Paralyzed, as in D.10
+    if alien.is_some() || other_marine {
+        // onto a Marine or a Dormant alien: the highest-numbered eligible
+        // adjacent hex (the log says it comes down beside the random hex)
+        let ties = nearest_free(&ctx.s, ctx.map, &[c], &m.id);
+        put_down(ctx, &m.id, ties, PlaceWhy::Malfunction);
+    } else {
+        ctx.emit(DimxEvent::Landed {
+            kind: ctx.kind_of(&m.id),
+            unit: m.id.clone(),
+            at: hex,
+            how: Landing::Malfunction,
+        });
+    }
+    // "place the jumping unit into that hex and give it a Stunned marker",
+    // once it is down (rules version 3; before, the marker came first in
+    // the log); assumed: a Stunned unit given another Stunned marker
+    // becomes Paralyzed, as in D.10
     ctx.emit(DimxEvent::ConditionChanged {
         kind: ctx.kind_of(&m.id),
         unit: m.id.clone(),
@@ -399,13 +413,6 @@ fn malfunction(ctx: &mut Ctx, m: &Marine) -> Result<(), RuleError> {
         to: worse(m.condition),
         why: super::state::Cause::JumpMalfunction,
     });
-    if alien.is_some() || other_marine {
-        // onto a Marine or a Dormant alien: the highest-numbered eligible adjacent hex
-        let ties = nearest_free(&ctx.s, ctx.map, &[c], &m.id);
-        put_down(ctx, &m.id, ties, PlaceWhy::Malfunction);
-    } else {
-        settle(ctx, &m.id, hex, PlaceWhy::Malfunction);
-    }
     Ok(())
 }
 

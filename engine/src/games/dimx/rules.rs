@@ -179,7 +179,7 @@ pub fn settle(ctx: &mut Ctx, unit: &str, at: Hex, why: PlaceWhy) {
             kind: ctx.kind_of(unit),
             unit: unit.to_owned(),
             at,
-            how: Landing::Malfunction,
+            how: Landing::MalfunctionAside,
         },
         PlaceWhy::Beamed | PlaceWhy::Warped | PlaceWhy::Summoned { .. } => DimxEvent::AlienMoved {
             unit: unit.to_owned(),

@@ -318,8 +318,21 @@ pub fn parse(text: &str, id: &str, two_player: bool) -> Result<Scenario, TextErr
                     other => return Err(l.err(format!("'{other}' is not a place (at HEX, waiting, arrives TURN, pool, exited or eliminated)"))),
                 };
                 i += 1;
+                // One condition marker per unit (D.10: a second Stunned
+                // marker makes it Paralyzed, never both).
+                let mut condition: Option<&str> = None;
                 while i < l.words.len() {
-                    match l.words[i].as_str() {
+                    let word = l.words[i].as_str();
+                    if matches!(word, "stunned" | "paralyzed") {
+                        if let Some(first) = condition {
+                            return Err(l.err(format!(
+                                "{} is given both '{first}' and '{word}': a unit is Stunned or Paralyzed, not both",
+                                mu.id
+                            )));
+                        }
+                        condition = Some(word);
+                    }
+                    match word {
                         "stunned" => mu.condition = Condition::Stunned,
                         "paralyzed" => mu.condition = Condition::Paralyzed,
                         "out_of_ammo" => mu.out_of_ammo = true,
@@ -446,9 +459,12 @@ pub fn parse(text: &str, id: &str, two_player: bool) -> Result<Scenario, TextErr
             "strongpoint" => {
                 for i in 1..l.words.len() {
                     let h = hex(l, i, m)?;
-                    if !s.strongpoints.contains(&h) {
-                        s.strongpoints.push(h);
+                    if s.strongpoints.contains(&h) {
+                        return Err(l.err(format!(
+                            "hex {h} is given a Strongpoint twice: a hex holds one Strongpoint"
+                        )));
                     }
+                    s.strongpoints.push(h);
                 }
                 if s.strongpoints.len() > super::special::MAX_STRONGPOINTS {
                     return Err(

@@ -265,7 +265,11 @@ impl ModWhy {
 pub enum Landing {
     Safe,
     Scattered,
+    /// Down on its random hex.
     Malfunction,
+    /// Its random hex was occupied: down in the nearest free hex beside it
+    /// (rules version 3; before, logged as `Malfunction`).
+    MalfunctionAside,
 }
 
 /// What a BUMP gun shot did (D.6).
