@@ -115,12 +115,23 @@ impl WriterLock {
             .truncate(false)
             .open(&lock_path)
             .map_err(|e| SaveError::io(&lock_path, e))?;
-        match file.try_lock() {
-            Ok(()) => Ok(WriterLock { _file: file }),
-            Err(TryLockError::WouldBlock) => Err(SaveError::Locked {
-                path: path.to_owned(),
-            }),
-            Err(TryLockError::Error(e)) => Err(SaveError::io(&lock_path, e)),
+        // A lock held for a moment longer than its writer (a process between
+        // fork and exec shares the lock until it execs; a writer closing)
+        // is waited out briefly before the campaign is called locked.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(300);
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(WriterLock { _file: file }),
+                Err(TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+                Err(TryLockError::WouldBlock) => {
+                    return Err(SaveError::Locked {
+                        path: path.to_owned(),
+                    });
+                }
+                Err(TryLockError::Error(e)) => return Err(SaveError::io(&lock_path, e)),
+            }
         }
     }
 }
