@@ -414,3 +414,137 @@ fn a_battle_is_titled_with_its_scenarios_name() {
     let list = ok(&xenolog(&["battles", c.f()]));
     assert!(list.contains("Battle 2: The Monolith"), "{list}");
 }
+
+#[test]
+fn a_strict_battle_refuses_another_command_where_dice_were_seen_and_a_casual_log_counts_takebacks()
+{
+    let c = Camp::new();
+    let id = ok(&xenolog(&[
+        "battle",
+        c.f(),
+        "--game",
+        "race",
+        "--seed",
+        "3",
+        "--strict",
+    ]))
+    .trim()
+    .to_owned();
+    let roll = |n: u8| format!("{{\"actor\":0,\"command\":{{\"roll\":{{\"dice\":{n}}}}}}}\n");
+    ok(&xenolog_stdin(
+        &["play", c.f(), "--battle", &id, "--script", "-"],
+        &roll(2),
+    ));
+    ok(&xenolog(&["undo", c.f(), "--battle", &id]));
+    let o = xenolog_stdin(&["play", c.f(), "--battle", &id, "--script", "-"], &roll(3));
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("strict battle"), "{}", stderr(&o));
+    assert!(ok(&xenolog(&["log", c.f(), "--battle", &id])).contains("A strict battle"));
+
+    // The same take-back in a casual battle is allowed, and the log says so.
+    let casual = c.race("3");
+    ok(&xenolog_stdin(
+        &["play", c.f(), "--battle", &casual, "--script", "-"],
+        &roll(2),
+    ));
+    ok(&xenolog(&["undo", c.f(), "--battle", &casual]));
+    ok(&xenolog_stdin(
+        &["play", c.f(), "--battle", &casual, "--script", "-"],
+        &roll(3),
+    ));
+    let log = ok(&xenolog(&["log", c.f(), "--battle", &casual]));
+    assert!(
+        log.contains(
+            "Taken back past a roll once: the dice had been seen when branch 'Branch 1' started"
+        ),
+        "{log}"
+    );
+}
+
+#[test]
+fn any_games_options_are_given_with_config_and_option() {
+    let c = Camp::new();
+    let id = ok(&xenolog(&[
+        "battle",
+        c.f(),
+        "--game",
+        "race",
+        "--config",
+        r#"{"target":30}"#,
+        "--option",
+        "target=20",
+    ]))
+    .trim()
+    .to_owned();
+    let state = ok(&xenolog(&["state", c.f(), "--battle", &id, "--json"]));
+    assert!(state.contains("\"target\":20"), "{state}");
+    for (args, why) in [
+        (vec!["--config", "[1]"], "must be a JSON object"),
+        (vec!["--config", "{nope"], "not valid JSON"),
+        (vec!["--option", "target"], "KEY=VALUE"),
+        (vec!["--option", "colour=red"], "unknown field"),
+    ] {
+        let mut all = vec!["battle", c.f(), "--game", "race"];
+        all.extend(args);
+        let o = xenolog(&all);
+        assert_eq!(code(&o), 2, "{all:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(why), "{all:?}: {}", stderr(&o));
+    }
+    assert_eq!(
+        ok(&xenolog(&["battles", c.f()]))
+            .lines()
+            .filter(|l| l.contains("Dice Race"))
+            .count(),
+        1,
+        "a refused battle adds nothing"
+    );
+}
+
+#[test]
+fn a_game_that_deals_at_the_start_shows_its_own_step_in_the_log() {
+    let c = Camp::new();
+    let id = ok(&xenolog(&[
+        "battle",
+        c.f(),
+        "--game",
+        "highcard",
+        "--seed",
+        "5",
+    ]))
+    .trim()
+    .to_owned();
+    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
+    assert!(
+        log.contains("The game") && log.contains("shuffles and deals"),
+        "{log}"
+    );
+    let legal = ok(&xenolog(&["legal", c.f(), "--battle", &id, "--json"]));
+    assert!(
+        legal.lines().count() == 3 && legal.contains("\"lay\""),
+        "{legal}"
+    );
+}
+
+#[test]
+fn verify_of_an_old_campaign_passes_and_says_what_was_recorded_under_older_rules() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/compat/2026-11-23/campaign.xenolog");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("old.xenolog");
+    std::fs::copy(&fixture, &file).unwrap();
+    let f = file.to_str().unwrap();
+    // Read-only commands do not upgrade; they say how.
+    let o = xenolog(&["verify", f]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("xenolog upgrade"), "{}", stderr(&o));
+    let up = ok(&xenolog(&["upgrade", f]));
+    assert!(up.contains("old.backup-v2.xenolog"), "{up}");
+    assert!(dir.path().join("old.backup-v2.xenolog").exists());
+    assert!(ok(&xenolog(&["upgrade", f])).contains("already in this build's format"));
+    let out = ok(&xenolog(&["verify", f]));
+    assert!(
+        out.contains("recorded under an older rules version"),
+        "{out}"
+    );
+    assert!(!out.contains("FAILED"), "{out}");
+}

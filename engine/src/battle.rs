@@ -42,6 +42,9 @@ pub struct EntryText {
     pub entered: bool,
     /// Turn and phase after the entry.
     pub flow: FlowMark,
+    /// The rules version that decided the entry.
+    #[serde(default)]
+    pub rules_version: u32,
 }
 
 /// Why a command from outside was not accepted.
@@ -259,6 +262,7 @@ impl<G: Game> Battle for Session<G> {
                 dice: rec.dice.clone(),
                 entered: rec.entered,
                 flow: G::flow(&state),
+                rules_version: rec.rules_version,
             });
         }
         out

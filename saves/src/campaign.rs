@@ -49,6 +49,8 @@ pub struct Campaign {
     pub(crate) conn: Connection,
     path: PathBuf,
     read_only: bool,
+    /// The backup written when this open upgraded an older file.
+    backup: Option<PathBuf>,
     // Declared after `conn`: fields drop in order, so the connection is closed
     // (and its log checkpointed) before the next writer can take the lock.
     _lock: Option<WriterLock>,
@@ -212,8 +214,9 @@ impl Campaign {
         let lock = WriterLock::take(path)?;
         let mut conn = connect(path, false)?;
         let version = identify(&conn, path)?;
+        let mut saved = None;
         if version < SCHEMA_VERSION && version > 0 {
-            backup(&conn, path, version)?;
+            saved = Some(backup(&conn, path, version)?);
         }
         set_durable(&conn)?;
         if version < SCHEMA_VERSION {
@@ -223,10 +226,17 @@ impl Campaign {
             conn,
             path: path.to_owned(),
             read_only: false,
+            backup: saved,
             _lock: Some(lock),
         };
         c.name()?;
         Ok(c)
+    }
+
+    /// The backup of the file as it was, when opening it upgraded it from an
+    /// older Xenolog's format.
+    pub fn upgrade_backup(&self) -> Option<&Path> {
+        self.backup.as_deref()
     }
 
     /// Write without syncing each commit, for a file that is not in its place
@@ -265,6 +275,7 @@ impl Campaign {
             conn,
             path: path.to_owned(),
             read_only: true,
+            backup: None,
             _lock: None,
         };
         c.name()?;

@@ -23,7 +23,7 @@ pub enum SaveError {
     NewerSchema { path: PathBuf, file: u32, ours: u32 },
     /// Saved by an older Xenolog and opened read-only, so it cannot be upgraded.
     #[error(
-        "{} was saved by an older Xenolog (campaign format {file}; this build writes {ours}): open it for writing once so it can be upgraded (a backup is kept)",
+        "{} was saved by an older Xenolog (campaign format {file}; this build writes {ours}): open it for writing once so it can be upgraded, e.g. `xenolog upgrade FILE` (a backup is kept)",
         path.display()
     )]
     OlderSchema { path: PathBuf, file: u32, ours: u32 },

@@ -40,6 +40,9 @@ enum Cmd {
     },
     /// Create the sample campaign (the one the app opens on its first start).
     Sample { file: PathBuf },
+    /// Upgrade a campaign saved by an older Xenolog to this build's format
+    /// (a backup of the file as it was is written beside it first).
+    Upgrade { file: PathBuf },
     /// List the games and their scenarios.
     Games {
         #[arg(long)]
@@ -206,11 +209,59 @@ struct NewBattleArgs {
     /// Players roll real dice and type them in.
     #[arg(long)]
     entered_dice: bool,
+    /// A strict battle: no command can be given where dice were already
+    /// rolled and seen (taking back a command never changes what comes next).
+    #[arg(long)]
+    strict: bool,
+    /// The game's whole config as a JSON object (the flags above and
+    /// `--option` are added to it), e.g. '{"scenario":"beta"}'.
+    #[arg(long, value_name = "JSON")]
+    config: Option<String>,
+    /// One option of the game's config, e.g. `--option target=100`
+    /// (repeatable; numbers and true/false are read as such, anything else
+    /// as text).
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    options: Vec<String>,
     /// A title for the battle.
     #[arg(long)]
     title: Option<String>,
     #[arg(long)]
     json: bool,
+}
+
+/// A battle's config from `--config` and `--option`s, before the friendly flags.
+fn config_of(args: &NewBattleArgs) -> Result<serde_json::Map<String, Value>, Fail> {
+    let mut config = match &args.config {
+        None => serde_json::Map::new(),
+        Some(text) => match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(m)) => m,
+            Ok(_) => {
+                return Err(Fail::usage(
+                    "--config must be a JSON object, e.g. '{\"target\":100}'",
+                ));
+            }
+            Err(e) => return Err(Fail::usage(format!("--config is not valid JSON: {e}"))),
+        },
+    };
+    for o in &args.options {
+        let Some((key, value)) = o.split_once('=').filter(|(k, _)| !k.trim().is_empty()) else {
+            return Err(Fail::usage(format!(
+                "--option {o}: write it as KEY=VALUE, e.g. --option target=100"
+            )));
+        };
+        let value = value.trim();
+        let value = match value {
+            "true" => json!(true),
+            "false" => json!(false),
+            v => v
+                .parse::<i64>()
+                .map(|n| json!(n))
+                .or_else(|_| v.parse::<f64>().map(|x| json!(x)))
+                .unwrap_or_else(|_| json!(v)),
+        };
+        config.insert(key.trim().to_owned(), value);
+    }
+    Ok(config)
 }
 
 /// A failure with its exit code.
@@ -342,6 +393,23 @@ struct ScriptLine {
 fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
     match cmd {
         Cmd::Open { .. } => unreachable_gui(),
+        Cmd::Upgrade { file } => {
+            let c = Campaign::open(&file)?;
+            match c.upgrade_backup() {
+                Some(backup) => line(
+                    out,
+                    format!(
+                        "upgraded {}; the file as it was is kept as {}",
+                        file.display(),
+                        backup.display()
+                    ),
+                ),
+                None => line(
+                    out,
+                    format!("{} is already in this build's format", file.display()),
+                ),
+            }
+        }
         Cmd::New { file, name } => {
             let name = name.unwrap_or_else(|| {
                 file.file_stem()
@@ -557,7 +625,7 @@ fn games(out: &mut dyn Write, json: bool) -> Out {
 }
 
 fn new_battle(args: NewBattleArgs, out: &mut dyn Write) -> Out {
-    let mut config = serde_json::Map::new();
+    let mut config = config_of(&args)?;
     if let Some(s) = &args.scenario {
         config.insert("scenario".into(), json!(s));
     }
@@ -595,7 +663,14 @@ fn new_battle(args: NewBattleArgs, out: &mut dyn Write) -> Out {
         DiceMode::Rolled
     };
     let mut c = open_rw(&args.file)?;
-    let id = c.new_battle(&args.game, seed, &Value::Object(config), &title, dice)?;
+    let id = c.new_battle_with(
+        &args.game,
+        seed,
+        &Value::Object(config),
+        &title,
+        dice,
+        args.strict,
+    )?;
     if args.json {
         json_line(out, &json!({"battle": id, "seed": seed}))
     } else {
@@ -813,7 +888,58 @@ fn log(at: BattleRef, json: bool, out: &mut dyn Write) -> Out {
     if !json && let Some(o) = b.outcome() {
         line(out, format!("Result: {}", o.summary))?;
     }
+    if !json {
+        for note in log_notes(&*b) {
+            line(out, note)?;
+        }
+    }
     Ok(())
+}
+
+/// What the log says about the battle as a whole: strict or how often it was
+/// taken back past a roll, and entries recorded under older rules.
+fn log_notes(b: &dyn Battle) -> Vec<String> {
+    let mut notes = Vec::new();
+    let takebacks = b.takebacks_past_rolls();
+    if b.meta().strict {
+        notes.push(
+            "A strict battle: no command could be taken back once its dice were seen.".into(),
+        );
+    } else if !takebacks.is_empty() {
+        let names: Vec<String> = takebacks
+            .iter()
+            .map(|&id| format!("'{}'", b.branches()[id as usize].name))
+            .collect();
+        notes.push(format!(
+            "Taken back past a roll {}: the dice had been seen when {} {} started.",
+            times(takebacks.len()),
+            if names.len() == 1 {
+                "branch"
+            } else {
+                "branches"
+            },
+            names.join(", ")
+        ));
+    }
+    let now = b.rules_version_now();
+    let older = b.records().iter().filter(|r| r.rules_version < now).count();
+    if older > 0 {
+        notes.push(format!(
+            "{older} {} recorded under an older rules version of {} (shown as recorded; \
+             `xenolog verify` says whether today's rules, version {now}, would decide one differently).",
+            if older == 1 { "entry was" } else { "entries were" },
+            b.game_name()
+        ));
+    }
+    notes
+}
+
+fn times(n: usize) -> String {
+    match n {
+        1 => "once".into(),
+        2 => "twice".into(),
+        n => format!("{n} times"),
+    }
 }
 
 fn verify(file: &Path, battle: Option<BattleId>, json: bool, out: &mut dyn Write) -> Out {
