@@ -548,3 +548,72 @@ fn verify_of_an_old_campaign_passes_and_says_what_was_recorded_under_older_rules
     );
     assert!(!out.contains("FAILED"), "{out}");
 }
+
+#[test]
+fn as_seat_shows_one_seats_view_and_without_it_a_warning_says_everything_is_shown() {
+    let c = Camp::new();
+    let id = ok(&xenolog(&[
+        "battle",
+        c.f(),
+        "--game",
+        "highcard",
+        "--seed",
+        "5",
+    ]))
+    .trim()
+    .to_owned();
+    let all = xenolog(&["log", c.f(), "--battle", &id]);
+    assert!(stderr(&all).contains("use --as SEAT"), "{}", stderr(&all));
+    let mine = ok(&xenolog(&["log", c.f(), "--battle", &id, "--as", "0"]));
+    let theirs = ok(&xenolog(&[
+        "log",
+        c.f(),
+        "--battle",
+        &id,
+        "--as",
+        "player 2",
+    ]));
+    assert!(
+        mine.contains("to Player 2") && mine.contains("3 cards to Player 2"),
+        "{mine}"
+    );
+    assert!(theirs.contains("3 cards to Player 1"), "{theirs}");
+    let state = ok(&xenolog(&[
+        "state",
+        c.f(),
+        "--battle",
+        &id,
+        "--json",
+        "--as",
+        "1",
+    ]));
+    assert!(state.contains("\"hands\":[[0,0,0],"), "{state}");
+    let legal = ok(&xenolog(&["legal", c.f(), "--battle", &id, "--as", "1"]));
+    assert!(
+        !legal.contains("lays"),
+        "player 2 may not lay first: {legal}"
+    );
+    let o = xenolog(&["state", c.f(), "--battle", &id, "--as", "referee"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("no seat 'referee': try 0 (Player 1), 1 (Player 2) or all"),
+        "{}",
+        stderr(&o)
+    );
+    let svg = c.dir().join("p2.svg");
+    ok(&xenolog(&[
+        "picture",
+        c.f(),
+        "--battle",
+        &id,
+        "--as",
+        "1",
+        "--out",
+        svg.to_str().unwrap(),
+    ]));
+    assert!(
+        std::fs::read_to_string(&svg)
+            .unwrap()
+            .contains("a card you may not see")
+    );
+}

@@ -8,7 +8,7 @@ use std::any::Any;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::game::{Actor, FlowMark, Game, Outcome, RuleError};
+use crate::game::{Actor, FlowMark, Game, Outcome, RuleError, Viewer};
 use crate::rng::Die;
 use crate::scene::Scene;
 use crate::session::{
@@ -93,10 +93,28 @@ pub trait Battle: Send {
     fn outcome(&self) -> Option<Outcome>;
     fn actor_name(&self, actor: Actor) -> String;
     /// The full state after an entry (`None`: the setup) as JSON.
-    fn state_json(&self, at: Option<EntryId>) -> Value;
+    fn state_json(&self, at: Option<EntryId>) -> Value {
+        self.state_json_as(at, Viewer::All)
+    }
+    /// The state after an entry as `viewer` may see it, as JSON.
+    fn state_json_as(&self, at: Option<EntryId>, viewer: Viewer) -> Value;
     /// Consecutive entries of one line in words (one fold along the way).
-    fn entry_texts(&self, line: &[EntryId]) -> Vec<EntryText>;
-    fn scene_at(&self, at: Option<EntryId>) -> Scene;
+    fn entry_texts(&self, line: &[EntryId]) -> Vec<EntryText> {
+        self.entry_texts_as(line, Viewer::All)
+    }
+    /// Entries in words as `viewer` may see them: another seat's hidden
+    /// draws and face-down cards left out.
+    fn entry_texts_as(&self, line: &[EntryId], viewer: Viewer) -> Vec<EntryText>;
+    fn scene_at(&self, at: Option<EntryId>) -> Scene {
+        self.scene_at_as(at, Viewer::All)
+    }
+    /// The board after an entry as `viewer` may see it.
+    fn scene_at_as(&self, at: Option<EntryId>, viewer: Viewer) -> Scene;
+    /// Whether some seat may not see everything at the cursor: the game
+    /// hides something now (a hand, a face-down chit).
+    fn hides_information(&self) -> bool;
+    /// The battle's seats and their names.
+    fn seats(&self) -> Vec<(Actor, String)>;
     fn flow_at(&self, at: Option<EntryId>) -> FlowMark;
     fn verify(&self) -> VerifyReport;
     /// This build's rules version of the battle's game: what new entries are
@@ -234,10 +252,25 @@ impl<G: Game> Battle for Session<G> {
         }
         G::actor_name(actor)
     }
-    fn state_json(&self, at: Option<EntryId>) -> Value {
-        serde_json::to_value(self.state_at(at)).unwrap_or(Value::Null)
+    fn state_json_as(&self, at: Option<EntryId>, viewer: Viewer) -> Value {
+        let state = self.state_at(at);
+        let value = match viewer {
+            Viewer::All => serde_json::to_value(&state),
+            Viewer::Seat(seat) => serde_json::to_value(G::view(&state, seat)),
+        };
+        value.unwrap_or(Value::Null)
     }
-    fn entry_texts(&self, line: &[EntryId]) -> Vec<EntryText> {
+    fn hides_information(&self) -> bool {
+        let state = self.state();
+        G::seats(state).iter().any(|&s| G::view(state, s) != *state)
+    }
+    fn seats(&self) -> Vec<(Actor, String)> {
+        G::seats(self.state())
+            .into_iter()
+            .map(|a| (a, G::actor_name(a)))
+            .collect()
+    }
+    fn entry_texts_as(&self, line: &[EntryId], viewer: Viewer) -> Vec<EntryText> {
         let Some(&first) = line.first() else {
             return Vec::new();
         };
@@ -247,8 +280,19 @@ impl<G: Game> Battle for Session<G> {
             let rec = &self.records()[id as usize];
             let events = self.events(id);
             let command_text = match Session::command(self, id) {
-                Some(command) => G::describe_command(&state, rec.actor, &command),
+                Some(command) => match viewer {
+                    Viewer::All => G::describe_command(&state, rec.actor, &command),
+                    Viewer::Seat(seat) => G::describe_command(
+                        &G::view(&state, seat),
+                        rec.actor,
+                        &G::view_command(&command, rec.actor, seat),
+                    ),
+                },
                 None => "(this entry's stored command is damaged; run verify)".to_owned(),
+            };
+            let seen = |e: &G::Event| match viewer {
+                Viewer::All => G::describe_event(e),
+                Viewer::Seat(seat) => G::describe_event(&G::view_event(e, seat)),
             };
             for e in &events {
                 G::apply(&mut state, e);
@@ -258,7 +302,7 @@ impl<G: Game> Battle for Session<G> {
                 branch: rec.branch,
                 actor: self.actor_name(rec.actor),
                 command: command_text,
-                events: events.iter().map(G::describe_event).collect(),
+                events: events.iter().map(seen).collect(),
                 dice: rec.dice.clone(),
                 entered: rec.entered,
                 flow: G::flow(&state),
@@ -267,8 +311,12 @@ impl<G: Game> Battle for Session<G> {
         }
         out
     }
-    fn scene_at(&self, at: Option<EntryId>) -> Scene {
-        G::scene(&self.state_at(at))
+    fn scene_at_as(&self, at: Option<EntryId>, viewer: Viewer) -> Scene {
+        let state = self.state_at(at);
+        match viewer {
+            Viewer::All => G::scene(&state),
+            Viewer::Seat(seat) => G::scene(&G::view(&state, seat)),
+        }
     }
     fn flow_at(&self, at: Option<EntryId>) -> FlowMark {
         G::flow(&self.state_at(at))

@@ -25,6 +25,14 @@ impl Actor {
     pub const SYSTEM: Actor = Actor(u8::MAX);
 }
 
+/// Who is looking at a battle: one seat (its hand, not the others'), or
+/// everyone (a finished battle, a referee, a report after the end).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, SerializeDerive, Deserialize)]
+pub enum Viewer {
+    All,
+    Seat(Actor),
+}
+
 /// What kind of rule a command broke.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, SerializeDerive, Deserialize)]
 pub enum RuleErrorKind {
@@ -233,6 +241,23 @@ pub trait Game: Sized + 'static {
 
     /// The state as `viewer` may see it (hidden information removed).
     fn view(state: &Self::State, viewer: Actor) -> Self::State;
+
+    /// An event as `viewer` may see it: what another seat drew or was dealt
+    /// removed, as [`Game::view`] does for the state. Everything by default.
+    fn view_event(event: &Self::Event, _viewer: Actor) -> Self::Event {
+        event.clone()
+    }
+
+    /// A command given by `actor` as `viewer` may see it (a card laid face
+    /// down by another seat). Everything by default.
+    fn view_command(command: &Self::Command, _actor: Actor, _viewer: Actor) -> Self::Command {
+        command.clone()
+    }
+
+    /// The seats of this battle, in order (two unless the game says more).
+    fn seats(_state: &Self::State) -> Vec<Actor> {
+        vec![Actor(0), Actor(1)]
+    }
 
     /// The name of a seat, e.g. "Marines".
     fn actor_name(actor: Actor) -> String;

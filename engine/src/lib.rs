@@ -45,7 +45,7 @@ pub mod upcast;
 pub use battle::{Battle, EntryText, LegalCommand, PlayError};
 pub use game::{
     Actor, Anchors, Fate, FlowMark, Game, Outcome, PieceResult, RuleError, RuleErrorKind,
-    ScenarioInfo, SeatScore, SetupError,
+    ScenarioInfo, SeatScore, SetupError, Viewer,
 };
 pub use rng::{Die, Randomness};
 pub use scene::Scene;

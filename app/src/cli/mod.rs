@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use xenolog_engine::{Actor, Battle, EntryId, Randomness};
+use xenolog_engine::{Actor, Battle, EntryId, Randomness, Viewer};
 use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError};
 
 /// Xenolog: campaign manager for alien-invasion tabletop games.
@@ -61,6 +61,8 @@ enum Cmd {
     Legal {
         #[command(flatten)]
         at: BattleRef,
+        #[command(flatten)]
+        view: ViewArg,
         #[arg(long)]
         json: bool,
     },
@@ -137,6 +139,8 @@ enum Cmd {
     Log {
         #[command(flatten)]
         at: BattleRef,
+        #[command(flatten)]
+        view: ViewArg,
         #[arg(long)]
         json: bool,
     },
@@ -147,6 +151,8 @@ enum Cmd {
         /// Entry number (default: the cursor); `start` for the setup.
         #[arg(long)]
         at_entry: Option<String>,
+        #[command(flatten)]
+        view: ViewArg,
         #[arg(long)]
         json: bool,
     },
@@ -173,9 +179,53 @@ enum Cmd {
         at: BattleRef,
         #[arg(long)]
         at_entry: Option<String>,
+        #[command(flatten)]
+        view: ViewArg,
         #[arg(long)]
         out: PathBuf,
     },
+}
+
+/// Whose view to show.
+#[derive(Args, Debug)]
+struct ViewArg {
+    /// Show what one seat may see (its number as in `legal --json`, or its
+    /// name); without it everything is shown, hidden hands included, with a
+    /// warning while the battle is on.
+    #[arg(long = "as", value_name = "SEAT")]
+    seat: Option<String>,
+}
+
+impl ViewArg {
+    fn viewer(&self, b: &dyn Battle) -> Out<Viewer> {
+        let seats = b.seats();
+        let Some(asked) = self.seat.as_deref().map(str::trim) else {
+            if b.outcome().is_none() && b.hides_information() {
+                eprintln!(
+                    "note: showing what every seat may see, hidden information included; \
+                     use --as SEAT to see one seat's view"
+                );
+            }
+            return Ok(Viewer::All);
+        };
+        if asked.eq_ignore_ascii_case("all") {
+            return Ok(Viewer::All);
+        }
+        seats
+            .iter()
+            .find(|(a, name)| asked == a.0.to_string() || asked.eq_ignore_ascii_case(name))
+            .map(|(a, _)| Viewer::Seat(*a))
+            .ok_or_else(|| {
+                let known: Vec<String> = seats
+                    .iter()
+                    .map(|(a, name)| format!("{} ({name})", a.0))
+                    .collect();
+                Fail::usage(format!(
+                    "this battle has no seat '{asked}': try {} or all",
+                    known.join(", ")
+                ))
+            })
+    }
 }
 
 #[derive(Args, Debug)]
@@ -459,10 +509,18 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
             Ok(())
         }
         Cmd::Battle(args) => new_battle(args, out),
-        Cmd::Legal { at, json } => {
+        Cmd::Legal { at, view, json } => {
             let c = open_ro(&at.file)?;
             let b = load(&c, at.battle)?;
-            let legal = b.legal();
+            let viewer = view.viewer(&*b)?;
+            let legal: Vec<_> = b
+                .legal()
+                .into_iter()
+                .filter(|l| match viewer {
+                    Viewer::All => true,
+                    Viewer::Seat(seat) => l.actor == seat,
+                })
+                .collect();
             if legal.is_empty() && !json {
                 let why = b
                     .outcome()
@@ -524,15 +582,20 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
                 format!("branch {branch} is now called '{}'", name.trim()),
             )
         }
-        Cmd::Log { at, json } => log(at, json, out),
-        Cmd::State { at, at_entry, json } => {
+        Cmd::Log { at, view, json } => log(at, &view, json, out),
+        Cmd::State {
+            at,
+            at_entry,
+            view,
+            json,
+        } => {
             let c = open_ro(&at.file)?;
             let b = load(&c, at.battle)?;
             let at_id = match at_entry {
                 Some(t) => parse_at(b.as_ref(), &t)?,
                 None => b.cursor(),
             };
-            let state = b.state_json(at_id);
+            let state = b.state_json_as(at_id, view.viewer(&*b)?);
             if json {
                 json_line(out, &state)
             } else {
@@ -567,6 +630,7 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
         Cmd::Picture {
             at,
             at_entry,
+            view,
             out: dest,
         } => {
             let c = open_ro(&at.file)?;
@@ -575,7 +639,7 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
                 Some(t) => parse_at(b.as_ref(), &t)?,
                 None => b.cursor(),
             };
-            let svg = b.scene_at(at_id).to_svg();
+            let svg = b.scene_at_as(at_id, view.viewer(&*b)?).to_svg();
             xenolog_saves::write_atomically(&dest, svg.as_bytes())?;
             line(
                 out,
@@ -870,13 +934,14 @@ fn branches(at: BattleRef, json: bool, out: &mut dyn Write) -> Out {
     }
 }
 
-fn log(at: BattleRef, json: bool, out: &mut dyn Write) -> Out {
+fn log(at: BattleRef, view: &ViewArg, json: bool, out: &mut dyn Write) -> Out {
     let c = open_ro(&at.file)?;
     let b = load(&c, at.battle)?;
+    let viewer = view.viewer(&*b)?;
     let line_ids = b.path_to(b.head(b.current_branch()));
     let cursor = b.cursor();
     let mut during = b.flow_at(None);
-    for t in b.entry_texts(&line_ids) {
+    for t in b.entry_texts_as(&line_ids, viewer) {
         if json {
             json_line(out, &serde_json::to_value(&t).unwrap_or(Value::Null))?;
         } else {

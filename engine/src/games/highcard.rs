@@ -246,6 +246,32 @@ impl Game for HighCard {
         seen
     }
 
+    fn view_event(event: &HighCardEvent, viewer: Actor) -> HighCardEvent {
+        match event {
+            HighCardEvent::Dealt { hands } => HighCardEvent::Dealt {
+                hands: [0, 1].map(|p| {
+                    if Actor(p) == viewer {
+                        hands[p as usize].clone()
+                    } else {
+                        vec![0; hands[p as usize].len()]
+                    }
+                }),
+            },
+            HighCardEvent::Laid { player, .. } if Actor(*player) != viewer => HighCardEvent::Laid {
+                player: *player,
+                card: 0,
+            },
+            e => e.clone(),
+        }
+    }
+
+    fn view_command(command: &HighCardCommand, actor: Actor, viewer: Actor) -> HighCardCommand {
+        match command {
+            HighCardCommand::Lay { .. } if actor != viewer => HighCardCommand::Lay { card: 0 },
+            c => c.clone(),
+        }
+    }
+
     fn actor_name(actor: Actor) -> String {
         name(actor.0)
     }
@@ -253,6 +279,7 @@ impl Game for HighCard {
     fn describe_command(_state: &HighCardState, actor: Actor, command: &HighCardCommand) -> String {
         match command {
             HighCardCommand::Deal => "shuffles and deals a round".into(),
+            HighCardCommand::Lay { card: 0 } => format!("{} lays a card", name(actor.0)),
             HighCardCommand::Lay { card } => format!("{} lays the {card}", name(actor.0)),
             HighCardCommand::Reveal => "turns the trick over".into(),
         }
@@ -260,13 +287,25 @@ impl Game for HighCard {
 
     fn describe_event(event: &HighCardEvent) -> String {
         match event {
-            HighCardEvent::Dealt { hands } => format!(
-                "dealt {:?} to {} and {:?} to {}",
-                hands[0],
-                name(0),
-                hands[1],
-                name(1)
-            ),
+            HighCardEvent::Dealt { hands } => {
+                let hand = |h: &Vec<u8>| {
+                    if h.contains(&0) {
+                        format!("{} cards", h.len())
+                    } else {
+                        format!("{h:?}")
+                    }
+                };
+                format!(
+                    "dealt {} to {} and {} to {}",
+                    hand(&hands[0]),
+                    name(0),
+                    hand(&hands[1]),
+                    name(1)
+                )
+            }
+            HighCardEvent::Laid { player, card: 0 } => {
+                format!("{} lays a card face down", name(*player))
+            }
             HighCardEvent::Laid { player, card } => {
                 format!("{} lays the {card} face down", name(*player))
             }
@@ -311,7 +350,10 @@ impl Game for HighCard {
                         Rgba::WHITE
                     },
                     stroke: (1.0, Rgba::BLACK),
-                    tooltip: Some(format!("{}: {card}", name(p as u8))),
+                    tooltip: Some(match card {
+                        0 => format!("{}: a card you may not see", name(p as u8)),
+                        c => format!("{}: {c}", name(p as u8)),
+                    }),
                 });
             }
             items.push(Item {
@@ -398,5 +440,55 @@ mod tests {
         let seen = HighCard::view(s.state(), Actor(0));
         assert_eq!(seen.hands[0], s.state().hands[0]);
         assert_eq!(seen.hands[1], vec![0; HAND]);
+    }
+
+    #[test]
+    fn every_face_of_the_battle_shows_a_seat_only_what_it_may_see() {
+        use crate::battle::Battle;
+        use crate::game::Viewer;
+        let mut s = Session::<HighCard>::new(4, HighCardConfig::default()).unwrap();
+        s.play_due().unwrap();
+        let (p1, card) = match HighCard::legal(s.state())[0] {
+            (a, HighCardCommand::Lay { card }) => (a, card),
+            _ => unreachable!("a lay"),
+        };
+        s.play(p1, &HighCardCommand::Lay { card }, None).unwrap();
+        let other = Actor(1 - p1.0);
+        let b: &dyn Battle = &s;
+        assert!(b.hides_information());
+        let line = b.path_to(b.cursor());
+        let mine = b.entry_texts_as(&line, Viewer::Seat(p1));
+        let theirs = b.entry_texts_as(&line, Viewer::Seat(other));
+        assert!(
+            mine[1].command.contains(&format!("lays the {card}")),
+            "{:?}",
+            mine[1]
+        );
+        assert_eq!(theirs[1].command, format!("{} lays a card", name(p1.0)));
+        assert!(theirs[1].events[0].contains("lays a card face down"));
+        let own_hand = format!("{:?}", s.state().hands[other.0 as usize]);
+        assert!(theirs[0].events[0].contains(&own_hand), "{:?}", theirs[0]);
+        assert!(theirs[0].events[0].contains("3 cards"), "{:?}", theirs[0]);
+        // The state and the board the same way; everyone sees all.
+        let seen = b.state_json_as(b.cursor(), Viewer::Seat(other));
+        assert_eq!(seen["laid"][p1.0 as usize], 0);
+        assert_eq!(
+            b.state_json_as(b.cursor(), Viewer::All)["laid"][p1.0 as usize],
+            card
+        );
+        let tips: Vec<String> = b
+            .scene_at_as(b.cursor(), Viewer::Seat(other))
+            .items
+            .into_iter()
+            .filter_map(|i| i.tooltip)
+            .collect();
+        assert!(
+            !tips.iter().any(|t| t == &format!("{}: {card}", name(p1.0))),
+            "{tips:?}"
+        );
+        assert!(
+            tips.iter().any(|t| t.ends_with("a card you may not see")),
+            "{tips:?}"
+        );
     }
 }
