@@ -32,6 +32,33 @@
 //! must replay exactly; an older entry that today's rules would decide
 //! differently is reported as such (the first one, by id), never as
 //! tampering, and the battle opens and shows every entry as recorded.
+//!
+//! ## How a game is added
+//!
+//! 1. A folder `games/<id>/` with the game: its `Config`, `State`, `Command`
+//!    and `Event` types and an `impl Game` (Dimension X is the model:
+//!    `state.rs` is the event enum and the one fold, `decide` refuses with the
+//!    clause, `describe.rs` puts commands and events in words).
+//!    - Randomness only through the [`Randomness`] passed to `decide`; no
+//!      clocks, no globals, no hash maps in the state (their order is not
+//!      deterministic), positions in integer units, never floats.
+//!    - Steps the rules take on their own (a shuffle and deal at the start,
+//!      an alien deck's turn) are [`Game::automatic`] commands, one entry
+//!      each, played by [`Actor::SYSTEM`].
+//!    - Hidden information (hands, secret missions) is removed by
+//!      [`Game::view`], [`Game::view_event`] and [`Game::view_command`].
+//!    - The result is a typed [`Outcome`]: winners, scores, what became of
+//!      every piece; never words to be parsed.
+//! 2. Its content (cards, maps, factions) in `engine/data/<id>/`, compiled
+//!    in, each assumption marked `# assumed:`, and a `RULES.md` mapping every
+//!    clause of the rule text to code and to a test named after the clause.
+//! 3. One line in [`games::REGISTRY`]: `built::<MyGame>("2-4", false)`.
+//!    Starting, loading, listing, the command line and the conformance test
+//!    (`tests/tests/conformance.rs`: legal commands accepted, fold equals
+//!    live, replay exact, undo keeps the dice) then take the game in.
+//! 4. A board module in the app (`app/src/gui/boards/`) for what the scene
+//!    alone cannot say; the generic board plays any game from its scene.
+//! 5. A compatibility fixture once it is released (`tests/fixtures/compat/`).
 
 pub mod battle;
 pub mod game;
