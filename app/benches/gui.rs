@@ -107,7 +107,7 @@ fn full_board() -> (Box<dyn Battle>, &'static str) {
         let legal = b.legal();
         let Some(c) = legal.first() else { break };
         let p = b.prepare_json(c.actor, &c.command, None).unwrap();
-        b.commit(p);
+        b.commit(p).expect("decided just now");
     }
     (b, if dimx { "dimx" } else { "race" })
 }
@@ -168,7 +168,7 @@ fn bench_scrub_across_a_100000_entry_battle() {
         let p = b
             .prepare_json(to, &json!({"roll": {"dice": 1}}), None)
             .unwrap();
-        b.commit(p);
+        b.commit(p).expect("decided just now");
     }
     println!(
         "built 100,000 entries in {} ms",
@@ -221,7 +221,7 @@ fn bench_scrub_across_a_long_dimension_x_battle() {
             .wrapping_add(1_442_695_040_888_963_407);
         let c = &legal[(k >> 33) % legal.len()];
         let p = b.prepare_json(c.actor, &c.command, None).unwrap();
-        b.commit(p);
+        b.commit(p).expect("decided just now");
     }
     let n = b.records().len();
     let (ctx, mut app) = app_on(b.as_ref(), "Long Dimension X battle");

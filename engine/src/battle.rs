@@ -12,7 +12,8 @@ use crate::game::{Actor, FlowMark, Game, Outcome, RuleError, Viewer};
 use crate::rng::Die;
 use crate::scene::Scene;
 use crate::session::{
-    BattleMeta, Branch, BranchId, EntryId, EntryRecord, Pending, Session, VerifyReport,
+    BattleMeta, Branch, BranchId, EntryId, EntryRecord, Pending, Session, StalePending,
+    VerifyReport,
 };
 
 /// A command some player may give now, as `legal` prints it and `play` takes it.
@@ -83,7 +84,9 @@ pub trait Battle: Send {
         command: &Value,
         dice: Option<Vec<u8>>,
     ) -> Result<Pending, PlayError>;
-    fn commit(&mut self, pending: Pending) -> EntryId;
+    /// Make a prepared command part of the battle; refused, changing
+    /// nothing, if the battle moved since it was prepared.
+    fn commit(&mut self, pending: Pending) -> Result<EntryId, StalePending>;
     /// Every command some player may give at the cursor; while the game has
     /// a step of its own due, that step alone (actor [`Actor::SYSTEM`]).
     fn legal(&self) -> Vec<LegalCommand>;
@@ -200,7 +203,7 @@ impl<G: Game> Battle for Session<G> {
             })?;
         Ok(self.prepare(actor, &command, dice)?)
     }
-    fn commit(&mut self, pending: Pending) -> EntryId {
+    fn commit(&mut self, pending: Pending) -> Result<EntryId, StalePending> {
         Session::commit(self, pending)
     }
     fn legal(&self) -> Vec<LegalCommand> {

@@ -78,5 +78,5 @@ pub use rng::{Die, Randomness};
 pub use scene::Scene;
 pub use session::{
     BattleMeta, Branch, BranchId, Divergence, DivergenceKind, EntryId, EntryRecord, LoadError,
-    Pending, PendingKind, Session, StoredBattle, StoredSnapshot, VerifyReport,
+    Pending, PendingKind, Session, StalePending, StoredBattle, StoredSnapshot, VerifyReport,
 };

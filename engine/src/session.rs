@@ -117,7 +117,17 @@ pub struct Pending {
     /// store can write the status in the same transaction as the entry.
     pub outcome: Option<Outcome>,
     state: Option<Box<dyn Any + Send>>,
+    /// Where it was decided: the cursor, the current branch and the number
+    /// of entries then. Committed anywhere else it is stale.
+    at: (Option<EntryId>, BranchId, usize),
 }
+
+/// A [`Pending`] committed after the battle moved (another command was
+/// committed, or the cursor or branch changed since it was decided): nothing
+/// was changed; decide the command again.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the command was decided before the battle moved on: decide it again")]
+pub struct StalePending;
 
 /// What committing a [`Pending`] will do.
 // One Pending exists at a time, briefly: boxing the large variant buys nothing.
@@ -685,6 +695,7 @@ impl<G: Game> Session<G> {
                     kind: PendingKind::Redo { entry: child },
                     outcome: None,
                     state: None,
+                    at: (self.cursor, self.branch, self.records.len()),
                 });
             }
         }
@@ -748,6 +759,7 @@ impl<G: Game> Session<G> {
             },
             outcome: G::outcome(&state),
             state: Some(Box::new(state)),
+            at: (self.cursor, self.branch, self.records.len()),
         })
     }
 
@@ -810,8 +822,13 @@ impl<G: Game> Session<G> {
     }
 
     /// Make a prepared entry part of the battle and move the cursor onto it.
-    pub fn commit(&mut self, pending: Pending) -> EntryId {
-        match pending.kind {
+    /// A pending entry decided at another point (the battle moved since) is
+    /// refused with [`StalePending`] and changes nothing.
+    pub fn commit(&mut self, pending: Pending) -> Result<EntryId, StalePending> {
+        if pending.at != (self.cursor, self.branch, self.records.len()) {
+            return Err(StalePending);
+        }
+        Ok(match pending.kind {
             PendingKind::Redo { entry } => {
                 self.seek(Some(entry));
                 entry
@@ -822,7 +839,6 @@ impl<G: Game> Session<G> {
                 new_branch,
                 snapshot,
             } => {
-                debug_assert_eq!(id as usize, self.records.len(), "pending entry is stale");
                 if let Some(b) = new_branch {
                     self.branches.push(b);
                     self.branch_head.push(None);
@@ -841,7 +857,7 @@ impl<G: Game> Session<G> {
                 self.at_cursor = state;
                 id
             }
-        }
+        })
     }
 
     /// The step the game takes on its own at the cursor, if one is due.
@@ -868,7 +884,10 @@ impl<G: Game> Session<G> {
         entered: Option<Vec<u8>>,
     ) -> Result<EntryId, RuleError> {
         let p = self.prepare(actor, command, entered)?;
-        Ok(self.commit(p))
+        // Invariant: decided a moment ago at this very point, so never stale.
+        Ok(self
+            .commit(p)
+            .expect("a command decided just now is not stale"))
     }
 
     /// Move the cursor to any entry (or the setup). The current branch stays if
@@ -1518,6 +1537,25 @@ mod tests {
         s.undo(1);
         s.play(Actor(0), &roll(2), None).unwrap(); // branch 2: past the roll of branch 1
         assert_eq!(s.takebacks_past_rolls(), vec![2]);
+        assert!(s.verify().ok());
+    }
+
+    #[test]
+    fn a_pending_entry_committed_after_the_battle_moved_is_refused_and_changes_nothing() {
+        let mut s = battle(31);
+        let early = s.prepare(Actor(0), &roll(1), None).unwrap();
+        s.play(Actor(0), &roll(2), None).unwrap();
+        let before = (s.records().to_vec(), s.cursor(), s.branches().to_vec());
+        assert_eq!(s.commit(early), Err(StalePending));
+        assert_eq!(
+            (s.records().to_vec(), s.cursor(), s.branches().to_vec()),
+            before
+        );
+        // Moving the cursor makes a pending redo stale too.
+        s.undo(1);
+        let redo = s.prepare(Actor(0), &roll(2), None).unwrap();
+        s.redo(1);
+        assert_eq!(s.commit(redo), Err(StalePending));
         assert!(s.verify().ok());
     }
 

@@ -497,7 +497,9 @@ impl Campaign {
         else {
             // A redo only moves the cursor, which can be moved back exactly.
             let (cursor, branch) = (battle.cursor(), battle.current_branch());
-            let entry = battle.commit(pending);
+            let entry = battle
+                .commit(pending)
+                .map_err(|e| stale(id, e.to_string()))?;
             if let Err(e) = self.write_position(id, battle) {
                 restore(battle, branch, cursor);
                 return Err(e);
@@ -540,8 +542,10 @@ impl Campaign {
             now(),
             id
         ])?;
+        // Decided a moment ago from this same battle, so it cannot be stale;
+        // were it ever, the entry is on disk and loading the battle shows it.
         tx.commit()?;
-        Ok(battle.commit(pending))
+        battle.commit(pending).map_err(|e| stale(id, e.to_string()))
     }
 
     /// Persist cursor, current branch and branch names after undo, redo,

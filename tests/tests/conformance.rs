@@ -76,7 +76,9 @@ pub fn conform(entry: &Entry, seed: u64, steps: usize) -> Result<(), String> {
         let pending = b
             .prepare_json(pick.actor, &pick.command, None)
             .map_err(|e| fail(format!("legal command {} refused: {e}", pick.command)))?;
-        let id = b.commit(pending);
+        let id = b
+            .commit(pending)
+            .map_err(|e| fail(format!("a command decided just now: {e}")))?;
         let recorded = b.records().len();
         if b.scene_at(Some(id)).items.is_empty() {
             return Err(fail(format!("no board after entry {id}")));
@@ -87,7 +89,9 @@ pub fn conform(entry: &Entry, seed: u64, steps: usize) -> Result<(), String> {
             let again = b
                 .prepare_json(pick.actor, &pick.command, None)
                 .map_err(|e| fail(format!("the same command after undo refused: {e}")))?;
-            let redo = b.commit(again);
+            let redo = b
+                .commit(again)
+                .map_err(|e| fail(format!("a redo decided just now: {e}")))?;
             if redo != id || b.records().len() != recorded {
                 return Err(fail(format!(
                     "undo then the same command gave entry {redo}, not the recorded {id}"

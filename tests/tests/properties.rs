@@ -157,7 +157,7 @@ fn undo_then_redo(s: &mut Session<Race>, n: usize) -> Result<(), TestCaseError> 
             .prepare(rec.actor, &command, None)
             .expect("a recorded command is still legal at its point");
         prop_assert_eq!(&pending.kind, &PendingKind::Redo { entry: id });
-        prop_assert_eq!(s.commit(pending), id);
+        prop_assert_eq!(s.commit(pending), Ok(id));
     }
     prop_assert_eq!(s.records().len(), len, "redo wrote a new entry");
     prop_assert_eq!(s.cursor(), line.last().copied());

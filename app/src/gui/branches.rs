@@ -252,7 +252,7 @@ mod tests {
         let play = |b: &mut Box<dyn Battle>| {
             let to = b.to_move().unwrap();
             let p = b.prepare_json(to, &json!("hold"), None).unwrap();
-            b.commit(p);
+            b.commit(p).expect("decided just now");
         };
         for _ in 0..4 {
             play(&mut b);
@@ -262,7 +262,7 @@ mod tests {
         let p = b
             .prepare_json(to, &json!({"roll": {"dice": 2}}), None)
             .unwrap();
-        b.commit(p); // branch 1 from main
+        b.commit(p).expect("decided just now"); // branch 1 from main
         b.undo(1);
         b.switch_branch(0).unwrap();
         b.undo(3);
@@ -270,7 +270,7 @@ mod tests {
         let p = b
             .prepare_json(to, &json!({"roll": {"dice": 3}}), None)
             .unwrap();
-        b.commit(p); // branch 2 from main
+        b.commit(p).expect("decided just now"); // branch 2 from main
         let t = tree(b.as_ref());
         assert_eq!(t, vec![(0, 0), (1, 1), (2, 1)]);
     }

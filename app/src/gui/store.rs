@@ -217,7 +217,15 @@ impl CampaignStore for MemoryCampaign {
         let pending = battle
             .prepare_json(actor, command, dice)
             .map_err(|e| e.to_string())?;
-        let entry = battle.commit(pending);
+        let entry = battle.commit(pending).map_err(|e| e.to_string())?;
+        // The steps the game takes on its own follow, as the campaign file's
+        // store plays them.
+        while let Some(step) = battle.due_step() {
+            let pending = battle
+                .prepare_json(step.actor, &step.command, None)
+                .map_err(|e| e.to_string())?;
+            battle.commit(pending).map_err(|e| e.to_string())?;
+        }
         self.sync(id, battle)?;
         Ok(entry)
     }

@@ -310,7 +310,7 @@ mod tests {
             let p = b
                 .prepare_json(to, &json!({"roll": {"dice": 1}}), None)
                 .unwrap();
-            b.commit(p);
+            b.commit(p).expect("decided just now");
         }
         b
     }
@@ -333,7 +333,7 @@ mod tests {
         v.refresh(b.as_ref());
         let to = b.to_move().unwrap();
         let p = b.prepare_json(to, &json!("hold"), None).unwrap();
-        b.commit(p);
+        b.commit(p).expect("decided just now");
         v.refresh(b.as_ref());
         let fresh = LineView::build(b.as_ref());
         assert_eq!(v.line.ids, fresh.ids);

@@ -37,7 +37,7 @@ fn race() -> Box<dyn Battle> {
         let legal = b.legal();
         let c = &legal[k % legal.len()];
         let p = b.prepare_json(c.actor, &c.command, None).unwrap();
-        b.commit(p);
+        b.commit(p).expect("decided just now");
     };
     for k in 0..40 {
         play(&mut b, [2, 1, 3, 0, 3][k % 5]);

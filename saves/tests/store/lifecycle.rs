@@ -403,7 +403,7 @@ fn entries_played_in_memory_only_are_never_silently_saved() {
     let p = b
         .prepare_json(legal[0].actor, &legal[0].command, None)
         .unwrap();
-    b.commit(p);
+    b.commit(p).expect("decided just now");
     let err = c.save_position(id, &*b).unwrap_err();
     assert!(matches!(err, SaveError::Stale { .. }), "{err}");
     assert_eq!(c.summary(id).unwrap().entries, 0);
