@@ -1081,6 +1081,7 @@ impl App {
                     selected,
                     focus: &self.side.focus,
                     why_not: &why_not,
+                    marked_apart: &|c| ob.board.marked_apart(c),
                 };
                 board_ui(ui, &input, &mut self.camera, commands);
                 if self.first_frame.is_none() {

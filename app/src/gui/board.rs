@@ -28,6 +28,8 @@ const READABLE_HEX_PX: f32 = 56.0;
 const SELECTED: Color32 = Color32::from_rgb(255, 200, 0);
 const TARGET: Color32 = Color32::from_rgb(0, 190, 255);
 const FOCUS: Color32 = Color32::from_rgb(230, 0, 200);
+/// Targets only a command marked apart reaches (a jump, not a walk).
+pub const APART: Color32 = Color32::from_rgb(150, 70, 255);
 
 /// Where the board is looked at from.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -386,6 +388,8 @@ pub struct BoardInput<'a> {
     pub selected: Option<&'a str>,
     pub focus: &'a [String],
     pub why_not: &'a dyn Fn(&str) -> Option<String>,
+    /// Whether a command's target is marked apart (a jump-only hex).
+    pub marked_apart: &'a dyn Fn(&LegalCommand) -> bool,
 }
 
 /// Pan so the units that can act now are in view (their middle near the
@@ -440,6 +444,7 @@ pub fn board_ui(
         selected,
         focus,
         why_not,
+        marked_apart,
     } = *input;
     let (view, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     response.widget_info(|| {
@@ -487,9 +492,23 @@ pub fn board_ui(
         .filter_map(|c| c.target.as_deref().map(|t| (t, c)))
         .collect();
     let target_fill = TARGET.linear_multiply(0.18);
+    let apart_fill = APART.linear_multiply(0.14);
+    let mut ringed = std::collections::HashSet::new();
     for (target, _) in &targets {
+        if !ringed.insert(*target) {
+            continue;
+        }
         if let Some(item) = scene.find(target) {
-            ring(&painter, item, &x, Stroke::new(3.0, TARGET), target_fill);
+            // A hex only a jump reaches looks apart from one a walk reaches.
+            let apart = targets
+                .iter()
+                .filter(|(t, _)| t == target)
+                .all(|(_, c)| marked_apart(c));
+            if apart {
+                ring(&painter, item, &x, Stroke::new(2.0, APART), apart_fill);
+            } else {
+                ring(&painter, item, &x, Stroke::new(3.0, TARGET), target_fill);
+            }
         }
     }
     if let Some(item) = selected.and_then(|s| scene.find(s)) {

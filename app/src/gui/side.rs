@@ -126,7 +126,7 @@ pub fn selection_ui(
             .or_else(|| board.name_of(battle, sel))
             .unwrap_or_else(|| sel.to_owned());
         ui.horizontal(|ui| {
-            ui.strong(name);
+            ui.strong(&name);
             if icon_button(ui, "×", "Clear selection", true).clicked() {
                 commands.push(AppCommand::Select(None));
             }
@@ -143,7 +143,9 @@ pub fn selection_ui(
         {
             ui.colored_label(ui.visuals().warn_fg_color, format!("Cannot act now: {why}"));
         }
-        actions_ui(ui, view, &own, choosing, commands);
+        if choosing || !grouped_actions_ui(ui, board, &name, &own, commands) {
+            actions_ui(ui, view, &own, choosing, commands);
+        }
         ui.separator();
     }
 
@@ -218,6 +220,61 @@ pub fn selection_ui(
     if view.legal.is_empty() && view.outcome.is_none() {
         ui.weak("No command is possible here.");
     }
+}
+
+/// A unit's commands in the game's groups (Move, Fire, Shoot and Scoot,
+/// Special), each a folding list of short buttons: the unit's name is left
+/// out, it is the heading. `false` when the game does not group them all.
+fn grouped_actions_ui(
+    ui: &mut Ui,
+    board: &dyn BoardUi,
+    name: &str,
+    own: &[&LegalCommand],
+    commands: &mut Vec<AppCommand>,
+) -> bool {
+    let Some(mut grouped) = own
+        .iter()
+        .map(|c| board.action_group(c).map(|g| (g, *c)))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return false;
+    };
+    if grouped.is_empty() {
+        return false;
+    }
+    grouped.sort_by_key(|((order, _), _)| *order);
+    ui.add_space(4.0);
+    let prefix = format!("{name}: ");
+    let mut i = 0;
+    while i < grouped.len() {
+        let (order, title) = grouped[i].0;
+        let end = grouped[i..]
+            .iter()
+            .position(|((o, _), _)| *o != order)
+            .map_or(grouped.len(), |n| i + n);
+        let list = &grouped[i..end];
+        let short = |c: &LegalCommand| sentence(c.text.strip_prefix(&prefix).unwrap_or(&c.text));
+        if let [(_, one)] = list {
+            give_as(ui, one, &short(one), Some(&one.text), commands);
+        } else {
+            egui::CollapsingHeader::new(format!("{title} ({})", list.len()))
+                .id_salt(("action-group", title))
+                .default_open(list.len() <= 6)
+                .show(ui, |ui| {
+                    if list.iter().any(|(_, c)| c.target.is_some()) {
+                        ui.weak("Or click the highlighted place on the board.");
+                    }
+                    if list.iter().any(|(_, c)| board.marked_apart(c)) {
+                        ui.weak("Blue hexes: walk there; violet hexes: only a jump gets there.");
+                    }
+                    for (_, c) in list {
+                        give_as(ui, c, &short(c), Some(&c.text), commands);
+                    }
+                });
+        }
+        i = end;
+    }
+    true
 }
 
 /// A unit's commands: plain ones as buttons; those aimed at a unit (fire)

@@ -295,3 +295,34 @@ fn a_target_the_selected_unit_cannot_use_says_why_not() {
         "{target}: {status}"
     );
 }
+
+/// A unit's actions are grouped (Move, Fire, Shoot and Scoot, Special) with
+/// short labels, and a jump-only hex is marked apart on the board.
+#[test]
+fn a_units_actions_are_grouped_with_short_labels() {
+    let (_dir, mut h) = sample();
+    // SC1 is Paralyzed: it may only Rally; SC2 may do anything.
+    click_on_board(&mut h, "Scout SC2");
+    super::support::shot(&mut h, "actions_grouped");
+    assert!(
+        h.query_all_by_label_contains("Move (").next().is_some(),
+        "a Move group"
+    );
+    h.get_by_label_contains("Shoot and Scoot (");
+    // Off the board (whose targets keep their whole sentence).
+    let board = h.get_by_label(super::support::BOARD).rect();
+    assert!(
+        h.query_all_by_label_contains("Scout SC2: Full Move")
+            .all(|n| board.contains(n.rect().center())),
+        "the unit's name is the heading, not in every button"
+    );
+    let ob = h.state().open.as_ref().unwrap();
+    let jumps = ob
+        .view
+        .legal
+        .iter()
+        .filter(|c| c.subject.as_deref() == Some("unit:SC2"))
+        .filter(|c| ob.board.marked_apart(c))
+        .count();
+    assert!(jumps > 0, "SC2 has a jump pack: its jumps are marked apart");
+}

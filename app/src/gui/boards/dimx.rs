@@ -223,6 +223,30 @@ impl BoardUi for DimxBoard {
         prompt_of(session(battle)?.state())
     }
 
+    fn action_group(&self, cmd: &LegalCommand) -> Option<(u8, &'static str)> {
+        use DimxCommand as C;
+        Some(match serde_json::from_value(cmd.command.clone()).ok()? {
+            C::FullMove { .. } | C::Jump { .. } | C::LeaveMap { .. } => (0, "Move"),
+            C::FullFire { .. } => (1, "Fire"),
+            C::ShootAndScootMove { .. }
+            | C::ShootAndScootJump { .. }
+            | C::ShootAndScootFire { .. } => (2, "Shoot and Scoot"),
+            C::Recon { .. }
+            | C::BuildStrongpoint { .. }
+            | C::Rally { .. }
+            | C::ReSupply { .. }
+            | C::RequestReinforcements { .. } => (3, "Special"),
+            _ => return None,
+        })
+    }
+
+    fn marked_apart(&self, cmd: &LegalCommand) -> bool {
+        matches!(
+            serde_json::from_value(cmd.command.clone()),
+            Ok(DimxCommand::Jump { .. } | DimxCommand::ShootAndScootJump { .. })
+        )
+    }
+
     fn dice_purposes(&self, events: &[u8]) -> Vec<String> {
         xenolog_engine::games::dimx::describe::dice_purposes_of(events)
     }

@@ -62,6 +62,19 @@ pub trait BoardUi {
         None
     }
 
+    /// The group a unit's command is listed under in the side panel ("Move",
+    /// "Fire", ...), in the order the groups are shown; `None`: the generic
+    /// grouping (targets, hexes, the rest).
+    fn action_group(&self, _cmd: &LegalCommand) -> Option<(u8, &'static str)> {
+        None
+    }
+
+    /// Whether a command's target is marked apart on the board (a jump,
+    /// as against a walk to the same kind of hex).
+    fn marked_apart(&self, _cmd: &LegalCommand) -> bool {
+        false
+    }
+
     /// What each die of an entry's roll decides, in roll order, from its
     /// recorded events (empty: the game does not say).
     fn dice_purposes(&self, _events: &[u8]) -> Vec<String> {
