@@ -89,6 +89,9 @@ pub struct App {
     /// The panels beside the board; `None` until the first frame decides
     /// from the window's width.
     pub panels: Option<PanelsShown>,
+    /// The legend and player aid window is open (beside the board, not
+    /// modal: it stays open while playing).
+    pub show_aid: bool,
     pub dialog: Option<Dialog>,
     pub notices: Vec<Notice>,
     /// The last thing that happened, for the status bar.
@@ -138,6 +141,7 @@ impl App {
             branches: BranchState::default(),
             show_branches: true,
             panels: None,
+            show_aid: false,
             dialog: None,
             notices: Vec::new(),
             status: String::new(),
@@ -586,6 +590,25 @@ impl App {
         });
     }
 
+    /// The legend and player aid of the open battle's game.
+    fn player_aid_ui(&mut self, ctx: &egui::Context) {
+        if !self.show_aid {
+            return;
+        }
+        let mut open = true;
+        egui::Window::new("Legend and player aid")
+            .open(&mut open)
+            .default_size([440.0, 560.0])
+            .vscroll(true)
+            .show(ctx, |ui| match &self.open {
+                Some(ob) => ob.board.player_aid_ui(ui, ob.battle.as_ref()),
+                None => {
+                    ui.weak("Open a battle to see its game's legend and player aid.");
+                }
+            });
+        self.show_aid = open;
+    }
+
     /// Draw Xenolog's own file dialog while it is open; act on its answer.
     fn in_app_dialog_ui(&mut self, ctx: &egui::Context) {
         let Some(d) = &mut self.in_app_dialog else {
@@ -707,6 +730,7 @@ impl App {
                 )));
             }
             AppCommand::ShowShortcuts => self.dialog = Some(Dialog::Shortcuts),
+            AppCommand::ShowPlayerAid => self.show_aid = true,
             AppCommand::ShowAbout => self.dialog = Some(Dialog::About),
             AppCommand::ShowBranches(show) => self.show_branches = show,
             AppCommand::Explain(text) => self.status = text,
@@ -893,6 +917,7 @@ impl App {
         );
         notice_ui(ui.ctx(), &self.notices, &mut commands);
         self.in_app_dialog_ui(ui.ctx());
+        self.player_aid_ui(ui.ctx());
         if !commands.is_empty() {
             // Show the result of what was just applied.
             ui.ctx().request_repaint();

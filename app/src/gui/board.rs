@@ -31,6 +31,20 @@ const FOCUS: Color32 = Color32::from_rgb(230, 0, 200);
 /// Targets only a command marked apart reaches (a jump, not a walk).
 pub const APART: Color32 = Color32::from_rgb(150, 70, 255);
 
+/// What the marks the board draws over a scene mean, for the legend.
+pub const MARKS: &[(Color32, &str)] = &[
+    (SELECTED, "Yellow ring: the unit selected."),
+    (
+        TARGET,
+        "Blue: where the selected unit may go or fire (dashed: its lines of fire).",
+    ),
+    (APART, "Violet: a hex only a jump gets to."),
+    (
+        FOCUS,
+        "Magenta: what the step shown at the cursor is about.",
+    ),
+];
+
 /// Where the board is looked at from.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Camera {

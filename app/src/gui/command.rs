@@ -108,6 +108,8 @@ pub enum AppCommand {
     ExportPicture(PathBuf),
     ShowNewBattle,
     ShowShortcuts,
+    /// Help > Legend and player aid.
+    ShowPlayerAid,
     ShowAbout,
     ShowBranches(bool),
     /// Say something in the status bar (why a click did nothing).

@@ -427,10 +427,15 @@ pub fn entries_table_ui(
                             });
                             return;
                         }
-                        let what = if t.events.is_empty() {
-                            command.clone()
-                        } else {
-                            format!("{command}: {}", t.events.join("; "))
+                        // The command and how it ended (its last step), not
+                        // every step again: those are on hover, and in the
+                        // side panel when the row is at the cursor.
+                        let what = match t.events.as_slice() {
+                            [] => command.clone(),
+                            [one] => format!("{command}: {one}"),
+                            [.., last] => {
+                                format!("{command}: … {last}  ({} steps)", t.events.len())
+                            }
                         };
                         ui.label(what).on_hover_ui(|ui| {
                             ui.strong(&command);

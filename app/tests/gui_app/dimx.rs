@@ -326,3 +326,18 @@ fn a_units_actions_are_grouped_with_short_labels() {
         .count();
     assert!(jumps > 0, "SC2 has a jump pack: its jumps are marked apart");
 }
+
+/// Help > Legend and player aid: terrain, the marks, the combat modifiers
+/// and the chits of the battle, beside the board.
+#[test]
+fn the_legend_and_player_aid_are_reachable_from_help() {
+    let (_dir, mut h) = sample();
+    super::support::menu(&mut h, "Help", "Legend and player aid");
+    h.get_by_label("Terrain");
+    h.get_by_label_contains("Forest: 2 MP");
+    h.get_by_label_contains("Violet: a hex only a jump gets to");
+    h.get_by_label("Marine fire (D.2 to D.4, D.8)");
+    h.get_by_label_contains("Activation Chits (");
+    super::support::shot(&mut h, "player_aid");
+    assert!(h.state().show_aid);
+}

@@ -198,6 +198,102 @@ fn prompt_of(s: &DimxState) -> Option<Prompt> {
     }
 }
 
+/// A coloured square as in the board's drawing, then its words.
+fn swatch(ui: &mut egui::Ui, fill: egui::Color32, words: &str) {
+    ui.horizontal_top(|ui| {
+        let (r, _) = ui.allocate_exact_size(egui::vec2(18.0, 14.0), egui::Sense::hover());
+        ui.painter().rect_filled(r, 2.0, fill);
+        ui.add(egui::Label::new(words).wrap());
+    });
+}
+
+/// The legend and player aid of Dimension X, from rule text 003 (clauses
+/// in brackets) and the chit sheet in force.
+fn aid_ui(ui: &mut egui::Ui, state: Option<&DimxState>) {
+    ui.set_max_width(ui.available_width().min(460.0));
+    use xenolog_engine::games::dimx::map::Terrain;
+    use xenolog_engine::games::dimx::scene::terrain_fill;
+    let c = |t: Terrain| crate::gui::board::color(terrain_fill(t));
+    ui.heading("Terrain");
+    for (t, words) in [
+        (Terrain::Clear, "Clear: 1 MP (C.1)."),
+        (
+            Terrain::Rough,
+            "Rough: 2 MP. Fire at a unit in it: -1 (D.3, D.9); Kay'otz fire through it: -1 (D.9).",
+        ),
+        (
+            Terrain::Forest,
+            "Forest: 2 MP. Blocks a Marine line of fire it crosses or touches; a unit in it may \
+             still be fired at, -1 (D.2, D.3). Kay'otz fire into or through it: -1 (D.9).",
+        ),
+        (
+            Terrain::Buildings,
+            "Buildings: Road hexes (1/2 MP along a printed road). Block Marine lines of fire \
+             like Forest; a unit in them: -1 (C.1, D.2, D.3, D.9).",
+        ),
+        (
+            Terrain::Lava,
+            "Lava Flow: entered only along a road through it (a bridge); blocks every line of \
+             fire, Kay'otz fire too (C.1, D.2, D.9).",
+        ),
+        (
+            Terrain::Wormhole,
+            "Wormhole: where summoned Kay'otz units come in.",
+        ),
+    ] {
+        swatch(ui, c(t), words);
+    }
+    swatch(
+        ui,
+        egui::Color32::from_rgb(120, 100, 80),
+        "Road: 1/2 MP from a Road hex into a directly connected one (C.1).",
+    );
+    swatch(
+        ui,
+        egui::Color32::from_rgb(70, 60, 60),
+        "Bridge: a road across Lava Flow.",
+    );
+    ui.heading("Marks on the board");
+    for (col, words) in crate::gui::board::MARKS {
+        swatch(ui, *col, words);
+    }
+    ui.heading("Marine fire (D.2 to D.4, D.8)");
+    for line in [
+        "CF = dice rolled; each die greater than the target's DN (its ADM marker if any) is a Hit.",
+        "-1 Shoot and Scoot, -1 Stunned, -1 target in Forest, Rough or Buildings.",
+        "+1 next to an Active HQ, +1 Dormant target, +1 adjacent target. Below 1: no fire.",
+        "3 or more Hits eliminate; 1-2 Hits draw an ADM marker, the unit's new DN.",
+        "Two or more 1s: Out of Ammo after the combat (pistols 3A, adjacent aliens only).",
+        "BUMP gun (D.6): six hexes, never blocked; one die: 1 Misfire, 2 Energy Recoil, \
+         3 Beamed, 4-6 Vaporized.",
+    ] {
+        ui.label(format!("• {line}"));
+    }
+    ui.heading("Kay'otz fire (D.9, D.10)");
+    for line in [
+        "Full CF, blocked only by Lava Flow.",
+        "-1 target in or line through Forest, Rough or Buildings; -1 Strongpoint in the \
+         target's hex or on the line; +1 adjacent.",
+        "Each die greater than the Marine's DN hits: 1-2 Hits Stunned, 3 or more Paralyzed; \
+         Stunned again: Paralyzed.",
+    ] {
+        ui.label(format!("• {line}"));
+    }
+    if let Some(s) = state {
+        ui.heading(format!("Activation Chits ({} in the cup)", s.cup.len()));
+        for chit in s.chits() {
+            let steps: Vec<String> = chit.steps.iter().map(step_words).collect();
+            egui::CollapsingHeader::new(&chit.name)
+                .id_salt(("aid-chit", &chit.key))
+                .show(ui, |ui| {
+                    for st in steps {
+                        ui.label(format!("• {st}"));
+                    }
+                });
+        }
+    }
+}
+
 /// How the dice an event rolled counted, in roll order.
 fn marks(e: &DimxEvent) -> Vec<DieMark> {
     use DimxEvent as E;
@@ -372,6 +468,10 @@ impl BoardUi for DimxBoard {
         } else {
             during.to_owned()
         }
+    }
+
+    fn player_aid_ui(&self, ui: &mut egui::Ui, battle: &dyn Battle) {
+        aid_ui(ui, session(battle).map(|s| s.state()));
     }
 
     fn two_player_variant(&self) -> bool {

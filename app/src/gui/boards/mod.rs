@@ -130,6 +130,12 @@ pub trait BoardUi {
         during.to_owned()
     }
 
+    /// The game's legend and player aid (terrain, the chits, the combat
+    /// modifiers), for Help > Legend and player aid.
+    fn player_aid_ui(&self, ui: &mut egui::Ui, _battle: &dyn Battle) {
+        ui.weak("This game has no player aid of its own.");
+    }
+
     /// Whether the game has a two-player variant to offer in New battle.
     fn two_player_variant(&self) -> bool {
         false

@@ -17,7 +17,8 @@ const MARGIN: f32 = 10.0;
 
 const INK: Rgba = Rgba::rgb(40, 36, 30);
 
-fn terrain_fill(t: Terrain) -> Rgba {
+/// The colour a terrain is drawn in (the app's legend shows the same).
+pub fn terrain_fill(t: Terrain) -> Rgba {
     match t {
         Terrain::Clear => Rgba::rgb(214, 204, 160),
         Terrain::Rough => Rgba::rgb(176, 150, 112),
