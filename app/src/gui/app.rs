@@ -1097,6 +1097,12 @@ impl App {
         egui::CentralPanel::no_frame().show(ui, |ui| match &self.open {
             Some(ob) => {
                 let selected = self.selected.as_deref();
+                let trails = ob
+                    .view
+                    .line
+                    .entry_at(ob.view.pos)
+                    .map(|id| ob.board.trails(ob.battle.as_ref(), id))
+                    .unwrap_or_default();
                 let why_not = |target: &str| {
                     selected.and_then(|s| ob.board.why_not(ob.battle.as_ref(), s, target))
                 };
@@ -1107,6 +1113,7 @@ impl App {
                     focus: &self.side.focus,
                     why_not: &why_not,
                     marked_apart: &|c| ob.board.marked_apart(c),
+                    trails: &trails,
                 };
                 board_ui(ui, &input, &mut self.camera, commands);
                 if self.first_frame.is_none() {

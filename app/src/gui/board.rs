@@ -31,8 +31,15 @@ const FOCUS: Color32 = Color32::from_rgb(230, 0, 200);
 /// Targets only a command marked apart reaches (a jump, not a walk).
 pub const APART: Color32 = Color32::from_rgb(150, 70, 255);
 
+/// The moves of the entry at the cursor.
+const TRAIL: Color32 = Color32::from_rgb(255, 120, 0);
+
 /// What the marks the board draws over a scene mean, for the legend.
 pub const MARKS: &[(Color32, &str)] = &[
+    (
+        TRAIL,
+        "Orange arrow: a move made by the entry at the cursor (its path).",
+    ),
     (SELECTED, "Yellow ring: the unit selected."),
     (
         TARGET,
@@ -404,6 +411,8 @@ pub struct BoardInput<'a> {
     pub why_not: &'a dyn Fn(&str) -> Option<String>,
     /// Whether a command's target is marked apart (a jump-only hex).
     pub marked_apart: &'a dyn Fn(&LegalCommand) -> bool,
+    /// The moves the entry at the cursor made: scene ids along each path.
+    pub trails: &'a [Vec<String>],
 }
 
 /// Pan so the units that can act now are in view (their middle near the
@@ -459,6 +468,7 @@ pub fn board_ui(
         focus,
         why_not,
         marked_apart,
+        trails,
     } = *input;
     let (view, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     response.widget_info(|| {
@@ -547,6 +557,34 @@ pub fn board_ui(
                     5.0,
                 ));
             }
+        }
+    }
+
+    // The moves of the entry at the cursor, as arrows along their paths.
+    for trail in trails {
+        let pts: Vec<Pos2> = trail
+            .iter()
+            .filter_map(|id| scene.find(id))
+            .map(|i| screen_rect(i, &x).center())
+            .collect();
+        if let [.., a, b] = pts.as_slice() {
+            let stroke = Stroke::new(4.0, TRAIL);
+            painter.add(egui::Shape::line(pts.clone(), stroke));
+            for p in &pts[..pts.len() - 1] {
+                painter.circle_filled(*p, 4.0, TRAIL);
+            }
+            let dir = (*b - *a).normalized();
+            let side = vec2(-dir.y, dir.x) * 7.0;
+            let tip = *b - dir * 6.0;
+            painter.add(egui::Shape::convex_polygon(
+                vec![
+                    tip + dir * 6.0,
+                    tip - dir * 10.0 + side,
+                    tip - dir * 10.0 - side,
+                ],
+                TRAIL,
+                Stroke::NONE,
+            ));
         }
     }
 

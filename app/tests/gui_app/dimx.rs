@@ -341,3 +341,32 @@ fn the_legend_and_player_aid_are_reachable_from_help() {
     super::support::shot(&mut h, "player_aid");
     assert!(h.state().show_aid);
 }
+
+/// The move the entry at the cursor made is drawn as a trail along its path
+/// (in playback, each move in turn).
+#[test]
+fn the_move_at_the_cursor_is_drawn_as_a_trail() {
+    let (_dir, mut h) = sample();
+    let (pos, id) = {
+        let ob = h.state().open.as_ref().unwrap();
+        let ids = ob.view.line.ids.clone();
+        let texts = ob.battle.entry_texts(&ids);
+        let i = texts
+            .iter()
+            .rposition(|t| t.command.contains("Full Move"))
+            .expect("the sample has a Full Move");
+        (i + 1, ids[i])
+    };
+    h.state_mut()
+        .push(crate::gui::command::AppCommand::SeekLine(pos));
+    h.run();
+    super::support::shot(&mut h, "trail");
+    let ob = h.state().open.as_ref().unwrap();
+    let trails = ob.board.trails(ob.battle.as_ref(), id);
+    assert_eq!(trails.len(), 1, "{trails:?}");
+    assert!(trails[0].len() >= 2);
+    assert!(
+        trails[0].iter().all(|s| ob.view.scene.find(s).is_some()),
+        "every place of the path is on the board: {trails:?}"
+    );
+}

@@ -204,6 +204,7 @@ fn dimx_board_with_a_unit_selected() {
             focus: &[],
             why_not: &|_| None,
             marked_apart: &|_| false,
+            trails: &[],
         };
         board_ui(ui, &input, &mut s.camera, &mut commands);
     });

@@ -470,6 +470,40 @@ impl BoardUi for DimxBoard {
         }
     }
 
+    fn trails(&self, battle: &dyn Battle, entry: xenolog_engine::EntryId) -> Vec<Vec<String>> {
+        // A spot is a hex number, or 10000 + column * 100 + row for a Lava
+        // Flow hex (map::spot_label), whose scene id is lava:COL-ROW.
+        let spot = |s: u16| {
+            if s >= 10000 {
+                format!("lava:{}-{}", (s - 10000) / 100, (s - 10000) % 100)
+            } else {
+                format!("hex:{s}")
+            }
+        };
+        let Some(session) = session(battle) else {
+            return Vec::new();
+        };
+        session
+            .events(entry)
+            .iter()
+            .filter_map(|e| match e {
+                DimxEvent::Moved { from, path, .. } => Some(
+                    from.iter()
+                        .chain(path.iter())
+                        .map(|s| spot(*s))
+                        .collect::<Vec<_>>(),
+                ),
+                DimxEvent::AlienMoved {
+                    from: Some(from),
+                    to,
+                    ..
+                } => Some(vec![spot(*from), spot(*to)]),
+                _ => None,
+            })
+            .filter(|t| t.len() > 1)
+            .collect()
+    }
+
     fn player_aid_ui(&self, ui: &mut egui::Ui, battle: &dyn Battle) {
         aid_ui(ui, session(battle).map(|s| s.state()));
     }

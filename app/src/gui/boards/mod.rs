@@ -130,6 +130,12 @@ pub trait BoardUi {
         during.to_owned()
     }
 
+    /// The moves an entry made, each as the scene ids of the places it went
+    /// through in order, drawn on the board as trails at the cursor.
+    fn trails(&self, _battle: &dyn Battle, _entry: xenolog_engine::EntryId) -> Vec<Vec<String>> {
+        Vec::new()
+    }
+
     /// The game's legend and player aid (terrain, the chits, the combat
     /// modifiers), for Help > Legend and player aid.
     fn player_aid_ui(&self, ui: &mut egui::Ui, _battle: &dyn Battle) {
