@@ -413,7 +413,22 @@ pub struct BoardInput<'a> {
     pub marked_apart: &'a dyn Fn(&LegalCommand) -> bool,
     /// The moves the entry at the cursor made: scene ids along each path.
     pub trails: &'a [Vec<String>],
+    /// The line-of-sight tool, when it is on.
+    pub los: Option<&'a LosState>,
 }
+
+/// The line-of-sight tool: two hexes picked on the board, the line between
+/// their centres and the hexes it crosses.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LosState {
+    pub from: Option<String>,
+    pub to: Option<String>,
+    /// What the line crosses (scene ids) and what that means, in words.
+    pub crossed: Vec<String>,
+    pub words: Vec<String>,
+}
+
+const LOS: Color32 = Color32::from_rgb(255, 255, 255);
 
 /// Pan so the units that can act now are in view (their middle near the
 /// view's centre), when the opening view does not show them all.
@@ -469,6 +484,7 @@ pub fn board_ui(
         why_not,
         marked_apart,
         trails,
+        los,
     } = *input;
     let (view, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     response.widget_info(|| {
@@ -588,6 +604,41 @@ pub fn board_ui(
         }
     }
 
+    // The line of sight being measured.
+    if let Some(l) = los {
+        let centre = |id: &Option<String>| {
+            id.as_deref()
+                .and_then(|i| scene.find(i))
+                .map(|i| screen_rect(i, &x).center())
+        };
+        for id in &l.crossed {
+            if let Some(item) = scene.find(id) {
+                ring(
+                    &painter,
+                    item,
+                    &x,
+                    Stroke::new(2.5, TRAIL),
+                    Color32::TRANSPARENT,
+                );
+            }
+        }
+        for end in [&l.from, &l.to] {
+            if let Some(item) = end.as_deref().and_then(|i| scene.find(i)) {
+                ring(
+                    &painter,
+                    item,
+                    &x,
+                    Stroke::new(3.0, LOS),
+                    Color32::TRANSPARENT,
+                );
+            }
+        }
+        if let (Some(a), Some(b)) = (centre(&l.from), centre(&l.to)) {
+            painter.line_segment([a, b], Stroke::new(5.0, Color32::BLACK));
+            painter.line_segment([a, b], Stroke::new(2.5, LOS));
+        }
+    }
+
     // What the step shown in the side panel is about.
     for id in focus {
         if let Some(item) = scene.find(id) {
@@ -670,6 +721,13 @@ pub fn board_ui(
         why_not(&item.id).map(|why| format!("{}: {why}", item_name(item)))
     };
     if let Some(p) = clicked_at
+        && los.is_some()
+    {
+        // The tool picks hexes; nothing is played.
+        if let Some(hex) = hits(scene, x.to_board(p), slack).find(|i| i.kind == ItemKind::Hex) {
+            commands.push(AppCommand::LosPick(hex.id.clone()));
+        }
+    } else if let Some(p) = clicked_at
         && let Some(cmd) = click_at(scene, legal, selected, x.to_board(p), slack)
     {
         if let Some(why) = refused_at(p) {
@@ -709,6 +767,26 @@ pub fn board_ui(
     }
 
     camera_buttons_ui(ui, view, camera);
+    // The line-of-sight tool, left of the zoom buttons.
+    let r = Rect::from_min_size(
+        pos2(
+            view.right() - 8.0 - 4.0 * 28.0 - 12.0 - 8.0,
+            view.top() + 8.0,
+        ),
+        vec2(28.0, 28.0),
+    );
+    let label = if los.is_some() {
+        "Close the line-of-sight tool"
+    } else {
+        "Line of sight: pick two hexes"
+    };
+    let b = ui
+        .put(r, egui::Button::selectable(los.is_some(), "📏"))
+        .on_hover_text(label);
+    b.widget_info(|| WidgetInfo::labeled(Role::Button, true, label));
+    if b.clicked() {
+        commands.push(AppCommand::LineOfSight(los.is_none()));
+    }
     response
 }
 

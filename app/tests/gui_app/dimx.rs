@@ -370,3 +370,38 @@ fn the_move_at_the_cursor_is_drawn_as_a_trail() {
         "every place of the path is on the board: {trails:?}"
     );
 }
+
+/// The line-of-sight tool: pick two hexes, see the line and what it crosses
+/// (the rule book's example: the Forest blocks the line from 263 to 421).
+#[test]
+fn the_line_of_sight_tool_shows_what_a_line_crosses() {
+    use crate::gui::command::AppCommand;
+    let (_dir, mut h) = sample();
+    click(&mut h, "Line of sight: pick two hexes");
+    h.get_by_label("Click the hex the line starts in.");
+    let entries = h.state().open.as_ref().unwrap().battle.records().len();
+    h.state_mut().push(AppCommand::LosPick("hex:263".into()));
+    h.run();
+    h.get_by_label("Click the hex the line ends in.");
+    h.state_mut().push(AppCommand::LosPick("hex:421".into()));
+    h.run();
+    super::support::shot(&mut h, "line_of_sight");
+    let words = h.state().los.as_ref().unwrap().words.join("\n");
+    assert!(
+        words.starts_with("From 263 to 421: crosses or touches"),
+        "{words}"
+    );
+    assert!(
+        words.contains("Marine fire: blocked by") && words.contains("(Forest)"),
+        "{words}"
+    );
+    h.get_by_label_contains("Marine fire: blocked by");
+    assert!(!h.state().los.as_ref().unwrap().crossed.is_empty());
+    assert_eq!(
+        h.state().open.as_ref().unwrap().battle.records().len(),
+        entries,
+        "measuring plays nothing"
+    );
+    click(&mut h, "Close the line-of-sight tool");
+    assert!(h.state().los.is_none());
+}

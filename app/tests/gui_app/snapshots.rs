@@ -205,6 +205,7 @@ fn dimx_board_with_a_unit_selected() {
             why_not: &|_| None,
             marked_apart: &|_| false,
             trails: &[],
+            los: None,
         };
         board_ui(ui, &input, &mut s.camera, &mut commands);
     });

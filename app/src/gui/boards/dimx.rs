@@ -470,6 +470,89 @@ impl BoardUi for DimxBoard {
         }
     }
 
+    fn line_of_sight(
+        &self,
+        battle: &dyn Battle,
+        from: &str,
+        to: &str,
+    ) -> Option<(Vec<String>, Vec<String>)> {
+        use xenolog_engine::games::dimx::map::Terrain;
+        use xenolog_engine::games::dimx::rules::map_of;
+        use xenolog_engine::games::dimx::scene::hex_id;
+        let s = session(battle)?.state();
+        let map = map_of(s);
+        let cell = |id: &str| map.cell(id.strip_prefix("hex:")?.parse().ok()?);
+        let (a, b) = (cell(from)?, cell(to)?);
+        let crossed = map.between_in_order(a, b);
+        let unit_at = |c| {
+            let h = map.hex(c).number?;
+            s.marines
+                .iter()
+                .find(|m| m.on_map() == Some(h))
+                .map(|m| m.title())
+                .or_else(|| {
+                    s.aliens
+                        .iter()
+                        .find(|x| x.on_map() == Some(h))
+                        .map(|x| x.title())
+                })
+        };
+        let mut words = vec![format!(
+            "From {} to {}: {}",
+            map.label(a),
+            map.label(b),
+            if crossed.is_empty() {
+                "adjacent, nothing in between.".to_owned()
+            } else {
+                format!(
+                    "crosses or touches {}.",
+                    crossed
+                        .iter()
+                        .map(|&c| map.label(c))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+        )];
+        let (mut marine_block, mut kayotz_block, mut cover) = (Vec::new(), Vec::new(), false);
+        for &c in &crossed {
+            let t = map.terrain(c);
+            let mut what = format!("{} ({})", map.label(c), t.name());
+            if let Some(u) = unit_at(c) {
+                what.push_str(&format!(", {u}"));
+                marine_block.push(what.clone());
+            } else if map.blocks_marines.contains(c) {
+                marine_block.push(what.clone());
+            }
+            if t == Terrain::Lava {
+                kayotz_block.push(what.clone());
+            }
+            cover |= map.cover.contains(c);
+        }
+        words.push(if marine_block.is_empty() {
+            "Marine fire: open (D.2).".to_owned()
+        } else {
+            format!("Marine fire: blocked by {} (D.2).", marine_block.join("; "))
+        });
+        words.push(if !kayotz_block.is_empty() {
+            format!(
+                "Kay'otz fire: blocked by {} (D.9).",
+                kayotz_block.join("; ")
+            )
+        } else if cover {
+            "Kay'otz fire: open, -1 for Forest, Rough or Buildings on the line (D.9).".to_owned()
+        } else {
+            "Kay'otz fire: open (D.9).".to_owned()
+        });
+        words.push(
+            "The hexes at either end count too: a target in Forest, Rough or Buildings is -1 \
+             (D.3, D.9)."
+                .to_owned(),
+        );
+        let ids = crossed.iter().map(|&c| hex_id(map, c)).collect();
+        Some((ids, words))
+    }
+
     fn trails(&self, battle: &dyn Battle, entry: xenolog_engine::EntryId) -> Vec<Vec<String>> {
         // A spot is a hex number, or 10000 + column * 100 + row for a Lava
         // Flow hex (map::spot_label), whose scene id is lava:COL-ROW.

@@ -130,6 +130,18 @@ pub trait BoardUi {
         during.to_owned()
     }
 
+    /// The line between the centres of two places (scene ids of hexes): what
+    /// it crosses (scene ids, in order) and what that means for fire, in
+    /// words. `None`: the game has no lines of sight, or these are not hexes.
+    fn line_of_sight(
+        &self,
+        _battle: &dyn Battle,
+        _from: &str,
+        _to: &str,
+    ) -> Option<(Vec<String>, Vec<String>)> {
+        None
+    }
+
     /// The moves an entry made, each as the scene ids of the places it went
     /// through in order, drawn on the board as trails at the cursor.
     fn trails(&self, _battle: &dyn Battle, _entry: xenolog_engine::EntryId) -> Vec<Vec<String>> {
