@@ -1135,6 +1135,10 @@ impl App {
         }
         // A panel dragged shut or open by its edge stays so.
         self.panels = Some(shown);
+        if !shown.side {
+            // No step is shown beside the board: it shows the entry done.
+            self.side.step_scene = None;
+        }
         egui::CentralPanel::no_frame().show(ui, |ui| match &self.open {
             Some(ob) => {
                 let selected = self.selected.as_deref();
@@ -1147,8 +1151,14 @@ impl App {
                 let why_not = |target: &str| {
                     selected.and_then(|s| ob.board.why_not(ob.battle.as_ref(), s, target))
                 };
+                // Part-way through the entry at the cursor when an earlier
+                // step than its last is shown beside it.
+                let scene = self
+                    .side
+                    .scene_for(ob.view.line.entry_at(ob.view.pos))
+                    .unwrap_or(&ob.view.scene);
                 let input = BoardInput {
-                    scene: &ob.view.scene,
+                    scene,
                     legal: &ob.view.legal,
                     selected,
                     focus: &self.side.focus,

@@ -7,7 +7,7 @@ use eframe::egui::{
     vec2,
 };
 use xenolog_engine::scene::ItemKind;
-use xenolog_engine::{Battle, EntryText, LegalCommand};
+use xenolog_engine::{Battle, EntryText, LegalCommand, Scene};
 
 use super::board::{active, item_name};
 use super::boards::{BoardUi, DieMark, Prompt};
@@ -34,6 +34,20 @@ pub struct SideState {
     /// The entry and step the list last showed, to scroll a step moved to
     /// (here or from the entry table) into view.
     pub shown: Option<(u64, usize)>,
+    /// The board at the step shown, when it is not the entry's last (the
+    /// board then shows the battle part-way through the entry).
+    pub step_scene: Option<((u64, usize), Scene)>,
+}
+
+impl SideState {
+    /// The scene to draw for the entry at `entry`: part-way through it when
+    /// an earlier step than its last is shown.
+    pub fn scene_for(&self, entry: Option<u64>) -> Option<&Scene> {
+        self.step_scene
+            .as_ref()
+            .filter(|((e, _), _)| Some(*e) == entry)
+            .map(|(_, s)| s)
+    }
 }
 
 /// A command's words as a button's: a sentence starts with a capital
@@ -347,9 +361,11 @@ pub fn entry_steps_ui(
         ui.weak("The battle is at its start.");
         return;
     };
+    // A new entry at the cursor starts at its last step: how it ended is
+    // what the board shows.
     if state.step_entry != Some(t.id) {
         state.step_entry = Some(t.id);
-        state.step = 0;
+        state.step = usize::MAX;
     }
     ui.label(
         egui::RichText::new(format!("{} {}", entry_label(t.id), sentence(&t.command))).strong(),
@@ -406,7 +422,17 @@ pub fn entry_steps_ui(
                     }
                 }
             });
+        // The board at the step shown (folded from the entry before it).
+        let key = (t.id, state.step);
+        if state.step + 1 >= n {
+            state.step_scene = None;
+        } else if state.step_scene.as_ref().map(|(k, _)| *k) != Some(key) {
+            state.step_scene = board
+                .scene_at_step(battle, t.id, state.step)
+                .map(|s| (key, s));
+        }
     } else {
+        state.step_scene = None;
         for s in steps {
             ui.label(s.text);
         }

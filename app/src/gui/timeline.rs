@@ -400,10 +400,12 @@ pub fn entries_table_ui(
                             // table scrolls to the cursor.
                             ui.push_id(("entry-steps", t.id), |ui| {
                                 let n = steps.len();
+                                // The last step until one is chosen, as
+                                // in the side panel.
                                 let k = if side.step_entry == Some(t.id) {
                                     side.step.min(n - 1)
                                 } else {
-                                    0
+                                    n - 1
                                 };
                                 if icon_button(ui, "◀", "Previous step of this entry", k > 0)
                                     .clicked()

@@ -172,11 +172,12 @@ fn the_kayotz_activation_is_shown_step_by_step() {
         ob.board.steps(ob.battle.as_ref(), &text)
     };
     let total = steps.len();
-    h.get_by_label(&format!("Step 1 of {total}"));
+    // It opens at its last step: how the entry ended, as the board shows it.
+    h.get_by_label(&format!("Step {total} of {total}"));
     assert!(total > 5, "{total} steps");
     let mut focused = 0;
-    for k in 2..=total {
-        click(&mut h, "Next step");
+    for k in (1..total).rev() {
+        click(&mut h, "Previous step");
         h.get_by_label(&format!("Step {k} of {total}"));
         if !h.state().side.focus.is_empty() {
             focused += 1;
@@ -184,8 +185,8 @@ fn the_kayotz_activation_is_shown_step_by_step() {
     }
     assert!(focused > 0, "some steps mark their units on the board");
     super::support::shot(&mut h, "dimx_steps");
-    click(&mut h, "Previous step");
-    h.get_by_label(&format!("Step {} of {total}", total - 1));
+    click(&mut h, "Next step");
+    h.get_by_label(&format!("Step 2 of {total}"));
     // A step of the list is shown by clicking it.
     click(&mut h, &format!("3. {}", steps[2].text));
     h.get_by_label(&format!("Step 3 of {total}"));
@@ -404,4 +405,58 @@ fn the_line_of_sight_tool_shows_what_a_line_crosses() {
     );
     click(&mut h, "Close the line-of-sight tool");
     assert!(h.state().los.is_none());
+}
+
+/// The board shows the battle at the step shown: a step before the last is
+/// drawn part-way through the entry.
+#[test]
+fn the_board_shows_the_state_at_the_step_shown() {
+    let (_dir, mut h) = sample();
+    let pos = {
+        let ob = h.state().open.as_ref().unwrap();
+        let texts = ob.battle.entry_texts(&ob.view.line.ids);
+        texts
+            .iter()
+            .rposition(|t| t.command.contains("Full Move from 213 to 336"))
+            .expect("the sample moves MS1 from 213 to 336")
+            + 1
+    };
+    h.state_mut()
+        .push(crate::gui::command::AppCommand::SeekLine(pos));
+    h.run();
+    let centre = |s: &xenolog_engine::Scene, id: &str| {
+        let i = s.find(id).unwrap();
+        match &i.shape {
+            xenolog_engine::scene::Shape::Polygon(ps) => {
+                let n = ps.len() as f32;
+                let (x, y) = ps.iter().fold((0.0, 0.0), |(x, y), p| (x + p[0], y + p[1]));
+                [x / n, y / n]
+            }
+            xenolog_engine::scene::Shape::Rect { min, max, .. } => {
+                [(min[0] + max[0]) / 2.0, (min[1] + max[1]) / 2.0]
+            }
+            xenolog_engine::scene::Shape::Circle { center, .. } => *center,
+            _ => panic!("{id}: no centre"),
+        }
+    };
+    let near = |a: [f32; 2], b: [f32; 2]| (a[0] - b[0]).abs() < 20.0 && (a[1] - b[1]).abs() < 20.0;
+    h.get_by_label("Step 2 of 2");
+    assert!(
+        h.state().side.step_scene.is_none(),
+        "the last step: the entry done"
+    );
+    let done = &h.state().open.as_ref().unwrap().view.scene;
+    assert!(near(centre(done, "unit:MS1"), centre(done, "hex:336")));
+    click(&mut h, "Previous step");
+    h.get_by_label("Step 1 of 2");
+    let (_, before) = h
+        .state()
+        .side
+        .step_scene
+        .as_ref()
+        .expect("a scene part-way");
+    assert!(
+        near(centre(before, "unit:MS1"), centre(before, "hex:213")),
+        "step 1 (takes a Full Move action): MS1 still in 213"
+    );
 }

@@ -470,6 +470,23 @@ impl BoardUi for DimxBoard {
         }
     }
 
+    fn scene_at_step(
+        &self,
+        battle: &dyn Battle,
+        entry: xenolog_engine::EntryId,
+        step: usize,
+    ) -> Option<Scene> {
+        // The steps are the entry's events one by one: fold those up to
+        // `step` onto the state before the entry.
+        let s = session(battle)?;
+        let parent = battle.records().get(entry as usize)?.parent;
+        let mut state = s.state_at(parent);
+        for e in s.events(entry).iter().take(step + 1) {
+            xenolog_engine::games::dimx::state::apply(&mut state, e);
+        }
+        Some(xenolog_engine::games::dimx::scene::scene(&state))
+    }
+
     fn line_of_sight(
         &self,
         battle: &dyn Battle,

@@ -142,6 +142,18 @@ pub trait BoardUi {
         None
     }
 
+    /// The board part-way through an entry: after its steps up to and with
+    /// `step` (counted from 0), as [`BoardUi::steps`] lists them. `None`:
+    /// the game cannot say (the board then shows the entry done).
+    fn scene_at_step(
+        &self,
+        _battle: &dyn Battle,
+        _entry: xenolog_engine::EntryId,
+        _step: usize,
+    ) -> Option<Scene> {
+        None
+    }
+
     /// The moves an entry made, each as the scene ids of the places it went
     /// through in order, drawn on the board as trails at the cursor.
     fn trails(&self, _battle: &dyn Battle, _entry: xenolog_engine::EntryId) -> Vec<Vec<String>> {
