@@ -539,3 +539,44 @@ fn a_scenario_file_with_a_unit_both_stunned_and_paralyzed_is_refused_naming_the_
         "the scenario file is not valid: line 3: SC1 is given both 'stunned' and 'paralyzed': a unit is Stunned or Paralyzed, not both"
     );
 }
+
+#[test]
+fn cup_and_pool_counters_carry_their_ids_under_them() {
+    use xenolog_engine::scene::Shape;
+    let b = battle(&alpha(
+        "marine HQ1 at 225\nmarine MS6 pool\nmarine MS7 arrives 3\nkayotz K1 at 231",
+    ));
+    let scene = xenolog_engine::games::dimx::scene::scene(state(&b));
+    let words = |id: &str| -> Vec<String> {
+        scene
+            .items
+            .iter()
+            .filter(|i| i.id == id)
+            .filter_map(|i| match &i.shape {
+                Shape::Text { text, .. } => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    assert!(
+        words("unit:MS6").contains(&"MS6".to_owned()),
+        "{:?}",
+        words("unit:MS6")
+    );
+    assert!(
+        words("unit:MS7").contains(&"MS7 t3".to_owned()),
+        "{:?}",
+        words("unit:MS7")
+    );
+    // "other_kayotz aside" in the test scenarios: set one in the cup.
+    let b = battle(&alpha("marine HQ1 at 225\nkayotz K1 at 231\nkayotz K5 cup"));
+    let scene = xenolog_engine::games::dimx::scene::scene(state(&b));
+    assert!(
+        scene
+            .items
+            .iter()
+            .any(|i| i.id == "unit:K5"
+                && matches!(&i.shape, Shape::Text { text, .. } if text == "#5")),
+        "the Kay'otz unit in the cup is named #5 under its counter"
+    );
+}

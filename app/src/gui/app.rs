@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use eframe::egui::{self, Key, Panel, Ui};
 use xenolog_engine::{Battle, PendingKind, PlayError, RuleErrorKind};
 
-use super::board::{BoardInput, Camera, board_ui};
+use super::board::{BoardInput, Camera, LosState, board_ui};
 use super::boards::{self, BoardUi};
 use super::branches::{BranchState, branches_ui};
 use super::browser::browser_ui;
@@ -89,6 +89,11 @@ pub struct App {
     /// The panels beside the board; `None` until the first frame decides
     /// from the window's width.
     pub panels: Option<PanelsShown>,
+    /// The legend and player aid window is open (beside the board, not
+    /// modal: it stays open while playing).
+    pub show_aid: bool,
+    /// The line-of-sight tool, when it is on.
+    pub los: Option<LosState>,
     pub dialog: Option<Dialog>,
     pub notices: Vec<Notice>,
     /// The last thing that happened, for the status bar.
@@ -138,6 +143,8 @@ impl App {
             branches: BranchState::default(),
             show_branches: true,
             panels: None,
+            show_aid: false,
+            los: None,
             dialog: None,
             notices: Vec::new(),
             status: String::new(),
@@ -586,6 +593,51 @@ impl App {
         });
     }
 
+    /// A hex picked with the line-of-sight tool: the first end, the second
+    /// (then the line is measured), or a new first end.
+    fn los_pick(&mut self, id: String) {
+        let (Some(los), Some(ob)) = (&mut self.los, &self.open) else {
+            return;
+        };
+        if los.from.is_none() || los.to.is_some() {
+            *los = LosState {
+                from: Some(id),
+                ..LosState::default()
+            };
+            return;
+        }
+        let from = los.from.clone().unwrap_or_default();
+        match ob.board.line_of_sight(ob.battle.as_ref(), &from, &id) {
+            Some((crossed, words)) => {
+                los.crossed = crossed;
+                los.words = words;
+            }
+            None => {
+                los.words = vec!["This game has no lines of sight to measure.".into()];
+            }
+        }
+        los.to = Some(id);
+    }
+
+    /// The legend and player aid of the open battle's game.
+    fn player_aid_ui(&mut self, ctx: &egui::Context) {
+        if !self.show_aid {
+            return;
+        }
+        let mut open = true;
+        egui::Window::new("Legend and player aid")
+            .open(&mut open)
+            .default_size([440.0, 560.0])
+            .vscroll(true)
+            .show(ctx, |ui| match &self.open {
+                Some(ob) => ob.board.player_aid_ui(ui, ob.battle.as_ref()),
+                None => {
+                    ui.weak("Open a battle to see its game's legend and player aid.");
+                }
+            });
+        self.show_aid = open;
+    }
+
     /// Draw Xenolog's own file dialog while it is open; act on its answer.
     fn in_app_dialog_ui(&mut self, ctx: &egui::Context) {
         let Some(d) = &mut self.in_app_dialog else {
@@ -707,6 +759,14 @@ impl App {
                 )));
             }
             AppCommand::ShowShortcuts => self.dialog = Some(Dialog::Shortcuts),
+            AppCommand::ShowPlayerAid => self.show_aid = true,
+            AppCommand::LineOfSight(on) => {
+                self.los = on.then(LosState::default);
+                if on {
+                    self.status = "Line of sight: click two hexes on the board".into();
+                }
+            }
+            AppCommand::LosPick(id) => self.los_pick(id),
             AppCommand::ShowAbout => self.dialog = Some(Dialog::About),
             AppCommand::ShowBranches(show) => self.show_branches = show,
             AppCommand::Explain(text) => self.status = text,
@@ -798,6 +858,7 @@ impl App {
             }
             if plain(i, Key::Escape) {
                 out.push(AppCommand::Select(None));
+                out.push(AppCommand::LineOfSight(false));
             }
             if i.consume_shortcut(&shortcuts::ZOOM_IN) || i.consume_shortcut(&shortcuts::ZOOM_IN_EQ)
             {
@@ -893,6 +954,7 @@ impl App {
         );
         notice_ui(ui.ctx(), &self.notices, &mut commands);
         self.in_app_dialog_ui(ui.ctx());
+        self.player_aid_ui(ui.ctx());
         if !commands.is_empty() {
             // Show the result of what was just applied.
             ui.ctx().request_repaint();
@@ -1042,6 +1104,10 @@ impl App {
                             let prompt = ob.board.prompt(ob.battle.as_ref());
                             status_ui(ui, &ob.view, ob.summary.dice_mode, prompt.as_ref());
                             let choosing = prompt.is_some();
+                            if let Some(los) = &self.los {
+                                ui.separator();
+                                los_ui(ui, los, commands);
+                            }
                             ui.separator();
                             selection_ui(
                                 ui,
@@ -1069,18 +1135,37 @@ impl App {
         }
         // A panel dragged shut or open by its edge stays so.
         self.panels = Some(shown);
+        if !shown.side {
+            // No step is shown beside the board: it shows the entry done.
+            self.side.step_scene = None;
+        }
         egui::CentralPanel::no_frame().show(ui, |ui| match &self.open {
             Some(ob) => {
                 let selected = self.selected.as_deref();
+                let trails = ob
+                    .view
+                    .line
+                    .entry_at(ob.view.pos)
+                    .map(|id| ob.board.trails(ob.battle.as_ref(), id))
+                    .unwrap_or_default();
                 let why_not = |target: &str| {
                     selected.and_then(|s| ob.board.why_not(ob.battle.as_ref(), s, target))
                 };
+                // Part-way through the entry at the cursor when an earlier
+                // step than its last is shown beside it.
+                let scene = self
+                    .side
+                    .scene_for(ob.view.line.entry_at(ob.view.pos))
+                    .unwrap_or(&ob.view.scene);
                 let input = BoardInput {
-                    scene: &ob.view.scene,
+                    scene,
                     legal: &ob.view.legal,
                     selected,
                     focus: &self.side.focus,
                     why_not: &why_not,
+                    marked_apart: &|c| ob.board.marked_apart(c),
+                    trails: &trails,
+                    los: self.los.as_ref(),
                 };
                 board_ui(ui, &input, &mut self.camera, commands);
                 if self.first_frame.is_none() {
@@ -1147,6 +1232,30 @@ impl App {
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
             None => ctx.request_repaint(),
+        }
+    }
+}
+
+/// What the line-of-sight tool measured, or what to do next.
+fn los_ui(ui: &mut Ui, los: &LosState, commands: &mut Vec<AppCommand>) {
+    ui.horizontal(|ui| {
+        ui.strong("Line of sight");
+        if ui.button("Close").clicked() {
+            commands.push(AppCommand::LineOfSight(false));
+        }
+    });
+    match (&los.from, &los.to) {
+        (None, _) => {
+            ui.weak("Click the hex the line starts in.");
+        }
+        (Some(_), None) => {
+            ui.weak("Click the hex the line ends in.");
+        }
+        (Some(_), Some(_)) => {
+            for w in &los.words {
+                ui.label(w);
+            }
+            ui.weak("Click another hex to start a new line.");
         }
     }
 }

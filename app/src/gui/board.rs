@@ -28,6 +28,29 @@ const READABLE_HEX_PX: f32 = 56.0;
 const SELECTED: Color32 = Color32::from_rgb(255, 200, 0);
 const TARGET: Color32 = Color32::from_rgb(0, 190, 255);
 const FOCUS: Color32 = Color32::from_rgb(230, 0, 200);
+/// Targets only a command marked apart reaches (a jump, not a walk).
+pub const APART: Color32 = Color32::from_rgb(150, 70, 255);
+
+/// The moves of the entry at the cursor.
+const TRAIL: Color32 = Color32::from_rgb(255, 120, 0);
+
+/// What the marks the board draws over a scene mean, for the legend.
+pub const MARKS: &[(Color32, &str)] = &[
+    (
+        TRAIL,
+        "Orange arrow: a move made by the entry at the cursor (its path).",
+    ),
+    (SELECTED, "Yellow ring: the unit selected."),
+    (
+        TARGET,
+        "Blue: where the selected unit may go or fire (dashed: its lines of fire).",
+    ),
+    (APART, "Violet: a hex only a jump gets to."),
+    (
+        FOCUS,
+        "Magenta: what the step shown at the cursor is about.",
+    ),
+];
 
 /// Where the board is looked at from.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -386,7 +409,26 @@ pub struct BoardInput<'a> {
     pub selected: Option<&'a str>,
     pub focus: &'a [String],
     pub why_not: &'a dyn Fn(&str) -> Option<String>,
+    /// Whether a command's target is marked apart (a jump-only hex).
+    pub marked_apart: &'a dyn Fn(&LegalCommand) -> bool,
+    /// The moves the entry at the cursor made: scene ids along each path.
+    pub trails: &'a [Vec<String>],
+    /// The line-of-sight tool, when it is on.
+    pub los: Option<&'a LosState>,
 }
+
+/// The line-of-sight tool: two hexes picked on the board, the line between
+/// their centres and the hexes it crosses.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LosState {
+    pub from: Option<String>,
+    pub to: Option<String>,
+    /// What the line crosses (scene ids) and what that means, in words.
+    pub crossed: Vec<String>,
+    pub words: Vec<String>,
+}
+
+const LOS: Color32 = Color32::from_rgb(255, 255, 255);
 
 /// Pan so the units that can act now are in view (their middle near the
 /// view's centre), when the opening view does not show them all.
@@ -440,6 +482,9 @@ pub fn board_ui(
         selected,
         focus,
         why_not,
+        marked_apart,
+        trails,
+        los,
     } = *input;
     let (view, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     response.widget_info(|| {
@@ -487,9 +532,23 @@ pub fn board_ui(
         .filter_map(|c| c.target.as_deref().map(|t| (t, c)))
         .collect();
     let target_fill = TARGET.linear_multiply(0.18);
+    let apart_fill = APART.linear_multiply(0.14);
+    let mut ringed = std::collections::HashSet::new();
     for (target, _) in &targets {
+        if !ringed.insert(*target) {
+            continue;
+        }
         if let Some(item) = scene.find(target) {
-            ring(&painter, item, &x, Stroke::new(3.0, TARGET), target_fill);
+            // A hex only a jump reaches looks apart from one a walk reaches.
+            let apart = targets
+                .iter()
+                .filter(|(t, _)| t == target)
+                .all(|(_, c)| marked_apart(c));
+            if apart {
+                ring(&painter, item, &x, Stroke::new(2.0, APART), apart_fill);
+            } else {
+                ring(&painter, item, &x, Stroke::new(3.0, TARGET), target_fill);
+            }
         }
     }
     if let Some(item) = selected.and_then(|s| scene.find(s)) {
@@ -514,6 +573,69 @@ pub fn board_ui(
                     5.0,
                 ));
             }
+        }
+    }
+
+    // The moves of the entry at the cursor, as arrows along their paths.
+    for trail in trails {
+        let pts: Vec<Pos2> = trail
+            .iter()
+            .filter_map(|id| scene.find(id))
+            .map(|i| screen_rect(i, &x).center())
+            .collect();
+        if let [.., a, b] = pts.as_slice() {
+            let stroke = Stroke::new(4.0, TRAIL);
+            painter.add(egui::Shape::line(pts.clone(), stroke));
+            for p in &pts[..pts.len() - 1] {
+                painter.circle_filled(*p, 4.0, TRAIL);
+            }
+            let dir = (*b - *a).normalized();
+            let side = vec2(-dir.y, dir.x) * 7.0;
+            let tip = *b - dir * 6.0;
+            painter.add(egui::Shape::convex_polygon(
+                vec![
+                    tip + dir * 6.0,
+                    tip - dir * 10.0 + side,
+                    tip - dir * 10.0 - side,
+                ],
+                TRAIL,
+                Stroke::NONE,
+            ));
+        }
+    }
+
+    // The line of sight being measured.
+    if let Some(l) = los {
+        let centre = |id: &Option<String>| {
+            id.as_deref()
+                .and_then(|i| scene.find(i))
+                .map(|i| screen_rect(i, &x).center())
+        };
+        for id in &l.crossed {
+            if let Some(item) = scene.find(id) {
+                ring(
+                    &painter,
+                    item,
+                    &x,
+                    Stroke::new(2.5, TRAIL),
+                    Color32::TRANSPARENT,
+                );
+            }
+        }
+        for end in [&l.from, &l.to] {
+            if let Some(item) = end.as_deref().and_then(|i| scene.find(i)) {
+                ring(
+                    &painter,
+                    item,
+                    &x,
+                    Stroke::new(3.0, LOS),
+                    Color32::TRANSPARENT,
+                );
+            }
+        }
+        if let (Some(a), Some(b)) = (centre(&l.from), centre(&l.to)) {
+            painter.line_segment([a, b], Stroke::new(5.0, Color32::BLACK));
+            painter.line_segment([a, b], Stroke::new(2.5, LOS));
         }
     }
 
@@ -599,6 +721,13 @@ pub fn board_ui(
         why_not(&item.id).map(|why| format!("{}: {why}", item_name(item)))
     };
     if let Some(p) = clicked_at
+        && los.is_some()
+    {
+        // The tool picks hexes; nothing is played.
+        if let Some(hex) = hits(scene, x.to_board(p), slack).find(|i| i.kind == ItemKind::Hex) {
+            commands.push(AppCommand::LosPick(hex.id.clone()));
+        }
+    } else if let Some(p) = clicked_at
         && let Some(cmd) = click_at(scene, legal, selected, x.to_board(p), slack)
     {
         if let Some(why) = refused_at(p) {
@@ -638,6 +767,26 @@ pub fn board_ui(
     }
 
     camera_buttons_ui(ui, view, camera);
+    // The line-of-sight tool, left of the zoom buttons.
+    let r = Rect::from_min_size(
+        pos2(
+            view.right() - 8.0 - 4.0 * 28.0 - 12.0 - 8.0,
+            view.top() + 8.0,
+        ),
+        vec2(28.0, 28.0),
+    );
+    let label = if los.is_some() {
+        "Close the line-of-sight tool"
+    } else {
+        "Line of sight: pick two hexes"
+    };
+    let b = ui
+        .put(r, egui::Button::selectable(los.is_some(), "📏"))
+        .on_hover_text(label);
+    b.widget_info(|| WidgetInfo::labeled(Role::Button, true, label));
+    if b.clicked() {
+        commands.push(AppCommand::LineOfSight(los.is_none()));
+    }
     response
 }
 

@@ -108,6 +108,12 @@ pub enum AppCommand {
     ExportPicture(PathBuf),
     ShowNewBattle,
     ShowShortcuts,
+    /// Help > Legend and player aid.
+    ShowPlayerAid,
+    /// Start or stop the line-of-sight tool.
+    LineOfSight(bool),
+    /// A hex picked with the line-of-sight tool (its scene id).
+    LosPick(String),
     ShowAbout,
     ShowBranches(bool),
     /// Say something in the status bar (why a click did nothing).

@@ -134,6 +134,9 @@ pub fn menu_bar_ui(
             ui.checkbox(&mut prefs.show_test_games, "Offer test games");
         });
         ui.menu_button("Help", |ui| {
+            if item(ui, "Legend and player aid", None, true) {
+                commands.push(AppCommand::ShowPlayerAid);
+            }
             if item(ui, "Keyboard shortcuts", None, true) {
                 commands.push(AppCommand::ShowShortcuts);
             }

@@ -7,7 +7,7 @@ use eframe::egui::{
     vec2,
 };
 use xenolog_engine::scene::ItemKind;
-use xenolog_engine::{Battle, EntryText, LegalCommand};
+use xenolog_engine::{Battle, EntryText, LegalCommand, Scene};
 
 use super::board::{active, item_name};
 use super::boards::{BoardUi, DieMark, Prompt};
@@ -34,6 +34,20 @@ pub struct SideState {
     /// The entry and step the list last showed, to scroll a step moved to
     /// (here or from the entry table) into view.
     pub shown: Option<(u64, usize)>,
+    /// The board at the step shown, when it is not the entry's last (the
+    /// board then shows the battle part-way through the entry).
+    pub step_scene: Option<((u64, usize), Scene)>,
+}
+
+impl SideState {
+    /// The scene to draw for the entry at `entry`: part-way through it when
+    /// an earlier step than its last is shown.
+    pub fn scene_for(&self, entry: Option<u64>) -> Option<&Scene> {
+        self.step_scene
+            .as_ref()
+            .filter(|((e, _), _)| Some(*e) == entry)
+            .map(|(_, s)| s)
+    }
 }
 
 /// A command's words as a button's: a sentence starts with a capital
@@ -126,7 +140,7 @@ pub fn selection_ui(
             .or_else(|| board.name_of(battle, sel))
             .unwrap_or_else(|| sel.to_owned());
         ui.horizontal(|ui| {
-            ui.strong(name);
+            ui.strong(&name);
             if icon_button(ui, "×", "Clear selection", true).clicked() {
                 commands.push(AppCommand::Select(None));
             }
@@ -143,7 +157,9 @@ pub fn selection_ui(
         {
             ui.colored_label(ui.visuals().warn_fg_color, format!("Cannot act now: {why}"));
         }
-        actions_ui(ui, view, &own, choosing, commands);
+        if choosing || !grouped_actions_ui(ui, board, &name, &own, commands) {
+            actions_ui(ui, view, &own, choosing, commands);
+        }
         ui.separator();
     }
 
@@ -220,6 +236,61 @@ pub fn selection_ui(
     }
 }
 
+/// A unit's commands in the game's groups (Move, Fire, Shoot and Scoot,
+/// Special), each a folding list of short buttons: the unit's name is left
+/// out, it is the heading. `false` when the game does not group them all.
+fn grouped_actions_ui(
+    ui: &mut Ui,
+    board: &dyn BoardUi,
+    name: &str,
+    own: &[&LegalCommand],
+    commands: &mut Vec<AppCommand>,
+) -> bool {
+    let Some(mut grouped) = own
+        .iter()
+        .map(|c| board.action_group(c).map(|g| (g, *c)))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return false;
+    };
+    if grouped.is_empty() {
+        return false;
+    }
+    grouped.sort_by_key(|((order, _), _)| *order);
+    ui.add_space(4.0);
+    let prefix = format!("{name}: ");
+    let mut i = 0;
+    while i < grouped.len() {
+        let (order, title) = grouped[i].0;
+        let end = grouped[i..]
+            .iter()
+            .position(|((o, _), _)| *o != order)
+            .map_or(grouped.len(), |n| i + n);
+        let list = &grouped[i..end];
+        let short = |c: &LegalCommand| sentence(c.text.strip_prefix(&prefix).unwrap_or(&c.text));
+        if let [(_, one)] = list {
+            give_as(ui, one, &short(one), Some(&one.text), commands);
+        } else {
+            egui::CollapsingHeader::new(format!("{title} ({})", list.len()))
+                .id_salt(("action-group", title))
+                .default_open(list.len() <= 6)
+                .show(ui, |ui| {
+                    if list.iter().any(|(_, c)| c.target.is_some()) {
+                        ui.weak("Or click the highlighted place on the board.");
+                    }
+                    if list.iter().any(|(_, c)| board.marked_apart(c)) {
+                        ui.weak("Blue hexes: walk there; violet hexes: only a jump gets there.");
+                    }
+                    for (_, c) in list {
+                        give_as(ui, c, &short(c), Some(&c.text), commands);
+                    }
+                });
+        }
+        i = end;
+    }
+    true
+}
+
 /// A unit's commands: plain ones as buttons; those aimed at a unit (fire)
 /// and those aimed at a hex (moves) in groups, as they are also given by
 /// clicking the highlighted targets on the board.
@@ -290,9 +361,11 @@ pub fn entry_steps_ui(
         ui.weak("The battle is at its start.");
         return;
     };
+    // A new entry at the cursor starts at its last step: how it ended is
+    // what the board shows.
     if state.step_entry != Some(t.id) {
         state.step_entry = Some(t.id);
-        state.step = 0;
+        state.step = usize::MAX;
     }
     ui.label(
         egui::RichText::new(format!("{} {}", entry_label(t.id), sentence(&t.command))).strong(),
@@ -349,7 +422,17 @@ pub fn entry_steps_ui(
                     }
                 }
             });
+        // The board at the step shown (folded from the entry before it).
+        let key = (t.id, state.step);
+        if state.step + 1 >= n {
+            state.step_scene = None;
+        } else if state.step_scene.as_ref().map(|(k, _)| *k) != Some(key) {
+            state.step_scene = board
+                .scene_at_step(battle, t.id, state.step)
+                .map(|s| (key, s));
+        }
     } else {
+        state.step_scene = None;
         for s in steps {
             ui.label(s.text);
         }

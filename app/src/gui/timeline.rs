@@ -400,10 +400,12 @@ pub fn entries_table_ui(
                             // table scrolls to the cursor.
                             ui.push_id(("entry-steps", t.id), |ui| {
                                 let n = steps.len();
+                                // The last step until one is chosen, as
+                                // in the side panel.
                                 let k = if side.step_entry == Some(t.id) {
                                     side.step.min(n - 1)
                                 } else {
-                                    0
+                                    n - 1
                                 };
                                 if icon_button(ui, "◀", "Previous step of this entry", k > 0)
                                     .clicked()
@@ -427,10 +429,15 @@ pub fn entries_table_ui(
                             });
                             return;
                         }
-                        let what = if t.events.is_empty() {
-                            command.clone()
-                        } else {
-                            format!("{command}: {}", t.events.join("; "))
+                        // The command and how it ended (its last step), not
+                        // every step again: those are on hover, and in the
+                        // side panel when the row is at the cursor.
+                        let what = match t.events.as_slice() {
+                            [] => command.clone(),
+                            [one] => format!("{command}: {one}"),
+                            [.., last] => {
+                                format!("{command}: … {last}  ({} steps)", t.events.len())
+                            }
                         };
                         ui.label(what).on_hover_ui(|ui| {
                             ui.strong(&command);

@@ -172,11 +172,12 @@ fn the_kayotz_activation_is_shown_step_by_step() {
         ob.board.steps(ob.battle.as_ref(), &text)
     };
     let total = steps.len();
-    h.get_by_label(&format!("Step 1 of {total}"));
+    // It opens at its last step: how the entry ended, as the board shows it.
+    h.get_by_label(&format!("Step {total} of {total}"));
     assert!(total > 5, "{total} steps");
     let mut focused = 0;
-    for k in 2..=total {
-        click(&mut h, "Next step");
+    for k in (1..total).rev() {
+        click(&mut h, "Previous step");
         h.get_by_label(&format!("Step {k} of {total}"));
         if !h.state().side.focus.is_empty() {
             focused += 1;
@@ -184,8 +185,8 @@ fn the_kayotz_activation_is_shown_step_by_step() {
     }
     assert!(focused > 0, "some steps mark their units on the board");
     super::support::shot(&mut h, "dimx_steps");
-    click(&mut h, "Previous step");
-    h.get_by_label(&format!("Step {} of {total}", total - 1));
+    click(&mut h, "Next step");
+    h.get_by_label(&format!("Step 2 of {total}"));
     // A step of the list is shown by clicking it.
     click(&mut h, &format!("3. {}", steps[2].text));
     h.get_by_label(&format!("Step 3 of {total}"));
@@ -293,5 +294,169 @@ fn a_target_the_selected_unit_cannot_use_says_why_not() {
     assert!(
         status.starts_with(&format!("Not possible: {name}: ")) && status.contains("(rule "),
         "{target}: {status}"
+    );
+}
+
+/// A unit's actions are grouped (Move, Fire, Shoot and Scoot, Special) with
+/// short labels, and a jump-only hex is marked apart on the board.
+#[test]
+fn a_units_actions_are_grouped_with_short_labels() {
+    let (_dir, mut h) = sample();
+    // SC1 is Paralyzed: it may only Rally; SC2 may do anything.
+    click_on_board(&mut h, "Scout SC2");
+    super::support::shot(&mut h, "actions_grouped");
+    assert!(
+        h.query_all_by_label_contains("Move (").next().is_some(),
+        "a Move group"
+    );
+    h.get_by_label_contains("Shoot and Scoot (");
+    // Off the board (whose targets keep their whole sentence).
+    let board = h.get_by_label(super::support::BOARD).rect();
+    assert!(
+        h.query_all_by_label_contains("Scout SC2: Full Move")
+            .all(|n| board.contains(n.rect().center())),
+        "the unit's name is the heading, not in every button"
+    );
+    let ob = h.state().open.as_ref().unwrap();
+    let jumps = ob
+        .view
+        .legal
+        .iter()
+        .filter(|c| c.subject.as_deref() == Some("unit:SC2"))
+        .filter(|c| ob.board.marked_apart(c))
+        .count();
+    assert!(jumps > 0, "SC2 has a jump pack: its jumps are marked apart");
+}
+
+/// Help > Legend and player aid: terrain, the marks, the combat modifiers
+/// and the chits of the battle, beside the board.
+#[test]
+fn the_legend_and_player_aid_are_reachable_from_help() {
+    let (_dir, mut h) = sample();
+    super::support::menu(&mut h, "Help", "Legend and player aid");
+    h.get_by_label("Terrain");
+    h.get_by_label_contains("Forest: 2 MP");
+    h.get_by_label_contains("Violet: a hex only a jump gets to");
+    h.get_by_label("Marine fire (D.2 to D.4, D.8)");
+    h.get_by_label_contains("Activation Chits (");
+    super::support::shot(&mut h, "player_aid");
+    assert!(h.state().show_aid);
+}
+
+/// The move the entry at the cursor made is drawn as a trail along its path
+/// (in playback, each move in turn).
+#[test]
+fn the_move_at_the_cursor_is_drawn_as_a_trail() {
+    let (_dir, mut h) = sample();
+    let (pos, id) = {
+        let ob = h.state().open.as_ref().unwrap();
+        let ids = ob.view.line.ids.clone();
+        let texts = ob.battle.entry_texts(&ids);
+        let i = texts
+            .iter()
+            .rposition(|t| t.command.contains("Full Move"))
+            .expect("the sample has a Full Move");
+        (i + 1, ids[i])
+    };
+    h.state_mut()
+        .push(crate::gui::command::AppCommand::SeekLine(pos));
+    h.run();
+    super::support::shot(&mut h, "trail");
+    let ob = h.state().open.as_ref().unwrap();
+    let trails = ob.board.trails(ob.battle.as_ref(), id);
+    assert_eq!(trails.len(), 1, "{trails:?}");
+    assert!(trails[0].len() >= 2);
+    assert!(
+        trails[0].iter().all(|s| ob.view.scene.find(s).is_some()),
+        "every place of the path is on the board: {trails:?}"
+    );
+}
+
+/// The line-of-sight tool: pick two hexes, see the line and what it crosses
+/// (the rule book's example: the Forest blocks the line from 263 to 421).
+#[test]
+fn the_line_of_sight_tool_shows_what_a_line_crosses() {
+    use crate::gui::command::AppCommand;
+    let (_dir, mut h) = sample();
+    click(&mut h, "Line of sight: pick two hexes");
+    h.get_by_label("Click the hex the line starts in.");
+    let entries = h.state().open.as_ref().unwrap().battle.records().len();
+    h.state_mut().push(AppCommand::LosPick("hex:263".into()));
+    h.run();
+    h.get_by_label("Click the hex the line ends in.");
+    h.state_mut().push(AppCommand::LosPick("hex:421".into()));
+    h.run();
+    super::support::shot(&mut h, "line_of_sight");
+    let words = h.state().los.as_ref().unwrap().words.join("\n");
+    assert!(
+        words.starts_with("From 263 to 421: crosses or touches"),
+        "{words}"
+    );
+    assert!(
+        words.contains("Marine fire: blocked by") && words.contains("(Forest)"),
+        "{words}"
+    );
+    h.get_by_label_contains("Marine fire: blocked by");
+    assert!(!h.state().los.as_ref().unwrap().crossed.is_empty());
+    assert_eq!(
+        h.state().open.as_ref().unwrap().battle.records().len(),
+        entries,
+        "measuring plays nothing"
+    );
+    click(&mut h, "Close the line-of-sight tool");
+    assert!(h.state().los.is_none());
+}
+
+/// The board shows the battle at the step shown: a step before the last is
+/// drawn part-way through the entry.
+#[test]
+fn the_board_shows_the_state_at_the_step_shown() {
+    let (_dir, mut h) = sample();
+    let pos = {
+        let ob = h.state().open.as_ref().unwrap();
+        let texts = ob.battle.entry_texts(&ob.view.line.ids);
+        texts
+            .iter()
+            .rposition(|t| t.command.contains("Full Move from 213 to 336"))
+            .expect("the sample moves MS1 from 213 to 336")
+            + 1
+    };
+    h.state_mut()
+        .push(crate::gui::command::AppCommand::SeekLine(pos));
+    h.run();
+    let centre = |s: &xenolog_engine::Scene, id: &str| {
+        let i = s.find(id).unwrap();
+        match &i.shape {
+            xenolog_engine::scene::Shape::Polygon(ps) => {
+                let n = ps.len() as f32;
+                let (x, y) = ps.iter().fold((0.0, 0.0), |(x, y), p| (x + p[0], y + p[1]));
+                [x / n, y / n]
+            }
+            xenolog_engine::scene::Shape::Rect { min, max, .. } => {
+                [(min[0] + max[0]) / 2.0, (min[1] + max[1]) / 2.0]
+            }
+            xenolog_engine::scene::Shape::Circle { center, .. } => *center,
+            _ => panic!("{id}: no centre"),
+        }
+    };
+    let near = |a: [f32; 2], b: [f32; 2]| (a[0] - b[0]).abs() < 20.0 && (a[1] - b[1]).abs() < 20.0;
+    h.get_by_label("Step 2 of 2");
+    assert!(
+        h.state().side.step_scene.is_none(),
+        "the last step: the entry done"
+    );
+    let done = &h.state().open.as_ref().unwrap().view.scene;
+    assert!(near(centre(done, "unit:MS1"), centre(done, "hex:336")));
+    click(&mut h, "Previous step");
+    h.get_by_label("Step 1 of 2");
+    let (_, before) = h
+        .state()
+        .side
+        .step_scene
+        .as_ref()
+        .expect("a scene part-way");
+    assert!(
+        near(centre(before, "unit:MS1"), centre(before, "hex:213")),
+        "step 1 (takes a Full Move action): MS1 still in 213"
     );
 }

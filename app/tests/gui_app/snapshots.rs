@@ -203,6 +203,9 @@ fn dimx_board_with_a_unit_selected() {
             selected: Some("unit:MS2"),
             focus: &[],
             why_not: &|_| None,
+            marked_apart: &|_| false,
+            trails: &[],
+            los: None,
         };
         board_ui(ui, &input, &mut s.camera, &mut commands);
     });

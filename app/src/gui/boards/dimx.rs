@@ -198,6 +198,102 @@ fn prompt_of(s: &DimxState) -> Option<Prompt> {
     }
 }
 
+/// A coloured square as in the board's drawing, then its words.
+fn swatch(ui: &mut egui::Ui, fill: egui::Color32, words: &str) {
+    ui.horizontal_top(|ui| {
+        let (r, _) = ui.allocate_exact_size(egui::vec2(18.0, 14.0), egui::Sense::hover());
+        ui.painter().rect_filled(r, 2.0, fill);
+        ui.add(egui::Label::new(words).wrap());
+    });
+}
+
+/// The legend and player aid of Dimension X, from rule text 003 (clauses
+/// in brackets) and the chit sheet in force.
+fn aid_ui(ui: &mut egui::Ui, state: Option<&DimxState>) {
+    ui.set_max_width(ui.available_width().min(460.0));
+    use xenolog_engine::games::dimx::map::Terrain;
+    use xenolog_engine::games::dimx::scene::terrain_fill;
+    let c = |t: Terrain| crate::gui::board::color(terrain_fill(t));
+    ui.heading("Terrain");
+    for (t, words) in [
+        (Terrain::Clear, "Clear: 1 MP (C.1)."),
+        (
+            Terrain::Rough,
+            "Rough: 2 MP. Fire at a unit in it: -1 (D.3, D.9); Kay'otz fire through it: -1 (D.9).",
+        ),
+        (
+            Terrain::Forest,
+            "Forest: 2 MP. Blocks a Marine line of fire it crosses or touches; a unit in it may \
+             still be fired at, -1 (D.2, D.3). Kay'otz fire into or through it: -1 (D.9).",
+        ),
+        (
+            Terrain::Buildings,
+            "Buildings: Road hexes (1/2 MP along a printed road). Block Marine lines of fire \
+             like Forest; a unit in them: -1 (C.1, D.2, D.3, D.9).",
+        ),
+        (
+            Terrain::Lava,
+            "Lava Flow: entered only along a road through it (a bridge); blocks every line of \
+             fire, Kay'otz fire too (C.1, D.2, D.9).",
+        ),
+        (
+            Terrain::Wormhole,
+            "Wormhole: where summoned Kay'otz units come in.",
+        ),
+    ] {
+        swatch(ui, c(t), words);
+    }
+    swatch(
+        ui,
+        egui::Color32::from_rgb(120, 100, 80),
+        "Road: 1/2 MP from a Road hex into a directly connected one (C.1).",
+    );
+    swatch(
+        ui,
+        egui::Color32::from_rgb(70, 60, 60),
+        "Bridge: a road across Lava Flow.",
+    );
+    ui.heading("Marks on the board");
+    for (col, words) in crate::gui::board::MARKS {
+        swatch(ui, *col, words);
+    }
+    ui.heading("Marine fire (D.2 to D.4, D.8)");
+    for line in [
+        "CF = dice rolled; each die greater than the target's DN (its ADM marker if any) is a Hit.",
+        "-1 Shoot and Scoot, -1 Stunned, -1 target in Forest, Rough or Buildings.",
+        "+1 next to an Active HQ, +1 Dormant target, +1 adjacent target. Below 1: no fire.",
+        "3 or more Hits eliminate; 1-2 Hits draw an ADM marker, the unit's new DN.",
+        "Two or more 1s: Out of Ammo after the combat (pistols 3A, adjacent aliens only).",
+        "BUMP gun (D.6): six hexes, never blocked; one die: 1 Misfire, 2 Energy Recoil, \
+         3 Beamed, 4-6 Vaporized.",
+    ] {
+        ui.label(format!("• {line}"));
+    }
+    ui.heading("Kay'otz fire (D.9, D.10)");
+    for line in [
+        "Full CF, blocked only by Lava Flow.",
+        "-1 target in or line through Forest, Rough or Buildings; -1 Strongpoint in the \
+         target's hex or on the line; +1 adjacent.",
+        "Each die greater than the Marine's DN hits: 1-2 Hits Stunned, 3 or more Paralyzed; \
+         Stunned again: Paralyzed.",
+    ] {
+        ui.label(format!("• {line}"));
+    }
+    if let Some(s) = state {
+        ui.heading(format!("Activation Chits ({} in the cup)", s.cup.len()));
+        for chit in s.chits() {
+            let steps: Vec<String> = chit.steps.iter().map(step_words).collect();
+            egui::CollapsingHeader::new(&chit.name)
+                .id_salt(("aid-chit", &chit.key))
+                .show(ui, |ui| {
+                    for st in steps {
+                        ui.label(format!("• {st}"));
+                    }
+                });
+        }
+    }
+}
+
 /// How the dice an event rolled counted, in roll order.
 fn marks(e: &DimxEvent) -> Vec<DieMark> {
     use DimxEvent as E;
@@ -221,6 +317,30 @@ fn marks(e: &DimxEvent) -> Vec<DieMark> {
 impl BoardUi for DimxBoard {
     fn prompt(&self, battle: &dyn Battle) -> Option<Prompt> {
         prompt_of(session(battle)?.state())
+    }
+
+    fn action_group(&self, cmd: &LegalCommand) -> Option<(u8, &'static str)> {
+        use DimxCommand as C;
+        Some(match serde_json::from_value(cmd.command.clone()).ok()? {
+            C::FullMove { .. } | C::Jump { .. } | C::LeaveMap { .. } => (0, "Move"),
+            C::FullFire { .. } => (1, "Fire"),
+            C::ShootAndScootMove { .. }
+            | C::ShootAndScootJump { .. }
+            | C::ShootAndScootFire { .. } => (2, "Shoot and Scoot"),
+            C::Recon { .. }
+            | C::BuildStrongpoint { .. }
+            | C::Rally { .. }
+            | C::ReSupply { .. }
+            | C::RequestReinforcements { .. } => (3, "Special"),
+            _ => return None,
+        })
+    }
+
+    fn marked_apart(&self, cmd: &LegalCommand) -> bool {
+        matches!(
+            serde_json::from_value(cmd.command.clone()),
+            Ok(DimxCommand::Jump { .. } | DimxCommand::ShootAndScootJump { .. })
+        )
     }
 
     fn dice_purposes(&self, events: &[u8]) -> Vec<String> {
@@ -348,6 +468,144 @@ impl BoardUi for DimxBoard {
         } else {
             during.to_owned()
         }
+    }
+
+    fn scene_at_step(
+        &self,
+        battle: &dyn Battle,
+        entry: xenolog_engine::EntryId,
+        step: usize,
+    ) -> Option<Scene> {
+        // The steps are the entry's events one by one: fold those up to
+        // `step` onto the state before the entry.
+        let s = session(battle)?;
+        let parent = battle.records().get(entry as usize)?.parent;
+        let mut state = s.state_at(parent);
+        for e in s.events(entry).iter().take(step + 1) {
+            xenolog_engine::games::dimx::state::apply(&mut state, e);
+        }
+        Some(xenolog_engine::games::dimx::scene::scene(&state))
+    }
+
+    fn line_of_sight(
+        &self,
+        battle: &dyn Battle,
+        from: &str,
+        to: &str,
+    ) -> Option<(Vec<String>, Vec<String>)> {
+        use xenolog_engine::games::dimx::map::Terrain;
+        use xenolog_engine::games::dimx::rules::map_of;
+        use xenolog_engine::games::dimx::scene::hex_id;
+        let s = session(battle)?.state();
+        let map = map_of(s);
+        let cell = |id: &str| map.cell(id.strip_prefix("hex:")?.parse().ok()?);
+        let (a, b) = (cell(from)?, cell(to)?);
+        let crossed = map.between_in_order(a, b);
+        let unit_at = |c| {
+            let h = map.hex(c).number?;
+            s.marines
+                .iter()
+                .find(|m| m.on_map() == Some(h))
+                .map(|m| m.title())
+                .or_else(|| {
+                    s.aliens
+                        .iter()
+                        .find(|x| x.on_map() == Some(h))
+                        .map(|x| x.title())
+                })
+        };
+        let mut words = vec![format!(
+            "From {} to {}: {}",
+            map.label(a),
+            map.label(b),
+            if crossed.is_empty() {
+                "adjacent, nothing in between.".to_owned()
+            } else {
+                format!(
+                    "crosses or touches {}.",
+                    crossed
+                        .iter()
+                        .map(|&c| map.label(c))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+        )];
+        let (mut marine_block, mut kayotz_block, mut cover) = (Vec::new(), Vec::new(), false);
+        for &c in &crossed {
+            let t = map.terrain(c);
+            let mut what = format!("{} ({})", map.label(c), t.name());
+            if let Some(u) = unit_at(c) {
+                what.push_str(&format!(", {u}"));
+                marine_block.push(what.clone());
+            } else if map.blocks_marines.contains(c) {
+                marine_block.push(what.clone());
+            }
+            if t == Terrain::Lava {
+                kayotz_block.push(what.clone());
+            }
+            cover |= map.cover.contains(c);
+        }
+        words.push(if marine_block.is_empty() {
+            "Marine fire: open (D.2).".to_owned()
+        } else {
+            format!("Marine fire: blocked by {} (D.2).", marine_block.join("; "))
+        });
+        words.push(if !kayotz_block.is_empty() {
+            format!(
+                "Kay'otz fire: blocked by {} (D.9).",
+                kayotz_block.join("; ")
+            )
+        } else if cover {
+            "Kay'otz fire: open, -1 for Forest, Rough or Buildings on the line (D.9).".to_owned()
+        } else {
+            "Kay'otz fire: open (D.9).".to_owned()
+        });
+        words.push(
+            "The hexes at either end count too: a target in Forest, Rough or Buildings is -1 \
+             (D.3, D.9)."
+                .to_owned(),
+        );
+        let ids = crossed.iter().map(|&c| hex_id(map, c)).collect();
+        Some((ids, words))
+    }
+
+    fn trails(&self, battle: &dyn Battle, entry: xenolog_engine::EntryId) -> Vec<Vec<String>> {
+        // A spot is a hex number, or 10000 + column * 100 + row for a Lava
+        // Flow hex (map::spot_label), whose scene id is lava:COL-ROW.
+        let spot = |s: u16| {
+            if s >= 10000 {
+                format!("lava:{}-{}", (s - 10000) / 100, (s - 10000) % 100)
+            } else {
+                format!("hex:{s}")
+            }
+        };
+        let Some(session) = session(battle) else {
+            return Vec::new();
+        };
+        session
+            .events(entry)
+            .iter()
+            .filter_map(|e| match e {
+                DimxEvent::Moved { from, path, .. } => Some(
+                    from.iter()
+                        .chain(path.iter())
+                        .map(|s| spot(*s))
+                        .collect::<Vec<_>>(),
+                ),
+                DimxEvent::AlienMoved {
+                    from: Some(from),
+                    to,
+                    ..
+                } => Some(vec![spot(*from), spot(*to)]),
+                _ => None,
+            })
+            .filter(|t| t.len() > 1)
+            .collect()
+    }
+
+    fn player_aid_ui(&self, ui: &mut egui::Ui, battle: &dyn Battle) {
+        aid_ui(ui, session(battle).map(|s| s.state()));
     }
 
     fn two_player_variant(&self) -> bool {

@@ -62,6 +62,19 @@ pub trait BoardUi {
         None
     }
 
+    /// The group a unit's command is listed under in the side panel ("Move",
+    /// "Fire", ...), in the order the groups are shown; `None`: the generic
+    /// grouping (targets, hexes, the rest).
+    fn action_group(&self, _cmd: &LegalCommand) -> Option<(u8, &'static str)> {
+        None
+    }
+
+    /// Whether a command's target is marked apart on the board (a jump,
+    /// as against a walk to the same kind of hex).
+    fn marked_apart(&self, _cmd: &LegalCommand) -> bool {
+        false
+    }
+
     /// What each die of an entry's roll decides, in roll order, from its
     /// recorded events (empty: the game does not say).
     fn dice_purposes(&self, _events: &[u8]) -> Vec<String> {
@@ -115,6 +128,42 @@ pub trait BoardUi {
     /// the Marine Action Phase runs the Kay'otz Activation Phase).
     fn phase_label(&self, _battle: &dyn Battle, _entry: &EntryText, during: &str) -> String {
         during.to_owned()
+    }
+
+    /// The line between the centres of two places (scene ids of hexes): what
+    /// it crosses (scene ids, in order) and what that means for fire, in
+    /// words. `None`: the game has no lines of sight, or these are not hexes.
+    fn line_of_sight(
+        &self,
+        _battle: &dyn Battle,
+        _from: &str,
+        _to: &str,
+    ) -> Option<(Vec<String>, Vec<String>)> {
+        None
+    }
+
+    /// The board part-way through an entry: after its steps up to and with
+    /// `step` (counted from 0), as [`BoardUi::steps`] lists them. `None`:
+    /// the game cannot say (the board then shows the entry done).
+    fn scene_at_step(
+        &self,
+        _battle: &dyn Battle,
+        _entry: xenolog_engine::EntryId,
+        _step: usize,
+    ) -> Option<Scene> {
+        None
+    }
+
+    /// The moves an entry made, each as the scene ids of the places it went
+    /// through in order, drawn on the board as trails at the cursor.
+    fn trails(&self, _battle: &dyn Battle, _entry: xenolog_engine::EntryId) -> Vec<Vec<String>> {
+        Vec::new()
+    }
+
+    /// The game's legend and player aid (terrain, the chits, the combat
+    /// modifiers), for Help > Legend and player aid.
+    fn player_aid_ui(&self, ui: &mut egui::Ui, _battle: &dyn Battle) {
+        ui.weak("This game has no player aid of its own.");
     }
 
     /// Whether the game has a two-player variant to offer in New battle.

@@ -17,7 +17,8 @@ const MARGIN: f32 = 10.0;
 
 const INK: Rgba = Rgba::rgb(40, 36, 30);
 
-fn terrain_fill(t: Terrain) -> Rgba {
+/// The colour a terrain is drawn in (the app's legend shows the same).
+pub fn terrain_fill(t: Terrain) -> Rgba {
     match t {
         Terrain::Clear => Rgba::rgb(214, 204, 160),
         Terrain::Rough => Rgba::rgb(176, 150, 112),
@@ -733,15 +734,19 @@ fn panel(s: &DimxState, map: &Map, x0: f32, items: &mut Vec<Item>) {
             let cx = x0 + 32.0 + (i % 7) as f32 * (w + 5.0);
             let cy = y + 12.0 + (i / 7) as f32 * (w + 12.0);
             marine_counter(m, [cx, cy], w, items);
-            if let Place::Arrives(t) = m.place {
-                items.push(text(
-                    &format!("unit:{}", m.id),
-                    [cx, cy + w / 2.0 + 6.0],
-                    format!("turn {t}"),
-                    7.0,
-                    INK,
-                ));
-            }
+            // Its id under it, readable where the counter's own print is
+            // too small.
+            let under = match m.place {
+                Place::Arrives(t) => format!("{} t{t}", m.id),
+                _ => m.id.clone(),
+            };
+            items.push(text(
+                &format!("unit:{}", m.id),
+                [cx, cy + w / 2.0 + 6.0],
+                under,
+                7.0,
+                INK,
+            ));
         }
         y += ms.len().div_ceil(7) as f32 * (w + 12.0) + 4.0;
     }
@@ -759,6 +764,16 @@ fn panel(s: &DimxState, map: &Map, x0: f32, items: &mut Vec<Item>) {
             let cx = x0 + 32.0 + (i % 7) as f32 * (w + 5.0);
             let cy = y + 12.0 + (i / 7) as f32 * (w + 12.0);
             alien_counter(s, map, a, [cx, cy], w, items);
+            // "#5", as the counters are numbered ("Kay'otz #5")
+            let title = a.title();
+            let short = title.rsplit(' ').next().unwrap_or(&title).to_owned();
+            items.push(text(
+                &format!("unit:{}", a.id),
+                [cx, cy + w / 2.0 + 6.0],
+                short,
+                7.0,
+                INK,
+            ));
         }
         y += aa.len().div_ceil(7) as f32 * (w + 12.0) + 4.0;
     }
