@@ -350,6 +350,7 @@ impl App {
             &spec.config,
             &spec.title,
             spec.dice_mode,
+            spec.strict,
         ) {
             Ok(id) => {
                 self.reload_battles();

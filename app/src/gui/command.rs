@@ -62,6 +62,8 @@ pub struct NewBattleSpec {
     pub config: Value,
     pub title: String,
     pub dice_mode: DiceMode,
+    /// A strict battle: no taking back a command whose dice were seen.
+    pub strict: bool,
 }
 
 /// Which file to ask the player for.

@@ -65,6 +65,7 @@ pub struct NewBattleForm {
     pub seed_text: String,
     pub dice_mode: DiceMode,
     pub two_player: bool,
+    pub strict: bool,
     pub title: String,
     pub error: Option<String>,
 }
@@ -105,6 +106,7 @@ impl NewBattleForm {
             seed_text: random_seed().to_string(),
             dice_mode: DiceMode::Rolled,
             two_player: false,
+            strict: false,
             title: String::new(),
             error: None,
         };
@@ -152,6 +154,7 @@ impl NewBattleForm {
             config: board.new_battle_config(&self.scenario, self.two_player),
             title: title.to_owned(),
             dice_mode: self.dice_mode,
+            strict: self.strict && self.dice_mode == DiceMode::Rolled,
         })
     }
 }
@@ -434,6 +437,18 @@ fn new_battle_ui(
         DiceMode::Entered,
         "We roll real dice and type them in",
     );
+    if form.dice_mode == DiceMode::Rolled {
+        ui.label("Taking back:");
+        ui.checkbox(
+            &mut form.strict,
+            "Strict: no taking back a command once its dice are seen",
+        );
+        ui.weak(if form.strict {
+            "Commands that rolled nothing can still be taken back, and any moment reviewed."
+        } else {
+            "Casual: anything can be taken back; the log counts take-backs past a roll."
+        });
+    }
     if boards::for_game(&form.game).two_player_variant() {
         // Its own heading: under "Dice:" it read as a third way to roll.
         ui.label("Players:");

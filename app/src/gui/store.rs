@@ -26,6 +26,7 @@ pub trait CampaignStore {
         config: &Value,
         title: &str,
         dice_mode: DiceMode,
+        strict: bool,
     ) -> Result<BattleId, String>;
     /// Decide, store durably, then commit into `battle`; on error nothing changes.
     fn play(
@@ -175,9 +176,17 @@ impl CampaignStore for MemoryCampaign {
         config: &Value,
         title: &str,
         dice_mode: DiceMode,
+        strict: bool,
     ) -> Result<BattleId, String> {
-        let battle = xenolog_engine::games::new_battle(game, seed, config)
+        let mut battle = xenolog_engine::games::new_battle_with(game, seed, config, strict)
             .map_err(|e| format!("the battle cannot be started: {e}"))?;
+        // A game that deals at the start does it as its first entries.
+        while let Some(step) = battle.due_step() {
+            let pending = battle
+                .prepare_json(step.actor, &step.command, None)
+                .map_err(|e| e.to_string())?;
+            battle.commit(pending).map_err(|e| e.to_string())?;
+        }
         self.clock += 1;
         let id = self.battles.len() as BattleId + 1;
         self.battles.push(MemoryBattle {
@@ -190,7 +199,7 @@ impl CampaignStore for MemoryCampaign {
                 dice_mode,
                 created: self.clock,
                 updated: self.clock,
-                entries: 0,
+                entries: battle.records().len() as u64,
                 branches: 1,
                 status: "in progress".into(),
                 result: None,
@@ -198,10 +207,10 @@ impl CampaignStore for MemoryCampaign {
                 strict: battle.meta().strict,
             },
             meta: battle.meta().clone(),
-            records: Vec::new(),
+            records: battle.records().to_vec(),
             branches: battle.branches().to_vec(),
-            cursor: None,
-            branch: 0,
+            cursor: battle.cursor(),
+            branch: battle.current_branch(),
         });
         Ok(id)
     }
@@ -289,9 +298,10 @@ impl CampaignStore for FileCampaign {
         config: &Value,
         title: &str,
         dice_mode: DiceMode,
+        strict: bool,
     ) -> Result<BattleId, String> {
         self.0
-            .new_battle(game, seed, config, title, dice_mode)
+            .new_battle_with(game, seed, config, title, dice_mode, strict)
             .map_err(words)
     }
     fn play(

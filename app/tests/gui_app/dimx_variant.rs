@@ -26,6 +26,7 @@ fn variant(lines: &str, dice_mode: DiceMode) -> Harness<'static, App> {
         config: json!({ "scenario": "", "scenario_text": text, "two_player": true }),
         title: "Variant test".into(),
         dice_mode,
+        strict: false,
     }));
     h.run();
     assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);

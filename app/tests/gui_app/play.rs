@@ -153,3 +153,27 @@ fn a_refused_command_says_which_rule_and_changes_nothing() {
     h.get_by_label_contains("it is Player 1's turn");
     assert_eq!(h.state().open.as_ref().unwrap().battle.records().len(), 0);
 }
+
+#[test]
+fn a_strict_battle_refuses_another_command_once_the_dice_are_seen() {
+    let mut h = app();
+    click(&mut h, "New battle…");
+    click(&mut h, RACE);
+    type_into(&mut h, "Seed:", "4");
+    click(
+        &mut h,
+        "Strict: no taking back a command once its dice are seen",
+    );
+    click(&mut h, "Start battle");
+    assert!(h.state().open.as_ref().unwrap().battle.meta().strict);
+    click(&mut h, "Player 1 rolls 2 dice");
+    h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::Z);
+    h.run();
+    click(&mut h, "Player 1 rolls 3 dice");
+    // Refused at once, in words, with no question about a branch.
+    assert!(h.query_by_label("Start a new branch?").is_none());
+    h.get_by_label_contains("strict battle");
+    let b = &h.state().open.as_ref().unwrap().battle;
+    assert_eq!(b.records().len(), 1, "nothing was recorded");
+    assert_eq!(b.branches().len(), 1);
+}
