@@ -8,7 +8,7 @@ use std::any::Any;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::game::{Actor, FlowMark, Game, Outcome, RuleError, Viewer};
+use crate::game::{Actor, Ask, FlowMark, Game, Outcome, RuleError, Viewer};
 use crate::rng::Die;
 use crate::scene::Scene;
 use crate::session::{
@@ -92,7 +92,13 @@ pub trait Battle: Send {
     fn legal(&self) -> Vec<LegalCommand>;
     /// The step the game takes on its own at the cursor, if one is due.
     fn due_step(&self) -> Option<LegalCommand>;
-    fn to_move(&self) -> Option<Actor>;
+    /// The seats asked to act at the cursor and what for (the game itself,
+    /// [`Actor::SYSTEM`], while a step of its own is due).
+    fn asked(&self) -> Vec<Ask>;
+    /// The first seat asked.
+    fn to_move(&self) -> Option<Actor> {
+        self.asked().first().map(|a| a.seat)
+    }
     fn outcome(&self) -> Option<Outcome>;
     fn actor_name(&self, actor: Actor) -> String;
     /// The full state after an entry (`None`: the setup) as JSON.
@@ -240,11 +246,14 @@ impl<G: Game> Battle for Session<G> {
             }
         })
     }
-    fn to_move(&self) -> Option<Actor> {
-        if self.due_step().is_some() {
-            return Some(Actor::SYSTEM);
+    fn asked(&self) -> Vec<Ask> {
+        if let Some(step) = self.due_step() {
+            return vec![Ask {
+                seat: Actor::SYSTEM,
+                what: step.text,
+            }];
         }
-        G::to_move(self.state())
+        G::asked(self.state())
     }
     fn outcome(&self) -> Option<Outcome> {
         G::outcome(self.state())

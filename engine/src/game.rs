@@ -33,6 +33,18 @@ pub enum Viewer {
     Seat(Actor),
 }
 
+/// A seat the rules ask to act now, and what for. Several seats may be asked
+/// at once (a casualty chosen by the target's player in the middle of the
+/// shooter's action, an instant card any player may play, fire laid in
+/// wait), as boardgame.io's active players with their stages.
+#[derive(Clone, Debug, PartialEq, Eq, SerializeDerive, Deserialize)]
+pub struct Ask {
+    pub seat: Actor,
+    /// What the seat is asked, in words: "activate a unit or end the Marine
+    /// Action Phase", "choose a casualty", "may play an instant".
+    pub what: String,
+}
+
 /// What kind of rule a command broke.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, SerializeDerive, Deserialize)]
 pub enum RuleErrorKind {
@@ -233,8 +245,14 @@ pub trait Game: Sized + 'static {
         None
     }
 
-    /// Who must act now, `None` when the battle is over.
-    fn to_move(state: &Self::State) -> Option<Actor>;
+    /// The seats the rules ask to act now and what for; empty when the
+    /// battle is over. Every command `legal` lists is given by one of them.
+    fn asked(state: &Self::State) -> Vec<Ask>;
+
+    /// The first seat asked (the one whose turn it is in a game of turns).
+    fn to_move(state: &Self::State) -> Option<Actor> {
+        Self::asked(state).first().map(|a| a.seat)
+    }
 
     /// The result, once the battle is over.
     fn outcome(state: &Self::State) -> Option<Outcome>;

@@ -71,7 +71,7 @@ pub mod upcast;
 
 pub use battle::{Battle, EntryText, LegalCommand, PlayError};
 pub use game::{
-    Actor, Anchors, Fate, FlowMark, Game, Outcome, PieceResult, RuleError, RuleErrorKind,
+    Actor, Anchors, Ask, Fate, FlowMark, Game, Outcome, PieceResult, RuleError, RuleErrorKind,
     ScenarioInfo, SeatScore, SetupError, Viewer,
 };
 pub use rng::{Die, Randomness};

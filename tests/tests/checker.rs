@@ -105,8 +105,8 @@ impl<const MODE: u8> Game for Stub<MODE> {
         Race::legal(&state.race)
     }
 
-    fn to_move(state: &StubState) -> Option<Actor> {
-        Race::to_move(&state.race)
+    fn asked(state: &StubState) -> Vec<xenolog_engine::Ask> {
+        Race::asked(&state.race)
     }
 
     fn outcome(state: &StubState) -> Option<Outcome> {

@@ -304,8 +304,8 @@ mod race_v3 {
         fn legal(state: &RaceState) -> Vec<(Actor, RaceCommand)> {
             Race::legal(state)
         }
-        fn to_move(state: &RaceState) -> Option<Actor> {
-            Race::to_move(state)
+        fn asked(state: &RaceState) -> Vec<xenolog_engine::Ask> {
+            Race::asked(state)
         }
         fn outcome(state: &RaceState) -> Option<Outcome> {
             Race::outcome(state)

@@ -66,6 +66,13 @@ pub fn conform(entry: &Entry, seed: u64, steps: usize) -> Result<(), String> {
             }
             break;
         }
+        let asked: Vec<_> = b.asked().into_iter().map(|a| a.seat).collect();
+        if let Some(l) = legal.iter().find(|l| !asked.contains(&l.actor)) {
+            return Err(fail(format!(
+                "at step {step} {} is offered a command but not asked to act",
+                b.actor_name(l.actor)
+            )));
+        }
         let pick = &legal[bot.pick(legal.len())];
         if pick.text.trim().is_empty() {
             return Err(fail(format!(

@@ -89,6 +89,13 @@ pub fn status_ui(ui: &mut Ui, view: &BattleView, dice_mode: DiceMode, prompt: Op
         }
         (None, Some(who)) => {
             ui.heading(format!("{who} to act"));
+            for (name, what) in view.asked.iter().filter(|(_, w)| !w.is_empty()) {
+                if view.asked.len() == 1 {
+                    ui.label(capitalised(what));
+                } else {
+                    ui.label(format!("{name}: {what}"));
+                }
+            }
             if let Some(p) = prompt {
                 egui::Frame::group(ui.style())
                     .fill(ui.visuals().selection.bg_fill.linear_multiply(0.25))
@@ -538,4 +545,12 @@ fn die_ui(ui: &mut Ui, n: usize, value: u8, sides: u8, mark: DieMark) {
         );
     }
     response.on_hover_text(label);
+}
+
+/// `what` with a capital first letter, as a sentence.
+fn capitalised(what: &str) -> String {
+    let mut c = what.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }

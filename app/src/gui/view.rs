@@ -225,6 +225,8 @@ pub struct BattleView {
     pub legal: Vec<LegalCommand>,
     pub outcome: Option<Outcome>,
     pub to_move: Option<String>,
+    /// Each seat asked to act and what for, in words.
+    pub asked: Vec<(String, String)>,
     pub line: LineView,
     /// The cursor's position on the line.
     pub pos: usize,
@@ -247,6 +249,7 @@ impl BattleView {
             legal: Vec::new(),
             outcome: None,
             to_move: None,
+            asked: Vec::new(),
             line: LineView::empty(),
             pos: 0,
             rebuilds: 0,
@@ -291,7 +294,13 @@ impl BattleView {
         self.scene = battle.scene_at(key.cursor);
         self.legal = battle.legal();
         self.outcome = battle.outcome();
-        self.to_move = battle.to_move().map(|a| battle.actor_name(a));
+        self.asked = battle
+            .asked()
+            .into_iter()
+            .map(|a| (battle.actor_name(a.seat), a.what))
+            .collect();
+        let names: Vec<&str> = self.asked.iter().map(|(n, _)| n.as_str()).collect();
+        self.to_move = (!names.is_empty()).then(|| names.join(" and "));
     }
 }
 

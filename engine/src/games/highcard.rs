@@ -13,7 +13,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    Actor, FlowMark, Game, Outcome, RuleError, RuleErrorKind, ScenarioInfo, SeatScore, SetupError,
+    Actor, Ask, FlowMark, Game, Outcome, RuleError, RuleErrorKind, ScenarioInfo, SeatScore,
+    SetupError,
 };
 use crate::rng::Randomness;
 use crate::scene::{Item, ItemKind, Rgba, Scene, Shape};
@@ -209,8 +210,14 @@ impl Game for HighCard {
             .collect()
     }
 
-    fn to_move(state: &HighCardState) -> Option<Actor> {
-        (!state.over).then_some(Actor(state.to_play))
+    fn asked(state: &HighCardState) -> Vec<Ask> {
+        if state.over {
+            return Vec::new();
+        }
+        vec![Ask {
+            seat: Actor(state.to_play),
+            what: "lay a card face down".into(),
+        }]
     }
 
     fn outcome(state: &HighCardState) -> Option<Outcome> {

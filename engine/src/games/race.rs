@@ -13,7 +13,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    Actor, FlowMark, Game, Outcome, RuleError, RuleErrorKind, ScenarioInfo, SeatScore, SetupError,
+    Actor, Ask, FlowMark, Game, Outcome, RuleError, RuleErrorKind, ScenarioInfo, SeatScore,
+    SetupError,
 };
 use crate::rng::Randomness;
 use crate::scene::{Item, ItemKind, Rgba, Scene, Shape};
@@ -208,8 +209,14 @@ impl Game for Race {
         ]
     }
 
-    fn to_move(state: &RaceState) -> Option<Actor> {
-        state.winner.is_none().then_some(Actor(state.to_move))
+    fn asked(state: &RaceState) -> Vec<Ask> {
+        if state.winner.is_some() {
+            return Vec::new();
+        }
+        vec![Ask {
+            seat: Actor(state.to_move),
+            what: "roll or hold".into(),
+        }]
     }
 
     fn outcome(state: &RaceState) -> Option<Outcome> {

@@ -150,6 +150,27 @@ pub fn to_move(s: &DimxState) -> Option<Actor> {
     }
 }
 
+/// Who is asked to act now and what for (one seat at a time in this game).
+pub fn asked(s: &DimxState) -> Vec<crate::game::Ask> {
+    let Some(seat) = to_move(s) else {
+        return Vec::new();
+    };
+    let what = if s.placing.is_some() {
+        "break a tie: choose where the Kay'otz unit goes"
+    } else {
+        match &s.phase {
+            Phase::MarineAction { .. } => "activate a unit, or end the Marine Action Phase",
+            Phase::ChooseChit { .. } => "choose the Activation Chit to enact",
+            Phase::Kayotz { .. } => "activate the Kay'otz units the chit names",
+            Phase::Activated | Phase::Over { .. } => "",
+        }
+    };
+    vec![crate::game::Ask {
+        seat,
+        what: what.to_owned(),
+    }]
+}
+
 /// The seat that plays a side.
 pub fn side_actor(s: Side) -> Actor {
     match s {

@@ -42,7 +42,9 @@ pub mod units;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Actor, Anchors, FlowMark, Game, Outcome, RuleError, ScenarioInfo, SetupError};
+use crate::game::{
+    Actor, Anchors, Ask, FlowMark, Game, Outcome, RuleError, ScenarioInfo, SetupError,
+};
 use crate::rng::Randomness;
 use crate::scene::Scene;
 
@@ -196,8 +198,8 @@ impl Game for DimX {
         actions::legal(state)
     }
 
-    fn to_move(state: &DimxState) -> Option<Actor> {
-        actions::to_move(state)
+    fn asked(state: &DimxState) -> Vec<Ask> {
+        actions::asked(state)
     }
 
     fn outcome(state: &DimxState) -> Option<Outcome> {
