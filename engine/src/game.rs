@@ -190,6 +190,29 @@ pub struct Anchors {
     pub target: Option<String>,
 }
 
+/// An option of a game's config, declared so that the New battle dialog and
+/// the command line offer it without knowing the game.
+#[derive(Clone, Debug, PartialEq, Eq, SerializeDerive)]
+pub struct GameOption {
+    /// Its key in the config.
+    pub key: &'static str,
+    /// The heading it goes under in the New battle dialog, e.g. "Players".
+    pub group: &'static str,
+    /// What it is, e.g. "Two-player variant (a player runs the invaders)".
+    pub label: &'static str,
+    /// One line on what it does.
+    pub help: &'static str,
+    pub kind: OptionKind,
+}
+
+/// What values an option takes.
+#[derive(Clone, Debug, PartialEq, Eq, SerializeDerive)]
+#[serde(rename_all = "snake_case")]
+pub enum OptionKind {
+    Flag { default: bool },
+    Number { min: i64, max: i64, default: i64 },
+}
+
 /// A scenario a battle can start from.
 #[derive(Clone, Debug, PartialEq, Eq, SerializeDerive, Deserialize)]
 pub struct ScenarioInfo {
@@ -217,6 +240,11 @@ pub trait Game: Sized + 'static {
 
     /// The scenarios this game ships with.
     fn scenarios() -> Vec<ScenarioInfo>;
+
+    /// The options of its config a player may set when starting a battle.
+    fn options() -> Vec<GameOption> {
+        Vec::new()
+    }
 
     /// The state before the first command. No randomness: draws happen in play.
     fn setup(config: &Self::Config) -> Result<Self::State, SetupError>;

@@ -71,8 +71,8 @@ pub mod upcast;
 
 pub use battle::{Battle, EntryText, LegalCommand, PlayError};
 pub use game::{
-    Actor, Anchors, Ask, Fate, FlowMark, Game, Outcome, PieceResult, RuleError, RuleErrorKind,
-    ScenarioInfo, SeatScore, SetupError, Viewer,
+    Actor, Anchors, Ask, Fate, FlowMark, Game, GameOption, OptionKind, Outcome, PieceResult,
+    RuleError, RuleErrorKind, ScenarioInfo, SeatScore, SetupError, Viewer,
 };
 pub use rng::{Die, Randomness};
 pub use scene::Scene;

@@ -147,3 +147,27 @@ fn every_registered_game_conforms() {
     }
     assert!(checked >= 2, "the registry lists {checked} built games");
 }
+
+/// Every option a game declares is a key its config takes, at its default
+/// and at both ends of its range.
+#[test]
+fn every_declared_option_is_taken_by_the_games_config() {
+    use xenolog_engine::OptionKind;
+    for entry in REGISTRY.iter().filter(|e| e.rules.is_some()) {
+        let rules = entry.rules.unwrap();
+        for o in (rules.options)() {
+            let values = match o.kind {
+                OptionKind::Flag { default } => vec![Value::from(default), Value::from(!default)],
+                OptionKind::Number { min, max, default } => {
+                    vec![Value::from(default), Value::from(min), Value::from(max)]
+                }
+            };
+            for v in values {
+                let config = serde_json::json!({ o.key: v });
+                if let Err(e) = (rules.start)(1, &config, false) {
+                    panic!("{}: option {} = {v} is refused: {e}", entry.id, o.key);
+                }
+            }
+        }
+    }
+}

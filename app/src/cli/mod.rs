@@ -659,7 +659,8 @@ fn games(out: &mut dyn Write, json: bool) -> Out {
             json_line(
                 out,
                 &json!({"id": g.id, "name": g.name, "players": g.players, "available": g.available,
-                    "test_only": g.test_only,
+                    "test_only": g.test_only, "rules_version": g.rules_version,
+                    "options": g.options,
                     "scenarios": g.scenarios.iter().map(|s| json!({"id": s.id, "name": s.name, "description": s.description})).collect::<Vec<_>>()}),
             )?;
         } else {
@@ -680,6 +681,23 @@ fn games(out: &mut dyn Write, json: bool) -> Out {
                     format!(
                         "          scenario {:<14} {}: {}",
                         s.id, s.name, s.description
+                    ),
+                )?;
+            }
+            for o in &g.options {
+                let values = match o.kind {
+                    xenolog_engine::OptionKind::Flag { default } => {
+                        format!("true or false, default {default}")
+                    }
+                    xenolog_engine::OptionKind::Number { min, max, default } => {
+                        format!("{min} to {max}, default {default}")
+                    }
+                };
+                line(
+                    out,
+                    format!(
+                        "          --option {}=...  {} ({values}): {}",
+                        o.key, o.label, o.help
                     ),
                 )?;
             }

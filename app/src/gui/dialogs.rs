@@ -3,6 +3,7 @@
 //! stack on top of it.
 
 use eframe::egui::{self, Id, Modal, Ui};
+use xenolog_engine::OptionKind;
 use xenolog_engine::games::GameInfo;
 
 use super::boards;
@@ -64,7 +65,8 @@ pub struct NewBattleForm {
     pub scenario: String,
     pub seed_text: String,
     pub dice_mode: DiceMode,
-    pub two_player: bool,
+    /// The values of the options the game declares, by config key.
+    pub options: std::collections::BTreeMap<String, serde_json::Value>,
     pub strict: bool,
     pub title: String,
     pub error: Option<String>,
@@ -105,7 +107,7 @@ impl NewBattleForm {
             scenario: String::new(),
             seed_text: random_seed().to_string(),
             dice_mode: DiceMode::Rolled,
-            two_player: false,
+            options: Default::default(),
             strict: false,
             title: String::new(),
             error: None,
@@ -123,6 +125,17 @@ impl NewBattleForm {
                 .map(|s| s.id.clone())
                 .unwrap_or_default();
             self.title = default_title(g, &self.scenario);
+            self.options = g
+                .options
+                .iter()
+                .map(|o| {
+                    let value = match o.kind {
+                        OptionKind::Flag { default } => serde_json::json!(default),
+                        OptionKind::Number { default, .. } => serde_json::json!(default),
+                    };
+                    (o.key.to_owned(), value)
+                })
+                .collect();
         }
     }
 
@@ -151,7 +164,13 @@ impl NewBattleForm {
             game: game.id.to_owned(),
             scenario: self.scenario.clone(),
             seed,
-            config: board.new_battle_config(&self.scenario, self.two_player),
+            config: {
+                let mut config = board.new_battle_config(&self.scenario);
+                if let Some(map) = config.as_object_mut() {
+                    map.extend(self.options.clone());
+                }
+                config
+            },
             title: title.to_owned(),
             dice_mode: self.dice_mode,
             strict: self.strict && self.dice_mode == DiceMode::Rolled,
@@ -449,20 +468,7 @@ fn new_battle_ui(
             "Casual: anything can be taken back; the log counts take-backs past a roll."
         });
     }
-    if boards::for_game(&form.game).two_player_variant() {
-        // Its own heading: under "Dice:" it read as a third way to roll.
-        ui.label("Players:");
-        ui.checkbox(
-            &mut form.two_player,
-            "Two-player variant (a player runs the invaders)",
-        );
-        ui.weak(if form.two_player {
-            "The invaders' player picks the chit to enact, the order the invaders act in, \
-             and breaks their ties."
-        } else {
-            "Solitaire: Xenolog runs the invaders by the rules."
-        });
-    }
+    options_ui(ui, &game, &mut form.options);
     labelled_edit(
         ui,
         "Title:",
@@ -577,6 +583,42 @@ pub fn notice_ui(ctx: &egui::Context, notices: &[Notice], commands: &mut Vec<App
     if modal.inner || modal.should_close() {
         // The notice goes before its action runs, so a new notice stays.
         commands.insert(0, AppCommand::DismissNotice);
+    }
+}
+
+/// The options the game declares, each under its heading (its own heading:
+/// under "Dice:" an option read as another way to roll).
+fn options_ui(
+    ui: &mut egui::Ui,
+    game: &GameInfo,
+    values: &mut std::collections::BTreeMap<String, serde_json::Value>,
+) {
+    let mut heading = "";
+    for o in &game.options {
+        if o.group != heading {
+            heading = o.group;
+            ui.label(format!("{heading}:"));
+        }
+        let value = values
+            .entry(o.key.to_owned())
+            .or_insert(serde_json::Value::Null);
+        match o.kind {
+            OptionKind::Flag { default } => {
+                let mut on = value.as_bool().unwrap_or(default);
+                ui.checkbox(&mut on, o.label);
+                *value = serde_json::json!(on);
+            }
+            OptionKind::Number { min, max, default } => {
+                let mut n = value.as_i64().unwrap_or(default);
+                ui.horizontal(|ui| {
+                    let l = ui.label(format!("{}:", o.label));
+                    ui.add(egui::DragValue::new(&mut n).range(min..=max))
+                        .labelled_by(l.id);
+                });
+                *value = serde_json::json!(n);
+            }
+        }
+        ui.weak(o.help);
     }
 }
 

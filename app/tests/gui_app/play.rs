@@ -177,3 +177,17 @@ fn a_strict_battle_refuses_another_command_once_the_dice_are_seen() {
     assert_eq!(b.records().len(), 1, "nothing was recorded");
     assert_eq!(b.branches().len(), 1);
 }
+
+#[test]
+fn the_new_battle_dialog_lays_out_the_options_a_game_declares() {
+    let mut h = app();
+    click(&mut h, "New battle…");
+    click(&mut h, RACE);
+    // Dice Race declares "Points to win": a number field, not a game-specific widget.
+    h.get_by_label("Race:");
+    h.get_by_label_contains("The first player to bank this many points wins.");
+    type_into(&mut h, "Points to win:", "20");
+    click(&mut h, "Start battle");
+    let b = &h.state().open.as_ref().expect("started").battle;
+    assert_eq!(b.state_json(None)["target"], 20);
+}

@@ -93,6 +93,20 @@ impl Game for HighCard {
         }]
     }
 
+    fn options() -> Vec<crate::game::GameOption> {
+        vec![crate::game::GameOption {
+            key: "rounds",
+            group: "Game",
+            label: "Rounds",
+            help: "Each round deals three cards to each player.",
+            kind: crate::game::OptionKind::Number {
+                min: 1,
+                max: 9,
+                default: 3,
+            },
+        }]
+    }
+
     fn setup(config: &HighCardConfig) -> Result<HighCardState, SetupError> {
         if config.rounds == 0 {
             return Err(SetupError("play at least one round".into()));

@@ -12,7 +12,7 @@
 use serde_json::Value;
 
 use crate::battle::Battle;
-use crate::game::{Game, ScenarioInfo};
+use crate::game::{Game, GameOption, ScenarioInfo};
 use crate::session::{LoadError, Session, StoredBattle};
 
 pub mod dimx;
@@ -30,6 +30,8 @@ pub struct GameInfo {
     /// A small game for tests and benchmarks, not shown to players by default.
     pub test_only: bool,
     pub scenarios: Vec<ScenarioInfo>,
+    /// The options of its config (see [`crate::Game::options`]).
+    pub options: Vec<GameOption>,
     /// This build's rules version of the game (0 for a game not built yet).
     pub rules_version: u32,
 }
@@ -55,6 +57,7 @@ pub type LoadFn = fn(StoredBattle) -> Result<Box<dyn Battle>, LoadError>;
 pub struct Rules {
     pub rules_version: u32,
     pub scenarios: fn() -> Vec<ScenarioInfo>,
+    pub options: fn() -> Vec<GameOption>,
     pub start: StartFn,
     pub load: LoadFn,
 }
@@ -69,6 +72,7 @@ pub const fn built<G: Game>(players: &'static str, test_only: bool) -> Entry {
         rules: Some(Rules {
             rules_version: G::RULES_VERSION,
             scenarios: G::scenarios,
+            options: G::options,
             start: start::<G>,
             load: load::<G>,
         }),
@@ -106,6 +110,7 @@ impl Entry {
             available: self.rules.is_some(),
             test_only: self.test_only,
             scenarios: self.rules.map(|r| (r.scenarios)()).unwrap_or_default(),
+            options: self.rules.map(|r| (r.options)()).unwrap_or_default(),
             rules_version: self.rules.map_or(0, |r| r.rules_version),
         }
     }

@@ -113,6 +113,20 @@ impl Game for Race {
         }]
     }
 
+    fn options() -> Vec<crate::game::GameOption> {
+        vec![crate::game::GameOption {
+            key: "target",
+            group: "Race",
+            label: "Points to win",
+            help: "The first player to bank this many points wins.",
+            kind: crate::game::OptionKind::Number {
+                min: 1,
+                max: 10_000,
+                default: 50,
+            },
+        }]
+    }
+
     fn setup(config: &RaceConfig) -> Result<RaceState, SetupError> {
         if config.target == 0 {
             return Err(SetupError("the target must be at least 1 point".into()));

@@ -608,12 +608,8 @@ impl BoardUi for DimxBoard {
         aid_ui(ui, session(battle).map(|s| s.state()));
     }
 
-    fn two_player_variant(&self) -> bool {
-        true
-    }
-
-    fn new_battle_config(&self, scenario: &str, two_player: bool) -> Value {
-        json!({ "scenario": scenario, "two_player": two_player })
+    fn new_battle_config(&self, scenario: &str) -> Value {
+        json!({ "scenario": scenario })
     }
 }
 

@@ -167,13 +167,11 @@ pub trait BoardUi {
     }
 
     /// Whether the game has a two-player variant to offer in New battle.
-    fn two_player_variant(&self) -> bool {
-        false
-    }
-
-    /// The game's config for a new battle.
-    fn new_battle_config(&self, scenario: &str, _two_player: bool) -> Value {
-        json!({ "scenario": scenario })
+    /// The game's config for a new battle from this scenario, before the
+    /// options the game declares (`Game::options`) are added to it. Empty by
+    /// default: a game whose config names its scenario says how.
+    fn new_battle_config(&self, _scenario: &str) -> Value {
+        json!({})
     }
 }
 

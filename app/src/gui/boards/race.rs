@@ -1,6 +1,5 @@
 //! The Dice Race test game: no scenarios to configure; a 1 loses the turn.
 
-use serde_json::{Value, json};
 use xenolog_engine::{Battle, EntryText};
 
 use super::{BoardUi, DieMark};
@@ -9,10 +8,6 @@ use super::{BoardUi, DieMark};
 pub struct RaceBoard;
 
 impl BoardUi for RaceBoard {
-    fn new_battle_config(&self, _scenario: &str, _two_player: bool) -> Value {
-        json!({})
-    }
-
     /// A 1 busts the turn: it is marked as the miss.
     fn die_marks(&self, _battle: &dyn Battle, entry: &EntryText) -> Vec<DieMark> {
         entry

@@ -166,6 +166,17 @@ impl Game for DimX {
     /// turn" across draw-again chits, and the review fixes that followed.
     const RULES_VERSION: u32 = 3;
 
+    fn options() -> Vec<crate::game::GameOption> {
+        vec![crate::game::GameOption {
+            key: "two_player",
+            group: "Players",
+            label: "Two-player variant (a player runs the invaders)",
+            help: "The invaders' player picks the chit to enact, the order the invaders act in, \
+                   and breaks their ties; without it Xenolog runs the invaders by the rules.",
+            kind: crate::game::OptionKind::Flag { default: false },
+        }]
+    }
+
     fn scenarios() -> Vec<ScenarioInfo> {
         scenario::builtin()
             .iter()
