@@ -798,7 +798,7 @@ fn camera_buttons_ui(ui: &mut egui::Ui, view: Rect, camera: &mut Camera) {
     for (label, icon, factor) in [
         ("Zoom in", "+", Some(1.25)),
         ("Zoom out", "−", Some(0.8)),
-        ("Fit board", "⊡", None),
+        ("Back to the opening view", "⊡", None),
     ] {
         let r = Rect::from_min_size(at, size);
         let b = ui.put(r, egui::Button::new(icon)).on_hover_text(label);
