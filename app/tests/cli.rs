@@ -189,6 +189,30 @@ fn undo_then_a_new_command_starts_a_branch_and_keeps_the_old_line() {
     ok(&xenolog(&["verify", c.f(), "--battle", &id]));
 }
 
+/// Counts agree in number: "1 entry", "1 branch", never "1 entries".
+#[test]
+fn counts_say_one_entry_and_one_branch() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("c.xenolog");
+    let f = f.to_str().unwrap();
+    ok(&xenolog(&["new", f]));
+    let id = ok(&xenolog(&["battle", f, "--game", "race", "--seed", "1"]));
+    let id = id.trim().rsplit(' ').next().unwrap().to_owned();
+    ok(&xenolog_stdin(
+        &["play", f, "--battle", &id, "--script", "-"],
+        "{\"actor\":0,\"command\":\"hold\"}\n",
+    ));
+    let list = ok(&xenolog(&["battles", f]));
+    assert!(
+        list.contains(" 1 entry ") && list.contains(" 1 branch "),
+        "{list}"
+    );
+    let tree = ok(&xenolog(&["branches", f, "--battle", &id]));
+    assert!(tree.contains("1 entry to head"), "{tree}");
+    let u = ok(&xenolog(&["undo", f, "--battle", &id]));
+    assert!(u.contains("moved 1 entry back"), "{u}");
+}
+
 #[test]
 fn autoplay_plays_to_the_end_and_verify_passes() {
     let c = Camp::new();
@@ -413,28 +437,4 @@ fn a_battle_is_titled_with_its_scenarios_name() {
     ]));
     let list = ok(&xenolog(&["battles", c.f()]));
     assert!(list.contains("Battle 2: The Monolith"), "{list}");
-}
-
-/// Counts agree in number: "1 entry", "1 branch", never "1 entries".
-#[test]
-fn counts_say_one_entry_and_one_branch() {
-    let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("c.xenolog");
-    let f = f.to_str().unwrap();
-    ok(&xenolog(&["new", f]));
-    let id = ok(&xenolog(&["battle", f, "--game", "race", "--seed", "1"]));
-    let id = id.trim().rsplit(' ').next().unwrap().to_owned();
-    ok(&xenolog_stdin(
-        &["play", f, "--battle", &id, "--script", "-"],
-        "{\"actor\":0,\"command\":\"hold\"}\n",
-    ));
-    let list = ok(&xenolog(&["battles", f]));
-    assert!(
-        list.contains(" 1 entry ") && list.contains(" 1 branch "),
-        "{list}"
-    );
-    let tree = ok(&xenolog(&["branches", f, "--battle", &id]));
-    assert!(tree.contains("1 entry to head"), "{tree}");
-    let u = ok(&xenolog(&["undo", f, "--battle", &id]));
-    assert!(u.contains("moved 1 entry back"), "{u}");
 }
