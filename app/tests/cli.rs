@@ -155,7 +155,7 @@ fn undo_then_a_new_command_starts_a_branch_and_keeps_the_old_line() {
         "{\"actor\":0,\"command\":{\"roll\":{\"dice\":1}}}\n{\"actor\":0,\"command\":\"hold\"}\n",
     ));
     let u = ok(&xenolog(&["undo", c.f(), "--battle", &id]));
-    assert!(u.contains("moved 1 entries back; cursor at entry 0"), "{u}");
+    assert!(u.contains("moved 1 entry back; cursor at entry 0"), "{u}");
     let o = ok(&xenolog(&["redo", c.f(), "--battle", &id]));
     assert!(o.contains("cursor at entry 1"), "{o}");
     ok(&xenolog(&["undo", c.f(), "--battle", &id, "--steps", "2"]));
@@ -187,6 +187,30 @@ fn undo_then_a_new_command_starts_a_branch_and_keeps_the_old_line() {
     let tree = ok(&xenolog(&["branches", c.f(), "--battle", &id]));
     assert!(tree.contains("what if"), "{tree}");
     ok(&xenolog(&["verify", c.f(), "--battle", &id]));
+}
+
+/// Counts agree in number: "1 entry", "1 branch", never "1 entries".
+#[test]
+fn counts_say_one_entry_and_one_branch() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("c.xenolog");
+    let f = f.to_str().unwrap();
+    ok(&xenolog(&["new", f]));
+    let id = ok(&xenolog(&["battle", f, "--game", "race", "--seed", "1"]));
+    let id = id.trim().rsplit(' ').next().unwrap().to_owned();
+    ok(&xenolog_stdin(
+        &["play", f, "--battle", &id, "--script", "-"],
+        "{\"actor\":0,\"command\":\"hold\"}\n",
+    ));
+    let list = ok(&xenolog(&["battles", f]));
+    assert!(
+        list.contains(" 1 entry ") && list.contains(" 1 branch "),
+        "{list}"
+    );
+    let tree = ok(&xenolog(&["branches", f, "--battle", &id]));
+    assert!(tree.contains("1 entry to head"), "{tree}");
+    let u = ok(&xenolog(&["undo", f, "--battle", &id]));
+    assert!(u.contains("moved 1 entry back"), "{u}");
 }
 
 #[test]

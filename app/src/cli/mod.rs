@@ -414,14 +414,19 @@ fn parse_at(battle: &dyn Battle, text: &str) -> Out<Option<EntryId>> {
             })?;
             if id as usize >= battle.records().len() {
                 return Err(Fail::usage(format!(
-                    "there is no entry {id}: the battle has {} entries (0 to {})",
-                    battle.records().len(),
+                    "there is no entry {id}: the battle has {} (0 to {})",
+                    noun(battle.records().len(), "entry", "entries"),
                     battle.records().len().saturating_sub(1)
                 )));
             }
             Ok(Some(id))
         }
     }
+}
+
+/// A count with its noun in the right number: `1 entry`, `2 entries`.
+fn noun(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn cursor_text(battle: &dyn Battle) -> String {
@@ -494,12 +499,18 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
                     line(
                         out,
                         format!(
-                            "{:>4}  {:<8} {:<40} {:>6} entries  {:>2} branches  {}{}",
+                            "{:>4}  {:<8} {:<40} {:>6} {:<7}  {:>2} {:<8}  {}{}",
                             b.id,
                             b.game,
                             b.title,
                             b.entries,
+                            if b.entries == 1 { "entry" } else { "entries" },
                             b.branches,
+                            if b.branches == 1 {
+                                "branch"
+                            } else {
+                                "branches"
+                            },
                             b.status,
                             b.result.map(|r| format!(": {r}")).unwrap_or_default()
                         ),
@@ -892,7 +903,8 @@ fn move_cursor(
     line(
         out,
         format!(
-            "moved {moved} entries {way}; cursor {}",
+            "moved {} {way}; cursor {}",
+            noun(moved, "entry", "entries"),
             cursor_text(b.as_ref())
         ),
     )
@@ -920,7 +932,7 @@ fn branches(at: BattleRef, json: bool, out: &mut dyn Write) -> Out {
             line(
                 out,
                 format!(
-                    "{}{} {:>2} {:<20} {}, {len} entries to head {}",
+                    "{}{} {:>2} {:<20} {}, {} to head {}",
                     "  ".repeat(depth),
                     if br.id == current { "*" } else { " " },
                     br.id,
@@ -930,6 +942,7 @@ fn branches(at: BattleRef, json: bool, out: &mut dyn Write) -> Out {
                     } else {
                         "main line".into()
                     },
+                    noun(len, "entry", "entries"),
                     head.map_or("-".into(), |h| h.to_string())
                 ),
             )?;

@@ -125,15 +125,22 @@ impl Xform {
 }
 
 /// The opening view of a scene in `view`: the board point at its centre and
-/// the scale. The map (its hexes) fills the view, the hexes no smaller than
-/// [`READABLE_HEX_PX`]; the scenario card and the off-map boxes beside it
-/// are a drag or a zoom out away. A scene without hexes fits whole.
+/// the scale. The whole scene when it fits with hexes at least
+/// [`READABLE_HEX_PX`] wide; else the map (its hexes) fills the view, the
+/// hexes no smaller than that, and the scenario card and the off-map boxes
+/// beside it are a drag or a zoom out away. A scene without hexes fits whole.
 fn opening_view(scene: &Scene, view: Rect) -> (Vec2, f32) {
     let fit = |w: f32, h: f32| (view.width() / w.max(1.0)).min(view.height() / h.max(1.0));
     let Some((lo, hi, hex_w)) = map_extent(scene) else {
         let (w, h) = (scene.width, scene.height);
         return (vec2(w, h) / 2.0, fit(w, h).max(1e-3));
     };
+    // The whole scene (the card and the boxes beside the map too) when it
+    // fits with readable hexes.
+    let whole = fit(scene.width, scene.height);
+    if whole * hex_w >= READABLE_HEX_PX {
+        return (vec2(scene.width, scene.height) / 2.0, whole);
+    }
     let (w, h) = (hi[0] - lo[0], hi[1] - lo[1]);
     let scale = fit(w, h).max(READABLE_HEX_PX / hex_w).max(1e-3);
     (vec2(lo[0] + w / 2.0, lo[1] + h / 2.0), scale)
@@ -798,7 +805,7 @@ fn camera_buttons_ui(ui: &mut egui::Ui, view: Rect, camera: &mut Camera) {
     for (label, icon, factor) in [
         ("Zoom in", "+", Some(1.25)),
         ("Zoom out", "−", Some(0.8)),
-        ("Fit board", "⊡", None),
+        ("Back to the opening view", "⊡", None),
     ] {
         let r = Rect::from_min_size(at, size);
         let b = ui.put(r, egui::Button::new(icon)).on_hover_text(label);

@@ -779,6 +779,13 @@ fn panel(s: &DimxState, map: &Map, x0: f32, items: &mut Vec<Item>) {
     }
 }
 
+/// Where a counter on a hex is drawn, and its size: a little below the
+/// centre and a little smaller than the hex's inner height, so the hex
+/// number printed at the top of the hex stays readable.
+fn counter_on_hex(p: [f32; 2]) -> ([f32; 2], f32) {
+    ([p[0], p[1] + 3.5], 42.0)
+}
+
 /// Draw a state.
 pub fn scene(s: &DimxState) -> Scene {
     let map = map_of(s);
@@ -787,13 +794,15 @@ pub fn scene(s: &DimxState) -> Scene {
     for m in &s.marines {
         if let Some(h) = m.on_map() {
             let c = super::rules::cell(map, h);
-            marine_counter(m, at(map, c), 44.0, &mut items);
+            let (p, w) = counter_on_hex(at(map, c));
+            marine_counter(m, p, w, &mut items);
         }
     }
     for a in &s.aliens {
         if let Some(h) = a.on_map() {
             let c = super::rules::cell(map, h);
-            alien_counter(s, map, a, at(map, c), 44.0, &mut items);
+            let (p, w) = counter_on_hex(at(map, c));
+            alien_counter(s, map, a, p, w, &mut items);
         }
     }
     let width = MARGIN * 2.0 + R * (1.5 * f32::from(map.cols - 1) + 2.0);
