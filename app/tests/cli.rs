@@ -89,7 +89,7 @@ fn a_command_printed_by_legal_is_accepted_by_play_as_it_is() {
         &["play", c.f(), "--battle", &id, "--script", "-"],
         first,
     ));
-    assert!(played.contains("Player 1 rolls 1 dice"), "{played}");
+    assert!(played.contains("Player 1 rolls 1 die"), "{played}");
     let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
     assert!(log.contains("#0"), "{log}");
     let v = xenolog(&["verify", c.f()]);

@@ -249,6 +249,16 @@ pub trait Game: Sized + 'static {
     /// The state before the first command. No randomness: draws happen in play.
     fn setup(config: &Self::Config) -> Result<Self::State, SetupError>;
 
+    /// The setup of a stored battle started under `rules_version`. A game
+    /// whose setup grew stricter (a scenario file it now refuses) overrides
+    /// this so that battles started before still open as they were.
+    fn setup_recorded(
+        config: &Self::Config,
+        _rules_version: u32,
+    ) -> Result<Self::State, SetupError> {
+        Self::setup(config)
+    }
+
     /// Decide a command into events, or refuse it with the rule that forbids it.
     fn decide(
         state: &Self::State,

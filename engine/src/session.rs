@@ -369,7 +369,7 @@ impl<G: Game> Session<G> {
             branch,
         } = parts;
         let config = Self::parse_config(&meta.config)?;
-        let initial = G::setup(&config)?;
+        let initial = G::setup_recorded(&config, meta.rules_version)?;
         let mut s = Self::empty(meta, config, initial);
         if branches.is_empty() || branches.iter().enumerate().any(|(i, b)| b.id as usize != i) {
             return Err(LoadError::Other(

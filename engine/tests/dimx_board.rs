@@ -540,6 +540,50 @@ fn a_scenario_file_with_a_unit_both_stunned_and_paralyzed_is_refused_naming_the_
     );
 }
 
+/// Principle 12: the two refusals above came with rules version 3. A battle
+/// started under version 2 from such a file still opens, as it was then
+/// (the Strongpoint listed twice, the later marker standing).
+#[test]
+fn a_battle_started_under_version_2_from_a_file_version_3_refuses_still_opens() {
+    let text =
+        "scenario \"x\"\nmap alpha\nmarine SC1 at 111 stunned paralyzed\nstrongpoint 263 263\n";
+    let config = DimxConfig {
+        scenario_text: Some(text.into()),
+        ..Default::default()
+    };
+    assert!(
+        Session::<DimX>::new(1, config.clone()).is_err(),
+        "refused for a new battle"
+    );
+    let old = xenolog_engine::StoredBattle {
+        meta: xenolog_engine::BattleMeta {
+            game: "dimx".into(),
+            seed: 1,
+            rules_version: 2,
+            config: serde_json::to_string(&config).unwrap(),
+            strict: false,
+        },
+        records: Vec::new(),
+        branches: vec![xenolog_engine::Branch {
+            id: 0,
+            name: "Main".into(),
+            parent: None,
+            fork: None,
+        }],
+        snapshots: Vec::new(),
+        cursor: None,
+        branch: 0,
+    };
+    let s = Session::<DimX>::from_parts(old).expect("an old battle opens");
+    assert_eq!(s.state().strongpoints.len(), 2, "as version 2 read it");
+    let sc1 = s.state().marines.iter().find(|m| m.id == "SC1").unwrap();
+    assert_eq!(
+        format!("{:?}", sc1.condition),
+        "Paralyzed",
+        "the later marker stands"
+    );
+}
+
 #[test]
 fn cup_and_pool_counters_carry_their_ids_under_them() {
     use xenolog_engine::scene::Shape;

@@ -56,7 +56,7 @@ fn undo_then_play_asks_for_a_branch_and_keeps_the_old_line() {
     h.run();
     assert_eq!(position(&h), (1, 2));
 
-    click(&mut h, "Player 2 rolls 1 dice");
+    click(&mut h, "Player 2 rolls 1 die");
     h.get_by_label("Start a new branch?");
     click(&mut h, "Start new branch");
     let b = &h.state().open.as_ref().unwrap().battle;

@@ -258,6 +258,7 @@ impl Game for Race {
 
     fn describe_command(_state: &RaceState, actor: Actor, command: &RaceCommand) -> String {
         match command {
+            RaceCommand::Roll { dice: 1 } => format!("{} rolls 1 die", Self::actor_name(actor)),
             RaceCommand::Roll { dice } => format!("{} rolls {dice} dice", Self::actor_name(actor)),
             RaceCommand::Hold => format!("{} holds", Self::actor_name(actor)),
         }

@@ -122,8 +122,15 @@ pub struct DimxConfig {
 
 /// Build the starting state from a config.
 pub fn start(config: &DimxConfig) -> Result<DimxState, SetupError> {
+    start_as(config, false)
+}
+
+/// Build the starting state; `before_v3` reads a scenario file as rules
+/// versions 1 and 2 did (a Strongpoint given twice, a unit both Stunned and
+/// Paralyzed were accepted), so battles started then still open as they were.
+fn start_as(config: &DimxConfig, before_v3: bool) -> Result<DimxState, SetupError> {
     if let Some(text) = &config.scenario_text {
-        return scenario::parse(text, "file", config.two_player)
+        return scenario::parse_as(text, "file", config.two_player, before_v3)
             .map(|s| s.state)
             .map_err(|e| SetupError(format!("the scenario file is not valid: {e}")));
     }
@@ -190,6 +197,10 @@ impl Game for DimX {
 
     fn setup(config: &DimxConfig) -> Result<DimxState, SetupError> {
         start(config)
+    }
+
+    fn setup_recorded(config: &DimxConfig, rules_version: u32) -> Result<DimxState, SetupError> {
+        start_as(config, rules_version < 3)
     }
 
     fn decide(

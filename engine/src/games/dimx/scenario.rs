@@ -145,6 +145,18 @@ fn conds(l: &Line, from: usize, m: &Map) -> Result<Vec<Cond>, TextError> {
 
 /// Read a scenario file. `two_player` comes from the battle's options.
 pub fn parse(text: &str, id: &str, two_player: bool) -> Result<Scenario, TextError> {
+    parse_as(text, id, two_player, false)
+}
+
+/// [`parse`], or with `before_v3` as rules versions 1 and 2 read a file: a
+/// Strongpoint given twice and a unit both Stunned and Paralyzed were taken
+/// (the later marker standing), which version 3 refuses.
+pub fn parse_as(
+    text: &str,
+    id: &str,
+    two_player: bool,
+    before_v3: bool,
+) -> Result<Scenario, TextError> {
     let all = lines(text)?;
     let sheet = units::sheet();
     // Chit definitions (a sheet of the player's own) are pulled out first.
@@ -324,7 +336,7 @@ pub fn parse(text: &str, id: &str, two_player: bool) -> Result<Scenario, TextErr
                 while i < l.words.len() {
                     let word = l.words[i].as_str();
                     if matches!(word, "stunned" | "paralyzed") {
-                        if let Some(first) = condition {
+                        if let Some(first) = condition.filter(|_| !before_v3) {
                             return Err(l.err(format!(
                                 "{} is given both '{first}' and '{word}': a unit is Stunned or Paralyzed, not both",
                                 mu.id
@@ -459,7 +471,7 @@ pub fn parse(text: &str, id: &str, two_player: bool) -> Result<Scenario, TextErr
             "strongpoint" => {
                 for i in 1..l.words.len() {
                     let h = hex(l, i, m)?;
-                    if s.strongpoints.contains(&h) {
+                    if s.strongpoints.contains(&h) && !before_v3 {
                         return Err(l.err(format!(
                             "hex {h} is given a Strongpoint twice: a hex holds one Strongpoint"
                         )));
