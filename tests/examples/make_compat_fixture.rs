@@ -71,8 +71,17 @@ fn play(
     Ok(())
 }
 
-/// A battle with a main line, a branch from `back` entries before its head
-/// (renamed), and the main line current again; played to the end if `finish`.
+/// How a fixture battle is played.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A main line, a branch from 5 entries before its head (renamed), and
+    /// the main line current again.
+    Branched,
+    /// A strict battle: one line, nothing taken back.
+    Strict,
+}
+
+/// A battle played by a seeded bot; to the end if `finish`.
 #[allow(clippy::too_many_arguments)]
 fn battle(
     c: &mut Campaign,
@@ -83,20 +92,23 @@ fn battle(
     dice: DiceMode,
     steps: usize,
     finish: bool,
+    kind: Kind,
 ) -> Res<BattleId> {
-    let id = c.new_battle(game, seed, &config, title, dice)?;
+    let id = c.new_battle_with(game, seed, &config, title, dice, kind == Kind::Strict)?;
     let mut b = c.load_battle(id)?;
     let mut bot = Randomness::new(seed ^ 0x5eed, 0, None);
     let entered = dice == DiceMode::Entered;
     play(c, id, &mut *b, &mut bot, entered, steps)?;
-    b.undo(5);
-    play(c, id, &mut *b, &mut bot, entered, 6)?;
-    let last = b.branches().len() as u32 - 1;
-    if last > 0 {
-        b.rename_branch(last, "Another try")?;
+    if kind == Kind::Branched {
+        b.undo(5);
+        play(c, id, &mut *b, &mut bot, entered, 6)?;
+        let last = b.branches().len() as u32 - 1;
+        if last > 0 {
+            b.rename_branch(last, "Another try")?;
+        }
+        b.switch_branch(0)?;
+        c.save_position(id, &*b)?;
     }
-    b.switch_branch(0)?;
-    c.save_position(id, &*b)?;
     if finish {
         play(c, id, &mut *b, &mut bot, entered, 5000)?;
         if b.outcome().is_none() {
@@ -117,6 +129,7 @@ fn build(dir: &Path) -> Res<Manifest> {
         DiceMode::Rolled,
         90,
         true,
+        Kind::Branched,
     )?;
     let dimx_two = battle(
         &mut c,
@@ -127,6 +140,7 @@ fn build(dir: &Path) -> Res<Manifest> {
         DiceMode::Entered,
         80,
         false,
+        Kind::Branched,
     )?;
     battle(
         &mut c,
@@ -137,6 +151,7 @@ fn build(dir: &Path) -> Res<Manifest> {
         DiceMode::Rolled,
         30,
         true,
+        Kind::Branched,
     )?;
     let race_entered = battle(
         &mut c,
@@ -147,12 +162,48 @@ fn build(dir: &Path) -> Res<Manifest> {
         DiceMode::Entered,
         90,
         false,
+        Kind::Branched,
+    )?;
+    let race_strict = battle(
+        &mut c,
+        "race",
+        5,
+        json!({ "target": 100 }),
+        "Dice Race, strict, in progress",
+        DiceMode::Rolled,
+        40,
+        false,
+        Kind::Strict,
+    )?;
+    battle(
+        &mut c,
+        "highcard",
+        6,
+        json!({ "rounds": 2 }),
+        "High Card, played to the end",
+        DiceMode::Rolled,
+        10,
+        true,
+        Kind::Branched,
+    )?;
+    let cards = battle(
+        &mut c,
+        "highcard",
+        7,
+        json!({}),
+        "High Card, in progress",
+        DiceMode::Rolled,
+        14,
+        false,
+        Kind::Branched,
     )?;
     let mut exports = Vec::new();
     for (battle, file) in [
         (dimx_two, "dimx-two-player.xbattle"),
         (race_entered, "race-entered.xbattle"),
         (dimx_done, "dimx-finished.xbattle"),
+        (race_strict, "race-strict.xbattle"),
+        (cards, "highcard.xbattle"),
     ] {
         c.export_battle(battle, &dir.join(file))?;
         exports.push(ExportManifest {

@@ -72,6 +72,12 @@ pub struct BattleManifest {
     pub result: Option<String>,
     /// How many entries were recorded with entered dice.
     pub entered_entries: u64,
+    /// A strict battle (fixtures from before strict battles: false).
+    #[serde(default)]
+    pub strict: bool,
+    /// Entries played by the game itself (fixtures from before: 0).
+    #[serde(default)]
+    pub system_entries: u64,
     /// [`state_hash`] of the setup.
     pub setup: String,
     /// [`state_hash`] after every entry, by entry id.
@@ -115,6 +121,12 @@ pub fn describe_battle(
         branch: b.current_branch(),
         result: b.outcome().map(|o| o.summary),
         entered_entries: b.records().iter().filter(|r| r.entered).count() as u64,
+        strict: b.meta().strict,
+        system_entries: b
+            .records()
+            .iter()
+            .filter(|r| r.actor == xenolog_engine::Actor::SYSTEM)
+            .count() as u64,
         setup: state_hash(b, None),
         states: (0..n).map(|id| state_hash(b, Some(id))).collect(),
     }

@@ -61,6 +61,11 @@ fn check_battle(what: &str, m: &Manifest, want: &BattleManifest, b: &dyn Battle)
         got.entered_entries, want.entered_entries,
         "{what}: entered dice"
     );
+    assert_eq!(got.strict, want.strict, "{what}: strict");
+    assert_eq!(
+        got.system_entries, want.system_entries,
+        "{what}: the game's own steps"
+    );
     assert_eq!(b.corruption(), None, "{what}: an entry no longer decodes");
 
     let recorded = m.rules_versions[&want.game];
