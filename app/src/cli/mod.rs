@@ -533,10 +533,20 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
                 })
                 .collect();
             if legal.is_empty() && !json {
-                let why = b
-                    .outcome()
-                    .map(|o| format!("the battle is over: {}", o.summary))
-                    .unwrap_or_else(|| "no command is possible".into());
+                let why = match (b.outcome(), viewer) {
+                    (Some(o), _) => format!("the battle is over: {}", o.summary),
+                    (None, Viewer::Seat(seat)) => {
+                        let asked: Vec<String> =
+                            b.asked().iter().map(|a| b.actor_name(a.seat)).collect();
+                        format!(
+                            "{} is not asked to act now ({} {})",
+                            b.actor_name(seat),
+                            asked.join(" and "),
+                            if asked.len() == 1 { "is" } else { "are" }
+                        )
+                    }
+                    (None, Viewer::All) => "no command is possible".into(),
+                };
                 return line(out, why);
             }
             for (i, l) in legal.iter().enumerate() {

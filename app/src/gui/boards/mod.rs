@@ -182,12 +182,22 @@ impl BoardUi for GenericBoard {}
 
 /// The board UI of a game.
 pub fn for_game(game: &str) -> Box<dyn BoardUi> {
-    match game {
-        "race" => Box::new(race::RaceBoard),
-        "dimx" => Box::new(dimx::DimxBoard),
-        _ => Box::new(GenericBoard),
-    }
+    BOARDS.iter().find(|(id, _)| *id == game).map_or_else(
+        || Box::new(GenericBoard) as Box<dyn BoardUi>,
+        |(_, make)| make(),
+    )
 }
+
+/// Makes a game's board UI.
+type MakeBoard = fn() -> Box<dyn BoardUi>;
+
+/// The games with a board UI of their own: one line each, as the engine's
+/// registry (`xenolog_engine::games::REGISTRY`); every other game is played
+/// on the generic board.
+static BOARDS: &[(&str, MakeBoard)] = &[
+    ("dimx", || Box::new(dimx::DimxBoard)),
+    ("race", || Box::new(race::RaceBoard)),
+];
 
 /// The selected item's tooltip, line by line.
 pub fn generic_details_ui(ui: &mut egui::Ui, _battle: &dyn Battle, scene: &Scene, selected: &str) {
@@ -204,6 +214,21 @@ pub fn generic_details_ui(ui: &mut egui::Ui, _battle: &dyn Battle, scene: &Scene
         },
         None => {
             ui.weak("Not on the board at this point of the battle.");
+        }
+    }
+}
+
+#[cfg(test)]
+mod registry_tests {
+    use super::*;
+
+    #[test]
+    fn every_board_is_of_a_game_the_engine_registers() {
+        for (id, _) in BOARDS {
+            assert!(
+                xenolog_engine::games::entry(id).is_some_and(|e| e.rules.is_some()),
+                "a board for '{id}', which the engine does not build"
+            );
         }
     }
 }
