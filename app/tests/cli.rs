@@ -63,11 +63,15 @@ impl Camp {
         self.file.to_str().unwrap()
     }
     fn race(&self, seed: &str) -> String {
+        self.battle("race", seed)
+    }
+    /// Start a battle of `game`; its id.
+    fn battle(&self, game: &str, seed: &str) -> String {
         ok(&xenolog(&[
             "battle",
             self.f(),
             "--game",
-            "race",
+            game,
             "--seed",
             seed,
         ]))
@@ -93,7 +97,10 @@ fn a_command_printed_by_legal_is_accepted_by_play_as_it_is() {
     let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
     assert!(log.contains("#0"), "{log}");
     let v = xenolog(&["verify", c.f()]);
-    assert!(ok(&v).contains("ok: 1 entries"));
+    assert!(
+        ok(&v).contains("ok: 1 entry replays exactly"),
+        "one entry, not \"1 entries\""
+    );
 }
 
 #[test]
@@ -527,16 +534,7 @@ fn any_games_options_are_given_with_config_and_option() {
 #[test]
 fn a_game_that_deals_at_the_start_shows_its_own_step_in_the_log() {
     let c = Camp::new();
-    let id = ok(&xenolog(&[
-        "battle",
-        c.f(),
-        "--game",
-        "highcard",
-        "--seed",
-        "5",
-    ]))
-    .trim()
-    .to_owned();
+    let id = c.battle("highcard", "5");
     let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
     assert!(
         log.contains("The game") && log.contains("shuffles and deals"),
@@ -576,16 +574,7 @@ fn verify_of_an_old_campaign_passes_and_says_what_was_recorded_under_older_rules
 #[test]
 fn as_seat_shows_one_seats_view_and_without_it_a_warning_says_everything_is_shown() {
     let c = Camp::new();
-    let id = ok(&xenolog(&[
-        "battle",
-        c.f(),
-        "--game",
-        "highcard",
-        "--seed",
-        "5",
-    ]))
-    .trim()
-    .to_owned();
+    let id = c.battle("highcard", "5");
     let all = xenolog(&["log", c.f(), "--battle", &id]);
     assert!(stderr(&all).contains("use --as SEAT"), "{}", stderr(&all));
     let mine = ok(&xenolog(&["log", c.f(), "--battle", &id, "--as", "0"]));

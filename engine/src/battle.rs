@@ -92,6 +92,9 @@ pub trait Battle: Send {
     fn legal(&self) -> Vec<LegalCommand>;
     /// The step the game takes on its own at the cursor, if one is due.
     fn due_step(&self) -> Option<LegalCommand>;
+    /// Play every step the game takes on its own from the cursor, in memory
+    /// (the store writes each one durably instead: `Campaign::play_due`).
+    fn play_due(&mut self) -> Result<Vec<EntryId>, RuleError>;
     /// The seats asked to act at the cursor and what for (the game itself,
     /// [`Actor::SYSTEM`], while a step of its own is due).
     fn asked(&self) -> Vec<Ask>;
@@ -231,6 +234,9 @@ impl<G: Game> Battle for Session<G> {
                 }
             })
             .collect()
+    }
+    fn play_due(&mut self) -> Result<Vec<EntryId>, RuleError> {
+        Session::play_due(self)
     }
     fn due_step(&self) -> Option<LegalCommand> {
         let state = self.state();

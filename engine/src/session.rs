@@ -224,21 +224,25 @@ impl std::fmt::Display for VerifyReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.problem {
             None => {
+                let (n, replay, check) = match self.entries {
+                    1 => ("1 entry".to_owned(), "replays", "checks"),
+                    n => (format!("{n} entries"), "replay", "check"),
+                };
                 match (&self.rules_changed, self.older) {
-                    (_, 0) | (None, _) => write!(f, "ok: {} entries replay exactly", self.entries)?,
+                    (_, 0) | (None, _) => write!(f, "ok: {n} {replay} exactly")?,
                     (Some(_), _) => write!(
                         f,
-                        "ok: {} entries check out (the hash chain holds and every entry decided \
-                         under today's rules replays exactly)",
-                        self.entries
+                        "ok: {n} {check} out (the hash chain holds and every entry decided \
+                         under today's rules replays exactly)"
                     )?,
                 }
-                if self.older > 0 {
-                    write!(
+                match self.older {
+                    0 => {}
+                    1 => write!(f, "; 1 was recorded under an older rules version")?,
+                    k => write!(
                         f,
-                        "; {} of them were recorded under an older rules version",
-                        self.older
-                    )?;
+                        "; {k} of them were recorded under an older rules version"
+                    )?,
                 }
                 if let Some(d) = &self.rules_changed
                     && let DivergenceKind::RulesChanged { recorded, now } = d.kind
@@ -767,6 +771,10 @@ impl<G: Game> Session<G> {
     /// from the stream, if one was recorded. Entries are appended in order,
     /// so every descendant of `at` has a greater id.
     pub fn first_roll_after(&self, at: Option<EntryId>) -> Option<EntryId> {
+        // At the head of a line (the usual case) nothing comes after.
+        if self.children(at).is_empty() {
+            return None;
+        }
         let from = at.map_or(0, |a| a + 1);
         let base = self.rng_after(at);
         (from..self.records.len() as EntryId).find(|&id| {

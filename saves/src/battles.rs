@@ -16,7 +16,7 @@ use crate::{BattleId, Campaign, SaveError};
 
 /// Everything stored about one battle: what the engine rebuilds it from,
 /// and the campaign's own facts about it.
-pub(crate) struct StoredBattle {
+pub(crate) struct BattleOnDisk {
     pub parts: xenolog_engine::StoredBattle,
     pub title: String,
     pub dice_mode: DiceMode,
@@ -262,14 +262,16 @@ impl Campaign {
         tx.commit()?;
         // A game that shuffles and deals at the start does it as its first
         // steps, written like any other entry.
-        let mut battle = self.load_battle(id)?;
-        self.play_due(id, &mut *battle)?;
+        if battle.due_step().is_some() {
+            let mut battle = self.load_battle(id)?;
+            self.play_due(id, &mut *battle)?;
+        }
         Ok(id)
     }
 
     /// Read everything stored about a battle. Entries are read by one
     /// prepared statement scanning the battle's key range in order.
-    pub(crate) fn read_battle(&self, id: BattleId) -> Result<StoredBattle, ScanError> {
+    pub(crate) fn read_battle(&self, id: BattleId) -> Result<BattleOnDisk, ScanError> {
         type Head = (
             String,
             i64,
@@ -345,7 +347,7 @@ impl Campaign {
             }
         }
 
-        Ok(StoredBattle {
+        Ok(BattleOnDisk {
             parts: xenolog_engine::StoredBattle {
                 meta: BattleMeta {
                     game,
@@ -431,9 +433,7 @@ impl Campaign {
         dice: Option<Vec<u8>>,
     ) -> Result<EntryId, SaveError> {
         let entry = self.play_one(id, battle, actor, command, dice)?;
-        if actor != Actor::SYSTEM {
-            self.play_due(id, battle)?;
-        }
+        self.play_due(id, battle)?;
         Ok(entry)
     }
 

@@ -160,15 +160,9 @@ fn whole<'a, T: Deserialize<'a>>(payload: &'a [u8]) -> Result<T, BattleFileError
     Ok(file)
 }
 
-/// The bytes of a battle file (current format).
-pub fn write_battle_file(file: &BattleFile) -> Result<Vec<u8>, BattleFileError> {
-    let records = file
-        .records
-        .iter()
-        .enumerate()
-        .map(|(i, r)| EntryV2::from_record(i as EntryId, r))
-        .collect::<Result<Vec<_>, _>>()?;
-    let body = FileBody {
+/// The body of `file` around its entries in their stored form `E`.
+fn body_of<E>(file: &BattleFile, records: Vec<E>) -> FileBody<E> {
+    FileBody {
         game: file.meta.game.clone(),
         seed: file.meta.seed,
         rules_version: file.meta.rules_version,
@@ -189,21 +183,40 @@ pub fn write_battle_file(file: &BattleFile) -> Result<Vec<u8>, BattleFileError> 
         records,
         cursor: file.cursor,
         branch: file.branch,
-    };
+    }
+}
+
+/// Magic, format `version`, the postcard payload and the checksum.
+fn seal_file<T: Serialize>(
+    version: u32,
+    payload: &T,
+    size: usize,
+) -> Result<Vec<u8>, BattleFileError> {
+    let mut out = Vec::with_capacity(HEADER_LEN + size + CHECKSUM_LEN);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&version.to_le_bytes());
+    let mut out =
+        postcard::to_extend(payload, out).map_err(|e| BattleFileError::Garbled(e.to_string()))?;
+    let sum = blake3::hash(&out);
+    out.extend_from_slice(sum.as_bytes());
+    Ok(out)
+}
+
+/// The bytes of a battle file (current format).
+pub fn write_battle_file(file: &BattleFile) -> Result<Vec<u8>, BattleFileError> {
+    let records = file
+        .records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| EntryV2::from_record(i as EntryId, r))
+        .collect::<Result<Vec<_>, _>>()?;
     let payload = (
-        body,
+        body_of(file, records),
         FileExtraV2 {
             strict: file.meta.strict,
         },
     );
-    let mut out = Vec::with_capacity(HEADER_LEN + 64 * file.records.len() + 256);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&BATTLE_FILE_FORMAT.to_le_bytes());
-    let mut out =
-        postcard::to_extend(&payload, out).map_err(|e| BattleFileError::Garbled(e.to_string()))?;
-    let sum = blake3::hash(&out);
-    out.extend_from_slice(sum.as_bytes());
-    Ok(out)
+    seal_file(BATTLE_FILE_FORMAT, &payload, 64 * file.records.len() + 256)
 }
 
 /// Read a battle file, checking magic, version and checksum first.
@@ -347,33 +360,7 @@ mod tests {
             .enumerate()
             .map(|(i, r)| EntryV1::from_record(i as EntryId, r).unwrap())
             .collect::<Vec<_>>();
-        let payload = FileBody {
-            game: f.meta.game.clone(),
-            seed: f.meta.seed,
-            rules_version: f.meta.rules_version,
-            config: f.meta.config.clone(),
-            title: f.title.clone(),
-            dice_mode: f.dice_mode,
-            created: f.created,
-            branches: f
-                .branches
-                .iter()
-                .map(|b| BranchV1 {
-                    id: b.id,
-                    name: b.name.clone(),
-                    parent: b.parent,
-                    fork: b.fork,
-                })
-                .collect(),
-            records,
-            cursor: f.cursor,
-            branch: f.branch,
-        };
-        let mut bytes = MAGIC.to_vec();
-        bytes.extend_from_slice(&1u32.to_le_bytes());
-        let mut bytes = postcard::to_extend(&payload, bytes).unwrap();
-        let sum = blake3::hash(&bytes);
-        bytes.extend_from_slice(sum.as_bytes());
+        let bytes = seal_file(1, &body_of(&f, records), 0).unwrap();
         assert_eq!(read_battle_file(&bytes).unwrap(), f);
     }
 }

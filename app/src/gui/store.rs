@@ -181,12 +181,7 @@ impl CampaignStore for MemoryCampaign {
         let mut battle = xenolog_engine::games::new_battle_with(game, seed, config, strict)
             .map_err(|e| format!("the battle cannot be started: {e}"))?;
         // A game that deals at the start does it as its first entries.
-        while let Some(step) = battle.due_step() {
-            let pending = battle
-                .prepare_json(step.actor, &step.command, None)
-                .map_err(|e| e.to_string())?;
-            battle.commit(pending).map_err(|e| e.to_string())?;
-        }
+        battle.play_due().map_err(|e| e.to_string())?;
         self.clock += 1;
         let id = self.battles.len() as BattleId + 1;
         self.battles.push(MemoryBattle {
@@ -229,12 +224,7 @@ impl CampaignStore for MemoryCampaign {
         let entry = battle.commit(pending).map_err(|e| e.to_string())?;
         // The steps the game takes on its own follow, as the campaign file's
         // store plays them.
-        while let Some(step) = battle.due_step() {
-            let pending = battle
-                .prepare_json(step.actor, &step.command, None)
-                .map_err(|e| e.to_string())?;
-            battle.commit(pending).map_err(|e| e.to_string())?;
-        }
+        battle.play_due().map_err(|e| e.to_string())?;
         self.sync(id, battle)?;
         Ok(entry)
     }
