@@ -17,6 +17,7 @@ use crate::session::{LoadError, Session, StoredBattle};
 
 pub mod dimx;
 pub mod highcard;
+pub mod invasion;
 pub mod race;
 
 /// A game as the command line and the app list it.

@@ -1,0 +1,1 @@
+//! Faction and scenario files: parsing with errors that name the line.
