@@ -584,12 +584,51 @@ pub fn plan_move(
                 return Err(too_far(measured, allowance, edge));
             }
             Ok(MovePlan {
-                end: ray.point(walk.end, to),
+                end: settle(s, &ray, walk.end, to, walk.stop.map(|(_, r)| r)),
                 measured,
                 stopped: walk.stop.map(|(_, r)| Stop::new(s, r)),
             })
         }
     }
+}
+
+/// The point `t` along the ray, rounded to the nearest hundredth that is
+/// still on the right side of what stopped the move: in the feature it
+/// entered, past the barrier it crossed (rounding where the line meets a
+/// slanting edge at a shallow angle could otherwise leave it outside).
+/// Neighbours are tried nearest first, ties by coordinates.
+fn settle(s: &Scenario, ray: &Ray, t: f64, to: Point, stop: Option<StopReason>) -> Point {
+    let p = ray.point(t, to);
+    let Some(reason) = stop else { return p };
+    let good = |q: Point| match reason {
+        StopReason::Entered(i) => {
+            polygon(&s.terrain[i]).is_some_and(|poly| poly.intersects(&geo_point(q)))
+        }
+        StopReason::Crossed(j) => {
+            let path = LineString::from(
+                s.barriers[j]
+                    .path
+                    .iter()
+                    .map(|&p| coord(p))
+                    .collect::<Vec<_>>(),
+            );
+            Line::new(ray.a, coord(q)).intersects(&path) && !path.intersects(&geo_point(q))
+        }
+    };
+    if good(p) {
+        return p;
+    }
+    let exact = ray.at(t.clamp(0.0, ray.len));
+    let mut near: Vec<Point> = (-1..=1)
+        .flat_map(|dx| (-1..=1).map(move |dy| Point::new(p.x + dx, p.y + dy)))
+        .filter(|&q| q != p && on_table(s, q))
+        .collect();
+    near.sort_by(|a, b| {
+        length(coord(*a), exact)
+            .total_cmp(&length(coord(*b), exact))
+            .then(a.cmp(b))
+    });
+    near.into_iter().find(|&q| good(q)).unwrap_or(p)
 }
 
 /// How far along `ray` a move may end, by [`plan_move`]'s rules.
@@ -1020,6 +1059,43 @@ mod tests {
         // Within the feature nothing is counted.
         let inside = plan_move(&s, Point::inches(11, 1), Point::inches(13, 40), 800, FOOT);
         assert_eq!(inside.unwrap().measured, 0);
+    }
+
+    #[test]
+    fn a_move_that_enters_a_feature_ends_in_it_even_at_a_shallow_angle() {
+        // A feature with a slanting edge, approached almost along it.
+        let scree = Terrain {
+            id: "scree".into(),
+            name: "Scree".into(),
+            cover: Cover::Cover,
+            blocks: false,
+            soft: false,
+            outline: vec![
+                Point::new(1000, 1000),
+                Point::new(3000, 1700),
+                Point::new(1000, 1700),
+            ],
+        };
+        let s = table(vec![scree], vec![]);
+        let mut stops = 0;
+        for k in 0..200 {
+            // Just above the edge (slope 0.35), closing on it at 0.3 to 0.5 degrees.
+            let edge = 1035 + (k % 50) * 35 / 100;
+            let from = Point::new(1100 + k % 50, edge - 3 - k % 4);
+            let to = Point::new(from.x + 2000, from.y + 710 + k % 10);
+            if let Ok(plan) = plan_move(&s, from, to, 4000, FOOT)
+                && let Some(stop) = &plan.stopped
+                && stop.reason == StopReason::Entered(0)
+            {
+                stops += 1;
+                assert_eq!(
+                    feature_at(&s, plan.end),
+                    Some(0),
+                    "{from:?} to {to:?}: {plan:?}"
+                );
+            }
+        }
+        assert!(stops > 100, "{stops}");
     }
 
     #[test]
