@@ -1180,6 +1180,22 @@ mod tests {
     }
 
     #[test]
+    fn reach_outline_of_spugs_stops_short_of_soft_going_too_wide_to_jump() {
+        let spug = Mobility::Unhindered { jump: true };
+        let from = Point::inches(25, 10);
+        let s = table(vec![pond(10)], vec![]);
+        let outline = reach_outline(&s, from, 1600, spug);
+        assert_eq!(outline[0], Point::new(2999, 1000));
+        let s = table(vec![pond(6)], vec![]);
+        let outline = reach_outline(&s, from, 1600, spug);
+        assert_eq!(outline[0], Point::inches(41, 10));
+        // Mites stop short of the narrow one as well.
+        let mite = Mobility::Unhindered { jump: false };
+        let outline = reach_outline(&s, from, 2400, mite);
+        assert_eq!(outline[0], Point::new(2999, 1000));
+    }
+
+    #[test]
     fn mites_cannot_cross_soft_going_at_all() {
         let mite = Mobility::Unhindered { jump: false };
         let s = table(vec![pond(6)], vec![]);
@@ -1299,6 +1315,20 @@ mod tests {
         )];
         let sight = line_of_sight(&s, &shooter, &target, &three);
         assert_eq!(sight.blocked[0].by, Blocker::Group(3));
+        // Three in a row (a flat hull): the gap between two of them blocks.
+        let row = vec![(
+            5,
+            vec![
+                Point::inches(30, 7),
+                Point::inches(30, 13),
+                Point::inches(30, 16),
+            ],
+        )];
+        let sight = line_of_sight(&s, &shooter, &target, &row);
+        assert_eq!(sight.blocked[0].by, Blocker::Group(5));
+        // Beyond the end of the row, the line is clear.
+        let sight = line_of_sight(&s, &shooter, &[Point::inches(40, 26)], &row);
+        assert!(sight.blocked.is_empty(), "{sight:?}");
         // A single figure blocks only the line through its base.
         let one = vec![(1, vec![at(30.0, 10.6)])];
         let sight = line_of_sight(&s, &shooter, &target, &one);
