@@ -268,7 +268,7 @@ impl<G: Game> Battle for Session<G> {
         if actor == Actor::SYSTEM {
             return "The game".to_owned();
         }
-        G::actor_name(actor)
+        G::seat_name(self.state(), actor)
     }
     fn state_json_as(&self, at: Option<EntryId>, viewer: Viewer) -> Value {
         let state = self.state_at(at);
@@ -285,7 +285,7 @@ impl<G: Game> Battle for Session<G> {
     fn seats(&self) -> Vec<(Actor, String)> {
         G::seats(self.state())
             .into_iter()
-            .map(|a| (a, G::actor_name(a)))
+            .map(|a| (a, self.actor_name(a)))
             .collect()
     }
     fn entry_texts_as(&self, line: &[EntryId], viewer: Viewer) -> Vec<EntryText> {
@@ -308,11 +308,14 @@ impl<G: Game> Battle for Session<G> {
                 },
                 None => "(this entry's stored command is damaged; run verify)".to_owned(),
             };
-            let seen = |e: &G::Event| match viewer {
-                Viewer::All => G::describe_event(e),
-                Viewer::Seat(seat) => G::describe_event(&G::view_event(e, seat)),
-            };
+            let mut texts = Vec::with_capacity(events.len());
             for e in &events {
+                texts.push(match viewer {
+                    Viewer::All => G::describe_event(&state, e),
+                    Viewer::Seat(seat) => {
+                        G::describe_event(&G::view(&state, seat), &G::view_event(e, seat))
+                    }
+                });
                 G::apply(&mut state, e);
             }
             out.push(EntryText {
@@ -320,7 +323,7 @@ impl<G: Game> Battle for Session<G> {
                 branch: rec.branch,
                 actor: self.actor_name(rec.actor),
                 command: command_text,
-                events: events.iter().map(seen).collect(),
+                events: texts,
                 dice: rec.dice.clone(),
                 entered: rec.entered,
                 flow: G::flow(&state),

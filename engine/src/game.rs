@@ -315,14 +315,20 @@ pub trait Game: Sized + 'static {
         vec![Actor(0), Actor(1)]
     }
 
-    /// The name of a seat, e.g. "Marines".
+    /// The name of a seat, e.g. "Marines", in a game whose seats are fixed.
     fn actor_name(actor: Actor) -> String;
+
+    /// The name of a seat in this battle: a game whose seats are set up per
+    /// battle (factions chosen per player) names them from its state.
+    fn seat_name(_state: &Self::State, actor: Actor) -> String {
+        Self::actor_name(actor)
+    }
 
     /// A command in words, as seen before it was decided.
     fn describe_command(state: &Self::State, actor: Actor, command: &Self::Command) -> String;
 
-    /// An event in words.
-    fn describe_event(event: &Self::Event) -> String;
+    /// An event in words; `state` is the state before it is applied.
+    fn describe_event(state: &Self::State, event: &Self::Event) -> String;
 
     /// Turn and phase, for the timeline.
     fn flow(state: &Self::State) -> FlowMark;

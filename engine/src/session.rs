@@ -1181,9 +1181,13 @@ impl<G: Game> Session<G> {
                 .zip(&recorded)
                 .take_while(|(a, b)| a == b)
                 .count();
+            let mut at_k = before.clone();
+            for e in &decided[..k] {
+                G::apply(&mut at_k, e);
+            }
             let show = |v: &[G::Event]| {
                 v.get(k)
-                    .map(|e| G::describe_event(e))
+                    .map(|e| G::describe_event(&at_k, e))
                     .unwrap_or_else(|| "(nothing)".into())
             };
             return Err(self.diverged(

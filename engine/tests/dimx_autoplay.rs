@@ -109,7 +109,7 @@ fn play(seed: u64, scenario: &str, two_player: bool, t: &mut Tally) {
             Err(e) => panic!("seed {seed} {scenario}: a legal command was refused: {cmd:?}: {e}"),
         };
         for e in s.events(id) {
-            let text = DimX::describe_event(&e);
+            let text = xenolog_engine::games::dimx::describe::event(&e);
             assert!(!text.is_empty());
             names_units_one_way(s.state(), &text);
         }

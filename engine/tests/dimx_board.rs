@@ -263,7 +263,7 @@ fn the_log_reads_right_for_entering_units_a_single_summon_and_units_that_cannot_
         "{w:?}"
     );
 
-    let line = DimX::describe_event(&DimxEvent::AlienHolds {
+    let line = xenolog_engine::games::dimx::describe::event(&DimxEvent::AlienHolds {
         unit: "K3".into(),
         name: "Kay'otz #3".into(),
         why: Hold::NoTarget,
@@ -295,7 +295,7 @@ fn the_log_reads_right_for_entering_units_a_single_summon_and_units_that_cannot_
 
     // the unit is named before "it" stands for it
     let tie = |name: &str, why: PlaceWhy| {
-        DimX::describe_event(&DimxEvent::TieToBreak {
+        xenolog_engine::games::dimx::describe::event(&DimxEvent::TieToBreak {
             unit: String::new(),
             name: name.into(),
             hexes: vec![344, 323],

@@ -62,7 +62,10 @@ pub fn refused(s: &mut Session<DimX>, json: &str, dice: &[u8]) -> String {
 
 /// Every event in words.
 pub fn words(events: &[DimxEvent]) -> Vec<String> {
-    events.iter().map(DimX::describe_event).collect()
+    events
+        .iter()
+        .map(xenolog_engine::games::dimx::describe::event)
+        .collect()
 }
 
 pub fn state(s: &Session<DimX>) -> &DimxState {

@@ -125,9 +125,9 @@ impl<const MODE: u8> Game for Stub<MODE> {
         Race::describe_command(&state.race, actor, command)
     }
 
-    fn describe_event(event: &StubEvent) -> String {
+    fn describe_event(state: &StubState, event: &StubEvent) -> String {
         match event {
-            StubEvent::Race(e) => Race::describe_event(e),
+            StubEvent::Race(e) => Race::describe_event(&state.race, e),
             StubEvent::Stamped(t) => format!("stamped with tick {t}"),
             StubEvent::Visited(u) => format!("visited unit {u}"),
         }

@@ -324,8 +324,8 @@ mod race_v3 {
         fn describe_command(state: &RaceState, actor: Actor, command: &RaceCommand) -> String {
             Race::describe_command(state, actor, command)
         }
-        fn describe_event(event: &RaceEvent) -> String {
-            Race::describe_event(event)
+        fn describe_event(state: &RaceState, event: &RaceEvent) -> String {
+            Race::describe_event(state, event)
         }
         fn flow(state: &RaceState) -> FlowMark {
             Race::flow(state)

@@ -306,7 +306,7 @@ impl Game for HighCard {
         }
     }
 
-    fn describe_event(event: &HighCardEvent) -> String {
+    fn describe_event(_state: &HighCardState, event: &HighCardEvent) -> String {
         match event {
             HighCardEvent::Dealt { hands } => {
                 let hand = |h: &Vec<u8>| {

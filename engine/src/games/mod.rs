@@ -96,7 +96,7 @@ pub static REGISTRY: &[Entry] = &[
     built::<dimx::DimX>("1-2", false),
     coming("saucers", "Night of the Saucers", "1-4"),
     coming("alien", "Alien", "2-7"),
-    coming("invasion", "Alien Invasion", "2-6"),
+    built::<invasion::Invasion>("2-6", false),
     built::<race::Race>("2", true),
     built::<highcard::HighCard>("2", true),
 ];

@@ -264,7 +264,7 @@ impl Game for Race {
         }
     }
 
-    fn describe_event(event: &RaceEvent) -> String {
+    fn describe_event(_state: &RaceState, event: &RaceEvent) -> String {
         match event {
             RaceEvent::Rolled { dice, bust: false } => format!("rolled {dice:?}"),
             RaceEvent::Rolled { dice, bust: true } => {

@@ -261,7 +261,7 @@ impl Game for DimX {
         describe::command(state, actor, command)
     }
 
-    fn describe_event(event: &DimxEvent) -> String {
+    fn describe_event(_state: &DimxState, event: &DimxEvent) -> String {
         describe::event(event)
     }
 

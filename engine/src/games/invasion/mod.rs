@@ -1,9 +1,441 @@
-//! Alien Invasion (rule text `../shared/seeds/000_bcca932a72976a23.txt`): a
-//! skirmish game for several factions, activated by an Action deck, shooting
-//! by totals of D6 against kill scores, on a table measured in inches.
-//! See `RULES.md` beside this file for every clause, where it is in the code
-//! and which test shows it.
+//! # Alien Invasion
+//!
+//! The skirmish game of rule text 000 (`../shared/seeds/000_bcca932a72976a23.txt`):
+//! factions of groups, activated by an Action deck of Single, Double, Triple
+//! and Special Event cards, shooting by totals of D6 against kill scores in
+//! three cover classes, hand-to-hand with even and odd dice, on a table
+//! measured in inches. `RULES.md` beside this file maps every clause to code
+//! and tests and lists every assumption.
+//!
+//! The one key decision: **everything the rules do on their own is a step of
+//! the game** ([`crate::Game::automatic`]): shuffling and drawing a round's
+//! cards, a Special Event card, the end of a card, each melee's resolution and
+//! its aftermath, the end of the battle. Players answer in between: the
+//! target's player chooses casualties in the middle of the shooter's card,
+//! every faction in a melee rolls its own strike.
+//!
+//! A battle is played on screen (positions in hundredths of an inch, measured
+//! with the `geo` crate in [`table`]) or at a real table, where the players
+//! move their miniatures and declare what the table shows ([`rules::Declared`]:
+//! a line of sight, a cover class, base contact), marked as declared in the log.
+//!
+//! Modules: [`model`] (the vocabulary), [`data`] (faction and scenario files),
+//! [`table`] (geometry), [`state`] (state, events, `apply`), [`rules`]
+//! (commands, the game's own steps, melees), [`actions`] (a card's actions),
+//! [`victory`], [`legal`], [`describe`], [`scene`].
 
+pub mod actions;
 pub mod data;
+pub mod describe;
+pub mod legal;
 pub mod model;
+pub mod rules;
+pub mod scene;
+pub mod state;
 pub mod table;
+pub mod victory;
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{
+    Actor, Anchors, Ask, Fate, FlowMark, Game, GameOption, OptionKind, Outcome, PieceResult,
+    RuleError, ScenarioInfo, SeatScore, SetupError,
+};
+use crate::rng::Randomness;
+use crate::scene::Scene;
+
+use model::{Faction, GroupRole, INCH, Point, Scenario};
+pub use rules::{Declared, InvasionCommand};
+use state::{Group, Model, Place};
+pub use state::{InvasionEvent, InvasionState};
+
+/// The game.
+pub struct Invasion;
+
+/// How a battle is set up.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct InvasionConfig {
+    /// A shipped scenario id; empty means the first.
+    pub scenario: String,
+    /// A player's own scenario file, as text (it wins over `scenario`).
+    pub scenario_text: Option<String>,
+    /// The faction of each seat, by id (shipped, or of `faction_texts`);
+    /// empty means the factions the scenario suggests.
+    pub factions: Vec<String>,
+    /// Players' own faction files, as text.
+    pub faction_texts: Vec<String>,
+    /// Played at a real table: no positions, the players declare what the
+    /// table shows.
+    pub real_table: bool,
+    /// The sewers rule.
+    pub sewers: bool,
+}
+
+fn setup_error(e: impl std::fmt::Display) -> SetupError {
+    SetupError(e.to_string())
+}
+
+/// The scenario of a config.
+pub fn scenario_of(config: &InvasionConfig) -> Result<Scenario, SetupError> {
+    if let Some(text) = &config.scenario_text {
+        return data::parse_scenario("file", text)
+            .map_err(|e| SetupError(format!("the scenario file is not valid: {e}")));
+    }
+    let id = if config.scenario.is_empty() {
+        data::SCENARIOS.first().map_or("", |s| s.0)
+    } else {
+        config.scenario.as_str()
+    };
+    data::scenario(id).ok_or_else(|| {
+        let known: Vec<&str> = data::SCENARIOS.iter().map(|s| s.0).collect();
+        SetupError(format!(
+            "there is no Alien Invasion scenario '{id}' (try one of: {})",
+            known.join(", ")
+        ))
+    })
+}
+
+/// The factions of a config, one per seat.
+pub fn factions_of(
+    config: &InvasionConfig,
+    scenario: &Scenario,
+) -> Result<Vec<Faction>, SetupError> {
+    let mut own = Vec::new();
+    for (i, text) in config.faction_texts.iter().enumerate() {
+        own.push(
+            data::parse_faction(text)
+                .map_err(|e| SetupError(format!("faction file {} is not valid: {e}", i + 1)))?,
+        );
+    }
+    let ids = if config.factions.is_empty() {
+        scenario.factions.clone()
+    } else {
+        config.factions.clone()
+    };
+    if ids.len() < 2 {
+        return Err(SetupError(
+            "Alien Invasion needs at least two factions".into(),
+        ));
+    }
+    if ids.len() > 6 || ids.len() > scenario.zones.len() {
+        return Err(SetupError(format!(
+            "{} factions are too many: the scenario '{}' has {} deployment zones",
+            ids.len(),
+            scenario.name,
+            scenario.zones.len()
+        )));
+    }
+    ids.iter()
+        .map(|id| {
+            own.iter()
+                .find(|f| &f.id == id)
+                .cloned()
+                .or_else(|| data::faction(id))
+                .ok_or_else(|| {
+                    let known: Vec<&str> = data::FACTIONS.iter().map(|f| f.0).collect();
+                    SetupError(format!(
+                        "there is no faction '{id}' (shipped: {}; or give your own faction file)",
+                        known.join(", ")
+                    ))
+                })
+        })
+        .collect()
+}
+
+/// The state before the first card: every group deployed in its seat's zone.
+pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
+    let scenario = scenario_of(config)?;
+    let factions = factions_of(config, &scenario)?;
+    let mut groups: Vec<Group> = Vec::new();
+    let mut holes = Vec::new();
+    let mut holes_left = Vec::new();
+    for (seat, f) in factions.iter().enumerate() {
+        let seat = seat as u8;
+        let twice = factions.iter().filter(|o| o.id == f.id).count() > 1;
+        let prefix = if twice {
+            format!("{}{}", f.id, seat + 1)
+        } else {
+            f.id.clone()
+        };
+        let zone = &scenario.zones[seat as usize];
+        let line: Vec<_> = f.groups.iter().map(|t| (t, false)).collect();
+        let reserve: Vec<_> = f.reserves.iter().map(|t| (t, true)).collect();
+        let deployed = line.len().max(1) as i32;
+        let mut placed: Vec<Point> = groups.iter().flat_map(Group::points).collect();
+        for (i, (t, later)) in line.into_iter().chain(reserve).enumerate() {
+            let mut models = Vec::new();
+            for (n, kind) in t.models.iter().enumerate() {
+                let name = f.model(kind).map_or(kind.clone(), |m| m.name.clone());
+                models.push(Model {
+                    id: format!("{prefix}-{}-{}", t.id, n + 1),
+                    name: format!("{name} {}", n + 1),
+                    kind: kind.clone(),
+                    at: None,
+                    alive: true,
+                });
+            }
+            if !later && !config.real_table {
+                let lead = deploy_point(zone, i as i32, deployed);
+                let others =
+                    table::place_next_to(&scenario, lead, models.len().saturating_sub(1), &placed);
+                let pts: Vec<Point> = std::iter::once(lead).chain(others).collect();
+                for (m, p) in models.iter_mut().zip(&pts) {
+                    m.at = Some(*p);
+                }
+                placed.extend(pts);
+            }
+            groups.push(Group {
+                seat,
+                name: t.name.clone(),
+                role: if later { GroupRole::CleanUp } else { t.role },
+                models,
+                place: if later || t.role == GroupRole::CleanUp {
+                    Place::Reserve
+                } else {
+                    Place::Table
+                },
+                below_at: None,
+                climbing: 0,
+                locked: None,
+                declared_cover: None,
+                arrival_successes: 0,
+                kills: 0,
+            });
+        }
+        if f.rules.holes > 0 {
+            // "Spugs should start with a total of three holes per squad, 2 per
+            // squad deployed and the rest to build as needed." Assumed: a
+            // squad is a group with a figure that shoots; the deployed holes
+            // lie along the back of the zone.
+            let squads = f
+                .groups
+                .iter()
+                .filter(|t| {
+                    t.models
+                        .iter()
+                        .any(|k| f.model(k).is_some_and(|m| m.shoot > 0))
+                })
+                .count() as i32;
+            let start_holes = 2 * squads;
+            for h in 0..start_holes {
+                if !config.real_table {
+                    holes.push(hole_point(zone, h, start_holes));
+                }
+            }
+            holes_left.push((
+                seat,
+                (i32::from(f.rules.holes).saturating_sub(2).max(0) * squads).min(255) as u8,
+            ));
+        }
+    }
+    let n = factions.len();
+    Ok(InvasionState {
+        scenario,
+        factions,
+        real_table: config.real_table,
+        sewers: config.sewers,
+        groups,
+        deck: Vec::new(),
+        discard: Vec::new(),
+        shuffled: false,
+        drawn: Vec::new(),
+        current: 0,
+        spent: Vec::new(),
+        mites_moved: false,
+        round: 0,
+        melees: Vec::new(),
+        next_melee: 0,
+        pending: Vec::new(),
+        kills: vec![0; n],
+        killed_species: Vec::new(),
+        studied: Vec::new(),
+        achieved: Vec::new(),
+        holes,
+        holes_left,
+        over: None,
+    })
+}
+
+/// The lead figure of the `i`th of `n` groups, spread along the zone's long side.
+fn deploy_point(zone: &model::Zone, i: i32, n: i32) -> Point {
+    let (w, h) = (zone.max.x - zone.min.x, zone.max.y - zone.min.y);
+    let frac = |len: i32| (2 * i + 1) * len / (2 * n.max(1));
+    if w >= h {
+        Point::new(zone.min.x + frac(w), zone.min.y + h / 3)
+    } else {
+        Point::new(zone.min.x + w / 3, zone.min.y + frac(h))
+    }
+}
+
+fn hole_point(zone: &model::Zone, i: i32, n: i32) -> Point {
+    let (w, h) = (zone.max.x - zone.min.x, zone.max.y - zone.min.y);
+    let frac = |len: i32| (2 * i + 1) * len / (2 * n.max(1));
+    if w >= h {
+        Point::new(zone.min.x + frac(w), zone.max.y - h / 5)
+    } else {
+        Point::new(zone.max.x - w / 5, zone.min.y + frac(h))
+    }
+}
+
+impl Game for Invasion {
+    type Config = InvasionConfig;
+    type State = InvasionState;
+    type Command = InvasionCommand;
+    type Event = InvasionEvent;
+    const ID: &'static str = "invasion";
+    const NAME: &'static str = "Alien Invasion";
+    const RULES_VERSION: u32 = 1;
+
+    fn scenarios() -> Vec<ScenarioInfo> {
+        data::SCENARIOS
+            .iter()
+            .filter_map(|(id, _)| data::scenario(id))
+            .map(|s| ScenarioInfo {
+                id: s.id.clone(),
+                name: s.name.clone(),
+                description: s.description.clone(),
+            })
+            .collect()
+    }
+
+    fn options() -> Vec<GameOption> {
+        vec![
+            GameOption {
+                key: "real_table",
+                group: "Table",
+                label: "Played at a real table",
+                help: "Move your miniatures on the table; Xenolog deals, rolls and keeps the log, and you declare lines of sight, cover and contact.",
+                kind: OptionKind::Flag { default: false },
+            },
+            GameOption {
+                key: "sewers",
+                group: "Rules",
+                label: "Sewers",
+                help: "Groups may go down manholes and Spug holes (descend 1 action, move 1, surface 2); a Special Event card sets off a melee below.",
+                kind: OptionKind::Flag { default: false },
+            },
+        ]
+    }
+
+    fn setup(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
+        start(config).map_err(setup_error)
+    }
+
+    fn decide(
+        state: &InvasionState,
+        actor: Actor,
+        command: &InvasionCommand,
+        rng: &mut Randomness,
+    ) -> Result<Vec<InvasionEvent>, RuleError> {
+        rules::decide(state, actor, command, rng)
+    }
+
+    fn apply(state: &mut InvasionState, event: &InvasionEvent) {
+        state::apply(state, event);
+    }
+
+    fn legal(state: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
+        legal::legal(state)
+    }
+
+    fn automatic(state: &InvasionState) -> Option<InvasionCommand> {
+        rules::automatic(state)
+    }
+
+    fn asked(state: &InvasionState) -> Vec<Ask> {
+        legal::asked(state)
+    }
+
+    fn outcome(state: &InvasionState) -> Option<Outcome> {
+        let end = state.over.as_ref()?;
+        let mut pieces = Vec::new();
+        for (gi, g) in state.groups.iter().enumerate() {
+            for m in &g.models {
+                let fate = if !m.alive {
+                    Fate::Killed
+                } else if g.place == Place::Reserve {
+                    Fate::NotDeployed
+                } else {
+                    Fate::Survived
+                };
+                pieces.push(PieceResult {
+                    id: m.id.clone(),
+                    seat: Actor(g.seat),
+                    fate,
+                    kills: None,
+                });
+            }
+            let _ = gi;
+        }
+        Some(Outcome {
+            winners: end.winners.iter().map(|&w| Actor(w)).collect(),
+            scores: (0..state.factions.len())
+                .map(|seat| SeatScore {
+                    seat: Actor(seat as u8),
+                    points: i64::from(state.kills[seat]),
+                })
+                .collect(),
+            pieces,
+            summary: end.summary.clone(),
+        })
+    }
+
+    fn view(state: &InvasionState, _viewer: Actor) -> InvasionState {
+        // Nothing is hidden from one player that the others see: the deck is
+        // face down for everyone.
+        state.clone()
+    }
+
+    fn seats(state: &InvasionState) -> Vec<Actor> {
+        (0..state.factions.len() as u8).map(Actor).collect()
+    }
+
+    fn actor_name(actor: Actor) -> String {
+        format!("Player {}", u16::from(actor.0) + 1)
+    }
+
+    fn seat_name(state: &InvasionState, actor: Actor) -> String {
+        state
+            .factions
+            .get(actor.0 as usize)
+            .map_or_else(|| Self::actor_name(actor), |f| f.name.clone())
+    }
+
+    fn describe_command(state: &InvasionState, actor: Actor, command: &InvasionCommand) -> String {
+        describe::command(state, actor, command)
+    }
+
+    fn describe_event(state: &InvasionState, event: &InvasionEvent) -> String {
+        describe::event(state, event)
+    }
+
+    fn flow(state: &InvasionState) -> FlowMark {
+        let phase = match (&state.over, state.card()) {
+            (Some(_), _) => "Battle over".to_owned(),
+            (None, Some(card)) => describe::card_name(state, card),
+            (None, None) => "Drawing cards".to_owned(),
+        };
+        FlowMark {
+            turn: state.round,
+            phase,
+        }
+    }
+
+    fn scene(state: &InvasionState) -> Scene {
+        scene::scene(state)
+    }
+
+    fn anchors(state: &InvasionState, command: &InvasionCommand) -> Anchors {
+        legal::anchors(state, command)
+    }
+}
+
+/// Inches as the log writes them: `8"`, `7.5"`.
+pub fn inches(hundredths: i32) -> String {
+    if hundredths % INCH == 0 {
+        format!("{}\"", hundredths / INCH)
+    } else {
+        format!("{:.1}\"", f64::from(hundredths) / f64::from(INCH))
+    }
+}

@@ -1,0 +1,1103 @@
+//! The actions a card gives ("When an Action Card for a faction comes up the
+//! controlling player may carry out the number of actions on the card"):
+//! moving, shooting, special actions, and the factions' own.
+
+use super::model::{Cover, GroupRole, Mobility, Point};
+use super::rules::{
+    Declared, InvasionCommand, MITE_BLAST, MITE_DICE, NEAR, all_points, cover_of, group_move,
+    group_name, kill_score, kills, melee_seats,
+};
+use super::state::{CardKind, GroupId, InvasionEvent as E, InvasionState, Place};
+use super::table;
+use crate::game::RuleError;
+use crate::rng::Randomness;
+
+fn illegal(clause: &str, msg: impl Into<String>) -> RuleError {
+    RuleError::illegal(clause, msg)
+}
+
+/// Actions used on the card if these groups each spent one more.
+fn used_with(s: &InvasionState, extra: &[GroupId]) -> u8 {
+    let mut line = 0u8;
+    let mut clean_up: Vec<(GroupId, u8)> = Vec::new();
+    let mut spent = s.spent.clone();
+    for &g in extra {
+        match spent.iter_mut().find(|(o, _)| *o == g) {
+            Some(e) => e.1 += 1,
+            None => spent.push((g, 1)),
+        }
+    }
+    for (g, n) in spent {
+        if s.group(g).role == GroupRole::CleanUp {
+            clean_up.push((g, n));
+        } else {
+            line += n;
+        }
+    }
+    line + clean_up.iter().map(|(_, n)| *n).max().unwrap_or(0)
+}
+
+/// The group is the player's and may spend `n` more actions on this card.
+fn check_group(s: &InvasionState, seat: u8, g: GroupId) -> Result<(), RuleError> {
+    let Some(group) = s.groups.get(g as usize) else {
+        return Err(illegal("Actions", format!("there is no group {g}")));
+    };
+    if group.seat != seat {
+        return Err(illegal(
+            "Actions",
+            format!("{} is not one of your groups", group_name(s, g)),
+        ));
+    }
+    if group.alive_count() == 0 {
+        return Err(illegal("Actions", format!("{} is gone", group_name(s, g))));
+    }
+    if group.place == Place::Reserve {
+        return Err(illegal(
+            "MiB",
+            format!("{} has not arrived yet", group_name(s, g)),
+        ));
+    }
+    Ok(())
+}
+
+fn check_actions(s: &InvasionState, spenders: &[GroupId]) -> Result<(), RuleError> {
+    let card = s.card().map_or(0, |c| c.kind.actions());
+    if used_with(s, spenders) > card {
+        let kind = s.card().map_or(CardKind::Single, |c| c.kind);
+        return Err(illegal(
+            "Action cards",
+            format!(
+                "the {} card gives {card} action{}, and {} {} left",
+                kind.word(),
+                if card == 1 { "" } else { "s" },
+                s.actions_left(),
+                if s.actions_left() == 1 { "is" } else { "are" }
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn on_table(s: &InvasionState, g: GroupId, what: &str) -> Result<(), RuleError> {
+    if s.group(g).place != Place::Table {
+        return Err(illegal(
+            "Actions",
+            format!("{} is not on the table and cannot {what}", group_name(s, g)),
+        ));
+    }
+    Ok(())
+}
+
+fn not_locked(s: &InvasionState, g: GroupId) -> Result<(), RuleError> {
+    if s.group(g).locked.is_some() {
+        return Err(illegal(
+            "Hand-to-hand combat",
+            format!(
+                "{} is locked in hand-to-hand combat and cannot move until it is resolved",
+                group_name(s, g)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// One action of the card's player.
+pub fn action(
+    s: &InvasionState,
+    seat: u8,
+    command: &InvasionCommand,
+    rng: &mut Randomness,
+) -> Result<Vec<E>, RuleError> {
+    use InvasionCommand as C;
+    // "Each time a Triple Action card is drawn for the Spugs, one action MUST
+    // be used to move uncontrolled Mites if there are any."
+    let must_move_mites = s.card().is_some_and(|c| c.kind == CardKind::Triple)
+        && s.mites_uncontrolled(seat)
+        && !s.mites_moved;
+    let moves_mites = matches!(command, C::Move { group, .. } if s.groups.get(*group as usize).is_some() && s.is_mites(*group));
+    if must_move_mites && !moves_mites {
+        let last = s.actions_left() <= 1;
+        if last || matches!(command, C::EndCard) {
+            return Err(illegal(
+                "Spugs",
+                "one action of a Spug Triple card must move the uncontrolled Mites",
+            ));
+        }
+    }
+    match command {
+        C::EndCard => Ok(vec![E::CardDone]).map(|mut v| {
+            if matches!(
+                s.card().map(|c| c.kind),
+                Some(CardKind::Double | CardKind::Triple)
+            ) {
+                let melees: Vec<u16> = s.melees.iter().filter(|m| !m.below).map(|m| m.id).collect();
+                if !melees.is_empty() {
+                    v.push(E::MeleesDue { melees });
+                }
+            }
+            v
+        }),
+        C::Move {
+            group,
+            to,
+            lead,
+            declare,
+        } => move_group(s, seat, *group, *to, lead.as_deref(), declare),
+        C::Shoot {
+            shooters,
+            target,
+            declare,
+        } => shoot(s, seat, shooters, *target, declare, rng),
+        C::Special { group, action } => special(s, seat, *group, action, rng),
+        C::Study { group } => study(s, seat, *group, rng),
+        C::Burrow { group, carry } => burrow(s, seat, *group, carry),
+        C::Tunnel { group, to } => {
+            worm(s, seat, *group)?;
+            if s.group(*group).place != Place::Below {
+                return Err(illegal("Spugs", "the Burrower must tunnel down first"));
+            }
+            if let Some(p) = to
+                && !table::on_table(&s.scenario, *p)
+            {
+                return Err(illegal("Spugs", "that point is off the table"));
+            }
+            check_actions(s, &[*group])?;
+            Ok(vec![
+                E::Spent { group: *group },
+                E::MovedBelow {
+                    group: *group,
+                    to: *to,
+                },
+            ])
+        }
+        C::Surface {
+            group,
+            to,
+            hole,
+            declare,
+        } => surface(s, seat, *group, *to, *hole, declare),
+        C::Deploy { group, declare } => deploy(s, seat, *group, declare),
+        C::CloseHole { group, hole } => close_hole(s, seat, *group, *hole),
+        C::Detonate {
+            group,
+            mite,
+            caught,
+        } => detonate(s, seat, *group, mite, caught, rng),
+        C::Descend { group } => descend(s, seat, *group),
+        C::Sewer { group, manhole } => {
+            sewer_group(s, seat, *group)?;
+            if s.group(*group).place != Place::Below {
+                return Err(illegal("Sewers", "the group must descend first"));
+            }
+            let to = match manhole {
+                Some(i) => Some(
+                    *sewer_points(s)
+                        .get(*i as usize)
+                        .ok_or_else(|| illegal("Sewers", format!("there is no manhole {i}")))?,
+                ),
+                None => None,
+            };
+            check_actions(s, &[*group])?;
+            Ok(vec![
+                E::Spent { group: *group },
+                E::MovedBelow { group: *group, to },
+            ])
+        }
+        C::Climb { group } => {
+            sewer_group(s, seat, *group)?;
+            if s.group(*group).place != Place::Below {
+                return Err(illegal("Sewers", "the group is not in the sewers"));
+            }
+            check_actions(s, &[*group])?;
+            let mut out = vec![E::Spent { group: *group }, E::Climbed { group: *group }];
+            // "surfacing (2 Actions)"
+            if s.group(*group).climbing + 1 >= 2 {
+                let at = s.group(*group).below_at;
+                let n = s.group(*group).alive_count();
+                let to = match at {
+                    Some(at) if !s.real_table => {
+                        let mut pts = vec![Some(at)];
+                        pts.extend(
+                            table::place_next_to(&s.scenario, at, n - 1, &all_points(s, None))
+                                .into_iter()
+                                .map(Some),
+                        );
+                        pts
+                    }
+                    _ => vec![None; n],
+                };
+                out.push(E::Surfaced { group: *group, to });
+            }
+            Ok(out)
+        }
+        C::Continue | C::Casualties { .. } | C::Strike { .. } => unreachable!("decided in rules"),
+    }
+}
+
+/// "1. Move".
+fn move_group(
+    s: &InvasionState,
+    seat: u8,
+    g: GroupId,
+    to: Option<Point>,
+    lead: Option<&str>,
+    declare: &Declared,
+) -> Result<Vec<E>, RuleError> {
+    check_group(s, seat, g)?;
+    on_table(s, g, "move")?;
+    not_locked(s, g)?;
+    check_actions(s, &[g])?;
+    let group = s.group(g);
+    let mobility = super::rules::group_mobility(s, g);
+    if mobility == Mobility::Burrow {
+        return Err(illegal(
+            "Spugs",
+            "Burrowers cannot move on the surface: tunnel down, tunnel and surface instead",
+        ));
+    }
+    let mut out = vec![E::Spent { group: g }];
+    let n = group.alive_count();
+    let (points, stopped) = match to {
+        None => {
+            if !s.real_table && group.placed() {
+                return Err(illegal(
+                    "Move",
+                    "give the point the lead figure moves to (or play the battle at a real table)",
+                ));
+            }
+            (vec![None; n], None)
+        }
+        Some(to) => {
+            if !group.placed() {
+                return Err(illegal(
+                    "Move",
+                    format!(
+                        "{} has no positions on the table: move it at the table and declare the result (no point)",
+                        group_name(s, g)
+                    ),
+                ));
+            }
+            let lead_model = match lead {
+                Some(id) => group.alive().find(|m| m.id == id).ok_or_else(|| {
+                    illegal("Move", format!("{id} is not a living figure of the group"))
+                })?,
+                None => group.alive().next().expect("a living figure"),
+            };
+            let from = lead_model.at.expect("placed");
+            let plan = table::plan_move(&s.scenario, from, to, group_move(s, g), mobility)
+                .map_err(|e| illegal("Move", e.to_string()))?;
+            if s.is_mites(g) && s.mites_uncontrolled(seat) {
+                // "If the controller is killed the mites can do nothing except
+                // charge towards the nearest enemy (regardless of LOS)."
+                let enemies = enemy_groups(s, seat);
+                let before = nearest_distance(s, &group.points(), &enemies);
+                let after = nearest_distance(s, &[plan.end], &enemies);
+                if after >= before {
+                    return Err(illegal(
+                        "Spugs",
+                        "uncontrolled Mites can only charge towards the nearest enemy",
+                    ));
+                }
+            }
+            let mut avoid = all_points(s, Some(g));
+            avoid.push(plan.end);
+            let mut pts = vec![Some(plan.end)];
+            pts.extend(
+                table::place_next_to(&s.scenario, plan.end, n - 1, &avoid)
+                    .into_iter()
+                    .map(Some),
+            );
+            (pts, plan.stopped.map(|x| x.words))
+        }
+    };
+    out.push(E::Moved {
+        group: g,
+        to: points.clone(),
+        stopped,
+        declared_cover: if to.is_none() { declare.cover } else { None },
+    });
+    // Base contact: declared, or measured.
+    let contacts: Vec<GroupId> = match declare.contact {
+        Some(c) => {
+            let Some(other) = s.groups.get(c as usize) else {
+                return Err(illegal(
+                    "Hand-to-hand combat",
+                    format!("there is no group {c}"),
+                ));
+            };
+            if other.seat == seat || !other.on_table() {
+                return Err(illegal(
+                    "Hand-to-hand combat",
+                    format!("{} is not an enemy group on the table", group_name(s, c)),
+                ));
+            }
+            vec![c]
+        }
+        None => {
+            let mine: Vec<Point> = points.iter().flatten().copied().collect();
+            enemy_groups(s, seat)
+                .into_iter()
+                .filter(|&o| table::in_contact(&mine, &s.group(o).points()))
+                .collect()
+        }
+    };
+    lock(s, g, &contacts, declare.defends, &mut out);
+    Ok(out)
+}
+
+/// Enemy groups of `seat` on the table.
+pub fn enemy_groups(s: &InvasionState, seat: u8) -> Vec<GroupId> {
+    (0..s.groups.len() as GroupId)
+        .filter(|&g| s.group(g).seat != seat && s.group(g).on_table())
+        .collect()
+}
+
+fn nearest_distance(s: &InvasionState, from: &[Point], groups: &[GroupId]) -> i32 {
+    groups
+        .iter()
+        .flat_map(|&g| s.group(g).points())
+        .flat_map(|p| from.iter().map(move |f| f.distance(p)))
+        .min()
+        .unwrap_or(i32::MAX)
+}
+
+/// "Hand-to-hand combat": a group that reaches an enemy group locks both;
+/// reinforcements of a faction already in the fight join its group. A
+/// contacted group in a terrain feature defends it.
+fn lock(
+    s: &InvasionState,
+    g: GroupId,
+    contacts: &[GroupId],
+    declared_defence: Option<Cover>,
+    out: &mut Vec<E>,
+) {
+    if contacts.is_empty() {
+        return;
+    }
+    let seat = s.group(g).seat;
+    // An existing melee of a contacted group is joined.
+    let existing = contacts.iter().find_map(|&c| s.group(c).locked);
+    let melee = existing.unwrap_or(s.next_melee);
+    let mut joining = g;
+    if let Some(m) = existing.and_then(|m| s.melee(m))
+        && let Some(&mine) = m
+            .groups
+            .iter()
+            .find(|&&o| s.group(o).seat == seat && s.group(o).alive_count() > 0)
+    {
+        out.push(E::Merged {
+            from: g,
+            into: mine,
+        });
+        joining = mine;
+    }
+    let defender = if existing.is_some() {
+        None
+    } else {
+        contacts.iter().find_map(|&c| {
+            let cover = declared_defence.or_else(|| {
+                let pts = s.group(c).points();
+                (!pts.is_empty()).then(|| {
+                    pts.iter()
+                        .map(|p| table::cover_at(&s.scenario, *p))
+                        .max()
+                        .unwrap_or(Cover::Open)
+                })
+            })?;
+            (cover != Cover::Open).then_some((c, cover))
+        })
+    };
+    let mut groups = vec![joining];
+    groups.extend(contacts.iter().copied().filter(|c| *c != joining));
+    out.push(E::Locked {
+        melee,
+        groups,
+        defender,
+        below: false,
+    });
+}
+
+/// "2. Shoot".
+fn shoot(
+    s: &InvasionState,
+    seat: u8,
+    shooters: &[GroupId],
+    target: GroupId,
+    declare: &Declared,
+    rng: &mut Randomness,
+) -> Result<Vec<E>, RuleError> {
+    if shooters.is_empty() {
+        return Err(illegal("Shoot", "name the group that shoots"));
+    }
+    for &g in shooters {
+        check_group(s, seat, g)?;
+        on_table(s, g, "shoot")?;
+    }
+    let faction = s.faction(seat);
+    let mut distinct = shooters.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if shooters.len() > 1 && !faction.link_fire {
+        return Err(illegal(
+            "Linked fire",
+            format!("{} cannot link fire", faction.name),
+        ));
+    }
+    if shooters.len() > 1
+        && distinct
+            .iter()
+            .any(|&g| s.group(g).role == GroupRole::CleanUp)
+        && distinct
+            .iter()
+            .any(|&g| s.group(g).role != GroupRole::CleanUp)
+    {
+        return Err(illegal(
+            "MiB",
+            "Clean Up sections link fire with each other only",
+        ));
+    }
+    check_actions(s, shooters)?;
+    let Some(t) = s.groups.get(target as usize) else {
+        return Err(illegal("Shoot", format!("there is no group {target}")));
+    };
+    if t.seat == seat {
+        return Err(illegal("Shoot", "a group shoots at an opposing group"));
+    }
+    if !t.on_table() {
+        return Err(illegal(
+            "Shoot",
+            format!("{} is not on the table", group_name(s, target)),
+        ));
+    }
+    // Shooting into a melee.
+    let target_melee = t.locked;
+    for &g in &distinct {
+        let mine = s.group(g).locked;
+        match (mine, target_melee) {
+            (Some(m), Some(tm)) if m == tm => {}
+            (Some(_), _) => {
+                return Err(illegal(
+                    "Hand-to-hand combat",
+                    format!(
+                        "{} is locked in hand-to-hand and may only shoot into its own fight",
+                        group_name(s, g)
+                    ),
+                ));
+            }
+            (None, Some(tm)) if melee_seats(s, tm).contains(&seat) => {
+                return Err(illegal(
+                    "Hand-to-hand combat",
+                    "groups not involved in the close combat may not shoot into it if they have members of their faction involved",
+                ));
+            }
+            _ => {}
+        }
+    }
+    // Line of sight: declared, or traced on the table.
+    let mut declared = Vec::new();
+    if declare.sight == Some(false) {
+        return Err(illegal(
+            "Shoot",
+            "no line of sight is declared: a group may shoot only at a group it can see",
+        ));
+    }
+    if declare.sight == Some(true) {
+        declared.push("line of sight".to_owned());
+    } else {
+        for &g in &distinct {
+            let from = s.group(g);
+            if !from.placed() || !t.placed() {
+                return Err(illegal(
+                    "Shoot",
+                    "the table has no positions for these groups: declare the line of sight",
+                ));
+            }
+            let others = blockers(s, g, target);
+            let sight = table::line_of_sight(&s.scenario, &from.points(), &t.points(), &others);
+            if sight.clear.is_none() {
+                let by = sight
+                    .blocked
+                    .first()
+                    .map(|b| blocker_name(s, b.by))
+                    .unwrap_or_else(|| "the table".into());
+                return Err(illegal(
+                    "Shoot",
+                    format!(
+                        "{} cannot see {}: the line of sight is blocked by {by}",
+                        group_name(s, g),
+                        group_name(s, target)
+                    ),
+                ));
+            }
+        }
+    }
+    let (cover, cover_declared) = cover_of(s, target, declare.cover);
+    if cover_declared && declare.cover.is_some() {
+        declared.push(format!("target in {}", cover.word()));
+    }
+    // Roll every shooter's dice and total them ("linked fire allows any
+    // shoot actions that are carried out from the same Action card to be
+    // combined").
+    let mut count = 0;
+    let mut how_many = Vec::new();
+    for &g in shooters {
+        let n = super::rules::shooting_dice(s, g, rng, &mut how_many)?;
+        if n == 0 {
+            return Err(illegal(
+                "Shoot",
+                format!("{} has no shooting dice", group_name(s, g)),
+            ));
+        }
+        count += n;
+    }
+    let dice = rng.roll(count, 6)?;
+    let total: u32 = dice.iter().map(|&d| u32::from(d)).sum();
+    let mut out: Vec<E> = shooters.iter().map(|&g| E::Spent { group: g }).collect();
+    let ks = kill_score(s, target, cover);
+    let outsider = target_melee.is_some_and(|m| !melee_seats(s, m).contains(&seat));
+    if let (true, Some(m)) = (outsider, target_melee) {
+        // "All even numbered damage dice results will be allocated to the
+        // target faction and all odd numbered ... amongst any other
+        // participating factions."
+        out.push(E::Shot {
+            shooters: shooters.to_vec(),
+            target,
+            dice: dice.clone(),
+            how_many,
+            total,
+            cover,
+            kill_score: ks,
+            kills: 0,
+            declared,
+        });
+        let others: Vec<GroupId> = melee_seats(s, m)
+            .into_iter()
+            .filter(|&x| x != t.seat)
+            .filter_map(|x| {
+                s.melee(m)?
+                    .groups
+                    .iter()
+                    .copied()
+                    .find(|&g| s.group(g).seat == x && s.group(g).alive_count() > 0)
+            })
+            .collect();
+        let shares = super::rules::split_dice(&dice, target, &others);
+        super::rules::deal(
+            s,
+            seat,
+            shooters.first().copied(),
+            &shares,
+            &|g| cover_of(s, g, None).0,
+            &mut out,
+        );
+        return Ok(out);
+    }
+    let k = kills(total, ks, t.alive_count());
+    out.push(E::Shot {
+        shooters: shooters.to_vec(),
+        target,
+        dice,
+        how_many,
+        total,
+        cover,
+        kill_score: ks,
+        kills: k,
+        declared,
+    });
+    super::rules::casualties(s, target, k, Vec::new(), &mut out);
+    if k > 0 {
+        out.push(E::Credited {
+            seat,
+            group: shooters.first().copied(),
+            kills: k,
+        });
+    }
+    Ok(out)
+}
+
+/// The groups that may block a line of sight between `from` and `target`:
+/// every other group on the table but those fighting the target.
+pub fn blockers(s: &InvasionState, from: GroupId, target: GroupId) -> Vec<(usize, Vec<Point>)> {
+    let fight = s.group(target).locked;
+    (0..s.groups.len() as GroupId)
+        .filter(|&o| o != from && o != target)
+        .filter(|&o| s.group(o).on_table())
+        .filter(|&o| fight.is_none() || s.group(o).locked != fight)
+        .map(|o| (o as usize, s.group(o).points()))
+        .filter(|(_, p)| !p.is_empty())
+        .collect()
+}
+
+pub fn blocker_name(s: &InvasionState, b: table::Blocker) -> String {
+    match b {
+        table::Blocker::Terrain(i) => s
+            .scenario
+            .terrain
+            .get(i)
+            .map_or("terrain".into(), |t| t.name.clone()),
+        table::Blocker::Group(g) => group_name(s, g as GroupId),
+    }
+}
+
+/// "3. Special Actions": a D6 for every figure helping; one or more 6s succeed.
+fn special(
+    s: &InvasionState,
+    seat: u8,
+    g: GroupId,
+    action: &str,
+    rng: &mut Randomness,
+) -> Result<Vec<E>, RuleError> {
+    check_group(s, seat, g)?;
+    on_table(s, g, "act")?;
+    not_locked(s, g)?;
+    let Some(sp) = s.scenario.specials.iter().find(|x| x.id == action) else {
+        let known: Vec<&str> = s.scenario.specials.iter().map(|x| x.id.as_str()).collect();
+        return Err(illegal(
+            "Special Actions",
+            format!(
+                "this scenario has no special action '{action}' (it has: {})",
+                if known.is_empty() {
+                    "none".into()
+                } else {
+                    known.join(", ")
+                }
+            ),
+        ));
+    };
+    let group = s.group(g);
+    if group.placed() {
+        let reach = sp.reach.max(NEAR);
+        if !group.points().iter().any(|p| p.distance(sp.at) <= reach) {
+            return Err(illegal(
+                "Special Actions",
+                format!(
+                    "{} is not at {} (within {}\")",
+                    group_name(s, g),
+                    sp.name,
+                    reach / 100
+                ),
+            ));
+        }
+    }
+    check_actions(s, &[g])?;
+    let dice = rng.roll(group.alive_count(), 6)?;
+    let success = dice.contains(&6);
+    Ok(vec![
+        E::Spent { group: g },
+        E::Attempted {
+            group: g,
+            action: action.to_owned(),
+            dice,
+            success,
+        },
+    ])
+}
+
+/// The MiB study ("Each action spent studying lets the MiB player roll 1D6
+/// for each group on the table. A 6 is a success ... only available once
+/// per different alien").
+fn study(
+    s: &InvasionState,
+    seat: u8,
+    g: GroupId,
+    rng: &mut Randomness,
+) -> Result<Vec<E>, RuleError> {
+    check_group(s, seat, g)?;
+    if !s.faction(seat).rules.study {
+        return Err(illegal(
+            "MiB",
+            format!("{} do not study aliens", s.faction(seat).name),
+        ));
+    }
+    if s.group(g).role == GroupRole::CleanUp {
+        return Err(illegal(
+            "MiB",
+            "deployed Clean Up teams do not add to study rolls",
+        ));
+    }
+    let waiting: Vec<String> = s
+        .killed_species
+        .iter()
+        .filter(|sp| !s.studied.contains(sp))
+        .cloned()
+        .collect();
+    if waiting.is_empty() {
+        return Err(illegal(
+            "MiB",
+            "there is nothing to study: no alien species not yet studied has been killed",
+        ));
+    }
+    check_actions(s, &[g])?;
+    let groups = s
+        .groups
+        .iter()
+        .filter(|x| x.seat == seat && x.role == GroupRole::Line && x.on_table())
+        .count();
+    let dice = rng.roll(groups.max(1), 6)?;
+    let sixes = dice.iter().filter(|&&d| d == 6).count();
+    let species = waiting.into_iter().take(sixes).collect();
+    Ok(vec![E::Spent { group: g }, E::Studied { dice, species }])
+}
+
+fn worm(s: &InvasionState, seat: u8, g: GroupId) -> Result<(), RuleError> {
+    check_group(s, seat, g)?;
+    if !s.is_worm(g) {
+        return Err(illegal(
+            "Spugs",
+            format!("{} is not a Burrower", group_name(s, g)),
+        ));
+    }
+    Ok(())
+}
+
+/// "Burrowers spend 1 action to tunnel down ... Accompanying Spug squads are
+/// carried down and along for free ... Place a Spug hole at burrow points."
+fn burrow(s: &InvasionState, seat: u8, g: GroupId, carry: &[GroupId]) -> Result<Vec<E>, RuleError> {
+    worm(s, seat, g)?;
+    on_table(s, g, "tunnel down")?;
+    not_locked(s, g)?;
+    check_actions(s, &[g])?;
+    let at = s.group(g).points().first().copied();
+    let mut out = vec![E::Spent { group: g }, E::WentBelow { group: g, at }];
+    for &c in carry {
+        check_group(s, seat, c)?;
+        on_table(s, c, "be carried")?;
+        not_locked(s, c)?;
+        if s.is_worm(c) || s.is_mites(c) {
+            return Err(illegal("Spugs", "a Burrower carries Spug squads"));
+        }
+        let (a, b) = (s.group(g).points(), s.group(c).points());
+        if !a.is_empty() && !b.is_empty() && !table::in_contact(&a, &b) {
+            return Err(illegal(
+                "Spugs",
+                format!("{} is not next to the Burrower", group_name(s, c)),
+            ));
+        }
+        out.push(E::Boarded { group: c, worm: g });
+    }
+    if let Some(at) = at
+        && !s.holes.iter().any(|h| h.distance(at) <= NEAR)
+        && holes_left(s, seat) > 0
+    {
+        out.push(E::HoleDug { seat, at });
+    }
+    Ok(out)
+}
+
+fn holes_left(s: &InvasionState, seat: u8) -> u8 {
+    s.holes_left
+        .iter()
+        .find(|(x, _)| *x == seat)
+        .map_or(0, |(_, n)| *n)
+}
+
+/// "1 to surface ... Surfacing at an existing Spug hole does not require an
+/// action for the Worm"; "Burrowers can attack in melee if they appear next
+/// to a group of enemies."
+fn surface(
+    s: &InvasionState,
+    seat: u8,
+    g: GroupId,
+    to: Option<Point>,
+    hole: Option<u8>,
+    declare: &Declared,
+) -> Result<Vec<E>, RuleError> {
+    worm(s, seat, g)?;
+    if s.group(g).place != Place::Below {
+        return Err(illegal("Spugs", "the Burrower is not below the table"));
+    }
+    let mut out = Vec::new();
+    let at = match (hole, to) {
+        (Some(i), _) => Some(
+            *s.holes
+                .get(i as usize)
+                .ok_or_else(|| illegal("Spugs", format!("there is no Spug hole {i}")))?,
+        ),
+        (None, Some(p)) => {
+            if !table::on_table(&s.scenario, p) {
+                return Err(illegal("Spugs", "that point is off the table"));
+            }
+            check_actions(s, &[g])?;
+            out.push(E::Spent { group: g });
+            if !s.holes.iter().any(|h| h.distance(p) <= NEAR) {
+                if holes_left(s, seat) == 0 {
+                    return Err(illegal(
+                        "Spugs",
+                        "the Spugs have no holes left to build: surface at an existing hole",
+                    ));
+                }
+                out.push(E::HoleDug { seat, at: p });
+            }
+            Some(p)
+        }
+        (None, None) => {
+            if !s.real_table {
+                return Err(illegal("Spugs", "give the hole or the point to surface at"));
+            }
+            check_actions(s, &[g])?;
+            out.push(E::Spent { group: g });
+            None
+        }
+    };
+    let n = s.group(g).alive_count();
+    out.push(E::Surfaced {
+        group: g,
+        to: vec![at; n.min(1)]
+            .into_iter()
+            .chain(std::iter::repeat_n(None, n.saturating_sub(1)))
+            .collect(),
+    });
+    let contacts: Vec<GroupId> = match (declare.contact, at) {
+        (Some(c), _) => vec![c],
+        (None, Some(p)) => enemy_groups(s, seat)
+            .into_iter()
+            .filter(|&o| table::in_contact(&[p], &s.group(o).points()))
+            .collect(),
+        _ => Vec::new(),
+    };
+    lock(s, g, &contacts, declare.defends, &mut out);
+    Ok(out)
+}
+
+/// "... but require an action to deploy on the surface."
+fn deploy(
+    s: &InvasionState,
+    seat: u8,
+    g: GroupId,
+    declare: &Declared,
+) -> Result<Vec<E>, RuleError> {
+    check_group(s, seat, g)?;
+    let Place::Carried(w) = s.group(g).place else {
+        return Err(illegal(
+            "Spugs",
+            format!("{} is not carried by a Burrower", group_name(s, g)),
+        ));
+    };
+    if s.group(w).place != Place::Table {
+        return Err(illegal("Spugs", "its Burrower has not surfaced"));
+    }
+    check_actions(s, &[g])?;
+    let n = s.group(g).alive_count();
+    let at = s.group(w).points().first().copied();
+    let to: Vec<Option<Point>> = match at {
+        Some(at) if !s.real_table => {
+            let mut avoid = all_points(s, None);
+            avoid.push(at);
+            table::place_next_to(&s.scenario, at, n, &avoid)
+                .into_iter()
+                .map(Some)
+                .collect()
+        }
+        _ => vec![None; n],
+    };
+    let mine: Vec<Point> = to.iter().flatten().copied().collect();
+    let mut out = vec![E::Spent { group: g }, E::Surfaced { group: g, to }];
+    let contacts: Vec<GroupId> = match declare.contact {
+        Some(c) => vec![c],
+        None => enemy_groups(s, seat)
+            .into_iter()
+            .filter(|&o| table::in_contact(&mine, &s.group(o).points()))
+            .collect(),
+    };
+    lock(s, g, &contacts, declare.defends, &mut out);
+    Ok(out)
+}
+
+/// "An opponent of the Spugs may take an action with a whole group to close a hole."
+fn close_hole(s: &InvasionState, seat: u8, g: GroupId, hole: u8) -> Result<Vec<E>, RuleError> {
+    check_group(s, seat, g)?;
+    on_table(s, g, "close a hole")?;
+    not_locked(s, g)?;
+    let Some(&at) = s.holes.get(hole as usize) else {
+        return Err(illegal("Spugs", format!("there is no Spug hole {hole}")));
+    };
+    if s.faction(seat).rules.holes > 0 {
+        return Err(illegal(
+            "Spugs",
+            "only an opponent of the Spugs closes their holes",
+        ));
+    }
+    let group = s.group(g);
+    if group.placed() && !group.points().iter().any(|p| p.distance(at) <= NEAR) {
+        return Err(illegal(
+            "Spugs",
+            "the group must be at the hole to close it",
+        ));
+    }
+    check_actions(s, &[g])?;
+    Ok(vec![E::Spent { group: g }, E::HoleClosed { at }])
+}
+
+/// "Mites ... may be exploded by their Controller as an action for a 6 inch
+/// radius blast effect of 4D6, any other mites caught in an explosion will
+/// blow up also and this damage will be linked to the previous damage."
+fn detonate(
+    s: &InvasionState,
+    seat: u8,
+    g: GroupId,
+    mite: &str,
+    caught: &[GroupId],
+    rng: &mut Randomness,
+) -> Result<Vec<E>, RuleError> {
+    check_group(s, seat, g)?;
+    on_table(s, g, "detonate Mites")?;
+    let group = s.group(g);
+    let faction = s.faction(seat);
+    if !group
+        .alive()
+        .any(|m| faction.model(&m.kind).is_some_and(|t| t.controller))
+    {
+        return Err(illegal(
+            "Spugs",
+            format!("{} has no Controller", group_name(s, g)),
+        ));
+    }
+    let Some((mg, first)) = s.groups.iter().enumerate().find_map(|(i, x)| {
+        (x.seat == seat && x.on_table())
+            .then(|| {
+                x.alive()
+                    .find(|m| m.id == mite && faction.model(&m.kind).is_some_and(|t| t.mite))
+            })
+            .flatten()
+            .map(|m| (i as GroupId, m.clone()))
+    }) else {
+        return Err(illegal(
+            "Spugs",
+            format!("{mite} is not a living Mite on the table"),
+        ));
+    };
+    check_actions(s, &[g])?;
+    let mut out = vec![E::Spent { group: g }];
+    // The chain: every Mite within the blast of an exploding one explodes.
+    let mut exploded: Vec<(GroupId, String, Option<Point>)> =
+        vec![(mg, first.id.clone(), first.at)];
+    let mut i = 0;
+    while i < exploded.len() {
+        if let Some(at) = exploded[i].2 {
+            for (j, x) in s.groups.iter().enumerate() {
+                if !x.on_table() {
+                    continue;
+                }
+                for m in x.alive() {
+                    let is_mite = s.model_type(x.seat, &m.kind).is_some_and(|t| t.mite);
+                    if is_mite
+                        && m.at.is_some_and(|p| p.distance(at) <= MITE_BLAST)
+                        && !exploded.iter().any(|(_, id, _)| *id == m.id)
+                    {
+                        exploded.push((j as GroupId, m.id.clone(), m.at));
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    let mut all = Vec::new();
+    for (eg, id, _) in &exploded {
+        let dice = rng.roll(MITE_DICE, 6)?;
+        all.extend(dice.iter().copied());
+        out.push(E::Detonated {
+            group: *eg,
+            model: id.clone(),
+            dice,
+        });
+    }
+    let total: u32 = all.iter().map(|&d| u32::from(d)).sum();
+    let centres: Vec<Point> = exploded.iter().filter_map(|(_, _, p)| *p).collect();
+    let mut made = 0;
+    for (j, x) in s.groups.iter().enumerate() {
+        let j = j as GroupId;
+        if !x.on_table() {
+            continue;
+        }
+        let inside: Vec<String> = if centres.is_empty() || !x.placed() {
+            if caught.contains(&j) {
+                x.alive()
+                    .filter(|m| !exploded.iter().any(|(_, id, _)| *id == m.id))
+                    .map(|m| m.id.clone())
+                    .collect()
+            } else {
+                Vec::new()
+            }
+        } else {
+            x.alive()
+                .filter(|m| !exploded.iter().any(|(_, id, _)| *id == m.id))
+                .filter(|m| {
+                    m.at.is_some_and(|p| centres.iter().any(|c| c.distance(p) <= MITE_BLAST))
+                })
+                .map(|m| m.id.clone())
+                .collect()
+        };
+        if inside.is_empty() {
+            continue;
+        }
+        let cover = cover_of(s, j, None).0;
+        let ks = kill_score(s, j, cover);
+        let k = kills(total, ks, inside.len());
+        out.push(E::Shared {
+            group: j,
+            dice: all.clone(),
+            total,
+            kill_score: ks,
+            kills: k,
+        });
+        if k > 0 && x.seat != seat {
+            made += k;
+        }
+        super::rules::casualties(s, j, k, inside, &mut out);
+    }
+    if made > 0 {
+        out.push(E::Credited {
+            seat,
+            group: Some(g),
+            kills: made,
+        });
+    }
+    Ok(out)
+}
+
+/// Manholes and Spug holes: the ways into the sewers.
+pub fn sewer_points(s: &InvasionState) -> Vec<Point> {
+    let mut v = s.scenario.manholes.clone();
+    v.extend(s.holes.iter().copied());
+    v
+}
+
+fn sewer_group(s: &InvasionState, seat: u8, g: GroupId) -> Result<(), RuleError> {
+    if !s.sewers {
+        return Err(illegal(
+            "Sewers",
+            "this battle is not played with the sewers rule",
+        ));
+    }
+    check_group(s, seat, g)?;
+    if s.is_worm(g) {
+        return Err(illegal("Sewers", "a Burrower tunnels instead"));
+    }
+    Ok(())
+}
+
+/// "descending (1 Action)".
+fn descend(s: &InvasionState, seat: u8, g: GroupId) -> Result<Vec<E>, RuleError> {
+    sewer_group(s, seat, g)?;
+    on_table(s, g, "descend")?;
+    not_locked(s, g)?;
+    let group = s.group(g);
+    let ways = sewer_points(s);
+    let at = if group.placed() {
+        let near = ways
+            .iter()
+            .copied()
+            .find(|w| group.points().iter().any(|p| p.distance(*w) <= NEAR));
+        if near.is_none() {
+            return Err(illegal(
+                "Sewers",
+                "the group must be at a manhole or a Spug hole",
+            ));
+        }
+        near
+    } else {
+        None
+    };
+    check_actions(s, &[g])?;
+    Ok(vec![E::Spent { group: g }, E::WentBelow { group: g, at }])
+}

@@ -1,0 +1,403 @@
+//! Commands and events in words, as the log, the report and the app read them.
+
+use super::inches;
+use super::model::Point;
+use super::rules::{InvasionCommand, group_name};
+use super::state::{Card, CardKind, GroupId, InvasionEvent as E, InvasionState};
+use crate::game::Actor;
+
+/// A card as the table announces it: "U.N.I.T. Double".
+pub fn card_name(s: &InvasionState, card: Card) -> String {
+    match card.seat {
+        Some(seat) if (seat as usize) < s.factions.len() => {
+            format!("{} {}", s.faction(seat).name, card.kind.word())
+        }
+        _ => "Special Event".to_owned(),
+    }
+}
+
+fn group(s: &InvasionState, g: GroupId) -> String {
+    if (g as usize) < s.groups.len() {
+        group_name(s, g)
+    } else {
+        format!("group {g}")
+    }
+}
+
+fn point(p: Point) -> String {
+    format!("({}, {})", inches(p.x), inches(p.y))
+}
+
+fn dice(d: &[u8]) -> String {
+    d.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
+}
+
+fn model_name(s: &InvasionState, g: GroupId, id: &str) -> String {
+    s.groups
+        .get(g as usize)
+        .and_then(|x| x.models.iter().find(|m| m.id == id))
+        .map_or_else(|| id.to_owned(), |m| m.name.clone())
+}
+
+fn declared_words(d: &super::rules::Declared) -> String {
+    let mut v = Vec::new();
+    if d.sight == Some(true) {
+        v.push("line of sight".to_owned());
+    }
+    if let Some(c) = d.cover {
+        v.push(format!("in {}", c.word()));
+    }
+    if let Some(g) = d.contact {
+        v.push(format!("contact with group {g}"));
+    }
+    if let Some(c) = d.defends {
+        v.push(format!("defending {}", c.word()));
+    }
+    if v.is_empty() {
+        String::new()
+    } else {
+        format!(" (declared: {})", v.join(", "))
+    }
+}
+
+/// A command in words (the log puts the player's name before it, so the
+/// player's own groups go by their own names).
+pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
+    use InvasionCommand as C;
+    let group = |s: &InvasionState, g: GroupId| match s.groups.get(g as usize) {
+        Some(x) if Actor(x.seat) == actor => x.name.clone(),
+        _ => group(s, g),
+    };
+    match c {
+        C::Continue => match s.pending.first() {
+            Some(super::state::Pending::ResolveMelees { .. }) => "resolves a melee".into(),
+            Some(super::state::Pending::Aftermath { .. }) => "ends a melee".into(),
+            _ => match s.card() {
+                None if s.scenario.rounds > 0 && s.round >= s.scenario.rounds => {
+                    "ends the battle".into()
+                }
+                None => format!("draws the cards of round {}", s.round + 1),
+                Some(card) if card.kind == CardKind::Special => {
+                    "plays the Special Event card".into()
+                }
+                Some(card) => format!("finishes the {} card", card_name(s, card)),
+            },
+        },
+        C::EndCard => "end the card".into(),
+        C::Move {
+            group: g,
+            to,
+            declare,
+            ..
+        } => match to {
+            Some(p) => format!("move {} to {}", group(s, *g), point(*p)),
+            None => format!(
+                "move {} at the table{}",
+                group(s, *g),
+                declared_words(declare)
+            ),
+        },
+        C::Shoot {
+            shooters,
+            target,
+            declare,
+        } => {
+            let names: Vec<String> = shooters.iter().map(|g| group(s, *g)).collect();
+            let linked = if shooters.len() > 1 {
+                " (linked fire)"
+            } else {
+                ""
+            };
+            format!(
+                "{} shoot{linked} at {}{}",
+                names.join(" and "),
+                group(s, *target),
+                declared_words(declare)
+            )
+        }
+        C::Special { group: g, action } => {
+            let name = s
+                .scenario
+                .specials
+                .iter()
+                .find(|x| &x.id == action)
+                .map_or(action.clone(), |x| x.name.clone());
+            format!("{}: {name}", group(s, *g))
+        }
+        C::Study { group: g } => format!("{} study the aliens", group(s, *g)),
+        C::Casualties { models } => {
+            let names: Vec<String> = models
+                .iter()
+                .map(|m| {
+                    s.groups
+                        .iter()
+                        .flat_map(|x| &x.models)
+                        .find(|x| &x.id == m)
+                        .map_or(m.clone(), |x| x.name.clone())
+                })
+                .collect();
+            format!("remove {}", names.join(", "))
+        }
+        C::Strike { target } => match target {
+            Some(t) if (*t as usize) < s.factions.len() => {
+                format!("strike at {}", s.faction(*t).name)
+            }
+            _ => "strike".into(),
+        },
+        C::Burrow { group: g, .. } => format!("{} tunnels down", group(s, *g)),
+        C::Tunnel { group: g, to } => match to {
+            Some(p) => format!("{} tunnels to {}", group(s, *g), point(*p)),
+            None => format!("{} tunnels", group(s, *g)),
+        },
+        C::Surface {
+            group: g, hole, to, ..
+        } => match (hole, to) {
+            (Some(h), _) => format!("{} surfaces at Spug hole {h}", group(s, *g)),
+            (None, Some(p)) => format!("{} surfaces at {}", group(s, *g), point(*p)),
+            _ => format!("{} surfaces", group(s, *g)),
+        },
+        C::Deploy { group: g, .. } => format!("{} deploy from their Burrower", group(s, *g)),
+        C::CloseHole { group: g, hole } => format!("{} close Spug hole {hole}", group(s, *g)),
+        C::Detonate { group: g, mite, .. } => {
+            format!("{} detonate a Mite ({mite})", group(s, *g))
+        }
+        C::Descend { group: g } => format!("{} go down into the sewers", group(s, *g)),
+        C::Sewer { group: g, manhole } => match manhole {
+            Some(m) => format!("{} move through the sewers to manhole {m}", group(s, *g)),
+            None => format!("{} move through the sewers", group(s, *g)),
+        },
+        C::Climb { group: g } => format!("{} climb towards the surface", group(s, *g)),
+    }
+}
+
+/// An event in words; `s` is the state before it.
+pub fn event(s: &InvasionState, e: &E) -> String {
+    match e {
+        E::Shuffled { deck } => format!("shuffled the Action deck ({} cards)", deck.len()),
+        E::Drew { round, cards } => {
+            let names: Vec<String> = cards.iter().map(|c| card_name(s, *c)).collect();
+            format!("round {round}: drew {}", names.join(", "))
+        }
+        E::CardDone => match s.card() {
+            Some(c) => format!("the {} card is done", card_name(s, c)),
+            None => "the card is done".into(),
+        },
+        E::Spent { group: g } => format!("{} used an action", group(s, *g)),
+        E::Moved {
+            group: g,
+            to,
+            stopped,
+            declared_cover,
+        } => {
+            let at = to.first().copied().flatten();
+            let mut text = match at {
+                Some(p) => format!("{} moved to {}", group(s, *g), point(p)),
+                None => format!("{} moved at the table", group(s, *g)),
+            };
+            if let Some(why) = stopped {
+                text.push_str(&format!(": {why}"));
+            }
+            if let Some(c) = declared_cover {
+                text.push_str(&format!(" (declared: in {})", c.word()));
+            }
+            text
+        }
+        E::Shot {
+            shooters,
+            target,
+            dice: d,
+            how_many,
+            total,
+            cover,
+            kill_score,
+            kills,
+            declared,
+        } => {
+            let n = d.len();
+            let mib = if how_many.is_empty() {
+                String::new()
+            } else {
+                format!(" (rolled {} for dice per operative)", dice(how_many))
+            };
+            let linked = if shooters.len() > 1 { "linked " } else { "" };
+            let decl = if declared.is_empty() {
+                String::new()
+            } else {
+                format!(" (declared: {})", declared.join(", "))
+            };
+            let result = if *kills > 0 || s.group(*target).locked.is_none() {
+                let left = total - kills * kill_score;
+                format!(
+                    ": {kills} kill{} at {kill_score} each in {}{}",
+                    if *kills == 1 { "" } else { "s" },
+                    cover.word(),
+                    if left > 0 && *kills < s.group(*target).alive_count() as u32 {
+                        format!(", the extra {left} points do nothing")
+                    } else {
+                        String::new()
+                    }
+                )
+            } else {
+                ": into the melee".into()
+            };
+            format!(
+                "{linked}{n}D6 at {}{mib}{decl}: {} = {total}{result}",
+                group(s, *target),
+                dice(d),
+            )
+        }
+        E::Shared {
+            group: g,
+            dice: d,
+            total,
+            kill_score,
+            kills,
+        } => format!(
+            "{} take {} = {total}: {kills} kill{} at {kill_score} each",
+            group(s, *g),
+            if d.is_empty() {
+                "no dice".into()
+            } else {
+                dice(d)
+            },
+            if *kills == 1 { "" } else { "s" }
+        ),
+        E::MustRemove {
+            seat,
+            group: g,
+            count,
+            ..
+        } => format!(
+            "{} choose {count} casualt{} of {}",
+            s.faction(*seat).name,
+            if *count == 1 { "y" } else { "ies" },
+            group(s, *g)
+        ),
+        E::Killed { group: g, model } => {
+            format!("{} of {} is killed", model_name(s, *g, model), group(s, *g))
+        }
+        E::Credited { seat, kills, .. } => format!(
+            "{} {} {kills} kill{}",
+            s.faction(*seat).name,
+            "made",
+            if *kills == 1 { "" } else { "s" }
+        ),
+        E::SpeciesKilled { species } => {
+            format!("the first {species} is killed: the MiB may study it")
+        }
+        E::Locked {
+            groups,
+            defender,
+            below,
+            ..
+        } => {
+            let names: Vec<String> = groups.iter().map(|g| group(s, *g)).collect();
+            let mut t = format!(
+                "{} locked in hand-to-hand{}",
+                names.join(" and "),
+                if *below { " below the table" } else { "" }
+            );
+            if let Some((d, c)) = defender {
+                t.push_str(&format!("; {} defend {}", group(s, *d), c.word()));
+            }
+            t
+        }
+        E::Merged { from, into } => format!("{} join {}", group(s, *from), group(s, *into)),
+        E::Resolving { strikes, .. } => {
+            let parts: Vec<String> = strikes
+                .iter()
+                .map(|(seat, n)| format!("{} {n}D6", s.faction(*seat).name))
+                .collect();
+            if parts.is_empty() {
+                "the melee is over".into()
+            } else {
+                format!("the melee is resolved: {}", parts.join(", "))
+            }
+        }
+        E::MeleesDue { melees } => format!(
+            "{} melee{} to resolve",
+            melees.len(),
+            if melees.len() == 1 { "" } else { "s" }
+        ),
+        E::Struck {
+            seat,
+            target,
+            dice: d,
+            ..
+        } => {
+            let total: u32 = d.iter().map(|&x| u32::from(x)).sum();
+            if seat == target {
+                format!("{} strike: {} = {total}", s.faction(*seat).name, dice(d))
+            } else {
+                format!(
+                    "{} strike at {}: {} = {total}",
+                    s.faction(*seat).name,
+                    s.faction(*target).name,
+                    dice(d)
+                )
+            }
+        }
+        E::Unlocked { .. } => "the hand-to-hand combat is over".into(),
+        E::FightsOn { .. } => {
+            "the Spugs fight to the death: the melee goes on to the next card".into()
+        }
+        E::Attempted {
+            group: g,
+            action,
+            dice: d,
+            success,
+        } => format!(
+            "{} try {}: {} ({})",
+            group(s, *g),
+            s.scenario
+                .specials
+                .iter()
+                .find(|x| &x.id == action)
+                .map_or(action.as_str(), |x| x.name.as_str()),
+            dice(d),
+            if *success {
+                "a 6: success"
+            } else {
+                "no 6: it fails"
+            }
+        ),
+        E::Studied { dice: d, species } => {
+            if species.is_empty() {
+                format!("study: {} (no 6)", dice(d))
+            } else {
+                format!(
+                    "study: {}: the {} studied (+1D6 to each MiB shooting roll)",
+                    dice(d),
+                    species.join(", ")
+                )
+            }
+        }
+        E::WentBelow { group: g, .. } => format!("{} went below the table", group(s, *g)),
+        E::MovedBelow { group: g, to } => match to {
+            Some(p) => format!("{} moved below the table to {}", group(s, *g), point(*p)),
+            None => format!("{} moved below the table", group(s, *g)),
+        },
+        E::Climbed { group: g } => format!("{} climbed towards the surface", group(s, *g)),
+        E::Surfaced { group: g, to } => match to.first().copied().flatten() {
+            Some(p) => format!("{} came up at {}", group(s, *g), point(p)),
+            None => format!("{} came up", group(s, *g)),
+        },
+        E::Boarded { group: g, worm } => {
+            format!("{} are carried by {}", group(s, *g), group(s, *worm))
+        }
+        E::HoleDug { at, .. } => format!("a Spug hole at {}", point(*at)),
+        E::HoleClosed { at } => format!("the Spug hole at {} is closed", point(*at)),
+        E::Detonated {
+            group: g,
+            model,
+            dice: d,
+        } => format!("{} blows up: {}", model_name(s, *g, model), dice(d)),
+        E::Arrived {
+            group: g,
+            successes,
+            ..
+        } => format!("{} arrive ({}D6 per man)", group(s, *g), successes + 1),
+        E::Nothing => "nothing happens".into(),
+        E::Ended { summary, .. } => format!("the battle is over: {summary}"),
+    }
+}

@@ -1,0 +1,309 @@
+//! Who is asked, and the commands a player may give: every command without a
+//! point, and for moves a few sensible destinations (towards the nearest
+//! enemy, towards each special action's place, towards the middle of the
+//! table). The app's board gives a move any point by a click or a drag.
+
+use super::model::{INCH, Point};
+use super::rules::{Declared, InvasionCommand, automatic, melee_seats, open_casualties};
+use super::state::{GroupId, InvasionState, Pending, Place};
+use super::{actions, table};
+use crate::game::{Actor, Anchors, Ask};
+use crate::rng::Randomness;
+
+/// The seats asked now and what for.
+pub fn asked(s: &InvasionState) -> Vec<Ask> {
+    if s.over.is_some() || automatic(s).is_some() {
+        return Vec::new();
+    }
+    let open = open_casualties(s);
+    if !open.is_empty() {
+        return open
+            .into_iter()
+            .map(|(seat, g, count, _)| Ask {
+                seat: Actor(seat),
+                what: format!(
+                    "choose {count} casualt{} of {}",
+                    if count == 1 { "y" } else { "ies" },
+                    super::rules::group_name(s, g)
+                ),
+            })
+            .collect();
+    }
+    if let Some(Pending::Strike { seat, dice, .. }) = s.pending.first() {
+        return vec![Ask {
+            seat: Actor(*seat),
+            what: format!("strike in the melee with {dice}D6"),
+        }];
+    }
+    match s.card().and_then(|c| c.seat.map(|seat| (seat, c))) {
+        Some((seat, card)) => vec![Ask {
+            seat: Actor(seat),
+            what: format!(
+                "play the {} card: {} action{} left",
+                card.kind.word(),
+                s.actions_left(),
+                if s.actions_left() == 1 { "" } else { "s" }
+            ),
+        }],
+        None => Vec::new(),
+    }
+}
+
+fn ok(s: &InvasionState, seat: u8, c: &InvasionCommand) -> bool {
+    // Decided against a throwaway stream: only whether it is refused matters.
+    let mut rng = Randomness::new(0, 0, None);
+    super::rules::decide(s, Actor(seat), c, &mut rng).is_ok()
+}
+
+/// Every command some player may give now.
+pub fn legal(s: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
+    if s.over.is_some() || automatic(s).is_some() {
+        return Vec::new();
+    }
+    let open = open_casualties(s);
+    if !open.is_empty() {
+        let mut out = Vec::new();
+        for (seat, g, _, among) in open {
+            for m in s.group(g).alive() {
+                if among.is_empty() || among.contains(&m.id) {
+                    out.push((
+                        Actor(seat),
+                        InvasionCommand::Casualties {
+                            models: vec![m.id.clone()],
+                        },
+                    ));
+                }
+            }
+        }
+        return out;
+    }
+    if let Some(Pending::Strike { melee, seat, .. }) = s.pending.first() {
+        let enemies: Vec<u8> = melee_seats(s, *melee)
+            .into_iter()
+            .filter(|x| x != seat)
+            .collect();
+        return if enemies.len() <= 1 {
+            vec![(Actor(*seat), InvasionCommand::Strike { target: None })]
+        } else {
+            enemies
+                .into_iter()
+                .map(|t| (Actor(*seat), InvasionCommand::Strike { target: Some(t) }))
+                .collect()
+        };
+    }
+    let Some(seat) = s.card().and_then(|c| c.seat) else {
+        return Vec::new();
+    };
+    let mut candidates = vec![InvasionCommand::EndCard];
+    let mine: Vec<GroupId> = (0..s.groups.len() as GroupId)
+        .filter(|&g| s.group(g).seat == seat && s.group(g).alive_count() > 0 && s.may_act(g))
+        .collect();
+    let enemies = actions::enemy_groups(s, seat);
+    for &g in &mine {
+        let group = s.group(g);
+        match group.place {
+            Place::Table => {
+                candidates.extend(moves(s, g, &enemies));
+                for &t in &enemies {
+                    let declare = if s.real_table || !group.placed() || !s.group(t).placed() {
+                        Declared {
+                            sight: Some(true),
+                            ..Declared::default()
+                        }
+                    } else {
+                        Declared::default()
+                    };
+                    candidates.push(InvasionCommand::Shoot {
+                        shooters: vec![g],
+                        target: t,
+                        declare: declare.clone(),
+                    });
+                    if s.faction(seat).link_fire && s.actions_left() >= 2 {
+                        candidates.push(InvasionCommand::Shoot {
+                            shooters: vec![g, g],
+                            target: t,
+                            declare,
+                        });
+                    }
+                }
+                for sp in &s.scenario.specials {
+                    candidates.push(InvasionCommand::Special {
+                        group: g,
+                        action: sp.id.clone(),
+                    });
+                }
+                candidates.push(InvasionCommand::Study { group: g });
+                candidates.push(InvasionCommand::Burrow {
+                    group: g,
+                    carry: carried_with(s, g),
+                });
+                for i in 0..s.holes.len().min(255) {
+                    candidates.push(InvasionCommand::CloseHole {
+                        group: g,
+                        hole: i as u8,
+                    });
+                }
+                for m in s.groups.iter().filter(|x| x.seat == seat && x.on_table()) {
+                    for mite in m.alive() {
+                        if s.model_type(seat, &mite.kind).is_some_and(|t| t.mite) {
+                            candidates.push(InvasionCommand::Detonate {
+                                group: g,
+                                mite: mite.id.clone(),
+                                caught: if s.real_table {
+                                    enemies.clone()
+                                } else {
+                                    Vec::new()
+                                },
+                            });
+                        }
+                    }
+                }
+                candidates.push(InvasionCommand::Descend { group: g });
+            }
+            Place::Below => {
+                if s.is_worm(g) {
+                    for i in 0..s.holes.len().min(255) {
+                        candidates.push(InvasionCommand::Surface {
+                            group: g,
+                            to: None,
+                            hole: Some(i as u8),
+                            declare: Declared::default(),
+                        });
+                    }
+                    if let Some(&t) = enemies.first() {
+                        let to = s
+                            .group(t)
+                            .points()
+                            .first()
+                            .map(|p| Point::new(p.x, p.y + 3 * INCH));
+                        candidates.push(InvasionCommand::Tunnel { group: g, to });
+                        if let Some(to) = to {
+                            candidates.push(InvasionCommand::Surface {
+                                group: g,
+                                to: Some(to),
+                                hole: None,
+                                declare: Declared::default(),
+                            });
+                        }
+                    }
+                } else {
+                    candidates.push(InvasionCommand::Climb { group: g });
+                    for i in 0..actions::sewer_points(s).len().min(255) {
+                        candidates.push(InvasionCommand::Sewer {
+                            group: g,
+                            manhole: Some(i as u8),
+                        });
+                    }
+                }
+            }
+            Place::Carried(_) => candidates.push(InvasionCommand::Deploy {
+                group: g,
+                declare: Declared::default(),
+            }),
+            Place::Reserve | Place::Gone => {}
+        }
+    }
+    candidates
+        .into_iter()
+        .filter(|c| ok(s, seat, c))
+        .map(|c| (Actor(seat), c))
+        .collect()
+}
+
+/// Spug squads next to a Burrower, carried when it tunnels down.
+fn carried_with(s: &InvasionState, worm: GroupId) -> Vec<GroupId> {
+    let w = s.group(worm);
+    if !s.is_worm(worm) {
+        return Vec::new();
+    }
+    (0..s.groups.len() as GroupId)
+        .filter(|&o| o != worm)
+        .filter(|&o| {
+            let g = s.group(o);
+            g.seat == w.seat
+                && g.on_table()
+                && g.locked.is_none()
+                && !s.is_mites(o)
+                && !s.is_worm(o)
+                && table::in_contact(&w.points(), &g.points())
+        })
+        .collect()
+}
+
+/// A few destinations for a group's move.
+fn moves(s: &InvasionState, g: GroupId, enemies: &[GroupId]) -> Vec<InvasionCommand> {
+    let group = s.group(g);
+    if s.real_table || !group.placed() {
+        return vec![InvasionCommand::Move {
+            group: g,
+            to: None,
+            lead: None,
+            declare: Declared::default(),
+        }];
+    }
+    let Some(from) = group.points().first().copied() else {
+        return Vec::new();
+    };
+    let reach = super::rules::group_move(s, g);
+    let mut goals: Vec<Point> = Vec::new();
+    let near = enemies
+        .iter()
+        .flat_map(|&e| s.group(e).points())
+        .min_by_key(|p| (p.distance(from), p.x, p.y));
+    goals.extend(near);
+    goals.extend(s.scenario.specials.iter().map(|sp| sp.at));
+    goals.push(Point::new(s.scenario.width / 2, s.scenario.height / 2));
+    goals
+        .into_iter()
+        .filter(|&goal| goal != from)
+        .map(|goal| {
+            // As far as the move allows along the line to the goal.
+            let d = from.distance(goal).max(1);
+            let step = reach.min(d);
+            let to = Point::new(
+                from.x + ((i64::from(goal.x - from.x) * i64::from(step)) / i64::from(d)) as i32,
+                from.y + ((i64::from(goal.y - from.y) * i64::from(step)) / i64::from(d)) as i32,
+            );
+            InvasionCommand::Move {
+                group: g,
+                to: Some(to),
+                lead: None,
+                declare: Declared::default(),
+            }
+        })
+        .collect()
+}
+
+/// Where a command sits on the board: the group that acts, the group aimed at.
+pub fn anchors(_s: &InvasionState, command: &InvasionCommand) -> Anchors {
+    use InvasionCommand as C;
+    let group = |g: &GroupId| Some(format!("group:{g}"));
+    match command {
+        C::Shoot {
+            shooters, target, ..
+        } => Anchors {
+            subject: shooters.first().and_then(group),
+            target: group(target),
+        },
+        C::Move { group: g, .. }
+        | C::Special { group: g, .. }
+        | C::Study { group: g }
+        | C::Burrow { group: g, .. }
+        | C::Tunnel { group: g, .. }
+        | C::Surface { group: g, .. }
+        | C::Deploy { group: g, .. }
+        | C::CloseHole { group: g, .. }
+        | C::Detonate { group: g, .. }
+        | C::Descend { group: g }
+        | C::Sewer { group: g, .. }
+        | C::Climb { group: g } => Anchors {
+            subject: group(g),
+            target: None,
+        },
+        C::Casualties { models } => Anchors {
+            subject: models.first().map(|m| format!("model:{m}")),
+            target: None,
+        },
+        C::Continue | C::EndCard | C::Strike { .. } => Anchors::default(),
+    }
+}

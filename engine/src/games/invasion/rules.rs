@@ -1,0 +1,960 @@
+//! Commands and `decide`: the rules of the text, clause by clause. Each
+//! function names the section of the rule text it implements.
+
+use serde::{Deserialize, Serialize};
+
+use super::model::{Cover, GroupRole, INCH, Mobility, Point};
+use super::state::{Card, CardKind, GroupId, InvasionEvent as E, InvasionState, Pending, Place};
+use super::table;
+use crate::game::{Actor, RuleError, RuleErrorKind};
+use crate::rng::Randomness;
+
+/// Facts the players declare from a real table, replacing the app's
+/// geometry for one command (the log marks them as declared).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Declared {
+    /// Shooting: the table shows a line of sight.
+    pub sight: Option<bool>,
+    /// Shooting: the target's cover class; moving: the cover the group ends in.
+    pub cover: Option<Cover>,
+    /// Moving: the group reached base contact with this enemy group.
+    pub contact: Option<GroupId>,
+    /// Moving into contact: the contacted group defends a terrain feature
+    /// giving this cover.
+    pub defends: Option<Cover>,
+}
+
+impl Declared {
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// What a player (or the game itself) may do.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InvasionCommand {
+    /// The game's own step: shuffle and draw, a Special Event card, the end
+    /// of a card, a melee's resolution and aftermath, the end of the battle.
+    Continue,
+    /// The card's player gives up the actions left ("A player is never
+    /// required to use all the actions available to him").
+    EndCard,
+    /// "1. Move": the lead figure moves to `to` in a straight line; the
+    /// rest are placed next to it. `to: null` at a real table.
+    Move {
+        group: GroupId,
+        #[serde(default)]
+        to: Option<Point>,
+        /// The figure measured (any of the group; the first by default).
+        #[serde(default)]
+        lead: Option<String>,
+        #[serde(default)]
+        declare: Declared,
+    },
+    /// "2. Shoot": one group at one group; several shooters (or one group
+    /// twice) from one card are linked fire and total their dice.
+    Shoot {
+        shooters: Vec<GroupId>,
+        target: GroupId,
+        #[serde(default)]
+        declare: Declared,
+    },
+    /// "3. Special Actions": a scenario's special action, a D6 per figure.
+    Special { group: GroupId, action: String },
+    /// The MiB study the aliens they have killed.
+    Study { group: GroupId },
+    /// The target's player removes casualties.
+    Casualties { models: Vec<String> },
+    /// A faction strikes in a melee; `target` is the target faction's seat
+    /// when more than two factions fight.
+    Strike {
+        #[serde(default)]
+        target: Option<u8>,
+    },
+    /// A Burrower tunnels down, carrying these Spug squads.
+    Burrow {
+        group: GroupId,
+        #[serde(default)]
+        carry: Vec<GroupId>,
+    },
+    /// A Burrower tunnels anywhere on the table.
+    Tunnel {
+        group: GroupId,
+        #[serde(default)]
+        to: Option<Point>,
+    },
+    /// A Burrower surfaces: at a Spug hole (`hole`, free) or a new point.
+    Surface {
+        group: GroupId,
+        #[serde(default)]
+        to: Option<Point>,
+        #[serde(default)]
+        hole: Option<u8>,
+        #[serde(default)]
+        declare: Declared,
+    },
+    /// A carried Spug squad deploys next to its Burrower.
+    Deploy {
+        group: GroupId,
+        #[serde(default)]
+        declare: Declared,
+    },
+    /// An opponent of the Spugs closes a hole with a whole group.
+    CloseHole { group: GroupId, hole: u8 },
+    /// A Spug Controller detonates a Mite.
+    Detonate {
+        group: GroupId,
+        mite: String,
+        /// At a real table: the groups the blast catches.
+        #[serde(default)]
+        caught: Vec<GroupId>,
+    },
+    /// Sewers: go down a manhole (1 action).
+    Descend { group: GroupId },
+    /// Sewers: move below the table to a manhole (1 action).
+    Sewer {
+        group: GroupId,
+        #[serde(default)]
+        manhole: Option<u8>,
+    },
+    /// Sewers: climb out (2 actions: each is one command).
+    Climb { group: GroupId },
+}
+
+/// Blast radius of a Mite ("a 6 inch radius blast effect of 4D6").
+pub const MITE_BLAST: i32 = 6 * INCH;
+/// Dice of a Mite's blast.
+pub const MITE_DICE: usize = 4;
+/// How near a group must be to use a manhole, a hole or a special action's
+/// place when the scenario gives no reach (assumed: base contact, 1").
+pub const NEAR: i32 = INCH + INCH / 2;
+
+fn illegal(clause: &str, msg: impl Into<String>) -> RuleError {
+    RuleError::illegal(clause, msg)
+}
+
+/// The name of a group with its faction, as the log reads it.
+pub fn group_name(s: &InvasionState, g: GroupId) -> String {
+    let group = s.group(g);
+    format!("{} {}", s.faction(group.seat).name, group.name)
+}
+
+/// Kill score of a group in a cover class (its figures share kill scores).
+pub fn kill_score(s: &InvasionState, g: GroupId, cover: Cover) -> u32 {
+    let group = s.group(g);
+    group
+        .alive()
+        .next()
+        .or(group.models.first())
+        .and_then(|m| s.model_type(group.seat, &m.kind))
+        .map_or(6, |t| t.kill.against(cover))
+        .max(1)
+}
+
+/// The cover a group is in, as shooting sees it: declared, or the least
+/// cover of its figures (assumed: the shooter picks the exposed ones), or
+/// the cover last declared for it, or the open.
+pub fn cover_of(s: &InvasionState, g: GroupId, declared: Option<Cover>) -> (Cover, bool) {
+    if let Some(c) = declared {
+        return (c, true);
+    }
+    let group = s.group(g);
+    let points = group.points();
+    if !points.is_empty() && group.placed() {
+        let c = points
+            .iter()
+            .map(|p| table::cover_at(&s.scenario, *p))
+            .min()
+            .unwrap_or(Cover::Open);
+        return (c, false);
+    }
+    (
+        group.declared_cover.unwrap_or(Cover::Open),
+        group.declared_cover.is_some(),
+    )
+}
+
+/// A group's shooting dice for one shot, rolling the MiB's "how many" D6.
+pub fn shooting_dice(
+    s: &InvasionState,
+    g: GroupId,
+    rng: &mut Randomness,
+    how_many: &mut Vec<u8>,
+) -> Result<usize, RuleError> {
+    let group = s.group(g);
+    let faction = s.faction(group.seat);
+    let successes = s.studied.len();
+    if group.role == GroupRole::CleanUp {
+        // "Each man rolls D6 equal to the current successes +1 ... The heavy
+        // weapons in each squad get an additional D6."
+        return Ok(group
+            .alive()
+            .map(|m| {
+                let heavy = s.model_type(group.seat, &m.kind).is_some_and(|t| t.heavy);
+                usize::from(group.arrival_successes) + 1 + usize::from(heavy)
+            })
+            .sum());
+    }
+    if faction.rules.mib_dice {
+        // "Each time a group shoots it rolls a D6 to see how many actual D6
+        // to roll ... for each operative"; each study success "adds 1D6 to
+        // each initial shooting roll".
+        let roll = rng.roll(1 + successes, 6)?;
+        let per = roll.iter().map(|&d| usize::from(d)).sum::<usize>();
+        how_many.extend(roll);
+        return Ok(per * group.alive_count());
+    }
+    Ok(group
+        .alive()
+        .filter_map(|m| s.model_type(group.seat, &m.kind))
+        .map(|t| usize::from(t.shoot))
+        .sum())
+}
+
+/// A group's close-combat dice.
+pub fn melee_dice(s: &InvasionState, g: GroupId) -> u32 {
+    let group = s.group(g);
+    group
+        .alive()
+        .filter_map(|m| s.model_type(group.seat, &m.kind))
+        .map(|t| u32::from(t.melee_dice()))
+        .sum()
+}
+
+/// Kills from a total against a group: one per kill score reached, "the
+/// extra points do nothing", never more than its figures.
+pub fn kills(total: u32, kill_score: u32, figures: usize) -> u32 {
+    (total / kill_score.max(1)).min(figures as u32)
+}
+
+/// Casualties of `group`: removed at once when every figure dies, else the
+/// target's player chooses ("the player controlling the target group
+/// decides which figures to remove").
+pub fn casualties(s: &InvasionState, g: GroupId, count: u32, among: Vec<String>, out: &mut Vec<E>) {
+    if count == 0 {
+        return;
+    }
+    let group = s.group(g);
+    let candidates: Vec<String> = group
+        .alive()
+        .filter(|m| among.is_empty() || among.contains(&m.id))
+        .map(|m| m.id.clone())
+        .collect();
+    if count as usize >= candidates.len() {
+        for m in candidates {
+            killed(s, g, &m, out);
+        }
+    } else {
+        out.push(E::MustRemove {
+            seat: group.seat,
+            group: g,
+            count,
+            among,
+        });
+    }
+}
+
+fn killed(s: &InvasionState, g: GroupId, model: &str, out: &mut Vec<E>) {
+    out.push(E::Killed {
+        group: g,
+        model: model.to_owned(),
+    });
+    let group = s.group(g);
+    if let Some(species) = group
+        .models
+        .iter()
+        .find(|m| m.id == model)
+        .and_then(|m| s.model_type(group.seat, &m.kind))
+        .map(|t| t.species.clone())
+        && species != "human"
+        && !s.killed_species.contains(&species)
+        && !out
+            .iter()
+            .any(|e| matches!(e, E::SpeciesKilled { species: k } if *k == species))
+    {
+        out.push(E::SpeciesKilled { species });
+    }
+}
+
+/// Odd dice "allocated as evenly as possible amongst any other participating
+/// factions": dealt high to low, one die at a time, in seat order.
+pub fn share_odd(odd: &[u8], seats: usize) -> Vec<Vec<u8>> {
+    let mut sorted = odd.to_vec();
+    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    let mut out = vec![Vec::new(); seats];
+    if seats == 0 {
+        return out;
+    }
+    for (i, d) in sorted.into_iter().enumerate() {
+        out[i % seats].push(d);
+    }
+    out
+}
+
+/// Dice against the groups of a melee from someone with no figures in it, or
+/// a strike when more than two factions fight: the even dice to the target
+/// faction, the odd dice shared among the others.
+pub fn split_dice(dice: &[u8], target: GroupId, others: &[GroupId]) -> Vec<(GroupId, Vec<u8>)> {
+    let even: Vec<u8> = dice.iter().copied().filter(|d| d % 2 == 0).collect();
+    let odd: Vec<u8> = dice.iter().copied().filter(|d| d % 2 == 1).collect();
+    let mut out = vec![(target, even)];
+    for (g, share) in others.iter().zip(share_odd(&odd, others.len())) {
+        out.push((*g, share));
+    }
+    out
+}
+
+/// Damage dealt to groups: totals, kills and casualties.
+pub fn deal(
+    s: &InvasionState,
+    seat: u8,
+    credit: Option<GroupId>,
+    shares: &[(GroupId, Vec<u8>)],
+    cover: &dyn Fn(GroupId) -> Cover,
+    out: &mut Vec<E>,
+) {
+    let mut made = 0;
+    for (g, dice) in shares {
+        let total: u32 = dice.iter().map(|&d| u32::from(d)).sum();
+        let ks = kill_score(s, *g, cover(*g));
+        let k = kills(total, ks, s.group(*g).alive_count());
+        out.push(E::Shared {
+            group: *g,
+            dice: dice.clone(),
+            total,
+            kill_score: ks,
+            kills: k,
+        });
+        casualties(s, *g, k, Vec::new(), out);
+        made += k;
+    }
+    if made > 0 {
+        out.push(E::Credited {
+            seat,
+            group: credit,
+            kills: made,
+        });
+    }
+}
+
+/// The seats (sorted) with living groups in a melee.
+pub fn melee_seats(s: &InvasionState, melee: u16) -> Vec<u8> {
+    let mut seats: Vec<u8> = s
+        .melee(melee)
+        .map(|m| {
+            m.groups
+                .iter()
+                .filter(|&&g| s.group(g).alive_count() > 0)
+                .map(|&g| s.group(g).seat)
+                .collect()
+        })
+        .unwrap_or_default();
+    seats.sort_unstable();
+    seats.dedup();
+    seats
+}
+
+fn melee_group_of(s: &InvasionState, melee: u16, seat: u8) -> Option<GroupId> {
+    s.melee(melee)?
+        .groups
+        .iter()
+        .copied()
+        .find(|&g| s.group(g).seat == seat && s.group(g).alive_count() > 0)
+}
+
+/// The contiguous casualty choices at the front of the queue: every seat
+/// among them is asked at once.
+pub fn open_casualties(s: &InvasionState) -> Vec<(u8, GroupId, u32, Vec<String>)> {
+    s.pending
+        .iter()
+        .map_while(|p| match p {
+            Pending::Casualties {
+                seat,
+                group,
+                count,
+                among,
+            } => Some((*seat, *group, *count, among.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The step the game takes on its own now, if one is due.
+pub fn automatic(s: &InvasionState) -> Option<InvasionCommand> {
+    if s.over.is_some() {
+        return None;
+    }
+    match s.pending.first() {
+        Some(Pending::Casualties { .. } | Pending::Strike { .. }) => return None,
+        Some(Pending::ResolveMelees { .. } | Pending::Aftermath { .. }) => {
+            return Some(InvasionCommand::Continue);
+        }
+        None => {}
+    }
+    let seats_left = (0..s.factions.len() as u8)
+        .filter(|&seat| s.in_battle(seat))
+        .count();
+    if seats_left <= 1 {
+        return Some(InvasionCommand::Continue);
+    }
+    match s.card() {
+        None => Some(InvasionCommand::Continue),
+        Some(Card {
+            kind: CardKind::Special,
+            ..
+        }) => Some(InvasionCommand::Continue),
+        Some(Card {
+            seat: Some(seat), ..
+        }) => {
+            let can_act = s
+                .groups
+                .iter()
+                .enumerate()
+                .any(|(i, g)| g.seat == seat && g.alive_count() > 0 && s.may_act(i as GroupId));
+            (!s.in_battle(seat) || !can_act).then_some(InvasionCommand::Continue)
+        }
+        Some(_) => Some(InvasionCommand::Continue),
+    }
+}
+
+/// The game's own step (see [`InvasionCommand::Continue`]).
+fn step(s: &InvasionState, rng: &mut Randomness) -> Result<Vec<E>, RuleError> {
+    let mut out = Vec::new();
+    match s.pending.first() {
+        Some(Pending::ResolveMelees { left }) => {
+            if let Some(&melee) = left.first() {
+                resolve_melee(s, melee, &mut out);
+            }
+            return Ok(out);
+        }
+        Some(Pending::Aftermath { melee }) => {
+            aftermath(s, *melee, &mut out);
+            return Ok(out);
+        }
+        Some(_) => {
+            return Err(RuleError::not_your_turn(
+                "the players have a choice to make first",
+            ));
+        }
+        None => {}
+    }
+    let seats_left = (0..s.factions.len() as u8)
+        .filter(|&seat| s.in_battle(seat))
+        .count();
+    if seats_left <= 1 {
+        out.push(super::victory::ending(s));
+        return Ok(out);
+    }
+    match s.card() {
+        None => draw(s, rng, &mut out),
+        Some(Card {
+            kind: CardKind::Special,
+            ..
+        }) => {
+            special_event(s, &mut out);
+            out.push(E::CardDone);
+        }
+        Some(card) => card_done(s, card, &mut out),
+    }
+    Ok(out)
+}
+
+/// "Mechanics of Play": draw as many cards as factions, at least four; when
+/// the deck is exhausted the discard pile is shuffled. The end of the last
+/// round ends the battle.
+fn draw(s: &InvasionState, rng: &mut Randomness, out: &mut Vec<E>) {
+    if s.scenario.rounds > 0 && s.round >= s.scenario.rounds {
+        out.push(super::victory::ending(s));
+        return;
+    }
+    let n = s.factions.len().max(4);
+    let mut deck = s.deck.clone();
+    if !s.shuffled {
+        deck = make_deck(s);
+        rng.shuffle(&mut deck);
+        out.push(E::Shuffled { deck: deck.clone() });
+    } else if deck.len() < n {
+        let mut pile = s.discard.clone();
+        rng.shuffle(&mut pile);
+        pile.extend(deck);
+        deck = pile;
+        out.push(E::Shuffled { deck: deck.clone() });
+    }
+    let take = n.min(deck.len());
+    let cards: Vec<Card> = deck[deck.len() - take..].iter().rev().copied().collect();
+    out.push(E::Drew {
+        round: s.round + 1,
+        cards,
+    });
+}
+
+/// "Action cards": per faction its Single, Double and Triple cards, and one
+/// Special Event card per faction up to four.
+pub fn make_deck(s: &InvasionState) -> Vec<Card> {
+    let mut deck = Vec::new();
+    for (seat, f) in s.factions.iter().enumerate() {
+        let seat = Some(seat as u8);
+        for (kind, n) in [
+            (CardKind::Single, f.cards.single),
+            (CardKind::Double, f.cards.double),
+            (CardKind::Triple, f.cards.triple),
+        ] {
+            deck.extend((0..n).map(|_| Card { seat, kind }));
+        }
+    }
+    for _ in 0..s.factions.len().min(4) {
+        deck.push(Card {
+            seat: None,
+            kind: CardKind::Special,
+        });
+    }
+    deck
+}
+
+/// A card's actions are over. "Hand-to-hand combat is resolved when either
+/// a Double or Triple action card is drawn but after the actions on the
+/// card have been completed."
+fn card_done(s: &InvasionState, card: Card, out: &mut Vec<E>) {
+    out.push(E::CardDone);
+    if matches!(card.kind, CardKind::Double | CardKind::Triple) {
+        let melees: Vec<u16> = s.melees.iter().filter(|m| !m.below).map(|m| m.id).collect();
+        if !melees.is_empty() {
+            out.push(E::MeleesDue { melees });
+        }
+    }
+}
+
+/// A Special Event card: the MiB's Clean Up teams arrive; with the sewers
+/// rule, groups below the table meet in a sudden melee. (Assumed: nothing
+/// else happens on a Special Event card.)
+fn special_event(s: &InvasionState, out: &mut Vec<E>) {
+    let before = out.len();
+    for (i, g) in s.groups.iter().enumerate() {
+        if g.role == GroupRole::CleanUp && g.place == Place::Reserve && s.in_battle(g.seat) {
+            let to = arrival_points(s, i as GroupId);
+            out.push(E::Arrived {
+                group: i as GroupId,
+                to,
+                successes: s.studied.len() as u8,
+            });
+        }
+    }
+    if s.sewers {
+        let below: Vec<GroupId> = (0..s.groups.len() as GroupId)
+            .filter(|&g| s.group(g).place == Place::Below && s.group(g).alive_count() > 0)
+            .collect();
+        let mut seats: Vec<u8> = below.iter().map(|&g| s.group(g).seat).collect();
+        seats.sort_unstable();
+        seats.dedup();
+        if seats.len() >= 2 {
+            let melee = s.next_melee;
+            out.push(E::Locked {
+                melee,
+                groups: below,
+                defender: None,
+                below: true,
+            });
+            out.push(E::MeleesDue {
+                melees: vec![melee],
+            });
+        }
+    }
+    if out.len() == before {
+        out.push(E::Nothing);
+    }
+}
+
+/// Where a Clean Up section arrives: next to the middle of its faction's
+/// deployment zone (assumed), or nowhere at a real table.
+fn arrival_points(s: &InvasionState, g: GroupId) -> Vec<Option<Point>> {
+    let group = s.group(g);
+    let n = group.alive_count();
+    if s.real_table {
+        return vec![None; n];
+    }
+    let zone = &s.scenario.zones[group.seat as usize % s.scenario.zones.len().max(1)];
+    let lead = Point::new(
+        (zone.min.x + zone.max.x) / 2 + i32::from(g % 3) * 3 * INCH,
+        (zone.min.y + zone.max.y) / 2,
+    );
+    let mut pts = vec![Some(lead)];
+    pts.extend(
+        table::place_next_to(&s.scenario, lead, n.saturating_sub(1), &all_points(s, None))
+            .into_iter()
+            .map(Some),
+    );
+    pts
+}
+
+/// Every figure's position on the table, except those of `except`.
+pub fn all_points(s: &InvasionState, except: Option<GroupId>) -> Vec<Point> {
+    s.groups
+        .iter()
+        .enumerate()
+        .filter(|(i, g)| Some(*i as GroupId) != except && g.place == Place::Table)
+        .flat_map(|(_, g)| g.points())
+        .collect()
+}
+
+/// "Resolving hand-to-hand combat": each faction's dice are counted before
+/// anyone is removed. Below the table, underground factions strike first
+/// and resolve their damage before the others roll.
+fn resolve_melee(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
+    let seats = melee_seats(s, melee);
+    if seats.len() < 2 {
+        out.push(E::Resolving {
+            melee,
+            strikes: Vec::new(),
+        });
+        out.push(E::Unlocked { melee });
+        return;
+    }
+    let below = s.melee(melee).is_some_and(|m| m.below);
+    let mut order = seats.clone();
+    if below {
+        order.sort_by_key(|&seat| !s.faction(seat).rules.underground);
+    }
+    let strikes = order
+        .iter()
+        .map(|&seat| {
+            let dice = s
+                .melee(melee)
+                .map(|m| {
+                    m.groups
+                        .iter()
+                        .filter(|&&g| s.group(g).seat == seat)
+                        .map(|&g| melee_dice(s, g))
+                        .sum()
+                })
+                .unwrap_or(0);
+            (seat, dice)
+        })
+        .collect();
+    out.push(E::Resolving { melee, strikes });
+}
+
+/// After a melee: a lone faction re-forms (and holds the ground it won);
+/// defenders stay and attackers fall back a full move; with no position
+/// held, all move a full move apart. Spugs fight to the death: the fight
+/// goes on to the next appropriate card.
+fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
+    let seats = melee_seats(s, melee);
+    let Some(m) = s.melee(melee) else {
+        out.push(E::Unlocked { melee });
+        return;
+    };
+    if seats.len() >= 2
+        && seats
+            .iter()
+            .any(|&seat| s.faction(seat).rules.fight_to_death)
+    {
+        out.push(E::FightsOn { melee });
+        return;
+    }
+    if seats.len() >= 2 {
+        let groups: Vec<GroupId> = m
+            .groups
+            .iter()
+            .copied()
+            .filter(|&g| s.group(g).alive_count() > 0)
+            .collect();
+        if m.below {
+            // "After the melee, losers surface at a point of their choosing."
+            // Assumed: every faction but the one with most figures left is a
+            // loser and surfaces at the nearest manhole.
+            let best = groups
+                .iter()
+                .copied()
+                .max_by_key(|&g| (s.group(g).alive_count(), std::cmp::Reverse(g)));
+            for &g in &groups {
+                if Some(g) != best {
+                    let to = surface_points(s, g, s.group(g).below_at);
+                    out.push(E::Surfaced { group: g, to });
+                }
+            }
+        } else {
+            let full = |g: GroupId| group_move(s, g);
+            let defender = m.defender.map(|(g, _)| g).filter(|g| groups.contains(g));
+            for &g in &groups {
+                if Some(g) == defender {
+                    continue;
+                }
+                let pts = s.group(g).points();
+                if pts.is_empty() || !s.group(g).placed() {
+                    continue;
+                }
+                let others: Vec<Point> = match defender {
+                    Some(d) => s.group(d).points(),
+                    None => groups
+                        .iter()
+                        .filter(|&&o| o != g)
+                        .flat_map(|&o| s.group(o).points())
+                        .collect(),
+                };
+                if others.is_empty() {
+                    continue;
+                }
+                let away = table::centre(&others);
+                let to = table::fall_back(&s.scenario, &pts, away, full(g));
+                out.push(E::Moved {
+                    group: g,
+                    to: to.into_iter().map(Some).collect(),
+                    stopped: Some("falls back a full move".into()),
+                    declared_cover: None,
+                });
+            }
+        }
+    }
+    out.push(E::Unlocked { melee });
+}
+
+/// A group's move distance: the least of its figures'.
+pub fn group_move(s: &InvasionState, g: GroupId) -> i32 {
+    let group = s.group(g);
+    group
+        .alive()
+        .filter_map(|m| s.model_type(group.seat, &m.kind))
+        .map(|t| t.moves)
+        .min()
+        .unwrap_or(8 * INCH)
+}
+
+pub fn group_mobility(s: &InvasionState, g: GroupId) -> Mobility {
+    let group = s.group(g);
+    group
+        .alive()
+        .filter_map(|m| s.model_type(group.seat, &m.kind))
+        .map(|t| t.mobility)
+        .next()
+        .unwrap_or(Mobility::Foot)
+}
+
+/// Points for a group coming up from below near `at`.
+fn surface_points(s: &InvasionState, g: GroupId, at: Option<Point>) -> Vec<Option<Point>> {
+    let n = s.group(g).alive_count();
+    match at {
+        Some(at) if !s.real_table => {
+            let mut pts = vec![Some(at)];
+            pts.extend(
+                table::place_next_to(
+                    &s.scenario,
+                    at,
+                    n.saturating_sub(1),
+                    &all_points(s, Some(g)),
+                )
+                .into_iter()
+                .map(Some),
+            );
+            pts
+        }
+        _ => vec![None; n],
+    }
+}
+
+/// Decide a command.
+pub fn decide(
+    s: &InvasionState,
+    actor: Actor,
+    command: &InvasionCommand,
+    rng: &mut Randomness,
+) -> Result<Vec<E>, RuleError> {
+    if s.over.is_some() {
+        return Err(RuleError::game_over());
+    }
+    use InvasionCommand as C;
+    match command {
+        C::Continue => {
+            if actor != Actor::SYSTEM {
+                return Err(RuleError::not_your_turn(
+                    "only the game itself takes its own steps",
+                ));
+            }
+            if automatic(s).is_none() {
+                return Err(RuleError::not_your_turn(
+                    "no step of the game's own is due: a player is asked",
+                ));
+            }
+            step(s, rng)
+        }
+        C::Casualties { models } => choose_casualties(s, actor, models),
+        C::Strike { target } => strike(s, actor, *target, rng),
+        _ => {
+            if actor == Actor::SYSTEM {
+                return Err(RuleError::not_your_turn("the game itself gives no orders"));
+            }
+            if let Some(p) = s.pending.first() {
+                return Err(RuleError::not_your_turn(waiting_for(s, p)));
+            }
+            if automatic(s).is_some() {
+                return Err(RuleError::not_your_turn(
+                    "the game takes a step of its own first",
+                ));
+            }
+            let Some(card) = s.card() else {
+                return Err(RuleError::not_your_turn("no card is being played"));
+            };
+            if card.seat != Some(actor.0) {
+                let whose = card.seat.map_or("a Special Event".to_owned(), |seat| {
+                    s.faction(seat).name.clone()
+                });
+                return Err(RuleError::not_your_turn(format!(
+                    "it is the {whose} {} card",
+                    card.kind.word()
+                )));
+            }
+            super::actions::action(s, actor.0, command, rng)
+        }
+    }
+}
+
+/// What the queue waits for, in words.
+pub fn waiting_for(s: &InvasionState, p: &Pending) -> String {
+    match p {
+        Pending::Casualties {
+            seat, group, count, ..
+        } => format!(
+            "{} must first choose {count} casualt{} of {}",
+            s.faction(*seat).name,
+            if *count == 1 { "y" } else { "ies" },
+            group_name(s, *group)
+        ),
+        Pending::Strike { seat, .. } => {
+            format!("{} must first strike in the melee", s.faction(*seat).name)
+        }
+        Pending::ResolveMelees { .. } | Pending::Aftermath { .. } => {
+            "the melees are being resolved".into()
+        }
+    }
+}
+
+fn choose_casualties(
+    s: &InvasionState,
+    actor: Actor,
+    models: &[String],
+) -> Result<Vec<E>, RuleError> {
+    let open = open_casualties(s);
+    let Some((_, g, count, among)) = open
+        .iter()
+        .find(|(seat, ..)| Actor(*seat) == actor)
+        .cloned()
+    else {
+        return Err(match open.first() {
+            Some((seat, ..)) => RuleError::not_your_turn(format!(
+                "{} chooses the casualties now",
+                s.faction(*seat).name
+            )),
+            None => RuleError::new(RuleErrorKind::Illegal, "there are no casualties to choose"),
+        });
+    };
+    if models.is_empty() || models.len() > count as usize {
+        return Err(illegal(
+            "Shoot",
+            format!(
+                "choose between 1 and {count} casualt{} of {}",
+                if count == 1 { "y" } else { "ies" },
+                group_name(s, g)
+            ),
+        ));
+    }
+    let group = s.group(g);
+    let mut out = Vec::new();
+    for (i, m) in models.iter().enumerate() {
+        if models[..i].contains(m) {
+            return Err(illegal("Shoot", format!("{m} is chosen twice")));
+        }
+        let Some(model) = group.models.iter().find(|x| &x.id == m && x.alive) else {
+            return Err(illegal(
+                "Shoot",
+                format!("{m} is not a living figure of {}", group_name(s, g)),
+            ));
+        };
+        if !among.is_empty() && !among.contains(&model.id) {
+            return Err(illegal(
+                "Mites",
+                format!("{} was not caught in the blast", model.name),
+            ));
+        }
+        killed(s, g, m, &mut out);
+    }
+    Ok(out)
+}
+
+fn strike(
+    s: &InvasionState,
+    actor: Actor,
+    target: Option<u8>,
+    rng: &mut Randomness,
+) -> Result<Vec<E>, RuleError> {
+    let Some(&Pending::Strike { melee, seat, dice }) = s.pending.first() else {
+        return Err(match s.pending.first() {
+            Some(p) => RuleError::not_your_turn(waiting_for(s, p)),
+            None => RuleError::new(RuleErrorKind::Illegal, "no melee is being resolved"),
+        });
+    };
+    if actor != Actor(seat) {
+        return Err(RuleError::not_your_turn(format!(
+            "{} strikes now",
+            s.faction(seat).name
+        )));
+    }
+    let seats = melee_seats(s, melee);
+    let enemies: Vec<u8> = seats.iter().copied().filter(|&x| x != seat).collect();
+    let below = s.melee(melee).is_some_and(|m| m.below);
+    // Below the table the underground faction's damage is resolved before
+    // the others roll, so theirs are counted now.
+    let dice = if below && !s.faction(seat).rules.underground {
+        melee_group_of(s, melee, seat).map_or(0, |g| melee_dice(s, g))
+    } else {
+        dice
+    };
+    let target = match (target, enemies.as_slice()) {
+        (_, []) => None,
+        (None, [only]) => Some(*only),
+        (Some(t), _) if enemies.contains(&t) => Some(t),
+        (Some(t), _) => {
+            return Err(illegal(
+                "Resolving hand-to-hand combat",
+                format!("seat {} has no figures in this melee", t + 1),
+            ));
+        }
+        (None, _) => {
+            return Err(illegal(
+                "Resolving hand-to-hand combat",
+                "more than two factions fight: choose a target faction",
+            ));
+        }
+    };
+    let rolled = rng.roll(dice as usize, 6)?;
+    let mut out = vec![E::Struck {
+        melee,
+        seat,
+        target: target.unwrap_or(seat),
+        dice: rolled.clone(),
+    }];
+    let Some(target) = target else {
+        return Ok(out);
+    };
+    let Some(tg) = melee_group_of(s, melee, target) else {
+        return Ok(out);
+    };
+    let defender = s.melee(melee).and_then(|m| m.defender);
+    let cover = |g: GroupId| match defender {
+        Some((d, c)) if d == g => c,
+        _ => Cover::Open,
+    };
+    let shares = if enemies.len() > 1 {
+        let others: Vec<GroupId> = enemies
+            .iter()
+            .filter(|&&x| x != target)
+            .filter_map(|&x| melee_group_of(s, melee, x))
+            .collect();
+        split_dice(&rolled, tg, &others)
+    } else {
+        vec![(tg, rolled)]
+    };
+    let credit = melee_group_of(s, melee, seat);
+    deal(s, seat, credit, &shares, &cover, &mut out);
+    Ok(out)
+}

@@ -1,0 +1,810 @@
+//! The state of an Alien Invasion battle, its events and `apply`.
+//!
+//! Groups and models live in vectors indexed by their number (never hash
+//! maps: the state is hashed). Positions are optional: a battle played at a
+//! real table records what the players declare instead (principle: declared
+//! facts, marked as such in the log).
+
+use serde::{Deserialize, Serialize};
+
+use super::model::{Cover, Faction, GroupRole, ModelType, Point, Scenario};
+
+/// A group's number in the battle (its index in [`InvasionState::groups`]).
+pub type GroupId = u16;
+
+/// The kinds of Action card ("Action cards").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CardKind {
+    Single,
+    Double,
+    Triple,
+    /// A Special Event card (a Joker in a deck of playing cards).
+    Special,
+}
+
+impl CardKind {
+    /// The actions the card gives its faction.
+    pub fn actions(self) -> u8 {
+        match self {
+            CardKind::Single => 1,
+            CardKind::Double => 2,
+            CardKind::Triple => 3,
+            CardKind::Special => 0,
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            CardKind::Single => "Single",
+            CardKind::Double => "Double",
+            CardKind::Triple => "Triple",
+            CardKind::Special => "Special Event",
+        }
+    }
+}
+
+/// One Action card: a faction's (its seat) or a Special Event card (no seat).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Card {
+    pub seat: Option<u8>,
+    pub kind: CardKind,
+}
+
+/// Where a group is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Place {
+    /// On the table.
+    Table,
+    /// Not arrived yet (Clean Up teams before a Special Event card).
+    Reserve,
+    /// Below the table: a tunnelling Burrower, or a group in the sewers. The
+    /// point is where it went down or last moved to (when positions are kept).
+    Below,
+    /// Carried by a Burrower (a Spug squad), this group.
+    Carried(GroupId),
+    /// Every figure is dead.
+    Gone,
+}
+
+/// One figure.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Model {
+    /// Stable id, e.g. `unit-s1-3`.
+    pub id: String,
+    /// Its name in the log ("Sgt Benton" when the campaign names it).
+    pub name: String,
+    /// Its model type id in the faction file.
+    pub kind: String,
+    pub at: Option<Point>,
+    pub alive: bool,
+}
+
+/// A group of figures that acts together.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Group {
+    pub seat: u8,
+    pub name: String,
+    pub role: GroupRole,
+    pub models: Vec<Model>,
+    pub place: Place,
+    /// Where it is below the table (tunnel or sewer), when positions are kept.
+    pub below_at: Option<Point>,
+    /// Actions spent climbing out of the sewers (two surface it).
+    pub climbing: u8,
+    /// The melee it is locked in.
+    pub locked: Option<u16>,
+    /// The cover class the players declared for it (a battle at a real table).
+    pub declared_cover: Option<Cover>,
+    /// Study successes when a Clean Up section arrived: its dice per man are
+    /// this + 1 for the rest of the battle.
+    pub arrival_successes: u8,
+    /// Enemy figures it has killed.
+    pub kills: u32,
+}
+
+impl Group {
+    pub fn alive(&self) -> impl Iterator<Item = &Model> {
+        self.models.iter().filter(|m| m.alive)
+    }
+
+    pub fn alive_count(&self) -> usize {
+        self.alive().count()
+    }
+
+    /// The positions of its living figures (those that have one).
+    pub fn points(&self) -> Vec<Point> {
+        self.alive().filter_map(|m| m.at).collect()
+    }
+
+    /// Every living figure has a position.
+    pub fn placed(&self) -> bool {
+        self.alive().all(|m| m.at.is_some())
+    }
+
+    pub fn on_table(&self) -> bool {
+        self.place == Place::Table && self.alive_count() > 0
+    }
+}
+
+/// A hand-to-hand fight ("Hand-to-hand combat").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Melee {
+    pub id: u16,
+    /// The groups locked in it (one per faction once reinforcements merge).
+    pub groups: Vec<GroupId>,
+    /// A group defending a terrain feature, with the cover it gives.
+    pub defender: Option<(GroupId, Cover)>,
+    /// Below the table (the sewers' sudden melee).
+    pub below: bool,
+}
+
+/// Something the rules wait for before the card goes on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pending {
+    /// The target's player chooses `count` casualties of `group`.
+    Casualties {
+        seat: u8,
+        group: GroupId,
+        count: u32,
+        /// The figures it must choose among (caught in a blast); empty: any.
+        among: Vec<String>,
+    },
+    /// A faction in a melee rolls its close-combat dice (`dice`, counted
+    /// before anyone was removed: "Casualties that have not had a chance to
+    /// make their own attack rolls should be placed nearby").
+    Strike { melee: u16, seat: u8, dice: u32 },
+    /// These melees are resolved in turn (the end of a Double or Triple
+    /// card, or a Special Event card below the table).
+    ResolveMelees { left: Vec<u16> },
+    /// A melee whose strikes are done: re-form, take the ground, fall back.
+    Aftermath { melee: u16 },
+}
+
+/// The whole state of a battle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InvasionState {
+    pub scenario: Scenario,
+    /// One faction per seat.
+    pub factions: Vec<Faction>,
+    /// Played at a real table: positions optional, facts declared.
+    pub real_table: bool,
+    /// The sewers rule ("Humans (and others) in the sewers").
+    pub sewers: bool,
+    pub groups: Vec<Group>,
+    /// The Action deck, face down (top last); empty before the first draw.
+    pub deck: Vec<Card>,
+    pub discard: Vec<Card>,
+    /// Whether the deck has been made up and shuffled.
+    pub shuffled: bool,
+    /// This round's cards, in the order drawn.
+    pub drawn: Vec<Card>,
+    /// The card being played (an index into `drawn`).
+    pub current: usize,
+    /// Actions spent on the current card, per group.
+    pub spent: Vec<(GroupId, u8)>,
+    /// Uncontrolled Mites moved on this card (a Spug Triple card must).
+    pub mites_moved: bool,
+    pub round: u32,
+    pub melees: Vec<Melee>,
+    pub next_melee: u16,
+    pub pending: Vec<Pending>,
+    /// Figures killed, per seat (kills made).
+    pub kills: Vec<u32>,
+    /// Alien species killed at least once (the MiB may study them), in order.
+    pub killed_species: Vec<String>,
+    /// Species the MiB have studied with success ("once per different alien").
+    pub studied: Vec<String>,
+    /// Special actions achieved: (seat, id).
+    pub achieved: Vec<(u8, String)>,
+    /// Spug holes on the table.
+    pub holes: Vec<Point>,
+    /// Spug holes a faction may still dig: (seat, count).
+    pub holes_left: Vec<(u8, u8)>,
+    pub over: Option<Ending>,
+}
+
+/// How the battle ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ending {
+    pub winners: Vec<u8>,
+    pub summary: String,
+}
+
+/// What happened, one fact at a time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InvasionEvent {
+    /// The deck was made up and shuffled (or the discard pile shuffled into it).
+    Shuffled { deck: Vec<Card> },
+    /// A round's cards were drawn and announced.
+    Drew { round: u32, cards: Vec<Card> },
+    /// The card's actions are over (used or given up).
+    CardDone,
+    /// A group spent an action.
+    Spent { group: GroupId },
+    /// A group moved; its figures now stand here (`None`: at a real table).
+    Moved {
+        group: GroupId,
+        to: Vec<Option<Point>>,
+        /// Why the move stopped short, in words.
+        stopped: Option<String>,
+        /// The cover class declared for it at a real table.
+        declared_cover: Option<Cover>,
+    },
+    /// A shooting action or a linked volley was rolled.
+    Shot {
+        shooters: Vec<GroupId>,
+        target: GroupId,
+        dice: Vec<u8>,
+        /// Dice rolled for the MiB's "how many dice" roll, if any.
+        how_many: Vec<u8>,
+        total: u32,
+        cover: Cover,
+        kill_score: u32,
+        kills: u32,
+        /// Facts the players declared instead of the table's geometry.
+        declared: Vec<String>,
+    },
+    /// Dice of a shot into a melee or a strike shared among its factions.
+    Shared {
+        group: GroupId,
+        dice: Vec<u8>,
+        total: u32,
+        kill_score: u32,
+        kills: u32,
+    },
+    /// The target's player must choose this many casualties.
+    MustRemove {
+        seat: u8,
+        group: GroupId,
+        count: u32,
+        among: Vec<String>,
+    },
+    /// A figure was removed as a casualty.
+    Killed { group: GroupId, model: String },
+    /// Kills credited to a seat and its group.
+    Credited {
+        seat: u8,
+        group: Option<GroupId>,
+        kills: u32,
+    },
+    /// An alien species was killed for the first time.
+    SpeciesKilled { species: String },
+    /// Groups locked in hand-to-hand.
+    Locked {
+        melee: u16,
+        groups: Vec<GroupId>,
+        defender: Option<(GroupId, Cover)>,
+        below: bool,
+    },
+    /// Reinforcements joined a group of their own faction in a melee.
+    Merged { from: GroupId, into: GroupId },
+    /// A melee's resolution begins: strikes in this order.
+    Resolving { melee: u16, strikes: Vec<(u8, u32)> },
+    /// These melees are to be resolved now, in this order.
+    MeleesDue { melees: Vec<u16> },
+    /// A faction struck in a melee.
+    Struck {
+        melee: u16,
+        seat: u8,
+        target: u8,
+        dice: Vec<u8>,
+    },
+    /// A melee is over; these groups are free again.
+    Unlocked { melee: u16 },
+    /// A melee goes on (Spugs fight to the death).
+    FightsOn { melee: u16 },
+    /// A special action's roll.
+    Attempted {
+        group: GroupId,
+        action: String,
+        dice: Vec<u8>,
+        success: bool,
+    },
+    /// The MiB studied: dice rolled, species now studied.
+    Studied { dice: Vec<u8>, species: Vec<String> },
+    /// A group went below the table (tunnel down, into the sewers).
+    WentBelow { group: GroupId, at: Option<Point> },
+    /// A group moved below the table.
+    MovedBelow { group: GroupId, to: Option<Point> },
+    /// A group climbed one step of the two it takes to leave the sewers.
+    Climbed { group: GroupId },
+    /// A group came up onto the table.
+    Surfaced {
+        group: GroupId,
+        to: Vec<Option<Point>>,
+    },
+    /// A Spug squad was carried by a Burrower.
+    Boarded { group: GroupId, worm: GroupId },
+    /// A Spug hole was dug (one fewer left to build).
+    HoleDug { seat: u8, at: Point },
+    /// A Spug hole was closed.
+    HoleClosed { at: Point },
+    /// A Mite blew up.
+    Detonated {
+        group: GroupId,
+        model: String,
+        dice: Vec<u8>,
+    },
+    /// Clean Up teams arrived.
+    Arrived {
+        group: GroupId,
+        to: Vec<Option<Point>>,
+        successes: u8,
+    },
+    /// A Special Event card with nothing to set off.
+    Nothing,
+    /// The battle is over.
+    Ended { winners: Vec<u8>, summary: String },
+}
+
+impl InvasionState {
+    pub fn faction(&self, seat: u8) -> &Faction {
+        &self.factions[seat as usize]
+    }
+
+    pub fn group(&self, g: GroupId) -> &Group {
+        &self.groups[g as usize]
+    }
+
+    pub fn model_type(&self, seat: u8, kind: &str) -> Option<&ModelType> {
+        self.faction(seat).model(kind)
+    }
+
+    /// The card being played, if a round is under way.
+    pub fn card(&self) -> Option<Card> {
+        self.drawn.get(self.current).copied()
+    }
+
+    /// Actions the current card has left, counting Clean Up sections as one
+    /// ("both sections get an action per action drawn").
+    pub fn actions_left(&self) -> u8 {
+        let Some(card) = self.card() else { return 0 };
+        card.kind.actions().saturating_sub(self.actions_used())
+    }
+
+    /// Actions used on the current card.
+    pub fn actions_used(&self) -> u8 {
+        let mut line = 0u8;
+        let mut clean_up = 0u8;
+        for &(g, n) in &self.spent {
+            if self.group(g).role == GroupRole::CleanUp {
+                clean_up = clean_up.max(n);
+            } else {
+                line = line.saturating_add(n);
+            }
+        }
+        line.saturating_add(clean_up)
+    }
+
+    /// Whether `group` may take one more action on the current card.
+    pub fn may_act(&self, g: GroupId) -> bool {
+        let group = self.group(g);
+        let Some(card) = self.card() else {
+            return false;
+        };
+        if card.seat != Some(group.seat) {
+            return false;
+        }
+        if group.role == GroupRole::CleanUp {
+            // A Clean Up section may match the other section's actions for free.
+            let mine = self.spent_by(g);
+            let most = self
+                .spent
+                .iter()
+                .filter(|(o, _)| self.group(*o).role == GroupRole::CleanUp)
+                .map(|(_, n)| *n)
+                .max()
+                .unwrap_or(0);
+            return mine < most || self.actions_left() > 0;
+        }
+        self.actions_left() > 0
+    }
+
+    pub fn spent_by(&self, g: GroupId) -> u8 {
+        self.spent
+            .iter()
+            .find(|(o, _)| *o == g)
+            .map_or(0, |(_, n)| *n)
+    }
+
+    /// Whether the faction of `seat` still has figures in the battle (on the
+    /// table, below it, carried, or to arrive).
+    pub fn in_battle(&self, seat: u8) -> bool {
+        self.groups
+            .iter()
+            .any(|g| g.seat == seat && g.alive_count() > 0 && g.place != Place::Reserve)
+    }
+
+    /// The living figures of `seat` on the table or below it.
+    pub fn figures(&self, seat: u8) -> usize {
+        self.groups
+            .iter()
+            .filter(|g| g.seat == seat && g.place != Place::Reserve)
+            .map(Group::alive_count)
+            .sum()
+    }
+
+    pub fn melee(&self, id: u16) -> Option<&Melee> {
+        self.melees.iter().find(|m| m.id == id)
+    }
+
+    /// The Spug Mites of `seat` are uncontrolled: no Controller lives.
+    pub fn mites_uncontrolled(&self, seat: u8) -> bool {
+        let faction = self.faction(seat);
+        let has_mites = self.groups.iter().any(|g| {
+            g.seat == seat
+                && g.alive()
+                    .any(|m| faction.model(&m.kind).is_some_and(|t| t.mite))
+        });
+        let controller = self.groups.iter().any(|g| {
+            g.seat == seat
+                && g.place != Place::Gone
+                && g.alive()
+                    .any(|m| faction.model(&m.kind).is_some_and(|t| t.controller))
+        });
+        has_mites && !controller
+    }
+
+    /// Whether a group is made of Mites.
+    pub fn is_mites(&self, g: GroupId) -> bool {
+        let group = self.group(g);
+        group.alive().next().is_some()
+            && group
+                .alive()
+                .all(|m| self.model_type(group.seat, &m.kind).is_some_and(|t| t.mite))
+    }
+
+    /// Whether a group is a Burrower.
+    pub fn is_worm(&self, g: GroupId) -> bool {
+        let group = self.group(g);
+        group.alive().next().is_some()
+            && group.alive().all(|m| {
+                self.model_type(group.seat, &m.kind)
+                    .is_some_and(|t| t.mobility == super::model::Mobility::Burrow)
+            })
+    }
+}
+
+/// Apply one event. Never fails, never rolls.
+pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
+    use InvasionEvent as E;
+    match event {
+        E::Shuffled { deck } => {
+            state.deck = deck.clone();
+            state.discard.clear();
+            state.shuffled = true;
+        }
+        E::Drew { round, cards } => {
+            state.round = *round;
+            let n = cards.len().min(state.deck.len());
+            state.deck.truncate(state.deck.len() - n);
+            state.drawn = cards.clone();
+            state.current = 0;
+            state.spent.clear();
+            state.mites_moved = false;
+        }
+        E::CardDone => {
+            if let Some(card) = state.card() {
+                state.discard.push(card);
+            }
+            state.current += 1;
+            state.spent.clear();
+            state.mites_moved = false;
+        }
+        E::Spent { group } => {
+            if let Some(entry) = state.spent.iter_mut().find(|(g, _)| g == group) {
+                entry.1 = entry.1.saturating_add(1);
+            } else {
+                state.spent.push((*group, 1));
+            }
+        }
+        E::Moved {
+            group,
+            to,
+            declared_cover,
+            ..
+        } => {
+            let g = &mut state.groups[*group as usize];
+            let mut points = to.iter();
+            for m in g.models.iter_mut().filter(|m| m.alive) {
+                m.at = points.next().copied().flatten();
+            }
+            g.declared_cover = *declared_cover;
+            if state.is_mites(*group) && state.mites_uncontrolled(state.group(*group).seat) {
+                state.mites_moved = true;
+            }
+        }
+        E::Shot { .. } | E::Shared { .. } | E::Nothing => {}
+        E::Attempted {
+            group,
+            action,
+            success,
+            ..
+        } => {
+            let seat = state.groups[*group as usize].seat;
+            if *success
+                && !state
+                    .achieved
+                    .iter()
+                    .any(|(x, a)| *x == seat && a == action)
+            {
+                state.achieved.push((seat, action.clone()));
+            }
+        }
+        E::MustRemove {
+            seat,
+            group,
+            count,
+            among,
+        } => {
+            state.pending.insert(
+                0,
+                Pending::Casualties {
+                    seat: *seat,
+                    group: *group,
+                    count: *count,
+                    among: among.clone(),
+                },
+            );
+        }
+        E::Killed { group, model } => {
+            let g = &mut state.groups[*group as usize];
+            if let Some(m) = g.models.iter_mut().find(|m| &m.id == model) {
+                m.alive = false;
+            }
+            if g.alive_count() == 0 {
+                g.place = Place::Gone;
+                g.locked = None;
+            }
+            if let Some(Pending::Casualties { among, .. }) = state
+                .pending
+                .iter_mut()
+                .find(|p| matches!(p, Pending::Casualties { group: pg, .. } if pg == group))
+            {
+                among.retain(|m| m != model);
+            }
+            // One fewer casualty to choose.
+            if let Some(i) = state
+                .pending
+                .iter()
+                .position(|p| matches!(p, Pending::Casualties { group: pg, .. } if pg == group))
+                && let Pending::Casualties { count, .. } = &mut state.pending[i]
+            {
+                *count = count.saturating_sub(1);
+                if *count == 0 || state.groups[*group as usize].alive_count() == 0 {
+                    state.pending.remove(i);
+                }
+            }
+            // A melee with one faction left is no longer a fight, unless its
+            // resolution is under way (its aftermath re-forms the winners).
+            for melee in &mut state.melees {
+                melee
+                    .groups
+                    .retain(|&g| state.groups[g as usize].alive_count() > 0);
+            }
+            let resolving = |id: u16, pending: &[Pending]| {
+                pending
+                    .iter()
+                    .any(|p| matches!(p, Pending::Aftermath { melee } if *melee == id))
+            };
+            let over: Vec<u16> = state
+                .melees
+                .iter()
+                .filter(|m| {
+                    let mut seats: Vec<u8> = m
+                        .groups
+                        .iter()
+                        .map(|&g| state.groups[g as usize].seat)
+                        .collect();
+                    seats.sort_unstable();
+                    seats.dedup();
+                    seats.len() < 2 && !resolving(m.id, &state.pending)
+                })
+                .map(|m| m.id)
+                .collect();
+            for id in over {
+                for g in &mut state.groups {
+                    if g.locked == Some(id) {
+                        g.locked = None;
+                    }
+                }
+                state.melees.retain(|m| m.id != id);
+                for p in &mut state.pending {
+                    if let Pending::ResolveMelees { left } = p {
+                        left.retain(|m| *m != id);
+                    }
+                }
+            }
+            finish_resolving(state);
+        }
+        E::Credited { seat, group, kills } => {
+            state.kills[*seat as usize] += kills;
+            if let Some(g) = group {
+                state.groups[*g as usize].kills += kills;
+            }
+        }
+        E::SpeciesKilled { species } => {
+            if !state.killed_species.contains(species) {
+                state.killed_species.push(species.clone());
+            }
+        }
+        E::Locked {
+            melee,
+            groups,
+            defender,
+            below,
+        } => {
+            if let Some(m) = state.melees.iter_mut().find(|m| m.id == *melee) {
+                for g in groups {
+                    if !m.groups.contains(g) {
+                        m.groups.push(*g);
+                    }
+                }
+                if m.defender.is_none() {
+                    m.defender = *defender;
+                }
+            } else {
+                state.melees.push(Melee {
+                    id: *melee,
+                    groups: groups.clone(),
+                    defender: *defender,
+                    below: *below,
+                });
+                state.next_melee = state.next_melee.max(melee + 1);
+            }
+            for g in groups {
+                state.groups[*g as usize].locked = Some(*melee);
+            }
+        }
+        E::Merged { from, into } => {
+            let moved: Vec<Model> = state.groups[*from as usize]
+                .models
+                .iter()
+                .filter(|m| m.alive)
+                .cloned()
+                .collect();
+            let src = &mut state.groups[*from as usize];
+            src.models.retain(|m| !m.alive);
+            src.place = Place::Gone;
+            src.locked = None;
+            state.groups[*into as usize].models.extend(moved);
+            for m in &mut state.melees {
+                m.groups.retain(|g| g != from);
+            }
+        }
+        E::MeleesDue { melees } => state.pending.push(Pending::ResolveMelees {
+            left: melees.clone(),
+        }),
+        E::Resolving { melee, strikes } => {
+            if let Some(i) = state
+                .pending
+                .iter()
+                .position(|p| matches!(p, Pending::ResolveMelees { .. }))
+            {
+                if let Pending::ResolveMelees { left } = &mut state.pending[i] {
+                    left.retain(|m| m != melee);
+                }
+                // Strikes of this melee come before the next melee's.
+                let mut at = i;
+                for &(seat, dice) in strikes {
+                    state.pending.insert(
+                        at,
+                        Pending::Strike {
+                            melee: *melee,
+                            seat,
+                            dice,
+                        },
+                    );
+                    at += 1;
+                }
+                state
+                    .pending
+                    .insert(at, Pending::Aftermath { melee: *melee });
+            }
+        }
+        E::Struck { melee, seat, .. } => {
+            if let Some(i) = state.pending.iter().position(|p| {
+                matches!(p, Pending::Strike { melee: m, seat: s, .. } if m == melee && s == seat)
+            }) {
+                state.pending.remove(i);
+            }
+        }
+        E::Unlocked { melee } => {
+            for g in &mut state.groups {
+                if g.locked == Some(*melee) {
+                    g.locked = None;
+                }
+            }
+            state.melees.retain(|m| m.id != *melee);
+            state
+                .pending
+                .retain(|p| *p != Pending::Aftermath { melee: *melee });
+            finish_resolving(state);
+        }
+        E::FightsOn { melee } => {
+            state
+                .pending
+                .retain(|p| *p != Pending::Aftermath { melee: *melee });
+            finish_resolving(state);
+        }
+        E::Studied { species, .. } => {
+            for s in species {
+                if !state.studied.contains(s) {
+                    state.studied.push(s.clone());
+                }
+            }
+        }
+        E::WentBelow { group, at } => {
+            let g = &mut state.groups[*group as usize];
+            g.place = Place::Below;
+            g.below_at = *at;
+            g.climbing = 0;
+            for m in &mut g.models {
+                m.at = None;
+            }
+        }
+        E::MovedBelow { group, to } => {
+            state.groups[*group as usize].below_at = *to;
+        }
+        E::Climbed { group } => state.groups[*group as usize].climbing += 1,
+        E::Surfaced { group, to } | E::Arrived { group, to, .. } => {
+            if let E::Arrived { successes, .. } = event {
+                state.groups[*group as usize].arrival_successes = *successes;
+            }
+            let g = &mut state.groups[*group as usize];
+            g.place = Place::Table;
+            g.climbing = 0;
+            g.below_at = None;
+            let mut points = to.iter();
+            for m in g.models.iter_mut().filter(|m| m.alive) {
+                m.at = points.next().copied().flatten();
+            }
+        }
+        E::Boarded { group, worm } => {
+            let g = &mut state.groups[*group as usize];
+            g.place = Place::Carried(*worm);
+            for m in &mut g.models {
+                m.at = None;
+            }
+        }
+        E::HoleDug { seat, at } => {
+            state.holes.push(*at);
+            if let Some(e) = state.holes_left.iter_mut().find(|(s, _)| s == seat) {
+                e.1 = e.1.saturating_sub(1);
+            }
+        }
+        E::HoleClosed { at } => state.holes.retain(|h| h != at),
+        E::Detonated { group, model, .. } => {
+            let g = &mut state.groups[*group as usize];
+            if let Some(m) = g.models.iter_mut().find(|m| &m.id == model) {
+                m.alive = false;
+            }
+            if g.alive_count() == 0 {
+                g.place = Place::Gone;
+            }
+        }
+        E::Ended { winners, summary } => {
+            state.over = Some(Ending {
+                winners: winners.clone(),
+                summary: summary.clone(),
+            });
+        }
+    }
+}
+
+/// When no strike or aftermath is left and no melee waits, the resolution is over.
+fn finish_resolving(state: &mut InvasionState) {
+    let busy = state
+        .pending
+        .iter()
+        .any(|p| matches!(p, Pending::Strike { .. } | Pending::Aftermath { .. }));
+    if !busy {
+        state
+            .pending
+            .retain(|p| !matches!(p, Pending::ResolveMelees { left } if left.is_empty()));
+    }
+}
