@@ -14,8 +14,8 @@ use crate::{BattleId, Campaign, DiceMode, SaveError};
 pub const SAMPLE_SEED: u64 = 20_240_607;
 
 /// Create the sample campaign at `path` (an error if the path exists): an
-/// Invaders From Dimension X! battle in mid-game with a few branches, and a
-/// small Dice Race.
+/// Invaders From Dimension X! battle in mid-game with a few branches, a
+/// small Dice Race, and a four-faction Alien Invasion battle in its third round.
 ///
 /// The app makes it on its first start, so it must be quick: it is built
 /// beside `path` without a sync per command (about a hundred of them), synced
@@ -38,8 +38,13 @@ pub fn create_sample(path: &Path) -> Result<(), SaveError> {
 fn build(tmp: &Path) -> Result<(), SaveError> {
     let mut c = Campaign::create(tmp, "Sample campaign")?;
     c.unsynced()?;
-    dimx_sample(&mut c)?;
+    let first = dimx_sample(&mut c)?;
     race_sample(&mut c)?;
+    invasion_sample(&mut c)?;
+    // The app opens the battle played last: the Dimension X one, whose
+    // board shows the most at a glance.
+    let b = c.load_battle(first)?;
+    c.save_position(first, &*b)?;
     c.close_synced()
 }
 
@@ -74,6 +79,17 @@ fn play_liked(
     id: BattleId,
     b: &mut dyn Battle,
     bot: &mut Randomness,
+) -> Result<bool, SaveError> {
+    play_weighted(c, id, b, bot, liking)
+}
+
+/// Play one command chosen by a seeded bot, weighing the kinds by `liking`.
+fn play_weighted(
+    c: &mut Campaign,
+    id: BattleId,
+    b: &mut dyn Battle,
+    bot: &mut Randomness,
+    liking: fn(&str) -> u32,
 ) -> Result<bool, SaveError> {
     let legal = b.legal();
     if legal.is_empty() || b.outcome().is_some() {
@@ -155,6 +171,56 @@ fn dimx_sample(c: &mut Campaign) -> Result<BattleId, SaveError> {
             .map_err(branch_error(id))?;
     }
     b.switch_branch(0).map_err(branch_error(id))?;
+    c.save_position(id, &*b)?;
+    Ok(id)
+}
+
+/// How much the sample's Alien Invasion players like each kind of command:
+/// shoot when they can, move, now and then try the scenario's special
+/// actions, rarely give up a card's actions.
+fn invasion_liking(kind: &str) -> u32 {
+    match kind {
+        "shoot" => 40,
+        "move" => 25,
+        "special" | "study" => 8,
+        "casualties" | "strike" => 10,
+        "end_card" => 1,
+        _ => 3,
+    }
+}
+
+/// Alien Invasion, the four-faction Crash Site in mid-game (the third round),
+/// with a branch where the second round went otherwise.
+fn invasion_sample(c: &mut Campaign) -> Result<BattleId, SaveError> {
+    let id = c.new_battle(
+        "invasion",
+        SAMPLE_SEED,
+        &json!({ "scenario": "crash_site" }),
+        "Alien Invasion: Crash Site (sample)",
+        DiceMode::Rolled,
+    )?;
+    let mut b = c.load_battle(id)?;
+    let mut bot = Randomness::new(SAMPLE_SEED + 1, 0, None);
+    let mut played = 0;
+    while played < 40 && b.flow_at(b.cursor()).turn < 3 {
+        if !play_weighted(c, id, &mut *b, &mut bot, invasion_liking)? {
+            break;
+        }
+        played += 1;
+    }
+    let main_head = b.cursor();
+    b.undo(8);
+    for _ in 0..5 {
+        if !play_weighted(c, id, &mut *b, &mut bot, invasion_liking)? {
+            break;
+        }
+    }
+    if let Some(last) = b.branches().len().checked_sub(1).filter(|&n| n > 0) {
+        b.rename_branch(last as u32, "Another way")
+            .map_err(branch_error(id))?;
+    }
+    b.switch_branch(0).map_err(branch_error(id))?;
+    b.seek(main_head);
     c.save_position(id, &*b)?;
     Ok(id)
 }

@@ -256,6 +256,14 @@ struct NewBattleArgs {
     /// Play the two-player variant, where the game has one.
     #[arg(long)]
     two_player: bool,
+    /// The faction of the next seat, by id (repeatable, in seat order; games
+    /// with factions, e.g. Alien Invasion: unit, daleks, mib, spugs).
+    #[arg(long = "faction", value_name = "ID")]
+    factions: Vec<String>,
+    /// A faction file of your own (repeatable; format in the game's
+    /// RULES.md); name its id with --faction.
+    #[arg(long = "faction-file", value_name = "PATH")]
+    faction_files: Vec<PathBuf>,
     /// Players roll real dice and type them in.
     #[arg(long)]
     entered_dice: bool,
@@ -740,6 +748,18 @@ fn new_battle(args: NewBattleArgs, out: &mut dyn Write) -> Out {
     }
     if args.two_player {
         config.insert("two_player".into(), json!(true));
+    }
+    if !args.factions.is_empty() {
+        config.insert("factions".into(), json!(args.factions));
+    }
+    if !args.faction_files.is_empty() {
+        let mut texts = Vec::new();
+        for path in &args.faction_files {
+            texts.push(std::fs::read_to_string(path).map_err(|e| {
+                Fail::usage(format!("cannot read faction file {}: {e}", path.display()))
+            })?);
+        }
+        config.insert("faction_texts".into(), json!(texts));
     }
     // The same short, clock-derived seeds as the app's New battle dialog.
     let seed = args.seed.unwrap_or_else(crate::gui::dialogs::random_seed);

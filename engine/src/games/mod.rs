@@ -220,6 +220,9 @@ mod tests {
         let err = new_battle("saucers", 1, &Value::Null).err().unwrap();
         assert_eq!(err, NewBattleError::NotYet("Night of the Saucers"));
         let err = new_battle("chess", 1, &Value::Null).err().unwrap();
-        assert!(err.to_string().contains("dimx, race, highcard"), "{err}");
+        assert!(
+            err.to_string().contains("dimx, invasion, race, highcard"),
+            "{err}"
+        );
     }
 }

@@ -76,3 +76,23 @@ fn making_the_sample_leaves_no_temporary_file_beside_it() {
             .ok()
     );
 }
+
+#[test]
+fn the_sample_has_an_alien_invasion_battle_in_mid_game() {
+    let (_dir, path) = place();
+    create_sample(&path).unwrap();
+    let c = Campaign::open(&path).unwrap();
+    let list = c.battles().unwrap();
+    let s = list
+        .iter()
+        .find(|s| s.game == "invasion")
+        .expect("an Alien Invasion battle");
+    assert_eq!(s.status, "in progress");
+    assert!(s.branches >= 2, "{s:?}");
+    let b = c.load_battle(s.id).unwrap();
+    let flow = b.flow_at(b.cursor());
+    assert!(flow.turn >= 2, "mid-game, not at the first card: {flow:?}");
+    assert_eq!(b.seats().len(), 4, "four factions");
+    assert!(!b.asked().is_empty(), "someone is asked to act");
+    assert!(c.verify_battle(s.id).unwrap().ok());
+}
