@@ -113,7 +113,8 @@ pub fn action(
     // be used to move uncontrolled Mites if there are any."
     let must_move_mites = s.card().is_some_and(|c| c.kind == CardKind::Triple)
         && s.mites_uncontrolled(seat)
-        && !s.mites_moved;
+        && !s.mites_moved
+        && mites_can_charge(s, seat);
     let moves_mites = matches!(command, C::Move { group, .. } if s.groups.get(*group as usize).is_some() && s.is_mites(*group));
     if must_move_mites && !moves_mites {
         let last = s.actions_left() <= 1;
@@ -234,6 +235,54 @@ pub fn action(
     }
 }
 
+/// Whether some uncontrolled Mites of `seat` can charge now: free on the
+/// table, with a move that brings them nearer the nearest enemy (if none
+/// can, the Spug Triple card's duty to move them lapses).
+pub fn mites_can_charge(s: &InvasionState, seat: u8) -> bool {
+    let enemies = enemy_groups(s, seat);
+    (0..s.groups.len() as GroupId).any(|g| {
+        let group = s.group(g);
+        if group.seat != seat || !group.on_table() || group.locked.is_some() || !s.is_mites(g) {
+            return false;
+        }
+        if !group.placed() {
+            return true;
+        }
+        let Some(from) = group.points().first().copied() else {
+            return false;
+        };
+        let Some(goal) = enemies
+            .iter()
+            .flat_map(|&e| s.group(e).points())
+            .min_by_key(|p| (p.distance(from), p.x, p.y))
+        else {
+            return false;
+        };
+        let d = from.distance(goal).max(1);
+        [
+            group_move(s, g),
+            group_move(s, g) / 2,
+            2 * super::model::INCH,
+        ]
+        .into_iter()
+        .any(|reach| {
+            let step = reach.min(d);
+            let to = Point::new(
+                from.x + ((i64::from(goal.x - from.x) * i64::from(step)) / i64::from(d)) as i32,
+                from.y + ((i64::from(goal.y - from.y) * i64::from(step)) / i64::from(d)) as i32,
+            );
+            table::plan_move(
+                &s.scenario,
+                from,
+                to,
+                group_move(s, g),
+                super::rules::group_mobility(s, g),
+            )
+            .is_ok_and(|p| p.end.distance(goal) < from.distance(goal))
+        })
+    })
+}
+
 /// "1. Move".
 fn move_group(
     s: &InvasionState,
@@ -290,7 +339,7 @@ fn move_group(
                 // "If the controller is killed the mites can do nothing except
                 // charge towards the nearest enemy (regardless of LOS)."
                 let enemies = enemy_groups(s, seat);
-                let before = nearest_distance(s, &group.points(), &enemies);
+                let before = nearest_distance(s, &[from], &enemies);
                 let after = nearest_distance(s, &[plan.end], &enemies);
                 if after >= before {
                     return Err(illegal(

@@ -253,10 +253,24 @@ fn moves(s: &InvasionState, g: GroupId, enemies: &[GroupId]) -> Vec<InvasionComm
     goals.extend(near);
     goals.extend(s.scenario.specials.iter().map(|sp| sp.at));
     goals.push(Point::new(s.scenario.width / 2, s.scenario.height / 2));
-    goals
+    // Mites charging the nearest enemy may need a shorter move.
+    let steps: &[i32] = if s.is_mites(g) {
+        &[reach, reach / 2, 2 * INCH]
+    } else {
+        &[reach]
+    };
+    let mut out_goals = Vec::new();
+    for (i, goal) in goals.into_iter().enumerate() {
+        for &st in steps {
+            if i == 0 || st == reach {
+                out_goals.push((goal, st));
+            }
+        }
+    }
+    out_goals
         .into_iter()
-        .filter(|&goal| goal != from)
-        .map(|goal| {
+        .filter(|&(goal, _)| goal != from)
+        .map(|(goal, reach)| {
             // As far as the move allows along the line to the goal.
             let d = from.distance(goal).max(1);
             let step = reach.min(d);

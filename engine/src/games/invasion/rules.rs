@@ -835,9 +835,18 @@ fn choose_casualties(
     models: &[String],
 ) -> Result<Vec<E>, RuleError> {
     let open = open_casualties(s);
+    // The seat's choice this command answers: the group of the first figure
+    // named (a seat may have casualties to choose in several groups).
+    let named = |g: GroupId| {
+        models
+            .first()
+            .is_none_or(|m| s.group(g).models.iter().any(|x| &x.id == m))
+    };
     let Some((_, g, count, among)) = open
         .iter()
-        .find(|(seat, ..)| Actor(*seat) == actor)
+        .filter(|(seat, ..)| Actor(*seat) == actor)
+        .find(|(_, g, ..)| named(*g))
+        .or_else(|| open.iter().find(|(seat, ..)| Actor(*seat) == actor))
         .cloned()
     else {
         return Err(match open.first() {
