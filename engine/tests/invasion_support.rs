@@ -58,7 +58,6 @@ pub fn given_with(factions: &[&str], sewers: bool, real_table: bool) -> Invasion
     if !real_table {
         park(&mut s);
     }
-    s.shuffled = true;
     s
 }
 
@@ -134,7 +133,6 @@ pub fn cards(s: &mut InvasionState, list: &[(Option<u8>, CardKind)]) {
     s.current = 0;
     s.spent.clear();
     s.mites_moved = false;
-    s.shuffled = true;
 }
 
 /// One card of `seat` being played now.
