@@ -257,6 +257,7 @@ fn move_group(
     }
     let mut out = vec![E::Spent { group: g }];
     let n = group.alive_count();
+    let mut lead_at = 0;
     let (points, stopped) = match to {
         None => {
             if !s.real_table && group.placed() {
@@ -301,18 +302,28 @@ fn move_group(
             }
             let mut avoid = all_points(s, Some(g));
             avoid.push(plan.end);
-            let mut pts = vec![Some(plan.end)];
-            pts.extend(
+            // The figure measured stands where it moved; the rest are placed
+            // next to it ("He then places the rest of the group next to the
+            // original figure").
+            let mut pts: Vec<Option<Point>> =
                 table::place_next_to(&s.scenario, plan.end, n - 1, &avoid)
                     .into_iter()
-                    .map(Some),
-            );
+                    .map(Some)
+                    .collect();
+            let at = group
+                .alive()
+                .position(|m| m.id == lead_model.id)
+                .unwrap_or(0)
+                .min(pts.len());
+            pts.insert(at, Some(plan.end));
+            lead_at = at;
             (pts, plan.stopped.map(|x| x.words))
         }
     };
     out.push(E::Moved {
         group: g,
         to: points.clone(),
+        lead: lead_at,
         stopped,
         declared_cover: if to.is_none() { declare.cover } else { None },
     });

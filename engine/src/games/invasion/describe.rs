@@ -186,10 +186,11 @@ pub fn event(s: &InvasionState, e: &E) -> String {
         E::Moved {
             group: g,
             to,
+            lead,
             stopped,
             declared_cover,
         } => {
-            let at = to.first().copied().flatten();
+            let at = to.get(*lead).or(to.first()).copied().flatten();
             let mut text = match at {
                 Some(p) => format!("{} moved to {}", group(s, *g), point(p)),
                 None => format!("{} moved at the table", group(s, *g)),

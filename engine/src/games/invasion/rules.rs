@@ -701,6 +701,7 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
                 out.push(E::Moved {
                     group: g,
                     to: to.into_iter().map(Some).collect(),
+                    lead: 0,
                     stopped: Some("falls back a full move".into()),
                     declared_cover: None,
                 });

@@ -229,6 +229,10 @@ pub enum InvasionEvent {
     Moved {
         group: GroupId,
         to: Vec<Option<Point>>,
+        /// The figure measured, an index into `to` (the rest were placed
+        /// next to it).
+        #[serde(default)]
+        lead: usize,
         /// Why the move stopped short, in words.
         stopped: Option<String>,
         /// The cover class declared for it at a real table.
