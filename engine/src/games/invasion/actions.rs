@@ -448,7 +448,11 @@ fn shoot(
     let mut distinct = shooters.to_vec();
     distinct.sort_unstable();
     distinct.dedup();
-    if shooters.len() > 1 && !faction.link_fire {
+    // "Clean Up sections can link fire" though the MiB cannot.
+    let all_clean_up = distinct
+        .iter()
+        .all(|&g| s.group(g).role == GroupRole::CleanUp);
+    if shooters.len() > 1 && !faction.link_fire && !all_clean_up {
         return Err(illegal(
             "Linked fire",
             format!("{} cannot link fire", faction.name),
