@@ -518,3 +518,14 @@ fn spugs_burrowers_cannot_surface_before_tunnelling_down() {
     let e = refused(&mut s, 0, &format!(r#"{{"tunnel":{{"group":{w},"to":{{"x":100,"y":100}}}}}}"#), &[]);
     assert_eq!(refusal(&e), "[Spugs] the Burrower must tunnel down first");
 }
+
+#[test]
+fn spugs_on_screen_a_burrower_tunnels_to_a_point() {
+    let mut s = spugs();
+    let w = gid(&s, "w1");
+    place(&mut s, w, 10.0, 20.0);
+    card(&mut s, 0, CardKind::Double);
+    play(&mut s, 0, &format!(r#"{{"burrow":{{"group":{w}}}}}"#), &[]);
+    let e = refused(&mut s, 0, &format!(r#"{{"tunnel":{{"group":{w}}}}}"#), &[]);
+    assert!(refusal(&e).starts_with("[Spugs] give the point"), "{}", refusal(&e));
+}

@@ -161,6 +161,12 @@ pub fn action(
             {
                 return Err(illegal("Spugs", "that point is off the table"));
             }
+            if to.is_none() && !s.real_table {
+                return Err(illegal(
+                    "Spugs",
+                    "give the point the Burrower tunnels to (or play the battle at a real table)",
+                ));
+            }
             check_actions(s, &[*group])?;
             Ok(vec![
                 E::Spent { group: *group },
@@ -195,6 +201,12 @@ pub fn action(
                         .get(*i as usize)
                         .ok_or_else(|| illegal("Sewers", format!("there is no manhole {i}")))?,
                 ),
+                None if !s.real_table => {
+                    return Err(illegal(
+                        "Sewers",
+                        "name the manhole or Spug hole the group moves to below the table",
+                    ));
+                }
                 None => None,
             };
             check_actions(s, &[*group])?;

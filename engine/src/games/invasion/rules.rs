@@ -645,7 +645,10 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
         out.push(E::Unlocked { melee });
         return;
     };
+    // Below the table the melee is "resolved there and then" and the losers
+    // surface (assumed: fighting to the death is for melees on the table).
     if seats.len() >= 2
+        && !m.below
         && seats
             .iter()
             .any(|&seat| s.faction(seat).rules.fight_to_death)
@@ -662,14 +665,21 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
             .collect();
         if m.below {
             // "After the melee, losers surface at a point of their choosing."
-            // Assumed: every faction but the one with most figures left is a
-            // loser and surfaces at the nearest manhole.
-            let best = groups
-                .iter()
-                .copied()
-                .max_by_key(|&g| (s.group(g).alive_count(), std::cmp::Reverse(g)));
+            // Assumed: every faction but the one with most figures left in the
+            // melee is a loser (on a tie, every faction) and surfaces where it
+            // is below the table (the manhole or hole it went down or moved to).
+            let figures = |seat: u8| -> usize {
+                groups
+                    .iter()
+                    .filter(|&&g| s.group(g).seat == seat)
+                    .map(|&g| s.group(g).alive_count())
+                    .sum()
+            };
+            let most = seats.iter().map(|&x| figures(x)).max().unwrap_or(0);
+            let top: Vec<u8> = seats.iter().copied().filter(|&x| figures(x) == most).collect();
+            let winner = (top.len() == 1).then(|| top[0]);
             for &g in &groups {
-                if Some(g) != best {
+                if Some(s.group(g).seat) != winner {
                     let to = surface_points(s, g, s.group(g).below_at);
                     out.push(E::Surfaced { group: g, to });
                 }
