@@ -529,3 +529,21 @@ fn spugs_on_screen_a_burrower_tunnels_to_a_point() {
     let e = refused(&mut s, 0, &format!(r#"{{"tunnel":{{"group":{w}}}}}"#), &[]);
     assert!(refusal(&e).starts_with("[Spugs] give the point"), "{}", refusal(&e));
 }
+
+#[test]
+fn spugs_a_triple_card_need_not_move_uncontrolled_mites_that_cannot_move() {
+    // The Mites are locked in hand-to-hand: they cannot move, so the Triple
+    // card's "one action MUST be used to move uncontrolled Mites" asks
+    // nothing impossible.
+    let (mut s, m, _) = uncontrolled();
+    // The other swarm is gone.
+    let m2 = gid(&s, "m2");
+    kill(&mut s, m2, 3);
+    s.groups[m2 as usize].place = Place::Gone;
+    card(&mut s, 0, CardKind::Single);
+    let p = play(&mut s, 0, &mv(m, 20.0, 11.05), &[]);
+    assert!(p.events.iter().any(|e| matches!(e, E::Locked { .. })));
+    card(&mut s, 0, CardKind::Triple);
+    assert!(is_legal(&s, r#""end_card""#));
+    play(&mut s, 0, r#""end_card""#, &[]);
+}

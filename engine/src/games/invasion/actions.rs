@@ -111,9 +111,12 @@ pub fn action(
     use InvasionCommand as C;
     // "Each time a Triple Action card is drawn for the Spugs, one action MUST
     // be used to move uncontrolled Mites if there are any."
+    // Assumed: only Mites that can move (on the table, not locked in
+    // hand-to-hand, with an enemy on the table to charge) must.
     let must_move_mites = s.card().is_some_and(|c| c.kind == CardKind::Triple)
         && s.mites_uncontrolled(seat)
-        && !s.mites_moved;
+        && !s.mites_moved
+        && mites_can_move(s, seat);
     let moves_mites = matches!(command, C::Move { group, .. } if s.groups.get(*group as usize).is_some() && s.is_mites(*group));
     if must_move_mites && !moves_mites {
         let last = s.actions_left() <= 1;
@@ -366,6 +369,16 @@ fn move_group(
     };
     lock(s, g, &contacts, declare.defends, &mut out);
     Ok(out)
+}
+
+/// Whether some Mites of `seat` could move: on the table, not locked, with
+/// an enemy on the table to charge.
+fn mites_can_move(s: &InvasionState, seat: u8) -> bool {
+    let mites = (0..s.groups.len() as GroupId).any(|g| {
+        let group = s.group(g);
+        group.seat == seat && group.on_table() && group.locked.is_none() && s.is_mites(g)
+    });
+    mites && !enemy_groups(s, seat).is_empty()
 }
 
 /// Enemy groups of `seat` on the table.
