@@ -39,7 +39,7 @@ fn model_name(s: &InvasionState, g: GroupId, id: &str) -> String {
         .map_or_else(|| id.to_owned(), |m| m.name.clone())
 }
 
-fn declared_words(d: &super::rules::Declared) -> String {
+fn declared_words(s: &InvasionState, d: &super::rules::Declared) -> String {
     let mut v = Vec::new();
     if d.sight == Some(true) {
         v.push("line of sight".to_owned());
@@ -48,7 +48,7 @@ fn declared_words(d: &super::rules::Declared) -> String {
         v.push(format!("in {}", c.word()));
     }
     if let Some(g) = d.contact {
-        v.push(format!("contact with group {g}"));
+        v.push(format!("base contact with {}", group(s, g)));
     }
     if let Some(c) = d.defends {
         v.push(format!("defending {}", c.word()));
@@ -94,7 +94,7 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
             None => format!(
                 "move {} at the table{}",
                 group(s, *g),
-                declared_words(declare)
+                declared_words(s, declare)
             ),
         },
         C::Shoot {
@@ -112,7 +112,7 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
                 "{} shoot{linked} at {}{}",
                 names.join(" and "),
                 group(s, *target),
-                declared_words(declare)
+                declared_words(s, declare)
             )
         }
         C::Special { group: g, action } => {

@@ -257,9 +257,11 @@ fn moves(s: &InvasionState, g: GroupId, enemies: &[GroupId]) -> Vec<InvasionComm
         .into_iter()
         .filter(|&goal| goal != from)
         .map(|goal| {
-            // As far as the move allows along the line to the goal.
+            // As far as the move allows along the line to the goal; an
+            // enemy figure is charged into base contact, not stood on.
             let d = from.distance(goal).max(1);
-            let step = reach.min(d);
+            let short = if Some(goal) == near { 105 } else { 0 };
+            let step = reach.min((d - short).max(0));
             let to = Point::new(
                 from.x + ((i64::from(goal.x - from.x) * i64::from(step)) / i64::from(d)) as i32,
                 from.y + ((i64::from(goal.y - from.y) * i64::from(step)) / i64::from(d)) as i32,

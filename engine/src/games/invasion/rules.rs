@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::model::{Cover, GroupRole, INCH, Mobility, Point};
 use super::state::{Card, CardKind, GroupId, InvasionEvent as E, InvasionState, Pending, Place};
 use super::table;
-use crate::game::{Actor, RuleError, RuleErrorKind};
+use crate::game::{Actor, RuleError};
 use crate::rng::Randomness;
 
 /// Facts the players declare from a real table, replacing the app's
@@ -856,7 +856,7 @@ fn choose_casualties(
                 "{} chooses the casualties now",
                 s.faction(*seat).name
             )),
-            None => RuleError::new(RuleErrorKind::Illegal, "there are no casualties to choose"),
+            None => illegal("Shoot", "there are no casualties to choose"),
         });
     };
     if models.is_empty() || models.len() > count as usize {
@@ -901,7 +901,7 @@ fn strike(
     let Some(&Pending::Strike { melee, seat, dice }) = s.pending.first() else {
         return Err(match s.pending.first() {
             Some(p) => RuleError::not_your_turn(waiting_for(s, p)),
-            None => RuleError::new(RuleErrorKind::Illegal, "no melee is being resolved"),
+            None => illegal("Resolving hand-to-hand combat", "no melee is being resolved"),
         });
     };
     if actor != Actor(seat) {
