@@ -128,7 +128,7 @@ pub const MITE_BLAST: i32 = 6 * INCH;
 /// Dice of a Mite's blast.
 pub const MITE_DICE: usize = 4;
 /// How near a group must be to use a manhole, a hole or a special action's
-/// place when the scenario gives no reach (assumed: base contact, 1").
+/// place when the scenario gives no reach (assumed: 1.5", base contact and a little).
 pub const NEAR: i32 = INCH + INCH / 2;
 
 fn illegal(clause: &str, msg: impl Into<String>) -> RuleError {
