@@ -192,6 +192,9 @@ pub fn action(
             mite,
             caught,
         } => detonate(s, seat, *group, mite, caught, rng),
+        C::TakeOff { group } => take_off(s, seat, *group),
+        C::Fly { group, to } => fly(s, seat, *group, *to),
+        C::Land { group, declare } => land(s, seat, *group, declare),
         C::Descend { group } => descend(s, seat, *group),
         C::Sewer { group, manhole } => {
             sewer_group(s, seat, *group)?;
@@ -259,11 +262,26 @@ fn move_group(
     declare: &Declared,
 ) -> Result<Vec<E>, RuleError> {
     check_group(s, seat, g)?;
+    if s.group(g).place == Place::Air {
+        return Err(illegal(
+            "Vehicle movement",
+            format!(
+                "{} is in the air: it travels (fly) or lands (land)",
+                group_name(s, g)
+            ),
+        ));
+    }
     on_table(s, g, "move")?;
     not_locked(s, g)?;
     check_actions(s, &[g])?;
     let group = s.group(g);
     let mobility = super::rules::group_mobility(s, g);
+    if mobility == Mobility::Vtol {
+        return Err(illegal(
+            "Vehicle movement",
+            "a VTOL craft uses an action to take off, another to travel anywhere and a third to land",
+        ));
+    }
     if mobility == Mobility::Burrow {
         return Err(illegal(
             "Spugs",
@@ -1095,6 +1113,127 @@ fn detonate(
     Ok(out)
 }
 
+fn vtol(s: &InvasionState, seat: u8, g: GroupId) -> Result<(), RuleError> {
+    check_group(s, seat, g)?;
+    if super::rules::group_mobility(s, g) != Mobility::Vtol {
+        return Err(illegal(
+            "Vehicle movement",
+            format!("{} is not a helicopter or VTOL craft", group_name(s, g)),
+        ));
+    }
+    Ok(())
+}
+
+/// "Helicopters and other VTOL craft use an action to take off".
+fn take_off(s: &InvasionState, seat: u8, g: GroupId) -> Result<Vec<E>, RuleError> {
+    vtol(s, seat, g)?;
+    if s.group(g).place == Place::Air {
+        return Err(illegal(
+            "Vehicle movement",
+            format!("{} is already in the air", group_name(s, g)),
+        ));
+    }
+    on_table(s, g, "take off")?;
+    not_locked(s, g)?;
+    check_actions(s, &[g])?;
+    Ok(vec![E::Spent { group: g }, E::TookOff { group: g }])
+}
+
+fn in_the_air(s: &InvasionState, g: GroupId) -> Result<(), RuleError> {
+    if s.group(g).place != Place::Air {
+        return Err(illegal(
+            "Vehicle movement",
+            format!("{} must take off first", group_name(s, g)),
+        ));
+    }
+    Ok(())
+}
+
+/// "... another action to travel anywhere".
+fn fly(s: &InvasionState, seat: u8, g: GroupId, to: Option<Point>) -> Result<Vec<E>, RuleError> {
+    vtol(s, seat, g)?;
+    in_the_air(s, g)?;
+    let group = s.group(g);
+    let n = group.alive_count();
+    let points = match to {
+        Some(p) => {
+            if !group.placed() {
+                return Err(illegal(
+                    "Vehicle movement",
+                    format!(
+                        "{} has no positions on the table: fly it at the table (no point)",
+                        group_name(s, g)
+                    ),
+                ));
+            }
+            if !table::on_table(&s.scenario, p) {
+                return Err(illegal("Vehicle movement", "that point is off the table"));
+            }
+            let mut avoid = all_points(s, Some(g));
+            avoid.push(p);
+            let mut pts = vec![Some(p)];
+            pts.extend(
+                table::place_next_to(&s.scenario, p, n - 1, &avoid)
+                    .into_iter()
+                    .map(Some),
+            );
+            pts
+        }
+        None => {
+            if !s.real_table && group.placed() {
+                return Err(illegal(
+                    "Vehicle movement",
+                    "give the point the craft travels to (or play the battle at a real table)",
+                ));
+            }
+            vec![None; n]
+        }
+    };
+    check_actions(s, &[g])?;
+    Ok(vec![
+        E::Spent { group: g },
+        E::Moved {
+            group: g,
+            to: points,
+            lead: 0,
+            stopped: None,
+            declared_cover: None,
+        },
+    ])
+}
+
+/// "... and a third action to land". Landing in base contact with an enemy
+/// group locks them in hand-to-hand, as a move would.
+fn land(s: &InvasionState, seat: u8, g: GroupId, declare: &Declared) -> Result<Vec<E>, RuleError> {
+    vtol(s, seat, g)?;
+    in_the_air(s, g)?;
+    check_actions(s, &[g])?;
+    let mut out = vec![E::Spent { group: g }, E::Landed { group: g }];
+    let contacts: Vec<GroupId> = match declare.contact {
+        Some(c) => {
+            let Some(other) = s.groups.get(c as usize) else {
+                return Err(illegal(
+                    "Hand-to-hand combat",
+                    format!("there is no group {c}"),
+                ));
+            };
+            if other.seat == seat || !other.on_table() {
+                return Err(illegal(
+                    "Hand-to-hand combat",
+                    format!("{} is not an enemy group on the table", group_name(s, c)),
+                ));
+            }
+            vec![c]
+        }
+        None => enemy_groups(s, seat)
+            .into_iter()
+            .filter(|&o| table::in_contact(&s.group(g).points(), &s.group(o).points()))
+            .collect(),
+    };
+    lock(s, g, &contacts, declare.defends, &mut out);
+    Ok(out)
+}
+
 /// Manholes and Spug holes: the ways into the sewers.
 pub fn sewer_points(s: &InvasionState) -> Vec<Point> {
     let mut v = s.scenario.manholes.clone();
@@ -1112,6 +1251,12 @@ fn sewer_group(s: &InvasionState, seat: u8, g: GroupId) -> Result<(), RuleError>
     check_group(s, seat, g)?;
     if s.is_worm(g) {
         return Err(illegal("Sewers", "a Burrower tunnels instead"));
+    }
+    if matches!(
+        super::rules::group_mobility(s, g),
+        Mobility::Vehicle { .. } | Mobility::Vtol
+    ) {
+        return Err(illegal("Sewers", "vehicles do not go down manholes"));
     }
     Ok(())
 }

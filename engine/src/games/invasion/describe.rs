@@ -161,6 +161,14 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
         C::Detonate { group: g, mite, .. } => {
             format!("{} detonate a Mite ({mite})", group(s, *g))
         }
+        C::TakeOff { group: g } => format!("{} take off", group(s, *g)),
+        C::Fly { group: g, to } => match to {
+            Some(p) => format!("{} fly to {}", group(s, *g), point(*p)),
+            None => format!("{} fly at the table", group(s, *g)),
+        },
+        C::Land { group: g, declare } => {
+            format!("{} land{}", group(s, *g), declared_words(s, declare))
+        }
         C::Descend { group: g } => format!("{} go down into the sewers", group(s, *g)),
         C::Sewer { group: g, manhole } => match manhole {
             Some(m) => format!("{} move through the sewers to manhole {m}", group(s, *g)),
@@ -383,6 +391,8 @@ pub fn event(s: &InvasionState, e: &E) -> String {
             Some(p) => format!("{} came up at {}", group(s, *g), point(p)),
             None => format!("{} came up", group(s, *g)),
         },
+        E::TookOff { group: g } => format!("{} took off", group(s, *g)),
+        E::Landed { group: g } => format!("{} landed", group(s, *g)),
         E::Boarded { group: g, worm } => {
             format!("{} are carried by {}", group(s, *g), group(s, *worm))
         }

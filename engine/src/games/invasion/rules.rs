@@ -111,6 +111,21 @@ pub enum InvasionCommand {
         #[serde(default)]
         caught: Vec<GroupId>,
     },
+    /// "Vehicle movement": a VTOL craft takes off (1 action).
+    TakeOff { group: GroupId },
+    /// A VTOL craft in the air travels anywhere (1 action): its lead figure
+    /// to `to`, the rest next to it. `to: null` at a real table.
+    Fly {
+        group: GroupId,
+        #[serde(default)]
+        to: Option<Point>,
+    },
+    /// A VTOL craft in the air lands where it is (1 action).
+    Land {
+        group: GroupId,
+        #[serde(default)]
+        declare: Declared,
+    },
     /// Sewers: go down a manhole (1 action).
     Descend { group: GroupId },
     /// Sewers: move below the table to a manhole (1 action).
