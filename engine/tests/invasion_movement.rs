@@ -248,3 +248,18 @@ fn move_on_screen_needs_a_point() {
     let e = refused(&mut s, 0, &format!(r#"{{"move":{{"group":{g}}}}}"#), &[]);
     assert!(refusal(&e).starts_with("[Move] give the point"), "{e}");
 }
+
+#[test]
+fn move_a_figure_cannot_end_on_another_figure() {
+    let (mut s, g) = unit();
+    let dal = gid(&s, "d1");
+    place(&mut s, g, 20.0, 10.0);
+    place(&mut s, dal, 20.0, 16.0);
+    let e = refused(&mut s, 0, &mv(g, 20.0, 16.5), &[]);
+    assert_eq!(
+        refusal(&e),
+        "[Move] a figure already stands there (at (20\", 16\")): bases cannot overlap"
+    );
+    // Base to base is fine.
+    play(&mut s, 0, &mv(g, 20.0, 15.0), &[]);
+}

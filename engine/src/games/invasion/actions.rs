@@ -334,6 +334,7 @@ fn move_group(
                 }
             }
             let mut avoid = all_points(s, Some(g));
+            standing_room(s, &avoid, plan.end, "Move")?;
             avoid.push(plan.end);
             // The figure measured stands where it moved; the rest are placed
             // next to it ("He then places the rest of the group next to the
@@ -397,6 +398,28 @@ fn mites_can_move(s: &InvasionState, seat: u8) -> bool {
         group.seat == seat && group.on_table() && group.locked.is_none() && s.is_mites(g)
     });
     mites && !enemy_groups(s, seat).is_empty()
+}
+
+/// A figure's base cannot overlap another's (assumed: bases are 1" across,
+/// so a figure ends at least 1" from every other figure on the table).
+fn standing_room(
+    s: &InvasionState,
+    others: &[Point],
+    at: Point,
+    clause: &str,
+) -> Result<(), RuleError> {
+    if let Some(q) = others.iter().find(|q| q.distance(at) < table::BASE) {
+        let _ = s;
+        return Err(illegal(
+            clause,
+            format!(
+                "a figure already stands there (at ({}, {})): bases cannot overlap",
+                super::inches(q.x),
+                super::inches(q.y)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Enemy groups of `seat` on the table.
@@ -1170,6 +1193,7 @@ fn fly(s: &InvasionState, seat: u8, g: GroupId, to: Option<Point>) -> Result<Vec
                 return Err(illegal("Vehicle movement", "that point is off the table"));
             }
             let mut avoid = all_points(s, Some(g));
+            standing_room(s, &avoid, p, "Vehicle movement")?;
             avoid.push(p);
             let mut pts = vec![Some(p)];
             pts.extend(
