@@ -48,7 +48,7 @@ fn shoot_worked_example_unit_8d6_rolling_29_kills_one_dalek_extra_5_do_nothing()
         &[2, 2, 2, 3, 3, 5, 6, 6],
     );
     assert_eq!(shot(&p), (8, 29, 24, 1, Cover::Open));
-    p.assert_says("8D6 at Daleks Dalek Patrol Alpha: 2,2,2,3,3,5,6,6 = 29: 1 kill at 24 each in open, the extra 5 points do nothing");
+    p.assert_says("8D6 at Daleks Dalek Patrol Alpha: 2,2,2,3,3,5,6,6 = 29: 1 kill at 24 each in the open, the extra 5 points do nothing");
     // "When a group takes casualties the player controlling the target group
     // decides which figures to remove."
     assert!(matches!(
@@ -82,7 +82,7 @@ fn shoot_worked_example_two_daleks_12d6_rolling_47_exterminate_a_four_man_sectio
     assert_eq!(killed, 4, "the entire section is exterminated");
     assert_eq!(alive(&s, sec), 0);
     assert!(s.pending.is_empty(), "no choice when every figure dies");
-    p.assert_says("12D6 at U.N.I.T. 1st Squad, Section A: 1,2,2,4,4,4,4,5,5,5,5,6 = 47: 4 kills at 6 each in open");
+    p.assert_says("12D6 at U.N.I.T. 1st Squad, Section A: 1,2,2,4,4,4,4,5,5,5,5,6 = 47: 4 kills at 6 each in the open");
 }
 
 #[test]

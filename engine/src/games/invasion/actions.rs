@@ -614,7 +614,7 @@ fn shoot(
     }
     let (cover, cover_declared) = cover_of(s, target, declare.cover);
     if cover_declared && declare.cover.is_some() {
-        declared.push(format!("target in {}", cover.word()));
+        declared.push(format!("target {}", super::describe::in_cover(cover)));
     }
     // Roll every shooter's dice and total them ("linked fire allows any
     // shoot actions that are carried out from the same Action card to be

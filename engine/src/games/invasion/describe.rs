@@ -28,6 +28,14 @@ fn point(p: Point) -> String {
     format!("({}, {})", inches(p.x), inches(p.y))
 }
 
+/// "in the open", "in cover", "in a building".
+pub fn in_cover(c: super::model::Cover) -> String {
+    match c {
+        super::model::Cover::Open => "in the open".into(),
+        _ => format!("in {}", c.word()),
+    }
+}
+
 fn dice(d: &[u8]) -> String {
     d.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
 }
@@ -45,7 +53,7 @@ fn declared_words(s: &InvasionState, d: &super::rules::Declared) -> String {
         v.push("line of sight".to_owned());
     }
     if let Some(c) = d.cover {
-        v.push(format!("in {}", c.word()));
+        v.push(in_cover(c));
     }
     if let Some(g) = d.contact {
         v.push(format!("base contact with {}", group(s, g)));
@@ -207,7 +215,7 @@ pub fn event(s: &InvasionState, e: &E) -> String {
                 text.push_str(&format!(": {why}"));
             }
             if let Some(c) = declared_cover {
-                text.push_str(&format!(" (declared: in {})", c.word()));
+                text.push_str(&format!(" (declared: {})", in_cover(*c)));
             }
             text
         }
@@ -237,9 +245,9 @@ pub fn event(s: &InvasionState, e: &E) -> String {
             let result = if *kills > 0 || s.group(*target).locked.is_none() {
                 let left = total - kills * kill_score;
                 format!(
-                    ": {kills} kill{} at {kill_score} each in {}{}",
+                    ": {kills} kill{} at {kill_score} each {}{}",
                     if *kills == 1 { "" } else { "s" },
-                    cover.word(),
+                    in_cover(*cover),
                     if left > 0 && *kills < s.group(*target).alive_count() as u32 {
                         format!(", the extra {left} points do nothing")
                     } else {
