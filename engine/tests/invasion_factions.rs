@@ -547,3 +547,42 @@ fn spugs_a_triple_card_need_not_move_uncontrolled_mites_that_cannot_move() {
     assert!(is_legal(&s, r#""end_card""#));
     play(&mut s, 0, r#""end_card""#, &[]);
 }
+
+#[test]
+fn spugs_a_blast_over_two_groups_of_one_faction_lets_its_player_choose_in_either() {
+    let mut s = spugs();
+    let (ctl, m, a, b) = (gid(&s, "sq1"), gid(&s, "m1"), gid(&s, "s1"), gid(&s, "s2"));
+    place(&mut s, ctl, 20.0, 5.0);
+    put(&mut s, m, 0, 20.0, 20.0);
+    put(&mut s, m, 1, 40.0, 40.0);
+    put(&mut s, m, 2, 42.0, 42.0);
+    // Two sections within 6" of the Mite.
+    place(&mut s, a, 16.0, 23.0);
+    place(&mut s, b, 16.0, 17.0);
+    card(&mut s, 0, CardKind::Single);
+    let mite = figures(&s, m)[0].clone();
+    // 4D6 = 12: two men of each section (the U.N.I.T. player chooses).
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"detonate":{{"group":{ctl},"mite":"{mite}"}}}}"#),
+        &[3, 3, 3, 3],
+    );
+    assert_eq!(s.pending.len(), 2);
+    // Either group's figures may be chosen first.
+    for g in [a, b] {
+        let mut s = s.clone();
+        let one = figures(&s, g)[0].clone();
+        play(&mut s, 1, &format!(r#"{{"casualties":{{"models":["{one}"]}}}}"#), &[]);
+        assert_eq!(alive(&s, g), 3);
+    }
+    let second = figures(&s, b)[0].clone();
+    let first = figures(&s, a)[0].clone();
+    let e = refused(
+        &mut s,
+        1,
+        &format!(r#"{{"casualties":{{"models":["{first}","{second}"]}}}}"#),
+        &[],
+    );
+    assert!(refusal(&e).starts_with("[Shoot]"), "{}", refusal(&e));
+}

@@ -861,9 +861,18 @@ fn choose_casualties(
     models: &[String],
 ) -> Result<Vec<E>, RuleError> {
     let open = open_casualties(s);
+    // A player asked for casualties in several groups at once (a blast, a
+    // shot into a melee) answers for the group of the first figure named.
+    let mine = |(seat, g, ..): &&(u8, GroupId, u32, Vec<String>)| {
+        Actor(*seat) == actor
+            && models
+                .first()
+                .is_some_and(|m| s.group(*g).alive().any(|x| &x.id == m))
+    };
     let Some((_, g, count, among)) = open
         .iter()
-        .find(|(seat, ..)| Actor(*seat) == actor)
+        .find(mine)
+        .or_else(|| open.iter().find(|(seat, ..)| Actor(*seat) == actor))
         .cloned()
     else {
         return Err(match open.first() {
