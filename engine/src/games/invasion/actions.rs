@@ -111,6 +111,8 @@ pub fn action(
     use InvasionCommand as C;
     // "Each time a Triple Action card is drawn for the Spugs, one action MUST
     // be used to move uncontrolled Mites if there are any."
+    // Assumed: only Mites that can move (on the table, not locked in
+    // hand-to-hand, with an enemy on the table to charge) must.
     let must_move_mites = s.card().is_some_and(|c| c.kind == CardKind::Triple)
         && s.mites_uncontrolled(seat)
         && !s.mites_moved
@@ -162,6 +164,12 @@ pub fn action(
             {
                 return Err(illegal("Spugs", "that point is off the table"));
             }
+            if to.is_none() && !s.real_table {
+                return Err(illegal(
+                    "Spugs",
+                    "give the point the Burrower tunnels to (or play the battle at a real table)",
+                ));
+            }
             check_actions(s, &[*group])?;
             Ok(vec![
                 E::Spent { group: *group },
@@ -184,6 +192,9 @@ pub fn action(
             mite,
             caught,
         } => detonate(s, seat, *group, mite, caught, rng),
+        C::TakeOff { group } => take_off(s, seat, *group),
+        C::Fly { group, to } => fly(s, seat, *group, *to),
+        C::Land { group, declare } => land(s, seat, *group, declare),
         C::Descend { group } => descend(s, seat, *group),
         C::Sewer { group, manhole } => {
             sewer_group(s, seat, *group)?;
@@ -196,6 +207,12 @@ pub fn action(
                         .get(*i as usize)
                         .ok_or_else(|| illegal("Sewers", format!("there is no manhole {i}")))?,
                 ),
+                None if !s.real_table => {
+                    return Err(illegal(
+                        "Sewers",
+                        "name the manhole or Spug hole the group moves to below the table",
+                    ));
+                }
                 None => None,
             };
             check_actions(s, &[*group])?;
@@ -259,6 +276,8 @@ pub fn mites_can_charge(s: &InvasionState, seat: u8) -> bool {
             return false;
         };
         let d = from.distance(goal).max(1);
+        // The charges `legal` offers: a full, a half and a 2" move towards
+        // the nearest enemy figure, stopping in base contact.
         [
             group_move(s, g),
             group_move(s, g) / 2,
@@ -266,19 +285,12 @@ pub fn mites_can_charge(s: &InvasionState, seat: u8) -> bool {
         ]
         .into_iter()
         .any(|reach| {
-            let step = reach.min(d);
+            let step = reach.min((d - 105).max(0));
             let to = Point::new(
                 from.x + ((i64::from(goal.x - from.x) * i64::from(step)) / i64::from(d)) as i32,
                 from.y + ((i64::from(goal.y - from.y) * i64::from(step)) / i64::from(d)) as i32,
             );
-            table::plan_move(
-                &s.scenario,
-                from,
-                to,
-                group_move(s, g),
-                super::rules::group_mobility(s, g),
-            )
-            .is_ok_and(|p| p.end.distance(goal) < from.distance(goal))
+            step > 0 && move_group(s, seat, g, Some(to), None, &Declared::default()).is_ok()
         })
     })
 }
@@ -293,11 +305,26 @@ fn move_group(
     declare: &Declared,
 ) -> Result<Vec<E>, RuleError> {
     check_group(s, seat, g)?;
+    if s.group(g).place == Place::Air {
+        return Err(illegal(
+            "Vehicle movement",
+            format!(
+                "{} is in the air: it travels (fly) or lands (land)",
+                group_name(s, g)
+            ),
+        ));
+    }
     on_table(s, g, "move")?;
     not_locked(s, g)?;
     check_actions(s, &[g])?;
     let group = s.group(g);
     let mobility = super::rules::group_mobility(s, g);
+    if mobility == Mobility::Vtol {
+        return Err(illegal(
+            "Vehicle movement",
+            "a VTOL craft uses an action to take off, another to travel anywhere and a third to land",
+        ));
+    }
     if mobility == Mobility::Burrow {
         return Err(illegal(
             "Spugs",
@@ -306,6 +333,7 @@ fn move_group(
     }
     let mut out = vec![E::Spent { group: g }];
     let n = group.alive_count();
+    let mut lead_at = 0;
     let (points, stopped) = match to {
         None => {
             if !s.real_table && group.placed() {
@@ -349,19 +377,30 @@ fn move_group(
                 }
             }
             let mut avoid = all_points(s, Some(g));
+            standing_room(s, &avoid, plan.end, "Move")?;
             avoid.push(plan.end);
-            let mut pts = vec![Some(plan.end)];
-            pts.extend(
+            // The figure measured stands where it moved; the rest are placed
+            // next to it ("He then places the rest of the group next to the
+            // original figure").
+            let mut pts: Vec<Option<Point>> =
                 table::place_next_to(&s.scenario, plan.end, n - 1, &avoid)
                     .into_iter()
-                    .map(Some),
-            );
+                    .map(Some)
+                    .collect();
+            let at = group
+                .alive()
+                .position(|m| m.id == lead_model.id)
+                .unwrap_or(0)
+                .min(pts.len());
+            pts.insert(at, Some(plan.end));
+            lead_at = at;
             (pts, plan.stopped.map(|x| x.words))
         }
     };
     out.push(E::Moved {
         group: g,
         to: points.clone(),
+        lead: lead_at,
         stopped,
         declared_cover: if to.is_none() { declare.cover } else { None },
     });
@@ -392,6 +431,28 @@ fn move_group(
     };
     lock(s, g, &contacts, declare.defends, &mut out);
     Ok(out)
+}
+
+/// A figure's base cannot overlap another's (assumed: bases are 1" across,
+/// so a figure ends at least 1" from every other figure on the table).
+fn standing_room(
+    s: &InvasionState,
+    others: &[Point],
+    at: Point,
+    clause: &str,
+) -> Result<(), RuleError> {
+    if let Some(q) = others.iter().find(|q| q.distance(at) < table::BASE) {
+        let _ = s;
+        return Err(illegal(
+            clause,
+            format!(
+                "a figure already stands there (at ({}, {})): bases cannot overlap",
+                super::inches(q.x),
+                super::inches(q.y)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Enemy groups of `seat` on the table.
@@ -486,7 +547,11 @@ fn shoot(
     let mut distinct = shooters.to_vec();
     distinct.sort_unstable();
     distinct.dedup();
-    if shooters.len() > 1 && !faction.link_fire {
+    // "Clean Up sections can link fire" though the MiB cannot.
+    let all_clean_up = distinct
+        .iter()
+        .all(|&g| s.group(g).role == GroupRole::CleanUp);
+    if shooters.len() > 1 && !faction.link_fire && !all_clean_up {
         return Err(illegal(
             "Linked fire",
             format!("{} cannot link fire", faction.name),
@@ -582,7 +647,7 @@ fn shoot(
     }
     let (cover, cover_declared) = cover_of(s, target, declare.cover);
     if cover_declared && declare.cover.is_some() {
-        declared.push(format!("target in {}", cover.word()));
+        declared.push(format!("target {}", super::describe::in_cover(cover)));
     }
     // Roll every shooter's dice and total them ("linked fire allows any
     // shoot actions that are carried out from the same Action card to be
@@ -1104,6 +1169,128 @@ fn detonate(
     Ok(out)
 }
 
+fn vtol(s: &InvasionState, seat: u8, g: GroupId) -> Result<(), RuleError> {
+    check_group(s, seat, g)?;
+    if super::rules::group_mobility(s, g) != Mobility::Vtol {
+        return Err(illegal(
+            "Vehicle movement",
+            format!("{} is not a helicopter or VTOL craft", group_name(s, g)),
+        ));
+    }
+    Ok(())
+}
+
+/// "Helicopters and other VTOL craft use an action to take off".
+fn take_off(s: &InvasionState, seat: u8, g: GroupId) -> Result<Vec<E>, RuleError> {
+    vtol(s, seat, g)?;
+    if s.group(g).place == Place::Air {
+        return Err(illegal(
+            "Vehicle movement",
+            format!("{} is already in the air", group_name(s, g)),
+        ));
+    }
+    on_table(s, g, "take off")?;
+    not_locked(s, g)?;
+    check_actions(s, &[g])?;
+    Ok(vec![E::Spent { group: g }, E::TookOff { group: g }])
+}
+
+fn in_the_air(s: &InvasionState, g: GroupId) -> Result<(), RuleError> {
+    if s.group(g).place != Place::Air {
+        return Err(illegal(
+            "Vehicle movement",
+            format!("{} must take off first", group_name(s, g)),
+        ));
+    }
+    Ok(())
+}
+
+/// "... another action to travel anywhere".
+fn fly(s: &InvasionState, seat: u8, g: GroupId, to: Option<Point>) -> Result<Vec<E>, RuleError> {
+    vtol(s, seat, g)?;
+    in_the_air(s, g)?;
+    let group = s.group(g);
+    let n = group.alive_count();
+    let points = match to {
+        Some(p) => {
+            if !group.placed() {
+                return Err(illegal(
+                    "Vehicle movement",
+                    format!(
+                        "{} has no positions on the table: fly it at the table (no point)",
+                        group_name(s, g)
+                    ),
+                ));
+            }
+            if !table::on_table(&s.scenario, p) {
+                return Err(illegal("Vehicle movement", "that point is off the table"));
+            }
+            let mut avoid = all_points(s, Some(g));
+            standing_room(s, &avoid, p, "Vehicle movement")?;
+            avoid.push(p);
+            let mut pts = vec![Some(p)];
+            pts.extend(
+                table::place_next_to(&s.scenario, p, n - 1, &avoid)
+                    .into_iter()
+                    .map(Some),
+            );
+            pts
+        }
+        None => {
+            if !s.real_table && group.placed() {
+                return Err(illegal(
+                    "Vehicle movement",
+                    "give the point the craft travels to (or play the battle at a real table)",
+                ));
+            }
+            vec![None; n]
+        }
+    };
+    check_actions(s, &[g])?;
+    Ok(vec![
+        E::Spent { group: g },
+        E::Moved {
+            group: g,
+            to: points,
+            lead: 0,
+            stopped: None,
+            declared_cover: None,
+        },
+    ])
+}
+
+/// "... and a third action to land". Landing in base contact with an enemy
+/// group locks them in hand-to-hand, as a move would.
+fn land(s: &InvasionState, seat: u8, g: GroupId, declare: &Declared) -> Result<Vec<E>, RuleError> {
+    vtol(s, seat, g)?;
+    in_the_air(s, g)?;
+    check_actions(s, &[g])?;
+    let mut out = vec![E::Spent { group: g }, E::Landed { group: g }];
+    let contacts: Vec<GroupId> = match declare.contact {
+        Some(c) => {
+            let Some(other) = s.groups.get(c as usize) else {
+                return Err(illegal(
+                    "Hand-to-hand combat",
+                    format!("there is no group {c}"),
+                ));
+            };
+            if other.seat == seat || !other.on_table() {
+                return Err(illegal(
+                    "Hand-to-hand combat",
+                    format!("{} is not an enemy group on the table", group_name(s, c)),
+                ));
+            }
+            vec![c]
+        }
+        None => enemy_groups(s, seat)
+            .into_iter()
+            .filter(|&o| table::in_contact(&s.group(g).points(), &s.group(o).points()))
+            .collect(),
+    };
+    lock(s, g, &contacts, declare.defends, &mut out);
+    Ok(out)
+}
+
 /// Manholes and Spug holes: the ways into the sewers.
 pub fn sewer_points(s: &InvasionState) -> Vec<Point> {
     let mut v = s.scenario.manholes.clone();
@@ -1121,6 +1308,12 @@ fn sewer_group(s: &InvasionState, seat: u8, g: GroupId) -> Result<(), RuleError>
     check_group(s, seat, g)?;
     if s.is_worm(g) {
         return Err(illegal("Sewers", "a Burrower tunnels instead"));
+    }
+    if matches!(
+        super::rules::group_mobility(s, g),
+        Mobility::Vehicle { .. } | Mobility::Vtol
+    ) {
+        return Err(illegal("Sewers", "vehicles do not go down manholes"));
     }
     Ok(())
 }

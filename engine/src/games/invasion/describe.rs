@@ -28,6 +28,14 @@ fn point(p: Point) -> String {
     format!("({}, {})", inches(p.x), inches(p.y))
 }
 
+/// "in the open", "in cover", "in a building".
+pub fn in_cover(c: super::model::Cover) -> String {
+    match c {
+        super::model::Cover::Open => "in the open".into(),
+        _ => format!("in {}", c.word()),
+    }
+}
+
 fn dice(d: &[u8]) -> String {
     d.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
 }
@@ -39,16 +47,16 @@ fn model_name(s: &InvasionState, g: GroupId, id: &str) -> String {
         .map_or_else(|| id.to_owned(), |m| m.name.clone())
 }
 
-fn declared_words(d: &super::rules::Declared) -> String {
+fn declared_words(s: &InvasionState, d: &super::rules::Declared) -> String {
     let mut v = Vec::new();
     if d.sight == Some(true) {
         v.push("line of sight".to_owned());
     }
     if let Some(c) = d.cover {
-        v.push(format!("in {}", c.word()));
+        v.push(in_cover(c));
     }
     if let Some(g) = d.contact {
-        v.push(format!("contact with group {g}"));
+        v.push(format!("base contact with {}", group(s, g)));
     }
     if let Some(c) = d.defends {
         v.push(format!("defending {}", c.word()));
@@ -94,7 +102,7 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
             None => format!(
                 "move {} at the table{}",
                 group(s, *g),
-                declared_words(declare)
+                declared_words(s, declare)
             ),
         },
         C::Shoot {
@@ -112,7 +120,7 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
                 "{} shoot{linked} at {}{}",
                 names.join(" and "),
                 group(s, *target),
-                declared_words(declare)
+                declared_words(s, declare)
             )
         }
         C::Special { group: g, action } => {
@@ -161,6 +169,14 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
         C::Detonate { group: g, mite, .. } => {
             format!("{} detonate a Mite ({mite})", group(s, *g))
         }
+        C::TakeOff { group: g } => format!("{} take off", group(s, *g)),
+        C::Fly { group: g, to } => match to {
+            Some(p) => format!("{} fly to {}", group(s, *g), point(*p)),
+            None => format!("{} fly at the table", group(s, *g)),
+        },
+        C::Land { group: g, declare } => {
+            format!("{} land{}", group(s, *g), declared_words(s, declare))
+        }
         C::Descend { group: g } => format!("{} go down into the sewers", group(s, *g)),
         C::Sewer { group: g, manhole } => match manhole {
             Some(m) => format!("{} move through the sewers to manhole {m}", group(s, *g)),
@@ -186,10 +202,11 @@ pub fn event(s: &InvasionState, e: &E) -> String {
         E::Moved {
             group: g,
             to,
+            lead,
             stopped,
             declared_cover,
         } => {
-            let at = to.first().copied().flatten();
+            let at = to.get(*lead).or(to.first()).copied().flatten();
             let mut text = match at {
                 Some(p) => format!("{} moved to {}", group(s, *g), point(p)),
                 None => format!("{} moved at the table", group(s, *g)),
@@ -198,7 +215,7 @@ pub fn event(s: &InvasionState, e: &E) -> String {
                 text.push_str(&format!(": {why}"));
             }
             if let Some(c) = declared_cover {
-                text.push_str(&format!(" (declared: in {})", c.word()));
+                text.push_str(&format!(" (declared: {})", in_cover(*c)));
             }
             text
         }
@@ -228,9 +245,9 @@ pub fn event(s: &InvasionState, e: &E) -> String {
             let result = if *kills > 0 || s.group(*target).locked.is_none() {
                 let left = total - kills * kill_score;
                 format!(
-                    ": {kills} kill{} at {kill_score} each in {}{}",
+                    ": {kills} kill{} at {kill_score} each {}{}",
                     if *kills == 1 { "" } else { "s" },
-                    cover.word(),
+                    in_cover(*cover),
                     if left > 0 && *kills < s.group(*target).alive_count() as u32 {
                         format!(", the extra {left} points do nothing")
                     } else {
@@ -382,6 +399,8 @@ pub fn event(s: &InvasionState, e: &E) -> String {
             Some(p) => format!("{} came up at {}", group(s, *g), point(p)),
             None => format!("{} came up", group(s, *g)),
         },
+        E::TookOff { group: g } => format!("{} took off", group(s, *g)),
+        E::Landed { group: g } => format!("{} landed", group(s, *g)),
         E::Boarded { group: g, worm } => {
             format!("{} are carried by {}", group(s, *g), group(s, *worm))
         }

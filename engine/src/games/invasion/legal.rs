@@ -159,6 +159,40 @@ pub fn legal(s: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
                     }
                 }
                 candidates.push(InvasionCommand::Descend { group: g });
+                candidates.push(InvasionCommand::TakeOff { group: g });
+            }
+            Place::Air => {
+                candidates.push(InvasionCommand::Land {
+                    group: g,
+                    declare: Declared::default(),
+                });
+                if s.real_table || !group.placed() {
+                    candidates.push(InvasionCommand::Fly { group: g, to: None });
+                } else {
+                    // "travel anywhere": next to the nearest enemy, to each
+                    // special action's place, to the middle of the table.
+                    let from = group.points().first().copied();
+                    let mut goals: Vec<Point> = Vec::new();
+                    if let Some(from) = from
+                        && let Some(p) = enemies
+                            .iter()
+                            .flat_map(|&e| s.group(e).points())
+                            .min_by_key(|p| (p.distance(from), p.x, p.y))
+                    {
+                        goals.push(Point::new(
+                            p.x,
+                            (p.y + 3 * INCH).min(s.scenario.height - 50),
+                        ));
+                    }
+                    goals.extend(s.scenario.specials.iter().map(|sp| sp.at));
+                    goals.push(Point::new(s.scenario.width / 2, s.scenario.height / 2));
+                    for to in goals {
+                        candidates.push(InvasionCommand::Fly {
+                            group: g,
+                            to: Some(to),
+                        });
+                    }
+                }
             }
             Place::Below => {
                 if s.is_worm(g) {
@@ -271,9 +305,11 @@ fn moves(s: &InvasionState, g: GroupId, enemies: &[GroupId]) -> Vec<InvasionComm
         .into_iter()
         .filter(|&(goal, _)| goal != from)
         .map(|(goal, reach)| {
-            // As far as the move allows along the line to the goal.
+            // As far as the move allows along the line to the goal; an
+            // enemy figure is charged into base contact, not stood on.
             let d = from.distance(goal).max(1);
-            let step = reach.min(d);
+            let short = if Some(goal) == near { 105 } else { 0 };
+            let step = reach.min((d - short).max(0));
             let to = Point::new(
                 from.x + ((i64::from(goal.x - from.x) * i64::from(step)) / i64::from(d)) as i32,
                 from.y + ((i64::from(goal.y - from.y) * i64::from(step)) / i64::from(d)) as i32,
@@ -308,6 +344,9 @@ pub fn anchors(_s: &InvasionState, command: &InvasionCommand) -> Anchors {
         | C::Deploy { group: g, .. }
         | C::CloseHole { group: g, .. }
         | C::Detonate { group: g, .. }
+        | C::TakeOff { group: g }
+        | C::Fly { group: g, .. }
+        | C::Land { group: g, .. }
         | C::Descend { group: g }
         | C::Sewer { group: g, .. }
         | C::Climb { group: g } => Anchors {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::model::{Cover, GroupRole, INCH, Mobility, Point};
 use super::state::{Card, CardKind, GroupId, InvasionEvent as E, InvasionState, Pending, Place};
 use super::table;
-use crate::game::{Actor, RuleError, RuleErrorKind};
+use crate::game::{Actor, RuleError};
 use crate::rng::Randomness;
 
 /// Facts the players declare from a real table, replacing the app's
@@ -111,6 +111,21 @@ pub enum InvasionCommand {
         #[serde(default)]
         caught: Vec<GroupId>,
     },
+    /// "Vehicle movement": a VTOL craft takes off (1 action).
+    TakeOff { group: GroupId },
+    /// A VTOL craft in the air travels anywhere (1 action): its lead figure
+    /// to `to`, the rest next to it. `to: null` at a real table.
+    Fly {
+        group: GroupId,
+        #[serde(default)]
+        to: Option<Point>,
+    },
+    /// A VTOL craft in the air lands where it is (1 action).
+    Land {
+        group: GroupId,
+        #[serde(default)]
+        declare: Declared,
+    },
     /// Sewers: go down a manhole (1 action).
     Descend { group: GroupId },
     /// Sewers: move below the table to a manhole (1 action).
@@ -128,7 +143,7 @@ pub const MITE_BLAST: i32 = 6 * INCH;
 /// Dice of a Mite's blast.
 pub const MITE_DICE: usize = 4;
 /// How near a group must be to use a manhole, a hole or a special action's
-/// place when the scenario gives no reach (assumed: base contact, 1").
+/// place when the scenario gives no reach (assumed: 1.5", base contact and a little).
 pub const NEAR: i32 = INCH + INCH / 2;
 
 fn illegal(clause: &str, msg: impl Into<String>) -> RuleError {
@@ -645,7 +660,10 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
         out.push(E::Unlocked { melee });
         return;
     };
+    // Below the table the melee is "resolved there and then" and the losers
+    // surface (assumed: fighting to the death is for melees on the table).
     if seats.len() >= 2
+        && !m.below
         && seats
             .iter()
             .any(|&seat| s.faction(seat).rules.fight_to_death)
@@ -662,14 +680,25 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
             .collect();
         if m.below {
             // "After the melee, losers surface at a point of their choosing."
-            // Assumed: every faction but the one with most figures left is a
-            // loser and surfaces at the nearest manhole.
-            let best = groups
+            // Assumed: every faction but the one with most figures left in the
+            // melee is a loser (on a tie, every faction) and surfaces where it
+            // is below the table (the manhole or hole it went down or moved to).
+            let figures = |seat: u8| -> usize {
+                groups
+                    .iter()
+                    .filter(|&&g| s.group(g).seat == seat)
+                    .map(|&g| s.group(g).alive_count())
+                    .sum()
+            };
+            let most = seats.iter().map(|&x| figures(x)).max().unwrap_or(0);
+            let top: Vec<u8> = seats
                 .iter()
                 .copied()
-                .max_by_key(|&g| (s.group(g).alive_count(), std::cmp::Reverse(g)));
+                .filter(|&x| figures(x) == most)
+                .collect();
+            let winner = (top.len() == 1).then(|| top[0]);
             for &g in &groups {
-                if Some(g) != best {
+                if Some(s.group(g).seat) != winner {
                     let to = surface_points(s, g, s.group(g).below_at);
                     out.push(E::Surfaced { group: g, to });
                 }
@@ -701,6 +730,7 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
                 out.push(E::Moved {
                     group: g,
                     to: to.into_iter().map(Some).collect(),
+                    lead: 0,
                     stopped: Some("falls back a full move".into()),
                     declared_cover: None,
                 });
@@ -835,17 +865,17 @@ fn choose_casualties(
     models: &[String],
 ) -> Result<Vec<E>, RuleError> {
     let open = open_casualties(s);
-    // The seat's choice this command answers: the group of the first figure
-    // named (a seat may have casualties to choose in several groups).
-    let named = |g: GroupId| {
-        models
-            .first()
-            .is_none_or(|m| s.group(g).models.iter().any(|x| &x.id == m))
+    // A player asked for casualties in several groups at once (a blast, a
+    // shot into a melee) answers for the group of the first figure named.
+    let mine = |(seat, g, ..): &&(u8, GroupId, u32, Vec<String>)| {
+        Actor(*seat) == actor
+            && models
+                .first()
+                .is_some_and(|m| s.group(*g).alive().any(|x| &x.id == m))
     };
     let Some((_, g, count, among)) = open
         .iter()
-        .filter(|(seat, ..)| Actor(*seat) == actor)
-        .find(|(_, g, ..)| named(*g))
+        .find(mine)
         .or_else(|| open.iter().find(|(seat, ..)| Actor(*seat) == actor))
         .cloned()
     else {
@@ -854,7 +884,7 @@ fn choose_casualties(
                 "{} chooses the casualties now",
                 s.faction(*seat).name
             )),
-            None => RuleError::new(RuleErrorKind::Illegal, "there are no casualties to choose"),
+            None => illegal("Shoot", "there are no casualties to choose"),
         });
     };
     if models.is_empty() || models.len() > count as usize {
@@ -899,7 +929,10 @@ fn strike(
     let Some(&Pending::Strike { melee, seat, dice }) = s.pending.first() else {
         return Err(match s.pending.first() {
             Some(p) => RuleError::not_your_turn(waiting_for(s, p)),
-            None => RuleError::new(RuleErrorKind::Illegal, "no melee is being resolved"),
+            None => illegal(
+                "Resolving hand-to-hand combat",
+                "no melee is being resolved",
+            ),
         });
     };
     if actor != Actor(seat) {

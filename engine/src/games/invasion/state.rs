@@ -64,6 +64,12 @@ pub enum Place {
     Below,
     /// Carried by a Burrower (a Spug squad), this group.
     Carried(GroupId),
+    /// A helicopter or other VTOL craft in the air ("Vehicle movement": "use
+    /// an action to take off, another action to travel anywhere and a third
+    /// action to land"); its positions are kept. Assumed: out of the fight
+    /// while in the air (it neither shoots nor is shot, blocks no line of
+    /// sight and cannot be contacted).
+    Air,
     /// Every figure is dead.
     Gone,
 }
@@ -229,6 +235,10 @@ pub enum InvasionEvent {
     Moved {
         group: GroupId,
         to: Vec<Option<Point>>,
+        /// The figure measured, an index into `to` (the rest were placed
+        /// next to it).
+        #[serde(default)]
+        lead: usize,
         /// Why the move stopped short, in words.
         stopped: Option<String>,
         /// The cover class declared for it at a real table.
@@ -317,6 +327,10 @@ pub enum InvasionEvent {
         group: GroupId,
         to: Vec<Option<Point>>,
     },
+    /// A VTOL craft took off.
+    TookOff { group: GroupId },
+    /// A VTOL craft landed where it is.
+    Landed { group: GroupId },
     /// A Spug squad was carried by a Burrower.
     Boarded { group: GroupId, worm: GroupId },
     /// A Spug hole was dug (one fewer left to build).
@@ -764,6 +778,8 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                 m.at = points.next().copied().flatten();
             }
         }
+        E::TookOff { group } => state.groups[*group as usize].place = Place::Air,
+        E::Landed { group } => state.groups[*group as usize].place = Place::Table,
         E::Boarded { group, worm } => {
             let g = &mut state.groups[*group as usize];
             g.place = Place::Carried(*worm);

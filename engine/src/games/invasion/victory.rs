@@ -70,6 +70,23 @@ pub fn ending(s: &InvasionState) -> InvasionEvent {
             }
             why.push(format!("{}: {}", s.faction(seat).name, v.text));
         }
+        // "In addition to any scenario specific victory conditions, the MIB
+        // can claim a victory once they have made a success roll for every
+        // alien species present": a faction rule, whatever the scenario lists.
+        let listed = s
+            .scenario
+            .victories
+            .iter()
+            .any(|v| v.kind == VictoryKind::StudyAll && v.seat.is_none_or(|x| x == seat));
+        if s.faction(seat).rules.study && !listed && met(s, seat, &VictoryKind::StudyAll) {
+            if !winners.contains(&seat) {
+                winners.push(seat);
+            }
+            why.push(format!(
+                "{}: they studied every alien species present",
+                s.faction(seat).name
+            ));
+        }
     }
     let summary = if winners.is_empty() {
         "no faction met its victory conditions".to_owned()

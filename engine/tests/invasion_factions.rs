@@ -1,0 +1,723 @@
+//! Rule text 000, "Sample Forces": the MiB (with their Clean Up teams) and
+//! the Spugs (with Mites and Burrower Worms); one test per clause.
+
+#[path = "invasion_support.rs"]
+mod support;
+
+use support::*;
+use xenolog_engine::games::invasion::InvasionState;
+use xenolog_engine::games::invasion::model::{Cover, VictoryKind};
+use xenolog_engine::games::invasion::rules::{kill_score, melee_dice};
+use xenolog_engine::games::invasion::state::{CardKind, GroupId, InvasionEvent as E, Place};
+use xenolog_engine::games::invasion::victory;
+
+fn mv(g: GroupId, x: f64, y: f64) -> String {
+    let p = pt(x, y);
+    format!(
+        r#"{{"move":{{"group":{g},"to":{{"x":{},"y":{}}}}}}}"#,
+        p.x, p.y
+    )
+}
+
+fn shoot(shooters: &[GroupId], target: GroupId) -> String {
+    format!(r#"{{"shoot":{{"shooters":{shooters:?},"target":{target}}}}}"#)
+}
+
+fn shot(p: &Played) -> (Vec<u8>, usize, u32) {
+    p.events
+        .iter()
+        .find_map(|e| match e {
+            E::Shot {
+                how_many,
+                dice,
+                kills,
+                ..
+            } => Some((how_many.clone(), dice.len(), *kills)),
+            _ => None,
+        })
+        .expect("a Shot")
+}
+
+/// MiB agents J and K at (10,20), Dalek Patrol Alpha at (10,12).
+fn mib() -> (InvasionState, GroupId, GroupId) {
+    let mut s = given(&["mib", "daleks"]);
+    let (p1, dal) = (gid(&s, "p1"), gid(&s, "d1"));
+    place(&mut s, p1, 10.0, 20.0);
+    place(&mut s, dal, 10.0, 12.0);
+    (s, p1, dal)
+}
+
+// ---- MiB ---------------------------------------------------------------------------
+
+#[test]
+fn mib_each_shot_rolls_a_d6_for_the_dice_of_each_operative() {
+    let (mut s, p1, dal) = mib();
+    card(&mut s, 0, CardKind::Single);
+    // A 3: each of the two operatives rolls 3D6.
+    let p = play(&mut s, 0, &shoot(&[p1], dal), &[3, 1, 1, 1, 1, 1, 1]);
+    assert_eq!(shot(&p), (vec![3], 6, 0));
+    p.assert_says("6D6 at Daleks Dalek Patrol Alpha (rolled 3 for dice per operative)");
+}
+
+#[test]
+fn mib_move_8_inches() {
+    let (mut s, p1, _) = mib();
+    card(&mut s, 0, CardKind::Single);
+    let e = refused(&mut s, 0, &mv(p1, 18.5, 20.0), &[]);
+    assert!(e.message.ends_with("this group moves 8\""), "{e}");
+}
+
+#[test]
+fn mib_the_first_alien_killed_can_be_studied_a_6_adds_1d6_to_each_initial_roll() {
+    let (mut s, p1, dal) = mib();
+    card(&mut s, 0, CardKind::Double);
+    let e = refused(&mut s, 0, &format!(r#"{{"study":{{"group":{p1}}}}}"#), &[]);
+    assert_eq!(
+        refusal(&e),
+        "[MiB] there is nothing to study: no alien species not yet studied has been killed"
+    );
+    // A 2: two sixes each, 24 kills a Dalek; the MiB get the miniature.
+    let p = play(&mut s, 0, &shoot(&[p1], dal), &[2, 6, 6, 6, 6]);
+    assert_eq!(shot(&p), (vec![2], 4, 1));
+    let d = figures(&s, dal)[0].clone();
+    let p = play(
+        &mut s,
+        1,
+        &format!(r#"{{"casualties":{{"models":["{d}"]}}}}"#),
+        &[],
+    );
+    p.assert_says("the first dalek is killed: the MiB may study it");
+    // A D6 for each MiB group on the table (five pairs): one 6 is enough.
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"study":{{"group":{p1}}}}}"#),
+        &[1, 2, 3, 4, 6],
+    );
+    p.assert_says("study: 1,2,3,4,6: the dalek studied (+1D6 to each MiB shooting roll)");
+    assert_eq!(s.studied, vec!["dalek".to_owned()]);
+    // Now each shot rolls 2D6 for the dice per operative.
+    card(&mut s, 0, CardKind::Single);
+    let mut dice = vec![2, 3];
+    dice.extend([1; 10]);
+    let p = play(&mut s, 0, &shoot(&[p1], dal), &dice);
+    assert_eq!(shot(&p), (vec![2, 3], 10, 0));
+}
+
+#[test]
+fn mib_study_without_a_6_fails_and_each_species_is_studied_once() {
+    let (mut s, p1, _) = mib();
+    s.killed_species.push("dalek".into());
+    card(&mut s, 0, CardKind::Double);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"study":{{"group":{p1}}}}}"#),
+        &[1, 2, 3, 4, 5],
+    );
+    p.assert_says("study: 1,2,3,4,5 (no 6)");
+    assert!(s.studied.is_empty());
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"study":{{"group":{p1}}}}}"#),
+        &[6, 6, 1, 1, 1],
+    );
+    assert_eq!(
+        s.studied,
+        vec!["dalek".to_owned()],
+        "once per different alien"
+    );
+    card(&mut s, 0, CardKind::Single);
+    let e = refused(&mut s, 0, &format!(r#"{{"study":{{"group":{p1}}}}}"#), &[]);
+    assert!(e.message.starts_with("there is nothing to study"), "{e}");
+}
+
+#[test]
+fn mib_against_spugs_three_species_can_be_studied_for_4d6_times_d6() {
+    let mut s = given(&["mib", "spugs"]);
+    let (p1, sq) = (gid(&s, "p1"), gid(&s, "sq2"));
+    place(&mut s, p1, 10.0, 20.0);
+    place(&mut s, sq, 10.0, 12.0);
+    s.killed_species = vec!["spug".into(), "mite".into(), "burrower".into()];
+    s.studied = s.killed_species.clone();
+    card(&mut s, 0, CardKind::Single);
+    let mut dice = vec![6, 6, 6, 6];
+    dice.extend([1; 48]);
+    let p = play(&mut s, 0, &shoot(&[p1], sq), &dice);
+    // 4D6 for the dice per operative, here 24: 48D6 for the pair.
+    assert_eq!(shot(&p).0, vec![6, 6, 6, 6]);
+    assert_eq!(shot(&p).1, 48);
+}
+
+#[test]
+fn mib_are_protected_by_alien_devices_9_12_15() {
+    let (s, p1, _) = mib();
+    assert_eq!(
+        [Cover::Open, Cover::Cover, Cover::Building].map(|c| kill_score(&s, p1, c)),
+        [9, 12, 15]
+    );
+}
+
+#[test]
+fn mib_victory_once_they_have_studied_every_alien_species_present() {
+    let (mut s, ..) = mib();
+    assert!(!victory::met(&s, 0, &VictoryKind::StudyAll));
+    s.studied.push("dalek".into());
+    assert!(victory::met(&s, 0, &VictoryKind::StudyAll));
+    let mut s = given(&["mib", "spugs"]);
+    s.studied = vec!["spug".into(), "mite".into()];
+    assert!(
+        !victory::met(&s, 0, &VictoryKind::StudyAll),
+        "the burrower too"
+    );
+    s.studied.push("burrower".into());
+    assert!(victory::met(&s, 0, &VictoryKind::StudyAll));
+}
+
+#[test]
+fn mib_victory_by_study_holds_in_any_scenario_not_only_where_it_is_listed() {
+    // "In addition to any scenario specific victory conditions": the proving
+    // ground lists only "last standing".
+    let (mut s, ..) = mib();
+    s.studied.push("dalek".into());
+    match victory::ending(&s) {
+        E::Ended { winners, summary } => {
+            assert_eq!(winners, vec![0], "{summary}");
+            assert!(summary.contains("every alien species"), "{summary}");
+        }
+        e => panic!("{e:?}"),
+    }
+}
+
+// ---- MiB Clean Up teams ------------------------------------------------------------
+
+/// The Clean Up teams arrive on a Special Event card after `successes` studies.
+fn clean_up(successes: usize) -> (InvasionState, GroupId, GroupId, GroupId) {
+    let (mut s, _, dal) = mib();
+    s.killed_species = vec!["dalek".into(), "x".into(), "y".into()];
+    s.studied = s.killed_species[..successes].to_vec();
+    cards(
+        &mut s,
+        &[
+            (None, CardKind::Special),
+            (Some(0), CardKind::Single),
+            (Some(0), CardKind::Double),
+        ],
+    );
+    step(&mut s, &[]);
+    let (c1, c2) = (gid(&s, "c1"), gid(&s, "c2"));
+    place(&mut s, c1, 20.0, 20.0);
+    place(&mut s, c2, 20.0, 22.0);
+    (s, c1, c2, dal)
+}
+
+#[test]
+fn mib_clean_up_teams_arrive_when_a_special_event_card_is_drawn() {
+    let (s, c1, c2, _) = clean_up(1);
+    for g in [c1, c2] {
+        assert_eq!(s.group(g).place, Place::Table);
+        assert_eq!(
+            alive(&s, g),
+            5,
+            "a leader, four troopers and a light support weapon"
+        );
+    }
+}
+
+#[test]
+fn mib_clean_up_each_man_rolls_successes_plus_one_heavy_weapon_one_more() {
+    let (mut s, c1, _, dal) = clean_up(1);
+    // One success: 2D6 a man, 3D6 the light support weapon: 11D6, no MiB roll.
+    let p = play(&mut s, 0, &shoot(&[c1], dal), &[1; 11]);
+    assert_eq!(shot(&p), (vec![], 11, 0));
+    let (mut s, c1, _, dal) = clean_up(0);
+    let p = play(&mut s, 0, &shoot(&[c1], dal), &[1; 6]);
+    assert_eq!(shot(&p).1, 6);
+}
+
+#[test]
+fn mib_clean_up_sections_can_link_fire() {
+    let (mut s, c1, c2, dal) = clean_up(1);
+    let p = play(&mut s, 0, &shoot(&[c1, c2], dal), &[1; 22]);
+    assert_eq!(shot(&p).1, 22);
+    p.assert_says("linked 22D6");
+}
+
+#[test]
+fn mib_clean_up_both_sections_get_an_action_per_action_drawn() {
+    let (mut s, c1, c2, dal) = clean_up(1);
+    // A Single card: one section moves and the other shoots.
+    play(&mut s, 0, &mv(c1, 20.0, 25.0), &[]);
+    play(&mut s, 0, &shoot(&[c2], dal), &[1; 11]);
+    // The Single card is used up.
+    assert!(xenolog_engine::games::invasion::rules::automatic(&s).is_some());
+    let e = refused(&mut s, 0, &mv(c1, 20.0, 27.0), &[]);
+    assert_eq!(e.message, "the game takes a step of its own first");
+}
+
+#[test]
+fn mib_clean_up_teams_neither_add_to_study_rolls_nor_benefit_from_them() {
+    let (mut s, c1, _, dal) = clean_up(1);
+    let p1 = gid(&s, "p1");
+    let e = refused(&mut s, 0, &format!(r#"{{"study":{{"group":{c1}}}}}"#), &[]);
+    assert_eq!(
+        refusal(&e),
+        "[MiB] deployed Clean Up teams do not add to study rolls"
+    );
+    // A study rolls for the five pairs only (not the two sections).
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"study":{{"group":{p1}}}}}"#),
+        &[6, 1, 1, 1, 1],
+    );
+    assert!(
+        p.events
+            .iter()
+            .any(|e| matches!(e, E::Studied { dice, .. } if dice.len() == 5))
+    );
+    assert_eq!(s.studied.len(), 2);
+    // The sections still roll what they arrived with.
+    card(&mut s, 0, CardKind::Single);
+    let p = play(&mut s, 0, &shoot(&[c1], dal), &[1; 11]);
+    assert_eq!(shot(&p).1, 11);
+}
+
+#[test]
+fn mib_clean_up_not_arrived_cannot_act() {
+    let (mut s, ..) = mib();
+    let c1 = gid(&s, "c1");
+    card(&mut s, 0, CardKind::Single);
+    let e = refused(&mut s, 0, &mv(c1, 20.0, 20.0), &[]);
+    assert!(e.message.ends_with("has not arrived yet"), "{e}");
+}
+
+// ---- Spugs ---------------------------------------------------------------------------
+
+fn spugs() -> InvasionState {
+    given(&["spugs", "unit"])
+}
+
+#[test]
+fn spugs_roll_1d6_per_weapon_the_heavy_weapon_4d6_and_can_link_fire() {
+    let mut s = spugs();
+    let (a, b, sec) = (gid(&s, "sq2"), gid(&s, "sq3"), gid(&s, "s1"));
+    place(&mut s, a, 10.0, 20.0);
+    place(&mut s, b, 18.0, 20.0);
+    place(&mut s, sec, 10.0, 12.0);
+    card(&mut s, 0, CardKind::Double);
+    let p = play(&mut s, 0, &shoot(&[a, b], sec), &[1; 18]);
+    assert_eq!(
+        shot(&p).1,
+        18,
+        "two squads of five Spugs and a heavy weapon"
+    );
+}
+
+#[test]
+fn spugs_are_tough_9_12_15_mites_6_9_12_burrowers_30_regardless_of_terrain() {
+    let s = spugs();
+    let all = [Cover::Open, Cover::Cover, Cover::Building];
+    assert_eq!(all.map(|c| kill_score(&s, gid(&s, "sq2"), c)), [9, 12, 15]);
+    assert_eq!(all.map(|c| kill_score(&s, gid(&s, "m1"), c)), [6, 9, 12]);
+    assert_eq!(all.map(|c| kill_score(&s, gid(&s, "w1"), c)), [30, 30, 30]);
+}
+
+#[test]
+fn spugs_mites_roll_2d6_in_close_combat_only() {
+    let mut s = spugs();
+    let (m, sec) = (gid(&s, "m1"), gid(&s, "s1"));
+    place(&mut s, m, 10.0, 20.0);
+    place(&mut s, sec, 10.0, 12.0);
+    assert_eq!(melee_dice(&s, m), 6);
+    card(&mut s, 0, CardKind::Single);
+    let e = refused(&mut s, 0, &shoot(&[m], sec), &[]);
+    assert_eq!(
+        refusal(&e),
+        "[Shoot] Spugs Mite Swarm One has no shooting dice"
+    );
+}
+
+#[test]
+fn spugs_mites_detonated_by_their_controller_blast_6_inches_4d6_chain_explosions_linked() {
+    let mut s = spugs();
+    let (ctl, m, sec) = (gid(&s, "sq1"), gid(&s, "m1"), gid(&s, "s1"));
+    place(&mut s, ctl, 20.0, 5.0);
+    // Two Mites 5" apart (the second is caught by the first), the third far off.
+    put(&mut s, m, 0, 20.0, 20.0);
+    put(&mut s, m, 1, 25.0, 20.0);
+    put(&mut s, m, 2, 40.0, 40.0);
+    // The section 4-5" from the first Mite.
+    place(&mut s, sec, 18.0, 24.0);
+    card(&mut s, 0, CardKind::Single);
+    let mite = figures(&s, m)[0].clone();
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"detonate":{{"group":{ctl},"mite":"{mite}"}}}}"#),
+        &[3, 3, 3, 3, 3, 3, 3, 3],
+    );
+    assert_eq!(
+        p.events
+            .iter()
+            .filter(|e| matches!(e, E::Detonated { .. }))
+            .count(),
+        2,
+        "the second Mite blows up too"
+    );
+    // 8D6 linked: 24 at 6 each kills all four men.
+    p.assert_says("U.N.I.T. 1st Squad, Section A take 3,3,3,3,3,3,3,3 = 24: 4 kills at 6 each");
+    assert_eq!(alive(&s, sec), 0);
+    assert_eq!(alive(&s, m), 1);
+}
+
+#[test]
+fn spugs_mites_do_not_explode_when_shot_or_killed() {
+    let mut s = given(&["unit", "spugs"]);
+    let (sec, m, sq) = (gid(&s, "s1"), gid(&s, "m1"), gid(&s, "sq2"));
+    place(&mut s, sec, 20.0, 10.0);
+    place(&mut s, m, 20.0, 20.0);
+    place(&mut s, sq, 20.0, 22.0);
+    card(&mut s, 0, CardKind::Single);
+    let p = play(&mut s, 0, &shoot(&[sec], m), &[6; 8]);
+    assert!(!p.events.iter().any(|e| matches!(e, E::Detonated { .. })));
+    assert_eq!(alive(&s, sq), 6);
+}
+
+/// Spugs with their Controller dead: the Mites are uncontrolled.
+fn uncontrolled() -> (InvasionState, GroupId, GroupId) {
+    let mut s = spugs();
+    let (ctl, m, sec) = (gid(&s, "sq1"), gid(&s, "m1"), gid(&s, "s1"));
+    s.groups[ctl as usize].models[0].alive = false;
+    place(&mut s, m, 20.0, 20.0);
+    place(&mut s, sec, 20.0, 10.0);
+    (s, m, sec)
+}
+
+#[test]
+fn spugs_uncontrolled_mites_can_only_charge_towards_the_nearest_enemy() {
+    let (mut s, m, _) = uncontrolled();
+    assert!(s.mites_uncontrolled(0));
+    card(&mut s, 0, CardKind::Double);
+    let e = refused(&mut s, 0, &mv(m, 20.0, 30.0), &[]);
+    assert_eq!(
+        refusal(&e),
+        "[Spugs] uncontrolled Mites can only charge towards the nearest enemy"
+    );
+    play(&mut s, 0, &mv(m, 20.0, 12.0), &[]);
+}
+
+#[test]
+fn spugs_uncontrolled_mites_cannot_be_detonated() {
+    let (mut s, m, _) = uncontrolled();
+    let ctl = gid(&s, "sq1");
+    card(&mut s, 0, CardKind::Single);
+    let mite = figures(&s, m)[0].clone();
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"detonate":{{"group":{ctl},"mite":"{mite}"}}}}"#),
+        &[],
+    );
+    assert_eq!(refusal(&e), "[Spugs] Spugs Brood One has no Controller");
+}
+
+#[test]
+fn spugs_a_triple_card_must_use_one_action_to_move_uncontrolled_mites() {
+    let (mut s, m, _) = uncontrolled();
+    let sq = gid(&s, "sq2");
+    place(&mut s, sq, 30.0, 20.0);
+    card(&mut s, 0, CardKind::Triple);
+    let e = refused(&mut s, 0, r#""end_card""#, &[]);
+    assert_eq!(
+        refusal(&e),
+        "[Spugs] one action of a Spug Triple card must move the uncontrolled Mites"
+    );
+    play(&mut s, 0, &mv(sq, 30.0, 22.0), &[]);
+    play(&mut s, 0, &mv(sq, 30.0, 24.0), &[]);
+    let e = refused(&mut s, 0, &mv(sq, 30.0, 26.0), &[]);
+    assert!(refusal(&e).starts_with("[Spugs] one action"), "{e}");
+    play(&mut s, 0, &mv(m, 20.0, 12.0), &[]);
+}
+
+#[test]
+fn spugs_burrowers_tunnel_down_anywhere_and_surface_one_action_each_carrying_a_squad() {
+    let mut s = spugs();
+    let (w, sq) = (gid(&s, "w1"), gid(&s, "sq2"));
+    place(&mut s, w, 20.0, 20.0);
+    place(&mut s, sq, 21.05, 20.0);
+    let holes = s.holes.len();
+    card(&mut s, 0, CardKind::Triple);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"burrow":{{"group":{w},"carry":[{sq}]}}}}"#),
+        &[],
+    );
+    p.assert_says("Spugs Burrower Worm went below the table");
+    p.assert_says("Spugs Brood Two are carried by Spugs Burrower Worm");
+    p.assert_says("a Spug hole at (20\", 20\")");
+    assert_eq!(s.holes.len(), holes + 1, "a hole at the burrow point");
+    assert_eq!(s.group(sq).place, Place::Carried(w));
+    assert_eq!(s.spent_by(w), 1);
+    assert_eq!(s.spent_by(sq), 0, "the squad is carried down for free");
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"tunnel":{{"group":{w},"to":{{"x":3500,"y":1500}}}}}}"#),
+        &[],
+    );
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"surface":{{"group":{w},"to":{{"x":3500,"y":1500}}}}}}"#),
+        &[],
+    );
+    p.assert_says("Spugs Burrower Worm came up at (35\", 15\")");
+    assert_eq!(s.holes.len(), holes + 2);
+    assert_eq!(s.actions_left(), 0);
+    // The squad needs an action of its own to deploy.
+    card(&mut s, 0, CardKind::Single);
+    let p = play(&mut s, 0, &format!(r#"{{"deploy":{{"group":{sq}}}}}"#), &[]);
+    assert!(p.events.contains(&E::Spent { group: sq }));
+    assert_eq!(s.group(sq).place, Place::Table);
+    assert!(
+        xenolog_engine::games::invasion::table::in_contact(
+            &s.group(sq).points(),
+            &s.group(w).points()
+        ) || s
+            .group(sq)
+            .points()
+            .iter()
+            .all(|p| p.distance(pt(35.0, 15.0)) < 400)
+    );
+}
+
+#[test]
+fn spugs_surfacing_at_an_existing_hole_is_free_for_the_worm() {
+    let mut s = spugs();
+    let w = gid(&s, "w1");
+    place(&mut s, w, 20.0, 20.0);
+    card(&mut s, 0, CardKind::Double);
+    play(&mut s, 0, &format!(r#"{{"burrow":{{"group":{w}}}}}"#), &[]);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"surface":{{"group":{w},"hole":0}}}}"#),
+        &[],
+    );
+    assert!(!p.events.iter().any(|e| matches!(e, E::Spent { .. })));
+    assert_eq!(s.actions_left(), 1);
+    // Burrowing down always requires an action.
+    play(&mut s, 0, &format!(r#"{{"burrow":{{"group":{w}}}}}"#), &[]);
+    assert_eq!(s.actions_left(), 0);
+}
+
+#[test]
+fn spugs_start_with_three_holes_per_squad_two_deployed_the_rest_to_build() {
+    let s = spugs();
+    // Three squads: six holes on the table, three to build.
+    assert_eq!(s.holes.len(), 6);
+    assert_eq!(s.holes_left, vec![(0, 3)]);
+}
+
+#[test]
+fn spugs_no_holes_left_to_build_surface_only_at_existing_holes() {
+    let mut s = spugs();
+    let w = gid(&s, "w1");
+    place(&mut s, w, 20.0, 20.0);
+    s.holes.push(pt(20.0, 20.0));
+    s.holes_left = vec![(0, 0)];
+    card(&mut s, 0, CardKind::Triple);
+    let p = play(&mut s, 0, &format!(r#"{{"burrow":{{"group":{w}}}}}"#), &[]);
+    assert!(!p.events.iter().any(|e| matches!(e, E::HoleDug { .. })));
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"surface":{{"group":{w},"to":{{"x":3000,"y":2000}}}}}}"#),
+        &[],
+    );
+    assert_eq!(
+        refusal(&e),
+        "[Spugs] the Spugs have no holes left to build: surface at an existing hole"
+    );
+}
+
+#[test]
+fn spugs_an_opponent_may_close_a_hole_with_a_whole_groups_action() {
+    let mut s = given(&["unit", "spugs"]);
+    let sec = gid(&s, "s1");
+    let hole = s.holes[0];
+    place(
+        &mut s,
+        sec,
+        hole.x as f64 / 100.0 + 1.0,
+        hole.y as f64 / 100.0,
+    );
+    card(&mut s, 0, CardKind::Single);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"close_hole":{{"group":{sec},"hole":0}}}}"#),
+        &[],
+    );
+    assert!(p.events.contains(&E::Spent { group: sec }));
+    assert!(!s.holes.contains(&hole));
+    // Not from afar.
+    let mut s = given(&["unit", "spugs"]);
+    let sec = gid(&s, "s1");
+    place(&mut s, sec, 20.0, 20.0);
+    card(&mut s, 0, CardKind::Single);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"close_hole":{{"group":{sec},"hole":0}}}}"#),
+        &[],
+    );
+    assert_eq!(
+        refusal(&e),
+        "[Spugs] the group must be at the hole to close it"
+    );
+    // Nor by the Spugs.
+    let mut s = spugs();
+    let sq = gid(&s, "sq2");
+    let hole = s.holes[0];
+    place(
+        &mut s,
+        sq,
+        hole.x as f64 / 100.0 + 1.0,
+        hole.y as f64 / 100.0,
+    );
+    card(&mut s, 0, CardKind::Single);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"close_hole":{{"group":{sq},"hole":0}}}}"#),
+        &[],
+    );
+    assert_eq!(
+        refusal(&e),
+        "[Spugs] only an opponent of the Spugs closes their holes"
+    );
+}
+
+#[test]
+fn spugs_burrowers_attack_in_melee_with_6d6_when_they_surface_next_to_enemies() {
+    let mut s = spugs();
+    let (w, sec) = (gid(&s, "w1"), gid(&s, "s1"));
+    place(&mut s, w, 10.0, 20.0);
+    place(&mut s, sec, 30.0, 20.0);
+    card(&mut s, 0, CardKind::Triple);
+    play(&mut s, 0, &format!(r#"{{"burrow":{{"group":{w}}}}}"#), &[]);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"surface":{{"group":{w},"to":{{"x":2895,"y":2000}}}}}}"#),
+        &[],
+    );
+    p.assert_says("Spugs Burrower Worm and U.N.I.T. 1st Squad, Section A locked in hand-to-hand");
+    assert_eq!(melee_dice(&s, w), 6);
+    play(&mut s, 0, r#""end_card""#, &[]);
+    let p = step(&mut s, &[]);
+    p.assert_says("the melee is resolved: Spugs 6D6, U.N.I.T. 8D6");
+}
+
+#[test]
+fn spugs_burrowers_cannot_surface_before_tunnelling_down() {
+    let mut s = spugs();
+    let w = gid(&s, "w1");
+    place(&mut s, w, 10.0, 20.0);
+    card(&mut s, 0, CardKind::Single);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"surface":{{"group":{w},"hole":0}}}}"#),
+        &[],
+    );
+    assert_eq!(refusal(&e), "[Spugs] the Burrower is not below the table");
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"tunnel":{{"group":{w},"to":{{"x":100,"y":100}}}}}}"#),
+        &[],
+    );
+    assert_eq!(refusal(&e), "[Spugs] the Burrower must tunnel down first");
+}
+
+#[test]
+fn spugs_on_screen_a_burrower_tunnels_to_a_point() {
+    let mut s = spugs();
+    let w = gid(&s, "w1");
+    place(&mut s, w, 10.0, 20.0);
+    card(&mut s, 0, CardKind::Double);
+    play(&mut s, 0, &format!(r#"{{"burrow":{{"group":{w}}}}}"#), &[]);
+    let e = refused(&mut s, 0, &format!(r#"{{"tunnel":{{"group":{w}}}}}"#), &[]);
+    assert!(
+        refusal(&e).starts_with("[Spugs] give the point"),
+        "{}",
+        refusal(&e)
+    );
+}
+
+#[test]
+fn spugs_a_triple_card_need_not_move_uncontrolled_mites_that_cannot_move() {
+    // The Mites are locked in hand-to-hand: they cannot move, so the Triple
+    // card's "one action MUST be used to move uncontrolled Mites" asks
+    // nothing impossible.
+    let (mut s, m, _) = uncontrolled();
+    // The other swarm is gone.
+    let m2 = gid(&s, "m2");
+    kill(&mut s, m2, 3);
+    s.groups[m2 as usize].place = Place::Gone;
+    card(&mut s, 0, CardKind::Single);
+    let p = play(&mut s, 0, &mv(m, 20.0, 11.05), &[]);
+    assert!(p.events.iter().any(|e| matches!(e, E::Locked { .. })));
+    card(&mut s, 0, CardKind::Triple);
+    assert!(is_legal(&s, r#""end_card""#));
+    play(&mut s, 0, r#""end_card""#, &[]);
+}
+
+#[test]
+fn spugs_a_blast_over_two_groups_of_one_faction_lets_its_player_choose_in_either() {
+    let mut s = spugs();
+    let (ctl, m, a, b) = (gid(&s, "sq1"), gid(&s, "m1"), gid(&s, "s1"), gid(&s, "s2"));
+    place(&mut s, ctl, 20.0, 5.0);
+    put(&mut s, m, 0, 20.0, 20.0);
+    put(&mut s, m, 1, 40.0, 40.0);
+    put(&mut s, m, 2, 42.0, 42.0);
+    // Two sections within 6" of the Mite.
+    place(&mut s, a, 16.0, 23.0);
+    place(&mut s, b, 16.0, 17.0);
+    card(&mut s, 0, CardKind::Single);
+    let mite = figures(&s, m)[0].clone();
+    // 4D6 = 12: two men of each section (the U.N.I.T. player chooses).
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"detonate":{{"group":{ctl},"mite":"{mite}"}}}}"#),
+        &[3, 3, 3, 3],
+    );
+    assert_eq!(s.pending.len(), 2);
+    // Either group's figures may be chosen first.
+    for g in [a, b] {
+        let mut s = s.clone();
+        let one = figures(&s, g)[0].clone();
+        play(
+            &mut s,
+            1,
+            &format!(r#"{{"casualties":{{"models":["{one}"]}}}}"#),
+            &[],
+        );
+        assert_eq!(alive(&s, g), 3);
+    }
+    let second = figures(&s, b)[0].clone();
+    let first = figures(&s, a)[0].clone();
+    let e = refused(
+        &mut s,
+        1,
+        &format!(r#"{{"casualties":{{"models":["{first}","{second}"]}}}}"#),
+        &[],
+    );
+    assert!(refusal(&e).starts_with("[Shoot]"), "{}", refusal(&e));
+}

@@ -1,0 +1,481 @@
+//! Rule text 000, "Hand-to-hand combat" and "Resolving hand-to-hand
+//! combat": one test per clause.
+
+#[path = "invasion_support.rs"]
+mod support;
+
+use support::*;
+use xenolog_engine::games::invasion::InvasionState;
+use xenolog_engine::games::invasion::model::{Cover, Point};
+use xenolog_engine::games::invasion::rules::{share_odd, split_dice};
+use xenolog_engine::games::invasion::state::{CardKind, GroupId, InvasionEvent as E, Pending};
+use xenolog_engine::games::invasion::table;
+
+fn mv(g: GroupId, x: f64, y: f64) -> String {
+    let p = pt(x, y);
+    format!(
+        r#"{{"move":{{"group":{g},"to":{{"x":{},"y":{}}}}}}}"#,
+        p.x, p.y
+    )
+}
+
+fn shoot(shooters: &[GroupId], target: GroupId) -> String {
+    format!(r#"{{"shoot":{{"shooters":{shooters:?},"target":{target}}}}}"#)
+}
+
+/// U.N.I.T. section A in a row at (20,20); Dalek Patrol Alpha charges it on
+/// a Dalek card of `kind` (one action used); the other cards follow.
+fn engaged(kind: CardKind) -> (InvasionState, GroupId, GroupId) {
+    let mut s = given(&["unit", "daleks", "spugs"]);
+    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
+    place(&mut s, sec, 20.0, 20.0);
+    place(&mut s, dal, 20.0, 26.0);
+    cards(
+        &mut s,
+        &[
+            (Some(1), kind),
+            (Some(0), CardKind::Single),
+            (Some(2), CardKind::Single),
+            (Some(0), CardKind::Single),
+        ],
+    );
+    let p = play(&mut s, 1, &mv(dal, 20.0, 21.05), &[]);
+    assert!(
+        p.events.iter().any(|e| matches!(e, E::Locked { .. })),
+        "{:#?}",
+        p.words
+    );
+    (s, sec, dal)
+}
+
+fn centre(s: &InvasionState, g: GroupId) -> Point {
+    table::centre(&s.group(g).points())
+}
+
+// ---- "Hand-to-hand combat" ------------------------------------------------------
+
+#[test]
+fn hand_to_hand_base_contact_of_one_figure_locks_both_groups() {
+    let (s, sec, dal) = engaged(CardKind::Double);
+    assert!(s.group(sec).locked.is_some());
+    assert_eq!(s.group(sec).locked, s.group(dal).locked);
+    assert_eq!(s.melees.len(), 1);
+    assert_eq!(
+        s.melees[0].defender, None,
+        "nobody holds a position in the open"
+    );
+}
+
+#[test]
+fn hand_to_hand_close_combat_is_not_an_action() {
+    let (s, _, dal) = engaged(CardKind::Double);
+    // The charge cost the move only.
+    assert_eq!(s.spent_by(dal), 1);
+    assert_eq!(s.actions_left(), 1);
+}
+
+#[test]
+fn hand_to_hand_locked_groups_cannot_move_until_it_is_resolved() {
+    let (mut s, _, dal) = engaged(CardKind::Double);
+    let e = refused(&mut s, 1, &mv(dal, 20.0, 28.0), &[]);
+    assert_eq!(
+        refusal(&e),
+        "[Hand-to-hand combat] Daleks Dalek Patrol Alpha is locked in hand-to-hand combat and cannot move until it is resolved"
+    );
+}
+
+#[test]
+fn hand_to_hand_is_resolved_after_the_actions_of_a_double_card() {
+    let (mut s, sec, dal) = engaged(CardKind::Double);
+    // The second action first (a shot of the other patrol elsewhere is fine).
+    play(&mut s, 1, r#""end_card""#, &[]);
+    assert!(matches!(
+        s.pending.first(),
+        Some(Pending::ResolveMelees { .. })
+    ));
+    let p = step(&mut s, &[]);
+    p.assert_says("the melee is resolved: U.N.I.T. 8D6, Daleks 18D6");
+    assert!(matches!(
+        s.pending.first(),
+        Some(Pending::Strike {
+            seat: 0,
+            dice: 8,
+            ..
+        })
+    ));
+    // U.N.I.T. strikes first in seat order; the next card waits.
+    let s2 = gid(&s, "s2");
+    let e = refused(&mut s, 0, &mv(s2, 5.0, 5.0), &[]);
+    assert!(e.message.contains("must first strike"), "{e}");
+    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
+    play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
+    let _ = (sec, dal);
+}
+
+#[test]
+fn hand_to_hand_is_resolved_after_the_actions_of_a_triple_card() {
+    let (mut s, ..) = engaged(CardKind::Triple);
+    play(&mut s, 1, r#""end_card""#, &[]);
+    assert!(matches!(
+        s.pending.first(),
+        Some(Pending::ResolveMelees { .. })
+    ));
+}
+
+#[test]
+fn hand_to_hand_is_not_resolved_after_a_single_card() {
+    let (mut s, sec, _) = engaged(CardKind::Single);
+    let p = step(&mut s, &[]);
+    assert_eq!(p.events, vec![E::CardDone]);
+    assert!(s.pending.is_empty());
+    assert!(
+        s.group(sec).locked.is_some(),
+        "still locked on the next card"
+    );
+    // The next Double or Triple card of any faction resolves it.
+    let mut s2 = s.clone();
+    s2.drawn[1].kind = CardKind::Double;
+    play(&mut s2, 0, r#""end_card""#, &[]);
+    assert!(matches!(
+        s2.pending.first(),
+        Some(Pending::ResolveMelees { .. })
+    ));
+}
+
+#[test]
+fn hand_to_hand_reinforcements_join_their_factions_group_in_the_fight() {
+    let (mut s, sec, dal) = engaged(CardKind::Single);
+    step(&mut s, &[]);
+    let other = gid(&s, "s2");
+    place(&mut s, other, 20.0, 29.0);
+    // Next to the third Dalek (placed at (18.9, 22.96) beside its leader).
+    let p = play(&mut s, 0, &mv(other, 17.85, 23.0), &[]);
+    p.assert_says("U.N.I.T. 1st Squad, Section B join U.N.I.T. 1st Squad, Section A");
+    assert!(p.events.contains(&E::Merged {
+        from: other,
+        into: sec
+    }));
+    assert_eq!(alive(&s, sec), 8, "one single, bigger group");
+    assert_eq!(alive(&s, other), 0);
+    assert_eq!(s.melees[0].groups.len(), 2);
+    let _ = dal;
+}
+
+#[test]
+fn hand_to_hand_participants_may_shoot_into_the_combat() {
+    let (mut s, sec, dal) = engaged(CardKind::Single);
+    step(&mut s, &[]);
+    // U.N.I.T.'s Single card: the locked section shoots its attackers.
+    let p = play(&mut s, 0, &shoot(&[sec], dal), &[6, 6, 6, 6, 1, 1, 1, 1]);
+    assert!(
+        p.events
+            .iter()
+            .any(|e| matches!(e, E::Shot { kills: 1, .. }))
+    );
+}
+
+#[test]
+fn hand_to_hand_groups_not_involved_may_not_shoot_in_if_their_faction_has_members_inside() {
+    let (mut s, _, dal) = engaged(CardKind::Single);
+    step(&mut s, &[]);
+    let other = gid(&s, "s2");
+    place(&mut s, other, 30.0, 20.0);
+    let e = refused(&mut s, 0, &shoot(&[other], dal), &[]);
+    assert_eq!(
+        refusal(&e),
+        "[Hand-to-hand combat] groups not involved in the close combat may not shoot into it if they have members of their faction involved"
+    );
+}
+
+#[test]
+fn hand_to_hand_outsiders_shooting_in_even_dice_to_the_target_odd_dice_to_the_others() {
+    let (mut s, sec, dal) = engaged(CardKind::Single);
+    step(&mut s, &[]);
+    play(&mut s, 0, r#""end_card""#, &[]);
+    // The Spug card: Brood Two (9D6) shoots the Daleks in the fight.
+    let sq = gid(&s, "sq2");
+    place(&mut s, sq, 14.0, 23.0);
+    let p = play(&mut s, 2, &shoot(&[sq], dal), &[6, 6, 6, 6, 2, 2, 5, 3, 1]);
+    let shared: Vec<(GroupId, Vec<u8>, u32, u32)> = p
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            E::Shared {
+                group,
+                dice,
+                total,
+                kills,
+                ..
+            } => Some((*group, dice.clone(), *total, *kills)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        shared,
+        vec![
+            (dal, vec![6, 6, 6, 6, 2, 2], 28, 1),
+            (sec, vec![5, 3, 1], 9, 1)
+        ]
+    );
+    p.assert_says("Daleks Dalek Patrol Alpha take 6,6,6,6,2,2 = 28: 1 kill at 24 each");
+    p.assert_says("U.N.I.T. 1st Squad, Section A take 5,3,1 = 9: 1 kill at 6 each");
+}
+
+#[test]
+fn hand_to_hand_odd_dice_are_shared_as_evenly_as_possible_high_to_low_in_seat_order() {
+    assert_eq!(
+        share_odd(&[1, 5, 3, 3, 1], 2),
+        vec![vec![5, 3, 1], vec![3, 1]]
+    );
+    assert_eq!(share_odd(&[3], 2), vec![vec![3], vec![]]);
+    assert_eq!(
+        split_dice(&[2, 1, 4, 3, 6, 5], 7, &[8, 9]),
+        vec![(7, vec![2, 4, 6]), (8, vec![5, 1]), (9, vec![3])]
+    );
+}
+
+// ---- "Resolving hand-to-hand combat" ------------------------------------------------
+
+/// The engaged fight made due for resolution (the Daleks' Double ended).
+fn resolving() -> (InvasionState, GroupId, GroupId) {
+    let (mut s, sec, dal) = engaged(CardKind::Double);
+    play(&mut s, 1, r#""end_card""#, &[]);
+    step(&mut s, &[]);
+    (s, sec, dal)
+}
+
+#[test]
+fn resolving_damage_is_simultaneous_casualties_strike_before_they_are_removed() {
+    let (mut s, sec, dal) = resolving();
+    // U.N.I.T. kills two Daleks (48 at 24 each)...
+    play(&mut s, 0, r#"{"strike":{}}"#, &[6; 8]);
+    assert!(matches!(
+        s.pending.first(),
+        Some(Pending::Casualties {
+            seat: 1,
+            count: 2,
+            ..
+        })
+    ));
+    let two: Vec<String> = figures(&s, dal).into_iter().take(2).collect();
+    play(
+        &mut s,
+        1,
+        &format!(
+            r#"{{"casualties":{{"models":{}}}}}"#,
+            serde_json::to_string(&two).unwrap()
+        ),
+        &[],
+    );
+    assert_eq!(alive(&s, dal), 1);
+    // ...but all three Daleks' 18D6 still strike back.
+    let p = play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
+    assert!(
+        p.events
+            .iter()
+            .any(|e| matches!(e, E::Struck { dice, .. } if dice.len() == 18))
+    );
+    // 18 at 6 each in the open: three of the four men.
+    assert!(matches!(
+        s.pending.first(),
+        Some(Pending::Casualties {
+            seat: 0,
+            count: 3,
+            ..
+        })
+    ));
+    let _ = sec;
+}
+
+#[test]
+fn resolving_uses_the_open_kill_score_even_for_groups_in_cover() {
+    // Both groups in the non-blocking cornfield (cover): nobody defends a
+    // position against the other, so the open score.
+    let mut s = given(&["unit", "daleks"]);
+    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
+    place(&mut s, sec, 41.0, 5.0);
+    place(&mut s, dal, 41.0, 9.0);
+    card(&mut s, 0, CardKind::Double);
+    // U.N.I.T. in cover charges the Daleks in cover: the Daleks defend it.
+    play(&mut s, 0, &mv(sec, 41.0, 7.95), &[]);
+    assert_eq!(s.melees[0].defender, Some((dal, Cover::Cover)));
+    play(&mut s, 0, r#""end_card""#, &[]);
+    step(&mut s, &[]);
+    // The attackers (U.N.I.T.) are hit at the open score: 18 ones kill 3.
+    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
+    let p = play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
+    p.assert_says("U.N.I.T. 1st Squad, Section A take 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1 = 18: 3 kills at 6 each");
+}
+
+#[test]
+fn resolving_a_faction_defending_a_terrain_feature_gets_its_cover() {
+    // U.N.I.T. inside the house, the Daleks charge up to its wall.
+    let mut s = given(&["unit", "daleks"]);
+    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
+    place(&mut s, sec, 30.5, 31.0);
+    put(&mut s, sec, 1, 30.5, 32.1);
+    put(&mut s, sec, 2, 30.5, 33.2);
+    put(&mut s, sec, 3, 31.6, 32.1);
+    place(&mut s, dal, 22.0, 32.1);
+    card(&mut s, 1, CardKind::Double);
+    let p = play(&mut s, 1, &mv(dal, 29.5, 32.1), &[]);
+    p.assert_says("U.N.I.T. 1st Squad, Section A defend a building");
+    assert_eq!(s.melees[0].defender, Some((sec, Cover::Building)));
+    play(&mut s, 1, r#""end_card""#, &[]);
+    step(&mut s, &[]);
+    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
+    // 36 at 12 each: three, not all four.
+    let p = play(&mut s, 1, r#"{"strike":{}}"#, &[2; 18]);
+    p.assert_says("= 36: 3 kills at 12 each");
+}
+
+#[test]
+fn resolving_with_more_than_two_factions_the_striker_chooses_a_target_faction() {
+    let (mut s, sec, dal) = engaged(CardKind::Single);
+    step(&mut s, &[]);
+    play(&mut s, 0, r#""end_card""#, &[]);
+    // The Spugs join the fight.
+    let sq = gid(&s, "sq2");
+    place(&mut s, sq, 26.0, 24.0);
+    play(&mut s, 2, &mv(sq, 23.3, 21.1), &[]);
+    assert_eq!(s.melees[0].groups.len(), 3);
+    // The next card is a U.N.I.T. Single: make it a Double to resolve.
+    s.drawn[3].kind = CardKind::Double;
+    step(&mut s, &[]);
+    play(&mut s, 0, r#""end_card""#, &[]);
+    step(&mut s, &[]);
+    let e = refused(&mut s, 0, r#"{"strike":{}}"#, &[]);
+    assert_eq!(
+        refusal(&e),
+        "[Resolving hand-to-hand combat] more than two factions fight: choose a target faction"
+    );
+    // Even dice to the Daleks, odd ones to the Spugs.
+    let p = play(
+        &mut s,
+        0,
+        r#"{"strike":{"target":1}}"#,
+        &[6, 6, 6, 6, 5, 5, 3, 1],
+    );
+    p.assert_says("Daleks Dalek Patrol Alpha take 6,6,6,6 = 24: 1 kill at 24 each");
+    p.assert_says("Spugs Brood Two take 5,5,3,1 = 14: 1 kill at 9 each");
+    let _ = (sec, dal);
+}
+
+#[test]
+fn resolving_a_single_faction_left_stays_and_the_fight_is_over() {
+    let (mut s, sec, dal) = resolving();
+    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
+    play(&mut s, 1, r#"{"strike":{}}"#, &[6; 18]);
+    assert_eq!(alive(&s, sec), 0);
+    let before = s.group(dal).points();
+    let p = step(&mut s, &[]);
+    assert!(!p.events.iter().any(|e| matches!(e, E::Moved { .. })));
+    p.assert_says("the hand-to-hand combat is over");
+    assert_eq!(s.group(dal).points(), before);
+    assert!(s.group(dal).locked.is_none());
+    assert!(s.melees.is_empty());
+}
+
+#[test]
+fn resolving_defenders_stay_put_and_attackers_move_back_a_full_move() {
+    let mut s = given(&["unit", "daleks"]);
+    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
+    place(&mut s, sec, 30.5, 31.0);
+    put(&mut s, sec, 1, 30.5, 32.1);
+    put(&mut s, sec, 2, 30.5, 33.2);
+    put(&mut s, sec, 3, 31.6, 32.1);
+    place(&mut s, dal, 22.0, 32.1);
+    card(&mut s, 1, CardKind::Double);
+    play(&mut s, 1, &mv(dal, 29.5, 32.1), &[]);
+    play(&mut s, 1, r#""end_card""#, &[]);
+    step(&mut s, &[]);
+    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
+    play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
+    // 18 at 12: one man falls.
+    let one = figures(&s, sec)[3].clone();
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"casualties":{{"models":["{one}"]}}}}"#),
+        &[],
+    );
+    let held = s.group(sec).points();
+    let was = centre(&s, dal);
+    let p = step(&mut s, &[]);
+    p.assert_says("Daleks Dalek Patrol Alpha moved to");
+    p.assert_says("falls back a full move");
+    assert_eq!(s.group(sec).points(), held, "the defenders stay put");
+    let d = was.distance(centre(&s, dal));
+    assert!((795..=805).contains(&d), "a full move back: {d}");
+    assert!(!table::in_contact(&s.group(dal).points(), &held));
+    assert!(s.group(dal).locked.is_none() && s.group(sec).locked.is_none());
+}
+
+#[test]
+fn resolving_with_no_position_held_all_factions_move_a_full_move_apart() {
+    let (mut s, sec, dal) = resolving();
+    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
+    play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
+    // Daleks chose nothing: 8 ones kill none; U.N.I.T. loses 3 at 6 each.
+    let three: Vec<String> = figures(&s, sec).into_iter().take(3).collect();
+    play(
+        &mut s,
+        0,
+        &format!(
+            r#"{{"casualties":{{"models":{}}}}}"#,
+            serde_json::to_string(&three).unwrap()
+        ),
+        &[],
+    );
+    let (a, b) = (centre(&s, sec), centre(&s, dal));
+    let p = step(&mut s, &[]);
+    assert_eq!(
+        p.events
+            .iter()
+            .filter(|e| matches!(e, E::Moved { .. }))
+            .count(),
+        2
+    );
+    assert!(centre(&s, sec).distance(a) >= 795);
+    assert!(centre(&s, dal).distance(b) >= 795);
+    assert!(!table::in_contact(
+        &s.group(sec).points(),
+        &s.group(dal).points()
+    ));
+}
+
+#[test]
+fn resolving_spugs_fight_to_the_death_and_the_combat_continues_on_the_next_card() {
+    let mut s = given(&["unit", "spugs"]);
+    let (sec, sq) = (gid(&s, "s1"), gid(&s, "sq2"));
+    place(&mut s, sec, 20.0, 20.0);
+    place(&mut s, sq, 20.0, 30.0);
+    cards(
+        &mut s,
+        &[(Some(1), CardKind::Double), (Some(0), CardKind::Double)],
+    );
+    play(&mut s, 1, &mv(sq, 20.0, 21.05), &[]);
+    play(&mut s, 1, r#""end_card""#, &[]);
+    step(&mut s, &[]);
+    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
+    play(&mut s, 1, r#"{"strike":{}}"#, &[1; 9]);
+    let one: Vec<String> = figures(&s, sec).into_iter().take(1).collect();
+    play(
+        &mut s,
+        0,
+        &format!(
+            r#"{{"casualties":{{"models":{}}}}}"#,
+            serde_json::to_string(&one).unwrap()
+        ),
+        &[],
+    );
+    let p = step(&mut s, &[]);
+    assert_eq!(p.events, vec![E::FightsOn { melee: 0 }]);
+    assert!(s.group(sq).locked.is_some() && s.group(sec).locked.is_some());
+    // The U.N.I.T. Double resolves it again.
+    play(&mut s, 0, r#""end_card""#, &[]);
+    assert!(matches!(
+        s.pending.first(),
+        Some(Pending::ResolveMelees { .. })
+    ));
+}

@@ -1,0 +1,262 @@
+//! Rule text 000, "3. Special Actions", declared facts at a real table,
+//! refusals, and `legal` against `decide`.
+
+#[path = "invasion_support.rs"]
+mod support;
+
+use support::*;
+use xenolog_engine::games::invasion::model::Cover;
+use xenolog_engine::games::invasion::state::{CardKind, InvasionEvent as E};
+use xenolog_engine::games::invasion::{Invasion, InvasionConfig};
+use xenolog_engine::rng::Randomness;
+use xenolog_engine::{Game, RuleErrorKind, Session};
+
+// ---- "3. Special Actions" -----------------------------------------------------------
+
+#[test]
+fn special_actions_roll_a_d6_per_figure_and_any_6_succeeds() {
+    let mut s = given(&["unit", "daleks"]);
+    let sec = gid(&s, "s1");
+    // The relic is dug up at (24,24), reach 2".
+    place(&mut s, sec, 23.0, 23.0);
+    card(&mut s, 0, CardKind::Double);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"special":{{"group":{sec},"action":"dig"}}}}"#),
+        &[1, 2, 3, 5],
+    );
+    p.assert_says("U.N.I.T. 1st Squad, Section A try Dig up the relic: 1,2,3,5 (no 6: it fails)");
+    assert!(s.achieved.is_empty());
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"special":{{"group":{sec},"action":"dig"}}}}"#),
+        &[1, 6, 3, 6],
+    );
+    p.assert_says("(a 6: success)");
+    assert_eq!(s.achieved, vec![(0, "dig".to_owned())]);
+}
+
+#[test]
+fn special_actions_one_die_for_every_figure_helping() {
+    let mut s = given(&["unit", "daleks"]);
+    let sec = gid(&s, "s1");
+    kill(&mut s, sec, 2);
+    place(&mut s, sec, 23.0, 23.0);
+    card(&mut s, 0, CardKind::Single);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"special":{{"group":{sec},"action":"dig"}}}}"#),
+        &[1, 1, 1],
+    );
+    assert_eq!(e.kind, RuleErrorKind::Dice, "two men roll two dice: {e}");
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"special":{{"group":{sec},"action":"dig"}}}}"#),
+        &[1, 1],
+    );
+    assert!(
+        p.events
+            .iter()
+            .any(|e| matches!(e, E::Attempted { dice, .. } if dice.len() == 2))
+    );
+}
+
+#[test]
+fn special_actions_at_the_place_of_the_action_only() {
+    let mut s = given(&["unit", "daleks"]);
+    let sec = gid(&s, "s1");
+    place(&mut s, sec, 10.0, 10.0);
+    card(&mut s, 0, CardKind::Single);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"special":{{"group":{sec},"action":"dig"}}}}"#),
+        &[],
+    );
+    assert_eq!(
+        refusal(&e),
+        "[Special Actions] U.N.I.T. 1st Squad, Section A is not at Dig up the relic (within 2\")"
+    );
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"special":{{"group":{sec},"action":"fly"}}}}"#),
+        &[],
+    );
+    assert_eq!(
+        refusal(&e),
+        "[Special Actions] this scenario has no special action 'fly' (it has: dig)"
+    );
+}
+
+// ---- declared facts at a real table ------------------------------------------------------
+
+#[test]
+fn real_table_base_contact_and_a_defended_position_are_declared_and_marked() {
+    let mut s = given_with(&["unit", "daleks"], false, true);
+    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
+    card(&mut s, 1, CardKind::Double);
+    let c = cmd(&format!(
+        r#"{{"move":{{"group":{dal},"declare":{{"contact":{sec},"defends":"building"}}}}}}"#
+    ));
+    let words =
+        xenolog_engine::games::invasion::describe::command(&s, xenolog_engine::Actor(1), &c);
+    assert_eq!(
+        words,
+        "move Dalek Patrol Alpha at the table (declared: base contact with U.N.I.T. 1st Squad, Section A, defending a building)"
+    );
+    let p = try_play_cmd(&mut s, 1, &c, &[]).unwrap();
+    p.assert_says("Daleks Dalek Patrol Alpha and U.N.I.T. 1st Squad, Section A locked in hand-to-hand; U.N.I.T. 1st Squad, Section A defend a building");
+    assert_eq!(s.melees[0].defender, Some((sec, Cover::Building)));
+}
+
+#[test]
+fn real_table_contact_with_a_friendly_group_is_refused() {
+    let mut s = given_with(&["unit", "daleks"], false, true);
+    let (d1, d2) = (gid(&s, "d1"), gid(&s, "d2"));
+    card(&mut s, 1, CardKind::Single);
+    let e = refused(
+        &mut s,
+        1,
+        &format!(r#"{{"move":{{"group":{d1},"declare":{{"contact":{d2}}}}}}}"#),
+        &[],
+    );
+    assert!(
+        refusal(&e).starts_with("[Hand-to-hand combat]"),
+        "{}",
+        refusal(&e)
+    );
+}
+
+// ---- refusals ---------------------------------------------------------------------------
+
+#[test]
+fn refusals_name_the_rule_and_change_nothing() {
+    let mut s = given(&["unit", "daleks", "spugs"]);
+    let (sec, dal, sq) = (gid(&s, "s1"), gid(&s, "d1"), gid(&s, "sq2"));
+    place(&mut s, sec, 10.0, 20.0);
+    place(&mut s, dal, 10.0, 12.0);
+    place(&mut s, sq, 30.0, 20.0);
+    card(&mut s, 0, CardKind::Single);
+    let cases = [
+        (
+            format!(r#"{{"move":{{"group":{dal},"to":{{"x":1000,"y":1300}}}}}}"#),
+            "[Actions]",
+        ),
+        (
+            format!(r#"{{"move":{{"group":99,"to":{{"x":1000,"y":1300}}}}}}"#),
+            "[Actions]",
+        ),
+        (
+            format!(r#"{{"shoot":{{"shooters":[],"target":{dal}}}}}"#),
+            "[Shoot]",
+        ),
+        (format!(r#"{{"study":{{"group":{sec}}}}}"#), "[MiB]"),
+        (format!(r#"{{"burrow":{{"group":{sec}}}}}"#), "[Spugs]"),
+        (
+            format!(r#"{{"close_hole":{{"group":{sec},"hole":99}}}}"#),
+            "[Spugs]",
+        ),
+        (
+            format!(r#"{{"detonate":{{"group":{sec},"mite":"x"}}}}"#),
+            "[Spugs]",
+        ),
+        (format!(r#"{{"descend":{{"group":{sec}}}}}"#), "[Sewers]"),
+        (format!(r#"{{"deploy":{{"group":{sec}}}}}"#), "[Spugs]"),
+        (
+            r#"{"strike":{}}"#.to_owned(),
+            "[Resolving hand-to-hand combat]",
+        ),
+        (r#"{"casualties":{"models":["x"]}}"#.to_owned(), "[Shoot]"),
+    ];
+    for (json, clause) in cases {
+        let e = refused(&mut s, 0, &json, &[]);
+        assert!(refusal(&e).starts_with(clause), "{json}: {}", refusal(&e));
+        assert!(!e.message.is_empty());
+    }
+}
+
+#[test]
+fn refusals_after_the_battle_is_over() {
+    let mut s = given(&["unit", "daleks"]);
+    for g in 0..s.groups.len() {
+        if s.groups[g].seat == 1 {
+            kill(&mut s, g as u16, 10);
+            s.groups[g].place = xenolog_engine::games::invasion::state::Place::Gone;
+        }
+    }
+    let p = step(&mut s, &[]);
+    p.assert_says("the battle is over: U.N.I.T. wins (U.N.I.T.: Be the last faction on the table)");
+    let e = refused(&mut s, 0, r#""end_card""#, &[]);
+    assert_eq!(e.kind, RuleErrorKind::GameOver);
+}
+
+// ---- legal against decide ---------------------------------------------------------------
+
+/// A battle played by picking among `legal` at random, checking at every
+/// step that each listed command is accepted by `decide`.
+fn walk(config: InvasionConfig, seed: u64, steps: usize) {
+    let mut s = Session::<Invasion>::new(seed, config).expect("setup");
+    let mut bot = Randomness::new(seed ^ 0xbeef, 0, None);
+    for _ in 0..steps {
+        s.play_due().expect("the game's own steps");
+        if Invasion::outcome(s.state()).is_some() {
+            return;
+        }
+        assert_legal_accepted(s.state());
+        let legal = Invasion::legal(s.state());
+        assert!(
+            !legal.is_empty(),
+            "nothing to do at {:?}",
+            Invasion::asked(s.state())
+        );
+        let (actor, c) = legal[bot.pick(legal.len())].clone();
+        s.play(actor, &c, None)
+            .expect("a legal command is accepted");
+    }
+}
+
+#[test]
+fn legal_never_lists_a_command_decide_refuses_skirmish() {
+    for seed in 0..3 {
+        walk(
+            InvasionConfig {
+                scenario: "skirmish".into(),
+                ..InvasionConfig::default()
+            },
+            seed,
+            150,
+        );
+    }
+}
+
+#[test]
+fn legal_never_lists_a_command_decide_refuses_crash_site_with_sewers() {
+    walk(
+        InvasionConfig {
+            scenario: "crash_site".into(),
+            sewers: true,
+            ..InvasionConfig::default()
+        },
+        5,
+        150,
+    );
+}
+
+#[test]
+fn legal_never_lists_a_command_decide_refuses_at_a_real_table() {
+    walk(
+        InvasionConfig {
+            scenario: "crash_site".into(),
+            real_table: true,
+            sewers: true,
+            ..InvasionConfig::default()
+        },
+        9,
+        150,
+    );
+}
