@@ -206,6 +206,9 @@ fn dimx_board_with_a_unit_selected() {
             marked_apart: &|_| false,
             trails: &[],
             los: None,
+            marks: crate::gui::board::NO_MARKS,
+            click: &crate::gui::board::no_click,
+            drags: false,
         };
         board_ui(ui, &input, &mut s.camera, &mut commands);
     });

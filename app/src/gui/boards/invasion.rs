@@ -1,0 +1,919 @@
+//! Alien Invasion: the table seen from above. The selected group shows its
+//! move range (the reach outline from its lead figure: the move stops at the
+//! first terrain edge or barrier) and its lines of sight to every enemy group
+//! (clear lines solid, blocked ones dashed, naming what blocks them); a
+//! click on the table moves it there (or a drag of the group), a click on an
+//! enemy group shoots at it, with linked fire collecting several shots
+//! first. The side panel shows the round's cards, the last shot's total,
+//! kill score and kills, and at a real table forms to declare what the
+//! table shows (the cover a group ends in, base contact, a target's cover).
+
+use std::cell::RefCell;
+
+use eframe::egui;
+use serde_json::{Value, json};
+use xenolog_engine::games::invasion::model::{Cover, INCH};
+use xenolog_engine::games::invasion::rules::{self, Declared, open_casualties};
+use xenolog_engine::games::invasion::scene::{from_scene, to_scene};
+use xenolog_engine::games::invasion::state::{GroupId, Pending, Place};
+use xenolog_engine::games::invasion::{
+    Invasion, InvasionCommand, InvasionEvent, InvasionState, actions, data, describe, inches, table,
+};
+use xenolog_engine::scene::Rgba;
+use xenolog_engine::{Actor, Battle, EntryId, LegalCommand, Randomness, Scene, Session};
+
+use super::{BoardUi, Mark, Prompt};
+use crate::gui::command::{AppCommand, Intent, PlayRequest};
+
+/// The move range's fill and edge.
+const RANGE_FILL: Rgba = Rgba(255, 200, 0, 45);
+const RANGE_EDGE: Rgba = Rgba(200, 130, 0, 230);
+/// A clear line of sight.
+const CLEAR: Rgba = Rgba(20, 150, 60, 255);
+/// A blocked line of sight.
+const BLOCKED: Rgba = Rgba(210, 40, 40, 255);
+
+/// What the board keeps between frames: the marks of the selection (worked
+/// out once per position and selection), the shots collected for linked
+/// fire, and the real-table forms.
+#[derive(Default)]
+struct Kept {
+    marks: Option<(MarksKey, Vec<Mark>)>,
+    /// Linked fire is being collected: the shots so far (a group once per
+    /// shot), for the card it was begun on.
+    link: Option<(CardKey, Vec<GroupId>)>,
+    /// Real table: the cover the moved group ends in.
+    move_cover: Option<Cover>,
+    /// Real table: the enemy group reached in base contact.
+    contact: Option<GroupId>,
+    /// Real table: the contacted group defends a feature with this cover.
+    defends: Option<Cover>,
+    /// Real table: the target's cover class, declared.
+    target_cover: Option<Cover>,
+}
+
+type MarksKey = (Option<EntryId>, usize, Option<String>);
+/// A card of a round: (round, index in the round's cards).
+type CardKey = (u32, usize);
+
+/// The board UI of Alien Invasion.
+#[derive(Default)]
+pub struct InvasionBoard {
+    kept: RefCell<Kept>,
+}
+
+fn session(battle: &dyn Battle) -> Option<&Session<Invasion>> {
+    battle.as_any().downcast_ref::<Session<Invasion>>()
+}
+
+fn state(battle: &dyn Battle) -> Option<&InvasionState> {
+    session(battle).map(|s| s.state())
+}
+
+/// The group of a scene id: `group:N`, or the group of `model:ID`.
+fn group_of(s: &InvasionState, id: &str) -> Option<GroupId> {
+    if let Some(n) = id.strip_prefix("group:") {
+        let g: GroupId = n.parse().ok()?;
+        return ((g as usize) < s.groups.len()).then_some(g);
+    }
+    let m = id.strip_prefix("model:")?;
+    s.groups
+        .iter()
+        .position(|g| g.models.iter().any(|x| x.id == m))
+        .map(|g| g as GroupId)
+}
+
+fn card_key(s: &InvasionState) -> CardKey {
+    (s.round, s.current)
+}
+
+fn cover_words(c: Cover) -> &'static str {
+    match c {
+        Cover::Open => "the open",
+        Cover::Cover => "cover",
+        Cover::Building => "a building",
+    }
+}
+
+/// A command of a seat as the app gives it: refused at once, in the rule's
+/// words, when the rules refuse it.
+fn give(battle: &dyn Battle, s: &InvasionState, seat: u8, cmd: &InvasionCommand) -> AppCommand {
+    let Ok(value) = serde_json::to_value(cmd) else {
+        return AppCommand::Explain("Not possible: the command could not be written".into());
+    };
+    match battle.prepare_json(Actor(seat), &value, None) {
+        Err(e) => AppCommand::Explain(format!("Not possible: {e}")),
+        Ok(_) => AppCommand::Give(PlayRequest::new(Intent {
+            actor: Actor(seat),
+            command: value,
+            text: describe::command(s, Actor(seat), cmd),
+        })),
+    }
+}
+
+/// The dice a group rolls when it shoots, in words ("8D6").
+fn shooting_words(s: &InvasionState, g: GroupId) -> String {
+    let group = s.group(g);
+    let faction = s.faction(group.seat);
+    if faction.rules.mib_dice
+        && group.role != xenolog_engine::games::invasion::model::GroupRole::CleanUp
+    {
+        let first = 1 + s.studied.len();
+        return format!(
+            "{first}D6 first for how many dice, then that many D6 for each of its {} operative{}",
+            group.alive_count(),
+            if group.alive_count() == 1 { "" } else { "s" }
+        );
+    }
+    // Every other faction's dice are fixed: a throwaway stream rolls nothing.
+    let mut rng = Randomness::new(0, 0, None);
+    let n = rules::shooting_dice(s, g, &mut rng, &mut Vec::new()).unwrap_or(0);
+    format!("{n}D6")
+}
+
+/// The last shot at or before the cursor (within a few entries back):
+/// the entry and its `Shot` event.
+fn last_shot(battle: &dyn Battle) -> Option<(EntryId, InvasionEvent)> {
+    let session = session(battle)?;
+    let mut at = battle.cursor();
+    for _ in 0..40 {
+        let id = at?;
+        if let Some(e) = session
+            .events(id)
+            .into_iter()
+            .rev()
+            .find(|e| matches!(e, InvasionEvent::Shot { .. }))
+        {
+            return Some((id, e));
+        }
+        at = battle.records().get(id as usize)?.parent;
+    }
+    None
+}
+
+impl InvasionBoard {
+    fn marks_of(s: &InvasionState, g: GroupId) -> Vec<Mark> {
+        let group = s.group(g);
+        if s.real_table || !group.on_table() || !group.placed() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let name = rules::group_name(s, g);
+        if let Some(lead) = group.alive().next().and_then(|m| m.at) {
+            let allowance = rules::group_move(s, g);
+            let outline =
+                table::reach_outline(&s.scenario, lead, allowance, rules::group_mobility(s, g));
+            if outline.len() >= 3 {
+                out.push(Mark::Area {
+                    centre: to_scene(lead),
+                    outline: outline.iter().map(|p| to_scene(*p)).collect(),
+                    fill: RANGE_FILL,
+                    stroke: RANGE_EDGE,
+                    tip: format!(
+                        "{name}: its lead figure moves up to {} (a move ends on entering a \
+                         terrain feature or crossing a barrier)",
+                        inches(allowance)
+                    ),
+                });
+            }
+        }
+        for t in actions::enemy_groups(s, group.seat) {
+            let target = s.group(t);
+            if !target.placed() {
+                continue;
+            }
+            let sight = table::line_of_sight(
+                &s.scenario,
+                &group.points(),
+                &target.points(),
+                &actions::blockers(s, g, t),
+            );
+            let tname = rules::group_name(s, t);
+            if let Some((a, b)) = sight.clear {
+                out.push(Mark::Line {
+                    from: to_scene(a),
+                    to: to_scene(b),
+                    colour: CLEAR,
+                    dashed: false,
+                    tip: format!("{name} can see {tname}: a clear line of sight"),
+                });
+            } else if let Some(bl) = sight.blocked.first() {
+                out.push(Mark::Line {
+                    from: to_scene(bl.from),
+                    to: to_scene(bl.to),
+                    colour: BLOCKED,
+                    dashed: true,
+                    tip: format!(
+                        "{name} cannot see {tname}: blocked by {}",
+                        actions::blocker_name(s, bl.by)
+                    ),
+                });
+            }
+        }
+        out
+    }
+
+    /// The shooters of a shot by `g` now: the linked shots collected on this
+    /// card, or `g` alone.
+    fn shooters(&self, s: &InvasionState, g: GroupId) -> Vec<GroupId> {
+        match &self.kept.borrow().link {
+            Some((card, shots)) if *card == card_key(s) && !shots.is_empty() => shots.clone(),
+            _ => vec![g],
+        }
+    }
+
+    fn shoot(&self, s: &InvasionState, g: GroupId, target: GroupId) -> InvasionCommand {
+        let shooters = self.shooters(s, g);
+        let unplaced = shooters
+            .iter()
+            .any(|&x| !s.group(x).placed() || s.group(x).points().is_empty())
+            || !s.group(target).placed()
+            || s.group(target).points().is_empty();
+        let kept = self.kept.borrow();
+        let declare = if s.real_table || unplaced {
+            Declared {
+                sight: Some(true),
+                cover: kept.target_cover,
+                ..Declared::default()
+            }
+        } else {
+            Declared::default()
+        };
+        InvasionCommand::Shoot {
+            shooters,
+            target,
+            declare,
+        }
+    }
+
+    /// Linked fire: a toggle, then a shot added per click, fired at the
+    /// target clicked next.
+    fn link_ui(
+        &self,
+        ui: &mut egui::Ui,
+        s: &InvasionState,
+        g: GroupId,
+        commands: &mut Vec<AppCommand>,
+    ) {
+        let seat = s.group(g).seat;
+        if !s.faction(seat).link_fire || s.actions_left() < 2 {
+            return;
+        }
+        let card = card_key(s);
+        let mut kept = self.kept.borrow_mut();
+        if kept.link.as_ref().is_some_and(|(c, _)| *c != card) {
+            kept.link = None;
+        }
+        let mut on = kept.link.is_some();
+        ui.checkbox(&mut on, "Link fire")
+            .on_hover_text("Linked fire: every shot of this card at one target is totalled before kills are counted (a group twice, or two groups).");
+        if on != kept.link.is_some() {
+            kept.link = on.then(|| (card, vec![g]));
+        }
+        let Some((_, shots)) = &mut kept.link else {
+            return;
+        };
+        let names: Vec<String> = shots.iter().map(|&x| s.group(x).name.clone()).collect();
+        ui.label(format!(
+            "Linked shots ({} of {} actions): {}",
+            shots.len(),
+            s.actions_left(),
+            names.join(", ")
+        ));
+        if shots.len() < s.actions_left() as usize {
+            let mine: Vec<GroupId> = (0..s.groups.len() as GroupId)
+                .filter(|&o| s.group(o).seat == seat && s.group(o).on_table() && s.may_act(o))
+                .collect();
+            ui.horizontal_wrapped(|ui| {
+                for o in mine {
+                    if ui
+                        .button(format!("Add a shot by {}", s.group(o).name))
+                        .clicked()
+                    {
+                        shots.push(o);
+                    }
+                }
+            });
+        }
+        ui.weak("Click the target on the board (or shoot below) to fire them as one total.");
+        let _ = commands;
+    }
+
+    /// At a real table: the move and the shot with what the table shows.
+    fn table_forms_ui(
+        &self,
+        ui: &mut egui::Ui,
+        battle: &dyn Battle,
+        s: &InvasionState,
+        g: GroupId,
+        commands: &mut Vec<AppCommand>,
+    ) {
+        let group = s.group(g);
+        let seat = group.seat;
+        let enemies = actions::enemy_groups(s, seat);
+        ui.add_space(4.0);
+        ui.strong("Declare what the table shows");
+        let mut kept = self.kept.borrow_mut();
+        // The move.
+        ui.label("Move: the group ends in");
+        ui.horizontal_wrapped(|ui| {
+            for (c, label) in [
+                (None, "Not declared"),
+                (Some(Cover::Open), "Ends in the open"),
+                (Some(Cover::Cover), "Ends in cover"),
+                (Some(Cover::Building), "Ends in a building"),
+            ] {
+                ui.radio_value(&mut kept.move_cover, c, label);
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.radio_value(&mut kept.contact, None, "No base contact");
+            for &e in &enemies {
+                ui.radio_value(
+                    &mut kept.contact,
+                    Some(e),
+                    format!("In base contact with {}", rules::group_name(s, e)),
+                );
+            }
+        });
+        if kept.contact.is_some() {
+            ui.horizontal_wrapped(|ui| {
+                for (c, label) in [
+                    (None, "They defend nothing"),
+                    (Some(Cover::Cover), "They defend cover"),
+                    (Some(Cover::Building), "They defend a building"),
+                ] {
+                    ui.radio_value(&mut kept.defends, c, label);
+                }
+            });
+        }
+        if ui.button("Move at the table").clicked() {
+            let cmd = InvasionCommand::Move {
+                group: g,
+                to: None,
+                lead: None,
+                declare: Declared {
+                    cover: kept.move_cover,
+                    contact: kept.contact,
+                    defends: kept.contact.and(kept.defends),
+                    ..Declared::default()
+                },
+            };
+            commands.push(give(battle, s, seat, &cmd));
+            kept.contact = None;
+            kept.defends = None;
+        }
+        // The shot.
+        ui.add_space(4.0);
+        ui.label("Shoot: the target is in");
+        ui.horizontal_wrapped(|ui| {
+            for (c, label) in [
+                (None, "Its last declared cover"),
+                (Some(Cover::Open), "Target in the open"),
+                (Some(Cover::Cover), "Target in cover"),
+                (Some(Cover::Building), "Target in a building"),
+            ] {
+                ui.radio_value(&mut kept.target_cover, c, label);
+            }
+        });
+        ui.weak("Each button declares that the table shows a line of sight to the target.");
+        drop(kept);
+        for e in enemies {
+            let label = format!("Shoot at {}", rules::group_name(s, e));
+            if ui.button(&label).clicked() {
+                let cmd = self.shoot(s, g, e);
+                commands.push(give(battle, s, seat, &cmd));
+            }
+        }
+    }
+
+    fn cards_ui(ui: &mut egui::Ui, s: &InvasionState) {
+        ui.strong(if s.round == 0 {
+            "Cards: none drawn yet".to_owned()
+        } else {
+            format!("Cards of round {}", s.round)
+        });
+        for (i, card) in s.drawn.iter().enumerate() {
+            let name = describe::card_name(s, *card);
+            let text = if i < s.current {
+                format!("{}. {name}: played", i + 1)
+            } else if i == s.current && s.over.is_none() {
+                let left = s.actions_left();
+                format!(
+                    "{}. {name}: being played, {left} action{} left",
+                    i + 1,
+                    if left == 1 { "" } else { "s" }
+                )
+            } else {
+                format!("{}. {name}", i + 1)
+            };
+            if i == s.current && s.over.is_none() {
+                ui.label(egui::RichText::new(text).strong());
+            } else {
+                ui.label(text);
+            }
+        }
+    }
+
+    fn shot_ui(ui: &mut egui::Ui, battle: &dyn Battle, s: &InvasionState) {
+        let Some((
+            entry,
+            InvasionEvent::Shot {
+                shooters,
+                target,
+                dice,
+                how_many,
+                total,
+                cover,
+                kill_score,
+                kills,
+                declared,
+            },
+        )) = last_shot(battle)
+        else {
+            return;
+        };
+        ui.add_space(4.0);
+        ui.strong(format!("Last shot (entry #{entry})"));
+        let names: Vec<String> = shooters
+            .iter()
+            .filter(|&&g| (g as usize) < s.groups.len())
+            .map(|&g| s.group(g).name.clone())
+            .collect();
+        let target = if (target as usize) < s.groups.len() {
+            rules::group_name(s, target)
+        } else {
+            format!("group {target}")
+        };
+        ui.label(format!(
+            "{}{} at {target}",
+            names.join(" and "),
+            if shooters.len() > 1 {
+                " (linked fire)"
+            } else {
+                ""
+            }
+        ));
+        if !how_many.is_empty() {
+            ui.label(format!(
+                "How many dice: {}",
+                how_many
+                    .iter()
+                    .map(u8::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        ui.label(format!(
+            "{}D6: {} = total {total}",
+            dice.len(),
+            dice.iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        ui.label(format!(
+            "Kill score {kill_score} (target in {})",
+            cover_words(cover)
+        ));
+        let left = total % kill_score.max(1);
+        ui.label(format!(
+            "{kills} kill{}{}",
+            if kills == 1 { "" } else { "s" },
+            if left > 0 && kills * kill_score < total {
+                format!("; the {left} left over do nothing")
+            } else {
+                String::new()
+            }
+        ));
+        if !declared.is_empty() {
+            ui.weak(format!("Declared at the table: {}", declared.join(", ")));
+        }
+    }
+}
+
+impl BoardUi for InvasionBoard {
+    fn prompt(&self, battle: &dyn Battle) -> Option<Prompt> {
+        let s = state(battle)?;
+        if s.over.is_some() {
+            return None;
+        }
+        if let Some((seat, g, count, among)) = open_casualties(s).into_iter().next() {
+            return Some(Prompt {
+                ask: format!(
+                    "{}: choose {count} casualt{} of {}",
+                    s.faction(seat).name,
+                    if count == 1 { "y" } else { "ies" },
+                    rules::group_name(s, g)
+                ),
+                why: format!(
+                    "\"The player controlling the target group decides which figures to \
+                     remove\" (Shoot){}. Click the figures on the board, or pick them below.",
+                    if among.is_empty() {
+                        ""
+                    } else {
+                        ": only figures caught in the blast"
+                    }
+                ),
+            });
+        }
+        if let Some(Pending::Strike { seat, dice, .. }) = s.pending.first() {
+            return Some(Prompt {
+                ask: format!(
+                    "{}: strike in the hand-to-hand with {dice}D6",
+                    s.faction(*seat).name
+                ),
+                why: "Resolving hand-to-hand combat: every faction rolls its close-combat \
+                      dice before casualties are removed. When more than two factions fight, \
+                      the even dice go to the faction you choose and the odd dice are shared \
+                      among the others."
+                    .into(),
+            });
+        }
+        None
+    }
+
+    fn why_not(&self, battle: &dyn Battle, selected: &str, target: &str) -> Option<String> {
+        let s = state(battle)?;
+        let g = selected
+            .strip_prefix("group:")
+            .and_then(|_| group_of(s, selected))?;
+        let t = group_of(s, target)?;
+        if s.group(t).seat == s.group(g).seat {
+            return None;
+        }
+        let cmd = serde_json::to_value(self.shoot(s, g, t)).ok()?;
+        battle
+            .prepare_json(Actor(s.group(g).seat), &cmd, None)
+            .err()
+            .map(|e| e.to_string())
+    }
+
+    fn why_idle(&self, battle: &dyn Battle, selected: &str) -> Option<String> {
+        let s = state(battle)?;
+        let g = selected
+            .strip_prefix("group:")
+            .and_then(|_| group_of(s, selected))?;
+        let cmd = serde_json::to_value(InvasionCommand::Move {
+            group: g,
+            to: None,
+            lead: None,
+            declare: Declared::default(),
+        })
+        .ok()?;
+        battle
+            .prepare_json(Actor(s.group(g).seat), &cmd, None)
+            .err()
+            .map(|e| e.to_string())
+    }
+
+    fn action_group(&self, cmd: &LegalCommand) -> Option<(u8, &'static str)> {
+        use InvasionCommand as C;
+        Some(match serde_json::from_value(cmd.command.clone()).ok()? {
+            C::Move { .. } => (0, "Move"),
+            C::Shoot { .. } => (1, "Shoot"),
+            C::Detonate { .. } => (2, "Detonate"),
+            C::Casualties { .. } | C::Strike { .. } | C::EndCard | C::Continue => return None,
+            _ => (3, "Special"),
+        })
+    }
+
+    fn name_of(&self, battle: &dyn Battle, id: &str) -> Option<String> {
+        let s = state(battle)?;
+        if id.starts_with("group:") {
+            return group_of(s, id).map(|g| rules::group_name(s, g));
+        }
+        let m = id.strip_prefix("model:")?;
+        s.groups
+            .iter()
+            .flat_map(|g| &g.models)
+            .find(|x| x.id == m)
+            .map(|x| x.name.clone())
+    }
+
+    fn details_ui(&self, ui: &mut egui::Ui, battle: &dyn Battle, scene: &Scene, selected: &str) {
+        let Some(s) = state(battle) else {
+            super::generic_details_ui(ui, battle, scene, selected);
+            return;
+        };
+        let Some(g) = group_of(s, selected) else {
+            super::generic_details_ui(ui, battle, scene, selected);
+            return;
+        };
+        let group = s.group(g);
+        let alive = group.alive_count();
+        ui.label(format!(
+            "{}: {alive} figure{}",
+            s.faction(group.seat).name,
+            if alive == 1 { "" } else { "s" }
+        ));
+        let kinds: Vec<String> = group
+            .alive()
+            .map(|m| {
+                s.model_type(group.seat, &m.kind)
+                    .map_or(m.name.clone(), |t| t.name.clone())
+            })
+            .collect();
+        if !kinds.is_empty() {
+            ui.weak(kinds.join(", "));
+        }
+        match group.place {
+            Place::Table => {}
+            Place::Below => {
+                ui.label("Below the table");
+            }
+            Place::Reserve => {
+                ui.label("Not arrived yet");
+            }
+            Place::Carried(w) => {
+                ui.label(format!("Carried by {}", rules::group_name(s, w)));
+            }
+            Place::Gone => {
+                ui.label("Every figure is dead");
+            }
+        }
+        if alive > 0 {
+            ui.label(format!("Shoots with {}", shooting_words(s, g)));
+            ui.label(format!("Hand-to-hand: {}D6", rules::melee_dice(s, g)));
+            let mv = rules::group_move(s, g);
+            if mv > 0 {
+                ui.label(format!("Moves {}", inches(mv)));
+            }
+            let ks = |c| rules::kill_score(s, g, c);
+            ui.label(format!(
+                "Kill scores: {} open, {} cover, {} building",
+                ks(Cover::Open),
+                ks(Cover::Cover),
+                ks(Cover::Building)
+            ));
+            let (cover, declared) = rules::cover_of(s, g, None);
+            ui.label(format!(
+                "Now in {}{}",
+                cover_words(cover),
+                if declared { " (declared)" } else { "" }
+            ));
+        }
+        if group.locked.is_some() {
+            ui.colored_label(ui.visuals().warn_fg_color, "Locked in hand-to-hand combat");
+        }
+        if group.kills > 0 {
+            ui.label(format!("Kills: {}", group.kills));
+        }
+    }
+
+    fn marks(&self, battle: &dyn Battle, selected: Option<&str>) -> Vec<Mark> {
+        let Some(s) = state(battle) else {
+            return Vec::new();
+        };
+        let key: MarksKey = (
+            battle.cursor(),
+            battle.records().len(),
+            selected.map(str::to_owned),
+        );
+        if let Some((k, marks)) = &self.kept.borrow().marks
+            && *k == key
+        {
+            return marks.clone();
+        }
+        let marks = selected
+            .filter(|id| id.starts_with("group:"))
+            .and_then(|id| group_of(s, id))
+            .map(|g| Self::marks_of(s, g))
+            .unwrap_or_default();
+        self.kept.borrow_mut().marks = Some((key, marks.clone()));
+        marks
+    }
+
+    fn click(
+        &self,
+        battle: &dyn Battle,
+        selected: Option<&str>,
+        under: &[&str],
+        at: [f32; 2],
+    ) -> Option<AppCommand> {
+        let s = state(battle)?;
+        if s.over.is_some() || battle.cursor() != battle.head(battle.current_branch()) {
+            // Reviewing: the generic board (its questions about branches).
+            return None;
+        }
+        // The target's player picks casualties by clicking the figures.
+        let open = open_casualties(s);
+        if !open.is_empty() {
+            let m = under.iter().find_map(|i| i.strip_prefix("model:"))?;
+            let g = group_of(s, under.iter().find(|i| i.starts_with("model:"))?)?;
+            let (seat, ..) = open.iter().find(|(_, og, ..)| *og == g)?;
+            return Some(give(
+                battle,
+                s,
+                *seat,
+                &InvasionCommand::Casualties {
+                    models: vec![m.to_owned()],
+                },
+            ));
+        }
+        let mine = selected
+            .filter(|id| id.starts_with("group:"))
+            .and_then(|id| group_of(s, id));
+        let clicked = under
+            .iter()
+            .find(|i| i.starts_with("model:") || i.starts_with("group:"))
+            .and_then(|i| group_of(s, i));
+        match (mine, clicked) {
+            (Some(g), Some(t)) if s.group(t).seat != s.group(g).seat && s.may_act(g) => {
+                let cmd = self.shoot(s, g, t);
+                let out = give(battle, s, s.group(g).seat, &cmd);
+                if matches!(out, AppCommand::Give(_)) {
+                    self.kept.borrow_mut().link = None;
+                }
+                Some(out)
+            }
+            // A figure selects its group.
+            (_, Some(t)) => Some(AppCommand::Select(Some(format!("group:{t}")))),
+            (Some(g), None) => {
+                let group = s.group(g);
+                let on_table = at[0] >= 0.0
+                    && at[1] >= 0.0
+                    && from_scene(at).x <= s.scenario.width
+                    && from_scene(at).y <= s.scenario.height;
+                if !on_table
+                    || s.real_table
+                    || !group.on_table()
+                    || !group.placed()
+                    || !s.may_act(g)
+                    || under.iter().any(|i| i.starts_with("card:"))
+                {
+                    return None;
+                }
+                let cmd = InvasionCommand::Move {
+                    group: g,
+                    to: Some(from_scene(at)),
+                    lead: None,
+                    declare: Declared::default(),
+                };
+                Some(give(battle, s, group.seat, &cmd))
+            }
+            (None, None) => None,
+        }
+    }
+
+    fn drags(&self, battle: &dyn Battle, selected: &str) -> bool {
+        let Some(s) = state(battle) else {
+            return false;
+        };
+        selected.starts_with("group:")
+            && group_of(s, selected).is_some_and(|g| {
+                !s.real_table && s.group(g).on_table() && s.group(g).placed() && s.may_act(g)
+            })
+    }
+
+    fn panel_ui(
+        &self,
+        ui: &mut egui::Ui,
+        battle: &dyn Battle,
+        selected: Option<&str>,
+        commands: &mut Vec<AppCommand>,
+    ) {
+        let Some(s) = state(battle) else { return };
+        ui.separator();
+        Self::cards_ui(ui, s);
+        Self::shot_ui(ui, battle, s);
+        let at_head = battle.cursor() == battle.head(battle.current_branch());
+        let Some(g) = selected
+            .filter(|id| id.starts_with("group:"))
+            .and_then(|id| group_of(s, id))
+        else {
+            return;
+        };
+        if !at_head || s.over.is_some() || !s.may_act(g) || !s.pending.is_empty() {
+            return;
+        }
+        let group = s.group(g);
+        if group.place != Place::Table {
+            return;
+        }
+        ui.add_space(4.0);
+        self.link_ui(ui, s, g, commands);
+        if s.real_table || !group.placed() {
+            self.table_forms_ui(ui, battle, s, g, commands);
+        } else {
+            ui.weak(format!(
+                "Click a point on the table (or drag the group) to move its lead figure up \
+                 to {}; click an enemy group to shoot at it.",
+                inches(rules::group_move(s, g).max(INCH))
+            ));
+        }
+    }
+
+    fn new_battle_ui(&self, ui: &mut egui::Ui, scenario: &str, config: &mut Value) {
+        factions_ui(ui, scenario, config);
+    }
+
+    fn new_battle_config(&self, scenario: &str) -> Value {
+        json!({ "scenario": scenario })
+    }
+
+    fn new_battle_config_with(&self, scenario: &str, extra: &Value) -> Value {
+        let mut config = json!({ "scenario": scenario });
+        if let Some(f) = extra.get("factions").filter(|f| f.is_array()) {
+            config["factions"] = f.clone();
+        }
+        if let Some(text) = extra
+            .get("faction_text")
+            .and_then(Value::as_str)
+            .filter(|t| !t.trim().is_empty())
+        {
+            config["faction_texts"] = json!([text]);
+        }
+        config
+    }
+}
+
+/// The factions of a new battle, one per player: the scenario's by default,
+/// any shipped faction (or the player's own file) per seat, 2 to as many
+/// seats as the scenario has deployment zones (at most 6).
+fn factions_ui(ui: &mut egui::Ui, scenario: &str, config: &mut Value) {
+    let Some(sc) = data::scenario(scenario).or_else(|| {
+        data::SCENARIOS
+            .first()
+            .and_then(|(id, _)| data::scenario(id))
+    }) else {
+        return;
+    };
+    if config.get("for").and_then(Value::as_str) != Some(scenario) {
+        *config = json!({ "for": scenario, "factions": sc.factions, "faction_text": "" });
+    }
+    let most = sc.zones.len().min(data::MAX_SEATS);
+    let mut factions: Vec<String> = config["factions"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut text = config["faction_text"].as_str().unwrap_or("").to_owned();
+    let mut choices: Vec<(String, String)> = data::FACTIONS
+        .iter()
+        .filter_map(|(id, _)| data::faction(id).map(|f| ((*id).to_owned(), f.name)))
+        .collect();
+    let own = (!text.trim().is_empty()).then(|| data::parse_faction(&text));
+    if let Some(Ok(f)) = &own {
+        choices.push((f.id.clone(), format!("{} (your file)", f.name)));
+    }
+    ui.label(format!("Factions (one per player, 2 to {most}):"));
+    let mut remove = None;
+    for (i, f) in factions.iter_mut().enumerate() {
+        ui.horizontal(|ui| {
+            let l = ui.label(format!("Player {}:", i + 1));
+            let shown = choices
+                .iter()
+                .find(|(id, _)| id == f)
+                .map_or_else(|| f.clone(), |(_, n)| n.clone());
+            egui::ComboBox::from_id_salt(("invasion-faction", i))
+                .selected_text(shown)
+                .show_ui(ui, |ui| {
+                    for (id, name) in &choices {
+                        ui.selectable_value(f, id.clone(), name);
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            if i >= 2 && ui.button(format!("Remove player {}", i + 1)).clicked() {
+                remove = Some(i);
+            }
+        });
+    }
+    if let Some(i) = remove {
+        factions.remove(i);
+    }
+    if factions.len() < most && ui.button("Add a player").clicked() {
+        let next = sc
+            .factions
+            .get(factions.len())
+            .cloned()
+            .unwrap_or_else(|| "unit".to_owned());
+        factions.push(next);
+    }
+    egui::CollapsingHeader::new("Your own faction file")
+        .id_salt("invasion-own-faction")
+        .show(ui, |ui| {
+            ui.weak("Paste the text of a faction file (the format is in RULES.md); it is then offered above.");
+            ui.add(
+                egui::TextEdit::multiline(&mut text)
+                    .desired_rows(4)
+                    .desired_width(f32::INFINITY)
+                    .hint_text("faction myid \"My faction\" ..."),
+            );
+            match &own {
+                Some(Err(e)) => {
+                    ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+                }
+                Some(Ok(f)) => {
+                    ui.label(format!("Read: {} ({})", f.name, f.id));
+                }
+                None => {}
+            }
+        });
+    config["factions"] = json!(factions);
+    config["faction_text"] = json!(text);
+}

@@ -1,0 +1,388 @@
+//! Alien Invasion on the table board: shooting, linked fire, hand-to-hand
+//! with the casualties chosen on the board, a cover class declared at a real
+//! table, a move by clicking a point of the table.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use serde_json::{Value, json};
+use xenolog_engine::games::invasion::{Invasion, InvasionEvent, InvasionState};
+use xenolog_engine::{Actor, Session};
+
+use super::support::{BOARD, app, click, click_on_board, shot};
+use crate::gui::app::App;
+use crate::gui::board::Xform;
+use crate::gui::command::{AppCommand, Intent, NewBattleSpec, PlayRequest};
+use crate::gui::store::DiceMode;
+
+/// Two small factions of one group each, so every figure's name is its own.
+const RED: &str = "faction red \"Red Army\"\ncolour 200 40 40\nlink yes\ncards 5 3 1\n\
+model trooper \"Red trooper\" species human shoot 2 move 8 kill 6 9 12\n\
+group a \"Alpha\" trooper trooper trooper trooper\n\
+group b \"Bravo\" trooper trooper trooper trooper\n";
+const BLUE: &str = "faction blue \"Blue Legion\"\ncolour 40 60 200\nlink no\ncards 5 3 1\n\
+model legionary \"Blue legionary\" species human shoot 1 move 8 kill 6 9 12\n\
+group x \"X-Ray\" legionary legionary legionary legionary legionary legionary\n";
+
+/// An open table 48" by 24"; the second zone from `b` inches.
+fn scenario(b: i32) -> String {
+    format!(
+        "scenario \"Open field\"\ntable 48 24\nrounds 0\nzone 0 0 8 24\nzone {b} 0 {} 24\n\
+         faction red\nfaction blue\nvictory all last_standing \"Be the last faction on the table\"\n",
+        b + 8
+    )
+}
+
+fn battle(b: i32, real_table: bool, dice_mode: DiceMode) -> Harness<'static, App> {
+    let mut h = app();
+    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
+        game: "invasion".into(),
+        scenario: String::new(),
+        seed: 3,
+        config: json!({
+            "scenario_text": scenario(b),
+            "factions": ["red", "blue"],
+            "faction_texts": [RED, BLUE],
+            "real_table": real_table,
+        }),
+        title: "Invasion test".into(),
+        dice_mode,
+        strict: false,
+    }));
+    h.run();
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    h
+}
+
+fn st(h: &Harness<'_, App>) -> InvasionState {
+    let ob = h.state().open.as_ref().unwrap();
+    ob.battle
+        .as_any()
+        .downcast_ref::<Session<Invasion>>()
+        .unwrap()
+        .state()
+        .clone()
+}
+
+/// The last `n` entries up to the cursor, oldest first: the log's words
+/// (command and events) and the events.
+fn recent(h: &Harness<'_, App>, n: usize) -> Vec<(String, Vec<InvasionEvent>)> {
+    let ob = h.state().open.as_ref().unwrap();
+    let s = ob
+        .battle
+        .as_any()
+        .downcast_ref::<Session<Invasion>>()
+        .unwrap();
+    let path = ob.battle.path_to(ob.battle.cursor());
+    let ids = &path[path.len().saturating_sub(n)..];
+    ob.battle
+        .entry_texts(ids)
+        .into_iter()
+        .zip(ids)
+        .map(|(t, id)| {
+            (
+                format!("{} | {}", t.command, t.events.join(" | ")),
+                s.events(*id),
+            )
+        })
+        .collect()
+}
+
+/// The events of the last `n` entries, in order.
+fn recent_events(h: &Harness<'_, App>, n: usize) -> Vec<InvasionEvent> {
+    recent(h, n).into_iter().flat_map(|(_, e)| e).collect()
+}
+
+/// The log's words of the last `n` entries.
+fn recent_words(h: &Harness<'_, App>, n: usize) -> String {
+    recent(h, n)
+        .into_iter()
+        .map(|(w, _)| w)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The entries on the line.
+fn entries(h: &Harness<'_, App>) -> usize {
+    super::support::position(h).1
+}
+
+/// Click the node on the board whose label holds `part`.
+fn click_on_board_containing(h: &mut Harness<'_, App>, part: &str) {
+    let board = h.get_by_label(BOARD).rect();
+    let node = h
+        .get_all_by_label_contains(part)
+        .find(|n| board.contains(n.rect().center()))
+        .unwrap_or_else(|| panic!("nothing labelled ...{part}... on the board"));
+    node.click();
+    h.run();
+}
+
+/// Play a command directly (to set the scene, not what is tested).
+fn play(h: &mut Harness<'_, App>, seat: u8, command: Value) {
+    h.state_mut()
+        .push(AppCommand::Give(PlayRequest::new(Intent {
+            actor: Actor(seat),
+            command,
+            text: "setup".into(),
+        })));
+    h.run();
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+}
+
+/// The screen point of a table point given in inches.
+fn screen_at(h: &Harness<'_, App>, x: f32, y: f32) -> eframe::egui::Pos2 {
+    let view = h.get_by_label(BOARD).rect();
+    let ob = h.state().open.as_ref().unwrap();
+    let xf = Xform::new(&ob.view.scene, view, &h.state().camera);
+    xf.to_screen([x * 10.0, y * 10.0])
+}
+
+fn prompt(h: &Harness<'_, App>) -> Option<String> {
+    let ob = h.state().open.as_ref().unwrap();
+    ob.board.prompt(ob.battle.as_ref()).map(|p| p.ask)
+}
+
+fn no_notice(h: &Harness<'_, App>) {
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+}
+
+/// The target's player picks a casualty by clicking it on the board: the
+/// first figure the rules let them choose. Its id.
+fn pick_casualty(h: &mut Harness<'_, App>) -> String {
+    let (id, name) = {
+        let s = st(h);
+        let ob = h.state().open.as_ref().unwrap();
+        let id = ob
+            .view
+            .legal
+            .iter()
+            .find_map(|c| c.subject.as_deref()?.strip_prefix("model:"))
+            .expect("a casualty to choose")
+            .to_owned();
+        let name = s
+            .groups
+            .iter()
+            .flat_map(|g| &g.models)
+            .find(|m| m.id == id)
+            .unwrap()
+            .name
+            .clone();
+        (id, name)
+    };
+    let before = entries(h);
+    click_on_board(h, &name);
+    no_notice(h);
+    assert!(entries(h) > before, "clicking {name} removed it");
+    id
+}
+
+#[test]
+fn a_shot_is_given_by_clicking_the_enemy_group_and_the_target_picks_the_casualties() {
+    let mut h = battle(16, false, DiceMode::Rolled);
+    // Seed 3 draws Red Single, Blue Double, Red Double, Red Single.
+    click_on_board(&mut h, "Red Army Alpha");
+    assert_eq!(h.state().selected.as_deref(), Some("group:0"));
+    // Its move range and its clear line of sight to X-Ray are drawn, and
+    // the dice it would roll shown.
+    let marks = {
+        let ob = h.state().open.as_ref().unwrap();
+        ob.board.marks(ob.battle.as_ref(), Some("group:0"))
+    };
+    assert!(
+        matches!(marks.as_slice(), [crate::gui::boards::Mark::Area { .. }, crate::gui::boards::Mark::Line { dashed: false, tip, .. }] if tip.contains("can see Blue Legion X-Ray")),
+        "{marks:?}"
+    );
+    h.get_by_label("Shoots with 8D6");
+    h.get_by_label("1. Red Army Single: being played, 1 action left");
+
+    click_on_board(&mut h, "Alpha shoot at Blue Legion X-Ray");
+    no_notice(&h);
+    let words = recent_words(&h, 1);
+    assert!(
+        words.contains("8D6 at Blue Legion X-Ray: 4,1,1,6,1,2,2,5 = 22: 3 kills at 6 each in open"),
+        "{words}"
+    );
+    assert!(recent_events(&h, 1).iter().any(|e| matches!(
+        e,
+        InvasionEvent::Shot { shooters, target: 2, total: 22, kill_score: 6, kills: 3, .. } if shooters == &[0]
+    )));
+    // The side panel shows the total, the kill score and the kills.
+    h.get_by_label("8D6: 4, 1, 1, 6, 1, 2, 2, 5 = total 22");
+    h.get_by_label("Kill score 6 (target in the open)");
+    h.get_by_label("3 kills; the 4 left over do nothing");
+    // The Blue player chooses: three clicks on the board.
+    assert_eq!(
+        prompt(&h).as_deref(),
+        Some("Blue Legion: choose 3 casualties of Blue Legion X-Ray")
+    );
+    let mut removed = Vec::new();
+    for _ in 0..3 {
+        removed.push(pick_casualty(&mut h));
+    }
+    let s = st(&h);
+    for id in &removed {
+        assert!(
+            s.groups[2].models.iter().any(|m| &m.id == id && !m.alive),
+            "{id} is dead"
+        );
+    }
+    assert_eq!(s.groups[2].alive_count(), 3);
+    assert!(prompt(&h).is_none());
+}
+
+#[test]
+fn linked_fire_collects_two_groups_shots_and_totals_them() {
+    let mut h = battle(16, false, DiceMode::Rolled);
+    play(&mut h, 0, json!("end_card"));
+    play(&mut h, 1, json!("end_card"));
+    assert_eq!(st(&h).current, 2, "the Red Double card");
+    click_on_board(&mut h, "Red Army Alpha");
+    click(&mut h, "Link fire");
+    click(&mut h, "Add a shot by Bravo");
+    h.get_by_label("Linked shots (2 of 2 actions): Alpha, Bravo");
+    click_on_board_containing(&mut h, "Alpha shoot at Blue Legion X-Ray");
+    no_notice(&h);
+    let words = recent_words(&h, 2);
+    assert!(
+        words.contains("Alpha and Bravo shoot (linked fire) at Blue Legion X-Ray"),
+        "{words}"
+    );
+    let shot = recent_events(&h, 2)
+        .into_iter()
+        .find_map(|e| match e {
+            InvasionEvent::Shot {
+                shooters,
+                dice,
+                total,
+                kills,
+                ..
+            } => Some((shooters, dice, total, kills)),
+            _ => None,
+        })
+        .expect("a shot");
+    assert_eq!(shot.0, vec![0, 1]);
+    assert_eq!(shot.1.len(), 16, "8D6 and 8D6 in one total");
+    assert_eq!(shot.2, shot.1.iter().map(|&d| u32::from(d)).sum::<u32>());
+    assert_eq!(shot.3, (shot.2 / 6).min(6));
+    h.get_by_label("Alpha and Bravo (linked fire) at Blue Legion X-Ray");
+}
+
+#[test]
+fn hand_to_hand_is_struck_by_buttons_and_casualties_picked_on_the_board() {
+    // X-Ray deploys 4" from Alpha: one move reaches base contact.
+    let mut h = battle(4, false, DiceMode::Rolled);
+    play(
+        &mut h,
+        0,
+        json!({"move": {"group": 0, "to": {"x": 506, "y": 1100}}}),
+    );
+    assert!(
+        recent_events(&h, 3)
+            .iter()
+            .any(|e| matches!(e, InvasionEvent::Locked { groups, .. } if groups == &[0, 2])),
+        "{}",
+        recent_words(&h, 3)
+    );
+    assert!(st(&h).groups[0].locked.is_some());
+    // Blue's Double card: the melee is resolved after its actions.
+    click(&mut h, "End the card");
+    no_notice(&h);
+    let mut struck = 0;
+    let mut picked = Vec::new();
+    for _ in 0..20 {
+        match prompt(&h) {
+            Some(p) if p.contains("strike in the hand-to-hand") => {
+                click(&mut h, "Strike");
+                no_notice(&h);
+                struck += 1;
+            }
+            Some(p) if p.contains("casualt") => picked.push(pick_casualty(&mut h)),
+            _ => break,
+        }
+    }
+    assert_eq!(struck, 2, "both factions struck");
+    assert!(!picked.is_empty(), "a casualty was chosen on the board");
+    let s = st(&h);
+    for id in &picked {
+        assert!(
+            s.groups
+                .iter()
+                .flat_map(|g| &g.models)
+                .any(|m| &m.id == id && !m.alive),
+            "{id} is dead"
+        );
+    }
+    let words = recent_words(&h, 12);
+    assert!(words.contains("strike"), "{words}");
+    assert!(
+        s.melees.is_empty() || s.groups[0].alive_count() == 0 || s.groups[2].alive_count() == 0,
+        "{words}"
+    );
+}
+
+#[test]
+fn at_a_real_table_the_target_cover_is_declared_and_its_kill_score_used() {
+    let mut h = battle(16, true, DiceMode::Entered);
+    // No positions: the group is chosen in the side panel.
+    click(&mut h, "Red Army Alpha");
+    assert_eq!(h.state().selected.as_deref(), Some("group:0"));
+    h.get_by_label("Declare what the table shows");
+    click(&mut h, "Target in a building");
+    click(&mut h, "Shoot at Blue Legion X-Ray");
+    h.get_by_label("Enter your dice");
+    super::support::type_into(&mut h, "Dice rolled:", "6 6 6 6 6 6 6 6");
+    click(&mut h, "Play with these dice");
+    no_notice(&h);
+    let shot = recent_events(&h, 1)
+        .into_iter()
+        .find_map(|e| match e {
+            InvasionEvent::Shot {
+                cover,
+                kill_score,
+                kills,
+                total,
+                declared,
+                ..
+            } => Some((cover, kill_score, kills, total, declared)),
+            _ => None,
+        })
+        .expect("a shot");
+    assert_eq!(
+        shot.0,
+        xenolog_engine::games::invasion::model::Cover::Building
+    );
+    assert_eq!((shot.1, shot.2, shot.3), (12, 4, 48));
+    assert!(
+        shot.4.iter().any(|d| d.contains("building")),
+        "{:?}",
+        shot.4
+    );
+    let words = recent_words(&h, 1);
+    assert!(words.contains("declared"), "{words}");
+    h.get_by_label("Kill score 12 (target in a building)");
+}
+
+#[test]
+fn a_move_is_given_by_clicking_a_point_of_the_table() {
+    let mut h = battle(16, false, DiceMode::Rolled);
+    click_on_board(&mut h, "Red Army Alpha");
+    let p = screen_at(&h, 10.0, 8.0);
+    h.drag_at(p);
+    h.run();
+    h.drop_at(p);
+    h.run();
+    no_notice(&h);
+    let words = recent_words(&h, 2);
+    assert!(words.contains("move Alpha to (10\", 8\")"), "{words}");
+    let s = st(&h);
+    let lead = s.groups[0].models[0].at.unwrap();
+    assert!(
+        (lead.x - 1000).abs() <= 2 && (lead.y - 800).abs() <= 2,
+        "{lead:?}"
+    );
+    // The rest are placed next to the lead.
+    for m in &s.groups[0].models[1..] {
+        assert!(m.at.unwrap().distance(lead) <= 300, "{m:?}");
+    }
+    shot(&mut h, "invasion_moved");
+}
