@@ -441,7 +441,8 @@ fn paint_mark(painter: &egui::Painter, mark: &Mark, x: &Xform) {
             let (a, b) = (x.to_screen(*from), x.to_screen(*to));
             let stroke = Stroke::new(2.5, color(*colour));
             if *dashed {
-                painter.extend(egui::Shape::dashed_line(&[a, b], stroke, 7.0, 5.0));
+                let thin = Stroke::new(1.5, color(*colour));
+                painter.extend(egui::Shape::dashed_line(&[a, b], thin, 7.0, 5.0));
             } else {
                 painter.line_segment([a, b], Stroke::new(4.5, Color32::from_black_alpha(90)));
                 painter.line_segment([a, b], stroke);

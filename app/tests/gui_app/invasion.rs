@@ -386,3 +386,80 @@ fn a_move_is_given_by_clicking_a_point_of_the_table() {
     }
     shot(&mut h, "invasion_moved");
 }
+
+#[test]
+fn the_table_board_of_a_four_faction_battle_in_mid_game() {
+    let mut h = app();
+    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
+        game: "invasion".into(),
+        scenario: "crash_site".into(),
+        seed: 11,
+        config: json!({ "scenario": "crash_site" }),
+        title: "Crash Site".into(),
+        dice_mode: DiceMode::Rolled,
+        strict: false,
+    }));
+    h.run();
+    no_notice(&h);
+    assert_eq!(st(&h).factions.len(), 4);
+    // Mid-game: every group that acts moves towards the nearest enemy, and
+    // shoots when it can see one.
+    for k in 0..40 {
+        let legal = h.state().open.as_ref().unwrap().view.legal.clone();
+        let pick = |word: &str| {
+            legal
+                .iter()
+                .find(|c| c.command.get(word).is_some())
+                .cloned()
+        };
+        let Some(c) = (if k % 4 == 3 { pick("shoot") } else { None })
+            .or_else(|| pick("move"))
+            .or_else(|| legal.first().cloned())
+        else {
+            break;
+        };
+        play(&mut h, c.actor.0, c.command);
+    }
+    let s = st(&h);
+    assert!(s.round >= 2, "round {}", s.round);
+    // The group of the card's faction that can act, selected: its move
+    // range and lines of sight.
+    let sel = h
+        .state()
+        .open
+        .as_ref()
+        .unwrap()
+        .view
+        .legal
+        .iter()
+        .find_map(|c| c.subject.clone())
+        .expect("a group can act");
+    h.state_mut().push(AppCommand::Select(Some(sel)));
+    h.run();
+    shot(&mut h, "invasion_mid_game");
+    h.snapshot("board_invasion");
+}
+
+#[test]
+fn new_battle_offers_a_faction_per_player_and_the_table_options() {
+    let mut h = app();
+    click(&mut h, "New battle…");
+    click(&mut h, "Alien Invasion (2-6 players)");
+    // Crash Site: four players, its factions by default.
+    for seat in 1..=4 {
+        h.get_by_label(&format!("Player {seat}:"));
+    }
+    click(&mut h, "Remove player 4");
+    assert!(h.query_by_label("Player 4:").is_none());
+    click(&mut h, "Played at a real table");
+    click(&mut h, "Sewers");
+    click(&mut h, "Start battle");
+    no_notice(&h);
+    let s = st(&h);
+    let ids: Vec<&str> = s.factions.iter().map(|f| f.id.as_str()).collect();
+    assert_eq!(ids, ["unit", "daleks", "mib"]);
+    assert_eq!(s.scenario.id, "crash_site");
+    assert!(s.real_table && s.sewers);
+    // At a real table nothing has a position.
+    assert!(s.groups.iter().all(|g| g.points().is_empty()));
+}

@@ -217,6 +217,18 @@ fn dimx_board_with_a_unit_selected() {
 }
 
 #[test]
+fn new_battle_dialog_of_alien_invasion() {
+    let mut form = NewBattleForm::new(false);
+    form.pick_game(&crate::gui::dialogs::offered_games(false), "invasion");
+    form.seed_text = "20240607".into();
+    dialog_snapshot_sized(
+        "dialog_new_battle_invasion",
+        Dialog::NewBattle(form),
+        egui::vec2(640.0, 820.0),
+    );
+}
+
+#[test]
 fn new_battle_dialog() {
     let mut form = NewBattleForm::new(false);
     form.seed_text = "20240607".into();

@@ -30,8 +30,8 @@ const RANGE_FILL: Rgba = Rgba(255, 200, 0, 45);
 const RANGE_EDGE: Rgba = Rgba(200, 130, 0, 230);
 /// A clear line of sight.
 const CLEAR: Rgba = Rgba(20, 150, 60, 255);
-/// A blocked line of sight.
-const BLOCKED: Rgba = Rgba(210, 40, 40, 255);
+/// A blocked line of sight (paler: the clear ones are what a player looks for).
+const BLOCKED: Rgba = Rgba(200, 40, 40, 150);
 
 /// What the board keeps between frames: the marks of the selection (worked
 /// out once per position and selection), the shots collected for linked
