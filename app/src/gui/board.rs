@@ -594,7 +594,11 @@ pub fn board_ui(
     let x0 = Xform::new(scene, view, camera);
     if response.drag_started()
         && drags
-        && let (Some(sel), Some(p)) = (selected, response.interact_pointer_pos())
+        && let (Some(sel), Some(p)) = (
+            selected,
+            ui.input(|i| i.pointer.press_origin())
+                .or(response.interact_pointer_pos()),
+        )
     {
         let at = x0.to_board(p);
         let on_it = scene

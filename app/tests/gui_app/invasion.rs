@@ -463,3 +463,72 @@ fn new_battle_offers_a_faction_per_player_and_the_table_options() {
     // At a real table nothing has a position.
     assert!(s.groups.iter().all(|g| g.points().is_empty()));
 }
+
+#[test]
+fn dragging_a_group_moves_it_where_it_is_dropped() {
+    let mut h = battle(16, false, DiceMode::Rolled);
+    click_on_board(&mut h, "Red Army Alpha");
+    let lead = st(&h).groups[0].models[0].at.unwrap();
+    let from = screen_at(&h, lead.x as f32 / 100.0, lead.y as f32 / 100.0);
+    let to = screen_at(&h, 6.0, 12.0);
+    h.hover_at(from);
+    h.run();
+    h.drag_at(from);
+    h.run();
+    for k in 1..=4 {
+        h.hover_at(from + (to - from) * (k as f32 / 4.0));
+        h.run();
+    }
+    let camera = h.state().camera;
+    h.drop_at(to);
+    h.run();
+    no_notice(&h);
+    assert_eq!(
+        h.state().camera,
+        camera,
+        "the drag moved the group, not the view"
+    );
+    let words = recent_words(&h, 2);
+    assert!(words.contains("move Alpha to (6\", 12\")"), "{words}");
+    let lead = st(&h).groups[0].models[0].at.unwrap();
+    assert!(
+        (lead.x - 600).abs() <= 2 && (lead.y - 1200).abs() <= 2,
+        "{lead:?}"
+    );
+}
+
+#[test]
+fn at_a_real_table_a_move_declares_its_cover_and_base_contact() {
+    use xenolog_engine::games::invasion::model::Cover;
+    let mut h = battle(16, true, DiceMode::Rolled);
+    click(&mut h, "Red Army Alpha");
+    click(&mut h, "Ends in cover");
+    click(&mut h, "In base contact with Blue Legion X-Ray");
+    click(&mut h, "They defend a building");
+    click(&mut h, "Move at the table");
+    no_notice(&h);
+    let events = recent_events(&h, 2);
+    assert!(
+        events.iter().any(|e| matches!(
+            e,
+            InvasionEvent::Moved {
+                group: 0,
+                declared_cover: Some(Cover::Cover),
+                ..
+            }
+        )),
+        "{events:?}"
+    );
+    assert!(
+        events.iter().any(|e| matches!(
+            e,
+            InvasionEvent::Locked { groups, defender: Some((2, Cover::Building)), .. } if groups == &[0, 2]
+        )),
+        "{events:?}"
+    );
+    let words = recent_words(&h, 2);
+    assert!(words.contains("declared"), "{words}");
+    let s = st(&h);
+    assert_eq!(s.groups[0].declared_cover, Some(Cover::Cover));
+    assert!(s.groups[0].locked.is_some() && s.groups[2].locked.is_some());
+}
