@@ -39,6 +39,8 @@ const BLOCKED: Rgba = Rgba(200, 40, 40, 150);
 #[derive(Default)]
 struct Kept {
     marks: Option<(MarksKey, Vec<Mark>)>,
+    /// The last shot at the cursor, found once per position.
+    shot: Option<(ShotKey, Option<(EntryId, InvasionEvent)>)>,
     /// Linked fire is being collected: the shots so far (a group once per
     /// shot), for the card it was begun on.
     link: Option<(CardKey, Vec<GroupId>)>,
@@ -53,6 +55,7 @@ struct Kept {
 }
 
 type MarksKey = (Option<EntryId>, usize, Option<String>);
+type ShotKey = (Option<EntryId>, usize);
 /// A card of a round: (round, index in the round's cards).
 type CardKey = (u32, usize);
 
@@ -415,7 +418,20 @@ impl InvasionBoard {
         }
     }
 
-    fn shot_ui(ui: &mut egui::Ui, battle: &dyn Battle, s: &InvasionState) {
+    /// The last shot at the cursor (decoded once per position, not per frame).
+    fn last_shot(&self, battle: &dyn Battle) -> Option<(EntryId, InvasionEvent)> {
+        let key: ShotKey = (battle.cursor(), battle.records().len());
+        if let Some((k, shot)) = &self.kept.borrow().shot
+            && *k == key
+        {
+            return shot.clone();
+        }
+        let shot = last_shot(battle);
+        self.kept.borrow_mut().shot = Some((key, shot.clone()));
+        shot
+    }
+
+    fn shot_ui(&self, ui: &mut egui::Ui, battle: &dyn Battle, s: &InvasionState) {
         let Some((
             entry,
             InvasionEvent::Shot {
@@ -429,7 +445,7 @@ impl InvasionBoard {
                 kills,
                 declared,
             },
-        )) = last_shot(battle)
+        )) = self.last_shot(battle)
         else {
             return;
         };
@@ -776,7 +792,7 @@ impl BoardUi for InvasionBoard {
         let Some(s) = state(battle) else { return };
         ui.separator();
         Self::cards_ui(ui, s);
-        Self::shot_ui(ui, battle, s);
+        self.shot_ui(ui, battle, s);
         let at_head = battle.cursor() == battle.head(battle.current_branch());
         let Some(g) = selected
             .filter(|id| id.starts_with("group:"))
@@ -916,4 +932,61 @@ fn factions_ui(ui: &mut egui::Ui, scenario: &str, config: &mut Value) {
         });
     config["factions"] = json!(factions);
     config["faction_text"] = json!(text);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_new_battle_config_names_the_scenario_the_factions_and_an_own_file() {
+        let board = InvasionBoard::default();
+        let extra = json!({
+            "for": "skirmish",
+            "factions": ["unit", "mine"],
+            "faction_text": "faction mine \"Mine\"",
+        });
+        assert_eq!(
+            board.new_battle_config_with("skirmish", &extra),
+            json!({
+                "scenario": "skirmish",
+                "factions": ["unit", "mine"],
+                "faction_texts": ["faction mine \"Mine\""],
+            })
+        );
+        assert_eq!(
+            board.new_battle_config_with("crash_site", &Value::Null),
+            json!({ "scenario": "crash_site" })
+        );
+    }
+
+    #[test]
+    fn a_shot_at_a_group_of_the_same_faction_is_refused_in_the_rules_words() {
+        let mut battle =
+            xenolog_engine::games::new_battle("invasion", 3, &json!({ "scenario": "skirmish" }))
+                .unwrap();
+        // The game's own steps: the first round's cards.
+        while let [step] = battle.legal().as_slice()
+            && step.actor == Actor::SYSTEM
+        {
+            let p = battle
+                .prepare_json(step.actor, &step.command, None)
+                .unwrap();
+            battle.commit(p).expect("decided just now");
+        }
+        let s = state(battle.as_ref()).unwrap();
+        let seat = s.card().and_then(|c| c.seat).unwrap();
+        let mine: Vec<GroupId> = (0..s.groups.len() as GroupId)
+            .filter(|&g| s.group(g).seat == seat)
+            .collect();
+        let cmd = InvasionCommand::Shoot {
+            shooters: vec![mine[0]],
+            target: mine[1],
+            declare: Declared::default(),
+        };
+        match give(battle.as_ref(), s, seat, &cmd) {
+            AppCommand::Explain(why) => assert!(why.contains("opposing group"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+    }
 }
