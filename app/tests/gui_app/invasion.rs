@@ -532,3 +532,15 @@ fn at_a_real_table_a_move_declares_its_cover_and_base_contact() {
     assert_eq!(s.groups[0].declared_cover, Some(Cover::Cover));
     assert!(s.groups[0].locked.is_some() && s.groups[2].locked.is_some());
 }
+
+/// Help > Legend and player aid: the cover classes, the marks, and the kill
+/// scores of the factions in the battle.
+#[test]
+fn the_player_aid_lists_the_cover_classes_and_the_factions_kill_scores() {
+    let mut h = battle(16, false, DiceMode::Rolled);
+    super::support::menu(&mut h, "Help", "Legend and player aid");
+    h.get_by_label_contains("Building: hardened");
+    click(&mut h, "Red Army");
+    h.get_by_label("Red trooper: 2D6 shooting, 2D6 hand-to-hand, moves 8\"; kill 6 / 9 / 12");
+    shot(&mut h, "invasion_player_aid");
+}

@@ -734,6 +734,56 @@ impl BoardUi for InvasionBoard {
             .iter()
             .find(|i| i.starts_with("model:") || i.starts_with("group:"))
             .and_then(|i| group_of(s, i));
+        // A Burrower below the table: a click on the table tunnels there
+        // or surfaces there (asked which).
+        if let Some(g) = mine
+            && clicked.is_none()
+            && s.group(g).place == Place::Below
+            && s.is_worm(g)
+            && !s.real_table
+            && at[0] >= 0.0
+            && at[1] >= 0.0
+        {
+            let to = from_scene(at);
+            if to.x > s.scenario.width || to.y > s.scenario.height {
+                return None;
+            }
+            let seat = s.group(g).seat;
+            let ways: Vec<Intent> = [
+                InvasionCommand::Tunnel {
+                    group: g,
+                    to: Some(to),
+                },
+                InvasionCommand::Surface {
+                    group: g,
+                    to: Some(to),
+                    hole: None,
+                    declare: Declared::default(),
+                },
+            ]
+            .iter()
+            .filter_map(|c| match give(battle, s, seat, c) {
+                AppCommand::Give(r) => Some(r.intent),
+                _ => None,
+            })
+            .collect();
+            return match ways.len() {
+                0 => Some(give(
+                    battle,
+                    s,
+                    seat,
+                    &InvasionCommand::Tunnel {
+                        group: g,
+                        to: Some(to),
+                    },
+                )),
+                1 => ways
+                    .into_iter()
+                    .next()
+                    .map(|i| AppCommand::Give(PlayRequest::new(i))),
+                _ => Some(AppCommand::Choose(ways)),
+            };
+        }
         match (mine, clicked) {
             (Some(g), Some(t)) if s.group(t).seat != s.group(g).seat && s.may_act(g) => {
                 let cmd = self.shoot(s, g, t);
@@ -820,6 +870,10 @@ impl BoardUi for InvasionBoard {
         }
     }
 
+    fn player_aid_ui(&self, ui: &mut egui::Ui, battle: &dyn Battle) {
+        aid_ui(ui, state(battle));
+    }
+
     fn new_battle_ui(&self, ui: &mut egui::Ui, scenario: &str, config: &mut Value) {
         factions_ui(ui, scenario, config);
     }
@@ -841,6 +895,94 @@ impl BoardUi for InvasionBoard {
             config["faction_texts"] = json!([text]);
         }
         config
+    }
+}
+
+fn swatch(ui: &mut egui::Ui, fill: Rgba, words: &str) {
+    ui.horizontal_top(|ui| {
+        let (r, _) = ui.allocate_exact_size(egui::vec2(18.0, 14.0), egui::Sense::hover());
+        ui.painter()
+            .rect_filled(r, 2.0, crate::gui::board::color(fill));
+        ui.add(egui::Label::new(words).wrap());
+    });
+}
+
+/// The legend and player aid of Alien Invasion (rule text 000, its section
+/// names in brackets), with the kill scores of the factions in the battle.
+fn aid_ui(ui: &mut egui::Ui, s: Option<&InvasionState>) {
+    use xenolog_engine::games::invasion::scene::cover_fill;
+    ui.set_max_width(ui.available_width().min(460.0));
+    ui.heading("The table");
+    for (c, soft, words) in [
+        (
+            Cover::Open,
+            false,
+            "Open: no protection; the open kill score (Cover).",
+        ),
+        (
+            Cover::Cover,
+            false,
+            "Cover: hedges, woods, rubble; the cover kill score (Cover).",
+        ),
+        (
+            Cover::Building,
+            false,
+            "Building: hardened; the building kill score (Cover).",
+        ),
+        (
+            Cover::Open,
+            true,
+            "Soft going (water, marsh): Spugs and Mites cannot cross it (Terrain).",
+        ),
+    ] {
+        swatch(ui, cover_fill(c, soft), words);
+    }
+    ui.label("A thick edge: the feature blocks lines of sight. A brown line: a linear barrier; a move ends once it crosses one (1. Move).");
+    ui.label("Grey discs: manholes (the sewers option). Brown discs: Spug holes.");
+    ui.heading("Marks for the selected group");
+    swatch(
+        ui,
+        RANGE_FILL,
+        "Its move range: where its lead figure can get to; the rest are placed next to it (1. Move).",
+    );
+    swatch(
+        ui,
+        CLEAR,
+        "A clear line of sight: it may shoot at that group (2. Shoot).",
+    );
+    swatch(
+        ui,
+        BLOCKED,
+        "Dashed: no line of sight; hover for what blocks it (terrain or an intervening group).",
+    );
+    ui.heading("Actions (Mechanics of Play)");
+    for line in [
+        "Single card: one action. Double: two. Triple: three; split among groups as the text allows; a player never has to use them all (End the card).",
+        "Move: click a point of the table, or drag the group. Shoot: click an enemy group; roll the group's dice, one kill per kill score reached, the rest do nothing; the target's player picks the casualties.",
+        "Linked fire: tick Link fire and add shots (a group twice, or two groups) before clicking the target: one total.",
+        "Hand-to-hand: locked on base contact; resolved after the actions of a Double or Triple card; each faction strikes with its close-combat dice before casualties are removed.",
+    ] {
+        ui.label(format!("• {line}"));
+    }
+    let Some(s) = s else { return };
+    ui.heading("Kill scores (open / cover / building)");
+    for (seat, f) in s.factions.iter().enumerate() {
+        egui::CollapsingHeader::new(&f.name)
+            .id_salt(("aid-faction", seat))
+            .show(ui, |ui| {
+                for t in &f.models {
+                    ui.label(format!(
+                        "{}: {}D6 shooting, {}D6 hand-to-hand, moves {}; kill {} / {} / {}",
+                        t.name,
+                        t.shoot,
+                        t.melee_dice(),
+                        inches(t.moves),
+                        t.kill.open,
+                        t.kill.cover,
+                        t.kill.building
+                    ));
+                }
+            });
     }
 }
 
