@@ -23,6 +23,10 @@ const BLUE: &str = "faction blue \"Blue Legion\"\ncolour 40 60 200\nlink no\ncar
 model legionary \"Blue legionary\" species human shoot 1 move 8 kill 6 9 12\n\
 group x \"X-Ray\" legionary legionary legionary legionary legionary legionary\n";
 
+const GREEN: &str = "faction green \"Green Guard\"\ncolour 40 160 60\nlink no\ncards 5 3 1\n\
+model guard \"Green guard\" species human shoot 1 move 8 kill 6 9 12\n\
+group y \"Yankee\" guard guard guard guard\n";
+
 /// An open table 48" by 24"; the second zone from `b` inches.
 fn scenario(b: i32) -> String {
     format!(
@@ -543,4 +547,110 @@ fn the_player_aid_lists_the_cover_classes_and_the_factions_kill_scores() {
     click(&mut h, "Red Army");
     h.get_by_label("Red trooper: 2D6 shooting, 2D6 hand-to-hand, moves 8\"; kill 6 / 9 / 12");
     shot(&mut h, "invasion_player_aid");
+}
+
+/// Three factions in one melee: each strikes at a faction it chooses, by a
+/// button naming it; the even dice go to that faction, the odd ones to the
+/// other.
+#[test]
+fn in_a_melee_of_three_factions_the_strike_names_its_target_faction() {
+    let mut h = app();
+    let text = "scenario \"Crossroads\"\ntable 24 24\nrounds 0\nzone 0 0 8 24\nzone 6 8 8 10\n\
+                zone 6 11 8 13\nfaction red\nfaction blue\nfaction green\n\
+                victory all last_standing \"Be the last faction on the table\"\n";
+    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
+        game: "invasion".into(),
+        scenario: String::new(),
+        seed: 3,
+        config: json!({
+            "scenario_text": text,
+            "factions": ["red", "blue", "green"],
+            "faction_texts": [RED, BLUE, GREEN],
+        }),
+        title: "Three-way melee".into(),
+        dice_mode: DiceMode::Rolled,
+        strict: false,
+    }));
+    h.run();
+    no_notice(&h);
+    // Every card up to Red's is given up; Alpha then charges between the two.
+    for _ in 0..8 {
+        let s = st(&h);
+        match s.card().and_then(|c| c.seat) {
+            Some(0) => break,
+            Some(seat) => play(&mut h, seat, json!("end_card")),
+            None => panic!("no card: {:?}", s.drawn),
+        }
+    }
+    let s = st(&h);
+    eprintln!(
+        "{:?}",
+        s.groups.iter().map(|g| g.points()).collect::<Vec<_>>()
+    );
+    play(
+        &mut h,
+        0,
+        json!({"move": {"group": 0, "to": {"x": 672, "y": 1063}}}),
+    );
+    let s = st(&h);
+    let melee = s.melees.first().expect("a melee").clone();
+    assert_eq!(melee.groups.len(), 3, "{}", recent_words(&h, 3));
+    // Cards are given up until the melee is resolved.
+    for _ in 0..12 {
+        if prompt(&h).is_some_and(|p| p.contains("strike")) {
+            break;
+        }
+        let s = st(&h);
+        let seat = s.card().and_then(|c| c.seat).expect("a faction's card");
+        play(&mut h, seat, json!("end_card"));
+    }
+    let ask = prompt(&h).expect("a strike is asked");
+    let striker = ["Red Army", "Blue Legion", "Green Guard"]
+        .iter()
+        .position(|n| ask.starts_with(n))
+        .unwrap_or_else(|| panic!("{ask}"));
+    let target = (striker + 1) % 3;
+    let other = (striker + 2) % 3;
+    let names = ["Red Army", "Blue Legion", "Green Guard"];
+    // Both other factions are offered, each by name.
+    h.get_by_label(&format!("Strike at {}", names[other]));
+    click(&mut h, &format!("Strike at {}", names[target]));
+    no_notice(&h);
+    let events = recent_events(&h, 1);
+    let dice = events
+        .iter()
+        .find_map(|e| match e {
+            InvasionEvent::Struck {
+                seat,
+                target: t,
+                dice,
+                ..
+            } if usize::from(*seat) == striker && usize::from(*t) == target => Some(dice.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("{}", recent_words(&h, 1)));
+    let group_of = |seat: usize| {
+        s.groups
+            .iter()
+            .position(|g| usize::from(g.seat) == seat)
+            .unwrap() as u16
+    };
+    let shared: Vec<(u16, Vec<u8>)> = events
+        .iter()
+        .filter_map(|e| match e {
+            InvasionEvent::Shared { group, dice, .. } => Some((*group, dice.clone())),
+            _ => None,
+        })
+        .collect();
+    let even: Vec<u8> = dice.iter().copied().filter(|d| d % 2 == 0).collect();
+    let odd: Vec<u8> = dice.iter().copied().filter(|d| d % 2 == 1).collect();
+    assert_eq!(shared.len(), 2, "{shared:?}");
+    assert_eq!(shared[0].0, group_of(target));
+    assert_eq!(shared[0].1, even, "the even dice to the target faction");
+    assert_eq!(shared[1].0, group_of(other));
+    let mut rest = shared[1].1.clone();
+    rest.sort_unstable();
+    let mut odd_sorted = odd.clone();
+    odd_sorted.sort_unstable();
+    assert_eq!(rest, odd_sorted, "the odd dice to the other faction");
 }
