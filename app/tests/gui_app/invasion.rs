@@ -384,6 +384,18 @@ fn a_move_is_given_by_clicking_a_point_of_the_table() {
         (lead.x - 1000).abs() <= 2 && (lead.y - 800).abs() <= 2,
         "{lead:?}"
     );
+    // The move is drawn at the cursor (the entry before it, as the card ends
+    // on its own after its one action).
+    h.key_press(eframe::egui::Key::ArrowLeft);
+    h.run();
+    let marks = {
+        let ob = h.state().open.as_ref().unwrap();
+        ob.board.marks(ob.battle.as_ref(), None)
+    };
+    assert!(
+        matches!(marks.as_slice(), [crate::gui::boards::Mark::Line { tip, .. }] if tip == "Red Army Alpha moved"),
+        "{marks:?}"
+    );
     // The rest are placed next to the lead.
     for m in &s.groups[0].models[1..] {
         assert!(m.at.unwrap().distance(lead) <= 300, "{m:?}");

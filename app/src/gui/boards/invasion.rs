@@ -25,6 +25,8 @@ use xenolog_engine::{Actor, Battle, EntryId, LegalCommand, Randomness, Scene, Se
 use super::{BoardUi, Mark, Prompt};
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
 
+/// A move made by the entry at the cursor.
+const TRAIL: Rgba = Rgba(255, 120, 0, 230);
 /// The move range's fill and edge.
 const RANGE_FILL: Rgba = Rgba(255, 200, 0, 45);
 const RANGE_EDGE: Rgba = Rgba(200, 130, 0, 230);
@@ -152,6 +154,53 @@ fn last_shot(battle: &dyn Battle) -> Option<(EntryId, InvasionEvent)> {
         at = battle.records().get(id as usize)?.parent;
     }
     None
+}
+
+/// The moves the entry at the cursor made, each from the middle of the
+/// group before to the middle after (a fall back too), as orange lines.
+fn trails(battle: &dyn Battle) -> Vec<Mark> {
+    let (Some(session), Some(id)) = (session(battle), battle.cursor()) else {
+        return Vec::new();
+    };
+    let events = session.events(id);
+    if !events
+        .iter()
+        .any(|e| matches!(e, InvasionEvent::Moved { .. }))
+    {
+        return Vec::new();
+    }
+    let Some(parent) = battle.records().get(id as usize).map(|r| r.parent) else {
+        return Vec::new();
+    };
+    let before = session.state_at(parent);
+    events
+        .iter()
+        .filter_map(|e| match e {
+            InvasionEvent::Moved {
+                group, to, stopped, ..
+            } if (*group as usize) < before.groups.len() => {
+                let from = before.group(*group).points();
+                let to: Vec<_> = to.iter().flatten().copied().collect();
+                if from.is_empty() || to.is_empty() {
+                    return None;
+                }
+                Some(Mark::Line {
+                    from: to_scene(table::centre(&from)),
+                    to: to_scene(table::centre(&to)),
+                    colour: TRAIL,
+                    dashed: false,
+                    tip: format!(
+                        "{} moved{}",
+                        rules::group_name(&before, *group),
+                        stopped
+                            .as_ref()
+                            .map_or_else(String::new, |w| format!(": {w}"))
+                    ),
+                })
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 impl InvasionBoard {
@@ -691,11 +740,14 @@ impl BoardUi for InvasionBoard {
         {
             return marks.clone();
         }
-        let marks = selected
-            .filter(|id| id.starts_with("group:"))
-            .and_then(|id| group_of(s, id))
-            .map(|g| Self::marks_of(s, g))
-            .unwrap_or_default();
+        let mut marks = trails(battle);
+        marks.extend(
+            selected
+                .filter(|id| id.starts_with("group:"))
+                .and_then(|id| group_of(s, id))
+                .map(|g| Self::marks_of(s, g))
+                .unwrap_or_default(),
+        );
         self.kept.borrow_mut().marks = Some((key, marks.clone()));
         marks
     }
