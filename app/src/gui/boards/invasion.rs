@@ -42,7 +42,7 @@ const BLOCKED: Rgba = Rgba(200, 40, 40, 150);
 struct Kept {
     marks: Option<(MarksKey, Vec<Mark>)>,
     /// The last shot at the cursor, found once per position.
-    shot: Option<(ShotKey, Option<(EntryId, InvasionEvent)>)>,
+    shot: Option<(ShotKey, Option<LastShot>)>,
     /// Linked fire is being collected: the shots so far (a group once per
     /// shot), for the card it was begun on.
     link: Option<(CardKey, Vec<GroupId>)>,
@@ -58,6 +58,8 @@ struct Kept {
 
 type MarksKey = (Option<EntryId>, usize, Option<String>);
 type ShotKey = (Option<EntryId>, usize);
+/// An entry with a shot: its `Shot` event and the `Shared` ones after it.
+type LastShot = (EntryId, Vec<InvasionEvent>);
 /// A card of a round: (round, index in the round's cards).
 type CardKey = (u32, usize);
 
@@ -137,19 +139,27 @@ fn shooting_words(s: &InvasionState, g: GroupId) -> String {
 }
 
 /// The last shot at or before the cursor (within a few entries back):
-/// the entry and its `Shot` event.
-fn last_shot(battle: &dyn Battle) -> Option<(EntryId, InvasionEvent)> {
+/// the entry, its `Shot` event and the `Shared` events after it (a shot
+/// into a melee shares its dice among the factions in it).
+fn last_shot(battle: &dyn Battle) -> Option<LastShot> {
     let session = session(battle)?;
     let mut at = battle.cursor();
     for _ in 0..40 {
         let id = at?;
-        if let Some(e) = session
-            .events(id)
-            .into_iter()
-            .rev()
-            .find(|e| matches!(e, InvasionEvent::Shot { .. }))
+        let events = session.events(id);
+        if let Some(i) = events
+            .iter()
+            .rposition(|e| matches!(e, InvasionEvent::Shot { .. }))
         {
-            return Some((id, e));
+            let shot: Vec<InvasionEvent> = events[i..]
+                .iter()
+                .enumerate()
+                .take_while(|(k, e)| *k == 0 || !matches!(e, InvasionEvent::Shot { .. }))
+                .map(|(_, e)| e)
+                .filter(|e| matches!(e, InvasionEvent::Shot { .. } | InvasionEvent::Shared { .. }))
+                .cloned()
+                .collect();
+            return Some((id, shot));
         }
         at = battle.records().get(id as usize)?.parent;
     }
@@ -468,7 +478,7 @@ impl InvasionBoard {
     }
 
     /// The last shot at the cursor (decoded once per position, not per frame).
-    fn last_shot(&self, battle: &dyn Battle) -> Option<(EntryId, InvasionEvent)> {
+    fn last_shot(&self, battle: &dyn Battle) -> Option<LastShot> {
         let key: ShotKey = (battle.cursor(), battle.records().len());
         if let Some((k, shot)) = &self.kept.borrow().shot
             && *k == key
@@ -481,20 +491,20 @@ impl InvasionBoard {
     }
 
     fn shot_ui(&self, ui: &mut egui::Ui, battle: &dyn Battle, s: &InvasionState) {
-        let Some((
-            entry,
-            InvasionEvent::Shot {
-                shooters,
-                target,
-                dice,
-                how_many,
-                total,
-                cover,
-                kill_score,
-                kills,
-                declared,
-            },
-        )) = self.last_shot(battle)
+        let Some((entry, events)) = self.last_shot(battle) else {
+            return;
+        };
+        let Some(InvasionEvent::Shot {
+            shooters,
+            target,
+            dice,
+            how_many,
+            total,
+            cover,
+            kill_score,
+            kills,
+            declared,
+        }) = events.first().cloned()
         else {
             return;
         };
@@ -537,20 +547,52 @@ impl InvasionBoard {
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
-        ui.label(format!(
-            "Kill score {kill_score} (target in {})",
-            cover_words(cover)
-        ));
-        let left = total % kill_score.max(1);
-        ui.label(format!(
-            "{kills} kill{}{}",
-            if kills == 1 { "" } else { "s" },
-            if left > 0 && kills * kill_score < total {
-                format!("; the {left} left over do nothing")
-            } else {
-                String::new()
+        let shares: Vec<&InvasionEvent> = events[1..].iter().collect();
+        if shares.is_empty() {
+            ui.label(format!(
+                "Kill score {kill_score} (target in {})",
+                cover_words(cover)
+            ));
+            let left = total % kill_score.max(1);
+            ui.label(format!(
+                "{kills} kill{}{}",
+                if kills == 1 { "" } else { "s" },
+                if left > 0 && kills * kill_score < total {
+                    format!("; the {left} left over do nothing")
+                } else {
+                    String::new()
+                }
+            ));
+        } else {
+            ui.label(
+                "Into a melee: the even dice to the target, the odd ones shared among the others",
+            );
+        }
+        for e in shares {
+            if let InvasionEvent::Shared {
+                group,
+                dice,
+                total,
+                kill_score,
+                kills,
+            } = e
+                && (*group as usize) < s.groups.len()
+            {
+                ui.label(format!(
+                    "{}: {} = {total} against kill score {kill_score}: {kills} kill{}",
+                    rules::group_name(s, *group),
+                    if dice.is_empty() {
+                        "no dice".to_owned()
+                    } else {
+                        dice.iter()
+                            .map(u8::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    },
+                    if *kills == 1 { "" } else { "s" }
+                ));
             }
-        ));
+        }
         if !declared.is_empty() {
             ui.weak(format!("Declared at the table: {}", declared.join(", ")));
         }
