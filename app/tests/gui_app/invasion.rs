@@ -37,13 +37,17 @@ fn scenario(b: i32) -> String {
 }
 
 fn battle(b: i32, real_table: bool, dice_mode: DiceMode) -> Harness<'static, App> {
+    battle_on(scenario(b), real_table, dice_mode)
+}
+
+fn battle_on(scenario: String, real_table: bool, dice_mode: DiceMode) -> Harness<'static, App> {
     let mut h = app();
     h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
         game: "invasion".into(),
         scenario: String::new(),
         seed: 3,
         config: json!({
-            "scenario_text": scenario(b),
+            "scenario_text": scenario,
             "factions": ["red", "blue"],
             "faction_texts": [RED, BLUE],
             "real_table": real_table,
@@ -665,4 +669,36 @@ fn in_a_melee_of_three_factions_the_strike_names_its_target_faction() {
     let mut odd_sorted = odd.clone();
     odd_sorted.sort_unstable();
     assert_eq!(rest, odd_sorted, "the odd dice to the other faction");
+}
+
+/// A barn between the two sides: no line of sight, drawn dashed with what
+/// blocks it, and a click on the hidden group says why in the rule's words.
+#[test]
+fn a_group_behind_a_building_cannot_be_shot_and_the_board_says_why() {
+    let text = scenario(16).replace(
+        "faction red",
+        "terrain barn \"Tithe barn\" building blocks at 14 0 18 0 18 24 14 24\nfaction red",
+    );
+    let mut h = battle_on(text, false, DiceMode::Rolled);
+    click_on_board(&mut h, "Red Army Alpha");
+    let marks = {
+        let ob = h.state().open.as_ref().unwrap();
+        ob.board.marks(ob.battle.as_ref(), Some("group:0"))
+    };
+    assert!(
+        marks.iter().any(|m| matches!(
+            m,
+            crate::gui::boards::Mark::Line { dashed: true, tip, .. }
+                if tip == "Red Army Alpha cannot see Blue Legion X-Ray: blocked by Tithe barn"
+        )),
+        "{marks:?}"
+    );
+    let before = entries(&h);
+    click_on_board(&mut h, "Blue Legion X-Ray");
+    assert_eq!(entries(&h), before, "nothing was played");
+    let status = h.state().status.clone();
+    assert!(
+        status.starts_with("Not possible:") && status.contains("blocked by Tithe barn"),
+        "{status}"
+    );
 }
