@@ -223,6 +223,13 @@ fn a_shot_is_given_by_clicking_the_enemy_group_and_the_target_picks_the_casualti
         prompt(&h).as_deref(),
         Some("Blue Legion: choose 3 casualties of Blue Legion X-Ray")
     );
+    // The figures that may be removed are ringed on the board.
+    let rings = {
+        let ob = h.state().open.as_ref().unwrap();
+        ob.board.marks(ob.battle.as_ref(), None)
+    };
+    assert_eq!(rings.len(), 6, "X-Ray's six figures: {rings:?}");
+    shot(&mut h, "invasion_casualties");
     let mut removed = Vec::new();
     for _ in 0..3 {
         removed.push(pick_casualty(&mut h));

@@ -25,6 +25,9 @@ use xenolog_engine::{Actor, Battle, EntryId, LegalCommand, Randomness, Scene, Se
 use super::{BoardUi, Mark, Prompt};
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
 
+/// A figure the target's player may remove.
+const CASUALTY: Rgba = Rgba(230, 0, 200, 255);
+const CASUALTY_FILL: Rgba = Rgba(230, 0, 200, 40);
 /// A move made by the entry at the cursor.
 const TRAIL: Rgba = Rgba(255, 120, 0, 230);
 /// The move range's fill and edge.
@@ -164,6 +167,35 @@ fn last_shot(battle: &dyn Battle) -> Option<LastShot> {
         at = battle.records().get(id as usize)?.parent;
     }
     None
+}
+
+/// Rings around the figures the target's player may remove now.
+fn casualty_rings(s: &InvasionState) -> Vec<Mark> {
+    let mut out = Vec::new();
+    for (_, g, _, among) in open_casualties(s) {
+        for m in s.group(g).alive() {
+            let Some(at) = m.at else { continue };
+            if !among.is_empty() && !among.contains(&m.id) {
+                continue;
+            }
+            let c = to_scene(at);
+            let r = 6.5;
+            let outline = (0..16)
+                .map(|k| {
+                    let a = std::f32::consts::TAU * k as f32 / 16.0;
+                    [c[0] + r * a.cos(), c[1] + r * a.sin()]
+                })
+                .collect();
+            out.push(Mark::Area {
+                centre: c,
+                outline,
+                fill: CASUALTY_FILL,
+                stroke: CASUALTY,
+                tip: format!("{}: click to remove it as a casualty", m.name),
+            });
+        }
+    }
+    out
 }
 
 /// The moves the entry at the cursor made, each from the middle of the
@@ -783,6 +815,7 @@ impl BoardUi for InvasionBoard {
             return marks.clone();
         }
         let mut marks = trails(battle);
+        marks.extend(casualty_rings(s));
         marks.extend(
             selected
                 .filter(|id| id.starts_with("group:"))
