@@ -709,3 +709,59 @@ fn a_group_behind_a_building_cannot_be_shot_and_the_board_says_why() {
         "{status}"
     );
 }
+
+/// "1. Move": any one figure of the group may be the one measured; a click
+/// on it makes it the lead, and the move range is drawn from it.
+#[test]
+fn a_click_on_a_figure_of_the_selected_group_makes_it_lead_the_move() {
+    let mut h = battle(16, false, DiceMode::Rolled);
+    click_on_board(&mut h, "Red Army Alpha");
+    let range = |h: &Harness<'_, App>| {
+        let ob = h.state().open.as_ref().unwrap();
+        ob.board
+            .marks(ob.battle.as_ref(), Some("group:0"))
+            .into_iter()
+            .find_map(|m| match m {
+                crate::gui::boards::Mark::Area { centre, .. } => Some(centre),
+                _ => None,
+            })
+            .expect("a move range")
+    };
+    let first = range(&h);
+    click_on_board(&mut h, "Red trooper 3");
+    assert_eq!(h.state().selected.as_deref(), Some("group:0"));
+    assert!(
+        h.state()
+            .status
+            .contains("Red trooper 3 leads Alpha's next move"),
+        "{}",
+        h.state().status
+    );
+    h.get_by_label("Leads the move: Red trooper 3");
+    let third = st(&h).groups[0].models[2].at.unwrap();
+    assert_ne!(range(&h), first);
+    assert_eq!(
+        range(&h),
+        xenolog_engine::games::invasion::scene::to_scene(third)
+    );
+    // 8.9" from the first figure, less than 8" from the third: only a move
+    // measured from the third gets there.
+    let p = screen_at(&h, 7.1, 13.7);
+    h.drag_at(p);
+    h.run();
+    h.drop_at(p);
+    h.run();
+    no_notice(&h);
+    let words = recent_words(&h, 2);
+    assert!(words.contains("move Alpha to (7.1\", 13.7\")"), "{words}");
+    assert!(!words.contains("stop"), "{words}");
+    let s = st(&h);
+    assert!(
+        s.groups[0]
+            .points()
+            .iter()
+            .any(|p| (p.x - 710).abs() <= 2 && (p.y - 1370).abs() <= 2),
+        "{:?}",
+        s.groups[0].points()
+    );
+}

@@ -49,6 +49,9 @@ struct Kept {
     /// Linked fire is being collected: the shots so far (a group once per
     /// shot), for the card it was begun on.
     link: Option<(CardKey, Vec<GroupId>)>,
+    /// The figure measured in the next move of a group (clicked on the
+    /// board; the group's first living figure otherwise).
+    lead: Option<(GroupId, String)>,
     /// Real table: the cover the moved group ends in.
     move_cover: Option<Cover>,
     /// Real table: the enemy group reached in base contact.
@@ -246,14 +249,35 @@ fn trails(battle: &dyn Battle) -> Vec<Mark> {
 }
 
 impl InvasionBoard {
-    fn marks_of(s: &InvasionState, g: GroupId) -> Vec<Mark> {
+    /// The figure a move of `g` is measured from: the one clicked, if it
+    /// still lives, else the first living one.
+    fn lead(&self, s: &InvasionState, g: GroupId) -> Option<(String, String)> {
+        let group = s.group(g);
+        let chosen = self
+            .kept
+            .borrow()
+            .lead
+            .clone()
+            .filter(|(lg, _)| *lg == g)
+            .and_then(|(_, id)| group.alive().find(|m| m.id == id));
+        chosen
+            .or_else(|| group.alive().next())
+            .map(|m| (m.id.clone(), m.name.clone()))
+    }
+
+    fn marks_of(&self, s: &InvasionState, g: GroupId) -> Vec<Mark> {
         let group = s.group(g);
         if s.real_table || !group.on_table() || !group.placed() {
             return Vec::new();
         }
         let mut out = Vec::new();
         let name = rules::group_name(s, g);
-        if let Some(lead) = group.alive().next().and_then(|m| m.at) {
+        let lead_id = self.lead(s, g).map(|(id, _)| id);
+        if let Some(lead) = group
+            .alive()
+            .find(|m| Some(&m.id) == lead_id.as_ref())
+            .and_then(|m| m.at)
+        {
             let allowance = rules::group_move(s, g);
             let outline =
                 table::reach_outline(&s.scenario, lead, allowance, rules::group_mobility(s, g));
@@ -820,7 +844,7 @@ impl BoardUi for InvasionBoard {
             selected
                 .filter(|id| id.starts_with("group:"))
                 .and_then(|id| group_of(s, id))
-                .map(|g| Self::marks_of(s, g))
+                .map(|g| self.marks_of(s, g))
                 .unwrap_or_default(),
         );
         self.kept.borrow_mut().marks = Some((key, marks.clone()));
@@ -920,6 +944,23 @@ impl BoardUi for InvasionBoard {
                 }
                 Some(out)
             }
+            // A figure of the selected group leads its next move.
+            (Some(g), Some(t))
+                if t == g
+                    && !s.real_table
+                    && s.may_act(g)
+                    && under.first().is_some_and(|i| i.starts_with("model:")) =>
+            {
+                let id = under.first()?.strip_prefix("model:")?.to_owned();
+                let name = s.group(g).alive().find(|m| m.id == id)?.name.clone();
+                let mut kept = self.kept.borrow_mut();
+                kept.lead = Some((g, id));
+                kept.marks = None;
+                Some(AppCommand::Explain(format!(
+                    "{name} leads {}'s next move: click where it goes",
+                    s.group(g).name
+                )))
+            }
             // A figure selects its group.
             (_, Some(t)) => Some(AppCommand::Select(Some(format!("group:{t}")))),
             (Some(g), None) => {
@@ -940,7 +981,7 @@ impl BoardUi for InvasionBoard {
                 let cmd = InvasionCommand::Move {
                     group: g,
                     to: Some(from_scene(at)),
-                    lead: None,
+                    lead: self.lead(s, g).map(|(id, _)| id),
                     declare: Declared::default(),
                 };
                 Some(give(battle, s, group.seat, &cmd))
@@ -989,9 +1030,13 @@ impl BoardUi for InvasionBoard {
         if s.real_table || !group.placed() {
             self.table_forms_ui(ui, battle, s, g, commands);
         } else {
+            if let Some((_, name)) = self.lead(s, g) {
+                ui.label(format!("Leads the move: {name}"));
+            }
             ui.weak(format!(
                 "Click a point on the table (or drag the group) to move its lead figure up \
-                 to {}; click an enemy group to shoot at it.",
+                 to {}; click one of its figures to lead with it instead; click an enemy \
+                 group to shoot at it.",
                 inches(rules::group_move(s, g).max(INCH))
             ));
         }
