@@ -214,6 +214,23 @@ fn a_shot_is_given_by_clicking_the_enemy_group_and_the_target_picks_the_casualti
         e,
         InvasionEvent::Shot { shooters, target: 2, total: 22, kill_score: 6, kills: 3, .. } if shooters == &[0]
     )));
+    // Stepping through the entry marks the groups each step is about.
+    let focus: Vec<Vec<String>> = {
+        let ob = h.state().open.as_ref().unwrap();
+        let t = ob
+            .battle
+            .entry_texts(&[ob.battle.cursor().unwrap()])
+            .remove(0);
+        ob.board
+            .steps(ob.battle.as_ref(), &t)
+            .into_iter()
+            .map(|s| s.focus)
+            .collect()
+    };
+    assert!(
+        focus.contains(&vec!["group:0".to_owned(), "group:2".to_owned()]),
+        "{focus:?}"
+    );
     // The side panel shows the total, the kill score and the kills.
     h.get_by_label("8D6: 4, 1, 1, 6, 1, 2, 2, 5 = total 22");
     h.get_by_label("Kill score 6 (target in the open)");

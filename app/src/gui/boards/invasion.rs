@@ -655,7 +655,55 @@ impl InvasionBoard {
     }
 }
 
+/// The scene items an event is about, marked on the board while its step
+/// is shown.
+fn focus(e: &InvasionEvent) -> Vec<String> {
+    use InvasionEvent as E;
+    let g = |g: &GroupId| format!("group:{g}");
+    match e {
+        E::Shot {
+            shooters, target, ..
+        } => shooters
+            .iter()
+            .chain(std::iter::once(target))
+            .map(g)
+            .collect(),
+        E::Moved { group, .. }
+        | E::Spent { group }
+        | E::Shared { group, .. }
+        | E::MustRemove { group, .. }
+        | E::Attempted { group, .. }
+        | E::Surfaced { group, .. }
+        | E::Arrived { group, .. }
+        | E::Detonated { group, .. } => vec![g(group)],
+        E::Killed { model, .. } => vec![format!("model:{model}")],
+        E::Locked { groups, .. } => groups.iter().map(g).collect(),
+        E::Merged { from, into } => vec![g(from), g(into)],
+        _ => Vec::new(),
+    }
+}
+
 impl BoardUi for InvasionBoard {
+    fn steps(&self, battle: &dyn Battle, entry: &xenolog_engine::EntryText) -> Vec<super::Step> {
+        let events = session(battle)
+            .map(|s| s.events(entry.id))
+            .unwrap_or_default();
+        let aligned = events.len() == entry.events.len();
+        entry
+            .events
+            .iter()
+            .enumerate()
+            .map(|(i, text)| super::Step {
+                text: text.clone(),
+                focus: if aligned {
+                    events.get(i).map(focus).unwrap_or_default()
+                } else {
+                    Vec::new()
+                },
+            })
+            .collect()
+    }
+
     fn prompt(&self, battle: &dyn Battle) -> Option<Prompt> {
         let s = state(battle)?;
         if s.over.is_some() {
