@@ -424,6 +424,20 @@ fn a_move_is_given_by_clicking_a_point_of_the_table() {
         matches!(marks.as_slice(), [crate::gui::boards::Mark::Line { tip, .. }] if tip == "Red Army Alpha moved"),
         "{marks:?}"
     );
+    // Step by step: before its Moved step the group stands where it was.
+    let (before, after) = {
+        let ob = h.state().open.as_ref().unwrap();
+        let id = ob.battle.cursor().unwrap();
+        let at = |step| {
+            let scene = ob
+                .board
+                .scene_at_step(ob.battle.as_ref(), id, step)
+                .unwrap();
+            scene.find("group:0").unwrap().shape.clone()
+        };
+        (at(0), at(1))
+    };
+    assert_ne!(before, after);
     // The rest are placed next to the lead.
     for m in &s.groups[0].models[1..] {
         assert!(m.at.unwrap().distance(lead) <= 300, "{m:?}");

@@ -684,6 +684,18 @@ fn focus(e: &InvasionEvent) -> Vec<String> {
 }
 
 impl BoardUi for InvasionBoard {
+    fn scene_at_step(&self, battle: &dyn Battle, entry: EntryId, step: usize) -> Option<Scene> {
+        // The steps are the entry's events one by one: fold those up to
+        // `step` onto the state before the entry.
+        let s = session(battle)?;
+        let parent = battle.records().get(entry as usize)?.parent;
+        let mut state = s.state_at(parent);
+        for e in s.events(entry).iter().take(step + 1) {
+            xenolog_engine::games::invasion::state::apply(&mut state, e);
+        }
+        Some(xenolog_engine::games::invasion::scene::scene(&state))
+    }
+
     fn steps(&self, battle: &dyn Battle, entry: &xenolog_engine::EntryText) -> Vec<super::Step> {
         let events = session(battle)
             .map(|s| s.events(entry.id))
