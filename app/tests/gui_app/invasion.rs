@@ -586,6 +586,9 @@ fn at_a_real_table_a_move_declares_its_cover_and_base_contact() {
     );
     let words = recent_words(&h, 2);
     assert!(words.contains("declared"), "{words}");
+    // The side panel lists the groups as the table has them.
+    h.get_by_label("Alpha: 4 figures, in cover (declared), locked in hand-to-hand");
+    shot(&mut h, "invasion_real_table");
     let s = st(&h);
     assert_eq!(s.groups[0].declared_cover, Some(Cover::Cover));
     assert!(s.groups[0].locked.is_some() && s.groups[2].locked.is_some());

@@ -505,6 +505,52 @@ impl InvasionBoard {
         }
     }
 
+    /// At a real table the board shows no figures: every group in words,
+    /// a button to select it.
+    fn groups_ui(ui: &mut egui::Ui, s: &InvasionState, commands: &mut Vec<AppCommand>) {
+        egui::CollapsingHeader::new("Groups at the table")
+            .id_salt("invasion-groups")
+            .default_open(true)
+            .show(ui, |ui| {
+                for (seat, f) in s.factions.iter().enumerate() {
+                    ui.strong(&f.name);
+                    for (i, g) in s.groups.iter().enumerate() {
+                        if usize::from(g.seat) != seat || g.alive_count() == 0 {
+                            continue;
+                        }
+                        let mut words = format!(
+                            "{}: {} figure{}",
+                            g.name,
+                            g.alive_count(),
+                            if g.alive_count() == 1 { "" } else { "s" }
+                        );
+                        match g.place {
+                            Place::Table => {}
+                            Place::Below => words.push_str(", below the table"),
+                            Place::Reserve => words.push_str(", not arrived"),
+                            Place::Carried(_) => words.push_str(", carried"),
+                            Place::Gone => {}
+                        }
+                        if let Some(c) = g.declared_cover {
+                            words.push_str(&format!(", in {} (declared)", cover_words(c)));
+                        }
+                        if g.locked.is_some() {
+                            words.push_str(", locked in hand-to-hand");
+                        }
+                        let r = ui
+                            .add(egui::Button::new(&words).frame(false).wrap())
+                            .on_hover_text(format!(
+                                "Select {}",
+                                rules::group_name(s, i as GroupId)
+                            ));
+                        if r.clicked() {
+                            commands.push(AppCommand::Select(Some(format!("group:{i}"))));
+                        }
+                    }
+                }
+            });
+    }
+
     fn cards_ui(ui: &mut egui::Ui, s: &InvasionState) {
         ui.strong(if s.round == 0 {
             "Cards: none drawn yet".to_owned()
@@ -1071,6 +1117,9 @@ impl BoardUi for InvasionBoard {
         ui.separator();
         Self::cards_ui(ui, s);
         self.shot_ui(ui, battle, s);
+        if s.real_table {
+            Self::groups_ui(ui, s, commands);
+        }
         let at_head = battle.cursor() == battle.head(battle.current_branch());
         let Some(g) = selected
             .filter(|id| id.starts_with("group:"))
