@@ -799,3 +799,30 @@ fn a_click_on_a_figure_of_the_selected_group_makes_it_lead_the_move() {
         s.groups[0].points()
     );
 }
+
+/// Linked fire of one group shooting twice on a Double card, fired from the
+/// side panel.
+#[test]
+fn linked_fire_of_one_group_twice_is_fired_from_the_side_panel() {
+    let mut h = battle(16, false, DiceMode::Rolled);
+    play(&mut h, 0, json!("end_card"));
+    play(&mut h, 1, json!("end_card"));
+    click_on_board(&mut h, "Red Army Alpha");
+    click(&mut h, "Link fire");
+    click(&mut h, "Add a shot by Alpha");
+    h.get_by_label("Linked shots (2 of 2 actions): Alpha, Alpha");
+    click(&mut h, "Fire the linked shots at Blue Legion X-Ray");
+    no_notice(&h);
+    let shot = recent_events(&h, 2)
+        .into_iter()
+        .find_map(|e| match e {
+            InvasionEvent::Shot { shooters, dice, .. } => Some((shooters, dice.len())),
+            _ => None,
+        })
+        .expect("a shot");
+    assert_eq!(shot, (vec![0, 0], 16));
+    assert!(
+        h.query_by_label("Link fire").is_none(),
+        "the card's actions are spent"
+    );
+}

@@ -369,6 +369,7 @@ impl InvasionBoard {
     fn link_ui(
         &self,
         ui: &mut egui::Ui,
+        battle: &dyn Battle,
         s: &InvasionState,
         g: GroupId,
         commands: &mut Vec<AppCommand>,
@@ -413,8 +414,28 @@ impl InvasionBoard {
                 }
             });
         }
-        ui.weak("Click the target on the board (or shoot below) to fire them as one total.");
-        let _ = commands;
+        if s.real_table {
+            ui.weak("Shoot below: the linked shots fire as one total.");
+            return;
+        }
+        ui.weak("Click the target on the board, or fire below: one total.");
+        drop(kept);
+        for t in actions::enemy_groups(s, seat) {
+            if ui
+                .button(format!(
+                    "Fire the linked shots at {}",
+                    rules::group_name(s, t)
+                ))
+                .clicked()
+            {
+                let cmd = self.shoot(s, g, t);
+                let out = give(battle, s, seat, &cmd);
+                if matches!(out, AppCommand::Give(_)) {
+                    self.kept.borrow_mut().link = None;
+                }
+                commands.push(out);
+            }
+        }
     }
 
     /// At a real table: the move and the shot with what the table shows.
@@ -1135,7 +1156,7 @@ impl BoardUi for InvasionBoard {
             return;
         }
         ui.add_space(4.0);
-        self.link_ui(ui, s, g, commands);
+        self.link_ui(ui, battle, s, g, commands);
         if s.real_table || !group.placed() {
             self.table_forms_ui(ui, battle, s, g, commands);
         } else {
