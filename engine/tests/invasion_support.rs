@@ -63,7 +63,7 @@ pub fn given_with(factions: &[&str], sewers: bool, real_table: bool) -> Invasion
 
 /// Every group on the table in a row along its seat's edge, out of the way.
 pub fn park(s: &mut InvasionState) {
-    let mut along = vec![3 * INCH; 4];
+    let mut along = [3 * INCH; 4];
     for g in 0..s.groups.len() {
         let seat = s.groups[g].seat as usize;
         if s.groups[g].place != Place::Table {

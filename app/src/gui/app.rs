@@ -1119,6 +1119,12 @@ impl App {
                                 choosing,
                                 commands,
                             );
+                            ob.board.panel_ui(
+                                ui,
+                                ob.battle.as_ref(),
+                                self.selected.as_deref(),
+                                commands,
+                            );
                             ui.separator();
                             ui.strong("At the cursor");
                             entry_steps_ui(
@@ -1152,6 +1158,11 @@ impl App {
                 let why_not = |target: &str| {
                     selected.and_then(|s| ob.board.why_not(ob.battle.as_ref(), s, target))
                 };
+                let marks = ob.board.marks(ob.battle.as_ref(), selected);
+                let click = |under: &[&str], at: [f32; 2]| {
+                    ob.board.click(ob.battle.as_ref(), selected, under, at)
+                };
+                let drags = selected.is_some_and(|s| ob.board.drags(ob.battle.as_ref(), s));
                 // Part-way through the entry at the cursor when an earlier
                 // step than its last is shown beside it.
                 let scene = self
@@ -1167,6 +1178,9 @@ impl App {
                     marked_apart: &|c| ob.board.marked_apart(c),
                     trails: &trails,
                     los: self.los.as_ref(),
+                    marks: &marks,
+                    click: &click,
+                    drags,
                 };
                 board_ui(ui, &input, &mut self.camera, commands);
                 if self.first_frame.is_none() {

@@ -13,6 +13,7 @@ use eframe::egui::{
 use xenolog_engine::scene::{Item, ItemKind, Rgba, Shape};
 use xenolog_engine::{LegalCommand, Scene};
 
+use super::boards::Mark;
 use super::command::{AppCommand, Intent, PlayRequest};
 
 /// Smallest and largest zoom, relative to the opening view.
@@ -390,6 +391,66 @@ fn paint_item(painter: &egui::Painter, item: &Item, x: &Xform) {
     }
 }
 
+/// Whether a board point is within `slack` of the segment from `a` to `b`.
+fn contains_line(a: [f32; 2], b: [f32; 2], p: [f32; 2], slack: f32) -> bool {
+    let (a, b, p) = (Vec2::from(a), Vec2::from(b), Vec2::from(p));
+    let ab = b - a;
+    let t = ((p - a).dot(ab) / ab.length_sq().max(1e-6)).clamp(0.0, 1.0);
+    (a + ab * t - p).length() <= slack
+}
+
+/// Paint a game's mark: an area as a fan from its centre (it need not be
+/// convex), a line solid or dashed.
+fn paint_mark(painter: &egui::Painter, mark: &Mark, x: &Xform) {
+    match mark {
+        Mark::Area {
+            centre,
+            outline,
+            fill,
+            stroke,
+            ..
+        } => {
+            if outline.len() < 3 {
+                return;
+            }
+            let c = x.to_screen(*centre);
+            let pts: Vec<Pos2> = outline.iter().map(|&p| x.to_screen(p)).collect();
+            let mut mesh = egui::Mesh::default();
+            let fill = color(*fill);
+            mesh.colored_vertex(c, fill);
+            for p in &pts {
+                mesh.colored_vertex(*p, fill);
+            }
+            let n = pts.len() as u32;
+            for i in 0..n {
+                mesh.add_triangle(0, 1 + i, 1 + (i + 1) % n);
+            }
+            painter.add(egui::Shape::mesh(mesh));
+            painter.add(egui::Shape::closed_line(
+                pts,
+                Stroke::new(2.0, color(*stroke)),
+            ));
+        }
+        Mark::Line {
+            from,
+            to,
+            colour,
+            dashed,
+            ..
+        } => {
+            let (a, b) = (x.to_screen(*from), x.to_screen(*to));
+            let stroke = Stroke::new(2.5, color(*colour));
+            if *dashed {
+                let thin = Stroke::new(1.5, color(*colour));
+                painter.extend(egui::Shape::dashed_line(&[a, b], thin, 7.0, 5.0));
+            } else {
+                painter.line_segment([a, b], Stroke::new(4.5, Color32::from_black_alpha(90)));
+                painter.line_segment([a, b], stroke);
+            }
+        }
+    }
+}
+
 /// Outline an item (selection, target, hover).
 fn ring(painter: &egui::Painter, item: &Item, x: &Xform, stroke: Stroke, fill: Color32) {
     match &item.shape {
@@ -422,6 +483,26 @@ pub struct BoardInput<'a> {
     pub trails: &'a [Vec<String>],
     /// The line-of-sight tool, when it is on.
     pub los: Option<&'a LosState>,
+    /// The game's marks for the selection (a move range, lines of sight).
+    pub marks: &'a [Mark],
+    /// The game's own reading of a click: the ids under the pointer
+    /// (topmost first) and the board point (see `BoardUi::click`).
+    pub click: &'a BoardClick<'a>,
+    /// Whether dragging the selected item moves it (see `BoardUi::drags`).
+    pub drags: bool,
+}
+
+/// A game's reading of a click on the board: the ids under the pointer
+/// (topmost first) and the board point.
+pub type BoardClick<'a> = dyn Fn(&[&str], [f32; 2]) -> Option<AppCommand> + 'a;
+
+/// Board input with nothing of a game's own: no marks, clicks read by the
+/// generic board, no dragging.
+pub const NO_MARKS: &[Mark] = &[];
+
+/// The generic reading of every click.
+pub fn no_click(_: &[&str], _: [f32; 2]) -> Option<AppCommand> {
+    None
 }
 
 /// The line-of-sight tool: two hexes picked on the board, the line between
@@ -492,6 +573,9 @@ pub fn board_ui(
         marked_apart,
         trails,
         los,
+        marks,
+        click,
+        drags,
     } = *input;
     let (view, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     response.widget_info(|| {
@@ -504,8 +588,36 @@ pub fn board_ui(
         .unwrap_or(ui.visuals().extreme_bg_color);
     painter.rect_filled(view, CornerRadius::ZERO, ui.visuals().extreme_bg_color);
 
-    // Pan with a drag, zoom with the wheel or a pinch, around the pointer.
-    if response.dragged() {
+    // Dragging the selected item (when the game moves it so) is a move to
+    // where it is dropped; any other drag pans.
+    let drag_id = ui.scope_id().with("board-drag-selected");
+    let x0 = Xform::new(scene, view, camera);
+    if response.drag_started()
+        && drags
+        && let (Some(sel), Some(p)) = (
+            selected,
+            ui.input(|i| i.pointer.press_origin())
+                .or(response.interact_pointer_pos()),
+        )
+    {
+        let at = x0.to_board(p);
+        let on_it = scene
+            .items
+            .iter()
+            .filter(|i| i.id == sel)
+            .any(|i| contains(i, at, 3.0 / x0.scale()));
+        ui.data_mut(|d| d.insert_temp(drag_id, on_it));
+    }
+    let moving = ui.data(|d| d.get_temp::<bool>(drag_id)).unwrap_or(false);
+    let mut dropped_at: Option<Pos2> = None;
+    if moving {
+        if response.drag_stopped() {
+            ui.data_mut(|d| d.remove::<bool>(drag_id));
+            dropped_at = response
+                .interact_pointer_pos()
+                .or_else(|| ui.input(|i| i.pointer.latest_pos()));
+        }
+    } else if response.dragged() {
         camera.pan += response.drag_delta();
     }
     if let Some(hover) = response.hover_pos() {
@@ -531,6 +643,26 @@ pub fn board_ui(
     for item in &scene.items {
         if view.intersects(screen_rect(item, &x)) {
             paint_item(&painter, item, &x);
+        }
+    }
+
+    // The game's marks for the selection: move ranges, lines of sight.
+    for m in marks {
+        paint_mark(&painter, m, &x);
+    }
+    if moving
+        && let (Some(sel), Some(p)) = (selected, response.hover_pos())
+        && let Some(item) = scene.find(sel)
+    {
+        {
+            let from = screen_rect(item, &x).center();
+            painter.extend(egui::Shape::dashed_line(
+                &[from, p],
+                Stroke::new(2.5, SELECTED),
+                8.0,
+                5.0,
+            ));
+            painter.circle_stroke(p, 6.0, Stroke::new(2.5, SELECTED));
         }
     }
 
@@ -734,6 +866,14 @@ pub fn board_ui(
         if let Some(hex) = hits(scene, x.to_board(p), slack).find(|i| i.kind == ItemKind::Hex) {
             commands.push(AppCommand::LosPick(hex.id.clone()));
         }
+    } else if let Some(p) = clicked_at.or(dropped_at)
+        && let Some(cmd) = {
+            let at = x.to_board(p);
+            let under: Vec<&str> = hits(scene, at, slack).map(|i| i.id.as_str()).collect();
+            click(&under, at)
+        }
+    {
+        commands.push(cmd);
     } else if let Some(p) = clicked_at
         && let Some(cmd) = click_at(scene, legal, selected, x.to_board(p), slack)
     {
@@ -756,7 +896,16 @@ pub fn board_ui(
             .flat_map(|i| targets.iter().filter(move |(t, _)| *t == i.id))
             .map(|(_, c)| c.text.as_str())
             .collect();
-        let tip = under.iter().find_map(|i| i.tooltip.clone());
+        let at = x.to_board(p);
+        let mark_tip = marks.iter().rev().find_map(|m| match m {
+            Mark::Line { from, to, tip, .. }
+                if contains_line(*from, *to, at, 4.0 / x.scale()) && !tip.is_empty() =>
+            {
+                Some(tip.clone())
+            }
+            _ => None,
+        });
+        let tip = mark_tip.or_else(|| under.iter().find_map(|i| i.tooltip.clone()));
         let refused = refused_at(p);
         if tip.is_some() || !orders.is_empty() || refused.is_some() {
             response.clone().on_hover_ui_at_pointer(|ui| {

@@ -70,6 +70,8 @@ pub struct NewBattleForm {
     pub strict: bool,
     pub title: String,
     pub error: Option<String>,
+    /// The game's own part of the form (see `BoardUi::new_battle_ui`).
+    pub extra: serde_json::Value,
 }
 
 /// A seed from the clock, for "random": shown in the form, so it can be noted.
@@ -111,13 +113,16 @@ impl NewBattleForm {
             strict: false,
             title: String::new(),
             error: None,
+            extra: serde_json::Value::Null,
         };
         form.pick_game(&games, &game);
         form
     }
 
-    fn pick_game(&mut self, games: &[GameInfo], id: &str) {
+    /// Choose the game (its first scenario, its options' defaults).
+    pub fn pick_game(&mut self, games: &[GameInfo], id: &str) {
         self.game = id.to_owned();
+        self.extra = serde_json::Value::Null;
         if let Some(g) = games.iter().find(|g| g.id == id) {
             self.scenario = g
                 .scenarios
@@ -165,7 +170,7 @@ impl NewBattleForm {
             scenario: self.scenario.clone(),
             seed,
             config: {
-                let mut config = board.new_battle_config(&self.scenario);
+                let mut config = board.new_battle_config_with(&self.scenario, &self.extra);
                 if let Some(map) = config.as_object_mut() {
                     map.extend(self.options.clone());
                 }
@@ -438,6 +443,7 @@ fn new_battle_ui(
     if let Some(s) = game.scenarios.iter().find(|s| s.id == form.scenario) {
         ui.weak(&s.description);
     }
+    boards::for_game(game.id).new_battle_ui(ui, &form.scenario, &mut form.extra);
     ui.horizontal(|ui| {
         labelled_edit(ui, "Seed:", &mut form.seed_text, "a whole number", 200.0);
         if ui.button("New random seed").clicked() {

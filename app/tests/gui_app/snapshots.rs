@@ -206,11 +206,26 @@ fn dimx_board_with_a_unit_selected() {
             marked_apart: &|_| false,
             trails: &[],
             los: None,
+            marks: crate::gui::board::NO_MARKS,
+            click: &crate::gui::board::no_click,
+            drags: false,
         };
         board_ui(ui, &input, &mut s.camera, &mut commands);
     });
     h.run();
     h.snapshot("board_dimx");
+}
+
+#[test]
+fn new_battle_dialog_of_alien_invasion() {
+    let mut form = NewBattleForm::new(false);
+    form.pick_game(&crate::gui::dialogs::offered_games(false), "invasion");
+    form.seed_text = "20240607".into();
+    dialog_snapshot_sized(
+        "dialog_new_battle_invasion",
+        Dialog::NewBattle(form),
+        egui::vec2(640.0, 820.0),
+    );
 }
 
 #[test]

@@ -5,10 +5,39 @@
 
 use eframe::egui;
 use serde_json::{Value, json};
+use xenolog_engine::scene::Rgba;
 use xenolog_engine::{Battle, EntryText, LegalCommand, Scene};
 
+use super::command::AppCommand;
+
 mod dimx;
+mod invasion;
 mod race;
+
+/// A mark a game's board draws over the scene for the selection, in scene
+/// units: where a unit may move, its lines of sight.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Mark {
+    /// An area seen from a point inside it (a move range): every edge of
+    /// `outline` is in view from `centre`.
+    Area {
+        centre: [f32; 2],
+        outline: Vec<[f32; 2]>,
+        fill: Rgba,
+        stroke: Rgba,
+        /// What it is, on hover.
+        tip: String,
+    },
+    /// A line (a line of sight), dashed when it is blocked.
+    Line {
+        from: [f32; 2],
+        to: [f32; 2],
+        colour: Rgba,
+        dashed: bool,
+        /// What it means (what blocks it), on hover.
+        tip: String,
+    },
+}
 
 /// How one die counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,6 +195,56 @@ pub trait BoardUi {
         ui.weak("This game has no player aid of its own.");
     }
 
+    /// Marks drawn over the board for the selection (a move range, lines of
+    /// sight); empty by default.
+    fn marks(&self, _battle: &dyn Battle, _selected: Option<&str>) -> Vec<Mark> {
+        Vec::new()
+    }
+
+    /// What a click at the board point `at` does, before the generic board
+    /// decides (a move to any point of a table, a shot at a group): `under`
+    /// are the ids of the items there, topmost first. `None`: the generic
+    /// board decides (highlighted targets, selecting).
+    fn click(
+        &self,
+        _battle: &dyn Battle,
+        _selected: Option<&str>,
+        _under: &[&str],
+        _at: [f32; 2],
+    ) -> Option<AppCommand> {
+        None
+    }
+
+    /// Whether dragging the selected item moves it: the drop is then a
+    /// [`BoardUi::click`] at the drop point, not a pan of the board.
+    fn drags(&self, _battle: &dyn Battle, _selected: &str) -> bool {
+        false
+    }
+
+    /// The game's own part of the side panel (the cards of the round, the
+    /// last shot, forms for what the board cannot show), below the selection.
+    fn panel_ui(
+        &self,
+        _ui: &mut egui::Ui,
+        _battle: &dyn Battle,
+        _selected: Option<&str>,
+        _commands: &mut Vec<AppCommand>,
+    ) {
+    }
+
+    /// Options of a new battle beyond the scenario and the game's declared
+    /// options (the faction of each seat), drawn in New battle; `config` is
+    /// the game's part of the form, kept between frames.
+    fn new_battle_ui(&self, _ui: &mut egui::Ui, _scenario: &str, _config: &mut Value) {}
+
+    /// The game's config for a new battle from this scenario, before the
+    /// options the game declares (`Game::options`) are added to it; `extra`
+    /// is what [`BoardUi::new_battle_ui`] kept. Empty by default: a game
+    /// whose config names its scenario says how.
+    fn new_battle_config_with(&self, scenario: &str, _extra: &Value) -> Value {
+        self.new_battle_config(scenario)
+    }
+
     /// Whether the game has a two-player variant to offer in New battle.
     /// The game's config for a new battle from this scenario, before the
     /// options the game declares (`Game::options`) are added to it. Empty by
@@ -196,6 +275,7 @@ type MakeBoard = fn() -> Box<dyn BoardUi>;
 /// on the generic board.
 static BOARDS: &[(&str, MakeBoard)] = &[
     ("dimx", || Box::new(dimx::DimxBoard)),
+    ("invasion", || Box::new(invasion::InvasionBoard::default())),
     ("race", || Box::new(race::RaceBoard)),
 ];
 
