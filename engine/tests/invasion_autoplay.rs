@@ -13,7 +13,7 @@ const FACTIONS: [&str; 4] = ["unit", "daleks", "mib", "spugs"];
 /// The config of soak battle `n`: both scenarios, two to four factions in
 /// varied seats, on screen or at a real table, with or without the sewers.
 fn config(n: u64) -> InvasionConfig {
-    let crash = n % 3 != 0;
+    let crash = !n.is_multiple_of(3);
     let seats = if crash { 2 + (n % 3) as usize } else { 2 };
     let rot = (n / 3) as usize;
     InvasionConfig {

@@ -148,7 +148,7 @@ fn refusals_name_the_rule_and_change_nothing() {
             "[Actions]",
         ),
         (
-            format!(r#"{{"move":{{"group":99,"to":{{"x":1000,"y":1300}}}}}}"#),
+            r#"{"move":{"group":99,"to":{"x":1000,"y":1300}}}"#.to_string(),
             "[Actions]",
         ),
         (
