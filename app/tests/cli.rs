@@ -630,3 +630,163 @@ fn as_seat_shows_one_seats_view_and_without_it_a_warning_says_everything_is_show
             .contains("a card you may not see")
     );
 }
+
+/// Alien Invasion offers the command-line contract of every game: a battle
+/// from a scenario or a scenario file of one's own, `legal --json` whose
+/// lines `play` takes, entered dice and declared facts, `state --json`,
+/// `log`, `picture`, `verify` and `autoplay`.
+#[test]
+fn alien_invasion_at_a_real_table_takes_entered_dice_and_declared_facts() {
+    let c = Camp::new();
+    let id = ok(&xenolog(&[
+        "battle",
+        c.f(),
+        "--game",
+        "invasion",
+        "--scenario",
+        "skirmish",
+        "--faction",
+        "unit",
+        "--faction",
+        "daleks",
+        "--option",
+        "real_table=true",
+        "--seed",
+        "11",
+    ]))
+    .trim()
+    .to_owned();
+    // The game shuffles and draws the first round on its own.
+    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
+    assert!(
+        log.contains("The game") && log.contains("round 1: drew"),
+        "{log}"
+    );
+    // A shot from legal --json, as printed, declares the line of sight.
+    let legal = ok(&xenolog(&["legal", c.f(), "--battle", &id, "--json"]));
+    let v: serde_json::Value = legal
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|v| {
+            v["command"]["shoot"]["shooters"]
+                .as_array()
+                .is_some_and(|s| s.len() == 1)
+        })
+        .expect("a shot of one group is offered");
+    let shot = v.to_string();
+    assert_eq!(v["command"]["shoot"]["declare"]["sight"], true, "{shot}");
+    // Declare the target in a building and enter the dice: every figure
+    // that shoots has its dice, and the total meets the kill score.
+    let mut cmd = v.clone();
+    cmd["command"]["shoot"]["declare"]["cover"] = serde_json::json!("building");
+    let count = 24; // more than any group of the two factions rolls
+    cmd["dice"] = serde_json::json!(vec![6; count]);
+    let o = xenolog_stdin(
+        &["play", c.f(), "--battle", &id, "--script", "-"],
+        &cmd.to_string(),
+    );
+    assert_eq!(code(&o), 1, "too many dice are refused");
+    assert!(stderr(&o).contains("dice"), "{}", stderr(&o));
+    let state: serde_json::Value =
+        serde_json::from_str(&ok(&xenolog(&["state", c.f(), "--battle", &id, "--json"]))).unwrap();
+    let shooter = v["command"]["shoot"]["shooters"][0].as_u64().unwrap() as usize;
+    let seat = state["groups"][shooter]["seat"].as_u64().unwrap() as usize;
+    let faction = &state["factions"][seat];
+    let dice: u64 = state["groups"][shooter]["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let kind = m["kind"].as_str().unwrap();
+            faction["models"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|t| t["id"] == kind)
+                .unwrap()["shoot"]
+                .as_u64()
+                .unwrap()
+        })
+        .sum();
+    cmd["dice"] = serde_json::json!(vec![6; dice as usize]);
+    ok(&xenolog_stdin(
+        &["play", c.f(), "--battle", &id, "--script", "-"],
+        &cmd.to_string(),
+    ));
+    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
+    assert!(
+        log.contains("declared: line of sight, target in a building"),
+        "{log}"
+    );
+    assert!(log.contains("entered]"), "{log}");
+    assert!(log.contains("kill"), "{log}");
+    let pic = c.dir().join("table.svg");
+    ok(&xenolog(&[
+        "picture",
+        c.f(),
+        "--battle",
+        &id,
+        "--out",
+        pic.to_str().unwrap(),
+    ]));
+    let svg = std::fs::read_to_string(&pic).unwrap();
+    assert!(
+        svg.contains("terrain:farmhouse") && svg.contains("card:0"),
+        "the table and the cards"
+    );
+    assert!(ok(&xenolog(&["verify", c.f(), "--battle", &id])).contains("replay exactly"));
+}
+
+#[test]
+fn alien_invasion_from_a_scenario_file_and_autoplay_to_the_end() {
+    let c = Camp::new();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../engine/data/invasion/scenarios/skirmish.txt"
+    ))
+    .unwrap()
+    .replace("\"Farmyard Skirmish\"", "\"Our own farmyard\"");
+    let file = c.dir().join("ours.txt");
+    std::fs::write(&file, &text).unwrap();
+    let id = ok(&xenolog(&[
+        "battle",
+        c.f(),
+        "--game",
+        "invasion",
+        "--scenario-file",
+        file.to_str().unwrap(),
+        "--seed",
+        "4",
+    ]))
+    .trim()
+    .to_owned();
+    let state = ok(&xenolog(&["state", c.f(), "--battle", &id, "--json"]));
+    assert!(
+        state.contains("Our own farmyard"),
+        "the battle is of the file's scenario"
+    );
+    let out = ok(&xenolog(&[
+        "autoplay",
+        c.f(),
+        "--battle",
+        &id,
+        "--steps",
+        "5000",
+    ]));
+    assert!(out.contains("the battle is over"), "{out}");
+    assert!(ok(&xenolog(&["verify", c.f(), "--battle", &id])).contains("replay exactly"));
+    // A bad scenario file is refused with its line named, and no battle is made.
+    std::fs::write(&file, text.replace("table 48 48", "table 48 banana")).unwrap();
+    let o = xenolog(&[
+        "battle",
+        c.f(),
+        "--game",
+        "invasion",
+        "--scenario-file",
+        file.to_str().unwrap(),
+    ]);
+    assert_ne!(code(&o), 0);
+    assert!(stderr(&o).contains("line "), "{}", stderr(&o));
+    let list = ok(&xenolog(&["battles", c.f()]));
+    assert_eq!(list.matches("Alien Invasion").count(), 1, "{list}");
+}
