@@ -112,8 +112,43 @@ fn full_board() -> (Box<dyn Battle>, &'static str) {
     (b, if dimx { "dimx" } else { "race" })
 }
 
+/// A four-faction Alien Invasion battle on the Crash Site table in its
+/// third round: the bot prefers shots, then moves.
+fn full_table() -> Box<dyn Battle> {
+    let mut b =
+        xenolog_engine::games::new_battle("invasion", 11, &json!({"scenario": "crash_site"}))
+            .unwrap();
+    for _ in 0..200 {
+        b.play_due().expect("the game's own steps");
+        if b.flow_at(b.cursor()).turn >= 3 {
+            break;
+        }
+        let legal = b.legal();
+        let kind = |c: &&xenolog_engine::LegalCommand, k: &str| c.command.get(k).is_some();
+        let Some(c) = legal
+            .iter()
+            .find(|c| kind(c, "shoot"))
+            .or_else(|| legal.iter().find(|c| kind(c, "move")))
+            .or(legal.first())
+        else {
+            break;
+        };
+        let p = b.prepare_json(c.actor, &c.command, None).unwrap();
+        b.commit(p).expect("decided just now");
+    }
+    b
+}
+
 fn bench_cpu_per_frame_with_the_full_board() {
     let (battle, game) = full_board();
+    cpu_per_frame(battle, game);
+}
+
+fn bench_cpu_per_frame_with_the_full_table_of_alien_invasion() {
+    cpu_per_frame(full_table(), "invasion");
+}
+
+fn cpu_per_frame(battle: Box<dyn Battle>, game: &str) {
     // Select the unit with the most commands: its moves and targets are
     // highlighted and its lines of fire drawn, the heaviest board there is.
     let busiest = {
@@ -152,7 +187,7 @@ fn bench_cpu_per_frame_with_the_full_board() {
         ob.view.scene.items.len(),
         ob.view.legal.len()
     );
-    let (med, _, _) = stats("CPU per frame, full board", times);
+    let (med, _, _) = stats(&format!("CPU per frame, full board ({game})"), times);
     assert!(
         med < 8.0 * 4.0,
         "far above the 8 ms floor even for a debug build"
@@ -246,10 +281,14 @@ fn bench_scrub_across_a_long_dimension_x_battle() {
 /// when there is none); `cargo bench` passes `--bench`, which is ignored.
 fn main() {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let benches: [(&str, fn()); 3] = [
+    let benches: [(&str, fn()); 4] = [
         (
             "bench_cpu_per_frame_with_the_full_board",
             bench_cpu_per_frame_with_the_full_board,
+        ),
+        (
+            "bench_cpu_per_frame_with_the_full_table_of_alien_invasion",
+            bench_cpu_per_frame_with_the_full_table_of_alien_invasion,
         ),
         (
             "bench_scrub_across_a_100000_entry_battle",

@@ -13,7 +13,9 @@
 //! The same groups run on Invaders From Dimension X! (`dimx/...`), where a
 //! battle ends after some hundreds of commands: `fold` folds several whole
 //! battles, `decide_append` plays battle after battle, `seek` and `verify`
-//! use one whole battle.
+//! use one whole battle. And on Alien Invasion (`invasion/...`): four
+//! factions on the Crash Site table, the game's own steps (draws, card ends,
+//! melees) recorded in the scripts beside the players' commands.
 //!
 //! Commands come from a seeded bot that picks uniformly from `Game::legal`,
 //! so every run plays the same battles. The bot chooses before timing starts
@@ -26,6 +28,7 @@ use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use xenolog_engine::games::dimx::{DimX, DimxConfig};
+use xenolog_engine::games::invasion::{Invasion, InvasionConfig};
 use xenolog_engine::games::race::{Race, RaceConfig};
 use xenolog_engine::{Actor, EntryId, Game, Session};
 
@@ -45,8 +48,14 @@ impl Bot {
         (self.next() % n as u64) as usize
     }
 
-    /// Give one legal command; `None` when the battle is over.
+    /// Give one legal command, or play the game's own step when one is due
+    /// (recorded in the script like any other); `None` when the battle is over.
     fn play<G: Game>(&mut self, s: &mut Session<G>) -> Option<(Actor, G::Command)> {
+        if let Some(step) = s.due() {
+            s.play(Actor::SYSTEM, &step, None)
+                .expect("the game's own step is accepted");
+            return Some((Actor::SYSTEM, step));
+        }
         let mut legal = G::legal(s.state());
         if legal.is_empty() {
             return None;
@@ -264,5 +273,39 @@ fn dimx(c: &mut Criterion) {
     seek(c, "dimx", &mut longest);
 }
 
-criterion_group!(benches, race, dimx);
+fn invasion(c: &mut Criterion) {
+    if !wanted(&[
+        "invasion/fold/",
+        "invasion/decide_append/",
+        "invasion/verify/",
+        "invasion/seek/state_at_",
+        "invasion/seek/cursor_to_",
+    ]) {
+        return;
+    }
+    // Four factions on the 6' x 4' Crash Site table.
+    let config = InvasionConfig {
+        scenario: "crash_site".into(),
+        ..InvasionConfig::default()
+    };
+    let played = battles::<Invasion>(&config, 3_000);
+    let sessions: Vec<&Session<Invasion>> = played.iter().map(|(s, _)| s).collect();
+    fold(c, "invasion", &sessions);
+    let scripts: Vec<Script<Invasion>> = played
+        .iter()
+        .map(|(_, p)| Script {
+            seed: p.seed,
+            commands: p.commands.clone(),
+        })
+        .collect();
+    decide_append(c, "invasion", &config, &scripts);
+    let (mut longest, _) = played
+        .into_iter()
+        .max_by_key(|(s, _)| s.records().len())
+        .expect("at least one battle");
+    verify(c, "invasion", &longest);
+    seek(c, "invasion", &mut longest);
+}
+
+criterion_group!(benches, race, dimx, invasion);
 criterion_main!(benches);
