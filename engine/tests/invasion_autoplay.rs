@@ -85,10 +85,31 @@ fn battles_of_every_kind_end_with_a_result_the_text_allows_and_replay_exactly() 
     }
 }
 
+/// Four factions on the Crash Site table, every faction in every seat in
+/// turn, on screen or at a real table, with or without the sewers.
+fn four_factions(n: u64) -> InvasionConfig {
+    let rot = n as usize;
+    InvasionConfig {
+        scenario: "crash_site".into(),
+        factions: (0..4).map(|i| FACTIONS[(i + rot) % 4].to_owned()).collect(),
+        real_table: n % 5 == 4,
+        sewers: n % 2 == 1,
+        ..InvasionConfig::default()
+    }
+}
+
 #[test]
 #[ignore = "a thousand battles: run in release (see the module docs)"]
-fn a_thousand_battles_end_with_a_result_and_replay_exactly() {
+fn a_thousand_four_faction_battles_end_with_a_result_and_replay_exactly() {
     for n in 0..1000 {
-        check(1000 + n, config(n));
+        check(1000 + n, four_factions(n));
+    }
+}
+
+#[test]
+#[ignore = "a thousand battles: run in release (see the module docs)"]
+fn a_thousand_battles_of_every_kind_end_with_a_result_and_replay_exactly() {
+    for n in 0..1000 {
+        check(5000 + n, config(n));
     }
 }

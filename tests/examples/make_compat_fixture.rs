@@ -197,8 +197,31 @@ fn build(dir: &Path) -> Res<Manifest> {
         false,
         Kind::Branched,
     )?;
+    battle(
+        &mut c,
+        "invasion",
+        8,
+        json!({ "scenario": "crash_site" }),
+        "Alien Invasion, four factions, played to the end",
+        DiceMode::Rolled,
+        40,
+        true,
+        Kind::Branched,
+    )?;
+    let table = battle(
+        &mut c,
+        "invasion",
+        9,
+        json!({ "scenario": "skirmish", "real_table": true, "sewers": true }),
+        "Alien Invasion at a real table, real dice, in progress",
+        DiceMode::Entered,
+        40,
+        false,
+        Kind::Branched,
+    )?;
     let mut exports = Vec::new();
     for (battle, file) in [
+        (table, "invasion-real-table.xbattle"),
         (dimx_two, "dimx-two-player.xbattle"),
         (race_entered, "race-entered.xbattle"),
         (dimx_done, "dimx-finished.xbattle"),
