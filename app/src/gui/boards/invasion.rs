@@ -491,6 +491,7 @@ impl InvasionBoard {
                 group: g,
                 to: None,
                 lead: None,
+                face: None,
                 declare: Declared {
                     cover: kept.move_cover,
                     contact: kept.contact,
@@ -849,6 +850,7 @@ impl BoardUi for InvasionBoard {
             group: g,
             to: None,
             lead: None,
+            face: None,
             declare: Declared::default(),
         })
         .ok()?;
@@ -1109,10 +1111,13 @@ impl BoardUi for InvasionBoard {
                 {
                     return None;
                 }
+                let lead = self.lead(s, g).map(|(id, _)| id);
+                let (to, face) = vehicle_click(s, g, lead.as_deref(), from_scene(at));
                 let cmd = InvasionCommand::Move {
                     group: g,
-                    to: Some(from_scene(at)),
-                    lead: self.lead(s, g).map(|(id, _)| id),
+                    to: Some(to),
+                    lead,
+                    face,
                     declare: Declared::default(),
                 };
                 Some(give(battle, s, group.seat, &cmd))
@@ -1437,4 +1442,42 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
+}
+
+/// A click for a ground vehicle ("Vehicle movement": straight ahead, then a
+/// turn): a click within 45 degrees of its facing moves it to the click's
+/// point on the line straight ahead; any other click turns it on the spot to
+/// face the click. Any other group goes to the click.
+fn vehicle_click(
+    s: &InvasionState,
+    g: GroupId,
+    lead: Option<&str>,
+    click: xenolog_engine::games::invasion::model::Point,
+) -> (xenolog_engine::games::invasion::model::Point, Option<i32>) {
+    use xenolog_engine::games::invasion::model::{Mobility, Point};
+    let group = s.group(g);
+    let from = group
+        .alive()
+        .find(|m| Some(m.id.as_str()) == lead)
+        .or_else(|| group.alive().next())
+        .and_then(|m| m.at);
+    let (Mobility::Vehicle { .. }, Some(facing), Some(from)) =
+        (rules::group_mobility(s, g), group.facing, from)
+    else {
+        return (click, None);
+    };
+    if click == from {
+        return (click, None);
+    }
+    let off = rules::angle_between(rules::bearing(from, click), f64::from(facing));
+    if off > 45.0 {
+        return (from, Some(rules::facing_towards(from, click)));
+    }
+    let (sin, cos) = f64::from(facing).to_radians().sin_cos();
+    let along = f64::from(click.x - from.x) * cos + f64::from(click.y - from.y) * sin;
+    let to = Point::new(
+        from.x + (cos * along).round() as i32,
+        from.y + (sin * along).round() as i32,
+    );
+    (to, None)
 }

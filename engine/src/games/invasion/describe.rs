@@ -95,16 +95,23 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
         C::Move {
             group: g,
             to,
+            face,
             declare,
             ..
-        } => match to {
-            Some(p) => format!("move {} to {}", group(s, *g), point(*p)),
-            None => format!(
-                "move {} at the table{}",
-                group(s, *g),
-                declared_words(s, declare)
-            ),
-        },
+        } => {
+            let mut text = match to {
+                Some(p) => format!("move {} to {}", group(s, *g), point(*p)),
+                None => format!(
+                    "move {} at the table{}",
+                    group(s, *g),
+                    declared_words(s, declare)
+                ),
+            };
+            if let Some(f) = face {
+                text.push_str(&format!(" and turn to face {}", facing_words(*f)));
+            }
+            text
+        }
         C::Shoot {
             shooters,
             target,
@@ -205,6 +212,7 @@ pub fn event(s: &InvasionState, e: &E) -> String {
             lead,
             stopped,
             declared_cover,
+            face,
         } => {
             let at = to.get(*lead).or(to.first()).copied().flatten();
             let mut text = match at {
@@ -216,6 +224,14 @@ pub fn event(s: &InvasionState, e: &E) -> String {
             }
             if let Some(c) = declared_cover {
                 text.push_str(&format!(" (declared: {})", in_cover(*c)));
+            }
+            if let Some(f) = face {
+                let was = s.group(*g).facing;
+                if was == Some(*f) {
+                    text.push_str(&format!(", still facing {}", facing_words(*f)));
+                } else {
+                    text.push_str(&format!(" and turned to face {}", facing_words(*f)));
+                }
             }
             text
         }
@@ -419,4 +435,21 @@ pub fn event(s: &InvasionState, e: &E) -> String {
         E::Nothing => "nothing happens".into(),
         E::Ended { summary, .. } => format!("the battle is over: {summary}"),
     }
+}
+
+/// A vehicle's facing in words: `90° (towards the bottom edge)`.
+pub fn facing_words(degrees: i32) -> String {
+    let d = degrees.rem_euclid(360);
+    const EDGES: [&str; 8] = [
+        "towards the right-hand edge",
+        "towards the bottom right corner",
+        "towards the bottom edge",
+        "towards the bottom left corner",
+        "towards the left-hand edge",
+        "towards the top left corner",
+        "towards the top edge",
+        "towards the top right corner",
+    ];
+    let sector = (((d + 22) % 360) / 45) as usize;
+    format!("{d}° ({})", EDGES[sector])
 }

@@ -224,8 +224,24 @@ pub fn scene(s: &InvasionState) -> Scene {
                 colour,
                 (1.0, INK),
             );
-            it.tooltip = Some(m.name.clone());
+            it.tooltip = Some(match g.facing {
+                Some(f) => format!("{}, facing {}", m.name, super::describe::facing_words(f)),
+                None => m.name.clone(),
+            });
             items.push(it);
+            // A ground vehicle's facing: a short line out of its token (a
+            // label, so clicks go through to the figure).
+            if let Some(f) = g.facing {
+                let (sin, cos) = (f as f32).to_radians().sin_cos();
+                let [cx, cy] = to_scene(p);
+                items.push(item(
+                    format!("facing:{}", m.id),
+                    ItemKind::Label,
+                    Shape::Line(vec![[cx, cy], [cx + 10.0 * cos, cy + 10.0 * sin]]),
+                    INK,
+                    (2.0, INK),
+                ));
+            }
         }
         let top = pts.iter().map(|p| p.y).min().unwrap_or(0);
         items.push(label(
