@@ -825,6 +825,10 @@ impl BoardUi for InvasionBoard {
         None
     }
 
+    fn dice_purposes(&self, events: &[u8]) -> Vec<String> {
+        xenolog_engine::games::invasion::describe::dice_purposes_of(events)
+    }
+
     fn why_not(&self, battle: &dyn Battle, selected: &str, target: &str) -> Option<String> {
         let s = state(battle)?;
         let g = selected
