@@ -376,6 +376,12 @@ fn vehicle_movement_a_move_of_no_length_is_a_turn_on_the_spot() {
     p.assert_says("turned to face 90° (towards the bottom edge)");
     assert_eq!(lead_at(&s, j), pt(20.0, 20.0));
     assert_eq!(s.group(j).facing, Some(90));
+    // Standing in a feature too.
+    place(&mut s, j, 43.0, 7.0);
+    card(&mut s, 0, CardKind::Single);
+    play(&mut s, 0, &drive(j, 43.0, 7.0, Some(180)), &[]);
+    assert_eq!(lead_at(&s, j), pt(43.0, 7.0));
+    assert_eq!(s.group(j).facing, Some(180));
 }
 
 #[test]
@@ -467,4 +473,25 @@ fn vehicle_movement_legal_offers_straight_ahead_with_a_turn_towards_the_nearest_
     assert!(moves.contains(&(pt(20.0, 20.0), Some(90))), "{moves:?}");
     assert_eq!(moves.len(), 3, "{moves:?}");
     assert_legal_accepted(&s);
+}
+
+#[test]
+fn vehicle_movement_at_a_real_table_the_players_move_the_vehicle_and_the_turn_is_recorded() {
+    let mut s = start(&InvasionConfig {
+        real_table: true,
+        ..motor_config()
+    })
+    .expect("setup");
+    let j = gid(&s, "j1");
+    card(&mut s, 0, CardKind::Single);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{j},"face":180}}}}"#),
+        &[],
+    );
+    p.assert_says(
+        "Motor Pool Recce moved at the table and turned to face 180° (towards the left-hand edge)",
+    );
+    assert_eq!(s.group(j).facing, Some(180));
 }
