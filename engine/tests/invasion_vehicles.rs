@@ -1,6 +1,9 @@
-//! Rule text 000, "Vehicle movement": helicopters and other VTOL craft
+//! Rule text 000, "Vehicle movement": ground vehicles ("may move in a
+//! straight line in the direction they are facing as far as they are able
+//! and end their move with a turn to face any direction ... Vehicles can
+//! only enter terrain suitable to them") and helicopters and other VTOL craft
 //! ("use an action to take off, another action to travel anywhere and a
-//! third action to land"). Ground vehicles' facing is not built (RULES.md).
+//! third action to land").
 
 #[path = "invasion_support.rs"]
 mod support;
@@ -242,4 +245,253 @@ fn vehicle_movement_legal_lists_take_off_fly_and_land_and_decide_accepts_them() 
             ))
     );
     assert_legal_accepted(&s);
+}
+
+const MOTOR_POOL: &str = r#"
+faction motor "Motor Pool"
+model jeep "Land Rover" species human shoot 2 move 12 kill 9 12 15 vehicle offroad
+model car "Staff Car" species human shoot 1 move 12 kill 9 12 15 vehicle road
+model trooper "Trooper" species human shoot 1 kill 6 9 12
+group j1 "Recce" jeep
+group c1 "Transport" car
+group t1 "Escort" trooper trooper
+"#;
+
+fn motor_config() -> InvasionConfig {
+    InvasionConfig {
+        scenario: String::new(),
+        scenario_text: Some(GROUND.to_owned()),
+        factions: vec!["motor".into(), "daleks".into()],
+        faction_texts: vec![MOTOR_POOL.to_owned()],
+        real_table: false,
+        sewers: false,
+    }
+}
+
+/// The Motor Pool (seat 0) against the Daleks on the proving ground: the
+/// Land Rover (off-road) at (20,20) and the Staff Car (road) at (20,14),
+/// both facing 0 degrees (towards +x, the right-hand edge); Dalek Patrol
+/// Alpha at (20,40).
+fn motor() -> (InvasionState, GroupId, GroupId, GroupId) {
+    let mut s = start(&motor_config()).expect("setup");
+    park(&mut s);
+    let (j, c, dal) = (gid(&s, "j1"), gid(&s, "c1"), gid(&s, "d1"));
+    place(&mut s, j, 20.0, 20.0);
+    place(&mut s, c, 20.0, 14.0);
+    place(&mut s, dal, 20.0, 40.0);
+    s.groups[j as usize].facing = Some(0);
+    s.groups[c as usize].facing = Some(0);
+    (s, j, c, dal)
+}
+
+fn drive(g: GroupId, x: f64, y: f64, face: Option<i32>) -> String {
+    let p = pt(x, y);
+    match face {
+        Some(f) => format!(
+            r#"{{"move":{{"group":{g},"to":{{"x":{},"y":{}}},"face":{f}}}}}"#,
+            p.x, p.y
+        ),
+        None => format!(
+            r#"{{"move":{{"group":{g},"to":{{"x":{},"y":{}}}}}}}"#,
+            p.x, p.y
+        ),
+    }
+}
+
+#[test]
+fn vehicle_movement_ground_vehicles_are_deployed_facing_the_middle_of_the_table() {
+    let s = start(&motor_config()).expect("setup");
+    let (j, t) = (gid(&s, "j1"), gid(&s, "t1"));
+    let from = lead_at(&s, j);
+    let middle = pt(24.0, 24.0);
+    assert_eq!(
+        s.group(j).facing,
+        Some(xenolog_engine::games::invasion::rules::facing_towards(
+            from, middle
+        ))
+    );
+    // Seat 0 deploys along the top edge: the middle is below it.
+    let f = s.group(j).facing.unwrap();
+    assert!((45..=135).contains(&f), "{f}");
+    assert_eq!(s.group(t).facing, None, "only vehicles have a facing");
+}
+
+#[test]
+fn vehicle_movement_ground_vehicles_move_in_a_straight_line_in_the_direction_they_face() {
+    let (mut s, j, _, _) = motor();
+    card(&mut s, 0, CardKind::Double);
+    let p = play(&mut s, 0, &drive(j, 32.0, 20.0, None), &[]);
+    p.assert_says("Motor Pool Recce moved to (32\", 20\")");
+    assert_eq!(lead_at(&s, j), pt(32.0, 20.0));
+    assert_eq!(s.group(j).facing, Some(0), "no turn: it keeps its facing");
+    // Not further than its move (12").
+    let e = refused(&mut s, 0, &drive(j, 46.0, 20.0, None), &[]);
+    assert!(e.message.contains("12"), "{e}");
+    // Within the tolerance of 2 degrees: 0.17" off over 10" is about 1 degree.
+    let p = play(&mut s, 0, &drive(j, 42.0, 20.17, None), &[]);
+    p.assert_says("Motor Pool Recce moved to");
+}
+
+#[test]
+fn vehicle_movement_a_move_at_an_angle_to_its_facing_is_refused_in_words() {
+    let (mut s, j, _, _) = motor();
+    card(&mut s, 0, CardKind::Single);
+    let e = refused(&mut s, 0, &drive(j, 28.0, 26.0, None), &[]);
+    assert_eq!(
+        refusal(&e),
+        "[Vehicle movement] Motor Pool Recce faces 0°: a ground vehicle moves only straight ahead in the direction it faces (this move points 37° off it), then turns to face any direction"
+    );
+    // Backwards is at an angle too.
+    let e = refused(&mut s, 0, &drive(j, 14.0, 20.0, None), &[]);
+    assert!(e.message.contains("180° off"), "{e}");
+}
+
+#[test]
+fn vehicle_movement_ends_its_move_with_a_turn_to_face_any_direction() {
+    let (mut s, j, _, _) = motor();
+    card(&mut s, 0, CardKind::Double);
+    let p = play(&mut s, 0, &drive(j, 30.0, 20.0, Some(270)), &[]);
+    p.assert_says(
+        "Motor Pool Recce moved to (30\", 20\") and turned to face 270° (towards the top edge)",
+    );
+    assert_eq!(s.group(j).facing, Some(270));
+    assert!(p.events.iter().any(|e| matches!(
+        e,
+        E::Moved {
+            face: Some(270),
+            ..
+        }
+    )));
+    // Now straight ahead is up the table; a turn given as -45 is 315.
+    let p = play(&mut s, 0, &drive(j, 30.0, 10.0, Some(-45)), &[]);
+    p.assert_says("and turned to face 315° (towards the top right corner)");
+    assert_eq!(s.group(j).facing, Some(315));
+}
+
+#[test]
+fn vehicle_movement_a_move_of_no_length_is_a_turn_on_the_spot() {
+    let (mut s, j, _, _) = motor();
+    card(&mut s, 0, CardKind::Single);
+    let p = play(&mut s, 0, &drive(j, 20.0, 20.0, Some(90)), &[]);
+    p.assert_says("turned to face 90° (towards the bottom edge)");
+    assert_eq!(lead_at(&s, j), pt(20.0, 20.0));
+    assert_eq!(s.group(j).facing, Some(90));
+    // Standing in a feature too.
+    place(&mut s, j, 43.0, 7.0);
+    card(&mut s, 0, CardKind::Single);
+    play(&mut s, 0, &drive(j, 43.0, 7.0, Some(180)), &[]);
+    assert_eq!(lead_at(&s, j), pt(43.0, 7.0));
+    assert_eq!(s.group(j).facing, Some(180));
+}
+
+#[test]
+fn vehicle_movement_vehicles_end_their_move_entering_a_terrain_feature_but_may_still_turn() {
+    let (mut s, j, _, _) = motor();
+    // Facing the Cornfield (cover, (40,4)-(46,10)) from 6" away.
+    place(&mut s, j, 34.0, 7.0);
+    card(&mut s, 0, CardKind::Single);
+    let p = play(&mut s, 0, &drive(j, 46.0, 7.0, Some(180)), &[]);
+    assert!(
+        p.words.iter().any(|w| w.contains("Cornfield")
+            && w.ends_with("and turned to face 180° (towards the left-hand edge)")),
+        "{:#?}",
+        p.words
+    );
+    let at = lead_at(&s, j);
+    assert!(at.x < pt(41.0, 0.0).x && at.x >= pt(40.0, 0.0).x, "{at:?}");
+    assert_eq!(s.group(j).facing, Some(180));
+}
+
+#[test]
+fn vehicle_movement_a_road_vehicle_can_only_travel_in_open_terrain() {
+    let (mut s, _, c, _) = motor();
+    place(&mut s, c, 34.0, 7.0);
+    card(&mut s, 0, CardKind::Single);
+    let e = refused(&mut s, 0, &drive(c, 44.0, 7.0, None), &[]);
+    assert!(e.message.contains("Cornfield"), "{e}");
+    assert!(
+        e.message.contains("a road vehicle keeps to open terrain"),
+        "{e}"
+    );
+    // Short of the field, in the open, it may go.
+    play(&mut s, 0, &drive(c, 39.0, 7.0, None), &[]);
+    assert_eq!(lead_at(&s, c), pt(39.0, 7.0));
+}
+
+#[test]
+fn vehicle_movement_an_off_road_vehicle_may_cross_rubble_and_scrub() {
+    let (mut s, j, _, _) = motor();
+    place(&mut s, j, 34.0, 7.0);
+    card(&mut s, 0, CardKind::Double);
+    play(&mut s, 0, &drive(j, 44.0, 7.0, None), &[]);
+    let at = lead_at(&s, j);
+    assert!(at.x >= pt(40.0, 0.0).x, "in the Cornfield: {at:?}");
+    // And on through it, straight ahead.
+    play(&mut s, 0, &drive(j, 45.5, 7.0, None), &[]);
+    assert_eq!(lead_at(&s, j), pt(45.5, 7.0));
+    // Never into a building.
+    let (mut s, j, _, _) = motor();
+    place(&mut s, j, 24.0, 33.0);
+    card(&mut s, 0, CardKind::Single);
+    let e = refused(&mut s, 0, &drive(j, 34.0, 33.0, None), &[]);
+    assert!(e.message.contains("a building"), "{e}");
+}
+
+#[test]
+fn vehicle_movement_only_ground_vehicles_turn_at_the_end_of_their_move() {
+    let (mut s, _, _, _) = motor();
+    let t = gid(&s, "t1");
+    place(&mut s, t, 10.0, 10.0);
+    card(&mut s, 0, CardKind::Single);
+    let e = refused(&mut s, 0, &drive(t, 10.0, 15.0, Some(90)), &[]);
+    assert_eq!(
+        refusal(&e),
+        "[Vehicle movement] only ground vehicles turn at the end of their move; Motor Pool Escort moves in any direction"
+    );
+    // On foot it moves in any direction.
+    play(&mut s, 0, &drive(t, 10.0, 15.0, None), &[]);
+}
+
+#[test]
+fn vehicle_movement_legal_offers_straight_ahead_with_a_turn_towards_the_nearest_enemy() {
+    let (mut s, j, _, _) = motor();
+    card(&mut s, 0, CardKind::Single);
+    let moves: Vec<_> = xenolog_engine::games::invasion::Invasion::legal(&s)
+        .into_iter()
+        .filter_map(|(_, c)| match c {
+            xenolog_engine::games::invasion::InvasionCommand::Move {
+                group, to, face, ..
+            } if group == j => Some((to.unwrap(), face)),
+            _ => None,
+        })
+        .collect();
+    // A full and a half move ahead, and a turn on the spot, each turning
+    // towards the nearest Dalek below (they stand at (20,40), (21.1,40),
+    // (22.2,40)).
+    assert!(moves.contains(&(pt(32.0, 20.0), Some(116))), "{moves:?}");
+    assert!(moves.contains(&(pt(26.0, 20.0), Some(101))), "{moves:?}");
+    assert!(moves.contains(&(pt(20.0, 20.0), Some(90))), "{moves:?}");
+    assert_eq!(moves.len(), 3, "{moves:?}");
+    assert_legal_accepted(&s);
+}
+
+#[test]
+fn vehicle_movement_at_a_real_table_the_players_move_the_vehicle_and_the_turn_is_recorded() {
+    let mut s = start(&InvasionConfig {
+        real_table: true,
+        ..motor_config()
+    })
+    .expect("setup");
+    let j = gid(&s, "j1");
+    card(&mut s, 0, CardKind::Single);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{j},"face":180}}}}"#),
+        &[],
+    );
+    p.assert_says(
+        "Motor Pool Recce moved at the table and turned to face 180° (towards the left-hand edge)",
+    );
+    assert_eq!(s.group(j).facing, Some(180));
 }

@@ -491,6 +491,7 @@ impl InvasionBoard {
                 group: g,
                 to: None,
                 lead: None,
+                face: None,
                 declare: Declared {
                     cover: kept.move_cover,
                     contact: kept.contact,
@@ -824,6 +825,10 @@ impl BoardUi for InvasionBoard {
         None
     }
 
+    fn dice_purposes(&self, events: &[u8]) -> Vec<String> {
+        xenolog_engine::games::invasion::describe::dice_purposes_of(events)
+    }
+
     fn why_not(&self, battle: &dyn Battle, selected: &str, target: &str) -> Option<String> {
         let s = state(battle)?;
         let g = selected
@@ -849,6 +854,7 @@ impl BoardUi for InvasionBoard {
             group: g,
             to: None,
             lead: None,
+            face: None,
             declare: Declared::default(),
         })
         .ok()?;
@@ -1109,10 +1115,13 @@ impl BoardUi for InvasionBoard {
                 {
                     return None;
                 }
+                let lead = self.lead(s, g).map(|(id, _)| id);
+                let (to, face) = vehicle_click(s, g, lead.as_deref(), from_scene(at));
                 let cmd = InvasionCommand::Move {
                     group: g,
-                    to: Some(from_scene(at)),
-                    lead: self.lead(s, g).map(|(id, _)| id),
+                    to: Some(to),
+                    lead,
+                    face,
                     declare: Declared::default(),
                 };
                 Some(give(battle, s, group.seat, &cmd))
@@ -1382,6 +1391,44 @@ fn factions_ui(ui: &mut egui::Ui, scenario: &str, config: &mut Value) {
     config["faction_text"] = json!(text);
 }
 
+/// A click for a ground vehicle ("Vehicle movement": straight ahead, then a
+/// turn): a click within 45 degrees of its facing moves it to the click's
+/// point on the line straight ahead; any other click turns it on the spot to
+/// face the click. Any other group goes to the click.
+fn vehicle_click(
+    s: &InvasionState,
+    g: GroupId,
+    lead: Option<&str>,
+    click: xenolog_engine::games::invasion::model::Point,
+) -> (xenolog_engine::games::invasion::model::Point, Option<i32>) {
+    use xenolog_engine::games::invasion::model::{Mobility, Point};
+    let group = s.group(g);
+    let from = group
+        .alive()
+        .find(|m| Some(m.id.as_str()) == lead)
+        .or_else(|| group.alive().next())
+        .and_then(|m| m.at);
+    let (Mobility::Vehicle { .. }, Some(facing), Some(from)) =
+        (rules::group_mobility(s, g), group.facing, from)
+    else {
+        return (click, None);
+    };
+    if click == from {
+        return (click, None);
+    }
+    let off = rules::angle_between(rules::bearing(from, click), f64::from(facing));
+    if off > 45.0 {
+        return (from, Some(rules::facing_towards(from, click)));
+    }
+    let (sin, cos) = f64::from(facing).to_radians().sin_cos();
+    let along = f64::from(click.x - from.x) * cos + f64::from(click.y - from.y) * sin;
+    let to = Point::new(
+        from.x + (cos * along).round() as i32,
+        from.y + (sin * along).round() as i32,
+    );
+    (to, None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1436,5 +1483,40 @@ mod tests {
             AppCommand::Explain(why) => assert!(why.contains("opposing group"), "{why}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_click_moves_a_ground_vehicle_along_its_facing_or_turns_it() {
+        use xenolog_engine::games::invasion::model::Point;
+        use xenolog_engine::games::invasion::{InvasionConfig, start};
+        let motor = "faction motor \"Motor Pool\"\n\
+                     model jeep \"Land Rover\" species human shoot 2 move 12 kill 9 12 15 vehicle offroad\n\
+                     model man \"Trooper\" species human shoot 1 kill 6 9 12\n\
+                     group j1 \"Recce\" jeep\n\
+                     group t1 \"Escort\" man\n";
+        let mut s = start(&InvasionConfig {
+            scenario: "skirmish".into(),
+            factions: vec!["motor".into(), "daleks".into()],
+            faction_texts: vec![motor.into()],
+            ..InvasionConfig::default()
+        })
+        .unwrap();
+        s.groups[0].models[0].at = Some(Point::new(1000, 1000));
+        s.groups[0].facing = Some(0);
+        // Ahead and a little off the line: the point on the line.
+        assert_eq!(
+            vehicle_click(&s, 0, None, Point::new(1800, 1300)),
+            (Point::new(1800, 1000), None)
+        );
+        // Off to the side: a turn on the spot towards the click.
+        assert_eq!(
+            vehicle_click(&s, 0, None, Point::new(1000, 1800)),
+            (Point::new(1000, 1000), Some(90))
+        );
+        // A group on foot goes where it is clicked.
+        assert_eq!(
+            vehicle_click(&s, 1, None, Point::new(1234, 567)),
+            (Point::new(1234, 567), None)
+        );
     }
 }

@@ -144,8 +144,9 @@ pub fn action(
             group,
             to,
             lead,
+            face,
             declare,
-        } => move_group(s, seat, *group, *to, lead.as_deref(), declare),
+        } => move_group(s, seat, *group, *to, lead.as_deref(), *face, declare),
         C::Shoot {
             shooters,
             target,
@@ -290,7 +291,7 @@ pub fn mites_can_charge(s: &InvasionState, seat: u8) -> bool {
                 from.x + ((i64::from(goal.x - from.x) * i64::from(step)) / i64::from(d)) as i32,
                 from.y + ((i64::from(goal.y - from.y) * i64::from(step)) / i64::from(d)) as i32,
             );
-            step > 0 && move_group(s, seat, g, Some(to), None, &Declared::default()).is_ok()
+            step > 0 && move_group(s, seat, g, Some(to), None, None, &Declared::default()).is_ok()
         })
     })
 }
@@ -302,6 +303,7 @@ fn move_group(
     g: GroupId,
     to: Option<Point>,
     lead: Option<&str>,
+    face: Option<i32>,
     declare: &Declared,
 ) -> Result<Vec<E>, RuleError> {
     check_group(s, seat, g)?;
@@ -331,6 +333,17 @@ fn move_group(
             "Burrowers cannot move on the surface: tunnel down, tunnel and surface instead",
         ));
     }
+    let vehicle = matches!(mobility, Mobility::Vehicle { .. });
+    if face.is_some() && !vehicle {
+        return Err(illegal(
+            "Vehicle movement",
+            format!(
+                "only ground vehicles turn at the end of their move; {} moves in any direction",
+                group_name(s, g)
+            ),
+        ));
+    }
+    let face = face.map(|f| f.rem_euclid(360));
     let mut out = vec![E::Spent { group: g }];
     let n = group.alive_count();
     let mut lead_at = 0;
@@ -361,6 +374,26 @@ fn move_group(
                 None => group.alive().next().expect("a living figure"),
             };
             let from = lead_model.at.expect("placed");
+            // "Ground vehicles may move in a straight line in the direction
+            // they are facing": a move at an angle is refused (a move of no
+            // length is a turn on the spot).
+            if vehicle
+                && to != from
+                && let Some(facing) = group.facing
+            {
+                let off =
+                    super::rules::angle_between(super::rules::bearing(from, to), f64::from(facing));
+                if off > super::rules::FACING_TOLERANCE {
+                    return Err(illegal(
+                        "Vehicle movement",
+                        format!(
+                            "{} faces {facing}°: a ground vehicle moves only straight ahead in the direction it faces (this move points {:.0}° off it), then turns to face any direction",
+                            group_name(s, g),
+                            off
+                        ),
+                    ));
+                }
+            }
             let plan = table::plan_move(&s.scenario, from, to, group_move(s, g), mobility)
                 .map_err(|e| illegal("Move", e.to_string()))?;
             if s.is_mites(g) && s.mites_uncontrolled(seat) {
@@ -403,6 +436,7 @@ fn move_group(
         lead: lead_at,
         stopped,
         declared_cover: if to.is_none() { declare.cover } else { None },
+        face,
     });
     // Base contact: declared, or measured.
     let contacts: Vec<GroupId> = match declare.contact {
@@ -1255,6 +1289,7 @@ fn fly(s: &InvasionState, seat: u8, g: GroupId, to: Option<Point>) -> Result<Vec
             lead: 0,
             stopped: None,
             declared_cover: None,
+            face: None,
         },
     ])
 }

@@ -95,16 +95,23 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
         C::Move {
             group: g,
             to,
+            face,
             declare,
             ..
-        } => match to {
-            Some(p) => format!("move {} to {}", group(s, *g), point(*p)),
-            None => format!(
-                "move {} at the table{}",
-                group(s, *g),
-                declared_words(s, declare)
-            ),
-        },
+        } => {
+            let mut text = match to {
+                Some(p) => format!("move {} to {}", group(s, *g), point(*p)),
+                None => format!(
+                    "move {} at the table{}",
+                    group(s, *g),
+                    declared_words(s, declare)
+                ),
+            };
+            if let Some(f) = face {
+                text.push_str(&format!(" and turn to face {}", facing_words(*f)));
+            }
+            text
+        }
         C::Shoot {
             shooters,
             target,
@@ -205,6 +212,7 @@ pub fn event(s: &InvasionState, e: &E) -> String {
             lead,
             stopped,
             declared_cover,
+            face,
         } => {
             let at = to.get(*lead).or(to.first()).copied().flatten();
             let mut text = match at {
@@ -216,6 +224,14 @@ pub fn event(s: &InvasionState, e: &E) -> String {
             }
             if let Some(c) = declared_cover {
                 text.push_str(&format!(" (declared: {})", in_cover(*c)));
+            }
+            if let Some(f) = face {
+                let was = s.group(*g).facing;
+                if was == Some(*f) {
+                    text.push_str(&format!(", still facing {}", facing_words(*f)));
+                } else {
+                    text.push_str(&format!(" and turned to face {}", facing_words(*f)));
+                }
             }
             text
         }
@@ -418,5 +434,172 @@ pub fn event(s: &InvasionState, e: &E) -> String {
         } => format!("{} arrive ({}D6 per man)", group(s, *g), successes + 1),
         E::Nothing => "nothing happens".into(),
         E::Ended { summary, .. } => format!("the battle is over: {summary}"),
+    }
+}
+
+/// A vehicle's facing in words: `90° (towards the bottom edge)`.
+pub fn facing_words(degrees: i32) -> String {
+    let d = degrees.rem_euclid(360);
+    const EDGES: [&str; 8] = [
+        "towards the right-hand edge",
+        "towards the bottom right corner",
+        "towards the bottom edge",
+        "towards the bottom left corner",
+        "towards the left-hand edge",
+        "towards the top left corner",
+        "towards the top edge",
+        "towards the top right corner",
+    ];
+    let sector = (((d + 22) % 360) / 45) as usize;
+    format!("{d}° ({})", EDGES[sector])
+}
+
+/// What each die of a command's roll decided, in the order they were rolled
+/// (for the app's dialog where players type in the dice they threw): the
+/// MiB's "how many dice" roll before a shot's dice, each shooting die,
+/// study, special action, strike and Mite blast dice. Shared dice (a shot
+/// into a melee, a strike dealt out) are the same dice again, not new rolls.
+pub fn dice_purposes(events: &[super::state::InvasionEvent]) -> Vec<String> {
+    // One die: "strike die"; several: "strike dice: its die 3 of 8" (the
+    // app's dialog reads the dice before ": its " as one run).
+    fn numbered(out: &mut Vec<String>, n: usize, one: &str, many: &str) {
+        for i in 0..n {
+            out.push(if n == 1 {
+                one.to_owned()
+            } else {
+                format!("{many}: its die {} of {n}", i + 1)
+            });
+        }
+    }
+    let mut out = Vec::new();
+    for e in events {
+        match e {
+            E::Shot { dice, how_many, .. } => {
+                numbered(
+                    &mut out,
+                    how_many.len(),
+                    "MiB: how many dice",
+                    "MiB: how many dice",
+                );
+                numbered(&mut out, dice.len(), "shooting die", "shooting dice");
+            }
+            E::Studied { dice, .. } => numbered(&mut out, dice.len(), "study die", "study dice"),
+            E::Attempted { dice, .. } => numbered(
+                &mut out,
+                dice.len(),
+                "special action die",
+                "special action dice",
+            ),
+            E::Struck { dice, .. } => numbered(&mut out, dice.len(), "strike die", "strike dice"),
+            E::Detonated { model, dice, .. } => numbered(
+                &mut out,
+                dice.len(),
+                &format!("Mite blast die ({model})"),
+                &format!("Mite blast dice ({model})"),
+            ),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// [`dice_purposes`] of a recorded entry's events (postcard, as the session
+/// stores them); empty when they do not decode.
+pub fn dice_purposes_of(events: &[u8]) -> Vec<String> {
+    postcard::from_bytes::<Vec<super::state::InvasionEvent>>(events)
+        .map(|ev| dice_purposes(&ev))
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::invasion::model::Cover;
+
+    #[test]
+    fn dice_purposes_follow_the_roll_order_and_decode_stored_events() {
+        let events = vec![
+            E::Spent { group: 6 },
+            E::Shot {
+                shooters: vec![6],
+                target: 0,
+                dice: vec![3, 4, 5],
+                how_many: vec![2],
+                total: 12,
+                cover: Cover::Open,
+                kill_score: 6,
+                kills: 2,
+                declared: Vec::new(),
+            },
+            E::Shared {
+                group: 1,
+                dice: vec![3],
+                total: 3,
+                kill_score: 6,
+                kills: 0,
+            },
+            E::Studied {
+                dice: vec![6],
+                species: Vec::new(),
+            },
+            E::Attempted {
+                group: 0,
+                action: "dig".into(),
+                dice: vec![1, 2],
+                success: false,
+            },
+            E::Struck {
+                melee: 0,
+                seat: 0,
+                target: 1,
+                dice: vec![4],
+            },
+            E::Detonated {
+                group: 13,
+                model: "spugs-m1-1".into(),
+                dice: vec![1, 2, 3, 4],
+            },
+        ];
+        let words = dice_purposes(&events);
+        assert_eq!(
+            words,
+            [
+                "MiB: how many dice",
+                "shooting dice: its die 1 of 3",
+                "shooting dice: its die 2 of 3",
+                "shooting dice: its die 3 of 3",
+                "study die",
+                "special action dice: its die 1 of 2",
+                "special action dice: its die 2 of 2",
+                "strike die",
+                "Mite blast dice (spugs-m1-1): its die 1 of 4",
+                "Mite blast dice (spugs-m1-1): its die 2 of 4",
+                "Mite blast dice (spugs-m1-1): its die 3 of 4",
+                "Mite blast dice (spugs-m1-1): its die 4 of 4",
+            ]
+        );
+        let stored = postcard::to_allocvec(&events).expect("encodes");
+        assert_eq!(dice_purposes_of(&stored), words);
+        assert!(dice_purposes_of(&[0xff, 0xff]).is_empty());
+        // Two "how many" dice once the MiB have studied a species.
+        let two = [E::Shot {
+            shooters: vec![6],
+            target: 0,
+            dice: vec![1],
+            how_many: vec![1, 1],
+            total: 1,
+            cover: Cover::Open,
+            kill_score: 6,
+            kills: 0,
+            declared: Vec::new(),
+        }];
+        assert_eq!(
+            dice_purposes(&two),
+            [
+                "MiB: how many dice: its die 1 of 2",
+                "MiB: how many dice: its die 2 of 2",
+                "shooting die"
+            ]
+        );
     }
 }

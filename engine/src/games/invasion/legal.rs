@@ -272,6 +272,7 @@ fn moves(s: &InvasionState, g: GroupId, enemies: &[GroupId]) -> Vec<InvasionComm
             group: g,
             to: None,
             lead: None,
+            face: None,
             declare: Declared::default(),
         }];
     }
@@ -279,6 +280,11 @@ fn moves(s: &InvasionState, g: GroupId, enemies: &[GroupId]) -> Vec<InvasionComm
         return Vec::new();
     };
     let reach = super::rules::group_move(s, g);
+    if let (super::model::Mobility::Vehicle { .. }, Some(facing)) =
+        (super::rules::group_mobility(s, g), group.facing)
+    {
+        return vehicle_moves(s, g, from, facing, reach, enemies);
+    }
     let mut goals: Vec<Point> = Vec::new();
     let near = enemies
         .iter()
@@ -318,10 +324,49 @@ fn moves(s: &InvasionState, g: GroupId, enemies: &[GroupId]) -> Vec<InvasionComm
                 group: g,
                 to: Some(to),
                 lead: None,
+                face: None,
                 declare: Declared::default(),
             }
         })
         .collect()
+}
+
+/// A ground vehicle's moves ("Vehicle movement"): straight ahead in its
+/// facing, a full and a half move, and a turn on the spot; each ends with
+/// a turn towards the nearest enemy figure.
+fn vehicle_moves(
+    s: &InvasionState,
+    g: GroupId,
+    from: Point,
+    facing: i32,
+    reach: i32,
+    enemies: &[GroupId],
+) -> Vec<InvasionCommand> {
+    let (sin, cos) = f64::from(facing).to_radians().sin_cos();
+    let mut out = Vec::new();
+    for step in [reach, reach / 2, 0] {
+        let to = Point::new(
+            from.x + (cos * f64::from(step)).round() as i32,
+            from.y + (sin * f64::from(step)).round() as i32,
+        );
+        let face = enemies
+            .iter()
+            .flat_map(|&e| s.group(e).points())
+            .min_by_key(|p| (p.distance(to), p.x, p.y))
+            .filter(|&p| p != to)
+            .map(|p| super::rules::facing_towards(to, p));
+        if step == 0 && face.is_none_or(|f| f == facing) {
+            continue;
+        }
+        out.push(InvasionCommand::Move {
+            group: g,
+            to: Some(to),
+            lead: None,
+            face,
+            declare: Declared::default(),
+        });
+    }
+    out
 }
 
 /// Where a command sits on the board: the group that acts, the group aimed at.

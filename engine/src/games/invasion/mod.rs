@@ -185,6 +185,19 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
                 }
                 placed.extend(pts);
             }
+            // "Ground vehicles ... in the direction they are facing": a
+            // vehicle is deployed facing the middle of the table (assumed).
+            let vehicle = t
+                .models
+                .first()
+                .and_then(|k| f.model(k))
+                .is_some_and(|m| matches!(m.mobility, model::Mobility::Vehicle { .. }));
+            let middle = Point::new(scenario.width / 2, scenario.height / 2);
+            let from = models.first().and_then(|m| m.at).unwrap_or(Point::new(
+                (zone.min.x + zone.max.x) / 2,
+                (zone.min.y + zone.max.y) / 2,
+            ));
+            let facing = vehicle.then(|| rules::facing_towards(from, middle));
             groups.push(Group {
                 seat,
                 name: t.name.clone(),
@@ -201,6 +214,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
                 declared_cover: None,
                 arrival_successes: 0,
                 kills: 0,
+                facing,
             });
         }
         if f.rules.holes > 0 {

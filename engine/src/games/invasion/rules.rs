@@ -50,6 +50,11 @@ pub enum InvasionCommand {
         /// The figure measured (any of the group; the first by default).
         #[serde(default)]
         lead: Option<String>,
+        /// A ground vehicle's turn at the end of its move ("end their move
+        /// with a turn to face any direction"): its new facing in degrees
+        /// clockwise from +x; `None` keeps its facing.
+        #[serde(default)]
+        face: Option<i32>,
         #[serde(default)]
         declare: Declared,
     },
@@ -733,6 +738,7 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
                     lead: 0,
                     stopped: Some("falls back a full move".into()),
                     declared_cover: None,
+                    face: None,
                 });
             }
         }
@@ -749,6 +755,30 @@ pub fn group_move(s: &InvasionState, g: GroupId) -> i32 {
         .map(|t| t.moves)
         .min()
         .unwrap_or(8 * INCH)
+}
+
+/// How far off its facing a ground vehicle's move may point (assumed: 2
+/// degrees, for a line drawn by hand or rounded to hundredths of an inch).
+pub const FACING_TOLERANCE: f64 = 2.0;
+
+/// The direction from `from` to `to` in degrees clockwise on the board from
+/// +x (0-359.99), as a vehicle's facing is measured.
+pub fn bearing(from: Point, to: Point) -> f64 {
+    let d = f64::from(to.y - from.y)
+        .atan2(f64::from(to.x - from.x))
+        .to_degrees();
+    d.rem_euclid(360.0)
+}
+
+/// The bearing rounded to a whole facing.
+pub fn facing_towards(from: Point, to: Point) -> i32 {
+    (bearing(from, to).round() as i32).rem_euclid(360)
+}
+
+/// How far apart two directions are, in degrees (0-180).
+pub fn angle_between(a: f64, b: f64) -> f64 {
+    let d = (a - b).rem_euclid(360.0);
+    d.min(360.0 - d)
 }
 
 pub fn group_mobility(s: &InvasionState, g: GroupId) -> Mobility {

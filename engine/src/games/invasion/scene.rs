@@ -1,7 +1,10 @@
 //! The table seen from above: its edges in inches with a faint grid, terrain
 //! by cover class, barriers, manholes and Spug holes, every group as tokens
-//! of its living figures in its faction's colour with its name, a marker on
-//! groups locked in hand-to-hand, and the round's cards in a row below.
+//! of its living figures in its faction's colour (a ground vehicle with a
+//! line for its facing; a craft in the air lighter, its outline dashed) with
+//! its name placed where it overlaps no other name, a marker on groups
+//! locked in hand-to-hand, the round's cards in a row below, and under them
+//! the groups below the table or carried, in words.
 //!
 //! Scene units are tenths of an inch ([`S`] per hundredth).
 
@@ -172,12 +175,22 @@ pub fn scene(s: &InvasionState) -> Scene {
         it.tooltip = Some(format!("Spug hole {i}"));
         items.push(it);
     }
+    // Names are placed after every group is drawn, so that none overlaps
+    // another (see `place_names`).
+    let mut names: Vec<NameToPlace> = Vec::new();
+    let mut tokens: Vec<Rect> = Vec::new();
     for (gi, g) in s.groups.iter().enumerate() {
-        if g.place != Place::Table || g.alive_count() == 0 {
+        let air = g.place == Place::Air;
+        if !(g.place == Place::Table || air) || g.alive_count() == 0 {
             continue;
         }
         let [r, gr, b] = s.faction(g.seat).colour;
-        let colour = Rgba::rgb(r, gr, b);
+        // A craft in the air is drawn lighter, its outline dashed.
+        let colour = if air {
+            Rgba(r, gr, b, 120)
+        } else {
+            Rgba::rgb(r, gr, b)
+        };
         let pts = g.points();
         if pts.is_empty() {
             continue;
@@ -192,9 +205,11 @@ pub fn scene(s: &InvasionState) -> Scene {
                 center: to_scene(centre),
                 radius: reach,
             },
-            Rgba(r, gr, b, 40),
+            Rgba(r, gr, b, if air { 20 } else { 40 }),
             if g.locked.is_some() {
                 (3.0, Rgba::rgb(200, 30, 30))
+            } else if air {
+                (0.0, INK)
             } else {
                 (1.0, Rgba(r, gr, b, 160))
             },
@@ -207,11 +222,21 @@ pub fn scene(s: &InvasionState) -> Scene {
             if g.alive_count() == 1 { "" } else { "s" },
             if g.locked.is_some() {
                 ", locked in hand-to-hand"
+            } else if air {
+                " (in the air)"
             } else {
                 ""
             }
         ));
         items.push(area);
+        if air {
+            items.extend(dashed_circle(
+                &format!("air:{gi}"),
+                to_scene(centre),
+                reach,
+                Rgba(r, gr, b, 200),
+            ));
+        }
         for m in g.alive() {
             let Some(p) = m.at else { continue };
             let mut it = item(
@@ -222,29 +247,74 @@ pub fn scene(s: &InvasionState) -> Scene {
                     radius: 5.0,
                 },
                 colour,
-                (1.0, INK),
+                if air {
+                    (1.0, Rgba(255, 255, 255, 200))
+                } else {
+                    (1.0, INK)
+                },
             );
-            it.tooltip = Some(m.name.clone());
+            let mut tip = match g.facing {
+                Some(f) => format!("{}, facing {}", m.name, super::describe::facing_words(f)),
+                None => m.name.clone(),
+            };
+            if air {
+                tip.push_str(" (in the air)");
+            }
+            it.tooltip = Some(tip);
             items.push(it);
+            // A ground vehicle's facing: a short line out of its token (a
+            // label, so clicks go through to the figure).
+            if let Some(f) = g.facing {
+                let (sin, cos) = (f as f32).to_radians().sin_cos();
+                let [cx, cy] = to_scene(p);
+                items.push(item(
+                    format!("facing:{}", m.id),
+                    ItemKind::Label,
+                    Shape::Line(vec![[cx, cy], [cx + 10.0 * cos, cy + 10.0 * sin]]),
+                    INK,
+                    (2.0, INK),
+                ));
+            }
+            let [cx, cy] = to_scene(p);
+            tokens.push(Rect::around([cx, cy], 10.0, 10.0));
         }
-        let top = pts.iter().map(|p| p.y).min().unwrap_or(0);
-        items.push(label(
-            format!("group-name:{gi}"),
-            [centre.x as f32 * S, top as f32 * S - 12.0],
-            g.name.clone(),
-            11.0,
-            INK,
-        ));
+        let scene_pts: Vec<[f32; 2]> = pts.iter().map(|p| to_scene(*p)).collect();
+        let min_x = scene_pts.iter().map(|p| p[0]).fold(f32::MAX, f32::min) - 5.0;
+        let max_x = scene_pts.iter().map(|p| p[0]).fold(f32::MIN, f32::max) + 5.0;
+        let min_y = scene_pts.iter().map(|p| p[1]).fold(f32::MAX, f32::min) - 5.0;
+        let max_y = scene_pts.iter().map(|p| p[1]).fold(f32::MIN, f32::max) + 5.0;
+        let bounds = Rect {
+            min: [min_x, min_y],
+            max: [max_x, max_y],
+        };
+        names.push(NameToPlace {
+            id: format!("group-name:{gi}"),
+            text: g.name.clone(),
+            short: short_name(&g.name),
+            size: 11.0,
+            fill: if air { Rgba(40, 36, 30, 170) } else { INK },
+            around: bounds,
+        });
         if g.locked.is_some() {
-            items.push(label(
-                format!("locked:{gi}"),
-                [centre.x as f32 * S, top as f32 * S - 24.0],
-                "⚔ hand-to-hand".into(),
-                10.0,
-                Rgba::rgb(190, 20, 20),
-            ));
+            names.push(NameToPlace {
+                id: format!("locked:{gi}"),
+                text: "hand-to-hand".into(),
+                short: "melee".into(),
+                size: 10.0,
+                fill: Rgba::rgb(190, 20, 20),
+                around: bounds,
+            });
         }
     }
+    let terrain_names: Vec<Rect> = items
+        .iter()
+        .filter(|i| i.id.starts_with("terrain-name:"))
+        .filter_map(|i| match &i.shape {
+            Shape::Text { pos, text, size } => Some(text_rect(*pos, text, *size)),
+            _ => None,
+        })
+        .collect();
+    items.extend(place_names(&names, &tokens, &terrain_names, [w, h]));
     // The round's cards in a row below the table.
     let card_w = 120.0;
     let y0 = h + 15.0;
@@ -310,10 +380,385 @@ pub fn scene(s: &InvasionState) -> Scene {
             INK,
         ));
     }
+    // Groups not on the table are not drawn: a line of words under the cards.
+    let unseen = unseen_words(s);
+    let extra = if unseen.is_empty() {
+        0.0
+    } else {
+        items.push(label(
+            "below".into(),
+            [w / 2.0, h + CARDS + 6.0],
+            unseen,
+            11.0,
+            INK,
+        ));
+        20.0
+    };
     Scene {
         width: w.max(10.0 + s.drawn.len() as f32 * 130.0),
-        height: h + CARDS,
+        height: h + CARDS + extra,
         background: Some(Rgba::rgb(236, 232, 220)),
         items,
+    }
+}
+
+/// A box in scene units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Rect {
+    min: [f32; 2],
+    max: [f32; 2],
+}
+
+impl Rect {
+    fn around(c: [f32; 2], w: f32, h: f32) -> Rect {
+        Rect {
+            min: [c[0] - w / 2.0, c[1] - h / 2.0],
+            max: [c[0] + w / 2.0, c[1] + h / 2.0],
+        }
+    }
+
+    fn overlaps(&self, o: &Rect) -> bool {
+        self.min[0] < o.max[0]
+            && o.min[0] < self.max[0]
+            && self.min[1] < o.max[1]
+            && o.min[1] < self.max[1]
+    }
+
+    fn inside(&self, w: f32, h: f32) -> bool {
+        self.min[0] >= 0.0 && self.min[1] >= 0.0 && self.max[0] <= w && self.max[1] <= h
+    }
+}
+
+/// The box a centred label takes (an estimate: a proportional font's
+/// letters are about 0.6 of its size wide).
+fn text_rect(pos: [f32; 2], text: &str, size: f32) -> Rect {
+    let w = text.chars().count() as f32 * size * 0.6 + 2.0;
+    Rect::around(pos, w, size * 1.3)
+}
+
+/// A group's name (or its hand-to-hand marker) to be placed near its figures.
+struct NameToPlace {
+    id: String,
+    text: String,
+    short: String,
+    size: f32,
+    fill: Rgba,
+    /// The box around the group's figures.
+    around: Rect,
+}
+
+/// Where a label of this width and height may go around a group's figures,
+/// in order of preference: above, below, left, right, then further out.
+fn spots(around: &Rect, tw: f32, th: f32) -> Vec<[f32; 2]> {
+    let cx = (around.min[0] + around.max[0]) / 2.0;
+    let cy = (around.min[1] + around.max[1]) / 2.0;
+    let above = around.min[1] - th / 2.0 - 1.0;
+    let below = around.max[1] + th / 2.0 + 1.0;
+    let left = around.min[0] - tw / 2.0 - 2.0;
+    let right = around.max[0] + tw / 2.0 + 2.0;
+    vec![
+        [cx, above],
+        [cx, below],
+        [left, cy],
+        [right, cy],
+        [cx, above - th],
+        [cx, below + th],
+        [left, above],
+        [right, above],
+        [left, below],
+        [right, below],
+        [cx, above - 2.0 * th],
+        [cx, below + 2.0 * th],
+        [left, cy - th],
+        [right, cy - th],
+        [left, cy + th],
+        [right, cy + th],
+    ]
+}
+
+/// Places every name so that no two overlap (deterministic, in group
+/// order): the first spot around its group that overlaps no name placed
+/// yet, no figure and no terrain name; failing that, the first that overlaps
+/// no name; failing that, the same with the name shortened; and last the
+/// first spot.
+fn place_names(
+    names: &[NameToPlace],
+    tokens: &[Rect],
+    terrain: &[Rect],
+    table: [f32; 2],
+) -> Vec<Item> {
+    let mut placed: Vec<Rect> = Vec::new();
+    let mut out = Vec::new();
+    for n in names {
+        let fits = |text: &str, strict: bool, placed: &[Rect]| {
+            let probe = text_rect([0.0, 0.0], text, n.size);
+            let (tw, th) = (probe.max[0] - probe.min[0], probe.max[1] - probe.min[1]);
+            spots(&n.around, tw, th).into_iter().find(|&pos| {
+                let r = text_rect(pos, text, n.size);
+                r.inside(table[0], table[1])
+                    && !placed.iter().any(|p| p.overlaps(&r))
+                    && (!strict
+                        || (!tokens.iter().any(|t| t.overlaps(&r))
+                            && !terrain.iter().any(|t| t.overlaps(&r))))
+            })
+        };
+        let found = fits(&n.text, true, &placed)
+            .map(|p| (p, n.text.clone()))
+            .or_else(|| fits(&n.text, false, &placed).map(|p| (p, n.text.clone())))
+            .or_else(|| fits(&n.short, false, &placed).map(|p| (p, n.short.clone())));
+        let (pos, text) = found.unwrap_or_else(|| {
+            let probe = text_rect([0.0, 0.0], &n.text, n.size);
+            let tw = probe.max[0] - probe.min[0];
+            let th = probe.max[1] - probe.min[1];
+            (spots(&n.around, tw, th)[0], n.text.clone())
+        });
+        placed.push(text_rect(pos, &text, n.size));
+        out.push(label(n.id.clone(), pos, text, n.size, n.fill));
+    }
+    out
+}
+
+/// A shorter name for a crowded table: "1st Squad, Section A" reads
+/// "1st Squ. Sec. A" (words longer than three letters cut to three and a
+/// stop; words with a digit kept).
+pub fn short_name(name: &str) -> String {
+    name.split_whitespace()
+        .map(|w| {
+            let w = w.trim_end_matches(',');
+            if w.chars().count() <= 3 || w.chars().any(|c| c.is_ascii_digit()) {
+                w.to_owned()
+            } else {
+                format!("{}.", w.chars().take(3).collect::<String>())
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A dashed circle: short strokes around it (labels, so clicks go through).
+fn dashed_circle(id: &str, c: [f32; 2], r: f32, colour: Rgba) -> Vec<Item> {
+    let n = 16;
+    (0..n)
+        .map(|i| {
+            let a0 = i as f32 / n as f32 * std::f32::consts::TAU;
+            let a1 = a0 + std::f32::consts::TAU / n as f32 * 0.55;
+            item(
+                format!("{id}:{i}"),
+                ItemKind::Label,
+                Shape::Line(vec![
+                    [c[0] + r * a0.cos(), c[1] + r * a0.sin()],
+                    [c[0] + r * a1.cos(), c[1] + r * a1.sin()],
+                ]),
+                colour,
+                (1.5, colour),
+            )
+        })
+        .collect()
+}
+
+/// The groups below the table or carried, in words ("Below the table: Spugs
+/// Burrower Worm (carrying Brood One); in the sewers: ..."); empty if none.
+pub fn unseen_words(s: &InvasionState) -> String {
+    let mut tunnels = Vec::new();
+    let mut sewers = Vec::new();
+    for (gi, g) in s.groups.iter().enumerate() {
+        if g.place != Place::Below || g.alive_count() == 0 {
+            continue;
+        }
+        let gid = gi as super::state::GroupId;
+        let mut text = super::rules::group_name(s, gid);
+        let carried: Vec<&str> = s
+            .groups
+            .iter()
+            .filter(|o| o.place == Place::Carried(gid) && o.alive_count() > 0)
+            .map(|o| o.name.as_str())
+            .collect();
+        if !carried.is_empty() {
+            text.push_str(&format!(" (carrying {})", carried.join(", ")));
+        }
+        if s.is_worm(gid) {
+            tunnels.push(text);
+        } else {
+            sewers.push(text);
+        }
+    }
+    let mut parts = Vec::new();
+    if !tunnels.is_empty() {
+        parts.push(format!("below the table: {}", tunnels.join(", ")));
+    }
+    if !sewers.is_empty() {
+        parts.push(format!("in the sewers: {}", sewers.join(", ")));
+    }
+    // Squads a Burrower has brought up and not deployed yet.
+    for (wi, w) in s.groups.iter().enumerate() {
+        let wid = wi as super::state::GroupId;
+        if w.place == Place::Below {
+            continue;
+        }
+        let carried: Vec<&str> = s
+            .groups
+            .iter()
+            .filter(|o| o.place == Place::Carried(wid) && o.alive_count() > 0)
+            .map(|o| o.name.as_str())
+            .collect();
+        if !carried.is_empty() {
+            parts.push(format!(
+                "carried by {}: {}",
+                super::rules::group_name(s, wid),
+                carried.join(", ")
+            ));
+        }
+    }
+    let mut text = parts.join("; ");
+    if let Some(first) = text.get(..1) {
+        text = first.to_uppercase() + &text[1..];
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::invasion::{InvasionConfig, start};
+
+    fn crash_site() -> InvasionState {
+        start(&InvasionConfig {
+            scenario: "crash_site".into(),
+            sewers: true,
+            ..InvasionConfig::default()
+        })
+        .expect("setup")
+    }
+
+    fn by_name(s: &InvasionState, name: &str) -> usize {
+        s.groups.iter().position(|g| g.name == name).expect(name)
+    }
+
+    fn names(scene: &Scene) -> Vec<Rect> {
+        scene
+            .items
+            .iter()
+            .filter(|i| i.id.starts_with("group-name:") || i.id.starts_with("locked:"))
+            .filter_map(|i| match &i.shape {
+                Shape::Text { pos, text, size } => Some(text_rect(*pos, text, *size)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn names_of_groups_standing_close_together_do_not_overlap() {
+        let mut s = crash_site();
+        // Squeeze U.N.I.T.'s four sections into a corner, 2" apart.
+        for (i, name) in [
+            "1st Squad, Section A",
+            "1st Squad, Section B",
+            "2nd Squad, Section A",
+            "2nd Squad, Section B",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let g = by_name(&s, name);
+            for (k, m) in s.groups[g].models.iter_mut().enumerate() {
+                m.at = Some(Point::new(
+                    300 + 200 * i as i32 + 110 * (k as i32 % 2),
+                    300 + 110 * (k as i32 / 2),
+                ));
+            }
+        }
+        let scene = scene(&s);
+        let rects = names(&scene);
+        let on_table = s.groups.iter().filter(|g| g.on_table()).count();
+        assert_eq!(rects.len(), on_table);
+        for (i, a) in rects.iter().enumerate() {
+            for b in &rects[i + 1..] {
+                assert!(!a.overlaps(b), "{a:?} overlaps {b:?}");
+            }
+        }
+        // Placing is deterministic.
+        assert_eq!(super::scene(&s), scene);
+    }
+
+    #[test]
+    fn short_names_keep_numbers_and_cut_long_words() {
+        assert_eq!(short_name("1st Squad, Section A"), "1st Squ. Sec. A");
+        assert_eq!(short_name("Brood One"), "Bro. One");
+    }
+
+    #[test]
+    fn a_craft_in_the_air_is_drawn_light_and_dashed_and_says_so() {
+        let mut s = crash_site();
+        let g = by_name(&s, "1st Squad, Section A");
+        s.groups[g].place = Place::Air;
+        let scene = scene(&s);
+        let id = &s.groups[g].models[0].id;
+        let token = scene
+            .items
+            .iter()
+            .find(|i| i.id == format!("model:{id}"))
+            .expect("drawn");
+        assert!(token.tooltip.as_deref().unwrap().ends_with("(in the air)"));
+        assert!(token.fill.3 < 255);
+        assert!(scene.items.iter().any(|i| i.id == format!("air:{g}:0")));
+        let area = scene.items.iter().find(|i| i.id == format!("group:{g}"));
+        assert!(
+            area.unwrap()
+                .tooltip
+                .as_deref()
+                .unwrap()
+                .ends_with("(in the air)")
+        );
+    }
+
+    #[test]
+    fn groups_below_the_table_or_carried_are_listed_under_the_cards() {
+        let mut s = crash_site();
+        assert_eq!(unseen_words(&s), "");
+        assert!(!scene(&s).items.iter().any(|i| i.id == "below"));
+        let worm = by_name(&s, "Burrower Worm");
+        let brood = by_name(&s, "Brood One");
+        let unit = by_name(&s, "1st Squad, Section A");
+        s.groups[worm].place = Place::Below;
+        s.groups[brood].place = Place::Carried(worm as u16);
+        s.groups[unit].place = Place::Below;
+        assert_eq!(
+            unseen_words(&s),
+            "Below the table: Spugs Burrower Worm (carrying Brood One); in the sewers: U.N.I.T. 1st Squad, Section A"
+        );
+        let scene = scene(&s);
+        assert!(scene.items.iter().any(|i| i.id == "below"));
+        assert!(
+            !scene
+                .items
+                .iter()
+                .any(|i| i.id == format!("group:{worm}") || i.id == format!("group:{brood}"))
+        );
+        // Brought up and not deployed yet.
+        s.groups[worm].place = Place::Table;
+        s.groups[unit].place = Place::Table;
+        assert_eq!(
+            unseen_words(&s),
+            "Carried by Spugs Burrower Worm: Brood One"
+        );
+    }
+
+    #[test]
+    fn a_ground_vehicle_shows_its_facing() {
+        let mut s = crash_site();
+        let g = by_name(&s, "1st Squad, Section A");
+        s.groups[g].facing = Some(90);
+        let scene = scene(&s);
+        let id = &s.groups[g].models[0].id;
+        let line = scene
+            .items
+            .iter()
+            .find(|i| i.id == format!("facing:{id}"))
+            .expect("a facing line");
+        let Shape::Line(pts) = &line.shape else {
+            panic!("a line")
+        };
+        assert!(pts[1][1] > pts[0][1], "90 degrees points down the table");
+        assert_eq!(line.kind, ItemKind::Label, "clicks go through it");
     }
 }

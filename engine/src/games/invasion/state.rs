@@ -108,6 +108,12 @@ pub struct Group {
     pub arrival_successes: u8,
     /// Enemy figures it has killed.
     pub kills: u32,
+    /// A ground vehicle's facing ("Vehicle movement"), in whole degrees
+    /// clockwise on the board from the +x direction (0 faces the right-hand
+    /// edge, 90 the bottom edge, as `y` grows down the table); `None` for
+    /// every group that is not a ground vehicle.
+    #[serde(default)]
+    pub facing: Option<i32>,
 }
 
 impl Group {
@@ -243,6 +249,10 @@ pub enum InvasionEvent {
         stopped: Option<String>,
         /// The cover class declared for it at a real table.
         declared_cover: Option<Cover>,
+        /// A ground vehicle's turn at the end of its move: its new facing
+        /// in degrees (0-359), `None` when it keeps its facing.
+        #[serde(default)]
+        face: Option<i32>,
     },
     /// A shooting action or a linked volley was rolled.
     Shot {
@@ -520,6 +530,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             group,
             to,
             declared_cover,
+            face,
             ..
         } => {
             let g = &mut state.groups[*group as usize];
@@ -528,6 +539,9 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                 m.at = points.next().copied().flatten();
             }
             g.declared_cover = *declared_cover;
+            if face.is_some() {
+                g.facing = *face;
+            }
             if state.is_mites(*group) && state.mites_uncontrolled(state.group(*group).seat) {
                 state.mites_moved = true;
             }
