@@ -190,7 +190,7 @@ fn refusals_after_the_battle_is_over() {
         }
     }
     let p = step(&mut s, &[]);
-    p.assert_says("the battle is over: U.N.I.T. wins (U.N.I.T.: Be the last faction on the table)");
+    p.assert_says("the battle is over: U.N.I.T. win (U.N.I.T.: Be the last faction on the table)");
     let e = refused(&mut s, 0, r#""end_card""#, &[]);
     assert_eq!(e.kind, RuleErrorKind::GameOver);
 }

@@ -215,7 +215,7 @@ fn build(dir: &Path) -> Res<Manifest> {
         json!({ "scenario": "skirmish", "real_table": true, "sewers": true }),
         "Alien Invasion at a real table, real dice, in progress",
         DiceMode::Entered,
-        40,
+        14,
         false,
         Kind::Branched,
     )?;

@@ -95,12 +95,9 @@ pub fn ending(s: &InvasionState) -> InvasionEvent {
             .iter()
             .map(|&w| s.faction(w).name.as_str())
             .collect();
-        format!(
-            "{} win{} ({})",
-            names.join(" and "),
-            if names.len() == 1 { "s" } else { "" },
-            why.join("; ")
-        )
+        // Factions are named as bodies of troops: "the Daleks win",
+        // "U.N.I.T. win".
+        format!("{} win ({})", names.join(" and "), why.join("; "))
     };
     InvasionEvent::Ended { winners, summary }
 }
