@@ -237,8 +237,15 @@ pub fn legal(s: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
             Place::Reserve | Place::Gone => {}
         }
     }
-    candidates
-        .into_iter()
+    // Two goals can give the same move (a special action's place on the
+    // way to the middle): each command once, in the order found.
+    let mut seen: Vec<InvasionCommand> = Vec::with_capacity(candidates.len());
+    for c in candidates {
+        if !seen.contains(&c) {
+            seen.push(c);
+        }
+    }
+    seen.into_iter()
         .filter(|c| ok(s, seat, c))
         .map(|c| (Actor(seat), c))
         .collect()
