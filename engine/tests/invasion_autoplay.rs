@@ -65,12 +65,17 @@ fn check(seed: u64, config: InvasionConfig) {
         "seed {seed}: ended early in round {}",
         st.round
     );
+    use xenolog_engine::games::invasion::{model::VictoryKind, victory::met};
     for w in &outcome.winners {
+        // A scenario's condition, or the MiB's own ("in addition to any
+        // scenario specific victory conditions").
+        let mib = st.factions[w.0 as usize].rules.study && met(st, w.0, &VictoryKind::StudyAll);
         assert!(
-            st.scenario.victories.iter().any(|v| {
-                v.seat.is_none_or(|x| Actor(x) == *w)
-                    && xenolog_engine::games::invasion::victory::met(st, w.0, &v.kind)
-            }),
+            mib || st
+                .scenario
+                .victories
+                .iter()
+                .any(|v| v.seat.is_none_or(|x| Actor(x) == *w) && met(st, w.0, &v.kind)),
             "seed {seed}: {w:?} won without meeting a condition"
         );
     }
