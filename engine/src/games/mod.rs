@@ -19,6 +19,7 @@ pub mod dimx;
 pub mod highcard;
 pub mod invasion;
 pub mod race;
+pub mod words;
 
 /// A game as the command line and the app list it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -79,35 +79,10 @@ pub fn lines(text: &str) -> Result<Vec<Line>, TextError> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let no = i + 1;
-        let mut words = Vec::new();
-        let mut cur = String::new();
-        let mut in_quotes = false;
-        let mut quoted = false;
-        for ch in raw.chars() {
-            match ch {
-                '"' => {
-                    in_quotes = !in_quotes;
-                    quoted = true;
-                }
-                '#' if !in_quotes => break,
-                c if c.is_whitespace() && !in_quotes => {
-                    if !cur.is_empty() || quoted {
-                        words.push(std::mem::take(&mut cur));
-                    }
-                    quoted = false;
-                }
-                c => cur.push(c),
-            }
-        }
-        if in_quotes {
-            return Err(TextError {
-                line: no,
-                message: "a quoted text is not closed (missing \")".into(),
-            });
-        }
-        if !cur.is_empty() || quoted {
-            words.push(cur);
-        }
+        let words = crate::games::words::words(raw).map_err(|m| TextError {
+            line: no,
+            message: m.into(),
+        })?;
         if !words.is_empty() {
             out.push(Line { no, words });
         }
