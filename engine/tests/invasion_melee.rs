@@ -479,3 +479,273 @@ fn resolving_spugs_fight_to_the_death_and_the_combat_continues_on_the_next_card(
         Some(Pending::ResolveMelees { .. })
     ));
 }
+
+// ---- Rules version 2: the aftermath and reinforcements --------------------------
+
+/// U.N.I.T. section A holds the house (a building); Dalek Patrol Alpha
+/// storms it on a Double card and the melee is resolved.
+fn stormed() -> (InvasionState, GroupId, GroupId) {
+    let mut s = given(&["unit", "daleks"]);
+    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
+    place(&mut s, sec, 30.5, 31.0);
+    put(&mut s, sec, 1, 30.5, 32.1);
+    put(&mut s, sec, 2, 30.5, 33.2);
+    put(&mut s, sec, 3, 31.6, 32.1);
+    place(&mut s, dal, 22.0, 32.1);
+    card(&mut s, 1, CardKind::Double);
+    let p = play(&mut s, 1, &mv(dal, 29.5, 32.1), &[]);
+    p.assert_says("defend a building");
+    play(&mut s, 1, r#""end_card""#, &[]);
+    step(&mut s, &[]);
+    (s, sec, dal)
+}
+
+#[test]
+fn resolving_a_single_faction_left_may_move_to_occupy_any_ground_that_their_opponent_was_holding() {
+    let (mut s, sec, dal) = stormed();
+    let held: Vec<Point> = s.group(sec).points();
+    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
+    // 18 sixes at the building's 12: all four defenders fall.
+    play(&mut s, 1, r#"{"strike":{}}"#, &[6; 18]);
+    assert_eq!(alive(&s, sec), 0);
+    let p = step(&mut s, &[]);
+    p.assert_says("may take the ground they held (a building)");
+    assert!(matches!(
+        s.pending.first(),
+        Some(Pending::Occupy { seat: 1, .. })
+    ));
+    // The winners' player is asked, with both answers.
+    let asked = xenolog_engine::games::invasion::legal::asked(&s);
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].seat.0, 1);
+    assert!(is_legal(&s, r#"{"occupy":{"take":true}}"#));
+    assert!(is_legal(&s, r#"{"occupy":{"take":false}}"#));
+    let e = refused(&mut s, 0, r#"{"occupy":{"take":true}}"#, &[]);
+    assert!(e.message.contains("Daleks decide"), "{e}");
+    assert_legal_accepted(&s);
+    let p = play(&mut s, 1, r#"{"occupy":{"take":true}}"#, &[]);
+    p.assert_says("takes the ground its enemy held");
+    p.assert_says("the hand-to-hand combat is over");
+    // "if a building was stormed the attackers will get inside".
+    for q in s.group(dal).points() {
+        assert!(held.contains(&q), "{q:?} is where a defender stood");
+        assert_eq!(table::cover_at(&s.scenario, q), Cover::Building);
+    }
+    assert!(s.melees.is_empty() && s.group(dal).locked.is_none());
+    assert!(s.pending.is_empty());
+}
+
+#[test]
+fn resolving_the_winners_may_also_stay_where_they_fought() {
+    let (mut s, sec, dal) = stormed();
+    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
+    play(&mut s, 1, r#"{"strike":{}}"#, &[6; 18]);
+    assert_eq!(alive(&s, sec), 0);
+    step(&mut s, &[]);
+    let before = s.group(dal).points();
+    let p = play(&mut s, 1, r#"{"occupy":{"take":false}}"#, &[]);
+    assert!(!p.events.iter().any(|e| matches!(e, E::Moved { .. })));
+    assert_eq!(s.group(dal).points(), before);
+    assert!(s.melees.is_empty() && s.pending.is_empty());
+}
+
+#[test]
+fn resolving_defenders_who_win_alone_are_not_offered_their_own_ground() {
+    let (mut s, sec, dal) = stormed();
+    kill(&mut s, dal, 1);
+    let held = s.group(sec).points();
+    // 8 sixes: 48 at the open 24 kills both Daleks left.
+    play(&mut s, 0, r#"{"strike":{}}"#, &[6; 8]);
+    play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
+    assert_eq!(alive(&s, dal), 0);
+    let one = figures(&s, sec)[0].clone();
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"casualties":{{"models":["{one}"]}}}}"#),
+        &[],
+    );
+    let p = step(&mut s, &[]);
+    assert!(
+        !p.events
+            .iter()
+            .any(|e| matches!(e, E::GroundOffered { .. } | E::Moved { .. }))
+    );
+    p.assert_says("the hand-to-hand combat is over");
+    assert_eq!(s.group(sec).points(), held[1..].to_vec());
+    assert!(s.pending.is_empty());
+}
+
+#[test]
+fn resolving_a_single_faction_left_forms_suitable_groups_based_on_their_organisation() {
+    let (mut s, sec, dal) = engaged(CardKind::Double);
+    let beta = gid(&s, "d2");
+    place(&mut s, beta, 24.0, 26.0);
+    // Dalek Patrol Beta joins the fight: it merges into Alpha.
+    let p = play(&mut s, 1, &mv(beta, 21.2, 21.1), &[]);
+    p.assert_says("Daleks Dalek Patrol Beta join Daleks Dalek Patrol Alpha");
+    assert_eq!(alive(&s, dal), 6);
+    assert_eq!(alive(&s, beta), 0);
+    // The card's two actions are used: the melee is resolved at its end.
+    steps(&mut s);
+    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
+    play(&mut s, 1, r#"{"strike":{}}"#, &[6; 36]);
+    assert_eq!(alive(&s, sec), 0);
+    let p = step(&mut s, &[]);
+    // "they will form suitable groups based on their organisation, Daleks
+    // would form up into threes for instance".
+    p.assert_says(
+        "Daleks re-form by their organisation: Dalek Patrol Beta back in their own group",
+    );
+    assert_eq!(alive(&s, dal), 3);
+    assert_eq!(alive(&s, beta), 3);
+    assert!(s.group(beta).on_table() && s.group(beta).locked.is_none());
+    assert!(s.group(dal).alive().all(|m| m.origin.is_none()));
+    assert!(
+        s.group(beta)
+            .alive()
+            .all(|m| m.id.starts_with("daleks-d2-")),
+        "each figure back in the group it was deployed in"
+    );
+    assert!(s.melees.is_empty());
+}
+
+#[test]
+fn hand_to_hand_reinforcements_of_other_kill_scores_are_each_paid_for_at_their_own() {
+    // Spugs (9 in the open) and their Mites (6) in one merged group.
+    let mut s = given(&["unit", "spugs"]);
+    let (sec, brood, mites) = (gid(&s, "s1"), gid(&s, "sq1"), gid(&s, "m1"));
+    place(&mut s, sec, 20.0, 20.0);
+    place(&mut s, brood, 20.0, 26.0);
+    place(&mut s, mites, 24.0, 26.0);
+    cards(
+        &mut s,
+        &[(Some(1), CardKind::Double), (Some(0), CardKind::Single)],
+    );
+    play(&mut s, 1, &mv(brood, 20.0, 21.05), &[]);
+    let p = play(&mut s, 1, &mv(mites, 22.2, 21.1), &[]);
+    p.assert_says("join");
+    steps(&mut s);
+    // U.N.I.T.'s 8 dice total 20: two Spugs (9 + 9) or three Mites (6 + 6 + 6).
+    play(&mut s, 0, r#"{"strike":{}}"#, &[2, 2, 2, 2, 3, 3, 3, 3]);
+    let p_words = s.pending.first().cloned();
+    assert!(
+        matches!(
+            p_words,
+            Some(Pending::Casualties {
+                seat: 1,
+                count: 3,
+                budget: Some(_),
+                ..
+            })
+        ),
+        "{p_words:?}"
+    );
+    let spugs: Vec<String> = s
+        .group(brood)
+        .alive()
+        .filter(|m| m.kind == "spug")
+        .map(|m| m.id.clone())
+        .take(3)
+        .collect();
+    let mite: String = s
+        .group(brood)
+        .alive()
+        .find(|m| m.kind == "mite")
+        .map(|m| m.id.clone())
+        .unwrap();
+    // Three Spugs cost 27: more than 20.
+    let e = refused(
+        &mut s,
+        1,
+        &format!(
+            r#"{{"casualties":{{"models":{}}}}}"#,
+            serde_json::to_string(&spugs).unwrap()
+        ),
+        &[],
+    );
+    assert!(
+        refusal(&e).contains("each casualty is paid for at its own kill score: these cost 27 and 20 of the total is left"),
+        "{}",
+        refusal(&e)
+    );
+    // Two Spugs (18): the 2 left pay for nothing more, the choice is over.
+    let before = alive(&s, brood);
+    play(
+        &mut s,
+        1,
+        &format!(
+            r#"{{"casualties":{{"models":{}}}}}"#,
+            serde_json::to_string(&spugs[..2]).unwrap()
+        ),
+        &[],
+    );
+    assert_eq!(alive(&s, brood), before - 2);
+    assert!(
+        !matches!(s.pending.first(), Some(Pending::Casualties { .. })),
+        "{:?}",
+        s.pending.first()
+    );
+    assert!(s.group(brood).alive().any(|m| m.id == mite));
+    assert_eq!(
+        s.kills[0], 2,
+        "U.N.I.T. is credited as the casualties are chosen"
+    );
+}
+
+#[test]
+fn hand_to_hand_mixed_kill_scores_one_at_a_time_until_the_total_is_spent() {
+    let mut s = given(&["unit", "spugs"]);
+    let (sec, brood, mites) = (gid(&s, "s1"), gid(&s, "sq1"), gid(&s, "m1"));
+    place(&mut s, sec, 20.0, 20.0);
+    place(&mut s, brood, 20.0, 26.0);
+    place(&mut s, mites, 24.0, 26.0);
+    cards(
+        &mut s,
+        &[(Some(1), CardKind::Double), (Some(0), CardKind::Single)],
+    );
+    play(&mut s, 1, &mv(brood, 20.0, 21.05), &[]);
+    play(&mut s, 1, &mv(mites, 22.2, 21.1), &[]);
+    steps(&mut s);
+    play(&mut s, 0, r#"{"strike":{}}"#, &[2, 2, 2, 2, 3, 3, 3, 3]);
+    // One Mite (6): 14 left pays for more, so the choice goes on; legal
+    // offers only figures the rest can pay for.
+    let mite: String = s
+        .group(brood)
+        .alive()
+        .find(|m| m.kind == "mite")
+        .map(|m| m.id.clone())
+        .unwrap();
+    play(
+        &mut s,
+        1,
+        &format!(r#"{{"casualties":{{"models":["{mite}"]}}}}"#),
+        &[],
+    );
+    assert!(matches!(
+        s.pending.first(),
+        Some(Pending::Casualties {
+            count: 2,
+            budget: Some(b),
+            ..
+        }) if b.total == 14
+    ));
+    let spug: String = s
+        .group(brood)
+        .alive()
+        .find(|m| m.kind == "spug")
+        .map(|m| m.id.clone())
+        .unwrap();
+    play(
+        &mut s,
+        1,
+        &format!(r#"{{"casualties":{{"models":["{spug}"]}}}}"#),
+        &[],
+    );
+    // 5 left: less than any figure's 6.
+    assert!(!matches!(
+        s.pending.first(),
+        Some(Pending::Casualties { .. })
+    ));
+    assert_eq!(s.kills[0], 2);
+}

@@ -96,6 +96,44 @@ fn special_actions_at_the_place_of_the_action_only() {
 // ---- declared facts at a real table ------------------------------------------------------
 
 #[test]
+fn special_actions_something_new_or_odd_agreed_by_the_players_is_an_action_roll() {
+    let mut s = given(&["unit", "daleks"]);
+    let sec = gid(&s, "s1");
+    card(&mut s, 0, CardKind::Double);
+    let try_it = |what: &str| {
+        format!(
+            r#"{{"try":{{"group":{sec},"what":{}}}}}"#,
+            serde_json::to_string(what).unwrap()
+        )
+    };
+    // "common sense and a quick discussion between players should decide
+    // whether to allow it. ... roll a D6 for every figure helping".
+    let p = play(&mut s, 0, &try_it("hot-wire the milk float"), &[1, 2, 3, 4]);
+    p.assert_says("U.N.I.T. 1st Squad, Section A try something new (hot-wire the milk float): 1,2,3,4 (no 6: it fails)");
+    assert_eq!(s.actions_left(), 1, "it is an action");
+    let p = play(
+        &mut s,
+        0,
+        &try_it("  climb the water tower "),
+        &[5, 6, 1, 1],
+    );
+    p.assert_says("(climb the water tower): 5,6,1,1 (a 6: success)");
+    assert!(
+        p.events
+            .iter()
+            .any(|e| matches!(e, E::Tried { success: true, .. }))
+    );
+    // Words are needed, on one line, not too long.
+    card(&mut s, 0, CardKind::Single);
+    let e = refused(&mut s, 0, &try_it("   "), &[]);
+    assert!(e.message.contains("say what the group attempts"), "{e}");
+    let e = refused(&mut s, 0, &try_it("one\ntwo"), &[]);
+    assert!(e.message.contains("one line"), "{e}");
+    let e = refused(&mut s, 0, &try_it(&"x".repeat(121)), &[]);
+    assert!(e.message.contains("at most 120 characters"), "{e}");
+}
+
+#[test]
 fn real_table_base_contact_and_a_defended_position_are_declared_and_marked() {
     let mut s = given_with(&["unit", "daleks"], false, true);
     let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));

@@ -249,7 +249,7 @@ fn vehicle_movement_legal_lists_take_off_fly_and_land_and_decide_accepts_them() 
 
 const MOTOR_POOL: &str = r#"
 faction motor "Motor Pool"
-model jeep "Land Rover" species human shoot 2 move 12 kill 9 12 15 vehicle offroad
+model jeep "Land Rover" species human shoot 2 move 12 kill 9 12 15 vehicle offroad carry 4
 model car "Staff Car" species human shoot 1 move 12 kill 9 12 15 vehicle road
 model trooper "Trooper" species human shoot 1 kill 6 9 12
 group j1 "Recce" jeep
@@ -494,4 +494,106 @@ fn vehicle_movement_at_a_real_table_the_players_move_the_vehicle_and_the_turn_is
         "Motor Pool Recce moved at the table and turned to face 180° (towards the left-hand edge)",
     );
     assert_eq!(s.group(j).facing, Some(180));
+}
+
+// ---- "A group's movement ends when it enters a terrain feature (including a vehicle)"
+
+fn board(g: GroupId, v: GroupId) -> String {
+    format!(r#"{{"board":{{"group":{g},"vehicle":{v}}}}}"#)
+}
+
+#[test]
+fn movement_a_group_boards_a_vehicle_and_its_move_ends() {
+    let (mut s, j, _, _) = motor();
+    let t = gid(&s, "t1");
+    place(&mut s, t, 20.0, 26.0);
+    card(&mut s, 0, CardKind::Triple);
+    assert!(is_legal(&s, &board(t, j)));
+    let p = play(&mut s, 0, &board(t, j), &[]);
+    p.assert_says(
+        "Motor Pool Escort boarded Motor Pool Recce (2 of 4 places taken): their move ends",
+    );
+    assert_eq!(s.group(t).place, Place::Carried(j));
+    assert!(s.group(t).points().is_empty(), "aboard, not on the table");
+    // Aboard, the group is not on the table: it cannot shoot or be shot.
+    let dal = gid(&s, "d1");
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{t}],"target":{dal}}}}}"#),
+        &[],
+    );
+    assert!(e.message.contains("not on the table"), "{e}");
+    assert_legal_accepted(&s);
+}
+
+#[test]
+fn movement_boarding_needs_a_move_that_reaches_the_vehicle_and_room_aboard() {
+    let (mut s, j, c, dal) = motor();
+    let t = gid(&s, "t1");
+    card(&mut s, 0, CardKind::Triple);
+    // 15" away: an 8" move (and a base) does not reach it.
+    place(&mut s, t, 20.0, 35.0);
+    let e = refused(&mut s, 0, &board(t, j), &[]);
+    assert_eq!(
+        refusal(&e),
+        "[Movement] Motor Pool Escort cannot reach Motor Pool Recce this move: it is 15\" away and they move 8\""
+    );
+    place(&mut s, t, 26.0, 14.0);
+    // The Staff Car has no room (no 'carry' in its profile).
+    let e = refused(&mut s, 0, &board(t, c), &[]);
+    assert!(
+        refusal(&e).contains("Motor Pool Transport has room for 0 figures and 0 are aboard"),
+        "{}",
+        refusal(&e)
+    );
+    // Not an enemy's vehicle, and not a group that is no vehicle.
+    let e = refused(&mut s, 0, &board(t, dal), &[]);
+    assert!(e.message.contains("is not a vehicle of yours"), "{e}");
+    // A vehicle does not board a vehicle.
+    let e = refused(&mut s, 0, &board(c, j), &[]);
+    assert!(e.message.contains("cannot ride in a vehicle"), "{e}");
+}
+
+#[test]
+fn movement_passengers_ride_with_the_vehicle_and_get_out_measured_from_it() {
+    let (mut s, j, _, _) = motor();
+    let t = gid(&s, "t1");
+    place(&mut s, t, 20.0, 26.0);
+    card(&mut s, 0, CardKind::Triple);
+    play(&mut s, 0, &board(t, j), &[]);
+    play(&mut s, 0, &drive(j, 32.0, 20.0, None), &[]);
+    // "If exiting a building or vehicle measure from a suitable point":
+    // 9.5" from the Land Rover is beyond an 8" move.
+    let out = |y: f64| {
+        let p = pt(32.0, y);
+        format!(
+            r#"{{"move":{{"group":{t},"to":{{"x":{},"y":{}}}}}}}"#,
+            p.x, p.y
+        )
+    };
+    let e = refused(&mut s, 0, &out(29.5), &[]);
+    assert!(e.message.contains('8'), "{e}");
+    let p = play(&mut s, 0, &out(27.0), &[]);
+    p.assert_says("Motor Pool Escort moved to (32\", 27\")");
+    assert_eq!(s.group(t).place, Place::Table);
+    assert_eq!(lead_at(&s, t), pt(32.0, 27.0));
+    assert_eq!(s.group(t).points().len(), 2);
+}
+
+#[test]
+fn movement_a_vehicles_room_is_data_and_only_vehicles_carry() {
+    let bad = MOTOR_POOL.replace(
+        "model trooper \"Trooper\" species human shoot 1 kill 6 9 12",
+        "model trooper \"Trooper\" species human shoot 1 kill 6 9 12 carry 2",
+    );
+    let e = xenolog_engine::games::invasion::data::parse_faction(&bad).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("carries passengers but is not a vehicle"),
+        "{e}"
+    );
+    let f = xenolog_engine::games::invasion::data::parse_faction(MOTOR_POOL).unwrap();
+    assert_eq!(f.model("jeep").unwrap().carry, 4);
+    assert_eq!(f.model("car").unwrap().carry, 0);
 }

@@ -828,3 +828,113 @@ fn linked_fire_of_one_group_twice_is_fired_from_the_side_panel() {
         "the card's actions are spent"
     );
 }
+
+/// Rules version 2: the winners of a melee take the ground they won by a
+/// button; and "something new or odd" is typed in and rolled for.
+#[test]
+fn the_winners_of_a_stormed_building_take_the_ground_by_a_button() {
+    use xenolog_engine::games::invasion::model::Cover;
+    // Red against Green Guard's four (the building's 12 each: 48 kills all).
+    let mut h = app();
+    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
+        game: "invasion".into(),
+        scenario: String::new(),
+        seed: 3,
+        config: json!({
+            "scenario_text": scenario(16).replace("faction blue", "faction green"),
+            "factions": ["red", "green"],
+            "faction_texts": [RED, GREEN],
+            "real_table": true,
+        }),
+        title: "Invasion test".into(),
+        dice_mode: DiceMode::Rolled,
+        strict: false,
+    }));
+    h.run();
+    no_notice(&h);
+    // Red storms Green Yankee, which defends a building (declared at the table).
+    play(
+        &mut h,
+        0,
+        json!({"move": {"group": 0, "declare": {"contact": 2, "defends": "building"}}}),
+    );
+    // Play on until a Double or Triple card resolves the melee; force the
+    // dice by playing the strikes directly: Red's 8 sixes kill all six.
+    let mut offered = false;
+    for _ in 0..40 {
+        let s = st(&h);
+        match s.pending.first() {
+            Some(xenolog_engine::games::invasion::state::Pending::Strike { seat, .. }) => {
+                let seat = *seat;
+                h.state_mut().push(AppCommand::Give(PlayRequest {
+                    dice: Some(if seat == 0 { vec![6; 8] } else { vec![1; 4] }),
+                    ..PlayRequest::new(Intent {
+                        actor: Actor(seat),
+                        command: json!({"strike": {}}),
+                        text: "strike".into(),
+                    })
+                }));
+                h.run();
+                no_notice(&h);
+            }
+            Some(xenolog_engine::games::invasion::state::Pending::Casualties {
+                seat,
+                group,
+                ..
+            }) => {
+                let id = s.groups[*group as usize].alive().next().unwrap().id.clone();
+                play(&mut h, *seat, json!({"casualties": {"models": [id]}}));
+            }
+            Some(xenolog_engine::games::invasion::state::Pending::Occupy { .. }) => {
+                offered = true;
+                break;
+            }
+            _ => {
+                if s.melees.is_empty() {
+                    break;
+                }
+                click(&mut h, "End the card");
+                no_notice(&h);
+            }
+        }
+    }
+    assert!(offered, "{}", recent_words(&h, 6));
+    let ask = prompt(&h).expect("the winners are asked");
+    assert!(
+        ask.contains("Red Army: take the ground you won (a building)"),
+        "{ask}"
+    );
+    shot(&mut h, "invasion_take_the_ground");
+    click(&mut h, "Take the ground they won");
+    no_notice(&h);
+    let s = st(&h);
+    assert!(s.melees.is_empty() && s.pending.is_empty());
+    assert_eq!(s.groups[0].declared_cover, Some(Cover::Building));
+    // Green is gone: the battle ends after the ground is taken.
+    let words = recent_words(&h, 3);
+    assert!(words.contains("take the ground they won | Red Army Alpha moved at the table: takes the ground its enemy held (declared: in a building)"), "{words}");
+}
+
+#[test]
+fn something_new_or_odd_is_typed_in_and_rolled_for() {
+    let mut h = battle(16, false, DiceMode::Rolled);
+    click_on_board_containing(&mut h, "Alpha");
+    click(&mut h, "Something new or odd");
+    super::support::type_into(&mut h, "They attempt:", "climb the water tower");
+    let before = entries(&h);
+    click(&mut h, "Attempt it");
+    no_notice(&h);
+    assert!(entries(&h) > before);
+    let n = entries(&h) - before;
+    let words = recent_words(&h, n);
+    assert!(
+        words.contains("Alpha attempt something new: climb the water tower")
+            && words.contains("try something new (climb the water tower)"),
+        "{words}"
+    );
+    assert!(
+        recent_events(&h, n)
+            .iter()
+            .any(|e| matches!(e, InvasionEvent::Tried { dice, .. } if dice.len() == 4))
+    );
+}

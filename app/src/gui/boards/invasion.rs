@@ -60,6 +60,8 @@ struct Kept {
     defends: Option<Cover>,
     /// Real table: the target's cover class, declared.
     target_cover: Option<Cover>,
+    /// "Something new or odd": what the selected group attempts, as typed.
+    attempt: String,
 }
 
 type MarksKey = (Option<EntryId>, usize, Option<String>);
@@ -436,6 +438,47 @@ impl InvasionBoard {
                 commands.push(out);
             }
         }
+    }
+
+    /// "If a player wants to attempt something new or odd then common sense
+    /// and a quick discussion between players should decide whether to
+    /// allow it": once they agree, the group makes an Action roll for it.
+    fn attempt_ui(
+        &self,
+        ui: &mut egui::Ui,
+        battle: &dyn Battle,
+        s: &InvasionState,
+        g: GroupId,
+        commands: &mut Vec<AppCommand>,
+    ) {
+        let seat = s.group(g).seat;
+        ui.collapsing("Something new or odd", |ui| {
+            ui.weak(
+                "Agree it with the other players first; the group then spends an action \
+                 and rolls a D6 per figure: any 6 succeeds.",
+            );
+            let mut kept = self.kept.borrow_mut();
+            ui.horizontal(|ui| {
+                let l = ui.label("They attempt:");
+                ui.add(
+                    egui::TextEdit::singleline(&mut kept.attempt)
+                        .hint_text("e.g. hot-wire the milk float")
+                        .char_limit(actions::MAX_TRY_WORDS),
+                )
+                .labelled_by(l.id);
+            });
+            let what = kept.attempt.trim().to_owned();
+            drop(kept);
+            let button = ui.add_enabled(!what.is_empty(), egui::Button::new("Attempt it"));
+            if button.clicked() {
+                let cmd = InvasionCommand::Try { group: g, what };
+                let out = give(battle, s, seat, &cmd);
+                if matches!(out, AppCommand::Give(_)) {
+                    self.kept.borrow_mut().attempt.clear();
+                }
+                commands.push(out);
+            }
+        });
     }
 
     /// At a real table: the move and the shot with what the table shows.
@@ -822,6 +865,19 @@ impl BoardUi for InvasionBoard {
                     .into(),
             });
         }
+        if let Some(Pending::Occupy { seat, cover, .. }) = s.pending.first() {
+            return Some(Prompt {
+                ask: format!(
+                    "{}: take the ground you won ({}), or stay",
+                    s.faction(*seat).name,
+                    cover_words(*cover)
+                ),
+                why: "Resolving hand-to-hand combat: \"If there is a single faction remaining \
+                      they ... may move to occupy any ground that their opponent was holding\" \
+                      (over a barricade, inside a stormed building)."
+                    .into(),
+            });
+        }
         None
     }
 
@@ -867,10 +923,14 @@ impl BoardUi for InvasionBoard {
     fn action_group(&self, cmd: &LegalCommand) -> Option<(u8, &'static str)> {
         use InvasionCommand as C;
         Some(match serde_json::from_value(cmd.command.clone()).ok()? {
-            C::Move { .. } => (0, "Move"),
+            C::Move { .. } | C::Board { .. } => (0, "Move"),
             C::Shoot { .. } => (1, "Shoot"),
             C::Detonate { .. } => (2, "Detonate"),
-            C::Casualties { .. } | C::Strike { .. } | C::EndCard | C::Continue => return None,
+            C::Casualties { .. }
+            | C::Strike { .. }
+            | C::Occupy { .. }
+            | C::EndCard
+            | C::Continue => return None,
             _ => (3, "Special"),
         })
     }
@@ -1170,6 +1230,7 @@ impl BoardUi for InvasionBoard {
         }
         ui.add_space(4.0);
         self.link_ui(ui, battle, s, g, commands);
+        self.attempt_ui(ui, battle, s, g, commands);
         if s.real_table || !group.placed() {
             self.table_forms_ui(ui, battle, s, g, commands);
         } else {

@@ -5,7 +5,7 @@
 use super::model::{Cover, GroupRole, Mobility, Point};
 use super::rules::{
     Declared, InvasionCommand, MITE_BLAST, MITE_DICE, NEAR, all_points, cover_of, group_move,
-    group_name, kill_score, kills, melee_seats,
+    group_name, kill_score, melee_seats,
 };
 use super::state::{CardKind, GroupId, InvasionEvent as E, InvasionState, Place};
 use super::table;
@@ -249,7 +249,15 @@ pub fn action(
             }
             Ok(out)
         }
-        C::Continue | C::Casualties { .. } | C::Strike { .. } => unreachable!("decided in rules"),
+        C::Board {
+            group,
+            vehicle,
+            declare,
+        } => board(s, seat, *group, *vehicle, declare),
+        C::Try { group, what } => try_odd(s, seat, *group, what, rng),
+        C::Continue | C::Casualties { .. } | C::Strike { .. } | C::Occupy { .. } => {
+            unreachable!("decided in rules")
+        }
     }
 }
 
@@ -316,10 +324,21 @@ fn move_group(
             ),
         ));
     }
-    on_table(s, g, "move")?;
+    // Passengers get out of a vehicle by a move measured from it ("If
+    // exiting a building or vehicle measure from a suitable point, probably
+    // a door"; assumed: from the vehicle's figure, and a wrecked vehicle's
+    // passengers get out of the wreck the same way).
+    let carrier = match s.group(g).place {
+        Place::Carried(v) if is_vehicle(s, v) => Some(v),
+        _ => None,
+    };
+    if carrier.is_none() {
+        on_table(s, g, "move")?;
+    }
     not_locked(s, g)?;
     check_actions(s, &[g])?;
     let group = s.group(g);
+    let door = carrier.and_then(|v| s.group(v).models.iter().find_map(|m| m.at));
     let mobility = super::rules::group_mobility(s, g);
     if mobility == Mobility::Vtol {
         return Err(illegal(
@@ -349,7 +368,7 @@ fn move_group(
     let mut lead_at = 0;
     let (points, stopped) = match to {
         None => {
-            if !s.real_table && group.placed() {
+            if !s.real_table && (group.placed() && carrier.is_none() || door.is_some()) {
                 return Err(illegal(
                     "Move",
                     "give the point the lead figure moves to (or play the battle at a real table)",
@@ -358,7 +377,16 @@ fn move_group(
             (vec![None; n], None)
         }
         Some(to) => {
-            if !group.placed() {
+            if carrier.is_some() && door.is_none() {
+                return Err(illegal(
+                    "Move",
+                    format!(
+                        "{} has no position on the table: get out at the table and declare the result (no point)",
+                        group_name(s, carrier.unwrap_or(g))
+                    ),
+                ));
+            }
+            if carrier.is_none() && !group.placed() {
                 return Err(illegal(
                     "Move",
                     format!(
@@ -373,7 +401,7 @@ fn move_group(
                 })?,
                 None => group.alive().next().expect("a living figure"),
             };
-            let from = lead_model.at.expect("placed");
+            let from = door.or(lead_model.at).expect("placed");
             // "Ground vehicles may move in a straight line in the direction
             // they are facing": a move at an angle is refused (a move of no
             // length is a turn on the spot).
@@ -740,7 +768,7 @@ fn shoot(
         );
         return Ok(out);
     }
-    let k = kills(total, ks, t.alive_count());
+    let d = super::rules::assess(s, target, total, cover, &[]);
     out.push(E::Shot {
         shooters: shooters.to_vec(),
         target,
@@ -748,11 +776,21 @@ fn shoot(
         how_many,
         total,
         cover,
-        kill_score: ks,
-        kills: k,
+        kill_score: d.kill_score,
+        kills: d.kills,
         declared,
     });
-    super::rules::casualties(s, target, k, Vec::new(), &mut out);
+    let k = if d.mixed { 0 } else { d.kills };
+    super::rules::inflict(
+        s,
+        target,
+        d,
+        total,
+        cover,
+        Vec::new(),
+        (seat, shooters.first().copied()),
+        &mut out,
+    );
     if k > 0 {
         out.push(E::Credited {
             seat,
@@ -838,6 +876,185 @@ fn special(
             dice,
             success,
         },
+    ])
+}
+
+/// Longest words for "something new or odd".
+pub const MAX_TRY_WORDS: usize = 120;
+
+/// "If a player wants to attempt something new or odd then common sense and
+/// a quick discussion between players should decide whether to allow it.
+/// Many actions require an Action roll": the players have agreed; the group
+/// spends an action and rolls a D6 per figure, any 6 succeeding. What it
+/// achieves is for the table to apply (assumed: the log records it; the
+/// game changes nothing else).
+fn try_odd(
+    s: &InvasionState,
+    seat: u8,
+    g: GroupId,
+    what: &str,
+    rng: &mut Randomness,
+) -> Result<Vec<E>, RuleError> {
+    check_group(s, seat, g)?;
+    on_table(s, g, "act")?;
+    not_locked(s, g)?;
+    let what = what.trim();
+    if what.is_empty() {
+        return Err(illegal(
+            "Special Actions",
+            "say what the group attempts (the players agree to allow it first)",
+        ));
+    }
+    if what.chars().count() > MAX_TRY_WORDS || what.chars().any(char::is_control) {
+        return Err(illegal(
+            "Special Actions",
+            format!(
+                "say what the group attempts in one line of at most {MAX_TRY_WORDS} characters"
+            ),
+        ));
+    }
+    check_actions(s, &[g])?;
+    let dice = rng.roll(s.group(g).alive_count(), 6)?;
+    let success = dice.contains(&6);
+    Ok(vec![
+        E::Spent { group: g },
+        E::Tried {
+            group: g,
+            what: what.to_owned(),
+            dice,
+            success,
+        },
+    ])
+}
+
+/// The figures a vehicle group has room for, and the figures aboard.
+pub fn room(s: &InvasionState, v: GroupId) -> (usize, usize) {
+    let vehicle = s.group(v);
+    let room = vehicle
+        .alive()
+        .filter_map(|m| s.model_type(vehicle.seat, &m.kind))
+        .map(|t| usize::from(t.carry))
+        .sum();
+    let aboard = s
+        .groups
+        .iter()
+        .filter(|o| o.place == Place::Carried(v))
+        .map(|o| o.alive_count())
+        .sum();
+    (room, aboard)
+}
+
+/// Whether `v` is a ground vehicle or VTOL craft (a group carried by one
+/// gets out by moving; one carried by a Burrower deploys).
+pub fn is_vehicle(s: &InvasionState, v: GroupId) -> bool {
+    matches!(
+        super::rules::group_mobility(s, v),
+        Mobility::Vehicle { .. } | Mobility::Vtol
+    )
+}
+
+/// "A group's movement ends when it enters a terrain feature (including a
+/// vehicle)": a group boards a vehicle of its own faction with room for it
+/// (assumed: a friendly vehicle only; it must be on the ground), with a
+/// move that reaches it.
+fn board(
+    s: &InvasionState,
+    seat: u8,
+    g: GroupId,
+    v: GroupId,
+    declare: &Declared,
+) -> Result<Vec<E>, RuleError> {
+    check_group(s, seat, g)?;
+    on_table(s, g, "board a vehicle")?;
+    not_locked(s, g)?;
+    let clause = "Movement";
+    let Some(vehicle) = s.groups.get(v as usize) else {
+        return Err(illegal(clause, format!("there is no group {v}")));
+    };
+    if v == g || vehicle.seat != seat || !is_vehicle(s, v) {
+        return Err(illegal(
+            clause,
+            format!("{} is not a vehicle of yours", group_name(s, v)),
+        ));
+    }
+    if !vehicle.on_table() {
+        return Err(illegal(
+            clause,
+            format!("{} is not on the ground", group_name(s, v)),
+        ));
+    }
+    if is_vehicle(s, g) || super::rules::group_mobility(s, g) == Mobility::Burrow {
+        return Err(illegal(
+            clause,
+            format!("{} cannot ride in a vehicle", group_name(s, g)),
+        ));
+    }
+    let (room, aboard) = room(s, v);
+    let n = s.group(g).alive_count();
+    if aboard + n > room {
+        return Err(illegal(
+            clause,
+            format!(
+                "{} has room for {room} figure{} and {aboard} {} aboard: {} ({n}) do not fit",
+                group_name(s, v),
+                if room == 1 { "" } else { "s" },
+                if aboard == 1 { "is" } else { "are" },
+                group_name(s, g)
+            ),
+        ));
+    }
+    let group = s.group(g);
+    let measured = !s.real_table && declare.is_empty() && group.placed() && vehicle.placed();
+    if measured {
+        // The nearest figure moves to the vehicle; the move must reach it.
+        let targets = vehicle.points();
+        let Some((from, to)) = group
+            .points()
+            .into_iter()
+            .flat_map(|p| targets.iter().map(move |q| (p, *q)))
+            .min_by_key(|(p, q)| (p.distance(*q), p.x, p.y))
+        else {
+            return Err(illegal(clause, "the group has no figure on the table"));
+        };
+        let moves = group_move(s, g);
+        if from.distance(to) - table::BASE > moves {
+            return Err(illegal(
+                clause,
+                format!(
+                    "{} cannot reach {} this move: it is {} away and they move {}",
+                    group_name(s, g),
+                    group_name(s, v),
+                    super::inches(from.distance(to)),
+                    super::inches(moves)
+                ),
+            ));
+        }
+        let reach = moves + table::BASE;
+        let plan = table::plan_move(
+            &s.scenario,
+            from,
+            to,
+            reach,
+            super::rules::group_mobility(s, g),
+        )
+        .map_err(|e| illegal(clause, e.to_string()))?;
+        if plan.end.distance(to) > NEAR {
+            return Err(illegal(
+                clause,
+                format!(
+                    "{} cannot reach {} this move: {}",
+                    group_name(s, g),
+                    group_name(s, v),
+                    plan.stopped
+                        .map_or_else(|| "it is too far".to_owned(), |x| x.words)
+                ),
+            ));
+        }
+    }
+    check_actions(s, &[g])?;
+    Ok(vec![
+        E::Spent { group: g },
+        E::Boarded { group: g, worm: v },
     ])
 }
 
@@ -1179,19 +1396,18 @@ fn detonate(
             continue;
         }
         let cover = cover_of(s, j, None).0;
-        let ks = kill_score(s, j, cover);
-        let k = kills(total, ks, inside.len());
+        let d = super::rules::assess(s, j, total, cover, &inside);
         out.push(E::Shared {
             group: j,
             dice: all.clone(),
             total,
-            kill_score: ks,
-            kills: k,
+            kill_score: d.kill_score,
+            kills: d.kills,
         });
-        if k > 0 && x.seat != seat {
-            made += k;
+        if d.kills > 0 && x.seat != seat && !d.mixed {
+            made += d.kills;
         }
-        super::rules::casualties(s, j, k, inside, &mut out);
+        super::rules::inflict(s, j, d, total, cover, inside, (seat, Some(g)), &mut out);
     }
     if made > 0 {
         out.push(E::Credited {

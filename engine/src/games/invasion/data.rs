@@ -21,14 +21,16 @@
 //!     # move in inches (default 8, the text's standard Move); kill scores for
 //!     # open, cover, building; flags: foot (default), unhindered, jump
 //!     # (unhindered and may jump), burrow, vehicle road|offroad, vtol,
-//!     # controller, mite, heavy
+//!     # controller, mite, heavy, carry N (a vehicle's room for N figures)
 //! group ID "Name" TYPE TYPE ...            # one model type id per figure
 //! reserve ID "Name" [cleanup] TYPE ...     # arrives later; cleanup: a Clean Up section
 //! ```
 //!
 //! `species`, `shoot` and `kill` are required on a model line. A group's
 //! figures must share kill scores (so that kills = total / kill score; an
-//! assumption, the text never mixes them). A faction needs at least one group
+//! assumption, the text never mixes them; a group that merges with
+//! reinforcements in hand-to-hand may come to mix them, and then each
+//! casualty is paid at its own kill score). A faction needs at least one group
 //! (reserves alone are not enough); at most 60 figures a group.
 //!
 //! # Scenario files (`engine/data/invasion/scenarios/*.txt`)
@@ -111,6 +113,8 @@ pub const MAX_GROUP_FIGURES: usize = 60;
 pub const MAX_FACTION_FIGURES: usize = 300;
 /// Most dice of one figure, shooting or in close combat.
 pub const MAX_DICE: i64 = 36;
+/// Most passengers of one vehicle.
+pub const MAX_CARRY: i64 = 60;
 pub const MAX_KILL: i64 = 999;
 pub const MAX_MOVE_INCHES: i32 = 240;
 pub const MAX_CARDS: i64 = 20;
@@ -621,6 +625,7 @@ fn parse_model(l: &Line) -> Result<ModelType, DataError> {
     let mut kill = None;
     let mut mobility: Option<(&str, Mobility)> = None;
     let (mut controller, mut mite, mut heavy) = (false, false, false);
+    let mut carry = None;
     let mut seen: Vec<&str> = Vec::new();
     let mut i = 3;
     while i < l.words.len() {
@@ -677,9 +682,13 @@ fn parse_model(l: &Line) -> Result<ModelType, DataError> {
             "controller" => controller = true,
             "mite" => mite = true,
             "heavy" => heavy = true,
+            "carry" => {
+                carry = Some(l.whole(i + 1, "number of passengers", 1, MAX_CARRY)? as u8);
+                used = 2;
+            }
             other => {
                 return Err(l.err(format!(
-                    "unknown model keyword '{}' (species, shoot, melee, move, kill, foot, unhindered, jump, burrow, vehicle, vtol, controller, mite, heavy)",
+                    "unknown model keyword '{}' (species, shoot, melee, move, kill, foot, unhindered, jump, burrow, vehicle, vtol, controller, mite, heavy, carry)",
                     clip(other)
                 )));
             }
@@ -707,6 +716,12 @@ fn parse_model(l: &Line) -> Result<ModelType, DataError> {
     let species = species.ok_or_else(|| need("'species NAME'"))?;
     let shoot = shoot.ok_or_else(|| need("'shoot N' (0 for a model that cannot shoot)"))?;
     let kill = kill.ok_or_else(|| need("'kill OPEN COVER BUILDING'"))?;
+    let mobility = mobility.map(|(_, m)| m).unwrap_or(Mobility::Foot);
+    if carry.is_some() && !matches!(mobility, Mobility::Vehicle { .. } | Mobility::Vtol) {
+        return Err(l.err(format!(
+            "model '{id}' carries passengers but is not a vehicle ('carry' needs 'vehicle road|offroad' or 'vtol')"
+        )));
+    }
     Ok(ModelType {
         species,
         shoot,
@@ -714,10 +729,11 @@ fn parse_model(l: &Line) -> Result<ModelType, DataError> {
         melee,
         // "The standard Move distance in the game is eight inches"
         moves: moves.unwrap_or(8 * INCH),
-        mobility: mobility.map(|(_, m)| m).unwrap_or(Mobility::Foot),
+        mobility,
         controller,
         mite,
         heavy,
+        carry: carry.unwrap_or(0),
         id,
         name,
     })
@@ -1889,6 +1905,7 @@ mod tests {
         "vehicle",
         "road",
         "vtol",
+        "carry",
         "scenario",
         "table",
         "terrain",

@@ -80,6 +80,7 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
         C::Continue => match s.pending.first() {
             Some(super::state::Pending::ResolveMelees { .. }) => "resolves a melee".into(),
             Some(super::state::Pending::Aftermath { .. }) => "ends a melee".into(),
+            Some(super::state::Pending::Occupy { .. }) => "waits for the winners".into(),
             _ => match s.card() {
                 None if s.scenario.rounds > 0 && s.round >= s.scenario.rounds => {
                     "ends the battle".into()
@@ -190,6 +191,24 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
             None => format!("{} move through the sewers", group(s, *g)),
         },
         C::Climb { group: g } => format!("{} climb towards the surface", group(s, *g)),
+        C::Occupy { take } => {
+            if *take {
+                "take the ground they won".into()
+            } else {
+                "stay where they fought".into()
+            }
+        }
+        C::Board {
+            group: g,
+            vehicle,
+            declare,
+        } => format!(
+            "{} board {}{}",
+            group(s, *g),
+            group(s, *vehicle),
+            declared_words(s, declare)
+        ),
+        C::Try { group: g, what } => format!("{} attempt something new: {what}", group(s, *g)),
     }
 }
 
@@ -418,7 +437,17 @@ pub fn event(s: &InvasionState, e: &E) -> String {
         E::TookOff { group: g } => format!("{} took off", group(s, *g)),
         E::Landed { group: g } => format!("{} landed", group(s, *g)),
         E::Boarded { group: g, worm } => {
-            format!("{} are carried by {}", group(s, *g), group(s, *worm))
+            if super::actions::is_vehicle(s, *worm) {
+                let (room, aboard) = super::actions::room(s, *worm);
+                format!(
+                    "{} boarded {} ({} of {room} places taken): their move ends",
+                    group(s, *g),
+                    group(s, *worm),
+                    aboard + s.group(*g).alive_count()
+                )
+            } else {
+                format!("{} are carried by {}", group(s, *g), group(s, *worm))
+            }
         }
         E::HoleDug { at, .. } => format!("a Spug hole at {}", point(*at)),
         E::HoleClosed { at } => format!("the Spug hole at {} is closed", point(*at)),
@@ -434,6 +463,71 @@ pub fn event(s: &InvasionState, e: &E) -> String {
         } => format!("{} arrive ({}D6 per man)", group(s, *g), successes + 1),
         E::Nothing => "nothing happens".into(),
         E::Ended { summary, .. } => format!("the battle is over: {summary}"),
+        E::MustPay {
+            seat,
+            group: g,
+            total,
+            cover,
+            ..
+        } => {
+            let x = s.group(*g);
+            let mut kinds: Vec<String> = Vec::new();
+            for m in x.alive() {
+                if let Some(t) = s.model_type(x.seat, &m.kind) {
+                    let k = format!("{} {}", t.name, t.kill.against(*cover));
+                    if !kinds.contains(&k) {
+                        kinds.push(k);
+                    }
+                }
+            }
+            format!(
+                "{} choose casualties of {} worth up to {total}, each at its own kill score {} ({})",
+                s.faction(*seat).name,
+                group(s, *g),
+                in_cover(*cover),
+                kinds.join(", ")
+            )
+        }
+        E::Reformed { group: g } => {
+            let x = s.group(*g);
+            let mut back: Vec<String> = Vec::new();
+            for m in x.alive() {
+                if let Some(o) = m.origin.filter(|o| o != g) {
+                    let name = s.group(o).name.clone();
+                    if !back.contains(&name) {
+                        back.push(name);
+                    }
+                }
+            }
+            format!(
+                "{} re-form by their organisation: {} back in their own group{}",
+                s.faction(x.seat).name,
+                back.join(", "),
+                if back.len() == 1 { "" } else { "s" }
+            )
+        }
+        E::GroundOffered {
+            group: g, cover, ..
+        } => format!(
+            "{} beat the defenders: they may take the ground they held ({})",
+            group(s, *g),
+            cover.word()
+        ),
+        E::Tried {
+            group: g,
+            what,
+            dice: d,
+            success,
+        } => format!(
+            "{} try something new ({what}): {} ({})",
+            group(s, *g),
+            dice(d),
+            if *success {
+                "a 6: success"
+            } else {
+                "no 6: it fails"
+            }
+        ),
     }
 }
 
@@ -491,6 +585,9 @@ pub fn dice_purposes(events: &[super::state::InvasionEvent]) -> Vec<String> {
                 "special action dice",
             ),
             E::Struck { dice, .. } => numbered(&mut out, dice.len(), "strike die", "strike dice"),
+            E::Tried { dice, .. } => {
+                numbered(&mut out, dice.len(), "Action roll die", "Action roll dice")
+            }
             E::Detonated { model, dice, .. } => numbered(
                 &mut out,
                 dice.len(),

@@ -35,6 +35,12 @@ pub fn asked(s: &InvasionState) -> Vec<Ask> {
             what: format!("strike in the melee with {dice}D6"),
         }];
     }
+    if let Some(Pending::Occupy { seat, .. }) = s.pending.first() {
+        return vec![Ask {
+            seat: Actor(*seat),
+            what: "take the ground you won, or stay".into(),
+        }];
+    }
     match s.card().and_then(|c| c.seat.map(|seat| (seat, c))) {
         Some((seat, card)) => vec![Ask {
             seat: Actor(seat),
@@ -90,6 +96,12 @@ pub fn legal(s: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
                 .map(|t| (Actor(*seat), InvasionCommand::Strike { target: Some(t) }))
                 .collect()
         };
+    }
+    if let Some(Pending::Occupy { seat, .. }) = s.pending.first() {
+        return [true, false]
+            .into_iter()
+            .map(|take| (Actor(*seat), InvasionCommand::Occupy { take }))
+            .collect();
     }
     let Some(seat) = s.card().and_then(|c| c.seat) else {
         return Vec::new();
@@ -160,6 +172,15 @@ pub fn legal(s: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
                 }
                 candidates.push(InvasionCommand::Descend { group: g });
                 candidates.push(InvasionCommand::TakeOff { group: g });
+                for &v in &mine {
+                    if v != g && actions::is_vehicle(s, v) && actions::room(s, v).0 > 0 {
+                        candidates.push(InvasionCommand::Board {
+                            group: g,
+                            vehicle: v,
+                            declare: Declared::default(),
+                        });
+                    }
+                }
             }
             Place::Air => {
                 candidates.push(InvasionCommand::Land {
@@ -229,6 +250,37 @@ pub fn legal(s: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
                         });
                     }
                 }
+            }
+            Place::Carried(v) if actions::is_vehicle(s, v) => {
+                // Out of the vehicle: a move towards the nearest enemy.
+                let door = s.group(v).models.iter().find_map(|m| m.at);
+                let goal = door.and_then(|d| {
+                    enemies
+                        .iter()
+                        .flat_map(|&e| s.group(e).points())
+                        .min_by_key(|p| (p.distance(d), p.x, p.y))
+                        .map(|p| (d, p))
+                });
+                let to = match goal {
+                    Some((d, p)) => {
+                        let dist = d.distance(p).max(1);
+                        let step = super::rules::group_move(s, g).min(dist);
+                        Some(Point::new(
+                            d.x + ((i64::from(p.x - d.x) * i64::from(step)) / i64::from(dist))
+                                as i32,
+                            d.y + ((i64::from(p.y - d.y) * i64::from(step)) / i64::from(dist))
+                                as i32,
+                        ))
+                    }
+                    None => None,
+                };
+                candidates.push(InvasionCommand::Move {
+                    group: g,
+                    to,
+                    lead: None,
+                    face: None,
+                    declare: Declared::default(),
+                });
             }
             Place::Carried(_) => candidates.push(InvasionCommand::Deploy {
                 group: g,
@@ -401,14 +453,21 @@ pub fn anchors(_s: &InvasionState, command: &InvasionCommand) -> Anchors {
         | C::Land { group: g, .. }
         | C::Descend { group: g }
         | C::Sewer { group: g, .. }
-        | C::Climb { group: g } => Anchors {
+        | C::Climb { group: g }
+        | C::Try { group: g, .. } => Anchors {
             subject: group(g),
             target: None,
+        },
+        C::Board {
+            group: g, vehicle, ..
+        } => Anchors {
+            subject: group(g),
+            target: group(vehicle),
         },
         C::Casualties { models } => Anchors {
             subject: models.first().map(|m| format!("model:{m}")),
             target: None,
         },
-        C::Continue | C::EndCard | C::Strike { .. } => Anchors::default(),
+        C::Continue | C::EndCard | C::Strike { .. } | C::Occupy { .. } => Anchors::default(),
     }
 }

@@ -173,6 +173,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
                     kind: kind.clone(),
                     at: None,
                     alive: true,
+                    origin: None,
                 });
             }
             if !later && !config.real_table {
@@ -299,7 +300,11 @@ impl Game for Invasion {
     type Event = InvasionEvent;
     const ID: &'static str = "invasion";
     const NAME: &'static str = "Alien Invasion";
-    const RULES_VERSION: u32 = 1;
+    /// 1: the first release. 2: winners re-form and may take the ground they
+    /// won, casualties of mixed kill scores paid each at its own, boarding
+    /// vehicles, something new or odd (new commands and events at the end:
+    /// version 1 entries read in today's layout).
+    const RULES_VERSION: u32 = 2;
 
     fn scenarios() -> Vec<ScenarioInfo> {
         data::SCENARIOS

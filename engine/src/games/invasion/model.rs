@@ -136,6 +136,10 @@ pub struct ModelType {
     pub mite: bool,
     /// A heavy weapon of a Clean Up team: one more die than the others.
     pub heavy: bool,
+    /// A vehicle's room for passengers, in figures (`carry N`; 0: none).
+    /// A group boards it by moving into it ("A group's movement ends when it
+    /// enters a terrain feature (including a vehicle)").
+    pub carry: u8,
 }
 
 impl ModelType {

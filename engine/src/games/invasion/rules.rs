@@ -141,6 +141,22 @@ pub enum InvasionCommand {
     },
     /// Sewers: climb out (2 actions: each is one command).
     Climb { group: GroupId },
+    // Rules version 2 (new variants go at the end: postcard numbers them).
+    /// The winners of a melee take the ground their beaten enemy held
+    /// (`take: true`) or stay where they are.
+    Occupy { take: bool },
+    /// A group boards a vehicle of its faction: a move into it ("A group's
+    /// movement ends when it enters a terrain feature (including a
+    /// vehicle)"); it gets out with a move measured from the vehicle.
+    Board {
+        group: GroupId,
+        vehicle: GroupId,
+        #[serde(default)]
+        declare: Declared,
+    },
+    /// "Something new or odd" the players have agreed to allow: a Special
+    /// action with an Action roll (a D6 per figure, any 6 succeeds).
+    Try { group: GroupId, what: String },
 }
 
 /// Blast radius of a Mite ("a 6 inch radius blast effect of 4D6").
@@ -249,6 +265,83 @@ pub fn kills(total: u32, kill_score: u32, figures: usize) -> u32 {
     (total / kill_score.max(1)).min(figures as u32)
 }
 
+/// What a total does to a group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Damage {
+    /// The kill score (the least, when the figures' kill scores differ).
+    pub kill_score: u32,
+    /// Kills: one per kill score reached; for `mixed`, the most the total
+    /// could pay for.
+    pub kills: u32,
+    /// The figures it may kill die on different kill scores: the target's
+    /// player pays for each casualty at its own ([`inflict`]).
+    pub mixed: bool,
+}
+
+/// Assess a total against `g` (its figures among `among`; empty: all).
+/// Figures of one kill score: one kill per kill score reached. Figures of
+/// several (reinforcements of another kind merged in hand-to-hand): each
+/// casualty is paid for at its own kill score, chosen by the target's
+/// player (assumed: the text never mixes kill scores in one group).
+pub fn assess(s: &InvasionState, g: GroupId, total: u32, cover: Cover, among: &[String]) -> Damage {
+    let group = s.group(g);
+    let scores: Vec<u32> = group
+        .alive()
+        .filter(|m| among.is_empty() || among.contains(&m.id))
+        .filter_map(|m| s.model_type(group.seat, &m.kind))
+        .map(|t| t.kill.against(cover).max(1))
+        .collect();
+    let (Some(&least), Some(&most)) = (scores.iter().min(), scores.iter().max()) else {
+        return Damage {
+            kill_score: kill_score(s, g, cover),
+            kills: 0,
+            mixed: false,
+        };
+    };
+    if least == most {
+        return Damage {
+            kill_score: least,
+            kills: kills(total, least, scores.len()),
+            mixed: false,
+        };
+    }
+    let can = super::state::affordable(s, g, total, cover, among);
+    let everyone = u64::from(total) >= scores.iter().map(|&x| u64::from(x)).sum::<u64>();
+    Damage {
+        kill_score: least,
+        kills: can,
+        mixed: can > 0 && !everyone,
+    }
+}
+
+/// Remove what `damage` kills: casualties chosen by count, or paid for out
+/// of `total` figure by figure (credited to `by` as they are chosen).
+#[allow(clippy::too_many_arguments)]
+pub fn inflict(
+    s: &InvasionState,
+    g: GroupId,
+    damage: Damage,
+    total: u32,
+    cover: Cover,
+    among: Vec<String>,
+    by: (u8, Option<GroupId>),
+    out: &mut Vec<E>,
+) {
+    if damage.mixed {
+        out.push(E::MustPay {
+            seat: s.group(g).seat,
+            group: g,
+            total,
+            cover,
+            among,
+            by: by.0,
+            by_group: by.1,
+        });
+    } else {
+        casualties(s, g, damage.kills, among, out);
+    }
+}
+
 /// Casualties of `group`: removed at once when every figure dies, else the
 /// target's player chooses ("the player controlling the target group
 /// decides which figures to remove").
@@ -338,17 +431,19 @@ pub fn deal(
     let mut made = 0;
     for (g, dice) in shares {
         let total: u32 = dice.iter().map(|&d| u32::from(d)).sum();
-        let ks = kill_score(s, *g, cover(*g));
-        let k = kills(total, ks, s.group(*g).alive_count());
+        let c = cover(*g);
+        let d = assess(s, *g, total, c, &[]);
         out.push(E::Shared {
             group: *g,
             dice: dice.clone(),
             total,
-            kill_score: ks,
-            kills: k,
+            kill_score: d.kill_score,
+            kills: d.kills,
         });
-        casualties(s, *g, k, Vec::new(), out);
-        made += k;
+        inflict(s, *g, d, total, c, Vec::new(), (seat, credit), out);
+        if !d.mixed {
+            made += d.kills;
+        }
     }
     if made > 0 {
         out.push(E::Credited {
@@ -395,6 +490,7 @@ pub fn open_casualties(s: &InvasionState) -> Vec<(u8, GroupId, u32, Vec<String>)
                 group,
                 count,
                 among,
+                ..
             } => Some((*seat, *group, *count, among.clone())),
             _ => None,
         })
@@ -407,7 +503,9 @@ pub fn automatic(s: &InvasionState) -> Option<InvasionCommand> {
         return None;
     }
     match s.pending.first() {
-        Some(Pending::Casualties { .. } | Pending::Strike { .. }) => return None,
+        Some(Pending::Casualties { .. } | Pending::Strike { .. } | Pending::Occupy { .. }) => {
+            return None;
+        }
         Some(Pending::ResolveMelees { .. } | Pending::Aftermath { .. }) => {
             return Some(InvasionCommand::Continue);
         }
@@ -676,13 +774,31 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
         out.push(E::FightsOn { melee });
         return;
     }
+    let groups: Vec<GroupId> = m
+        .groups
+        .iter()
+        .copied()
+        .filter(|&g| s.group(g).alive_count() > 0)
+        .collect();
+    if seats.len() == 1
+        && !m.below
+        && let Some((d, cover)) = m.defender
+        && s.group(d).seat != seats[0]
+        && let Some(&winner) = groups.first()
+    {
+        // "may move to occupy any ground that their opponent was holding.
+        // This allows a successful attack on a barricade to carry the
+        // attackers over it or if a building was stormed the attackers will
+        // get inside": the winners' player chooses (`occupy`).
+        out.push(E::GroundOffered {
+            melee,
+            group: winner,
+            ground: s.group(d).models.iter().filter_map(|x| x.at).collect(),
+            cover,
+        });
+        return;
+    }
     if seats.len() >= 2 {
-        let groups: Vec<GroupId> = m
-            .groups
-            .iter()
-            .copied()
-            .filter(|&g| s.group(g).alive_count() > 0)
-            .collect();
         if m.below {
             // "After the melee, losers surface at a point of their choosing."
             // Assumed: every faction but the one with most figures left in the
@@ -743,7 +859,81 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
             }
         }
     }
+    for &g in &groups {
+        reform(s, g, out);
+    }
     out.push(E::Unlocked { melee });
+}
+
+/// "they will form suitable groups based on their organisation, Daleks
+/// would form up into threes for instance": reinforcements merged into a
+/// group in the fight go back to the groups they were deployed in (assumed:
+/// a faction's organisation is the groups of its file).
+fn reform(s: &InvasionState, g: GroupId, out: &mut Vec<E>) {
+    if s.group(g).alive().any(|m| m.origin.is_some_and(|o| o != g)) {
+        out.push(E::Reformed { group: g });
+    }
+}
+
+/// The winners of a melee take the ground their beaten enemy held, or stay.
+fn occupy(s: &InvasionState, actor: Actor, take: bool) -> Result<Vec<E>, RuleError> {
+    let Some(Pending::Occupy {
+        melee,
+        seat,
+        group,
+        ground,
+        cover,
+    }) = s.pending.first()
+    else {
+        return Err(illegal(
+            "Resolving hand-to-hand combat",
+            "there is no ground won in a melee to take",
+        ));
+    };
+    if actor != Actor(*seat) {
+        return Err(RuleError::not_your_turn(format!(
+            "{} decide whether to take the ground they won",
+            s.faction(*seat).name
+        )));
+    }
+    let mut out = Vec::new();
+    if take {
+        let g = s.group(*group);
+        let n = g.alive_count();
+        let mut avoid = all_points(s, Some(*group));
+        let free: Vec<Point> = ground
+            .iter()
+            .copied()
+            .filter(|p| avoid.iter().all(|q| q.distance(*p) >= table::BASE))
+            .take(n)
+            .collect();
+        let to: Vec<Option<Point>> = match free.first() {
+            Some(&first) if !s.real_table && g.placed() => {
+                avoid.extend(&free);
+                let mut pts = free.clone();
+                pts.extend(table::place_next_to(
+                    &s.scenario,
+                    first,
+                    n - free.len(),
+                    &avoid,
+                ));
+                pts.into_iter().map(Some).collect()
+            }
+            _ => vec![None; n],
+        };
+        let declared_cover = to.iter().any(Option::is_none).then_some(*cover);
+        out.push(E::Moved {
+            group: *group,
+            to,
+            lead: 0,
+            stopped: Some("takes the ground its enemy held".into()),
+            declared_cover,
+            face: None,
+        });
+    }
+    reform(s, *group, &mut out);
+    out.push(E::Unlocked { melee: *melee });
+    Ok(out)
 }
 
 /// A group's move distance: the least of its figures'.
@@ -840,6 +1030,7 @@ pub fn decide(
         }
         C::Casualties { models } => choose_casualties(s, actor, models),
         C::Strike { target } => strike(s, actor, *target, rng),
+        C::Occupy { take } => occupy(s, actor, *take),
         _ => {
             if actor == Actor::SYSTEM {
                 return Err(RuleError::not_your_turn("the game itself gives no orders"));
@@ -886,6 +1077,10 @@ pub fn waiting_for(s: &InvasionState, p: &Pending) -> String {
         Pending::ResolveMelees { .. } | Pending::Aftermath { .. } => {
             "the melees are being resolved".into()
         }
+        Pending::Occupy { seat, .. } => format!(
+            "{} must first say whether they take the ground they won",
+            s.faction(*seat).name
+        ),
     }
 }
 
@@ -946,6 +1141,42 @@ fn choose_casualties(
             ));
         }
         killed(s, g, m, &mut out);
+    }
+    // A group of mixed kill scores: each casualty is paid at its own.
+    let budget = s.pending.iter().find_map(|p| match p {
+        Pending::Casualties {
+            group,
+            budget: Some(b),
+            ..
+        } if *group == g => Some(b.clone()),
+        _ => None,
+    });
+    if let Some(b) = budget {
+        let mut cost = 0u64;
+        for m in models {
+            let t = group
+                .models
+                .iter()
+                .find(|x| &x.id == m)
+                .and_then(|x| s.model_type(group.seat, &x.kind));
+            cost += u64::from(t.map_or(u32::MAX, |t| t.kill.against(b.cover).max(1)));
+        }
+        if cost > u64::from(b.total) {
+            return Err(illegal(
+                "Shoot",
+                format!(
+                    "each casualty is paid for at its own kill score: these cost {cost} and {} of the total is left",
+                    b.total
+                ),
+            ));
+        }
+        if b.by != group.seat {
+            out.push(E::Credited {
+                seat: b.by,
+                group: b.by_group,
+                kills: models.len() as u32,
+            });
+        }
     }
     Ok(out)
 }

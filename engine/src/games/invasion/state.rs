@@ -85,6 +85,10 @@ pub struct Model {
     pub kind: String,
     pub at: Option<Point>,
     pub alive: bool,
+    /// The group it was deployed in, while it fights in another one of its
+    /// faction (reinforcements merged in hand-to-hand); it re-forms there
+    /// when the fight is over.
+    pub origin: Option<GroupId>,
 }
 
 /// A group of figures that acts together.
@@ -163,6 +167,10 @@ pub enum Pending {
         count: u32,
         /// The figures it must choose among (caught in a blast); empty: any.
         among: Vec<String>,
+        /// A group whose figures have different kill scores: what is left
+        /// of the total to pay for casualties, each at its own kill score
+        /// (then `count` is the most it can still pay for).
+        budget: Option<Budget>,
     },
     /// A faction in a melee rolls its close-combat dice (`dice`, counted
     /// before anyone was removed: "Casualties that have not had a chance to
@@ -173,6 +181,25 @@ pub enum Pending {
     ResolveMelees { left: Vec<u16> },
     /// A melee whose strikes are done: re-form, take the ground, fall back.
     Aftermath { melee: u16 },
+    /// The winners of a melee may occupy the ground their beaten enemy was
+    /// defending (`ground`: where its figures stood; `cover`: what it gave).
+    Occupy {
+        melee: u16,
+        seat: u8,
+        group: GroupId,
+        ground: Vec<Point>,
+        cover: Cover,
+    },
+}
+
+/// What is left of a total against a group whose figures die on different
+/// kill scores, and whom the kills are credited to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Budget {
+    pub total: u32,
+    pub cover: Cover,
+    pub by: u8,
+    pub by_group: Option<GroupId>,
 }
 
 /// The whole state of a battle.
@@ -363,6 +390,37 @@ pub enum InvasionEvent {
     Nothing,
     /// The battle is over.
     Ended { winners: Vec<u8>, summary: String },
+    // Rules version 2 (new variants go at the end: postcard numbers them).
+    /// The target's player must choose casualties of a group whose figures
+    /// die on different kill scores, paying for each at its own out of
+    /// `total`; the kills are credited to `by` as they are chosen.
+    MustPay {
+        seat: u8,
+        group: GroupId,
+        total: u32,
+        cover: Cover,
+        among: Vec<String>,
+        by: u8,
+        by_group: Option<GroupId>,
+    },
+    /// Reinforcements merged in a melee went back to the groups they came
+    /// from ("they will form suitable groups based on their organisation").
+    Reformed { group: GroupId },
+    /// The winners of a melee may occupy the ground their beaten enemy held.
+    GroundOffered {
+        melee: u16,
+        group: GroupId,
+        ground: Vec<Point>,
+        cover: Cover,
+    },
+    /// Something new or odd that the players agreed to allow, with its
+    /// Action roll (a D6 per figure, any 6 succeeds).
+    Tried {
+        group: GroupId,
+        what: String,
+        dice: Vec<u8>,
+        success: bool,
+    },
 }
 
 impl InvasionState {
@@ -538,6 +596,10 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             for m in g.models.iter_mut().filter(|m| m.alive) {
                 m.at = points.next().copied().flatten();
             }
+            // Passengers getting out of a vehicle move out of it.
+            if matches!(g.place, Place::Carried(_)) {
+                g.place = Place::Table;
+            }
             g.declared_cover = *declared_cover;
             if face.is_some() {
                 g.facing = *face;
@@ -576,10 +638,16 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                     group: *group,
                     count: *count,
                     among: among.clone(),
+                    budget: None,
                 },
             );
         }
         E::Killed { group, model } => {
+            let kind = state.groups[*group as usize]
+                .models
+                .iter()
+                .find(|m| &m.id == model)
+                .map(|m| m.kind.clone());
             let g = &mut state.groups[*group as usize];
             if let Some(m) = g.models.iter_mut().find(|m| &m.id == model) {
                 m.alive = false;
@@ -588,22 +656,63 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                 g.place = Place::Gone;
                 g.locked = None;
             }
+            // A choice among named figures (a blast) ends with the last of them.
+            let mut among_spent = false;
             if let Some(Pending::Casualties { among, .. }) = state
                 .pending
                 .iter_mut()
                 .find(|p| matches!(p, Pending::Casualties { group: pg, .. } if pg == group))
+                && !among.is_empty()
             {
                 among.retain(|m| m != model);
+                among_spent = among.is_empty();
             }
             // One fewer casualty to choose.
             if let Some(i) = state
                 .pending
                 .iter()
                 .position(|p| matches!(p, Pending::Casualties { group: pg, .. } if pg == group))
-                && let Pending::Casualties { count, .. } = &mut state.pending[i]
             {
-                *count = count.saturating_sub(1);
-                if *count == 0 || state.groups[*group as usize].alive_count() == 0 {
+                let seat = state.groups[*group as usize].seat;
+                let paid = match &state.pending[i] {
+                    Pending::Casualties {
+                        budget: Some(budget),
+                        among,
+                        ..
+                    } => {
+                        // Paid at its own kill score; the choice goes on
+                        // while what is left pays for another figure.
+                        let cost = kind
+                            .and_then(|k| state.factions[seat as usize].model(&k))
+                            .map_or(u32::MAX, |t| t.kill.against(budget.cover).max(1));
+                        let total = budget.total.saturating_sub(cost);
+                        let next = if among_spent {
+                            0
+                        } else {
+                            affordable(state, *group, total, budget.cover, among)
+                        };
+                        Some((total, next))
+                    }
+                    _ => None,
+                };
+                let done = match &mut state.pending[i] {
+                    Pending::Casualties {
+                        count,
+                        budget: Some(budget),
+                        ..
+                    } => {
+                        let (total, next) = paid.unwrap_or((0, 0));
+                        budget.total = total;
+                        *count = next;
+                        next == 0
+                    }
+                    Pending::Casualties { count, .. } => {
+                        *count = count.saturating_sub(1);
+                        *count == 0
+                    }
+                    _ => false,
+                };
+                if done || state.groups[*group as usize].alive_count() == 0 {
                     state.pending.remove(i);
                 }
             }
@@ -693,7 +802,10 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                 .models
                 .iter()
                 .filter(|m| m.alive)
-                .cloned()
+                .map(|m| Model {
+                    origin: m.origin.or(Some(*from)),
+                    ..m.clone()
+                })
                 .collect();
             let src = &mut state.groups[*from as usize];
             src.models.retain(|m| !m.alive);
@@ -748,9 +860,10 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                 }
             }
             state.melees.retain(|m| m.id != *melee);
-            state
-                .pending
-                .retain(|p| *p != Pending::Aftermath { melee: *melee });
+            state.pending.retain(|p| {
+                *p != Pending::Aftermath { melee: *melee }
+                    && !matches!(p, Pending::Occupy { melee: m, .. } if m == melee)
+            });
             finish_resolving(state);
         }
         E::FightsOn { melee } => {
@@ -823,7 +936,114 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                 summary: summary.clone(),
             });
         }
+        E::MustPay {
+            seat,
+            group,
+            total,
+            cover,
+            among,
+            by,
+            by_group,
+        } => {
+            let count = affordable(state, *group, *total, *cover, among);
+            state.pending.insert(
+                0,
+                Pending::Casualties {
+                    seat: *seat,
+                    group: *group,
+                    count,
+                    among: among.clone(),
+                    budget: Some(Budget {
+                        total: *total,
+                        cover: *cover,
+                        by: *by,
+                        by_group: *by_group,
+                    }),
+                },
+            );
+        }
+        E::Reformed { group } => {
+            let back: Vec<Model> = state.groups[*group as usize]
+                .models
+                .iter()
+                .filter(|m| m.alive && m.origin.is_some_and(|o| o != *group))
+                .cloned()
+                .collect();
+            let place = state.groups[*group as usize].place;
+            state.groups[*group as usize]
+                .models
+                .retain(|m| !(m.alive && m.origin.is_some_and(|o| o != *group)));
+            for m in &mut state.groups[*group as usize].models {
+                m.origin = None;
+            }
+            for m in back {
+                let o = m.origin.expect("filtered") as usize;
+                let to = &mut state.groups[o];
+                to.place = place;
+                to.locked = None;
+                to.models.push(Model { origin: None, ..m });
+            }
+            let g = &mut state.groups[*group as usize];
+            if g.alive_count() == 0 {
+                g.place = Place::Gone;
+                g.locked = None;
+            }
+        }
+        E::GroundOffered {
+            melee,
+            group,
+            ground,
+            cover,
+        } => {
+            let seat = state.groups[*group as usize].seat;
+            if let Some(p) = state
+                .pending
+                .iter_mut()
+                .find(|p| **p == Pending::Aftermath { melee: *melee })
+            {
+                *p = Pending::Occupy {
+                    melee: *melee,
+                    seat,
+                    group: *group,
+                    ground: ground.clone(),
+                    cover: *cover,
+                };
+            }
+        }
+        E::Tried { .. } => {}
     }
+}
+
+/// How many more figures of `group` (among `among`, empty: any) `total` can
+/// pay for at their own kill scores in `cover`, the cheapest first.
+pub fn affordable(
+    state: &InvasionState,
+    group: GroupId,
+    total: u32,
+    cover: Cover,
+    among: &[String],
+) -> u32 {
+    let g = &state.groups[group as usize];
+    let mut costs: Vec<u32> = g
+        .alive()
+        .filter(|m| among.is_empty() || among.contains(&m.id))
+        .map(|m| {
+            state.factions[g.seat as usize]
+                .model(&m.kind)
+                .map_or(u32::MAX, |t| t.kill.against(cover).max(1))
+        })
+        .collect();
+    costs.sort_unstable();
+    let mut left = total;
+    let mut n = 0;
+    for c in costs {
+        if c > left {
+            break;
+        }
+        left -= c;
+        n += 1;
+    }
+    n
 }
 
 /// When no strike or aftermath is left and no melee waits, the resolution is over.
