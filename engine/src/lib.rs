@@ -22,6 +22,8 @@
 //! - [`scene`]: a board as shapes, drawn by the app and exported as SVG.
 //! - [`games`]: the games and their registry.
 //! - [`upcast`]: reading entries recorded under older rules versions.
+//! - [`campaign`]: rosters, experience and skills, folded from the campaign
+//!   log and the battles' results.
 //!
 //! ## Rules versions
 //!
@@ -61,6 +63,7 @@
 //! 5. A compatibility fixture once it is released (`tests/fixtures/compat/`).
 
 pub mod battle;
+pub mod campaign;
 pub mod game;
 pub mod games;
 pub mod hash;

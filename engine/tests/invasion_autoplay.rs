@@ -23,6 +23,7 @@ fn config(n: u64) -> InvasionConfig {
             .collect(),
         real_table: n % 5 == 4,
         sewers: n % 2 == 1,
+        rosters: Vec::new(),
         ..InvasionConfig::default()
     }
 }
@@ -99,6 +100,7 @@ fn four_factions(n: u64) -> InvasionConfig {
         factions: (0..4).map(|i| FACTIONS[(i + rot) % 4].to_owned()).collect(),
         real_table: n % 5 == 4,
         sewers: n % 2 == 1,
+        rosters: Vec::new(),
         ..InvasionConfig::default()
     }
 }

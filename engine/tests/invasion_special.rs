@@ -278,6 +278,7 @@ fn legal_never_lists_a_command_decide_refuses_crash_site_with_sewers() {
         InvasionConfig {
             scenario: "crash_site".into(),
             sewers: true,
+            rosters: Vec::new(),
             ..InvasionConfig::default()
         },
         5,
@@ -292,6 +293,7 @@ fn legal_never_lists_a_command_decide_refuses_at_a_real_table() {
             scenario: "crash_site".into(),
             real_table: true,
             sewers: true,
+            rosters: Vec::new(),
             ..InvasionConfig::default()
         },
         9,

@@ -53,6 +53,7 @@ pub fn given_with(factions: &[&str], sewers: bool, real_table: bool) -> Invasion
         faction_texts: Vec::new(),
         real_table,
         sewers,
+        rosters: Vec::new(),
     };
     let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
     if !real_table {

@@ -32,6 +32,7 @@ fn air() -> (InvasionState, GroupId, GroupId) {
         faction_texts: vec![AIR.to_owned()],
         real_table: false,
         sewers: true,
+        rosters: Vec::new(),
     })
     .expect("setup");
     park(&mut s);
@@ -265,6 +266,7 @@ fn motor_config() -> InvasionConfig {
         faction_texts: vec![MOTOR_POOL.to_owned()],
         real_table: false,
         sewers: false,
+        rosters: Vec::new(),
     }
 }
 

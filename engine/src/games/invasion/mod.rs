@@ -70,6 +70,113 @@ pub struct InvasionConfig {
     pub real_table: bool,
     /// The sewers rule.
     pub sewers: bool,
+    /// Campaign rosters' models fighting for seats: each seat named here
+    /// fields these models (by name, with their skills) in its faction's
+    /// groups instead of the file's anonymous figures.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rosters: Vec<SeatRoster>,
+}
+
+/// A campaign roster's models fighting for one seat.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatRoster {
+    pub seat: u8,
+    /// The campaign's roster id.
+    pub roster: u32,
+    pub fighters: Vec<RosterFighter>,
+}
+
+/// One roster model in a battle.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RosterFighter {
+    /// The campaign's model id.
+    pub model: u32,
+    pub name: String,
+    /// Its model type id in the faction file.
+    pub kind: String,
+    /// Skills bought before the battle, `(skill id, times)`.
+    #[serde(default)]
+    pub skills: Vec<(String, u32)>,
+}
+
+/// The piece id (a figure's id in the battle and in its `PieceResult`) of a
+/// campaign model fighting for a faction: `unit-m12`.
+pub fn roster_piece(prefix: &str, model: u32) -> String {
+    format!("{prefix}-m{model}")
+}
+
+/// The piece ids of a config's roster models, `(campaign model, piece)`,
+/// for the campaign log ("battle fought with these models").
+pub fn roster_pieces(config: &InvasionConfig) -> Result<Vec<(u32, String)>, SetupError> {
+    let scenario = scenario_of(config)?;
+    let factions = factions_of(config, &scenario)?;
+    let mut out = Vec::new();
+    for r in &config.rosters {
+        let Some(f) = factions.get(r.seat as usize) else {
+            continue;
+        };
+        let prefix = seat_prefix(&factions, r.seat as usize, f);
+        for x in &r.fighters {
+            out.push((x.model, roster_piece(&prefix, x.model)));
+        }
+    }
+    Ok(out)
+}
+
+fn seat_prefix(factions: &[Faction], seat: usize, f: &Faction) -> String {
+    let twice = factions.iter().filter(|o| o.id == f.id).count() > 1;
+    if twice {
+        format!("{}{}", f.id, seat + 1)
+    } else {
+        f.id.clone()
+    }
+}
+
+/// The figures of a seat's groups: the file's (`None`: anonymous), or its
+/// roster models, each in the first free place of its type (templates in
+/// file order, groups before reserves); places left empty are dropped.
+/// A figure's model type and the roster fighter it is (by index), if any.
+type Figure = (String, Option<usize>);
+
+fn fill_groups(
+    f: &Faction,
+    templates: &[(&model::GroupTemplate, bool)],
+    roster: Option<&SeatRoster>,
+) -> Result<Vec<Vec<Figure>>, SetupError> {
+    let Some(r) = roster else {
+        return Ok(templates
+            .iter()
+            .map(|(t, _)| t.models.iter().map(|k| (k.clone(), None)).collect())
+            .collect());
+    };
+    let mut used = vec![false; r.fighters.len()];
+    let mut out = Vec::new();
+    for (t, _) in templates {
+        let mut figures = Vec::new();
+        for kind in &t.models {
+            if let Some(i) = r
+                .fighters
+                .iter()
+                .enumerate()
+                .position(|(i, x)| !used[i] && &x.kind == kind)
+            {
+                used[i] = true;
+                figures.push((kind.clone(), Some(i)));
+            }
+        }
+        out.push(figures);
+    }
+    if let Some(i) = used.iter().position(|u| !u) {
+        let x = &r.fighters[i];
+        let kind = f.model(&x.kind).map_or(x.kind.clone(), |m| m.name.clone());
+        return Err(SetupError(format!(
+            "{} ({kind}) has no place in the {} groups: every {kind} place is taken or the faction has none",
+            x.name, f.name
+        )));
+    }
+    Ok(out)
 }
 
 fn setup_error(e: impl std::fmt::Display) -> SetupError {
@@ -150,30 +257,63 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
     let mut groups: Vec<Group> = Vec::new();
     let mut holes = Vec::new();
     let mut holes_left = Vec::new();
+    let table = crate::campaign::skills::shipped();
+    for r in &config.rosters {
+        if r.seat as usize >= factions.len() {
+            return Err(SetupError(format!(
+                "roster {} is given for seat {}, and the battle has {} seats",
+                r.roster,
+                r.seat,
+                factions.len()
+            )));
+        }
+        if config.rosters.iter().filter(|o| o.seat == r.seat).count() > 1 {
+            return Err(SetupError(format!("seat {} has two rosters", r.seat)));
+        }
+    }
     for (seat, f) in factions.iter().enumerate() {
+        let roster = config.rosters.iter().find(|r| r.seat as usize == seat);
         let seat = seat as u8;
-        let twice = factions.iter().filter(|o| o.id == f.id).count() > 1;
-        let prefix = if twice {
-            format!("{}{}", f.id, seat + 1)
-        } else {
-            f.id.clone()
-        };
+        let prefix = seat_prefix(&factions, seat as usize, f);
         let zone = &scenario.zones[seat as usize];
-        let line: Vec<_> = f.groups.iter().map(|t| (t, false)).collect();
-        let reserve: Vec<_> = f.reserves.iter().map(|t| (t, true)).collect();
-        let deployed = line.len().max(1) as i32;
+        let all: Vec<_> = f
+            .groups
+            .iter()
+            .map(|t| (t, false))
+            .chain(f.reserves.iter().map(|t| (t, true)))
+            .collect();
+        let filled = fill_groups(f, &all, roster)?;
+        let kept: Vec<_> = all
+            .into_iter()
+            .zip(filled)
+            .filter(|(_, figures)| !figures.is_empty())
+            .collect();
+        let deployed = kept.iter().filter(|((_, later), _)| !later).count().max(1) as i32;
         let mut placed: Vec<Point> = groups.iter().flat_map(Group::points).collect();
-        for (i, (t, later)) in line.into_iter().chain(reserve).enumerate() {
+        for (i, ((t, later), figures)) in kept.into_iter().enumerate() {
             let mut models = Vec::new();
-            for (n, kind) in t.models.iter().enumerate() {
+            for (n, (kind, fighter)) in figures.iter().enumerate() {
                 let name = f.model(kind).map_or(kind.clone(), |m| m.name.clone());
+                let (id, name, bonus) = match fighter.and_then(|i| roster?.fighters.get(i)) {
+                    Some(x) => (
+                        roster_piece(&prefix, x.model),
+                        x.name.clone(),
+                        crate::campaign::skills::Bonuses::of(&table, &x.skills),
+                    ),
+                    None => (
+                        format!("{prefix}-{}-{}", t.id, n + 1),
+                        format!("{name} {}", n + 1),
+                        crate::campaign::skills::Bonuses::default(),
+                    ),
+                };
                 models.push(Model {
-                    id: format!("{prefix}-{}-{}", t.id, n + 1),
-                    name: format!("{name} {}", n + 1),
+                    id,
+                    name,
                     kind: kind.clone(),
                     at: None,
                     alive: true,
                     origin: None,
+                    bonus,
                 });
             }
             if !later && !config.real_table {

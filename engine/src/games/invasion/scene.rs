@@ -625,6 +625,7 @@ mod tests {
         start(&InvasionConfig {
             scenario: "crash_site".into(),
             sewers: true,
+            rosters: Vec::new(),
             ..InvasionConfig::default()
         })
         .expect("setup")

@@ -89,6 +89,8 @@ pub struct Model {
     /// faction (reinforcements merged in hand-to-hand); it re-forms there
     /// when the fight is over.
     pub origin: Option<GroupId>,
+    /// What its campaign skills add (none for a figure with no roster).
+    pub bonus: crate::campaign::skills::Bonuses,
 }
 
 /// A group of figures that acts together.
