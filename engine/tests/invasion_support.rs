@@ -141,6 +141,7 @@ pub fn cards(s: &mut InvasionState, list: &[(Option<u8>, CardKind)]) {
     s.current = 0;
     s.spent.clear();
     s.mites_moved = false;
+    s.moved.clear();
 }
 
 /// One card of `seat` being played now.

@@ -62,7 +62,10 @@ fn check_group(s: &InvasionState, seat: u8, g: GroupId) -> Result<(), RuleError>
 
 fn check_actions(s: &InvasionState, spenders: &[GroupId]) -> Result<(), RuleError> {
     let card = s.card().map_or(0, |c| c.kind.actions());
-    if used_with(s, spenders) > card {
+    // Lightening Action: one action more than the card gives, once per card,
+    // for a group with such a figure.
+    let extra = u8::from(spenders.len() == 1 && s.extra_action(spenders[0]));
+    if used_with(s, spenders) > card + extra {
         let kind = s.card().map_or(CardKind::Single, |c| c.kind);
         return Err(illegal(
             "Action cards",
@@ -422,7 +425,13 @@ fn move_group(
                     ));
                 }
             }
-            let plan = table::plan_move(&s.scenario, from, to, group_move(s, g), mobility)
+            // Super Sneak: more inches for a move into cover or a building.
+            let sneak = if table::cover_at(&s.scenario, to) != Cover::Open {
+                super::rules::sneak_bonus(s, g)
+            } else {
+                0
+            };
+            let plan = table::plan_move(&s.scenario, from, to, group_move(s, g) + sneak, mobility)
                 .map_err(|e| illegal("Move", e.to_string()))?;
             if s.is_mites(g) && s.mites_uncontrolled(seat) {
                 // "If the controller is killed the mites can do nothing except
@@ -715,9 +724,11 @@ fn shoot(
     // shoot actions that are carried out from the same Action card to be
     // combined").
     let mut count = 0;
+    let mut bonus = 0;
     let mut how_many = Vec::new();
     for &g in shooters {
-        let n = super::rules::shooting_dice(s, g, rng, &mut how_many)?;
+        let (n, b) = super::rules::shooting_dice_and_bonus(s, g, rng, &mut how_many)?;
+        bonus += b;
         if n == 0 {
             return Err(illegal(
                 "Shoot",
@@ -727,7 +738,8 @@ fn shoot(
         count += n;
     }
     let dice = rng.roll(count, 6)?;
-    let total: u32 = dice.iter().map(|&d| u32::from(d)).sum();
+    // Campaign skills (Crack Shot, Super Agility) add to the total.
+    let total: u32 = dice.iter().map(|&d| u32::from(d)).sum::<u32>() + bonus;
     let mut out: Vec<E> = shooters.iter().map(|&g| E::Spent { group: g }).collect();
     let ks = kill_score(s, target, cover);
     let outsider = target_melee.is_some_and(|m| !melee_seats(s, m).contains(&seat));
@@ -763,6 +775,7 @@ fn shoot(
             seat,
             shooters.first().copied(),
             &shares,
+            bonus,
             &|g| cover_of(s, g, None).0,
             &mut out,
         );

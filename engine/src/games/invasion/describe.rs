@@ -293,9 +293,10 @@ pub fn event(s: &InvasionState, e: &E) -> String {
                 ": into the melee".into()
             };
             format!(
-                "{linked}{n}D6 at {}{mib}{decl}: {} = {total}{result}",
+                "{linked}{n}D6 at {}{mib}{decl}: {}{} = {total}{result}",
                 group(s, *target),
                 dice(d),
+                skills_added(d, *total),
             )
         }
         E::Shared {
@@ -305,13 +306,14 @@ pub fn event(s: &InvasionState, e: &E) -> String {
             kill_score,
             kills,
         } => format!(
-            "{} take {} = {total}: {kills} kill{} at {kill_score} each",
+            "{} take {}{} = {total}: {kills} kill{} at {kill_score} each",
             group(s, *g),
             if d.is_empty() {
                 "no dice".into()
             } else {
                 dice(d)
             },
+            skills_added(d, *total),
             if *kills == 1 { "" } else { "s" }
         ),
         E::MustRemove {
@@ -528,6 +530,16 @@ pub fn event(s: &InvasionState, e: &E) -> String {
                 "no 6: it fails"
             }
         ),
+    }
+}
+
+/// " +3 (skills)" when campaign skills added to a total beyond its dice.
+fn skills_added(d: &[u8], total: u32) -> String {
+    let sum: u32 = d.iter().map(|&x| u32::from(x)).sum();
+    if total > sum {
+        format!(" +{} (skills)", total - sum)
+    } else {
+        String::new()
     }
 }
 

@@ -398,6 +398,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
         current: 0,
         spent: Vec::new(),
         mites_moved: false,
+        moved: Vec::new(),
         round: 0,
         melees: Vec::new(),
         next_melee: 0,

@@ -219,6 +219,38 @@ pub fn shooting_dice(
     rng: &mut Randomness,
     how_many: &mut Vec<u8>,
 ) -> Result<usize, RuleError> {
+    shooting_dice_and_bonus(s, g, rng, how_many).map(|(n, _)| n)
+}
+
+/// A group's shooting dice for one shot and what its figures' campaign
+/// skills add to the total: Crack Shot +1 to each of the model's dice,
+/// Super Agility +1 to each when its group moved earlier on this card.
+pub fn shooting_dice_and_bonus(
+    s: &InvasionState,
+    g: GroupId,
+    rng: &mut Randomness,
+    how_many: &mut Vec<u8>,
+) -> Result<(usize, u32), RuleError> {
+    let group = s.group(g);
+    let moved = s.moved.contains(&g);
+    let per_die = |m: &super::state::Model| -> u32 {
+        u32::from(m.bonus.shoot_die) + u32::from(m.bonus.agility && moved)
+    };
+    let mut bonus = 0u32;
+    let n = shooting_dice_per_model(s, g, rng, how_many, &mut |m, dice| {
+        bonus += per_die(m) * dice as u32;
+    })?;
+    let _ = group;
+    Ok((n, bonus))
+}
+
+fn shooting_dice_per_model(
+    s: &InvasionState,
+    g: GroupId,
+    rng: &mut Randomness,
+    how_many: &mut Vec<u8>,
+    each: &mut dyn FnMut(&super::state::Model, usize),
+) -> Result<usize, RuleError> {
     let group = s.group(g);
     let faction = s.faction(group.seat);
     let successes = s.studied.len();
@@ -229,7 +261,9 @@ pub fn shooting_dice(
             .alive()
             .map(|m| {
                 let heavy = s.model_type(group.seat, &m.kind).is_some_and(|t| t.heavy);
-                usize::from(group.arrival_successes) + 1 + usize::from(heavy)
+                let n = usize::from(group.arrival_successes) + 1 + usize::from(heavy);
+                each(m, n);
+                n
             })
             .sum());
     }
@@ -240,13 +274,36 @@ pub fn shooting_dice(
         let roll = rng.roll(1 + successes, 6)?;
         let per = roll.iter().map(|&d| usize::from(d)).sum::<usize>();
         how_many.extend(roll);
+        for m in group.alive() {
+            each(m, per);
+        }
         return Ok(per * group.alive_count());
     }
     Ok(group
         .alive()
-        .filter_map(|m| s.model_type(group.seat, &m.kind))
-        .map(|t| usize::from(t.shoot))
+        .map(|m| {
+            let n = s
+                .model_type(group.seat, &m.kind)
+                .map_or(0, |t| usize::from(t.shoot));
+            each(m, n);
+            n
+        })
         .sum())
+}
+
+/// What a group's figures' campaign skills add to its close-combat total
+/// (Hand to Hand Expert: +1 to each of the model's close-combat dice).
+pub fn melee_bonus(s: &InvasionState, g: GroupId) -> u32 {
+    let group = s.group(g);
+    group
+        .alive()
+        .map(|m| {
+            let dice = s
+                .model_type(group.seat, &m.kind)
+                .map_or(0, |t| u32::from(t.melee_dice()));
+            u32::from(m.bonus.melee_die) * dice
+        })
+        .sum()
 }
 
 /// A group's close-combat dice.
@@ -288,8 +345,7 @@ pub fn assess(s: &InvasionState, g: GroupId, total: u32, cover: Cover, among: &[
     let scores: Vec<u32> = group
         .alive()
         .filter(|m| among.is_empty() || among.contains(&m.id))
-        .filter_map(|m| s.model_type(group.seat, &m.kind))
-        .map(|t| t.kill.against(cover).max(1))
+        .map(|m| model_cost(s, group.seat, m, cover))
         .collect();
     let (Some(&least), Some(&most)) = (scores.iter().min(), scores.iter().max()) else {
         return Damage {
@@ -420,17 +476,21 @@ pub fn split_dice(dice: &[u8], target: GroupId, others: &[GroupId]) -> Vec<(Grou
 }
 
 /// Damage dealt to groups: totals, kills and casualties.
+/// `bonus` (campaign skills) is added to the first share's total, the
+/// target's.
 pub fn deal(
     s: &InvasionState,
     seat: u8,
     credit: Option<GroupId>,
     shares: &[(GroupId, Vec<u8>)],
+    bonus: u32,
     cover: &dyn Fn(GroupId) -> Cover,
     out: &mut Vec<E>,
 ) {
     let mut made = 0;
-    for (g, dice) in shares {
-        let total: u32 = dice.iter().map(|&d| u32::from(d)).sum();
+    for (i, (g, dice)) in shares.iter().enumerate() {
+        let total: u32 =
+            dice.iter().map(|&d| u32::from(d)).sum::<u32>() + if i == 0 { bonus } else { 0 };
         let c = cover(*g);
         let d = assess(s, *g, total, c, &[]);
         out.push(E::Shared {
@@ -941,10 +1001,39 @@ pub fn group_move(s: &InvasionState, g: GroupId) -> i32 {
     let group = s.group(g);
     group
         .alive()
-        .filter_map(|m| s.model_type(group.seat, &m.kind))
-        .map(|t| t.moves)
+        .filter_map(|m| s.model_type(group.seat, &m.kind).map(|t| (t, m)))
+        // Super Fast: +1" a time bought; a group moves at its slowest.
+        .map(|(t, m)| {
+            if t.moves > 0 {
+                t.moves + m.bonus.moves
+            } else {
+                0
+            }
+        })
         .min()
         .unwrap_or(8 * INCH)
+}
+
+/// What Super Sneak adds to a move of the group that ends in cover or a
+/// building: the least of its figures' (a group moves together).
+pub fn sneak_bonus(s: &InvasionState, g: GroupId) -> i32 {
+    s.group(g).alive().map(|m| m.bonus.sneak).min().unwrap_or(0)
+}
+
+/// A figure's price in a total against it: its kill score in `cover` (at
+/// least cover with Camouflage; You Make Your Own Luck adds to it), once
+/// more for each Tough as Nails.
+pub fn model_cost(s: &InvasionState, seat: u8, m: &super::state::Model, cover: Cover) -> u32 {
+    let cover = if m.bonus.camouflage {
+        cover.max(Cover::Cover)
+    } else {
+        cover
+    };
+    let ks = s
+        .model_type(seat, &m.kind)
+        .map_or(u32::MAX / 4, |t| t.kill.against(cover).max(1))
+        .saturating_add(m.bonus.kill_score);
+    ks.saturating_mul(1 + m.bonus.extra_kills)
 }
 
 /// How far off its facing a ground vehicle's move may point (assumed: 2
@@ -1154,12 +1243,8 @@ fn choose_casualties(
     if let Some(b) = budget {
         let mut cost = 0u64;
         for m in models {
-            let t = group
-                .models
-                .iter()
-                .find(|x| &x.id == m)
-                .and_then(|x| s.model_type(group.seat, &x.kind));
-            cost += u64::from(t.map_or(u32::MAX, |t| t.kill.against(b.cover).max(1)));
+            let x = group.models.iter().find(|x| &x.id == m);
+            cost += u64::from(x.map_or(u32::MAX, |x| model_cost(s, group.seat, x, b.cover)));
         }
         if cost > u64::from(b.total) {
             return Err(illegal(
@@ -1187,7 +1272,13 @@ fn strike(
     target: Option<u8>,
     rng: &mut Randomness,
 ) -> Result<Vec<E>, RuleError> {
-    let Some(&Pending::Strike { melee, seat, dice }) = s.pending.first() else {
+    let Some(&Pending::Strike {
+        melee,
+        seat,
+        dice,
+        bonus,
+    }) = s.pending.first()
+    else {
         return Err(match s.pending.first() {
             Some(p) => RuleError::not_your_turn(waiting_for(s, p)),
             None => illegal(
@@ -1258,6 +1349,6 @@ fn strike(
         vec![(tg, rolled)]
     };
     let credit = melee_group_of(s, melee, seat);
-    deal(s, seat, credit, &shares, &cover, &mut out);
+    deal(s, seat, credit, &shares, bonus, &cover, &mut out);
     Ok(out)
 }

@@ -177,7 +177,14 @@ pub enum Pending {
     /// A faction in a melee rolls its close-combat dice (`dice`, counted
     /// before anyone was removed: "Casualties that have not had a chance to
     /// make their own attack rolls should be placed nearby").
-    Strike { melee: u16, seat: u8, dice: u32 },
+    Strike {
+        melee: u16,
+        seat: u8,
+        dice: u32,
+        /// What the faction's figures' campaign skills add to its total,
+        /// counted with the dice.
+        bonus: u32,
+    },
     /// These melees are resolved in turn (the end of a Double or Triple
     /// card, or a Special Event card below the table).
     ResolveMelees { left: Vec<u16> },
@@ -228,6 +235,8 @@ pub struct InvasionState {
     pub spent: Vec<(GroupId, u8)>,
     /// Uncontrolled Mites moved on this card (a Spug Triple card must).
     pub mites_moved: bool,
+    /// Groups that moved on the current card (Super Agility).
+    pub moved: Vec<GroupId>,
     pub round: u32,
     pub melees: Vec<Melee>,
     pub next_melee: u16,
@@ -485,7 +494,17 @@ impl InvasionState {
                 .unwrap_or(0);
             return mine < most || self.actions_left() > 0;
         }
-        self.actions_left() > 0
+        self.actions_left() > 0 || self.extra_action(g)
+    }
+
+    /// Lightening Action (a campaign skill): once per card, a group with
+    /// such a figure may take one action more than the card gives.
+    pub fn extra_action(&self, g: GroupId) -> bool {
+        let Some(card) = self.card() else {
+            return false;
+        };
+        self.group(g).alive().any(|m| m.bonus.extra_action)
+            && self.actions_used() == card.kind.actions()
     }
 
     pub fn spent_by(&self, g: GroupId) -> u8 {
@@ -570,6 +589,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             state.current = 0;
             state.spent.clear();
             state.mites_moved = false;
+            state.moved.clear();
         }
         E::CardDone => {
             if let Some(card) = state.card() {
@@ -597,6 +617,9 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             let mut points = to.iter();
             for m in g.models.iter_mut().filter(|m| m.alive) {
                 m.at = points.next().copied().flatten();
+            }
+            if !state.moved.contains(group) {
+                state.moved.push(*group);
             }
             // Passengers getting out of a vehicle move out of it.
             if matches!(g.place, Place::Carried(_)) {
@@ -645,11 +668,11 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             );
         }
         E::Killed { group, model } => {
-            let kind = state.groups[*group as usize]
+            let dead = state.groups[*group as usize]
                 .models
                 .iter()
                 .find(|m| &m.id == model)
-                .map(|m| m.kind.clone());
+                .cloned();
             let g = &mut state.groups[*group as usize];
             if let Some(m) = g.models.iter_mut().find(|m| &m.id == model) {
                 m.alive = false;
@@ -684,9 +707,9 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                     } => {
                         // Paid at its own kill score; the choice goes on
                         // while what is left pays for another figure.
-                        let cost = kind
-                            .and_then(|k| state.factions[seat as usize].model(&k))
-                            .map_or(u32::MAX, |t| t.kill.against(budget.cover).max(1));
+                        let cost = dead.as_ref().map_or(u32::MAX, |m| {
+                            super::rules::model_cost(state, seat, m, budget.cover)
+                        });
                         let total = budget.total.saturating_sub(cost);
                         let next = if among_spent {
                             0
@@ -833,12 +856,25 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                 // Strikes of this melee come before the next melee's.
                 let mut at = i;
                 for &(seat, dice) in strikes {
+                    // Campaign skills of the faction's figures in the fight,
+                    // counted with its dice.
+                    let bonus = state
+                        .melee(*melee)
+                        .map(|m| {
+                            m.groups
+                                .iter()
+                                .filter(|&&g| state.group(g).seat == seat)
+                                .map(|&g| super::rules::melee_bonus(state, g))
+                                .sum()
+                        })
+                        .unwrap_or(0);
                     state.pending.insert(
                         at,
                         Pending::Strike {
                             melee: *melee,
                             seat,
                             dice,
+                            bonus,
                         },
                     );
                     at += 1;
@@ -1029,11 +1065,7 @@ pub fn affordable(
     let mut costs: Vec<u32> = g
         .alive()
         .filter(|m| among.is_empty() || among.contains(&m.id))
-        .map(|m| {
-            state.factions[g.seat as usize]
-                .model(&m.kind)
-                .map_or(u32::MAX, |t| t.kill.against(cover).max(1))
-        })
+        .map(|m| super::rules::model_cost(state, g.seat, m, cover))
         .collect();
     costs.sort_unstable();
     let mut left = total;
