@@ -125,6 +125,10 @@ pub trait Battle: Send {
     /// Whether some seat may not see everything at the cursor: the game
     /// hides something now (a hand, a face-down chit).
     fn hides_information(&self) -> bool;
+    /// Whether the seats see different things at the cursor (one holds a
+    /// hand the other may not see): the app's hot-seat curtain is for this,
+    /// not for what is hidden from every seat alike (a shuffled cup).
+    fn seats_see_differently(&self) -> bool;
     /// The battle's seats and their names.
     fn seats(&self) -> Vec<(Actor, String)>;
     fn flow_at(&self, at: Option<EntryId>) -> FlowMark;
@@ -281,6 +285,15 @@ impl<G: Game> Battle for Session<G> {
     fn hides_information(&self) -> bool {
         let state = self.state();
         G::seats(state).iter().any(|&s| G::view(state, s) != *state)
+    }
+    fn seats_see_differently(&self) -> bool {
+        let state = self.state();
+        let seats = G::seats(state);
+        let Some((&first, rest)) = seats.split_first() else {
+            return false;
+        };
+        let seen = G::view(state, first);
+        rest.iter().any(|&s| G::view(state, s) != seen)
     }
     fn seats(&self) -> Vec<(Actor, String)> {
         G::seats(self.state())

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use eframe::egui::{self, Key, Panel, Ui};
-use xenolog_engine::{Battle, PendingKind, PlayError, RuleErrorKind};
+use xenolog_engine::{Actor, Battle, PendingKind, PlayError, RuleErrorKind, Viewer};
 
 use super::board::{BoardInput, Camera, LosState, board_ui};
 use super::boards::{self, BoardUi};
@@ -59,6 +59,43 @@ pub struct OpenBattle {
     pub board: Box<dyn BoardUi>,
     /// The view rebuild last checked for a lone subject to select.
     auto_seen: u64,
+    /// Hot-seat: the seat the screen was last passed to.
+    pub looking: Option<Actor>,
+    /// Whether the game hides something at the cursor, found once per
+    /// position (cursor, entries).
+    hides: Option<(Option<xenolog_engine::EntryId>, usize, bool)>,
+}
+
+impl OpenBattle {
+    /// Whose eyes the battle is shown to now, and the seat to pass the
+    /// screen to when the one looking is not the one asked. A game that
+    /// hides nothing, a finished battle, or `reveal` show everything.
+    fn viewer(&mut self, reveal: bool) -> (Viewer, Option<Actor>) {
+        let key = (self.battle.cursor(), self.battle.records().len());
+        let hides = match self.hides {
+            Some((c, n, h)) if (c, n) == key => h,
+            _ => {
+                let h = self.battle.seats_see_differently();
+                self.hides = Some((key.0, key.1, h));
+                h
+            }
+        };
+        if reveal || !hides || self.battle.outcome().is_some() {
+            return (Viewer::All, None);
+        }
+        let asked = self
+            .battle
+            .asked()
+            .into_iter()
+            .map(|a| a.seat)
+            .find(|s| *s != Actor::SYSTEM);
+        match (self.looking, asked) {
+            (Some(l), Some(a)) if l == a => (Viewer::Seat(l), None),
+            (_, Some(a)) => (Viewer::Seat(a), Some(a)),
+            (Some(l), None) => (Viewer::Seat(l), None),
+            (None, None) => (Viewer::All, None),
+        }
+    }
 }
 
 /// Saving the first fully drawn frame (for CI and the README).
@@ -86,6 +123,11 @@ pub struct App {
     pub side: SideState,
     pub branches: BranchState,
     pub show_branches: bool,
+    /// Show every seat's hidden information (View menu; warned).
+    pub reveal_hidden: bool,
+    /// Hot-seat: the seat the screen must be passed to before the battle
+    /// is shown (`None`: no curtain).
+    pub curtain: Option<(Actor, String)>,
     /// The panels beside the board; `None` until the first frame decides
     /// from the window's width.
     pub panels: Option<PanelsShown>,
@@ -142,6 +184,8 @@ impl App {
             side: SideState::default(),
             branches: BranchState::default(),
             show_branches: true,
+            reveal_hidden: false,
+            curtain: None,
             panels: None,
             show_aid: false,
             los: None,
@@ -327,6 +371,8 @@ impl App {
                     view: BattleView::new(),
                     board,
                     auto_seen: 0,
+                    looking: None,
+                    hides: None,
                 });
                 self.selected = None;
                 self.timeline.playing = false;
@@ -776,6 +822,13 @@ impl App {
                     self.notices.remove(0);
                 }
             }
+            AppCommand::LookAs(seat) => {
+                if let Some(ob) = &mut self.open {
+                    ob.looking = Some(seat);
+                    self.selected = None;
+                }
+            }
+            AppCommand::RevealHidden(on) => self.reveal_hidden = on,
             AppCommand::Quit => self.ctx.send_viewport_cmd(egui::ViewportCommand::Close),
         }
     }
@@ -921,6 +974,12 @@ impl App {
         self.dropped_files(ui);
         self.keyboard(ui);
         self.playback(ui);
+        self.curtain = None;
+        if let Some(ob) = &mut self.open {
+            let (viewer, pass_to) = ob.viewer(self.reveal_hidden);
+            ob.view.viewer = viewer;
+            self.curtain = pass_to.map(|a| (a, ob.battle.actor_name(a)));
+        }
         if let Some(ob) = &mut self.open {
             ob.view.refresh(ob.battle.as_ref());
             // When every legal command is about one unit (a tie the Kay'otz
@@ -1009,6 +1068,7 @@ impl App {
                 .as_ref()
                 .is_some_and(|o| o.view.pos + 1 < o.view.line.positions()),
             show_branches: self.show_branches,
+            reveal_hidden: self.reveal_hidden,
         };
         Panel::top("menu").show(ui, |ui| {
             menu_bar_ui(
@@ -1034,6 +1094,25 @@ impl App {
                 });
             });
         });
+        if let Some((seat, name)) = self.curtain.clone() {
+            // Hot-seat: nothing of the battle is drawn until the seat whose
+            // turn it is takes the screen (a curtain against seeing by
+            // accident, not a defence against a player who opens the file).
+            egui::CentralPanel::default().show(ui, |ui| {
+                ui.vertical_centered(|ui| {
+                    ui.add_space(ui.available_height() * 0.3);
+                    ui.heading(format!("Pass the screen to {name}"));
+                    ui.label(
+                        "Their hand and what only they may see are hidden until they take it.",
+                    );
+                    ui.add_space(12.0);
+                    if ui.button(format!("I am {name}: show my view")).clicked() {
+                        commands.push(AppCommand::LookAs(seat));
+                    }
+                });
+            });
+            return;
+        }
         if let Some(ob) = &mut self.open {
             Panel::bottom("timeline")
                 .resizable(true)

@@ -122,5 +122,9 @@ pub enum AppCommand {
     Explain(String),
     /// Close the notice on top.
     DismissNotice,
+    /// Hot-seat: the screen was passed to this seat; show its view.
+    LookAs(xenolog_engine::Actor),
+    /// Show every seat's hidden information (`false`: each seat its own).
+    RevealHidden(bool),
     Quit,
 }

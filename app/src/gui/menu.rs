@@ -22,6 +22,8 @@ pub struct MenuContext {
     pub can_undo: bool,
     pub can_redo: bool,
     pub show_branches: bool,
+    /// Every seat's hidden information is shown (hot-seat curtain off).
+    pub reveal_hidden: bool,
 }
 
 fn item(ui: &mut Ui, text: &str, shortcut: Option<&KeyboardShortcut>, enabled: bool) -> bool {
@@ -132,6 +134,17 @@ pub fn menu_bar_ui(
                 commands.push(AppCommand::ShowBranches(b));
             }
             ui.checkbox(&mut prefs.show_test_games, "Offer test games");
+            let mut r = m.reveal_hidden;
+            if ui
+                .checkbox(&mut r, "Show every seat's hidden cards")
+                .on_hover_text(
+                    "Turns the hot-seat curtain off: every hand and secret is shown to whoever \
+                     looks at the screen. For reviewing a battle, not for playing one.",
+                )
+                .changed()
+            {
+                commands.push(AppCommand::RevealHidden(r));
+            }
         });
         ui.menu_button("Help", |ui| {
             if item(ui, "Legend and player aid", None, true) {

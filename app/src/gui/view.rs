@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use xenolog_engine::{
-    Battle, BranchId, EntryId, EntryText, FlowMark, LegalCommand, Outcome, Scene,
+    Battle, BranchId, EntryId, EntryText, FlowMark, LegalCommand, Outcome, Scene, Viewer,
 };
 
 /// Lines up to this long get every entry's turn and phase in one fold; longer
@@ -37,6 +37,7 @@ struct ViewKey {
     cursor: Option<EntryId>,
     branch: BranchId,
     records: usize,
+    viewer: Viewer,
 }
 
 /// A change of turn or phase on the timeline.
@@ -62,6 +63,8 @@ pub struct LineView {
     /// Whether `ticks` has every change (short lines) or samples (long lines).
     pub exact_ticks: bool,
     texts: HashMap<usize, Vec<EntryText>>,
+    /// Whose eyes the entry texts are for (hidden information removed).
+    viewer: Viewer,
 }
 
 impl LineView {
@@ -75,10 +78,11 @@ impl LineView {
             ticks: Vec::new(),
             exact_ticks: true,
             texts: HashMap::new(),
+            viewer: Viewer::All,
         }
     }
 
-    fn build(battle: &dyn Battle) -> Self {
+    fn build(battle: &dyn Battle, viewer: Viewer) -> Self {
         let branch = battle.current_branch();
         let head = battle.head(branch);
         let ids = battle.path_to(head);
@@ -91,6 +95,7 @@ impl LineView {
             ticks: Vec::new(),
             exact_ticks: true,
             texts: HashMap::new(),
+            viewer,
         };
         line.build_ticks(battle);
         line
@@ -104,7 +109,7 @@ impl LineView {
             turn_start: true,
         }];
         if self.ids.len() <= EXACT_TICKS {
-            let texts = battle.entry_texts(&self.ids);
+            let texts = battle.entry_texts_as(&self.ids, self.viewer);
             for (i, t) in texts.iter().enumerate() {
                 push_tick(&mut ticks, i + 1, &t.flow);
             }
@@ -131,7 +136,7 @@ impl LineView {
         self.records = battle.records().len();
         let pos = self.ids.len();
         let chunk = (pos - 1) / CHUNK;
-        let text = battle.entry_texts(&[id]).pop();
+        let text = battle.entry_texts_as(&[id], self.viewer).pop();
         if let Some(text) = text {
             push_tick(&mut self.ticks, pos, &text.flow);
             if let Some(rows) = self.texts.get_mut(&chunk) {
@@ -171,10 +176,10 @@ impl LineView {
         let rows = self
             .texts
             .entry(chunk)
-            .or_insert_with(|| battle.entry_texts(&self.ids[start..end]));
+            .or_insert_with(|| battle.entry_texts_as(&self.ids[start..end], self.viewer));
         if rows.len() < end - start {
             // The chunk was begun by `extend`; complete it.
-            *rows = battle.entry_texts(&self.ids[start..end]);
+            *rows = battle.entry_texts_as(&self.ids[start..end], self.viewer);
         }
         rows.get(i - start)
     }
@@ -232,6 +237,9 @@ pub struct BattleView {
     pub pos: usize,
     /// How many times the view was rebuilt (for tests and benchmarks).
     pub rebuilds: u64,
+    /// Whose eyes it is for: everything, or one seat's view with what the
+    /// others hold hidden (hot-seat behind the curtain).
+    pub viewer: Viewer,
 }
 
 impl Default for BattleView {
@@ -253,6 +261,7 @@ impl BattleView {
             line: LineView::empty(),
             pos: 0,
             rebuilds: 0,
+            viewer: Viewer::All,
         }
     }
 
@@ -262,6 +271,7 @@ impl BattleView {
             cursor: battle.cursor(),
             branch: battle.current_branch(),
             records: battle.records().len(),
+            viewer: self.viewer,
         };
         if self.key == Some(key) {
             return;
@@ -270,11 +280,14 @@ impl BattleView {
         self.rebuilds += 1;
         let head = battle.head(key.branch);
         let line = &mut self.line;
-        let same_line =
-            line.branch == key.branch && line.head == head && line.records == key.records;
+        let same_line = line.branch == key.branch
+            && line.head == head
+            && line.records == key.records
+            && line.viewer == key.viewer;
         if !same_line {
             // One new entry at the head of the line shown: extend, do not refold.
             let appended = line.built
+                && line.viewer == key.viewer
                 && line.branch == key.branch
                 && line.records + 1 == key.records
                 && head.is_some_and(|h| {
@@ -283,16 +296,20 @@ impl BattleView {
                 });
             match head {
                 Some(h) if appended => line.extend(battle, h),
-                _ => *line = LineView::build(battle),
+                _ => *line = LineView::build(battle, key.viewer),
             }
         }
         self.pos = line.pos_of(key.cursor).unwrap_or_else(|| {
             // The cursor is always on its branch's line; rebuild if that ever fails.
-            *line = LineView::build(battle);
+            *line = LineView::build(battle, key.viewer);
             line.pos_of(key.cursor).unwrap_or(0)
         });
-        self.scene = battle.scene_at(key.cursor);
+        self.scene = battle.scene_at_as(key.cursor, key.viewer);
         self.legal = battle.legal();
+        // Behind the curtain a seat is offered only its own commands.
+        if let Viewer::Seat(seat) = key.viewer {
+            self.legal.retain(|c| c.actor == seat);
+        }
         self.outcome = battle.outcome();
         self.asked = battle
             .asked()
@@ -344,7 +361,7 @@ mod tests {
         let p = b.prepare_json(to, &json!("hold"), None).unwrap();
         b.commit(p).expect("decided just now");
         v.refresh(b.as_ref());
-        let fresh = LineView::build(b.as_ref());
+        let fresh = LineView::build(b.as_ref(), Viewer::All);
         assert_eq!(v.line.ids, fresh.ids);
         assert_eq!(v.line.ticks, fresh.ticks);
         assert_eq!(v.pos, 6);
@@ -369,7 +386,7 @@ mod tests {
     #[test]
     fn long_lines_are_sampled_and_texts_come_in_chunks() {
         let b = race(EXACT_TICKS + 10);
-        let mut line = LineView::build(b.as_ref());
+        let mut line = LineView::build(b.as_ref(), Viewer::All);
         assert!(!line.exact_ticks);
         let t = line.text(b.as_ref(), EXACT_TICKS + 5).unwrap().clone();
         assert_eq!(t.id, line.ids[EXACT_TICKS + 5]);

@@ -1,0 +1,115 @@
+//! Hot-seat with hidden information (issue 9): one screen passed between
+//! players, each seeing only their own hand. The test game High Card deals
+//! hands that the other seat may not see.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use serde_json::json;
+use xenolog_engine::{Actor, Viewer};
+
+use super::support::{BOARD, app, click, shot};
+use crate::gui::app::App;
+use crate::gui::command::{AppCommand, Intent, NewBattleSpec, PlayRequest};
+use crate::gui::store::DiceMode;
+
+fn high_card() -> Harness<'static, App> {
+    let mut h = app();
+    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
+        game: "highcard".into(),
+        scenario: String::new(),
+        seed: 5,
+        config: json!({}),
+        title: "Hands".into(),
+        dice_mode: DiceMode::Rolled,
+        strict: false,
+    }));
+    h.run();
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    h
+}
+
+/// The tooltips of the cards on the board as the app shows it now.
+fn cards_shown(h: &Harness<'_, App>) -> Vec<String> {
+    let ob = h.state().open.as_ref().unwrap();
+    ob.view
+        .scene
+        .items
+        .iter()
+        .filter(|i| i.id.starts_with("card:"))
+        .filter_map(|i| i.tooltip.clone())
+        .collect()
+}
+
+#[test]
+fn the_curtain_hides_the_hands_until_the_seat_asked_takes_the_screen() {
+    let mut h = high_card();
+    // The deal was the game's own step; Player 1 is asked to lay a card.
+    h.get_by_label("Pass the screen to Player 1");
+    assert!(
+        h.query_by_label(BOARD).is_none(),
+        "nothing of the battle is drawn behind the curtain"
+    );
+    shot(&mut h, "hotseat_curtain");
+    click(&mut h, "I am Player 1: show my view");
+    h.get_by_label(BOARD);
+    assert_eq!(
+        h.state().open.as_ref().unwrap().view.viewer,
+        Viewer::Seat(Actor(0))
+    );
+    let cards = cards_shown(&h);
+    assert!(
+        cards
+            .iter()
+            .any(|c| c.starts_with("Player 1: ") && !c.contains("may not see"))
+    );
+    assert!(
+        cards
+            .iter()
+            .filter(|c| c.starts_with("Player 2"))
+            .all(|c| c.ends_with("a card you may not see")),
+        "{cards:?}"
+    );
+    // Only Player 1's commands are offered.
+    assert!(
+        h.state()
+            .open
+            .as_ref()
+            .unwrap()
+            .view
+            .legal
+            .iter()
+            .all(|c| c.actor == Actor(0))
+    );
+    // Player 1 lays a card: the screen goes to Player 2 behind the curtain.
+    let cmd = h.state().open.as_ref().unwrap().view.legal[0]
+        .command
+        .clone();
+    h.state_mut()
+        .push(AppCommand::Give(PlayRequest::new(Intent {
+            actor: Actor(0),
+            command: cmd,
+            text: "lay".into(),
+        })));
+    h.run();
+    h.get_by_label("Pass the screen to Player 2");
+    click(&mut h, "I am Player 2: show my view");
+    let cards = cards_shown(&h);
+    assert!(
+        cards
+            .iter()
+            .filter(|c| c.starts_with("Player 1"))
+            .all(|c| c.ends_with("a card you may not see")),
+        "Player 1's hand and face-down card are hidden from Player 2: {cards:?}"
+    );
+}
+
+#[test]
+fn view_show_every_seats_hidden_cards_turns_the_curtain_off() {
+    let mut h = high_card();
+    h.get_by_label("Pass the screen to Player 1");
+    h.state_mut().push(AppCommand::RevealHidden(true));
+    h.run();
+    h.get_by_label(BOARD);
+    assert_eq!(h.state().open.as_ref().unwrap().view.viewer, Viewer::All);
+    assert!(cards_shown(&h).iter().all(|c| !c.contains("may not see")));
+}
