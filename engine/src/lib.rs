@@ -64,6 +64,7 @@ pub mod battle;
 pub mod game;
 pub mod games;
 pub mod hash;
+pub mod moments;
 pub mod rng;
 pub mod scene;
 pub mod session;
@@ -74,6 +75,7 @@ pub use game::{
     Actor, Anchors, Ask, Fate, FlowMark, Game, GameOption, OptionKind, Outcome, PieceResult,
     RuleError, RuleErrorKind, ScenarioInfo, SeatScore, SetupError, Viewer,
 };
+pub use moments::{Counts, DieMark, DieMeaning, EntryFacts, Importance, Moment, MomentKind, Need};
 pub use rng::{Die, Randomness};
 pub use scene::Scene;
 pub use session::{

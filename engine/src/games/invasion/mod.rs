@@ -29,6 +29,7 @@ pub mod data;
 pub mod describe;
 pub mod legal;
 pub mod model;
+pub mod moments;
 pub mod rules;
 pub mod scene;
 pub mod state;
@@ -300,6 +301,18 @@ impl Game for Invasion {
     const ID: &'static str = "invasion";
     const NAME: &'static str = "Alien Invasion";
     const RULES_VERSION: u32 = 1;
+
+    fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
+        moments::moment(state, event)
+    }
+
+    fn dice_meanings(
+        state: &InvasionState,
+        actor: Actor,
+        events: &[InvasionEvent],
+    ) -> Vec<crate::DieMeaning> {
+        moments::dice_meanings(state, actor, events)
+    }
 
     fn scenarios() -> Vec<ScenarioInfo> {
         data::SCENARIOS
