@@ -49,7 +49,7 @@ fn header(notes: Vec<Note>, only_bookmarks: bool) -> Header {
 fn formats(c: &mut Criterion, group: &str, b: &dyn Battle, h: &Header) {
     let mut g = c.benchmark_group(group);
     g.sample_size(10)
-        .measurement_time(Duration::from_secs(20))
+        .measurement_time(Duration::from_secs(8))
         .warm_up_time(Duration::from_secs(1));
     let story = Story::build(b, h);
     eprintln!(
@@ -101,7 +101,7 @@ fn campaign_luck(c: &mut Criterion) {
         })
         .collect();
     let mut g = c.benchmark_group("luck");
-    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
     g.bench_function("campaign_50", |bench| {
         bench.iter(|| {
             let mut dice = Vec::new();
