@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::game::{Actor, Ask, FlowMark, Game, Outcome, RuleError, Viewer};
+use crate::moments::{DieMeaning, EntryFacts};
 use crate::rng::Die;
 use crate::scene::Scene;
 use crate::session::{
@@ -117,6 +118,22 @@ pub trait Battle: Send {
     /// Entries in words as `viewer` may see them: another seat's hidden
     /// draws and face-down cards left out.
     fn entry_texts_as(&self, line: &[EntryId], viewer: Viewer) -> Vec<EntryText>;
+    /// What consecutive entries of one line meant (one fold along the way):
+    /// each event's importance and whom it concerns, and each die's meaning
+    /// as the game says it. A die the game says nothing about is plain and
+    /// the luck of the seat that gave the command.
+    fn entry_facts(&self, line: &[EntryId]) -> Vec<EntryFacts> {
+        line.iter()
+            .map(|&id| {
+                let rec = &self.records()[id as usize];
+                EntryFacts {
+                    id,
+                    moments: Vec::new(),
+                    dice: plain_dice(rec.dice.len(), rec.actor),
+                }
+            })
+            .collect()
+    }
     fn scene_at(&self, at: Option<EntryId>) -> Scene {
         self.scene_at_as(at, Viewer::All)
     }
@@ -345,6 +362,29 @@ impl<G: Game> Battle for Session<G> {
         }
         out
     }
+    fn entry_facts(&self, line: &[EntryId]) -> Vec<EntryFacts> {
+        let Some(&first) = line.first() else {
+            return Vec::new();
+        };
+        let mut state = self.state_at(self.records()[first as usize].parent);
+        let mut out = Vec::with_capacity(line.len());
+        for &id in line {
+            let rec = &self.records()[id as usize];
+            let events = self.events(id);
+            let mut dice = G::dice_meanings(&state, rec.actor, &events);
+            // Only trust the meanings when every die is accounted for.
+            if dice.len() != rec.dice.len() {
+                dice = plain_dice(rec.dice.len(), rec.actor);
+            }
+            let mut moments = Vec::with_capacity(events.len());
+            for e in &events {
+                moments.push(G::moment(&state, e));
+                G::apply(&mut state, e);
+            }
+            out.push(EntryFacts { id, moments, dice });
+        }
+        out
+    }
     fn scene_at_as(&self, at: Option<EntryId>, viewer: Viewer) -> Scene {
         let state = self.state_at(at);
         match viewer {
@@ -383,4 +423,13 @@ impl<G: Game> Battle for Session<G> {
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
     }
+}
+
+/// Dice the game says nothing about: plain, the luck of the seat that gave
+/// the command (nobody's when the game itself rolled them).
+fn plain_dice(n: usize, actor: Actor) -> Vec<DieMeaning> {
+    let seat = (actor != Actor::SYSTEM).then_some(actor);
+    (0..n)
+        .map(|i| DieMeaning::plain("a die", seat, i as u16))
+        .collect()
 }

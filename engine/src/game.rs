@@ -9,6 +9,7 @@ use std::fmt::Debug;
 use serde::{Deserialize, Serialize as SerializeDerive};
 use serde::{Serialize, de::DeserializeOwned};
 
+use crate::moments::{DieMeaning, Moment};
 use crate::rng::Randomness;
 use crate::scene::Scene;
 
@@ -353,5 +354,26 @@ pub trait Game: Sized + 'static {
     /// Where a command sits on the board (see [`Anchors`]); none by default.
     fn anchors(_state: &Self::State, _command: &Self::Command) -> Anchors {
         Anchors::default()
+    }
+
+    /// How much an event matters to a reader of the battle and whom it
+    /// concerns (a report brings the key moments forward and folds the
+    /// routine ones); `state` is the state before the event. Routine and
+    /// nobody's by default.
+    fn moment(_state: &Self::State, _event: &Self::Event) -> Moment {
+        Moment::routine()
+    }
+
+    /// What each die an entry rolled meant, in roll order: what it was for,
+    /// what it needed, whether it counted and whose luck it is (see
+    /// [`DieMeaning`]). `state` is the state before the entry, `actor` the
+    /// seat that gave its command. Empty by default: every die plain, the
+    /// luck of the seat that gave the command.
+    fn dice_meanings(
+        _state: &Self::State,
+        _actor: Actor,
+        _events: &[Self::Event],
+    ) -> Vec<DieMeaning> {
+        Vec::new()
     }
 }

@@ -67,6 +67,7 @@ pub mod campaign;
 pub mod game;
 pub mod games;
 pub mod hash;
+pub mod moments;
 pub mod rng;
 pub mod scene;
 pub mod session;
@@ -77,6 +78,7 @@ pub use game::{
     Actor, Anchors, Ask, Fate, FlowMark, Game, GameOption, OptionKind, Outcome, PieceResult,
     RuleError, RuleErrorKind, ScenarioInfo, SeatScore, SetupError, Viewer,
 };
+pub use moments::{Counts, DieMark, DieMeaning, EntryFacts, Importance, Moment, MomentKind, Need};
 pub use rng::{Die, Randomness};
 pub use scene::Scene;
 pub use session::{

@@ -41,6 +41,13 @@ pub enum SaveError {
     Exists { path: PathBuf },
     #[error("this campaign has no battle {0}")]
     NoSuchBattle(BattleId),
+    /// A note or bookmark on an entry the battle does not have.
+    #[error("battle {battle} has no entry {entry}: it has {entries} (numbered from 0)")]
+    NoSuchEntry {
+        battle: BattleId,
+        entry: u64,
+        entries: u64,
+    },
     /// An import file that is not a readable, intact battle.
     #[error("{} is not a usable Xenolog battle file: {why}", path.display())]
     BadBattleFile { path: PathBuf, why: String },

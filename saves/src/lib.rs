@@ -59,6 +59,7 @@ mod battles;
 mod campaign;
 mod error;
 mod file;
+mod notes;
 pub mod sample;
 mod scan;
 mod transfer;
@@ -66,6 +67,7 @@ mod transfer;
 pub use campaign::{BattleSummary, Campaign};
 pub use error::SaveError;
 pub use file::write_atomically;
+pub use notes::Note;
 pub use xenolog_schema::DiceMode;
 
 /// A battle's id within its campaign.

@@ -15,10 +15,11 @@ static MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../migrations/0001_campaign.sql")),
     M::up(include_str!("../migrations/0002_battle_origin.sql")),
     M::up(include_str!("../migrations/0003_strict_battles.sql")),
+    M::up(include_str!("../migrations/0004_notes.sql")),
 ];
 
 /// The schema version this build writes: the number of migrations.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// The migrations, in order.
 pub fn migrations() -> Migrations<'static> {
@@ -78,6 +79,37 @@ mod tests {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
         assert_eq!(version, 1);
+    }
+
+    #[test]
+    fn migration_4_adds_notes_beside_the_battles() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        migrations().to_version(&mut conn, 3).unwrap();
+        conn.execute(
+            "INSERT INTO battles (game, title, seed, rules_version, config, dice_mode, created, updated)
+             VALUES ('race', 'Old', 1, 1, '{}', 'rolled', 5, 6)",
+            [],
+        )
+        .unwrap();
+        migrations().to_latest(&mut conn).unwrap();
+        conn.execute(
+            "INSERT INTO notes (battle, entry, bookmark, text, created, updated)
+             VALUES (1, 0, 1, 'the turning point', 7, 7)",
+            [],
+        )
+        .unwrap();
+        let n: i64 = conn
+            .query_row("SELECT COUNT(*) FROM battles", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 1);
+        // Neither flag nor text beyond the checks.
+        assert!(
+            conn.execute(
+                "INSERT INTO notes (battle, entry, bookmark, created, updated) VALUES (1, 1, 2, 7, 7)",
+                [],
+            )
+            .is_err()
+        );
     }
 
     #[test]

@@ -105,6 +105,42 @@ impl Game for Race {
     const NAME: &'static str = "Dice Race (test game)";
     const RULES_VERSION: u32 = 2;
 
+    /// A 1 busts the turn: each die needs a 2 or more; a win is the key moment.
+    fn moment(_state: &Self::State, event: &RaceEvent) -> crate::Moment {
+        match event {
+            RaceEvent::Won { player } => {
+                crate::Moment::key(crate::MomentKind::Victory, vec![Actor(*player)])
+            }
+            RaceEvent::Rolled { bust: true, .. } => {
+                crate::Moment::notable(crate::MomentKind::FailedRoll, Vec::new())
+            }
+            _ => crate::Moment::routine(),
+        }
+    }
+
+    fn dice_meanings(
+        _state: &Self::State,
+        actor: Actor,
+        events: &[RaceEvent],
+    ) -> Vec<crate::DieMeaning> {
+        let mut out = Vec::new();
+        for (roll, e) in events.iter().enumerate() {
+            if let RaceEvent::Rolled { dice, .. } = e {
+                for &d in dice {
+                    out.push(crate::DieMeaning::needing(
+                        "whether the turn goes on (a 1 busts it)",
+                        crate::Need::AtLeast(2),
+                        crate::Counts::Successes,
+                        d,
+                        Some(actor),
+                        roll as u16,
+                    ));
+                }
+            }
+        }
+        out
+    }
+
     fn scenarios() -> Vec<ScenarioInfo> {
         vec![ScenarioInfo {
             id: "standard".into(),

@@ -31,6 +31,7 @@ pub mod describe;
 pub mod endphase;
 pub mod kayotz;
 pub mod map;
+pub mod moments;
 pub mod movement;
 pub mod rules;
 pub mod scenario;
@@ -182,6 +183,18 @@ impl Game for DimX {
                    and breaks their ties; without it Xenolog runs the invaders by the rules.",
             kind: crate::game::OptionKind::Flag { default: false },
         }]
+    }
+
+    fn moment(state: &DimxState, event: &DimxEvent) -> crate::Moment {
+        moments::moment(state, event)
+    }
+
+    fn dice_meanings(
+        state: &DimxState,
+        _actor: Actor,
+        events: &[DimxEvent],
+    ) -> Vec<crate::DieMeaning> {
+        moments::dice_meanings(state, events)
     }
 
     fn scenarios() -> Vec<ScenarioInfo> {

@@ -29,6 +29,7 @@ pub mod data;
 pub mod describe;
 pub mod legal;
 pub mod model;
+pub mod moments;
 pub mod rules;
 pub mod scene;
 pub mod state;
@@ -446,6 +447,18 @@ impl Game for Invasion {
     /// vehicles, something new or odd (new commands and events at the end:
     /// version 1 entries read in today's layout).
     const RULES_VERSION: u32 = 2;
+
+    fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
+        moments::moment(state, event)
+    }
+
+    fn dice_meanings(
+        state: &InvasionState,
+        actor: Actor,
+        events: &[InvasionEvent],
+    ) -> Vec<crate::DieMeaning> {
+        moments::dice_meanings(state, actor, events)
+    }
 
     fn scenarios() -> Vec<ScenarioInfo> {
         data::SCENARIOS

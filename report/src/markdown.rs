@@ -1,0 +1,180 @@
+//! The report as Markdown (CommonMark with GFM tables), the board pictures
+//! and plots referenced as files written beside it.
+
+use std::fmt::Write as _;
+
+use xenolog_engine::Importance;
+
+use crate::{Options, Piece, Report, Story, dice_sentences, luck_rows, picture_files};
+
+/// Escapes what Markdown would read as markup in the log's words.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '<' | '>' | '#' | '|' | '!' | '~'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+pub fn render(story: &Story, options: &Options) -> Report {
+    let mut md = String::new();
+    let stem = &options.stem;
+    let img = |md: &mut String, i: usize| {
+        let p = &story.pictures[i];
+        let file = if options.png {
+            format!("{stem}-{}.png", p.name)
+        } else {
+            format!("{stem}-{}.svg", p.name)
+        };
+        let _ = writeln!(md, "![{}]({file})\n", escape(&p.caption));
+        let _ = writeln!(
+            md,
+            "*{}* ([SVG]({stem}-{}.svg))\n",
+            escape(&p.caption),
+            p.name
+        );
+    };
+    let _ = writeln!(md, "# {}\n", escape(&story.title));
+    let _ = writeln!(md, "| | |\n|---|---|");
+    let _ = writeln!(md, "| Game | {} |", escape(&story.game));
+    let _ = writeln!(md, "| Scenario | {} |", escape(&story.scenario));
+    let _ = writeln!(md, "| Date | {} |", escape(&story.date));
+    let _ = writeln!(md, "| Sides | {} |", escape(&story.sides.join("; ")));
+    let _ = writeln!(md, "| Result | **{}** |", escape(&story.result));
+    let _ = writeln!(md, "| Seed | {} |", story.seed);
+    let _ = writeln!(
+        md,
+        "| Rules version | {}{} |",
+        story.rules_version,
+        if story.strict { " (strict battle)" } else { "" }
+    );
+    let _ = writeln!(
+        md,
+        "| Branch | {} ({} entries) |\n",
+        escape(&story.branch),
+        story.entries
+    );
+    let _ = writeln!(md, "{}\n", escape(&story.verified));
+    let _ = writeln!(md, "Check it yourself: `{}`\n", story.verify_command);
+    if let Some(t) = &story.takebacks {
+        let _ = writeln!(md, "{}\n", escape(t));
+    }
+    let _ = writeln!(md, "## The start\n");
+    img(&mut md, story.start_picture);
+    for turn in &story.turns {
+        let _ = writeln!(md, "## Turn {}\n", turn.turn);
+        for phase in &turn.phases {
+            let _ = writeln!(md, "### {}\n", escape(&phase.name));
+            for piece in &phase.pieces {
+                match piece {
+                    Piece::Folded {
+                        from,
+                        to,
+                        count,
+                        gist,
+                    } => {
+                        let more = if *count > gist.len() { "; ..." } else { "" };
+                        let span = if from == to {
+                            format!("entry {from}")
+                        } else {
+                            format!("entries {from}-{to}")
+                        };
+                        let _ = writeln!(
+                            md,
+                            "- *{} routine ({span}): {}{more}*",
+                            count,
+                            gist.iter()
+                                .map(|g| escape(g))
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        );
+                    }
+                    Piece::Told(t) => {
+                        let mark = if t.bookmark { " (bookmarked)" } else { "" };
+                        let head = format!(
+                            "**{}.** {}: {}{mark}",
+                            t.entry,
+                            escape(&t.actor),
+                            escape(&t.command)
+                        );
+                        let _ = writeln!(md, "- {head}");
+                        for l in &t.lines {
+                            let text = escape(&l.text);
+                            let text = match l.importance {
+                                Importance::Key => format!("**{text}** ({})", l.kind.words()),
+                                Importance::Notable => format!("{text} *({})*", l.kind.words()),
+                                Importance::Routine => text,
+                            };
+                            let _ = writeln!(md, "  - {text}");
+                        }
+                        if t.folded_events > 0 {
+                            let _ = writeln!(md, "  - *{} routine events folded*", t.folded_events);
+                        }
+                        if !t.dice.is_empty() {
+                            let dice: Vec<String> = t.dice.iter().map(|d| d.words()).collect();
+                            let _ = writeln!(
+                                md,
+                                "  - Dice{}: {}",
+                                if t.entered { " (entered)" } else { "" },
+                                dice.join(", ")
+                            );
+                        }
+                        if let Some(n) = &t.note {
+                            let _ = writeln!(md, "  - Note: *{}*", escape(n));
+                        }
+                        if let Some(p) = t.picture {
+                            md.push('\n');
+                            img(&mut md, p);
+                        }
+                    }
+                }
+            }
+            md.push('\n');
+        }
+        if let Some(p) = turn.picture {
+            img(&mut md, p);
+        }
+    }
+    let _ = writeln!(md, "## The end\n");
+    let _ = writeln!(md, "**{}**\n", escape(&story.result));
+    img(&mut md, story.end_picture);
+    let _ = writeln!(md, "## Luck\n");
+    for s in dice_sentences(&story.luck) {
+        let _ = writeln!(md, "- {}", escape(&s));
+    }
+    md.push('\n');
+    let rows = luck_rows(&story.luck);
+    if !rows.is_empty() {
+        let _ = writeln!(
+            md,
+            "| Side | What | Made | Expected | Chance of at least this | Luckier than |\n|---|---|---:|---:|---:|---:|"
+        );
+        for r in rows {
+            let r: Vec<String> = r.iter().map(|x| escape(x)).collect();
+            let _ = writeln!(md, "| {} |", r.join(" | "));
+        }
+        md.push('\n');
+        let _ = writeln!(
+            md,
+            "\"Luckier than\" is the share of all the ways the same rolls could have fallen that did worse, computed exactly.\n"
+        );
+    }
+    for (name, caption, _) in crate::plots::luck_plots(&story.luck) {
+        let file = if options.png {
+            format!("{stem}-{name}.png")
+        } else {
+            format!("{stem}-{name}.svg")
+        };
+        let _ = writeln!(md, "![{}]({file})\n", escape(&caption));
+    }
+    Report {
+        text: md,
+        files: picture_files(story, options),
+    }
+}
