@@ -342,3 +342,50 @@ fn components_a_players_own_data_file_replaces_the_shipped_one_and_a_bad_line_is
     .unwrap();
     assert_eq!(s.state().seats[0].tokens.get(Kind::Scrap), 3);
 }
+
+#[test]
+fn position_a_position_file_lays_a_board_of_ones_own_over_the_deal() {
+    let c = xenolog_engine::games::saucers::data::shipped();
+    let ids: Vec<&str> = c.tiles.iter().map(|t| t.id.as_str()).collect();
+    let text = format!(
+        "# a club's opening\nboard {}\nsearched B1 C1\ndestroyed F6\nalien scout A1 s\nalien probe B1\nstudent ace B1\n",
+        ids.join(" ")
+    );
+    let config = SaucersConfig {
+        players: 1,
+        scenario_text: Some(text.clone()),
+        ..SaucersConfig::default()
+    };
+    let mut s = Session::<Saucers>::new(2, config).unwrap();
+    s.play_due().unwrap();
+    let st = s.state();
+    assert_eq!(
+        st.board.iter().map(|t| t.def).collect::<Vec<_>>(),
+        (0..36).collect::<Vec<u16>>(),
+        "the file's board, not the shuffle"
+    );
+    assert!(st.board[at("B1") as usize].searched && st.board[at("F6") as usize].destroyed);
+    assert_eq!(st.aliens.len(), 2);
+    assert_eq!(st.humans[human(st, "ace") as usize].at, at("B1"));
+    assert_eq!(
+        st.humans[human(st, "jet") as usize].at,
+        at("A1"),
+        "the others on the high school (A1 here)"
+    );
+    assert!(s.verify().ok());
+    // A bad line is named; a student not in the game is refused.
+    let bad = SaucersConfig {
+        players: 1,
+        scenario_text: Some("searched B1\nalien dragon C3\n".into()),
+        ..SaucersConfig::default()
+    };
+    let err = Session::<Saucers>::new(2, bad).err().unwrap();
+    assert!(err.0.contains("position line 2"), "{err}");
+    let bad = SaucersConfig {
+        players: 1,
+        scenario_text: Some("student tabby C3\n".into()),
+        ..SaucersConfig::default()
+    };
+    let err = Session::<Saucers>::new(2, bad).err().unwrap();
+    assert!(err.0.contains("Tabby"), "{err}");
+}

@@ -258,11 +258,8 @@ pub fn parse_coord(w: &str) -> Option<Pos> {
 pub fn step(p: Pos, dc: i8, dr: i8) -> Option<Pos> {
     let (c, r) = col_row(p);
     let (c, r) = (c as i8 + dc, r as i8 + dr);
-    (0..SIDE as i8)
-        .contains(&c)
-        .then_some(())
-        .filter(|_| (0..SIDE as i8).contains(&r))
-        .map(|_| pos(c as u8, r as u8))
+    let side = SIDE as i8;
+    ((0..side).contains(&c) && (0..side).contains(&r)).then(|| pos(c as u8, r as u8))
 }
 
 /// The kinds of alien.

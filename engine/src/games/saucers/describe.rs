@@ -1,7 +1,7 @@
 //! Commands and events in words. Hidden cards and missions ([`HIDDEN`])
 //! read as "a card" and "a mission".
 
-use super::data::{Kind, Tokens, coord, kind_name};
+use super::data::{Tokens, coord, kind_name};
 use super::rules::{InstantOn, SaucersCommand as C, phase_name, seat_label};
 use super::state::{HIDDEN, SaucersEvent as E, SaucersState, Target};
 use crate::game::Actor;
@@ -198,6 +198,18 @@ pub fn event(st: &SaucersState, e: &E) -> String {
                     .join(", ")
             )
         }
+        E::Positioned {
+            searched,
+            destroyed,
+            aliens,
+            students,
+        } => format!(
+            "the position file: {} searched, {} destroyed, {} aliens placed, {} students placed",
+            searched.len(),
+            destroyed.len(),
+            aliens.len(),
+            students.len()
+        ),
         E::MissionAssigned {
             seat,
             human: h,
@@ -382,9 +394,4 @@ pub fn event(st: &SaucersState, e: &E) -> String {
         E::Healed => "the aliens' hit points return".into(),
         E::Ended(end) => end.summary.clone(),
     }
-}
-
-#[allow(dead_code)]
-fn _kind(k: Kind) -> &'static str {
-    kind_name(k)
 }

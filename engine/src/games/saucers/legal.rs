@@ -3,7 +3,7 @@
 use super::data::{Ability, CardKind, Kind, TILES, Tokens};
 use super::rules::{
     SaucersCommand as C, attack_profile, attack_tiles, automatic, defeat_needs, instant_plays,
-    phase_name, reachable, seat_label, targetable,
+    phase_name, reachable, targetable,
 };
 use super::state::{Phase, SaucersState, Target, Variant};
 use crate::game::{Actor, Anchors, Ask};
@@ -319,9 +319,4 @@ pub fn anchors(st: &SaucersState, c: &C) -> Anchors {
         },
         _ => Anchors::default(),
     }
-}
-
-#[allow(dead_code)]
-fn _seat(st: &SaucersState, s: u8) -> String {
-    seat_label(st, s)
 }

@@ -21,6 +21,7 @@
 pub mod data;
 pub mod describe;
 pub mod legal;
+pub mod position;
 pub mod rules;
 pub mod scene;
 pub mod state;
@@ -68,6 +69,9 @@ pub struct SaucersConfig {
     /// Players' own data files by name (`tiles`, `humans`, `cards`,
     /// `aliens`, `missions`, `tokens`), replacing the shipped ones.
     pub files: BTreeMap<String, String>,
+    /// A position file to start from (`position.rs`; the command line's
+    /// `--scenario-file`).
+    pub scenario_text: Option<String>,
 }
 
 impl Default for SaucersConfig {
@@ -81,6 +85,7 @@ impl Default for SaucersConfig {
             hidden_hands: false,
             youngest: 1,
             files: BTreeMap::new(),
+            scenario_text: None,
         }
     }
 }
@@ -197,6 +202,23 @@ pub fn start(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
             });
         }
     }
+    let preset = match &config.scenario_text {
+        None => None,
+        Some(text) => {
+            let p = position::parse(text, &content).map_err(SetupError)?;
+            if let Some(&(def, _)) = p
+                .students
+                .iter()
+                .find(|(d, _)| !humans.iter().any(|h: &Human| h.def == *d))
+            {
+                return Err(SetupError(format!(
+                    "the position file places {}, who is not in this game's gangs",
+                    content.humans[def as usize].name
+                )));
+            }
+            Some(p)
+        }
+    };
     let start_tokens = content.start_tokens();
     Ok(SaucersState {
         variant,
@@ -231,6 +253,7 @@ pub fn start(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
         losses: Vec::new(),
         owed: Vec::new(),
         over: None,
+        preset,
         content,
     })
 }

@@ -5,12 +5,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::data::{
-    Ability, AlienKind, AttackType, CardKind, Dir, EventEffect, InstantEffect, Kind, Pos, SIDE,
-    TILES, Tokens, col_row, coord, step,
+    Ability, AlienKind, AttackType, CardKind, Dir, EventEffect, InstantEffect, Kind, Pos, TILES,
+    Tokens, coord, step,
 };
-use super::state::{
-    Alien, End, HIDDEN, Phase, SaucersEvent as E, SaucersState, Target, Variant, apply,
-};
+use super::state::{Alien, End, Phase, SaucersEvent as E, SaucersState, Target, Variant, apply};
 use crate::game::{Actor, RuleError, RuleErrorKind};
 use crate::rng::Randomness;
 
@@ -854,7 +852,7 @@ pub fn decide(
             if st.phase != Phase::Alien {
                 return Err(RuleError::not_your_turn("it is not the Alien turn"));
             }
-            alien_turn(&mut cx, rng);
+            alien_turn(&mut cx);
         }
     }
     Ok(finish(cx))
@@ -1004,7 +1002,7 @@ pub fn draw_cards(cx: &mut Cx, rng: &mut Randomness, seat: u8, n: usize) {
         match cx.st.content.cards[card as usize].kind.clone() {
             CardKind::Event(effect) => {
                 cx.emit(E::EventDrawn { seat, card });
-                resolve_event(cx, rng, seat, &effect);
+                resolve_event(cx, seat, &effect);
             }
             _ => {
                 let open = open(&cx.st);
@@ -1014,7 +1012,7 @@ pub fn draw_cards(cx: &mut Cx, rng: &mut Randomness, seat: u8, n: usize) {
     }
 }
 
-fn resolve_event(cx: &mut Cx, rng: &mut Randomness, seat: u8, effect: &EventEffect) {
+fn resolve_event(cx: &mut Cx, seat: u8, effect: &EventEffect) {
     match *effect {
         EventEffect::Alien => {
             if let Some(&card) = cx.st.alien_deck.last() {
@@ -1037,7 +1035,6 @@ fn resolve_event(cx: &mut Cx, rng: &mut Randomness, seat: u8, effect: &EventEffe
             lost: Tokens::default(),
         }),
     }
-    let _ = rng;
 }
 
 /// Place an alien (a Commander brings two Scouts), then Commanders read minds.
@@ -1239,7 +1236,7 @@ fn collect(cx: &mut Cx) {
 /// 6. The Alien turn: Saucers in the crosshairs strike, the top alien card
 /// is drawn and placed (or the humans win on an empty deck), hit points
 /// return, and the next player's turn begins.
-fn alien_turn(cx: &mut Cx, rng: &mut Randomness) {
+fn alien_turn(cx: &mut Cx) {
     let strikes: Vec<(u32, Pos)> = cx
         .st
         .aliens
@@ -1318,7 +1315,6 @@ fn alien_turn(cx: &mut Cx, rng: &mut Randomness) {
     if let Some(seat) = next {
         cx.emit(E::TurnBegan { seat });
     }
-    let _ = rng;
 }
 
 /// The end when the Alien deck has run out.
@@ -1439,6 +1435,9 @@ fn deal(cx: &mut Cx, rng: &mut Randomness) {
     // 2. The building tiles shuffled and laid out left to right, top to bottom.
     let mut board: Vec<u16> = (0..c.tiles.len() as u16).collect();
     rng.shuffle(&mut board);
+    if let Some(b) = st.preset.as_ref().and_then(|p| p.board.clone()) {
+        board = b;
+    }
     // 5. The Human deck: deal each player its hand size, events discarded
     // and redrawn, then shuffled back.
     let mut deck: Vec<u16> = (0..c.cards.len() as u16).collect();
@@ -1520,6 +1519,37 @@ fn deal(cx: &mut Cx, rng: &mut Randomness) {
         open: open(&cx.st),
         secret: cx.st.variant == Variant::GangWarfare,
     });
+    if let Some(p) = cx.st.preset.clone() {
+        let mut next = cx.st.next_alien;
+        let aliens = p
+            .aliens
+            .iter()
+            .map(|&(kind, at, dir)| {
+                next += 1;
+                Alien {
+                    id: next - 1,
+                    kind,
+                    at,
+                    damage: 0,
+                    dir,
+                }
+            })
+            .collect();
+        let students = p
+            .students
+            .iter()
+            .filter_map(|&(def, at)| {
+                let h = cx.st.humans.iter().position(|h| h.def == def)?;
+                Some((h as u16, at))
+            })
+            .collect();
+        cx.emit(E::Positioned {
+            searched: p.searched,
+            destroyed: p.destroyed,
+            aliens,
+            students,
+        });
+    }
 }
 
 /// Whether `seat` holds an instant it could play now, and what on.
@@ -1590,13 +1620,3 @@ pub fn instant_plays(st: &SaucersState, seat: u8) -> Vec<SaucersCommand> {
 pub fn open(st: &SaucersState) -> bool {
     !st.hidden_hands && st.variant != Variant::GangWarfare
 }
-
-/// Column letter and row number of a position, for the scene.
-pub fn col_row_of(p: Pos) -> (u8, u8) {
-    col_row(p)
-}
-
-#[allow(dead_code)]
-const _SIDE: u8 = SIDE;
-#[allow(dead_code)]
-const _HIDDEN: u16 = HIDDEN;

@@ -290,14 +290,9 @@ pub fn scene(st: &SaucersState) -> Scene {
     }
     // Students: bottom half of their tile.
     for p in 0..TILES as u8 {
-        let here: Vec<(usize, _)> = st
-            .humans
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| h.alive && h.at == p)
-            .collect();
+        let here: Vec<_> = st.humans.iter().filter(|h| h.alive && h.at == p).collect();
         let min = tile_min(p);
-        for (i, (hi, h)) in here.iter().enumerate() {
+        for (i, h) in here.iter().enumerate() {
             let cx = min[0] + 14.0 + 24.0 * (i % 4) as f32;
             let cy = min[1] + 70.0 + 20.0 * (i / 4) as f32;
             let g = st.gang_of(h.seat);
@@ -334,7 +329,6 @@ pub fn scene(st: &SaucersState) -> Scene {
                     if h.actions == 1 { "" } else { "s" }
                 )),
             });
-            let _ = hi;
             let short: String = def.name.chars().take(6).collect();
             items.push(text(
                 format!("humanname:{}", def.id),

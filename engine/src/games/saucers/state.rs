@@ -146,6 +146,9 @@ pub struct SaucersState {
     /// or a hand over its size after Rat Nest.
     pub owed: Vec<(u8, u8)>,
     pub over: Option<End>,
+    /// A position file laid over the deal, if the game started from one.
+    #[serde(default)]
+    pub preset: Option<super::position::Preset>,
 }
 
 /// What happened.
@@ -167,6 +170,14 @@ pub enum SaucersEvent {
         open: bool,
         /// Missions kept secret (Gang Warfare).
         secret: bool,
+    },
+    /// A position file laid over the deal: tiles searched and destroyed,
+    /// aliens placed, students moved.
+    Positioned {
+        searched: Vec<Pos>,
+        destroyed: Vec<Pos>,
+        aliens: Vec<Alien>,
+        students: Vec<(u16, Pos)>,
     },
     /// A mission given to a student.
     MissionAssigned {
@@ -392,6 +403,26 @@ pub fn apply(st: &mut SaucersState, e: &SaucersEvent) {
             st.alien_deck = alien_deck.clone();
             st.mission_pile = mission_pile.clone();
             st.phase = Phase::Assign;
+        }
+        E::Positioned {
+            searched,
+            destroyed,
+            aliens,
+            students,
+        } => {
+            for &p in searched {
+                st.board[p as usize].searched = true;
+            }
+            for &p in destroyed {
+                st.board[p as usize].destroyed = true;
+            }
+            for a in aliens {
+                st.next_alien = st.next_alien.max(a.id + 1);
+                st.aliens.push(a.clone());
+            }
+            for &(h, p) in students {
+                st.humans[h as usize].at = p;
+            }
         }
         E::MissionAssigned {
             seat,
