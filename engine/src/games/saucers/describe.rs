@@ -55,27 +55,22 @@ fn cards(st: &SaucersState, cs: &[u16]) -> String {
 }
 
 /// A command in words.
-pub fn command(st: &SaucersState, actor: Actor, c: &C) -> String {
-    let who = if actor == Actor::SYSTEM {
-        "The game".to_owned()
-    } else {
-        seat_label(st, actor.0)
-    };
+pub fn command(st: &SaucersState, _actor: Actor, c: &C) -> String {
     match c {
         C::Deal => {
             "lays out the tiles, deals the hands, builds the Alien deck and deals the missions"
                 .into()
         }
         C::Draw => format!("{} draw up to their hand size", seat_label(st, st.current)),
-        C::Assign { human: h } => format!("{who}: {} takes the Task Force mission", human(st, *h)),
-        C::Move { human: h, to } => format!("{who}: {} moves to {}", human(st, *h), coord(*to)),
+        C::Assign { human: h } => format!("{} takes the Task Force mission", human(st, *h)),
+        C::Move { human: h, to } => format!("{} moves to {}", human(st, *h), coord(*to)),
         C::MoveCard {
             human: h,
             card: c,
             to,
         } => {
             format!(
-                "{who}: {} moves to {} with {}",
+                "{} moves to {} with {}",
                 human(st, *h),
                 coord(*to),
                 card(st, *c)
@@ -87,7 +82,7 @@ pub fn command(st: &SaucersState, actor: Actor, c: &C) -> String {
             at,
             targets,
         } => format!(
-            "{who}: {} attacks {} with {}, at {}",
+            "{} attacks {} with {}, at {}",
             human(st, *h),
             coord(*at),
             c.map_or("the standard attack".into(), |c| card(st, c)),
@@ -98,7 +93,7 @@ pub fn command(st: &SaucersState, actor: Actor, c: &C) -> String {
                 .join(", then ")
         ),
         C::Search { human: h } => format!(
-            "{who}: {} searches {}",
+            "{} searches {}",
             human(st, *h),
             st.humans
                 .get(*h as usize)
@@ -120,14 +115,14 @@ pub fn command(st: &SaucersState, actor: Actor, c: &C) -> String {
                 parts.push(format!("takes {}", goods(st, take, take_cards)));
             }
             format!(
-                "{who}: {} swaps with the {}: {}",
+                "{} swaps with the {}: {}",
                 human(st, *h),
                 seat_label(st, *with),
                 parts.join(" and ")
             )
         }
         C::Complete { human: h } => format!(
-            "{who}: {} completes {}",
+            "{} completes {}",
             human(st, *h),
             st.humans
                 .get(*h as usize)
@@ -135,11 +130,11 @@ pub fn command(st: &SaucersState, actor: Actor, c: &C) -> String {
                 .map_or("a mission".into(), |m| mission(st, m))
         ),
         C::RatNest { take } => format!(
-            "{who}: Rat Nest, an alien kill for {}",
+            "Rat Nest, an alien kill for {}",
             take.map_or("a card".into(), |k| format!("1 {}", kind_name(k)))
         ),
         C::Instant { card: c, on } => format!(
-            "{who} play {}{}",
+            "play {}{}",
             card(st, *c),
             match on {
                 InstantOn::Escape { human: h, to } =>
@@ -148,11 +143,11 @@ pub fn command(st: &SaucersState, actor: Actor, c: &C) -> String {
                 InstantOn::Nothing => String::new(),
             }
         ),
-        C::EndActions => format!("{who} end their actions"),
-        C::Lose { human: h } => format!("{who} lose {} to the aliens", human(st, *h)),
-        C::Discard { card: c } => format!("{who} discard {}", card(st, *c)),
-        C::Upkeep => format!("{who} feed their students"),
-        C::Starve { human: h } => format!("{who} have no Food: {} starves", human(st, *h)),
+        C::EndActions => "end the actions".into(),
+        C::Lose { human: h } => format!("lose {} to the aliens", human(st, *h)),
+        C::Discard { card: c } => format!("discard {}", card(st, *c)),
+        C::Upkeep => "feed the students one Food".into(),
+        C::Starve { human: h } => format!("no Food: {} starves", human(st, *h)),
         C::Collect => format!(
             "{} collect supplies and alien tokens",
             seat_label(st, st.current)
