@@ -218,13 +218,12 @@ fn neighbours(diagonal: bool) -> Vec<(i8, i8)> {
     v
 }
 
+/// An attack: its dice, its range offsets, whether it reaches Saucers, its cost.
+pub type Profile = (u8, Vec<(i8, i8)>, bool, Tokens);
+
 /// The attack a student makes with a card or its standard attack: dice,
 /// range offsets, whether it reaches Saucers.
-pub fn attack_profile(
-    st: &SaucersState,
-    human: usize,
-    card: Option<u16>,
-) -> Option<(u8, Vec<(i8, i8)>, bool, Tokens)> {
+pub fn attack_profile(st: &SaucersState, human: usize, card: Option<u16>) -> Option<Profile> {
     let h = &st.humans[human];
     let def = &st.content.humans[h.def as usize];
     match card {
@@ -1233,7 +1232,7 @@ fn collect(cx: &mut Cx) {
     });
 }
 
-/// 6. The Alien turn: Saucers in the crosshairs strike, the top alien card
+/// The Alien turn (step 6): Saucers in the crosshairs strike, the top alien card
 /// is drawn and placed (or the humans win on an empty deck), hit points
 /// return, and the next player's turn begins.
 fn alien_turn(cx: &mut Cx) {
