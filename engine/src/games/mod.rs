@@ -19,6 +19,7 @@ pub mod dimx;
 pub mod highcard;
 pub mod invasion;
 pub mod race;
+pub mod saucers;
 pub mod words;
 
 /// A game as the command line and the app list it.
@@ -95,7 +96,7 @@ pub const fn coming(id: &'static str, name: &'static str, players: &'static str)
 /// Every game, in the order the app lists them: the one table that knows them.
 pub static REGISTRY: &[Entry] = &[
     built::<dimx::DimX>("1-2", false),
-    coming("saucers", "Night of the Saucers", "1-4"),
+    built::<saucers::Saucers>("1-4", false),
     coming("alien", "Alien", "2-7"),
     built::<invasion::Invasion>("2-6", false),
     built::<race::Race>("2", true),
@@ -218,11 +219,12 @@ mod tests {
 
     #[test]
     fn a_game_not_built_yet_says_so_and_an_unknown_one_lists_the_built_ones() {
-        let err = new_battle("saucers", 1, &Value::Null).err().unwrap();
-        assert_eq!(err, NewBattleError::NotYet("Night of the Saucers"));
+        let err = new_battle("alien", 1, &Value::Null).err().unwrap();
+        assert_eq!(err, NewBattleError::NotYet("Alien"));
         let err = new_battle("chess", 1, &Value::Null).err().unwrap();
         assert!(
-            err.to_string().contains("dimx, invasion, race, highcard"),
+            err.to_string()
+                .contains("dimx, saucers, invasion, race, highcard"),
             "{err}"
         );
     }

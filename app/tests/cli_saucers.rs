@@ -1,0 +1,408 @@
+//! Night of the Saucers' command-line contract, driven from outside as the
+//! other games' (`cli.rs`): a battle with players, difficulty, missions and
+//! variant; `legal --json` lines played as printed; `play --script` with
+//! entered dice (die by die when more are needed); `state --json`, `log`,
+//! `picture`, `verify`; one seat's view; autoplay to the end; a bad data
+//! file refused naming its line.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn xenolog(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .args(args)
+        .output()
+        .expect("the xenolog binary runs")
+}
+
+fn xenolog_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn ok(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "expected success, got {:?}\nstdout: {}\nstderr: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+struct Camp {
+    dir: tempfile::TempDir,
+    file: PathBuf,
+}
+
+impl Camp {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("club.xenolog");
+        ok(&xenolog(&["new", file.to_str().unwrap()]));
+        Self { dir, file }
+    }
+    fn f(&self) -> &str {
+        self.file.to_str().unwrap()
+    }
+    /// A battle of Night of the Saucers with these `--option`s; its id.
+    fn saucers(&self, seed: &str, options: &[&str]) -> String {
+        let mut args = vec!["battle", self.f(), "--game", "saucers", "--seed", seed];
+        for o in options {
+            args.push("--option");
+            args.push(o);
+        }
+        ok(&xenolog(&args)).trim().to_owned()
+    }
+    fn legal(&self, id: &str) -> Vec<Value> {
+        ok(&xenolog(&["legal", self.f(), "--battle", id, "--json"]))
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+    fn state(&self, id: &str) -> Value {
+        serde_json::from_str(ok(&xenolog(&["state", self.f(), "--battle", id, "--json"])).trim())
+            .unwrap()
+    }
+    fn play(&self, id: &str, line: &str) -> Output {
+        xenolog_stdin(&["play", self.f(), "--battle", id, "--script", "-"], line)
+    }
+}
+
+/// Give every seat's mission to its first student, as `legal` offers.
+fn assign_missions(c: &Camp, id: &str) {
+    loop {
+        let legal = c.legal(id);
+        let Some(l) = legal.iter().find(|l| l["command"].get("assign").is_some()) else {
+            break;
+        };
+        ok(&c.play(id, &l.to_string()));
+    }
+}
+
+#[test]
+fn a_battle_with_players_difficulty_missions_and_variant_deals_and_asks_for_missions() {
+    let c = Camp::new();
+    let id = c.saucers(
+        "21",
+        &["players=3", "difficulty=2", "missions=3", "variant=hunter"],
+    );
+    let st = c.state(&id);
+    assert_eq!(st["variant"], "hunter");
+    assert_eq!(st["missions_to_win"], 3);
+    assert_eq!(
+        st["board"].as_array().unwrap().len(),
+        36,
+        "the game dealt on its own"
+    );
+    assert_eq!(
+        st["alien_deck"].as_array().unwrap().len(),
+        40,
+        "Normal: 40 alien cards"
+    );
+    let legal = c.legal(&id);
+    let seats: std::collections::BTreeSet<u64> =
+        legal.iter().map(|l| l["actor"].as_u64().unwrap()).collect();
+    assert_eq!(seats.len(), 3, "every seat gives out its mission at once");
+    assert!(legal.iter().all(|l| {
+        l["text"]
+            .as_str()
+            .unwrap()
+            .contains("takes the Task Force mission")
+    }));
+    assign_missions(&c, &id);
+    let st = c.state(&id);
+    assert_eq!(st["phase"], "actions", "the draw was the game's own step");
+    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
+    assert!(log.contains("The game: lays out the tiles"), "{log}");
+    assert!(log.contains("draw up to their hand size"), "{log}");
+}
+
+#[test]
+fn play_takes_the_lines_legal_prints_and_entered_dice_die_by_die() {
+    let c = Camp::new();
+    // A players' own tiles file: the high school hides a Probe, so the
+    // first search brings an alien to attack.
+    let tiles = include_str!("../../engine/data/saucers/tiles.txt").replace(
+        "tile high_school \"High School\" food school",
+        "tile high_school \"High School\" none ambush probe school",
+    );
+    let config = serde_json::json!({"files": {"tiles": tiles}, "players": 1}).to_string();
+    let id = ok(&xenolog(&[
+        "battle",
+        c.f(),
+        "--game",
+        "saucers",
+        "--seed",
+        "5",
+        "--config",
+        &config,
+    ]));
+    let id = id.trim();
+    assign_missions(&c, id);
+    let legal = c.legal(id);
+    let search = legal
+        .iter()
+        .find(|l| l["command"].get("search").is_some())
+        .expect("a search");
+    let played = ok(&c.play(id, &search.to_string()));
+    assert!(
+        played.contains("an ambush! a Probe was hiding inside"),
+        "{played}"
+    );
+    let legal = c.legal(id);
+    let attack = legal
+        .iter()
+        .find(|l| l["command"]["attack"]["card"].is_null() && l["command"].get("attack").is_some())
+        .expect("the standard attack on the Probe");
+    // Dice rolled at the table, entered one more at a time until enough.
+    let mut dice = vec![3u8];
+    loop {
+        let line = serde_json::json!({"actor": attack["actor"], "command": attack["command"], "dice": dice});
+        let o = c.play(id, &line.to_string());
+        if o.status.success() {
+            break;
+        }
+        assert_eq!(o.status.code(), Some(1));
+        assert!(stderr(&o).contains("needs more dice"), "{}", stderr(&o));
+        dice.push(3);
+    }
+    let log = ok(&xenolog(&["log", c.f(), "--battle", id]));
+    let entered = format!("[dice {}, entered]", vec!["3"; dice.len()].join(" "));
+    assert!(log.contains(&entered), "{log}");
+    assert!(log.contains("3: one hit"), "the faces in words: {log}");
+    assert!(
+        log.contains("the Probe on") && log.contains("is defeated by the Fly Boyz"),
+        "{log}"
+    );
+    // A face the die does not have is refused.
+    let legal = c.legal(id);
+    if let Some(a) = legal.iter().find(|l| l["command"].get("attack").is_some()) {
+        let line = serde_json::json!({"actor": a["actor"], "command": a["command"], "dice": [7, 7, 7, 7, 7]});
+        let o = c.play(id, &line.to_string());
+        assert_eq!(o.status.code(), Some(1));
+        assert!(stderr(&o).contains("shows 1 to 6"), "{}", stderr(&o));
+    }
+    let v = ok(&xenolog(&["verify", c.f()]));
+    assert!(v.contains("replay exactly"), "{v}");
+}
+
+#[test]
+fn a_refused_command_names_its_rule_and_a_bad_die_is_refused() {
+    let c = Camp::new();
+    let id = c.saucers("8", &["players=2"]);
+    assign_missions(&c, &id);
+    // Seat 2 may not act in seat 1's turn (it holds no instant to play).
+    let o = c.play(&id, r#"{"actor":1,"command":"end_actions"}"#);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("turn"), "{}", stderr(&o));
+    // A move off the board: the rule is named.
+    let o = c.play(&id, r#"{"actor":0,"command":{"move":{"human":0,"to":99}}}"#);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("(rule Turn.Move"), "{}", stderr(&o));
+}
+
+#[test]
+fn state_log_and_picture_show_the_board_and_verify_passes() {
+    let c = Camp::new();
+    let id = c.saucers("3", &["players=2", "missions=2"]);
+    assign_missions(&c, &id);
+    ok(&xenolog(&[
+        "autoplay",
+        c.f(),
+        "--battle",
+        &id,
+        "--steps",
+        "60",
+        "--seed",
+        "4",
+    ]));
+    let st = c.state(&id);
+    assert_eq!(st["seats"].as_array().unwrap().len(), 2);
+    let svg = c.dir.path().join("board.svg");
+    ok(&xenolog(&[
+        "picture",
+        c.f(),
+        "--battle",
+        &id,
+        "--out",
+        svg.to_str().unwrap(),
+    ]));
+    let pic = std::fs::read_to_string(&svg).unwrap();
+    assert!(pic.starts_with("<svg"));
+    for id in ["tile:A1", "tile:F6", "edge:N", "seat:0", "seat:1"] {
+        assert!(pic.contains(&format!("id=\"{id}\"")), "{id} missing");
+    }
+    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
+    assert!(log.contains("turn"), "{log}");
+    let v = ok(&xenolog(&["verify", c.f()]));
+    assert!(v.contains("replay exactly"), "{v}");
+}
+
+#[test]
+fn gang_warfare_shows_one_seat_only_its_own_hand_and_mission() {
+    let c = Camp::new();
+    let id = c.saucers("12", &["players=2", "variant=gang_warfare"]);
+    let seen = serde_json::from_str::<Value>(
+        ok(&xenolog(&[
+            "state",
+            c.f(),
+            "--battle",
+            &id,
+            "--as",
+            "0",
+            "--json",
+        ]))
+        .trim(),
+    )
+    .unwrap();
+    let hidden = Value::from(65535);
+    assert!(
+        seen["seats"][1]["hand"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| *c == hidden)
+    );
+    assert_eq!(seen["seats"][1]["unassigned"], hidden, "a secret mission");
+    assert!(
+        seen["seats"][0]["hand"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| *c != hidden)
+    );
+    let legal = ok(&xenolog(&[
+        "legal",
+        c.f(),
+        "--battle",
+        &id,
+        "--as",
+        "1",
+        "--json",
+    ]));
+    assert!(legal.lines().all(|l| l.contains("\"actor\":1")), "{legal}");
+    let log = ok(&xenolog(&["log", c.f(), "--battle", &id, "--as", "1"]));
+    assert!(
+        log.contains("Fly Boyz: 6 cards"),
+        "another seat's hand is counted, not shown: {log}"
+    );
+    let o = xenolog(&["state", c.f(), "--battle", &id]);
+    assert!(
+        stderr(&o).contains("hidden information included"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn autoplay_plays_a_game_to_a_result_and_verify_passes() {
+    let c = Camp::new();
+    for (seed, opts) in [
+        ("1", vec!["players=1"]),
+        ("2", vec!["players=4", "variant=2"]),
+    ] {
+        let id = c.saucers(seed, &opts);
+        let o = ok(&xenolog(&[
+            "autoplay",
+            c.f(),
+            "--battle",
+            &id,
+            "--steps",
+            "30000",
+            "--seed",
+            "9",
+        ]));
+        assert!(o.contains("the battle is over"), "{o}");
+    }
+    let v = ok(&xenolog(&["verify", c.f()]));
+    assert_eq!(v.matches("replay exactly").count(), 2, "{v}");
+}
+
+#[test]
+fn a_players_own_data_file_is_used_and_a_bad_one_is_refused_naming_its_line() {
+    let c = Camp::new();
+    let cards = "move skate \"Skate\" x2 tiles 3\nattack bat \"Bat\" x1 melee dice lots range ...../...../..X../...../.....\n";
+    let config = serde_json::json!({"files": {"cards": cards}}).to_string();
+    let o = xenolog(&[
+        "battle",
+        c.f(),
+        "--game",
+        "saucers",
+        "--seed",
+        "1",
+        "--config",
+        &config,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cards.txt line 2"), "{}", stderr(&o));
+    let tokens = include_str!("../../engine/data/saucers/tokens.txt").replace("start 2", "start 4");
+    let config = serde_json::json!({"files": {"tokens": tokens}, "players": 1}).to_string();
+    let id = ok(&xenolog(&[
+        "battle",
+        c.f(),
+        "--game",
+        "saucers",
+        "--seed",
+        "1",
+        "--config",
+        &config,
+    ]));
+    let st = c.state(id.trim());
+    assert_eq!(st["seats"][0]["tokens"]["fuel"], 4);
+}
+
+#[test]
+fn a_position_file_is_a_scenario_file_to_start_from() {
+    let c = Camp::new();
+    let file = c.dir.path().join("opening.txt");
+    std::fs::write(&file, "searched A1\nalien probe A1\nstudent ace A1\n").unwrap();
+    let id = ok(&xenolog(&[
+        "battle",
+        c.f(),
+        "--game",
+        "saucers",
+        "--seed",
+        "4",
+        "--option",
+        "players=1",
+        "--scenario-file",
+        file.to_str().unwrap(),
+    ]));
+    let st = c.state(id.trim());
+    assert_eq!(st["aliens"][0]["kind"], "probe");
+    assert_eq!(st["board"][0]["searched"], true);
+    std::fs::write(&file, "student nobody A1\n").unwrap();
+    let o = xenolog(&[
+        "battle",
+        c.f(),
+        "--game",
+        "saucers",
+        "--seed",
+        "4",
+        "--scenario-file",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("position line 1"), "{}", stderr(&o));
+}

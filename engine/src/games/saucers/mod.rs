@@ -1,0 +1,592 @@
+//! # Night of the Saucers
+//!
+//! The co-operative game of rule text 002 (`../shared/seeds/002_ac9624c7b5279b1c.txt`):
+//! one to four players, each running three students of a gang, search a
+//! 6x6 board of building tiles for supplies and fight the alien deck.
+//! `RULES.md` beside this file maps every clause to code and tests and
+//! lists every assumption.
+//!
+//! The one key decision: **everything the rules do on their own is a step of
+//! the game** ([`crate::Game::automatic`], played by [`Actor::SYSTEM`]): the
+//! opening shuffle and deal, each turn's draw (Event cards resolved as
+//! drawn), collecting supplies, and the Alien turn (strikes, one alien card,
+//! hit points returning). Players answer in between, several at once where
+//! the text lets them: every seat gives out its mission at the setup, and
+//! any seat holding an Instant card is asked, in anyone's turn.
+//!
+//! Modules: [`data`] (the components as data), [`state`] (state, events,
+//! `apply`), [`rules`] (commands and `decide`), [`legal`] (who is asked and
+//! what they may do), [`describe`] and [`scene`].
+
+pub mod data;
+pub mod describe;
+pub mod legal;
+pub mod position;
+pub mod rules;
+pub mod scene;
+pub mod state;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::game::{
+    Actor, Anchors, Ask, Fate, FlowMark, Game, GameOption, OptionKind, Outcome, PieceResult,
+    RuleError, ScenarioInfo, SeatScore, SetupError,
+};
+use crate::rng::Randomness;
+use crate::scene::Scene;
+
+pub use rules::{InstantOn, SaucersCommand};
+pub use state::{HIDDEN, Phase, SaucersEvent, SaucersState, Target, Variant};
+use state::{Human, Seat};
+
+/// The game.
+pub struct Saucers;
+
+/// How a game is set up.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SaucersConfig {
+    /// 1 to 4.
+    pub players: u8,
+    /// The gang of each seat, by id (empty: the gangs in file order).
+    pub gangs: Vec<String>,
+    /// 1 Easy (30 alien cards), 2 Normal, 3 Hard.
+    pub difficulty: u8,
+    /// Task Force missions to complete to win: 2 Easy, 3 Normal, 4+ Hard.
+    pub missions: u8,
+    /// 0 the co-operative game, 1 Great Grey Hunter, 2 Gang Warfare (the
+    /// words `coop`, `hunter` and `gang_warfare` are read too).
+    #[serde(deserialize_with = "variant_number")]
+    pub variant: u8,
+    /// Hands hidden from the other seats in the co-operative game (always
+    /// hidden in Gang Warfare).
+    pub hidden_hands: bool,
+    /// The seat of the youngest player, who starts (1-based; past the last
+    /// seat means the last).
+    pub youngest: u8,
+    /// Players' own data files by name (`tiles`, `humans`, `cards`,
+    /// `aliens`, `missions`, `tokens`), replacing the shipped ones.
+    pub files: BTreeMap<String, String>,
+    /// A position file to start from (`position.rs`; the command line's
+    /// `--scenario-file`).
+    pub scenario_text: Option<String>,
+}
+
+impl Default for SaucersConfig {
+    fn default() -> Self {
+        Self {
+            players: 2,
+            gangs: Vec::new(),
+            difficulty: 1,
+            missions: 2,
+            variant: 0,
+            hidden_hands: false,
+            youngest: 1,
+            files: BTreeMap::new(),
+            scenario_text: None,
+        }
+    }
+}
+
+fn variant_number<'de, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum NumberOrWord {
+        Number(u8),
+        Word(String),
+    }
+    match NumberOrWord::deserialize(d)? {
+        NumberOrWord::Number(n) => Ok(n),
+        NumberOrWord::Word(w) => match w.as_str() {
+            "coop" | "co-op" | "cooperative" => Ok(0),
+            "hunter" | "great_grey_hunter" => Ok(1),
+            "gang_warfare" | "gang-warfare" | "warfare" => Ok(2),
+            _ => Err(serde::de::Error::custom(format!(
+                "'{w}' is not a variant (coop, hunter, gang_warfare or 0, 1, 2)"
+            ))),
+        },
+    }
+}
+
+/// The state before the opening deal.
+pub fn start(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
+    let own: Vec<(String, String)> = config
+        .files
+        .iter()
+        .map(|(k, v)| (k.trim_end_matches(".txt").to_owned(), v.clone()))
+        .collect();
+    let content =
+        data::parse(&own).map_err(|e| SetupError(format!("a data file is not valid: {e}")))?;
+    if !(1..=4).contains(&config.players) {
+        return Err(SetupError(format!(
+            "Night of the Saucers is for 1 to 4 players, not {}",
+            config.players
+        )));
+    }
+    let n = config.players as usize;
+    if n > content.gangs.len() {
+        return Err(SetupError(format!(
+            "{n} players need {n} gangs; the data has {}",
+            content.gangs.len()
+        )));
+    }
+    if !content
+        .difficulties
+        .iter()
+        .any(|d| d.level == config.difficulty)
+    {
+        let known: Vec<String> = content
+            .difficulties
+            .iter()
+            .map(|d| format!("{} {}", d.level, d.name))
+            .collect();
+        return Err(SetupError(format!(
+            "there is no difficulty {} (try {})",
+            config.difficulty,
+            known.join(", ")
+        )));
+    }
+    if config.missions == 0 || usize::from(config.missions) > content.missions.len() {
+        return Err(SetupError(format!(
+            "the missions to win must be 1 to {} (2 Easy, 3 Normal, 4+ Hard)",
+            content.missions.len()
+        )));
+    }
+    let variant = match config.variant {
+        0 => Variant::Coop,
+        1 => Variant::Hunter,
+        2 => Variant::GangWarfare,
+        v => {
+            return Err(SetupError(format!(
+                "there is no variant {v} (0 co-operative, 1 Great Grey Hunter, 2 Gang Warfare)"
+            )));
+        }
+    };
+    let gangs: Vec<usize> = if config.gangs.is_empty() {
+        (0..n).collect()
+    } else {
+        if config.gangs.len() != n {
+            return Err(SetupError(format!(
+                "{n} players need {n} gangs, {} were given",
+                config.gangs.len()
+            )));
+        }
+        let mut out = Vec::new();
+        for id in &config.gangs {
+            let g = content.gang(id).ok_or_else(|| {
+                let known: Vec<&str> = content.gangs.iter().map(|g| g.id.as_str()).collect();
+                SetupError(format!(
+                    "there is no gang '{id}' (try {})",
+                    known.join(", ")
+                ))
+            })?;
+            if out.contains(&g) {
+                return Err(SetupError(format!("the gang '{id}' is chosen twice")));
+            }
+            out.push(g);
+        }
+        out
+    };
+    let mut humans = Vec::new();
+    for (seat, &g) in gangs.iter().enumerate() {
+        for def in content.gang_humans(g) {
+            humans.push(Human {
+                def: def as u16,
+                seat: seat as u8,
+                at: 0,
+                alive: true,
+                actions: 0,
+                mission: None,
+            });
+        }
+    }
+    let preset = match &config.scenario_text {
+        None => None,
+        Some(text) => {
+            let p = position::parse(text, &content).map_err(SetupError)?;
+            if let Some(&(def, _)) = p
+                .students
+                .iter()
+                .find(|(d, _)| !humans.iter().any(|h: &Human| h.def == *d))
+            {
+                return Err(SetupError(format!(
+                    "the position file places {}, who is not in this game's gangs",
+                    content.humans[def as usize].name
+                )));
+            }
+            Some(p)
+        }
+    };
+    let start_tokens = content.start_tokens();
+    Ok(SaucersState {
+        variant,
+        hidden_hands: config.hidden_hands,
+        difficulty: config.difficulty,
+        missions_to_win: config.missions,
+        first: config.youngest.clamp(1, config.players) - 1,
+        board: Vec::new(),
+        seats: gangs
+            .iter()
+            .map(|&g| Seat {
+                gang: g as u16,
+                hand: Vec::new(),
+                tokens: start_tokens,
+                kills_pending: 0,
+                kills: 0,
+                missions_done: Vec::new(),
+                unassigned: None,
+            })
+            .collect(),
+        humans,
+        aliens: Vec::new(),
+        next_alien: 1,
+        deck: Vec::new(),
+        discard: Vec::new(),
+        alien_deck: Vec::new(),
+        alien_drawn: Vec::new(),
+        mission_pile: Vec::new(),
+        turn: 0,
+        current: 0,
+        phase: Phase::Deal,
+        losses: Vec::new(),
+        owed: Vec::new(),
+        over: None,
+        preset,
+        content,
+    })
+}
+
+fn hide(v: &[u16]) -> Vec<u16> {
+    vec![HIDDEN; v.len()]
+}
+
+impl Game for Saucers {
+    type Config = SaucersConfig;
+    type State = SaucersState;
+    type Command = SaucersCommand;
+    type Event = SaucersEvent;
+    const ID: &'static str = "saucers";
+    const NAME: &'static str = "Night of the Saucers";
+    const RULES_VERSION: u32 = 1;
+
+    fn scenarios() -> Vec<ScenarioInfo> {
+        Vec::new()
+    }
+
+    fn options() -> Vec<GameOption> {
+        vec![
+            GameOption {
+                key: "players",
+                group: "Players",
+                label: "Players",
+                help: "One to four players, each running the three students of one gang.",
+                kind: OptionKind::Number {
+                    min: 1,
+                    max: 4,
+                    default: 2,
+                },
+            },
+            GameOption {
+                key: "youngest",
+                group: "Players",
+                label: "Youngest player (starts)",
+                help: "The seat of the youngest player, who places the students on the high school and starts.",
+                kind: OptionKind::Number {
+                    min: 1,
+                    max: 4,
+                    default: 1,
+                },
+            },
+            GameOption {
+                key: "difficulty",
+                group: "Game",
+                label: "Difficulty (Alien deck)",
+                help: "1 Easy: 30 alien cards (9 Scouts, 9 Probes, 10 Saucer Strikes, 2 Commanders); 2 Normal and 3 Hard add more aliens.",
+                kind: OptionKind::Number {
+                    min: 1,
+                    max: 3,
+                    default: 1,
+                },
+            },
+            GameOption {
+                key: "missions",
+                group: "Game",
+                label: "Missions to win",
+                help: "Task Force missions to complete: 2 Easy, 3 Normal, 4 or more Hard.",
+                kind: OptionKind::Number {
+                    min: 2,
+                    max: 8,
+                    default: 2,
+                },
+            },
+            GameOption {
+                key: "variant",
+                group: "Game",
+                label: "Variant",
+                help: "0 the co-operative game; 1 Great Grey Hunter (scores of kills and missions); 2 Gang Warfare (secret missions, gangs attack each other, the first mission wins).",
+                kind: OptionKind::Number {
+                    min: 0,
+                    max: 2,
+                    default: 0,
+                },
+            },
+            GameOption {
+                key: "hidden_hands",
+                group: "Table",
+                label: "Hide hands",
+                help: "Each player sees only their own hand (hands are open in the co-operative game unless the table hides them; always hidden in Gang Warfare).",
+                kind: OptionKind::Flag { default: false },
+            },
+        ]
+    }
+
+    fn setup(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
+        start(config)
+    }
+
+    fn decide(
+        state: &SaucersState,
+        actor: Actor,
+        command: &SaucersCommand,
+        rng: &mut Randomness,
+    ) -> Result<Vec<SaucersEvent>, RuleError> {
+        rules::decide(state, actor, command, rng)
+    }
+
+    fn apply(state: &mut SaucersState, event: &SaucersEvent) {
+        state::apply(state, event);
+    }
+
+    fn legal(state: &SaucersState) -> Vec<(Actor, SaucersCommand)> {
+        legal::legal(state)
+    }
+
+    fn automatic(state: &SaucersState) -> Option<SaucersCommand> {
+        rules::automatic(state)
+    }
+
+    fn asked(state: &SaucersState) -> Vec<Ask> {
+        legal::asked(state)
+    }
+
+    fn outcome(state: &SaucersState) -> Option<Outcome> {
+        let end = state.over.as_ref()?;
+        let pieces = state
+            .humans
+            .iter()
+            .map(|h| PieceResult {
+                id: format!("human:{}", state.content.humans[h.def as usize].id),
+                seat: Actor(h.seat),
+                fate: if h.alive {
+                    Fate::Survived
+                } else {
+                    Fate::Killed
+                },
+                kills: None,
+            })
+            .collect();
+        let scores = match state.variant {
+            Variant::Hunter => (0..state.seats.len() as u8)
+                .map(|s| SeatScore {
+                    seat: Actor(s),
+                    points: rules::hunter_score(state, s),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        Some(Outcome {
+            winners: end.winners.iter().map(|&w| Actor(w)).collect(),
+            scores,
+            pieces,
+            summary: end.summary.clone(),
+        })
+    }
+
+    fn view(state: &SaucersState, viewer: Actor) -> SaucersState {
+        let mut seen = state.clone();
+        seen.deck = hide(&state.deck);
+        seen.alien_deck = hide(&state.alien_deck);
+        seen.mission_pile = hide(&state.mission_pile);
+        let open = rules::open(state);
+        let secret = state.variant == Variant::GangWarfare;
+        for (s, seat) in seen.seats.iter_mut().enumerate() {
+            if Actor(s as u8) == viewer || state.over.is_some() {
+                continue;
+            }
+            if !open {
+                seat.hand = hide(&seat.hand);
+            }
+            if secret && seat.unassigned.is_some() {
+                seat.unassigned = Some(HIDDEN);
+            }
+        }
+        if secret && state.over.is_none() {
+            for h in &mut seen.humans {
+                if Actor(h.seat) != viewer && h.mission.is_some() {
+                    h.mission = Some(HIDDEN);
+                }
+            }
+        }
+        seen
+    }
+
+    fn view_event(event: &SaucersEvent, viewer: Actor) -> SaucersEvent {
+        use SaucersEvent as E;
+        match event {
+            E::Dealt {
+                board,
+                hands,
+                deck,
+                alien_deck,
+                missions,
+                mission_pile,
+                starts,
+                open,
+                secret,
+            } => E::Dealt {
+                board: board.clone(),
+                hands: hands
+                    .iter()
+                    .enumerate()
+                    .map(|(s, h)| {
+                        if *open || Actor(s as u8) == viewer {
+                            h.clone()
+                        } else {
+                            hide(h)
+                        }
+                    })
+                    .collect(),
+                deck: hide(deck),
+                alien_deck: hide(alien_deck),
+                missions: missions
+                    .iter()
+                    .enumerate()
+                    .map(|(s, &m)| {
+                        if !*secret || Actor(s as u8) == viewer {
+                            m
+                        } else {
+                            HIDDEN
+                        }
+                    })
+                    .collect(),
+                mission_pile: hide(mission_pile),
+                starts: starts.clone(),
+                open: *open,
+                secret: *secret,
+            },
+            E::Reshuffled { deck } => E::Reshuffled { deck: hide(deck) },
+            E::Drew {
+                seat, open: false, ..
+            } if Actor(*seat) != viewer => E::Drew {
+                seat: *seat,
+                card: HIDDEN,
+                open: false,
+            },
+            E::MissionAssigned {
+                seat,
+                human,
+                secret: true,
+                ..
+            } if Actor(*seat) != viewer => E::MissionAssigned {
+                seat: *seat,
+                human: *human,
+                mission: HIDDEN,
+                secret: true,
+            },
+            E::MissionLost {
+                human,
+                secret: true,
+                ..
+            } => E::MissionLost {
+                human: *human,
+                mission: HIDDEN,
+                secret: true,
+            },
+            E::Swapped {
+                from,
+                to,
+                give,
+                give_cards,
+                take,
+                take_cards,
+                open: false,
+            } if Actor(*from) != viewer && Actor(*to) != viewer => E::Swapped {
+                from: *from,
+                to: *to,
+                give: *give,
+                give_cards: hide(give_cards),
+                take: *take,
+                take_cards: hide(take_cards),
+                open: false,
+            },
+            e => e.clone(),
+        }
+    }
+
+    fn view_command(command: &SaucersCommand, actor: Actor, viewer: Actor) -> SaucersCommand {
+        match command {
+            SaucersCommand::Swap {
+                human,
+                with,
+                give,
+                give_cards,
+                take,
+                take_cards,
+            } if actor != viewer && Actor(*with) != viewer => SaucersCommand::Swap {
+                human: *human,
+                with: *with,
+                give: *give,
+                give_cards: hide(give_cards),
+                take: *take,
+                take_cards: hide(take_cards),
+            },
+            c => c.clone(),
+        }
+    }
+
+    fn seats(state: &SaucersState) -> Vec<Actor> {
+        (0..state.seats.len() as u8).map(Actor).collect()
+    }
+
+    fn actor_name(actor: Actor) -> String {
+        format!("Player {}", u16::from(actor.0) + 1)
+    }
+
+    fn seat_name(state: &SaucersState, actor: Actor) -> String {
+        rules::seat_label(state, actor.0)
+    }
+
+    fn describe_command(state: &SaucersState, actor: Actor, command: &SaucersCommand) -> String {
+        describe::command(state, actor, command)
+    }
+
+    fn describe_event(state: &SaucersState, event: &SaucersEvent) -> String {
+        describe::event(state, event)
+    }
+
+    fn flow(state: &SaucersState) -> FlowMark {
+        let phase = match (&state.over, state.phase) {
+            (Some(_), _) => "Game over".to_owned(),
+            (None, Phase::Deal | Phase::Assign) => "Setup".to_owned(),
+            (None, p) => format!(
+                "{}: {}",
+                rules::seat_label(state, state.current),
+                rules::phase_name(p)
+            ),
+        };
+        FlowMark {
+            turn: state.turn,
+            phase,
+        }
+    }
+
+    fn scene(state: &SaucersState) -> Scene {
+        scene::scene(state)
+    }
+
+    fn anchors(state: &SaucersState, command: &SaucersCommand) -> Anchors {
+        legal::anchors(state, command)
+    }
+}

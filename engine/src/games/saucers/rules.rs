@@ -1,0 +1,1621 @@
+//! The commands of Night of the Saucers and how they are decided: every
+//! rule of the text, each refusal citing its clause (the clause names of
+//! `RULES.md`).
+
+use serde::{Deserialize, Serialize};
+
+use super::data::{
+    Ability, AlienKind, AttackType, CardKind, Dir, EventEffect, InstantEffect, Kind, Pos, TILES,
+    Tokens, coord, step,
+};
+use super::state::{Alien, End, Phase, SaucersEvent as E, SaucersState, Target, Variant, apply};
+use crate::game::{Actor, RuleError, RuleErrorKind};
+use crate::rng::Randomness;
+
+/// What an instant card is played on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InstantOn {
+    /// An escape: this student to this tile.
+    Escape { human: u16, to: Pos },
+    /// Hits on this alien.
+    Alien { alien: u32 },
+    /// A card with nothing to aim (supplies).
+    Nothing,
+}
+
+/// A command.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SaucersCommand {
+    /// The game's opening shuffle and deal (a step of its own).
+    Deal,
+    /// Give the mission dealt to one's own student.
+    Assign { human: u16 },
+    /// The game's draw at the start of a turn (a step of its own).
+    Draw,
+    /// Move a student up to its Move (one action).
+    Move { human: u16, to: Pos },
+    /// Move a student with a Move card instead (one action).
+    MoveCard { human: u16, card: u16, to: Pos },
+    /// Attack one tile: the standard attack or one Attack card (one
+    /// action); hits go to the targets in order, each taking what it needs
+    /// to die before the next.
+    Attack {
+        human: u16,
+        card: Option<u16>,
+        at: Pos,
+        targets: Vec<Target>,
+    },
+    /// Turn over the tile a student is on (one action).
+    Search { human: u16 },
+    /// Swap supplies and cards with a player whose student shares the tile
+    /// (one action).
+    Swap {
+        human: u16,
+        with: u8,
+        give: Tokens,
+        give_cards: Vec<u16>,
+        take: Tokens,
+        take_cards: Vec<u16>,
+    },
+    /// Deliver a student's mission at its building.
+    Complete { human: u16 },
+    /// Sewer Rats: an alien kill token for one supply (`Some`) or a card.
+    RatNest { take: Option<Kind> },
+    /// Play an Instant card, at any time, in anyone's turn.
+    Instant { card: u16, on: InstantOn },
+    /// End the actions: on to the Defeat step.
+    EndActions,
+    /// Defeat: this student is lost to an alien on its tile.
+    Lose { human: u16 },
+    /// Discard a card (upkeep, or cards owed).
+    Discard { card: u16 },
+    /// Upkeep: feed the students one Food.
+    Upkeep,
+    /// Upkeep with no Food: this student starves.
+    Starve { human: u16 },
+    /// The game collects supplies and trades kills (a step of its own).
+    Collect,
+    /// The Alien turn (a step of the game).
+    AlienTurn,
+}
+
+/// Decision context: events applied to a working copy as they are made.
+pub struct Cx {
+    pub st: SaucersState,
+    pub events: Vec<E>,
+}
+
+impl Cx {
+    pub fn emit(&mut self, e: E) {
+        apply(&mut self.st, &e);
+        self.events.push(e);
+    }
+}
+
+fn illegal(clause: &str, msg: impl Into<String>) -> RuleError {
+    RuleError::illegal(clause, msg)
+}
+
+/// The step the rules take on their own now.
+pub fn automatic(st: &SaucersState) -> Option<SaucersCommand> {
+    if st.over.is_some() || !st.owed.is_empty() {
+        return None;
+    }
+    match st.phase {
+        Phase::Deal => Some(SaucersCommand::Deal),
+        Phase::Draw => Some(SaucersCommand::Draw),
+        Phase::Defeat if defeat_needs(st).is_empty() => Some(SaucersCommand::Collect),
+        Phase::Alien => Some(SaucersCommand::AlienTurn),
+        _ => None,
+    }
+}
+
+/// Tiles where the current seat still owes students to the Defeat step,
+/// with how many.
+pub fn defeat_needs(st: &SaucersState) -> Vec<(Pos, u8)> {
+    let mut out = Vec::new();
+    let seat = st.current;
+    for at in 0..TILES as Pos {
+        let mine = st.living(seat).filter(|(_, h)| h.at == at).count() as u8;
+        if mine == 0 {
+            continue;
+        }
+        let aliens = st.ground_aliens(at).count() as u8;
+        let lost = st.losses.iter().find(|(p, _)| *p == at).map_or(0, |l| l.1);
+        let need = aliens.saturating_sub(lost).min(mine);
+        if need > 0 {
+            out.push((at, need));
+        }
+    }
+    out
+}
+
+/// Tiles a student reaches moving up to `steps` tiles: orthogonally (and
+/// diagonally with Short Cut), never into a destroyed tile, never off a
+/// tile holding an alien (unless `escape`), never through one (unless
+/// `through`). The start is not included.
+pub fn reachable(
+    st: &SaucersState,
+    human: usize,
+    steps: u8,
+    escape: bool,
+    through: bool,
+) -> Vec<Pos> {
+    let h = &st.humans[human];
+    let diagonal = st.gang_of(h.seat).ability == Ability::ShortCut;
+    if !escape && st.has_ground_alien(h.at) {
+        return Vec::new();
+    }
+    let mut dist = [u8::MAX; TILES];
+    dist[h.at as usize] = 0;
+    let mut frontier = vec![h.at];
+    let mut d = 0;
+    while d < steps && !frontier.is_empty() {
+        d += 1;
+        let mut next = Vec::new();
+        for p in frontier {
+            if p != h.at && !through && st.has_ground_alien(p) {
+                continue;
+            }
+            for (dc, dr) in neighbours(diagonal) {
+                let Some(q) = step(p, dc, dr) else { continue };
+                if dist[q as usize] != u8::MAX || st.board[q as usize].destroyed {
+                    continue;
+                }
+                dist[q as usize] = d;
+                next.push(q);
+            }
+        }
+        frontier = next;
+    }
+    (0..TILES as Pos)
+        .filter(|&p| p != h.at && dist[p as usize] != u8::MAX)
+        .collect()
+}
+
+/// A shortest path to `to` as [`reachable`] finds it (the start excluded).
+fn path(st: &SaucersState, human: usize, to: Pos, through: bool) -> Vec<Pos> {
+    let h = &st.humans[human];
+    let diagonal = st.gang_of(h.seat).ability == Ability::ShortCut;
+    let mut prev = [u8::MAX; TILES];
+    prev[h.at as usize] = h.at;
+    let mut queue = std::collections::VecDeque::from([h.at]);
+    while let Some(p) = queue.pop_front() {
+        if p == to {
+            break;
+        }
+        if p != h.at && !through && st.has_ground_alien(p) {
+            continue;
+        }
+        for (dc, dr) in neighbours(diagonal) {
+            let Some(q) = step(p, dc, dr) else { continue };
+            if prev[q as usize] != u8::MAX || st.board[q as usize].destroyed {
+                continue;
+            }
+            prev[q as usize] = p;
+            queue.push_back(q);
+        }
+    }
+    let mut out = vec![to];
+    let mut p = to;
+    while prev[p as usize] != p && prev[p as usize] != u8::MAX {
+        p = prev[p as usize];
+        if p != h.at {
+            out.push(p);
+        }
+    }
+    out.reverse();
+    out
+}
+
+fn neighbours(diagonal: bool) -> Vec<(i8, i8)> {
+    let mut v = vec![(0, -1), (1, 0), (0, 1), (-1, 0)];
+    if diagonal {
+        v.extend([(1, -1), (1, 1), (-1, 1), (-1, -1)]);
+    }
+    v
+}
+
+/// An attack: its dice, its range offsets, whether it reaches Saucers, its cost.
+pub type Profile = (u8, Vec<(i8, i8)>, bool, Tokens);
+
+/// The attack a student makes with a card or its standard attack: dice,
+/// range offsets, whether it reaches Saucers.
+pub fn attack_profile(st: &SaucersState, human: usize, card: Option<u16>) -> Option<Profile> {
+    let h = &st.humans[human];
+    let def = &st.content.humans[h.def as usize];
+    match card {
+        None => Some((def.attack, vec![(0, 0)], false, Tokens::default())),
+        Some(c) => match &st.content.cards.get(c as usize)?.kind {
+            CardKind::Attack {
+                ty,
+                dice,
+                cost,
+                range,
+                air,
+            } => {
+                let extra = u8::from(
+                    *ty == AttackType::Melee && st.gang_of(h.seat).ability == Ability::FightDirty,
+                );
+                Some((dice + extra, range.clone(), *air, *cost))
+            }
+            _ => None,
+        },
+    }
+}
+
+/// The tiles an attack reaches from a student.
+pub fn attack_tiles(st: &SaucersState, human: usize, range: &[(i8, i8)]) -> Vec<Pos> {
+    let at = st.humans[human].at;
+    range
+        .iter()
+        .filter_map(|&(dc, dr)| step(at, dc, dr))
+        .collect()
+}
+
+/// Whether a target may be attacked on tile `at`.
+pub fn targetable(st: &SaucersState, actor: u8, at: Pos, t: Target, air: bool) -> bool {
+    match t {
+        Target::Alien(id) => st
+            .alien(id)
+            .is_some_and(|a| a.at == at && (a.kind != AlienKind::Saucer || air)),
+        Target::Gang(s) => {
+            st.variant == Variant::GangWarfare
+                && s != actor
+                && (s as usize) < st.seats.len()
+                && st.living(s).any(|(_, h)| h.at == at)
+        }
+    }
+}
+
+fn own_human(st: &SaucersState, actor: Actor, human: u16) -> Result<usize, RuleError> {
+    let h = st.humans.get(human as usize).ok_or_else(|| {
+        RuleError::new(
+            RuleErrorKind::Unknown,
+            format!("there is no student {human}"),
+        )
+    })?;
+    if h.seat != actor.0 {
+        return Err(RuleError::not_your_turn(format!(
+            "{} is not one of your students",
+            st.human_name(human as usize)
+        )));
+    }
+    if !h.alive {
+        return Err(illegal(
+            "Defeat",
+            format!("{} is no longer in the game", st.human_name(human as usize)),
+        ));
+    }
+    Ok(human as usize)
+}
+
+fn acting_human(st: &SaucersState, actor: Actor, human: u16) -> Result<usize, RuleError> {
+    let h = own_human(st, actor, human)?;
+    if st.humans[h].actions == 0 {
+        return Err(illegal(
+            "Turn.Actions",
+            format!("{} has used both actions this turn", st.human_name(h)),
+        ));
+    }
+    Ok(h)
+}
+
+fn card_in_hand(
+    st: &SaucersState,
+    seat: u8,
+    card: u16,
+) -> Result<&super::data::CardDef, RuleError> {
+    let def = st.content.cards.get(card as usize).ok_or_else(|| {
+        RuleError::new(RuleErrorKind::Unknown, format!("there is no card {card}"))
+    })?;
+    if !st.seats[seat as usize].hand.contains(&card) {
+        return Err(illegal(
+            "Cards",
+            format!("{} is not in your hand", def.name),
+        ));
+    }
+    Ok(def)
+}
+
+fn pay(st: &SaucersState, seat: u8, cost: &Tokens, what: &str) -> Result<Tokens, RuleError> {
+    st.seats[seat as usize].tokens.payment(cost).ok_or_else(|| {
+        illegal(
+            "Cards.Cost",
+            format!("{what} costs {} and you cannot pay it", cost.words()),
+        )
+    })
+}
+
+/// Decide a command.
+pub fn decide(
+    st: &SaucersState,
+    actor: Actor,
+    cmd: &SaucersCommand,
+    rng: &mut Randomness,
+) -> Result<Vec<E>, RuleError> {
+    use SaucersCommand as C;
+    if st.over.is_some() {
+        return Err(RuleError::game_over());
+    }
+    let system = matches!(cmd, C::Deal | C::Draw | C::Collect | C::AlienTurn);
+    if system != (actor == Actor::SYSTEM) {
+        return Err(RuleError::not_your_turn(if system {
+            "that is a step the game takes on its own".to_owned()
+        } else {
+            "the game takes only its own steps".to_owned()
+        }));
+    }
+    if !system && actor.0 as usize >= st.seats.len() {
+        return Err(RuleError::not_your_turn(format!(
+            "there is no seat {}",
+            actor.0
+        )));
+    }
+    if let Some(&(owing, n)) = st.owed.first()
+        && !(matches!(cmd, C::Discard { .. }) && actor.0 == owing)
+    {
+        return Err(RuleError::not_your_turn(format!(
+            "{} must first discard {n} card{}",
+            seat_label(st, owing),
+            if n == 1 { "" } else { "s" }
+        )));
+    }
+    if let Some(due) = automatic(st)
+        && !system
+    {
+        return Err(RuleError::not_your_turn(format!(
+            "the game first takes a step of its own ({due:?})"
+        )));
+    }
+    let mut cx = Cx {
+        st: st.clone(),
+        events: Vec::new(),
+    };
+    let me = actor.0;
+    let my_turn = me == st.current;
+    let in_turn = |phase: Phase| -> Result<(), RuleError> {
+        if !my_turn {
+            return Err(RuleError::not_your_turn(format!(
+                "it is {}'s turn",
+                seat_label(st, st.current)
+            )));
+        }
+        if st.phase != phase {
+            return Err(illegal(
+                "Turn",
+                format!("that is not done now ({})", phase_name(st.phase)),
+            ));
+        }
+        Ok(())
+    };
+    match cmd {
+        C::Deal => {
+            if st.phase != Phase::Deal {
+                return Err(RuleError::not_your_turn("the game is already dealt"));
+            }
+            deal(&mut cx, rng);
+        }
+        C::Assign { human } => {
+            if st.phase != Phase::Assign {
+                return Err(illegal("Setup.7", "missions are given out at the setup"));
+            }
+            let h = own_human(st, actor, *human)?;
+            let Some(mission) = st.seats[me as usize].unassigned else {
+                return Err(illegal(
+                    "Setup.7",
+                    "you have already given out your mission",
+                ));
+            };
+            cx.emit(E::MissionAssigned {
+                seat: me,
+                human: h as u16,
+                mission,
+                secret: st.variant == Variant::GangWarfare,
+            });
+            if cx.st.seats.iter().all(|s| s.unassigned.is_none()) {
+                let first = st.first.min(st.seats.len() as u8 - 1);
+                cx.emit(E::TurnBegan { seat: first });
+            }
+        }
+        C::Draw => {
+            if st.phase != Phase::Draw {
+                return Err(RuleError::not_your_turn("no draw is due"));
+            }
+            let seat = st.current;
+            let n = st
+                .hand_size(seat)
+                .saturating_sub(st.seats[seat as usize].hand.len());
+            draw_cards(&mut cx, rng, seat, n);
+            if cx.st.over.is_none() {
+                cx.emit(E::PhaseChanged {
+                    phase: Phase::Actions,
+                });
+            }
+        }
+        C::Move { human, to } => {
+            in_turn(Phase::Actions)?;
+            let h = acting_human(st, actor, *human)?;
+            let moves = st.content.humans[st.humans[h].def as usize].moves;
+            check_move(st, h, *to, moves, false)?;
+            cx.emit(E::ActionUsed { human: *human });
+            cx.emit(E::Moved {
+                human: *human,
+                path: path(st, h, *to, false),
+            });
+        }
+        C::MoveCard { human, card, to } => {
+            in_turn(Phase::Actions)?;
+            let h = acting_human(st, actor, *human)?;
+            let def = card_in_hand(st, me, *card)?;
+            let CardKind::Move {
+                tiles,
+                cost,
+                escape,
+            } = &def.kind
+            else {
+                return Err(illegal(
+                    "Cards.Move",
+                    format!("{} is not a Move card", def.name),
+                ));
+            };
+            let paid = pay(st, me, cost, &def.name)?;
+            check_move(st, h, *to, *tiles, *escape)?;
+            cx.emit(E::ActionUsed { human: *human });
+            cx.emit(E::CardPlayed {
+                seat: me,
+                card: *card,
+                paid,
+            });
+            cx.emit(E::Moved {
+                human: *human,
+                path: path(st, h, *to, false),
+            });
+        }
+        C::Attack {
+            human,
+            card,
+            at,
+            targets,
+        } => {
+            in_turn(Phase::Actions)?;
+            let h = acting_human(st, actor, *human)?;
+            if let Some(c) = card {
+                card_in_hand(st, me, *c)?;
+            }
+            let Some((dice, range, air, cost)) = attack_profile(st, h, *card) else {
+                return Err(illegal("Cards.Attack", "that card is not an Attack card"));
+            };
+            if !attack_tiles(st, h, &range).contains(at) {
+                return Err(illegal(
+                    "Cards.Attack.Range",
+                    format!("{} does not reach {}", attack_name(st, *card), coord(*at)),
+                ));
+            }
+            if targets.is_empty() {
+                return Err(illegal("Turn.Attack", "name at least one target"));
+            }
+            for (i, t) in targets.iter().enumerate() {
+                if targets[..i].contains(t) {
+                    return Err(illegal("FAQ.Split", "a target is named twice"));
+                }
+                if !targetable(st, me, *at, *t, air) {
+                    let why = match t {
+                        Target::Alien(id)
+                            if st
+                                .alien(*id)
+                                .is_some_and(|a| a.kind == AlienKind::Saucer && a.at == *at) =>
+                        {
+                            return Err(illegal(
+                                "Aliens.Saucer",
+                                "a Saucer Strike can only be attacked with a Surface to Air card",
+                            ));
+                        }
+                        Target::Alien(_) => format!("that alien is not on {}", coord(*at)),
+                        Target::Gang(_) => format!(
+                            "only in Gang Warfare may another gang on {} be attacked",
+                            coord(*at)
+                        ),
+                    };
+                    return Err(illegal("FAQ.Split", why));
+                }
+            }
+            let paid = match card {
+                Some(c) => Some(pay(st, me, &cost, &st.content.cards[*c as usize].name)?),
+                None => None,
+            };
+            cx.emit(E::ActionUsed { human: *human });
+            if let (Some(c), Some(paid)) = (card, paid) {
+                cx.emit(E::CardPlayed {
+                    seat: me,
+                    card: *c,
+                    paid,
+                });
+            }
+            let (rolled, hits) = roll(st, rng, dice)?;
+            cx.emit(E::Rolled { dice: rolled, hits });
+            spend_hits(&mut cx, me, hits, targets);
+        }
+        C::Search { human } => {
+            in_turn(Phase::Actions)?;
+            let h = acting_human(st, actor, *human)?;
+            let at = st.humans[h].at;
+            if st.board[at as usize].searched {
+                return Err(illegal(
+                    "Turn.Search",
+                    format!("{} has been searched already", coord(at)),
+                ));
+            }
+            cx.emit(E::ActionUsed { human: *human });
+            cx.emit(E::Searched { at });
+            let tdef = &st.content.tiles[st.board[at as usize].def as usize];
+            if let Some(kind) = tdef.ambush {
+                place(&mut cx, kind, at, None);
+            }
+        }
+        C::Swap {
+            human,
+            with,
+            give,
+            give_cards,
+            take,
+            take_cards,
+        } => {
+            in_turn(Phase::Actions)?;
+            let h = acting_human(st, actor, *human)?;
+            let at = st.humans[h].at;
+            if *with == me || *with as usize >= st.seats.len() {
+                return Err(illegal("Turn.Swap", "swap with another player"));
+            }
+            if !st.living(*with).any(|(_, o)| o.at == at) {
+                return Err(illegal(
+                    "Turn.Swap",
+                    format!(
+                        "{} has no student on {} to swap with",
+                        seat_label(st, *with),
+                        coord(at)
+                    ),
+                ));
+            }
+            if give.is_empty() && take.is_empty() && give_cards.is_empty() && take_cards.is_empty()
+            {
+                return Err(illegal("Turn.Swap", "a swap must move something"));
+            }
+            let (mine, theirs) = (&st.seats[me as usize], &st.seats[*with as usize]);
+            if !mine.tokens.covers(give) || !theirs.tokens.covers(take) {
+                return Err(illegal("Turn.Swap", "those supplies are not there to swap"));
+            }
+            if !holds_all(&mine.hand, give_cards) || !holds_all(&theirs.hand, take_cards) {
+                return Err(illegal("Turn.Swap", "those cards are not there to swap"));
+            }
+            cx.emit(E::ActionUsed { human: *human });
+            cx.emit(E::Swapped {
+                from: me,
+                to: *with,
+                give: *give,
+                give_cards: give_cards.clone(),
+                take: *take,
+                take_cards: take_cards.clone(),
+                open: open(st),
+            });
+        }
+        C::Complete { human } => {
+            in_turn(Phase::Actions)?;
+            let h = own_human(st, actor, *human)?;
+            let Some(m) = st.humans[h].mission else {
+                return Err(illegal(
+                    "Missions",
+                    format!("{} has no mission", st.human_name(h)),
+                ));
+            };
+            let mdef = &st.content.missions[m as usize];
+            let at = st.humans[h].at;
+            let tile = &st.board[at as usize];
+            if tile.def as usize != mdef.tile || tile.destroyed {
+                return Err(illegal(
+                    "Missions",
+                    format!(
+                        "{} is delivered at the {}",
+                        mdef.name, st.content.tiles[mdef.tile].name
+                    ),
+                ));
+            }
+            let paid = pay(st, me, &mdef.cost, &mdef.name)?;
+            complete(&mut cx, rng, me, h, m, paid);
+        }
+        C::RatNest { take } => {
+            if !my_turn || !matches!(st.phase, Phase::Actions | Phase::Upkeep) {
+                return Err(illegal(
+                    "Gangs.RatNest",
+                    "Rat Nest is used in your own turn",
+                ));
+            }
+            if st.gang_of(me).ability != Ability::RatNest {
+                return Err(illegal(
+                    "Gangs.RatNest",
+                    "only the Sewer Rats have Rat Nest",
+                ));
+            }
+            if st.seats[me as usize].tokens.alien == 0 {
+                return Err(illegal(
+                    "Gangs.RatNest",
+                    "Rat Nest turns in an alien kill token, and you have none",
+                ));
+            }
+            match take {
+                Some(Kind::Alien) => {
+                    return Err(illegal(
+                        "Gangs.RatNest",
+                        "turn the kill in for a supply or a card",
+                    ));
+                }
+                Some(k) => {
+                    let mut gained = Tokens::one(*k, 1);
+                    gained.alien = 0;
+                    cx.emit(E::Tokens {
+                        seat: me,
+                        gained,
+                        lost: Tokens::one(Kind::Alien, 1),
+                    });
+                }
+                None => {
+                    cx.emit(E::Tokens {
+                        seat: me,
+                        gained: Tokens::default(),
+                        lost: Tokens::one(Kind::Alien, 1),
+                    });
+                    draw_cards(&mut cx, rng, me, 1);
+                    let over = cx.st.seats[me as usize]
+                        .hand
+                        .len()
+                        .saturating_sub(cx.st.hand_size(me));
+                    if over > 0 {
+                        cx.emit(E::HandHit {
+                            seat: me,
+                            cards: over as u8,
+                        });
+                    }
+                }
+            }
+        }
+        C::Instant { card, on } => {
+            if !matches!(st.phase, Phase::Actions | Phase::Defeat | Phase::Upkeep) {
+                return Err(illegal(
+                    "Cards.Instant",
+                    "instants are played during a player's turn",
+                ));
+            }
+            let def = card_in_hand(st, me, *card)?;
+            let CardKind::Instant { cost, effect } = &def.kind else {
+                return Err(illegal(
+                    "Cards.Instant",
+                    format!("{} is not an Instant card", def.name),
+                ));
+            };
+            let paid = pay(st, me, cost, &def.name)?;
+            match (effect, on) {
+                (InstantEffect::Escape(n), InstantOn::Escape { human, to }) => {
+                    let h = *human as usize;
+                    if st.humans.get(h).is_none_or(|x| !x.alive) {
+                        return Err(illegal("Cards.Instant", "that student is not in the game"));
+                    }
+                    if !reachable(st, h, *n, true, true).contains(to) {
+                        return Err(illegal(
+                            "Cards.Instant",
+                            format!(
+                                "{} cannot take {} to {}",
+                                def.name,
+                                st.human_name(h),
+                                coord(*to)
+                            ),
+                        ));
+                    }
+                    cx.emit(E::CardPlayed {
+                        seat: me,
+                        card: *card,
+                        paid,
+                    });
+                    cx.emit(E::Moved {
+                        human: *human,
+                        path: path(st, h, *to, true),
+                    });
+                }
+                (InstantEffect::Hit(n), InstantOn::Alien { alien }) => {
+                    let ok = st.alien(*alien).is_some_and(|a| {
+                        a.kind != AlienKind::Saucer
+                            && st.humans.iter().any(|h| h.alive && h.at == a.at)
+                    });
+                    if !ok {
+                        return Err(illegal(
+                            "Cards.Instant",
+                            format!(
+                                "{} hits an alien (not a Saucer) on a tile with a student",
+                                def.name
+                            ),
+                        ));
+                    }
+                    cx.emit(E::CardPlayed {
+                        seat: me,
+                        card: *card,
+                        paid,
+                    });
+                    spend_hits(&mut cx, me, *n, &[Target::Alien(*alien)]);
+                }
+                (InstantEffect::Gain(k, n), InstantOn::Nothing) => {
+                    cx.emit(E::CardPlayed {
+                        seat: me,
+                        card: *card,
+                        paid,
+                    });
+                    cx.emit(E::Tokens {
+                        seat: me,
+                        gained: Tokens::one(*k, *n),
+                        lost: Tokens::default(),
+                    });
+                }
+                _ => {
+                    return Err(illegal(
+                        "Cards.Instant",
+                        format!("{} is not played that way", def.name),
+                    ));
+                }
+            }
+        }
+        C::EndActions => {
+            in_turn(Phase::Actions)?;
+            cx.emit(E::PhaseChanged {
+                phase: Phase::Defeat,
+            });
+        }
+        C::Lose { human } => {
+            in_turn(Phase::Defeat)?;
+            let h = own_human(st, actor, *human)?;
+            let at = st.humans[h].at;
+            if !defeat_needs(st).iter().any(|(p, _)| *p == at) {
+                return Err(illegal(
+                    "Defeat",
+                    format!("no alien is left to defeat a student on {}", coord(at)),
+                ));
+            }
+            cx.emit(E::LossCounted { at });
+            if st.gang_of(me).ability == Ability::Cpr {
+                let (dice, _) = roll(st, rng, 1)?;
+                let dead = st.content.face(dice[0]).dead;
+                cx.emit(E::Rolled { dice, hits: 0 });
+                if dead {
+                    cx.emit(E::Revived { human: *human });
+                    return Ok(finish(cx));
+                }
+            }
+            kill(&mut cx, rng, h);
+        }
+        C::Discard { card } => {
+            let owing = st.owed.first().is_some_and(|(s, _)| *s == me);
+            if !owing {
+                in_turn(Phase::Upkeep)?;
+            }
+            card_in_hand(st, me, *card)?;
+            cx.emit(E::Discarded {
+                seat: me,
+                card: *card,
+            });
+        }
+        C::Upkeep => {
+            in_turn(Phase::Upkeep)?;
+            if st.living(me).next().is_some() {
+                let Some(paid) = st.seats[me as usize]
+                    .tokens
+                    .payment(&Tokens::one(Kind::Food, 1))
+                else {
+                    return Err(illegal(
+                        "Turn.Upkeep",
+                        "you have no Food (nor an alien token): a student starves",
+                    ));
+                };
+                cx.emit(E::Tokens {
+                    seat: me,
+                    gained: Tokens::default(),
+                    lost: paid,
+                });
+            }
+            cx.emit(E::PhaseChanged {
+                phase: Phase::Alien,
+            });
+        }
+        C::Starve { human } => {
+            in_turn(Phase::Upkeep)?;
+            let h = own_human(st, actor, *human)?;
+            if st.seats[me as usize]
+                .tokens
+                .payment(&Tokens::one(Kind::Food, 1))
+                .is_some()
+            {
+                return Err(illegal("Turn.Upkeep", "you have Food: feed your students"));
+            }
+            kill(&mut cx, rng, h);
+            if cx.st.over.is_none() {
+                cx.emit(E::PhaseChanged {
+                    phase: Phase::Alien,
+                });
+            }
+        }
+        C::Collect => {
+            if st.phase != Phase::Defeat || !defeat_needs(st).is_empty() {
+                return Err(RuleError::not_your_turn("nothing is collected now"));
+            }
+            collect(&mut cx);
+        }
+        C::AlienTurn => {
+            if st.phase != Phase::Alien {
+                return Err(RuleError::not_your_turn("it is not the Alien turn"));
+            }
+            alien_turn(&mut cx);
+        }
+    }
+    Ok(finish(cx))
+}
+
+/// The events, with the end of the game added if it has come.
+fn finish(mut cx: Cx) -> Vec<E> {
+    check_end(&mut cx);
+    cx.events
+}
+
+fn holds_all(hand: &[u16], cards: &[u16]) -> bool {
+    let mut h = hand.to_vec();
+    cards.iter().all(|c| match h.iter().position(|x| x == c) {
+        Some(i) => {
+            h.remove(i);
+            true
+        }
+        None => false,
+    })
+}
+
+fn check_move(
+    st: &SaucersState,
+    h: usize,
+    to: Pos,
+    steps: u8,
+    escape: bool,
+) -> Result<(), RuleError> {
+    if to as usize >= TILES {
+        return Err(illegal("Turn.Move", "that tile is off the board"));
+    }
+    let at = st.humans[h].at;
+    if !escape && st.has_ground_alien(at) {
+        return Err(illegal(
+            "Turn.Move.Alien",
+            format!(
+                "{} may not leave {} while an alien is there",
+                st.human_name(h),
+                coord(at)
+            ),
+        ));
+    }
+    if st.board[to as usize].destroyed {
+        return Err(illegal(
+            "Turn.Move.Radiation",
+            format!("{} is destroyed: residual radiation", coord(to)),
+        ));
+    }
+    if !reachable(st, h, steps, escape, false).contains(&to) {
+        return Err(illegal(
+            "Turn.Move",
+            format!(
+                "{} cannot reach {} with a move of {steps} (orthogonal{}, not into destroyed tiles nor through aliens)",
+                st.human_name(h),
+                coord(to),
+                if st.gang_of(st.humans[h].seat).ability == Ability::ShortCut {
+                    " or diagonal"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn attack_name(st: &SaucersState, card: Option<u16>) -> String {
+    card.map_or("The standard attack".into(), |c| {
+        st.content.cards[c as usize].name.clone()
+    })
+}
+
+/// Roll `n` dice of the game's die: the faces and the hits they score.
+pub fn roll(st: &SaucersState, rng: &mut Randomness, n: u8) -> Result<(Vec<u8>, u8), RuleError> {
+    let faces = rng.roll(n as usize, st.content.sides())?;
+    let hits = faces.iter().map(|&f| st.content.face(f).hits).sum();
+    Ok((faces, hits))
+}
+
+/// Hits go to the targets in order: each takes what it needs to die, the
+/// rest goes on to the next (the F.A.Q.: fire split on one tile).
+fn spend_hits(cx: &mut Cx, by: u8, hits: u8, targets: &[Target]) {
+    let mut left = hits;
+    for t in targets {
+        if left == 0 {
+            break;
+        }
+        match *t {
+            Target::Alien(id) => {
+                let Some(a) = cx.st.alien(id).cloned() else {
+                    continue;
+                };
+                let life = cx.st.content.life(a.kind);
+                let need = life.saturating_sub(a.damage);
+                let give = need.min(left);
+                left -= give;
+                cx.emit(E::Damaged {
+                    alien: id,
+                    hits: give,
+                });
+                if a.damage + give >= life {
+                    cx.emit(E::AlienKilled {
+                        alien: id,
+                        by: Some(by),
+                    });
+                }
+            }
+            Target::Gang(s) => {
+                let hand = cx.st.seats[s as usize].hand.len() as u8;
+                let owed = cx
+                    .st
+                    .owed
+                    .iter()
+                    .filter(|o| o.0 == s)
+                    .map(|o| o.1)
+                    .sum::<u8>();
+                let lose = left.min(hand.saturating_sub(owed));
+                left -= lose;
+                cx.emit(E::HandHit {
+                    seat: s,
+                    cards: lose,
+                });
+            }
+        }
+    }
+}
+
+/// Draw `n` cards for a seat: Event cards resolved as drawn (they count),
+/// the discard pile reshuffled when the deck runs out.
+pub fn draw_cards(cx: &mut Cx, rng: &mut Randomness, seat: u8, n: usize) {
+    for _ in 0..n {
+        if cx.st.over.is_some() {
+            return;
+        }
+        if cx.st.deck.is_empty() {
+            if cx.st.discard.is_empty() {
+                return;
+            }
+            let mut deck = cx.st.discard.clone();
+            rng.shuffle(&mut deck);
+            cx.emit(E::Reshuffled { deck });
+        }
+        let Some(&card) = cx.st.deck.last() else {
+            return;
+        };
+        match cx.st.content.cards[card as usize].kind.clone() {
+            CardKind::Event(effect) => {
+                cx.emit(E::EventDrawn { seat, card });
+                resolve_event(cx, seat, &effect);
+            }
+            _ => {
+                let open = open(&cx.st);
+                cx.emit(E::Drew { seat, card, open })
+            }
+        }
+    }
+}
+
+fn resolve_event(cx: &mut Cx, seat: u8, effect: &EventEffect) {
+    match *effect {
+        EventEffect::Alien => {
+            if let Some(&card) = cx.st.alien_deck.last() {
+                resolve_alien_card(cx, card);
+            }
+        }
+        EventEffect::Scouts(dir) => move_scouts(cx, dir, None),
+        EventEffect::Lose(k) => {
+            if cx.st.seats[seat as usize].tokens.get(k) > 0 {
+                cx.emit(E::Tokens {
+                    seat,
+                    gained: Tokens::default(),
+                    lost: Tokens::one(k, 1),
+                });
+            }
+        }
+        EventEffect::Gain(k, n) => cx.emit(E::Tokens {
+            seat,
+            gained: Tokens::one(k, n),
+            lost: Tokens::default(),
+        }),
+    }
+}
+
+/// Place an alien (a Commander brings two Scouts), then Commanders read minds.
+fn place(cx: &mut Cx, kind: AlienKind, at: Pos, dir: Option<Dir>) {
+    let id = cx.st.next_alien;
+    cx.emit(E::AlienPlaced {
+        alien: Alien {
+            id,
+            kind,
+            at,
+            damage: 0,
+            dir,
+        },
+    });
+    if kind == AlienKind::Commander {
+        for _ in 0..2 {
+            let id = cx.st.next_alien;
+            cx.emit(E::AlienPlaced {
+                alien: Alien {
+                    id,
+                    kind: AlienKind::Scout,
+                    at,
+                    damage: 0,
+                    dir: None,
+                },
+            });
+        }
+    }
+    commanders_read_minds(cx);
+}
+
+/// Every Scout (but `except`) and every Commander moves one tile `dir`; at
+/// the edge it stays (the board does not wrap).
+fn move_scouts(cx: &mut Cx, dir: Dir, except: Option<u32>) {
+    let (dc, dr) = dir.delta();
+    let moves: Vec<(u32, Pos)> = cx
+        .st
+        .aliens
+        .iter()
+        .filter(|a| {
+            matches!(a.kind, AlienKind::Scout | AlienKind::Commander) && Some(a.id) != except
+        })
+        .filter_map(|a| step(a.at, dc, dr).map(|to| (a.id, to)))
+        .collect();
+    cx.emit(E::AliensMoved { dir, moves });
+    commanders_read_minds(cx);
+}
+
+/// Students on a tile with a Commander forget their missions; each draws a
+/// new one from the pile (assumed: at once, onto the same student).
+fn commanders_read_minds(cx: &mut Cx) {
+    let tiles: Vec<Pos> = cx
+        .st
+        .aliens
+        .iter()
+        .filter(|a| a.kind == AlienKind::Commander)
+        .map(|a| a.at)
+        .collect();
+    let victims: Vec<(usize, u16)> = cx
+        .st
+        .humans
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.alive && tiles.contains(&h.at))
+        .filter_map(|(i, h)| h.mission.map(|m| (i, m)))
+        .collect();
+    for (h, m) in victims {
+        cx.emit(E::MissionLost {
+            human: h as u16,
+            mission: m,
+            secret: cx.st.variant == Variant::GangWarfare,
+        });
+        new_mission(cx, h);
+    }
+}
+
+/// A seat draws a new mission for a student (the top of the pile), if the
+/// pile has one left.
+fn new_mission(cx: &mut Cx, h: usize) {
+    let seat = cx.st.humans[h].seat;
+    // Missions lost go under the pile; the one drawn is the top. A mission
+    // just returned is not drawn again while another is left.
+    if let Some(&m) = cx.st.mission_pile.last() {
+        let secret = cx.st.variant == Variant::GangWarfare;
+        cx.emit(E::MissionAssigned {
+            seat,
+            human: h as u16,
+            mission: m,
+            secret,
+        });
+    }
+}
+
+/// Draw the top alien card and resolve it.
+pub fn resolve_alien_card(cx: &mut Cx, card: u16) {
+    cx.emit(E::AlienCardDrawn { card });
+    let c = cx.st.content.aliens[card as usize].clone();
+    match c.kind {
+        AlienKind::Scout => {
+            move_scouts(cx, c.dir.unwrap_or(Dir::S), None);
+            place(cx, AlienKind::Scout, c.at, c.dir);
+        }
+        k => place(cx, k, c.at, None),
+    }
+}
+
+/// A student dies: in combat a Nine Lives student may be saved first (the
+/// caller rolls); its mission goes under the pile and the seat draws a new
+/// one for another living student.
+fn kill(cx: &mut Cx, _rng: &mut Randomness, h: usize) {
+    cx.emit(E::HumanKilled { human: h as u16 });
+    if let Some(m) = cx.st.humans[h].mission {
+        cx.emit(E::MissionLost {
+            human: h as u16,
+            mission: m,
+            secret: cx.st.variant == Variant::GangWarfare,
+        });
+        let seat = cx.st.humans[h].seat;
+        let free = cx
+            .st
+            .living(seat)
+            .find(|(_, x)| x.mission.is_none())
+            .map(|(i, _)| i);
+        if let Some(other) = free {
+            new_mission(cx, other);
+        }
+    }
+}
+
+fn complete(cx: &mut Cx, rng: &mut Randomness, seat: u8, h: usize, m: u16, paid: Tokens) {
+    let mdef = cx.st.content.missions[m as usize].clone();
+    cx.emit(E::Tokens {
+        seat,
+        gained: Tokens::default(),
+        lost: paid,
+    });
+    cx.emit(E::MissionCompleted {
+        seat,
+        human: h as u16,
+        mission: m,
+    });
+    if cx.st.variant == Variant::GangWarfare {
+        return;
+    }
+    if !mdef.reward.is_empty() {
+        cx.emit(E::Tokens {
+            seat,
+            gained: mdef.reward,
+            lost: Tokens::default(),
+        });
+    }
+    check_end(cx);
+    if cx.st.over.is_some() {
+        return;
+    }
+    for _ in 0..mdef.reward_cards {
+        if let Some(&card) = cx.st.deck.last()
+            && !cx.st.content.cards[card as usize].is_event()
+        {
+            let open = open(&cx.st);
+            cx.emit(E::Drew { seat, card, open });
+        } else {
+            draw_cards(cx, rng, seat, 1);
+        }
+    }
+    // Assumed: a player who completes a mission takes the next one.
+    new_mission(cx, h);
+}
+
+/// 4. Collect supply tokens and trade kills for alien tokens.
+fn collect(cx: &mut Cx) {
+    let seat = cx.st.current;
+    let mut gained = Tokens::default();
+    for (_, h) in cx.st.living(seat) {
+        let t = &cx.st.board[h.at as usize];
+        if t.searched
+            && !t.destroyed
+            && let Some(k) = cx.st.content.tiles[t.def as usize].supply
+        {
+            *gained.get_mut(k) += 1;
+        }
+    }
+    if !gained.is_empty() {
+        cx.emit(E::Tokens {
+            seat,
+            gained,
+            lost: Tokens::default(),
+        });
+    }
+    let kills = cx.st.seats[seat as usize].kills_pending;
+    if kills > 0 {
+        cx.emit(E::KillsTraded { seat, kills });
+    }
+    cx.emit(E::PhaseChanged {
+        phase: Phase::Upkeep,
+    });
+}
+
+/// The Alien turn (step 6): Saucers in the crosshairs strike, the top alien card
+/// is drawn and placed (or the humans win on an empty deck), hit points
+/// return, and the next player's turn begins.
+fn alien_turn(cx: &mut Cx) {
+    let strikes: Vec<(u32, Pos)> = cx
+        .st
+        .aliens
+        .iter()
+        .filter(|a| a.kind == AlienKind::Saucer)
+        .map(|a| (a.id, a.at))
+        .collect();
+    for (id, at) in strikes {
+        if cx.st.alien(id).is_none() {
+            continue;
+        }
+        let doomed: Vec<usize> = cx
+            .st
+            .humans
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.alive && h.at == at)
+            .map(|(i, _)| i)
+            .collect();
+        cx.emit(E::SaucerStruck { alien: id, at });
+        for h in doomed {
+            if let Some(m) = cx.st.humans[h].mission {
+                cx.emit(E::MissionLost {
+                    human: h as u16,
+                    mission: m,
+                    secret: cx.st.variant == Variant::GangWarfare,
+                });
+                let seat = cx.st.humans[h].seat;
+                let free = cx
+                    .st
+                    .living(seat)
+                    .find(|(_, x)| x.mission.is_none())
+                    .map(|(i, _)| i);
+                if let Some(other) = free {
+                    new_mission(cx, other);
+                }
+            }
+        }
+        // Missions delivered at the destroyed building cannot be done.
+        let def = cx.st.board[at as usize].def as usize;
+        let stuck: Vec<(usize, u16)> = cx
+            .st
+            .humans
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.alive)
+            .filter_map(|(i, h)| h.mission.map(|m| (i, m)))
+            .filter(|(_, m)| cx.st.content.missions[*m as usize].tile == def)
+            .collect();
+        for (h, m) in stuck {
+            cx.emit(E::MissionLost {
+                human: h as u16,
+                mission: m,
+                secret: cx.st.variant == Variant::GangWarfare,
+            });
+            new_mission(cx, h);
+        }
+    }
+    check_end(cx);
+    if cx.st.over.is_some() {
+        return;
+    }
+    match cx.st.alien_deck.last() {
+        None => {
+            let end = deck_out(&cx.st);
+            cx.emit(E::Ended(end));
+            return;
+        }
+        Some(&card) => resolve_alien_card(cx, card),
+    }
+    cx.emit(E::Healed);
+    let n = cx.st.seats.len() as u8;
+    let next = (1..=n)
+        .map(|i| (cx.st.current + i) % n)
+        .find(|&s| cx.st.living(s).next().is_some());
+    if let Some(seat) = next {
+        cx.emit(E::TurnBegan { seat });
+    }
+}
+
+/// The end when the Alien deck has run out.
+fn deck_out(st: &SaucersState) -> End {
+    match st.variant {
+        Variant::GangWarfare => End {
+            winners: Vec::new(),
+            humans_won: true,
+            summary:
+                "The Alien deck has run out before any gang finished its mission: no gang wins"
+                    .into(),
+        },
+        _ => humans_win(st, "the Alien deck has run out"),
+    }
+}
+
+/// The co-operative victory (or the Great Grey Hunter's).
+fn humans_win(st: &SaucersState, why: &str) -> End {
+    let all: Vec<u8> = (0..st.seats.len() as u8).collect();
+    match st.variant {
+        Variant::Hunter => {
+            let scores: Vec<i64> = all.iter().map(|&s| hunter_score(st, s)).collect();
+            let best = scores.iter().copied().max().unwrap_or(0);
+            let winners: Vec<u8> = all
+                .iter()
+                .copied()
+                .filter(|&s| scores[s as usize] == best)
+                .collect();
+            let names: Vec<String> = winners.iter().map(|&s| seat_label(st, s)).collect();
+            End {
+                winners,
+                humans_won: true,
+                summary: format!(
+                    "The humans win ({why}); the Great Grey Hunter: {} with {best} points",
+                    names.join(" and ")
+                ),
+            }
+        }
+        _ => End {
+            winners: all,
+            humans_won: true,
+            summary: format!("The humans win: {why}"),
+        },
+    }
+}
+
+/// Great Grey Hunter points: one an alien, five a mission (assumed: the
+/// text's table of points is missing).
+pub fn hunter_score(st: &SaucersState, seat: u8) -> i64 {
+    let s = &st.seats[seat as usize];
+    i64::from(s.kills) + 5 * s.missions_done.len() as i64
+}
+
+/// Game End: defeat when no student is left; victory on the missions.
+pub fn check_end(cx: &mut Cx) {
+    if cx.st.over.is_some() || cx.st.phase == Phase::Deal || cx.st.humans.is_empty() {
+        return;
+    }
+    if !cx.st.any_alive() {
+        cx.emit(E::Ended(End {
+            winners: Vec::new(),
+            humans_won: false,
+            summary: "Alien Domination: every student has been eliminated".into(),
+        }));
+        return;
+    }
+    match cx.st.variant {
+        Variant::GangWarfare => {
+            if let Some(s) = cx.st.seats.iter().position(|s| !s.missions_done.is_empty()) {
+                cx.emit(E::Ended(End {
+                    winners: vec![s as u8],
+                    humans_won: false,
+                    summary: format!(
+                        "{} win Gang Warfare: the first gang to complete its mission",
+                        seat_label(&cx.st, s as u8)
+                    ),
+                }));
+            }
+        }
+        _ => {
+            let done = cx.st.missions_completed();
+            if done >= usize::from(cx.st.missions_to_win) {
+                let end = humans_win(&cx.st, &format!("{done} Task Force missions completed"));
+                cx.emit(E::Ended(end));
+            }
+        }
+    }
+}
+
+/// A seat in words: its gang.
+pub fn seat_label(st: &SaucersState, seat: u8) -> String {
+    st.seats
+        .get(seat as usize)
+        .and_then(|s| st.content.gangs.get(s.gang as usize))
+        .map_or_else(
+            || format!("Player {}", u16::from(seat) + 1),
+            |g| g.name.clone(),
+        )
+}
+
+pub fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Deal => "setting up",
+        Phase::Assign => "giving out missions",
+        Phase::Draw => "draw",
+        Phase::Actions => "actions",
+        Phase::Defeat => "defeat",
+        Phase::Upkeep => "upkeep and discard",
+        Phase::Alien => "Alien turn",
+        Phase::Over => "game over",
+    }
+}
+
+/// The opening: setup steps 2, 5, 6 and 7 (and Gang Warfare's starts).
+fn deal(cx: &mut Cx, rng: &mut Randomness) {
+    let st = &cx.st;
+    let c = &st.content;
+    // 2. The building tiles shuffled and laid out left to right, top to bottom.
+    let mut board: Vec<u16> = (0..c.tiles.len() as u16).collect();
+    rng.shuffle(&mut board);
+    if let Some(b) = st.preset.as_ref().and_then(|p| p.board.clone()) {
+        board = b;
+    }
+    // 5. The Human deck: deal each player its hand size, events discarded
+    // and redrawn, then shuffled back.
+    let mut deck: Vec<u16> = (0..c.cards.len() as u16).collect();
+    rng.shuffle(&mut deck);
+    let mut set_aside = Vec::new();
+    let mut hands = Vec::new();
+    for seat in 0..st.seats.len() as u8 {
+        let want = st.hand_size(seat);
+        let mut hand = Vec::new();
+        while hand.len() < want {
+            let Some(card) = deck.pop() else { break };
+            if c.cards[card as usize].is_event() {
+                set_aside.push(card);
+            } else {
+                hand.push(card);
+            }
+        }
+        hands.push(hand);
+    }
+    if !set_aside.is_empty() {
+        deck.extend(set_aside);
+        rng.shuffle(&mut deck);
+    }
+    // 6. The Alien deck by difficulty: of each kind, the difficulty's count
+    // chosen at random; the extra cards set aside.
+    let diff = c
+        .difficulties
+        .iter()
+        .find(|d| d.level == st.difficulty)
+        .unwrap_or(&c.difficulties[0]);
+    let mut alien_deck = Vec::new();
+    for k in AlienKind::ALL {
+        let mut of_kind: Vec<u16> = (0..c.aliens.len() as u16)
+            .filter(|&i| c.aliens[i as usize].kind == k)
+            .collect();
+        rng.shuffle(&mut of_kind);
+        of_kind.truncate(usize::from(diff.counts[k.index()]));
+        alien_deck.extend(of_kind);
+    }
+    rng.shuffle(&mut alien_deck);
+    // Gang Warfare: a random alien card's coordinates for each gang's start,
+    // then the deck reshuffled (assumed: a tile already taken is drawn again).
+    let school = board
+        .iter()
+        .position(|&t| c.tiles[t as usize].school)
+        .unwrap_or(0) as Pos;
+    let starts: Vec<Pos> = if st.variant == Variant::GangWarfare {
+        let mut starts: Vec<Pos> = Vec::new();
+        for &card in alien_deck.iter().rev() {
+            let at = c.aliens[card as usize].at;
+            if !starts.contains(&at) {
+                starts.push(at);
+            }
+            if starts.len() == st.seats.len() {
+                break;
+            }
+        }
+        while starts.len() < st.seats.len() {
+            let at = (0..TILES as Pos).find(|p| !starts.contains(p)).unwrap_or(0);
+            starts.push(at);
+        }
+        rng.shuffle(&mut alien_deck);
+        starts
+    } else {
+        vec![school; st.seats.len()]
+    };
+    // 7. One Task Force mission for each player.
+    let mut pile: Vec<u16> = (0..c.missions.len() as u16).collect();
+    rng.shuffle(&mut pile);
+    let missions: Vec<u16> = (0..st.seats.len()).filter_map(|_| pile.pop()).collect();
+    cx.emit(E::Dealt {
+        board,
+        hands,
+        deck,
+        alien_deck,
+        missions,
+        mission_pile: pile,
+        starts,
+        open: open(&cx.st),
+        secret: cx.st.variant == Variant::GangWarfare,
+    });
+    if let Some(p) = cx.st.preset.clone() {
+        let mut next = cx.st.next_alien;
+        let aliens = p
+            .aliens
+            .iter()
+            .map(|&(kind, at, dir)| {
+                next += 1;
+                Alien {
+                    id: next - 1,
+                    kind,
+                    at,
+                    damage: 0,
+                    dir,
+                }
+            })
+            .collect();
+        let students = p
+            .students
+            .iter()
+            .filter_map(|&(def, at)| {
+                let h = cx.st.humans.iter().position(|h| h.def == def)?;
+                Some((h as u16, at))
+            })
+            .collect();
+        cx.emit(E::Positioned {
+            searched: p.searched,
+            destroyed: p.destroyed,
+            aliens,
+            students,
+        });
+    }
+}
+
+/// Whether `seat` holds an instant it could play now, and what on.
+pub fn instant_plays(st: &SaucersState, seat: u8) -> Vec<SaucersCommand> {
+    let mut out = Vec::new();
+    if st.over.is_some()
+        || !st.owed.is_empty()
+        || !matches!(st.phase, Phase::Actions | Phase::Defeat | Phase::Upkeep)
+    {
+        return out;
+    }
+    let s = &st.seats[seat as usize];
+    let mut seen = Vec::new();
+    for &card in &s.hand {
+        let def = &st.content.cards[card as usize];
+        if seen.contains(&def.id) {
+            continue;
+        }
+        let CardKind::Instant { cost, effect } = &def.kind else {
+            continue;
+        };
+        seen.push(def.id.clone());
+        if s.tokens.payment(cost).is_none() {
+            continue;
+        }
+        match effect {
+            InstantEffect::Escape(n) => {
+                // Offered to students in danger: on a tile with an alien or
+                // a Saucer in the crosshairs.
+                for (h, hu) in st.humans.iter().enumerate() {
+                    if !hu.alive || !st.aliens.iter().any(|a| a.at == hu.at) {
+                        continue;
+                    }
+                    for to in reachable(st, h, *n, true, true) {
+                        out.push(SaucersCommand::Instant {
+                            card,
+                            on: InstantOn::Escape {
+                                human: h as u16,
+                                to,
+                            },
+                        });
+                    }
+                }
+            }
+            InstantEffect::Hit(_) => {
+                for a in &st.aliens {
+                    if a.kind != AlienKind::Saucer
+                        && st.humans.iter().any(|h| h.alive && h.at == a.at)
+                    {
+                        out.push(SaucersCommand::Instant {
+                            card,
+                            on: InstantOn::Alien { alien: a.id },
+                        });
+                    }
+                }
+            }
+            InstantEffect::Gain(..) => out.push(SaucersCommand::Instant {
+                card,
+                on: InstantOn::Nothing,
+            }),
+        }
+    }
+    out
+}
+
+/// Whether hands are open to every seat: the co-operative game's default,
+/// unless the table hides them; never in Gang Warfare.
+pub fn open(st: &SaucersState) -> bool {
+    !st.hidden_hands && st.variant != Variant::GangWarfare
+}

@@ -1,0 +1,579 @@
+//! The board as shapes: the 6x6 grid with coordinates and compass edges,
+//! tiles by building, supply colour or crater, students in gang colours,
+//! aliens with hit points, and a side panel with the decks and each
+//! player's hand, tokens and missions.
+
+use super::data::{AlienKind, CardKind, Kind, SIDE, TILES, col_row, coord, kind_name};
+use super::rules::{phase_name, seat_label};
+use super::state::{HIDDEN, Phase, SaucersState};
+use crate::scene::{Item, ItemKind, Rgba, Scene, Shape};
+
+/// Tile size and board origin, in board units.
+pub const CELL: f32 = 100.0;
+pub const ORIGIN: f32 = 40.0;
+const PANEL_X: f32 = ORIGIN + CELL * SIDE as f32 + 40.0;
+
+fn text(id: String, pos: [f32; 2], t: impl Into<String>, size: f32, fill: Rgba) -> Item {
+    Item {
+        id,
+        kind: ItemKind::Label,
+        shape: Shape::Text {
+            pos,
+            text: t.into(),
+            size,
+        },
+        fill,
+        stroke: (0.0, Rgba::BLACK),
+        tooltip: None,
+    }
+}
+
+/// The top-left corner of a tile.
+pub fn tile_min(p: u8) -> [f32; 2] {
+    let (c, r) = col_row(p);
+    [ORIGIN + CELL * f32::from(c), ORIGIN + CELL * f32::from(r)]
+}
+
+fn token_colour(st: &SaucersState, k: Kind) -> Rgba {
+    st.content
+        .tokens
+        .iter()
+        .find(|t| t.kind == k)
+        .map_or(Rgba::rgb(128, 128, 128), |t| {
+            Rgba::rgb(t.colour[0], t.colour[1], t.colour[2])
+        })
+}
+
+fn lighten(c: Rgba) -> Rgba {
+    Rgba::rgb(
+        ((u16::from(c.0) + 2 * 255) / 3) as u8,
+        ((u16::from(c.1) + 2 * 255) / 3) as u8,
+        ((u16::from(c.2) + 2 * 255) / 3) as u8,
+    )
+}
+
+pub fn scene(st: &SaucersState) -> Scene {
+    let mut items = Vec::new();
+    let side = CELL * SIDE as f32;
+    // Compass edges and coordinates.
+    for (t, pos) in [
+        ("N", [ORIGIN + side / 2.0, 10.0]),
+        ("S", [ORIGIN + side / 2.0, ORIGIN + side + 30.0]),
+        ("W", [10.0, ORIGIN + side / 2.0]),
+        ("E", [ORIGIN + side + 28.0, ORIGIN + side / 2.0]),
+    ] {
+        items.push(text(
+            format!("edge:{t}"),
+            pos,
+            t,
+            16.0,
+            Rgba::rgb(200, 40, 40),
+        ));
+    }
+    for i in 0..SIDE {
+        let x = ORIGIN + CELL * (f32::from(i) + 0.5);
+        items.push(text(
+            format!("col:{i}"),
+            [x, 28.0],
+            ((b'A' + i) as char).to_string(),
+            13.0,
+            Rgba::BLACK,
+        ));
+        items.push(text(
+            format!("row:{i}"),
+            [28.0, x],
+            (i + 1).to_string(),
+            13.0,
+            Rgba::BLACK,
+        ));
+    }
+    // Tiles.
+    for p in 0..TILES as u8 {
+        let min = tile_min(p);
+        let max = [min[0] + CELL, min[1] + CELL];
+        let (fill, what, def) = match st.board.get(p as usize) {
+            None => (Rgba::rgb(180, 180, 180), "face down".to_owned(), None),
+            Some(t) => {
+                let d = &st.content.tiles[t.def as usize];
+                if t.destroyed {
+                    (
+                        Rgba::rgb(70, 55, 50),
+                        format!("{}: a crater (destroyed)", d.name),
+                        Some(d),
+                    )
+                } else if t.searched {
+                    let (c, w) = match (d.ambush, d.supply) {
+                        (Some(k), _) => (
+                            Rgba::rgb(230, 200, 220),
+                            format!("{} ambush, searched", k.name()),
+                        ),
+                        (None, Some(k)) => (
+                            lighten(token_colour(st, k)),
+                            format!("searched: {}", kind_name(k)),
+                        ),
+                        (None, None) => (Rgba::rgb(230, 230, 230), "searched".into()),
+                    };
+                    (c, format!("{}: {w}", d.name), Some(d))
+                } else {
+                    (
+                        Rgba::rgb(214, 200, 170),
+                        format!("{}: not searched yet", d.name),
+                        Some(d),
+                    )
+                }
+            }
+        };
+        items.push(Item {
+            id: format!("tile:{}", coord(p)),
+            kind: ItemKind::Hex,
+            shape: Shape::Rect {
+                min,
+                max,
+                rounding: 2.0,
+            },
+            fill,
+            stroke: (1.5, Rgba::rgb(60, 60, 60)),
+            tooltip: Some(format!("{} {what}", coord(p))),
+        });
+        items.push(text(
+            format!("tilecoord:{}", coord(p)),
+            [min[0] + 12.0, min[1] + 9.0],
+            coord(p),
+            8.0,
+            Rgba::rgb(90, 90, 90),
+        ));
+        if let Some(d) = def {
+            let name = if d.name.chars().count() > 16 {
+                d.name.chars().take(15).collect::<String>() + "."
+            } else {
+                d.name.clone()
+            };
+            let ink = if st.board[p as usize].destroyed {
+                Rgba::rgb(230, 200, 180)
+            } else {
+                Rgba::BLACK
+            };
+            items.push(text(
+                format!("tilename:{}", coord(p)),
+                [min[0] + CELL / 2.0, min[1] + 20.0],
+                name,
+                9.0,
+                ink,
+            ));
+            if d.school && !st.board[p as usize].destroyed {
+                items.push(Item {
+                    id: format!("school:{}", coord(p)),
+                    kind: ItemKind::Marker,
+                    shape: Shape::Line(vec![
+                        [min[0] + 80.0, min[1] + 4.0],
+                        [min[0] + 96.0, min[1] + 20.0],
+                    ]),
+                    fill: Rgba::rgb(220, 0, 0),
+                    stroke: (3.0, Rgba::rgb(220, 0, 0)),
+                    tooltip: Some("the high school: the students start here".into()),
+                });
+                items.push(Item {
+                    id: format!("school2:{}", coord(p)),
+                    kind: ItemKind::Marker,
+                    shape: Shape::Line(vec![
+                        [min[0] + 96.0, min[1] + 4.0],
+                        [min[0] + 80.0, min[1] + 20.0],
+                    ]),
+                    fill: Rgba::rgb(220, 0, 0),
+                    stroke: (3.0, Rgba::rgb(220, 0, 0)),
+                    tooltip: None,
+                });
+            }
+            if st.board[p as usize].searched && d.ambush.is_some() {
+                items.push(text(
+                    format!("ambush:{}", coord(p)),
+                    [min[0] + 88.0, min[1] + 12.0],
+                    "!",
+                    14.0,
+                    Rgba::rgb(200, 0, 120),
+                ));
+            }
+            if st.board[p as usize].destroyed {
+                items.push(text(
+                    format!("crater:{}", coord(p)),
+                    [min[0] + CELL / 2.0, min[1] + 50.0],
+                    "crater",
+                    11.0,
+                    Rgba::rgb(240, 160, 120),
+                ));
+            }
+        }
+    }
+    // Aliens: top half of their tile.
+    for p in 0..TILES as u8 {
+        let here: Vec<_> = st.aliens.iter().filter(|a| a.at == p).collect();
+        let min = tile_min(p);
+        for (i, a) in here.iter().enumerate() {
+            let cx = min[0] + 14.0 + 18.0 * (i % 5) as f32;
+            let cy = min[1] + 40.0 + 18.0 * (i / 5) as f32;
+            let life = st.content.life(a.kind);
+            let (shape, fill) = match a.kind {
+                AlienKind::Scout => (
+                    Shape::Polygon(vec![
+                        [cx, cy - 8.0],
+                        [cx + 8.0, cy + 7.0],
+                        [cx - 8.0, cy + 7.0],
+                    ]),
+                    Rgba::rgb(90, 200, 90),
+                ),
+                AlienKind::Probe => (
+                    Shape::Rect {
+                        min: [cx - 7.0, cy - 7.0],
+                        max: [cx + 7.0, cy + 7.0],
+                        rounding: 1.0,
+                    },
+                    Rgba::rgb(150, 150, 220),
+                ),
+                AlienKind::Commander => (
+                    Shape::Polygon(vec![
+                        [cx, cy - 9.0],
+                        [cx + 8.0, cy],
+                        [cx, cy + 9.0],
+                        [cx - 8.0, cy],
+                    ]),
+                    Rgba::rgb(240, 140, 30),
+                ),
+                AlienKind::Saucer => (
+                    Shape::Circle {
+                        center: [cx, cy],
+                        radius: 8.0,
+                    },
+                    Rgba(200, 0, 0, 90),
+                ),
+            };
+            let hp = if a.damage > 0 {
+                format!(
+                    "{}/{life} hp, {} hit{} this turn",
+                    life.saturating_sub(a.damage),
+                    a.damage,
+                    if a.damage == 1 { "" } else { "s" }
+                )
+            } else {
+                format!("{life} hp")
+            };
+            items.push(Item {
+                id: format!("alien:{}", a.id),
+                kind: ItemKind::Counter,
+                shape,
+                fill,
+                stroke: (1.0, Rgba::BLACK),
+                tooltip: Some(format!(
+                    "{} on {} ({hp}){}",
+                    a.kind.name(),
+                    coord(a.at),
+                    match (a.kind, a.dir) {
+                        (AlienKind::Saucer, _) =>
+                            ": in the crosshairs, strikes at the next Alien turn".to_owned(),
+                        (_, Some(d)) => format!(", its card pointed {}", d.name()),
+                        _ => String::new(),
+                    }
+                )),
+            });
+            let label = if a.damage > 0 {
+                format!("{}-{}", life, a.damage)
+            } else {
+                life.to_string()
+            };
+            items.push(text(
+                format!("alienhp:{}", a.id),
+                [cx, cy + 1.0],
+                label,
+                8.0,
+                Rgba::BLACK,
+            ));
+        }
+    }
+    // Students: bottom half of their tile.
+    for p in 0..TILES as u8 {
+        let here: Vec<_> = st.humans.iter().filter(|h| h.alive && h.at == p).collect();
+        let min = tile_min(p);
+        for (i, h) in here.iter().enumerate() {
+            let cx = min[0] + 14.0 + 24.0 * (i % 4) as f32;
+            let cy = min[1] + 70.0 + 20.0 * (i / 4) as f32;
+            let g = st.gang_of(h.seat);
+            let def = &st.content.humans[h.def as usize];
+            let mission = match h.mission {
+                Some(HIDDEN) => ", carrying a secret mission".to_owned(),
+                Some(m) => format!(", mission '{}'", st.content.missions[m as usize].name),
+                None => String::new(),
+            };
+            items.push(Item {
+                id: format!("human:{}", def.id),
+                kind: ItemKind::Counter,
+                shape: Shape::Circle {
+                    center: [cx, cy],
+                    radius: 9.0,
+                },
+                fill: Rgba::rgb(g.colour[0], g.colour[1], g.colour[2]),
+                stroke: (
+                    if h.actions > 0 { 2.5 } else { 1.0 },
+                    if h.mission.is_some() {
+                        Rgba::rgb(255, 215, 0)
+                    } else {
+                        Rgba::BLACK
+                    },
+                ),
+                tooltip: Some(format!(
+                    "{} ({}): Move {}, Attack {}, Hand {}; {} action{} left{mission}",
+                    def.name,
+                    g.name,
+                    def.moves,
+                    def.attack,
+                    def.hand,
+                    h.actions,
+                    if h.actions == 1 { "" } else { "s" }
+                )),
+            });
+            let short: String = def.name.chars().take(6).collect();
+            items.push(text(
+                format!("humanname:{}", def.id),
+                [cx, cy + 14.0],
+                short,
+                7.0,
+                Rgba::BLACK,
+            ));
+        }
+    }
+    panel(st, &mut items);
+    Scene {
+        width: PANEL_X + 520.0,
+        height: (ORIGIN * 2.0 + side + 20.0).max(160.0 + 170.0 * st.seats.len() as f32),
+        background: Some(Rgba::rgb(245, 240, 228)),
+        items,
+    }
+}
+
+fn panel(st: &SaucersState, items: &mut Vec<Item>) {
+    let x = PANEL_X;
+    let mut y = 20.0;
+    let status = match &st.over {
+        Some(end) => end.summary.clone(),
+        None if st.phase == Phase::Deal => "Setting up".into(),
+        None => format!(
+            "Turn {}: the {}, {}",
+            st.turn.max(1),
+            seat_label(st, st.current),
+            phase_name(st.phase)
+        ),
+    };
+    let left = |t: String, y: f32, size: f32| Shape::Text {
+        pos: [x + 250.0, y],
+        text: t,
+        size,
+    };
+    let mut line = |id: &str, t: String, y: f32, size: f32| {
+        items.push(Item {
+            id: id.into(),
+            kind: ItemKind::Label,
+            shape: left(t, y, size),
+            fill: Rgba::BLACK,
+            stroke: (0.0, Rgba::BLACK),
+            tooltip: None,
+        });
+    };
+    line("status", status, y, 13.0);
+    y += 22.0;
+    line(
+        "decks",
+        format!(
+            "Alien deck: {} cards   Human deck: {} (discard {})",
+            st.alien_deck.len(),
+            st.deck.len(),
+            st.discard.len()
+        ),
+        y,
+        11.0,
+    );
+    y += 18.0;
+    line(
+        "missions",
+        format!(
+            "Missions completed: {} of {}   Missions left in the pile: {}",
+            st.missions_completed(),
+            st.missions_to_win,
+            st.mission_pile.len()
+        ),
+        y,
+        11.0,
+    );
+    y += 26.0;
+    for (s, seat) in st.seats.iter().enumerate() {
+        let g = &st.content.gangs[seat.gang as usize];
+        let colour = Rgba::rgb(g.colour[0], g.colour[1], g.colour[2]);
+        items.push(Item {
+            id: format!("seat:{s}"),
+            kind: ItemKind::Marker,
+            shape: Shape::Rect {
+                min: [x, y],
+                max: [x + 500.0, y + 150.0],
+                rounding: 4.0,
+            },
+            fill: Rgba(colour.0, colour.1, colour.2, 40),
+            stroke: (if s as u8 == st.current { 2.5 } else { 1.0 }, colour),
+            tooltip: Some(format!("{}: {}", g.name, g.ability.name())),
+        });
+        let students: Vec<String> = st
+            .humans
+            .iter()
+            .filter(|h| h.seat as usize == s)
+            .map(|h| {
+                let d = &st.content.humans[h.def as usize];
+                if h.alive {
+                    d.name.clone()
+                } else {
+                    format!("{} (dead)", d.name)
+                }
+            })
+            .collect();
+        items.push(text(
+            format!("seatname:{s}"),
+            [x + 250.0, y + 12.0],
+            format!(
+                "Player {}: {} ({}) - {}",
+                s + 1,
+                g.name,
+                g.ability.name(),
+                students.join(", ")
+            ),
+            11.0,
+            Rgba::BLACK,
+        ));
+        let tokens: Vec<String> = Kind::ALL
+            .iter()
+            .map(|&k| format!("{} {}", seat.tokens.get(k), kind_name(k)))
+            .collect();
+        items.push(text(
+            format!("tokens:{s}"),
+            [x + 250.0, y + 30.0],
+            format!(
+                "{}; kills {}; hand {} of {}",
+                tokens.join(", "),
+                seat.kills,
+                seat.hand.len(),
+                st.hand_size(s as u8)
+            ),
+            10.0,
+            Rgba::BLACK,
+        ));
+        let missions: Vec<String> = st
+            .humans
+            .iter()
+            .filter(|h| h.seat as usize == s && h.alive)
+            .filter_map(|h| {
+                h.mission.map(|m| {
+                    let name = &st.content.humans[h.def as usize].name;
+                    if m == HIDDEN {
+                        format!("{name}: a secret mission")
+                    } else {
+                        let md = &st.content.missions[m as usize];
+                        format!(
+                            "{name}: {} at the {} ({})",
+                            md.name,
+                            st.content.tiles[md.tile].name,
+                            md.cost.words()
+                        )
+                    }
+                })
+            })
+            .collect();
+        items.push(text(
+            format!("seatmissions:{s}"),
+            [x + 250.0, y + 46.0],
+            if missions.is_empty() {
+                "no mission".into()
+            } else {
+                missions.join("; ")
+            },
+            9.0,
+            Rgba::BLACK,
+        ));
+        // The hand as cards.
+        for (i, &c) in seat.hand.iter().enumerate() {
+            let cx = x + 6.0 + 61.0 * (i % 8) as f32;
+            let cy = y + 58.0 + 44.0 * (i / 8) as f32;
+            let (fill, label, tip) = if c == HIDDEN {
+                (
+                    Rgba::rgb(60, 60, 90),
+                    "?".to_owned(),
+                    "a card you may not see".to_owned(),
+                )
+            } else {
+                let d = &st.content.cards[c as usize];
+                let (fill, detail) = match &d.kind {
+                    CardKind::Event(_) => (Rgba::rgb(250, 220, 120), "Event".to_owned()),
+                    CardKind::Instant { cost, .. } => (
+                        Rgba::rgb(200, 230, 250),
+                        format!("Instant, cost {}", cost.words()),
+                    ),
+                    CardKind::Attack {
+                        ty,
+                        dice,
+                        cost,
+                        range,
+                        air,
+                    } => (
+                        Rgba::rgb(250, 200, 200),
+                        format!(
+                            "Attack ({}{}), {dice} dice, cost {}, range {}",
+                            ty.name(),
+                            if *air { ", Surface to Air" } else { "" },
+                            cost.words(),
+                            grid(range)
+                        ),
+                    ),
+                    CardKind::Move {
+                        tiles,
+                        cost,
+                        escape,
+                    } => (
+                        Rgba::rgb(210, 240, 210),
+                        format!(
+                            "Move {tiles}{}, cost {}",
+                            if *escape { " (escape)" } else { "" },
+                            cost.words()
+                        ),
+                    ),
+                };
+                let short: String = d.name.chars().take(10).collect();
+                (fill, short, format!("{}: {detail}", d.name))
+            };
+            items.push(Item {
+                id: format!("card:{s}:{i}"),
+                kind: ItemKind::Counter,
+                shape: Shape::Rect {
+                    min: [cx, cy],
+                    max: [cx + 58.0, cy + 40.0],
+                    rounding: 3.0,
+                },
+                fill,
+                stroke: (1.0, Rgba::BLACK),
+                tooltip: Some(tip),
+            });
+            items.push(text(
+                format!("cardname:{s}:{i}"),
+                [cx + 29.0, cy + 20.0],
+                label,
+                8.0,
+                Rgba::BLACK,
+            ));
+        }
+        y += 160.0;
+    }
+}
+
+/// An attack range grid in words: rows of X and dots.
+pub fn grid(range: &[(i8, i8)]) -> String {
+    (-2..=2)
+        .map(|r| {
+            (-2..=2)
+                .map(|c| if range.contains(&(c, r)) { 'X' } else { '.' })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}

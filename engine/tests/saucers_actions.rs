@@ -1,0 +1,863 @@
+//! Night of the Saucers: the Action step (move, attack, search, swap), the
+//! cards and the gangs' class abilities, with the text's examples and F.A.Q.
+//! answers. Dice are entered: faces 1-2 blank, 3-5 one hit, 6 dead alien
+//! (two hits).
+
+#[path = "saucers_support.rs"]
+mod support;
+
+use support::*;
+use xenolog_engine::RuleErrorKind;
+use xenolog_engine::games::saucers::data::{AlienKind, Kind};
+use xenolog_engine::games::saucers::{SaucersCommand as C, SaucersEvent as E, Target};
+
+#[test]
+fn turn_actions_two_actions_per_student_in_any_order_the_same_one_twice() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let tabby = human(&st, "tabby");
+    ok(
+        &mut st,
+        0,
+        C::Move {
+            human: tabby,
+            to: at("C4"),
+        },
+        None,
+    );
+    ok(
+        &mut st,
+        0,
+        C::Move {
+            human: tabby,
+            to: at("C5"),
+        },
+        None,
+    );
+    let e = is_illegal(
+        run(
+            &mut st,
+            0,
+            C::Move {
+                human: tabby,
+                to: at("C6"),
+            },
+            None,
+        ),
+        "Turn.Actions",
+    );
+    assert!(e.contains("both actions"), "{e}");
+    let patch = human(&st, "patch");
+    ok(&mut st, 0, C::Search { human: patch }, None);
+    ok(
+        &mut st,
+        0,
+        C::Move {
+            human: patch,
+            to: at("D3"),
+        },
+        None,
+    );
+}
+
+#[test]
+fn turn_move_orthogonally_up_to_the_move_on_the_id_card_not_diagonally() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let tabby = human(&st, "tabby"); // Move 2
+    // D4 is one diagonal step away, but two orthogonal ones: its path is orthogonal.
+    let ev = ok(
+        &mut st.clone(),
+        0,
+        C::Move {
+            human: tabby,
+            to: at("D4"),
+        },
+        None,
+    );
+    assert!(
+        matches!(&ev[1], E::Moved { path, .. } if path.len() == 2),
+        "{ev:?}"
+    );
+    is_illegal(
+        run(
+            &mut st,
+            0,
+            C::Move {
+                human: tabby,
+                to: at("E4"),
+            },
+            None,
+        ),
+        "Turn.Move",
+    );
+    is_illegal(
+        run(
+            &mut st,
+            0,
+            C::Move {
+                human: tabby,
+                to: at("C6"),
+            },
+            None,
+        ),
+        "Turn.Move",
+    );
+    ok(
+        &mut st,
+        0,
+        C::Move {
+            human: tabby,
+            to: at("D2"),
+        },
+        None,
+    );
+    let ev = ok(
+        &mut st,
+        0,
+        C::Move {
+            human: tabby,
+            to: at("F2"),
+        },
+        None,
+    );
+    assert!(ev.contains(&E::Moved {
+        human: tabby,
+        path: vec![at("E2"), at("F2")]
+    }));
+}
+
+#[test]
+fn gangs_short_cut_the_fly_boyz_also_move_diagonally() {
+    let mut st = quiet(&["fly_boyz"], "C3");
+    let ace = human(&st, "ace"); // Move 3
+    ok(
+        &mut st,
+        0,
+        C::Move {
+            human: ace,
+            to: at("F6"),
+        },
+        None,
+    );
+    assert_eq!(st.humans[ace as usize].at, at("F6"), "three diagonal steps");
+}
+
+#[test]
+fn turn_move_alien_no_leaving_a_tile_holding_an_alien_until_it_is_defeated() {
+    let mut st = quiet(&["dirty_birds"], "C3");
+    let scout = alien(&mut st, AlienKind::Scout, "C3");
+    let brick = human(&st, "brick");
+    is_illegal(
+        run(
+            &mut st,
+            0,
+            C::Move {
+                human: brick,
+                to: at("C4"),
+            },
+            None,
+        ),
+        "Turn.Move.Alien",
+    );
+    // Defeat it (two hits with a dead alien face), then leave.
+    ok(
+        &mut st,
+        0,
+        C::Attack {
+            human: brick,
+            card: None,
+            at: at("C3"),
+            targets: vec![Target::Alien(scout)],
+        },
+        Some(vec![6, 1]),
+    );
+    assert!(st.alien(scout).is_none());
+    ok(
+        &mut st,
+        0,
+        C::Move {
+            human: brick,
+            to: at("C4"),
+        },
+        None,
+    );
+}
+
+#[test]
+fn turn_move_alien_a_move_card_that_allows_escape_leaves_the_tile() {
+    let mut st = quiet(&["dirty_birds"], "C3");
+    alien(&mut st, AlienKind::Probe, "C3");
+    let brick = human(&st, "brick");
+    let car = give(&mut st, 0, "muscle_car");
+    let board = give(&mut st, 0, "skateboard");
+    is_illegal(
+        run(
+            &mut st,
+            0,
+            C::MoveCard {
+                human: brick,
+                card: board,
+                to: at("C5"),
+            },
+            None,
+        ),
+        "Turn.Move.Alien",
+    );
+    ok(
+        &mut st,
+        0,
+        C::MoveCard {
+            human: brick,
+            card: car,
+            to: at("C6"),
+        },
+        None,
+    );
+    assert_eq!(st.seats[0].tokens.fuel, 1, "the Muscle Car costs one Fuel");
+}
+
+#[test]
+fn turn_move_radiation_no_entering_or_crossing_destroyed_tiles() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    st.board[at("C4") as usize].destroyed = true;
+    let whiskers = human(&st, "whiskers"); // Move 3
+    is_illegal(
+        run(
+            &mut st,
+            0,
+            C::Move {
+                human: whiskers,
+                to: at("C4"),
+            },
+            None,
+        ),
+        "Turn.Move.Radiation",
+    );
+    // C5 only round the crater: C3-B3-B4-B5 is 3 steps then C5 is a fourth.
+    is_illegal(
+        run(
+            &mut st,
+            0,
+            C::Move {
+                human: whiskers,
+                to: at("C5"),
+            },
+            None,
+        ),
+        "Turn.Move",
+    );
+    ok(
+        &mut st,
+        0,
+        C::Move {
+            human: whiskers,
+            to: at("B5"),
+        },
+        None,
+    );
+}
+
+#[test]
+fn aliens_probe_prevents_movement_through_its_building() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    alien(&mut st, AlienKind::Probe, "C4");
+    let whiskers = human(&st, "whiskers"); // Move 3
+    // Straight through C4 is barred; ending on it is not.
+    let legal_to: Vec<_> = legal(&st)
+        .into_iter()
+        .filter_map(|(_, c)| match c {
+            C::Move { human, to } if human == whiskers => Some(to),
+            _ => None,
+        })
+        .collect();
+    assert!(legal_to.contains(&at("C4")));
+    assert!(
+        !legal_to.contains(&at("C5")) || {
+            // C5 is reached round the Probe (C3-B3-B4-B5 is three; C5 would be four): not at all.
+            false
+        }
+    );
+    is_illegal(
+        run(
+            &mut st,
+            0,
+            C::Move {
+                human: whiskers,
+                to: at("C5"),
+            },
+            None,
+        ),
+        "Turn.Move",
+    );
+}
+
+#[test]
+fn cards_move_a_move_card_is_used_instead_of_the_move_and_does_not_add_to_it() {
+    let mut st = quiet(&["fly_boyz"], "A1");
+    st.board.iter_mut().for_each(|t| t.destroyed = false);
+    let wingnut = human(&st, "wingnut"); // Move 2, Short Cut
+    let board = give(&mut st, 0, "skateboard"); // 3 tiles
+    is_illegal(
+        run(
+            &mut st,
+            0,
+            C::MoveCard {
+                human: wingnut,
+                card: board,
+                to: at("A6"),
+            },
+            None,
+        ),
+        "Turn.Move",
+    );
+    ok(
+        &mut st,
+        0,
+        C::MoveCard {
+            human: wingnut,
+            card: board,
+            to: at("A4"),
+        },
+        None,
+    );
+    assert!(
+        st.discard.contains(&board),
+        "played cards go to the discard pile"
+    );
+    assert_eq!(
+        st.humans[wingnut as usize].actions, 1,
+        "a Move card is the action"
+    );
+}
+
+#[test]
+fn turn_attack_an_alien_is_defeated_when_the_roll_equals_or_beats_its_life() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let scout = alien(&mut st, AlienKind::Scout, "C3"); // 2 HP
+    let patch = human(&st, "patch"); // Attack 2
+    let ev = ok(
+        &mut st,
+        0,
+        C::Attack {
+            human: patch,
+            card: None,
+            at: at("C3"),
+            targets: vec![Target::Alien(scout)],
+        },
+        Some(vec![3, 4]),
+    );
+    assert!(ev.contains(&E::Rolled {
+        dice: vec![3, 4],
+        hits: 2
+    }));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, E::AlienKilled { alien, by: Some(0) } if *alien == scout))
+    );
+    let probe = alien(&mut st, AlienKind::Probe, "C3");
+    let tabby = human(&st, "tabby");
+    ok(
+        &mut st,
+        0,
+        C::Attack {
+            human: tabby,
+            card: None,
+            at: at("C3"),
+            targets: vec![Target::Alien(probe)],
+        },
+        Some(vec![2]),
+    );
+    assert!(st.alien(probe).is_some(), "a blank does not hurt");
+}
+
+#[test]
+fn faq_combined_a_team_on_one_tile_kills_an_alien_none_could_kill_alone() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let scout = alien(&mut st, AlienKind::Scout, "C3"); // 2 HP
+    let tabby = human(&st, "tabby"); // Attack 1
+    let whiskers = human(&st, "whiskers"); // Attack 1
+    ok(
+        &mut st,
+        0,
+        C::Attack {
+            human: tabby,
+            card: None,
+            at: at("C3"),
+            targets: vec![Target::Alien(scout)],
+        },
+        Some(vec![3]),
+    );
+    assert_eq!(
+        st.alien(scout).unwrap().damage,
+        1,
+        "one hit: the Scout stands"
+    );
+    let ev = ok(
+        &mut st,
+        0,
+        C::Attack {
+            human: whiskers,
+            card: None,
+            at: at("C3"),
+            targets: vec![Target::Alien(scout)],
+        },
+        Some(vec![5]),
+    );
+    assert!(
+        ev.iter().any(|e| matches!(e, E::AlienKilled { .. })),
+        "the attacks of the turn add up"
+    );
+    assert!(st.alien(scout).is_none());
+}
+
+#[test]
+fn faq_split_one_roll_split_across_two_aliens_of_one_tile() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let p1 = alien(&mut st, AlienKind::Probe, "C3");
+    let p2 = alien(&mut st, AlienKind::Probe, "C3");
+    let patch = human(&st, "patch"); // Attack 2
+    ok(
+        &mut st,
+        0,
+        C::Attack {
+            human: patch,
+            card: None,
+            at: at("C3"),
+            targets: vec![Target::Alien(p2), Target::Alien(p1)],
+        },
+        Some(vec![3, 3]),
+    );
+    assert!(st.aliens.is_empty(), "both Probes defeated by one roll");
+    assert_eq!(st.seats[0].kills_pending, 2);
+    // A target must be on the attacked tile.
+    let far = alien(&mut st, AlienKind::Probe, "D3");
+    is_illegal(
+        run(
+            &mut st,
+            0,
+            C::Attack {
+                human: patch,
+                card: None,
+                at: at("C3"),
+                targets: vec![Target::Alien(far)],
+            },
+            Some(vec![3, 3]),
+        ),
+        "FAQ.Split",
+    );
+}
+
+#[test]
+fn cards_attack_an_attack_card_does_not_add_to_the_standard_attack() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let scout = alien(&mut st, AlienKind::Scout, "C3");
+    let patch = human(&st, "patch"); // Attack 2
+    let bat = give(&mut st, 0, "bat"); // 2 dice
+    let err = run(
+        &mut st,
+        0,
+        C::Attack {
+            human: patch,
+            card: Some(bat),
+            at: at("C3"),
+            targets: vec![Target::Alien(scout)],
+        },
+        Some(vec![1, 1, 1, 1]),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.kind,
+        RuleErrorKind::Dice,
+        "the bat rolls its own 2 dice, not 2 + 2: {err}"
+    );
+    let ev = ok(
+        &mut st,
+        0,
+        C::Attack {
+            human: patch,
+            card: Some(bat),
+            at: at("C3"),
+            targets: vec![Target::Alien(scout)],
+        },
+        Some(vec![1, 3]),
+    );
+    assert!(ev.contains(&E::Rolled {
+        dice: vec![1, 3],
+        hits: 1
+    }));
+    assert!(st.discard.contains(&bat));
+}
+
+#[test]
+fn cards_attack_range_only_the_red_squares_of_the_grid_one_per_attack() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let near = alien(&mut st, AlienKind::Probe, "C2");
+    let far = alien(&mut st, AlienKind::Probe, "C1");
+    let tabby = human(&st, "tabby");
+    let shotgun = give(&mut st, 0, "shotgun"); // own tile and the four next to it
+    is_illegal(
+        run(
+            &mut st,
+            0,
+            C::Attack {
+                human: tabby,
+                card: None,
+                at: at("C2"),
+                targets: vec![Target::Alien(near)],
+            },
+            Some(vec![3]),
+        ),
+        "Cards.Attack.Range",
+    );
+    is_illegal(
+        run(
+            &mut st,
+            0,
+            C::Attack {
+                human: tabby,
+                card: Some(shotgun),
+                at: at("C1"),
+                targets: vec![Target::Alien(far)],
+            },
+            Some(vec![3, 3, 3]),
+        ),
+        "Cards.Attack.Range",
+    );
+    ok(
+        &mut st,
+        0,
+        C::Attack {
+            human: tabby,
+            card: Some(shotgun),
+            at: at("C2"),
+            targets: vec![Target::Alien(near)],
+        },
+        Some(vec![3, 1, 1]),
+    );
+    assert_eq!(st.seats[0].tokens.ammo, 1, "the Shotgun costs one Ammo");
+    let rifle = give(&mut st, 0, "rifle");
+    ok(
+        &mut st,
+        0,
+        C::Attack {
+            human: tabby,
+            card: Some(rifle),
+            at: at("C1"),
+            targets: vec![Target::Alien(far)],
+        },
+        Some(vec![3, 1]),
+    );
+    assert!(st.aliens.is_empty());
+}
+
+#[test]
+fn cards_cost_a_card_is_paid_in_supplies_alien_tokens_are_wild_and_0_is_free() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let p = alien(&mut st, AlienKind::Probe, "C3");
+    let tabby = human(&st, "tabby");
+    st.seats[0].tokens = tokens(0, 0, 0, 0, 1);
+    let shotgun = give(&mut st, 0, "shotgun");
+    let ev = ok(
+        &mut st,
+        0,
+        C::Attack {
+            human: tabby,
+            card: Some(shotgun),
+            at: at("C3"),
+            targets: vec![Target::Alien(p)],
+        },
+        Some(vec![1, 1, 1]),
+    );
+    assert!(ev.contains(&E::CardPlayed {
+        seat: 0,
+        card: shotgun,
+        paid: tokens(0, 0, 0, 0, 1)
+    }));
+    let chainsaw = give(&mut st, 0, "chainsaw");
+    is_illegal(
+        run(
+            &mut st,
+            0,
+            C::Attack {
+                human: tabby,
+                card: Some(chainsaw),
+                at: at("C3"),
+                targets: vec![Target::Alien(p)],
+            },
+            Some(vec![1, 1, 1]),
+        ),
+        "Cards.Cost",
+    );
+    let bat = give(&mut st, 0, "bat");
+    let patch = human(&st, "patch");
+    ok(
+        &mut st,
+        0,
+        C::Attack {
+            human: patch,
+            card: Some(bat),
+            at: at("C3"),
+            targets: vec![Target::Alien(p)],
+        },
+        Some(vec![3, 1]),
+    );
+}
+
+#[test]
+fn gangs_fight_dirty_the_dirty_birds_roll_an_extra_die_with_melee_weapons() {
+    let mut st = quiet(&["dirty_birds"], "C3");
+    let scout = alien(&mut st, AlienKind::Scout, "C3");
+    let crow = human(&st, "crow");
+    let bat = give(&mut st, 0, "bat"); // melee, 2 dice
+    let ev = ok(
+        &mut st,
+        0,
+        C::Attack {
+            human: crow,
+            card: Some(bat),
+            at: at("C3"),
+            targets: vec![Target::Alien(scout)],
+        },
+        Some(vec![1, 1, 3]),
+    );
+    assert!(
+        ev.contains(&E::Rolled {
+            dice: vec![1, 1, 3],
+            hits: 1
+        }),
+        "three dice"
+    );
+    let slingshot = give(&mut st, 0, "slingshot"); // short range: no extra die
+    let err = run(
+        &mut st,
+        0,
+        C::Attack {
+            human: crow,
+            card: Some(slingshot),
+            at: at("C3"),
+            targets: vec![Target::Alien(scout)],
+        },
+        Some(vec![1, 1, 1]),
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, RuleErrorKind::Dice);
+}
+
+#[test]
+fn aliens_saucer_only_surface_to_air_cards_attack_a_saucer_strike() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let saucer = alien(&mut st, AlienKind::Saucer, "C3");
+    let patch = human(&st, "patch");
+    is_illegal(
+        run(
+            &mut st,
+            0,
+            C::Attack {
+                human: patch,
+                card: None,
+                at: at("C3"),
+                targets: vec![Target::Alien(saucer)],
+            },
+            Some(vec![6, 6]),
+        ),
+        "Aliens.Saucer",
+    );
+    let sam = give(&mut st, 0, "sam");
+    ok(
+        &mut st,
+        0,
+        C::Attack {
+            human: patch,
+            card: Some(sam),
+            at: at("C3"),
+            targets: vec![Target::Alien(saucer)],
+        },
+        Some(vec![6, 3, 1, 1]),
+    );
+    assert!(st.alien(saucer).is_none(), "three hits: shot down");
+}
+
+#[test]
+fn turn_search_turns_over_the_tile_and_collect_gives_its_supply() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    building(&mut st, "C3", "gas_station");
+    let tabby = human(&st, "tabby");
+    ok(&mut st, 0, C::Search { human: tabby }, None);
+    assert!(st.board[at("C3") as usize].searched);
+    is_illegal(
+        run(&mut st, 0, C::Search { human: tabby }, None),
+        "Turn.Search",
+    );
+    ok(&mut st, 0, C::EndActions, None);
+    let fuel = st.seats[0].tokens.fuel;
+    step(&mut st, C::Collect);
+    assert_eq!(
+        st.seats[0].tokens.fuel,
+        fuel + 3,
+        "one Fuel for each student on the searched tile"
+    );
+}
+
+#[test]
+fn faq_ambush_an_ambush_tile_spawns_its_alien_only_on_the_first_search() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    building(&mut st, "C3", "mall"); // a Scout ambush
+    let tabby = human(&st, "tabby");
+    let ev = ok(&mut st, 0, C::Search { human: tabby }, None);
+    assert!(ev.iter().any(|e| matches!(e, E::AlienPlaced { alien } if alien.kind == AlienKind::Scout && alien.at == at("C3"))));
+    assert_eq!(st.aliens.len(), 1);
+    is_illegal(
+        run(&mut st, 0, C::Search { human: tabby }, None),
+        "Turn.Search",
+    );
+    // Later turns: no new alien from the tile.
+    st.aliens.clear();
+    ok(&mut st, 0, C::EndActions, None);
+    step(&mut st, C::Collect);
+    ok(&mut st, 0, C::Upkeep, None);
+    top_alien(&mut st, AlienKind::Probe, "F6", None);
+    step(&mut st, C::AlienTurn);
+    assert!(st.aliens.iter().all(|a| a.at != at("C3")));
+}
+
+#[test]
+fn turn_swap_supplies_and_cards_with_a_player_on_the_same_tile() {
+    let mut st = quiet(&["nine_lives", "sewer_rats"], "C3");
+    let tabby = human(&st, "tabby");
+    let bat = give(&mut st, 0, "bat");
+    let sewer = give(&mut st, 1, "sewer");
+    ok(
+        &mut st,
+        0,
+        C::Swap {
+            human: tabby,
+            with: 1,
+            give: tokens(1, 0, 0, 0, 0),
+            give_cards: vec![bat],
+            take: tokens(0, 2, 0, 0, 0),
+            take_cards: vec![sewer],
+        },
+        None,
+    );
+    assert_eq!(st.seats[0].tokens, tokens(1, 4, 2, 2, 0));
+    assert_eq!(st.seats[1].tokens, tokens(3, 0, 2, 2, 0));
+    assert_eq!(st.seats[0].hand, vec![sewer]);
+    assert_eq!(st.seats[1].hand, vec![bat]);
+    let squeak = human(&st, "squeak");
+    st.humans[squeak as usize].at = at("F6");
+    for h in ["gutter", "stinky"] {
+        put(&mut st, h, "F6");
+    }
+    is_illegal(
+        run(
+            &mut st,
+            0,
+            C::Swap {
+                human: tabby,
+                with: 1,
+                give: tokens(1, 0, 0, 0, 0),
+                give_cards: vec![],
+                take: tokens(0, 0, 0, 0, 0),
+                take_cards: vec![],
+            },
+            None,
+        ),
+        "Turn.Swap",
+    );
+}
+
+#[test]
+fn gangs_rat_nest_an_alien_kill_for_a_supply_or_a_card_discarding_down() {
+    let mut st = quiet(&["sewer_rats"], "C3");
+    st.seats[0].tokens.alien = 2;
+    ok(
+        &mut st,
+        0,
+        C::RatNest {
+            take: Some(Kind::Scrap),
+        },
+        None,
+    );
+    assert_eq!((st.seats[0].tokens.alien, st.seats[0].tokens.scrap), (1, 3));
+    // A full hand: the card drawn puts it over, so a card is discarded at once.
+    let fill: Vec<u16> = (0..st.content.cards.len() as u16)
+        .filter(|&c| !st.content.cards[c as usize].is_event())
+        .take(7)
+        .collect();
+    st.seats[0].hand = fill[..6].to_vec();
+    st.deck = vec![fill[6]];
+    ok(&mut st, 0, C::RatNest { take: None }, None);
+    assert_eq!(st.seats[0].hand.len(), 7);
+    assert_eq!(st.owed, vec![(0, 1)]);
+    let tabby_like = st.living(0).next().unwrap().0 as u16;
+    assert!(
+        run(&mut st, 0, C::Search { human: tabby_like }, None).is_err(),
+        "first the discard"
+    );
+    let c = st.seats[0].hand[0];
+    ok(&mut st, 0, C::Discard { card: c }, None);
+    assert!(st.owed.is_empty());
+    let mut other = quiet(&["nine_lives"], "C3");
+    other.seats[0].tokens.alien = 1;
+    is_illegal(
+        run(&mut other, 0, C::RatNest { take: None }, None),
+        "Gangs.RatNest",
+    );
+}
+
+#[test]
+fn cards_instant_played_in_another_players_turn_for_another_player() {
+    let mut st = quiet(&["nine_lives", "sewer_rats"], "C3");
+    for h in ["squeak", "gutter", "stinky"] {
+        put(&mut st, h, "E5");
+    }
+    let saucer = alien(&mut st, AlienKind::Saucer, "C3");
+    let sewer = give(&mut st, 1, "sewer");
+    let asked: Vec<u8> = xenolog_engine::games::saucers::legal::asked(&st)
+        .iter()
+        .map(|a| a.seat.0)
+        .collect();
+    assert_eq!(
+        asked,
+        vec![0, 1],
+        "the seat holding the instant is asked in seat 0's turn"
+    );
+    let tabby = human(&st, "tabby");
+    assert!(
+        legal(&st)
+            .iter()
+            .any(|(a, c)| a.0 == 1 && matches!(c, C::Instant { card, .. } if *card == sewer))
+    );
+    ok(
+        &mut st,
+        1,
+        C::Instant {
+            card: sewer,
+            on: xenolog_engine::games::saucers::InstantOn::Escape {
+                human: tabby,
+                to: at("A3"),
+            },
+        },
+        None,
+    );
+    assert_eq!(
+        st.humans[tabby as usize].at,
+        at("A3"),
+        "out of the Saucer's crosshairs"
+    );
+    assert!(st.alien(saucer).is_some());
+    assert_eq!(st.current, 0, "still seat 0's turn");
+    // Firecrackers: one hit on an alien with a student, by any seat.
+    let probe = alien(&mut st, AlienKind::Probe, "E5");
+    let fc = give(&mut st, 1, "firecrackers");
+    ok(
+        &mut st,
+        1,
+        C::Instant {
+            card: fc,
+            on: xenolog_engine::games::saucers::InstantOn::Alien { alien: probe },
+        },
+        None,
+    );
+    assert!(st.alien(probe).is_none());
+    assert_eq!(st.seats[1].kills, 1, "the kill is the instant's player's");
+}

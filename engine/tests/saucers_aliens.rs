@@ -1,0 +1,589 @@
+//! Night of the Saucers: Defeat, Collect, Upkeep, the Alien turn and the
+//! aliens, missions, the end of the game, the two variants and hidden
+//! information. Each test is named after the clause of `RULES.md`.
+
+#[path = "saucers_support.rs"]
+mod support;
+
+use support::*;
+use xenolog_engine::games::saucers::data::{AlienKind, Dir};
+use xenolog_engine::games::saucers::{
+    HIDDEN, Phase, Saucers, SaucersCommand as C, SaucersConfig, SaucersEvent as E, Target, Variant,
+};
+use xenolog_engine::{Actor, Game, Session};
+
+/// End the actions and play Collect: the Defeat step's choices next (if any).
+fn to_defeat(st: &mut xenolog_engine::games::saucers::SaucersState) {
+    ok(st, st.current, C::EndActions, None);
+}
+
+#[test]
+fn defeat_one_student_per_alien_left_on_the_tile_the_players_choice() {
+    let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
+    alien(&mut st, AlienKind::Scout, "C3");
+    alien(&mut st, AlienKind::Probe, "C3");
+    alien(&mut st, AlienKind::Saucer, "C3");
+    to_defeat(&mut st);
+    assert_eq!(st.phase, Phase::Defeat);
+    assert_eq!(Saucers::automatic(&st), None, "the player chooses");
+    let lose: Vec<u16> = legal(&st)
+        .into_iter()
+        .filter(|(a, _)| a.0 == 0)
+        .filter_map(|(_, c)| match c {
+            C::Lose { human } => Some(human),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        lose.len(),
+        3,
+        "any of the three, and only the current player's"
+    );
+    let patch = human(&st, "patch");
+    let tabby = human(&st, "tabby");
+    // Nine Lives: CPR rolls a die; a blank does not save.
+    ok(&mut st, 0, C::Lose { human: patch }, Some(vec![1]));
+    ok(&mut st, 0, C::Lose { human: tabby }, Some(vec![2]));
+    assert!(!st.humans[patch as usize].alive && !st.humans[tabby as usize].alive);
+    assert_eq!(
+        Saucers::automatic(&st),
+        Some(C::Collect),
+        "two aliens on the ground, two students: the Saucer is in the air"
+    );
+    assert!(
+        st.humans.iter().filter(|h| h.seat == 1).all(|h| h.alive),
+        "the other player's students are not this turn's"
+    );
+}
+
+#[test]
+fn gangs_cpr_a_nine_lives_student_killed_in_combat_lives_on_a_dead_alien() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    alien(&mut st, AlienKind::Probe, "C3");
+    to_defeat(&mut st);
+    let tabby = human(&st, "tabby");
+    let ev = ok(&mut st, 0, C::Lose { human: tabby }, Some(vec![6]));
+    assert!(ev.contains(&E::Revived { human: tabby }));
+    assert!(st.humans[tabby as usize].alive);
+    assert_eq!(
+        Saucers::automatic(&st),
+        Some(C::Collect),
+        "the alien's kill is spent"
+    );
+    // Other gangs roll nothing.
+    let mut other = quiet(&["fly_boyz"], "C3");
+    alien(&mut other, AlienKind::Probe, "C3");
+    to_defeat(&mut other);
+    let ace = human(&other, "ace");
+    let err = run(&mut other, 0, C::Lose { human: ace }, Some(vec![6])).unwrap_err();
+    assert_eq!(err.kind, xenolog_engine::RuleErrorKind::Dice);
+}
+
+#[test]
+fn collect_kills_are_traded_for_wild_alien_tokens() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let p = alien(&mut st, AlienKind::Probe, "C3");
+    let patch = human(&st, "patch");
+    ok(
+        &mut st,
+        0,
+        C::Attack {
+            human: patch,
+            card: None,
+            at: at("C3"),
+            targets: vec![Target::Alien(p)],
+        },
+        Some(vec![3, 1]),
+    );
+    to_defeat(&mut st);
+    step(&mut st, C::Collect);
+    assert_eq!(st.seats[0].tokens.alien, 1);
+    assert_eq!(st.seats[0].kills_pending, 0);
+    assert_eq!(st.phase, Phase::Upkeep);
+}
+
+#[test]
+fn upkeep_discard_any_cards_and_feed_one_food_or_a_student_starves() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let bat = give(&mut st, 0, "bat");
+    to_defeat(&mut st);
+    step(&mut st, C::Collect);
+    ok(&mut st, 0, C::Discard { card: bat }, None);
+    assert!(st.discard.contains(&bat));
+    let food = st.seats[0].tokens.food;
+    ok(&mut st, 0, C::Upkeep, None);
+    assert_eq!(st.seats[0].tokens.food, food - 1);
+    assert_eq!(st.phase, Phase::Alien);
+    // No Food, no alien token: a student starves (the player's choice).
+    let mut st = quiet(&["nine_lives"], "C3");
+    st.seats[0].tokens.food = 0;
+    to_defeat(&mut st);
+    step(&mut st, C::Collect);
+    is_illegal(run(&mut st, 0, C::Upkeep, None), "Turn.Upkeep");
+    let whiskers = human(&st, "whiskers");
+    ok(&mut st, 0, C::Starve { human: whiskers }, None);
+    assert!(!st.humans[whiskers as usize].alive);
+    // An alien token feeds as well (wild).
+    let mut st = quiet(&["nine_lives"], "C3");
+    st.seats[0].tokens.food = 0;
+    st.seats[0].tokens.alien = 1;
+    to_defeat(&mut st);
+    step(&mut st, C::Collect);
+    ok(&mut st, 0, C::Upkeep, None);
+    assert_eq!(st.seats[0].tokens.alien, 0);
+}
+
+/// On to the Alien turn with `st`'s board as it is.
+fn to_alien_turn(st: &mut xenolog_engine::games::saucers::SaucersState) {
+    st.phase = Phase::Alien;
+}
+
+#[test]
+fn aliens_scout_placed_at_its_coordinates_the_other_scouts_move_in_its_direction() {
+    let mut st = quiet(&["nine_lives", "fly_boyz"], "A1");
+    let old = alien(&mut st, AlienKind::Scout, "C3");
+    let commander = alien(&mut st, AlienKind::Commander, "D4");
+    let probe = alien(&mut st, AlienKind::Probe, "E5");
+    top_alien(&mut st, AlienKind::Scout, "C6", Some(Dir::E));
+    to_alien_turn(&mut st);
+    step(&mut st, C::AlienTurn);
+    assert_eq!(
+        st.alien(old).unwrap().at,
+        at("D3"),
+        "the Scout already there moves east"
+    );
+    assert_eq!(
+        st.alien(commander).unwrap().at,
+        at("E4"),
+        "the Commander follows the Scouts"
+    );
+    assert_eq!(st.alien(probe).unwrap().at, at("E5"), "a Probe stays");
+    let new = st
+        .aliens
+        .iter()
+        .find(|a| a.kind == AlienKind::Scout && a.id != old)
+        .unwrap();
+    assert_eq!(
+        new.at,
+        at("C6"),
+        "the Scout drawn is placed at C6 and does not move"
+    );
+    assert_eq!(st.current, 1, "the next player clockwise starts");
+    assert_eq!(st.phase, Phase::Draw);
+}
+
+#[test]
+fn faq_no_wrap_a_scout_on_a6_told_to_move_south_stays_put() {
+    let mut st = quiet(&["nine_lives"], "F1");
+    let a6 = alien(&mut st, AlienKind::Scout, "A6");
+    top_alien(&mut st, AlienKind::Scout, "D2", Some(Dir::S));
+    to_alien_turn(&mut st);
+    let before = st.clone();
+    let ev = step(&mut st, C::AlienTurn);
+    assert_eq!(
+        st.alien(a6).unwrap().at,
+        at("A6"),
+        "the board does not wrap"
+    );
+    let text = words(&before, &ev).join("\n");
+    assert!(
+        text.contains("Alien card: Scout at D2, Scouts move south"),
+        "{text}"
+    );
+}
+
+#[test]
+fn aliens_may_move_into_and_through_destroyed_tiles() {
+    let mut st = quiet(&["nine_lives"], "F1");
+    st.board[at("B2") as usize].destroyed = true;
+    let s = alien(&mut st, AlienKind::Scout, "B1");
+    top_alien(&mut st, AlienKind::Scout, "E6", Some(Dir::S));
+    to_alien_turn(&mut st);
+    step(&mut st, C::AlienTurn);
+    assert_eq!(st.alien(s).unwrap().at, at("B2"));
+}
+
+#[test]
+fn aliens_commander_arrives_with_two_scouts_and_makes_humans_forget_missions() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let carrier = st.humans.iter().position(|h| h.mission.is_some()).unwrap();
+    let old = st.humans[carrier].mission.unwrap();
+    st.mission_pile.retain(|&m| m != old);
+    top_alien(&mut st, AlienKind::Commander, "C3", None);
+    to_alien_turn(&mut st);
+    let ev = step(&mut st, C::AlienTurn);
+    let on_c3: Vec<AlienKind> = st
+        .aliens
+        .iter()
+        .filter(|a| a.at == at("C3"))
+        .map(|a| a.kind)
+        .collect();
+    assert_eq!(
+        on_c3,
+        vec![AlienKind::Commander, AlienKind::Scout, AlienKind::Scout]
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, E::MissionLost { mission, .. } if *mission == old)),
+        "the mission is forgotten"
+    );
+    let new = st.humans[carrier]
+        .mission
+        .expect("a new one drawn from the pile");
+    assert_ne!(new, old);
+    assert_eq!(
+        st.mission_pile.first(),
+        Some(&old),
+        "the forgotten mission goes under the pile"
+    );
+}
+
+#[test]
+fn aliens_saucer_strike_destroys_the_tile_and_everything_on_it_at_the_next_alien_turn() {
+    let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
+    for h in ["ace", "jet", "wingnut"] {
+        put(&mut st, h, "F6");
+    }
+    let scout = alien(&mut st, AlienKind::Scout, "C3");
+    top_alien(&mut st, AlienKind::Probe, "A1", None);
+    top_alien(&mut st, AlienKind::Saucer, "C3", None);
+    to_alien_turn(&mut st);
+    step(&mut st, C::AlienTurn);
+    let saucer = st
+        .aliens
+        .iter()
+        .find(|a| a.kind == AlienKind::Saucer)
+        .unwrap()
+        .id;
+    assert!(
+        st.humans.iter().all(|h| h.alive),
+        "placed in the crosshairs: not yet"
+    );
+    // The next player's turn; then the Alien turn: the strike.
+    st.current = 0;
+    to_alien_turn(&mut st);
+    let ev = step(&mut st, C::AlienTurn);
+    assert!(ev.contains(&E::SaucerStruck {
+        alien: saucer,
+        at: at("C3")
+    }));
+    assert!(st.board[at("C3") as usize].destroyed);
+    assert!(st.alien(scout).is_none() && st.alien(saucer).is_none());
+    assert!(
+        st.humans.iter().filter(|h| h.seat == 0).all(|h| !h.alive),
+        "every student on C3"
+    );
+    assert!(st.humans.iter().filter(|h| h.seat == 1).all(|h| h.alive));
+    assert_eq!(
+        st.current, 1,
+        "a player with no student left is passed over"
+    );
+}
+
+#[test]
+fn aliens_hit_points_return_at_the_end_of_the_turn() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let scout = alien(&mut st, AlienKind::Scout, "C3");
+    let tabby = human(&st, "tabby");
+    ok(
+        &mut st,
+        0,
+        C::Attack {
+            human: tabby,
+            card: None,
+            at: at("C3"),
+            targets: vec![Target::Alien(scout)],
+        },
+        Some(vec![3]),
+    );
+    assert_eq!(st.alien(scout).unwrap().damage, 1);
+    st.aliens.iter_mut().for_each(|a| a.at = at("F6"));
+    top_alien(&mut st, AlienKind::Probe, "A1", None);
+    to_alien_turn(&mut st);
+    step(&mut st, C::AlienTurn);
+    assert_eq!(st.alien(scout).unwrap().damage, 0);
+}
+
+#[test]
+fn missions_delivered_at_their_building_with_alien_tokens_wild_reward_and_a_new_mission() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let carrier = st.humans.iter().position(|h| h.mission.is_some()).unwrap() as u16;
+    let m = st.humans[carrier as usize].mission.unwrap();
+    let mdef = st.content.missions[m as usize].clone();
+    let tile_id = st.content.tiles[mdef.tile].id.clone();
+    let elsewhere = if tile_id == "church" {
+        "hospital"
+    } else {
+        "church"
+    };
+    building(&mut st, "C3", elsewhere);
+    is_illegal(
+        run(&mut st, 0, C::Complete { human: carrier }, None),
+        "Missions",
+    );
+    building(&mut st, "C3", &tile_id);
+    st.seats[0].tokens = tokens(0, 0, 0, 0, 2);
+    let ev = ok(&mut st, 0, C::Complete { human: carrier }, None);
+    assert!(ev.iter().any(|e| matches!(e, E::MissionCompleted { .. })));
+    assert_eq!(st.seats[0].missions_done, vec![m]);
+    assert_eq!(
+        st.humans[carrier as usize].actions, 2,
+        "delivering is not an action (assumed)"
+    );
+    assert!(
+        st.humans[carrier as usize].mission.is_some(),
+        "the next mission taken"
+    );
+    assert!(st.over.is_none(), "one of two");
+}
+
+#[test]
+fn faq_missions_are_attached_to_students_not_part_of_the_hand() {
+    let st = quiet(&["nine_lives"], "C3");
+    assert_eq!(st.seats[0].hand.len(), 0);
+    assert!(st.humans.iter().any(|h| h.mission.is_some()));
+}
+
+#[test]
+fn end_victory_the_predetermined_number_of_missions_completed() {
+    let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
+    st.seats[1].missions_done.push(0);
+    let carrier = st
+        .humans
+        .iter()
+        .position(|h| h.seat == 0 && h.mission.is_some())
+        .unwrap() as u16;
+    let m = st.humans[carrier as usize].mission.unwrap();
+    let tile_id = st.content.tiles[st.content.missions[m as usize].tile]
+        .id
+        .clone();
+    building(&mut st, "C3", &tile_id);
+    st.seats[0].tokens = tokens(9, 9, 9, 9, 0);
+    ok(&mut st, 0, C::Complete { human: carrier }, None);
+    let out = Saucers::outcome(&st).expect("over");
+    assert_eq!(
+        out.winners,
+        vec![Actor(0), Actor(1)],
+        "all players win together"
+    );
+    assert!(
+        out.summary.contains("2 Task Force missions"),
+        "{}",
+        out.summary
+    );
+}
+
+#[test]
+fn end_victory_the_alien_deck_has_run_out() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    st.alien_deck.clear();
+    to_alien_turn(&mut st);
+    step(&mut st, C::AlienTurn);
+    let out = Saucers::outcome(&st).expect("over");
+    assert_eq!(out.winners, vec![Actor(0)]);
+    assert!(out.summary.contains("run out"), "{}", out.summary);
+}
+
+#[test]
+fn end_defeat_alien_domination_when_every_student_is_eliminated() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    for h in st.humans.iter_mut().skip(1) {
+        h.alive = false;
+    }
+    alien(&mut st, AlienKind::Probe, "C3");
+    to_defeat(&mut st);
+    let last = st.living(0).next().unwrap().0 as u16;
+    ok(&mut st, 0, C::Lose { human: last }, Some(vec![1]));
+    let out = Saucers::outcome(&st).expect("the game ends immediately");
+    assert!(out.winners.is_empty());
+    assert!(out.summary.contains("Alien Domination"));
+    assert!(Saucers::legal(&st).is_empty());
+}
+
+#[test]
+fn variant_hunter_individual_kills_and_missions_are_tallied_at_the_end() {
+    let mut st = game(SaucersConfig {
+        players: 3,
+        variant: 1,
+        ..SaucersConfig::default()
+    });
+    st.seats[0].kills = 4;
+    st.seats[1].kills = 2;
+    st.seats[1].missions_done = vec![3];
+    st.alien_deck.clear();
+    st.phase = Phase::Alien;
+    step(&mut st, C::AlienTurn);
+    let out = Saucers::outcome(&st).unwrap();
+    let points: Vec<i64> = out.scores.iter().map(|s| s.points).collect();
+    assert_eq!(points, vec![4, 7, 0], "1 an alien, 5 a mission (assumed)");
+    assert_eq!(out.winners, vec![Actor(1)], "the Great Grey Hunter");
+    assert!(out.summary.contains("Great Grey Hunter"), "{}", out.summary);
+}
+
+#[test]
+fn variant_gang_warfare_random_starts_secret_missions_and_hidden_hands() {
+    let mut s = Session::<Saucers>::new(
+        5,
+        SaucersConfig {
+            players: 3,
+            variant: 2,
+            ..SaucersConfig::default()
+        },
+    )
+    .unwrap();
+    s.play_due().unwrap();
+    let st = s.state().clone();
+    let starts: Vec<u8> = (0..3u8)
+        .map(|seat| st.living(seat).next().unwrap().1.at)
+        .collect();
+    assert!(
+        starts[0] != starts[1] && starts[1] != starts[2] && starts[0] != starts[2],
+        "each gang on its own tile"
+    );
+    let coords: Vec<u8> = st.content.aliens.iter().map(|a| a.at).collect();
+    assert!(
+        starts.iter().all(|p| coords.contains(p)),
+        "from alien card coordinates"
+    );
+    let seen = Saucers::view(&st, Actor(1));
+    assert_eq!(
+        seen.seats[0].unassigned,
+        Some(HIDDEN),
+        "missions are secret"
+    );
+    assert!(seen.seats[0].hand.iter().all(|&c| c == HIDDEN));
+    assert_eq!(seen.seats[1].hand, st.seats[1].hand, "one's own hand");
+    assert!(
+        seen.deck.iter().all(|&c| c == HIDDEN),
+        "the deck's order is nobody's"
+    );
+    // The log as seat 1 sees it names no card of another hand.
+    let shown = Saucers::view_event(
+        &xenolog_engine::games::saucers::SaucersEvent::Drew {
+            seat: 0,
+            card: 3,
+            open: false,
+        },
+        Actor(1),
+    );
+    assert_eq!(
+        shown,
+        E::Drew {
+            seat: 0,
+            card: HIDDEN,
+            open: false
+        }
+    );
+}
+
+#[test]
+fn variant_gang_warfare_hits_on_another_gang_cost_it_cards_of_its_choice() {
+    let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
+    st.variant = Variant::GangWarfare;
+    let a = give(&mut st, 1, "bat");
+    let b = give(&mut st, 1, "sewer");
+    give(&mut st, 1, "skateboard");
+    let patch = human(&st, "patch");
+    ok(
+        &mut st,
+        0,
+        C::Attack {
+            human: patch,
+            card: None,
+            at: at("C3"),
+            targets: vec![Target::Gang(1)],
+        },
+        Some(vec![3, 4]),
+    );
+    assert_eq!(st.owed, vec![(1, 2)]);
+    let asked: Vec<u8> = Saucers::asked(&st).iter().map(|x| x.seat.0).collect();
+    assert_eq!(asked, vec![1], "the victim chooses");
+    ok(&mut st, 1, C::Discard { card: b }, None);
+    ok(&mut st, 1, C::Discard { card: a }, None);
+    assert_eq!(st.seats[1].hand.len(), 1);
+    assert!(st.owed.is_empty());
+    assert!(st.humans.iter().all(|h| h.alive), "no student dies of it");
+    // In the co-operative game no gang is a target.
+    let mut coop = quiet(&["nine_lives", "fly_boyz"], "C3");
+    give(&mut coop, 1, "bat");
+    let patch = human(&coop, "patch");
+    is_illegal(
+        run(
+            &mut coop,
+            0,
+            C::Attack {
+                human: patch,
+                card: None,
+                at: at("C3"),
+                targets: vec![Target::Gang(1)],
+            },
+            Some(vec![3, 4]),
+        ),
+        "FAQ.Split",
+    );
+}
+
+#[test]
+fn variant_gang_warfare_the_first_gang_to_complete_its_mission_wins() {
+    let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
+    st.variant = Variant::GangWarfare;
+    let carrier = st
+        .humans
+        .iter()
+        .position(|h| h.seat == 0 && h.mission.is_some())
+        .unwrap() as u16;
+    let m = st.humans[carrier as usize].mission.unwrap();
+    let tile_id = st.content.tiles[st.content.missions[m as usize].tile]
+        .id
+        .clone();
+    building(&mut st, "C3", &tile_id);
+    st.seats[0].tokens = tokens(9, 9, 9, 9, 0);
+    ok(&mut st, 0, C::Complete { human: carrier }, None);
+    let out = Saucers::outcome(&st).unwrap();
+    assert_eq!(out.winners, vec![Actor(0)]);
+}
+
+#[test]
+fn hidden_hands_are_open_in_the_cooperative_game_unless_the_table_hides_them() {
+    let st = game(SaucersConfig {
+        players: 2,
+        ..SaucersConfig::default()
+    });
+    let seen = Saucers::view(&st, Actor(1));
+    assert_eq!(seen.seats[0].hand, st.seats[0].hand, "open by default");
+    let st = game(SaucersConfig {
+        players: 2,
+        hidden_hands: true,
+        ..SaucersConfig::default()
+    });
+    let seen = Saucers::view(&st, Actor(1));
+    assert!(seen.seats[0].hand.iter().all(|&c| c == HIDDEN));
+    assert!(
+        seen.humans
+            .iter()
+            .any(|h| h.mission.is_some_and(|m| m != HIDDEN)),
+        "missions are open in the co-operative game"
+    );
+}
+
+#[test]
+fn cards_event_reinforcements_an_alien_card_is_drawn_and_placed_at_once() {
+    let mut st = quiet(&["nine_lives"], "F6");
+    let reinf = card(&st, "reinforcements");
+    let filler: Vec<u16> = (0..st.content.cards.len() as u16)
+        .filter(|&c| !st.content.cards[c as usize].is_event())
+        .take(6)
+        .collect();
+    st.deck = filler;
+    st.deck.push(reinf);
+    top_alien(&mut st, AlienKind::Probe, "B2", None);
+    let left = st.alien_deck.len();
+    st.phase = Phase::Draw;
+    step(&mut st, C::Draw);
+    assert!(
+        st.aliens
+            .iter()
+            .any(|a| a.kind == AlienKind::Probe && a.at == at("B2"))
+    );
+    assert_eq!(st.alien_deck.len(), left - 1);
+}

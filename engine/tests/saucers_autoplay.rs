@@ -1,0 +1,132 @@
+//! Night of the Saucers played by a bot that picks among the legal
+//! commands at random: every game reaches a result the text allows, with no
+//! panic, and replays exactly (`verify`). The quick test plays 200 games of
+//! one to four players, every variant and difficulty; the soak (ignored by
+//! default, run in release) plays a thousand and prints the bot's win rate
+//! per difficulty:
+//! `cargo test --release -p xenolog-engine --test saucers_autoplay -- --ignored --nocapture`.
+
+use xenolog_engine::games::saucers::{Saucers, SaucersConfig, SaucersState, Variant};
+use xenolog_engine::rng::Randomness;
+use xenolog_engine::{Actor, Game, Session};
+
+/// The config of game `n`: one to four players, the three variants, the
+/// three difficulties, two to four missions, hands open or hidden.
+fn config(n: u64) -> SaucersConfig {
+    SaucersConfig {
+        players: 1 + (n % 4) as u8,
+        variant: ((n / 4) % 3) as u8,
+        difficulty: 1 + ((n / 12) % 3) as u8,
+        missions: 2 + ((n / 36) % 3) as u8,
+        hidden_hands: n % 5 == 3,
+        youngest: 1 + (n % 3) as u8,
+        ..SaucersConfig::default()
+    }
+}
+
+/// The bot: it ends its actions now and then rather than always using them.
+fn play(seed: u64, config: SaucersConfig, cap: usize) -> Session<Saucers> {
+    let mut s = Session::<Saucers>::new(seed, config).expect("setup");
+    let mut bot = Randomness::new(seed ^ 0x5ace, 0, None);
+    for _ in 0..cap {
+        s.play_due().expect("the game's own steps");
+        if Saucers::outcome(s.state()).is_some() {
+            break;
+        }
+        let legal = Saucers::legal(s.state());
+        assert!(
+            !legal.is_empty(),
+            "seed {seed}: no command and no step while {:?} are asked",
+            Saucers::asked(s.state())
+        );
+        let (actor, cmd) = legal[bot.pick(legal.len())].clone();
+        assert_ne!(actor, Actor::SYSTEM);
+        s.play(actor, &cmd, None)
+            .unwrap_or_else(|e| panic!("seed {seed}: legal {cmd:?} refused: {e}"));
+    }
+    s
+}
+
+/// A result the text allows.
+fn check_end(seed: u64, st: &SaucersState) {
+    let end = st
+        .over
+        .as_ref()
+        .unwrap_or_else(|| panic!("seed {seed}: the game does not end"));
+    let alive = st.humans.iter().any(|h| h.alive);
+    let done = st.missions_completed();
+    match st.variant {
+        Variant::GangWarfare => {
+            if let Some(&w) = end.winners.first() {
+                assert_eq!(end.winners.len(), 1, "seed {seed}: one gang wins");
+                assert!(
+                    !st.seats[w as usize].missions_done.is_empty(),
+                    "seed {seed}: a winner without its mission"
+                );
+            } else {
+                assert!(
+                    !alive || st.alien_deck.is_empty(),
+                    "seed {seed}: a draw before the deck ran out"
+                );
+            }
+        }
+        _ => {
+            if end.humans_won {
+                assert!(
+                    done >= usize::from(st.missions_to_win) || st.alien_deck.is_empty(),
+                    "seed {seed}: the humans won without their missions or the deck running out"
+                );
+                assert!(alive, "seed {seed}: a win with no student left");
+                assert!(!end.winners.is_empty());
+            } else {
+                assert!(!alive, "seed {seed}: Alien Domination with students left");
+                assert!(end.winners.is_empty());
+            }
+        }
+    }
+}
+
+fn check(seed: u64, config: SaucersConfig) -> bool {
+    let s = play(seed, config.clone(), 50_000);
+    check_end(seed, s.state());
+    let report = s.verify();
+    assert!(report.ok(), "seed {seed} {config:?}: {report}");
+    s.state()
+        .over
+        .as_ref()
+        .is_some_and(|e| e.humans_won && !e.winners.is_empty())
+}
+
+#[test]
+fn two_hundred_random_games_end_as_the_text_allows_and_replay() {
+    for n in 0..200 {
+        check(n, config(n));
+    }
+}
+
+#[test]
+#[ignore = "a soak: run in release"]
+fn a_thousand_random_games_soak() {
+    let start = std::time::Instant::now();
+    let mut wins = [(0u32, 0u32); 3];
+    for n in 0..1000u64 {
+        let c = config(n);
+        let d = c.difficulty as usize - 1;
+        let coop = c.variant != 2;
+        let won = check(10_000 + n, c);
+        if coop {
+            wins[d].1 += 1;
+            if won {
+                wins[d].0 += 1;
+            }
+        }
+    }
+    for (d, (w, n)) in wins.iter().enumerate() {
+        println!(
+            "difficulty {}: the bot won {w} of {n} co-operative and Great Grey Hunter games ({:.0}%)",
+            d + 1,
+            100.0 * f64::from(*w) / f64::from((*n).max(1))
+        );
+    }
+    println!("1,000 games in {:.1} s", start.elapsed().as_secs_f64());
+}
