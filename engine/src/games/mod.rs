@@ -15,6 +15,7 @@ use crate::battle::Battle;
 use crate::game::{Game, GameOption, ScenarioInfo};
 use crate::session::{LoadError, Session, StoredBattle};
 
+pub mod alien;
 pub mod dimx;
 pub mod highcard;
 pub mod invasion;
@@ -96,7 +97,7 @@ pub const fn coming(id: &'static str, name: &'static str, players: &'static str)
 pub static REGISTRY: &[Entry] = &[
     built::<dimx::DimX>("1-2", false),
     coming("saucers", "Night of the Saucers", "1-4"),
-    coming("alien", "Alien", "2-7"),
+    built::<alien::Alien>("2-7", false),
     built::<invasion::Invasion>("2-6", false),
     built::<race::Race>("2", true),
     built::<highcard::HighCard>("2", true),
@@ -222,7 +223,7 @@ mod tests {
         assert_eq!(err, NewBattleError::NotYet("Night of the Saucers"));
         let err = new_battle("chess", 1, &Value::Null).err().unwrap();
         assert!(
-            err.to_string().contains("dimx, invasion, race, highcard"),
+            err.to_string().contains("dimx, alien, invasion, race, highcard"),
             "{err}"
         );
     }
