@@ -163,12 +163,15 @@ impl Base {
     }
     /// The tiles sharing a side with `t` that are not walls.
     pub fn neighbours(&self, t: Tile) -> Vec<Tile> {
+        self.neighbours_iter(t).collect()
+    }
+    /// As [`Base::neighbours`], without allocating.
+    pub fn neighbours_iter(&self, t: Tile) -> impl Iterator<Item = Tile> + '_ {
         let (x, y) = self.xy(t);
         [(0, -1), (-1, 0), (1, 0), (0, 1)]
             .into_iter()
-            .filter_map(|(dx, dy)| self.at(x + dx, y + dy))
+            .filter_map(move |(dx, dy)| self.at(x + dx, y + dy))
             .filter(|&n| self.terrain(n) != Terrain::Wall)
-            .collect()
     }
     pub fn adjacent(&self, a: Tile, b: Tile) -> bool {
         let (ax, ay) = self.xy(a);

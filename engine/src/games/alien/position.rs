@@ -241,8 +241,8 @@ pub fn apply_position(state: &mut AlienState, text: &str) -> Result<(), DataErro
         .chain(state.floor.iter().map(|f| f.1));
     for it in all {
         match it {
-            Item::Weapon(w) => weapons[usize::from(w)] += 1,
-            other => taken[other.kind().index()] += 1,
+            Item::Weapon(w) => weapons[usize::from(w)] = weapons[usize::from(w)].saturating_add(1),
+            other => taken[other.kind().index()] = taken[other.kind().index()].saturating_add(1),
         }
     }
     for (k, t) in taken.iter_mut().enumerate() {

@@ -160,6 +160,9 @@ fn reach(
     ok: impl Fn(Tile) -> bool,
     expand: impl Fn(Tile) -> bool,
 ) -> Vec<(Tile, u8)> {
+    let base = &s.content.base;
+    let mut seen_at = vec![false; base.terrain.len()];
+    seen_at[usize::from(from)] = true;
     let mut seen = vec![(from, 0u8)];
     let mut i = 0;
     while i < seen.len() {
@@ -168,8 +171,9 @@ fn reach(
         if d >= max || (t != from && !expand(t)) {
             continue;
         }
-        for n in s.content.base.neighbours(t) {
-            if !seen.iter().any(|x| x.0 == n) && ok(n) {
+        for n in base.neighbours_iter(t) {
+            if !seen_at[usize::from(n)] && ok(n) {
+                seen_at[usize::from(n)] = true;
                 seen.push((n, d + 1));
             }
         }
@@ -177,29 +181,60 @@ fn reach(
     seen
 }
 
+/// Who stands where, counted once for many questions.
+pub struct Occupancy {
+    aliens: Vec<u8>,
+    character: Vec<bool>,
+    near_character: Vec<bool>,
+}
+
+impl Occupancy {
+    pub fn new(s: &AlienState) -> Self {
+        let n = s.content.base.terrain.len();
+        let mut o = Self {
+            aliens: vec![0; n],
+            character: vec![false; n],
+            near_character: vec![false; n],
+        };
+        for a in &s.aliens {
+            o.aliens[usize::from(a.at)] += 1;
+        }
+        for t in s.characters.iter().filter_map(|c| c.tile()) {
+            o.character[usize::from(t)] = true;
+            for nb in s.content.base.neighbours(t) {
+                o.near_character[usize::from(nb)] = true;
+            }
+        }
+        o
+    }
+}
+
 /// Where an alien may end its move (9.2): up to four tiles through
 /// corridors, ducts and rooms, never through another alien, stopping next
 /// to a character; onto another alien only in a duct (metamorphosis), and
 /// not next to a character there.
 pub fn alien_moves(s: &AlienState, id: u16) -> Vec<Tile> {
+    alien_moves_with(s, id, &Occupancy::new(s))
+}
+
+pub fn alien_moves_with(s: &AlienState, id: u16, occ: &Occupancy) -> Vec<Tile> {
     let Some(a) = s.alien(id) else {
         return Vec::new();
     };
-    let others = |t: Tile| s.aliens.iter().any(|o| o.id != id && o.at == t);
+    let others = |t: Tile| occ.aliens[usize::from(t)] > u8::from(t == a.at);
+    let near = |t: Tile| occ.near_character[usize::from(t)];
     let base = &s.content.base;
     let dist = reach(
         s,
         a.at,
         ALIEN_MOVE,
-        |t| alien_ground(s, t) && s.character_at(t).is_none(),
-        |t| !others(t) && !s.next_to_character(t),
+        |t| alien_ground(s, t) && !occ.character[usize::from(t)],
+        |t| !others(t) && !near(t),
     );
     dist.into_iter()
         .map(|x| x.0)
         .filter(|&t| t != a.at)
-        .filter(|&t| {
-            !others(t) || (base.terrain(t) == Terrain::Duct && !s.next_to_character(t))
-        })
+        .filter(|&t| !others(t) || (base.terrain(t) == Terrain::Duct && !near(t)))
         .collect()
 }
 
@@ -388,8 +423,9 @@ pub fn legal(s: &AlienState) -> Vec<(Actor, AlienCommand)> {
             }
         }
         Phase::Moving => {
+            let occ = Occupancy::new(s);
             for a in s.aliens.iter().filter(|a| !a.moved) {
-                for to in alien_moves(s, a.id) {
+                for to in alien_moves_with(s, a.id, &occ) {
                     out.push((Actor(0), AlienCommand::MoveAlien { alien: a.id, to }));
                 }
             }
@@ -467,15 +503,23 @@ fn character_commands(s: &AlienState, ch: u8) -> Vec<AlienCommand> {
                     }
                 }
                 match it {
-                    Item::Weapon(_) => {
-                        for a in &s.aliens {
+                    Item::Weapon(w) => {
+                        let range = s.content.items.weapons[usize::from(*w)].range;
+                        for a in s.aliens.iter().filter(|a| {
+                            base.distance(at, a.at) <= i32::from(range)
+                                && clear_line(s, at, a.at, a.id)
+                        }) {
                             for charges in 1..=c.charges().min(c.ap) {
                                 v.push(C::Shoot { ch, weapon: pocket, alien: a.id, charges });
                             }
                         }
                     }
                     Item::Grenade => {
-                        for t in 0..base.terrain.len() as Tile {
+                        let (x, y) = base.xy(at);
+                        let near = (-2..=2)
+                            .flat_map(|dy| (-2..=2).map(move |dx| (x + dx, y + dy)))
+                            .filter_map(|(x, y)| base.at(x, y));
+                        for t in near {
                             if base.distance(at, t) <= 2 && base.terrain(t) != Terrain::Wall {
                                 for area in grenade_areas(s, t) {
                                     v.push(C::Throw { ch, pocket, at: t, area });
@@ -574,12 +618,12 @@ fn grenade_area_ok(s: &AlienState, at: Tile, area: &[Tile]) -> bool {
 /// made by [`decide`].
 fn check(s: &AlienState, actor: Actor, cmd: &AlienCommand) -> std::result::Result<(), RuleError> {
     let mut probe = Randomness::new(0, 0, Some(vec![1; 16]));
-    decide_inner(s, actor, cmd, &mut probe).map(|_| ())
+    decide_inner(s, actor, cmd, &mut probe, true).map(|_| ())
 }
 
 /// Decide a command into events.
 pub fn decide(s: &AlienState, actor: Actor, cmd: &AlienCommand, rng: &mut Randomness) -> Res {
-    let mut events = decide_inner(s, actor, cmd, rng)?;
+    let mut events = decide_inner(s, actor, cmd, rng, false)?;
     // After a command of the expedition: tasks done, the Queen of Option 2,
     // and the end of the battle.
     let mut after = s.clone();
@@ -628,9 +672,61 @@ pub fn decide(s: &AlienState, actor: Actor, cmd: &AlienCommand, rng: &mut Random
         };
         if let Some(result) = end {
             events.push(E::Ended { result });
+        } else if after.phase == Phase::Expedition
+            && after
+                .expedition_seats()
+                .into_iter()
+                .all(|seat| after.seats_done.contains(&seat) || !after.seat_alive(seat))
+        {
+            events.extend(end_of_phase(&mut after));
         }
     }
     Ok(events)
+}
+
+/// The end of the expedition's phase: when the APC's fuel is gone everyone
+/// aboard gets out, onto the nearest free tiles (assumed); then phase 2.
+fn end_of_phase(after: &mut AlienState) -> Vec<E> {
+    let mut events = Vec::new();
+    if after.apc.fuel == 0 {
+        for i in 0..after.characters.len() {
+            if after.characters[i].pos != Pos::Apc {
+                continue;
+            }
+            let ok = |t: Tile| {
+                character_ground(after, t)
+                    && after.character_at(t).is_none()
+                    && !after.alien_at(t)
+                    && t != after.apc.at
+            };
+            let near = reach(after, after.apc.at, 30, ok, |_| true);
+            let e = match near.iter().find(|x| x.0 != after.apc.at) {
+                Some(&(to, _)) => E::Disembarked { ch: i as u8, to },
+                None => E::CharacterKilled { ch: i as u8 },
+            };
+            apply(after, &e);
+            events.push(e);
+        }
+    }
+    let e = E::PhaseBegun {
+        phase: Phase::Hatching,
+    };
+    apply(after, &e);
+    events.push(e);
+    events
+}
+
+/// Steps from a landing-field tile to the base, over the landing field.
+pub fn landing_exit_steps(s: &AlienState, from: Tile) -> u8 {
+    let base = &s.content.base;
+    reach(s, from, 40, |t| base.terrain(t) != Terrain::Wall, |t| {
+        base.terrain(t) == Terrain::Landing
+    })
+    .into_iter()
+    .filter(|x| base.terrain(x.0) != Terrain::Landing)
+    .map(|x| x.1)
+    .min()
+    .unwrap_or(u8::MAX)
 }
 
 /// A character on the landing field, or aboard the APC standing there.
@@ -755,6 +851,7 @@ fn decide_inner(
     actor: Actor,
     cmd: &AlienCommand,
     rng: &mut Randomness,
+    dry: bool,
 ) -> Res {
     use AlienCommand as C;
     if s.over.is_some() {
@@ -827,8 +924,11 @@ fn decide_inner(
                 }
                 return Ok(vec![E::Boarded { ch: *ch }]);
             }
-            let from_landing = base.terrain(at) == Terrain::Landing;
-            let landing_ok = base.terrain(*to) == Terrain::Landing && from_landing;
+            // Still on the landing field, a character may only make its way
+            // out: onto a landing tile nearer the base (assumed).
+            let landing_ok = base.terrain(*to) == Terrain::Landing
+                && base.terrain(at) == Terrain::Landing
+                && landing_exit_steps(s, *to) < landing_exit_steps(s, at);
             if !character_ground(s, *to) && !landing_ok {
                 return Err(illegal(
                     "4.1",
@@ -1012,6 +1112,9 @@ fn decide_inner(
                     "5",
                     "the line of fire passes through a wall, a character or another alien",
                 ));
+            }
+            if dry {
+                return Ok(Vec::new());
             }
             let force = i32::from(c.strength) + i32::from(wp.power) * i32::from(*charges)
                 - s.alien_force(a);
@@ -1278,43 +1381,7 @@ fn decide_inner(
         }
         C::EndPhase => {
             expedition_turn(s, actor)?;
-            let mut events = vec![E::SeatDone { seat: actor.0 }];
-            let all = s
-                .expedition_seats()
-                .into_iter()
-                .filter(|&seat| seat != actor.0 && s.seat_alive(seat))
-                .all(|seat| s.seats_done.contains(&seat));
-            if all {
-                let mut after = s.clone();
-                apply(&mut after, &events[0]);
-                if s.apc.fuel == 0 {
-                    // Fuel gone: everyone out, onto the nearest free tiles (assumed).
-                    for (i, c) in s.characters.iter().enumerate() {
-                        if c.pos == Pos::Apc {
-                            let ok = |t: Tile| {
-                                character_ground(&after, t)
-                                    && after.character_at(t).is_none()
-                                    && !after.alien_at(t)
-                                    && t != after.apc.at
-                            };
-                            let near = reach(&after, after.apc.at, 30, ok, |_| true);
-                            if let Some(&(to, _)) = near.iter().find(|x| x.0 != after.apc.at) {
-                                let e = E::Disembarked { ch: i as u8, to };
-                                apply(&mut after, &e);
-                                events.push(e);
-                            } else {
-                                let e = E::CharacterKilled { ch: i as u8 };
-                                apply(&mut after, &e);
-                                events.push(e);
-                            }
-                        }
-                    }
-                }
-                events.push(E::PhaseBegun {
-                    phase: Phase::Hatching,
-                });
-            }
-            Ok(events)
+            Ok(vec![E::SeatDone { seat: actor.0 }])
         }
         C::Hatch { parts } => {
             alien_phase(s, actor, Phase::Hatching)?;
@@ -1416,6 +1483,9 @@ fn decide_inner(
                 .filter_map(|&id| s.alien(id))
                 .map(|a| s.alien_force(a))
                 .sum();
+            if dry {
+                return Ok(Vec::new());
+            }
             let force = sum - i32::from(s.characters[usize::from(*ch)].strength);
             let roll = rng.d6()?;
             let result = s.content.table.result(force, roll);

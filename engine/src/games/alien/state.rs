@@ -353,10 +353,11 @@ pub fn apply(state: &mut AlienState, event: &AlienEvent) {
                 }
             } else if let Item::Weapon(w) = item {
                 if let Some(n) = state.weapons_taken.get_mut(usize::from(*w)) {
-                    *n += 1;
+                    *n = n.saturating_add(1);
                 }
             } else {
-                state.taken[item.kind().index()] += 1;
+                let k = item.kind().index();
+                state.taken[k] = state.taken[k].saturating_add(1);
             }
         }
         E::Dropped { ch, pocket, leave } => {
