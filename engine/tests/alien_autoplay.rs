@@ -124,6 +124,9 @@ fn soak_a_thousand_random_battles() {
                     let (r, n) = check(10_000 + seed);
                     turns += u64::from(n);
                     tally[r as usize] += 1;
+                    if seed % 100 == 99 {
+                        println!("battle {seed}: {tally:?} so far on thread {k}");
+                    }
                 }
                 (tally, turns)
             })
@@ -146,4 +149,24 @@ fn soak_a_thousand_random_battles() {
         tally[2],
         turns as f64 / 1000.0
     );
+}
+
+/// One battle's end state, for looking into a seed: `SEED=n CAP=m`.
+#[test]
+#[ignore = "a look into one seed"]
+fn diag() {
+    let seed: u64 = std::env::var("SEED").map_or(0, |s| s.parse().unwrap());
+    let cap = std::env::var("CAP").ok().and_then(|n| n.parse().ok()).unwrap_or(300_000);
+    let t = std::time::Instant::now();
+    let s = play(seed, config(seed), cap);
+    let st = s.state();
+    println!("{} entries in {:?}", s.records().len(), t.elapsed());
+    println!(
+        "turn {} phase {:?} aliens {} over {:?} queen {:?} points {} apc {:?}",
+        st.turn, st.phase, st.aliens.len(), st.over, st.queen, st.points, st.apc
+    );
+    for (i, c) in st.characters.iter().enumerate() {
+        let at = c.tile().map(|t| st.content.base.name(t));
+        println!("{} {:?} {:?} s{} ap{} {:?}", st.name(i as u8), c.pos, at, c.strength, c.ap, c.items);
+    }
 }

@@ -142,16 +142,16 @@ fn clause_10_a_character_who_cannot_withdraw_loses_a_point_per_tile() {
     // he cannot withdraw at all: 2 + 2 lost.
     let mut s = at("character hicks at G15\nalien 4 at G14\n");
     s.phase = Phase::Attacks;
-    // One alien: 4 - 5 = -1, roll 6 gives A1/1; use a table force of +3 by
-    // doubling in a duct instead: put a second alien... G15 has one neighbour.
+    // One alien: 4 - 5 = -1, roll 6: both lose one, no withdrawal.
     let ev = act(&mut s, ALIEN, C::Attack { ch: 0 }, &[6]);
     let E::Attacked { result, .. } = &ev[0] else { panic!() };
-    assert_eq!(result.attacker, Hit { lost: 1, withdraw: 1 });
+    assert_eq!((result.attacker, result.defender), (Hit { lost: 1, withdraw: 0 }, Hit { lost: 1, withdraw: 0 }));
+    assert_eq!((s.characters[0].strength, s.aliens[0].strength), (4, 3));
     let mut s = at("character hicks at G15 strength 3\nalien 4 at G14\n");
     s.phase = Phase::Attacks;
-    // 4 - 3 = +1, roll 6: D1/0. Then strength 2.
+    // 4 - 3 = +1, roll 6: D1/1; the only tile back is the alien's: 1 + 1.
     act(&mut s, ALIEN, C::Attack { ch: 0 }, &[6]);
-    assert_eq!(s.characters[0].strength, 2);
+    assert_eq!(s.characters[0].strength, 1);
     let mut s = at("character hicks at G15 strength 3\nalien 4 at G14\n");
     s.content.table = parse_table(&format!("columns 0\n{}", (1..=6).map(|r| format!("roll {r} D1/2\n")).collect::<String>())).unwrap();
     s.phase = Phase::Attacks;
