@@ -1,0 +1,397 @@
+//! # Alien (Artur Górski)
+//!
+//! The expedition against the Alien Queen, from rule text 004
+//! (`../shared/seeds/004_39c9e975b49c8b56.txt`). Two to seven players: seat 0
+//! is the Alien Queen's player, seats 1 and up share the six characters of
+//! the expedition. `RULES.md` beside this file maps every clause to code
+//! and tests and lists every assumption.
+//!
+//! A turn is two phases. Phase 1: the APC drives (before any character
+//! acts), then every expedition seat acts with its characters' six action
+//! points and ends the phase. Phase 2 is the Alien player's and the game's:
+//! the game rolls the hatching die ([`crate::Game::automatic`]), the Alien
+//! player splits the roll into new aliens and places them, moves the
+//! aliens, the game merges aliens in ducts (metamorphosis), and the Alien
+//! player attacks with every alien next to a character; then the game
+//! begins the next turn.
+//!
+//! Task cards are hidden from the Alien player ([`Alien::view`],
+//! [`Alien::view_event`]) until a task is done.
+//!
+//! Modules: [`data`] (the base, items, characters, FIGHT RESULT table and
+//! task cards as data), [`state`] (state, events, `apply`), [`rules`]
+//! (commands, `decide`, `legal`), [`position`] (position files),
+//! [`describe`] and [`scene`].
+
+pub mod data;
+pub mod describe;
+pub mod position;
+pub mod rules;
+pub mod scene;
+pub mod state;
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{
+    Actor, Anchors, Ask, Fate, FlowMark, Game, GameOption, OptionKind, Outcome, PieceResult,
+    RuleError, ScenarioInfo, SeatScore, SetupError,
+};
+use crate::rng::Randomness;
+use crate::scene::Scene;
+
+pub use rules::AlienCommand;
+use state::{ACTION_POINTS, Apc, Character, Phase, Pos, Queen, QueenOption};
+pub use state::{AlienEvent, AlienState};
+
+/// The game.
+pub struct Alien;
+
+/// How a battle is set up.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AlienConfig {
+    /// Players, 2 to 7: seat 0 the Alien Queen, the others the expedition.
+    pub players: u8,
+    /// How the Queen is killed: 1 (declare an attack after a task, a die
+    /// against the points) or 2 (a number of tasks agreed before the game).
+    pub queen: u8,
+    /// Option 2: tasks to do.
+    pub tasks: u8,
+    /// A shipped scenario id (only `standard`).
+    pub scenario: String,
+    /// A position file to start from (see [`position`]).
+    pub scenario_text: Option<String>,
+    /// A player's own base, items, characters, FIGHT RESULT table or task cards.
+    pub base_text: Option<String>,
+    pub items_text: Option<String>,
+    pub characters_text: Option<String>,
+    pub table_text: Option<String>,
+    pub tasks_text: Option<String>,
+}
+
+impl Default for AlienConfig {
+    fn default() -> Self {
+        Self {
+            players: 2,
+            queen: 1,
+            tasks: 3,
+            scenario: String::new(),
+            scenario_text: None,
+            base_text: None,
+            items_text: None,
+            characters_text: None,
+            table_text: None,
+            tasks_text: None,
+        }
+    }
+}
+
+/// The state before the first command.
+pub fn start(config: &AlienConfig) -> Result<AlienState, SetupError> {
+    if !(2..=7).contains(&config.players) {
+        return Err(SetupError("Alien is played by 2 to 7 players".into()));
+    }
+    if !config.scenario.is_empty() && config.scenario != "standard" {
+        return Err(SetupError(format!(
+            "there is no Alien scenario '{}' (try: standard, or a position file)",
+            config.scenario
+        )));
+    }
+    let option = match config.queen {
+        1 => QueenOption::Declare,
+        2 if (1..=20).contains(&config.tasks) => QueenOption::Tasks(config.tasks),
+        2 => return Err(SetupError("Option 2 needs 1 to 20 tasks".into())),
+        q => {
+            return Err(SetupError(format!(
+                "the Queen is killed by Option 1 or 2, not {q}"
+            )));
+        }
+    };
+    let content = data::content(
+        config.base_text.as_deref(),
+        config.items_text.as_deref(),
+        config.characters_text.as_deref(),
+        config.table_text.as_deref(),
+        config.tasks_text.as_deref(),
+    )
+    .map_err(|e| SetupError(format!("a data file is not valid: {e}")))?;
+    let expedition = config.players - 1;
+    let characters: Vec<Character> = content
+        .characters
+        .iter()
+        .enumerate()
+        .map(|(i, card)| Character {
+            card: i as u8,
+            seat: 1 + (i as u8 % expedition),
+            strength: card.strength,
+            pos: Pos::Tile(content.base.start[i]),
+            items: card.items.clone(),
+            ap: ACTION_POINTS,
+            shot: false,
+            stopped: false,
+            left_apc: false,
+            kills: 0,
+        })
+        .collect();
+    let mut taken = vec![0u8; data::Kind::ALL.len()];
+    let mut weapons_taken = vec![0u8; content.items.weapons.len()];
+    for it in characters.iter().flat_map(|c| c.items.iter()) {
+        match it {
+            data::Item::Weapon(w) => weapons_taken[usize::from(*w)] += 1,
+            other => taken[other.kind().index()] += 1,
+        }
+    }
+    let deck = content.tasks.iter().map(|t| t.n).collect();
+    let mut state = AlienState {
+        apc: Apc {
+            at: content.base.apc,
+            fuel: 0,
+            driven: 0,
+        },
+        content,
+        option,
+        players: config.players,
+        turn: 1,
+        phase: Phase::Expedition,
+        characters,
+        aliens: Vec::new(),
+        next_alien: 1,
+        floor: Vec::new(),
+        collapsed: Vec::new(),
+        taken,
+        weapons_taken,
+        deck,
+        open: Vec::new(),
+        done: Vec::new(),
+        points: 0,
+        may_declare: false,
+        queen: Queen::Alive,
+        acted: false,
+        seats_done: Vec::new(),
+        hatch_roll: None,
+        to_place: Vec::new(),
+        over: None,
+    };
+    if let Some(text) = &config.scenario_text {
+        position::apply_position(&mut state, text)
+            .map_err(|e| SetupError(format!("the position file is not valid: {e}")))?;
+    }
+    Ok(state)
+}
+
+impl Game for Alien {
+    type Config = AlienConfig;
+    type State = AlienState;
+    type Command = AlienCommand;
+    type Event = AlienEvent;
+    const ID: &'static str = "alien";
+    const NAME: &'static str = "Alien";
+    const RULES_VERSION: u32 = 1;
+
+    fn scenarios() -> Vec<ScenarioInfo> {
+        vec![ScenarioInfo {
+            id: "standard".into(),
+            name: "The expedition lands".into(),
+            description: "Every character and the APC (without fuel) on the landing field; no aliens until the first Alien phase.".into(),
+        }]
+    }
+
+    fn options() -> Vec<GameOption> {
+        vec![
+            GameOption {
+                key: "players",
+                group: "Players",
+                label: "Players",
+                help: "Seat 1 runs the Alien Queen's forces; the others share the six characters of the expedition.",
+                kind: OptionKind::Number {
+                    min: 2,
+                    max: 7,
+                    default: 2,
+                },
+            },
+            GameOption {
+                key: "queen",
+                group: "Rules",
+                label: "Killing the Queen: option 1 or 2",
+                help: "1: declare an attack after a task, the Alien player's die against the points. 2: the Queen dies when the agreed number of tasks is done.",
+                kind: OptionKind::Number {
+                    min: 1,
+                    max: 2,
+                    default: 1,
+                },
+            },
+            GameOption {
+                key: "tasks",
+                group: "Rules",
+                label: "Option 2: tasks to kill the Queen",
+                help: "How many completed tasks kill the Queen under option 2.",
+                kind: OptionKind::Number {
+                    min: 1,
+                    max: 20,
+                    default: 3,
+                },
+            },
+        ]
+    }
+
+    fn setup(config: &AlienConfig) -> Result<AlienState, SetupError> {
+        start(config)
+    }
+
+    fn decide(
+        state: &AlienState,
+        actor: Actor,
+        command: &AlienCommand,
+        rng: &mut Randomness,
+    ) -> Result<Vec<AlienEvent>, RuleError> {
+        rules::decide(state, actor, command, rng)
+    }
+
+    fn apply(state: &mut AlienState, event: &AlienEvent) {
+        state::apply(state, event);
+    }
+
+    fn legal(state: &AlienState) -> Vec<(Actor, AlienCommand)> {
+        rules::legal(state)
+    }
+
+    fn automatic(state: &AlienState) -> Option<AlienCommand> {
+        rules::automatic(state)
+    }
+
+    fn asked(state: &AlienState) -> Vec<Ask> {
+        rules::asked(state)
+    }
+
+    fn outcome(state: &AlienState) -> Option<Outcome> {
+        let result = state.over?;
+        let expedition: Vec<Actor> = state.expedition_seats().into_iter().map(Actor).collect();
+        let (winners, summary) = match result {
+            state::Result::Expedition => (
+                expedition.clone(),
+                "The expedition wins: the Queen is dead and a character reached the ship",
+            ),
+            state::Result::Draw => (
+                Vec::new(),
+                "A draw: the Queen is dead, but every member of the expedition was killed",
+            ),
+            state::Result::Aliens => (
+                vec![Actor(0)],
+                "The Aliens win: every member of the expedition was killed",
+            ),
+        };
+        let pieces = state
+            .characters
+            .iter()
+            .map(|c| PieceResult {
+                id: state.content.characters[usize::from(c.card)].id.clone(),
+                seat: Actor(c.seat),
+                fate: match c.pos {
+                    Pos::Dead => Fate::Killed,
+                    Pos::Tile(t)
+                        if state.content.base.terrain(t) == data::Terrain::Landing
+                            && result == state::Result::Expedition =>
+                    {
+                        Fate::Escaped
+                    }
+                    _ => Fate::Survived,
+                },
+                kills: Some(c.kills),
+            })
+            .collect();
+        Some(Outcome {
+            winners,
+            scores: std::iter::once(Actor(0))
+                .chain(expedition)
+                .map(|seat| SeatScore {
+                    seat,
+                    points: if seat == Actor(0) {
+                        0
+                    } else {
+                        i64::from(state.points)
+                    },
+                })
+                .collect(),
+            pieces,
+            summary: summary.into(),
+        })
+    }
+
+    fn view(state: &AlienState, viewer: Actor) -> AlienState {
+        if viewer != Actor(0) || state.over.is_some() {
+            return state.clone();
+        }
+        // The Alien player sees how many cards are drawn and left, not which.
+        let mut seen = state.clone();
+        seen.open = vec![0; state.open.len()];
+        seen.deck = vec![0; state.deck.len()];
+        seen
+    }
+
+    fn view_event(event: &AlienEvent, viewer: Actor) -> AlienEvent {
+        match event {
+            AlienEvent::TaskDrawn { .. } if viewer == Actor(0) => AlienEvent::TaskDrawn { card: 0 },
+            e => e.clone(),
+        }
+    }
+
+    fn seats(state: &AlienState) -> Vec<Actor> {
+        (0..state.players).map(Actor).collect()
+    }
+
+    fn actor_name(actor: Actor) -> String {
+        if actor.0 == 0 {
+            "Alien Queen".into()
+        } else {
+            format!("Expedition {}", actor.0)
+        }
+    }
+
+    fn seat_name(state: &AlienState, actor: Actor) -> String {
+        if actor.0 == 0 || state.players == 2 {
+            if actor.0 == 0 {
+                return "Alien Queen".into();
+            }
+            return "Expedition".into();
+        }
+        let names: Vec<String> = state
+            .characters
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.seat == actor.0)
+            .map(|(i, _)| state.name(i as u8))
+            .collect();
+        format!("Expedition {} ({})", actor.0, names.join(", "))
+    }
+
+    fn describe_command(state: &AlienState, actor: Actor, command: &AlienCommand) -> String {
+        describe::command(state, actor, command)
+    }
+
+    fn describe_event(state: &AlienState, event: &AlienEvent) -> String {
+        describe::event(state, event)
+    }
+
+    fn flow(state: &AlienState) -> FlowMark {
+        let phase = match (state.over, state.phase) {
+            (Some(_), _) => "Battle over",
+            (None, Phase::Expedition) => "Phase 1: Expedition",
+            (None, Phase::Hatching) => "Phase 2: Hatching",
+            (None, Phase::Moving) => "Phase 2: Aliens' movement",
+            (None, Phase::Metamorphosis) => "Phase 2: Metamorphosis",
+            (None, Phase::Attacks) => "Phase 2: Aliens' attacks",
+        };
+        FlowMark {
+            turn: state.turn,
+            phase: phase.into(),
+        }
+    }
+
+    fn scene(state: &AlienState) -> Scene {
+        scene::scene(state)
+    }
+
+    fn anchors(state: &AlienState, command: &AlienCommand) -> Anchors {
+        scene::anchors(state, command)
+    }
+}

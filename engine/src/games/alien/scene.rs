@@ -1,0 +1,439 @@
+//! The base as shapes: tiles, storages, computers, hatching places,
+//! airlocks, the APC and its passengers, the track outside, the task track,
+//! characters and aliens.
+
+use crate::game::Anchors;
+use crate::scene::{Item, ItemKind, Rgba, Scene, Shape};
+
+use super::data::{Item as Token, Store, Terrain, Tile};
+use super::rules::AlienCommand as C;
+use super::state::{AlienState, Pos};
+
+pub const TILE: f32 = 40.0;
+
+fn rect(
+    id: String,
+    kind: ItemKind,
+    min: [f32; 2],
+    max: [f32; 2],
+    fill: Rgba,
+    tip: Option<String>,
+) -> Item {
+    Item {
+        id,
+        kind,
+        shape: Shape::Rect {
+            min,
+            max,
+            rounding: 2.0,
+        },
+        fill,
+        stroke: (1.0, Rgba::rgb(40, 40, 40)),
+        tooltip: tip,
+    }
+}
+
+fn text(id: String, pos: [f32; 2], t: String, size: f32, fill: Rgba) -> Item {
+    Item {
+        id,
+        kind: ItemKind::Label,
+        shape: Shape::Text { pos, text: t, size },
+        fill,
+        stroke: (0.0, Rgba::BLACK),
+        tooltip: None,
+    }
+}
+
+fn token_letter(t: Token) -> &'static str {
+    match t {
+        Token::Suit => "S",
+        Token::Fuel => "F",
+        Token::Disk => "D",
+        Token::Spare => "P",
+        Token::Explosive => "X",
+        Token::Medkit => "+",
+        Token::Grenade => "G",
+        Token::Ammo(_) => "A",
+        Token::Weapon(_) => "W",
+    }
+}
+
+pub fn scene(s: &AlienState) -> Scene {
+    let b = &s.content.base;
+    let (w, h) = (f32::from(b.width), f32::from(b.height));
+    let side = 6.0 * TILE;
+    let mut items = Vec::new();
+    let centre = |t: Tile| {
+        let (x, y) = b.xy(t);
+        [(x as f32 + 0.5) * TILE, (y as f32 + 0.5) * TILE]
+    };
+    for t in 0..b.terrain.len() as Tile {
+        let (x, y) = b.xy(t);
+        let min = [x as f32 * TILE, y as f32 * TILE];
+        let max = [min[0] + TILE, min[1] + TILE];
+        let terr = b.terrain(t);
+        let fill = match terr {
+            Terrain::Wall => Rgba::rgb(45, 45, 50),
+            Terrain::Corridor => Rgba::rgb(170, 170, 165),
+            Terrain::Room => Rgba::rgb(215, 205, 180),
+            Terrain::Duct => Rgba::rgb(110, 120, 140),
+            Terrain::Landing => Rgba::rgb(120, 170, 110),
+            Terrain::Airlock(_) => Rgba::rgb(230, 200, 60),
+        };
+        let what = match terr {
+            Terrain::Wall => "wall".to_owned(),
+            Terrain::Corridor => "corridor".into(),
+            Terrain::Room => "room".into(),
+            Terrain::Duct => "air duct (aliens count double)".into(),
+            Terrain::Landing => "landing field".into(),
+            Terrain::Airlock(n) => format!("airlock {n}"),
+        };
+        items.push(rect(
+            format!("tile:{}", b.name(t)),
+            if terr == Terrain::Wall {
+                ItemKind::Terrain
+            } else {
+                ItemKind::Hex
+            },
+            min,
+            max,
+            fill,
+            Some(format!("{}: {what}", b.describe(t))),
+        ));
+        if terr == Terrain::Duct {
+            items.push(Item {
+                id: format!("hatching:{}", b.name(t)),
+                kind: ItemKind::Terrain,
+                shape: Shape::Line(vec![
+                    [min[0] + 4.0, max[1] - 4.0],
+                    [max[0] - 4.0, min[1] + 4.0],
+                ]),
+                fill: Rgba::rgb(70, 80, 95),
+                stroke: (2.0, Rgba::rgb(70, 80, 95)),
+                tooltip: None,
+            });
+        }
+        if let Terrain::Airlock(n) = terr {
+            items.push(text(
+                format!("airlock:{n}"),
+                centre(t),
+                n.to_string(),
+                18.0,
+                Rgba::BLACK,
+            ));
+        }
+    }
+    for (st, t) in &b.stores {
+        let c = centre(*t);
+        let letter = match st {
+            Store::Suits => "SUIT",
+            Store::Fuel => "FUEL",
+            Store::Warehouse => "COMP",
+            Store::Magazine => "MAG",
+            Store::Medical => "MED",
+            Store::Armoury => "ARM",
+        };
+        items.push(text(
+            format!("store:{}", b.name(*t)),
+            [c[0], c[1] - 13.0],
+            letter.into(),
+            9.0,
+            Rgba::rgb(90, 30, 30),
+        ));
+    }
+    for (i, t) in b.computers.iter().enumerate() {
+        let c = centre(*t);
+        items.push(text(
+            format!("computer:{}", i + 1),
+            [c[0], c[1] - 13.0],
+            format!("PC{}", i + 1),
+            10.0,
+            Rgba::rgb(20, 40, 140),
+        ));
+    }
+    for (i, t) in b.hatches.iter().enumerate() {
+        let c = centre(*t);
+        items.push(text(
+            format!("hatch:{}", i + 1),
+            [c[0], c[1] + 14.0],
+            format!("H{}", i + 1),
+            10.0,
+            Rgba::rgb(140, 20, 20),
+        ));
+    }
+    for p in &b.places {
+        let c = centre(p.tile);
+        items.push(text(
+            format!("place:{}", p.id),
+            [c[0], c[1] + 14.0],
+            p.name.chars().take(7).collect(),
+            8.0,
+            Rgba::rgb(60, 60, 60),
+        ));
+    }
+    for t in &s.collapsed {
+        let (x, y) = b.xy(*t);
+        let min = [x as f32 * TILE + 3.0, y as f32 * TILE + 3.0];
+        items.push(rect(
+            format!("collapsed:{}", b.name(*t)),
+            ItemKind::Marker,
+            min,
+            [min[0] + TILE - 6.0, min[1] + TILE - 6.0],
+            Rgba::rgb(60, 30, 20),
+            Some("collapsed corridor".into()),
+        ));
+    }
+    for (i, (t, it)) in s.floor.iter().enumerate() {
+        let c = centre(*t);
+        items.push(rect(
+            format!("floor:{i}"),
+            ItemKind::Marker,
+            [c[0] + 6.0, c[1] + 6.0],
+            [c[0] + 18.0, c[1] + 18.0],
+            Rgba::rgb(250, 250, 250),
+            Some(s.content.items.name(*it)),
+        ));
+    }
+    // The APC.
+    let passengers: Vec<String> = s
+        .characters
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.pos == Pos::Apc)
+        .map(|(i, _)| s.name(i as u8))
+        .collect();
+    let a = centre(s.apc.at);
+    items.push(rect(
+        "apc".into(),
+        ItemKind::Counter,
+        [a[0] - 17.0, a[1] - 12.0],
+        [a[0] + 17.0, a[1] + 12.0],
+        Rgba::rgb(60, 90, 60),
+        Some(format!(
+            "APC: fuel for {} phase(s); aboard: {}",
+            s.apc.fuel,
+            if passengers.is_empty() {
+                "no one".into()
+            } else {
+                passengers.join(", ")
+            }
+        )),
+    ));
+    items.push(text(
+        "apc:label".into(),
+        a,
+        format!(
+            "APC{}",
+            if s.apc.fuel > 0 {
+                format!(" {}", s.apc.fuel)
+            } else {
+                String::new()
+            }
+        ),
+        10.0,
+        Rgba::WHITE,
+    ));
+    // Side panel: APC passengers, the track outside, the task track.
+    let sx = w * TILE + 10.0;
+    items.push(text(
+        "panel:apc".into(),
+        [sx + side / 2.0, 14.0],
+        format!(
+            "APC: {}",
+            if passengers.is_empty() {
+                "empty".into()
+            } else {
+                passengers.join(", ")
+            }
+        ),
+        11.0,
+        Rgba::WHITE,
+    ));
+    for k in 0..b.track {
+        let y = 40.0 + f32::from(k) * TILE;
+        let label = if k == 0 {
+            "we".to_owned()
+        } else if k + 1 == b.track {
+            "you".into()
+        } else {
+            format!("{}", k + 1)
+        };
+        items.push(rect(
+            format!("track:{k}"),
+            ItemKind::Hex,
+            [sx, y],
+            [sx + TILE * 3.0, y + TILE - 4.0],
+            Rgba::rgb(20, 20, 40),
+            Some(format!("track crossings, space {} ({label})", k + 1)),
+        ));
+        items.push(text(
+            format!("track:{k}:label"),
+            [sx + 12.0, y + 18.0],
+            label,
+            9.0,
+            Rgba::rgb(200, 200, 200),
+        ));
+    }
+    let ty = 60.0 + f32::from(b.track) * TILE;
+    items.push(text(
+        "tasks:points".into(),
+        [sx + side / 2.0, ty],
+        format!(
+            "Task points: {}   Queen: {}",
+            s.points,
+            if s.queen_dead() { "dead" } else { "alive" }
+        ),
+        11.0,
+        Rgba::WHITE,
+    ));
+    for (i, card) in s.open.iter().enumerate() {
+        let t = if *card == 0 {
+            "a task card you may not see".to_owned()
+        } else {
+            s.content
+                .tasks
+                .iter()
+                .find(|t| t.n == *card)
+                .map_or_else(String::new, |t| format!("{}: {}", t.n, t.text))
+        };
+        items.push(text(
+            format!("task:{i}"),
+            [sx + side / 2.0, ty + 18.0 * (i as f32 + 1.0)],
+            t,
+            9.0,
+            Rgba::rgb(230, 230, 150),
+        ));
+    }
+    // Characters.
+    for (i, c) in s.characters.iter().enumerate() {
+        let card = &s.content.characters[usize::from(c.card)];
+        let pockets: Vec<String> = c.items.iter().map(|it| s.content.items.name(*it)).collect();
+        let tip = format!(
+            "{}: strength {}/{}, {} action points left; pockets: {}",
+            card.name,
+            c.strength,
+            card.strength,
+            c.ap,
+            if pockets.is_empty() {
+                "empty".into()
+            } else {
+                pockets.join(", ")
+            }
+        );
+        let at = match c.pos {
+            Pos::Tile(t) => centre(t),
+            Pos::Outside(k) => [
+                sx + 60.0 + 14.0 * (i as f32 % 4.0),
+                40.0 + f32::from(k) * TILE + 18.0,
+            ],
+            Pos::Apc | Pos::Dead => continue,
+        };
+        items.push(Item {
+            id: format!("char:{}", card.id),
+            kind: ItemKind::Counter,
+            shape: Shape::Circle {
+                center: at,
+                radius: 15.0,
+            },
+            fill: if card.android {
+                Rgba::rgb(200, 220, 255)
+            } else {
+                Rgba::rgb(60, 110, 200)
+            },
+            stroke: (2.0, Rgba::WHITE),
+            tooltip: Some(tip),
+        });
+        let pocket_marks: String = c.items.iter().map(|it| token_letter(*it)).collect();
+        items.push(text(
+            format!("char:{}:label", card.id),
+            [at[0], at[1] - 4.0],
+            format!("{}{}", &card.name[..2.min(card.name.len())], c.strength),
+            10.0,
+            Rgba::WHITE,
+        ));
+        items.push(text(
+            format!("char:{}:pockets", card.id),
+            [at[0], at[1] + 8.0],
+            pocket_marks,
+            8.0,
+            Rgba::rgb(255, 240, 120),
+        ));
+    }
+    // Aliens (a stack on a hatching place drawn side by side).
+    for (k, al) in s.aliens.iter().enumerate() {
+        let mut c = centre(al.at);
+        let below = s.aliens[..k].iter().filter(|o| o.at == al.at).count() as f32;
+        c[0] += below * 8.0;
+        let duct = b.terrain(al.at) == Terrain::Duct;
+        items.push(rect(
+            format!("alien:{}", al.id),
+            ItemKind::Counter,
+            [c[0] - 12.0, c[1] - 12.0],
+            [c[0] + 12.0, c[1] + 12.0],
+            Rgba::rgb(170, 20, 20),
+            Some(format!(
+                "alien {}: strength {}{}",
+                al.id,
+                al.strength,
+                if duct {
+                    format!(", {} in this duct", 2 * al.strength)
+                } else {
+                    String::new()
+                }
+            )),
+        ));
+        items.push(text(
+            format!("alien:{}:label", al.id),
+            c,
+            if duct {
+                format!("{}x2", al.strength)
+            } else {
+                al.strength.to_string()
+            },
+            11.0,
+            Rgba::WHITE,
+        ));
+    }
+    Scene {
+        width: w * TILE + side + 20.0,
+        height: h.max(10.0) * TILE,
+        background: Some(Rgba::rgb(25, 25, 30)),
+        items,
+    }
+}
+
+/// Where a command sits on the board.
+pub fn anchors(s: &AlienState, c: &C) -> Anchors {
+    let b = &s.content.base;
+    let tile = |t: &Tile| Some(format!("tile:{}", b.name(*t)));
+    let ch = |ch: &u8| {
+        s.characters
+            .get(usize::from(*ch))
+            .map(|c| format!("char:{}", s.content.characters[usize::from(c.card)].id))
+    };
+    let (subject, target) = match c {
+        C::Drive { to } => (Some("apc".into()), tile(to)),
+        C::Move { ch: c, to } | C::Leave { ch: c, to } => (ch(c), tile(to)),
+        C::Shoot { ch: c, alien, .. } => (ch(c), Some(format!("alien:{alien}"))),
+        C::Throw { ch: c, at, .. } | C::Blow { ch: c, at, .. } => (ch(c), tile(at)),
+        C::Heal { ch: c, patient, .. } => (ch(c), ch(patient)),
+        C::Give { ch: c, to, .. } => (ch(c), ch(to)),
+        C::Take { ch: c, .. }
+        | C::Drop { ch: c, .. }
+        | C::Read { ch: c, .. }
+        | C::Repair { ch: c, .. }
+        | C::Fuel { ch: c, .. }
+        | C::GoOut { ch: c }
+        | C::ComeIn { ch: c, .. } => (ch(c), None),
+        C::Place { hatch } => (
+            None,
+            b.hatches
+                .get(usize::from(*hatch).wrapping_sub(1))
+                .and_then(|t| tile(t)),
+        ),
+        C::MoveAlien { alien, to } => (Some(format!("alien:{alien}")), tile(to)),
+        C::Attack { ch: c } => (None, ch(c)),
+        _ => (None, None),
+    };
+    Anchors { subject, target }
+}

@@ -1,0 +1,858 @@
+//! The expedition: players and phases (1, 2), characters (3), action points
+//! (4), moving (4.1), the APC (4.2), outside (4.3) and items (5).
+
+#[path = "alien_support.rs"]
+mod support;
+
+use support::*;
+use xenolog_engine::games::alien::data::{Item, Kind};
+use xenolog_engine::games::alien::state::{AlienEvent as E, Phase, Pos};
+use xenolog_engine::games::alien::{Alien, AlienCommand as C, AlienConfig};
+use xenolog_engine::{Actor, Game};
+
+#[test]
+fn clause_1_two_to_seven_players_share_the_six_characters() {
+    let s = with(AlienConfig {
+        players: 4,
+        ..AlienConfig::default()
+    });
+    let seats: Vec<u8> = s.characters.iter().map(|c| c.seat).collect();
+    assert_eq!(seats, vec![1, 2, 3, 1, 2, 3]);
+    assert_eq!(Alien::seats(&s).len(), 4);
+    assert_eq!(Alien::seat_name(&s, Actor(0)), "Alien Queen");
+    for bad in [1, 8] {
+        assert!(
+            xenolog_engine::games::alien::start(&AlienConfig {
+                players: bad,
+                ..AlienConfig::default()
+            })
+            .is_err()
+        );
+    }
+    // Another seat's character is not yours.
+    let e = refused(
+        &s,
+        Actor(2),
+        C::Move {
+            ch: 0,
+            to: t("F12"),
+        },
+    );
+    assert_eq!(e.kind, xenolog_engine::RuleErrorKind::NotYourTurn);
+}
+
+#[test]
+fn clause_2_the_two_phases_in_their_order() {
+    let mut s = at("");
+    assert_eq!(s.phase, Phase::Expedition);
+    act(&mut s, EXPEDITION, C::EndPhase, &[]);
+    assert_eq!(s.phase, Phase::Hatching);
+    assert_eq!(Alien::automatic(&s), Some(C::RollHatch));
+    act(&mut s, Actor::SYSTEM, C::RollHatch, &[3]);
+    assert_eq!(s.hatch_roll, Some(3));
+    act(&mut s, ALIEN, C::Hatch { parts: vec![3] }, &[]);
+    act(&mut s, ALIEN, C::Place { hatch: 2 }, &[]);
+    assert_eq!(s.phase, Phase::Moving);
+    act(&mut s, ALIEN, C::EndMoves, &[]);
+    assert_eq!(s.phase, Phase::Metamorphosis);
+    steps(&mut s);
+    assert_eq!((s.phase, s.turn), (Phase::Expedition, 2));
+}
+
+#[test]
+fn clause_3_strength_lost_healed_never_above_the_start_and_death_loses_the_items() {
+    let mut s =
+        at("character bishop at K9 items medkit medkit\ncharacter hicks at K10 strength 3\n");
+    let (b, h) = (ch(&s, "bishop"), ch(&s, "hicks"));
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Heal {
+            ch: b,
+            pocket: 0,
+            patient: h,
+        },
+        &[],
+    );
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Heal {
+            ch: b,
+            pocket: 0,
+            patient: h,
+        },
+        &[],
+    );
+    assert_eq!(s.characters[h as usize].strength, 5);
+    let mut full = at("character bishop at K9 items medkit\ncharacter hicks at K10\n");
+    let e = refused(
+        &full,
+        EXPEDITION,
+        C::Heal {
+            ch: b,
+            pocket: 0,
+            patient: h,
+        },
+    );
+    assert_eq!(e.clause.as_deref(), Some("3"));
+    // Not next to Bishop: no treatment.
+    act(
+        &mut full,
+        EXPEDITION,
+        C::Move {
+            ch: h,
+            to: t("K11"),
+        },
+        &[],
+    );
+    full.characters[h as usize].strength = 2;
+    refused(
+        &full,
+        EXPEDITION,
+        C::Heal {
+            ch: b,
+            pocket: 0,
+            patient: h,
+        },
+    );
+    // Death at zero: the token leaves the board with its items.
+    let mut s =
+        at("character hudson at G9 strength 1 items rifle ammo\nalien 4 at G8\nalien 4 at G10\n");
+    s.phase = Phase::Attacks;
+    let hu = ch(&s, "hudson");
+    act(&mut s, ALIEN, C::Attack { ch: hu }, &[6]);
+    assert_eq!(s.characters[hu as usize].pos, Pos::Dead);
+    assert!(s.characters[hu as usize].items.is_empty());
+}
+
+#[test]
+fn clause_3_three_pockets_and_the_cards_restrictions_and_starting_items() {
+    let s = at("");
+    let g = ch(&s, "gorman");
+    let gorman = &s.characters[g as usize];
+    assert_eq!(
+        gorman.items.len(),
+        2,
+        "a pistol, a full cartridge, an empty third pocket"
+    );
+    assert_eq!(s.content.items.name(gorman.items[0]), "a pistol");
+    assert_eq!(gorman.items[1], Item::Ammo(4));
+    assert_eq!(s.characters[ch(&s, "hicks") as usize].strength, 5);
+    assert_eq!(s.characters[ch(&s, "hudson") as usize].strength, 5);
+    let mut s = at("character vasquez at I13 items smartgun ammo grenade\n");
+    let v = ch(&s, "vasquez");
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Take {
+            ch: v,
+            item: Item::Explosive,
+        },
+    );
+    assert!(e.message.contains("three pockets"), "{e}");
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Drop {
+            ch: v,
+            pocket: 2,
+            leave: true,
+        },
+        &[],
+    );
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Take {
+            ch: v,
+            item: Item::Explosive,
+        },
+        &[],
+    );
+    // Bishop may not shoot; only Bishop heals.
+    let s = at(
+        "character bishop at N6 items pistol ammo\nalien 1 at P6\ncharacter hicks at K9 items medkit\ncharacter hudson at K10 strength 3\n",
+    );
+    refused(
+        &s,
+        EXPEDITION,
+        C::Shoot {
+            ch: ch(&s, "bishop"),
+            weapon: 0,
+            alien: 1,
+            charges: 1,
+        },
+    );
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Heal {
+            ch: ch(&s, "hicks"),
+            pocket: 0,
+            patient: ch(&s, "hudson"),
+        },
+    );
+    assert!(e.message.contains("Bishop"), "{e}");
+}
+
+#[test]
+fn clause_4_six_action_points_not_carried_over_and_nothing_but_shots_after_shooting() {
+    let mut s = at("character hicks at N6\nalien 1 at R6\n");
+    let h = ch(&s, "hicks");
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Shoot {
+            ch: h,
+            weapon: 0,
+            alien: 1,
+            charges: 1,
+        },
+        &[1],
+    );
+    let e = refused(&s, EXPEDITION, C::Move { ch: h, to: t("M6") });
+    assert!(e.message.contains("has shot"), "{e}");
+    refused(
+        &s,
+        EXPEDITION,
+        C::Drop {
+            ch: h,
+            pocket: 0,
+            leave: true,
+        },
+    );
+    let mut s = at("character hicks at G9 ap 2\n");
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Move {
+            ch: h,
+            to: t("G10"),
+        },
+        &[],
+    );
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Move {
+            ch: h,
+            to: t("G11"),
+        },
+        &[],
+    );
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Move {
+            ch: h,
+            to: t("G12"),
+        },
+    );
+    assert!(e.message.contains("action points"), "{e}");
+    act(&mut s, EXPEDITION, C::EndPhase, &[]);
+    steps(&mut s);
+    let parts = vec![1; s.hatch_roll.unwrap() as usize];
+    act(&mut s, ALIEN, C::Hatch { parts }, &[]);
+    while !s.to_place.is_empty() {
+        act(&mut s, ALIEN, C::Place { hatch: 1 }, &[]);
+    }
+    act(&mut s, ALIEN, C::EndMoves, &[]);
+    steps(&mut s);
+    assert_eq!(
+        s.characters[h as usize].ap, 6,
+        "six again, none carried over"
+    );
+}
+
+#[test]
+fn clause_4_1_no_standing_on_or_passing_through_another_character() {
+    let s = at("character hicks at G9\ncharacter hudson at G10\n");
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Move {
+            ch: ch(&s, "hicks"),
+            to: t("G10"),
+        },
+    );
+    assert_eq!(e.clause.as_deref(), Some("4.1"));
+    refused(
+        &s,
+        EXPEDITION,
+        C::Move {
+            ch: ch(&s, "hicks"),
+            to: t("G11"),
+        },
+    );
+}
+
+#[test]
+fn clause_4_1_a_character_stops_next_to_an_alien() {
+    let mut s = at("character hicks at G9\nalien 2 at G12\n");
+    let h = ch(&s, "hicks");
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Move {
+            ch: h,
+            to: t("G10"),
+        },
+        &[],
+    );
+    let ev = act(
+        &mut s,
+        EXPEDITION,
+        C::Move {
+            ch: h,
+            to: t("G11"),
+        },
+        &[],
+    );
+    assert_eq!(
+        ev[0],
+        E::Moved {
+            ch: h,
+            to: t("G11"),
+            stopped: true
+        }
+    );
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Move {
+            ch: h,
+            to: t("G10"),
+        },
+    );
+    assert!(e.message.contains("stop"), "{e}");
+}
+
+#[test]
+fn clause_4_1_the_landing_field_is_closed_until_the_queen_is_dead() {
+    let mut s = at("character hicks at F12\n");
+    let h = ch(&s, "hicks");
+    // E12 is the start of another character: free it.
+    let v = ch(&s, "hicks");
+    let _ = v;
+    s.characters
+        .iter_mut()
+        .filter(|c| c.pos == Pos::Tile(tile(&at(""), "E12")))
+        .for_each(|c| c.pos = Pos::Dead);
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Move {
+            ch: h,
+            to: t("E12"),
+        },
+    );
+    assert!(e.message.contains("landing field"), "{e}");
+    s.queen = xenolog_engine::games::alien::state::Queen::Dead { hatching: false };
+    let ev = act(
+        &mut s,
+        EXPEDITION,
+        C::Move {
+            ch: h,
+            to: t("E12"),
+        },
+        &[],
+    );
+    assert!(matches!(ev.last(), Some(E::Ended { .. })), "{ev:?}");
+}
+
+#[test]
+fn clause_4_2_the_apc_three_phases_of_ten_tiles_through_corridors_and_rooms() {
+    let mut s = at("character gorman at G13 items fuel\napc G12\ncharacter hicks at H12\n");
+    let g = ch(&s, "gorman");
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Move {
+            ch: g,
+            to: t("G12"),
+        },
+    );
+    assert!(e.message.contains("fuel"), "{e}");
+    act(&mut s, EXPEDITION, C::Fuel { ch: g, pocket: 0 }, &[]);
+    assert_eq!(s.apc.fuel, 3);
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Move {
+            ch: g,
+            to: t("G12"),
+        },
+        &[],
+    );
+    assert_eq!(s.characters[g as usize].pos, Pos::Apc);
+    // The APC moves before the characters act.
+    let e = refused(&s, EXPEDITION, C::Drive { to: t("G11") });
+    assert!(e.message.contains("before"), "{e}");
+    s.acted = false;
+    let route = ["G11", "G10", "G9", "G8", "G7", "G6", "H6", "I6", "J6", "K6"];
+    for (i, name) in route.iter().enumerate() {
+        let ev = act(&mut s, EXPEDITION, C::Drive { to: t(name) }, &[]);
+        assert_eq!(
+            ev[0],
+            E::ApcDrove {
+                to: t(name),
+                fuel_used: i == 0
+            }
+        );
+    }
+    assert_eq!(s.apc.fuel, 2);
+    let e = refused(&s, EXPEDITION, C::Drive { to: t("L6") });
+    assert!(e.message.contains("ten tiles"), "{e}");
+    // No ducts, airlocks or storages.
+    let mut u = at("character gorman at apc\napc O6 fuel 2\n");
+    refused(&u, EXPEDITION, C::Drive { to: t("P6") });
+    u.apc.at = t("W2");
+    refused(&u, EXPEDITION, C::Drive { to: t("X2") });
+    u.apc.at = t("I3");
+    let e = refused(&u, EXPEDITION, C::Drive { to: t("I2") });
+    assert!(e.message.contains("storages"), "{e}");
+}
+
+#[test]
+fn clause_4_2_the_apc_drives_through_aliens_and_passengers_leave_for_a_point_not_to_reboard() {
+    let mut s = at("character gorman at apc\napc G12 fuel 1\nalien 4 at G11\nalien 4 at G10\n");
+    let g = ch(&s, "gorman");
+    act(&mut s, EXPEDITION, C::Drive { to: t("G11") }, &[]);
+    act(&mut s, EXPEDITION, C::Drive { to: t("G10") }, &[]);
+    act(&mut s, EXPEDITION, C::Drive { to: t("G9") }, &[]);
+    assert_eq!(s.apc.fuel, 0, "the last phase of fuel");
+    act(&mut s, EXPEDITION, C::Leave { ch: g, to: t("G8") }, &[]);
+    assert_eq!(s.characters[g as usize].ap, 5);
+    let e = refused(&s, EXPEDITION, C::Move { ch: g, to: t("G9") });
+    assert!(
+        e.message.contains("no one may be inside") || e.message.contains("next"),
+        "{e}"
+    );
+    let mut s = at("character gorman at apc\napc G12 fuel 2\n");
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Leave {
+            ch: g,
+            to: t("G13"),
+        },
+        &[],
+    );
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Move {
+            ch: g,
+            to: t("G12"),
+        },
+    );
+    assert!(e.message.contains("next"), "{e}");
+    // The aliens never attack the APC: no one aboard is a target.
+    let mut s = at("character gorman at apc\napc G12 fuel 2\nalien 4 at G11\n");
+    s.phase = Phase::Attacks;
+    assert!(xenolog_engine::games::alien::rules::attack_targets(&s).is_empty());
+}
+
+#[test]
+fn clause_4_2_everyone_out_when_the_fuel_is_gone() {
+    let mut s = at("character gorman at apc\ncharacter hicks at apc\napc G9 fuel 1\n");
+    act(&mut s, EXPEDITION, C::Drive { to: t("G8") }, &[]);
+    assert_eq!(s.apc.fuel, 0);
+    let ev = act(&mut s, EXPEDITION, C::EndPhase, &[]);
+    assert_eq!(
+        ev.iter()
+            .filter(|e| matches!(e, E::Disembarked { .. }))
+            .count(),
+        2
+    );
+    assert!(s.characters.iter().all(|c| c.pos != Pos::Apc));
+}
+
+#[test]
+fn clause_4_3_outside_with_a_suit_one_space_a_phase_back_by_any_airlock() {
+    let mut s = at("character hicks at G1 items suit\ncharacter hudson at O1\n");
+    let (h, hu) = (ch(&s, "hicks"), ch(&s, "hudson"));
+    let e = refused(&s, EXPEDITION, C::GoOut { ch: hu });
+    assert!(e.message.contains("vacuum suit"), "{e}");
+    act(&mut s, EXPEDITION, C::GoOut { ch: h }, &[]);
+    assert_eq!(s.characters[h as usize].pos, Pos::Outside(0));
+    for space in 1..4u8 {
+        refused(&s, EXPEDITION, C::ComeIn { ch: h, airlock: 3 });
+        act(&mut s, EXPEDITION, C::EndPhase, &[]);
+        steps(&mut s);
+        let parts = s.hatch_roll.map(|r| vec![1; r as usize]).unwrap();
+        act(&mut s, ALIEN, C::Hatch { parts }, &[]);
+        while !s.to_place.is_empty() {
+            act(&mut s, ALIEN, C::Place { hatch: 1 }, &[]);
+        }
+        act(&mut s, ALIEN, C::EndMoves, &[]);
+        steps(&mut s);
+        assert_eq!(s.characters[h as usize].pos, Pos::Outside(space));
+    }
+    act(&mut s, EXPEDITION, C::ComeIn { ch: h, airlock: 5 }, &[]);
+    assert_eq!(name(&s, s.characters[h as usize].tile().unwrap()), "X13");
+}
+
+#[test]
+fn clause_5_items_from_their_storages_within_their_limits() {
+    let mut s = at("character hicks at D4 items\ncharacter hudson at C4 items\n");
+    let h = ch(&s, "hicks");
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Take {
+            ch: h,
+            item: Item::Fuel,
+        },
+    );
+    assert!(e.message.contains("no fuel"), "{e}");
+    for _ in 0..3 {
+        act(
+            &mut s,
+            EXPEDITION,
+            C::Take {
+                ch: h,
+                item: Item::Suit,
+            },
+            &[],
+        );
+    }
+    s.characters[h as usize].items.clear(); // three suits set aside as lost
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Take {
+            ch: h,
+            item: Item::Suit,
+        },
+        &[],
+    );
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Take {
+            ch: h,
+            item: Item::Suit,
+        },
+    );
+    assert!(e.message.contains("only 4"), "{e}");
+    // Exchanging with a neighbour; leaving an item on the tile.
+    let hu = ch(&s, "hudson");
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Give {
+            ch: h,
+            pocket: 0,
+            to: hu,
+        },
+        &[],
+    );
+    assert_eq!(s.characters[hu as usize].items, vec![Item::Suit]);
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Drop {
+            ch: hu,
+            pocket: 0,
+            leave: true,
+        },
+        &[],
+    );
+    assert_eq!(s.floor, vec![(t("C4"), Item::Suit)]);
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Take {
+            ch: hu,
+            item: Item::Suit,
+        },
+        &[],
+    );
+    assert!(s.floor.is_empty());
+}
+
+#[test]
+fn clause_5_floppy_disks_at_most_four_on_the_board_spare_parts_unlimited() {
+    let four = "floor disk L2\n".repeat(4);
+    let mut s = at(&format!(
+        "character hicks at M2 items\ncharacter hudson at L2 items\n{four}"
+    ));
+    let (h, hu) = (ch(&s, "hicks"), ch(&s, "hudson"));
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Take {
+            ch: h,
+            item: Item::Disk,
+        },
+    );
+    assert!(e.message.contains("only 4"), "four disks on the board: {e}");
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Take {
+            ch: hu,
+            item: Item::Disk,
+        },
+        &[],
+    );
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Drop {
+            ch: hu,
+            pocket: 0,
+            leave: false,
+        },
+        &[],
+    );
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Take {
+            ch: h,
+            item: Item::Disk,
+        },
+        &[],
+    );
+    for _ in 0..2 {
+        act(
+            &mut s,
+            EXPEDITION,
+            C::Take {
+                ch: h,
+                item: Item::Spare,
+            },
+            &[],
+        );
+    }
+    assert_eq!(s.content.items.limit(Kind::Spare), 0, "unlimited");
+}
+
+#[test]
+fn clause_5_an_explosive_charge_collapses_a_neighbouring_corridor_for_good() {
+    let mut s = at("character hicks at G9 items explosive explosive\nalien 1 at O8\n");
+    let h = ch(&s, "hicks");
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Blow {
+            ch: h,
+            pocket: 0,
+            at: t("H9"),
+        },
+    );
+    assert!(
+        e.message.contains("corridor"),
+        "a room is not blown up: {e}"
+    );
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Blow {
+            ch: h,
+            pocket: 0,
+            at: t("G10"),
+        },
+        &[],
+    );
+    assert!(s.collapsed.contains(&t("G10")));
+    refused(
+        &s,
+        EXPEDITION,
+        C::Move {
+            ch: h,
+            to: t("G10"),
+        },
+    );
+    assert!(!xenolog_engine::games::alien::rules::alien_ground(
+        &s,
+        t("G10")
+    ));
+    assert_eq!(
+        s.characters[h as usize].items,
+        vec![Item::Explosive],
+        "the used charge is set aside"
+    );
+}
+
+#[test]
+fn clause_5_a_cartridge_has_four_charges_and_fills_one_pocket_whatever_is_left() {
+    let mut s = at("character hicks at N6 items rifle ammo2\nalien 4 at R6\nalien 4 at O1\n");
+    let h = ch(&s, "hicks");
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Shoot {
+            ch: h,
+            weapon: 0,
+            alien: 1,
+            charges: 3,
+        },
+    );
+    assert!(e.message.contains("2 charges"), "{e}");
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Shoot {
+            ch: h,
+            weapon: 0,
+            alien: 1,
+            charges: 2,
+        },
+        &[1],
+    );
+    assert_eq!(s.characters[h as usize].charges(), 0);
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Shoot {
+            ch: h,
+            weapon: 0,
+            alien: 2,
+            charges: 1,
+        },
+    );
+    assert!(e.message.contains("0 charges"), "{e}");
+}
+
+#[test]
+fn clause_5_weapons_range_and_no_line_through_walls_characters_or_other_aliens() {
+    let s = at(
+        "character gorman at G9\ncharacter hicks at G12\nalien 1 at G5\nalien 1 at G11\nalien 1 at I9\n",
+    );
+    let g = ch(&s, "gorman");
+    // Range: the pistol reaches three tiles.
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Shoot {
+            ch: g,
+            weapon: 0,
+            alien: 1,
+            charges: 1,
+        },
+    );
+    assert!(e.message.contains("range"), "{e}");
+    // Through a wall: H9 is a door, but I9 behind... G9 to I9 passes H9 (a corridor): clear.
+    let mut ok = s.clone();
+    act(
+        &mut ok,
+        EXPEDITION,
+        C::Shoot {
+            ch: g,
+            weapon: 0,
+            alien: 3,
+            charges: 1,
+        },
+        &[1],
+    );
+    let s2 = at("character gorman at G9\ncharacter hicks at G10\nalien 1 at G11\nalien 1 at K8\n");
+    let e = refused(
+        &s2,
+        EXPEDITION,
+        C::Shoot {
+            ch: g,
+            weapon: 0,
+            alien: 1,
+            charges: 1,
+        },
+    );
+    assert!(
+        e.message.contains("line of fire"),
+        "through a character: {e}"
+    );
+    let s3 = at("character gorman at G9\nalien 1 at G10\nalien 1 at G11\n");
+    let e = refused(
+        &s3,
+        EXPEDITION,
+        C::Shoot {
+            ch: g,
+            weapon: 0,
+            alien: 2,
+            charges: 1,
+        },
+    );
+    assert!(
+        e.message.contains("line of fire"),
+        "through another alien: {e}"
+    );
+    let s4 = at("character gorman at G9\nalien 1 at E8\n");
+    let e = refused(
+        &s4,
+        EXPEDITION,
+        C::Shoot {
+            ch: g,
+            weapon: 0,
+            alien: 1,
+            charges: 1,
+        },
+    );
+    assert!(e.message.contains("line of fire"), "through a wall: {e}");
+}
+
+#[test]
+fn clause_5_a_grenade_strikes_three_tiles_and_kills_characters_there_too() {
+    // A corridor: the tile and the two next to it, in a line.
+    let mut s = at(
+        "character hicks at G9 items grenade\ncharacter hudson at G13\nalien 4 at G11\nalien 2 at G12\nalien 3 at G10\n",
+    );
+    let h = ch(&s, "hicks");
+    let area = vec![t("G10"), t("G11"), t("G12")];
+    let bad = vec![t("G11"), t("G12"), t("G13"), t("G10")];
+    refused(
+        &s,
+        EXPEDITION,
+        C::Throw {
+            ch: h,
+            pocket: 0,
+            at: t("G11"),
+            area: bad,
+        },
+    );
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Throw {
+            ch: h,
+            pocket: 0,
+            at: t("G11"),
+            area,
+        },
+        &[],
+    );
+    assert!(s.aliens.is_empty());
+    assert!(s.characters[ch(&s, "hudson") as usize].alive());
+    // A room: three touching tiles, one within two of where it landed; a
+    // character there dies too.
+    let mut s = at("character hicks at I9 items grenade\ncharacter hudson at K9\nalien 4 at K8\n");
+    let area = vec![t("K8"), t("K9"), t("K10")];
+    let ev = act(
+        &mut s,
+        EXPEDITION,
+        C::Throw {
+            ch: h,
+            pocket: 0,
+            at: t("J9"),
+            area,
+        },
+        &[],
+    );
+    assert!(ev.contains(&E::CharacterKilled { ch: 1 }));
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Throw {
+            ch: h,
+            pocket: 0,
+            at: t("L9"),
+            area: vec![],
+        },
+    );
+    assert!(
+        e.message.contains("pocket") || e.message.contains("grenade"),
+        "{e}"
+    );
+}
