@@ -219,8 +219,35 @@ fn build(dir: &Path) -> Res<Manifest> {
         false,
         Kind::Branched,
     )?;
+    let saucers = battle(
+        &mut c,
+        "saucers",
+        10,
+        json!({ "players": 2 }),
+        "Night of the Saucers, two players, in progress",
+        DiceMode::Rolled,
+        40,
+        false,
+        Kind::Branched,
+    )?;
+    let alien = battle(
+        &mut c,
+        "alien",
+        11,
+        json!({ "players": 3, "queen": 1 }),
+        "Alien, three players, in progress",
+        DiceMode::Rolled,
+        40,
+        false,
+        Kind::Branched,
+    )?;
+    // Schema 4: a note and a bookmark beside the log (never game facts).
+    c.set_note(alien, 0, "the first entry: where the expedition lands")?;
+    c.set_bookmark(alien, 0, true)?;
     let mut exports = Vec::new();
     for (battle, file) in [
+        (saucers, "saucers.xbattle"),
+        (alien, "alien.xbattle"),
         (table, "invasion-real-table.xbattle"),
         (dimx_two, "dimx-two-player.xbattle"),
         (race_entered, "race-entered.xbattle"),

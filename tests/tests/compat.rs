@@ -419,3 +419,44 @@ fn an_old_battle_opens_under_changed_rules_and_verify_names_the_first_difference
     assert!(report.ok(), "{report}");
     assert_eq!(report.older, want.entries);
 }
+
+/// Alien Invasion battles recorded under rules version 1 open, read every
+/// entry through today's layout (version 2 only added commands and events at
+/// the end of their enums), come out as the old build saw them up to any
+/// entry today's rules decide differently, and `verify` reports that entry
+/// as a change of rules, never as tampering.
+#[test]
+fn alien_invasion_version_1_battles_open_and_verify_under_version_2() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/compat/2026-11-23-invasion");
+    let m = read_manifest(&dir).unwrap();
+    assert_eq!(m.rules_versions["invasion"], 1);
+    assert!(rules_now("invasion") >= 2);
+    let tmp = tempfile::tempdir().unwrap();
+    let c = Campaign::open(&copy_of(&dir, CAMPAIGN_FILE, tmp.path())).unwrap();
+    let mut seen = 0;
+    for want in m.battles.iter().filter(|b| b.game == "invasion") {
+        let b = c.load_battle(want.id).unwrap();
+        let report = b.verify();
+        assert!(report.ok(), "battle {}: {report}", want.id);
+        assert_eq!(report.older, want.entries, "every entry is of version 1");
+        let got = describe_battle(want.id, &want.title, &want.dice_mode, &*b);
+        assert_eq!(got.states.len(), want.states.len());
+        seen += 1;
+    }
+    assert!(seen >= 2);
+}
+
+/// Schema 4: notes and bookmarks beside a battle's log survive opening.
+#[test]
+fn notes_and_bookmarks_of_schema_4_are_kept() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/compat/2026-11-23-schema4");
+    let m = read_manifest(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let c = Campaign::open(&copy_of(&dir, CAMPAIGN_FILE, tmp.path())).unwrap();
+    let alien = m.battles.iter().find(|b| b.game == "alien").unwrap().id;
+    let notes = c.notes(alien).unwrap();
+    assert_eq!(notes.len(), 1);
+    assert!(notes[0].bookmark);
+    assert_eq!(notes[0].text, "the first entry: where the expedition lands");
+    assert!(c.load_battle(alien).unwrap().verify().ok());
+}
