@@ -1,43 +1,11 @@
 //! The command line, driven as a user would: real processes, real files.
 
+#[path = "support/cli.rs"]
+mod support;
+use support::{ok, xenolog, xenolog_stdin};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn xenolog(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(args)
-        .output()
-        .expect("the xenolog binary runs")
-}
-
-fn xenolog_stdin(args: &[&str], input: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "expected success, got {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 fn code(o: &Output) -> i32 {
     o.status.code().expect("exited")

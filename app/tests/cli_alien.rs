@@ -3,65 +3,11 @@
 //! dice, `state --json` (one seat's view hides the task cards), a position
 //! file to start from, `log`, `verify` and `autoplay`.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+#[path = "support/cli.rs"]
+mod support;
+use support::*;
 
-fn xenolog(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(args)
-        .output()
-        .expect("the xenolog binary runs")
-}
-
-fn xenolog_stdin(args: &[&str], input: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "expected success, got {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-struct Camp {
-    dir: tempfile::TempDir,
-    file: PathBuf,
-}
-
-impl Camp {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("club.xenolog");
-        ok(&xenolog(&["new", file.to_str().unwrap()]));
-        Self { dir, file }
-    }
-    fn f(&self) -> &str {
-        self.file.to_str().unwrap()
-    }
-}
+use std::process::Output;
 
 fn play(c: &Camp, id: &str, line: &str) -> Output {
     xenolog_stdin(&["play", c.f(), "--battle", id, "--script", "-"], line)

@@ -5,66 +5,15 @@
 //! `picture`, `verify`; one seat's view; autoplay to the end; a bad data
 //! file refused naming its line.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+#[path = "support/cli.rs"]
+mod support;
+use support::*;
+
+use std::process::Output;
 
 use serde_json::Value;
 
-fn xenolog(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(args)
-        .output()
-        .expect("the xenolog binary runs")
-}
-
-fn xenolog_stdin(args: &[&str], input: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "expected success, got {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-struct Camp {
-    dir: tempfile::TempDir,
-    file: PathBuf,
-}
-
 impl Camp {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("club.xenolog");
-        ok(&xenolog(&["new", file.to_str().unwrap()]));
-        Self { dir, file }
-    }
-    fn f(&self) -> &str {
-        self.file.to_str().unwrap()
-    }
     /// A battle of Night of the Saucers with these `--option`s; its id.
     fn saucers(&self, seed: &str, options: &[&str]) -> String {
         let mut args = vec!["battle", self.f(), "--game", "saucers", "--seed", seed];

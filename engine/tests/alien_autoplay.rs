@@ -50,11 +50,6 @@ fn finished(seed: u64, cap: usize) -> Option<(End, u32)> {
     check_capped(seed, config(seed), cap)
 }
 
-/// Play battle `seed` to its end and check the result; (result, turns).
-fn check(seed: u64) -> (End, u32) {
-    check_with(seed, config(seed))
-}
-
 fn check_with(seed: u64, config: AlienConfig) -> (End, u32) {
     check_capped(seed, config.clone(), 200_000)
         .unwrap_or_else(|| panic!("seed {seed} {config:?}: the battle does not end"))

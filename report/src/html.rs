@@ -184,7 +184,7 @@ fn item(piece: &Piece) -> ItemView {
                         DieMark::Plain => "plain",
                     };
                     let need = if d.need.is_empty() {
-                        format!("{}", d.words())
+                        d.words().to_string()
                     } else {
                         format!("{}, needed {}", d.words(), d.need)
                     };

@@ -223,7 +223,7 @@ fn html_well_formed(html: &str) -> Result<(), String> {
                     if name.is_empty() {
                         return Err(format!("a stray < at byte {i}"));
                     }
-                    if tag.matches('"').count() % 2 != 0 {
+                    if !tag.matches('"').count().is_multiple_of(2) {
                         return Err(format!("an unquoted attribute in <{tag}>"));
                     }
                     if !tag.ends_with('/') && !VOID.contains(&name.as_str()) {

@@ -98,7 +98,7 @@ fn the_exact_tail_matches_brute_force_enumeration() {
     // Two dice against DN 3, one die needing a 5+, and two dice totalled
     // against a kill score of 4 (at most 2 kills): every one of the 6^5
     // ways they can fall, counted.
-    let mut count = vec![0u32; 6];
+    let mut count = [0u32; 6];
     for r in every_roll(5) {
         let hits = u32::from(r[0] > 3) + u32::from(r[1] > 3) + u32::from(r[2] >= 5);
         let kills = ((u32::from(r[3]) + u32::from(r[4])) / 4).min(2);

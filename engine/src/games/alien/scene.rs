@@ -429,7 +429,7 @@ pub fn anchors(s: &AlienState, c: &C) -> Anchors {
             None,
             b.hatches
                 .get(usize::from(*hatch).wrapping_sub(1))
-                .and_then(|t| tile(t)),
+                .and_then(&tile),
         ),
         C::MoveAlien { alien, to } => (Some(format!("alien:{alien}")), tile(to)),
         C::Attack { ch: c } => (None, ch(c)),

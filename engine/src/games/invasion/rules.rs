@@ -231,7 +231,6 @@ pub fn shooting_dice_and_bonus(
     rng: &mut Randomness,
     how_many: &mut Vec<u8>,
 ) -> Result<(usize, u32), RuleError> {
-    let group = s.group(g);
     let moved = s.moved.contains(&g);
     let per_die = |m: &super::state::Model| -> u32 {
         u32::from(m.bonus.shoot_die) + u32::from(m.bonus.agility && moved)
@@ -240,7 +239,6 @@ pub fn shooting_dice_and_bonus(
     let n = shooting_dice_per_model(s, g, rng, how_many, &mut |m, dice| {
         bonus += per_die(m) * dice as u32;
     })?;
-    let _ = group;
     Ok((n, bonus))
 }
 
