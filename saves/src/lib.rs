@@ -60,11 +60,16 @@ mod campaign;
 mod error;
 mod file;
 pub mod sample;
+mod rosters;
 mod scan;
 mod transfer;
 
 pub use campaign::{BattleSummary, Campaign};
 pub use error::SaveError;
+pub use rosters::{
+    CampaignFail, CampaignReport, Recomputed, SeatPick, describe, faction_name, kind_name,
+    skill_table,
+};
 pub use file::write_atomically;
 pub use xenolog_schema::DiceMode;
 

@@ -14,6 +14,7 @@ pub mod app;
 pub mod board;
 pub mod boards;
 pub mod branches;
+pub mod campaign_view;
 pub mod browser;
 pub mod command;
 pub mod dialogs;
