@@ -12,6 +12,7 @@ mod gui_app {
     mod dimx;
     mod dimx_variant;
     mod files;
+    mod campaign;
     mod invasion;
     mod layout;
     mod numbering;

@@ -86,6 +86,8 @@ pub struct App {
     pub side: SideState,
     pub branches: BranchState,
     pub show_branches: bool,
+    /// The Campaign view (rosters, experience, skills).
+    pub campaign_view: super::campaign_view::CampaignViewState,
     /// The panels beside the board; `None` until the first frame decides
     /// from the window's width.
     pub panels: Option<PanelsShown>,
@@ -132,6 +134,7 @@ impl App {
             files: startup.dialogs,
             in_app_dialog: None,
             campaign: None,
+            campaign_view: Default::default(),
             battles: Vec::new(),
             open: None,
             selected: None,
@@ -236,6 +239,18 @@ impl App {
     }
 
     /// Queue a command as if a panel had pushed it (the GUI tests do).
+    /// Apply a Campaign view action to the open campaign file.
+    fn campaign_action(&mut self, action: super::campaign_view::CampaignAction) {
+        let Some(c) = self.campaign.as_mut().and_then(|c| c.file_mut()) else {
+            self.status = "Rosters and experience live in a campaign file".into();
+            return;
+        };
+        let mut commands = Vec::new();
+        super::campaign_view::apply(&mut self.campaign_view, c, action, &mut commands);
+        self.status = self.campaign_view.message.clone();
+        self.commands.extend(commands);
+    }
+
     pub fn push(&mut self, command: AppCommand) {
         self.commands.push(command);
     }
@@ -667,7 +682,15 @@ impl App {
 
     /// Apply one command.
     pub fn apply(&mut self, command: AppCommand) {
+        // A battle played, taken back or switched, or another campaign
+        // opened: the Campaign view recomputes when next drawn.
+        self.campaign_view.invalidate();
         match command {
+            AppCommand::ShowCampaign(show) => self.campaign_view.shown = show,
+            AppCommand::ExportRosterSheets => {
+                self.campaign_view.shown = true;
+                self.campaign_action(super::campaign_view::CampaignAction::ExportSheets);
+            }
             AppCommand::Give(req) => self.give(req),
             AppCommand::Choose(options) => self.dialog = Some(Dialog::Choose(options)),
             AppCommand::Seek(at) => self.move_cursor(|b| b.seek(at)),
@@ -1009,6 +1032,7 @@ impl App {
                 .as_ref()
                 .is_some_and(|o| o.view.pos + 1 < o.view.line.positions()),
             show_branches: self.show_branches,
+            show_campaign: self.campaign_view.shown,
         };
         Panel::top("menu").show(ui, |ui| {
             menu_bar_ui(
@@ -1084,6 +1108,10 @@ impl App {
                             self.prefs.show_test_games,
                             commands,
                         );
+                        ui.separator();
+                        if ui.button("Rosters and experience…").clicked() {
+                            commands.push(AppCommand::ShowCampaign(true));
+                        }
                         if self.show_branches
                             && let Some(ob) = &self.open
                         {
@@ -1145,6 +1173,23 @@ impl App {
         if !shown.side {
             // No step is shown beside the board: it shows the entry done.
             self.side.step_scene = None;
+        }
+        if self.campaign_view.shown {
+            let mut actions = Vec::new();
+            let file = self.campaign.as_ref().and_then(|c| c.file());
+            egui::CentralPanel::no_frame().show(ui, |ui| {
+                super::campaign_view::campaign_view_ui(
+                    ui,
+                    &mut self.campaign_view,
+                    file,
+                    &mut actions,
+                    commands,
+                );
+            });
+            for a in actions {
+                self.campaign_action(a);
+            }
+            return;
         }
         egui::CentralPanel::no_frame().show(ui, |ui| match &self.open {
             Some(ob) => {

@@ -22,6 +22,7 @@ pub struct MenuContext {
     pub can_undo: bool,
     pub can_redo: bool,
     pub show_branches: bool,
+    pub show_campaign: bool,
 }
 
 fn item(ui: &mut Ui, text: &str, shortcut: Option<&KeyboardShortcut>, enabled: bool) -> bool {
@@ -81,6 +82,9 @@ pub fn menu_bar_ui(
             if item(ui, "Export board picture…", None, m.battle_open) {
                 commands.push(AppCommand::AskFile(FileRequest::ExportPicture));
             }
+            if item(ui, "Export roster sheets", None, true) {
+                commands.push(AppCommand::ExportRosterSheets);
+            }
             ui.separator();
             if item(ui, "Quit", None, true) {
                 commands.push(AppCommand::Quit);
@@ -130,6 +134,13 @@ pub fn menu_bar_ui(
             let mut b = m.show_branches;
             if ui.checkbox(&mut b, "Branches").changed() {
                 commands.push(AppCommand::ShowBranches(b));
+            }
+            let mut c = m.show_campaign;
+            if ui
+                .checkbox(&mut c, "Campaign: rosters and experience")
+                .changed()
+            {
+                commands.push(AppCommand::ShowCampaign(c));
             }
             ui.checkbox(&mut prefs.show_test_games, "Offer test games");
         });
