@@ -14,17 +14,17 @@
 //!
 //! The fixture is built once in a temporary folder (in /dev/shm when there
 //! is one): two rosters of 30 models (U.N.I.T. and Daleks; casualties come
-//! back, so every model stays fit), and 50 skirmishes of 8 U.N.I.T. and 6
-//! Dalek roster models each, played by a seeded bot; when a battle ends
-//! before 500 entries, the bot takes back a few entries and plays another
-//! line, so every battle has branches.
+//! back, so every model stays fit), and a skirmish of 8 U.N.I.T. and 6
+//! Dalek roster models played by a seeded bot to 500 entries (when it ends
+//! early the bot takes back a few entries and plays another line, so it has
+//! branches), stored 50 times (played once, imported 49 times) and taken
+//! into the campaign 50 times.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
-use xenolog_engine::Battle;
 use xenolog_engine::campaign::{Casualties, CampaignEvent};
 use xenolog_saves::{Campaign, DiceMode, SeatPick};
 
@@ -61,45 +61,64 @@ fn build(path: &std::path::Path) {
         d.push(c.add_model(daleks, &format!("Dalek {i}"), "dalek").unwrap());
     }
     let mut bot = Bot(11);
-    for k in 0..BATTLES {
-        let pick = |all: &[u32], n: usize| -> Vec<u32> {
-            (0..n).map(|i| all[(k * n + i) % all.len()]).collect()
-        };
-        let id = c
-            .new_roster_battle(
-                k as u64,
-                &json!({"scenario": "skirmish"}),
-                &[
-                    SeatPick {
-                        seat: 0,
-                        roster: unit,
-                        models: pick(&u, 8),
-                    },
-                    SeatPick {
-                        seat: 1,
-                        roster: daleks,
-                        models: pick(&d, 6),
-                    },
-                ],
-                "",
-                DiceMode::Rolled,
-                false,
-            )
-            .unwrap();
-        let mut b = c.load_battle(id).unwrap();
-        while b.records().len() < ENTRIES {
-            if b.outcome().is_some() {
-                b.undo(1 + bot.below(8));
-            }
-            let legal = b.legal();
-            if legal.is_empty() {
-                b.undo(1 + bot.below(8));
-                continue;
-            }
-            let l = legal[bot.below(legal.len())].clone();
-            c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
+    // One battle of 500 entries is played by the bot (deciding Alien
+    // Invasion commands is what takes the time); the other 49 are copies of
+    // it imported into the campaign (an imported battle is a whole battle:
+    // its own rows, entries, branches and snapshots), each taken into the
+    // campaign by its own "battle fought" entry with the same 14 models.
+    let id = c
+        .new_roster_battle(
+            1,
+            &json!({"scenario": "skirmish"}),
+            &[
+                SeatPick {
+                    seat: 0,
+                    roster: unit,
+                    models: u[..8].to_vec(),
+                },
+                SeatPick {
+                    seat: 1,
+                    roster: daleks,
+                    models: d[..6].to_vec(),
+                },
+            ],
+            "",
+            DiceMode::Rolled,
+            false,
+        )
+        .unwrap();
+    let mut b = c.load_battle(id).unwrap();
+    while b.records().len() < ENTRIES {
+        if b.outcome().is_some() {
+            b.undo(1 + bot.below(8));
         }
-        c.save_position(id, &*b).unwrap();
+        let legal = b.legal();
+        if legal.is_empty() {
+            b.undo(1 + bot.below(8));
+            continue;
+        }
+        // Mostly ending cards, so battles last and lines branch often.
+        let l = legal
+            .iter()
+            .find(|l| bot.below(3) > 0 && l.text.contains("end the card"))
+            .unwrap_or(&legal[bot.below(legal.len())])
+            .clone();
+        c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
+    }
+    c.save_position(id, &*b).unwrap();
+    let fighters = match &c.campaign_log().unwrap().last().unwrap().event {
+        CampaignEvent::BattleFought { fighters, .. } => fighters.clone(),
+        _ => unreachable!(),
+    };
+    let file = path.with_extension("xenolog-battle");
+    c.export_battle(id, &file).unwrap();
+    for _ in 1..BATTLES {
+        let copy = c.import_battle(&file).unwrap();
+        c.record(CampaignEvent::BattleFought {
+            battle: copy,
+            fighters: fighters.clone(),
+        })
+        .unwrap();
     }
     let r = c.campaign_recompute().unwrap();
     eprintln!(
