@@ -60,6 +60,7 @@ mod campaign;
 mod error;
 mod file;
 mod notes;
+mod rosters;
 pub mod sample;
 mod scan;
 mod transfer;
@@ -68,6 +69,10 @@ pub use campaign::{BattleSummary, Campaign};
 pub use error::SaveError;
 pub use file::write_atomically;
 pub use notes::Note;
+pub use rosters::{
+    CampaignFail, CampaignReport, Recomputed, SeatPick, describe, faction_name, kind_name,
+    skill_table,
+};
 pub use xenolog_schema::DiceMode;
 
 /// A battle's id within its campaign.

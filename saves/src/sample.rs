@@ -1,5 +1,7 @@
 //! The sample campaign the app opens on its first start: a battle in
-//! mid-game with a few branches, so every view has something to show.
+//! mid-game with a few branches, so every view has something to show, and a
+//! small Alien Invasion campaign (two rosters, three battles fought with
+//! them, models with experience and skills) for the Campaign view.
 
 use std::path::Path;
 
@@ -41,6 +43,7 @@ fn build(tmp: &Path) -> Result<(), SaveError> {
     let first = dimx_sample(&mut c)?;
     race_sample(&mut c)?;
     invasion_sample(&mut c)?;
+    campaign_sample(&mut c)?;
     // The app opens the battle played last: the Dimension X one, whose
     // board shows the most at a glance.
     let b = c.load_battle(first)?;
@@ -271,4 +274,156 @@ fn race_sample(c: &mut Campaign) -> Result<BattleId, SaveError> {
     b.switch_branch(0).map_err(branch_error(id))?;
     c.save_position(id, &*b)?;
     Ok(id)
+}
+
+/// How the campaign's players like each kind of command: careful, they
+/// move and end cards more than they shoot, so most of a roster lives to
+/// gain experience.
+fn campaign_liking(kind: &str) -> u32 {
+    match kind {
+        "shoot" => 3,
+        "move" => 8,
+        "end_card" => 30,
+        "casualties" | "strike" => 10,
+        _ => 3,
+    }
+}
+
+/// Play a battle to its end (at most `limit` commands).
+fn play_to_end(
+    c: &mut Campaign,
+    id: BattleId,
+    bot: &mut Randomness,
+    limit: usize,
+) -> Result<(), SaveError> {
+    let mut b = c.load_battle(id)?;
+    for _ in 0..limit {
+        if !play_weighted(c, id, &mut *b, bot, campaign_liking)? {
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn refused(e: crate::CampaignFail) -> SaveError {
+    match e {
+        crate::CampaignFail::Save(e) => e,
+        other => SaveError::Sql(format!("the sample campaign: {other}")),
+    }
+}
+
+/// A small Alien Invasion campaign: U.N.I.T.'s Wyvern Platoon against the
+/// Daleks' Skaro Vanguard over three skirmishes at Hollow Farm, with skills
+/// bought between battles and a recruit replacing the fallen.
+fn campaign_sample(c: &mut Campaign) -> Result<(), SaveError> {
+    use xenolog_engine::campaign::{CampaignEvent, Status};
+    let unit = c.add_roster("Wyvern Platoon", "unit").map_err(refused)?;
+    let daleks = c.add_roster("Skaro Vanguard", "daleks").map_err(refused)?;
+    for (name, kind) in [
+        ("Sgt Benton", "rifleman"),
+        ("Pte Yates", "rifleman"),
+        ("Pte Harris", "rifleman"),
+        ("Pte Osgood", "rifleman"),
+        ("Cpl Bell", "lsw"),
+        ("L/Cpl Ross", "lsw"),
+        ("Pte Munro", "laws"),
+        ("Pte Carter", "laws"),
+    ] {
+        c.add_model(unit, name, kind).map_err(refused)?;
+    }
+    for name in ["Dalek Kaan", "Dalek Sec", "Dalek Thay", "Dalek Jast"] {
+        c.add_model(daleks, name, "dalek").map_err(refused)?;
+    }
+    let mut bot = Randomness::new(SAMPLE_SEED + 7, 0, None);
+    for n in 0..3u64 {
+        let state = c.campaign_state()?;
+        // Before the battle: spend experience (the cheapest skill each
+        // survivor can afford), and recruit a replacement for the dead.
+        let table = crate::skill_table();
+        for m in state.models.iter().filter(|m| m.status == Status::Fit) {
+            let wanted = if m.kind == "dalek" {
+                ["h2h_expert", "own_luck", "super_fast"]
+            } else {
+                ["crack_shot", "super_fast", "super_sneak"]
+            };
+            if let Some(s) = wanted.iter().find_map(|w| {
+                table
+                    .iter()
+                    .find(|s| s.id == *w)
+                    .filter(|s| xenolog_engine::campaign::why_not_buy(m, s).is_none())
+            }) {
+                c.record(CampaignEvent::SkillBought {
+                    model: m.id,
+                    skill: s.id.clone(),
+                })
+                .map_err(refused)?;
+            }
+        }
+        let state = c.campaign_state()?;
+        let dead = state
+            .models
+            .iter()
+            .filter(|m| m.roster == unit && m.status == Status::Dead)
+            .count();
+        // One recruit (a rifleman) for each of the fallen, at most two.
+        for k in 0..dead.min(2) {
+            let name = [
+                "Pte Grant",
+                "Pte Walsh",
+                "Pte Doyle",
+                "Pte Price",
+                "Pte Lane",
+                "Pte Hale",
+            ][(2 * n as usize + k) % 6];
+            c.add_model(unit, name, "rifleman").map_err(refused)?;
+        }
+        let state = c.campaign_state()?;
+        // Not every model fights every battle: a few rest, in turn.
+        let fit = |roster: u32, max: usize| -> Vec<u32> {
+            let all: Vec<u32> = state
+                .models
+                .iter()
+                .filter(|m| m.roster == roster && m.status == Status::Fit)
+                .map(|m| m.id)
+                .collect();
+            let skip = (3 * n as usize) % all.len().max(1);
+            let mut out: Vec<u32> = all
+                .iter()
+                .cycle()
+                .skip(skip)
+                .take(max.min(all.len()))
+                .copied()
+                .collect();
+            out.sort_unstable();
+            out
+        };
+        let picks = [
+            crate::SeatPick {
+                seat: 0,
+                roster: unit,
+                models: fit(unit, 5),
+            },
+            crate::SeatPick {
+                seat: 1,
+                roster: daleks,
+                models: fit(daleks, 3),
+            },
+        ];
+        let picks: Vec<crate::SeatPick> =
+            picks.into_iter().filter(|p| !p.models.is_empty()).collect();
+        let id = c
+            .new_roster_battle(
+                SAMPLE_SEED + 100 + n,
+                &json!({ "scenario": "skirmish" }),
+                &picks,
+                &format!("Hollow Farm, battle {} (campaign sample)", n + 1),
+                DiceMode::Rolled,
+                false,
+            )
+            .map_err(refused)?;
+        play_to_end(c, id, &mut bot, 400)?;
+    }
+    // Read once, so the campaign as last read is the campaign now.
+    c.campaign_recompute()?;
+    Ok(())
 }

@@ -16,10 +16,11 @@ static MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../migrations/0002_battle_origin.sql")),
     M::up(include_str!("../migrations/0003_strict_battles.sql")),
     M::up(include_str!("../migrations/0004_notes.sql")),
+    M::up(include_str!("../migrations/0005_campaign.sql")),
 ];
 
 /// The schema version this build writes: the number of migrations.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// The migrations, in order.
 pub fn migrations() -> Migrations<'static> {

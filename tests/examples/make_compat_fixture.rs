@@ -20,7 +20,7 @@ use xenolog_schema::SCHEMA_VERSION;
 use xenolog_schema::battle_file::BATTLE_FILE_FORMAT;
 use xenolog_schema::codec::{ENTRY_FORMAT, SNAPSHOT_FORMAT};
 use xenolog_tests::compat::{
-    CAMPAIGN_FILE, ExportManifest, MANIFEST_FILE, Manifest, describe_battles,
+    CAMPAIGN_FILE, ExportManifest, MANIFEST_FILE, Manifest, describe_battles, describe_campaign,
 };
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
@@ -244,8 +244,13 @@ fn build(dir: &Path) -> Res<Manifest> {
     // Schema 4: a note and a bookmark beside the log (never game facts).
     c.set_note(alien, 0, "the first entry: where the expedition lands")?;
     c.set_bookmark(alien, 0, true)?;
+    // Schema 5: the campaign layer. Two rosters, a battle fought with their
+    // models to its end, experience spent, a model renamed and one retired,
+    // and an entry taken back.
+    let campaign_battle = rosters(&mut c)?;
     let mut exports = Vec::new();
     for (battle, file) in [
+        (campaign_battle, "invasion-rosters.xbattle"),
         (saucers, "saucers.xbattle"),
         (alien, "alien.xbattle"),
         (table, "invasion-real-table.xbattle"),
@@ -262,6 +267,7 @@ fn build(dir: &Path) -> Res<Manifest> {
         });
     }
     let battles = describe_battles(&c)?;
+    let campaign = describe_campaign(&c)?;
     let rules_versions: BTreeMap<String, u32> = games::games()
         .iter()
         .filter(|g: &&GameInfo| g.available)
@@ -280,7 +286,101 @@ fn build(dir: &Path) -> Res<Manifest> {
         rules_versions,
         battles,
         exports,
+        campaign,
     })
+}
+
+/// The campaign layer: rosters, a roster battle, experience and skills.
+fn rosters(c: &mut Campaign) -> Res<BattleId> {
+    use xenolog_engine::campaign::{CampaignEvent, Status};
+    let unit = c.add_roster("Hawks", "unit")?;
+    let daleks = c.add_roster("Exterminators", "daleks")?;
+    for (name, kind) in [
+        ("Sgt Benton", "rifleman"),
+        ("Pte Yates", "rifleman"),
+        ("Cpl Bell", "lsw"),
+        ("Pte Munro", "laws"),
+    ] {
+        c.add_model(unit, name, kind)?;
+    }
+    for name in ["Dalek Kaan", "Dalek Sec"] {
+        c.add_model(daleks, name, "dalek")?;
+    }
+    // The fallen come back (the setting), and three battles, so that
+    // survivors have the 2 EP a skill costs.
+    c.record(CampaignEvent::SettingChanged {
+        casualties: xenolog_engine::campaign::Casualties::Return,
+    })?;
+    let mut last = 0;
+    for n in 0..3u64 {
+        let state = c.campaign_state()?;
+        let fit = |roster: u32| -> Vec<u32> {
+            state
+                .models
+                .iter()
+                .filter(|m| m.roster == roster && m.status == Status::Fit)
+                .map(|m| m.id)
+                .collect()
+        };
+        let picks: Vec<xenolog_saves::SeatPick> = [(0, unit), (1, daleks)]
+            .into_iter()
+            .map(|(seat, roster)| xenolog_saves::SeatPick {
+                seat,
+                roster,
+                models: fit(roster),
+            })
+            .filter(|p| !p.models.is_empty())
+            .collect();
+        let id = c.new_roster_battle(
+            12 + n,
+            &json!({ "scenario": "skirmish" }),
+            &picks,
+            &format!("Hollow Farm with the rosters, battle {}, finished", n + 1),
+            DiceMode::Rolled,
+            false,
+        )?;
+        let mut b = c.load_battle(id)?;
+        let mut bot = Randomness::new((12 + n) ^ 0x5eed, 0, None);
+        play(c, id, &mut *b, &mut bot, false, 5000)?;
+        if b.outcome().is_none() {
+            return Err("a roster battle is not over after 5000 commands".into());
+        }
+        last = id;
+    }
+    let state = c.campaign_state()?;
+    let Some(first) = state
+        .models
+        .iter()
+        .find(|m| m.status == Status::Fit && m.unspent() >= 2)
+    else {
+        return Err("no model lived through two of the roster battles".into());
+    };
+    let (first, veteran) = (first.id, format!("{}, veteran", first.name));
+    c.record(CampaignEvent::ModelRenamed {
+        model: first,
+        name: veteran,
+    })?;
+    // A skill bought and taken back, then another bought (two entries of
+    // the log that cancel out, and one that stands).
+    c.record(CampaignEvent::SkillBought {
+        model: first,
+        skill: "super_fast".into(),
+    })?;
+    c.campaign_undo()?;
+    c.record(CampaignEvent::SkillBought {
+        model: first,
+        skill: "crack_shot".into(),
+    })?;
+    if let Some(m) = state
+        .models
+        .iter()
+        .rev()
+        .find(|m| m.status == Status::Fit && m.id != first)
+    {
+        c.record(CampaignEvent::ModelRetired { model: m.id })?;
+    }
+    c.campaign_recompute()?;
+    Ok(last)
 }
 
 fn main() -> Res<()> {

@@ -51,6 +51,11 @@ pub struct Manifest {
     pub battles: Vec<BattleManifest>,
     /// The single-battle export files: file name and the battle exported.
     pub exports: Vec<ExportManifest>,
+    /// The campaign layer (schema 5 on) as [`describe_campaign`] words it:
+    /// rosters, models, experience, skills, battles fought and flags.
+    /// Empty in fixtures written before it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub campaign: Vec<String>,
 }
 
 /// One battle of a fixture.
@@ -147,4 +152,52 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, String> {
     let path = dir.join(MANIFEST_FILE);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The campaign layer in lines of words, for comparing a fixture's rosters
+/// and experience with what a later build folds from the same file.
+pub fn describe_campaign(c: &Campaign) -> Result<Vec<String>, SaveError> {
+    let s = c.campaign_state()?;
+    let mut out = Vec::new();
+    if s.last == 0 {
+        return Ok(out);
+    }
+    out.push(format!(
+        "{} log entries, casualties {:?}, undone {:?}",
+        s.last, s.casualties, s.undone
+    ));
+    for r in &s.rosters {
+        out.push(format!("roster {} {:?} ({})", r.id, r.name, r.faction));
+        for m in r.models.iter().filter_map(|id| s.model(*id)) {
+            out.push(format!(
+                "  model {} {:?} ({}) {:?}: earned {}, spent {}, perception +{}, skills {:?}, {} battles, {} kills",
+                m.id,
+                m.name,
+                m.kind,
+                m.status,
+                m.earned,
+                m.spent,
+                m.perception,
+                m.skills,
+                m.battles.len(),
+                m.kills
+            ));
+        }
+    }
+    for b in &s.battles {
+        out.push(format!(
+            "battle {:?} at entry {}: {} fighters, result {:?}",
+            b.battle,
+            b.entry,
+            b.fighters.len(),
+            b.result
+        ));
+    }
+    for f in &s.flags {
+        out.push(format!(
+            "flag at entry {} on model {}: {}",
+            f.entry, f.model, f.words
+        ));
+    }
+    Ok(out)
 }

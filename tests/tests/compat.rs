@@ -9,7 +9,8 @@ use xenolog_engine::{Battle, DivergenceKind, EntryId};
 use xenolog_saves::Campaign;
 use xenolog_schema::SCHEMA_VERSION;
 use xenolog_tests::compat::{
-    BattleManifest, CAMPAIGN_FILE, Manifest, describe_battle, read_manifest, state_hash,
+    BattleManifest, CAMPAIGN_FILE, Manifest, describe_battle, describe_campaign, read_manifest,
+    state_hash,
 };
 
 fn fixtures() -> Vec<PathBuf> {
@@ -143,6 +144,12 @@ fn every_fixture_opens_and_replays_as_it_was_recorded() {
             let report = c.verify_battle(s.id).unwrap();
             assert!(report.ok(), "{name}, battle {}: {report}", s.id);
         }
+        // The campaign layer folds to what it was (nothing before schema 5).
+        assert_eq!(
+            describe_campaign(&c).unwrap(),
+            m.campaign,
+            "{name}: the campaign's rosters and experience"
+        );
         // An older campaign format is upgraded on open, with a backup of the
         // file as it was; the current one is opened as it is.
         let backups: Vec<_> = std::fs::read_dir(tmp.path())
@@ -459,4 +466,25 @@ fn notes_and_bookmarks_of_schema_4_are_kept() {
     assert!(notes[0].bookmark);
     assert_eq!(notes[0].text, "the first entry: where the expedition lands");
     assert!(c.load_battle(alien).unwrap().verify().ok());
+}
+
+/// Schema 5: a campaign file from before the campaign layer opens with no
+/// rosters, takes a roster at once, and keeps its battles as they were.
+#[test]
+fn a_schema_4_campaign_gains_rosters_and_keeps_its_battles() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/compat/2026-11-23-schema4");
+    let m = read_manifest(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let mut c = Campaign::open(&copy_of(&dir, CAMPAIGN_FILE, tmp.path())).unwrap();
+    assert!(describe_campaign(&c).unwrap().is_empty());
+    let r = c.add_roster("Hawks", "unit").unwrap();
+    c.add_model(r, "Sgt Benton", "rifleman").unwrap();
+    let lines = describe_campaign(&c).unwrap();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("\"Sgt Benton\" (rifleman) Fit: earned 0")),
+        "{lines:?}"
+    );
+    assert_eq!(c.battles().unwrap().len(), m.battles.len());
 }

@@ -13,6 +13,8 @@ use serde_json::{Value, json};
 use xenolog_engine::{Actor, Battle, EntryId, Randomness, Viewer};
 use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError};
 
+pub mod campaign;
+
 /// Xenolog: campaign manager for alien-invasion tabletop games.
 ///
 /// With no subcommand, opens the desktop app on the last campaign (or a sample
@@ -56,6 +58,18 @@ enum Cmd {
     },
     /// Start a battle and print its id.
     Battle(NewBattleArgs),
+    /// Campaign rosters: add, list, show, rename, retire.
+    #[command(subcommand)]
+    Roster(campaign::RosterCmd),
+    /// Roster models: add, show, rename, retire, remove.
+    #[command(subcommand)]
+    Model(campaign::ModelCmd),
+    /// Skills: list (costs and caps), buy.
+    #[command(subcommand)]
+    Skill(campaign::SkillCmd),
+    /// The campaign: log, state [--at DATE], undo, redo, setting.
+    #[command(subcommand)]
+    Campaign(campaign::CampaignCmd),
     /// The legal commands at the cursor (with --json: one JSON object per line,
     /// each accepted by `play` as it is).
     Legal {
@@ -283,6 +297,10 @@ struct NewBattleArgs {
     /// A title for the battle.
     #[arg(long)]
     title: Option<String>,
+    /// Campaign roster models for a seat (Alien Invasion; repeatable):
+    /// SEAT=ROSTER:MODEL,MODEL... with ids or names, e.g. 0=Hawks:1,2.
+    #[arg(long = "roster", value_name = "SEAT=ROSTER:MODELS")]
+    rosters: Vec<String>,
     #[arg(long)]
     json: bool,
 }
@@ -528,6 +546,10 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
             Ok(())
         }
         Cmd::Battle(args) => new_battle(args, out),
+        Cmd::Roster(c) => campaign::roster(c, out),
+        Cmd::Model(c) => campaign::model(c, out),
+        Cmd::Skill(c) => campaign::skill(c, out),
+        Cmd::Campaign(c) => campaign::campaign(c, out),
         Cmd::Legal { at, view, json } => {
             let c = open_ro(&at.file)?;
             let b = load(&c, at.battle)?;
@@ -785,15 +807,32 @@ fn new_battle(args: NewBattleArgs, out: &mut dyn Write) -> Out {
     } else {
         DiceMode::Rolled
     };
-    let mut c = open_rw(&args.file)?;
-    let id = c.new_battle_with(
-        &args.game,
-        seed,
-        &Value::Object(config),
-        &title,
-        dice,
-        args.strict,
-    )?;
+    let id = if args.rosters.is_empty() {
+        let mut c = open_rw(&args.file)?;
+        c.new_battle_with(
+            &args.game,
+            seed,
+            &Value::Object(config),
+            &title,
+            dice,
+            args.strict,
+        )?
+    } else {
+        if args.game != "invasion" {
+            return Err(Fail::usage(
+                "--roster puts campaign rosters into an Alien Invasion battle (--game invasion)",
+            ));
+        }
+        campaign::roster_battle(
+            &args.file,
+            seed,
+            &Value::Object(config),
+            &args.rosters,
+            &title,
+            dice,
+            args.strict,
+        )?
+    };
     if args.json {
         json_line(out, &json!({"battle": id, "seed": seed}))
     } else {
@@ -1100,6 +1139,17 @@ fn verify(file: &Path, battle: Option<BattleId>, json: bool, out: &mut dyn Write
         } else {
             line(out, format!("battle {id}: {text}"))?;
         }
+    }
+    let campaign_ok = battle.is_some() || campaign::verify_campaign(&c, json, out)?;
+    if !campaign_ok {
+        return Err(Fail::rule(if failed > 0 {
+            format!(
+                "{failed} of {} battles and the campaign failed verification",
+                ids.len()
+            )
+        } else {
+            "the campaign failed verification".to_owned()
+        }));
     }
     if failed > 0 {
         Err(Fail::rule(format!(

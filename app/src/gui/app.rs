@@ -128,6 +128,8 @@ pub struct App {
     /// Hot-seat: the seat the screen must be passed to before the battle
     /// is shown (`None`: no curtain).
     pub curtain: Option<(Actor, String)>,
+    /// The Campaign view (rosters, experience, skills).
+    pub campaign_view: super::campaign_view::CampaignViewState,
     /// The panels beside the board; `None` until the first frame decides
     /// from the window's width.
     pub panels: Option<PanelsShown>,
@@ -174,6 +176,7 @@ impl App {
             files: startup.dialogs,
             in_app_dialog: None,
             campaign: None,
+            campaign_view: Default::default(),
             battles: Vec::new(),
             open: None,
             selected: None,
@@ -280,6 +283,18 @@ impl App {
     }
 
     /// Queue a command as if a panel had pushed it (the GUI tests do).
+    /// Apply a Campaign view action to the open campaign file.
+    fn campaign_action(&mut self, action: super::campaign_view::CampaignAction) {
+        let Some(c) = self.campaign.as_mut().and_then(|c| c.file_mut()) else {
+            self.status = "Rosters and experience live in a campaign file".into();
+            return;
+        };
+        let mut commands = Vec::new();
+        super::campaign_view::apply(&mut self.campaign_view, c, action, &mut commands);
+        self.status = self.campaign_view.message.clone();
+        self.commands.extend(commands);
+    }
+
     pub fn push(&mut self, command: AppCommand) {
         self.commands.push(command);
     }
@@ -356,6 +371,11 @@ impl App {
 
     fn open_battle(&mut self, id: BattleId) {
         self.flush_position();
+        if !self.battles.iter().any(|b| b.id == id) {
+            // Made elsewhere since the list was read (the Campaign view
+            // starts battles from rosters).
+            self.reload_battles();
+        }
         let Some(c) = &self.campaign else { return };
         let summary = self.battles.iter().find(|b| b.id == id).cloned();
         match (c.load_battle(id), summary) {
@@ -713,7 +733,15 @@ impl App {
 
     /// Apply one command.
     pub fn apply(&mut self, command: AppCommand) {
+        // A battle played, taken back or switched, or another campaign
+        // opened: the Campaign view recomputes when next drawn.
+        self.campaign_view.invalidate();
         match command {
+            AppCommand::ShowCampaign(show) => self.campaign_view.shown = show,
+            AppCommand::ExportRosterSheets => {
+                self.campaign_view.shown = true;
+                self.campaign_action(super::campaign_view::CampaignAction::ExportSheets);
+            }
             AppCommand::Give(req) => self.give(req),
             AppCommand::Choose(options) => self.dialog = Some(Dialog::Choose(options)),
             AppCommand::Seek(at) => self.move_cursor(|b| b.seek(at)),
@@ -1069,6 +1097,7 @@ impl App {
                 .is_some_and(|o| o.view.pos + 1 < o.view.line.positions()),
             show_branches: self.show_branches,
             reveal_hidden: self.reveal_hidden,
+            show_campaign: self.campaign_view.shown,
         };
         Panel::top("menu").show(ui, |ui| {
             menu_bar_ui(
@@ -1163,6 +1192,10 @@ impl App {
                             self.prefs.show_test_games,
                             commands,
                         );
+                        ui.separator();
+                        if ui.button("Rosters and experience…").clicked() {
+                            commands.push(AppCommand::ShowCampaign(true));
+                        }
                         if self.show_branches
                             && let Some(ob) = &self.open
                         {
@@ -1224,6 +1257,23 @@ impl App {
         if !shown.side {
             // No step is shown beside the board: it shows the entry done.
             self.side.step_scene = None;
+        }
+        if self.campaign_view.shown {
+            let mut actions = Vec::new();
+            let file = self.campaign.as_ref().and_then(|c| c.file());
+            egui::CentralPanel::no_frame().show(ui, |ui| {
+                super::campaign_view::campaign_view_ui(
+                    ui,
+                    &mut self.campaign_view,
+                    file,
+                    &mut actions,
+                    commands,
+                );
+            });
+            for a in actions {
+                self.campaign_action(a);
+            }
+            return;
         }
         egui::CentralPanel::no_frame().show(ui, |ui| match &self.open {
             Some(ob) => {

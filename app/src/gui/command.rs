@@ -118,6 +118,11 @@ pub enum AppCommand {
     LosPick(String),
     ShowAbout,
     ShowBranches(bool),
+    /// Show the Campaign view (rosters, experience, skills) in place of the
+    /// board, or go back to the battles.
+    ShowCampaign(bool),
+    /// File > Export roster sheets: a printable HTML sheet per roster.
+    ExportRosterSheets,
     /// Say something in the status bar (why a click did nothing).
     Explain(String),
     /// Close the notice on top.

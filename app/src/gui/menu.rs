@@ -24,6 +24,7 @@ pub struct MenuContext {
     pub show_branches: bool,
     /// Every seat's hidden information is shown (hot-seat curtain off).
     pub reveal_hidden: bool,
+    pub show_campaign: bool,
 }
 
 fn item(ui: &mut Ui, text: &str, shortcut: Option<&KeyboardShortcut>, enabled: bool) -> bool {
@@ -83,6 +84,9 @@ pub fn menu_bar_ui(
             if item(ui, "Export board picture…", None, m.battle_open) {
                 commands.push(AppCommand::AskFile(FileRequest::ExportPicture));
             }
+            if item(ui, "Export roster sheets", None, true) {
+                commands.push(AppCommand::ExportRosterSheets);
+            }
             ui.separator();
             if item(ui, "Quit", None, true) {
                 commands.push(AppCommand::Quit);
@@ -132,6 +136,13 @@ pub fn menu_bar_ui(
             let mut b = m.show_branches;
             if ui.checkbox(&mut b, "Branches").changed() {
                 commands.push(AppCommand::ShowBranches(b));
+            }
+            let mut c = m.show_campaign;
+            if ui
+                .checkbox(&mut c, "Campaign: rosters and experience")
+                .changed()
+            {
+                commands.push(AppCommand::ShowCampaign(c));
             }
             ui.checkbox(&mut prefs.show_test_games, "Offer test games");
             let mut r = m.reveal_hidden;

@@ -15,6 +15,7 @@ pub mod board;
 pub mod boards;
 pub mod branches;
 pub mod browser;
+pub mod campaign_view;
 pub mod command;
 pub mod dialogs;
 pub mod files;

@@ -41,6 +41,14 @@ pub trait CampaignStore {
     fn save_position(&mut self, id: BattleId, battle: &dyn Battle) -> Result<(), String>;
     fn export_battle(&self, id: BattleId, out: &Path) -> Result<(), String>;
     fn import_battle(&mut self, file: &Path) -> Result<BattleId, String>;
+    /// The campaign file, for the campaign layer (rosters, experience);
+    /// `None` for a campaign kept in memory.
+    fn file(&self) -> Option<&xenolog_saves::Campaign> {
+        None
+    }
+    fn file_mut(&mut self) -> Option<&mut xenolog_saves::Campaign> {
+        None
+    }
 }
 
 /// A battle kept in memory: its parts, enough to rebuild it.
@@ -261,6 +269,12 @@ fn words(e: xenolog_saves::SaveError) -> String {
 }
 
 impl CampaignStore for FileCampaign {
+    fn file(&self) -> Option<&xenolog_saves::Campaign> {
+        Some(&self.0)
+    }
+    fn file_mut(&mut self) -> Option<&mut xenolog_saves::Campaign> {
+        Some(&mut self.0)
+    }
     fn path(&self) -> Option<&Path> {
         Some(self.0.path())
     }

@@ -1,0 +1,151 @@
+//! The Campaign view (issue 11): add a model, fight a battle with it, see
+//! its experience rise, buy a skill, take back a turn of that battle and
+//! play another line, see the campaign change and the purchase flagged.
+
+use std::path::{Path, PathBuf};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use xenolog_saves::Campaign;
+
+use super::support::{app_with, click, shot, type_into};
+use crate::gui::app::App;
+use crate::gui::command::{AppCommand, Intent, PlayRequest};
+
+/// A campaign file with a U.N.I.T. roster (Hawks) and a Dalek one.
+fn given_campaign(dir: &Path) -> PathBuf {
+    let path = dir.join("club.xenolog");
+    let mut c = Campaign::create(&path, "Club").unwrap();
+    c.add_roster("Hawks", "unit").unwrap();
+    c.add_roster("Exterminators", "daleks").unwrap();
+    path
+}
+
+/// Give a command as the board would (a new branch agreed to).
+fn give(h: &mut Harness<'_, App>, l: &xenolog_engine::LegalCommand) {
+    let mut req = PlayRequest::new(Intent::from(l));
+    req.branch_ok = true;
+    h.state_mut().push(AppCommand::Give(req));
+    h.run();
+}
+
+/// Play the open battle to its end, every side ending every card.
+fn play_to_end(h: &mut Harness<'_, App>) {
+    for _ in 0..300 {
+        let legal = {
+            let ob = h.state().open.as_ref().expect("a battle is open");
+            if ob.battle.outcome().is_some() {
+                return;
+            }
+            ob.battle.legal()
+        };
+        let l = legal
+            .iter()
+            .find(|l| l.text.contains("end the card"))
+            .unwrap_or(&legal[0])
+            .clone();
+        give(h, &l);
+    }
+    panic!("the battle did not end");
+}
+
+fn fight_with(h: &mut Harness<'_, App>, name: &str) {
+    click(h, &format!("Fight: {name}"));
+    click(h, "Start battle with the picked models");
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(!h.state().campaign_view.shown, "the battle is shown");
+    play_to_end(h);
+    click(h, "Rosters and experience…");
+}
+
+#[test]
+fn a_model_recruited_fights_gains_experience_buys_a_skill_and_a_taken_back_battle_flags_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = given_campaign(dir.path());
+    let mut h = app_with(Some(path), Some(dir.path().join("data")), Vec::new());
+    h.run();
+    // Given the Campaign view
+    click(&mut h, "Rosters and experience…");
+    assert!(h.state().campaign_view.shown);
+    // When a model is recruited
+    type_into(&mut h, "Name or ID code:", "Sgt Benton");
+    click(&mut h, "Recruit");
+    // Then its row shows no experience
+    h.get_by_label("Sgt Benton");
+    h.get_by_label("EP 0/0");
+    // When he fights a battle and is on the table at its end
+    fight_with(&mut h, "Sgt Benton");
+    // Then his experience and perception rise
+    h.get_by_label("EP 1/1");
+    h.get_by_label("+1");
+    // And after a second battle he has 2 EP to spend
+    fight_with(&mut h, "Sgt Benton");
+    h.get_by_label("EP 2/2");
+    // When the Buy skill dialog is opened
+    click(&mut h, "Buy skill for Sgt Benton…");
+    // Then what he cannot afford is greyed out with the reason
+    assert!(
+        h.get_all_by_label_contains("Lightening Action costs 6 EP and Sgt Benton has 2 unspent")
+            .next()
+            .is_some()
+    );
+    shot(&mut h, "campaign-buy");
+    // When he buys Crack Shot
+    click(&mut h, "Buy Crack Shot");
+    click(&mut h, "Done");
+    // Then it is on his row and his EP is spent
+    h.get_by_label("Crack Shot");
+    h.get_by_label("EP 0/2");
+    // When the second battle is reopened, a turn taken back and another line played
+    click(&mut h, "Back to the battles");
+    for _ in 0..3 {
+        h.state_mut().push(AppCommand::Undo);
+        h.run();
+    }
+    let other = {
+        let ob = h.state().open.as_ref().unwrap();
+        ob.battle
+            .legal()
+            .into_iter()
+            .find(|l| !l.text.contains("end the card"))
+            .expect("another command")
+    };
+    give(&mut h, &other);
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    click(&mut h, "Rosters and experience…");
+    // Then the view says what changed
+    h.get_by_label("The campaign was recomputed. What changed:");
+    assert!(
+        h.get_all_by_label_contains("Sgt Benton: -1 EP, -1 perception")
+            .next()
+            .is_some()
+    );
+    h.get_by_label("EP -1/1");
+    // And the purchase is flagged for the player to resolve
+    assert!(
+        h.get_all_by_label_contains("To resolve: Sgt Benton's Crack Shot")
+            .next()
+            .is_some()
+    );
+    // And his sheet tells his history battle by battle
+    click(&mut h, "Sgt Benton");
+    h.get_by_label("Sgt Benton's sheet");
+    assert!(
+        h.get_all_by_label_contains("survived battle 1")
+            .next()
+            .is_some()
+    );
+    shot(&mut h, "campaign");
+    // And the roster sheets print as HTML beside the campaign
+    click(&mut h, "Export roster sheets (HTML)");
+    let sheet = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(Result::ok)
+        .find(|e| e.file_name().to_string_lossy().ends_with("Hawks.html"))
+        .expect("a roster sheet");
+    let html = std::fs::read_to_string(sheet.path()).unwrap();
+    assert!(
+        html.contains("Sgt Benton") && html.contains("Crack Shot"),
+        "{html}"
+    );
+}

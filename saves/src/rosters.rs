@@ -1,0 +1,632 @@
+//! The campaign layer on disk: the campaign log (rosters, models, skills,
+//! battles fought with roster models), its undo and redo, the campaign state
+//! folded from it and from each battle's result, and battles started from
+//! rosters.
+//!
+//! Nothing derived is stored as a value. `campaign_log` holds the events
+//! (migration `*_campaign.sql`), and the state is always
+//! [`xenolog_engine::campaign::fold`]ed from them and from each battle's
+//! result **at the head of its current branch** (not at its cursor: scrubbing
+//! back through a finished battle changes nothing, while switching branches,
+//! or undoing and then playing on, does). `campaign_results` caches those
+//! results, keyed by the battle's current branch and number of entries
+//! (entries are append-only, so the pair fixes the head), and doubles as the
+//! campaign as last read: [`Campaign::campaign_recompute`] says in words what
+//! a battle taken back or switched changed since. `verify` recomputes every
+//! cached result.
+
+use std::collections::HashMap;
+
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use serde_json::Value;
+use xenolog_engine::Outcome;
+use xenolog_engine::campaign::skills::{self, Skill};
+use xenolog_engine::campaign::{
+    BattleRef, CampaignEntry, CampaignError, CampaignEvent, CampaignState, Fighter, ModelId,
+    RosterId, ShippedFactions, Status, changes, decide, fold, last_undoable,
+};
+use xenolog_engine::games;
+use xenolog_engine::games::invasion::{InvasionConfig, RosterFighter, SeatRoster};
+use xenolog_schema::DiceMode;
+
+use crate::battles::{NewBattleRow, insert_battle};
+use crate::campaign::now;
+use crate::{BattleId, Campaign, SaveError};
+
+/// Each campaign battle's result (`None`: not over, or gone).
+type Results = HashMap<BattleRef, Option<Outcome>>;
+
+/// Why a campaign command did not happen: a rule refused it (nothing was
+/// written), or the store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CampaignFail {
+    /// The campaign's rules refuse it, in words (exit code 1).
+    #[error("{0}")]
+    Refused(#[from] CampaignError),
+    /// The battle cannot be set up that way (exit code 2).
+    #[error("{0}")]
+    Setup(String),
+    #[error("{0}")]
+    Save(#[from] SaveError),
+}
+
+impl From<rusqlite::Error> for CampaignFail {
+    fn from(e: rusqlite::Error) -> Self {
+        CampaignFail::Save(e.into())
+    }
+}
+
+fn refused(words: impl Into<String>) -> CampaignFail {
+    CampaignFail::Refused(CampaignError {
+        message: words.into(),
+    })
+}
+
+/// The models one seat fields in a battle started from rosters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatPick {
+    /// The seat (0, 1, ...), as in the game's factions.
+    pub seat: u8,
+    pub roster: RosterId,
+    pub models: Vec<ModelId>,
+}
+
+/// The campaign recomputed, and what that changed since it was last read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recomputed {
+    pub state: CampaignState,
+    /// In words, model by model (empty: nothing changed).
+    pub changes: Vec<String>,
+}
+
+/// What `verify` found in the campaign layer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CampaignReport {
+    pub entries: usize,
+    pub battles: usize,
+    pub models: usize,
+    /// Things that are wrong (the campaign fails verification).
+    pub problems: Vec<String>,
+    /// Purchases a recomputation made wrong, for the players to resolve
+    /// (listed, not failures).
+    pub flags: Vec<String>,
+}
+
+impl CampaignReport {
+    pub fn ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// The skills table every campaign prices with.
+pub fn skill_table() -> Vec<Skill> {
+    skills::shipped()
+}
+
+/// A campaign event in words, with the names the state knows.
+pub fn describe(event: &CampaignEvent, state: &CampaignState) -> String {
+    use CampaignEvent as C;
+    let model = |id: &ModelId| {
+        state
+            .model(*id)
+            .map_or_else(|| format!("model {id}"), |m| m.name.clone())
+    };
+    let roster = |id: &RosterId| {
+        state
+            .roster(*id)
+            .map_or_else(|| format!("roster {id}"), |r| r.name.clone())
+    };
+    match event {
+        C::RosterCreated { name, faction, .. } => {
+            format!("roster {name} raised ({})", faction_name(faction))
+        }
+        C::RosterRenamed { roster: r, name } => format!("{} renamed {name}", roster(r)),
+        C::ModelRecruited {
+            roster: r,
+            name,
+            kind,
+            ..
+        } => format!("{name} ({kind}) recruited into {}", roster(r)),
+        C::ModelRenamed { model: m, name } => format!("{} renamed {name}", model(m)),
+        C::ModelRetired { model: m } => format!("{} retired", model(m)),
+        C::ModelRemoved { model: m } => format!("{} removed", model(m)),
+        C::SkillBought { model: m, skill } => {
+            let name = skills::skill(skill).map_or_else(|| skill.clone(), |s| s.name);
+            format!("{} bought {name}", model(m))
+        }
+        C::BattleFought { battle, fighters } => {
+            let names: Vec<String> = fighters.iter().map(|f| model(&f.model)).collect();
+            format!("battle {battle} fought by {}", names.join(", "))
+        }
+        C::SettingChanged { casualties } => format!(
+            "casualties: {}",
+            match casualties {
+                xenolog_engine::campaign::Casualties::Dead => "dead and gone",
+                xenolog_engine::campaign::Casualties::Return => "back for the next battle",
+            }
+        ),
+        C::Undone { entry } => format!("entry {entry} undone"),
+        C::Redone { entry } => format!("entry {entry} redone"),
+    }
+}
+
+/// A faction's name from the shipped data (its id when unknown).
+pub fn faction_name(id: &str) -> String {
+    games::invasion::data::faction(id).map_or_else(|| id.to_owned(), |f| f.name.clone())
+}
+
+/// A model type's name in a faction (its id when unknown).
+pub fn kind_name(faction: &str, kind: &str) -> String {
+    games::invasion::data::faction(faction)
+        .and_then(|f| {
+            f.models
+                .iter()
+                .find(|m| m.id == kind)
+                .map(|m| m.name.clone())
+        })
+        .unwrap_or_else(|| kind.to_owned())
+}
+
+/// A battle's current branch and number of entries: the key of its cached
+/// result.
+fn battle_key(conn: &rusqlite::Connection, id: BattleId) -> Result<Option<(u32, i64)>, SaveError> {
+    let branch: Option<u32> = conn
+        .prepare_cached("SELECT branch FROM battles WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?;
+    let Some(branch) = branch else {
+        return Ok(None);
+    };
+    let last: Option<i64> = conn
+        .prepare_cached("SELECT seq FROM entries WHERE battle = ?1 ORDER BY seq DESC LIMIT 1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?;
+    Ok(Some((branch, last.map_or(0, |s| s + 1))))
+}
+
+/// The cached result of a battle: its key and outcome.
+type Cached = ((u32, i64), Option<Outcome>);
+
+impl Campaign {
+    /// The campaign log, oldest first.
+    pub fn campaign_log(&self) -> Result<Vec<CampaignEntry>, SaveError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id, at, event FROM campaign_log ORDER BY id")?;
+        let mut rows = stmt.query([])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            let id: u32 = r.get(0)?;
+            let text: String = r.get(2)?;
+            let event = serde_json::from_str(&text).map_err(|e| {
+                SaveError::Sql(format!("campaign log entry {id} cannot be read: {e}"))
+            })?;
+            out.push(CampaignEntry {
+                id,
+                at: r.get(1)?,
+                event,
+            });
+        }
+        Ok(out)
+    }
+
+    /// A battle's result at the head of its current branch (`None`: not
+    /// over there, or no such battle), read from the battle itself.
+    pub fn head_result(&self, id: BattleId) -> Result<Option<Outcome>, SaveError> {
+        if battle_key(&self.conn, id)?.is_none() {
+            return Ok(None);
+        }
+        let mut b = self.load_battle(id)?;
+        let head = b.head(b.current_branch());
+        if b.cursor() != head {
+            b.seek(head);
+        }
+        Ok(b.outcome())
+    }
+
+    fn cached_result(&self, id: BattleId) -> Result<Option<Cached>, SaveError> {
+        let row: Option<(u32, i64, Option<String>)> = self
+            .conn
+            .prepare_cached(
+                "SELECT branch, entries, outcome FROM campaign_results WHERE battle = ?1",
+            )?
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .optional()?;
+        Ok(row.map(|(b, n, o)| ((b, n), o.and_then(|t| serde_json::from_str(&t).ok()))))
+    }
+
+    /// Every battle the log names: its current result and the result the
+    /// campaign last read (the cache), refreshing the cache when writable.
+    fn results(
+        &self,
+        log: &[CampaignEntry],
+    ) -> Result<(Results, Results), SaveError> {
+        let mut now_ = HashMap::new();
+        let mut was = HashMap::new();
+        for e in log {
+            let CampaignEvent::BattleFought { battle, .. } = &e.event else {
+                continue;
+            };
+            if now_.contains_key(battle) {
+                continue;
+            }
+            let Some(key) = battle_key(&self.conn, *battle)? else {
+                now_.insert(*battle, None);
+                continue;
+            };
+            let cached = self.cached_result(*battle)?;
+            let current = match &cached {
+                Some((k, o)) if *k == key => o.clone(),
+                _ => {
+                    let o = self.head_result(*battle)?;
+                    if !self.is_read_only() {
+                        let text = o.as_ref().and_then(|o| serde_json::to_string(o).ok());
+                        self.conn
+                            .prepare_cached(
+                                "INSERT OR REPLACE INTO campaign_results (battle, branch, entries, outcome)
+                                 VALUES (?1, ?2, ?3, ?4)",
+                            )?
+                            .execute(params![battle, key.0, key.1, text])?;
+                    }
+                    o
+                }
+            };
+            was.insert(*battle, cached.map_or_else(|| current.clone(), |(_, o)| o));
+            now_.insert(*battle, current);
+        }
+        Ok((now_, was))
+    }
+
+    /// The campaign as it stands: the log folded with every battle's result
+    /// at the head of its current branch.
+    pub fn campaign_state(&self) -> Result<CampaignState, SaveError> {
+        Ok(self.campaign_recompute()?.state)
+    }
+
+    /// The campaign as it stood at `until` (unix seconds): the entries
+    /// recorded by then, with the battles' current results.
+    pub fn campaign_state_at(&self, until: i64) -> Result<CampaignState, SaveError> {
+        let log = self.campaign_log()?;
+        let (now_, _) = self.results(&log)?;
+        Ok(fold(
+            &log,
+            &|b| now_.get(&b).cloned().flatten(),
+            &skill_table(),
+            Some(until),
+        ))
+    }
+
+    /// The campaign recomputed, and what changed since it was last read (a
+    /// battle's branch switched, or a turn taken back and another played):
+    /// "Private Yates: -1 EP, -1 perception, now dead; ...". Reading it
+    /// marks it read (when the file is open for writing).
+    pub fn campaign_recompute(&self) -> Result<Recomputed, SaveError> {
+        let log = self.campaign_log()?;
+        let (now_, was) = self.results(&log)?;
+        let table = skill_table();
+        let state = fold(&log, &|b| now_.get(&b).cloned().flatten(), &table, None);
+        let changed = if now_ == was {
+            Vec::new()
+        } else {
+            let before = fold(&log, &|b| was.get(&b).cloned().flatten(), &table, None);
+            changes(&before, &state)
+        };
+        Ok(Recomputed {
+            state,
+            changes: changed,
+        })
+    }
+
+    /// Append a campaign event, decided against the campaign as it stands
+    /// first: a refusal writes nothing. Returns the new entry's id.
+    pub fn record(&mut self, event: CampaignEvent) -> Result<u32, CampaignFail> {
+        self.writable()?;
+        let log = self.campaign_log()?;
+        let state = self.campaign_state()?;
+        decide(&state, &log, &event, &skill_table(), &ShippedFactions)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let id = append(&tx, &event)?;
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// Append several campaign events in one transaction, each decided
+    /// against the campaign as the ones before it leave it: all or nothing.
+    pub fn record_all(&mut self, events: &[CampaignEvent]) -> Result<Vec<u32>, CampaignFail> {
+        self.writable()?;
+        let mut log = self.campaign_log()?;
+        let (now_, _) = self.results(&log)?;
+        let table = skill_table();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut ids = Vec::new();
+        for event in events {
+            let state = fold(&log, &|b| now_.get(&b).cloned().flatten(), &table, None);
+            decide(&state, &log, event, &table, &ShippedFactions)?;
+            let id = append(&tx, event)?;
+            log.push(CampaignEntry {
+                id,
+                at: now(),
+                event: event.clone(),
+            });
+            ids.push(id);
+        }
+        tx.commit()?;
+        Ok(ids)
+    }
+
+    /// Raise a roster; returns its id.
+    pub fn add_roster(&mut self, name: &str, faction: &str) -> Result<RosterId, CampaignFail> {
+        let roster = self.campaign_state()?.next_roster();
+        self.record(CampaignEvent::RosterCreated {
+            roster,
+            name: name.to_owned(),
+            faction: faction.to_owned(),
+        })?;
+        Ok(roster)
+    }
+
+    /// Recruit a model with no experience; returns its id.
+    pub fn add_model(
+        &mut self,
+        roster: RosterId,
+        name: &str,
+        kind: &str,
+    ) -> Result<ModelId, CampaignFail> {
+        let log = self.campaign_log()?;
+        let model = self.campaign_state()?.next_model(&log);
+        self.record(CampaignEvent::ModelRecruited {
+            roster,
+            model,
+            name: name.to_owned(),
+            kind: kind.to_owned(),
+        })?;
+        Ok(model)
+    }
+
+    /// Undo the last campaign entry that counts; returns (the undo's entry,
+    /// the entry taken back).
+    pub fn campaign_undo(&mut self) -> Result<(u32, u32), CampaignFail> {
+        let log = self.campaign_log()?;
+        let state = self.campaign_state()?;
+        let entry =
+            last_undoable(&state, &log).ok_or_else(|| refused("there is nothing to undo"))?;
+        Ok((self.record(CampaignEvent::Undone { entry })?, entry))
+    }
+
+    /// Redo the entry undone last; returns (the redo's entry, the entry).
+    pub fn campaign_redo(&mut self) -> Result<(u32, u32), CampaignFail> {
+        let state = self.campaign_state()?;
+        let entry = *state
+            .undone
+            .last()
+            .ok_or_else(|| refused("there is nothing to redo"))?;
+        Ok((self.record(CampaignEvent::Redone { entry })?, entry))
+    }
+
+    /// Start an Alien Invasion battle with roster models: each pick puts a
+    /// roster's models (with their skills as they stand) on its seat, and
+    /// the campaign's "battle fought with these models" entry is written in
+    /// the same transaction as the battle. `config` is the rest of the
+    /// battle's config (scenario, factions...).
+    pub fn new_roster_battle(
+        &mut self,
+        seed: u64,
+        config: &Value,
+        picks: &[SeatPick],
+        title: &str,
+        dice_mode: DiceMode,
+        strict: bool,
+    ) -> Result<BattleId, CampaignFail> {
+        self.writable()?;
+        let mut cfg: InvasionConfig = serde_json::from_value(config.clone())
+            .map_err(|e| CampaignFail::Setup(format!("the battle's config is not valid: {e}")))?;
+        let log = self.campaign_log()?;
+        let state = self.campaign_state()?;
+        let scenario = games::invasion::scenario_of(&cfg).map_err(|e| CampaignFail::Setup(e.0))?;
+        let factions =
+            games::invasion::factions_of(&cfg, &scenario).map_err(|e| CampaignFail::Setup(e.0))?;
+        cfg.rosters.clear();
+        for p in picks {
+            let Some(r) = state.roster(p.roster) else {
+                return Err(refused(format!("there is no roster {}", p.roster)));
+            };
+            let Some(f) = factions.get(usize::from(p.seat)) else {
+                return Err(CampaignFail::Setup(format!(
+                    "this battle has {} seats (0 to {}), not seat {}",
+                    factions.len(),
+                    factions.len().saturating_sub(1),
+                    p.seat
+                )));
+            };
+            if f.id != r.faction {
+                return Err(refused(format!(
+                    "{} is a {} roster, and seat {} plays {}",
+                    r.name,
+                    faction_name(&r.faction),
+                    p.seat,
+                    f.name
+                )));
+            }
+            if cfg.rosters.iter().any(|x| x.roster == p.roster) {
+                return Err(refused(format!("{} is picked for two seats", r.name)));
+            }
+            if p.models.is_empty() {
+                return Err(refused(format!("pick at least one model of {}", r.name)));
+            }
+            let mut fighters = Vec::new();
+            for m in &p.models {
+                let Some(sheet) = state.model(*m).filter(|s| s.roster == p.roster) else {
+                    return Err(refused(format!("{} has no model {m}", r.name)));
+                };
+                if sheet.status != Status::Fit {
+                    return Err(refused(format!(
+                        "{} is {} and cannot fight",
+                        sheet.name,
+                        sheet.status.word()
+                    )));
+                }
+                fighters.push(RosterFighter {
+                    model: *m,
+                    name: sheet.name.clone(),
+                    kind: sheet.kind.clone(),
+                    skills: sheet.skills.clone(),
+                });
+            }
+            cfg.rosters.push(SeatRoster {
+                seat: p.seat,
+                roster: p.roster,
+                fighters,
+            });
+        }
+        let pieces = games::invasion::roster_pieces(&cfg).map_err(|e| CampaignFail::Setup(e.0))?;
+        let config = serde_json::to_value(&cfg)
+            .map_err(|e| CampaignFail::Setup(format!("the battle's config: {e}")))?;
+        let battle =
+            games::new_battle_with("invasion", seed, &config, strict).map_err(SaveError::from)?;
+        let title = match title.trim() {
+            "" => battle.game_name(),
+            t => t,
+        };
+        let (status, result) = match battle.outcome() {
+            Some(o) => ("over", Some(o.summary)),
+            None => ("in progress", None),
+        };
+        let row = NewBattleRow {
+            meta: battle.meta(),
+            title,
+            dice_mode,
+            created: now(),
+            cursor: battle.cursor(),
+            branch: battle.current_branch(),
+            origin: None,
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let id = insert_battle(
+            &tx,
+            &row,
+            (status, result.as_deref()),
+            battle.branches(),
+            &[],
+            std::iter::empty(),
+        )?;
+        let event = CampaignEvent::BattleFought {
+            battle: id,
+            fighters: pieces
+                .into_iter()
+                .map(|(model, piece)| Fighter { model, piece })
+                .collect(),
+        };
+        // Dropping the transaction on a refusal rolls the battle back too.
+        decide(&state, &log, &event, &skill_table(), &ShippedFactions)?;
+        append(&tx, &event)?;
+        tx.commit()?;
+        if battle.due_step().is_some() {
+            let mut b = self.load_battle(id)?;
+            self.play_due(id, &mut *b)?;
+        }
+        Ok(id)
+    }
+
+    /// Check the campaign layer: every log entry reads, the fold succeeds,
+    /// every battle fought exists, every cached result is what the battle
+    /// says now; the flags are listed.
+    pub fn verify_campaign(&self) -> Result<CampaignReport, SaveError> {
+        let mut report = CampaignReport::default();
+        let mut log = Vec::new();
+        {
+            let mut stmt = self
+                .conn
+                .prepare_cached("SELECT id, at, event FROM campaign_log ORDER BY id")?;
+            let mut rows = stmt.query([])?;
+            let mut expect = 1u32;
+            while let Some(r) = rows.next()? {
+                let id: u32 = r.get(0)?;
+                if id != expect {
+                    report
+                        .problems
+                        .push(format!("campaign log entry {expect} is missing"));
+                }
+                expect = id + 1;
+                let text: String = r.get(2)?;
+                match serde_json::from_str::<CampaignEvent>(&text) {
+                    Ok(event) => log.push(CampaignEntry {
+                        id,
+                        at: r.get(1)?,
+                        event,
+                    }),
+                    Err(e) => report
+                        .problems
+                        .push(format!("campaign log entry {id} cannot be read: {e}")),
+                }
+            }
+        }
+        report.entries = log.len();
+        let mut results = HashMap::new();
+        for e in &log {
+            let CampaignEvent::BattleFought { battle, .. } = &e.event else {
+                continue;
+            };
+            if results.contains_key(battle) {
+                report.problems.push(format!(
+                    "battle {battle} is in the campaign log twice (entry {})",
+                    e.id
+                ));
+                continue;
+            }
+            let Some(key) = battle_key(&self.conn, *battle)? else {
+                report.problems.push(format!(
+                    "campaign log entry {} names battle {battle}, which is not in the file",
+                    e.id
+                ));
+                results.insert(*battle, None);
+                continue;
+            };
+            let o = match self.head_result(*battle) {
+                Ok(o) => o,
+                Err(err) => {
+                    report
+                        .problems
+                        .push(format!("battle {battle} cannot be read: {err}"));
+                    None
+                }
+            };
+            if let Some((k, cached)) = self.cached_result(*battle)?
+                && k == key
+                && cached != o
+            {
+                report.problems.push(format!(
+                    "the cached result of battle {battle} is not what the battle says"
+                ));
+            }
+            results.insert(*battle, o);
+        }
+        let state = fold(
+            &log,
+            &|b| results.get(&b).cloned().flatten(),
+            &skill_table(),
+            None,
+        );
+        report.battles = state.battles.len();
+        report.models = state.models.len();
+        report.flags = state.flags.iter().map(|f| f.words.clone()).collect();
+        Ok(report)
+    }
+}
+
+/// Append an event in the open transaction; returns its entry id.
+fn append(tx: &rusqlite::Transaction<'_>, event: &CampaignEvent) -> Result<u32, SaveError> {
+    let text = serde_json::to_string(event)
+        .map_err(|e| SaveError::Sql(format!("a campaign event cannot be written: {e}")))?;
+    let next: u32 = tx
+        .prepare_cached("SELECT COALESCE(MAX(id), 0) + 1 FROM campaign_log")?
+        .query_row([], |r| r.get(0))?;
+    tx.prepare_cached("INSERT INTO campaign_log (id, at, event) VALUES (?1, ?2, ?3)")?
+        .execute(params![next, now(), text])?;
+    Ok(next)
+}
