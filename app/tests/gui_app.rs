@@ -18,6 +18,7 @@ mod gui_app {
     mod layout;
     mod numbering;
     mod play;
+    mod reports;
     mod review;
     mod snapshots;
 }

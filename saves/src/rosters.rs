@@ -237,10 +237,7 @@ impl Campaign {
 
     /// Every battle the log names: its current result and the result the
     /// campaign last read (the cache), refreshing the cache when writable.
-    fn results(
-        &self,
-        log: &[CampaignEntry],
-    ) -> Result<(Results, Results), SaveError> {
+    fn results(&self, log: &[CampaignEntry]) -> Result<(Results, Results), SaveError> {
         let mut now_ = HashMap::new();
         let mut was = HashMap::new();
         for e in log {

@@ -14,6 +14,8 @@ use xenolog_engine::{Actor, Battle, EntryId, Randomness, Viewer};
 use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError};
 
 pub mod campaign;
+mod notes;
+mod report;
 
 /// Xenolog: campaign manager for alien-invasion tabletop games.
 ///
@@ -187,6 +189,14 @@ enum Cmd {
     },
     /// Import a battle file into a campaign.
     Import { file: PathBuf, battle_file: PathBuf },
+    /// Notes on a battle's entries: add, list, remove.
+    #[command(subcommand)]
+    Note(notes::NoteCmd),
+    /// The bookmarked entries of a battle; --add or --remove a bookmark.
+    Bookmarks(notes::BookmarksArgs),
+    /// A battle report: the story, the board at the moments that mattered and
+    /// the luck, as Markdown, HTML, forum BBCode, or CSV (one row per die).
+    Report(report::ReportArgs),
     /// Save the board at the cursor (or an entry) as an SVG picture.
     Picture {
         #[command(flatten)]
@@ -678,6 +688,9 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
             let id = c.import_battle(&battle_file)?;
             line(out, format!("imported as battle {id}"))
         }
+        Cmd::Note(cmd) => notes::note(cmd, out),
+        Cmd::Bookmarks(args) => notes::bookmarks(args, out),
+        Cmd::Report(args) => report::report(args, out),
         Cmd::Picture {
             at,
             at_entry,

@@ -21,6 +21,7 @@ use super::dialogs::{Dialog, DiceForm, NewBattleForm, Notice, dialog_ui, notice_
 use super::files::{Answer, BATTLE_EXT, FileDialogs, InAppDialog};
 use super::menu::{MenuContext, PanelsShown, menu_bar_ui};
 use super::prefs::{Prefs, ThemeChoice};
+use super::reports::ReportsUi;
 use super::shortcuts;
 use super::side::{SideState, dice_tray_ui, entry_steps_ui, selection_ui, status_ui};
 use super::store::{self, BattleId, BattleSummary, CampaignStore, DiceMode, MemoryCampaign};
@@ -136,6 +137,8 @@ pub struct App {
     /// The legend and player aid window is open (beside the board, not
     /// modal: it stays open while playing).
     pub show_aid: bool,
+    /// Notes and bookmarks, the Luck panel and the report export.
+    pub reports: ReportsUi,
     /// The line-of-sight tool, when it is on.
     pub los: Option<LosState>,
     pub dialog: Option<Dialog>,
@@ -191,6 +194,7 @@ impl App {
             curtain: None,
             panels: None,
             show_aid: false,
+            reports: ReportsUi::default(),
             los: None,
             dialog: None,
             notices: Vec::new(),
@@ -621,6 +625,7 @@ impl App {
             FileRequest::NewCampaign => format!("New campaign.{}", super::files::CAMPAIGN_EXT),
             FileRequest::ExportBattle => format!("{safe}.{BATTLE_EXT}"),
             FileRequest::ExportPicture => format!("{safe}.svg"),
+            FileRequest::ExportReport(f) => format!("{safe}.{}", f.extension()),
             FileRequest::OpenCampaign | FileRequest::ImportBattle => String::new(),
         };
         match self.files.pick(&request, &suggested) {
@@ -657,6 +662,7 @@ impl App {
             FileRequest::ImportBattle => AppCommand::ImportBattle(path),
             FileRequest::ExportBattle => AppCommand::ExportBattle(path),
             FileRequest::ExportPicture => AppCommand::ExportPicture(path),
+            FileRequest::ExportReport(f) => AppCommand::ExportReport(f, path),
         });
     }
 
@@ -835,6 +841,20 @@ impl App {
             }
             AppCommand::ShowShortcuts => self.dialog = Some(Dialog::Shortcuts),
             AppCommand::ShowPlayerAid => self.show_aid = true,
+            AppCommand::ShowLuck => self.reports.show_luck = true,
+            AppCommand::ShowReportExport => self.reports.show_export = true,
+            AppCommand::ExportReport(format, path) => {
+                match super::reports::export(
+                    self.campaign.as_deref(),
+                    self.open.as_ref(),
+                    &self.timeline.notes,
+                    format,
+                    &path,
+                ) {
+                    Ok(done) => self.status = done,
+                    Err(e) => self.notice("The battle report was not saved", e),
+                }
+            }
             AppCommand::LineOfSight(on) => {
                 self.los = on.then(LosState::default);
                 if on {
@@ -1034,6 +1054,15 @@ impl App {
         }
         let mut commands = std::mem::take(&mut self.commands);
         self.panels_ui(ui, &mut commands);
+        super::reports::windows_ui(
+            ui.ctx(),
+            &mut self.reports,
+            self.campaign.as_deref_mut(),
+            self.open.as_mut(),
+            &mut self.timeline,
+            &mut self.status,
+            &mut commands,
+        );
         dialog_ui(
             ui.ctx(),
             &mut self.dialog,
@@ -1149,14 +1178,25 @@ impl App {
                 .min_size(90.0)
                 .show(ui, |ui| {
                     ui.add_space(4.0);
-                    controls_ui(
-                        ui,
-                        &ob.view,
-                        &mut self.timeline,
-                        &mut self.prefs.playback_speed,
-                        commands,
-                    );
-                    strip_ui(ui, &ob.view, commands);
+                    ui.horizontal(|ui| {
+                        controls_ui(
+                            ui,
+                            &ob.view,
+                            &mut self.timeline,
+                            &mut self.prefs.playback_speed,
+                            commands,
+                        );
+                        ui.separator();
+                        super::reports::bookmark_buttons(
+                            ui,
+                            &ob.view,
+                            &self.timeline,
+                            &mut self.reports,
+                            commands,
+                        );
+                    });
+                    let strip = strip_ui(ui, &ob.view, commands);
+                    super::reports::bookmark_flags(ui, strip, &ob.view, &self.timeline, commands);
                     if self.prefs.show_table {
                         ui.add_space(4.0);
                         entries_table_ui(

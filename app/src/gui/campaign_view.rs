@@ -125,6 +125,8 @@ pub struct CampaignViewState {
     /// The models picked to fight the next battle.
     pub picked: Vec<ModelId>,
     pub scenario: String,
+    /// The next battle's seed as typed (empty: a random one).
+    pub seed: String,
     /// The last thing done or refused, in words.
     pub message: String,
 }
@@ -148,6 +150,8 @@ pub enum CampaignAction {
     Fight {
         scenario: String,
         picks: Vec<(RosterId, Vec<ModelId>)>,
+        /// The battle's seed as typed (empty: a random one).
+        seed: String,
     },
     ExportSheets,
     Undo,
@@ -211,7 +215,23 @@ pub fn apply(
             .map(|(_, e)| format!("Put back campaign entry {e}"))
             .map_err(|e| e.to_string()),
         CampaignAction::ExportSheets => export_sheets(c, before.as_ref()),
-        CampaignAction::Fight { scenario, picks } => {
+        CampaignAction::Fight {
+            scenario,
+            picks,
+            seed,
+        } => 'fight: {
+            let seed = match seed.trim() {
+                "" => super::dialogs::random_seed(),
+                s => match s.parse::<u64>() {
+                    Ok(n) => n,
+                    Err(_) => {
+                        break 'fight Err(format!(
+                            "the seed must be a whole number from 0 to {}, not \"{s}\"",
+                            u64::MAX
+                        ));
+                    }
+                },
+            };
             let seats = seat_factions(&scenario);
             let state = before.clone().unwrap_or_default();
             let mut seat_picks = Vec::new();
@@ -232,7 +252,7 @@ pub fn apply(
             }
             let title = format!("Campaign battle {}", state.battles.len() + 1);
             match c.new_roster_battle(
-                super::dialogs::random_seed(),
+                seed,
                 &json!({ "scenario": scenario }),
                 &seat_picks,
                 &title,
@@ -535,6 +555,7 @@ fn fight_ui(
                     ui.selectable_value(&mut st.scenario, (*id).to_owned(), name);
                 }
             });
+        super::dialogs::labelled_edit(ui, "Seed:", &mut st.seed, "random", 120.0);
         let seats = seat_factions(&st.scenario);
         let mut picks: Vec<(RosterId, Vec<ModelId>)> = Vec::new();
         for m in &st.picked {
@@ -564,6 +585,7 @@ fn fight_ui(
             actions.push(CampaignAction::Fight {
                 scenario: st.scenario.clone(),
                 picks,
+                seed: st.seed.clone(),
             });
         }
         ui.label(if ok {

@@ -74,6 +74,8 @@ pub enum FileRequest {
     ImportBattle,
     ExportBattle,
     ExportPicture,
+    /// A battle report in this format.
+    ExportReport(xenolog_report::Format),
 }
 
 /// Everything the UI can ask for.
@@ -108,6 +110,12 @@ pub enum AppCommand {
     ImportBattle(PathBuf),
     ExportBattle(PathBuf),
     ExportPicture(PathBuf),
+    /// Write the open battle's report in this format.
+    ExportReport(xenolog_report::Format, PathBuf),
+    /// File > Export battle report: the preview window.
+    ShowReportExport,
+    /// View > Luck: the Luck panel.
+    ShowLuck,
     ShowNewBattle,
     ShowShortcuts,
     /// Help > Legend and player aid.

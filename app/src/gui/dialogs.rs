@@ -256,7 +256,7 @@ fn dice_words(sides: &[u8]) -> String {
     }
 }
 
-fn labelled_edit(
+pub(super) fn labelled_edit(
     ui: &mut Ui,
     label: &str,
     text: &mut String,

@@ -58,6 +58,17 @@ pub fn request_kind(request: &FileRequest) -> RequestKind {
         FileRequest::ImportBattle => ("Import battle", "Xenolog battle", BATTLE_EXT, false),
         FileRequest::ExportBattle => ("Export battle", "Xenolog battle", BATTLE_EXT, true),
         FileRequest::ExportPicture => ("Export board picture", "SVG picture", "svg", true),
+        FileRequest::ExportReport(f) => (
+            "Export battle report",
+            f.name(),
+            match f {
+                xenolog_report::Format::Markdown => "md",
+                xenolog_report::Format::Html => "html",
+                xenolog_report::Format::BbCode => "txt",
+                xenolog_report::Format::Csv => "csv",
+            },
+            true,
+        ),
     };
     RequestKind {
         title,

@@ -87,6 +87,9 @@ pub fn menu_bar_ui(
             if item(ui, "Export roster sheets", None, true) {
                 commands.push(AppCommand::ExportRosterSheets);
             }
+            if item(ui, "Export battle report…", None, m.battle_open) {
+                commands.push(AppCommand::ShowReportExport);
+            }
             ui.separator();
             if item(ui, "Quit", None, true) {
                 commands.push(AppCommand::Quit);
@@ -133,6 +136,9 @@ pub fn menu_bar_ui(
             );
             toggle(ui, &mut panels.side, "Side panel", &shortcuts::TOGGLE_SIDE);
             ui.checkbox(&mut prefs.show_table, "Entries table");
+            if item(ui, "Luck panel", None, m.battle_open) {
+                commands.push(AppCommand::ShowLuck);
+            }
             let mut b = m.show_branches;
             if ui.checkbox(&mut b, "Branches").changed() {
                 commands.push(AppCommand::ShowBranches(b));

@@ -21,6 +21,7 @@ pub mod dialogs;
 pub mod files;
 pub mod menu;
 pub mod prefs;
+pub mod reports;
 pub mod shortcuts;
 pub mod side;
 pub mod store;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use xenolog_engine::{Actor, Battle, BattleMeta, Branch, BranchId, EntryId, EntryRecord};
 
-pub use xenolog_saves::{BattleId, BattleSummary, DiceMode};
+pub use xenolog_saves::{BattleId, BattleSummary, DiceMode, Note};
 
 /// An open campaign.
 pub trait CampaignStore {
@@ -49,6 +49,13 @@ pub trait CampaignStore {
     fn file_mut(&mut self) -> Option<&mut xenolog_saves::Campaign> {
         None
     }
+    /// The notes and bookmarks on a battle's entries, in entry order.
+    fn notes(&self, id: BattleId) -> Result<Vec<Note>, String>;
+    /// Write (or, with empty text, delete) the note on an entry; its
+    /// bookmark stays as it was.
+    fn set_note(&mut self, id: BattleId, entry: EntryId, text: &str) -> Result<(), String>;
+    /// Bookmark an entry or take its bookmark off; its note stays.
+    fn set_bookmark(&mut self, id: BattleId, entry: EntryId, on: bool) -> Result<(), String>;
 }
 
 /// A battle kept in memory: its parts, enough to rebuild it.
@@ -67,6 +74,8 @@ pub struct MemoryCampaign {
     name: String,
     battles: Vec<MemoryBattle>,
     clock: i64,
+    /// Notes and bookmarks, by battle.
+    notes: Vec<(BattleId, Note)>,
 }
 
 impl MemoryCampaign {
@@ -76,6 +85,7 @@ impl MemoryCampaign {
             name: name.to_owned(),
             battles: Vec::new(),
             clock: 1_700_000_000,
+            notes: Vec::new(),
         }
     }
 
@@ -152,7 +162,62 @@ impl MemoryCampaign {
     }
 }
 
+impl MemoryCampaign {
+    fn note_mut(&mut self, id: BattleId, entry: EntryId) -> Result<&mut Note, String> {
+        let b = self.get(id)?;
+        if entry as usize >= b.records.len() {
+            return Err(format!("battle {id} has no entry {entry}"));
+        }
+        self.clock += 1;
+        let now = self.clock;
+        if !self.notes.iter().any(|(b, n)| *b == id && n.entry == entry) {
+            self.notes.push((
+                id,
+                Note {
+                    entry,
+                    bookmark: false,
+                    text: String::new(),
+                    created: now,
+                    updated: now,
+                },
+            ));
+            self.notes.sort_by_key(|(b, n)| (*b, n.entry));
+        }
+        let note = self
+            .notes
+            .iter_mut()
+            .find(|(b, n)| *b == id && n.entry == entry)
+            .map(|(_, n)| n)
+            .ok_or("the note was just added")?;
+        note.updated = now;
+        Ok(note)
+    }
+
+    fn drop_empty_notes(&mut self) {
+        self.notes.retain(|(_, n)| n.bookmark || !n.text.is_empty());
+    }
+}
+
 impl CampaignStore for MemoryCampaign {
+    fn notes(&self, id: BattleId) -> Result<Vec<Note>, String> {
+        self.get(id)?;
+        Ok(self
+            .notes
+            .iter()
+            .filter(|(b, _)| *b == id)
+            .map(|(_, n)| n.clone())
+            .collect())
+    }
+    fn set_note(&mut self, id: BattleId, entry: EntryId, text: &str) -> Result<(), String> {
+        self.note_mut(id, entry)?.text = text.trim().to_owned();
+        self.drop_empty_notes();
+        Ok(())
+    }
+    fn set_bookmark(&mut self, id: BattleId, entry: EntryId, on: bool) -> Result<(), String> {
+        self.note_mut(id, entry)?.bookmark = on;
+        self.drop_empty_notes();
+        Ok(())
+    }
     fn path(&self) -> Option<&Path> {
         None
     }
@@ -326,6 +391,15 @@ impl CampaignStore for FileCampaign {
     }
     fn import_battle(&mut self, file: &Path) -> Result<BattleId, String> {
         self.0.import_battle(file).map_err(words)
+    }
+    fn notes(&self, id: BattleId) -> Result<Vec<Note>, String> {
+        self.0.notes(id).map_err(words)
+    }
+    fn set_note(&mut self, id: BattleId, entry: EntryId, text: &str) -> Result<(), String> {
+        self.0.set_note(id, entry, text).map_err(words)
+    }
+    fn set_bookmark(&mut self, id: BattleId, entry: EntryId, on: bool) -> Result<(), String> {
+        self.0.set_bookmark(id, entry, on).map_err(words)
     }
 }
 

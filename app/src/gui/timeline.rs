@@ -34,6 +34,8 @@ pub struct TimelineState {
     /// The position the table last scrolled to, so it follows the cursor
     /// without fighting the player's own scrolling.
     pub table_follows: Option<usize>,
+    /// The notes and bookmarks of the open battle, in entry order.
+    pub notes: Vec<xenolog_saves::Note>,
 }
 
 fn pos_to_x(strip: Rect, pos: usize, positions: usize) -> f32 {
@@ -145,7 +147,8 @@ pub fn controls_ui(
 }
 
 /// The tick strip: drag to scrub, click to jump.
-pub fn strip_ui(ui: &mut Ui, view: &BattleView, commands: &mut Vec<AppCommand>) {
+/// The timeline strip; returns where it was drawn (bookmark flags go on it).
+pub fn strip_ui(ui: &mut Ui, view: &BattleView, commands: &mut Vec<AppCommand>) -> Rect {
     let positions = view.line.positions();
     let (strip, response) = ui.allocate_exact_size(
         vec2(ui.available_width(), STRIP_HEIGHT),
@@ -274,6 +277,7 @@ pub fn strip_ui(ui: &mut Ui, view: &BattleView, commands: &mut Vec<AppCommand>) 
     {
         commands.push(AppCommand::SeekLine(p));
     }
+    strip
 }
 
 /// Dice in words: `3 5 6`, with entered dice marked.
@@ -328,6 +332,7 @@ pub fn entries_table_ui(
         .column(Column::exact(80.0))
         .column(Column::remainder().at_least(200.0).clip(true))
         .column(Column::exact(120.0))
+        .column(Column::exact(160.0).clip(true))
         .min_scrolled_height(0.0)
         .max_scroll_height(f32::INFINITY)
         .auto_shrink([false, false]);
@@ -338,7 +343,7 @@ pub fn entries_table_ui(
     let line = &mut view.line;
     table
         .header(row_height, |mut header| {
-            for title in ["#", "Turn", "Phase", "Who", "What happened", "Dice"] {
+            for title in ["#", "Turn", "Phase", "Who", "What happened", "Dice", "Note"] {
                 header.col(|ui| {
                     ui.strong(title);
                 });
@@ -367,6 +372,7 @@ pub fn entries_table_ui(
                     row.col(|ui| {
                         ui.label("Start of the battle");
                     });
+                    row.col(|_| {});
                     row.col(|_| {});
                 } else if let Some(t) = line.text(battle, i - 1).cloned() {
                     // The turn and phase the command was given in: the flow
@@ -452,6 +458,14 @@ pub fn entries_table_ui(
                             ui.colored_label(Color32::from_rgb(200, 120, 0), d);
                         } else {
                             ui.label(d);
+                        }
+                    });
+                    let note = state.notes.iter().find(|n| n.entry == t.id);
+                    row.col(|ui| {
+                        if let Some(n) = note {
+                            let mark = if n.bookmark { "★ " } else { "" };
+                            ui.label(format!("{mark}{}", n.text))
+                                .on_hover_text(format!("Note on entry {}: {}", t.id, n.text));
                         }
                     });
                 }

@@ -49,8 +49,9 @@ fn play_to_end(h: &mut Harness<'_, App>) {
     panic!("the battle did not end");
 }
 
-fn fight_with(h: &mut Harness<'_, App>, name: &str) {
+fn fight_with(h: &mut Harness<'_, App>, name: &str, seed: &str) {
     click(h, &format!("Fight: {name}"));
+    type_into(h, "Seed:", seed);
     click(h, "Start battle with the picked models");
     assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
     assert!(!h.state().campaign_view.shown, "the battle is shown");
@@ -74,12 +75,12 @@ fn a_model_recruited_fights_gains_experience_buys_a_skill_and_a_taken_back_battl
     h.get_by_label("Sgt Benton");
     h.get_by_label("EP 0/0");
     // When he fights a battle and is on the table at its end
-    fight_with(&mut h, "Sgt Benton");
+    fight_with(&mut h, "Sgt Benton", "7");
     // Then his experience and perception rise
     h.get_by_label("EP 1/1");
     h.get_by_label("+1");
     // And after a second battle he has 2 EP to spend
-    fight_with(&mut h, "Sgt Benton");
+    fight_with(&mut h, "Sgt Benton", "8");
     h.get_by_label("EP 2/2");
     // When the Buy skill dialog is opened
     click(&mut h, "Buy skill for Sgt Benton…");
@@ -148,4 +149,31 @@ fn a_model_recruited_fights_gains_experience_buys_a_skill_and_a_taken_back_battl
         html.contains("Sgt Benton") && html.contains("Crack Shot"),
         "{html}"
     );
+}
+
+#[test]
+fn a_seed_that_is_not_a_number_is_refused_in_words_and_starts_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = given_campaign(dir.path());
+    let mut h = app_with(
+        Some(path.clone()),
+        Some(dir.path().join("data")),
+        Vec::new(),
+    );
+    h.run();
+    click(&mut h, "Rosters and experience…");
+    type_into(&mut h, "Name or ID code:", "Sgt Benton");
+    click(&mut h, "Recruit");
+    click(&mut h, "Fight: Sgt Benton");
+    type_into(&mut h, "Seed:", "12x");
+    click(&mut h, "Start battle with the picked models");
+    assert!(
+        h.get_all_by_label_contains("Refused: the seed must be a whole number")
+            .next()
+            .is_some()
+    );
+    assert!(h.state().campaign_view.shown, "still on the Campaign view");
+    assert!(h.state().open.is_none(), "no battle opened");
+    drop(h);
+    assert!(Campaign::open(&path).unwrap().battles().unwrap().is_empty());
 }

@@ -123,7 +123,7 @@ fn physical_dice_are_typed_in_and_marked_entered() {
         vec![3, 5, 6]
     );
     h.get_by_label_contains("Entered by the players");
-    h.get_by_label("Die 3: 6");
+    h.get_by_label_contains("Die 3: 6,");
 }
 
 #[test]

@@ -12,7 +12,7 @@ use xenolog_engine::games::dimx::units::Condition;
 use xenolog_engine::games::dimx::{DimX, DimxCommand, DimxEvent, DimxState};
 use xenolog_engine::{Actor, Battle, EntryText, LegalCommand, Scene, Session};
 
-use super::{BoardUi, DieMark, Prompt, Step};
+use super::{BoardUi, Prompt, Step};
 
 /// Why the Marine player may not give `command` now, in the rule's words.
 fn refusal(battle: &dyn Battle, command: &Value) -> Option<String> {
@@ -294,26 +294,6 @@ fn aid_ui(ui: &mut egui::Ui, state: Option<&DimxState>) {
     }
 }
 
-/// How the dice an event rolled counted, in roll order.
-fn marks(e: &DimxEvent) -> Vec<DieMark> {
-    use DimxEvent as E;
-    let pass = |ok: bool| if ok { DieMark::Pass } else { DieMark::Fail };
-    match e {
-        // 003 D.4: each die greater than the target's DN is a Hit.
-        E::Fired { dice, dn, .. } => dice
-            .iter()
-            .map(|d| if d > dn { DieMark::Hit } else { DieMark::Miss })
-            .collect(),
-        E::RandomHex { .. } => vec![DieMark::Plain; 3],
-        E::JumpRolled { .. } | E::BumpFired { .. } => vec![DieMark::Plain],
-        E::ReconRolled { success, .. }
-        | E::StrongpointRolled { success, .. }
-        | E::RallyRolled { success, .. }
-        | E::ReinforcementsRolled { success, .. } => vec![pass(*success)],
-        _ => Vec::new(),
-    }
-}
-
 impl BoardUi for DimxBoard {
     fn prompt(&self, battle: &dyn Battle) -> Option<Prompt> {
         prompt_of(session(battle)?.state())
@@ -425,19 +405,6 @@ impl BoardUi for DimxBoard {
             for fact in part.split(", ") {
                 ui.label(fact);
             }
-        }
-    }
-
-    fn die_marks(&self, battle: &dyn Battle, entry: &EntryText) -> Vec<DieMark> {
-        let Some(s) = session(battle) else {
-            return Vec::new();
-        };
-        let all: Vec<DieMark> = s.events(entry.id).iter().flat_map(marks).collect();
-        // Only trust the marks when every die is accounted for.
-        if all.len() == entry.dice.len() {
-            all
-        } else {
-            Vec::new()
         }
     }
 
@@ -618,7 +585,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fire_dice_above_the_dn_are_hits_d4() {
+    fn a_shot_focuses_on_shooter_and_target() {
         let e = DimxEvent::Fired {
             shooter: "MS1".into(),
             shooter_name: "Marine Squad MS1".into(),
@@ -631,10 +598,6 @@ mod tests {
             dn: 3,
             hits: 2,
         };
-        assert_eq!(
-            marks(&e),
-            vec![DieMark::Miss, DieMark::Miss, DieMark::Hit, DieMark::Hit]
-        );
         assert_eq!(focus(&e), vec!["unit:MS1".to_owned(), "unit:K3".to_owned()]);
     }
 }

@@ -39,18 +39,10 @@ pub enum Mark {
     },
 }
 
-/// How one die counted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DieMark {
-    Hit,
-    Miss,
-    /// A roll that had to succeed (rally, recon) and did.
-    Pass,
-    /// A roll that had to succeed and did not.
-    Fail,
-    /// Not a to-hit die (a move roll, a draw), or the game does not say.
-    Plain,
-}
+/// How one die counted: the engine's, as the game says it
+/// ([`xenolog_engine::Game::dice_meanings`]), so the dice tray, reports and
+/// the luck statistics agree.
+pub use xenolog_engine::DieMark;
 
 /// One step of an entry, and the scene items it is about (drawn marked on
 /// the board while the step is shown).
@@ -134,9 +126,15 @@ pub trait BoardUi {
         generic_details_ui(ui, battle, scene, selected);
     }
 
-    /// How each die of an entry counted, in roll order (empty: all plain).
-    fn die_marks(&self, _battle: &dyn Battle, _entry: &EntryText) -> Vec<DieMark> {
-        Vec::new()
+    /// How each die of an entry counted, in roll order (empty: all plain),
+    /// as the game's engine says it.
+    fn die_marks(&self, battle: &dyn Battle, entry: &EntryText) -> Vec<DieMark> {
+        battle
+            .entry_facts(&[entry.id])
+            .into_iter()
+            .next()
+            .map(|f| f.dice.into_iter().map(|d| d.mark).collect())
+            .unwrap_or_default()
     }
 
     /// The steps of an entry to show one by one (an activation of the

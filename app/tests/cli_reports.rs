@@ -1,0 +1,184 @@
+//! `xenolog note`, `xenolog bookmarks` and `xenolog report`, driven as a
+//! user would: real processes, real files.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn xenolog(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .args(args)
+        .output()
+        .expect("the xenolog binary runs")
+}
+
+fn ok(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "expected success, got {:?}\nstdout: {}\nstderr: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A campaign with a Dimension X battle a bot has played 40 commands of.
+fn played() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("club.xenolog");
+    let f = file.to_str().unwrap();
+    ok(&xenolog(&["new", f]));
+    ok(&xenolog(&["battle", f, "--game", "dimx", "--seed", "42"]));
+    ok(&xenolog(&[
+        "autoplay", f, "--battle", "1", "--steps", "40", "--seed", "3",
+    ]));
+    (dir, file)
+}
+
+#[test]
+fn notes_and_bookmarks_are_added_listed_and_removed_and_verify_ignores_them() {
+    let (_dir, file) = played();
+    let f = file.to_str().unwrap();
+    let out = ok(&xenolog(&[
+        "note",
+        "add",
+        f,
+        "--battle",
+        "1",
+        "--entry",
+        "3",
+        "--text",
+        "the turning point",
+        "--bookmark",
+    ]));
+    assert!(
+        out.contains("noted entry 3") && out.contains("bookmarked"),
+        "{out}"
+    );
+    ok(&xenolog(&[
+        "note",
+        "add",
+        f,
+        "--battle",
+        "1",
+        "--entry",
+        "5",
+        "--text",
+        "we argued about line of sight here",
+    ]));
+    ok(&xenolog(&["bookmarks", f, "--battle", "1", "--add", "9"]));
+    let list = ok(&xenolog(&["note", "list", f, "--battle", "1"]));
+    let lines: Vec<&str> = list.lines().collect();
+    assert_eq!(lines.len(), 3, "{list}");
+    assert!(lines[0].starts_with("* entry 3 (turn "), "{list}");
+    assert!(lines[0].ends_with("-- note: the turning point"), "{list}");
+    assert!(lines[1].starts_with("  entry 5 "), "{list}");
+    let marks = ok(&xenolog(&["bookmarks", f, "--battle", "1", "--json"]));
+    let entries: Vec<u64> = marks
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["entry"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(entries, vec![3, 9]);
+    // Annotations are not game facts: verify passes and says nothing of them.
+    let v = ok(&xenolog(&["verify", f]));
+    assert!(!v.contains("note"), "{v}");
+    // Removed, and an entry that does not exist is refused (exit 2).
+    ok(&xenolog(&[
+        "note", "remove", f, "--battle", "1", "--entry", "5",
+    ]));
+    ok(&xenolog(&[
+        "bookmarks",
+        f,
+        "--battle",
+        "1",
+        "--remove",
+        "9",
+    ]));
+    let marks = ok(&xenolog(&["bookmarks", f, "--battle", "1"]));
+    assert_eq!(marks.lines().count(), 1, "{marks}");
+    let bad = xenolog(&[
+        "note", "add", f, "--battle", "1", "--entry", "9999", "--text", "x",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("has no entry 9999"));
+}
+
+#[test]
+fn a_report_is_written_in_every_format_with_its_pictures_beside_it() {
+    let (dir, file) = played();
+    let f = file.to_str().unwrap();
+    ok(&xenolog(&[
+        "note",
+        "add",
+        f,
+        "--battle",
+        "1",
+        "--entry",
+        "4",
+        "--text",
+        "here it turned",
+        "--bookmark",
+    ]));
+    for (format, name) in [
+        ("md", "r.md"),
+        ("html", "r.html"),
+        ("bbcode", "r.bbcode.txt"),
+        ("csv", "r.csv"),
+    ] {
+        let out = dir.path().join(format).join(name);
+        std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+        let said = ok(&xenolog(&[
+            "report",
+            f,
+            "--battle",
+            "1",
+            "--format",
+            format,
+            "--out",
+            out.to_str().unwrap(),
+        ]));
+        assert!(said.starts_with("wrote the "), "{said}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            text.contains("here it turned") || format == "csv",
+            "{format}"
+        );
+        let beside: Vec<String> = std::fs::read_dir(out.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        match format {
+            "md" | "bbcode" => {
+                assert!(
+                    beside.iter().any(|n| n == "r-board-00-start.svg"),
+                    "{beside:?}"
+                );
+                assert!(
+                    beside.iter().any(|n| n == "r-board-00-start.png"),
+                    "{beside:?}"
+                );
+                assert!(text.contains("r-board-00-start.png"), "{format}");
+            }
+            "html" => {
+                assert_eq!(beside.len(), 1, "one self-contained file: {beside:?}");
+                assert!(text.contains("<svg"));
+            }
+            _ => {
+                assert!(
+                    text.starts_with("entry,turn,phase,side,for,needed,face,sides,source,result")
+                );
+                assert!(text.lines().count() > 2, "{text}");
+            }
+        }
+    }
+    // To standard output, and a format that does not exist.
+    let md = ok(&xenolog(&["report", f, "--battle", "1", "--format", "md"]));
+    assert!(md.starts_with("# "), "{md}");
+    let bad = xenolog(&["report", f, "--battle", "1", "--format", "pdf"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("md, html, bbcode or csv"));
+}
