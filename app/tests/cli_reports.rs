@@ -182,3 +182,69 @@ fn a_report_is_written_in_every_format_with_its_pictures_beside_it() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("md, html, bbcode or csv"));
 }
+
+#[test]
+fn the_campaign_report_tells_every_battle_the_rosters_and_the_luck_and_refuses_bbcode() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("sample.xenolog");
+    let f = file.to_str().unwrap();
+    ok(&xenolog(&["sample", f]));
+    let battles = ok(&xenolog(&["battles", f]));
+    let count = battles
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .count();
+    assert!(count >= 4, "{battles}");
+    // Markdown to standard output: a heading per battle, the rosters, the luck.
+    let md = ok(&xenolog(&["report", f, "--campaign", "--format", "md"]));
+    assert!(md.starts_with("# Sample campaign: campaign report"), "{md}");
+    assert_eq!(md.matches("\n### Battle ").count(), count, "{md}");
+    assert!(
+        md.contains("## Rosters") && md.contains("### Wyvern Platoon (U.N.I.T.)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| Model | Type | Status | EP unspent/earned |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("## Luck over the campaign") && md.contains("rolled by Xenolog"),
+        "{md}"
+    );
+    assert!(md.contains("Re-derive it: `xenolog verify"), "{md}");
+    // HTML to a file, one page.
+    let out = dir.path().join("campaign.html");
+    let said = ok(&xenolog(&[
+        "report",
+        f,
+        "--campaign",
+        "--format",
+        "html",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    assert!(
+        said.contains("campaign report") && said.contains("2 rosters"),
+        "{said}"
+    );
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+    assert!(html.contains("<h2>Rosters</h2>") && html.contains("Wyvern Platoon"));
+    // BBCode is for one battle: refused in words, nothing written.
+    let bad = dir.path().join("campaign.txt");
+    let o = xenolog(&[
+        "report",
+        f,
+        "--campaign",
+        "--format",
+        "bbcode",
+        "--out",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("written as md or html"));
+    assert!(!bad.exists());
+    // One battle or the campaign, not both.
+    let o = xenolog(&["report", f, "--campaign", "--battle", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+}

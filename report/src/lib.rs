@@ -20,6 +20,7 @@ use xenolog_engine::{Battle, BranchId, DieMark, EntryId, Importance, MomentKind,
 use xenolog_saves::Note;
 
 mod bbcode;
+pub mod campaign;
 mod csv_out;
 mod html;
 pub mod luck;
@@ -539,27 +540,39 @@ pub fn csv_rows(dice: &[DieRecord]) -> String {
 /// The picture files a Markdown or BBCode report refers to: each board
 /// picture as SVG (and PNG), and the luck plots.
 fn picture_files(story: &Story, options: &Options) -> Vec<(String, Vec<u8>)> {
-    let mut files = Vec::new();
-    for p in &story.pictures {
-        files.push((
-            format!("{}-{}.svg", options.stem, p.name),
-            p.svg.clone().into_bytes(),
-        ));
-        if options.png
-            && let Some(png) = svg_to_png(&p.svg)
-        {
-            files.push((format!("{}-{}.png", options.stem, p.name), png));
-        }
+    let mut svgs: Vec<(String, String)> = story
+        .pictures
+        .iter()
+        .map(|p| (p.name.clone(), p.svg.clone()))
+        .collect();
+    svgs.extend(
+        plots::luck_plots(&story.luck)
+            .into_iter()
+            .map(|(name, _, svg)| (name, svg)),
+    );
+    let mut pngs = if options.png {
+        picture::svgs_to_png(&svgs.iter().map(|(_, s)| s.as_str()).collect::<Vec<_>>())
+    } else {
+        Vec::new()
     }
-    for (name, _, svg) in plots::luck_plots(&story.luck) {
-        if options.png
-            && let Some(png) = svg_to_png(&svg)
-        {
+    .into_iter();
+    let mut files = Vec::new();
+    for (name, svg) in svgs {
+        files.push((format!("{}-{name}.svg", options.stem), svg.into_bytes()));
+        if let Some(Some(png)) = pngs.next() {
             files.push((format!("{}-{name}.png", options.stem), png));
         }
-        files.push((format!("{}-{name}.svg", options.stem), svg.into_bytes()));
     }
     files
+}
+
+/// A p-value in words: two decimals, or "< 0.01" rather than "0.00".
+fn p_words(p: f64) -> String {
+    if p < 0.005 {
+        "< 0.01".to_owned()
+    } else {
+        format!("{p:.2}")
+    }
 }
 
 /// A percentage for the luck table: "73%", "<1%", ">99%".
@@ -622,11 +635,21 @@ pub fn dice_sentences(luck: &Luck) -> Vec<String> {
                         "; the faces are very unlikely from a fair die (chi-square {:.2}, p = {:.5})",
                         c.statistic, c.p_value
                     );
+                } else if c.p_value < luck::FLAG_P {
+                    // Unlikely faces, but too few dice for the test to say so.
+                    let _ = write!(
+                        out,
+                        "; too few dice to judge the faces (chi-square {:.2}, p = {}; {} dice needed)",
+                        c.statistic,
+                        p_words(c.p_value),
+                        luck::FLAG_MIN_DICE
+                    );
                 } else {
                     let _ = write!(
                         out,
-                        "; no strong evidence against fair dice (chi-square {:.2}, p = {:.2})",
-                        c.statistic, c.p_value
+                        "; no strong evidence against fair dice (chi-square {:.2}, p = {})",
+                        c.statistic,
+                        p_words(c.p_value)
                     );
                 }
             }

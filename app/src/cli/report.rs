@@ -15,8 +15,13 @@ pub(super) struct ReportArgs {
     /// The campaign file.
     file: PathBuf,
     /// The battle id (see `xenolog battles FILE`).
-    #[arg(long)]
-    battle: i64,
+    #[arg(long, required_unless_present = "campaign")]
+    battle: Option<i64>,
+    /// The whole campaign instead of one battle: every battle's result and
+    /// key moments, the rosters' progress, and the luck of every die
+    /// (md or html).
+    #[arg(long, conflicts_with_all = ["battle", "branch", "pictures"])]
+    campaign: bool,
     /// The branch to tell (default: the current one; see `xenolog branches`).
     #[arg(long)]
     branch: Option<BranchId>,
@@ -42,16 +47,18 @@ pub(super) fn report(args: ReportArgs, out: &mut dyn Write) -> Out {
         ))
     })?;
     let c = open_ro(&args.file)?;
-    let b = load(&c, args.battle)?;
+    let Some(battle) = args.battle else {
+        return campaign_report(&c, format, args.out.as_deref(), out);
+    };
+    let b = load(&c, battle)?;
     if let Some(branch) = args.branch
         && !b.branches().iter().any(|x| x.id == branch)
     {
         return Err(Fail::usage(format!(
-            "battle {} has no branch {branch} (see `xenolog branches`)",
-            args.battle
+            "battle {battle} has no branch {branch} (see `xenolog branches`)"
         )));
     }
-    let mut header = xenolog_report::header_of(&c, args.battle, args.branch)?;
+    let mut header = xenolog_report::header_of(&c, battle, args.branch)?;
     header.bookmark_pictures_only = args.pictures == "bookmarks";
     let story = Story::build(&*b, &header);
     match args.out {
@@ -86,5 +93,41 @@ pub(super) fn report(args: ReportArgs, out: &mut dyn Write) -> Out {
             let r = xenolog_report::render(&story, format, &options);
             write!(out, "{}", r.text).map_err(|e| Fail::usage(format!("cannot write output: {e}")))
         }
+    }
+}
+
+/// `xenolog report FILE --campaign`: the campaign report.
+fn campaign_report(
+    c: &xenolog_saves::Campaign,
+    format: Format,
+    path: Option<&std::path::Path>,
+    out: &mut dyn Write,
+) -> Out {
+    let story = xenolog_report::campaign::build(c)?;
+    let text = match format {
+        Format::Markdown => xenolog_report::campaign::markdown(&story),
+        Format::Html => xenolog_report::campaign::html(&story),
+        other => {
+            return Err(Fail::usage(format!(
+                "a campaign report is written as md or html, not {}",
+                other.name()
+            )));
+        }
+    };
+    match path {
+        Some(p) => {
+            xenolog_saves::write_atomically(p, text.as_bytes())?;
+            line(
+                out,
+                format!(
+                    "wrote the {} campaign report ({} battles, {} rosters) to {}",
+                    format.name(),
+                    story.battles.len(),
+                    story.rosters.len(),
+                    p.display()
+                ),
+            )
+        }
+        None => write!(out, "{text}").map_err(|e| Fail::usage(format!("cannot write output: {e}"))),
     }
 }

@@ -154,6 +154,9 @@ pub enum CampaignAction {
         seed: String,
     },
     ExportSheets,
+    /// The campaign report (every battle, the rosters, the luck) as HTML
+    /// beside the campaign file.
+    ExportReport,
     Undo,
     Redo,
 }
@@ -215,6 +218,7 @@ pub fn apply(
             .map(|(_, e)| format!("Put back campaign entry {e}"))
             .map_err(|e| e.to_string()),
         CampaignAction::ExportSheets => export_sheets(c, before.as_ref()),
+        CampaignAction::ExportReport => export_report(c),
         CampaignAction::Fight {
             scenario,
             picks,
@@ -275,6 +279,28 @@ pub fn apply(
     }
     st.state = None;
     refresh(st, c);
+}
+
+/// Write `<campaign>-report.html` beside the campaign file.
+fn export_report(c: &Campaign) -> Result<String, String> {
+    let story = xenolog_report::campaign::build(c).map_err(|e| e.to_string())?;
+    let stem = c.path().file_stem().map_or_else(
+        || "campaign".to_owned(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    let path = c
+        .path()
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default()
+        .join(format!("{stem}-report.html"));
+    xenolog_saves::write_atomically(&path, xenolog_report::campaign::html(&story).as_bytes())
+        .map_err(|e| e.to_string())?;
+    Ok(format!(
+        "Wrote the campaign report ({} battles) to {}",
+        story.battles.len(),
+        path.display()
+    ))
 }
 
 fn export_sheets(c: &Campaign, state: Option<&CampaignState>) -> Result<String, String> {
@@ -349,6 +375,13 @@ fn body(
         }
         if ui.button("Export roster sheets (HTML)").clicked() {
             actions.push(CampaignAction::ExportSheets);
+        }
+        if ui
+            .button("Export campaign report (HTML)")
+            .on_hover_text("Every battle's result and key moments, the rosters and the luck")
+            .clicked()
+        {
+            actions.push(CampaignAction::ExportReport);
         }
     });
     let Some(c) = campaign else {

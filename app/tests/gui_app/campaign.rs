@@ -149,6 +149,19 @@ fn a_model_recruited_fights_gains_experience_buys_a_skill_and_a_taken_back_battl
         html.contains("Sgt Benton") && html.contains("Crack Shot"),
         "{html}"
     );
+    // And the campaign report tells both battles and the rosters
+    click(&mut h, "Export campaign report (HTML)");
+    assert!(
+        h.get_all_by_label_contains("Wrote the campaign report (2 battles)")
+            .next()
+            .is_some()
+    );
+    let report = std::fs::read_to_string(dir.path().join("club-report.html")).unwrap();
+    assert!(report.contains("Battle 2: Campaign battle 2"), "{report}");
+    assert!(
+        report.contains("Hawks") && report.contains("Crack Shot"),
+        "{report}"
+    );
 }
 
 #[test]
