@@ -9,6 +9,7 @@ use xenolog::gui;
 mod gui_app {
     pub mod support;
 
+    mod alien;
     mod dimx;
     mod dimx_variant;
     mod files;
