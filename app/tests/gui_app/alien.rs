@@ -12,9 +12,7 @@ use xenolog_engine::games::alien::state::{AlienState, Phase, Pos, QueenOption};
 use xenolog_engine::games::alien::{Alien, AlienCommand as C, AlienEvent};
 use xenolog_engine::{Actor, LegalCommand, Session, Viewer};
 
-use super::support::{
-    BOARD, app, click, click_on_board, give_on_board, new_battle, shot, type_into,
-};
+use super::support::{BOARD, app, click, click_on_board, give_on_board, shot, type_into};
 use crate::gui::app::App;
 use crate::gui::command::{AppCommand, NewBattleSpec};
 use crate::gui::side::sentence;
@@ -442,15 +440,42 @@ fn the_curtain_hides_the_task_cards_from_the_alien_player() {
 #[test]
 fn the_new_battle_dialog_starts_an_alien_game_with_real_dice() {
     let mut h = app();
-    new_battle(&mut h, "Alien (2-7 players)", 77, true);
-    shot(&mut h, "alien_new");
+    click(&mut h, "New battle…");
+    click(&mut h, "Alien (2-7 players)");
+    // Seats and the way to kill the Queen are the game's options.
+    // (The number field is the last node named by its label: "Players:"
+    // also heads the group.)
+    for (label, value) in [
+        ("Players:", "3"),
+        ("Killing the Queen: option 1 or 2:", "2"),
+    ] {
+        h.get_all_by_label(label).last().expect("the field").click();
+        h.run();
+        h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::A);
+        h.run();
+        h.get_all_by_label(label)
+            .last()
+            .expect("the field")
+            .type_text(value);
+        h.key_press(eframe::egui::Key::Enter);
+        h.run();
+    }
+    type_into(&mut h, "Seed:", "77");
+    click(&mut h, "We roll real dice and type them in");
+    shot(&mut h, "alien_new_battle_dialog");
+    click(&mut h, "Start battle");
     no_notice(&h);
     let ob = h.state().open.as_ref().expect("a battle is open");
     assert_eq!(ob.summary.game, "alien");
     assert_eq!(ob.summary.dice_mode, DiceMode::Entered);
     let s = st(&h);
-    assert_eq!(s.players, 2);
-    assert_eq!(s.option, QueenOption::Declare);
+    assert_eq!(s.players, 3, "the Alien Queen and two expedition players");
+    assert_eq!(s.option, QueenOption::Tasks(3));
+    assert_eq!(
+        s.characters.iter().map(|c| c.seat).collect::<Vec<_>>(),
+        vec![1, 2, 1, 2, 1, 2],
+        "the six characters shared round robin"
+    );
     assert!(
         s.aliens.is_empty(),
         "no aliens before the first Alien phase"
@@ -462,7 +487,7 @@ fn the_new_battle_dialog_starts_an_alien_game_with_real_dice() {
     );
     // The expedition's cards in the side panel.
     h.get_by_label("The expedition");
-    h.get_by_label_contains("Task points: 0. The Queen is alive (option 1");
+    h.get_by_label_contains("Task points: 0. The Queen is alive (option 2: 3 tasks kill her)");
 }
 
 #[test]
