@@ -142,15 +142,27 @@ fn a_characters_full_turn_of_six_points_three_moves_a_charge_taken_a_move_and_a_
         ob.board.marks(ob.battle.as_ref(), Some("char:vasquez"))
     };
     assert!(marks.iter().any(|m| matches!(m, crate::gui::boards::Mark::Area { tip, .. } if tip.starts_with("C10: 3 action points"))));
-    for to in ["D9", "C9", "C10"] {
-        let t = tile(&s, to);
-        let cmd = find(
-            &h,
-            |c| matches!(c, C::Move { ch, to } if usize::from(*ch) == v && *to == t),
-        );
-        press(&mut h, &cmd);
+    // A click on C10, three tiles away, walks one tile towards it each time
+    // (only the next tile is lit; the reach shows the rest).
+    let c10 = tile(&s, "C10");
+    for _ in 0..3 {
+        let p = {
+            let view = h.get_by_label(BOARD).rect();
+            let ob = h.state().open.as_ref().unwrap();
+            let xf = crate::gui::board::Xform::new(&ob.view.scene, view, &h.state().camera);
+            let (x, y) = s.content.base.xy(c10);
+            xf.to_screen([(x as f32 + 0.5) * 40.0, (y as f32 + 0.5) * 40.0])
+        };
+        h.hover_at(p);
+        h.run();
+        h.drag_at(p);
+        h.run();
+        h.drop_at(p);
+        h.run();
         no_notice(&h);
     }
+    assert_eq!(st(&h).characters[v].pos, Pos::Tile(c10));
+    assert_eq!(st(&h).characters[v].ap, 3);
     let take = find(&h, |c| {
         matches!(
             c,

@@ -25,7 +25,7 @@ use xenolog_engine::{
 };
 
 use super::{BoardUi, Mark, Prompt, Step};
-use crate::gui::command::AppCommand;
+use crate::gui::command::{AppCommand, Intent, PlayRequest};
 
 /// The board UI of Alien.
 #[derive(Default)]
@@ -137,6 +137,24 @@ pub fn reach(s: &AlienState, ch: u8) -> Vec<(Tile, u8)> {
     }
     seen.retain(|x| x.0 != from);
     seen
+}
+
+/// The first tile of the shortest walk from a character to `to` within its
+/// reach (4.1), `None` when `to` is out of reach.
+pub fn first_step(s: &AlienState, ch: u8, to: Tile) -> Option<Tile> {
+    let tiles = reach(s, ch);
+    let mut d = tiles.iter().find(|x| x.0 == to)?.1;
+    let base = &s.content.base;
+    let mut at = to;
+    // Walk back through tiles one step nearer until the first step.
+    while d > 1 {
+        let (prev, _) = *tiles
+            .iter()
+            .find(|x| x.1 == d - 1 && base.adjacent(x.0, at) && !s.next_to_alien(x.0))?;
+        at = prev;
+        d -= 1;
+    }
+    Some(at)
 }
 
 /// The selected character's reach (a square per tile) and its lines of
@@ -749,6 +767,41 @@ impl BoardUi for AlienBoard {
         marks
     }
 
+    /// A click on a tile the selected character reaches but that is not
+    /// next to it: the first step of its walk there (one tile a command,
+    /// one action point each, 4.1). Anything else: the generic board.
+    fn click(
+        &self,
+        battle: &dyn Battle,
+        selected: Option<&str>,
+        under: &[&str],
+        _at: [f32; 2],
+    ) -> Option<AppCommand> {
+        let s = state(battle)?;
+        if !at_head(battle) || s.over.is_some() {
+            return None;
+        }
+        let ch = selected.and_then(|id| character_of(s, id))?;
+        if under
+            .iter()
+            .any(|i| i.starts_with("alien:") || i.starts_with("char:") || *i == "apc")
+        {
+            return None;
+        }
+        let to = under.iter().find_map(|i| tile_of(s, i))?;
+        let from = s.characters[usize::from(ch)].tile()?;
+        if s.content.base.adjacent(from, to) {
+            return None;
+        }
+        let step = first_step(s, ch, to)?;
+        let cmd = serde_json::to_value(C::Move { ch, to: step }).ok()?;
+        let legal = battle.legal();
+        let found = legal
+            .iter()
+            .find(|c| c.command == cmd && c.actor == Actor(s.characters[usize::from(ch)].seat))?;
+        Some(AppCommand::Give(PlayRequest::new(Intent::from(found))))
+    }
+
     fn panel_ui_as(
         &self,
         ui: &mut egui::Ui,
@@ -815,6 +868,16 @@ mod tests {
         assert_eq!(d("M9"), Some(2));
         assert_eq!(d("N9"), None, "{r:?}");
         assert!(r.iter().all(|x| x.1 <= 6));
+    }
+
+    #[test]
+    fn a_far_tile_is_walked_to_one_step_at_a_time() {
+        let s = at("character hicks at K9\nalien 2 at O2\n");
+        let h = character_of(&s, "char:hicks").unwrap();
+        let t = |n: &str| s.content.base.tile(n).unwrap();
+        let step = first_step(&s, h, t("K11")).expect("within reach");
+        assert_eq!(step, t("K10"));
+        assert_eq!(first_step(&s, h, t("A1")), None, "out of reach");
     }
 
     #[test]
