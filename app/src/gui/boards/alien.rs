@@ -115,10 +115,15 @@ pub fn reach(s: &AlienState, ch: u8) -> Vec<(Tile, u8)> {
         return Vec::new();
     }
     let base = &s.content.base;
+    // The APC's tile boards it: only with fuel, not again after leaving it.
+    let board_apc = s.apc.fuel > 0 && !c.left_apc;
     let ok = |t: Tile| {
-        (rules::character_ground(s, t) || t == s.apc.at)
-            && s.character_at(t).is_none()
-            && !s.alien_at(t)
+        let ground = if t == s.apc.at {
+            board_apc
+        } else {
+            rules::character_ground(s, t)
+        };
+        ground && s.character_at(t).is_none() && !s.alien_at(t)
     };
     let mut seen = vec![(from, 0u8)];
     let mut i = 0;
