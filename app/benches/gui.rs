@@ -1,7 +1,7 @@
 //! Benchmarks of the desktop app (a `cargo bench` target without a harness):
 //!
 //! ```sh
-//! cargo bench -p xenolog --bench gui            # all three
+//! cargo bench -p xenolog --bench gui            # all of them
 //! cargo bench -p xenolog --bench gui -- scrub   # those whose name contains "scrub"
 //! ```
 //!
@@ -137,6 +137,35 @@ fn full_table() -> Box<dyn Battle> {
         b.commit(p).expect("decided just now");
     }
     b
+}
+
+/// A two-player battle of Alien some turns in: aliens hatched and on the
+/// move, characters spread through the base (the bot gives a random legal
+/// command from a fixed seed).
+fn alien_base() -> Box<dyn Battle> {
+    let mut b = xenolog_engine::games::new_battle("alien", 11, &json!({})).unwrap();
+    let mut pick: u64 = 11;
+    for _ in 0..400 {
+        b.play_due().expect("the game's own steps");
+        if b.flow_at(b.cursor()).turn >= 6 || b.outcome().is_some() {
+            break;
+        }
+        let legal = b.legal();
+        if legal.is_empty() {
+            break;
+        }
+        pick = pick
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let c = &legal[(pick >> 33) as usize % legal.len()];
+        let p = b.prepare_json(c.actor, &c.command, None).unwrap();
+        b.commit(p).expect("decided just now");
+    }
+    b
+}
+
+fn bench_cpu_per_frame_with_the_alien_base() {
+    cpu_per_frame(alien_base(), "alien");
 }
 
 fn bench_cpu_per_frame_with_the_full_board() {
@@ -281,7 +310,7 @@ fn bench_scrub_across_a_long_dimension_x_battle() {
 /// when there is none); `cargo bench` passes `--bench`, which is ignored.
 fn main() {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let benches: [(&str, fn()); 4] = [
+    let benches: [(&str, fn()); 5] = [
         (
             "bench_cpu_per_frame_with_the_full_board",
             bench_cpu_per_frame_with_the_full_board,
@@ -289,6 +318,10 @@ fn main() {
         (
             "bench_cpu_per_frame_with_the_full_table_of_alien_invasion",
             bench_cpu_per_frame_with_the_full_table_of_alien_invasion,
+        ),
+        (
+            "bench_cpu_per_frame_with_the_alien_base",
+            bench_cpu_per_frame_with_the_alien_base,
         ),
         (
             "bench_scrub_across_a_100000_entry_battle",

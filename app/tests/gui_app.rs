@@ -10,6 +10,7 @@ mod gui_app {
     pub mod support;
 
     mod campaign;
+    mod alien;
     mod dimx;
     mod dimx_variant;
     mod files;

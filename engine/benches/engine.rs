@@ -15,7 +15,10 @@
 //! battles, `decide_append` plays battle after battle, `seek` and `verify`
 //! use one whole battle. And on Alien Invasion (`invasion/...`): four
 //! factions on the Crash Site table, the game's own steps (draws, card ends,
-//! melees) recorded in the scripts beside the players' commands.
+//! melees) recorded in the scripts beside the players' commands. And on
+//! Alien (`alien/...`): two players from the landing field, the hatching
+//! rolls, metamorphosis and turn ends recorded as the game's own steps; a
+//! random battle lasts some thousands of commands.
 //!
 //! Commands come from a seeded bot that picks uniformly from `Game::legal`,
 //! so every run plays the same battles. The bot chooses before timing starts
@@ -27,6 +30,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use xenolog_engine::games::alien::{Alien, AlienConfig};
 use xenolog_engine::games::dimx::{DimX, DimxConfig};
 use xenolog_engine::games::invasion::{Invasion, InvasionConfig};
 use xenolog_engine::games::race::{Race, RaceConfig};
@@ -307,5 +311,36 @@ fn invasion(c: &mut Criterion) {
     seek(c, "invasion", &mut longest);
 }
 
-criterion_group!(benches, race, dimx, invasion);
+fn alien(c: &mut Criterion) {
+    if !wanted(&[
+        "alien/fold/",
+        "alien/decide_append/",
+        "alien/verify/",
+        "alien/seek/state_at_",
+        "alien/seek/cursor_to_",
+    ]) {
+        return;
+    }
+    // Two players, the Queen killed by option 1, from the landing field.
+    let config = AlienConfig::default();
+    let played = battles::<Alien>(&config, 20_000);
+    let sessions: Vec<&Session<Alien>> = played.iter().map(|(s, _)| s).collect();
+    fold(c, "alien", &sessions);
+    let scripts: Vec<Script<Alien>> = played
+        .iter()
+        .map(|(_, p)| Script {
+            seed: p.seed,
+            commands: p.commands.clone(),
+        })
+        .collect();
+    decide_append(c, "alien", &config, &scripts);
+    let (mut longest, _) = played
+        .into_iter()
+        .max_by_key(|(s, _)| s.records().len())
+        .expect("at least one battle");
+    verify(c, "alien", &longest);
+    seek(c, "alien", &mut longest);
+}
+
+criterion_group!(benches, race, dimx, invasion, alien);
 criterion_main!(benches);

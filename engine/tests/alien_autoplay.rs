@@ -7,42 +7,12 @@
 //! thousand and prints how often each side wins:
 //! `cargo test --release -p xenolog-engine --test alien_autoplay -- --ignored --nocapture`.
 
+mod alien_bot;
+
+use alien_bot::{config, play};
 use xenolog_engine::games::alien::state::{Pos, Result as End};
 use xenolog_engine::games::alien::{Alien, AlienConfig};
-use xenolog_engine::rng::Randomness;
-use xenolog_engine::{Actor, Game, Session};
-
-/// The config of battle `n`: 2 to 7 players, both ways to kill the Queen.
-fn config(n: u64) -> AlienConfig {
-    AlienConfig {
-        players: 2 + (n % 6) as u8,
-        queen: 1 + (n % 2) as u8,
-        tasks: 1 + (n % 3) as u8,
-        ..AlienConfig::default()
-    }
-}
-
-fn play(seed: u64, config: AlienConfig, cap: usize) -> Session<Alien> {
-    let mut s = Session::<Alien>::new(seed, config).expect("setup");
-    let mut bot = Randomness::new(seed ^ 0x5eed, 0, None);
-    for _ in 0..cap {
-        s.play_due().expect("the game's own steps");
-        if Alien::outcome(s.state()).is_some() {
-            break;
-        }
-        let legal = Alien::legal(s.state());
-        assert!(
-            !legal.is_empty(),
-            "seed {seed}: no command and no step while {:?} are asked",
-            Alien::asked(s.state())
-        );
-        let (actor, cmd) = legal[bot.pick(legal.len())].clone();
-        assert_ne!(actor, Actor::SYSTEM);
-        s.play(actor, &cmd, None)
-            .unwrap_or_else(|e| panic!("seed {seed}: legal {cmd:?} refused: {e}"));
-    }
-    s
-}
+use xenolog_engine::{Actor, Game};
 
 /// Battle `seed` checked if it ends within `cap` commands (each check as in
 /// [`check_with`]); `None` if it does not.
@@ -172,41 +142,4 @@ fn soak_a_thousand_random_battles() {
         turns as f64 / f64::from((tally[0] + tally[1] + tally[2]).max(1))
     );
     assert_eq!(tally[3], 0, "every battle ends");
-}
-
-/// One battle's end state, for looking into a seed: `SEED=n CAP=m`.
-#[test]
-#[ignore = "a look into one seed"]
-fn diag() {
-    let seed: u64 = std::env::var("SEED").map_or(0, |s| s.parse().unwrap());
-    let cap = std::env::var("CAP")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(300_000);
-    let t = std::time::Instant::now();
-    let s = play(seed, config(seed), cap);
-    let st = s.state();
-    println!("{} entries in {:?}", s.records().len(), t.elapsed());
-    println!(
-        "turn {} phase {:?} aliens {} over {:?} queen {:?} points {} apc {:?}",
-        st.turn,
-        st.phase,
-        st.aliens.len(),
-        st.over,
-        st.queen,
-        st.points,
-        st.apc
-    );
-    for (i, c) in st.characters.iter().enumerate() {
-        let at = c.tile().map(|t| st.content.base.name(t));
-        println!(
-            "{} {:?} {:?} s{} ap{} {:?}",
-            st.name(i as u8),
-            c.pos,
-            at,
-            c.strength,
-            c.ap,
-            c.items
-        );
-    }
 }

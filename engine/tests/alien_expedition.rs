@@ -6,6 +6,7 @@ mod support;
 
 use support::*;
 use xenolog_engine::games::alien::data::{Item, Kind};
+use xenolog_engine::games::alien::rules;
 use xenolog_engine::games::alien::state::{AlienEvent as E, Phase, Pos};
 use xenolog_engine::games::alien::{Alien, AlienCommand as C, AlienConfig};
 use xenolog_engine::{Actor, Game};
@@ -675,6 +676,65 @@ fn clause_5_an_explosive_charge_collapses_a_neighbouring_corridor_for_good() {
         s.characters[h as usize].items,
         vec![Item::Explosive],
         "the used charge is set aside"
+    );
+}
+
+/// Assumed (5, RULES.md assumption 18): the soak's eight endless battles
+/// (seeds 10088, 10173, 10322, 10635, 10651, 10767, 10852, 10927) each had
+/// its last characters sealed off by collapsed corridors: on the landing
+/// field behind G12, or on H12 between G12 and I12, where no alien could
+/// ever come next to them and they could never reach the landing field.
+#[test]
+fn clause_5_an_explosive_charge_may_not_cut_the_base_in_two() {
+    let mut s = at("character hicks at H12 items explosive explosive explosive\nalien 1 at O2\n");
+    let h = ch(&s, "hicks");
+    let (g12, i12) = (t("G12"), t("I12"));
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Blow {
+            ch: h,
+            pocket: 0,
+            at: g12,
+        },
+    );
+    assert_eq!(e.clause.as_deref(), Some("5"), "{e}");
+    assert!(e.message.contains("cut the base in two"), "{e}");
+    assert!(
+        rules::cuts_the_base(&s, g12),
+        "G12 is the landing field's way in"
+    );
+    assert!(
+        !rules::cuts_the_base(&s, i12),
+        "row 12 and the G column both lead on"
+    );
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Blow {
+            ch: h,
+            pocket: 0,
+            at: i12,
+        },
+        &[],
+    );
+    assert!(s.collapsed.contains(&i12));
+    // Now G12 would seal Hicks in on H12 as well as the landing field.
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Blow {
+            ch: h,
+            pocket: 0,
+            at: g12,
+        },
+    );
+    assert!(e.message.contains("G12"), "{e}");
+    assert!(
+        !Alien::legal(&s)
+            .iter()
+            .any(|(_, c)| matches!(c, C::Blow { at, .. } if *at == g12)),
+        "legal offers no blow that cuts the base"
     );
 }
 

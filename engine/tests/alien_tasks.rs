@@ -206,9 +206,17 @@ fn task_cards_are_hidden_from_the_alien_player_until_the_battle_ends() {
         },
     )
     .unwrap();
+    // Before a card is drawn every seat sees the same (the pile is face
+    // down for all): no hot-seat curtain is needed yet.
+    assert!(!xenolog_engine::Battle::seats_see_differently(&session));
+    assert_eq!(
+        Alien::view(session.state(), ALIEN),
+        Alien::view(session.state(), EXPEDITION)
+    );
     session
         .play(EXPEDITION, &C::Read { ch: 0, pocket: 0 }, None)
         .unwrap();
+    assert!(xenolog_engine::Battle::seats_see_differently(&session));
     let s = session.state();
     let card = s.open[0];
     assert_ne!(card, 0);
@@ -216,6 +224,7 @@ fn task_cards_are_hidden_from_the_alien_player_until_the_battle_ends() {
     assert_eq!(alien_view.open, vec![0]);
     assert!(alien_view.deck.iter().all(|&c| c == 0));
     assert_eq!(Alien::view(s, EXPEDITION).open, vec![card]);
+    assert!(Alien::view(s, EXPEDITION).deck.iter().all(|&c| c == 0));
     let drawn = E::TaskDrawn { card };
     assert_eq!(Alien::view_event(&drawn, ALIEN), E::TaskDrawn { card: 0 });
     assert_eq!(Alien::view_event(&drawn, EXPEDITION), drawn);

@@ -17,7 +17,8 @@ pub const SAMPLE_SEED: u64 = 20_240_607;
 
 /// Create the sample campaign at `path` (an error if the path exists): an
 /// Invaders From Dimension X! battle in mid-game with a few branches, a
-/// small Dice Race, and a four-faction Alien Invasion battle in its third round.
+/// small Dice Race, a four-faction Alien Invasion battle in its third round,
+/// and an Alien battle some turns in.
 ///
 /// The app makes it on its first start, so it must be quick: it is built
 /// beside `path` without a sync per command (about a hundred of them), synced
@@ -44,6 +45,7 @@ fn build(tmp: &Path) -> Result<(), SaveError> {
     race_sample(&mut c)?;
     invasion_sample(&mut c)?;
     campaign_sample(&mut c)?;
+    alien_sample(&mut c)?;
     // The app opens the battle played last: the Dimension X one, whose
     // board shows the most at a glance.
     let b = c.load_battle(first)?;
@@ -224,6 +226,42 @@ fn invasion_sample(c: &mut Campaign) -> Result<BattleId, SaveError> {
     }
     b.switch_branch(0).map_err(branch_error(id))?;
     b.seek(main_head);
+    c.save_position(id, &*b)?;
+    Ok(id)
+}
+
+/// How much the sample's Alien players like each kind of command: the
+/// characters walk and shoot, the aliens move and attack; ending a phase
+/// early is rare.
+fn alien_liking(kind: &str) -> u32 {
+    match kind {
+        "move" | "move_alien" => 30,
+        "shoot" | "attack" => 20,
+        "take" | "hatch" | "place" => 8,
+        "end_phase" | "end_moves" => 2,
+        _ => 3,
+    }
+}
+
+/// Alien (Górski), two players, in its fourth turn: the expedition walking
+/// into the base, the first aliens hatched and hunting it.
+fn alien_sample(c: &mut Campaign) -> Result<BattleId, SaveError> {
+    let id = c.new_battle(
+        "alien",
+        SAMPLE_SEED,
+        &json!({ "scenario": "standard" }),
+        "Alien: the expedition lands (sample)",
+        DiceMode::Rolled,
+    )?;
+    let mut b = c.load_battle(id)?;
+    let mut bot = Randomness::new(SAMPLE_SEED + 2, 0, None);
+    let mut played = 0;
+    while played < 400 && b.flow_at(b.cursor()).turn < 4 {
+        if !play_weighted(c, id, &mut *b, &mut bot, alien_liking)? {
+            break;
+        }
+        played += 1;
+    }
     c.save_position(id, &*b)?;
     Ok(id)
 }

@@ -1271,9 +1271,10 @@ impl App {
                                 choosing,
                                 commands,
                             );
-                            ob.board.panel_ui(
+                            ob.board.panel_ui_as(
                                 ui,
                                 ob.battle.as_ref(),
+                                ob.view.viewer,
                                 self.selected.as_deref(),
                                 commands,
                             );

@@ -96,3 +96,27 @@ fn the_sample_has_an_alien_invasion_battle_in_mid_game() {
     assert!(!b.asked().is_empty(), "someone is asked to act");
     assert!(c.verify_battle(s.id).unwrap().ok());
 }
+
+#[test]
+fn the_sample_has_an_alien_battle_some_turns_in() {
+    let (_dir, path) = place();
+    create_sample(&path).unwrap();
+    let c = Campaign::open(&path).unwrap();
+    let list = c.battles().unwrap();
+    assert_eq!(
+        list.len(),
+        4,
+        "Dimension X, Dice Race, Alien Invasion, Alien"
+    );
+    let s = list
+        .iter()
+        .find(|s| s.game == "alien")
+        .expect("an Alien battle");
+    assert_eq!(s.status, "in progress");
+    let b = c.load_battle(s.id).unwrap();
+    let flow = b.flow_at(b.cursor());
+    assert!(flow.turn >= 4, "some turns in: {flow:?}");
+    assert_eq!(b.seats().len(), 2, "the Alien Queen and the expedition");
+    assert!(!b.asked().is_empty(), "someone is asked to act");
+    assert!(c.verify_battle(s.id).unwrap().ok());
+}

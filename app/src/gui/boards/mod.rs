@@ -6,10 +6,11 @@
 use eframe::egui;
 use serde_json::{Value, json};
 use xenolog_engine::scene::Rgba;
-use xenolog_engine::{Battle, EntryText, LegalCommand, Scene};
+use xenolog_engine::{Battle, EntryText, LegalCommand, Scene, Viewer};
 
 use super::command::AppCommand;
 
+mod alien;
 mod dimx;
 mod invasion;
 mod race;
@@ -230,6 +231,20 @@ pub trait BoardUi {
     ) {
     }
 
+    /// [`BoardUi::panel_ui`] as `viewer` may see it: a game that hides
+    /// something from a seat (a task card) shows that seat only its view
+    /// behind the hot-seat curtain. By default the same for every viewer.
+    fn panel_ui_as(
+        &self,
+        ui: &mut egui::Ui,
+        battle: &dyn Battle,
+        _viewer: Viewer,
+        selected: Option<&str>,
+        commands: &mut Vec<AppCommand>,
+    ) {
+        self.panel_ui(ui, battle, selected, commands);
+    }
+
     /// Options of a new battle beyond the scenario and the game's declared
     /// options (the faction of each seat), drawn in New battle; `config` is
     /// the game's part of the form, kept between frames.
@@ -272,6 +287,7 @@ type MakeBoard = fn() -> Box<dyn BoardUi>;
 /// registry (`xenolog_engine::games::REGISTRY`); every other game is played
 /// on the generic board.
 static BOARDS: &[(&str, MakeBoard)] = &[
+    ("alien", || Box::new(alien::AlienBoard::default())),
     ("dimx", || Box::new(dimx::DimxBoard)),
     ("invasion", || Box::new(invasion::InvasionBoard::default())),
     ("race", || Box::new(race::RaceBoard)),

@@ -318,13 +318,16 @@ impl Game for Alien {
     }
 
     fn view(state: &AlienState, viewer: Actor) -> AlienState {
-        if viewer != Actor(0) || state.over.is_some() {
+        if state.over.is_some() {
             return state.clone();
         }
-        // The Alien player sees how many cards are drawn and left, not which.
+        // The pile is face down for every seat (12: "shuffled task cards");
+        // the Alien player sees how many cards are drawn, not which (7).
         let mut seen = state.clone();
-        seen.open = vec![0; state.open.len()];
         seen.deck = vec![0; state.deck.len()];
+        if viewer == Actor(0) {
+            seen.open = vec![0; state.open.len()];
+        }
         seen
     }
 

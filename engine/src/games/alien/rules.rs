@@ -211,6 +211,21 @@ pub fn clear_line(s: &AlienState, from: Tile, to: Tile, target: u16) -> bool {
     })
 }
 
+/// Whether collapsing the corridor tile `t` would cut the base in two: its
+/// open neighbours would no longer connect to one another (assumed, 5: a
+/// character sealed off by collapsed corridors could never be reached by
+/// the aliens nor reach the landing field, and the battle could not end).
+pub fn cuts_the_base(s: &AlienState, t: Tile) -> bool {
+    let base = &s.content.base;
+    let open = |n: Tile| n != t && !s.collapsed.contains(&n);
+    let ends: Vec<Tile> = base.neighbours_iter(t).filter(|&n| open(n)).collect();
+    let Some(&first) = ends.first() else {
+        return false;
+    };
+    let reached = reach(s, first, u8::MAX, open, |_| true);
+    ends.iter().any(|e| !reached.iter().any(|r| r.0 == *e))
+}
+
 /// Breadth-first distances from `from` over `ok` tiles, expanding only
 /// from tiles where `expand` holds, up to `max` steps.
 fn reach(
@@ -1332,6 +1347,15 @@ fn decide_inner(
                 return Err(illegal(
                     "5",
                     "the corridor tile must be empty to blow it up",
+                ));
+            }
+            if cuts_the_base(s, *at) {
+                return Err(illegal(
+                    "5",
+                    format!(
+                        "collapsing {} would cut the base in two (assumed: a part sealed off could never be reached by the aliens nor lead back to the landing field)",
+                        base.name(*at)
+                    ),
                 ));
             }
             Ok(vec![E::Blown {

@@ -58,6 +58,18 @@ fn token_letter(t: Token) -> &'static str {
     }
 }
 
+/// How a kind of tile is filled on the board (and in the legend).
+pub fn terrain_fill(t: Terrain) -> Rgba {
+    match t {
+        Terrain::Wall => Rgba::rgb(45, 45, 50),
+        Terrain::Corridor => Rgba::rgb(170, 170, 165),
+        Terrain::Room => Rgba::rgb(215, 205, 180),
+        Terrain::Duct => Rgba::rgb(110, 120, 140),
+        Terrain::Landing => Rgba::rgb(120, 170, 110),
+        Terrain::Airlock(_) => Rgba::rgb(230, 200, 60),
+    }
+}
+
 pub fn scene(s: &AlienState) -> Scene {
     let b = &s.content.base;
     let (w, h) = (f32::from(b.width), f32::from(b.height));
@@ -72,14 +84,7 @@ pub fn scene(s: &AlienState) -> Scene {
         let min = [x as f32 * TILE, y as f32 * TILE];
         let max = [min[0] + TILE, min[1] + TILE];
         let terr = b.terrain(t);
-        let fill = match terr {
-            Terrain::Wall => Rgba::rgb(45, 45, 50),
-            Terrain::Corridor => Rgba::rgb(170, 170, 165),
-            Terrain::Room => Rgba::rgb(215, 205, 180),
-            Terrain::Duct => Rgba::rgb(110, 120, 140),
-            Terrain::Landing => Rgba::rgb(120, 170, 110),
-            Terrain::Airlock(_) => Rgba::rgb(230, 200, 60),
-        };
+        let fill = terrain_fill(terr);
         let what = match terr {
             Terrain::Wall => "wall".to_owned(),
             Terrain::Corridor => "corridor".into(),
@@ -344,19 +349,25 @@ pub fn scene(s: &AlienState) -> Scene {
             tooltip: Some(tip),
         });
         let pocket_marks: String = c.items.iter().map(|it| token_letter(*it)).collect();
+        // The android's light token takes dark writing.
+        let (ink, pockets_ink) = if card.android {
+            (Rgba::rgb(20, 30, 60), Rgba::rgb(120, 60, 0))
+        } else {
+            (Rgba::WHITE, Rgba::rgb(255, 240, 120))
+        };
         items.push(text(
             format!("char:{}:label", card.id),
-            [at[0], at[1] - 4.0],
+            [at[0], at[1] - 5.0],
             format!("{}{}", &card.name[..2.min(card.name.len())], c.strength),
-            10.0,
-            Rgba::WHITE,
+            12.0,
+            ink,
         ));
         items.push(text(
             format!("char:{}:pockets", card.id),
             [at[0], at[1] + 8.0],
             pocket_marks,
-            8.0,
-            Rgba::rgb(255, 240, 120),
+            10.0,
+            pockets_ink,
         ));
     }
     // Aliens (a stack on a hatching place drawn side by side).
@@ -390,7 +401,7 @@ pub fn scene(s: &AlienState) -> Scene {
             } else {
                 al.strength.to_string()
             },
-            11.0,
+            14.0,
             Rgba::WHITE,
         ));
     }

@@ -1,0 +1,532 @@
+//! Alien (Górski) on its board: a character's six action points clicked
+//! on the board and in the side panel, a shot with two charges, the APC,
+//! the Alien player's hatching split, the hot-seat curtain over the task
+//! cards, a battle started from the New battle dialog, and the board's
+//! snapshot.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use serde_json::json;
+use xenolog_engine::games::alien::data::{Item, Tile};
+use xenolog_engine::games::alien::state::{AlienState, Phase, Pos, QueenOption};
+use xenolog_engine::games::alien::{Alien, AlienCommand as C, AlienEvent};
+use xenolog_engine::{Actor, LegalCommand, Session, Viewer};
+
+use super::support::{BOARD, app, click, click_on_board, give_on_board, shot, type_into};
+use crate::gui::app::App;
+use crate::gui::command::{AppCommand, NewBattleSpec};
+use crate::gui::side::sentence;
+use crate::gui::store::DiceMode;
+
+/// A two-player battle of Alien from a position file.
+fn battle(position: &str, dice_mode: DiceMode, seed: u64) -> Harness<'static, App> {
+    let mut h = app();
+    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
+        game: "alien".into(),
+        scenario: String::new(),
+        seed,
+        config: json!({ "scenario_text": position }),
+        title: "Alien test".into(),
+        dice_mode,
+        strict: false,
+    }));
+    h.run();
+    no_notice(&h);
+    h
+}
+
+fn no_notice(h: &Harness<'_, App>) {
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+}
+
+fn session<'a>(h: &'a Harness<'_, App>) -> &'a Session<Alien> {
+    h.state()
+        .open
+        .as_ref()
+        .unwrap()
+        .battle
+        .as_any()
+        .downcast_ref::<Session<Alien>>()
+        .expect("an Alien battle")
+}
+
+fn st(h: &Harness<'_, App>) -> AlienState {
+    session(h).state().clone()
+}
+
+fn tile(s: &AlienState, name: &str) -> Tile {
+    s.content.base.tile(name).unwrap()
+}
+
+fn ch(s: &AlienState, id: &str) -> usize {
+    s.characters
+        .iter()
+        .position(|c| s.content.characters[usize::from(c.card)].id == id)
+        .unwrap()
+}
+
+/// The events of the last entry.
+fn last_events(h: &Harness<'_, App>) -> Vec<AlienEvent> {
+    let s = session(h);
+    let last = s.records().len() as u64 - 1;
+    s.events(last)
+}
+
+/// The legal command (as the view offers it) that `pick` chooses.
+fn find(h: &Harness<'_, App>, pick: impl Fn(&C) -> bool) -> LegalCommand {
+    let legal = &h.state().open.as_ref().unwrap().view.legal;
+    legal
+        .iter()
+        .find(|c| serde_json::from_value::<C>(c.command.clone()).is_ok_and(|x| pick(&x)))
+        .cloned()
+        .unwrap_or_else(|| {
+            panic!(
+                "no such command among {:?}",
+                legal.iter().map(|c| &c.text).collect::<Vec<_>>()
+            )
+        })
+}
+
+fn task_text(h: &Harness<'_, App>, n: u8) -> String {
+    st(h)
+        .content
+        .tasks
+        .iter()
+        .find(|t| t.n == n)
+        .map(|t| t.text.clone())
+        .expect("a task card")
+}
+
+/// Give a command as a player does: its target on the board, or its
+/// button in the side panel (opening its folded group first).
+fn press(h: &mut Harness<'_, App>, cmd: &LegalCommand) {
+    if cmd.target.is_some() {
+        give_on_board(h, cmd);
+        return;
+    }
+    let label = sentence(&cmd.text);
+    if h.query_by_label(&label).is_none() {
+        let group = {
+            let ob = h.state().open.as_ref().unwrap();
+            ob.board.action_group(cmd).expect("a grouped command").1
+        };
+        h.get_by_label_contains(&format!("{group} (")).click();
+        h.run();
+    }
+    click(h, &label);
+}
+
+fn entered_dice(h: &mut Harness<'_, App>, dice: &str) {
+    h.get_by_label("Enter your dice");
+    type_into(h, "Dice rolled:", dice);
+    click(h, "Play with these dice");
+    no_notice(h);
+}
+
+#[test]
+fn a_characters_full_turn_of_six_points_three_moves_a_charge_taken_a_move_and_a_shot() {
+    // Vasquez's example (4): three tiles to the explosive magazine on C10,
+    // an explosive charge taken, one tile more, one shot.
+    let mut h = battle(
+        "character vasquez at E9\nalien 2 at B8\n",
+        DiceMode::Rolled,
+        4,
+    );
+    let s = st(&h);
+    let v = ch(&s, "vasquez");
+    click_on_board(&mut h, "Vasquez");
+    assert_eq!(h.state().selected.as_deref(), Some("char:vasquez"));
+    // Her reach for six points is marked on the board.
+    let marks = {
+        let ob = h.state().open.as_ref().unwrap();
+        ob.board.marks(ob.battle.as_ref(), Some("char:vasquez"))
+    };
+    assert!(marks.iter().any(|m| matches!(m, crate::gui::boards::Mark::Area { tip, .. } if tip.starts_with("C10: 3 action points"))));
+    // A click on C10, three tiles away, walks one tile towards it each time
+    // (only the next tile is lit; the reach shows the rest).
+    let c10 = tile(&s, "C10");
+    for _ in 0..3 {
+        let p = {
+            let view = h.get_by_label(BOARD).rect();
+            let ob = h.state().open.as_ref().unwrap();
+            let xf = crate::gui::board::Xform::new(&ob.view.scene, view, &h.state().camera);
+            let (x, y) = s.content.base.xy(c10);
+            xf.to_screen([(x as f32 + 0.5) * 40.0, (y as f32 + 0.5) * 40.0])
+        };
+        h.hover_at(p);
+        h.run();
+        h.drag_at(p);
+        h.run();
+        h.drop_at(p);
+        h.run();
+        no_notice(&h);
+    }
+    assert_eq!(st(&h).characters[v].pos, Pos::Tile(c10));
+    assert_eq!(st(&h).characters[v].ap, 3);
+    let take = find(&h, |c| {
+        matches!(
+            c,
+            C::Take {
+                item: Item::Explosive,
+                ..
+            }
+        )
+    });
+    press(&mut h, &take);
+    no_notice(&h);
+    let d10 = tile(&s, "D10");
+    let step = find(&h, |c| matches!(c, C::Move { to, .. } if *to == d10));
+    press(&mut h, &step);
+    let fire = find(&h, |c| matches!(c, C::Shoot { charges: 1, .. }));
+    press(&mut h, &fire);
+    no_notice(&h);
+    let after = st(&h);
+    let c = &after.characters[v];
+    assert_eq!(c.pos, Pos::Tile(d10));
+    assert_eq!(c.ap, 0, "six points used");
+    assert!(c.has(xenolog_engine::games::alien::data::Kind::Explosive));
+    assert!(c.items.contains(&Item::Ammo(3)), "{:?}", c.items);
+    assert!(
+        last_events(&h)
+            .iter()
+            .any(|e| matches!(e, AlienEvent::Shot { charges: 1, .. }))
+    );
+    // Nothing is left to her this phase: no command of hers is offered.
+    assert!(
+        h.state()
+            .open
+            .as_ref()
+            .unwrap()
+            .view
+            .legal
+            .iter()
+            .all(|c| c.subject.as_deref() != Some("char:vasquez")),
+        "no points left"
+    );
+    h.get_by_label_contains("Cannot act now: Vasquez has used all six action points");
+}
+
+#[test]
+fn a_shot_with_two_charges_is_chosen_by_clicking_the_alien_and_rolled_by_hand() {
+    // Hicks's example (6): 5 + 3 x 2 - 4 x 2 (a duct) = +3; a 5: the alien
+    // loses 1 and withdraws 1.
+    let mut h = battle(
+        "character hicks at N6 items rifle ammo\nalien 4 at P6\n",
+        DiceMode::Entered,
+        1,
+    );
+    let s = st(&h);
+    let hk = ch(&s, "hicks");
+    click_on_board(&mut h, "Hicks");
+    let two = find(&h, |c| matches!(c, C::Shoot { charges: 2, .. }));
+    assert_eq!(two.target.as_deref(), Some("alien:1"));
+    // One charge to four: the click on the alien asks how many.
+    let board = h.get_by_label(BOARD).rect();
+    h.get_all_by_label_contains("shoots alien 1 with a pulse rifle")
+        .find(|n| board.contains(n.rect().center()))
+        .expect("the alien is lit on the board")
+        .click();
+    h.run();
+    h.get_by_label("Which command?");
+    // The dialog's button (the side panel lists the same command).
+    h.get_all_by_label(&two.text)
+        .last()
+        .expect("the dialog offers two charges")
+        .click();
+    h.run();
+    entered_dice(&mut h, "5");
+    let events = last_events(&h);
+    assert!(
+        events.iter().any(|e| matches!(
+            e,
+            AlienEvent::Shot {
+                charges: 2,
+                force: 3,
+                roll: 5,
+                ..
+            }
+        )),
+        "{events:?}"
+    );
+    let after = st(&h);
+    assert_eq!(
+        after.characters[hk].items,
+        vec![Item::Weapon(1), Item::Ammo(2)]
+    );
+    assert_eq!(after.characters[hk].ap, 4, "a charge is a point");
+    let a = after.alien(1).expect("it survives");
+    assert_eq!(a.strength, 3);
+    assert_eq!(
+        after.content.base.distance(a.at, tile(&s, "P6")),
+        1,
+        "withdrew one tile"
+    );
+}
+
+#[test]
+fn the_apc_drives_with_its_passenger_who_leaves_for_a_point_and_fuel_is_delivered() {
+    let mut h = battle(
+        "character hicks at apc\ncharacter hudson at I12 items fuel\napc G12 fuel 1\n",
+        DiceMode::Rolled,
+        2,
+    );
+    let s = st(&h);
+    let (hk, hu) = (ch(&s, "hicks"), ch(&s, "hudson"));
+    // The APC drives first: selected on the board, a lit tile next to it.
+    click_on_board(&mut h, "APC");
+    let h12 = tile(&s, "H12");
+    let drive = find(&h, |c| matches!(c, C::Drive { to } if *to == h12));
+    press(&mut h, &drive);
+    no_notice(&h);
+    let after = st(&h);
+    assert_eq!(after.apc.at, h12);
+    assert_eq!(after.characters[hk].pos, Pos::Apc, "Hicks rides along");
+    // Hicks, aboard (not drawn on the board), is chosen in the side panel
+    // and leaves onto a lit tile next to the APC for a point.
+    click(&mut h, "Hicks");
+    assert_eq!(h.state().selected.as_deref(), Some("char:hicks"));
+    let g12 = tile(&s, "G12");
+    let leave = find(&h, |c| matches!(c, C::Leave { to, .. } if *to == g12));
+    press(&mut h, &leave);
+    no_notice(&h);
+    let after = st(&h);
+    assert_eq!(after.characters[hk].pos, Pos::Tile(g12));
+    assert_eq!(after.characters[hk].ap, 5);
+    // He may not board again this phase.
+    assert!(
+        !h.state()
+            .open
+            .as_ref()
+            .unwrap()
+            .view
+            .legal
+            .iter()
+            .any(|c| c.target.as_deref() == Some("tile:H12")
+                && c.subject.as_deref() == Some("char:hicks")),
+        "no re-entering in the same phase"
+    );
+    // Hudson next to it delivers a container: three phases more.
+    click_on_board(&mut h, "Hudson");
+    let fuel = find(
+        &h,
+        |c| matches!(c, C::Fuel { ch, .. } if usize::from(*ch) == hu),
+    );
+    press(&mut h, &fuel);
+    no_notice(&h);
+    assert_eq!(st(&h).apc.fuel, 3);
+    assert!(st(&h).characters[hu].items.is_empty());
+}
+
+#[test]
+fn the_alien_player_chooses_the_hatching_split_and_where_each_new_alien_goes() {
+    let mut h = battle("character hicks at K9\n", DiceMode::Rolled, 6);
+    let end = find(&h, |c| matches!(c, C::EndPhase));
+    click(&mut h, &sentence(&end.text));
+    no_notice(&h);
+    let s = st(&h);
+    assert_eq!(s.phase, Phase::Hatching);
+    let roll = s.hatch_roll.expect("the game rolled");
+    assert!(
+        roll >= 2,
+        "seed 6 rolls {roll}: pick a seed that rolls 2 or more"
+    );
+    h.get_by_label_contains(&format!(
+        "Alien Queen: split the hatching roll of {roll} into new aliens"
+    ));
+    // The split with the most aliens, clicked by the words of its button.
+    let splits: Vec<Vec<u8>> = h
+        .state()
+        .open
+        .as_ref()
+        .unwrap()
+        .view
+        .legal
+        .iter()
+        .filter_map(|c| match serde_json::from_value(c.command.clone()) {
+            Ok(C::Hatch { parts }) => Some(parts),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        splits
+            .iter()
+            .all(|p| p.iter().sum::<u8>() == roll && p.iter().all(|&x| x <= 4))
+    );
+    let parts = splits.iter().max_by_key(|p| p.len()).unwrap().clone();
+    let words: Vec<String> = parts.iter().map(u8::to_string).collect();
+    click(
+        &mut h,
+        &format!("{} aliens of {}", parts.len(), words.join(" + ")),
+    );
+    no_notice(&h);
+    assert_eq!(st(&h).to_place, parts);
+    h.get_by_label_contains("place the new alien of strength");
+    // The first on hatching place 2 (by the board), the rest on place 4
+    // (by the side panel's button).
+    let first = find(&h, |c| matches!(c, C::Place { hatch: 2 }));
+    press(&mut h, &first);
+    for _ in 1..parts.len() {
+        click(&mut h, "Hatching place 4 (M14)");
+    }
+    no_notice(&h);
+    let s = st(&h);
+    assert_eq!(s.phase, Phase::Moving);
+    let r6 = tile(&s, "R6");
+    let m14 = tile(&s, "M14");
+    let mut placed: Vec<(u8, Tile)> = s.aliens.iter().map(|a| (a.strength, a.at)).collect();
+    placed.sort();
+    let mut want: Vec<(u8, Tile)> = parts
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| (p, if i == 0 { r6 } else { m14 }))
+        .collect();
+    want.sort();
+    assert_eq!(placed, want);
+}
+
+#[test]
+fn the_curtain_hides_the_task_cards_from_the_alien_player() {
+    let mut h = battle(
+        "points 1\ndone 6\nopen 11 17\ncharacter hicks at K9\n",
+        DiceMode::Rolled,
+        6,
+    );
+    let s = st(&h);
+    let secret = |n: u8| {
+        s.content
+            .tasks
+            .iter()
+            .find(|t| t.n == n)
+            .map(|t| format!("Task {n}: {}", t.text))
+            .unwrap()
+    };
+    // The expedition is asked first: the screen is passed to it.
+    h.get_by_label("Pass the screen to Expedition");
+    assert!(h.query_by_label(BOARD).is_none());
+    click(&mut h, "I am Expedition: show my view");
+    assert_eq!(
+        h.state().open.as_ref().unwrap().view.viewer,
+        Viewer::Seat(Actor(1))
+    );
+    h.get_by_label(&secret(11));
+    h.get_by_label(&secret(17));
+    let end = find(&h, |c| matches!(c, C::EndPhase));
+    click(&mut h, &sentence(&end.text));
+    // The hatching roll puts the Alien player in front of the screen.
+    h.get_by_label("Pass the screen to Alien Queen");
+    click(&mut h, "I am Alien Queen: show my view");
+    assert_eq!(
+        h.state().open.as_ref().unwrap().view.viewer,
+        Viewer::Seat(Actor(0))
+    );
+    h.get_by_label(BOARD);
+    assert!(h.query_by_label_contains("Task 11:").is_none());
+    assert!(h.query_by_label_contains("Task 17:").is_none());
+    assert_eq!(
+        h.get_all_by_label("A task card only the expedition may see")
+            .count(),
+        2
+    );
+    // Nor does the board's task track show them.
+    let shown: Vec<String> = h
+        .state()
+        .open
+        .as_ref()
+        .unwrap()
+        .view
+        .scene
+        .items
+        .iter()
+        .filter(|i| i.id.starts_with("task:"))
+        .filter_map(|i| match &i.shape {
+            xenolog_engine::scene::Shape::Text { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shown.len(), 2);
+    assert!(shown.iter().all(|t| t.contains("may not see")), "{shown:?}");
+    // The task done (6) is checked, and shown to all.
+    h.get_by_label_contains("Done: task 6");
+}
+
+#[test]
+fn the_new_battle_dialog_starts_an_alien_game_with_real_dice() {
+    let mut h = app();
+    click(&mut h, "New battle…");
+    click(&mut h, "Alien (2-7 players)");
+    // Seats and the way to kill the Queen are the game's options.
+    // (The number field is the last node named by its label: "Players:"
+    // also heads the group.)
+    for (label, value) in [
+        ("Players:", "3"),
+        ("Killing the Queen: option 1 or 2:", "2"),
+    ] {
+        h.get_all_by_label(label).last().expect("the field").click();
+        h.run();
+        h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::A);
+        h.run();
+        h.get_all_by_label(label)
+            .last()
+            .expect("the field")
+            .type_text(value);
+        h.key_press(eframe::egui::Key::Enter);
+        h.run();
+    }
+    type_into(&mut h, "Seed:", "77");
+    click(&mut h, "We roll real dice and type them in");
+    shot(&mut h, "alien_new_battle_dialog");
+    click(&mut h, "Start battle");
+    no_notice(&h);
+    let ob = h.state().open.as_ref().expect("a battle is open");
+    assert_eq!(ob.summary.game, "alien");
+    assert_eq!(ob.summary.dice_mode, DiceMode::Entered);
+    let s = st(&h);
+    assert_eq!(s.players, 3, "the Alien Queen and two expedition players");
+    assert_eq!(s.option, QueenOption::Tasks(3));
+    assert_eq!(
+        s.characters.iter().map(|c| c.seat).collect::<Vec<_>>(),
+        vec![1, 2, 1, 2, 1, 2],
+        "the six characters shared round robin"
+    );
+    assert!(
+        s.aliens.is_empty(),
+        "no aliens before the first Alien phase"
+    );
+    assert!(
+        s.characters
+            .iter()
+            .all(|c| matches!(c.pos, Pos::Tile(t) if s.content.base.terrain(t) == xenolog_engine::games::alien::data::Terrain::Landing))
+    );
+    // The expedition's cards in the side panel.
+    h.get_by_label("The expedition");
+    h.get_by_label_contains("Task points: 0. The Queen is alive (option 2: 3 tasks kill her)");
+}
+
+#[test]
+fn board_alien_snapshot() {
+    let mut h = battle(
+        "turn 7\npoints 1\ndone 6\nopen 11 17\n\
+         character hicks at K9 strength 4 items rifle ammo3 grenade\n\
+         character hudson at O6 items rifle ammo explosive\n\
+         character vasquez at apc\ncharacter gorman at outside 2 items pistol ammo suit\n\
+         character bishop at I10 items medkit medkit\ncharacter apone at dead\n\
+         alien 4 at Q6\nalien 3 at M8\nalien 2 at G4\nalien 1 at R6\nalien 4 at W9\n\
+         apc O12 fuel 2\ncollapsed G10\nfloor disk M2\n",
+        DiceMode::Rolled,
+        9,
+    );
+    click(&mut h, "I am Expedition: show my view");
+    click_on_board(&mut h, "Hicks");
+    // Hicks's reach and his lines of fire are drawn.
+    let marks = {
+        let ob = h.state().open.as_ref().unwrap();
+        ob.board.marks(ob.battle.as_ref(), Some("char:hicks"))
+    };
+    assert!(marks.len() > 5, "{}", marks.len());
+    // The side panel scrolled to the expedition's cards and the task track.
+    h.get_by_label("The expedition").scroll_to_me();
+    h.run();
+    h.get_by_label(&format!("Task 11: {}", task_text(&h, 11)));
+    shot(&mut h, "alien_board");
+    h.snapshot("board_alien");
+}

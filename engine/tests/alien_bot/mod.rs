@@ -1,0 +1,43 @@
+//! The random bot of Alien's autoplay tests, shared with the
+//! `alien_replay` example (`engine/examples/alien_replay.rs`), so that a
+//! seed of the soak can be replayed and looked into outside the test.
+
+use xenolog_engine::games::alien::{Alien, AlienConfig};
+use xenolog_engine::rng::Randomness;
+use xenolog_engine::{Actor, Game, Session};
+
+/// The config of battle `n`: 2 to 7 players, both ways to kill the Queen.
+pub fn config(n: u64) -> AlienConfig {
+    AlienConfig {
+        players: 2 + (n % 6) as u8,
+        queen: 1 + (n % 2) as u8,
+        tasks: 1 + (n % 3) as u8,
+        ..AlienConfig::default()
+    }
+}
+
+/// Battle `seed` played by the random bot for at most `cap` commands: the
+/// game's own steps as they fall due, then one legal command picked at
+/// random. Panics (naming the seed) when no command is legal while the
+/// battle goes on, or when a legal command is refused.
+pub fn play(seed: u64, config: AlienConfig, cap: usize) -> Session<Alien> {
+    let mut s = Session::<Alien>::new(seed, config).expect("setup");
+    let mut bot = Randomness::new(seed ^ 0x5eed, 0, None);
+    for _ in 0..cap {
+        s.play_due().expect("the game's own steps");
+        if Alien::outcome(s.state()).is_some() {
+            break;
+        }
+        let legal = Alien::legal(s.state());
+        assert!(
+            !legal.is_empty(),
+            "seed {seed}: no command and no step while {:?} are asked",
+            Alien::asked(s.state())
+        );
+        let (actor, cmd) = legal[bot.pick(legal.len())].clone();
+        assert_ne!(actor, Actor::SYSTEM);
+        s.play(actor, &cmd, None)
+            .unwrap_or_else(|e| panic!("seed {seed}: legal {cmd:?} refused: {e}"));
+    }
+    s
+}
