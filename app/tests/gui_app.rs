@@ -18,5 +18,6 @@ mod gui_app {
     mod numbering;
     mod play;
     mod review;
+    mod saucers;
     mod snapshots;
 }

@@ -15,7 +15,9 @@
 //! battles, `decide_append` plays battle after battle, `seek` and `verify`
 //! use one whole battle. And on Alien Invasion (`invasion/...`): four
 //! factions on the Crash Site table, the game's own steps (draws, card ends,
-//! melees) recorded in the scripts beside the players' commands.
+//! melees) recorded in the scripts beside the players' commands. And on
+//! Night of the Saucers (`saucers/...`): two players, three missions to
+//! win, the deal, draws and Alien turns recorded as the game's own steps.
 //!
 //! Commands come from a seeded bot that picks uniformly from `Game::legal`,
 //! so every run plays the same battles. The bot chooses before timing starts
@@ -30,6 +32,7 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use xenolog_engine::games::dimx::{DimX, DimxConfig};
 use xenolog_engine::games::invasion::{Invasion, InvasionConfig};
 use xenolog_engine::games::race::{Race, RaceConfig};
+use xenolog_engine::games::saucers::{Saucers, SaucersConfig};
 use xenolog_engine::{Actor, EntryId, Game, Session};
 
 /// SplitMix64: the bot's own dice, independent of the battle's stream.
@@ -307,5 +310,40 @@ fn invasion(c: &mut Criterion) {
     seek(c, "invasion", &mut longest);
 }
 
-criterion_group!(benches, race, dimx, invasion);
+fn saucers(c: &mut Criterion) {
+    if !wanted(&[
+        "saucers/fold/",
+        "saucers/decide_append/",
+        "saucers/verify/",
+        "saucers/seek/state_at_",
+        "saucers/seek/cursor_to_",
+    ]) {
+        return;
+    }
+    // Two players, Normal: three missions to win.
+    let config = SaucersConfig {
+        players: 2,
+        missions: 3,
+        ..SaucersConfig::default()
+    };
+    let played = battles::<Saucers>(&config, 3_000);
+    let sessions: Vec<&Session<Saucers>> = played.iter().map(|(s, _)| s).collect();
+    fold(c, "saucers", &sessions);
+    let scripts: Vec<Script<Saucers>> = played
+        .iter()
+        .map(|(_, p)| Script {
+            seed: p.seed,
+            commands: p.commands.clone(),
+        })
+        .collect();
+    decide_append(c, "saucers", &config, &scripts);
+    let (mut longest, _) = played
+        .into_iter()
+        .max_by_key(|(s, _)| s.records().len())
+        .expect("at least one battle");
+    verify(c, "saucers", &longest);
+    seek(c, "saucers", &mut longest);
+}
+
+criterion_group!(benches, race, dimx, invasion, saucers);
 criterion_main!(benches);

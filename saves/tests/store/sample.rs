@@ -96,3 +96,25 @@ fn the_sample_has_an_alien_invasion_battle_in_mid_game() {
     assert!(!b.asked().is_empty(), "someone is asked to act");
     assert!(c.verify_battle(s.id).unwrap().ok());
 }
+
+#[test]
+fn the_sample_has_a_night_of_the_saucers_game_some_turns_in() {
+    let (_dir, path) = place();
+    create_sample(&path).unwrap();
+    let c = Campaign::open(&path).unwrap();
+    let list = c.battles().unwrap();
+    assert_eq!(
+        list.len(),
+        4,
+        "Dimension X, Dice Race, Alien Invasion, Saucers"
+    );
+    let s = list
+        .iter()
+        .find(|s| s.game == "saucers")
+        .expect("a Night of the Saucers game");
+    assert!(s.entries >= 20, "{s:?}");
+    let b = c.load_battle(s.id).unwrap();
+    assert_eq!(b.seats().len(), 2, "two players");
+    assert!(b.flow_at(b.cursor()).turn >= 2, "some turns in");
+    assert!(c.verify_battle(s.id).unwrap().ok());
+}
