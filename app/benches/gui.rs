@@ -168,6 +168,39 @@ fn bench_cpu_per_frame_with_the_alien_base() {
     cpu_per_frame(alien_base(), "alien");
 }
 
+/// A two-player Night of the Saucers game some turns in (seed 1984, three
+/// missions): the bot attacks, then searches, then moves, and never ends
+/// the actions before every student has spent them.
+fn saucers_board() -> Box<dyn Battle> {
+    let mut b =
+        xenolog_engine::games::new_battle("saucers", 1984, &json!({"players": 2, "missions": 3}))
+            .unwrap();
+    for _ in 0..300 {
+        b.play_due().expect("the game's own steps");
+        if b.flow_at(b.cursor()).turn >= 4 || b.outcome().is_some() {
+            break;
+        }
+        let legal = b.legal();
+        let kind = |c: &&xenolog_engine::LegalCommand, k: &str| c.command.get(k).is_some();
+        let Some(c) = legal
+            .iter()
+            .find(|c| kind(c, "attack"))
+            .or_else(|| legal.iter().find(|c| kind(c, "search")))
+            .or_else(|| legal.iter().find(|c| kind(c, "move")))
+            .or(legal.first())
+        else {
+            break;
+        };
+        let p = b.prepare_json(c.actor, &c.command, None).unwrap();
+        b.commit(p).expect("decided just now");
+    }
+    b
+}
+
+fn bench_cpu_per_frame_with_the_board_of_night_of_the_saucers() {
+    cpu_per_frame(saucers_board(), "saucers");
+}
+
 fn bench_cpu_per_frame_with_the_full_board() {
     let (battle, game) = full_board();
     cpu_per_frame(battle, game);
@@ -310,7 +343,7 @@ fn bench_scrub_across_a_long_dimension_x_battle() {
 /// when there is none); `cargo bench` passes `--bench`, which is ignored.
 fn main() {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let benches: [(&str, fn()); 5] = [
+    let benches: [(&str, fn()); 6] = [
         (
             "bench_cpu_per_frame_with_the_full_board",
             bench_cpu_per_frame_with_the_full_board,
@@ -322,6 +355,10 @@ fn main() {
         (
             "bench_cpu_per_frame_with_the_alien_base",
             bench_cpu_per_frame_with_the_alien_base,
+        ),
+        (
+            "bench_cpu_per_frame_with_the_board_of_night_of_the_saucers",
+            bench_cpu_per_frame_with_the_board_of_night_of_the_saucers,
         ),
         (
             "bench_scrub_across_a_100000_entry_battle",

@@ -9,8 +9,8 @@ use xenolog::gui;
 mod gui_app {
     pub mod support;
 
-    mod campaign;
     mod alien;
+    mod campaign;
     mod dimx;
     mod dimx_variant;
     mod files;
@@ -21,5 +21,6 @@ mod gui_app {
     mod play;
     mod reports;
     mod review;
+    mod saucers;
     mod snapshots;
 }

@@ -19,6 +19,8 @@
 //! Alien (`alien/...`): two players from the landing field, the hatching
 //! rolls, metamorphosis and turn ends recorded as the game's own steps; a
 //! random battle lasts some thousands of commands.
+//! Night of the Saucers (`saucers/...`): two players, three missions to
+//! win, the deal, draws and Alien turns recorded as the game's own steps.
 //!
 //! Commands come from a seeded bot that picks uniformly from `Game::legal`,
 //! so every run plays the same battles. The bot chooses before timing starts
@@ -34,6 +36,7 @@ use xenolog_engine::games::alien::{Alien, AlienConfig};
 use xenolog_engine::games::dimx::{DimX, DimxConfig};
 use xenolog_engine::games::invasion::{Invasion, InvasionConfig};
 use xenolog_engine::games::race::{Race, RaceConfig};
+use xenolog_engine::games::saucers::{Saucers, SaucersConfig};
 use xenolog_engine::{Actor, EntryId, Game, Session};
 
 /// SplitMix64: the bot's own dice, independent of the battle's stream.
@@ -342,5 +345,40 @@ fn alien(c: &mut Criterion) {
     seek(c, "alien", &mut longest);
 }
 
-criterion_group!(benches, race, dimx, invasion, alien);
+fn saucers(c: &mut Criterion) {
+    if !wanted(&[
+        "saucers/fold/",
+        "saucers/decide_append/",
+        "saucers/verify/",
+        "saucers/seek/state_at_",
+        "saucers/seek/cursor_to_",
+    ]) {
+        return;
+    }
+    // Two players, Normal: three missions to win.
+    let config = SaucersConfig {
+        players: 2,
+        missions: 3,
+        ..SaucersConfig::default()
+    };
+    let played = battles::<Saucers>(&config, 3_000);
+    let sessions: Vec<&Session<Saucers>> = played.iter().map(|(s, _)| s).collect();
+    fold(c, "saucers", &sessions);
+    let scripts: Vec<Script<Saucers>> = played
+        .iter()
+        .map(|(_, p)| Script {
+            seed: p.seed,
+            commands: p.commands.clone(),
+        })
+        .collect();
+    decide_append(c, "saucers", &config, &scripts);
+    let (mut longest, _) = played
+        .into_iter()
+        .max_by_key(|(s, _)| s.records().len())
+        .expect("at least one battle");
+    verify(c, "saucers", &longest);
+    seek(c, "saucers", &mut longest);
+}
+
+criterion_group!(benches, race, dimx, invasion, alien, saucers);
 criterion_main!(benches);

@@ -46,6 +46,7 @@ fn build(tmp: &Path) -> Result<(), SaveError> {
     invasion_sample(&mut c)?;
     campaign_sample(&mut c)?;
     alien_sample(&mut c)?;
+    saucers_sample(&mut c)?;
     // The app opens the battle played last: the Dimension X one, whose
     // board shows the most at a glance.
     let b = c.load_battle(first)?;
@@ -464,4 +465,42 @@ fn campaign_sample(c: &mut Campaign) -> Result<(), SaveError> {
     // Read once, so the campaign as last read is the campaign now.
     c.campaign_recompute()?;
     Ok(())
+}
+
+fn saucers_liking(kind: &str) -> u32 {
+    match kind {
+        "attack" => 40,
+        "complete" => 40,
+        "search" => 20,
+        "move" | "move_card" => 15,
+        "assign" | "upkeep" | "lose" | "starve" => 10,
+        "instant" => 4,
+        "discard" => 2,
+        "swap" | "rat_nest" => 1,
+        "end_actions" => 3,
+        _ => 5,
+    }
+}
+
+/// Night of the Saucers, two gangs after some turns of the co-operative
+/// game (Normal: three missions to win).
+fn saucers_sample(c: &mut Campaign) -> Result<BattleId, SaveError> {
+    let id = c.new_battle(
+        "saucers",
+        1984,
+        &json!({ "players": 2, "missions": 3 }),
+        "Night of the Saucers (sample)",
+        DiceMode::Rolled,
+    )?;
+    let mut b = c.load_battle(id)?;
+    let mut bot = Randomness::new(1985, 0, None);
+    let mut played = 0;
+    while played < 60 && b.flow_at(b.cursor()).turn < 4 {
+        if !play_weighted(c, id, &mut *b, &mut bot, saucers_liking)? {
+            break;
+        }
+        played += 1;
+    }
+    c.save_position(id, &*b)?;
+    Ok(id)
 }

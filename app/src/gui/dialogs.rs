@@ -165,17 +165,16 @@ impl NewBattleForm {
             return Err("give the battle a title".into());
         }
         let board = boards::for_game(game.id);
+        let mut config = board.new_battle_config_with(&self.scenario, &self.extra);
+        if let Some(map) = config.as_object_mut() {
+            map.extend(self.options.clone());
+        }
+        board.check_config(&mut config)?;
         Ok(NewBattleSpec {
             game: game.id.to_owned(),
             scenario: self.scenario.clone(),
             seed,
-            config: {
-                let mut config = board.new_battle_config_with(&self.scenario, &self.extra);
-                if let Some(map) = config.as_object_mut() {
-                    map.extend(self.options.clone());
-                }
-                config
-            },
+            config,
             title: title.to_owned(),
             dice_mode: self.dice_mode,
             strict: self.strict && self.dice_mode == DiceMode::Rolled,

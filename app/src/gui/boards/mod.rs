@@ -14,6 +14,7 @@ mod alien;
 mod dimx;
 mod invasion;
 mod race;
+mod saucers;
 
 /// A mark a game's board draws over the scene for the selection, in scene
 /// units: where a unit may move, its lines of sight.
@@ -258,7 +259,13 @@ pub trait BoardUi {
         self.new_battle_config(scenario)
     }
 
-    /// Whether the game has a two-player variant to offer in New battle.
+    /// Check and finish the whole config of a new battle, with the
+    /// declared options in it (keep a faction per player): why it cannot
+    /// start, in words. Nothing to do by default.
+    fn check_config(&self, _config: &mut Value) -> Result<(), String> {
+        Ok(())
+    }
+
     /// The game's config for a new battle from this scenario, before the
     /// options the game declares (`Game::options`) are added to it. Empty by
     /// default: a game whose config names its scenario says how.
@@ -291,6 +298,7 @@ static BOARDS: &[(&str, MakeBoard)] = &[
     ("dimx", || Box::new(dimx::DimxBoard)),
     ("invasion", || Box::new(invasion::InvasionBoard::default())),
     ("race", || Box::new(race::RaceBoard)),
+    ("saucers", || Box::new(saucers::SaucersBoard)),
 ];
 
 /// The selected item's tooltip, line by line.

@@ -186,7 +186,10 @@ impl Game for Alien {
     type Event = AlienEvent;
     const ID: &'static str = "alien";
     const NAME: &'static str = "Alien";
-    const RULES_VERSION: u32 = 1;
+    /// 2: an explosive charge may not cut the base in two (assumption 18),
+    /// so a blow legal under 1 may be refused; battles of 1 open and verify
+    /// and name the change where a recorded blow is now refused.
+    const RULES_VERSION: u32 = 2;
 
     fn scenarios() -> Vec<ScenarioInfo> {
         vec![ScenarioInfo {

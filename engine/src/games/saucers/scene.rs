@@ -3,7 +3,7 @@
 //! aliens with hit points, and a side panel with the decks and each
 //! player's hand, tokens and missions.
 
-use super::data::{AlienKind, CardKind, Kind, SIDE, TILES, col_row, coord, kind_name};
+use super::data::{AlienKind, CardKind, Dir, Kind, SIDE, TILES, col_row, coord, kind_name};
 use super::rules::{phase_name, seat_label};
 use super::state::{HIDDEN, Phase, SaucersState};
 use crate::scene::{Item, ItemKind, Rgba, Scene, Shape};
@@ -274,6 +274,28 @@ pub fn scene(st: &SaucersState) -> Scene {
                     }
                 )),
             });
+            // A Scout's card points where it goes at the Alien turn.
+            if let (AlienKind::Scout, Some(d)) = (a.kind, a.dir) {
+                let (dx, dy) = match d {
+                    Dir::N => (0.0, -1.0),
+                    Dir::E => (1.0, 0.0),
+                    Dir::S => (0.0, 1.0),
+                    Dir::W => (-1.0, 0.0),
+                };
+                let tip = [cx + 13.0 * dx, cy + 13.0 * dy];
+                items.push(Item {
+                    id: format!("scoutdir:{}", a.id),
+                    kind: ItemKind::Label,
+                    shape: Shape::Polygon(vec![
+                        tip,
+                        [cx + 9.0 * dx - 4.0 * dy, cy + 9.0 * dy + 4.0 * dx],
+                        [cx + 9.0 * dx + 4.0 * dy, cy + 9.0 * dy - 4.0 * dx],
+                    ]),
+                    fill: Rgba::rgb(20, 110, 20),
+                    stroke: (0.0, Rgba::BLACK),
+                    tooltip: None,
+                });
+            }
             let label = if a.damage > 0 {
                 format!("{}-{}", life, a.damage)
             } else {

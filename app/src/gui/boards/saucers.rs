@@ -1,0 +1,339 @@
+//! Night of the Saucers on its 6x6 board: a click on an alien with a
+//! student selected attacks that alien first, a click on a card of a hand
+//! plays it (an Instant in anyone's turn, a discard when cards are owed),
+//! and New battle chooses each player's gang and so their students.
+
+use eframe::egui;
+use serde_json::{Value, json};
+use xenolog_engine::games::saucers::data::{self, CardKind, Content};
+use xenolog_engine::games::saucers::rules::{defeat_needs, phase_name, seat_label};
+use xenolog_engine::games::saucers::{Phase, Saucers, SaucersCommand, SaucersState, Target};
+use xenolog_engine::{Battle, LegalCommand, Session};
+
+use super::{BoardUi, Prompt};
+use crate::gui::command::{AppCommand, Intent, PlayRequest};
+
+/// The board UI of Night of the Saucers.
+pub struct SaucersBoard;
+
+fn state(battle: &dyn Battle) -> Option<&SaucersState> {
+    battle
+        .as_any()
+        .downcast_ref::<Session<Saucers>>()
+        .map(|s| s.state())
+}
+
+fn command(c: &LegalCommand) -> Option<SaucersCommand> {
+    serde_json::from_value(c.command.clone()).ok()
+}
+
+/// The student of a scene id `human:ID`.
+fn student(s: &SaucersState, id: &str) -> Option<u16> {
+    let def = id.strip_prefix("human:")?;
+    s.humans
+        .iter()
+        .position(|h| s.content.humans[h.def as usize].id == def)
+        .map(|h| h as u16)
+}
+
+/// The card a command plays or discards, if any.
+fn card_of(c: &SaucersCommand) -> Option<u16> {
+    match c {
+        SaucersCommand::MoveCard { card, .. }
+        | SaucersCommand::Instant { card, .. }
+        | SaucersCommand::Discard { card } => Some(*card),
+        SaucersCommand::Attack { card, .. } => *card,
+        _ => None,
+    }
+}
+
+/// The human of a command, if it acts with one.
+fn human_of(c: &SaucersCommand) -> Option<u16> {
+    match c {
+        SaucersCommand::Move { human, .. }
+        | SaucersCommand::MoveCard { human, .. }
+        | SaucersCommand::Attack { human, .. }
+        | SaucersCommand::Search { human }
+        | SaucersCommand::Swap { human, .. }
+        | SaucersCommand::Complete { human } => Some(*human),
+        _ => None,
+    }
+}
+
+/// One command given at once, several asked about.
+fn one_or_choose(cmds: Vec<&LegalCommand>) -> Option<AppCommand> {
+    match cmds.as_slice() {
+        [] => None,
+        [one] => Some(AppCommand::Give(PlayRequest::new(Intent::from(*one)))),
+        many => Some(AppCommand::Choose(
+            many.iter().map(|c| Intent::from(*c)).collect(),
+        )),
+    }
+}
+
+impl SaucersBoard {
+    /// A click on the card `index` of `seat`'s hand: every command that
+    /// plays or discards a card of its kind (for the selected student when
+    /// one is selected).
+    fn card_click(
+        &self,
+        battle: &dyn Battle,
+        s: &SaucersState,
+        selected: Option<&str>,
+        seat: usize,
+        index: usize,
+    ) -> Option<AppCommand> {
+        let card = *s.seats.get(seat)?.hand.get(index)?;
+        let def = s.content.cards.get(card as usize)?;
+        let who = selected.and_then(|id| student(s, id));
+        let legal = battle.legal();
+        let cmds: Vec<&LegalCommand> = legal
+            .iter()
+            .filter(|c| c.actor.0 as usize == seat)
+            .filter(|c| {
+                command(c).is_some_and(|cmd| {
+                    card_of(&cmd).is_some_and(|k| s.content.cards[k as usize].id == def.id)
+                        && (who.is_none() || human_of(&cmd).is_none_or(|h| Some(h) == who))
+                })
+            })
+            .collect();
+        one_or_choose(cmds).or_else(|| {
+            Some(AppCommand::Explain(format!(
+                "{}: {} cannot play it now{}",
+                def.name,
+                seat_label(s, seat as u8),
+                match &def.kind {
+                    CardKind::Event(_) => " (an Event happens when it is drawn)".to_owned(),
+                    CardKind::Move { .. } | CardKind::Attack { .. } if who.is_none() => {
+                        " (select one of their students first, in their turn)".to_owned()
+                    }
+                    _ => " (not the time for it, or its cost is not in their supplies)".to_owned(),
+                }
+            )))
+        })
+    }
+}
+
+impl BoardUi for SaucersBoard {
+    fn prompt(&self, battle: &dyn Battle) -> Option<Prompt> {
+        let s = state(battle)?;
+        if s.over.is_some() {
+            return None;
+        }
+        if let Some(&(seat, n)) = s.owed.first() {
+            return Some(Prompt {
+                ask: format!(
+                    "{}: discard {n} card{} of your choice (click it in your hand)",
+                    seat_label(s, seat),
+                    if n == 1 { "" } else { "s" }
+                ),
+                why: "A hand may hold no more cards than its limit (Cards.Hand).".into(),
+            });
+        }
+        let who = seat_label(s, s.current);
+        let (ask, why) = match s.phase {
+            Phase::Assign => (
+                "Every player: give your Task Force mission to one of your students".to_owned(),
+                "Setup: each player's mission is carried by one student, who delivers it at \
+                 its building."
+                    .to_owned(),
+            ),
+            Phase::Actions => {
+                let left: u32 = s.living(s.current).map(|(_, h)| u32::from(h.actions)).sum();
+                (
+                    format!(
+                        "{who}: two actions with each student ({left} left): select a student, \
+                         click a lit tile to move, an alien to attack; then End the actions"
+                    ),
+                    "Turn.Actions: move, attack, search or swap, in any order, the same one \
+                     twice if wanted."
+                        .to_owned(),
+                )
+            }
+            Phase::Defeat if !defeat_needs(s).is_empty() => (
+                format!("{who}: choose the students lost to the aliens on their tiles"),
+                "Turn.Defeat: an alien still on a tile with students kills one of them.".into(),
+            ),
+            Phase::Upkeep => (
+                format!("{who}: discard any cards, then feed your students one Food"),
+                "Turn.Upkeep: without Food a student starves.".into(),
+            ),
+            p => (format!("{who}: {}", phase_name(p)), String::new()),
+        };
+        Some(Prompt { ask, why })
+    }
+
+    fn action_group(&self, cmd: &LegalCommand) -> Option<(u8, &'static str)> {
+        Some(match command(cmd)? {
+            SaucersCommand::Move { .. } => (0, "Move"),
+            SaucersCommand::MoveCard { .. } => (1, "Move with a card"),
+            SaucersCommand::Attack { .. } => (2, "Attack"),
+            SaucersCommand::Search { .. } => (3, "Search"),
+            SaucersCommand::Complete { .. } | SaucersCommand::Assign { .. } => (4, "Mission"),
+            SaucersCommand::Swap { .. } => (5, "Swap"),
+            SaucersCommand::Instant { .. } => (6, "Instants"),
+            SaucersCommand::Discard { .. } => (7, "Discard"),
+            _ => (8, "Turn"),
+        })
+    }
+
+    fn click(
+        &self,
+        battle: &dyn Battle,
+        selected: Option<&str>,
+        under: &[&str],
+        _at: [f32; 2],
+    ) -> Option<AppCommand> {
+        let s = state(battle)?;
+        if s.over.is_some() || battle.cursor() != battle.head(battle.current_branch()) {
+            return None;
+        }
+        if let Some(card) = under.iter().find_map(|i| i.strip_prefix("card:")) {
+            let (seat, index) = card.split_once(':')?;
+            return self.card_click(battle, s, selected, seat.parse().ok()?, index.parse().ok()?);
+        }
+        // A click on another student selects it, even on a tile lit for
+        // the selected one: moving onto a student is a click beside it.
+        if let Some(other) = under.iter().find(|i| i.starts_with("human:"))
+            && Some(*other) != selected
+        {
+            return Some(AppCommand::Select(Some((*other).to_owned())));
+        }
+        // A student selected and an alien clicked: attacks with that alien
+        // first (the standard attack and each Attack card that reaches it).
+        let who = selected.and_then(|id| student(s, id))?;
+        let alien: u32 = under
+            .iter()
+            .find_map(|i| i.strip_prefix("alien:"))?
+            .parse()
+            .ok()?;
+        let legal = battle.legal();
+        let cmds: Vec<&LegalCommand> = legal
+            .iter()
+            .filter(|c| {
+                matches!(command(c), Some(SaucersCommand::Attack { human, targets, .. })
+                    if human == who && targets.first() == Some(&Target::Alien(alien)))
+            })
+            .collect();
+        one_or_choose(cmds)
+    }
+
+    fn player_aid_ui(&self, ui: &mut egui::Ui, _battle: &dyn Battle) {
+        ui.heading("Night of the Saucers");
+        for line in [
+            "Tiles: sand, not searched yet; pale, searched (tinted by the supply it gives); \
+             dark, a crater; a red cross marks the high school; '!' an ambush.",
+            "Aliens (top half of a tile, hit points inside): green triangle a Scout (its \
+             arrow points where it goes), blue square a Probe, orange diamond a Commander, \
+             red disc a Saucer Strike.",
+            "Students (bottom half): discs in their gang's colour; a thick ring: actions left; \
+             a gold ring: carries a mission.",
+            "Hands (right): yellow Event, blue Instant, red Attack, green Move; '?' a card you \
+             may not see.",
+            "Select a student, then click a lit tile to move or attack, or an alien to attack \
+             it first. Click a card in a hand to play it (Instants in anyone's turn).",
+        ] {
+            ui.label(line);
+        }
+    }
+
+    fn new_battle_ui(&self, ui: &mut egui::Ui, _scenario: &str, config: &mut Value) {
+        let Ok(content) = data::parse(&[]) else {
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                "The game's data files do not read: see `xenolog check`.",
+            );
+            return;
+        };
+        if config.get("gangs").and_then(Value::as_array).is_none() {
+            let ids: Vec<&str> = content.gangs.iter().map(|g| g.id.as_str()).collect();
+            *config = json!({ "gangs": ids });
+        }
+        ui.label("Gangs (one per player, in seat order; the first as many as there are players):");
+        let mut gangs: Vec<String> = config["gangs"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (seat, chosen) in gangs.iter_mut().enumerate() {
+            ui.horizontal(|ui| {
+                let l = ui.label(format!("Player {}:", seat + 1));
+                egui::ComboBox::from_id_salt(("saucers-gang", seat))
+                    .selected_text(gang_name(&content, chosen))
+                    .show_ui(ui, |ui| {
+                        for g in &content.gangs {
+                            ui.selectable_value(chosen, g.id.clone(), &g.name);
+                        }
+                    })
+                    .response
+                    .labelled_by(l.id);
+                ui.weak(students(&content, chosen));
+            });
+        }
+        config["gangs"] = json!(gangs);
+    }
+
+    fn new_battle_config_with(&self, _scenario: &str, extra: &Value) -> Value {
+        match extra.get("gangs") {
+            Some(g) => json!({ "gangs": g }),
+            None => json!({}),
+        }
+    }
+
+    fn check_config(&self, config: &mut Value) -> Result<(), String> {
+        let players = config.get("players").and_then(Value::as_u64).unwrap_or(2) as usize;
+        let Some(gangs) = config.get_mut("gangs").and_then(Value::as_array_mut) else {
+            return Ok(());
+        };
+        gangs.truncate(players);
+        for (i, g) in gangs.iter().enumerate() {
+            if gangs[..i].contains(g) {
+                return Err(format!(
+                    "two players chose the gang '{}': each player runs a gang of their own",
+                    g.as_str().unwrap_or_default()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn gang_name(content: &Content, id: &str) -> String {
+    content
+        .gang(id)
+        .map_or_else(|| id.to_owned(), |g| content.gangs[g].name.clone())
+}
+
+/// A gang's students and its ability, in words.
+fn students(content: &Content, id: &str) -> String {
+    let Some(g) = content.gang(id) else {
+        return String::new();
+    };
+    let names: Vec<&str> = content
+        .gang_humans(g)
+        .into_iter()
+        .map(|h| content.humans[h].name.as_str())
+        .collect();
+    format!("{} ({})", names.join(", "), content.gangs[g].ability.name())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_config_keeps_a_gang_per_player_and_refuses_a_gang_twice() {
+        let board = SaucersBoard;
+        let extra = json!({ "gangs": ["a", "b", "c", "d"] });
+        let mut config = board.new_battle_config_with("", &extra);
+        config["players"] = json!(3);
+        board.check_config(&mut config).unwrap();
+        assert_eq!(config["gangs"], json!(["a", "b", "c"]));
+        let mut twice = json!({ "players": 2, "gangs": ["a", "a", "b"] });
+        let e = board.check_config(&mut twice).unwrap_err();
+        assert!(e.contains("'a'"), "{e}");
+    }
+}
