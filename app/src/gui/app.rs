@@ -466,6 +466,29 @@ impl App {
             ));
             return;
         }
+        // Hot-seat: only the seat the screen is with plays (a click on a
+        // face-down card of another seat must not play it for them).
+        if let (Viewer::Seat(seat), _) = ob.viewer(self.reveal_hidden)
+            && req.intent.actor != seat
+            && req.intent.actor != Actor::SYSTEM
+        {
+            let seats = ob.battle.seats();
+            let name = |a: Actor| {
+                seats
+                    .iter()
+                    .find(|(s, _)| *s == a)
+                    .map_or_else(|| format!("seat {}", a.0), |(_, n)| n.clone())
+            };
+            let (who, with) = (name(req.intent.actor), name(seat));
+            self.notices.push(Notice::new(
+                "Not this seat's screen",
+                format!(
+                    "The screen is with {with}; {who} cannot play \"{}\" from it. Pass the screen to {who} when they are asked.",
+                    req.intent.text
+                ),
+            ));
+            return;
+        }
         let battle = ob.battle.as_ref();
         if !req.forfeit_ok
             && let Some(cmd) = ob

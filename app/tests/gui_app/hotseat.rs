@@ -113,3 +113,28 @@ fn view_show_every_seats_hidden_cards_turns_the_curtain_off() {
     assert_eq!(h.state().open.as_ref().unwrap().view.viewer, Viewer::All);
     assert!(cards_shown(&h).iter().all(|c| !c.contains("may not see")));
 }
+
+#[test]
+fn a_command_for_another_seat_than_the_one_looking_is_refused_and_changes_nothing() {
+    let mut h = high_card();
+    click(&mut h, "I am Player 1: show my view");
+    let (mut intent, entries) = {
+        let ob = h.state().open.as_ref().unwrap();
+        let l = ob.view.legal.first().expect("Player 1 may act").clone();
+        (Intent::from(&l), ob.battle.records().len())
+    };
+    // As a click on Player 2's face-down card would give it.
+    intent.actor = Actor(1);
+    h.state_mut()
+        .push(AppCommand::Give(PlayRequest::new(intent)));
+    h.run();
+    let notices = &h.state().notices;
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(notices[0].title, "Not this seat's screen");
+    assert!(
+        notices[0].text.contains("The screen is with Player 1"),
+        "{notices:?}"
+    );
+    let ob = h.state().open.as_ref().unwrap();
+    assert_eq!(ob.battle.records().len(), entries, "nothing was played");
+}
