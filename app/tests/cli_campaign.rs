@@ -7,30 +7,16 @@
 //! every side ends every card, so every model is on the table at the end);
 //! everything the test asserts about goes through the real `xenolog` binary.
 
+#[path = "support/cli.rs"]
+mod support;
+use support::{ok, xenolog};
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 use xenolog_engine::campaign::{CampaignEvent, Fighter};
 use xenolog_saves::Campaign;
-
-fn xenolog(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(args)
-        .output()
-        .expect("the xenolog binary runs")
-}
-
-fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "expected success, got {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// A refusal: exit code 1, its words on stderr.
 fn refused(o: &Output) -> String {

@@ -1,26 +1,11 @@
 //! `xenolog note`, `xenolog bookmarks` and `xenolog report`, driven as a
 //! user would: real processes, real files.
 
+#[path = "support/cli.rs"]
+mod support;
+use support::{ok, xenolog};
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn xenolog(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(args)
-        .output()
-        .expect("the xenolog binary runs")
-}
-
-fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "expected success, got {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// A campaign with a Dimension X battle a bot has played 40 commands of.
 fn played() -> (tempfile::TempDir, PathBuf) {

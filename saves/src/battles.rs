@@ -156,6 +156,34 @@ fn insert_branch(tx: &Transaction<'_>, id: BattleId, b: &Branch) -> Result<(), S
 }
 
 /// Insert a whole battle in the open transaction; returns its id.
+/// Insert a battle just made (no entries yet) in `tx`: its row and its
+/// branches, the status it starts in.
+pub(crate) fn insert_fresh(
+    tx: &Transaction<'_>,
+    battle: &dyn Battle,
+    title: &str,
+    dice_mode: DiceMode,
+) -> Result<BattleId, SaveError> {
+    let (status, result) = status_of(battle);
+    let row = NewBattleRow {
+        meta: battle.meta(),
+        title,
+        dice_mode,
+        created: now(),
+        cursor: battle.cursor(),
+        branch: battle.current_branch(),
+        origin: None,
+    };
+    insert_battle(
+        tx,
+        &row,
+        (status, result.as_deref()),
+        battle.branches(),
+        &[],
+        std::iter::empty(),
+    )
+}
+
 pub(crate) fn insert_battle(
     tx: &Transaction<'_>,
     row: &NewBattleRow<'_>,
@@ -238,27 +266,10 @@ impl Campaign {
             "" => battle.game_name(),
             t => t,
         };
-        let (status, result) = status_of(&*battle);
-        let row = NewBattleRow {
-            meta: battle.meta(),
-            title,
-            dice_mode,
-            created: now(),
-            cursor: battle.cursor(),
-            branch: battle.current_branch(),
-            origin: None,
-        };
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let id = insert_battle(
-            &tx,
-            &row,
-            (status, result.as_deref()),
-            battle.branches(),
-            &[],
-            std::iter::empty(),
-        )?;
+        let id = insert_fresh(&tx, &*battle, title, dice_mode)?;
         tx.commit()?;
         // A game that shuffles and deals at the start does it as its first
         // steps, written like any other entry.

@@ -29,7 +29,7 @@ use xenolog_engine::games;
 use xenolog_engine::games::invasion::{InvasionConfig, RosterFighter, SeatRoster};
 use xenolog_schema::DiceMode;
 
-use crate::battles::{NewBattleRow, insert_battle};
+use crate::battles::insert_fresh;
 use crate::campaign::now;
 use crate::{BattleId, Campaign, SaveError};
 
@@ -488,30 +488,10 @@ impl Campaign {
             "" => battle.game_name(),
             t => t,
         };
-        let (status, result) = match battle.outcome() {
-            Some(o) => ("over", Some(o.summary)),
-            None => ("in progress", None),
-        };
-        let row = NewBattleRow {
-            meta: battle.meta(),
-            title,
-            dice_mode,
-            created: now(),
-            cursor: battle.cursor(),
-            branch: battle.current_branch(),
-            origin: None,
-        };
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let id = insert_battle(
-            &tx,
-            &row,
-            (status, result.as_deref()),
-            battle.branches(),
-            &[],
-            std::iter::empty(),
-        )?;
+        let id = insert_fresh(&tx, &*battle, title, dice_mode)?;
         let event = CampaignEvent::BattleFought {
             battle: id,
             fighters: pieces

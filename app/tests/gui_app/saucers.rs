@@ -151,7 +151,8 @@ fn label_text(h: &Harness<'_, App>, id: &str) -> String {
 
 #[test]
 #[ignore = "unfinished: after its first move by clicking, Ace (seed 7) is offered no second \
-            action although it has one left; to find out next session (the board or the test)"]
+            action here, although the engine offers one (checked with xenolog legal on the same \
+            seed and position): the board's click path or this test is at fault"]
 fn a_turn_is_two_actions_per_student_given_by_clicking_then_the_end() {
     let mut h = battle(
         7,
