@@ -210,8 +210,53 @@ pub struct GameOption {
 #[derive(Clone, Debug, PartialEq, Eq, SerializeDerive)]
 #[serde(rename_all = "snake_case")]
 pub enum OptionKind {
-    Flag { default: bool },
-    Number { min: i64, max: i64, default: i64 },
+    Flag {
+        default: bool,
+    },
+    Number {
+        min: i64,
+        max: i64,
+        default: i64,
+    },
+    /// One of a few named values (kept in the config as the number).
+    Choice {
+        choices: &'static [(i64, &'static str)],
+        default: i64,
+    },
+}
+
+impl OptionKind {
+    /// Every value the option takes, its default first.
+    pub fn values(&self) -> Vec<serde_json::Value> {
+        match *self {
+            OptionKind::Flag { default } => vec![default.into(), (!default).into()],
+            OptionKind::Number { min, max, default } => {
+                vec![default.into(), min.into(), max.into()]
+            }
+            OptionKind::Choice { choices, default } => std::iter::once(default)
+                .chain(choices.iter().map(|c| c.0).filter(|&v| v != default))
+                .map(Into::into)
+                .collect(),
+        }
+    }
+
+    /// The values in words, for a listing: "true or false, default false".
+    pub fn words(&self) -> String {
+        match *self {
+            OptionKind::Flag { default } => format!("true or false, default {default}"),
+            OptionKind::Number { min, max, default } => {
+                format!("{min} to {max}, default {default}")
+            }
+            OptionKind::Choice { choices, default } => format!(
+                "{}; default {default}",
+                choices
+                    .iter()
+                    .map(|(v, name)| format!("{v} {name}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
 }
 
 /// A scenario a battle can start from.

@@ -142,6 +142,42 @@ fn gangs_short_cut_the_fly_boyz_also_move_diagonally() {
 }
 
 #[test]
+fn turn_move_the_log_says_where_a_move_began_and_the_tiles_it_crossed() {
+    let mut st = quiet(&["fly_boyz"], "C3");
+    let ace = human(&st, "ace");
+    let before = st.clone();
+    let events = ok(
+        &mut st,
+        0,
+        C::Move {
+            human: ace,
+            to: at("A1"),
+        },
+        None,
+    );
+    let said = words(&before, &events);
+    assert!(
+        said.iter().any(|w| w == "Ace moves from C3 by B2 to A1"),
+        "{said:?}"
+    );
+    let before = st.clone();
+    let events = ok(
+        &mut st,
+        0,
+        C::Move {
+            human: ace,
+            to: at("A2"),
+        },
+        None,
+    );
+    let said = words(&before, &events);
+    assert!(
+        said.iter().any(|w| w == "Ace moves from A1 to A2"),
+        "{said:?}"
+    );
+}
+
+#[test]
 fn turn_move_alien_no_leaving_a_tile_holding_an_alien_until_it_is_defeated() {
     let mut st = quiet(&["dirty_birds"], "C3");
     let scout = alien(&mut st, AlienKind::Scout, "C3");

@@ -72,6 +72,32 @@ fn the_board_shows_tiles_students_aliens_decks_and_hands() {
         texts.iter().any(|t| t.starts_with("Alien deck: ")),
         "{texts:?}"
     );
+    // A card's face: its name, its kind and dice, its cost, and for an
+    // Attack card its range grid, the student in the middle and the red
+    // squares it reaches (the Shotgun: the four orthogonal neighbours).
+    let face: Vec<String> = (0..4)
+        .filter_map(
+            |k| match scene.find(&format!("cardname:0:0:{k}")).map(|i| &i.shape) {
+                Some(xenolog_engine::scene::Shape::Text { text, .. }) => Some(text.clone()),
+                _ => None,
+            },
+        )
+        .collect();
+    assert_eq!(face, ["Shotgun", "Short Range 3d", "1 Ammo"], "{face:?}");
+    let reach: Vec<(i8, i8)> = (-2i8..=2)
+        .flat_map(|r| (-2i8..=2).map(move |c| (c, r)))
+        .filter(|(c, r)| scene.find(&format!("cardrange:0:0:{c}:{r}")).is_some())
+        .collect();
+    assert_eq!(reach, [(0, -1), (-1, 0), (0, 0), (1, 0), (0, 1)]);
+    // Text a person can read: the tile names and the panel no smaller
+    // than the coordinates' size, relative to a 100-unit tile.
+    for i in &scene.items {
+        if let xenolog_engine::scene::Shape::Text { size, .. } = i.shape
+            && (i.id.starts_with("tilename:") || i.id.starts_with("seat") || i.id == "status")
+        {
+            assert!(size >= 13.0, "{} is drawn at {size}", i.id);
+        }
+    }
     // A seat's view shows another's hidden hand as backs.
     st.hidden_hands = true;
     let seen = Saucers::scene(&Saucers::view(&st, Actor(1)));
@@ -84,4 +110,15 @@ fn the_board_shows_tiles_students_aliens_decks_and_hands() {
     if let Ok(path) = std::env::var("SAUCERS_SVG") {
         std::fs::write(path, scene.to_svg()).unwrap();
     }
+}
+
+#[test]
+fn a_long_name_is_wrapped_onto_two_lines_and_cut_after_them() {
+    use xenolog_engine::games::saucers::scene::wrap;
+    assert_eq!(wrap("Electronics Store", 10, 2), ["Electronics", "Store"]);
+    assert_eq!(wrap("Gas Station", 11, 2), ["Gas Station"]);
+    assert_eq!(
+        wrap("Surface to Air Rocket Launcher", 10, 2),
+        ["Surface to", "Air Rocket."]
+    );
 }

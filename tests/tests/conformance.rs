@@ -156,12 +156,15 @@ fn every_declared_option_is_taken_by_the_games_config() {
     for entry in REGISTRY.iter().filter(|e| e.rules.is_some()) {
         let rules = entry.rules.unwrap();
         for o in (rules.options)() {
-            let values = match o.kind {
-                OptionKind::Flag { default } => vec![Value::from(default), Value::from(!default)],
-                OptionKind::Number { min, max, default } => {
-                    vec![Value::from(default), Value::from(min), Value::from(max)]
-                }
-            };
+            let values = o.kind.values();
+            if let OptionKind::Choice { choices, default } = o.kind {
+                assert!(
+                    choices.iter().any(|c| c.0 == default),
+                    "{}: option {}'s default is not one of its choices",
+                    entry.id,
+                    o.key
+                );
+            }
             for v in values {
                 let config = serde_json::json!({ o.key: v });
                 if let Err(e) = (rules.start)(1, &config, false) {

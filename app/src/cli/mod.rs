@@ -749,14 +749,7 @@ fn games(out: &mut dyn Write, json: bool) -> Out {
                 )?;
             }
             for o in &g.options {
-                let values = match o.kind {
-                    xenolog_engine::OptionKind::Flag { default } => {
-                        format!("true or false, default {default}")
-                    }
-                    xenolog_engine::OptionKind::Number { min, max, default } => {
-                        format!("{min} to {max}, default {default}")
-                    }
-                };
+                let values = o.kind.words();
                 line(
                     out,
                     format!(

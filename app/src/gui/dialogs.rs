@@ -136,7 +136,9 @@ impl NewBattleForm {
                 .map(|o| {
                     let value = match o.kind {
                         OptionKind::Flag { default } => serde_json::json!(default),
-                        OptionKind::Number { default, .. } => serde_json::json!(default),
+                        OptionKind::Number { default, .. } | OptionKind::Choice { default, .. } => {
+                            serde_json::json!(default)
+                        }
                     };
                     (o.key.to_owned(), value)
                 })
@@ -618,6 +620,26 @@ fn options_ui(
                 ui.horizontal(|ui| {
                     let l = ui.label(format!("{}:", o.label));
                     ui.add(egui::DragValue::new(&mut n).range(min..=max))
+                        .labelled_by(l.id);
+                });
+                *value = serde_json::json!(n);
+            }
+            OptionKind::Choice { choices, default } => {
+                let mut n = value.as_i64().unwrap_or(default);
+                ui.horizontal(|ui| {
+                    let l = ui.label(format!("{}:", o.label));
+                    let shown = choices
+                        .iter()
+                        .find(|c| c.0 == n)
+                        .map_or_else(|| n.to_string(), |c| c.1.to_owned());
+                    egui::ComboBox::from_id_salt(("option", o.key))
+                        .selected_text(shown)
+                        .show_ui(ui, |ui| {
+                            for &(v, name) in choices {
+                                ui.selectable_value(&mut n, v, name);
+                            }
+                        })
+                        .response
                         .labelled_by(l.id);
                 });
                 *value = serde_json::json!(n);

@@ -329,9 +329,9 @@ fn actions_ui(
         give(ui, cmd, commands);
     }
     // A decision the rules put to a player (a tie to break) is a choice of
-    // hexes, not a move.
+    // places (hexes, tiles), not a move.
     let hexes = if choosing {
-        "Hexes to choose from"
+        "Places to choose from"
     } else {
         "Moves"
     };

@@ -456,22 +456,24 @@ fn the_new_battle_dialog_starts_an_alien_game_with_real_dice() {
     click(&mut h, "Alien (2-7 players)");
     // Seats and the way to kill the Queen are the game's options.
     // (The number field is the last node named by its label: "Players:"
-    // also heads the group.)
-    for (label, value) in [
-        ("Players:", "3"),
-        ("Killing the Queen: option 1 or 2:", "2"),
-    ] {
-        h.get_all_by_label(label).last().expect("the field").click();
-        h.run();
-        h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::A);
-        h.run();
-        h.get_all_by_label(label)
-            .last()
-            .expect("the field")
-            .type_text(value);
-        h.key_press(eframe::egui::Key::Enter);
-        h.run();
-    }
+    // also heads the group.) The way to kill the Queen is chosen by name.
+    h.get_by_label("Killing the Queen:");
+    h.get_by_value("Option 1: attack the Queen").click();
+    h.run();
+    click(&mut h, "Option 2: a number of tasks");
+    h.get_all_by_label("Players:")
+        .last()
+        .expect("the field")
+        .click();
+    h.run();
+    h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::A);
+    h.run();
+    h.get_all_by_label("Players:")
+        .last()
+        .expect("the field")
+        .type_text("3");
+    h.key_press(eframe::egui::Key::Enter);
+    h.run();
     type_into(&mut h, "Seed:", "77");
     click(&mut h, "We roll real dice and type them in");
     shot(&mut h, "alien_new_battle_dialog");

@@ -192,11 +192,11 @@ impl BoardUi for SaucersBoard {
             let (seat, index) = card.split_once(':')?;
             return self.card_click(battle, s, selected, seat.parse().ok()?, index.parse().ok()?);
         }
-        // A click on another student selects it, even on a tile lit for
-        // the selected one: moving onto a student is a click beside it.
-        if let Some(other) = under.iter().find(|i| i.starts_with("human:"))
-            && Some(*other) != selected
-        {
+        // A click on a student selects it, even on a tile lit for the
+        // selected one: moving onto a student, or searching the selected
+        // student's own tile, is a click beside the figure. (A second click
+        // on the selected student searched its tile by accident.)
+        if let Some(other) = under.iter().find(|i| i.starts_with("human:")) {
             return Some(AppCommand::Select(Some((*other).to_owned())));
         }
         // A student selected and an alien clicked: attacks with that alien

@@ -215,11 +215,13 @@ impl Game for Alien {
             GameOption {
                 key: "queen",
                 group: "Rules",
-                label: "Killing the Queen: option 1 or 2",
+                label: "Killing the Queen",
                 help: "1: declare an attack after a task, the Alien player's die against the points. 2: the Queen dies when the agreed number of tasks is done.",
-                kind: OptionKind::Number {
-                    min: 1,
-                    max: 2,
+                kind: OptionKind::Choice {
+                    choices: &[
+                        (1, "Option 1: attack the Queen"),
+                        (2, "Option 2: a number of tasks"),
+                    ],
                     default: 1,
                 },
             },

@@ -252,14 +252,22 @@ pub fn event(st: &SaucersState, e: &E) -> String {
         E::Discarded { seat, card: c } => {
             format!("{} discard {}", seat_label(st, *seat), card(st, *c))
         }
-        E::Moved { human: h, path } => format!(
-            "{} moves {}",
-            human(st, *h),
-            path.iter()
-                .map(|&p| coord(p))
-                .collect::<Vec<_>>()
-                .join(" to ")
-        ),
+        E::Moved { human: h, path } => {
+            // The path leaves out the start: say where the move began.
+            let from = st.humans.get(*h as usize).map(|x| coord(x.at));
+            let steps: Vec<String> = path.iter().map(|&p| coord(p)).collect();
+            match (from, steps.split_last()) {
+                (Some(from), Some((to, []))) => {
+                    format!("{} moves from {from} to {to}", human(st, *h))
+                }
+                (Some(from), Some((to, by))) => format!(
+                    "{} moves from {from} by {} to {to}",
+                    human(st, *h),
+                    by.join(", ")
+                ),
+                _ => format!("{} moves {}", human(st, *h), steps.join(" to ")),
+            }
+        }
         E::Rolled { dice, hits } => format!(
             "rolled {} ({})",
             dice.iter()

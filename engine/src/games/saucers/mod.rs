@@ -303,10 +303,9 @@ impl Game for Saucers {
                 key: "difficulty",
                 group: "Game",
                 label: "Difficulty (Alien deck)",
-                help: "1 Easy: 30 alien cards (9 Scouts, 9 Probes, 10 Saucer Strikes, 2 Commanders); 2 Normal and 3 Hard add more aliens.",
-                kind: OptionKind::Number {
-                    min: 1,
-                    max: 3,
+                help: "Easy: 30 alien cards (9 Scouts, 9 Probes, 10 Saucer Strikes, 2 Commanders); Normal and Hard add more aliens.",
+                kind: OptionKind::Choice {
+                    choices: &[(1, "Easy"), (2, "Normal"), (3, "Hard")],
                     default: 1,
                 },
             },
@@ -325,10 +324,13 @@ impl Game for Saucers {
                 key: "variant",
                 group: "Game",
                 label: "Variant",
-                help: "0 the co-operative game; 1 Great Grey Hunter (scores of kills and missions); 2 Gang Warfare (secret missions, gangs attack each other, the first mission wins).",
-                kind: OptionKind::Number {
-                    min: 0,
-                    max: 2,
+                help: "The co-operative game; Great Grey Hunter (the same, with scores of kills and missions); Gang Warfare (secret missions, gangs attack each other, the first mission wins).",
+                kind: OptionKind::Choice {
+                    choices: &[
+                        (0, "Co-operative"),
+                        (1, "Great Grey Hunter"),
+                        (2, "Gang Warfare"),
+                    ],
                     default: 0,
                 },
             },

@@ -137,29 +137,35 @@ pub fn scene(st: &SaucersState) -> Scene {
         });
         items.push(text(
             format!("tilecoord:{}", coord(p)),
-            [min[0] + 12.0, min[1] + 9.0],
+            [min[0] + 11.0, min[1] + 9.0],
             coord(p),
-            8.0,
+            11.0,
             Rgba::rgb(90, 90, 90),
         ));
         if let Some(d) = def {
-            let name = if d.name.chars().count() > 16 {
-                d.name.chars().take(15).collect::<String>() + "."
-            } else {
-                d.name.clone()
-            };
             let ink = if st.board[p as usize].destroyed {
                 Rgba::rgb(230, 200, 180)
             } else {
                 Rgba::BLACK
             };
-            items.push(text(
-                format!("tilename:{}", coord(p)),
-                [min[0] + CELL / 2.0, min[1] + 20.0],
-                name,
-                9.0,
-                ink,
-            ));
+            // The building's name on one or two lines beside the coordinate.
+            let name = wrap(&d.name, 10, 2);
+            let n = name.len();
+            for (k, l) in name.into_iter().enumerate() {
+                let id = if k == 0 {
+                    format!("tilename:{}", coord(p))
+                } else {
+                    format!("tilename:{}:{k}", coord(p))
+                };
+                let y = if n == 1 { 20.0 } else { 14.0 + 14.0 * k as f32 };
+                items.push(text(
+                    id,
+                    [min[0] + CELL / 2.0 + 6.0, min[1] + y],
+                    l,
+                    13.0,
+                    ink,
+                ));
+            }
             if d.school && !st.board[p as usize].destroyed {
                 items.push(Item {
                     id: format!("school:{}", coord(p)),
@@ -305,7 +311,7 @@ pub fn scene(st: &SaucersState) -> Scene {
                 format!("alienhp:{}", a.id),
                 [cx, cy + 1.0],
                 label,
-                8.0,
+                10.0,
                 Rgba::BLACK,
             ));
         }
@@ -315,8 +321,20 @@ pub fn scene(st: &SaucersState) -> Scene {
         let here: Vec<_> = st.humans.iter().filter(|h| h.alive && h.at == p).collect();
         let min = tile_min(p);
         for (i, h) in here.iter().enumerate() {
-            let cx = min[0] + 14.0 + 24.0 * (i % 4) as f32;
-            let cy = min[1] + 70.0 + 20.0 * (i / 4) as f32;
+            // Three a row with their names; a crowded tile (the high
+            // school at the start) packs five a row, names in the tooltips.
+            let crowded = here.len() > 6;
+            let (cx, cy) = if crowded {
+                (
+                    min[0] + 12.0 + 19.0 * (i % 5) as f32,
+                    min[1] + 56.0 + 16.0 * (i / 5) as f32,
+                )
+            } else {
+                (
+                    min[0] + 18.0 + 32.0 * (i % 3) as f32,
+                    min[1] + 62.0 + 24.0 * (i / 3) as f32,
+                )
+            };
             let g = st.gang_of(h.seat);
             let def = &st.content.humans[h.def as usize];
             let mission = match h.mission {
@@ -329,7 +347,7 @@ pub fn scene(st: &SaucersState) -> Scene {
                 kind: ItemKind::Counter,
                 shape: Shape::Circle {
                     center: [cx, cy],
-                    radius: 9.0,
+                    radius: if crowded { 7.0 } else { 9.0 },
                 },
                 fill: Rgba::rgb(g.colour[0], g.colour[1], g.colour[2]),
                 stroke: (
@@ -351,28 +369,67 @@ pub fn scene(st: &SaucersState) -> Scene {
                     if h.actions == 1 { "" } else { "s" }
                 )),
             });
-            let short: String = def.name.chars().take(6).collect();
-            items.push(text(
-                format!("humanname:{}", def.id),
-                [cx, cy + 14.0],
-                short,
-                7.0,
-                Rgba::BLACK,
-            ));
+            if !crowded {
+                let short: String = def.name.chars().take(5).collect();
+                items.push(text(
+                    format!("humanname:{}", def.id),
+                    [cx, cy + 15.0],
+                    short,
+                    10.0,
+                    Rgba::BLACK,
+                ));
+            }
         }
     }
-    panel(st, &mut items);
+    let bottom = panel(st, &mut items);
     Scene {
-        width: PANEL_X + 520.0,
-        height: (ORIGIN * 2.0 + side + 20.0).max(160.0 + 170.0 * st.seats.len() as f32),
+        width: PANEL_X + PANEL_W + 20.0,
+        height: (ORIGIN * 2.0 + side + 20.0).max(bottom + 10.0),
         background: Some(Rgba::rgb(245, 240, 228)),
         items,
     }
 }
 
-fn panel(st: &SaucersState, items: &mut Vec<Item>) {
+/// Width of the side panel, in board units.
+const PANEL_W: f32 = 600.0;
+/// A card of a hand on the panel, in board units.
+const CARD_W: f32 = 92.0;
+const CARD_H: f32 = 104.0;
+const CARDS_A_ROW: usize = 6;
+
+/// Words broken into lines of at most `width` characters (a longer word
+/// stands alone on its line), at most `lines` lines, the last cut with ".".
+pub fn wrap(t: &str, width: usize, lines: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in t.split_whitespace() {
+        match out.last_mut() {
+            Some(l) if l.chars().count() + 1 + w.chars().count() <= width => {
+                l.push(' ');
+                l.push_str(w);
+            }
+            _ => out.push(w.to_owned()),
+        }
+    }
+    if out.len() > lines {
+        out.truncate(lines);
+        if let Some(l) = out.last_mut() {
+            l.push('.');
+        }
+    }
+    for l in &mut out {
+        if l.chars().count() > width + 1 {
+            *l = l.chars().take(width).collect::<String>() + ".";
+        }
+    }
+    out
+}
+
+/// The side panel: the turn, the decks, and a box per player with its
+/// students, tokens, missions and hand. Returns the bottom of the panel.
+fn panel(st: &SaucersState, items: &mut Vec<Item>) -> f32 {
     let x = PANEL_X;
-    let mut y = 20.0;
+    let mid = x + PANEL_W / 2.0;
+    let mut y = 24.0;
     let status = match &st.over {
         Some(end) => end.summary.clone(),
         None if st.phase == Phase::Deal => "Setting up".into(),
@@ -383,105 +440,37 @@ fn panel(st: &SaucersState, items: &mut Vec<Item>) {
             phase_name(st.phase)
         ),
     };
-    let left = |t: String, y: f32, size: f32| Shape::Text {
-        pos: [x + 250.0, y],
-        text: t,
-        size,
-    };
-    let mut line = |id: &str, t: String, y: f32, size: f32| {
-        items.push(Item {
-            id: id.into(),
-            kind: ItemKind::Label,
-            shape: left(t, y, size),
-            fill: Rgba::BLACK,
-            stroke: (0.0, Rgba::BLACK),
-            tooltip: None,
-        });
-    };
-    line("status", status, y, 13.0);
-    y += 22.0;
-    line(
-        "decks",
+    items.push(text("status".into(), [mid, y], status, 22.0, Rgba::BLACK));
+    y += 30.0;
+    items.push(text(
+        "decks".into(),
+        [mid, y],
         format!(
             "Alien deck: {} cards   Human deck: {} (discard {})",
             st.alien_deck.len(),
             st.deck.len(),
             st.discard.len()
         ),
-        y,
-        11.0,
-    );
-    y += 18.0;
-    line(
-        "missions",
+        17.0,
+        Rgba::BLACK,
+    ));
+    y += 24.0;
+    items.push(text(
+        "missions".into(),
+        [mid, y],
         format!(
-            "Missions completed: {} of {}   Missions left in the pile: {}",
+            "Missions completed: {} of {}   left in the pile: {}",
             st.missions_completed(),
             st.missions_to_win,
             st.mission_pile.len()
         ),
-        y,
-        11.0,
-    );
-    y += 26.0;
+        17.0,
+        Rgba::BLACK,
+    ));
+    y += 24.0;
     for (s, seat) in st.seats.iter().enumerate() {
         let g = &st.content.gangs[seat.gang as usize];
         let colour = Rgba::rgb(g.colour[0], g.colour[1], g.colour[2]);
-        items.push(Item {
-            id: format!("seat:{s}"),
-            kind: ItemKind::Marker,
-            shape: Shape::Rect {
-                min: [x, y],
-                max: [x + 500.0, y + 150.0],
-                rounding: 4.0,
-            },
-            fill: Rgba(colour.0, colour.1, colour.2, 40),
-            stroke: (if s as u8 == st.current { 2.5 } else { 1.0 }, colour),
-            tooltip: Some(format!("{}: {}", g.name, g.ability.name())),
-        });
-        let students: Vec<String> = st
-            .humans
-            .iter()
-            .filter(|h| h.seat as usize == s)
-            .map(|h| {
-                let d = &st.content.humans[h.def as usize];
-                if h.alive {
-                    d.name.clone()
-                } else {
-                    format!("{} (dead)", d.name)
-                }
-            })
-            .collect();
-        items.push(text(
-            format!("seatname:{s}"),
-            [x + 250.0, y + 12.0],
-            format!(
-                "Player {}: {} ({}) - {}",
-                s + 1,
-                g.name,
-                g.ability.name(),
-                students.join(", ")
-            ),
-            11.0,
-            Rgba::BLACK,
-        ));
-        let tokens: Vec<String> = Kind::ALL
-            .iter()
-            .map(|&k| format!("{} {}", seat.tokens.get(k), kind_name(k)))
-            .collect();
-        items.push(text(
-            format!("tokens:{s}"),
-            [x + 250.0, y + 30.0],
-            format!(
-                "{}; kills {}; hand {} of {}",
-                tokens.join(", "),
-                seat.kills,
-                seat.hand.len(),
-                st.hand_size(s as u8)
-            ),
-            10.0,
-            Rgba::BLACK,
-        ));
         let missions: Vec<String> = st
             .humans
             .iter()
@@ -503,88 +492,233 @@ fn panel(st: &SaucersState, items: &mut Vec<Item>) {
                 })
             })
             .collect();
-        items.push(text(
-            format!("seatmissions:{s}"),
-            [x + 250.0, y + 46.0],
-            if missions.is_empty() {
-                "no mission".into()
-            } else {
-                missions.join("; ")
+        let mission_lines = missions.len().max(1);
+        let card_rows = seat.hand.len().div_ceil(CARDS_A_ROW).max(1);
+        let height = 84.0 + 20.0 * mission_lines as f32 + (CARD_H + 6.0) * card_rows as f32;
+        items.push(Item {
+            id: format!("seat:{s}"),
+            kind: ItemKind::Marker,
+            shape: Shape::Rect {
+                min: [x, y],
+                max: [x + PANEL_W, y + height],
+                rounding: 6.0,
             },
-            9.0,
+            fill: Rgba(colour.0, colour.1, colour.2, 40),
+            stroke: (if s as u8 == st.current { 3.0 } else { 1.0 }, colour),
+            tooltip: Some(format!("{}: {}", g.name, g.ability.name())),
+        });
+        items.push(text(
+            format!("seatname:{s}"),
+            [mid, y + 18.0],
+            format!("Player {}: {} ({})", s + 1, g.name, g.ability.name()),
+            19.0,
             Rgba::BLACK,
         ));
-        // The hand as cards.
-        for (i, &c) in seat.hand.iter().enumerate() {
-            let cx = x + 6.0 + 61.0 * (i % 8) as f32;
-            let cy = y + 58.0 + 44.0 * (i / 8) as f32;
-            let (fill, label, tip) = if c == HIDDEN {
-                (
-                    Rgba::rgb(60, 60, 90),
-                    "?".to_owned(),
-                    "a card you may not see".to_owned(),
-                )
-            } else {
-                let d = &st.content.cards[c as usize];
-                let (fill, detail) = match &d.kind {
-                    CardKind::Event(_) => (Rgba::rgb(250, 220, 120), "Event".to_owned()),
-                    CardKind::Instant { cost, .. } => (
-                        Rgba::rgb(200, 230, 250),
-                        format!("Instant, cost {}", cost.words()),
-                    ),
-                    CardKind::Attack {
-                        ty,
-                        dice,
-                        cost,
-                        range,
-                        air,
-                    } => (
-                        Rgba::rgb(250, 200, 200),
-                        format!(
-                            "Attack ({}{}), {dice} dice, cost {}, range {}",
-                            ty.name(),
-                            if *air { ", Surface to Air" } else { "" },
-                            cost.words(),
-                            grid(range)
-                        ),
-                    ),
-                    CardKind::Move {
-                        tiles,
-                        cost,
-                        escape,
-                    } => (
-                        Rgba::rgb(210, 240, 210),
-                        format!(
-                            "Move {tiles}{}, cost {}",
-                            if *escape { " (escape)" } else { "" },
-                            cost.words()
-                        ),
-                    ),
-                };
-                let short: String = d.name.chars().take(10).collect();
-                (fill, short, format!("{}: {detail}", d.name))
-            };
-            items.push(Item {
-                id: format!("card:{s}:{i}"),
-                kind: ItemKind::Counter,
-                shape: Shape::Rect {
-                    min: [cx, cy],
-                    max: [cx + 58.0, cy + 40.0],
-                    rounding: 3.0,
-                },
-                fill,
-                stroke: (1.0, Rgba::BLACK),
-                tooltip: Some(tip),
-            });
+        let students: Vec<String> = st
+            .humans
+            .iter()
+            .filter(|h| h.seat as usize == s)
+            .map(|h| {
+                let d = &st.content.humans[h.def as usize];
+                if h.alive {
+                    d.name.clone()
+                } else {
+                    format!("{} (dead)", d.name)
+                }
+            })
+            .collect();
+        items.push(text(
+            format!("students:{s}"),
+            [mid, y + 40.0],
+            students.join(", "),
+            16.0,
+            Rgba::BLACK,
+        ));
+        let tokens: Vec<String> = Kind::ALL
+            .iter()
+            .map(|&k| format!("{} {}", seat.tokens.get(k), kind_name(k)))
+            .collect();
+        items.push(text(
+            format!("tokens:{s}"),
+            [mid, y + 60.0],
+            format!(
+                "{}; kills {}; hand {} of {}",
+                tokens.join(", "),
+                seat.kills,
+                seat.hand.len(),
+                st.hand_size(s as u8)
+            ),
+            15.0,
+            Rgba::BLACK,
+        ));
+        let shown = if missions.is_empty() {
+            vec!["no mission".to_owned()]
+        } else {
+            missions
+        };
+        for (k, m) in shown.into_iter().enumerate() {
             items.push(text(
-                format!("cardname:{s}:{i}"),
-                [cx + 29.0, cy + 20.0],
-                label,
-                8.0,
-                Rgba::BLACK,
+                format!("seatmissions:{s}:{k}"),
+                [mid, y + 80.0 + 20.0 * k as f32],
+                m,
+                14.0,
+                Rgba::rgb(90, 60, 0),
             ));
         }
-        y += 160.0;
+        let top = y + 76.0 + 20.0 * mission_lines as f32;
+        for (i, &c) in seat.hand.iter().enumerate() {
+            let cx = x + 12.0 + (CARD_W + 6.0) * (i % CARDS_A_ROW) as f32;
+            let cy = top + (CARD_H + 6.0) * (i / CARDS_A_ROW) as f32;
+            card(st, items, s, i, c, [cx, cy]);
+        }
+        y += height + 10.0;
+    }
+    y
+}
+
+/// One card of a hand: its name, kind, dice, cost and, for an Attack card,
+/// its range grid (the student in the middle, the tiles it reaches red).
+fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at: [f32; 2]) {
+    let [cx, cy] = at;
+    let mid = cx + CARD_W / 2.0;
+    let mut lines: Vec<(String, f32)> = Vec::new();
+    let mut range: Option<&[(i8, i8)]> = None;
+    let (fill, tip) = if c == HIDDEN {
+        lines.push(("?".into(), 30.0));
+        (Rgba::rgb(60, 60, 90), "a card you may not see".to_owned())
+    } else {
+        let d = &st.content.cards[c as usize];
+        for l in wrap(&d.name, 11, 2) {
+            lines.push((l, 13.0));
+        }
+        let (fill, kind, cost, detail) = match &d.kind {
+            CardKind::Event(_) => (
+                Rgba::rgb(250, 220, 120),
+                "Event".to_owned(),
+                None,
+                "Event".to_owned(),
+            ),
+            CardKind::Instant { cost, .. } => (
+                Rgba::rgb(200, 230, 250),
+                "Instant".to_owned(),
+                Some(cost),
+                format!("Instant, cost {}", cost.words()),
+            ),
+            CardKind::Attack {
+                ty,
+                dice,
+                cost,
+                range: r,
+                air,
+            } => {
+                range = Some(r);
+                (
+                    Rgba::rgb(250, 200, 200),
+                    format!("{} {dice}d", if *air { "Air" } else { ty.name() }),
+                    Some(cost),
+                    format!(
+                        "Attack ({}{}), {dice} dice, cost {}, range {}",
+                        ty.name(),
+                        if *air { ", Surface to Air" } else { "" },
+                        cost.words(),
+                        grid(r)
+                    ),
+                )
+            }
+            CardKind::Move {
+                tiles,
+                cost,
+                escape,
+            } => (
+                Rgba::rgb(210, 240, 210),
+                format!("Move {tiles}{}", if *escape { " esc." } else { "" }),
+                Some(cost),
+                format!(
+                    "Move {tiles}{}, cost {}",
+                    if *escape { " (escape)" } else { "" },
+                    cost.words()
+                ),
+            ),
+        };
+        lines.push((kind, 12.0));
+        if let Some(cost) = cost {
+            let w = cost.words();
+            lines.push((if w == "nothing" { "free".into() } else { w }, 11.0));
+        }
+        (fill, format!("{}: {detail}", d.name))
+    };
+    items.push(Item {
+        id: format!("card:{s}:{i}"),
+        kind: ItemKind::Counter,
+        shape: Shape::Rect {
+            min: [cx, cy],
+            max: [cx + CARD_W, cy + CARD_H],
+            rounding: 4.0,
+        },
+        fill,
+        stroke: (1.0, Rgba::BLACK),
+        tooltip: Some(tip),
+    });
+    let mut ty = cy + 12.0;
+    for (k, (l, size)) in lines.into_iter().enumerate() {
+        let ink = if c == HIDDEN {
+            Rgba::rgb(230, 230, 250)
+        } else {
+            Rgba::BLACK
+        };
+        let y = if c == HIDDEN { cy + CARD_H / 2.0 } else { ty };
+        items.push(text(
+            format!("cardname:{s}:{i}:{k}"),
+            [mid, y],
+            l,
+            size,
+            ink,
+        ));
+        ty += size + 3.0;
+    }
+    if let Some(r) = range {
+        // The 5x5 grid, 7 units a square, at the foot of the card.
+        let sq = 7.0;
+        let gx = mid - 2.5 * sq;
+        let gy = cy + CARD_H - 5.0 * sq - 4.0;
+        items.push(Item {
+            id: format!("cardgrid:{s}:{i}"),
+            kind: ItemKind::Label,
+            shape: Shape::Rect {
+                min: [gx, gy],
+                max: [gx + 5.0 * sq, gy + 5.0 * sq],
+                rounding: 0.0,
+            },
+            fill: Rgba::rgb(255, 255, 255),
+            stroke: (0.5, Rgba::rgb(90, 90, 90)),
+            tooltip: None,
+        });
+        for row in -2i8..=2 {
+            for col in -2i8..=2 {
+                // Red where it reaches; the student's own square grey when
+                // the card does not reach it.
+                let (fill, what) = if r.contains(&(col, row)) {
+                    (Rgba::rgb(210, 30, 30), "cardrange")
+                } else if (col, row) == (0, 0) {
+                    (Rgba::rgb(150, 150, 150), "cardself")
+                } else {
+                    continue;
+                };
+                let min = [gx + sq * f32::from(col + 2), gy + sq * f32::from(row + 2)];
+                items.push(Item {
+                    id: format!("{what}:{s}:{i}:{col}:{row}"),
+                    kind: ItemKind::Label,
+                    shape: Shape::Rect {
+                        min,
+                        max: [min[0] + sq, min[1] + sq],
+                        rounding: 0.0,
+                    },
+                    fill,
+                    stroke: (0.0, Rgba::BLACK),
+                    tooltip: None,
+                });
+            }
+        }
     }
 }
 
