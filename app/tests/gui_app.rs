@@ -16,6 +16,7 @@ mod gui_app {
     mod files;
     mod hotseat;
     mod invasion;
+    mod invasion_advanced;
     mod layout;
     mod numbering;
     mod play;

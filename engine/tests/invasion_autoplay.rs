@@ -24,6 +24,9 @@ fn config(n: u64) -> InvasionConfig {
         real_table: n % 5 == 4,
         sewers: n % 2 == 1,
         rosters: Vec::new(),
+        // Advanced Invasion Earth: none, either module, or both.
+        stupidity: (n / 2) % 2 == 1,
+        fear: (n / 4) % 2 == 1,
         ..InvasionConfig::default()
     }
 }

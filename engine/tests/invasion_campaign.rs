@@ -35,6 +35,7 @@ fn config(unit: Vec<RosterFighter>) -> InvasionConfig {
             roster: 1,
             fighters: unit,
         }],
+        ..InvasionConfig::default()
     }
 }
 

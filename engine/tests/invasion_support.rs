@@ -54,6 +54,7 @@ pub fn given_with(factions: &[&str], sewers: bool, real_table: bool) -> Invasion
         real_table,
         sewers,
         rosters: Vec::new(),
+        ..InvasionConfig::default()
     };
     let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
     if !real_table {

@@ -33,6 +33,7 @@ fn air() -> (InvasionState, GroupId, GroupId) {
         real_table: false,
         sewers: true,
         rosters: Vec::new(),
+        ..InvasionConfig::default()
     })
     .expect("setup");
     park(&mut s);
@@ -267,6 +268,7 @@ fn motor_config() -> InvasionConfig {
         real_table: false,
         sewers: false,
         rosters: Vec::new(),
+        ..InvasionConfig::default()
     }
 }
 

@@ -30,6 +30,9 @@ pub fn render(story: &Story, options: &Options) -> Report {
     );
     let _ = writeln!(bb, "[b]Game:[/b] {}", escape(&story.game));
     let _ = writeln!(bb, "[b]Scenario:[/b] {}", escape(&story.scenario));
+    if !story.options.is_empty() {
+        let _ = writeln!(bb, "[b]Options:[/b] {}", escape(&story.options.join("; ")));
+    }
     let _ = writeln!(bb, "[b]Date:[/b] {}", escape(&story.date));
     let _ = writeln!(bb, "[b]Sides:[/b] {}", escape(&story.sides.join("; ")));
     let _ = writeln!(bb, "[b]Result:[/b] {}", escape(&story.result));

@@ -192,6 +192,9 @@ pub struct Story {
     pub game: String,
     pub game_id: String,
     pub scenario: String,
+    /// The options the battle was set up with, in words, those not at their
+    /// default ("Played at a real table", "Stupidity (Advanced Invasion Earth)").
+    pub options: Vec<String>,
     pub date: String,
     /// "Marines (seat 0)".
     pub sides: Vec<String>,
@@ -403,6 +406,7 @@ impl Story {
             game: battle.game_name().to_owned(),
             game_id: battle.game_id().to_owned(),
             scenario: scenario_of(battle),
+            options: options_of(battle),
             date: header.date.clone(),
             sides: battle
                 .seats()
@@ -450,6 +454,55 @@ impl Story {
                 Piece::Folded { .. } => None,
             })
     }
+}
+
+/// The game's options the battle's config sets away from their defaults, in
+/// words: a flag by its label, a number or a choice with its value, and the
+/// option's group when it is a set of modules.
+pub fn options_of(battle: &dyn Battle) -> Vec<String> {
+    use xenolog_engine::OptionKind;
+    let config: serde_json::Value = serde_json::from_str(&battle.meta().config).unwrap_or_default();
+    let Some(game) = xenolog_engine::games::games()
+        .into_iter()
+        .find(|g| g.id == battle.game_id())
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for o in &game.options {
+        let Some(v) = config.get(o.key) else { continue };
+        let label = if o.group.starts_with("Advanced") {
+            format!("{} ({})", o.label, o.group)
+        } else {
+            o.label.to_owned()
+        };
+        match o.kind {
+            OptionKind::Flag { default } => {
+                if v.as_bool().is_some_and(|b| b != default) {
+                    out.push(if default {
+                        format!("no {label}")
+                    } else {
+                        label
+                    });
+                }
+            }
+            OptionKind::Number { default, .. } => {
+                if let Some(n) = v.as_i64().filter(|n| *n != default) {
+                    out.push(format!("{label}: {n}"));
+                }
+            }
+            OptionKind::Choice { choices, default } => {
+                if let Some(n) = v.as_i64().filter(|n| *n != default) {
+                    let name = choices
+                        .iter()
+                        .find(|c| c.0 == n)
+                        .map_or_else(|| n.to_string(), |c| c.1.to_owned());
+                    out.push(format!("{label}: {name}"));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The scenario's name from the battle's config, if it names one.

@@ -44,6 +44,9 @@ pub fn render(story: &Story, options: &Options) -> Report {
     let _ = writeln!(md, "| | |\n|---|---|");
     let _ = writeln!(md, "| Game | {} |", escape(&story.game));
     let _ = writeln!(md, "| Scenario | {} |", escape(&story.scenario));
+    if !story.options.is_empty() {
+        let _ = writeln!(md, "| Options | {} |", escape(&story.options.join("; ")));
+    }
     let _ = writeln!(md, "| Date | {} |", escape(&story.date));
     let _ = writeln!(md, "| Sides | {} |", escape(&story.sides.join("; ")));
     let _ = writeln!(md, "| Result | **{}** |", escape(&story.result));

@@ -297,3 +297,43 @@ fn csv_has_one_row_per_die_and_matches_the_committed_file() {
     assert!(hits > 0);
     assert!(rows.iter().all(|r| &r[8] == "rolled"));
 }
+
+/// The options a battle was set up with are in its report, in words: a
+/// flag by its label, a module with its group, a choice by its name; the
+/// defaults are not listed.
+#[test]
+fn a_battles_options_are_in_its_report_in_words() {
+    use serde_json::json;
+    let b = xenolog_engine::games::new_battle(
+        "invasion",
+        5,
+        &json!({"real_table": true, "stupidity": true, "fear": false, "sewers": false}),
+    )
+    .unwrap();
+    let story = xenolog_report::Story::build(&*b, &common::header());
+    assert_eq!(
+        story.options,
+        [
+            "Played at a real table",
+            "Stupidity (Advanced Invasion Earth)"
+        ]
+    );
+    let md = render(&story, Format::Markdown, &options()).text;
+    assert!(
+        md.contains("| Options | Played at a real table; Stupidity (Advanced Invasion Earth) |"),
+        "{md}"
+    );
+    let html = render(&story, Format::Html, &options()).text;
+    assert!(html.contains("<dt>Options</dt>"), "the HTML lists them");
+    let b = xenolog_engine::games::new_battle("saucers", 5, &json!({"variant": 2})).unwrap();
+    let story = xenolog_report::Story::build(&*b, &common::header());
+    assert_eq!(story.options, ["Variant: Gang Warfare"]);
+    // A battle at its defaults lists none, and the Markdown has no row.
+    let story = common::story();
+    assert!(story.options.is_empty());
+    assert!(
+        !render(&story, Format::Markdown, &options())
+            .text
+            .contains("| Options |")
+    );
+}

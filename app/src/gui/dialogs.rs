@@ -392,8 +392,42 @@ fn new_battle_ui(
 ) -> bool {
     let games = offered_games(show_test);
     ui.heading("New battle");
+    // The form scrolls between its heading and its buttons, so that Start
+    // battle stays on the screen however many options a game has.
+    let room = (ui.ctx().content_rect().height() - 140.0).max(160.0);
+    egui::ScrollArea::vertical()
+        .max_height(room)
+        .min_scrolled_height(room)
+        .auto_shrink([false, true])
+        .show(ui, |ui| new_battle_form_ui(ui, form, &games));
+    if games.iter().all(|g| g.id != form.game) {
+        return ui.button("Cancel").clicked();
+    }
+    if let Some(e) = &form.error {
+        ui.colored_label(ui.visuals().error_fg_color, e);
+    }
+    let mut close = false;
+    ui.horizontal(|ui| {
+        if ui.button("Start battle").clicked() {
+            match form.spec(&games) {
+                Ok(spec) => {
+                    commands.push(AppCommand::NewBattle(spec));
+                    close = true;
+                }
+                Err(e) => form.error = Some(e),
+            }
+        }
+        if ui.button("Cancel").clicked() {
+            close = true;
+        }
+    });
+    close
+}
+
+/// The New battle form between its heading and its buttons.
+fn new_battle_form_ui(ui: &mut Ui, form: &mut NewBattleForm, games: &[GameInfo]) {
     ui.label("Game:");
-    for g in &games {
+    for g in games {
         let text = if g.available {
             format!("{} ({} players)", g.name, g.players)
         } else {
@@ -406,7 +440,7 @@ fn new_battle_ui(
                 g.name
             ));
         if r.clicked() && form.game != g.id {
-            form.pick_game(&games, g.id);
+            form.pick_game(games, g.id);
         }
     }
     if games.iter().any(|g| !g.available) {
@@ -417,7 +451,7 @@ fn new_battle_ui(
     }
     let Some(game) = games.iter().find(|g| g.id == form.game).cloned() else {
         ui.label("No game can be played yet.");
-        return ui.button("Cancel").clicked();
+        return;
     };
     ui.separator();
     ui.horizontal(|ui| {
@@ -483,25 +517,6 @@ fn new_battle_ui(
         "a name for this battle",
         420.0,
     );
-    if let Some(e) = &form.error {
-        ui.colored_label(ui.visuals().error_fg_color, e);
-    }
-    let mut close = false;
-    ui.horizontal(|ui| {
-        if ui.button("Start battle").clicked() {
-            match form.spec(&games) {
-                Ok(spec) => {
-                    commands.push(AppCommand::NewBattle(spec));
-                    close = true;
-                }
-                Err(e) => form.error = Some(e),
-            }
-        }
-        if ui.button("Cancel").clicked() {
-            close = true;
-        }
-    });
-    close
 }
 
 fn dice_ui(ui: &mut Ui, form: &mut DiceForm, commands: &mut Vec<AppCommand>) -> bool {

@@ -308,7 +308,7 @@ pub fn mites_can_charge(s: &InvasionState, seat: u8) -> bool {
 }
 
 /// "1. Move".
-fn move_group(
+pub(super) fn move_group(
     s: &InvasionState,
     seat: u8,
     g: GroupId,
@@ -599,7 +599,7 @@ fn lock(
 }
 
 /// "2. Shoot".
-fn shoot(
+pub(super) fn shoot(
     s: &InvasionState,
     seat: u8,
     shooters: &[GroupId],
@@ -645,7 +645,11 @@ fn shoot(
     let Some(t) = s.groups.get(target as usize) else {
         return Err(illegal("Shoot", format!("there is no group {target}")));
     };
-    if t.seat == seat {
+    // "KILL...EVERBODY: The model immediately fires at another model
+    // closest to him, regardless of whether it is friend or foe."
+    let stupid = shooters.len() == 1
+        && s.advanced.order(shooters[0]) == Some(super::advanced::Order::KillEverybody);
+    if t.seat == seat && !stupid {
         return Err(illegal("Shoot", "a group shoots at an opposing group"));
     }
     if !t.on_table() {

@@ -22,6 +22,10 @@
 //!     # open, cover, building; flags: foot (default), unhindered, jump
 //!     # (unhindered and may jump), burrow, vehicle road|offroad, vtol,
 //!     # controller, mite, heavy, carry N (a vehicle's room for N figures)
+//!     # Advanced Invasion Earth (rule text 001) profile flags: leader,
+//!     # stupid N (stupidity score 1-6), fear SPECIES[,SPECIES]|all [los]
+//!     # (causes fear in those species; all: every species but its own;
+//!     # los: line of sight required)
 //! group ID "Name" TYPE TYPE ...            # one model type id per figure
 //! reserve ID "Name" [cleanup] TYPE ...     # arrives later; cleanup: a Clean Up section
 //! ```
@@ -626,6 +630,7 @@ fn parse_model(l: &Line) -> Result<ModelType, DataError> {
     let mut mobility: Option<(&str, Mobility)> = None;
     let (mut controller, mut mite, mut heavy) = (false, false, false);
     let mut carry = None;
+    let mut profile = super::advanced::Profile::default();
     let mut seen: Vec<&str> = Vec::new();
     let mut i = 3;
     while i < l.words.len() {
@@ -686,9 +691,44 @@ fn parse_model(l: &Line) -> Result<ModelType, DataError> {
                 carry = Some(l.whole(i + 1, "number of passengers", 1, MAX_CARRY)? as u8);
                 used = 2;
             }
+            // The Advanced Invasion Earth profile (rule text 001).
+            "leader" => profile.leader = true,
+            "stupid" => {
+                profile.stupidity = Some(l.whole(i + 1, "stupidity score", 1, 6)? as u8);
+                used = 2;
+            }
+            "fear" => {
+                let who = l.word(
+                    i + 1,
+                    "who it causes fear in (species, comma-separated, or all)",
+                )?;
+                let species = if who == "all" {
+                    Vec::new()
+                } else {
+                    let mut v = Vec::new();
+                    for sp in who.split(',') {
+                        if sp.is_empty()
+                            || sp.len() > MAX_ID_CHARS
+                            || !sp
+                                .bytes()
+                                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+                        {
+                            return Err(l.err(format!(
+                                "'{}' is not a species list for 'fear' (ids separated by commas, or all)",
+                                clip(who)
+                            )));
+                        }
+                        v.push(sp.to_owned());
+                    }
+                    v
+                };
+                let sight = l.words.get(i + 2).is_some_and(|w| w == "los");
+                profile.fear = Some(super::advanced::Fear { species, sight });
+                used = if sight { 3 } else { 2 };
+            }
             other => {
                 return Err(l.err(format!(
-                    "unknown model keyword '{}' (species, shoot, melee, move, kill, foot, unhindered, jump, burrow, vehicle, vtol, controller, mite, heavy, carry)",
+                    "unknown model keyword '{}' (species, shoot, melee, move, kill, foot, unhindered, jump, burrow, vehicle, vtol, controller, mite, heavy, carry, leader, stupid, fear)",
                     clip(other)
                 )));
             }
@@ -736,6 +776,114 @@ fn parse_model(l: &Line) -> Result<ModelType, DataError> {
         carry: carry.unwrap_or(0),
         id,
         name,
+        profile,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// The advanced tables
+
+/// Read the tables of Advanced Invasion Earth (`engine/data/invasion/advanced.txt`).
+pub fn parse_tables(text: &str) -> Result<super::advanced::Tables, DataError> {
+    use super::advanced::{FearEffect, StupidEffect, Tables};
+    let lines = split(text)?;
+    let mut stupidity: [Option<(StupidEffect, String)>; 6] = Default::default();
+    let mut fear: [Option<(FearEffect, String)>; 6] = Default::default();
+    let (mut recover, mut perception, mut leader, mut range) = (None, None, None, None);
+    for l in &lines {
+        match l.key() {
+            "stupidity" => {
+                let roll = l.whole(1, "roll (1-6)", 1, 6)? as usize;
+                let effect = match l.word(2, "effect")? {
+                    "contagious" => StupidEffect::Contagious,
+                    "kill_everybody" => StupidEffect::KillEverybody,
+                    "charge" => StupidEffect::Charge,
+                    "awol" => StupidEffect::Awol,
+                    "hide" => StupidEffect::Hide,
+                    "war" => StupidEffect::War,
+                    other => {
+                        return Err(l.err(format!(
+                            "'{}' is not a stupidity effect (contagious, kill_everybody, charge, awol, hide, war)",
+                            clip(other)
+                        )));
+                    }
+                };
+                let words = l.name(3, "the result's words, in quotes")?;
+                l.end(4)?;
+                if stupidity[roll - 1].is_some() {
+                    return Err(l.err(format!("stupidity roll {roll} is given twice")));
+                }
+                stupidity[roll - 1] = Some((effect, words));
+            }
+            "fear" => {
+                let roll = l.whole(1, "roll (1-6)", 1, 6)? as usize;
+                let effect = match l.word(2, "effect")? {
+                    "brave" => FearEffect::Brave,
+                    "freeze" => FearEffect::Freeze,
+                    "run_away" => FearEffect::RunAway,
+                    "insane" => FearEffect::Insane,
+                    other => {
+                        return Err(l.err(format!(
+                            "'{}' is not a fear effect (brave, freeze, run_away, insane)",
+                            clip(other)
+                        )));
+                    }
+                };
+                let words = l.name(3, "the result's words, in quotes")?;
+                l.end(4)?;
+                if fear[roll - 1].is_some() {
+                    return Err(l.err(format!("fear roll {roll} is given twice")));
+                }
+                fear[roll - 1] = Some((effect, words));
+            }
+            "recover" => {
+                once(&mut recover.map(|(_, n)| n), l)?;
+                recover = Some((
+                    l.whole(1, "the lowest roll that recovers", 1, 7)? as u8,
+                    l.no,
+                ));
+                l.end(2)?;
+            }
+            "perception" => {
+                once(&mut perception.map(|(_, n)| n), l)?;
+                perception = Some((l.whole(1, "the perception roll needed", 1, 7)? as u8, l.no));
+                l.end(2)?;
+            }
+            "perception_leader" => {
+                once(&mut leader.map(|(_, n)| n), l)?;
+                leader = Some((l.whole(1, "the leaders' bonus", 0, 6)? as u8, l.no));
+                l.end(2)?;
+            }
+            "perception_range" => {
+                once(&mut range.map(|(_, n)| n), l)?;
+                range = Some((l.inches(1, "perception range", 0, 100 * INCH)?, l.no));
+                l.end(2)?;
+            }
+            other => {
+                return Err(l.err(format!(
+                    "unknown keyword '{}' (stupidity, recover, fear, perception, perception_leader, perception_range)",
+                    clip(other)
+                )));
+            }
+        }
+    }
+    let full = |what: &str, missing: Option<usize>| match missing {
+        Some(i) => Err(DataError::file(format!(
+            "the {what} table has no roll {}",
+            i + 1
+        ))),
+        None => Ok(()),
+    };
+    full("stupidity", stupidity.iter().position(Option::is_none))?;
+    full("fear", fear.iter().position(Option::is_none))?;
+    let need = |what: &str| DataError::file(format!("the file needs a '{what}' line"));
+    Ok(Tables {
+        stupidity: stupidity.into_iter().flatten().collect(),
+        fear: fear.into_iter().flatten().collect(),
+        recover: recover.ok_or_else(|| need("recover"))?.0,
+        perception: perception.ok_or_else(|| need("perception"))?.0,
+        perception_leader: leader.ok_or_else(|| need("perception_leader"))?.0,
+        perception_range: range.ok_or_else(|| need("perception_range"))?.0,
     })
 }
 

@@ -81,6 +81,14 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
             Some(super::state::Pending::ResolveMelees { .. }) => "resolves a melee".into(),
             Some(super::state::Pending::Aftermath { .. }) => "ends a melee".into(),
             Some(super::state::Pending::Occupy { .. }) => "waits for the winners".into(),
+            _ if super::advanced::checks_due(s) => match s.card() {
+                Some(card) => format!("tests at the start of the {} card", card_name(s, card)),
+                None => "tests at the start of the card".into(),
+            },
+            _ if super::advanced::order_due(s).is_some() => {
+                let g = super::advanced::order_due(s).unwrap_or_default();
+                format!("makes {} do what it must", group(s, g))
+            }
             _ => match s.card() {
                 None if s.scenario.rounds > 0 && s.round >= s.scenario.rounds => {
                     "ends the battle".into()
@@ -530,7 +538,91 @@ pub fn event(s: &InvasionState, e: &E) -> String {
                 "no 6: it fails"
             }
         ),
+        E::StupidityCheck {
+            group: g,
+            needs,
+            roll,
+        } => format!(
+            "Stupidity check for {}: needs {needs}, rolls {roll}: {}",
+            group(s, *g),
+            if roll >= needs { "passed" } else { "failed" }
+        ),
+        E::Stricken {
+            group: g,
+            model,
+            roll,
+            ..
+        } => format!(
+            "{} is stricken: {roll} {}",
+            figure(s, *g, *model),
+            super::advanced::tables().stupid(*roll).1
+        ),
+        E::Contagion {
+            group: g,
+            roll,
+            models,
+        } => {
+            let names: Vec<String> = models.iter().map(|m| figure(s, *g, *m)).collect();
+            format!(
+                "stupidity is contagious: rolls {roll}, {}",
+                if names.is_empty() {
+                    "and no other model is left to catch it".to_owned()
+                } else {
+                    format!(
+                        "{} now suffer{}",
+                        names.join(", "),
+                        if names.len() == 1 { "s" } else { "" }
+                    )
+                }
+            )
+        }
+        E::Recovery {
+            group: g,
+            model,
+            roll,
+            recovered,
+        } => format!(
+            "{} tries to recover its senses: rolls {roll}: {}",
+            figure(s, *g, *model),
+            if *recovered {
+                "recovered"
+            } else {
+                "still stupid"
+            }
+        ),
+        E::FearTest {
+            group: g, of, roll, ..
+        } => format!(
+            "Fear test for {} facing {}: rolls {roll}: {}",
+            group(s, *g),
+            group(s, *of),
+            super::advanced::tables().fear(*roll).1
+        ),
+        E::Ordered {
+            group: g, order, ..
+        } => format!(
+            "{} {}",
+            group(s, *g),
+            super::advanced::order_words(s, *order)
+        ),
+        E::OrderCarried { group: g, note } => match note {
+            None => format!("{} has done what it was made to do", group(s, *g)),
+            Some(why) => format!("{} cannot do it: {why}", group(s, *g)),
+        },
+        E::ChecksMade => "the checks at the start of the card are made".into(),
+        E::Fled { group: g } => format!(
+            "{} runs off the table, never to be seen again",
+            group(s, *g)
+        ),
     }
+}
+
+/// A figure of a group by its index, in words.
+fn figure(s: &InvasionState, g: GroupId, model: u16) -> String {
+    s.groups
+        .get(g as usize)
+        .and_then(|x| x.models.get(model as usize))
+        .map_or_else(|| format!("model {model}"), |m| m.name.clone())
 }
 
 /// " +3 (skills)" when campaign skills added to a total beyond its dice.
@@ -606,6 +698,11 @@ pub fn dice_purposes(events: &[super::state::InvasionEvent]) -> Vec<String> {
                 &format!("Mite blast die ({model})"),
                 &format!("Mite blast dice ({model})"),
             ),
+            E::Recovery { .. } => out.push("stupidity: recovery roll".into()),
+            E::StupidityCheck { .. } => out.push("stupidity check".into()),
+            E::Stricken { .. } => out.push("the stupidity table".into()),
+            E::Contagion { .. } => out.push("stupidity is contagious: how many".into()),
+            E::FearTest { .. } => out.push("fear test".into()),
             _ => {}
         }
     }

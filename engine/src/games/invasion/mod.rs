@@ -25,6 +25,7 @@
 //! [`victory`], [`legal`], [`describe`], [`scene`].
 
 pub mod actions;
+pub mod advanced;
 pub mod data;
 pub mod describe;
 pub mod legal;
@@ -76,6 +77,29 @@ pub struct InvasionConfig {
     /// groups instead of the file's anonymous figures.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rosters: Vec<SeatRoster>,
+    /// Advanced Invasion Earth (rule text 001): the Stupidity module.
+    #[serde(skip_serializing_if = "is_false")]
+    pub stupidity: bool,
+    /// Advanced Invasion Earth: the Fear module.
+    #[serde(skip_serializing_if = "is_false")]
+    pub fear: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl InvasionConfig {
+    /// The Advanced Invasion Earth modules chosen, in the text's order.
+    pub fn modules(&self) -> Vec<advanced::Module> {
+        advanced::Module::ALL
+            .into_iter()
+            .filter(|m| match m {
+                advanced::Module::Stupidity => self.stupidity,
+                advanced::Module::Fear => self.fear,
+            })
+            .collect()
+    }
 }
 
 /// A campaign roster's models fighting for one seat.
@@ -411,6 +435,10 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
         holes,
         holes_left,
         over: None,
+        advanced: advanced::Advanced {
+            modules: config.modules(),
+            ..advanced::Advanced::default()
+        },
     })
 }
 
@@ -445,8 +473,11 @@ impl Game for Invasion {
     /// 1: the first release. 2: winners re-form and may take the ground they
     /// won, casualties of mixed kill scores paid each at its own, boarding
     /// vehicles, something new or odd (new commands and events at the end:
-    /// version 1 entries read in today's layout).
-    const RULES_VERSION: u32 = 2;
+    /// version 1 entries read in today's layout). 3: the Advanced Invasion
+    /// Earth modules (a model type's profile and the modules' state are new
+    /// fields, so a state's hash differs from version 2's for the same
+    /// battle: `verify` reports older entries as recorded under version 2).
+    const RULES_VERSION: u32 = 3;
 
     fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
         moments::moment(state, event)
@@ -489,6 +520,15 @@ impl Game for Invasion {
                 kind: OptionKind::Flag { default: false },
             },
         ]
+        .into_iter()
+        .chain(advanced::Module::ALL.into_iter().map(|m| GameOption {
+            key: m.key(),
+            group: "Advanced Invasion Earth",
+            label: m.name(),
+            help: m.help(),
+            kind: OptionKind::Flag { default: false },
+        }))
+        .collect()
     }
 
     fn setup(config: &InvasionConfig) -> Result<InvasionState, SetupError> {

@@ -140,6 +140,9 @@ pub struct ModelType {
     /// A group boards it by moving into it ("A group's movement ends when it
     /// enters a terrain feature (including a vehicle)").
     pub carry: u8,
+    /// What the Advanced Invasion Earth modules read of it (rule text 001).
+    #[serde(default)]
+    pub profile: super::advanced::Profile,
 }
 
 impl ModelType {

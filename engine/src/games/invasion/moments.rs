@@ -194,6 +194,38 @@ pub fn dice_meanings(s: &InvasionState, actor: Actor, events: &[E]) -> Vec<DieMe
                 }
                 roll += 1;
             }
+            // Advanced Invasion Earth: a check passes on its score or more;
+            // table rolls only choose a result.
+            E::StupidityCheck {
+                group,
+                needs,
+                roll: d,
+            } => {
+                out.push(DieMeaning::needing(
+                    word(out.len()),
+                    Need::AtLeast(*needs),
+                    Counts::Successes,
+                    *d,
+                    seat_of(s, *group),
+                    roll,
+                ));
+                roll += 1;
+            }
+            E::Recovery { group, roll: d, .. } => {
+                out.push(DieMeaning::needing(
+                    word(out.len()),
+                    Need::AtLeast(super::advanced::tables().recover),
+                    Counts::Successes,
+                    *d,
+                    seat_of(s, *group),
+                    roll,
+                ));
+                roll += 1;
+            }
+            E::Stricken { group, .. } | E::Contagion { group, .. } | E::FearTest { group, .. } => {
+                out.push(DieMeaning::plain(word(out.len()), seat_of(s, *group), roll));
+                roll += 1;
+            }
             _ => {}
         }
     }

@@ -575,6 +575,9 @@ pub fn automatic(s: &InvasionState) -> Option<InvasionCommand> {
     if seats_left <= 1 {
         return Some(InvasionCommand::Continue);
     }
+    if super::advanced::checks_due(s) || super::advanced::order_due(s).is_some() {
+        return Some(InvasionCommand::Continue);
+    }
     match s.card() {
         None => Some(InvasionCommand::Continue),
         Some(Card {
@@ -621,6 +624,16 @@ fn step(s: &InvasionState, rng: &mut Randomness) -> Result<Vec<E>, RuleError> {
         .count();
     if seats_left <= 1 {
         out.push(super::victory::ending(s));
+        return Ok(out);
+    }
+    // Advanced Invasion Earth: the checks at the start of a card, then the
+    // orders they gave, each a step of its own.
+    if super::advanced::checks_due(s) {
+        super::advanced::checks(s, rng, &mut out)?;
+        return Ok(out);
+    }
+    if let Some(g) = super::advanced::order_due(s) {
+        super::advanced::carry_order(s, g, rng, &mut out)?;
         return Ok(out);
     }
     match s.card() {
@@ -1142,7 +1155,25 @@ pub fn decide(
                     card.kind.word()
                 )));
             }
-            super::actions::action(s, actor.0, command, rng)
+            super::advanced::check_command(s, command)?;
+            let mut events = super::actions::action(s, actor.0, command, rng)?;
+            // At a real table, the order's move or shot made by the player.
+            if s.real_table {
+                for (g, order, _) in &s.advanced.orders {
+                    let mine = match command {
+                        InvasionCommand::Move { group, .. } => group == g,
+                        InvasionCommand::Shoot { shooters, .. } => shooters.contains(g),
+                        _ => false,
+                    };
+                    if mine && *order != super::advanced::Order::Nothing {
+                        events.push(E::OrderCarried {
+                            group: *g,
+                            note: None,
+                        });
+                    }
+                }
+            }
+            Ok(events)
         }
     }
 }

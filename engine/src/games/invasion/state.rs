@@ -254,6 +254,8 @@ pub struct InvasionState {
     /// Spug holes a faction may still dig: (seat, count).
     pub holes_left: Vec<(u8, u8)>,
     pub over: Option<Ending>,
+    /// The Advanced Invasion Earth modules of the battle and their state.
+    pub advanced: super::advanced::Advanced,
 }
 
 /// How the battle ended.
@@ -432,6 +434,51 @@ pub enum InvasionEvent {
         dice: Vec<u8>,
         success: bool,
     },
+    // Rules version 3: Advanced Invasion Earth (rule text 001).
+    /// A detachment's stupidity check: one die, `needs` or more passes.
+    StupidityCheck { group: GroupId, needs: u8, roll: u8 },
+    /// A model stricken by stupidity rolls on the stupidity table.
+    Stricken {
+        group: GroupId,
+        model: u16,
+        roll: u8,
+        effect: super::advanced::StupidEffect,
+    },
+    /// "Stupidity is contagious": the roll, and the other models now stricken.
+    Contagion {
+        group: GroupId,
+        roll: u8,
+        models: Vec<u16>,
+    },
+    /// A stricken model tests whether it has recovered its senses.
+    Recovery {
+        group: GroupId,
+        model: u16,
+        roll: u8,
+        recovered: bool,
+    },
+    /// A group facing a model that causes fear in it tests.
+    FearTest {
+        group: GroupId,
+        of: GroupId,
+        roll: u8,
+        effect: super::advanced::FearEffect,
+    },
+    /// What a group must do on this card.
+    Ordered {
+        group: GroupId,
+        order: super::advanced::Order,
+        by: super::advanced::Module,
+    },
+    /// The group has done what it was made to do, or could not (why).
+    OrderCarried {
+        group: GroupId,
+        note: Option<String>,
+    },
+    /// The checks at the start of the card are made.
+    ChecksMade,
+    /// A group ran off the table (AWOL), never to be seen again.
+    Fled { group: GroupId },
 }
 
 impl InvasionState {
@@ -481,6 +528,13 @@ impl InvasionState {
         };
         if card.seat != Some(group.seat) {
             return false;
+        }
+        // A group under a stupidity or fear order is out of its player's
+        // hands (at a real table the players make its order's move or shot).
+        match self.advanced.order(g) {
+            Some(super::advanced::Order::Nothing) => return false,
+            Some(_) if !self.real_table => return false,
+            _ => {}
         }
         if group.role == GroupRole::CleanUp {
             // A Clean Up section may match the other section's actions for free.
@@ -598,6 +652,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             state.current += 1;
             state.spent.clear();
             state.mites_moved = false;
+            state.advanced.orders.clear();
         }
         E::Spent { group } => {
             if let Some(entry) = state.spent.iter_mut().find(|(g, _)| g == group) {
@@ -1049,6 +1104,63 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             }
         }
         E::Tried { .. } => {}
+        E::StupidityCheck { .. } | E::Contagion { .. } => {}
+        E::Stricken { group, model, .. } => {
+            let a = &mut state.advanced;
+            if !a
+                .stricken
+                .iter()
+                .any(|x| x.group == *group && x.model == *model)
+            {
+                a.stricken.push(super::advanced::Stricken {
+                    group: *group,
+                    model: *model,
+                });
+            }
+        }
+        E::Recovery {
+            group,
+            model,
+            recovered,
+            ..
+        } => {
+            if *recovered {
+                state
+                    .advanced
+                    .stricken
+                    .retain(|x| !(x.group == *group && x.model == *model));
+            }
+        }
+        E::FearTest { group, effect, .. } => {
+            // "If a model score 1,2 or 3 then no further fear tests are
+            // taken this game."
+            if *effect == super::advanced::FearEffect::Brave
+                && !state.advanced.fearless.contains(group)
+            {
+                state.advanced.fearless.push(*group);
+            }
+        }
+        E::Ordered { group, order, by } => {
+            let a = &mut state.advanced;
+            a.orders.retain(|(g, _, _)| g != group);
+            a.orders.push((*group, *order, *by));
+        }
+        E::OrderCarried { group, .. } => {
+            if let Some(o) = state
+                .advanced
+                .orders
+                .iter_mut()
+                .find(|(g, _, _)| g == group)
+            {
+                o.1 = super::advanced::Order::Nothing;
+            }
+        }
+        E::ChecksMade => {
+            state.advanced.checked = Some((state.round, state.current));
+        }
+        E::Fled { group } => {
+            state.groups[*group as usize].place = Place::Gone;
+        }
     }
 }
 

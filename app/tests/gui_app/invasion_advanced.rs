@@ -1,0 +1,190 @@
+//! Advanced Invasion Earth in the app: the modules offered in the New
+//! battle dialog with a line each, a stupidity result and a fear test in
+//! the log, and a group under their orders out of its player's hands (no
+//! command offered for it on the board or in the side panel).
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use serde_json::json;
+use xenolog_engine::Session;
+use xenolog_engine::games::invasion::advanced::{Module, Order};
+use xenolog_engine::games::invasion::{Invasion, InvasionState};
+
+use super::support::{app, click, shot};
+use crate::gui::app::App;
+use crate::gui::command::{AppCommand, Intent, NewBattleSpec, PlayRequest};
+use crate::gui::store::DiceMode;
+
+/// Brutes who pass their stupidity check only on a 6, and a frightening
+/// Horror (fear in humans, no sight needed) against plain humans.
+const BRUTES: &str = "faction brutes \"Brutes\"\ncolour 150 90 40\nlink no\ncards 5 3 1\n\
+model brute \"Brute\" species brute shoot 2 move 8 kill 9 12 15 stupid 6\n\
+model horror \"Horror\" species horror shoot 2 move 8 kill 9 12 15 fear human\n\
+group a \"Brute pack\" brute brute brute\n\
+group h \"Horror\" horror\n";
+const HUMANS: &str = "faction humans \"Home Guard\"\ncolour 40 60 200\nlink no\ncards 5 3 1\n\
+model guard \"Guardsman\" species human shoot 1 move 8 kill 6 9 12\n\
+group x \"Platoon\" guard guard guard guard\n";
+
+const FIELD: &str = "scenario \"Open field\"\ntable 48 24\nrounds 0\nzone 0 0 8 24\nzone 40 0 48 24\n\
+faction brutes\nfaction humans\nvictory all last_standing \"Be the last faction on the table\"\n";
+
+fn battle(seed: u64) -> Harness<'static, App> {
+    let mut h = app();
+    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
+        game: "invasion".into(),
+        scenario: String::new(),
+        seed,
+        config: json!({
+            "scenario_text": FIELD,
+            "factions": ["brutes", "humans"],
+            "faction_texts": [BRUTES, HUMANS],
+            "stupidity": true,
+            "fear": true,
+        }),
+        title: "Advanced test".into(),
+        dice_mode: DiceMode::Rolled,
+        strict: false,
+    }));
+    h.run();
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    h
+}
+
+fn st(h: &Harness<'_, App>) -> InvasionState {
+    let ob = h.state().open.as_ref().unwrap();
+    ob.battle
+        .as_any()
+        .downcast_ref::<Session<Invasion>>()
+        .unwrap()
+        .state()
+        .clone()
+}
+
+/// Every event of the line in words.
+fn log(h: &Harness<'_, App>) -> Vec<String> {
+    let ob = h.state().open.as_ref().unwrap();
+    let b = ob.battle.as_ref();
+    let line = b.path_to(b.cursor());
+    b.entry_texts(&line)
+        .into_iter()
+        .flat_map(|t| t.events)
+        .collect()
+}
+
+/// End cards by clicking "end the card" (or, when the rules ask for
+/// something else first, such as casualties, give the first command
+/// offered) until `words` is in the log.
+fn until(h: &mut Harness<'_, App>, words: &str) {
+    for _ in 0..40 {
+        if log(h).iter().any(|w| w.contains(words)) {
+            return;
+        }
+        if h.query_by_label("end the card").is_some() {
+            click(h, "end the card");
+        } else {
+            let first = h.state().open.as_ref().unwrap().view.legal.first().cloned();
+            let c = first.unwrap_or_else(|| panic!("nothing to do: {:#?}", log(h)));
+            h.state_mut()
+                .push(AppCommand::Give(PlayRequest::new(Intent {
+                    actor: c.actor,
+                    command: c.command,
+                    text: c.text,
+                })));
+            h.run();
+        }
+    }
+    panic!("no {words:?} in the log: {:#?}", log(h));
+}
+
+#[test]
+fn new_battle_offers_the_advanced_modules_each_with_a_line_on_what_it_does() {
+    let mut h = app();
+    click(&mut h, "New battle…");
+    click(&mut h, "Alien Invasion (2-6 players)");
+    // The form scrolls: down to the modules, past the table's options.
+    for label in [
+        "Played at a real table",
+        "Sewers",
+        "Advanced Invasion Earth:",
+    ] {
+        h.get_by_label(label).scroll_to_me();
+        h.run();
+    }
+    for m in Module::ALL {
+        h.get_by_label(m.name());
+        h.get_by_label(m.help());
+    }
+    click(&mut h, "Stupidity");
+    shot(&mut h, "invasion_advanced_new_battle");
+    // Start battle stays on the screen below the scrolled form.
+    let screen = h.ctx.content_rect();
+    assert!(screen.contains(h.get_by_label("Start battle").rect().center()));
+    click(&mut h, "Start battle");
+    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert_eq!(st(&h).advanced.modules, [Module::Stupidity]);
+}
+
+#[test]
+fn a_stupidity_result_is_in_the_log_and_its_group_is_out_of_its_players_hands() {
+    // The first seed whose first check fails (a 6 is needed to pass).
+    let (mut h, words) = (12..40)
+        .map(|seed| {
+            let mut h = battle(seed);
+            until(&mut h, "Stupidity check for Brutes Brute pack");
+            let words = log(&h);
+            (h, words)
+        })
+        .find(|(_, w)| w.iter().any(|x| x.ends_with(": failed")))
+        .expect("a seed whose check fails");
+    shot(&mut h, "invasion_stupidity");
+    assert!(
+        h.get_all_by_label_contains("Tests at the start of the Brutes")
+            .next()
+            .is_some(),
+        "the check's entry in the log table"
+    );
+    let stricken = words
+        .iter()
+        .find(|w| w.contains(" is stricken: "))
+        .expect("a model stricken, in words");
+    assert!(stricken.starts_with("Brute "), "{stricken}");
+    let s = st(&h);
+    let pack = 0;
+    // Whatever it was made to do, its player is offered nothing for it.
+    let ob = h.state().open.as_ref().unwrap();
+    let offered: Vec<&String> = ob
+        .view
+        .legal
+        .iter()
+        .filter(|c| c.command.to_string().contains("\"group\":0"))
+        .map(|c| &c.text)
+        .collect();
+    assert!(offered.is_empty(), "{offered:?}");
+    assert!(!s.may_act(pack));
+    shot(&mut h, "invasion_stupidity");
+}
+
+#[test]
+fn a_fear_test_is_in_the_log_and_a_1_to_3_ends_the_tests() {
+    // The platoon faces the Horror from the start: it tests on its first card.
+    let mut h = battle(5);
+    until(
+        &mut h,
+        "Fear test for Home Guard Platoon facing Brutes Horror",
+    );
+    h.get_by_label_contains("Fear test for Home Guard Platoon");
+    let words = log(&h);
+    let test = words
+        .iter()
+        .find(|w| w.starts_with("Fear test for Home Guard Platoon"))
+        .unwrap();
+    let s = st(&h);
+    let platoon = 2;
+    let brave = test.ends_with("BRAVE HEART, BRAVE MIND");
+    assert_eq!(s.advanced.fearless.contains(&platoon), brave, "{test}");
+    if test.ends_with("FREEZE") {
+        assert_eq!(s.advanced.order(platoon), Some(Order::Nothing));
+    }
+    shot(&mut h, "invasion_fear");
+}

@@ -1,0 +1,743 @@
+//! Advanced Invasion Earth (rule text 001, `../shared/seeds/001_b97d8ce573227941.txt`):
+//! the optional modules of an Alien Invasion battle, chosen when it is set up.
+//!
+//! The text was written for the model-by-model Invasion Earth rules (TURN,
+//! FIRE, HIDE, SNEAK, a strike roll per model); Alien Invasion activates
+//! groups with Action cards and totals dice against kill scores. Each module
+//! is adapted, and every adaptation is listed in `RULES.md` ("Advanced
+//! Invasion Earth"). The two that run through all of them:
+//!
+//! * a **detachment** is a group, and a model's **turn** is its faction's
+//!   Action card: the checks the text makes "at the beginning of each of his
+//!   turns" are made when the faction's card comes up, before its first
+//!   action, as a step of the game;
+//! * a group acts as one: what the text makes a model do, its group does on
+//!   that card (a stricken model takes its group with it).
+//!
+//! The random tables are data (`engine/data/invasion/advanced.txt`), their
+//! rolls in the log in words.
+
+use serde::{Deserialize, Serialize};
+
+use super::state::GroupId;
+
+/// A module of the text, chosen per battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Module {
+    Stupidity,
+    Fear,
+}
+
+impl Module {
+    /// The modules Xenolog plays, in the text's order. (The others are
+    /// listed in `RULES.md` as not built yet; a battle cannot choose them.)
+    pub const ALL: [Module; 2] = [Module::Stupidity, Module::Fear];
+
+    /// Its key in the battle's config.
+    pub fn key(self) -> &'static str {
+        match self {
+            Module::Stupidity => "stupidity",
+            Module::Fear => "fear",
+        }
+    }
+
+    /// Its name, as the text heads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Module::Stupidity => "Stupidity",
+            Module::Fear => "Fear",
+        }
+    }
+
+    /// One line on what it does.
+    pub fn help(self) -> &'static str {
+        match self {
+            Module::Stupidity => {
+                "Groups with stupid models test at the start of their faction's card; a failure \
+                 rolls on the stupidity table (contagious, kill everybody, charge, AWOL, hide, \
+                 war), and a stricken model must recover on 4-6."
+            }
+            Module::Fear => {
+                "A group facing a model that causes fear in it tests at the start of its \
+                 faction's card: brave (no more tests), freeze, run away or insane with fear."
+            }
+        }
+    }
+}
+
+/// Who a model causes fear in (`fear SPECIES[,SPECIES]|all [los]`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fear {
+    /// The species that fear it; empty: every species but its own.
+    pub species: Vec<String>,
+    /// "line of sight required".
+    pub sight: bool,
+}
+
+/// What the modules read of a model type, as the text's profiles carry it
+/// (the faction file's model flags; see `data.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Profile {
+    /// A leader (`leader`).
+    pub leader: bool,
+    /// Suffers from stupidity: the score a check must attain (`stupid N`).
+    pub stupidity: Option<u8>,
+    /// Causes fear (`fear ...`).
+    pub fear: Option<Fear>,
+}
+
+impl Profile {
+    pub fn is_plain(&self) -> bool {
+        *self == Profile::default()
+    }
+}
+
+/// What a stupidity result makes a model (and its group) do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StupidEffect {
+    Contagious,
+    KillEverybody,
+    Charge,
+    Awol,
+    Hide,
+    War,
+}
+
+/// What a fear result makes a group do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FearEffect {
+    Brave,
+    Freeze,
+    RunAway,
+    Insane,
+}
+
+/// The random tables and numbers of the text, as data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tables {
+    /// The stupidity table, rolls 1-6.
+    pub stupidity: Vec<(StupidEffect, String)>,
+    /// A stricken model recovers on this or more.
+    pub recover: u8,
+    /// The fear table, rolls 1-6.
+    pub fear: Vec<(FearEffect, String)>,
+    pub perception: u8,
+    pub perception_leader: u8,
+    /// Hundredths of an inch.
+    pub perception_range: i32,
+}
+
+impl Tables {
+    /// The result of a roll on the stupidity table.
+    pub fn stupid(&self, roll: u8) -> (StupidEffect, &str) {
+        let (e, w) = &self.stupidity[usize::from(roll.clamp(1, 6)) - 1];
+        (*e, w)
+    }
+
+    /// The result of a roll on the fear table.
+    pub fn fear(&self, roll: u8) -> (FearEffect, &str) {
+        let (e, w) = &self.fear[usize::from(roll.clamp(1, 6)) - 1];
+        (*e, w)
+    }
+}
+
+/// The shipped tables (`engine/data/invasion/advanced.txt`).
+pub const TABLES_TEXT: &str = include_str!("../../../data/invasion/advanced.txt");
+
+/// The shipped tables, parsed (once).
+pub fn tables() -> &'static Tables {
+    static TABLES: std::sync::OnceLock<Tables> = std::sync::OnceLock::new();
+    // The shipped file is checked by a test; it always parses.
+    TABLES.get_or_init(|| {
+        super::data::parse_tables(TABLES_TEXT).expect("the shipped advanced tables parse")
+    })
+}
+
+/// A model stricken by stupidity, until it recovers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stricken {
+    pub group: GroupId,
+    /// Its index in the group's models.
+    pub model: u16,
+}
+
+/// What a group must do on the current card, by a stupidity or fear result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Order {
+    /// Nothing on this card (war, what is it good for; freeze; hiding).
+    Nothing,
+    /// Shoot at the nearest group, friend or foe, and nothing else.
+    KillEverybody,
+    /// Move its full move towards this group, assaulting it if it gets there.
+    Charge(GroupId),
+    /// Move its full move towards the nearest table edge, and off it.
+    Awol,
+    /// Move its full move directly away from this group.
+    RunFrom(GroupId),
+}
+
+/// The modules' part of a battle's state.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Advanced {
+    /// The modules chosen for the battle.
+    pub modules: Vec<Module>,
+    /// Models stricken by stupidity.
+    pub stricken: Vec<Stricken>,
+    /// Groups that have passed a fear test with a 1-3: "no further fear
+    /// tests are taken this game".
+    pub fearless: Vec<GroupId>,
+    /// What groups must do on the current card, and the module that says so.
+    pub orders: Vec<(GroupId, Order, Module)>,
+    /// The round and card whose checks have been made.
+    pub checked: Option<(u32, usize)>,
+}
+
+impl Advanced {
+    pub fn on(&self, m: Module) -> bool {
+        self.modules.contains(&m)
+    }
+
+    pub fn order(&self, g: GroupId) -> Option<Order> {
+        self.orders
+            .iter()
+            .find(|(o, _, _)| *o == g)
+            .map(|(_, o, _)| *o)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The checks at the start of a card
+
+use super::model::{Cover, Point};
+use super::rules::{InvasionCommand, group_name};
+use super::state::{InvasionEvent as E, InvasionState, apply};
+use super::table::BASE;
+use crate::game::RuleError;
+use crate::rng::Randomness;
+
+fn illegal(clause: &str, msg: impl Into<String>) -> RuleError {
+    RuleError::illegal(clause, msg)
+}
+
+/// The living models of a group that suffer from stupidity, with their score.
+fn stupid_models(s: &InvasionState, g: GroupId) -> Vec<(u16, u8)> {
+    let group = s.group(g);
+    group
+        .models
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.alive)
+        .filter_map(|(i, m)| {
+            let t = s.model_type(group.seat, &m.kind)?;
+            t.profile.stupidity.map(|n| (i as u16, n))
+        })
+        .collect()
+}
+
+/// The enemy group on the table that causes fear in `g` now, the nearest
+/// first: one of its living models causes fear in a species of `g`'s living
+/// models, and (when the profile says so) the two groups see each other.
+/// At a real table the sight is not checked (assumed: the players test when
+/// the table shows it; see `RULES.md`).
+pub fn fear_source(s: &InvasionState, g: GroupId) -> Option<GroupId> {
+    let group = s.group(g);
+    let species: Vec<&str> = group
+        .alive()
+        .filter_map(|m| s.model_type(group.seat, &m.kind))
+        .map(|t| t.species.as_str())
+        .collect();
+    let mine = group.points();
+    let mut found: Vec<(i32, GroupId)> = Vec::new();
+    for (o, other) in s.groups.iter().enumerate() {
+        let o = o as GroupId;
+        if other.seat == group.seat || !other.on_table() {
+            continue;
+        }
+        let fear = other.alive().find_map(|m| {
+            let t = s.model_type(other.seat, &m.kind)?;
+            let f = t.profile.fear.as_ref()?;
+            let hits = species.iter().any(|sp| {
+                if f.species.is_empty() {
+                    *sp != t.species
+                } else {
+                    f.species.iter().any(|x| x == sp)
+                }
+            });
+            hits.then_some(f.sight)
+        });
+        let Some(sight) = fear else { continue };
+        if sight && !s.real_table {
+            let others = super::actions::blockers(s, g, o);
+            let seen = super::table::line_of_sight(&s.scenario, &mine, &other.points(), &others);
+            if seen.clear.is_none() {
+                continue;
+            }
+        }
+        found.push((distance(&mine, &other.points()), o));
+    }
+    found.sort_unstable();
+    found.first().map(|(_, o)| *o)
+}
+
+/// The least distance between two groups' figures (`i32::MAX` without positions).
+fn distance(a: &[Point], b: &[Point]) -> i32 {
+    a.iter()
+        .flat_map(|p| b.iter().map(move |q| p.distance(*q)))
+        .min()
+        .unwrap_or(i32::MAX)
+}
+
+/// The groups `g` could be made to act against, nearest first: enemies
+/// only, or every other group ("friend or foe").
+fn nearest(s: &InvasionState, g: GroupId, friend_or_foe: bool) -> Option<GroupId> {
+    let group = s.group(g);
+    let mine = group.points();
+    (0..s.groups.len() as GroupId)
+        .filter(|&o| o != g && s.group(o).on_table())
+        .filter(|&o| friend_or_foe || s.group(o).seat != group.seat)
+        .min_by_key(|&o| (distance(&mine, &s.group(o).points()), o))
+}
+
+/// The groups whose checks are due at the start of the current card.
+fn to_check(s: &InvasionState) -> Vec<GroupId> {
+    let a = &s.advanced;
+    let Some(seat) = s.card().and_then(|c| c.seat) else {
+        return Vec::new();
+    };
+    (0..s.groups.len() as GroupId)
+        .filter(|&g| s.group(g).seat == seat && s.group(g).on_table())
+        .filter(|&g| {
+            (a.on(Module::Stupidity) && !stupid_models(s, g).is_empty())
+                || (a.on(Module::Fear) && !a.fearless.contains(&g) && fear_source(s, g).is_some())
+        })
+        .collect()
+}
+
+/// Whether the checks are due: the card of a faction has come up, none of
+/// its actions is spent, and one of its groups must test.
+pub fn checks_due(s: &InvasionState) -> bool {
+    let a = &s.advanced;
+    (a.on(Module::Stupidity) || a.on(Module::Fear))
+        && s.spent.is_empty()
+        && a.checked != Some((s.round, s.current))
+        && s.card()
+            .and_then(|c| c.seat)
+            .is_some_and(|seat| s.in_battle(seat))
+        && !to_check(s).is_empty()
+}
+
+/// The checks at the start of the card, in group order: for each group,
+/// Stupidity (recovery of its stricken models, then the detachment's check)
+/// and then Fear (unless stupidity already gave it an order).
+pub fn checks(s: &InvasionState, rng: &mut Randomness, out: &mut Vec<E>) -> Result<(), RuleError> {
+    let tables = tables();
+    let mut w = s.clone();
+    let emit = |w: &mut InvasionState, out: &mut Vec<E>, e: E| {
+        apply(w, &e);
+        out.push(e);
+    };
+    for g in to_check(s) {
+        if w.advanced.on(Module::Stupidity) && !stupid_models(&w, g).is_empty() {
+            let mut queue: Vec<u16> = Vec::new();
+            let stricken: Vec<u16> = w
+                .advanced
+                .stricken
+                .iter()
+                .filter(|x| x.group == g)
+                .map(|x| x.model)
+                .filter(|&m| w.group(g).models.get(m as usize).is_some_and(|x| x.alive))
+                .collect();
+            for m in &stricken {
+                let roll = rng.d6()?;
+                let recovered = roll >= tables.recover;
+                emit(
+                    &mut w,
+                    out,
+                    E::Recovery {
+                        group: g,
+                        model: *m,
+                        roll,
+                        recovered,
+                    },
+                );
+                if !recovered {
+                    queue.push(*m);
+                }
+            }
+            // The detachment's check, once no model of it is still stupid
+            // (assumed: a model still stupid keeps its group from the check).
+            if queue.is_empty() {
+                let models = stupid_models(&w, g);
+                let needs = models.iter().map(|(_, n)| *n).max().unwrap_or(1);
+                let roll = rng.d6()?;
+                emit(
+                    &mut w,
+                    out,
+                    E::StupidityCheck {
+                        group: g,
+                        needs,
+                        roll,
+                    },
+                );
+                if roll < needs {
+                    // "one of the models in your detachment has been stricken
+                    // by stupidity (you choose)": assumed, the first.
+                    queue.push(models[0].0);
+                }
+            }
+            let mut first = None;
+            let mut k = 0;
+            while k < queue.len() {
+                let m = queue[k];
+                k += 1;
+                let roll = rng.d6()?;
+                let (effect, _) = tables.stupid(roll);
+                emit(
+                    &mut w,
+                    out,
+                    E::Stricken {
+                        group: g,
+                        model: m,
+                        roll,
+                        effect,
+                    },
+                );
+                if effect == StupidEffect::Contagious {
+                    let count = rng.d6()?;
+                    let others: Vec<u16> = w
+                        .group(g)
+                        .models
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, x)| {
+                            x.alive
+                                && !queue.contains(&(*i as u16))
+                                && !w
+                                    .advanced
+                                    .stricken
+                                    .iter()
+                                    .any(|y| y.group == g && y.model == *i as u16)
+                        })
+                        .map(|(i, _)| i as u16)
+                        .take(usize::from(count))
+                        .collect();
+                    emit(
+                        &mut w,
+                        out,
+                        E::Contagion {
+                            group: g,
+                            roll: count,
+                            models: others.clone(),
+                        },
+                    );
+                    queue.extend(others);
+                } else if first.is_none() {
+                    first = Some(effect);
+                }
+            }
+            if !queue.is_empty() {
+                let order = match first {
+                    Some(StupidEffect::KillEverybody) => match nearest(&w, g, true) {
+                        Some(_) => Order::KillEverybody,
+                        None => Order::Nothing,
+                    },
+                    Some(StupidEffect::Charge) => match nearest(&w, g, false) {
+                        Some(t) => Order::Charge(t),
+                        None => Order::Nothing,
+                    },
+                    Some(StupidEffect::Awol) => Order::Awol,
+                    // "If there is nothing to hide behind, the model will
+                    // panic and go AWOL": hiding is staying in cover.
+                    Some(StupidEffect::Hide) => {
+                        if super::rules::cover_of(&w, g, None).0 == Cover::Open {
+                            Order::Awol
+                        } else {
+                            Order::Nothing
+                        }
+                    }
+                    // War, what is it good for; and a chain of contagion
+                    // that ran out of models (assumed: nothing).
+                    Some(StupidEffect::War | StupidEffect::Contagious) | None => Order::Nothing,
+                };
+                emit(
+                    &mut w,
+                    out,
+                    E::Ordered {
+                        group: g,
+                        order,
+                        by: Module::Stupidity,
+                    },
+                );
+            }
+        }
+        if w.advanced.on(Module::Fear)
+            && !w.advanced.fearless.contains(&g)
+            && w.advanced.order(g).is_none()
+            && let Some(of) = fear_source(&w, g)
+        {
+            let roll = rng.d6()?;
+            let (effect, _) = tables.fear(roll);
+            emit(
+                &mut w,
+                out,
+                E::FearTest {
+                    group: g,
+                    of,
+                    roll,
+                    effect,
+                },
+            );
+            let order = match effect {
+                FearEffect::Brave => None,
+                FearEffect::Freeze => Some(Order::Nothing),
+                FearEffect::RunAway => Some(Order::RunFrom(of)),
+                FearEffect::Insane => Some(Order::Charge(of)),
+            };
+            if let Some(order) = order {
+                emit(
+                    &mut w,
+                    out,
+                    E::Ordered {
+                        group: g,
+                        order,
+                        by: Module::Fear,
+                    },
+                );
+            }
+        }
+    }
+    emit(&mut w, out, E::ChecksMade);
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Orders
+
+/// On screen, the group whose order the game carries out now: a shot or a
+/// move it must make (at a real table the players make it).
+pub fn order_due(s: &InvasionState) -> Option<GroupId> {
+    if s.real_table || !s.pending.is_empty() {
+        return None;
+    }
+    s.advanced
+        .orders
+        .iter()
+        .find(|(g, o, _)| *o != Order::Nothing && s.group(*g).on_table())
+        .map(|(g, _, _)| *g)
+}
+
+/// A point `step` hundredths of an inch from `from` towards `to`.
+fn towards(from: Point, to: Point, step: i32) -> Point {
+    let (dx, dy) = (f64::from(to.x - from.x), f64::from(to.y - from.y));
+    let d = (dx * dx + dy * dy).sqrt();
+    if d < 1.0 {
+        return from;
+    }
+    let k = f64::from(step) / d;
+    Point::new(
+        from.x + (dx * k).round() as i32,
+        from.y + (dy * k).round() as i32,
+    )
+}
+
+/// Carry out `g`'s order on screen: the shot at the nearest group it sees,
+/// or the move, made as the group's own (it costs none of the card's
+/// actions: the group is out of its player's hands). What it cannot do is
+/// said in the log.
+pub fn carry_order(
+    s: &InvasionState,
+    g: GroupId,
+    rng: &mut Randomness,
+    out: &mut Vec<E>,
+) -> Result<(), RuleError> {
+    let Some(order) = s.advanced.order(g) else {
+        return Ok(());
+    };
+    let seat = s.group(g).seat;
+    // The order's action is free: decided as if nothing were spent.
+    let mut free = s.clone();
+    free.spent.clear();
+    let group = s.group(g);
+    let mine = group.points();
+    let lead = mine.first().copied();
+    let moves = super::rules::group_move(s, g);
+    let result: Result<Vec<E>, RuleError> = match (order, lead) {
+        (Order::Nothing, _) => Ok(Vec::new()),
+        (_, None) => Err(illegal("Advanced", "it has no position on the table")),
+        (Order::KillEverybody, Some(_)) => {
+            // "fires at another model closest to him, regardless of whether
+            // it is friend or foe": the nearest group it can see.
+            let mut seen: Vec<(i32, GroupId)> = (0..s.groups.len() as GroupId)
+                .filter(|&o| o != g && s.group(o).on_table() && s.group(o).placed())
+                .filter(|&o| {
+                    let others = super::actions::blockers(s, g, o);
+                    super::table::line_of_sight(&s.scenario, &mine, &s.group(o).points(), &others)
+                        .clear
+                        .is_some()
+                })
+                .map(|o| (distance(&mine, &s.group(o).points()), o))
+                .collect();
+            seen.sort_unstable();
+            match seen.first() {
+                Some(&(_, t)) => super::actions::shoot(
+                    &free,
+                    seat,
+                    &[g],
+                    t,
+                    &super::rules::Declared::default(),
+                    rng,
+                ),
+                None => Err(illegal("Advanced", "it sees no group to fire at")),
+            }
+        }
+        (Order::Charge(t), Some(from)) => {
+            let target = s.group(t).points();
+            match target.iter().min_by_key(|q| from.distance(**q)) {
+                None => Err(illegal(
+                    "Advanced",
+                    format!("{} is no longer on the table", group_name(s, t)),
+                )),
+                Some(&q) => {
+                    let step = moves.min((from.distance(q) - BASE).max(0));
+                    free_move(&free, seat, g, towards(from, q, step))
+                }
+            }
+        }
+        (Order::RunFrom(t), Some(from)) => {
+            let centre = super::table::centre(&s.group(t).points());
+            let away = Point::new(2 * from.x - centre.x, 2 * from.y - centre.y);
+            let mut to = towards(from, away, moves);
+            // It stops at the table's edge (assumed).
+            let half = BASE / 2;
+            to.x = to.x.clamp(half, s.scenario.width - half);
+            to.y = to.y.clamp(half, s.scenario.height - half);
+            free_move(&free, seat, g, to)
+        }
+        (Order::Awol, Some(from)) => {
+            let (w, h) = (s.scenario.width, s.scenario.height);
+            let edges = [
+                (from.x, Point::new(0, from.y)),
+                (w - from.x, Point::new(w, from.y)),
+                (from.y, Point::new(from.x, 0)),
+                (h - from.y, Point::new(from.x, h)),
+            ];
+            let (d, edge) = edges
+                .into_iter()
+                .min_by_key(|(d, _)| *d)
+                .expect("four edges");
+            if d <= moves {
+                // "If it reaches the table edge it will keep on running, and
+                // never be seen again."
+                Ok(vec![E::Fled { group: g }])
+            } else {
+                free_move(&free, seat, g, towards(from, edge, moves))
+            }
+        }
+    };
+    match result {
+        Ok(events) => {
+            out.extend(events.into_iter().filter(|e| !matches!(e, E::Spent { .. })));
+            out.push(E::OrderCarried {
+                group: g,
+                note: None,
+            });
+        }
+        // Dice typed in that ran out are the players' to give, not a reason.
+        Err(e) if matches!(e.kind, crate::game::RuleErrorKind::MoreDice) => return Err(e),
+        Err(e) => out.push(E::OrderCarried {
+            group: g,
+            note: Some(e.message),
+        }),
+    }
+    Ok(())
+}
+
+fn free_move(s: &InvasionState, seat: u8, g: GroupId, to: Point) -> Result<Vec<E>, RuleError> {
+    super::actions::move_group(
+        s,
+        seat,
+        g,
+        Some(to),
+        None,
+        None,
+        &super::rules::Declared::default(),
+    )
+}
+
+/// What an order makes a group do, in words.
+pub fn order_words(s: &InvasionState, o: Order) -> String {
+    let name = |g: GroupId| {
+        if (g as usize) < s.groups.len() {
+            group_name(s, g)
+        } else {
+            format!("group {g}")
+        }
+    };
+    match o {
+        Order::Nothing => "does nothing on this card".into(),
+        Order::KillEverybody => "fires at the nearest group it sees, friend or foe".into(),
+        Order::Charge(t) => format!(
+            "moves its full move at {} and assaults it if it gets there",
+            name(t)
+        ),
+        Order::Awol => "runs for the nearest table edge and off it".into(),
+        Order::RunFrom(t) => format!("runs its full move away from {}", name(t)),
+    }
+}
+
+/// A command of the card's player for a group under an order is refused;
+/// at a real table the order's own action is the group's only one (the
+/// players move the miniatures as the log says).
+pub fn check_command(s: &InvasionState, command: &InvasionCommand) -> Result<(), RuleError> {
+    use InvasionCommand as C;
+    let groups: Vec<GroupId> = match command {
+        C::Move { group, .. }
+        | C::Special { group, .. }
+        | C::Study { group }
+        | C::Burrow { group, .. }
+        | C::Tunnel { group, .. }
+        | C::Surface { group, .. }
+        | C::Deploy { group, .. }
+        | C::CloseHole { group, .. }
+        | C::Detonate { group, .. }
+        | C::TakeOff { group }
+        | C::Fly { group, .. }
+        | C::Land { group, .. }
+        | C::Descend { group }
+        | C::Sewer { group, .. }
+        | C::Climb { group }
+        | C::Board { group, .. }
+        | C::Try { group, .. } => vec![*group],
+        C::Shoot { shooters, .. } => shooters.clone(),
+        _ => Vec::new(),
+    };
+    for g in groups {
+        let Some((_, order, by)) = s.advanced.orders.iter().find(|(o, _, _)| *o == g) else {
+            continue;
+        };
+        let allowed = s.real_table
+            && match order {
+                Order::Nothing => false,
+                Order::KillEverybody => {
+                    matches!(command, C::Shoot { shooters, .. } if shooters.len() == 1)
+                }
+                Order::Charge(_) | Order::Awol | Order::RunFrom(_) => {
+                    matches!(command, C::Move { .. })
+                }
+            };
+        if !allowed {
+            return Err(illegal(
+                by.name(),
+                format!(
+                    "{} is out of its player's hands on this card: it {}",
+                    group_name(s, g),
+                    order_words(s, *order)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}

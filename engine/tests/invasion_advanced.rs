@@ -1,0 +1,602 @@
+//! Advanced Invasion Earth (rule text 001) on Alien Invasion: the modules
+//! chosen per battle, the random tables as data, and each clause of the
+//! modules built so far (Stupidity, Fear), named after the clause. The
+//! checks are steps of the game at the start of a faction's card; dice are
+//! entered so every result of every table is reached.
+
+#[path = "invasion_support.rs"]
+mod support;
+
+use support::*;
+use xenolog_engine::games::invasion::advanced::{FearEffect, Module, Order, StupidEffect, tables};
+use xenolog_engine::games::invasion::state::{CardKind, GroupId, Place};
+use xenolog_engine::games::invasion::{
+    Invasion, InvasionConfig, InvasionEvent as E, InvasionState, describe, start,
+};
+use xenolog_engine::{Actor, Game, OptionKind};
+
+/// A detachment of three stupid Ogrons (stupidity score 4) and a second one
+/// of two, for the text's own example ("Stupidity check for the Ogron
+/// detachment: needs 4, rolls 2: Private Grunt is stricken: 3 CHARGE").
+const OGRONS: &str = r#"
+faction ogrons "Ogrons"
+model ogron "Ogron" species ogron shoot 2 kill 9 12 15 stupid 4
+model grunt "Private Grunt" species ogron shoot 2 kill 9 12 15 stupid 4
+group o1 "Ogron detachment" grunt ogron ogron
+group o2 "Ogron rearguard" ogron ogron
+"#;
+
+/// Ogrons (seat 0) against U.N.I.T. (seat 1), or U.N.I.T. (seat 0) against
+/// the Daleks, on the proving ground, with these modules.
+fn battle(factions: &[&str], stupidity: bool, fear: bool, real_table: bool) -> InvasionState {
+    let config = InvasionConfig {
+        scenario_text: Some(GROUND.to_owned()),
+        factions: factions.iter().map(|f| (*f).to_owned()).collect(),
+        faction_texts: vec![OGRONS.to_owned()],
+        real_table,
+        stupidity,
+        fear,
+        ..InvasionConfig::default()
+    };
+    let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
+    if !real_table {
+        park(&mut s);
+    }
+    s
+}
+
+fn ogrons() -> InvasionState {
+    battle(&["ogrons", "unit"], true, false, false)
+}
+
+/// A card of `seat` comes up (a new one: its checks are due again).
+fn next_card(s: &mut InvasionState, seat: u8, kind: CardKind) {
+    s.round += 1;
+    card(s, seat, kind);
+}
+
+/// Remove a group from the table (killed outright).
+fn gone(s: &mut InvasionState, g: GroupId) {
+    let n = s.groups[g as usize].models.len();
+    kill(s, g, n);
+}
+
+fn order(s: &InvasionState, g: GroupId) -> Option<Order> {
+    s.advanced.order(g)
+}
+
+// --- the modules as options of a battle ----------------------------------
+
+#[test]
+fn advanced_each_module_is_an_option_of_the_battle_with_one_line_on_what_it_does() {
+    let options = Invasion::options();
+    for m in Module::ALL {
+        let o = options
+            .iter()
+            .find(|o| o.key == m.key())
+            .unwrap_or_else(|| panic!("no option {}", m.key()));
+        assert_eq!(o.group, "Advanced Invasion Earth");
+        assert_eq!(o.label, m.name());
+        assert!(o.help.len() > 40, "{}", o.help);
+        assert_eq!(o.kind, OptionKind::Flag { default: false });
+    }
+    let s = battle(&["ogrons", "unit"], true, true, false);
+    assert_eq!(s.advanced.modules, [Module::Stupidity, Module::Fear]);
+    let s = battle(&["ogrons", "unit"], false, false, false);
+    assert!(s.advanced.modules.is_empty());
+    // Without the module, stupid models take no check.
+    let mut s = s;
+    card(&mut s, 0, CardKind::Single);
+    let words = steps(&mut s);
+    assert!(!words.iter().any(|w| w.contains("Stupidity")), "{words:?}");
+}
+
+#[test]
+fn advanced_tables_are_data_as_the_text_prints_them() {
+    let t = tables();
+    let stupid: Vec<(StupidEffect, &str)> = (1..=6).map(|r| t.stupid(r)).collect();
+    assert_eq!(
+        stupid,
+        [
+            (StupidEffect::Contagious, "STUPIDITY IS CONTAGIOUS"),
+            (StupidEffect::KillEverybody, "KILL...EVERYBODY"),
+            (StupidEffect::Charge, "CHARGE"),
+            (StupidEffect::Awol, "AWOL"),
+            (StupidEffect::Hide, "HIDE"),
+            (StupidEffect::War, "WAR, WHAT IS IT GOOD FOR"),
+        ]
+    );
+    let fear: Vec<FearEffect> = (1..=6).map(|r| t.fear(r).0).collect();
+    assert_eq!(
+        fear,
+        [
+            FearEffect::Brave,
+            FearEffect::Brave,
+            FearEffect::Brave,
+            FearEffect::Freeze,
+            FearEffect::RunAway,
+            FearEffect::Insane
+        ]
+    );
+    assert_eq!(t.fear(2).1, "BRAVE HEART, BRAVE MIND");
+    assert_eq!(t.recover, 4);
+    assert_eq!((t.perception, t.perception_leader), (6, 1));
+}
+
+#[test]
+fn advanced_a_table_file_with_a_roll_missing_or_a_bad_effect_is_refused_in_words() {
+    use xenolog_engine::games::invasion::advanced::TABLES_TEXT;
+    use xenolog_engine::games::invasion::data::parse_tables;
+    let e = parse_tables(&TABLES_TEXT.replace("stupidity 4 awol \"AWOL\"", "")).unwrap_err();
+    assert!(e.to_string().contains("has no roll 4"), "{e}");
+    let e = parse_tables(&TABLES_TEXT.replace("fear 4 freeze", "fear 4 faint")).unwrap_err();
+    assert!(
+        e.to_string().contains("'faint' is not a fear effect"),
+        "{e}"
+    );
+}
+
+// --- Stupidity -------------------------------------------------------------
+
+#[test]
+fn stupidity_a_check_at_the_start_of_the_card_passed_on_the_score_leaves_the_detachment_in_hand() {
+    let mut s = ogrons();
+    let o1 = gid(&s, "o1");
+    let o2 = gid(&s, "o2");
+    gone(&mut s, o2);
+    place(&mut s, o1, 10.0, 10.0);
+    card(&mut s, 0, CardKind::Single);
+    // The card's player is not asked before the check is made.
+    assert!(Invasion::automatic(&s).is_some());
+    let p = step(&mut s, &[4]);
+    p.assert_says("Stupidity check for Ogrons Ogron detachment: needs 4, rolls 4: passed");
+    assert_eq!(order(&s, o1), None);
+    assert!(
+        Invasion::automatic(&s).is_none(),
+        "the player plays the card"
+    );
+    assert!(s.may_act(o1));
+    // One check a card: none is due again.
+    assert!(!p.says("is stricken"));
+}
+
+#[test]
+fn stupidity_the_texts_example_needs_4_rolls_2_private_grunt_is_stricken_3_charge() {
+    let mut s = ogrons();
+    let (o1, s1) = (gid(&s, "o1"), gid(&s, "s1"));
+    let o2 = gid(&s, "o2");
+    gone(&mut s, o2);
+    place(&mut s, o1, 10.0, 10.0);
+    place(&mut s, s1, 10.0, 20.0);
+    card(&mut s, 0, CardKind::Single);
+    assert_eq!(
+        describe::command(&s, Actor::SYSTEM, &Invasion::automatic(&s).unwrap()),
+        "tests at the start of the Ogrons Single card"
+    );
+    let p = step(&mut s, &[2, 3]);
+    assert_eq!(
+        describe::command(&s, Actor::SYSTEM, &Invasion::automatic(&s).unwrap()),
+        "makes Ogrons Ogron detachment do what it must"
+    );
+    assert_eq!(
+        p.words[..3],
+        [
+            "Stupidity check for Ogrons Ogron detachment: needs 4, rolls 2: failed",
+            "Private Grunt 1 is stricken: 3 CHARGE",
+            "Ogrons Ogron detachment moves its full move at U.N.I.T. 1st Squad, Section A and assaults it if it gets there",
+        ]
+    );
+    assert_eq!(order(&s, o1), Some(Order::Charge(s1)));
+    // The charge is the game's: the player may not give the group orders.
+    assert!(!s.may_act(o1));
+    let e = refused(
+        &mut s,
+        0,
+        r#"{"move":{"group":0,"to":{"x":1000,"y":500}}}"#,
+        &[],
+    );
+    assert!(refusal(&e).contains("step of its own"), "{}", refusal(&e));
+    let before = lead_at(&s, o1);
+    let p = step(&mut s, &[]);
+    p.assert_says("has done what it was made to do");
+    let after = lead_at(&s, o1);
+    assert_eq!(after.x, before.x);
+    assert_eq!(after.y - before.y, 800, "its full 8\" towards the enemy");
+}
+
+#[test]
+fn stupidity_charge_a_model_that_reaches_the_enemy_assaults_it() {
+    let mut s = ogrons();
+    let (o1, s1) = (gid(&s, "o1"), gid(&s, "s1"));
+    let o2 = gid(&s, "o2");
+    gone(&mut s, o2);
+    place(&mut s, o1, 10.0, 10.0);
+    place(&mut s, s1, 10.0, 16.0);
+    card(&mut s, 0, CardKind::Single);
+    step(&mut s, &[1, 3]);
+    step(&mut s, &[]);
+    assert!(s.group(o1).locked.is_some(), "locked in hand-to-hand");
+    assert_eq!(s.group(o1).locked, s.group(s1).locked);
+}
+
+#[test]
+fn stupidity_kill_everybody_fires_at_the_nearest_group_friend_or_foe() {
+    let mut s = ogrons();
+    let (o1, o2, s1) = (gid(&s, "o1"), gid(&s, "o2"), gid(&s, "s1"));
+    place(&mut s, o1, 10.0, 10.0);
+    place(&mut s, o2, 10.0, 14.0);
+    place(&mut s, s1, 10.0, 20.0);
+    card(&mut s, 0, CardKind::Single);
+    // o1 fails (2) and rolls 2; o2 passes (5).
+    let p = step(&mut s, &[2, 2, 5]);
+    p.assert_says("Private Grunt 1 is stricken: 2 KILL...EVERYBODY");
+    assert_eq!(order(&s, o1), Some(Order::KillEverybody));
+    // Three Ogrons at 2D6 each: all ones, no kill.
+    let p = step(&mut s, &[1, 1, 1, 1, 1, 1]);
+    let shot = p
+        .events
+        .iter()
+        .find_map(|e| match e {
+            E::Shot { target, .. } => Some(*target),
+            _ => None,
+        })
+        .expect("a shot");
+    assert_eq!(shot, o2, "its own rearguard, the nearest: {:#?}", p.words);
+    // It costs none of the card's actions: the rearguard may still act.
+    assert_eq!(s.actions_left(), 1);
+    assert!(s.may_act(o2) && !s.may_act(o1));
+}
+
+#[test]
+fn stupidity_awol_runs_for_the_nearest_table_edge_and_off_it() {
+    let mut s = ogrons();
+    let o1 = gid(&s, "o1");
+    let o2 = gid(&s, "o2");
+    gone(&mut s, o2);
+    place(&mut s, o1, 24.0, 5.0);
+    card(&mut s, 0, CardKind::Single);
+    step(&mut s, &[1, 4]);
+    assert_eq!(order(&s, o1), Some(Order::Awol));
+    let p = step(&mut s, &[]);
+    p.assert_says("runs off the table, never to be seen again");
+    assert_eq!(s.group(o1).place, Place::Gone);
+
+    // Far from every edge, it moves its full move towards the nearest.
+    let mut s = ogrons();
+    let o1 = gid(&s, "o1");
+    let o2 = gid(&s, "o2");
+    gone(&mut s, o2);
+    place(&mut s, o1, 20.0, 24.0);
+    card(&mut s, 0, CardKind::Single);
+    step(&mut s, &[1, 4]);
+    step(&mut s, &[]);
+    assert_eq!(lead_at(&s, o1), pt(12.0, 24.0), "8\" towards the left edge");
+    assert_eq!(s.group(o1).place, Place::Table);
+}
+
+#[test]
+fn stupidity_hide_in_cover_the_model_hides_with_nothing_to_hide_behind_it_goes_awol() {
+    // In the wood: it hides (does nothing on this card).
+    let mut s = ogrons();
+    let o1 = gid(&s, "o1");
+    let o2 = gid(&s, "o2");
+    gone(&mut s, o2);
+    place(&mut s, o1, 5.0, 32.0);
+    card(&mut s, 0, CardKind::Single);
+    step(&mut s, &[1, 5]);
+    assert_eq!(order(&s, o1), Some(Order::Nothing));
+    // In the open: AWOL.
+    let mut s = ogrons();
+    let o1 = gid(&s, "o1");
+    let o2 = gid(&s, "o2");
+    gone(&mut s, o2);
+    place(&mut s, o1, 20.0, 20.0);
+    card(&mut s, 0, CardKind::Single);
+    step(&mut s, &[1, 5]);
+    assert_eq!(order(&s, o1), Some(Order::Awol));
+}
+
+#[test]
+fn stupidity_war_what_is_it_good_for_the_detachment_does_nothing_this_card() {
+    let mut s = ogrons();
+    let (o1, o2) = (gid(&s, "o1"), gid(&s, "o2"));
+    place(&mut s, o1, 10.0, 10.0);
+    place(&mut s, o2, 30.0, 10.0);
+    card(&mut s, 0, CardKind::Double);
+    let p = step(&mut s, &[3, 6, 4]);
+    p.assert_says("Private Grunt 1 is stricken: 6 WAR, WHAT IS IT GOOD FOR");
+    p.assert_says("Ogrons Ogron detachment does nothing on this card");
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{o1},"to":{{"x":1000,"y":1500}}}}}}"#),
+        &[],
+    );
+    assert!(
+        refusal(&e).contains("Ogrons Ogron detachment is out of its player's hands on this card"),
+        "{}",
+        refusal(&e)
+    );
+    // The rearguard passed (4): it moves.
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{o2},"to":{{"x":3000,"y":1500}}}}}}"#),
+        &[],
+    );
+    // Ending the card lifts the order.
+    play(&mut s, 0, r#""end_card""#, &[]);
+    assert!(s.advanced.orders.is_empty());
+}
+
+#[test]
+fn stupidity_is_contagious_chaining_twice() {
+    let mut s = ogrons();
+    let o1 = gid(&s, "o1");
+    let o2 = gid(&s, "o2");
+    gone(&mut s, o2);
+    place(&mut s, o1, 10.0, 10.0);
+    card(&mut s, 0, CardKind::Single);
+    // Check 1 (fails); Grunt rolls 1 (contagious), 1 other; Ogron 2 rolls 1
+    // (contagious again), 1 other; Ogron 3 rolls 6 (war).
+    let p = step(&mut s, &[1, 1, 1, 1, 1, 6]);
+    let stricken: Vec<(u16, u8)> = p
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            E::Stricken { model, roll, .. } => Some((*model, *roll)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(stricken, [(0, 1), (1, 1), (2, 6)]);
+    p.assert_says("stupidity is contagious: rolls 1, Ogron 2 now suffers");
+    p.assert_says("stupidity is contagious: rolls 1, Ogron 3 now suffers");
+    assert_eq!(s.advanced.stricken.len(), 3);
+    assert_eq!(order(&s, o1), Some(Order::Nothing));
+}
+
+#[test]
+fn stupidity_contagion_runs_out_of_models_to_strike() {
+    let mut s = ogrons();
+    let o1 = gid(&s, "o1");
+    let o2 = gid(&s, "o2");
+    gone(&mut s, o2);
+    place(&mut s, o1, 10.0, 10.0);
+    card(&mut s, 0, CardKind::Single);
+    // Contagious with 6 others: only two are left; both roll WAR.
+    let p = step(&mut s, &[1, 1, 6, 6, 6]);
+    p.assert_says("stupidity is contagious: rolls 6, Ogron 2, Ogron 3 now suffer");
+    assert_eq!(s.advanced.stricken.len(), 3);
+}
+
+#[test]
+fn stupidity_recovery_a_stricken_model_tests_next_card_1_to_3_still_stupid_4_to_6_recovered() {
+    let mut s = ogrons();
+    let o1 = gid(&s, "o1");
+    let o2 = gid(&s, "o2");
+    gone(&mut s, o2);
+    place(&mut s, o1, 10.0, 10.0);
+    card(&mut s, 0, CardKind::Single);
+    step(&mut s, &[1, 6]);
+    // Its only group doing nothing, the card ends by itself.
+    let p = step(&mut s, &[]);
+    assert!(p.events.contains(&E::CardDone));
+    // The next card: Private Grunt rolls 3, still stupid, and rolls on the
+    // table again (war); no detachment check while one is stupid.
+    next_card(&mut s, 0, CardKind::Single);
+    let p = step(&mut s, &[3, 6]);
+    p.assert_says("Private Grunt 1 tries to recover its senses: rolls 3: still stupid");
+    p.assert_says("Private Grunt 1 is stricken: 6 WAR");
+    assert!(!p.says("Stupidity check"));
+    step(&mut s, &[]);
+    // Then a 4: recovered, and the detachment takes its check as usual.
+    next_card(&mut s, 0, CardKind::Single);
+    let p = step(&mut s, &[4, 5]);
+    p.assert_says("Private Grunt 1 tries to recover its senses: rolls 4: recovered");
+    p.assert_says("Stupidity check for Ogrons Ogron detachment: needs 4, rolls 5: passed");
+    assert!(s.advanced.stricken.is_empty());
+    assert_eq!(order(&s, o1), None);
+}
+
+#[test]
+fn stupidity_one_die_for_each_detachment() {
+    let mut s = ogrons();
+    let (o1, o2) = (gid(&s, "o1"), gid(&s, "o2"));
+    place(&mut s, o1, 10.0, 10.0);
+    place(&mut s, o2, 30.0, 10.0);
+    card(&mut s, 0, CardKind::Single);
+    let p = step(&mut s, &[4, 5]);
+    let checks = p
+        .events
+        .iter()
+        .filter(|e| matches!(e, E::StupidityCheck { .. }))
+        .count();
+    assert_eq!(checks, 2, "one roll per detachment, not per model");
+    // Too few dice typed in: the step asks for more, and nothing changes.
+    let mut s2 = ogrons();
+    let (a, b) = (gid(&s2, "o1"), gid(&s2, "o2"));
+    place(&mut s2, a, 10.0, 10.0);
+    place(&mut s2, b, 30.0, 10.0);
+    card(&mut s2, 0, CardKind::Single);
+    let before = s2.clone();
+    let c = Invasion::automatic(&s2).unwrap();
+    assert!(try_play_cmd(&mut s2, 255, &c, &[4]).is_err());
+    assert_eq!(s2, before);
+}
+
+#[test]
+fn stupidity_at_a_real_table_the_players_make_the_charge_and_nothing_else() {
+    let mut s = battle(&["ogrons", "unit"], true, false, true);
+    let o1 = gid(&s, "o1");
+    let o2 = gid(&s, "o2");
+    gone(&mut s, o2);
+    card(&mut s, 0, CardKind::Single);
+    step(&mut s, &[2, 3]);
+    assert!(matches!(order(&s, o1), Some(Order::Charge(_))));
+    // The game does not move miniatures: the player does, and only that.
+    assert!(Invasion::automatic(&s).is_none());
+    let e = refused(&mut s, 0, &format!(r#"{{"study":{{"group":{o1}}}}}"#), &[]);
+    assert!(refusal(&e).starts_with("[Stupidity]"), "{}", refusal(&e));
+    let p = play(&mut s, 0, &format!(r#"{{"move":{{"group":{o1}}}}}"#), &[]);
+    p.assert_says("has done what it was made to do");
+    assert_eq!(order(&s, o1), Some(Order::Nothing));
+}
+
+// --- Fear ------------------------------------------------------------------
+
+/// U.N.I.T.'s 1st Squad, Section A at (10,10) facing the Dalek Patrol Alpha
+/// at (10,20); every other group off the table.
+fn facing_daleks() -> (InvasionState, GroupId, GroupId) {
+    let mut s = battle(&["unit", "daleks"], false, true, false);
+    let (s1, d1) = (gid(&s, "s1"), gid(&s, "d1"));
+    for g in 0..s.groups.len() as GroupId {
+        if g != s1 && g != d1 {
+            gone(&mut s, g);
+        }
+    }
+    place(&mut s, s1, 10.0, 10.0);
+    place(&mut s, d1, 10.0, 20.0);
+    card(&mut s, 0, CardKind::Single);
+    (s, s1, d1)
+}
+
+#[test]
+fn fear_a_1_to_3_brave_heart_brave_mind_and_no_further_fear_tests_this_game() {
+    let (mut s, s1, _) = facing_daleks();
+    let p = step(&mut s, &[2]);
+    p.assert_says(
+        "Fear test for U.N.I.T. 1st Squad, Section A facing Daleks Dalek Patrol Alpha: rolls 2: BRAVE HEART, BRAVE MIND",
+    );
+    assert_eq!(order(&s, s1), None);
+    assert!(s.may_act(s1));
+    play(&mut s, 0, r#""end_card""#, &[]);
+    next_card(&mut s, 0, CardKind::Single);
+    assert!(
+        Invasion::automatic(&s).is_none(),
+        "no further fear tests this game"
+    );
+}
+
+#[test]
+fn fear_a_4_freeze_the_group_misses_its_turn() {
+    let (mut s, s1, _) = facing_daleks();
+    // A second section beside it tests too, and keeps its nerve.
+    let s2 = gid(&s, "s2");
+    s.groups[s2 as usize]
+        .models
+        .iter_mut()
+        .for_each(|m| m.alive = true);
+    place(&mut s, s2, 16.0, 10.0);
+    let p = step(&mut s, &[4, 1]);
+    p.assert_says("rolls 4: FREEZE");
+    assert_eq!(order(&s, s1), Some(Order::Nothing));
+    assert_eq!(order(&s, s2), None);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{s1},"to":{{"x":1000,"y":500}}}}}}"#),
+        &[],
+    );
+    assert!(refusal(&e).starts_with("[Fear]"), "{}", refusal(&e));
+    assert!(!is_legal(&s, &format!(r#"{{"study":{{"group":{s1}}}}}"#)));
+    play(&mut s, 0, r#""end_card""#, &[]);
+    // Not a 1-3: it tests again on its next card; the brave one does not.
+    next_card(&mut s, 0, CardKind::Single);
+    let p = step(&mut s, &[3]);
+    assert_eq!(
+        p.events
+            .iter()
+            .filter(|e| matches!(e, E::FearTest { .. }))
+            .count(),
+        1
+    );
+    assert!(s.advanced.fearless.contains(&s1) && s.advanced.fearless.contains(&s2));
+}
+
+#[test]
+fn fear_a_5_run_away_moves_fast_in_the_opposite_direction() {
+    let (mut s, s1, d1) = facing_daleks();
+    step(&mut s, &[5]);
+    assert_eq!(order(&s, s1), Some(Order::RunFrom(d1)));
+    let before = lead_at(&s, s1);
+    step(&mut s, &[]);
+    let after = lead_at(&s, s1);
+    assert!(
+        after.y < before.y,
+        "away from the Daleks: {before:?} -> {after:?}"
+    );
+    assert!(after.y >= 50, "it stops at the table's edge");
+}
+
+#[test]
+fn fear_a_6_insane_with_fear_assaults_the_model_that_caused_it() {
+    let (mut s, s1, d1) = facing_daleks();
+    place(&mut s, d1, 10.0, 16.0);
+    step(&mut s, &[6]);
+    assert_eq!(order(&s, s1), Some(Order::Charge(d1)));
+    step(&mut s, &[]);
+    assert!(s.group(s1).locked.is_some() && s.group(s1).locked == s.group(d1).locked);
+}
+
+#[test]
+fn fear_line_of_sight_required_no_test_behind_the_house() {
+    let (mut s, s1, d1) = facing_daleks();
+    // The house (30-36, 30-36) blocks sight between them.
+    place(&mut s, s1, 25.0, 33.0);
+    place(&mut s, d1, 40.0, 33.0);
+    assert!(
+        Invasion::automatic(&s).is_none(),
+        "no fear test out of sight"
+    );
+    // In sight: the test.
+    place(&mut s, d1, 25.0, 40.0);
+    assert!(Invasion::automatic(&s).is_some());
+}
+
+#[test]
+fn fear_only_in_whom_the_profile_says() {
+    // Daleks cause fear in humans: a Dalek patrol facing another takes none.
+    let mut s = battle(&["daleks", "daleks"], false, true, false);
+    let groups: Vec<GroupId> = (0..s.groups.len() as GroupId).collect();
+    place(&mut s, groups[0], 10.0, 10.0);
+    card(&mut s, 0, CardKind::Single);
+    assert!(Invasion::automatic(&s).is_none());
+}
+
+#[test]
+fn advanced_every_check_and_order_replays_from_the_seed_and_legal_commands_are_accepted() {
+    use xenolog_engine::Session;
+    let config = InvasionConfig {
+        scenario_text: Some(GROUND.to_owned()),
+        factions: vec!["ogrons".into(), "unit".into()],
+        faction_texts: vec![OGRONS.to_owned()],
+        stupidity: true,
+        fear: true,
+        ..InvasionConfig::default()
+    };
+    let mut saw_check = false;
+    for seed in 0..6 {
+        let mut b = Session::<Invasion>::new(seed, config.clone()).unwrap();
+        let mut bot = xenolog_engine::rng::Randomness::new(seed, 0, None);
+        for _ in 0..300 {
+            b.play_due().unwrap();
+            if Invasion::outcome(b.state()).is_some() {
+                break;
+            }
+            assert_legal_accepted(b.state());
+            let legal = Invasion::legal(b.state());
+            let (actor, c) = legal[bot.pick(legal.len())].clone();
+            b.play(actor, &c, None).unwrap();
+        }
+        let line = <Session<Invasion> as xenolog_engine::Battle>::path_to(&b, b.cursor());
+        saw_check |= <Session<Invasion> as xenolog_engine::Battle>::entry_texts(&b, &line)
+            .iter()
+            .any(|t| {
+                t.events
+                    .iter()
+                    .any(|e| e.starts_with("Stupidity check for "))
+            });
+        assert!(b.verify().ok(), "seed {seed}: {:?}", b.verify());
+    }
+    assert!(saw_check, "the bot's battles took stupidity checks");
+}
