@@ -24,10 +24,25 @@ fn config(n: u64) -> InvasionConfig {
         real_table: n % 5 == 4,
         sewers: n % 2 == 1,
         rosters: Vec::new(),
-        // Advanced Invasion Earth: none, either module, or both.
+        // Advanced Invasion Earth: every subset of the modules in turn.
         stupidity: (n / 2) % 2 == 1,
         fear: (n / 4) % 2 == 1,
+        suppression: (n / 8) % 2 == 1,
+        observers: (n / 16) % 2 == 1,
+        sighting: (n / 32) % 2 == 1,
         ..InvasionConfig::default()
+    }
+}
+
+/// Battle `n` of every kind with every Advanced Invasion Earth module on.
+fn all_modules(n: u64) -> InvasionConfig {
+    InvasionConfig {
+        stupidity: true,
+        fear: true,
+        suppression: true,
+        observers: true,
+        sighting: true,
+        ..config(n)
     }
 }
 
@@ -94,6 +109,13 @@ fn battles_of_every_kind_end_with_a_result_the_text_allows_and_replay_exactly() 
     }
 }
 
+#[test]
+fn battles_with_every_advanced_module_on_end_with_a_result_and_replay_exactly() {
+    for n in 0..4 {
+        check(300 + n, all_modules(n));
+    }
+}
+
 /// Four factions on the Crash Site table, every faction in every seat in
 /// turn, on screen or at a real table, with or without the sewers.
 fn four_factions(n: u64) -> InvasionConfig {
@@ -121,5 +143,13 @@ fn a_thousand_four_faction_battles_end_with_a_result_and_replay_exactly() {
 fn a_thousand_battles_of_every_kind_end_with_a_result_and_replay_exactly() {
     for n in 0..1000 {
         check(5000 + n, config(n));
+    }
+}
+
+#[test]
+#[ignore = "a thousand battles: run in release (see the module docs)"]
+fn a_thousand_battles_with_every_advanced_module_on_end_with_a_result_and_replay_exactly() {
+    for n in 0..1000 {
+        check(9000 + n, all_modules(n));
     }
 }

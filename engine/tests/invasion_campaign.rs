@@ -19,6 +19,7 @@ fn fighter(model: u32, name: &str, kind: &str, skills: &[(&str, u32)]) -> Roster
         name: name.into(),
         kind: kind.into(),
         skills: skills.iter().map(|(s, n)| ((*s).into(), *n)).collect(),
+        perception: 0,
     }
 }
 
@@ -398,4 +399,30 @@ fn lightening_action_gives_its_group_one_action_more_once_a_card() {
     card(&mut s, 0, CardKind::Single);
     shoot(&mut s, u, d, &[1; 8]);
     assert!(!s.may_act(u));
+}
+
+#[test]
+fn experience_plus_free_perception_a_roster_models_bonus_fights_with_it() {
+    // "All models gain a FREE reward of +1 on perception rolls for every
+    // battle they survive": the campaign's count rides in the config.
+    let mut unit = section(&[]);
+    unit[0].perception = 3;
+    let s = given_roster(unit);
+    let benton = s
+        .groups
+        .iter()
+        .flat_map(|g| &g.models)
+        .find(|m| m.name == "Sgt Benton")
+        .expect("Sgt Benton fights");
+    assert_eq!(benton.bonus.perception, 3);
+    let bell = s
+        .groups
+        .iter()
+        .flat_map(|g| &g.models)
+        .find(|m| m.name == "Cpl Bell")
+        .unwrap();
+    assert_eq!(bell.bonus.perception, 0);
+    // The config says it in JSON only when there is one.
+    let json = serde_json::to_string(&config(section(&[]))).unwrap();
+    assert!(!json.contains("perception"), "{json}");
 }

@@ -471,6 +471,7 @@ impl Campaign {
                     name: sheet.name.clone(),
                     kind: sheet.kind.clone(),
                     skills: sheet.skills.clone(),
+                    perception: sheet.perception,
                 });
             }
             cfg.rosters.push(SeatRoster {

@@ -4,7 +4,7 @@
 //! command offered for it on the board or in the side panel).
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use serde_json::json;
 use xenolog_engine::Session;
 use xenolog_engine::games::invasion::advanced::{Module, Order};
@@ -30,18 +30,25 @@ const FIELD: &str = "scenario \"Open field\"\ntable 48 24\nrounds 0\nzone 0 0 8 
 faction brutes\nfaction humans\nvictory all last_standing \"Be the last faction on the table\"\n";
 
 fn battle(seed: u64) -> Harness<'static, App> {
-    let mut h = app();
-    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
-        game: "invasion".into(),
-        scenario: String::new(),
+    battle_with(
         seed,
-        config: json!({
+        json!({
             "scenario_text": FIELD,
             "factions": ["brutes", "humans"],
             "faction_texts": [BRUTES, HUMANS],
             "stupidity": true,
             "fear": true,
         }),
+    )
+}
+
+fn battle_with(seed: u64, config: serde_json::Value) -> Harness<'static, App> {
+    let mut h = app();
+    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
+        game: "invasion".into(),
+        scenario: String::new(),
+        seed,
+        config,
         title: "Advanced test".into(),
         dice_mode: DiceMode::Rolled,
         strict: false,
@@ -70,6 +77,29 @@ fn log(h: &Harness<'_, App>) -> Vec<String> {
         .into_iter()
         .flat_map(|t| t.events)
         .collect()
+}
+
+/// End cards (as [`until`]) until a command offered reads `words`.
+fn until_offered(h: &mut Harness<'_, App>, words: &str) {
+    for _ in 0..40 {
+        let view = &h.state().open.as_ref().unwrap().view;
+        if view.legal.iter().any(|c| c.text.contains(words)) {
+            return;
+        }
+        if h.query_by_label("end the card").is_some() {
+            click(h, "end the card");
+        } else {
+            let c = view.legal.first().cloned().expect("a command");
+            h.state_mut()
+                .push(AppCommand::Give(PlayRequest::new(Intent {
+                    actor: c.actor,
+                    command: c.command,
+                    text: c.text,
+                })));
+            h.run();
+        }
+    }
+    panic!("no command reads {words:?}");
 }
 
 /// End cards by clicking "end the card" (or, when the rules ask for
@@ -187,4 +217,67 @@ fn a_fear_test_is_in_the_log_and_a_1_to_3_ends_the_tests() {
         assert_eq!(s.advanced.order(platoon), Some(Order::Nothing));
     }
     shot(&mut h, "invasion_fear");
+}
+
+#[test]
+fn suppressing_fire_is_offered_for_the_selected_group_and_its_result_is_in_the_log() {
+    let mut h = battle_with(
+        3,
+        json!({
+            "scenario_text": FIELD,
+            "factions": ["humans", "brutes"],
+            "faction_texts": [BRUTES, HUMANS],
+            "suppression": true,
+        }),
+    );
+    until_offered(&mut h, "lay down suppressing fire");
+    // Select the platoon among the groups that can act: its commands,
+    // suppressing fire among them, in the side panel.
+    let platoon = h
+        .get_all_by_label_contains("Platoon")
+        .find(|n| n.accesskit_node().role() == egui::accesskit::Role::Button)
+        .unwrap_or_else(|| {
+            let names: Vec<String> = h
+                .get_all_by_role(egui::accesskit::Role::Button)
+                .filter_map(|n| n.accesskit_node().label())
+                .collect();
+            panic!("no button for the platoon among {names:?}")
+        });
+    platoon.click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("Suppressing fire (").is_some(),
+        "a folding list of suppressing fire"
+    );
+    shot(&mut h, "invasion_suppression_offered");
+    click(
+        &mut h,
+        "Platoon lay down suppressing fire at Brutes Brute pack",
+    );
+    let words = log(&h);
+    let line = words
+        .iter()
+        .find(|w| w.starts_with("Suppressing fire, 4D6 at Brutes Brute pack in the open"))
+        .unwrap_or_else(|| panic!("no suppressing fire in the log: {words:#?}"));
+    // The result in the text's terms, and the state agrees.
+    let s = st(&h);
+    let pack = s
+        .groups
+        .iter()
+        .position(|g| g.name == "Brute pack")
+        .unwrap() as u16;
+    let pinned = line.contains("pinned down: Brutes Brute pack");
+    assert_eq!(s.advanced.suppressed.contains(&pack), pinned, "{line}");
+    // The board says so beside the group.
+    let scene = &h.state().open.as_ref().unwrap().view.scene;
+    assert_eq!(
+        scene.find(&format!("status:{pack}")).is_some(),
+        pinned,
+        "{line}"
+    );
+    assert!(
+        line.contains("(suppresses from 5, strikes from 13)"),
+        "9 to kill a Brute in the open, 4 dice: {line}"
+    );
+    shot(&mut h, "invasion_suppression");
 }

@@ -211,6 +211,9 @@ pub struct Bonuses {
     pub camouflage: bool,
     pub agility: bool,
     pub extra_action: bool,
+    /// "All models gain a FREE reward of +1 on perception rolls for every
+    /// battle they survive" (set from the campaign, not bought).
+    pub perception: u8,
 }
 
 impl Bonuses {

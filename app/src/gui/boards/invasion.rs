@@ -925,13 +925,15 @@ impl BoardUi for InvasionBoard {
         Some(match serde_json::from_value(cmd.command.clone()).ok()? {
             C::Move { .. } | C::Board { .. } => (0, "Move"),
             C::Shoot { .. } => (1, "Shoot"),
-            C::Detonate { .. } => (2, "Detonate"),
+            C::Suppress { .. } => (2, "Suppressing fire"),
+            C::Relay { .. } | C::Perceive { .. } => (3, "Sighting"),
+            C::Detonate { .. } => (4, "Detonate"),
             C::Casualties { .. }
             | C::Strike { .. }
             | C::Occupy { .. }
             | C::EndCard
             | C::Continue => return None,
-            _ => (3, "Special"),
+            _ => (5, "Special"),
         })
     }
 
@@ -1015,6 +1017,15 @@ impl BoardUi for InvasionBoard {
         }
         if group.locked.is_some() {
             ui.colored_label(ui.visuals().warn_fg_color, "Locked in hand-to-hand combat");
+        }
+        if xenolog_engine::games::invasion::fire::suppressed(s, g) {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                "Suppressed until the end of its next card: shoots at -2 a die, sneaks (half a move), may not assault or return suppressing fire",
+            );
+        }
+        if s.advanced.relaying.contains(&g) {
+            ui.label("Relaying on this card: may not move or fire");
         }
         if group.kills > 0 {
             ui.label(format!("Kills: {}", group.kills));

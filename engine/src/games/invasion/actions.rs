@@ -155,6 +155,20 @@ pub fn action(
             target,
             declare,
         } => shoot(s, seat, shooters, *target, declare, rng),
+        C::Suppress {
+            shooters,
+            target,
+            at_cover,
+            area,
+            declare,
+        } => super::fire::suppress(s, seat, shooters, *target, *at_cover, area, declare, rng),
+        C::Relay {
+            observer,
+            via,
+            to,
+            target,
+        } => super::fire::relay(s, seat, *observer, *via, *to, *target),
+        C::Perceive { group, target } => super::fire::perceive(s, seat, *group, *target, rng),
         C::Special { group, action } => special(s, seat, *group, action, rng),
         C::Study { group } => study(s, seat, *group, rng),
         C::Burrow { group, carry } => burrow(s, seat, *group, carry),
@@ -318,6 +332,7 @@ pub(super) fn move_group(
     declare: &Declared,
 ) -> Result<Vec<E>, RuleError> {
     check_group(s, seat, g)?;
+    super::fire::check_relaying(s, g, "move")?;
     if s.group(g).place == Place::Air {
         return Err(illegal(
             "Vehicle movement",
@@ -500,6 +515,7 @@ pub(super) fn move_group(
                 .collect()
         }
     };
+    super::fire::check_assault(s, g, &contacts, declare.contact.is_some())?;
     lock(s, g, &contacts, declare.defends, &mut out);
     Ok(out)
 }
@@ -598,15 +614,25 @@ fn lock(
     });
 }
 
-/// "2. Shoot".
-pub(super) fn shoot(
+/// What a shot's checks found: who shoots, from where, at what cover.
+pub(super) struct Aim {
+    pub target_melee: Option<u16>,
+    pub declared: Vec<String>,
+    pub cover: Cover,
+    /// Shooters firing without a line of sight (indirect fire, Observers).
+    pub unseen: Vec<GroupId>,
+}
+
+/// The checks of "2. Shoot" before any die is rolled: the groups may shoot
+/// (linked fire, melees), see the target (or fire indirectly), and have the
+/// actions; the target's cover.
+pub(super) fn aim(
     s: &InvasionState,
     seat: u8,
     shooters: &[GroupId],
     target: GroupId,
     declare: &Declared,
-    rng: &mut Randomness,
-) -> Result<Vec<E>, RuleError> {
+) -> Result<Aim, RuleError> {
     if shooters.is_empty() {
         return Err(illegal("Shoot", "name the group that shoots"));
     }
@@ -642,6 +668,9 @@ pub(super) fn shoot(
         ));
     }
     check_actions(s, shooters)?;
+    for &g in &distinct {
+        super::fire::check_relaying(s, g, "fire")?;
+    }
     let Some(t) = s.groups.get(target as usize) else {
         return Err(illegal("Shoot", format!("there is no group {target}")));
     };
@@ -684,13 +713,18 @@ pub(super) fn shoot(
     }
     // Line of sight: declared, or traced on the table.
     let mut declared = Vec::new();
+    let mut unseen = Vec::new();
+    let indirect = |g: GroupId| super::fire::indirect(s, g);
     if declare.sight == Some(false) {
-        return Err(illegal(
-            "Shoot",
-            "no line of sight is declared: a group may shoot only at a group it can see",
-        ));
-    }
-    if declare.sight == Some(true) {
+        if !distinct.iter().all(|&g| indirect(g)) {
+            return Err(illegal(
+                "Shoot",
+                "no line of sight is declared: a group may shoot only at a group it can see",
+            ));
+        }
+        declared.push("no line of sight".to_owned());
+        unseen = distinct.clone();
+    } else if declare.sight == Some(true) {
         declared.push("line of sight".to_owned());
     } else {
         for &g in &distinct {
@@ -703,7 +737,11 @@ pub(super) fn shoot(
             }
             let others = blockers(s, g, target);
             let sight = table::line_of_sight(&s.scenario, &from.points(), &t.points(), &others);
-            if sight.clear.is_none() {
+            if sight.clear.is_none() && indirect(g) {
+                // "Observers can only be used to direct fire from weapons
+                // that do not require LOS".
+                unseen.push(g);
+            } else if sight.clear.is_none() {
                 let by = sight
                     .blocked
                     .first()
@@ -724,15 +762,42 @@ pub(super) fn shoot(
     if cover_declared && declare.cover.is_some() {
         declared.push(format!("target {}", super::describe::in_cover(cover)));
     }
+    super::fire::check_sighted(s, &distinct, &unseen, target, declare)?;
+    Ok(Aim {
+        target_melee,
+        declared,
+        cover,
+        unseen,
+    })
+}
+
+/// "2. Shoot".
+pub(super) fn shoot(
+    s: &InvasionState,
+    seat: u8,
+    shooters: &[GroupId],
+    target: GroupId,
+    declare: &Declared,
+    rng: &mut Randomness,
+) -> Result<Vec<E>, RuleError> {
+    let Aim {
+        target_melee,
+        declared,
+        cover,
+        unseen,
+    } = aim(s, seat, shooters, target, declare)?;
+    let t = s.group(target);
     // Roll every shooter's dice and total them ("linked fire allows any
     // shoot actions that are carried out from the same Action card to be
     // combined").
     let mut count = 0;
     let mut bonus = 0;
     let mut how_many = Vec::new();
+    let mut per_group = Vec::new();
     for &g in shooters {
         let (n, b) = super::rules::shooting_dice_and_bonus(s, g, rng, &mut how_many)?;
         bonus += b;
+        per_group.push((g, n));
         if n == 0 {
             return Err(illegal(
                 "Shoot",
@@ -742,9 +807,18 @@ pub(super) fn shoot(
         count += n;
     }
     let dice = rng.roll(count, 6)?;
+    // The modules' modifiers: a suppressed shooter, indirect fire unseen,
+    // information relayed (each so much a die).
+    let mods = super::fire::shot_modifiers(s, &per_group, &unseen, target);
+    let change: i64 = mods.iter().map(|(n, _)| i64::from(*n)).sum();
     // Campaign skills (Crack Shot, Super Agility) add to the total.
-    let total: u32 = dice.iter().map(|&d| u32::from(d)).sum::<u32>() + bonus;
+    let sum: u32 = dice.iter().map(|&d| u32::from(d)).sum();
+    let total: u32 = (i64::from(sum) + i64::from(bonus) + change).max(0) as u32;
+    let bonus = (i64::from(bonus) + change).max(0) as u32;
     let mut out: Vec<E> = shooters.iter().map(|&g| E::Spent { group: g }).collect();
+    if !mods.is_empty() {
+        out.push(E::Modified { mods });
+    }
     let ks = kill_score(s, target, cover);
     let outsider = target_melee.is_some_and(|m| !melee_seats(s, m).contains(&seat));
     if let (true, Some(m)) = (outsider, target_melee) {

@@ -27,18 +27,30 @@ use super::state::GroupId;
 pub enum Module {
     Stupidity,
     Fear,
+    Suppression,
+    Observers,
+    Sighting,
 }
 
 impl Module {
     /// The modules Xenolog plays, in the text's order. (The others are
     /// listed in `RULES.md` as not built yet; a battle cannot choose them.)
-    pub const ALL: [Module; 2] = [Module::Stupidity, Module::Fear];
+    pub const ALL: [Module; 5] = [
+        Module::Suppression,
+        Module::Observers,
+        Module::Sighting,
+        Module::Stupidity,
+        Module::Fear,
+    ];
 
     /// Its key in the battle's config.
     pub fn key(self) -> &'static str {
         match self {
             Module::Stupidity => "stupidity",
             Module::Fear => "fear",
+            Module::Suppression => "suppression",
+            Module::Observers => "observers",
+            Module::Sighting => "sighting",
         }
     }
 
@@ -47,6 +59,9 @@ impl Module {
         match self {
             Module::Stupidity => "Stupidity",
             Module::Fear => "Fear",
+            Module::Suppression => "Suppression Fire",
+            Module::Observers => "Observers",
+            Module::Sighting => "Sighting a Target",
         }
     }
 
@@ -61,6 +76,21 @@ impl Module {
             Module::Fear => {
                 "A group facing a model that causes fear in it tests at the start of its \
                  faction's card: brave (no more tests), freeze, run away or insane with fear."
+            }
+            Module::Suppression => {
+                "A group may fire to suppress instead of to kill (or at the cover a target \
+                 hides behind): easier to pin down, harder to hit; a suppressed group shoots \
+                 at -2 a die, may only sneak (half a move) and may not assault on its next card."
+            }
+            Module::Observers => {
+                "Radio operators (in pairs) and Comm. Links relay where the enemy is; weapons \
+                 that need no line of sight fire unseen at -1 a die, +1 a die with information \
+                 relayed this card. Observers may not move or fire on the card they relay."
+            }
+            Module::Sighting => {
+                "A group must sight its target before it shoots at or assaults it: seen, seen \
+                 by a leader within 10\", relayed by an observer, or perceived on a 6 within 8\" \
+                 (leaders +1, campaign models +1 a battle survived)."
             }
         }
     }
@@ -85,6 +115,64 @@ pub struct Profile {
     pub stupidity: Option<u8>,
     /// Causes fear (`fear ...`).
     pub fear: Option<Fear>,
+    /// A weapon a module names (`weapon lmg|smg|bazooka|primitive|indirect`).
+    pub weapon: Option<Weapon>,
+    /// "Special Rule - Comm. Link": an observer linked to every other.
+    pub comm_link: bool,
+    /// A radio operator (`radio`).
+    pub radio: bool,
+}
+
+/// The weapon types the modules name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Weapon {
+    /// "L.M.G: + 1 on all suppressing fire dice rolls."
+    Lmg,
+    /// "S.M.G: + 1 on all suppressing fire dice rolls at MEDIUM RANGE and below."
+    Smg,
+    /// "BAZOOKA: Cannot use suppressive fire."
+    Bazooka,
+    /// "PRIMITIVE WEAPONS: Cannot use suppressive fire."
+    Primitive,
+    /// A weapon that does not need a line of sight (the text's "UNIT
+    /// mortars"): it may be directed by observers.
+    Indirect,
+}
+
+impl Weapon {
+    pub fn key(self) -> &'static str {
+        match self {
+            Weapon::Lmg => "lmg",
+            Weapon::Smg => "smg",
+            Weapon::Bazooka => "bazooka",
+            Weapon::Primitive => "primitive",
+            Weapon::Indirect => "indirect",
+        }
+    }
+
+    pub fn parse(w: &str) -> Option<Weapon> {
+        [
+            Weapon::Lmg,
+            Weapon::Smg,
+            Weapon::Bazooka,
+            Weapon::Primitive,
+            Weapon::Indirect,
+        ]
+        .into_iter()
+        .find(|x| x.key() == w)
+    }
+
+    /// Its name as the text writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Weapon::Lmg => "L.M.G.",
+            Weapon::Smg => "S.M.G.",
+            Weapon::Bazooka => "bazooka",
+            Weapon::Primitive => "primitive weapon",
+            Weapon::Indirect => "indirect-fire weapon",
+        }
+    }
 }
 
 impl Profile {
@@ -193,6 +281,17 @@ pub struct Advanced {
     pub orders: Vec<(GroupId, Order, Module)>,
     /// The round and card whose checks have been made.
     pub checked: Option<(u32, usize)>,
+    /// Groups suppressed until the end of their faction's next card.
+    pub suppressed: Vec<GroupId>,
+    /// Groups whose observers relay on this card: they may not move or fire.
+    pub relaying: Vec<GroupId>,
+    /// `(group, target)`: the group has had the target's position relayed
+    /// to it on this card.
+    pub informed: Vec<(GroupId, GroupId)>,
+    /// `(group, target)`: the group perceived the target on this card.
+    pub perceived: Vec<(GroupId, GroupId)>,
+    /// `(group, target)`: the group failed to perceive the target on this card.
+    pub unperceived: Vec<(GroupId, GroupId)>,
 }
 
 impl Advanced {

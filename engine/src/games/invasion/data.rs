@@ -25,7 +25,9 @@
 //!     # Advanced Invasion Earth (rule text 001) profile flags: leader,
 //!     # stupid N (stupidity score 1-6), fear SPECIES[,SPECIES]|all [los]
 //!     # (causes fear in those species; all: every species but its own;
-//!     # los: line of sight required)
+//!     # los: line of sight required), weapon lmg|smg|bazooka|primitive|indirect
+//!     # (the weapon type a module names), comm_link (Special Rule - Comm.
+//!     # Link), radio (a radio operator)
 //! group ID "Name" TYPE TYPE ...            # one model type id per figure
 //! reserve ID "Name" [cleanup] TYPE ...     # arrives later; cleanup: a Clean Up section
 //! ```
@@ -726,9 +728,24 @@ fn parse_model(l: &Line) -> Result<ModelType, DataError> {
                 profile.fear = Some(super::advanced::Fear { species, sight });
                 used = if sight { 3 } else { 2 };
             }
+            "weapon" => {
+                let w = l.word(
+                    i + 1,
+                    "weapon type (lmg, smg, bazooka, primitive, indirect)",
+                )?;
+                profile.weapon = Some(super::advanced::Weapon::parse(w).ok_or_else(|| {
+                    l.err(format!(
+                        "'{}' is not a weapon type (lmg, smg, bazooka, primitive, indirect)",
+                        clip(w)
+                    ))
+                })?);
+                used = 2;
+            }
+            "comm_link" => profile.comm_link = true,
+            "radio" => profile.radio = true,
             other => {
                 return Err(l.err(format!(
-                    "unknown model keyword '{}' (species, shoot, melee, move, kill, foot, unhindered, jump, burrow, vehicle, vtol, controller, mite, heavy, carry, leader, stupid, fear)",
+                    "unknown model keyword '{}' (species, shoot, melee, move, kill, foot, unhindered, jump, burrow, vehicle, vtol, controller, mite, heavy, carry, leader, stupid, fear, weapon, comm_link, radio)",
                     clip(other)
                 )));
             }

@@ -217,6 +217,53 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
             declared_words(s, declare)
         ),
         C::Try { group: g, what } => format!("{} attempt something new: {what}", group(s, *g)),
+        C::Suppress {
+            shooters,
+            target,
+            at_cover,
+            area,
+            declare,
+        } => {
+            let names: Vec<String> = shooters.iter().map(|g| group(s, *g)).collect();
+            let mut text = format!(
+                "{} lay down suppressing fire at {}{}",
+                names.join(" and "),
+                if *at_cover { "the cover of " } else { "" },
+                group(s, *target)
+            );
+            if !area.is_empty() {
+                let also: Vec<String> = area.iter().map(|g| group(s, *g)).collect();
+                text.push_str(&format!(
+                    " (declared under the template: {})",
+                    also.join(", ")
+                ));
+            }
+            text.push_str(&declared_words(s, declare));
+            text
+        }
+        C::Relay {
+            observer,
+            via,
+            to,
+            target,
+        } => match via {
+            Some(v) => format!(
+                "{} radio where {} is to {}, who pass it to {}",
+                group(s, *observer),
+                group(s, *target),
+                group(s, *v),
+                group(s, *to)
+            ),
+            None => format!(
+                "{} relay where {} is to {}",
+                group(s, *observer),
+                group(s, *target),
+                group(s, *to)
+            ),
+        },
+        C::Perceive { group: g, target } => {
+            format!("{} try to perceive {}", group(s, *g), group(s, *target))
+        }
     }
 }
 
@@ -614,6 +661,120 @@ pub fn event(s: &InvasionState, e: &E) -> String {
             "{} runs off the table, never to be seen again",
             group(s, *g)
         ),
+        E::Modified { mods } => {
+            let words: Vec<String> = mods
+                .iter()
+                .map(|(n, why)| format!("{n:+} ({why})"))
+                .collect();
+            format!("Modifiers: {}", words.join("; "))
+        }
+        E::Suppression {
+            target,
+            at_cover,
+            cover,
+            dice: d,
+            how_many,
+            total,
+            kill_score,
+            step,
+            result,
+            groups,
+            kills,
+            declared,
+            ..
+        } => {
+            use super::fire::SuppressResult as R;
+            let mib = if how_many.is_empty() {
+                String::new()
+            } else {
+                format!(" (rolled {} for dice per operative)", dice(how_many))
+            };
+            let decl = if declared.is_empty() {
+                String::new()
+            } else {
+                format!(" (declared: {})", declared.join(", "))
+            };
+            let strike = if *at_cover { 2 * step } else { *step };
+            let outcome = match result {
+                R::Missed => "no effect".to_owned(),
+                R::Suppressed => "suppressed".to_owned(),
+                R::Strike => format!(
+                    "a direct strike, {kills} kill{}",
+                    if *kills == 1 { "" } else { "s" }
+                ),
+            };
+            let pinned: Vec<String> = groups.iter().map(|g| group(s, *g)).collect();
+            let pinned = if pinned.is_empty() {
+                String::new()
+            } else {
+                format!("; pinned down: {}", pinned.join(", "))
+            };
+            format!(
+                "Suppressing fire, {}D6 at {}{} {}{mib}{decl}: {}{} = {total} against {kill_score} (suppresses from {}, strikes from {}): {outcome}{pinned}",
+                d.len(),
+                if *at_cover { "the cover of " } else { "" },
+                group(s, *target),
+                in_cover(*cover),
+                dice(d),
+                skills_added(d, *total).replace("(skills)", "(modifiers)"),
+                kill_score.saturating_sub(*step),
+                if *at_cover && *cover == super::model::Cover::Building {
+                    "never: full cover".to_owned()
+                } else {
+                    (kill_score + strike).to_string()
+                },
+            )
+        }
+        E::Relayed {
+            observers,
+            to,
+            target,
+            declared,
+        } => {
+            let names: Vec<String> = observers.iter().map(|g| group(s, *g)).collect();
+            format!(
+                "{} relay{} where {} is to {}{}: they may not move or fire this card",
+                names.join(" and "),
+                if observers.len() == 1 { "s" } else { "" },
+                group(s, *target),
+                group(s, *to),
+                if *declared { " (declared)" } else { "" }
+            )
+        }
+        E::Perception {
+            group: g,
+            target,
+            roll,
+            leader,
+            bonus,
+            needs,
+            perceived,
+        } => {
+            let extra = if *bonus > 0 {
+                format!(
+                    " +{bonus} ({})",
+                    if *leader && *bonus > super::advanced::tables().perception_leader {
+                        "leader, campaign"
+                    } else if *leader {
+                        "leader"
+                    } else {
+                        "campaign"
+                    }
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "Perception test for {} against {}: needs {needs}, rolls {roll}{extra}: {}",
+                group(s, *g),
+                group(s, *target),
+                if *perceived {
+                    "perceived: the target is sighted"
+                } else {
+                    "not perceived"
+                }
+            )
+        }
     }
 }
 
@@ -630,6 +791,8 @@ fn skills_added(d: &[u8], total: u32) -> String {
     let sum: u32 = d.iter().map(|&x| u32::from(x)).sum();
     if total > sum {
         format!(" +{} (skills)", total - sum)
+    } else if total < sum {
+        format!(" -{} (modifiers)", sum - total)
     } else {
         String::new()
     }
@@ -703,6 +866,16 @@ pub fn dice_purposes(events: &[super::state::InvasionEvent]) -> Vec<String> {
             E::Stricken { .. } => out.push("the stupidity table".into()),
             E::Contagion { .. } => out.push("stupidity is contagious: how many".into()),
             E::FearTest { .. } => out.push("fear test".into()),
+            E::Suppression { dice, how_many, .. } => {
+                numbered(
+                    &mut out,
+                    how_many.len(),
+                    "MiB: how many dice",
+                    "MiB: how many dice",
+                );
+                numbered(&mut out, dice.len(), "suppressing die", "suppressing dice");
+            }
+            E::Perception { .. } => out.push("perception test".into()),
             _ => {}
         }
     }

@@ -3,6 +3,7 @@
 //! enemy, towards each special action's place, towards the middle of the
 //! table). The app's board gives a move any point by a click or a drag.
 
+use super::advanced::Module;
 use super::model::{INCH, Point};
 use super::rules::{Declared, InvasionCommand, automatic, melee_seats, open_casualties};
 use super::state::{GroupId, InvasionState, Pending, Place};
@@ -130,6 +131,35 @@ pub fn legal(s: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
                         target: t,
                         declare: declare.clone(),
                     });
+                    if s.advanced.on(Module::Suppression) {
+                        for at_cover in [false, true] {
+                            candidates.push(InvasionCommand::Suppress {
+                                shooters: vec![g],
+                                target: t,
+                                at_cover,
+                                area: Vec::new(),
+                                declare: declare.clone(),
+                            });
+                        }
+                    }
+                    if s.advanced.on(Module::Sighting) {
+                        candidates.push(InvasionCommand::Perceive {
+                            group: g,
+                            target: t,
+                        });
+                    }
+                    if s.advanced.on(Module::Observers) {
+                        for &o in &mine {
+                            if o != g && s.group(o).on_table() {
+                                candidates.push(InvasionCommand::Relay {
+                                    observer: g,
+                                    via: None,
+                                    to: o,
+                                    target: t,
+                                });
+                            }
+                        }
+                    }
                     if s.faction(seat).link_fire && s.actions_left() >= 2 {
                         candidates.push(InvasionCommand::Shoot {
                             shooters: vec![g, g],
@@ -455,6 +485,16 @@ pub fn anchors(_s: &InvasionState, command: &InvasionCommand) -> Anchors {
         | C::Sewer { group: g, .. }
         | C::Climb { group: g }
         | C::Try { group: g, .. } => Anchors {
+            subject: group(g),
+            target: None,
+        },
+        // Given from the side panel only: a click on an enemy group is a
+        // shot (no target anchor, so no "click the board" hint for them).
+        C::Suppress { shooters, .. } => Anchors {
+            subject: shooters.first().and_then(group),
+            target: None,
+        },
+        C::Relay { observer: g, .. } | C::Perceive { group: g, .. } => Anchors {
             subject: group(g),
             target: None,
         },

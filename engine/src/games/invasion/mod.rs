@@ -28,6 +28,7 @@ pub mod actions;
 pub mod advanced;
 pub mod data;
 pub mod describe;
+pub mod fire;
 pub mod legal;
 pub mod model;
 pub mod moments;
@@ -83,6 +84,15 @@ pub struct InvasionConfig {
     /// Advanced Invasion Earth: the Fear module.
     #[serde(skip_serializing_if = "is_false")]
     pub fear: bool,
+    /// Advanced Invasion Earth: Suppression Fire.
+    #[serde(skip_serializing_if = "is_false")]
+    pub suppression: bool,
+    /// Advanced Invasion Earth: Observers.
+    #[serde(skip_serializing_if = "is_false")]
+    pub observers: bool,
+    /// Advanced Invasion Earth: Sighting a Target (with Perception).
+    #[serde(skip_serializing_if = "is_false")]
+    pub sighting: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -97,6 +107,9 @@ impl InvasionConfig {
             .filter(|m| match m {
                 advanced::Module::Stupidity => self.stupidity,
                 advanced::Module::Fear => self.fear,
+                advanced::Module::Suppression => self.suppression,
+                advanced::Module::Observers => self.observers,
+                advanced::Module::Sighting => self.sighting,
             })
             .collect()
     }
@@ -124,6 +137,13 @@ pub struct RosterFighter {
     /// Skills bought before the battle, `(skill id, times)`.
     #[serde(default)]
     pub skills: Vec<(String, u32)>,
+    /// Its campaign perception bonus (+1 a battle survived).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub perception: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// The piece id (a figure's id in the battle and in its `PieceResult`) of a
@@ -323,7 +343,10 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
                     Some(x) => (
                         roster_piece(&prefix, x.model),
                         x.name.clone(),
-                        crate::campaign::skills::Bonuses::of(&table, &x.skills),
+                        crate::campaign::skills::Bonuses {
+                            perception: x.perception.min(99) as u8,
+                            ..crate::campaign::skills::Bonuses::of(&table, &x.skills)
+                        },
                     ),
                     None => (
                         format!("{prefix}-{}-{}", t.id, n + 1),

@@ -222,6 +222,41 @@ pub fn dice_meanings(s: &InvasionState, actor: Actor, events: &[E]) -> Vec<DieMe
                 ));
                 roll += 1;
             }
+            E::Suppression {
+                shooters,
+                dice,
+                how_many,
+                ..
+            } => {
+                let by = shooters.first().and_then(|g| seat_of(s, *g)).or(mine);
+                if !how_many.is_empty() {
+                    for _ in how_many {
+                        out.push(DieMeaning::plain(word(out.len()), by, roll));
+                    }
+                    roll += 1;
+                }
+                for _ in dice {
+                    out.push(DieMeaning::plain(word(out.len()), by, roll));
+                }
+                roll += 1;
+            }
+            E::Perception {
+                group,
+                roll: d,
+                bonus,
+                needs,
+                ..
+            } => {
+                out.push(DieMeaning::needing(
+                    word(out.len()),
+                    Need::AtLeast(needs.saturating_sub(*bonus).max(1)),
+                    Counts::Successes,
+                    *d,
+                    seat_of(s, *group),
+                    roll,
+                ));
+                roll += 1;
+            }
             E::Stricken { group, .. } | E::Contagion { group, .. } | E::FearTest { group, .. } => {
                 out.push(DieMeaning::plain(word(out.len()), seat_of(s, *group), roll));
                 roll += 1;

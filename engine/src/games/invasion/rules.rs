@@ -157,6 +157,32 @@ pub enum InvasionCommand {
     /// "Something new or odd" the players have agreed to allow: a Special
     /// action with an Action roll (a D6 per figure, any 6 succeeds).
     Try { group: GroupId, what: String },
+    // Rules version 3: Advanced Invasion Earth (rule text 001).
+    /// "Suppression Fire": shooters fire to pin the target down (or, with
+    /// `at_cover`, at the cover it hides behind). `area`: at a real table,
+    /// the other groups under the template.
+    Suppress {
+        shooters: Vec<GroupId>,
+        target: GroupId,
+        #[serde(default)]
+        at_cover: bool,
+        #[serde(default)]
+        area: Vec<GroupId>,
+        #[serde(default)]
+        declare: Declared,
+    },
+    /// "Observers": an observer group that sees `target` relays its
+    /// position to `to` (through the radio operator of `via`, found on
+    /// screen when not named).
+    Relay {
+        observer: GroupId,
+        #[serde(default)]
+        via: Option<GroupId>,
+        to: GroupId,
+        target: GroupId,
+    },
+    /// "Perception": a group tests to perceive a target it has not sighted.
+    Perceive { group: GroupId, target: GroupId },
 }
 
 /// Blast radius of a Mite ("a 6 inch radius blast effect of 4D6").
@@ -242,7 +268,7 @@ pub fn shooting_dice_and_bonus(
     Ok((n, bonus))
 }
 
-fn shooting_dice_per_model(
+pub(super) fn shooting_dice_per_model(
     s: &InvasionState,
     g: GroupId,
     rng: &mut Randomness,
@@ -1007,8 +1033,19 @@ fn occupy(s: &InvasionState, actor: Actor, take: bool) -> Result<Vec<E>, RuleErr
     Ok(out)
 }
 
-/// A group's move distance: the least of its figures'.
+/// A group's move distance: the least of its figures'. A suppressed group
+/// may only SNEAK (assumed: half its move; "TURN, FIRE, HIDE, SNEAK" are the
+/// text's list, MOVE FAST is not in it).
 pub fn group_move(s: &InvasionState, g: GroupId) -> i32 {
+    let full = full_move(s, g);
+    if super::fire::suppressed(s, g) {
+        full / 2
+    } else {
+        full
+    }
+}
+
+fn full_move(s: &InvasionState, g: GroupId) -> i32 {
     let group = s.group(g);
     group
         .alive()

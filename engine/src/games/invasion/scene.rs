@@ -12,7 +12,7 @@ use crate::scene::{Item, ItemKind, Rgba, Scene, Shape};
 
 use super::describe::card_name;
 use super::model::{Cover, INCH, Point};
-use super::state::{CardKind, InvasionState, Place};
+use super::state::{CardKind, GroupId, InvasionState, Place};
 
 /// Scene units per hundredth of an inch.
 pub const S: f32 = 0.1;
@@ -295,6 +295,30 @@ pub fn scene(s: &InvasionState) -> Scene {
             fill: if air { Rgba(40, 36, 30, 170) } else { INK },
             around: bounds,
         });
+        // Advanced Invasion Earth: a group pinned down, or out of its
+        // player's hands, says so on the table.
+        let status = if s.advanced.suppressed.contains(&(gi as GroupId)) {
+            Some(("suppressed", "pinned"))
+        } else if s
+            .advanced
+            .orders
+            .iter()
+            .any(|(x, o, _)| *x == gi as GroupId && *o != super::advanced::Order::Nothing)
+        {
+            Some(("out of hand", "wild"))
+        } else {
+            None
+        };
+        if let Some((text, short)) = status {
+            names.push(NameToPlace {
+                id: format!("status:{gi}"),
+                text: text.into(),
+                short: short.into(),
+                size: 10.0,
+                fill: Rgba::rgb(150, 80, 0),
+                around: bounds,
+            });
+        }
         if g.locked.is_some() {
             names.push(NameToPlace {
                 id: format!("locked:{gi}"),

@@ -479,6 +479,43 @@ pub enum InvasionEvent {
     ChecksMade,
     /// A group ran off the table (AWOL), never to be seen again.
     Fled { group: GroupId },
+    /// The modules' modifiers to the shot that follows, so much a die, in words.
+    Modified { mods: Vec<(i32, String)> },
+    /// "Suppression Fire": the roll against the score needed, and the
+    /// groups pinned down (a strike's casualties follow as for a shot).
+    Suppression {
+        shooters: Vec<GroupId>,
+        target: GroupId,
+        at_cover: bool,
+        cover: Cover,
+        dice: Vec<u8>,
+        how_many: Vec<u8>,
+        total: u32,
+        kill_score: u32,
+        /// One "above" or "below": a point a die.
+        step: u32,
+        result: super::fire::SuppressResult,
+        groups: Vec<GroupId>,
+        kills: u32,
+        declared: Vec<String>,
+    },
+    /// Observers relay a target's position to a group.
+    Relayed {
+        observers: Vec<GroupId>,
+        to: GroupId,
+        target: GroupId,
+        declared: bool,
+    },
+    /// A perception test.
+    Perception {
+        group: GroupId,
+        target: GroupId,
+        roll: u8,
+        leader: bool,
+        bonus: u8,
+        needs: u8,
+        perceived: bool,
+    },
 }
 
 impl InvasionState {
@@ -646,6 +683,15 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             state.moved.clear();
         }
         E::CardDone => {
+            // "Targets which have been successful suppressed suffer ...
+            // during their following turn": it ends with their card.
+            let ends = super::fire::suppression_ends(state);
+            let a = &mut state.advanced;
+            a.suppressed.retain(|g| !ends.contains(g));
+            a.relaying.clear();
+            a.informed.clear();
+            a.perceived.clear();
+            a.unperceived.clear();
             if let Some(card) = state.card() {
                 state.discard.push(card);
             }
@@ -1160,6 +1206,41 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
         }
         E::Fled { group } => {
             state.groups[*group as usize].place = Place::Gone;
+        }
+        E::Modified { .. } => {}
+        E::Suppression { groups, .. } => {
+            for g in groups {
+                if !state.advanced.suppressed.contains(g) {
+                    state.advanced.suppressed.push(*g);
+                }
+            }
+        }
+        E::Relayed {
+            observers,
+            to,
+            target,
+            ..
+        } => {
+            let a = &mut state.advanced;
+            for g in observers {
+                if !a.relaying.contains(g) {
+                    a.relaying.push(*g);
+                }
+            }
+            a.informed.push((*to, *target));
+        }
+        E::Perception {
+            group,
+            target,
+            perceived,
+            ..
+        } => {
+            let a = &mut state.advanced;
+            if *perceived {
+                a.perceived.push((*group, *target));
+            } else {
+                a.unperceived.push((*group, *target));
+            }
         }
     }
 }

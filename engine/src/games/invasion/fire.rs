@@ -1,0 +1,819 @@
+//! Advanced Invasion Earth (rule text 001): the modules of fire and sight:
+//! "Suppression Fire", "Observers" and "Sighting a Target" (with
+//! "Perception").
+//!
+//! The text's strike roll is one die per model against the score it needs;
+//! Alien Invasion totals a group's dice against a kill score. Each "one
+//! above" or "one below" the score needed becomes **one point a die rolled**
+//! (assumed: a die that needs one more is worth one less), so a section
+//! rolling 8D6 suppresses a target it would kill on 24 with 16 or more
+//! (24 - 8) and strikes it directly only with 32 or more (24 + 8), the kills
+//! counted from the total less 8. Modifiers "on the dice roll" (-2 for a
+//! suppressed shooter, -1 with no line of sight, +1 with information
+//! relayed, +1 for an L.M.G.) are so much a die the same way. Every
+//! adaptation is listed in `RULES.md`.
+
+use serde::{Deserialize, Serialize};
+
+use super::actions::{Aim, aim};
+use super::advanced::{Module, Weapon};
+use super::model::{Cover, INCH, Point};
+use super::rules::{Declared, group_name, kill_score};
+use super::state::{GroupId, InvasionEvent as E, InvasionState, Model, Place};
+use super::table;
+use crate::game::RuleError;
+use crate::rng::Randomness;
+
+/// Radius of the text's MEDIUM BLAST TEMPLATE (assumed: 3" across).
+pub const MEDIUM_TEMPLATE: i32 = 3 * INCH / 2;
+/// Radius of the GIANT BLAST TEMPLATE (assumed: 5" across).
+pub const GIANT_TEMPLATE: i32 = 5 * INCH / 2;
+/// "Radio operators are able to relay information (by word of mouth) to any
+/// models within 5"."
+pub const RELAY_RANGE: i32 = 5 * INCH;
+/// "a leader model, who is in turn in Line of Sight and within 10" of the
+/// active model".
+pub const LEADER_RANGE: i32 = 10 * INCH;
+
+fn illegal(clause: &str, msg: impl Into<String>) -> RuleError {
+    RuleError::illegal(clause, msg)
+}
+
+/// What a suppressing shot did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SuppressResult {
+    /// Below "1 below": nothing.
+    Missed,
+    /// "1 below" or "the same" (and, against cover, "1 above"; and "2
+    /// above" against full cover).
+    Suppressed,
+    /// "1 above" against the target itself; "2 above" against partial cover.
+    Strike,
+}
+
+fn weapon(s: &InvasionState, seat: u8, m: &Model) -> Option<Weapon> {
+    s.model_type(seat, &m.kind).and_then(|t| t.profile.weapon)
+}
+
+/// A group fires indirectly: the Observers module is on and every living
+/// figure of it that shoots carries a weapon that needs no line of sight.
+pub fn indirect(s: &InvasionState, g: GroupId) -> bool {
+    let group = s.group(g);
+    let mut shooting = group
+        .alive()
+        .filter(|m| {
+            s.model_type(group.seat, &m.kind)
+                .is_some_and(|t| t.shoot > 0)
+        })
+        .peekable();
+    s.advanced.on(Module::Observers)
+        && shooting.peek().is_some()
+        && shooting.all(|m| weapon(s, group.seat, m) == Some(Weapon::Indirect))
+}
+
+/// The group is suppressed (until the end of its faction's next card).
+pub fn suppressed(s: &InvasionState, g: GroupId) -> bool {
+    s.advanced.suppressed.contains(&g)
+}
+
+/// The per-die modifiers of an aimed shot, in words: "FIRE - At -2 to
+/// strike" for a suppressed group; -1 for firing with "NO LINE OF SIGHT";
+/// +1 for "information relayed to them".
+pub fn shot_modifiers(
+    s: &InvasionState,
+    per_group: &[(GroupId, usize)],
+    unseen: &[GroupId],
+    target: GroupId,
+) -> Vec<(i32, String)> {
+    let mut out = Vec::new();
+    for &(g, n) in per_group {
+        let n = n as i32;
+        if suppressed(s, g) {
+            out.push((
+                -2 * n,
+                format!("-2 a die: {} is suppressed", group_name(s, g)),
+            ));
+        }
+        if unseen.contains(&g) {
+            out.push((
+                -n,
+                format!("-1 a die: {} has no line of sight", group_name(s, g)),
+            ));
+            if s.advanced.informed.contains(&(g, target)) {
+                out.push((
+                    n,
+                    format!(
+                        "+1 a die: observers relayed where {} is",
+                        group_name(s, target)
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// Sighting a Target
+
+/// A leader of the group's faction (in any of its groups) sees the target,
+/// and sees and is within 10" of the group.
+fn leader_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId> {
+    let seat = s.group(g).seat;
+    let mine = s.group(g).points();
+    let theirs = s.group(target).points();
+    (0..s.groups.len() as GroupId).find(|&l| {
+        let group = s.group(l);
+        if group.seat != seat || !group.on_table() {
+            return false;
+        }
+        group.alive().any(|m| {
+            let leader = s
+                .model_type(seat, &m.kind)
+                .is_some_and(|t| t.profile.leader);
+            let Some(at) = m.at.filter(|_| leader) else {
+                return false;
+            };
+            let near = mine.iter().any(|p| p.distance(at) <= LEADER_RANGE);
+            let others = super::actions::blockers(s, l, target);
+            let sees_target = table::line_of_sight(&s.scenario, &[at], &theirs, &others)
+                .clear
+                .is_some();
+            let sees_group = l == g
+                || table::line_of_sight(&s.scenario, &[at], &mine, &[])
+                    .clear
+                    .is_some();
+            near && sees_target && sees_group
+        })
+    })
+}
+
+/// How a group has sighted a target, in words, or `None`.
+pub fn sighted_by(s: &InvasionState, g: GroupId, target: GroupId, seen: bool) -> Option<String> {
+    if seen {
+        return Some("in sight".into());
+    }
+    if s.advanced.informed.contains(&(g, target)) {
+        return Some("relayed by observers".into());
+    }
+    if s.advanced.perceived.contains(&(g, target)) {
+        return Some("perceived".into());
+    }
+    if !s.real_table
+        && let Some(l) = leader_sees(s, g, target)
+    {
+        return Some(format!("pointed out by the leader of {}", group_name(s, l)));
+    }
+    None
+}
+
+/// "a model must first establish the location of his target ... before
+/// making an offensive (ASSAULT, FIRE or MOVE and FIRE) move against them":
+/// a group firing with no line of sight needs another way to have sighted
+/// its target (a leader, observers, perception).
+pub fn check_sighted(
+    s: &InvasionState,
+    shooters: &[GroupId],
+    unseen: &[GroupId],
+    target: GroupId,
+    declare: &Declared,
+) -> Result<(), RuleError> {
+    if !s.advanced.on(Module::Sighting) {
+        return Ok(());
+    }
+    for &g in shooters {
+        let seen = !unseen.contains(&g) && (declare.sight != Some(false));
+        if sighted_by(s, g, target, seen).is_none() {
+            return Err(not_sighted(s, g, target));
+        }
+    }
+    Ok(())
+}
+
+fn not_sighted(s: &InvasionState, g: GroupId, target: GroupId) -> RuleError {
+    illegal(
+        "Sighting a Target",
+        format!(
+            "{} has not sighted {}: it needs it in sight, a leader within 10\" who sees it, \
+             an observer's relayed information, or a perception test (perceive)",
+            group_name(s, g),
+            group_name(s, target)
+        ),
+    )
+}
+
+/// An assault (a move ending in contact) needs its target sighted from where
+/// the group stood; a suppressed group may not assault ("TURN, FIRE, HIDE,
+/// SNEAK" are all it may do).
+pub fn check_assault(
+    s: &InvasionState,
+    g: GroupId,
+    contacts: &[GroupId],
+    declared: bool,
+) -> Result<(), RuleError> {
+    if contacts.is_empty() {
+        return Ok(());
+    }
+    if suppressed(s, g) {
+        return Err(illegal(
+            "Suppression Fire",
+            format!(
+                "{} is suppressed: it may turn, fire (at -2), hide or sneak, but not assault",
+                group_name(s, g)
+            ),
+        ));
+    }
+    if !s.advanced.on(Module::Sighting) || declared || s.real_table {
+        return Ok(());
+    }
+    let mine = s.group(g).points();
+    for &c in contacts {
+        let others = super::actions::blockers(s, g, c);
+        let seen = table::line_of_sight(&s.scenario, &mine, &s.group(c).points(), &others)
+            .clear
+            .is_some();
+        if sighted_by(s, g, c, seen).is_none() {
+            return Err(not_sighted(s, g, c));
+        }
+    }
+    Ok(())
+}
+
+/// "PERCEPTION (Your last chance to spot him)": a target within 8" is
+/// perceived on a 6; leaders +1, and each campaign model's free +1 a battle
+/// survived (the group's best). One test a target a card; it costs no action.
+pub fn perceive(
+    s: &InvasionState,
+    seat: u8,
+    g: GroupId,
+    target: GroupId,
+    rng: &mut Randomness,
+) -> Result<Vec<E>, RuleError> {
+    if !s.advanced.on(Module::Sighting) {
+        return Err(illegal(
+            "Sighting a Target",
+            "Sighting a Target is not a module of this battle",
+        ));
+    }
+    own_group(s, seat, g)?;
+    enemy(s, seat, target)?;
+    let a = &s.advanced;
+    if a.perceived.contains(&(g, target)) || a.unperceived.contains(&(g, target)) {
+        return Err(illegal(
+            "Sighting a Target",
+            format!(
+                "{} has already tested to perceive {} on this card",
+                group_name(s, g),
+                group_name(s, target)
+            ),
+        ));
+    }
+    let tables = super::advanced::tables();
+    if !s.real_table {
+        let mine = s.group(g).points();
+        let theirs = s.group(target).points();
+        let near = mine
+            .iter()
+            .flat_map(|p| theirs.iter().map(move |q| p.distance(*q)))
+            .min()
+            .unwrap_or(i32::MAX);
+        if near > tables.perception_range {
+            return Err(illegal(
+                "Sighting a Target",
+                format!(
+                    "{} is {} away: a target must be within {} to be perceived",
+                    group_name(s, target),
+                    super::inches(near),
+                    super::inches(tables.perception_range)
+                ),
+            ));
+        }
+        let others = super::actions::blockers(s, g, target);
+        if table::line_of_sight(&s.scenario, &mine, &theirs, &others)
+            .clear
+            .is_some()
+        {
+            return Err(illegal(
+                "Sighting a Target",
+                format!(
+                    "{} is in sight of {}: it needs no perception test",
+                    group_name(s, target),
+                    group_name(s, g)
+                ),
+            ));
+        }
+    }
+    let group = s.group(g);
+    let leader = group.alive().any(|m| {
+        s.model_type(seat, &m.kind)
+            .is_some_and(|t| t.profile.leader)
+    });
+    let campaign = group.alive().map(|m| m.bonus.perception).max().unwrap_or(0);
+    let bonus = if leader { tables.perception_leader } else { 0 }.saturating_add(campaign);
+    let roll = rng.d6()?;
+    Ok(vec![E::Perception {
+        group: g,
+        target,
+        roll,
+        leader,
+        bonus,
+        needs: tables.perception,
+        perceived: roll.saturating_add(bonus) >= tables.perception,
+    }])
+}
+
+fn own_group(s: &InvasionState, seat: u8, g: GroupId) -> Result<(), RuleError> {
+    match s.groups.get(g as usize) {
+        Some(x) if x.seat == seat && x.on_table() && x.alive_count() > 0 => Ok(()),
+        Some(_) => Err(illegal(
+            "Actions",
+            format!(
+                "{} is not one of your groups on the table",
+                group_name(s, g)
+            ),
+        )),
+        None => Err(illegal("Actions", format!("there is no group {g}"))),
+    }
+}
+
+fn enemy(s: &InvasionState, seat: u8, g: GroupId) -> Result<(), RuleError> {
+    match s.groups.get(g as usize) {
+        Some(x) if x.seat != seat && x.on_table() && x.alive_count() > 0 => Ok(()),
+        Some(_) => Err(illegal(
+            "Actions",
+            format!("{} is not an enemy group on the table", group_name(s, g)),
+        )),
+        None => Err(illegal("Actions", format!("there is no group {g}"))),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Observers
+
+/// The observer figures of a group: (figure index, comm. link, radio).
+fn observers(s: &InvasionState, g: GroupId) -> Vec<(usize, Point, bool, bool)> {
+    let group = s.group(g);
+    group
+        .models
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.alive)
+        .filter_map(|(i, m)| {
+            let t = s.model_type(group.seat, &m.kind)?;
+            (t.profile.comm_link || t.profile.radio).then(|| {
+                (
+                    i,
+                    m.at.unwrap_or_default(),
+                    t.profile.comm_link,
+                    t.profile.radio,
+                )
+            })
+        })
+        .collect()
+}
+
+fn busy(s: &InvasionState, g: GroupId) -> Result<(), RuleError> {
+    if s.spent.iter().any(|(x, n)| *x == g && *n > 0) {
+        return Err(illegal(
+            "Observers",
+            format!(
+                "{} has already acted on this card: observers relaying \"may not MOVE FAST or FIRE\" in the turn they relay",
+                group_name(s, g)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// "RELAYING INFORMATION": an observer group that sees the target passes
+/// its position to the group `to`: directly (comm. links on both ends, or a
+/// radio operator within 5" of `to`, by word of mouth) or through a second
+/// radio operator within 5" of `to` (`via`, found on screen when not named).
+/// The observers' groups may not move or fire for the rest of the card. It
+/// costs no action (assumed).
+pub fn relay(
+    s: &InvasionState,
+    seat: u8,
+    observer: GroupId,
+    via: Option<GroupId>,
+    to: GroupId,
+    target: GroupId,
+) -> Result<Vec<E>, RuleError> {
+    if !s.advanced.on(Module::Observers) {
+        return Err(illegal(
+            "Observers",
+            "Observers is not a module of this battle",
+        ));
+    }
+    own_group(s, seat, observer)?;
+    own_group(s, seat, to)?;
+    enemy(s, seat, target)?;
+    if observer == to || via == Some(to) {
+        return Err(illegal(
+            "Observers",
+            "the observers relay to another group (observers may not fire in the turn they relay)",
+        ));
+    }
+    let eyes = observers(s, observer);
+    if eyes.is_empty() {
+        return Err(illegal(
+            "Observers",
+            format!(
+                "{} has no observer (a radio operator or a Comm. Link)",
+                group_name(s, observer)
+            ),
+        ));
+    }
+    busy(s, observer)?;
+    if s.advanced.informed.contains(&(to, target)) {
+        return Err(illegal(
+            "Observers",
+            format!(
+                "{} already knows where {} is on this card",
+                group_name(s, to),
+                group_name(s, target)
+            ),
+        ));
+    }
+    let declared = s.real_table;
+    let mut used = vec![observer];
+    if s.real_table {
+        // The table shows the sight and the distances: the players declare
+        // them by naming the observers.
+        if let Some(v) = via {
+            own_group(s, seat, v)?;
+            busy(s, v)?;
+            if observers(s, v).iter().all(|o| !o.3) {
+                return Err(illegal(
+                    "Observers",
+                    format!("{} has no radio operator", group_name(s, v)),
+                ));
+            }
+            used.push(v);
+        }
+    } else {
+        let theirs = s.group(target).points();
+        let others = super::actions::blockers(s, observer, target);
+        let seeing: Vec<&(usize, Point, bool, bool)> = eyes
+            .iter()
+            .filter(|(_, at, _, _)| {
+                table::line_of_sight(&s.scenario, &[*at], &theirs, &others)
+                    .clear
+                    .is_some()
+            })
+            .collect();
+        if seeing.is_empty() {
+            return Err(illegal(
+                "Observers",
+                format!(
+                    "no observer of {} sees {}: \"observers must be in LOS of any enemy models they wish to relay position information about\"",
+                    group_name(s, observer),
+                    group_name(s, target)
+                ),
+            ));
+        }
+        let dest = s.group(to).points();
+        let within = |at: Point| dest.iter().any(|p| p.distance(at) <= RELAY_RANGE);
+        let to_linked = observers(s, to).iter().any(|o| o.2);
+        let direct = seeing
+            .iter()
+            .any(|(_, at, link, radio)| (*link && to_linked) || (*radio && within(*at)));
+        if !direct {
+            // A second radio operator within 5" of `to`.
+            let radios: Vec<(usize, GroupId, Point)> = seeing
+                .iter()
+                .filter(|o| o.3)
+                .map(|o| (o.0, observer, o.1))
+                .collect();
+            if radios.is_empty() {
+                return Err(illegal(
+                    "Observers",
+                    format!(
+                        "{} is not within 5\" and shares no Comm. Link with {}; a radio operator must pass the position to another",
+                        group_name(s, observer),
+                        group_name(s, to)
+                    ),
+                ));
+            }
+            let candidates: Vec<GroupId> = match via {
+                Some(v) => vec![v],
+                None => (0..s.groups.len() as GroupId)
+                    .filter(|&x| x != to && s.group(x).seat == seat && s.group(x).on_table())
+                    .collect(),
+            };
+            let found = candidates.into_iter().find(|&v| {
+                busy(s, v).is_ok()
+                    && observers(s, v).iter().any(|(i, at, _, radio)| {
+                        *radio
+                            && within(*at)
+                            && radios.iter().any(|(ri, rg, _)| !(*rg == v && ri == i))
+                    })
+            });
+            let Some(v) = found else {
+                return Err(illegal(
+                    "Observers",
+                    format!(
+                        "no second radio operator, free to relay, stands within 5\" of {}",
+                        group_name(s, to)
+                    ),
+                ));
+            };
+            if v != observer {
+                used.push(v);
+            }
+        }
+    }
+    Ok(vec![E::Relayed {
+        observers: used,
+        to,
+        target,
+        declared,
+    }])
+}
+
+/// Observer groups relaying on this card "may not MOVE FAST or FIRE".
+pub fn check_relaying(s: &InvasionState, g: GroupId, what: &str) -> Result<(), RuleError> {
+    if s.advanced.relaying.contains(&g) {
+        return Err(illegal(
+            "Observers",
+            format!(
+                "{} relays on this card: observers may not {what} in the turn they relay",
+                group_name(s, g)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Suppression Fire
+
+/// The groups a suppressing shot pins down: the target alone for one
+/// firing figure; for two, every enemy group with a figure under a medium
+/// blast template centred on the target; for more, a giant one. At a real
+/// table the players name the other groups under the template.
+fn template(
+    s: &InvasionState,
+    seat: u8,
+    firers: usize,
+    target: GroupId,
+    area: &[GroupId],
+) -> Result<Vec<GroupId>, RuleError> {
+    let mut out = vec![target];
+    if firers < 2 {
+        if !area.is_empty() {
+            return Err(illegal(
+                "Suppression Fire",
+                "\"If only one model is FIREing then suppression fire can be used against only one target\"",
+            ));
+        }
+        return Ok(out);
+    }
+    if s.real_table {
+        for &g in area {
+            enemy(s, seat, g)?;
+            if !out.contains(&g) {
+                out.push(g);
+            }
+        }
+        return Ok(out);
+    }
+    if !area.is_empty() {
+        return Err(illegal(
+            "Suppression Fire",
+            "on screen the template finds the groups under it: name none",
+        ));
+    }
+    let radius = if firers == 2 {
+        MEDIUM_TEMPLATE
+    } else {
+        GIANT_TEMPLATE
+    };
+    let centre = table::centre(&s.group(target).points());
+    for g in super::actions::enemy_groups(s, seat) {
+        if g != target
+            && s.group(g)
+                .points()
+                .iter()
+                .any(|p| p.distance(centre) <= radius + table::BASE / 2)
+        {
+            out.push(g);
+        }
+    }
+    Ok(out)
+}
+
+/// "Suppression Fire" (and "Suppressing Fire and Cover" with `at_cover`).
+#[allow(clippy::too_many_arguments)]
+pub fn suppress(
+    s: &InvasionState,
+    seat: u8,
+    shooters: &[GroupId],
+    target: GroupId,
+    at_cover: bool,
+    area: &[GroupId],
+    declare: &Declared,
+    rng: &mut Randomness,
+) -> Result<Vec<E>, RuleError> {
+    if !s.advanced.on(Module::Suppression) {
+        return Err(illegal(
+            "Suppression Fire",
+            "Suppression Fire is not a module of this battle",
+        ));
+    }
+    for &g in shooters {
+        if s.groups.get(g as usize).is_some() && suppressed(s, g) {
+            return Err(illegal(
+                "Suppression Fire",
+                format!(
+                    "{} is suppressed: \"suppressed models may not return suppressing FIRE\"",
+                    group_name(s, g)
+                ),
+            ));
+        }
+    }
+    let Aim {
+        target_melee,
+        mut declared,
+        cover,
+        unseen,
+    } = aim(s, seat, shooters, target, declare)?;
+    if target_melee.is_some() {
+        return Err(illegal(
+            "Suppression Fire",
+            "a melee is not pinned down by fire: shoot into it instead",
+        ));
+    }
+    if at_cover && cover == Cover::Open {
+        return Err(illegal(
+            "Suppression Fire",
+            format!(
+                "{} is in the open: there is no cover to suppress (suppress the group itself)",
+                group_name(s, target)
+            ),
+        ));
+    }
+    // The dice: every figure that shoots but those whose weapon "Cannot use
+    // suppressive fire"; an L.M.G. +1 a die, an S.M.G. +1 a die ("at MEDIUM
+    // RANGE and below": assumed always, Alien Invasion has no ranges).
+    let mut how_many = Vec::new();
+    let mut count = 0usize;
+    let mut firers = 0usize;
+    let mut bonus = 0i64;
+    let mut mods: Vec<(i32, String)> = Vec::new();
+    let mut per_group = Vec::new();
+    let mut barred: Vec<&'static str> = Vec::new();
+    for &g in shooters {
+        let group = s.group(g);
+        let moved = s.moved.contains(&g);
+        let mut mine = 0usize;
+        let mut weapon_bonus = 0i64;
+        let mut lmg = false;
+        let mut smg = false;
+        super::rules::shooting_dice_per_model(s, g, rng, &mut how_many, &mut |m, n| {
+            if n == 0 {
+                return;
+            }
+            match weapon(s, group.seat, m) {
+                Some(w @ (Weapon::Bazooka | Weapon::Primitive)) => {
+                    if !barred.contains(&w.name()) {
+                        barred.push(w.name());
+                    }
+                }
+                w => {
+                    mine += n;
+                    firers += 1;
+                    let skill = u32::from(m.bonus.shoot_die) + u32::from(m.bonus.agility && moved);
+                    bonus += i64::from(skill) * n as i64;
+                    if w == Some(Weapon::Lmg) {
+                        weapon_bonus += n as i64;
+                        lmg = true;
+                    }
+                    if w == Some(Weapon::Smg) {
+                        weapon_bonus += n as i64;
+                        smg = true;
+                    }
+                }
+            }
+        })?;
+        if weapon_bonus > 0 {
+            let names = match (lmg, smg) {
+                (true, true) => "L.M.G. and S.M.G.",
+                (true, false) => "L.M.G.",
+                _ => "S.M.G.",
+            };
+            mods.push((
+                weapon_bonus as i32,
+                format!("+1 a die of the {names} of {}", group_name(s, g)),
+            ));
+        }
+        per_group.push((g, mine));
+        count += mine;
+    }
+    if count == 0 {
+        return Err(illegal(
+            "Suppression Fire",
+            if barred.is_empty() {
+                "the group has no shooting dice".to_owned()
+            } else {
+                format!("a {} cannot use suppressive fire", barred.join(" or a "))
+            },
+        ));
+    }
+    if !barred.is_empty() {
+        declared.push(format!(
+            "the {} do not fire (they cannot suppress)",
+            barred.join(" and ")
+        ));
+    }
+    let areas = template(s, seat, firers, target, area)?;
+    let dice = rng.roll(count, 6)?;
+    mods.extend(shot_modifiers(s, &per_group, &unseen, target));
+    let change: i64 = bonus + mods.iter().map(|(n, _)| i64::from(*n)).sum::<i64>();
+    let sum: i64 = dice.iter().map(|&d| i64::from(d)).sum();
+    let total = (sum + change).max(0) as u32;
+    let ks = kill_score(s, target, cover);
+    let step = count as u32;
+    // "Based on the score you would have needed to strike the target
+    // directly": 1 below or the same suppresses; 1 above strikes (the
+    // target); against cover 1 above still only suppresses, 2 above strikes
+    // a model in partial cover and suppresses one in full cover.
+    let (result, strike_at) = if total + step < ks {
+        (SuppressResult::Missed, 0)
+    } else if !at_cover && total >= ks + step {
+        (SuppressResult::Strike, total - step)
+    } else if at_cover && cover == Cover::Cover && total >= ks + 2 * step {
+        (SuppressResult::Strike, total - 2 * step)
+    } else {
+        (SuppressResult::Suppressed, 0)
+    };
+    let mut out: Vec<E> = shooters.iter().map(|&g| E::Spent { group: g }).collect();
+    if !mods.is_empty() {
+        out.push(E::Modified { mods });
+    }
+    // Assumed: a direct strike pins down the survivors too.
+    let pinned = if result == SuppressResult::Missed {
+        Vec::new()
+    } else {
+        areas
+    };
+    let damage = (result == SuppressResult::Strike)
+        .then(|| super::rules::assess(s, target, strike_at, cover, &[]));
+    out.push(E::Suppression {
+        shooters: shooters.to_vec(),
+        target,
+        at_cover,
+        cover,
+        dice,
+        how_many,
+        total,
+        kill_score: ks,
+        step,
+        result,
+        groups: pinned,
+        kills: damage.as_ref().map_or(0, |d| d.kills),
+        declared,
+    });
+    if let Some(d) = damage {
+        let k = if d.mixed { 0 } else { d.kills };
+        super::rules::inflict(
+            s,
+            target,
+            d,
+            strike_at,
+            cover,
+            Vec::new(),
+            (seat, shooters.first().copied()),
+            &mut out,
+        );
+        if k > 0 {
+            out.push(E::Credited {
+                seat,
+                group: shooters.first().copied(),
+                kills: k,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The groups whose suppression ends with this card: its faction's.
+pub fn suppression_ends(s: &InvasionState) -> Vec<GroupId> {
+    let Some(seat) = s.card().and_then(|c| c.seat) else {
+        return Vec::new();
+    };
+    s.advanced
+        .suppressed
+        .iter()
+        .copied()
+        .filter(|&g| s.groups.get(g as usize).is_some_and(|x| x.seat == seat))
+        .collect()
+}
+
+/// Whether `g` is still a group on the table (for the modules' lists).
+pub fn on_table(s: &InvasionState, g: GroupId) -> bool {
+    s.groups
+        .get(g as usize)
+        .is_some_and(|x| x.place == Place::Table)
+}

@@ -1,0 +1,919 @@
+//! Advanced Invasion Earth (rule text 001) on Alien Invasion: "Suppression
+//! Fire" (with "Suppressing Fire and Cover" and the weapons table),
+//! "Observers" (the radio-observer example) and "Sighting a Target" (with
+//! "Perception"), each test named after its clause. Dice are entered so every
+//! result is reached.
+
+#[path = "invasion_support.rs"]
+mod support;
+
+use support::*;
+use xenolog_engine::games::invasion::fire::SuppressResult;
+use xenolog_engine::games::invasion::state::{CardKind, GroupId};
+use xenolog_engine::games::invasion::{
+    Invasion, InvasionConfig, InvasionEvent as E, InvasionState, describe, start,
+};
+use xenolog_engine::{Actor, Game};
+
+/// U.N.I.T.'s support company: mortar teams, radio operators, a fire
+/// section with the text's weapons, a sergeant.
+const SUPPORT: &str = r#"
+faction support "U.N.I.T. Support"
+link yes
+model rifleman "Rifleman"       species human shoot 1 kill 6 9 12
+model radio    "Radio Operator" species human shoot 1 kill 6 9 12 radio
+model mortar   "Mortar"         species human shoot 3 kill 6 9 12 weapon indirect
+model lmg      "L.M.G. Gunner"  species human shoot 2 kill 6 9 12 weapon lmg
+model smg      "S.M.G. Gunner"  species human shoot 1 kill 6 9 12 weapon smg
+model bazooka  "Bazooka"        species human shoot 4 kill 6 9 12 weapon bazooka
+model spear    "Spearman"       species human shoot 1 kill 6 9 12 weapon primitive
+model sergeant "Sergeant"       species human shoot 1 kill 6 9 12 leader
+group m1 "1st Mortar Team" mortar mortar
+group m2 "2nd Mortar Team" mortar mortar
+group r1 "Advanced Team" radio rifleman rifleman
+group r2 "Mortar Observer" radio
+group f1 "Fire Section" rifleman lmg smg bazooka
+group f2 "Pair" rifleman rifleman
+group f3 "Sniper" rifleman
+group b1 "Bazooka Team" bazooka spear
+group sg "Command" sergeant
+"#;
+
+/// The Autons: hard to kill (20 in the open, 24 in cover, 28 in a building).
+const AUTONS: &str = r#"
+faction autons "Autons"
+model auton "Auton" species auton shoot 1 kill 20 24 28
+group a1 "Auton Squad" auton auton auton
+group a2 "Auton Pair" auton auton
+group a3 "Auton Patrol" auton auton
+"#;
+
+/// The support company (seat 0) against the Autons (seat 1) on the proving
+/// ground, with these modules; every group off the table until placed.
+fn battle(suppression: bool, observers: bool, sighting: bool) -> InvasionState {
+    let config = InvasionConfig {
+        scenario_text: Some(GROUND.to_owned()),
+        factions: vec!["support".into(), "autons".into()],
+        faction_texts: vec![SUPPORT.to_owned(), AUTONS.to_owned()],
+        suppression,
+        observers,
+        sighting,
+        ..InvasionConfig::default()
+    };
+    let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
+    // Every group parked along its side's edge, out of the way.
+    park(&mut s);
+    card(&mut s, 0, CardKind::Triple);
+    s
+}
+
+fn suppression_of(p: &Played) -> (u32, SuppressResult, Vec<GroupId>, u32) {
+    p.events
+        .iter()
+        .find_map(|e| match e {
+            E::Suppression {
+                total,
+                result,
+                groups,
+                kills,
+                ..
+            } => Some((*total, *result, groups.clone(), *kills)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no suppression: {:#?}", p.words))
+}
+
+fn suppress(s: &mut InvasionState, shooters: &[GroupId], target: GroupId, dice: &[u8]) -> Played {
+    play(
+        s,
+        0,
+        &format!(r#"{{"suppress":{{"shooters":{shooters:?},"target":{target}}}}}"#),
+        dice,
+    )
+}
+
+fn suppress_cover(s: &mut InvasionState, g: GroupId, target: GroupId, dice: &[u8]) -> Played {
+    play(
+        s,
+        0,
+        &format!(r#"{{"suppress":{{"shooters":[{g}],"target":{target},"at_cover":true}}}}"#),
+        dice,
+    )
+}
+
+/// The Fire Section at (10,10) and the Auton Squad in the open at (10,20):
+/// 4 dice suppress (the bazooka does not fire), +3 for the L.M.G. (2 dice)
+/// and the S.M.G.; against 20 it suppresses from 16 and strikes from 24.
+fn section_and_squad() -> (InvasionState, GroupId, GroupId) {
+    let mut s = battle(true, false, false);
+    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
+    place(&mut s, f1, 10.0, 10.0);
+    place(&mut s, a1, 10.0, 20.0);
+    (s, f1, a1)
+}
+
+// --- Suppression Fire --------------------------------------------------------
+
+#[test]
+fn suppression_fire_is_declared_before_the_roll_and_refused_when_the_module_is_off() {
+    let mut s = battle(false, false, false);
+    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
+    place(&mut s, f1, 10.0, 10.0);
+    place(&mut s, a1, 10.0, 20.0);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"suppress":{{"shooters":[{f1}],"target":{a1}}}}}"#),
+        &[3, 3, 3, 3],
+    );
+    assert!(
+        refusal(&e).starts_with("[Suppression Fire]") && refusal(&e).contains("not a module"),
+        "{}",
+        refusal(&e)
+    );
+}
+
+#[test]
+fn suppression_fire_short_of_1_below_the_score_needed_does_nothing() {
+    let (mut s, f1, a1) = section_and_squad();
+    // 12 + 3 = 15: short of 16 (one below 20 on each of 4 dice).
+    let p = suppress(&mut s, &[f1], a1, &[3, 3, 3, 3]);
+    let (total, result, groups, _) = suppression_of(&p);
+    assert_eq!((total, result), (15, SuppressResult::Missed));
+    assert!(groups.is_empty());
+    assert!(s.advanced.suppressed.is_empty());
+    // The shot spent its action.
+    assert_eq!(s.actions_left(), 2);
+}
+
+#[test]
+fn suppression_fire_1_below_the_score_needed_suppresses_the_target() {
+    let (mut s, f1, a1) = section_and_squad();
+    let p = suppress(&mut s, &[f1], a1, &[3, 3, 3, 4]);
+    let (total, result, groups, kills) = suppression_of(&p);
+    assert_eq!((total, result, kills), (16, SuppressResult::Suppressed, 0));
+    assert_eq!(groups, [a1]);
+    assert!(s.advanced.suppressed.contains(&a1));
+    p.assert_says(
+        "Suppressing fire, 4D6 at Autons Auton Squad in the open (declared: the bazooka do not fire (they cannot suppress)): 3,3,3,4 +3 (modifiers) = 16 against 20 (suppresses from 16, strikes from 24): suppressed; pinned down: Autons Auton Squad",
+    );
+    p.assert_says(
+        "Modifiers: +3 (+1 a die of the L.M.G. and S.M.G. of U.N.I.T. Support Fire Section)",
+    );
+}
+
+#[test]
+fn suppression_fire_the_same_as_the_score_needed_suppresses_the_target() {
+    let (mut s, f1, a1) = section_and_squad();
+    // 17 + 3 = 20: exactly the kill score, which an aimed shot would kill
+    // with; suppressing, it only pins down.
+    let p = suppress(&mut s, &[f1], a1, &[5, 4, 4, 4]);
+    let (total, result, _, kills) = suppression_of(&p);
+    assert_eq!((total, result, kills), (20, SuppressResult::Suppressed, 0));
+    assert_eq!(alive(&s, a1), 3);
+}
+
+#[test]
+fn suppression_fire_1_above_the_score_needed_is_a_direct_strike_dealt_in_the_normal_way() {
+    let (mut s, f1, a1) = section_and_squad();
+    // 21 + 3 = 24: one above on each die; the strike counts 24 - 4 = 20:
+    // one Auton.
+    let p = suppress(&mut s, &[f1], a1, &[6, 5, 5, 5]);
+    let (total, result, groups, kills) = suppression_of(&p);
+    assert_eq!((total, result, kills), (24, SuppressResult::Strike, 1));
+    // The Autons choose the casualty, as for any shot.
+    assert!(
+        matches!(
+            s.pending.first(),
+            Some(xenolog_engine::games::invasion::state::Pending::Casualties { count: 1, .. })
+        ),
+        "{:#?}",
+        s.pending
+    );
+    // Assumed: the survivors are pinned down too.
+    assert_eq!(groups, [a1]);
+    p.assert_says("a direct strike, 1 kill");
+}
+
+#[test]
+fn suppression_fire_one_model_firing_suppresses_only_one_target() {
+    let mut s = battle(true, false, false);
+    let (f3, a1, a2) = (gid(&s, "f3"), gid(&s, "a1"), gid(&s, "a2"));
+    place(&mut s, f3, 10.0, 10.0);
+    place(&mut s, a1, 10.0, 20.0);
+    place(&mut s, a2, 10.0, 21.2);
+    // One die: suppresses from 19, strikes from 21.
+    let p = suppress(&mut s, &[f3], a1, &[6]);
+    let (_, result, groups, _) = suppression_of(&p);
+    assert_eq!(result, SuppressResult::Missed);
+    assert!(groups.is_empty());
+    // Against a softer target: the Auton Pair right beside it stays free.
+    let mut s = battle(true, false, false);
+    place(&mut s, f3, 10.0, 10.0);
+    place(&mut s, a1, 10.0, 20.0);
+    place(&mut s, a2, 10.0, 21.2);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"suppress":{{"shooters":[{f3}],"target":{a1},"area":[{a2}]}}}}"#),
+        &[6],
+    );
+    assert!(refusal(&e).contains("only one target"), "{}", refusal(&e));
+}
+
+#[test]
+fn suppression_fire_two_models_firing_suppress_a_medium_template_more_a_giant_one() {
+    // Two riflemen: a medium template (3" across) on the Auton Squad's
+    // centre catches the pair 1.2" behind it, not the patrol 3.5" away.
+    let mut s = battle(true, false, false);
+    let (f2, a1, a2, a3) = (gid(&s, "f2"), gid(&s, "a1"), gid(&s, "a2"), gid(&s, "a3"));
+    place(&mut s, f2, 10.0, 10.0);
+    place(&mut s, a1, 10.0, 20.0);
+    place(&mut s, a2, 10.0, 21.2);
+    place(&mut s, a3, 11.1, 22.6);
+    // Two dice against 20: suppress from 18.
+    let p = suppress(&mut s, &[f2], a1, &[6, 6]);
+    let (total, result, groups, _) = suppression_of(&p);
+    assert_eq!((total, result), (12, SuppressResult::Missed));
+    assert!(groups.is_empty());
+    // Linked with a third rifleman (the sniper): three models firing, a
+    // giant template (5" across) reaches the patrol too.
+    let mut s = battle(true, false, false);
+    let f3 = gid(&s, "f3");
+    place(&mut s, f2, 10.0, 10.0);
+    place(&mut s, f3, 14.0, 10.0);
+    place(&mut s, a1, 10.0, 20.0);
+    place(&mut s, a2, 10.0, 21.2);
+    place(&mut s, a3, 11.1, 22.6);
+    let p = suppress(&mut s, &[f2, f3], a1, &[6, 6, 6]);
+    let (total, result, groups, _) = suppression_of(&p);
+    assert_eq!((total, result), (18, SuppressResult::Suppressed));
+    assert_eq!(groups, [a1, a2, a3]);
+    // NOTE: "only one suppression roll needs to be successful for all the
+    // models in the template area to be suppressed".
+    for g in [a1, a2, a3] {
+        assert!(s.advanced.suppressed.contains(&g));
+    }
+    // Two firers (the pair alone) with a medium template on the same spot:
+    let mut s = battle(true, false, false);
+    place(&mut s, f2, 10.0, 10.0);
+    place(&mut s, a1, 10.0, 20.0);
+    place(&mut s, a2, 10.0, 21.2);
+    place(&mut s, a3, 11.1, 22.6);
+    // Give the pair enough: 2 dice of 6 against a softer kill score.
+    s.factions[1].models[0].kill.open = 13;
+    let p = suppress(&mut s, &[f2], a1, &[6, 6]);
+    let (_, result, groups, _) = suppression_of(&p);
+    assert_eq!(result, SuppressResult::Suppressed);
+    assert_eq!(
+        groups,
+        [a1, a2],
+        "the patrol is outside the medium template"
+    );
+}
+
+#[test]
+fn suppressing_fire_and_cover_1_below_the_same_or_1_above_suppress_the_model_behind() {
+    // The Auton Squad in the wood (partial cover, 24): 4 dice suppress the
+    // cover from 20 (1 below), 24 is the same, 28 is 1 above: each only
+    // suppresses (a Crack Shot section reaches 31).
+    for (dice, crack, total) in [
+        ([3u8, 4, 5, 5], 0u8, 20u32),
+        ([6, 6, 6, 5], 0, 26),
+        ([6, 6, 6, 6], 1, 31),
+    ] {
+        let mut s = battle(true, false, false);
+        let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
+        place(&mut s, f1, 5.0, 20.0);
+        place(&mut s, a1, 5.0, 31.0);
+        for m in &mut s.groups[f1 as usize].models {
+            m.bonus.shoot_die = crack;
+        }
+        let p = suppress_cover(&mut s, f1, a1, &dice);
+        let (t, result, groups, kills) = suppression_of(&p);
+        assert_eq!(t, total, "{:#?}", p.words);
+        assert_eq!((result, kills), (SuppressResult::Suppressed, 0), "{t}");
+        assert_eq!(groups, [a1]);
+        p.assert_says("at the cover of Autons Auton Squad in cover");
+    }
+}
+
+#[test]
+fn suppressing_fire_and_cover_2_above_strikes_a_model_in_partial_cover() {
+    let mut s = battle(true, false, false);
+    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
+    place(&mut s, f1, 5.0, 20.0);
+    place(&mut s, a1, 5.0, 31.0);
+    // The L.M.G. gunner and S.M.G. gunner are Crack Shots: +6 more.
+    for m in &mut s.groups[f1 as usize].models {
+        m.bonus.shoot_die = 2;
+    }
+    // 24 + 3 + 8 = 35: 2 above 24 on each die is 32: the strike counts
+    // 35 - 8 = 27: one Auton at 24.
+    let p = suppress_cover(&mut s, f1, a1, &[6, 6, 6, 6]);
+    let (total, result, _, kills) = suppression_of(&p);
+    assert_eq!((total, result, kills), (35, SuppressResult::Strike, 1));
+}
+
+#[test]
+fn suppressing_fire_and_cover_2_above_only_suppresses_a_model_in_full_cover() {
+    let mut s = battle(true, false, false);
+    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
+    place(&mut s, f1, 31.0, 24.0);
+    place(&mut s, a1, 31.0, 31.0);
+    for m in &mut s.groups[f1 as usize].models {
+        m.bonus.shoot_die = 3;
+    }
+    // 24 + 3 + 12 = 39 against 28 in the house: 2 above (36) and more, but
+    // "If the model behind the cover is in FULL COVER then the model is
+    // suppressed".
+    let p = suppress_cover(&mut s, f1, a1, &[6, 6, 6, 6]);
+    let (total, result, groups, kills) = suppression_of(&p);
+    assert_eq!((total, result, kills), (39, SuppressResult::Suppressed, 0));
+    assert_eq!(groups, [a1]);
+    p.assert_says("strikes from never: full cover");
+}
+
+#[test]
+fn suppressing_fire_and_cover_needs_cover_to_fire_at() {
+    let (mut s, f1, a1) = section_and_squad();
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"suppress":{{"shooters":[{f1}],"target":{a1},"at_cover":true}}}}"#),
+        &[3, 3, 3, 3],
+    );
+    assert!(refusal(&e).contains("in the open"), "{}", refusal(&e));
+}
+
+#[test]
+fn suppressing_fire_and_specific_weapons_bazookas_and_primitive_weapons_cannot_suppress() {
+    let mut s = battle(true, false, false);
+    let (b1, a1) = (gid(&s, "b1"), gid(&s, "a1"));
+    place(&mut s, b1, 10.0, 10.0);
+    place(&mut s, a1, 10.0, 20.0);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"suppress":{{"shooters":[{b1}],"target":{a1}}}}}"#),
+        &[3, 3, 3, 3, 3],
+    );
+    assert_eq!(
+        refusal(&e),
+        "[Suppression Fire] a bazooka or a primitive weapon cannot use suppressive fire"
+    );
+    // They still shoot to kill.
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{b1}],"target":{a1}}}}}"#),
+        &[3, 3, 3, 3, 3],
+    );
+}
+
+#[test]
+fn suppression_restrictions_fire_at_minus_2_no_suppressing_back_sneak_only_no_assault() {
+    let (mut s, f1, a1) = section_and_squad();
+    suppress(&mut s, &[f1], a1, &[3, 3, 3, 4]);
+    assert!(s.advanced.suppressed.contains(&a1));
+    // The Autons' card: "FIRE - At -2 to strike".
+    card(&mut s, 1, CardKind::Triple);
+    let p = play(
+        &mut s,
+        1,
+        &format!(r#"{{"shoot":{{"shooters":[{a1}],"target":{f1}}}}}"#),
+        &[6, 6, 6],
+    );
+    p.assert_says("-6 (-2 a die: Autons Auton Squad is suppressed)");
+    p.assert_says("6,6,6 -6 (modifiers) = 12");
+    let dead: Vec<String> = figures(&s, f1)[..2].to_vec();
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"casualties":{{"models":{dead:?}}}}}"#),
+        &[],
+    );
+    // "(suppressed models may not return suppressing FIRE)".
+    let e = refused(
+        &mut s,
+        1,
+        &format!(r#"{{"suppress":{{"shooters":[{a1}],"target":{f1}}}}}"#),
+        &[6, 6, 6],
+    );
+    assert!(
+        refusal(&e).contains("may not return suppressing FIRE"),
+        "{}",
+        refusal(&e)
+    );
+    // SNEAK, not MOVE FAST: half of 8".
+    let e = refused(
+        &mut s,
+        1,
+        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":1000,"y":1450}}}}}}"#),
+        &[],
+    );
+    assert!(refusal(&e).contains("[Move]"), "{}", refusal(&e));
+    play(
+        &mut s,
+        1,
+        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":1000,"y":1650}}}}}}"#),
+        &[],
+    );
+    // No ASSAULT: a move into contact is refused.
+    place(&mut s, a1, 12.2, 13.0);
+    let e = refused(
+        &mut s,
+        1,
+        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":1220,"y":1110}}}}}}"#),
+        &[],
+    );
+    assert!(refusal(&e).contains("not assault"), "{}", refusal(&e));
+    // The restrictions last "during their following turn": the end of the
+    // Autons' card lifts them.
+    play(&mut s, 1, r#""end_card""#, &[]);
+    assert!(!s.advanced.suppressed.contains(&a1));
+}
+
+#[test]
+fn suppression_lasts_until_the_end_of_the_suppressed_sides_next_card_not_the_shooters() {
+    let (mut s, f1, a1) = section_and_squad();
+    s.drawn = vec![
+        xenolog_engine::games::invasion::state::Card {
+            seat: Some(0),
+            kind: CardKind::Single,
+        },
+        xenolog_engine::games::invasion::state::Card {
+            seat: Some(0),
+            kind: CardKind::Single,
+        },
+    ];
+    suppress(&mut s, &[f1], a1, &[3, 3, 3, 4]);
+    // The shooters' own card ends (and the next of theirs): still suppressed.
+    steps(&mut s);
+    assert!(s.advanced.suppressed.contains(&a1));
+}
+
+// --- Observers -----------------------------------------------------------------
+
+/// The text's example: the Advanced Team sees the Autons (behind the house
+/// from the mortars); the Mortar Observer stands within 5" of both mortar
+/// teams, which cannot see them.
+fn radio_observers() -> (InvasionState, [GroupId; 5]) {
+    let mut s = battle(false, true, false);
+    let ids = ["m1", "m2", "r1", "r2", "a1"].map(|x| gid(&s, x));
+    let [m1, m2, r1, r2, a1] = ids;
+    place(&mut s, a1, 31.0, 26.0);
+    place(&mut s, r1, 20.0, 24.0);
+    place(&mut s, m1, 31.0, 40.0);
+    place(&mut s, m2, 31.0, 42.0);
+    place(&mut s, r2, 34.0, 43.0);
+    card(&mut s, 0, CardKind::Double);
+    (s, ids)
+}
+
+#[test]
+fn observers_the_radio_observer_example_minus_1_for_no_line_of_sight_cancelled_by_plus_1() {
+    let (mut s, [m1, m2, r1, r2, a1]) = radio_observers();
+    // "he hides behind a wall and radios to his colleague, giving the
+    // location of the advancing Autons".
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
+        &[],
+    );
+    assert_eq!(
+        p.words,
+        [
+            "U.N.I.T. Support Advanced Team and U.N.I.T. Support Mortar Observer relay where Autons Auton Squad is to U.N.I.T. Support 1st Mortar Team: they may not move or fire this card"
+        ]
+    );
+    // "the second observer relays the information to the two mortar team,
+    // checking that both are within 5"".
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"relay":{{"observer":{r1},"via":{r2},"to":{m2},"target":{a1}}}}}"#),
+        &[],
+    );
+    // Relaying costs no action: both mortar teams fire, linked, on the
+    // Double card.
+    assert_eq!(s.actions_left(), 2);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{m1},{m2}],"target":{a1}}}}}"#),
+        &[4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4],
+    );
+    // "Both strikes from the mortar teams would normally suffer a -1 to
+    // hit, due to the fact they have NO LINE OF SIGHT ... however, this dice
+    // modifier is negated by the +1 they gain from using observation."
+    p.assert_says("-6 (-1 a die: U.N.I.T. Support 1st Mortar Team has no line of sight)");
+    p.assert_says("+6 (+1 a die: observers relayed where Autons Auton Squad is)");
+    p.assert_says("-6 (-1 a die: U.N.I.T. Support 2nd Mortar Team has no line of sight)");
+    let total = p
+        .events
+        .iter()
+        .find_map(|e| match e {
+            E::Shot { total, .. } => Some(*total),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(total, 48, "12 dice of 4, the -1 and +1 cancelled");
+    let dead: Vec<String> = figures(&s, a1)[..2].to_vec();
+    play(
+        &mut s,
+        1,
+        &format!(r#"{{"casualties":{{"models":{dead:?}}}}}"#),
+        &[],
+    );
+    // "during this turn the operators may not MOVE FAST or FIRE".
+    card(&mut s, 0, CardKind::Triple);
+    s.advanced.relaying = vec![r1, r2];
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{r1},"to":{{"x":2000,"y":2000}}}}}}"#),
+        &[],
+    );
+    assert!(refusal(&e).starts_with("[Observers]"), "{}", refusal(&e));
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{r1}],"target":{a1}}}}}"#),
+        &[1, 1, 1],
+    );
+    assert!(
+        refusal(&e).contains("relays on this card"),
+        "{}",
+        refusal(&e)
+    );
+}
+
+#[test]
+fn observers_without_information_relayed_indirect_fire_is_at_minus_1_a_die() {
+    let (mut s, [m1, _, _, _, a1]) = radio_observers();
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{m1}],"target":{a1}}}}}"#),
+        &[4, 4, 4, 4, 4, 4],
+    );
+    assert!(!p.says("observers relayed"));
+    p.assert_says("4,4,4,4,4,4 -6 (modifiers) = 18");
+    // "Information must be relayed each turn": the next card has none.
+    play(&mut s, 0, r#""end_card""#, &[]);
+    assert!(s.advanced.informed.is_empty());
+}
+
+#[test]
+fn observers_only_weapons_that_do_not_require_line_of_sight_fire_unseen() {
+    let (mut s, [_, _, r1, _, a1]) = radio_observers();
+    let f1 = gid(&s, "f1");
+    place(&mut s, f1, 34.0, 40.0);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{f1}],"target":{a1}}}}}"#),
+        &[4, 4, 4, 4, 4, 4, 4, 4],
+    );
+    assert!(
+        refusal(&e).contains("line of sight is blocked"),
+        "{}",
+        refusal(&e)
+    );
+    // And only with the Observers module: without it, mortars need sight.
+    let mut s2 = battle(false, false, false);
+    let (m1, a) = (gid(&s2, "m1"), gid(&s2, "a1"));
+    place(&mut s2, a, 31.0, 26.0);
+    place(&mut s2, m1, 31.0, 40.0);
+    let e = refused(
+        &mut s2,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{m1}],"target":{a}}}}}"#),
+        &[4; 6],
+    );
+    assert!(
+        refusal(&e).contains("line of sight is blocked"),
+        "{}",
+        refusal(&e)
+    );
+    // The mortars themselves fire unseen, at -1 a die.
+    let (mut s, [m1, _, _, _, a1]) = radio_observers();
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{m1}],"target":{a1}}}}}"#),
+        &[4; 6],
+    )
+    .assert_says("-1 a die: U.N.I.T. Support 1st Mortar Team has no line of sight");
+    let _ = r1;
+}
+
+#[test]
+fn observers_must_be_in_line_of_sight_of_the_enemy_they_report() {
+    let (mut s, [m1, _, r1, _, a1]) = radio_observers();
+    // The Advanced Team behind the house too: it cannot see the Autons.
+    place(&mut s, r1, 33.0, 38.0);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
+        &[],
+    );
+    assert!(refusal(&e).contains("must be in LOS"), "{}", refusal(&e));
+}
+
+#[test]
+fn observers_one_radio_operator_is_useless_by_himself_relaying_needs_a_second_within_5_inches() {
+    let (mut s, [m1, _, r1, r2, a1]) = radio_observers();
+    // The Mortar Observer wanders off: no second operator within 5".
+    place(&mut s, r2, 44.0, 20.0);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
+        &[],
+    );
+    assert!(
+        refusal(&e).contains("no second radio operator"),
+        "{}",
+        refusal(&e)
+    );
+    // A radio operator within 5" of the troops relays by word of mouth.
+    place(&mut s, m1, 20.0, 27.0);
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
+        &[],
+    );
+}
+
+#[test]
+fn observers_comm_links_relay_directly_to_each_other() {
+    let config = InvasionConfig {
+        scenario_text: Some(GROUND.to_owned()),
+        factions: vec!["daleks".into(), "autons".into()],
+        faction_texts: vec![AUTONS.to_owned()],
+        observers: true,
+        sighting: true,
+        ..InvasionConfig::default()
+    };
+    let mut s = start(&config).unwrap();
+    park(&mut s);
+    let (d1, d2, a1) = (gid(&s, "d1"), gid(&s, "d2"), gid(&s, "a1"));
+    place(&mut s, a1, 31.0, 26.0);
+    place(&mut s, d1, 20.0, 24.0);
+    place(&mut s, d2, 31.0, 42.0);
+    card(&mut s, 0, CardKind::Single);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"relay":{{"observer":{d1},"to":{d2},"target":{a1}}}}}"#),
+        &[],
+    );
+    assert!(
+        p.words[0].starts_with("Daleks Dalek Patrol Alpha relays where"),
+        "{:?}",
+        p.words
+    );
+    assert!(s.advanced.informed.contains(&(d2, a1)));
+}
+
+// --- Sighting a Target ---------------------------------------------------------
+
+/// The Pair at (10,10), a Sniper between it and the Auton Squad at
+/// (10.5,16): the Pair cannot see the Autons.
+fn screened(sighting: bool) -> (InvasionState, GroupId, GroupId) {
+    let mut s = battle(false, false, sighting);
+    let (f2, f3, a1) = (gid(&s, "f2"), gid(&s, "f3"), gid(&s, "a1"));
+    place(&mut s, f2, 10.0, 10.0);
+    place(&mut s, f3, 10.0, 13.0);
+    place(&mut s, a1, 10.5, 16.0);
+    // The Bazooka Team stands beside the sniper: a screen 2.2" wide.
+    let b1 = gid(&s, "b1");
+    place(&mut s, b1, 11.1, 13.0);
+    (s, f2, a1)
+}
+
+#[test]
+fn sighting_a_target_models_may_not_rush_round_to_assault_targets_they_could_not_see() {
+    let (mut s, f2, a1) = screened(true);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{f2},"to":{{"x":1050,"y":1500}}}}}}"#),
+        &[],
+    );
+    assert!(
+        refusal(&e).starts_with("[Sighting a Target]") && refusal(&e).contains("has not sighted"),
+        "{}",
+        refusal(&e)
+    );
+    // Without the module the same assault is made.
+    let (mut s, f2, _) = screened(false);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{f2},"to":{{"x":1050,"y":1500}}}}}}"#),
+        &[],
+    );
+    assert!(p.events.iter().any(|e| matches!(e, E::Locked { .. })));
+    let _ = a1;
+}
+
+#[test]
+fn sighting_a_target_a_leader_within_10_inches_who_sees_it_points_it_out() {
+    let (mut s, f2, _) = screened(true);
+    let sg = gid(&s, "sg");
+    place(&mut s, sg, 16.0, 13.0);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{f2},"to":{{"x":1050,"y":1500}}}}}}"#),
+        &[],
+    );
+    assert!(
+        p.events.iter().any(|e| matches!(e, E::Locked { .. })),
+        "{:#?}",
+        p.words
+    );
+}
+
+#[test]
+fn perception_a_6_perceives_the_target_within_8_inches_and_it_counts_as_sighted() {
+    let (mut s, f2, a1) = screened(true);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"perceive":{{"group":{f2},"target":{a1}}}}}"#),
+        &[6],
+    );
+    assert_eq!(
+        p.words,
+        [
+            "Perception test for U.N.I.T. Support Pair against Autons Auton Squad: needs 6, rolls 6: perceived: the target is sighted"
+        ]
+    );
+    // It costs no action; the assault may now be made.
+    assert_eq!(s.actions_left(), 3);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{f2},"to":{{"x":1050,"y":1500}}}}}}"#),
+        &[],
+    );
+    assert!(p.events.iter().any(|e| matches!(e, E::Locked { .. })));
+}
+
+#[test]
+fn perception_a_5_fails_without_a_leader_and_one_test_a_card() {
+    let (mut s, f2, a1) = screened(true);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"perceive":{{"group":{f2},"target":{a1}}}}}"#),
+        &[5],
+    );
+    p.assert_says("needs 6, rolls 5: not perceived");
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"perceive":{{"group":{f2},"target":{a1}}}}}"#),
+        &[6],
+    );
+    assert!(refusal(&e).contains("already tested"), "{}", refusal(&e));
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{f2},"to":{{"x":1050,"y":1500}}}}}}"#),
+        &[],
+    );
+    assert!(refusal(&e).contains("has not sighted"), "{}", refusal(&e));
+}
+
+#[test]
+fn perception_leader_models_receive_plus_1_a_5_with_a_leader_perceives() {
+    let (mut s, _, a1) = screened(true);
+    let sg = gid(&s, "sg");
+    // The sergeant behind the screen, within 8" of the Autons.
+    place(&mut s, sg, 12.0, 10.0);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"perceive":{{"group":{sg},"target":{a1}}}}}"#),
+        &[5],
+    );
+    p.assert_says("needs 6, rolls 5 +1 (leader): perceived: the target is sighted");
+}
+
+#[test]
+fn perception_plus_1_for_every_battle_survived_in_a_campaign() {
+    let (mut s, f2, a1) = screened(true);
+    s.groups[f2 as usize].models[1].bonus.perception = 2;
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"perceive":{{"group":{f2},"target":{a1}}}}}"#),
+        &[4],
+    );
+    p.assert_says("rolls 4 +2 (campaign): perceived");
+}
+
+#[test]
+fn perception_the_target_must_first_be_within_8_inches_and_out_of_sight() {
+    let (mut s, f2, a1) = screened(true);
+    place(&mut s, a1, 10.5, 25.0);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"perceive":{{"group":{f2},"target":{a1}}}}}"#),
+        &[6],
+    );
+    assert!(
+        refusal(&e).contains("must be within 8\""),
+        "{}",
+        refusal(&e)
+    );
+    let a2 = gid(&s, "a2");
+    place(&mut s, a2, 18.0, 10.0);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"perceive":{{"group":{f2},"target":{a2}}}}}"#),
+        &[6],
+    );
+    assert!(
+        refusal(&e).contains("needs no perception test"),
+        "{}",
+        refusal(&e)
+    );
+}
+
+#[test]
+fn sighting_indirect_fire_needs_the_target_sighted_observers_relaying_sight_it() {
+    let config = InvasionConfig {
+        scenario_text: Some(GROUND.to_owned()),
+        factions: vec!["support".into(), "autons".into()],
+        faction_texts: vec![SUPPORT.to_owned(), AUTONS.to_owned()],
+        observers: true,
+        sighting: true,
+        ..InvasionConfig::default()
+    };
+    let mut s = start(&config).unwrap();
+    park(&mut s);
+    let [m1, r1, r2, a1] = ["m1", "r1", "r2", "a1"].map(|x| gid(&s, x));
+    place(&mut s, a1, 31.0, 26.0);
+    place(&mut s, r1, 20.0, 24.0);
+    place(&mut s, m1, 31.0, 40.0);
+    place(&mut s, r2, 34.0, 43.0);
+    card(&mut s, 0, CardKind::Double);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{m1}],"target":{a1}}}}}"#),
+        &[4; 6],
+    );
+    assert!(refusal(&e).contains("has not sighted"), "{}", refusal(&e));
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
+        &[],
+    );
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{m1}],"target":{a1}}}}}"#),
+        &[4; 6],
+    );
+}
+
+#[test]
+fn fire_modules_legal_lists_only_commands_decide_accepts() {
+    let (s, _) = radio_observers();
+    assert_legal_accepted(&s);
+    let mut s = battle(true, true, true);
+    let (f1, a1, r1) = (gid(&s, "f1"), gid(&s, "a1"), gid(&s, "r1"));
+    place(&mut s, f1, 10.0, 10.0);
+    place(&mut s, a1, 10.0, 20.0);
+    place(&mut s, r1, 14.0, 10.0);
+    assert_legal_accepted(&s);
+    assert!(is_legal(
+        &s,
+        &format!(r#"{{"suppress":{{"shooters":[{f1}],"target":{a1}}}}}"#)
+    ));
+    let words = describe::command(
+        &s,
+        Actor(0),
+        &cmd(&format!(
+            r#"{{"suppress":{{"shooters":[{f1}],"target":{a1},"at_cover":true}}}}"#
+        )),
+    );
+    assert_eq!(
+        words,
+        "Fire Section lay down suppressing fire at the cover of Autons Auton Squad"
+    );
+    assert!(Invasion::legal(&s).len() > 10);
+}
