@@ -30,6 +30,7 @@ fn config(n: u64) -> InvasionConfig {
         suppression: (n / 8) % 2 == 1,
         observers: (n / 16) % 2 == 1,
         sighting: (n / 32) % 2 == 1,
+        laying_in_wait: (n / 64) % 2 == 1,
         ..InvasionConfig::default()
     }
 }
@@ -42,6 +43,7 @@ fn all_modules(n: u64) -> InvasionConfig {
         suppression: true,
         observers: true,
         sighting: true,
+        laying_in_wait: true,
         ..config(n)
     }
 }

@@ -917,3 +917,316 @@ fn fire_modules_legal_lists_only_commands_decide_accepts() {
     );
     assert!(Invasion::legal(&s).len() > 10);
 }
+
+// --- Laying in Wait ------------------------------------------------------------
+
+fn waiting_battle(real_table: bool) -> InvasionState {
+    let config = InvasionConfig {
+        scenario_text: Some(GROUND.to_owned()),
+        factions: vec!["support".into(), "autons".into()],
+        faction_texts: vec![SUPPORT.to_owned(), AUTONS.to_owned()],
+        laying_in_wait: true,
+        suppression: true,
+        real_table,
+        ..InvasionConfig::default()
+    };
+    let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
+    if !real_table {
+        park(&mut s);
+    }
+    card(&mut s, 0, CardKind::Triple);
+    s
+}
+
+fn lay(s: &mut InvasionState, g: GroupId, assault: bool) -> Played {
+    play(
+        s,
+        0,
+        &format!(r#"{{"lay_in_wait":{{"group":{g},"assault":{assault}}}}}"#),
+        &[],
+    )
+}
+
+#[test]
+fn laying_in_wait_is_declared_at_the_beginning_of_the_players_own_turn() {
+    let mut s = waiting_battle(false);
+    let (f2, f3) = (gid(&s, "f2"), gid(&s, "f3"));
+    let p = lay(&mut s, f3, false);
+    assert_eq!(
+        p.words,
+        [
+            "U.N.I.T. Support Sniper lays in wait to fire at an enemy that comes into sight: it may only turn or sneak on its own cards"
+        ]
+    );
+    // Free: no action of the card spent.
+    assert_eq!(s.actions_left(), 3);
+    place(&mut s, f2, 10.0, 10.0);
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{f2},"to":{{"x":1000,"y":1200}}}}}}"#),
+        &[],
+    );
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"lay_in_wait":{{"group":{f2}}}}}"#),
+        &[],
+    );
+    assert!(
+        refusal(&e).contains("at the beginning of his own turn"),
+        "{}",
+        refusal(&e)
+    );
+    // Only with the module.
+    let mut s = battle(true, true, true);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"lay_in_wait":{{"group":{f3}}}}}"#),
+        &[],
+    );
+    assert!(refusal(&e).contains("not a module"), "{}", refusal(&e));
+}
+
+#[test]
+fn laying_in_wait_the_models_may_perform_only_turn_or_sneak_during_their_own_turn() {
+    let mut s = waiting_battle(false);
+    let (f3, a1) = (gid(&s, "f3"), gid(&s, "a1"));
+    place(&mut s, f3, 10.0, 10.0);
+    place(&mut s, a1, 26.0, 40.0);
+    lay(&mut s, f3, false);
+    let shoot = format!(r#"{{"shoot":{{"shooters":[{f3}],"target":{a1}}}}}"#);
+    let e = refused(&mut s, 0, &shoot, &[6]);
+    assert!(
+        refusal(&e).contains("may only turn or sneak"),
+        "{}",
+        refusal(&e)
+    );
+    // "Models 'laying in wait' cannot use suppressing fire."
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"suppress":{{"shooters":[{f3}],"target":{a1}}}}}"#),
+        &[6],
+    );
+    assert!(
+        refusal(&e).starts_with("[Laying in Wait]"),
+        "{}",
+        refusal(&e)
+    );
+    // SNEAK: half of 8".
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{f3},"to":{{"x":1000,"y":1600}}}}}}"#),
+        &[],
+    );
+    assert!(refusal(&e).contains("moves 4\""), "{}", refusal(&e));
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{f3},"to":{{"x":1000,"y":1350}}}}}}"#),
+        &[],
+    );
+    // Taken out of laying in wait, it "can perform any action this turn".
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"stand_down":{{"group":{f3}}}}}"#),
+        &[],
+    )
+    .assert_says("U.N.I.T. Support Sniper stops laying in wait");
+    play(&mut s, 0, &shoot, &[6]);
+}
+
+#[test]
+fn laying_in_wait_fires_out_of_turn_at_an_enemy_entering_its_sight_at_minus_1() {
+    let mut s = waiting_battle(false);
+    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
+    place(&mut s, f1, 10.0, 10.0);
+    place(&mut s, a1, 26.0, 40.0);
+    lay(&mut s, f1, false);
+    // The Autons' card: their squad moves into the section's sight.
+    card(&mut s, 1, CardKind::Triple);
+    let p = play(
+        &mut s,
+        1,
+        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":2600,"y":3400}}}}}}"#),
+        &[],
+    );
+    p.assert_says(
+        "Autons Auton Squad comes into the sight of U.N.I.T. Support Fire Section, laying in wait",
+    );
+    // The game stops and asks the waiting player, in the Autons' card.
+    let asked = Invasion::asked(&s);
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].seat, Actor(0));
+    assert!(
+        asked[0].what.contains("spring the ambush, or let it pass"),
+        "{}",
+        asked[0].what
+    );
+    let legal = Invasion::legal(&s);
+    assert!(legal.iter().all(|(a, _)| *a == Actor(0)), "{legal:?}");
+    assert_eq!(legal.len(), 2, "{legal:?}");
+    let e = refused(&mut s, 1, r#""end_card""#, &[]);
+    assert!(
+        refusal(&e).contains("springs its ambush"),
+        "{}",
+        refusal(&e)
+    );
+    // "rolls a dice to strike immediately (yes, out of his turn) ... the
+    // laying in wait model does however suffer a -1 dice modifier".
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"spring":{{"group":{f1},"target":{a1}}}}}"#),
+        &[6, 6, 6, 6, 6, 6, 6, 6],
+    );
+    p.assert_says(
+        "U.N.I.T. Support Fire Section springs its ambush on Autons Auton Squad, out of turn",
+    );
+    p.assert_says(
+        "-8 (-1 a die: U.N.I.T. Support Fire Section fires from laying in wait, not aimed)",
+    );
+    p.assert_says("6,6,6,6,6,6,6,6 -8 (modifiers) = 40: 2 kills at 20 each");
+    // The Autons' card is theirs again, none of its actions spent by the ambush.
+    assert_eq!(s.actions_left(), 2);
+    assert!(s.advanced.waiting.is_empty(), "the wait is spent");
+    assert!(!p.events.iter().any(|e| matches!(e, E::Spent { .. })));
+}
+
+#[test]
+fn laying_in_wait_a_target_let_pass_leaves_the_group_waiting() {
+    let mut s = waiting_battle(false);
+    let (f3, a1) = (gid(&s, "f3"), gid(&s, "a1"));
+    place(&mut s, f3, 10.0, 10.0);
+    place(&mut s, a1, 26.0, 40.0);
+    lay(&mut s, f3, false);
+    card(&mut s, 1, CardKind::Triple);
+    play(
+        &mut s,
+        1,
+        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":2600,"y":3400}}}}}}"#),
+        &[],
+    );
+    play(&mut s, 0, r#""let_pass""#, &[])
+        .assert_says("U.N.I.T. Support Sniper lets Autons Auton Squad pass and goes on waiting");
+    assert_eq!(s.advanced.waiting, [(f3, false)]);
+    assert!(s.pending.is_empty());
+    // Without a move into sight, no ambush is owed: it cannot be sprung.
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"spring":{{"group":{f3},"target":{a1}}}}}"#),
+        &[6],
+    );
+    assert!(
+        refusal(&e).contains("the game asks you then"),
+        "{}",
+        refusal(&e)
+    );
+}
+
+#[test]
+fn laying_in_wait_and_assault_charges_an_enemy_entering_its_move_distance() {
+    let mut s = waiting_battle(false);
+    let (f2, a1, a2) = (gid(&s, "f2"), gid(&s, "a1"), gid(&s, "a2"));
+    place(&mut s, f2, 10.0, 10.0);
+    place(&mut s, a1, 26.0, 40.0);
+    place(&mut s, a2, 22.0, 12.0);
+    lay(&mut s, f2, true)
+        .assert_says("lays in wait to assault an enemy that comes within its move");
+    card(&mut s, 1, CardKind::Triple);
+    // In sight but beyond 8": no ambush.
+    let p = play(
+        &mut s,
+        1,
+        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":2600,"y":3300}}}}}}"#),
+        &[],
+    );
+    assert!(!p.says("comes into the sight"), "{:#?}", p.words);
+    // Within its move ("even if they are passing through": where it ends).
+    let p = play(
+        &mut s,
+        1,
+        &format!(r#"{{"move":{{"group":{a2},"to":{{"x":1600,"y":1200}}}}}}"#),
+        &[],
+    );
+    p.assert_says("comes into the sight of U.N.I.T. Support Pair");
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"spring":{{"group":{f2},"target":{a2}}}}}"#),
+        &[],
+    );
+    // "charges forth from their hiding place and ASSAULTS the target".
+    assert!(
+        p.events.iter().any(|e| matches!(e, E::Locked { .. })),
+        "{:#?}",
+        p.words
+    );
+    assert!(s.groups[f2 as usize].locked.is_some());
+}
+
+#[test]
+fn laying_in_wait_at_a_real_table_the_waiting_player_springs_out_of_turn_unasked() {
+    let mut s = waiting_battle(true);
+    let (f3, a1) = (gid(&s, "f3"), gid(&s, "a1"));
+    lay(&mut s, f3, false);
+    card(&mut s, 1, CardKind::Triple);
+    // Offered to the waiting player beside the Autons' own commands.
+    let legal = Invasion::legal(&s);
+    assert!(legal.iter().any(|(a, c)| *a == Actor(0)
+        && matches!(
+            c,
+            xenolog_engine::games::invasion::InvasionCommand::Spring { .. }
+        )));
+    assert!(legal.iter().any(|(a, _)| *a == Actor(1)));
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"spring":{{"group":{f3},"target":{a1},"declare":{{"sight":true}}}}}}"#),
+        &[6],
+    );
+    p.assert_says("springs its ambush on Autons Auton Squad, out of turn (declared)");
+    p.assert_says("6 -1 (modifiers) = 5");
+    // Not in its own faction's card.
+    let mut s = waiting_battle(true);
+    lay(&mut s, f3, false);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"spring":{{"group":{f3},"target":{a1},"declare":{{"sight":true}}}}}}"#),
+        &[6],
+    );
+    assert!(
+        refusal(&e).contains("in another faction's card"),
+        "{}",
+        refusal(&e)
+    );
+}
+
+#[test]
+fn laying_in_wait_legal_lists_only_commands_decide_accepts() {
+    let mut s = waiting_battle(false);
+    let (f3, a1) = (gid(&s, "f3"), gid(&s, "a1"));
+    place(&mut s, f3, 10.0, 10.0);
+    place(&mut s, a1, 26.0, 40.0);
+    assert_legal_accepted(&s);
+    assert!(is_legal(
+        &s,
+        &format!(r#"{{"lay_in_wait":{{"group":{f3},"assault":false}}}}"#)
+    ));
+    lay(&mut s, f3, false);
+    assert_legal_accepted(&s);
+    card(&mut s, 1, CardKind::Triple);
+    play(
+        &mut s,
+        1,
+        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":2600,"y":3400}}}}}}"#),
+        &[],
+    );
+    assert_legal_accepted(&s);
+}

@@ -281,3 +281,96 @@ fn suppressing_fire_is_offered_for_the_selected_group_and_its_result_is_in_the_l
     );
     shot(&mut h, "invasion_suppression");
 }
+
+#[test]
+fn a_laying_in_wait_shot_is_offered_and_fired_in_the_other_sides_card() {
+    let mut h = battle_with(
+        3,
+        json!({
+            "scenario_text": FIELD,
+            "factions": ["humans", "brutes"],
+            "faction_texts": [BRUTES, HUMANS],
+            "laying_in_wait": true,
+        }),
+    );
+    until_offered(&mut h, "lay in wait to fire");
+    let platoon = h
+        .get_all_by_label_contains("Platoon")
+        .find(|n| n.accesskit_node().role() == egui::accesskit::Role::Button)
+        .expect("a button for the platoon");
+    platoon.click();
+    h.run();
+    click(&mut h, "Platoon lay in wait to fire");
+    assert!(
+        log(&h)
+            .iter()
+            .any(|w| w.starts_with("Home Guard Platoon lays in wait to fire")),
+        "{:#?}",
+        log(&h)
+    );
+    // On to the Brutes' card; the Brute pack moves (in the open, into the
+    // platoon's sight).
+    for _ in 0..10 {
+        let view = &h.state().open.as_ref().unwrap().view;
+        let brutes_move = view
+            .legal
+            .iter()
+            .find(|c| c.actor.0 == 1 && c.text.contains("move Brute pack"))
+            .cloned();
+        let done = brutes_move.is_some();
+        let next = brutes_move.or_else(|| {
+            view.legal
+                .iter()
+                .find(|c| c.text.ends_with("end the card"))
+                .or(view.legal.first())
+                .cloned()
+        });
+        let c = next.expect("a command");
+        h.state_mut()
+            .push(AppCommand::Give(PlayRequest::new(Intent {
+                actor: c.actor,
+                command: c.command,
+                text: c.text,
+            })));
+        h.run();
+        if done {
+            break;
+        }
+    }
+    assert!(
+        log(&h)
+            .iter()
+            .any(|w| w.contains("comes into the sight of Home Guard Platoon, laying in wait")),
+        "{:#?}",
+        log(&h)
+    );
+    // The Home Guard is asked, in the Brutes' card: spring it or let it pass.
+    h.get_by_label_contains("Home Guard to act");
+    shot(&mut h, "invasion_ambush_offered");
+    // Offered on the side panel and on the board (the target highlighted).
+    let spring = "Platoon spring their ambush on Brutes Brute pack";
+    let board = h.get_by_label(super::support::BOARD).rect();
+    assert_eq!(h.get_all_by_label(spring).count(), 2);
+    h.get_all_by_label(spring)
+        .find(|n| !board.contains(n.rect().center()))
+        .expect("the side panel's button")
+        .click();
+    h.run();
+    let words = log(&h);
+    assert!(
+        words
+            .iter()
+            .any(|w| w == "Home Guard Platoon springs its ambush on Brutes Brute pack, out of turn"),
+        "{words:#?}"
+    );
+    assert!(
+        words
+            .iter()
+            .any(|w| w
+                .contains("(-1 a die: Home Guard Platoon fires from laying in wait, not aimed)")),
+        "{words:#?}"
+    );
+    // The Brutes' card goes on.
+    h.get_by_label_contains("Brutes to act");
+    shot(&mut h, "invasion_ambush");
+}

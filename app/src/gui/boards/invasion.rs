@@ -931,6 +931,8 @@ impl BoardUi for InvasionBoard {
             C::Casualties { .. }
             | C::Strike { .. }
             | C::Occupy { .. }
+            | C::Spring { .. }
+            | C::LetPass
             | C::EndCard
             | C::Continue => return None,
             _ => (5, "Special"),
@@ -1023,6 +1025,13 @@ impl BoardUi for InvasionBoard {
                 ui.visuals().warn_fg_color,
                 "Suppressed until the end of its next card: shoots at -2 a die, sneaks (half a move), may not assault or return suppressing fire",
             );
+        }
+        if let Some(assault) = xenolog_engine::games::invasion::wait::waiting(s, g) {
+            ui.label(if assault {
+                "Laying in wait to assault an enemy that comes within its move"
+            } else {
+                "Laying in wait to fire at an enemy that comes into sight (at -1 a die)"
+            });
         }
         if s.advanced.relaying.contains(&g) {
             ui.label("Relaying on this card: may not move or fire");

@@ -169,6 +169,8 @@ pub fn action(
             target,
         } => super::fire::relay(s, seat, *observer, *via, *to, *target),
         C::Perceive { group, target } => super::fire::perceive(s, seat, *group, *target, rng),
+        C::LayInWait { group, assault } => super::wait::lay_in_wait(s, seat, *group, *assault),
+        C::StandDown { group } => super::wait::stand_down(s, seat, *group),
         C::Special { group, action } => special(s, seat, *group, action, rng),
         C::Study { group } => study(s, seat, *group, rng),
         C::Burrow { group, carry } => burrow(s, seat, *group, carry),
@@ -272,7 +274,12 @@ pub fn action(
             declare,
         } => board(s, seat, *group, *vehicle, declare),
         C::Try { group, what } => try_odd(s, seat, *group, what, rng),
-        C::Continue | C::Casualties { .. } | C::Strike { .. } | C::Occupy { .. } => {
+        C::Continue
+        | C::Casualties { .. }
+        | C::Strike { .. }
+        | C::Occupy { .. }
+        | C::Spring { .. }
+        | C::LetPass => {
             unreachable!("decided in rules")
         }
     }

@@ -30,14 +30,16 @@ pub enum Module {
     Suppression,
     Observers,
     Sighting,
+    LayingInWait,
 }
 
 impl Module {
     /// The modules Xenolog plays, in the text's order. (The others are
     /// listed in `RULES.md` as not built yet; a battle cannot choose them.)
-    pub const ALL: [Module; 5] = [
+    pub const ALL: [Module; 6] = [
         Module::Suppression,
         Module::Observers,
+        Module::LayingInWait,
         Module::Sighting,
         Module::Stupidity,
         Module::Fear,
@@ -51,6 +53,7 @@ impl Module {
             Module::Suppression => "suppression",
             Module::Observers => "observers",
             Module::Sighting => "sighting",
+            Module::LayingInWait => "laying_in_wait",
         }
     }
 
@@ -62,6 +65,7 @@ impl Module {
             Module::Suppression => "Suppression Fire",
             Module::Observers => "Observers",
             Module::Sighting => "Sighting a Target",
+            Module::LayingInWait => "Laying in Wait",
         }
     }
 
@@ -86,6 +90,11 @@ impl Module {
                 "Radio operators (in pairs) and Comm. Links relay where the enemy is; weapons \
                  that need no line of sight fire unseen at -1 a die, +1 a die with information \
                  relayed this card. Observers may not move or fire on the card they relay."
+            }
+            Module::LayingInWait => {
+                "A group declared at the start of its card lays in wait (it may only sneak): \
+                 in the other side's card it fires at -1 a die at an enemy that comes into \
+                 its sight, or charges one within its move, out of turn."
             }
             Module::Sighting => {
                 "A group must sight its target before it shoots at or assaults it: seen, seen \
@@ -292,6 +301,8 @@ pub struct Advanced {
     pub perceived: Vec<(GroupId, GroupId)>,
     /// `(group, target)`: the group failed to perceive the target on this card.
     pub unperceived: Vec<(GroupId, GroupId)>,
+    /// Groups laying in wait, and whether to assault (rather than fire).
+    pub waiting: Vec<(GroupId, bool)>,
 }
 
 impl Advanced {

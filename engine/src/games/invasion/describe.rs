@@ -261,6 +261,23 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
                 group(s, *to)
             ),
         },
+        C::LayInWait { group: g, assault } => format!(
+            "{} lay in wait to {}",
+            group(s, *g),
+            if *assault { "assault" } else { "fire" }
+        ),
+        C::StandDown { group: g } => format!("{} stop laying in wait", group(s, *g)),
+        C::Spring {
+            group: g,
+            target,
+            declare,
+        } => format!(
+            "{} spring their ambush on {}{}",
+            group(s, *g),
+            group(s, *target),
+            declared_words(s, declare)
+        ),
+        C::LetPass => "let it pass".into(),
         C::Perceive { group: g, target } => {
             format!("{} try to perceive {}", group(s, *g), group(s, *target))
         }
@@ -661,6 +678,44 @@ pub fn event(s: &InvasionState, e: &E) -> String {
             "{} runs off the table, never to be seen again",
             group(s, *g)
         ),
+        E::LaidInWait { group: g, assault } => format!(
+            "{} lays in wait to {}: it may only turn or sneak on its own cards",
+            group(s, *g),
+            if *assault {
+                "assault an enemy that comes within its move"
+            } else {
+                "fire at an enemy that comes into sight"
+            }
+        ),
+        E::StoodDown { group: g } => format!("{} stops laying in wait", group(s, *g)),
+        E::AmbushDue {
+            group: g, target, ..
+        } => format!(
+            "{} comes into the sight of {}, laying in wait",
+            group(s, *target),
+            group(s, *g)
+        ),
+        E::Sprung {
+            group: g,
+            target,
+            sprung,
+            declared,
+        } => {
+            if *sprung {
+                format!(
+                    "{} springs its ambush on {}, out of turn{}",
+                    group(s, *g),
+                    group(s, *target),
+                    if *declared { " (declared)" } else { "" }
+                )
+            } else {
+                format!(
+                    "{} lets {} pass and goes on waiting",
+                    group(s, *g),
+                    group(s, *target)
+                )
+            }
+        }
         E::Modified { mods } => {
             let words: Vec<String> = mods
                 .iter()

@@ -95,6 +95,21 @@ pub fn shot_modifiers(
                 format!("-2 a die: {} is suppressed", group_name(s, g)),
             ));
         }
+        // "the laying in wait model does however suffer a -1 dice modifier,
+        // due to the fact he has not pre-sighted or aimed at his target".
+        if super::wait::waiting(s, g).is_some()
+            && s.card()
+                .and_then(|c| c.seat)
+                .is_some_and(|seat| seat != s.group(g).seat)
+        {
+            out.push((
+                -n,
+                format!(
+                    "-1 a die: {} fires from laying in wait, not aimed",
+                    group_name(s, g)
+                ),
+            ));
+        }
         if unseen.contains(&g) {
             out.push((
                 -n,
@@ -214,6 +229,15 @@ pub fn check_assault(
 ) -> Result<(), RuleError> {
     if contacts.is_empty() {
         return Ok(());
+    }
+    if super::wait::on_own_card(s, g) {
+        return Err(illegal(
+            "Laying in Wait",
+            format!(
+                "{} is laying in wait: it may only turn or sneak, not assault, on its own card",
+                group_name(s, g)
+            ),
+        ));
     }
     if suppressed(s, g) {
         return Err(illegal(
@@ -371,6 +395,11 @@ fn observers(s: &InvasionState, g: GroupId) -> Vec<(usize, Point, bool, bool)> {
             })
         })
         .collect()
+}
+
+/// The group has a living radio operator or Comm. Link.
+pub fn has_observer(s: &InvasionState, g: GroupId) -> bool {
+    !observers(s, g).is_empty()
 }
 
 fn busy(s: &InvasionState, g: GroupId) -> Result<(), RuleError> {

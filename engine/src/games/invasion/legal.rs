@@ -42,6 +42,21 @@ pub fn asked(s: &InvasionState) -> Vec<Ask> {
             what: "take the ground you won, or stay".into(),
         }];
     }
+    if let Some(Pending::Ambush {
+        seat,
+        group,
+        target,
+    }) = s.pending.first()
+    {
+        return vec![Ask {
+            seat: Actor(*seat),
+            what: format!(
+                "{} comes into the sight of {}: spring the ambush, or let it pass",
+                super::rules::group_name(s, *target),
+                super::rules::group_name(s, *group)
+            ),
+        }];
+    }
     match s.card().and_then(|c| c.seat.map(|seat| (seat, c))) {
         Some((seat, card)) => vec![Ask {
             seat: Actor(seat),
@@ -72,13 +87,13 @@ pub fn legal(s: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
         let mut out = Vec::new();
         for (seat, g, _, among) in open {
             for m in s.group(g).alive() {
-                if among.is_empty() || among.contains(&m.id) {
-                    out.push((
-                        Actor(seat),
-                        InvasionCommand::Casualties {
-                            models: vec![m.id.clone()],
-                        },
-                    ));
+                let c = InvasionCommand::Casualties {
+                    models: vec![m.id.clone()],
+                };
+                // A figure dearer than what is left of a mixed group's
+                // total is not offered.
+                if (among.is_empty() || among.contains(&m.id)) && ok(s, seat, &c) {
+                    out.push((Actor(seat), c));
                 }
             }
         }
@@ -103,6 +118,25 @@ pub fn legal(s: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
             .into_iter()
             .map(|take| (Actor(*seat), InvasionCommand::Occupy { take }))
             .collect();
+    }
+    if let Some(Pending::Ambush {
+        seat,
+        group,
+        target,
+    }) = s.pending.first()
+    {
+        return [
+            InvasionCommand::Spring {
+                group: *group,
+                target: *target,
+                declare: Declared::default(),
+            },
+            InvasionCommand::LetPass,
+        ]
+        .into_iter()
+        .filter(|c| ok(s, *seat, c))
+        .map(|c| (Actor(*seat), c))
+        .collect();
     }
     let Some(seat) = s.card().and_then(|c| c.seat) else {
         return Vec::new();
@@ -148,7 +182,7 @@ pub fn legal(s: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
                             target: t,
                         });
                     }
-                    if s.advanced.on(Module::Observers) {
+                    if s.advanced.on(Module::Observers) && super::fire::has_observer(s, g) {
                         for &o in &mine {
                             if o != g && s.group(o).on_table() {
                                 candidates.push(InvasionCommand::Relay {
@@ -167,6 +201,12 @@ pub fn legal(s: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
                             declare,
                         });
                     }
+                }
+                if s.advanced.on(Module::LayingInWait) {
+                    for assault in [false, true] {
+                        candidates.push(InvasionCommand::LayInWait { group: g, assault });
+                    }
+                    candidates.push(InvasionCommand::StandDown { group: g });
                 }
                 for sp in &s.scenario.specials {
                     candidates.push(InvasionCommand::Special {
@@ -327,10 +367,45 @@ pub fn legal(s: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
             seen.push(c);
         }
     }
-    seen.into_iter()
+    let mut out: Vec<(Actor, InvasionCommand)> = seen
+        .into_iter()
         .filter(|c| ok(s, seat, c))
         .map(|c| (Actor(seat), c))
-        .collect()
+        .collect();
+    // At a real table a group laying in wait springs its ambush unasked,
+    // out of turn, whenever the table shows an enemy in its sight.
+    if s.real_table && s.advanced.on(Module::LayingInWait) {
+        let theirs: Vec<GroupId> = (0..s.groups.len() as GroupId)
+            .filter(|&t| s.group(t).seat == seat && s.group(t).on_table())
+            .collect();
+        for &(w, assault) in &s.advanced.waiting {
+            let ws = s.group(w).seat;
+            if ws == seat {
+                continue;
+            }
+            for &t in &theirs {
+                let c = InvasionCommand::Spring {
+                    group: w,
+                    target: t,
+                    declare: if assault {
+                        Declared {
+                            contact: Some(t),
+                            ..Declared::default()
+                        }
+                    } else {
+                        Declared {
+                            sight: Some(true),
+                            ..Declared::default()
+                        }
+                    },
+                };
+                if ok(s, ws, &c) {
+                    out.push((Actor(ws), c));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Spug squads next to a Burrower, carried when it tunnels down.
@@ -492,6 +567,17 @@ pub fn anchors(_s: &InvasionState, command: &InvasionCommand) -> Anchors {
         // shot (no target anchor, so no "click the board" hint for them).
         C::Suppress { shooters, .. } => Anchors {
             subject: shooters.first().and_then(group),
+            target: None,
+        },
+        C::Spring {
+            group: g, target, ..
+        } => Anchors {
+            subject: group(g),
+            target: group(target),
+        },
+        C::LetPass => Anchors::default(),
+        C::LayInWait { group: g, .. } | C::StandDown { group: g } => Anchors {
+            subject: group(g),
             target: None,
         },
         C::Relay { observer: g, .. } | C::Perceive { group: g, .. } => Anchors {

@@ -37,6 +37,7 @@ pub mod scene;
 pub mod state;
 pub mod table;
 pub mod victory;
+pub mod wait;
 
 use serde::{Deserialize, Serialize};
 
@@ -93,6 +94,9 @@ pub struct InvasionConfig {
     /// Advanced Invasion Earth: Sighting a Target (with Perception).
     #[serde(skip_serializing_if = "is_false")]
     pub sighting: bool,
+    /// Advanced Invasion Earth: Laying in Wait (out of turn).
+    #[serde(skip_serializing_if = "is_false")]
+    pub laying_in_wait: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -110,6 +114,7 @@ impl InvasionConfig {
                 advanced::Module::Suppression => self.suppression,
                 advanced::Module::Observers => self.observers,
                 advanced::Module::Sighting => self.sighting,
+                advanced::Module::LayingInWait => self.laying_in_wait,
             })
             .collect()
     }

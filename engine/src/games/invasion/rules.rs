@@ -183,6 +183,24 @@ pub enum InvasionCommand {
     },
     /// "Perception": a group tests to perceive a target it has not sighted.
     Perceive { group: GroupId, target: GroupId },
+    /// "Laying in Wait", declared at the start of the group's card: to
+    /// fire at (or, `assault`, to charge) an enemy that comes into sight.
+    LayInWait {
+        group: GroupId,
+        #[serde(default)]
+        assault: bool,
+    },
+    /// A group stops laying in wait.
+    StandDown { group: GroupId },
+    /// Out of turn: the waiting group fires at (or charges) the target.
+    Spring {
+        group: GroupId,
+        target: GroupId,
+        #[serde(default)]
+        declare: Declared,
+    },
+    /// Out of turn: the waiting group lets the target pass.
+    LetPass,
 }
 
 /// Blast radius of a Mite ("a 6 inch radius blast effect of 4D6").
@@ -587,7 +605,12 @@ pub fn automatic(s: &InvasionState) -> Option<InvasionCommand> {
         return None;
     }
     match s.pending.first() {
-        Some(Pending::Casualties { .. } | Pending::Strike { .. } | Pending::Occupy { .. }) => {
+        Some(
+            Pending::Casualties { .. }
+            | Pending::Strike { .. }
+            | Pending::Occupy { .. }
+            | Pending::Ambush { .. },
+        ) => {
             return None;
         }
         Some(Pending::ResolveMelees { .. } | Pending::Aftermath { .. }) => {
@@ -1035,17 +1058,19 @@ fn occupy(s: &InvasionState, actor: Actor, take: bool) -> Result<Vec<E>, RuleErr
 
 /// A group's move distance: the least of its figures'. A suppressed group
 /// may only SNEAK (assumed: half its move; "TURN, FIRE, HIDE, SNEAK" are the
-/// text's list, MOVE FAST is not in it).
+/// text's list, MOVE FAST is not in it), and so may a group laying in wait
+/// on its own card ("TURN or SNEAK").
 pub fn group_move(s: &InvasionState, g: GroupId) -> i32 {
     let full = full_move(s, g);
-    if super::fire::suppressed(s, g) {
+    if super::fire::suppressed(s, g) || super::wait::on_own_card(s, g) {
         full / 2
     } else {
         full
     }
 }
 
-fn full_move(s: &InvasionState, g: GroupId) -> i32 {
+/// A group's whole move, before any module halves it.
+pub fn full_move(s: &InvasionState, g: GroupId) -> i32 {
     let group = s.group(g);
     group
         .alive()
@@ -1168,6 +1193,12 @@ pub fn decide(
         C::Casualties { models } => choose_casualties(s, actor, models),
         C::Strike { target } => strike(s, actor, *target, rng),
         C::Occupy { take } => occupy(s, actor, *take),
+        C::Spring {
+            group,
+            target,
+            declare,
+        } => super::wait::spring(s, actor, *group, *target, declare, rng),
+        C::LetPass => super::wait::let_pass(s, actor),
         _ => {
             if actor == Actor::SYSTEM {
                 return Err(RuleError::not_your_turn("the game itself gives no orders"));
@@ -1193,7 +1224,14 @@ pub fn decide(
                 )));
             }
             super::advanced::check_command(s, command)?;
+            super::wait::check_command(s, command)?;
             let mut events = super::actions::action(s, actor.0, command, rng)?;
+            // Laying in Wait: an enemy that ends its move in sight of a
+            // waiting group is ambushed out of turn (its player is asked).
+            if let InvasionCommand::Move { group, .. } = command {
+                let due = super::wait::ambushes(s, *group, &events);
+                events.extend(due);
+            }
             // At a real table, the order's move or shot made by the player.
             if s.real_table {
                 for (g, order, _) in &s.advanced.orders {
@@ -1235,6 +1273,16 @@ pub fn waiting_for(s: &InvasionState, p: &Pending) -> String {
         Pending::Occupy { seat, .. } => format!(
             "{} must first say whether they take the ground they won",
             s.faction(*seat).name
+        ),
+        Pending::Ambush {
+            seat,
+            group,
+            target,
+        } => format!(
+            "{} must first say whether {} springs its ambush on {}",
+            s.faction(*seat).name,
+            group_name(s, *group),
+            group_name(s, *target)
         ),
     }
 }

@@ -306,6 +306,8 @@ pub fn scene(s: &InvasionState) -> Scene {
             .any(|(x, o, _)| *x == gi as GroupId && *o != super::advanced::Order::Nothing)
         {
             Some(("out of hand", "wild"))
+        } else if s.advanced.waiting.iter().any(|(x, _)| *x == gi as GroupId) {
+            Some(("laying in wait", "waiting"))
         } else {
             None
         };

@@ -199,6 +199,13 @@ pub enum Pending {
         ground: Vec<Point>,
         cover: Cover,
     },
+    /// Laying in Wait: `seat`'s waiting `group` may spring its ambush on
+    /// `target`, out of turn.
+    Ambush {
+        seat: u8,
+        group: GroupId,
+        target: GroupId,
+    },
 }
 
 /// What is left of a total against a group whose figures die on different
@@ -504,6 +511,24 @@ pub enum InvasionEvent {
         observers: Vec<GroupId>,
         to: GroupId,
         target: GroupId,
+        declared: bool,
+    },
+    /// A group lays in wait (to fire, or to assault).
+    LaidInWait { group: GroupId, assault: bool },
+    /// A group stops laying in wait.
+    StoodDown { group: GroupId },
+    /// An enemy came into a waiting group's sight: its player is asked.
+    AmbushDue {
+        seat: u8,
+        group: GroupId,
+        target: GroupId,
+    },
+    /// The waiting group springs its ambush (its shot or charge follows),
+    /// or lets the target pass (`sprung: false`).
+    Sprung {
+        group: GroupId,
+        target: GroupId,
+        sprung: bool,
         declared: bool,
     },
     /// A perception test.
@@ -1208,6 +1233,38 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             state.groups[*group as usize].place = Place::Gone;
         }
         E::Modified { .. } => {}
+        E::LaidInWait { group, assault } => {
+            state.advanced.waiting.retain(|(g, _)| g != group);
+            state.advanced.waiting.push((*group, *assault));
+        }
+        E::StoodDown { group } => {
+            state.advanced.waiting.retain(|(g, _)| g != group);
+        }
+        E::AmbushDue {
+            seat,
+            group,
+            target,
+        } => {
+            state.pending.push(Pending::Ambush {
+                seat: *seat,
+                group: *group,
+                target: *target,
+            });
+        }
+        E::Sprung { group, sprung, .. } => {
+            if let Some(i) = state
+                .pending
+                .iter()
+                .position(|p| matches!(p, Pending::Ambush { group: g, .. } if g == group))
+            {
+                state.pending.remove(i);
+            }
+            if *sprung {
+                // Assumed: the wait is spent; its player may declare it
+                // again at the start of its next card.
+                state.advanced.waiting.retain(|(g, _)| g != group);
+            }
+        }
         E::Suppression { groups, .. } => {
             for g in groups {
                 if !state.advanced.suppressed.contains(g) {
