@@ -600,3 +600,247 @@ fn advanced_every_check_and_order_replays_from_the_seed_and_legal_commands_are_a
     }
     assert!(saw_check, "the bot's battles took stupidity checks");
 }
+
+// --- Grapple, Impetuous, Primitive Weapons -----------------------------------
+
+/// Beasts that grapple (a victim escapes on 5+), savages who are impetuous
+/// and carry spears (primitive weapons), with one rifle among them.
+const BEASTS: &str = r#"
+faction beasts "Beasts"
+model beast  "Beast"   species beast shoot 0 melee 4 kill 9 12 15 grapple 5
+model savage "Savage"  species human shoot 1 kill 6 9 12 impetuous weapon primitive
+model hunter "Hunter"  species human shoot 1 kill 6 9 12
+group b1 "Beast pair" beast beast
+group v1 "Savage band" savage savage savage hunter
+group v2 "Spear line" savage savage
+"#;
+
+fn beasts(factions: &[&str], grapple: bool, impetuous: bool, primitive: bool) -> InvasionState {
+    let config = InvasionConfig {
+        scenario_text: Some(GROUND.to_owned()),
+        factions: factions.iter().map(|f| (*f).to_owned()).collect(),
+        faction_texts: vec![BEASTS.to_owned()],
+        grapple,
+        impetuous,
+        primitive_weapons: primitive,
+        laying_in_wait: true,
+        ..InvasionConfig::default()
+    };
+    let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
+    park(&mut s);
+    s
+}
+
+/// The Beast pair charges U.N.I.T.'s section on a Double card and, in the
+/// melee at its end, makes 2 kills to none.
+fn grappled() -> (InvasionState, GroupId, GroupId) {
+    let mut s = beasts(&["beasts", "unit"], true, false, false);
+    let (b1, s1) = (gid(&s, "b1"), gid(&s, "s1"));
+    place(&mut s, s1, 20.0, 11.1);
+    place(&mut s, b1, 20.0, 6.0);
+    card(&mut s, 0, CardKind::Double);
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{b1},"to":{{"x":2000,"y":1000}}}}}}"#),
+        &[],
+    );
+    assert!(s.group(b1).locked.is_some());
+    play(&mut s, 0, r#""end_card""#, &[]);
+    step(&mut s, &[]);
+    // 14 against 6: two men fall; U.N.I.T.'s 8 against 9: no Beast.
+    play(&mut s, 0, r#"{"strike":{}}"#, &[2, 2, 2, 2, 2, 2, 1, 1]);
+    let two: Vec<String> = figures(&s, s1)[..2].to_vec();
+    play(
+        &mut s,
+        1,
+        &format!(r#"{{"casualties":{{"models":{two:?}}}}}"#),
+        &[],
+    );
+    play(&mut s, 1, r#"{"strike":{}}"#, &[1; 8]);
+    (s, b1, s1)
+}
+
+#[test]
+fn grapple_a_grappler_that_wins_the_assault_in_its_own_turn_holds_its_victim() {
+    let (mut s, b1, s1) = grappled();
+    let p = step(&mut s, &[]);
+    p.assert_says(
+        "Beasts Beast pair wins the melee on its own card (2 kills to 0) and holds its victims in its grapple: they do nothing unless they escape on 5 or more",
+    );
+    // Held: no falling back, the melee goes on.
+    assert!(!p.events.iter().any(|e| matches!(e, E::Moved { .. })));
+    assert!(s.group(s1).locked.is_some() && s.group(b1).locked.is_some());
+    assert_eq!(s.advanced.grapples.len(), 1);
+}
+
+#[test]
+fn grapple_a_victim_that_does_not_escape_does_nothing_and_one_that_does_may_act() {
+    let (mut s, _, s1) = grappled();
+    step(&mut s, &[]);
+    // "This roll is made during the victims own turn": U.N.I.T.'s card.
+    next_card(&mut s, 1, CardKind::Single);
+    let p = step(&mut s, &[4]);
+    p.assert_says(
+        "U.N.I.T. 1st Squad, Section A tries to escape the grapple: needs 5, rolls 4: still held, it does nothing on this card",
+    );
+    assert!(!s.may_act(s1));
+    let e = refused(
+        &mut s,
+        1,
+        &format!(r#"{{"shoot":{{"shooters":[{s1}],"target":0}}}}"#),
+        &[1; 8],
+    );
+    assert!(refusal(&e).starts_with("[Grapple]"), "{}", refusal(&e));
+    play(&mut s, 1, r#""end_card""#, &[]);
+    // Next card of theirs: a 5 escapes, and the group may act at once.
+    next_card(&mut s, 1, CardKind::Single);
+    let p = step(&mut s, &[5]);
+    p.assert_says("needs 5, rolls 5: escapes and may act");
+    assert!(s.group(s1).locked.is_none());
+    assert!(s.melees.is_empty());
+    assert!(s.may_act(s1));
+}
+
+#[test]
+fn grapple_only_in_the_grapplers_own_turn_and_only_with_the_module() {
+    // Without the module the melee ends as Alien Invasion's do.
+    let mut s = beasts(&["beasts", "unit"], false, false, false);
+    let (b1, s1) = (gid(&s, "b1"), gid(&s, "s1"));
+    place(&mut s, s1, 20.0, 11.1);
+    place(&mut s, b1, 20.0, 6.0);
+    card(&mut s, 0, CardKind::Double);
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{b1},"to":{{"x":2000,"y":1000}}}}}}"#),
+        &[],
+    );
+    play(&mut s, 0, r#""end_card""#, &[]);
+    step(&mut s, &[]);
+    play(&mut s, 0, r#"{"strike":{}}"#, &[2, 2, 2, 2, 2, 2, 1, 1]);
+    let two: Vec<String> = figures(&s, s1)[..2].to_vec();
+    play(
+        &mut s,
+        1,
+        &format!(r#"{{"casualties":{{"models":{two:?}}}}}"#),
+        &[],
+    );
+    play(&mut s, 1, r#"{"strike":{}}"#, &[1; 8]);
+    let p = step(&mut s, &[]);
+    assert!(!p.says("grapple"), "{:#?}", p.words);
+    assert!(s.melees.is_empty());
+    // "A model is only able to perform a grapple during it's own turn (i.e.
+    // not if it is the target of an assault)": U.N.I.T. charges the Beasts.
+    let mut s = beasts(&["beasts", "unit"], true, false, false);
+    place(&mut s, b1, 20.0, 11.1);
+    place(&mut s, s1, 20.0, 6.0);
+    card(&mut s, 1, CardKind::Double);
+    play(
+        &mut s,
+        1,
+        &format!(r#"{{"move":{{"group":{s1},"to":{{"x":2000,"y":1000}}}}}}"#),
+        &[],
+    );
+    play(&mut s, 1, r#""end_card""#, &[]);
+    step(&mut s, &[]);
+    play(&mut s, 0, r#"{"strike":{}}"#, &[2, 2, 2, 2, 2, 2, 1, 1]);
+    let two: Vec<String> = figures(&s, s1)[..2].to_vec();
+    play(
+        &mut s,
+        1,
+        &format!(r#"{{"casualties":{{"models":{two:?}}}}}"#),
+        &[],
+    );
+    play(&mut s, 1, r#"{"strike":{}}"#, &[1; 8]);
+    let p = step(&mut s, &[]);
+    assert!(!p.says("grapple"), "{:#?}", p.words);
+    assert!(s.advanced.grapples.is_empty());
+}
+
+#[test]
+fn impetuous_models_move_their_maximum_towards_the_nearest_enemy_they_can_see() {
+    let mut s = beasts(&["beasts", "unit"], false, true, false);
+    let (v1, s1) = (gid(&s, "v1"), gid(&s, "s1"));
+    for g in 0..s.groups.len() as GroupId {
+        if g != v1 && g != s1 {
+            gone(&mut s, g);
+        }
+    }
+    place(&mut s, v1, 20.0, 6.0);
+    place(&mut s, s1, 20.0, 20.0);
+    card(&mut s, 0, CardKind::Single);
+    let p = step(&mut s, &[]);
+    p.assert_says(
+        "Beasts Savage band moves its full move at U.N.I.T. 1st Squad, Section A and assaults it if it gets there",
+    );
+    assert_eq!(order(&s, v1), Some(Order::Charge(s1)));
+    let before = lead_at(&s, v1);
+    step(&mut s, &[]);
+    let after = lead_at(&s, v1);
+    assert_eq!(before.distance(after), 800, "its maximum move");
+    // "Impetuous models cannot use 'lay in wait'" (the band out of sight
+    // of any enemy, behind the house: no charge is due).
+    let mut s = beasts(&["beasts", "unit"], false, true, false);
+    for g in 0..s.groups.len() as GroupId {
+        if g != v1 && g != s1 {
+            gone(&mut s, g);
+        }
+    }
+    place(&mut s, v1, 31.0, 27.0);
+    place(&mut s, s1, 31.0, 40.0);
+    card(&mut s, 0, CardKind::Single);
+    assert!(Invasion::automatic(&s).is_none());
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"lay_in_wait":{{"group":{v1}}}}}"#),
+        &[],
+    );
+    assert!(refusal(&e).contains("is impetuous"), "{}", refusal(&e));
+}
+
+#[test]
+fn primitive_weapons_are_incapable_of_causing_any_damage_against_armoured_models() {
+    let mut s = beasts(&["beasts", "daleks"], false, false, true);
+    let (v1, v2, d1) = (gid(&s, "v1"), gid(&s, "v2"), gid(&s, "d1"));
+    place(&mut s, v1, 20.0, 6.0);
+    place(&mut s, v2, 30.0, 6.0);
+    place(&mut s, d1, 20.0, 20.0);
+    card(&mut s, 0, CardKind::Double);
+    // Three spears and a rifle: the rifle's die alone is rolled.
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{v1}],"target":{d1}}}}}"#),
+        &[6],
+    );
+    p.assert_says(
+        "the primitive weapons of Beasts Savage band cannot harm Daleks Dalek Patrol Alpha (3 dice not rolled)",
+    );
+    p.assert_says("1D6 at Daleks Dalek Patrol Alpha");
+    // Spears alone cannot shoot at a Dalek at all.
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{v2}],"target":{d1}}}}}"#),
+        &[6, 6],
+    );
+    assert_eq!(
+        refusal(&e),
+        "[Primitive Weapons] the primitive weapons of Beasts Spear line cannot harm Daleks Dalek Patrol Alpha"
+    );
+    // "although it can still be deadly against humans".
+    let mut s = beasts(&["beasts", "unit"], false, false, true);
+    let s1 = gid(&s, "s1");
+    place(&mut s, v2, 30.0, 6.0);
+    place(&mut s, s1, 30.0, 20.0);
+    card(&mut s, 0, CardKind::Single);
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{v2}],"target":{s1}}}}}"#),
+        &[3, 3],
+    )
+    .assert_says("2D6 at U.N.I.T. 1st Squad, Section A");
+}

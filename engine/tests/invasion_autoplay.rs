@@ -31,12 +31,38 @@ fn config(n: u64) -> InvasionConfig {
         observers: (n / 16) % 2 == 1,
         sighting: (n / 32) % 2 == 1,
         laying_in_wait: (n / 64) % 2 == 1,
+        grapple: (n / 128) % 2 == 1,
+        impetuous: (n / 256) % 2 == 1,
+        primitive_weapons: (n / 512) % 2 == 1,
         ..InvasionConfig::default()
     }
 }
 
-/// Battle `n` of every kind with every Advanced Invasion Earth module on.
+/// A faction with every profile the modules read: grapplers, impetuous
+/// savages with spears, radio operators, a mortar team, a leader, an L.M.G.
+const MENAGERIE: &str = r#"
+faction menagerie "Menagerie"
+link yes
+model beast   "Beast"          species beast shoot 0 melee 4 kill 9 12 15 grapple 5
+model savage  "Savage"         species human shoot 1 kill 6 9 12 impetuous weapon primitive
+model radio   "Radio Operator" species human shoot 1 kill 6 9 12 radio
+model mortar  "Mortar"         species human shoot 3 kill 6 9 12 weapon indirect
+model chief   "Chief"          species human shoot 1 kill 6 9 12 leader
+model gunner  "Gunner"         species human shoot 2 kill 6 9 12 weapon lmg
+group b1 "Beast pack" beast beast
+group v1 "Savage band" savage savage savage
+group r1 "Spotters" radio chief gunner
+group m1 "Mortar team" mortar radio
+"#;
+
+/// Battle `n` of every kind with every Advanced Invasion Earth module on;
+/// every third battle the first seat fields the menagerie.
 fn all_modules(n: u64) -> InvasionConfig {
+    let mut base = config(n);
+    if n.is_multiple_of(3) {
+        base.factions[0] = "menagerie".into();
+        base.faction_texts = vec![MENAGERIE.to_owned()];
+    }
     InvasionConfig {
         stupidity: true,
         fear: true,
@@ -44,7 +70,10 @@ fn all_modules(n: u64) -> InvasionConfig {
         observers: true,
         sighting: true,
         laying_in_wait: true,
-        ..config(n)
+        grapple: true,
+        impetuous: true,
+        primitive_weapons: true,
+        ..base
     }
 }
 

@@ -801,9 +801,34 @@ pub(super) fn shoot(
     let mut bonus = 0;
     let mut how_many = Vec::new();
     let mut per_group = Vec::new();
+    let mut harmless = Vec::new();
     for &g in shooters {
         let (n, b) = super::rules::shooting_dice_and_bonus(s, g, rng, &mut how_many)?;
         bonus += b;
+        // Primitive Weapons: "incapable of causing any damage against" an
+        // armoured target; their dice are not rolled.
+        let spared = super::fire::primitive_dice(s, g, target);
+        if spared > 0 {
+            harmless.push((
+                0,
+                format!(
+                    "the primitive weapons of {} cannot harm {} ({spared} dice not rolled)",
+                    group_name(s, g),
+                    group_name(s, target)
+                ),
+            ));
+        }
+        let n = n.saturating_sub(spared);
+        if n == 0 && spared > 0 {
+            return Err(illegal(
+                "Primitive Weapons",
+                format!(
+                    "the primitive weapons of {} cannot harm {}",
+                    group_name(s, g),
+                    group_name(s, target)
+                ),
+            ));
+        }
         per_group.push((g, n));
         if n == 0 {
             return Err(illegal(
@@ -816,7 +841,8 @@ pub(super) fn shoot(
     let dice = rng.roll(count, 6)?;
     // The modules' modifiers: a suppressed shooter, indirect fire unseen,
     // information relayed (each so much a die).
-    let mods = super::fire::shot_modifiers(s, &per_group, &unseen, target);
+    let mut mods = super::fire::shot_modifiers(s, &per_group, &unseen, target);
+    mods.extend(harmless);
     let change: i64 = mods.iter().map(|(n, _)| i64::from(*n)).sum();
     // Campaign skills (Crack Shot, Super Agility) add to the total.
     let sum: u32 = dice.iter().map(|&d| u32::from(d)).sum();

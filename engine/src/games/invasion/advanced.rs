@@ -31,18 +31,24 @@ pub enum Module {
     Observers,
     Sighting,
     LayingInWait,
+    Grapple,
+    Impetuous,
+    Primitive,
 }
 
 impl Module {
     /// The modules Xenolog plays, in the text's order. (The others are
     /// listed in `RULES.md` as not built yet; a battle cannot choose them.)
-    pub const ALL: [Module; 6] = [
+    pub const ALL: [Module; 9] = [
         Module::Suppression,
         Module::Observers,
         Module::LayingInWait,
         Module::Sighting,
+        Module::Grapple,
         Module::Stupidity,
         Module::Fear,
+        Module::Impetuous,
+        Module::Primitive,
     ];
 
     /// Its key in the battle's config.
@@ -54,6 +60,9 @@ impl Module {
             Module::Observers => "observers",
             Module::Sighting => "sighting",
             Module::LayingInWait => "laying_in_wait",
+            Module::Grapple => "grapple",
+            Module::Impetuous => "impetuous",
+            Module::Primitive => "primitive_weapons",
         }
     }
 
@@ -66,6 +75,9 @@ impl Module {
             Module::Observers => "Observers",
             Module::Sighting => "Sighting a Target",
             Module::LayingInWait => "Laying in Wait",
+            Module::Grapple => "Grapple",
+            Module::Impetuous => "Impetuous",
+            Module::Primitive => "Primitive Weapons",
         }
     }
 
@@ -90,6 +102,19 @@ impl Module {
                 "Radio operators (in pairs) and Comm. Links relay where the enemy is; weapons \
                  that need no line of sight fire unseen at -1 a die, +1 a die with information \
                  relayed this card. Observers may not move or fire on the card they relay."
+            }
+            Module::Grapple => {
+                "A grappler's side that wins a melee on its own card holds its victims until \
+                 its next one; a held group does nothing unless it escapes on the grapple score \
+                 at the start of its card."
+            }
+            Module::Impetuous => {
+                "Impetuous groups charge the nearest enemy they can see at the start of their \
+                 card, and may not lay in wait."
+            }
+            Module::Primitive => {
+                "Primitive weapons (spears and the like) cannot harm armoured models: their \
+                 dice are not rolled at them."
             }
             Module::LayingInWait => {
                 "A group declared at the start of its card lays in wait (it may only sneak): \
@@ -130,6 +155,12 @@ pub struct Profile {
     pub comm_link: bool,
     /// A radio operator (`radio`).
     pub radio: bool,
+    /// Grapples: the score a victim must roll to escape (`grapple N`).
+    pub grapple: Option<u8>,
+    /// Impetuous (`impetuous`).
+    pub impetuous: bool,
+    /// Proof against primitive weapons (`armoured`).
+    pub armoured: bool,
 }
 
 /// The weapon types the modules name.
@@ -303,6 +334,10 @@ pub struct Advanced {
     pub unperceived: Vec<(GroupId, GroupId)>,
     /// Groups laying in wait, and whether to assault (rather than fire).
     pub waiting: Vec<(GroupId, bool)>,
+    /// Melees held by a grappler: `(melee, grappler's group, score to escape)`.
+    pub grapples: Vec<(u16, GroupId, u8)>,
+    /// Kills made in a melee's current resolution: `(melee, seat, kills)`.
+    pub melee_kills: Vec<(u16, u8, u32)>,
 }
 
 impl Advanced {
@@ -422,6 +457,12 @@ fn to_check(s: &InvasionState) -> Vec<GroupId> {
         .filter(|&g| {
             (a.on(Module::Stupidity) && !stupid_models(s, g).is_empty())
                 || (a.on(Module::Fear) && !a.fearless.contains(&g) && fear_source(s, g).is_some())
+                || (a.on(Module::Grapple) && held(s, g).is_some())
+                || (a.on(Module::Impetuous)
+                    && !s.real_table
+                    && s.group(g).locked.is_none()
+                    && impetuous(s, g)
+                    && nearest_seen_enemy(s, g).is_some())
         })
         .collect()
 }
@@ -430,8 +471,12 @@ fn to_check(s: &InvasionState) -> Vec<GroupId> {
 /// its actions is spent, and one of its groups must test.
 pub fn checks_due(s: &InvasionState) -> bool {
     let a = &s.advanced;
-    (a.on(Module::Stupidity) || a.on(Module::Fear))
-        && s.spent.is_empty()
+    a.modules.iter().any(|m| {
+        matches!(
+            m,
+            Module::Stupidity | Module::Fear | Module::Grapple | Module::Impetuous
+        )
+    }) && s.spent.is_empty()
         && a.checked != Some((s.round, s.current))
         && s.card()
             .and_then(|c| c.seat)
@@ -450,6 +495,43 @@ pub fn checks(s: &InvasionState, rng: &mut Randomness, out: &mut Vec<E>) -> Resu
         out.push(e);
     };
     for g in to_check(s) {
+        // "The 'victim's' player rolls a dice to see if the model can escape
+        // the grapple. This roll is made during the victims own turn."
+        if w.advanced.on(Module::Grapple)
+            && let Some((melee, needs)) = held(&w, g)
+        {
+            let roll = rng.d6()?;
+            let escaped = roll >= needs;
+            emit(
+                &mut w,
+                out,
+                E::GrappleEscape {
+                    group: g,
+                    melee,
+                    roll,
+                    needs,
+                    escaped,
+                },
+            );
+            if escaped {
+                // "Victims, which escape a grapple, may perform any
+                // available action on the turn of their escape."
+                emit(&mut w, out, E::Unlocked { melee });
+            } else {
+                // "Victims which do not escape a grapple can do nothing
+                // during their turn".
+                emit(
+                    &mut w,
+                    out,
+                    E::Ordered {
+                        group: g,
+                        order: Order::Nothing,
+                        by: Module::Grapple,
+                    },
+                );
+                continue;
+            }
+        }
         if w.advanced.on(Module::Stupidity) && !stupid_models(&w, g).is_empty() {
             let mut queue: Vec<u16> = Vec::new();
             let stricken: Vec<u16> = w
@@ -617,6 +699,26 @@ pub fn checks(s: &InvasionState, rng: &mut Randomness, out: &mut Vec<E>) -> Resu
                     },
                 );
             }
+        }
+        // "Impetuous models always move their maximum move rate ... towards
+        // the nearest enemy model they can see. At the earliest opportunity
+        // impetuous models will assault".
+        if w.advanced.on(Module::Impetuous)
+            && !w.real_table
+            && w.advanced.order(g).is_none()
+            && w.group(g).locked.is_none()
+            && impetuous(&w, g)
+            && let Some(t) = nearest_seen_enemy(&w, g)
+        {
+            emit(
+                &mut w,
+                out,
+                E::Ordered {
+                    group: g,
+                    order: Order::Charge(t),
+                    by: Module::Impetuous,
+                },
+            );
         }
     }
     emit(&mut w, out, E::ChecksMade);
@@ -850,4 +952,85 @@ pub fn check_command(s: &InvasionState, command: &InvasionCommand) -> Result<(),
         }
     }
     Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Grapple and Impetuous
+
+/// The best grapple score of a group's living models.
+fn grapple_score(s: &InvasionState, g: GroupId) -> Option<u8> {
+    let group = s.group(g);
+    group
+        .alive()
+        .filter_map(|m| s.model_type(group.seat, &m.kind)?.profile.grapple)
+        .max()
+}
+
+/// At a melee's aftermath: the grappler's side holds its victims when the
+/// card is its own and it made more kills than it took.
+pub fn grapple_holds(s: &InvasionState, melee: u16, seats: &[u8], groups: &[GroupId]) -> Option<E> {
+    if !s.advanced.on(Module::Grapple) || seats.len() != 2 {
+        return None;
+    }
+    // Melees are resolved when the card that ended is done: its faction's
+    // turn is the card last played.
+    let card_seat = s.discard.last().and_then(|c| c.seat)?;
+    let &by = groups
+        .iter()
+        .find(|&&g| s.group(g).seat == card_seat && grapple_score(s, g).is_some())?;
+    let score = grapple_score(s, by)?;
+    let other = seats.iter().copied().find(|&x| x != card_seat)?;
+    let kills = |seat: u8| {
+        s.advanced
+            .melee_kills
+            .iter()
+            .filter(|(m, x, _)| *m == melee && *x == seat)
+            .map(|(_, _, k)| *k)
+            .sum::<u32>()
+    };
+    let (mine, theirs) = (kills(card_seat), kills(other));
+    let victims_left = groups.iter().any(|&g| s.group(g).seat == other);
+    (mine > theirs && victims_left).then_some(E::Grappled {
+        melee,
+        by,
+        score,
+        kills: (mine, theirs),
+    })
+}
+
+/// A group held by a grappler: the melee and the score to escape.
+pub fn held(s: &InvasionState, g: GroupId) -> Option<(u16, u8)> {
+    let m = s.group(g).locked?;
+    s.advanced
+        .grapples
+        .iter()
+        .find(|(x, by, _)| *x == m && s.group(*by).seat != s.group(g).seat)
+        .map(|(x, _, score)| (*x, *score))
+}
+
+/// An impetuous group: a living impetuous model in it.
+pub fn impetuous(s: &InvasionState, g: GroupId) -> bool {
+    let group = s.group(g);
+    group.alive().any(|m| {
+        s.model_type(group.seat, &m.kind)
+            .is_some_and(|t| t.profile.impetuous)
+    })
+}
+
+/// The nearest enemy group an impetuous group sees.
+fn nearest_seen_enemy(s: &InvasionState, g: GroupId) -> Option<GroupId> {
+    let group = s.group(g);
+    let mine = group.points();
+    if mine.is_empty() {
+        return None;
+    }
+    (0..s.groups.len() as GroupId)
+        .filter(|&o| s.group(o).seat != group.seat && s.group(o).on_table() && s.group(o).placed())
+        .filter(|&o| {
+            let others = super::actions::blockers(s, g, o);
+            super::table::line_of_sight(&s.scenario, &mine, &s.group(o).points(), &others)
+                .clear
+                .is_some()
+        })
+        .min_by_key(|&o| (distance(&mine, &s.group(o).points()), o))
 }

@@ -27,7 +27,8 @@
 //!     # (causes fear in those species; all: every species but its own;
 //!     # los: line of sight required), weapon lmg|smg|bazooka|primitive|indirect
 //!     # (the weapon type a module names), comm_link (Special Rule - Comm.
-//!     # Link), radio (a radio operator)
+//!     # Link), radio (a radio operator), grapple N (a victim escapes on N+),
+//!     # impetuous, armoured (primitive weapons cannot harm it)
 //! group ID "Name" TYPE TYPE ...            # one model type id per figure
 //! reserve ID "Name" [cleanup] TYPE ...     # arrives later; cleanup: a Clean Up section
 //! ```
@@ -742,10 +743,16 @@ fn parse_model(l: &Line) -> Result<ModelType, DataError> {
                 used = 2;
             }
             "comm_link" => profile.comm_link = true,
+            "grapple" => {
+                profile.grapple = Some(l.whole(i + 1, "grapple score", 1, 6)? as u8);
+                used = 2;
+            }
+            "impetuous" => profile.impetuous = true,
+            "armoured" => profile.armoured = true,
             "radio" => profile.radio = true,
             other => {
                 return Err(l.err(format!(
-                    "unknown model keyword '{}' (species, shoot, melee, move, kill, foot, unhindered, jump, burrow, vehicle, vtol, controller, mite, heavy, carry, leader, stupid, fear, weapon, comm_link, radio)",
+                    "unknown model keyword '{}' (species, shoot, melee, move, kill, foot, unhindered, jump, burrow, vehicle, vtol, controller, mite, heavy, carry, leader, stupid, fear, weapon, comm_link, radio, grapple, impetuous, armoured)",
                     clip(other)
                 )));
             }

@@ -716,10 +716,39 @@ pub fn event(s: &InvasionState, e: &E) -> String {
                 )
             }
         }
+        E::Grappled {
+            by, score, kills, ..
+        } => format!(
+            "{} wins the melee on its own card ({} kills to {}) and holds its victims in its grapple: they do nothing unless they escape on {score} or more",
+            group(s, *by),
+            kills.0,
+            kills.1
+        ),
+        E::GrappleEscape {
+            group: g,
+            roll,
+            needs,
+            escaped,
+            ..
+        } => format!(
+            "{} tries to escape the grapple: needs {needs}, rolls {roll}: {}",
+            group(s, *g),
+            if *escaped {
+                "escapes and may act"
+            } else {
+                "still held, it does nothing on this card"
+            }
+        ),
         E::Modified { mods } => {
             let words: Vec<String> = mods
                 .iter()
-                .map(|(n, why)| format!("{n:+} ({why})"))
+                .map(|(n, why)| {
+                    if *n == 0 {
+                        why.clone()
+                    } else {
+                        format!("{n:+} ({why})")
+                    }
+                })
                 .collect();
             format!("Modifiers: {}", words.join("; "))
         }
@@ -931,6 +960,7 @@ pub fn dice_purposes(events: &[super::state::InvasionEvent]) -> Vec<String> {
                 numbered(&mut out, dice.len(), "suppressing die", "suppressing dice");
             }
             E::Perception { .. } => out.push("perception test".into()),
+            E::GrappleEscape { .. } => out.push("escaping a grapple".into()),
             _ => {}
         }
     }

@@ -72,6 +72,33 @@ pub fn indirect(s: &InvasionState, g: GroupId) -> bool {
         && shooting.all(|m| weapon(s, group.seat, m) == Some(Weapon::Indirect))
 }
 
+/// Primitive Weapons: the shooting dice of `g`'s living figures with
+/// primitive weapons, when the module is on and `target` has a living
+/// armoured figure (the text's list of whom they cannot harm is lost: the
+/// profile flag `armoured` says it, assumed).
+pub fn primitive_dice(s: &InvasionState, g: GroupId, target: GroupId) -> usize {
+    if !s.advanced.on(Module::Primitive) {
+        return 0;
+    }
+    let Some(t) = s.groups.get(target as usize) else {
+        return 0;
+    };
+    let armoured = t.alive().any(|m| {
+        s.model_type(t.seat, &m.kind)
+            .is_some_and(|x| x.profile.armoured)
+    });
+    if !armoured {
+        return 0;
+    }
+    let group = s.group(g);
+    group
+        .alive()
+        .filter_map(|m| s.model_type(group.seat, &m.kind))
+        .filter(|x| x.profile.weapon == Some(Weapon::Primitive))
+        .map(|x| usize::from(x.shoot))
+        .sum()
+}
+
 /// The group is suppressed (until the end of its faction's next card).
 pub fn suppressed(s: &InvasionState, g: GroupId) -> bool {
     s.advanced.suppressed.contains(&g)

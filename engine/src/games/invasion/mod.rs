@@ -97,6 +97,15 @@ pub struct InvasionConfig {
     /// Advanced Invasion Earth: Laying in Wait (out of turn).
     #[serde(skip_serializing_if = "is_false")]
     pub laying_in_wait: bool,
+    /// Advanced Invasion Earth: Grapple.
+    #[serde(skip_serializing_if = "is_false")]
+    pub grapple: bool,
+    /// Advanced Invasion Earth: Impetuous.
+    #[serde(skip_serializing_if = "is_false")]
+    pub impetuous: bool,
+    /// Advanced Invasion Earth: Primitive Weapons.
+    #[serde(skip_serializing_if = "is_false")]
+    pub primitive_weapons: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -115,6 +124,9 @@ impl InvasionConfig {
                 advanced::Module::Observers => self.observers,
                 advanced::Module::Sighting => self.sighting,
                 advanced::Module::LayingInWait => self.laying_in_wait,
+                advanced::Module::Grapple => self.grapple,
+                advanced::Module::Impetuous => self.impetuous,
+                advanced::Module::Primitive => self.primitive_weapons,
             })
             .collect()
     }

@@ -240,6 +240,22 @@ pub fn dice_meanings(s: &InvasionState, actor: Actor, events: &[E]) -> Vec<DieMe
                 }
                 roll += 1;
             }
+            E::GrappleEscape {
+                group,
+                roll: d,
+                needs,
+                ..
+            } => {
+                out.push(DieMeaning::needing(
+                    word(out.len()),
+                    Need::AtLeast(*needs),
+                    Counts::Successes,
+                    *d,
+                    seat_of(s, *group),
+                    roll,
+                ));
+                roll += 1;
+            }
             E::Perception {
                 group,
                 roll: d,

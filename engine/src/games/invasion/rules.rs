@@ -900,6 +900,14 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
         .copied()
         .filter(|&g| s.group(g).alive_count() > 0)
         .collect();
+    // "GRAPPLE: ... If the grappling model wins the assault then its victim
+    // has been grappled": only in the grappler's own turn (its faction's
+    // card), winning meaning more kills than it took in this resolution
+    // (assumed).
+    if let Some(e) = super::advanced::grapple_holds(s, melee, &seats, &groups) {
+        out.push(e);
+        return;
+    }
     if seats.len() == 1
         && !m.below
         && let Some((d, cover)) = m.defender

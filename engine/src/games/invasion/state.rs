@@ -531,6 +531,23 @@ pub enum InvasionEvent {
         sprung: bool,
         declared: bool,
     },
+    /// "GRAPPLE": the grappler's side won the melee on its own card; the
+    /// melee goes on, its victims held until the grappler's next card.
+    Grappled {
+        melee: u16,
+        by: GroupId,
+        score: u8,
+        /// Kills made in this resolution: the grappler's side, the other.
+        kills: (u32, u32),
+    },
+    /// A held group tries to escape the grapple at the start of its card.
+    GrappleEscape {
+        group: GroupId,
+        melee: u16,
+        roll: u8,
+        needs: u8,
+        escaped: bool,
+    },
     /// A perception test.
     Perception {
         group: GroupId,
@@ -913,6 +930,16 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             state.kills[*seat as usize] += kills;
             if let Some(g) = group {
                 state.groups[*g as usize].kills += kills;
+                // Grapple: who is winning the melee being resolved.
+                if let Some(m) = state.groups[*g as usize].locked
+                    && state.advanced.on(super::advanced::Module::Grapple)
+                {
+                    let mk = &mut state.advanced.melee_kills;
+                    match mk.iter_mut().find(|(x, s, _)| *x == m && s == seat) {
+                        Some(e) => e.2 += kills,
+                        None => mk.push((m, *seat, *kills)),
+                    }
+                }
             }
         }
         E::SpeciesKilled { species } => {
@@ -971,6 +998,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             left: melees.clone(),
         }),
         E::Resolving { melee, strikes } => {
+            state.advanced.melee_kills.retain(|(m, _, _)| m != melee);
             if let Some(i) = state
                 .pending
                 .iter()
@@ -1018,6 +1046,8 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             }
         }
         E::Unlocked { melee } => {
+            state.advanced.grapples.retain(|(m, _, _)| m != melee);
+            state.advanced.melee_kills.retain(|(m, _, _)| m != melee);
             for g in &mut state.groups {
                 if g.locked == Some(*melee) {
                     g.locked = None;
@@ -1233,6 +1263,18 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             state.groups[*group as usize].place = Place::Gone;
         }
         E::Modified { .. } => {}
+        E::Grappled {
+            melee, by, score, ..
+        } => {
+            state
+                .pending
+                .retain(|p| *p != Pending::Aftermath { melee: *melee });
+            finish_resolving(state);
+            let a = &mut state.advanced;
+            a.grapples.retain(|(m, _, _)| m != melee);
+            a.grapples.push((*melee, *by, *score));
+        }
+        E::GrappleEscape { .. } => {}
         E::LaidInWait { group, assault } => {
             state.advanced.waiting.retain(|(g, _)| g != group);
             state.advanced.waiting.push((*group, *assault));

@@ -71,6 +71,12 @@ pub fn lay_in_wait(
             group_name(s, g)
         )));
     }
+    if s.advanced.on(Module::Impetuous) && super::advanced::impetuous(s, g) {
+        return Err(illegal(format!(
+            "{} is impetuous: \"Impetuous models cannot use 'lay in wait'\"",
+            group_name(s, g)
+        )));
+    }
     if waiting(s, g).is_some() {
         return Err(illegal(format!(
             "{} is laying in wait already (it may go on doing so)",
