@@ -613,18 +613,29 @@ model hunter "Hunter"  species human shoot 1 kill 6 9 12
 group b1 "Beast pair" beast beast
 group v1 "Savage band" savage savage savage hunter
 group v2 "Spear line" savage savage
+model golem  "Golem"   species golem shoot 2 kill 12 15 18 unstoppable
+group g1 "Golem" golem
 "#;
 
 fn beasts(factions: &[&str], grapple: bool, impetuous: bool, primitive: bool) -> InvasionState {
+    beasts_with(
+        factions,
+        InvasionConfig {
+            grapple,
+            impetuous,
+            primitive_weapons: primitive,
+            ..InvasionConfig::default()
+        },
+    )
+}
+
+fn beasts_with(factions: &[&str], modules: InvasionConfig) -> InvasionState {
     let config = InvasionConfig {
         scenario_text: Some(GROUND.to_owned()),
         factions: factions.iter().map(|f| (*f).to_owned()).collect(),
         faction_texts: vec![BEASTS.to_owned()],
-        grapple,
-        impetuous,
-        primitive_weapons: primitive,
         laying_in_wait: true,
-        ..InvasionConfig::default()
+        ..modules
     };
     let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
     park(&mut s);
@@ -843,4 +854,80 @@ fn primitive_weapons_are_incapable_of_causing_any_damage_against_armoured_models
         &[3, 3],
     )
     .assert_says("2D6 at U.N.I.T. 1st Squad, Section A");
+}
+
+// --- Buildings and LOS, Unstoppable Force -------------------------------------
+
+#[test]
+fn buildings_and_los_models_inside_can_only_be_targeted_at_windows_or_doorways() {
+    let modules = InvasionConfig {
+        buildings: true,
+        ..InvasionConfig::default()
+    };
+    let mut s = beasts_with(&["unit", "daleks"], modules);
+    let (s1, d1) = (gid(&s, "s1"), gid(&s, "d1"));
+    place(&mut s, s1, 31.0, 31.0);
+    place(&mut s, d1, 31.0, 20.0);
+    let at_s1 = format!(r#"{{"shoot":{{"shooters":[{d1}],"target":{s1}}}}}"#);
+    card(&mut s, 1, CardKind::Single);
+    let e = refused(&mut s, 1, &at_s1, &[1; 18]);
+    assert_eq!(
+        refusal(&e),
+        "[Buildings and LOS] U.N.I.T. 1st Squad, Section A is inside a building, away from its windows and doors: it cannot be seen or sighted"
+    );
+    // "Why would a model be standing at a window or doorway? Because it is
+    // the only way it would be able to fire out".
+    card(&mut s, 0, CardKind::Single);
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{s1}],"target":{d1}}}}}"#),
+        &[1; 8],
+    );
+    steps(&mut s);
+    card(&mut s, 1, CardKind::Single);
+    // "Even when they are located at windows and doors, target models will
+    // doubtless be behind full cover": the building's kill score.
+    play(&mut s, 1, &at_s1, &[1; 18]).assert_says("1 kill at 12 each in a building");
+    let one = figures(&s, s1)[0].clone();
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"casualties":{{"models":["{one}"]}}}}"#),
+        &[],
+    );
+    steps(&mut s);
+    // Its next card passes without a shot: it has left the windows.
+    card(&mut s, 0, CardKind::Single);
+    play(&mut s, 0, r#""end_card""#, &[]);
+    card(&mut s, 1, CardKind::Single);
+    refused(&mut s, 1, &at_s1, &[1; 18]);
+    // Without the module the basic rules hold: seen in the building.
+    let mut s = beasts_with(&["unit", "daleks"], InvasionConfig::default());
+    place(&mut s, s1, 31.0, 31.0);
+    place(&mut s, d1, 31.0, 20.0);
+    card(&mut s, 1, CardKind::Single);
+    play(&mut s, 1, &at_s1, &[1; 18]);
+}
+
+#[test]
+fn unstoppable_force_moves_straight_through_walls_fences_and_hedges() {
+    let modules = InvasionConfig {
+        unstoppable: true,
+        ..InvasionConfig::default()
+    };
+    let mut s = beasts_with(&["beasts", "unit"], modules);
+    let g1 = gid(&s, "g1");
+    place(&mut s, g1, 8.0, 21.0);
+    card(&mut s, 0, CardKind::Single);
+    let go = format!(r#"{{"move":{{"group":{g1},"to":{{"x":800,"y":2700}}}}}}"#);
+    let p = play(&mut s, 0, &go, &[]);
+    assert!(!p.says("stop"), "{:#?}", p.words);
+    assert_eq!(lead_at(&s, g1), pt(8.0, 27.0));
+    // Without the module the wall ends its move half an inch past it.
+    let mut s = beasts_with(&["beasts", "unit"], InvasionConfig::default());
+    place(&mut s, g1, 8.0, 21.0);
+    card(&mut s, 0, CardKind::Single);
+    play(&mut s, 0, &go, &[]);
+    assert_eq!(lead_at(&s, g1), pt(8.0, 24.5));
 }

@@ -24,16 +24,19 @@ fn config(n: u64) -> InvasionConfig {
         real_table: n % 5 == 4,
         sewers: n % 2 == 1,
         rosters: Vec::new(),
-        // Advanced Invasion Earth: every subset of the modules in turn.
-        stupidity: (n / 2) % 2 == 1,
-        fear: (n / 4) % 2 == 1,
-        suppression: (n / 8) % 2 == 1,
-        observers: (n / 16) % 2 == 1,
-        sighting: (n / 32) % 2 == 1,
-        laying_in_wait: (n / 64) % 2 == 1,
-        grapple: (n / 128) % 2 == 1,
-        impetuous: (n / 256) % 2 == 1,
-        primitive_weapons: (n / 512) % 2 == 1,
+        // Advanced Invasion Earth: a different subset of the eleven
+        // modules for each battle (bits of a hash of `n`).
+        stupidity: bit(n, 0),
+        fear: bit(n, 1),
+        suppression: bit(n, 2),
+        observers: bit(n, 3),
+        sighting: bit(n, 4),
+        laying_in_wait: bit(n, 5),
+        grapple: bit(n, 6),
+        impetuous: bit(n, 7),
+        primitive_weapons: bit(n, 8),
+        buildings: bit(n, 9),
+        unstoppable: bit(n, 10),
         ..InvasionConfig::default()
     }
 }
@@ -53,7 +56,14 @@ group b1 "Beast pack" beast beast
 group v1 "Savage band" savage savage savage
 group r1 "Spotters" radio chief gunner
 group m1 "Mortar team" mortar radio
+model golem   "Golem"          species golem shoot 2 kill 12 15 18 unstoppable
+group g1 "Golem" golem
 "#;
+
+/// Bit `i` of a hash of `n` (so consecutive battles get unrelated subsets).
+fn bit(n: u64, i: u32) -> bool {
+    (n.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (20 + i)) & 1 == 1
+}
 
 /// Battle `n` of every kind with every Advanced Invasion Earth module on;
 /// every third battle the first seat fields the menagerie.
@@ -73,6 +83,8 @@ fn all_modules(n: u64) -> InvasionConfig {
         grapple: true,
         impetuous: true,
         primitive_weapons: true,
+        buildings: true,
+        unstoppable: true,
         ..base
     }
 }

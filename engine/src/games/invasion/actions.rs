@@ -453,7 +453,15 @@ pub(super) fn move_group(
             } else {
                 0
             };
-            let plan = table::plan_move(&s.scenario, from, to, group_move(s, g) + sneak, mobility)
+            // Unstoppable Force: "moving through obstacles (hedges, brick/
+            // wooden walls etc.) as if they weren't there".
+            let through = super::fire::unstoppable(s, g).then(|| {
+                let mut open = s.scenario.clone();
+                open.barriers.clear();
+                open
+            });
+            let ground = through.as_ref().unwrap_or(&s.scenario);
+            let plan = table::plan_move(ground, from, to, group_move(s, g) + sneak, mobility)
                 .map_err(|e| illegal("Move", e.to_string()))?;
             if s.is_mites(g) && s.mites_uncontrolled(seat) {
                 // "If the controller is killed the mites can do nothing except
@@ -681,6 +689,7 @@ pub(super) fn aim(
     let Some(t) = s.groups.get(target as usize) else {
         return Err(illegal("Shoot", format!("there is no group {target}")));
     };
+    super::fire::check_windows(s, target)?;
     // "KILL...EVERBODY: The model immediately fires at another model
     // closest to him, regardless of whether it is friend or foe."
     let stupid = shooters.len() == 1

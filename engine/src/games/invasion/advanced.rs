@@ -34,20 +34,24 @@ pub enum Module {
     Grapple,
     Impetuous,
     Primitive,
+    Buildings,
+    Unstoppable,
 }
 
 impl Module {
     /// The modules Xenolog plays, in the text's order. (The others are
     /// listed in `RULES.md` as not built yet; a battle cannot choose them.)
-    pub const ALL: [Module; 9] = [
+    pub const ALL: [Module; 11] = [
         Module::Suppression,
         Module::Observers,
         Module::LayingInWait,
         Module::Sighting,
+        Module::Buildings,
         Module::Grapple,
         Module::Stupidity,
         Module::Fear,
         Module::Impetuous,
+        Module::Unstoppable,
         Module::Primitive,
     ];
 
@@ -63,6 +67,8 @@ impl Module {
             Module::Grapple => "grapple",
             Module::Impetuous => "impetuous",
             Module::Primitive => "primitive_weapons",
+            Module::Buildings => "buildings",
+            Module::Unstoppable => "unstoppable",
         }
     }
 
@@ -78,6 +84,8 @@ impl Module {
             Module::Grapple => "Grapple",
             Module::Impetuous => "Impetuous",
             Module::Primitive => "Primitive Weapons",
+            Module::Buildings => "Buildings and LOS",
+            Module::Unstoppable => "Unstoppable Force",
         }
     }
 
@@ -102,6 +110,15 @@ impl Module {
                 "Radio operators (in pairs) and Comm. Links relay where the enemy is; weapons \
                  that need no line of sight fire unseen at -1 a die, +1 a die with information \
                  relayed this card. Observers may not move or fire on the card they relay."
+            }
+            Module::Buildings => {
+                "A group inside a building can be seen and shot at only while at its windows \
+                 and doors: from the card it fires (or lays in wait) until it moves or lets \
+                 its next card pass without firing."
+            }
+            Module::Unstoppable => {
+                "Models with unstoppable force move through walls, fences and hedges as if \
+                 they were not there."
             }
             Module::Grapple => {
                 "A grappler's side that wins a melee on its own card holds its victims until \
@@ -161,6 +178,8 @@ pub struct Profile {
     pub impetuous: bool,
     /// Proof against primitive weapons (`armoured`).
     pub armoured: bool,
+    /// Moves through thin obstacles (`unstoppable`).
+    pub unstoppable: bool,
 }
 
 /// The weapon types the modules name.
@@ -338,6 +357,10 @@ pub struct Advanced {
     pub grapples: Vec<(u16, GroupId, u8)>,
     /// Kills made in a melee's current resolution: `(melee, seat, kills)`.
     pub melee_kills: Vec<(u16, u8, u32)>,
+    /// Groups in buildings standing at the windows and doors (they fired).
+    pub at_windows: Vec<GroupId>,
+    /// Groups that fired on the current card.
+    pub fired: Vec<GroupId>,
 }
 
 impl Advanced {

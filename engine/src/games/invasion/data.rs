@@ -28,7 +28,8 @@
 //!     # los: line of sight required), weapon lmg|smg|bazooka|primitive|indirect
 //!     # (the weapon type a module names), comm_link (Special Rule - Comm.
 //!     # Link), radio (a radio operator), grapple N (a victim escapes on N+),
-//!     # impetuous, armoured (primitive weapons cannot harm it)
+//!     # impetuous, armoured (primitive weapons cannot harm it), unstoppable
+//!     # (moves through walls, fences and hedges)
 //! group ID "Name" TYPE TYPE ...            # one model type id per figure
 //! reserve ID "Name" [cleanup] TYPE ...     # arrives later; cleanup: a Clean Up section
 //! ```
@@ -749,10 +750,11 @@ fn parse_model(l: &Line) -> Result<ModelType, DataError> {
             }
             "impetuous" => profile.impetuous = true,
             "armoured" => profile.armoured = true,
+            "unstoppable" => profile.unstoppable = true,
             "radio" => profile.radio = true,
             other => {
                 return Err(l.err(format!(
-                    "unknown model keyword '{}' (species, shoot, melee, move, kill, foot, unhindered, jump, burrow, vehicle, vtol, controller, mite, heavy, carry, leader, stupid, fear, weapon, comm_link, radio, grapple, impetuous, armoured)",
+                    "unknown model keyword '{}' (species, shoot, melee, move, kill, foot, unhindered, jump, burrow, vehicle, vtol, controller, mite, heavy, carry, leader, stupid, fear, weapon, comm_link, radio, grapple, impetuous, armoured, unstoppable)",
                     clip(other)
                 )));
             }

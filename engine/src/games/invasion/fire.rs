@@ -72,6 +72,44 @@ pub fn indirect(s: &InvasionState, g: GroupId) -> bool {
         && shooting.all(|m| weapon(s, group.seat, m) == Some(Weapon::Indirect))
 }
 
+/// Unstoppable Force: the module is on and a living figure of the group
+/// has the profile (the group moves as one, at its slowest: assumed, one
+/// unstoppable figure opens the way for the rest).
+pub fn unstoppable(s: &InvasionState, g: GroupId) -> bool {
+    let group = s.group(g);
+    s.advanced.on(Module::Unstoppable)
+        && group.alive().any(|m| {
+            s.model_type(group.seat, &m.kind)
+                .is_some_and(|t| t.profile.unstoppable)
+        })
+}
+
+/// "Buildings and LOS": a group whose every figure is inside a building
+/// and which is not at the windows and doors (it has not fired since it
+/// last moved, or let its faction's last card pass without firing).
+pub fn hidden_in_building(s: &InvasionState, g: GroupId) -> bool {
+    s.advanced.on(Module::Buildings)
+        && !s.real_table
+        && s.groups.get(g as usize).is_some_and(|x| x.placed())
+        && !s.advanced.at_windows.contains(&g)
+        && super::rules::cover_of(s, g, None).0 == Cover::Building
+}
+
+/// "models that are inside buildings can only be targeted if they are
+/// standing at windows, or in doorways".
+pub fn check_windows(s: &InvasionState, target: GroupId) -> Result<(), RuleError> {
+    if hidden_in_building(s, target) {
+        return Err(illegal(
+            "Buildings and LOS",
+            format!(
+                "{} is inside a building, away from its windows and doors: it cannot be seen or sighted",
+                group_name(s, target)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Primitive Weapons: the shooting dice of `g`'s living figures with
 /// primitive weapons, when the module is on and `target` has a living
 /// armoured figure (the text's list of whom they cannot harm is lost: the
@@ -320,6 +358,7 @@ pub fn perceive(
             ),
         ));
     }
+    check_windows(s, target)?;
     let tables = super::advanced::tables();
     if !s.real_table {
         let mine = s.group(g).points();
@@ -465,6 +504,7 @@ pub fn relay(
     own_group(s, seat, observer)?;
     own_group(s, seat, to)?;
     enemy(s, seat, target)?;
+    check_windows(s, target)?;
     if observer == to || via == Some(to) {
         return Err(illegal(
             "Observers",

@@ -106,6 +106,12 @@ pub struct InvasionConfig {
     /// Advanced Invasion Earth: Primitive Weapons.
     #[serde(skip_serializing_if = "is_false")]
     pub primitive_weapons: bool,
+    /// Advanced Invasion Earth: Buildings and LOS.
+    #[serde(skip_serializing_if = "is_false")]
+    pub buildings: bool,
+    /// Advanced Invasion Earth: Unstoppable Force.
+    #[serde(skip_serializing_if = "is_false")]
+    pub unstoppable: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -127,6 +133,8 @@ impl InvasionConfig {
                 advanced::Module::Grapple => self.grapple,
                 advanced::Module::Impetuous => self.impetuous,
                 advanced::Module::Primitive => self.primitive_weapons,
+                advanced::Module::Buildings => self.buildings,
+                advanced::Module::Unstoppable => self.unstoppable,
             })
             .collect()
     }

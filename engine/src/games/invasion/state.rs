@@ -725,6 +725,17 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             state.moved.clear();
         }
         E::CardDone => {
+            // Buildings and LOS: a group that let its own card pass without
+            // firing has left the windows.
+            if let Some(seat) = state.card().and_then(|c| c.seat) {
+                let groups = &state.groups;
+                let fired = &state.advanced.fired;
+                state
+                    .advanced
+                    .at_windows
+                    .retain(|g| groups[*g as usize].seat != seat || fired.contains(g));
+            }
+            state.advanced.fired.clear();
             // "Targets which have been successful suppressed suffer ...
             // during their following turn": it ends with their card.
             let ends = super::fire::suppression_ends(state);
@@ -775,8 +786,10 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             if state.is_mites(*group) && state.mites_uncontrolled(state.group(*group).seat) {
                 state.mites_moved = true;
             }
+            state.advanced.at_windows.retain(|g| g != group);
         }
-        E::Shot { .. } | E::Shared { .. } | E::Nothing => {}
+        E::Shot { shooters, .. } => at_the_windows(state, shooters),
+        E::Shared { .. } | E::Nothing => {}
         E::Attempted {
             group,
             action,
@@ -1276,6 +1289,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
         }
         E::GrappleEscape { .. } => {}
         E::LaidInWait { group, assault } => {
+            at_the_windows(state, &[*group]);
             state.advanced.waiting.retain(|(g, _)| g != group);
             state.advanced.waiting.push((*group, *assault));
         }
@@ -1307,7 +1321,10 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                 state.advanced.waiting.retain(|(g, _)| g != group);
             }
         }
-        E::Suppression { groups, .. } => {
+        E::Suppression {
+            groups, shooters, ..
+        } => {
+            at_the_windows(state, shooters);
             for g in groups {
                 if !state.advanced.suppressed.contains(g) {
                     state.advanced.suppressed.push(*g);
@@ -1339,6 +1356,27 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                 a.perceived.push((*group, *target));
             } else {
                 a.unperceived.push((*group, *target));
+            }
+        }
+    }
+}
+
+/// Buildings and LOS: groups inside a building that fire (or lay in wait)
+/// stand at its windows and doors ("it is the only way it would be able to
+/// fire out").
+fn at_the_windows(state: &mut InvasionState, groups: &[GroupId]) {
+    if !state.advanced.on(super::advanced::Module::Buildings) {
+        return;
+    }
+    for &g in groups {
+        if (g as usize) < state.groups.len()
+            && super::rules::cover_of(state, g, None).0 == Cover::Building
+        {
+            if !state.advanced.fired.contains(&g) {
+                state.advanced.fired.push(g);
+            }
+            if !state.advanced.at_windows.contains(&g) {
+                state.advanced.at_windows.push(g);
             }
         }
     }

@@ -189,6 +189,7 @@ pub fn ambushes(s: &InvasionState, moved: GroupId, events: &[E]) -> Vec<E> {
             || !group.on_table()
             || group.alive_count() == 0
             || group.locked.is_some()
+            || super::fire::hidden_in_building(&after, moved)
             || !sees(&after, w, moved)
         {
             continue;
