@@ -615,6 +615,8 @@ group v1 "Savage band" savage savage savage hunter
 group v2 "Spear line" savage savage
 model golem  "Golem"   species golem shoot 2 kill 12 15 18 unstoppable
 group g1 "Golem" golem
+model wing "Winged Horror" species horror shoot 2 kill 9 12 15 fly 12
+group w1 "Winged Horror" wing
 "#;
 
 fn beasts(factions: &[&str], grapple: bool, impetuous: bool, primitive: bool) -> InvasionState {
@@ -930,4 +932,141 @@ fn unstoppable_force_moves_straight_through_walls_fences_and_hedges() {
     card(&mut s, 0, CardKind::Single);
     play(&mut s, 0, &go, &[]);
     assert_eq!(lead_at(&s, g1), pt(8.0, 24.5));
+}
+
+// --- Lift Off, Land and Fly ------------------------------------------------------
+
+fn flyers() -> (InvasionState, GroupId, GroupId) {
+    let modules = InvasionConfig {
+        fly: true,
+        ..InvasionConfig::default()
+    };
+    let mut s = beasts_with(&["beasts", "unit"], modules);
+    let (w1, s1) = (gid(&s, "w1"), gid(&s, "s1"));
+    place(&mut s, w1, 8.0, 20.0);
+    place(&mut s, s1, 30.0, 10.0);
+    card(&mut s, 0, CardKind::Double);
+    (s, w1, s1)
+}
+
+#[test]
+fn lift_off_between_2_and_10_inches_and_nothing_further_that_turn() {
+    let (mut s, w1, _) = flyers();
+    for bad in [100, 1100] {
+        let e = refused(
+            &mut s,
+            0,
+            &format!(r#"{{"lift_off":{{"group":{w1},"height":{bad}}}}}"#),
+            &[],
+        );
+        assert!(
+            refusal(&e).contains("between 2\" and 10\""),
+            "{}",
+            refusal(&e)
+        );
+    }
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"lift_off":{{"group":{w1},"height":600}}}}"#),
+        &[],
+    );
+    // "The player controlling the flying model must announce ... any
+    // changes in the vehicles elevation": the log says it.
+    p.assert_says("Beasts Winged Horror is now 6\" above the tabletop");
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{w1},"to":{{"x":800,"y":1500}}}}}}"#),
+        &[],
+    );
+    assert!(
+        refusal(&e).contains("may do nothing further"),
+        "{}",
+        refusal(&e)
+    );
+    // Only models that fly.
+    let g1 = gid(&s, "g1");
+    place(&mut s, g1, 20.0, 20.0);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"lift_off":{{"group":{g1},"height":600}}}}"#),
+        &[],
+    );
+    assert!(refusal(&e).contains("cannot fly"), "{}", refusal(&e));
+}
+
+#[test]
+fn fly_at_the_fly_rate_over_terrain_between_2_and_30_inches_and_land_from_10() {
+    let (mut s, w1, _) = flyers();
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"lift_off":{{"group":{w1},"height":600}}}}"#),
+        &[],
+    );
+    play(&mut s, 0, r#""end_card""#, &[]);
+    next_card(&mut s, 0, CardKind::Triple);
+    // 11" across the wall and into the wood: at its fly rate of 12", not
+    // stopped by either.
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{w1},"to":{{"x":800,"y":3100}}}}}}"#),
+        &[],
+    );
+    assert!(!p.says("stop"), "{:#?}", p.words);
+    assert_eq!(lead_at(&s, w1), pt(8.0, 31.0));
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"soar":{{"group":{w1},"height":3100}}}}"#),
+        &[],
+    );
+    assert!(
+        refusal(&e).contains("between 2\" and 30\""),
+        "{}",
+        refusal(&e)
+    );
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"soar":{{"group":{w1},"height":2500}}}}"#),
+        &[],
+    )
+    .assert_says("Beasts Winged Horror is now 25\" above the tabletop");
+    // "Models may only land if they are within 10" of the tabletop".
+    let e = refused(&mut s, 0, &format!(r#"{{"land":{{"group":{w1}}}}}"#), &[]);
+    assert!(refusal(&e).contains("within 10"), "{}", refusal(&e));
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"soar":{{"group":{w1},"height":800}}}}"#),
+        &[],
+    );
+    steps(&mut s);
+    next_card(&mut s, 0, CardKind::Single);
+    play(&mut s, 0, &format!(r#"{{"land":{{"group":{w1}}}}}"#), &[])
+        .assert_says("Beasts Winged Horror lands");
+    assert!(s.advanced.heights.is_empty());
+}
+
+#[test]
+fn fly_any_model_firing_at_a_flying_target_suffers_minus_1() {
+    let (mut s, w1, s1) = flyers();
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"lift_off":{{"group":{w1},"height":600}}}}"#),
+        &[],
+    );
+    card(&mut s, 1, CardKind::Single);
+    play(
+        &mut s,
+        1,
+        &format!(r#"{{"shoot":{{"shooters":[{s1}],"target":{w1}}}}}"#),
+        &[3; 8],
+    )
+    .assert_says("-8 (-1 a die: Beasts Winged Horror is flying)");
 }

@@ -24,7 +24,7 @@ fn config(n: u64) -> InvasionConfig {
         real_table: n % 5 == 4,
         sewers: n % 2 == 1,
         rosters: Vec::new(),
-        // Advanced Invasion Earth: a different subset of the eleven
+        // Advanced Invasion Earth: a different subset of the twelve
         // modules for each battle (bits of a hash of `n`).
         stupidity: bit(n, 0),
         fear: bit(n, 1),
@@ -37,6 +37,7 @@ fn config(n: u64) -> InvasionConfig {
         primitive_weapons: bit(n, 8),
         buildings: bit(n, 9),
         unstoppable: bit(n, 10),
+        fly: bit(n, 11),
         ..InvasionConfig::default()
     }
 }
@@ -58,6 +59,8 @@ group r1 "Spotters" radio chief gunner
 group m1 "Mortar team" mortar radio
 model golem   "Golem"          species golem shoot 2 kill 12 15 18 unstoppable
 group g1 "Golem" golem
+model wing    "Winged Horror"  species horror shoot 2 kill 9 12 15 fly 12
+group w1 "Winged Horror" wing
 "#;
 
 /// Bit `i` of a hash of `n` (so consecutive battles get unrelated subsets).
@@ -85,6 +88,7 @@ fn all_modules(n: u64) -> InvasionConfig {
         primitive_weapons: true,
         buildings: true,
         unstoppable: true,
+        fly: true,
         ..base
     }
 }

@@ -214,7 +214,20 @@ pub fn action(
         } => detonate(s, seat, *group, mite, caught, rng),
         C::TakeOff { group } => take_off(s, seat, *group),
         C::Fly { group, to } => fly(s, seat, *group, *to),
+        C::Land { group, .. }
+            if s.groups.get(*group as usize).is_some()
+                && super::fly::height(s, *group).is_some() =>
+        {
+            super::fly::land(s, seat, *group)
+        }
         C::Land { group, declare } => land(s, seat, *group, declare),
+        C::LiftOff { group, height } => super::fly::lift_off(s, seat, *group, *height),
+        C::Soar {
+            group,
+            to,
+            height,
+            declare,
+        } => super::fly::soar(s, seat, *group, *to, *height, declare),
         C::Descend { group } => descend(s, seat, *group),
         C::Sewer { group, manhole } => {
             sewer_group(s, seat, *group)?;
@@ -461,7 +474,13 @@ pub(super) fn move_group(
                 open
             });
             let ground = through.as_ref().unwrap_or(&s.scenario);
-            let plan = table::plan_move(ground, from, to, group_move(s, g) + sneak, mobility)
+            // Flying: at its fly rate, over terrain and barriers.
+            let (allowance, mobility) =
+                match super::fly::height(s, g).and(super::fly::fly_move(s, g)) {
+                    Some(rate) => (rate, Mobility::Vtol),
+                    None => (group_move(s, g) + sneak, mobility),
+                };
+            let plan = table::plan_move(ground, from, to, allowance, mobility)
                 .map_err(|e| illegal("Move", e.to_string()))?;
             if s.is_mites(g) && s.mites_uncontrolled(seat) {
                 // "If the controller is killed the mites can do nothing except

@@ -36,12 +36,13 @@ pub enum Module {
     Primitive,
     Buildings,
     Unstoppable,
+    Fly,
 }
 
 impl Module {
     /// The modules Xenolog plays, in the text's order. (The others are
     /// listed in `RULES.md` as not built yet; a battle cannot choose them.)
-    pub const ALL: [Module; 11] = [
+    pub const ALL: [Module; 12] = [
         Module::Suppression,
         Module::Observers,
         Module::LayingInWait,
@@ -53,6 +54,7 @@ impl Module {
         Module::Impetuous,
         Module::Unstoppable,
         Module::Primitive,
+        Module::Fly,
     ];
 
     /// Its key in the battle's config.
@@ -69,6 +71,7 @@ impl Module {
             Module::Primitive => "primitive_weapons",
             Module::Buildings => "buildings",
             Module::Unstoppable => "unstoppable",
+            Module::Fly => "fly",
         }
     }
 
@@ -86,6 +89,7 @@ impl Module {
             Module::Primitive => "Primitive Weapons",
             Module::Buildings => "Buildings and LOS",
             Module::Unstoppable => "Unstoppable Force",
+            Module::Fly => "Lift Off, Land and Fly",
         }
     }
 
@@ -115,6 +119,11 @@ impl Module {
                 "A group inside a building can be seen and shot at only while at its windows \
                  and doors: from the card it fires (or lays in wait) until it moves or lets \
                  its next card pass without firing."
+            }
+            Module::Fly => {
+                "Models with a fly move lift off 2\"-10\" (nothing more that card), fly at \
+                 their rate over terrain between 2\" and 30\" up, land from 10\" or lower; \
+                 shooting at a flyer is at -1 a die. Heights are in the log."
             }
             Module::Unstoppable => {
                 "Models with unstoppable force move through walls, fences and hedges as if \
@@ -180,6 +189,8 @@ pub struct Profile {
     pub armoured: bool,
     /// Moves through thin obstacles (`unstoppable`).
     pub unstoppable: bool,
+    /// Flies: its fly move, hundredths of an inch (`fly N`).
+    pub fly: Option<i32>,
 }
 
 /// The weapon types the modules name.
@@ -361,6 +372,10 @@ pub struct Advanced {
     pub at_windows: Vec<GroupId>,
     /// Groups that fired on the current card.
     pub fired: Vec<GroupId>,
+    /// Flying groups and their heights above the table (hundredths).
+    pub heights: Vec<(GroupId, i32)>,
+    /// Groups that lifted off or landed on this card: nothing more for them.
+    pub grounded: Vec<GroupId>,
 }
 
 impl Advanced {

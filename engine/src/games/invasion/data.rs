@@ -29,7 +29,7 @@
 //!     # (the weapon type a module names), comm_link (Special Rule - Comm.
 //!     # Link), radio (a radio operator), grapple N (a victim escapes on N+),
 //!     # impetuous, armoured (primitive weapons cannot harm it), unstoppable
-//!     # (moves through walls, fences and hedges)
+//!     # (moves through walls, fences and hedges), fly N (its fly move, inches)
 //! group ID "Name" TYPE TYPE ...            # one model type id per figure
 //! reserve ID "Name" [cleanup] TYPE ...     # arrives later; cleanup: a Clean Up section
 //! ```
@@ -751,10 +751,14 @@ fn parse_model(l: &Line) -> Result<ModelType, DataError> {
             "impetuous" => profile.impetuous = true,
             "armoured" => profile.armoured = true,
             "unstoppable" => profile.unstoppable = true,
+            "fly" => {
+                profile.fly = Some(l.inches(i + 1, "fly move", INCH, MAX_MOVE_INCHES * INCH)?);
+                used = 2;
+            }
             "radio" => profile.radio = true,
             other => {
                 return Err(l.err(format!(
-                    "unknown model keyword '{}' (species, shoot, melee, move, kill, foot, unhindered, jump, burrow, vehicle, vtol, controller, mite, heavy, carry, leader, stupid, fear, weapon, comm_link, radio, grapple, impetuous, armoured, unstoppable)",
+                    "unknown model keyword '{}' (species, shoot, melee, move, kill, foot, unhindered, jump, burrow, vehicle, vtol, controller, mite, heavy, carry, leader, stupid, fear, weapon, comm_link, radio, grapple, impetuous, armoured, unstoppable, fly)",
                     clip(other)
                 )));
             }

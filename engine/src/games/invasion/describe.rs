@@ -278,6 +278,23 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
             declared_words(s, declare)
         ),
         C::LetPass => "let it pass".into(),
+        C::LiftOff { group: g, height } => {
+            format!("{} lift off to {}", group(s, *g), super::inches(*height))
+        }
+        C::Soar {
+            group: g,
+            to,
+            height,
+            ..
+        } => match to {
+            Some(p) => format!(
+                "{} fly to {} at {}",
+                group(s, *g),
+                point(*p),
+                super::inches(*height)
+            ),
+            None => format!("{} fly to {} up", group(s, *g), super::inches(*height)),
+        },
         C::Perceive { group: g, target } => {
             format!("{} try to perceive {}", group(s, *g), group(s, *target))
         }
@@ -724,6 +741,16 @@ pub fn event(s: &InvasionState, e: &E) -> String {
             kills.0,
             kills.1
         ),
+        E::Height {
+            group: g, height, ..
+        } => match height {
+            Some(_) => format!(
+                "{} is now {}",
+                group(s, *g),
+                super::fly::height_words(*height)
+            ),
+            None => format!("{} lands", group(s, *g)),
+        },
         E::GrappleEscape {
             group: g,
             roll,

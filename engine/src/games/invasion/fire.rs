@@ -175,6 +175,9 @@ pub fn shot_modifiers(
                 ),
             ));
         }
+        if super::fly::at_flyer(s, target) {
+            out.push((-n, format!("-1 a die: {} is flying", group_name(s, target))));
+        }
         if unseen.contains(&g) {
             out.push((
                 -n,

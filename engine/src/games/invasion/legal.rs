@@ -202,6 +202,30 @@ pub fn legal(s: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
                         });
                     }
                 }
+                if super::fly::fly_move(s, g).is_some() {
+                    match super::fly::height(s, g) {
+                        None => candidates.push(InvasionCommand::LiftOff {
+                            group: g,
+                            height: 6 * INCH,
+                        }),
+                        Some(h) => {
+                            candidates.push(InvasionCommand::Land {
+                                group: g,
+                                declare: Declared::default(),
+                            });
+                            for to in [2 * INCH, 20 * INCH] {
+                                if to != h {
+                                    candidates.push(InvasionCommand::Soar {
+                                        group: g,
+                                        to: None,
+                                        height: to,
+                                        declare: Declared::default(),
+                                    });
+                                }
+                            }
+                        }
+                    }
+                }
                 if s.advanced.on(Module::LayingInWait) {
                     for assault in [false, true] {
                         candidates.push(InvasionCommand::LayInWait { group: g, assault });
@@ -576,6 +600,10 @@ pub fn anchors(_s: &InvasionState, command: &InvasionCommand) -> Anchors {
             target: group(target),
         },
         C::LetPass => Anchors::default(),
+        C::LiftOff { group: g, .. } | C::Soar { group: g, .. } => Anchors {
+            subject: group(g),
+            target: None,
+        },
         C::LayInWait { group: g, .. } | C::StandDown { group: g } => Anchors {
             subject: group(g),
             target: None,

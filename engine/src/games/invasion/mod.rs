@@ -29,6 +29,7 @@ pub mod advanced;
 pub mod data;
 pub mod describe;
 pub mod fire;
+pub mod fly;
 pub mod legal;
 pub mod model;
 pub mod moments;
@@ -112,6 +113,9 @@ pub struct InvasionConfig {
     /// Advanced Invasion Earth: Unstoppable Force.
     #[serde(skip_serializing_if = "is_false")]
     pub unstoppable: bool,
+    /// Advanced Invasion Earth: Lift Off, Land and Fly.
+    #[serde(skip_serializing_if = "is_false")]
+    pub fly: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -135,6 +139,7 @@ impl InvasionConfig {
                 advanced::Module::Primitive => self.primitive_weapons,
                 advanced::Module::Buildings => self.buildings,
                 advanced::Module::Unstoppable => self.unstoppable,
+                advanced::Module::Fly => self.fly,
             })
             .collect()
     }

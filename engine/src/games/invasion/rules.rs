@@ -201,6 +201,18 @@ pub enum InvasionCommand {
     },
     /// Out of turn: the waiting group lets the target pass.
     LetPass,
+    /// "LIFT OFF": a flying model's group rises 2"-10" (`height`, hundredths).
+    LiftOff { group: GroupId, height: i32 },
+    /// "FLY+": a flying group moves (to `to`, or stays) and climbs or dives
+    /// to `height` (hundredths, 2"-30").
+    Soar {
+        group: GroupId,
+        #[serde(default)]
+        to: Option<Point>,
+        height: i32,
+        #[serde(default)]
+        declare: Declared,
+    },
 }
 
 /// Blast radius of a Mite ("a 6 inch radius blast effect of 4D6").
@@ -1233,6 +1245,7 @@ pub fn decide(
             }
             super::advanced::check_command(s, command)?;
             super::wait::check_command(s, command)?;
+            super::fly::check_command(s, command)?;
             let mut events = super::actions::action(s, actor.0, command, rng)?;
             // Laying in Wait: an enemy that ends its move in sight of a
             // waiting group is ambushed out of turn (its player is asked).

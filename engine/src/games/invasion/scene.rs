@@ -311,6 +311,16 @@ pub fn scene(s: &InvasionState) -> Scene {
         } else {
             None
         };
+        if let Some(h) = super::fly::height(s, gi as GroupId) {
+            names.push(NameToPlace {
+                id: format!("height:{gi}"),
+                text: format!("{} up", super::inches(h)),
+                short: super::inches(h),
+                size: 10.0,
+                fill: Rgba::rgb(30, 90, 160),
+                around: bounds,
+            });
+        }
         if let Some((text, short)) = status {
             names.push(NameToPlace {
                 id: format!("status:{gi}"),

@@ -548,6 +548,13 @@ pub enum InvasionEvent {
         needs: u8,
         escaped: bool,
     },
+    /// A flying group's height changes (`None`: it has landed); `rest`: it
+    /// lifted off or landed, and does nothing more on this card.
+    Height {
+        group: GroupId,
+        height: Option<i32>,
+        rest: bool,
+    },
     /// A perception test.
     Perception {
         group: GroupId,
@@ -736,6 +743,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                     .retain(|g| groups[*g as usize].seat != seat || fired.contains(g));
             }
             state.advanced.fired.clear();
+            state.advanced.grounded.clear();
             // "Targets which have been successful suppressed suffer ...
             // during their following turn": it ends with their card.
             let ends = super::fire::suppression_ends(state);
@@ -1288,6 +1296,20 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             a.grapples.push((*melee, *by, *score));
         }
         E::GrappleEscape { .. } => {}
+        E::Height {
+            group,
+            height,
+            rest,
+        } => {
+            let a = &mut state.advanced;
+            a.heights.retain(|(g, _)| g != group);
+            if let Some(h) = height {
+                a.heights.push((*group, *h));
+            }
+            if *rest && !a.grounded.contains(group) {
+                a.grounded.push(*group);
+            }
+        }
         E::LaidInWait { group, assault } => {
             at_the_windows(state, &[*group]);
             state.advanced.waiting.retain(|(g, _)| g != group);
