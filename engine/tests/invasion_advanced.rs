@@ -1070,3 +1070,163 @@ fn fly_any_model_firing_at_a_flying_target_suffers_minus_1() {
     )
     .assert_says("-8 (-1 a die: Beasts Winged Horror is flying)");
 }
+
+// --- Advanced Assault ------------------------------------------------------------
+
+fn centre(s: &InvasionState, g: GroupId) -> xenolog_engine::games::invasion::model::Point {
+    xenolog_engine::games::invasion::table::centre(&s.group(g).points())
+}
+
+/// Hares: quick men (a 12" move) and slow ones (6").
+const HARES: &str = r#"
+faction hares "Hares"
+model hare  "Hare"  species human shoot 1 move 12 kill 6 9 12
+model mule  "Mule"  species human shoot 1 move 6 kill 6 9 12
+group h1 "Quick section" hare hare hare hare
+group h2 "Slow section" mule mule mule mule
+"#;
+
+/// The Beast pair (8" move) charges `target` of the Hares on a Double card
+/// and wins the melee 2 kills to none (`win`) or draws 0-0.
+fn assaulted(target: &str, win: bool) -> (InvasionState, GroupId, GroupId) {
+    let config = InvasionConfig {
+        scenario_text: Some(GROUND.to_owned()),
+        factions: vec!["beasts".into(), "hares".into()],
+        faction_texts: vec![BEASTS.to_owned(), HARES.to_owned()],
+        advanced_assault: true,
+        ..InvasionConfig::default()
+    };
+    let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
+    park(&mut s);
+    let (b1, h) = (gid(&s, "b1"), gid(&s, target));
+    place(&mut s, h, 20.0, 11.1);
+    place(&mut s, b1, 20.0, 6.0);
+    card(&mut s, 0, CardKind::Double);
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{b1},"to":{{"x":2000,"y":1000}}}}}}"#),
+        &[],
+    );
+    play(&mut s, 0, r#""end_card""#, &[]);
+    step(&mut s, &[]);
+    if win {
+        play(&mut s, 0, r#"{"strike":{}}"#, &[2, 2, 2, 2, 2, 2, 1, 1]);
+        let two: Vec<String> = figures(&s, h)[..2].to_vec();
+        play(
+            &mut s,
+            1,
+            &format!(r#"{{"casualties":{{"models":{two:?}}}}}"#),
+            &[],
+        );
+        play(&mut s, 1, r#"{"strike":{}}"#, &[1; 4]);
+    } else {
+        // A kill each: 8 against 6, 12 against 9.
+        play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
+        let one = figures(&s, h)[0].clone();
+        play(
+            &mut s,
+            1,
+            &format!(r#"{{"casualties":{{"models":["{one}"]}}}}"#),
+            &[],
+        );
+        play(&mut s, 1, r#"{"strike":{}}"#, &[3; 4]);
+        let beast = figures(&s, b1)[0].clone();
+        play(
+            &mut s,
+            0,
+            &format!(r#"{{"casualties":{{"models":["{beast}"]}}}}"#),
+            &[],
+        );
+    }
+    (s, b1, h)
+}
+
+#[test]
+fn advanced_assault_the_winner_and_loser_stay_in_the_fight() {
+    let (mut s, b1, h1) = assaulted("h1", true);
+    let p = step(&mut s, &[]);
+    p.assert_says("Beasts win the assault (2 kills to 0): the fight does not break");
+    assert!(!p.events.iter().any(|e| matches!(e, E::Moved { .. })));
+    assert!(s.group(b1).locked.is_some() && s.group(h1).locked.is_some());
+}
+
+#[test]
+fn advanced_assault_running_away_the_loser_faster_than_the_winner_runs_its_full_move() {
+    let (mut s, b1, h1) = assaulted("h1", true);
+    step(&mut s, &[]);
+    next_card(&mut s, 1, CardKind::Single);
+    let before = centre(&s, h1);
+    let p = play(
+        &mut s,
+        1,
+        &format!(r#"{{"run_away":{{"group":{h1}}}}}"#),
+        &[],
+    );
+    p.assert_says("runs away");
+    assert!(s.group(h1).locked.is_none() && s.group(b1).locked.is_none());
+    let d = before.distance(centre(&s, h1));
+    assert!((1190..=1210).contains(&d), "its maximum move, 12\": {d}");
+}
+
+#[test]
+fn advanced_assault_a_loser_too_slow_to_out_run_its_opponent_must_stay_and_fight() {
+    let (mut s, _, h2) = assaulted("h2", true);
+    step(&mut s, &[]);
+    next_card(&mut s, 1, CardKind::Single);
+    let e = refused(
+        &mut s,
+        1,
+        &format!(r#"{{"run_away":{{"group":{h2}}}}}"#),
+        &[],
+    );
+    assert!(
+        refusal(&e).contains("must stay and fight"),
+        "{}",
+        refusal(&e)
+    );
+    // Nor may the loser break off: that is the winner's.
+    let e = refused(
+        &mut s,
+        1,
+        &format!(r#"{{"break_off":{{"group":{h2}}}}}"#),
+        &[],
+    );
+    assert!(
+        refusal(&e).contains("stay and fight or run away"),
+        "{}",
+        refusal(&e)
+    );
+}
+
+#[test]
+fn advanced_assault_the_combat_winners_turn_choose_any_action() {
+    let (mut s, b1, _) = assaulted("h2", true);
+    step(&mut s, &[]);
+    next_card(&mut s, 0, CardKind::Double);
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"break_off":{{"group":{b1}}}}}"#),
+        &[],
+    )
+    .assert_says("Beasts Beast pair breaks off from the fight");
+    assert!(s.melees.is_empty());
+    // Free: the card's two actions are left for anything.
+    assert_eq!(s.actions_left(), 2);
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{b1},"to":{{"x":2000,"y":400}}}}}}"#),
+        &[],
+    );
+}
+
+#[test]
+fn advanced_assault_if_the_combat_was_a_draw_the_fight_breaks_as_in_the_basic_rules() {
+    let (mut s, b1, _) = assaulted("h1", false);
+    let p = step(&mut s, &[]);
+    assert!(!p.says("win the assault"), "{:#?}", p.words);
+    p.assert_says("falls back a full move");
+    assert!(s.group(b1).locked.is_none());
+}

@@ -24,7 +24,7 @@ fn config(n: u64) -> InvasionConfig {
         real_table: n % 5 == 4,
         sewers: n % 2 == 1,
         rosters: Vec::new(),
-        // Advanced Invasion Earth: a different subset of the twelve
+        // Advanced Invasion Earth: a different subset of the thirteen
         // modules for each battle (bits of a hash of `n`).
         stupidity: bit(n, 0),
         fear: bit(n, 1),
@@ -38,6 +38,7 @@ fn config(n: u64) -> InvasionConfig {
         buildings: bit(n, 9),
         unstoppable: bit(n, 10),
         fly: bit(n, 11),
+        advanced_assault: bit(n, 12),
         ..InvasionConfig::default()
     }
 }
@@ -89,6 +90,7 @@ fn all_modules(n: u64) -> InvasionConfig {
         buildings: true,
         unstoppable: true,
         fly: true,
+        advanced_assault: true,
         ..base
     }
 }

@@ -221,6 +221,8 @@ pub fn action(
             super::fly::land(s, seat, *group)
         }
         C::Land { group, declare } => land(s, seat, *group, declare),
+        C::BreakOff { group } => super::assault::break_off(s, seat, *group),
+        C::RunAway { group } => super::assault::run_away(s, seat, *group),
         C::LiftOff { group, height } => super::fly::lift_off(s, seat, *group, *height),
         C::Soar {
             group,

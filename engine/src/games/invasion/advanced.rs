@@ -37,17 +37,19 @@ pub enum Module {
     Buildings,
     Unstoppable,
     Fly,
+    AdvancedAssault,
 }
 
 impl Module {
     /// The modules Xenolog plays, in the text's order. (The others are
     /// listed in `RULES.md` as not built yet; a battle cannot choose them.)
-    pub const ALL: [Module; 12] = [
+    pub const ALL: [Module; 13] = [
         Module::Suppression,
         Module::Observers,
         Module::LayingInWait,
         Module::Sighting,
         Module::Buildings,
+        Module::AdvancedAssault,
         Module::Grapple,
         Module::Stupidity,
         Module::Fear,
@@ -72,6 +74,7 @@ impl Module {
             Module::Buildings => "buildings",
             Module::Unstoppable => "unstoppable",
             Module::Fly => "fly",
+            Module::AdvancedAssault => "advanced_assault",
         }
     }
 
@@ -90,6 +93,7 @@ impl Module {
             Module::Buildings => "Buildings and LOS",
             Module::Unstoppable => "Unstoppable Force",
             Module::Fly => "Lift Off, Land and Fly",
+            Module::AdvancedAssault => "Advanced Assault",
         }
     }
 
@@ -119,6 +123,11 @@ impl Module {
                 "A group inside a building can be seen and shot at only while at its windows \
                  and doors: from the card it fires (or lays in wait) until it moves or lets \
                  its next card pass without firing."
+            }
+            Module::AdvancedAssault => {
+                "A melee with a winner does not break: on its card the winner may break off \
+                 or fight on; on its card the loser stays and fights, or runs away if it moves \
+                 faster. A draw breaks as in the basic rules."
             }
             Module::Fly => {
                 "Models with a fly move lift off 2\"-10\" (nothing more that card), fly at \
@@ -376,6 +385,8 @@ pub struct Advanced {
     pub heights: Vec<(GroupId, i32)>,
     /// Groups that lifted off or landed on this card: nothing more for them.
     pub grounded: Vec<GroupId>,
+    /// Melees won under Advanced Assault: `(melee, the winner's seat)`.
+    pub assaults: Vec<(u16, u8)>,
 }
 
 impl Advanced {

@@ -278,6 +278,8 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
             declared_words(s, declare)
         ),
         C::LetPass => "let it pass".into(),
+        C::BreakOff { group: g } => format!("{} break off from the fight", group(s, *g)),
+        C::RunAway { group: g } => format!("{} run away", group(s, *g)),
         C::LiftOff { group: g, height } => {
             format!("{} lift off to {}", group(s, *g), super::inches(*height))
         }
@@ -741,6 +743,13 @@ pub fn event(s: &InvasionState, e: &E) -> String {
             kills.0,
             kills.1
         ),
+        E::AssaultWon { winner, kills, .. } => format!(
+            "{} win the assault ({} kills to {}): the fight does not break; on their card the winners may break off, the losers stay and fight or run away if they are faster",
+            s.faction(*winner).name,
+            kills.0,
+            kills.1
+        ),
+        E::BrokeOff { group: g } => format!("{} breaks off from the fight", group(s, *g)),
         E::Height {
             group: g, height, ..
         } => match height {

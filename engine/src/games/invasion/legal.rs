@@ -202,6 +202,10 @@ pub fn legal(s: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
                         });
                     }
                 }
+                if super::assault::after_assault(s, g).is_some() {
+                    candidates.push(InvasionCommand::BreakOff { group: g });
+                    candidates.push(InvasionCommand::RunAway { group: g });
+                }
                 if super::fly::fly_move(s, g).is_some() {
                     match super::fly::height(s, g) {
                         None => candidates.push(InvasionCommand::LiftOff {
@@ -600,6 +604,10 @@ pub fn anchors(_s: &InvasionState, command: &InvasionCommand) -> Anchors {
             target: group(target),
         },
         C::LetPass => Anchors::default(),
+        C::BreakOff { group: g } | C::RunAway { group: g } => Anchors {
+            subject: group(g),
+            target: None,
+        },
         C::LiftOff { group: g, .. } | C::Soar { group: g, .. } => Anchors {
             subject: group(g),
             target: None,

@@ -26,6 +26,7 @@
 
 pub mod actions;
 pub mod advanced;
+pub mod assault;
 pub mod data;
 pub mod describe;
 pub mod fire;
@@ -116,6 +117,9 @@ pub struct InvasionConfig {
     /// Advanced Invasion Earth: Lift Off, Land and Fly.
     #[serde(skip_serializing_if = "is_false")]
     pub fly: bool,
+    /// Advanced Invasion Earth: Advanced Assault.
+    #[serde(skip_serializing_if = "is_false")]
+    pub advanced_assault: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -140,6 +144,7 @@ impl InvasionConfig {
                 advanced::Module::Buildings => self.buildings,
                 advanced::Module::Unstoppable => self.unstoppable,
                 advanced::Module::Fly => self.fly,
+                advanced::Module::AdvancedAssault => self.advanced_assault,
             })
             .collect()
     }

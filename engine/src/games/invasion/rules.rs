@@ -201,6 +201,10 @@ pub enum InvasionCommand {
     },
     /// Out of turn: the waiting group lets the target pass.
     LetPass,
+    /// "Advanced Assault": the winner of a melee breaks off from it.
+    BreakOff { group: GroupId },
+    /// "Advanced Assault": the loser of a melee runs away (if faster).
+    RunAway { group: GroupId },
     /// "LIFT OFF": a flying model's group rises 2"-10" (`height`, hundredths).
     LiftOff { group: GroupId, height: i32 },
     /// "FLY+": a flying group moves (to `to`, or stays) and climbs or dives
@@ -917,6 +921,13 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
     // card), winning meaning more kills than it took in this resolution
     // (assumed).
     if let Some(e) = super::advanced::grapple_holds(s, melee, &seats, &groups) {
+        out.push(e);
+        return;
+    }
+    // "ADVANCED ASSAULT": a melee with a winner does not break.
+    if !m.below
+        && let Some(e) = super::assault::assault_won(s, melee, &seats)
+    {
         out.push(e);
         return;
     }

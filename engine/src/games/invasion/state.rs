@@ -555,6 +555,14 @@ pub enum InvasionEvent {
         height: Option<i32>,
         rest: bool,
     },
+    /// "ADVANCED ASSAULT": the melee has a winner and does not break.
+    AssaultWon {
+        melee: u16,
+        winner: u8,
+        kills: (u32, u32),
+    },
+    /// The winner of an assault breaks off from the fight.
+    BrokeOff { group: GroupId },
     /// A perception test.
     Perception {
         group: GroupId,
@@ -953,7 +961,8 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                 state.groups[*g as usize].kills += kills;
                 // Grapple: who is winning the melee being resolved.
                 if let Some(m) = state.groups[*g as usize].locked
-                    && state.advanced.on(super::advanced::Module::Grapple)
+                    && (state.advanced.on(super::advanced::Module::Grapple)
+                        || state.advanced.on(super::advanced::Module::AdvancedAssault))
                 {
                     let mk = &mut state.advanced.melee_kills;
                     match mk.iter_mut().find(|(x, s, _)| *x == m && s == seat) {
@@ -1068,6 +1077,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
         }
         E::Unlocked { melee } => {
             state.advanced.grapples.retain(|(m, _, _)| m != melee);
+            state.advanced.assaults.retain(|(m, _)| m != melee);
             state.advanced.melee_kills.retain(|(m, _, _)| m != melee);
             for g in &mut state.groups {
                 if g.locked == Some(*melee) {
@@ -1295,7 +1305,16 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             a.grapples.retain(|(m, _, _)| m != melee);
             a.grapples.push((*melee, *by, *score));
         }
-        E::GrappleEscape { .. } => {}
+        E::GrappleEscape { .. } | E::BrokeOff { .. } => {}
+        E::AssaultWon { melee, winner, .. } => {
+            state
+                .pending
+                .retain(|p| *p != Pending::Aftermath { melee: *melee });
+            finish_resolving(state);
+            let a = &mut state.advanced;
+            a.assaults.retain(|(m, _)| m != melee);
+            a.assaults.push((*melee, *winner));
+        }
         E::Height {
             group,
             height,
