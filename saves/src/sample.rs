@@ -44,6 +44,7 @@ fn build(tmp: &Path) -> Result<(), SaveError> {
     let first = dimx_sample(&mut c)?;
     race_sample(&mut c)?;
     invasion_sample(&mut c)?;
+    advanced_sample(&mut c)?;
     campaign_sample(&mut c)?;
     alien_sample(&mut c)?;
     saucers_sample(&mut c)?;
@@ -227,6 +228,51 @@ fn invasion_sample(c: &mut Campaign) -> Result<BattleId, SaveError> {
     }
     b.switch_branch(0).map_err(branch_error(id))?;
     b.seek(main_head);
+    c.save_position(id, &*b)?;
+    Ok(id)
+}
+
+/// How much the players of the sample's advanced skirmish like each kind
+/// of command: the modules' own commands come up often.
+fn advanced_liking(kind: &str) -> u32 {
+    match kind {
+        "suppress" => 25,
+        "shoot" => 25,
+        "move" => 25,
+        "lay_in_wait" | "relay" | "perceive" => 8,
+        "casualties" | "strike" | "spring" => 10,
+        "end_card" => 1,
+        _ => 3,
+    }
+}
+
+/// Alien Invasion with the Advanced Invasion Earth modules (suppression,
+/// observers, laying in wait, sighting, buildings, stupidity, fear): U.N.I.T.
+/// against the Daleks on the Farmyard Skirmish table, some cards in.
+fn advanced_sample(c: &mut Campaign) -> Result<BattleId, SaveError> {
+    let id = c.new_battle(
+        "invasion",
+        SAMPLE_SEED + 7,
+        &json!({
+            "scenario": "skirmish",
+            "suppression": true,
+            "observers": true,
+            "laying_in_wait": true,
+            "sighting": true,
+            "buildings": true,
+            "stupidity": true,
+            "fear": true,
+        }),
+        "Alien Invasion: Advanced Invasion Earth (sample)",
+        DiceMode::Rolled,
+    )?;
+    let mut b = c.load_battle(id)?;
+    let mut bot = Randomness::new(SAMPLE_SEED + 8, 0, None);
+    for _ in 0..30 {
+        if !play_weighted(c, id, &mut *b, &mut bot, advanced_liking)? {
+            break;
+        }
+    }
     c.save_position(id, &*b)?;
     Ok(id)
 }

@@ -147,3 +147,32 @@ fn the_sample_shows_every_built_game_and_the_campaign() {
     assert_eq!(state.rosters.len(), 2, "two rosters");
     assert!(state.battles.len() >= 3, "battles fought from the rosters");
 }
+
+#[test]
+fn the_sample_has_an_alien_invasion_battle_with_the_advanced_modules() {
+    let (_dir, path) = place();
+    create_sample(&path).unwrap();
+    let c = Campaign::open(&path).unwrap();
+    let s = c
+        .battles()
+        .unwrap()
+        .into_iter()
+        .find(|s| s.title.contains("Advanced Invasion Earth"))
+        .expect("an advanced Alien Invasion battle");
+    assert_eq!(s.game, "invasion");
+    assert!(s.entries >= 20, "{s:?}");
+    let b = c.load_battle(s.id).unwrap();
+    let words: Vec<String> = b
+        .entry_texts(&b.path_to(b.cursor()))
+        .into_iter()
+        .flat_map(|t| t.events)
+        .collect();
+    // The modules at work in the log.
+    assert!(
+        words.iter().any(|w| w.starts_with("Suppressing fire")
+            || w.starts_with("Fear test")
+            || w.contains("lays in wait")),
+        "{words:#?}"
+    );
+    assert!(c.verify_battle(s.id).unwrap().ok());
+}
