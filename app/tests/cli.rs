@@ -758,3 +758,23 @@ fn alien_invasion_from_a_scenario_file_and_autoplay_to_the_end() {
     let list = ok(&xenolog(&["battles", c.f()]));
     assert_eq!(list.matches("Alien Invasion").count(), 1, "{list}");
 }
+
+#[test]
+fn games_lists_the_seats_of_each_game_in_words_and_as_a_structure() {
+    let text = ok(&xenolog(&["games"]));
+    assert!(
+        text.contains("Alien Invasion [2 to 6 players, a faction each]"),
+        "{text}"
+    );
+    let json = ok(&xenolog(&["games", "--json"]));
+    let invasion: serde_json::Value = json
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|g| g["id"] == "invasion")
+        .expect("invasion listed");
+    assert_eq!(invasion["players"], "2-6");
+    assert_eq!(
+        invasion["seats"],
+        serde_json::json!({"min": 2, "max": 6, "each": "faction"})
+    );
+}

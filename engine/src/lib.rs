@@ -54,7 +54,7 @@
 //! 2. Its content (cards, maps, factions) in `engine/data/<id>/`, compiled
 //!    in, each assumption marked `# assumed:`, and a `RULES.md` mapping every
 //!    clause of the rule text to code and to a test named after the clause.
-//! 3. One line in [`games::REGISTRY`]: `built::<MyGame>("2-4", false)`.
+//! 3. One line in [`games::REGISTRY`]: `built::<MyGame>(Seats::new(2, 4, "faction"), false)` (how many players, and what each plays).
 //!    Starting, loading, listing, the command line and the conformance test
 //!    (`tests/tests/conformance.rs`: legal commands accepted, fold equals
 //!    live, replay exact, undo keeps the dice) then take the game in.

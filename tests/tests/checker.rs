@@ -269,20 +269,23 @@ fn a_log_rewritten_with_fresh_hashes_is_caught_by_replay() {
 fn the_conformance_test_fails_on_every_nondeterministic_stub() {
     use crate::conformance::conform;
     use xenolog_engine::games::built;
-    let steady = built::<Stub<STEADY>>("2", true);
+    let steady = built::<Stub<STEADY>>(xenolog_engine::games::Seats::new(2, 2, "side"), true);
     conform(&steady, 5, 60).unwrap_or_else(|e| panic!("the control must pass: {e}"));
     for (mode, stub) in [
         (
             "counter in decide",
-            built::<Stub<COUNTER_IN_DECIDE>>("2", true),
+            built::<Stub<COUNTER_IN_DECIDE>>(xenolog_engine::games::Seats::new(2, 2, "side"), true),
         ),
         (
             "counter in apply",
-            built::<Stub<COUNTER_IN_APPLY>>("2", true),
+            built::<Stub<COUNTER_IN_APPLY>>(xenolog_engine::games::Seats::new(2, 2, "side"), true),
         ),
         (
             "hash order in decide",
-            built::<Stub<HASH_ORDER_IN_DECIDE>>("2", true),
+            built::<Stub<HASH_ORDER_IN_DECIDE>>(
+                xenolog_engine::games::Seats::new(2, 2, "side"),
+                true,
+            ),
         ),
     ] {
         let err = conform(&stub, 5, 60).expect_err(mode);

@@ -174,3 +174,29 @@ fn every_declared_option_is_taken_by_the_games_config() {
         }
     }
 }
+
+/// The seats a game declares in the registry hold for its battles: the
+/// default config seats a number of players the declaration allows, and
+/// every seat has a name from the config.
+#[test]
+fn every_game_seats_what_its_registry_entry_declares() {
+    for entry in REGISTRY.iter().filter(|e| e.rules.is_some()) {
+        let rules = entry.rules.unwrap();
+        let b = (rules.start)(1, &Value::Object(Default::default()), false)
+            .unwrap_or_else(|e| panic!("{}: {e}", entry.id));
+        let seats = b.seats();
+        assert!(
+            entry.seats.allows(seats.len()),
+            "{}: the default battle seats {} players, the registry says {}",
+            entry.id,
+            seats.len(),
+            entry.seats.words()
+        );
+        assert!(entry.seats.min >= 1 && entry.seats.min <= entry.seats.max);
+        assert!(!entry.seats.each.is_empty());
+    }
+    let invasion = REGISTRY.iter().find(|e| e.id == "invasion").unwrap();
+    assert_eq!(invasion.seats.words(), "2 to 6 players, a faction each");
+    assert_eq!(invasion.seats.range(), "2-6");
+    assert!(!invasion.seats.allows(7));
+}

@@ -722,7 +722,7 @@ fn games(out: &mut dyn Write, json: bool) -> Out {
         if json {
             json_line(
                 out,
-                &json!({"id": g.id, "name": g.name, "players": g.players, "available": g.available,
+                &json!({"id": g.id, "name": g.name, "players": g.seats.range(), "seats": g.seats, "available": g.available,
                     "test_only": g.test_only, "rules_version": g.rules_version,
                     "options": g.options,
                     "scenarios": g.scenarios.iter().map(|s| json!({"id": s.id, "name": s.name, "description": s.description})).collect::<Vec<_>>()}),
@@ -737,7 +737,7 @@ fn games(out: &mut dyn Write, json: bool) -> Out {
             };
             line(
                 out,
-                format!("{:<9} {} [{} players]{status}", g.id, g.name, g.players),
+                format!("{:<9} {} [{}]{status}", g.id, g.name, g.seats.words()),
             )?;
             for s in &g.scenarios {
                 line(

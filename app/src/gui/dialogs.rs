@@ -429,7 +429,7 @@ fn new_battle_form_ui(ui: &mut Ui, form: &mut NewBattleForm, games: &[GameInfo])
     ui.label("Game:");
     for g in games {
         let text = if g.available {
-            format!("{} ({} players)", g.name, g.players)
+            format!("{} ({} players)", g.name, g.seats.range())
         } else {
             format!("{} (coming)", g.name)
         };
@@ -442,6 +442,9 @@ fn new_battle_form_ui(ui: &mut Ui, form: &mut NewBattleForm, games: &[GameInfo])
         if r.clicked() && form.game != g.id {
             form.pick_game(games, g.id);
         }
+    }
+    if let Some(g) = games.iter().find(|g| g.id == form.game && g.available) {
+        ui.weak(format!("{}: {}.", g.name, g.seats.words()));
     }
     if games.iter().any(|g| !g.available) {
         ui.weak(

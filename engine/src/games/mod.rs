@@ -5,7 +5,7 @@
 //! and a `RULES.md` mapping each clause of the rule text to code and tests.
 //!
 //! The registry is one table, [`REGISTRY`]: a game is added by writing its
-//! module and adding its entry there (`built::<MyGame>(players, false)`);
+//! module and adding its entry there (`built::<MyGame>(Seats::new(2, 4, "faction"), false)`);
 //! starting, loading, listing and the conformance test that every game must
 //! pass (`tests/tests/conformance.rs`) all read the table.
 
@@ -23,12 +23,63 @@ pub mod race;
 pub mod saucers;
 pub mod words;
 
+/// Who sits at a game: how many players, and what each one plays (a side,
+/// a faction, a student...). The New battle dialog and `xenolog games` lay
+/// it out; the seats of a battle are named from its config
+/// (`Game::seat_name`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Seats {
+    pub min: u8,
+    pub max: u8,
+    /// What each player plays, singular: "side", "faction", "student".
+    pub each: &'static str,
+}
+
+impl Seats {
+    pub const fn new(min: u8, max: u8, each: &'static str) -> Self {
+        Seats { min, max, each }
+    }
+
+    /// "2-6", or "2" when there is one count.
+    pub fn range(&self) -> String {
+        if self.min == self.max {
+            self.min.to_string()
+        } else {
+            format!("{}-{}", self.min, self.max)
+        }
+    }
+
+    /// "2 to 6 players, a faction each".
+    pub fn words(&self) -> String {
+        let count = if self.min == self.max {
+            format!(
+                "{} player{}",
+                self.min,
+                if self.min == 1 { "" } else { "s" }
+            )
+        } else {
+            format!("{} to {} players", self.min, self.max)
+        };
+        let article = if self.each.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        format!("{count}, {article} {} each", self.each)
+    }
+
+    /// Whether `n` players may sit at it.
+    pub fn allows(&self, n: usize) -> bool {
+        (usize::from(self.min)..=usize::from(self.max)).contains(&n)
+    }
+}
+
 /// A game as the command line and the app list it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameInfo {
     pub id: &'static str,
     pub name: &'static str,
-    pub players: &'static str,
+    pub seats: Seats,
     /// `false` for games that are listed but not built yet.
     pub available: bool,
     /// A small game for tests and benchmarks, not shown to players by default.
@@ -45,7 +96,7 @@ pub struct GameInfo {
 pub struct Entry {
     pub id: &'static str,
     pub name: &'static str,
-    pub players: &'static str,
+    pub seats: Seats,
     pub test_only: bool,
     /// `None` for a game that is listed but not built yet.
     pub rules: Option<Rules>,
@@ -67,11 +118,11 @@ pub struct Rules {
 }
 
 /// The registry entry of a built game.
-pub const fn built<G: Game>(players: &'static str, test_only: bool) -> Entry {
+pub const fn built<G: Game>(seats: Seats, test_only: bool) -> Entry {
     Entry {
         id: G::ID,
         name: G::NAME,
-        players,
+        seats,
         test_only,
         rules: Some(Rules {
             rules_version: G::RULES_VERSION,
@@ -84,11 +135,11 @@ pub const fn built<G: Game>(players: &'static str, test_only: bool) -> Entry {
 }
 
 /// The registry entry of a game that is listed but not built yet.
-pub const fn coming(id: &'static str, name: &'static str, players: &'static str) -> Entry {
+pub const fn coming(id: &'static str, name: &'static str, seats: Seats) -> Entry {
     Entry {
         id,
         name,
-        players,
+        seats,
         test_only: false,
         rules: None,
     }
@@ -96,12 +147,12 @@ pub const fn coming(id: &'static str, name: &'static str, players: &'static str)
 
 /// Every game, in the order the app lists them: the one table that knows them.
 pub static REGISTRY: &[Entry] = &[
-    built::<dimx::DimX>("1-2", false),
-    built::<saucers::Saucers>("1-4", false),
-    built::<alien::Alien>("2-7", false),
-    built::<invasion::Invasion>("2-6", false),
-    built::<race::Race>("2", true),
-    built::<highcard::HighCard>("2", true),
+    built::<dimx::DimX>(Seats::new(1, 2, "side"), false),
+    built::<saucers::Saucers>(Seats::new(1, 4, "set of students"), false),
+    built::<alien::Alien>(Seats::new(2, 7, "side (the Alien or a crew member)"), false),
+    built::<invasion::Invasion>(Seats::new(2, 6, "faction"), false),
+    built::<race::Race>(Seats::new(2, 2, "racer"), true),
+    built::<highcard::HighCard>(Seats::new(2, 2, "hand"), true),
 ];
 
 impl Entry {
@@ -110,7 +161,7 @@ impl Entry {
         GameInfo {
             id: self.id,
             name: self.name,
-            players: self.players,
+            seats: self.seats,
             available: self.rules.is_some(),
             test_only: self.test_only,
             scenarios: self.rules.map(|r| (r.scenarios)()).unwrap_or_default(),
