@@ -422,3 +422,37 @@ pub trait Game: Sized + 'static {
         Vec::new()
     }
 }
+
+/// A command being decided: a working copy of the state to which each event
+/// is applied as it is made, so that the later steps of one command see the
+/// earlier ones' results. Every game decides this way (Night of the Saucers'
+/// `Cx`, Alien Invasion's start-of-card checks); a game may wrap it with its
+/// own helpers (Dimension X's `Ctx` adds its map and the Monoliths that
+/// switch as events land).
+pub struct Work<G: Game> {
+    /// The state with every event so far applied.
+    pub st: G::State,
+    /// The events made so far, in order.
+    pub events: Vec<G::Event>,
+}
+
+impl<G: Game> Work<G> {
+    /// A working copy of `state`, no event made yet.
+    pub fn new(state: &G::State) -> Self {
+        Work {
+            st: state.clone(),
+            events: Vec::new(),
+        }
+    }
+
+    /// Record an event and apply it to the working copy.
+    pub fn emit(&mut self, e: G::Event) {
+        G::apply(&mut self.st, &e);
+        self.events.push(e);
+    }
+
+    /// The events made, in order.
+    pub fn into_events(self) -> Vec<G::Event> {
+        self.events
+    }
+}

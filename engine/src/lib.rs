@@ -76,7 +76,7 @@ pub mod upcast;
 pub use battle::{Battle, EntryText, LegalCommand, PlayError};
 pub use game::{
     Actor, Anchors, Ask, Fate, FlowMark, Game, GameOption, OptionKind, Outcome, PieceResult,
-    RuleError, RuleErrorKind, ScenarioInfo, SeatScore, SetupError, Viewer,
+    RuleError, RuleErrorKind, ScenarioInfo, SeatScore, SetupError, Viewer, Work,
 };
 pub use moments::{Counts, DieMark, DieMeaning, EntryFacts, Importance, Moment, MomentKind, Need};
 pub use rng::{Die, Randomness};

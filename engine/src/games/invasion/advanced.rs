@@ -407,7 +407,7 @@ impl Advanced {
 
 use super::model::{Cover, Point};
 use super::rules::{InvasionCommand, group_name};
-use super::state::{InvasionEvent as E, InvasionState, apply};
+use super::state::{InvasionEvent as E, InvasionState};
 use super::table::BASE;
 use crate::game::RuleError;
 use crate::rng::Randomness;
@@ -538,72 +538,63 @@ pub fn checks_due(s: &InvasionState) -> bool {
 /// and then Fear (unless stupidity already gave it an order).
 pub fn checks(s: &InvasionState, rng: &mut Randomness, out: &mut Vec<E>) -> Result<(), RuleError> {
     let tables = tables();
-    let mut w = s.clone();
-    let emit = |w: &mut InvasionState, out: &mut Vec<E>, e: E| {
-        apply(w, &e);
-        out.push(e);
-    };
+    let mut work = crate::game::Work::<super::Invasion>::new(s);
     for g in to_check(s) {
         // "The 'victim's' player rolls a dice to see if the model can escape
         // the grapple. This roll is made during the victims own turn."
-        if w.advanced.on(Module::Grapple)
-            && let Some((melee, needs)) = held(&w, g)
+        if work.st.advanced.on(Module::Grapple)
+            && let Some((melee, needs)) = held(&work.st, g)
         {
             let roll = rng.d6()?;
             let escaped = roll >= needs;
-            emit(
-                &mut w,
-                out,
-                E::GrappleEscape {
-                    group: g,
-                    melee,
-                    roll,
-                    needs,
-                    escaped,
-                },
-            );
+            work.emit(E::GrappleEscape {
+                group: g,
+                melee,
+                roll,
+                needs,
+                escaped,
+            });
             if escaped {
                 // "Victims, which escape a grapple, may perform any
                 // available action on the turn of their escape."
-                emit(&mut w, out, E::Unlocked { melee });
+                work.emit(E::Unlocked { melee });
             } else {
                 // "Victims which do not escape a grapple can do nothing
                 // during their turn".
-                emit(
-                    &mut w,
-                    out,
-                    E::Ordered {
-                        group: g,
-                        order: Order::Nothing,
-                        by: Module::Grapple,
-                    },
-                );
+                work.emit(E::Ordered {
+                    group: g,
+                    order: Order::Nothing,
+                    by: Module::Grapple,
+                });
                 continue;
             }
         }
-        if w.advanced.on(Module::Stupidity) && !stupid_models(&w, g).is_empty() {
+        if work.st.advanced.on(Module::Stupidity) && !stupid_models(&work.st, g).is_empty() {
             let mut queue: Vec<u16> = Vec::new();
-            let stricken: Vec<u16> = w
+            let stricken: Vec<u16> = work
+                .st
                 .advanced
                 .stricken
                 .iter()
                 .filter(|x| x.group == g)
                 .map(|x| x.model)
-                .filter(|&m| w.group(g).models.get(m as usize).is_some_and(|x| x.alive))
+                .filter(|&m| {
+                    work.st
+                        .group(g)
+                        .models
+                        .get(m as usize)
+                        .is_some_and(|x| x.alive)
+                })
                 .collect();
             for m in &stricken {
                 let roll = rng.d6()?;
                 let recovered = roll >= tables.recover;
-                emit(
-                    &mut w,
-                    out,
-                    E::Recovery {
-                        group: g,
-                        model: *m,
-                        roll,
-                        recovered,
-                    },
-                );
+                work.emit(E::Recovery {
+                    group: g,
+                    model: *m,
+                    roll,
+                    recovered,
+                });
                 if !recovered {
                     queue.push(*m);
                 }
@@ -611,18 +602,14 @@ pub fn checks(s: &InvasionState, rng: &mut Randomness, out: &mut Vec<E>) -> Resu
             // The detachment's check, once no model of it is still stupid
             // (assumed: a model still stupid keeps its group from the check).
             if queue.is_empty() {
-                let models = stupid_models(&w, g);
+                let models = stupid_models(&work.st, g);
                 let needs = models.iter().map(|(_, n)| *n).max().unwrap_or(1);
                 let roll = rng.d6()?;
-                emit(
-                    &mut w,
-                    out,
-                    E::StupidityCheck {
-                        group: g,
-                        needs,
-                        roll,
-                    },
-                );
+                work.emit(E::StupidityCheck {
+                    group: g,
+                    needs,
+                    roll,
+                });
                 if roll < needs {
                     // "one of the models in your detachment has been stricken
                     // by stupidity (you choose)": assumed, the first.
@@ -636,19 +623,16 @@ pub fn checks(s: &InvasionState, rng: &mut Randomness, out: &mut Vec<E>) -> Resu
                 k += 1;
                 let roll = rng.d6()?;
                 let (effect, _) = tables.stupid(roll);
-                emit(
-                    &mut w,
-                    out,
-                    E::Stricken {
-                        group: g,
-                        model: m,
-                        roll,
-                        effect,
-                    },
-                );
+                work.emit(E::Stricken {
+                    group: g,
+                    model: m,
+                    roll,
+                    effect,
+                });
                 if effect == StupidEffect::Contagious {
                     let count = rng.d6()?;
-                    let others: Vec<u16> = w
+                    let others: Vec<u16> = work
+                        .st
                         .group(g)
                         .models
                         .iter()
@@ -656,7 +640,8 @@ pub fn checks(s: &InvasionState, rng: &mut Randomness, out: &mut Vec<E>) -> Resu
                         .filter(|(i, x)| {
                             x.alive
                                 && !queue.contains(&(*i as u16))
-                                && !w
+                                && !work
+                                    .st
                                     .advanced
                                     .stricken
                                     .iter()
@@ -665,15 +650,11 @@ pub fn checks(s: &InvasionState, rng: &mut Randomness, out: &mut Vec<E>) -> Resu
                         .map(|(i, _)| i as u16)
                         .take(usize::from(count))
                         .collect();
-                    emit(
-                        &mut w,
-                        out,
-                        E::Contagion {
-                            group: g,
-                            roll: count,
-                            models: others.clone(),
-                        },
-                    );
+                    work.emit(E::Contagion {
+                        group: g,
+                        roll: count,
+                        models: others.clone(),
+                    });
                     queue.extend(others);
                 } else if first.is_none() {
                     first = Some(effect);
@@ -681,11 +662,11 @@ pub fn checks(s: &InvasionState, rng: &mut Randomness, out: &mut Vec<E>) -> Resu
             }
             if !queue.is_empty() {
                 let order = match first {
-                    Some(StupidEffect::KillEverybody) => match nearest(&w, g, true) {
+                    Some(StupidEffect::KillEverybody) => match nearest(&work.st, g, true) {
                         Some(_) => Order::KillEverybody,
                         None => Order::Nothing,
                     },
-                    Some(StupidEffect::Charge) => match nearest(&w, g, false) {
+                    Some(StupidEffect::Charge) => match nearest(&work.st, g, false) {
                         Some(t) => Order::Charge(t),
                         None => Order::Nothing,
                     },
@@ -693,7 +674,7 @@ pub fn checks(s: &InvasionState, rng: &mut Randomness, out: &mut Vec<E>) -> Resu
                     // "If there is nothing to hide behind, the model will
                     // panic and go AWOL": hiding is staying in cover.
                     Some(StupidEffect::Hide) => {
-                        if super::rules::cover_of(&w, g, None).0 == Cover::Open {
+                        if super::rules::cover_of(&work.st, g, None).0 == Cover::Open {
                             Order::Awol
                         } else {
                             Order::Nothing
@@ -703,34 +684,26 @@ pub fn checks(s: &InvasionState, rng: &mut Randomness, out: &mut Vec<E>) -> Resu
                     // that ran out of models (assumed: nothing).
                     Some(StupidEffect::War | StupidEffect::Contagious) | None => Order::Nothing,
                 };
-                emit(
-                    &mut w,
-                    out,
-                    E::Ordered {
-                        group: g,
-                        order,
-                        by: Module::Stupidity,
-                    },
-                );
+                work.emit(E::Ordered {
+                    group: g,
+                    order,
+                    by: Module::Stupidity,
+                });
             }
         }
-        if w.advanced.on(Module::Fear)
-            && !w.advanced.fearless.contains(&g)
-            && w.advanced.order(g).is_none()
-            && let Some(of) = fear_source(&w, g)
+        if work.st.advanced.on(Module::Fear)
+            && !work.st.advanced.fearless.contains(&g)
+            && work.st.advanced.order(g).is_none()
+            && let Some(of) = fear_source(&work.st, g)
         {
             let roll = rng.d6()?;
             let (effect, _) = tables.fear(roll);
-            emit(
-                &mut w,
-                out,
-                E::FearTest {
-                    group: g,
-                    of,
-                    roll,
-                    effect,
-                },
-            );
+            work.emit(E::FearTest {
+                group: g,
+                of,
+                roll,
+                effect,
+            });
             let order = match effect {
                 FearEffect::Brave => None,
                 FearEffect::Freeze => Some(Order::Nothing),
@@ -738,39 +711,32 @@ pub fn checks(s: &InvasionState, rng: &mut Randomness, out: &mut Vec<E>) -> Resu
                 FearEffect::Insane => Some(Order::Charge(of)),
             };
             if let Some(order) = order {
-                emit(
-                    &mut w,
-                    out,
-                    E::Ordered {
-                        group: g,
-                        order,
-                        by: Module::Fear,
-                    },
-                );
+                work.emit(E::Ordered {
+                    group: g,
+                    order,
+                    by: Module::Fear,
+                });
             }
         }
         // "Impetuous models always move their maximum move rate ... towards
         // the nearest enemy model they can see. At the earliest opportunity
         // impetuous models will assault".
-        if w.advanced.on(Module::Impetuous)
-            && !w.real_table
-            && w.advanced.order(g).is_none()
-            && w.group(g).locked.is_none()
-            && impetuous(&w, g)
-            && let Some(t) = nearest_seen_enemy(&w, g)
+        if work.st.advanced.on(Module::Impetuous)
+            && !work.st.real_table
+            && work.st.advanced.order(g).is_none()
+            && work.st.group(g).locked.is_none()
+            && impetuous(&work.st, g)
+            && let Some(t) = nearest_seen_enemy(&work.st, g)
         {
-            emit(
-                &mut w,
-                out,
-                E::Ordered {
-                    group: g,
-                    order: Order::Charge(t),
-                    by: Module::Impetuous,
-                },
-            );
+            work.emit(E::Ordered {
+                group: g,
+                order: Order::Charge(t),
+                by: Module::Impetuous,
+            });
         }
     }
-    emit(&mut w, out, E::ChecksMade);
+    work.emit(E::ChecksMade);
+    out.extend(work.into_events());
     Ok(())
 }
 

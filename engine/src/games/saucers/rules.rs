@@ -8,7 +8,7 @@ use super::data::{
     Ability, AlienKind, AttackType, CardKind, Dir, EventEffect, InstantEffect, Kind, Pos, TILES,
     Tokens, coord, step,
 };
-use super::state::{Alien, End, Phase, SaucersEvent as E, SaucersState, Target, Variant, apply};
+use super::state::{Alien, End, Phase, SaucersEvent as E, SaucersState, Target, Variant};
 use crate::game::{Actor, RuleError, RuleErrorKind};
 use crate::rng::Randomness;
 
@@ -81,18 +81,9 @@ pub enum SaucersCommand {
     AlienTurn,
 }
 
-/// Decision context: events applied to a working copy as they are made.
-pub struct Cx {
-    pub st: SaucersState,
-    pub events: Vec<E>,
-}
-
-impl Cx {
-    pub fn emit(&mut self, e: E) {
-        apply(&mut self.st, &e);
-        self.events.push(e);
-    }
-}
+/// Decision context: events applied to a working copy as they are made
+/// (the engine's, for every game).
+pub type Cx = crate::game::Work<super::Saucers>;
 
 fn illegal(clause: &str, msg: impl Into<String>) -> RuleError {
     RuleError::illegal(clause, msg)
@@ -370,10 +361,7 @@ pub fn decide(
             "the game first takes a step of its own ({due:?})"
         )));
     }
-    let mut cx = Cx {
-        st: st.clone(),
-        events: Vec::new(),
-    };
+    let mut cx = Cx::new(st);
     let me = actor.0;
     let my_turn = me == st.current;
     let in_turn = |phase: Phase| -> Result<(), RuleError> {
