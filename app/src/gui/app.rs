@@ -373,6 +373,33 @@ impl App {
         }
     }
 
+    /// Read the campaign again (a read-only one follows its writer): the
+    /// battle list, and the open battle at the writer's saved position.
+    fn refresh(&mut self) {
+        let before = self
+            .open
+            .as_ref()
+            .map(|ob| (ob.id, ob.battle.records().len()));
+        self.reload_battles();
+        if let Some((id, was)) = before {
+            self.open_battle(id);
+            if let Some(ob) = &self.open {
+                let now = ob.battle.records().len();
+                self.status = if now > was {
+                    format!(
+                        "Refreshed: {} new entr{}",
+                        now - was,
+                        if now - was == 1 { "y" } else { "ies" }
+                    )
+                } else {
+                    "Refreshed: nothing new".into()
+                };
+            }
+        } else {
+            self.status = format!("Refreshed: {} battles", self.battles.len());
+        }
+    }
+
     fn open_battle(&mut self, id: BattleId) {
         self.flush_position();
         if !self.battles.iter().any(|b| b.id == id) {
@@ -835,6 +862,7 @@ impl App {
                 }
             }
             AppCommand::OpenBattle(id) => self.open_battle(id),
+            AppCommand::Refresh => self.refresh(),
             AppCommand::NewBattle(spec) => self.new_battle(spec),
             AppCommand::ImportBattle(path) => {
                 let Some(c) = &mut self.campaign else { return };
@@ -1166,7 +1194,17 @@ impl App {
             ui.horizontal(|ui| {
                 let read_only = self.campaign.as_ref().is_some_and(|c| c.is_read_only());
                 if read_only {
-                    ui.colored_label(ui.visuals().warn_fg_color, "Read-only");
+                    ui.colored_label(ui.visuals().warn_fg_color, "Read-only")
+                        .on_hover_text("Another Xenolog has this campaign open for writing");
+                    if ui
+                        .button("Refresh")
+                        .on_hover_text(
+                            "Read the campaign again: the writer's new battles and entries",
+                        )
+                        .clicked()
+                    {
+                        commands.push(AppCommand::Refresh);
+                    }
                 }
                 ui.label(if self.status.is_empty() {
                     "Ready"

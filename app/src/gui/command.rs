@@ -103,6 +103,8 @@ pub enum AppCommand {
     OpenCampaign(PathBuf),
     /// Open a campaign only to look at it (another Xenolog is writing it).
     OpenCampaignReadOnly(PathBuf),
+    /// Read-only: read the campaign again, to follow what the writer added.
+    Refresh,
     /// A file dropped on the window: a campaign or a battle to import.
     Dropped(PathBuf),
     OpenBattle(BattleId),

@@ -288,3 +288,68 @@ fn a_broken_file_asked_for_is_told_before_the_last_campaign() {
     assert!(shown(&h, "club.xenolog") && !shown(&h, "broken.xenolog"));
     drop(held);
 }
+
+/// Two Xenologs on one campaign: the second opens it read-only (offered on
+/// the notice), refuses to play, and follows the writer's new entries when
+/// asked to refresh.
+#[test]
+fn a_second_xenolog_opens_read_only_and_follows_the_writer_on_refresh() {
+    let dir = sample_dir();
+    let club = dir.path().join("club.xenolog");
+    let mut writer = xenolog_saves::Campaign::create(&club, "Club").unwrap();
+    let id = writer
+        .new_battle(
+            "race",
+            7,
+            &serde_json::json!({ "target": 1_000_000 }),
+            "Race",
+            xenolog_saves::DiceMode::Rolled,
+        )
+        .unwrap();
+    let mut b = writer.load_battle(id).unwrap();
+    let mut play = |w: &mut xenolog_saves::Campaign, b: &mut dyn xenolog_engine::Battle, n| {
+        for _ in 0..n {
+            let l = b.legal()[0].clone();
+            w.play(id, b, l.actor, &l.command, None).unwrap();
+        }
+        w.save_position(id, b).unwrap();
+    };
+    play(&mut writer, &mut *b, 4);
+    let mut h = app_with(None, Some(dir.path().to_owned()), Vec::new());
+    h.input_mut()
+        .dropped_files
+        .push(Arc::new(Dropped(club.clone())));
+    h.run();
+    click(&mut h, "Open read-only");
+    assert_eq!(
+        h.state().campaign.as_ref().unwrap().path(),
+        Some(club.as_path())
+    );
+    h.get_by_label("Read-only");
+    click(&mut h, "Race");
+    let entries = |h: &egui_kittest::Harness<'_, crate::gui::app::App>| {
+        h.state().open.as_ref().unwrap().battle.records().len()
+    };
+    assert_eq!(entries(&h), 4);
+    // The writer plays on; the reader sees it when it asks.
+    play(&mut writer, &mut *b, 3);
+    assert_eq!(entries(&h), 4);
+    click(&mut h, "Refresh");
+    assert_eq!(entries(&h), 7);
+    assert_eq!(h.state().status, "Refreshed: 3 new entries");
+    click(&mut h, "Refresh");
+    assert_eq!(h.state().status, "Refreshed: nothing new");
+    // Nothing is played from the reader.
+    let c = h.state().open.as_ref().unwrap().view.legal[0].clone();
+    h.state_mut().push(crate::gui::command::AppCommand::Give(
+        crate::gui::command::PlayRequest::new(crate::gui::command::Intent {
+            actor: c.actor,
+            command: c.command,
+            text: c.text,
+        }),
+    ));
+    h.run();
+    h.get_by_label_contains("This campaign is open read-only");
+    assert_eq!(entries(&h), 7);
+    drop(writer);
+}
