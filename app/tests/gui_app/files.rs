@@ -307,7 +307,7 @@ fn a_second_xenolog_opens_read_only_and_follows_the_writer_on_refresh() {
         )
         .unwrap();
     let mut b = writer.load_battle(id).unwrap();
-    let mut play = |w: &mut xenolog_saves::Campaign, b: &mut dyn xenolog_engine::Battle, n| {
+    let play = |w: &mut xenolog_saves::Campaign, b: &mut dyn xenolog_engine::Battle, n| {
         for _ in 0..n {
             let l = b.legal()[0].clone();
             w.play(id, b, l.actor, &l.command, None).unwrap();
