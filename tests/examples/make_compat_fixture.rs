@@ -219,6 +219,24 @@ fn build(dir: &Path) -> Res<Manifest> {
         false,
         Kind::Branched,
     )?;
+    // Alien Invasion rules version 3: the Advanced Invasion Earth modules.
+    battle(
+        &mut c,
+        "invasion",
+        12,
+        json!({
+            "scenario": "skirmish",
+            "suppression": true, "observers": true, "laying_in_wait": true,
+            "sighting": true, "buildings": true, "advanced_assault": true,
+            "grapple": true, "stupidity": true, "fear": true, "impetuous": true,
+            "unstoppable": true, "primitive_weapons": true, "fly": true
+        }),
+        "Alien Invasion with every Advanced Invasion Earth module, in progress",
+        DiceMode::Rolled,
+        40,
+        false,
+        Kind::Branched,
+    )?;
     let saucers = battle(
         &mut c,
         "saucers",

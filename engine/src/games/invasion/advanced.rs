@@ -757,7 +757,7 @@ pub fn order_due(s: &InvasionState) -> Option<GroupId> {
 }
 
 /// A point `step` hundredths of an inch from `from` towards `to`.
-fn towards(from: Point, to: Point, step: i32) -> Point {
+pub(super) fn towards(from: Point, to: Point, step: i32) -> Point {
     let (dx, dy) = (f64::from(to.x - from.x), f64::from(to.y - from.y));
     let d = (dx * dx + dy * dy).sqrt();
     if d < 1.0 {

@@ -320,7 +320,7 @@ pub fn spring(
                     group_name(s, target)
                 )));
             }
-            Some(towards(a, b, step))
+            Some(super::advanced::towards(a, b, step))
         };
         let mut ev = super::actions::move_group(&free, actor.0, g, to, None, None, declare)?;
         if !ev.iter().any(|e| matches!(e, E::Locked { .. })) {
@@ -366,18 +366,4 @@ pub fn let_pass(s: &InvasionState, actor: Actor) -> Result<Vec<E>, RuleError> {
         ))),
         _ => Err(illegal("no ambush is waiting to be sprung")),
     }
-}
-
-/// A point `step` hundredths of an inch from `from` towards `to`.
-fn towards(from: Point, to: Point, step: i32) -> Point {
-    let (dx, dy) = (f64::from(to.x - from.x), f64::from(to.y - from.y));
-    let d = (dx * dx + dy * dy).sqrt();
-    if d < 1.0 {
-        return from;
-    }
-    let k = f64::from(step) / d;
-    Point::new(
-        from.x + (dx * k).round() as i32,
-        from.y + (dy * k).round() as i32,
-    )
 }
