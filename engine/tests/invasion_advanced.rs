@@ -528,6 +528,54 @@ fn fear_a_5_run_away_moves_fast_in_the_opposite_direction() {
     assert!(after.y >= 50, "it stops at the table's edge");
 }
 
+/// A jeep crewed by men (a ground vehicle: it has a facing).
+const MOTOR: &str = r#"
+faction motor "Motor Pool"
+model jeep "Jeep" species human shoot 2 move 12 kill 9 12 15 vehicle road
+group j1 "Jeep" jeep
+"#;
+
+/// Text 001, line 397: "If the afflicted model/s has to turn first, then
+/// this is all it/ they can do."
+#[test]
+fn fear_a_5_run_away_a_model_that_has_to_turn_first_turns_and_that_is_all() {
+    let config = InvasionConfig {
+        scenario_text: Some(GROUND.to_owned()),
+        factions: vec!["motor".into(), "daleks".into()],
+        faction_texts: vec![MOTOR.to_owned()],
+        fear: true,
+        ..InvasionConfig::default()
+    };
+    let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
+    park(&mut s);
+    let (j1, d1) = (gid(&s, "j1"), gid(&s, "d1"));
+    for g in 0..s.groups.len() as GroupId {
+        if g != j1 && g != d1 {
+            gone(&mut s, g);
+        }
+    }
+    // Straight above the middle of the Dalek patrol (10, 11.1, 12.2).
+    place(&mut s, j1, 11.1, 10.0);
+    place(&mut s, d1, 10.0, 20.0);
+    // Facing the Daleks (90: towards the bottom edge).
+    s.groups[j1 as usize].facing = Some(90);
+    card(&mut s, 0, CardKind::Single);
+    step(&mut s, &[5]);
+    assert_eq!(order(&s, j1), Some(Order::RunFrom(d1)));
+    let p = step(&mut s, &[]);
+    assert_eq!(lead_at(&s, j1), pt(11.1, 10.0), "{:#?}", p.words);
+    assert_eq!(s.group(j1).facing, Some(270), "{:#?}", p.words);
+    p.assert_says("Motor Pool Jeep has done what it was made to do");
+    // Its next card, facing away already: it runs (to the table's edge).
+    // (The card ends by itself: nothing of the faction may act on it.)
+    step(&mut s, &[]);
+    next_card(&mut s, 0, CardKind::Single);
+    step(&mut s, &[5]);
+    step(&mut s, &[]);
+    assert_eq!(lead_at(&s, j1), pt(11.1, 0.5));
+    assert_eq!(s.group(j1).facing, Some(270));
+}
+
 #[test]
 fn fear_a_6_insane_with_fear_assaults_the_model_that_caused_it() {
     let (mut s, s1, d1) = facing_daleks();
@@ -536,6 +584,59 @@ fn fear_a_6_insane_with_fear_assaults_the_model_that_caused_it() {
     assert_eq!(order(&s, s1), Some(Order::Charge(d1)));
     step(&mut s, &[]);
     assert!(s.group(s1).locked.is_some() && s.group(s1).locked == s.group(d1).locked);
+}
+
+/// A stupid detachment facing a frightening enemy: when the stupidity
+/// check gives it an order, it takes no fear test on that card (assumed:
+/// it is already out of its player's hands); when it passes, the fear test
+/// follows.
+#[test]
+fn fear_a_group_under_a_stupidity_result_takes_no_fear_test_on_that_card() {
+    let mut s = battle(&["ogrons", "daleks"], true, true, false);
+    // These Daleks frighten Ogrons too.
+    for t in &mut s.factions[1].models {
+        if let Some(f) = &mut t.profile.fear {
+            f.species.push("ogron".into());
+        }
+    }
+    let (o1, d1) = (gid(&s, "o1"), gid(&s, "d1"));
+    for g in 0..s.groups.len() as GroupId {
+        if g != o1 && g != d1 {
+            gone(&mut s, g);
+        }
+    }
+    place(&mut s, o1, 10.0, 10.0);
+    place(&mut s, d1, 10.0, 20.0);
+    card(&mut s, 0, CardKind::Single);
+    // Stupidity: needs 4, rolls 2, stricken: 6 WAR, WHAT IS IT GOOD FOR.
+    let p = step(&mut s, &[2, 6]);
+    p.assert_says("Private Grunt 1 is stricken: 6 WAR, WHAT IS IT GOOD FOR");
+    assert!(
+        !p.events.iter().any(|e| matches!(e, E::FearTest { .. })),
+        "{:#?}",
+        p.words
+    );
+    assert_eq!(order(&s, o1), Some(Order::Nothing));
+    assert!(!s.advanced.fearless.contains(&o1));
+    // The card ends by itself: nothing of the faction may act on it.
+    step(&mut s, &[]);
+    // Next card: the grunt recovers (4), the detachment passes (5), and
+    // then the fear test (2: brave).
+    next_card(&mut s, 0, CardKind::Single);
+    let p = step(&mut s, &[4, 5, 2]);
+    let kinds: Vec<&str> = p
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            E::Recovery { .. } => Some("recovery"),
+            E::StupidityCheck { .. } => Some("stupidity"),
+            E::FearTest { .. } => Some("fear"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds, ["recovery", "stupidity", "fear"], "{:#?}", p.words);
+    p.assert_says("BRAVE HEART, BRAVE MIND");
+    assert!(s.advanced.fearless.contains(&o1));
 }
 
 #[test]
@@ -785,11 +886,11 @@ fn impetuous_models_move_their_maximum_towards_the_nearest_enemy_they_can_see() 
     card(&mut s, 0, CardKind::Single);
     let p = step(&mut s, &[]);
     p.assert_says(
-        "Beasts Savage band moves its full move at U.N.I.T. 1st Squad, Section A and assaults it if it gets there",
+        "Beasts Savage band moves its full move at U.N.I.T. 1st Squad, Section A and assaults it if it gets there, or fires at it if not",
     );
-    assert_eq!(order(&s, v1), Some(Order::Charge(s1)));
+    assert_eq!(order(&s, v1), Some(Order::ChargeOrFire(s1)));
     let before = lead_at(&s, v1);
-    step(&mut s, &[]);
+    step(&mut s, &[1, 1, 1, 1]);
     let after = lead_at(&s, v1);
     assert_eq!(before.distance(after), 800, "its maximum move");
     // "Impetuous models cannot use 'lay in wait'" (the band out of sight
@@ -811,6 +912,87 @@ fn impetuous_models_move_their_maximum_towards_the_nearest_enemy_they_can_see() 
         &[],
     );
     assert!(refusal(&e).contains("is impetuous"), "{}", refusal(&e));
+}
+
+/// The review's finding: the text's "assault or fire at" was built as a
+/// charge only. An impetuous group with missile weapons moves its maximum
+/// at the nearest enemy it sees and, if it does not get there, fires at it;
+/// one that gets there assaults; one with no shooting dice only charges.
+#[test]
+fn impetuous_models_will_assault_or_fire_at_their_target_at_the_earliest_opportunity() {
+    let alone = |s: &mut InvasionState, keep: &[GroupId]| {
+        for g in 0..s.groups.len() as GroupId {
+            if !keep.contains(&g) {
+                gone(s, g);
+            }
+        }
+    };
+    // Out of reach (14" away, an 8" move): it moves 8" and fires its four
+    // dice (three spears and a rifle) at the section, a free shot.
+    let mut s = beasts(&["beasts", "unit"], false, true, false);
+    let (v1, s1, b1) = (gid(&s, "v1"), gid(&s, "s1"), gid(&s, "b1"));
+    alone(&mut s, &[v1, s1]);
+    place(&mut s, v1, 20.0, 6.0);
+    place(&mut s, s1, 20.0, 20.0);
+    card(&mut s, 0, CardKind::Single);
+    step(&mut s, &[]);
+    assert_eq!(order(&s, v1), Some(Order::ChargeOrFire(s1)));
+    let p = step(&mut s, &[6, 6, 1, 1]);
+    assert_eq!(
+        lead_at(&s, v1).distance(pt(20.0, 14.0)),
+        0,
+        "{:#?}",
+        p.words
+    );
+    assert!(s.group(v1).locked.is_none());
+    p.assert_says("4D6 at U.N.I.T. 1st Squad, Section A");
+    assert!(
+        p.events.iter().any(|e| matches!(e, E::Shot { .. })),
+        "{:#?}",
+        p.words
+    );
+    p.assert_says("Beasts Savage band has done what it was made to do");
+    // 14 against 6 in the open: two kills, chosen by U.N.I.T.'s player; the
+    // card's single action is still the player's.
+    assert!(!s.pending.is_empty());
+    assert_eq!(s.actions_left(), 1);
+    assert_eq!(order(&s, v1), Some(Order::Nothing));
+
+    // Within reach (6" away): it runs into contact and assaults; no shot.
+    let mut s = beasts(&["beasts", "unit"], false, true, false);
+    alone(&mut s, &[v1, s1]);
+    place(&mut s, v1, 20.0, 6.0);
+    place(&mut s, s1, 20.0, 12.0);
+    card(&mut s, 0, CardKind::Single);
+    step(&mut s, &[]);
+    let p = step(&mut s, &[]);
+    assert!(s.group(v1).locked.is_some(), "{:#?}", p.words);
+    assert!(
+        !p.events.iter().any(|e| matches!(e, E::Shot { .. })),
+        "{:#?}",
+        p.words
+    );
+
+    // No shooting dice (the Beast pair made impetuous): a charge alone.
+    let mut s = beasts(&["beasts", "unit"], false, true, false);
+    alone(&mut s, &[b1, s1]);
+    for t in &mut s.factions[0].models {
+        if t.id == "beast" {
+            t.profile.impetuous = true;
+        }
+    }
+    place(&mut s, b1, 20.0, 6.0);
+    place(&mut s, s1, 20.0, 20.0);
+    card(&mut s, 0, CardKind::Single);
+    step(&mut s, &[]);
+    assert_eq!(order(&s, b1), Some(Order::Charge(s1)));
+    let p = step(&mut s, &[]);
+    assert!(
+        !p.events.iter().any(|e| matches!(e, E::Shot { .. })),
+        "{:#?}",
+        p.words
+    );
+    assert_eq!(lead_at(&s, b1).distance(pt(20.0, 14.0)), 0);
 }
 
 #[test]

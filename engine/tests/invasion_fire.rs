@@ -11,7 +11,7 @@ use support::*;
 use xenolog_engine::games::invasion::fire::SuppressResult;
 use xenolog_engine::games::invasion::state::{CardKind, GroupId};
 use xenolog_engine::games::invasion::{
-    Invasion, InvasionConfig, InvasionEvent as E, InvasionState, describe, start,
+    Invasion, InvasionCommand, InvasionConfig, InvasionEvent as E, InvasionState, describe, start,
 };
 use xenolog_engine::{Actor, Game};
 
@@ -195,6 +195,83 @@ fn suppression_fire_1_above_the_score_needed_is_a_direct_strike_dealt_in_the_nor
     p.assert_says("a direct strike, 1 kill");
 }
 
+/// Eight riflemen (8D6, no weapon bonus) and armoured walkers that are
+/// killed on 24 in the open, 27 in cover, 30 in a building.
+const SECTION: &str = r#"
+faction section "Rifle Section"
+model rifleman "Rifleman" species human shoot 1 kill 6 9 12
+group r8 "Eight Riflemen" rifleman rifleman rifleman rifleman rifleman rifleman rifleman rifleman
+"#;
+const WALKERS: &str = r#"
+faction walkers "Walkers"
+model walker "Walker" species walker shoot 1 kill 24 27 30
+group w1 "Walker pair" walker walker
+"#;
+
+/// A5, worked: "1 below" the score needed is the kill score less a point a
+/// die rolled, "1 above" the kill score plus it, and a strike made "N above"
+/// counts its kills from the total less N points a die. Eight dice against
+/// 24 (fire.rs's doc example): suppressed from 16, struck from 32, the kills
+/// counted from the total less 8; at the cover of a walker in cover (27),
+/// suppressed from 19 and struck from 27 + 16 = 43, the kills counted from
+/// the total less 16; in a building (30) struck only from 30 + 24 = 54,
+/// beyond 8D6.
+#[test]
+fn suppression_fire_a5_one_above_or_below_is_a_point_a_die_worked_example_8d6_against_24() {
+    let shot = |at: (f64, f64), at_cover: bool, dice: &[u8]| {
+        let config = InvasionConfig {
+            scenario_text: Some(GROUND.to_owned()),
+            factions: vec!["section".into(), "walkers".into()],
+            faction_texts: vec![SECTION.to_owned(), WALKERS.to_owned()],
+            suppression: true,
+            ..InvasionConfig::default()
+        };
+        let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
+        park(&mut s);
+        card(&mut s, 0, CardKind::Triple);
+        let (r8, w1) = (gid(&s, "r8"), gid(&s, "w1"));
+        place(&mut s, w1, at.0, at.1);
+        place(&mut s, r8, 34.0, 20.0);
+        let p = play(
+            &mut s,
+            0,
+            &format!(r#"{{"suppress":{{"shooters":[{r8}],"target":{w1},"at_cover":{at_cover}}}}}"#),
+            dice,
+        );
+        let (total, result, _, kills) = suppression_of(&p);
+        (total, result, kills, p)
+    };
+    let open = (20.0, 10.0);
+    let field = (41.0, 6.0);
+    let house = (31.0, 33.0);
+    use SuppressResult::{Missed, Strike, Suppressed};
+    // The target itself, in the open (24): 1 below is 24 - 8 = 16.
+    let (t, r, k, p) = shot(open, false, &[1, 1, 1, 2, 2, 2, 3, 3]);
+    assert_eq!((t, r, k), (15, Missed, 0));
+    p.assert_says("against 24 (suppresses from 16, strikes from 32)");
+    assert_eq!(shot(open, false, &[1, 1, 2, 2, 2, 2, 3, 3]).1, Suppressed);
+    assert_eq!(shot(open, false, &[3, 3, 4, 4, 4, 4, 4, 5]).1, Suppressed);
+    // 1 above is 24 + 8 = 32: a direct strike, its kills from 32 - 8 = 24.
+    let (t, r, k, _) = shot(open, false, &[4; 8]);
+    assert_eq!((t, r, k), (32, Strike, 1));
+    // 48 less 8 is 40: still one kill of 24 ("the extra points do nothing").
+    let (t, r, k, _) = shot(open, false, &[6; 8]);
+    assert_eq!((t, r, k), (48, Strike, 1));
+    // At the cover of a walker in the cornfield (27): suppressed from 19,
+    // 2 above is 27 + 16 = 43, the kills from the total less 16.
+    let (t, r, k, p) = shot(field, true, &[2, 2, 2, 2, 2, 3, 3, 3]);
+    assert_eq!((t, r, k), (19, Suppressed, 0));
+    p.assert_says("(suppresses from 19, strikes from 43)");
+    assert_eq!(shot(field, true, &[5, 5, 5, 5, 5, 6, 6, 5]).1, Suppressed);
+    let (t, r, k, _) = shot(field, true, &[5, 5, 5, 5, 5, 6, 6, 6]);
+    assert_eq!((t, r, k), (43, Strike, 1));
+    // In the house (30): 3 above is 30 + 24 = 54, more than eight dice
+    // make, so the best they do is suppress.
+    let (t, r, k, p) = shot(house, true, &[6; 8]);
+    assert_eq!((t, r, k), (48, Suppressed, 0));
+    p.assert_says("(suppresses from 22, strikes from 54)");
+}
+
 #[test]
 fn suppression_fire_one_model_firing_suppresses_only_one_target() {
     let mut s = battle(true, false, false);
@@ -331,7 +408,53 @@ fn suppressing_fire_and_cover_2_above_only_suppresses_a_model_in_full_cover() {
     let (total, result, groups, kills) = suppression_of(&p);
     assert_eq!((total, result, kills), (39, SuppressResult::Suppressed, 0));
     assert_eq!(groups, [a1]);
-    p.assert_says("strikes from never: full cover");
+    // 3 above is 28 + 12 = 40: one short.
+    p.assert_says("suppresses from 24, strikes from 40");
+}
+
+/// The review's finding: a model in full cover was never struck through its
+/// cover, though "If you have scored 3 above, then a strike has been scored
+/// against the model behind the cover" (text 001, line 68).
+#[test]
+fn suppressing_fire_and_cover_3_above_strikes_a_model_in_full_cover() {
+    // The Fire Section, each die +4 (skills), at the cover of the Auton
+    // Squad in the house (28): 3 above is 28 + 3 x 4 = 40.
+    let fresh = || {
+        let mut s = battle(true, false, false);
+        let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
+        place(&mut s, f1, 31.0, 24.0);
+        place(&mut s, a1, 31.0, 31.0);
+        for m in &mut s.groups[f1 as usize].models {
+            m.bonus.shoot_die = 4;
+        }
+        (s, f1, a1)
+    };
+    // 24 + 3 + 16 = 43: a strike, its kills counted from 43 less three
+    // points a die (A5): 31, one Auton at 28.
+    let (mut s, f1, a1) = fresh();
+    let p = suppress_cover(&mut s, f1, a1, &[6, 6, 6, 6]);
+    let (total, result, groups, kills) = suppression_of(&p);
+    assert_eq!((total, result, kills), (43, SuppressResult::Strike, 1));
+    assert_eq!(groups, [a1]);
+    p.assert_says("suppresses from 24, strikes from 40");
+    p.assert_says("a direct strike, 1 kill");
+    assert!(
+        s.pending.iter().any(|x| matches!(
+            x,
+            xenolog_engine::games::invasion::state::Pending::Casualties { .. }
+        )),
+        "the target's player chooses the casualty"
+    );
+    // Exactly 3 above (40) strikes: 28 left, one kill.
+    let (mut s, f1, a1) = fresh();
+    let p = suppress_cover(&mut s, f1, a1, &[6, 6, 6, 3]);
+    assert_eq!(suppression_of(&p).1, SuppressResult::Strike);
+    assert_eq!(suppression_of(&p).3, 1);
+    // One short of 3 above (39) only suppresses.
+    let (mut s, f1, a1) = fresh();
+    let p = suppress_cover(&mut s, f1, a1, &[6, 6, 6, 2]);
+    let (total, result, _, kills) = suppression_of(&p);
+    assert_eq!((total, result, kills), (39, SuppressResult::Suppressed, 0));
 }
 
 #[test]
@@ -432,6 +555,47 @@ fn suppression_restrictions_fire_at_minus_2_no_suppressing_back_sneak_only_no_as
     // Autons' card lifts them.
     play(&mut s, 1, r#""end_card""#, &[]);
     assert!(!s.advanced.suppressed.contains(&a1));
+}
+
+/// Text 001, line 56: "NOTE: Models can't use actions under suppression
+/// which they wouldn't normally be able to use (No sneaking Daleks etc.)".
+#[test]
+fn suppression_restrictions_no_actions_under_suppression_they_could_not_normally_use() {
+    let (mut s, f1, a1) = section_and_squad();
+    // These Autons are emplacements: they do not move and carry no guns.
+    for t in &mut s.factions[1].models {
+        t.moves = 0;
+        t.shoot = 0;
+    }
+    suppress(&mut s, &[f1], a1, &[3, 3, 3, 4]);
+    assert!(s.advanced.suppressed.contains(&a1));
+    card(&mut s, 1, CardKind::Triple);
+    // No sneak (half a move) for a group that cannot move at all.
+    refused(
+        &mut s,
+        1,
+        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":1000,"y":2050}}}}}}"#),
+        &[],
+    );
+    // No fire (at -2) for a group with nothing to fire.
+    refused(
+        &mut s,
+        1,
+        &format!(r#"{{"shoot":{{"shooters":[{a1}],"target":{f1}}}}}"#),
+        &[],
+    );
+    // `legal` offers it no shot and no move of any length (standing where
+    // it is, "TURN - As normal", is all).
+    let here = lead_at(&s, a1);
+    let offered = Invasion::legal(&s);
+    assert!(
+        !offered.iter().any(|(_, c)| match c {
+            InvasionCommand::Move { group, to, .. } => *group == a1 && *to != Some(here),
+            InvasionCommand::Shoot { shooters, .. } => shooters.contains(&a1),
+            _ => false,
+        }),
+        "{offered:?}"
+    );
 }
 
 #[test]
@@ -621,6 +785,48 @@ fn observers_must_be_in_line_of_sight_of_the_enemy_they_report() {
         &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
         &[],
     );
+    assert!(refusal(&e).contains("must be in LOS"), "{}", refusal(&e));
+}
+
+/// Text 001, line 106: radio operators may pass on the position of enemy
+/// models that are "In line of sight of the observer, or Can be 'sighted'
+/// (see below) by the observer".
+#[test]
+fn observers_relay_enemies_in_line_of_sight_or_that_can_be_sighted_by_the_observer() {
+    let mut s = battle(false, true, true);
+    let [m1, r1, a1] = ["m1", "r1", "a1"].map(|x| gid(&s, x));
+    // The Autons just north of the house, the Advanced Team just south of
+    // it (8" apart, the house between), the mortars within 5" behind it.
+    place(&mut s, a1, 33.0, 29.0);
+    place(&mut s, r1, 33.0, 37.0);
+    place(&mut s, m1, 31.0, 40.0);
+    card(&mut s, 0, CardKind::Double);
+    let relay = format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#);
+    let e = refused(&mut s, 0, &relay, &[]);
+    assert!(
+        refusal(&e).contains("sees Autons Auton Squad or has sighted it"),
+        "{}",
+        refusal(&e)
+    );
+    // A perception test sights them: now the observer may report them.
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"perceive":{{"group":{r1},"target":{a1}}}}}"#),
+        &[6],
+    );
+    p.assert_says("perceived: the target is sighted");
+    let p = play(&mut s, 0, &relay, &[]);
+    p.assert_says(
+        "U.N.I.T. Support Advanced Team relays where Autons Auton Squad is to U.N.I.T. Support 1st Mortar Team",
+    );
+    assert!(s.advanced.informed.contains(&(m1, a1)));
+    // Without Sighting a Target, line of sight alone.
+    let mut s = battle(false, true, false);
+    place(&mut s, a1, 33.0, 29.0);
+    place(&mut s, r1, 33.0, 37.0);
+    place(&mut s, m1, 31.0, 40.0);
+    let e = refused(&mut s, 0, &relay, &[]);
     assert!(refusal(&e).contains("must be in LOS"), "{}", refusal(&e));
 }
 
@@ -989,6 +1195,66 @@ fn laying_in_wait_is_declared_at_the_beginning_of_the_players_own_turn() {
     assert!(refusal(&e).contains("not a module"), "{}", refusal(&e));
 }
 
+/// A crew with one group of guns, one of bare hands and one with no dice
+/// at all, against the Autons.
+const CREW: &str = r#"
+faction crew "Crew"
+model rifleman "Rifleman" species human shoot 1 kill 6 9 12
+model brawler  "Brawler"  species human shoot 0 melee 2 kill 6 9 12
+model medic    "Medic"    species human shoot 0 kill 6 9 12
+group g1 "Riflemen" rifleman rifleman
+group g2 "Brawlers" brawler brawler
+group g3 "Medics" medic medic
+"#;
+
+/// The review's finding: a group with no dice to shoot (neither a missile
+/// weapon nor close-combat dice) was let lay in wait to fire.
+#[test]
+fn laying_in_wait_fire_any_model_armed_with_a_missile_weapon_and_no_other() {
+    let config = InvasionConfig {
+        scenario_text: Some(GROUND.to_owned()),
+        factions: vec!["crew".into(), "autons".into()],
+        faction_texts: vec![CREW.to_owned(), AUTONS.to_owned()],
+        laying_in_wait: true,
+        ..InvasionConfig::default()
+    };
+    let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
+    park(&mut s);
+    card(&mut s, 0, CardKind::Triple);
+    let (g1, g2, g3) = (gid(&s, "g1"), gid(&s, "g2"), gid(&s, "g3"));
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"lay_in_wait":{{"group":{g3}}}}}"#),
+        &[],
+    );
+    assert_eq!(
+        refusal(&e),
+        "[Laying in Wait] Crew Medics has no missile weapon (no shooting dice): \"Any model armed with a missile weapon (gun etc.) may use 'laying in wait'\" to fire; it has no dice to assault with either"
+    );
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"lay_in_wait":{{"group":{g2}}}}}"#),
+        &[],
+    );
+    assert!(
+        refusal(&e).ends_with("to fire; it may lay in wait to assault"),
+        "{}",
+        refusal(&e)
+    );
+    assert!(!is_legal(
+        &s,
+        &format!(r#"{{"lay_in_wait":{{"group":{g3}}}}}"#)
+    ));
+    // Armed with a missile weapon: it lays in wait to fire; bare hands wait
+    // to assault.
+    let p = lay(&mut s, g1, false);
+    p.assert_says("Crew Riflemen lays in wait to fire");
+    lay(&mut s, g2, true);
+    assert_eq!(s.advanced.waiting, [(g1, false), (g2, true)]);
+}
+
 #[test]
 fn laying_in_wait_the_models_may_perform_only_turn_or_sneak_during_their_own_turn() {
     let mut s = waiting_battle(false);
@@ -1095,6 +1361,43 @@ fn laying_in_wait_fires_out_of_turn_at_an_enemy_entering_its_sight_at_minus_1() 
     assert_eq!(s.actions_left(), 2);
     assert!(s.advanced.waiting.is_empty(), "the wait is spent");
     assert!(!p.events.iter().any(|e| matches!(e, E::Spent { .. })));
+}
+
+/// Text 001, line 165: "NOTE: Models 'laying in wait' cannot perform any
+/// actions, other than FIRE, in their opponents turn."
+#[test]
+fn laying_in_wait_no_actions_other_than_fire_in_the_opponents_turn() {
+    let mut s = waiting_battle(false);
+    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
+    place(&mut s, f1, 10.0, 10.0);
+    place(&mut s, a1, 26.0, 40.0);
+    lay(&mut s, f1, false);
+    card(&mut s, 1, CardKind::Triple);
+    play(
+        &mut s,
+        1,
+        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":2600,"y":3400}}}}}}"#),
+        &[],
+    );
+    // Asked in the Autons' card: a move, a plain shot, suppressing fire or
+    // a special action of the waiting group are all refused.
+    for json in [
+        format!(r#"{{"move":{{"group":{f1},"to":{{"x":1000,"y":1200}}}}}}"#),
+        format!(r#"{{"shoot":{{"shooters":[{f1}],"target":{a1}}}}}"#),
+        format!(r#"{{"suppress":{{"shooters":[{f1}],"target":{a1}}}}}"#),
+        format!(r#"{{"try":{{"group":{f1},"what":"dig in"}}}}"#),
+    ] {
+        refused(&mut s, 0, &json, &[6, 6, 6, 6, 6, 6, 6, 6]);
+    }
+    // Let pass, it still may not act in the Autons' card.
+    play(&mut s, 0, r#""let_pass""#, &[]);
+    refused(
+        &mut s,
+        0,
+        &format!(r#"{{"move":{{"group":{f1},"to":{{"x":1000,"y":1200}}}}}}"#),
+        &[],
+    );
+    assert_eq!(s.advanced.waiting, [(f1, false)]);
 }
 
 #[test]

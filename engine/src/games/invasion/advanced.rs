@@ -344,6 +344,10 @@ pub enum Order {
     Awol,
     /// Move its full move directly away from this group.
     RunFrom(GroupId),
+    /// Impetuous with a missile weapon: move its full move towards this
+    /// group, assaulting it if it gets there and firing at it if not. (Last
+    /// of the enum: orders are stored in the logs' events.)
+    ChargeOrFire(GroupId),
 }
 
 /// The modules' part of a battle's state.
@@ -720,7 +724,8 @@ pub fn checks(s: &InvasionState, rng: &mut Randomness, out: &mut Vec<E>) -> Resu
         }
         // "Impetuous models always move their maximum move rate ... towards
         // the nearest enemy model they can see. At the earliest opportunity
-        // impetuous models will assault".
+        // impetuous models will assault or fire at their target": a group
+        // with shooting dice fires at it if its move does not reach it (A13).
         if work.st.advanced.on(Module::Impetuous)
             && !work.st.real_table
             && work.st.advanced.order(g).is_none()
@@ -728,9 +733,14 @@ pub fn checks(s: &InvasionState, rng: &mut Randomness, out: &mut Vec<E>) -> Resu
             && impetuous(&work.st, g)
             && let Some(t) = nearest_seen_enemy(&work.st, g)
         {
+            let order = if super::wait::shooting_dice(&work.st, g) > 0 {
+                Order::ChargeOrFire(t)
+            } else {
+                Order::Charge(t)
+            };
             work.emit(E::Ordered {
                 group: g,
-                order: Order::Charge(t),
+                order,
                 by: Module::Impetuous,
             });
         }
@@ -791,6 +801,9 @@ pub fn carry_order(
     let mine = group.points();
     let lead = mine.first().copied();
     let moves = super::rules::group_move(s, g);
+    // A shot after the move that could not be made: said in the log, the
+    // move stands.
+    let mut unfired: Option<String> = None;
     let result: Result<Vec<E>, RuleError> = match (order, lead) {
         (Order::Nothing, _) => Ok(Vec::new()),
         (_, None) => Err(illegal("Advanced", "it has no position on the table")),
@@ -820,19 +833,51 @@ pub fn carry_order(
                 None => Err(illegal("Advanced", "it sees no group to fire at")),
             }
         }
-        (Order::Charge(t), Some(from)) => {
-            let target = s.group(t).points();
-            match target.iter().min_by_key(|q| from.distance(**q)) {
-                None => Err(illegal(
-                    "Advanced",
-                    format!("{} is no longer on the table", group_name(s, t)),
-                )),
-                Some(&q) => {
-                    let step = moves.min((from.distance(q) - BASE).max(0));
-                    free_move(&free, seat, g, towards(from, q, step))
+        (Order::Charge(t), Some(from)) => charge(&free, seat, g, t, from, moves),
+        (Order::ChargeOrFire(t), Some(from)) => match charge(&free, seat, g, t, from, moves) {
+            Err(e) => Err(e),
+            Ok(moved) => {
+                // Where the move ends: in contact it assaults (the melee is
+                // resolved as any other); if not, it fires at its target
+                // from there, a free shot as the move was.
+                let mut after = free.clone();
+                for e in &moved {
+                    super::state::apply(&mut after, e);
                 }
+                after.spent.clear();
+                let mut events = moved;
+                if after.group(g).locked.is_none() {
+                    if !after.pending.is_empty() {
+                        unfired = Some(format!(
+                            "it moved, but does not fire at {}: the rules wait for another answer first",
+                            group_name(s, t)
+                        ));
+                    } else {
+                        match super::actions::shoot(
+                            &after,
+                            seat,
+                            &[g],
+                            t,
+                            &super::rules::Declared::default(),
+                            rng,
+                        ) {
+                            Ok(shot) => events.extend(shot),
+                            Err(e) if matches!(e.kind, crate::game::RuleErrorKind::MoreDice) => {
+                                return Err(e);
+                            }
+                            Err(e) => {
+                                unfired = Some(format!(
+                                    "it moved, but cannot fire at {}: {}",
+                                    group_name(s, t),
+                                    e.message
+                                ))
+                            }
+                        }
+                    }
+                }
+                Ok(events)
             }
-        }
+        },
         (Order::RunFrom(t), Some(from)) => {
             let centre = super::table::centre(&s.group(t).points());
             let away = Point::new(2 * from.x - centre.x, 2 * from.y - centre.y);
@@ -841,7 +886,28 @@ pub fn carry_order(
             let half = BASE / 2;
             to.x = to.x.clamp(half, s.scenario.width - half);
             to.y = to.y.clamp(half, s.scenario.height - half);
-            free_move(&free, seat, g, to)
+            // "If the afflicted model/s has to turn first, then this is all
+            // it/ they can do": only a ground vehicle has a facing; one not
+            // facing away turns on the spot to face away, and that is all.
+            let away = super::rules::bearing(from, to);
+            match group.facing {
+                Some(f)
+                    if to != from
+                        && super::rules::angle_between(f64::from(f), away)
+                            > super::rules::FACING_TOLERANCE =>
+                {
+                    super::actions::move_group(
+                        &free,
+                        seat,
+                        g,
+                        Some(from),
+                        None,
+                        Some(super::rules::facing_towards(from, to)),
+                        &super::rules::Declared::default(),
+                    )
+                }
+                _ => free_move(&free, seat, g, to),
+            }
         }
         (Order::Awol, Some(from)) => {
             let (w, h) = (s.scenario.width, s.scenario.height);
@@ -869,7 +935,7 @@ pub fn carry_order(
             out.extend(events.into_iter().filter(|e| !matches!(e, E::Spent { .. })));
             out.push(E::OrderCarried {
                 group: g,
-                note: None,
+                note: unfired,
             });
         }
         // Dice typed in that ran out are the players' to give, not a reason.
@@ -880,6 +946,29 @@ pub fn carry_order(
         }),
     }
     Ok(())
+}
+
+/// A charge: the full move straight at the nearest figure of `t`, stopping
+/// in base contact (which locks the two in hand-to-hand).
+fn charge(
+    s: &InvasionState,
+    seat: u8,
+    g: GroupId,
+    t: GroupId,
+    from: Point,
+    moves: i32,
+) -> Result<Vec<E>, RuleError> {
+    let target = s.group(t).points();
+    match target.iter().min_by_key(|q| from.distance(**q)) {
+        None => Err(illegal(
+            "Advanced",
+            format!("{} is no longer on the table", group_name(s, t)),
+        )),
+        Some(&q) => {
+            let step = moves.min((from.distance(q) - BASE).max(0));
+            free_move(s, seat, g, towards(from, q, step))
+        }
+    }
 }
 
 fn free_move(s: &InvasionState, seat: u8, g: GroupId, to: Point) -> Result<Vec<E>, RuleError> {
@@ -912,6 +1001,10 @@ pub fn order_words(s: &InvasionState, o: Order) -> String {
         ),
         Order::Awol => "runs for the nearest table edge and off it".into(),
         Order::RunFrom(t) => format!("runs its full move away from {}", name(t)),
+        Order::ChargeOrFire(t) => format!(
+            "moves its full move at {} and assaults it if it gets there, or fires at it if not",
+            name(t)
+        ),
     }
 }
 
@@ -953,6 +1046,10 @@ pub fn check_command(s: &InvasionState, command: &InvasionCommand) -> Result<(),
                 }
                 Order::Charge(_) | Order::Awol | Order::RunFrom(_) => {
                     matches!(command, C::Move { .. })
+                }
+                Order::ChargeOrFire(_) => {
+                    matches!(command, C::Move { .. })
+                        || matches!(command, C::Shoot { shooters, .. } if shooters.len() == 1)
                 }
             };
         if !allowed {

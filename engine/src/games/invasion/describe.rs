@@ -814,7 +814,7 @@ pub fn event(s: &InvasionState, e: &E) -> String {
             } else {
                 format!(" (declared: {})", declared.join(", "))
             };
-            let strike = if *at_cover { 2 * step } else { *step };
+            let strike = super::fire::strike_above(*at_cover, *cover) * step;
             let outcome = match result {
                 R::Missed => "no effect".to_owned(),
                 R::Suppressed => "suppressed".to_owned(),
@@ -838,11 +838,7 @@ pub fn event(s: &InvasionState, e: &E) -> String {
                 dice(d),
                 skills_added(d, *total).replace("(skills)", "(modifiers)"),
                 kill_score.saturating_sub(*step),
-                if *at_cover && *cover == super::model::Cover::Building {
-                    "never: full cover".to_owned()
-                } else {
-                    (kill_score + strike).to_string()
-                },
+                kill_score + strike,
             )
         }
         E::Relayed {

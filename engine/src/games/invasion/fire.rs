@@ -48,7 +48,8 @@ pub enum SuppressResult {
     /// "1 below" or "the same" (and, against cover, "1 above"; and "2
     /// above" against full cover).
     Suppressed,
-    /// "1 above" against the target itself; "2 above" against partial cover.
+    /// "1 above" against the target itself; "2 above" against partial
+    /// cover; "3 above" against full cover.
     Strike,
 }
 
@@ -554,7 +555,7 @@ pub fn relay(
     } else {
         let theirs = s.group(target).points();
         let others = super::actions::blockers(s, observer, target);
-        let seeing: Vec<&(usize, Point, bool, bool)> = eyes
+        let mut seeing: Vec<&(usize, Point, bool, bool)> = eyes
             .iter()
             .filter(|(_, at, _, _)| {
                 table::line_of_sight(&s.scenario, &[*at], &theirs, &others)
@@ -562,13 +563,23 @@ pub fn relay(
                     .is_some()
             })
             .collect();
+        // "as long as the enemy model/s concerned are: In line of sight of
+        // the observer, or Can be 'sighted' (see below) by the observer":
+        // with Sighting a Target, an observer group that has sighted the
+        // target (perceived, pointed out by a leader, relayed) reports it
+        // from where its observers stand.
+        let sighting = s.advanced.on(Module::Sighting);
+        if seeing.is_empty() && sighting && sighted_by(s, observer, target, false).is_some() {
+            seeing = eyes.iter().collect();
+        }
         if seeing.is_empty() {
             return Err(illegal(
                 "Observers",
                 format!(
-                    "no observer of {} sees {}: \"observers must be in LOS of any enemy models they wish to relay position information about\"",
+                    "no observer of {} sees {}{}: \"observers must be in LOS of any enemy models they wish to relay position information about\"",
                     group_name(s, observer),
-                    group_name(s, target)
+                    group_name(s, target),
+                    if sighting { " or has sighted it" } else { "" }
                 ),
             ));
         }
@@ -837,13 +848,14 @@ pub fn suppress(
     // "Based on the score you would have needed to strike the target
     // directly": 1 below or the same suppresses; 1 above strikes (the
     // target); against cover 1 above still only suppresses, 2 above strikes
-    // a model in partial cover and suppresses one in full cover.
+    // a model in partial cover and suppresses one in full cover, and "If you
+    // have scored 3 above, then a strike has been scored against the model
+    // behind the cover" (full cover too).
+    let above = strike_above(at_cover, cover);
     let (result, strike_at) = if total + step < ks {
         (SuppressResult::Missed, 0)
-    } else if !at_cover && total >= ks + step {
-        (SuppressResult::Strike, total - step)
-    } else if at_cover && cover == Cover::Cover && total >= ks + 2 * step {
-        (SuppressResult::Strike, total - 2 * step)
+    } else if total >= ks + above * step {
+        (SuppressResult::Strike, total - above * step)
     } else {
         (SuppressResult::Suppressed, 0)
     };
@@ -895,6 +907,18 @@ pub fn suppress(
         }
     }
     Ok(out)
+}
+
+/// How many "above" the score needed a suppressing shot must score to
+/// strike: "1 above" at the target itself; at its cover, "2 above" for a
+/// model in PARTIAL COVER (Alien Invasion's cover) and "3 above" for one in
+/// FULL COVER (a building), "Suppressing Fire and Cover".
+pub fn strike_above(at_cover: bool, cover: Cover) -> u32 {
+    match (at_cover, cover) {
+        (false, _) => 1,
+        (true, Cover::Building) => 3,
+        (true, _) => 2,
+    }
 }
 
 /// The groups whose suppression ends with this card: its faction's.

@@ -83,16 +83,24 @@ pub fn lay_in_wait(
             group_name(s, g)
         )));
     }
-    if !assault && super::rules::melee_dice(s, g) > 0 && shooting_dice(s, g) == 0 {
+    // "Any model armed with a missile weapon (gun etc.) may use 'laying in
+    // wait'" to FIRE: a group with no shooting dice has none.
+    if !assault && shooting_dice(s, g) == 0 {
         return Err(illegal(format!(
-            "{} has no missile weapon: it may lay in wait to assault",
-            group_name(s, g)
+            "{} has no missile weapon (no shooting dice): \"Any model armed with a missile weapon (gun etc.) may use 'laying in wait'\" to fire; {}",
+            group_name(s, g),
+            if super::rules::melee_dice(s, g) > 0 {
+                "it may lay in wait to assault"
+            } else {
+                "it has no dice to assault with either"
+            }
         )));
     }
     Ok(vec![E::LaidInWait { group: g, assault }])
 }
 
-fn shooting_dice(s: &InvasionState, g: GroupId) -> u32 {
+/// The shooting dice of a group's living figures (its missile weapons).
+pub(super) fn shooting_dice(s: &InvasionState, g: GroupId) -> u32 {
     let group = s.group(g);
     group
         .alive()
