@@ -144,8 +144,9 @@ impl Module {
                  at the start of its card."
             }
             Module::Impetuous => {
-                "Impetuous groups charge the nearest enemy they can see at the start of their \
-                 card, and may not lay in wait."
+                "Impetuous groups make their full move at the nearest enemy they can see at the \
+                 start of their card, assault it if they get there or fire at it if not, and may \
+                 not lay in wait."
             }
             Module::Primitive => {
                 "Primitive weapons (spears and the like) cannot harm armoured models: their \
