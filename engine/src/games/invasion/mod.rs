@@ -535,7 +535,7 @@ impl Game for Invasion {
     /// Earth modules (a model type's profile and the modules' state are new
     /// fields, so a state's hash differs from version 2's for the same
     /// battle: `verify` reports older entries as recorded under version 2).
-    const RULES_VERSION: u32 = 3;
+    const RULES_VERSION: u32 = 4;
 
     fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
         moments::moment(state, event)
