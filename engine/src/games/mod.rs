@@ -17,6 +17,7 @@ use crate::session::{LoadError, Session, StoredBattle};
 
 pub mod alien;
 pub mod dimx;
+pub mod hexwar;
 pub mod highcard;
 pub mod invasion;
 pub mod race;
@@ -153,6 +154,7 @@ pub static REGISTRY: &[Entry] = &[
     built::<invasion::Invasion>(Seats::new(2, 6, "faction"), false),
     built::<race::Race>(Seats::new(2, 2, "racer"), true),
     built::<highcard::HighCard>(Seats::new(2, 2, "hand"), true),
+    built::<hexwar::HexWar>(Seats::new(2, 2, "side"), true),
 ];
 
 impl Entry {
@@ -274,7 +276,7 @@ mod tests {
         let err = new_battle("chess", 1, &Value::Null).err().unwrap();
         assert!(
             err.to_string()
-                .contains("dimx, saucers, alien, invasion, race, highcard"),
+                .contains("dimx, saucers, alien, invasion, race, highcard, hexwar"),
             "{err}"
         );
     }
