@@ -85,7 +85,6 @@ impl SmallDisk {
     }
 
     /// Remount read-only or writable again.
-    #[allow(dead_code)]
     fn remount(&self, read_only: bool) -> Result<(), String> {
         let how = if read_only {
             "remount,ro"
@@ -449,5 +448,144 @@ fn a_full_disk_during_campaign_edits() {
                 .any(|n| n.text == "written after the disk was freed")
         );
         assert!(c.verify_campaign().unwrap().ok());
+    });
+}
+
+#[test]
+fn a_read_only_folder() {
+    with_small_disk("a_read_only_folder", |disk| {
+        let path = disk.path("club.xenolog");
+        let (mut c, id, mut b) = campaign_with_race(&path, 20);
+        let before = seen(&*b);
+        // Linux refuses to make a file system read-only while a file on it
+        // is open for writing ("busy"), as the campaign's are while it is
+        // open. Where a system does allow it, the play must fail in words.
+        match disk.remount(true) {
+            Err(busy) => eprintln!(
+                "a_read_only_folder: remounting read-only under the open campaign was refused: {busy}"
+            ),
+            Ok(()) => {
+                let e = play(&mut c, id, &mut *b).expect_err("a play on a read-only disk");
+                let words = e.to_string();
+                assert!(words.contains("read-only"), "{words}");
+                assert_eq!(seen(&*b), before);
+                eprintln!("a play on a read-only folder: {words}");
+            }
+        }
+        // The folder turns read-only between two saves: the campaign is
+        // closed, the battle stays in memory (as in the app).
+        drop(c);
+        disk.remount(true)
+            .expect("remounting read-only once the campaign is closed");
+        assert!(
+            std::fs::write(disk.path("probe"), b"x").is_err(),
+            "the folder must really be read-only"
+        );
+        let files = files_in(&disk.mnt);
+
+        let e = Campaign::open(&path).expect_err("opening for writing in a read-only folder");
+        let words = e.to_string();
+        assert!(words.contains("the folder is read-only"), "{words}");
+        eprintln!("opening for writing in a read-only folder: {words}");
+
+        let e = Campaign::create(&disk.path("new.xenolog"), "New")
+            .expect_err("creating a campaign in a read-only folder");
+        let words = e.to_string();
+        assert!(words.contains("the folder is read-only"), "{words}");
+        eprintln!("creating in a read-only folder: {words}");
+
+        let elsewhere = tempfile::tempdir().unwrap();
+        let (other, oid, _) = campaign_with_race(&elsewhere.path().join("other.xenolog"), 5);
+        let e = other
+            .export_battle(oid, &disk.path("race.xenolog-battle"))
+            .expect_err("exporting into a read-only folder");
+        let words = e.to_string();
+        assert!(words.contains("the folder is read-only"), "{words}");
+        eprintln!("exporting into a read-only folder: {words}");
+        assert_eq!(
+            files_in(&disk.mnt),
+            files,
+            "a file was left in the read-only folder"
+        );
+
+        // Read-only, the campaign still shows every entry.
+        let ro = Campaign::open_read_only(&path).expect("opening read-only in a read-only folder");
+        assert_on_disk(&ro, id, &before.chains);
+        drop(ro);
+        assert_eq!(seen(&*b), before, "the battle in memory changed");
+
+        disk.remount(false).unwrap();
+        let mut c = Campaign::open(&path).expect("the campaign opens once writable again");
+        play(&mut c, id, &mut *b).expect("a play works again");
+        other
+            .export_battle(oid, &disk.path("race.xenolog-battle"))
+            .expect("an export works again");
+        let acked: Vec<[u8; 16]> = b.records().iter().map(|r| r.chain).collect();
+        drop(c);
+        let c = Campaign::open(&path).unwrap();
+        assert_on_disk(&c, id, &acked);
+    });
+}
+
+/// Regression: a campaign on read-only media (a write-protected stick, a
+/// read-only mount) could not even be opened read-only: "the campaign
+/// database failed: unable to open database file" (SQLite cannot create the
+/// log's index beside it). Closed cleanly, it now opens read-only with every
+/// entry; left with a log by a crash, it shows every acknowledged entry or
+/// says in words why it cannot, never a silently shorter battle.
+#[test]
+fn a_campaign_on_read_only_media_opens_read_only() {
+    with_small_disk("a_campaign_on_read_only_media_opens_read_only", |disk| {
+        let path = disk.path("club.xenolog");
+        let (c, id, b) = campaign_with_race(&path, 12);
+        drop(c);
+        disk.remount(true).unwrap();
+        let ro = Campaign::open_read_only(&path).expect("a closed campaign on read-only media");
+        assert_on_disk(&ro, id, &seen(&*b).chains);
+        assert!(ro.name().is_ok());
+        drop(ro);
+        disk.remount(false).unwrap();
+
+        // A writer killed mid-run leaves its log beside the file.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog-crash-writer"))
+            .arg("write")
+            .arg(disk.path("crashed.xenolog"))
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines =
+            std::io::BufRead::lines(std::io::BufReader::new(child.stdout.take().unwrap()));
+        let mut acked = Vec::new();
+        while acked.len() < 40 {
+            acked.push(lines.next().unwrap().unwrap());
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(
+            std::fs::metadata(disk.path("crashed.xenolog-wal")).is_ok_and(|m| m.len() > 0),
+            "the kill should leave a log with entries"
+        );
+        disk.remount(true).unwrap();
+        match Campaign::open_read_only(&disk.path("crashed.xenolog")) {
+            Ok(c) => {
+                let s = c.battles().unwrap();
+                let b = c.load_battle(s[0].id).unwrap();
+                for line in &acked {
+                    let (seq, chain) = line.split_once(' ').unwrap();
+                    let rec = b.records().get(seq.parse::<usize>().unwrap());
+                    let found: Option<String> =
+                        rec.map(|r| r.chain.iter().map(|x| format!("{x:02x}")).collect());
+                    assert_eq!(found.as_deref(), Some(chain), "entry {seq} is missing");
+                }
+                eprintln!(
+                    "after a crash, on read-only media: opened with every acknowledged entry"
+                );
+            }
+            Err(e) => {
+                let words = e.to_string();
+                assert!(words.contains("read-only folder"), "{words}");
+                eprintln!("after a crash, on read-only media: {words}");
+            }
+        }
     });
 }
