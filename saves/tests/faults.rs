@@ -278,6 +278,20 @@ fn a_full_disk_during_a_play() {
         let words = e.to_string();
         assert!(words.contains("the disk is full"), "{words}");
         eprintln!("a play on a full disk: {words}");
+        // A command from an earlier cursor on the full disk, each legal one
+        // (a new branch, or the recorded command: a redo, which only saves
+        // the cursor): each refused in words, memory left where it was.
+        let last = b.cursor();
+        b.undo(2);
+        let undone = seen(&*b);
+        for cmd in b.legal() {
+            let e = c
+                .play(id, &mut *b, cmd.actor, &cmd.command, None)
+                .expect_err("a command from an earlier cursor on a full disk must fail");
+            assert!(e.to_string().contains("the disk is full"), "{e}");
+            assert_eq!(seen(&*b), undone, "the battle in memory changed: {e}");
+        }
+        b.seek(last);
         // Nothing committed is lost, read while the disk is still full.
         let acked: Vec<[u8; 16]> = b.records().iter().map(|r| r.chain).collect();
         assert_on_disk(&c, id, &acked);
