@@ -7,7 +7,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use xenolog_schema::{APPLICATION_ID, DiceMode, SCHEMA_VERSION, migrations};
 
 use crate::error::sql_words;
-use crate::file::{WriterLock, backup_path, precheck, sync_dir, temp_beside};
+use crate::file::{WriterLock, backup_path, precheck, sync_dir, temp_beside, wal_has_frames};
 use crate::{BattleId, SaveError};
 
 /// A battle as the campaign browser lists it.
@@ -95,6 +95,75 @@ fn connect(path: &Path, read_only: bool) -> Result<Connection, SaveError> {
     // A reader may meet the writer mid-checkpoint; wait rather than fail.
     conn.busy_timeout(Duration::from_secs(5))?;
     Ok(conn)
+}
+
+/// A read-only connection, also for a campaign on read-only media.
+///
+/// A file in write-ahead-log mode is read through its `-shm` index, which
+/// SQLite must create beside the file if it is not there; in a folder that
+/// is read-only (a write-protected stick, a read-only mount) it cannot, and
+/// SQLite says only "unable to open database file". There, and only when
+/// the log holds nothing (so the file alone is the whole campaign), the file
+/// is opened as immutable: nothing can write a read-only file system, so
+/// there is nothing to coordinate with.
+fn connect_read_only(path: &Path) -> Result<Connection, SaveError> {
+    let conn = connect(path, true)?;
+    let probe = conn.query_row("PRAGMA schema_version", [], |r| r.get::<_, i64>(0));
+    match probe {
+        Err(e)
+            if e.sqlite_error_code() == Some(rusqlite::ErrorCode::CannotOpen)
+                && on_read_only_file_system(path) =>
+        {
+            drop(conn);
+            if wal_has_frames(path) {
+                return Err(SaveError::Sql(format!(
+                    "{} is in a read-only folder and its log ({}-wal) holds entries not yet in the file: open it once where it can be written",
+                    path.display(),
+                    path.display()
+                )));
+            }
+            let uri = immutable_uri(path).ok_or_else(|| SaveError::from(e))?;
+            let conn = Connection::open_with_flags(
+                uri,
+                OpenFlags::SQLITE_OPEN_READ_ONLY
+                    | OpenFlags::SQLITE_OPEN_URI
+                    | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )
+            .map_err(|e| classify(path, e))?;
+            Ok(conn)
+        }
+        _ => Ok(conn),
+    }
+}
+
+/// Whether the file system holding `path` is mounted read-only: opening the
+/// file for writing (which writes nothing) is refused with EROFS.
+fn on_read_only_file_system(path: &Path) -> bool {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .is_err_and(|e| e.kind() == std::io::ErrorKind::ReadOnlyFilesystem)
+}
+
+/// `file:<path>?immutable=1`, with the characters a URI gives meaning to
+/// escaped; `None` for a path that is not Unicode.
+fn immutable_uri(path: &Path) -> Option<String> {
+    let text = path.to_str()?;
+    // An absolute path gets an empty authority, so one starting `//` is
+    // still a path.
+    let mut uri = String::from(if text.starts_with('/') {
+        "file://"
+    } else {
+        "file:"
+    });
+    for ch in text.chars() {
+        match ch {
+            '%' | '?' | '#' => uri.push_str(&format!("%{:02X}", ch as u32)),
+            c => uri.push(c),
+        }
+    }
+    uri.push_str("?immutable=1");
+    Some(uri)
 }
 
 /// Check the file is ours and not newer; returns its schema version. Reads only.
@@ -193,7 +262,14 @@ impl Campaign {
             std::fs::metadata(dir).map_err(|e| SaveError::io(dir, e))?;
         }
         let tmp = temp_beside(path, "creating");
-        let built = build_new(&tmp, &name).and_then(|()| place(&tmp, path));
+        // The file is made here, empty (SQLite takes an empty file for a new
+        // database), so a folder that cannot be written is named in words:
+        // SQLite would say only "unable to open database file" of the
+        // temporary name.
+        let built = std::fs::File::create(&tmp)
+            .map_err(|e| SaveError::io(path, e))
+            .and_then(|_| build_new(&tmp, &name))
+            .and_then(|()| place(&tmp, path));
         for leftover in [tmp.clone(), side(&tmp, "-wal"), side(&tmp, "-shm")] {
             let _ = std::fs::remove_file(leftover);
         }
@@ -259,10 +335,12 @@ impl Campaign {
 
     /// Open for reading only: allowed while another process writes (it sees
     /// each of the writer's transactions once committed). Takes no lock and
-    /// never upgrades: an older file is [`SaveError::OlderSchema`].
+    /// never upgrades: an older file is [`SaveError::OlderSchema`]. A campaign
+    /// on read-only media (a write-protected stick, a read-only mount) opens
+    /// too, when it was closed cleanly.
     pub fn open_read_only(path: &Path) -> Result<Campaign, SaveError> {
         precheck(path)?;
-        let conn = connect(path, true)?;
+        let conn = connect_read_only(path)?;
         let version = identify(&conn, path)?;
         if version < SCHEMA_VERSION {
             return Err(SaveError::OlderSchema {

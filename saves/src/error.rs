@@ -64,7 +64,9 @@ pub enum SaveError {
     /// A battle could not be started.
     #[error("{0}")]
     NewBattle(#[from] NewBattleError),
-    #[error("could not read or write {}: {source}", path.display())]
+    /// A file could not be read or written; the reason is in words (the disk
+    /// is full, the folder is read-only...) with the system's own after it.
+    #[error("could not read or write {}: {}", path.display(), io_words(source))]
     Io {
         path: PathBuf,
         source: std::io::Error,
@@ -98,15 +100,29 @@ impl From<rusqlite_migration::Error> for SaveError {
     }
 }
 
+/// An I/O failure in words a player can act on, the system's own in brackets.
+pub(crate) fn io_words(e: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    let words = match e.kind() {
+        K::StorageFull | K::QuotaExceeded => "the disk is full",
+        K::ReadOnlyFilesystem => "the folder is read-only",
+        K::PermissionDenied => "permission was denied",
+        K::NotFound => "it does not exist",
+        K::FileTooLarge => "the file is larger than the system allows",
+        _ => return e.to_string(),
+    };
+    format!("{words} ({e})")
+}
+
 /// A SQLite failure in words.
 pub(crate) fn sql_words(e: &rusqlite::Error) -> String {
     use rusqlite::ErrorCode as C;
     match e.sqlite_error_code() {
-        Some(C::DiskFull) => "the disk is full".into(),
+        Some(C::DiskFull) => "the disk is full: free some space and try again".into(),
         Some(C::DatabaseBusy | C::DatabaseLocked) => {
             "another program is using the campaign file right now".into()
         }
-        Some(C::ReadOnly) => "the file or its folder cannot be written".into(),
+        Some(C::ReadOnly) => "the file or its folder is read-only: it cannot be written".into(),
         Some(C::PermissionDenied) => "permission to use the file was denied".into(),
         Some(C::DatabaseCorrupt) => format!("the file is damaged ({e})"),
         Some(C::NotADatabase) => "the file is not a SQLite database".into(),

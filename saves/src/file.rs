@@ -88,7 +88,7 @@ fn sidecar(path: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(name)
 }
 
-fn wal_has_frames(path: &Path) -> bool {
+pub(crate) fn wal_has_frames(path: &Path) -> bool {
     std::fs::metadata(sidecar(path, "-wal")).is_ok_and(|m| m.len() > 0)
 }
 

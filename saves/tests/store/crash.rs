@@ -10,9 +10,11 @@ use xenolog_saves::Campaign;
 
 use super::common::place;
 
+mod mixed;
+
 const ROUNDS: u64 = 30;
 
-fn hex(bytes: &[u8]) -> String {
+pub(super) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

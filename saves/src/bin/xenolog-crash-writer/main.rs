@@ -10,8 +10,17 @@
 //!   line after each `play` returns, that is after the entry is acknowledged as
 //!   durable. Every 40 commands it undoes a few and saves the position, so the
 //!   log grows branches and redos too.
+//! - `xenolog-crash-writer mixed <campaign> <seed> [max]`: open the campaign
+//!   (it must exist, with a battle) and write at random for ever (or `max`
+//!   operations): plays, commands from an earlier cursor (new branches),
+//!   branch switches and cursor moves, exports and imports, campaign edits
+//!   (rosters, models, skills, campaign undo and redo, battles from rosters),
+//!   notes and bookmarks. Each operation is announced by a `begin` line and
+//!   acknowledged by an `ok` line only after it returned `Ok` ([`mixed`]).
 //! - `xenolog-crash-writer hold <campaign>`: open the campaign for writing,
 //!   print `locked`, and wait to be killed (the lock test).
+
+mod mixed;
 
 use std::io::Write;
 use std::path::Path;
@@ -94,8 +103,19 @@ fn main() -> ExitCode {
             Ok(max) => write(Path::new(path), max),
             Err(_) => Err(format!("'{max}' is not a number of commands")),
         },
+        Some([mode, path, seed, rest @ ..]) if mode == "mixed" && rest.len() <= 1 => {
+            match (seed.parse(), rest.first().map_or(Ok(u64::MAX), |m| m.parse())) {
+                (Ok(seed), Ok(max)) => mixed::run(Path::new(path), seed, max),
+                _ => Err(format!(
+                    "'{seed}' (the seed) and the operation count must be numbers"
+                )),
+            }
+        }
         Some([mode, path]) if mode == "hold" => hold(Path::new(path)),
-        _ => Err("usage: xenolog-crash-writer write <campaign> [max] | hold <campaign>".into()),
+        _ => Err(
+            "usage: xenolog-crash-writer write <campaign> [max] | mixed <campaign> <seed> [max] | hold <campaign>"
+                .into(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
