@@ -3,5 +3,6 @@
 mod checker;
 mod compat;
 mod conformance;
+mod fuzz_corpus;
 mod golden;
 mod properties;
