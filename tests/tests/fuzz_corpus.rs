@@ -14,7 +14,7 @@ use xenolog_tests::fuzzing::TARGETS;
 const FUZZ: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fuzz");
 
 /// Most corpus files run per target in a debug build.
-const PER_TARGET: usize = 60;
+const PER_TARGET: usize = 40;
 
 fn files(dir: &Path) -> Vec<PathBuf> {
     let Ok(rd) = std::fs::read_dir(dir) else {
