@@ -6,7 +6,10 @@
 #   FUZZ_SECONDS=S fuzz/run.sh ...         also stop each target after S seconds
 #   fuzz/run.sh cmin [TARGET...]           minimise fuzz/corpus/<target> with
 #                                          what fuzz/corpus-new/<target> found
-#                                          and the seeds (fuzz/seeds/<target>)
+#                                          and the seeds (fuzz/seeds/<target>;
+#                                          cargo run -p xenolog-tests --example
+#                                          fuzz_seeds -- fuzz/seeds), using the
+#                                          binaries built by the last run
 #
 # Each run reads fuzz/corpus/<target> and writes what it finds to
 # fuzz/corpus-new/<target> (ignored by git), so the committed corpus only
@@ -38,20 +41,20 @@ max_len() {
     esac
 }
 
+BIN=target/x86_64-unknown-linux-gnu/release
+
 if [ "${1:-}" = cmin ]; then
+    # libFuzzer's merge (what `cargo fuzz cmin` runs) with the built binaries.
     shift
     targets=("$@")
     [ ${#targets[@]} -eq 0 ] && targets=("${ALL[@]}")
     for t in "${targets[@]}"; do
         mkdir -p "corpus-new/$t" "seeds/$t" "corpus/$t"
-        tmp=$(mktemp -d)
-        cp -n corpus/"$t"/* corpus-new/"$t"/* seeds/"$t"/* "$tmp"/ 2>/dev/null
-        rm -rf "corpus/$t" && mkdir -p "corpus/$t"
-        # shellcheck disable=SC2086
-        nice cargo $TOOLCHAIN fuzz cmin $FLAGS "$t" "$tmp" -- -max_len="$(max_len "$t")" \
-            -rss_limit_mb=2048 -timeout=10 >"cmin-$t.log" 2>&1
-        cp "$tmp"/* "corpus/$t/"
-        rm -rf "$tmp"
+        out=$(mktemp -d)
+        nice "$BIN/$t" -merge=1 "$out" "corpus/$t" "corpus-new/$t" "seeds/$t" \
+            -max_len="$(max_len "$t")" -rss_limit_mb=2048 -timeout=10 >"cmin-$t.log" 2>&1 \
+            || { echo "$t: merge failed, see fuzz/cmin-$t.log"; rm -rf "$out"; continue; }
+        rm -rf "corpus/$t" && mkdir -p "corpus/$t" && cp "$out"/* "corpus/$t/" && rm -rf "$out"
         echo "$t: $(ls "corpus/$t" | wc -l) files, $(du -sb "corpus/$t" | cut -f1) bytes"
     done
     exit 0
@@ -68,7 +71,6 @@ if [ -z "${FUZZ_NO_BUILD:-}" ]; then
     # shellcheck disable=SC2086
     cargo $TOOLCHAIN fuzz build $FLAGS || exit 1
 fi
-BIN=target/x86_64-unknown-linux-gnu/release
 printf '%-20s %12s %8s %9s %8s %s\n' target executions exec/s peak_MB crashes seconds
 for t in "${targets[@]}"; do
     mkdir -p "corpus-new/$t" "corpus/$t" "artifacts/$t"
