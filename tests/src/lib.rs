@@ -17,3 +17,4 @@
 //! writes a fixture ([`compat`]).
 
 pub mod compat;
+pub mod fuzzing;

@@ -3,6 +3,7 @@
 mod checker;
 mod compat;
 mod conformance;
+mod fuzz_corpus;
 mod golden;
 mod hexwar_anchor;
 mod properties;

@@ -358,7 +358,13 @@ pub fn scene(s: &AlienState) -> Scene {
         items.push(text(
             format!("char:{}:label", card.id),
             [at[0], at[1] - 5.0],
-            format!("{}{}", &card.name[..2.min(card.name.len())], c.strength),
+            // Two characters, not two bytes: a player's characters file may
+            // name a character in any script.
+            format!(
+                "{}{}",
+                card.name.chars().take(2).collect::<String>(),
+                c.strength
+            ),
             12.0,
             ink,
         ));
@@ -447,4 +453,33 @@ pub fn anchors(s: &AlienState, c: &C) -> Anchors {
         _ => (None, None),
     };
     Anchors { subject, target }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::alien::{AlienConfig, data, start};
+    use crate::scene::Shape;
+
+    #[test]
+    fn a_character_named_with_a_multibyte_first_letter_is_drawn_without_panicking() {
+        // Found by the fuzzer (fuzz/regressions/data_alien): the token label
+        // took the name's first two bytes and panicked inside a character of
+        // a player's characters file.
+        let config = AlienConfig {
+            characters_text: Some(data::CHARACTERS.replace("\"Hicks\"", "\"L\u{e9}on\"")),
+            ..AlienConfig::default()
+        };
+        let s = start(&config).unwrap();
+        let labels: Vec<String> = scene(&s)
+            .items
+            .into_iter()
+            .filter_map(|i| match i.shape {
+                Shape::Text { text, .. } if i.id == "char:hicks:label" => Some(text),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(labels.len(), 1, "{labels:?}");
+        assert!(labels[0].starts_with("L\u{e9}"), "{labels:?}");
+    }
 }

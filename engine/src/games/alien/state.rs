@@ -488,7 +488,16 @@ pub fn apply(state: &mut AlienState, event: &AlienEvent) {
             }
         }
         E::Dropped { ch, pocket, leave } => {
-            let c = ch_mut(state, *ch);
+            // The rules only record a pocket the character has; an event of
+            // a damaged or hostile battle file may name another: it drops
+            // nothing (verify reports the entry) instead of panicking.
+            let Some(c) = state
+                .characters
+                .get_mut(usize::from(*ch))
+                .filter(|c| usize::from(*pocket) < c.items.len())
+            else {
+                return;
+            };
             let at = c.tile();
             let item = c.items.remove(usize::from(*pocket));
             c.ap = c.ap.saturating_sub(1);
@@ -709,5 +718,32 @@ pub fn apply(state: &mut AlienState, event: &AlienEvent) {
             }
         }
         E::Ended { result } => state.over = Some(*result),
+    }
+}
+
+#[cfg(test)]
+mod dropped_tests {
+    use super::*;
+    use crate::games::alien::{AlienConfig, start};
+
+    #[test]
+    fn a_recorded_drop_from_an_empty_pocket_or_an_unknown_character_changes_nothing() {
+        // Found by the fuzzer (fuzz/regressions/battle_file): a battle file's
+        // Dropped event naming a pocket the character does not have panicked
+        // while the battle was rebuilt on import.
+        let mut s = start(&AlienConfig::default()).unwrap();
+        s.characters[0].items.clear();
+        let before = s.clone();
+        for (ch, pocket) in [(0, 0), (0, 9), (200, 0)] {
+            apply(
+                &mut s,
+                &AlienEvent::Dropped {
+                    ch,
+                    pocket,
+                    leave: true,
+                },
+            );
+            assert_eq!(s, before, "Dropped {{ ch: {ch}, pocket: {pocket} }}");
+        }
     }
 }

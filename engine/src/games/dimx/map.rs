@@ -568,7 +568,10 @@ fn parse_hex_token(t: &str) -> Result<HexToken, String> {
     if t == "~" {
         return Ok((None, Terrain::Lava));
     }
-    let (num, code) = t.split_at(t.len().min(3));
+    // The number is the first three characters; a token of a player's file
+    // may hold any character, so cut at a character, not at byte 3.
+    let cut = t.char_indices().nth(3).map_or(t.len(), |(i, _)| i);
+    let (num, code) = t.split_at(cut);
     let n: u16 = num.parse().map_err(|_| {
         format!("'{t}' is not a hex: write a number and a terrain code, e.g. 263F, or ~ for lava")
     })?;
@@ -657,6 +660,21 @@ mod tests {
 
     fn c(n: Hex) -> Cell {
         a().cell(n).unwrap()
+    }
+
+    #[test]
+    fn a_hex_token_with_a_multibyte_character_in_its_first_three_bytes_is_refused_without_panicking()
+     {
+        // Found by the fuzzer (fuzz/regressions/data_dimx): `split_at(3)` cut
+        // inside the character and panicked on a player's map or scenario file.
+        for t in ["2\u{e9}3F", "26\u{fffd}", "\u{1f47d}", "263\u{e9}"] {
+            let e = parse_hex_token(t).unwrap_err();
+            assert!(e.contains(t), "{e}");
+        }
+        let text =
+            include_str!("../../../data/dimx/map_alpha.txt").replacen("132F", "1\u{e9}2F", 1);
+        let e = Map::parse(&text).unwrap_err();
+        assert!(e.to_string().contains("is not a hex"), "{e}");
     }
 
     #[test]

@@ -1,0 +1,79 @@
+//! Every committed fuzz corpus file and every fuzz regression input
+//! (`fuzz/corpus/<target>/`, `fuzz/regressions/<target>/`) through the same
+//! harness as the fuzzer (`xenolog_tests::fuzzing`), so an input that once
+//! crashed stays fixed in a plain `cargo test`.
+//!
+//! The corpora are sampled (every file up to [`PER_TARGET`] per target, in
+//! name order, a fixed spread beyond) to keep a debug run short; the
+//! regressions always run in full.
+
+use std::path::{Path, PathBuf};
+
+use xenolog_tests::fuzzing::TARGETS;
+
+const FUZZ: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fuzz");
+
+/// Most corpus files run per target in a debug build.
+const PER_TARGET: usize = 40;
+
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    out.sort();
+    out
+}
+
+/// At most `n` of `all`, spread evenly (the first, and every k-th).
+fn sample(all: Vec<PathBuf>, n: usize) -> Vec<PathBuf> {
+    if all.len() <= n {
+        return all;
+    }
+    let step = all.len().div_ceil(n);
+    all.into_iter().step_by(step).collect()
+}
+
+fn run(kind: &str, limit: Option<usize>) -> usize {
+    let mut ran = 0;
+    for (target, harness) in TARGETS {
+        let all = files(&Path::new(FUZZ).join(kind).join(target));
+        let picked = match limit {
+            Some(n) => sample(all, n),
+            None => all,
+        };
+        for f in picked {
+            let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            let caught = std::panic::catch_unwind(|| harness(&bytes));
+            assert!(
+                caught.is_ok(),
+                "fuzz {kind} input {} of target {target} fails its harness",
+                f.display()
+            );
+            ran += 1;
+        }
+    }
+    ran
+}
+
+#[test]
+fn every_fuzz_target_has_a_committed_corpus() {
+    for (target, _) in TARGETS {
+        let n = files(&Path::new(FUZZ).join("corpus").join(target)).len();
+        assert!(n > 0, "fuzz/corpus/{target} is empty or missing");
+    }
+}
+
+#[test]
+fn the_committed_fuzz_corpora_pass_their_harnesses() {
+    let ran = run("corpus", Some(PER_TARGET));
+    assert!(ran >= TARGETS.len(), "only {ran} corpus files ran");
+}
+
+#[test]
+fn every_fuzz_regression_input_passes_its_harness() {
+    run("regressions", None);
+}
