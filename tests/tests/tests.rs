@@ -4,4 +4,5 @@ mod checker;
 mod compat;
 mod conformance;
 mod golden;
+mod illegal;
 mod properties;
