@@ -923,7 +923,16 @@ fn one_battle(
 
 /// Give `total` commands spread evenly over every built game; the tally per game.
 fn run_engine(total: u64, seed: u64) -> Result<Vec<(&'static str, Tally)>, String> {
-    let built: Vec<&Entry> = REGISTRY.iter().filter(|e| e.rules.is_some()).collect();
+    // `XENOLOG_ILLEGAL_GAMES=dimx,invasion` runs only these (to split a soak).
+    let only = std::env::var("XENOLOG_ILLEGAL_GAMES").ok();
+    let built: Vec<&Entry> = REGISTRY
+        .iter()
+        .filter(|e| e.rules.is_some())
+        .filter(|e| {
+            only.as_deref()
+                .is_none_or(|o| o.split(',').any(|g| g == e.id))
+        })
+        .collect();
     let per_game = total.div_ceil(built.len() as u64);
     let mut out = Vec::new();
     for (g, entry) in built.into_iter().enumerate() {
@@ -995,7 +1004,8 @@ fn illegal_commands_change_nothing_in_any_game() {
     }
 }
 
-/// The million (or `XENOLOG_ILLEGAL` commands), in release:
+/// The million (or `XENOLOG_ILLEGAL` commands, spread evenly over the games
+/// run; `XENOLOG_ILLEGAL_GAMES=dimx,race` runs only those), in release:
 /// `XENOLOG_ILLEGAL=1000000 cargo test --release -p xenolog-tests --test tests
 /// illegal::a_million -- --ignored --nocapture`.
 #[test]
