@@ -760,6 +760,31 @@ fn make_try(rng: &mut Rng, b: &dyn Battle, vocab: &Vocab, legal: &[LegalCommand]
     }
 }
 
+/// A message with what the player typed taken out (every string and key of
+/// the command, longest first): a message may repeat the input, and the
+/// input may hold anything, backticks and braces too.
+fn without_input(message: &str, command: &Value) -> String {
+    fn strings<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+        match v {
+            Value::String(s) => out.push(s),
+            Value::Array(a) => a.iter().for_each(|v| strings(v, out)),
+            Value::Object(m) => m.iter().for_each(|(k, v)| {
+                out.push(k);
+                strings(v, out);
+            }),
+            _ => {}
+        }
+    }
+    let mut typed = Vec::new();
+    strings(command, &mut typed);
+    typed.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    let mut m = message.to_owned();
+    for s in typed.into_iter().filter(|s| s.len() > 1) {
+        m = m.replace(s, "");
+    }
+    m
+}
+
 fn check_words(context: &str, message: &str) -> Result<(), String> {
     match unreadable(message) {
         Some(why) => Err(format!(
@@ -815,7 +840,8 @@ fn give(b: &mut dyn Battle, t: &Try, before: &Look) -> Result<Option<(String, St
                     shown(t)
                 ));
             }
-            check_words(context, &e.to_string()).map_err(|m| format!("{m}\n{}", shown(t)))?;
+            check_words(context, &without_input(&e.to_string(), &t.command))
+                .map_err(|m| format!("{m}\n{}", shown(t)))?;
             if let Some(kind) = t.expect
                 && !matches!(&e, PlayError::Rule(r) if r.kind == kind)
             {
@@ -1108,7 +1134,8 @@ fn store_battle(
                             ));
                         }
                     }
-                    check_words("", &e.to_string()).map_err(|m| fail(given, m))?;
+                    check_words("", &without_input(&e.to_string(), &t.command))
+                        .map_err(|m| fail(given, m))?;
                     if let Some(kind) = t.expect
                         && !matches!(&e, SaveError::Play(PlayError::Rule(r)) if r.kind == kind)
                     {
@@ -1231,6 +1258,14 @@ fn the_words_check_finds_debug_noise() {
     assert!(unreadable("1 dice were entered but this command rolls no dice").is_some());
     assert!(unreadable("2 dice were entered but this command rolls only 0").is_some());
     assert!(unreadable("there is no unit SC9 on the map").is_none());
+    // Input that closes a quote early is taken out before the check.
+    let typed = json!("{\"actor\":0,\"command\":a`{ Some(");
+    let message = format!(
+        "unknown variant `{}`, expected `roll`",
+        typed.as_str().unwrap()
+    );
+    assert!(unreadable(&message).is_some());
+    assert!(unreadable(&without_input(&message, &typed)).is_none());
     assert!(unreadable("unknown variant `Some(x)`, expected `roll`").is_none());
     assert!(unreadable("invalid type: string \"GroupId(3)\", expected u8").is_none());
     assert!(unreadable("entered die number 1 is 0, but a 6-sided die shows 1 to 6").is_none());
