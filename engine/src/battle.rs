@@ -53,11 +53,20 @@ pub struct EntryText {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum PlayError {
     /// The JSON is not a command of this game.
-    #[error("not a {game} command: {why}")]
+    #[error("not {} {game} command: {why}", article(game))]
     BadCommand { game: &'static str, why: String },
     /// The rules refuse it.
     #[error("{0}")]
     Rule(#[from] RuleError),
+}
+
+/// "a" or "an" before a game's name: "an Alien Invasion command".
+fn article(name: &str) -> &'static str {
+    if name.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
 }
 
 /// One battle of any game.
@@ -432,4 +441,36 @@ fn plain_dice(n: usize, actor: Actor) -> Vec<DieMeaning> {
     (0..n)
         .map(|i| DieMeaning::plain("a die", seat, i as u16))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games;
+
+    /// Regression (issue 16, illegal commands): JSON that is no command of
+    /// Alien Invasion was refused as "not a Alien Invasion command".
+    #[test]
+    fn a_bad_command_reads_an_alien_invasion_command_not_a() {
+        let b = games::new_battle("invasion", 1, &serde_json::json!({})).unwrap();
+        let err = b
+            .prepare_json(Actor(0), &serde_json::json!({"fly_away": 1}), None)
+            .err()
+            .unwrap();
+        assert!(
+            err.to_string()
+                .starts_with("not an Alien Invasion command: "),
+            "{err}"
+        );
+        let b = games::new_battle("race", 1, &serde_json::json!({})).unwrap();
+        let err = b
+            .prepare_json(Actor(0), &serde_json::json!(7), None)
+            .err()
+            .unwrap();
+        assert!(
+            err.to_string()
+                .starts_with("not a Dice Race (test game) command: "),
+            "{err}"
+        );
+    }
 }

@@ -166,9 +166,16 @@ impl Randomness {
             return Err(RuleError::new(
                 RuleErrorKind::Dice,
                 format!(
-                    "{} dice were entered but this command rolls only {}",
-                    entered.len(),
-                    self.next_entered
+                    "{} entered but this command rolls {}",
+                    match entered.len() {
+                        1 => "1 die was".to_owned(),
+                        n => format!("{n} dice were"),
+                    },
+                    match self.next_entered {
+                        0 => "no dice".to_owned(),
+                        1 => "only 1".to_owned(),
+                        n => format!("only {n}"),
+                    }
                 ),
             ));
         }
@@ -233,5 +240,23 @@ mod tests {
         let mut r = Randomness::new(1, 0, Some(vec![2, 3]));
         r.d6().unwrap();
         assert!(r.finish().unwrap_err().message.contains("rolls only 1"));
+    }
+
+    /// Regression (issue 16, illegal commands): a leftover entered die read
+    /// "1 dice were entered but this command rolls only 0".
+    #[test]
+    fn leftover_entered_dice_read_in_words_not_1_dice_were_rolls_only_0() {
+        let r = Randomness::new(1, 0, Some(vec![4]));
+        assert_eq!(
+            r.finish().unwrap_err().message,
+            "1 die was entered but this command rolls no dice"
+        );
+        let mut r = Randomness::new(1, 0, Some(vec![4, 5, 6]));
+        r.d6().unwrap();
+        r.d6().unwrap();
+        assert_eq!(
+            r.finish().unwrap_err().message,
+            "3 dice were entered but this command rolls only 2"
+        );
     }
 }

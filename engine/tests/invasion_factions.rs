@@ -623,6 +623,28 @@ fn spugs_burrowers_attack_in_melee_with_6d6_when_they_surface_next_to_enemies() 
     p.assert_says("the melee is resolved: Spugs 6D6, U.N.I.T. 8D6");
 }
 
+/// Regression (issue 16, illegal commands): a Burrower surfacing with a
+/// declared base contact of a group that does not exist panicked (index out
+/// of bounds in `lock`) instead of being refused.
+#[test]
+fn spugs_surface_declaring_contact_with_no_such_group_is_refused_not_a_panic() {
+    let mut s = spugs();
+    let (w, sec) = (gid(&s, "w1"), gid(&s, "s1"));
+    place(&mut s, w, 10.0, 20.0);
+    place(&mut s, sec, 30.0, 20.0);
+    card(&mut s, 0, CardKind::Triple);
+    play(&mut s, 0, &format!(r#"{{"burrow":{{"group":{w}}}}}"#), &[]);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(
+            r#"{{"surface":{{"group":{w},"to":{{"x":2895,"y":2000}},"declare":{{"contact":999}}}}}}"#
+        ),
+        &[],
+    );
+    assert_eq!(refusal(&e), "[Hand-to-hand combat] there is no group 999");
+}
+
 #[test]
 fn spugs_burrowers_cannot_surface_before_tunnelling_down() {
     let mut s = spugs();

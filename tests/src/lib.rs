@@ -10,6 +10,11 @@
 //!   never loses an entry, and any changed stored byte is caught.
 //! - `checker`: the determinism checker is itself shown to fail on games that
 //!   are deliberately not deterministic.
+//! - `illegal`: every registered game is given random JSON, bytes, legal
+//!   commands at wrong moments and seats, mutated legal commands and wrong
+//!   entered dice; every refusal leaves the battle (state, log, cursor,
+//!   branches) and the campaign file byte for byte as they were and reads in
+//!   words. CI runs a sample; the million is an `#[ignore]`d soak.
 //! - `compat`: every compatibility fixture under `fixtures/compat/` opens with
 //!   this build (DESIGN.md principle 12).
 //!

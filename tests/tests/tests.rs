@@ -6,4 +6,5 @@ mod conformance;
 mod fuzz_corpus;
 mod golden;
 mod hexwar_anchor;
+mod illegal;
 mod properties;

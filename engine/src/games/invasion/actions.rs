@@ -528,21 +528,7 @@ pub(super) fn move_group(
     });
     // Base contact: declared, or measured.
     let contacts: Vec<GroupId> = match declare.contact {
-        Some(c) => {
-            let Some(other) = s.groups.get(c as usize) else {
-                return Err(illegal(
-                    "Hand-to-hand combat",
-                    format!("there is no group {c}"),
-                ));
-            };
-            if other.seat == seat || !other.on_table() {
-                return Err(illegal(
-                    "Hand-to-hand combat",
-                    format!("{} is not an enemy group on the table", group_name(s, c)),
-                ));
-            }
-            vec![c]
-        }
+        Some(c) => vec![declared_contact(s, seat, c)?],
         None => {
             let mine: Vec<Point> = points.iter().flatten().copied().collect();
             enemy_groups(s, seat)
@@ -597,6 +583,24 @@ fn nearest_distance(s: &InvasionState, from: &[Point], groups: &[GroupId]) -> i3
 /// "Hand-to-hand combat": a group that reaches an enemy group locks both;
 /// reinforcements of a faction already in the fight join its group. A
 /// contacted group in a terrain feature defends it.
+/// A group the players declare in base contact (principle 9): it must be an
+/// enemy group on the table.
+fn declared_contact(s: &InvasionState, seat: u8, c: GroupId) -> Result<GroupId, RuleError> {
+    let Some(other) = s.groups.get(c as usize) else {
+        return Err(illegal(
+            "Hand-to-hand combat",
+            format!("there is no group {c}"),
+        ));
+    };
+    if other.seat == seat || !other.on_table() {
+        return Err(illegal(
+            "Hand-to-hand combat",
+            format!("{} is not an enemy group on the table", group_name(s, c)),
+        ));
+    }
+    Ok(c)
+}
+
 fn lock(
     s: &InvasionState,
     g: GroupId,
@@ -1367,7 +1371,7 @@ fn surface(
             .collect(),
     });
     let contacts: Vec<GroupId> = match (declare.contact, at) {
-        (Some(c), _) => vec![c],
+        (Some(c), _) => vec![declared_contact(s, seat, c)?],
         (None, Some(p)) => enemy_groups(s, seat)
             .into_iter()
             .filter(|&o| table::in_contact(&[p], &s.group(o).points()))
@@ -1412,7 +1416,7 @@ fn deploy(
     let mine: Vec<Point> = to.iter().flatten().copied().collect();
     let mut out = vec![E::Spent { group: g }, E::Surfaced { group: g, to }];
     let contacts: Vec<GroupId> = match declare.contact {
-        Some(c) => vec![c],
+        Some(c) => vec![declared_contact(s, seat, c)?],
         None => enemy_groups(s, seat)
             .into_iter()
             .filter(|&o| table::in_contact(&mine, &s.group(o).points()))
@@ -1672,21 +1676,7 @@ fn land(s: &InvasionState, seat: u8, g: GroupId, declare: &Declared) -> Result<V
     check_actions(s, &[g])?;
     let mut out = vec![E::Spent { group: g }, E::Landed { group: g }];
     let contacts: Vec<GroupId> = match declare.contact {
-        Some(c) => {
-            let Some(other) = s.groups.get(c as usize) else {
-                return Err(illegal(
-                    "Hand-to-hand combat",
-                    format!("there is no group {c}"),
-                ));
-            };
-            if other.seat == seat || !other.on_table() {
-                return Err(illegal(
-                    "Hand-to-hand combat",
-                    format!("{} is not an enemy group on the table", group_name(s, c)),
-                ));
-            }
-            vec![c]
-        }
+        Some(c) => vec![declared_contact(s, seat, c)?],
         None => enemy_groups(s, seat)
             .into_iter()
             .filter(|&o| table::in_contact(&s.group(g).points(), &s.group(o).points()))
