@@ -662,6 +662,15 @@ fn run(count: usize) {
     let mut tally = Tally::default();
     let mut failures = Vec::new();
     for i in 0..count as u64 {
+        if i > 0 && i % 500 == 0 {
+            eprintln!(
+                "{i} mutants in {:.0} s, {} failed so far; open_read_only {:?}; open {:?}",
+                started.elapsed().as_secs_f64(),
+                failures.len(),
+                tally.read_only,
+                tally.writable
+            );
+        }
         let seed = seed_of(i);
         let (_, m, _) = mutant(seed);
         *tally.by_mutation.entry(mutation_word(&m)).or_default() += 1;
@@ -808,4 +817,27 @@ fn regression_a_stray_wal_is_not_written_into_the_file_it_is_refused_with() {
             "the stray log is left for the player to look at"
         );
     }
+}
+
+/// Bug: one flipped bit in an Alien battle's stored events (fixture
+/// 2026-11-23-schema4, byte 107593, bit 6: mutant 0x087e1fb2228d94cb of the
+/// first full run) decoded as an event naming character 69 of 6, and
+/// loading the battle panicked in the game's `apply`. Stored events are now
+/// applied under a guard that reports the entry as damaged.
+#[test]
+fn regression_an_event_naming_a_character_that_does_not_exist_is_a_damaged_entry() {
+    let src = sources()
+        .iter()
+        .find(|s| s.name.ends_with("2026-11-23-schema4"))
+        .expect("the schema 4 fixture is a source");
+    let m = Mutation::FlipBit {
+        at: 107_593,
+        bit: 6,
+        region: Region::Page(27),
+    };
+    let report = run_mutant(src, &m, &mut Rng(0)).unwrap_or_else(|why| panic!("{why}"));
+    assert!(
+        report.load_refused > 0,
+        "the damaged battle is refused: {report:?}"
+    );
 }
