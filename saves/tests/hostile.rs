@@ -6,6 +6,7 @@
 mod hostile {
     pub mod heap;
     pub mod mutants;
+    mod scenarios;
     mod stranger;
 }
 
