@@ -336,27 +336,40 @@ impl<G: Game> Battle for Session<G> {
         for &id in line {
             let rec = &self.records()[id as usize];
             let events = self.events(id);
-            let command_text = match Session::command(self, id) {
-                Some(command) => match viewer {
-                    Viewer::All => G::describe_command(&state, rec.actor, &command),
-                    Viewer::Seat(seat) => G::describe_command(
-                        &G::view(&state, seat),
-                        rec.actor,
-                        &G::view_command(&command, rec.actor, seat),
-                    ),
-                },
-                None => "(this entry's stored command is damaged; run verify)".to_owned(),
-            };
-            let mut texts = Vec::with_capacity(events.len());
-            for e in &events {
-                texts.push(match viewer {
-                    Viewer::All => G::describe_event(&state, e),
-                    Viewer::Seat(seat) => {
-                        G::describe_event(&G::view(&state, seat), &G::view_event(e, seat))
-                    }
-                });
-                G::apply(&mut state, e);
-            }
+            // Stored entries are untrusted until verified: damaged bytes that
+            // decode may name what the state does not have, and describing or
+            // applying them must not panic (see `Session::apply_stored`).
+            let told = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let command_text = match Session::command(self, id) {
+                    Some(command) => match viewer {
+                        Viewer::All => G::describe_command(&state, rec.actor, &command),
+                        Viewer::Seat(seat) => G::describe_command(
+                            &G::view(&state, seat),
+                            rec.actor,
+                            &G::view_command(&command, rec.actor, seat),
+                        ),
+                    },
+                    None => "(this entry's stored command is damaged; run verify)".to_owned(),
+                };
+                let mut texts = Vec::with_capacity(events.len());
+                for e in &events {
+                    texts.push(match viewer {
+                        Viewer::All => G::describe_event(&state, e),
+                        Viewer::Seat(seat) => {
+                            G::describe_event(&G::view(&state, seat), &G::view_event(e, seat))
+                        }
+                    });
+                    G::apply(&mut state, e);
+                }
+                (command_text, texts)
+            }));
+            let (command_text, texts) = told.unwrap_or_else(|_| {
+                self.note_corrupt(id);
+                (
+                    "(this entry's stored events are damaged; run verify)".to_owned(),
+                    Vec::new(),
+                )
+            });
             out.push(EntryText {
                 id,
                 branch: rec.branch,
@@ -385,11 +398,19 @@ impl<G: Game> Battle for Session<G> {
             if dice.len() != rec.dice.len() {
                 dice = plain_dice(rec.dice.len(), rec.actor);
             }
-            let mut moments = Vec::with_capacity(events.len());
-            for e in &events {
-                moments.push(G::moment(&state, e));
-                G::apply(&mut state, e);
-            }
+            // As in `entry_texts_as`: a damaged stored entry must not panic.
+            let moments = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let mut moments = Vec::with_capacity(events.len());
+                for e in &events {
+                    moments.push(G::moment(&state, e));
+                    G::apply(&mut state, e);
+                }
+                moments
+            }))
+            .unwrap_or_else(|_| {
+                self.note_corrupt(id);
+                Vec::new()
+            });
             out.push(EntryFacts { id, moments, dice });
         }
         out

@@ -490,9 +490,7 @@ impl<G: Game> Session<G> {
             child = self.next_sibling[c as usize];
         }
         while let Some((id, mut state)) = stack.pop() {
-            for e in self.events_of(id) {
-                G::apply(&mut state, &e);
-            }
+            self.apply_stored(id, &mut state);
             if self.wants_snapshot(id) {
                 self.snapshots.insert(id, state.clone());
             }
@@ -504,9 +502,32 @@ impl<G: Game> Session<G> {
         }
     }
 
-    fn note_corrupt(&self, id: EntryId) {
+    /// Note entry `id` as damaged (see [`Session::corruption`]).
+    pub(crate) fn note_corrupt(&self, id: EntryId) {
         let first = self.corrupt.get().map_or(id, |c| c.min(id));
         self.corrupt.set(Some(first));
+    }
+
+    /// Apply the stored events of entry `id` to `state`; whether they applied.
+    ///
+    /// A stored entry is not trusted until `verify` has replayed it: bytes
+    /// that decode as events the state cannot take (a character that does
+    /// not exist, after a flipped bit in the file, or in a stranger's battle
+    /// file) would make a game's `apply`, which may not fail, panic. The panic
+    /// is caught here and the entry noted as damaged, exactly like bytes that
+    /// do not decode: the state past it is unreliable, loading refuses the
+    /// battle naming the entry, and `verify` reports it.
+    pub(crate) fn apply_stored(&self, id: EntryId, state: &mut G::State) -> bool {
+        let events = self.events_of(id);
+        let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            for e in &events {
+                G::apply(state, e);
+            }
+        }));
+        if applied.is_err() {
+            self.note_corrupt(id);
+        }
+        applied.is_ok()
     }
 
     fn events_of(&self, id: EntryId) -> Vec<G::Event> {
@@ -632,9 +653,7 @@ impl<G: Game> Session<G> {
             }
         };
         for &id in todo.iter().rev() {
-            for ev in self.events_of(id) {
-                G::apply(&mut state, &ev);
-            }
+            self.apply_stored(id, &mut state);
         }
         state
     }
@@ -1106,8 +1125,12 @@ impl<G: Game> Session<G> {
                     rules_changed.get_or_insert(d);
                     // Go on from the state as recorded.
                     let mut state = before;
-                    for e in self.events_of(id) {
-                        G::apply(&mut state, &e);
+                    if !self.apply_stored(id, &mut state) {
+                        return Err(Divergence {
+                            entry: id,
+                            kind: DivergenceKind::Corrupt,
+                            detail: "its recorded events cannot be applied".into(),
+                        });
                     }
                     state
                 }
@@ -1185,9 +1208,16 @@ impl<G: Game> Session<G> {
             for e in &decided[..k] {
                 G::apply(&mut at_k, e);
             }
+            // The recorded event may be damaged bytes that decoded: describing
+            // it must not bring verify down.
             let show = |v: &[G::Event]| {
                 v.get(k)
-                    .map(|e| G::describe_event(&at_k, e))
+                    .map(|e| {
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            G::describe_event(&at_k, e)
+                        }))
+                        .unwrap_or_else(|_| "(an event that cannot be read)".into())
+                    })
                     .unwrap_or_else(|| "(nothing)".into())
             };
             return Err(self.diverged(

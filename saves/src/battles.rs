@@ -94,13 +94,16 @@ fn stale(battle: BattleId, why: impl Into<String>) -> SaveError {
     }
 }
 
-/// Number of entries stored for a battle (they are dense, 0..n).
+/// Number of entries stored for a battle (they are dense, 0..n): the last
+/// one's number + 1. A damaged file may number an entry anything, from -1 to
+/// `i64::MAX`; the count never overflows, and a reader checks it against the
+/// entries actually there (`read_entries`).
 fn entry_count(conn: &rusqlite::Connection, id: BattleId) -> Result<u64, SaveError> {
     let last: Option<i64> = conn
         .prepare_cached("SELECT seq FROM entries WHERE battle = ?1 ORDER BY seq DESC LIMIT 1")?
         .query_row([id], |r| r.get(0))
         .optional()?;
-    Ok(last.map_or(0, |s| s as u64 + 1))
+    Ok(last.map_or(0, |s| s.saturating_add(1).max(0) as u64))
 }
 
 /// Check that `battle` is battle `id` as stored, with no entry or branch

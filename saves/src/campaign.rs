@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use xenolog_schema::{APPLICATION_ID, DiceMode, SCHEMA_VERSION, migrations};
 
@@ -92,6 +93,12 @@ fn connect(path: &Path, read_only: bool) -> Result<Connection, SaveError> {
     };
     let conn = Connection::open_with_flags(path, mode | OpenFlags::SQLITE_OPEN_NO_MUTEX)
         .map_err(|e| classify(path, e))?;
+    // Closing the last connection checkpoints the write-ahead log into the
+    // file. Until the file is known to be a campaign that opens, that must not
+    // happen: a stray `-wal` beside it (another database's, copied along with
+    // it) would be written into the file that is then refused. `open` turns
+    // checkpointing on again once the campaign is open.
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
     // A reader may meet the writer mid-checkpoint; wait rather than fail.
     conn.busy_timeout(Duration::from_secs(5))?;
     Ok(conn)
@@ -306,6 +313,8 @@ impl Campaign {
             _lock: Some(lock),
         };
         c.name()?;
+        c.conn
+            .set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, false)?;
         Ok(c)
     }
 
@@ -414,10 +423,10 @@ impl Campaign {
 }
 
 /// Entries are dense (0..n), so their count is the last seq + 1, found in the
-/// key without scanning; branches are few.
+/// key without scanning (the + 1 is made in `summary_row`); branches are few.
 const SUMMARY_SELECT: &str = "SELECT b.id, b.game, b.title, b.seed, b.rules_version, b.dice_mode,
         b.created, b.updated, b.status, b.result, b.origin,
-        (SELECT e.seq + 1 FROM entries e WHERE e.battle = b.id ORDER BY e.seq DESC LIMIT 1),
+        (SELECT e.seq FROM entries e WHERE e.battle = b.id ORDER BY e.seq DESC LIMIT 1),
         (SELECT COUNT(*) FROM branches r WHERE r.battle = b.id), b.strict
     FROM battles b";
 
@@ -442,7 +451,11 @@ fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<BattleSummary, 
         status: r.get(8)?,
         result: r.get(9)?,
         origin: r.get(10)?,
-        entries: r.get::<_, Option<i64>>(11)?.unwrap_or(0) as u64,
+        // The last entry's number + 1; a damaged file may number it up to
+        // i64::MAX (or below 0), which must neither overflow nor fail the list.
+        entries: r
+            .get::<_, Option<i64>>(11)?
+            .map_or(0, |last| last.saturating_add(1).max(0) as u64),
         branches: r.get(12)?,
         strict: r.get(13)?,
     }))

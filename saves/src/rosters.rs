@@ -181,7 +181,8 @@ fn battle_key(conn: &rusqlite::Connection, id: BattleId) -> Result<Option<(u32, 
         .prepare_cached("SELECT seq FROM entries WHERE battle = ?1 ORDER BY seq DESC LIMIT 1")?
         .query_row([id], |r| r.get(0))
         .optional()?;
-    Ok(Some((branch, last.map_or(0, |s| s + 1))))
+    // A damaged file may number an entry up to i64::MAX: never overflow.
+    Ok(Some((branch, last.map_or(0, |s| s.saturating_add(1)))))
 }
 
 /// The cached result of a battle: its key and outcome.
@@ -530,7 +531,8 @@ impl Campaign {
                         .problems
                         .push(format!("campaign log entry {expect} is missing"));
                 }
-                expect = id + 1;
+                // A damaged log may number an entry u32::MAX: never overflow.
+                expect = id.saturating_add(1);
                 let text: String = r.get(2)?;
                 match serde_json::from_str::<CampaignEvent>(&text) {
                     Ok(event) => log.push(CampaignEntry {

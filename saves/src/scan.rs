@@ -15,19 +15,36 @@ use xenolog_schema::codec::decode_entry;
 use crate::BattleId;
 use crate::battles::ScanError;
 
+/// The fewest bytes an entry takes in the file: its stored record alone has
+/// two 16-byte hashes and at least ten one-byte fields.
+const MIN_ENTRY_BYTES: u64 = 42;
+
+/// The most entries the database can hold at its present size. The count a
+/// battle is presized by comes from the last entry's number; a damaged or
+/// hostile file may number it 2^40, and that must not turn into terabytes
+/// reserved before the first row is read.
+fn most_entries(conn: &Connection) -> Result<u64, rusqlite::Error> {
+    let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+    let page_size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+    Ok((pages.max(0) as u64).saturating_mul(page_size.max(0) as u64) / MIN_ENTRY_BYTES)
+}
+
 /// Every entry of battle `id`, started under rules version `battle_rules`,
-/// in order; `count` (how many there are) sizes the result once. A gap in the
-/// sequence or an unreadable record stops the scan with the entry it concerns.
+/// in order; `count` (how many there are, by the last entry's number) sizes
+/// the result once, if the file is large enough to hold that many. A gap in
+/// the sequence or an unreadable record stops the scan with the entry it
+/// concerns.
 pub(crate) fn read_entries(
     conn: &Connection,
     id: BattleId,
     count: u64,
     battle_rules: u32,
 ) -> Result<Vec<EntryRecord>, ScanError> {
+    let presize = count.min(most_entries(conn)?);
     let mut stmt =
         conn.prepare_cached("SELECT seq, record FROM entries WHERE battle = ?1 ORDER BY seq")?;
     let mut rows = stmt.query([id])?;
-    let mut out = Vec::with_capacity(count as usize);
+    let mut out = Vec::with_capacity(usize::try_from(presize).unwrap_or(0));
     while let Some(r) = rows.next()? {
         let expect = out.len() as EntryId;
         let seq = r.get::<_, i64>(0)? as EntryId;

@@ -679,7 +679,9 @@ impl Line<'_> {
     }
 }
 
-const MAX_FILE: usize = 256 * 1024;
+/// The largest data or position file read: a stranger's file of megabytes of
+/// words must not cost many times its size in memory.
+pub(crate) const MAX_FILE: usize = 256 * 1024;
 
 fn lines<'a>(file: &'a str, text: &str) -> Result<Vec<Line<'a>>, DataError> {
     if text.len() > MAX_FILE {

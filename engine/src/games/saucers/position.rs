@@ -16,7 +16,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::data::{AlienKind, Content, Dir, Pos, TILES, parse_coord};
+use super::data::{AlienKind, Content, Dir, MAX_FILE, Pos, TILES, parse_coord};
 use crate::games::words::words;
 
 /// What a position file lays over the deal.
@@ -33,6 +33,11 @@ pub struct Preset {
 
 /// Read a position file against the game's content.
 pub fn parse(text: &str, content: &Content) -> Result<Preset, String> {
+    // As the data files: every word becomes a string, so megabytes of them
+    // would cost many times the file (found by the hostile-file tests).
+    if text.len() > MAX_FILE {
+        return Err(format!("the position file is larger than {MAX_FILE} bytes"));
+    }
     let mut p = Preset::default();
     for (i, raw) in text.lines().enumerate() {
         let no = i + 1;
