@@ -20,10 +20,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use serde_json::json;
 use tempfile::TempDir;
 use xenolog_engine::Battle;
-use xenolog_saves::{BattleId, Campaign, DiceMode};
+use xenolog_saves::{BattleId, Campaign};
+
+/// The store tests' helpers (one campaign-with-a-race maker for every test binary).
+#[path = "store/common.rs"]
+#[allow(dead_code)]
+mod common;
 
 /// Set in the child that runs a test inside a user and mount namespace.
 const IN_NAMESPACE: &str = "XENOLOG_FAULTS_IN_NAMESPACE";
@@ -182,16 +186,7 @@ fn with_small_disk(name: &str, body: impl FnOnce(SmallDisk)) {
 
 /// A campaign with a Dice Race battle that never ends, `n` commands played.
 fn campaign_with_race(path: &Path, n: usize) -> (Campaign, BattleId, Box<dyn Battle>) {
-    let mut c = Campaign::create(path, "Faults").unwrap();
-    let id = c
-        .new_battle(
-            "race",
-            7,
-            &json!({ "target": 1_000_000 }),
-            "Race",
-            DiceMode::Rolled,
-        )
-        .unwrap();
+    let (mut c, id) = common::campaign_with_race(path);
     let mut b = c.load_battle(id).unwrap();
     for _ in 0..n {
         play(&mut c, id, &mut *b).unwrap();
