@@ -26,7 +26,7 @@ set -u
 cd "$(dirname "$0")"
 
 ALL=(entry_record snapshot_record battle_file data_dimx data_invasion data_alien
-     data_saucers skills_table campaign_record play_json_dimx play_json_saucers
+     data_saucers start_from_files skills_table campaign_record play_json_dimx play_json_saucers
      play_json_alien play_json_invasion play_json_any)
 FLAGS=${FUZZ_FLAGS:-"-s none -a"}
 TOOLCHAIN=${FUZZ_TOOLCHAIN:-+nightly}

@@ -339,7 +339,7 @@ impl<G: Game> Battle for Session<G> {
             // Stored entries are untrusted until verified: damaged bytes that
             // decode may name what the state does not have, and describing or
             // applying them must not panic (see `Session::apply_stored`).
-            let told = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let told = crate::guard::quietly(|| {
                 let command_text = match Session::command(self, id) {
                     Some(command) => match viewer {
                         Viewer::All => G::describe_command(&state, rec.actor, &command),
@@ -362,8 +362,8 @@ impl<G: Game> Battle for Session<G> {
                     G::apply(&mut state, e);
                 }
                 (command_text, texts)
-            }));
-            let (command_text, texts) = told.unwrap_or_else(|_| {
+            });
+            let (command_text, texts) = told.unwrap_or_else(|| {
                 self.note_corrupt(id);
                 (
                     "(this entry's stored events are damaged; run verify)".to_owned(),
@@ -393,21 +393,20 @@ impl<G: Game> Battle for Session<G> {
         for &id in line {
             let rec = &self.records()[id as usize];
             let events = self.events(id);
-            let mut dice = G::dice_meanings(&state, rec.actor, &events);
-            // Only trust the meanings when every die is accounted for.
-            if dice.len() != rec.dice.len() {
-                dice = plain_dice(rec.dice.len(), rec.actor);
-            }
             // As in `entry_texts_as`: a damaged stored entry must not panic.
-            let moments = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let dice = crate::guard::quietly(|| G::dice_meanings(&state, rec.actor, &events))
+                // Only trust the meanings when every die is accounted for.
+                .filter(|dice| dice.len() == rec.dice.len())
+                .unwrap_or_else(|| plain_dice(rec.dice.len(), rec.actor));
+            let moments = crate::guard::quietly(|| {
                 let mut moments = Vec::with_capacity(events.len());
                 for e in &events {
                     moments.push(G::moment(&state, e));
                     G::apply(&mut state, e);
                 }
                 moments
-            }))
-            .unwrap_or_else(|_| {
+            })
+            .unwrap_or_else(|| {
                 self.note_corrupt(id);
                 Vec::new()
             });

@@ -66,6 +66,7 @@ pub mod battle;
 pub mod campaign;
 pub mod game;
 pub mod games;
+mod guard;
 pub mod hash;
 pub mod moments;
 pub mod rng;

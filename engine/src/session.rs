@@ -519,15 +519,15 @@ impl<G: Game> Session<G> {
     /// battle naming the entry, and `verify` reports it.
     pub(crate) fn apply_stored(&self, id: EntryId, state: &mut G::State) -> bool {
         let events = self.events_of(id);
-        let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let applied = crate::guard::quietly(|| {
             for e in &events {
                 G::apply(state, e);
             }
-        }));
-        if applied.is_err() {
+        });
+        if applied.is_none() {
             self.note_corrupt(id);
         }
-        applied.is_ok()
+        applied.is_some()
     }
 
     fn events_of(&self, id: EntryId) -> Vec<G::Event> {
@@ -1213,10 +1213,8 @@ impl<G: Game> Session<G> {
             let show = |v: &[G::Event]| {
                 v.get(k)
                     .map(|e| {
-                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            G::describe_event(&at_k, e)
-                        }))
-                        .unwrap_or_else(|_| "(an event that cannot be read)".into())
+                        crate::guard::quietly(|| G::describe_event(&at_k, e))
+                            .unwrap_or_else(|| "(an event that cannot be read)".into())
                     })
                     .unwrap_or_else(|| "(nothing)".into())
             };

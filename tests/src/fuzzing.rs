@@ -185,8 +185,14 @@ fn start_with(game: &str, config: Value) -> bool {
 
 /// Invaders From Dimension X! files: byte 0 picks the file (a scenario,
 /// one- or two-player; a map; the counter sheet; a chit sheet), the rest is
-/// its text. A scenario that reads is started as a battle.
+/// its text, read by its decoder.
 pub fn data_dimx(data: &[u8]) {
+    dimx_files(data, false);
+}
+
+/// The files of [`data_dimx`]; with `start`, a scenario that reads is
+/// started as a battle ([`start_from_files`]).
+fn dimx_files(data: &[u8], start: bool) {
     let [pick, rest @ ..] = data else {
         return;
     };
@@ -195,6 +201,7 @@ pub fn data_dimx(data: &[u8]) {
         0 | 1 => {
             let two_player = pick % 5 == 1;
             match dimx::scenario::parse(&text, "own", two_player) {
+                Ok(_) if !start => {}
                 Ok(_) => {
                     start_with(
                         "dimx",
@@ -226,21 +233,28 @@ pub fn data_dimx(data: &[u8]) {
 }
 
 /// Alien Invasion files: byte 0 picks the file (a scenario, a faction, the
-/// Advanced tables), the rest is its text. A scenario or faction that reads
-/// is started as a battle.
+/// Advanced tables), the rest is its text, read by its decoder.
 pub fn data_invasion(data: &[u8]) {
+    invasion_files(data, false);
+}
+
+/// The files of [`data_invasion`]; with `start`, a scenario or faction that
+/// reads is started as a battle ([`start_from_files`]).
+fn invasion_files(data: &[u8], start: bool) {
     let [pick, rest @ ..] = data else {
         return;
     };
     let text = text_of(rest);
     match pick % 3 {
         0 => match invasion::data::parse_scenario("own", &text) {
+            Ok(_) if !start => {}
             Ok(_) => {
                 start_with("invasion", json!({"scenario_text": text}));
             }
             Err(e) => said(&e, "invasion scenario"),
         },
         1 => match invasion::data::parse_faction(&text) {
+            Ok(_) if !start => {}
             Ok(f) => {
                 start_with(
                     "invasion",
@@ -254,6 +268,24 @@ pub fn data_invasion(data: &[u8]) {
                 said(&e, "invasion advanced tables");
             }
         }
+    }
+}
+
+/// Any game's files as [`data_dimx`], [`data_invasion`], [`data_alien`]
+/// and [`data_saucers`] read them (byte 0 picks the game, the rest is that
+/// harness's input), and then every file that reads started as a battle: a
+/// player's own file given to a new battle, shown as the app first shows it
+/// (legal commands, scene, state, automatic steps). Slower than the
+/// decoders alone (a battle per input), so a target of its own.
+pub fn start_from_files(data: &[u8]) {
+    let [pick, rest @ ..] = data else {
+        return;
+    };
+    match pick % 4 {
+        0 => dimx_files(rest, true),
+        1 => invasion_files(rest, true),
+        2 => alien_files(rest, true),
+        _ => saucers_files(rest, true),
     }
 }
 
@@ -281,9 +313,16 @@ const ALIEN_FILES: [&str; 6] = [
 ];
 
 /// Alien files: byte 0 picks the file (base, items, characters, FIGHT RESULT
-/// table, task cards, a position), the rest is its text, given as a
-/// player's own file when a battle is started.
+/// table, task cards, a position), the rest is its text, read by its
+/// decoder (a position is read by starting a battle from it).
 pub fn data_alien(data: &[u8]) {
+    alien_files(data, false);
+}
+
+/// The files of [`data_alien`]; with `start`, every file that reads is
+/// given as a player's own file to a battle started with it
+/// ([`start_from_files`]).
+fn alien_files(data: &[u8], start: bool) {
     let [pick, rest @ ..] = data else {
         return;
     };
@@ -298,6 +337,7 @@ pub fn data_alien(data: &[u8]) {
         _ => Ok(()),
     };
     match parsed {
+        Ok(()) if !start && field != "scenario_text" => {}
         Ok(()) => {
             let mut config = json!({"players": 2 + pick / 6 % 6});
             config[field] = Value::String(text);
@@ -312,9 +352,16 @@ const SAUCERS_FILES: [&str; 7] = [
 ];
 
 /// Night of the Saucers files: byte 0 picks the file (tiles, humans, cards,
-/// aliens, missions, tokens, a position), the rest is its text, given as a
-/// player's own file when a battle is started.
+/// aliens, missions, tokens, a position), the rest is its text, read by its
+/// decoder (a position is read by starting a battle from it).
 pub fn data_saucers(data: &[u8]) {
+    saucers_files(data, false);
+}
+
+/// The files of [`data_saucers`]; with `start`, every file that reads is
+/// given as a player's own file to a battle started with it
+/// ([`start_from_files`]).
+fn saucers_files(data: &[u8], start: bool) {
     let [pick, rest @ ..] = data else {
         return;
     };
@@ -329,6 +376,7 @@ pub fn data_saucers(data: &[u8]) {
         return;
     }
     match saucers::data::parse(&[(file.to_owned(), text.clone())]) {
+        Ok(_) if !start => {}
         Ok(_) => {
             start_with(
                 "saucers",
@@ -522,6 +570,7 @@ pub const TARGETS: &[(&str, Harness)] = &[
     ("data_invasion", data_invasion),
     ("data_alien", data_alien),
     ("data_saucers", data_saucers),
+    ("start_from_files", start_from_files),
     ("skills_table", skills_table),
     ("campaign_record", campaign_record),
     ("play_json_dimx", play_json_dimx),

@@ -22,8 +22,8 @@
 
 use geo::line_intersection::{LineIntersection, line_intersection};
 use geo::{
-    Contains, ConvexHull, Coord, Distance, Euclidean, Geometry, Intersects, Line, LineString,
-    MultiPoint, Polygon,
+    BoundingRect, Contains, ConvexHull, Coord, Distance, Euclidean, Geometry, Intersects, Line,
+    LineString, MultiPoint, Polygon, Rect,
 };
 
 use super::model::{Cover, INCH, Mobility, Point, Scenario, Terrain};
@@ -81,6 +81,16 @@ fn polygon(t: &Terrain) -> Option<Polygon<f64>> {
             vec![],
         )
     })
+}
+
+/// Whether two boxes are more than `gap` apart along an axis: then nothing
+/// in one is within `gap` of anything in the other (a quick test before
+/// geo's exact one).
+fn apart(a: Rect<f64>, b: Rect<f64>, gap: f64) -> bool {
+    a.max().x + gap < b.min().x
+        || b.max().x + gap < a.min().x
+        || a.max().y + gap < b.min().y
+        || b.max().y + gap < a.min().y
 }
 
 /// In inches for messages: `950` is `9.5"`, `825` is `8.25"`.
@@ -188,7 +198,20 @@ pub fn feature_at(s: &Scenario, p: Point) -> Option<usize> {
     let gp = geo_point(p);
     s.terrain
         .iter()
-        .position(|t| polygon(t).is_some_and(|poly| poly.intersects(&gp)))
+        .position(|t| may_hold(t, p) && polygon(t).is_some_and(|poly| poly.intersects(&gp)))
+}
+
+/// Whether `p` is within the bounding box of `t`'s outline (edges included):
+/// a quick test that a point outside cannot be in the feature, so that
+/// [`feature_at`] builds the polygon only for the features near `p`.
+fn may_hold(t: &Terrain, p: Point) -> bool {
+    let mut inside_x = (false, false);
+    let mut inside_y = (false, false);
+    for q in &t.outline {
+        inside_x = (inside_x.0 || q.x <= p.x, inside_x.1 || q.x >= p.x);
+        inside_y = (inside_y.0 || q.y <= p.y, inside_y.1 || q.y >= p.y);
+    }
+    inside_x == (true, true) && inside_y == (true, true)
 }
 
 /// The cover class at `p` ("Cover is given three definitions"): the class of
@@ -715,7 +738,13 @@ fn crosses_barrier(s: &Scenario, a: Point, b: Point) -> bool {
 
 /// Positions on a hexagonal lattice of [`SPACING`] around the origin, ring by
 /// ring, nearest first (ties in the order of walking each ring).
-fn lattice() -> Vec<(i64, Point)> {
+fn lattice() -> &'static [(i64, Point)] {
+    static LATTICE: std::sync::LazyLock<Vec<(i64, Point)>> = std::sync::LazyLock::new(rings);
+    &LATTICE
+}
+
+/// The positions of [`lattice`], computed once.
+fn rings() -> Vec<(i64, Point)> {
     const DIRS: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
     let row = f64::from(SPACING) * 3f64.sqrt() / 2.0;
     let mut out = Vec::new();
@@ -755,42 +784,65 @@ fn lattice() -> Vec<(i64, Point)> {
 pub fn place_next_to(s: &Scenario, lead: Point, count: usize, avoid: &[Point]) -> Vec<Point> {
     let lead_feature = feature_at(s, lead);
     let lead_gp = geo_point(lead);
-    let blocked: Vec<Polygon<f64>> = s
+    let blocked: Vec<(&Terrain, Polygon<f64>)> = s
         .terrain
         .iter()
         .filter(|t| t.blocks)
-        .filter_map(polygon)
-        .filter(|poly| !poly.intersects(&lead_gp))
+        .filter_map(|t| polygon(t).map(|poly| (t, poly)))
+        .filter(|(_, poly)| !poly.intersects(&lead_gp))
+        .collect();
+    let apart = BASE + CONTACT_TOLERANCE;
+    let far = |q: Point, p: Point, by: i64| {
+        (i64::from(q.x) - i64::from(p.x)).abs() > by || (i64::from(q.y) - i64::from(p.y)).abs() > by
+    };
+    // Only the figures near enough to touch some position matter.
+    let span = lattice()
+        .iter()
+        .map(|&(_, o)| i64::from(o.x.abs().max(o.y.abs())))
+        .max()
+        .unwrap_or(0);
+    let avoid: Vec<Point> = avoid
+        .iter()
+        .copied()
+        .filter(|&q| !far(q, lead, span + i64::from(apart)))
         .collect();
     let candidates: Vec<Point> = lattice()
-        .into_iter()
-        .map(|(_, o)| Point::new(lead.x + o.x, lead.y + o.y))
+        .iter()
+        .map(|&(_, o)| Point::new(lead.x + o.x, lead.y + o.y))
         .filter(|&p| {
             on_table(s, p)
-                && avoid
+                && avoid.iter().all(|&q| {
+                    // Further than `apart` along either axis is further
+                    // than `apart` (the distance is at least that much).
+                    far(q, p, i64::from(apart)) || q.distance(p) > apart
+                })
+                && !blocked
                     .iter()
-                    .all(|&q| q.distance(p) > BASE + CONTACT_TOLERANCE)
-                && !blocked.iter().any(|poly| poly.intersects(&geo_point(p)))
+                    .any(|(t, poly)| may_hold(t, p) && poly.intersects(&geo_point(p)))
         })
         .collect();
-    let preferred: Vec<bool> = candidates
-        .iter()
-        .map(|&p| feature_at(s, p) == lead_feature && !crosses_barrier(s, lead, p))
-        .collect();
+    // Whether a candidate is in the lead's feature and not across a barrier
+    // from it, worked out only for the candidates the picking asks about.
+    let mut preferred: Vec<Option<bool>> = vec![None; candidates.len()];
+    let mut is_preferred = |i: usize| {
+        *preferred[i].get_or_insert_with(|| {
+            feature_at(s, candidates[i]) == lead_feature && !crosses_barrier(s, lead, candidates[i])
+        })
+    };
     let mut used = vec![false; candidates.len()];
+    // Whether a candidate is next to the lead or to a figure placed so far,
+    // brought up to date as each figure is placed.
+    let next_to =
+        |q: Point, p: Point| !far(q, p, i64::from(SPACING + 2)) && q.distance(p) <= SPACING + 2;
+    let mut touching: Vec<bool> = candidates.iter().map(|&p| next_to(lead, p)).collect();
     let mut placed: Vec<Point> = Vec::with_capacity(count);
     while placed.len() < count {
-        let touches = |p: Point| {
-            std::iter::once(&lead)
-                .chain(&placed)
-                .any(|&q| q.distance(p) <= SPACING + 2)
-        };
         let pick = (0..3).find_map(|pass| {
             (0..candidates.len()).find(|&i| {
                 !used[i]
                     && match pass {
-                        0 => preferred[i] && touches(candidates[i]),
-                        1 => touches(candidates[i]),
+                        0 => touching[i] && is_preferred(i),
+                        1 => touching[i],
                         _ => true,
                     }
             })
@@ -798,7 +850,11 @@ pub fn place_next_to(s: &Scenario, lead: Point, count: usize, avoid: &[Point]) -
         match pick {
             Some(i) => {
                 used[i] = true;
-                placed.push(candidates[i]);
+                let at = candidates[i];
+                placed.push(at);
+                for (t, &p) in touching.iter_mut().zip(&candidates) {
+                    *t = *t || next_to(at, p);
+                }
             }
             None => break,
         }
@@ -905,17 +961,24 @@ pub fn line_of_sight(
     targets: &[Point],
     others: &[(usize, Vec<Point>)],
 ) -> Sight {
-    let terrain: Vec<(usize, Polygon<f64>)> = s
+    // Each with its bounding box: a line whose box is clear of a feature's
+    // (or more than half a base clear of a group's) cannot be blocked by it.
+    let terrain: Vec<(usize, Polygon<f64>, Option<Rect<f64>>)> = s
         .terrain
         .iter()
         .enumerate()
         .filter(|(_, t)| t.blocks)
-        .filter_map(|(i, t)| polygon(t).map(|p| (i, p)))
+        .filter_map(|(i, t)| polygon(t).map(|p| (i, p.bounding_rect(), p)))
+        .map(|(i, b, p)| (i, p, b))
         .collect();
-    let areas: Vec<(usize, Geometry<f64>)> = others
+    let areas: Vec<(usize, Geometry<f64>, Option<Rect<f64>>)> = others
         .iter()
         .filter(|(_, pts)| !pts.is_empty())
-        .map(|(k, pts)| (*k, group_area(pts)))
+        .map(|(k, pts)| {
+            let area = group_area(pts);
+            let bounds = area.bounding_rect();
+            (*k, area, bounds)
+        })
         .collect();
     let radius = f64::from(BASE) / 2.0;
     let mut sight = Sight {
@@ -928,7 +991,11 @@ pub fn line_of_sight(
             let (ga, gb) = (geo_point(a), geo_point(b));
             // (how far from the shooter, blocker)
             let mut found: Vec<(f64, Blocker)> = Vec::new();
-            for (i, poly) in &terrain {
+            let reach = ray.line().bounding_rect();
+            for (i, poly, bounds) in &terrain {
+                if bounds.is_some_and(|r| apart(r, reach, 0.0)) {
+                    continue;
+                }
                 if poly.intersects(&ga) || poly.intersects(&gb) {
                     continue;
                 }
@@ -938,7 +1005,10 @@ pub fn line_of_sight(
             }
             if ray.len > 2.0 * radius {
                 let between = Line::new(ray.at(radius), ray.at(ray.len - radius));
-                for (k, area) in &areas {
+                for (k, area, bounds) in &areas {
+                    if bounds.is_some_and(|r| apart(r, between.bounding_rect(), radius)) {
+                        continue;
+                    }
                     if Euclidean.distance(&between, area) < radius - EPS {
                         let near = (Euclidean.distance(&ga, area) - radius).max(0.0);
                         found.push((near, Blocker::Group(*k)));

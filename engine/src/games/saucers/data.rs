@@ -576,19 +576,35 @@ pub fn parse(own: &[(String, String)]) -> Result<Content, DataError> {
             });
         }
     }
-    let text = |name: &str| -> &str {
-        own.iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, t)| t.as_str())
-            .or_else(|| FILES.iter().find(|(n, _)| *n == name).map(|f| f.1))
-            .unwrap_or("")
+    let own_text = |name: &str| own.iter().find(|(n, _)| n == name).map(|(_, t)| t.as_str());
+    let shipped_text = |name: &str| FILES.iter().find(|(n, _)| *n == name).map_or("", |f| f.1);
+    // The shipped files are read once; a player's own file replaces one of
+    // them (and the missions are read again against a player's own tiles).
+    let base = shipped_once()?;
+    let tiles = match own_text("tiles") {
+        Some(t) => parse_tiles(t)?,
+        None => base.tiles.clone(),
     };
-    let tiles = parse_tiles(text("tiles"))?;
-    let (gangs, humans) = parse_humans(text("humans"))?;
-    let cards = parse_cards(text("cards"))?;
-    let (aliens, life, difficulties) = parse_aliens(text("aliens"))?;
-    let missions = parse_missions(text("missions"), &tiles)?;
-    let (tokens, faces) = parse_tokens(text("tokens"))?;
+    let (gangs, humans) = match own_text("humans") {
+        Some(t) => parse_humans(t)?,
+        None => (base.gangs.clone(), base.humans.clone()),
+    };
+    let cards = match own_text("cards") {
+        Some(t) => parse_cards(t)?,
+        None => base.cards.clone(),
+    };
+    let (aliens, life, difficulties) = match own_text("aliens") {
+        Some(t) => parse_aliens(t)?,
+        None => (base.aliens.clone(), base.life, base.difficulties.clone()),
+    };
+    let missions = match (own_text("missions"), own_text("tiles")) {
+        (None, None) => base.missions.clone(),
+        (m, _) => parse_missions(m.unwrap_or_else(|| shipped_text("missions")), &tiles)?,
+    };
+    let (tokens, faces) = match own_text("tokens") {
+        Some(t) => parse_tokens(t)?,
+        None => (base.tokens.clone(), base.faces.clone()),
+    };
     Ok(Content {
         tiles,
         gangs,
@@ -601,6 +617,33 @@ pub fn parse(own: &[(String, String)]) -> Result<Content, DataError> {
         tokens,
         faces,
     })
+}
+
+/// The shipped files, read once.
+fn shipped_once() -> Result<&'static Content, DataError> {
+    static SHIPPED: std::sync::LazyLock<Result<Content, DataError>> =
+        std::sync::LazyLock::new(|| {
+            let text = |name: &str| FILES.iter().find(|(n, _)| *n == name).map_or("", |f| f.1);
+            let tiles = parse_tiles(text("tiles"))?;
+            let (gangs, humans) = parse_humans(text("humans"))?;
+            let cards = parse_cards(text("cards"))?;
+            let (aliens, life, difficulties) = parse_aliens(text("aliens"))?;
+            let missions = parse_missions(text("missions"), &tiles)?;
+            let (tokens, faces) = parse_tokens(text("tokens"))?;
+            Ok(Content {
+                tiles,
+                gangs,
+                humans,
+                cards,
+                aliens,
+                life,
+                difficulties,
+                missions,
+                tokens,
+                faces,
+            })
+        });
+    SHIPPED.as_ref().map_err(Clone::clone)
 }
 
 /// One statement: its line number and its words.
