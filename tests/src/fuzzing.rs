@@ -336,13 +336,22 @@ fn alien_files(data: &[u8], start: bool) {
         "tasks_text" => alien::data::content(None, None, None, None, Some(&text)).map(drop),
         _ => Ok(()),
     };
+    let mut config = json!({"players": 2 + pick / 6 % 6});
     match parsed {
-        Ok(()) if !start && field != "scenario_text" => {}
-        Ok(()) => {
-            let mut config = json!({"players": 2 + pick / 6 % 6});
+        Ok(()) if start => {
             config[field] = Value::String(text);
             start_with("alien", config);
         }
+        // A position is read onto the board it is set out on.
+        Ok(()) if field == "scenario_text" => {
+            config[field] = Value::String(text);
+            let config: alien::AlienConfig =
+                serde_json::from_value(config).expect("the harness's config reads");
+            if let Err(e) = alien::start(&config) {
+                said(&e, "alien position");
+            }
+        }
+        Ok(()) => {}
         Err(e) => said(&e, "alien data file"),
     }
 }
@@ -369,10 +378,17 @@ fn saucers_files(data: &[u8], start: bool) {
     let file = SAUCERS_FILES[usize::from(*pick) % SAUCERS_FILES.len()];
     let players = 1 + pick / 7 % 4;
     if file == "position" {
-        start_with(
-            "saucers",
-            json!({"players": players, "scenario_text": text}),
-        );
+        let config = json!({"players": players, "scenario_text": text});
+        if start {
+            start_with("saucers", config);
+        } else {
+            // A position is read onto the board it is set out on.
+            let config: saucers::SaucersConfig =
+                serde_json::from_value(config).expect("the harness's config reads");
+            if let Err(e) = saucers::start(&config) {
+                said(&e, "saucers position");
+            }
+        }
         return;
     }
     match saucers::data::parse(&[(file.to_owned(), text.clone())]) {
