@@ -288,6 +288,11 @@ fn shoot_casualties_chosen_only_by_the_targets_player_and_only_living_figures() 
         &[],
     );
     assert!(refusal(&e).starts_with("[Shoot]"), "{e}");
+    // One to choose is said as one, not "between 1 and 1".
+    assert!(
+        refusal(&e).contains("choose 1 casualty of") && !refusal(&e).contains("between"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -7,19 +7,34 @@ use xenolog_engine::Importance;
 
 use crate::{Options, Piece, Report, Story, dice_sentences, luck_rows, picture_files};
 
-/// Escapes what Markdown would read as markup in the log's words.
+/// Escapes what Markdown would read as markup in the log's words: a
+/// backslash before each punctuation mark Markdown reads, and `<` as a
+/// character reference, so that no tag of a stranger's title or note is in
+/// the file at all (a renderer that passes HTML through would otherwise see
+/// `\<script` as close to a tag as a backslash allows).
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if matches!(
-            c,
-            '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '<' | '>' | '#' | '|' | '!' | '~'
-        ) {
-            out.push('\\');
+        match c {
+            '<' => out.push_str("&lt;"),
+            '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '>' | '&' | '#' | '|' | '!' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
         }
-        out.push(c);
     }
     out
+}
+
+/// `text` as a code span, or as escaped text when a code span cannot hold
+/// it as it is (a backtick would end it; a `<` is kept out of the file).
+fn code(text: &str) -> String {
+    if text.contains(['`', '<']) {
+        escape(text)
+    } else {
+        format!("`{text}`")
+    }
 }
 
 pub fn render(story: &Story, options: &Options) -> Report {
@@ -64,7 +79,7 @@ pub fn render(story: &Story, options: &Options) -> Report {
         story.entries
     );
     let _ = writeln!(md, "{}\n", escape(&story.verified));
-    let _ = writeln!(md, "Check it yourself: `{}`\n", story.verify_command);
+    let _ = writeln!(md, "Check it yourself: {}\n", code(&story.verify_command));
     if let Some(t) = &story.takebacks {
         let _ = writeln!(md, "{}\n", escape(t));
     }

@@ -369,8 +369,14 @@ fn markup_in_a_strangers_names_is_escaped_in_every_format() {
         html.contains("&#60;script&#62;alert") || html.contains("&lt;script&gt;alert"),
         "the title is shown as text"
     );
-    // The Markdown is not checked here yet: a raw `<script` was found in it
-    // (issue 16 follow-up: find which text is not escaped).
+    let md = render(&s, Format::Markdown, &options()).text;
+    for (i, line) in md.lines().enumerate() {
+        assert!(
+            !line.contains("<script") && !line.contains("<img") && !line.contains("</h1>"),
+            "markup reached the Markdown, line {}: {line}",
+            i + 1
+        );
+    }
     let bb = render(&s, Format::BbCode, &options()).text;
     bbcode_balance(&bb).unwrap();
     assert!(

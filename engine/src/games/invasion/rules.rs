@@ -1350,11 +1350,14 @@ fn choose_casualties(
     if models.is_empty() || models.len() > count as usize {
         return Err(illegal(
             "Shoot",
-            format!(
-                "choose between 1 and {count} casualt{} of {}",
-                if count == 1 { "y" } else { "ies" },
-                group_name(s, g)
-            ),
+            if count == 1 {
+                format!("choose 1 casualty of {}", group_name(s, g))
+            } else {
+                format!(
+                    "choose between 1 and {count} casualties of {}",
+                    group_name(s, g)
+                )
+            },
         ));
     }
     let group = s.group(g);
