@@ -37,6 +37,8 @@ max_len() {
         snapshot_record) echo 32768 ;;
         battle_file) echo 65536 ;;
         play_json_*) echo 2048 ;;
+        # Twice the largest shipped data file (4.4 KB).
+        data_*|start_from_files) echo 8192 ;;
         *) echo 16384 ;;
     esac
 }

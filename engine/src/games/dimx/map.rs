@@ -617,9 +617,11 @@ pub fn builtin(key: &str) -> Option<&'static Map> {
 /// Maps from players' scenario files, by key: each is parsed when its battle
 /// is set up (also when a stored battle is loaded) and kept for the process,
 /// so states can name it like a compiled-in map.
-fn registry() -> &'static std::sync::Mutex<Vec<&'static Map>> {
-    static CUSTOM: OnceLock<std::sync::Mutex<Vec<&'static Map>>> = OnceLock::new();
-    CUSTOM.get_or_init(|| std::sync::Mutex::new(Vec::new()))
+type Registry = std::sync::Mutex<std::collections::HashMap<String, &'static Map>>;
+
+fn registry() -> &'static Registry {
+    static CUSTOM: OnceLock<Registry> = OnceLock::new();
+    CUSTOM.get_or_init(Default::default)
 }
 
 /// Keep a player's map for the rest of the process and return it; a map with
@@ -628,12 +630,12 @@ pub fn register(map: Map) -> &'static Map {
     let mut all = registry()
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(m) = all.iter().find(|m| m.key == map.key) {
+    if let Some(m) = all.get(&map.key) {
         return m;
     }
     // A few kilobytes per distinct map a player loads, for the process's life.
     let m: &'static Map = Box::leak(Box::new(map));
-    all.push(m);
+    all.insert(m.key.clone(), m);
     m
 }
 
@@ -643,7 +645,7 @@ pub fn find(key: &str) -> Option<&'static Map> {
         let all = registry()
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        all.iter().find(|m| m.key == key).copied()
+        all.get(key).copied()
     })
 }
 
