@@ -943,11 +943,32 @@ pub fn content(
     table: Option<&str>,
     tasks: Option<&str>,
 ) -> Result<Content, DataError> {
-    let base = parse_base(base.unwrap_or(BASE))?;
-    let items = parse_items(items.unwrap_or(ITEMS))?;
-    let characters = parse_characters(characters.unwrap_or(CHARACTERS), &items)?;
-    let table = parse_table(table.unwrap_or(TABLE))?;
-    let tasks = parse_tasks(tasks.unwrap_or(TASKS), &base)?;
+    // The shipped files are read once; a player's own file replaces one of
+    // them (and the characters or tasks are read again against a player's
+    // own items or base).
+    let shipped = shipped()?;
+    let own_base = base;
+    let own_items = items;
+    let base = match own_base {
+        Some(t) => parse_base(t)?,
+        None => shipped.base.clone(),
+    };
+    let items = match own_items {
+        Some(t) => parse_items(t)?,
+        None => shipped.items.clone(),
+    };
+    let characters = match (characters, own_items) {
+        (None, None) => shipped.characters.clone(),
+        (c, _) => parse_characters(c.unwrap_or(CHARACTERS), &items)?,
+    };
+    let table = match table {
+        Some(t) => parse_table(t)?,
+        None => shipped.table.clone(),
+    };
+    let tasks = match (tasks, own_base) {
+        (None, None) => shipped.tasks.clone(),
+        (t, _) => parse_tasks(t.unwrap_or(TASKS), &base)?,
+    };
     Ok(Content {
         base,
         items,
@@ -955,6 +976,26 @@ pub fn content(
         table,
         tasks,
     })
+}
+
+/// The shipped files, read once.
+fn shipped() -> Result<&'static Content, DataError> {
+    static SHIPPED: std::sync::LazyLock<Result<Content, DataError>> =
+        std::sync::LazyLock::new(|| {
+            let base = parse_base(BASE)?;
+            let items = parse_items(ITEMS)?;
+            let characters = parse_characters(CHARACTERS, &items)?;
+            let table = parse_table(TABLE)?;
+            let tasks = parse_tasks(TASKS, &base)?;
+            Ok(Content {
+                base,
+                items,
+                characters,
+                table,
+                tasks,
+            })
+        });
+    SHIPPED.as_ref().map_err(Clone::clone)
 }
 
 #[cfg(test)]
