@@ -17,7 +17,7 @@
 //! format 2. A format 1 file's entries get the battle's rules version.
 
 use serde::{Deserialize, Serialize};
-use xenolog_engine::{BattleMeta, Branch, BranchId, EntryId, EntryRecord};
+use xenolog_engine::{BattleMeta, Branch, BranchId, EntryId, EntryRecord, StoredBattle};
 
 use crate::codec::{CodecError, DiceMode, EntryV1, EntryV2};
 
@@ -48,6 +48,20 @@ pub struct BattleFile {
     pub cursor: Option<EntryId>,
     /// The current branch.
     pub branch: BranchId,
+}
+
+impl BattleFile {
+    /// The battle as the engine rebuilds it (no snapshots: they are derived).
+    pub fn into_stored(self) -> StoredBattle {
+        StoredBattle {
+            meta: self.meta,
+            records: self.records,
+            branches: self.branches,
+            snapshots: Vec::new(),
+            cursor: self.cursor,
+            branch: self.branch,
+        }
+    }
 }
 
 /// Why bytes are not a battle file this build can read. Display says it in words.

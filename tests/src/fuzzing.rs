@@ -22,7 +22,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use xenolog_engine::campaign::{self, CampaignEntry, CampaignEvent, skills};
 use xenolog_engine::games::{self, alien, dimx, invasion, saucers};
-use xenolog_engine::{Actor, Battle, EntryId, Game, Outcome, StoredBattle};
+use xenolog_engine::{Actor, Battle, EntryId, Game, Outcome};
 use xenolog_schema::battle_file::{self, BATTLE_FILE_FORMAT, MAGIC};
 use xenolog_schema::codec;
 
@@ -140,14 +140,7 @@ fn battle_file_bytes(bytes: &[u8]) {
     let back = battle_file::read_battle_file(&again)
         .unwrap_or_else(|e| panic!("a written battle file does not read back: {e}"));
     assert_eq!(back, f, "a battle file changed when written back");
-    let battle = games::load_battle(StoredBattle {
-        meta: f.meta,
-        records: f.records,
-        branches: f.branches,
-        snapshots: Vec::new(),
-        cursor: f.cursor,
-        branch: f.branch,
-    });
+    let battle = games::load_battle(f.into_stored());
     match battle {
         Ok(b) => {
             let report = b.verify();

@@ -361,7 +361,7 @@ mod race_v3 {
 /// and each new entry verifies exactly.
 #[test]
 fn an_old_battle_opens_under_changed_rules_and_verify_names_the_first_difference() {
-    use xenolog_engine::{Game, Session, StoredBattle};
+    use xenolog_engine::{Game, Session};
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/compat/2026-11-23");
     let m = read_manifest(&dir).unwrap();
     let export = m
@@ -372,15 +372,8 @@ fn an_old_battle_opens_under_changed_rules_and_verify_names_the_first_difference
     let want = m.battles.iter().find(|b| b.id == export.battle).unwrap();
     let bytes = std::fs::read(dir.join(&export.file)).unwrap();
     let f = xenolog_schema::battle_file::read_battle_file(&bytes).unwrap();
-    let mut s = Session::<race_v3::RaceV3>::from_parts(StoredBattle {
-        meta: f.meta,
-        records: f.records,
-        branches: f.branches,
-        snapshots: Vec::new(),
-        cursor: f.cursor,
-        branch: f.branch,
-    })
-    .expect("an old battle opens under new rules");
+    let mut s = Session::<race_v3::RaceV3>::from_parts(f.into_stored())
+        .expect("an old battle opens under new rules");
     // Every entry as recorded.
     for (id, hash) in want.states.iter().enumerate() {
         assert_eq!(&state_hash(&s, Some(id as EntryId)), hash, "entry {id}");

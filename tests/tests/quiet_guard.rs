@@ -10,7 +10,6 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use xenolog_engine::StoredBattle;
 use xenolog_engine::games;
 use xenolog_schema::battle_file::{self, BATTLE_FILE_FORMAT};
 use xenolog_tests::fuzzing::seal_battle_file;
@@ -39,14 +38,7 @@ fn regression_a_caught_panic_on_a_damaged_stored_event_is_not_printed_and_the_ba
     let sealed = seal_battle_file(version, &input[1..]);
     let f = battle_file::read_battle_file(&sealed).expect("the file itself reads");
     assert_eq!(f.meta.game, "invasion");
-    let loaded = games::load_battle(StoredBattle {
-        meta: f.meta,
-        records: f.records,
-        branches: f.branches,
-        snapshots: Vec::new(),
-        cursor: f.cursor,
-        branch: f.branch,
-    });
+    let loaded = games::load_battle(f.into_stored());
     let refusal = match loaded {
         Ok(_) => panic!("a battle whose stored event cannot be applied is refused"),
         Err(e) => e.to_string(),

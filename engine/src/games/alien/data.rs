@@ -946,36 +946,23 @@ pub fn content(
     // The shipped files are read once; a player's own file replaces one of
     // them (and the characters or tasks are read again against a player's
     // own items or base).
-    let shipped = shipped()?;
-    let own_base = base;
-    let own_items = items;
-    let base = match own_base {
-        Some(t) => parse_base(t)?,
-        None => shipped.base.clone(),
-    };
-    let items = match own_items {
-        Some(t) => parse_items(t)?,
-        None => shipped.items.clone(),
-    };
-    let characters = match (characters, own_items) {
-        (None, None) => shipped.characters.clone(),
-        (c, _) => parse_characters(c.unwrap_or(CHARACTERS), &items)?,
-    };
-    let table = match table {
-        Some(t) => parse_table(t)?,
-        None => shipped.table.clone(),
-    };
-    let tasks = match (tasks, own_base) {
-        (None, None) => shipped.tasks.clone(),
-        (t, _) => parse_tasks(t.unwrap_or(TASKS), &base)?,
-    };
-    Ok(Content {
-        base,
-        items,
-        characters,
-        table,
-        tasks,
-    })
+    let mut c = shipped()?.clone();
+    if let Some(t) = base {
+        c.base = parse_base(t)?;
+    }
+    if let Some(t) = items {
+        c.items = parse_items(t)?;
+    }
+    if characters.is_some() || items.is_some() {
+        c.characters = parse_characters(characters.unwrap_or(CHARACTERS), &c.items)?;
+    }
+    if let Some(t) = table {
+        c.table = parse_table(t)?;
+    }
+    if tasks.is_some() || base.is_some() {
+        c.tasks = parse_tasks(tasks.unwrap_or(TASKS), &c.base)?;
+    }
+    Ok(c)
 }
 
 /// The shipped files, read once.

@@ -580,43 +580,27 @@ pub fn parse(own: &[(String, String)]) -> Result<Content, DataError> {
     let shipped_text = |name: &str| FILES.iter().find(|(n, _)| *n == name).map_or("", |f| f.1);
     // The shipped files are read once; a player's own file replaces one of
     // them (and the missions are read again against a player's own tiles).
-    let base = shipped_once()?;
-    let tiles = match own_text("tiles") {
-        Some(t) => parse_tiles(t)?,
-        None => base.tiles.clone(),
-    };
-    let (gangs, humans) = match own_text("humans") {
-        Some(t) => parse_humans(t)?,
-        None => (base.gangs.clone(), base.humans.clone()),
-    };
-    let cards = match own_text("cards") {
-        Some(t) => parse_cards(t)?,
-        None => base.cards.clone(),
-    };
-    let (aliens, life, difficulties) = match own_text("aliens") {
-        Some(t) => parse_aliens(t)?,
-        None => (base.aliens.clone(), base.life, base.difficulties.clone()),
-    };
-    let missions = match (own_text("missions"), own_text("tiles")) {
-        (None, None) => base.missions.clone(),
-        (m, _) => parse_missions(m.unwrap_or_else(|| shipped_text("missions")), &tiles)?,
-    };
-    let (tokens, faces) = match own_text("tokens") {
-        Some(t) => parse_tokens(t)?,
-        None => (base.tokens.clone(), base.faces.clone()),
-    };
-    Ok(Content {
-        tiles,
-        gangs,
-        humans,
-        cards,
-        aliens,
-        life,
-        difficulties,
-        missions,
-        tokens,
-        faces,
-    })
+    let mut c = shipped_once()?.clone();
+    if let Some(t) = own_text("tiles") {
+        c.tiles = parse_tiles(t)?;
+    }
+    if let Some(t) = own_text("humans") {
+        (c.gangs, c.humans) = parse_humans(t)?;
+    }
+    if let Some(t) = own_text("cards") {
+        c.cards = parse_cards(t)?;
+    }
+    if let Some(t) = own_text("aliens") {
+        (c.aliens, c.life, c.difficulties) = parse_aliens(t)?;
+    }
+    if own_text("missions").is_some() || own_text("tiles").is_some() {
+        let text = own_text("missions").unwrap_or_else(|| shipped_text("missions"));
+        c.missions = parse_missions(text, &c.tiles)?;
+    }
+    if let Some(t) = own_text("tokens") {
+        (c.tokens, c.faces) = parse_tokens(t)?;
+    }
+    Ok(c)
 }
 
 /// The shipped files, read once.
