@@ -4,7 +4,7 @@
 //! the soak (ignored by default, run in release) plays a thousand:
 //! `cargo test --release -p xenolog-engine --test invasion_autoplay -- --ignored`.
 
-use xenolog_engine::games::invasion::{Invasion, InvasionConfig};
+use xenolog_engine::games::invasion::{Invasion, InvasionCommand, InvasionConfig, InvasionState};
 use xenolog_engine::rng::Randomness;
 use xenolog_engine::{Actor, Game, Session};
 
@@ -109,12 +109,35 @@ fn play(seed: u64, config: InvasionConfig, cap: usize) -> Session<Invasion> {
             "seed {seed}: no command and no step while {:?} are asked",
             Invasion::asked(s.state())
         );
+        no_move_ends_where_it_began(seed, s.state(), &legal);
         let (actor, cmd) = legal[bot.pick(legal.len())].clone();
         assert_ne!(actor, Actor::SYSTEM);
         s.play(actor, &cmd, None)
             .unwrap_or_else(|e| panic!("seed {seed}: legal {cmd:?} refused: {e}"));
     }
     s
+}
+
+/// A move offered on the table goes somewhere: a group with no move left, or
+/// already in base contact with the enemy it heads for, is not offered a
+/// "move" to where it stands (a vehicle's turn on the spot changes its facing).
+fn no_move_ends_where_it_began(seed: u64, st: &InvasionState, legal: &[(Actor, InvasionCommand)]) {
+    for (_, c) in legal {
+        if let InvasionCommand::Move {
+            group,
+            to: Some(to),
+            face,
+            ..
+        } = c
+        {
+            let g = st.group(*group);
+            let from = g.points().first().copied();
+            assert!(
+                from != Some(*to) || face.is_some_and(|f| Some(f) != g.facing),
+                "seed {seed}: group {group} is offered a move to where it stands: {c:?}"
+            );
+        }
+    }
 }
 
 fn check(seed: u64, config: InvasionConfig) {

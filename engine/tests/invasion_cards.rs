@@ -121,7 +121,10 @@ fn mechanics_of_play_cards_are_played_in_order_and_go_to_the_discard_pile() {
         &format!(r#"{{"move":{{"group":{dal},"to":{{"x":2900,"y":2000}}}}}}"#),
         &[],
     );
-    assert_eq!(e.message, "it is the U.N.I.T. Single card");
+    assert_eq!(
+        e.message,
+        "the card in play is a Single Action card for U.N.I.T."
+    );
     play(
         &mut s,
         0,

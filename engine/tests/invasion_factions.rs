@@ -743,3 +743,14 @@ fn spugs_a_blast_over_two_groups_of_one_faction_lets_its_player_choose_in_either
     );
     assert!(refusal(&e).starts_with("[Shoot]"), "{}", refusal(&e));
 }
+
+#[test]
+fn spugs_a_burrower_worm_moves_only_by_burrowing_so_no_move_is_offered_to_it() {
+    // The worm's move is 0 ("Burrowers ... burrow"): on the table it is
+    // offered its burrow, never a "move" that ends where it stands.
+    let mut s = spugs();
+    let w = gid(&s, "w1");
+    place(&mut s, w, 20.0, 20.0);
+    card(&mut s, 0, CardKind::Double);
+    assert_eq!(offered_moves(&s, w), Vec::<String>::new());
+}

@@ -281,3 +281,19 @@ fn move_a_figure_cannot_end_on_another_figure() {
     // Base to base is fine.
     play(&mut s, 0, &mv(g, 20.0, 15.0), &[]);
 }
+
+#[test]
+fn move_a_group_already_in_base_contact_is_not_offered_a_move_to_where_it_stands() {
+    let mut s = given(&["unit", "daleks"]);
+    let (g, d) = (gid(&s, "s1"), gid(&s, "d1"));
+    place(&mut s, g, 20.0, 10.0);
+    place(&mut s, d, 20.0, 11.0);
+    card(&mut s, 0, CardKind::Single);
+    let from = s.group(g).points()[0];
+    for m in offered_moves(&s, g) {
+        assert!(
+            !m.contains(&format!("\"x\":{},\"y\":{}}}", from.x, from.y)),
+            "a move to where the group stands: {m}"
+        );
+    }
+}

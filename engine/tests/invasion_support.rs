@@ -279,3 +279,12 @@ pub fn figures(s: &InvasionState, g: GroupId) -> Vec<String> {
 pub fn lead_at(s: &InvasionState, g: GroupId) -> Point {
     s.groups[g as usize].alive().next().unwrap().at.unwrap()
 }
+
+/// The moves offered to this group, as JSON.
+pub fn offered_moves(s: &InvasionState, g: GroupId) -> Vec<String> {
+    Invasion::legal(s)
+        .into_iter()
+        .map(|(_, c)| serde_json::to_string(&c).unwrap())
+        .filter(|j| j.contains("\"move\"") && j.contains(&format!("\"group\":{g},")))
+        .collect()
+}

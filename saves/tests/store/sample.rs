@@ -176,3 +176,27 @@ fn the_sample_has_an_alien_invasion_battle_with_the_advanced_modules() {
     );
     assert!(c.verify_battle(s.id).unwrap().ok());
 }
+
+#[test]
+fn opening_a_clean_campaign_for_writing_and_reading_every_battle_changes_no_byte() {
+    // Loading rewrites a cache only when it is stale (an older rules
+    // version's snapshot, a status a crash left behind); a clean campaign,
+    // opened for writing, read through and closed, is the same file.
+    let (_dir, path) = place();
+    create_sample(&path).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    {
+        let c = Campaign::open(&path).unwrap();
+        for s in c.battles().unwrap() {
+            let b = c.load_battle(s.id).unwrap();
+            assert!(b.cursor().is_some());
+            assert!(c.verify_battle(s.id).unwrap().ok());
+        }
+    }
+    assert!(std::fs::read(&path).unwrap() == before, "the file changed");
+    let wal = path.with_extension(format!(
+        "{}-wal",
+        path.extension().and_then(|e| e.to_str()).unwrap_or("")
+    ));
+    assert!(!wal.exists(), "a -wal file is left beside the campaign");
+}

@@ -502,7 +502,7 @@ fn moves(s: &InvasionState, g: GroupId, enemies: &[GroupId]) -> Vec<InvasionComm
     out_goals
         .into_iter()
         .filter(|&(goal, _)| goal != from)
-        .map(|(goal, reach)| {
+        .filter_map(|(goal, reach)| {
             // As far as the move allows along the line to the goal; an
             // enemy figure is charged into base contact, not stood on.
             let d = from.distance(goal).max(1);
@@ -512,13 +512,15 @@ fn moves(s: &InvasionState, g: GroupId, enemies: &[GroupId]) -> Vec<InvasionComm
                 from.x + ((i64::from(goal.x - from.x) * i64::from(step)) / i64::from(d)) as i32,
                 from.y + ((i64::from(goal.y - from.y) * i64::from(step)) / i64::from(d)) as i32,
             );
-            InvasionCommand::Move {
+            // A move that ends where it began (no move left, or already in
+            // base contact) is not offered as a move.
+            (to != from).then_some(InvasionCommand::Move {
                 group: g,
                 to: Some(to),
                 lead: None,
                 face: None,
                 declare: Declared::default(),
-            }
+            })
         })
         .collect()
 }

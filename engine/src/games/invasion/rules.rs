@@ -1246,13 +1246,14 @@ pub fn decide(
                 return Err(RuleError::not_your_turn("no card is being played"));
             };
             if card.seat != Some(actor.0) {
-                let whose = card.seat.map_or("a Special Event".to_owned(), |seat| {
-                    s.faction(seat).name.clone()
-                });
-                return Err(RuleError::not_your_turn(format!(
-                    "it is the {whose} {} card",
-                    card.kind.word()
-                )));
+                return Err(RuleError::not_your_turn(match card.seat {
+                    Some(seat) => format!(
+                        "the card in play is a {} Action card for {}",
+                        card.kind.word(),
+                        s.faction(seat).name
+                    ),
+                    None => "the card in play is a Special Event card".to_owned(),
+                }));
             }
             super::advanced::check_command(s, command)?;
             super::wait::check_command(s, command)?;
