@@ -361,7 +361,7 @@ otherwise draw
     let b = battle(text);
     let s = state(&b);
     assert_eq!(
-        (s.scenario.as_str(), s.map.as_str(), s.turn),
+        (s.scenario.as_str(), s.map.key(), s.turn),
         ("Hold the ford", "beta", 7)
     );
     assert_eq!(s.marine("X1").unwrap().mp, 5);
@@ -475,7 +475,11 @@ kayotz K1 at 113
 cup lull
 ";
     let mut b = battle(text);
-    assert!(state(&b).map.starts_with("ridge-"), "{}", state(&b).map);
+    assert!(
+        state(&b).map.key().starts_with("ridge-"),
+        "{:?}",
+        state(&b).map
+    );
     let why = refused(
         &mut b,
         r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,

@@ -17,7 +17,7 @@ fn plan(text: &str, unit: &str, target: &str, scoot: bool) -> Result<(i8, Vec<Mo
     let s = state(&b);
     marine_fire(
         s,
-        builtin(&s.map).unwrap(),
+        builtin(s.map.key()).unwrap(),
         s.marine(unit).unwrap(),
         s.alien(target).unwrap(),
         scoot,

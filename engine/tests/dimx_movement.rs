@@ -76,7 +76,7 @@ fn a1_one_map_per_scenario_the_scenario_names_it() {
             },
         )
         .unwrap();
-        assert_eq!(s.state().map, map);
+        assert_eq!(s.state().map.key(), map);
     }
 }
 

@@ -8,11 +8,13 @@
 //! rule's question ("does the line cross inside or on the hexside of that hex?",
 //! D.2) exactly, with no floating-point edge cases at corners and hexsides.
 //!
-//! The map never goes into the battle state: a state names its map by key and
-//! the map is parsed once per process from the data files compiled in, or
-//! from a player's scenario file when the battle is set up ([`register`]).
+//! The map never goes into the battle's recorded state: a state holds a
+//! [`MapRef`], written as the map's key. A compiled-in map is parsed once per
+//! process; a player's own map is parsed from the scenario file when the
+//! battle is set up ([`register`]) and lives as long as a state holds it.
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use super::text::{Line, TextError, lines};
 
@@ -614,38 +616,117 @@ pub fn builtin(key: &str) -> Option<&'static Map> {
     }
 }
 
-/// Maps from players' scenario files, by key: each is parsed when its battle
-/// is set up (also when a stored battle is loaded) and kept for the process,
-/// so states can name it like a compiled-in map.
-type Registry = std::sync::Mutex<std::collections::HashMap<String, &'static Map>>;
-
-fn registry() -> &'static Registry {
-    static CUSTOM: OnceLock<Registry> = OnceLock::new();
-    CUSTOM.get_or_init(Default::default)
+/// The map a state is played on: compiled in, or a player's own. Written
+/// (JSON, postcard) as the map's key, so a state's bytes and hash are those
+/// of its key; read back only while that map is loaded (its battle's scenario
+/// read first, as loading a battle does).
+#[derive(Clone)]
+pub enum MapRef {
+    Builtin(&'static Map),
+    Own(Arc<Map>),
 }
 
-/// Keep a player's map for the rest of the process and return it; a map with
-/// the same key (the same text) is kept only once.
-pub fn register(map: Map) -> &'static Map {
-    let mut all = registry()
+impl MapRef {
+    /// The map's key: `alpha`, `beta`, or a player's map's name and digest.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+}
+
+impl std::ops::Deref for MapRef {
+    type Target = Map;
+    fn deref(&self) -> &Map {
+        match self {
+            MapRef::Builtin(m) => m,
+            MapRef::Own(m) => m,
+        }
+    }
+}
+
+impl PartialEq for MapRef {
+    /// The same key is the same map: a player's map's key carries a digest
+    /// of its text.
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for MapRef {}
+
+impl std::fmt::Debug for MapRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.key, f)
+    }
+}
+
+impl serde::Serialize for MapRef {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.key)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for MapRef {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let key = String::deserialize(d)?;
+        find(&key).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "this battle is played on the map '{key}', which is not loaded"
+            ))
+        })
+    }
+}
+
+/// Players' maps by key, held weakly: a map lives while a state or a
+/// scenario holds it, and the same map (the same key) is shared meanwhile.
+struct Registry {
+    maps: HashMap<String, Weak<Map>>,
+    /// Forget dead entries when the table grows to this size.
+    sweep_at: usize,
+}
+
+fn registry() -> &'static Mutex<Registry> {
+    static OWN: OnceLock<Mutex<Registry>> = OnceLock::new();
+    OWN.get_or_init(|| {
+        Mutex::new(Registry {
+            maps: HashMap::new(),
+            sweep_at: 64,
+        })
+    })
+}
+
+/// A player's map, shared with any state already holding a map of the same
+/// key (the same text).
+pub fn register(map: Map) -> MapRef {
+    let mut r = registry()
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(m) = all.get(&map.key) {
-        return m;
+    if let Some(m) = r.maps.get(&map.key).and_then(Weak::upgrade) {
+        return MapRef::Own(m);
     }
-    // A few kilobytes per distinct map a player loads, for the process's life.
-    let m: &'static Map = Box::leak(Box::new(map));
-    all.insert(m.key.clone(), m);
-    m
+    if r.maps.len() >= r.sweep_at {
+        r.maps.retain(|_, m| m.strong_count() > 0);
+        r.sweep_at = (2 * r.maps.len()).max(64);
+    }
+    let m = Arc::new(map);
+    r.maps.insert(m.key.clone(), Arc::downgrade(&m));
+    MapRef::Own(m)
 }
 
-/// A compiled-in map, or a player's map registered by its scenario file.
-pub fn find(key: &str) -> Option<&'static Map> {
-    builtin(key).or_else(|| {
-        let all = registry()
+/// How many players' maps are held by some state or scenario now.
+pub fn own_maps_loaded() -> usize {
+    let r = registry()
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    r.maps.values().filter(|m| m.strong_count() > 0).count()
+}
+
+/// A compiled-in map, or a player's map some state or scenario holds.
+pub fn find(key: &str) -> Option<MapRef> {
+    builtin(key).map(MapRef::Builtin).or_else(|| {
+        let r = registry()
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        all.get(key).copied()
+        r.maps.get(key).and_then(Weak::upgrade).map(MapRef::Own)
     })
 }
 
@@ -758,5 +839,34 @@ mod tests {
         assert!(m.road_connected(c(326), c(263)));
         assert!(!m.road_connected(c(326), c(352)));
         assert!(m.is_road(c(352)));
+    }
+
+    #[test]
+    fn a_players_map_is_shared_while_held_and_forgotten_once_no_state_holds_it() {
+        let own = |n: usize| {
+            Map::parse(&format!("map own-test-{n}\ngrid 2 1\nrow 1 111. 112.\n")).unwrap()
+        };
+        let first = register(own(0));
+        let second = register(own(0));
+        let (MapRef::Own(a), MapRef::Own(b)) = (&first, &second) else {
+            panic!("a player's map is not compiled in");
+        };
+        assert!(Arc::ptr_eq(a, b), "the same map twice is kept once");
+        assert_eq!(
+            find("own-test-0").map(|m| m.key().to_owned()),
+            Some("own-test-0".into())
+        );
+        drop((first, second));
+        assert!(
+            find("own-test-0").is_none(),
+            "no state holds it: it is gone"
+        );
+        // Thousands of maps loaded and let go leave a table of bounded size
+        // (other tests may hold a few maps of their own meanwhile).
+        for n in 1..=5_000 {
+            drop(register(own(n)));
+        }
+        let held = registry().lock().unwrap().maps.len();
+        assert!(held < 1_000, "{held} entries kept for maps no state holds");
     }
 }

@@ -8,8 +8,8 @@ use super::state::{DimxEvent, DimxState, PlaceWhy, apply};
 use super::units::{Alien, AlienKind, Condition, Marine, MarineKind};
 
 /// The map a state is played on.
-pub fn map_of(s: &DimxState) -> &'static Map {
-    super::scenario::map_for(&s.map)
+pub fn map_of(s: &DimxState) -> &Map {
+    &s.map
 }
 
 /// The cell of a hex a unit stands in (units only ever stand in numbered hexes).
@@ -224,14 +224,14 @@ pub fn worse(c: Condition) -> Condition {
 /// applied to as it is made, so later steps see earlier results.
 pub struct Ctx<'r> {
     pub s: DimxState,
-    pub map: &'static Map,
+    pub map: &'r Map,
     pub rng: &'r mut Randomness,
     pub events: Vec<DimxEvent>,
 }
 
 impl<'r> Ctx<'r> {
     /// A context deciding a command against a copy of `s`.
-    pub fn new(s: &DimxState, rng: &'r mut Randomness) -> Self {
+    pub fn new(s: &'r DimxState, rng: &'r mut Randomness) -> Self {
         Ctx {
             s: s.clone(),
             map: map_of(s),

@@ -48,19 +48,6 @@ pub fn builtin() -> &'static [Scenario] {
     })
 }
 
-/// The map a state names. States only ever name a map their scenario was
-/// checked against, so the fallback is never used in play.
-pub fn map_for(key: &str) -> &'static Map {
-    map::find(key)
-        .or_else(|| map::builtin("alpha"))
-        .unwrap_or_else(|| unreachable_map())
-}
-
-fn unreachable_map() -> &'static Map {
-    // Invariant: the compiled-in map files parse (tested in map.rs).
-    panic!("the compiled-in maps are missing")
-}
-
 /// Most ADM markers, and most Mission Goal chits, a scenario may have.
 pub const MAX_PILE: usize = 200;
 
@@ -192,7 +179,7 @@ pub fn parse_as(
 
     let mut name = None;
     let mut description = String::new();
-    let mut the_map: Option<&'static Map> = None;
+    let mut the_map: Option<map::MapRef> = None;
     for l in &rest {
         match l.words[0].as_str() {
             "scenario" => {
@@ -204,7 +191,7 @@ pub fn parse_as(
                 let k = l.word(1, "a map (alpha or beta, or own with grid and row lines)")?;
                 l.at_most(2)?;
                 if map_lines.is_empty() {
-                    the_map = Some(map::builtin(k).ok_or_else(|| {
+                    the_map = Some(map::builtin(k).map(map::MapRef::Builtin).ok_or_else(|| {
                         l.err(format!("unknown map '{k}' (alpha or beta, or give your own with grid, row and road lines)"))
                     })?);
                 } else {
@@ -234,14 +221,15 @@ pub fn parse_as(
         line: 0,
         message: "the scenario has no 'scenario \"NAME\"' line".into(),
     })?;
-    let m = the_map.ok_or(TextError {
+    let the_map = the_map.ok_or(TextError {
         line: 0,
         message: "the scenario has no 'map' line (map alpha or map beta)".into(),
     })?;
+    let m: &Map = &the_map;
 
     let mut s = DimxState {
         scenario: name.clone(),
-        map: m.key.clone(),
+        map: the_map.clone(),
         two_player,
         turn: 1,
         phase: Phase::MarineAction { partial: None },

@@ -184,8 +184,9 @@ pub enum Phase {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DimxState {
     pub scenario: String,
-    /// Map key: `alpha` or `beta` (one map per scenario, A.1).
-    pub map: String,
+    /// The map (one per scenario, A.1), written as its key: `alpha`, `beta`,
+    /// or a player's own map's name and digest.
+    pub map: super::map::MapRef,
     pub two_player: bool,
     pub turn: u8,
     pub phase: Phase,
@@ -847,19 +848,15 @@ fn mark_partial(s: &mut DimxState, unit: &str, moved_now: bool, fired_now: bool)
 }
 
 impl DimxState {
-    /// Whether everything the state names exists in the content in force: its
-    /// map is loaded, every unit stands on a numbered hex of it, and every chit
+    /// Whether everything the state names exists in the content in force:
+    /// every unit stands on a numbered hex of its map (a state naming a map
+    /// that is not loaded does not decode), and every chit
     /// number (cup, used, drawn, being enacted) is on the chit sheet. A state
     /// made by this build always passes; one decoded from elsewhere (a battle
     /// recorded with other compiled-in content) may not, and is then refused
     /// in words instead of being played with the wrong map or chits.
     pub fn check(&self) -> Result<(), String> {
-        let Some(map) = super::map::find(&self.map) else {
-            return Err(format!(
-                "this battle is played on the map '{}', which is not loaded",
-                self.map
-            ));
-        };
+        let map = &self.map;
         let on_map = |h: Hex, who: &str| match map.cell(h) {
             Some(c) if map.number(c).is_some() => Ok(()),
             _ => Err(format!(
