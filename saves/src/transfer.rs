@@ -5,7 +5,7 @@ use std::path::Path;
 
 use rusqlite::TransactionBehavior;
 use xenolog_engine::games;
-use xenolog_engine::{EntryId, Game, Session, StoredBattle, StoredSnapshot};
+use xenolog_engine::{EntryId, Game, Session, StoredSnapshot};
 use xenolog_schema::DiceMode;
 use xenolog_schema::battle_file::{BattleFile, read_battle_file, write_battle_file};
 
@@ -60,15 +60,9 @@ impl Campaign {
         let bytes = std::fs::read(file).map_err(|e| SaveError::io(file, e))?;
         let f = read_battle_file(&bytes).map_err(|e| bad(e.to_string()))?;
         drop(bytes);
-        let battle = games::load_battle(StoredBattle {
-            meta: f.meta,
-            records: f.records,
-            branches: f.branches,
-            snapshots: Vec::new(),
-            cursor: f.cursor,
-            branch: f.branch,
-        })
-        .map_err(|e| bad(format!("its battle cannot be rebuilt: {e}")))?;
+        let (title, dice_mode, created) = (f.title.clone(), f.dice_mode, f.created);
+        let battle = games::load_battle(f.into_stored())
+            .map_err(|e| bad(format!("its battle cannot be rebuilt: {e}")))?;
         let report = battle.verify();
         if !report.ok() {
             return Err(bad(format!("it does not replay as recorded: {report}")));
@@ -87,9 +81,9 @@ impl Campaign {
         };
         let row = NewBattleRow {
             meta: battle.meta(),
-            title: &f.title,
-            dice_mode: f.dice_mode,
-            created: f.created,
+            title: &title,
+            dice_mode,
+            created,
             cursor: battle.cursor(),
             branch: battle.current_branch(),
             origin: Some(&origin),
