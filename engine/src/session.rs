@@ -361,8 +361,9 @@ impl<G: Game> Session<G> {
 
     /// Rebuild a battle from stored parts. Checks the tree's shape and that
     /// every record decodes; hashes are checked by [`Session::verify`].
-    /// Snapshots are a cache: one that is missing, does not decode or was
-    /// written under other rules is rebuilt by folding ([`Session::rebuilt_snapshots`]).
+    /// Snapshots are a cache: one that is missing, does not decode, was
+    /// written under other rules or does not hash as its entry records is
+    /// rebuilt by folding ([`Session::rebuilt_snapshots`]).
     pub fn from_parts(parts: StoredBattle) -> Result<Self, LoadError> {
         let StoredBattle {
             meta,
@@ -424,7 +425,21 @@ impl<G: Game> Session<G> {
             s.link(rec);
         }
         for snap in snapshots {
-            if snap.entry as usize >= s.records.len() || snap.rules_version != G::RULES_VERSION {
+            let Some(rec) = s.records.get(snap.entry as usize) else {
+                continue;
+            };
+            if snap.rules_version != G::RULES_VERSION {
+                continue;
+            }
+            // The snapshot of an entry decided under these rules must be the
+            // state its entry records (by hash, as the entry was played): one
+            // that is not (a damaged row that still reads, another entry's
+            // state, an altered file) is rebuilt like a missing one. The hash
+            // of an entry of older rules is of another layout; its snapshot is
+            // taken as written and `verify` checks it.
+            if rec.rules_version == G::RULES_VERSION
+                && state_hash(&snap.state, rec.rng_after) != rec.state_hash
+            {
                 continue;
             }
             if let Ok(state) = crate::upcast::exact::<G::State>(&snap.state) {
@@ -1496,7 +1511,7 @@ mod tests {
     }
 
     #[test]
-    fn snapshots_are_a_cache_an_unreadable_or_older_one_is_rebuilt() {
+    fn snapshots_are_a_cache_an_unreadable_older_or_wrong_one_is_rebuilt() {
         let s = long_battle(13, 2 * SNAPSHOT_EVERY as usize);
         let at = (SNAPSHOT_EVERY - 1) as EntryId;
         let good = s.snapshot(at).expect("a snapshot at depth 64").clone();
@@ -1508,6 +1523,11 @@ mod tests {
                 encode(&good)[..3].to_vec(),
             ),
             ("older rules", Race::RULES_VERSION - 1, encode(&good)),
+            (
+                "another entry's state",
+                Race::RULES_VERSION,
+                encode(&s.state_at(Some(at - 1))),
+            ),
         ];
         cases.push(("readable", Race::RULES_VERSION, encode(&good)));
         for (what, rules_version, state) in cases {
