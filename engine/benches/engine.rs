@@ -15,7 +15,9 @@
 //! battles, `decide_append` plays battle after battle, `seek` and `verify`
 //! use one whole battle. And on Alien Invasion (`invasion/...`): four
 //! factions on the Crash Site table, the game's own steps (draws, card ends,
-//! melees) recorded in the scripts beside the players' commands. And on
+//! melees) recorded in the scripts beside the players' commands, and
+//! `invasion/legal` asks for the legal commands at every state of those
+//! battles (a move or a shot measured on the table). And on
 //! Alien (`alien/...`): two players from the landing field, the hatching
 //! rolls, metamorphosis and turn ends recorded as the game's own steps; a
 //! random battle lasts some thousands of commands.
@@ -25,7 +27,7 @@
 //! Commands come from a seeded bot that picks uniformly from `Game::legal`,
 //! so every run plays the same battles. The bot chooses before timing starts
 //! (its script is replayed, which the fixed seeds make legal again), so
-//! `legal` is not part of any figure. The machine is shared, so the heavy
+//! `legal` is in no figure but its own. The machine is shared, so the heavy
 //! groups take few samples and short measurement times.
 
 use std::hint::black_box;
@@ -215,6 +217,33 @@ fn verify<G: Game>(c: &mut Criterion, name: &str, s: &Session<G>) {
     g.finish();
 }
 
+/// `legal` at every state on the line of each battle, once per state: what
+/// the app asks each time the state changes, and the bot before every move.
+fn legal<G: Game>(c: &mut Criterion, name: &str, sessions: &[&Session<G>]) {
+    let states: Vec<G::State> = sessions
+        .iter()
+        .flat_map(|s| {
+            s.path_to(s.cursor())
+                .into_iter()
+                .map(|id| s.state_at(Some(id)))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let n = states.len() as u64;
+    let mut g = c.benchmark_group(format!("{name}/legal"));
+    g.throughput(Throughput::Elements(n));
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(5));
+    g.bench_function(format!("{n}_states"), |b| {
+        b.iter(|| {
+            for st in &states {
+                black_box(G::legal(st));
+            }
+        })
+    });
+    g.finish();
+}
+
 /// Whether a filter on the command line may select a bench whose id starts
 /// with one of `ids`: setting up the big battles takes seconds, so groups that
 /// will not run skip it. Understands plain substrings and `a|b` alternatives
@@ -287,6 +316,7 @@ fn invasion(c: &mut Criterion) {
         "invasion/verify/",
         "invasion/seek/state_at_",
         "invasion/seek/cursor_to_",
+        "invasion/legal/",
     ]) {
         return;
     }
@@ -298,6 +328,7 @@ fn invasion(c: &mut Criterion) {
     let played = battles::<Invasion>(&config, 3_000);
     let sessions: Vec<&Session<Invasion>> = played.iter().map(|(s, _)| s).collect();
     fold(c, "invasion", &sessions);
+    legal(c, "invasion", &sessions);
     let scripts: Vec<Script<Invasion>> = played
         .iter()
         .map(|(_, p)| Script {
