@@ -25,7 +25,7 @@
 set -u
 cd "$(dirname "$0")"
 
-ALL=(entry_record snapshot_record battle_file data_dimx data_invasion data_alien
+ALL=(entry_record snapshot_record battle_file open_battle data_dimx data_invasion data_alien
      data_saucers start_from_files skills_table campaign_record play_json_dimx play_json_saucers
      play_json_alien play_json_invasion play_json_any)
 FLAGS=${FUZZ_FLAGS:-"-s none -a"}
@@ -35,7 +35,7 @@ max_len() {
     case "$1" in
         entry_record) echo 4096 ;;
         snapshot_record) echo 32768 ;;
-        battle_file) echo 65536 ;;
+        battle_file|open_battle) echo 65536 ;;
         play_json_*) echo 2048 ;;
         # Twice the largest shipped data file (4.4 KB).
         data_*|start_from_files) echo 8192 ;;

@@ -180,6 +180,28 @@ pub trait Battle: Send {
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }
 
+impl<G: Game> Session<G> {
+    /// Game code showing a state folded from stored entries, which are
+    /// untrusted until verified: loading checks the state at the cursor
+    /// (`Session::from_parts`), but review may reach any other. A panic on
+    /// a state the entries left damaged is caught quietly, the entry noted
+    /// as damaged (`at`: the state after that entry; `None`: the cursor's),
+    /// and `fallback` given: the app shows nothing there rather than dying.
+    fn shown<R>(
+        &self,
+        at: Option<Option<EntryId>>,
+        fallback: impl FnOnce() -> R,
+        f: impl FnOnce() -> R,
+    ) -> R {
+        crate::guard::quietly(f).unwrap_or_else(|| {
+            if let Some(id) = at.unwrap_or_else(|| self.cursor()) {
+                self.note_corrupt(id);
+            }
+            fallback()
+        })
+    }
+}
+
 impl<G: Game> Battle for Session<G> {
     fn game_id(&self) -> &'static str {
         G::ID
@@ -250,37 +272,45 @@ impl<G: Game> Battle for Session<G> {
             return vec![step];
         }
         let state = self.state();
-        G::legal(state)
-            .into_iter()
-            .map(|(actor, c)| {
-                let anchors = G::anchors(state, &c);
-                LegalCommand {
-                    actor,
-                    subject: anchors.subject,
-                    target: anchors.target,
-                    text: G::describe_command(state, actor, &c),
-                    // Invariant: game commands are plain serde types and always encode.
-                    command: serde_json::to_value(&c).expect("commands encode to JSON"),
-                }
-            })
-            .collect()
+        self.shown(None, Vec::new, || {
+            G::legal(state)
+                .into_iter()
+                .map(|(actor, c)| {
+                    let anchors = G::anchors(state, &c);
+                    LegalCommand {
+                        actor,
+                        subject: anchors.subject,
+                        target: anchors.target,
+                        text: G::describe_command(state, actor, &c),
+                        // Invariant: game commands are plain serde types and always encode.
+                        command: serde_json::to_value(&c).expect("commands encode to JSON"),
+                    }
+                })
+                .collect()
+        })
     }
     fn play_due(&mut self) -> Result<Vec<EntryId>, RuleError> {
         Session::play_due(self)
     }
     fn due_step(&self) -> Option<LegalCommand> {
         let state = self.state();
-        G::automatic(state).map(|c| {
-            let anchors = G::anchors(state, &c);
-            LegalCommand {
-                actor: Actor::SYSTEM,
-                subject: anchors.subject,
-                target: anchors.target,
-                text: G::describe_command(state, Actor::SYSTEM, &c),
-                // Invariant: game commands are plain serde types and always encode.
-                command: serde_json::to_value(&c).expect("commands encode to JSON"),
-            }
-        })
+        self.shown(
+            None,
+            || None,
+            || {
+                G::automatic(state).map(|c| {
+                    let anchors = G::anchors(state, &c);
+                    LegalCommand {
+                        actor: Actor::SYSTEM,
+                        subject: anchors.subject,
+                        target: anchors.target,
+                        text: G::describe_command(state, Actor::SYSTEM, &c),
+                        // Invariant: game commands are plain serde types and always encode.
+                        command: serde_json::to_value(&c).expect("commands encode to JSON"),
+                    }
+                })
+            },
+        )
     }
     fn asked(&self) -> Vec<Ask> {
         if let Some(step) = self.due_step() {
@@ -289,40 +319,60 @@ impl<G: Game> Battle for Session<G> {
                 what: step.text,
             }];
         }
-        G::asked(self.state())
+        self.shown(None, Vec::new, || G::asked(self.state()))
     }
     fn outcome(&self) -> Option<Outcome> {
-        G::outcome(self.state())
+        self.shown(None, || None, || G::outcome(self.state()))
     }
     fn actor_name(&self, actor: Actor) -> String {
         if actor == Actor::SYSTEM {
             return "The game".to_owned();
         }
-        G::seat_name(self.state(), actor)
+        self.shown(
+            None,
+            || format!("seat {}", actor.0),
+            || G::seat_name(self.state(), actor),
+        )
     }
     fn state_json_as(&self, at: Option<EntryId>, viewer: Viewer) -> Value {
         let state = self.state_at(at);
-        let value = match viewer {
-            Viewer::All => serde_json::to_value(&state),
-            Viewer::Seat(seat) => serde_json::to_value(G::view(&state, seat)),
-        };
-        value.unwrap_or(Value::Null)
+        self.shown(
+            Some(at),
+            || Value::Null,
+            || {
+                let value = match viewer {
+                    Viewer::All => serde_json::to_value(&state),
+                    Viewer::Seat(seat) => serde_json::to_value(G::view(&state, seat)),
+                };
+                value.unwrap_or(Value::Null)
+            },
+        )
     }
     fn hides_information(&self) -> bool {
         let state = self.state();
-        G::seats(state).iter().any(|&s| G::view(state, s) != *state)
+        self.shown(
+            None,
+            || false,
+            || G::seats(state).iter().any(|&s| G::view(state, s) != *state),
+        )
     }
     fn seats_see_differently(&self) -> bool {
         let state = self.state();
-        let seats = G::seats(state);
-        let Some((&first, rest)) = seats.split_first() else {
-            return false;
-        };
-        let seen = G::view(state, first);
-        rest.iter().any(|&s| G::view(state, s) != seen)
+        self.shown(
+            None,
+            || false,
+            || {
+                let seats = G::seats(state);
+                let Some((&first, rest)) = seats.split_first() else {
+                    return false;
+                };
+                let seen = G::view(state, first);
+                rest.iter().any(|&s| G::view(state, s) != seen)
+            },
+        )
     }
     fn seats(&self) -> Vec<(Actor, String)> {
-        G::seats(self.state())
+        self.shown(None, Vec::new, || G::seats(self.state()))
             .into_iter()
             .map(|a| (a, self.actor_name(a)))
             .collect()
@@ -416,13 +466,21 @@ impl<G: Game> Battle for Session<G> {
     }
     fn scene_at_as(&self, at: Option<EntryId>, viewer: Viewer) -> Scene {
         let state = self.state_at(at);
-        match viewer {
+        self.shown(Some(at), Scene::default, || match viewer {
             Viewer::All => G::scene(&state),
             Viewer::Seat(seat) => G::scene(&G::view(&state, seat)),
-        }
+        })
     }
     fn flow_at(&self, at: Option<EntryId>) -> FlowMark {
-        G::flow(&self.state_at(at))
+        let state = self.state_at(at);
+        self.shown(
+            Some(at),
+            || FlowMark {
+                turn: 0,
+                phase: "damaged".to_owned(),
+            },
+            || G::flow(&state),
+        )
     }
     fn verify(&self) -> VerifyReport {
         Session::verify(self)

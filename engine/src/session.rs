@@ -474,6 +474,30 @@ impl<G: Game> Session<G> {
             };
             return Err(LoadError::Corrupt { entry, why });
         }
+        // Stored events that applied may still have left a state the game
+        // cannot show (a tile that is not in the game, a seat past the
+        // last): what the app asks first is asked here, and such a battle is
+        // refused naming the first entry whose state fails, rather than
+        // panicking in the board or the command list on opening.
+        if !shows::<G>(&s.at_cursor) {
+            let line = s.path_to(cursor);
+            let entry = line
+                .iter()
+                .copied()
+                .find(|&id| !shows::<G>(&s.state_at(Some(id))));
+            return Err(match entry {
+                Some(entry) => LoadError::Corrupt {
+                    entry,
+                    why: format!(
+                        "its events leave a state that is not valid {} data",
+                        G::NAME
+                    ),
+                },
+                None => {
+                    LoadError::Other(format!("the battle's setup is not valid {} data", G::NAME))
+                }
+            });
+        }
         Ok(s)
     }
 
@@ -1268,6 +1292,32 @@ impl<G: Game> Session<G> {
         }
         Ok(after)
     }
+}
+
+/// Whether the game can show `state` as the app first shows a battle (its
+/// board and state for every viewer, its commands in words, who is asked,
+/// its place in the flow, its outcome) without panicking. Run on a state
+/// folded from stored, unverified entries ([`Session::from_parts`]).
+fn shows<G: Game>(state: &G::State) -> bool {
+    crate::guard::quietly(|| {
+        let _ = G::scene(state);
+        let _ = serde_json::to_value(state);
+        let _ = G::flow(state);
+        let _ = G::outcome(state);
+        let _ = G::asked(state);
+        let seats = G::seats(state);
+        for &seat in &seats {
+            let _ = G::seat_name(state, seat);
+            let _ = G::scene(&G::view(state, seat));
+        }
+        let mut commands = G::legal(state);
+        commands.extend(G::automatic(state).map(|c| (Actor::SYSTEM, c)));
+        for (actor, c) in &commands {
+            let _ = G::anchors(state, c);
+            let _ = G::describe_command(state, *actor, c);
+        }
+    })
+    .is_some()
 }
 
 #[cfg(test)]

@@ -110,12 +110,15 @@ fn from_campaigns(s: &mut Seeds) -> Res<()> {
             let path = entry?.path();
             if path.extension().is_some_and(|e| e == "xbattle") {
                 let bytes = std::fs::read(&path)?;
-                s.put("battle_file", &bytes)?;
                 // The payload, for the harness to seal: pick 1 is format 1.
                 let header = xenolog_schema::battle_file::MAGIC.len() + 4;
                 let version = u32::from_le_bytes(bytes[header - 4..header].try_into()?);
                 let payload = &bytes[header..bytes.len() - 32];
-                s.put_picked("battle_file", u8::from(version == 1), payload)?;
+                // open_battle reads the same input as battle_file.
+                for target in ["battle_file", "open_battle"] {
+                    s.put(target, &bytes)?;
+                    s.put_picked(target, u8::from(version == 1), payload)?;
+                }
             }
         }
     }

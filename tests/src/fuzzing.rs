@@ -157,6 +157,48 @@ fn battle_file_bytes(bytes: &[u8]) {
     }
 }
 
+/// A battle as the app opens one from a campaign file, where nothing runs
+/// `verify` first: the same input as [`battle_file`] (its snapshots left to
+/// the rebuild), loaded, then shown at its cursor as the app shows it (legal
+/// commands, the game's own step, who is asked, the board, the state as
+/// JSON, the log in words and facts, the flow), and at the setup and the
+/// first entry, where review goes. Whatever the recorded events made of the
+/// state, showing it gives words, never a panic.
+pub fn open_battle(data: &[u8]) {
+    let bytes = if data.starts_with(MAGIC) {
+        data.to_vec()
+    } else {
+        let [pick, payload @ ..] = data else {
+            return;
+        };
+        let version = if pick & 1 == 1 { 1 } else { BATTLE_FILE_FORMAT };
+        seal_battle_file(version, payload)
+    };
+    let f = match battle_file::read_battle_file(&bytes) {
+        Ok(f) => f,
+        Err(e) => return said(&e, "read_battle_file"),
+    };
+    let b = match games::load_battle(f.into_stored()) {
+        Ok(b) => b,
+        Err(e) => return said(&e, "load_battle"),
+    };
+    let line = b.path_to(b.cursor());
+    for at in [b.cursor(), None, line.first().copied()] {
+        let _ = b.scene_at(at);
+        let _ = b.state_json(at);
+        let _ = b.flow_at(at);
+    }
+    let _ = b.legal();
+    let _ = b.due_step();
+    let _ = b.asked();
+    let _ = b.outcome();
+    let _ = b.entry_texts(&line);
+    let _ = b.entry_facts(&line);
+    for (actor, _) in b.seats() {
+        let _ = b.actor_name(actor);
+    }
+}
+
 /// Start a battle of `game` with this config; a started battle is shown as
 /// the app would first show it. Returns whether it started.
 fn start_with(game: &str, config: Value) -> bool {
@@ -575,6 +617,7 @@ pub const TARGETS: &[(&str, Harness)] = &[
     ("entry_record", entry_record),
     ("snapshot_record", snapshot_record),
     ("battle_file", battle_file),
+    ("open_battle", open_battle),
     ("data_dimx", data_dimx),
     ("data_invasion", data_invasion),
     ("data_alien", data_alien),

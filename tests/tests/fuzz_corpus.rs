@@ -77,3 +77,33 @@ fn the_committed_fuzz_corpora_pass_their_harnesses() {
 fn every_fuzz_regression_input_passes_its_harness() {
     run("regressions", None);
 }
+
+/// Found by fuzzing `open_battle`: a Night of the Saucers battle whose stored
+/// events apply but leave a tile numbered 66 of the game's 36 on the board;
+/// drawing that board indexed past the tiles and the app died on opening it.
+/// Loading now asks the game to show the state at the cursor and refuses the
+/// battle in words, naming the first entry whose state cannot be shown.
+#[test]
+fn regression_a_battle_whose_events_leave_a_tile_not_in_the_game_is_refused_on_opening() {
+    let input = std::fs::read(
+        Path::new(FUZZ).join("regressions/open_battle/saucers-state-with-tile-66-of-36"),
+    )
+    .expect("the regression input is committed");
+    let version = if input[0] & 1 == 1 {
+        1
+    } else {
+        xenolog_schema::battle_file::BATTLE_FILE_FORMAT
+    };
+    let sealed = xenolog_tests::fuzzing::seal_battle_file(version, &input[1..]);
+    let f = xenolog_schema::battle_file::read_battle_file(&sealed).expect("the file reads");
+    assert_eq!(f.meta.game, "saucers");
+    let refusal = match xenolog_engine::games::load_battle(f.into_stored()) {
+        Ok(_) => panic!("a battle whose state cannot be shown is refused"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        refusal.contains("is corrupt")
+            && refusal.contains("leave a state that is not valid Night of the Saucers data"),
+        "{refusal}"
+    );
+}
