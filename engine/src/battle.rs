@@ -187,12 +187,17 @@ impl<G: Game> Session<G> {
     /// a state the entries left damaged is caught quietly, the entry noted
     /// as damaged (`at`: the state after that entry; `None`: the cursor's),
     /// and `fallback` given: the app shows nothing there rather than dying.
+    /// A battle started here has only states this build made, and a panic
+    /// on one is a bug to see (and for the fuzzers to find): it is not caught.
     fn shown<R>(
         &self,
         at: Option<Option<EntryId>>,
         fallback: impl FnOnce() -> R,
         f: impl FnOnce() -> R,
     ) -> R {
+        if !self.is_stored() {
+            return f();
+        }
         crate::guard::quietly(f).unwrap_or_else(|| {
             if let Some(id) = at.unwrap_or_else(|| self.cursor()) {
                 self.note_corrupt(id);

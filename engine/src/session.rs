@@ -305,6 +305,9 @@ pub struct Session<G: Game> {
     branch: BranchId,
     at_cursor: G::State,
     corrupt: std::cell::Cell<Option<EntryId>>,
+    /// Rebuilt from stored parts ([`Session::from_parts`]): its entries and
+    /// config came from outside and are untrusted until verified.
+    stored: bool,
 }
 
 impl<G: Game> Session<G> {
@@ -351,6 +354,7 @@ impl<G: Game> Session<G> {
             cursor: None,
             branch: 0,
             corrupt: std::cell::Cell::new(None),
+            stored: false,
         }
     }
 
@@ -376,6 +380,7 @@ impl<G: Game> Session<G> {
         let config = Self::parse_config(&meta.config)?;
         let initial = G::setup_recorded(&config, meta.rules_version)?;
         let mut s = Self::empty(meta, config, initial);
+        s.stored = true;
         if branches.is_empty() || branches.iter().enumerate().any(|(i, b)| b.id as usize != i) {
             return Err(LoadError::Other(
                 "the branch list is damaged (ids out of order)".into(),
@@ -542,6 +547,12 @@ impl<G: Game> Session<G> {
     }
 
     /// Note entry `id` as damaged (see [`Session::corruption`]).
+    /// Whether this battle was rebuilt from stored parts (entries and config
+    /// from outside, untrusted until verified) rather than started here.
+    pub(crate) fn is_stored(&self) -> bool {
+        self.stored
+    }
+
     pub(crate) fn note_corrupt(&self, id: EntryId) {
         let first = self.corrupt.get().map_or(id, |c| c.min(id));
         self.corrupt.set(Some(first));

@@ -97,13 +97,24 @@ fn regression_a_battle_whose_events_leave_a_tile_not_in_the_game_is_refused_on_o
     let sealed = xenolog_tests::fuzzing::seal_battle_file(version, &input[1..]);
     let f = xenolog_schema::battle_file::read_battle_file(&sealed).expect("the file reads");
     assert_eq!(f.meta.game, "saucers");
-    let refusal = match xenolog_engine::games::load_battle(f.into_stored()) {
+    let mut parts = f.into_stored();
+    let (entry, refusal) = match xenolog_engine::games::load_battle(parts.clone()) {
         Ok(_) => panic!("a battle whose state cannot be shown is refused"),
-        Err(e) => e.to_string(),
+        Err(e @ xenolog_engine::LoadError::Corrupt { entry, .. }) => (entry, e.to_string()),
+        Err(e) => panic!("refused, but not naming an entry: {e}"),
     };
     assert!(
-        refusal.contains("is corrupt")
+        refusal.contains(&format!("entry {entry} is corrupt"))
             && refusal.contains("leave a state that is not valid Night of the Saucers data"),
         "{refusal}"
     );
+    // The same battle saved with its cursor at the setup opens; reviewing the
+    // damaged entry shows an empty board and notes the entry, never a panic.
+    parts.cursor = None;
+    parts.branch = 0;
+    let b = xenolog_engine::games::load_battle(parts).expect("at the setup it shows");
+    assert_eq!(b.corruption(), None);
+    let scene = b.scene_at(Some(entry));
+    assert!(scene.items.is_empty(), "{scene:?}");
+    assert_eq!(b.corruption(), Some(entry));
 }
