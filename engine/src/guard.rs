@@ -6,7 +6,11 @@
 //! game's `apply`, `describe_event`, `moment` or `dice_meanings` may index
 //! past the end on it. [`quietly`] runs such code under `catch_unwind`; the
 //! caller notes the entry as damaged (loading refuses the battle naming it,
-//! `verify` reports it), exactly as for bytes that do not decode.
+//! `verify` reports it), exactly as for bytes that do not decode. Events that
+//! apply cleanly may still leave a state the game cannot show: loading asks
+//! the game to show the cursor's state under the guard too, and the show
+//! methods of a battle rebuilt from stored parts run under it
+//! (`Session::shown` in `battle.rs`).
 //!
 //! The panic hook is process-wide. The first call installs a hook that stays
 //! silent while this thread is inside [`quietly`] and hands every other panic
