@@ -286,6 +286,25 @@ impl App {
         self.notices.push(Notice::new(title, text));
     }
 
+    /// Edit > Check this battle: replay the open battle from its seed, every
+    /// branch, checking each entry's dice, events and hash; say the result.
+    fn check_battle(&mut self) {
+        let (Some(c), Some(ob)) = (&self.campaign, &self.open) else {
+            return;
+        };
+        let title = ob.summary.title.clone();
+        match c.verify_battle(ob.id) {
+            Ok(report) if report.ok() => {
+                self.notice(&format!("{title} checks out"), report.to_string());
+            }
+            Ok(report) => self.notice(
+                &format!("{title} does not replay as recorded"),
+                report.to_string(),
+            ),
+            Err(e) => self.notice(&format!("{title} could not be checked"), e),
+        }
+    }
+
     /// Queue a command as if a panel had pushed it (the GUI tests do).
     /// Apply a Campaign view action to the open campaign file.
     fn campaign_action(&mut self, action: super::campaign_view::CampaignAction) {
@@ -885,6 +904,7 @@ impl App {
                 }
             }
             AppCommand::ExportPicture(path) => self.export_picture(&path),
+            AppCommand::CheckBattle => self.check_battle(),
             AppCommand::ShowNewBattle => {
                 self.dialog = Some(Dialog::NewBattle(NewBattleForm::new(
                     self.prefs.show_test_games,

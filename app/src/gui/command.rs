@@ -116,6 +116,8 @@ pub enum AppCommand {
     ExportReport(xenolog_report::Format, PathBuf),
     /// File > Export battle report: the preview window.
     ShowReportExport,
+    /// Edit > Check this battle: replay it from its seed and say how it went.
+    CheckBattle,
     /// View > Luck: the Luck panel.
     ShowLuck,
     ShowNewBattle,

@@ -107,6 +107,9 @@ pub fn menu_bar_ui(
             if item(ui, "Branches…", None, m.battle_open) {
                 commands.push(AppCommand::ShowBranches(true));
             }
+            if item(ui, "Check this battle", None, m.battle_open) {
+                commands.push(AppCommand::CheckBattle);
+            }
         });
         ui.menu_button("View", |ui| {
             ui.label("Theme");

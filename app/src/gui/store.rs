@@ -6,7 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use xenolog_engine::{Actor, Battle, BattleMeta, Branch, BranchId, EntryId, EntryRecord};
+use xenolog_engine::{
+    Actor, Battle, BattleMeta, Branch, BranchId, EntryId, EntryRecord, VerifyReport,
+};
 
 pub use xenolog_saves::{BattleId, BattleSummary, DiceMode, Note};
 
@@ -41,6 +43,11 @@ pub trait CampaignStore {
     fn save_position(&mut self, id: BattleId, battle: &dyn Battle) -> Result<(), String>;
     fn export_battle(&self, id: BattleId, out: &Path) -> Result<(), String>;
     fn import_battle(&mut self, file: &Path) -> Result<BattleId, String>;
+    /// Replay the battle from its seed and check every entry: its hash, its
+    /// dice, its events (what `xenolog verify` does).
+    fn verify_battle(&self, id: BattleId) -> Result<VerifyReport, String> {
+        Ok(self.load_battle(id)?.verify())
+    }
     /// The campaign file, for the campaign layer (rosters, experience);
     /// `None` for a campaign kept in memory.
     fn file(&self) -> Option<&xenolog_saves::Campaign> {
@@ -388,6 +395,9 @@ impl CampaignStore for FileCampaign {
     }
     fn export_battle(&self, id: BattleId, out: &Path) -> Result<(), String> {
         self.0.export_battle(id, out).map_err(words)
+    }
+    fn verify_battle(&self, id: BattleId) -> Result<VerifyReport, String> {
+        self.0.verify_battle(id).map_err(words)
     }
     fn import_battle(&mut self, file: &Path) -> Result<BattleId, String> {
         self.0.import_battle(file).map_err(words)

@@ -353,3 +353,27 @@ fn a_second_xenolog_opens_read_only_and_follows_the_writer_on_refresh() {
     assert_eq!(entries(&h), 7);
     drop(writer);
 }
+
+#[test]
+fn edit_check_this_battle_replays_it_from_its_seed_and_says_so() {
+    let dir = sample_dir();
+    let mut h = app_with(None, Some(dir.path().to_owned()), Vec::new());
+    let title = h.state().open.as_ref().unwrap().summary.title.clone();
+    let entries = h.state().open.as_ref().unwrap().battle.records().len();
+    menu(&mut h, "Edit", "Check this battle");
+    let notices = &h.state().notices;
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(notices[0].title, format!("{title} checks out"));
+    assert_eq!(
+        notices[0].text,
+        format!("ok: {entries} entries replay exactly"),
+        "every branch's entries, replayed and hashed"
+    );
+    // On screen, in words.
+    assert!(
+        h.get_all_by_label_contains("replay exactly")
+            .next()
+            .is_some(),
+        "the result is shown"
+    );
+}
