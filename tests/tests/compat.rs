@@ -229,6 +229,99 @@ fn a_fixture_opened_read_only_is_left_byte_for_byte_as_it_was() {
     }
 }
 
+/// The files committed under `tests/fixtures/`: what git tracks there when
+/// the tests run in a git checkout, else every file in the folder (a source
+/// archive holds only what was committed).
+fn committed_fixture_files() -> Vec<String> {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let git = std::process::Command::new("git")
+        .arg("-C")
+        .arg(here)
+        .args(["ls-files", "-z", "--", "fixtures"])
+        .output();
+    if let Ok(out) = git
+        && out.status.success()
+        && !out.stdout.is_empty()
+    {
+        return out
+            .stdout
+            .split(|b| *b == 0)
+            .filter(|p| !p.is_empty())
+            .map(|p| String::from_utf8_lossy(p).into_owned())
+            .collect();
+    }
+    fn walk(dir: &Path, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).expect("a readable fixtures folder") {
+            let p = e.expect("a readable folder entry").path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.push(p.to_string_lossy().into_owned());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&here.join("fixtures"), &mut out);
+    out
+}
+
+/// A fixture's campaign is one checkpointed SQLite file: its `-wal` log and
+/// `-shm` index (left beside it by any connection that opened it in place)
+/// are never committed, so a fresh checkout holds only the file the build
+/// wrote (the compatibility tests copy that file alone; `.gitignore` keeps
+/// the side files out).
+#[test]
+fn no_sqlite_side_file_is_committed_under_the_fixtures() {
+    let files = committed_fixture_files();
+    assert!(
+        files.iter().any(|f| f.ends_with(CAMPAIGN_FILE)),
+        "no campaign file among the fixtures: {files:?}"
+    );
+    let side: Vec<&String> = files
+        .iter()
+        .filter(|f| f.ends_with("-wal") || f.ends_with("-shm") || f.ends_with("-journal"))
+        .collect();
+    assert!(
+        side.is_empty(),
+        "SQLite side files are committed under tests/fixtures (a fixture is its \
+         checkpointed campaign file alone; `git rm --cached` them): {side:?}"
+    );
+}
+
+/// Every fixture's campaign file reads whole on its own, with no log beside
+/// it: SQLite finds it intact and its pages fill the file (nothing of it was
+/// left in a `-wal` that is not committed).
+#[test]
+fn every_fixture_campaign_is_whole_without_its_log() {
+    for dir in fixtures() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = copy_of(&dir, CAMPAIGN_FILE, tmp.path());
+        let len = std::fs::metadata(&path).unwrap().len();
+        let db = rusqlite::Connection::open_with_flags(
+            &path,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+        )
+        .unwrap();
+        let check: String = db
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(check, "ok", "{}", dir.display());
+        let pages: i64 = db.query_row("PRAGMA page_count", [], |r| r.get(0)).unwrap();
+        let size: i64 = db.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
+        assert_eq!(
+            u64::try_from(pages * size).ok(),
+            Some(len),
+            "{}: pages against file length",
+            dir.display()
+        );
+        let battles: i64 = db
+            .query_row("SELECT count(*) FROM battles", [], |r| r.get(0))
+            .unwrap();
+        let m = read_manifest(&dir).unwrap();
+        assert_eq!(battles, m.battles.len() as i64, "{}", dir.display());
+    }
+}
+
 /// The fixture's Dice Race battles were recorded under rules version 1, whose
 /// events had another layout (a bust was an event of its own). Today's
 /// version reads them through its upcaster: every state comes out as the old
