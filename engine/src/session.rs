@@ -1295,11 +1295,26 @@ impl<G: Game> Session<G> {
             G::apply(&mut after, e);
         }
         if state_hash(&encode(&after), used.draws) != rec.state_hash {
-            return Err(self.diverged(
-                id,
-                "the same events fold to a state with another hash (apply is not deterministic)"
+            let now = G::RULES_VERSION;
+            let detail = match rec.rules_version {
+                // The state's hash is over its stored layout: a state that
+                // gained fields (or rules that fold events otherwise) since
+                // the entry was recorded hashes differently, with nothing
+                // wrong in the battle.
+                recorded if recorded < now => format!(
+                    "entry {id} was recorded under rules version {recorded}; today's version \
+                     {now} folds it to a state with another hash (the state's layout or rules \
+                     changed since), which is expected and not tampering"
+                ),
+                recorded if recorded > now => format!(
+                    "entry {id} was recorded under rules version {recorded}, newer than this \
+                     build's version {now}, which folds it to a state with another hash"
+                ),
+                _ => "the same events fold to a state with another hash (apply is not \
+                      deterministic)"
                     .into(),
-            ));
+            };
+            return Err(self.diverged(id, detail));
         }
         Ok(after)
     }
@@ -1502,6 +1517,81 @@ mod tests {
             text.contains("decide entry 0 differently")
                 && text.contains(&format!("version {old} did")),
             "{text}"
+        );
+    }
+
+    /// Stamp entry `id` of `recs` with another state hash and re-seal the
+    /// chain from it on: events and dice replay, only the fold's hash differs.
+    fn with_state_hash_of_entry(meta: &BattleMeta, recs: &mut [EntryRecord], id: usize) {
+        recs[id].state_hash[0] ^= 1;
+        let root = root_chain(meta);
+        for i in 0..recs.len() {
+            let parent = recs[i].parent.map_or(root, |p| recs[p as usize].chain);
+            recs[i].chain = chain_hash(&parent, &recs[i], meta.rules_version);
+        }
+    }
+
+    /// An entry recorded under an older rules version whose events and dice
+    /// replay but fold to a state with another hash (the state gained fields
+    /// since) is a rules change, in words that say so, not a fault of apply.
+    #[test]
+    fn an_older_entry_folding_to_another_state_hash_is_a_layout_change_not_a_fault() {
+        let mut s = battle(9);
+        s.play(Actor(0), &roll(2), None).unwrap();
+        s.play(Actor(0), &RaceCommand::Hold, None).unwrap();
+        let old = Race::RULES_VERSION - 1;
+        let (meta, mut recs) = recorded_under(&s, old);
+        with_state_hash_of_entry(&meta, &mut recs, 1);
+        let t = Session::<Race>::from_parts(parts(&s, meta, recs)).unwrap();
+        let report = t.verify();
+        assert!(report.ok(), "{report}");
+        let d = report.rules_changed.clone().expect("the entry is named");
+        assert_eq!(d.entry, 1);
+        assert_eq!(
+            d.kind,
+            DivergenceKind::RulesChanged {
+                recorded: old,
+                now: Race::RULES_VERSION
+            }
+        );
+        let want = format!(
+            "entry 1 was recorded under rules version {old}; today's version {} folds it to \
+             a state with another hash (the state's layout or rules changed since), which is \
+             expected and not tampering",
+            Race::RULES_VERSION
+        );
+        assert_eq!(d.detail, want);
+        let text = report.to_string();
+        assert!(
+            text.contains(&want) && !text.contains("not deterministic"),
+            "{text}"
+        );
+    }
+
+    /// The same difference under today's rules version is a fault: apply is
+    /// not deterministic (or the log was re-sealed with other hashes).
+    #[test]
+    fn an_entry_of_todays_rules_folding_to_another_state_hash_is_a_fault_of_apply() {
+        let mut s = battle(9);
+        s.play(Actor(0), &roll(2), None).unwrap();
+        s.play(Actor(0), &RaceCommand::Hold, None).unwrap();
+        let meta = s.meta().clone();
+        let mut recs = s.records().to_vec();
+        with_state_hash_of_entry(&meta, &mut recs, 1);
+        let t = Session::<Race>::from_parts(parts(&s, meta, recs)).unwrap();
+        let report = t.verify();
+        let p = report
+            .problem
+            .clone()
+            .expect("a fault under the same rules");
+        assert_eq!((p.entry, &p.kind), (1, &DivergenceKind::Diverged));
+        assert_eq!(
+            p.detail,
+            "the same events fold to a state with another hash (apply is not deterministic)"
+        );
+        assert!(
+            report.to_string().starts_with("FAILED at entry 1"),
+            "{report}"
         );
     }
 
