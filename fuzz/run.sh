@@ -9,7 +9,17 @@
 #                                          and the seeds (fuzz/seeds/<target>;
 #                                          cargo run -p xenolog-tests --example
 #                                          fuzz_seeds -- fuzz/seeds), using the
-#                                          binaries built by the last run
+#                                          binaries built by the last run, and
+#                                          re-pack fuzz/corpus/<target>.tar.zst
+#   fuzz/run.sh unpack [TARGET...]         only unpack the corpora (see below)
+#   fuzz/run.sh pack [TARGET...]           only re-pack fuzz/corpus/<target>/
+#                                          into its archive (after a hand edit)
+#
+# The corpus of a target is committed as ONE archive, fuzz/corpus/<target>.tar.zst
+# (a flat tar of the inputs, named as libFuzzer names them, in name order,
+# zstd -19; tests/tests/fuzz_corpus.rs reads it in `cargo test`). A run or a
+# cmin first unpacks it into fuzz/corpus/<target>/ (ignored by git) when that
+# folder is missing or older than the archive. Needs GNU tar and zstd.
 #
 # Each run reads fuzz/corpus/<target> and writes what it finds to
 # fuzz/corpus-new/<target> (ignored by git), so the committed corpus only
@@ -45,22 +55,64 @@ max_len() {
 
 BIN=target/x86_64-unknown-linux-gnu/release
 
-if [ "${1:-}" = cmin ]; then
-    # libFuzzer's merge (what `cargo fuzz cmin` runs) with the built binaries.
-    shift
-    targets=("$@")
-    [ ${#targets[@]} -eq 0 ] && targets=("${ALL[@]}")
-    for t in "${targets[@]}"; do
-        mkdir -p "corpus-new/$t" "seeds/$t" "corpus/$t"
-        out=$(mktemp -d)
-        nice "$BIN/$t" -merge=1 "$out" "corpus/$t" "corpus-new/$t" "seeds/$t" \
-            -max_len="$(max_len "$t")" -rss_limit_mb=2048 -timeout=10 >"cmin-$t.log" 2>&1 \
-            || { echo "$t: merge failed, see fuzz/cmin-$t.log"; rm -rf "$out"; continue; }
-        rm -rf "corpus/$t" && mkdir -p "corpus/$t" && cp "$out"/* "corpus/$t/" && rm -rf "$out"
-        echo "$t: $(ls "corpus/$t" | wc -l) files, $(du -sb "corpus/$t" | cut -f1) bytes"
-    done
-    exit 0
-fi
+# Unpack corpus/<target>.tar.zst into corpus/<target>/ unless that folder is
+# newer than the archive (unpacking writes into it, so it then is; a checkout
+# or a cmin that changes the archive makes the archive newer again).
+unpack() {
+    local t=$1 a="corpus/$1.tar.zst"
+    [ -f "$a" ] || { mkdir -p "corpus/$t"; return 0; }
+    [ -d "corpus/$t" ] && [ "corpus/$t" -nt "$a" ] && return 0
+    rm -rf "corpus/$t" && mkdir -p "corpus/$t" &&
+        zstd -dcq "$a" | tar -xf - -C "corpus/$t" ||
+        { echo "$t: cannot unpack $a" >&2; return 1; }
+}
+
+# Pack the files of folder $2 (default corpus/<target>) into
+# corpus/<target>.tar.zst: flat, in name order, with fixed owners, modes and
+# times, so the same inputs always make the same archive.
+pack() {
+    local t=$1 dir=${2:-corpus/$1} tmp
+    tmp=$(mktemp "corpus/.$t.XXXXXX")
+    (cd "$dir" && find . -maxdepth 1 -type f -printf '%f\n' | LC_ALL=C sort |
+        tar --format=ustar --owner=0 --group=0 --numeric-owner --mtime=@0 \
+            --mode=0644 --no-recursion --verbatim-files-from -cf - -T -) |
+        zstd -19 -q -o "$tmp" -f &&
+        mv "$tmp" "corpus/$t.tar.zst" ||
+        { rm -f "$tmp"; echo "$t: cannot pack $dir" >&2; return 1; }
+}
+
+case "${1:-}" in
+    cmin|pack|unpack)
+        cmd=$1
+        shift
+        targets=("$@")
+        [ ${#targets[@]} -eq 0 ] && targets=("${ALL[@]}")
+        for t in "${targets[@]}"; do
+            case $cmd in
+                unpack) unpack "$t" || exit 1 ;;
+                pack) pack "$t" || exit 1 ;;
+                cmin)
+                    # libFuzzer's merge (what `cargo fuzz cmin` runs) with the
+                    # built binaries.
+                    unpack "$t" || exit 1
+                    mkdir -p "corpus-new/$t" "seeds/$t"
+                    out=$(mktemp -d)
+                    nice "$BIN/$t" -merge=1 "$out" "corpus/$t" "corpus-new/$t" "seeds/$t" \
+                        -max_len="$(max_len "$t")" -rss_limit_mb=2048 -timeout=10 \
+                        >"cmin-$t.log" 2>&1 ||
+                        { echo "$t: merge failed, see fuzz/cmin-$t.log"; rm -rf "$out"; continue; }
+                    pack "$t" "$out" || { rm -rf "$out"; exit 1; }
+                    rm -rf "corpus/$t" && mv "$out" "corpus/$t" && touch "corpus/$t"
+                    ;;
+            esac
+            [ "$cmd" = unpack ] && continue
+            echo "$t: $(find "corpus/$t" -maxdepth 1 -type f | wc -l) files," \
+                "$(du -sb "corpus/$t" | cut -f1) bytes; corpus/$t.tar.zst" \
+                "$(stat -c %s "corpus/$t.tar.zst") bytes"
+        done
+        exit 0
+        ;;
+esac
 
 RUNS=${1:-10000000}
 [ $# -gt 0 ] && shift
@@ -75,7 +127,8 @@ if [ -z "${FUZZ_NO_BUILD:-}" ]; then
 fi
 printf '%-20s %12s %8s %9s %8s %s\n' target executions exec/s peak_MB crashes seconds
 for t in "${targets[@]}"; do
-    mkdir -p "corpus-new/$t" "corpus/$t" "artifacts/$t"
+    unpack "$t" || exit 1
+    mkdir -p "corpus-new/$t" "artifacts/$t"
     log="run-$t.log"
     start=$(date +%s)
     # shellcheck disable=SC2086

@@ -1,20 +1,30 @@
-//! Every committed fuzz corpus file and every fuzz regression input
-//! (`fuzz/corpus/<target>/`, `fuzz/regressions/<target>/`) through the same
-//! harness as the fuzzer (`xenolog_tests::fuzzing`), so an input that once
-//! crashed stays fixed in a plain `cargo test`.
+//! Every committed fuzz corpus input and every fuzz regression input
+//! (`fuzz/corpus/<target>.tar.zst`, `fuzz/regressions/<target>/`) through the
+//! same harness as the fuzzer (`xenolog_tests::fuzzing`), so an input that
+//! once crashed stays fixed in a plain `cargo test`.
 //!
-//! The corpora are sampled (every file up to [`PER_TARGET`] per target, in
-//! name order, a fixed spread beyond) to keep a debug run short; the
-//! regressions always run in full.
+//! A target's minimised corpus is committed as one archive (a flat tar of its
+//! inputs, zstd-compressed; `fuzz/run.sh` makes it on `cmin` and unpacks it
+//! before a run): thousands of small files would otherwise be most of the
+//! repository's files. The regressions are committed as files, by name.
+//!
+//! The corpora are sampled (every input up to [`PER_TARGET`] per target, in
+//! name order, a fixed spread beyond) to keep a debug run short; set
+//! `XENOLOG_FUZZ_CORPUS=all` to replay every input. The regressions always
+//! run in full.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use xenolog_tests::fuzzing::TARGETS;
 
 const FUZZ: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fuzz");
 
-/// Most corpus files run per target in a debug build.
+/// Most corpus inputs run per target in a debug build.
 const PER_TARGET: usize = 40;
+
+/// One input: its file name and bytes.
+type Input = (String, Vec<u8>);
 
 fn files(dir: &Path) -> Vec<PathBuf> {
     let Ok(rd) = std::fs::read_dir(dir) else {
@@ -28,8 +38,50 @@ fn files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The committed corpus archive of `target`.
+fn archive(target: &str) -> PathBuf {
+    Path::new(FUZZ)
+        .join("corpus")
+        .join(format!("{target}.tar.zst"))
+}
+
+/// Every input of `target`'s corpus archive, in name order. The archive is
+/// flat: an entry in a folder, or of another kind than a file, is an error.
+fn corpus(target: &str) -> Vec<Input> {
+    let path = archive(target);
+    let file = std::fs::File::open(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (fuzz/run.sh cmin makes it)", path.display()));
+    let zstd = ruzstd::decoding::StreamingDecoder::new(std::io::BufReader::new(file))
+        .unwrap_or_else(|e| panic!("{}: not zstd: {e}", path.display()));
+    let mut tar = tar::Archive::new(zstd);
+    let mut out = Vec::new();
+    for entry in tar
+        .entries()
+        .unwrap_or_else(|e| panic!("{}: not a tar: {e}", path.display()))
+    {
+        let mut entry = entry.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let name = entry
+            .path()
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .to_string_lossy()
+            .into_owned();
+        assert!(
+            entry.header().entry_type() == tar::EntryType::Regular && !name.contains('/'),
+            "{}: {name} is not a file at the top of the archive",
+            path.display()
+        );
+        let mut bytes = Vec::new();
+        entry
+            .read_to_end(&mut bytes)
+            .unwrap_or_else(|e| panic!("{}: {name}: {e}", path.display()));
+        out.push((name, bytes));
+    }
+    out.sort();
+    out
+}
+
 /// At most `n` of `all`, spread evenly (the first, and every k-th).
-fn sample(all: Vec<PathBuf>, n: usize) -> Vec<PathBuf> {
+fn sample<T>(all: Vec<T>, n: usize) -> Vec<T> {
     if all.len() <= n {
         return all;
     }
@@ -37,45 +89,104 @@ fn sample(all: Vec<PathBuf>, n: usize) -> Vec<PathBuf> {
     all.into_iter().step_by(step).collect()
 }
 
-fn run(kind: &str, limit: Option<usize>) -> usize {
-    let mut ran = 0;
-    for (target, harness) in TARGETS {
-        let all = files(&Path::new(FUZZ).join(kind).join(target));
-        let picked = match limit {
-            Some(n) => sample(all, n),
-            None => all,
-        };
-        for f in picked {
-            let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-            let caught = std::panic::catch_unwind(|| harness(&bytes));
-            assert!(
-                caught.is_ok(),
-                "fuzz {kind} input {} of target {target} fails its harness",
-                f.display()
-            );
-            ran += 1;
-        }
+/// Run every input of `inputs` through `target`'s harness; `kind` names them
+/// in a failure.
+fn replay(kind: &str, target: &str, inputs: Vec<Input>) -> usize {
+    let harness = TARGETS
+        .iter()
+        .find(|(t, _)| *t == target)
+        .map(|(_, h)| *h)
+        .expect("a target of TARGETS");
+    let n = inputs.len();
+    for (name, bytes) in inputs {
+        let caught = std::panic::catch_unwind(|| harness(&bytes));
+        assert!(
+            caught.is_ok(),
+            "fuzz {kind} input {name} of target {target} fails its harness"
+        );
     }
-    ran
+    n
 }
 
 #[test]
 fn every_fuzz_target_has_a_committed_corpus() {
     for (target, _) in TARGETS {
-        let n = files(&Path::new(FUZZ).join("corpus").join(target)).len();
-        assert!(n > 0, "fuzz/corpus/{target} is empty or missing");
+        let n = corpus(target).len();
+        assert!(n > 0, "fuzz/corpus/{target}.tar.zst is empty");
+    }
+}
+
+/// The corpus is one archive per target and nothing else: no loose corpus
+/// file is committed under `fuzz/corpus/` (checked against git's index when
+/// the tests run in a git checkout).
+#[test]
+fn the_fuzz_corpus_is_committed_as_one_archive_per_target() {
+    let mut want: Vec<String> = TARGETS
+        .iter()
+        .map(|(t, _)| format!("{t}.tar.zst"))
+        .collect();
+    want.sort();
+    for name in &want {
+        let path = Path::new(FUZZ).join("corpus").join(name);
+        assert!(path.is_file(), "{} is missing", path.display());
+    }
+    let git = std::process::Command::new("git")
+        .arg("-C")
+        .arg(FUZZ)
+        .args(["ls-files", "-z", "--", "corpus"])
+        .output();
+    if let Ok(out) = git
+        && out.status.success()
+        && !out.stdout.is_empty()
+    {
+        let mut got: Vec<String> = out
+            .stdout
+            .split(|b| *b == 0)
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                String::from_utf8_lossy(p)
+                    .trim_start_matches("corpus/")
+                    .to_owned()
+            })
+            .collect();
+        got.sort();
+        assert_eq!(got, want, "fuzz/corpus/ in git");
     }
 }
 
 #[test]
 fn the_committed_fuzz_corpora_pass_their_harnesses() {
-    let ran = run("corpus", Some(PER_TARGET));
-    assert!(ran >= TARGETS.len(), "only {ran} corpus files ran");
+    let all = std::env::var("XENOLOG_FUZZ_CORPUS").is_ok_and(|v| v == "all");
+    let (mut ran, mut held) = (0, 0);
+    for (target, _) in TARGETS {
+        let inputs = corpus(target);
+        held += inputs.len();
+        let picked = if all {
+            inputs
+        } else {
+            sample(inputs, PER_TARGET)
+        };
+        ran += replay("corpus", target, picked);
+    }
+    eprintln!("replayed {ran} of the {held} corpus inputs");
+    assert!(ran >= TARGETS.len(), "only {ran} corpus inputs ran");
 }
 
 #[test]
 fn every_fuzz_regression_input_passes_its_harness() {
-    run("regressions", None);
+    let mut ran = 0;
+    for (target, _) in TARGETS {
+        let inputs = files(&Path::new(FUZZ).join("regressions").join(target))
+            .into_iter()
+            .map(|f| {
+                let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+                (f.display().to_string(), bytes)
+            })
+            .collect();
+        ran += replay("regression", target, inputs);
+    }
+    eprintln!("replayed {ran} regression inputs");
+    assert!(ran > 0, "no regression input in fuzz/regressions");
 }
 
 /// Found by fuzzing `open_battle`: a Night of the Saucers battle whose stored
