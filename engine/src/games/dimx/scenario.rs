@@ -246,6 +246,7 @@ pub fn parse_as(
         woke: Vec::new(),
         placing: None,
         rules: ScenarioRules::default(),
+        summoning_ignores_monolith: false,
     };
     let mut named_aliens: Vec<String> = Vec::new();
     let mut others = AlienPlace::Cup;
