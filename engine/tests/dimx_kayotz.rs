@@ -191,6 +191,60 @@ fn f4_in_solitaire_the_follow_up_chit_is_drawn_singly_even_after_a_successful_re
     assert_eq!((d[0].0.len(), d[0].1), (1, None), "one chit, no choice");
 }
 
+/// The contested reading of F.4 as a battle option: with
+/// `recon_doubles_follow_up` the chit a draw-again chit draws "as if it was
+/// just normally drawn" is drawn the way this phase draws after a successful
+/// Recon: two chits, and the Marine player picks one (the other goes back).
+#[test]
+fn f4_option_recon_doubles_follow_up_draws_two_for_the_marines_to_pick() {
+    let text = alpha("marine SC1 at 225\ncup overlords_command lull awakening\nrecon yes");
+    let options = DimxConfig {
+        recon_doubles_follow_up: true,
+        ..DimxConfig::default()
+    };
+    let mut b = (1..50)
+        .map(|seed| battle_with(&text, seed, options.clone()))
+        .find_map(|mut b| {
+            play(&mut b, r#""end_action_phase""#, &[]);
+            is_legal(&b, r#"{"choose_chit":{"chit":"overlords_command"}}"#).then_some(b)
+        })
+        .expect("a seed draws it within 50");
+    let ev = play(
+        &mut b,
+        r#"{"choose_chit":{"chit":"overlords_command"}}"#,
+        &[],
+    );
+    let d = drawn(&ev);
+    assert_eq!(d.len(), 1);
+    assert_eq!(
+        (d[0].0.len(), d[0].1),
+        (2, Some(Side::Marines)),
+        "two chits, the Marine player picks"
+    );
+    assert!(is_legal(&b, r#"{"choose_chit":{"chit":"lull"}}"#));
+    assert!(is_legal(&b, r#"{"choose_chit":{"chit":"awakening"}}"#));
+    play(&mut b, r#"{"choose_chit":{"chit":"lull"}}"#, &[]);
+    assert_eq!(
+        state(&b).cup.len(),
+        1,
+        "the other chit went back to the cup"
+    );
+    // without a successful Recon the option changes nothing: one chit
+    let text = alpha("marine SC1 at 225\ncup overlords_command lull awakening");
+    let ev = (1..50)
+        .map(|seed| battle_with(&text, seed, options.clone()))
+        .find_map(|mut b| {
+            let ev = play(&mut b, r#""end_action_phase""#, &[]);
+            (drawn(&ev).first().map(|d| d.0.clone())
+                == Some(vec!["The Overlord's Command".to_owned()]))
+            .then_some(ev)
+        })
+        .expect("a seed draws it first within 50");
+    let d = drawn(&ev);
+    assert_eq!(d.len(), 2, "the chit and its follow-up");
+    assert_eq!((d[1].0.len(), d[1].1), (1, None), "one chit, no choice");
+}
+
 // ---- G. End Phase ------------------------------------------------------------------------
 
 #[test]

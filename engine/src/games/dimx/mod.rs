@@ -124,6 +124,10 @@ pub struct DimxConfig {
     /// Monolith counts, A.2 b). Contested reading, off by default.
     #[serde(skip_serializing_if = "is_false")]
     pub summoning_ignores_monolith: bool,
+    /// The Successful Recon marker also doubles the draw of a draw-again
+    /// chit's follow-up (F.4). Contested reading, off by default.
+    #[serde(skip_serializing_if = "is_false")]
+    pub recon_doubles_follow_up: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -141,6 +145,7 @@ pub fn start(config: &DimxConfig) -> Result<DimxState, SetupError> {
 fn start_as(config: &DimxConfig, before_v3: bool) -> Result<DimxState, SetupError> {
     let mut s = start_scenario(config, before_v3)?;
     s.summoning_ignores_monolith = config.summoning_ignores_monolith;
+    s.recon_doubles_follow_up = config.recon_doubles_follow_up;
     Ok(s)
 }
 
@@ -188,8 +193,8 @@ impl Game for DimX {
     /// The test `builtin_content_is_pinned_to_the_rules_version` fails when
     /// that content changes, as a reminder. 2: C.3 "does nothing else for that
     /// turn" across draw-again chits, and the review fixes that followed.
-    /// 4: the independent review: G.3 f Summoning counts an Active Monolith
-    /// (and battle options for contested readings; RULES.md, "Review").
+    /// 4: the independent review: G.3 f Summoning counts an Active Monolith,
+    /// and two battle options for contested readings (RULES.md, "Review").
     const RULES_VERSION: u32 = 4;
 
     fn options() -> Vec<crate::game::GameOption> {
@@ -209,6 +214,15 @@ impl Game for DimX {
                 help: "The Summoning Mission Goal needs eight Active Kay'otz units. By default an \
                        Active Monolith is one of them (A.2 b: Kay'otz units are also called alien \
                        units); with this on only the numbered pods count.",
+                kind: crate::game::OptionKind::Flag { default: false },
+            },
+            crate::game::GameOption {
+                key: "recon_doubles_follow_up",
+                group: "Rules",
+                label: "A successful Recon also doubles the follow-up draw (F.4)",
+                help: "By default a successful Recon lets the player draw two chits and pick one \
+                       only for the phase's first draw; with this on, the chit a draw-again chit \
+                       makes you draw is also two-and-pick.",
                 kind: crate::game::OptionKind::Flag { default: false },
             },
         ]

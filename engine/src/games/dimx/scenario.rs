@@ -247,6 +247,7 @@ pub fn parse_as(
         placing: None,
         rules: ScenarioRules::default(),
         summoning_ignores_monolith: false,
+        recon_doubles_follow_up: false,
     };
     let mut named_aliens: Vec<String> = Vec::new();
     let mut others = AlienPlace::Cup;

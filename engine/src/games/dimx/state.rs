@@ -221,6 +221,11 @@ pub struct DimxState {
     /// it read and hash as before.
     #[serde(default, skip_serializing_if = "is_false")]
     pub summoning_ignores_monolith: bool,
+    /// Battle option (rules version 4): the Successful Recon marker also
+    /// doubles the draw of a draw-again chit's follow-up (F.4 "as if it was
+    /// just normally drawn" read as drawn the way this phase draws).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub recon_doubles_follow_up: bool,
 }
 
 fn is_false(b: &bool) -> bool {
