@@ -86,6 +86,7 @@ fn play(seed: u64, scenario: &str, two_player: bool, t: &mut Tally) {
         scenario: scenario.into(),
         scenario_text: None,
         two_player,
+        ..DimxConfig::default()
     };
     let mut s = Session::<DimX>::new(seed, config).expect("scenario sets up");
     let mut bot = Bot(seed ^ 0xB07);

@@ -873,6 +873,27 @@ fn d8_logistics_have_pistols_on_the_front_and_out_of_ammo_may_not_fire() {
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::OutOfAmmo { .. })));
 }
 
+/// D.8 "Units remain on their Out of Ammo sides until Re-Supplied": the
+/// flip outlasts the End Phase and the straightening of the next turn.
+#[test]
+fn d8_units_remain_out_of_ammo_until_re_supplied() {
+    let mut b = battle(&alpha(
+        "marine MS1 at 224\nkayotz K1 at 251\ncup lull awakening",
+    ));
+    play(
+        &mut b,
+        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
+        &[1, 1, 2, 2],
+    );
+    assert!(state(&b).marine("MS1").unwrap().out_of_ammo, "two 1s");
+    play(&mut b, r#""end_action_phase""#, &[]);
+    let s = state(&b);
+    assert_eq!(s.turn, 2, "the next turn began");
+    let m = s.marine("MS1").unwrap();
+    assert!(!m.acted, "straightened");
+    assert!(m.out_of_ammo, "still on its Out of Ammo side");
+}
+
 #[test]
 fn d8_units_already_out_of_ammo_ignore_further_results() {
     let mut b = battle(&alpha("marine MS1 at 224 out_of_ammo\nkayotz K1 at 225"));

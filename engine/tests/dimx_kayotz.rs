@@ -9,7 +9,7 @@ use xenolog_engine::games::dimx::endphase::achieved;
 use xenolog_engine::games::dimx::map::builtin;
 use xenolog_engine::games::dimx::state::{AlienMove, DimxEvent, Phase, Side};
 use xenolog_engine::games::dimx::units::Goal;
-use xenolog_engine::games::dimx::{DimX, DimxCommand};
+use xenolog_engine::games::dimx::{DimX, DimxCommand, DimxConfig};
 use xenolog_engine::{Actor, Game, RuleErrorKind};
 
 fn drawn(ev: &[DimxEvent]) -> Vec<(Vec<String>, Option<Side>)> {
@@ -189,6 +189,60 @@ fn f4_in_solitaire_the_follow_up_chit_is_drawn_singly_even_after_a_successful_re
     let d = drawn(&ev);
     assert_eq!(d.len(), 1);
     assert_eq!((d[0].0.len(), d[0].1), (1, None), "one chit, no choice");
+}
+
+/// The contested reading of F.4 as a battle option: with
+/// `recon_doubles_follow_up` the chit a draw-again chit draws "as if it was
+/// just normally drawn" is drawn the way this phase draws after a successful
+/// Recon: two chits, and the Marine player picks one (the other goes back).
+#[test]
+fn f4_option_recon_doubles_follow_up_draws_two_for_the_marines_to_pick() {
+    let text = alpha("marine SC1 at 225\ncup overlords_command lull awakening\nrecon yes");
+    let options = DimxConfig {
+        recon_doubles_follow_up: true,
+        ..DimxConfig::default()
+    };
+    let mut b = (1..50)
+        .map(|seed| battle_with(&text, seed, options.clone()))
+        .find_map(|mut b| {
+            play(&mut b, r#""end_action_phase""#, &[]);
+            is_legal(&b, r#"{"choose_chit":{"chit":"overlords_command"}}"#).then_some(b)
+        })
+        .expect("a seed draws it within 50");
+    let ev = play(
+        &mut b,
+        r#"{"choose_chit":{"chit":"overlords_command"}}"#,
+        &[],
+    );
+    let d = drawn(&ev);
+    assert_eq!(d.len(), 1);
+    assert_eq!(
+        (d[0].0.len(), d[0].1),
+        (2, Some(Side::Marines)),
+        "two chits, the Marine player picks"
+    );
+    assert!(is_legal(&b, r#"{"choose_chit":{"chit":"lull"}}"#));
+    assert!(is_legal(&b, r#"{"choose_chit":{"chit":"awakening"}}"#));
+    play(&mut b, r#"{"choose_chit":{"chit":"lull"}}"#, &[]);
+    assert_eq!(
+        state(&b).cup.len(),
+        1,
+        "the other chit went back to the cup"
+    );
+    // without a successful Recon the option changes nothing: one chit
+    let text = alpha("marine SC1 at 225\ncup overlords_command lull awakening");
+    let ev = (1..50)
+        .map(|seed| battle_with(&text, seed, options.clone()))
+        .find_map(|mut b| {
+            let ev = play(&mut b, r#""end_action_phase""#, &[]);
+            (drawn(&ev).first().map(|d| d.0.clone())
+                == Some(vec!["The Overlord's Command".to_owned()]))
+            .then_some(ev)
+        })
+        .expect("a seed draws it first within 50");
+    let d = drawn(&ev);
+    assert_eq!(d.len(), 2, "the chit and its follow-up");
+    assert_eq!((d[1].0.len(), d[1].1), (1, None), "one chit, no choice");
 }
 
 // ---- G. End Phase ------------------------------------------------------------------------
@@ -464,20 +518,84 @@ fn g3e_possess_counts_an_active_monolith_but_not_a_shut_down_one() {
     );
 }
 
-/// G.3 f "at least eight Active Kay'otz units": the Monolith is not a
-/// Kay'otz unit in this sense (A.2 b gives those an ID number and a DN of 3
-/// or 4; the Monolith has neither). Xenolog's reading.
+/// G.3 f "at least eight Active Kay'otz units on the map": A.2 b names
+/// "Kay'otz units (also called 'alien' units in these rules)", and the
+/// Monolith is "the alien Monolith unit" with an Active and an Inactive side,
+/// so an Active Monolith is the eighth; a shut-down (Inactive) one is not.
+/// Rules version 4 (independent review): version 3 never counted it, which
+/// the option `summoning_ignores_monolith` keeps.
 #[test]
-fn g3f_summoning_does_not_count_the_monolith() {
+fn g3f_summoning_counts_an_active_monolith_as_a_kayotz_unit() {
     let seven = "kayotz K1 at 111\nkayotz K2 at 112\nkayotz K3 at 113\nkayotz K4 at 114\nkayotz K5 at 115\nkayotz K6 at 116\nkayotz K8 at 121";
-    assert!(!goal(
-        &format!("{seven}\nmonolith MON at 421"),
-        Goal::Summoning
+    assert!(
+        !goal(seven, Goal::Summoning),
+        "seven Active units are not enough"
+    );
+    assert!(
+        goal(&format!("{seven}\nmonolith MON at 421"), Goal::Summoning),
+        "an Active Monolith is the eighth Active Kay'otz unit"
+    );
+    assert!(
+        !goal(
+            &format!("{seven}\nmonolith MON at 226\nmarine SO1 at 225"),
+            Goal::Summoning
+        ),
+        "a Monolith shut down by an adjacent Special Ops unit is Inactive and does not count"
+    );
+    assert!(
+        !goal(&format!("{seven}\nmonolith MON aside"), Goal::Summoning),
+        "a Monolith not on the map does not count"
+    );
+}
+
+/// The contested reading as a battle option: with `summoning_ignores_monolith`
+/// only the numbered pods count (rules version 3's reading), so seven pods and
+/// the Monolith fall short and eight pods are enough.
+#[test]
+fn g3f_option_summoning_ignores_monolith_counts_only_the_numbered_units() {
+    let seven = "kayotz K1 at 111\nkayotz K2 at 112\nkayotz K3 at 113\nkayotz K4 at 114\nkayotz K5 at 115\nkayotz K6 at 116\nkayotz K8 at 121";
+    let with_option = |text: &str| {
+        let b = battle_with(
+            &alpha(text),
+            1,
+            DimxConfig {
+                summoning_ignores_monolith: true,
+                ..DimxConfig::default()
+            },
+        );
+        assert!(
+            state(&b).summoning_ignores_monolith,
+            "the option reaches the state"
+        );
+        achieved(state(&b), builtin("alpha").unwrap(), Goal::Summoning)
+    };
+    assert!(!with_option(&format!("{seven}\nmonolith MON at 421")));
+    assert!(with_option(&format!(
+        "{seven}\nkayotz K9 at 122\nmonolith MON at 421"
+    )));
+    // and it decides the game at the End Phase: the last chit, Summoning drawn
+    let text = alpha(&format!(
+        "marine MS1 at 666\n{seven}\nmonolith MON at 421\ngoals summoning"
     ));
-    assert!(goal(
-        &format!("{seven}\nkayotz K9 at 122\nmonolith MON at 421"),
-        Goal::Summoning
-    ));
+    let mut b = battle(&text);
+    play(&mut b, r#""end_action_phase""#, &[]);
+    assert_eq!(
+        DimX::outcome(state(&b)).map(|o| o.summary),
+        Some("Kay'otz Major Victory (Summoning)".to_owned())
+    );
+    let mut b = battle_with(
+        &text,
+        1,
+        DimxConfig {
+            summoning_ignores_monolith: true,
+            ..DimxConfig::default()
+        },
+    );
+    play(&mut b, r#""end_action_phase""#, &[]);
+    assert_ne!(
+        DimX::outcome(state(&b)).map(|o| o.summary),
+        Some("Kay'otz Major Victory (Summoning)".to_owned())
+    );
 }
 
 #[test]

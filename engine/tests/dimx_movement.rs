@@ -719,6 +719,43 @@ fn c2_malfunction_onto_an_active_alien_eliminates_the_jumping_unit() {
     assert_eq!(state(&b).marine("SC1").unwrap().place, Place::Eliminated);
 }
 
+/// C.2 "If it lands on an Active alien unit, the jumping Marine unit is
+/// eliminated": an Active Monolith is an alien unit (A.2 b, "the alien
+/// Monolith unit"), so landing on it eliminates the jumper; a Monolith shut
+/// down by an adjacent HQ is Inactive, not Active, and the jumper comes down
+/// beside it as beside a Dormant alien (assumption 27).
+#[test]
+fn c2_malfunction_onto_an_active_monolith_eliminates_onto_a_shut_down_one_steps_aside() {
+    let mut b = battle(&alpha("marine SC1 at 111\nmonolith MON at 231"));
+    play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[1, 2, 3, 1]);
+    assert_eq!(
+        state(&b).marine("SC1").unwrap().place,
+        Place::Eliminated,
+        "onto the Active Monolith"
+    );
+    let m = builtin("alpha").unwrap();
+    let c231 = m.cell(231).unwrap();
+    let mut around: Vec<u16> = m
+        .numbered()
+        .filter(|&(_, c)| m.adjacent(c231, c))
+        .map(|(h, _)| h)
+        .collect();
+    around.sort_unstable();
+    let hq = around[0];
+    let mut b = battle(&alpha(&format!(
+        "marine SC1 at 111\nmarine HQ1 at {hq}\nmonolith MON at 231"
+    )));
+    let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[1, 2, 3, 1]);
+    let highest = *around.last().unwrap();
+    assert_eq!(
+        landed(&ev),
+        Some((highest, Landing::MalfunctionAside)),
+        "beside the shut-down Monolith, on 231's highest free neighbour"
+    );
+    let sc = state(&b).marine("SC1").unwrap();
+    assert_eq!(sc.condition, Condition::Stunned);
+}
+
 #[test]
 fn c2_malfunction_onto_a_marine_or_dormant_alien_moves_to_the_highest_numbered_eligible_adjacent_hex()
  {

@@ -104,6 +104,34 @@ fn e2_an_active_hq_anywhere_assists_for_plus_one_as_its_special_action() {
     assert!(refused(&mut b, r#"{"recon":{"unit":"SC1","hq":"HQ1"}}"#, &[6]).contains("not Active"));
 }
 
+/// E.2 "Note that each Scout/HQ combo conducts its own separate Recon
+/// Action": two Scouts, each assisted by its own HQ, roll a die each with +1
+/// each, and both HQs have spent their Special Action.
+#[test]
+fn e2_each_scout_hq_combo_conducts_its_own_separate_recon() {
+    let mut b = battle(&alpha(
+        "marine SC1 at 225\nmarine SC2 at 224\nmarine HQ1 at 666\nmarine HQ2 at 665",
+    ));
+    let first = rolled(&play(
+        &mut b,
+        r#"{"recon":{"unit":"SC1","hq":"HQ1"}}"#,
+        &[2],
+    ));
+    assert_eq!(first, Some((2, 3, false, vec![ModWhy::HqAssist])));
+    assert!(!state(&b).recon, "a net 3 fails");
+    let second = rolled(&play(
+        &mut b,
+        r#"{"recon":{"unit":"SC2","hq":"HQ2"}}"#,
+        &[3],
+    ));
+    assert_eq!(second, Some((3, 4, true, vec![ModWhy::HqAssist])));
+    let s = state(&b);
+    assert!(s.recon, "the second combo's own roll succeeds");
+    for u in ["SC1", "SC2", "HQ1", "HQ2"] {
+        assert!(s.marine(u).unwrap().acted, "{u} has acted");
+    }
+}
+
 #[test]
 fn e2_a_stunned_scout_deducts_one() {
     let mut b = battle(&alpha("marine SC1 at 225 stunned"));
@@ -409,6 +437,34 @@ fn e5_logistics_re_supply_one_adjacent_out_of_ammo_unit_which_keeps_its_markers(
         )
         .contains("only a Logistics")
     );
+}
+
+/// E.5 "may re-supply one (only) adjacent Marine unit (in any condition)":
+/// a Paralyzed unit may be re-supplied (it keeps its marker), and that is the
+/// Logistics unit's action: a second Out of Ammo unit next to it waits.
+#[test]
+fn e5_one_unit_only_in_any_condition_a_paralyzed_one_included() {
+    let mut b = battle(&alpha(
+        "marine LG1 at 225\nmarine MS1 at 226 out_of_ammo paralyzed\nmarine MS2 at 224 out_of_ammo",
+    ));
+    play(
+        &mut b,
+        r#"{"re_supply":{"unit":"LG1","target":"MS1"}}"#,
+        &[],
+    );
+    let m = state(&b).marine("MS1").unwrap();
+    assert!(!m.out_of_ammo, "a Paralyzed unit is re-supplied");
+    assert_eq!(m.condition, Condition::Paralyzed, "and keeps its marker");
+    assert!(
+        refused(
+            &mut b,
+            r#"{"re_supply":{"unit":"LG1","target":"MS2"}}"#,
+            &[]
+        )
+        .contains("already acted"),
+        "one unit only"
+    );
+    assert!(state(&b).marine("MS2").unwrap().out_of_ammo);
 }
 
 // ---- E.6 Request Reinforcements ---------------------------------------------------------

@@ -11,10 +11,22 @@ pub fn battle(text: &str) -> Session<DimX> {
 }
 
 pub fn battle_seeded(text: &str, seed: u64, two_player: bool) -> Session<DimX> {
+    battle_with(
+        text,
+        seed,
+        DimxConfig {
+            two_player,
+            ..DimxConfig::default()
+        },
+    )
+}
+
+/// A battle from a scenario file's text with these battle options (the
+/// config's `scenario_text` is set to `text`).
+pub fn battle_with(text: &str, seed: u64, options: DimxConfig) -> Session<DimX> {
     let config = DimxConfig {
-        scenario: String::new(),
         scenario_text: Some(text.to_owned()),
-        two_player,
+        ..options
     };
     match Session::<DimX>::new(seed, config) {
         Ok(s) => s,

@@ -99,12 +99,17 @@ pub fn achieved(s: &DimxState, map: &Map, g: Goal) -> bool {
                     })
                 })
         }),
-        // f) "Kay'otz units" are the numbered pods (A.2 b); the Monolith,
-        // which has no ID number and no DN, is not one of them
+        // f) "at least eight Active Kay'otz units on the map". A.2 b:
+        // "Kay'otz units (also called 'alien' units in these rules)", and the
+        // Monolith is "the alien Monolith unit" with an Active side, so an
+        // Active (not shut down) Monolith counts, as it does for E.4 and
+        // G.3 e (rules version 4). The option `summoning_ignores_monolith`
+        // keeps version 3's reading: only the numbered pods count.
         Goal::Summoning => {
             s.aliens
                 .iter()
-                .filter(|a| a.kind != AlienKind::Monolith && alien_active(s, map, a))
+                .filter(|a| !(s.summoning_ignores_monolith && a.kind == AlienKind::Monolith))
+                .filter(|a| alien_active(s, map, a))
                 .count()
                 >= 8
         }

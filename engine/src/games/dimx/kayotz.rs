@@ -219,7 +219,13 @@ pub fn draw_and_run(ctx: &mut Ctx, initial: bool) -> Result<(), RuleError> {
 
 /// Draw the phase's chit(s) from a cup that is not empty.
 fn draw(ctx: &mut Ctx, initial: bool) {
-    let recon = initial && ctx.s.recon;
+    // B.2, F.1: a successful Recon doubles the phase's draw; F.4's follow-up
+    // is "drawn ... as if it was just normally drawn", one chit, unless the
+    // battle option reads "normally" as "the way this phase draws"
+    // E.2 "the player may draw two": assumed (assumption 28) always two, as
+    // B.2 and F.1 say; picking either one leaves the player every choice a
+    // single draw would have given
+    let recon = (initial || ctx.s.recon_doubles_follow_up) && ctx.s.recon;
     let want = if recon || ctx.s.two_player { 2 } else { 1 };
     let n = want.min(ctx.s.cup.len());
     let mut pool = ctx.s.cup.clone();

@@ -119,6 +119,19 @@ pub struct DimxConfig {
     pub scenario_text: Option<String>,
     /// The two-player variant: a second player runs the Kay'otz.
     pub two_player: bool,
+    /// G.3 f Summoning counts only the numbered Kay'otz units, never the
+    /// Monolith (the reading of rules version 3; by default an Active
+    /// Monolith counts, A.2 b). Contested reading, off by default.
+    #[serde(skip_serializing_if = "is_false")]
+    pub summoning_ignores_monolith: bool,
+    /// The Successful Recon marker also doubles the draw of a draw-again
+    /// chit's follow-up (F.4). Contested reading, off by default.
+    #[serde(skip_serializing_if = "is_false")]
+    pub recon_doubles_follow_up: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Build the starting state from a config.
@@ -130,6 +143,14 @@ pub fn start(config: &DimxConfig) -> Result<DimxState, SetupError> {
 /// versions 1 and 2 did (a Strongpoint given twice, a unit both Stunned and
 /// Paralyzed were accepted), so battles started then still open as they were.
 fn start_as(config: &DimxConfig, before_v3: bool) -> Result<DimxState, SetupError> {
+    let mut s = start_scenario(config, before_v3)?;
+    s.summoning_ignores_monolith = config.summoning_ignores_monolith;
+    s.recon_doubles_follow_up = config.recon_doubles_follow_up;
+    Ok(s)
+}
+
+/// The scenario's starting state with the two-player option set.
+fn start_scenario(config: &DimxConfig, before_v3: bool) -> Result<DimxState, SetupError> {
     if let Some(text) = &config.scenario_text {
         return scenario::parse_as(text, "file", config.two_player, before_v3)
             .map(|s| s.state)
@@ -172,17 +193,39 @@ impl Game for DimX {
     /// The test `builtin_content_is_pinned_to_the_rules_version` fails when
     /// that content changes, as a reminder. 2: C.3 "does nothing else for that
     /// turn" across draw-again chits, and the review fixes that followed.
-    const RULES_VERSION: u32 = 3;
+    /// 4: the independent review: G.3 f Summoning counts an Active Monolith,
+    /// and two battle options for contested readings (RULES.md, "Review").
+    const RULES_VERSION: u32 = 4;
 
     fn options() -> Vec<crate::game::GameOption> {
-        vec![crate::game::GameOption {
-            key: "two_player",
-            group: "Players",
-            label: "Two-player variant (a player runs the invaders)",
-            help: "The invaders' player picks the chit to enact, the order the invaders act in, \
-                   and breaks their ties; without it Xenolog runs the invaders by the rules.",
-            kind: crate::game::OptionKind::Flag { default: false },
-        }]
+        vec![
+            crate::game::GameOption {
+                key: "two_player",
+                group: "Players",
+                label: "Two-player variant (a player runs the invaders)",
+                help: "The invaders' player picks the chit to enact, the order the invaders act in, \
+                       and breaks their ties; without it Xenolog runs the invaders by the rules.",
+                kind: crate::game::OptionKind::Flag { default: false },
+            },
+            crate::game::GameOption {
+                key: "summoning_ignores_monolith",
+                group: "Rules",
+                label: "Summoning does not count the Monolith (G.3 f)",
+                help: "The Summoning Mission Goal needs eight Active Kay'otz units. By default an \
+                       Active Monolith is one of them (A.2 b: Kay'otz units are also called alien \
+                       units); with this on only the numbered pods count.",
+                kind: crate::game::OptionKind::Flag { default: false },
+            },
+            crate::game::GameOption {
+                key: "recon_doubles_follow_up",
+                group: "Rules",
+                label: "A successful Recon also doubles the follow-up draw (F.4)",
+                help: "By default a successful Recon lets the player draw two chits and pick one \
+                       only for the phase's first draw; with this on, the chit a draw-again chit \
+                       makes you draw is also two-and-pick.",
+                kind: crate::game::OptionKind::Flag { default: false },
+            },
+        ]
     }
 
     fn moment(state: &DimxState, event: &DimxEvent) -> crate::Moment {

@@ -390,7 +390,8 @@ fn malfunction(ctx: &mut Ctx, m: &Marine) -> Result<(), RuleError> {
         .iter()
         .any(|o| o.id != m.id && o.on_map() == Some(hex));
     if alien.is_some() || other_marine {
-        // onto a Marine or a Dormant alien: the highest-numbered eligible
+        // onto a Marine or a Dormant alien (or a shut-down, Inactive
+        // Monolith: not Active, assumption 27): the highest-numbered eligible
         // adjacent hex (the log says it comes down beside the random hex)
         let ties = nearest_free(&ctx.s, ctx.map, &[c], &m.id);
         put_down(ctx, &m.id, ties, PlaceWhy::Malfunction);

@@ -246,6 +246,8 @@ pub fn parse_as(
         woke: Vec::new(),
         placing: None,
         rules: ScenarioRules::default(),
+        summoning_ignores_monolith: false,
+        recon_doubles_follow_up: false,
     };
     let mut named_aliens: Vec<String> = Vec::new();
     let mut others = AlienPlace::Cup;

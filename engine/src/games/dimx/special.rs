@@ -340,6 +340,8 @@ pub fn reinforcements_check(s: &DimxState, hq: &Marine) -> Result<(), RuleError>
         ));
     }
     active_on_map(hq, "E.6")?;
+    // assumed (assumption 26): with no unit in the pool there is nothing the
+    // request could bring, so it is not offered (the text is silent)
     if !s.marines.iter().any(|m| m.place == Place::Pool) {
         return Err(RuleError::illegal(
             "E.6",

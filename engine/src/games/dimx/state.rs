@@ -215,6 +215,21 @@ pub struct DimxState {
     /// A tie the Kay'otz player must break before play goes on (variant).
     pub placing: Option<Placement>,
     pub rules: ScenarioRules,
+    /// Battle option (rules version 4): G.3 f Summoning counts only the
+    /// numbered Kay'otz units, not an Active Monolith (the reading of rules
+    /// version 3). Left out of the stored state when off, so states without
+    /// it read and hash as before.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub summoning_ignores_monolith: bool,
+    /// Battle option (rules version 4): the Successful Recon marker also
+    /// doubles the draw of a draw-again chit's follow-up (F.4 "as if it was
+    /// just normally drawn" read as drawn the way this phase draws).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub recon_doubles_follow_up: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A die roll modifier and its reason.
