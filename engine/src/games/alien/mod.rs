@@ -189,7 +189,9 @@ impl Game for Alien {
     /// 2: an explosive charge may not cut the base in two (assumption 18),
     /// so a blow legal under 1 may be refused; battles of 1 open and verify
     /// and name the change where a recorded blow is now refused.
-    const RULES_VERSION: u32 = 2;
+    /// 3 (issue 27): characters may enter the landing field to start the
+    /// APC (4.1's exception), so a move refused under 2 may be accepted.
+    const RULES_VERSION: u32 = 3;
 
     fn scenarios() -> Vec<ScenarioInfo> {
         vec![ScenarioInfo {

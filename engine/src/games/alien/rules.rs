@@ -153,6 +153,49 @@ pub fn character_ground(s: &AlienState, t: Tile) -> bool {
     }
 }
 
+/// Where a character leaving the APC may stand (4.1, 4.2): the ground of
+/// [`character_ground`], and the landing field too while the APC stands on
+/// it (a passenger there is on the landing field already, having entered it
+/// to start the APC).
+pub fn ground_from_apc(s: &AlienState, t: Tile) -> bool {
+    let base = &s.content.base;
+    character_ground(s, t)
+        || (base.terrain(t) == Terrain::Landing && base.terrain(s.apc.at) == Terrain::Landing)
+}
+
+/// Steps from `t` to the APC over the landing field (4.1: the landing field
+/// may be entered "to start the APC"); `u8::MAX` when `t` is not on the
+/// landing field or the APC does not stand on it.
+pub fn landing_steps_to_apc(s: &AlienState, t: Tile) -> u8 {
+    let base = &s.content.base;
+    if base.terrain(t) != Terrain::Landing || base.terrain(s.apc.at) != Terrain::Landing {
+        return u8::MAX;
+    }
+    reach(
+        s,
+        s.apc.at,
+        u8::MAX,
+        |n| base.terrain(n) == Terrain::Landing,
+        |_| true,
+    )
+    .into_iter()
+    .find(|x| x.0 == t)
+    .map_or(u8::MAX, |x| x.1)
+}
+
+/// Whether the move of `ch` from `at` onto the landing-field tile `to` is
+/// the text's one exception (4.1): "characters may not enter the landing
+/// field, the only exception being to start the APC (see 4.2)". A character
+/// may step onto the landing field, each step nearer the APC standing on
+/// it, while it carries a fuel container for the APC that has none (to
+/// deliver it, 4.2) or while the APC has fuel (to board it: "to enter the
+/// vehicle a character has to stand on a tile on which the APC stands").
+pub fn starts_the_apc(s: &AlienState, ch: u8, at: Tile, to: Tile) -> bool {
+    let c = &s.characters[usize::from(ch)];
+    let purpose = s.apc.fuel > 0 || c.has(Kind::Fuel);
+    purpose && landing_steps_to_apc(s, to) < landing_steps_to_apc(s, at)
+}
+
 /// Whether the APC may drive onto `t` (4.2): corridors and rooms (the
 /// landing field too, assumed), no ducts, airlocks or storages.
 pub fn apc_ground(s: &AlienState, t: Tile) -> bool {
@@ -803,7 +846,7 @@ fn end_of_phase(after: &mut AlienState) -> Vec<E> {
                 continue;
             }
             let ok = |t: Tile| {
-                character_ground(after, t)
+                ground_from_apc(after, t)
                     && after.character_at(t).is_none()
                     && !after.alien_at(t)
                     && t != after.apc.at
@@ -1052,10 +1095,12 @@ fn decide_inner(
                 return Ok(vec![E::Boarded { ch: *ch }]);
             }
             // Still on the landing field, a character may only make its way
-            // out: onto a landing tile nearer the base (assumed).
+            // out: onto a landing tile nearer the base (assumed); or it
+            // enters the landing field to start the APC (4.1's exception).
             let landing_ok = base.terrain(*to) == Terrain::Landing
-                && base.terrain(at) == Terrain::Landing
-                && landing_exit_steps(s, *to) < landing_exit_steps(s, at);
+                && ((base.terrain(at) == Terrain::Landing
+                    && landing_exit_steps(s, *to) < landing_exit_steps(s, at))
+                    || starts_the_apc(s, *ch, at, *to));
             if !character_ground(s, *to) && !landing_ok {
                 return Err(illegal(
                     "4.1",
@@ -1063,7 +1108,8 @@ fn decide_inner(
                         "{} is not a tile a character may enter{}",
                         base.name(*to),
                         if base.terrain(*to) == Terrain::Landing {
-                            " (the landing field, until the Queen is dead)"
+                            " (the landing field, until the Queen is dead, except to start the APC: \
+                             each step nearer the APC, carrying fuel to it or to board it fuelled)"
                         } else {
                             ""
                         }
@@ -1091,7 +1137,7 @@ fn decide_inner(
                 return Err(illegal("4.2", format!("{} is not in the APC", s.name(*ch))));
             }
             if !base.adjacent(s.apc.at, *to)
-                || !character_ground(s, *to)
+                || !ground_from_apc(s, *to)
                 || s.character_at(*to).is_some()
                 || s.alien_at(*to)
             {
