@@ -916,3 +916,54 @@ fn clause_5_a_grenade_strikes_three_tiles_and_kills_characters_there_too() {
         "{e}"
     );
 }
+
+#[test]
+fn clause_4_1_coming_in_by_an_airlock_next_to_an_alien_stops_the_character() {
+    // 4.1: "If the movement of a expedition member takes him to a tile
+    // adjacent to another one occupied by an alien then the character must
+    // stop there"; coming in (4.3) moves the character onto the airlock.
+    let position =
+        "character hicks at outside 3 items suit\ncharacter hudson at W12\nalien 1 at W13\n";
+    let mut s = at(position);
+    let (h, hu) = (ch(&s, "hicks"), ch(&s, "hudson"));
+    let ev = act(&mut s, EXPEDITION, C::ComeIn { ch: h, airlock: 5 }, &[]);
+    assert_eq!(name(&s, s.characters[h as usize].tile().unwrap()), "X13");
+    assert!(s.characters[h as usize].stopped);
+    assert!(words(&at(position), &ev)[0].contains("stops"), "{ev:?}");
+    // Hudson kills the alien (5 + 3 - 1 = +7, a 6): the way is free, but
+    // Hicks came in next to it and stays.
+    let alien = s.aliens[0].id;
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Shoot {
+            ch: hu,
+            weapon: 0,
+            alien,
+            charges: 1,
+        },
+        &[6],
+    );
+    assert!(s.aliens.is_empty());
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Move {
+            ch: h,
+            to: t("W13"),
+        },
+    );
+    assert_eq!(e.clause.as_deref(), Some("4.1"));
+    assert!(e.message.contains("stop"), "{e}");
+    assert!(
+        !Alien::legal(&s)
+            .iter()
+            .any(|(_, c)| matches!(c, C::Move { ch, .. } if *ch == h)),
+        "no move is offered"
+    );
+    // By an airlock with no alien next to it, the character moves on.
+    let mut s = at(position);
+    act(&mut s, EXPEDITION, C::ComeIn { ch: h, airlock: 3 }, &[]);
+    assert!(!s.characters[h as usize].stopped);
+    act(&mut s, EXPEDITION, C::Move { ch: h, to: t("W2") }, &[]);
+}

@@ -639,8 +639,12 @@ pub fn apply(state: &mut AlienState, event: &AlienEvent) {
             state.acted = true;
         }
         E::CameIn { ch, at } => {
+            // Coming in is a move onto the airlock's tile: next to an
+            // alien, the character stops there (4.1).
+            let stopped = state.next_to_alien(*at);
             let c = ch_mut(state, *ch);
             c.pos = Pos::Tile(*at);
+            c.stopped |= stopped;
             c.ap = c.ap.saturating_sub(1);
             state.acted = true;
         }
