@@ -7,7 +7,7 @@ mod support;
 use support::*;
 use xenolog_engine::games::alien::data::{Item, Kind};
 use xenolog_engine::games::alien::rules;
-use xenolog_engine::games::alien::state::{AlienEvent as E, Phase, Pos};
+use xenolog_engine::games::alien::state::{AlienEvent as E, AlienState, Phase, Pos};
 use xenolog_engine::games::alien::{Alien, AlienCommand as C, AlienConfig};
 use xenolog_engine::{Actor, Game};
 
@@ -685,8 +685,14 @@ fn clause_5_an_explosive_charge_collapses_a_neighbouring_corridor_for_good() {
 /// field behind G12, or on H12 between G12 and I12, where no alien could
 /// ever come next to them and they could never reach the landing field.
 #[test]
-fn clause_5_an_explosive_charge_may_not_cut_the_base_in_two() {
-    let mut s = at("character hicks at H12 items explosive explosive explosive\nalien 1 at O2\n");
+fn clause_5_option_keep_base_whole_an_explosive_charge_may_not_cut_the_base_in_two() {
+    let mut s = with(AlienConfig {
+        scenario_text: Some(
+            "character hicks at H12 items explosive explosive explosive\nalien 1 at O2\n".into(),
+        ),
+        keep_base_whole: true,
+        ..AlienConfig::default()
+    });
     let h = ch(&s, "hicks");
     let (g12, i12) = (t("G12"), t("I12"));
     let e = refused(
@@ -966,4 +972,65 @@ fn clause_4_1_coming_in_by_an_airlock_next_to_an_alien_stops_the_character() {
     act(&mut s, EXPEDITION, C::ComeIn { ch: h, airlock: 3 }, &[]);
     assert!(!s.characters[h as usize].stopped);
     act(&mut s, EXPEDITION, C::Move { ch: h, to: t("W2") }, &[]);
+}
+
+#[test]
+fn clause_5_an_explosive_charge_blows_a_freely_chosen_corridor_by_default_even_one_that_seals_a_part()
+ {
+    // 5: "a character can blow up a freely chosen corridor": the text's
+    // reading is the default; the no-cut rule of rules version 2 is the
+    // option `keep_base_whole`.
+    let mut s = at("character hicks at H12 items explosive explosive\nalien 1 at O2\n");
+    assert!(!s.keep_base_whole);
+    let h = ch(&s, "hicks");
+    assert!(rules::cuts_the_base(&s, t("G12")));
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Blow {
+            ch: h,
+            pocket: 0,
+            at: t("G12"),
+        },
+        &[],
+    );
+    assert!(
+        s.collapsed.contains(&t("G12")),
+        "the landing field sealed off"
+    );
+    // Battles recorded under rules version 2 keep the rule they were played by.
+    let v2 = Alien::setup_recorded(&AlienConfig::default(), 2).unwrap();
+    assert!(v2.keep_base_whole);
+    assert!(
+        !Alien::setup_recorded(&AlienConfig::default(), 1)
+            .unwrap()
+            .keep_base_whole
+    );
+    assert!(
+        !Alien::setup_recorded(&AlienConfig::default(), 3)
+            .unwrap()
+            .keep_base_whole
+    );
+}
+
+#[test]
+fn clause_3_option_bishop_shoots_lets_the_unarmed_card_shoot_and_throw() {
+    let position = "character bishop at N6 items pistol ammo grenade\nalien 1 at P6\n";
+    let shoot = |s: &AlienState| C::Shoot {
+        ch: ch(s, "bishop"),
+        weapon: 0,
+        alien: s.aliens[0].id,
+        charges: 1,
+    };
+    let s = at(position);
+    let e = refused(&s, EXPEDITION, shoot(&s));
+    assert!(e.message.contains("may not shoot"), "{e}");
+    let mut s = with(AlienConfig {
+        scenario_text: Some(position.into()),
+        bishop_shoots: true,
+        ..AlienConfig::default()
+    });
+    let cmd = shoot(&s);
+    let ev = act(&mut s, EXPEDITION, cmd, &[3]);
+    assert!(matches!(ev[0], E::Shot { roll: 3, .. }), "{ev:?}");
 }

@@ -1395,11 +1395,11 @@ fn decide_inner(
                     "the corridor tile must be empty to blow it up",
                 ));
             }
-            if cuts_the_base(s, *at) {
+            if s.keep_base_whole && cuts_the_base(s, *at) {
                 return Err(illegal(
                     "5",
                     format!(
-                        "collapsing {} would cut the base in two (assumed: a part sealed off could never be reached by the aliens nor lead back to the landing field)",
+                        "collapsing {} would cut the base in two (battle option: a part sealed off could never be reached by the aliens nor lead back to the landing field)",
                         base.name(*at)
                     ),
                 ));

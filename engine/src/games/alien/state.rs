@@ -188,6 +188,10 @@ pub struct AlienState {
     /// New aliens still to be placed, by strength.
     pub to_place: Vec<u8>,
     pub over: Option<Result>,
+    /// Battle option (assumption 18): an explosive charge may not cut the
+    /// base in two (config `keep_base_whole`; always on in battles of rules
+    /// version 2).
+    pub keep_base_whole: bool,
 }
 
 impl AlienState {
