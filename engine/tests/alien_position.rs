@@ -168,3 +168,29 @@ fn position_collapsed_tiles_on_one_line_and_seats_of_a_bigger_battle() {
     let e = refused(&s, EXPEDITION, C::EndPhase);
     assert!(e.message.contains("ended"), "{e}");
 }
+
+#[test]
+fn position_the_example_of_rules_md_reads_as_it_says() {
+    let doc = include_str!("../src/games/alien/RULES.md");
+    let from = doc
+        .find("A moment of the Alien phase")
+        .expect("the example");
+    let block = &doc[from..];
+    let open = block.find("```text\n").unwrap() + "```text\n".len();
+    let text = &block[open..open + block[open..].find("```").unwrap()];
+    let s = at(text);
+    assert_eq!(
+        (s.turn, s.phase, s.hatch_roll),
+        (3, Phase::Hatching, Some(5))
+    );
+    assert_eq!(s.to_place, vec![1]);
+    let hicks = &s.characters[usize::from(ch(&s, "hicks"))];
+    assert!(hicks.shot && hicks.stopped && hicks.ap == 0);
+    assert_eq!(
+        s.aliens.iter().map(|a| (a.id, a.moved)).collect::<Vec<_>>(),
+        vec![(4, false), (6, true)]
+    );
+    assert_eq!((s.apc.fuel, s.apc.driven), (2, 3));
+    assert_eq!(s.characters[usize::from(ch(&s, "bishop"))].pos, Pos::Apc);
+    assert!(Alien::legal(&s).contains(&(ALIEN, C::Place { hatch: 1 })));
+}
