@@ -967,6 +967,10 @@ fn clause_4_1_coming_in_by_an_airlock_next_to_an_alien_stops_the_character() {
             .any(|(_, c)| matches!(c, C::Move { ch, .. } if *ch == h)),
         "no move is offered"
     );
+    // Nor may he go straight out again: going out is a move off the tile.
+    let e = refused(&s, EXPEDITION, C::GoOut { ch: h });
+    assert_eq!(e.clause.as_deref(), Some("4.1"));
+    assert!(e.message.contains("stop"), "{e}");
     // By an airlock with no alien next to it, the character moves on.
     let mut s = at(position);
     act(&mut s, EXPEDITION, C::ComeIn { ch: h, airlock: 3 }, &[]);

@@ -1541,6 +1541,17 @@ fn decide_inner(
             if !s.characters[usize::from(*ch)].has(Kind::Suit) {
                 return Err(illegal("4.3", "going outside needs a vacuum suit"));
             }
+            // Going out moves the character off its tile onto the track
+            // (4.3): one who came next to an alien must stop there (4.1).
+            if s.characters[usize::from(*ch)].stopped {
+                return Err(illegal(
+                    "4.1",
+                    format!(
+                        "{} came next to an alien and must stop there: no going out this phase",
+                        s.name(*ch)
+                    ),
+                ));
+            }
             Ok(vec![E::WentOut { ch: *ch }])
         }
         C::ComeIn { ch, airlock } => {
