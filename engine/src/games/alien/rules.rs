@@ -1878,3 +1878,82 @@ fn hit_character(after: &mut AlienState, events: &mut Vec<E>, ch: u8, hit: super
         push(after, E::CharacterWithdrew { ch, to: t });
     }
 }
+
+/// A command from its JSON as players write it: characters by id or card
+/// name (`"hicks"`, `"Hicks"`) and tiles by name (`"K6"`) as well as by
+/// number; aliens, pockets, airlocks and hatching places by number. The
+/// names are read against this battle's own cards and base, so a command
+/// needs the state to be read (see RULES.md, "Position files"). Numbers
+/// pass through unchanged.
+pub fn command_from_json(
+    s: &AlienState,
+    value: &serde_json::Value,
+) -> std::result::Result<AlienCommand, String> {
+    use serde_json::Value;
+    let mut value = value.clone();
+    if let Value::Object(map) = &mut value {
+        for (variant, body) in map.iter_mut() {
+            let Value::Object(fields) = body else {
+                continue;
+            };
+            for (key, field) in fields.iter_mut() {
+                let character =
+                    matches!(key.as_str(), "ch" | "patient") || (variant == "give" && key == "to");
+                let tile = !character && matches!(key.as_str(), "to" | "at");
+                if character {
+                    *field = character_number(s, field)?;
+                } else if tile {
+                    *field = tile_number(s, field)?;
+                } else if key == "area"
+                    && let Value::Array(tiles) = field
+                {
+                    for t in tiles.iter_mut() {
+                        *t = tile_number(s, t)?;
+                    }
+                }
+            }
+        }
+    }
+    serde_json::from_value(value).map_err(|e| format!("not an Alien command: {e}"))
+}
+
+fn character_number(
+    s: &AlienState,
+    v: &serde_json::Value,
+) -> std::result::Result<serde_json::Value, String> {
+    let Some(name) = v.as_str() else {
+        return Ok(v.clone());
+    };
+    s.characters
+        .iter()
+        .position(|c| {
+            let card = &s.content.characters[usize::from(c.card)];
+            card.id.eq_ignore_ascii_case(name) || card.name.eq_ignore_ascii_case(name)
+        })
+        .map(serde_json::Value::from)
+        .ok_or_else(|| {
+            format!(
+                "there is no character '{name}' (the characters: {})",
+                s.content
+                    .characters
+                    .iter()
+                    .map(|c| c.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+}
+
+fn tile_number(
+    s: &AlienState,
+    v: &serde_json::Value,
+) -> std::result::Result<serde_json::Value, String> {
+    let Some(name) = v.as_str() else {
+        return Ok(v.clone());
+    };
+    s.content
+        .base
+        .tile(name)
+        .map(serde_json::Value::from)
+        .ok_or_else(|| format!("'{name}' is not a tile of the base (a tile is named like K6)"))
+}
