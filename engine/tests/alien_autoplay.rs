@@ -97,6 +97,11 @@ fn two_hundred_random_battles_end_as_the_text_allows_and_verify() {
 #[test]
 #[ignore = "a thousand battles from the landing field: run in release"]
 fn soak_a_thousand_random_battles() {
+    // ALIEN_SOAK_N: fewer battles (the first N seeds), e.g. in a debug build.
+    let n: u64 = std::env::var("ALIEN_SOAK_N")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1000);
     let t = std::time::Instant::now();
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) as u64;
     let handles: Vec<_> = (0..threads)
@@ -104,7 +109,7 @@ fn soak_a_thousand_random_battles() {
             std::thread::spawn(move || {
                 let mut tally = [0u32; 4];
                 let mut turns = 0u64;
-                for seed in (0..1000u64).filter(|s| s % threads == k) {
+                for seed in (0..n).filter(|s| s % threads == k) {
                     match finished(10_000 + seed, 60_000) {
                         Some((r, n)) => {
                             turns += u64::from(n);
@@ -133,7 +138,7 @@ fn soak_a_thousand_random_battles() {
         turns += n;
     }
     println!(
-        "1000 battles in {:.1} s on {threads} threads: expedition {}, draw {}, aliens {}, no result within 60,000 commands {}; {:.1} turns on average in those that ended",
+        "{n} battles in {:.1} s on {threads} threads: expedition {}, draw {}, aliens {}, no result within 60,000 commands {}; {:.1} turns on average in those that ended",
         t.elapsed().as_secs_f64(),
         tally[0],
         tally[1],

@@ -7,7 +7,7 @@ mod support;
 use support::*;
 use xenolog_engine::games::alien::data::{Item, Kind};
 use xenolog_engine::games::alien::rules;
-use xenolog_engine::games::alien::state::{AlienEvent as E, Phase, Pos};
+use xenolog_engine::games::alien::state::{AlienEvent as E, AlienState, Phase, Pos};
 use xenolog_engine::games::alien::{Alien, AlienCommand as C, AlienConfig};
 use xenolog_engine::{Actor, Game};
 
@@ -685,8 +685,14 @@ fn clause_5_an_explosive_charge_collapses_a_neighbouring_corridor_for_good() {
 /// field behind G12, or on H12 between G12 and I12, where no alien could
 /// ever come next to them and they could never reach the landing field.
 #[test]
-fn clause_5_an_explosive_charge_may_not_cut_the_base_in_two() {
-    let mut s = at("character hicks at H12 items explosive explosive explosive\nalien 1 at O2\n");
+fn clause_5_option_keep_base_whole_an_explosive_charge_may_not_cut_the_base_in_two() {
+    let mut s = with(AlienConfig {
+        scenario_text: Some(
+            "character hicks at H12 items explosive explosive explosive\nalien 1 at O2\n".into(),
+        ),
+        keep_base_whole: true,
+        ..AlienConfig::default()
+    });
     let h = ch(&s, "hicks");
     let (g12, i12) = (t("G12"), t("I12"));
     let e = refused(
@@ -915,4 +921,120 @@ fn clause_5_a_grenade_strikes_three_tiles_and_kills_characters_there_too() {
         e.message.contains("pocket") || e.message.contains("grenade"),
         "{e}"
     );
+}
+
+#[test]
+fn clause_4_1_coming_in_by_an_airlock_next_to_an_alien_stops_the_character() {
+    // 4.1: "If the movement of a expedition member takes him to a tile
+    // adjacent to another one occupied by an alien then the character must
+    // stop there"; coming in (4.3) moves the character onto the airlock.
+    let position =
+        "character hicks at outside 3 items suit\ncharacter hudson at W12\nalien 1 at W13\n";
+    let mut s = at(position);
+    let (h, hu) = (ch(&s, "hicks"), ch(&s, "hudson"));
+    let ev = act(&mut s, EXPEDITION, C::ComeIn { ch: h, airlock: 5 }, &[]);
+    assert_eq!(name(&s, s.characters[h as usize].tile().unwrap()), "X13");
+    assert!(s.characters[h as usize].stopped);
+    assert!(words(&at(position), &ev)[0].contains("stops"), "{ev:?}");
+    // Hudson kills the alien (5 + 3 - 1 = +7, a 6): the way is free, but
+    // Hicks came in next to it and stays.
+    let alien = s.aliens[0].id;
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Shoot {
+            ch: hu,
+            weapon: 0,
+            alien,
+            charges: 1,
+        },
+        &[6],
+    );
+    assert!(s.aliens.is_empty());
+    let e = refused(
+        &s,
+        EXPEDITION,
+        C::Move {
+            ch: h,
+            to: t("W13"),
+        },
+    );
+    assert_eq!(e.clause.as_deref(), Some("4.1"));
+    assert!(e.message.contains("stop"), "{e}");
+    assert!(
+        !Alien::legal(&s)
+            .iter()
+            .any(|(_, c)| matches!(c, C::Move { ch, .. } if *ch == h)),
+        "no move is offered"
+    );
+    // Nor may he go straight out again: going out is a move off the tile.
+    let e = refused(&s, EXPEDITION, C::GoOut { ch: h });
+    assert_eq!(e.clause.as_deref(), Some("4.1"));
+    assert!(e.message.contains("stop"), "{e}");
+    // By an airlock with no alien next to it, the character moves on.
+    let mut s = at(position);
+    act(&mut s, EXPEDITION, C::ComeIn { ch: h, airlock: 3 }, &[]);
+    assert!(!s.characters[h as usize].stopped);
+    act(&mut s, EXPEDITION, C::Move { ch: h, to: t("W2") }, &[]);
+}
+
+#[test]
+fn clause_5_an_explosive_charge_blows_a_freely_chosen_corridor_by_default_even_one_that_seals_a_part()
+ {
+    // 5: "a character can blow up a freely chosen corridor": the text's
+    // reading is the default; the no-cut rule of rules version 2 is the
+    // option `keep_base_whole`.
+    let mut s = at("character hicks at H12 items explosive explosive\nalien 1 at O2\n");
+    assert!(!s.keep_base_whole);
+    let h = ch(&s, "hicks");
+    assert!(rules::cuts_the_base(&s, t("G12")));
+    act(
+        &mut s,
+        EXPEDITION,
+        C::Blow {
+            ch: h,
+            pocket: 0,
+            at: t("G12"),
+        },
+        &[],
+    );
+    assert!(
+        s.collapsed.contains(&t("G12")),
+        "the landing field sealed off"
+    );
+    // Battles recorded under rules version 2 keep the rule they were played by.
+    let v2 = Alien::setup_recorded(&AlienConfig::default(), 2).unwrap();
+    assert!(v2.keep_base_whole);
+    assert!(
+        !Alien::setup_recorded(&AlienConfig::default(), 1)
+            .unwrap()
+            .keep_base_whole
+    );
+    assert!(
+        !Alien::setup_recorded(&AlienConfig::default(), 3)
+            .unwrap()
+            .keep_base_whole
+    );
+}
+
+#[test]
+fn clause_3_option_bishop_shoots_lets_the_unarmed_card_shoot_and_throw() {
+    let position = "character bishop at N6 items pistol ammo grenade\nalien 1 at P6\n";
+    let shoot = |s: &AlienState| C::Shoot {
+        ch: ch(s, "bishop"),
+        weapon: 0,
+        alien: s.aliens[0].id,
+        charges: 1,
+    };
+    let s = at(position);
+    let e = refused(&s, EXPEDITION, shoot(&s));
+    assert!(e.message.contains("may not shoot"), "{e}");
+    let mut s = with(AlienConfig {
+        scenario_text: Some(position.into()),
+        bishop_shoots: true,
+        ..AlienConfig::default()
+    });
+    let cmd = shoot(&s);
+    let ev = act(&mut s, EXPEDITION, cmd, &[3]);
+    assert!(matches!(ev[0], E::Shot { roll: 3, .. }), "{ev:?}");
 }

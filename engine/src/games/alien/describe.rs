@@ -212,7 +212,16 @@ pub fn event(s: &AlienState, e: &E) -> String {
         E::Repaired { ch, .. } => format!("{} repaired the device", n(ch)),
         E::Fueled { ch, .. } => format!("{} fuelled the APC for three phases", n(ch)),
         E::WentOut { ch } => format!("{} went outside, onto the track's entry box", n(ch)),
-        E::CameIn { ch, at } => format!("{} came in at {}", n(ch), b.describe(*at)),
+        E::CameIn { ch, at } => format!(
+            "{} came in at {}{}",
+            n(ch),
+            b.describe(*at),
+            if s.next_to_alien(*at) {
+                ", next to an alien: stops"
+            } else {
+                ""
+            }
+        ),
         E::QueenRolled { roll, points } => {
             format!("the Queen's strength is {roll} against {points} points")
         }

@@ -67,6 +67,14 @@ pub struct AlienConfig {
     pub characters_text: Option<String>,
     pub table_text: Option<String>,
     pub tasks_text: Option<String>,
+    /// Battle option (5, assumption 18): an explosive charge may not cut the
+    /// base in two. Off (the text: "a freely chosen corridor"), any corridor
+    /// tile next to the character may be blown.
+    pub keep_base_whole: bool,
+    /// Battle option (3, assumption 3): the characters whose card says
+    /// `unarmed` (Bishop) may shoot and throw grenades all the same. Off:
+    /// Xenolog's reading of the card, which the text does not print.
+    pub bishop_shoots: bool,
 }
 
 impl Default for AlienConfig {
@@ -82,12 +90,21 @@ impl Default for AlienConfig {
             characters_text: None,
             table_text: None,
             tasks_text: None,
+            keep_base_whole: false,
+            bishop_shoots: false,
         }
     }
 }
 
 /// The state before the first command.
 pub fn start(config: &AlienConfig) -> Result<AlienState, SetupError> {
+    start_recorded(config, Alien::RULES_VERSION)
+}
+
+/// The state before the first command of a battle started under
+/// `rules_version`: under version 2 a charge never cut the base in two (the
+/// rule was no option then), so such a battle keeps that rule.
+pub fn start_recorded(config: &AlienConfig, rules_version: u32) -> Result<AlienState, SetupError> {
     if !(2..=7).contains(&config.players) {
         return Err(SetupError("Alien is played by 2 to 7 players".into()));
     }
@@ -115,6 +132,12 @@ pub fn start(config: &AlienConfig) -> Result<AlienState, SetupError> {
         config.tasks_text.as_deref(),
     )
     .map_err(|e| SetupError(format!("a data file is not valid: {e}")))?;
+    let mut content = content;
+    if config.bishop_shoots {
+        for card in &mut content.characters {
+            card.unarmed = false;
+        }
+    }
     let expedition = config.players - 1;
     let characters: Vec<Character> = content
         .characters
@@ -171,6 +194,7 @@ pub fn start(config: &AlienConfig) -> Result<AlienState, SetupError> {
         hatch_roll: None,
         to_place: Vec::new(),
         over: None,
+        keep_base_whole: config.keep_base_whole || rules_version == 2,
     };
     if let Some(text) = &config.scenario_text {
         position::apply_position(&mut state, text)
@@ -189,7 +213,12 @@ impl Game for Alien {
     /// 2: an explosive charge may not cut the base in two (assumption 18),
     /// so a blow legal under 1 may be refused; battles of 1 open and verify
     /// and name the change where a recorded blow is now refused.
-    const RULES_VERSION: u32 = 2;
+    /// 3 (issue 27): characters may enter the landing field to start the APC
+    /// (4.1); coming in next to an alien stops the character (4.1); the
+    /// no-cut rule of 2 is an option (`keep_base_whole`, off: the text's
+    /// freely chosen corridor; battles of 2 keep it on); Bishop may shoot
+    /// as an option; position files set the phase and the turn's flags.
+    const RULES_VERSION: u32 = 3;
 
     fn scenarios() -> Vec<ScenarioInfo> {
         vec![ScenarioInfo {
@@ -236,11 +265,29 @@ impl Game for Alien {
                     default: 3,
                 },
             },
+            GameOption {
+                key: "keep_base_whole",
+                group: "Rules",
+                label: "Charges may not cut the base in two",
+                help: "The text lets a charge blow \"a freely chosen corridor\" (off). On: a corridor tile is not blown when its open neighbours would no longer connect without it, so no one can be sealed off where no alien reaches them and the battle cannot end.",
+                kind: OptionKind::Flag { default: false },
+            },
+            GameOption {
+                key: "bishop_shoots",
+                group: "Rules",
+                label: "Bishop may shoot",
+                help: "The text says only that medical kits are Bishop's; his card's restrictions are not printed. Off: Bishop (the card marked unarmed) neither shoots nor throws grenades. On: he may.",
+                kind: OptionKind::Flag { default: false },
+            },
         ]
     }
 
     fn setup(config: &AlienConfig) -> Result<AlienState, SetupError> {
         start(config)
+    }
+
+    fn setup_recorded(config: &AlienConfig, rules_version: u32) -> Result<AlienState, SetupError> {
+        start_recorded(config, rules_version)
     }
 
     fn decide(

@@ -153,6 +153,49 @@ pub fn character_ground(s: &AlienState, t: Tile) -> bool {
     }
 }
 
+/// Where a character leaving the APC may stand (4.1, 4.2): the ground of
+/// [`character_ground`], and the landing field too while the APC stands on
+/// it (a passenger there is on the landing field already, having entered it
+/// to start the APC).
+pub fn ground_from_apc(s: &AlienState, t: Tile) -> bool {
+    let base = &s.content.base;
+    character_ground(s, t)
+        || (base.terrain(t) == Terrain::Landing && base.terrain(s.apc.at) == Terrain::Landing)
+}
+
+/// Steps from `t` to the APC over the landing field (4.1: the landing field
+/// may be entered "to start the APC"); `u8::MAX` when `t` is not on the
+/// landing field or the APC does not stand on it.
+pub fn landing_steps_to_apc(s: &AlienState, t: Tile) -> u8 {
+    let base = &s.content.base;
+    if base.terrain(t) != Terrain::Landing || base.terrain(s.apc.at) != Terrain::Landing {
+        return u8::MAX;
+    }
+    reach(
+        s,
+        s.apc.at,
+        u8::MAX,
+        |n| base.terrain(n) == Terrain::Landing,
+        |_| true,
+    )
+    .into_iter()
+    .find(|x| x.0 == t)
+    .map_or(u8::MAX, |x| x.1)
+}
+
+/// Whether the move of `ch` from `at` onto the landing-field tile `to` is
+/// the text's one exception (4.1): "characters may not enter the landing
+/// field, the only exception being to start the APC (see 4.2)". A character
+/// may step onto the landing field, each step nearer the APC standing on
+/// it, while it carries a fuel container for the APC that has none (to
+/// deliver it, 4.2) or while the APC has fuel (to board it: "to enter the
+/// vehicle a character has to stand on a tile on which the APC stands").
+pub fn starts_the_apc(s: &AlienState, ch: u8, at: Tile, to: Tile) -> bool {
+    let c = &s.characters[usize::from(ch)];
+    let purpose = s.apc.fuel > 0 || c.has(Kind::Fuel);
+    purpose && landing_steps_to_apc(s, to) < landing_steps_to_apc(s, at)
+}
+
 /// Whether the APC may drive onto `t` (4.2): corridors and rooms (the
 /// landing field too, assumed), no ducts, airlocks or storages.
 pub fn apc_ground(s: &AlienState, t: Tile) -> bool {
@@ -803,7 +846,7 @@ fn end_of_phase(after: &mut AlienState) -> Vec<E> {
                 continue;
             }
             let ok = |t: Tile| {
-                character_ground(after, t)
+                ground_from_apc(after, t)
                     && after.character_at(t).is_none()
                     && !after.alien_at(t)
                     && t != after.apc.at
@@ -1052,10 +1095,12 @@ fn decide_inner(
                 return Ok(vec![E::Boarded { ch: *ch }]);
             }
             // Still on the landing field, a character may only make its way
-            // out: onto a landing tile nearer the base (assumed).
+            // out: onto a landing tile nearer the base (assumed); or it
+            // enters the landing field to start the APC (4.1's exception).
             let landing_ok = base.terrain(*to) == Terrain::Landing
-                && base.terrain(at) == Terrain::Landing
-                && landing_exit_steps(s, *to) < landing_exit_steps(s, at);
+                && ((base.terrain(at) == Terrain::Landing
+                    && landing_exit_steps(s, *to) < landing_exit_steps(s, at))
+                    || starts_the_apc(s, *ch, at, *to));
             if !character_ground(s, *to) && !landing_ok {
                 return Err(illegal(
                     "4.1",
@@ -1063,7 +1108,8 @@ fn decide_inner(
                         "{} is not a tile a character may enter{}",
                         base.name(*to),
                         if base.terrain(*to) == Terrain::Landing {
-                            " (the landing field, until the Queen is dead)"
+                            " (the landing field, until the Queen is dead, except to start the APC: \
+                             each step nearer the APC, carrying fuel to it or to board it fuelled)"
                         } else {
                             ""
                         }
@@ -1091,7 +1137,7 @@ fn decide_inner(
                 return Err(illegal("4.2", format!("{} is not in the APC", s.name(*ch))));
             }
             if !base.adjacent(s.apc.at, *to)
-                || !character_ground(s, *to)
+                || !ground_from_apc(s, *to)
                 || s.character_at(*to).is_some()
                 || s.alien_at(*to)
             {
@@ -1349,11 +1395,11 @@ fn decide_inner(
                     "the corridor tile must be empty to blow it up",
                 ));
             }
-            if cuts_the_base(s, *at) {
+            if s.keep_base_whole && cuts_the_base(s, *at) {
                 return Err(illegal(
                     "5",
                     format!(
-                        "collapsing {} would cut the base in two (assumed: a part sealed off could never be reached by the aliens nor lead back to the landing field)",
+                        "collapsing {} would cut the base in two (battle option: a part sealed off could never be reached by the aliens nor lead back to the landing field)",
                         base.name(*at)
                     ),
                 ));
@@ -1494,6 +1540,17 @@ fn decide_inner(
             }
             if !s.characters[usize::from(*ch)].has(Kind::Suit) {
                 return Err(illegal("4.3", "going outside needs a vacuum suit"));
+            }
+            // Going out moves the character off its tile onto the track
+            // (4.3): one who came next to an alien must stop there (4.1).
+            if s.characters[usize::from(*ch)].stopped {
+                return Err(illegal(
+                    "4.1",
+                    format!(
+                        "{} came next to an alien and must stop there: no going out this phase",
+                        s.name(*ch)
+                    ),
+                ));
             }
             Ok(vec![E::WentOut { ch: *ch }])
         }
@@ -1820,4 +1877,83 @@ fn hit_character(after: &mut AlienState, events: &mut Vec<E>, ch: u8, hit: super
     if let Some(t) = to {
         push(after, E::CharacterWithdrew { ch, to: t });
     }
+}
+
+/// A command from its JSON as players write it: characters by id or card
+/// name (`"hicks"`, `"Hicks"`) and tiles by name (`"K6"`) as well as by
+/// number; aliens, pockets, airlocks and hatching places by number. The
+/// names are read against this battle's own cards and base, so a command
+/// needs the state to be read (see RULES.md, "Position files"). Numbers
+/// pass through unchanged.
+pub fn command_from_json(
+    s: &AlienState,
+    value: &serde_json::Value,
+) -> std::result::Result<AlienCommand, String> {
+    use serde_json::Value;
+    let mut value = value.clone();
+    if let Value::Object(map) = &mut value {
+        for (variant, body) in map.iter_mut() {
+            let Value::Object(fields) = body else {
+                continue;
+            };
+            for (key, field) in fields.iter_mut() {
+                let character =
+                    matches!(key.as_str(), "ch" | "patient") || (variant == "give" && key == "to");
+                let tile = !character && matches!(key.as_str(), "to" | "at");
+                if character {
+                    *field = character_number(s, field)?;
+                } else if tile {
+                    *field = tile_number(s, field)?;
+                } else if key == "area"
+                    && let Value::Array(tiles) = field
+                {
+                    for t in tiles.iter_mut() {
+                        *t = tile_number(s, t)?;
+                    }
+                }
+            }
+        }
+    }
+    serde_json::from_value(value).map_err(|e| format!("not an Alien command: {e}"))
+}
+
+fn character_number(
+    s: &AlienState,
+    v: &serde_json::Value,
+) -> std::result::Result<serde_json::Value, String> {
+    let Some(name) = v.as_str() else {
+        return Ok(v.clone());
+    };
+    s.characters
+        .iter()
+        .position(|c| {
+            let card = &s.content.characters[usize::from(c.card)];
+            card.id.eq_ignore_ascii_case(name) || card.name.eq_ignore_ascii_case(name)
+        })
+        .map(serde_json::Value::from)
+        .ok_or_else(|| {
+            format!(
+                "there is no character '{name}' (the characters: {})",
+                s.content
+                    .characters
+                    .iter()
+                    .map(|c| c.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+}
+
+fn tile_number(
+    s: &AlienState,
+    v: &serde_json::Value,
+) -> std::result::Result<serde_json::Value, String> {
+    let Some(name) = v.as_str() else {
+        return Ok(v.clone());
+    };
+    s.content
+        .base
+        .tile(name)
+        .map(serde_json::Value::from)
+        .ok_or_else(|| format!("'{name}' is not a tile of the base (a tile is named like K6)"))
 }

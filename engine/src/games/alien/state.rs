@@ -188,6 +188,10 @@ pub struct AlienState {
     /// New aliens still to be placed, by strength.
     pub to_place: Vec<u8>,
     pub over: Option<Result>,
+    /// Battle option (assumption 18): an explosive charge may not cut the
+    /// base in two (config `keep_base_whole`; always on in battles of rules
+    /// version 2).
+    pub keep_base_whole: bool,
 }
 
 impl AlienState {
@@ -639,8 +643,12 @@ pub fn apply(state: &mut AlienState, event: &AlienEvent) {
             state.acted = true;
         }
         E::CameIn { ch, at } => {
+            // Coming in is a move onto the airlock's tile: next to an
+            // alien, the character stops there (4.1).
+            let stopped = state.next_to_alien(*at);
             let c = ch_mut(state, *ch);
             c.pos = Pos::Tile(*at);
+            c.stopped |= stopped;
             c.ap = c.ap.saturating_sub(1);
             state.acted = true;
         }
