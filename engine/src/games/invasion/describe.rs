@@ -857,6 +857,16 @@ pub fn event(s: &InvasionState, e: &E) -> String {
                 if *declared { " (declared)" } else { "" }
             )
         }
+        E::MeleeHowMany {
+            group: g, dice: d, ..
+        } => {
+            let per: u32 = d.iter().map(|&x| u32::from(x)).sum();
+            format!(
+                "{} rolled {} for their close-combat dice: {per}D6 an operative, the same as for shooting",
+                group(s, *g),
+                dice(d)
+            )
+        }
         E::Perception {
             group: g,
             target,
@@ -992,6 +1002,12 @@ pub fn dice_purposes(events: &[super::state::InvasionEvent]) -> Vec<String> {
                 numbered(&mut out, dice.len(), "suppressing die", "suppressing dice");
             }
             E::Perception { .. } => out.push("perception test".into()),
+            E::MeleeHowMany { dice, .. } => numbered(
+                &mut out,
+                dice.len(),
+                "MiB: how many close-combat dice",
+                "MiB: how many close-combat dice",
+            ),
             E::GrappleEscape { .. } => out.push("escaping a grapple".into()),
             _ => {}
         }

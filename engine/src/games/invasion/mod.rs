@@ -497,6 +497,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
             modules: config.modules(),
             ..advanced::Advanced::default()
         },
+        melee_how_many: Vec::new(),
     })
 }
 
@@ -535,7 +536,7 @@ impl Game for Invasion {
     /// Earth modules (a model type's profile and the modules' state are new
     /// fields, so a state's hash differs from version 2's for the same
     /// battle: `verify` reports older entries as recorded under version 2).
-    const RULES_VERSION: u32 = 4;
+    const RULES_VERSION: u32 = 5;
 
     fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
         moments::moment(state, event)

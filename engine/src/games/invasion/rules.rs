@@ -352,26 +352,75 @@ pub(super) fn shooting_dice_per_model(
 /// What a group's figures' campaign skills add to its close-combat total
 /// (Hand to Hand Expert: +1 to each of the model's close-combat dice).
 pub fn melee_bonus(s: &InvasionState, g: GroupId) -> u32 {
-    let group = s.group(g);
-    group
-        .alive()
-        .map(|m| {
-            let dice = s
-                .model_type(group.seat, &m.kind)
-                .map_or(0, |t| u32::from(t.melee_dice()));
-            u32::from(m.bonus.melee_die) * dice
-        })
-        .sum()
+    let mut bonus = 0;
+    melee_dice_per_model(s, g, &mut |m, dice| {
+        bonus += u32::from(m.bonus.melee_die) * dice;
+    });
+    bonus
 }
 
 /// A group's close-combat dice.
 pub fn melee_dice(s: &InvasionState, g: GroupId) -> u32 {
+    melee_dice_per_model(s, g, &mut |_, _| {})
+}
+
+/// Whether a group rolls its close-combat dice as the MiB shoot: a D6 for
+/// how many each operative rolls ("Resolving hand-to-hand combat": close
+/// combat dice "are the same as for shooting unless there is a note in the
+/// faction background that says otherwise").
+pub fn melee_rolls_how_many(s: &InvasionState, g: GroupId) -> bool {
     let group = s.group(g);
-    group
-        .alive()
-        .filter_map(|m| s.model_type(group.seat, &m.kind))
-        .map(|t| u32::from(t.melee_dice()))
-        .sum()
+    s.faction(group.seat).rules.mib_dice
+        && group.alive().any(|m| {
+            model_role(s, g, m) != GroupRole::CleanUp
+                && s.model_type(group.seat, &m.kind)
+                    .is_some_and(|t| t.melee.is_none())
+        })
+}
+
+/// The role of the group a figure was deployed in (a reinforcement merged
+/// in a melee keeps its own).
+fn model_role(s: &InvasionState, g: GroupId, m: &super::state::Model) -> GroupRole {
+    s.group(m.origin.unwrap_or(g)).role
+}
+
+/// Each living figure's close-combat dice, "the same as for shooting unless
+/// there is a note in the faction background that says otherwise" (a model
+/// type's `melee N`): a line figure its `shoot`; a Clean Up man the current
+/// successes at his section's arrival + 1, the heavy weapon one more; a MiB
+/// operative the dice his group's "how many" roll for this melee gave
+/// ([`InvasionState::melee_how_many`]; none before it is rolled).
+pub(super) fn melee_dice_per_model(
+    s: &InvasionState,
+    g: GroupId,
+    each: &mut dyn FnMut(&super::state::Model, u32),
+) -> u32 {
+    let group = s.group(g);
+    let faction = s.faction(group.seat);
+    let per_operative = s
+        .melee_how_many
+        .iter()
+        .find(|(_, x, _)| *x == g)
+        .map_or(0, |(_, _, n)| *n);
+    let mut sum = 0;
+    for m in group.alive() {
+        let Some(t) = s.model_type(group.seat, &m.kind) else {
+            continue;
+        };
+        let n = if let Some(n) = t.melee {
+            u32::from(n)
+        } else if model_role(s, g, m) == GroupRole::CleanUp {
+            let from = s.group(m.origin.unwrap_or(g));
+            u32::from(from.arrival_successes) + 1 + u32::from(t.heavy)
+        } else if faction.rules.mib_dice {
+            per_operative
+        } else {
+            u32::from(t.shoot)
+        };
+        each(m, n);
+        sum += n;
+    }
+    sum
 }
 
 /// Kills from a total against a group: one per kill score reached, "the
@@ -669,7 +718,7 @@ fn step(s: &InvasionState, rng: &mut Randomness) -> Result<Vec<E>, RuleError> {
     match s.pending.first() {
         Some(Pending::ResolveMelees { left }) => {
             if let Some(&melee) = left.first() {
-                resolve_melee(s, melee, &mut out);
+                resolve_melee(s, melee, rng, &mut out)?;
             }
             return Ok(out);
         }
@@ -855,7 +904,12 @@ pub fn all_points(s: &InvasionState, except: Option<GroupId>) -> Vec<Point> {
 /// "Resolving hand-to-hand combat": each faction's dice are counted before
 /// anyone is removed. Below the table, underground factions strike first
 /// and resolve their damage before the others roll.
-fn resolve_melee(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
+fn resolve_melee(
+    s: &InvasionState,
+    melee: u16,
+    rng: &mut Randomness,
+    out: &mut Vec<E>,
+) -> Result<(), RuleError> {
     let seats = melee_seats(s, melee);
     if seats.len() < 2 {
         out.push(E::Resolving {
@@ -863,30 +917,43 @@ fn resolve_melee(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
             strikes: Vec::new(),
         });
         out.push(E::Unlocked { melee });
-        return;
+        return Ok(());
     }
     let below = s.melee(melee).is_some_and(|m| m.below);
     let mut order = seats.clone();
     if below {
         order.sort_by_key(|&seat| !s.faction(seat).rules.underground);
     }
+    // The MiB's close-combat dice are "the same as for shooting": each
+    // group rolls how many dice an operative rolls (a D6, one more a study
+    // success), in the order the groups are locked.
+    let groups = s.melee(melee).map(|m| m.groups.clone()).unwrap_or_default();
+    let mut after = s.clone();
+    for &g in &groups {
+        if s.group(g).alive_count() > 0 && melee_rolls_how_many(s, g) {
+            let dice = rng.roll(1 + s.studied.len(), 6)?;
+            let e = E::MeleeHowMany {
+                melee,
+                group: g,
+                dice,
+            };
+            super::state::apply(&mut after, &e);
+            out.push(e);
+        }
+    }
     let strikes = order
         .iter()
         .map(|&seat| {
-            let dice = s
-                .melee(melee)
-                .map(|m| {
-                    m.groups
-                        .iter()
-                        .filter(|&&g| s.group(g).seat == seat)
-                        .map(|&g| melee_dice(s, g))
-                        .sum()
-                })
-                .unwrap_or(0);
+            let dice = groups
+                .iter()
+                .filter(|&&g| after.group(g).seat == seat)
+                .map(|&g| melee_dice(&after, g))
+                .sum();
             (seat, dice)
         })
         .collect();
     out.push(E::Resolving { melee, strikes });
+    Ok(())
 }
 
 /// After a melee: a lone faction re-forms (and holds the ground it won);

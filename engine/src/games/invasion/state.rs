@@ -263,6 +263,11 @@ pub struct InvasionState {
     pub over: Option<Ending>,
     /// The Advanced Invasion Earth modules of the battle and their state.
     pub advanced: super::advanced::Advanced,
+    /// Rules version 5: the MiB's "how many dice" rolled for a melee being
+    /// resolved, per group: (melee, group, dice per operative). Their close
+    /// combat dice "are the same as for shooting".
+    #[serde(default)]
+    pub melee_how_many: Vec<(u16, GroupId, u32)>,
 }
 
 /// How the battle ended.
@@ -572,6 +577,15 @@ pub enum InvasionEvent {
         bonus: u8,
         needs: u8,
         perceived: bool,
+    },
+    // Rules version 5.
+    /// "Resolving hand-to-hand combat": a MiB group's close-combat dice "are
+    /// the same as for shooting": the D6 (one more a study success) rolled
+    /// for how many dice each operative rolls in this melee.
+    MeleeHowMany {
+        melee: u16,
+        group: GroupId,
+        dice: Vec<u8>,
     },
 }
 
@@ -1075,7 +1089,13 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                 state.pending.remove(i);
             }
         }
+        E::MeleeHowMany { melee, group, dice } => {
+            let per = dice.iter().map(|&d| u32::from(d)).sum();
+            state.melee_how_many.retain(|(_, g, _)| g != group);
+            state.melee_how_many.push((*melee, *group, per));
+        }
         E::Unlocked { melee } => {
+            state.melee_how_many.retain(|(m, _, _)| m != melee);
             state.advanced.grapples.retain(|(m, _, _)| m != melee);
             state.advanced.assaults.retain(|(m, _)| m != melee);
             state.advanced.melee_kills.retain(|(m, _, _)| m != melee);
