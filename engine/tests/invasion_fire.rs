@@ -800,6 +800,9 @@ fn observers_relay_enemies_in_line_of_sight_or_that_can_be_sighted_by_the_observ
     place(&mut s, a1, 33.0, 29.0);
     place(&mut s, r1, 33.0, 37.0);
     place(&mut s, m1, 31.0, 40.0);
+    // The Mortar Observer, the second radio operator, beside the mortars.
+    let r2 = gid(&s, "r2");
+    place(&mut s, r2, 34.0, 43.0);
     card(&mut s, 0, CardKind::Double);
     let relay = format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#);
     let e = refused(&mut s, 0, &relay, &[]);
@@ -818,7 +821,7 @@ fn observers_relay_enemies_in_line_of_sight_or_that_can_be_sighted_by_the_observ
     p.assert_says("perceived: the target is sighted");
     let p = play(&mut s, 0, &relay, &[]);
     p.assert_says(
-        "U.N.I.T. Support Advanced Team relays where Autons Auton Squad is to U.N.I.T. Support 1st Mortar Team",
+        "U.N.I.T. Support Advanced Team and U.N.I.T. Support Mortar Observer relay where Autons Auton Squad is to U.N.I.T. Support 1st Mortar Team",
     );
     assert!(s.advanced.informed.contains(&(m1, a1)));
     // Without Sighting a Target, line of sight alone.
@@ -846,12 +849,62 @@ fn observers_one_radio_operator_is_useless_by_himself_relaying_needs_a_second_wi
         "{}",
         refusal(&e)
     );
-    // A radio operator within 5" of the troops relays by word of mouth.
+    // "One radio operator is pretty useless by himself": even within 5" of
+    // the troops, the operator who sees the enemy does not relay alone.
     place(&mut s, m1, 20.0, 27.0);
-    play(
+    let e = refused(
         &mut s,
         0,
         &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
+        &[],
+    );
+    assert!(
+        refusal(&e).contains("no second radio operator"),
+        "{}",
+        refusal(&e)
+    );
+    // With the second operator back within 5" of the troops, he receives
+    // the position and relays it by word of mouth.
+    place(&mut s, r2, 21.0, 29.0);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
+        &[],
+    );
+    p.assert_says("Advanced Team and U.N.I.T. Support Mortar Observer relay where");
+}
+
+/// At a real table a radio operator's relay names the second operator who
+/// received it (`via`); alone it is refused.
+#[test]
+fn observers_one_radio_operator_is_useless_by_himself_at_a_real_table_too() {
+    let config = InvasionConfig {
+        scenario_text: Some(GROUND.to_owned()),
+        factions: vec!["support".into(), "autons".into()],
+        faction_texts: vec![SUPPORT.to_owned(), AUTONS.to_owned()],
+        observers: true,
+        real_table: true,
+        ..InvasionConfig::default()
+    };
+    let mut s = start(&config).unwrap();
+    let [m1, r1, r2, a1] = ["m1", "r1", "r2", "a1"].map(|x| gid(&s, x));
+    card(&mut s, 0, CardKind::Double);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
+        &[],
+    );
+    assert!(
+        refusal(&e).contains("One radio operator is pretty useless by himself"),
+        "{}",
+        refusal(&e)
+    );
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"relay":{{"observer":{r1},"via":{r2},"to":{m1},"target":{a1}}}}}"#),
         &[],
     );
 }

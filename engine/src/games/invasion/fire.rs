@@ -538,19 +538,34 @@ pub fn relay(
     }
     let declared = s.real_table;
     let mut used = vec![observer];
+    // "Models that use comm. links have no need to relay information": a
+    // Comm. Link observer tells a Comm. Link group directly.
+    let linked = eyes.iter().any(|o| o.2) && observers(s, to).iter().any(|o| o.2);
     if s.real_table {
         // The table shows the sight and the distances: the players declare
         // them by naming the observers.
         if let Some(v) = via {
             own_group(s, seat, v)?;
             busy(s, v)?;
-            if observers(s, v).iter().all(|o| !o.3) {
+            let radios = observers(s, v).iter().filter(|o| o.3).count();
+            if radios == 0 || (v == observer && radios < 2) {
                 return Err(illegal(
                     "Observers",
-                    format!("{} has no radio operator", group_name(s, v)),
+                    format!(
+                        "{} has no {}radio operator",
+                        group_name(s, v),
+                        if v == observer { "second " } else { "" }
+                    ),
                 ));
             }
-            used.push(v);
+            if v != observer {
+                used.push(v);
+            }
+        } else if !linked {
+            return Err(illegal(
+                "Observers",
+                "\"One radio operator is pretty useless by himself\": name the second radio operator (`via`) who received the position and relays it within 5\"",
+            ));
         }
     } else {
         let theirs = s.group(target).points();
@@ -586,11 +601,14 @@ pub fn relay(
         let dest = s.group(to).points();
         let within = |at: Point| dest.iter().any(|p| p.distance(at) <= RELAY_RANGE);
         let to_linked = observers(s, to).iter().any(|o| o.2);
-        let direct = seeing
-            .iter()
-            .any(|(_, at, link, radio)| (*link && to_linked) || (*radio && within(*at)));
+        let direct = seeing.iter().any(|(_, _, link, _)| *link && to_linked);
         if !direct {
-            // A second radio operator within 5" of `to`.
+            // "One radio operator is pretty useless by himself ... in order
+            // to communicate messages at least one other radio operator must
+            // be purchased": the operator who sees the enemy radios a second
+            // one, who relays it by word of mouth to models within 5" of him
+            // ("within 5" of an observer ... who has just received
+            // information from another observer").
             let radios: Vec<(usize, GroupId, Point)> = seeing
                 .iter()
                 .filter(|o| o.3)
