@@ -857,6 +857,24 @@ pub fn event(s: &InvasionState, e: &E) -> String {
                 if *declared { " (declared)" } else { "" }
             )
         }
+        E::ModelsCredited { kills } => {
+            let names: Vec<String> = kills
+                .iter()
+                .map(|(id, k)| {
+                    let name = s
+                        .groups
+                        .iter()
+                        .flat_map(|g| g.models.iter())
+                        .find(|m| &m.id == id)
+                        .map_or_else(|| id.clone(), |m| m.name.clone());
+                    format!("{name} ({k})")
+                })
+                .collect();
+            format!(
+                "the kills go to the figures whose dice made them: {}",
+                names.join(", ")
+            )
+        }
         E::MeleeHowMany {
             group: g, dice: d, ..
         } => {

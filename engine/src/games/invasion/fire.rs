@@ -917,11 +917,7 @@ pub fn suppress(
             &mut out,
         );
         if k > 0 {
-            out.push(E::Credited {
-                seat,
-                group: shooters.first().copied(),
-                kills: k,
-            });
+            super::rules::credit_kills(s, seat, shooters, k, &mut out);
         }
     }
     Ok(out)

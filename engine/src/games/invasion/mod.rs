@@ -397,6 +397,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
                     alive: true,
                     origin: None,
                     bonus,
+                    kills: 0,
                 });
             }
             if !later && !config.real_table {
@@ -498,6 +499,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
             ..advanced::Advanced::default()
         },
         melee_how_many: Vec::new(),
+        fighters: Vec::new(),
     })
 }
 
@@ -635,7 +637,7 @@ impl Game for Invasion {
                     id: m.id.clone(),
                     seat: Actor(g.seat),
                     fate,
-                    kills: None,
+                    kills: Some(m.kills),
                 });
             }
             let _ = gi;

@@ -395,32 +395,34 @@ pub(super) fn melee_dice_per_model(
     g: GroupId,
     each: &mut dyn FnMut(&super::state::Model, u32),
 ) -> u32 {
-    let group = s.group(g);
-    let faction = s.faction(group.seat);
-    let per_operative = s
-        .melee_how_many
-        .iter()
-        .find(|(_, x, _)| *x == g)
-        .map_or(0, |(_, _, n)| *n);
     let mut sum = 0;
-    for m in group.alive() {
-        let Some(t) = s.model_type(group.seat, &m.kind) else {
-            continue;
-        };
-        let n = if let Some(n) = t.melee {
-            u32::from(n)
-        } else if model_role(s, g, m) == GroupRole::CleanUp {
-            let from = s.group(m.origin.unwrap_or(g));
-            u32::from(from.arrival_successes) + 1 + u32::from(t.heavy)
-        } else if faction.rules.mib_dice {
-            per_operative
-        } else {
-            u32::from(t.shoot)
-        };
+    for m in s.group(g).alive() {
+        let n = melee_dice_of(s, g, m);
         each(m, n);
         sum += n;
     }
     sum
+}
+
+/// One figure's close-combat dice (see [`melee_dice_per_model`]).
+fn melee_dice_of(s: &InvasionState, g: GroupId, m: &super::state::Model) -> u32 {
+    let group = s.group(g);
+    let Some(t) = s.model_type(group.seat, &m.kind) else {
+        return 0;
+    };
+    if let Some(n) = t.melee {
+        u32::from(n)
+    } else if model_role(s, g, m) == GroupRole::CleanUp {
+        let from = s.group(m.origin.unwrap_or(g));
+        u32::from(from.arrival_successes) + 1 + u32::from(t.heavy)
+    } else if s.faction(group.seat).rules.mib_dice {
+        s.melee_how_many
+            .iter()
+            .find(|(_, x, _)| *x == g)
+            .map_or(0, |(_, _, n)| *n)
+    } else {
+        u32::from(t.shoot)
+    }
 }
 
 /// Kills from a total against a group: one per kill score reached, "the
@@ -588,7 +590,7 @@ pub fn split_dice(dice: &[u8], target: GroupId, others: &[GroupId]) -> Vec<(Grou
 pub fn deal(
     s: &InvasionState,
     seat: u8,
-    credit: Option<GroupId>,
+    credit: &[GroupId],
     shares: &[(GroupId, Vec<u8>)],
     bonus: u32,
     cover: &dyn Fn(GroupId) -> Cover,
@@ -607,18 +609,132 @@ pub fn deal(
             kill_score: d.kill_score,
             kills: d.kills,
         });
-        inflict(s, *g, d, total, c, Vec::new(), (seat, credit), out);
+        inflict(
+            s,
+            *g,
+            d,
+            total,
+            c,
+            Vec::new(),
+            (seat, credit.first().copied()),
+            out,
+        );
         if !d.mixed {
             made += d.kills;
         }
     }
     if made > 0 {
-        out.push(E::Credited {
-            seat,
-            group: credit,
-            kills: made,
-        });
+        credit_kills(s, seat, credit, made, out);
     }
+}
+
+/// Kills credited to `seat` (and the first of `by`, its group), and figure
+/// by figure to the figures of `by` whose dice made them
+/// ([`split_credit`]; a group named twice, a linked double shot, counts its
+/// dice twice).
+pub fn credit_kills(s: &InvasionState, seat: u8, by: &[GroupId], kills: u32, out: &mut Vec<E>) {
+    out.push(E::Credited {
+        seat,
+        group: by.first().copied(),
+        kills,
+    });
+    let mut weights: Vec<(String, u32)> = Vec::new();
+    for &g in by {
+        for (id, w) in dice_weights(s, g) {
+            match weights.iter_mut().find(|(x, _)| *x == id) {
+                Some(e) => e.1 += w,
+                None => weights.push((id, w)),
+            }
+        }
+    }
+    let split = split_credit(kills, &weights);
+    if !split.is_empty() {
+        out.push(E::ModelsCredited { kills: split });
+    }
+}
+
+/// How many of a group's dice each figure rolls, for crediting kills: in a
+/// melee being resolved, the close-combat dice of every figure that was
+/// alive when its resolution began (casualties strike too); otherwise each
+/// living figure's shooting dice (a MiB operative one share each: they all
+/// roll the same number). Figures with no dice share equally when none has
+/// any (a Burrower's melee is its own; a blast's Mites are weighed by
+/// [`split_credit`]'s caller).
+fn dice_weights(s: &InvasionState, g: GroupId) -> Vec<(String, u32)> {
+    let group = s.group(g);
+    let resolving = group.locked.is_some_and(|m| {
+        s.pending.iter().any(|p| {
+            matches!(p, Pending::Strike { melee, .. } | Pending::Aftermath { melee } if *melee == m)
+        })
+    });
+    let mut w: Vec<(String, u32)> = if resolving {
+        group
+            .models
+            .iter()
+            .filter(|m| s.fighters.contains(&m.id))
+            .map(|m| (m.id.clone(), melee_dice_of(s, g, m)))
+            .collect()
+    } else {
+        group
+            .alive()
+            .map(|m| (m.id.clone(), shooting_dice_of(s, g, m)))
+            .collect()
+    };
+    if w.iter().all(|(_, n)| *n == 0) {
+        for x in &mut w {
+            x.1 = 1;
+        }
+    }
+    w
+}
+
+/// A figure's shooting dice, for crediting kills (no dice rolled: a MiB
+/// operative counts one, as every operative of a group rolls the same).
+fn shooting_dice_of(s: &InvasionState, g: GroupId, m: &super::state::Model) -> u32 {
+    let group = s.group(g);
+    let Some(t) = s.model_type(group.seat, &m.kind) else {
+        return 0;
+    };
+    if model_role(s, g, m) == GroupRole::CleanUp {
+        let from = s.group(m.origin.unwrap_or(g));
+        u32::from(from.arrival_successes) + 1 + u32::from(t.heavy)
+    } else if s.faction(group.seat).rules.mib_dice {
+        1
+    } else {
+        u32::from(t.shoot)
+    }
+}
+
+/// Kills split among the figures whose dice made them, in proportion to
+/// the dice each rolled (a total has no single die that made a kill):
+/// each gets the whole part of its share, and the kills left over go to
+/// the largest remainders, the earlier figure first on a tie. Worked: the
+/// text's U.N.I.T. section (rifles 1D6 and 1D6, the Light Support Weapon
+/// 2D6, the LAWS 4D6) kills one Dalek: the LAWS is credited with it.
+pub fn split_credit(kills: u32, weights: &[(String, u32)]) -> Vec<(String, u32)> {
+    let total: u64 = weights.iter().map(|(_, w)| u64::from(*w)).sum();
+    if total == 0 || kills == 0 {
+        return Vec::new();
+    }
+    let k = u64::from(kills);
+    let mut parts: Vec<(String, u32, u64)> = weights
+        .iter()
+        .map(|(id, w)| {
+            let x = k * u64::from(*w);
+            (id.clone(), (x / total) as u32, x % total)
+        })
+        .collect();
+    let given: u32 = parts.iter().map(|p| p.1).sum();
+    let mut order: Vec<usize> = (0..parts.len()).collect();
+    order.sort_by(|&a, &b| parts[b].2.cmp(&parts[a].2).then(a.cmp(&b)));
+    for i in order.into_iter().take(kills.saturating_sub(given) as usize) {
+        parts[i].1 += 1;
+    }
+    parts
+        .into_iter()
+        .filter(|p| p.1 > 0)
+        .map(|(id, n, _)| (id, n))
+        .collect()
 }
 
 /// The seats (sorted) with living groups in a melee.
@@ -1473,11 +1589,8 @@ fn choose_casualties(
             ));
         }
         if b.by != group.seat {
-            out.push(E::Credited {
-                seat: b.by,
-                group: b.by_group,
-                kills: models.len() as u32,
-            });
+            let by: Vec<GroupId> = b.by_group.into_iter().collect();
+            credit_kills(s, b.by, &by, models.len() as u32, &mut out);
         }
     }
     Ok(out)
@@ -1565,7 +1678,7 @@ fn strike(
     } else {
         vec![(tg, rolled)]
     };
-    let credit = melee_group_of(s, melee, seat);
-    deal(s, seat, credit, &shares, bonus, &cover, &mut out);
+    let credit: Vec<GroupId> = melee_group_of(s, melee, seat).into_iter().collect();
+    deal(s, seat, &credit, &shares, bonus, &cover, &mut out);
     Ok(out)
 }

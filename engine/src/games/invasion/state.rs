@@ -91,6 +91,10 @@ pub struct Model {
     pub origin: Option<GroupId>,
     /// What its campaign skills add (none for a figure with no roster).
     pub bonus: crate::campaign::skills::Bonuses,
+    /// Enemy figures credited to it (rules version 5): each kill goes to
+    /// the figures whose dice made it ([`super::rules::split_credit`]).
+    #[serde(default)]
+    pub kills: u32,
 }
 
 /// A group of figures that acts together.
@@ -268,6 +272,10 @@ pub struct InvasionState {
     /// combat dice "are the same as for shooting".
     #[serde(default)]
     pub melee_how_many: Vec<(u16, GroupId, u32)>,
+    /// Rules version 5: the figures alive when the melee being resolved
+    /// began its resolution (they all strike, and share its kills).
+    #[serde(default)]
+    pub fighters: Vec<String>,
 }
 
 /// How the battle ended.
@@ -587,6 +595,9 @@ pub enum InvasionEvent {
         group: GroupId,
         dice: Vec<u8>,
     },
+    /// The kills just credited to a seat, figure by figure: (figure id,
+    /// kills), split among the figures whose dice made them.
+    ModelsCredited { kills: Vec<(String, u32)> },
 }
 
 impl InvasionState {
@@ -1042,6 +1053,15 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             left: melees.clone(),
         }),
         E::Resolving { melee, strikes } => {
+            state.fighters = state
+                .melee(*melee)
+                .map(|m| {
+                    m.groups
+                        .iter()
+                        .flat_map(|&g| state.group(g).alive().map(|x| x.id.clone()))
+                        .collect()
+                })
+                .unwrap_or_default();
             state.advanced.melee_kills.retain(|(m, _, _)| m != melee);
             if let Some(i) = state
                 .pending
@@ -1087,6 +1107,18 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                 matches!(p, Pending::Strike { melee: m, seat: s, .. } if m == melee && s == seat)
             }) {
                 state.pending.remove(i);
+            }
+        }
+        E::ModelsCredited { kills } => {
+            for (id, k) in kills {
+                if let Some(m) = state
+                    .groups
+                    .iter_mut()
+                    .flat_map(|g| g.models.iter_mut())
+                    .find(|m| &m.id == id)
+                {
+                    m.kills += k;
+                }
             }
         }
         E::MeleeHowMany { melee, group, dice } => {
