@@ -714,6 +714,52 @@ fn observers_the_radio_observer_example_minus_1_for_no_line_of_sight_cancelled_b
     );
 }
 
+/// "Any firing models, which have information relayed to them ... receive
+/// a strike modifier of +1, on their dice roll for this turn": relayed fire
+/// from a weapon that needs no line of sight gains it even when it sees the
+/// target; "Observers can only be used to direct fire from weapons that do
+/// not require LOS": a direct-fire group told the same gains nothing.
+#[test]
+fn observers_any_firing_models_with_information_relayed_receive_plus_1_seen_or_unseen() {
+    let (mut s, [m1, _, r1, r2, a1]) = radio_observers();
+    // The mortars in the open west of the Autons, in sight of them; the
+    // Mortar Observer beside them.
+    place(&mut s, m1, 20.0, 27.0);
+    place(&mut s, r2, 21.0, 29.0);
+    let f1 = gid(&s, "f1");
+    place(&mut s, f1, 18.0, 29.0);
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
+        &[],
+    );
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{m1}],"target":{a1}}}}}"#),
+        &[4; 6],
+    );
+    p.assert_says("+1 a die: observers relayed where");
+    assert!(!p.says("has no line of sight"), "{:#?}", p.words);
+    // (The total line calls the +6 "skills": it cannot tell them apart.)
+    p.assert_says("4,4,4,4,4,4 +6 (skills) = 30");
+    // The Fire Section, told too, fires without the +1.
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"relay":{{"observer":{r1},"to":{f1},"target":{a1}}}}}"#),
+        &[],
+    );
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{f1}],"target":{a1}}}}}"#),
+        &[1; 8],
+    );
+    assert!(!p.says("observers relayed"), "{:#?}", p.words);
+}
+
 #[test]
 fn observers_without_information_relayed_indirect_fire_is_at_minus_1_a_die() {
     let (mut s, [m1, _, _, _, a1]) = radio_observers();

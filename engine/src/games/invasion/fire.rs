@@ -184,15 +184,20 @@ pub fn shot_modifiers(
                 -n,
                 format!("-1 a die: {} has no line of sight", group_name(s, g)),
             ));
-            if s.advanced.informed.contains(&(g, target)) {
-                out.push((
-                    n,
-                    format!(
-                        "+1 a die: observers relayed where {} is",
-                        group_name(s, target)
-                    ),
-                ));
-            }
+        }
+        // "Any firing models, which have information relayed to them (via
+        // comm. link or radio operator), receive a strike modifier of +1":
+        // relayed fire, seen or unseen; "Observers can only be used to
+        // direct fire from weapons that do not require LOS", so only such
+        // weapons gain it.
+        if s.advanced.informed.contains(&(g, target)) && indirect(s, g) {
+            out.push((
+                n,
+                format!(
+                    "+1 a die: observers relayed where {} is",
+                    group_name(s, target)
+                ),
+            ));
         }
     }
     out
