@@ -723,17 +723,28 @@ fn observers_the_radio_observer_example_minus_1_for_no_line_of_sight_cancelled_b
 fn observers_any_firing_models_with_information_relayed_receive_plus_1_seen_or_unseen() {
     let (mut s, [m1, _, r1, r2, a1]) = radio_observers();
     // The mortars in the open west of the Autons, in sight of them; the
-    // Mortar Observer beside them.
+    // Mortar Observer beside them, the Fire Section too.
     place(&mut s, m1, 20.0, 27.0);
     place(&mut s, r2, 21.0, 29.0);
     let f1 = gid(&s, "f1");
     place(&mut s, f1, 18.0, 29.0);
-    play(
+    for to in [m1, f1] {
+        play(
+            &mut s,
+            0,
+            &format!(r#"{{"relay":{{"observer":{r1},"to":{to},"target":{a1}}}}}"#),
+            &[],
+        );
+    }
+    // The Fire Section, told, fires without the +1 (8 at 20: no kill).
+    let p = play(
         &mut s,
         0,
-        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
-        &[],
+        &format!(r#"{{"shoot":{{"shooters":[{f1}],"target":{a1}}}}}"#),
+        &[1; 8],
     );
+    assert!(!p.says("observers relayed"), "{:#?}", p.words);
+    // The mortars, told and in sight: +1 a die, and no -1.
     let p = play(
         &mut s,
         0,
@@ -744,20 +755,6 @@ fn observers_any_firing_models_with_information_relayed_receive_plus_1_seen_or_u
     assert!(!p.says("has no line of sight"), "{:#?}", p.words);
     // (The total line calls the +6 "skills": it cannot tell them apart.)
     p.assert_says("4,4,4,4,4,4 +6 (skills) = 30");
-    // The Fire Section, told too, fires without the +1.
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"relay":{{"observer":{r1},"to":{f1},"target":{a1}}}}}"#),
-        &[],
-    );
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{f1}],"target":{a1}}}}}"#),
-        &[1; 8],
-    );
-    assert!(!p.says("observers relayed"), "{:#?}", p.words);
 }
 
 #[test]
