@@ -1025,6 +1025,56 @@ fn sighting_a_target_models_may_not_rush_round_to_assault_targets_they_could_not
     let _ = a1;
 }
 
+/// "certain criteria must be met at the beginning of the active player's
+/// turn ... you can avoid such unrealistic events as ... models making a
+/// MOVE round the side of a house before FIREing at a target which they
+/// could not have known was there": on a Double card the Pair moves out
+/// from behind the house to where it sees the Autons, then may not fire at
+/// them; without the module it may.
+#[test]
+fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_no_move_round_a_house_then_fire()
+ {
+    for sighting in [true, false] {
+        let mut s = battle(false, false, sighting);
+        let (f2, a1) = (gid(&s, "f2"), gid(&s, "a1"));
+        place(&mut s, a1, 38.0, 29.0);
+        place(&mut s, f2, 33.0, 38.0);
+        card(&mut s, 0, CardKind::Double);
+        let shoot = format!(r#"{{"shoot":{{"shooters":[{f2}],"target":{a1}}}}}"#);
+        let e = refused(&mut s, 0, &shoot, &[1, 1]);
+        assert!(
+            refusal(&e).contains("line of sight is blocked"),
+            "{}",
+            refusal(&e)
+        );
+        let to = pt(39.0, 38.0);
+        play(
+            &mut s,
+            0,
+            &format!(
+                r#"{{"move":{{"group":{f2},"to":{{"x":{},"y":{}}}}}}}"#,
+                to.x, to.y
+            ),
+            &[],
+        );
+        if sighting {
+            let e = refused(&mut s, 0, &shoot, &[1, 1]);
+            assert!(
+                refusal(&e).starts_with("[Sighting a Target]")
+                    && refusal(&e).contains("has not sighted"),
+                "{}",
+                refusal(&e)
+            );
+            // The next card of the faction finds it in sight: it may fire.
+            play(&mut s, 0, r#""end_card""#, &[]);
+            card(&mut s, 0, CardKind::Single);
+            play(&mut s, 0, &shoot, &[1, 1]);
+        } else {
+            play(&mut s, 0, &shoot, &[1, 1]);
+        }
+    }
+}
+
 #[test]
 fn sighting_a_target_a_leader_within_10_inches_who_sees_it_points_it_out() {
     let (mut s, f2, _) = screened(true);

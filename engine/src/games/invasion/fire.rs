@@ -210,7 +210,7 @@ pub fn shot_modifiers(
 /// and sees and is within 10" of the group.
 fn leader_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId> {
     let seat = s.group(g).seat;
-    let mine = s.group(g).points();
+    let mine = start_points(s, g);
     let theirs = s.group(target).points();
     (0..s.groups.len() as GroupId).find(|&l| {
         let group = s.group(l);
@@ -221,7 +221,7 @@ fn leader_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId
             let leader = s
                 .model_type(seat, &m.kind)
                 .is_some_and(|t| t.profile.leader);
-            let Some(at) = m.at.filter(|_| leader) else {
+            let Some(at) = start_of(s, m).filter(|_| leader) else {
                 return false;
             };
             let near = mine.iter().any(|p| p.distance(at) <= LEADER_RANGE);
@@ -236,6 +236,41 @@ fn leader_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId
             near && sees_target && sees_group
         })
     })
+}
+
+/// Where a figure stood when the current card began ("certain criteria
+/// must be met at the beginning of the active player's turn").
+fn start_of(s: &InvasionState, m: &super::state::Model) -> Option<Point> {
+    s.card_start
+        .iter()
+        .find(|(id, _)| *id == m.id)
+        .map(|(_, p)| *p)
+        .or(m.at)
+}
+
+/// Where a group's living figures stood when the current card began.
+pub fn start_points(s: &InvasionState, g: GroupId) -> Vec<Point> {
+    s.group(g).alive().filter_map(|m| start_of(s, m)).collect()
+}
+
+/// The group moved on this card: it sights from where the card found it.
+fn moved_this_card(s: &InvasionState, g: GroupId) -> bool {
+    s.group(g)
+        .alive()
+        .any(|m| s.card_start.iter().any(|(id, _)| *id == m.id))
+}
+
+/// The group saw `target` from where it stood when the card began.
+fn seen_at_start(s: &InvasionState, g: GroupId, target: GroupId) -> bool {
+    let others = super::actions::blockers(s, g, target);
+    table::line_of_sight(
+        &s.scenario,
+        &start_points(s, g),
+        &s.group(target).points(),
+        &others,
+    )
+    .clear
+    .is_some()
 }
 
 /// How a group has sighted a target, in words, or `None`.
@@ -272,7 +307,15 @@ pub fn check_sighted(
         return Ok(());
     }
     for &g in shooters {
-        let seen = !unseen.contains(&g) && (declare.sight != Some(false));
+        let mut seen = !unseen.contains(&g) && (declare.sight != Some(false));
+        // "In order for a model to 'sight a target' certain criteria must
+        // be met at the beginning of the active player's turn": a group that
+        // moved on this card ("models making a MOVE round the side of a
+        // house before FIREing at a target which they could not have known
+        // was there") sights only what it saw from where the card found it.
+        if seen && !s.real_table && declare.sight.is_none() && moved_this_card(s, g) {
+            seen = seen_at_start(s, g, target);
+        }
         if sighted_by(s, g, target, seen).is_none() {
             return Err(not_sighted(s, g, target));
         }
@@ -325,12 +368,10 @@ pub fn check_assault(
     if !s.advanced.on(Module::Sighting) || declared || s.real_table {
         return Ok(());
     }
-    let mine = s.group(g).points();
+    // Sighted from where the group stood when the card began ("models
+    // rushing round walls to ASSAULT targets they could not see").
     for &c in contacts {
-        let others = super::actions::blockers(s, g, c);
-        let seen = table::line_of_sight(&s.scenario, &mine, &s.group(c).points(), &others)
-            .clear
-            .is_some();
+        let seen = seen_at_start(s, g, c);
         if sighted_by(s, g, c, seen).is_none() {
             return Err(not_sighted(s, g, c));
         }

@@ -500,6 +500,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
         },
         melee_how_many: Vec::new(),
         fighters: Vec::new(),
+        card_start: Vec::new(),
     })
 }
 

@@ -276,6 +276,12 @@ pub struct InvasionState {
     /// began its resolution (they all strike, and share its kills).
     #[serde(default)]
     pub fighters: Vec<String>,
+    /// Rules version 5, "Sighting a Target": where each figure that moved on
+    /// the current card stood when the card began ("certain criteria must
+    /// be met at the beginning of the active player's turn"); cleared when
+    /// the card is done.
+    #[serde(default)]
+    pub card_start: Vec<(String, Point)>,
 }
 
 /// How the battle ended.
@@ -763,6 +769,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             state.spent.clear();
             state.mites_moved = false;
             state.moved.clear();
+            state.card_start.clear();
         }
         E::CardDone => {
             // Buildings and LOS: a group that let its own card pass without
@@ -793,6 +800,10 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             state.spent.clear();
             state.mites_moved = false;
             state.advanced.orders.clear();
+            // Rules version 5: "moved on the current card" (Super Agility)
+            // and where the card began (Sighting a Target) end with it.
+            state.moved.clear();
+            state.card_start.clear();
         }
         E::Spent { group } => {
             if let Some(entry) = state.spent.iter_mut().find(|(g, _)| g == group) {
@@ -809,6 +820,13 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             ..
         } => {
             let g = &mut state.groups[*group as usize];
+            for m in g.models.iter().filter(|m| m.alive) {
+                if let Some(at) = m.at
+                    && !state.card_start.iter().any(|(id, _)| *id == m.id)
+                {
+                    state.card_start.push((m.id.clone(), at));
+                }
+            }
             let mut points = to.iter();
             for m in g.models.iter_mut().filter(|m| m.alive) {
                 m.at = points.next().copied().flatten();
