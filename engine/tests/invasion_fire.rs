@@ -9,7 +9,7 @@ mod support;
 
 use support::*;
 use xenolog_engine::games::invasion::fire::SuppressResult;
-use xenolog_engine::games::invasion::state::{CardKind, GroupId};
+use xenolog_engine::games::invasion::state::{CardKind, GroupId, Place};
 use xenolog_engine::games::invasion::{
     Invasion, InvasionCommand, InvasionConfig, InvasionEvent as E, InvasionState, describe, start,
 };
@@ -1450,6 +1450,114 @@ fn laying_in_wait_the_models_may_perform_only_turn_or_sneak_during_their_own_tur
     )
     .assert_says("U.N.I.T. Support Sniper stops laying in wait");
     play(&mut s, 0, &shoot, &[6]);
+}
+
+/// "any enemy model, which enters into the lying in wait models LOS ...
+/// (even if they are passing through) becomes a target": the path of a move
+/// is measured, not only its end. The Fire Section waits at (20,22); an
+/// Auton's measured figure goes from behind the house, across the open gap,
+/// to behind the wood: hidden at both ends, seen on the way.
+#[test]
+fn laying_in_wait_even_if_they_are_passing_through_the_path_of_a_move_is_measured() {
+    use xenolog_engine::games::invasion::wait::ambushes_after;
+    let mut s = waiting_battle(false);
+    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
+    place(&mut s, f1, 20.0, 22.0);
+    lay(&mut s, f1, false);
+    card(&mut s, 1, CardKind::Triple);
+    kill(&mut s, a1, 2);
+    put(&mut s, a1, 2, 33.0, 40.0);
+    // Hidden where it starts (behind the house) and where it ends (behind
+    // the wood).
+    let to = pt(6.0, 40.0);
+    let moved = E::Moved {
+        group: a1,
+        to: vec![Some(to)],
+        lead: 0,
+        stopped: None,
+        declared_cover: None,
+        face: None,
+    };
+    let due = ambushes_after(&s, std::slice::from_ref(&moved));
+    assert!(
+        matches!(due.as_slice(), [E::AmbushDue { group, target, .. }] if *group == f1 && *target == a1),
+        "{due:?}"
+    );
+    // Only the end measured would owe nothing: a move of no length there.
+    let mut there = s.clone();
+    put(&mut there, a1, 2, 6.0, 40.0);
+    let stay = E::Moved {
+        group: a1,
+        to: vec![Some(to)],
+        lead: 0,
+        stopped: None,
+        declared_cover: None,
+        face: None,
+    };
+    assert!(ambushes_after(&there, &[stay]).is_empty());
+    let stay_at_start = E::Moved {
+        group: a1,
+        to: vec![Some(pt(33.0, 40.0))],
+        lead: 0,
+        stopped: None,
+        declared_cover: None,
+        face: None,
+    };
+    assert!(ambushes_after(&s, std::slice::from_ref(&stay_at_start)).is_empty());
+    // Sprung, the shot is taken as the Autons passed (out of sight now).
+    xenolog_engine::games::invasion::state::apply(&mut s, &moved);
+    for e in &due {
+        xenolog_engine::games::invasion::state::apply(&mut s, e);
+    }
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"spring":{{"group":{f1},"target":{a1}}}}}"#),
+        &[6; 8],
+    );
+    p.assert_says("springs its ambush on Autons Auton Squad");
+    assert_eq!(
+        alive(&s, a1),
+        0,
+        "48 less 8 at 20: the last Auton is killed"
+    );
+}
+
+/// The same clause: coming up out of the sewers into the waiting group's
+/// sight is entering it ("any enemy model, which enters into ... LOS").
+#[test]
+fn laying_in_wait_an_enemy_surfacing_into_its_sight_is_a_target() {
+    let config = InvasionConfig {
+        scenario_text: Some(GROUND.to_owned()),
+        factions: vec!["support".into(), "autons".into()],
+        faction_texts: vec![SUPPORT.to_owned(), AUTONS.to_owned()],
+        laying_in_wait: true,
+        sewers: true,
+        ..InvasionConfig::default()
+    };
+    let mut s = start(&config).unwrap();
+    park(&mut s);
+    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
+    place(&mut s, f1, 40.0, 14.0);
+    card(&mut s, 0, CardKind::Single);
+    lay(&mut s, f1, false);
+    // The Autons below the table at the manhole at (40,20), one climb made.
+    let g = &mut s.groups[a1 as usize];
+    g.place = Place::Below;
+    g.below_at = Some(pt(40.0, 20.0));
+    g.climbing = 1;
+    for m in &mut g.models {
+        m.at = None;
+    }
+    card(&mut s, 1, CardKind::Single);
+    let p = play(&mut s, 1, &format!(r#"{{"climb":{{"group":{a1}}}}}"#), &[]);
+    assert!(
+        p.events
+            .iter()
+            .any(|e| matches!(e, E::AmbushDue { group, .. } if *group == f1)),
+        "{:#?}",
+        p.words
+    );
 }
 
 #[test]

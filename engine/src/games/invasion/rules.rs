@@ -864,6 +864,10 @@ fn step(s: &InvasionState, rng: &mut Randomness) -> Result<Vec<E>, RuleError> {
     }
     if let Some(g) = super::advanced::order_due(s) {
         super::advanced::carry_order(s, g, rng, &mut out)?;
+        // The charges and runs the modules order are moves like any other:
+        // a waiting enemy may be owed an ambush.
+        let due = super::wait::ambushes_after(s, &out);
+        out.extend(due);
         return Ok(out);
     }
     match s.card() {
@@ -1442,12 +1446,11 @@ pub fn decide(
             super::wait::check_command(s, command)?;
             super::fly::check_command(s, command)?;
             let mut events = super::actions::action(s, actor.0, command, rng)?;
-            // Laying in Wait: an enemy that ends its move in sight of a
-            // waiting group is ambushed out of turn (its player is asked).
-            if let InvasionCommand::Move { group, .. } = command {
-                let due = super::wait::ambushes(s, *group, &events);
-                events.extend(due);
-            }
+            // Laying in Wait: an enemy that comes into a waiting group's
+            // sight, even passing through, is ambushed out of turn (its
+            // player is asked).
+            let due = super::wait::ambushes_after(s, &events);
+            events.extend(due);
             // At a real table, the order's move or shot made by the player.
             if s.real_table {
                 for (g, order, _) in &s.advanced.orders {
