@@ -298,11 +298,41 @@ fn suppression_fire_one_model_firing_suppresses_only_one_target() {
     assert!(refusal(&e).contains("only one target"), "{}", refusal(&e));
 }
 
+/// Text 000: "There are only two measurements in the game; a 'Move' ...
+/// and a 'Blast' area which is a six inch diameter circle": by default both
+/// of text 001's templates are that circle. Two firers catch the patrol
+/// 2.6" from the Auton Squad's centre, which a 3" medium template misses.
 #[test]
-fn suppression_fire_two_models_firing_suppress_a_medium_template_more_a_giant_one() {
+fn suppression_fire_the_blast_templates_are_alien_invasions_one_six_inch_circle_by_default() {
+    for graded in [false, true] {
+        let mut s = battle(true, false, false);
+        s.graded_templates = graded;
+        let (f2, a1, a2, a3) = (gid(&s, "f2"), gid(&s, "a1"), gid(&s, "a2"), gid(&s, "a3"));
+        place(&mut s, f2, 10.0, 10.0);
+        place(&mut s, a1, 10.0, 20.0);
+        place(&mut s, a2, 10.0, 21.2);
+        place(&mut s, a3, 11.1, 22.6);
+        s.factions[1].models[0].kill.open = 13;
+        let p = suppress(&mut s, &[f2], a1, &[6, 6]);
+        let (_, result, groups, _) = suppression_of(&p);
+        assert_eq!(result, SuppressResult::Suppressed);
+        if graded {
+            assert_eq!(groups, [a1, a2]);
+        } else {
+            assert_eq!(groups, [a1, a2, a3]);
+        }
+    }
+    let options = xenolog_engine::games::invasion::Invasion::options();
+    assert!(options.iter().any(|o| o.key == "graded_templates"));
+}
+
+#[test]
+fn suppression_fire_two_models_firing_suppress_a_medium_template_more_a_giant_one_graded_option() {
+    // The battle option `graded_templates` (a reading): 3" and 5" across.
     // Two riflemen: a medium template (3" across) on the Auton Squad's
     // centre catches the pair 1.2" behind it, not the patrol 3.5" away.
     let mut s = battle(true, false, false);
+    s.graded_templates = true;
     let (f2, a1, a2, a3) = (gid(&s, "f2"), gid(&s, "a1"), gid(&s, "a2"), gid(&s, "a3"));
     place(&mut s, f2, 10.0, 10.0);
     place(&mut s, a1, 10.0, 20.0);
@@ -316,6 +346,7 @@ fn suppression_fire_two_models_firing_suppress_a_medium_template_more_a_giant_on
     // Linked with a third rifleman (the sniper): three models firing, a
     // giant template (5" across) reaches the patrol too.
     let mut s = battle(true, false, false);
+    s.graded_templates = true;
     let f3 = gid(&s, "f3");
     place(&mut s, f2, 10.0, 10.0);
     place(&mut s, f3, 14.0, 10.0);
@@ -333,6 +364,7 @@ fn suppression_fire_two_models_firing_suppress_a_medium_template_more_a_giant_on
     }
     // Two firers (the pair alone) with a medium template on the same spot:
     let mut s = battle(true, false, false);
+    s.graded_templates = true;
     place(&mut s, f2, 10.0, 10.0);
     place(&mut s, a1, 10.0, 20.0);
     place(&mut s, a2, 10.0, 21.2);

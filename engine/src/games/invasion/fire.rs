@@ -26,6 +26,9 @@ use crate::rng::Randomness;
 
 /// Radius of the text's MEDIUM BLAST TEMPLATE (assumed: 3" across).
 pub const MEDIUM_TEMPLATE: i32 = 3 * INCH / 2;
+/// Alien Invasion's one 'Blast' area, "a six inch diameter circle": its
+/// radius (the default for both of Suppression Fire's templates).
+pub const BLAST_TEMPLATE: i32 = 3 * INCH;
 /// Radius of the GIANT BLAST TEMPLATE (assumed: 5" across).
 pub const GIANT_TEMPLATE: i32 = 5 * INCH / 2;
 /// "Radio operators are able to relay information (by word of mouth) to any
@@ -759,10 +762,14 @@ fn template(
             "on screen the template finds the groups under it: name none",
         ));
     }
-    let radius = if firers == 2 {
-        MEDIUM_TEMPLATE
-    } else {
-        GIANT_TEMPLATE
+    // "There are only two measurements in the game; a 'Move' ... and a
+    // 'Blast' area which is a six inch diameter circle" (text 000): both of
+    // text 001's templates are that circle, unless the battle's option
+    // grades them.
+    let radius = match (s.graded_templates, firers == 2) {
+        (false, _) => BLAST_TEMPLATE,
+        (true, true) => MEDIUM_TEMPLATE,
+        (true, false) => GIANT_TEMPLATE,
     };
     let centre = table::centre(&s.group(target).points());
     for g in super::actions::enemy_groups(s, seat) {

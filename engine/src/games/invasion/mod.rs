@@ -120,6 +120,12 @@ pub struct InvasionConfig {
     /// Advanced Invasion Earth: Advanced Assault.
     #[serde(skip_serializing_if = "is_false")]
     pub advanced_assault: bool,
+    /// A contested reading (rules version 5): Suppression Fire's MEDIUM
+    /// and GIANT blast templates as Xenolog read them before (3" and 5"
+    /// across) instead of Alien Invasion's one 'Blast' area, "a six inch
+    /// diameter circle" (the default, as the text is explicit).
+    #[serde(skip_serializing_if = "is_false")]
+    pub graded_templates: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -501,6 +507,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
         melee_how_many: Vec::new(),
         fighters: Vec::new(),
         card_start: Vec::new(),
+        graded_templates: config.graded_templates,
     })
 }
 
@@ -590,6 +597,13 @@ impl Game for Invasion {
             help: m.help(),
             kind: OptionKind::Flag { default: false },
         }))
+        .chain([GameOption {
+            key: "graded_templates",
+            group: "Advanced Invasion Earth",
+            label: "Graded suppression templates (a reading)",
+            help: "Suppressing fire by two models covers a 3\" circle and by more a 5\" one, instead of Alien Invasion's one 6\" Blast circle for both (the text: \"a 'Blast' area which is a six inch diameter circle\").",
+            kind: OptionKind::Flag { default: false },
+        }])
         .collect()
     }
 

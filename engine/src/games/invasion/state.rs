@@ -282,6 +282,10 @@ pub struct InvasionState {
     /// the card is done.
     #[serde(default)]
     pub card_start: Vec<(String, Point)>,
+    /// A battle option (`InvasionConfig::graded_templates`): Suppression
+    /// Fire's templates 3" and 5" across instead of the one 6" Blast.
+    #[serde(default)]
+    pub graded_templates: bool,
 }
 
 /// How the battle ended.
