@@ -16,8 +16,10 @@ use xenolog_engine::games::invasion::{
 use xenolog_engine::{Actor, Game, OptionKind};
 
 /// A detachment of three stupid Ogrons (stupidity score 4) and a second one
-/// of two, for the text's own example ("Stupidity check for the Ogron
-/// detachment: needs 4, rolls 2: Private Grunt is stricken: 3 CHARGE").
+/// of two: Xenolog's own illustration of a failed check ("Stupidity check
+/// for the Ogron detachment: needs 4, rolls 2: Private Grunt is stricken: 3
+/// CHARGE"). The text gives no worked example of stupidity: the Ogrons and
+/// Private Grunt are not in it.
 const OGRONS: &str = r#"
 faction ogrons "Ogrons"
 model ogron "Ogron" species ogron shoot 2 kill 9 12 15 stupid 4
@@ -161,7 +163,8 @@ fn stupidity_a_check_at_the_start_of_the_card_passed_on_the_score_leaves_the_det
 }
 
 #[test]
-fn stupidity_the_texts_example_needs_4_rolls_2_private_grunt_is_stricken_3_charge() {
+fn stupidity_a_failed_check_strikes_a_model_who_rolls_on_the_table_illustrated_needs_4_rolls_2_then_3_charge()
+ {
     let mut s = ogrons();
     let (o1, s1) = (gid(&s, "o1"), gid(&s, "s1"));
     let o2 = gid(&s, "o2");

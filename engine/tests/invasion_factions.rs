@@ -59,6 +59,86 @@ fn mib_each_shot_rolls_a_d6_for_the_dice_of_each_operative() {
     p.assert_says("6D6 at Daleks Dalek Patrol Alpha (rolled 3 for dice per operative)");
 }
 
+/// "Resolving hand-to-hand combat": "Each faction totals its close combat
+/// dice (which are the same as for shooting unless there is a note in the
+/// faction background that says otherwise)". The MiB background says
+/// nothing of close combat, so a pair fights with D6 x (1 + successes) dice
+/// an operative, rolled for the melee as for a shot.
+#[test]
+fn resolving_mib_close_combat_dice_are_the_same_as_for_shooting_a_d6_for_each_operative() {
+    let (mut s, p1, dal) = mib();
+    cards(
+        &mut s,
+        &[(Some(0), CardKind::Double), (Some(1), CardKind::Single)],
+    );
+    play(&mut s, 0, &mv(p1, 10.0, 13.05), &[]);
+    assert!(s.group(p1).locked.is_some(), "the pair reached the Daleks");
+    play(&mut s, 0, r#""end_card""#, &[]);
+    // The melee's resolution rolls the pair's "how many": a 4, 4D6 each.
+    let p = step(&mut s, &[4]);
+    assert!(
+        p.events.iter().any(|e| matches!(
+            e,
+            E::MeleeHowMany { group, dice, .. } if *group == p1 && *dice == vec![4]
+        )),
+        "{:#?}",
+        p.words
+    );
+    assert!(
+        p.events.iter().any(|e| matches!(
+            e,
+            E::Resolving { strikes, .. } if strikes.contains(&(0, 8))
+        )),
+        "{:#?}",
+        p.words
+    );
+    p.assert_says("rolled 4 for their close-combat dice: 4D6 an operative");
+    assert_eq!(melee_dice(&s, p1), 8);
+    // The MiB strike with those 8 dice: 48 kills two Daleks in the open.
+    let p = play(&mut s, 0, r#"{"strike":{}}"#, &[6; 8]);
+    assert!(
+        p.events
+            .iter()
+            .any(|e| matches!(e, E::Struck { dice, .. } if dice.len() == 8))
+    );
+    let _ = dal;
+}
+
+/// The "how many" roll of a melee goes through the entered dice like every
+/// other: with entered dice and none for it, the step is refused.
+#[test]
+fn resolving_mib_close_combat_how_many_needs_an_entered_die() {
+    let (mut s, p1, _) = mib();
+    cards(
+        &mut s,
+        &[(Some(0), CardKind::Double), (Some(1), CardKind::Single)],
+    );
+    play(&mut s, 0, &mv(p1, 10.0, 13.05), &[]);
+    play(&mut s, 0, r#""end_card""#, &[]);
+    let c = xenolog_engine::games::invasion::rules::automatic(&s).expect("the melee is due");
+    let mut rng = xenolog_engine::rng::Randomness::new(7, 0, Some(Vec::new()));
+    let before = s.clone();
+    let e = xenolog_engine::games::invasion::rules::decide(
+        &s,
+        xenolog_engine::Actor::SYSTEM,
+        &c,
+        &mut rng,
+    )
+    .expect_err("no die entered for the how-many roll");
+    assert_eq!(e.kind, xenolog_engine::RuleErrorKind::MoreDice, "{e}");
+    assert_eq!(s, before);
+}
+
+/// Clean Up men fight as they shoot: the successes at their arrival + 1
+/// each, the heavy weapon one more (no roll).
+#[test]
+fn resolving_mib_clean_up_close_combat_dice_are_their_shooting_dice() {
+    let (s, c1, _, _) = clean_up(1);
+    assert_eq!(melee_dice(&s, c1), 11);
+    let (s, c1, _, _) = clean_up(0);
+    assert_eq!(melee_dice(&s, c1), 6);
+}
+
 #[test]
 fn mib_move_8_inches() {
     let (mut s, p1, _) = mib();

@@ -9,7 +9,7 @@ mod support;
 
 use support::*;
 use xenolog_engine::games::invasion::fire::SuppressResult;
-use xenolog_engine::games::invasion::state::{CardKind, GroupId};
+use xenolog_engine::games::invasion::state::{CardKind, GroupId, Place};
 use xenolog_engine::games::invasion::{
     Invasion, InvasionCommand, InvasionConfig, InvasionEvent as E, InvasionState, describe, start,
 };
@@ -298,11 +298,41 @@ fn suppression_fire_one_model_firing_suppresses_only_one_target() {
     assert!(refusal(&e).contains("only one target"), "{}", refusal(&e));
 }
 
+/// Text 000: "There are only two measurements in the game; a 'Move' ...
+/// and a 'Blast' area which is a six inch diameter circle": by default both
+/// of text 001's templates are that circle. Two firers catch the patrol
+/// 2.6" from the Auton Squad's centre, which a 3" medium template misses.
 #[test]
-fn suppression_fire_two_models_firing_suppress_a_medium_template_more_a_giant_one() {
+fn suppression_fire_the_blast_templates_are_alien_invasions_one_six_inch_circle_by_default() {
+    for graded in [false, true] {
+        let mut s = battle(true, false, false);
+        s.graded_templates = graded;
+        let (f2, a1, a2, a3) = (gid(&s, "f2"), gid(&s, "a1"), gid(&s, "a2"), gid(&s, "a3"));
+        place(&mut s, f2, 10.0, 10.0);
+        place(&mut s, a1, 10.0, 20.0);
+        place(&mut s, a2, 10.0, 21.2);
+        place(&mut s, a3, 11.1, 22.6);
+        s.factions[1].models[0].kill.open = 13;
+        let p = suppress(&mut s, &[f2], a1, &[6, 6]);
+        let (_, result, groups, _) = suppression_of(&p);
+        assert_eq!(result, SuppressResult::Suppressed);
+        if graded {
+            assert_eq!(groups, [a1, a2]);
+        } else {
+            assert_eq!(groups, [a1, a2, a3]);
+        }
+    }
+    let options = xenolog_engine::games::invasion::Invasion::options();
+    assert!(options.iter().any(|o| o.key == "graded_templates"));
+}
+
+#[test]
+fn suppression_fire_two_models_firing_suppress_a_medium_template_more_a_giant_one_graded_option() {
+    // The battle option `graded_templates` (a reading): 3" and 5" across.
     // Two riflemen: a medium template (3" across) on the Auton Squad's
     // centre catches the pair 1.2" behind it, not the patrol 3.5" away.
     let mut s = battle(true, false, false);
+    s.graded_templates = true;
     let (f2, a1, a2, a3) = (gid(&s, "f2"), gid(&s, "a1"), gid(&s, "a2"), gid(&s, "a3"));
     place(&mut s, f2, 10.0, 10.0);
     place(&mut s, a1, 10.0, 20.0);
@@ -316,6 +346,7 @@ fn suppression_fire_two_models_firing_suppress_a_medium_template_more_a_giant_on
     // Linked with a third rifleman (the sniper): three models firing, a
     // giant template (5" across) reaches the patrol too.
     let mut s = battle(true, false, false);
+    s.graded_templates = true;
     let f3 = gid(&s, "f3");
     place(&mut s, f2, 10.0, 10.0);
     place(&mut s, f3, 14.0, 10.0);
@@ -333,6 +364,7 @@ fn suppression_fire_two_models_firing_suppress_a_medium_template_more_a_giant_on
     }
     // Two firers (the pair alone) with a medium template on the same spot:
     let mut s = battle(true, false, false);
+    s.graded_templates = true;
     place(&mut s, f2, 10.0, 10.0);
     place(&mut s, a1, 10.0, 20.0);
     place(&mut s, a2, 10.0, 21.2);
@@ -714,6 +746,49 @@ fn observers_the_radio_observer_example_minus_1_for_no_line_of_sight_cancelled_b
     );
 }
 
+/// "Any firing models, which have information relayed to them ... receive
+/// a strike modifier of +1, on their dice roll for this turn": relayed fire
+/// from a weapon that needs no line of sight gains it even when it sees the
+/// target; "Observers can only be used to direct fire from weapons that do
+/// not require LOS": a direct-fire group told the same gains nothing.
+#[test]
+fn observers_any_firing_models_with_information_relayed_receive_plus_1_seen_or_unseen() {
+    let (mut s, [m1, _, r1, r2, a1]) = radio_observers();
+    // The mortars in the open west of the Autons, in sight of them; the
+    // Mortar Observer beside them, the Fire Section too.
+    place(&mut s, m1, 20.0, 27.0);
+    place(&mut s, r2, 21.0, 29.0);
+    let f1 = gid(&s, "f1");
+    place(&mut s, f1, 18.0, 29.0);
+    for to in [m1, f1] {
+        play(
+            &mut s,
+            0,
+            &format!(r#"{{"relay":{{"observer":{r1},"to":{to},"target":{a1}}}}}"#),
+            &[],
+        );
+    }
+    // The Fire Section, told, fires without the +1 (8 at 20: no kill).
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{f1}],"target":{a1}}}}}"#),
+        &[1; 8],
+    );
+    assert!(!p.says("observers relayed"), "{:#?}", p.words);
+    // The mortars, told and in sight: +1 a die, and no -1.
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"shoot":{{"shooters":[{m1}],"target":{a1}}}}}"#),
+        &[4; 6],
+    );
+    p.assert_says("+1 a die: observers relayed where");
+    assert!(!p.says("has no line of sight"), "{:#?}", p.words);
+    // (The total line calls the +6 "skills": it cannot tell them apart.)
+    p.assert_says("4,4,4,4,4,4 +6 (skills) = 30");
+}
+
 #[test]
 fn observers_without_information_relayed_indirect_fire_is_at_minus_1_a_die() {
     let (mut s, [m1, _, _, _, a1]) = radio_observers();
@@ -800,6 +875,9 @@ fn observers_relay_enemies_in_line_of_sight_or_that_can_be_sighted_by_the_observ
     place(&mut s, a1, 33.0, 29.0);
     place(&mut s, r1, 33.0, 37.0);
     place(&mut s, m1, 31.0, 40.0);
+    // The Mortar Observer, the second radio operator, beside the mortars.
+    let r2 = gid(&s, "r2");
+    place(&mut s, r2, 34.0, 43.0);
     card(&mut s, 0, CardKind::Double);
     let relay = format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#);
     let e = refused(&mut s, 0, &relay, &[]);
@@ -818,7 +896,7 @@ fn observers_relay_enemies_in_line_of_sight_or_that_can_be_sighted_by_the_observ
     p.assert_says("perceived: the target is sighted");
     let p = play(&mut s, 0, &relay, &[]);
     p.assert_says(
-        "U.N.I.T. Support Advanced Team relays where Autons Auton Squad is to U.N.I.T. Support 1st Mortar Team",
+        "U.N.I.T. Support Advanced Team and U.N.I.T. Support Mortar Observer relay where Autons Auton Squad is to U.N.I.T. Support 1st Mortar Team",
     );
     assert!(s.advanced.informed.contains(&(m1, a1)));
     // Without Sighting a Target, line of sight alone.
@@ -846,12 +924,62 @@ fn observers_one_radio_operator_is_useless_by_himself_relaying_needs_a_second_wi
         "{}",
         refusal(&e)
     );
-    // A radio operator within 5" of the troops relays by word of mouth.
+    // "One radio operator is pretty useless by himself": even within 5" of
+    // the troops, the operator who sees the enemy does not relay alone.
     place(&mut s, m1, 20.0, 27.0);
-    play(
+    let e = refused(
         &mut s,
         0,
         &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
+        &[],
+    );
+    assert!(
+        refusal(&e).contains("no second radio operator"),
+        "{}",
+        refusal(&e)
+    );
+    // With the second operator back within 5" of the troops, he receives
+    // the position and relays it by word of mouth.
+    place(&mut s, r2, 21.0, 29.0);
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
+        &[],
+    );
+    p.assert_says("Advanced Team and U.N.I.T. Support Mortar Observer relay where");
+}
+
+/// At a real table a radio operator's relay names the second operator who
+/// received it (`via`); alone it is refused.
+#[test]
+fn observers_one_radio_operator_is_useless_by_himself_at_a_real_table_too() {
+    let config = InvasionConfig {
+        scenario_text: Some(GROUND.to_owned()),
+        factions: vec!["support".into(), "autons".into()],
+        faction_texts: vec![SUPPORT.to_owned(), AUTONS.to_owned()],
+        observers: true,
+        real_table: true,
+        ..InvasionConfig::default()
+    };
+    let mut s = start(&config).unwrap();
+    let [m1, r1, r2, a1] = ["m1", "r1", "r2", "a1"].map(|x| gid(&s, x));
+    card(&mut s, 0, CardKind::Double);
+    let e = refused(
+        &mut s,
+        0,
+        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
+        &[],
+    );
+    assert!(
+        refusal(&e).contains("One radio operator is pretty useless by himself"),
+        "{}",
+        refusal(&e)
+    );
+    play(
+        &mut s,
+        0,
+        &format!(r#"{{"relay":{{"observer":{r1},"via":{r2},"to":{m1},"target":{a1}}}}}"#),
         &[],
     );
 }
@@ -927,6 +1055,56 @@ fn sighting_a_target_models_may_not_rush_round_to_assault_targets_they_could_not
     );
     assert!(p.events.iter().any(|e| matches!(e, E::Locked { .. })));
     let _ = a1;
+}
+
+/// "certain criteria must be met at the beginning of the active player's
+/// turn ... you can avoid such unrealistic events as ... models making a
+/// MOVE round the side of a house before FIREing at a target which they
+/// could not have known was there": on a Double card the Pair moves out
+/// from behind the house to where it sees the Autons, then may not fire at
+/// them; without the module it may.
+#[test]
+fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_no_move_round_a_house_then_fire()
+ {
+    for sighting in [true, false] {
+        let mut s = battle(false, false, sighting);
+        let (f2, a1) = (gid(&s, "f2"), gid(&s, "a1"));
+        place(&mut s, a1, 38.0, 29.0);
+        place(&mut s, f2, 33.0, 38.0);
+        card(&mut s, 0, CardKind::Double);
+        let shoot = format!(r#"{{"shoot":{{"shooters":[{f2}],"target":{a1}}}}}"#);
+        let e = refused(&mut s, 0, &shoot, &[1, 1]);
+        assert!(
+            refusal(&e).contains("line of sight is blocked"),
+            "{}",
+            refusal(&e)
+        );
+        let to = pt(39.0, 38.0);
+        play(
+            &mut s,
+            0,
+            &format!(
+                r#"{{"move":{{"group":{f2},"to":{{"x":{},"y":{}}}}}}}"#,
+                to.x, to.y
+            ),
+            &[],
+        );
+        if sighting {
+            let e = refused(&mut s, 0, &shoot, &[1, 1]);
+            assert!(
+                refusal(&e).starts_with("[Sighting a Target]")
+                    && refusal(&e).contains("has not sighted"),
+                "{}",
+                refusal(&e)
+            );
+            // The next card of the faction finds it in sight: it may fire.
+            play(&mut s, 0, r#""end_card""#, &[]);
+            card(&mut s, 0, CardKind::Single);
+            play(&mut s, 0, &shoot, &[1, 1]);
+        } else {
+            play(&mut s, 0, &shoot, &[1, 1]);
+        }
+    }
 }
 
 #[test]
@@ -1304,6 +1482,114 @@ fn laying_in_wait_the_models_may_perform_only_turn_or_sneak_during_their_own_tur
     )
     .assert_says("U.N.I.T. Support Sniper stops laying in wait");
     play(&mut s, 0, &shoot, &[6]);
+}
+
+/// "any enemy model, which enters into the lying in wait models LOS ...
+/// (even if they are passing through) becomes a target": the path of a move
+/// is measured, not only its end. The Fire Section waits at (20,22); an
+/// Auton's measured figure goes from behind the house, across the open gap,
+/// to behind the wood: hidden at both ends, seen on the way.
+#[test]
+fn laying_in_wait_even_if_they_are_passing_through_the_path_of_a_move_is_measured() {
+    use xenolog_engine::games::invasion::wait::ambushes_after;
+    let mut s = waiting_battle(false);
+    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
+    place(&mut s, f1, 20.0, 22.0);
+    lay(&mut s, f1, false);
+    card(&mut s, 1, CardKind::Triple);
+    kill(&mut s, a1, 2);
+    put(&mut s, a1, 2, 33.0, 40.0);
+    // Hidden where it starts (behind the house) and where it ends (behind
+    // the wood).
+    let to = pt(6.0, 40.0);
+    let moved = E::Moved {
+        group: a1,
+        to: vec![Some(to)],
+        lead: 0,
+        stopped: None,
+        declared_cover: None,
+        face: None,
+    };
+    let due = ambushes_after(&s, std::slice::from_ref(&moved));
+    assert!(
+        matches!(due.as_slice(), [E::AmbushDue { group, target, .. }] if *group == f1 && *target == a1),
+        "{due:?}"
+    );
+    // Only the end measured would owe nothing: a move of no length there.
+    let mut there = s.clone();
+    put(&mut there, a1, 2, 6.0, 40.0);
+    let stay = E::Moved {
+        group: a1,
+        to: vec![Some(to)],
+        lead: 0,
+        stopped: None,
+        declared_cover: None,
+        face: None,
+    };
+    assert!(ambushes_after(&there, &[stay]).is_empty());
+    let stay_at_start = E::Moved {
+        group: a1,
+        to: vec![Some(pt(33.0, 40.0))],
+        lead: 0,
+        stopped: None,
+        declared_cover: None,
+        face: None,
+    };
+    assert!(ambushes_after(&s, std::slice::from_ref(&stay_at_start)).is_empty());
+    // Sprung, the shot is taken as the Autons passed (out of sight now).
+    xenolog_engine::games::invasion::state::apply(&mut s, &moved);
+    for e in &due {
+        xenolog_engine::games::invasion::state::apply(&mut s, e);
+    }
+    let p = play(
+        &mut s,
+        0,
+        &format!(r#"{{"spring":{{"group":{f1},"target":{a1}}}}}"#),
+        &[6; 8],
+    );
+    p.assert_says("springs its ambush on Autons Auton Squad");
+    assert_eq!(
+        alive(&s, a1),
+        0,
+        "48 less 8 at 20: the last Auton is killed"
+    );
+}
+
+/// The same clause: coming up out of the sewers into the waiting group's
+/// sight is entering it ("any enemy model, which enters into ... LOS").
+#[test]
+fn laying_in_wait_an_enemy_surfacing_into_its_sight_is_a_target() {
+    let config = InvasionConfig {
+        scenario_text: Some(GROUND.to_owned()),
+        factions: vec!["support".into(), "autons".into()],
+        faction_texts: vec![SUPPORT.to_owned(), AUTONS.to_owned()],
+        laying_in_wait: true,
+        sewers: true,
+        ..InvasionConfig::default()
+    };
+    let mut s = start(&config).unwrap();
+    park(&mut s);
+    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
+    place(&mut s, f1, 40.0, 14.0);
+    card(&mut s, 0, CardKind::Single);
+    lay(&mut s, f1, false);
+    // The Autons below the table at the manhole at (40,20), one climb made.
+    let g = &mut s.groups[a1 as usize];
+    g.place = Place::Below;
+    g.below_at = Some(pt(40.0, 20.0));
+    g.climbing = 1;
+    for m in &mut g.models {
+        m.at = None;
+    }
+    card(&mut s, 1, CardKind::Single);
+    let p = play(&mut s, 1, &format!(r#"{{"climb":{{"group":{a1}}}}}"#), &[]);
+    assert!(
+        p.events
+            .iter()
+            .any(|e| matches!(e, E::AmbushDue { group, .. } if *group == f1)),
+        "{:#?}",
+        p.words
+    );
 }
 
 #[test]

@@ -918,7 +918,7 @@ pub(super) fn shoot(
         super::rules::deal(
             s,
             seat,
-            shooters.first().copied(),
+            shooters,
             &shares,
             bonus,
             &|g| cover_of(s, g, None).0,
@@ -950,11 +950,7 @@ pub(super) fn shoot(
         &mut out,
     );
     if k > 0 {
-        out.push(E::Credited {
-            seat,
-            group: shooters.first().copied(),
-            kills: k,
-        });
+        super::rules::credit_kills(s, seat, shooters, k, &mut out);
     }
     Ok(out)
 }
@@ -1568,11 +1564,17 @@ fn detonate(
         super::rules::inflict(s, j, d, total, cover, inside, (seat, Some(g)), &mut out);
     }
     if made > 0 {
+        // The kills are the Mites' that blew up, a share each (4D6 each).
         out.push(E::Credited {
             seat,
             group: Some(g),
             kills: made,
         });
+        let mites: Vec<(String, u32)> = exploded.iter().map(|(_, id, _)| (id.clone(), 1)).collect();
+        let split = super::rules::split_credit(made, &mites);
+        if !split.is_empty() {
+            out.push(E::ModelsCredited { kills: split });
+        }
     }
     Ok(out)
 }

@@ -857,6 +857,34 @@ pub fn event(s: &InvasionState, e: &E) -> String {
                 if *declared { " (declared)" } else { "" }
             )
         }
+        E::ModelsCredited { kills } => {
+            let names: Vec<String> = kills
+                .iter()
+                .map(|(id, k)| {
+                    let name = s
+                        .groups
+                        .iter()
+                        .flat_map(|g| g.models.iter())
+                        .find(|m| &m.id == id)
+                        .map_or_else(|| id.clone(), |m| m.name.clone());
+                    format!("{name} ({k})")
+                })
+                .collect();
+            format!(
+                "the kills go to the figures whose dice made them: {}",
+                names.join(", ")
+            )
+        }
+        E::MeleeHowMany {
+            group: g, dice: d, ..
+        } => {
+            let per: u32 = d.iter().map(|&x| u32::from(x)).sum();
+            format!(
+                "{} rolled {} for their close-combat dice: {per}D6 an operative, the same as for shooting",
+                group(s, *g),
+                dice(d)
+            )
+        }
         E::Perception {
             group: g,
             target,
@@ -992,6 +1020,12 @@ pub fn dice_purposes(events: &[super::state::InvasionEvent]) -> Vec<String> {
                 numbered(&mut out, dice.len(), "suppressing die", "suppressing dice");
             }
             E::Perception { .. } => out.push("perception test".into()),
+            E::MeleeHowMany { dice, .. } => numbered(
+                &mut out,
+                dice.len(),
+                "MiB: how many close-combat dice",
+                "MiB: how many close-combat dice",
+            ),
             E::GrappleEscape { .. } => out.push("escaping a grapple".into()),
             _ => {}
         }

@@ -26,6 +26,9 @@ use crate::rng::Randomness;
 
 /// Radius of the text's MEDIUM BLAST TEMPLATE (assumed: 3" across).
 pub const MEDIUM_TEMPLATE: i32 = 3 * INCH / 2;
+/// Alien Invasion's one 'Blast' area, "a six inch diameter circle": its
+/// radius (the default for both of Suppression Fire's templates).
+pub const BLAST_TEMPLATE: i32 = 3 * INCH;
 /// Radius of the GIANT BLAST TEMPLATE (assumed: 5" across).
 pub const GIANT_TEMPLATE: i32 = 5 * INCH / 2;
 /// "Radio operators are able to relay information (by word of mouth) to any
@@ -184,15 +187,20 @@ pub fn shot_modifiers(
                 -n,
                 format!("-1 a die: {} has no line of sight", group_name(s, g)),
             ));
-            if s.advanced.informed.contains(&(g, target)) {
-                out.push((
-                    n,
-                    format!(
-                        "+1 a die: observers relayed where {} is",
-                        group_name(s, target)
-                    ),
-                ));
-            }
+        }
+        // "Any firing models, which have information relayed to them (via
+        // comm. link or radio operator), receive a strike modifier of +1":
+        // relayed fire, seen or unseen; "Observers can only be used to
+        // direct fire from weapons that do not require LOS", so only such
+        // weapons gain it.
+        if s.advanced.informed.contains(&(g, target)) && indirect(s, g) {
+            out.push((
+                n,
+                format!(
+                    "+1 a die: observers relayed where {} is",
+                    group_name(s, target)
+                ),
+            ));
         }
     }
     out
@@ -205,7 +213,7 @@ pub fn shot_modifiers(
 /// and sees and is within 10" of the group.
 fn leader_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId> {
     let seat = s.group(g).seat;
-    let mine = s.group(g).points();
+    let mine = start_points(s, g);
     let theirs = s.group(target).points();
     (0..s.groups.len() as GroupId).find(|&l| {
         let group = s.group(l);
@@ -216,7 +224,7 @@ fn leader_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId
             let leader = s
                 .model_type(seat, &m.kind)
                 .is_some_and(|t| t.profile.leader);
-            let Some(at) = m.at.filter(|_| leader) else {
+            let Some(at) = start_of(s, m).filter(|_| leader) else {
                 return false;
             };
             let near = mine.iter().any(|p| p.distance(at) <= LEADER_RANGE);
@@ -231,6 +239,41 @@ fn leader_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId
             near && sees_target && sees_group
         })
     })
+}
+
+/// Where a figure stood when the current card began ("certain criteria
+/// must be met at the beginning of the active player's turn").
+fn start_of(s: &InvasionState, m: &super::state::Model) -> Option<Point> {
+    s.card_start
+        .iter()
+        .find(|(id, _)| *id == m.id)
+        .map(|(_, p)| *p)
+        .or(m.at)
+}
+
+/// Where a group's living figures stood when the current card began.
+pub fn start_points(s: &InvasionState, g: GroupId) -> Vec<Point> {
+    s.group(g).alive().filter_map(|m| start_of(s, m)).collect()
+}
+
+/// The group moved on this card: it sights from where the card found it.
+fn moved_this_card(s: &InvasionState, g: GroupId) -> bool {
+    s.group(g)
+        .alive()
+        .any(|m| s.card_start.iter().any(|(id, _)| *id == m.id))
+}
+
+/// The group saw `target` from where it stood when the card began.
+fn seen_at_start(s: &InvasionState, g: GroupId, target: GroupId) -> bool {
+    let others = super::actions::blockers(s, g, target);
+    table::line_of_sight(
+        &s.scenario,
+        &start_points(s, g),
+        &s.group(target).points(),
+        &others,
+    )
+    .clear
+    .is_some()
 }
 
 /// How a group has sighted a target, in words, or `None`.
@@ -267,7 +310,15 @@ pub fn check_sighted(
         return Ok(());
     }
     for &g in shooters {
-        let seen = !unseen.contains(&g) && (declare.sight != Some(false));
+        let mut seen = !unseen.contains(&g) && (declare.sight != Some(false));
+        // "In order for a model to 'sight a target' certain criteria must
+        // be met at the beginning of the active player's turn": a group that
+        // moved on this card ("models making a MOVE round the side of a
+        // house before FIREing at a target which they could not have known
+        // was there") sights only what it saw from where the card found it.
+        if seen && !s.real_table && declare.sight.is_none() && moved_this_card(s, g) {
+            seen = seen_at_start(s, g, target);
+        }
         if sighted_by(s, g, target, seen).is_none() {
             return Err(not_sighted(s, g, target));
         }
@@ -320,12 +371,10 @@ pub fn check_assault(
     if !s.advanced.on(Module::Sighting) || declared || s.real_table {
         return Ok(());
     }
-    let mine = s.group(g).points();
+    // Sighted from where the group stood when the card began ("models
+    // rushing round walls to ASSAULT targets they could not see").
     for &c in contacts {
-        let others = super::actions::blockers(s, g, c);
-        let seen = table::line_of_sight(&s.scenario, &mine, &s.group(c).points(), &others)
-            .clear
-            .is_some();
+        let seen = seen_at_start(s, g, c);
         if sighted_by(s, g, c, seen).is_none() {
             return Err(not_sighted(s, g, c));
         }
@@ -538,19 +587,34 @@ pub fn relay(
     }
     let declared = s.real_table;
     let mut used = vec![observer];
+    // "Models that use comm. links have no need to relay information": a
+    // Comm. Link observer tells a Comm. Link group directly.
+    let linked = eyes.iter().any(|o| o.2) && observers(s, to).iter().any(|o| o.2);
     if s.real_table {
         // The table shows the sight and the distances: the players declare
         // them by naming the observers.
         if let Some(v) = via {
             own_group(s, seat, v)?;
             busy(s, v)?;
-            if observers(s, v).iter().all(|o| !o.3) {
+            let radios = observers(s, v).iter().filter(|o| o.3).count();
+            if radios == 0 || (v == observer && radios < 2) {
                 return Err(illegal(
                     "Observers",
-                    format!("{} has no radio operator", group_name(s, v)),
+                    format!(
+                        "{} has no {}radio operator",
+                        group_name(s, v),
+                        if v == observer { "second " } else { "" }
+                    ),
                 ));
             }
-            used.push(v);
+            if v != observer {
+                used.push(v);
+            }
+        } else if !linked {
+            return Err(illegal(
+                "Observers",
+                "\"One radio operator is pretty useless by himself\": name the second radio operator (`via`) who received the position and relays it within 5\"",
+            ));
         }
     } else {
         let theirs = s.group(target).points();
@@ -586,11 +650,14 @@ pub fn relay(
         let dest = s.group(to).points();
         let within = |at: Point| dest.iter().any(|p| p.distance(at) <= RELAY_RANGE);
         let to_linked = observers(s, to).iter().any(|o| o.2);
-        let direct = seeing
-            .iter()
-            .any(|(_, at, link, radio)| (*link && to_linked) || (*radio && within(*at)));
+        let direct = seeing.iter().any(|(_, _, link, _)| *link && to_linked);
         if !direct {
-            // A second radio operator within 5" of `to`.
+            // "One radio operator is pretty useless by himself ... in order
+            // to communicate messages at least one other radio operator must
+            // be purchased": the operator who sees the enemy radios a second
+            // one, who relays it by word of mouth to models within 5" of him
+            // ("within 5" of an observer ... who has just received
+            // information from another observer").
             let radios: Vec<(usize, GroupId, Point)> = seeing
                 .iter()
                 .filter(|o| o.3)
@@ -695,10 +762,14 @@ fn template(
             "on screen the template finds the groups under it: name none",
         ));
     }
-    let radius = if firers == 2 {
-        MEDIUM_TEMPLATE
-    } else {
-        GIANT_TEMPLATE
+    // "There are only two measurements in the game; a 'Move' ... and a
+    // 'Blast' area which is a six inch diameter circle" (text 000): both of
+    // text 001's templates are that circle, unless the battle's option
+    // grades them.
+    let radius = match (s.graded_templates, firers == 2) {
+        (false, _) => BLAST_TEMPLATE,
+        (true, true) => MEDIUM_TEMPLATE,
+        (true, false) => GIANT_TEMPLATE,
     };
     let centre = table::centre(&s.group(target).points());
     for g in super::actions::enemy_groups(s, seat) {
@@ -899,11 +970,7 @@ pub fn suppress(
             &mut out,
         );
         if k > 0 {
-            out.push(E::Credited {
-                seat,
-                group: shooters.first().copied(),
-                kills: k,
-            });
+            super::rules::credit_kills(s, seat, shooters, k, &mut out);
         }
     }
     Ok(out)

@@ -120,6 +120,12 @@ pub struct InvasionConfig {
     /// Advanced Invasion Earth: Advanced Assault.
     #[serde(skip_serializing_if = "is_false")]
     pub advanced_assault: bool,
+    /// A contested reading (rules version 5): Suppression Fire's MEDIUM
+    /// and GIANT blast templates as Xenolog read them before (3" and 5"
+    /// across) instead of Alien Invasion's one 'Blast' area, "a six inch
+    /// diameter circle" (the default, as the text is explicit).
+    #[serde(skip_serializing_if = "is_false")]
+    pub graded_templates: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -397,6 +403,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
                     alive: true,
                     origin: None,
                     bonus,
+                    kills: 0,
                 });
             }
             if !later && !config.real_table {
@@ -497,6 +504,10 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
             modules: config.modules(),
             ..advanced::Advanced::default()
         },
+        melee_how_many: Vec::new(),
+        fighters: Vec::new(),
+        card_start: Vec::new(),
+        graded_templates: config.graded_templates,
     })
 }
 
@@ -535,7 +546,7 @@ impl Game for Invasion {
     /// Earth modules (a model type's profile and the modules' state are new
     /// fields, so a state's hash differs from version 2's for the same
     /// battle: `verify` reports older entries as recorded under version 2).
-    const RULES_VERSION: u32 = 4;
+    const RULES_VERSION: u32 = 5;
 
     fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
         moments::moment(state, event)
@@ -586,6 +597,13 @@ impl Game for Invasion {
             help: m.help(),
             kind: OptionKind::Flag { default: false },
         }))
+        .chain([GameOption {
+            key: "graded_templates",
+            group: "Advanced Invasion Earth",
+            label: "Graded suppression templates (a reading)",
+            help: "Suppressing fire by two models covers a 3\" circle and by more a 5\" one, instead of Alien Invasion's one 6\" Blast circle for both (the text: \"a 'Blast' area which is a six inch diameter circle\").",
+            kind: OptionKind::Flag { default: false },
+        }])
         .collect()
     }
 
@@ -634,7 +652,7 @@ impl Game for Invasion {
                     id: m.id.clone(),
                     seat: Actor(g.seat),
                     fate,
-                    kills: None,
+                    kills: Some(m.kills),
                 });
             }
             let _ = gi;

@@ -352,26 +352,77 @@ pub(super) fn shooting_dice_per_model(
 /// What a group's figures' campaign skills add to its close-combat total
 /// (Hand to Hand Expert: +1 to each of the model's close-combat dice).
 pub fn melee_bonus(s: &InvasionState, g: GroupId) -> u32 {
-    let group = s.group(g);
-    group
-        .alive()
-        .map(|m| {
-            let dice = s
-                .model_type(group.seat, &m.kind)
-                .map_or(0, |t| u32::from(t.melee_dice()));
-            u32::from(m.bonus.melee_die) * dice
-        })
-        .sum()
+    let mut bonus = 0;
+    melee_dice_per_model(s, g, &mut |m, dice| {
+        bonus += u32::from(m.bonus.melee_die) * dice;
+    });
+    bonus
 }
 
 /// A group's close-combat dice.
 pub fn melee_dice(s: &InvasionState, g: GroupId) -> u32 {
+    melee_dice_per_model(s, g, &mut |_, _| {})
+}
+
+/// Whether a group rolls its close-combat dice as the MiB shoot: a D6 for
+/// how many each operative rolls ("Resolving hand-to-hand combat": close
+/// combat dice "are the same as for shooting unless there is a note in the
+/// faction background that says otherwise").
+pub fn melee_rolls_how_many(s: &InvasionState, g: GroupId) -> bool {
     let group = s.group(g);
-    group
-        .alive()
-        .filter_map(|m| s.model_type(group.seat, &m.kind))
-        .map(|t| u32::from(t.melee_dice()))
-        .sum()
+    s.faction(group.seat).rules.mib_dice
+        && group.alive().any(|m| {
+            model_role(s, g, m) != GroupRole::CleanUp
+                && s.model_type(group.seat, &m.kind)
+                    .is_some_and(|t| t.melee.is_none())
+        })
+}
+
+/// The role of the group a figure was deployed in (a reinforcement merged
+/// in a melee keeps its own).
+fn model_role(s: &InvasionState, g: GroupId, m: &super::state::Model) -> GroupRole {
+    s.group(m.origin.unwrap_or(g)).role
+}
+
+/// Each living figure's close-combat dice, "the same as for shooting unless
+/// there is a note in the faction background that says otherwise" (a model
+/// type's `melee N`): a line figure its `shoot`; a Clean Up man the current
+/// successes at his section's arrival + 1, the heavy weapon one more; a MiB
+/// operative the dice his group's "how many" roll for this melee gave
+/// ([`InvasionState::melee_how_many`]; none before it is rolled).
+pub(super) fn melee_dice_per_model(
+    s: &InvasionState,
+    g: GroupId,
+    each: &mut dyn FnMut(&super::state::Model, u32),
+) -> u32 {
+    let mut sum = 0;
+    for m in s.group(g).alive() {
+        let n = melee_dice_of(s, g, m);
+        each(m, n);
+        sum += n;
+    }
+    sum
+}
+
+/// One figure's close-combat dice (see [`melee_dice_per_model`]).
+fn melee_dice_of(s: &InvasionState, g: GroupId, m: &super::state::Model) -> u32 {
+    let group = s.group(g);
+    let Some(t) = s.model_type(group.seat, &m.kind) else {
+        return 0;
+    };
+    if let Some(n) = t.melee {
+        u32::from(n)
+    } else if model_role(s, g, m) == GroupRole::CleanUp {
+        let from = s.group(m.origin.unwrap_or(g));
+        u32::from(from.arrival_successes) + 1 + u32::from(t.heavy)
+    } else if s.faction(group.seat).rules.mib_dice {
+        s.melee_how_many
+            .iter()
+            .find(|(_, x, _)| *x == g)
+            .map_or(0, |(_, _, n)| *n)
+    } else {
+        u32::from(t.shoot)
+    }
 }
 
 /// Kills from a total against a group: one per kill score reached, "the
@@ -539,7 +590,7 @@ pub fn split_dice(dice: &[u8], target: GroupId, others: &[GroupId]) -> Vec<(Grou
 pub fn deal(
     s: &InvasionState,
     seat: u8,
-    credit: Option<GroupId>,
+    credit: &[GroupId],
     shares: &[(GroupId, Vec<u8>)],
     bonus: u32,
     cover: &dyn Fn(GroupId) -> Cover,
@@ -558,18 +609,132 @@ pub fn deal(
             kill_score: d.kill_score,
             kills: d.kills,
         });
-        inflict(s, *g, d, total, c, Vec::new(), (seat, credit), out);
+        inflict(
+            s,
+            *g,
+            d,
+            total,
+            c,
+            Vec::new(),
+            (seat, credit.first().copied()),
+            out,
+        );
         if !d.mixed {
             made += d.kills;
         }
     }
     if made > 0 {
-        out.push(E::Credited {
-            seat,
-            group: credit,
-            kills: made,
-        });
+        credit_kills(s, seat, credit, made, out);
     }
+}
+
+/// Kills credited to `seat` (and the first of `by`, its group), and figure
+/// by figure to the figures of `by` whose dice made them
+/// ([`split_credit`]; a group named twice, a linked double shot, counts its
+/// dice twice).
+pub fn credit_kills(s: &InvasionState, seat: u8, by: &[GroupId], kills: u32, out: &mut Vec<E>) {
+    out.push(E::Credited {
+        seat,
+        group: by.first().copied(),
+        kills,
+    });
+    let mut weights: Vec<(String, u32)> = Vec::new();
+    for &g in by {
+        for (id, w) in dice_weights(s, g) {
+            match weights.iter_mut().find(|(x, _)| *x == id) {
+                Some(e) => e.1 += w,
+                None => weights.push((id, w)),
+            }
+        }
+    }
+    let split = split_credit(kills, &weights);
+    if !split.is_empty() {
+        out.push(E::ModelsCredited { kills: split });
+    }
+}
+
+/// How many of a group's dice each figure rolls, for crediting kills: in a
+/// melee being resolved, the close-combat dice of every figure that was
+/// alive when its resolution began (casualties strike too); otherwise each
+/// living figure's shooting dice (a MiB operative one share each: they all
+/// roll the same number). Figures with no dice share equally when none has
+/// any (a Burrower's melee is its own; a blast's Mites are weighed by
+/// [`split_credit`]'s caller).
+fn dice_weights(s: &InvasionState, g: GroupId) -> Vec<(String, u32)> {
+    let group = s.group(g);
+    let resolving = group.locked.is_some_and(|m| {
+        s.pending.iter().any(|p| {
+            matches!(p, Pending::Strike { melee, .. } | Pending::Aftermath { melee } if *melee == m)
+        })
+    });
+    let mut w: Vec<(String, u32)> = if resolving {
+        group
+            .models
+            .iter()
+            .filter(|m| s.fighters.contains(&m.id))
+            .map(|m| (m.id.clone(), melee_dice_of(s, g, m)))
+            .collect()
+    } else {
+        group
+            .alive()
+            .map(|m| (m.id.clone(), shooting_dice_of(s, g, m)))
+            .collect()
+    };
+    if w.iter().all(|(_, n)| *n == 0) {
+        for x in &mut w {
+            x.1 = 1;
+        }
+    }
+    w
+}
+
+/// A figure's shooting dice, for crediting kills (no dice rolled: a MiB
+/// operative counts one, as every operative of a group rolls the same).
+fn shooting_dice_of(s: &InvasionState, g: GroupId, m: &super::state::Model) -> u32 {
+    let group = s.group(g);
+    let Some(t) = s.model_type(group.seat, &m.kind) else {
+        return 0;
+    };
+    if model_role(s, g, m) == GroupRole::CleanUp {
+        let from = s.group(m.origin.unwrap_or(g));
+        u32::from(from.arrival_successes) + 1 + u32::from(t.heavy)
+    } else if s.faction(group.seat).rules.mib_dice {
+        1
+    } else {
+        u32::from(t.shoot)
+    }
+}
+
+/// Kills split among the figures whose dice made them, in proportion to
+/// the dice each rolled (a total has no single die that made a kill):
+/// each gets the whole part of its share, and the kills left over go to
+/// the largest remainders, the earlier figure first on a tie. Worked: the
+/// text's U.N.I.T. section (rifles 1D6 and 1D6, the Light Support Weapon
+/// 2D6, the LAWS 4D6) kills one Dalek: the LAWS is credited with it.
+pub fn split_credit(kills: u32, weights: &[(String, u32)]) -> Vec<(String, u32)> {
+    let total: u64 = weights.iter().map(|(_, w)| u64::from(*w)).sum();
+    if total == 0 || kills == 0 {
+        return Vec::new();
+    }
+    let k = u64::from(kills);
+    let mut parts: Vec<(String, u32, u64)> = weights
+        .iter()
+        .map(|(id, w)| {
+            let x = k * u64::from(*w);
+            (id.clone(), (x / total) as u32, x % total)
+        })
+        .collect();
+    let given: u32 = parts.iter().map(|p| p.1).sum();
+    let mut order: Vec<usize> = (0..parts.len()).collect();
+    order.sort_by(|&a, &b| parts[b].2.cmp(&parts[a].2).then(a.cmp(&b)));
+    for i in order.into_iter().take(kills.saturating_sub(given) as usize) {
+        parts[i].1 += 1;
+    }
+    parts
+        .into_iter()
+        .filter(|p| p.1 > 0)
+        .map(|(id, n, _)| (id, n))
+        .collect()
 }
 
 /// The seats (sorted) with living groups in a melee.
@@ -669,7 +834,7 @@ fn step(s: &InvasionState, rng: &mut Randomness) -> Result<Vec<E>, RuleError> {
     match s.pending.first() {
         Some(Pending::ResolveMelees { left }) => {
             if let Some(&melee) = left.first() {
-                resolve_melee(s, melee, &mut out);
+                resolve_melee(s, melee, rng, &mut out)?;
             }
             return Ok(out);
         }
@@ -699,6 +864,10 @@ fn step(s: &InvasionState, rng: &mut Randomness) -> Result<Vec<E>, RuleError> {
     }
     if let Some(g) = super::advanced::order_due(s) {
         super::advanced::carry_order(s, g, rng, &mut out)?;
+        // The charges and runs the modules order are moves like any other:
+        // a waiting enemy may be owed an ambush.
+        let due = super::wait::ambushes_after(s, &out);
+        out.extend(due);
         return Ok(out);
     }
     match s.card() {
@@ -855,7 +1024,12 @@ pub fn all_points(s: &InvasionState, except: Option<GroupId>) -> Vec<Point> {
 /// "Resolving hand-to-hand combat": each faction's dice are counted before
 /// anyone is removed. Below the table, underground factions strike first
 /// and resolve their damage before the others roll.
-fn resolve_melee(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
+fn resolve_melee(
+    s: &InvasionState,
+    melee: u16,
+    rng: &mut Randomness,
+    out: &mut Vec<E>,
+) -> Result<(), RuleError> {
     let seats = melee_seats(s, melee);
     if seats.len() < 2 {
         out.push(E::Resolving {
@@ -863,30 +1037,43 @@ fn resolve_melee(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
             strikes: Vec::new(),
         });
         out.push(E::Unlocked { melee });
-        return;
+        return Ok(());
     }
     let below = s.melee(melee).is_some_and(|m| m.below);
     let mut order = seats.clone();
     if below {
         order.sort_by_key(|&seat| !s.faction(seat).rules.underground);
     }
+    // The MiB's close-combat dice are "the same as for shooting": each
+    // group rolls how many dice an operative rolls (a D6, one more a study
+    // success), in the order the groups are locked.
+    let groups = s.melee(melee).map(|m| m.groups.clone()).unwrap_or_default();
+    let mut after = s.clone();
+    for &g in &groups {
+        if s.group(g).alive_count() > 0 && melee_rolls_how_many(s, g) {
+            let dice = rng.roll(1 + s.studied.len(), 6)?;
+            let e = E::MeleeHowMany {
+                melee,
+                group: g,
+                dice,
+            };
+            super::state::apply(&mut after, &e);
+            out.push(e);
+        }
+    }
     let strikes = order
         .iter()
         .map(|&seat| {
-            let dice = s
-                .melee(melee)
-                .map(|m| {
-                    m.groups
-                        .iter()
-                        .filter(|&&g| s.group(g).seat == seat)
-                        .map(|&g| melee_dice(s, g))
-                        .sum()
-                })
-                .unwrap_or(0);
+            let dice = groups
+                .iter()
+                .filter(|&&g| after.group(g).seat == seat)
+                .map(|&g| melee_dice(&after, g))
+                .sum();
             (seat, dice)
         })
         .collect();
     out.push(E::Resolving { melee, strikes });
+    Ok(())
 }
 
 /// After a melee: a lone faction re-forms (and holds the ground it won);
@@ -1259,12 +1446,11 @@ pub fn decide(
             super::wait::check_command(s, command)?;
             super::fly::check_command(s, command)?;
             let mut events = super::actions::action(s, actor.0, command, rng)?;
-            // Laying in Wait: an enemy that ends its move in sight of a
-            // waiting group is ambushed out of turn (its player is asked).
-            if let InvasionCommand::Move { group, .. } = command {
-                let due = super::wait::ambushes(s, *group, &events);
-                events.extend(due);
-            }
+            // Laying in Wait: an enemy that comes into a waiting group's
+            // sight, even passing through, is ambushed out of turn (its
+            // player is asked).
+            let due = super::wait::ambushes_after(s, &events);
+            events.extend(due);
             // At a real table, the order's move or shot made by the player.
             if s.real_table {
                 for (g, order, _) in &s.advanced.orders {
@@ -1406,11 +1592,8 @@ fn choose_casualties(
             ));
         }
         if b.by != group.seat {
-            out.push(E::Credited {
-                seat: b.by,
-                group: b.by_group,
-                kills: models.len() as u32,
-            });
+            let by: Vec<GroupId> = b.by_group.into_iter().collect();
+            credit_kills(s, b.by, &by, models.len() as u32, &mut out);
         }
     }
     Ok(out)
@@ -1498,7 +1681,7 @@ fn strike(
     } else {
         vec![(tg, rolled)]
     };
-    let credit = melee_group_of(s, melee, seat);
-    deal(s, seat, credit, &shares, bonus, &cover, &mut out);
+    let credit: Vec<GroupId> = melee_group_of(s, melee, seat).into_iter().collect();
+    deal(s, seat, &credit, &shares, bonus, &cover, &mut out);
     Ok(out)
 }

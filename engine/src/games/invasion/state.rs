@@ -91,6 +91,10 @@ pub struct Model {
     pub origin: Option<GroupId>,
     /// What its campaign skills add (none for a figure with no roster).
     pub bonus: crate::campaign::skills::Bonuses,
+    /// Enemy figures credited to it (rules version 5): each kill goes to
+    /// the figures whose dice made it ([`super::rules::split_credit`]).
+    #[serde(default)]
+    pub kills: u32,
 }
 
 /// A group of figures that acts together.
@@ -263,6 +267,25 @@ pub struct InvasionState {
     pub over: Option<Ending>,
     /// The Advanced Invasion Earth modules of the battle and their state.
     pub advanced: super::advanced::Advanced,
+    /// Rules version 5: the MiB's "how many dice" rolled for a melee being
+    /// resolved, per group: (melee, group, dice per operative). Their close
+    /// combat dice "are the same as for shooting".
+    #[serde(default)]
+    pub melee_how_many: Vec<(u16, GroupId, u32)>,
+    /// Rules version 5: the figures alive when the melee being resolved
+    /// began its resolution (they all strike, and share its kills).
+    #[serde(default)]
+    pub fighters: Vec<String>,
+    /// Rules version 5, "Sighting a Target": where each figure that moved on
+    /// the current card stood when the card began ("certain criteria must
+    /// be met at the beginning of the active player's turn"); cleared when
+    /// the card is done.
+    #[serde(default)]
+    pub card_start: Vec<(String, Point)>,
+    /// A battle option (`InvasionConfig::graded_templates`): Suppression
+    /// Fire's templates 3" and 5" across instead of the one 6" Blast.
+    #[serde(default)]
+    pub graded_templates: bool,
 }
 
 /// How the battle ended.
@@ -573,6 +596,18 @@ pub enum InvasionEvent {
         needs: u8,
         perceived: bool,
     },
+    // Rules version 5.
+    /// "Resolving hand-to-hand combat": a MiB group's close-combat dice "are
+    /// the same as for shooting": the D6 (one more a study success) rolled
+    /// for how many dice each operative rolls in this melee.
+    MeleeHowMany {
+        melee: u16,
+        group: GroupId,
+        dice: Vec<u8>,
+    },
+    /// The kills just credited to a seat, figure by figure: (figure id,
+    /// kills), split among the figures whose dice made them.
+    ModelsCredited { kills: Vec<(String, u32)> },
 }
 
 impl InvasionState {
@@ -738,6 +773,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             state.spent.clear();
             state.mites_moved = false;
             state.moved.clear();
+            state.card_start.clear();
         }
         E::CardDone => {
             // Buildings and LOS: a group that let its own card pass without
@@ -768,6 +804,10 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             state.spent.clear();
             state.mites_moved = false;
             state.advanced.orders.clear();
+            // Rules version 5: "moved on the current card" (Super Agility)
+            // and where the card began (Sighting a Target) end with it.
+            state.moved.clear();
+            state.card_start.clear();
         }
         E::Spent { group } => {
             if let Some(entry) = state.spent.iter_mut().find(|(g, _)| g == group) {
@@ -784,6 +824,13 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             ..
         } => {
             let g = &mut state.groups[*group as usize];
+            for m in g.models.iter().filter(|m| m.alive) {
+                if let Some(at) = m.at
+                    && !state.card_start.iter().any(|(id, _)| *id == m.id)
+                {
+                    state.card_start.push((m.id.clone(), at));
+                }
+            }
             let mut points = to.iter();
             for m in g.models.iter_mut().filter(|m| m.alive) {
                 m.at = points.next().copied().flatten();
@@ -1028,6 +1075,15 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             left: melees.clone(),
         }),
         E::Resolving { melee, strikes } => {
+            state.fighters = state
+                .melee(*melee)
+                .map(|m| {
+                    m.groups
+                        .iter()
+                        .flat_map(|&g| state.group(g).alive().map(|x| x.id.clone()))
+                        .collect()
+                })
+                .unwrap_or_default();
             state.advanced.melee_kills.retain(|(m, _, _)| m != melee);
             if let Some(i) = state
                 .pending
@@ -1075,7 +1131,25 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                 state.pending.remove(i);
             }
         }
+        E::ModelsCredited { kills } => {
+            for (id, k) in kills {
+                if let Some(m) = state
+                    .groups
+                    .iter_mut()
+                    .flat_map(|g| g.models.iter_mut())
+                    .find(|m| &m.id == id)
+                {
+                    m.kills += k;
+                }
+            }
+        }
+        E::MeleeHowMany { melee, group, dice } => {
+            let per = dice.iter().map(|&d| u32::from(d)).sum();
+            state.melee_how_many.retain(|(_, g, _)| g != group);
+            state.melee_how_many.push((*melee, *group, per));
+        }
         E::Unlocked { melee } => {
+            state.melee_how_many.retain(|(m, _, _)| m != melee);
             state.advanced.grapples.retain(|(m, _, _)| m != melee);
             state.advanced.assaults.retain(|(m, _)| m != melee);
             state.advanced.melee_kills.retain(|(m, _, _)| m != melee);

@@ -170,49 +170,102 @@ fn distance(a: &[Point], b: &[Point]) -> i32 {
         .unwrap_or(i32::MAX)
 }
 
-/// After the card's player moved `moved` (the events of the move in
-/// `events`): every waiting group of another faction that sees it where it
-/// ends (and, laying in wait to assault, has it within its move) is owed an
-/// ambush. (Assumed: where the move ends, not where it passes; the 45° fire
-/// arc is not kept, Alien Invasion's figures have no facing.)
-pub fn ambushes(s: &InvasionState, moved: GroupId, events: &[E]) -> Vec<E> {
+/// A group that came onto the table or moved, with the paths of its
+/// measured figure.
+type Arrival = (GroupId, Vec<(Point, Point)>);
+
+/// Where each group that came onto the table or moved on it in `events`
+/// went: (group, the path of its measured figure, if it moved), in the
+/// order they came. A move's path is its measured figure's straight line.
+fn arrivals(s: &InvasionState, events: &[E]) -> (InvasionState, Vec<Arrival>) {
+    let mut cur = s.clone();
+    let mut came: Vec<Arrival> = Vec::new();
+    for e in events {
+        let entry = match e {
+            E::Moved {
+                group, to, lead, ..
+            } => {
+                let from = cur.group(*group).alive().nth(*lead).and_then(|m| m.at);
+                let end = to.get(*lead).copied().flatten();
+                Some((*group, from.zip(end)))
+            }
+            E::Surfaced { group, .. } | E::Landed { group } | E::Arrived { group, .. } => {
+                Some((*group, None))
+            }
+            _ => None,
+        };
+        if let Some((g, path)) = entry {
+            match came.iter_mut().find(|(x, _)| *x == g) {
+                Some((_, paths)) => paths.extend(path),
+                None => came.push((g, path.into_iter().collect())),
+            }
+        }
+        apply(&mut cur, e);
+    }
+    (cur, came)
+}
+
+/// Laying in Wait: "During his opponent's turn, any enemy model, which
+/// enters into the lying in wait models LOS ... (even if they are passing
+/// through) becomes a target", and to assault, "LOS and ASSAULT range, i.e.
+/// MOVE distance". After `events` (any command of the card's player or a
+/// step of the game that moves a group: a move, surfacing, deploying,
+/// leaving the sewers, landing, arriving, the charges and runs the modules
+/// order): every waiting group of another faction that sees such a group
+/// where it ends, or its measured figure anywhere along its path (sampled
+/// every half inch), and to assault has it within its move there, is owed
+/// an ambush (its player is asked, `Pending::Ambush`).
+pub fn ambushes_after(s: &InvasionState, events: &[E]) -> Vec<E> {
     if !s.advanced.on(Module::LayingInWait) || s.real_table || s.advanced.waiting.is_empty() {
         return Vec::new();
     }
-    let mut after = s.clone();
-    for e in events {
-        apply(&mut after, e);
-    }
-    let Some(x) = after.groups.get(moved as usize) else {
-        return Vec::new();
-    };
-    if !x.on_table() || x.alive_count() == 0 || x.locked.is_some() {
-        return Vec::new();
-    }
-    let mover = x.seat;
+    let (after, came) = arrivals(s, events);
     let mut out = Vec::new();
-    for &(w, assault) in &after.advanced.waiting {
-        let group = after.group(w);
-        if group.seat == mover
-            || !group.on_table()
-            || group.alive_count() == 0
-            || group.locked.is_some()
-            || super::fire::hidden_in_building(&after, moved)
-            || !sees(&after, w, moved)
-        {
+    for (moved, paths) in came {
+        let x = after.group(moved);
+        if !x.on_table() || x.alive_count() == 0 || x.locked.is_some() {
             continue;
         }
-        if assault
-            && distance(&group.points(), &after.group(moved).points())
-                > super::rules::full_move(&after, w) + table::BASE
-        {
-            continue;
+        let mover = x.seat;
+        for &(w, assault) in &after.advanced.waiting {
+            let group = after.group(w);
+            if group.seat == mover
+                || !group.on_table()
+                || group.alive_count() == 0
+                || group.locked.is_some()
+                || super::fire::hidden_in_building(&after, moved)
+                || out
+                    .iter()
+                    .any(|e| matches!(e, E::AmbushDue { group: g, .. } if *g == w))
+            {
+                continue;
+            }
+            let reach = super::rules::full_move(&after, w) + table::BASE;
+            let mine = group.points();
+            let at_end = sees(&after, w, moved)
+                && (!assault || distance(&mine, &after.group(moved).points()) <= reach);
+            let passing = || {
+                let others = super::actions::blockers(&after, w, moved);
+                paths.iter().any(|&(a, b)| {
+                    let len = a.distance(b);
+                    let n = (len / 50).max(1);
+                    (0..=n).any(|i| {
+                        let p = super::advanced::towards(a, b, len * i / n);
+                        (!assault || distance(&mine, &[p]) <= reach)
+                            && table::line_of_sight(&after.scenario, &mine, &[p], &others)
+                                .clear
+                                .is_some()
+                    })
+                })
+            };
+            if at_end || passing() {
+                out.push(E::AmbushDue {
+                    seat: group.seat,
+                    group: w,
+                    target: moved,
+                });
+            }
         }
-        out.push(E::AmbushDue {
-            seat: group.seat,
-            group: w,
-            target: moved,
-        });
     }
     out
 }
@@ -341,6 +394,20 @@ pub fn spring(
         ev.retain(|e| !matches!(e, E::Spent { .. }));
         ev
     } else {
+        // "The laying in wait model may choose any time during this round
+        // (as long as the model is in LOS ...) to shot at his target": a
+        // target seen passing through is shot at as it passed (its line of
+        // sight is the one the ambush was owed on; the log marks it).
+        let passed;
+        let declare = if due && !s.real_table && declare.sight.is_none() && !sees(s, g, target) {
+            passed = Declared {
+                sight: Some(true),
+                ..declare.clone()
+            };
+            &passed
+        } else {
+            declare
+        };
         let mut ev = super::actions::shoot(&free, actor.0, &[g], target, declare, rng)?;
         ev.retain(|e| !matches!(e, E::Spent { .. }));
         ev
