@@ -655,6 +655,9 @@ pub fn decide(
                         lost: Tokens::one(Kind::Alien, 1),
                     });
                     draw_cards(&mut cx, rng, me, 1);
+                    if cx.st.over.is_some() {
+                        return Ok(cx.events);
+                    }
                     let over = cx.st.seats[me as usize]
                         .hand
                         .len()
@@ -1126,6 +1129,8 @@ pub fn resolve_alien_card(cx: &mut Cx, card: u16) {
         }
         k => place(cx, k, c.at, None),
     }
+    // End.Victory: the card just drawn may have been the last.
+    check_end(cx);
 }
 
 /// A student dies: in combat a Nine Lives student may be saved first (the
@@ -1186,6 +1191,9 @@ fn complete(cx: &mut Cx, rng: &mut Randomness, seat: u8, h: usize, m: u16, paid:
         } else {
             draw_cards(cx, rng, seat, 1);
         }
+    }
+    if cx.st.over.is_some() {
+        return;
     }
     // Assumed: a player who completes a mission takes the next one.
     new_mission(cx, h);
@@ -1286,13 +1294,16 @@ fn alien_turn(cx: &mut Cx) {
     if cx.st.over.is_some() {
         return;
     }
-    match cx.st.alien_deck.last() {
-        None => {
-            let end = deck_out(&cx.st);
-            cx.emit(E::Ended(end));
-            return;
-        }
-        Some(&card) => resolve_alien_card(cx, card),
+    // 6. Draw 1 alien card and place it. "If the deck has run out, then the
+    // humans have won!!! Otherwise the next player clockwise starts": the
+    // card that empties the deck ends the game at once (`check_end`, called
+    // by `resolve_alien_card`), before hit points return or a turn begins.
+    if let Some(&card) = cx.st.alien_deck.last() {
+        resolve_alien_card(cx, card);
+    }
+    check_end(cx);
+    if cx.st.over.is_some() {
+        return;
     }
     cx.emit(E::Healed);
     let n = cx.st.seats.len() as u8;
@@ -1355,7 +1366,9 @@ pub fn hunter_score(st: &SaucersState, seat: u8) -> i64 {
     i64::from(s.kills) + 5 * s.missions_done.len() as i64
 }
 
-/// Game End: defeat when no student is left; victory on the missions.
+/// Game End: defeat when no student is left; victory on the missions, or
+/// the moment the Alien deck has run out ("Players collectively win the game
+/// immediately when ... The Alien deck has run out").
 pub fn check_end(cx: &mut Cx) {
     if cx.st.over.is_some() || cx.st.phase == Phase::Deal || cx.st.humans.is_empty() {
         return;
@@ -1386,8 +1399,13 @@ pub fn check_end(cx: &mut Cx) {
             if done >= usize::from(cx.st.missions_to_win) {
                 let end = humans_win(&cx.st, &format!("{done} Task Force missions completed"));
                 cx.emit(E::Ended(end));
+                return;
             }
         }
+    }
+    if cx.st.over.is_none() && cx.st.alien_deck.is_empty() {
+        let end = deck_out(&cx.st);
+        cx.emit(E::Ended(end));
     }
 }
 
