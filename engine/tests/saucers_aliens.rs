@@ -238,6 +238,57 @@ fn aliens_commander_arrives_with_two_scouts_and_makes_humans_forget_missions() {
     );
 }
 
+/// Aliens.Commander, assumption 7: a Commander reads minds when it is placed
+/// and when it moves, only on its own tile, once; another alien arriving on
+/// its tile (or a Commander kept at the edge) reads nobody's.
+#[test]
+fn aliens_commander_reads_minds_only_when_placed_or_moving_not_when_another_alien_arrives() {
+    let mut st = quiet(&["nine_lives"], "A1");
+    let carrier = st.humans.iter().position(|h| h.mission.is_some()).unwrap();
+    let kept = st.humans[carrier].mission.unwrap();
+    // A Commander already on A1 (it read minds when it came); the student
+    // carries a mission there now.
+    alien(&mut st, AlienKind::Commander, "A1");
+    // A Probe card elsewhere, then a Scout card placed on A1 telling the
+    // Scouts north: the Commander at the north edge stays put.
+    top_alien(&mut st, AlienKind::Scout, "A1", Some(Dir::N));
+    top_alien(&mut st, AlienKind::Probe, "F6", None);
+    for _ in 0..2 {
+        to_alien_turn(&mut st);
+        let ev = step(&mut st, C::AlienTurn);
+        assert!(
+            !ev.iter().any(|e| matches!(e, E::MissionLost { .. })),
+            "no Commander was placed or moved: {ev:?}"
+        );
+        st.current = 0;
+    }
+    assert_eq!(st.humans[carrier].mission, Some(kept));
+}
+
+/// A Scout card moves a Commander onto a student's tile and is then placed
+/// itself: the student forgets once (one mission lost, one drawn), not again
+/// when the Scout lands.
+#[test]
+fn aliens_commander_moving_onto_a_student_reads_its_mind_once_per_card() {
+    let mut st = quiet(&["nine_lives"], "B2");
+    let carrier = st.humans.iter().position(|h| h.mission.is_some()).unwrap();
+    let old = st.humans[carrier].mission.unwrap();
+    alien(&mut st, AlienKind::Commander, "A2");
+    top_alien(&mut st, AlienKind::Scout, "B2", Some(Dir::E));
+    to_alien_turn(&mut st);
+    let ev = step(&mut st, C::AlienTurn);
+    let lost: Vec<u16> = ev
+        .iter()
+        .filter_map(|e| match e {
+            E::MissionLost { mission, .. } => Some(*mission),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lost, vec![old], "forgotten once, as the Commander arrives");
+    let new = st.humans[carrier].mission.expect("a new mission");
+    assert_ne!(new, old);
+}
+
 #[test]
 fn aliens_saucer_strike_destroys_the_tile_and_everything_on_it_at_the_next_alien_turn() {
     let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");

@@ -1053,7 +1053,11 @@ fn place(cx: &mut Cx, kind: AlienKind, at: Pos, dir: Option<Dir>) {
             });
         }
     }
-    commanders_read_minds(cx);
+    // Aliens.Commander (assumption 7): a Commander reads minds when it is
+    // placed and when it moves, not when another alien arrives.
+    if kind == AlienKind::Commander {
+        commanders_read_minds(cx, &[at]);
+    }
 }
 
 /// Every Scout (but `except`) and every Commander moves one tile `dir`; at
@@ -1069,20 +1073,26 @@ fn move_scouts(cx: &mut Cx, dir: Dir, except: Option<u32>) {
         })
         .filter_map(|a| step(a.at, dc, dr).map(|to| (a.id, to)))
         .collect();
+    // Only the Commanders that moved read minds (one at the edge stays put).
+    let tiles: Vec<Pos> = moves
+        .iter()
+        .filter(|(id, _)| {
+            cx.st
+                .alien(*id)
+                .is_some_and(|a| a.kind == AlienKind::Commander)
+        })
+        .map(|&(_, to)| to)
+        .collect();
     cx.emit(E::AliensMoved { dir, moves });
-    commanders_read_minds(cx);
+    if !tiles.is_empty() {
+        commanders_read_minds(cx, &tiles);
+    }
 }
 
-/// Students on a tile with a Commander forget their missions; each draws a
-/// new one from the pile (assumed: at once, onto the same student).
-fn commanders_read_minds(cx: &mut Cx) {
-    let tiles: Vec<Pos> = cx
-        .st
-        .aliens
-        .iter()
-        .filter(|a| a.kind == AlienKind::Commander)
-        .map(|a| a.at)
-        .collect();
+/// Students on `tiles` (where a Commander was just placed or moved to)
+/// forget their missions; each draws a new one from the pile (assumed: at
+/// once, onto the same student).
+fn commanders_read_minds(cx: &mut Cx, tiles: &[Pos]) {
     let victims: Vec<(usize, u16)> = cx
         .st
         .humans
