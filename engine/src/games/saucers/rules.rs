@@ -917,6 +917,12 @@ fn attack_name(st: &SaucersState, card: Option<u16>) -> String {
 }
 
 /// Roll `n` dice of the game's die: the faces and the hits they score.
+///
+/// Every die of the game (an attack's, Fight Dirty's extra one, the CPR
+/// roll) is rolled here, through `Randomness::roll`: a command given with
+/// entered dice takes its dice from them only, and one with too few is
+/// refused (`RuleErrorKind::MoreDice`), never finished from the stream.
+/// Shuffles and draws (the decks, the difficulty's cards) stay on the stream.
 pub fn roll(st: &SaucersState, rng: &mut Randomness, n: u8) -> Result<(Vec<u8>, u8), RuleError> {
     let faces = rng.roll(n as usize, st.content.sides())?;
     let hits = faces.iter().map(|&f| st.content.face(f).hits).sum();
