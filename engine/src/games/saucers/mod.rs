@@ -38,7 +38,7 @@ use crate::rng::Randomness;
 use crate::scene::Scene;
 
 pub use rules::{InstantOn, SaucersCommand};
-pub use state::{HIDDEN, Phase, SaucersEvent, SaucersState, Target, Variant};
+pub use state::{HIDDEN, Overlay, Phase, SaucersEvent, SaucersState, Target, Variant};
 use state::{Human, Seat};
 
 /// The game.
@@ -205,11 +205,12 @@ pub fn start(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
     let preset = match &config.scenario_text {
         None => None,
         Some(text) => {
-            let p = position::parse(text, &content).map_err(SetupError)?;
-            if let Some(&(def, _)) = p
+            let p = position::parse(text, &content, &gangs).map_err(SetupError)?;
+            if let Some(def) = p
                 .students
                 .iter()
-                .find(|(d, _)| !humans.iter().any(|h: &Human| h.def == *d))
+                .map(|s| s.def)
+                .find(|d| !humans.iter().any(|h: &Human| h.def == *d))
             {
                 return Err(SetupError(format!(
                     "the position file places {}, who is not in this game's gangs",
@@ -269,7 +270,7 @@ impl Game for Saucers {
     type Event = SaucersEvent;
     const ID: &'static str = "saucers";
     const NAME: &'static str = "Night of the Saucers";
-    const RULES_VERSION: u32 = 1;
+    const RULES_VERSION: u32 = 2;
 
     fn scenarios() -> Vec<ScenarioInfo> {
         Vec::new()
@@ -479,6 +480,30 @@ impl Game for Saucers {
                 secret: *secret,
             },
             E::Reshuffled { deck } => E::Reshuffled { deck: hide(deck) },
+            E::Overlaid(o) => {
+                let mut o = (**o).clone();
+                o.deck = hide(&o.deck);
+                o.alien_deck = hide(&o.alien_deck);
+                o.mission_pile = hide(&o.mission_pile);
+                for (s, h) in o.hands.iter_mut().enumerate() {
+                    if !o.open && Actor(s as u8) != viewer {
+                        *h = hide(h);
+                    }
+                }
+                if o.secret {
+                    for (s, u) in o.unassigned.iter_mut().enumerate() {
+                        if Actor(s as u8) != viewer && u.is_some() {
+                            *u = Some(HIDDEN);
+                        }
+                    }
+                    for h in &mut o.humans {
+                        if Actor(h.0) != viewer && h.3.is_some() {
+                            h.3 = Some(HIDDEN);
+                        }
+                    }
+                }
+                E::Overlaid(Box::new(o))
+            }
             E::Drew {
                 seat, open: false, ..
             } if Actor(*seat) != viewer => E::Drew {

@@ -8,7 +8,7 @@ use super::data::{
     Ability, AlienKind, AttackType, CardKind, Dir, EventEffect, InstantEffect, Kind, Pos, TILES,
     Tokens, coord, step,
 };
-use super::state::{Alien, End, Phase, SaucersEvent as E, SaucersState, Target, Variant};
+use super::state::{Alien, End, Overlay, Phase, SaucersEvent as E, SaucersState, Target, Variant};
 use crate::game::{Actor, RuleError, RuleErrorKind};
 use crate::rng::Randomness;
 
@@ -17,7 +17,11 @@ use crate::rng::Randomness;
 #[serde(rename_all = "snake_case")]
 pub enum InstantOn {
     /// An escape: this student to this tile.
-    Escape { human: u16, to: Pos },
+    Escape {
+        human: u16,
+        #[serde(deserialize_with = "super::data::pos_de")]
+        to: Pos,
+    },
     /// Hits on this alien.
     Alien { alien: u32 },
     /// A card with nothing to aim (supplies).
@@ -35,15 +39,25 @@ pub enum SaucersCommand {
     /// The game's draw at the start of a turn (a step of its own).
     Draw,
     /// Move a student up to its Move (one action).
-    Move { human: u16, to: Pos },
+    Move {
+        human: u16,
+        #[serde(deserialize_with = "super::data::pos_de")]
+        to: Pos,
+    },
     /// Move a student with a Move card instead (one action).
-    MoveCard { human: u16, card: u16, to: Pos },
+    MoveCard {
+        human: u16,
+        card: u16,
+        #[serde(deserialize_with = "super::data::pos_de")]
+        to: Pos,
+    },
     /// Attack one tile: the standard attack or one Attack card (one
     /// action); hits go to the targets in order, each taking what it needs
     /// to die before the next.
     Attack {
         human: u16,
         card: Option<u16>,
+        #[serde(deserialize_with = "super::data::pos_de")]
         at: Pos,
         targets: Vec<Target>,
     },
@@ -1545,13 +1559,13 @@ fn deal(cx: &mut Cx, rng: &mut Randomness) {
         let aliens = p
             .aliens
             .iter()
-            .map(|&(kind, at, dir)| {
+            .map(|&(kind, at, dir, damage)| {
                 next += 1;
                 Alien {
                     id: next - 1,
                     kind,
                     at,
-                    damage: 0,
+                    damage,
                     dir,
                 }
             })
@@ -1559,17 +1573,197 @@ fn deal(cx: &mut Cx, rng: &mut Randomness) {
         let students = p
             .students
             .iter()
-            .filter_map(|&(def, at)| {
-                let h = cx.st.humans.iter().position(|h| h.def == def)?;
-                Some((h as u16, at))
+            .filter_map(|s| {
+                let h = cx.st.humans.iter().position(|h| h.def == s.def)?;
+                Some((h as u16, s.at))
             })
             .collect();
         cx.emit(E::Positioned {
-            searched: p.searched,
-            destroyed: p.destroyed,
+            searched: p.searched.clone(),
+            destroyed: p.destroyed.clone(),
             aliens,
             students,
         });
+        if p.overlays() {
+            let o = overlay(&cx.st, &p);
+            cx.emit(E::Overlaid(Box::new(o)));
+        }
+    }
+}
+
+/// The parts of a position file past rules version 1, as they stand after
+/// it (`position.rs`): buildings, hands, decks, supplies, kills, students,
+/// missions and the turn.
+fn overlay(st: &SaucersState, p: &super::position::Preset) -> Overlay {
+    let c = &st.content;
+    let mut board = st.board.clone();
+    for &(at, def) in &p.tiles {
+        if let Some(other) = board.iter().position(|t| t.def == def) {
+            let here = board[at as usize].def;
+            board[other].def = here;
+            board[at as usize].def = def;
+        }
+    }
+    let mut hands: Vec<Vec<u16>> = st.seats.iter().map(|s| s.hand.clone()).collect();
+    let mut deck = st.deck.clone();
+    let mut discard = st.discard.clone();
+    // Cards the file has placed: never taken again.
+    let mut placed: Vec<u16> = Vec::new();
+    // A copy of card `want` (copies of one card are alike): from the Human
+    // deck first, then the discard, then the hands.
+    let take = |want: u16,
+                hands: &mut Vec<Vec<u16>>,
+                deck: &mut Vec<u16>,
+                discard: &mut Vec<u16>,
+                placed: &mut Vec<u16>|
+     -> u16 {
+        let id = &c.cards[want as usize].id;
+        let alike = |k: &u16| c.cards[*k as usize].id == *id && !placed.contains(k);
+        let got = if let Some(i) = deck.iter().rposition(alike) {
+            deck.remove(i)
+        } else if let Some(i) = discard.iter().rposition(alike) {
+            discard.remove(i)
+        } else {
+            let mut found = want;
+            for h in hands.iter_mut() {
+                if let Some(i) = h.iter().position(alike) {
+                    found = h.remove(i);
+                    break;
+                }
+            }
+            found
+        };
+        placed.push(got);
+        got
+    };
+    for (seat, want) in &p.hands {
+        let s = *seat as usize;
+        let mut hand = Vec::new();
+        for &w in want {
+            hand.push(take(w, &mut hands, &mut deck, &mut discard, &mut placed));
+        }
+        // The old cards go under the Human deck.
+        let old = std::mem::take(&mut hands[s]);
+        deck.splice(0..0, old);
+        hands[s] = hand;
+    }
+    let mut top = Vec::new();
+    for &w in &p.deck_top {
+        top.push(take(w, &mut hands, &mut deck, &mut discard, &mut placed));
+    }
+    deck.extend(top.into_iter().rev());
+    for &w in &p.discard {
+        let k = take(w, &mut hands, &mut deck, &mut discard, &mut placed);
+        discard.push(k);
+    }
+    let mut alien_deck = st.alien_deck.clone();
+    for &a in p.alien_top.iter().rev() {
+        if let Some(i) = alien_deck.iter().position(|&x| x == a) {
+            alien_deck.remove(i);
+        }
+        alien_deck.push(a);
+    }
+    if let Some(n) = p.alien_left {
+        let cut = alien_deck.len().saturating_sub(usize::from(n));
+        alien_deck.drain(..cut);
+    }
+    let mut tokens: Vec<Tokens> = st.seats.iter().map(|s| s.tokens).collect();
+    for &(seat, k, n) in &p.tokens {
+        *tokens[seat as usize].get_mut(k) = n;
+    }
+    let mut kills: Vec<(u16, u32)> = st
+        .seats
+        .iter()
+        .map(|s| (s.kills_pending, s.kills))
+        .collect();
+    for &(seat, n) in &p.kills {
+        kills[seat as usize] = (n, u32::from(n));
+    }
+    // Per student: alive, actions left, mission.
+    let mut humans: Vec<(bool, u8, Option<u16>)> = st
+        .humans
+        .iter()
+        .map(|h| (h.alive, h.actions, h.mission))
+        .collect();
+    let mut pile = st.mission_pile.clone();
+    let mut unassigned: Vec<Option<u16>> = st.seats.iter().map(|s| s.unassigned).collect();
+    let given: Vec<u16> = p
+        .students
+        .iter()
+        .filter_map(|s| s.mission.flatten())
+        .collect();
+    pile.retain(|m| !given.contains(m));
+    for u in &mut unassigned {
+        if u.is_some_and(|m| given.contains(&m)) {
+            *u = pile.pop();
+        }
+    }
+    for s in &p.students {
+        let Some(h) = st.humans.iter().position(|x| x.def == s.def) else {
+            continue;
+        };
+        humans[h].0 = !s.dead;
+        if let Some(m) = s.mission {
+            if let Some(old) = humans[h].2
+                && Some(old) != m
+            {
+                pile.insert(0, old);
+            }
+            humans[h].2 = m;
+        }
+    }
+    if let Some((seat, _)) = p.turn {
+        // The setup's mission-giving is skipped: each dealt mission goes to
+        // the seat's first living student without one.
+        for (s, u) in unassigned.iter_mut().enumerate() {
+            let Some(m) = u.take() else { continue };
+            match (0..st.humans.len())
+                .find(|&h| st.humans[h].seat as usize == s && humans[h].0 && humans[h].2.is_none())
+            {
+                Some(h) => humans[h].2 = Some(m),
+                None => pile.insert(0, m),
+            }
+        }
+        for (h, x) in st.humans.iter().enumerate() {
+            humans[h].1 = if x.seat == seat && humans[h].0 {
+                p.students
+                    .iter()
+                    .find(|s| s.def == x.def)
+                    .and_then(|s| s.actions)
+                    .unwrap_or(2)
+            } else {
+                0
+            };
+        }
+    }
+    for x in &mut humans {
+        if !x.0 {
+            x.1 = 0;
+            if let Some(m) = x.2.take() {
+                pile.insert(0, m);
+            }
+        }
+    }
+    let humans = st
+        .humans
+        .iter()
+        .zip(humans)
+        .map(|(h, (alive, actions, mission))| (h.seat, alive, actions, mission))
+        .collect();
+    Overlay {
+        board,
+        hands,
+        tokens,
+        kills,
+        deck,
+        discard,
+        alien_deck,
+        mission_pile: pile,
+        unassigned,
+        humans,
+        turn: p.turn,
+        open: open(st),
+        secret: st.variant == Variant::GangWarfare,
     }
 }
 
