@@ -279,3 +279,25 @@ fn position_legal_commands_played_from_a_position_are_the_legal_ones() {
     let seen = Saucers::view(st, Actor(1));
     assert!(seen.deck.iter().all(|&c| c == HIDDEN));
 }
+
+/// The example of RULES.md reads and plays: the Nine Lives feed, the last
+/// card (a Saucer over Tabby) is drawn and the humans win at once.
+#[test]
+fn position_the_example_in_rules_md_reads_and_plays_to_the_last_card() {
+    let md = include_str!("../src/games/saucers/RULES.md");
+    let start = md.find("```text\n# the last card").expect("the example") + 8;
+    let end = start + md[start..].find("```").unwrap();
+    let mut s = from(&md[start..end]);
+    let st = s.state();
+    assert_eq!(st.phase, Phase::Upkeep);
+    assert_eq!(st.seats[0].tokens.get(Kind::Alien), 2);
+    assert_eq!(names(st, &st.seats[0].hand), vec!["sewer", "bat"]);
+    s.play(Actor(0), &C::Upkeep, None).unwrap();
+    s.play_due().unwrap();
+    let out = Saucers::outcome(s.state()).expect("the deck ran out");
+    assert!(out.summary.contains("run out"), "{}", out.summary);
+    assert!(
+        s.state().humans.iter().all(|h| h.alive),
+        "the Saucer never struck"
+    );
+}

@@ -72,6 +72,17 @@ pub struct SaucersConfig {
     /// A position file to start from (`position.rs`; the command line's
     /// `--scenario-file`).
     pub scenario_text: Option<String>,
+    /// Instants only in the Actions, Defeat and Upkeep steps of a turn (the
+    /// old reading); by default they are played at any moment a player may
+    /// act, the setup included (the text: "Can be used at anytime").
+    pub instants_in_turn_steps: bool,
+    /// Collect supplies only for students that ended a movement this turn
+    /// on the searched tile (the text: "ended their movement"); by default
+    /// every student standing on one collects.
+    pub collect_after_moving: bool,
+    /// A Saucer Strike strikes the moment its card is placed; by default it
+    /// strikes at the next Alien turn (RULES.md assumption 8).
+    pub saucers_strike_at_once: bool,
 }
 
 impl Default for SaucersConfig {
@@ -86,6 +97,9 @@ impl Default for SaucersConfig {
             youngest: 1,
             files: BTreeMap::new(),
             scenario_text: None,
+            instants_in_turn_steps: false,
+            collect_after_moving: false,
+            saucers_strike_at_once: false,
         }
     }
 }
@@ -199,6 +213,7 @@ pub fn start(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
                 alive: true,
                 actions: 0,
                 mission: None,
+                moved: false,
             });
         }
     }
@@ -224,6 +239,9 @@ pub fn start(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
     Ok(SaucersState {
         variant,
         hidden_hands: config.hidden_hands,
+        instants_in_turn_steps: config.instants_in_turn_steps,
+        collect_after_moving: config.collect_after_moving,
+        saucers_strike_at_once: config.saucers_strike_at_once,
         difficulty: config.difficulty,
         missions_to_win: config.missions,
         first: config.youngest.clamp(1, config.players) - 1,
@@ -334,6 +352,27 @@ impl Game for Saucers {
                     ],
                     default: 0,
                 },
+            },
+            GameOption {
+                key: "instants_in_turn_steps",
+                group: "Rules",
+                label: "Instants only in a turn's steps",
+                help: "Instant cards only in the Actions, Defeat and Upkeep steps of a turn. Off (the text: 'Can be used at anytime'): at any moment a player may act, the setup's mission-giving included.",
+                kind: OptionKind::Flag { default: false },
+            },
+            GameOption {
+                key: "collect_after_moving",
+                group: "Rules",
+                label: "Collect only after moving",
+                help: "Collect supplies only for students that ended a movement this turn on the searched tile (the text: 'ended their movement'). Off: every student standing on a searched supply tile collects.",
+                kind: OptionKind::Flag { default: false },
+            },
+            GameOption {
+                key: "saucers_strike_at_once",
+                group: "Rules",
+                label: "Saucers strike at once",
+                help: "A Saucer Strike destroys its tile the moment its card is placed. Off: it is placed in the crosshairs and strikes at the next Alien turn, so players can escape or shoot it down.",
+                kind: OptionKind::Flag { default: false },
             },
             GameOption {
                 key: "hidden_hands",

@@ -686,10 +686,14 @@ pub fn decide(
             }
         }
         C::Instant { card, on } => {
-            if !matches!(st.phase, Phase::Actions | Phase::Defeat | Phase::Upkeep) {
+            if !instant_time(st) {
                 return Err(illegal(
                     "Cards.Instant",
-                    "instants are played during a player's turn",
+                    if st.instants_in_turn_steps {
+                        "this battle plays instants only in the Actions, Defeat and Upkeep steps of a turn"
+                    } else {
+                        "an instant is played when players may act, not inside the game's own steps"
+                    },
                 ));
             }
             let def = card_in_hand(st, me, *card)?;
@@ -1157,7 +1161,14 @@ pub fn resolve_alien_card(cx: &mut Cx, card: u16) {
             move_scouts(cx, c.dir.unwrap_or(Dir::S), None);
             place(cx, AlienKind::Scout, c.at, c.dir);
         }
-        k => place(cx, k, c.at, None),
+        k => {
+            place(cx, k, c.at, None);
+            // Option: the Saucer strikes the moment it is placed.
+            if k == AlienKind::Saucer && cx.st.saucers_strike_at_once {
+                let id = cx.st.next_alien - 1;
+                strike(cx, id, c.at);
+            }
+        }
     }
     // End.Victory: the card just drawn may have been the last.
     check_end(cx);
@@ -1234,6 +1245,10 @@ fn collect(cx: &mut Cx) {
     let seat = cx.st.current;
     let mut gained = Tokens::default();
     for (_, h) in cx.st.living(seat) {
+        // Option: only students that "ended their movement" on the tile.
+        if cx.st.collect_after_moving && !h.moved {
+            continue;
+        }
         let t = &cx.st.board[h.at as usize];
         if t.searched
             && !t.destroyed
@@ -1270,54 +1285,8 @@ fn alien_turn(cx: &mut Cx) {
         .map(|a| (a.id, a.at))
         .collect();
     for (id, at) in strikes {
-        if cx.st.alien(id).is_none() {
-            continue;
-        }
-        let doomed: Vec<usize> = cx
-            .st
-            .humans
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| h.alive && h.at == at)
-            .map(|(i, _)| i)
-            .collect();
-        cx.emit(E::SaucerStruck { alien: id, at });
-        for h in doomed {
-            if let Some(m) = cx.st.humans[h].mission {
-                cx.emit(E::MissionLost {
-                    human: h as u16,
-                    mission: m,
-                    secret: cx.st.variant == Variant::GangWarfare,
-                });
-                let seat = cx.st.humans[h].seat;
-                let free = cx
-                    .st
-                    .living(seat)
-                    .find(|(_, x)| x.mission.is_none())
-                    .map(|(i, _)| i);
-                if let Some(other) = free {
-                    new_mission(cx, other);
-                }
-            }
-        }
-        // Missions delivered at the destroyed building cannot be done.
-        let def = cx.st.board[at as usize].def as usize;
-        let stuck: Vec<(usize, u16)> = cx
-            .st
-            .humans
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| h.alive)
-            .filter_map(|(i, h)| h.mission.map(|m| (i, m)))
-            .filter(|(_, m)| cx.st.content.missions[*m as usize].tile == def)
-            .collect();
-        for (h, m) in stuck {
-            cx.emit(E::MissionLost {
-                human: h as u16,
-                mission: m,
-                secret: cx.st.variant == Variant::GangWarfare,
-            });
-            new_mission(cx, h);
+        if cx.st.alien(id).is_some() {
+            strike(cx, id, at);
         }
     }
     check_end(cx);
@@ -1342,6 +1311,58 @@ fn alien_turn(cx: &mut Cx) {
         .find(|&s| cx.st.living(s).next().is_some());
     if let Some(seat) = next {
         cx.emit(E::TurnBegan { seat });
+    }
+}
+
+/// Aliens.Saucer: a Saucer Strike destroys the tile and everything on it;
+/// missions carried by students there, or delivered at the building, are
+/// lost and replaced.
+fn strike(cx: &mut Cx, id: u32, at: Pos) {
+    let doomed: Vec<usize> = cx
+        .st
+        .humans
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.alive && h.at == at)
+        .map(|(i, _)| i)
+        .collect();
+    cx.emit(E::SaucerStruck { alien: id, at });
+    for h in doomed {
+        if let Some(m) = cx.st.humans[h].mission {
+            cx.emit(E::MissionLost {
+                human: h as u16,
+                mission: m,
+                secret: cx.st.variant == Variant::GangWarfare,
+            });
+            let seat = cx.st.humans[h].seat;
+            let free = cx
+                .st
+                .living(seat)
+                .find(|(_, x)| x.mission.is_none())
+                .map(|(i, _)| i);
+            if let Some(other) = free {
+                new_mission(cx, other);
+            }
+        }
+    }
+    // Missions delivered at the destroyed building cannot be done.
+    let def = cx.st.board[at as usize].def as usize;
+    let stuck: Vec<(usize, u16)> = cx
+        .st
+        .humans
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.alive)
+        .filter_map(|(i, h)| h.mission.map(|m| (i, m)))
+        .filter(|(_, m)| cx.st.content.missions[*m as usize].tile == def)
+        .collect();
+    for (h, m) in stuck {
+        cx.emit(E::MissionLost {
+            human: h as u16,
+            mission: m,
+            secret: cx.st.variant == Variant::GangWarfare,
+        });
+        new_mission(cx, h);
     }
 }
 
@@ -1767,13 +1788,23 @@ fn overlay(st: &SaucersState, p: &super::position::Preset) -> Overlay {
     }
 }
 
+/// Cards.Instant: "Can be used at anytime": at every moment the game waits
+/// for a player (the setup's mission-giving, the Actions, Defeat and Upkeep
+/// steps); the game's own steps (the deal, the draw, collecting, the Alien
+/// turn) are single moments with no room inside. With the option
+/// `instants_in_turn_steps`, only the Actions, Defeat and Upkeep steps.
+pub fn instant_time(st: &SaucersState) -> bool {
+    match st.phase {
+        Phase::Actions | Phase::Defeat | Phase::Upkeep => true,
+        Phase::Assign => !st.instants_in_turn_steps,
+        _ => false,
+    }
+}
+
 /// Whether `seat` holds an instant it could play now, and what on.
 pub fn instant_plays(st: &SaucersState, seat: u8) -> Vec<SaucersCommand> {
     let mut out = Vec::new();
-    if st.over.is_some()
-        || !st.owed.is_empty()
-        || !matches!(st.phase, Phase::Actions | Phase::Defeat | Phase::Upkeep)
-    {
+    if st.over.is_some() || !st.owed.is_empty() || !instant_time(st) {
         return out;
     }
     let s = &st.seats[seat as usize];

@@ -60,6 +60,9 @@ pub struct Human {
     /// Actions left this turn.
     pub actions: u8,
     pub mission: Option<u16>,
+    /// Moved this turn (the `collect_after_moving` option).
+    #[serde(default)]
+    pub moved: bool,
 }
 
 /// One alien on the board.
@@ -119,6 +122,13 @@ pub struct SaucersState {
     pub content: Content,
     pub variant: Variant,
     pub hidden_hands: bool,
+    /// Battle options (`SaucersConfig`).
+    #[serde(default)]
+    pub instants_in_turn_steps: bool,
+    #[serde(default)]
+    pub collect_after_moving: bool,
+    #[serde(default)]
+    pub saucers_strike_at_once: bool,
     pub difficulty: u8,
     pub missions_to_win: u8,
     /// The youngest player, who starts.
@@ -475,6 +485,7 @@ pub fn apply(st: &mut SaucersState, e: &SaucersEvent) {
             st.losses.clear();
             for h in &mut st.humans {
                 h.actions = if h.seat == *seat && h.alive { 2 } else { 0 };
+                h.moved = false;
             }
         }
         E::Reshuffled { deck } => {
@@ -518,6 +529,7 @@ pub fn apply(st: &mut SaucersState, e: &SaucersEvent) {
         E::Moved { human, path } => {
             if let Some(&last) = path.last() {
                 st.humans[*human as usize].at = last;
+                st.humans[*human as usize].moved = true;
             }
         }
         E::Rolled { .. } | E::Revived { .. } => {}
