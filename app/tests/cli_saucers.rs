@@ -69,7 +69,14 @@ fn a_battle_with_players_difficulty_missions_and_variant_deals_and_asks_for_miss
         40,
         "Normal: 40 alien cards"
     );
-    let legal = c.legal(&id);
+    // Instants "can be used at anytime" (rules version 2): a seat holding
+    // one may play it while missions are given out; every other line gives
+    // out a mission.
+    let legal: Vec<Value> = c
+        .legal(&id)
+        .into_iter()
+        .filter(|l| l["command"].get("instant").is_none())
+        .collect();
     let seats: std::collections::BTreeSet<u64> =
         legal.iter().map(|l| l["actor"].as_u64().unwrap()).collect();
     assert_eq!(seats.len(), 3, "every seat gives out its mission at once");

@@ -238,6 +238,57 @@ fn aliens_commander_arrives_with_two_scouts_and_makes_humans_forget_missions() {
     );
 }
 
+/// Aliens.Commander, assumption 7: a Commander reads minds when it is placed
+/// and when it moves, only on its own tile, once; another alien arriving on
+/// its tile (or a Commander kept at the edge) reads nobody's.
+#[test]
+fn aliens_commander_reads_minds_only_when_placed_or_moving_not_when_another_alien_arrives() {
+    let mut st = quiet(&["nine_lives"], "A1");
+    let carrier = st.humans.iter().position(|h| h.mission.is_some()).unwrap();
+    let kept = st.humans[carrier].mission.unwrap();
+    // A Commander already on A1 (it read minds when it came); the student
+    // carries a mission there now.
+    alien(&mut st, AlienKind::Commander, "A1");
+    // A Probe card elsewhere, then a Scout card placed on A1 telling the
+    // Scouts north: the Commander at the north edge stays put.
+    top_alien(&mut st, AlienKind::Scout, "A1", Some(Dir::N));
+    top_alien(&mut st, AlienKind::Probe, "F6", None);
+    for _ in 0..2 {
+        to_alien_turn(&mut st);
+        let ev = step(&mut st, C::AlienTurn);
+        assert!(
+            !ev.iter().any(|e| matches!(e, E::MissionLost { .. })),
+            "no Commander was placed or moved: {ev:?}"
+        );
+        st.current = 0;
+    }
+    assert_eq!(st.humans[carrier].mission, Some(kept));
+}
+
+/// A Scout card moves a Commander onto a student's tile and is then placed
+/// itself: the student forgets once (one mission lost, one drawn), not again
+/// when the Scout lands.
+#[test]
+fn aliens_commander_moving_onto_a_student_reads_its_mind_once_per_card() {
+    let mut st = quiet(&["nine_lives"], "B2");
+    let carrier = st.humans.iter().position(|h| h.mission.is_some()).unwrap();
+    let old = st.humans[carrier].mission.unwrap();
+    alien(&mut st, AlienKind::Commander, "A2");
+    top_alien(&mut st, AlienKind::Scout, "B2", Some(Dir::E));
+    to_alien_turn(&mut st);
+    let ev = step(&mut st, C::AlienTurn);
+    let lost: Vec<u16> = ev
+        .iter()
+        .filter_map(|e| match e {
+            E::MissionLost { mission, .. } => Some(*mission),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lost, vec![old], "forgotten once, as the Commander arrives");
+    let new = st.humans[carrier].mission.expect("a new mission");
+    assert_ne!(new, old);
+}
+
 #[test]
 fn aliens_saucer_strike_destroys_the_tile_and_everything_on_it_at_the_next_alien_turn() {
     let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
@@ -382,6 +433,149 @@ fn end_victory_the_alien_deck_has_run_out() {
     let out = Saucers::outcome(&st).expect("over");
     assert_eq!(out.winners, vec![Actor(0)]);
     assert!(out.summary.contains("run out"), "{}", out.summary);
+}
+
+/// The Alien deck holds only these cards (the last one given is the top).
+fn last_alien_cards(
+    st: &mut xenolog_engine::games::saucers::SaucersState,
+    cards: &[(AlienKind, &str)],
+) {
+    st.alien_deck.clear();
+    for &(k, c) in cards {
+        top_alien(st, k, c, None);
+    }
+}
+
+/// Step 6: "Draw 1 alien card ... Place alien onto the board ... If the deck
+/// has run out, then the humans have won!!! Otherwise the next player
+/// clockwise starts". Played into the moment from the Actions step: the
+/// Alien turn that draws the last card ends the battle; no hit points
+/// return, no next turn, no Draw, Defeat or Upkeep step, no strike.
+#[test]
+fn end_victory_the_humans_win_the_moment_the_last_alien_card_is_drawn_no_further_step() {
+    let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
+    for h in ["ace", "jet", "wingnut"] {
+        put(&mut st, h, "F6");
+    }
+    // A Probe with a hit on it (its hit points would return), and the last
+    // card: a Saucer Strike on the next player's students.
+    let probe = alien(&mut st, AlienKind::Probe, "A1");
+    last_alien_cards(&mut st, &[(AlienKind::Saucer, "F6")]);
+    st.seats[0].tokens = tokens(1, 0, 0, 0, 0);
+    st.seats[1].tokens = tokens(0, 0, 0, 0, 0);
+    // Seat 0 plays its turn out: actions, Defeat/Collect, Upkeep.
+    ok(&mut st, 0, C::EndActions, None);
+    step(&mut st, C::Collect);
+    ok(&mut st, 0, C::Upkeep, None);
+    assert_eq!(st.phase, Phase::Alien);
+    // (A Scout of 2 life would keep a hit to the turn's end; a Probe of 1
+    // cannot, so the hit is set here to show hit points do not return.)
+    st.aliens
+        .iter_mut()
+        .for_each(|a| a.damage = u8::from(a.id == probe));
+    let ev = step(&mut st, C::AlienTurn);
+    assert!(
+        matches!(ev.last(), Some(E::Ended(end)) if end.humans_won),
+        "the battle ends with the Alien turn that empties the deck: {ev:?}"
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, E::AlienPlaced { alien } if alien.kind == AlienKind::Saucer)),
+        "the last card is drawn and placed first"
+    );
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, E::Healed | E::TurnBegan { .. } | E::SaucerStruck { .. })),
+        "no further step: {ev:?}"
+    );
+    let out = Saucers::outcome(&st).expect("over at once");
+    assert_eq!(out.winners, vec![Actor(0), Actor(1)]);
+    assert!(out.summary.contains("run out"), "{}", out.summary);
+    assert_eq!(st.phase, Phase::Over);
+    assert_eq!(st.current, 0, "the next player never starts");
+    assert_eq!(st.alien(probe).unwrap().damage, 1, "no hit points return");
+    assert!(
+        st.humans.iter().all(|h| h.alive),
+        "the Saucer drawn last never strikes, and seat 1 (no Food) never starves"
+    );
+    assert_eq!(Saucers::automatic(&st), None);
+    assert!(Saucers::legal(&st).is_empty());
+    assert!(Saucers::asked(&st).is_empty());
+}
+
+/// Cards.Event with End.Victory: a Reinforcements event that draws the last
+/// alien card ends the battle in the Draw step, before any action.
+#[test]
+fn end_victory_reinforcements_drawing_the_last_alien_card_ends_the_draw_step() {
+    let mut st = quiet(&["nine_lives"], "F6");
+    let reinf = card(&st, "reinforcements");
+    let filler: Vec<u16> = (0..st.content.cards.len() as u16)
+        .filter(|&c| !st.content.cards[c as usize].is_event())
+        .take(6)
+        .collect();
+    st.deck = filler;
+    st.deck.push(reinf);
+    last_alien_cards(&mut st, &[(AlienKind::Probe, "B2")]);
+    st.phase = Phase::Draw;
+    let ev = step(&mut st, C::Draw);
+    assert!(
+        matches!(ev.last(), Some(E::Ended(end)) if end.humans_won),
+        "{ev:?}"
+    );
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, E::Drew { .. } | E::PhaseChanged { .. })),
+        "no card after the event, no Actions step: {ev:?}"
+    );
+    assert!(st.aliens.iter().any(|a| a.at == at("B2")), "placed first");
+}
+
+/// Variant.Hunter with End.Victory: the tally is taken at the moment the
+/// deck runs out, kills of the turn included.
+#[test]
+fn variant_hunter_the_tally_is_taken_the_moment_the_deck_runs_out() {
+    let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
+    st.variant = Variant::Hunter;
+    st.seats[1].kills = 1;
+    let scout = alien(&mut st, AlienKind::Probe, "C3");
+    last_alien_cards(&mut st, &[(AlienKind::Probe, "A1")]);
+    let tabby = human(&st, "tabby");
+    ok(
+        &mut st,
+        0,
+        C::Attack {
+            human: tabby,
+            card: None,
+            at: at("C3"),
+            targets: vec![Target::Alien(scout)],
+        },
+        Some(vec![6]),
+    );
+    ok(&mut st, 0, C::EndActions, None);
+    step(&mut st, C::Collect);
+    ok(&mut st, 0, C::Upkeep, None);
+    step(&mut st, C::AlienTurn);
+    let out = Saucers::outcome(&st).expect("over at the last card");
+    let points: Vec<i64> = out.scores.iter().map(|s| s.points).collect();
+    assert_eq!(points, vec![1, 1]);
+    assert_eq!(out.winners, vec![Actor(0), Actor(1)], "tied hunters share");
+}
+
+/// Variant.GangWarfare with End.Victory: "gameplay continues as usual", so
+/// the deck running out ends the battle at the same moment; no gang has
+/// finished its mission, so no gang wins (assumption 16).
+#[test]
+fn variant_gang_warfare_the_deck_running_out_ends_the_battle_at_once_with_no_winner() {
+    let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
+    st.variant = Variant::GangWarfare;
+    last_alien_cards(&mut st, &[(AlienKind::Scout, "A1")]);
+    ok(&mut st, 0, C::EndActions, None);
+    step(&mut st, C::Collect);
+    ok(&mut st, 0, C::Upkeep, None);
+    let ev = step(&mut st, C::AlienTurn);
+    assert!(!ev.iter().any(|e| matches!(e, E::TurnBegan { .. })));
+    let out = Saucers::outcome(&st).expect("over");
+    assert!(out.winners.is_empty(), "{}", out.summary);
 }
 
 #[test]

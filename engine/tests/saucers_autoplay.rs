@@ -11,7 +11,8 @@ use xenolog_engine::rng::Randomness;
 use xenolog_engine::{Actor, Game, Session};
 
 /// The config of game `n`: one to four players, the three variants, the
-/// three difficulties, two to four missions, hands open or hidden.
+/// three difficulties, two to four missions, hands open or hidden, each
+/// battle option on in some games.
 fn config(n: u64) -> SaucersConfig {
     SaucersConfig {
         players: 1 + (n % 4) as u8,
@@ -20,6 +21,9 @@ fn config(n: u64) -> SaucersConfig {
         missions: 2 + ((n / 36) % 3) as u8,
         hidden_hands: n % 5 == 3,
         youngest: 1 + (n % 3) as u8,
+        instants_in_turn_steps: n % 7 == 2,
+        collect_after_moving: n % 3 == 1,
+        saucers_strike_at_once: n % 6 == 5,
         ..SaucersConfig::default()
     }
 }

@@ -254,6 +254,31 @@ pub fn parse_coord(w: &str) -> Option<Pos> {
     (col < SIDE && (1..=SIDE).contains(&r)).then(|| pos(col, r - 1))
 }
 
+/// A tile in a command: its number, or in JSON (and any human-readable
+/// form) also its coordinates as the text names tiles (`"C4"`). Stored
+/// entries (postcard) keep the number, so the layout does not change.
+pub fn pos_de<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Pos, D::Error> {
+    use serde::Deserialize;
+    if !d.is_human_readable() {
+        return Pos::deserialize(d);
+    }
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum NumberOrName {
+        Number(Pos),
+        Name(String),
+    }
+    match NumberOrName::deserialize(d)? {
+        NumberOrName::Number(n) if (n as usize) < TILES => Ok(n),
+        NumberOrName::Number(n) => Err(serde::de::Error::custom(format!(
+            "tile {n} is off the board (0 to {}, or A1 to F6)",
+            TILES - 1
+        ))),
+        NumberOrName::Name(w) => parse_coord(&w)
+            .ok_or_else(|| serde::de::Error::custom(format!("'{w}' is not a tile from A1 to F6"))),
+    }
+}
+
 /// The tile `steps` from `p`, if on the board (the board does not wrap).
 pub fn step(p: Pos, dc: i8, dr: i8) -> Option<Pos> {
     let (c, r) = col_row(p);

@@ -205,6 +205,22 @@ pub fn event(st: &SaucersState, e: &E) -> String {
             aliens.len(),
             students.len()
         ),
+        E::Overlaid(o) => {
+            let mut parts = vec![format!(
+                "the position file sets the hands ({} cards), the supplies, the Human deck ({} cards) and the Alien deck ({} cards)",
+                o.hands.iter().map(Vec::len).sum::<usize>(),
+                o.deck.len(),
+                o.alien_deck.len()
+            )];
+            if let Some((seat, phase)) = o.turn {
+                parts.push(format!(
+                    "{}'s turn, {} step",
+                    seat_label(st, seat),
+                    super::rules::phase_name(phase)
+                ));
+            }
+            parts.join("; ")
+        }
         E::MissionAssigned {
             seat,
             human: h,

@@ -27,10 +27,18 @@ pub fn asked(st: &SaucersState) -> Vec<Ask> {
     }
     if st.phase == Phase::Assign {
         return (0..st.seats.len() as u8)
-            .filter(|&s| st.seats[s as usize].unassigned.is_some())
-            .map(|s| Ask {
-                seat: Actor(s),
-                what: "give your Task Force mission to one of your students".into(),
+            .filter_map(|s| {
+                let what = if st.seats[s as usize].unassigned.is_some() {
+                    "give your Task Force mission to one of your students"
+                } else if !instant_plays(st, s).is_empty() {
+                    "may play an Instant card"
+                } else {
+                    return None;
+                };
+                Some(Ask {
+                    seat: Actor(s),
+                    what: what.into(),
+                })
             })
             .collect();
     }
@@ -82,7 +90,6 @@ pub fn legal(st: &SaucersState) -> Vec<(Actor, C)> {
                     }
                 }
             }
-            return out;
         }
         Phase::Actions => actions(st, &mut out),
         Phase::Defeat => {

@@ -38,7 +38,7 @@ use crate::rng::Randomness;
 use crate::scene::Scene;
 
 pub use rules::{InstantOn, SaucersCommand};
-pub use state::{HIDDEN, Phase, SaucersEvent, SaucersState, Target, Variant};
+pub use state::{HIDDEN, Overlay, Phase, SaucersEvent, SaucersState, Target, Variant};
 use state::{Human, Seat};
 
 /// The game.
@@ -72,6 +72,17 @@ pub struct SaucersConfig {
     /// A position file to start from (`position.rs`; the command line's
     /// `--scenario-file`).
     pub scenario_text: Option<String>,
+    /// Instants only in the Actions, Defeat and Upkeep steps of a turn (the
+    /// old reading); by default they are played at any moment a player may
+    /// act, the setup included (the text: "Can be used at anytime").
+    pub instants_in_turn_steps: bool,
+    /// Collect supplies only for students that ended a movement this turn
+    /// on the searched tile (the text: "ended their movement"); by default
+    /// every student standing on one collects.
+    pub collect_after_moving: bool,
+    /// A Saucer Strike strikes the moment its card is placed; by default it
+    /// strikes at the next Alien turn (RULES.md assumption 8).
+    pub saucers_strike_at_once: bool,
 }
 
 impl Default for SaucersConfig {
@@ -86,6 +97,9 @@ impl Default for SaucersConfig {
             youngest: 1,
             files: BTreeMap::new(),
             scenario_text: None,
+            instants_in_turn_steps: false,
+            collect_after_moving: false,
+            saucers_strike_at_once: false,
         }
     }
 }
@@ -199,17 +213,19 @@ pub fn start(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
                 alive: true,
                 actions: 0,
                 mission: None,
+                moved: false,
             });
         }
     }
     let preset = match &config.scenario_text {
         None => None,
         Some(text) => {
-            let p = position::parse(text, &content).map_err(SetupError)?;
-            if let Some(&(def, _)) = p
+            let p = position::parse(text, &content, &gangs).map_err(SetupError)?;
+            if let Some(def) = p
                 .students
                 .iter()
-                .find(|(d, _)| !humans.iter().any(|h: &Human| h.def == *d))
+                .map(|s| s.def)
+                .find(|d| !humans.iter().any(|h: &Human| h.def == *d))
             {
                 return Err(SetupError(format!(
                     "the position file places {}, who is not in this game's gangs",
@@ -223,6 +239,9 @@ pub fn start(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
     Ok(SaucersState {
         variant,
         hidden_hands: config.hidden_hands,
+        instants_in_turn_steps: config.instants_in_turn_steps,
+        collect_after_moving: config.collect_after_moving,
+        saucers_strike_at_once: config.saucers_strike_at_once,
         difficulty: config.difficulty,
         missions_to_win: config.missions,
         first: config.youngest.clamp(1, config.players) - 1,
@@ -269,7 +288,7 @@ impl Game for Saucers {
     type Event = SaucersEvent;
     const ID: &'static str = "saucers";
     const NAME: &'static str = "Night of the Saucers";
-    const RULES_VERSION: u32 = 1;
+    const RULES_VERSION: u32 = 2;
 
     fn scenarios() -> Vec<ScenarioInfo> {
         Vec::new()
@@ -333,6 +352,27 @@ impl Game for Saucers {
                     ],
                     default: 0,
                 },
+            },
+            GameOption {
+                key: "instants_in_turn_steps",
+                group: "Rules",
+                label: "Instants only in a turn's steps",
+                help: "Instant cards only in the Actions, Defeat and Upkeep steps of a turn. Off (the text: 'Can be used at anytime'): at any moment a player may act, the setup's mission-giving included.",
+                kind: OptionKind::Flag { default: false },
+            },
+            GameOption {
+                key: "collect_after_moving",
+                group: "Rules",
+                label: "Collect only after moving",
+                help: "Collect supplies only for students that ended a movement this turn on the searched tile (the text: 'ended their movement'). Off: every student standing on a searched supply tile collects.",
+                kind: OptionKind::Flag { default: false },
+            },
+            GameOption {
+                key: "saucers_strike_at_once",
+                group: "Rules",
+                label: "Saucers strike at once",
+                help: "A Saucer Strike destroys its tile the moment its card is placed. Off: it is placed in the crosshairs and strikes at the next Alien turn, so players can escape or shoot it down.",
+                kind: OptionKind::Flag { default: false },
             },
             GameOption {
                 key: "hidden_hands",
@@ -479,6 +519,30 @@ impl Game for Saucers {
                 secret: *secret,
             },
             E::Reshuffled { deck } => E::Reshuffled { deck: hide(deck) },
+            E::Overlaid(o) => {
+                let mut o = (**o).clone();
+                o.deck = hide(&o.deck);
+                o.alien_deck = hide(&o.alien_deck);
+                o.mission_pile = hide(&o.mission_pile);
+                for (s, h) in o.hands.iter_mut().enumerate() {
+                    if !o.open && Actor(s as u8) != viewer {
+                        *h = hide(h);
+                    }
+                }
+                if o.secret {
+                    for (s, u) in o.unassigned.iter_mut().enumerate() {
+                        if Actor(s as u8) != viewer && u.is_some() {
+                            *u = Some(HIDDEN);
+                        }
+                    }
+                    for h in &mut o.humans {
+                        if Actor(h.0) != viewer && h.3.is_some() {
+                            h.3 = Some(HIDDEN);
+                        }
+                    }
+                }
+                E::Overlaid(Box::new(o))
+            }
             E::Drew {
                 seat, open: false, ..
             } if Actor(*seat) != viewer => E::Drew {

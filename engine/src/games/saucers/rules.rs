@@ -8,7 +8,7 @@ use super::data::{
     Ability, AlienKind, AttackType, CardKind, Dir, EventEffect, InstantEffect, Kind, Pos, TILES,
     Tokens, coord, step,
 };
-use super::state::{Alien, End, Phase, SaucersEvent as E, SaucersState, Target, Variant};
+use super::state::{Alien, End, Overlay, Phase, SaucersEvent as E, SaucersState, Target, Variant};
 use crate::game::{Actor, RuleError, RuleErrorKind};
 use crate::rng::Randomness;
 
@@ -17,7 +17,11 @@ use crate::rng::Randomness;
 #[serde(rename_all = "snake_case")]
 pub enum InstantOn {
     /// An escape: this student to this tile.
-    Escape { human: u16, to: Pos },
+    Escape {
+        human: u16,
+        #[serde(deserialize_with = "super::data::pos_de")]
+        to: Pos,
+    },
     /// Hits on this alien.
     Alien { alien: u32 },
     /// A card with nothing to aim (supplies).
@@ -35,15 +39,25 @@ pub enum SaucersCommand {
     /// The game's draw at the start of a turn (a step of its own).
     Draw,
     /// Move a student up to its Move (one action).
-    Move { human: u16, to: Pos },
+    Move {
+        human: u16,
+        #[serde(deserialize_with = "super::data::pos_de")]
+        to: Pos,
+    },
     /// Move a student with a Move card instead (one action).
-    MoveCard { human: u16, card: u16, to: Pos },
+    MoveCard {
+        human: u16,
+        card: u16,
+        #[serde(deserialize_with = "super::data::pos_de")]
+        to: Pos,
+    },
     /// Attack one tile: the standard attack or one Attack card (one
     /// action); hits go to the targets in order, each taking what it needs
     /// to die before the next.
     Attack {
         human: u16,
         card: Option<u16>,
+        #[serde(deserialize_with = "super::data::pos_de")]
         at: Pos,
         targets: Vec<Target>,
     },
@@ -655,6 +669,9 @@ pub fn decide(
                         lost: Tokens::one(Kind::Alien, 1),
                     });
                     draw_cards(&mut cx, rng, me, 1);
+                    if cx.st.over.is_some() {
+                        return Ok(cx.events);
+                    }
                     let over = cx.st.seats[me as usize]
                         .hand
                         .len()
@@ -669,10 +686,14 @@ pub fn decide(
             }
         }
         C::Instant { card, on } => {
-            if !matches!(st.phase, Phase::Actions | Phase::Defeat | Phase::Upkeep) {
+            if !instant_time(st) {
                 return Err(illegal(
                     "Cards.Instant",
-                    "instants are played during a player's turn",
+                    if st.instants_in_turn_steps {
+                        "this battle plays instants only in the Actions, Defeat and Upkeep steps of a turn"
+                    } else {
+                        "an instant is played when players may act, not inside the game's own steps"
+                    },
                 ));
             }
             let def = card_in_hand(st, me, *card)?;
@@ -914,6 +935,12 @@ fn attack_name(st: &SaucersState, card: Option<u16>) -> String {
 }
 
 /// Roll `n` dice of the game's die: the faces and the hits they score.
+///
+/// Every die of the game (an attack's, Fight Dirty's extra one, the CPR
+/// roll) is rolled here, through `Randomness::roll`: a command given with
+/// entered dice takes its dice from them only, and one with too few is
+/// refused (`RuleErrorKind::MoreDice`), never finished from the stream.
+/// Shuffles and draws (the decks, the difficulty's cards) stay on the stream.
 pub fn roll(st: &SaucersState, rng: &mut Randomness, n: u8) -> Result<(Vec<u8>, u8), RuleError> {
     let faces = rng.roll(n as usize, st.content.sides())?;
     let hits = faces.iter().map(|&f| st.content.face(f).hits).sum();
@@ -1050,7 +1077,11 @@ fn place(cx: &mut Cx, kind: AlienKind, at: Pos, dir: Option<Dir>) {
             });
         }
     }
-    commanders_read_minds(cx);
+    // Aliens.Commander (assumption 7): a Commander reads minds when it is
+    // placed and when it moves, not when another alien arrives.
+    if kind == AlienKind::Commander {
+        commanders_read_minds(cx, &[at]);
+    }
 }
 
 /// Every Scout (but `except`) and every Commander moves one tile `dir`; at
@@ -1066,20 +1097,26 @@ fn move_scouts(cx: &mut Cx, dir: Dir, except: Option<u32>) {
         })
         .filter_map(|a| step(a.at, dc, dr).map(|to| (a.id, to)))
         .collect();
+    // Only the Commanders that moved read minds (one at the edge stays put).
+    let tiles: Vec<Pos> = moves
+        .iter()
+        .filter(|(id, _)| {
+            cx.st
+                .alien(*id)
+                .is_some_and(|a| a.kind == AlienKind::Commander)
+        })
+        .map(|&(_, to)| to)
+        .collect();
     cx.emit(E::AliensMoved { dir, moves });
-    commanders_read_minds(cx);
+    if !tiles.is_empty() {
+        commanders_read_minds(cx, &tiles);
+    }
 }
 
-/// Students on a tile with a Commander forget their missions; each draws a
-/// new one from the pile (assumed: at once, onto the same student).
-fn commanders_read_minds(cx: &mut Cx) {
-    let tiles: Vec<Pos> = cx
-        .st
-        .aliens
-        .iter()
-        .filter(|a| a.kind == AlienKind::Commander)
-        .map(|a| a.at)
-        .collect();
+/// Students on `tiles` (where a Commander was just placed or moved to)
+/// forget their missions; each draws a new one from the pile (assumed: at
+/// once, onto the same student).
+fn commanders_read_minds(cx: &mut Cx, tiles: &[Pos]) {
     let victims: Vec<(usize, u16)> = cx
         .st
         .humans
@@ -1124,8 +1161,17 @@ pub fn resolve_alien_card(cx: &mut Cx, card: u16) {
             move_scouts(cx, c.dir.unwrap_or(Dir::S), None);
             place(cx, AlienKind::Scout, c.at, c.dir);
         }
-        k => place(cx, k, c.at, None),
+        k => {
+            place(cx, k, c.at, None);
+            // Option: the Saucer strikes the moment it is placed.
+            if k == AlienKind::Saucer && cx.st.saucers_strike_at_once {
+                let id = cx.st.next_alien - 1;
+                strike(cx, id, c.at);
+            }
+        }
     }
+    // End.Victory: the card just drawn may have been the last.
+    check_end(cx);
 }
 
 /// A student dies: in combat a Nine Lives student may be saved first (the
@@ -1187,6 +1233,9 @@ fn complete(cx: &mut Cx, rng: &mut Randomness, seat: u8, h: usize, m: u16, paid:
             draw_cards(cx, rng, seat, 1);
         }
     }
+    if cx.st.over.is_some() {
+        return;
+    }
     // Assumed: a player who completes a mission takes the next one.
     new_mission(cx, h);
 }
@@ -1196,6 +1245,10 @@ fn collect(cx: &mut Cx) {
     let seat = cx.st.current;
     let mut gained = Tokens::default();
     for (_, h) in cx.st.living(seat) {
+        // Option: only students that "ended their movement" on the tile.
+        if cx.st.collect_after_moving && !h.moved {
+            continue;
+        }
         let t = &cx.st.board[h.at as usize];
         if t.searched
             && !t.destroyed
@@ -1232,67 +1285,24 @@ fn alien_turn(cx: &mut Cx) {
         .map(|a| (a.id, a.at))
         .collect();
     for (id, at) in strikes {
-        if cx.st.alien(id).is_none() {
-            continue;
-        }
-        let doomed: Vec<usize> = cx
-            .st
-            .humans
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| h.alive && h.at == at)
-            .map(|(i, _)| i)
-            .collect();
-        cx.emit(E::SaucerStruck { alien: id, at });
-        for h in doomed {
-            if let Some(m) = cx.st.humans[h].mission {
-                cx.emit(E::MissionLost {
-                    human: h as u16,
-                    mission: m,
-                    secret: cx.st.variant == Variant::GangWarfare,
-                });
-                let seat = cx.st.humans[h].seat;
-                let free = cx
-                    .st
-                    .living(seat)
-                    .find(|(_, x)| x.mission.is_none())
-                    .map(|(i, _)| i);
-                if let Some(other) = free {
-                    new_mission(cx, other);
-                }
-            }
-        }
-        // Missions delivered at the destroyed building cannot be done.
-        let def = cx.st.board[at as usize].def as usize;
-        let stuck: Vec<(usize, u16)> = cx
-            .st
-            .humans
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| h.alive)
-            .filter_map(|(i, h)| h.mission.map(|m| (i, m)))
-            .filter(|(_, m)| cx.st.content.missions[*m as usize].tile == def)
-            .collect();
-        for (h, m) in stuck {
-            cx.emit(E::MissionLost {
-                human: h as u16,
-                mission: m,
-                secret: cx.st.variant == Variant::GangWarfare,
-            });
-            new_mission(cx, h);
+        if cx.st.alien(id).is_some() {
+            strike(cx, id, at);
         }
     }
     check_end(cx);
     if cx.st.over.is_some() {
         return;
     }
-    match cx.st.alien_deck.last() {
-        None => {
-            let end = deck_out(&cx.st);
-            cx.emit(E::Ended(end));
-            return;
-        }
-        Some(&card) => resolve_alien_card(cx, card),
+    // 6. Draw 1 alien card and place it. "If the deck has run out, then the
+    // humans have won!!! Otherwise the next player clockwise starts": the
+    // card that empties the deck ends the game at once (`check_end`, called
+    // by `resolve_alien_card`), before hit points return or a turn begins.
+    if let Some(&card) = cx.st.alien_deck.last() {
+        resolve_alien_card(cx, card);
+    }
+    check_end(cx);
+    if cx.st.over.is_some() {
+        return;
     }
     cx.emit(E::Healed);
     let n = cx.st.seats.len() as u8;
@@ -1301,6 +1311,58 @@ fn alien_turn(cx: &mut Cx) {
         .find(|&s| cx.st.living(s).next().is_some());
     if let Some(seat) = next {
         cx.emit(E::TurnBegan { seat });
+    }
+}
+
+/// Aliens.Saucer: a Saucer Strike destroys the tile and everything on it;
+/// missions carried by students there, or delivered at the building, are
+/// lost and replaced.
+fn strike(cx: &mut Cx, id: u32, at: Pos) {
+    let doomed: Vec<usize> = cx
+        .st
+        .humans
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.alive && h.at == at)
+        .map(|(i, _)| i)
+        .collect();
+    cx.emit(E::SaucerStruck { alien: id, at });
+    for h in doomed {
+        if let Some(m) = cx.st.humans[h].mission {
+            cx.emit(E::MissionLost {
+                human: h as u16,
+                mission: m,
+                secret: cx.st.variant == Variant::GangWarfare,
+            });
+            let seat = cx.st.humans[h].seat;
+            let free = cx
+                .st
+                .living(seat)
+                .find(|(_, x)| x.mission.is_none())
+                .map(|(i, _)| i);
+            if let Some(other) = free {
+                new_mission(cx, other);
+            }
+        }
+    }
+    // Missions delivered at the destroyed building cannot be done.
+    let def = cx.st.board[at as usize].def as usize;
+    let stuck: Vec<(usize, u16)> = cx
+        .st
+        .humans
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.alive)
+        .filter_map(|(i, h)| h.mission.map(|m| (i, m)))
+        .filter(|(_, m)| cx.st.content.missions[*m as usize].tile == def)
+        .collect();
+    for (h, m) in stuck {
+        cx.emit(E::MissionLost {
+            human: h as u16,
+            mission: m,
+            secret: cx.st.variant == Variant::GangWarfare,
+        });
+        new_mission(cx, h);
     }
 }
 
@@ -1355,7 +1417,9 @@ pub fn hunter_score(st: &SaucersState, seat: u8) -> i64 {
     i64::from(s.kills) + 5 * s.missions_done.len() as i64
 }
 
-/// Game End: defeat when no student is left; victory on the missions.
+/// Game End: defeat when no student is left; victory on the missions, or
+/// the moment the Alien deck has run out ("Players collectively win the game
+/// immediately when ... The Alien deck has run out").
 pub fn check_end(cx: &mut Cx) {
     if cx.st.over.is_some() || cx.st.phase == Phase::Deal || cx.st.humans.is_empty() {
         return;
@@ -1386,8 +1450,13 @@ pub fn check_end(cx: &mut Cx) {
             if done >= usize::from(cx.st.missions_to_win) {
                 let end = humans_win(&cx.st, &format!("{done} Task Force missions completed"));
                 cx.emit(E::Ended(end));
+                return;
             }
         }
+    }
+    if cx.st.over.is_none() && cx.st.alien_deck.is_empty() {
+        let end = deck_out(&cx.st);
+        cx.emit(E::Ended(end));
     }
 }
 
@@ -1511,13 +1580,13 @@ fn deal(cx: &mut Cx, rng: &mut Randomness) {
         let aliens = p
             .aliens
             .iter()
-            .map(|&(kind, at, dir)| {
+            .map(|&(kind, at, dir, damage)| {
                 next += 1;
                 Alien {
                     id: next - 1,
                     kind,
                     at,
-                    damage: 0,
+                    damage,
                     dir,
                 }
             })
@@ -1525,27 +1594,217 @@ fn deal(cx: &mut Cx, rng: &mut Randomness) {
         let students = p
             .students
             .iter()
-            .filter_map(|&(def, at)| {
-                let h = cx.st.humans.iter().position(|h| h.def == def)?;
-                Some((h as u16, at))
+            .filter_map(|s| {
+                let h = cx.st.humans.iter().position(|h| h.def == s.def)?;
+                Some((h as u16, s.at))
             })
             .collect();
         cx.emit(E::Positioned {
-            searched: p.searched,
-            destroyed: p.destroyed,
+            searched: p.searched.clone(),
+            destroyed: p.destroyed.clone(),
             aliens,
             students,
         });
+        if p.overlays() {
+            let o = overlay(&cx.st, &p);
+            cx.emit(E::Overlaid(Box::new(o)));
+        }
+    }
+}
+
+/// The parts of a position file past rules version 1, as they stand after
+/// it (`position.rs`): buildings, hands, decks, supplies, kills, students,
+/// missions and the turn.
+fn overlay(st: &SaucersState, p: &super::position::Preset) -> Overlay {
+    let c = &st.content;
+    let mut board = st.board.clone();
+    for &(at, def) in &p.tiles {
+        if let Some(other) = board.iter().position(|t| t.def == def) {
+            let here = board[at as usize].def;
+            board[other].def = here;
+            board[at as usize].def = def;
+        }
+    }
+    let mut hands: Vec<Vec<u16>> = st.seats.iter().map(|s| s.hand.clone()).collect();
+    let mut deck = st.deck.clone();
+    let mut discard = st.discard.clone();
+    // Cards the file has placed: never taken again.
+    let mut placed: Vec<u16> = Vec::new();
+    // A copy of card `want` (copies of one card are alike): from the Human
+    // deck first, then the discard, then the hands.
+    let take = |want: u16,
+                hands: &mut Vec<Vec<u16>>,
+                deck: &mut Vec<u16>,
+                discard: &mut Vec<u16>,
+                placed: &mut Vec<u16>|
+     -> u16 {
+        let id = &c.cards[want as usize].id;
+        let alike = |k: &u16| c.cards[*k as usize].id == *id && !placed.contains(k);
+        let got = if let Some(i) = deck.iter().rposition(alike) {
+            deck.remove(i)
+        } else if let Some(i) = discard.iter().rposition(alike) {
+            discard.remove(i)
+        } else {
+            let mut found = want;
+            for h in hands.iter_mut() {
+                if let Some(i) = h.iter().position(alike) {
+                    found = h.remove(i);
+                    break;
+                }
+            }
+            found
+        };
+        placed.push(got);
+        got
+    };
+    for (seat, want) in &p.hands {
+        let s = *seat as usize;
+        let mut hand = Vec::new();
+        for &w in want {
+            hand.push(take(w, &mut hands, &mut deck, &mut discard, &mut placed));
+        }
+        // The old cards go under the Human deck.
+        let old = std::mem::take(&mut hands[s]);
+        deck.splice(0..0, old);
+        hands[s] = hand;
+    }
+    let mut top = Vec::new();
+    for &w in &p.deck_top {
+        top.push(take(w, &mut hands, &mut deck, &mut discard, &mut placed));
+    }
+    deck.extend(top.into_iter().rev());
+    for &w in &p.discard {
+        let k = take(w, &mut hands, &mut deck, &mut discard, &mut placed);
+        discard.push(k);
+    }
+    let mut alien_deck = st.alien_deck.clone();
+    for &a in p.alien_top.iter().rev() {
+        if let Some(i) = alien_deck.iter().position(|&x| x == a) {
+            alien_deck.remove(i);
+        }
+        alien_deck.push(a);
+    }
+    if let Some(n) = p.alien_left {
+        let cut = alien_deck.len().saturating_sub(usize::from(n));
+        alien_deck.drain(..cut);
+    }
+    let mut tokens: Vec<Tokens> = st.seats.iter().map(|s| s.tokens).collect();
+    for &(seat, k, n) in &p.tokens {
+        *tokens[seat as usize].get_mut(k) = n;
+    }
+    let mut kills: Vec<(u16, u32)> = st
+        .seats
+        .iter()
+        .map(|s| (s.kills_pending, s.kills))
+        .collect();
+    for &(seat, n) in &p.kills {
+        kills[seat as usize] = (n, u32::from(n));
+    }
+    // Per student: alive, actions left, mission.
+    let mut humans: Vec<(bool, u8, Option<u16>)> = st
+        .humans
+        .iter()
+        .map(|h| (h.alive, h.actions, h.mission))
+        .collect();
+    let mut pile = st.mission_pile.clone();
+    let mut unassigned: Vec<Option<u16>> = st.seats.iter().map(|s| s.unassigned).collect();
+    let given: Vec<u16> = p
+        .students
+        .iter()
+        .filter_map(|s| s.mission.flatten())
+        .collect();
+    pile.retain(|m| !given.contains(m));
+    for u in &mut unassigned {
+        if u.is_some_and(|m| given.contains(&m)) {
+            *u = pile.pop();
+        }
+    }
+    for s in &p.students {
+        let Some(h) = st.humans.iter().position(|x| x.def == s.def) else {
+            continue;
+        };
+        humans[h].0 = !s.dead;
+        if let Some(m) = s.mission {
+            if let Some(old) = humans[h].2
+                && Some(old) != m
+            {
+                pile.insert(0, old);
+            }
+            humans[h].2 = m;
+        }
+    }
+    if let Some((seat, _)) = p.turn {
+        // The setup's mission-giving is skipped: each dealt mission goes to
+        // the seat's first living student without one.
+        for (s, u) in unassigned.iter_mut().enumerate() {
+            let Some(m) = u.take() else { continue };
+            match (0..st.humans.len())
+                .find(|&h| st.humans[h].seat as usize == s && humans[h].0 && humans[h].2.is_none())
+            {
+                Some(h) => humans[h].2 = Some(m),
+                None => pile.insert(0, m),
+            }
+        }
+        for (h, x) in st.humans.iter().enumerate() {
+            humans[h].1 = if x.seat == seat && humans[h].0 {
+                p.students
+                    .iter()
+                    .find(|s| s.def == x.def)
+                    .and_then(|s| s.actions)
+                    .unwrap_or(2)
+            } else {
+                0
+            };
+        }
+    }
+    for x in &mut humans {
+        if !x.0 {
+            x.1 = 0;
+            if let Some(m) = x.2.take() {
+                pile.insert(0, m);
+            }
+        }
+    }
+    let humans = st
+        .humans
+        .iter()
+        .zip(humans)
+        .map(|(h, (alive, actions, mission))| (h.seat, alive, actions, mission))
+        .collect();
+    Overlay {
+        board,
+        hands,
+        tokens,
+        kills,
+        deck,
+        discard,
+        alien_deck,
+        mission_pile: pile,
+        unassigned,
+        humans,
+        turn: p.turn,
+        open: open(st),
+        secret: st.variant == Variant::GangWarfare,
+    }
+}
+
+/// Cards.Instant: "Can be used at anytime": at every moment the game waits
+/// for a player (the setup's mission-giving, the Actions, Defeat and Upkeep
+/// steps); the game's own steps (the deal, the draw, collecting, the Alien
+/// turn) are single moments with no room inside. With the option
+/// `instants_in_turn_steps`, only the Actions, Defeat and Upkeep steps.
+pub fn instant_time(st: &SaucersState) -> bool {
+    match st.phase {
+        Phase::Actions | Phase::Defeat | Phase::Upkeep => true,
+        Phase::Assign => !st.instants_in_turn_steps,
+        _ => false,
     }
 }
 
 /// Whether `seat` holds an instant it could play now, and what on.
 pub fn instant_plays(st: &SaucersState, seat: u8) -> Vec<SaucersCommand> {
     let mut out = Vec::new();
-    if st.over.is_some()
-        || !st.owed.is_empty()
-        || !matches!(st.phase, Phase::Actions | Phase::Defeat | Phase::Upkeep)
-    {
+    if st.over.is_some() || !st.owed.is_empty() || !instant_time(st) {
         return out;
     }
     let s = &st.seats[seat as usize];

@@ -60,6 +60,9 @@ pub struct Human {
     /// Actions left this turn.
     pub actions: u8,
     pub mission: Option<u16>,
+    /// Moved this turn (the `collect_after_moving` option).
+    #[serde(default)]
+    pub moved: bool,
 }
 
 /// One alien on the board.
@@ -119,6 +122,13 @@ pub struct SaucersState {
     pub content: Content,
     pub variant: Variant,
     pub hidden_hands: bool,
+    /// Battle options (`SaucersConfig`).
+    #[serde(default)]
+    pub instants_in_turn_steps: bool,
+    #[serde(default)]
+    pub collect_after_moving: bool,
+    #[serde(default)]
+    pub saucers_strike_at_once: bool,
     pub difficulty: u8,
     pub missions_to_win: u8,
     /// The youngest player, who starts.
@@ -311,6 +321,32 @@ pub enum SaucersEvent {
     /// Every alien's hit points return.
     Healed,
     Ended(End),
+    /// The rest of a position file laid over the deal (rules version 2):
+    /// the parts it sets, as they stand after it.
+    Overlaid(Box<Overlay>),
+}
+
+/// A position file's hands, decks, supplies, students and turn, laid over
+/// the deal ([`SaucersEvent::Overlaid`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Overlay {
+    pub board: Vec<Tile>,
+    pub hands: Vec<Vec<u16>>,
+    pub tokens: Vec<Tokens>,
+    /// Per seat: kills not yet traded, kills in all.
+    pub kills: Vec<(u16, u32)>,
+    pub deck: Vec<u16>,
+    pub discard: Vec<u16>,
+    pub alien_deck: Vec<u16>,
+    pub mission_pile: Vec<u16>,
+    pub unassigned: Vec<Option<u16>>,
+    /// Per student: its seat, alive, actions left, mission.
+    pub humans: Vec<(u8, bool, u8, Option<u16>)>,
+    /// Whose turn and its step (the setup's mission-giving skipped).
+    pub turn: Option<(u8, Phase)>,
+    /// Hands open to every seat, missions secret (what a viewer may see).
+    pub open: bool,
+    pub secret: bool,
 }
 
 impl SaucersState {
@@ -449,6 +485,7 @@ pub fn apply(st: &mut SaucersState, e: &SaucersEvent) {
             st.losses.clear();
             for h in &mut st.humans {
                 h.actions = if h.seat == *seat && h.alive { 2 } else { 0 };
+                h.moved = false;
             }
         }
         E::Reshuffled { deck } => {
@@ -492,6 +529,7 @@ pub fn apply(st: &mut SaucersState, e: &SaucersEvent) {
         E::Moved { human, path } => {
             if let Some(&last) = path.last() {
                 st.humans[*human as usize].at = last;
+                st.humans[*human as usize].moved = true;
             }
         }
         E::Rolled { .. } | E::Revived { .. } => {}
@@ -605,6 +643,39 @@ pub fn apply(st: &mut SaucersState, e: &SaucersEvent) {
         E::Ended(end) => {
             st.over = Some(end.clone());
             st.phase = Phase::Over;
+        }
+        E::Overlaid(o) => {
+            st.board = o.board.clone();
+            for (i, s) in st.seats.iter_mut().enumerate() {
+                if let Some(h) = o.hands.get(i) {
+                    s.hand = h.clone();
+                }
+                if let Some(t) = o.tokens.get(i) {
+                    s.tokens = *t;
+                }
+                if let Some(&(pending, all)) = o.kills.get(i) {
+                    s.kills_pending = pending;
+                    s.kills = all;
+                }
+                if let Some(&u) = o.unassigned.get(i) {
+                    s.unassigned = u;
+                }
+            }
+            st.deck = o.deck.clone();
+            st.discard = o.discard.clone();
+            st.alien_deck = o.alien_deck.clone();
+            st.mission_pile = o.mission_pile.clone();
+            for (h, &(_, alive, actions, mission)) in st.humans.iter_mut().zip(&o.humans) {
+                h.alive = alive;
+                h.actions = actions;
+                h.mission = mission;
+            }
+            if let Some((seat, phase)) = o.turn {
+                st.current = seat;
+                st.phase = phase;
+                st.turn += 1;
+                st.losses.clear();
+            }
         }
     }
 }

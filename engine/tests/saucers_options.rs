@@ -1,0 +1,121 @@
+//! Night of the Saucers: contested readings as battle options (RULES.md
+//! "Options"), the text's reading the default where it is explicit.
+
+#[path = "saucers_support.rs"]
+mod support;
+
+use support::*;
+use xenolog_engine::games::saucers::data::{AlienKind, Kind};
+use xenolog_engine::games::saucers::rules::InstantOn;
+use xenolog_engine::games::saucers::{
+    Phase, Saucers, SaucersCommand as C, SaucersConfig, SaucersEvent as E,
+};
+use xenolog_engine::{Actor, Game, Session};
+
+/// Cards.Instant: "Can be used at anytime, even during another players
+/// turn": by default at every moment the game waits for a player, the
+/// setup's mission-giving included; the option keeps them to a turn's
+/// Actions, Defeat and Upkeep steps.
+#[test]
+fn cards_instant_can_be_used_at_anytime_even_while_missions_are_given_out() {
+    for narrow in [false, true] {
+        let mut config = gangs(&["nine_lives", "fly_boyz"]);
+        config.instants_in_turn_steps = narrow;
+        config.scenario_text = Some("hand 2 stash bat\n".into());
+        let mut s = Session::<Saucers>::new(6, config).unwrap();
+        s.play_due().unwrap();
+        assert_eq!(s.state().phase, Phase::Assign);
+        let stash = s.state().seats[1].hand[0];
+        let cmd = C::Instant {
+            card: stash,
+            on: InstantOn::Nothing,
+        };
+        let offered = Saucers::legal(s.state()).contains(&(Actor(1), cmd.clone()));
+        let asked = Saucers::asked(s.state()).iter().any(|a| a.seat == Actor(1));
+        let played = s.play(Actor(1), &cmd, None);
+        if narrow {
+            let e = played.unwrap_err();
+            assert_eq!(e.clause.as_deref(), Some("Cards.Instant"), "{e}");
+            assert!(!offered);
+        } else {
+            played.unwrap();
+            assert!(offered && asked);
+            assert_eq!(s.state().seats[1].tokens.get(Kind::Food), 4, "2 + 2");
+        }
+    }
+}
+
+/// Collect: "If any of your humans have ended their movement on a searched
+/// building tile ... take one supply token of that color". By default every
+/// student standing on a searched supply tile collects; the option counts
+/// only students that moved this turn and ended there.
+#[test]
+fn collect_option_only_students_that_ended_their_movement_on_the_tile() {
+    for after_moving in [false, true] {
+        let mut st = quiet(&["nine_lives"], "C3");
+        st.collect_after_moving = after_moving;
+        building(&mut st, "C3", "diner");
+        st.board[at("C3") as usize].searched = true;
+        let tabby = human(&st, "tabby");
+        put(&mut st, "tabby", "C2");
+        ok(
+            &mut st,
+            0,
+            C::Move {
+                human: tabby,
+                to: at("C3"),
+            },
+            None,
+        );
+        let food = st.seats[0].tokens.get(Kind::Food);
+        ok(&mut st, 0, C::EndActions, None);
+        step(&mut st, C::Collect);
+        let got = st.seats[0].tokens.get(Kind::Food) - food;
+        assert_eq!(
+            got,
+            if after_moving { 1 } else { 3 },
+            "three students on the Diner, one of them moved there"
+        );
+    }
+}
+
+/// Aliens.Saucer, assumption 8 as an option: by default a Saucer drawn is
+/// put in the crosshairs and strikes at the next Alien turn; with the option
+/// it strikes the moment it is placed.
+#[test]
+fn aliens_saucer_option_the_strike_lands_the_moment_the_card_is_placed() {
+    for at_once in [false, true] {
+        let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
+        st.saucers_strike_at_once = at_once;
+        top_alien(&mut st, AlienKind::Saucer, "C3", None);
+        st.phase = Phase::Alien;
+        let ev = step(&mut st, C::AlienTurn);
+        let struck = ev.iter().any(|e| matches!(e, E::SaucerStruck { .. }));
+        assert_eq!(struck, at_once);
+        assert_eq!(st.board[at("C3") as usize].destroyed, at_once);
+        if at_once {
+            let out = Saucers::outcome(&st).expect("every student was on C3");
+            assert!(out.summary.contains("Alien Domination"));
+        }
+    }
+}
+
+/// Old configs (written before the options existed) read as before: every
+/// option off, the text's reading.
+#[test]
+fn options_old_configs_read_the_same_and_every_option_is_declared() {
+    let old: SaucersConfig =
+        serde_json::from_str(r#"{"players":2,"difficulty":1,"missions":2,"variant":0}"#).unwrap();
+    assert!(
+        !old.instants_in_turn_steps && !old.collect_after_moving && !old.saucers_strike_at_once
+    );
+    assert_eq!(old, SaucersConfig::default());
+    let keys: Vec<&str> = Saucers::options().iter().map(|o| o.key).collect();
+    for k in [
+        "instants_in_turn_steps",
+        "collect_after_moving",
+        "saucers_strike_at_once",
+    ] {
+        assert!(keys.contains(&k), "{k}");
+    }
+}
