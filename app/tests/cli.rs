@@ -778,3 +778,110 @@ fn games_lists_the_seats_of_each_game_in_words_and_as_a_structure() {
         serde_json::json!({"min": 2, "max": 6, "each": "faction"})
     );
 }
+
+/// Issue 27 (3): in a battle whose dice the players enter, a command that
+/// rolls and comes without its dice is refused in words, naming how many it
+/// rolls, and nothing is played; `legal --json` says which commands need
+/// dice and how many (`dice_needed`, the sides of each die).
+#[test]
+fn entered_dice_a_rolling_command_without_its_dice_is_refused_and_legal_says_how_many() {
+    let c = Camp::new();
+    let id = ok(&xenolog(&[
+        "battle",
+        c.f(),
+        "--game",
+        "race",
+        "--seed",
+        "3",
+        "--entered-dice",
+    ]))
+    .trim()
+    .to_owned();
+    let legal = ok(&xenolog(&["legal", c.f(), "--battle", &id, "--json"]));
+    let lines: Vec<serde_json::Value> = legal
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let need = |cmd: serde_json::Value| {
+        lines
+            .iter()
+            .find(|l| l["command"] == cmd)
+            .unwrap_or_else(|| panic!("{cmd} is legal: {legal}"))
+            .get("dice_needed")
+            .cloned()
+    };
+    assert_eq!(
+        need(serde_json::json!({"roll": {"dice": 2}})),
+        Some(serde_json::json!([6, 6]))
+    );
+    assert_eq!(
+        need(serde_json::json!("hold")),
+        None,
+        "holding rolls nothing"
+    );
+    let words = ok(&xenolog(&["legal", c.f(), "--battle", &id]));
+    assert!(words.contains("[enter 3 dice: d6 d6 d6]"), "{words}");
+
+    let o = xenolog_stdin(
+        &["play", c.f(), "--battle", &id, "--script", "-"],
+        r#"{"actor":0,"command":{"roll":{"dice":2}}}"#,
+    );
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("this command rolls 2 dice (d6 d6): enter them"),
+        "{}",
+        stderr(&o)
+    );
+    let state = ok(&xenolog(&["battles", c.f(), "--json"]));
+    assert!(
+        state.contains("\"entries\":0"),
+        "nothing was played: {state}"
+    );
+    // With its dice it is played, and the dice are marked entered.
+    ok(&xenolog_stdin(
+        &["play", c.f(), "--battle", &id, "--script", "-"],
+        r#"{"actor":0,"command":{"roll":{"dice":2}},"dice":[4,3]}"#,
+    ));
+    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
+    assert!(log.contains("[dice 4 3, entered]"), "{log}");
+    // The bot enters its own dice rather than rolling the players' behind
+    // their backs.
+    ok(&xenolog(&[
+        "autoplay",
+        c.f(),
+        "--battle",
+        &id,
+        "--steps",
+        "5",
+    ]));
+    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
+    assert!(
+        log.lines()
+            .filter(|l| l.contains("[dice"))
+            .all(|l| l.contains(", entered]")),
+        "{log}"
+    );
+}
+
+/// Issue 27 (3): `play` prints the steps the game then takes on its own
+/// (High Card reveals the trick itself), not only the commands typed.
+#[test]
+fn play_prints_the_steps_the_game_takes_on_its_own_after_a_command() {
+    let c = Camp::new();
+    let id = c.battle("highcard", "5");
+    let legal = ok(&xenolog(&["legal", c.f(), "--battle", &id, "--json"]));
+    let first = legal.lines().next().unwrap().to_owned();
+    ok(&xenolog_stdin(
+        &["play", c.f(), "--battle", &id, "--script", "-"],
+        &first,
+    ));
+    let legal = ok(&xenolog(&["legal", c.f(), "--battle", &id, "--json"]));
+    let second = legal.lines().next().unwrap().to_owned();
+    let out = ok(&xenolog_stdin(
+        &["play", c.f(), "--battle", &id, "--script", "-"],
+        &second,
+    ));
+    let entries: Vec<&str> = out.lines().filter(|l| l.starts_with('#')).collect();
+    assert!(entries.len() >= 2, "the lay and the game's own step: {out}");
+    assert!(entries[1..].iter().any(|l| l.contains("The game")), "{out}");
+}

@@ -197,3 +197,53 @@ fn alien_autoplay_plays_to_the_end_and_verifies() {
     assert!(out.contains("the battle is over"), "{out}");
     assert!(ok(&xenolog(&["verify", c.f(), "--battle", &id])).contains("replay exactly"));
 }
+
+/// Issue 27 (3): commands take the names players use: a character by its
+/// card's name, a tile by its column letter and row (`K6`), as `play`
+/// reads them, the same command as in numbers.
+#[test]
+fn play_takes_characters_and_tiles_by_the_names_players_use() {
+    let c = Camp::new();
+    let id = ok(&xenolog(&[
+        "battle",
+        c.f(),
+        "--game",
+        "alien",
+        "--seed",
+        "3",
+    ]))
+    .trim()
+    .to_owned();
+    let legal = ok(&xenolog(&["legal", c.f(), "--battle", &id, "--json"]));
+    let hicks_moves: Vec<serde_json::Value> = legal
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|l| l["command"]["move"]["ch"] == 0)
+        .collect();
+    let first = hicks_moves.first().expect("Hicks may move at the start");
+    let to = first["command"]["move"]["to"].as_u64().unwrap() as u32;
+    // Row-major from A1 on the 24-column shipped base (RULES.md).
+    let tile = format!("{}{}", char::from(b'A' + (to % 24) as u8), to / 24 + 1);
+    let named = serde_json::json!({
+        "actor": first["actor"],
+        "command": {"move": {"ch": "hicks", "to": tile}}
+    });
+    ok(&play(&c, &id, &named.to_string()));
+    let state: serde_json::Value =
+        serde_json::from_str(&ok(&xenolog(&["state", c.f(), "--battle", &id, "--json"]))).unwrap();
+    assert_eq!(
+        state["characters"][0]["pos"]["tile"], to,
+        "Hicks stands on {tile}"
+    );
+    let o = play(
+        &c,
+        &id,
+        r#"{"actor":1,"command":{"move":{"ch":"ripley","to":"Z99"}}}"#,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("there is no character 'ripley'"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -13,8 +13,8 @@ use crate::moments::{DieMeaning, EntryFacts};
 use crate::rng::Die;
 use crate::scene::Scene;
 use crate::session::{
-    BattleMeta, Branch, BranchId, EntryId, EntryRecord, Pending, Session, StalePending,
-    VerifyReport,
+    BattleMeta, Branch, BranchId, EntryId, EntryRecord, Pending, PendingKind, Session,
+    StalePending, VerifyReport,
 };
 
 /// A command some player may give now, as `legal` prints it and `play` takes it.
@@ -97,6 +97,18 @@ pub trait Battle: Send {
     /// Make a prepared command part of the battle; refused, changing
     /// nothing, if the battle moved since it was prepared.
     fn commit(&mut self, pending: Pending) -> Result<EntryId, StalePending>;
+    /// The dice a command given now would roll, one entry per die (its
+    /// sides), found by deciding it on the stream and keeping nothing. How
+    /// many dice a command rolls can depend on what the first ones show (a
+    /// success that earns another die): this is the count the stream's dice
+    /// give, the least a player may have to enter. A redo rolls nothing new.
+    fn dice_needed(&self, actor: Actor, command: &Value) -> Result<Vec<u8>, PlayError> {
+        let pending = self.prepare_json(actor, command, None)?;
+        Ok(match &pending.kind {
+            PendingKind::New { record, .. } => record.dice.iter().map(|d| d.sides).collect(),
+            PendingKind::Redo { .. } => Vec::new(),
+        })
+    }
     /// Every command some player may give at the cursor; while the game has
     /// a step of its own due, that step alone (actor [`Actor::SYSTEM`]).
     fn legal(&self) -> Vec<LegalCommand>;
@@ -262,11 +274,8 @@ impl<G: Game> Battle for Session<G> {
         command: &Value,
         dice: Option<Vec<u8>>,
     ) -> Result<Pending, PlayError> {
-        let command: G::Command =
-            serde_json::from_value(command.clone()).map_err(|e| PlayError::BadCommand {
-                game: G::NAME,
-                why: e.to_string(),
-            })?;
+        let command = G::command_from_json(self.state(), command)
+            .map_err(|why| PlayError::BadCommand { game: G::NAME, why })?;
         Ok(self.prepare(actor, &command, dice)?)
     }
     fn commit(&mut self, pending: Pending) -> Result<EntryId, StalePending> {

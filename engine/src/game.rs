@@ -319,6 +319,17 @@ pub trait Game: Sized + 'static {
     /// Every command some player may give now (empty when the battle is over).
     fn legal(state: &Self::State) -> Vec<(Actor, Self::Command)>;
 
+    /// Read a command from JSON as players write it. A game whose commands
+    /// name tiles, characters or cards may take the names players use
+    /// (`"K6"`, `"hicks"`) as well as numbers: it sees the state to resolve
+    /// them. Plain serde by default. The error says why, in words.
+    fn command_from_json(
+        _state: &Self::State,
+        json: &serde_json::Value,
+    ) -> Result<Self::Command, String> {
+        serde_json::from_value(json.clone()).map_err(|e| e.to_string())
+    }
+
     /// A step the rules take on their own now, if one is due: a shuffle and
     /// deal at the start (`setup` takes no randomness), an alien deck's turn.
     /// The session plays it as an entry of [`Actor::SYSTEM`], recorded and

@@ -5,7 +5,7 @@ use serde_json::Value;
 use xenolog_engine::games;
 use xenolog_engine::{
     Actor, Battle, BattleMeta, Branch, BranchId, Divergence, DivergenceKind, EntryId, EntryRecord,
-    LoadError, PendingKind, PlayError, RuleErrorKind, StoredSnapshot, VerifyReport,
+    LoadError, PendingKind, PlayError, RuleError, RuleErrorKind, StoredSnapshot, VerifyReport,
 };
 use xenolog_schema::DiceMode;
 use xenolog_schema::codec::{decode_snapshot, encode_entry, encode_snapshot};
@@ -446,9 +446,37 @@ impl Campaign {
         command: &Value,
         dice: Option<Vec<u8>>,
     ) -> Result<EntryId, SaveError> {
-        let entry = self.play_one(id, battle, actor, command, dice)?;
-        self.play_due(id, battle)?;
-        Ok(entry)
+        Ok(self.play_with_steps(id, battle, actor, command, dice)?[0])
+    }
+
+    /// [`Campaign::play`], returning the command's entry followed by the
+    /// entries of the steps the game then took on its own (a deal, an alien
+    /// deck's turn), so that a caller can show them all.
+    ///
+    /// In a battle whose dice the players roll and type in
+    /// ([`DiceMode::Entered`]), a player's command that rolls dice and comes
+    /// without them is refused in words, naming how many it rolls: it is
+    /// never rolled from the stream behind the players' backs.
+    pub fn play_with_steps(
+        &mut self,
+        id: BattleId,
+        battle: &mut dyn Battle,
+        actor: Actor,
+        command: &Value,
+        dice: Option<Vec<u8>>,
+    ) -> Result<Vec<EntryId>, SaveError> {
+        if dice.is_none() && self.dice_mode(id)? == DiceMode::Entered {
+            let need = battle.dice_needed(actor, command)?;
+            if !need.is_empty() {
+                return Err(SaveError::Play(PlayError::Rule(RuleError::new(
+                    RuleErrorKind::MoreDice,
+                    dice_to_enter(&need),
+                ))));
+            }
+        }
+        let mut entries = vec![self.play_one(id, battle, actor, command, dice)?];
+        entries.extend(self.play_due(id, battle)?);
+        Ok(entries)
     }
 
     /// Play the steps the game takes on its own at the battle's cursor (a
@@ -646,4 +674,23 @@ fn restore(battle: &mut dyn Battle, branch: BranchId, cursor: Option<EntryId>) {
     // The branch existed a moment ago, so switching back cannot fail.
     let _ = battle.switch_branch(branch);
     battle.seek(cursor);
+}
+
+/// Why a command of an entered-dice battle that came without its dice is
+/// refused: "the players roll this battle's dice: this command rolls 3 dice
+/// (d6 d6 d6); give them with the command".
+pub fn dice_to_enter(sides: &[u8]) -> String {
+    let dice = sides
+        .iter()
+        .map(|s| format!("d{s}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    format!(
+        "the players roll this battle's dice, and this command rolls {} ({dice}): enter {} with the command",
+        match sides.len() {
+            1 => "1 die".to_owned(),
+            n => format!("{n} dice"),
+        },
+        if sides.len() == 1 { "it" } else { "them" }
+    )
 }

@@ -65,6 +65,7 @@ pub mod sample;
 mod scan;
 mod transfer;
 
+pub use battles::dice_to_enter;
 pub use campaign::{BattleSummary, Campaign};
 pub use error::SaveError;
 pub use file::write_atomically;

@@ -589,13 +589,37 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
                 };
                 return line(out, why);
             }
+            // In a battle whose dice the players enter, each line says the
+            // dice its command rolls (a line is accepted as it is only with
+            // them, as "dice":[..]).
+            let entered = c.summary(at.battle)?.dice_mode == DiceMode::Entered;
             for (i, l) in legal.iter().enumerate() {
-                if json {
-                    json_line(out, &serde_json::to_value(l).unwrap_or(Value::Null))?;
+                let need = if entered {
+                    b.dice_needed(l.actor, &l.command).unwrap_or_default()
                 } else {
+                    Vec::new()
+                };
+                if json {
+                    let mut v = serde_json::to_value(l).unwrap_or(Value::Null);
+                    if let (false, Some(o)) = (need.is_empty(), v.as_object_mut()) {
+                        o.insert("dice_needed".into(), json!(need));
+                    }
+                    json_line(out, &v)?;
+                } else {
+                    let dice = match need.len() {
+                        0 => String::new(),
+                        1 => format!("  [enter 1 die: d{}]", need[0]),
+                        n => format!(
+                            "  [enter {n} dice: {}]",
+                            need.iter()
+                                .map(|s| format!("d{s}"))
+                                .collect::<Vec<_>>()
+                                .join(" ")
+                        ),
+                    };
                     line(
                         out,
-                        format!("{:>4}  {}: {}", i + 1, b.actor_name(l.actor), l.text),
+                        format!("{:>4}  {}: {}{dice}", i + 1, b.actor_name(l.actor), l.text),
                     )?;
                 }
             }
@@ -871,8 +895,8 @@ fn play(at: BattleRef, script: &Path, json: bool, out: &mut dyn Write) -> Out {
                 "script line {n} is not a command ({e}); expected {{\"actor\":0,\"command\":{{...}},\"dice\":[..]}}; {played} commands before it were applied"
             ))
         })?;
-        let id = c
-            .play(at.battle, b.as_mut(), cmd.actor, &cmd.command, cmd.dice)
+        let ids = c
+            .play_with_steps(at.battle, b.as_mut(), cmd.actor, &cmd.command, cmd.dice)
             .map_err(|e| {
                 let f = Fail::from(e);
                 Fail {
@@ -884,7 +908,10 @@ fn play(at: BattleRef, script: &Path, json: bool, out: &mut dyn Write) -> Out {
                 }
             })?;
         played += 1;
-        report_entry(b.as_ref(), id, json, out)?;
+        // The command, then each step the game took on its own after it.
+        for id in ids {
+            report_entry(b.as_ref(), id, json, out)?;
+        }
     }
     if !json {
         eprintln!(
@@ -936,6 +963,7 @@ fn autoplay(at: BattleRef, steps: u64, seed: u64, json: bool, out: &mut dyn Writ
     let mut c = open_rw(&at.file)?;
     let mut b = load(&c, at.battle)?;
     let mut bot = Randomness::new(seed, 0, None);
+    let entered = c.summary(at.battle)?.dice_mode == DiceMode::Entered;
     let mut played = 0;
     while played < steps {
         let legal = b.legal();
@@ -943,7 +971,22 @@ fn autoplay(at: BattleRef, steps: u64, seed: u64, json: bool, out: &mut dyn Writ
             break;
         }
         let pick = &legal[bot.pick(legal.len())];
-        let id = c.play(at.battle, b.as_mut(), pick.actor, &pick.command, None)?;
+        // With entered dice the bot rolls the players' dice too (from its own
+        // seed), so they are recorded as entered, as a player's would be.
+        let dice = if entered {
+            let sides = b
+                .dice_needed(pick.actor, &pick.command)
+                .map_err(SaveError::Play)?;
+            Some(
+                sides
+                    .iter()
+                    .map(|&s| 1 + bot.below(u32::from(s)) as u8)
+                    .collect(),
+            )
+        } else {
+            None
+        };
+        let id = c.play(at.battle, b.as_mut(), pick.actor, &pick.command, dice)?;
         played += 1;
         if json {
             report_entry(b.as_ref(), id, true, out)?;

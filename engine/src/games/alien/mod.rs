@@ -307,6 +307,15 @@ impl Game for Alien {
         rules::legal(state)
     }
 
+    /// Characters by id or card name and tiles by name (`"K6"`), as well as
+    /// by number (RULES.md, "Position files").
+    fn command_from_json(
+        state: &AlienState,
+        json: &serde_json::Value,
+    ) -> Result<AlienCommand, String> {
+        rules::command_from_json(state, json)
+    }
+
     fn automatic(state: &AlienState) -> Option<AlienCommand> {
         rules::automatic(state)
     }

@@ -1914,7 +1914,7 @@ pub fn command_from_json(
             }
         }
     }
-    serde_json::from_value(value).map_err(|e| format!("not an Alien command: {e}"))
+    serde_json::from_value(value).map_err(|e| e.to_string())
 }
 
 fn character_number(
