@@ -295,3 +295,23 @@ fn clause_3_a_killed_character_takes_no_more_actions() {
     );
     assert_eq!(e.clause.as_deref(), Some("3"), "{e}");
 }
+
+#[test]
+fn clause_4_2_aliens_can_freely_move_through_and_around_the_apc() {
+    // "Aliens can freely move through and around the APC."
+    let mut s = at("character gorman at apc\napc G12 fuel 1\nalien 2 at G10\n");
+    s.phase = xenolog_engine::games::alien::state::Phase::Moving;
+    let r = xenolog_engine::games::alien::rules::alien_moves(&s, 1);
+    assert!(r.contains(&t("G12")), "onto the APC's tile: {r:?}");
+    assert!(r.contains(&t("G13")), "through it: {r:?}");
+    act(
+        &mut s,
+        ALIEN,
+        C::MoveAlien {
+            alien: 1,
+            to: t("G12"),
+        },
+        &[],
+    );
+    assert_eq!(s.aliens[0].at, s.apc.at);
+}
