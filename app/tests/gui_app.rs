@@ -24,4 +24,5 @@ mod gui_app {
     mod review;
     mod saucers;
     mod snapshots;
+    mod table;
 }

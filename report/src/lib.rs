@@ -413,7 +413,10 @@ impl Story {
                 .into_iter()
                 .map(|(a, name)| {
                     let won = outcome.as_ref().is_some_and(|o| o.is_winner(a));
-                    format!("{name} (seat {}){}", a.0, if won { ", won" } else { "" })
+                    // Seats counted as players count them, from 1, as the
+                    // app names them.
+                    let seat = u16::from(a.0) + 1;
+                    format!("{name} (seat {seat}){}", if won { ", won" } else { "" })
                 })
                 .collect(),
             result,
@@ -427,9 +430,9 @@ impl Story {
             verify_command: format!(
                 "xenolog verify {} --battle {}",
                 if header.campaign_file.is_empty() {
-                    "CAMPAIGN.xenolog"
+                    "CAMPAIGN.xenolog".to_owned()
                 } else {
-                    &header.campaign_file
+                    shell_quote(&header.campaign_file)
                 },
                 header.battle_id
             ),
@@ -791,5 +794,21 @@ mod date_tests {
         assert_eq!(super::date(0), "1970-01-01");
         assert_eq!(super::date(1_795_392_000), "2026-11-23");
         assert_eq!(super::date(951_782_400), "2000-02-29");
+    }
+}
+
+/// A word as a POSIX shell reads it back unchanged: as it is when it holds
+/// only letters, digits and `_ - . / + = : , @ %`, else in single quotes
+/// (a quote inside written `'\''`), so "check it yourself" commands can be
+/// pasted whatever the file is called.
+pub fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./+=:,@%".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }

@@ -384,3 +384,48 @@ fn markup_in_a_strangers_names_is_escaped_in_every_format() {
         "a stranger's BBCode tag passed"
     );
 }
+
+/// Issue 28: the "check it yourself" command names the campaign file so a
+/// shell reads it back whole, whatever it is called: a space, a quote.
+#[test]
+fn the_verify_command_quotes_a_campaign_file_for_a_shell() {
+    let b = common::dimx_battle();
+    let mut header = common::header();
+    header.campaign_file = "Sample campaign.xenolog".into();
+    let s = xenolog_report::Story::build(&*b, &header);
+    assert_eq!(
+        s.verify_command,
+        "xenolog verify 'Sample campaign.xenolog' --battle 1"
+    );
+    header.campaign_file = "Bob's club.xenolog".into();
+    let s = xenolog_report::Story::build(&*b, &header);
+    assert_eq!(
+        s.verify_command,
+        r"xenolog verify 'Bob'\''s club.xenolog' --battle 1"
+    );
+    // What a POSIX shell makes of it: the one file name, back.
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "printf '%s\\n' {}",
+            s.verify_command
+                .trim_start_matches("xenolog verify ")
+                .trim_end_matches(" --battle 1")
+        ))
+        .output()
+        .expect("sh runs");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "Bob's club.xenolog\n");
+    // A plain name stays as it is.
+    header.campaign_file = "club.xenolog".into();
+    let s = xenolog_report::Story::build(&*b, &header);
+    assert_eq!(s.verify_command, "xenolog verify club.xenolog --battle 1");
+    for (word, quoted) in [
+        ("a b", "'a b'"),
+        ("", "''"),
+        ("$HOME", "'$HOME'"),
+        ("it's", r"'it'\''s'"),
+        ("x/y-1.z", "x/y-1.z"),
+    ] {
+        assert_eq!(xenolog_report::shell_quote(word), quoted);
+    }
+}

@@ -149,6 +149,11 @@ pub struct App {
     /// When the cursor last moved without its position being written.
     position_dirty: Option<f64>,
     theme_applied: Option<ThemeChoice>,
+    /// The window's width last frame, to tell a resize.
+    window_width: Option<f32>,
+    /// Frames still to draw after a click or a command, so what it opened
+    /// shows without waiting for the pointer to move.
+    settle_frames: u8,
     screenshot: Option<ScreenshotJob>,
     started: Instant,
     /// Time from start to the first frame with the board drawn.
@@ -174,6 +179,7 @@ impl App {
                 zoom: prefs.zoom,
                 pan: egui::Vec2::ZERO,
                 recentre: true,
+                last_view: egui::Rect::NOTHING,
             },
             prefs,
             files: startup.dialogs,
@@ -202,6 +208,8 @@ impl App {
             commands: Vec::new(),
             position_dirty: None,
             theme_applied: None,
+            settle_frames: 0,
+            window_width: None,
             screenshot: startup.screenshot.map(|path| ScreenshotJob {
                 path,
                 timed: false,
@@ -239,6 +247,7 @@ impl App {
             self.notice("The sample campaign could not be made", e.clone());
         }
         let asked_failed = asked.is_some();
+        let asked_path = asked.clone();
         if let Some(path) = asked {
             self.open_campaign(&path, false);
             if self.campaign.is_some() {
@@ -249,6 +258,8 @@ impl App {
         if restore
             && let Some(last) = self.prefs.last_campaign.clone()
             && last.exists()
+            // The file asked for, refused once (locked), is not asked again.
+            && asked_path.as_deref() != Some(last.as_path())
         {
             // Its notice comes after the one about the file asked for.
             let title = if asked_failed {
@@ -314,7 +325,10 @@ impl App {
         };
         let mut commands = Vec::new();
         super::campaign_view::apply(&mut self.campaign_view, c, action, &mut commands);
-        self.status = self.campaign_view.message.clone();
+        self.status = super::campaign_view::name_battles(
+            &self.campaign_view.message,
+            &self.campaign_view.titles,
+        );
         self.commands.extend(commands);
     }
 
@@ -333,6 +347,12 @@ impl App {
         self.flush_position();
         if let Some(p) = campaign.path() {
             self.prefs.opened(p);
+            // A notice about this file (it was locked: "Open read-only")
+            // is answered now that it is open.
+            self.notices.retain(|n| {
+                !matches!(&n.action, Some((_, AppCommand::OpenCampaignReadOnly(q)
+                    | AppCommand::OpenCampaign(q))) if q.as_path() == p)
+            });
         }
         self.status = format!("Opened campaign {}", campaign.name());
         self.campaign = Some(campaign);
@@ -434,6 +454,21 @@ impl App {
                 if let Some(p) = c.path() {
                     self.prefs.last_battle.insert(p.to_owned(), id);
                 }
+                // Nothing of the battle shown before carries over to this
+                // one: its turn field, its steps, its notes, what the status
+                // bar said about it, the Campaign view's sheet and messages.
+                let another = self.open.as_ref().is_none_or(|o| o.id != id);
+                if another {
+                    self.timeline = TimelineState {
+                        goto_turn: 1,
+                        ..TimelineState::default()
+                    };
+                    self.reports.notes_for = None;
+                    self.side = SideState::default();
+                    self.los = None;
+                    self.campaign_view.battle_changed();
+                }
+                self.status = format!("Opened {}", summary.title);
                 self.open = Some(OpenBattle {
                     id,
                     summary,
@@ -520,10 +555,10 @@ impl App {
         {
             let seats = ob.battle.seats();
             let name = |a: Actor| {
-                seats
-                    .iter()
-                    .find(|(s, _)| *s == a)
-                    .map_or_else(|| format!("seat {}", a.0), |(_, n)| n.clone())
+                seats.iter().find(|(s, _)| *s == a).map_or_else(
+                    || format!("seat {}", u16::from(a.0) + 1),
+                    |(_, n)| n.clone(),
+                )
             };
             let (who, with) = (name(req.intent.actor), name(seat));
             self.notices.push(Notice::new(
@@ -702,9 +737,7 @@ impl App {
             Answer::Cancelled => {}
             Answer::Unavailable(why) => {
                 // Never taken for a cancel: say why, and ask in the window.
-                self.status = format!(
-                    "The desktop's file dialog could not be shown ({why}); using Xenolog's own"
-                );
+                self.status = format!("Choose the file in Xenolog's own window: {why}");
                 let folder = self.dialog_folder();
                 self.in_app_dialog = Some(InAppDialog::new(request, &suggested, &folder));
             }
@@ -855,7 +888,14 @@ impl App {
                     Err(e) => self.notice("The branch was not renamed", e),
                 }
             }
-            AppCommand::Select(s) => self.selected = s,
+            AppCommand::Select(s) => {
+                // A unit chosen from a list (or on the board) is brought into
+                // view when it is off the screen.
+                if let (Some(id), Some(ob)) = (&s, &self.open) {
+                    super::board::bring_into_view(&ob.view.scene, id, &mut self.camera);
+                }
+                self.selected = s;
+            }
             AppCommand::SetPlaying(p) => {
                 self.timeline.playing = p;
                 self.timeline.next_step_at = 0.0;
@@ -906,10 +946,12 @@ impl App {
             AppCommand::ExportPicture(path) => self.export_picture(&path),
             AppCommand::CheckBattle => self.check_battle(),
             AppCommand::ShowNewBattle => {
-                self.dialog = Some(Dialog::NewBattle(NewBattleForm::new(
+                self.dialog = Some(Dialog::NewBattle(NewBattleForm::remembered(
                     self.prefs.show_test_games,
+                    self.prefs.new_battle.as_ref(),
                 )));
             }
+            AppCommand::RememberNewBattle(choices) => self.prefs.new_battle = Some(choices),
             AppCommand::ShowShortcuts => self.dialog = Some(Dialog::Shortcuts),
             AppCommand::ShowPlayerAid => self.show_aid = true,
             AppCommand::ShowLuck => self.reports.show_luck = true,
@@ -1043,6 +1085,22 @@ impl App {
             if i.consume_shortcut(&shortcuts::ZOOM_FIT) {
                 self.camera.reset();
             }
+            if i.consume_shortcut(&shortcuts::NEXT_UNIT)
+                && let Some(next) = next_acting(&ob.view.legal, self.selected.as_deref())
+            {
+                out.push(AppCommand::Select(Some(next)));
+            }
+            if i.consume_shortcut(&shortcuts::CENTRE)
+                && let Some(sel) = &self.selected
+            {
+                super::board::centre_on(&ob.view.scene, sel, &mut self.camera);
+            }
+            if i.consume_shortcut(&shortcuts::END_STEP) {
+                out.push(match ending_command(&ob.view.legal) {
+                    Ok(c) => AppCommand::Give(PlayRequest::new(c.into())),
+                    Err(why) => AppCommand::Explain(why),
+                });
+            }
         });
         self.commands.extend(out);
     }
@@ -1143,8 +1201,23 @@ impl App {
         notice_ui(ui.ctx(), &self.notices, &mut commands);
         self.in_app_dialog_ui(ui.ctx());
         self.player_aid_ui(ui.ctx());
-        if !commands.is_empty() {
-            // Show the result of what was just applied.
+        // Show the result of a click or of what was just applied at once,
+        // not when the pointer next moves: a window opened by a click (Help
+        // > Legend) lays itself out in its first frame and shows in the
+        // next, so two more frames are drawn.
+        let input = ui.input(|i| {
+            // Not on a press: a button held down is not a click yet (and
+            // frames drawn while it is held must not make it a long press).
+            i.pointer.any_released()
+                || i.events
+                    .iter()
+                    .any(|e| matches!(e, egui::Event::Key { pressed: true, .. }))
+        });
+        if input || !commands.is_empty() {
+            self.settle_frames = 2;
+        }
+        if self.settle_frames > 0 {
+            self.settle_frames -= 1;
             ui.ctx().request_repaint();
         }
         for c in commands {
@@ -1183,6 +1256,17 @@ impl App {
         } else {
             90.0
         };
+        // After the window is resized the panels take their share of the
+        // new width again (one made narrow by a small window does not stay
+        // narrow in a large one) and the board centres again.
+        let resized = self
+            .window_width
+            .is_some_and(|w| (w - whole.width()).abs() > 0.5);
+        self.window_width = Some(whole.width());
+        if resized {
+            self.camera.pan = egui::Vec2::ZERO;
+            self.camera.recentre = true;
+        }
         // A narrow window starts with the board and the side panel only.
         let mut shown = *self.panels.get_or_insert(PanelsShown {
             browser: whole.width() >= 1200.0,
@@ -1259,7 +1343,9 @@ impl App {
                 .min_size(90.0)
                 .show(ui, |ui| {
                     ui.add_space(4.0);
-                    ui.horizontal(|ui| {
+                    // Wrapped: in a narrow window the bookmark buttons go to
+                    // a second row rather than off the edge.
+                    ui.horizontal_wrapped(|ui| {
                         controls_ui(
                             ui,
                             &ob.view,
@@ -1292,87 +1378,93 @@ impl App {
                     }
                 });
         }
-        Panel::left("browser")
+        let mut left = Panel::left("browser")
             .resizable(true)
             .default_size(left_size)
-            .size_range(200.0..=left_max)
-            .show_collapsible(ui, &mut shown.browser, |ui| {
+            .size_range(200.0..=left_max);
+        if resized {
+            left = left.exact_size(left_size);
+        }
+        left.show_collapsible(ui, &mut shown.browser, |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt("browser-scroll")
+                .show(ui, |ui| {
+                    let name = self.campaign.as_ref().map(|c| c.name());
+                    let campaign = self
+                        .campaign
+                        .as_ref()
+                        .map(|c| (name.as_deref().unwrap_or(""), c.path()));
+                    browser_ui(
+                        ui,
+                        campaign,
+                        &self.battles,
+                        self.open.as_ref().map(|o| o.id),
+                        self.prefs.show_test_games,
+                        commands,
+                    );
+                    ui.separator();
+                    if ui.button("Rosters and experience…").clicked() {
+                        commands.push(AppCommand::ShowCampaign(true));
+                    }
+                    if self.show_branches
+                        && let Some(ob) = &self.open
+                    {
+                        ui.separator();
+                        ui.heading("Branches");
+                        branches_ui(ui, ob.battle.as_ref(), &mut self.branches, commands);
+                    }
+                });
+        });
+        if let Some(ob) = &mut self.open {
+            let mut right = Panel::right("side")
+                .resizable(true)
+                .default_size(side_size)
+                .size_range(220.0..=side_max);
+            if resized {
+                right = right.exact_size(side_size);
+            }
+            right.show_collapsible(ui, &mut shown.side, |ui| {
                 egui::ScrollArea::vertical()
-                    .id_salt("browser-scroll")
+                    .id_salt("side-scroll")
                     .show(ui, |ui| {
-                        let name = self.campaign.as_ref().map(|c| c.name());
-                        let campaign = self
-                            .campaign
-                            .as_ref()
-                            .map(|c| (name.as_deref().unwrap_or(""), c.path()));
-                        browser_ui(
+                        let prompt = ob.board.prompt(ob.battle.as_ref());
+                        status_ui(ui, &ob.view, ob.summary.dice_mode, prompt.as_ref());
+                        let choosing = prompt.is_some();
+                        if let Some(los) = &self.los {
+                            ui.separator();
+                            los_ui(ui, los, commands);
+                        }
+                        ui.separator();
+                        selection_ui(
                             ui,
-                            campaign,
-                            &self.battles,
-                            self.open.as_ref().map(|o| o.id),
-                            self.prefs.show_test_games,
+                            ob.battle.as_ref(),
+                            &ob.view,
+                            ob.board.as_ref(),
+                            self.selected.as_deref(),
+                            choosing,
+                            commands,
+                        );
+                        ob.board.panel_ui_as(
+                            ui,
+                            ob.battle.as_ref(),
+                            ob.view.viewer,
+                            self.selected.as_deref(),
                             commands,
                         );
                         ui.separator();
-                        if ui.button("Rosters and experience…").clicked() {
-                            commands.push(AppCommand::ShowCampaign(true));
-                        }
-                        if self.show_branches
-                            && let Some(ob) = &self.open
-                        {
-                            ui.separator();
-                            ui.heading("Branches");
-                            branches_ui(ui, ob.battle.as_ref(), &mut self.branches, commands);
-                        }
+                        ui.strong("At the cursor");
+                        entry_steps_ui(
+                            ui,
+                            ob.battle.as_ref(),
+                            &mut ob.view,
+                            ob.board.as_ref(),
+                            &mut self.side,
+                        );
+                        ui.separator();
+                        ui.strong("Dice tray");
+                        dice_tray_ui(ui, ob.battle.as_ref(), &mut ob.view, ob.board.as_ref());
                     });
             });
-        if let Some(ob) = &mut self.open {
-            Panel::right("side")
-                .resizable(true)
-                .default_size(side_size)
-                .size_range(220.0..=side_max)
-                .show_collapsible(ui, &mut shown.side, |ui| {
-                    egui::ScrollArea::vertical()
-                        .id_salt("side-scroll")
-                        .show(ui, |ui| {
-                            let prompt = ob.board.prompt(ob.battle.as_ref());
-                            status_ui(ui, &ob.view, ob.summary.dice_mode, prompt.as_ref());
-                            let choosing = prompt.is_some();
-                            if let Some(los) = &self.los {
-                                ui.separator();
-                                los_ui(ui, los, commands);
-                            }
-                            ui.separator();
-                            selection_ui(
-                                ui,
-                                ob.battle.as_ref(),
-                                &ob.view,
-                                ob.board.as_ref(),
-                                self.selected.as_deref(),
-                                choosing,
-                                commands,
-                            );
-                            ob.board.panel_ui_as(
-                                ui,
-                                ob.battle.as_ref(),
-                                ob.view.viewer,
-                                self.selected.as_deref(),
-                                commands,
-                            );
-                            ui.separator();
-                            ui.strong("At the cursor");
-                            entry_steps_ui(
-                                ui,
-                                ob.battle.as_ref(),
-                                &mut ob.view,
-                                ob.board.as_ref(),
-                                &mut self.side,
-                            );
-                            ui.separator();
-                            ui.strong("Dice tray");
-                            dice_tray_ui(ui, ob.battle.as_ref(), &mut ob.view, ob.board.as_ref());
-                        });
-                });
         }
         // A panel dragged shut or open by its edge stays so.
         self.panels = Some(shown);
@@ -1381,9 +1473,14 @@ impl App {
             self.side.step_scene = None;
         }
         if self.campaign_view.shown {
+            self.campaign_view.titles = self
+                .battles
+                .iter()
+                .map(|b| (b.id, b.title.clone()))
+                .collect();
             let mut actions = Vec::new();
             let file = self.campaign.as_ref().and_then(|c| c.file());
-            egui::CentralPanel::no_frame().show(ui, |ui| {
+            egui::CentralPanel::default().show(ui, |ui| {
                 super::campaign_view::campaign_view_ui(
                     ui,
                     &mut self.campaign_view,
@@ -1411,7 +1508,11 @@ impl App {
                 };
                 let marks = ob.board.marks(ob.battle.as_ref(), selected);
                 let click = |under: &[&str], at: [f32; 2]| {
-                    ob.board.click(ob.battle.as_ref(), selected, under, at)
+                    ob.board
+                        .click(ob.battle.as_ref(), selected, under, at)
+                        .or_else(|| {
+                            out_of_range_click(ob, &marks, selected?, under, at)
+                        })
                 };
                 let drags = selected.is_some_and(|s| ob.board.drags(ob.battle.as_ref(), s));
                 // Part-way through the entry at the cursor when an earlier
@@ -1502,6 +1603,54 @@ impl App {
     }
 }
 
+/// A click inside the selection's move range that its game did not take as
+/// a command (not a place a move may end, or the group may not move now):
+/// said in words, and the selection stays (it was dropped silently).
+/// `None` when the click is outside every range or on a lit target (the
+/// generic board plays that).
+fn out_of_range_click(
+    ob: &OpenBattle,
+    marks: &[super::boards::Mark],
+    selected: &str,
+    under: &[&str],
+    at: [f32; 2],
+) -> Option<AppCommand> {
+    let in_range = marks.iter().any(|m| match m {
+        super::boards::Mark::Area { outline, .. } => super::board::in_polygon(outline, at),
+        super::boards::Mark::Line { .. } => false,
+    });
+    let on_target = ob.view.legal.iter().any(|c| {
+        c.subject.as_deref() == Some(selected)
+            && c.target.as_deref().is_some_and(|t| under.contains(&t))
+    });
+    // A counter under the pointer is the player's to select.
+    let on_counter = under.iter().any(|id| {
+        *id != selected
+            && ob.view.scene.find(id).is_some_and(|i| {
+                matches!(
+                    i.kind,
+                    xenolog_engine::scene::ItemKind::Counter
+                        | xenolog_engine::scene::ItemKind::Marker
+                )
+            })
+    });
+    if !in_range || on_target || on_counter {
+        return None;
+    }
+    let name = ob
+        .view
+        .scene
+        .find(selected)
+        .map_or_else(|| selected.to_owned(), super::board::item_name);
+    let why = ob
+        .board
+        .why_idle(ob.battle.as_ref(), selected)
+        .unwrap_or_else(|| "no move of it may end at that point".to_owned());
+    Some(AppCommand::Explain(format!(
+        "Not possible: {name} cannot end a move there: {why}"
+    )))
+}
+
 /// What the line-of-sight tool measured, or what to do next.
 fn los_ui(ui: &mut Ui, los: &LosState, commands: &mut Vec<AppCommand>) {
     ui.horizontal(|ui| {
@@ -1523,6 +1672,40 @@ fn los_ui(ui: &mut Ui, los: &LosState, commands: &mut Vec<AppCommand>) {
             }
             ui.weak("Click another hex to start a new line.");
         }
+    }
+}
+
+/// The unit that can act after `selected`, in the order the game lists
+/// their commands (round to the first).
+pub fn next_acting(
+    legal: &[xenolog_engine::LegalCommand],
+    selected: Option<&str>,
+) -> Option<String> {
+    let mut subjects: Vec<&str> = Vec::new();
+    for s in legal.iter().filter_map(|c| c.subject.as_deref()) {
+        if !subjects.contains(&s) {
+            subjects.push(s);
+        }
+    }
+    let at = selected.and_then(|s| subjects.iter().position(|x| *x == s));
+    let next = at.map_or(0, |i| (i + 1) % subjects.len().max(1));
+    subjects.get(next).map(|s| (*s).to_owned())
+}
+
+/// The one command that ends the phase, the card or the turn (a command of
+/// no unit whose words begin with "end"), or why the E key does nothing.
+pub fn ending_command(
+    legal: &[xenolog_engine::LegalCommand],
+) -> Result<&xenolog_engine::LegalCommand, String> {
+    let ends: Vec<&xenolog_engine::LegalCommand> = legal
+        .iter()
+        .filter(|c| c.subject.is_none())
+        .filter(|c| c.text.to_lowercase().starts_with("end"))
+        .collect();
+    match ends.as_slice() {
+        [one] => Ok(one),
+        [] => Err("Nothing to end here: no command ends the phase, card or turn now".into()),
+        _ => Err("More than one command ends something here: choose it in the side panel".into()),
     }
 }
 

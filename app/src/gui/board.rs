@@ -26,6 +26,10 @@ const MIN_TEXT_PX: f32 = 5.0;
 /// of it (drag to pan, `0` to come back).
 const READABLE_HEX_PX: f32 = 56.0;
 
+/// The narrowest a board tooltip gets (it moves away from the window's edge
+/// rather than wrap each word).
+pub const TOOLTIP_MIN_WIDTH: f32 = 240.0;
+
 const SELECTED: Color32 = Color32::from_rgb(255, 200, 0);
 const TARGET: Color32 = Color32::from_rgb(0, 190, 255);
 const FOCUS: Color32 = Color32::from_rgb(230, 0, 200);
@@ -64,6 +68,9 @@ pub struct Camera {
     /// Bring the units that can act into view on the next frame (a battle
     /// just opened).
     pub recentre: bool,
+    /// Where the board was last drawn (to bring an item into view between
+    /// frames); nothing before the first.
+    pub last_view: Rect,
 }
 
 impl Default for Camera {
@@ -72,6 +79,7 @@ impl Default for Camera {
             zoom: 1.0,
             pan: Vec2::ZERO,
             recentre: false,
+            last_view: Rect::NOTHING,
         }
     }
 }
@@ -204,21 +212,24 @@ pub fn screen_rect(item: &Item, x: &Xform) -> Rect {
     Rect::from_two_pos(x.to_screen(min), x.to_screen(max))
 }
 
+/// Whether a board point lies inside a polygon (even-odd rule).
+pub fn in_polygon(ps: &[[f32; 2]], [px, py]: [f32; 2]) -> bool {
+    let mut inside = false;
+    let n = ps.len();
+    for i in 0..n {
+        let [xi, yi] = ps[i];
+        let [xj, yj] = ps[(i + n - 1) % n];
+        if (yi > py) != (yj > py) && px < (xj - xi) * (py - yi) / (yj - yi) + xi {
+            inside = !inside;
+        }
+    }
+    inside
+}
+
 /// Whether a board point lies on an item (lines: within `slack` board units).
 pub fn contains(item: &Item, [px, py]: [f32; 2], slack: f32) -> bool {
     match &item.shape {
-        Shape::Polygon(ps) => {
-            let mut inside = false;
-            let n = ps.len();
-            for i in 0..n {
-                let [xi, yi] = ps[i];
-                let [xj, yj] = ps[(i + n - 1) % n];
-                if (yi > py) != (yj > py) && px < (xj - xi) * (py - yi) / (yj - yi) + xi {
-                    inside = !inside;
-                }
-            }
-            inside
-        }
+        Shape::Polygon(ps) => in_polygon(ps, [px, py]),
         Shape::Rect { min, max, .. } => {
             px >= min[0] && px <= max[0] && py >= min[1] && py <= max[1]
         }
@@ -522,19 +533,37 @@ const LOS: Color32 = Color32::from_rgb(255, 255, 255);
 /// view's centre), when the opening view does not show them all.
 fn recentre(scene: &Scene, legal: &[LegalCommand], view: Rect, camera: &mut Camera) {
     let x = Xform::new(scene, view, camera);
-    let acting: Vec<Rect> = scene
-        .items
-        .iter()
-        .filter(|i| matches!(i.kind, ItemKind::Counter))
-        .filter(|i| {
-            legal
-                .iter()
-                .any(|c| c.subject.as_deref() == Some(i.id.as_str()))
-        })
-        .map(|i| screen_rect(i, &x))
-        .collect();
+    // The units that can act, in the order of their first command (the
+    // game lists the side asked first), each once.
+    let mut acting: Vec<Rect> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for c in legal {
+        let Some(id) = c.subject.as_deref() else {
+            continue;
+        };
+        if !seen.insert(id) {
+            continue;
+        }
+        if let Some(i) = scene
+            .items
+            .iter()
+            .find(|i| i.id == id && matches!(i.kind, ItemKind::Counter))
+        {
+            acting.push(screen_rect(i, &x));
+        }
+    }
     let Some(first) = acting.first() else { return };
-    let all = acting.iter().fold(*first, |a, r| a.union(*r));
+    // As many of them as the view holds, from the first: all of them when
+    // they fit, else those nearest the first (a new Dimension X battle's
+    // Marines waiting at the map edge, not the middle of the map between
+    // them and the Kay'otz).
+    let mut all = *first;
+    for r in &acting[1..] {
+        let with = all.union(*r);
+        if with.width() <= view.width() - 16.0 && with.height() <= view.height() - 16.0 {
+            all = with;
+        }
+    }
     if view.shrink(8.0).contains_rect(all) {
         return;
     }
@@ -555,6 +584,37 @@ fn recentre(scene: &Scene, legal: &[LegalCommand], view: Rect, camera: &mut Came
                 .max(view.bottom() - map.bottom());
         }
     }
+}
+
+/// Pan the board, as last drawn, so the item `id` is in view (a unit chosen
+/// from a list); nothing when it is in view already or not drawn.
+pub fn bring_into_view(scene: &Scene, id: &str, camera: &mut Camera) {
+    show_item(scene, id, camera, false);
+}
+
+/// Pan the board so the item `id` is at its centre (the C key).
+pub fn centre_on(scene: &Scene, id: &str, camera: &mut Camera) {
+    show_item(scene, id, camera, true);
+}
+
+fn show_item(scene: &Scene, id: &str, camera: &mut Camera, centre: bool) {
+    let view = camera.last_view;
+    if !view.is_positive() {
+        return;
+    }
+    let x = Xform::new(scene, view, camera);
+    let Some(item) = scene
+        .items
+        .iter()
+        .find(|i| i.id == id && matches!(i.kind, ItemKind::Counter | ItemKind::Marker))
+    else {
+        return;
+    };
+    let r = screen_rect(item, &x);
+    if !centre && view.shrink(8.0).contains_rect(r) {
+        return;
+    }
+    camera.pan += view.center() - r.center();
 }
 
 /// Draw the board and turn clicks into commands.
@@ -578,6 +638,7 @@ pub fn board_ui(
         drags,
     } = *input;
     let (view, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+    camera.last_view = view;
     response.widget_info(|| {
         WidgetInfo::labeled(Role::Image, true, "Board (drag to pan, scroll to zoom)")
     });
@@ -791,6 +852,11 @@ pub fn board_ui(
         }
     }
 
+    // A click acts where the button went down, not where the pointer is at
+    // the end of the frame: a press, a release and a move can arrive in one
+    // frame (a slow frame, a quick hand), and the pointer's latest position
+    // is then somewhere else on the board.
+    let press_at = press_position(ui);
     // Accessible buttons for counters and targets; a click resolves by place.
     let slack = 3.0 / x.scale();
     let mut clicked_at: Option<Pos2> = None;
@@ -827,7 +893,11 @@ pub fn board_ui(
         let is_selected = selected == Some(item.id.as_str());
         r.widget_info(|| WidgetInfo::selected(Role::Button, true, is_selected, &label));
         if r.clicked() {
-            clicked_at = Some(r.interact_pointer_pos().unwrap_or(rect.center()));
+            clicked_at = Some(
+                press_at
+                    .or(r.interact_pointer_pos())
+                    .unwrap_or(rect.center()),
+            );
         }
         if r.hovered() {
             ring(
@@ -840,7 +910,7 @@ pub fn board_ui(
         }
     }
     if response.clicked() {
-        clicked_at = response.interact_pointer_pos();
+        clicked_at = press_at.or(response.interact_pointer_pos());
     }
     // Why the selected unit cannot use what is under the pointer (a unit or
     // a hex that is not lit up), in the rule's words.
@@ -909,6 +979,12 @@ pub fn board_ui(
         let refused = refused_at(p);
         if tip.is_some() || !orders.is_empty() || refused.is_some() {
             response.clone().on_hover_ui_at_pointer(|ui| {
+                // The tooltip's area keeps the size of the last one shown
+                // (egui issue 5167): a long text after a short one wrapped
+                // a word a line. It may take the style's tooltip width and
+                // takes at least a sensible one.
+                ui.set_max_width(ui.spacing().tooltip_width);
+                ui.set_min_width(TOOLTIP_MIN_WIDTH);
                 for o in &orders {
                     ui.strong(format!("Click: {o}"));
                 }
@@ -917,6 +993,14 @@ pub fn board_ui(
                 }
                 if let Some(t) = &tip {
                     ui.label(t);
+                }
+                // The counter or card under the pointer, large enough to
+                // read when it is small on the board.
+                if let Some(item) = under
+                    .iter()
+                    .find(|i| matches!(i.kind, ItemKind::Counter | ItemKind::Marker))
+                {
+                    magnified_ui(ui, scene, &item.id, x.scale());
                 }
             });
         }
@@ -944,6 +1028,83 @@ pub fn board_ui(
         commands.push(AppCommand::LineOfSight(los.is_none()));
     }
     response
+}
+
+/// The drawn size of a magnified counter or card (its longer side), and the
+/// size on the board under which it is magnified on hover.
+const MAGNIFIED_PX: f32 = 150.0;
+const MAGNIFY_UNDER_PX: f32 = 90.0;
+
+/// Every item drawn under `id` (a counter's body, its numbers, its marks),
+/// painted large in a tooltip when it is small on the board.
+fn magnified_ui(ui: &mut egui::Ui, scene: &Scene, id: &str, scale: f32) {
+    let unit = Xform {
+        origin: Pos2::ZERO,
+        scale: 1.0,
+    };
+    let parts: Vec<&Item> = scene.items.iter().filter(|i| i.id == id).collect();
+    let Some(bounds) = parts
+        .iter()
+        .filter(|i| matches!(i.kind, ItemKind::Counter | ItemKind::Marker))
+        .map(|i| screen_rect(i, &unit))
+        .reduce(Rect::union)
+    else {
+        return;
+    };
+    let longer = bounds.width().max(bounds.height());
+    if longer <= 0.0 || longer * scale >= MAGNIFY_UNDER_PX {
+        return;
+    }
+    let k = MAGNIFIED_PX / longer;
+    ui.add_space(4.0);
+    let (rect, _) = ui.allocate_exact_size(bounds.size() * k, Sense::hover());
+    let zoomed = Xform {
+        origin: rect.min - bounds.min.to_vec2() * k,
+        scale: k,
+    };
+    let painter = ui.painter_at(rect.expand(4.0));
+    for part in parts {
+        paint_item(&painter, part, &zoomed);
+    }
+}
+
+/// Where the primary button last went down: a press this frame (the last
+/// one, should several arrive in one frame), else the press still held, else
+/// the one remembered from an earlier frame (a click released now was
+/// pressed then). Kept in the context's memory between frames.
+/// A click (a release) comes in the frame it ends, so `None` in a frame
+/// without a release: a click made otherwise (by a screen reader) is at the
+/// widget.
+fn press_position(ui: &egui::Ui) -> Option<Pos2> {
+    let key = egui::Id::unique("xenolog-board-press");
+    let (this_frame, held, released) = ui.input(|i| {
+        let mut pressed = None;
+        let mut released = false;
+        for e in &i.events {
+            if let egui::Event::PointerButton {
+                pos,
+                button: egui::PointerButton::Primary,
+                pressed: down,
+                ..
+            } = e
+            {
+                if *down {
+                    pressed = Some(*pos);
+                } else {
+                    released = true;
+                }
+            }
+        }
+        (pressed, i.pointer.press_origin(), released)
+    });
+    let at = this_frame.or_else(|| ui.data(|d| d.get_temp::<Pos2>(key)));
+    match held {
+        Some(p) => {
+            ui.data_mut(|d| d.insert_temp(key, p));
+        }
+        None => ui.data_mut(|d| d.remove::<Pos2>(key)),
+    }
+    if released { at } else { None }
 }
 
 /// Zoom buttons in a row in the top corner of the board (a row stays in the

@@ -129,12 +129,60 @@ pub struct CampaignViewState {
     pub seed: String,
     /// The last thing done or refused, in words.
     pub message: String,
+    /// The campaign's battles by id, to name them by their titles.
+    pub titles: std::collections::BTreeMap<i64, String>,
+}
+
+/// A battle by its title where the campaign's words name it by its id
+/// ("survived battle 7" reads "survived Hollow Farm, battle 3"); an id with
+/// no title stays as it is.
+pub fn name_battles(text: &str, titles: &std::collections::BTreeMap<i64, String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("battle ") {
+        let (before, after) = rest.split_at(i);
+        out.push_str(before);
+        let digits = after["battle ".len()..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        let number = &after["battle ".len().."battle ".len() + digits];
+        let whole_word = before
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric());
+        match number.parse::<i64>().ok().and_then(|n| titles.get(&n)) {
+            Some(title) if whole_word && digits > 0 => {
+                out.push_str(title);
+                rest = &after["battle ".len() + digits..];
+            }
+            _ => {
+                out.push_str("battle ");
+                rest = &after["battle ".len()..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 impl CampaignViewState {
     /// Recompute before the next frame (a battle changed, the view opened).
     pub fn invalidate(&mut self) {
         self.state = None;
+    }
+
+    /// Another battle is open: the sheet, the dialog and the messages about
+    /// the last one go (the view itself, the Recruit and Fight choices
+    /// stay).
+    pub fn battle_changed(&mut self) {
+        self.state = None;
+        self.changes.clear();
+        self.sheet = None;
+        self.buying = None;
+        self.rename.clear();
+        self.picked.clear();
+        self.message.clear();
     }
 }
 
@@ -347,11 +395,13 @@ pub fn campaign_view_ui(
     actions: &mut Vec<CampaignAction>,
     commands: &mut Vec<AppCommand>,
 ) {
-    egui::Frame::central_panel(ui.style()).show(ui, |ui| {
-        egui::ScrollArea::both()
-            .id_salt("campaign-scroll")
-            .show(ui, |ui| body(ui, st, campaign, actions, commands));
-    });
+    // Drawn in a framed central panel (the app's): the whole of it is
+    // filled, however narrow the content; rows wrap to the panel's width and
+    // what is still wider scrolls.
+    egui::ScrollArea::both()
+        .id_salt("campaign-scroll")
+        .auto_shrink([false, false])
+        .show(ui, |ui| body(ui, st, campaign, actions, commands));
     buy_dialog(ui.ctx(), st, actions);
 }
 
@@ -362,7 +412,7 @@ fn body(
     actions: &mut Vec<CampaignAction>,
     commands: &mut Vec<AppCommand>,
 ) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.heading("Campaign");
         if ui.button("Back to the battles").clicked() {
             commands.push(AppCommand::ShowCampaign(false));
@@ -390,7 +440,7 @@ fn body(
     };
     refresh(st, c);
     if !st.message.is_empty() {
-        ui.label(RichText::new(&st.message).italics());
+        ui.label(RichText::new(name_battles(&st.message, &st.titles)).italics());
     }
     let Some(state) = st.state.clone() else {
         return;
@@ -399,7 +449,7 @@ fn body(
         egui::Frame::group(ui.style()).show(ui, |ui| {
             ui.strong("The campaign was recomputed. What changed:");
             for ch in &st.changes {
-                ui.label(ch);
+                ui.label(name_battles(ch, &st.titles));
             }
             if ui.button("Dismiss").clicked() {
                 st.changes.clear();
@@ -410,7 +460,10 @@ fn body(
         egui::Frame::group(ui.style()).show(ui, |ui| {
             ui.colored_label(ui.visuals().warn_fg_color, "To resolve:");
             for f in &state.flags {
-                ui.label(format!("To resolve: {}", f.words));
+                ui.label(format!(
+                    "To resolve: {}",
+                    name_battles(&f.words, &st.titles)
+                ));
             }
         });
     }
@@ -421,7 +474,10 @@ fn body(
             .striped(true)
             .num_columns(10)
             .show(ui, |ui| {
+                // Fight first: the column the player ticks before every
+                // battle stays in view however narrow the window.
                 for h in [
+                    "Fight",
                     "Name",
                     "Type",
                     "Status",
@@ -431,13 +487,31 @@ fn body(
                     "Battles",
                     "Kills",
                     "",
-                    "",
                 ] {
                     ui.strong(h);
                 }
                 ui.end_row();
                 for id in &r.models {
                     let Some(m) = state.model(*id) else { continue };
+                    let mut pick = st.picked.contains(&m.id);
+                    let fight = ui
+                        .add_enabled(
+                            m.status == Status::Fit,
+                            egui::Checkbox::without_text(&mut pick),
+                        )
+                        .on_hover_text(format!("{} fights the next battle", m.name));
+                    let fit = m.status == Status::Fit;
+                    let label = format!("Fight: {}", m.name);
+                    fight.widget_info(|| {
+                        egui::WidgetInfo::selected(egui::Role::CheckBox, fit, pick, &label)
+                    });
+                    if fight.changed() {
+                        if pick {
+                            st.picked.push(m.id);
+                        } else {
+                            st.picked.retain(|x| *x != m.id);
+                        }
+                    }
                     if ui.link(&m.name).clicked() {
                         st.sheet = Some(m.id);
                         st.rename = m.name.clone();
@@ -449,28 +523,13 @@ fn body(
                     ui.label(skills_text(m));
                     ui.label(m.battles.len().to_string());
                     ui.label(m.kills.to_string());
-                    if ui
-                        .add_enabled(
-                            m.status == Status::Fit,
-                            egui::Button::new(format!("Buy skill for {}…", m.name)),
-                        )
-                        .clicked()
-                    {
+                    let buy = ui
+                        .add_enabled(m.status == Status::Fit, egui::Button::new("Buy skill…"))
+                        .on_hover_text(format!("Buy a skill for {} with experience", m.name));
+                    let label = format!("Buy skill for {}…", m.name);
+                    buy.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, fit, &label));
+                    if buy.clicked() {
                         st.buying = Some(m.id);
-                    }
-                    let mut pick = st.picked.contains(&m.id);
-                    if ui
-                        .add_enabled(
-                            m.status == Status::Fit,
-                            egui::Checkbox::new(&mut pick, format!("Fight: {}", m.name)),
-                        )
-                        .changed()
-                    {
-                        if pick {
-                            st.picked.push(m.id);
-                        } else {
-                            st.picked.retain(|x| *x != m.id);
-                        }
                     }
                     ui.end_row();
                 }
@@ -498,7 +557,7 @@ fn body(
                 ui.label(format!(
                     "{}: {}{undone}",
                     e.id,
-                    xenolog_saves::describe(&e.event, &state)
+                    name_battles(&xenolog_saves::describe(&e.event, &state), &st.titles)
                 ));
             }
         }
@@ -532,7 +591,7 @@ fn recruit_ui(
     if !kinds.iter().any(|(k, _)| *k == st.new_kind) {
         st.new_kind = kinds.first().map(|k| k.0.clone()).unwrap_or_default();
     }
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         egui::ComboBox::from_label("Roster")
             .selected_text(&roster.name)
             .show_ui(ui, |ui| {
@@ -580,7 +639,7 @@ fn fight_ui(
         .iter()
         .map(|s| (s.0, s.0.replace('_', " ")))
         .collect();
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         egui::ComboBox::from_label("Scenario")
             .selected_text(st.scenario.replace('_', " "))
             .show_ui(ui, |ui| {
@@ -694,11 +753,15 @@ fn sheet_ui(
         egui::Grid::new("history").striped(true).show(ui, |ui| {
             for h in &m.history {
                 ui.label(format!("entry {}", h.entry));
-                ui.label(&h.what);
+                ui.label(name_battles(&h.what, &st.titles));
                 ui.label(format!("EP {} → {}", h.unspent_before, h.unspent_after));
                 match h.battle {
                     Some(b) => {
-                        if ui.link(format!("Open battle {b}")).clicked() {
+                        let name = st
+                            .titles
+                            .get(&b)
+                            .map_or_else(|| format!("battle {b}"), Clone::clone);
+                        if ui.link(format!("Open {name}")).clicked() {
                             commands.push(AppCommand::ShowCampaign(false));
                             commands.push(AppCommand::OpenBattle(b));
                         }
@@ -713,7 +776,7 @@ fn sheet_ui(
         for f in state.flags.iter().filter(|f| f.model == m.id) {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
-                format!("To resolve: {}", f.words),
+                format!("To resolve: {}", name_battles(&f.words, &st.titles)),
             );
         }
     });

@@ -121,6 +121,8 @@ pub enum AppCommand {
     /// View > Luck: the Luck panel.
     ShowLuck,
     ShowNewBattle,
+    /// Keep the New battle dialog's choices for next time (preferences).
+    RememberNewBattle(super::prefs::NewBattleChoices),
     ShowShortcuts,
     /// Help > Legend and player aid.
     ShowPlayerAid,

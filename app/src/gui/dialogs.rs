@@ -119,6 +119,56 @@ impl NewBattleForm {
         form
     }
 
+    /// The form as the player last started a battle with it: the same
+    /// game, scenario, dice, options and the game's own choices (a new
+    /// random seed and the title of that scenario). A game no longer offered
+    /// gives the plain form.
+    pub fn remembered(show_test: bool, last: Option<&super::prefs::NewBattleChoices>) -> Self {
+        let mut form = Self::new(show_test);
+        let Some(last) = last else { return form };
+        let games = offered_games(show_test);
+        let Some(game) = games.iter().find(|g| g.id == last.game && g.available) else {
+            return form;
+        };
+        form.pick_game(&games, game.id);
+        if game.scenarios.iter().any(|s| s.id == last.scenario) {
+            form.scenario = last.scenario.clone();
+            form.title = default_title(game, &form.scenario);
+        }
+        form.dice_mode = if last.entered_dice {
+            DiceMode::Entered
+        } else {
+            DiceMode::Rolled
+        };
+        form.strict = last.strict;
+        if let Ok(serde_json::Value::Object(options)) =
+            serde_json::from_str::<serde_json::Value>(&last.options_json)
+        {
+            for (k, v) in options {
+                // Only the options the game still declares.
+                if let Some(slot) = form.options.get_mut(&k) {
+                    *slot = v;
+                }
+            }
+        }
+        if let Ok(extra) = serde_json::from_str(&last.extra_json) {
+            form.extra = extra;
+        }
+        form
+    }
+
+    /// The choices to remember once a battle is started from the form.
+    pub fn choices(&self) -> super::prefs::NewBattleChoices {
+        super::prefs::NewBattleChoices {
+            game: self.game.clone(),
+            scenario: self.scenario.clone(),
+            entered_dice: self.dice_mode == DiceMode::Entered,
+            strict: self.strict,
+            options_json: serde_json::to_string(&self.options).unwrap_or_default(),
+            extra_json: serde_json::to_string(&self.extra).unwrap_or_default(),
+        }
+    }
+
     /// Choose the game (its first scenario, its options' defaults).
     pub fn pick_game(&mut self, games: &[GameInfo], id: &str) {
         self.game = id.to_owned();
@@ -285,7 +335,20 @@ pub fn dialog_ui(
 ) {
     let Some(d) = dialog else { return };
     let mut close = false;
-    let modal = Modal::new(Id::unique("xenolog-dialog")).show(ctx, |ui| {
+    let id = Id::unique("xenolog-dialog");
+    let mut modal = Modal::new(id);
+    if matches!(d, Dialog::NewBattle(_)) {
+        // Pinned by its top at a fixed width: as the form grows (another
+        // game's options) it grows downwards, and what is under the pointer
+        // stays put (centred, it moved, and a click landed on another
+        // option).
+        modal = modal
+            .area(Modal::default_area(id).anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 36.0)));
+    }
+    let modal = modal.show(ctx, |ui| {
+        if matches!(d, Dialog::NewBattle(_)) {
+            ui.set_width(NEW_BATTLE_WIDTH);
+        }
         ui.set_max_width(520.0);
         match d {
             Dialog::NewBattle(form) => close = new_battle_ui(ui, form, show_test_games, commands),
@@ -361,6 +424,9 @@ pub fn dialog_ui(
     }
 }
 
+/// The New battle dialog's fixed width.
+const NEW_BATTLE_WIDTH: f32 = 520.0;
+
 /// The keyboard shortcuts, as Help lists them.
 pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Ctrl+Z", "Undo (move back one entry)"),
@@ -381,6 +447,15 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
         "Ctrl+Plus / Ctrl+Minus",
         "Make all text and controls larger / smaller",
     ),
+    (
+        "N",
+        "Select the next unit that can act (the board shows it)",
+    ),
+    (
+        "E",
+        "End the phase, card or turn (when one command ends it)",
+    ),
+    ("C", "Centre the board on the selected unit"),
     ("Escape", "Clear the selection, close a dialog"),
 ];
 
@@ -411,6 +486,7 @@ fn new_battle_ui(
         if ui.button("Start battle").clicked() {
             match form.spec(&games) {
                 Ok(spec) => {
+                    commands.push(AppCommand::RememberNewBattle(form.choices()));
                     commands.push(AppCommand::NewBattle(spec));
                     close = true;
                 }
@@ -457,27 +533,37 @@ fn new_battle_form_ui(ui: &mut Ui, form: &mut NewBattleForm, games: &[GameInfo])
         return;
     };
     ui.separator();
-    ui.horizontal(|ui| {
-        let l = ui.label("Scenario:");
-        let current = game
-            .scenarios
-            .iter()
-            .find(|s| s.id == form.scenario)
-            .map_or_else(|| form.scenario.clone(), |s| s.name.clone());
-        let before = form.scenario.clone();
-        egui::ComboBox::from_id_salt("scenario")
-            .selected_text(current)
-            .show_ui(ui, |ui| {
-                for s in &game.scenarios {
-                    ui.selectable_value(&mut form.scenario, s.id.clone(), &s.name);
-                }
-            })
-            .response
-            .labelled_by(l.id);
-        if before != form.scenario {
-            form.title = default_title(&game, &form.scenario);
-        }
-    });
+    if game.scenarios.is_empty() {
+        // A game without scenarios to choose from (Night of the Saucers:
+        // one campus, set up by its rules) says so, not an empty box.
+        ui.horizontal(|ui| {
+            ui.label("Scenario:");
+            ui.label(format!("the set-up in the rules of {}", game.name));
+        });
+    }
+    if !game.scenarios.is_empty() {
+        ui.horizontal(|ui| {
+            let l = ui.label("Scenario:");
+            let current = game
+                .scenarios
+                .iter()
+                .find(|s| s.id == form.scenario)
+                .map_or_else(|| form.scenario.clone(), |s| s.name.clone());
+            let before = form.scenario.clone();
+            egui::ComboBox::from_id_salt("scenario")
+                .selected_text(current)
+                .show_ui(ui, |ui| {
+                    for s in &game.scenarios {
+                        ui.selectable_value(&mut form.scenario, s.id.clone(), &s.name);
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            if before != form.scenario {
+                form.title = default_title(&game, &form.scenario);
+            }
+        });
+    }
     if let Some(s) = game.scenarios.iter().find(|s| s.id == form.scenario) {
         ui.weak(&s.description);
     }

@@ -106,7 +106,12 @@ impl FileDialogs for RfdDialogs {
 fn portal_file_chooser() -> Result<(), String> {
     let conn = zbus::blocking::connection::Builder::session()
         .and_then(|b| b.method_timeout(std::time::Duration::from_secs(10)).build())
-        .map_err(|e| format!("there is no D-Bus session bus to ask the desktop ({e})"))?;
+        .map_err(|e| {
+            // The technical cause for whoever reads the terminal; the player
+            // reads the words.
+            eprintln!("xenolog: no D-Bus session bus for the file chooser portal: {e}");
+            "this desktop session offers Xenolog no file chooser".to_owned()
+        })?;
     conn.call_method(
         Some("org.freedesktop.portal.Desktop"),
         "/org/freedesktop/portal/desktop",
@@ -115,7 +120,10 @@ fn portal_file_chooser() -> Result<(), String> {
         &("org.freedesktop.portal.FileChooser", "version"),
     )
     .map(|_| ())
-    .map_err(|e| format!("the desktop has no XDG desktop portal with a file chooser ({e})"))
+    .map_err(|e| {
+        eprintln!("xenolog: the XDG desktop portal offers no file chooser: {e}");
+        "the desktop has no file chooser for Xenolog to use".to_owned()
+    })
 }
 
 #[cfg(not(target_os = "linux"))]

@@ -44,6 +44,23 @@ pub struct Prefs {
     pub show_test_games: bool,
     /// The battle last looked at in each campaign file.
     pub last_battle: std::collections::BTreeMap<PathBuf, i64>,
+    /// What the New battle dialog was last started with (the player's habit,
+    /// not the campaign's: kept here, not in the campaign file).
+    pub new_battle: Option<NewBattleChoices>,
+}
+
+/// The New battle dialog's choices as last started: the game, its scenario,
+/// the dice and taking back, the game's options and its own part of the form
+/// (as JSON text, which any storage keeps).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct NewBattleChoices {
+    pub game: String,
+    pub scenario: String,
+    pub entered_dice: bool,
+    pub strict: bool,
+    pub options_json: String,
+    pub extra_json: String,
 }
 
 impl Default for Prefs {
@@ -57,6 +74,7 @@ impl Default for Prefs {
             show_table: true,
             show_test_games: false,
             last_battle: std::collections::BTreeMap::new(),
+            new_battle: None,
         }
     }
 }

@@ -48,6 +48,9 @@ struct Preview {
     key: (Format, i64, usize, u32, usize),
     text: String,
     files: usize,
+    /// For HTML: the same report in Markdown, drawn as formatted text (the
+    /// page itself is for a browser: "Open in browser").
+    readable: Option<String>,
 }
 
 /// State of these windows, kept between frames.
@@ -442,10 +445,13 @@ fn export_ui(
             ..Default::default()
         };
         let r = xenolog_report::render(&story, chosen, &options);
+        let readable = (chosen == Format::Html)
+            .then(|| xenolog_report::render(&story, Format::Markdown, &options).text);
         reports.preview = Some(Preview {
             key,
             files: r.files.len(),
             text: r.text,
+            readable,
         });
     }
     let Some(preview) = &reports.preview else {
@@ -461,10 +467,30 @@ fn export_ui(
         ),
         Format::Csv => "One row per die, for your own graphs.".to_owned(),
     });
-    if ui.button("Export…").clicked() {
-        commands.push(AppCommand::AskFile(FileRequest::ExportReport(chosen)));
-    }
+    ui.horizontal(|ui| {
+        if ui.button("Export…").clicked() {
+            commands.push(AppCommand::AskFile(FileRequest::ExportReport(chosen)));
+        }
+        if chosen == Format::Html
+            && ui
+                .button("Open in browser")
+                .on_hover_text("The page as it will be written, opened in your web browser")
+                .clicked()
+        {
+            commands.push(AppCommand::Explain(open_in_browser(&preview.text)));
+        }
+    });
     ui.separator();
+    if let Some(md) = &preview.readable {
+        // The HTML page is for a browser; here the same report reads as
+        // formatted text, not as markup.
+        ui.strong("Preview");
+        egui::ScrollArea::vertical()
+            .id_salt("report-preview")
+            .auto_shrink([false, false])
+            .show(ui, |ui| markdown_ui(ui, md));
+        return;
+    }
     let heading = ui.strong("Preview");
     let mut text = preview.text.as_str();
     egui::ScrollArea::vertical()
@@ -479,6 +505,73 @@ fn export_ui(
             .labelled_by(heading.id)
             .on_hover_text("The report as it will be written");
         });
+}
+
+/// Markdown drawn as formatted text: headings, paragraphs, list items,
+/// tables in a fixed-width font, pictures named (they are in the page).
+fn markdown_ui(ui: &mut Ui, md: &str) {
+    for line in md.lines() {
+        let t = line.trim_end();
+        if let Some(h) = t.strip_prefix("# ") {
+            ui.heading(h);
+        } else if let Some(h) = t.strip_prefix("## ") {
+            ui.add_space(6.0);
+            ui.label(egui::RichText::new(h).strong().size(16.0));
+        } else if let Some(h) = t.strip_prefix("### ").or_else(|| t.strip_prefix("#### ")) {
+            ui.add_space(4.0);
+            ui.strong(h);
+        } else if let Some(rest) = t.strip_prefix("![") {
+            let alt = rest.split_once("](").map_or(rest, |(a, _)| a);
+            ui.weak(format!("[picture: {alt}]"));
+        } else if t.starts_with('|') {
+            if t.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ')) {
+                continue;
+            }
+            ui.monospace(plain_md(t));
+        } else if let Some(item) = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")) {
+            ui.label(format!("• {}", plain_md(item)));
+        } else if t.is_empty() {
+            ui.add_space(4.0);
+        } else {
+            ui.label(plain_md(t));
+        }
+    }
+}
+
+/// A Markdown line's words without its emphasis marks and escapes.
+fn plain_md(t: &str) -> String {
+    t.replace('*', "").replace('\\', "")
+}
+
+/// Write the report page to a temporary file and ask the system to open it
+/// in the browser; what happened, for the status bar.
+fn open_in_browser(html: &str) -> String {
+    let path = std::env::temp_dir().join(format!("xenolog-report-{}.html", std::process::id()));
+    if let Err(e) = std::fs::write(&path, html) {
+        return format!("The report page could not be written for the browser: {e}");
+    }
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(target_os = "windows") {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    match std::process::Command::new(opener)
+        .arg(&path)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        Ok(_) => format!(
+            "Opened the report page in your browser ({})",
+            path.display()
+        ),
+        Err(_) => format!(
+            "No browser could be started from here: the page is at {}",
+            path.display()
+        ),
+    }
 }
 
 /// Write the open battle's report to `path`.

@@ -29,3 +29,9 @@ pub const TOGGLE_BROWSER: KeyboardShortcut = KeyboardShortcut::new(Modifiers::CO
 /// View > the side panel (right): show or hide it.
 pub const TOGGLE_SIDE: KeyboardShortcut =
     KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::B);
+/// Select the next unit that can act (and bring it into view).
+pub const NEXT_UNIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::N);
+/// End the phase, the card or the turn: the one command that ends it.
+pub const END_STEP: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::E);
+/// Centre the board on the selection.
+pub const CENTRE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::C);

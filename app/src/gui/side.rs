@@ -63,6 +63,41 @@ fn give(ui: &mut Ui, cmd: &LegalCommand, commands: &mut Vec<AppCommand>) {
     give_as(ui, cmd, &sentence(&cmd.text), None, commands);
 }
 
+/// The most a button's own words run to; longer, it shows the first clause
+/// and the whole sentence is its tooltip.
+const BUTTON_WORDS: usize = 34;
+
+/// A button's label from a command's sentence: the sentence when short, else
+/// its first clause ("Ends the Marine Action Phase; the Kay'otz activate"
+/// shows "Ends the Marine Action Phase"), cut at a word with "…" if still
+/// long.
+pub fn button_label(text: &str) -> String {
+    if text.chars().count() <= BUTTON_WORDS {
+        return text.to_owned();
+    }
+    let clause = text
+        .split_once("; ")
+        .or_else(|| text.split_once(" ("))
+        .or_else(|| text.split_once(": "))
+        .map_or(text, |(head, _)| head)
+        .trim_end_matches([',', '.']);
+    if clause.chars().count() <= BUTTON_WORDS {
+        return clause.to_owned();
+    }
+    let mut out = String::new();
+    for word in clause.split(' ') {
+        if out.chars().count() + word.chars().count() + 1 > BUTTON_WORDS - 1 {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out.push('…');
+    out
+}
+
 fn give_as(
     ui: &mut Ui,
     cmd: &LegalCommand,
@@ -70,9 +105,18 @@ fn give_as(
     hover: Option<&str>,
     commands: &mut Vec<AppCommand>,
 ) {
-    let mut r = ui.add(egui::Button::new(label).wrap());
-    if let Some(h) = hover.filter(|h| !h.is_empty()) {
+    // A short label; the whole sentence is the tooltip and the button's
+    // accessible name (a screen reader reads it whole).
+    let short = button_label(label);
+    let mut r = ui.add(egui::Button::new(&short).wrap());
+    let hover = hover
+        .filter(|h| !h.is_empty())
+        .or((short != label).then_some(label));
+    if let Some(h) = hover {
         r = r.on_hover_text(h);
+    }
+    if short != label {
+        r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, label));
     }
     if r.clicked() {
         commands.push(AppCommand::Give(PlayRequest::new(Intent::from(cmd))));

@@ -59,7 +59,7 @@ pub fn controls_ui(
 ) {
     let last = view.line.positions() - 1;
     let pos = view.pos;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let mut button = |ui: &mut Ui, icon: &str, label: &str, enabled: bool, cmd: AppCommand| {
             if icon_button(ui, icon, label, enabled).clicked() {
                 commands.push(cmd);
@@ -109,9 +109,9 @@ pub fn controls_ui(
         ui.separator();
         if state.goto_follows != Some(pos) {
             state.goto_follows = Some(pos);
-            if let Some(f) = view.line.flow_at_pos(pos) {
-                state.goto_turn = f.turn.max(1);
-            }
+            // At Setup (no turn yet) the field offers turn 1, not the turn
+            // it last showed.
+            state.goto_turn = view.line.flow_at_pos(pos).map_or(1, |f| f.turn.max(1));
         }
         let turn_label = ui.label("Turn");
         ui.add(egui::DragValue::new(&mut state.goto_turn).range(1..=9999))
@@ -302,6 +302,43 @@ pub fn dice_words(dice: &[xenolog_engine::Die], entered: bool) -> String {
     )
 }
 
+/// Why an entry's number jumps from the one before it on the line: the
+/// entries between (`from` up to it) are on other branches, named.
+pub fn jump_words(battle: &dyn Battle, t: &xenolog_engine::EntryText, from: u64) -> String {
+    let branch_name = |id| {
+        battle
+            .branches()
+            .iter()
+            .find(|b| b.id == id)
+            .map_or_else(|| format!("branch {id}"), |b| b.name.clone())
+    };
+    let records = battle.records();
+    let mut others: Vec<String> = Vec::new();
+    for e in from..t.id {
+        if let Some(r) = records.get(e as usize) {
+            let name = branch_name(r.branch);
+            if !others.contains(&name) {
+                others.push(name);
+            }
+        }
+    }
+    let between = if t.id == from + 1 {
+        entry_label(from)
+    } else {
+        format!("{} to {}", entry_label(from), entry_label(t.id - 1))
+    };
+    format!(
+        "{} is on {}; {between} between are on {}",
+        entry_label(t.id),
+        branch_name(t.branch),
+        if others.is_empty() {
+            "other branches".to_owned()
+        } else {
+            others.join(", ")
+        }
+    )
+}
+
 /// The virtualised table of entries on the current line. The row at the
 /// cursor steps through its entry when it has several steps (a Kay'otz
 /// activation), with the side panel: the same step is shown in both and its
@@ -326,13 +363,15 @@ pub fn entries_table_ui(
         .sense(Sense::click())
         .resizable(false)
         .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-        .column(Column::exact(60.0))
-        .column(Column::exact(44.0))
-        .column(Column::exact(168.0))
-        .column(Column::exact(80.0))
-        .column(Column::remainder().at_least(200.0).clip(true))
-        .column(Column::exact(120.0))
-        .column(Column::exact(160.0).clip(true))
+        // Narrow enough that every column, the Note too, is on screen in a
+        // 1024-pixel window; "What happened" takes what is left.
+        .column(Column::exact(64.0))
+        .column(Column::exact(36.0))
+        .column(Column::exact(128.0).clip(true))
+        .column(Column::exact(72.0).clip(true))
+        .column(Column::remainder().at_least(140.0).clip(true))
+        .column(Column::exact(92.0).clip(true))
+        .column(Column::exact(120.0).clip(true))
         .min_scrolled_height(0.0)
         .max_scroll_height(f32::INFINITY)
         .auto_shrink([false, false]);
@@ -382,8 +421,19 @@ pub fn entries_table_ui(
                         _ => line.text(battle, i - 2).map(|p| p.flow.clone()),
                     }
                     .unwrap_or_else(|| t.flow.clone());
+                    // Where the numbers jump (#59 then #71), the entries
+                    // between are on other branches: the row says so.
+                    let before = line.entry_at(i - 1);
+                    let jumped = before.map_or(t.id > 0, |b| t.id != b + 1);
                     row.col(|ui| {
-                        ui.label(entry_label(t.id));
+                        if !jumped {
+                            ui.label(entry_label(t.id));
+                            return;
+                        }
+                        let from = before.map_or(0, |b| b + 1);
+                        let r = ui.label(format!("{} ↪", entry_label(t.id)));
+                        let tip = jump_words(battle, &t, from);
+                        r.on_hover_text(tip);
                     });
                     row.col(|ui| {
                         ui.label(during.turn.to_string());

@@ -132,7 +132,7 @@ fn a_model_recruited_fights_gains_experience_buys_a_skill_and_a_taken_back_battl
     click(&mut h, "Sgt Benton");
     h.get_by_label("Sgt Benton's sheet");
     assert!(
-        h.get_all_by_label_contains("survived battle 1")
+        h.get_all_by_label_contains("survived Campaign battle 1")
             .next()
             .is_some()
     );

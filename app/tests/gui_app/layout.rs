@@ -132,3 +132,59 @@ fn board_opens_readable(w: f32, hgt: f32) {
         h.snapshot(format!("app_{w}x{hgt}"));
     }
 }
+
+/// Issue 28: the Campaign view fits the window at 1024x700 and 1600x1000:
+/// its header buttons and the Fight column are on screen with the panels
+/// shown, and with them hidden the view fills the window (no black band).
+#[test]
+fn the_campaign_view_fits_at_1024x700() {
+    campaign_view_fits(1024.0, 700.0);
+}
+
+#[test]
+fn the_campaign_view_fits_at_1600x1000() {
+    campaign_view_fits(1600.0, 1000.0);
+}
+
+fn campaign_view_fits(w: f32, hgt: f32) {
+    let (_dir, mut h) = sample_at(egui::vec2(w, hgt));
+    h.state_mut().panels = Some(PanelsShown {
+        browser: true,
+        side: true,
+    });
+    h.run();
+    super::support::click(&mut h, "Rosters and experience…");
+    assert!(h.state().campaign_view.shown);
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(w, hgt));
+    for label in ["Back to the battles", "Export campaign report (HTML)"] {
+        let r = h.get_by_label(label).rect();
+        assert!(window.contains_rect(r), "{w}x{hgt}: {label} at {r:?}");
+    }
+    let fights: Vec<egui::Rect> = h
+        .get_all_by_label_contains("Fight: ")
+        .map(|n| n.rect())
+        .collect();
+    assert!(!fights.is_empty(), "{w}x{hgt}: no Fight box");
+    for r in &fights[..fights.len().min(3)] {
+        assert!(window.contains_rect(*r), "{w}x{hgt}: a Fight box at {r:?}");
+    }
+    shot(&mut h, &format!("campaign_panels_{w}x{hgt}"));
+    // Panels hidden: the view fills the window, no band left undrawn.
+    h.state_mut().panels = Some(PanelsShown {
+        browser: false,
+        side: false,
+    });
+    h.run();
+    shot(&mut h, &format!("campaign_hidden_{w}x{hgt}"));
+    let image = h.render().expect("the frame renders");
+    // Light theme: the view's own light fill, not the dark of a window
+    // left undrawn.
+    for x in [w * 0.75, w - 12.0] {
+        let px = image.get_pixel(x as u32, (hgt * 0.8) as u32).0;
+        assert!(
+            px[..3].iter().all(|c| *c >= 200),
+            "{w}x{hgt}: at x {x} the view is not drawn: {px:?}"
+        );
+    }
+    h.snapshot(format!("campaign_{w}x{hgt}"));
+}

@@ -68,8 +68,11 @@ fn the_entries_table_numbers_entries_as_xenolog_log_does() {
         h.run();
         assert_eq!(position(&h).0, pos);
         let label = &rows[pos - 1].1;
+        // Where the numbers jump (the branch's entries after the main
+        // line's), the row is marked "↪" and says which branch on hover.
         assert!(
-            h.query_all_by_label(label).next().is_some(),
+            h.query_all_by_label(label).next().is_some()
+                || h.query_all_by_label(&format!("{label} ↪")).next().is_some(),
             "no row {label} at position {pos}"
         );
         h.get_by_label_contains(&format!("Entry {label}"));
