@@ -203,6 +203,26 @@ pub struct Profile {
     pub fly: Option<i32>,
 }
 
+impl Profile {
+    /// This profile with the flags `extra` gives added (a flag or value
+    /// `extra` sets wins): Xenolog's assumed profiles (`assumed` lines).
+    pub fn with(&self, extra: &Profile) -> Profile {
+        Profile {
+            leader: self.leader || extra.leader,
+            stupidity: extra.stupidity.or(self.stupidity),
+            fear: extra.fear.clone().or_else(|| self.fear.clone()),
+            weapon: extra.weapon.or(self.weapon),
+            comm_link: self.comm_link || extra.comm_link,
+            radio: self.radio || extra.radio,
+            grapple: extra.grapple.or(self.grapple),
+            impetuous: self.impetuous || extra.impetuous,
+            armoured: self.armoured || extra.armoured,
+            unstoppable: self.unstoppable || extra.unstoppable,
+            fly: extra.fly.or(self.fly),
+        }
+    }
+}
+
 /// The weapon types the modules name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -847,7 +847,8 @@ pub fn suppress(
     let mut barred: Vec<&'static str> = Vec::new();
     for &g in shooters {
         let group = s.group(g);
-        let moved = s.moved.contains(&g);
+        // Super Agility: Xenolog's assumed reading only (`assumed_profiles`).
+        let moved = s.assumed_profiles && s.moved.contains(&g);
         let mut mine = 0usize;
         let mut weapon_bonus = 0i64;
         let mut lmg = false;

@@ -126,6 +126,13 @@ pub struct InvasionConfig {
     /// diameter circle" (the default, as the text is explicit).
     #[serde(skip_serializing_if = "is_false")]
     pub graded_templates: bool,
+    /// A battle option (rules version 5): Xenolog's assumed profiles, the
+    /// profile flags the rule texts do not give (the faction files'
+    /// `assumed` lines: the Spug's `stupid 3`, the Dalek's fear of it in
+    /// humans) and Super Agility's +1 a die when moving and firing. Off by
+    /// default: a battle plays only what the texts give.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub assumed_profiles: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -339,7 +346,19 @@ pub fn factions_of(
 /// The state before the first card: every group deployed in its seat's zone.
 pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
     let scenario = scenario_of(config)?;
-    let factions = factions_of(config, &scenario)?;
+    let mut factions = factions_of(config, &scenario)?;
+    // Xenolog's assumed profiles (`assumed` lines) play only when the battle
+    // chooses them; either way the state keeps the profiles played with.
+    for f in &mut factions {
+        let assumed = std::mem::take(&mut f.assumed);
+        if config.assumed_profiles {
+            for (id, extra) in assumed {
+                if let Some(m) = f.models.iter_mut().find(|m| m.id == id) {
+                    m.profile = m.profile.with(&extra);
+                }
+            }
+        }
+    }
     let mut groups: Vec<Group> = Vec::new();
     let mut holes = Vec::new();
     let mut holes_left = Vec::new();
@@ -508,6 +527,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
         fighters: Vec::new(),
         card_start: Vec::new(),
         graded_templates: config.graded_templates,
+        assumed_profiles: config.assumed_profiles,
     })
 }
 
@@ -602,6 +622,13 @@ impl Game for Invasion {
             group: "Advanced Invasion Earth",
             label: "Graded suppression templates (a reading)",
             help: "Suppressing fire by two models covers a 3\" circle and by more a 5\" one, instead of Alien Invasion's one 6\" Blast circle for both (the text: \"a 'Blast' area which is a six inch diameter circle\").",
+            kind: OptionKind::Flag { default: false },
+        },
+        GameOption {
+            key: "assumed_profiles",
+            group: "Advanced Invasion Earth",
+            label: "Xenolog's assumed profiles",
+            help: "Profiles the rule texts do not give, as Xenolog assumed them: Spugs suffer stupidity (score 3), Daleks cause fear in humans (line of sight required), and Super Agility adds +1 a die when a model moves and fires (the text: \"It suffers penalty (-1) for MOVEing and FIREing\", a penalty Alien Invasion does not have). Off, a battle plays only what the texts give.",
             kind: OptionKind::Flag { default: false },
         }])
         .collect()

@@ -291,7 +291,10 @@ pub fn shooting_dice_and_bonus(
     rng: &mut Randomness,
     how_many: &mut Vec<u8>,
 ) -> Result<(usize, u32), RuleError> {
-    let moved = s.moved.contains(&g);
+    // Super Agility's +1 is Xenolog's assumed reading (option
+    // `assumed_profiles`): the text says "It suffers penalty (-1) for
+    // MOVEing and FIREing", and Alien Invasion has no such penalty to lessen.
+    let moved = s.assumed_profiles && s.moved.contains(&g);
     let per_die = |m: &super::state::Model| -> u32 {
         u32::from(m.bonus.shoot_die) + u32::from(m.bonus.agility && moved)
     };

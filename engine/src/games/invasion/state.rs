@@ -286,6 +286,11 @@ pub struct InvasionState {
     /// Fire's templates 3" and 5" across instead of the one 6" Blast.
     #[serde(default)]
     pub graded_templates: bool,
+    /// A battle option (`InvasionConfig::assumed_profiles`): Xenolog's
+    /// assumed profiles; here it is read for Super Agility's bonus (the
+    /// assumed profile flags are already on the model types).
+    #[serde(default)]
+    pub assumed_profiles: bool,
 }
 
 /// How the battle ended.
