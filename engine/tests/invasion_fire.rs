@@ -1819,3 +1819,42 @@ fn laying_in_wait_legal_lists_only_commands_decide_accepts() {
     );
     assert_legal_accepted(&s);
 }
+
+/// Text 001, "Suppression Restrictions": "NOTE: Models can't use actions
+/// under suppression which they wouldn't normally be able to use (No
+/// sneaking Daleks etc.)". A group with a model that cannot sneak
+/// (`no_sneak`, every shipped Dalek) does not move while suppressed; the
+/// battle option `everyone_sneaks` reads it the old way (half a move).
+#[test]
+fn suppression_restrictions_no_sneaking_daleks_a_no_sneak_group_does_not_move_while_suppressed() {
+    use xenolog_engine::games::invasion::rules::group_move;
+    let shipped = xenolog_engine::games::invasion::data::faction("daleks").expect("daleks");
+    assert!(shipped.model("dalek").expect("dalek").profile.no_sneak);
+    assert!(
+        Invasion::options()
+            .iter()
+            .any(|o| o.key == "everyone_sneaks")
+    );
+    let (mut s, f1, a1) = section_and_squad();
+    // These Autons are Dalek-like: they cannot sneak.
+    for t in &mut s.factions[1].models {
+        t.profile.no_sneak = true;
+    }
+    assert_eq!(group_move(&s, a1), 800, "not suppressed: the whole move");
+    suppress(&mut s, &[f1], a1, &[3, 3, 3, 4]);
+    assert!(s.advanced.suppressed.contains(&a1));
+    card(&mut s, 1, CardKind::Triple);
+    assert_eq!(group_move(&s, a1), 0);
+    let two_inches = format!(r#"{{"move":{{"group":{a1},"to":{{"x":1000,"y":2200}}}}}}"#);
+    refused(&mut s, 1, &two_inches, &[]);
+    // The reading `everyone_sneaks`: half a move, as any other group.
+    let mut read = s.clone();
+    read.everyone_sneaks = true;
+    assert_eq!(group_move(&read, a1), 400);
+    play(&mut read, 1, &two_inches, &[]);
+    // A group without such a model sneaks (half a move) by default.
+    for t in &mut s.factions[1].models {
+        t.profile.no_sneak = false;
+    }
+    assert_eq!(group_move(&s, a1), 400);
+}

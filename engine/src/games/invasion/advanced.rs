@@ -201,6 +201,12 @@ pub struct Profile {
     pub unstoppable: bool,
     /// Flies: its fly move, hundredths of an inch (`fly N`).
     pub fly: Option<i32>,
+    /// Cannot SNEAK (`no_sneak`): "No sneaking Daleks etc." (Suppression
+    /// Fire); a group with such a model does not move when only a sneak is
+    /// allowed (suppressed, or laying in wait on its own card). Rules
+    /// version 5; absent from older profiles.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_sneak: bool,
 }
 
 impl Profile {
@@ -219,6 +225,7 @@ impl Profile {
             armoured: self.armoured || extra.armoured,
             unstoppable: self.unstoppable || extra.unstoppable,
             fly: extra.fly.or(self.fly),
+            no_sneak: self.no_sneak || extra.no_sneak,
         }
     }
 }

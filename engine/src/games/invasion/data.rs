@@ -29,7 +29,8 @@
 //!     # (the weapon type a module names), comm_link (Special Rule - Comm.
 //!     # Link), radio (a radio operator), grapple N (a victim escapes on N+),
 //!     # impetuous, armoured (primitive weapons cannot harm it), unstoppable
-//!     # (moves through walls, fences and hedges), fly N (its fly move, inches)
+//!     # (moves through walls, fences and hedges), fly N (its fly move, inches),
+//!     # no_sneak (cannot SNEAK: "No sneaking Daleks etc.")
 //! assumed TYPE FLAGS        # Xenolog's assumed profile flags for a model type
 //!     # given above (profile flags only): added to it only when a battle
 //!     # chooses the option "Xenolog's assumed profiles" (`assumed_profiles`)
@@ -798,9 +799,10 @@ fn parse_model(l: &Line) -> Result<ModelType, DataError> {
                 used = 2;
             }
             "radio" => profile.radio = true,
+            "no_sneak" => profile.no_sneak = true,
             other => {
                 return Err(l.err(format!(
-                    "unknown model keyword '{}' (species, shoot, melee, move, kill, foot, unhindered, jump, burrow, vehicle, vtol, controller, mite, heavy, carry, leader, stupid, fear, weapon, comm_link, radio, grapple, impetuous, armoured, unstoppable, fly)",
+                    "unknown model keyword '{}' (species, shoot, melee, move, kill, foot, unhindered, jump, burrow, vehicle, vtol, controller, mite, heavy, carry, leader, stupid, fear, weapon, comm_link, radio, grapple, impetuous, armoured, unstoppable, fly, no_sneak)",
                     clip(other)
                 )));
             }

@@ -133,6 +133,12 @@ pub struct InvasionConfig {
     /// default: a battle plays only what the texts give.
     #[serde(default, skip_serializing_if = "is_false")]
     pub assumed_profiles: bool,
+    /// A contested reading (rules version 5): every group sneaks (half a
+    /// move) when suppressed or laying in wait, Daleks too, as Xenolog read
+    /// it before. Off by default: the text's "No sneaking Daleks etc." (a
+    /// `no_sneak` model keeps its group from moving then).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub everyone_sneaks: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -528,6 +534,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
         card_start: Vec::new(),
         graded_templates: config.graded_templates,
         assumed_profiles: config.assumed_profiles,
+        everyone_sneaks: config.everyone_sneaks,
     })
 }
 
@@ -629,6 +636,13 @@ impl Game for Invasion {
             group: "Advanced Invasion Earth",
             label: "Xenolog's assumed profiles",
             help: "Profiles the rule texts do not give, as Xenolog assumed them: Spugs suffer stupidity (score 3), Daleks cause fear in humans (line of sight required), and Super Agility adds +1 a die when a model moves and fires (the text: \"It suffers penalty (-1) for MOVEing and FIREing\", a penalty Alien Invasion does not have). Off, a battle plays only what the texts give.",
+            kind: OptionKind::Flag { default: false },
+        },
+        GameOption {
+            key: "everyone_sneaks",
+            group: "Advanced Invasion Earth",
+            label: "Daleks sneak too (a reading)",
+            help: "A suppressed group, or one laying in wait on its own card, moves half its move whatever its models, instead of the text's \"No sneaking Daleks etc.\" (a model that cannot sneak keeps its group where it is).",
             kind: OptionKind::Flag { default: false },
         }])
         .collect()

@@ -1284,7 +1284,19 @@ fn occupy(s: &InvasionState, actor: Actor, take: bool) -> Result<Vec<E>, RuleErr
 pub fn group_move(s: &InvasionState, g: GroupId) -> i32 {
     let full = full_move(s, g);
     if super::fire::suppressed(s, g) || super::wait::on_own_card(s, g) {
-        full / 2
+        // Only a sneak is allowed. "Models can't use actions under
+        // suppression which they wouldn't normally be able to use (No
+        // sneaking Daleks etc.)"; laying in wait: "TURN or SNEAK (if
+        // normally available)". A group with a model that cannot sneak
+        // (`no_sneak`) does not move, unless the battle reads otherwise
+        // (option `everyone_sneaks`).
+        let group = s.group(g);
+        let cannot = !s.everyone_sneaks
+            && group.alive().any(|m| {
+                s.model_type(group.seat, &m.kind)
+                    .is_some_and(|t| t.profile.no_sneak)
+            });
+        if cannot { 0 } else { full / 2 }
     } else {
         full
     }

@@ -291,6 +291,11 @@ pub struct InvasionState {
     /// assumed profile flags are already on the model types).
     #[serde(default)]
     pub assumed_profiles: bool,
+    /// A battle option (`InvasionConfig::everyone_sneaks`): a group whose
+    /// models cannot sneak (`no_sneak`, the Daleks) still moves half when
+    /// only a sneak is allowed.
+    #[serde(default)]
+    pub everyone_sneaks: bool,
 }
 
 /// How the battle ended.
