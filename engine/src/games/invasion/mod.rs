@@ -139,6 +139,13 @@ pub struct InvasionConfig {
     /// `no_sneak` model keeps its group from moving then).
     #[serde(default, skip_serializing_if = "is_false")]
     pub everyone_sneaks: bool,
+    /// A contested reading (rules version 5): "Suppressing Cover" measured
+    /// from the models' kill score in their cover, as Xenolog read it
+    /// before (then it is never better than suppressing the models). Off by
+    /// default: "The 'target' on this occasion is the item of cover", struck
+    /// directly at the models' score in the open.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub cover_at_cover_score: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -535,6 +542,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
         graded_templates: config.graded_templates,
         assumed_profiles: config.assumed_profiles,
         everyone_sneaks: config.everyone_sneaks,
+        cover_at_cover_score: config.cover_at_cover_score,
     })
 }
 
@@ -643,6 +651,13 @@ impl Game for Invasion {
             group: "Advanced Invasion Earth",
             label: "Daleks sneak too (a reading)",
             help: "A suppressed group, or one laying in wait on its own card, moves half its move whatever its models, instead of the text's \"No sneaking Daleks etc.\" (a model that cannot sneak keeps its group where it is).",
+            kind: OptionKind::Flag { default: false },
+        },
+        GameOption {
+            key: "cover_at_cover_score",
+            group: "Advanced Invasion Earth",
+            label: "Suppressing cover at the cover score (a reading)",
+            help: "Fire at an item of cover is measured from the kill score of the models in their cover, instead of the text's \"The 'target' on this occasion is the item of cover being fired at, not the model/s behind it\" (measured from their score in the open; a strike's kills still count at their cover).",
             kind: OptionKind::Flag { default: false },
         }])
         .collect()

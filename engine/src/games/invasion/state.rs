@@ -296,6 +296,11 @@ pub struct InvasionState {
     /// only a sneak is allowed.
     #[serde(default)]
     pub everyone_sneaks: bool,
+    /// A battle option (`InvasionConfig::cover_at_cover_score`):
+    /// suppressing cover is measured from the models' kill score in their
+    /// cover, not the open score of the item of cover.
+    #[serde(default)]
+    pub cover_at_cover_score: bool,
 }
 
 /// How the battle ended.
