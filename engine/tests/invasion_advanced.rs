@@ -38,6 +38,8 @@ fn battle(factions: &[&str], stupidity: bool, fear: bool, real_table: bool) -> I
         real_table,
         stupidity,
         fear,
+        // the shipped Daleks' fear is Xenolog's assumed profile
+        assumed_profiles: true,
         ..InvasionConfig::default()
     };
     let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
@@ -547,6 +549,7 @@ fn fear_a_5_run_away_a_model_that_has_to_turn_first_turns_and_that_is_all() {
         factions: vec!["motor".into(), "daleks".into()],
         faction_texts: vec![MOTOR.to_owned()],
         fear: true,
+        assumed_profiles: true,
         ..InvasionConfig::default()
     };
     let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
@@ -1414,4 +1417,81 @@ fn advanced_assault_if_the_combat_was_a_draw_the_fight_breaks_as_in_the_basic_ru
     assert!(!p.says("win the assault"), "{:#?}", p.words);
     p.assert_says("falls back a full move");
     assert!(s.group(b1).locked.is_none());
+}
+
+// --- Xenolog's assumed profiles (a battle option) --------------------------
+
+/// Issue 27: the texts give no Spug a stupidity score and no Dalek fear
+/// (text 001 prints "Causes Fear in Humans, line of sight required" as an
+/// example profile line only). A default battle plays only what the texts
+/// give; the option `assumed_profiles` adds Xenolog's assumed profiles.
+#[test]
+fn assumed_profiles_the_texts_give_no_spug_stupidity_or_dalek_fear_only_the_option_adds_them() {
+    let with = |assumed_profiles: bool| {
+        let config = InvasionConfig {
+            scenario: "skirmish".into(),
+            factions: vec!["spugs".into(), "daleks".into()],
+            stupidity: true,
+            fear: true,
+            assumed_profiles,
+            ..InvasionConfig::default()
+        };
+        start(&config).unwrap_or_else(|e| panic!("setup: {e}"))
+    };
+    let profile = |s: &InvasionState, seat: u8, kind: &str| {
+        s.faction(seat).model(kind).expect(kind).profile.clone()
+    };
+    let plain = with(false);
+    assert_eq!(profile(&plain, 0, "spug").stupidity, None);
+    assert!(profile(&plain, 1, "dalek").fear.is_none());
+    assert!(!plain.assumed_profiles);
+    // what the texts give stays: "All Daleks ... have the Special Rule - Comm. Link"
+    assert!(profile(&plain, 1, "dalek").comm_link);
+    assert!(profile(&plain, 0, "controller").leader);
+    assert!(plain.factions.iter().all(|f| f.assumed.is_empty()));
+    let assumed = with(true);
+    assert_eq!(profile(&assumed, 0, "spug").stupidity, Some(3));
+    let fear = profile(&assumed, 1, "dalek").fear.expect("fear");
+    assert_eq!(fear.species, vec!["human".to_owned()]);
+    assert!(fear.sight);
+    assert!(profile(&assumed, 1, "dalek").comm_link);
+    assert!(assumed.assumed_profiles);
+    assert!(
+        Invasion::options()
+            .iter()
+            .any(|o| o.key == "assumed_profiles")
+    );
+    // an older config (no such field) reads as the default
+    let old: InvasionConfig =
+        serde_json::from_str(r#"{"scenario":"skirmish","stupidity":true}"#).expect("old config");
+    assert!(!old.assumed_profiles);
+}
+
+#[test]
+fn assumed_profiles_an_assumed_line_gives_profile_flags_of_a_model_above_it_or_is_refused_in_words()
+{
+    use xenolog_engine::games::invasion::data::parse_faction;
+    let base = "faction f \"F\"\nmodel a \"A\" species x shoot 1 kill 6 9 12\n";
+    let ok = parse_faction(&format!(
+        "{base}assumed a stupid 4 leader\ngroup g \"G\" a\n"
+    ))
+    .expect("parses");
+    assert_eq!(ok.assumed.len(), 1);
+    assert_eq!(ok.assumed[0].1.stupidity, Some(4));
+    assert!(ok.assumed[0].1.leader);
+    assert_eq!(ok.model("a").unwrap().profile.stupidity, None);
+    for (line, words) in [
+        ("assumed b stupid 4", "not given above"),
+        (
+            "assumed a move 4",
+            "only Advanced Invasion Earth profile flags",
+        ),
+        ("assumed a", "needs profile flags"),
+        ("assumed a stupid 9", "stupidity score"),
+    ] {
+        let e = parse_faction(&format!("{base}{line}\ngroup g \"G\" a\n"))
+            .expect_err(line)
+            .to_string();
+        assert!(e.contains("line 3") && e.contains(words), "{line}: {e}");
+    }
 }

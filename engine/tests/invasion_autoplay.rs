@@ -80,6 +80,7 @@ fn all_modules(n: u64) -> InvasionConfig {
     InvasionConfig {
         stupidity: true,
         fear: true,
+        assumed_profiles: true,
         suppression: true,
         observers: true,
         sighting: true,

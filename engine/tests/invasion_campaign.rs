@@ -155,9 +155,43 @@ fn crack_shot_adds_1_to_each_of_the_models_shooting_dice() {
     )));
 }
 
+/// Text 001, "SUPER AGILITY": "It suffers penalty (-1) for MOVEing and
+/// FIREing". Alien Invasion has no penalty for moving and firing, so by
+/// default the skill adds nothing; the +1 a die is Xenolog's assumed
+/// reading (the option `assumed_profiles`).
 #[test]
-fn super_agility_adds_1_to_each_die_when_its_group_moved_earlier_on_the_card() {
+fn super_agility_suffers_penalty_minus_1_for_moving_and_firing_adds_nothing_by_default() {
     let mut s = given_roster(section(&[("super_agility", 1)]));
+    assert!(!s.assumed_profiles);
+    let (u, d) = (gid_of(&s, "Sgt Benton"), gid(&s, "d1"));
+    place(&mut s, u, 20.0, 20.0);
+    place(&mut s, d, 20.0, 32.0);
+    card(&mut s, 0, CardKind::Double);
+    let to = pt(20.0, 22.0);
+    play(
+        &mut s,
+        0,
+        &format!(
+            r#"{{"move":{{"group":{u},"to":{{"x":{},"y":{}}}}}}}"#,
+            to.x, to.y
+        ),
+        &[],
+    );
+    let p = shoot(&mut s, u, d, &[1; 8]);
+    assert!(
+        p.events
+            .iter()
+            .any(|e| matches!(e, E::Shot { total: 8, .. })),
+        "moved and fired, no bonus by default: {:?}",
+        p.words
+    );
+}
+
+#[test]
+fn super_agility_adds_1_to_each_die_when_its_group_moved_earlier_on_the_card_assumed_profiles_option()
+ {
+    let mut s = given_roster(section(&[("super_agility", 1)]));
+    s.assumed_profiles = true;
     let (u, d) = (gid_of(&s, "Sgt Benton"), gid(&s, "d1"));
     place(&mut s, u, 20.0, 20.0);
     place(&mut s, d, 20.0, 32.0);

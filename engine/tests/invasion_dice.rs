@@ -19,6 +19,7 @@ fn config(n: u64) -> InvasionConfig {
         sewers: true,
         stupidity: true,
         fear: true,
+        assumed_profiles: true,
         suppression: true,
         observers: true,
         sighting: true,

@@ -219,27 +219,7 @@ group w1 "Walker pair" walker walker
 #[test]
 fn suppression_fire_a5_one_above_or_below_is_a_point_a_die_worked_example_8d6_against_24() {
     let shot = |at: (f64, f64), at_cover: bool, dice: &[u8]| {
-        let config = InvasionConfig {
-            scenario_text: Some(GROUND.to_owned()),
-            factions: vec!["section".into(), "walkers".into()],
-            faction_texts: vec![SECTION.to_owned(), WALKERS.to_owned()],
-            suppression: true,
-            ..InvasionConfig::default()
-        };
-        let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
-        park(&mut s);
-        card(&mut s, 0, CardKind::Triple);
-        let (r8, w1) = (gid(&s, "r8"), gid(&s, "w1"));
-        place(&mut s, w1, at.0, at.1);
-        place(&mut s, r8, 34.0, 20.0);
-        let p = play(
-            &mut s,
-            0,
-            &format!(r#"{{"suppress":{{"shooters":[{r8}],"target":{w1},"at_cover":{at_cover}}}}}"#),
-            dice,
-        );
-        let (total, result, _, kills) = suppression_of(&p);
-        (total, result, kills, p)
+        worked_example_shot(at, at_cover, dice, false)
     };
     let open = (20.0, 10.0);
     let field = (41.0, 6.0);
@@ -257,19 +237,87 @@ fn suppression_fire_a5_one_above_or_below_is_a_point_a_die_worked_example_8d6_ag
     // 48 less 8 is 40: still one kill of 24 ("the extra points do nothing").
     let (t, r, k, _) = shot(open, false, &[6; 8]);
     assert_eq!((t, r, k), (48, Strike, 1));
-    // At the cover of a walker in the cornfield (27): suppressed from 19,
-    // 2 above is 27 + 16 = 43, the kills from the total less 16.
+    // At the cover of a walker in the cornfield: "The 'target' on this
+    // occasion is the item of cover", struck directly at the walker's open
+    // score (24): suppressed from 16, 2 above is 24 + 16 = 40; the kills
+    // from the total less 16, at the walker's score in cover (27).
     let (t, r, k, p) = shot(field, true, &[2, 2, 2, 2, 2, 3, 3, 3]);
     assert_eq!((t, r, k), (19, Suppressed, 0));
+    p.assert_says("against 24 (suppresses from 16, strikes from 40)");
+    assert_eq!(shot(field, true, &[2, 2, 2, 2, 2, 2, 2, 2]).1, Suppressed);
+    // 1 above (32) at the cover only suppresses, where at the walker itself
+    // it would be a direct strike.
+    assert_eq!(shot(field, true, &[4; 8]).1, Suppressed);
+    assert_eq!(shot(field, true, &[5, 5, 5, 5, 5, 5, 5, 4]).1, Suppressed);
+    let (t, r, k, _) = shot(field, true, &[6; 8]);
+    assert_eq!((t, r, k), (48, Strike, 1));
+    // In the house: 3 above is 24 + 24 = 48.
+    let (t, r, k, p) = shot(house, true, &[6, 6, 6, 6, 6, 6, 6, 5]);
+    assert_eq!((t, r, k), (47, Suppressed, 0));
+    p.assert_says("(suppresses from 16, strikes from 48)");
+}
+
+/// The same worked example under the battle option `cover_at_cover_score`
+/// (the reading Xenolog shipped until rules version 5): fire at the cover
+/// is measured from the walker's score in its cover.
+#[test]
+fn suppressing_cover_the_target_is_the_item_of_cover_at_cover_score_option() {
+    let shot = |at: (f64, f64), dice: &[u8]| worked_example_shot(at, true, dice, true);
+    let field = (41.0, 6.0);
+    let house = (31.0, 33.0);
+    use SuppressResult::{Missed, Strike, Suppressed};
+    assert!(
+        Invasion::options()
+            .iter()
+            .any(|o| o.key == "cover_at_cover_score")
+    );
+    // At the cover of a walker in the cornfield (27): suppressed from 19,
+    // 2 above is 27 + 16 = 43, the kills from the total less 16.
+    let (t, r, k, p) = shot(field, &[2, 2, 2, 2, 2, 3, 3, 3]);
+    assert_eq!((t, r, k), (19, Suppressed, 0));
     p.assert_says("(suppresses from 19, strikes from 43)");
-    assert_eq!(shot(field, true, &[5, 5, 5, 5, 5, 6, 6, 5]).1, Suppressed);
-    let (t, r, k, _) = shot(field, true, &[5, 5, 5, 5, 5, 6, 6, 6]);
+    assert_eq!(shot(field, &[2, 2, 2, 2, 2, 2, 2, 2]).1, Missed);
+    assert_eq!(shot(field, &[5, 5, 5, 5, 5, 6, 6, 5]).1, Suppressed);
+    let (t, r, k, _) = shot(field, &[5, 5, 5, 5, 5, 6, 6, 6]);
     assert_eq!((t, r, k), (43, Strike, 1));
     // In the house (30): 3 above is 30 + 24 = 54, more than eight dice
     // make, so the best they do is suppress.
-    let (t, r, k, p) = shot(house, true, &[6; 8]);
+    let (t, r, k, p) = shot(house, &[6; 8]);
     assert_eq!((t, r, k), (48, Suppressed, 0));
     p.assert_says("(suppresses from 22, strikes from 54)");
+}
+
+/// The A5 worked example's shot: the eight rifles at the walker at `at`.
+fn worked_example_shot(
+    at: (f64, f64),
+    at_cover: bool,
+    dice: &[u8],
+    cover_at_cover_score: bool,
+) -> (u32, SuppressResult, u32, Played) {
+    {
+        let config = InvasionConfig {
+            scenario_text: Some(GROUND.to_owned()),
+            factions: vec!["section".into(), "walkers".into()],
+            faction_texts: vec![SECTION.to_owned(), WALKERS.to_owned()],
+            suppression: true,
+            cover_at_cover_score,
+            ..InvasionConfig::default()
+        };
+        let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
+        park(&mut s);
+        card(&mut s, 0, CardKind::Triple);
+        let (r8, w1) = (gid(&s, "r8"), gid(&s, "w1"));
+        place(&mut s, w1, at.0, at.1);
+        place(&mut s, r8, 34.0, 20.0);
+        let p = play(
+            &mut s,
+            0,
+            &format!(r#"{{"suppress":{{"shooters":[{r8}],"target":{w1},"at_cover":{at_cover}}}}}"#),
+            dice,
+        );
+        let (total, result, _, kills) = suppression_of(&p);
+        (total, result, kills, p)
+    }
 }
 
 #[test]
@@ -393,6 +441,9 @@ fn suppressing_fire_and_cover_1_below_the_same_or_1_above_suppress_the_model_beh
     ] {
         let mut s = battle(true, false, false);
         let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
+        // The ladder measured from the Autons' score in their cover (the
+        // option `cover_at_cover_score`; the default is in the A5 example).
+        s.cover_at_cover_score = true;
         place(&mut s, f1, 5.0, 20.0);
         place(&mut s, a1, 5.0, 31.0);
         for m in &mut s.groups[f1 as usize].models {
@@ -411,6 +462,9 @@ fn suppressing_fire_and_cover_1_below_the_same_or_1_above_suppress_the_model_beh
 fn suppressing_fire_and_cover_2_above_strikes_a_model_in_partial_cover() {
     let mut s = battle(true, false, false);
     let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
+    // The ladder measured from the Autons' score in their cover (the
+    // option `cover_at_cover_score`; the default is in the A5 example).
+    s.cover_at_cover_score = true;
     place(&mut s, f1, 5.0, 20.0);
     place(&mut s, a1, 5.0, 31.0);
     // The L.M.G. gunner and S.M.G. gunner are Crack Shots: +6 more.
@@ -428,6 +482,9 @@ fn suppressing_fire_and_cover_2_above_strikes_a_model_in_partial_cover() {
 fn suppressing_fire_and_cover_2_above_only_suppresses_a_model_in_full_cover() {
     let mut s = battle(true, false, false);
     let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
+    // The ladder measured from the Autons' score in their cover (the
+    // option `cover_at_cover_score`; the default is in the A5 example).
+    s.cover_at_cover_score = true;
     place(&mut s, f1, 31.0, 24.0);
     place(&mut s, a1, 31.0, 31.0);
     for m in &mut s.groups[f1 as usize].models {
@@ -454,6 +511,9 @@ fn suppressing_fire_and_cover_3_above_strikes_a_model_in_full_cover() {
     let fresh = || {
         let mut s = battle(true, false, false);
         let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
+        // The ladder measured from the Autons' score in their cover (the
+        // option `cover_at_cover_score`; the default is in the A5 example).
+        s.cover_at_cover_score = true;
         place(&mut s, f1, 31.0, 24.0);
         place(&mut s, a1, 31.0, 31.0);
         for m in &mut s.groups[f1 as usize].models {
@@ -1818,4 +1878,43 @@ fn laying_in_wait_legal_lists_only_commands_decide_accepts() {
         &[],
     );
     assert_legal_accepted(&s);
+}
+
+/// Text 001, "Suppression Restrictions": "NOTE: Models can't use actions
+/// under suppression which they wouldn't normally be able to use (No
+/// sneaking Daleks etc.)". A group with a model that cannot sneak
+/// (`no_sneak`, every shipped Dalek) does not move while suppressed; the
+/// battle option `everyone_sneaks` reads it the old way (half a move).
+#[test]
+fn suppression_restrictions_no_sneaking_daleks_a_no_sneak_group_does_not_move_while_suppressed() {
+    use xenolog_engine::games::invasion::rules::group_move;
+    let shipped = xenolog_engine::games::invasion::data::faction("daleks").expect("daleks");
+    assert!(shipped.model("dalek").expect("dalek").profile.no_sneak);
+    assert!(
+        Invasion::options()
+            .iter()
+            .any(|o| o.key == "everyone_sneaks")
+    );
+    let (mut s, f1, a1) = section_and_squad();
+    // These Autons are Dalek-like: they cannot sneak.
+    for t in &mut s.factions[1].models {
+        t.profile.no_sneak = true;
+    }
+    assert_eq!(group_move(&s, a1), 800, "not suppressed: the whole move");
+    suppress(&mut s, &[f1], a1, &[3, 3, 3, 4]);
+    assert!(s.advanced.suppressed.contains(&a1));
+    card(&mut s, 1, CardKind::Triple);
+    assert_eq!(group_move(&s, a1), 0);
+    let two_inches = format!(r#"{{"move":{{"group":{a1},"to":{{"x":1000,"y":2200}}}}}}"#);
+    refused(&mut s, 1, &two_inches, &[]);
+    // The reading `everyone_sneaks`: half a move, as any other group.
+    let mut read = s.clone();
+    read.everyone_sneaks = true;
+    assert_eq!(group_move(&read, a1), 400);
+    play(&mut read, 1, &two_inches, &[]);
+    // A group without such a model sneaks (half a move) by default.
+    for t in &mut s.factions[1].models {
+        t.profile.no_sneak = false;
+    }
+    assert_eq!(group_move(&s, a1), 400);
 }

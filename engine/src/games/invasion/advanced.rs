@@ -201,6 +201,33 @@ pub struct Profile {
     pub unstoppable: bool,
     /// Flies: its fly move, hundredths of an inch (`fly N`).
     pub fly: Option<i32>,
+    /// Cannot SNEAK (`no_sneak`): "No sneaking Daleks etc." (Suppression
+    /// Fire); a group with such a model does not move when only a sneak is
+    /// allowed (suppressed, or laying in wait on its own card). Rules
+    /// version 5; absent from older profiles.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_sneak: bool,
+}
+
+impl Profile {
+    /// This profile with the flags `extra` gives added (a flag or value
+    /// `extra` sets wins): Xenolog's assumed profiles (`assumed` lines).
+    pub fn with(&self, extra: &Profile) -> Profile {
+        Profile {
+            leader: self.leader || extra.leader,
+            stupidity: extra.stupidity.or(self.stupidity),
+            fear: extra.fear.clone().or_else(|| self.fear.clone()),
+            weapon: extra.weapon.or(self.weapon),
+            comm_link: self.comm_link || extra.comm_link,
+            radio: self.radio || extra.radio,
+            grapple: extra.grapple.or(self.grapple),
+            impetuous: self.impetuous || extra.impetuous,
+            armoured: self.armoured || extra.armoured,
+            unstoppable: self.unstoppable || extra.unstoppable,
+            fly: extra.fly.or(self.fly),
+            no_sneak: self.no_sneak || extra.no_sneak,
+        }
+    }
 }
 
 /// The weapon types the modules name.

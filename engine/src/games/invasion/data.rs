@@ -29,7 +29,11 @@
 //!     # (the weapon type a module names), comm_link (Special Rule - Comm.
 //!     # Link), radio (a radio operator), grapple N (a victim escapes on N+),
 //!     # impetuous, armoured (primitive weapons cannot harm it), unstoppable
-//!     # (moves through walls, fences and hedges), fly N (its fly move, inches)
+//!     # (moves through walls, fences and hedges), fly N (its fly move, inches),
+//!     # no_sneak (cannot SNEAK: "No sneaking Daleks etc.")
+//! assumed TYPE FLAGS        # Xenolog's assumed profile flags for a model type
+//!     # given above (profile flags only): added to it only when a battle
+//!     # chooses the option "Xenolog's assumed profiles" (`assumed_profiles`)
 //! group ID "Name" TYPE TYPE ...            # one model type id per figure
 //! reserve ID "Name" [cleanup] TYPE ...     # arrives later; cleanup: a Clean Up section
 //! ```
@@ -424,6 +428,7 @@ pub fn parse_faction(text: &str) -> Result<Faction, DataError> {
     let mut rule_lines: Vec<(String, usize)> = Vec::new();
     let mut models: Vec<ModelType> = Vec::new();
     let mut model_ids: Vec<(String, usize)> = Vec::new();
+    let mut assumed: Vec<(String, super::advanced::Profile)> = Vec::new();
     // (line, template, is a reserve) in file order, checked once every model is known
     let mut groups: Vec<(usize, GroupTemplate, bool)> = Vec::new();
     let mut group_ids: Vec<(String, usize)> = Vec::new();
@@ -501,6 +506,43 @@ pub fn parse_faction(text: &str) -> Result<Faction, DataError> {
                 let m = parse_model(l)?;
                 fresh(&mut model_ids, &m.id, "model", l)?;
                 models.push(m);
+            }
+            "assumed" => {
+                // Xenolog's assumed profile flags for a model type given
+                // above: read as a model line's profile flags.
+                let id = l.id(1, "model id")?;
+                if !models.iter().any(|m| m.id == id) {
+                    return Err(l.err(format!(
+                        "'assumed' names model '{}', which is not given above it",
+                        clip(&id)
+                    )));
+                }
+                if assumed.iter().any(|(m, _)| *m == id) {
+                    return Err(l.err(format!("model '{}' has two 'assumed' lines", clip(&id))));
+                }
+                if l.words.len() < 3 {
+                    return Err(l.err("'assumed' needs profile flags after the model id"));
+                }
+                let words: Vec<String> = ["model", &id, "assumed", "species", "assumed"]
+                    .into_iter()
+                    .map(str::to_owned)
+                    .chain(["shoot", "0", "kill", "1", "1", "1"].map(str::to_owned))
+                    .chain(l.words[2..].iter().cloned())
+                    .collect();
+                let m = parse_model(&Line { no: l.no, words })?;
+                if m.melee.is_some()
+                    || m.moves != 8 * INCH
+                    || m.mobility != Mobility::Foot
+                    || m.controller
+                    || m.mite
+                    || m.heavy
+                    || m.carry != 0
+                {
+                    return Err(l.err(
+                        "an 'assumed' line gives only Advanced Invasion Earth profile flags (leader, stupid, fear, weapon, comm_link, radio, grapple, impetuous, armoured, unstoppable, fly)",
+                    ));
+                }
+                assumed.push((id, m.profile));
             }
             "group" | "reserve" => {
                 if groups.len() >= MAX_GROUPS {
@@ -617,6 +659,7 @@ pub fn parse_faction(text: &str) -> Result<Faction, DataError> {
         models,
         groups: on_table,
         reserves,
+        assumed,
     })
 }
 
@@ -756,9 +799,10 @@ fn parse_model(l: &Line) -> Result<ModelType, DataError> {
                 used = 2;
             }
             "radio" => profile.radio = true,
+            "no_sneak" => profile.no_sneak = true,
             other => {
                 return Err(l.err(format!(
-                    "unknown model keyword '{}' (species, shoot, melee, move, kill, foot, unhindered, jump, burrow, vehicle, vtol, controller, mite, heavy, carry, leader, stupid, fear, weapon, comm_link, radio, grapple, impetuous, armoured, unstoppable, fly)",
+                    "unknown model keyword '{}' (species, shoot, melee, move, kill, foot, unhindered, jump, burrow, vehicle, vtol, controller, mite, heavy, carry, leader, stupid, fear, weapon, comm_link, radio, grapple, impetuous, armoured, unstoppable, fly, no_sneak)",
                     clip(other)
                 )));
             }

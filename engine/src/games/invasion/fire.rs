@@ -847,7 +847,8 @@ pub fn suppress(
     let mut barred: Vec<&'static str> = Vec::new();
     for &g in shooters {
         let group = s.group(g);
-        let moved = s.moved.contains(&g);
+        // Super Agility: Xenolog's assumed reading only (`assumed_profiles`).
+        let moved = s.assumed_profiles && s.moved.contains(&g);
         let mut mine = 0usize;
         let mut weapon_bonus = 0i64;
         let mut lmg = false;
@@ -915,6 +916,18 @@ pub fn suppress(
     let sum: i64 = dice.iter().map(|&d| i64::from(d)).sum();
     let total = (sum + change).max(0) as u32;
     let ks = kill_score(s, target, cover);
+    // "Suppressing Cover": "REMEMBER: The 'target' on this occasion is the
+    // item of cover being fired at, not the model/s behind it." The score
+    // needed to strike the item of cover directly is the target's score in
+    // the open (nothing shields the cover itself); the kills of a strike
+    // "against the model behind the cover" are counted at its score in
+    // cover. The battle option `cover_at_cover_score` reads it as Xenolog
+    // did until rules version 5: the score of the models in their cover.
+    let base = if at_cover && !s.cover_at_cover_score {
+        kill_score(s, target, Cover::Open)
+    } else {
+        ks
+    };
     let step = count as u32;
     // "Based on the score you would have needed to strike the target
     // directly": 1 below or the same suppresses; 1 above strikes (the
@@ -923,9 +936,9 @@ pub fn suppress(
     // have scored 3 above, then a strike has been scored against the model
     // behind the cover" (full cover too).
     let above = strike_above(at_cover, cover);
-    let (result, strike_at) = if total + step < ks {
+    let (result, strike_at) = if total + step < base {
         (SuppressResult::Missed, 0)
-    } else if total >= ks + above * step {
+    } else if total >= base + above * step {
         (SuppressResult::Strike, total - above * step)
     } else {
         (SuppressResult::Suppressed, 0)
@@ -950,7 +963,7 @@ pub fn suppress(
         dice,
         how_many,
         total,
-        kill_score: ks,
+        kill_score: base,
         step,
         result,
         groups: pinned,

@@ -126,6 +126,26 @@ pub struct InvasionConfig {
     /// diameter circle" (the default, as the text is explicit).
     #[serde(skip_serializing_if = "is_false")]
     pub graded_templates: bool,
+    /// A battle option (rules version 5): Xenolog's assumed profiles, the
+    /// profile flags the rule texts do not give (the faction files'
+    /// `assumed` lines: the Spug's `stupid 3`, the Dalek's fear of it in
+    /// humans) and Super Agility's +1 a die when moving and firing. Off by
+    /// default: a battle plays only what the texts give.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub assumed_profiles: bool,
+    /// A contested reading (rules version 5): every group sneaks (half a
+    /// move) when suppressed or laying in wait, Daleks too, as Xenolog read
+    /// it before. Off by default: the text's "No sneaking Daleks etc." (a
+    /// `no_sneak` model keeps its group from moving then).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub everyone_sneaks: bool,
+    /// A contested reading (rules version 5): "Suppressing Cover" measured
+    /// from the models' kill score in their cover, as Xenolog read it
+    /// before (then it is never better than suppressing the models). Off by
+    /// default: "The 'target' on this occasion is the item of cover", struck
+    /// directly at the models' score in the open.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub cover_at_cover_score: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -339,7 +359,19 @@ pub fn factions_of(
 /// The state before the first card: every group deployed in its seat's zone.
 pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
     let scenario = scenario_of(config)?;
-    let factions = factions_of(config, &scenario)?;
+    let mut factions = factions_of(config, &scenario)?;
+    // Xenolog's assumed profiles (`assumed` lines) play only when the battle
+    // chooses them; either way the state keeps the profiles played with.
+    for f in &mut factions {
+        let assumed = std::mem::take(&mut f.assumed);
+        if config.assumed_profiles {
+            for (id, extra) in assumed {
+                if let Some(m) = f.models.iter_mut().find(|m| m.id == id) {
+                    m.profile = m.profile.with(&extra);
+                }
+            }
+        }
+    }
     let mut groups: Vec<Group> = Vec::new();
     let mut holes = Vec::new();
     let mut holes_left = Vec::new();
@@ -508,6 +540,9 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
         fighters: Vec::new(),
         card_start: Vec::new(),
         graded_templates: config.graded_templates,
+        assumed_profiles: config.assumed_profiles,
+        everyone_sneaks: config.everyone_sneaks,
+        cover_at_cover_score: config.cover_at_cover_score,
     })
 }
 
@@ -602,6 +637,27 @@ impl Game for Invasion {
             group: "Advanced Invasion Earth",
             label: "Graded suppression templates (a reading)",
             help: "Suppressing fire by two models covers a 3\" circle and by more a 5\" one, instead of Alien Invasion's one 6\" Blast circle for both (the text: \"a 'Blast' area which is a six inch diameter circle\").",
+            kind: OptionKind::Flag { default: false },
+        },
+        GameOption {
+            key: "assumed_profiles",
+            group: "Advanced Invasion Earth",
+            label: "Xenolog's assumed profiles",
+            help: "Profiles the rule texts do not give, as Xenolog assumed them: Spugs suffer stupidity (score 3), Daleks cause fear in humans (line of sight required), and Super Agility adds +1 a die when a model moves and fires (the text: \"It suffers penalty (-1) for MOVEing and FIREing\", a penalty Alien Invasion does not have). Off, a battle plays only what the texts give.",
+            kind: OptionKind::Flag { default: false },
+        },
+        GameOption {
+            key: "everyone_sneaks",
+            group: "Advanced Invasion Earth",
+            label: "Daleks sneak too (a reading)",
+            help: "A suppressed group, or one laying in wait on its own card, moves half its move whatever its models, instead of the text's \"No sneaking Daleks etc.\" (a model that cannot sneak keeps its group where it is).",
+            kind: OptionKind::Flag { default: false },
+        },
+        GameOption {
+            key: "cover_at_cover_score",
+            group: "Advanced Invasion Earth",
+            label: "Suppressing cover at the cover score (a reading)",
+            help: "Fire at an item of cover is measured from the kill score of the models in their cover, instead of the text's \"The 'target' on this occasion is the item of cover being fired at, not the model/s behind it\" (measured from their score in the open; a strike's kills still count at their cover).",
             kind: OptionKind::Flag { default: false },
         }])
         .collect()

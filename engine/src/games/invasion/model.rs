@@ -226,6 +226,12 @@ pub struct Faction {
     pub groups: Vec<GroupTemplate>,
     /// Groups that arrive later (Clean Up teams).
     pub reserves: Vec<GroupTemplate>,
+    /// Xenolog's assumed profiles (`assumed TYPE FLAGS`): profile flags the
+    /// rule texts do not give a model type, added to it only when a battle
+    /// chooses the option `assumed_profiles` (and emptied at setup, so a
+    /// battle's state holds the profiles it plays with).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assumed: Vec<(String, super::advanced::Profile)>,
 }
 
 impl Faction {

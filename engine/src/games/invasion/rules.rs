@@ -291,7 +291,10 @@ pub fn shooting_dice_and_bonus(
     rng: &mut Randomness,
     how_many: &mut Vec<u8>,
 ) -> Result<(usize, u32), RuleError> {
-    let moved = s.moved.contains(&g);
+    // Super Agility's +1 is Xenolog's assumed reading (option
+    // `assumed_profiles`): the text says "It suffers penalty (-1) for
+    // MOVEing and FIREing", and Alien Invasion has no such penalty to lessen.
+    let moved = s.assumed_profiles && s.moved.contains(&g);
     let per_die = |m: &super::state::Model| -> u32 {
         u32::from(m.bonus.shoot_die) + u32::from(m.bonus.agility && moved)
     };
@@ -1281,7 +1284,19 @@ fn occupy(s: &InvasionState, actor: Actor, take: bool) -> Result<Vec<E>, RuleErr
 pub fn group_move(s: &InvasionState, g: GroupId) -> i32 {
     let full = full_move(s, g);
     if super::fire::suppressed(s, g) || super::wait::on_own_card(s, g) {
-        full / 2
+        // Only a sneak is allowed. "Models can't use actions under
+        // suppression which they wouldn't normally be able to use (No
+        // sneaking Daleks etc.)"; laying in wait: "TURN or SNEAK (if
+        // normally available)". A group with a model that cannot sneak
+        // (`no_sneak`) does not move, unless the battle reads otherwise
+        // (option `everyone_sneaks`).
+        let group = s.group(g);
+        let cannot = !s.everyone_sneaks
+            && group.alive().any(|m| {
+                s.model_type(group.seat, &m.kind)
+                    .is_some_and(|t| t.profile.no_sneak)
+            });
+        if cannot { 0 } else { full / 2 }
     } else {
         full
     }

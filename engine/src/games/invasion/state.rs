@@ -286,6 +286,21 @@ pub struct InvasionState {
     /// Fire's templates 3" and 5" across instead of the one 6" Blast.
     #[serde(default)]
     pub graded_templates: bool,
+    /// A battle option (`InvasionConfig::assumed_profiles`): Xenolog's
+    /// assumed profiles; here it is read for Super Agility's bonus (the
+    /// assumed profile flags are already on the model types).
+    #[serde(default)]
+    pub assumed_profiles: bool,
+    /// A battle option (`InvasionConfig::everyone_sneaks`): a group whose
+    /// models cannot sneak (`no_sneak`, the Daleks) still moves half when
+    /// only a sneak is allowed.
+    #[serde(default)]
+    pub everyone_sneaks: bool,
+    /// A battle option (`InvasionConfig::cover_at_cover_score`):
+    /// suppressing cover is measured from the models' kill score in their
+    /// cover, not the open score of the item of cover.
+    #[serde(default)]
+    pub cover_at_cover_score: bool,
 }
 
 /// How the battle ended.
