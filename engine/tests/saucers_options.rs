@@ -46,9 +46,9 @@ fn cards_instant_can_be_used_at_anytime_even_while_missions_are_given_out() {
 }
 
 /// Collect: "If any of your humans have ended their movement on a searched
-/// building tile ... take one supply token of that color". By default every
-/// student standing on a searched supply tile collects; the option counts
-/// only students that moved this turn and ended there.
+/// building tile ... take one supply token of that color" (one a tile). By
+/// default a searched supply tile any student stands on yields; the option
+/// counts only students that moved this turn and ended there.
 #[test]
 fn collect_option_only_students_that_ended_their_movement_on_the_tile() {
     for after_moving in [false, true] {
@@ -56,6 +56,8 @@ fn collect_option_only_students_that_ended_their_movement_on_the_tile() {
         st.collect_after_moving = after_moving;
         building(&mut st, "C3", "diner");
         st.board[at("C3") as usize].searched = true;
+        building(&mut st, "C1", "gas_station");
+        st.board[at("C1") as usize].searched = true;
         let tabby = human(&st, "tabby");
         put(&mut st, "tabby", "C2");
         ok(
@@ -63,18 +65,24 @@ fn collect_option_only_students_that_ended_their_movement_on_the_tile() {
             0,
             C::Move {
                 human: tabby,
-                to: at("C3"),
+                to: at("C1"),
             },
             None,
         );
         let food = st.seats[0].tokens.get(Kind::Food);
+        let fuel = st.seats[0].tokens.get(Kind::Fuel);
         ok(&mut st, 0, C::EndActions, None);
         step(&mut st, C::Collect);
-        let got = st.seats[0].tokens.get(Kind::Food) - food;
+        let got_food = st.seats[0].tokens.get(Kind::Food) - food;
+        let got_fuel = st.seats[0].tokens.get(Kind::Fuel) - fuel;
         assert_eq!(
-            got,
-            if after_moving { 1 } else { 3 },
-            "three students on the Diner, one of them moved there"
+            got_food,
+            if after_moving { 0 } else { 1 },
+            "two students stayed on the Diner: one Food, none with the option"
+        );
+        assert_eq!(
+            got_fuel, 1,
+            "Tabby moved onto the Gas Station and ended there"
         );
     }
 }

@@ -1244,11 +1244,19 @@ fn complete(cx: &mut Cx, rng: &mut Randomness, seat: u8, h: usize, m: u16, paid:
 fn collect(cx: &mut Cx) {
     let seat = cx.st.current;
     let mut gained = Tokens::default();
+    // Collect: "If any of your humans have ended their movement on a
+    // searched building tile, ... take one supply token of that color":
+    // one token a tile, however many of one's students stand on it.
+    let mut tiles: Vec<Pos> = Vec::new();
     for (_, h) in cx.st.living(seat) {
         // Option: only students that "ended their movement" on the tile.
         if cx.st.collect_after_moving && !h.moved {
             continue;
         }
+        if tiles.contains(&h.at) {
+            continue;
+        }
+        tiles.push(h.at);
         let t = &cx.st.board[h.at as usize];
         if t.searched
             && !t.destroyed
