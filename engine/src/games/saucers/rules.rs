@@ -1433,11 +1433,28 @@ pub fn check_end(cx: &mut Cx) {
         return;
     }
     if !cx.st.any_alive() {
-        cx.emit(E::Ended(End {
-            winners: Vec::new(),
-            humans_won: false,
-            summary: "Alien Domination: every student has been eliminated".into(),
-        }));
+        // Variant.Hunter, option (C4): "At the end of the game, tally up
+        // ... to see who is the Great Grey Hunter", even in defeat.
+        let end = if cx.st.variant == Variant::Hunter && cx.st.hunter_named_in_defeat {
+            let won = humans_win(&cx.st, "");
+            End {
+                winners: won.winners,
+                humans_won: false,
+                summary: format!(
+                    "Alien Domination: every student has been eliminated{}",
+                    won.summary
+                        .split_once(';')
+                        .map_or(String::new(), |(_, hunter)| format!(";{hunter}"))
+                ),
+            }
+        } else {
+            End {
+                winners: Vec::new(),
+                humans_won: false,
+                summary: "Alien Domination: every student has been eliminated".into(),
+            }
+        };
+        cx.emit(E::Ended(end));
         return;
     }
     match cx.st.variant {
