@@ -728,8 +728,36 @@ fn turn_search_turns_over_the_tile_and_collect_gives_its_supply() {
     step(&mut st, C::Collect);
     assert_eq!(
         st.seats[0].tokens.fuel,
-        fuel + 3,
-        "one Fuel for each student on the searched tile"
+        fuel + 1,
+        "one Fuel for the searched tile (three students stand on it)"
+    );
+}
+
+/// Collect: "If any of your humans have ended their movement on a searched
+/// building tile, (supply side up) take one supply token of that color":
+/// one token a tile, not one a student (review of 2026-11-27, misread M1).
+#[test]
+fn collect_one_supply_token_for_each_searched_tile_any_of_your_students_is_on() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    building(&mut st, "C3", "gas_station");
+    st.board[at("C3") as usize].searched = true;
+    // A second searched tile, a Food one, with the third student on it.
+    building(&mut st, "D3", "high_school");
+    st.board[at("D3") as usize].searched = true;
+    let patch = human(&st, "patch");
+    st.humans[patch as usize].at = at("D3");
+    ok(&mut st, 0, C::EndActions, None);
+    let (fuel, food) = (st.seats[0].tokens.fuel, st.seats[0].tokens.food);
+    step(&mut st, C::Collect);
+    assert_eq!(
+        st.seats[0].tokens.fuel,
+        fuel + 1,
+        "two students on the searched gas station: one Fuel, not two"
+    );
+    assert_eq!(
+        st.seats[0].tokens.food,
+        food + 1,
+        "one student on the searched high school: one Food"
     );
 }
 

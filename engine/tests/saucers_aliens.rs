@@ -781,3 +781,96 @@ fn cards_event_reinforcements_an_alien_card_is_drawn_and_placed_at_once() {
     );
     assert_eq!(st.alien_deck.len(), left - 1);
 }
+
+/// Gangs.CPR: "When a member of the Nine Lives is killed in combat, the
+/// player rolls 1 die". A Saucer Strike is not combat: its students die with
+/// no roll (review of 2026-11-27, U1).
+#[test]
+fn gangs_cpr_a_student_struck_by_a_saucer_is_not_killed_in_combat_no_roll() {
+    let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
+    for h in ["ace", "jet", "wingnut"] {
+        put(&mut st, h, "F6");
+    }
+    alien(&mut st, AlienKind::Saucer, "C3");
+    top_alien(&mut st, AlienKind::Probe, "A1", None);
+    to_alien_turn(&mut st);
+    let ev = step(&mut st, C::AlienTurn);
+    assert!(ev.iter().any(|e| matches!(e, E::SaucerStruck { .. })));
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, E::Rolled { .. } | E::Revived { .. })),
+        "no CPR roll for a strike"
+    );
+    assert!(st.humans.iter().filter(|h| h.seat == 0).all(|h| !h.alive));
+}
+
+/// Aliens.Saucer: "can only be attacked with Surface to Air Attack cards";
+/// an Instant that hits is not one (review of 2026-11-27, U2).
+#[test]
+fn aliens_saucer_an_instant_hit_card_cannot_hit_a_saucer_strike() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let saucer = alien(&mut st, AlienKind::Saucer, "C3");
+    let probe = alien(&mut st, AlienKind::Probe, "C3");
+    let fire = give(&mut st, 0, "firecrackers");
+    let before = st.clone();
+    is_illegal(
+        run(
+            &mut st,
+            0,
+            C::Instant {
+                card: fire,
+                on: xenolog_engine::games::saucers::InstantOn::Alien { alien: saucer },
+            },
+            None,
+        ),
+        "Cards.Instant",
+    );
+    assert_eq!(st.aliens, before.aliens, "nothing changed");
+    assert!(st.seats[0].hand.contains(&fire));
+    // The same card may hit the Probe on that tile.
+    ok(
+        &mut st,
+        0,
+        C::Instant {
+            card: fire,
+            on: xenolog_engine::games::saucers::InstantOn::Alien { alien: probe },
+        },
+        None,
+    );
+    assert!(st.alien(probe).is_none(), "1 hit kills a Probe (1 HP)");
+    assert!(st.alien(saucer).is_some());
+}
+
+/// Missions: "If at any time a player loses their mission card, they may
+/// draw a new one from the Missions pile": a student killed in the Defeat
+/// step loses its mission and another of the player's students draws one
+/// (assumption 20; review of 2026-11-27, U3).
+#[test]
+fn missions_a_student_killed_loses_its_mission_and_another_student_draws_a_new_one() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let carrier = st.humans.iter().position(|h| h.mission.is_some()).unwrap();
+    let old = st.humans[carrier].mission.unwrap();
+    alien(&mut st, AlienKind::Probe, "C3");
+    to_defeat(&mut st);
+    let ev = ok(
+        &mut st,
+        0,
+        C::Lose {
+            human: carrier as u16,
+        },
+        Some(vec![1]),
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, E::MissionLost { mission, .. } if *mission == old))
+    );
+    assert!(!st.humans[carrier].alive);
+    let others: Vec<u16> = st
+        .humans
+        .iter()
+        .filter(|h| h.seat == 0 && h.alive)
+        .filter_map(|h| h.mission)
+        .collect();
+    assert_eq!(others.len(), 1, "one new mission, on a living student");
+    assert_ne!(others[0], old);
+}

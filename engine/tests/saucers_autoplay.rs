@@ -24,6 +24,7 @@ fn config(n: u64) -> SaucersConfig {
         instants_in_turn_steps: n % 7 == 2,
         collect_after_moving: n % 3 == 1,
         saucers_strike_at_once: n % 6 == 5,
+        hunter_named_in_defeat: n % 4 == 2,
         ..SaucersConfig::default()
     }
 }
@@ -84,7 +85,13 @@ fn check_end(seed: u64, st: &SaucersState) {
                 assert!(!end.winners.is_empty());
             } else {
                 assert!(!alive, "seed {seed}: Alien Domination with students left");
-                assert!(end.winners.is_empty());
+                // Option hunter_named_in_defeat: the Great Grey Hunter is
+                // named even in defeat; otherwise nobody wins.
+                assert_eq!(
+                    end.winners.is_empty(),
+                    !(st.variant == Variant::Hunter && st.hunter_named_in_defeat),
+                    "seed {seed}: winners of a lost game"
+                );
             }
         }
     }

@@ -8,7 +8,7 @@ use support::*;
 use xenolog_engine::games::saucers::data::{AlienKind, Kind};
 use xenolog_engine::games::saucers::rules::InstantOn;
 use xenolog_engine::games::saucers::{
-    Phase, Saucers, SaucersCommand as C, SaucersConfig, SaucersEvent as E,
+    Phase, Saucers, SaucersCommand as C, SaucersConfig, SaucersEvent as E, Variant,
 };
 use xenolog_engine::{Actor, Game, Session};
 
@@ -46,9 +46,9 @@ fn cards_instant_can_be_used_at_anytime_even_while_missions_are_given_out() {
 }
 
 /// Collect: "If any of your humans have ended their movement on a searched
-/// building tile ... take one supply token of that color". By default every
-/// student standing on a searched supply tile collects; the option counts
-/// only students that moved this turn and ended there.
+/// building tile ... take one supply token of that color" (one a tile). By
+/// default a searched supply tile any student stands on yields; the option
+/// counts only students that moved this turn and ended there.
 #[test]
 fn collect_option_only_students_that_ended_their_movement_on_the_tile() {
     for after_moving in [false, true] {
@@ -56,6 +56,8 @@ fn collect_option_only_students_that_ended_their_movement_on_the_tile() {
         st.collect_after_moving = after_moving;
         building(&mut st, "C3", "diner");
         st.board[at("C3") as usize].searched = true;
+        building(&mut st, "C1", "gas_station");
+        st.board[at("C1") as usize].searched = true;
         let tabby = human(&st, "tabby");
         put(&mut st, "tabby", "C2");
         ok(
@@ -63,18 +65,24 @@ fn collect_option_only_students_that_ended_their_movement_on_the_tile() {
             0,
             C::Move {
                 human: tabby,
-                to: at("C3"),
+                to: at("C1"),
             },
             None,
         );
         let food = st.seats[0].tokens.get(Kind::Food);
+        let fuel = st.seats[0].tokens.get(Kind::Fuel);
         ok(&mut st, 0, C::EndActions, None);
         step(&mut st, C::Collect);
-        let got = st.seats[0].tokens.get(Kind::Food) - food;
+        let got_food = st.seats[0].tokens.get(Kind::Food) - food;
+        let got_fuel = st.seats[0].tokens.get(Kind::Fuel) - fuel;
         assert_eq!(
-            got,
-            if after_moving { 1 } else { 3 },
-            "three students on the Diner, one of them moved there"
+            got_food,
+            if after_moving { 0 } else { 1 },
+            "two students stayed on the Diner: one Food, none with the option"
+        );
+        assert_eq!(
+            got_fuel, 1,
+            "Tabby moved onto the Gas Station and ended there"
         );
     }
 }
@@ -107,7 +115,10 @@ fn options_old_configs_read_the_same_and_every_option_is_declared() {
     let old: SaucersConfig =
         serde_json::from_str(r#"{"players":2,"difficulty":1,"missions":2,"variant":0}"#).unwrap();
     assert!(
-        !old.instants_in_turn_steps && !old.collect_after_moving && !old.saucers_strike_at_once
+        !old.instants_in_turn_steps
+            && !old.collect_after_moving
+            && !old.saucers_strike_at_once
+            && !old.hunter_named_in_defeat
     );
     assert_eq!(old, SaucersConfig::default());
     let keys: Vec<&str> = Saucers::options().iter().map(|o| o.key).collect();
@@ -115,7 +126,37 @@ fn options_old_configs_read_the_same_and_every_option_is_declared() {
         "instants_in_turn_steps",
         "collect_after_moving",
         "saucers_strike_at_once",
+        "hunter_named_in_defeat",
     ] {
         assert!(keys.contains(&k), "{k}");
+    }
+}
+
+/// Variant.Hunter, contested C4 of the review of 2026-11-27: "At the end of
+/// the game, tally up your individual alien kills and completed missions to
+/// see who is the Great Grey Hunter". By default a lost game has no winner
+/// (assumption 15); with the option the highest tally is named even then.
+#[test]
+fn variant_hunter_option_the_hunter_is_named_even_when_every_student_is_eliminated() {
+    for named in [false, true] {
+        let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
+        st.variant = Variant::Hunter;
+        st.hunter_named_in_defeat = named;
+        st.seats[1].kills = 3;
+        alien(&mut st, AlienKind::Saucer, "C3");
+        top_alien(&mut st, AlienKind::Probe, "A1", None);
+        st.phase = Phase::Alien;
+        step(&mut st, C::AlienTurn);
+        let end = st
+            .over
+            .clone()
+            .expect("every student struck: the game is over");
+        assert!(!end.humans_won, "Alien Domination either way");
+        if named {
+            assert_eq!(end.winners, vec![1], "the Fly Boyz tallied 3 kills");
+            assert!(end.summary.contains("Great Grey Hunter"), "{}", end.summary);
+        } else {
+            assert!(end.winners.is_empty());
+        }
     }
 }

@@ -78,11 +78,15 @@ pub struct SaucersConfig {
     pub instants_in_turn_steps: bool,
     /// Collect supplies only for students that ended a movement this turn
     /// on the searched tile (the text: "ended their movement"); by default
-    /// every student standing on one collects.
+    /// each searched supply tile any of one's students stands on yields one.
     pub collect_after_moving: bool,
     /// A Saucer Strike strikes the moment its card is placed; by default it
     /// strikes at the next Alien turn (RULES.md assumption 8).
     pub saucers_strike_at_once: bool,
+    /// Great Grey Hunter: name the Hunter (the highest tally) even when the
+    /// humans lose (the text: "At the end of the game, tally up"); by
+    /// default nobody wins a lost game (RULES.md assumption 15, C4).
+    pub hunter_named_in_defeat: bool,
 }
 
 impl Default for SaucersConfig {
@@ -100,6 +104,7 @@ impl Default for SaucersConfig {
             instants_in_turn_steps: false,
             collect_after_moving: false,
             saucers_strike_at_once: false,
+            hunter_named_in_defeat: false,
         }
     }
 }
@@ -242,6 +247,7 @@ pub fn start(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
         instants_in_turn_steps: config.instants_in_turn_steps,
         collect_after_moving: config.collect_after_moving,
         saucers_strike_at_once: config.saucers_strike_at_once,
+        hunter_named_in_defeat: config.hunter_named_in_defeat,
         difficulty: config.difficulty,
         missions_to_win: config.missions,
         first: config.youngest.clamp(1, config.players) - 1,
@@ -364,7 +370,7 @@ impl Game for Saucers {
                 key: "collect_after_moving",
                 group: "Rules",
                 label: "Collect only after moving",
-                help: "Collect supplies only for students that ended a movement this turn on the searched tile (the text: 'ended their movement'). Off: every student standing on a searched supply tile collects.",
+                help: "Collect supplies only for students that ended a movement this turn on the searched tile (the text: 'ended their movement'). Off: each searched supply tile any of one's students stands on yields one token.",
                 kind: OptionKind::Flag { default: false },
             },
             GameOption {
@@ -372,6 +378,13 @@ impl Game for Saucers {
                 group: "Rules",
                 label: "Saucers strike at once",
                 help: "A Saucer Strike destroys its tile the moment its card is placed. Off: it is placed in the crosshairs and strikes at the next Alien turn, so players can escape or shoot it down.",
+                kind: OptionKind::Flag { default: false },
+            },
+            GameOption {
+                key: "hunter_named_in_defeat",
+                group: "Rules",
+                label: "Great Grey Hunter even in defeat",
+                help: "Great Grey Hunter: the highest tally of kills and missions wins even when every student is eliminated (the text: 'At the end of the game, tally up'). Off: a lost game has no winner.",
                 kind: OptionKind::Flag { default: false },
             },
             GameOption {

@@ -1244,11 +1244,19 @@ fn complete(cx: &mut Cx, rng: &mut Randomness, seat: u8, h: usize, m: u16, paid:
 fn collect(cx: &mut Cx) {
     let seat = cx.st.current;
     let mut gained = Tokens::default();
+    // Collect: "If any of your humans have ended their movement on a
+    // searched building tile, ... take one supply token of that color":
+    // one token a tile, however many of one's students stand on it.
+    let mut tiles: Vec<Pos> = Vec::new();
     for (_, h) in cx.st.living(seat) {
         // Option: only students that "ended their movement" on the tile.
         if cx.st.collect_after_moving && !h.moved {
             continue;
         }
+        if tiles.contains(&h.at) {
+            continue;
+        }
+        tiles.push(h.at);
         let t = &cx.st.board[h.at as usize];
         if t.searched
             && !t.destroyed
@@ -1425,11 +1433,28 @@ pub fn check_end(cx: &mut Cx) {
         return;
     }
     if !cx.st.any_alive() {
-        cx.emit(E::Ended(End {
-            winners: Vec::new(),
-            humans_won: false,
-            summary: "Alien Domination: every student has been eliminated".into(),
-        }));
+        // Variant.Hunter, option (C4): "At the end of the game, tally up
+        // ... to see who is the Great Grey Hunter", even in defeat.
+        let end = if cx.st.variant == Variant::Hunter && cx.st.hunter_named_in_defeat {
+            let won = humans_win(&cx.st, "");
+            End {
+                winners: won.winners,
+                humans_won: false,
+                summary: format!(
+                    "Alien Domination: every student has been eliminated{}",
+                    won.summary
+                        .split_once(';')
+                        .map_or(String::new(), |(_, hunter)| format!(";{hunter}"))
+                ),
+            }
+        } else {
+            End {
+                winners: Vec::new(),
+                humans_won: false,
+                summary: "Alien Domination: every student has been eliminated".into(),
+            }
+        };
+        cx.emit(E::Ended(end));
         return;
     }
     match cx.st.variant {

@@ -129,6 +129,8 @@ pub struct SaucersState {
     pub collect_after_moving: bool,
     #[serde(default)]
     pub saucers_strike_at_once: bool,
+    #[serde(default)]
+    pub hunter_named_in_defeat: bool,
     pub difficulty: u8,
     pub missions_to_win: u8,
     /// The youngest player, who starts.
