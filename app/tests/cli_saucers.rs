@@ -172,10 +172,15 @@ fn a_refused_command_names_its_rule_and_a_bad_die_is_refused() {
     let o = c.play(&id, r#"{"actor":1,"command":"end_actions"}"#);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("turn"), "{}", stderr(&o));
-    // A move off the board: the rule is named.
+    // A move off the board is refused as it is read (tiles are 0 to 35 or
+    // named A1 to F6), in words.
     let o = c.play(&id, r#"{"actor":0,"command":{"move":{"human":0,"to":99}}}"#);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("(rule Turn.Move"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("tile 99 is off the board (0 to 35, or A1 to F6)"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -787,16 +787,6 @@ pub fn write_report(
     Ok(written)
 }
 
-#[cfg(test)]
-mod date_tests {
-    #[test]
-    fn unix_seconds_read_as_dates() {
-        assert_eq!(super::date(0), "1970-01-01");
-        assert_eq!(super::date(1_795_392_000), "2026-11-23");
-        assert_eq!(super::date(951_782_400), "2000-02-29");
-    }
-}
-
 /// A word as a POSIX shell reads it back unchanged: as it is when it holds
 /// only letters, digits and `_ - . / + = : , @ %`, else in single quotes
 /// (a quote inside written `'\''`), so "check it yourself" commands can be
@@ -810,5 +800,15 @@ pub fn shell_quote(word: &str) -> String {
         word.to_owned()
     } else {
         format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod date_tests {
+    #[test]
+    fn unix_seconds_read_as_dates() {
+        assert_eq!(super::date(0), "1970-01-01");
+        assert_eq!(super::date(1_795_392_000), "2026-11-23");
+        assert_eq!(super::date(951_782_400), "2000-02-29");
     }
 }

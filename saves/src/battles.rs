@@ -274,6 +274,7 @@ impl Campaign {
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let id = insert_fresh(&tx, &*battle, title, dice_mode)?;
         tx.commit()?;
+        self.remember_dice_mode(id, dice_mode);
         // A game that shuffles and deals at the start does it as its first
         // steps, written like any other entry.
         if battle.due_step().is_some() {
@@ -324,6 +325,7 @@ impl Campaign {
             head.ok_or(SaveError::NoSuchBattle(id))?;
         let dice_mode = DiceMode::from_word(&dice)
             .ok_or_else(|| corrupt(id, format!("its dice mode '{dice}' is unknown")))?;
+        self.remember_dice_mode(id, dice_mode);
 
         let mut branches = Vec::new();
         let mut stmt = self.conn.prepare_cached(
@@ -466,6 +468,7 @@ impl Campaign {
         dice: Option<Vec<u8>>,
     ) -> Result<Vec<EntryId>, SaveError> {
         if dice.is_none() && self.dice_mode(id)? == DiceMode::Entered {
+            // The mode is known from loading the battle (no read of the file).
             let need = battle.dice_needed(actor, command)?;
             if !need.is_empty() {
                 return Err(SaveError::Play(PlayError::Rule(RuleError::new(
@@ -509,15 +512,31 @@ impl Campaign {
         Ok(played)
     }
 
+    pub(crate) fn remember_dice_mode(&self, id: BattleId, mode: DiceMode) {
+        if let Ok(mut known) = self.dice_modes.lock() {
+            known.insert(id, mode);
+        }
+    }
+
     fn dice_mode(&self, id: BattleId) -> Result<DiceMode, SaveError> {
+        if let Some(mode) = self
+            .dice_modes
+            .lock()
+            .ok()
+            .and_then(|k| k.get(&id).copied())
+        {
+            return Ok(mode);
+        }
         let word: String = self
             .conn
             .prepare_cached("SELECT dice_mode FROM battles WHERE id = ?1")?
             .query_row([id], |r| r.get(0))
             .optional()?
             .ok_or(SaveError::NoSuchBattle(id))?;
-        DiceMode::from_word(&word)
-            .ok_or_else(|| corrupt(id, format!("its dice mode '{word}' is unknown")))
+        let mode = DiceMode::from_word(&word)
+            .ok_or_else(|| corrupt(id, format!("its dice mode '{word}' is unknown")))?;
+        self.remember_dice_mode(id, mode);
+        Ok(mode)
     }
 
     fn play_one(

@@ -52,6 +52,11 @@ pub struct Campaign {
     read_only: bool,
     /// The backup written when this open upgraded an older file.
     backup: Option<PathBuf>,
+    /// Each battle's dice mode as last read or written (it never changes),
+    /// so that playing a command reads nothing from the file before the
+    /// command is known to be good: a refused command leaves even SQLite's
+    /// side files as they were.
+    pub(crate) dice_modes: std::sync::Mutex<std::collections::BTreeMap<crate::BattleId, DiceMode>>,
     // Declared after `conn`: fields drop in order, so the connection is closed
     // (and its log checkpointed) before the next writer can take the lock.
     _lock: Option<WriterLock>,
@@ -310,6 +315,7 @@ impl Campaign {
             path: path.to_owned(),
             read_only: false,
             backup: saved,
+            dice_modes: Default::default(),
             _lock: Some(lock),
         };
         c.name()?;
@@ -363,6 +369,7 @@ impl Campaign {
             path: path.to_owned(),
             read_only: true,
             backup: None,
+            dice_modes: Default::default(),
             _lock: None,
         };
         c.name()?;

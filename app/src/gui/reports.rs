@@ -540,7 +540,7 @@ fn markdown_ui(ui: &mut Ui, md: &str) {
 
 /// A Markdown line's words without its emphasis marks and escapes.
 fn plain_md(t: &str) -> String {
-    t.replace('*', "").replace('\\', "")
+    t.replace(['*', '\\'], "")
 }
 
 /// Write the report page to a temporary file and ask the system to open it
