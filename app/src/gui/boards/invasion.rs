@@ -998,7 +998,16 @@ impl BoardUi for InvasionBoard {
         }
         if alive > 0 {
             ui.label(format!("Shoots with {}", shooting_words(s, g)));
-            ui.label(format!("Hand-to-hand: {}D6", rules::melee_dice(s, g)));
+            // MiB operatives fight with their shooting dice: a D6 first for
+            // how many, rolled when the melee is resolved (text 000).
+            if rules::melee_rolls_how_many(s, g) {
+                ui.label(format!(
+                    "Hand-to-hand: as they shoot ({})",
+                    shooting_words(s, g)
+                ));
+            } else {
+                ui.label(format!("Hand-to-hand: {}D6", rules::melee_dice(s, g)));
+            }
             let mv = rules::group_move(s, g);
             if mv > 0 {
                 ui.label(format!("Moves {}", inches(mv)));
