@@ -1179,6 +1179,13 @@ pub fn resolve_alien_card(cx: &mut Cx, card: u16) {
 /// one for another living student.
 fn kill(cx: &mut Cx, _rng: &mut Randomness, h: usize) {
     cx.emit(E::HumanKilled { human: h as u16 });
+    lose_mission(cx, h);
+}
+
+/// A student's mission is lost (killed, or struck by a Saucer): it goes
+/// under the pile and the seat draws a new one for another living student
+/// without one, if it has any.
+fn lose_mission(cx: &mut Cx, h: usize) {
     if let Some(m) = cx.st.humans[h].mission {
         cx.emit(E::MissionLost {
             human: h as u16,
@@ -1336,22 +1343,7 @@ fn strike(cx: &mut Cx, id: u32, at: Pos) {
         .collect();
     cx.emit(E::SaucerStruck { alien: id, at });
     for h in doomed {
-        if let Some(m) = cx.st.humans[h].mission {
-            cx.emit(E::MissionLost {
-                human: h as u16,
-                mission: m,
-                secret: cx.st.variant == Variant::GangWarfare,
-            });
-            let seat = cx.st.humans[h].seat;
-            let free = cx
-                .st
-                .living(seat)
-                .find(|(_, x)| x.mission.is_none())
-                .map(|(i, _)| i);
-            if let Some(other) = free {
-                new_mission(cx, other);
-            }
-        }
+        lose_mission(cx, h);
     }
     // Missions delivered at the destroyed building cannot be done.
     let def = cx.st.board[at as usize].def as usize;
