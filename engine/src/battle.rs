@@ -188,6 +188,17 @@ pub trait Battle: Send {
     /// The first entry found so far whose stored bytes do not decode (the board
     /// past it is unreliable; `verify` says more).
     fn corruption(&self) -> Option<EntryId>;
+    /// Make this new battle a club battle whose seed was derived from a
+    /// committed secret and every seat's nonce ([`crate::fair`]): recorded in
+    /// its meta and hashed into its chain. Only before the first entry, and
+    /// only with the seed those nonces give (`seed`, already the battle's).
+    fn seal_fair(&mut self, fair: crate::fair::FairSeed) -> Result<(), String>;
+    /// The first seat whose view, seen again as the public view, differs from
+    /// the public view ([`Actor::SYSTEM`]'s) at `at`: the public view would
+    /// then show something that seat may not see. `None` when the public view
+    /// knows nothing any seat does not (checked by the conformance test; what
+    /// spectators of a club battle receive relies on it).
+    fn public_view_leaks(&self, at: Option<EntryId>) -> Option<Actor>;
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }
@@ -359,6 +370,22 @@ impl<G: Game> Battle for Session<G> {
                     Viewer::Seat(seat) => serde_json::to_value(G::view(&state, seat)),
                 };
                 value.unwrap_or(Value::Null)
+            },
+        )
+    }
+    fn seal_fair(&mut self, fair: crate::fair::FairSeed) -> Result<(), String> {
+        self.seal_fair(fair)
+    }
+    fn public_view_leaks(&self, at: Option<EntryId>) -> Option<Actor> {
+        let state = self.state_at(at);
+        self.shown(
+            Some(at),
+            || None,
+            || {
+                let public = G::view(&state, Actor::SYSTEM);
+                G::seats(&state)
+                    .into_iter()
+                    .find(|&s| G::view(&G::view(&state, s), Actor::SYSTEM) != public)
             },
         )
     }

@@ -34,6 +34,17 @@ pub fn root_chain(meta: &BattleMeta) -> Hash16 {
     if meta.strict {
         h.update(b"\0strict");
     }
+    // Hashed only when set, so every battle without a fair seed keeps its chain.
+    if let Some(fair) = &meta.fair {
+        h.update(b"\0fair");
+        h.update(&[fair.scheme]);
+        h.update(&fair.commitment);
+        h.update(&(fair.nonces.len() as u64).to_le_bytes());
+        for n in &fair.nonces {
+            h.update(&[n.seat.0, u8::from(n.absent)]);
+            h.update(&n.nonce);
+        }
+    }
     cut(h.finalize())
 }
 

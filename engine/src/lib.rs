@@ -64,6 +64,7 @@
 
 pub mod battle;
 pub mod campaign;
+pub mod fair;
 pub mod game;
 pub mod games;
 mod guard;

@@ -46,6 +46,11 @@ pub struct BattleMeta {
     /// (see [`Session::prepare`]); against dice foresight in solitaire play.
     #[serde(default)]
     pub strict: bool,
+    /// A battle of a club server: the commitment to the server's secret and
+    /// every seat's nonce, from which `seed` was derived ([`crate::fair`]).
+    /// `None` for every battle whose seed was simply drawn.
+    #[serde(default)]
+    pub fair: Option<crate::fair::FairSeed>,
 }
 
 /// One accepted command with its outcome, as stored.
@@ -326,6 +331,7 @@ impl<G: Game> Session<G> {
             config: serde_json::to_string(&config)
                 .map_err(|e| SetupError(format!("config cannot be written: {e}")))?,
             strict,
+            fair: None,
         };
         Ok(Self::empty(meta, config, initial))
     }
@@ -632,6 +638,23 @@ impl<G: Game> Session<G> {
         self.branch
     }
     /// The state at the cursor.
+    /// Record this new battle's fair seed ([`Battle::seal_fair`]).
+    ///
+    /// [`Battle::seal_fair`]: crate::Battle::seal_fair
+    pub fn seal_fair(&mut self, fair: crate::fair::FairSeed) -> Result<(), String> {
+        if !self.records.is_empty() {
+            return Err(
+                "a fair seed is sealed into a battle before its first entry, not after".into(),
+            );
+        }
+        if self.meta.fair.is_some() {
+            return Err("this battle already has its fair seed".into());
+        }
+        self.meta.fair = Some(fair);
+        self.root_chain = root_chain(&self.meta);
+        Ok(())
+    }
+
     pub fn state(&self) -> &G::State {
         &self.at_cursor
     }

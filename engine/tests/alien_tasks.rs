@@ -228,6 +228,17 @@ fn task_cards_are_hidden_from_the_alien_player_until_the_battle_ends() {
     let drawn = E::TaskDrawn { card };
     assert_eq!(Alien::view_event(&drawn, ALIEN), E::TaskDrawn { card: 0 });
     assert_eq!(Alien::view_event(&drawn, EXPEDITION), drawn);
+    // The public view (spectators of a club battle) sees what the Alien
+    // player sees of the Expedition's cards: that one was drawn, not which.
+    assert_eq!(Alien::view(s, Actor::SYSTEM).open, vec![0]);
+    assert_eq!(
+        Alien::view_event(&drawn, Actor::SYSTEM),
+        E::TaskDrawn { card: 0 }
+    );
+    assert_eq!(
+        xenolog_engine::Battle::public_view_leaks(&session, session.cursor()),
+        None
+    );
     assert_eq!(
         Alien::describe_event(&alien_view, &E::TaskDrawn { card: 0 }),
         "the expedition drew a task card (hidden)"

@@ -566,6 +566,7 @@ fn a_battle_started_under_version_2_from_a_file_version_3_refuses_still_opens() 
             rules_version: 2,
             config: serde_json::to_string(&config).unwrap(),
             strict: false,
+            fair: None,
         },
         records: Vec::new(),
         branches: vec![xenolog_engine::Branch {

@@ -66,6 +66,8 @@ pub(crate) struct NewBattleRow<'a> {
     pub cursor: Option<EntryId>,
     pub branch: BranchId,
     pub origin: Option<&'a str>,
+    /// A finished club battle's revealed secret (its fair seed is in `meta`).
+    pub secret: Option<&'a xenolog_engine::fair::Bytes32>,
 }
 
 /// `"in progress"` or `"over"` and the result, at the battle's cursor.
@@ -176,6 +178,7 @@ pub(crate) fn insert_fresh(
         cursor: battle.cursor(),
         branch: battle.current_branch(),
         origin: None,
+        secret: None,
     };
     insert_battle(
         tx,
@@ -218,6 +221,9 @@ pub(crate) fn insert_battle(
         row.meta.strict,
     ])?;
     let id = tx.last_insert_rowid();
+    if let Some(fair) = &row.meta.fair {
+        crate::fair::insert_fair(tx, id, fair, row.secret, true)?;
+    }
     for b in branches {
         insert_branch(tx, id, b)?;
     }
@@ -371,6 +377,7 @@ impl Campaign {
                     rules_version,
                     config,
                     strict,
+                    fair: crate::fair::read_fair(&self.conn, id)?,
                 },
                 cursor: cursor.map(|c| c as u64),
                 branch,

@@ -74,6 +74,10 @@ pub enum SaveError {
     /// The database engine failed (disk full, I/O error, damaged file...).
     #[error("the campaign database failed: {0}")]
     Sql(String),
+    /// A request the campaign refuses as it stands, said in words (a secret
+    /// that is not the one committed to).
+    #[error("{0}")]
+    Refused(String),
 }
 
 impl SaveError {

@@ -58,6 +58,7 @@
 mod battles;
 mod campaign;
 mod error;
+mod fair;
 mod file;
 mod notes;
 mod rosters;

@@ -27,7 +27,13 @@ impl Campaign {
                 why: format!("entry {seq} {why}"),
             },
         })?;
+        let secret = if s.parts.meta.fair.is_some() {
+            self.fair_secret(id)?
+        } else {
+            None
+        };
         let file = BattleFile {
+            secret,
             meta: s.parts.meta,
             title: s.title,
             dice_mode: s.dice_mode,
@@ -60,7 +66,22 @@ impl Campaign {
         let bytes = std::fs::read(file).map_err(|e| SaveError::io(file, e))?;
         let f = read_battle_file(&bytes).map_err(|e| bad(e.to_string()))?;
         drop(bytes);
-        let (title, dice_mode, created) = (f.title.clone(), f.dice_mode, f.created);
+        let (title, dice_mode, created, secret) =
+            (f.title.clone(), f.dice_mode, f.created, f.secret);
+        if let (Some(seed), Some(secret)) = (&f.meta.fair, &secret) {
+            let seats: Vec<_> = seed.nonces.iter().map(|n| n.seat).collect();
+            let r = xenolog_engine::fair::check(seed, f.meta.seed, &seats, Some(secret), &[], &[]);
+            if !r.ok() {
+                let why = r.lines(&|a| format!("seat {}", a.0 as u32 + 1));
+                return Err(bad(format!(
+                    "its fair seed does not check out: {}",
+                    why.into_iter()
+                        .filter(|l| l.starts_with("FAILED"))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )));
+            }
+        }
         let battle = games::load_battle(f.into_stored())
             .map_err(|e| bad(format!("its battle cannot be rebuilt: {e}")))?;
         let report = battle.verify();
@@ -87,6 +108,7 @@ impl Campaign {
             cursor: battle.cursor(),
             branch: battle.current_branch(),
             origin: Some(&origin),
+            secret: secret.as_ref(),
         };
         let tx = self
             .conn
@@ -136,6 +158,7 @@ impl Campaign {
             cursor: session.cursor(),
             branch: session.current_branch(),
             origin: None,
+            secret: None,
         };
         let n = session.records().len() as EntryId;
         let snapshots = (0..n).filter_map(|entry| {

@@ -4,6 +4,7 @@ mod store {
     mod bad_files;
     pub mod common;
     mod crash;
+    mod fair;
     mod lifecycle;
     mod locking;
     mod notes;

@@ -1,7 +1,7 @@
 //! The standalone file one battle is exported to, to mail it, archive it or
 //! move it to another campaign.
 //!
-//! Layout (formats 1 and 2):
+//! Layout (formats 1, 2 and 3):
 //!
 //! | bytes | what |
 //! |---|---|
@@ -15,16 +15,23 @@
 //! use the same stored form as the database: [`crate::codec::EntryV1`] in
 //! format 1, [`crate::codec::EntryV2`] (with each entry's rules version) in
 //! format 2. A format 1 file's entries get the battle's rules version.
+//!
+//! Format 3 adds a club battle's fair seed (the commitment and every seat's
+//! nonce, [`xenolog_engine::fair`]) and, once the battle is over, the
+//! server's revealed secret, so `xenolog verify` can check the dice were
+//! fair. A battle without a fair seed is still written as format 2, so a file
+//! of an ordinary battle opens in builds that read format 2.
 
 use serde::{Deserialize, Serialize};
-use xenolog_engine::{BattleMeta, Branch, BranchId, EntryId, EntryRecord, StoredBattle};
+use xenolog_engine::fair::{Bytes32, FairSeed, SeatNonce};
+use xenolog_engine::{Actor, BattleMeta, Branch, BranchId, EntryId, EntryRecord, StoredBattle};
 
 use crate::codec::{CodecError, DiceMode, EntryV1, EntryV2};
 
 /// The first bytes of every battle file.
 pub const MAGIC: &[u8; 15] = b"XENOLOG-BATTLE\n";
 /// The battle file format this build writes; it reads this one and older ones.
-pub const BATTLE_FILE_FORMAT: u32 = 2;
+pub const BATTLE_FILE_FORMAT: u32 = 3;
 
 const CHECKSUM_LEN: usize = 32;
 const HEADER_LEN: usize = MAGIC.len() + 4;
@@ -48,6 +55,9 @@ pub struct BattleFile {
     pub cursor: Option<EntryId>,
     /// The current branch.
     pub branch: BranchId,
+    /// A finished club battle's revealed secret (its fair seed is in
+    /// `meta.fair`); `None` for any other battle and while one is played.
+    pub secret: Option<Bytes32>,
 }
 
 impl BattleFile {
@@ -120,10 +130,56 @@ struct FileExtraV2 {
     strict: bool,
 }
 
+/// What format 3 adds after format 2's extra: a club battle's fair seed.
+#[derive(Serialize, Deserialize)]
+struct FileExtraV3 {
+    fair: FairV3,
+    secret: Option<Bytes32>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct FairV3 {
+    scheme: u8,
+    commitment: Bytes32,
+    /// Seat, nonce, whether the seat was absent (the server drew it).
+    nonces: Vec<(u8, Bytes32, bool)>,
+}
+
+impl FairV3 {
+    fn of(f: &FairSeed) -> Self {
+        FairV3 {
+            scheme: f.scheme,
+            commitment: f.commitment,
+            nonces: f
+                .nonces
+                .iter()
+                .map(|n| (n.seat.0, n.nonce, n.absent))
+                .collect(),
+        }
+    }
+
+    fn into_fair(self) -> FairSeed {
+        FairSeed {
+            scheme: self.scheme,
+            commitment: self.commitment,
+            nonces: self
+                .nonces
+                .into_iter()
+                .map(|(seat, nonce, absent)| SeatNonce {
+                    seat: Actor(seat),
+                    nonce,
+                    absent,
+                })
+                .collect(),
+        }
+    }
+}
+
 impl<E> FileBody<E> {
     fn into_file(
         self,
         strict: bool,
+        fair: Option<(FairSeed, Option<Bytes32>)>,
         into_record: impl Fn(E, EntryId, u32) -> Result<EntryRecord, CodecError>,
     ) -> Result<BattleFile, BattleFileError> {
         let rules = self.rules_version;
@@ -133,6 +189,7 @@ impl<E> FileBody<E> {
             .enumerate()
             .map(|(i, r)| into_record(r, i as EntryId, rules))
             .collect::<Result<Vec<_>, _>>()?;
+        let (fair, secret) = fair.map_or((None, None), |(f, s)| (Some(f), s));
         Ok(BattleFile {
             meta: BattleMeta {
                 game: self.game,
@@ -140,6 +197,7 @@ impl<E> FileBody<E> {
                 rules_version: self.rules_version,
                 config: self.config,
                 strict,
+                fair,
             },
             title: self.title,
             dice_mode: self.dice_mode,
@@ -157,6 +215,7 @@ impl<E> FileBody<E> {
             records,
             cursor: self.cursor,
             branch: self.branch,
+            secret,
         })
     }
 }
@@ -216,7 +275,9 @@ fn seal_file<T: Serialize>(
     Ok(out)
 }
 
-/// The bytes of a battle file (current format).
+/// The bytes of a battle file: format 3 for a club battle (a fair seed),
+/// format 2 for any other, so those still open in builds that read format 2.
+/// A secret without a fair seed is refused: it would say nothing.
 pub fn write_battle_file(file: &BattleFile) -> Result<Vec<u8>, BattleFileError> {
     let records = file
         .records
@@ -224,13 +285,23 @@ pub fn write_battle_file(file: &BattleFile) -> Result<Vec<u8>, BattleFileError> 
         .enumerate()
         .map(|(i, r)| EntryV2::from_record(i as EntryId, r))
         .collect::<Result<Vec<_>, _>>()?;
-    let payload = (
-        body_of(file, records),
-        FileExtraV2 {
-            strict: file.meta.strict,
-        },
-    );
-    seal_file(BATTLE_FILE_FORMAT, &payload, 64 * file.records.len() + 256)
+    let size = 64 * file.records.len() + 512;
+    let extra = FileExtraV2 {
+        strict: file.meta.strict,
+    };
+    match &file.meta.fair {
+        None if file.secret.is_some() => Err(BattleFileError::Garbled(
+            "a revealed secret without a fair seed".into(),
+        )),
+        None => seal_file(2, &(body_of(file, records), extra), size),
+        Some(fair) => {
+            let fair = FileExtraV3 {
+                fair: FairV3::of(fair),
+                secret: file.secret,
+            };
+            seal_file(3, &(body_of(file, records), extra, fair), size)
+        }
+    }
 }
 
 /// Read a battle file, checking magic, version and checksum first.
@@ -260,10 +331,16 @@ pub fn read_battle_file(bytes: &[u8]) -> Result<BattleFile, BattleFileError> {
     let payload = &head[HEADER_LEN..];
     match version {
         1 => whole::<FileBody<EntryV1>>(payload)?
-            .into_file(false, |r, seq, rules| r.into_record(seq, rules)),
-        _ => {
+            .into_file(false, None, |r, seq, rules| r.into_record(seq, rules)),
+        2 => {
             let (body, extra) = whole::<(FileBody<EntryV2>, FileExtraV2)>(payload)?;
-            body.into_file(extra.strict, |r, seq, _| r.into_record(seq))
+            body.into_file(extra.strict, None, |r, seq, _| r.into_record(seq))
+        }
+        _ => {
+            let (body, extra, fair) =
+                whole::<(FileBody<EntryV2>, FileExtraV2, FileExtraV3)>(payload)?;
+            let fair = Some((fair.fair.into_fair(), fair.secret));
+            body.into_file(extra.strict, fair, |r, seq, _| r.into_record(seq))
         }
     }
 }
@@ -294,6 +371,7 @@ mod tests {
                 rules_version: 1,
                 config: r#"{"target":50}"#.into(),
                 strict: true,
+                fair: None,
             },
             title: "Skylar".into(),
             dice_mode: DiceMode::Entered,
@@ -315,6 +393,7 @@ mod tests {
             records: vec![rec(None, 0), rec(Some(0), 0), rec(Some(0), 1)],
             cursor: Some(2),
             branch: 1,
+            secret: None,
         }
     }
 
@@ -349,7 +428,7 @@ mod tests {
         let mut newer = bytes.clone();
         newer[15] = 9;
         let err = read_battle_file(&newer).unwrap_err();
-        assert_eq!(err, BattleFileError::Newer { found: 9, ours: 2 });
+        assert_eq!(err, BattleFileError::Newer { found: 9, ours: 3 });
         assert!(err.to_string().contains("format 9"));
         let mut tampered = bytes.clone();
         let mid = bytes.len() / 2;
@@ -376,5 +455,71 @@ mod tests {
             .collect::<Vec<_>>();
         let bytes = seal_file(1, &body_of(&f, records), 0).unwrap();
         assert_eq!(read_battle_file(&bytes).unwrap(), f);
+    }
+
+    fn club() -> BattleFile {
+        let secret = [7; 32];
+        let (fair, seed) = FairSeed::new(
+            &secret,
+            vec![
+                SeatNonce {
+                    seat: Actor(1),
+                    nonce: [2; 32],
+                    absent: true,
+                },
+                SeatNonce {
+                    seat: Actor(0),
+                    nonce: [1; 32],
+                    absent: false,
+                },
+            ],
+        )
+        .unwrap();
+        let mut f = sample();
+        f.meta.seed = seed;
+        f.meta.fair = Some(fair);
+        f.secret = Some(secret);
+        f
+    }
+
+    /// Format 3: a club battle keeps its commitment, every seat's nonce (the
+    /// absent mark too) and the revealed secret; every byte is checked.
+    #[test]
+    fn format_3_carries_a_club_battles_fair_seed_and_secret() {
+        let f = club();
+        let bytes = write_battle_file(&f).unwrap();
+        assert!(bytes.starts_with(b"XENOLOG-BATTLE\n\x03\x00\x00\x00"));
+        let back = read_battle_file(&bytes).unwrap();
+        assert_eq!(back, f);
+        assert!(back.meta.fair.as_ref().unwrap().nonces[1].absent);
+        let unrevealed = BattleFile {
+            secret: None,
+            ..club()
+        };
+        let bytes = write_battle_file(&unrevealed).unwrap();
+        assert_eq!(read_battle_file(&bytes).unwrap().secret, None);
+        for i in (0..bytes.len()).step_by(7) {
+            let mut b = bytes.clone();
+            b[i] ^= 0x01;
+            assert!(read_battle_file(&b).is_err(), "byte {i} changed unnoticed");
+        }
+    }
+
+    /// An ordinary battle is still written as format 2, so builds that read
+    /// format 2 open it; a secret without a fair seed is refused in words.
+    #[test]
+    fn a_battle_without_a_fair_seed_is_still_written_as_format_2() {
+        let bytes = write_battle_file(&sample()).unwrap();
+        assert_eq!(bytes[15], 2);
+        let odd = BattleFile {
+            secret: Some([1; 32]),
+            ..sample()
+        };
+        assert!(
+            write_battle_file(&odd)
+                .unwrap_err()
+                .to_string()
+                .contains("a revealed secret without a fair seed")
+        );
     }
 }

@@ -17,10 +17,11 @@ static MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../migrations/0003_strict_battles.sql")),
     M::up(include_str!("../migrations/0004_notes.sql")),
     M::up(include_str!("../migrations/0005_campaign.sql")),
+    M::up(include_str!("../migrations/0006_fair_seeds.sql")),
 ];
 
 /// The schema version this build writes: the number of migrations.
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// The migrations, in order.
 pub fn migrations() -> Migrations<'static> {

@@ -86,6 +86,14 @@ pub fn conform(entry: &Entry, seed: u64, steps: usize) -> Result<(), String> {
         let id = b
             .commit(pending)
             .map_err(|e| fail(format!("a command decided just now: {e}")))?;
+        // The public view (spectators of a club battle) knows nothing that
+        // any seat does not: each seat's view, seen publicly, is the public view.
+        if let Some(seat) = b.public_view_leaks(Some(id)) {
+            return Err(fail(format!(
+                "after entry {id} the public view shows something {} may not see",
+                b.actor_name(seat)
+            )));
+        }
         let recorded = b.records().len();
         if b.scene_at(Some(id)).items.is_empty() {
             return Err(fail(format!("no board after entry {id}")));

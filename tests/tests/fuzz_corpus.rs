@@ -200,11 +200,7 @@ fn regression_a_battle_whose_events_leave_a_tile_not_in_the_game_is_refused_on_o
         Path::new(FUZZ).join("regressions/open_battle/saucers-state-with-tile-66-of-36"),
     )
     .expect("the regression input is committed");
-    let version = if input[0] & 1 == 1 {
-        1
-    } else {
-        xenolog_schema::battle_file::BATTLE_FILE_FORMAT
-    };
+    let version = xenolog_tests::fuzzing::format_of(input[0]);
     let sealed = xenolog_tests::fuzzing::seal_battle_file(version, &input[1..]);
     let f = xenolog_schema::battle_file::read_battle_file(&sealed).expect("the file reads");
     assert_eq!(f.meta.game, "saucers");

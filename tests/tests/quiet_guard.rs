@@ -11,7 +11,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use xenolog_engine::games;
-use xenolog_schema::battle_file::{self, BATTLE_FILE_FORMAT};
+use xenolog_schema::battle_file;
 use xenolog_tests::fuzzing::seal_battle_file;
 
 static HOOK_CALLS: AtomicUsize = AtomicUsize::new(0);
@@ -30,11 +30,7 @@ fn regression_a_caught_panic_on_a_damaged_stored_event_is_not_printed_and_the_ba
     let input = std::fs::read(INPUT).expect("the regression input is committed");
     // As the fuzz harness reads it: byte 0 picks the format version, the
     // rest is the payload the harness seals with a valid checksum.
-    let version = if input[0] & 1 == 1 {
-        1
-    } else {
-        BATTLE_FILE_FORMAT
-    };
+    let version = xenolog_tests::fuzzing::format_of(input[0]);
     let sealed = seal_battle_file(version, &input[1..]);
     let f = battle_file::read_battle_file(&sealed).expect("the file itself reads");
     assert_eq!(f.meta.game, "invasion");

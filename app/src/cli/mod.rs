@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use xenolog_engine::fair::{self, Bytes32};
 use xenolog_engine::{Actor, Battle, EntryId, Randomness, Viewer};
 use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError};
 
@@ -172,13 +173,20 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
-    /// Re-decide every recorded command from the seed and check events and hashes.
+    /// Re-decide every recorded command from the seed and check events and
+    /// hashes; for a club battle, also that its dice were fair. FILE is a
+    /// campaign or a battle file (`.xenolog-battle`).
     Verify {
         file: PathBuf,
         #[arg(long)]
         battle: Option<BattleId>,
         #[arg(long)]
         json: bool,
+        /// The nonce you gave when you joined a club battle, as SEAT=HEX
+        /// (seat numbered from 1, 64 hex digits): verify says whether it is
+        /// the one recorded. May be given once per seat.
+        #[arg(long, value_name = "SEAT=HEX")]
+        nonce: Vec<String>,
     },
     /// Export one battle to a standalone file.
     Export {
@@ -698,7 +706,12 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
                 )
             }
         }
-        Cmd::Verify { file, battle, json } => verify(&file, battle, json, out),
+        Cmd::Verify {
+            file,
+            battle,
+            json,
+            nonce,
+        } => verify(&file, battle, json, &nonce, out),
         Cmd::Export { at, out: dest } => {
             let c = open_ro(&at.file)?;
             c.export_battle(at.battle, &dest)?;
@@ -1156,22 +1169,152 @@ fn times(n: usize) -> String {
     }
 }
 
-fn verify(file: &Path, battle: Option<BattleId>, json: bool, out: &mut dyn Write) -> Out {
+/// `--nonce SEAT=HEX` arguments: the seat (from 1) and the nonce.
+fn parse_nonces(given: &[String]) -> Out<Vec<(Actor, Bytes32)>> {
+    given
+        .iter()
+        .map(|g| {
+            let (seat, hex) = g.split_once('=').ok_or_else(|| {
+                Fail::usage(format!(
+                    "--nonce '{g}': expected SEAT=HEX, e.g. --nonce 2=9f3a... (64 hex digits)"
+                ))
+            })?;
+            let seat: u8 = seat
+                .trim()
+                .parse()
+                .ok()
+                .filter(|s| (1..=254).contains(s))
+                .ok_or_else(|| {
+                    Fail::usage(format!(
+                        "--nonce '{g}': '{seat}' is not a seat number (seats are numbered from 1)"
+                    ))
+                })?;
+            let nonce = fair::from_hex(hex)
+                .map_err(|e| Fail::usage(format!("--nonce for seat {seat}: {e}")))?;
+            Ok((Actor(seat - 1), nonce))
+        })
+        .collect()
+}
+
+/// The fairness part of a battle's verification, if it has a fair seed.
+fn fairness_of(
+    b: &dyn Battle,
+    secret: Option<&Bytes32>,
+    kept: &[(Actor, Bytes32)],
+) -> Option<fair::FairnessReport> {
+    let seed = b.meta().fair.as_ref()?;
+    let seats: Vec<Actor> = b.seats().into_iter().map(|(a, _)| a).collect();
+    Some(fair::check(
+        seed,
+        b.meta().seed,
+        &seats,
+        secret,
+        kept,
+        b.records(),
+    ))
+}
+
+/// One battle's verification: whether it passed, in words, and as JSON.
+fn verify_one(
+    b: &dyn Battle,
+    secret: Option<&Bytes32>,
+    kept: &[(Actor, Bytes32)],
+) -> (bool, String, Value) {
+    let r = b.verify();
+    let mut ok = r.ok();
+    let mut text = r.to_string();
+    let mut detail = serde_json::to_value(&r).unwrap_or(Value::Null);
+    if let Some(f) = fairness_of(b, secret, kept) {
+        ok &= f.ok();
+        for l in f.lines(&|a| b.actor_name(a)) {
+            text.push_str("\n  ");
+            text.push_str(&l);
+        }
+        detail["fairness"] = serde_json::to_value(&f).unwrap_or(Value::Null);
+    }
+    (ok, text, detail)
+}
+
+fn is_battle_file(path: &Path) -> Out<bool> {
+    use std::io::Read;
+    let mut head = [0; 15];
+    let mut f = std::fs::File::open(path)
+        .map_err(|e| Fail::usage(format!("cannot open {}: {e}", path.display())))?;
+    let n = f.read(&mut head).unwrap_or(0);
+    Ok(&head[..n] == xenolog_schema::battle_file::MAGIC)
+}
+
+/// `verify` of a battle file: the replay, and the fairness of a club battle.
+fn verify_battle_file(
+    file: &Path,
+    battle: Option<BattleId>,
+    json: bool,
+    kept: &[(Actor, Bytes32)],
+    out: &mut dyn Write,
+) -> Out {
+    if battle.is_some() {
+        return Err(Fail::usage(format!(
+            "{} is one battle's file: --battle is for campaigns",
+            file.display()
+        )));
+    }
+    let bad = |why: String| Fail::rule(format!("{} FAILED: {why}", file.display()));
+    let bytes = std::fs::read(file)
+        .map_err(|e| Fail::usage(format!("cannot read {}: {e}", file.display())))?;
+    let f = xenolog_schema::battle_file::read_battle_file(&bytes)
+        .map_err(|e| bad(format!("it is not a usable battle file: {e}")))?;
+    drop(bytes);
+    let secret = f.secret;
+    let b = xenolog_engine::games::load_battle(f.into_stored())
+        .map_err(|e| bad(format!("its battle cannot be rebuilt: {e}")))?;
+    if !kept.is_empty() && b.meta().fair.is_none() {
+        return Err(Fail::usage(
+            "--nonce is for club battles, and this battle has no fair seed",
+        ));
+    }
+    let (ok, text, detail) = verify_one(&*b, secret.as_ref(), kept);
+    if json {
+        json_line(
+            out,
+            &json!({"file": file.display().to_string(), "ok": ok, "report": detail}),
+        )?;
+    } else {
+        line(out, format!("{}: {text}", file.display()))?;
+    }
+    if ok {
+        Ok(())
+    } else {
+        Err(Fail::rule(format!(
+            "{} failed verification",
+            file.display()
+        )))
+    }
+}
+
+fn verify(
+    file: &Path,
+    battle: Option<BattleId>,
+    json: bool,
+    nonces: &[String],
+    out: &mut dyn Write,
+) -> Out {
+    let kept = parse_nonces(nonces)?;
+    if is_battle_file(file)? {
+        return verify_battle_file(file, battle, json, &kept, out);
+    }
     let c = open_ro(file)?;
     let ids: Vec<BattleId> = match battle {
         Some(id) => vec![id],
         None => c.battles()?.into_iter().map(|b| b.id).collect(),
     };
     let mut failed = 0;
+    let mut club = 0;
     for id in &ids {
         let (ok, text, detail) = match c.load_battle(*id) {
             Ok(b) => {
-                let r = b.verify();
-                (
-                    r.ok(),
-                    r.to_string(),
-                    serde_json::to_value(&r).unwrap_or(Value::Null),
-                )
+                club += usize::from(b.meta().fair.is_some());
+                let secret = c.fair_secret(*id)?;
+                verify_one(&*b, secret.as_ref(), &kept)
             }
             Err(e @ SaveError::Corrupt { .. }) => (
                 false,
@@ -1188,6 +1331,11 @@ fn verify(file: &Path, battle: Option<BattleId>, json: bool, out: &mut dyn Write
         } else {
             line(out, format!("battle {id}: {text}"))?;
         }
+    }
+    if !kept.is_empty() && club == 0 {
+        return Err(Fail::usage(
+            "--nonce is for club battles, and no battle verified has a fair seed",
+        ));
     }
     let campaign_ok = battle.is_some() || campaign::verify_campaign(&c, json, out)?;
     if !campaign_ok {

@@ -419,6 +419,7 @@ fn kind(e: &SaveError) -> &'static str {
         SaveError::NewBattle(_) => "NewBattle",
         SaveError::Io { .. } => "Io",
         SaveError::Sql(_) => "Sql",
+        SaveError::Refused(_) => "Refused",
     }
 }
 

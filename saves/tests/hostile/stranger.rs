@@ -331,6 +331,7 @@ fn hostile_battle_file(name: &str) -> Vec<u8> {
         records: b.records().to_vec(),
         cursor: b.cursor(),
         branch: b.current_branch(),
+        secret: None,
     };
     write_battle_file(&file).unwrap()
 }

@@ -386,7 +386,9 @@ impl Game for Alien {
         // the Alien player sees how many cards are drawn, not which (7).
         let mut seen = state.clone();
         seen.deck = vec![0; state.deck.len()];
-        if viewer == Actor(0) {
+        // The Expedition's open task cards are theirs: hidden from the Alien
+        // player and from the public view (spectators, `Actor::SYSTEM`).
+        if viewer == Actor(0) || viewer == Actor::SYSTEM {
             seen.open = vec![0; state.open.len()];
         }
         seen
@@ -394,7 +396,9 @@ impl Game for Alien {
 
     fn view_event(event: &AlienEvent, viewer: Actor) -> AlienEvent {
         match event {
-            AlienEvent::TaskDrawn { .. } if viewer == Actor(0) => AlienEvent::TaskDrawn { card: 0 },
+            AlienEvent::TaskDrawn { .. } if viewer == Actor(0) || viewer == Actor::SYSTEM => {
+                AlienEvent::TaskDrawn { card: 0 }
+            }
             e => e.clone(),
         }
     }

@@ -1,0 +1,212 @@
+//! The fair seeds of club battles (migration 6): the commitment and every
+//! seat's nonce, stored beside the battle, and the server's secret once the
+//! battle is over and it is revealed (`xenolog_engine::fair`).
+
+use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+use xenolog_engine::fair::{self, Bytes32, FairSeed, SeatNonce};
+use xenolog_engine::{Actor, games};
+
+use crate::battles::insert_fresh;
+use crate::{BattleId, Campaign, SaveError};
+
+/// Store a battle's fair seed, with the secret if this copy holds it
+/// (`revealed`: whether it may be shown).
+pub(crate) fn insert_fair(
+    tx: &Transaction<'_>,
+    battle: BattleId,
+    seed: &FairSeed,
+    secret: Option<&Bytes32>,
+    revealed: bool,
+) -> Result<(), SaveError> {
+    tx.prepare_cached(
+        "INSERT INTO fair_seeds (battle, scheme, commitment, secret, revealed)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![
+        battle,
+        seed.scheme,
+        &seed.commitment[..],
+        secret.map(|s| &s[..]),
+        revealed && secret.is_some()
+    ])?;
+    let mut put = tx.prepare_cached(
+        "INSERT INTO seat_nonces (battle, seat, nonce, absent) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for n in &seed.nonces {
+        put.execute(params![battle, n.seat.0, &n.nonce[..], n.absent])?;
+    }
+    Ok(())
+}
+
+fn bytes32(battle: BattleId, what: &str, v: Vec<u8>) -> Result<Bytes32, SaveError> {
+    v.try_into().map_err(|v: Vec<u8>| SaveError::Corrupt {
+        battle,
+        why: format!("its fair seed's {what} has {} bytes, not 32", v.len()),
+    })
+}
+
+/// A battle's fair seed as stored, if it has one.
+pub(crate) fn read_fair(
+    conn: &rusqlite::Connection,
+    battle: BattleId,
+) -> Result<Option<FairSeed>, SaveError> {
+    let head: Option<(u8, Vec<u8>)> = conn
+        .prepare_cached("SELECT scheme, commitment FROM fair_seeds WHERE battle = ?1")?
+        .query_row([battle], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((scheme, commitment)) = head else {
+        return Ok(None);
+    };
+    let mut nonces = Vec::new();
+    let mut stmt = conn.prepare_cached(
+        "SELECT seat, nonce, absent FROM seat_nonces WHERE battle = ?1 ORDER BY seat",
+    )?;
+    let mut rows = stmt.query([battle])?;
+    while let Some(r) = rows.next()? {
+        nonces.push(SeatNonce {
+            seat: Actor(r.get(0)?),
+            nonce: bytes32(battle, "nonce", r.get(1)?)?,
+            absent: r.get(2)?,
+        });
+    }
+    Ok(Some(FairSeed {
+        scheme,
+        commitment: bytes32(battle, "commitment", commitment)?,
+        nonces,
+    }))
+}
+
+impl Campaign {
+    /// The revealed secret of a club battle: `None` for a battle without a
+    /// fair seed and for one whose secret is not revealed yet (a server's
+    /// copy holds it unrevealed: it is never returned here).
+    pub fn fair_secret(&self, battle: BattleId) -> Result<Option<Bytes32>, SaveError> {
+        let secret: Option<Option<Vec<u8>>> = self
+            .conn
+            .prepare_cached("SELECT secret FROM fair_seeds WHERE battle = ?1 AND revealed = 1")?
+            .query_row([battle], |r| r.get(0))
+            .optional()?;
+        secret
+            .flatten()
+            .map(|s| bytes32(battle, "secret", s))
+            .transpose()
+    }
+
+    /// Record a club battle's revealed secret. Refused in words, changing
+    /// nothing, when the battle has no fair seed, when the secret is not the
+    /// one committed to, or when another secret is already recorded.
+    pub fn reveal_secret(&mut self, battle: BattleId, secret: &Bytes32) -> Result<(), SaveError> {
+        self.writable()?;
+        let refused = |why: &str| SaveError::Refused(format!("battle {battle}: {why}"));
+        let Some(seed) = read_fair(&self.conn, battle)? else {
+            return Err(refused(
+                "it has no fair seed, so there is no secret to reveal",
+            ));
+        };
+        if fair::commitment(secret) != seed.commitment {
+            return Err(refused(
+                "that secret is not the one the server committed to when the battle was created",
+            ));
+        }
+        if self.fair_secret(battle)?.is_some() {
+            return Ok(());
+        }
+        self.conn.execute(
+            "UPDATE fair_seeds SET secret = ?2, revealed = 1 WHERE battle = ?1",
+            params![battle, &secret[..]],
+        )?;
+        Ok(())
+    }
+
+    /// Start a club battle whose seed is derived from the server's `secret`
+    /// and every seat's nonce, and store it with its fair seed; this copy
+    /// holds the secret unrevealed until [`Campaign::reveal_held_secret`].
+    /// The game's first steps (a shuffle and deal) are played only now,
+    /// after every nonce is in.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new_club_battle(
+        &mut self,
+        game: &str,
+        config: &serde_json::Value,
+        title: &str,
+        dice_mode: xenolog_schema::DiceMode,
+        strict: bool,
+        secret: &Bytes32,
+        nonces: Vec<SeatNonce>,
+    ) -> Result<BattleId, SaveError> {
+        self.writable()?;
+        let (seed, start) = FairSeed::new(secret, nonces)
+            .map_err(|e| SaveError::Refused(format!("the seed cannot be made: {e}")))?;
+        let mut battle = games::new_battle_with(game, start, config, strict)?;
+        let seats: Vec<Actor> = battle.seats().into_iter().map(|(a, _)| a).collect();
+        let missing: Vec<String> = seats
+            .iter()
+            .filter(|s| !seed.nonces.iter().any(|n| n.seat == **s))
+            .map(|s| battle.actor_name(*s))
+            .collect();
+        if !missing.is_empty() {
+            return Err(SaveError::Refused(format!(
+                "every seat gives a nonce before a club battle starts: {} has not",
+                missing.join(", ")
+            )));
+        }
+        if let Some(n) = seed.nonces.iter().find(|n| !seats.contains(&n.seat)) {
+            return Err(SaveError::Refused(format!(
+                "seat {} gave a nonce, but this battle has {} seats",
+                n.seat.0 as u32 + 1,
+                seats.len()
+            )));
+        }
+        battle.seal_fair(seed).map_err(SaveError::Refused)?;
+        let title = match title.trim() {
+            "" => battle.game_name(),
+            t => t,
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let id = insert_fresh(&tx, &*battle, title, dice_mode)?;
+        if let Some(fair) = &battle.meta().fair {
+            tx.execute(
+                "UPDATE fair_seeds SET secret = ?2 WHERE battle = ?1",
+                params![id, &secret[..]],
+            )?;
+            debug_assert_eq!(fair.commitment, fair::commitment(secret));
+        }
+        tx.commit()?;
+        self.remember_dice_mode(id, dice_mode);
+        if battle.due_step().is_some() {
+            let mut battle = self.load_battle(id)?;
+            self.play_due(id, &mut *battle)?;
+        }
+        Ok(id)
+    }
+
+    /// Reveal the secret this copy holds for a club battle, once the battle
+    /// is over (refused in words before: the seed stays on the server until
+    /// the end). Returns the secret, now part of every export.
+    pub fn reveal_held_secret(&mut self, battle: BattleId) -> Result<Bytes32, SaveError> {
+        self.writable()?;
+        let held: Option<Option<Vec<u8>>> = self
+            .conn
+            .prepare_cached("SELECT secret FROM fair_seeds WHERE battle = ?1")?
+            .query_row([battle], |r| r.get(0))
+            .optional()?;
+        let Some(Some(secret)) = held else {
+            return Err(SaveError::Refused(format!(
+                "battle {battle}: this copy holds no secret for it"
+            )));
+        };
+        let secret = bytes32(battle, "secret", secret)?;
+        if self.summary(battle)?.status != "over" {
+            return Err(SaveError::Refused(format!(
+                "battle {battle} is not over: its secret is revealed at the end"
+            )));
+        }
+        self.conn.execute(
+            "UPDATE fair_seeds SET revealed = 1 WHERE battle = ?1",
+            [battle],
+        )?;
+        Ok(secret)
+    }
+}
