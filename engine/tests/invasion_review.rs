@@ -148,7 +148,7 @@ fn resolving_all_factions_move_a_full_move_apart_even_a_suppressed_group() {
 /// in the game; ... a 'Blast' area which is a six inch diameter circle":
 /// contested. The default is the Mites' own clause (6" round the Mite); the
 /// battle option `mite_blast_template` reads the Blast area (3" round it).
-fn mite_blast(template: bool) -> (InvasionState, usize, usize, usize) {
+fn mite_blast(template: bool) -> (InvasionState, usize, usize, usize, Vec<E>) {
     let mut s = given(&["spugs", "unit"]);
     s.mite_blast_template = template;
     let (ctl, m, sec, s2) = (gid(&s, "sq1"), gid(&s, "m1"), gid(&s, "s1"), gid(&s, "s2"));
@@ -177,20 +177,36 @@ fn mite_blast(template: bool) -> (InvasionState, usize, usize, usize) {
         .iter()
         .filter(|e| matches!(e, E::Detonated { .. }))
         .count();
-    (s.clone(), blown, alive(&s, sec), alive(&s, s2))
+    (s.clone(), blown, alive(&s, sec), alive(&s, s2), p.events)
 }
 
 #[test]
 fn spugs_mites_blast_is_6_inches_round_the_mite_by_default_the_6_inch_circle_an_option() {
     // Default: 6" radius. The second Mite blows up too (8D6 = 48), both
     // sections are caught and wiped out (6 a man in the open).
-    let (_, blown, a, b) = mite_blast(false);
+    let (_, blown, a, b, events) = mite_blast(false);
     assert_eq!(blown, 2, "the Mite 4\" away is caught in a 6\" radius");
     assert_eq!((a, b), (0, 0));
+    // "Kills per model" (assumed): a blast's kills go to the Mites that blew
+    // up, a share each: eight kills, four to each Mite.
+    let credited = events
+        .iter()
+        .find_map(|e| match e {
+            E::ModelsCredited { kills } => Some(kills.clone()),
+            _ => None,
+        })
+        .expect("the kills are credited");
+    assert_eq!(
+        credited
+            .iter()
+            .map(|(id, n)| (id.split('-').nth(1).unwrap().to_owned(), *n))
+            .collect::<Vec<_>>(),
+        vec![("m1".to_owned(), 4), ("m1".to_owned(), 4)]
+    );
     // The option: the Blast area, 3" round the Mite. The second Mite is
     // not caught; 4D6 = 24 kill Section A (within 3"), Section B is
     // untouched.
-    let (s, blown, a, b) = mite_blast(true);
+    let (s, blown, a, b, _) = mite_blast(true);
     assert_eq!(blown, 1, "the Mite 4\" away is outside a 6\" circle");
     assert_eq!((a, b), (0, 4));
     assert!(s.mite_blast_template);
