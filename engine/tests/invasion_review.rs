@@ -366,3 +366,48 @@ fn spugs_burrowing_down_always_requires_an_action_even_at_a_hole() {
     assert!(p.events.iter().any(|e| matches!(e, E::Spent { .. })));
     assert_eq!(s.actions_left(), 0);
 }
+
+/// "Separate factions than those involved may shoot into a continuing
+/// close combat. They must choose a target faction and roll damage as
+/// normal": as normal, the target at its cover. At a real table the cover
+/// the shooter declares for the target is the one its even dice are counted
+/// against (until this review the declared cover was logged but the even
+/// dice were counted at the group's last cover, the open).
+#[test]
+fn hand_to_hand_outsiders_shooting_in_at_a_real_table_count_the_even_dice_at_the_declared_cover() {
+    let mut s = given_with(&["unit", "daleks", "spugs"], false, true);
+    let (sec, dal, sq) = (gid(&s, "s1"), gid(&s, "d1"), gid(&s, "sq2"));
+    card(&mut s, 1, CardKind::Single);
+    play(
+        &mut s,
+        1,
+        &format!(r#"{{"move":{{"group":{dal},"declare":{{"contact":{sec}}}}}}}"#),
+        &[],
+    );
+    assert!(s.group(sec).locked.is_some());
+    card(&mut s, 2, CardKind::Single);
+    // 9D6: four 6s (24, even) to U.N.I.T. in a building (12 a man): two
+    // kills; five 1s (odd, 5) to the Daleks: none.
+    let p = play(
+        &mut s,
+        2,
+        &format!(
+            r#"{{"shoot":{{"shooters":[{sq}],"target":{sec},"declare":{{"sight":true,"cover":"building"}}}}}}"#
+        ),
+        &[6, 6, 6, 6, 1, 1, 1, 1, 1],
+    );
+    let shared: Vec<(GroupId, u32, u32)> = p
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            E::Shared {
+                group,
+                kill_score,
+                kills,
+                ..
+            } => Some((*group, *kill_score, *kills)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shared[0], (sec, 12, 2), "{:#?}", p.words);
+}

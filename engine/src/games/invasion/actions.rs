@@ -959,7 +959,15 @@ pub(super) fn shoot(
             shooters,
             &shares,
             bonus,
-            &|g| cover_of(s, g, None).0,
+            // "roll damage as normal": the target at its cover (declared
+            // at a real table), the others at theirs (rules version 6).
+            &|g| {
+                if g == target {
+                    cover
+                } else {
+                    cover_of(s, g, None).0
+                }
+            },
             &mut out,
         );
         return Ok(out);
