@@ -630,6 +630,13 @@ impl Game for Invasion {
                 help: "Groups may go down manholes and Spug holes (descend 1 action, move 1, surface 2); a Special Event card sets off a melee below.",
                 kind: OptionKind::Flag { default: false },
             },
+            GameOption {
+                key: "mite_blast_template",
+                group: "Rules",
+                label: "Mites blast a 6\" circle (a reading)",
+                help: "A Mite blows up over the game's one Blast area, \"a six inch diameter circle\" (3\" round the Mite), instead of the Mites' own \"6 inch radius blast effect\" (6\" round it).",
+                kind: OptionKind::Flag { default: false },
+            },
         ]
         .into_iter()
         .chain(advanced::Module::ALL.into_iter().map(|m| GameOption {
@@ -665,13 +672,6 @@ impl Game for Invasion {
             group: "Advanced Invasion Earth",
             label: "Suppressing cover at the cover score (a reading)",
             help: "Fire at an item of cover is measured from the kill score of the models in their cover, instead of the text's \"The 'target' on this occasion is the item of cover being fired at, not the model/s behind it\" (measured from their score in the open; a strike's kills still count at their cover).",
-            kind: OptionKind::Flag { default: false },
-        },
-        GameOption {
-            key: "mite_blast_template",
-            group: "Rules",
-            label: "Mites blast a 6\" circle (a reading)",
-            help: "A Mite blows up over the game's one Blast area, \"a six inch diameter circle\" (3\" round the Mite), instead of the Mites' own \"6 inch radius blast effect\" (6\" round it).",
             kind: OptionKind::Flag { default: false },
         }])
         .collect()
