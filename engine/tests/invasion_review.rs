@@ -411,3 +411,42 @@ fn hand_to_hand_outsiders_shooting_in_at_a_real_table_count_the_even_dice_at_the
         .collect();
     assert_eq!(shared[0], (sec, 12, 2), "{:#?}", p.words);
 }
+
+// ---- "Kills per model" (assumed: RULES.md) ------------------------------------------
+
+/// A merged group of mixed kill scores pays casualty by casualty; each
+/// kill, as it is chosen, goes to the striking figures by their dice: the
+/// U.N.I.T. section's LAWS (4 of its 8 dice) takes both.
+#[test]
+fn kills_per_model_mixed_kill_scores_paid_one_at_a_time_are_credited_as_chosen() {
+    let mut s = given(&["unit", "spugs"]);
+    let (sec, brood, mites) = (gid(&s, "s1"), gid(&s, "sq1"), gid(&s, "m1"));
+    place(&mut s, sec, 20.0, 20.0);
+    place(&mut s, brood, 20.0, 26.0);
+    place(&mut s, mites, 24.0, 26.0);
+    cards(
+        &mut s,
+        &[(Some(1), CardKind::Double), (Some(0), CardKind::Single)],
+    );
+    play(&mut s, 1, &mv(brood, 20.0, 21.05), &[]);
+    play(&mut s, 1, &mv(mites, 22.2, 21.1), &[]);
+    steps(&mut s);
+    play(&mut s, 0, r#"{"strike":{}}"#, &[2, 2, 2, 2, 3, 3, 3, 3]);
+    for kind in ["mite", "spug"] {
+        let id: String = s
+            .group(brood)
+            .alive()
+            .find(|m| m.kind == kind)
+            .map(|m| m.id.clone())
+            .unwrap();
+        choose(&mut s, 1, &[id]);
+    }
+    let kills: Vec<(String, u32)> = s
+        .group(sec)
+        .models
+        .iter()
+        .filter(|m| m.kills > 0)
+        .map(|m| (m.kind.clone(), m.kills))
+        .collect();
+    assert_eq!(kills, vec![("laws".to_owned(), 2)], "{kills:?}");
+}
