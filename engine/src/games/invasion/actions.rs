@@ -645,7 +645,45 @@ fn lock(
         })
     };
     let mut groups = vec![joining];
-    groups.extend(contacts.iter().copied().filter(|c| *c != joining));
+    // "they will join with figures from their faction to form a single,
+    // bigger group": a contacted group of a faction that already has a
+    // group in the fight (or among the groups reached by this move) joins
+    // it, so a faction is struck as one group (each faction "rolls damage
+    // as if they were shooting"; "the player controlling the target faction
+    // decides which figures to remove"). Rules version 6.
+    let in_fight: Vec<GroupId> = existing
+        .and_then(|m| s.melee(m))
+        .map(|m| {
+            m.groups
+                .iter()
+                .copied()
+                .filter(|&o| s.group(o).alive_count() > 0)
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut defender = defender;
+    for &c in contacts {
+        if c == joining || groups.contains(&c) {
+            continue;
+        }
+        let free = s.group(c).locked.is_none();
+        let keeper = in_fight
+            .iter()
+            .chain(groups.iter())
+            .copied()
+            .find(|&o| o != c && s.group(o).seat == s.group(c).seat);
+        match keeper {
+            Some(k) if free => {
+                out.push(E::Merged { from: c, into: k });
+                if let Some((d, cover)) = defender
+                    && d == c
+                {
+                    defender = Some((k, cover));
+                }
+            }
+            _ => groups.push(c),
+        }
+    }
     out.push(E::Locked {
         melee,
         groups,
@@ -921,7 +959,15 @@ pub(super) fn shoot(
             shooters,
             &shares,
             bonus,
-            &|g| cover_of(s, g, None).0,
+            // "roll damage as normal": the target at its cover (declared
+            // at a real table), the others at theirs (rules version 6).
+            &|g| {
+                if g == target {
+                    cover
+                } else {
+                    cover_of(s, g, None).0
+                }
+            },
             &mut out,
         );
         return Ok(out);
@@ -1487,6 +1533,14 @@ fn detonate(
     };
     check_actions(s, &[g])?;
     let mut out = vec![E::Spent { group: g }];
+    // "a 6 inch radius blast effect"; the battle option
+    // `mite_blast_template` reads it as the game's 'Blast' area, "a six inch
+    // diameter circle" (contested: the two clauses disagree).
+    let blast = if s.mite_blast_template {
+        MITE_BLAST / 2
+    } else {
+        MITE_BLAST
+    };
     // The chain: every Mite within the blast of an exploding one explodes.
     let mut exploded: Vec<(GroupId, String, Option<Point>)> =
         vec![(mg, first.id.clone(), first.at)];
@@ -1500,7 +1554,7 @@ fn detonate(
                 for m in x.alive() {
                     let is_mite = s.model_type(x.seat, &m.kind).is_some_and(|t| t.mite);
                     if is_mite
-                        && m.at.is_some_and(|p| p.distance(at) <= MITE_BLAST)
+                        && m.at.is_some_and(|p| p.distance(at) <= blast)
                         && !exploded.iter().any(|(_, id, _)| *id == m.id)
                     {
                         exploded.push((j as GroupId, m.id.clone(), m.at));
@@ -1541,7 +1595,7 @@ fn detonate(
             x.alive()
                 .filter(|m| !exploded.iter().any(|(_, id, _)| *id == m.id))
                 .filter(|m| {
-                    m.at.is_some_and(|p| centres.iter().any(|c| c.distance(p) <= MITE_BLAST))
+                    m.at.is_some_and(|p| centres.iter().any(|c| c.distance(p) <= blast))
                 })
                 .map(|m| m.id.clone())
                 .collect()

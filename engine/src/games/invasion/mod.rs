@@ -146,6 +146,12 @@ pub struct InvasionConfig {
     /// directly at the models' score in the open.
     #[serde(default, skip_serializing_if = "is_false")]
     pub cover_at_cover_score: bool,
+    /// A contested reading (rules version 6): a Mite's blast is Alien
+    /// Invasion's one 'Blast' area, "a six inch diameter circle" (3" from
+    /// the Mite), instead of the Mites' own "6 inch radius blast effect"
+    /// (the default: the Mites' clause is the particular one).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub mite_blast_template: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -543,6 +549,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
         assumed_profiles: config.assumed_profiles,
         everyone_sneaks: config.everyone_sneaks,
         cover_at_cover_score: config.cover_at_cover_score,
+        mite_blast_template: config.mite_blast_template,
     })
 }
 
@@ -581,7 +588,7 @@ impl Game for Invasion {
     /// Earth modules (a model type's profile and the modules' state are new
     /// fields, so a state's hash differs from version 2's for the same
     /// battle: `verify` reports older entries as recorded under version 2).
-    const RULES_VERSION: u32 = 5;
+    const RULES_VERSION: u32 = 6;
 
     fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
         moments::moment(state, event)
@@ -621,6 +628,13 @@ impl Game for Invasion {
                 group: "Rules",
                 label: "Sewers",
                 help: "Groups may go down manholes and Spug holes (descend 1 action, move 1, surface 2); a Special Event card sets off a melee below.",
+                kind: OptionKind::Flag { default: false },
+            },
+            GameOption {
+                key: "mite_blast_template",
+                group: "Rules",
+                label: "Mites blast a 6\" circle (a reading)",
+                help: "A Mite blows up over the game's one Blast area, \"a six inch diameter circle\" (3\" round the Mite), instead of the Mites' own \"6 inch radius blast effect\" (6\" round it).",
                 kind: OptionKind::Flag { default: false },
             },
         ]

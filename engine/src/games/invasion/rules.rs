@@ -1166,7 +1166,11 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
                 }
             }
         } else {
-            let full = |g: GroupId| group_move(s, g);
+            // "move back a full move": falling back is no action, so a
+            // module that limits a group's moves for its actions
+            // (suppression, laying in wait: only a SNEAK) does not shorten
+            // it (rules version 6).
+            let full = |g: GroupId| full_move(s, g);
             let defender = m.defender.map(|(g, _)| g).filter(|g| groups.contains(g));
             for &g in &groups {
                 if Some(g) == defender {

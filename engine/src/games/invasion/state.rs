@@ -301,6 +301,11 @@ pub struct InvasionState {
     /// cover, not the open score of the item of cover.
     #[serde(default)]
     pub cover_at_cover_score: bool,
+    /// A battle option (`InvasionConfig::mite_blast_template`, rules
+    /// version 6): a Mite's blast is the game's 'Blast' area, a six inch
+    /// diameter circle, instead of the Mites' own "6 inch radius".
+    #[serde(default)]
+    pub mite_blast_template: bool,
 }
 
 /// How the battle ended.
