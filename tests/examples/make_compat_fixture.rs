@@ -266,6 +266,23 @@ fn build(dir: &Path) -> Res<Manifest> {
     // models to its end, experience spent, a model renamed and one retired,
     // and an entry taken back.
     let campaign_battle = rosters(&mut c)?;
+    // Schema 6 and battle file format 3: club battles with fair seeds, one
+    // played to its end with the server's secret revealed, one in progress
+    // with the secret held unrevealed (never exported).
+    let club_done = club(
+        &mut c,
+        "race",
+        json!({ "target": 20 }),
+        "Club race, fair dice, finished",
+        true,
+    )?;
+    club(
+        &mut c,
+        "saucers",
+        json!({ "players": 2 }),
+        "Night of the Saucers at the club, fair dice, in progress",
+        false,
+    )?;
     let mut exports = Vec::new();
     for (battle, file) in [
         (campaign_battle, "invasion-rosters.xbattle"),
@@ -277,6 +294,7 @@ fn build(dir: &Path) -> Res<Manifest> {
         (dimx_done, "dimx-finished.xbattle"),
         (race_strict, "race-strict.xbattle"),
         (cards, "highcard.xbattle"),
+        (club_done, "club-race.xbattle"),
     ] {
         c.export_battle(battle, &dir.join(file))?;
         exports.push(ExportManifest {
@@ -306,6 +324,47 @@ fn build(dir: &Path) -> Res<Manifest> {
         exports,
         campaign,
     })
+}
+
+/// A club battle: its seed from a fixed secret and every seat's nonce, played
+/// by the bot, to its end (and the secret revealed) if `finish`.
+fn club(c: &mut Campaign, game: &str, config: Value, title: &str, finish: bool) -> Res<BattleId> {
+    use xenolog_engine::fair::SeatNonce;
+    let secret = [0x2a; 32];
+    let seats = games::new_battle(game, 0, &config)?.seats().len() as u8;
+    let nonces = (0..seats)
+        .map(|s| SeatNonce {
+            seat: xenolog_engine::Actor(s),
+            nonce: [0x60 + s; 32],
+            absent: false,
+        })
+        .collect();
+    let id = c.new_club_battle(
+        game,
+        &config,
+        title,
+        DiceMode::Rolled,
+        false,
+        &secret,
+        nonces,
+    )?;
+    let mut b = c.load_battle(id)?;
+    let mut bot = Randomness::new(0xc1b, 0, None);
+    play(
+        c,
+        id,
+        &mut *b,
+        &mut bot,
+        false,
+        if finish { 5000 } else { 30 },
+    )?;
+    if finish {
+        if b.outcome().is_none() {
+            return Err(format!("{title}: not over after 5000 commands").into());
+        }
+        c.reveal_held_secret(id)?;
+    }
+    Ok(id)
 }
 
 /// The campaign layer: rosters, a roster battle, experience and skills.

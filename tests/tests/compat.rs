@@ -143,6 +143,27 @@ fn every_fixture_opens_and_replays_as_it_was_recorded() {
             check_battle(&format!("{name}, battle {}", s.id), &m, want, &*b);
             let report = c.verify_battle(s.id).unwrap();
             assert!(report.ok(), "{name}, battle {}: {report}", s.id);
+            // A club battle (schema 6): its fair seed checks out with the
+            // revealed secret; one still in play has no secret to show.
+            if let Some(seed) = &b.meta().fair {
+                let seats: Vec<_> = b.seats().into_iter().map(|(a, _)| a).collect();
+                let secret = c.fair_secret(s.id).unwrap();
+                let r = xenolog_engine::fair::check(
+                    seed,
+                    b.meta().seed,
+                    &seats,
+                    secret.as_ref(),
+                    &[],
+                    b.records(),
+                );
+                assert!(r.ok(), "{name}, battle {}: {r:?}", s.id);
+                assert_eq!(
+                    secret.is_some(),
+                    b.outcome().is_some(),
+                    "{name}, battle {}: the secret is revealed exactly when the battle is over",
+                    s.id
+                );
+            }
         }
         // The campaign layer folds to what it was (nothing before schema 5).
         assert_eq!(
