@@ -285,7 +285,7 @@ impl<G: Game> Battle for Session<G> {
         command: &Value,
         dice: Option<Vec<u8>>,
     ) -> Result<Pending, PlayError> {
-        let command = G::command_from_json(self.state(), command)
+        let command = G::command_from_json(self.state(), actor, command)
             .map_err(|why| PlayError::BadCommand { game: G::NAME, why })?;
         Ok(self.prepare(actor, &command, dice)?)
     }

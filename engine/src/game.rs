@@ -321,10 +321,12 @@ pub trait Game: Sized + 'static {
 
     /// Read a command from JSON as players write it. A game whose commands
     /// name tiles, characters or cards may take the names players use
-    /// (`"K6"`, `"hicks"`) as well as numbers: it sees the state to resolve
-    /// them. Plain serde by default. The error says why, in words.
+    /// (`"K6"`, `"hicks"`, `"Shotgun"`) as well as numbers: it sees the state
+    /// and the seat giving the command (whose hand a card is taken from) to
+    /// resolve them. Plain serde by default. The error says why, in words.
     fn command_from_json(
         _state: &Self::State,
+        _actor: Actor,
         json: &serde_json::Value,
     ) -> Result<Self::Command, String> {
         serde_json::from_value(json.clone()).map_err(|e| e.to_string())

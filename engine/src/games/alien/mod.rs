@@ -311,6 +311,7 @@ impl Game for Alien {
     /// by number (RULES.md, "Position files").
     fn command_from_json(
         state: &AlienState,
+        _actor: Actor,
         json: &serde_json::Value,
     ) -> Result<AlienCommand, String> {
         rules::command_from_json(state, json)

@@ -21,6 +21,7 @@
 pub mod data;
 pub mod describe;
 pub mod legal;
+pub mod names;
 pub mod position;
 pub mod rules;
 pub mod scene;
@@ -416,6 +417,15 @@ impl Game for Saucers {
 
     fn legal(state: &SaucersState) -> Vec<(Actor, SaucersCommand)> {
         legal::legal(state)
+    }
+
+    /// Students and cards by name, tiles as `"C4"` (`names.rs`).
+    fn command_from_json(
+        state: &SaucersState,
+        actor: Actor,
+        json: &serde_json::Value,
+    ) -> Result<SaucersCommand, String> {
+        names::command_from_json(state, actor, json)
     }
 
     fn automatic(state: &SaucersState) -> Option<SaucersCommand> {
