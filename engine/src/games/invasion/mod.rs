@@ -31,6 +31,7 @@ pub mod data;
 pub mod describe;
 pub mod fire;
 pub mod fly;
+pub mod hidden;
 pub mod legal;
 pub mod model;
 pub mod moments;
@@ -727,9 +728,13 @@ impl Game for Invasion {
     }
 
     fn view(state: &InvasionState, _viewer: Actor) -> InvasionState {
-        // Nothing is hidden from one player that the others see: the deck is
-        // face down for everyone.
-        state.clone()
+        // The deck is face down for everyone: its order is hidden alike
+        // from every seat (`hidden`).
+        hidden::view(state)
+    }
+
+    fn view_event(event: &InvasionEvent, _viewer: Actor) -> InvasionEvent {
+        hidden::view_event(event)
     }
 
     fn seats(state: &InvasionState) -> Vec<Actor> {

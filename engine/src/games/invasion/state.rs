@@ -781,8 +781,14 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
         }
         E::Drew { round, cards } => {
             state.round = *round;
-            let n = cards.len().min(state.deck.len());
-            state.deck.truncate(state.deck.len() - n);
+            // The drawn cards leave the deck from its top (its end). Each is
+            // taken by what it is, so a deck a seat sees sorted (`hidden`)
+            // folds to the same make-up as the deck in draw order.
+            for card in cards {
+                if let Some(i) = state.deck.iter().rposition(|c| c == card) {
+                    state.deck.remove(i);
+                }
+            }
             state.drawn = cards.clone();
             state.current = 0;
             state.spent.clear();
