@@ -35,6 +35,7 @@ pub mod hidden;
 pub mod legal;
 pub mod model;
 pub mod moments;
+pub mod position;
 pub mod rules;
 pub mod scene;
 pub mod state;
@@ -292,6 +293,12 @@ fn setup_error(e: impl std::fmt::Display) -> SetupError {
 
 /// The scenario of a config.
 pub fn scenario_of(config: &InvasionConfig) -> Result<Scenario, SetupError> {
+    // A position file names a shipped scenario (`position`).
+    if let Some(text) = &config.scenario_text
+        && position::is_position(text)
+    {
+        return scenario_of(&position::config(config, text)?);
+    }
     if let Some(text) = &config.scenario_text {
         return data::parse_scenario("file", text)
             .map_err(|e| SetupError(format!("the scenario file is not valid: {e}")));
@@ -315,6 +322,11 @@ pub fn factions_of(
     config: &InvasionConfig,
     scenario: &Scenario,
 ) -> Result<Vec<Faction>, SetupError> {
+    if let Some(text) = &config.scenario_text
+        && position::is_position(text)
+    {
+        return factions_of(&position::config(config, text)?, scenario);
+    }
     let mut own = Vec::new();
     for (i, text) in config.faction_texts.iter().enumerate() {
         own.push(
@@ -359,6 +371,12 @@ pub fn factions_of(
 
 /// The state before the first card: every group deployed in its seat's zone.
 pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
+    // A position file: the battle from the moment it gives (`position`).
+    if let Some(text) = &config.scenario_text
+        && position::is_position(text)
+    {
+        return position::start(config, text);
+    }
     let scenario = scenario_of(config)?;
     let mut factions = factions_of(config, &scenario)?;
     // Xenolog's assumed profiles (`assumed` lines) play only when the battle

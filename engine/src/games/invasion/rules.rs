@@ -898,7 +898,11 @@ fn draw(s: &InvasionState, rng: &mut Randomness, out: &mut Vec<E>) {
     let n = s.factions.len().max(4);
     let mut deck = s.deck.clone();
     if !s.shuffled {
-        deck = make_deck(s);
+        // A position file may give the cards left in the deck unshuffled
+        // (`position`): they are shuffled now; otherwise the whole deck.
+        if s.deck.is_empty() {
+            deck = make_deck(s);
+        }
         rng.shuffle(&mut deck);
         out.push(E::Shuffled { deck: deck.clone() });
     } else if deck.len() < n {
