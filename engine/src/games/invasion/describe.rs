@@ -199,6 +199,16 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
             None => format!("{} move through the sewers", group(s, *g)),
         },
         C::Climb { group: g } => format!("{} climb towards the surface", group(s, *g)),
+        C::ChoosePoint { to } => {
+            let who = match s.pending.first() {
+                Some(super::state::Pending::Point { group: g, .. }) => group(s, *g),
+                _ => "they".into(),
+            };
+            match to {
+                Some(p) => format!("{who} surface at {}", point(*p)),
+                None => format!("{who} surface where the players place them"),
+            }
+        }
         C::Occupy { take } => {
             if *take {
                 "take the ground they won".into()
@@ -599,6 +609,10 @@ pub fn event(s: &InvasionState, e: &E) -> String {
                 if back.len() == 1 { "" } else { "s" }
             )
         }
+        E::PointAsked { group: g, .. } => format!(
+            "{} lost the melee below: they surface at a point of their choosing",
+            group(s, *g)
+        ),
         E::GroundOffered {
             group: g, cover, ..
         } => format!(

@@ -27,6 +27,7 @@
 pub mod actions;
 pub mod advanced;
 pub mod assault;
+pub mod choose;
 pub mod data;
 pub mod describe;
 pub mod fire;
@@ -600,7 +601,10 @@ impl Game for Invasion {
     /// Earth modules (a model type's profile and the modules' state are new
     /// fields, so a state's hash differs from version 2's for the same
     /// battle: `verify` reports older entries as recorded under version 2).
-    const RULES_VERSION: u32 = 5;
+    /// 6: the losers of a melee below the table surface at a point of
+    /// their choosing (`choose_point`), and a Burrower's carried squads
+    /// fight in the sewers' sudden melee.
+    const RULES_VERSION: u32 = 6;
 
     fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
         moments::moment(state, event)

@@ -217,6 +217,13 @@ pub enum InvasionCommand {
         #[serde(default)]
         declare: Declared,
     },
+    // Rules version 6.
+    /// The point asked for (`Pending::Point`): where the losers of a melee
+    /// below the table surface. `to: null` at a real table.
+    ChoosePoint {
+        #[serde(default)]
+        to: Option<Point>,
+    },
 }
 
 /// Blast radius of a Mite ("a 6 inch radius blast effect of 4D6").
@@ -793,7 +800,8 @@ pub fn automatic(s: &InvasionState) -> Option<InvasionCommand> {
             Pending::Casualties { .. }
             | Pending::Strike { .. }
             | Pending::Occupy { .. }
-            | Pending::Ambush { .. },
+            | Pending::Ambush { .. }
+            | Pending::Point { .. },
         ) => {
             return None;
         }
@@ -972,8 +980,18 @@ fn special_event(s: &InvasionState, out: &mut Vec<E>) {
         }
     }
     if s.sewers {
+        // Rules version 6: the Spug squads a Burrower carries below the
+        // table are underground with it and fight in the sudden melee.
         let below: Vec<GroupId> = (0..s.groups.len() as GroupId)
-            .filter(|&g| s.group(g).place == Place::Below && s.group(g).alive_count() > 0)
+            .filter(|&g| {
+                let group = s.group(g);
+                let under = match group.place {
+                    Place::Below => true,
+                    Place::Carried(by) => s.group(by).place == Place::Below,
+                    _ => false,
+                };
+                under && group.alive_count() > 0
+            })
             .collect();
         let mut seats: Vec<u8> = below.iter().map(|&g| s.group(g).seat).collect();
         seats.sort_unstable();
@@ -1163,12 +1181,14 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
                 .filter(|&x| figures(x) == most)
                 .collect();
             let winner = (top.len() == 1).then(|| top[0]);
-            for &g in &groups {
-                if Some(s.group(g).seat) != winner {
-                    let to = surface_points(s, g, s.group(g).below_at);
-                    out.push(E::Surfaced { group: g, to });
-                }
-            }
+            // Rules version 6: each losing group is asked where it
+            // surfaces (`choose`), a Burrower's carried squads with it.
+            let losers: Vec<GroupId> = groups
+                .iter()
+                .copied()
+                .filter(|&g| Some(s.group(g).seat) != winner)
+                .collect();
+            super::choose::ask_surface(s, &losers, out);
         } else {
             let full = |g: GroupId| group_move(s, g);
             let defender = m.defender.map(|(g, _)| g).filter(|g| groups.contains(g));
@@ -1380,28 +1400,6 @@ pub fn group_mobility(s: &InvasionState, g: GroupId) -> Mobility {
         .unwrap_or(Mobility::Foot)
 }
 
-/// Points for a group coming up from below near `at`.
-fn surface_points(s: &InvasionState, g: GroupId, at: Option<Point>) -> Vec<Option<Point>> {
-    let n = s.group(g).alive_count();
-    match at {
-        Some(at) if !s.real_table => {
-            let mut pts = vec![Some(at)];
-            pts.extend(
-                table::place_next_to(
-                    &s.scenario,
-                    at,
-                    n.saturating_sub(1),
-                    &all_points(s, Some(g)),
-                )
-                .into_iter()
-                .map(Some),
-            );
-            pts
-        }
-        _ => vec![None; n],
-    }
-}
-
 /// Decide a command.
 pub fn decide(
     s: &InvasionState,
@@ -1430,6 +1428,7 @@ pub fn decide(
         C::Casualties { models } => choose_casualties(s, actor, models),
         C::Strike { target } => strike(s, actor, *target, rng),
         C::Occupy { take } => occupy(s, actor, *take),
+        C::ChoosePoint { to } => super::choose::choose_point(s, actor, *to),
         C::Spring {
             group,
             target,
@@ -1521,6 +1520,11 @@ pub fn waiting_for(s: &InvasionState, p: &Pending) -> String {
             s.faction(*seat).name,
             group_name(s, *group),
             group_name(s, *target)
+        ),
+        Pending::Point { seat, group, why } => format!(
+            "{} must first {}",
+            s.faction(*seat).name,
+            super::choose::asked_words(s, *group, *why)
         ),
     }
 }

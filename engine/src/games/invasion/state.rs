@@ -210,6 +210,14 @@ pub enum Pending {
         group: GroupId,
         target: GroupId,
     },
+    /// Rules version 6: `seat` chooses a point for `group` (`choose_point`),
+    /// what for in `why` (the losers of a melee below the table surface at
+    /// a point of their choosing).
+    Point {
+        seat: u8,
+        group: GroupId,
+        why: super::choose::PointFor,
+    },
 }
 
 /// What is left of a total against a group whose figures die on different
@@ -623,6 +631,14 @@ pub enum InvasionEvent {
     /// The kills just credited to a seat, figure by figure: (figure id,
     /// kills), split among the figures whose dice made them.
     ModelsCredited { kills: Vec<(String, u32)> },
+    // Rules version 6.
+    /// `seat` is asked to choose a point for `group` (`why`): the losers of
+    /// a melee below the table surface at a point of their choosing.
+    PointAsked {
+        seat: u8,
+        group: GroupId,
+        why: super::choose::PointFor,
+    },
 }
 
 impl InvasionState {
@@ -1164,6 +1180,22 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                 }
             }
         }
+        E::PointAsked { seat, group, why } => {
+            // Asked in turn, before anything else the queue waits for.
+            let at = state
+                .pending
+                .iter()
+                .take_while(|p| matches!(p, Pending::Point { .. }))
+                .count();
+            state.pending.insert(
+                at,
+                Pending::Point {
+                    seat: *seat,
+                    group: *group,
+                    why: *why,
+                },
+            );
+        }
         E::MeleeHowMany { melee, group, dice } => {
             let per = dice.iter().map(|&d| u32::from(d)).sum();
             state.melee_how_many.retain(|(_, g, _)| g != group);
@@ -1216,6 +1248,10 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             if let E::Arrived { successes, .. } = event {
                 state.groups[*group as usize].arrival_successes = *successes;
             }
+            // Rules version 6: a surfacing answers the group's choice of a point.
+            state
+                .pending
+                .retain(|p| !matches!(p, Pending::Point { group: g, .. } if g == group));
             let g = &mut state.groups[*group as usize];
             g.place = Place::Table;
             g.climbing = 0;
