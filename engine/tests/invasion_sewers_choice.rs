@@ -146,7 +146,7 @@ fn sewers_losers_choose_where_to_surface_refusals_name_the_rule_and_change_nothi
         (
             1,
             r#"{"choose_point":{"to":{"x":1800,"y":1500}}}"#,
-            "U.N.I.T. choose where",
+            "U.N.I.T. are asked to choose the point",
         ),
         (
             0,

@@ -200,13 +200,17 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
         },
         C::Climb { group: g } => format!("{} climb towards the surface", group(s, *g)),
         C::ChoosePoint { to } => {
-            let who = match s.pending.first() {
-                Some(super::state::Pending::Point { group: g, .. }) => group(s, *g),
-                _ => "they".into(),
+            let (who, back) = match s.pending.first() {
+                Some(super::state::Pending::Point { group: g, why, .. }) => (
+                    group(s, *g),
+                    matches!(why, super::choose::PointFor::FallBack { .. }),
+                ),
+                _ => ("they".into(), false),
             };
-            match to {
-                Some(p) => format!("{who} surface at {}", point(*p)),
-                None => format!("{who} surface where the players place them"),
+            match (to, back) {
+                (Some(p), true) => format!("{who} fall back towards {}", point(*p)),
+                (Some(p), false) => format!("{who} surface at {}", point(*p)),
+                (None, _) => format!("{who} are placed by the players"),
             }
         }
         C::Occupy { take } => {
@@ -609,6 +613,14 @@ pub fn event(s: &InvasionState, e: &E) -> String {
                 if back.len() == 1 { "" } else { "s" }
             )
         }
+        E::PointAsked {
+            group: g,
+            why: super::choose::PointFor::FallBack { .. },
+            ..
+        } => format!(
+            "{} must fall back a full move: their player chooses the way",
+            group(s, *g)
+        ),
         E::PointAsked { group: g, .. } => format!(
             "{} lost the melee below: they surface at a point of their choosing",
             group(s, *g)

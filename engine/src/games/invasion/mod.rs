@@ -149,6 +149,12 @@ pub struct InvasionConfig {
     /// directly at the models' score in the open.
     #[serde(default, skip_serializing_if = "is_false")]
     pub cover_at_cover_score: bool,
+    /// A contested reading (rules version 6): after a melee the game
+    /// chooses which way each group falls back (straight away from the
+    /// enemy), as Xenolog did before. Off by default: the group's player
+    /// chooses ("move back a full move ... usually back the way they came").
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub game_chooses_retreats: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -563,6 +569,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
         assumed_profiles: config.assumed_profiles,
         everyone_sneaks: config.everyone_sneaks,
         cover_at_cover_score: config.cover_at_cover_score,
+        game_chooses_retreats: config.game_chooses_retreats,
     })
 }
 
@@ -603,7 +610,9 @@ impl Game for Invasion {
     /// battle: `verify` reports older entries as recorded under version 2).
     /// 6: the losers of a melee below the table surface at a point of
     /// their choosing (`choose_point`), and a Burrower's carried squads
-    /// fight in the sewers' sudden melee.
+    /// fight in the sewers' sudden melee; groups falling back after a
+    /// melee go the way their player chooses (option
+    /// `game_chooses_retreats` keeps the old way).
     const RULES_VERSION: u32 = 6;
 
     fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
@@ -681,6 +690,13 @@ impl Game for Invasion {
             group: "Advanced Invasion Earth",
             label: "Suppressing cover at the cover score (a reading)",
             help: "Fire at an item of cover is measured from the kill score of the models in their cover, instead of the text's \"The 'target' on this occasion is the item of cover being fired at, not the model/s behind it\" (measured from their score in the open; a strike's kills still count at their cover).",
+            kind: OptionKind::Flag { default: false },
+        },
+        GameOption {
+            key: "game_chooses_retreats",
+            group: "Rules",
+            label: "The game chooses retreats (a reading)",
+            help: "After a melee, groups that fall back go a full move straight away from the enemy, as Xenolog chose before, instead of the way their player chooses (the text: \"move back a full move ensuring that they don't stay in contact themselves ... usually back the way they came\").",
             kind: OptionKind::Flag { default: false },
         }])
         .collect()

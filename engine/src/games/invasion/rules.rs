@@ -1128,6 +1128,9 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
         .copied()
         .filter(|&g| s.group(g).alive_count() > 0)
         .collect();
+    // The groups whose player chooses which way they fall back, and what
+    // they fall back from (rules version 6).
+    let mut retreats: Vec<(GroupId, Point)> = Vec::new();
     // "GRAPPLE: ... If the grappling model wins the assault then its victim
     // has been grappled": only in the grappler's own turn (its faction's
     // card), winning meaning more kills than it took in this resolution
@@ -1212,6 +1215,12 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
                     continue;
                 }
                 let away = table::centre(&others);
+                if !s.game_chooses_retreats {
+                    // Rules version 6: the group's player chooses which
+                    // way it falls back (`choose`), asked after re-forming.
+                    retreats.push((g, away));
+                    continue;
+                }
                 let to = table::fall_back(&s.scenario, &pts, away, full(g));
                 out.push(E::Moved {
                     group: g,
@@ -1227,6 +1236,7 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
     for &g in &groups {
         reform(s, g, out);
     }
+    super::choose::ask_fall_back(s, &retreats, out);
     out.push(E::Unlocked { melee });
 }
 

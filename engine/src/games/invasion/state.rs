@@ -309,6 +309,12 @@ pub struct InvasionState {
     /// cover, not the open score of the item of cover.
     #[serde(default)]
     pub cover_at_cover_score: bool,
+    /// A battle option (`InvasionConfig::game_chooses_retreats`, rules
+    /// version 6): groups fall back after a melee straight away from the
+    /// enemy, as Xenolog chose for them until version 5, instead of the
+    /// way their player chooses.
+    #[serde(default)]
+    pub game_chooses_retreats: bool,
 }
 
 /// How the battle ended.
@@ -883,6 +889,10 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             if face.is_some() {
                 g.facing = *face;
             }
+            // Rules version 6: a fall back answers the group's choice of a way.
+            state
+                .pending
+                .retain(|p| !matches!(p, Pending::Point { group: g, .. } if g == group));
             if state.is_mites(*group) && state.mites_uncontrolled(state.group(*group).seat) {
                 state.mites_moved = true;
             }
