@@ -230,3 +230,63 @@ fn play_cmd(
 ) {
     try_play_cmd(s, actor, c, &[]).unwrap_or_else(|e| panic!("{c:?} refused: {e}"));
 }
+
+/// Dalek patrols of two seats meet in the open, over and over with other
+/// dice, a bot answering every question from `legal`: when both sides are
+/// left, each falls back the way the bot picks among those offered, a full
+/// move, and the fight is over with nothing left to answer.
+#[test]
+fn resolving_random_melees_fall_back_the_ways_offered_a_full_move_each() {
+    use xenolog_engine::rng::Randomness;
+    let mut fell_back = 0;
+    for seed in 0..40u64 {
+        let mut s = given(&["daleks", "daleks"]);
+        let (a, b) = (0, 2);
+        place(&mut s, a, 20.0, 20.0);
+        place(&mut s, b, 20.0, 26.0);
+        cards(
+            &mut s,
+            &[(Some(1), CardKind::Double), (Some(0), CardKind::Single)],
+        );
+        play(&mut s, 1, &mv(b, 20.0, 21.05), &[]);
+        play(&mut s, 1, r#""end_card""#, &[]);
+        let mut bot = Randomness::new(seed ^ 0xfa11, 0, None);
+        let mut n = 0u64;
+        let before = (centre(&s, a), centre(&s, b));
+        loop {
+            n += 1;
+            assert!(n < 100, "seed {seed}: the melee does not end");
+            let (actor, c) = match Invasion::automatic(&s) {
+                Some(c) => (Actor::SYSTEM, c),
+                None if !s.melees.is_empty() || !s.pending.is_empty() => {
+                    let legal = Invasion::legal(&s);
+                    assert!(
+                        !legal.is_empty(),
+                        "seed {seed}: stalled at {:?}",
+                        Invasion::asked(&s)
+                    );
+                    legal[bot.pick(legal.len())].clone()
+                }
+                None => break,
+            };
+            let mut rng = Randomness::new(seed * 1000 + n, 0, None);
+            let events = Invasion::decide(&s, actor, &c, &mut rng)
+                .unwrap_or_else(|e| panic!("seed {seed}: {c:?} refused: {e}"));
+            for e in &events {
+                Invasion::apply(&mut s, e);
+            }
+            if s.melees.is_empty() && s.pending.is_empty() {
+                break;
+            }
+        }
+        if s.group(a).alive_count() > 0 && s.group(b).alive_count() > 0 {
+            fell_back += 1;
+            assert!(centre(&s, a).distance(before.0) >= 700, "seed {seed}");
+            assert!(
+                !table::in_contact(&s.group(a).points(), &s.group(b).points()),
+                "seed {seed}"
+            );
+        }
+    }
+    assert!(fell_back > 0, "in forty melees both sides were never left");
+}
