@@ -334,3 +334,23 @@ fn position_file_damaged_lines_never_panic() {
             .unwrap_or_else(|_| panic!("panicked on the first {i} lines"));
     }
 }
+
+#[test]
+fn position_file_at_a_real_table_groups_have_no_points() {
+    let mut cfg = config("position skirmish\ngroup unit-s1 at 3 3\n");
+    cfg.real_table = true;
+    let e = start(&cfg).unwrap_err().0;
+    assert!(
+        e.contains("line 2: this battle is played at a real table"),
+        "{e}"
+    );
+    let mut cfg =
+        config("position skirmish\ngroup daleks-d1 dead 1 table\nround 1\ncards special\n");
+    cfg.real_table = true;
+    let s = start(&cfg).unwrap();
+    let g = &s.groups[4];
+    assert_eq!((g.place, g.alive_count()), (Place::Table, 2));
+    assert!(g.models.iter().all(|m| m.at.is_none()));
+    let e = refused("position skirmish\ngroup unit-s1 table\n");
+    assert!(e.contains("needs its point"), "{e}");
+}

@@ -22,7 +22,7 @@
 //!                                 # not elsewhere, shuffled from the seed at the next draw)
 //! discard CARD ...                # the discard pile (default: every card not elsewhere,
 //!                                 # when the deck is given; else this round's played cards)
-//! group GROUP [at X Y] [below [X Y]] [climbing] [reserve] [carried GROUP] [dead N]
+//! group GROUP [at X Y | table] [below [X Y]] [climbing] [reserve] [carried GROUP] [dead N]
 //!       [facing DEG] [kills N] [suppressed] [waiting [assault]] [fearless] [height H]
 //! figure FIGURE [at X Y] [dead] [kills N]
 //! melee GROUP GROUP ... [defends GROUP open|cover|building] [below]
@@ -42,7 +42,8 @@
 //! `FACTION:triple` (`unit:double`, `"U.N.I.T.:double"`, `1:double`) or
 //! `special`. A group's `at` puts its first living figure there and the
 //! others next to it, as a move does (a `figure ... at` line places one
-//! figure exactly); `below` puts it below the table (in the sewers or
+//! figure exactly); at a real table figures have no points and `table`
+//! puts a group on the table; `below` puts it below the table (in the sewers or
 //! tunnelling), at the point given; `climbing`: it has spent one of the two
 //! actions to climb out; `carried GROUP`: aboard that Burrower or vehicle;
 //! `dead N`: its last N living figures are casualties. `suppressed`,
@@ -62,6 +63,8 @@ use super::state::{Card, CardKind, GroupId, InvasionState, Melee, Place};
 use super::table;
 use crate::game::SetupError;
 use crate::games::words::words;
+
+const REAL_TABLE: &str = "this battle is played at a real table, where figures have no points: say 'table' for a group on it";
 
 /// The first statement of a position file.
 pub const KEYWORD: &str = "position";
@@ -518,6 +521,9 @@ impl Setter {
             i += 1;
             match word.as_str() {
                 "at" => {
+                    if s.real_table {
+                        return Err(REAL_TABLE.into());
+                    }
                     let to = point(s, w, i, "'at'")?;
                     i += 2;
                     let avoid: Vec<Point> = s
@@ -544,6 +550,20 @@ impl Setter {
                     group.place = Place::Table;
                     group.below_at = None;
                     group.climbing = 0;
+                }
+                "table" => {
+                    if !s.real_table {
+                        return Err(
+                            "on screen a group on the table needs its point: 'at X Y'".into()
+                        );
+                    }
+                    let group = &mut s.groups[gi];
+                    group.place = Place::Table;
+                    group.below_at = None;
+                    group.climbing = 0;
+                    for m in &mut group.models {
+                        m.at = None;
+                    }
                 }
                 "below" => {
                     let at = if w.get(i).is_some_and(|x| inches(x).is_some()) {
@@ -652,7 +672,7 @@ impl Setter {
                 }
                 other => {
                     return Err(format!(
-                        "'{other}' is not something a group line says (at, below, climbing, reserve, carried, dead, facing, kills, suppressed, waiting, fearless, height)"
+                        "'{other}' is not something a group line says (at, table, below, climbing, reserve, carried, dead, facing, kills, suppressed, waiting, fearless, height)"
                     ));
                 }
             }
@@ -800,6 +820,9 @@ fn figure(s: &mut InvasionState, w: &[String]) -> Said<()> {
         k += 1;
         match word.as_str() {
             "at" => {
+                if s.real_table {
+                    return Err(REAL_TABLE.into());
+                }
                 let to = point(s, w, k, "'at'")?;
                 k += 2;
                 if s.group(g).place != Place::Table {
