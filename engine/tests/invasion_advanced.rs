@@ -1415,7 +1415,8 @@ fn advanced_assault_if_the_combat_was_a_draw_the_fight_breaks_as_in_the_basic_ru
     let (mut s, b1, _) = assaulted("h1", false);
     let p = step(&mut s, &[]);
     assert!(!p.says("win the assault"), "{:#?}", p.words);
-    p.assert_says("falls back a full move");
+    // Rules version 6: each side falls back the way its player chooses.
+    p.assert_says("must fall back a full move");
     assert!(s.group(b1).locked.is_none());
 }
 

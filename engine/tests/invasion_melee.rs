@@ -379,6 +379,9 @@ fn resolving_a_single_faction_left_stays_and_the_fight_is_over() {
 #[test]
 fn resolving_defenders_stay_put_and_attackers_move_back_a_full_move() {
     let mut s = given(&["unit", "daleks"]);
+    // The way Xenolog chose until rules version 5, now a battle option (the
+    // player's choice: `invasion_retreats.rs`).
+    s.game_chooses_retreats = true;
     let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
     place(&mut s, sec, 30.5, 31.0);
     put(&mut s, sec, 1, 30.5, 32.1);
@@ -414,6 +417,8 @@ fn resolving_defenders_stay_put_and_attackers_move_back_a_full_move() {
 #[test]
 fn resolving_with_no_position_held_all_factions_move_a_full_move_apart() {
     let (mut s, sec, dal) = resolving();
+    // The battle option (rules version 6): the game chooses the way.
+    s.game_chooses_retreats = true;
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
     // Daleks chose nothing: 8 ones kill none; U.N.I.T. loses 3 at 6 each.

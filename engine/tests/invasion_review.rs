@@ -113,6 +113,10 @@ fn hand_to_hand_a_group_reaching_two_groups_of_one_faction_fights_them_as_one_gr
 #[test]
 fn resolving_all_factions_move_a_full_move_apart_even_a_suppressed_group() {
     let mut s = given(&["unit", "daleks"]);
+    // The way straight back, chosen by the game (the option of rules
+    // version 6; the player's own choice is a full move as well:
+    // `invasion_retreats.rs`).
+    s.game_chooses_retreats = true;
     let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
     place(&mut s, sec, 20.0, 20.0);
     place(&mut s, dal, 20.0, 26.0);

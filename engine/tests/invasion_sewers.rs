@@ -189,8 +189,18 @@ fn sewers_after_the_melee_the_losers_surface() {
         &[],
     );
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 7]);
-    // Six Spugs against three men: U.N.I.T. lose and come up at their manhole.
+    // Six Spugs against three men: U.N.I.T. lose and come up at a point of
+    // their choosing (rules version 6: their player chooses it; here their
+    // manhole).
     let p = step(&mut s, &[]);
+    p.assert_says("lost the melee below: they surface at a point of their choosing");
+    assert_eq!(s.group(sec).place, Place::Below);
+    let p = play(
+        &mut s,
+        0,
+        r#"{"choose_point":{"to":{"x":4000,"y":2000}}}"#,
+        &[],
+    );
     p.assert_says("U.N.I.T. 1st Squad, Section A came up at (40\", 20\")");
     assert_eq!(s.group(sec).place, Place::Table);
     assert_eq!(s.group(sq).place, Place::Below);

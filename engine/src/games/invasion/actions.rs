@@ -294,7 +294,8 @@ pub fn action(
         | C::Strike { .. }
         | C::Occupy { .. }
         | C::Spring { .. }
-        | C::LetPass => {
+        | C::LetPass
+        | C::ChoosePoint { .. } => {
             unreachable!("decided in rules")
         }
     }

@@ -199,6 +199,20 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
             None => format!("{} move through the sewers", group(s, *g)),
         },
         C::Climb { group: g } => format!("{} climb towards the surface", group(s, *g)),
+        C::ChoosePoint { to } => {
+            let (who, back) = match s.pending.first() {
+                Some(super::state::Pending::Point { group: g, why, .. }) => (
+                    group(s, *g),
+                    matches!(why, super::choose::PointFor::FallBack { .. }),
+                ),
+                _ => ("they".into(), false),
+            };
+            match (to, back) {
+                (Some(p), true) => format!("{who} fall back towards {}", point(*p)),
+                (Some(p), false) => format!("{who} surface at {}", point(*p)),
+                (None, _) => format!("{who} are placed by the players"),
+            }
+        }
         C::Occupy { take } => {
             if *take {
                 "take the ground they won".into()
@@ -599,6 +613,18 @@ pub fn event(s: &InvasionState, e: &E) -> String {
                 if back.len() == 1 { "" } else { "s" }
             )
         }
+        E::PointAsked {
+            group: g,
+            why: super::choose::PointFor::FallBack { .. },
+            ..
+        } => format!(
+            "{} must fall back a full move: their player chooses the way",
+            group(s, *g)
+        ),
+        E::PointAsked { group: g, .. } => format!(
+            "{} lost the melee below: they surface at a point of their choosing",
+            group(s, *g)
+        ),
         E::GroundOffered {
             group: g, cover, ..
         } => format!(

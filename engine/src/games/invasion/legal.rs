@@ -36,6 +36,12 @@ pub fn asked(s: &InvasionState) -> Vec<Ask> {
             what: format!("strike in the melee with {dice}D6"),
         }];
     }
+    if let Some(Pending::Point { seat, group, why }) = s.pending.first() {
+        return vec![Ask {
+            seat: Actor(*seat),
+            what: super::choose::asked_words(s, *group, *why),
+        }];
+    }
     if let Some(Pending::Occupy { seat, .. }) = s.pending.first() {
         return vec![Ask {
             seat: Actor(*seat),
@@ -112,6 +118,9 @@ pub fn legal(s: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
                 .map(|t| (Actor(*seat), InvasionCommand::Strike { target: Some(t) }))
                 .collect()
         };
+    }
+    if let Some(Pending::Point { .. }) = s.pending.first() {
+        return super::choose::offers(s);
     }
     if let Some(Pending::Occupy { seat, .. }) = s.pending.first() {
         return [true, false]
@@ -630,6 +639,13 @@ pub fn anchors(_s: &InvasionState, command: &InvasionCommand) -> Anchors {
         },
         C::Casualties { models } => Anchors {
             subject: models.first().map(|m| format!("model:{m}")),
+            target: None,
+        },
+        C::ChoosePoint { .. } => Anchors {
+            subject: match _s.pending.first() {
+                Some(Pending::Point { group: g, .. }) => group(g),
+                _ => None,
+            },
             target: None,
         },
         C::Continue | C::EndCard | C::Strike { .. } | C::Occupy { .. } => Anchors::default(),

@@ -27,13 +27,16 @@
 pub mod actions;
 pub mod advanced;
 pub mod assault;
+pub mod choose;
 pub mod data;
 pub mod describe;
 pub mod fire;
 pub mod fly;
+pub mod hidden;
 pub mod legal;
 pub mod model;
 pub mod moments;
+pub mod position;
 pub mod rules;
 pub mod scene;
 pub mod state;
@@ -152,6 +155,12 @@ pub struct InvasionConfig {
     /// (the default: the Mites' clause is the particular one).
     #[serde(default, skip_serializing_if = "is_false")]
     pub mite_blast_template: bool,
+    /// A contested reading (rules version 6): after a melee the game
+    /// chooses which way each group falls back (straight away from the
+    /// enemy), as Xenolog did before. Off by default: the group's player
+    /// chooses ("move back a full move ... usually back the way they came").
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub game_chooses_retreats: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -297,6 +306,12 @@ fn setup_error(e: impl std::fmt::Display) -> SetupError {
 
 /// The scenario of a config.
 pub fn scenario_of(config: &InvasionConfig) -> Result<Scenario, SetupError> {
+    // A position file names a shipped scenario (`position`).
+    if let Some(text) = &config.scenario_text
+        && position::is_position(text)
+    {
+        return scenario_of(&position::config(config, text)?);
+    }
     if let Some(text) = &config.scenario_text {
         return data::parse_scenario("file", text)
             .map_err(|e| SetupError(format!("the scenario file is not valid: {e}")));
@@ -320,6 +335,11 @@ pub fn factions_of(
     config: &InvasionConfig,
     scenario: &Scenario,
 ) -> Result<Vec<Faction>, SetupError> {
+    if let Some(text) = &config.scenario_text
+        && position::is_position(text)
+    {
+        return factions_of(&position::config(config, text)?, scenario);
+    }
     let mut own = Vec::new();
     for (i, text) in config.faction_texts.iter().enumerate() {
         own.push(
@@ -364,6 +384,12 @@ pub fn factions_of(
 
 /// The state before the first card: every group deployed in its seat's zone.
 pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
+    // A position file: the battle from the moment it gives (`position`).
+    if let Some(text) = &config.scenario_text
+        && position::is_position(text)
+    {
+        return position::start(config, text);
+    }
     let scenario = scenario_of(config)?;
     let mut factions = factions_of(config, &scenario)?;
     // Xenolog's assumed profiles (`assumed` lines) play only when the battle
@@ -550,6 +576,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
         everyone_sneaks: config.everyone_sneaks,
         cover_at_cover_score: config.cover_at_cover_score,
         mite_blast_template: config.mite_blast_template,
+        game_chooses_retreats: config.game_chooses_retreats,
     })
 }
 
@@ -588,6 +615,11 @@ impl Game for Invasion {
     /// Earth modules (a model type's profile and the modules' state are new
     /// fields, so a state's hash differs from version 2's for the same
     /// battle: `verify` reports older entries as recorded under version 2).
+    /// 6: the losers of a melee below the table surface at a point of
+    /// their choosing (`choose_point`), and a Burrower's carried squads
+    /// fight in the sewers' sudden melee; groups falling back after a
+    /// melee go the way their player chooses (option
+    /// `game_chooses_retreats` keeps the old way).
     const RULES_VERSION: u32 = 6;
 
     fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
@@ -673,6 +705,13 @@ impl Game for Invasion {
             label: "Suppressing cover at the cover score (a reading)",
             help: "Fire at an item of cover is measured from the kill score of the models in their cover, instead of the text's \"The 'target' on this occasion is the item of cover being fired at, not the model/s behind it\" (measured from their score in the open; a strike's kills still count at their cover).",
             kind: OptionKind::Flag { default: false },
+        },
+        GameOption {
+            key: "game_chooses_retreats",
+            group: "Rules",
+            label: "The game chooses retreats (a reading)",
+            help: "After a melee, groups that fall back go a full move straight away from the enemy, as Xenolog chose before, instead of the way their player chooses (the text: \"move back a full move ensuring that they don't stay in contact themselves ... usually back the way they came\").",
+            kind: OptionKind::Flag { default: false },
         }])
         .collect()
     }
@@ -741,9 +780,13 @@ impl Game for Invasion {
     }
 
     fn view(state: &InvasionState, _viewer: Actor) -> InvasionState {
-        // Nothing is hidden from one player that the others see: the deck is
-        // face down for everyone.
-        state.clone()
+        // The deck is face down for everyone: its order is hidden alike
+        // from every seat (`hidden`).
+        hidden::view(state)
+    }
+
+    fn view_event(event: &InvasionEvent, _viewer: Actor) -> InvasionEvent {
+        hidden::view_event(event)
     }
 
     fn seats(state: &InvasionState) -> Vec<Actor> {

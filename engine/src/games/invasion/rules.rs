@@ -217,6 +217,13 @@ pub enum InvasionCommand {
         #[serde(default)]
         declare: Declared,
     },
+    // Rules version 6.
+    /// The point asked for (`Pending::Point`): where the losers of a melee
+    /// below the table surface. `to: null` at a real table.
+    ChoosePoint {
+        #[serde(default)]
+        to: Option<Point>,
+    },
 }
 
 /// Blast radius of a Mite ("a 6 inch radius blast effect of 4D6").
@@ -793,7 +800,8 @@ pub fn automatic(s: &InvasionState) -> Option<InvasionCommand> {
             Pending::Casualties { .. }
             | Pending::Strike { .. }
             | Pending::Occupy { .. }
-            | Pending::Ambush { .. },
+            | Pending::Ambush { .. }
+            | Pending::Point { .. },
         ) => {
             return None;
         }
@@ -898,7 +906,11 @@ fn draw(s: &InvasionState, rng: &mut Randomness, out: &mut Vec<E>) {
     let n = s.factions.len().max(4);
     let mut deck = s.deck.clone();
     if !s.shuffled {
-        deck = make_deck(s);
+        // A position file may give the cards left in the deck unshuffled
+        // (`position`): they are shuffled now; otherwise the whole deck.
+        if s.deck.is_empty() {
+            deck = make_deck(s);
+        }
         rng.shuffle(&mut deck);
         out.push(E::Shuffled { deck: deck.clone() });
     } else if deck.len() < n {
@@ -968,8 +980,18 @@ fn special_event(s: &InvasionState, out: &mut Vec<E>) {
         }
     }
     if s.sewers {
+        // Rules version 6: the Spug squads a Burrower carries below the
+        // table are underground with it and fight in the sudden melee.
         let below: Vec<GroupId> = (0..s.groups.len() as GroupId)
-            .filter(|&g| s.group(g).place == Place::Below && s.group(g).alive_count() > 0)
+            .filter(|&g| {
+                let group = s.group(g);
+                let under = match group.place {
+                    Place::Below => true,
+                    Place::Carried(by) => s.group(by).place == Place::Below,
+                    _ => false,
+                };
+                under && group.alive_count() > 0
+            })
             .collect();
         let mut seats: Vec<u8> = below.iter().map(|&g| s.group(g).seat).collect();
         seats.sort_unstable();
@@ -1106,6 +1128,9 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
         .copied()
         .filter(|&g| s.group(g).alive_count() > 0)
         .collect();
+    // The groups whose player chooses which way they fall back, and what
+    // they fall back from (rules version 6).
+    let mut retreats: Vec<(GroupId, Point)> = Vec::new();
     // "GRAPPLE: ... If the grappling model wins the assault then its victim
     // has been grappled": only in the grappler's own turn (its faction's
     // card), winning meaning more kills than it took in this resolution
@@ -1159,12 +1184,14 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
                 .filter(|&x| figures(x) == most)
                 .collect();
             let winner = (top.len() == 1).then(|| top[0]);
-            for &g in &groups {
-                if Some(s.group(g).seat) != winner {
-                    let to = surface_points(s, g, s.group(g).below_at);
-                    out.push(E::Surfaced { group: g, to });
-                }
-            }
+            // Rules version 6: each losing group is asked where it
+            // surfaces (`choose`), a Burrower's carried squads with it.
+            let losers: Vec<GroupId> = groups
+                .iter()
+                .copied()
+                .filter(|&g| Some(s.group(g).seat) != winner)
+                .collect();
+            super::choose::ask_surface(s, &losers, out);
         } else {
             // "move back a full move": falling back is no action, so a
             // module that limits a group's moves for its actions
@@ -1192,6 +1219,12 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
                     continue;
                 }
                 let away = table::centre(&others);
+                if !s.game_chooses_retreats {
+                    // Rules version 6: the group's player chooses which
+                    // way it falls back (`choose`), asked after re-forming.
+                    retreats.push((g, away));
+                    continue;
+                }
                 let to = table::fall_back(&s.scenario, &pts, away, full(g));
                 out.push(E::Moved {
                     group: g,
@@ -1207,6 +1240,7 @@ fn aftermath(s: &InvasionState, melee: u16, out: &mut Vec<E>) {
     for &g in &groups {
         reform(s, g, out);
     }
+    super::choose::ask_fall_back(s, &retreats, out);
     out.push(E::Unlocked { melee });
 }
 
@@ -1380,28 +1414,6 @@ pub fn group_mobility(s: &InvasionState, g: GroupId) -> Mobility {
         .unwrap_or(Mobility::Foot)
 }
 
-/// Points for a group coming up from below near `at`.
-fn surface_points(s: &InvasionState, g: GroupId, at: Option<Point>) -> Vec<Option<Point>> {
-    let n = s.group(g).alive_count();
-    match at {
-        Some(at) if !s.real_table => {
-            let mut pts = vec![Some(at)];
-            pts.extend(
-                table::place_next_to(
-                    &s.scenario,
-                    at,
-                    n.saturating_sub(1),
-                    &all_points(s, Some(g)),
-                )
-                .into_iter()
-                .map(Some),
-            );
-            pts
-        }
-        _ => vec![None; n],
-    }
-}
-
 /// Decide a command.
 pub fn decide(
     s: &InvasionState,
@@ -1430,6 +1442,7 @@ pub fn decide(
         C::Casualties { models } => choose_casualties(s, actor, models),
         C::Strike { target } => strike(s, actor, *target, rng),
         C::Occupy { take } => occupy(s, actor, *take),
+        C::ChoosePoint { to } => super::choose::choose_point(s, actor, *to),
         C::Spring {
             group,
             target,
@@ -1521,6 +1534,11 @@ pub fn waiting_for(s: &InvasionState, p: &Pending) -> String {
             s.faction(*seat).name,
             group_name(s, *group),
             group_name(s, *target)
+        ),
+        Pending::Point { seat, group, why } => format!(
+            "{} must first {}",
+            s.faction(*seat).name,
+            super::choose::asked_words(s, *group, *why)
         ),
     }
 }

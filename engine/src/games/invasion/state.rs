@@ -210,6 +210,14 @@ pub enum Pending {
         group: GroupId,
         target: GroupId,
     },
+    /// Rules version 6: `seat` chooses a point for `group` (`choose_point`),
+    /// what for in `why` (the losers of a melee below the table surface at
+    /// a point of their choosing).
+    Point {
+        seat: u8,
+        group: GroupId,
+        why: super::choose::PointFor,
+    },
 }
 
 /// What is left of a total against a group whose figures die on different
@@ -306,6 +314,12 @@ pub struct InvasionState {
     /// diameter circle, instead of the Mites' own "6 inch radius".
     #[serde(default)]
     pub mite_blast_template: bool,
+    /// A battle option (`InvasionConfig::game_chooses_retreats`, rules
+    /// version 6): groups fall back after a melee straight away from the
+    /// enemy, as Xenolog chose for them until version 5, instead of the
+    /// way their player chooses.
+    #[serde(default)]
+    pub game_chooses_retreats: bool,
 }
 
 /// How the battle ended.
@@ -628,6 +642,14 @@ pub enum InvasionEvent {
     /// The kills just credited to a seat, figure by figure: (figure id,
     /// kills), split among the figures whose dice made them.
     ModelsCredited { kills: Vec<(String, u32)> },
+    // Rules version 6.
+    /// `seat` is asked to choose a point for `group` (`why`): the losers of
+    /// a melee below the table surface at a point of their choosing.
+    PointAsked {
+        seat: u8,
+        group: GroupId,
+        why: super::choose::PointFor,
+    },
 }
 
 impl InvasionState {
@@ -786,8 +808,14 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
         }
         E::Drew { round, cards } => {
             state.round = *round;
-            let n = cards.len().min(state.deck.len());
-            state.deck.truncate(state.deck.len() - n);
+            // The drawn cards leave the deck from its top (its end). Each is
+            // taken by what it is, so a deck a seat sees sorted (`hidden`)
+            // folds to the same make-up as the deck in draw order.
+            for card in cards {
+                if let Some(i) = state.deck.iter().rposition(|c| c == card) {
+                    state.deck.remove(i);
+                }
+            }
             state.drawn = cards.clone();
             state.current = 0;
             state.spent.clear();
@@ -866,6 +894,10 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             if face.is_some() {
                 g.facing = *face;
             }
+            // Rules version 6: a fall back answers the group's choice of a way.
+            state
+                .pending
+                .retain(|p| !matches!(p, Pending::Point { group: g, .. } if g == group));
             if state.is_mites(*group) && state.mites_uncontrolled(state.group(*group).seat) {
                 state.mites_moved = true;
             }
@@ -1163,6 +1195,22 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                 }
             }
         }
+        E::PointAsked { seat, group, why } => {
+            // Asked in turn, before anything else the queue waits for.
+            let at = state
+                .pending
+                .iter()
+                .take_while(|p| matches!(p, Pending::Point { .. }))
+                .count();
+            state.pending.insert(
+                at,
+                Pending::Point {
+                    seat: *seat,
+                    group: *group,
+                    why: *why,
+                },
+            );
+        }
         E::MeleeHowMany { melee, group, dice } => {
             let per = dice.iter().map(|&d| u32::from(d)).sum();
             state.melee_how_many.retain(|(_, g, _)| g != group);
@@ -1215,6 +1263,10 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             if let E::Arrived { successes, .. } = event {
                 state.groups[*group as usize].arrival_successes = *successes;
             }
+            // Rules version 6: a surfacing answers the group's choice of a point.
+            state
+                .pending
+                .retain(|p| !matches!(p, Pending::Point { group: g, .. } if g == group));
             let g = &mut state.groups[*group as usize];
             g.place = Place::Table;
             g.climbing = 0;
