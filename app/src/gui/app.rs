@@ -20,6 +20,7 @@ use super::command::{AppCommand, FileRequest, Intent, NewBattleSpec, PlayRequest
 use super::dialogs::{Dialog, DiceForm, NewBattleForm, Notice, dialog_ui, notice_ui};
 use super::files::{Answer, BATTLE_EXT, FileDialogs, InAppDialog};
 use super::menu::{MenuContext, PanelsShown, menu_bar_ui};
+use super::position::PositionFile;
 use super::prefs::{Prefs, ThemeChoice};
 use super::reports::ReportsUi;
 use super::shortcuts;
@@ -730,7 +731,9 @@ impl App {
             FileRequest::ExportBattle => format!("{safe}.{BATTLE_EXT}"),
             FileRequest::ExportPicture => format!("{safe}.svg"),
             FileRequest::ExportReport(f) => format!("{safe}.{}", f.extension()),
-            FileRequest::OpenCampaign | FileRequest::ImportBattle => String::new(),
+            FileRequest::OpenCampaign | FileRequest::ImportBattle | FileRequest::PositionFile => {
+                String::new()
+            }
         };
         match self.files.pick(&request, &suggested) {
             Answer::Chosen(path) => self.file_chosen(request, path),
@@ -764,6 +767,7 @@ impl App {
             FileRequest::ImportBattle => AppCommand::ImportBattle(path),
             FileRequest::ExportBattle => AppCommand::ExportBattle(path),
             FileRequest::ExportPicture => AppCommand::ExportPicture(path),
+            FileRequest::PositionFile => AppCommand::NewBattleFromFile(path),
             FileRequest::ExportReport(f) => AppCommand::ExportReport(f, path),
         });
     }
@@ -923,6 +927,15 @@ impl App {
             AppCommand::OpenBattle(id) => self.open_battle(id),
             AppCommand::Refresh => self.refresh(),
             AppCommand::NewBattle(spec) => self.new_battle(spec),
+            AppCommand::NewBattleFromFile(path) => match PositionFile::read(&path) {
+                Ok(p) => {
+                    self.dialog = Some(Dialog::NewBattle(NewBattleForm::from_position(
+                        self.prefs.show_test_games,
+                        p,
+                    )));
+                }
+                Err(e) => self.notice("The position file was not read", e),
+            },
             AppCommand::ImportBattle(path) => {
                 let Some(c) = &mut self.campaign else { return };
                 match c.import_battle(&path) {

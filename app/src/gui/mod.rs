@@ -20,6 +20,7 @@ pub mod command;
 pub mod dialogs;
 pub mod files;
 pub mod menu;
+pub mod position;
 pub mod prefs;
 pub mod reports;
 pub mod shortcuts;
