@@ -6,6 +6,7 @@ mod store {
     mod crash;
     mod lifecycle;
     mod locking;
+    mod memory;
     mod notes;
     mod sample;
     mod size;

@@ -25,7 +25,7 @@ use super::prefs::{Prefs, ThemeChoice};
 use super::reports::ReportsUi;
 use super::shortcuts;
 use super::side::{SideState, dice_tray_ui, entry_steps_ui, selection_ui, status_ui};
-use super::store::{self, BattleId, BattleSummary, CampaignStore, DiceMode, MemoryCampaign};
+use super::store::{self, BattleId, BattleSummary, CampaignStore, DiceMode};
 use super::timeline::{TimelineState, controls_ui, entries_table_ui, strip_ui};
 use super::view::BattleView;
 
@@ -288,9 +288,10 @@ impl App {
                 }
             }
         }
-        self.campaign = Some(Box::new(MemoryCampaign::new(
-            "Scratch campaign (not saved)",
-        )));
+        match store::scratch("Scratch campaign (not saved)") {
+            Ok(c) => self.campaign = Some(c),
+            Err(e) => self.notice("No campaign could be made, not even in memory", e),
+        }
         self.battles.clear();
     }
 

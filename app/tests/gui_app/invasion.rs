@@ -497,6 +497,7 @@ fn the_table_board_of_a_four_faction_battle_in_mid_game() {
     h.state_mut().push(AppCommand::Select(Some(sel)));
     h.run();
     shot(&mut h, "invasion_mid_game");
+    super::support::hide_campaign_panel(&mut h);
     h.snapshot("board_invasion");
 }
 

@@ -532,5 +532,6 @@ fn the_board_of_a_two_player_game_in_mid_game() {
     h.run();
     h.get_by_label(BOARD);
     shot(&mut h, "saucers_mid_game");
+    super::support::hide_campaign_panel(&mut h);
     h.snapshot("board_saucers");
 }
