@@ -20,6 +20,7 @@ use super::command::{AppCommand, FileRequest, Intent, NewBattleSpec, PlayRequest
 use super::dialogs::{Dialog, DiceForm, NewBattleForm, Notice, dialog_ui, notice_ui};
 use super::files::{Answer, BATTLE_EXT, FileDialogs, InAppDialog};
 use super::menu::{MenuContext, PanelsShown, menu_bar_ui};
+use super::open::OpenBattle;
 use super::position::PositionFile;
 use super::prefs::{Prefs, ThemeChoice};
 use super::reports::ReportsUi;
@@ -27,7 +28,6 @@ use super::shortcuts;
 use super::side::{SideState, dice_tray_ui, entry_steps_ui, selection_ui, status_ui};
 use super::store::{self, BattleId, BattleSummary, CampaignStore, DiceMode};
 use super::timeline::{TimelineState, controls_ui, entries_table_ui, strip_ui};
-use super::view::BattleView;
 
 /// Seconds of quiet after the cursor moves before the position is written, so
 /// scrubbing does not write to disk on every frame.
@@ -50,54 +50,6 @@ pub struct Startup {
     /// The sample campaign being made on another thread while the window
     /// opens (first start only); its path, or why it could not be made.
     pub sample: Option<std::thread::JoinHandle<Result<PathBuf, String>>>,
-}
-
-/// The battle on the board.
-pub struct OpenBattle {
-    pub id: BattleId,
-    pub summary: BattleSummary,
-    pub battle: Box<dyn Battle>,
-    pub view: BattleView,
-    pub board: Box<dyn BoardUi>,
-    /// The view rebuild last checked for a lone subject to select.
-    auto_seen: u64,
-    /// Hot-seat: the seat the screen was last passed to.
-    pub looking: Option<Actor>,
-    /// Whether the game hides something at the cursor, found once per
-    /// position (cursor, entries).
-    hides: Option<(Option<xenolog_engine::EntryId>, usize, bool)>,
-}
-
-impl OpenBattle {
-    /// Whose eyes the battle is shown to now, and the seat to pass the
-    /// screen to when the one looking is not the one asked. A game that
-    /// hides nothing, a finished battle, or `reveal` show everything.
-    fn viewer(&mut self, reveal: bool) -> (Viewer, Option<Actor>) {
-        let key = (self.battle.cursor(), self.battle.records().len());
-        let hides = match self.hides {
-            Some((c, n, h)) if (c, n) == key => h,
-            _ => {
-                let h = self.battle.seats_see_differently();
-                self.hides = Some((key.0, key.1, h));
-                h
-            }
-        };
-        if reveal || !hides || self.battle.outcome().is_some() {
-            return (Viewer::All, None);
-        }
-        let asked = self
-            .battle
-            .asked()
-            .into_iter()
-            .map(|a| a.seat)
-            .find(|s| *s != Actor::SYSTEM);
-        match (self.looking, asked) {
-            (Some(l), Some(a)) if l == a => (Viewer::Seat(l), None),
-            (_, Some(a)) => (Viewer::Seat(a), Some(a)),
-            (Some(l), None) => (Viewer::Seat(l), None),
-            (None, None) => (Viewer::All, None),
-        }
-    }
 }
 
 /// Saving the first fully drawn frame (for CI and the README).
@@ -471,16 +423,7 @@ impl App {
                     self.campaign_view.battle_changed();
                 }
                 self.status = format!("Opened {}", summary.title);
-                self.open = Some(OpenBattle {
-                    id,
-                    summary,
-                    battle,
-                    view: BattleView::new(),
-                    board,
-                    auto_seen: 0,
-                    looking: None,
-                    hides: None,
-                });
+                self.open = Some(OpenBattle::new(id, summary, battle, board));
                 self.selected = None;
                 self.timeline.playing = false;
                 self.camera.pan = egui::Vec2::ZERO;
@@ -1177,11 +1120,10 @@ impl App {
             // player breaks, a unit halfway through its action), select it
             // so its hexes and targets light up; only when the position
             // changed, so the player can still look at other units.
-            if ob.auto_seen != ob.view.rebuilds {
-                ob.auto_seen = ob.view.rebuilds;
-                if let Some(s) = lone_subject(&ob.view.legal) {
-                    self.selected = Some(s.to_owned());
-                }
+            if ob.rebuilt_since_looked()
+                && let Some(s) = lone_subject(&ob.view.legal)
+            {
+                self.selected = Some(s.to_owned());
             }
             // A selection that is neither drawn nor acting is gone.
             if let Some(sel) = &self.selected

@@ -12,6 +12,7 @@ use super::position::PositionFile;
 use super::side::sentence;
 use super::store::DiceMode;
 use super::widgets::icon_button;
+use crate::random_seed;
 
 /// A message for the player: what went wrong and that nothing changed.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,18 +77,6 @@ pub struct NewBattleForm {
     /// The position or scenario file the battle starts from, in place of
     /// a scenario (File > New battle from a position file).
     pub position: Option<PositionFile>,
-}
-
-/// A seed from the clock, for "random": shown in the form, so it can be noted.
-pub fn random_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    // SplitMix64 so seeds started close together look nothing alike.
-    let mut z = nanos.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (z ^ (z >> 31)) % 1_000_000_000
 }
 
 /// The games New battle offers: the four games (those not built yet say so),
