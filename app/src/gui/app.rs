@@ -17,9 +17,10 @@ use super::boards::{self, BoardUi};
 use super::branches::{BranchState, branches_ui};
 use super::browser::browser_ui;
 use super::command::{AppCommand, FileRequest, Intent, NewBattleSpec, PlayRequest};
-use super::dialogs::{Dialog, DiceForm, NewBattleForm, Notice, dialog_ui, notice_ui};
+use super::dialogs::{Dialog, DiceForm, NewBattleForm, Notice};
 use super::files::{Answer, BATTLE_EXT, FileDialogs, InAppDialog};
 use super::menu::{MenuContext, PanelsShown, menu_bar_ui};
+use super::messages::Messages;
 use super::open::OpenBattle;
 use super::position::PositionFile;
 use super::prefs::{Prefs, ThemeChoice};
@@ -66,8 +67,6 @@ struct ScreenshotJob {
 pub struct App {
     pub prefs: Prefs,
     files: Box<dyn FileDialogs>,
-    /// Xenolog's own file dialog, open when the desktop's could not be shown.
-    pub in_app_dialog: Option<InAppDialog>,
     pub campaign: Option<Box<dyn CampaignStore>>,
     pub battles: Vec<BattleSummary>,
     pub open: Option<OpenBattle>,
@@ -94,10 +93,9 @@ pub struct App {
     pub reports: ReportsUi,
     /// The line-of-sight tool, when it is on.
     pub los: Option<LosState>,
-    pub dialog: Option<Dialog>,
-    pub notices: Vec<Notice>,
-    /// The last thing that happened, for the status bar.
-    pub status: String,
+    /// The dialog, the notices, Xenolog's own file dialog and the status
+    /// line.
+    pub messages: Messages,
     commands: Vec<AppCommand>,
     /// When the cursor last moved without its position being written.
     position_dirty: Option<f64>,
@@ -136,7 +134,6 @@ impl App {
             },
             prefs,
             files: startup.dialogs,
-            in_app_dialog: None,
             campaign: None,
             campaign_view: Default::default(),
             battles: Vec::new(),
@@ -155,9 +152,7 @@ impl App {
             show_aid: false,
             reports: ReportsUi::default(),
             los: None,
-            dialog: None,
-            notices: Vec::new(),
-            status: String::new(),
+            messages: Messages::default(),
             commands: Vec::new(),
             position_dirty: None,
             theme_applied: None,
@@ -248,7 +243,7 @@ impl App {
     }
 
     fn notice(&mut self, title: &str, text: impl Into<String>) {
-        self.notices.push(Notice::new(title, text));
+        self.messages.notice(title, text);
     }
 
     /// Edit > Check this battle: replay the open battle from its seed, every
@@ -274,12 +269,12 @@ impl App {
     /// Apply a Campaign view action to the open campaign file.
     fn campaign_action(&mut self, action: super::campaign_view::CampaignAction) {
         let Some(c) = self.campaign.as_mut().and_then(|c| c.file_mut()) else {
-            self.status = "Rosters and experience live in a campaign file".into();
+            self.messages.status = "Rosters and experience live in a campaign file".into();
             return;
         };
         let mut commands = Vec::new();
         super::campaign_view::apply(&mut self.campaign_view, c, action, &mut commands);
-        self.status = super::campaign_view::name_battles(
+        self.messages.status = super::campaign_view::name_battles(
             &self.campaign_view.message,
             &self.campaign_view.titles,
         );
@@ -303,12 +298,12 @@ impl App {
             self.prefs.opened(p);
             // A notice about this file (it was locked: "Open read-only")
             // is answered now that it is open.
-            self.notices.retain(|n| {
+            self.messages.retain_notices(|n| {
                 !matches!(&n.action, Some((_, AppCommand::OpenCampaignReadOnly(q)
                     | AppCommand::OpenCampaign(q))) if q.as_path() == p)
             });
         }
-        self.status = format!("Opened campaign {}", campaign.name());
+        self.messages.status = format!("Opened campaign {}", campaign.name());
         self.campaign = Some(campaign);
         self.open = None;
         self.selected = None;
@@ -348,7 +343,7 @@ impl App {
                         AppCommand::OpenCampaignReadOnly(path.to_owned()),
                     );
                 }
-                self.notices.push(n);
+                self.messages.push_notice(n);
             }
         }
     }
@@ -378,7 +373,7 @@ impl App {
             self.open_battle(id);
             if let Some(ob) = &self.open {
                 let now = ob.battle.records().len();
-                self.status = if now > was {
+                self.messages.status = if now > was {
                     format!(
                         "Refreshed: {} new entr{}",
                         now - was,
@@ -389,7 +384,7 @@ impl App {
                 };
             }
         } else {
-            self.status = format!("Refreshed: {} battles", self.battles.len());
+            self.messages.status = format!("Refreshed: {} battles", self.battles.len());
         }
     }
 
@@ -422,7 +417,7 @@ impl App {
                     self.los = None;
                     self.campaign_view.battle_changed();
                 }
-                self.status = format!("Opened {}", summary.title);
+                self.messages.status = format!("Opened {}", summary.title);
                 self.open = Some(OpenBattle::new(id, summary, battle, board));
                 self.selected = None;
                 self.timeline.playing = false;
@@ -451,7 +446,7 @@ impl App {
             Ok(id) => {
                 self.reload_battles();
                 self.open_battle(id);
-                self.status = format!("Started {} (seed {})", spec.title, spec.seed);
+                self.messages.status = format!("Started {} (seed {})", spec.title, spec.seed);
             }
             Err(e) => self.notice("The battle could not be started", e),
         }
@@ -486,7 +481,7 @@ impl App {
             return;
         };
         if store.is_read_only() {
-            self.notices.push(Notice::new(
+            self.messages.push_notice(Notice::new(
                 "This campaign is open read-only",
                 "Another Xenolog has it open for writing; nothing was played.",
             ));
@@ -506,7 +501,7 @@ impl App {
                 )
             };
             let (who, with) = (name(req.intent.actor), name(seat));
-            self.notices.push(Notice::new(
+            self.messages.push_notice(Notice::new(
                 "Not this seat's screen",
                 format!(
                     "The screen is with {with}; {who} cannot play \"{}\" from it. Pass the screen to {who} when they are asked.",
@@ -524,18 +519,19 @@ impl App {
                 .find(|c| c.actor == req.intent.actor && c.command == req.intent.command)
             && let Some(what) = ob.board.forfeits(battle, cmd)
         {
-            self.dialog = Some(Dialog::ConfirmForfeit { request: req, what });
+            self.messages
+                .open_dialog(Dialog::ConfirmForfeit { request: req, what });
             return;
         }
         let refused = |e: String| Notice::new("Not allowed", format!("{}: {e}.", req.intent.text));
         if ob.summary.dice_mode == DiceMode::Entered && req.dice.is_none() {
             match Self::dice_needed(battle, ob.board.as_ref(), &req.intent) {
                 Err(e) => {
-                    self.notices.push(refused(e));
+                    self.messages.push_notice(refused(e));
                     return;
                 }
                 Ok((sides, purposes)) if !sides.is_empty() => {
-                    self.dialog = Some(Dialog::EnterDice(DiceForm {
+                    self.messages.open_dialog(Dialog::EnterDice(DiceForm {
                         request: req,
                         sides,
                         purposes,
@@ -559,7 +555,7 @@ impl App {
                     let (sides, purposes) =
                         Self::dice_needed(battle, ob.board.as_ref(), &req.intent)
                             .unwrap_or_default();
-                    self.dialog = Some(Dialog::EnterDice(DiceForm {
+                    self.messages.open_dialog(Dialog::EnterDice(DiceForm {
                         text: typed
                             .iter()
                             .map(u8::to_string)
@@ -573,7 +569,7 @@ impl App {
                     return;
                 }
                 Err(e) => {
-                    self.notices.push(refused(e.to_string()));
+                    self.messages.push_notice(refused(e.to_string()));
                     return;
                 }
                 Ok(p) => matches!(
@@ -598,7 +594,8 @@ impl App {
                 super::view::position_label(&ob.view.line, ob.view.pos),
                 super::widgets::count(later as u64, "more entry", "more entries")
             );
-            self.dialog = Some(Dialog::ConfirmBranch { request: req, why });
+            self.messages
+                .open_dialog(Dialog::ConfirmBranch { request: req, why });
             return;
         }
         let PlayRequest { intent, dice, .. } = req;
@@ -611,7 +608,7 @@ impl App {
         ) {
             Ok(_) => {
                 self.position_dirty = None;
-                self.status = if new_branch {
+                self.messages.status = if new_branch {
                     format!("Started a new branch: {}", intent.text)
                 } else {
                     format!("Played: {}", intent.text)
@@ -631,7 +628,7 @@ impl App {
         if (ob.battle.cursor(), ob.battle.current_branch()) != before {
             self.position_dirty = Some(self.ctx.input(|i| i.time));
             // "Played: ..." is about the position it was said at.
-            self.status.clear();
+            self.messages.status.clear();
         }
     }
 
@@ -647,8 +644,8 @@ impl App {
             return;
         }
         if let Err(e) = store.save_position(ob.id, ob.battle.as_ref()) {
-            self.notices
-                .push(Notice::new("The position could not be saved", e));
+            self.messages
+                .push_notice(Notice::new("The position could not be saved", e));
         }
     }
 
@@ -684,9 +681,10 @@ impl App {
             Answer::Cancelled => {}
             Answer::Unavailable(why) => {
                 // Never taken for a cancel: say why, and ask in the window.
-                self.status = format!("Choose the file in Xenolog's own window: {why}");
+                self.messages.status = format!("Choose the file in Xenolog's own window: {why}");
                 let folder = self.dialog_folder();
-                self.in_app_dialog = Some(InAppDialog::new(request, &suggested, &folder));
+                self.messages
+                    .ask_in_app(InAppDialog::new(request, &suggested, &folder));
             }
         }
     }
@@ -761,26 +759,13 @@ impl App {
         self.show_aid = open;
     }
 
-    /// Draw Xenolog's own file dialog while it is open; act on its answer.
-    fn in_app_dialog_ui(&mut self, ctx: &egui::Context) {
-        let Some(d) = &mut self.in_app_dialog else {
-            return;
-        };
-        let Some(answer) = d.ui(ctx) else { return };
-        let request = d.request.clone();
-        self.in_app_dialog = None;
-        if let Answer::Chosen(path) = answer {
-            self.file_chosen(request, path);
-        }
-    }
-
     fn export_picture(&mut self, path: &Path) {
         let Some(ob) = &mut self.open else { return };
         ob.view.refresh(ob.battle.as_ref());
         // Through a synced temporary file and a rename: a failed export never
         // leaves half a picture over an old one.
         match xenolog_saves::write_atomically(path, ob.view.scene.to_svg().as_bytes()) {
-            Ok(()) => self.status = format!("Board picture saved to {}", path.display()),
+            Ok(()) => self.messages.status = format!("Board picture saved to {}", path.display()),
             Err(e) => self.notice("The board picture was not saved", e.to_string()),
         }
     }
@@ -799,7 +784,7 @@ impl App {
                 self.campaign_action(super::campaign_view::CampaignAction::ExportSheets);
             }
             AppCommand::Give(req) => self.give(req),
-            AppCommand::Choose(options) => self.dialog = Some(Dialog::Choose(options)),
+            AppCommand::Choose(options) => self.messages.open_dialog(Dialog::Choose(options)),
             AppCommand::Seek(at) => self.move_cursor(|b| b.seek(at)),
             AppCommand::SeekLine(pos) => {
                 let Some(ob) = &self.open else { return };
@@ -831,7 +816,7 @@ impl App {
                     Ok(()) => {
                         self.position_dirty = Some(0.0);
                         self.flush_position();
-                        self.status = format!("Branch renamed to {name}");
+                        self.messages.status = format!("Branch renamed to {name}");
                     }
                     Err(e) => self.notice("The branch was not renamed", e),
                 }
@@ -873,10 +858,11 @@ impl App {
             AppCommand::NewBattle(spec) => self.new_battle(spec),
             AppCommand::NewBattleFromFile(path) => match PositionFile::read(&path) {
                 Ok(p) => {
-                    self.dialog = Some(Dialog::NewBattle(NewBattleForm::from_position(
-                        self.prefs.show_test_games,
-                        p,
-                    )));
+                    self.messages
+                        .open_dialog(Dialog::NewBattle(NewBattleForm::from_position(
+                            self.prefs.show_test_games,
+                            p,
+                        )));
                 }
                 Err(e) => self.notice("The position file was not read", e),
             },
@@ -886,7 +872,7 @@ impl App {
                     Ok(id) => {
                         self.reload_battles();
                         self.open_battle(id);
-                        self.status = format!("Imported {}", path.display());
+                        self.messages.status = format!("Imported {}", path.display());
                     }
                     Err(e) => self.notice("The battle was not imported", e),
                 }
@@ -896,20 +882,23 @@ impl App {
                     return;
                 };
                 match c.export_battle(ob.id, &path) {
-                    Ok(()) => self.status = format!("Battle exported to {}", path.display()),
+                    Ok(()) => {
+                        self.messages.status = format!("Battle exported to {}", path.display())
+                    }
                     Err(e) => self.notice("The battle was not exported", e),
                 }
             }
             AppCommand::ExportPicture(path) => self.export_picture(&path),
             AppCommand::CheckBattle => self.check_battle(),
             AppCommand::ShowNewBattle => {
-                self.dialog = Some(Dialog::NewBattle(NewBattleForm::remembered(
-                    self.prefs.show_test_games,
-                    self.prefs.new_battle.as_ref(),
-                )));
+                self.messages
+                    .open_dialog(Dialog::NewBattle(NewBattleForm::remembered(
+                        self.prefs.show_test_games,
+                        self.prefs.new_battle.as_ref(),
+                    )));
             }
             AppCommand::RememberNewBattle(choices) => self.prefs.new_battle = Some(choices),
-            AppCommand::ShowShortcuts => self.dialog = Some(Dialog::Shortcuts),
+            AppCommand::ShowShortcuts => self.messages.open_dialog(Dialog::Shortcuts),
             AppCommand::ShowPlayerAid => self.show_aid = true,
             AppCommand::ShowLuck => self.reports.show_luck = true,
             AppCommand::ShowReportExport => self.reports.show_export = true,
@@ -921,24 +910,22 @@ impl App {
                     format,
                     &path,
                 ) {
-                    Ok(done) => self.status = done,
+                    Ok(done) => self.messages.status = done,
                     Err(e) => self.notice("The battle report was not saved", e),
                 }
             }
             AppCommand::LineOfSight(on) => {
                 self.los = on.then(LosState::default);
                 if on {
-                    self.status = "Line of sight: click two hexes on the board".into();
+                    self.messages.status = "Line of sight: click two hexes on the board".into();
                 }
             }
             AppCommand::LosPick(id) => self.los_pick(id),
-            AppCommand::ShowAbout => self.dialog = Some(Dialog::About),
+            AppCommand::ShowAbout => self.messages.open_dialog(Dialog::About),
             AppCommand::ShowBranches(show) => self.show_branches = show,
-            AppCommand::Explain(text) => self.status = text,
+            AppCommand::Explain(text) => self.messages.status = text,
             AppCommand::DismissNotice => {
-                if !self.notices.is_empty() {
-                    self.notices.remove(0);
-                }
+                self.messages.dismiss_notice();
             }
             AppCommand::LookAs(seat) => {
                 if let Some(ob) = &mut self.open {
@@ -954,11 +941,7 @@ impl App {
     // ---- each frame -------------------------------------------------------
 
     fn keyboard(&mut self, ui: &Ui) {
-        if self.dialog.is_some()
-            || self.in_app_dialog.is_some()
-            || !self.notices.is_empty()
-            || ui.ctx().text_edit_focused()
-        {
+        if self.messages.busy() || ui.ctx().text_edit_focused() {
             return;
         }
         if let Some(p) = &mut self.panels {
@@ -1145,17 +1128,15 @@ impl App {
             self.campaign.as_deref_mut(),
             self.open.as_mut(),
             &mut self.timeline,
-            &mut self.status,
+            &mut self.messages.status,
             &mut commands,
         );
-        dialog_ui(
-            ui.ctx(),
-            &mut self.dialog,
-            self.prefs.show_test_games,
-            &mut commands,
-        );
-        notice_ui(ui.ctx(), &self.notices, &mut commands);
-        self.in_app_dialog_ui(ui.ctx());
+        if let Some((request, path)) =
+            self.messages
+                .ui(ui.ctx(), self.prefs.show_test_games, &mut commands)
+        {
+            self.file_chosen(request, path);
+        }
         self.player_aid_ui(ui.ctx());
         // Show the result of a click or of what was just applied at once,
         // not when the pointer next moves: a window opened by a click (Help
@@ -1266,10 +1247,10 @@ impl App {
                         commands.push(AppCommand::Refresh);
                     }
                 }
-                ui.label(if self.status.is_empty() {
+                ui.label(if self.messages.status.is_empty() {
                     "Ready"
                 } else {
-                    &self.status
+                    &self.messages.status
                 });
             });
         });

@@ -20,6 +20,7 @@ pub mod command;
 pub mod dialogs;
 pub mod files;
 pub mod menu;
+pub mod messages;
 pub mod open;
 pub mod position;
 pub mod prefs;

@@ -36,7 +36,11 @@ fn battle(position: &str, dice_mode: DiceMode, seed: u64) -> Harness<'static, Ap
 }
 
 fn no_notice(h: &Harness<'_, App>) {
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
 }
 
 fn session<'a>(h: &'a Harness<'_, App>) -> &'a Session<Alien> {

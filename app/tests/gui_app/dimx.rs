@@ -92,7 +92,11 @@ fn move_a_unit_by_clicking_it_and_then_a_highlighted_hex() {
         .expect("the dialog offers the move");
     choice.click();
     h.run();
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     assert_eq!(position(&h), (pos + 1, last + 1));
     let ob = h.state().open.as_ref().unwrap();
     let entry = ob
@@ -290,7 +294,7 @@ fn a_target_the_selected_unit_cannot_use_says_why_not() {
         (item.id.clone(), crate::gui::board::item_name(item))
     };
     click_on_board(&mut h, &name);
-    let status = h.state().status.clone();
+    let status = h.state().messages.status.clone();
     assert!(
         status.starts_with(&format!("Not possible: {name}: ")) && status.contains("(rule "),
         "{target}: {status}"

@@ -57,7 +57,11 @@ fn battle_on(scenario: String, real_table: bool, dice_mode: DiceMode) -> Harness
         strict: false,
     }));
     h.run();
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     h
 }
 
@@ -134,7 +138,11 @@ fn play(h: &mut Harness<'_, App>, seat: u8, command: Value) {
             text: "setup".into(),
         })));
     h.run();
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
 }
 
 /// The screen point of a table point given in inches.
@@ -151,7 +159,11 @@ fn prompt(h: &Harness<'_, App>) -> Option<String> {
 }
 
 fn no_notice(h: &Harness<'_, App>) {
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
 }
 
 /// The target's player picks a casualty by clicking it on the board: the
@@ -740,7 +752,7 @@ fn a_group_behind_a_building_cannot_be_shot_and_the_board_says_why() {
     let before = entries(&h);
     click_on_board(&mut h, "Blue Legion X-Ray");
     assert_eq!(entries(&h), before, "nothing was played");
-    let status = h.state().status.clone();
+    let status = h.state().messages.status.clone();
     assert!(
         status.starts_with("Not possible:") && status.contains("blocked by Tithe barn"),
         "{status}"
@@ -769,10 +781,11 @@ fn a_click_on_a_figure_of_the_selected_group_makes_it_lead_the_move() {
     assert_eq!(h.state().selected.as_deref(), Some("group:0"));
     assert!(
         h.state()
+            .messages
             .status
             .contains("Red trooper 3 leads Alpha's next move"),
         "{}",
-        h.state().status
+        h.state().messages.status
     );
     h.get_by_label("Leads the move: Red trooper 3");
     let third = st(&h).groups[0].models[2].at.unwrap();

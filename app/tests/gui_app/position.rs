@@ -73,7 +73,7 @@ fn choose_position(h: &mut Harness<'_, App>, file: &str) {
     h.get_by_label_contains("New battle from a position file (position or scenario file)");
     click(h, &format!("🗋 {file}"));
     click(h, "Open");
-    assert!(h.state().in_app_dialog.is_none());
+    assert!(h.state().messages.in_app_dialog().is_none());
 }
 
 fn stored_battles(club: &Path) -> usize {
@@ -95,8 +95,12 @@ fn file_new_battle_from_a_position_file_starts_the_alien_example_on_the_board() 
     type_into(&mut h, "Seed:", "27");
     shot(&mut h, "position_dialog_alien");
     click(&mut h, "Start battle");
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
-    assert!(h.state().dialog.is_none());
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
+    assert!(h.state().messages.dialog().is_none());
 
     // Started in the open campaign, under the file's name.
     let ob = h.state().open.as_ref().expect("the battle is open");
@@ -148,7 +152,11 @@ fn the_saucers_example_is_read_as_night_of_the_saucers() {
     // Nine Lives plays at a table of four, not at the default two.
     shot(&mut h, "position_dialog_saucers");
     click(&mut h, "Start battle");
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     let ob = h.state().open.as_ref().expect("the battle is open");
     assert_eq!(ob.summary.game, "saucers");
     let s = ob
@@ -170,13 +178,16 @@ fn a_file_no_game_reads_is_refused_in_a_notice_and_nothing_changes() {
     choose_position(&mut h, "notes.txt");
     h.get_by_label("The position file was not read");
     h.get_by_label_contains("notes.txt is not a position or scenario file");
-    let n = &h.state().notices[0];
+    let n = &h.state().messages.notices()[0];
     assert!(
         n.text.contains("As Alien:") && n.text.contains("line 1"),
         "{}",
         n.text
     );
-    assert!(h.state().dialog.is_none(), "no New battle dialog opens");
+    assert!(
+        h.state().messages.dialog().is_none(),
+        "no New battle dialog opens"
+    );
     assert_eq!(h.state().battles.len(), before);
     assert_eq!(stored_battles(&club), 0);
     assert!(h.state().open.is_none());

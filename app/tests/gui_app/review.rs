@@ -25,7 +25,11 @@ fn play_many(h: &mut egui_kittest::Harness<'_, App>, n: usize) {
         h.step();
     }
     h.run();
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
 }
 
 #[test]

@@ -44,7 +44,11 @@ fn st(h: &Harness<'_, App>) -> SaucersState {
 }
 
 fn no_notice(h: &Harness<'_, App>) {
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
 }
 
 fn play(h: &mut Harness<'_, App>, seat: u8, command: Value) {
@@ -114,7 +118,7 @@ fn click_item(h: &mut Harness<'_, App>, id: &str) {
 
 /// The commands of the "Which command?" dialog, when it is open.
 fn choices(h: &Harness<'_, App>) -> Option<Vec<Intent>> {
-    match &h.state().dialog {
+    match h.state().messages.dialog() {
         Some(Dialog::Choose(ways)) => Some(ways.clone()),
         _ => None,
     }
