@@ -12,13 +12,14 @@ use std::time::{Duration, Instant};
 use eframe::egui::{self, Key, Panel, Ui};
 use xenolog_engine::{Actor, Battle, PendingKind, PlayError, RuleErrorKind, Viewer};
 
-use super::board::{BoardInput, Camera, LosState, board_ui};
+use super::board::{BoardInput, LosState, board_ui};
 use super::boards::{self, BoardUi};
 use super::branches::{BranchState, branches_ui};
 use super::browser::browser_ui;
 use super::command::{AppCommand, FileRequest, Intent, NewBattleSpec, PlayRequest};
 use super::dialogs::{Dialog, DiceForm, NewBattleForm, Notice};
 use super::files::{Answer, BATTLE_EXT, FileDialogs, InAppDialog};
+use super::look::Look;
 use super::menu::{MenuContext, PanelsShown, menu_bar_ui};
 use super::messages::Messages;
 use super::open::OpenBattle;
@@ -70,29 +71,16 @@ pub struct App {
     pub campaign: Option<Box<dyn CampaignStore>>,
     pub battles: Vec<BattleSummary>,
     pub open: Option<OpenBattle>,
-    pub selected: Option<String>,
-    pub camera: Camera,
+    /// How the battle is looked at: camera, panels, selection, line of
+    /// sight, Branches, player aid, the hot-seat curtain.
+    pub look: Look,
     pub timeline: TimelineState,
     pub side: SideState,
     pub branches: BranchState,
-    pub show_branches: bool,
-    /// Show every seat's hidden information (View menu; warned).
-    pub reveal_hidden: bool,
-    /// Hot-seat: the seat the screen must be passed to before the battle
-    /// is shown (`None`: no curtain).
-    pub curtain: Option<(Actor, String)>,
     /// The Campaign view (rosters, experience, skills).
     pub campaign_view: super::campaign_view::CampaignViewState,
-    /// The panels beside the board; `None` until the first frame decides
-    /// from the window's width.
-    pub panels: Option<PanelsShown>,
-    /// The legend and player aid window is open (beside the board, not
-    /// modal: it stays open while playing).
-    pub show_aid: bool,
     /// Notes and bookmarks, the Luck panel and the report export.
     pub reports: ReportsUi,
-    /// The line-of-sight tool, when it is on.
-    pub los: Option<LosState>,
     /// The dialog, the notices, Xenolog's own file dialog and the status
     /// line.
     pub messages: Messages,
@@ -126,32 +114,20 @@ impl App {
     pub fn with_prefs(ctx: &egui::Context, prefs: Prefs, startup: Startup) -> Self {
         install_fonts(ctx);
         let mut app = Self {
-            camera: Camera {
-                zoom: prefs.zoom,
-                pan: egui::Vec2::ZERO,
-                recentre: true,
-                last_view: egui::Rect::NOTHING,
-            },
+            look: Look::new(prefs.zoom),
             prefs,
             files: startup.dialogs,
             campaign: None,
             campaign_view: Default::default(),
             battles: Vec::new(),
             open: None,
-            selected: None,
             timeline: TimelineState {
                 goto_turn: 1,
                 ..TimelineState::default()
             },
             side: SideState::default(),
             branches: BranchState::default(),
-            show_branches: true,
-            reveal_hidden: false,
-            curtain: None,
-            panels: None,
-            show_aid: false,
             reports: ReportsUi::default(),
-            los: None,
             messages: Messages::default(),
             commands: Vec::new(),
             position_dirty: None,
@@ -306,7 +282,7 @@ impl App {
         self.messages.status = format!("Opened campaign {}", campaign.name());
         self.campaign = Some(campaign);
         self.open = None;
-        self.selected = None;
+        self.look.selected = None;
         self.reload_battles();
         // Go on with the battle looked at last time, else the latest of a
         // real game (not a test game), else the first one.
@@ -414,15 +390,15 @@ impl App {
                     };
                     self.reports.notes_for = None;
                     self.side = SideState::default();
-                    self.los = None;
+                    self.look.los = None;
                     self.campaign_view.battle_changed();
                 }
                 self.messages.status = format!("Opened {}", summary.title);
                 self.open = Some(OpenBattle::new(id, summary, battle, board));
-                self.selected = None;
+                self.look.selected = None;
                 self.timeline.playing = false;
-                self.camera.pan = egui::Vec2::ZERO;
-                self.camera.recentre = true;
+                self.look.camera.pan = egui::Vec2::ZERO;
+                self.look.camera.recentre = true;
                 self.branches = BranchState::default();
             }
             (Err(e), _) => self.notice("The battle could not be opened", e),
@@ -489,7 +465,7 @@ impl App {
         }
         // Hot-seat: only the seat the screen is with plays (a click on a
         // face-down card of another seat must not play it for them).
-        if let (Viewer::Seat(seat), _) = ob.viewer(self.reveal_hidden)
+        if let (Viewer::Seat(seat), _) = ob.viewer(self.look.reveal_hidden)
             && req.intent.actor != seat
             && req.intent.actor != Actor::SYSTEM
         {
@@ -717,7 +693,7 @@ impl App {
     /// A hex picked with the line-of-sight tool: the first end, the second
     /// (then the line is measured), or a new first end.
     fn los_pick(&mut self, id: String) {
-        let (Some(los), Some(ob)) = (&mut self.los, &self.open) else {
+        let (Some(los), Some(ob)) = (&mut self.look.los, &self.open) else {
             return;
         };
         if los.from.is_none() || los.to.is_some() {
@@ -742,7 +718,7 @@ impl App {
 
     /// The legend and player aid of the open battle's game.
     fn player_aid_ui(&mut self, ctx: &egui::Context) {
-        if !self.show_aid {
+        if !self.look.show_aid {
             return;
         }
         let mut open = true;
@@ -756,7 +732,7 @@ impl App {
                     ui.weak("Open a battle to see its game's legend and player aid.");
                 }
             });
-        self.show_aid = open;
+        self.look.show_aid = open;
     }
 
     fn export_picture(&mut self, path: &Path) {
@@ -825,9 +801,9 @@ impl App {
                 // A unit chosen from a list (or on the board) is brought into
                 // view when it is off the screen.
                 if let (Some(id), Some(ob)) = (&s, &self.open) {
-                    super::board::bring_into_view(&ob.view.scene, id, &mut self.camera);
+                    super::board::bring_into_view(&ob.view.scene, id, &mut self.look.camera);
                 }
-                self.selected = s;
+                self.look.selected = s;
             }
             AppCommand::SetPlaying(p) => {
                 self.timeline.playing = p;
@@ -899,7 +875,7 @@ impl App {
             }
             AppCommand::RememberNewBattle(choices) => self.prefs.new_battle = Some(choices),
             AppCommand::ShowShortcuts => self.messages.open_dialog(Dialog::Shortcuts),
-            AppCommand::ShowPlayerAid => self.show_aid = true,
+            AppCommand::ShowPlayerAid => self.look.show_aid = true,
             AppCommand::ShowLuck => self.reports.show_luck = true,
             AppCommand::ShowReportExport => self.reports.show_export = true,
             AppCommand::ExportReport(format, path) => {
@@ -915,14 +891,14 @@ impl App {
                 }
             }
             AppCommand::LineOfSight(on) => {
-                self.los = on.then(LosState::default);
+                self.look.los = on.then(LosState::default);
                 if on {
                     self.messages.status = "Line of sight: click two hexes on the board".into();
                 }
             }
             AppCommand::LosPick(id) => self.los_pick(id),
             AppCommand::ShowAbout => self.messages.open_dialog(Dialog::About),
-            AppCommand::ShowBranches(show) => self.show_branches = show,
+            AppCommand::ShowBranches(show) => self.look.show_branches = show,
             AppCommand::Explain(text) => self.messages.status = text,
             AppCommand::DismissNotice => {
                 self.messages.dismiss_notice();
@@ -930,10 +906,10 @@ impl App {
             AppCommand::LookAs(seat) => {
                 if let Some(ob) = &mut self.open {
                     ob.looking = Some(seat);
-                    self.selected = None;
+                    self.look.selected = None;
                 }
             }
-            AppCommand::RevealHidden(on) => self.reveal_hidden = on,
+            AppCommand::RevealHidden(on) => self.look.reveal_hidden = on,
             AppCommand::Quit => self.ctx.send_viewport_cmd(egui::ViewportCommand::Close),
         }
     }
@@ -944,7 +920,7 @@ impl App {
         if self.messages.busy() || ui.ctx().text_edit_focused() {
             return;
         }
-        if let Some(p) = &mut self.panels {
+        if let Some(p) = &mut self.look.panels {
             ui.input_mut(|i| {
                 // Shift+Ctrl+B first: Ctrl+B would match it too.
                 if i.consume_shortcut(&shortcuts::TOGGLE_SIDE) {
@@ -1017,23 +993,25 @@ impl App {
             }
             if i.consume_shortcut(&shortcuts::ZOOM_IN) || i.consume_shortcut(&shortcuts::ZOOM_IN_EQ)
             {
-                self.camera.zoom = (self.camera.zoom * 1.25).min(super::board::ZOOM_RANGE.1);
+                self.look.camera.zoom =
+                    (self.look.camera.zoom * 1.25).min(super::board::ZOOM_RANGE.1);
             }
             if i.consume_shortcut(&shortcuts::ZOOM_OUT) {
-                self.camera.zoom = (self.camera.zoom * 0.8).max(super::board::ZOOM_RANGE.0);
+                self.look.camera.zoom =
+                    (self.look.camera.zoom * 0.8).max(super::board::ZOOM_RANGE.0);
             }
             if i.consume_shortcut(&shortcuts::ZOOM_FIT) {
-                self.camera.reset();
+                self.look.camera.reset();
             }
             if i.consume_shortcut(&shortcuts::NEXT_UNIT)
-                && let Some(next) = next_acting(&ob.view.legal, self.selected.as_deref())
+                && let Some(next) = next_acting(&ob.view.legal, self.look.selected.as_deref())
             {
                 out.push(AppCommand::Select(Some(next)));
             }
             if i.consume_shortcut(&shortcuts::CENTRE)
-                && let Some(sel) = &self.selected
+                && let Some(sel) = &self.look.selected
             {
-                super::board::centre_on(&ob.view.scene, sel, &mut self.camera);
+                super::board::centre_on(&ob.view.scene, sel, &mut self.look.camera);
             }
             if i.consume_shortcut(&shortcuts::END_STEP) {
                 out.push(match ending_command(&ob.view.legal) {
@@ -1091,11 +1069,11 @@ impl App {
         self.dropped_files(ui);
         self.keyboard(ui);
         self.playback(ui);
-        self.curtain = None;
+        self.look.curtain = None;
         if let Some(ob) = &mut self.open {
-            let (viewer, pass_to) = ob.viewer(self.reveal_hidden);
+            let (viewer, pass_to) = ob.viewer(self.look.reveal_hidden);
             ob.view.viewer = viewer;
-            self.curtain = pass_to.map(|a| (a, ob.battle.actor_name(a)));
+            self.look.curtain = pass_to.map(|a| (a, ob.battle.actor_name(a)));
         }
         if let Some(ob) = &mut self.open {
             ob.view.refresh(ob.battle.as_ref());
@@ -1106,10 +1084,10 @@ impl App {
             if ob.rebuilt_since_looked()
                 && let Some(s) = lone_subject(&ob.view.legal)
             {
-                self.selected = Some(s.to_owned());
+                self.look.selected = Some(s.to_owned());
             }
             // A selection that is neither drawn nor acting is gone.
-            if let Some(sel) = &self.selected
+            if let Some(sel) = &self.look.selected
                 && ob.view.scene.find(sel).is_none()
                 && !ob
                     .view
@@ -1117,7 +1095,7 @@ impl App {
                     .iter()
                     .any(|c| c.subject.as_deref() == Some(sel.as_str()))
             {
-                self.selected = None;
+                self.look.selected = None;
             }
         }
         let mut commands = std::mem::take(&mut self.commands);
@@ -1160,7 +1138,7 @@ impl App {
         for c in commands {
             self.apply(c);
         }
-        self.prefs.zoom = self.camera.zoom;
+        self.prefs.zoom = self.look.camera.zoom;
         let now = ui.input(|i| i.time);
         let pointer_down = ui.input(|i| i.pointer.any_down());
         if let Some(t) = self.position_dirty
@@ -1201,11 +1179,11 @@ impl App {
             .is_some_and(|w| (w - whole.width()).abs() > 0.5);
         self.window_width = Some(whole.width());
         if resized {
-            self.camera.pan = egui::Vec2::ZERO;
-            self.camera.recentre = true;
+            self.look.camera.pan = egui::Vec2::ZERO;
+            self.look.camera.recentre = true;
         }
         // A narrow window starts with the board and the side panel only.
-        let mut shown = *self.panels.get_or_insert(PanelsShown {
+        let mut shown = *self.look.panels.get_or_insert(PanelsShown {
             browser: whole.width() >= 1200.0,
             side: true,
         });
@@ -1216,8 +1194,8 @@ impl App {
                 .open
                 .as_ref()
                 .is_some_and(|o| o.view.pos + 1 < o.view.line.positions()),
-            show_branches: self.show_branches,
-            reveal_hidden: self.reveal_hidden,
+            show_branches: self.look.show_branches,
+            reveal_hidden: self.look.reveal_hidden,
             show_campaign: self.campaign_view.shown,
         };
         Panel::top("menu").show(ui, |ui| {
@@ -1225,12 +1203,12 @@ impl App {
                 ui,
                 &menu,
                 &mut self.prefs,
-                &mut self.camera,
+                &mut self.look.camera,
                 &mut shown,
                 commands,
             );
         });
-        self.panels = Some(shown);
+        self.look.panels = Some(shown);
         Panel::bottom("status").show(ui, |ui| {
             ui.horizontal(|ui| {
                 let read_only = self.campaign.as_ref().is_some_and(|c| c.is_read_only());
@@ -1254,7 +1232,7 @@ impl App {
                 });
             });
         });
-        if let Some((seat, name)) = self.curtain.clone() {
+        if let Some((seat, name)) = self.look.curtain.clone() {
             // Hot-seat: nothing of the battle is drawn until the seat whose
             // turn it is takes the screen (a curtain against seeing by
             // accident, not a defence against a player who opens the file).
@@ -1343,7 +1321,7 @@ impl App {
                     if ui.button("Rosters and experience…").clicked() {
                         commands.push(AppCommand::ShowCampaign(true));
                     }
-                    if self.show_branches
+                    if self.look.show_branches
                         && let Some(ob) = &self.open
                     {
                         ui.separator();
@@ -1367,7 +1345,7 @@ impl App {
                         let prompt = ob.board.prompt(ob.battle.as_ref());
                         status_ui(ui, &ob.view, ob.summary.dice_mode, prompt.as_ref());
                         let choosing = prompt.is_some();
-                        if let Some(los) = &self.los {
+                        if let Some(los) = &self.look.los {
                             ui.separator();
                             los_ui(ui, los, commands);
                         }
@@ -1377,7 +1355,7 @@ impl App {
                             ob.battle.as_ref(),
                             &ob.view,
                             ob.board.as_ref(),
-                            self.selected.as_deref(),
+                            self.look.selected.as_deref(),
                             choosing,
                             commands,
                         );
@@ -1385,7 +1363,7 @@ impl App {
                             ui,
                             ob.battle.as_ref(),
                             ob.view.viewer,
-                            self.selected.as_deref(),
+                            self.look.selected.as_deref(),
                             commands,
                         );
                         ui.separator();
@@ -1404,7 +1382,7 @@ impl App {
             });
         }
         // A panel dragged shut or open by its edge stays so.
-        self.panels = Some(shown);
+        self.look.panels = Some(shown);
         if !shown.side {
             // No step is shown beside the board: it shows the entry done.
             self.side.step_scene = None;
@@ -1433,7 +1411,7 @@ impl App {
         }
         egui::CentralPanel::no_frame().show(ui, |ui| match &self.open {
             Some(ob) => {
-                let selected = self.selected.as_deref();
+                let selected = self.look.selected.as_deref();
                 let trails = ob
                     .view
                     .line
@@ -1466,12 +1444,12 @@ impl App {
                     why_not: &why_not,
                     marked_apart: &|c| ob.board.marked_apart(c),
                     trails: &trails,
-                    los: self.los.as_ref(),
+                    los: self.look.los.as_ref(),
                     marks: &marks,
                     click: &click,
                     drags,
                 };
-                board_ui(ui, &input, &mut self.camera, commands);
+                board_ui(ui, &input, &mut self.look.camera, commands);
                 if self.first_frame.is_none() {
                     self.first_frame = Some(self.started.elapsed());
                 }

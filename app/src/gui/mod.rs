@@ -19,6 +19,7 @@ pub mod campaign_view;
 pub mod command;
 pub mod dialogs;
 pub mod files;
+pub mod look;
 pub mod menu;
 pub mod messages;
 pub mod open;

@@ -82,7 +82,7 @@ fn a_tie_the_kayotz_player_breaks_is_shown_and_taken_by_a_click_on_the_board() {
     h.get_by_label("Kay'otz to act");
     h.get_by_label("Kay'otz player: choose where Scout SC1 lands");
     h.get_by_label_contains("its jump scattered (C.2)");
-    assert_eq!(h.state().selected.as_deref(), Some("unit:SC1"));
+    assert_eq!(h.state().look.selected(), Some("unit:SC1"));
     shot(&mut h, "dimx_tie");
     let places: Vec<_> = h.state().open.as_ref().unwrap().view.legal.clone();
     assert!(places.len() > 1, "{places:?}");

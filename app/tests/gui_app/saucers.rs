@@ -108,7 +108,7 @@ fn click_item(h: &mut Harness<'_, App>, id: &str) {
             }
             other => panic!("{id} is drawn as {other:?}"),
         };
-        Xform::new(&ob.view.scene, view, &h.state().camera).to_screen(c)
+        Xform::new(&ob.view.scene, view, &h.state().look.camera).to_screen(c)
     };
     h.drag_at(p);
     h.run();
@@ -187,7 +187,7 @@ fn a_turn_is_two_actions_per_student_given_by_clicking_then_the_end() {
                 "human:{}",
                 s.content.humans[s.humans[human].def as usize].id
             );
-            assert_eq!(h.state().selected.as_deref(), Some(id.as_str()));
+            assert_eq!(h.state().look.selected(), Some(id.as_str()));
             // A move to a tile lit for it, else a search of its own tile
             // (an alien on it holds it there): the first offered.
             let of = |k: &str| {

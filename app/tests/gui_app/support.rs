@@ -191,7 +191,7 @@ pub fn shot(h: &mut Harness<'_, App>, name: &str) {
 /// battles' dates, which are today's (the scratch campaign is the store,
 /// with its clock).
 pub fn hide_campaign_panel(h: &mut Harness<'_, App>) {
-    h.state_mut().panels = Some(crate::gui::menu::PanelsShown {
+    h.state_mut().look.panels = Some(crate::gui::menu::PanelsShown {
         browser: false,
         side: true,
     });

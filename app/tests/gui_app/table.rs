@@ -35,7 +35,7 @@ fn on_screen(h: &Harness<'_, App>, id: &str) -> egui::Pos2 {
         }
         other => panic!("{id} is drawn as {other:?}"),
     };
-    Xform::new(&ob.view.scene, view, &h.state().camera).to_screen(c)
+    Xform::new(&ob.view.scene, view, &h.state().look.camera).to_screen(c)
 }
 
 /// Issue 28: a click on one hex followed at once by a pointer move (the
@@ -45,7 +45,7 @@ fn on_screen(h: &Harness<'_, App>, id: &str) -> egui::Pos2 {
 fn a_click_acts_on_the_hex_pressed_not_where_the_pointer_went_after() {
     let (_dir, mut h) = sample();
     click_on_board(&mut h, "Heavy Weapons HW1");
-    assert_eq!(h.state().selected.as_deref(), Some("unit:HW1"));
+    assert_eq!(h.state().look.selected(), Some("unit:HW1"));
     // Two hexes HW1 may move to, apart on the screen.
     let (a, b) = {
         let ob = h.state().open.as_ref().unwrap();
@@ -205,10 +205,10 @@ fn keys_select_the_next_unit_centre_on_it_and_end_the_phase() {
     assert!(subjects.len() >= 2, "{subjects:?}");
     h.key_press(egui::Key::N);
     h.run();
-    assert_eq!(h.state().selected.as_deref(), Some(subjects[0].as_str()));
+    assert_eq!(h.state().look.selected(), Some(subjects[0].as_str()));
     h.key_press(egui::Key::N);
     h.run();
-    assert_eq!(h.state().selected.as_deref(), Some(subjects[1].as_str()));
+    assert_eq!(h.state().look.selected(), Some(subjects[1].as_str()));
     // C: the selected counter at the middle of the board.
     h.key_press(egui::Key::C);
     h.run();
