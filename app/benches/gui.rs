@@ -25,7 +25,7 @@ use gui::app::{App, Startup};
 use gui::command::AppCommand;
 use gui::files::ScriptedDialogs;
 use gui::prefs::Prefs;
-use gui::store::{DiceMode, MemoryCampaign};
+use gui::store::DiceMode;
 
 const SIZE: egui::Vec2 = egui::vec2(1360.0, 860.0);
 
@@ -44,9 +44,11 @@ fn app_on(battle: &dyn Battle, title: &str) -> (egui::Context, App) {
             sample: None,
         },
     );
-    let mut store = MemoryCampaign::new("Bench");
-    store.add_battle(title, battle, DiceMode::Rolled);
-    app.use_campaign(Box::new(store));
+    let mut store = xenolog_saves::Campaign::create_in_memory("Bench").unwrap();
+    store
+        .insert_played(battle, title, DiceMode::Rolled)
+        .unwrap();
+    app.use_campaign(gui::store::local(store));
     (ctx, app)
 }
 

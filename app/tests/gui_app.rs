@@ -20,6 +20,7 @@ mod gui_app {
     mod layout;
     mod numbering;
     mod play;
+    mod position;
     mod reports;
     mod review;
     mod saucers;

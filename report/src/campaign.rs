@@ -115,27 +115,16 @@ pub fn build(c: &Campaign) -> Result<CampaignStory, SaveError> {
                 .iter()
                 .filter_map(|id| state.model(*id))
                 .map(|m| {
-                    let skills: Vec<String> = m
-                        .skills
-                        .iter()
-                        .map(|(s, n)| {
-                            let name = xenolog_saves::skill_table()
-                                .into_iter()
-                                .find(|k| k.id == *s)
-                                .map_or_else(|| s.clone(), |k| k.name);
-                            if *n > 1 { format!("{name} x{n}") } else { name }
-                        })
-                        .collect();
                     [
                         m.name.clone(),
                         xenolog_saves::kind_name(&r.faction, &m.kind),
                         m.status.word().to_owned(),
                         format!("{}/{}", m.unspent(), m.earned),
                         format!("+{}", m.perception),
-                        if skills.is_empty() {
+                        if m.skills.is_empty() {
                             "-".to_owned()
                         } else {
-                            skills.join(", ")
+                            crate::skills_words(m)
                         },
                         m.battles.len().to_string(),
                         m.kills.to_string(),

@@ -324,6 +324,34 @@ impl Campaign {
         Ok(c)
     }
 
+    /// A campaign kept in memory for as long as it lives (an in-memory
+    /// SQLite database): the same tables, the same code and so the same
+    /// rules as a file, with nothing written anywhere. The app runs on one
+    /// when no campaign file can be written, and its UI tests do. Its
+    /// [`Campaign::path`] is empty ([`Campaign::is_in_memory`]).
+    pub fn create_in_memory(name: &str) -> Result<Campaign, SaveError> {
+        let mut conn = Connection::open_in_memory()?;
+        migrations().to_latest(&mut conn)?;
+        conn.execute(
+            "INSERT INTO campaign (id, name, created) VALUES (1, ?1, ?2)",
+            rusqlite::params![name, now()],
+        )?;
+        Ok(Campaign {
+            conn,
+            path: PathBuf::new(),
+            read_only: false,
+            backup: None,
+            dice_modes: Default::default(),
+            _lock: None,
+        })
+    }
+
+    /// Whether this campaign lives in memory only
+    /// ([`Campaign::create_in_memory`]).
+    pub fn is_in_memory(&self) -> bool {
+        self.path.as_os_str().is_empty()
+    }
+
     /// The backup of the file as it was, when opening it upgraded it from an
     /// older Xenolog's format.
     pub fn upgrade_backup(&self) -> Option<&Path> {
@@ -376,7 +404,7 @@ impl Campaign {
         Ok(c)
     }
 
-    /// The campaign file.
+    /// The campaign file (empty for a campaign in memory).
     pub fn path(&self) -> &Path {
         &self.path
     }

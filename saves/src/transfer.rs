@@ -5,7 +5,7 @@ use std::path::Path;
 
 use rusqlite::TransactionBehavior;
 use xenolog_engine::games;
-use xenolog_engine::{EntryId, Game, Session, StoredSnapshot};
+use xenolog_engine::{Battle, EntryId, Game, Session, StoredSnapshot};
 use xenolog_schema::DiceMode;
 use xenolog_schema::battle_file::{BattleFile, read_battle_file, write_battle_file};
 
@@ -144,32 +144,41 @@ impl Campaign {
         title: &str,
         dice_mode: DiceMode,
     ) -> Result<BattleId, SaveError> {
+        self.insert_played(session, title, dice_mode)
+    }
+
+    /// [`Campaign::insert_battle_bulk`] for a battle of any game (the app's
+    /// benchmarks hold their battles as `dyn Battle`).
+    pub fn insert_played(
+        &mut self,
+        battle: &dyn Battle,
+        title: &str,
+        dice_mode: DiceMode,
+    ) -> Result<BattleId, SaveError> {
         self.writable()?;
-        let outcome = G::outcome(session.state());
+        let outcome = battle.outcome();
         let status = match &outcome {
             Some(o) => ("over", Some(o.summary.as_str())),
             None => ("in progress", None),
         };
         let row = NewBattleRow {
-            meta: session.meta(),
+            meta: battle.meta(),
             title,
             dice_mode,
             created: now(),
-            cursor: session.cursor(),
-            branch: session.current_branch(),
+            cursor: battle.cursor(),
+            branch: battle.current_branch(),
             origin: None,
             secret: None,
         };
-        let n = session.records().len() as EntryId;
+        let n = battle.records().len() as EntryId;
+        let rules_version = battle.rules_version_now();
         let snapshots = (0..n).filter_map(|entry| {
-            session
-                .snapshot(entry)
-                .and_then(|s| postcard::to_allocvec(s).ok())
-                .map(|state| StoredSnapshot {
-                    entry,
-                    rules_version: G::RULES_VERSION,
-                    state,
-                })
+            battle.snapshot_bytes(entry).map(|state| StoredSnapshot {
+                entry,
+                rules_version,
+                state,
+            })
         });
         let tx = self
             .conn
@@ -178,8 +187,8 @@ impl Campaign {
             &tx,
             &row,
             status,
-            session.branches(),
-            session.records(),
+            battle.branches(),
+            battle.records(),
             snapshots,
         )?;
         tx.commit()?;

@@ -7,6 +7,7 @@ mod store {
     mod fair;
     mod lifecycle;
     mod locking;
+    mod memory;
     mod notes;
     mod sample;
     mod size;

@@ -248,26 +248,6 @@ fn faction_of(state: &CampaignState, m: &ModelSheet) -> String {
         .map_or_else(String::new, |r| r.faction.clone())
 }
 
-/// A model's skills in words: "Crack Shot x2, Super Fast".
-pub fn skills_words(m: &ModelSheet) -> String {
-    if m.skills.is_empty() {
-        return "none".into();
-    }
-    m.skills
-        .iter()
-        .map(|(id, n)| {
-            let name =
-                xenolog_engine::campaign::skills::skill(id).map_or_else(|| id.clone(), |s| s.name);
-            if *n == 1 {
-                name
-            } else {
-                format!("{name} x{n}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 fn model_row(state: &CampaignState, m: &ModelSheet) -> String {
     format!(
         "  {:>3}  {:<22} {:<16} {:<13} EP {}/{}  perception +{}  battles {}  kills {}  skills: {}",
@@ -280,7 +260,7 @@ fn model_row(state: &CampaignState, m: &ModelSheet) -> String {
         m.perception,
         m.battles.len(),
         m.kills,
-        skills_words(m)
+        xenolog_report::skills_words(m)
     )
 }
 
@@ -391,7 +371,7 @@ pub(super) fn roster(cmd: RosterCmd, out: &mut dyn Write) -> Out {
             let s = c.campaign_state()?;
             let id = roster_of(&s, &roster)?;
             if let Some(path) = html {
-                let page = crate::gui::campaign_view::roster_sheet_html(&s, id, &c.name()?);
+                let page = xenolog_report::roster_sheet_html(&s, id, &c.name()?);
                 xenolog_saves::write_atomically(&path, page.as_bytes())
                     .map_err(|e| Fail::usage(e.to_string()))?;
                 eprintln!("wrote the roster sheet to {}", path.display());

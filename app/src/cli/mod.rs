@@ -827,7 +827,7 @@ fn new_battle(args: NewBattleArgs, out: &mut dyn Write) -> Out {
         config.insert("faction_texts".into(), json!(texts));
     }
     // The same short, clock-derived seeds as the app's New battle dialog.
-    let seed = args.seed.unwrap_or_else(crate::gui::dialogs::random_seed);
+    let seed = args.seed.unwrap_or_else(crate::random_seed);
     let game = xenolog_engine::games::games()
         .into_iter()
         .find(|g| g.id == args.game);

@@ -12,21 +12,24 @@ use std::time::{Duration, Instant};
 use eframe::egui::{self, Key, Panel, Ui};
 use xenolog_engine::{Actor, Battle, PendingKind, PlayError, RuleErrorKind, Viewer};
 
-use super::board::{BoardInput, Camera, LosState, board_ui};
+use super::board::{BoardInput, LosState, board_ui};
 use super::boards::{self, BoardUi};
 use super::branches::{BranchState, branches_ui};
 use super::browser::browser_ui;
 use super::command::{AppCommand, FileRequest, Intent, NewBattleSpec, PlayRequest};
-use super::dialogs::{Dialog, DiceForm, NewBattleForm, Notice, dialog_ui, notice_ui};
+use super::dialogs::{Dialog, DiceForm, NewBattleForm, Notice};
 use super::files::{Answer, BATTLE_EXT, FileDialogs, InAppDialog};
+use super::look::Look;
 use super::menu::{MenuContext, PanelsShown, menu_bar_ui};
+use super::messages::Messages;
+use super::open::OpenBattle;
+use super::position::PositionFile;
 use super::prefs::{Prefs, ThemeChoice};
 use super::reports::ReportsUi;
 use super::shortcuts;
 use super::side::{SideState, dice_tray_ui, entry_steps_ui, selection_ui, status_ui};
-use super::store::{self, BattleId, BattleSummary, CampaignStore, DiceMode, MemoryCampaign};
+use super::store::{self, BattleId, BattleSummary, CampaignStore, DiceMode};
 use super::timeline::{TimelineState, controls_ui, entries_table_ui, strip_ui};
-use super::view::BattleView;
 
 /// Seconds of quiet after the cursor moves before the position is written, so
 /// scrubbing does not write to disk on every frame.
@@ -51,54 +54,6 @@ pub struct Startup {
     pub sample: Option<std::thread::JoinHandle<Result<PathBuf, String>>>,
 }
 
-/// The battle on the board.
-pub struct OpenBattle {
-    pub id: BattleId,
-    pub summary: BattleSummary,
-    pub battle: Box<dyn Battle>,
-    pub view: BattleView,
-    pub board: Box<dyn BoardUi>,
-    /// The view rebuild last checked for a lone subject to select.
-    auto_seen: u64,
-    /// Hot-seat: the seat the screen was last passed to.
-    pub looking: Option<Actor>,
-    /// Whether the game hides something at the cursor, found once per
-    /// position (cursor, entries).
-    hides: Option<(Option<xenolog_engine::EntryId>, usize, bool)>,
-}
-
-impl OpenBattle {
-    /// Whose eyes the battle is shown to now, and the seat to pass the
-    /// screen to when the one looking is not the one asked. A game that
-    /// hides nothing, a finished battle, or `reveal` show everything.
-    fn viewer(&mut self, reveal: bool) -> (Viewer, Option<Actor>) {
-        let key = (self.battle.cursor(), self.battle.records().len());
-        let hides = match self.hides {
-            Some((c, n, h)) if (c, n) == key => h,
-            _ => {
-                let h = self.battle.seats_see_differently();
-                self.hides = Some((key.0, key.1, h));
-                h
-            }
-        };
-        if reveal || !hides || self.battle.outcome().is_some() {
-            return (Viewer::All, None);
-        }
-        let asked = self
-            .battle
-            .asked()
-            .into_iter()
-            .map(|a| a.seat)
-            .find(|s| *s != Actor::SYSTEM);
-        match (self.looking, asked) {
-            (Some(l), Some(a)) if l == a => (Viewer::Seat(l), None),
-            (_, Some(a)) => (Viewer::Seat(a), Some(a)),
-            (Some(l), None) => (Viewer::Seat(l), None),
-            (None, None) => (Viewer::All, None),
-        }
-    }
-}
-
 /// Saving the first fully drawn frame (for CI and the README).
 struct ScreenshotJob {
     path: PathBuf,
@@ -113,38 +68,22 @@ struct ScreenshotJob {
 pub struct App {
     pub prefs: Prefs,
     files: Box<dyn FileDialogs>,
-    /// Xenolog's own file dialog, open when the desktop's could not be shown.
-    pub in_app_dialog: Option<InAppDialog>,
     pub campaign: Option<Box<dyn CampaignStore>>,
     pub battles: Vec<BattleSummary>,
     pub open: Option<OpenBattle>,
-    pub selected: Option<String>,
-    pub camera: Camera,
+    /// How the battle is looked at: camera, panels, selection, line of
+    /// sight, Branches, player aid, the hot-seat curtain.
+    pub look: Look,
     pub timeline: TimelineState,
     pub side: SideState,
     pub branches: BranchState,
-    pub show_branches: bool,
-    /// Show every seat's hidden information (View menu; warned).
-    pub reveal_hidden: bool,
-    /// Hot-seat: the seat the screen must be passed to before the battle
-    /// is shown (`None`: no curtain).
-    pub curtain: Option<(Actor, String)>,
     /// The Campaign view (rosters, experience, skills).
     pub campaign_view: super::campaign_view::CampaignViewState,
-    /// The panels beside the board; `None` until the first frame decides
-    /// from the window's width.
-    pub panels: Option<PanelsShown>,
-    /// The legend and player aid window is open (beside the board, not
-    /// modal: it stays open while playing).
-    pub show_aid: bool,
     /// Notes and bookmarks, the Luck panel and the report export.
     pub reports: ReportsUi,
-    /// The line-of-sight tool, when it is on.
-    pub los: Option<LosState>,
-    pub dialog: Option<Dialog>,
-    pub notices: Vec<Notice>,
-    /// The last thing that happened, for the status bar.
-    pub status: String,
+    /// The dialog, the notices, Xenolog's own file dialog and the status
+    /// line.
+    pub messages: Messages,
     commands: Vec<AppCommand>,
     /// When the cursor last moved without its position being written.
     position_dirty: Option<f64>,
@@ -175,36 +114,21 @@ impl App {
     pub fn with_prefs(ctx: &egui::Context, prefs: Prefs, startup: Startup) -> Self {
         install_fonts(ctx);
         let mut app = Self {
-            camera: Camera {
-                zoom: prefs.zoom,
-                pan: egui::Vec2::ZERO,
-                recentre: true,
-                last_view: egui::Rect::NOTHING,
-            },
+            look: Look::new(prefs.zoom),
             prefs,
             files: startup.dialogs,
-            in_app_dialog: None,
             campaign: None,
             campaign_view: Default::default(),
             battles: Vec::new(),
             open: None,
-            selected: None,
             timeline: TimelineState {
                 goto_turn: 1,
                 ..TimelineState::default()
             },
             side: SideState::default(),
             branches: BranchState::default(),
-            show_branches: true,
-            reveal_hidden: false,
-            curtain: None,
-            panels: None,
-            show_aid: false,
             reports: ReportsUi::default(),
-            los: None,
-            dialog: None,
-            notices: Vec::new(),
-            status: String::new(),
+            messages: Messages::default(),
             commands: Vec::new(),
             position_dirty: None,
             theme_applied: None,
@@ -287,14 +211,15 @@ impl App {
                 }
             }
         }
-        self.campaign = Some(Box::new(MemoryCampaign::new(
-            "Scratch campaign (not saved)",
-        )));
+        match store::scratch("Scratch campaign (not saved)") {
+            Ok(c) => self.campaign = Some(c),
+            Err(e) => self.notice("No campaign could be made, not even in memory", e),
+        }
         self.battles.clear();
     }
 
     fn notice(&mut self, title: &str, text: impl Into<String>) {
-        self.notices.push(Notice::new(title, text));
+        self.messages.notice(title, text);
     }
 
     /// Edit > Check this battle: replay the open battle from its seed, every
@@ -320,12 +245,12 @@ impl App {
     /// Apply a Campaign view action to the open campaign file.
     fn campaign_action(&mut self, action: super::campaign_view::CampaignAction) {
         let Some(c) = self.campaign.as_mut().and_then(|c| c.file_mut()) else {
-            self.status = "Rosters and experience live in a campaign file".into();
+            self.messages.status = "Rosters and experience live in a campaign file".into();
             return;
         };
         let mut commands = Vec::new();
         super::campaign_view::apply(&mut self.campaign_view, c, action, &mut commands);
-        self.status = super::campaign_view::name_battles(
+        self.messages.status = super::campaign_view::name_battles(
             &self.campaign_view.message,
             &self.campaign_view.titles,
         );
@@ -349,15 +274,15 @@ impl App {
             self.prefs.opened(p);
             // A notice about this file (it was locked: "Open read-only")
             // is answered now that it is open.
-            self.notices.retain(|n| {
+            self.messages.retain_notices(|n| {
                 !matches!(&n.action, Some((_, AppCommand::OpenCampaignReadOnly(q)
                     | AppCommand::OpenCampaign(q))) if q.as_path() == p)
             });
         }
-        self.status = format!("Opened campaign {}", campaign.name());
+        self.messages.status = format!("Opened campaign {}", campaign.name());
         self.campaign = Some(campaign);
         self.open = None;
-        self.selected = None;
+        self.look.selected = None;
         self.reload_battles();
         // Go on with the battle looked at last time, else the latest of a
         // real game (not a test game), else the first one.
@@ -394,7 +319,7 @@ impl App {
                         AppCommand::OpenCampaignReadOnly(path.to_owned()),
                     );
                 }
-                self.notices.push(n);
+                self.messages.push_notice(n);
             }
         }
     }
@@ -424,7 +349,7 @@ impl App {
             self.open_battle(id);
             if let Some(ob) = &self.open {
                 let now = ob.battle.records().len();
-                self.status = if now > was {
+                self.messages.status = if now > was {
                     format!(
                         "Refreshed: {} new entr{}",
                         now - was,
@@ -435,7 +360,7 @@ impl App {
                 };
             }
         } else {
-            self.status = format!("Refreshed: {} battles", self.battles.len());
+            self.messages.status = format!("Refreshed: {} battles", self.battles.len());
         }
     }
 
@@ -465,24 +390,15 @@ impl App {
                     };
                     self.reports.notes_for = None;
                     self.side = SideState::default();
-                    self.los = None;
+                    self.look.los = None;
                     self.campaign_view.battle_changed();
                 }
-                self.status = format!("Opened {}", summary.title);
-                self.open = Some(OpenBattle {
-                    id,
-                    summary,
-                    battle,
-                    view: BattleView::new(),
-                    board,
-                    auto_seen: 0,
-                    looking: None,
-                    hides: None,
-                });
-                self.selected = None;
+                self.messages.status = format!("Opened {}", summary.title);
+                self.open = Some(OpenBattle::new(id, summary, battle, board));
+                self.look.selected = None;
                 self.timeline.playing = false;
-                self.camera.pan = egui::Vec2::ZERO;
-                self.camera.recentre = true;
+                self.look.camera.pan = egui::Vec2::ZERO;
+                self.look.camera.recentre = true;
                 self.branches = BranchState::default();
             }
             (Err(e), _) => self.notice("The battle could not be opened", e),
@@ -506,7 +422,7 @@ impl App {
             Ok(id) => {
                 self.reload_battles();
                 self.open_battle(id);
-                self.status = format!("Started {} (seed {})", spec.title, spec.seed);
+                self.messages.status = format!("Started {} (seed {})", spec.title, spec.seed);
             }
             Err(e) => self.notice("The battle could not be started", e),
         }
@@ -541,7 +457,7 @@ impl App {
             return;
         };
         if store.is_read_only() {
-            self.notices.push(Notice::new(
+            self.messages.push_notice(Notice::new(
                 "This campaign is open read-only",
                 "Another Xenolog has it open for writing; nothing was played.",
             ));
@@ -549,7 +465,7 @@ impl App {
         }
         // Hot-seat: only the seat the screen is with plays (a click on a
         // face-down card of another seat must not play it for them).
-        if let (Viewer::Seat(seat), _) = ob.viewer(self.reveal_hidden)
+        if let (Viewer::Seat(seat), _) = ob.viewer(self.look.reveal_hidden)
             && req.intent.actor != seat
             && req.intent.actor != Actor::SYSTEM
         {
@@ -561,7 +477,7 @@ impl App {
                 )
             };
             let (who, with) = (name(req.intent.actor), name(seat));
-            self.notices.push(Notice::new(
+            self.messages.push_notice(Notice::new(
                 "Not this seat's screen",
                 format!(
                     "The screen is with {with}; {who} cannot play \"{}\" from it. Pass the screen to {who} when they are asked.",
@@ -579,18 +495,19 @@ impl App {
                 .find(|c| c.actor == req.intent.actor && c.command == req.intent.command)
             && let Some(what) = ob.board.forfeits(battle, cmd)
         {
-            self.dialog = Some(Dialog::ConfirmForfeit { request: req, what });
+            self.messages
+                .open_dialog(Dialog::ConfirmForfeit { request: req, what });
             return;
         }
         let refused = |e: String| Notice::new("Not allowed", format!("{}: {e}.", req.intent.text));
         if ob.summary.dice_mode == DiceMode::Entered && req.dice.is_none() {
             match Self::dice_needed(battle, ob.board.as_ref(), &req.intent) {
                 Err(e) => {
-                    self.notices.push(refused(e));
+                    self.messages.push_notice(refused(e));
                     return;
                 }
                 Ok((sides, purposes)) if !sides.is_empty() => {
-                    self.dialog = Some(Dialog::EnterDice(DiceForm {
+                    self.messages.open_dialog(Dialog::EnterDice(DiceForm {
                         request: req,
                         sides,
                         purposes,
@@ -614,7 +531,7 @@ impl App {
                     let (sides, purposes) =
                         Self::dice_needed(battle, ob.board.as_ref(), &req.intent)
                             .unwrap_or_default();
-                    self.dialog = Some(Dialog::EnterDice(DiceForm {
+                    self.messages.open_dialog(Dialog::EnterDice(DiceForm {
                         text: typed
                             .iter()
                             .map(u8::to_string)
@@ -628,7 +545,7 @@ impl App {
                     return;
                 }
                 Err(e) => {
-                    self.notices.push(refused(e.to_string()));
+                    self.messages.push_notice(refused(e.to_string()));
                     return;
                 }
                 Ok(p) => matches!(
@@ -653,7 +570,8 @@ impl App {
                 super::view::position_label(&ob.view.line, ob.view.pos),
                 super::widgets::count(later as u64, "more entry", "more entries")
             );
-            self.dialog = Some(Dialog::ConfirmBranch { request: req, why });
+            self.messages
+                .open_dialog(Dialog::ConfirmBranch { request: req, why });
             return;
         }
         let PlayRequest { intent, dice, .. } = req;
@@ -666,7 +584,7 @@ impl App {
         ) {
             Ok(_) => {
                 self.position_dirty = None;
-                self.status = if new_branch {
+                self.messages.status = if new_branch {
                     format!("Started a new branch: {}", intent.text)
                 } else {
                     format!("Played: {}", intent.text)
@@ -686,7 +604,7 @@ impl App {
         if (ob.battle.cursor(), ob.battle.current_branch()) != before {
             self.position_dirty = Some(self.ctx.input(|i| i.time));
             // "Played: ..." is about the position it was said at.
-            self.status.clear();
+            self.messages.status.clear();
         }
     }
 
@@ -702,8 +620,8 @@ impl App {
             return;
         }
         if let Err(e) = store.save_position(ob.id, ob.battle.as_ref()) {
-            self.notices
-                .push(Notice::new("The position could not be saved", e));
+            self.messages
+                .push_notice(Notice::new("The position could not be saved", e));
         }
     }
 
@@ -730,16 +648,19 @@ impl App {
             FileRequest::ExportBattle => format!("{safe}.{BATTLE_EXT}"),
             FileRequest::ExportPicture => format!("{safe}.svg"),
             FileRequest::ExportReport(f) => format!("{safe}.{}", f.extension()),
-            FileRequest::OpenCampaign | FileRequest::ImportBattle => String::new(),
+            FileRequest::OpenCampaign | FileRequest::ImportBattle | FileRequest::PositionFile => {
+                String::new()
+            }
         };
         match self.files.pick(&request, &suggested) {
             Answer::Chosen(path) => self.file_chosen(request, path),
             Answer::Cancelled => {}
             Answer::Unavailable(why) => {
                 // Never taken for a cancel: say why, and ask in the window.
-                self.status = format!("Choose the file in Xenolog's own window: {why}");
+                self.messages.status = format!("Choose the file in Xenolog's own window: {why}");
                 let folder = self.dialog_folder();
-                self.in_app_dialog = Some(InAppDialog::new(request, &suggested, &folder));
+                self.messages
+                    .ask_in_app(InAppDialog::new(request, &suggested, &folder));
             }
         }
     }
@@ -764,6 +685,7 @@ impl App {
             FileRequest::ImportBattle => AppCommand::ImportBattle(path),
             FileRequest::ExportBattle => AppCommand::ExportBattle(path),
             FileRequest::ExportPicture => AppCommand::ExportPicture(path),
+            FileRequest::PositionFile => AppCommand::NewBattleFromFile(path),
             FileRequest::ExportReport(f) => AppCommand::ExportReport(f, path),
         });
     }
@@ -771,7 +693,7 @@ impl App {
     /// A hex picked with the line-of-sight tool: the first end, the second
     /// (then the line is measured), or a new first end.
     fn los_pick(&mut self, id: String) {
-        let (Some(los), Some(ob)) = (&mut self.los, &self.open) else {
+        let (Some(los), Some(ob)) = (&mut self.look.los, &self.open) else {
             return;
         };
         if los.from.is_none() || los.to.is_some() {
@@ -796,7 +718,7 @@ impl App {
 
     /// The legend and player aid of the open battle's game.
     fn player_aid_ui(&mut self, ctx: &egui::Context) {
-        if !self.show_aid {
+        if !self.look.show_aid {
             return;
         }
         let mut open = true;
@@ -810,20 +732,7 @@ impl App {
                     ui.weak("Open a battle to see its game's legend and player aid.");
                 }
             });
-        self.show_aid = open;
-    }
-
-    /// Draw Xenolog's own file dialog while it is open; act on its answer.
-    fn in_app_dialog_ui(&mut self, ctx: &egui::Context) {
-        let Some(d) = &mut self.in_app_dialog else {
-            return;
-        };
-        let Some(answer) = d.ui(ctx) else { return };
-        let request = d.request.clone();
-        self.in_app_dialog = None;
-        if let Answer::Chosen(path) = answer {
-            self.file_chosen(request, path);
-        }
+        self.look.show_aid = open;
     }
 
     fn export_picture(&mut self, path: &Path) {
@@ -832,7 +741,7 @@ impl App {
         // Through a synced temporary file and a rename: a failed export never
         // leaves half a picture over an old one.
         match xenolog_saves::write_atomically(path, ob.view.scene.to_svg().as_bytes()) {
-            Ok(()) => self.status = format!("Board picture saved to {}", path.display()),
+            Ok(()) => self.messages.status = format!("Board picture saved to {}", path.display()),
             Err(e) => self.notice("The board picture was not saved", e.to_string()),
         }
     }
@@ -851,7 +760,7 @@ impl App {
                 self.campaign_action(super::campaign_view::CampaignAction::ExportSheets);
             }
             AppCommand::Give(req) => self.give(req),
-            AppCommand::Choose(options) => self.dialog = Some(Dialog::Choose(options)),
+            AppCommand::Choose(options) => self.messages.open_dialog(Dialog::Choose(options)),
             AppCommand::Seek(at) => self.move_cursor(|b| b.seek(at)),
             AppCommand::SeekLine(pos) => {
                 let Some(ob) = &self.open else { return };
@@ -883,7 +792,7 @@ impl App {
                     Ok(()) => {
                         self.position_dirty = Some(0.0);
                         self.flush_position();
-                        self.status = format!("Branch renamed to {name}");
+                        self.messages.status = format!("Branch renamed to {name}");
                     }
                     Err(e) => self.notice("The branch was not renamed", e),
                 }
@@ -892,9 +801,9 @@ impl App {
                 // A unit chosen from a list (or on the board) is brought into
                 // view when it is off the screen.
                 if let (Some(id), Some(ob)) = (&s, &self.open) {
-                    super::board::bring_into_view(&ob.view.scene, id, &mut self.camera);
+                    super::board::bring_into_view(&ob.view.scene, id, &mut self.look.camera);
                 }
-                self.selected = s;
+                self.look.selected = s;
             }
             AppCommand::SetPlaying(p) => {
                 self.timeline.playing = p;
@@ -923,13 +832,23 @@ impl App {
             AppCommand::OpenBattle(id) => self.open_battle(id),
             AppCommand::Refresh => self.refresh(),
             AppCommand::NewBattle(spec) => self.new_battle(spec),
+            AppCommand::NewBattleFromFile(path) => match PositionFile::read(&path) {
+                Ok(p) => {
+                    self.messages
+                        .open_dialog(Dialog::NewBattle(NewBattleForm::from_position(
+                            self.prefs.show_test_games,
+                            p,
+                        )));
+                }
+                Err(e) => self.notice("The position file was not read", e),
+            },
             AppCommand::ImportBattle(path) => {
                 let Some(c) = &mut self.campaign else { return };
                 match c.import_battle(&path) {
                     Ok(id) => {
                         self.reload_battles();
                         self.open_battle(id);
-                        self.status = format!("Imported {}", path.display());
+                        self.messages.status = format!("Imported {}", path.display());
                     }
                     Err(e) => self.notice("The battle was not imported", e),
                 }
@@ -939,21 +858,24 @@ impl App {
                     return;
                 };
                 match c.export_battle(ob.id, &path) {
-                    Ok(()) => self.status = format!("Battle exported to {}", path.display()),
+                    Ok(()) => {
+                        self.messages.status = format!("Battle exported to {}", path.display())
+                    }
                     Err(e) => self.notice("The battle was not exported", e),
                 }
             }
             AppCommand::ExportPicture(path) => self.export_picture(&path),
             AppCommand::CheckBattle => self.check_battle(),
             AppCommand::ShowNewBattle => {
-                self.dialog = Some(Dialog::NewBattle(NewBattleForm::remembered(
-                    self.prefs.show_test_games,
-                    self.prefs.new_battle.as_ref(),
-                )));
+                self.messages
+                    .open_dialog(Dialog::NewBattle(NewBattleForm::remembered(
+                        self.prefs.show_test_games,
+                        self.prefs.new_battle.as_ref(),
+                    )));
             }
             AppCommand::RememberNewBattle(choices) => self.prefs.new_battle = Some(choices),
-            AppCommand::ShowShortcuts => self.dialog = Some(Dialog::Shortcuts),
-            AppCommand::ShowPlayerAid => self.show_aid = true,
+            AppCommand::ShowShortcuts => self.messages.open_dialog(Dialog::Shortcuts),
+            AppCommand::ShowPlayerAid => self.look.show_aid = true,
             AppCommand::ShowLuck => self.reports.show_luck = true,
             AppCommand::ShowReportExport => self.reports.show_export = true,
             AppCommand::ExportReport(format, path) => {
@@ -964,32 +886,30 @@ impl App {
                     format,
                     &path,
                 ) {
-                    Ok(done) => self.status = done,
+                    Ok(done) => self.messages.status = done,
                     Err(e) => self.notice("The battle report was not saved", e),
                 }
             }
             AppCommand::LineOfSight(on) => {
-                self.los = on.then(LosState::default);
+                self.look.los = on.then(LosState::default);
                 if on {
-                    self.status = "Line of sight: click two hexes on the board".into();
+                    self.messages.status = "Line of sight: click two hexes on the board".into();
                 }
             }
             AppCommand::LosPick(id) => self.los_pick(id),
-            AppCommand::ShowAbout => self.dialog = Some(Dialog::About),
-            AppCommand::ShowBranches(show) => self.show_branches = show,
-            AppCommand::Explain(text) => self.status = text,
+            AppCommand::ShowAbout => self.messages.open_dialog(Dialog::About),
+            AppCommand::ShowBranches(show) => self.look.show_branches = show,
+            AppCommand::Explain(text) => self.messages.status = text,
             AppCommand::DismissNotice => {
-                if !self.notices.is_empty() {
-                    self.notices.remove(0);
-                }
+                self.messages.dismiss_notice();
             }
             AppCommand::LookAs(seat) => {
                 if let Some(ob) = &mut self.open {
                     ob.looking = Some(seat);
-                    self.selected = None;
+                    self.look.selected = None;
                 }
             }
-            AppCommand::RevealHidden(on) => self.reveal_hidden = on,
+            AppCommand::RevealHidden(on) => self.look.reveal_hidden = on,
             AppCommand::Quit => self.ctx.send_viewport_cmd(egui::ViewportCommand::Close),
         }
     }
@@ -997,14 +917,10 @@ impl App {
     // ---- each frame -------------------------------------------------------
 
     fn keyboard(&mut self, ui: &Ui) {
-        if self.dialog.is_some()
-            || self.in_app_dialog.is_some()
-            || !self.notices.is_empty()
-            || ui.ctx().text_edit_focused()
-        {
+        if self.messages.busy() || ui.ctx().text_edit_focused() {
             return;
         }
-        if let Some(p) = &mut self.panels {
+        if let Some(p) = &mut self.look.panels {
             ui.input_mut(|i| {
                 // Shift+Ctrl+B first: Ctrl+B would match it too.
                 if i.consume_shortcut(&shortcuts::TOGGLE_SIDE) {
@@ -1077,23 +993,25 @@ impl App {
             }
             if i.consume_shortcut(&shortcuts::ZOOM_IN) || i.consume_shortcut(&shortcuts::ZOOM_IN_EQ)
             {
-                self.camera.zoom = (self.camera.zoom * 1.25).min(super::board::ZOOM_RANGE.1);
+                self.look.camera.zoom =
+                    (self.look.camera.zoom * 1.25).min(super::board::ZOOM_RANGE.1);
             }
             if i.consume_shortcut(&shortcuts::ZOOM_OUT) {
-                self.camera.zoom = (self.camera.zoom * 0.8).max(super::board::ZOOM_RANGE.0);
+                self.look.camera.zoom =
+                    (self.look.camera.zoom * 0.8).max(super::board::ZOOM_RANGE.0);
             }
             if i.consume_shortcut(&shortcuts::ZOOM_FIT) {
-                self.camera.reset();
+                self.look.camera.reset();
             }
             if i.consume_shortcut(&shortcuts::NEXT_UNIT)
-                && let Some(next) = next_acting(&ob.view.legal, self.selected.as_deref())
+                && let Some(next) = next_acting(&ob.view.legal, self.look.selected.as_deref())
             {
                 out.push(AppCommand::Select(Some(next)));
             }
             if i.consume_shortcut(&shortcuts::CENTRE)
-                && let Some(sel) = &self.selected
+                && let Some(sel) = &self.look.selected
             {
-                super::board::centre_on(&ob.view.scene, sel, &mut self.camera);
+                super::board::centre_on(&ob.view.scene, sel, &mut self.look.camera);
             }
             if i.consume_shortcut(&shortcuts::END_STEP) {
                 out.push(match ending_command(&ob.view.legal) {
@@ -1151,11 +1069,11 @@ impl App {
         self.dropped_files(ui);
         self.keyboard(ui);
         self.playback(ui);
-        self.curtain = None;
+        self.look.curtain = None;
         if let Some(ob) = &mut self.open {
-            let (viewer, pass_to) = ob.viewer(self.reveal_hidden);
+            let (viewer, pass_to) = ob.viewer(self.look.reveal_hidden);
             ob.view.viewer = viewer;
-            self.curtain = pass_to.map(|a| (a, ob.battle.actor_name(a)));
+            self.look.curtain = pass_to.map(|a| (a, ob.battle.actor_name(a)));
         }
         if let Some(ob) = &mut self.open {
             ob.view.refresh(ob.battle.as_ref());
@@ -1163,14 +1081,13 @@ impl App {
             // player breaks, a unit halfway through its action), select it
             // so its hexes and targets light up; only when the position
             // changed, so the player can still look at other units.
-            if ob.auto_seen != ob.view.rebuilds {
-                ob.auto_seen = ob.view.rebuilds;
-                if let Some(s) = lone_subject(&ob.view.legal) {
-                    self.selected = Some(s.to_owned());
-                }
+            if ob.rebuilt_since_looked()
+                && let Some(s) = lone_subject(&ob.view.legal)
+            {
+                self.look.selected = Some(s.to_owned());
             }
             // A selection that is neither drawn nor acting is gone.
-            if let Some(sel) = &self.selected
+            if let Some(sel) = &self.look.selected
                 && ob.view.scene.find(sel).is_none()
                 && !ob
                     .view
@@ -1178,7 +1095,7 @@ impl App {
                     .iter()
                     .any(|c| c.subject.as_deref() == Some(sel.as_str()))
             {
-                self.selected = None;
+                self.look.selected = None;
             }
         }
         let mut commands = std::mem::take(&mut self.commands);
@@ -1189,17 +1106,15 @@ impl App {
             self.campaign.as_deref_mut(),
             self.open.as_mut(),
             &mut self.timeline,
-            &mut self.status,
+            &mut self.messages.status,
             &mut commands,
         );
-        dialog_ui(
-            ui.ctx(),
-            &mut self.dialog,
-            self.prefs.show_test_games,
-            &mut commands,
-        );
-        notice_ui(ui.ctx(), &self.notices, &mut commands);
-        self.in_app_dialog_ui(ui.ctx());
+        if let Some((request, path)) =
+            self.messages
+                .ui(ui.ctx(), self.prefs.show_test_games, &mut commands)
+        {
+            self.file_chosen(request, path);
+        }
         self.player_aid_ui(ui.ctx());
         // Show the result of a click or of what was just applied at once,
         // not when the pointer next moves: a window opened by a click (Help
@@ -1223,7 +1138,7 @@ impl App {
         for c in commands {
             self.apply(c);
         }
-        self.prefs.zoom = self.camera.zoom;
+        self.prefs.zoom = self.look.camera.zoom;
         let now = ui.input(|i| i.time);
         let pointer_down = ui.input(|i| i.pointer.any_down());
         if let Some(t) = self.position_dirty
@@ -1264,11 +1179,11 @@ impl App {
             .is_some_and(|w| (w - whole.width()).abs() > 0.5);
         self.window_width = Some(whole.width());
         if resized {
-            self.camera.pan = egui::Vec2::ZERO;
-            self.camera.recentre = true;
+            self.look.camera.pan = egui::Vec2::ZERO;
+            self.look.camera.recentre = true;
         }
         // A narrow window starts with the board and the side panel only.
-        let mut shown = *self.panels.get_or_insert(PanelsShown {
+        let mut shown = *self.look.panels.get_or_insert(PanelsShown {
             browser: whole.width() >= 1200.0,
             side: true,
         });
@@ -1279,8 +1194,8 @@ impl App {
                 .open
                 .as_ref()
                 .is_some_and(|o| o.view.pos + 1 < o.view.line.positions()),
-            show_branches: self.show_branches,
-            reveal_hidden: self.reveal_hidden,
+            show_branches: self.look.show_branches,
+            reveal_hidden: self.look.reveal_hidden,
             show_campaign: self.campaign_view.shown,
         };
         Panel::top("menu").show(ui, |ui| {
@@ -1288,12 +1203,12 @@ impl App {
                 ui,
                 &menu,
                 &mut self.prefs,
-                &mut self.camera,
+                &mut self.look.camera,
                 &mut shown,
                 commands,
             );
         });
-        self.panels = Some(shown);
+        self.look.panels = Some(shown);
         Panel::bottom("status").show(ui, |ui| {
             ui.horizontal(|ui| {
                 let read_only = self.campaign.as_ref().is_some_and(|c| c.is_read_only());
@@ -1310,14 +1225,14 @@ impl App {
                         commands.push(AppCommand::Refresh);
                     }
                 }
-                ui.label(if self.status.is_empty() {
+                ui.label(if self.messages.status.is_empty() {
                     "Ready"
                 } else {
-                    &self.status
+                    &self.messages.status
                 });
             });
         });
-        if let Some((seat, name)) = self.curtain.clone() {
+        if let Some((seat, name)) = self.look.curtain.clone() {
             // Hot-seat: nothing of the battle is drawn until the seat whose
             // turn it is takes the screen (a curtain against seeing by
             // accident, not a defence against a player who opens the file).
@@ -1406,7 +1321,7 @@ impl App {
                     if ui.button("Rosters and experience…").clicked() {
                         commands.push(AppCommand::ShowCampaign(true));
                     }
-                    if self.show_branches
+                    if self.look.show_branches
                         && let Some(ob) = &self.open
                     {
                         ui.separator();
@@ -1430,7 +1345,7 @@ impl App {
                         let prompt = ob.board.prompt(ob.battle.as_ref());
                         status_ui(ui, &ob.view, ob.summary.dice_mode, prompt.as_ref());
                         let choosing = prompt.is_some();
-                        if let Some(los) = &self.los {
+                        if let Some(los) = &self.look.los {
                             ui.separator();
                             los_ui(ui, los, commands);
                         }
@@ -1440,7 +1355,7 @@ impl App {
                             ob.battle.as_ref(),
                             &ob.view,
                             ob.board.as_ref(),
-                            self.selected.as_deref(),
+                            self.look.selected.as_deref(),
                             choosing,
                             commands,
                         );
@@ -1448,7 +1363,7 @@ impl App {
                             ui,
                             ob.battle.as_ref(),
                             ob.view.viewer,
-                            self.selected.as_deref(),
+                            self.look.selected.as_deref(),
                             commands,
                         );
                         ui.separator();
@@ -1467,7 +1382,7 @@ impl App {
             });
         }
         // A panel dragged shut or open by its edge stays so.
-        self.panels = Some(shown);
+        self.look.panels = Some(shown);
         if !shown.side {
             // No step is shown beside the board: it shows the entry done.
             self.side.step_scene = None;
@@ -1496,7 +1411,7 @@ impl App {
         }
         egui::CentralPanel::no_frame().show(ui, |ui| match &self.open {
             Some(ob) => {
-                let selected = self.selected.as_deref();
+                let selected = self.look.selected.as_deref();
                 let trails = ob
                     .view
                     .line
@@ -1529,12 +1444,12 @@ impl App {
                     why_not: &why_not,
                     marked_apart: &|c| ob.board.marked_apart(c),
                     trails: &trails,
-                    los: self.los.as_ref(),
+                    los: self.look.los.as_ref(),
                     marks: &marks,
                     click: &click,
                     drags,
                 };
-                board_ui(ui, &input, &mut self.camera, commands);
+                board_ui(ui, &input, &mut self.look.camera, commands);
                 if self.first_frame.is_none() {
                     self.first_frame = Some(self.started.elapsed());
                 }

@@ -1,105 +1,15 @@
 //! The Campaign view: rosters, each model's row, a model's sheet with its
 //! history, the Buy skill dialog, add/rename/retire, what a recomputation
-//! changed, and the printable roster sheet (HTML).
-
-use xenolog_engine::campaign::{CampaignState, RosterId};
-use xenolog_saves::{faction_name, kind_name};
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// A printable roster sheet (the text's "INVASION EARTH Roster Sheet"): one
-/// HTML page, a table of the roster's models with their experience, skills
-/// and history, and room for notes.
-pub fn roster_sheet_html(state: &CampaignState, roster: RosterId, campaign: &str) -> String {
-    let Some(r) = state.roster(roster) else {
-        return format!("<!DOCTYPE html><p>There is no roster {roster}.</p>");
-    };
-    let mut h = String::new();
-    h.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
-    h.push_str(&format!("<title>{} roster sheet</title>\n", esc(&r.name)));
-    h.push_str(
-        "<style>body{font-family:sans-serif;margin:1.5cm}table{border-collapse:collapse;width:100%}\
-th,td{border:1px solid #444;padding:4px 6px;text-align:left;vertical-align:top}\
-th{background:#ddd}td.n{text-align:right}.dead{color:#888;text-decoration:line-through}\
-.hist{font-size:85%;color:#333}@media print{body{margin:0}}</style></head><body>\n",
-    );
-    h.push_str(&format!(
-        "<h1>{} &mdash; roster sheet</h1>\n<p>Faction: <b>{}</b>. Campaign: {}. Casualties: {}.</p>\n",
-        esc(&r.name),
-        esc(&faction_name(&r.faction)),
-        esc(campaign),
-        match state.casualties {
-            xenolog_engine::campaign::Casualties::Dead => "dead and gone",
-            xenolog_engine::campaign::Casualties::Return => "back for the next battle",
-        }
-    ));
-    h.push_str("<table><tr><th>Name / ID code</th><th>Type</th><th>Status</th><th>EP unspent</th><th>EP earned</th><th>Perception</th><th>Skills</th><th>Battles</th><th>Kills</th></tr>\n");
-    for id in &r.models {
-        let Some(m) = state.model(*id) else { continue };
-        let class = if m.status == xenolog_engine::campaign::Status::Fit {
-            ""
-        } else {
-            " class=\"dead\""
-        };
-        h.push_str(&format!(
-            "<tr><td{class}>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">+{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
-            esc(&m.name),
-            esc(&kind_name(&r.faction, &m.kind)),
-            m.status.word(),
-            m.unspent(),
-            m.earned,
-            m.perception,
-            esc(&crate::cli::campaign::skills_words(m)),
-            m.battles.len(),
-            m.kills
-        ));
-        let lines: Vec<String> = m
-            .history
-            .iter()
-            .map(|l| {
-                format!(
-                    "{} (EP {} &rarr; {})",
-                    esc(&l.what),
-                    l.unspent_before,
-                    l.unspent_after
-                )
-            })
-            .collect();
-        h.push_str(&format!(
-            "<tr><td></td><td colspan=\"8\" class=\"hist\">{}</td></tr>\n",
-            lines.join("; ")
-        ));
-    }
-    h.push_str("</table>\n");
-    let flags: Vec<&str> = state
-        .flags
-        .iter()
-        .filter(|f| r.models.contains(&f.model))
-        .map(|f| f.words.as_str())
-        .collect();
-    if !flags.is_empty() {
-        h.push_str("<h2>To resolve</h2><ul>\n");
-        for f in flags {
-            h.push_str(&format!("<li>{}</li>\n", esc(f)));
-        }
-        h.push_str("</ul>\n");
-    }
-    h.push_str(
-        "<h2>Notes</h2><div style=\"border:1px solid #444;height:4cm\"></div>\n</body></html>\n",
-    );
-    h
-}
+//! changed, and File > Export roster sheets (the sheet itself is a report:
+//! `xenolog_report::roster_sheet_html`).
 
 use eframe::egui::{self, RichText, Ui};
 use serde_json::json;
 use xenolog_engine::campaign::skills::Skill;
-use xenolog_engine::campaign::{CampaignEvent, ModelId, ModelSheet, Status, why_not_buy};
-use xenolog_saves::{Campaign, SeatPick, skill_table};
+use xenolog_engine::campaign::{
+    CampaignEvent, CampaignState, ModelId, ModelSheet, RosterId, Status, why_not_buy,
+};
+use xenolog_saves::{Campaign, SeatPick, faction_name, kind_name, skill_table};
 
 use super::command::AppCommand;
 
@@ -273,7 +183,7 @@ pub fn apply(
             seed,
         } => 'fight: {
             let seed = match seed.trim() {
-                "" => super::dialogs::random_seed(),
+                "" => crate::random_seed(),
                 s => match s.parse::<u64>() {
                     Ok(n) => n,
                     Err(_) => {
@@ -373,8 +283,11 @@ fn export_sheets(c: &Campaign, state: Option<&CampaignState>) -> Result<String, 
             .map(|ch| if ch.is_alphanumeric() { ch } else { '-' })
             .collect();
         let path = dir.join(format!("{stem}-roster-{}-{safe}.html", r.id));
-        xenolog_saves::write_atomically(&path, roster_sheet_html(state, r.id, &name).as_bytes())
-            .map_err(|e| e.to_string())?;
+        xenolog_saves::write_atomically(
+            &path,
+            xenolog_report::roster_sheet_html(state, r.id, &name).as_bytes(),
+        )
+        .map_err(|e| e.to_string())?;
         written.push(path.display().to_string());
     }
     if written.is_empty() {
@@ -384,7 +297,7 @@ fn export_sheets(c: &Campaign, state: Option<&CampaignState>) -> Result<String, 
 }
 
 fn skills_text(m: &ModelSheet) -> String {
-    crate::cli::campaign::skills_words(m)
+    xenolog_report::skills_words(m)
 }
 
 /// The Campaign view (in place of the board).

@@ -74,6 +74,8 @@ pub enum FileRequest {
     ImportBattle,
     ExportBattle,
     ExportPicture,
+    /// A position or scenario file to start a battle from.
+    PositionFile,
     /// A battle report in this format.
     ExportReport(xenolog_report::Format),
 }
@@ -109,6 +111,9 @@ pub enum AppCommand {
     Dropped(PathBuf),
     OpenBattle(BattleId),
     NewBattle(NewBattleSpec),
+    /// File > New battle from a position file: read it, find its game and
+    /// open the New battle dialog on it (or say why it cannot be read).
+    NewBattleFromFile(PathBuf),
     ImportBattle(PathBuf),
     ExportBattle(PathBuf),
     ExportPicture(PathBuf),

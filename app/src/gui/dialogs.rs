@@ -8,9 +8,11 @@ use xenolog_engine::games::GameInfo;
 
 use super::boards;
 use super::command::{AppCommand, Intent, NewBattleSpec, PlayRequest};
+use super::position::PositionFile;
 use super::side::sentence;
 use super::store::DiceMode;
 use super::widgets::icon_button;
+use crate::random_seed;
 
 /// A message for the player: what went wrong and that nothing changed.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,18 +74,9 @@ pub struct NewBattleForm {
     pub error: Option<String>,
     /// The game's own part of the form (see `BoardUi::new_battle_ui`).
     pub extra: serde_json::Value,
-}
-
-/// A seed from the clock, for "random": shown in the form, so it can be noted.
-pub fn random_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    // SplitMix64 so seeds started close together look nothing alike.
-    let mut z = nanos.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (z ^ (z >> 31)) % 1_000_000_000
+    /// The position or scenario file the battle starts from, in place of
+    /// a scenario (File > New battle from a position file).
+    pub position: Option<PositionFile>,
 }
 
 /// The games New battle offers: the four games (those not built yet say so),
@@ -114,8 +107,20 @@ impl NewBattleForm {
             title: String::new(),
             error: None,
             extra: serde_json::Value::Null,
+            position: None,
         };
         form.pick_game(&games, &game);
+        form
+    }
+
+    /// The form for a battle from a position file, on the first game that
+    /// reads it.
+    pub fn from_position(show_test: bool, position: PositionFile) -> Self {
+        let mut form = Self::new(show_test);
+        let games = offered_games(show_test);
+        let first = position.games.first().map_or("", |r| r.game);
+        form.position = Some(position);
+        form.pick_game(&games, first);
         form
     }
 
@@ -179,7 +184,10 @@ impl NewBattleForm {
                 .first()
                 .map(|s| s.id.clone())
                 .unwrap_or_default();
-            self.title = default_title(g, &self.scenario);
+            self.title = match &self.position {
+                Some(p) => format!("{}: {}", g.name.trim_end_matches('!'), p.name),
+                None => default_title(g, &self.scenario),
+            };
             self.options = g
                 .options
                 .iter()
@@ -193,6 +201,11 @@ impl NewBattleForm {
                     (o.key.to_owned(), value)
                 })
                 .collect();
+            // The option the position file needs (more seats than the
+            // default), as it was read.
+            if let Some(r) = self.position.as_ref().and_then(|p| p.reader(id)) {
+                self.options.extend(r.options.clone());
+            }
         }
     }
 
@@ -216,10 +229,18 @@ impl NewBattleForm {
         if title.is_empty() {
             return Err("give the battle a title".into());
         }
+        if let Some(p) = &self.position
+            && !p.is_read_by(game.id)
+        {
+            return Err(format!("{} does not start from {}", game.name, p.name));
+        }
         let board = boards::for_game(game.id);
         let mut config = board.new_battle_config_with(&self.scenario, &self.extra);
         if let Some(map) = config.as_object_mut() {
             map.extend(self.options.clone());
+            if let Some(p) = &self.position {
+                map.insert("scenario_text".into(), p.text.clone().into());
+            }
         }
         board.check_config(&mut config)?;
         Ok(NewBattleSpec {
@@ -466,7 +487,11 @@ fn new_battle_ui(
     commands: &mut Vec<AppCommand>,
 ) -> bool {
     let games = offered_games(show_test);
-    ui.heading("New battle");
+    ui.heading(if form.position.is_some() {
+        "New battle from a position file"
+    } else {
+        "New battle"
+    });
     // The form scrolls between its heading and its buttons, so that Start
     // battle stays on the screen however many options a game has.
     let room = (ui.ctx().content_rect().height() - 140.0).max(160.0);
@@ -486,7 +511,10 @@ fn new_battle_ui(
         if ui.button("Start battle").clicked() {
             match form.spec(&games) {
                 Ok(spec) => {
-                    commands.push(AppCommand::RememberNewBattle(form.choices()));
+                    // A file's battle is not the one New battle offers next.
+                    if form.position.is_none() {
+                        commands.push(AppCommand::RememberNewBattle(form.choices()));
+                    }
                     commands.push(AppCommand::NewBattle(spec));
                     close = true;
                 }
@@ -504,17 +532,31 @@ fn new_battle_ui(
 fn new_battle_form_ui(ui: &mut Ui, form: &mut NewBattleForm, games: &[GameInfo]) {
     ui.label("Game:");
     for g in games {
+        // From a position file: only the games that read it.
+        let reads = form.position.as_ref().is_none_or(|p| p.is_read_by(g.id));
         let text = if g.available {
             format!("{} ({} players)", g.name, g.seats.range())
         } else {
             format!("{} (coming)", g.name)
         };
-        let r = ui
-            .add_enabled(g.available, egui::RadioButton::new(form.game == g.id, text))
-            .on_disabled_hover_text(format!(
+        let why_not = match &form.position {
+            Some(p) if g.available && !reads => {
+                format!(
+                    "{} is not a position or scenario file of {}.",
+                    p.name, g.name
+                )
+            }
+            _ => format!(
                 "{} is not built yet: Xenolog will play it in a later version.",
                 g.name
-            ));
+            ),
+        };
+        let r = ui
+            .add_enabled(
+                g.available && reads,
+                egui::RadioButton::new(form.game == g.id, text),
+            )
+            .on_disabled_hover_text(why_not);
         if r.clicked() && form.game != g.id {
             form.pick_game(games, g.id);
         }
@@ -533,7 +575,17 @@ fn new_battle_form_ui(ui: &mut Ui, form: &mut NewBattleForm, games: &[GameInfo])
         return;
     };
     ui.separator();
-    if game.scenarios.is_empty() {
+    if let Some(p) = &form.position {
+        ui.horizontal(|ui| {
+            ui.label("Starts from:");
+            ui.strong(&p.name);
+        });
+        ui.weak(format!(
+            "The battle begins where this file sets it out; what the file does not name \
+             is as {} sets it up.",
+            game.name
+        ));
+    } else if game.scenarios.is_empty() {
         // A game without scenarios to choose from (Night of the Saucers:
         // one campus, set up by its rules) says so, not an empty box.
         ui.horizontal(|ui| {
@@ -541,7 +593,7 @@ fn new_battle_form_ui(ui: &mut Ui, form: &mut NewBattleForm, games: &[GameInfo])
             ui.label(format!("the set-up in the rules of {}", game.name));
         });
     }
-    if !game.scenarios.is_empty() {
+    if !game.scenarios.is_empty() && form.position.is_none() {
         ui.horizontal(|ui| {
             let l = ui.label("Scenario:");
             let current = game
@@ -564,7 +616,9 @@ fn new_battle_form_ui(ui: &mut Ui, form: &mut NewBattleForm, games: &[GameInfo])
             }
         });
     }
-    if let Some(s) = game.scenarios.iter().find(|s| s.id == form.scenario) {
+    if let Some(s) = game.scenarios.iter().find(|s| s.id == form.scenario)
+        && form.position.is_none()
+    {
         ui.weak(&s.description);
     }
     boards::for_game(game.id).new_battle_ui(ui, &form.scenario, &mut form.extra);

@@ -58,6 +58,13 @@ pub fn request_kind(request: &FileRequest) -> RequestKind {
         FileRequest::ImportBattle => ("Import battle", "Xenolog battle", BATTLE_EXT, false),
         FileRequest::ExportBattle => ("Export battle", "Xenolog battle", BATTLE_EXT, true),
         FileRequest::ExportPicture => ("Export board picture", "SVG picture", "svg", true),
+        // Position files have no extension of their own (hand.txt, late).
+        FileRequest::PositionFile => (
+            "New battle from a position file",
+            "position or scenario",
+            "",
+            false,
+        ),
         FileRequest::ExportReport(f) => (
             "Export battle report",
             f.name(),
@@ -90,9 +97,10 @@ impl FileDialogs for RfdDialogs {
             return Answer::Unavailable(why);
         }
         let kind = request_kind(request);
-        let dialog = rfd::FileDialog::new()
-            .set_title(kind.title)
-            .add_filter(kind.filter_name, &[kind.ext]);
+        let mut dialog = rfd::FileDialog::new().set_title(kind.title);
+        if !kind.ext.is_empty() {
+            dialog = dialog.add_filter(kind.filter_name, &[kind.ext]);
+        }
         if kind.save {
             dialog.set_file_name(suggested).save_file().into()
         } else {
@@ -182,7 +190,7 @@ impl InAppDialog {
     pub fn new(request: FileRequest, suggested: &str, folder: &Path) -> Self {
         let kind = request_kind(&request);
         let ext = kind.ext;
-        let has_ext = move |p: &Path| p.extension().is_some_and(|e| e == ext);
+        let has_ext = move |p: &Path| ext.is_empty() || p.extension().is_some_and(|e| e == ext);
         let base = if kind.save {
             egui_file::FileDialog::save_file().default_filename(suggested)
         } else {
@@ -218,9 +226,10 @@ impl InAppDialog {
     }
 }
 
-/// A file name typed without its extension gets it.
+/// A file name typed without its extension gets it (a request of any
+/// file, `ext` empty, takes the name as it is).
 fn with_extension(path: &Path, ext: &str) -> PathBuf {
-    if path.extension().is_some_and(|e| e == ext) {
+    if ext.is_empty() || path.extension().is_some_and(|e| e == ext) {
         path.to_owned()
     } else {
         let mut s = path.as_os_str().to_owned();
@@ -247,6 +256,10 @@ mod tests {
         assert_eq!(
             with_extension(Path::new("/t/board.v2"), "svg"),
             PathBuf::from("/t/board.v2.svg")
+        );
+        assert_eq!(
+            with_extension(Path::new("/t/late"), ""),
+            PathBuf::from("/t/late")
         );
     }
 }

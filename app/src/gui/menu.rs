@@ -75,6 +75,9 @@ pub fn menu_bar_ui(
             if item(ui, "New battle…", Some(&shortcuts::NEW_BATTLE), true) {
                 commands.push(AppCommand::ShowNewBattle);
             }
+            if item(ui, "New battle from a position file…", None, true) {
+                commands.push(AppCommand::AskFile(FileRequest::PositionFile));
+            }
             if item(ui, "Import battle…", None, true) {
                 commands.push(AppCommand::AskFile(FileRequest::ImportBattle));
             }

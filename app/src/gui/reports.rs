@@ -16,8 +16,8 @@ use egui_plot::{Bar, BarChart, HLine, Legend, Line, Plot, PlotPoints};
 use xenolog_engine::EntryId;
 use xenolog_report::{Format, Header, Story, luck};
 
-use super::app::OpenBattle;
 use super::command::{AppCommand, FileRequest};
+use super::open::OpenBattle;
 use super::store::{CampaignStore, Note};
 use super::timeline::TimelineState;
 use super::view::BattleView;

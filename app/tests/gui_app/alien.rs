@@ -36,7 +36,11 @@ fn battle(position: &str, dice_mode: DiceMode, seed: u64) -> Harness<'static, Ap
 }
 
 fn no_notice(h: &Harness<'_, App>) {
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
 }
 
 fn session<'a>(h: &'a Harness<'_, App>) -> &'a Session<Alien> {
@@ -135,7 +139,7 @@ fn a_characters_full_turn_of_six_points_three_moves_a_charge_taken_a_move_and_a_
     let s = st(&h);
     let v = ch(&s, "vasquez");
     click_on_board(&mut h, "Vasquez");
-    assert_eq!(h.state().selected.as_deref(), Some("char:vasquez"));
+    assert_eq!(h.state().look.selected(), Some("char:vasquez"));
     // Her reach for six points is marked on the board.
     let marks = {
         let ob = h.state().open.as_ref().unwrap();
@@ -149,7 +153,7 @@ fn a_characters_full_turn_of_six_points_three_moves_a_charge_taken_a_move_and_a_
         let p = {
             let view = h.get_by_label(BOARD).rect();
             let ob = h.state().open.as_ref().unwrap();
-            let xf = crate::gui::board::Xform::new(&ob.view.scene, view, &h.state().camera);
+            let xf = crate::gui::board::Xform::new(&ob.view.scene, view, &h.state().look.camera);
             let (x, y) = s.content.base.xy(c10);
             xf.to_screen([(x as f32 + 0.5) * 40.0, (y as f32 + 0.5) * 40.0])
         };
@@ -284,7 +288,7 @@ fn the_apc_drives_with_its_passenger_who_leaves_for_a_point_and_fuel_is_delivere
     // Hicks, aboard (not drawn on the board), is chosen in the side panel
     // and leaves onto a lit tile next to the APC for a point.
     click(&mut h, "Hicks");
-    assert_eq!(h.state().selected.as_deref(), Some("char:hicks"));
+    assert_eq!(h.state().look.selected(), Some("char:hicks"));
     let g12 = tile(&s, "G12");
     let leave = find(&h, |c| matches!(c, C::Leave { to, .. } if *to == g12));
     press(&mut h, &leave);
@@ -530,5 +534,6 @@ fn board_alien_snapshot() {
     h.run();
     h.get_by_label(&format!("Task 11: {}", task_text(&h, 11)));
     shot(&mut h, "alien_board");
+    super::support::hide_campaign_panel(&mut h);
     h.snapshot("board_alien");
 }

@@ -53,7 +53,11 @@ fn fight_with(h: &mut Harness<'_, App>, name: &str, seed: &str) {
     click(h, &format!("Fight: {name}"));
     type_into(h, "Seed:", seed);
     click(h, "Start battle with the picked models");
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     assert!(!h.state().campaign_view.shown, "the battle is shown");
     play_to_end(h);
     click(h, "Rosters and experience…");
@@ -112,7 +116,11 @@ fn a_model_recruited_fights_gains_experience_buys_a_skill_and_a_taken_back_battl
             .expect("another command")
     };
     give(&mut h, &other);
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     click(&mut h, "Rosters and experience…");
     // Then the view says what changed
     h.get_by_label("The campaign was recomputed. What changed:");

@@ -64,7 +64,7 @@ fn move_a_unit_by_clicking_it_and_then_a_highlighted_hex() {
     let (pos, last) = position(&h);
     assert_eq!(pos, last, "the sample opens at the head of its main line");
     click_on_board(&mut h, "Heavy Weapons HW1");
-    assert_eq!(h.state().selected.as_deref(), Some("unit:HW1"));
+    assert_eq!(h.state().look.selected(), Some("unit:HW1"));
     super::support::shot(&mut h, "dimx_selected");
     // A hex HW1 can reach in more than one way (a Full Move or a Shoot and
     // Scoot move): the board's button says so and a click asks which.
@@ -92,7 +92,11 @@ fn move_a_unit_by_clicking_it_and_then_a_highlighted_hex() {
         .expect("the dialog offers the move");
     choice.click();
     h.run();
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     assert_eq!(position(&h), (pos + 1, last + 1));
     let ob = h.state().open.as_ref().unwrap();
     let entry = ob
@@ -290,7 +294,7 @@ fn a_target_the_selected_unit_cannot_use_says_why_not() {
         (item.id.clone(), crate::gui::board::item_name(item))
     };
     click_on_board(&mut h, &name);
-    let status = h.state().status.clone();
+    let status = h.state().messages.status.clone();
     assert!(
         status.starts_with(&format!("Not possible: {name}: ")) && status.contains("(rule "),
         "{target}: {status}"
@@ -340,7 +344,7 @@ fn the_legend_and_player_aid_are_reachable_from_help() {
     h.get_by_label("Marine fire (D.2 to D.4, D.8)");
     h.get_by_label_contains("Activation Chits (");
     super::support::shot(&mut h, "player_aid");
-    assert!(h.state().show_aid);
+    assert!(h.state().look.show_aid);
 }
 
 /// The move the entry at the cursor made is drawn as a trail along its path
@@ -387,7 +391,7 @@ fn the_line_of_sight_tool_shows_what_a_line_crosses() {
     h.state_mut().push(AppCommand::LosPick("hex:421".into()));
     h.run();
     super::support::shot(&mut h, "line_of_sight");
-    let words = h.state().los.as_ref().unwrap().words.join("\n");
+    let words = h.state().look.los.as_ref().unwrap().words.join("\n");
     assert!(
         words.starts_with("From 263 to 421: crosses or touches"),
         "{words}"
@@ -397,14 +401,14 @@ fn the_line_of_sight_tool_shows_what_a_line_crosses() {
         "{words}"
     );
     h.get_by_label_contains("Marine fire: blocked by");
-    assert!(!h.state().los.as_ref().unwrap().crossed.is_empty());
+    assert!(!h.state().look.los.as_ref().unwrap().crossed.is_empty());
     assert_eq!(
         h.state().open.as_ref().unwrap().battle.records().len(),
         entries,
         "measuring plays nothing"
     );
     click(&mut h, "Close the line-of-sight tool");
-    assert!(h.state().los.is_none());
+    assert!(h.state().look.los.is_none());
 }
 
 /// The board shows the battle at the step shown: a step before the last is

@@ -29,7 +29,11 @@ fn variant(lines: &str, dice_mode: DiceMode) -> Harness<'static, App> {
         strict: false,
     }));
     h.run();
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     assert_eq!(h.state().open.as_ref().unwrap().battle.game_id(), "dimx");
     h
 }
@@ -67,14 +71,18 @@ fn a_tie_the_kayotz_player_breaks_is_shown_and_taken_by_a_click_on_the_board() {
     h.get_by_label("Enter your dice");
     type_into(&mut h, "Dice rolled:", "2");
     click(&mut h, "Play with these dice");
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     assert_eq!(to_move(&h), Some(Actor(1)), "the Kay'otz player decides");
 
     // Who decides and why, and the unit selected so its hexes light up.
     h.get_by_label("Kay'otz to act");
     h.get_by_label("Kay'otz player: choose where Scout SC1 lands");
     h.get_by_label_contains("its jump scattered (C.2)");
-    assert_eq!(h.state().selected.as_deref(), Some("unit:SC1"));
+    assert_eq!(h.state().look.selected(), Some("unit:SC1"));
     shot(&mut h, "dimx_tie");
     let places: Vec<_> = h.state().open.as_ref().unwrap().view.legal.clone();
     assert!(places.len() > 1, "{places:?}");
@@ -85,7 +93,11 @@ fn a_tie_the_kayotz_player_breaks_is_shown_and_taken_by_a_click_on_the_board() {
     // A click on a highlighted hex breaks the tie.
     let before = position(&h).1;
     click_on_board(&mut h, &pick.text);
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     assert_eq!(position(&h).1, before + 1);
     assert_eq!(to_move(&h), Some(Actor(0)), "back to the Marine player");
     assert!(h.query_by_label_contains("choose where").is_none());
@@ -109,7 +121,11 @@ fn after_a_successful_recon_the_marine_player_chooses_a_chit_by_its_name() {
         DiceMode::Rolled,
     );
     click(&mut h, "Ends the Marine Action Phase; the Kay'otz activate");
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     assert_eq!(to_move(&h), Some(Actor(0)));
     h.get_by_label("Marine player: choose which of the two drawn chits is enacted");
     h.get_by_label_contains("The Recon succeeded (E.2)");
@@ -131,7 +147,11 @@ fn after_a_successful_recon_the_marine_player_chooses_a_chit_by_its_name() {
         .trim_end_matches('"')
         .to_owned();
     click(&mut h, &chits[1]);
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     let ob = h.state().open.as_ref().unwrap();
     let entry = ob
         .battle
@@ -162,7 +182,11 @@ fn the_kayotz_player_picks_which_unit_activates_next_by_a_button() {
         .expect("K12 may act");
     let label = crate::gui::side::sentence(&k12.text);
     click(&mut h, &label);
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     let ob = h.state().open.as_ref().unwrap();
     let entry = ob
         .battle
@@ -193,7 +217,11 @@ fn a_granted_reinforcement_is_offered_and_never_thrown_away_without_asking() {
     req.dice = Some(vec![5]);
     h.state_mut().push(AppCommand::Give(req));
     h.run();
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     let entries = h.state().open.as_ref().unwrap().battle.records().len();
     // The obligation, and the pool's units as buttons, in front of the player.
     h.get_by_label("Reinforcement granted: choose a unit from the pool");
@@ -221,7 +249,11 @@ fn a_granted_reinforcement_is_offered_and_never_thrown_away_without_asking() {
         &mut h,
         "Takes Marine Squad MS7 from the pool as a reinforcement",
     );
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     assert_eq!(
         h.state().open.as_ref().unwrap().battle.records().len(),
         entries + 1

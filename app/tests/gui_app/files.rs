@@ -47,7 +47,11 @@ fn the_first_start_makes_the_sample_campaign_and_opens_its_battle() {
         "the sample has a few branches"
     );
     assert!(ob.view.pos > 0, "and is in mid-game");
-    assert!(app.notices.is_empty(), "{:?}", app.notices);
+    assert!(
+        app.messages.notices().is_empty(),
+        "{:?}",
+        app.messages.notices()
+    );
     h.get_by_label("Sample campaign");
 }
 
@@ -92,7 +96,7 @@ fn opening_a_broken_file_shows_a_notice_and_changes_nothing() {
         b"this is not a campaign at all, just some bytes"
     );
     click(&mut h, "OK");
-    assert!(h.state().notices.is_empty());
+    assert!(h.state().messages.notices().is_empty());
 }
 
 #[test]
@@ -154,7 +158,11 @@ fn export_then_import_a_battle_and_export_the_board_picture() {
     menu(&mut h, "File", "Export battle…");
     assert!(battle_file.exists());
     menu(&mut h, "File", "Import battle…");
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     assert_eq!(h.state().battles.len(), battles + 1);
     menu(&mut h, "File", "Export board picture…");
     let svg = std::fs::read_to_string(&picture).unwrap();
@@ -223,18 +231,18 @@ fn a_file_dialog_that_cannot_be_shown_falls_back_to_xenologs_own() {
     menu(&mut h, "File", "Export board picture…");
     h.get_by_label_contains("Export board picture (SVG picture file)");
     click(&mut h, "Cancel");
-    assert!(h.state().in_app_dialog.is_none());
+    assert!(h.state().messages.in_app_dialog().is_none());
     menu(&mut h, "File", "Open campaign…");
     h.get_by_label_contains("Open campaign (Xenolog campaign file)");
     assert!(
-        h.state().status.contains("no XDG desktop portal"),
+        h.state().messages.status.contains("no XDG desktop portal"),
         "the failure is told, not swallowed: {}",
-        h.state().status
+        h.state().messages.status
     );
     // It starts beside the open campaign and lists campaign files only.
     click(&mut h, "🗋 club.xenolog");
     click(&mut h, "Open");
-    assert!(h.state().in_app_dialog.is_none());
+    assert!(h.state().messages.in_app_dialog().is_none());
     assert_eq!(
         h.state().campaign.as_ref().unwrap().path(),
         Some(club.as_path())
@@ -336,9 +344,9 @@ fn a_second_xenolog_opens_read_only_and_follows_the_writer_on_refresh() {
     assert_eq!(entries(&h), 4);
     click(&mut h, "Refresh");
     assert_eq!(entries(&h), 7);
-    assert_eq!(h.state().status, "Refreshed: 3 new entries");
+    assert_eq!(h.state().messages.status, "Refreshed: 3 new entries");
     click(&mut h, "Refresh");
-    assert_eq!(h.state().status, "Refreshed: nothing new");
+    assert_eq!(h.state().messages.status, "Refreshed: nothing new");
     // Nothing is played from the reader.
     let c = h.state().open.as_ref().unwrap().view.legal[0].clone();
     h.state_mut().push(crate::gui::command::AppCommand::Give(
@@ -361,7 +369,7 @@ fn edit_check_this_battle_replays_it_from_its_seed_and_says_so() {
     let title = h.state().open.as_ref().unwrap().summary.title.clone();
     let entries = h.state().open.as_ref().unwrap().battle.records().len();
     menu(&mut h, "Edit", "Check this battle");
-    let notices = &h.state().notices;
+    let notices = &h.state().messages.notices();
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert_eq!(notices[0].title, format!("{title} checks out"));
     assert_eq!(

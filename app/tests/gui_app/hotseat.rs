@@ -24,7 +24,11 @@ fn high_card() -> Harness<'static, App> {
         strict: false,
     }));
     h.run();
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     h
 }
 
@@ -128,7 +132,7 @@ fn a_command_for_another_seat_than_the_one_looking_is_refused_and_changes_nothin
     h.state_mut()
         .push(AppCommand::Give(PlayRequest::new(intent)));
     h.run();
-    let notices = &h.state().notices;
+    let notices = &h.state().messages.notices();
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert_eq!(notices[0].title, "Not this seat's screen");
     assert!(

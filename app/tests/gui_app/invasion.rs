@@ -57,7 +57,11 @@ fn battle_on(scenario: String, real_table: bool, dice_mode: DiceMode) -> Harness
         strict: false,
     }));
     h.run();
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     h
 }
 
@@ -134,14 +138,18 @@ fn play(h: &mut Harness<'_, App>, seat: u8, command: Value) {
             text: "setup".into(),
         })));
     h.run();
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
 }
 
 /// The screen point of a table point given in inches.
 fn screen_at(h: &Harness<'_, App>, x: f32, y: f32) -> eframe::egui::Pos2 {
     let view = h.get_by_label(BOARD).rect();
     let ob = h.state().open.as_ref().unwrap();
-    let xf = Xform::new(&ob.view.scene, view, &h.state().camera);
+    let xf = Xform::new(&ob.view.scene, view, &h.state().look.camera);
     xf.to_screen([x * 10.0, y * 10.0])
 }
 
@@ -151,7 +159,11 @@ fn prompt(h: &Harness<'_, App>) -> Option<String> {
 }
 
 fn no_notice(h: &Harness<'_, App>) {
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
 }
 
 /// The target's player picks a casualty by clicking it on the board: the
@@ -189,7 +201,7 @@ fn a_shot_is_given_by_clicking_the_enemy_group_and_the_target_picks_the_casualti
     let mut h = battle(16, false, DiceMode::Rolled);
     // Seed 3 draws Red Single, Blue Double, Red Double, Red Single.
     click_on_board(&mut h, "Red Army Alpha");
-    assert_eq!(h.state().selected.as_deref(), Some("group:0"));
+    assert_eq!(h.state().look.selected(), Some("group:0"));
     // Its move range and its clear line of sight to X-Ray are drawn, and
     // the dice it would roll shown.
     let marks = {
@@ -359,7 +371,7 @@ fn at_a_real_table_the_target_cover_is_declared_and_its_kill_score_used() {
     let mut h = battle(16, true, DiceMode::Entered);
     // No positions: the group is chosen in the side panel.
     click(&mut h, "Red Army Alpha");
-    assert_eq!(h.state().selected.as_deref(), Some("group:0"));
+    assert_eq!(h.state().look.selected(), Some("group:0"));
     h.get_by_label("Declare what the table shows");
     click(&mut h, "Target in a building");
     click(&mut h, "Shoot at Blue Legion X-Ray");
@@ -497,6 +509,7 @@ fn the_table_board_of_a_four_faction_battle_in_mid_game() {
     h.state_mut().push(AppCommand::Select(Some(sel)));
     h.run();
     shot(&mut h, "invasion_mid_game");
+    super::support::hide_campaign_panel(&mut h);
     h.snapshot("board_invasion");
 }
 
@@ -539,12 +552,12 @@ fn dragging_a_group_moves_it_where_it_is_dropped() {
         h.hover_at(from + (to - from) * (k as f32 / 4.0));
         h.run();
     }
-    let camera = h.state().camera;
+    let camera = h.state().look.camera;
     h.drop_at(to);
     h.run();
     no_notice(&h);
     assert_eq!(
-        h.state().camera,
+        h.state().look.camera,
         camera,
         "the drag moved the group, not the view"
     );
@@ -739,7 +752,7 @@ fn a_group_behind_a_building_cannot_be_shot_and_the_board_says_why() {
     let before = entries(&h);
     click_on_board(&mut h, "Blue Legion X-Ray");
     assert_eq!(entries(&h), before, "nothing was played");
-    let status = h.state().status.clone();
+    let status = h.state().messages.status.clone();
     assert!(
         status.starts_with("Not possible:") && status.contains("blocked by Tithe barn"),
         "{status}"
@@ -765,13 +778,14 @@ fn a_click_on_a_figure_of_the_selected_group_makes_it_lead_the_move() {
     };
     let first = range(&h);
     click_on_board(&mut h, "Red trooper 3");
-    assert_eq!(h.state().selected.as_deref(), Some("group:0"));
+    assert_eq!(h.state().look.selected(), Some("group:0"));
     assert!(
         h.state()
+            .messages
             .status
             .contains("Red trooper 3 leads Alpha's next move"),
         "{}",
-        h.state().status
+        h.state().messages.status
     );
     h.get_by_label("Leads the move: Red trooper 3");
     let third = st(&h).groups[0].models[2].at.unwrap();

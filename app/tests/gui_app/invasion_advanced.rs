@@ -54,7 +54,11 @@ fn battle_with(seed: u64, config: serde_json::Value) -> Harness<'static, App> {
         strict: false,
     }));
     h.run();
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     h
 }
 
@@ -151,7 +155,11 @@ fn new_battle_offers_the_advanced_modules_each_with_a_line_on_what_it_does() {
     let screen = h.ctx.content_rect();
     assert!(screen.contains(h.get_by_label("Start battle").rect().center()));
     click(&mut h, "Start battle");
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     assert_eq!(st(&h).advanced.modules, [Module::Stupidity]);
 }
 

@@ -124,7 +124,7 @@ fn board_opens_readable(w: f32, hgt: f32) {
         assert!(smallest >= 26.0, "{w}x{hgt}: counters {smallest} px across");
         // The reference picture, without the campaign panel (it shows the
         // temporary folder and today's date).
-        h.state_mut().panels = Some(PanelsShown {
+        h.state_mut().look.panels = Some(PanelsShown {
             browser: false,
             side: true,
         });
@@ -148,7 +148,7 @@ fn the_campaign_view_fits_at_1600x1000() {
 
 fn campaign_view_fits(w: f32, hgt: f32) {
     let (_dir, mut h) = sample_at(egui::vec2(w, hgt));
-    h.state_mut().panels = Some(PanelsShown {
+    h.state_mut().look.panels = Some(PanelsShown {
         browser: true,
         side: true,
     });
@@ -170,7 +170,7 @@ fn campaign_view_fits(w: f32, hgt: f32) {
     }
     shot(&mut h, &format!("campaign_panels_{w}x{hgt}"));
     // Panels hidden: the view fills the window, no band left undrawn.
-    h.state_mut().panels = Some(PanelsShown {
+    h.state_mut().look.panels = Some(PanelsShown {
         browser: false,
         side: false,
     });

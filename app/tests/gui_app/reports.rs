@@ -44,9 +44,12 @@ fn bookmark_and_note_an_entry_see_them_open_the_luck_panel_and_export_a_report()
     type_into(&mut h, "Note:", "the turning point");
     click(&mut h, "Save note");
     assert!(
-        h.state().status.contains("Saved the note on entry 4"),
+        h.state()
+            .messages
+            .status
+            .contains("Saved the note on entry 4"),
         "{}",
-        h.state().status
+        h.state().messages.status
     );
     // In the entries table, and beside the bookmark buttons.
     h.get_by_label("★ the turning point");
@@ -83,15 +86,19 @@ fn bookmark_and_note_an_entry_see_them_open_the_luck_panel_and_export_a_report()
     click(&mut h, "Markdown");
     h.get_by_label("Preview");
     click(&mut h, "Export…");
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     let md = std::fs::read_to_string(&out).expect("the report is written");
     assert!(md.contains("the turning point"), "{md}");
     assert!(md.contains("## Luck"));
     assert!(dir.path().join("race-board-00-start.svg").exists());
     assert!(
-        h.state().status.contains("report saved to"),
+        h.state().messages.status.contains("report saved to"),
         "{}",
-        h.state().status
+        h.state().messages.status
     );
 
     // The note deleted: gone from the table.

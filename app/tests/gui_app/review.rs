@@ -25,7 +25,11 @@ fn play_many(h: &mut egui_kittest::Harness<'_, App>, n: usize) {
         h.step();
     }
     h.run();
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
 }
 
 #[test]
@@ -121,13 +125,13 @@ fn edit_branches_shows_the_panel_and_never_hides_it() {
     h.get_by_label("Branches");
     for _ in 0..2 {
         super::support::menu(&mut h, "Edit", "Branches…");
-        assert!(h.state().show_branches);
+        assert!(h.state().look.show_branches);
         h.get_by_label("Branches");
     }
     h.state_mut().push(AppCommand::ShowBranches(false));
     h.run();
     super::support::menu(&mut h, "Edit", "Branches…");
-    assert!(h.state().show_branches, "shown again");
+    assert!(h.state().look.show_branches, "shown again");
 }
 
 /// The Turn field beside Go shows the cursor's turn as the cursor moves.

@@ -44,7 +44,11 @@ fn st(h: &Harness<'_, App>) -> SaucersState {
 }
 
 fn no_notice(h: &Harness<'_, App>) {
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
 }
 
 fn play(h: &mut Harness<'_, App>, seat: u8, command: Value) {
@@ -104,7 +108,7 @@ fn click_item(h: &mut Harness<'_, App>, id: &str) {
             }
             other => panic!("{id} is drawn as {other:?}"),
         };
-        Xform::new(&ob.view.scene, view, &h.state().camera).to_screen(c)
+        Xform::new(&ob.view.scene, view, &h.state().look.camera).to_screen(c)
     };
     h.drag_at(p);
     h.run();
@@ -114,7 +118,7 @@ fn click_item(h: &mut Harness<'_, App>, id: &str) {
 
 /// The commands of the "Which command?" dialog, when it is open.
 fn choices(h: &Harness<'_, App>) -> Option<Vec<Intent>> {
-    match &h.state().dialog {
+    match h.state().messages.dialog() {
         Some(Dialog::Choose(ways)) => Some(ways.clone()),
         _ => None,
     }
@@ -183,7 +187,7 @@ fn a_turn_is_two_actions_per_student_given_by_clicking_then_the_end() {
                 "human:{}",
                 s.content.humans[s.humans[human].def as usize].id
             );
-            assert_eq!(h.state().selected.as_deref(), Some(id.as_str()));
+            assert_eq!(h.state().look.selected(), Some(id.as_str()));
             // A move to a tile lit for it, else a search of its own tile
             // (an alien on it holds it there): the first offered.
             let of = |k: &str| {
@@ -532,5 +536,6 @@ fn the_board_of_a_two_player_game_in_mid_game() {
     h.run();
     h.get_by_label(BOARD);
     shot(&mut h, "saucers_mid_game");
+    super::support::hide_campaign_panel(&mut h);
     h.snapshot("board_saucers");
 }

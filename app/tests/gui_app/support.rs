@@ -186,3 +186,14 @@ pub fn shot(h: &mut Harness<'_, App>, name: &str) {
     let image = h.render().expect("the frame renders");
     image.save(&path).expect("the picture is saved");
 }
+
+/// Hide the campaign panel before a reference picture: it shows the
+/// battles' dates, which are today's (the scratch campaign is the store,
+/// with its clock).
+pub fn hide_campaign_panel(h: &mut Harness<'_, App>) {
+    h.state_mut().look.panels = Some(crate::gui::menu::PanelsShown {
+        browser: false,
+        side: true,
+    });
+    h.run();
+}

@@ -35,7 +35,7 @@ fn on_screen(h: &Harness<'_, App>, id: &str) -> egui::Pos2 {
         }
         other => panic!("{id} is drawn as {other:?}"),
     };
-    Xform::new(&ob.view.scene, view, &h.state().camera).to_screen(c)
+    Xform::new(&ob.view.scene, view, &h.state().look.camera).to_screen(c)
 }
 
 /// Issue 28: a click on one hex followed at once by a pointer move (the
@@ -45,7 +45,7 @@ fn on_screen(h: &Harness<'_, App>, id: &str) -> egui::Pos2 {
 fn a_click_acts_on_the_hex_pressed_not_where_the_pointer_went_after() {
     let (_dir, mut h) = sample();
     click_on_board(&mut h, "Heavy Weapons HW1");
-    assert_eq!(h.state().selected.as_deref(), Some("unit:HW1"));
+    assert_eq!(h.state().look.selected(), Some("unit:HW1"));
     // Two hexes HW1 may move to, apart on the screen.
     let (a, b) = {
         let ob = h.state().open.as_ref().unwrap();
@@ -95,12 +95,12 @@ fn a_click_acts_on_the_hex_pressed_not_where_the_pointer_went_after() {
         .filter(|c| c.subject.as_deref() == Some("unit:HW1") && c.target.as_deref() == Some(&a))
         .map(|c| c.text.clone())
         .collect();
-    let given: Vec<String> = match &h.state().dialog {
+    let given: Vec<String> = match h.state().messages.dialog() {
         Some(Dialog::Choose(ways)) => ways.iter().map(|i| i.text.clone()).collect(),
         other => {
             // One way there: played at once.
             assert!(other.is_none(), "{other:?}");
-            let status = h.state().status.clone();
+            let status = h.state().messages.status.clone();
             vec![
                 status
                     .strip_prefix("Played: ")
@@ -132,13 +132,22 @@ fn open_read_only_closes_the_lock_notice() {
             .push(crate::gui::command::AppCommand::Dropped(club.clone()));
     }
     h.run();
-    assert_eq!(h.state().notices.len(), 2, "{:?}", h.state().notices);
+    assert_eq!(
+        h.state().messages.notices().len(),
+        2,
+        "{:?}",
+        h.state().messages.notices()
+    );
     super::support::click(&mut h, "Open read-only");
     assert_eq!(
         h.state().campaign.as_ref().unwrap().path(),
         Some(club.as_path())
     );
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     assert!(h.query_by_label("Open read-only").is_none());
     h.get_by_label("Read-only");
     drop(writer);
@@ -153,13 +162,17 @@ fn a_new_battle_resets_the_turn_field_and_the_status_bar() {
     // The sample opens late in its battle, in a turn after the first.
     let turn = h.state().timeline.goto_turn;
     assert!(turn > 1, "the sample opens in turn {turn}");
-    h.state_mut().status = "Played: something in the old battle".into();
+    h.state_mut().messages.status = "Played: something in the old battle".into();
     h.state_mut().campaign_view.sheet = Some(3);
     super::support::new_battle(&mut h, "Invaders From Dimension X! (1-2 players)", 5, false);
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     assert_eq!(super::support::position(&h).0, 0);
     assert_eq!(h.state().timeline.goto_turn, 1);
-    let status = h.state().status.clone();
+    let status = h.state().messages.status.clone();
     assert!(status.starts_with("Started "), "{status}");
     assert!(h.state().campaign_view.sheet.is_none());
     // Opening another battle from the list says so, too.
@@ -167,7 +180,7 @@ fn a_new_battle_resets_the_turn_field_and_the_status_bar() {
     h.state_mut()
         .push(crate::gui::command::AppCommand::OpenBattle(first.id));
     h.run();
-    assert_eq!(h.state().status, format!("Opened {}", first.title));
+    assert_eq!(h.state().messages.status, format!("Opened {}", first.title));
 }
 
 /// Issue 28, habits wargamers bring: N selects the next unit that can act
@@ -192,10 +205,10 @@ fn keys_select_the_next_unit_centre_on_it_and_end_the_phase() {
     assert!(subjects.len() >= 2, "{subjects:?}");
     h.key_press(egui::Key::N);
     h.run();
-    assert_eq!(h.state().selected.as_deref(), Some(subjects[0].as_str()));
+    assert_eq!(h.state().look.selected(), Some(subjects[0].as_str()));
     h.key_press(egui::Key::N);
     h.run();
-    assert_eq!(h.state().selected.as_deref(), Some(subjects[1].as_str()));
+    assert_eq!(h.state().look.selected(), Some(subjects[1].as_str()));
     // C: the selected counter at the middle of the board.
     h.key_press(egui::Key::C);
     h.run();
@@ -215,14 +228,18 @@ fn keys_select_the_next_unit_centre_on_it_and_end_the_phase() {
     h.run();
     match ending {
         Ok(text) => {
-            assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
-            assert_eq!(h.state().status, format!("Played: {text}"));
+            assert!(
+                h.state().messages.notices().is_empty(),
+                "{:?}",
+                h.state().messages.notices()
+            );
+            assert_eq!(h.state().messages.status, format!("Played: {text}"));
             assert_eq!(
                 h.state().open.as_ref().unwrap().battle.records().len(),
                 entries + 1
             );
         }
-        Err(why) => assert_eq!(h.state().status, why),
+        Err(why) => assert_eq!(h.state().messages.status, why),
     }
     super::support::menu(&mut h, "Help", "Keyboard");
     h.get_by_label("Select the next unit that can act (the board shows it)");
@@ -259,13 +276,17 @@ fn the_new_battle_dialog_remembers_the_last_settings() {
     assert_eq!(h.get_by_label("New battle").rect().top(), top);
     super::support::click(&mut h, "We roll real dice and type them in");
     super::support::click(&mut h, "Start battle");
-    assert!(h.state().notices.is_empty(), "{:?}", h.state().notices);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
     assert_eq!(h.state().open.as_ref().unwrap().battle.game_id(), "saucers");
     let kept = h.state().prefs.new_battle.clone().expect("remembered");
     assert_eq!(kept.game, "saucers");
     assert!(kept.entered_dice);
     super::support::click(&mut h, "New battle…");
-    match &h.state().dialog {
+    match h.state().messages.dialog() {
         Some(Dialog::NewBattle(form)) => {
             assert_eq!(form.game, "saucers");
             assert_eq!(form.dice_mode, crate::gui::store::DiceMode::Entered);

@@ -1,0 +1,84 @@
+//! The battle on the board: the loaded battle, its view cache, its game's
+//! board UI and whose eyes it is shown to. The app holds one; the report
+//! windows read it.
+
+use xenolog_engine::{Actor, Battle, Viewer};
+
+use super::boards::BoardUi;
+use super::store::{BattleId, BattleSummary};
+use super::view::BattleView;
+
+/// The battle on the board.
+pub struct OpenBattle {
+    pub id: BattleId,
+    pub summary: BattleSummary,
+    pub battle: Box<dyn Battle>,
+    pub view: BattleView,
+    pub board: Box<dyn BoardUi>,
+    /// The view rebuild last checked for a lone subject to select.
+    auto_seen: u64,
+    /// Hot-seat: the seat the screen was last passed to.
+    pub looking: Option<Actor>,
+    /// Whether the game hides something at the cursor, found once per
+    /// position (cursor, entries).
+    hides: Option<(Option<xenolog_engine::EntryId>, usize, bool)>,
+}
+
+impl OpenBattle {
+    /// A battle just loaded, shown from its cursor.
+    pub fn new(
+        id: BattleId,
+        summary: BattleSummary,
+        battle: Box<dyn Battle>,
+        board: Box<dyn BoardUi>,
+    ) -> Self {
+        Self {
+            id,
+            summary,
+            battle,
+            view: BattleView::new(),
+            board,
+            auto_seen: 0,
+            looking: None,
+            hides: None,
+        }
+    }
+
+    /// Whether the view was rebuilt (the position changed) since this was
+    /// last asked: once per position the app selects a lone acting unit.
+    pub(super) fn rebuilt_since_looked(&mut self) -> bool {
+        let changed = self.auto_seen != self.view.rebuilds;
+        self.auto_seen = self.view.rebuilds;
+        changed
+    }
+
+    /// Whose eyes the battle is shown to now, and the seat to pass the
+    /// screen to when the one looking is not the one asked. A game that
+    /// hides nothing, a finished battle, or `reveal` show everything.
+    pub(super) fn viewer(&mut self, reveal: bool) -> (Viewer, Option<Actor>) {
+        let key = (self.battle.cursor(), self.battle.records().len());
+        let hides = match self.hides {
+            Some((c, n, h)) if (c, n) == key => h,
+            _ => {
+                let h = self.battle.seats_see_differently();
+                self.hides = Some((key.0, key.1, h));
+                h
+            }
+        };
+        if reveal || !hides || self.battle.outcome().is_some() {
+            return (Viewer::All, None);
+        }
+        let asked = self
+            .battle
+            .asked()
+            .into_iter()
+            .map(|a| a.seat)
+            .find(|s| *s != Actor::SYSTEM);
+        match (self.looking, asked) {
+            (Some(l), Some(a)) if l == a => (Viewer::Seat(l), None),
+            (_, Some(a)) => (Viewer::Seat(a), Some(a)),
+            (Some(l), None) => (Viewer::Seat(l), None),
+            (None, None) => (Viewer::All, None),
+        }
+    }
+}
