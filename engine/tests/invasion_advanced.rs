@@ -1026,12 +1026,7 @@ fn lift_off_between_2_and_10_inches_and_nothing_further_that_turn() {
         );
         assert_refusal_says(&e, "between 2\" and 10\"");
     }
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"lift_off":{{"group":{w1},"height":600}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 0, &lift_off(w1, 600), &[]);
     // "The player controlling the flying model must announce ... any
     // changes in the vehicles elevation": the log says it.
     p.assert_says("Beasts Winged Horror is now 6\" above the tabletop");
@@ -1040,24 +1035,14 @@ fn lift_off_between_2_and_10_inches_and_nothing_further_that_turn() {
     // Only models that fly.
     let g1 = gid(&s, "g1");
     place(&mut s, g1, 20.0, 20.0);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"lift_off":{{"group":{g1},"height":600}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &lift_off(g1, 600), &[]);
     assert_refusal_says(&e, "cannot fly");
 }
 
 #[test]
 fn fly_at_the_fly_rate_over_terrain_between_2_and_30_inches_and_land_from_10() {
     let (mut s, w1, _) = flyers();
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"lift_off":{{"group":{w1},"height":600}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &lift_off(w1, 600), &[]);
     play(&mut s, 0, r#""end_card""#, &[]);
     next_card(&mut s, 0, CardKind::Triple);
     // 11" across the wall and into the wood: at its fly rate of 12", not
@@ -1065,29 +1050,14 @@ fn fly_at_the_fly_rate_over_terrain_between_2_and_30_inches_and_land_from_10() {
     let p = play(&mut s, 0, &move_to(w1, 800, 3100), &[]);
     assert!(!p.says("stop"), "{:#?}", p.words);
     assert_eq!(lead_at(&s, w1), pt(8.0, 31.0));
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"soar":{{"group":{w1},"height":3100}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &soar(w1, 3100), &[]);
     assert_refusal_says(&e, "between 2\" and 30\"");
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"soar":{{"group":{w1},"height":2500}}}}"#),
-        &[],
-    )
-    .assert_says("Beasts Winged Horror is now 25\" above the tabletop");
+    play(&mut s, 0, &soar(w1, 2500), &[])
+        .assert_says("Beasts Winged Horror is now 25\" above the tabletop");
     // "Models may only land if they are within 10" of the tabletop".
     let e = refused(&mut s, 0, &group_order("land", w1), &[]);
     assert_refusal_says(&e, "within 10");
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"soar":{{"group":{w1},"height":800}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &soar(w1, 800), &[]);
     steps(&mut s);
     next_card(&mut s, 0, CardKind::Single);
     play(&mut s, 0, &group_order("land", w1), &[]).assert_says("Beasts Winged Horror lands");
@@ -1097,12 +1067,7 @@ fn fly_at_the_fly_rate_over_terrain_between_2_and_30_inches_and_land_from_10() {
 #[test]
 fn fly_any_model_firing_at_a_flying_target_suffers_minus_1() {
     let (mut s, w1, s1) = flyers();
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"lift_off":{{"group":{w1},"height":600}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &lift_off(w1, 600), &[]);
     card(&mut s, 1, CardKind::Single);
     play(&mut s, 1, &shoot(&[s1], w1), &[3; 8])
         .assert_says("-8 (-1 a die: Beasts Winged Horror is flying)");

@@ -4,8 +4,11 @@
 
 #[path = "invasion_support.rs"]
 mod support;
+#[path = "invasion_when/mod.rs"]
+mod when;
 
 use support::*;
+use when::*;
 use xenolog_engine::Game;
 use xenolog_engine::game::Fate;
 use xenolog_engine::games::invasion::state::{CardKind, GroupId, InvasionEvent as E, Pending};
@@ -167,16 +170,7 @@ fn super_agility_suffers_penalty_minus_1_for_moving_and_firing_adds_nothing_by_d
     place(&mut s, u, 20.0, 20.0);
     place(&mut s, d, 20.0, 32.0);
     card(&mut s, 0, CardKind::Double);
-    let to = pt(20.0, 22.0);
-    play(
-        &mut s,
-        0,
-        &format!(
-            r#"{{"move":{{"group":{u},"to":{{"x":{},"y":{}}}}}}}"#,
-            to.x, to.y
-        ),
-        &[],
-    );
+    play(&mut s, 0, &mv(u, 20.0, 22.0), &[]);
     let p = shoot(&mut s, u, d, &[1; 8]);
     assert!(
         p.events
@@ -204,16 +198,7 @@ fn super_agility_adds_1_to_each_die_when_its_group_moved_earlier_on_the_card_ass
         "no move yet: no bonus"
     );
     card(&mut s, 0, CardKind::Double);
-    let to = pt(20.0, 22.0);
-    play(
-        &mut s,
-        0,
-        &format!(
-            r#"{{"move":{{"group":{u},"to":{{"x":{},"y":{}}}}}}}"#,
-            to.x, to.y
-        ),
-        &[],
-    );
+    play(&mut s, 0, &mv(u, 20.0, 22.0), &[]);
     let p = shoot(&mut s, u, d, &[1; 8]);
     assert!(
         p.events
@@ -231,16 +216,7 @@ fn hand_to_hand_expert_adds_1_to_each_of_the_models_close_combat_dice() {
     place(&mut s, u, 20.0, 20.0);
     place(&mut s, d, 20.0, 26.0);
     card(&mut s, 1, CardKind::Double);
-    let to = pt(20.0, 21.05);
-    play(
-        &mut s,
-        1,
-        &format!(
-            r#"{{"move":{{"group":{d},"to":{{"x":{},"y":{}}}}}}}"#,
-            to.x, to.y
-        ),
-        &[],
-    );
+    play(&mut s, 1, &mv(d, 20.0, 21.05), &[]);
     play(&mut s, 1, r#""end_card""#, &[]);
     step(&mut s, &[]);
     assert!(matches!(

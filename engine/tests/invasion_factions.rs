@@ -508,18 +508,8 @@ fn spugs_burrowers_tunnel_down_anywhere_and_surface_one_action_each_carrying_a_s
     assert_eq!(s.group(sq).place, Place::Carried(w));
     assert_eq!(s.spent_by(w), 1);
     assert_eq!(s.spent_by(sq), 0, "the squad is carried down for free");
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"tunnel":{{"group":{w},"to":{{"x":3500,"y":1500}}}}}}"#),
-        &[],
-    );
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"surface":{{"group":{w},"to":{{"x":3500,"y":1500}}}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &tunnel(w, 3500, 1500), &[]);
+    let p = play(&mut s, 0, &surface_to(w, 3500, 1500), &[]);
     p.assert_says("Spugs Burrower Worm came up at (35\", 15\")");
     assert_eq!(s.holes.len(), holes + 2);
     assert_eq!(s.actions_left(), 0);
@@ -547,12 +537,7 @@ fn spugs_surfacing_at_an_existing_hole_is_free_for_the_worm() {
     place(&mut s, w, 20.0, 20.0);
     card(&mut s, 0, CardKind::Double);
     play(&mut s, 0, &group_order("burrow", w), &[]);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"surface":{{"group":{w},"hole":0}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 0, &surface_hole(w, 0), &[]);
     assert!(!p.events.iter().any(|e| matches!(e, E::Spent { .. })));
     assert_eq!(s.actions_left(), 1);
     // Burrowing down always requires an action.
@@ -578,12 +563,7 @@ fn spugs_no_holes_left_to_build_surface_only_at_existing_holes() {
     card(&mut s, 0, CardKind::Triple);
     let p = play(&mut s, 0, &group_order("burrow", w), &[]);
     assert!(!p.events.iter().any(|e| matches!(e, E::HoleDug { .. })));
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"surface":{{"group":{w},"to":{{"x":3000,"y":2000}}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &surface_to(w, 3000, 2000), &[]);
     assert_eq!(
         refusal(&e),
         "[Spugs] the Spugs have no holes left to build: surface at an existing hole"
@@ -636,12 +616,7 @@ fn spugs_burrowers_attack_in_melee_with_6d6_when_they_surface_next_to_enemies() 
     place(&mut s, sec, 30.0, 20.0);
     card(&mut s, 0, CardKind::Triple);
     play(&mut s, 0, &group_order("burrow", w), &[]);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"surface":{{"group":{w},"to":{{"x":2895,"y":2000}}}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 0, &surface_to(w, 2895, 2000), &[]);
     p.assert_says("Spugs Burrower Worm and U.N.I.T. 1st Squad, Section A locked in hand-to-hand");
     assert_eq!(melee_dice(&s, w), 6);
     play(&mut s, 0, r#""end_card""#, &[]);
@@ -677,19 +652,9 @@ fn spugs_burrowers_cannot_surface_before_tunnelling_down() {
     let w = gid(&s, "w1");
     place(&mut s, w, 10.0, 20.0);
     card(&mut s, 0, CardKind::Single);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"surface":{{"group":{w},"hole":0}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &surface_hole(w, 0), &[]);
     assert_eq!(refusal(&e), "[Spugs] the Burrower is not below the table");
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"tunnel":{{"group":{w},"to":{{"x":100,"y":100}}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &tunnel(w, 100, 100), &[]);
     assert_eq!(refusal(&e), "[Spugs] the Burrower must tunnel down first");
 }
 

@@ -52,18 +52,27 @@ group a3 "Auton Patrol" auton auton
 "#;
 
 /// The support company (seat 0) against the Autons (seat 1) on the proving
-/// ground, with these modules; every group off the table until placed.
-fn battle(suppression: bool, observers: bool, sighting: bool) -> InvasionState {
+/// ground, with the modules set in `modules` (its scenario and factions are
+/// replaced); the groups where the scenario puts them.
+fn on_ground(modules: InvasionConfig) -> InvasionState {
     let config = InvasionConfig {
         scenario_text: Some(GROUND.to_owned()),
         factions: vec!["support".into(), "autons".into()],
         faction_texts: vec![SUPPORT.to_owned(), AUTONS.to_owned()],
+        ..modules
+    };
+    start(&config).unwrap_or_else(|e| panic!("setup: {e}"))
+}
+
+/// The support company (seat 0) against the Autons (seat 1) on the proving
+/// ground, with these modules; every group off the table until placed.
+fn battle(suppression: bool, observers: bool, sighting: bool) -> InvasionState {
+    let mut s = on_ground(InvasionConfig {
         suppression,
         observers,
         sighting,
         ..InvasionConfig::default()
-    };
-    let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
+    });
     // Every group parked along its side's edge, out of the way.
     park(&mut s);
     card(&mut s, 0, CardKind::Triple);
@@ -846,15 +855,11 @@ fn observers_one_radio_operator_is_useless_by_himself_relaying_needs_a_second_wi
 /// received it (`via`); alone it is refused.
 #[test]
 fn observers_one_radio_operator_is_useless_by_himself_at_a_real_table_too() {
-    let config = InvasionConfig {
-        scenario_text: Some(GROUND.to_owned()),
-        factions: vec!["support".into(), "autons".into()],
-        faction_texts: vec![SUPPORT.to_owned(), AUTONS.to_owned()],
+    let mut s = on_ground(InvasionConfig {
         observers: true,
         real_table: true,
         ..InvasionConfig::default()
-    };
-    let mut s = start(&config).unwrap();
+    });
     let [m1, r1, r2, a1] = ["m1", "r1", "r2", "a1"].map(|x| gid(&s, x));
     card(&mut s, 0, CardKind::Double);
     let e = refused(&mut s, 0, &relay(r1, m1, a1), &[]);
@@ -943,16 +948,7 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_no_move_r
         let shoot = shoot(&[f2], a1);
         let e = refused(&mut s, 0, &shoot, &[1, 1]);
         assert_refusal_says(&e, "line of sight is blocked");
-        let to = pt(39.0, 38.0);
-        play(
-            &mut s,
-            0,
-            &format!(
-                r#"{{"move":{{"group":{f2},"to":{{"x":{},"y":{}}}}}}}"#,
-                to.x, to.y
-            ),
-            &[],
-        );
+        play(&mut s, 0, &mv(f2, 39.0, 38.0), &[]);
         if sighting {
             let e = refused(&mut s, 0, &shoot, &[1, 1]);
             assert!(
@@ -1043,15 +1039,11 @@ fn perception_the_target_must_first_be_within_8_inches_and_out_of_sight() {
 
 #[test]
 fn sighting_indirect_fire_needs_the_target_sighted_observers_relaying_sight_it() {
-    let config = InvasionConfig {
-        scenario_text: Some(GROUND.to_owned()),
-        factions: vec!["support".into(), "autons".into()],
-        faction_texts: vec![SUPPORT.to_owned(), AUTONS.to_owned()],
+    let mut s = on_ground(InvasionConfig {
         observers: true,
         sighting: true,
         ..InvasionConfig::default()
-    };
-    let mut s = start(&config).unwrap();
+    });
     park(&mut s);
     let [m1, r1, r2, a1] = ["m1", "r1", "r2", "a1"].map(|x| gid(&s, x));
     place(&mut s, a1, 31.0, 26.0);
@@ -1096,16 +1088,12 @@ fn fire_modules_legal_lists_only_commands_decide_accepts() {
 // --- Laying in Wait ------------------------------------------------------------
 
 fn waiting_battle(real_table: bool) -> InvasionState {
-    let config = InvasionConfig {
-        scenario_text: Some(GROUND.to_owned()),
-        factions: vec!["support".into(), "autons".into()],
-        faction_texts: vec![SUPPORT.to_owned(), AUTONS.to_owned()],
+    let mut s = on_ground(InvasionConfig {
         laying_in_wait: true,
         suppression: true,
         real_table,
         ..InvasionConfig::default()
-    };
-    let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
+    });
     if !real_table {
         park(&mut s);
     }
@@ -1299,15 +1287,11 @@ fn laying_in_wait_even_if_they_are_passing_through_the_path_of_a_move_is_measure
 /// sight is entering it ("any enemy model, which enters into ... LOS").
 #[test]
 fn laying_in_wait_an_enemy_surfacing_into_its_sight_is_a_target() {
-    let config = InvasionConfig {
-        scenario_text: Some(GROUND.to_owned()),
-        factions: vec!["support".into(), "autons".into()],
-        faction_texts: vec![SUPPORT.to_owned(), AUTONS.to_owned()],
+    let mut s = on_ground(InvasionConfig {
         laying_in_wait: true,
         sewers: true,
         ..InvasionConfig::default()
-    };
-    let mut s = start(&config).unwrap();
+    });
     park(&mut s);
     let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
     place(&mut s, f1, 40.0, 14.0);

@@ -101,3 +101,28 @@ pub fn first_of_kind(
 pub fn close_hole(g: GroupId, hole: usize) -> String {
     format!(r#"{{"close_hole":{{"group":{g},"hole":{hole}}}}}"#)
 }
+
+/// Spugs: a Burrower below the table tunnels to a point (hundredths).
+pub fn tunnel(g: GroupId, x: i32, y: i32) -> String {
+    format!(r#"{{"tunnel":{{"group":{g},"to":{{"x":{x},"y":{y}}}}}}}"#)
+}
+
+/// Spugs: a Burrower below the table surfaces at a point (hundredths).
+pub fn surface_to(g: GroupId, x: i32, y: i32) -> String {
+    format!(r#"{{"surface":{{"group":{g},"to":{{"x":{x},"y":{y}}}}}}}"#)
+}
+
+/// Spugs: a group below the table comes up out of a hole (by its number).
+pub fn surface_hole(g: GroupId, hole: usize) -> String {
+    format!(r#"{{"surface":{{"group":{g},"hole":{hole}}}}}"#)
+}
+
+/// Flyers: a group lifts off, or soars, to a height in inches.
+pub fn lift_off(g: GroupId, height: u32) -> String {
+    format!(r#"{{"lift_off":{{"group":{g},"height":{height}}}}}"#)
+}
+
+/// Flyers: a flying group changes its height in inches.
+pub fn soar(g: GroupId, height: u32) -> String {
+    format!(r#"{{"soar":{{"group":{g},"height":{height}}}}}"#)
+}
