@@ -335,12 +335,12 @@ fn clause_5_floppy_disks_at_most_four_on_the_board_spare_parts_unlimited() {
 fn clause_5_an_explosive_charge_collapses_a_neighbouring_corridor_for_good() {
     let mut s = at("character hicks at G9 items explosive explosive\nalien 1 at O8\n");
     let h = ch(&s, "hicks");
-    let e = refused(&s, EXPEDITION, blow(h, 0, "H9"));
+    let e = refused(&s, EXPEDITION, blow(h, 0, t("H9")));
     assert!(
         e.message.contains("corridor"),
         "a room is not blown up: {e}"
     );
-    act(&mut s, EXPEDITION, blow(h, 0, "G10"), &[]);
+    act(&mut s, EXPEDITION, blow(h, 0, t("G10")), &[]);
     assert!(s.collapsed.contains(&t("G10")));
     refused(&s, EXPEDITION, move_to(h, "G10"));
     assert!(!xenolog_engine::games::alien::rules::alien_ground(
@@ -370,15 +370,7 @@ fn clause_5_option_keep_base_whole_an_explosive_charge_may_not_cut_the_base_in_t
     });
     let h = ch(&s, "hicks");
     let (g12, i12) = (t("G12"), t("I12"));
-    let e = refused(
-        &s,
-        EXPEDITION,
-        C::Blow {
-            ch: h,
-            pocket: 0,
-            at: g12,
-        },
-    );
+    let e = refused(&s, EXPEDITION, blow(h, 0, g12));
     assert_eq!(e.clause.as_deref(), Some("5"), "{e}");
     assert!(e.message.contains("cut the base in two"), "{e}");
     assert!(
@@ -389,27 +381,10 @@ fn clause_5_option_keep_base_whole_an_explosive_charge_may_not_cut_the_base_in_t
         !rules::cuts_the_base(&s, i12),
         "row 12 and the G column both lead on"
     );
-    act(
-        &mut s,
-        EXPEDITION,
-        C::Blow {
-            ch: h,
-            pocket: 0,
-            at: i12,
-        },
-        &[],
-    );
+    act(&mut s, EXPEDITION, blow(h, 0, i12), &[]);
     assert!(s.collapsed.contains(&i12));
     // Now G12 would seal Hicks in on H12 as well as the landing field.
-    let e = refused(
-        &s,
-        EXPEDITION,
-        C::Blow {
-            ch: h,
-            pocket: 0,
-            at: g12,
-        },
-    );
+    let e = refused(&s, EXPEDITION, blow(h, 0, g12));
     assert!(e.message.contains("G12"), "{e}");
     assert!(
         !Alien::legal(&s)
@@ -469,55 +444,17 @@ fn clause_5_a_grenade_strikes_three_tiles_and_kills_characters_there_too() {
     let h = ch(&s, "hicks");
     let area = vec![t("G10"), t("G11"), t("G12")];
     let bad = vec![t("G11"), t("G12"), t("G13"), t("G10")];
-    refused(
-        &s,
-        EXPEDITION,
-        C::Throw {
-            ch: h,
-            pocket: 0,
-            at: t("G11"),
-            area: bad,
-        },
-    );
-    act(
-        &mut s,
-        EXPEDITION,
-        C::Throw {
-            ch: h,
-            pocket: 0,
-            at: t("G11"),
-            area,
-        },
-        &[],
-    );
+    refused(&s, EXPEDITION, throw(h, 0, t("G11"), bad));
+    act(&mut s, EXPEDITION, throw(h, 0, t("G11"), area), &[]);
     assert!(s.aliens.is_empty());
     assert!(s.characters[ch(&s, "hudson") as usize].alive());
     // A room: three touching tiles, one within two of where it landed; a
     // character there dies too.
     let mut s = at("character hicks at I9 items grenade\ncharacter hudson at K9\nalien 4 at K8\n");
     let area = vec![t("K8"), t("K9"), t("K10")];
-    let ev = act(
-        &mut s,
-        EXPEDITION,
-        C::Throw {
-            ch: h,
-            pocket: 0,
-            at: t("J9"),
-            area,
-        },
-        &[],
-    );
+    let ev = act(&mut s, EXPEDITION, throw(h, 0, t("J9"), area), &[]);
     assert!(ev.contains(&E::CharacterKilled { ch: 1 }));
-    let e = refused(
-        &s,
-        EXPEDITION,
-        C::Throw {
-            ch: h,
-            pocket: 0,
-            at: t("L9"),
-            area: vec![],
-        },
-    );
+    let e = refused(&s, EXPEDITION, throw(h, 0, t("L9"), vec![]));
     assert!(
         e.message.contains("pocket") || e.message.contains("grenade"),
         "{e}"
@@ -582,7 +519,7 @@ fn clause_5_an_explosive_charge_blows_a_freely_chosen_corridor_by_default_even_o
     assert!(!s.keep_base_whole);
     let h = ch(&s, "hicks");
     assert!(rules::cuts_the_base(&s, t("G12")));
-    act(&mut s, EXPEDITION, blow(h, 0, "G12"), &[]);
+    act(&mut s, EXPEDITION, blow(h, 0, t("G12")), &[]);
     assert!(
         s.collapsed.contains(&t("G12")),
         "the landing field sealed off"

@@ -41,12 +41,7 @@ fn commands_take_character_and_tile_names_and_numbers_alike() {
             &json!({"throw": {"ch": "hicks", "pocket": 2, "at": "P6", "area": ["O6", "P6", "Q6"]}})
         )
         .unwrap(),
-        C::Throw {
-            ch: hicks,
-            pocket: 2,
-            at: t("P6"),
-            area: vec![t("O6"), t("P6"), t("Q6")]
-        }
+        throw(hicks, 2, t("P6"), vec![t("O6"), t("P6"), t("Q6")])
     );
     assert_eq!(
         command_from_json(&s, &json!("end_phase")).unwrap(),

@@ -81,12 +81,7 @@ fn clause_5_a_grenade_is_thrown_up_to_two_tiles_not_through_walls_and_counts_as_
     let e = refused(
         &s,
         EXPEDITION,
-        C::Throw {
-            ch: h,
-            pocket: 0,
-            at: t("I6"),
-            area: vec![t("H6"), t("I6"), t("J6")],
-        },
+        throw(h, 0, t("I6"), vec![t("H6"), t("I6"), t("J6")]),
     );
     assert!(e.message.contains("two tiles"), "three away: {e}");
     // G8 to I8 passes the wall H8.
@@ -94,26 +89,11 @@ fn clause_5_a_grenade_is_thrown_up_to_two_tiles_not_through_walls_and_counts_as_
     let e = refused(
         &walled,
         EXPEDITION,
-        C::Throw {
-            ch: h,
-            pocket: 0,
-            at: t("I8"),
-            area: vec![t("I8"), t("J8"), t("K8")],
-        },
+        throw(h, 0, t("I8"), vec![t("I8"), t("J8"), t("K8")]),
     );
     assert!(e.message.contains("walls"), "{e}");
     let mut s = s;
-    act(
-        &mut s,
-        EXPEDITION,
-        C::Throw {
-            ch: h,
-            pocket: 0,
-            at: t("H6"),
-            area,
-        },
-        &[],
-    );
+    act(&mut s, EXPEDITION, throw(h, 0, t("H6"), area), &[]);
     let c = &s.characters[h as usize];
     assert!(c.items.is_empty(), "the grenade is set aside");
     assert_eq!(c.ap, 5);

@@ -145,11 +145,18 @@ pub fn drop_item(ch: u8, pocket: u8, leave: bool) -> AlienCommand {
 }
 
 /// When: a character sets off the explosive in this pocket at a tile.
-pub fn blow(ch: u8, pocket: u8, at: &str) -> AlienCommand {
-    AlienCommand::Blow {
+pub fn blow(ch: u8, pocket: u8, at: Tile) -> AlienCommand {
+    AlienCommand::Blow { ch, pocket, at }
+}
+
+/// When: a character throws the grenade in this pocket at a tile, striking
+/// these three tiles.
+pub fn throw(ch: u8, pocket: u8, at: Tile, area: Vec<Tile>) -> AlienCommand {
+    AlienCommand::Throw {
         ch,
         pocket,
-        at: t(at),
+        at,
+        area,
     }
 }
 

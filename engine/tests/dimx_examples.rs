@@ -31,15 +31,7 @@ fn example_movement_full_move_costs_4_mp() {
 
     let mut b = battle(&alpha("marine SC1 at 263"));
     let ev = play(&mut b, &full_move("SC1", 415), &[]);
-    let moved = ev.iter().find_map(|e| match e {
-        DimxEvent::Moved {
-            half_mp,
-            allowance,
-            path,
-            ..
-        } => Some((*half_mp, *allowance, path.clone())),
-        _ => None,
-    });
+    let moved = moved(&ev);
     let (spent, allowance, path) = moved.expect("a move");
     assert_eq!(
         (spent, allowance),
@@ -73,15 +65,7 @@ fn example_movement_shoot_and_scoot_route_through_325_costs_2_mp() {
     }
     let mut b = battle(&alpha("marine SC1 at 263"));
     let ev = play(&mut b, &scoot_move("SC1", 353), &[]);
-    let spent = ev.iter().find_map(|e| match e {
-        DimxEvent::Moved {
-            half_mp,
-            allowance,
-            path,
-            ..
-        } => Some((*half_mp, *allowance, path.clone())),
-        _ => None,
-    });
+    let spent = moved(&ev);
     // the engine takes a cheapest route (assumption 18); 326-352-353 ties
     // with the printed 326-325-352-353 at 2 MP
     let (half_mp, allowance, path) = spent.expect("a move");

@@ -7,8 +7,8 @@ mod support;
 
 use support::*;
 use xenolog_engine::games::dimx::state::{DimxEvent, Phase};
-use xenolog_engine::games::dimx::{DimX, DimxCommand, DimxConfig, DimxState};
-use xenolog_engine::{Actor, Game, Randomness, RuleErrorKind, Session};
+use xenolog_engine::games::dimx::{DimX, DimxCommand, DimxState};
+use xenolog_engine::{Actor, Game, Randomness, RuleErrorKind};
 
 fn decide(s: &DimxState, actor: u8, c: &DimxCommand) -> Result<Vec<DimxEvent>, String> {
     let mut rng = Randomness::new(1, 0, None);
@@ -131,32 +131,13 @@ fn scenario_files_past_the_limits_are_refused_with_the_line() {
         steps.push_str("  nothing\n");
     }
     let text = format!("scenario \"t\"\nmap alpha\nmarine MS1 at 225\n{steps}");
-    let err = Session::<DimX>::new(
-        1,
-        DimxConfig {
-            scenario_text: Some(text),
-            ..DimxConfig::default()
-        },
-    )
-    .err()
-    .expect("refused");
-    assert!(err.to_string().contains("more than 100 steps"), "{err}");
+    let err = setup_refused(text);
+    assert!(err.contains("more than 100 steps"), "{err}");
 
     let adm = vec!["3"; 201].join(" ");
     let text = format!("scenario \"t\"\nmap alpha\nmarine MS1 at 225\nadm {adm}\n");
-    let err = Session::<DimX>::new(
-        1,
-        DimxConfig {
-            scenario_text: Some(text),
-            ..DimxConfig::default()
-        },
-    )
-    .err()
-    .expect("refused");
-    assert!(
-        err.to_string().contains("201 ADM markers; at most 200"),
-        "{err}"
-    );
+    let err = setup_refused(text);
+    assert!(err.contains("201 ADM markers; at most 200"), "{err}");
 }
 
 #[test]

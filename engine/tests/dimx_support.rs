@@ -165,3 +165,31 @@ pub fn seed_offering(chit: &str, make: impl Fn(u64) -> Session<DimX>) -> Session
         })
         .expect("a seed draws it within 50")
 }
+
+/// Then: the first Marine move among the events: the half-MP it spent, its
+/// allowance in half-MP, and the hexes it crossed.
+pub fn moved(ev: &[DimxEvent]) -> Option<(u8, u8, Vec<u16>)> {
+    ev.iter().find_map(|e| match e {
+        DimxEvent::Moved {
+            half_mp,
+            allowance,
+            path,
+            ..
+        } => Some((*half_mp, *allowance, path.clone())),
+        _ => None,
+    })
+}
+
+/// Then: the refusal of a scenario text at set-up, in words.
+pub fn setup_refused(text: String) -> String {
+    Session::<DimX>::new(
+        1,
+        DimxConfig {
+            scenario_text: Some(text),
+            ..DimxConfig::default()
+        },
+    )
+    .err()
+    .expect("refused")
+    .to_string()
+}

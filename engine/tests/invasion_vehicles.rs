@@ -75,16 +75,7 @@ fn vehicle_movement_vtol_takes_off_travels_anywhere_and_lands_as_three_actions()
 fn vehicle_movement_a_vtol_craft_on_the_ground_does_not_move_it_takes_off() {
     let (mut s, h, _) = air();
     card(&mut s, 0, CardKind::Single);
-    let p = pt(10.0, 25.0);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(
-            r#"{{"move":{{"group":{h},"to":{{"x":{},"y":{}}}}}}}"#,
-            p.x, p.y
-        ),
-        &[],
-    );
+    let e = refused(&mut s, 0, &mv(h, 10.0, 25.0), &[]);
     assert_eq!(
         refusal(&e),
         "[Vehicle movement] a VTOL craft uses an action to take off, another to travel anywhere and a third to land"
@@ -105,16 +96,7 @@ fn vehicle_movement_in_the_air_it_flies_or_lands_and_cannot_take_off_again() {
     play(&mut s, 0, &group_order("take_off", h), &[]);
     let e = refused(&mut s, 0, &group_order("take_off", h), &[]);
     assert!(e.message.ends_with("is already in the air"), "{e}");
-    let p = pt(10.0, 25.0);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(
-            r#"{{"move":{{"group":{h},"to":{{"x":{},"y":{}}}}}}}"#,
-            p.x, p.y
-        ),
-        &[],
-    );
+    let e = refused(&mut s, 0, &mv(h, 10.0, 25.0), &[]);
     assert!(
         e.message.ends_with("it travels (fly) or lands (land)"),
         "{e}"
