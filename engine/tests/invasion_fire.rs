@@ -96,21 +96,11 @@ fn suppression_of(p: &Played) -> (u32, SuppressResult, Vec<GroupId>, u32) {
 }
 
 fn suppress(s: &mut InvasionState, shooters: &[GroupId], target: GroupId, dice: &[u8]) -> Played {
-    play(
-        s,
-        0,
-        &format!(r#"{{"suppress":{{"shooters":{shooters:?},"target":{target}}}}}"#),
-        dice,
-    )
+    play(s, 0, &suppress_at(shooters, target), dice)
 }
 
 fn suppress_cover(s: &mut InvasionState, g: GroupId, target: GroupId, dice: &[u8]) -> Played {
-    play(
-        s,
-        0,
-        &format!(r#"{{"suppress":{{"shooters":[{g}],"target":{target},"at_cover":true}}}}"#),
-        dice,
-    )
+    play(s, 0, &suppress_at_cover(g, target), dice)
 }
 
 /// The Fire Section at (10,10) and the Auton Squad in the open at (10,20):
@@ -132,12 +122,7 @@ fn suppression_fire_is_declared_before_the_roll_and_refused_when_the_module_is_o
     let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
     place(&mut s, f1, 10.0, 10.0);
     place(&mut s, a1, 10.0, 20.0);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"suppress":{{"shooters":[{f1}],"target":{a1}}}}}"#),
-        &[3, 3, 3, 3],
-    );
+    let e = refused(&mut s, 0, &suppress_at(&[f1], a1), &[3, 3, 3, 3]);
     assert!(
         refusal(&e).starts_with("[Suppression Fire]") && refusal(&e).contains("not a module"),
         "{}",
@@ -541,12 +526,7 @@ fn suppressing_fire_and_cover_3_above_strikes_a_model_in_full_cover() {
 #[test]
 fn suppressing_fire_and_cover_needs_cover_to_fire_at() {
     let (mut s, f1, a1) = section_and_squad();
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"suppress":{{"shooters":[{f1}],"target":{a1},"at_cover":true}}}}"#),
-        &[3, 3, 3, 3],
-    );
+    let e = refused(&mut s, 0, &suppress_at_cover(f1, a1), &[3, 3, 3, 3]);
     assert_refusal_says(&e, "in the open");
 }
 
@@ -556,12 +536,7 @@ fn suppressing_fire_and_specific_weapons_bazookas_and_primitive_weapons_cannot_s
     let (b1, a1) = (gid(&s, "b1"), gid(&s, "a1"));
     place(&mut s, b1, 10.0, 10.0);
     place(&mut s, a1, 10.0, 20.0);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"suppress":{{"shooters":[{b1}],"target":{a1}}}}}"#),
-        &[3, 3, 3, 3, 3],
-    );
+    let e = refused(&mut s, 0, &suppress_at(&[b1], a1), &[3, 3, 3, 3, 3]);
     assert_eq!(
         refusal(&e),
         "[Suppression Fire] a bazooka or a primitive weapon cannot use suppressive fire"
@@ -583,12 +558,7 @@ fn suppression_restrictions_fire_at_minus_2_no_suppressing_back_sneak_only_no_as
     let dead: Vec<String> = figures(&s, f1)[..2].to_vec();
     play(&mut s, 0, &casualties(&dead), &[]);
     // "(suppressed models may not return suppressing FIRE)".
-    let e = refused(
-        &mut s,
-        1,
-        &format!(r#"{{"suppress":{{"shooters":[{a1}],"target":{f1}}}}}"#),
-        &[6, 6, 6],
-    );
+    let e = refused(&mut s, 1, &suppress_at(&[a1], f1), &[6, 6, 6]);
     assert_refusal_says(&e, "may not return suppressing FIRE");
     // SNEAK, not MOVE FAST: half of 8".
     let e = refused(&mut s, 1, &move_to(a1, 1000, 1450), &[]);
@@ -1067,17 +1037,8 @@ fn fire_modules_legal_lists_only_commands_decide_accepts() {
     place(&mut s, a1, 10.0, 20.0);
     place(&mut s, r1, 14.0, 10.0);
     assert_legal_accepted(&s);
-    assert!(is_legal(
-        &s,
-        &format!(r#"{{"suppress":{{"shooters":[{f1}],"target":{a1}}}}}"#)
-    ));
-    let words = describe::command(
-        &s,
-        Actor(0),
-        &cmd(&format!(
-            r#"{{"suppress":{{"shooters":[{f1}],"target":{a1},"at_cover":true}}}}"#
-        )),
-    );
+    assert!(is_legal(&s, &suppress_at(&[f1], a1)));
+    let words = describe::command(&s, Actor(0), &cmd(&suppress_at_cover(f1, a1)));
     assert_eq!(
         words,
         "Fire Section lay down suppressing fire at the cover of Autons Auton Squad"
@@ -1191,12 +1152,7 @@ fn laying_in_wait_the_models_may_perform_only_turn_or_sneak_during_their_own_tur
     let e = refused(&mut s, 0, &shoot, &[6]);
     assert_refusal_says(&e, "may only turn or sneak");
     // "Models 'laying in wait' cannot use suppressing fire."
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"suppress":{{"shooters":[{f3}],"target":{a1}}}}}"#),
-        &[6],
-    );
+    let e = refused(&mut s, 0, &suppress_at(&[f3], a1), &[6]);
     assert!(
         refusal(&e).starts_with("[Laying in Wait]"),
         "{}",
@@ -1380,7 +1336,7 @@ fn laying_in_wait_no_actions_other_than_fire_in_the_opponents_turn() {
     for json in [
         move_to(f1, 1000, 1200),
         shoot(&[f1], a1),
-        format!(r#"{{"suppress":{{"shooters":[{f1}],"target":{a1}}}}}"#),
+        suppress_at(&[f1], a1),
         format!(r#"{{"try":{{"group":{f1},"what":"dig in"}}}}"#),
     ] {
         refused(&mut s, 0, &json, &[6, 6, 6, 6, 6, 6, 6, 6]);

@@ -126,3 +126,13 @@ pub fn lift_off(g: GroupId, height: u32) -> String {
 pub fn soar(g: GroupId, height: u32) -> String {
     format!(r#"{{"soar":{{"group":{g},"height":{height}}}}}"#)
 }
+
+/// Suppression Fire: these groups suppress a target group.
+pub fn suppress_at(shooters: &[GroupId], target: GroupId) -> String {
+    format!(r#"{{"suppress":{{"shooters":{shooters:?},"target":{target}}}}}"#)
+}
+
+/// Suppressing Fire and Cover: a group suppresses the cover a target is in.
+pub fn suppress_at_cover(g: GroupId, target: GroupId) -> String {
+    format!(r#"{{"suppress":{{"shooters":[{g}],"target":{target},"at_cover":true}}}}"#)
+}
