@@ -1105,8 +1105,7 @@ fn assaulted(target: &str, win: bool) -> (InvasionState, GroupId, GroupId) {
     place(&mut s, b1, 20.0, 6.0);
     card(&mut s, 0, CardKind::Double);
     play(&mut s, 0, &move_to(b1, 2000, 1000), &[]);
-    play(&mut s, 0, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 0);
     if win {
         play(&mut s, 0, r#"{"strike":{}}"#, &[2, 2, 2, 2, 2, 2, 1, 1]);
         let two: Vec<String> = figures(&s, h)[..2].to_vec();

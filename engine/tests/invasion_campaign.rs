@@ -216,8 +216,7 @@ fn hand_to_hand_expert_adds_1_to_each_of_the_models_close_combat_dice() {
     let (mut s, _, d) = benton_facing(&[("h2h_expert", 3)], 26.0);
     card(&mut s, 1, CardKind::Double);
     play(&mut s, 1, &mv(d, 20.0, 21.05), &[]);
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 1);
     assert!(matches!(
         s.pending.first(),
         Some(Pending::Strike {

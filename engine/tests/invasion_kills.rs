@@ -96,8 +96,7 @@ fn kills_per_model_in_a_melee_casualties_that_strike_share_the_kills() {
         &[(Some(1), CardKind::Double), (Some(0), CardKind::Single)],
     );
     play(&mut s, 1, &mv(dal, 20.0, 21.05), &[]);
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 1);
     // U.N.I.T. kills two Daleks (48 at 24): the LAWS and the Light Support
     // Weapon (4 and 2 of the 8 dice).
     play(&mut s, 0, r#"{"strike":{}}"#, &[6; 8]);

@@ -230,8 +230,7 @@ fn hand_to_hand_odd_dice_are_shared_as_evenly_as_possible_high_to_low_in_seat_or
 /// The engaged fight made due for resolution (the Daleks' Double ended).
 fn resolving() -> (InvasionState, GroupId, GroupId) {
     let (mut s, sec, dal) = engaged(CardKind::Double);
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 1);
     (s, sec, dal)
 }
 
@@ -282,8 +281,7 @@ fn resolving_uses_the_open_kill_score_even_for_groups_in_cover() {
     // U.N.I.T. in cover charges the Daleks in cover: the Daleks defend it.
     play(&mut s, 0, &mv(sec, 41.0, 7.95), &[]);
     assert_eq!(s.melees[0].defender, Some((dal, Cover::Cover)));
-    play(&mut s, 0, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 0);
     // The attackers (U.N.I.T.) are hit at the open score: 18 ones kill 3.
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     let p = play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
@@ -304,8 +302,7 @@ fn resolving_a_faction_defending_a_terrain_feature_gets_its_cover() {
     let p = play(&mut s, 1, &mv(dal, 29.5, 32.1), &[]);
     p.assert_says("U.N.I.T. 1st Squad, Section A defend a building");
     assert_eq!(s.melees[0].defender, Some((sec, Cover::Building)));
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 1);
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     // 36 at 12 each: three, not all four.
     let p = play(&mut s, 1, r#"{"strike":{}}"#, &[2; 18]);
@@ -325,8 +322,7 @@ fn resolving_with_more_than_two_factions_the_striker_chooses_a_target_faction() 
     // The next card is a U.N.I.T. Single: make it a Double to resolve.
     s.drawn[3].kind = CardKind::Double;
     step(&mut s, &[]);
-    play(&mut s, 0, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 0);
     let e = refused(&mut s, 0, r#"{"strike":{}}"#, &[]);
     assert_eq!(
         refusal(&e),
@@ -370,8 +366,7 @@ fn resolving_defenders_stay_put_and_attackers_move_back_a_full_move() {
     place(&mut s, dal, 22.0, 32.1);
     card(&mut s, 1, CardKind::Double);
     play(&mut s, 1, &mv(dal, 29.5, 32.1), &[]);
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 1);
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
     // 18 at 12: one man falls.
@@ -425,8 +420,7 @@ fn resolving_spugs_fight_to_the_death_and_the_combat_continues_on_the_next_card(
         &[(Some(1), CardKind::Double), (Some(0), CardKind::Double)],
     );
     play(&mut s, 1, &mv(sq, 20.0, 21.05), &[]);
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 1);
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 9]);
     let one: Vec<String> = figures(&s, sec).into_iter().take(1).collect();
@@ -457,8 +451,7 @@ fn stormed() -> (InvasionState, GroupId, GroupId) {
     card(&mut s, 1, CardKind::Double);
     let p = play(&mut s, 1, &mv(dal, 29.5, 32.1), &[]);
     p.assert_says("defend a building");
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 1);
     (s, sec, dal)
 }
 

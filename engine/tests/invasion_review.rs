@@ -116,8 +116,7 @@ fn resolving_all_factions_move_a_full_move_apart_even_a_suppressed_group() {
     // Both groups pinned by suppressing fire earlier (Advanced Invasion Earth).
     s.advanced.suppressed.push(sec);
     s.advanced.suppressed.push(dal);
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 1);
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
     let three: Vec<String> = figures(&s, sec).into_iter().take(3).collect();

@@ -136,3 +136,10 @@ pub fn suppress_at(shooters: &[GroupId], target: GroupId) -> String {
 pub fn suppress_at_cover(g: GroupId, target: GroupId) -> String {
     format!(r#"{{"suppress":{{"shooters":[{g}],"target":{target},"at_cover":true}}}}"#)
 }
+
+/// When: a seat ends its card and the game's next step runs (the melees
+/// fought at the card's end come up to strike).
+pub fn end_card_then_step(s: &mut xenolog_engine::games::invasion::InvasionState, seat: u8) {
+    crate::support::play(s, seat, r#""end_card""#, &[]);
+    crate::support::step(s, &[]);
+}
