@@ -49,17 +49,7 @@ fn clause_6_the_assumed_table_gives_the_three_examples_and_is_replaceable() {
         scenario_text: Some("character hicks at N6\nalien 4 at P6\n".into()),
         ..AlienConfig::default()
     });
-    let ev = act(
-        &mut s,
-        EXPEDITION,
-        C::Shoot {
-            ch: 0,
-            weapon: 0,
-            alien: 1,
-            charges: 1,
-        },
-        &[2],
-    );
+    let ev = act(&mut s, EXPEDITION, shoot(0, 1, 1), &[2]);
     assert!(ev.contains(&E::AlienKilled {
         alien: 1,
         by: Some(0)
@@ -85,31 +75,11 @@ fn clause_6_a_shooter_next_to_the_alien_suffers_an_unfavourable_result_one_farth
     // Force 5 + 3 - 4 = +4, roll 1: A1/1 against the shooter.
     let mut s = at("character hicks at N6\nalien 4 at O6\n");
     let h = ch(&s, "hicks");
-    let ev = act(
-        &mut s,
-        EXPEDITION,
-        C::Shoot {
-            ch: h,
-            weapon: 0,
-            alien: 1,
-            charges: 1,
-        },
-        &[1],
-    );
+    let ev = act(&mut s, EXPEDITION, shoot(h, 1, 1), &[1]);
     assert!(ev.contains(&E::CharacterHit { ch: h, lost: 1 }), "{ev:?}");
     assert_eq!(s.characters[h as usize].strength, 4);
     let mut s = at("character hicks at M6\nalien 4 at O6\n");
-    let ev = act(
-        &mut s,
-        EXPEDITION,
-        C::Shoot {
-            ch: h,
-            weapon: 0,
-            alien: 1,
-            charges: 1,
-        },
-        &[1],
-    );
+    let ev = act(&mut s, EXPEDITION, shoot(h, 1, 1), &[1]);
     assert!(
         !ev.iter().any(|e| matches!(e, E::CharacterHit { .. })),
         "{ev:?}"
@@ -123,17 +93,7 @@ fn clause_6_an_alien_that_cannot_withdraw_is_killed() {
     let mut s = at("character hicks at G12\nalien 4 at G15\ncharacter hudson at G14\n");
     let h = ch(&s, "hudson");
     // Hudson next to it: force 5 + 3 - 4 = +4, roll 4: D1/1.
-    let ev = act(
-        &mut s,
-        EXPEDITION,
-        C::Shoot {
-            ch: h,
-            weapon: 0,
-            alien: 1,
-            charges: 1,
-        },
-        &[4],
-    );
+    let ev = act(&mut s, EXPEDITION, shoot(h, 1, 1), &[4]);
     assert_eq!(ev[1], E::AlienHit { alien: 1, lost: 1 });
     assert_eq!(
         ev[2],

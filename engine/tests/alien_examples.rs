@@ -27,15 +27,7 @@ fn example_vasquez_six_action_points() {
         Some("magazine"),
         "she stands on an explosive magazine"
     );
-    act(
-        &mut s,
-        EXPEDITION,
-        C::Take {
-            ch: v,
-            item: Item::Explosive,
-        },
-        &[],
-    );
+    act(&mut s, EXPEDITION, take(v, Item::Explosive), &[]);
     assert_eq!(s.characters[v as usize].ap, 2);
     assert!(s.characters[v as usize].items.contains(&Item::Explosive));
     let to = tile(&s, "J13");

@@ -91,14 +91,7 @@ fn clause_4_2_from_the_shipped_setup_a_character_fetches_fuel_boards_and_the_apc
     next_turn(&mut session);
     // Turn 2: the fuel container.
     walk(&mut session, hicks, &["K13", "K14", "K15"]);
-    legal(
-        &mut session,
-        EXPEDITION,
-        C::Take {
-            ch: hicks,
-            item: Item::Fuel,
-        },
-    );
+    legal(&mut session, EXPEDITION, take(hicks, Item::Fuel));
     walk(&mut session, hicks, &["K14", "K13"]);
     next_turn(&mut session);
     // Turn 3: back to the mouth of the landing field.
@@ -131,14 +124,7 @@ fn clause_4_2_from_the_shipped_setup_a_character_fetches_fuel_boards_and_the_apc
     let ev = legal(&mut session, EXPEDITION, C::Fuel { ch: hicks, pocket });
     assert_eq!(ev[0], E::Fueled { ch: hicks, pocket });
     assert_eq!(session.state().apc.fuel, 3, "three phases of fuel");
-    let ev = legal(
-        &mut session,
-        EXPEDITION,
-        C::Move {
-            ch: hicks,
-            to: t("B15"),
-        },
-    );
+    let ev = legal(&mut session, EXPEDITION, move_to(hicks, "B15"));
     assert_eq!(ev[0], E::Boarded { ch: hicks });
     next_turn(&mut session);
     // Turn 6: the APC drives out of the landing field into the base.
@@ -177,71 +163,25 @@ fn clause_4_1_characters_may_enter_the_landing_field_only_to_start_the_apc() {
     // Without fuel for an APC that has none: the landing field is closed.
     let s = at(&off_field("character hudson at F12\n"));
     let hudson = ch(&s, "hudson");
-    let e = refused(
-        &s,
-        EXPEDITION,
-        C::Move {
-            ch: hudson,
-            to: t("E12"),
-        },
-    );
+    let e = refused(&s, EXPEDITION, move_to(hudson, "E12"));
     assert_eq!(e.clause.as_deref(), Some("4.1"));
     assert!(e.message.contains("start the APC"), "{e}");
     // Carrying fuel to it: in, each step nearer the APC on B15.
     let mut s = at(&off_field("character hicks at F12 items fuel\n"));
     let hicks = ch(&s, "hicks");
-    act(
-        &mut s,
-        EXPEDITION,
-        C::Move {
-            ch: hicks,
-            to: t("E12"),
-        },
-        &[],
-    );
-    act(
-        &mut s,
-        EXPEDITION,
-        C::Move {
-            ch: hicks,
-            to: t("D12"),
-        },
-        &[],
-    );
+    act(&mut s, EXPEDITION, move_to(hicks, "E12"), &[]);
+    act(&mut s, EXPEDITION, move_to(hicks, "D12"), &[]);
     // Deeper in (away from the exit) only to start the APC: Hudson,
     // without fuel, on the landing field may not follow.
     let mut u = s.clone();
     u.characters[usize::from(hudson)].pos =
         xenolog_engine::games::alien::state::Pos::Tile(t("E12"));
-    let e = refused(
-        &u,
-        EXPEDITION,
-        C::Move {
-            ch: hudson,
-            to: t("E13"),
-        },
-    );
+    let e = refused(&u, EXPEDITION, move_to(hudson, "E13"));
     assert!(e.message.contains("nearer the APC"), "{e}");
     // It may still make its way out (nearer the exit).
     let mut out = s.clone();
-    act(
-        &mut out,
-        EXPEDITION,
-        C::Move {
-            ch: hicks,
-            to: t("E12"),
-        },
-        &[],
-    );
-    act(
-        &mut out,
-        EXPEDITION,
-        C::Move {
-            ch: hicks,
-            to: t("F12"),
-        },
-        &[],
-    );
+    act(&mut out, EXPEDITION, move_to(hicks, "E12"), &[]);
+    act(&mut out, EXPEDITION, move_to(hicks, "F12"), &[]);
     // Next to the APC it delivers the fuel and boards.
     for tile in ["D13", "C13", "C14", "B14"] {
         act(
@@ -264,37 +204,14 @@ fn clause_4_1_characters_may_enter_the_landing_field_only_to_start_the_apc() {
         },
         &[],
     );
-    act(
-        &mut s,
-        EXPEDITION,
-        C::Move {
-            ch: hicks,
-            to: t("B15"),
-        },
-        &[],
-    );
+    act(&mut s, EXPEDITION, move_to(hicks, "B15"), &[]);
     assert_eq!(s.characters[usize::from(hicks)].pos, Pos::Apc);
     // A fuelled APC on the landing field: anyone may come to board it.
     let mut s = at(&off_field("character hudson at F12\napc B15 fuel 3\n"));
-    act(
-        &mut s,
-        EXPEDITION,
-        C::Move {
-            ch: hudson,
-            to: t("E12"),
-        },
-        &[],
-    );
+    act(&mut s, EXPEDITION, move_to(hudson, "E12"), &[]);
     // Not once the APC has left the landing field.
     let s = at(&off_field("character hudson at F12 items fuel\napc G13\n"));
-    let e = refused(
-        &s,
-        EXPEDITION,
-        C::Move {
-            ch: hudson,
-            to: t("E12"),
-        },
-    );
+    let e = refused(&s, EXPEDITION, move_to(hudson, "E12"));
     assert!(e.message.contains("landing field"), "{e}");
 }
 
@@ -315,7 +232,7 @@ fn clause_4_2_passengers_leave_an_apc_on_the_landing_field_onto_it() {
     assert_eq!(s.characters[usize::from(hicks)].pos, Pos::Tile(t("B14")));
     // The last fuel used on the landing field: out onto it, not killed.
     let mut s = at(&off_field("character hicks at apc\napc C15 fuel 1\n"));
-    act(&mut s, EXPEDITION, C::Drive { to: t("B15") }, &[]);
+    act(&mut s, EXPEDITION, drive("B15"), &[]);
     let ev = act(&mut s, EXPEDITION, C::EndPhase, &[]);
     assert!(
         ev.iter()

@@ -17,13 +17,7 @@ fn commands_take_character_and_tile_names_and_numbers_alike() {
     let (hicks, bishop) = (ch(&s, "hicks"), ch(&s, "bishop"));
     let by_name = command_from_json(&s, &json!({"move": {"ch": "hicks", "to": "O6"}})).unwrap();
     let by_number = command_from_json(&s, &json!({"move": {"ch": hicks, "to": t("O6")}})).unwrap();
-    assert_eq!(
-        by_name,
-        C::Move {
-            ch: hicks,
-            to: t("O6")
-        }
-    );
+    assert_eq!(by_name, move_to(hicks, "O6"));
     assert_eq!(by_name, by_number);
     assert_eq!(
         command_from_json(
@@ -31,11 +25,7 @@ fn commands_take_character_and_tile_names_and_numbers_alike() {
             &json!({"give": {"ch": "Hicks", "pocket": 2, "to": "bishop"}})
         )
         .unwrap(),
-        C::Give {
-            ch: hicks,
-            pocket: 2,
-            to: bishop
-        }
+        give(hicks, 2, bishop)
     );
     assert_eq!(
         command_from_json(
@@ -43,11 +33,7 @@ fn commands_take_character_and_tile_names_and_numbers_alike() {
             &json!({"heal": {"ch": "bishop", "pocket": 0, "patient": "hicks"}})
         )
         .unwrap(),
-        C::Heal {
-            ch: bishop,
-            pocket: 0,
-            patient: hicks
-        }
+        heal(bishop, 0, hicks)
     );
     assert_eq!(
         command_from_json(
@@ -55,12 +41,7 @@ fn commands_take_character_and_tile_names_and_numbers_alike() {
             &json!({"throw": {"ch": "hicks", "pocket": 2, "at": "P6", "area": ["O6", "P6", "Q6"]}})
         )
         .unwrap(),
-        C::Throw {
-            ch: hicks,
-            pocket: 2,
-            at: t("P6"),
-            area: vec![t("O6"), t("P6"), t("Q6")]
-        }
+        throw(hicks, 2, t("P6"), vec![t("O6"), t("P6"), t("Q6")])
     );
     assert_eq!(
         command_from_json(&s, &json!("end_phase")).unwrap(),
@@ -68,7 +49,7 @@ fn commands_take_character_and_tile_names_and_numbers_alike() {
     );
     assert_eq!(
         command_from_json(&s, &json!({"drive": {"to": "C15"}})).unwrap(),
-        C::Drive { to: t("C15") }
+        drive("C15")
     );
     let e = command_from_json(&s, &json!({"move": {"ch": "ripley", "to": "O6"}})).unwrap_err();
     assert!(

@@ -109,34 +109,13 @@ fn position_sets_the_characters_turn_flags_and_the_apc() {
     assert!(s.acted, "a character who spent points has acted");
     // What the flags forbid.
     let s2 = s.clone();
-    let e = refused(
-        &s2,
-        EXPEDITION,
-        C::Move {
-            ch: hicks,
-            to: t("K10"),
-        },
-    );
+    let e = refused(&s2, EXPEDITION, move_to(hicks, "K10"));
     assert!(e.message.contains("shot"), "{e}");
-    let e = refused(
-        &s2,
-        EXPEDITION,
-        C::Move {
-            ch: hudson,
-            to: t("G10"),
-        },
-    );
+    let e = refused(&s2, EXPEDITION, move_to(hudson, "G10"));
     assert!(e.message.contains("stop"), "{e}");
-    let e = refused(
-        &s2,
-        EXPEDITION,
-        C::Move {
-            ch: gorman,
-            to: t("G12"),
-        },
-    );
+    let e = refused(&s2, EXPEDITION, move_to(gorman, "G12"));
     assert!(e.message.contains("next"), "{e}");
-    let e = refused(&s2, EXPEDITION, C::Drive { to: t("H12") });
+    let e = refused(&s2, EXPEDITION, drive("H12"));
     assert!(e.message.contains("before"), "{e}");
     // `acted` by itself: the APC's movement is over.
     assert!(at("acted\n").acted);

@@ -16,30 +16,13 @@ fn clause_5_medical_kits_can_only_be_used_by_bishop() {
     // "Medical packages can only be used by BISHOP."
     let s = at("character hicks at K9 items medkit\ncharacter hudson at K10 strength 3\n");
     let (h, hu) = (ch(&s, "hicks"), ch(&s, "hudson"));
-    let e = refused(
-        &s,
-        EXPEDITION,
-        C::Heal {
-            ch: h,
-            pocket: 0,
-            patient: hu,
-        },
-    );
+    let e = refused(&s, EXPEDITION, heal(h, 0, hu));
     assert_eq!(e.clause.as_deref(), Some("5"));
     assert!(e.message.contains("Bishop"), "{e}");
     // Bishop with the same kit treats him, for one point, one wound.
     let mut s = at("character bishop at K9 items medkit\ncharacter hudson at K10 strength 3\n");
     let b = ch(&s, "bishop");
-    act(
-        &mut s,
-        EXPEDITION,
-        C::Heal {
-            ch: b,
-            pocket: 0,
-            patient: hu,
-        },
-        &[],
-    );
+    act(&mut s, EXPEDITION, heal(b, 0, hu), &[]);
     assert_eq!(s.characters[hu as usize].strength, 4, "one wound healed");
     assert_eq!(s.characters[b as usize].ap, 5);
     assert!(
@@ -54,40 +37,15 @@ fn clause_5_objects_are_exchanged_only_with_a_character_on_a_neighbouring_tile()
     // who are in neighbouring tiles"; a pocket holds one item (3).
     let far = at("character hicks at K9 items grenade\ncharacter hudson at K11 items\n");
     let (h, hu) = (ch(&far, "hicks"), ch(&far, "hudson"));
-    let e = refused(
-        &far,
-        EXPEDITION,
-        C::Give {
-            ch: h,
-            pocket: 0,
-            to: hu,
-        },
-    );
+    let e = refused(&far, EXPEDITION, give(h, 0, hu));
     assert!(e.message.contains("neighbour"), "{e}");
     let full = at(
         "character hicks at K9 items grenade\ncharacter hudson at K10 items rifle ammo medkit\n",
     );
-    let e = refused(
-        &full,
-        EXPEDITION,
-        C::Give {
-            ch: h,
-            pocket: 0,
-            to: hu,
-        },
-    );
+    let e = refused(&full, EXPEDITION, give(h, 0, hu));
     assert_eq!(e.clause.as_deref(), Some("3"), "three pockets: {e}");
     let mut s = at("character hicks at K9 items grenade\ncharacter hudson at K10 items\n");
-    act(
-        &mut s,
-        EXPEDITION,
-        C::Give {
-            ch: h,
-            pocket: 0,
-            to: hu,
-        },
-        &[],
-    );
+    act(&mut s, EXPEDITION, give(h, 0, hu), &[]);
     assert_eq!(s.characters[hu as usize].items, vec![Item::Grenade]);
     assert!(s.characters[h as usize].items.is_empty());
 }
@@ -104,38 +62,15 @@ fn clause_5_each_storage_gives_its_own_items_weapons_and_grenades_from_armouries
         let e = refused(&magazine, EXPEDITION, C::Take { ch: h, item });
         assert_eq!(e.clause.as_deref(), Some("5"), "{item:?}: {e}");
     }
-    act(
-        &mut magazine,
-        EXPEDITION,
-        C::Take {
-            ch: h,
-            item: Item::Ammo(4),
-        },
-        &[],
-    );
-    act(
-        &mut magazine,
-        EXPEDITION,
-        C::Take {
-            ch: h,
-            item: Item::Explosive,
-        },
-        &[],
-    );
+    act(&mut magazine, EXPEDITION, take(h, Item::Ammo(4)), &[]);
+    act(&mut magazine, EXPEDITION, take(h, Item::Explosive), &[]);
     let mut armoury = at("character hicks at I2 items\n");
     for item in [Item::Weapon(0), Item::Grenade, Item::Ammo(4)] {
         act(&mut armoury, EXPEDITION, C::Take { ch: h, item }, &[]);
     }
     assert_eq!(armoury.characters[h as usize].ap, 3, "a point an item");
     let armoury = at("character hicks at I2 items\n");
-    refused(
-        &armoury,
-        EXPEDITION,
-        C::Take {
-            ch: h,
-            item: Item::Explosive,
-        },
-    );
+    refused(&armoury, EXPEDITION, take(h, Item::Explosive));
 }
 
 #[test]
@@ -146,12 +81,7 @@ fn clause_5_a_grenade_is_thrown_up_to_two_tiles_not_through_walls_and_counts_as_
     let e = refused(
         &s,
         EXPEDITION,
-        C::Throw {
-            ch: h,
-            pocket: 0,
-            at: t("I6"),
-            area: vec![t("H6"), t("I6"), t("J6")],
-        },
+        throw(h, 0, t("I6"), vec![t("H6"), t("I6"), t("J6")]),
     );
     assert!(e.message.contains("two tiles"), "three away: {e}");
     // G8 to I8 passes the wall H8.
@@ -159,31 +89,16 @@ fn clause_5_a_grenade_is_thrown_up_to_two_tiles_not_through_walls_and_counts_as_
     let e = refused(
         &walled,
         EXPEDITION,
-        C::Throw {
-            ch: h,
-            pocket: 0,
-            at: t("I8"),
-            area: vec![t("I8"), t("J8"), t("K8")],
-        },
+        throw(h, 0, t("I8"), vec![t("I8"), t("J8"), t("K8")]),
     );
     assert!(e.message.contains("walls"), "{e}");
     let mut s = s;
-    act(
-        &mut s,
-        EXPEDITION,
-        C::Throw {
-            ch: h,
-            pocket: 0,
-            at: t("H6"),
-            area,
-        },
-        &[],
-    );
+    act(&mut s, EXPEDITION, throw(h, 0, t("H6"), area), &[]);
     let c = &s.characters[h as usize];
     assert!(c.items.is_empty(), "the grenade is set aside");
     assert_eq!(c.ap, 5);
     // After the throw (a shot): no moving (4).
-    let e = refused(&s, EXPEDITION, C::Move { ch: h, to: t("E6") });
+    let e = refused(&s, EXPEDITION, move_to(h, "E6"));
     assert_eq!(e.clause.as_deref(), Some("4"), "{e}");
 }
 
@@ -193,29 +108,10 @@ fn clause_4_never_more_than_six_action_points_a_shot_of_two_charges_needs_two() 
     // than 6 action points in one movement phase".
     let s = at("character hicks at K9 ap 1 items rifle ammo\nalien 1 at M9\n");
     let h = ch(&s, "hicks");
-    let e = refused(
-        &s,
-        EXPEDITION,
-        C::Shoot {
-            ch: h,
-            weapon: 0,
-            alien: 1,
-            charges: 2,
-        },
-    );
+    let e = refused(&s, EXPEDITION, shoot(h, 1, 2));
     assert_eq!(e.clause.as_deref(), Some("4"), "{e}");
     let mut s = s;
-    act(
-        &mut s,
-        EXPEDITION,
-        C::Shoot {
-            ch: h,
-            weapon: 0,
-            alien: 1,
-            charges: 1,
-        },
-        &[3],
-    );
+    act(&mut s, EXPEDITION, shoot(h, 1, 1), &[3]);
     assert_eq!(s.characters[h as usize].ap, 0);
     assert_eq!(s.characters[h as usize].items[1], Item::Ammo(3));
 }
@@ -242,7 +138,7 @@ fn clause_4_2_the_apc_cannot_move_when_there_is_no_fuel_in_it() {
     // "At the beginning of the game the APC is located on the landing field
     // ... It has no fuel"; "The APC can not ... Move when there is no fuel".
     let s = at("");
-    let e = refused(&s, EXPEDITION, C::Drive { to: t("B14") });
+    let e = refused(&s, EXPEDITION, drive("B14"));
     assert!(e.message.contains("no fuel"), "{e}");
 }
 
@@ -285,14 +181,7 @@ fn clause_10_each_alien_next_to_a_character_must_attack_before_the_turn_ends() {
 fn clause_3_a_killed_character_takes_no_more_actions() {
     let s = at("character hicks at dead\n");
     let h = ch(&s, "hicks");
-    let e = refused(
-        &s,
-        EXPEDITION,
-        C::Move {
-            ch: h,
-            to: t("F12"),
-        },
-    );
+    let e = refused(&s, EXPEDITION, move_to(h, "F12"));
     assert_eq!(e.clause.as_deref(), Some("3"), "{e}");
 }
 

@@ -3,7 +3,7 @@
 //! applied, tiles and characters by name.
 #![allow(dead_code)]
 
-use xenolog_engine::games::alien::data::Tile;
+use xenolog_engine::games::alien::data::{Item, Tile};
 use xenolog_engine::games::alien::rules::{self, AlienCommand};
 use xenolog_engine::games::alien::state::{self, AlienEvent, AlienState};
 use xenolog_engine::games::alien::{Alien, AlienConfig, start};
@@ -102,4 +102,70 @@ pub fn t(name: &str) -> Tile {
         xenolog_engine::games::alien::data::parse_base(xenolog_engine::games::alien::data::BASE)
             .unwrap();
     base.tile(name).unwrap_or_else(|| panic!("no tile {name}"))
+}
+
+// ---- given / when / then -------------------------------------------------------------
+//
+// A clause test reads: given a position (`at`, `with`), when a command (the
+// constructors below) with its dice (`act`, `try_act`), then the events and
+// the state, or `refused` and the clause it names.
+
+/// When: a character shoots its first weapon at an alien with these charges.
+pub fn shoot(ch: u8, alien: u16, charges: u8) -> AlienCommand {
+    AlienCommand::Shoot {
+        ch,
+        weapon: 0,
+        alien,
+        charges,
+    }
+}
+
+/// When: a character gives the item in this pocket to a neighbour.
+pub fn give(ch: u8, pocket: u8, to: u8) -> AlienCommand {
+    AlienCommand::Give { ch, pocket, to }
+}
+
+/// When: a character takes an item from the storage it stands in.
+pub fn take(ch: u8, item: Item) -> AlienCommand {
+    AlienCommand::Take { ch, item }
+}
+
+/// When: a character uses the medkit in this pocket on a patient.
+pub fn heal(ch: u8, pocket: u8, patient: u8) -> AlienCommand {
+    AlienCommand::Heal {
+        ch,
+        pocket,
+        patient,
+    }
+}
+
+/// When: a character drops the item in this pocket (`leave`: on the tile).
+pub fn drop_item(ch: u8, pocket: u8, leave: bool) -> AlienCommand {
+    AlienCommand::Drop { ch, pocket, leave }
+}
+
+/// When: a character sets off the explosive in this pocket at a tile.
+pub fn blow(ch: u8, pocket: u8, at: Tile) -> AlienCommand {
+    AlienCommand::Blow { ch, pocket, at }
+}
+
+/// When: a character throws the grenade in this pocket at a tile, striking
+/// these three tiles.
+pub fn throw(ch: u8, pocket: u8, at: Tile, area: Vec<Tile>) -> AlienCommand {
+    AlienCommand::Throw {
+        ch,
+        pocket,
+        at,
+        area,
+    }
+}
+
+/// When: a character moves to a tile.
+pub fn move_to(ch: u8, to: &str) -> AlienCommand {
+    AlienCommand::Move { ch, to: t(to) }
+}
+
+/// When: the APC drives to a tile.
+pub fn drive(to: &str) -> AlienCommand {
+    AlienCommand::Drive { to: t(to) }
 }

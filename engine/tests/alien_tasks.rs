@@ -42,20 +42,12 @@ fn clause_7_at_most_three_undone_tasks() {
 fn clause_7_a_task_done_is_checked_and_scores_one_point() {
     // Reach: task 6, the laboratory (M8).
     let mut s = at("open 6\ncharacter hicks at L8\n");
-    let ev = act(&mut s, EXPEDITION, C::Move { ch: 0, to: t("M8") }, &[]);
+    let ev = act(&mut s, EXPEDITION, move_to(0, "M8"), &[]);
     assert!(ev.contains(&E::TaskDone { card: 6 }));
     assert_eq!((s.points, s.done.clone()), (1, vec![6]));
     // Carry: task 11, a medical kit to the sick bay (B10).
     let mut s = at("open 11\ncharacter bishop at B9 items medkit\n");
-    let ev = act(
-        &mut s,
-        EXPEDITION,
-        C::Move {
-            ch: 4,
-            to: t("B10"),
-        },
-        &[],
-    );
+    let ev = act(&mut s, EXPEDITION, move_to(4, "B10"), &[]);
     assert!(ev.contains(&E::TaskDone { card: 11 }));
     // Repair: task 1, the reactor (T2), with spare parts, which go back.
     let mut s = at("open 1\ncharacter hicks at T2 items spare\n");
@@ -102,7 +94,7 @@ fn clause_8_option_2_the_agreed_number_of_tasks_kills_the_queen() {
         ..AlienConfig::default()
     });
     refused(&s, EXPEDITION, C::AttackQueen);
-    let ev = act(&mut s, EXPEDITION, C::Move { ch: 0, to: t("M8") }, &[]);
+    let ev = act(&mut s, EXPEDITION, move_to(0, "M8"), &[]);
     assert!(ev.contains(&E::QueenDied { hatching: false }), "{ev:?}");
 }
 
@@ -121,15 +113,7 @@ fn clause_11_one_character_on_the_landing_field_after_the_queen_wins_for_the_exp
     }
     let apone = ch(&s, "apone");
     let seat = Actor(s.characters[apone as usize].seat);
-    act(
-        &mut s,
-        seat,
-        C::Move {
-            ch: apone,
-            to: t("E12"),
-        },
-        &[],
-    );
+    act(&mut s, seat, move_to(apone, "E12"), &[]);
     assert_eq!(s.over, Some(End::Expedition));
     let o = Alien::outcome(&s).unwrap();
     assert_eq!(
@@ -165,34 +149,11 @@ fn clause_12_setup_on_the_landing_field_without_aliens_or_fuel() {
     // Characters leave the landing field on their way into the base.
     let mut s = at("");
     let e12 = s.character_at(t("E12")).unwrap() as u8;
-    act(
-        &mut s,
-        EXPEDITION,
-        C::Move {
-            ch: e12,
-            to: t("F12"),
-        },
-        &[],
-    );
+    act(&mut s, EXPEDITION, move_to(e12, "F12"), &[]);
     let d12 = s.character_at(t("D12")).unwrap() as u8;
-    act(
-        &mut s,
-        EXPEDITION,
-        C::Move {
-            ch: d12,
-            to: t("E12"),
-        },
-        &[],
-    );
+    act(&mut s, EXPEDITION, move_to(d12, "E12"), &[]);
     let c13 = s.character_at(t("C13")).unwrap() as u8;
-    let e = refused(
-        &s,
-        EXPEDITION,
-        C::Move {
-            ch: c13,
-            to: t("B13"),
-        },
-    );
+    let e = refused(&s, EXPEDITION, move_to(c13, "B13"));
     assert!(e.message.contains("landing field"), "not deeper: {e}");
 }
 

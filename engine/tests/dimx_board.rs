@@ -108,15 +108,12 @@ fn view_hides_face_down_mission_goals_and_the_adm_pile_order() {
 #[test]
 fn anchors_name_the_acting_unit_and_the_hex_or_unit_clicked() {
     let b = battle(&alpha("marine SC1 at 263\nkayotz K10 at 421"));
-    let a = DimX::anchors(state(&b), &cmd(r#"{"full_move":{"unit":"SC1","to":326}}"#));
+    let a = DimX::anchors(state(&b), &cmd(&full_move("SC1", 326)));
     assert_eq!(
         (a.subject.as_deref(), a.target.as_deref()),
         (Some("unit:SC1"), Some("hex:326"))
     );
-    let a = DimX::anchors(
-        state(&b),
-        &cmd(r#"{"full_fire":{"unit":"SC1","target":"K10"}}"#),
-    );
+    let a = DimX::anchors(state(&b), &cmd(&fire("SC1", "K10")));
     assert_eq!(a.target.as_deref(), Some("unit:K10"));
     let sc = DimX::scene(state(&b));
     for (_, c) in DimX::legal(state(&b)) {
@@ -154,18 +151,14 @@ fn describe_speaks_like_a_battle_report() {
         "marine SC1 at 263\nmarine HQ1 at 331\nkayotz K10 at 421",
     ));
     let s = state(&b);
-    let t = DimX::describe_command(
-        s,
-        Actor(0),
-        &cmd(r#"{"full_move":{"unit":"SC1","to":415}}"#),
-    );
+    let t = DimX::describe_command(s, Actor(0), &cmd(&full_move("SC1", 415)));
     assert_eq!(t, "Scout SC1: Full Move from 263 to 415 (4 of 4 MP)");
     let t = DimX::describe_command(s, Actor(0), &cmd(r#"{"recon":{"unit":"SC1","hq":"HQ1"}}"#));
     assert_eq!(t, "Scout SC1: Recon, assisted by HQ HQ1");
     let mut b = battle(&alpha(
         "marine SC1 at 263\nmarine HQ1 at 331\nkayotz K10 at 421\ncup rush_8_12",
     ));
-    let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 1, 1, 1]);
+    let ev = play(&mut b, END_PHASE, &[1, 1, 1, 1, 1]);
     let w = words(&ev).join("\n");
     assert!(
         w.contains("drew \"Alien Rush: Units #8 through #12\""),
@@ -182,11 +175,7 @@ fn describe_speaks_like_a_battle_report() {
 #[test]
 fn the_log_names_units_one_way_and_has_no_step_noise() {
     let mut b = battle(&alpha("marine LG1 at 225\nkayotz K1 at 226"));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"LG1","target":"K1"}}"#,
-        &[1, 1, 4, 2],
-    );
+    let ev = play(&mut b, &fire("LG1", "K1"), &[1, 1, 4, 2]);
     let w = words(&ev);
     assert!(
         w.contains(
@@ -205,7 +194,7 @@ fn the_log_names_units_one_way_and_has_no_step_noise() {
     let mut b = battle(&alpha(
         "marine MS1 at 314\nkayotz K8 at 321\nkayotz K10 at 421\ncup rush_8_12",
     ));
-    let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 2, 2, 3]);
+    let ev = play(&mut b, END_PHASE, &[1, 1, 2, 2, 3]);
     let w = words(&ev);
     assert!(
         w.contains(
@@ -229,17 +218,13 @@ fn the_log_names_units_one_way_and_has_no_step_noise() {
 #[test]
 fn the_log_reads_right_for_entering_units_a_single_summon_and_units_that_cannot_fire() {
     let mut b = battle(&alpha("marine HQ1 at 225\nmarine MS1 pool"));
-    play(&mut b, r#"{"request_reinforcements":{"unit":"HQ1"}}"#, &[3]);
-    let w = words(&play(
-        &mut b,
-        r#"{"take_reinforcement":{"unit":"MS1"}}"#,
-        &[],
-    ));
+    play(&mut b, &order("request_reinforcements", "HQ1"), &[3]);
+    let w = words(&play(&mut b, &order("take_reinforcement", "MS1"), &[]));
     assert_eq!(
         w,
         vec!["Marine Squad MS1 comes from the pool to the map edge and may act at once"]
     );
-    let ev = play(&mut b, r#"{"full_move":{"unit":"MS1","to":131}}"#, &[]);
+    let ev = play(&mut b, &full_move("MS1", 131), &[]);
     let w = words(&ev);
     assert!(
         w.iter().any(
@@ -252,7 +237,7 @@ fn the_log_reads_right_for_entering_units_a_single_summon_and_units_that_cannot_
     let mut b = battle(&alpha(
         "marine MS1 at 225\nkayotz K1 cup\nother_kayotz aside\ncup pod_drop",
     ));
-    let ev = play(&mut b, r#""end_action_phase""#, &[4, 4, 4]);
+    let ev = play(&mut b, END_PHASE, &[4, 4, 4]);
     let w = words(&ev);
     assert!(
         w.contains(&"one unit from the Kay'otz unit cup comes out in a random hex".to_owned()),
@@ -282,12 +267,12 @@ fn the_log_reads_right_for_entering_units_a_single_summon_and_units_that_cannot_
             "marine MS1 at 225 stunned\nkayotz K1 at 226\ncup barrage_odd",
         )),
     );
-    let w = words(&play(&mut b, r#""end_action_phase""#, &[6, 1, 1, 1]));
+    let w = words(&play(&mut b, END_PHASE, &[6, 1, 1, 1]));
     assert!(
         w.contains(&"Marine Squad MS1 is hit: it gets a Stunned marker".to_owned()),
         "{w:?}"
     );
-    let w = words(&play(&mut c, r#""end_action_phase""#, &[6, 1, 1, 1]));
+    let w = words(&play(&mut c, END_PHASE, &[6, 1, 1, 1]));
     assert!(
         w.contains(&"Marine Squad MS1 is hit: Stunned becomes Paralyzed".to_owned()),
         "{w:?}"
@@ -323,7 +308,7 @@ fn flow_names_the_turn_and_phase() {
     let mut b = battle(&alpha("marine MS1 at 225\ncup lull awakening"));
     let f = DimX::flow(state(&b));
     assert_eq!((f.turn, f.phase.as_str()), (1, "Marine Action Phase"));
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     assert_eq!(DimX::flow(state(&b)).turn, 2);
 }
 
@@ -377,7 +362,7 @@ otherwise draw
     // and it plays: a custom chit sheet in the file replaces the printed one
     let own = "scenario \"own chits\"\nmap alpha\nother_kayotz aside\nmarine MS1 at 225\nkayotz K1 at 226\nchit volley \"Volley\"\n  fire all\n  capture\ncup volley\n";
     let mut b = battle(own);
-    let ev = play(&mut b, r#""end_action_phase""#, &[6, 6, 6, 6]);
+    let ev = play(&mut b, END_PHASE, &[6, 6, 6, 6]);
     assert!(words(&ev).iter().any(|w| w.contains("drew \"Volley\"")));
     assert!(DimX::outcome(state(&b)).is_some());
 }
@@ -480,16 +465,12 @@ cup lull
         "{:?}",
         state(&b).map
     );
-    let why = refused(
-        &mut b,
-        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
-        &[6, 6, 6, 6],
-    );
+    let why = refused(&mut b, &fire("MS1", "K1"), &[6, 6, 6, 6]);
     assert!(
         why.contains("the Forest hex 112, which blocks it"),
         "the Forest in 112 blocks: {why}"
     );
-    play(&mut b, r#"{"full_move":{"unit":"MS1","to":121}}"#, &[]);
+    play(&mut b, &full_move("MS1", 121), &[]);
     let sc = DimX::scene(state(&b));
     assert!(sc.find("hex:123").is_some() && sc.find("lava:2-2").is_some());
     // the same file again is the same map; a changed map is another

@@ -163,22 +163,8 @@ fn d2_the_monolith_can_never_be_targeted() {
     let mut b = battle(&alpha(
         "marine MS1 at 225\nmarine SO1 at 224\nmonolith MON at 226",
     ));
-    assert!(
-        refused(
-            &mut b,
-            r#"{"full_fire":{"unit":"MS1","target":"MON"}}"#,
-            &[6, 6, 6, 6, 6]
-        )
-        .contains("never be targeted")
-    );
-    assert!(
-        refused(
-            &mut b,
-            r#"{"full_fire":{"unit":"SO1","target":"MON"}}"#,
-            &[4]
-        )
-        .contains("never be targeted")
-    );
+    assert!(refused(&mut b, &fire("MS1", "MON"), &[6, 6, 6, 6, 6]).contains("never be targeted"));
+    assert!(refused(&mut b, &fire("SO1", "MON"), &[4]).contains("never be targeted"));
     // and no command the game offers aims at it
     let offered: Vec<String> = DimX::legal(state(&b))
         .iter()
@@ -351,29 +337,17 @@ fn d4_each_die_greater_than_the_dn_is_a_hit() {
     let mut b = battle(&alpha(
         "marine MS1 at 224\nkayotz K1 at 251\nkayotz K3 at 166\nadm 5 5",
     ));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
-        &[3, 4, 3, 4],
-    );
+    let ev = play(&mut b, &fire("MS1", "K1"), &[3, 4, 3, 4]);
     assert_eq!(fired(&ev)[0].2, 2, "4s beat DN 3, 3s do not");
     let mut b = battle(&alpha("marine MS1 at 225\nkayotz K3 at 244"));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"MS1","target":"K3"}}"#,
-        &[4, 4, 5, 6, 2],
-    );
+    let ev = play(&mut b, &fire("MS1", "K3"), &[4, 4, 5, 6, 2]);
     assert_eq!(fired(&ev)[0].2, 2, "against DN 4 only 5s and 6s hit");
 }
 
 #[test]
 fn d4_three_hits_eliminate_and_the_unit_never_returns_to_the_cup() {
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251"));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
-        &[4, 5, 6, 2],
-    );
+    let ev = play(&mut b, &fire("MS1", "K1"), &[4, 5, 6, 2]);
     assert!(
         ev.iter()
             .any(|e| matches!(e, DimxEvent::AlienEliminated { unit, .. } if unit == "K1"))
@@ -403,11 +377,7 @@ fn d4_the_player_may_roll_fewer_dice() {
 #[test]
 fn d5_one_or_two_hits_draw_a_random_adm_marker_as_the_new_dn() {
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251\nadm 2"));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
-        &[4, 1, 2, 2],
-    );
+    let ev = play(&mut b, &fire("MS1", "K1"), &[4, 1, 2, 2]);
     assert!(
         ev.iter()
             .any(|e| matches!(e, DimxEvent::AdmPlaced { value: 2, .. }))
@@ -419,11 +389,7 @@ fn d5_one_or_two_hits_draw_a_random_adm_marker_as_the_new_dn() {
 #[test]
 fn d5_no_hits_no_adm_marker() {
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251\nadm 2"));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
-        &[3, 1, 2, 2],
-    );
+    let ev = play(&mut b, &fire("MS1", "K1"), &[3, 1, 2, 2]);
     assert!(!ev.iter().any(|e| matches!(e, DimxEvent::AdmPlaced { .. })));
     assert_eq!(state(&b).adm_pile, vec![2]);
 }
@@ -431,11 +397,7 @@ fn d5_no_hits_no_adm_marker() {
 #[test]
 fn d5_a_unit_keeps_its_first_adm_marker() {
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251 adm 2\nadm 5"));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
-        &[3, 1, 1, 2],
-    );
+    let ev = play(&mut b, &fire("MS1", "K1"), &[3, 1, 1, 2]);
     assert_eq!(fired(&ev)[0].2, 1, "3 beats its ADM DN of 2");
     assert!(!ev.iter().any(|e| matches!(e, DimxEvent::AdmPlaced { .. })));
     assert_eq!(state(&b).alien("K1").unwrap().defense(), 2);
@@ -444,11 +406,7 @@ fn d5_a_unit_keeps_its_first_adm_marker() {
 #[test]
 fn d5_an_eliminated_units_adm_marker_returns_to_the_pile() {
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251 adm 5\nadm 1"));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
-        &[6, 6, 6, 6],
-    );
+    let ev = play(&mut b, &fire("MS1", "K1"), &[6, 6, 6, 6]);
     assert!(ev.iter().any(|e| matches!(
         e,
         DimxEvent::AlienEliminated {
@@ -464,11 +422,7 @@ fn d5_no_adm_markers_left_means_no_change_and_the_unit_stays_eligible() {
     let mut b = battle(&alpha(
         "marine MS1 at 224\nmarine MS2 at 243\nkayotz K1 at 251\nadm",
     ));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
-        &[4, 1, 2, 2],
-    );
+    let ev = play(&mut b, &fire("MS1", "K1"), &[4, 1, 2, 2]);
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::NoAdmLeft { .. })));
     let k1 = state(&b).alien("K1").unwrap();
     assert_eq!(
@@ -485,11 +439,7 @@ fn d6_the_bump_gun_is_never_blocked_but_reaches_only_six_hexes() {
     let mut b = battle(&alpha(
         "marine SO1 at 226\nkayotz K1 at 152\nkayotz K2 at 666",
     ));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
-        &[6],
-    );
+    let ev = play(&mut b, &fire("SO1", "K1"), &[6]);
     assert!(
         ev.iter().any(|e| matches!(
             e,
@@ -501,14 +451,7 @@ fn d6_the_bump_gun_is_never_blocked_but_reaches_only_six_hexes() {
         "through the Forest in 211"
     );
     let mut b = battle(&alpha("marine SO1 at 226\nkayotz K2 at 666"));
-    assert!(
-        refused(
-            &mut b,
-            r#"{"full_fire":{"unit":"SO1","target":"K2"}}"#,
-            &[6]
-        )
-        .contains("six hexes")
-    );
+    assert!(refused(&mut b, &fire("SO1", "K2"), &[6]).contains("six hexes"));
     // the boundary: six hexes away is in reach, seven is not
     let m = builtin("alpha").unwrap();
     let from = m.cell(226).unwrap();
@@ -524,18 +467,10 @@ fn d6_the_bump_gun_is_never_blocked_but_reaches_only_six_hexes() {
         "marine SO1 at 226\nkayotz K1 at {six}\nkayotz K2 at {seven}"
     )));
     assert_eq!(
-        refused(
-            &mut b,
-            r#"{"full_fire":{"unit":"SO1","target":"K2"}}"#,
-            &[6]
-        ),
+        refused(&mut b, &fire("SO1", "K2"), &[6]),
         format!("the BUMP gun reaches six hexes; {seven} is 7 away (rule D.6)")
     );
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
-        &[6],
-    );
+    let ev = play(&mut b, &fire("SO1", "K1"), &[6]);
     assert!(ev.iter().any(|e| matches!(
         e,
         DimxEvent::BumpFired {
@@ -548,11 +483,7 @@ fn d6_the_bump_gun_is_never_blocked_but_reaches_only_six_hexes() {
 #[test]
 fn d6_1_misfire_flips_the_special_ops_to_out_of_ammo() {
     let mut b = battle(&alpha("marine SO1 at 225\nkayotz K1 at 226"));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
-        &[1],
-    );
+    let ev = play(&mut b, &fire("SO1", "K1"), &[1]);
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::OutOfAmmo { .. })));
     assert_eq!(
         state(&b).alien("K1").unwrap().on_map(),
@@ -564,22 +495,14 @@ fn d6_1_misfire_flips_the_special_ops_to_out_of_ammo() {
 #[test]
 fn d6_2_energy_recoil_stuns_the_special_ops() {
     let mut b = battle(&alpha("marine SO1 at 225\nkayotz K1 at 226"));
-    play(
-        &mut b,
-        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
-        &[2],
-    );
+    play(&mut b, &fire("SO1", "K1"), &[2]);
     assert_eq!(condition(&b, "SO1"), Condition::Stunned);
 }
 
 #[test]
 fn d6_3_beamed_to_a_random_hex() {
     let mut b = battle(&alpha("marine SO1 at 225\nkayotz K1 at 226"));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
-        &[3, 6, 6, 6],
-    );
+    let ev = play(&mut b, &fire("SO1", "K1"), &[3, 6, 6, 6]);
     assert!(
         ev.iter()
             .any(|e| matches!(e, DimxEvent::RandomHex { hex: 666, .. }))
@@ -592,11 +515,7 @@ fn d6_beamed_onto_an_active_marine_the_alien_is_eliminated() {
     let mut b = battle(&alpha(
         "marine SO1 at 225\nmarine MS1 at 231 stunned\nkayotz K1 at 226",
     ));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
-        &[3, 2, 3, 1],
-    );
+    let ev = play(&mut b, &fire("SO1", "K1"), &[3, 2, 3, 1]);
     assert!(
         ev.iter()
             .any(|e| matches!(e, DimxEvent::AlienEliminated { unit, .. } if unit == "K1"))
@@ -610,11 +529,7 @@ fn d6_beamed_onto_a_paralyzed_marine_or_another_alien_it_moves_to_the_highest_nu
         let mut b = battle(&alpha(&format!(
             "marine SO1 at 225\nkayotz K1 at 226\n{other}"
         )));
-        play(
-            &mut b,
-            r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
-            &[3, 2, 3, 1],
-        );
+        play(&mut b, &fire("SO1", "K1"), &[3, 2, 3, 1]);
         assert_eq!(
             state(&b).alien("K1").unwrap().on_map(),
             Some(252),
@@ -628,11 +543,7 @@ fn d6_beamed_onto_a_paralyzed_marine_or_another_alien_it_moves_to_the_highest_nu
 #[test]
 fn d6_2_energy_recoil_on_a_stunned_special_ops_paralyzes_it() {
     let mut b = battle(&alpha("marine SO1 at 225 stunned\nkayotz K1 at 226"));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
-        &[3],
-    );
+    let ev = play(&mut b, &fire("SO1", "K1"), &[3]);
     assert!(ev.iter().any(|e| matches!(
         e,
         DimxEvent::BumpFired {
@@ -648,13 +559,7 @@ fn d6_2_energy_recoil_on_a_stunned_special_ops_paralyzes_it() {
 /// Shoot and Scoot on a 1 or 2, or Stunned on a 1) is read as a Misfire.
 #[test]
 fn d6_a_net_bump_roll_of_0_or_less_is_a_misfire() {
-    for (json, die) in [
-        (r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#, 1),
-        (
-            r#"{"shoot_and_scoot_fire":{"unit":"SO1","target":"K1"}}"#,
-            2,
-        ),
-    ] {
+    for (json, die) in [(&fire("SO1", "K1"), 1), (&scoot_fire("SO1", "K1"), 2)] {
         let mut b = battle(&alpha("marine SO1 at 225 stunned\nkayotz K1 at 226"));
         let ev = play(&mut b, json, &[die]);
         assert!(
@@ -676,11 +581,7 @@ fn d6_a_net_bump_roll_of_0_or_less_is_a_misfire() {
 #[test]
 fn d6_beamed_into_its_own_hex_the_alien_stays() {
     let mut b = battle(&alpha("marine SO1 at 225\nkayotz K1 at 226"));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
-        &[3, 2, 2, 6],
-    );
+    let ev = play(&mut b, &fire("SO1", "K1"), &[3, 2, 2, 6]);
     assert!(
         ev.iter()
             .any(|e| matches!(e, DimxEvent::AlienStays { at: 226, .. }))
@@ -693,11 +594,7 @@ fn d6_beamed_into_its_own_hex_the_alien_stays() {
 fn d6_4_to_6_vaporized() {
     for d in [4, 5, 6] {
         let mut b = battle(&alpha("marine SO1 at 225\nkayotz K1 at 226"));
-        play(
-            &mut b,
-            r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
-            &[d],
-        );
+        play(&mut b, &fire("SO1", "K1"), &[d]);
         assert_eq!(state(&b).alien("K1").unwrap().place, AlienPlace::Eliminated);
     }
 }
@@ -705,11 +602,7 @@ fn d6_4_to_6_vaporized() {
 #[test]
 fn d6_shoot_and_scoot_and_stunned_each_deduct_one_from_the_bump_roll() {
     let mut b = battle(&alpha("marine SO1 at 225 stunned\nkayotz K1 at 226"));
-    let ev = play(
-        &mut b,
-        r#"{"shoot_and_scoot_fire":{"unit":"SO1","target":"K1"}}"#,
-        &[5, 6, 6, 6],
-    );
+    let ev = play(&mut b, &scoot_fire("SO1", "K1"), &[5, 6, 6, 6]);
     assert!(ev.iter().any(|e| matches!(
         e,
         DimxEvent::BumpFired {
@@ -726,11 +619,7 @@ fn d6_shoot_and_scoot_and_stunned_each_deduct_one_from_the_bump_roll() {
 #[test]
 fn d7_eliminating_the_overlord_removes_a_mission_goal_chit() {
     let mut b = battle(&alpha("marine SO1 at 225\nkayotz K7 at 226"));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"SO1","target":"K7"}}"#,
-        &[6],
-    );
+    let ev = play(&mut b, &fire("SO1", "K7"), &[6]);
     assert!(ev.iter().any(|e| matches!(
         e,
         DimxEvent::GoalRemoved {
@@ -751,11 +640,7 @@ fn d7_an_overlord_vaporized_or_beamed_onto_an_active_marine_removes_a_mission_go
         let mut b = battle(&alpha(
             "marine SO1 at 225\nmarine MS1 at 231\nkayotz K7 at 226",
         ));
-        let ev = play(
-            &mut b,
-            r#"{"full_fire":{"unit":"SO1","target":"K7"}}"#,
-            dice,
-        );
+        let ev = play(&mut b, &fire("SO1", "K7"), dice);
         assert_eq!(
             state(&b).alien("K7").unwrap().place,
             AlienPlace::Eliminated,
@@ -780,11 +665,7 @@ fn d7_unless_only_one_mission_goal_chit_is_left() {
     let mut b = battle(&alpha(
         "marine SO1 at 225\nkayotz K7 at 226\ngoals summoning",
     ));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"SO1","target":"K7"}}"#,
-        &[6],
-    );
+    let ev = play(&mut b, &fire("SO1", "K7"), &[6]);
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::GoalKept { .. })));
     assert_eq!(state(&b).goals.len(), 1);
 }
@@ -794,21 +675,13 @@ fn d7_unless_only_one_mission_goal_chit_is_left() {
 #[test]
 fn d8_two_ones_flip_to_out_of_ammo() {
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251"));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
-        &[1, 4, 1, 2],
-    );
+    let ev = play(&mut b, &fire("MS1", "K1"), &[1, 4, 1, 2]);
     assert!(
         ev.iter()
             .any(|e| matches!(e, DimxEvent::OutOfAmmo { unit, .. } if unit == "MS1"))
     );
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251"));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
-        &[1, 4, 2, 2],
-    );
+    let ev = play(&mut b, &fire("MS1", "K1"), &[1, 4, 2, 2]);
     assert!(
         !ev.iter().any(|e| matches!(e, DimxEvent::OutOfAmmo { .. })),
         "one 1 is not enough"
@@ -865,11 +738,7 @@ fn d8_logistics_have_pistols_on_the_front_and_out_of_ammo_may_not_fire() {
     assert!(e.contains("may not fire at all"), "{e}");
     // and the pistols themselves run out
     let mut b = battle(&alpha("marine LG1 at 225\nkayotz K1 at 226"));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"LG1","target":"K1"}}"#,
-        &[1, 1, 2, 2],
-    );
+    let ev = play(&mut b, &fire("LG1", "K1"), &[1, 1, 2, 2]);
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::OutOfAmmo { .. })));
 }
 
@@ -880,13 +749,9 @@ fn d8_units_remain_out_of_ammo_until_re_supplied() {
     let mut b = battle(&alpha(
         "marine MS1 at 224\nkayotz K1 at 251\ncup lull awakening",
     ));
-    play(
-        &mut b,
-        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
-        &[1, 1, 2, 2],
-    );
+    play(&mut b, &fire("MS1", "K1"), &[1, 1, 2, 2]);
     assert!(state(&b).marine("MS1").unwrap().out_of_ammo, "two 1s");
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     let s = state(&b);
     assert_eq!(s.turn, 2, "the next turn began");
     let m = s.marine("MS1").unwrap();
@@ -897,11 +762,7 @@ fn d8_units_remain_out_of_ammo_until_re_supplied() {
 #[test]
 fn d8_units_already_out_of_ammo_ignore_further_results() {
     let mut b = battle(&alpha("marine MS1 at 224 out_of_ammo\nkayotz K1 at 225"));
-    let ev = play(
-        &mut b,
-        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
-        &[1, 1, 1, 1],
-    );
+    let ev = play(&mut b, &fire("MS1", "K1"), &[1, 1, 1, 1]);
     assert!(!ev.iter().any(|e| matches!(e, DimxEvent::OutOfAmmo { .. })));
 }
 
@@ -916,7 +777,7 @@ fn barrage(
     xenolog_engine::Session<xenolog_engine::games::dimx::DimX>,
 ) {
     let mut b = battle(&alpha(&format!("{lines}\ncup barrage_odd")));
-    let ev = play(&mut b, r#""end_action_phase""#, dice);
+    let ev = play(&mut b, END_PHASE, dice);
     (ev, b)
 }
 
@@ -1052,7 +913,7 @@ fn d10_more_paralyzed_results_have_no_effect_and_kayotz_never_run_out_of_ammo() 
     let mut b = battle(&alpha(
         "marine MS1 at 231 paralyzed\nkayotz K1 at 111\ncup warp_1_8",
     ));
-    let ev = play(&mut b, r#""end_action_phase""#, &[2, 3, 1, 6, 6, 6]);
+    let ev = play(&mut b, END_PHASE, &[2, 3, 1, 6, 6, 6]);
     assert_eq!(fired(&ev).len(), 1);
     assert!(!ev.iter().any(|e| matches!(
         e,

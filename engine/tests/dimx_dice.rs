@@ -27,7 +27,7 @@ impl Hand {
 
 /// Give `end_action_phase`, entering one die at a time: the dice it took.
 fn one_at_a_time(b: &mut Session<DimX>, hand: &mut impl FnMut() -> u8) -> Vec<u8> {
-    let c = cmd(r#""end_action_phase""#);
+    let c = cmd(END_PHASE);
     let mut dice = Vec::new();
     loop {
         let before = b.records().len();
@@ -69,7 +69,7 @@ fn a_whole_kayotz_phase_entered_one_die_at_a_time_ends_as_entered_all_at_once() 
             let dice = one_at_a_time(&mut one, &mut || hand.die());
             most = most.max(dice.len());
             let id = all
-                .play(Actor(0), &cmd(r#""end_action_phase""#), Some(dice.clone()))
+                .play(Actor(0), &cmd(END_PHASE), Some(dice.clone()))
                 .unwrap_or_else(|e| panic!("seed {seed}: all at once refused: {e}"));
             let a = one.records().last().unwrap();
             assert_eq!(a.events, all.records()[id as usize].events, "seed {seed}");

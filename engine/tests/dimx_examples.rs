@@ -30,16 +30,8 @@ fn example_movement_full_move_costs_4_mp() {
     assert_eq!(path_cost(m, Some(c[0]), &c[1..]), Some(8), "4 MP in all");
 
     let mut b = battle(&alpha("marine SC1 at 263"));
-    let ev = play(&mut b, r#"{"full_move":{"unit":"SC1","to":415}}"#, &[]);
-    let moved = ev.iter().find_map(|e| match e {
-        DimxEvent::Moved {
-            half_mp,
-            allowance,
-            path,
-            ..
-        } => Some((*half_mp, *allowance, path.clone())),
-        _ => None,
-    });
+    let ev = play(&mut b, &full_move("SC1", 415), &[]);
+    let moved = moved(&ev);
     let (spent, allowance, path) = moved.expect("a move");
     assert_eq!(
         (spent, allowance),
@@ -50,7 +42,7 @@ fn example_movement_full_move_costs_4_mp() {
     assert_eq!(state(&b).marine("SC1").unwrap().on_map(), Some(415));
     // and 4 MP is the least it can cost: with 3 MP it could not get there
     let mut b = battle(&alpha("marine SC1 at 263 mp 3"));
-    let why = refused(&mut b, r#"{"full_move":{"unit":"SC1","to":415}}"#, &[]);
+    let why = refused(&mut b, &full_move("SC1", 415), &[]);
     assert_eq!(
         why,
         "415 costs 4 MP to reach but Scout SC1 has only 3 MP (rule C.1)"
@@ -72,20 +64,8 @@ fn example_movement_shoot_and_scoot_route_through_325_costs_2_mp() {
         );
     }
     let mut b = battle(&alpha("marine SC1 at 263"));
-    let ev = play(
-        &mut b,
-        r#"{"shoot_and_scoot_move":{"unit":"SC1","to":353}}"#,
-        &[],
-    );
-    let spent = ev.iter().find_map(|e| match e {
-        DimxEvent::Moved {
-            half_mp,
-            allowance,
-            path,
-            ..
-        } => Some((*half_mp, *allowance, path.clone())),
-        _ => None,
-    });
+    let ev = play(&mut b, &scoot_move("SC1", 353), &[]);
+    let spent = moved(&ev);
     // the engine takes a cheapest route (assumption 18); 326-352-353 ties
     // with the printed 326-325-352-353 at 2 MP
     let (half_mp, allowance, path) = spent.expect("a move");
@@ -99,11 +79,7 @@ fn example_movement_shoot_and_scoot_route_through_325_costs_2_mp() {
     // 415 is out of reach with half MP
     let mut b = battle(&alpha("marine SC1 at 263"));
     assert_eq!(
-        refused(
-            &mut b,
-            r#"{"shoot_and_scoot_move":{"unit":"SC1","to":415}}"#,
-            &[]
-        ),
+        refused(&mut b, &scoot_move("SC1", 415), &[]),
         "415 costs 4 MP to reach but Scout SC1 has only 2 MP (half MP for Shoot and Scoot) (rule C.1)"
     );
 }
@@ -113,11 +89,7 @@ fn example_movement_shoot_and_scoot_route_through_325_costs_2_mp() {
 #[test]
 fn example_movement_forest_blocks_the_shot_from_263_but_not_from_353() {
     let mut b = battle(&alpha("marine SC1 at 263\nkayotz K10 at 421"));
-    let why = refused(
-        &mut b,
-        r#"{"shoot_and_scoot_fire":{"unit":"SC1","target":"K10"}}"#,
-        &[],
-    );
+    let why = refused(&mut b, &scoot_fire("SC1", "K10"), &[]);
     // "blocked ... by the Forest hexes": the line from 263 to 421 meets
     // Forest hexes and no other blocking terrain, and no unit
     let m = builtin("alpha").unwrap();
@@ -149,11 +121,7 @@ fn example_movement_forest_blocks_the_shot_from_263_but_not_from_353() {
         "Scout SC1's line of fire to 421 touches the edge of the Forest hex 316, which blocks it (rule D.2)",
         "the refusal names the first Forest hex on the line"
     );
-    play(
-        &mut b,
-        r#"{"shoot_and_scoot_move":{"unit":"SC1","to":353}}"#,
-        &[],
-    );
+    play(&mut b, &scoot_move("SC1", 353), &[]);
     assert!(is_legal(
         &b,
         r#"{"shoot_and_scoot_fire":{"unit":"SC1","target":"K10","dice":null}}"#
@@ -168,16 +136,8 @@ fn example_combat_cf_4_rolls_1_4_1_3_one_hit_adm_5_out_of_ammo() {
     let mut b = battle(&alpha(
         "marine SC1 at 263\nmarine HQ1 at 331\nkayotz K10 at 421\nadm 5",
     ));
-    play(
-        &mut b,
-        r#"{"shoot_and_scoot_move":{"unit":"SC1","to":353}}"#,
-        &[],
-    );
-    let ev = play(
-        &mut b,
-        r#"{"shoot_and_scoot_fire":{"unit":"SC1","target":"K10"}}"#,
-        &[1, 4, 1, 3],
-    );
+    play(&mut b, &scoot_move("SC1", 353), &[]);
+    let ev = play(&mut b, &scoot_fire("SC1", "K10"), &[1, 4, 1, 3]);
     let fired = ev.iter().find_map(|e| match e {
         DimxEvent::Fired {
             base,
@@ -269,11 +229,7 @@ fn moves(ev: &[DimxEvent]) -> Vec<(String, Option<u16>, u16)> {
 fn example_kayotz_activation_rush_8_through_12() {
     let mut b = battle(&activation_example());
     // #10 rolls five dice (CF 4 +1 adjacent), no hit; #12 the same.
-    let ev = play(
-        &mut b,
-        r#""end_action_phase""#,
-        &[1, 1, 2, 2, 3, 1, 1, 2, 2, 3],
-    );
+    let ev = play(&mut b, END_PHASE, &[1, 1, 2, 2, 3, 1, 1, 2, 2, 3]);
     let text = words(&ev);
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::ChitsDrawn { names, .. } if names == &vec!["Alien Rush: Units #8 through #12".to_owned()])));
     let order: Vec<&str> = ev
@@ -317,7 +273,7 @@ fn example_kayotz_activation_rush_8_through_12() {
 #[test]
 fn example_kayotz_activation_paralyzed_marine_stops_unit_12() {
     let mut b = battle(&activation_example());
-    let ev = play(&mut b, r#""end_action_phase""#, &[6, 6, 6, 1, 2]);
+    let ev = play(&mut b, END_PHASE, &[6, 6, 6, 1, 2]);
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::ConditionChanged { unit, to: Condition::Paralyzed, .. } if unit == "MS1")));
     assert_eq!(moves(&ev), vec![("K10".into(), Some(421), 313)]);
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::AlienHolds { unit, why: Hold::NoActiveMarine, .. } if unit == "K12")));

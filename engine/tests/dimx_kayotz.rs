@@ -47,7 +47,7 @@ fn fired_at(ev: &[DimxEvent]) -> Vec<String> {
 #[test]
 fn f1_normally_one_chit_is_drawn() {
     let mut b = battle(&alpha("marine MS1 at 225\ncup lull awakening"));
-    let ev = play(&mut b, r#""end_action_phase""#, &[]);
+    let ev = play(&mut b, END_PHASE, &[]);
     let d = drawn(&ev);
     assert_eq!(d.len(), 1);
     assert_eq!((d[0].0.len(), d[0].1), (1, None));
@@ -56,8 +56,8 @@ fn f1_normally_one_chit_is_drawn() {
 #[test]
 fn f1_after_a_successful_recon_two_are_drawn_the_marines_pick_one_and_the_other_goes_back() {
     let mut b = battle(&alpha("marine SC1 at 225\ncup lull awakening rush_1_4"));
-    play(&mut b, r#"{"recon":{"unit":"SC1"}}"#, &[5]);
-    let ev = play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, &order("recon", "SC1"), &[5]);
+    let ev = play(&mut b, END_PHASE, &[]);
     let d = drawn(&ev);
     assert_eq!((d[0].0.len(), d[0].1), (2, Some(Side::Marines)));
     assert_eq!(
@@ -77,7 +77,7 @@ fn f1_after_a_successful_recon_two_are_drawn_the_marines_pick_one_and_the_other_
         2,
         "only the two chits may be chosen"
     );
-    let e = try_play(&mut b, 0, r#""end_action_phase""#, &[]).unwrap_err();
+    let e = try_play(&mut b, 0, END_PHASE, &[]).unwrap_err();
     assert!(e.message.contains("choose"), "{e}");
     let ev = play(
         &mut b,
@@ -101,7 +101,7 @@ fn f2_the_units_a_chit_names_act_in_order_lower_numbered_first() {
     let mut b = battle(&alpha(
         "marine MS1 at 225\nkayotz K12 at 111\nkayotz K8 at 666\nkayotz K10 at 112\ncup rush_8_12",
     ));
-    let ev = play(&mut b, r#""end_action_phase""#, &[]);
+    let ev = play(&mut b, END_PHASE, &[]);
     let order: Vec<&str> = ev
         .iter()
         .filter_map(|e| match e {
@@ -119,13 +119,13 @@ fn f2_the_units_a_chit_names_act_in_order_lower_numbered_first() {
 fn f_standard_procedure_nearest_eligible_hex_ties_to_the_highest_numbered() {
     // From 131, hexes 165 and 166 next to the Marine in 225 are both 2 away
     let mut b = battle(&alpha("marine MS1 at 225\nkayotz K8 at 131\ncup rush_8_12"));
-    let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 1, 1, 1]);
+    let ev = play(&mut b, END_PHASE, &[1, 1, 1, 1, 1]);
     assert_eq!(rushed_to(&ev, "K8"), Some(166));
     // Two Marines equally near: the one in the highest-numbered hex is the target
     let mut b = battle(&alpha(
         "marine MS1 at 165\nmarine MS2 at 226\nkayotz K8 at 225\ncup rush_8_12",
     ));
-    let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 1, 1, 1]);
+    let ev = play(&mut b, END_PHASE, &[1, 1, 1, 1, 1]);
     assert_eq!(fired_at(&ev), vec!["MS2"]);
     assert_eq!(
         rushed_to(&ev, "K8"),
@@ -137,7 +137,7 @@ fn f_standard_procedure_nearest_eligible_hex_ties_to_the_highest_numbered() {
 #[test]
 fn f3_the_enacted_chit_is_set_aside() {
     let mut b = battle(&alpha("marine MS1 at 225\ncup lull awakening"));
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     let s = state(&b);
     assert_eq!(s.used.len(), 1);
     assert_eq!(s.cup.len(), 1);
@@ -150,7 +150,7 @@ fn f4_the_overlords_command_and_the_terror_from_beyond_draw_another_chit_at_once
         let mut b = battle(&alpha(&format!(
             "marine SC1 at 225\ncup {key} awakening\nrecon yes"
         )));
-        play(&mut b, r#""end_action_phase""#, &[]);
+        play(&mut b, END_PHASE, &[]);
         let ev = play(
             &mut b,
             &format!(r#"{{"choose_chit":{{"chit":"{key}"}}}}"#),
@@ -173,19 +173,11 @@ fn f4_the_overlords_command_and_the_terror_from_beyond_draw_another_chit_at_once
 #[test]
 fn f4_in_solitaire_the_follow_up_chit_is_drawn_singly_even_after_a_successful_recon() {
     let text = alpha("marine SC1 at 225\ncup overlords_command lull awakening\nrecon yes");
-    let mut b = (1..50)
-        .map(|seed| battle_seeded(&text, seed, false))
-        .find_map(|mut b| {
-            play(&mut b, r#""end_action_phase""#, &[]);
-            is_legal(&b, r#"{"choose_chit":{"chit":"overlords_command"}}"#).then_some(b)
-        })
-        .expect("a seed draws it within 50");
+    let mut b = seed_offering("overlords_command", |seed| {
+        battle_seeded(&text, seed, false)
+    });
     assert_eq!(state(&b).cup.len(), 1, "two drawn from three");
-    let ev = play(
-        &mut b,
-        r#"{"choose_chit":{"chit":"overlords_command"}}"#,
-        &[],
-    );
+    let ev = play(&mut b, &choose_chit("overlords_command"), &[]);
     let d = drawn(&ev);
     assert_eq!(d.len(), 1);
     assert_eq!((d[0].0.len(), d[0].1), (1, None), "one chit, no choice");
@@ -202,18 +194,10 @@ fn f4_option_recon_doubles_follow_up_draws_two_for_the_marines_to_pick() {
         recon_doubles_follow_up: true,
         ..DimxConfig::default()
     };
-    let mut b = (1..50)
-        .map(|seed| battle_with(&text, seed, options.clone()))
-        .find_map(|mut b| {
-            play(&mut b, r#""end_action_phase""#, &[]);
-            is_legal(&b, r#"{"choose_chit":{"chit":"overlords_command"}}"#).then_some(b)
-        })
-        .expect("a seed draws it within 50");
-    let ev = play(
-        &mut b,
-        r#"{"choose_chit":{"chit":"overlords_command"}}"#,
-        &[],
-    );
+    let mut b = seed_offering("overlords_command", |seed| {
+        battle_with(&text, seed, options.clone())
+    });
+    let ev = play(&mut b, &choose_chit("overlords_command"), &[]);
     let d = drawn(&ev);
     assert_eq!(d.len(), 1);
     assert_eq!(
@@ -221,9 +205,9 @@ fn f4_option_recon_doubles_follow_up_draws_two_for_the_marines_to_pick() {
         (2, Some(Side::Marines)),
         "two chits, the Marine player picks"
     );
-    assert!(is_legal(&b, r#"{"choose_chit":{"chit":"lull"}}"#));
-    assert!(is_legal(&b, r#"{"choose_chit":{"chit":"awakening"}}"#));
-    play(&mut b, r#"{"choose_chit":{"chit":"lull"}}"#, &[]);
+    assert!(is_legal(&b, &choose_chit("lull")));
+    assert!(is_legal(&b, &choose_chit("awakening")));
+    play(&mut b, &choose_chit("lull"), &[]);
     assert_eq!(
         state(&b).cup.len(),
         1,
@@ -234,7 +218,7 @@ fn f4_option_recon_doubles_follow_up_draws_two_for_the_marines_to_pick() {
     let ev = (1..50)
         .map(|seed| battle_with(&text, seed, options.clone()))
         .find_map(|mut b| {
-            let ev = play(&mut b, r#""end_action_phase""#, &[]);
+            let ev = play(&mut b, END_PHASE, &[]);
             (drawn(&ev).first().map(|d| d.0.clone())
                 == Some(vec!["The Overlord's Command".to_owned()]))
             .then_some(ev)
@@ -253,16 +237,12 @@ fn g1_instant_victory_is_checked_in_the_end_phase() {
         "marine MS1 at 224\nkayotz K1 at 251\ncup lull awakening\ninstant marines \"one pod down\" eliminated 1",
     );
     let mut b = battle(&text);
-    play(
-        &mut b,
-        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
-        &[6, 6, 6, 6],
-    );
+    play(&mut b, &fire("MS1", "K1"), &[6, 6, 6, 6]);
     assert!(
         DimX::outcome(state(&b)).is_none(),
         "not before the End Phase"
     );
-    let ev = play(&mut b, r#""end_action_phase""#, &[]);
+    let ev = play(&mut b, END_PHASE, &[]);
     assert!(ev.iter().any(|e| matches!(
         e,
         DimxEvent::InstantVictory {
@@ -300,9 +280,9 @@ fn g1_instant_victory_is_checked_in_the_end_phase() {
 #[test]
 fn g1_with_chits_left_in_the_cup_the_next_turn_begins() {
     let mut b = battle(&alpha("marine MS1 at 225\ncup lull awakening"));
-    play(&mut b, r#"{"full_move":{"unit":"MS1","to":224}}"#, &[]);
+    play(&mut b, &full_move("MS1", 224), &[]);
     assert!(state(&b).marine("MS1").unwrap().acted);
-    let ev = play(&mut b, r#""end_action_phase""#, &[]);
+    let ev = play(&mut b, END_PHASE, &[]);
     assert!(
         ev.iter()
             .any(|e| matches!(e, DimxEvent::TurnBegan { turn: 2, .. }))
@@ -311,7 +291,7 @@ fn g1_with_chits_left_in_the_cup_the_next_turn_begins() {
     assert_eq!(state(&b).turn, 2);
     // "he straightens-out all his activated Marine units": MS1 acts again
     assert!(!state(&b).marine("MS1").unwrap().acted);
-    play(&mut b, r#"{"full_move":{"unit":"MS1","to":225}}"#, &[]);
+    play(&mut b, &full_move("MS1", 225), &[]);
 }
 
 #[test]
@@ -319,7 +299,7 @@ fn g2_with_the_cup_empty_a_mission_goal_chit_is_drawn_and_looked_at() {
     let mut b = battle(&alpha(
         "marine MS1 at 225\ngoals enslave\nvictory marines \"held\" eliminated 0",
     ));
-    let ev = play(&mut b, r#""end_action_phase""#, &[]);
+    let ev = play(&mut b, END_PHASE, &[]);
     assert!(ev.iter().any(|e| matches!(
         e,
         DimxEvent::GoalDrawn {
@@ -578,7 +558,7 @@ fn g3f_option_summoning_ignores_monolith_counts_only_the_numbered_units() {
         "marine MS1 at 666\n{seven}\nmonolith MON at 421\ngoals summoning"
     ));
     let mut b = battle(&text);
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     assert_eq!(
         DimX::outcome(state(&b)).map(|o| o.summary),
         Some("Kay'otz Major Victory (Summoning)".to_owned())
@@ -591,7 +571,7 @@ fn g3f_option_summoning_ignores_monolith_counts_only_the_numbered_units() {
             ..DimxConfig::default()
         },
     );
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     assert_ne!(
         DimX::outcome(state(&b)).map(|o| o.summary),
         Some("Kay'otz Major Victory (Summoning)".to_owned())
@@ -603,7 +583,7 @@ fn g4_an_achieved_mission_goal_is_a_kayotz_major_victory() {
     let mut b = battle(&alpha(
         "marine MS1 at 225 stunned\nmarine MS2 at 224\ngoals enslave",
     ));
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     let out = DimX::outcome(state(&b)).unwrap();
     assert_eq!(
         (out.winners.first().copied(), out.summary.as_str()),
@@ -616,14 +596,14 @@ fn g4_otherwise_the_scenario_decides_how_the_game_ends() {
     let mut b = battle(&alpha(
         "marine MS1 at 225\ngoals enslave\nvictory marines \"Skylar held\" eliminated 0",
     ));
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     let out = DimX::outcome(state(&b)).unwrap();
     assert_eq!(
         (out.winners.first().copied(), out.summary.as_str()),
         (Some(Actor(0)), "Marine victory: Skylar held per scenario")
     );
     let mut b = battle(&alpha("marine MS1 at 225\ngoals enslave\notherwise draw"));
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     let out = DimX::outcome(state(&b)).unwrap();
     assert!(out.winners.is_empty());
     assert_eq!(
@@ -641,7 +621,7 @@ fn variant_the_kayotz_player_draws_two_chits_and_picks_one() {
         1,
         true,
     );
-    let ev = play(&mut b, r#""end_action_phase""#, &[]);
+    let ev = play(&mut b, END_PHASE, &[]);
     assert_eq!(drawn(&ev)[0].1, Some(Side::Kayotz));
     assert_eq!(DimX::to_move(state(&b)), Some(Actor(1)));
     let key = DimX::legal(state(&b))[0].1.clone();
@@ -661,7 +641,7 @@ fn variant_after_a_successful_recon_the_marine_player_picks() {
         1,
         true,
     );
-    let ev = play(&mut b, r#""end_action_phase""#, &[]);
+    let ev = play(&mut b, END_PHASE, &[]);
     assert_eq!(drawn(&ev)[0].1, Some(Side::Marines));
     assert_eq!(DimX::to_move(state(&b)), Some(Actor(0)));
 }
@@ -670,20 +650,14 @@ fn variant_after_a_successful_recon_the_marine_player_picks() {
 fn variant_the_kayotz_player_chooses_the_activation_order_and_rolls_the_dice() {
     let text = alpha("marine MS1 at 225\nkayotz K8 at 226\nkayotz K12 at 224\ncup rush_8_12");
     let mut b = battle_seeded(&text, 1, true);
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     assert_eq!(DimX::to_move(state(&b)), Some(Actor(1)));
-    let ev = try_play(
-        &mut b,
-        1,
-        r#"{"activate":{"unit":"K12"}}"#,
-        &[1, 2, 3, 4, 5],
-    )
-    .unwrap();
+    let ev = try_play(&mut b, 1, &order("activate", "K12"), &[1, 2, 3, 4, 5]).unwrap();
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::Fired { shooter, dice, .. } if shooter == "K12" && dice == &vec![1, 2, 3, 4, 5])));
     assert!(
         matches!(&state(&b).phase, Phase::Kayotz { todo: Some(t), .. } if t == &vec!["K8".to_owned()])
     );
-    try_play(&mut b, 1, r#"{"activate":{"unit":"K8"}}"#, &[]).unwrap();
+    try_play(&mut b, 1, &order("activate", "K8"), &[]).unwrap();
     assert!(DimX::outcome(state(&b)).is_some());
 }
 
@@ -694,7 +668,7 @@ fn variant_the_kayotz_player_breaks_ties_of_hex_and_target() {
         1,
         true,
     );
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     assert!(is_legal(
         &b,
         r#"{"activate":{"unit":"K8","target":null,"hex":165}}"#
@@ -722,7 +696,7 @@ fn variant_the_kayotz_player_breaks_ties_of_hex_and_target() {
         1,
         true,
     );
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     let ev = try_play(
         &mut b,
         1,
@@ -764,7 +738,7 @@ fn places(b: &xenolog_engine::Session<DimX>) -> Vec<(String, u16)> {
 fn variant_the_kayotz_player_chooses_where_a_scattered_jump_lands() {
     let text = alpha("marine SC1 at 111\nmarine MS1 at 244");
     let mut b = battle_seeded(&text, 1, true);
-    let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[2]);
+    let ev = play(&mut b, &jump("SC1", 225), &[2]);
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::TieToBreak { .. })));
     let ties = free_around(&b, 225);
     assert!(ties.len() > 1);
@@ -776,21 +750,15 @@ fn variant_the_kayotz_player_chooses_where_a_scattered_jump_lands() {
         "one choice per eligible hex next to 225"
     );
     assert_eq!(DimX::to_move(state(&b)), Some(Actor(1)));
-    let e = try_play(&mut b, 0, r#""end_action_phase""#, &[]).unwrap_err();
+    let e = try_play(&mut b, 0, END_PHASE, &[]).unwrap_err();
     assert_eq!(e.kind, RuleErrorKind::NotYourTurn);
-    let e = try_play(&mut b, 1, r#"{"place_unit":{"unit":"SC1","hex":225}}"#, &[]).unwrap_err();
+    let e = try_play(&mut b, 1, &place_unit("SC1", 225), &[]).unwrap_err();
     assert!(
         e.message.contains("not one of the equally eligible hexes"),
         "{e}"
     );
     let lowest = *ties.last().unwrap();
-    try_play(
-        &mut b,
-        1,
-        &format!(r#"{{"place_unit":{{"unit":"SC1","hex":{lowest}}}}}"#),
-        &[],
-    )
-    .unwrap();
+    try_play(&mut b, 1, &place_unit("SC1", lowest), &[]).unwrap();
     assert_eq!(state(&b).marine("SC1").unwrap().on_map(), Some(lowest));
     assert_eq!(
         DimX::to_move(state(&b)),
@@ -799,7 +767,7 @@ fn variant_the_kayotz_player_chooses_where_a_scattered_jump_lands() {
     );
     // solitaire: the highest-numbered one, no question asked
     let mut b = battle(&text);
-    play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[2]);
+    play(&mut b, &jump("SC1", 225), &[2]);
     assert_eq!(state(&b).marine("SC1").unwrap().on_map(), Some(ties[0]));
 }
 
@@ -808,7 +776,7 @@ fn variant_the_kayotz_player_chooses_where_a_scattered_jump_lands() {
 #[test]
 fn variant_the_kayotz_player_chooses_where_a_malfunctioning_jump_comes_down() {
     let mut b = battle_seeded(&alpha("marine SC1 at 111\nmarine MS1 at 231"), 1, true);
-    play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[1, 2, 3, 1]);
+    play(&mut b, &jump("SC1", 225), &[1, 2, 3, 1]);
     assert_eq!(
         state(&b).marine("SC1").unwrap().condition,
         xenolog_engine::games::dimx::units::Condition::Stunned
@@ -816,13 +784,7 @@ fn variant_the_kayotz_player_chooses_where_a_malfunctioning_jump_comes_down() {
     let ties = free_around(&b, 231);
     assert_eq!(places(&b).len(), ties.len());
     let pick = ties[1];
-    try_play(
-        &mut b,
-        1,
-        &format!(r#"{{"place_unit":{{"unit":"SC1","hex":{pick}}}}}"#),
-        &[],
-    )
-    .unwrap();
+    try_play(&mut b, 1, &place_unit("SC1", pick), &[]).unwrap();
     assert_eq!(state(&b).marine("SC1").unwrap().on_map(), Some(pick));
 }
 
@@ -832,11 +794,7 @@ fn variant_the_kayotz_player_chooses_where_a_malfunctioning_jump_comes_down() {
 fn variant_the_kayotz_player_chooses_where_a_beamed_alien_goes() {
     let text = alpha("marine SO1 at 225\nkayotz K1 at 226\nkayotz K2 at 231");
     let mut b = battle_seeded(&text, 1, true);
-    play(
-        &mut b,
-        r#"{"full_fire":{"unit":"SO1","target":"K1"}}"#,
-        &[3, 2, 3, 1],
-    );
+    play(&mut b, &fire("SO1", "K1"), &[3, 2, 3, 1]);
     // K1 is leaving 226, so its own hex next to 231 counts as free
     let mut ties = free_around(&b, 231);
     ties.push(226);
@@ -847,13 +805,7 @@ fn variant_the_kayotz_player_chooses_where_a_beamed_alien_goes() {
         "the hexes next to 231"
     );
     let pick = *ties.last().unwrap();
-    try_play(
-        &mut b,
-        1,
-        &format!(r#"{{"place_unit":{{"unit":"K1","hex":{pick}}}}}"#),
-        &[],
-    )
-    .unwrap();
+    try_play(&mut b, 1, &place_unit("K1", pick), &[]).unwrap();
     assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(pick));
     assert_eq!(DimX::to_move(state(&b)), Some(Actor(0)));
 }
@@ -865,14 +817,8 @@ fn variant_the_kayotz_player_chooses_where_a_beamed_alien_goes() {
 fn variant_the_kayotz_player_chooses_where_a_warped_alien_steps_aside() {
     let text = alpha("marine MS1 at 231\nkayotz K1 at 111\nkayotz K2 at 666\ncup warp_1_8");
     let mut b = battle_seeded(&text, 1, true);
-    play(&mut b, r#""end_action_phase""#, &[]);
-    let ev = try_play(
-        &mut b,
-        1,
-        r#"{"activate":{"unit":"K1"}}"#,
-        &[2, 3, 1, 1, 1, 1],
-    )
-    .unwrap();
+    play(&mut b, END_PHASE, &[]);
+    let ev = try_play(&mut b, 1, &order("activate", "K1"), &[2, 3, 1, 1, 1, 1]).unwrap();
     assert!(
         ev.iter()
             .any(|e| matches!(e, DimxEvent::Fired { shooter, .. } if shooter == "K1"))
@@ -880,13 +826,7 @@ fn variant_the_kayotz_player_chooses_where_a_warped_alien_steps_aside() {
     let ties = free_around(&b, 231);
     assert_eq!(places(&b).len(), ties.len());
     let pick = *ties.last().unwrap();
-    try_play(
-        &mut b,
-        1,
-        &format!(r#"{{"place_unit":{{"unit":"K1","hex":{pick}}}}}"#),
-        &[],
-    )
-    .unwrap();
+    try_play(&mut b, 1, &place_unit("K1", pick), &[]).unwrap();
     assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(pick));
     assert!(
         matches!(&state(&b).phase, Phase::Kayotz { todo: Some(t), .. } if t == &vec!["K2".to_owned()]),
@@ -901,7 +841,7 @@ fn variant_the_kayotz_player_chooses_where_a_warped_alien_steps_aside() {
 fn variant_the_kayotz_player_chooses_the_wormhole_a_summoned_unit_comes_through() {
     let text = alpha("marine MS1 at 225\nkayotz K1 cup\nkayotz K2 cup\ncup rift");
     let mut b = battle_seeded(&text, 1, true);
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     let choices = places(&b);
     assert_eq!(
         choices.iter().map(|p| p.1).collect::<Vec<_>>(),
@@ -923,7 +863,7 @@ fn variant_the_kayotz_player_chooses_the_wormhole_a_summoned_unit_comes_through(
     assert!(DimX::outcome(s).is_some(), "the phase went on to its end");
 
     let mut b = battle(&text);
-    let ev = play(&mut b, r#""end_action_phase""#, &[]);
+    let ev = play(&mut b, END_PHASE, &[]);
     let to: Vec<u16> = ev
         .iter()
         .filter_map(|e| match e {
@@ -946,20 +886,8 @@ fn variant_the_kayotz_player_chooses_the_wormhole_a_summoned_unit_comes_through(
 fn variant_the_follow_up_draw_of_a_draw_again_chit_is_two_and_pick() {
     let text = alpha("marine MS1 at 225\ncup overlords_command lull awakening");
     // find a seed whose first pair holds The Overlord's Command
-    let mut b = (1..50)
-        .map(|seed| battle_seeded(&text, seed, true))
-        .find_map(|mut b| {
-            play(&mut b, r#""end_action_phase""#, &[]);
-            is_legal(&b, r#"{"choose_chit":{"chit":"overlords_command"}}"#).then_some(b)
-        })
-        .expect("a seed draws it within 50");
-    let ev = try_play(
-        &mut b,
-        1,
-        r#"{"choose_chit":{"chit":"overlords_command"}}"#,
-        &[],
-    )
-    .unwrap();
+    let mut b = seed_offering("overlords_command", |seed| battle_seeded(&text, seed, true));
+    let ev = try_play(&mut b, 1, &choose_chit("overlords_command"), &[]).unwrap();
     let d = drawn(&ev);
     assert_eq!(d.len(), 1);
     assert_eq!(
@@ -1013,7 +941,7 @@ fn a2_the_monolith_comes_back_as_soon_as_no_such_active_unit_is_adjacent() {
         alpha("marine HQ1 at 165 stunned\nmonolith MON at 225\nkayotz K1 at 146\ncup barrage_odd");
     let mut b = battle(&text);
     assert!(!monolith_active(&b), "a Stunned HQ is still Active");
-    let ev = play(&mut b, r#""end_action_phase""#, &[6, 6, 6, 6]);
+    let ev = play(&mut b, END_PHASE, &[6, 6, 6, 6]);
     let i = ev
         .iter()
         .position(|e| matches!(e, DimxEvent::ConditionChanged { unit, .. } if unit == "HQ1"))
@@ -1029,7 +957,7 @@ fn a2_the_monolith_never_moves_nor_fires() {
     let text = "scenario \"t\"\nmap alpha\nother_kayotz aside\nmarine MS1 at 225\nmonolith MON at 111\n\
                 chit all \"Everyone\"\n  rush all\n  warp all\n  fire all\ncup all\n";
     let mut b = battle(text);
-    let ev = play(&mut b, r#""end_action_phase""#, &[]);
+    let ev = play(&mut b, END_PHASE, &[]);
     assert!(
         !ev.iter()
             .any(|e| matches!(e, DimxEvent::AlienTurn { unit, .. } if unit == "MON"))
@@ -1042,13 +970,13 @@ fn a2_the_monolith_never_moves_nor_fires() {
 #[test]
 fn chit_summon_draws_units_from_the_unit_cup_onto_a_random_hex() {
     let mut b = battle(&alpha("marine MS1 at 225\nkayotz K1 cup\ncup pod_drop"));
-    let ev = play(&mut b, r#""end_action_phase""#, &[2, 3, 1]);
+    let ev = play(&mut b, END_PHASE, &[2, 3, 1]);
     assert!(ev.iter().any(|e| matches!(e, DimxEvent::AlienMoved { unit, to: 231, how: AlienMove::Summoned, .. } if unit == "K1")));
     let k1 = state(&b).alien("K1").unwrap();
     assert!(!k1.dormant, "it comes out Active");
     // onto a unit: it steps to the highest-numbered eligible adjacent hex
     let mut b = battle(&alpha("marine MS1 at 231\nkayotz K1 cup\ncup pod_drop"));
-    play(&mut b, r#""end_action_phase""#, &[2, 3, 1]);
+    play(&mut b, END_PHASE, &[2, 3, 1]);
     assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(252));
 }
 
@@ -1057,7 +985,7 @@ fn chit_summon_at_a_wormhole() {
     let mut b = battle(&alpha(
         "marine MS1 at 225\nkayotz K1 cup\nkayotz K2 cup\ncup rift",
     ));
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     let m = builtin("alpha").unwrap();
     for id in ["K1", "K2"] {
         let h = state(&b).alien(id).unwrap().on_map().expect("on the map");
@@ -1074,12 +1002,12 @@ fn chit_wake_and_shut_down_flip_units() {
     let mut b = battle(&alpha(
         "marine MS1 at 225\nkayotz K1 at 111 dormant\nkayotz K2 at 666 dormant\ncup awakening",
     ));
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     assert!(!state(&b).alien("K1").unwrap().dormant && !state(&b).alien("K2").unwrap().dormant);
     let mut b = battle(&alpha(
         "marine MS1 at 225\nkayotz K1 at 111\nkayotz K2 at 666\ncup shut_down_even",
     ));
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     assert!(!state(&b).alien("K1").unwrap().dormant, "odd: stays Active");
     assert!(state(&b).alien("K2").unwrap().dormant);
 }
@@ -1090,7 +1018,7 @@ fn chit_capture_carries_off_paralyzed_marines_next_to_active_aliens() {
         "marine MS1 at 225 paralyzed\nmarine MS2 at 111 paralyzed\nmarine MS3 at 244 stunned\nkayotz K1 at 226\nkayotz K2 at 112 dormant\ncup enclave",
     );
     let mut b = battle(&text);
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     let s = state(&b);
     assert_eq!(
         s.marine("MS1").unwrap().place,
@@ -1109,7 +1037,7 @@ fn chit_capture_carries_off_paralyzed_marines_next_to_active_aliens() {
 #[test]
 fn chit_advance_moves_up_to_n_hexes_straight_towards_the_nearest_marine_then_fires() {
     let mut b = battle(&alpha("marine MS1 at 225\nkayotz K1 at 111\ncup advance"));
-    let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 1]);
+    let ev = play(&mut b, END_PHASE, &[1, 1, 1]);
     let m = builtin("alpha").unwrap();
     let to = state(&b).alien("K1").unwrap().on_map().unwrap();
     assert_eq!(
@@ -1129,7 +1057,7 @@ fn chit_advance_moves_up_to_n_hexes_straight_towards_the_nearest_marine_then_fir
 #[test]
 fn chit_warp_into_its_own_hex_the_alien_stays() {
     let mut b = battle(&alpha("marine MS1 at 225\nkayotz K1 at 231\ncup warp_1_8"));
-    let ev = play(&mut b, r#""end_action_phase""#, &[2, 3, 1]);
+    let ev = play(&mut b, END_PHASE, &[2, 3, 1]);
     assert!(
         ev.iter()
             .any(|e| matches!(e, DimxEvent::AlienStays { at: 231, .. }))
@@ -1145,7 +1073,7 @@ fn chit_summon_with_no_free_hex_anywhere_leaves_the_unit_in_the_cup() {
                 other_kayotz aside\nmarine MS1 at 111\nmarine MS2 at 113\nkayotz K2 at 112 dormant\n\
                 kayotz K1 cup\ncup pod_drop\n";
     let mut b = battle(text);
-    let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 2]);
+    let ev = play(&mut b, END_PHASE, &[1, 1, 2]);
     assert!(
         ev.iter()
             .any(|e| matches!(e, DimxEvent::NoRoom { unit, at: None, .. } if unit == "K1")),
@@ -1164,7 +1092,7 @@ fn chit_lull_does_nothing() {
         "marine MS1 at 225\nkayotz K1 at 226\ncup lull awakening",
     ));
     let before = state(&b).clone();
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     assert_eq!(state(&b).aliens, before.aliens);
     assert_eq!(state(&b).marines, before.marines);
 }

@@ -97,7 +97,7 @@ fn a2_a_marine_without_a_paralyzed_marker_is_active_stunned_included() {
 fn a3_a_random_hex_is_three_dice_read_as_digits() {
     // a jump pack malfunction rolls one die (1) then three dice 2 3 1: hex 231
     let mut b = battle(&alpha("marine SC1 at 111"));
-    let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[1, 2, 3, 1]);
+    let ev = play(&mut b, &jump("SC1", 225), &[1, 2, 3, 1]);
     assert!(ev.iter().any(|e| matches!(
         e,
         DimxEvent::RandomHex {
@@ -161,8 +161,7 @@ fn b_a_full_game_lasts_18_or_19_turns() {
     for seed in 0..30 {
         let mut s = Session::<DimX>::new(seed, DimxConfig::default()).unwrap();
         while s.state().phase != Phase::Activated && DimX::outcome(s.state()).is_none() {
-            s.play(Actor(0), &cmd(r#""end_action_phase""#), None)
-                .unwrap();
+            s.play(Actor(0), &cmd(END_PHASE), None).unwrap();
         }
         let t = s.state().turn;
         assert!(t == 18 || t == 19, "seed {seed}: {t} turns");
@@ -178,15 +177,13 @@ fn b_a_full_game_lasts_18_or_19_turns() {
 #[test]
 fn b1_each_marine_unit_takes_one_action_per_phase() {
     let mut b = battle(&alpha("marine MS1 at 225"));
-    play(&mut b, r#"{"full_move":{"unit":"MS1","to":244}}"#, &[]);
+    play(&mut b, &full_move("MS1", 244), &[]);
     assert!(state(&b).marine("MS1").unwrap().acted, "turned 45 degrees");
-    assert!(
-        refused(&mut b, r#"{"full_move":{"unit":"MS1","to":225}}"#, &[]).contains("already acted")
-    );
+    assert!(refused(&mut b, &full_move("MS1", 225), &[]).contains("already acted"));
     // a new turn straightens the units
     let mut b = battle(&alpha("marine MS1 at 225\ncup lull awakening"));
-    play(&mut b, r#"{"full_move":{"unit":"MS1","to":244}}"#, &[]);
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, &full_move("MS1", 244), &[]);
+    play(&mut b, END_PHASE, &[]);
     assert_eq!(state(&b).turn, 2);
     assert!(!state(&b).marine("MS1").unwrap().acted);
 }
@@ -194,30 +191,21 @@ fn b1_each_marine_unit_takes_one_action_per_phase() {
 #[test]
 fn b1_an_action_is_resolved_before_the_next_unit_acts() {
     let mut b = battle(&alpha("marine MS1 at 225\nmarine MS2 at 166"));
-    play(
-        &mut b,
-        r#"{"shoot_and_scoot_move":{"unit":"MS1","to":244}}"#,
-        &[],
-    );
+    play(&mut b, &scoot_move("MS1", 244), &[]);
     assert!(
-        refused(&mut b, r#"{"full_move":{"unit":"MS2","to":165}}"#, &[])
-            .contains("finish MS1's Shoot and Scoot first")
+        refused(&mut b, &full_move("MS2", 165), &[]).contains("finish MS1's Shoot and Scoot first")
     );
-    play(&mut b, r#"{"finish_action":{"unit":"MS1"}}"#, &[]);
-    play(&mut b, r#"{"full_move":{"unit":"MS2","to":165}}"#, &[]);
+    play(&mut b, &order("finish_action", "MS1"), &[]);
+    play(&mut b, &full_move("MS2", 165), &[]);
 }
 
 #[test]
 fn b1_ending_the_action_phase_is_always_possible() {
     let b = battle(&alpha("marine MS1 at 225"));
-    assert!(is_legal(&b, r#""end_action_phase""#));
+    assert!(is_legal(&b, END_PHASE));
     let mut b = battle(&alpha("marine MS1 at 225"));
-    play(
-        &mut b,
-        r#"{"shoot_and_scoot_move":{"unit":"MS1","to":244}}"#,
-        &[],
-    );
-    assert!(is_legal(&b, r#""end_action_phase""#));
+    play(&mut b, &scoot_move("MS1", 244), &[]);
+    assert!(is_legal(&b, END_PHASE));
 }
 
 // ---- C.1 Regular Marine movement ----------------------------------------
@@ -226,20 +214,12 @@ fn b1_ending_the_action_phase_is_always_possible() {
 fn c1_each_clear_hex_costs_one_mp() {
     let mut b = battle(&alpha("marine MS1 at 225"));
     assert_eq!(
-        spent(&play(
-            &mut b,
-            r#"{"full_move":{"unit":"MS1","to":244}}"#,
-            &[]
-        )),
+        spent(&play(&mut b, &full_move("MS1", 244), &[])),
         Some((2, 8))
     );
     let mut b = battle(&alpha("marine MS1 at 224"));
     assert_eq!(
-        spent(&play(
-            &mut b,
-            r#"{"full_move":{"unit":"MS1","to":251}}"#,
-            &[]
-        )),
+        spent(&play(&mut b, &full_move("MS1", 251), &[])),
         Some((6, 8)),
         "three hexes, 3 MP"
     );
@@ -253,11 +233,7 @@ fn c1_forest_and_rough_cost_two_mp() {
     assert_eq!(step_cost(m, Some(c(226)), c(231)), Some(4), "Rough");
     let mut b = battle(&alpha("marine MS1 at 166"));
     assert_eq!(
-        spent(&play(
-            &mut b,
-            r#"{"full_move":{"unit":"MS1","to":151}}"#,
-            &[]
-        )),
+        spent(&play(&mut b, &full_move("MS1", 151), &[])),
         Some((4, 8))
     );
 }
@@ -274,11 +250,7 @@ fn c1_along_a_connected_road_each_hex_costs_half_an_mp() {
     );
     let mut b = battle(&alpha("marine MS1 at 263"));
     assert_eq!(
-        spent(&play(
-            &mut b,
-            r#"{"full_move":{"unit":"MS1","to":353}}"#,
-            &[]
-        )),
+        spent(&play(&mut b, &full_move("MS1", 353), &[])),
         Some((4, 8)),
         "four road hexes: 2 MP"
     );
@@ -301,7 +273,7 @@ fn c1_buildings_and_bridges_are_road_hexes() {
     );
     // 253 -> bridge L7-5 -> 312: two road steps over the Lava Flow
     let mut b = battle(&alpha("marine MS1 at 253 mp 1"));
-    let ev = play(&mut b, r#"{"full_move":{"unit":"MS1","to":312}}"#, &[]);
+    let ev = play(&mut b, &full_move("MS1", 312), &[]);
     assert_eq!(spent(&ev), Some((2, 2)));
     assert!(
         words(&ev)[1].contains("253 -> L7-5 -> 312"),
@@ -424,7 +396,7 @@ fn c_no_zones_of_control() {
         "marine MS1 at 224\nkayotz K1 at 225\nkayotz K2 at 243",
     ));
     assert_eq!(offered(&b, "MS1"), cheapest(224, &[225, 243], 8));
-    let ev = play(&mut b, r#"{"full_move":{"unit":"MS1","to":226}}"#, &[]);
+    let ev = play(&mut b, &full_move("MS1", 226), &[]);
     assert!(spent(&ev).is_some(), "leaves the aliens' side freely");
 }
 
@@ -440,16 +412,14 @@ fn c1_a_paralyzed_unit_may_not_move_at_all() {
     let mut b = battle(&alpha(
         "marine MS1 at 225 paralyzed\nmarine SC1 at 226 paralyzed",
     ));
-    assert!(refused(&mut b, r#"{"full_move":{"unit":"MS1","to":244}}"#, &[]).contains("Paralyzed"));
-    assert!(refused(&mut b, r#"{"jump":{"unit":"SC1","to":244}}"#, &[4]).contains("Paralyzed"));
+    assert!(refused(&mut b, &full_move("MS1", 244), &[]).contains("Paralyzed"));
+    assert!(refused(&mut b, &jump("SC1", 244), &[4]).contains("Paralyzed"));
 }
 
 #[test]
 fn c1_without_enough_mp_left_a_unit_may_not_enter_the_next_hex() {
     let mut b = battle(&alpha("marine MS1 at 166 mp 1"));
-    assert!(
-        refused(&mut b, r#"{"full_move":{"unit":"MS1","to":151}}"#, &[]).contains("costs 2 MP")
-    );
+    assert!(refused(&mut b, &full_move("MS1", 151), &[]).contains("costs 2 MP"));
 }
 
 #[test]
@@ -458,13 +428,9 @@ fn c1_no_stacking_at_the_end_of_a_move_but_passing_through_is_allowed() {
     let text =
         alpha("marine MS1 at 224 mp 2\nmarine MS2 at 225\nmarine MS3 at 243\nmarine MS4 at 165");
     let mut b = battle(&text);
-    assert!(refused(&mut b, r#"{"full_move":{"unit":"MS1","to":225}}"#, &[]).contains("stacked"));
+    assert!(refused(&mut b, &full_move("MS1", 225), &[]).contains("stacked"));
     assert_eq!(
-        spent(&play(
-            &mut b,
-            r#"{"full_move":{"unit":"MS1","to":226}}"#,
-            &[]
-        )),
+        spent(&play(&mut b, &full_move("MS1", 226), &[])),
         Some((4, 4))
     );
 }
@@ -474,11 +440,10 @@ fn c1_a_marine_may_never_enter_a_hex_with_an_alien_unit() {
     let text = alpha("marine MS1 at 224\nkayotz K1 at 225\nkayotz K2 at 243\nkayotz K3 at 165");
     let mut b = battle(&text);
     assert!(
-        refused(&mut b, r#"{"full_move":{"unit":"MS1","to":225}}"#, &[])
-            .contains("never enter a hex with an alien")
+        refused(&mut b, &full_move("MS1", 225), &[]).contains("never enter a hex with an alien")
     );
     assert!(
-        refused(&mut b, r#"{"full_move":{"unit":"MS1","to":226}}"#, &[]).contains("cannot reach"),
+        refused(&mut b, &full_move("MS1", 226), &[]).contains("cannot reach"),
         "not even passing through"
     );
 }
@@ -486,15 +451,8 @@ fn c1_a_marine_may_never_enter_a_hex_with_an_alien_unit() {
 #[test]
 fn c1a_a_full_move_allows_nothing_else() {
     let mut b = battle(&alpha("marine MS1 at 225\nkayotz K1 at 231"));
-    play(&mut b, r#"{"full_move":{"unit":"MS1","to":226}}"#, &[]);
-    assert!(
-        refused(
-            &mut b,
-            r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
-            &[6, 6, 6, 6]
-        )
-        .contains("already acted")
-    );
+    play(&mut b, &full_move("MS1", 226), &[]);
+    assert!(refused(&mut b, &fire("MS1", "K1"), &[6, 6, 6, 6]).contains("already acted"));
 }
 
 #[test]
@@ -523,21 +481,13 @@ fn c1b_shoot_and_scoot_gets_half_mp_rounded_down_after_other_changes() {
 #[test]
 fn c1b_shoot_and_scoot_may_fire_first_and_then_move() {
     let mut b = battle(&alpha("marine MS1 at 225\nkayotz K1 at 226"));
-    let ev = play(
-        &mut b,
-        r#"{"shoot_and_scoot_fire":{"unit":"MS1","target":"K1"}}"#,
-        &[1, 2, 2, 2],
-    );
+    let ev = play(&mut b, &scoot_fire("MS1", "K1"), &[1, 2, 2, 2]);
     assert!(
         ev.iter()
             .any(|e| matches!(e, DimxEvent::Fired { dice, .. } if dice.len() == 4)),
         "CF 4 -1 +1 adjacent"
     );
-    let ev = play(
-        &mut b,
-        r#"{"shoot_and_scoot_move":{"unit":"MS1","to":165}}"#,
-        &[],
-    );
+    let ev = play(&mut b, &scoot_move("MS1", 165), &[]);
     assert!(
         ev.iter()
             .any(|e| matches!(e, DimxEvent::ActionFinished { .. })),
@@ -552,19 +502,8 @@ fn c1b_shoot_and_scoot_may_fire_first_and_then_move() {
 #[test]
 fn c1c_full_fire_allows_no_movement() {
     let mut b = battle(&alpha("marine MS1 at 225\nkayotz K1 at 226"));
-    play(
-        &mut b,
-        r#"{"full_fire":{"unit":"MS1","target":"K1"}}"#,
-        &[1, 2, 2, 2, 2],
-    );
-    assert!(
-        refused(
-            &mut b,
-            r#"{"shoot_and_scoot_move":{"unit":"MS1","to":165}}"#,
-            &[]
-        )
-        .contains("already acted")
-    );
+    play(&mut b, &fire("MS1", "K1"), &[1, 2, 2, 2, 2]);
+    assert!(refused(&mut b, &scoot_move("MS1", 165), &[]).contains("already acted"));
 }
 
 // ---- C.2 Jump packs --------------------------------------------------------
@@ -572,9 +511,9 @@ fn c1c_full_fire_allows_no_movement() {
 #[test]
 fn c2_only_scout_and_special_ops_units_have_jump_packs() {
     let mut b = battle(&alpha("marine MS1 at 225\nmarine SO1 at 111"));
-    assert!(refused(&mut b, r#"{"jump":{"unit":"MS1","to":251}}"#, &[6]).contains("no jump pack"));
+    assert!(refused(&mut b, &jump("MS1", 251), &[6]).contains("no jump pack"));
     assert_eq!(
-        landed(&play(&mut b, r#"{"jump":{"unit":"SO1","to":666}}"#, &[6])),
+        landed(&play(&mut b, &jump("SO1", 666), &[6])),
         Some((666, Landing::Safe)),
         "any distance"
     );
@@ -585,7 +524,7 @@ fn c2_4_to_6_is_a_safe_landing() {
     for d in [4, 5, 6] {
         let mut b = battle(&alpha("marine SC1 at 111"));
         assert_eq!(
-            landed(&play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[d])),
+            landed(&play(&mut b, &jump("SC1", 225), &[d])),
             Some((225, Landing::Safe))
         );
     }
@@ -596,13 +535,13 @@ fn c2_2_or_3_scatters_to_the_highest_numbered_eligible_adjacent_hex() {
     for d in [2, 3] {
         let mut b = battle(&alpha("marine SC1 at 111"));
         assert_eq!(
-            landed(&play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[d])),
+            landed(&play(&mut b, &jump("SC1", 225), &[d])),
             Some((244, Landing::Scattered))
         );
     }
     let mut b = battle(&alpha("marine SC1 at 111\nmarine MS1 at 244"));
     assert_eq!(
-        landed(&play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[2])),
+        landed(&play(&mut b, &jump("SC1", 225), &[2])),
         Some((243, Landing::Scattered)),
         "244 is taken"
     );
@@ -611,7 +550,7 @@ fn c2_2_or_3_scatters_to_the_highest_numbered_eligible_adjacent_hex() {
 #[test]
 fn c2_1_is_a_malfunction_to_a_random_hex_with_a_stunned_marker() {
     let mut b = battle(&alpha("marine SC1 at 111"));
-    let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[1, 2, 3, 1]);
+    let ev = play(&mut b, &jump("SC1", 225), &[1, 2, 3, 1]);
     assert_eq!(landed(&ev), Some((231, Landing::Malfunction)));
     assert_eq!(
         state(&b).marine("SC1").unwrap().condition,
@@ -633,7 +572,7 @@ pub fn tiny(lines: &str) -> String {
 #[test]
 fn c2_1_a_stunned_unit_that_malfunctions_becomes_paralyzed() {
     let mut b = battle(&alpha("marine SC1 at 111 stunned"));
-    let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[2, 2, 3, 1]);
+    let ev = play(&mut b, &jump("SC1", 225), &[2, 2, 3, 1]);
     assert_eq!(landed(&ev), Some((231, Landing::Malfunction)), "2 - 1 = 1");
     assert_eq!(
         state(&b).marine("SC1").unwrap().condition,
@@ -650,7 +589,7 @@ fn c2_a_net_jump_roll_of_0_or_less_is_a_malfunction() {
         let json = if scoot {
             r#"{"shoot_and_scoot_jump":{"unit":"SC1","to":225}}"#
         } else {
-            r#"{"jump":{"unit":"SC1","to":225}}"#
+            &jump("SC1", 225)
         };
         let ev = play(&mut b, json, &[die, 2, 3, 1]);
         assert_eq!(
@@ -669,7 +608,7 @@ fn c2_a_scattered_jump_with_no_free_hex_anywhere_stays_where_it_was() {
     let mut b = battle(&tiny(
         "marine MS1 at 111\nmarine MS2 at 113\nmarine SC1 waiting",
     ));
-    let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":112}}"#, &[2]);
+    let ev = play(&mut b, &jump("SC1", 112), &[2]);
     assert!(
         ev.iter()
             .any(|e| matches!(e, DimxEvent::NoRoom { unit, at: None, .. } if unit == "SC1")),
@@ -689,11 +628,7 @@ fn c2_a_scattered_jump_with_no_free_hex_anywhere_stays_where_it_was() {
 #[test]
 fn a3_a_random_hex_the_map_lacks_is_rolled_again() {
     let mut b = battle(&tiny("marine SC1 at 111"));
-    let ev = play(
-        &mut b,
-        r#"{"jump":{"unit":"SC1","to":113}}"#,
-        &[1, 4, 5, 6, 1, 1, 2],
-    );
+    let ev = play(&mut b, &jump("SC1", 113), &[1, 4, 5, 6, 1, 1, 2]);
     let rolls: Vec<(u16, bool)> = ev
         .iter()
         .filter_map(|e| match e {
@@ -708,7 +643,7 @@ fn a3_a_random_hex_the_map_lacks_is_rolled_again() {
 #[test]
 fn c2_malfunction_onto_an_active_alien_eliminates_the_jumping_unit() {
     let mut b = battle(&alpha("marine SC1 at 111\nkayotz K1 at 231"));
-    let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[1, 2, 3, 1]);
+    let ev = play(&mut b, &jump("SC1", 225), &[1, 2, 3, 1]);
     assert!(ev.iter().any(|e| matches!(
         e,
         DimxEvent::MarineEliminated {
@@ -727,7 +662,7 @@ fn c2_malfunction_onto_an_active_alien_eliminates_the_jumping_unit() {
 #[test]
 fn c2_malfunction_onto_an_active_monolith_eliminates_onto_a_shut_down_one_steps_aside() {
     let mut b = battle(&alpha("marine SC1 at 111\nmonolith MON at 231"));
-    play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[1, 2, 3, 1]);
+    play(&mut b, &jump("SC1", 225), &[1, 2, 3, 1]);
     assert_eq!(
         state(&b).marine("SC1").unwrap().place,
         Place::Eliminated,
@@ -745,7 +680,7 @@ fn c2_malfunction_onto_an_active_monolith_eliminates_onto_a_shut_down_one_steps_
     let mut b = battle(&alpha(&format!(
         "marine SC1 at 111\nmarine HQ1 at {hq}\nmonolith MON at 231"
     )));
-    let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[1, 2, 3, 1]);
+    let ev = play(&mut b, &jump("SC1", 225), &[1, 2, 3, 1]);
     let highest = *around.last().unwrap();
     assert_eq!(
         landed(&ev),
@@ -761,7 +696,7 @@ fn c2_malfunction_onto_a_marine_or_dormant_alien_moves_to_the_highest_numbered_e
  {
     for other in ["kayotz K1 at 231 dormant", "marine MS1 at 231"] {
         let mut b = battle(&alpha(&format!("marine SC1 at 111\n{other}")));
-        let ev = play(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[1, 2, 3, 1]);
+        let ev = play(&mut b, &jump("SC1", 225), &[1, 2, 3, 1]);
         // rules version 3: the log says the random hex was occupied, and
         // the Stunned marker comes once the unit is down
         assert_eq!(
@@ -805,7 +740,7 @@ fn c2_shoot_and_scoot_and_stunned_each_deduct_one_from_the_jump_roll() {
 fn c2_reinforcement_units_may_jump_in_from_off_the_map() {
     let mut b = battle(&alpha("marine SC1 waiting"));
     assert_eq!(
-        landed(&play(&mut b, r#"{"jump":{"unit":"SC1","to":425}}"#, &[6])),
+        landed(&play(&mut b, &jump("SC1", 425), &[6])),
         Some((425, Landing::Safe))
     );
 }
@@ -815,8 +750,8 @@ fn c2_a_jump_may_not_aim_at_an_occupied_hex() {
     let mut b = battle(&alpha(
         "marine SC1 at 111\nmarine MS1 at 225\nkayotz K1 at 226",
     ));
-    assert!(refused(&mut b, r#"{"jump":{"unit":"SC1","to":225}}"#, &[6]).contains("not a hex"));
-    assert!(refused(&mut b, r#"{"jump":{"unit":"SC1","to":226}}"#, &[6]).contains("not a hex"));
+    assert!(refused(&mut b, &jump("SC1", 225), &[6]).contains("not a hex"));
+    assert!(refused(&mut b, &jump("SC1", 226), &[6]).contains("not a hex"));
 }
 
 // ---- C.3 Kay'otz movement, C.4 leaving the map ------------------------------
@@ -826,7 +761,7 @@ fn c3_a_dormant_unit_that_a_chit_activates_only_flips_to_active() {
     let mut b = battle(&alpha(
         "marine MS1 at 225\nkayotz K8 at 251 dormant\ncup rush_8_12",
     ));
-    let ev = play(&mut b, r#""end_action_phase""#, &[]);
+    let ev = play(&mut b, END_PHASE, &[]);
     assert!(ev.iter().any(
         |e| matches!(e, DimxEvent::AlienFlipped { unit, dormant: false, .. } if unit == "K8")
     ));
@@ -861,12 +796,8 @@ fn c3_a_unit_woken_by_a_chit_does_nothing_else_that_turn_even_after_a_draw_again
     let mut b = battle(&alpha(
         "marine MS1 at 225\nkayotz K7 at 226 dormant\ncup overlords_command rush_4_8\nrecon yes",
     ));
-    play(&mut b, r#""end_action_phase""#, &[]);
-    let ev = play(
-        &mut b,
-        r#"{"choose_chit":{"chit":"overlords_command"}}"#,
-        &[],
-    );
+    play(&mut b, END_PHASE, &[]);
+    let ev = play(&mut b, &choose_chit("overlords_command"), &[]);
     let turns = ev
         .iter()
         .filter(|e| matches!(e, DimxEvent::AlienTurn { unit, .. } if unit == "K7"))
@@ -894,12 +825,8 @@ fn c3_a_unit_woken_by_a_wake_step_does_nothing_else_that_turn() {
                 chit wake_again \"Wake, then draw again\"\n  wake all\n  draw_another\n\
                 chit rush \"Rush all\"\n  rush all\ncup wake_again rush\nrecon yes\n";
     let mut b = battle(text);
-    play(&mut b, r#""end_action_phase""#, &[]);
-    let ev = play(
-        &mut b,
-        r#"{"choose_chit":{"chit":"wake_again"}}"#,
-        &[1, 1, 1, 1],
-    );
+    play(&mut b, END_PHASE, &[]);
+    let ev = play(&mut b, &choose_chit("wake_again"), &[1, 1, 1, 1]);
     assert_eq!(held(&ev, "K8"), Some(Hold::WokeThisTurn));
     assert!(!did_something(&ev, "K8"));
     assert!(
@@ -915,14 +842,14 @@ fn c3_a_unit_woken_this_turn_acts_normally_the_next_turn() {
     let mut b = battle(&alpha(
         "marine MS1 at 225\nkayotz K7 at 226 dormant\ncup awakening rush_4_8\nrecon yes",
     ));
-    play(&mut b, r#""end_action_phase""#, &[]);
-    let ev = play(&mut b, r#"{"choose_chit":{"chit":"awakening"}}"#, &[]);
+    play(&mut b, END_PHASE, &[]);
+    let ev = play(&mut b, &choose_chit("awakening"), &[]);
     assert!(ev.iter().any(
         |e| matches!(e, DimxEvent::AlienFlipped { unit, dormant: false, .. } if unit == "K7")
     ));
     assert_eq!(state(&b).turn, 2);
     assert!(state(&b).woke.is_empty(), "a new turn");
-    let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 1, 1, 1]);
+    let ev = play(&mut b, END_PHASE, &[1, 1, 1, 1, 1]);
     assert!(
         ev.iter().any(
             |e| matches!(e, DimxEvent::Fired { shooter, target, .. } if shooter == "K7" && target == "MS1")
@@ -939,7 +866,7 @@ fn c3_aliens_move_any_distance_through_units_and_never_end_stacked() {
     let mut b = battle(&alpha(
         "marine MS1 at 225\nmarine MS2 at 226\nmarine MS3 at 131 paralyzed\nkayotz K8 at 111\nkayotz K1 at 146\nkayotz K2 at 244\ncup rush_8_12",
     ));
-    let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 1, 1, 1]);
+    let ev = play(&mut b, END_PHASE, &[1, 1, 1, 1, 1]);
     let to = ev.iter().find_map(|e| match e {
         DimxEvent::AlienMoved { unit, to, .. } if unit == "K8" => Some(*to),
         _ => None,
@@ -962,8 +889,8 @@ fn c3_aliens_move_any_distance_through_units_and_never_end_stacked() {
 fn c4_units_leave_the_map_only_where_the_scenario_allows() {
     let text = alpha("exit 666\nmarine MS1 at 666\nmarine MS2 at 665");
     let mut b = battle(&text);
-    assert!(refused(&mut b, r#"{"leave_map":{"unit":"MS2"}}"#, &[]).contains("not an exit hex"));
-    let ev = play(&mut b, r#"{"leave_map":{"unit":"MS1"}}"#, &[]);
+    assert!(refused(&mut b, &order("leave_map", "MS2"), &[]).contains("not an exit hex"));
+    let ev = play(&mut b, &order("leave_map", "MS1"), &[]);
     assert!(
         ev.iter()
             .any(|e| matches!(e, DimxEvent::ExitedMap { from: 666, .. }))
@@ -1007,10 +934,10 @@ fn c4_the_campaign_scenario_lets_units_leave_by_its_eastern_exit_hexes() {
         assert_eq!(state(&b).marine(u).unwrap().place, Place::Exited);
     }
     assert!(
-        !is_legal(&b, r#"{"leave_map":{"unit":"HQ1"}}"#),
+        !is_legal(&b, &order("leave_map", "HQ1")),
         "HQ1 in 123 is not at an exit"
     );
-    play(&mut b, r#""end_action_phase""#, &[]);
+    play(&mut b, END_PHASE, &[]);
     let out = DimX::outcome(state(&b)).expect("instant victory");
     assert_eq!(
         out.summary,
@@ -1029,21 +956,19 @@ fn c4_no_unit_may_leave_where_the_scenario_gives_no_exit() {
         assert!(sc.state.rules.exit.is_empty(), "{id}");
     }
     let mut b = battle(&alpha("marine MS1 at 666"));
-    assert!(!is_legal(&b, r#"{"leave_map":{"unit":"MS1"}}"#));
-    assert!(refused(&mut b, r#"{"leave_map":{"unit":"MS1"}}"#, &[]).contains("not an exit hex"));
+    assert!(!is_legal(&b, &order("leave_map", "MS1")));
+    assert!(refused(&mut b, &order("leave_map", "MS1"), &[]).contains("not an exit hex"));
     let mut b = battle(&alpha("exit 666\nmarine MS1 at 666 paralyzed"));
-    assert!(!is_legal(&b, r#"{"leave_map":{"unit":"MS1"}}"#));
-    assert!(refused(&mut b, r#"{"leave_map":{"unit":"MS1"}}"#, &[]).contains("Paralyzed"));
+    assert!(!is_legal(&b, &order("leave_map", "MS1")));
+    assert!(refused(&mut b, &order("leave_map", "MS1"), &[]).contains("Paralyzed"));
 }
 
 #[test]
 fn c_waiting_units_enter_through_the_scenario_entry_hexes() {
     let mut b = battle(&alpha("marine MS1 waiting"));
-    assert!(is_legal(&b, r#"{"full_move":{"unit":"MS1","to":111}}"#));
-    assert!(
-        refused(&mut b, r#"{"full_move":{"unit":"MS1","to":666}}"#, &[]).contains("has only 4 MP")
-    );
-    play(&mut b, r#"{"full_move":{"unit":"MS1","to":131}}"#, &[]);
+    assert!(is_legal(&b, &full_move("MS1", 111)));
+    assert!(refused(&mut b, &full_move("MS1", 666), &[]).contains("has only 4 MP"));
+    play(&mut b, &full_move("MS1", 131), &[]);
     assert_eq!(state(&b).marine("MS1").unwrap().on_map(), Some(131));
     let _ = scenario::builtin();
 }
@@ -1077,6 +1002,6 @@ fn c1b_a_shoot_and_scoot_ends_with_a_unit_eliminated_half_way() {
         Phase::MarineAction { partial: None }
     ));
     // Nothing waits for SC1: another unit acts at once.
-    assert!(!is_legal(&b, r#"{"finish_action":{"unit":"SC1"}}"#));
-    play(&mut b, r#"{"full_move":{"unit":"MS1","to":114}}"#, &[]);
+    assert!(!is_legal(&b, &order("finish_action", "SC1")));
+    play(&mut b, &full_move("MS1", 114), &[]);
 }

@@ -7,8 +7,8 @@ mod support;
 
 use support::*;
 use xenolog_engine::games::dimx::state::{DimxEvent, Phase};
-use xenolog_engine::games::dimx::{DimX, DimxCommand, DimxConfig, DimxState};
-use xenolog_engine::{Actor, Game, Randomness, RuleErrorKind, Session};
+use xenolog_engine::games::dimx::{DimX, DimxCommand, DimxState};
+use xenolog_engine::{Actor, Game, Randomness, RuleErrorKind};
 
 fn decide(s: &DimxState, actor: u8, c: &DimxCommand) -> Result<Vec<DimxEvent>, String> {
     let mut rng = Randomness::new(1, 0, None);
@@ -29,7 +29,7 @@ fn start() -> DimxState {
 fn a_state_naming_a_chit_the_sheet_lacks_is_refused_in_words() {
     let mut s = start();
     s.cup = vec![250];
-    let why = decide(&s, 0, &cmd(r#""end_action_phase""#)).unwrap_err();
+    let why = decide(&s, 0, &cmd(END_PHASE)).unwrap_err();
     assert!(
         why.contains("chit number 250") && why.contains("has only 20 chits"),
         "{why}"
@@ -42,7 +42,7 @@ fn a_state_naming_a_chit_the_sheet_lacks_is_refused_in_words() {
         by: xenolog_engine::games::dimx::state::Side::Marines,
     };
     assert!(DimX::legal(&s).is_empty());
-    let why = decide(&s, 0, &cmd(r#"{"choose_chit":{"chit":"lull"}}"#)).unwrap_err();
+    let why = decide(&s, 0, &cmd(&choose_chit("lull"))).unwrap_err();
     assert!(why.contains("chit number 240"), "{why}");
 
     let mut s = start();
@@ -52,7 +52,7 @@ fn a_state_naming_a_chit_the_sheet_lacks_is_refused_in_words() {
         todo: Some(vec!["K1".into()]),
     };
     assert!(DimX::legal(&s).is_empty());
-    assert!(decide(&s, 1, &cmd(r#"{"activate":{"unit":"K1"}}"#)).is_err());
+    assert!(decide(&s, 1, &cmd(&order("activate", "K1"))).is_err());
     // words and pictures of such a state still come out
     let _ = DimX::scene(&s);
     let _ = DimX::flow(&s);
@@ -72,7 +72,7 @@ fn a_state_naming_a_map_or_hex_this_build_lacks_is_refused_in_words() {
 
     let mut s = start();
     s.marines[0].place = xenolog_engine::games::dimx::units::Place::Map(777);
-    let why = decide(&s, 0, &cmd(r#"{"full_move":{"unit":"MS1","to":111}}"#)).unwrap_err();
+    let why = decide(&s, 0, &cmd(&full_move("MS1", 111))).unwrap_err();
     assert!(why.contains("Marine Squad MS1 stands in 777"), "{why}");
 }
 
@@ -84,7 +84,7 @@ fn a_state_at_a_step_past_the_end_of_its_chit_is_refused() {
         step: 9,
         todo: Some(vec!["K1".into()]),
     };
-    let why = decide(&s, 1, &cmd(r#"{"activate":{"unit":"K1"}}"#)).unwrap_err();
+    let why = decide(&s, 1, &cmd(&order("activate", "K1"))).unwrap_err();
     assert!(why.contains("step 10 of"), "{why}");
 }
 
@@ -92,7 +92,7 @@ fn a_state_at_a_step_past_the_end_of_its_chit_is_refused() {
 fn an_empty_cup_at_the_end_of_the_action_phase_goes_to_the_end_phase() {
     let mut s = start();
     s.cup.clear();
-    let ev = decide(&s, 0, &cmd(r#""end_action_phase""#)).unwrap();
+    let ev = decide(&s, 0, &cmd(END_PHASE)).unwrap();
     assert!(
         !ev.iter().any(|e| matches!(e, DimxEvent::ChitsDrawn { .. })),
         "nothing to draw"
@@ -118,7 +118,7 @@ fn a_late_start_with_a_long_chit_sheet_never_overflows_the_turn() {
         if DimX::outcome(state(&b)).is_some() {
             break;
         }
-        play(&mut b, r#""end_action_phase""#, &[]);
+        play(&mut b, END_PHASE, &[]);
     }
     assert!(DimX::outcome(state(&b)).is_some());
     assert_eq!(state(&b).turn, 255, "saturated");
@@ -131,32 +131,13 @@ fn scenario_files_past_the_limits_are_refused_with_the_line() {
         steps.push_str("  nothing\n");
     }
     let text = format!("scenario \"t\"\nmap alpha\nmarine MS1 at 225\n{steps}");
-    let err = Session::<DimX>::new(
-        1,
-        DimxConfig {
-            scenario_text: Some(text),
-            ..DimxConfig::default()
-        },
-    )
-    .err()
-    .expect("refused");
-    assert!(err.to_string().contains("more than 100 steps"), "{err}");
+    let err = setup_refused(text);
+    assert!(err.contains("more than 100 steps"), "{err}");
 
     let adm = vec!["3"; 201].join(" ");
     let text = format!("scenario \"t\"\nmap alpha\nmarine MS1 at 225\nadm {adm}\n");
-    let err = Session::<DimX>::new(
-        1,
-        DimxConfig {
-            scenario_text: Some(text),
-            ..DimxConfig::default()
-        },
-    )
-    .err()
-    .expect("refused");
-    assert!(
-        err.to_string().contains("201 ADM markers; at most 200"),
-        "{err}"
-    );
+    let err = setup_refused(text);
+    assert!(err.contains("201 ADM markers; at most 200"), "{err}");
 }
 
 #[test]
@@ -165,18 +146,18 @@ fn commands_naming_nothing_real_are_refused_and_change_nothing() {
         "marine MS1 at 225\nmarine SC1 at 263\nkayotz K1 at 226\ncup lull awakening",
     ));
     for json in [
-        r#"{"full_move":{"unit":"XX9","to":111}}"#,
-        r#"{"full_move":{"unit":"MS1","to":777}}"#,
-        r#"{"full_move":{"unit":"MS1","to":0}}"#,
-        r#"{"jump":{"unit":"SC1","to":65535}}"#,
-        r#"{"full_fire":{"unit":"MS1","target":"nobody"}}"#,
+        &full_move("XX9", 111),
+        &full_move("MS1", 777),
+        &full_move("MS1", 0),
+        &jump("SC1", 65535),
+        &fire("MS1", "nobody"),
         r#"{"full_fire":{"unit":"MS1","target":"K1","dice":255}}"#,
-        r#"{"full_fire":{"unit":"MS1","target":"MS1"}}"#,
+        &fire("MS1", "MS1"),
         r#"{"re_supply":{"unit":"MS1","target":"nobody"}}"#,
         r#"{"recon":{"unit":"SC1","hq":"nobody"}}"#,
-        r#"{"take_reinforcement":{"unit":"MS1"}}"#,
-        r#"{"choose_chit":{"chit":"nonsense"}}"#,
-        r#"{"activate":{"unit":"K99"}}"#,
+        &order("take_reinforcement", "MS1"),
+        &choose_chit("nonsense"),
+        &order("activate", "K99"),
     ] {
         refused(&mut b, json, &[]);
     }

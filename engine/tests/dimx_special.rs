@@ -46,15 +46,10 @@ fn e_no_special_action_unless_the_unit_is_active_but_rally() {
     let mut b = battle(&alpha(
         "marine SC1 at 225 paralyzed\nmarine MS1 at 226 paralyzed\nmarine HQ1 at 244 paralyzed\nmarine MS6 pool",
     ));
-    assert!(refused(&mut b, r#"{"recon":{"unit":"SC1"}}"#, &[6]).contains("not Active"));
-    assert!(
-        refused(&mut b, r#"{"build_strongpoint":{"unit":"MS1"}}"#, &[6]).contains("not Active")
-    );
-    assert!(
-        refused(&mut b, r#"{"request_reinforcements":{"unit":"HQ1"}}"#, &[6])
-            .contains("not Active")
-    );
-    play(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[6]);
+    assert!(refused(&mut b, &order("recon", "SC1"), &[6]).contains("not Active"));
+    assert!(refused(&mut b, &order("build_strongpoint", "MS1"), &[6]).contains("not Active"));
+    assert!(refused(&mut b, &order("request_reinforcements", "HQ1"), &[6]).contains("not Active"));
+    play(&mut b, &order("rally", "MS1"), &[6]);
 }
 
 // ---- E.2 Recon ------------------------------------------------------------------
@@ -62,19 +57,19 @@ fn e_no_special_action_unless_the_unit_is_active_but_rally() {
 #[test]
 fn e2_only_a_scout_may_conduct_recon() {
     let mut b = battle(&alpha("marine MS1 at 225"));
-    assert!(refused(&mut b, r#"{"recon":{"unit":"MS1"}}"#, &[6]).contains("only a Scout"));
+    assert!(refused(&mut b, &order("recon", "MS1"), &[6]).contains("only a Scout"));
 }
 
 #[test]
 fn e2_four_or_more_is_a_successful_recon_and_places_the_marker() {
     let mut b = battle(&alpha("marine SC1 at 225"));
     assert_eq!(
-        rolled(&play(&mut b, r#"{"recon":{"unit":"SC1"}}"#, &[4])).map(|r| r.2),
+        rolled(&play(&mut b, &order("recon", "SC1"), &[4])).map(|r| r.2),
         Some(true)
     );
     assert!(state(&b).recon);
     let mut b = battle(&alpha("marine SC1 at 225"));
-    play(&mut b, r#"{"recon":{"unit":"SC1"}}"#, &[3]);
+    play(&mut b, &order("recon", "SC1"), &[3]);
     assert!(!state(&b).recon);
 }
 
@@ -135,7 +130,7 @@ fn e2_each_scout_hq_combo_conducts_its_own_separate_recon() {
 #[test]
 fn e2_a_stunned_scout_deducts_one() {
     let mut b = battle(&alpha("marine SC1 at 225 stunned"));
-    let r = rolled(&play(&mut b, r#"{"recon":{"unit":"SC1"}}"#, &[4])).unwrap();
+    let r = rolled(&play(&mut b, &order("recon", "SC1"), &[4])).unwrap();
     assert_eq!((r.1, r.2), (3, false));
 }
 
@@ -159,7 +154,7 @@ fn e2_a_net_7_also_removes_a_mission_goal_chit_but_never_the_last() {
     assert_eq!(state(&b).goals.len(), 1);
     // only a net 7: a lone Scout's 6 is a success and removes nothing
     let mut b = battle(&alpha("marine SC1 at 225"));
-    let ev = play(&mut b, r#"{"recon":{"unit":"SC1"}}"#, &[6]);
+    let ev = play(&mut b, &order("recon", "SC1"), &[6]);
     assert_eq!(rolled(&ev).map(|r| (r.1, r.2)), Some((6, true)));
     assert!(!ev.iter().any(|e| matches!(
         e,
@@ -202,20 +197,10 @@ fn e3_squad_special_ops_and_heavy_weapons_units_build_strongpoints() {
 #[test]
 fn e3_four_or_more_builds_plus_one_next_to_an_active_hq_minus_one_if_stunned() {
     let mut b = battle(&alpha("marine MS1 at 225\nmarine HQ1 at 226"));
-    let r = rolled(&play(
-        &mut b,
-        r#"{"build_strongpoint":{"unit":"MS1"}}"#,
-        &[3],
-    ))
-    .unwrap();
+    let r = rolled(&play(&mut b, &order("build_strongpoint", "MS1"), &[3])).unwrap();
     assert_eq!(r, (3, 4, true, vec![ModWhy::HqAdjacent]));
     let mut b = battle(&alpha("marine MS1 at 225 stunned"));
-    let r = rolled(&play(
-        &mut b,
-        r#"{"build_strongpoint":{"unit":"MS1"}}"#,
-        &[4],
-    ))
-    .unwrap();
+    let r = rolled(&play(&mut b, &order("build_strongpoint", "MS1"), &[4])).unwrap();
     assert_eq!((r.1, r.2), (3, false));
     assert!(state(&b).strongpoints.is_empty());
 }
@@ -224,8 +209,7 @@ fn e3_four_or_more_builds_plus_one_next_to_an_active_hq_minus_one_if_stunned() {
 fn e3_at_most_three_strongpoints_in_the_game() {
     let mut b = battle(&alpha("marine MS1 at 225\nstrongpoint 111 112 113"));
     assert!(
-        refused(&mut b, r#"{"build_strongpoint":{"unit":"MS1"}}"#, &[6])
-            .contains("three Strongpoints")
+        refused(&mut b, &order("build_strongpoint", "MS1"), &[6]).contains("three Strongpoints")
     );
 }
 
@@ -260,10 +244,10 @@ fn e3_a_strongpoint_never_moves_and_is_never_destroyed() {
     let mut b = battle(&alpha(
         "marine MS1 at 225\nkayotz K1 at 226\ncup barrage_odd",
     ));
-    play(&mut b, r#"{"build_strongpoint":{"unit":"MS1"}}"#, &[4]);
+    play(&mut b, &order("build_strongpoint", "MS1"), &[4]);
     assert_eq!(state(&b).strongpoints, vec![225]);
     // K1: CF 3, -1 Strongpoint, +1 adjacent: three dice, three Hits
-    let ev = play(&mut b, r#""end_action_phase""#, &[6, 6, 6]);
+    let ev = play(&mut b, END_PHASE, &[6, 6, 6]);
     let mods: Vec<ModWhy> = ev
         .iter()
         .find_map(|e| match e {
@@ -281,7 +265,7 @@ fn e3_a_strongpoint_never_moves_and_is_never_destroyed() {
     assert_eq!(state(&b).strongpoints, vec![225], "not destroyed");
 
     let mut b = battle(&alpha("marine MS1 at 225\nstrongpoint 225"));
-    play(&mut b, r#"{"full_move":{"unit":"MS1","to":224}}"#, &[]);
+    play(&mut b, &full_move("MS1", 224), &[]);
     assert_eq!(state(&b).marine("MS1").unwrap().on_map(), Some(224));
     assert_eq!(state(&b).strongpoints, vec![225], "it never moves");
 }
@@ -294,7 +278,7 @@ fn e3_an_alien_firing_from_a_strongpoint_hex_gets_no_benefit() {
     let mut b = battle(&alpha(
         "marine MS1 at 225\nkayotz K1 at 226\nstrongpoint 226\ncup barrage_odd",
     ));
-    let ev = play(&mut b, r#""end_action_phase""#, &[1, 1, 1, 1]);
+    let ev = play(&mut b, END_PHASE, &[1, 1, 1, 1]);
     let mods: Vec<ModWhy> = ev
         .iter()
         .find_map(|e| match e {
@@ -312,10 +296,10 @@ fn e3_an_alien_firing_from_a_strongpoint_hex_gets_no_benefit() {
 #[test]
 fn e4_five_or_more_removes_a_stunned_marker() {
     let mut b = battle(&alpha("marine MS1 at 225 stunned"));
-    play(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[5]);
+    play(&mut b, &order("rally", "MS1"), &[5]);
     assert_eq!(state(&b).marine("MS1").unwrap().condition, Condition::Fine);
     let mut b = battle(&alpha("marine MS1 at 225 stunned"));
-    play(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[4]);
+    play(&mut b, &order("rally", "MS1"), &[4]);
     assert_eq!(
         state(&b).marine("MS1").unwrap().condition,
         Condition::Stunned
@@ -325,7 +309,7 @@ fn e4_five_or_more_removes_a_stunned_marker() {
 #[test]
 fn e4_a_paralyzed_marker_flips_to_stunned() {
     let mut b = battle(&alpha("marine MS1 at 225 paralyzed"));
-    play(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[6]);
+    play(&mut b, &order("rally", "MS1"), &[6]);
     assert_eq!(
         state(&b).marine("MS1").unwrap().condition,
         Condition::Stunned
@@ -338,7 +322,7 @@ fn e4_logistics_plus_two_hq_plus_one_active_alien_minus_one_each_counted_once() 
         "marine MS1 at 225 paralyzed\nmarine LG1 at 226\nmarine HQ1 at 244\nmarine HQ2 at 243\nkayotz K1 at 224\nkayotz K2 at 166",
     );
     let mut b = battle(&text);
-    let r = rolled(&play(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[3])).unwrap();
+    let r = rolled(&play(&mut b, &order("rally", "MS1"), &[3])).unwrap();
     assert_eq!(
         r,
         (
@@ -357,7 +341,7 @@ fn e4_logistics_plus_two_hq_plus_one_active_alien_minus_one_each_counted_once() 
         "marine MS1 at 225 stunned\nkayotz K1 at 224 dormant",
     ));
     assert_eq!(
-        rolled(&play(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[3]))
+        rolled(&play(&mut b, &order("rally", "MS1"), &[3]))
             .unwrap()
             .3,
         vec![]
@@ -371,7 +355,7 @@ fn e4_logistics_plus_two_hq_plus_one_active_alien_minus_one_each_counted_once() 
 fn e4_an_active_monolith_adjacent_counts_as_an_active_alien() {
     let mut b = battle(&alpha("marine MS1 at 225 stunned\nmonolith MON at 226"));
     assert_eq!(
-        rolled(&play(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[3]))
+        rolled(&play(&mut b, &order("rally", "MS1"), &[3]))
             .unwrap()
             .3,
         vec![ModWhy::AlienAdjacent]
@@ -380,7 +364,7 @@ fn e4_an_active_monolith_adjacent_counts_as_an_active_alien() {
         "marine MS1 at 225 stunned\nmonolith MON at 226\nmarine HQ1 at 244",
     ));
     assert_eq!(
-        rolled(&play(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[3]))
+        rolled(&play(&mut b, &order("rally", "MS1"), &[3]))
             .unwrap()
             .3,
         vec![ModWhy::HqAdjacent],
@@ -392,8 +376,7 @@ fn e4_an_active_monolith_adjacent_counts_as_an_active_alien() {
 fn e4_only_stunned_or_paralyzed_units_rally() {
     let mut b = battle(&alpha("marine MS1 at 225"));
     assert!(
-        refused(&mut b, r#"{"rally":{"unit":"MS1"}}"#, &[6])
-            .contains("no Stunned or Paralyzed marker")
+        refused(&mut b, &order("rally", "MS1"), &[6]).contains("no Stunned or Paralyzed marker")
     );
 }
 
@@ -474,20 +457,15 @@ fn e6_three_or_more_brings_a_pool_unit_that_may_act_at_once() {
     let mut b = battle(&alpha(
         "marine HQ1 at 225\nmarine MS6 pool\nmarine MS7 pool",
     ));
-    let r = rolled(&play(
-        &mut b,
-        r#"{"request_reinforcements":{"unit":"HQ1"}}"#,
-        &[3],
-    ))
-    .unwrap();
+    let r = rolled(&play(&mut b, &order("request_reinforcements", "HQ1"), &[3])).unwrap();
     assert!(r.2);
     assert!(
-        is_legal(&b, r#"{"take_reinforcement":{"unit":"MS6"}}"#)
-            && is_legal(&b, r#"{"take_reinforcement":{"unit":"MS7"}}"#)
+        is_legal(&b, &order("take_reinforcement", "MS6"))
+            && is_legal(&b, &order("take_reinforcement", "MS7"))
     );
-    play(&mut b, r#"{"take_reinforcement":{"unit":"MS7"}}"#, &[]);
+    play(&mut b, &order("take_reinforcement", "MS7"), &[]);
     assert_eq!(state(&b).marine("MS7").unwrap().place, Place::Waiting);
-    play(&mut b, r#"{"full_move":{"unit":"MS7","to":112}}"#, &[]);
+    play(&mut b, &full_move("MS7", 112), &[]);
     assert_eq!(
         state(&b).marine("MS7").unwrap().on_map(),
         Some(112),
@@ -499,12 +477,7 @@ fn e6_three_or_more_brings_a_pool_unit_that_may_act_at_once() {
 #[test]
 fn e6_a_stunned_hq_deducts_one() {
     let mut b = battle(&alpha("marine HQ1 at 225 stunned\nmarine MS6 pool"));
-    let r = rolled(&play(
-        &mut b,
-        r#"{"request_reinforcements":{"unit":"HQ1"}}"#,
-        &[3],
-    ))
-    .unwrap();
+    let r = rolled(&play(&mut b, &order("request_reinforcements", "HQ1"), &[3])).unwrap();
     assert_eq!((r.1, r.2), (2, false));
     assert!(matches!(
         state(&b).phase,
@@ -517,14 +490,11 @@ fn e6_only_from_the_pool_never_an_eliminated_unit() {
     let mut b = battle(&alpha(
         "marine HQ1 at 225\nmarine MS6 pool\nmarine MS7 eliminated",
     ));
-    play(&mut b, r#"{"request_reinforcements":{"unit":"HQ1"}}"#, &[6]);
-    assert!(
-        refused(&mut b, r#"{"take_reinforcement":{"unit":"MS7"}}"#, &[])
-            .contains("not in the pool")
-    );
+    play(&mut b, &order("request_reinforcements", "HQ1"), &[6]);
+    assert!(refused(&mut b, &order("take_reinforcement", "MS7"), &[]).contains("not in the pool"));
     let mut b = battle(&alpha("marine HQ1 at 225\nmarine MS7 eliminated"));
     assert!(
-        refused(&mut b, r#"{"request_reinforcements":{"unit":"HQ1"}}"#, &[6])
+        refused(&mut b, &order("request_reinforcements", "HQ1"), &[6])
             .contains("pool of available units is empty")
     );
 }

@@ -103,3 +103,93 @@ pub fn beta(lines: &str) -> String {
         "scenario \"test\"\nmap beta\nother_kayotz aside\ncup lull\nentry 111 112 113\n{lines}\n"
     )
 }
+
+// ---- given / when / then -------------------------------------------------------------
+//
+// A clause test reads: given a position (`battle(&alpha(..))`), when a command
+// (the constructors below, in their JSON form) with its dice (`play`,
+// `try_play`), then the events and the state, or `refused` and its words.
+
+/// When: a Marine unit's Full Fire at an alien (`{"full_fire":..}`).
+pub fn fire(unit: &str, target: &str) -> String {
+    format!(r#"{{"full_fire":{{"unit":"{unit}","target":"{target}"}}}}"#)
+}
+
+/// When: a unit's Full Move to a hex (`{"full_move":..}`).
+pub fn full_move(unit: &str, to: u16) -> String {
+    format!(r#"{{"full_move":{{"unit":"{unit}","to":{to}}}}}"#)
+}
+
+/// When: a Jump Trooper's jump to a hex (`{"jump":..}`).
+pub fn jump(unit: &str, to: u16) -> String {
+    format!(r#"{{"jump":{{"unit":"{unit}","to":{to}}}}}"#)
+}
+
+/// When: a unit's Shoot and Scoot move to a hex.
+pub fn scoot_move(unit: &str, to: u16) -> String {
+    format!(r#"{{"shoot_and_scoot_move":{{"unit":"{unit}","to":{to}}}}}"#)
+}
+
+/// When: a unit's Shoot and Scoot fire at an alien.
+pub fn scoot_fire(unit: &str, target: &str) -> String {
+    format!(r#"{{"shoot_and_scoot_fire":{{"unit":"{unit}","target":"{target}"}}}}"#)
+}
+
+/// When: a one-unit order with no other field, e.g. `order("rally", "MS1")`
+/// for `{"rally":{"unit":"MS1"}}`.
+pub fn order(verb: &str, unit: &str) -> String {
+    format!(r#"{{"{verb}":{{"unit":"{unit}"}}}}"#)
+}
+
+/// When: the Kay'otz player's placing of a unit on one of the tied hexes.
+pub fn place_unit(unit: &str, hex: u16) -> String {
+    format!(r#"{{"place_unit":{{"unit":"{unit}","hex":{hex}}}}}"#)
+}
+
+/// When: the Marine player ends the Action Phase (the Kay'otz phase follows).
+pub const END_PHASE: &str = r#""end_action_phase""#;
+
+/// When: a player picks this chit of the two drawn.
+pub fn choose_chit(chit: &str) -> String {
+    format!(r#"{{"choose_chit":{{"chit":"{chit}"}}}}"#)
+}
+
+/// Given: the first battle (seeds 1 to 49, made by `make`) whose first
+/// Kay'otz phase offers this chit to choose, the phase ended.
+pub fn seed_offering(chit: &str, make: impl Fn(u64) -> Session<DimX>) -> Session<DimX> {
+    (1..50)
+        .map(make)
+        .find_map(|mut b| {
+            play(&mut b, END_PHASE, &[]);
+            is_legal(&b, &choose_chit(chit)).then_some(b)
+        })
+        .expect("a seed draws it within 50")
+}
+
+/// Then: the first Marine move among the events: the half-MP it spent, its
+/// allowance in half-MP, and the hexes it crossed.
+pub fn moved(ev: &[DimxEvent]) -> Option<(u8, u8, Vec<u16>)> {
+    ev.iter().find_map(|e| match e {
+        DimxEvent::Moved {
+            half_mp,
+            allowance,
+            path,
+            ..
+        } => Some((*half_mp, *allowance, path.clone())),
+        _ => None,
+    })
+}
+
+/// Then: the refusal of a scenario text at set-up, in words.
+pub fn setup_refused(text: String) -> String {
+    Session::<DimX>::new(
+        1,
+        DimxConfig {
+            scenario_text: Some(text),
+            ..DimxConfig::default()
+        },
+    )
+    .err()
+    .expect("refused")
+    .to_string()
+}

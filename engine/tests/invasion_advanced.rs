@@ -6,8 +6,11 @@
 
 #[path = "invasion_support.rs"]
 mod support;
+#[path = "invasion_when/mod.rs"]
+mod when;
 
 use support::*;
+use when::*;
 use xenolog_engine::games::invasion::advanced::{FearEffect, Module, Order, StupidEffect, tables};
 use xenolog_engine::games::invasion::state::{CardKind, GroupId, Place};
 use xenolog_engine::games::invasion::{
@@ -51,6 +54,18 @@ fn battle(factions: &[&str], stupidity: bool, fear: bool, real_table: bool) -> I
 
 fn ogrons() -> InvasionState {
     battle(&["ogrons", "unit"], true, false, false)
+}
+
+/// Given: the Ogron detachment o1 alone (o2 gone) at `(x, y)` inches, the
+/// Ogrons' Single card turned: its Stupidity check comes next.
+fn lone_detachment(x: f64, y: f64) -> (InvasionState, GroupId) {
+    let mut s = ogrons();
+    let o1 = gid(&s, "o1");
+    let o2 = gid(&s, "o2");
+    gone(&mut s, o2);
+    place(&mut s, o1, x, y);
+    card(&mut s, 0, CardKind::Single);
+    (s, o1)
 }
 
 /// A card of `seat` comes up (a new one: its checks are due again).
@@ -144,12 +159,7 @@ fn advanced_a_table_file_with_a_roll_missing_or_a_bad_effect_is_refused_in_words
 
 #[test]
 fn stupidity_a_check_at_the_start_of_the_card_passed_on_the_score_leaves_the_detachment_in_hand() {
-    let mut s = ogrons();
-    let o1 = gid(&s, "o1");
-    let o2 = gid(&s, "o2");
-    gone(&mut s, o2);
-    place(&mut s, o1, 10.0, 10.0);
-    card(&mut s, 0, CardKind::Single);
+    let (mut s, o1) = lone_detachment(10.0, 10.0);
     // The card's player is not asked before the check is made.
     assert!(Invasion::automatic(&s).is_some());
     let p = step(&mut s, &[4]);
@@ -167,13 +177,9 @@ fn stupidity_a_check_at_the_start_of_the_card_passed_on_the_score_leaves_the_det
 #[test]
 fn stupidity_a_failed_check_strikes_a_model_who_rolls_on_the_table_illustrated_needs_4_rolls_2_then_3_charge()
  {
-    let mut s = ogrons();
-    let (o1, s1) = (gid(&s, "o1"), gid(&s, "s1"));
-    let o2 = gid(&s, "o2");
-    gone(&mut s, o2);
-    place(&mut s, o1, 10.0, 10.0);
+    let (mut s, o1) = lone_detachment(10.0, 10.0);
+    let s1 = gid(&s, "s1");
     place(&mut s, s1, 10.0, 20.0);
-    card(&mut s, 0, CardKind::Single);
     assert_eq!(
         describe::command(&s, Actor::SYSTEM, &Invasion::automatic(&s).unwrap()),
         "tests at the start of the Ogrons Single card"
@@ -200,7 +206,7 @@ fn stupidity_a_failed_check_strikes_a_model_who_rolls_on_the_table_illustrated_n
         r#"{"move":{"group":0,"to":{"x":1000,"y":500}}}"#,
         &[],
     );
-    assert!(refusal(&e).contains("step of its own"), "{}", refusal(&e));
+    assert_refusal_says(&e, "step of its own");
     let before = lead_at(&s, o1);
     let p = step(&mut s, &[]);
     p.assert_says("has done what it was made to do");
@@ -211,13 +217,9 @@ fn stupidity_a_failed_check_strikes_a_model_who_rolls_on_the_table_illustrated_n
 
 #[test]
 fn stupidity_charge_a_model_that_reaches_the_enemy_assaults_it() {
-    let mut s = ogrons();
-    let (o1, s1) = (gid(&s, "o1"), gid(&s, "s1"));
-    let o2 = gid(&s, "o2");
-    gone(&mut s, o2);
-    place(&mut s, o1, 10.0, 10.0);
+    let (mut s, o1) = lone_detachment(10.0, 10.0);
+    let s1 = gid(&s, "s1");
     place(&mut s, s1, 10.0, 16.0);
-    card(&mut s, 0, CardKind::Single);
     step(&mut s, &[1, 3]);
     step(&mut s, &[]);
     assert!(s.group(o1).locked.is_some(), "locked in hand-to-hand");
@@ -254,12 +256,7 @@ fn stupidity_kill_everybody_fires_at_the_nearest_group_friend_or_foe() {
 
 #[test]
 fn stupidity_awol_runs_for_the_nearest_table_edge_and_off_it() {
-    let mut s = ogrons();
-    let o1 = gid(&s, "o1");
-    let o2 = gid(&s, "o2");
-    gone(&mut s, o2);
-    place(&mut s, o1, 24.0, 5.0);
-    card(&mut s, 0, CardKind::Single);
+    let (mut s, o1) = lone_detachment(24.0, 5.0);
     step(&mut s, &[1, 4]);
     assert_eq!(order(&s, o1), Some(Order::Awol));
     let p = step(&mut s, &[]);
@@ -267,12 +264,7 @@ fn stupidity_awol_runs_for_the_nearest_table_edge_and_off_it() {
     assert_eq!(s.group(o1).place, Place::Gone);
 
     // Far from every edge, it moves its full move towards the nearest.
-    let mut s = ogrons();
-    let o1 = gid(&s, "o1");
-    let o2 = gid(&s, "o2");
-    gone(&mut s, o2);
-    place(&mut s, o1, 20.0, 24.0);
-    card(&mut s, 0, CardKind::Single);
+    let (mut s, o1) = lone_detachment(20.0, 24.0);
     step(&mut s, &[1, 4]);
     step(&mut s, &[]);
     assert_eq!(lead_at(&s, o1), pt(12.0, 24.0), "8\" towards the left edge");
@@ -282,21 +274,11 @@ fn stupidity_awol_runs_for_the_nearest_table_edge_and_off_it() {
 #[test]
 fn stupidity_hide_in_cover_the_model_hides_with_nothing_to_hide_behind_it_goes_awol() {
     // In the wood: it hides (does nothing on this card).
-    let mut s = ogrons();
-    let o1 = gid(&s, "o1");
-    let o2 = gid(&s, "o2");
-    gone(&mut s, o2);
-    place(&mut s, o1, 5.0, 32.0);
-    card(&mut s, 0, CardKind::Single);
+    let (mut s, o1) = lone_detachment(5.0, 32.0);
     step(&mut s, &[1, 5]);
     assert_eq!(order(&s, o1), Some(Order::Nothing));
     // In the open: AWOL.
-    let mut s = ogrons();
-    let o1 = gid(&s, "o1");
-    let o2 = gid(&s, "o2");
-    gone(&mut s, o2);
-    place(&mut s, o1, 20.0, 20.0);
-    card(&mut s, 0, CardKind::Single);
+    let (mut s, o1) = lone_detachment(20.0, 20.0);
     step(&mut s, &[1, 5]);
     assert_eq!(order(&s, o1), Some(Order::Awol));
 }
@@ -311,24 +293,13 @@ fn stupidity_war_what_is_it_good_for_the_detachment_does_nothing_this_card() {
     let p = step(&mut s, &[3, 6, 4]);
     p.assert_says("Private Grunt 1 is stricken: 6 WAR, WHAT IS IT GOOD FOR");
     p.assert_says("Ogrons Ogron detachment does nothing on this card");
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{o1},"to":{{"x":1000,"y":1500}}}}}}"#),
-        &[],
-    );
-    assert!(
-        refusal(&e).contains("Ogrons Ogron detachment is out of its player's hands on this card"),
-        "{}",
-        refusal(&e)
+    let e = refused(&mut s, 0, &move_to(o1, 1000, 1500), &[]);
+    assert_refusal_says(
+        &e,
+        "Ogrons Ogron detachment is out of its player's hands on this card",
     );
     // The rearguard passed (4): it moves.
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{o2},"to":{{"x":3000,"y":1500}}}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &move_to(o2, 3000, 1500), &[]);
     // Ending the card lifts the order.
     play(&mut s, 0, r#""end_card""#, &[]);
     assert!(s.advanced.orders.is_empty());
@@ -336,12 +307,7 @@ fn stupidity_war_what_is_it_good_for_the_detachment_does_nothing_this_card() {
 
 #[test]
 fn stupidity_is_contagious_chaining_twice() {
-    let mut s = ogrons();
-    let o1 = gid(&s, "o1");
-    let o2 = gid(&s, "o2");
-    gone(&mut s, o2);
-    place(&mut s, o1, 10.0, 10.0);
-    card(&mut s, 0, CardKind::Single);
+    let (mut s, o1) = lone_detachment(10.0, 10.0);
     // Check 1 (fails); Grunt rolls 1 (contagious), 1 other; Ogron 2 rolls 1
     // (contagious again), 1 other; Ogron 3 rolls 6 (war).
     let p = step(&mut s, &[1, 1, 1, 1, 1, 6]);
@@ -362,12 +328,7 @@ fn stupidity_is_contagious_chaining_twice() {
 
 #[test]
 fn stupidity_contagion_runs_out_of_models_to_strike() {
-    let mut s = ogrons();
-    let o1 = gid(&s, "o1");
-    let o2 = gid(&s, "o2");
-    gone(&mut s, o2);
-    place(&mut s, o1, 10.0, 10.0);
-    card(&mut s, 0, CardKind::Single);
+    let (mut s, _) = lone_detachment(10.0, 10.0);
     // Contagious with 6 others: only two are left; both roll WAR.
     let p = step(&mut s, &[1, 1, 6, 6, 6]);
     p.assert_says("stupidity is contagious: rolls 6, Ogron 2, Ogron 3 now suffer");
@@ -376,12 +337,7 @@ fn stupidity_contagion_runs_out_of_models_to_strike() {
 
 #[test]
 fn stupidity_recovery_a_stricken_model_tests_next_card_1_to_3_still_stupid_4_to_6_recovered() {
-    let mut s = ogrons();
-    let o1 = gid(&s, "o1");
-    let o2 = gid(&s, "o2");
-    gone(&mut s, o2);
-    place(&mut s, o1, 10.0, 10.0);
-    card(&mut s, 0, CardKind::Single);
+    let (mut s, o1) = lone_detachment(10.0, 10.0);
     step(&mut s, &[1, 6]);
     // Its only group doing nothing, the card ends by itself.
     let p = step(&mut s, &[]);
@@ -440,9 +396,9 @@ fn stupidity_at_a_real_table_the_players_make_the_charge_and_nothing_else() {
     assert!(matches!(order(&s, o1), Some(Order::Charge(_))));
     // The game does not move miniatures: the player does, and only that.
     assert!(Invasion::automatic(&s).is_none());
-    let e = refused(&mut s, 0, &format!(r#"{{"study":{{"group":{o1}}}}}"#), &[]);
+    let e = refused(&mut s, 0, &group_order("study", o1), &[]);
     assert!(refusal(&e).starts_with("[Stupidity]"), "{}", refusal(&e));
-    let p = play(&mut s, 0, &format!(r#"{{"move":{{"group":{o1}}}}}"#), &[]);
+    let p = play(&mut s, 0, &group_order("move", o1), &[]);
     p.assert_says("has done what it was made to do");
     assert_eq!(order(&s, o1), Some(Order::Nothing));
 }
@@ -496,14 +452,9 @@ fn fear_a_4_freeze_the_group_misses_its_turn() {
     p.assert_says("rolls 4: FREEZE");
     assert_eq!(order(&s, s1), Some(Order::Nothing));
     assert_eq!(order(&s, s2), None);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{s1},"to":{{"x":1000,"y":500}}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &move_to(s1, 1000, 500), &[]);
     assert!(refusal(&e).starts_with("[Fear]"), "{}", refusal(&e));
-    assert!(!is_legal(&s, &format!(r#"{{"study":{{"group":{s1}}}}}"#)));
+    assert!(!is_legal(&s, &group_order("study", s1)));
     play(&mut s, 0, r#""end_card""#, &[]);
     // Not a 1-3: it tests again on its next card; the brave one does not.
     next_card(&mut s, 0, CardKind::Single);
@@ -754,29 +705,27 @@ fn beasts_with(factions: &[&str], modules: InvasionConfig) -> InvasionState {
 /// The Beast pair charges U.N.I.T.'s section on a Double card and, in the
 /// melee at its end, makes 2 kills to none.
 fn grappled() -> (InvasionState, GroupId, GroupId) {
-    let mut s = beasts(&["beasts", "unit"], true, false, false);
+    charged(true, 0)
+}
+
+/// The charger (seat 0: the Beast pair; seat 1: U.N.I.T.'s section) charges
+/// the other on its Double card; in the melee at the card's end the Beasts
+/// make 2 kills to none. With or without the Grapple module.
+fn charged(grapple: bool, seat: u8) -> (InvasionState, GroupId, GroupId) {
+    let mut s = beasts(&["beasts", "unit"], grapple, false, false);
     let (b1, s1) = (gid(&s, "b1"), gid(&s, "s1"));
-    place(&mut s, s1, 20.0, 11.1);
-    place(&mut s, b1, 20.0, 6.0);
-    card(&mut s, 0, CardKind::Double);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{b1},"to":{{"x":2000,"y":1000}}}}}}"#),
-        &[],
-    );
-    assert!(s.group(b1).locked.is_some());
-    play(&mut s, 0, r#""end_card""#, &[]);
+    let (charger, target) = if seat == 0 { (b1, s1) } else { (s1, b1) };
+    place(&mut s, target, 20.0, 11.1);
+    place(&mut s, charger, 20.0, 6.0);
+    card(&mut s, seat, CardKind::Double);
+    play(&mut s, seat, &move_to(charger, 2000, 1000), &[]);
+    assert!(s.group(charger).locked.is_some());
+    play(&mut s, seat, r#""end_card""#, &[]);
     step(&mut s, &[]);
     // 14 against 6: two men fall; U.N.I.T.'s 8 against 9: no Beast.
     play(&mut s, 0, r#"{"strike":{}}"#, &[2, 2, 2, 2, 2, 2, 1, 1]);
     let two: Vec<String> = figures(&s, s1)[..2].to_vec();
-    play(
-        &mut s,
-        1,
-        &format!(r#"{{"casualties":{{"models":{two:?}}}}}"#),
-        &[],
-    );
+    play(&mut s, 1, &casualties(&two), &[]);
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 8]);
     (s, b1, s1)
 }
@@ -825,54 +774,13 @@ fn grapple_a_victim_that_does_not_escape_does_nothing_and_one_that_does_may_act(
 #[test]
 fn grapple_only_in_the_grapplers_own_turn_and_only_with_the_module() {
     // Without the module the melee ends as Alien Invasion's do.
-    let mut s = beasts(&["beasts", "unit"], false, false, false);
-    let (b1, s1) = (gid(&s, "b1"), gid(&s, "s1"));
-    place(&mut s, s1, 20.0, 11.1);
-    place(&mut s, b1, 20.0, 6.0);
-    card(&mut s, 0, CardKind::Double);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{b1},"to":{{"x":2000,"y":1000}}}}}}"#),
-        &[],
-    );
-    play(&mut s, 0, r#""end_card""#, &[]);
-    step(&mut s, &[]);
-    play(&mut s, 0, r#"{"strike":{}}"#, &[2, 2, 2, 2, 2, 2, 1, 1]);
-    let two: Vec<String> = figures(&s, s1)[..2].to_vec();
-    play(
-        &mut s,
-        1,
-        &format!(r#"{{"casualties":{{"models":{two:?}}}}}"#),
-        &[],
-    );
-    play(&mut s, 1, r#"{"strike":{}}"#, &[1; 8]);
+    let (mut s, _, _) = charged(false, 0);
     let p = step(&mut s, &[]);
     assert!(!p.says("grapple"), "{:#?}", p.words);
     assert!(s.melees.is_empty());
     // "A model is only able to perform a grapple during it's own turn (i.e.
     // not if it is the target of an assault)": U.N.I.T. charges the Beasts.
-    let mut s = beasts(&["beasts", "unit"], true, false, false);
-    place(&mut s, b1, 20.0, 11.1);
-    place(&mut s, s1, 20.0, 6.0);
-    card(&mut s, 1, CardKind::Double);
-    play(
-        &mut s,
-        1,
-        &format!(r#"{{"move":{{"group":{s1},"to":{{"x":2000,"y":1000}}}}}}"#),
-        &[],
-    );
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
-    play(&mut s, 0, r#"{"strike":{}}"#, &[2, 2, 2, 2, 2, 2, 1, 1]);
-    let two: Vec<String> = figures(&s, s1)[..2].to_vec();
-    play(
-        &mut s,
-        1,
-        &format!(r#"{{"casualties":{{"models":{two:?}}}}}"#),
-        &[],
-    );
-    play(&mut s, 1, r#"{"strike":{}}"#, &[1; 8]);
+    let (mut s, _, _) = charged(true, 1);
     let p = step(&mut s, &[]);
     assert!(!p.says("grapple"), "{:#?}", p.words);
     assert!(s.advanced.grapples.is_empty());
@@ -911,13 +819,8 @@ fn impetuous_models_move_their_maximum_towards_the_nearest_enemy_they_can_see() 
     place(&mut s, s1, 31.0, 40.0);
     card(&mut s, 0, CardKind::Single);
     assert!(Invasion::automatic(&s).is_none());
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"lay_in_wait":{{"group":{v1}}}}}"#),
-        &[],
-    );
-    assert!(refusal(&e).contains("is impetuous"), "{}", refusal(&e));
+    let e = refused(&mut s, 0, &group_order("lay_in_wait", v1), &[]);
+    assert_refusal_says(&e, "is impetuous");
 }
 
 /// The review's finding: the text's "assault or fire at" was built as a
@@ -1010,23 +913,13 @@ fn primitive_weapons_are_incapable_of_causing_any_damage_against_armoured_models
     place(&mut s, d1, 20.0, 20.0);
     card(&mut s, 0, CardKind::Double);
     // Three spears and a rifle: the rifle's die alone is rolled.
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{v1}],"target":{d1}}}}}"#),
-        &[6],
-    );
+    let p = play(&mut s, 0, &shoot(&[v1], d1), &[6]);
     p.assert_says(
         "the primitive weapons of Beasts Savage band cannot harm Daleks Dalek Patrol Alpha (3 dice not rolled)",
     );
     p.assert_says("1D6 at Daleks Dalek Patrol Alpha");
     // Spears alone cannot shoot at a Dalek at all.
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{v2}],"target":{d1}}}}}"#),
-        &[6, 6],
-    );
+    let e = refused(&mut s, 0, &shoot(&[v2], d1), &[6, 6]);
     assert_eq!(
         refusal(&e),
         "[Primitive Weapons] the primitive weapons of Beasts Spear line cannot harm Daleks Dalek Patrol Alpha"
@@ -1037,13 +930,7 @@ fn primitive_weapons_are_incapable_of_causing_any_damage_against_armoured_models
     place(&mut s, v2, 30.0, 6.0);
     place(&mut s, s1, 30.0, 20.0);
     card(&mut s, 0, CardKind::Single);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{v2}],"target":{s1}}}}}"#),
-        &[3, 3],
-    )
-    .assert_says("2D6 at U.N.I.T. 1st Squad, Section A");
+    play(&mut s, 0, &shoot(&[v2], s1), &[3, 3]).assert_says("2D6 at U.N.I.T. 1st Squad, Section A");
 }
 
 // --- Buildings and LOS, Unstoppable Force -------------------------------------
@@ -1058,7 +945,7 @@ fn buildings_and_los_models_inside_can_only_be_targeted_at_windows_or_doorways()
     let (s1, d1) = (gid(&s, "s1"), gid(&s, "d1"));
     place(&mut s, s1, 31.0, 31.0);
     place(&mut s, d1, 31.0, 20.0);
-    let at_s1 = format!(r#"{{"shoot":{{"shooters":[{d1}],"target":{s1}}}}}"#);
+    let at_s1 = shoot(&[d1], s1);
     card(&mut s, 1, CardKind::Single);
     let e = refused(&mut s, 1, &at_s1, &[1; 18]);
     assert_eq!(
@@ -1068,24 +955,14 @@ fn buildings_and_los_models_inside_can_only_be_targeted_at_windows_or_doorways()
     // "Why would a model be standing at a window or doorway? Because it is
     // the only way it would be able to fire out".
     card(&mut s, 0, CardKind::Single);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{s1}],"target":{d1}}}}}"#),
-        &[1; 8],
-    );
+    play(&mut s, 0, &shoot(&[s1], d1), &[1; 8]);
     steps(&mut s);
     card(&mut s, 1, CardKind::Single);
     // "Even when they are located at windows and doors, target models will
     // doubtless be behind full cover": the building's kill score.
     play(&mut s, 1, &at_s1, &[1; 18]).assert_says("1 kill at 12 each in a building");
     let one = figures(&s, s1)[0].clone();
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"casualties":{{"models":["{one}"]}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &casualties(&[&one]), &[]);
     steps(&mut s);
     // Its next card passes without a shot: it has left the windows.
     card(&mut s, 0, CardKind::Single);
@@ -1110,7 +987,7 @@ fn unstoppable_force_moves_straight_through_walls_fences_and_hedges() {
     let g1 = gid(&s, "g1");
     place(&mut s, g1, 8.0, 21.0);
     card(&mut s, 0, CardKind::Single);
-    let go = format!(r#"{{"move":{{"group":{g1},"to":{{"x":800,"y":2700}}}}}}"#);
+    let go = move_to(g1, 800, 2700);
     let p = play(&mut s, 0, &go, &[]);
     assert!(!p.says("stop"), "{:#?}", p.words);
     assert_eq!(lead_at(&s, g1), pt(8.0, 27.0));
@@ -1147,116 +1024,53 @@ fn lift_off_between_2_and_10_inches_and_nothing_further_that_turn() {
             &format!(r#"{{"lift_off":{{"group":{w1},"height":{bad}}}}}"#),
             &[],
         );
-        assert!(
-            refusal(&e).contains("between 2\" and 10\""),
-            "{}",
-            refusal(&e)
-        );
+        assert_refusal_says(&e, "between 2\" and 10\"");
     }
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"lift_off":{{"group":{w1},"height":600}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 0, &lift_off(w1, 600), &[]);
     // "The player controlling the flying model must announce ... any
     // changes in the vehicles elevation": the log says it.
     p.assert_says("Beasts Winged Horror is now 6\" above the tabletop");
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{w1},"to":{{"x":800,"y":1500}}}}}}"#),
-        &[],
-    );
-    assert!(
-        refusal(&e).contains("may do nothing further"),
-        "{}",
-        refusal(&e)
-    );
+    let e = refused(&mut s, 0, &move_to(w1, 800, 1500), &[]);
+    assert_refusal_says(&e, "may do nothing further");
     // Only models that fly.
     let g1 = gid(&s, "g1");
     place(&mut s, g1, 20.0, 20.0);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"lift_off":{{"group":{g1},"height":600}}}}"#),
-        &[],
-    );
-    assert!(refusal(&e).contains("cannot fly"), "{}", refusal(&e));
+    let e = refused(&mut s, 0, &lift_off(g1, 600), &[]);
+    assert_refusal_says(&e, "cannot fly");
 }
 
 #[test]
 fn fly_at_the_fly_rate_over_terrain_between_2_and_30_inches_and_land_from_10() {
     let (mut s, w1, _) = flyers();
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"lift_off":{{"group":{w1},"height":600}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &lift_off(w1, 600), &[]);
     play(&mut s, 0, r#""end_card""#, &[]);
     next_card(&mut s, 0, CardKind::Triple);
     // 11" across the wall and into the wood: at its fly rate of 12", not
     // stopped by either.
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{w1},"to":{{"x":800,"y":3100}}}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 0, &move_to(w1, 800, 3100), &[]);
     assert!(!p.says("stop"), "{:#?}", p.words);
     assert_eq!(lead_at(&s, w1), pt(8.0, 31.0));
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"soar":{{"group":{w1},"height":3100}}}}"#),
-        &[],
-    );
-    assert!(
-        refusal(&e).contains("between 2\" and 30\""),
-        "{}",
-        refusal(&e)
-    );
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"soar":{{"group":{w1},"height":2500}}}}"#),
-        &[],
-    )
-    .assert_says("Beasts Winged Horror is now 25\" above the tabletop");
+    let e = refused(&mut s, 0, &soar(w1, 3100), &[]);
+    assert_refusal_says(&e, "between 2\" and 30\"");
+    play(&mut s, 0, &soar(w1, 2500), &[])
+        .assert_says("Beasts Winged Horror is now 25\" above the tabletop");
     // "Models may only land if they are within 10" of the tabletop".
-    let e = refused(&mut s, 0, &format!(r#"{{"land":{{"group":{w1}}}}}"#), &[]);
-    assert!(refusal(&e).contains("within 10"), "{}", refusal(&e));
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"soar":{{"group":{w1},"height":800}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &group_order("land", w1), &[]);
+    assert_refusal_says(&e, "within 10");
+    play(&mut s, 0, &soar(w1, 800), &[]);
     steps(&mut s);
     next_card(&mut s, 0, CardKind::Single);
-    play(&mut s, 0, &format!(r#"{{"land":{{"group":{w1}}}}}"#), &[])
-        .assert_says("Beasts Winged Horror lands");
+    play(&mut s, 0, &group_order("land", w1), &[]).assert_says("Beasts Winged Horror lands");
     assert!(s.advanced.heights.is_empty());
 }
 
 #[test]
 fn fly_any_model_firing_at_a_flying_target_suffers_minus_1() {
     let (mut s, w1, s1) = flyers();
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"lift_off":{{"group":{w1},"height":600}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &lift_off(w1, 600), &[]);
     card(&mut s, 1, CardKind::Single);
-    play(
-        &mut s,
-        1,
-        &format!(r#"{{"shoot":{{"shooters":[{s1}],"target":{w1}}}}}"#),
-        &[3; 8],
-    )
-    .assert_says("-8 (-1 a die: Beasts Winged Horror is flying)");
+    play(&mut s, 1, &shoot(&[s1], w1), &[3; 8])
+        .assert_says("-8 (-1 a die: Beasts Winged Horror is flying)");
 }
 
 // --- Advanced Assault ------------------------------------------------------------
@@ -1290,42 +1104,21 @@ fn assaulted(target: &str, win: bool) -> (InvasionState, GroupId, GroupId) {
     place(&mut s, h, 20.0, 11.1);
     place(&mut s, b1, 20.0, 6.0);
     card(&mut s, 0, CardKind::Double);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{b1},"to":{{"x":2000,"y":1000}}}}}}"#),
-        &[],
-    );
-    play(&mut s, 0, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    play(&mut s, 0, &move_to(b1, 2000, 1000), &[]);
+    end_card_then_step(&mut s, 0);
     if win {
         play(&mut s, 0, r#"{"strike":{}}"#, &[2, 2, 2, 2, 2, 2, 1, 1]);
         let two: Vec<String> = figures(&s, h)[..2].to_vec();
-        play(
-            &mut s,
-            1,
-            &format!(r#"{{"casualties":{{"models":{two:?}}}}}"#),
-            &[],
-        );
+        play(&mut s, 1, &casualties(&two), &[]);
         play(&mut s, 1, r#"{"strike":{}}"#, &[1; 4]);
     } else {
         // A kill each: 8 against 6, 12 against 9.
         play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
         let one = figures(&s, h)[0].clone();
-        play(
-            &mut s,
-            1,
-            &format!(r#"{{"casualties":{{"models":["{one}"]}}}}"#),
-            &[],
-        );
+        play(&mut s, 1, &casualties(&[&one]), &[]);
         play(&mut s, 1, r#"{"strike":{}}"#, &[3; 4]);
         let beast = figures(&s, b1)[0].clone();
-        play(
-            &mut s,
-            0,
-            &format!(r#"{{"casualties":{{"models":["{beast}"]}}}}"#),
-            &[],
-        );
+        play(&mut s, 0, &casualties(&[&beast]), &[]);
     }
     (s, b1, h)
 }
@@ -1345,12 +1138,7 @@ fn advanced_assault_running_away_the_loser_faster_than_the_winner_runs_its_full_
     step(&mut s, &[]);
     next_card(&mut s, 1, CardKind::Single);
     let before = centre(&s, h1);
-    let p = play(
-        &mut s,
-        1,
-        &format!(r#"{{"run_away":{{"group":{h1}}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 1, &group_order("run_away", h1), &[]);
     p.assert_says("runs away");
     assert!(s.group(h1).locked.is_none() && s.group(b1).locked.is_none());
     let d = before.distance(centre(&s, h1));
@@ -1362,29 +1150,11 @@ fn advanced_assault_a_loser_too_slow_to_out_run_its_opponent_must_stay_and_fight
     let (mut s, _, h2) = assaulted("h2", true);
     step(&mut s, &[]);
     next_card(&mut s, 1, CardKind::Single);
-    let e = refused(
-        &mut s,
-        1,
-        &format!(r#"{{"run_away":{{"group":{h2}}}}}"#),
-        &[],
-    );
-    assert!(
-        refusal(&e).contains("must stay and fight"),
-        "{}",
-        refusal(&e)
-    );
+    let e = refused(&mut s, 1, &group_order("run_away", h2), &[]);
+    assert_refusal_says(&e, "must stay and fight");
     // Nor may the loser break off: that is the winner's.
-    let e = refused(
-        &mut s,
-        1,
-        &format!(r#"{{"break_off":{{"group":{h2}}}}}"#),
-        &[],
-    );
-    assert!(
-        refusal(&e).contains("stay and fight or run away"),
-        "{}",
-        refusal(&e)
-    );
+    let e = refused(&mut s, 1, &group_order("break_off", h2), &[]);
+    assert_refusal_says(&e, "stay and fight or run away");
 }
 
 #[test]
@@ -1392,22 +1162,12 @@ fn advanced_assault_the_combat_winners_turn_choose_any_action() {
     let (mut s, b1, _) = assaulted("h2", true);
     step(&mut s, &[]);
     next_card(&mut s, 0, CardKind::Double);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"break_off":{{"group":{b1}}}}}"#),
-        &[],
-    )
-    .assert_says("Beasts Beast pair breaks off from the fight");
+    play(&mut s, 0, &group_order("break_off", b1), &[])
+        .assert_says("Beasts Beast pair breaks off from the fight");
     assert!(s.melees.is_empty());
     // Free: the card's two actions are left for anything.
     assert_eq!(s.actions_left(), 2);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{b1},"to":{{"x":2000,"y":400}}}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &move_to(b1, 2000, 400), &[]);
 }
 
 #[test]

@@ -4,8 +4,11 @@
 
 #[path = "invasion_support.rs"]
 mod support;
+#[path = "invasion_when/mod.rs"]
+mod when;
 
 use support::*;
+use when::*;
 use xenolog_engine::Game;
 use xenolog_engine::game::Fate;
 use xenolog_engine::games::invasion::state::{CardKind, GroupId, InvasionEvent as E, Pending};
@@ -115,6 +118,17 @@ fn a_roster_models_fate_is_its_piece_in_the_outcome() {
     assert_eq!(benton.fate, Fate::Killed);
 }
 
+/// Given: U.N.I.T.'s roster section, Sgt Benton with these skills, at
+/// (20,20) and Dalek Patrol Alpha at (20, `dalek_y`); Benton's group and the
+/// Daleks.
+fn benton_facing(skills: &[(&str, u32)], dalek_y: f64) -> (InvasionState, GroupId, GroupId) {
+    let mut s = given_roster(section(skills));
+    let (u, d) = (gid_of(&s, "Sgt Benton"), gid(&s, "d1"));
+    place(&mut s, u, 20.0, 20.0);
+    place(&mut s, d, 20.0, dalek_y);
+    (s, u, d)
+}
+
 /// The group a named figure fights in.
 fn gid_of(s: &InvasionState, name: &str) -> GroupId {
     (0..s.groups.len() as GroupId)
@@ -134,10 +148,7 @@ fn shoot(s: &mut InvasionState, g: GroupId, t: GroupId, dice: &[u8]) -> Played {
 #[test]
 fn crack_shot_adds_1_to_each_of_the_models_shooting_dice() {
     // Benton with Crack Shot twice: +2 on his one rifle die.
-    let mut s = given_roster(section(&[("crack_shot", 2)]));
-    let (u, d) = (gid_of(&s, "Sgt Benton"), gid(&s, "d1"));
-    place(&mut s, u, 20.0, 20.0);
-    place(&mut s, d, 20.0, 30.0);
+    let (mut s, u, d) = benton_facing(&[("crack_shot", 2)], 30.0);
     card(&mut s, 0, CardKind::Single);
     // 21, +2 = 23: not the Daleks' 24.
     let p = shoot(&mut s, u, d, &[3, 3, 3, 3, 3, 3, 2, 1]);
@@ -161,22 +172,10 @@ fn crack_shot_adds_1_to_each_of_the_models_shooting_dice() {
 /// reading (the option `assumed_profiles`).
 #[test]
 fn super_agility_suffers_penalty_minus_1_for_moving_and_firing_adds_nothing_by_default() {
-    let mut s = given_roster(section(&[("super_agility", 1)]));
+    let (mut s, u, d) = benton_facing(&[("super_agility", 1)], 32.0);
     assert!(!s.assumed_profiles);
-    let (u, d) = (gid_of(&s, "Sgt Benton"), gid(&s, "d1"));
-    place(&mut s, u, 20.0, 20.0);
-    place(&mut s, d, 20.0, 32.0);
     card(&mut s, 0, CardKind::Double);
-    let to = pt(20.0, 22.0);
-    play(
-        &mut s,
-        0,
-        &format!(
-            r#"{{"move":{{"group":{u},"to":{{"x":{},"y":{}}}}}}}"#,
-            to.x, to.y
-        ),
-        &[],
-    );
+    play(&mut s, 0, &mv(u, 20.0, 22.0), &[]);
     let p = shoot(&mut s, u, d, &[1; 8]);
     assert!(
         p.events
@@ -190,11 +189,8 @@ fn super_agility_suffers_penalty_minus_1_for_moving_and_firing_adds_nothing_by_d
 #[test]
 fn super_agility_adds_1_to_each_die_when_its_group_moved_earlier_on_the_card_assumed_profiles_option()
  {
-    let mut s = given_roster(section(&[("super_agility", 1)]));
+    let (mut s, u, d) = benton_facing(&[("super_agility", 1)], 32.0);
     s.assumed_profiles = true;
-    let (u, d) = (gid_of(&s, "Sgt Benton"), gid(&s, "d1"));
-    place(&mut s, u, 20.0, 20.0);
-    place(&mut s, d, 20.0, 32.0);
     card(&mut s, 0, CardKind::Double);
     let p = shoot(&mut s, u, d, &[1; 8]);
     assert!(
@@ -204,16 +200,7 @@ fn super_agility_adds_1_to_each_die_when_its_group_moved_earlier_on_the_card_ass
         "no move yet: no bonus"
     );
     card(&mut s, 0, CardKind::Double);
-    let to = pt(20.0, 22.0);
-    play(
-        &mut s,
-        0,
-        &format!(
-            r#"{{"move":{{"group":{u},"to":{{"x":{},"y":{}}}}}}}"#,
-            to.x, to.y
-        ),
-        &[],
-    );
+    play(&mut s, 0, &mv(u, 20.0, 22.0), &[]);
     let p = shoot(&mut s, u, d, &[1; 8]);
     assert!(
         p.events
@@ -226,23 +213,10 @@ fn super_agility_adds_1_to_each_die_when_its_group_moved_earlier_on_the_card_ass
 
 #[test]
 fn hand_to_hand_expert_adds_1_to_each_of_the_models_close_combat_dice() {
-    let mut s = given_roster(section(&[("h2h_expert", 3)]));
-    let (u, d) = (gid_of(&s, "Sgt Benton"), gid(&s, "d1"));
-    place(&mut s, u, 20.0, 20.0);
-    place(&mut s, d, 20.0, 26.0);
+    let (mut s, _, d) = benton_facing(&[("h2h_expert", 3)], 26.0);
     card(&mut s, 1, CardKind::Double);
-    let to = pt(20.0, 21.05);
-    play(
-        &mut s,
-        1,
-        &format!(
-            r#"{{"move":{{"group":{d},"to":{{"x":{},"y":{}}}}}}}"#,
-            to.x, to.y
-        ),
-        &[],
-    );
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    play(&mut s, 1, &mv(d, 20.0, 21.05), &[]);
+    end_card_then_step(&mut s, 1);
     assert!(matches!(
         s.pending.first(),
         Some(Pending::Strike {
@@ -318,10 +292,7 @@ fn super_sneak_adds_an_inch_to_a_move_that_ends_in_cover() {
 fn you_make_your_own_luck_adds_1_to_the_models_kill_score() {
     // Benton dies on 7 in the open, the others on 6: a total of 6 kills
     // only one of the others, and he cannot be chosen for it.
-    let mut s = given_roster(section(&[("own_luck", 1)]));
-    let (u, d) = (gid_of(&s, "Sgt Benton"), gid(&s, "d1"));
-    place(&mut s, u, 20.0, 20.0);
-    place(&mut s, d, 20.0, 32.0);
+    let (mut s, u, d) = benton_facing(&[("own_luck", 1)], 32.0);
     card(&mut s, 1, CardKind::Single);
     // 6 dice of 1 = 6.
     play(
@@ -413,10 +384,7 @@ fn camouflage_the_model_counts_as_in_cover_wherever_it_stands() {
 
 #[test]
 fn lightening_action_gives_its_group_one_action_more_once_a_card() {
-    let mut s = given_roster(section(&[("lightening", 1)]));
-    let (u, d) = (gid_of(&s, "Sgt Benton"), gid(&s, "d1"));
-    place(&mut s, u, 20.0, 20.0);
-    place(&mut s, d, 20.0, 34.0);
+    let (mut s, u, d) = benton_facing(&[("lightening", 1)], 34.0);
     card(&mut s, 0, CardKind::Single);
     shoot(&mut s, u, d, &[1; 8]);
     assert!(s.may_act(u), "a second action on a Single card");
@@ -426,10 +394,7 @@ fn lightening_action_gives_its_group_one_action_more_once_a_card() {
     assert!(!s.may_act(u));
     assert!(Invasion::automatic(&s).is_some(), "the card ends");
     // A group without the skill gets no second action.
-    let mut s = given_roster(section(&[]));
-    let (u, d) = (gid_of(&s, "Sgt Benton"), gid(&s, "d1"));
-    place(&mut s, u, 20.0, 20.0);
-    place(&mut s, d, 20.0, 34.0);
+    let (mut s, u, d) = benton_facing(&[], 34.0);
     card(&mut s, 0, CardKind::Single);
     shoot(&mut s, u, d, &[1; 8]);
     assert!(!s.may_act(u));

@@ -3,8 +3,11 @@
 
 #[path = "invasion_support.rs"]
 mod support;
+#[path = "invasion_when/mod.rs"]
+mod when;
 
 use support::*;
+use when::*;
 use xenolog_engine::games::invasion::rules::make_deck;
 use xenolog_engine::games::invasion::state::{Card, CardKind, InvasionEvent as E, Place};
 
@@ -115,33 +118,18 @@ fn mechanics_of_play_cards_are_played_in_order_and_go_to_the_discard_pile() {
         &mut s,
         &[(Some(0), CardKind::Single), (Some(1), CardKind::Single)],
     );
-    let e = refused(
-        &mut s,
-        1,
-        &format!(r#"{{"move":{{"group":{dal},"to":{{"x":2900,"y":2000}}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 1, &move_to(dal, 2900, 2000), &[]);
     assert_eq!(
         e.message,
         "the card in play is a Single Action card for U.N.I.T."
     );
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{sec},"to":{{"x":1100,"y":2000}}}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &move_to(sec, 1100, 2000), &[]);
     // The Single card is used up: the game finishes it.
     let p = step(&mut s, &[]);
     p.assert_says("the U.N.I.T. Single card is done");
     assert_eq!(s.discard.len(), 1);
     assert_eq!(s.card().unwrap().seat, Some(1));
-    play(
-        &mut s,
-        1,
-        &format!(r#"{{"move":{{"group":{dal},"to":{{"x":2900,"y":2000}}}}}}"#),
-        &[],
-    );
+    play(&mut s, 1, &move_to(dal, 2900, 2000), &[]);
     step(&mut s, &[]);
     // Once the cards have been used another set is drawn.
     let p = step(&mut s, &[]);
@@ -158,19 +146,9 @@ fn action_cards_single_allows_one_group_one_action() {
         &mut s,
         &[(Some(0), CardKind::Single), (Some(1), CardKind::Single)],
     );
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{a},"to":{{"x":1000,"y":2200}}}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &move_to(a, 1000, 2200), &[]);
     assert!(xenolog_engine::games::invasion::rules::automatic(&s).is_some());
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{b},"to":{{"x":1000,"y":1600}}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &move_to(b, 1000, 1600), &[]);
     assert_eq!(e.message, "the game takes a step of its own first");
 }
 
@@ -180,18 +158,8 @@ fn action_cards_double_allows_one_group_two_actions() {
     let a = gid(&s, "s1");
     place(&mut s, a, 10.0, 20.0);
     card(&mut s, 0, CardKind::Double);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{a},"to":{{"x":1000,"y":2500}}}}}}"#),
-        &[],
-    );
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{a},"to":{{"x":1600,"y":2500}}}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &move_to(a, 1000, 2500), &[]);
+    play(&mut s, 0, &move_to(a, 1600, 2500), &[]);
     assert_eq!(s.actions_left(), 0);
 }
 
@@ -206,18 +174,8 @@ fn action_cards_double_allows_two_groups_one_action_each() {
         &mut s,
         &[(Some(0), CardKind::Double), (Some(1), CardKind::Single)],
     );
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{a},"to":{{"x":1000,"y":2200}}}}}}"#),
-        &[],
-    );
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{b},"to":{{"x":1000,"y":1700}}}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &move_to(a, 1000, 2200), &[]);
+    play(&mut s, 0, &move_to(b, 1000, 1700), &[]);
     assert_eq!(s.actions_left(), 0);
     assert!(xenolog_engine::games::invasion::rules::automatic(&s).is_some());
 }
@@ -245,24 +203,9 @@ fn action_cards_triple_allows_three_groups_one_each_or_one_and_two() {
     // One group one action, another two.
     let mut s = base.clone();
     card(&mut s, 0, CardKind::Triple);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{a},"to":{{"x":1000,"y":2100}}}}}}"#),
-        &[],
-    );
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{d},"to":{{"x":2000,"y":2300}}}}}}"#),
-        &[],
-    );
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{d},"to":{{"x":2000,"y":2600}}}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &move_to(a, 1000, 2100), &[]);
+    play(&mut s, 0, &move_to(d, 2000, 2300), &[]);
+    play(&mut s, 0, &move_to(d, 2000, 2600), &[]);
     assert_eq!(s.actions_left(), 0);
     // One group three actions.
     let mut s = base;
@@ -288,18 +231,8 @@ fn action_cards_a_fourth_action_on_a_triple_card_is_refused_with_the_clause() {
         &mut s,
         &[(Some(0), CardKind::Triple), (Some(1), CardKind::Single)],
     );
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{a},{a}],"target":{dal}}}}}"#),
-        &[1; 16],
-    );
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{a},{a}],"target":{dal}}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &shoot(&[a, a], dal), &[1; 16]);
+    let e = refused(&mut s, 0, &shoot(&[a, a], dal), &[]);
     assert_eq!(
         refusal(&e),
         "[Action cards] the Triple card gives 3 actions, and 1 is left"

@@ -3,25 +3,16 @@
 
 #[path = "invasion_support.rs"]
 mod support;
+#[path = "invasion_when/mod.rs"]
+mod when;
 
 use support::*;
+use when::*;
 use xenolog_engine::games::invasion::InvasionState;
-use xenolog_engine::games::invasion::model::{Cover, VictoryKind};
+use xenolog_engine::games::invasion::model::{Cover, Point, VictoryKind};
 use xenolog_engine::games::invasion::rules::{kill_score, melee_dice};
 use xenolog_engine::games::invasion::state::{CardKind, GroupId, InvasionEvent as E, Place};
 use xenolog_engine::games::invasion::victory;
-
-fn mv(g: GroupId, x: f64, y: f64) -> String {
-    let p = pt(x, y);
-    format!(
-        r#"{{"move":{{"group":{g},"to":{{"x":{},"y":{}}}}}}}"#,
-        p.x, p.y
-    )
-}
-
-fn shoot(shooters: &[GroupId], target: GroupId) -> String {
-    format!(r#"{{"shoot":{{"shooters":{shooters:?},"target":{target}}}}}"#)
-}
 
 fn shot(p: &Played) -> (Vec<u8>, usize, u32) {
     p.events
@@ -151,7 +142,7 @@ fn mib_move_8_inches() {
 fn mib_the_first_alien_killed_can_be_studied_a_6_adds_1d6_to_each_initial_roll() {
     let (mut s, p1, dal) = mib();
     card(&mut s, 0, CardKind::Double);
-    let e = refused(&mut s, 0, &format!(r#"{{"study":{{"group":{p1}}}}}"#), &[]);
+    let e = refused(&mut s, 0, &group_order("study", p1), &[]);
     assert_eq!(
         refusal(&e),
         "[MiB] there is nothing to study: no alien species not yet studied has been killed"
@@ -160,20 +151,10 @@ fn mib_the_first_alien_killed_can_be_studied_a_6_adds_1d6_to_each_initial_roll()
     let p = play(&mut s, 0, &shoot(&[p1], dal), &[2, 6, 6, 6, 6]);
     assert_eq!(shot(&p), (vec![2], 4, 1));
     let d = figures(&s, dal)[0].clone();
-    let p = play(
-        &mut s,
-        1,
-        &format!(r#"{{"casualties":{{"models":["{d}"]}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 1, &casualties(&[&d]), &[]);
     p.assert_says("the first dalek is killed: the MiB may study it");
     // A D6 for each MiB group on the table (five pairs): one 6 is enough.
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"study":{{"group":{p1}}}}}"#),
-        &[1, 2, 3, 4, 6],
-    );
+    let p = play(&mut s, 0, &group_order("study", p1), &[1, 2, 3, 4, 6]);
     p.assert_says("study: 1,2,3,4,6: the dalek studied (+1D6 to each MiB shooting roll)");
     assert_eq!(s.studied, vec!["dalek".to_owned()]);
     // Now each shot rolls 2D6 for the dice per operative.
@@ -189,27 +170,17 @@ fn mib_study_without_a_6_fails_and_each_species_is_studied_once() {
     let (mut s, p1, _) = mib();
     s.killed_species.push("dalek".into());
     card(&mut s, 0, CardKind::Double);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"study":{{"group":{p1}}}}}"#),
-        &[1, 2, 3, 4, 5],
-    );
+    let p = play(&mut s, 0, &group_order("study", p1), &[1, 2, 3, 4, 5]);
     p.assert_says("study: 1,2,3,4,5 (no 6)");
     assert!(s.studied.is_empty());
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"study":{{"group":{p1}}}}}"#),
-        &[6, 6, 1, 1, 1],
-    );
+    play(&mut s, 0, &group_order("study", p1), &[6, 6, 1, 1, 1]);
     assert_eq!(
         s.studied,
         vec!["dalek".to_owned()],
         "once per different alien"
     );
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &format!(r#"{{"study":{{"group":{p1}}}}}"#), &[]);
+    let e = refused(&mut s, 0, &group_order("study", p1), &[]);
     assert!(e.message.starts_with("there is nothing to study"), "{e}");
 }
 
@@ -340,18 +311,13 @@ fn mib_clean_up_both_sections_get_an_action_per_action_drawn() {
 fn mib_clean_up_teams_neither_add_to_study_rolls_nor_benefit_from_them() {
     let (mut s, c1, _, dal) = clean_up(1);
     let p1 = gid(&s, "p1");
-    let e = refused(&mut s, 0, &format!(r#"{{"study":{{"group":{c1}}}}}"#), &[]);
+    let e = refused(&mut s, 0, &group_order("study", c1), &[]);
     assert_eq!(
         refusal(&e),
         "[MiB] deployed Clean Up teams do not add to study rolls"
     );
     // A study rolls for the five pairs only (not the two sections).
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"study":{{"group":{p1}}}}}"#),
-        &[6, 1, 1, 1, 1],
-    );
+    let p = play(&mut s, 0, &group_order("study", p1), &[6, 1, 1, 1, 1]);
     assert!(
         p.events
             .iter()
@@ -542,24 +508,14 @@ fn spugs_burrowers_tunnel_down_anywhere_and_surface_one_action_each_carrying_a_s
     assert_eq!(s.group(sq).place, Place::Carried(w));
     assert_eq!(s.spent_by(w), 1);
     assert_eq!(s.spent_by(sq), 0, "the squad is carried down for free");
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"tunnel":{{"group":{w},"to":{{"x":3500,"y":1500}}}}}}"#),
-        &[],
-    );
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"surface":{{"group":{w},"to":{{"x":3500,"y":1500}}}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &tunnel(w, 3500, 1500), &[]);
+    let p = play(&mut s, 0, &surface_to(w, 3500, 1500), &[]);
     p.assert_says("Spugs Burrower Worm came up at (35\", 15\")");
     assert_eq!(s.holes.len(), holes + 2);
     assert_eq!(s.actions_left(), 0);
     // The squad needs an action of its own to deploy.
     card(&mut s, 0, CardKind::Single);
-    let p = play(&mut s, 0, &format!(r#"{{"deploy":{{"group":{sq}}}}}"#), &[]);
+    let p = play(&mut s, 0, &group_order("deploy", sq), &[]);
     assert!(p.events.contains(&E::Spent { group: sq }));
     assert_eq!(s.group(sq).place, Place::Table);
     assert!(
@@ -580,17 +536,12 @@ fn spugs_surfacing_at_an_existing_hole_is_free_for_the_worm() {
     let w = gid(&s, "w1");
     place(&mut s, w, 20.0, 20.0);
     card(&mut s, 0, CardKind::Double);
-    play(&mut s, 0, &format!(r#"{{"burrow":{{"group":{w}}}}}"#), &[]);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"surface":{{"group":{w},"hole":0}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &group_order("burrow", w), &[]);
+    let p = play(&mut s, 0, &surface_hole(w, 0), &[]);
     assert!(!p.events.iter().any(|e| matches!(e, E::Spent { .. })));
     assert_eq!(s.actions_left(), 1);
     // Burrowing down always requires an action.
-    play(&mut s, 0, &format!(r#"{{"burrow":{{"group":{w}}}}}"#), &[]);
+    play(&mut s, 0, &group_order("burrow", w), &[]);
     assert_eq!(s.actions_left(), 0);
 }
 
@@ -610,18 +561,18 @@ fn spugs_no_holes_left_to_build_surface_only_at_existing_holes() {
     s.holes.push(pt(20.0, 20.0));
     s.holes_left = vec![(0, 0)];
     card(&mut s, 0, CardKind::Triple);
-    let p = play(&mut s, 0, &format!(r#"{{"burrow":{{"group":{w}}}}}"#), &[]);
+    let p = play(&mut s, 0, &group_order("burrow", w), &[]);
     assert!(!p.events.iter().any(|e| matches!(e, E::HoleDug { .. })));
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"surface":{{"group":{w},"to":{{"x":3000,"y":2000}}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &surface_to(w, 3000, 2000), &[]);
     assert_eq!(
         refusal(&e),
         "[Spugs] the Spugs have no holes left to build: surface at an existing hole"
     );
+}
+
+/// Given: a group placed 1" to the east of a hole.
+fn beside_hole(s: &mut InvasionState, g: GroupId, hole: Point) {
+    place(s, g, hole.x as f64 / 100.0 + 1.0, hole.y as f64 / 100.0);
 }
 
 #[test]
@@ -629,19 +580,9 @@ fn spugs_an_opponent_may_close_a_hole_with_a_whole_groups_action() {
     let mut s = given(&["unit", "spugs"]);
     let sec = gid(&s, "s1");
     let hole = s.holes[0];
-    place(
-        &mut s,
-        sec,
-        hole.x as f64 / 100.0 + 1.0,
-        hole.y as f64 / 100.0,
-    );
+    beside_hole(&mut s, sec, hole);
     card(&mut s, 0, CardKind::Single);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"close_hole":{{"group":{sec},"hole":0}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 0, &close_hole(sec, 0), &[]);
     assert!(p.events.contains(&E::Spent { group: sec }));
     assert!(!s.holes.contains(&hole));
     // Not from afar.
@@ -649,12 +590,7 @@ fn spugs_an_opponent_may_close_a_hole_with_a_whole_groups_action() {
     let sec = gid(&s, "s1");
     place(&mut s, sec, 20.0, 20.0);
     card(&mut s, 0, CardKind::Single);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"close_hole":{{"group":{sec},"hole":0}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &close_hole(sec, 0), &[]);
     assert_eq!(
         refusal(&e),
         "[Spugs] the group must be at the hole to close it"
@@ -663,19 +599,9 @@ fn spugs_an_opponent_may_close_a_hole_with_a_whole_groups_action() {
     let mut s = spugs();
     let sq = gid(&s, "sq2");
     let hole = s.holes[0];
-    place(
-        &mut s,
-        sq,
-        hole.x as f64 / 100.0 + 1.0,
-        hole.y as f64 / 100.0,
-    );
+    beside_hole(&mut s, sq, hole);
     card(&mut s, 0, CardKind::Single);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"close_hole":{{"group":{sq},"hole":0}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &close_hole(sq, 0), &[]);
     assert_eq!(
         refusal(&e),
         "[Spugs] only an opponent of the Spugs closes their holes"
@@ -689,13 +615,8 @@ fn spugs_burrowers_attack_in_melee_with_6d6_when_they_surface_next_to_enemies() 
     place(&mut s, w, 10.0, 20.0);
     place(&mut s, sec, 30.0, 20.0);
     card(&mut s, 0, CardKind::Triple);
-    play(&mut s, 0, &format!(r#"{{"burrow":{{"group":{w}}}}}"#), &[]);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"surface":{{"group":{w},"to":{{"x":2895,"y":2000}}}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &group_order("burrow", w), &[]);
+    let p = play(&mut s, 0, &surface_to(w, 2895, 2000), &[]);
     p.assert_says("Spugs Burrower Worm and U.N.I.T. 1st Squad, Section A locked in hand-to-hand");
     assert_eq!(melee_dice(&s, w), 6);
     play(&mut s, 0, r#""end_card""#, &[]);
@@ -713,7 +634,7 @@ fn spugs_surface_declaring_contact_with_no_such_group_is_refused_not_a_panic() {
     place(&mut s, w, 10.0, 20.0);
     place(&mut s, sec, 30.0, 20.0);
     card(&mut s, 0, CardKind::Triple);
-    play(&mut s, 0, &format!(r#"{{"burrow":{{"group":{w}}}}}"#), &[]);
+    play(&mut s, 0, &group_order("burrow", w), &[]);
     let e = refused(
         &mut s,
         0,
@@ -731,19 +652,9 @@ fn spugs_burrowers_cannot_surface_before_tunnelling_down() {
     let w = gid(&s, "w1");
     place(&mut s, w, 10.0, 20.0);
     card(&mut s, 0, CardKind::Single);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"surface":{{"group":{w},"hole":0}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &surface_hole(w, 0), &[]);
     assert_eq!(refusal(&e), "[Spugs] the Burrower is not below the table");
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"tunnel":{{"group":{w},"to":{{"x":100,"y":100}}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &tunnel(w, 100, 100), &[]);
     assert_eq!(refusal(&e), "[Spugs] the Burrower must tunnel down first");
 }
 
@@ -753,8 +664,8 @@ fn spugs_on_screen_a_burrower_tunnels_to_a_point() {
     let w = gid(&s, "w1");
     place(&mut s, w, 10.0, 20.0);
     card(&mut s, 0, CardKind::Double);
-    play(&mut s, 0, &format!(r#"{{"burrow":{{"group":{w}}}}}"#), &[]);
-    let e = refused(&mut s, 0, &format!(r#"{{"tunnel":{{"group":{w}}}}}"#), &[]);
+    play(&mut s, 0, &group_order("burrow", w), &[]);
+    let e = refused(&mut s, 0, &group_order("tunnel", w), &[]);
     assert!(
         refusal(&e).starts_with("[Spugs] give the point"),
         "{}",
@@ -805,12 +716,7 @@ fn spugs_a_blast_over_two_groups_of_one_faction_lets_its_player_choose_in_either
     for g in [a, b] {
         let mut s = s.clone();
         let one = figures(&s, g)[0].clone();
-        play(
-            &mut s,
-            1,
-            &format!(r#"{{"casualties":{{"models":["{one}"]}}}}"#),
-            &[],
-        );
+        play(&mut s, 1, &casualties(&[&one]), &[]);
         assert_eq!(alive(&s, g), 3);
     }
     let second = figures(&s, b)[0].clone();

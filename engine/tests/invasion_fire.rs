@@ -6,8 +6,11 @@
 
 #[path = "invasion_support.rs"]
 mod support;
+#[path = "invasion_when/mod.rs"]
+mod when;
 
 use support::*;
+use when::*;
 use xenolog_engine::games::invasion::fire::SuppressResult;
 use xenolog_engine::games::invasion::state::{CardKind, GroupId, Place};
 use xenolog_engine::games::invasion::{
@@ -49,18 +52,27 @@ group a3 "Auton Patrol" auton auton
 "#;
 
 /// The support company (seat 0) against the Autons (seat 1) on the proving
-/// ground, with these modules; every group off the table until placed.
-fn battle(suppression: bool, observers: bool, sighting: bool) -> InvasionState {
+/// ground, with the modules set in `modules` (its scenario and factions are
+/// replaced); the groups where the scenario puts them.
+fn on_ground(modules: InvasionConfig) -> InvasionState {
     let config = InvasionConfig {
         scenario_text: Some(GROUND.to_owned()),
         factions: vec!["support".into(), "autons".into()],
         faction_texts: vec![SUPPORT.to_owned(), AUTONS.to_owned()],
+        ..modules
+    };
+    start(&config).unwrap_or_else(|e| panic!("setup: {e}"))
+}
+
+/// The support company (seat 0) against the Autons (seat 1) on the proving
+/// ground, with these modules; every group off the table until placed.
+fn battle(suppression: bool, observers: bool, sighting: bool) -> InvasionState {
+    let mut s = on_ground(InvasionConfig {
         suppression,
         observers,
         sighting,
         ..InvasionConfig::default()
-    };
-    let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
+    });
     // Every group parked along its side's edge, out of the way.
     park(&mut s);
     card(&mut s, 0, CardKind::Triple);
@@ -84,21 +96,11 @@ fn suppression_of(p: &Played) -> (u32, SuppressResult, Vec<GroupId>, u32) {
 }
 
 fn suppress(s: &mut InvasionState, shooters: &[GroupId], target: GroupId, dice: &[u8]) -> Played {
-    play(
-        s,
-        0,
-        &format!(r#"{{"suppress":{{"shooters":{shooters:?},"target":{target}}}}}"#),
-        dice,
-    )
+    play(s, 0, &suppress_at(shooters, target), dice)
 }
 
 fn suppress_cover(s: &mut InvasionState, g: GroupId, target: GroupId, dice: &[u8]) -> Played {
-    play(
-        s,
-        0,
-        &format!(r#"{{"suppress":{{"shooters":[{g}],"target":{target},"at_cover":true}}}}"#),
-        dice,
-    )
+    play(s, 0, &suppress_at_cover(g, target), dice)
 }
 
 /// The Fire Section at (10,10) and the Auton Squad in the open at (10,20):
@@ -120,12 +122,7 @@ fn suppression_fire_is_declared_before_the_roll_and_refused_when_the_module_is_o
     let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
     place(&mut s, f1, 10.0, 10.0);
     place(&mut s, a1, 10.0, 20.0);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"suppress":{{"shooters":[{f1}],"target":{a1}}}}}"#),
-        &[3, 3, 3, 3],
-    );
+    let e = refused(&mut s, 0, &suppress_at(&[f1], a1), &[3, 3, 3, 3]);
     assert!(
         refusal(&e).starts_with("[Suppression Fire]") && refusal(&e).contains("not a module"),
         "{}",
@@ -343,7 +340,7 @@ fn suppression_fire_one_model_firing_suppresses_only_one_target() {
         &format!(r#"{{"suppress":{{"shooters":[{f3}],"target":{a1},"area":[{a2}]}}}}"#),
         &[6],
     );
-    assert!(refusal(&e).contains("only one target"), "{}", refusal(&e));
+    assert_refusal_says(&e, "only one target");
 }
 
 /// Text 000: "There are only two measurements in the game; a 'Move' ...
@@ -429,6 +426,22 @@ fn suppression_fire_two_models_firing_suppress_a_medium_template_more_a_giant_on
     );
 }
 
+/// Given: the Fire Section at `f` and the Auton Squad at `a` (inches), each
+/// Fire Section die `crack` better (skills), the suppression ladder measured
+/// from the Autons' score in their cover (the option `cover_at_cover_score`;
+/// the default is in the A5 example).
+fn at_autons_cover(f: (f64, f64), a: (f64, f64), crack: u8) -> (InvasionState, GroupId, GroupId) {
+    let mut s = battle(true, false, false);
+    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
+    s.cover_at_cover_score = true;
+    place(&mut s, f1, f.0, f.1);
+    place(&mut s, a1, a.0, a.1);
+    for m in &mut s.groups[f1 as usize].models {
+        m.bonus.shoot_die = crack;
+    }
+    (s, f1, a1)
+}
+
 #[test]
 fn suppressing_fire_and_cover_1_below_the_same_or_1_above_suppress_the_model_behind() {
     // The Auton Squad in the wood (partial cover, 24): 4 dice suppress the
@@ -439,16 +452,7 @@ fn suppressing_fire_and_cover_1_below_the_same_or_1_above_suppress_the_model_beh
         ([6, 6, 6, 5], 0, 26),
         ([6, 6, 6, 6], 1, 31),
     ] {
-        let mut s = battle(true, false, false);
-        let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
-        // The ladder measured from the Autons' score in their cover (the
-        // option `cover_at_cover_score`; the default is in the A5 example).
-        s.cover_at_cover_score = true;
-        place(&mut s, f1, 5.0, 20.0);
-        place(&mut s, a1, 5.0, 31.0);
-        for m in &mut s.groups[f1 as usize].models {
-            m.bonus.shoot_die = crack;
-        }
+        let (mut s, f1, a1) = at_autons_cover((5.0, 20.0), (5.0, 31.0), crack);
         let p = suppress_cover(&mut s, f1, a1, &dice);
         let (t, result, groups, kills) = suppression_of(&p);
         assert_eq!(t, total, "{:#?}", p.words);
@@ -460,17 +464,8 @@ fn suppressing_fire_and_cover_1_below_the_same_or_1_above_suppress_the_model_beh
 
 #[test]
 fn suppressing_fire_and_cover_2_above_strikes_a_model_in_partial_cover() {
-    let mut s = battle(true, false, false);
-    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
-    // The ladder measured from the Autons' score in their cover (the
-    // option `cover_at_cover_score`; the default is in the A5 example).
-    s.cover_at_cover_score = true;
-    place(&mut s, f1, 5.0, 20.0);
-    place(&mut s, a1, 5.0, 31.0);
     // The L.M.G. gunner and S.M.G. gunner are Crack Shots: +6 more.
-    for m in &mut s.groups[f1 as usize].models {
-        m.bonus.shoot_die = 2;
-    }
+    let (mut s, f1, a1) = at_autons_cover((5.0, 20.0), (5.0, 31.0), 2);
     // 24 + 3 + 8 = 35: 2 above 24 on each die is 32: the strike counts
     // 35 - 8 = 27: one Auton at 24.
     let p = suppress_cover(&mut s, f1, a1, &[6, 6, 6, 6]);
@@ -480,16 +475,7 @@ fn suppressing_fire_and_cover_2_above_strikes_a_model_in_partial_cover() {
 
 #[test]
 fn suppressing_fire_and_cover_2_above_only_suppresses_a_model_in_full_cover() {
-    let mut s = battle(true, false, false);
-    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
-    // The ladder measured from the Autons' score in their cover (the
-    // option `cover_at_cover_score`; the default is in the A5 example).
-    s.cover_at_cover_score = true;
-    place(&mut s, f1, 31.0, 24.0);
-    place(&mut s, a1, 31.0, 31.0);
-    for m in &mut s.groups[f1 as usize].models {
-        m.bonus.shoot_die = 3;
-    }
+    let (mut s, f1, a1) = at_autons_cover((31.0, 24.0), (31.0, 31.0), 3);
     // 24 + 3 + 12 = 39 against 28 in the house: 2 above (36) and more, but
     // "If the model behind the cover is in FULL COVER then the model is
     // suppressed".
@@ -508,19 +494,7 @@ fn suppressing_fire_and_cover_2_above_only_suppresses_a_model_in_full_cover() {
 fn suppressing_fire_and_cover_3_above_strikes_a_model_in_full_cover() {
     // The Fire Section, each die +4 (skills), at the cover of the Auton
     // Squad in the house (28): 3 above is 28 + 3 x 4 = 40.
-    let fresh = || {
-        let mut s = battle(true, false, false);
-        let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
-        // The ladder measured from the Autons' score in their cover (the
-        // option `cover_at_cover_score`; the default is in the A5 example).
-        s.cover_at_cover_score = true;
-        place(&mut s, f1, 31.0, 24.0);
-        place(&mut s, a1, 31.0, 31.0);
-        for m in &mut s.groups[f1 as usize].models {
-            m.bonus.shoot_die = 4;
-        }
-        (s, f1, a1)
-    };
+    let fresh = || at_autons_cover((31.0, 24.0), (31.0, 31.0), 4);
     // 24 + 3 + 16 = 43: a strike, its kills counted from 43 less three
     // points a die (A5): 31, one Auton at 28.
     let (mut s, f1, a1) = fresh();
@@ -552,13 +526,8 @@ fn suppressing_fire_and_cover_3_above_strikes_a_model_in_full_cover() {
 #[test]
 fn suppressing_fire_and_cover_needs_cover_to_fire_at() {
     let (mut s, f1, a1) = section_and_squad();
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"suppress":{{"shooters":[{f1}],"target":{a1},"at_cover":true}}}}"#),
-        &[3, 3, 3, 3],
-    );
-    assert!(refusal(&e).contains("in the open"), "{}", refusal(&e));
+    let e = refused(&mut s, 0, &suppress_at_cover(f1, a1), &[3, 3, 3, 3]);
+    assert_refusal_says(&e, "in the open");
 }
 
 #[test]
@@ -567,23 +536,13 @@ fn suppressing_fire_and_specific_weapons_bazookas_and_primitive_weapons_cannot_s
     let (b1, a1) = (gid(&s, "b1"), gid(&s, "a1"));
     place(&mut s, b1, 10.0, 10.0);
     place(&mut s, a1, 10.0, 20.0);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"suppress":{{"shooters":[{b1}],"target":{a1}}}}}"#),
-        &[3, 3, 3, 3, 3],
-    );
+    let e = refused(&mut s, 0, &suppress_at(&[b1], a1), &[3, 3, 3, 3, 3]);
     assert_eq!(
         refusal(&e),
         "[Suppression Fire] a bazooka or a primitive weapon cannot use suppressive fire"
     );
     // They still shoot to kill.
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{b1}],"target":{a1}}}}}"#),
-        &[3, 3, 3, 3, 3],
-    );
+    play(&mut s, 0, &shoot(&[b1], a1), &[3, 3, 3, 3, 3]);
 }
 
 #[test]
@@ -593,56 +552,22 @@ fn suppression_restrictions_fire_at_minus_2_no_suppressing_back_sneak_only_no_as
     assert!(s.advanced.suppressed.contains(&a1));
     // The Autons' card: "FIRE - At -2 to strike".
     card(&mut s, 1, CardKind::Triple);
-    let p = play(
-        &mut s,
-        1,
-        &format!(r#"{{"shoot":{{"shooters":[{a1}],"target":{f1}}}}}"#),
-        &[6, 6, 6],
-    );
+    let p = play(&mut s, 1, &shoot(&[a1], f1), &[6, 6, 6]);
     p.assert_says("-6 (-2 a die: Autons Auton Squad is suppressed)");
     p.assert_says("6,6,6 -6 (modifiers) = 12");
     let dead: Vec<String> = figures(&s, f1)[..2].to_vec();
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"casualties":{{"models":{dead:?}}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &casualties(&dead), &[]);
     // "(suppressed models may not return suppressing FIRE)".
-    let e = refused(
-        &mut s,
-        1,
-        &format!(r#"{{"suppress":{{"shooters":[{a1}],"target":{f1}}}}}"#),
-        &[6, 6, 6],
-    );
-    assert!(
-        refusal(&e).contains("may not return suppressing FIRE"),
-        "{}",
-        refusal(&e)
-    );
+    let e = refused(&mut s, 1, &suppress_at(&[a1], f1), &[6, 6, 6]);
+    assert_refusal_says(&e, "may not return suppressing FIRE");
     // SNEAK, not MOVE FAST: half of 8".
-    let e = refused(
-        &mut s,
-        1,
-        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":1000,"y":1450}}}}}}"#),
-        &[],
-    );
-    assert!(refusal(&e).contains("[Move]"), "{}", refusal(&e));
-    play(
-        &mut s,
-        1,
-        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":1000,"y":1650}}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 1, &move_to(a1, 1000, 1450), &[]);
+    assert_refusal_says(&e, "[Move]");
+    play(&mut s, 1, &move_to(a1, 1000, 1650), &[]);
     // No ASSAULT: a move into contact is refused.
     place(&mut s, a1, 12.2, 13.0);
-    let e = refused(
-        &mut s,
-        1,
-        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":1220,"y":1110}}}}}}"#),
-        &[],
-    );
-    assert!(refusal(&e).contains("not assault"), "{}", refusal(&e));
+    let e = refused(&mut s, 1, &move_to(a1, 1220, 1110), &[]);
+    assert_refusal_says(&e, "not assault");
     // The restrictions last "during their following turn": the end of the
     // Autons' card lifts them.
     play(&mut s, 1, r#""end_card""#, &[]);
@@ -663,19 +588,9 @@ fn suppression_restrictions_no_actions_under_suppression_they_could_not_normally
     assert!(s.advanced.suppressed.contains(&a1));
     card(&mut s, 1, CardKind::Triple);
     // No sneak (half a move) for a group that cannot move at all.
-    refused(
-        &mut s,
-        1,
-        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":1000,"y":2050}}}}}}"#),
-        &[],
-    );
+    refused(&mut s, 1, &move_to(a1, 1000, 2050), &[]);
     // No fire (at -2) for a group with nothing to fire.
-    refused(
-        &mut s,
-        1,
-        &format!(r#"{{"shoot":{{"shooters":[{a1}],"target":{f1}}}}}"#),
-        &[],
-    );
+    refused(&mut s, 1, &shoot(&[a1], f1), &[]);
     // `legal` offers it no shot and no move of any length (standing where
     // it is, "TURN - As normal", is all).
     let here = lead_at(&s, a1);
@@ -732,12 +647,7 @@ fn observers_the_radio_observer_example_minus_1_for_no_line_of_sight_cancelled_b
     let (mut s, [m1, m2, r1, r2, a1]) = radio_observers();
     // "he hides behind a wall and radios to his colleague, giving the
     // location of the advancing Autons".
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 0, &relay(r1, m1, a1), &[]);
     assert_eq!(
         p.words,
         [
@@ -758,7 +668,7 @@ fn observers_the_radio_observer_example_minus_1_for_no_line_of_sight_cancelled_b
     let p = play(
         &mut s,
         0,
-        &format!(r#"{{"shoot":{{"shooters":[{m1},{m2}],"target":{a1}}}}}"#),
+        &shoot(&[m1, m2], a1),
         &[4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4],
     );
     // "Both strikes from the mortar teams would normally suffer a -1 to
@@ -777,33 +687,14 @@ fn observers_the_radio_observer_example_minus_1_for_no_line_of_sight_cancelled_b
         .unwrap();
     assert_eq!(total, 48, "12 dice of 4, the -1 and +1 cancelled");
     let dead: Vec<String> = figures(&s, a1)[..2].to_vec();
-    play(
-        &mut s,
-        1,
-        &format!(r#"{{"casualties":{{"models":{dead:?}}}}}"#),
-        &[],
-    );
+    play(&mut s, 1, &casualties(&dead), &[]);
     // "during this turn the operators may not MOVE FAST or FIRE".
     card(&mut s, 0, CardKind::Triple);
     s.advanced.relaying = vec![r1, r2];
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{r1},"to":{{"x":2000,"y":2000}}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &move_to(r1, 2000, 2000), &[]);
     assert!(refusal(&e).starts_with("[Observers]"), "{}", refusal(&e));
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{r1}],"target":{a1}}}}}"#),
-        &[1, 1, 1],
-    );
-    assert!(
-        refusal(&e).contains("relays on this card"),
-        "{}",
-        refusal(&e)
-    );
+    let e = refused(&mut s, 0, &shoot(&[r1], a1), &[1, 1, 1]);
+    assert_refusal_says(&e, "relays on this card");
 }
 
 /// "Any firing models, which have information relayed to them ... receive
@@ -821,28 +712,13 @@ fn observers_any_firing_models_with_information_relayed_receive_plus_1_seen_or_u
     let f1 = gid(&s, "f1");
     place(&mut s, f1, 18.0, 29.0);
     for to in [m1, f1] {
-        play(
-            &mut s,
-            0,
-            &format!(r#"{{"relay":{{"observer":{r1},"to":{to},"target":{a1}}}}}"#),
-            &[],
-        );
+        play(&mut s, 0, &relay(r1, to, a1), &[]);
     }
     // The Fire Section, told, fires without the +1 (8 at 20: no kill).
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{f1}],"target":{a1}}}}}"#),
-        &[1; 8],
-    );
+    let p = play(&mut s, 0, &shoot(&[f1], a1), &[1; 8]);
     assert!(!p.says("observers relayed"), "{:#?}", p.words);
     // The mortars, told and in sight: +1 a die, and no -1.
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{m1}],"target":{a1}}}}}"#),
-        &[4; 6],
-    );
+    let p = play(&mut s, 0, &shoot(&[m1], a1), &[4; 6]);
     p.assert_says("+1 a die: observers relayed where");
     assert!(!p.says("has no line of sight"), "{:#?}", p.words);
     // (The total line calls the +6 "skills": it cannot tell them apart.)
@@ -852,12 +728,7 @@ fn observers_any_firing_models_with_information_relayed_receive_plus_1_seen_or_u
 #[test]
 fn observers_without_information_relayed_indirect_fire_is_at_minus_1_a_die() {
     let (mut s, [m1, _, _, _, a1]) = radio_observers();
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{m1}],"target":{a1}}}}}"#),
-        &[4, 4, 4, 4, 4, 4],
-    );
+    let p = play(&mut s, 0, &shoot(&[m1], a1), &[4, 4, 4, 4, 4, 4]);
     assert!(!p.says("observers relayed"));
     p.assert_says("4,4,4,4,4,4 -6 (modifiers) = 18");
     // "Information must be relayed each turn": the next card has none.
@@ -870,42 +741,19 @@ fn observers_only_weapons_that_do_not_require_line_of_sight_fire_unseen() {
     let (mut s, [_, _, r1, _, a1]) = radio_observers();
     let f1 = gid(&s, "f1");
     place(&mut s, f1, 34.0, 40.0);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{f1}],"target":{a1}}}}}"#),
-        &[4, 4, 4, 4, 4, 4, 4, 4],
-    );
-    assert!(
-        refusal(&e).contains("line of sight is blocked"),
-        "{}",
-        refusal(&e)
-    );
+    let e = refused(&mut s, 0, &shoot(&[f1], a1), &[4, 4, 4, 4, 4, 4, 4, 4]);
+    assert_refusal_says(&e, "line of sight is blocked");
     // And only with the Observers module: without it, mortars need sight.
     let mut s2 = battle(false, false, false);
     let (m1, a) = (gid(&s2, "m1"), gid(&s2, "a1"));
     place(&mut s2, a, 31.0, 26.0);
     place(&mut s2, m1, 31.0, 40.0);
-    let e = refused(
-        &mut s2,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{m1}],"target":{a}}}}}"#),
-        &[4; 6],
-    );
-    assert!(
-        refusal(&e).contains("line of sight is blocked"),
-        "{}",
-        refusal(&e)
-    );
+    let e = refused(&mut s2, 0, &shoot(&[m1], a), &[4; 6]);
+    assert_refusal_says(&e, "line of sight is blocked");
     // The mortars themselves fire unseen, at -1 a die.
     let (mut s, [m1, _, _, _, a1]) = radio_observers();
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{m1}],"target":{a1}}}}}"#),
-        &[4; 6],
-    )
-    .assert_says("-1 a die: U.N.I.T. Support 1st Mortar Team has no line of sight");
+    play(&mut s, 0, &shoot(&[m1], a1), &[4; 6])
+        .assert_says("-1 a die: U.N.I.T. Support 1st Mortar Team has no line of sight");
     let _ = r1;
 }
 
@@ -914,13 +762,8 @@ fn observers_must_be_in_line_of_sight_of_the_enemy_they_report() {
     let (mut s, [m1, _, r1, _, a1]) = radio_observers();
     // The Advanced Team behind the house too: it cannot see the Autons.
     place(&mut s, r1, 33.0, 38.0);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
-        &[],
-    );
-    assert!(refusal(&e).contains("must be in LOS"), "{}", refusal(&e));
+    let e = refused(&mut s, 0, &relay(r1, m1, a1), &[]);
+    assert_refusal_says(&e, "must be in LOS");
 }
 
 /// Text 001, line 106: radio operators may pass on the position of enemy
@@ -939,20 +782,11 @@ fn observers_relay_enemies_in_line_of_sight_or_that_can_be_sighted_by_the_observ
     let r2 = gid(&s, "r2");
     place(&mut s, r2, 34.0, 43.0);
     card(&mut s, 0, CardKind::Double);
-    let relay = format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#);
+    let relay = relay(r1, m1, a1);
     let e = refused(&mut s, 0, &relay, &[]);
-    assert!(
-        refusal(&e).contains("sees Autons Auton Squad or has sighted it"),
-        "{}",
-        refusal(&e)
-    );
+    assert_refusal_says(&e, "sees Autons Auton Squad or has sighted it");
     // A perception test sights them: now the observer may report them.
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"perceive":{{"group":{r1},"target":{a1}}}}}"#),
-        &[6],
-    );
+    let p = play(&mut s, 0, &perceive(r1, a1), &[6]);
     p.assert_says("perceived: the target is sighted");
     let p = play(&mut s, 0, &relay, &[]);
     p.assert_says(
@@ -965,7 +799,7 @@ fn observers_relay_enemies_in_line_of_sight_or_that_can_be_sighted_by_the_observ
     place(&mut s, r1, 33.0, 37.0);
     place(&mut s, m1, 31.0, 40.0);
     let e = refused(&mut s, 0, &relay, &[]);
-    assert!(refusal(&e).contains("must be in LOS"), "{}", refusal(&e));
+    assert_refusal_says(&e, "must be in LOS");
 }
 
 #[test]
@@ -973,40 +807,17 @@ fn observers_one_radio_operator_is_useless_by_himself_relaying_needs_a_second_wi
     let (mut s, [m1, _, r1, r2, a1]) = radio_observers();
     // The Mortar Observer wanders off: no second operator within 5".
     place(&mut s, r2, 44.0, 20.0);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
-        &[],
-    );
-    assert!(
-        refusal(&e).contains("no second radio operator"),
-        "{}",
-        refusal(&e)
-    );
+    let e = refused(&mut s, 0, &relay(r1, m1, a1), &[]);
+    assert_refusal_says(&e, "no second radio operator");
     // "One radio operator is pretty useless by himself": even within 5" of
     // the troops, the operator who sees the enemy does not relay alone.
     place(&mut s, m1, 20.0, 27.0);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
-        &[],
-    );
-    assert!(
-        refusal(&e).contains("no second radio operator"),
-        "{}",
-        refusal(&e)
-    );
+    let e = refused(&mut s, 0, &relay(r1, m1, a1), &[]);
+    assert_refusal_says(&e, "no second radio operator");
     // With the second operator back within 5" of the troops, he receives
     // the position and relays it by word of mouth.
     place(&mut s, r2, 21.0, 29.0);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 0, &relay(r1, m1, a1), &[]);
     p.assert_says("Advanced Team and U.N.I.T. Support Mortar Observer relay where");
 }
 
@@ -1014,28 +825,15 @@ fn observers_one_radio_operator_is_useless_by_himself_relaying_needs_a_second_wi
 /// received it (`via`); alone it is refused.
 #[test]
 fn observers_one_radio_operator_is_useless_by_himself_at_a_real_table_too() {
-    let config = InvasionConfig {
-        scenario_text: Some(GROUND.to_owned()),
-        factions: vec!["support".into(), "autons".into()],
-        faction_texts: vec![SUPPORT.to_owned(), AUTONS.to_owned()],
+    let mut s = on_ground(InvasionConfig {
         observers: true,
         real_table: true,
         ..InvasionConfig::default()
-    };
-    let mut s = start(&config).unwrap();
+    });
     let [m1, r1, r2, a1] = ["m1", "r1", "r2", "a1"].map(|x| gid(&s, x));
     card(&mut s, 0, CardKind::Double);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
-        &[],
-    );
-    assert!(
-        refusal(&e).contains("One radio operator is pretty useless by himself"),
-        "{}",
-        refusal(&e)
-    );
+    let e = refused(&mut s, 0, &relay(r1, m1, a1), &[]);
+    assert_refusal_says(&e, "One radio operator is pretty useless by himself");
     play(
         &mut s,
         0,
@@ -1061,12 +859,7 @@ fn observers_comm_links_relay_directly_to_each_other() {
     place(&mut s, d1, 20.0, 24.0);
     place(&mut s, d2, 31.0, 42.0);
     card(&mut s, 0, CardKind::Single);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"relay":{{"observer":{d1},"to":{d2},"target":{a1}}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 0, &relay(d1, d2, a1), &[]);
     assert!(
         p.words[0].starts_with("Daleks Dalek Patrol Alpha relays where"),
         "{:?}",
@@ -1094,12 +887,7 @@ fn screened(sighting: bool) -> (InvasionState, GroupId, GroupId) {
 #[test]
 fn sighting_a_target_models_may_not_rush_round_to_assault_targets_they_could_not_see() {
     let (mut s, f2, a1) = screened(true);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{f2},"to":{{"x":1050,"y":1500}}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &move_to(f2, 1050, 1500), &[]);
     assert!(
         refusal(&e).starts_with("[Sighting a Target]") && refusal(&e).contains("has not sighted"),
         "{}",
@@ -1107,12 +895,7 @@ fn sighting_a_target_models_may_not_rush_round_to_assault_targets_they_could_not
     );
     // Without the module the same assault is made.
     let (mut s, f2, _) = screened(false);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{f2},"to":{{"x":1050,"y":1500}}}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 0, &move_to(f2, 1050, 1500), &[]);
     assert!(p.events.iter().any(|e| matches!(e, E::Locked { .. })));
     let _ = a1;
 }
@@ -1132,23 +915,10 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_no_move_r
         place(&mut s, a1, 38.0, 29.0);
         place(&mut s, f2, 33.0, 38.0);
         card(&mut s, 0, CardKind::Double);
-        let shoot = format!(r#"{{"shoot":{{"shooters":[{f2}],"target":{a1}}}}}"#);
+        let shoot = shoot(&[f2], a1);
         let e = refused(&mut s, 0, &shoot, &[1, 1]);
-        assert!(
-            refusal(&e).contains("line of sight is blocked"),
-            "{}",
-            refusal(&e)
-        );
-        let to = pt(39.0, 38.0);
-        play(
-            &mut s,
-            0,
-            &format!(
-                r#"{{"move":{{"group":{f2},"to":{{"x":{},"y":{}}}}}}}"#,
-                to.x, to.y
-            ),
-            &[],
-        );
+        assert_refusal_says(&e, "line of sight is blocked");
+        play(&mut s, 0, &mv(f2, 39.0, 38.0), &[]);
         if sighting {
             let e = refused(&mut s, 0, &shoot, &[1, 1]);
             assert!(
@@ -1172,12 +942,7 @@ fn sighting_a_target_a_leader_within_10_inches_who_sees_it_points_it_out() {
     let (mut s, f2, _) = screened(true);
     let sg = gid(&s, "sg");
     place(&mut s, sg, 16.0, 13.0);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{f2},"to":{{"x":1050,"y":1500}}}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 0, &move_to(f2, 1050, 1500), &[]);
     assert!(
         p.events.iter().any(|e| matches!(e, E::Locked { .. })),
         "{:#?}",
@@ -1188,12 +953,7 @@ fn sighting_a_target_a_leader_within_10_inches_who_sees_it_points_it_out() {
 #[test]
 fn perception_a_6_perceives_the_target_within_8_inches_and_it_counts_as_sighted() {
     let (mut s, f2, a1) = screened(true);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"perceive":{{"group":{f2},"target":{a1}}}}}"#),
-        &[6],
-    );
+    let p = play(&mut s, 0, &perceive(f2, a1), &[6]);
     assert_eq!(
         p.words,
         [
@@ -1202,39 +962,19 @@ fn perception_a_6_perceives_the_target_within_8_inches_and_it_counts_as_sighted(
     );
     // It costs no action; the assault may now be made.
     assert_eq!(s.actions_left(), 3);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{f2},"to":{{"x":1050,"y":1500}}}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 0, &move_to(f2, 1050, 1500), &[]);
     assert!(p.events.iter().any(|e| matches!(e, E::Locked { .. })));
 }
 
 #[test]
 fn perception_a_5_fails_without_a_leader_and_one_test_a_card() {
     let (mut s, f2, a1) = screened(true);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"perceive":{{"group":{f2},"target":{a1}}}}}"#),
-        &[5],
-    );
+    let p = play(&mut s, 0, &perceive(f2, a1), &[5]);
     p.assert_says("needs 6, rolls 5: not perceived");
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"perceive":{{"group":{f2},"target":{a1}}}}}"#),
-        &[6],
-    );
-    assert!(refusal(&e).contains("already tested"), "{}", refusal(&e));
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{f2},"to":{{"x":1050,"y":1500}}}}}}"#),
-        &[],
-    );
-    assert!(refusal(&e).contains("has not sighted"), "{}", refusal(&e));
+    let e = refused(&mut s, 0, &perceive(f2, a1), &[6]);
+    assert_refusal_says(&e, "already tested");
+    let e = refused(&mut s, 0, &move_to(f2, 1050, 1500), &[]);
+    assert_refusal_says(&e, "has not sighted");
 }
 
 #[test]
@@ -1243,12 +983,7 @@ fn perception_leader_models_receive_plus_1_a_5_with_a_leader_perceives() {
     let sg = gid(&s, "sg");
     // The sergeant behind the screen, within 8" of the Autons.
     place(&mut s, sg, 12.0, 10.0);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"perceive":{{"group":{sg},"target":{a1}}}}}"#),
-        &[5],
-    );
+    let p = play(&mut s, 0, &perceive(sg, a1), &[5]);
     p.assert_says("needs 6, rolls 5 +1 (leader): perceived: the target is sighted");
 }
 
@@ -1256,12 +991,7 @@ fn perception_leader_models_receive_plus_1_a_5_with_a_leader_perceives() {
 fn perception_plus_1_for_every_battle_survived_in_a_campaign() {
     let (mut s, f2, a1) = screened(true);
     s.groups[f2 as usize].models[1].bonus.perception = 2;
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"perceive":{{"group":{f2},"target":{a1}}}}}"#),
-        &[4],
-    );
+    let p = play(&mut s, 0, &perceive(f2, a1), &[4]);
     p.assert_says("rolls 4 +2 (campaign): perceived");
 }
 
@@ -1269,43 +999,21 @@ fn perception_plus_1_for_every_battle_survived_in_a_campaign() {
 fn perception_the_target_must_first_be_within_8_inches_and_out_of_sight() {
     let (mut s, f2, a1) = screened(true);
     place(&mut s, a1, 10.5, 25.0);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"perceive":{{"group":{f2},"target":{a1}}}}}"#),
-        &[6],
-    );
-    assert!(
-        refusal(&e).contains("must be within 8\""),
-        "{}",
-        refusal(&e)
-    );
+    let e = refused(&mut s, 0, &perceive(f2, a1), &[6]);
+    assert_refusal_says(&e, "must be within 8\"");
     let a2 = gid(&s, "a2");
     place(&mut s, a2, 18.0, 10.0);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"perceive":{{"group":{f2},"target":{a2}}}}}"#),
-        &[6],
-    );
-    assert!(
-        refusal(&e).contains("needs no perception test"),
-        "{}",
-        refusal(&e)
-    );
+    let e = refused(&mut s, 0, &perceive(f2, a2), &[6]);
+    assert_refusal_says(&e, "needs no perception test");
 }
 
 #[test]
 fn sighting_indirect_fire_needs_the_target_sighted_observers_relaying_sight_it() {
-    let config = InvasionConfig {
-        scenario_text: Some(GROUND.to_owned()),
-        factions: vec!["support".into(), "autons".into()],
-        faction_texts: vec![SUPPORT.to_owned(), AUTONS.to_owned()],
+    let mut s = on_ground(InvasionConfig {
         observers: true,
         sighting: true,
         ..InvasionConfig::default()
-    };
-    let mut s = start(&config).unwrap();
+    });
     park(&mut s);
     let [m1, r1, r2, a1] = ["m1", "r1", "r2", "a1"].map(|x| gid(&s, x));
     place(&mut s, a1, 31.0, 26.0);
@@ -1313,25 +1021,10 @@ fn sighting_indirect_fire_needs_the_target_sighted_observers_relaying_sight_it()
     place(&mut s, m1, 31.0, 40.0);
     place(&mut s, r2, 34.0, 43.0);
     card(&mut s, 0, CardKind::Double);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{m1}],"target":{a1}}}}}"#),
-        &[4; 6],
-    );
-    assert!(refusal(&e).contains("has not sighted"), "{}", refusal(&e));
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"relay":{{"observer":{r1},"to":{m1},"target":{a1}}}}}"#),
-        &[],
-    );
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{m1}],"target":{a1}}}}}"#),
-        &[4; 6],
-    );
+    let e = refused(&mut s, 0, &shoot(&[m1], a1), &[4; 6]);
+    assert_refusal_says(&e, "has not sighted");
+    play(&mut s, 0, &relay(r1, m1, a1), &[]);
+    play(&mut s, 0, &shoot(&[m1], a1), &[4; 6]);
 }
 
 #[test]
@@ -1344,17 +1037,8 @@ fn fire_modules_legal_lists_only_commands_decide_accepts() {
     place(&mut s, a1, 10.0, 20.0);
     place(&mut s, r1, 14.0, 10.0);
     assert_legal_accepted(&s);
-    assert!(is_legal(
-        &s,
-        &format!(r#"{{"suppress":{{"shooters":[{f1}],"target":{a1}}}}}"#)
-    ));
-    let words = describe::command(
-        &s,
-        Actor(0),
-        &cmd(&format!(
-            r#"{{"suppress":{{"shooters":[{f1}],"target":{a1},"at_cover":true}}}}"#
-        )),
-    );
+    assert!(is_legal(&s, &suppress_at(&[f1], a1)));
+    let words = describe::command(&s, Actor(0), &cmd(&suppress_at_cover(f1, a1)));
     assert_eq!(
         words,
         "Fire Section lay down suppressing fire at the cover of Autons Auton Squad"
@@ -1365,16 +1049,12 @@ fn fire_modules_legal_lists_only_commands_decide_accepts() {
 // --- Laying in Wait ------------------------------------------------------------
 
 fn waiting_battle(real_table: bool) -> InvasionState {
-    let config = InvasionConfig {
-        scenario_text: Some(GROUND.to_owned()),
-        factions: vec!["support".into(), "autons".into()],
-        faction_texts: vec![SUPPORT.to_owned(), AUTONS.to_owned()],
+    let mut s = on_ground(InvasionConfig {
         laying_in_wait: true,
         suppression: true,
         real_table,
         ..InvasionConfig::default()
-    };
-    let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
+    });
     if !real_table {
         park(&mut s);
     }
@@ -1405,32 +1085,13 @@ fn laying_in_wait_is_declared_at_the_beginning_of_the_players_own_turn() {
     // Free: no action of the card spent.
     assert_eq!(s.actions_left(), 3);
     place(&mut s, f2, 10.0, 10.0);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{f2},"to":{{"x":1000,"y":1200}}}}}}"#),
-        &[],
-    );
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"lay_in_wait":{{"group":{f2}}}}}"#),
-        &[],
-    );
-    assert!(
-        refusal(&e).contains("at the beginning of his own turn"),
-        "{}",
-        refusal(&e)
-    );
+    play(&mut s, 0, &move_to(f2, 1000, 1200), &[]);
+    let e = refused(&mut s, 0, &group_order("lay_in_wait", f2), &[]);
+    assert_refusal_says(&e, "at the beginning of his own turn");
     // Only with the module.
     let mut s = battle(true, true, true);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"lay_in_wait":{{"group":{f3}}}}}"#),
-        &[],
-    );
-    assert!(refusal(&e).contains("not a module"), "{}", refusal(&e));
+    let e = refused(&mut s, 0, &group_order("lay_in_wait", f3), &[]);
+    assert_refusal_says(&e, "not a module");
 }
 
 /// A crew with one group of guns, one of bare hands and one with no dice
@@ -1460,31 +1121,18 @@ fn laying_in_wait_fire_any_model_armed_with_a_missile_weapon_and_no_other() {
     park(&mut s);
     card(&mut s, 0, CardKind::Triple);
     let (g1, g2, g3) = (gid(&s, "g1"), gid(&s, "g2"), gid(&s, "g3"));
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"lay_in_wait":{{"group":{g3}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &group_order("lay_in_wait", g3), &[]);
     assert_eq!(
         refusal(&e),
         "[Laying in Wait] Crew Medics has no missile weapon (no shooting dice): \"Any model armed with a missile weapon (gun etc.) may use 'laying in wait'\" to fire; it has no dice to assault with either"
     );
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"lay_in_wait":{{"group":{g2}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &group_order("lay_in_wait", g2), &[]);
     assert!(
         refusal(&e).ends_with("to fire; it may lay in wait to assault"),
         "{}",
         refusal(&e)
     );
-    assert!(!is_legal(
-        &s,
-        &format!(r#"{{"lay_in_wait":{{"group":{g3}}}}}"#)
-    ));
+    assert!(!is_legal(&s, &group_order("lay_in_wait", g3)));
     // Armed with a missile weapon: it lays in wait to fire; bare hands wait
     // to assault.
     let p = lay(&mut s, g1, false);
@@ -1500,47 +1148,23 @@ fn laying_in_wait_the_models_may_perform_only_turn_or_sneak_during_their_own_tur
     place(&mut s, f3, 10.0, 10.0);
     place(&mut s, a1, 26.0, 40.0);
     lay(&mut s, f3, false);
-    let shoot = format!(r#"{{"shoot":{{"shooters":[{f3}],"target":{a1}}}}}"#);
+    let shoot = shoot(&[f3], a1);
     let e = refused(&mut s, 0, &shoot, &[6]);
-    assert!(
-        refusal(&e).contains("may only turn or sneak"),
-        "{}",
-        refusal(&e)
-    );
+    assert_refusal_says(&e, "may only turn or sneak");
     // "Models 'laying in wait' cannot use suppressing fire."
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"suppress":{{"shooters":[{f3}],"target":{a1}}}}}"#),
-        &[6],
-    );
+    let e = refused(&mut s, 0, &suppress_at(&[f3], a1), &[6]);
     assert!(
         refusal(&e).starts_with("[Laying in Wait]"),
         "{}",
         refusal(&e)
     );
     // SNEAK: half of 8".
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{f3},"to":{{"x":1000,"y":1600}}}}}}"#),
-        &[],
-    );
-    assert!(refusal(&e).contains("moves 4\""), "{}", refusal(&e));
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{f3},"to":{{"x":1000,"y":1350}}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &move_to(f3, 1000, 1600), &[]);
+    assert_refusal_says(&e, "moves 4\"");
+    play(&mut s, 0, &move_to(f3, 1000, 1350), &[]);
     // Taken out of laying in wait, it "can perform any action this turn".
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"stand_down":{{"group":{f3}}}}}"#),
-        &[],
-    )
-    .assert_says("U.N.I.T. Support Sniper stops laying in wait");
+    play(&mut s, 0, &group_order("stand_down", f3), &[])
+        .assert_says("U.N.I.T. Support Sniper stops laying in wait");
     play(&mut s, 0, &shoot, &[6]);
 }
 
@@ -1619,15 +1243,11 @@ fn laying_in_wait_even_if_they_are_passing_through_the_path_of_a_move_is_measure
 /// sight is entering it ("any enemy model, which enters into ... LOS").
 #[test]
 fn laying_in_wait_an_enemy_surfacing_into_its_sight_is_a_target() {
-    let config = InvasionConfig {
-        scenario_text: Some(GROUND.to_owned()),
-        factions: vec!["support".into(), "autons".into()],
-        faction_texts: vec![SUPPORT.to_owned(), AUTONS.to_owned()],
+    let mut s = on_ground(InvasionConfig {
         laying_in_wait: true,
         sewers: true,
         ..InvasionConfig::default()
-    };
-    let mut s = start(&config).unwrap();
+    });
     park(&mut s);
     let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
     place(&mut s, f1, 40.0, 14.0);
@@ -1642,7 +1262,7 @@ fn laying_in_wait_an_enemy_surfacing_into_its_sight_is_a_target() {
         m.at = None;
     }
     card(&mut s, 1, CardKind::Single);
-    let p = play(&mut s, 1, &format!(r#"{{"climb":{{"group":{a1}}}}}"#), &[]);
+    let p = play(&mut s, 1, &group_order("climb", a1), &[]);
     assert!(
         p.events
             .iter()
@@ -1661,12 +1281,7 @@ fn laying_in_wait_fires_out_of_turn_at_an_enemy_entering_its_sight_at_minus_1() 
     lay(&mut s, f1, false);
     // The Autons' card: their squad moves into the section's sight.
     card(&mut s, 1, CardKind::Triple);
-    let p = play(
-        &mut s,
-        1,
-        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":2600,"y":3400}}}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 1, &move_to(a1, 2600, 3400), &[]);
     p.assert_says(
         "Autons Auton Squad comes into the sight of U.N.I.T. Support Fire Section, laying in wait",
     );
@@ -1683,11 +1298,7 @@ fn laying_in_wait_fires_out_of_turn_at_an_enemy_entering_its_sight_at_minus_1() 
     assert!(legal.iter().all(|(a, _)| *a == Actor(0)), "{legal:?}");
     assert_eq!(legal.len(), 2, "{legal:?}");
     let e = refused(&mut s, 1, r#""end_card""#, &[]);
-    assert!(
-        refusal(&e).contains("springs its ambush"),
-        "{}",
-        refusal(&e)
-    );
+    assert_refusal_says(&e, "springs its ambush");
     // "rolls a dice to strike immediately (yes, out of his turn) ... the
     // laying in wait model does however suffer a -1 dice modifier".
     let p = play(
@@ -1719,30 +1330,20 @@ fn laying_in_wait_no_actions_other_than_fire_in_the_opponents_turn() {
     place(&mut s, a1, 26.0, 40.0);
     lay(&mut s, f1, false);
     card(&mut s, 1, CardKind::Triple);
-    play(
-        &mut s,
-        1,
-        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":2600,"y":3400}}}}}}"#),
-        &[],
-    );
+    play(&mut s, 1, &move_to(a1, 2600, 3400), &[]);
     // Asked in the Autons' card: a move, a plain shot, suppressing fire or
     // a special action of the waiting group are all refused.
     for json in [
-        format!(r#"{{"move":{{"group":{f1},"to":{{"x":1000,"y":1200}}}}}}"#),
-        format!(r#"{{"shoot":{{"shooters":[{f1}],"target":{a1}}}}}"#),
-        format!(r#"{{"suppress":{{"shooters":[{f1}],"target":{a1}}}}}"#),
+        move_to(f1, 1000, 1200),
+        shoot(&[f1], a1),
+        suppress_at(&[f1], a1),
         format!(r#"{{"try":{{"group":{f1},"what":"dig in"}}}}"#),
     ] {
         refused(&mut s, 0, &json, &[6, 6, 6, 6, 6, 6, 6, 6]);
     }
     // Let pass, it still may not act in the Autons' card.
     play(&mut s, 0, r#""let_pass""#, &[]);
-    refused(
-        &mut s,
-        0,
-        &format!(r#"{{"move":{{"group":{f1},"to":{{"x":1000,"y":1200}}}}}}"#),
-        &[],
-    );
+    refused(&mut s, 0, &move_to(f1, 1000, 1200), &[]);
     assert_eq!(s.advanced.waiting, [(f1, false)]);
 }
 
@@ -1754,12 +1355,7 @@ fn laying_in_wait_a_target_let_pass_leaves_the_group_waiting() {
     place(&mut s, a1, 26.0, 40.0);
     lay(&mut s, f3, false);
     card(&mut s, 1, CardKind::Triple);
-    play(
-        &mut s,
-        1,
-        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":2600,"y":3400}}}}}}"#),
-        &[],
-    );
+    play(&mut s, 1, &move_to(a1, 2600, 3400), &[]);
     play(&mut s, 0, r#""let_pass""#, &[])
         .assert_says("U.N.I.T. Support Sniper lets Autons Auton Squad pass and goes on waiting");
     assert_eq!(s.advanced.waiting, [(f3, false)]);
@@ -1771,11 +1367,7 @@ fn laying_in_wait_a_target_let_pass_leaves_the_group_waiting() {
         &format!(r#"{{"spring":{{"group":{f3},"target":{a1}}}}}"#),
         &[6],
     );
-    assert!(
-        refusal(&e).contains("the game asks you then"),
-        "{}",
-        refusal(&e)
-    );
+    assert_refusal_says(&e, "the game asks you then");
 }
 
 #[test]
@@ -1789,20 +1381,10 @@ fn laying_in_wait_and_assault_charges_an_enemy_entering_its_move_distance() {
         .assert_says("lays in wait to assault an enemy that comes within its move");
     card(&mut s, 1, CardKind::Triple);
     // In sight but beyond 8": no ambush.
-    let p = play(
-        &mut s,
-        1,
-        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":2600,"y":3300}}}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 1, &move_to(a1, 2600, 3300), &[]);
     assert!(!p.says("comes into the sight"), "{:#?}", p.words);
     // Within its move ("even if they are passing through": where it ends).
-    let p = play(
-        &mut s,
-        1,
-        &format!(r#"{{"move":{{"group":{a2},"to":{{"x":1600,"y":1200}}}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 1, &move_to(a2, 1600, 1200), &[]);
     p.assert_says("comes into the sight of U.N.I.T. Support Pair");
     let p = play(
         &mut s,
@@ -1850,11 +1432,7 @@ fn laying_in_wait_at_a_real_table_the_waiting_player_springs_out_of_turn_unasked
         &format!(r#"{{"spring":{{"group":{f3},"target":{a1},"declare":{{"sight":true}}}}}}"#),
         &[6],
     );
-    assert!(
-        refusal(&e).contains("in another faction's card"),
-        "{}",
-        refusal(&e)
-    );
+    assert_refusal_says(&e, "in another faction's card");
 }
 
 #[test]
@@ -1871,12 +1449,7 @@ fn laying_in_wait_legal_lists_only_commands_decide_accepts() {
     lay(&mut s, f3, false);
     assert_legal_accepted(&s);
     card(&mut s, 1, CardKind::Triple);
-    play(
-        &mut s,
-        1,
-        &format!(r#"{{"move":{{"group":{a1},"to":{{"x":2600,"y":3400}}}}}}"#),
-        &[],
-    );
+    play(&mut s, 1, &move_to(a1, 2600, 3400), &[]);
     assert_legal_accepted(&s);
 }
 
@@ -1905,7 +1478,7 @@ fn suppression_restrictions_no_sneaking_daleks_a_no_sneak_group_does_not_move_wh
     assert!(s.advanced.suppressed.contains(&a1));
     card(&mut s, 1, CardKind::Triple);
     assert_eq!(group_move(&s, a1), 0);
-    let two_inches = format!(r#"{{"move":{{"group":{a1},"to":{{"x":1000,"y":2200}}}}}}"#);
+    let two_inches = move_to(a1, 1000, 2200);
     refused(&mut s, 1, &two_inches, &[]);
     // The reading `everyone_sneaks`: half a move, as any other group.
     let mut read = s.clone();

@@ -6,12 +6,15 @@
 
 #[path = "invasion_support.rs"]
 mod support;
+#[path = "invasion_when/mod.rs"]
+mod when;
 
 use support::*;
+use when::*;
+use xenolog_engine::games::invasion::Invasion;
 use xenolog_engine::games::invasion::InvasionState;
 use xenolog_engine::games::invasion::rules::split_credit;
-use xenolog_engine::games::invasion::state::{CardKind, Ending, GroupId, InvasionEvent as E};
-use xenolog_engine::games::invasion::{Invasion, model::Point};
+use xenolog_engine::games::invasion::state::{CardKind, Ending, InvasionEvent as E};
 use xenolog_engine::{Fate, Game};
 
 fn kills_of(s: &InvasionState, id: &str) -> u32 {
@@ -20,14 +23,6 @@ fn kills_of(s: &InvasionState, id: &str) -> u32 {
         .flat_map(|g| g.models.iter())
         .find(|m| m.id == id)
         .map_or_else(|| panic!("no figure {id}"), |m| m.kills)
-}
-
-fn mv(g: GroupId, x: f64, y: f64) -> String {
-    let p: Point = pt(x, y);
-    format!(
-        r#"{{"move":{{"group":{g},"to":{{"x":{},"y":{}}}}}}}"#,
-        p.x, p.y
-    )
 }
 
 /// The text's first worked example: "a section of 4 U.N.I.T. troops fires
@@ -41,12 +36,7 @@ fn kills_per_model_the_worked_example_credits_the_dalek_to_the_laws_gunner() {
     place(&mut s, sec, 10.0, 20.0);
     place(&mut s, dal, 10.0, 12.0);
     card(&mut s, 0, CardKind::Single);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{sec}],"target":{dal}}}}}"#),
-        &[2, 2, 2, 3, 3, 5, 6, 6],
-    );
+    let p = play(&mut s, 0, &shoot(&[sec], dal), &[2, 2, 2, 3, 3, 5, 6, 6]);
     p.assert_says("the kills go to the figures whose dice made them: LAWS Gunner 4 (1)");
     let ids = figures(&s, sec);
     assert_eq!(
@@ -76,12 +66,7 @@ fn kills_per_model_linked_fire_of_two_groups_is_split_by_the_dice_each_figure_ro
     place(&mut s, b, 14.0, 20.0);
     place(&mut s, dal, 10.0, 12.0);
     card(&mut s, 0, CardKind::Double);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{a},{b}],"target":{dal}}}}}"#),
-        &[6; 16],
-    );
+    play(&mut s, 0, &shoot(&[a, b], dal), &[6; 16]);
     // 96 at 24: three kills (every Dalek). 16 dice: each LAWS 4, each Light
     // Support Weapon 2, each rifle 1; 3 kills: the two LAWS, then the first
     // Light Support Weapon (largest remainders, the earlier on a tie).
@@ -111,21 +96,12 @@ fn kills_per_model_in_a_melee_casualties_that_strike_share_the_kills() {
         &[(Some(1), CardKind::Double), (Some(0), CardKind::Single)],
     );
     play(&mut s, 1, &mv(dal, 20.0, 21.05), &[]);
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 1);
     // U.N.I.T. kills two Daleks (48 at 24): the LAWS and the Light Support
     // Weapon (4 and 2 of the 8 dice).
     play(&mut s, 0, r#"{"strike":{}}"#, &[6; 8]);
     let two: Vec<String> = figures(&s, dal).into_iter().take(2).collect();
-    play(
-        &mut s,
-        1,
-        &format!(
-            r#"{{"casualties":{{"models":{}}}}}"#,
-            serde_json::to_string(&two).unwrap()
-        ),
-        &[],
-    );
+    play(&mut s, 1, &casualties(&two), &[]);
     let fs = figures(&s, sec);
     assert_eq!(
         fs.iter().map(|id| kills_of(&s, id)).collect::<Vec<_>>(),

@@ -3,25 +3,16 @@
 
 #[path = "invasion_support.rs"]
 mod support;
+#[path = "invasion_when/mod.rs"]
+mod when;
 
 use support::*;
+use when::*;
 use xenolog_engine::games::invasion::InvasionState;
 use xenolog_engine::games::invasion::model::{Cover, Point};
 use xenolog_engine::games::invasion::rules::{share_odd, split_dice};
 use xenolog_engine::games::invasion::state::{CardKind, GroupId, InvasionEvent as E, Pending};
 use xenolog_engine::games::invasion::table;
-
-fn mv(g: GroupId, x: f64, y: f64) -> String {
-    let p = pt(x, y);
-    format!(
-        r#"{{"move":{{"group":{g},"to":{{"x":{},"y":{}}}}}}}"#,
-        p.x, p.y
-    )
-}
-
-fn shoot(shooters: &[GroupId], target: GroupId) -> String {
-    format!(r#"{{"shoot":{{"shooters":{shooters:?},"target":{target}}}}}"#)
-}
 
 /// U.N.I.T. section A in a row at (20,20); Dalek Patrol Alpha charges it on
 /// a Dalek card of `kind` (one action used); the other cards follow.
@@ -239,8 +230,7 @@ fn hand_to_hand_odd_dice_are_shared_as_evenly_as_possible_high_to_low_in_seat_or
 /// The engaged fight made due for resolution (the Daleks' Double ended).
 fn resolving() -> (InvasionState, GroupId, GroupId) {
     let (mut s, sec, dal) = engaged(CardKind::Double);
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 1);
     (s, sec, dal)
 }
 
@@ -258,15 +248,7 @@ fn resolving_damage_is_simultaneous_casualties_strike_before_they_are_removed() 
         })
     ));
     let two: Vec<String> = figures(&s, dal).into_iter().take(2).collect();
-    play(
-        &mut s,
-        1,
-        &format!(
-            r#"{{"casualties":{{"models":{}}}}}"#,
-            serde_json::to_string(&two).unwrap()
-        ),
-        &[],
-    );
+    play(&mut s, 1, &casualties(&two), &[]);
     assert_eq!(alive(&s, dal), 1);
     // ...but all three Daleks' 18D6 still strike back.
     let p = play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
@@ -299,8 +281,7 @@ fn resolving_uses_the_open_kill_score_even_for_groups_in_cover() {
     // U.N.I.T. in cover charges the Daleks in cover: the Daleks defend it.
     play(&mut s, 0, &mv(sec, 41.0, 7.95), &[]);
     assert_eq!(s.melees[0].defender, Some((dal, Cover::Cover)));
-    play(&mut s, 0, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 0);
     // The attackers (U.N.I.T.) are hit at the open score: 18 ones kill 3.
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     let p = play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
@@ -321,8 +302,7 @@ fn resolving_a_faction_defending_a_terrain_feature_gets_its_cover() {
     let p = play(&mut s, 1, &mv(dal, 29.5, 32.1), &[]);
     p.assert_says("U.N.I.T. 1st Squad, Section A defend a building");
     assert_eq!(s.melees[0].defender, Some((sec, Cover::Building)));
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 1);
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     // 36 at 12 each: three, not all four.
     let p = play(&mut s, 1, r#"{"strike":{}}"#, &[2; 18]);
@@ -342,8 +322,7 @@ fn resolving_with_more_than_two_factions_the_striker_chooses_a_target_faction() 
     // The next card is a U.N.I.T. Single: make it a Double to resolve.
     s.drawn[3].kind = CardKind::Double;
     step(&mut s, &[]);
-    play(&mut s, 0, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 0);
     let e = refused(&mut s, 0, r#"{"strike":{}}"#, &[]);
     assert_eq!(
         refusal(&e),
@@ -390,18 +369,12 @@ fn resolving_defenders_stay_put_and_attackers_move_back_a_full_move() {
     place(&mut s, dal, 22.0, 32.1);
     card(&mut s, 1, CardKind::Double);
     play(&mut s, 1, &mv(dal, 29.5, 32.1), &[]);
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 1);
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
     // 18 at 12: one man falls.
     let one = figures(&s, sec)[3].clone();
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"casualties":{{"models":["{one}"]}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &casualties(&[&one]), &[]);
     let held = s.group(sec).points();
     let was = centre(&s, dal);
     let p = step(&mut s, &[]);
@@ -423,15 +396,7 @@ fn resolving_with_no_position_held_all_factions_move_a_full_move_apart() {
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
     // Daleks chose nothing: 8 ones kill none; U.N.I.T. loses 3 at 6 each.
     let three: Vec<String> = figures(&s, sec).into_iter().take(3).collect();
-    play(
-        &mut s,
-        0,
-        &format!(
-            r#"{{"casualties":{{"models":{}}}}}"#,
-            serde_json::to_string(&three).unwrap()
-        ),
-        &[],
-    );
+    play(&mut s, 0, &casualties(&three), &[]);
     let (a, b) = (centre(&s, sec), centre(&s, dal));
     let p = step(&mut s, &[]);
     assert_eq!(
@@ -460,20 +425,11 @@ fn resolving_spugs_fight_to_the_death_and_the_combat_continues_on_the_next_card(
         &[(Some(1), CardKind::Double), (Some(0), CardKind::Double)],
     );
     play(&mut s, 1, &mv(sq, 20.0, 21.05), &[]);
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 1);
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 9]);
     let one: Vec<String> = figures(&s, sec).into_iter().take(1).collect();
-    play(
-        &mut s,
-        0,
-        &format!(
-            r#"{{"casualties":{{"models":{}}}}}"#,
-            serde_json::to_string(&one).unwrap()
-        ),
-        &[],
-    );
+    play(&mut s, 0, &casualties(&one), &[]);
     let p = step(&mut s, &[]);
     assert_eq!(p.events, vec![E::FightsOn { melee: 0 }]);
     assert!(s.group(sq).locked.is_some() && s.group(sec).locked.is_some());
@@ -500,8 +456,7 @@ fn stormed() -> (InvasionState, GroupId, GroupId) {
     card(&mut s, 1, CardKind::Double);
     let p = play(&mut s, 1, &mv(dal, 29.5, 32.1), &[]);
     p.assert_says("defend a building");
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 1);
     (s, sec, dal)
 }
 
@@ -564,12 +519,7 @@ fn resolving_defenders_who_win_alone_are_not_offered_their_own_ground() {
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
     assert_eq!(alive(&s, dal), 0);
     let one = figures(&s, sec)[0].clone();
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"casualties":{{"models":["{one}"]}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &casualties(&[&one]), &[]);
     let p = step(&mut s, &[]);
     assert!(
         !p.events
@@ -618,21 +568,9 @@ fn resolving_a_single_faction_left_forms_suitable_groups_based_on_their_organisa
 #[test]
 fn hand_to_hand_reinforcements_of_other_kill_scores_are_each_paid_for_at_their_own() {
     // Spugs (9 in the open) and their Mites (6) in one merged group.
-    let mut s = given(&["unit", "spugs"]);
-    let (sec, brood, mites) = (gid(&s, "s1"), gid(&s, "sq1"), gid(&s, "m1"));
-    place(&mut s, sec, 20.0, 20.0);
-    place(&mut s, brood, 20.0, 26.0);
-    place(&mut s, mites, 24.0, 26.0);
-    cards(
-        &mut s,
-        &[(Some(1), CardKind::Double), (Some(0), CardKind::Single)],
-    );
-    play(&mut s, 1, &mv(brood, 20.0, 21.05), &[]);
-    let p = play(&mut s, 1, &mv(mites, 22.2, 21.1), &[]);
-    p.assert_says("join");
-    steps(&mut s);
     // U.N.I.T.'s 8 dice total 20: two Spugs (9 + 9) or three Mites (6 + 6 + 6).
-    play(&mut s, 0, r#"{"strike":{}}"#, &[2, 2, 2, 2, 3, 3, 3, 3]);
+    let (mut s, _, brood, p) = given_spugs_and_mites_struck_for_20();
+    p.assert_says("join");
     let p_words = s.pending.first().cloned();
     assert!(
         matches!(
@@ -653,38 +591,16 @@ fn hand_to_hand_reinforcements_of_other_kill_scores_are_each_paid_for_at_their_o
         .map(|m| m.id.clone())
         .take(3)
         .collect();
-    let mite: String = s
-        .group(brood)
-        .alive()
-        .find(|m| m.kind == "mite")
-        .map(|m| m.id.clone())
-        .unwrap();
+    let mite: String = first_of_kind(&s, brood, "mite");
     // Three Spugs cost 27: more than 20.
-    let e = refused(
-        &mut s,
-        1,
-        &format!(
-            r#"{{"casualties":{{"models":{}}}}}"#,
-            serde_json::to_string(&spugs).unwrap()
-        ),
-        &[],
-    );
-    assert!(
-        refusal(&e).contains("each casualty is paid for at its own kill score: these cost 27 and 20 of the total is left"),
-        "{}",
-        refusal(&e)
+    let e = refused(&mut s, 1, &casualties(&spugs), &[]);
+    assert_refusal_says(
+        &e,
+        "each casualty is paid for at its own kill score: these cost 27 and 20 of the total is left",
     );
     // Two Spugs (18): the 2 left pay for nothing more, the choice is over.
     let before = alive(&s, brood);
-    play(
-        &mut s,
-        1,
-        &format!(
-            r#"{{"casualties":{{"models":{}}}}}"#,
-            serde_json::to_string(&spugs[..2]).unwrap()
-        ),
-        &[],
-    );
+    play(&mut s, 1, &casualties(&spugs[..2]), &[]);
     assert_eq!(alive(&s, brood), before - 2);
     assert!(
         !matches!(s.pending.first(), Some(Pending::Casualties { .. })),
@@ -700,33 +616,11 @@ fn hand_to_hand_reinforcements_of_other_kill_scores_are_each_paid_for_at_their_o
 
 #[test]
 fn hand_to_hand_mixed_kill_scores_one_at_a_time_until_the_total_is_spent() {
-    let mut s = given(&["unit", "spugs"]);
-    let (sec, brood, mites) = (gid(&s, "s1"), gid(&s, "sq1"), gid(&s, "m1"));
-    place(&mut s, sec, 20.0, 20.0);
-    place(&mut s, brood, 20.0, 26.0);
-    place(&mut s, mites, 24.0, 26.0);
-    cards(
-        &mut s,
-        &[(Some(1), CardKind::Double), (Some(0), CardKind::Single)],
-    );
-    play(&mut s, 1, &mv(brood, 20.0, 21.05), &[]);
-    play(&mut s, 1, &mv(mites, 22.2, 21.1), &[]);
-    steps(&mut s);
-    play(&mut s, 0, r#"{"strike":{}}"#, &[2, 2, 2, 2, 3, 3, 3, 3]);
+    let (mut s, _, brood, _) = given_spugs_and_mites_struck_for_20();
     // One Mite (6): 14 left pays for more, so the choice goes on; legal
     // offers only figures the rest can pay for.
-    let mite: String = s
-        .group(brood)
-        .alive()
-        .find(|m| m.kind == "mite")
-        .map(|m| m.id.clone())
-        .unwrap();
-    play(
-        &mut s,
-        1,
-        &format!(r#"{{"casualties":{{"models":["{mite}"]}}}}"#),
-        &[],
-    );
+    let mite: String = first_of_kind(&s, brood, "mite");
+    play(&mut s, 1, &casualties(&[&mite]), &[]);
     assert!(matches!(
         s.pending.first(),
         Some(Pending::Casualties {
@@ -735,18 +629,8 @@ fn hand_to_hand_mixed_kill_scores_one_at_a_time_until_the_total_is_spent() {
             ..
         }) if b.total == 14
     ));
-    let spug: String = s
-        .group(brood)
-        .alive()
-        .find(|m| m.kind == "spug")
-        .map(|m| m.id.clone())
-        .unwrap();
-    play(
-        &mut s,
-        1,
-        &format!(r#"{{"casualties":{{"models":["{spug}"]}}}}"#),
-        &[],
-    );
+    let spug: String = first_of_kind(&s, brood, "spug");
+    play(&mut s, 1, &casualties(&[&spug]), &[]);
     // 5 left: less than any figure's 6.
     assert!(!matches!(
         s.pending.first(),

@@ -3,18 +3,13 @@
 
 #[path = "invasion_support.rs"]
 mod support;
+#[path = "invasion_when/mod.rs"]
+mod when;
 
 use support::*;
+use when::*;
 use xenolog_engine::games::invasion::model::{Cover, Point};
 use xenolog_engine::games::invasion::state::{CardKind, GroupId, InvasionEvent as E};
-
-fn mv(g: GroupId, x: f64, y: f64) -> String {
-    let p = pt(x, y);
-    format!(
-        r#"{{"move":{{"group":{g},"to":{{"x":{},"y":{}}}}}}}"#,
-        p.x, p.y
-    )
-}
 
 fn mv_lead(g: GroupId, lead: &str, x: f64, y: f64) -> String {
     let p = pt(x, y);
@@ -263,7 +258,7 @@ fn move_at_a_real_table_the_players_move_and_declare_the_cover_marked_in_the_log
 fn move_on_screen_needs_a_point() {
     let (mut s, g) = unit();
     place(&mut s, g, 20.0, 10.0);
-    let e = refused(&mut s, 0, &format!(r#"{{"move":{{"group":{g}}}}}"#), &[]);
+    let e = refused(&mut s, 0, &group_order("move", g), &[]);
     assert!(refusal(&e).starts_with("[Move] give the point"), "{e}");
 }
 

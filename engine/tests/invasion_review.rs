@@ -5,20 +5,15 @@
 
 #[path = "invasion_support.rs"]
 mod support;
+#[path = "invasion_when/mod.rs"]
+mod when;
 
 use support::*;
+use when::*;
 use xenolog_engine::games::invasion::InvasionState;
 use xenolog_engine::games::invasion::model::Point;
 use xenolog_engine::games::invasion::state::{CardKind, GroupId, InvasionEvent as E, Pending};
 use xenolog_engine::games::invasion::table;
-
-fn mv(g: GroupId, x: f64, y: f64) -> String {
-    let p = pt(x, y);
-    format!(
-        r#"{{"move":{{"group":{g},"to":{{"x":{},"y":{}}}}}}}"#,
-        p.x, p.y
-    )
-}
 
 fn centre(s: &InvasionState, g: GroupId) -> Point {
     table::centre(&s.group(g).points())
@@ -125,8 +120,7 @@ fn resolving_all_factions_move_a_full_move_apart_even_a_suppressed_group() {
     // Both groups pinned by suppressing fire earlier (Advanced Invasion Earth).
     s.advanced.suppressed.push(sec);
     s.advanced.suppressed.push(dal);
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    end_card_then_step(&mut s, 1);
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
     let three: Vec<String> = figures(&s, sec).into_iter().take(3).collect();
@@ -286,36 +280,16 @@ fn mib_the_first_alien_killed_by_any_faction_gives_the_miniature_a_human_does_no
     place(&mut s, dal, 10.0, 12.0);
     // U.N.I.T. kill a Dalek (24 from 8D6 of threes).
     card(&mut s, 1, CardKind::Single);
-    play(
-        &mut s,
-        1,
-        &format!(r#"{{"shoot":{{"shooters":[{sec}],"target":{dal}}}}}"#),
-        &[3; 8],
-    );
+    play(&mut s, 1, &shoot(&[sec], dal), &[3; 8]);
     let d = figures(&s, dal)[0].clone();
-    let p = play(
-        &mut s,
-        2,
-        &format!(r#"{{"casualties":{{"models":["{d}"]}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 2, &casualties(&[&d]), &[]);
     p.assert_says("the first dalek is killed: the MiB may study it");
     assert_eq!(s.killed_species, vec!["dalek".to_owned()]);
     // The Daleks kill a man: nothing to study.
     card(&mut s, 2, CardKind::Single);
-    play(
-        &mut s,
-        2,
-        &format!(r#"{{"shoot":{{"shooters":[{dal}],"target":{sec}}}}}"#),
-        &[1; 12],
-    );
+    play(&mut s, 2, &shoot(&[dal], sec), &[1; 12]);
     let m = figures(&s, sec)[0].clone();
-    let p = play(
-        &mut s,
-        1,
-        &format!(r#"{{"casualties":{{"models":["{m}"]}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 1, &casualties(&[&m]), &[]);
     assert!(
         !p.events
             .iter()
@@ -423,26 +397,9 @@ fn hand_to_hand_outsiders_shooting_in_at_a_real_table_count_the_even_dice_at_the
 /// U.N.I.T. section's LAWS (4 of its 8 dice) takes both.
 #[test]
 fn kills_per_model_mixed_kill_scores_paid_one_at_a_time_are_credited_as_chosen() {
-    let mut s = given(&["unit", "spugs"]);
-    let (sec, brood, mites) = (gid(&s, "s1"), gid(&s, "sq1"), gid(&s, "m1"));
-    place(&mut s, sec, 20.0, 20.0);
-    place(&mut s, brood, 20.0, 26.0);
-    place(&mut s, mites, 24.0, 26.0);
-    cards(
-        &mut s,
-        &[(Some(1), CardKind::Double), (Some(0), CardKind::Single)],
-    );
-    play(&mut s, 1, &mv(brood, 20.0, 21.05), &[]);
-    play(&mut s, 1, &mv(mites, 22.2, 21.1), &[]);
-    steps(&mut s);
-    play(&mut s, 0, r#"{"strike":{}}"#, &[2, 2, 2, 2, 3, 3, 3, 3]);
+    let (mut s, sec, brood, _) = given_spugs_and_mites_struck_for_20();
     for kind in ["mite", "spug"] {
-        let id: String = s
-            .group(brood)
-            .alive()
-            .find(|m| m.kind == kind)
-            .map(|m| m.id.clone())
-            .unwrap();
+        let id: String = first_of_kind(&s, brood, kind);
         choose(&mut s, 1, &[id]);
     }
     let kills: Vec<(String, u32)> = s

@@ -3,8 +3,11 @@
 
 #[path = "invasion_support.rs"]
 mod support;
+#[path = "invasion_when/mod.rs"]
+mod when;
 
 use support::*;
+use when::*;
 use xenolog_engine::games::invasion::model::Cover;
 use xenolog_engine::games::invasion::state::{CardKind, InvasionEvent as E, Pending};
 
@@ -41,12 +44,7 @@ fn shoot_worked_example_unit_8d6_rolling_29_kills_one_dalek_extra_5_do_nothing()
     let mut s = unit_v_daleks();
     let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
     card(&mut s, 0, CardKind::Single);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{sec}],"target":{dal}}}}}"#),
-        &[2, 2, 2, 3, 3, 5, 6, 6],
-    );
+    let p = play(&mut s, 0, &shoot(&[sec], dal), &[2, 2, 2, 3, 3, 5, 6, 6]);
     assert_eq!(shot(&p), (8, 29, 24, 1, Cover::Open));
     p.assert_says("8D6 at Daleks Dalek Patrol Alpha: 2,2,2,3,3,5,6,6 = 29: 1 kill at 24 each in the open, the extra 5 points do nothing");
     // "When a group takes casualties the player controlling the target group
@@ -60,12 +58,7 @@ fn shoot_worked_example_unit_8d6_rolling_29_kills_one_dalek_extra_5_do_nothing()
         })
     ));
     let victim = figures(&s, dal)[2].clone();
-    let p = play(
-        &mut s,
-        1,
-        &format!(r#"{{"casualties":{{"models":["{victim}"]}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 1, &casualties(&[&victim]), &[]);
     p.assert_says("Dalek 3 of Daleks Dalek Patrol Alpha is killed");
     assert_eq!(alive(&s, dal), 2);
     assert!(!figures(&s, dal).contains(&victim));
@@ -82,7 +75,7 @@ fn shoot_worked_example_two_daleks_12d6_rolling_47_exterminate_a_four_man_sectio
     let p = play(
         &mut s,
         1,
-        &format!(r#"{{"shoot":{{"shooters":[{dal}],"target":{sec}}}}}"#),
+        &shoot(&[dal], sec),
         &[1, 2, 2, 4, 4, 4, 4, 5, 5, 5, 5, 6],
     );
     // 47 / 6 = 7 kills, but the section is four men.
@@ -112,7 +105,7 @@ fn shoot_worked_example_in_a_building_the_same_47_kills_three_and_the_last_11_ar
     let p = play(
         &mut s,
         1,
-        &format!(r#"{{"shoot":{{"shooters":[{dal}],"target":{sec}}}}}"#),
+        &shoot(&[dal], sec),
         &[1, 2, 2, 4, 4, 4, 4, 5, 5, 5, 5, 6],
     );
     assert_eq!(shot(&p), (12, 47, 12, 3, Cover::Building));
@@ -127,15 +120,7 @@ fn shoot_worked_example_in_a_building_the_same_47_kills_three_and_the_last_11_ar
         })
     ));
     let three: Vec<String> = figures(&s, sec).into_iter().take(3).collect();
-    play(
-        &mut s,
-        0,
-        &format!(
-            r#"{{"casualties":{{"models":{}}}}}"#,
-            serde_json::to_string(&three).unwrap()
-        ),
-        &[],
-    );
+    play(&mut s, 0, &casualties(&three), &[]);
     assert_eq!(alive(&s, sec), 1, "the last man survives");
 }
 
@@ -147,12 +132,7 @@ fn linked_fire_worked_example_double_card_totals_16d6_before_casualties() {
     // 16 dice totalling 50: two kills at 24 (a single 8D6 of these could not
     // reach 48 unless it rolled very high).
     let dice = [3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4];
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{sec},{sec}],"target":{dal}}}}}"#),
-        &dice,
-    );
+    let p = play(&mut s, 0, &shoot(&[sec, sec], dal), &dice);
     assert_eq!(shot(&p), (16, 50, 24, 2, Cover::Open));
     p.assert_says("linked 16D6 at Daleks Dalek Patrol Alpha");
     assert_eq!(s.actions_left(), 0, "two shoot actions of the Double card");
@@ -165,12 +145,7 @@ fn linked_fire_is_from_one_card_only_a_single_card_gives_one_shot() {
     let mut s = unit_v_daleks();
     let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
     card(&mut s, 0, CardKind::Single);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{sec},{sec}],"target":{dal}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &shoot(&[sec, sec], dal), &[]);
     assert!(refusal(&e).starts_with("[Action cards]"), "{}", refusal(&e));
 }
 
@@ -180,12 +155,7 @@ fn linked_fire_two_groups_at_one_target_total_their_dice() {
     let (a, b, dal) = (gid(&s, "s1"), gid(&s, "s2"), gid(&s, "d1"));
     place(&mut s, b, 16.0, 20.0);
     card(&mut s, 0, CardKind::Double);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{a},{b}],"target":{dal}}}}}"#),
-        &[6; 16],
-    );
+    let p = play(&mut s, 0, &shoot(&[a, b], dal), &[6; 16]);
     assert_eq!(shot(&p), (16, 96, 24, 3, Cover::Open));
     assert_eq!(alive(&s, dal), 0);
 }
@@ -198,19 +168,9 @@ fn linked_fire_mib_cannot_link_fire() {
     place(&mut s, p2, 14.0, 20.0);
     place(&mut s, dal, 10.0, 12.0);
     card(&mut s, 0, CardKind::Double);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{p1},{p2}],"target":{dal}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &shoot(&[p1, p2], dal), &[]);
     assert_eq!(refusal(&e), "[Linked fire] Men in Black cannot link fire");
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{p1},{p1}],"target":{dal}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &shoot(&[p1, p1], dal), &[]);
     assert!(refusal(&e).starts_with("[Linked fire]"));
 }
 
@@ -221,37 +181,14 @@ fn shoot_each_shooting_action_is_resolved_separately_and_casualties_removed_at_o
     card(&mut s, 0, CardKind::Double);
     // Two separate shots of 23 each: neither kills, though together they
     // would have made 46 (still short of 48) -- and 8 sixes kill two at once.
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{sec}],"target":{dal}}}}}"#),
-        &[6, 6, 6, 6, 6, 6, 6, 6],
-    );
+    let p = play(&mut s, 0, &shoot(&[sec], dal), &[6, 6, 6, 6, 6, 6, 6, 6]);
     assert_eq!(shot(&p).3, 2);
     // The Daleks choose before the second shot is allowed.
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{sec}],"target":{dal}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &shoot(&[sec], dal), &[]);
     assert!(e.message.contains("must first choose 2 casualties"), "{e}");
     let two: Vec<String> = figures(&s, dal).into_iter().take(2).collect();
-    play(
-        &mut s,
-        1,
-        &format!(
-            r#"{{"casualties":{{"models":{}}}}}"#,
-            serde_json::to_string(&two).unwrap()
-        ),
-        &[],
-    );
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{sec}],"target":{dal}}}}}"#),
-        &[3, 3, 3, 3, 3, 3, 3, 2],
-    );
+    play(&mut s, 1, &casualties(&two), &[]);
+    let p = play(&mut s, 0, &shoot(&[sec], dal), &[3, 3, 3, 3, 3, 3, 3, 2]);
     assert_eq!(shot(&p).1, 23);
     assert_eq!(shot(&p).3, 0);
     assert_eq!(alive(&s, dal), 1);
@@ -262,19 +199,9 @@ fn shoot_casualties_chosen_only_by_the_targets_player_and_only_living_figures() 
     let mut s = unit_v_daleks();
     let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
     card(&mut s, 0, CardKind::Single);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{sec}],"target":{dal}}}}}"#),
-        &[6, 6, 6, 6, 1, 1, 1, 1],
-    );
+    play(&mut s, 0, &shoot(&[sec], dal), &[6, 6, 6, 6, 1, 1, 1, 1]);
     let d = figures(&s, dal)[0].clone();
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"casualties":{{"models":["{d}"]}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &casualties(&[&d]), &[]);
     assert!(
         e.message.contains("Daleks chooses the casualties now"),
         "{e}"
@@ -315,12 +242,7 @@ fn shoot_kill_score_per_cover_class_open_cover_building() {
             place(&mut s, dal, x, y + 8.0);
         }
         card(&mut s, 1, CardKind::Single);
-        let p = play(
-            &mut s,
-            1,
-            &format!(r#"{{"shoot":{{"shooters":[{dal}],"target":{sec}}}}}"#),
-            &[1; 18],
-        );
+        let p = play(&mut s, 1, &shoot(&[dal], sec), &[1; 18]);
         let want = match cover {
             Cover::Open => 6,
             Cover::Cover => 9,
@@ -340,12 +262,7 @@ fn shoot_target_cover_is_the_least_cover_of_its_figures() {
     put(&mut s, sec, 3, 38.0, 6.0);
     place(&mut s, dal, 41.0, 16.0);
     card(&mut s, 1, CardKind::Single);
-    let p = play(
-        &mut s,
-        1,
-        &format!(r#"{{"shoot":{{"shooters":[{dal}],"target":{sec}}}}}"#),
-        &[1; 18],
-    );
+    let p = play(&mut s, 1, &shoot(&[dal], sec), &[1; 18]);
     assert_eq!(shot(&p), (18, 18, 6, 3, Cover::Open));
 }
 
@@ -357,12 +274,7 @@ fn shoot_line_of_sight_blocked_by_blocking_terrain() {
     place(&mut s, sec, 5.0, 27.0);
     place(&mut s, dal, 5.0, 39.0);
     card(&mut s, 0, CardKind::Single);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{sec}],"target":{dal}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &shoot(&[sec], dal), &[]);
     assert_eq!(
         refusal(&e),
         "[Shoot] U.N.I.T. 1st Squad, Section A cannot see Daleks Dalek Patrol Alpha: the line of sight is blocked by Wood"
@@ -377,12 +289,7 @@ fn shoot_cover_that_does_not_block_does_not_block_sight() {
     place(&mut s, sec, 41.0, 2.5);
     place(&mut s, dal, 41.0, 12.0);
     card(&mut s, 0, CardKind::Single);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{sec}],"target":{dal}}}}}"#),
-        &[1; 8],
-    );
+    play(&mut s, 0, &shoot(&[sec], dal), &[1; 8]);
 }
 
 #[test]
@@ -397,12 +304,7 @@ fn shoot_line_of_sight_blocked_by_an_intervening_group_even_between_its_figures(
         put(&mut s, other, i, 18.4 + 1.6 * i as f64, 15.0);
     }
     card(&mut s, 0, CardKind::Single);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{sec}],"target":{dal}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &shoot(&[sec], dal), &[]);
     assert!(
         refusal(&e).ends_with("blocked by U.N.I.T. 1st Squad, Section B"),
         "{}",
@@ -410,12 +312,7 @@ fn shoot_line_of_sight_blocked_by_an_intervening_group_even_between_its_figures(
     );
     // Moved aside, it no longer blocks.
     place(&mut s, other, 30.0, 15.0);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{sec}],"target":{dal}}}}}"#),
-        &[1; 8],
-    );
+    play(&mut s, 0, &shoot(&[sec], dal), &[1; 8]);
 }
 
 #[test]
@@ -425,12 +322,7 @@ fn shoot_there_are_no_ranges_if_you_can_see_it_you_can_shoot_it() {
     place(&mut s, sec, 15.0, 5.0);
     place(&mut s, dal, 15.0, 43.0);
     card(&mut s, 0, CardKind::Single);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{sec}],"target":{dal}}}}}"#),
-        &[1; 8],
-    );
+    play(&mut s, 0, &shoot(&[sec], dal), &[1; 8]);
 }
 
 #[test]
@@ -439,21 +331,11 @@ fn shoot_a_single_group_at_an_opposing_group_not_its_own() {
     let (sec, other) = (gid(&s, "s1"), gid(&s, "s2"));
     place(&mut s, other, 20.0, 12.0);
     card(&mut s, 0, CardKind::Single);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{sec}],"target":{other}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &shoot(&[sec], other), &[]);
     assert_eq!(refusal(&e), "[Shoot] a group shoots at an opposing group");
     // Nor with the enemy's groups.
     let dal = gid(&s, "d1");
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{dal}],"target":{sec}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &shoot(&[dal], sec), &[]);
     assert!(e.message.contains("is not one of your groups"), "{e}");
 }
 
@@ -463,12 +345,7 @@ fn shoot_at_a_real_table_line_of_sight_and_cover_are_declared_and_marked_in_the_
     let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
     card(&mut s, 1, CardKind::Single);
     kill(&mut s, dal, 1);
-    let e = refused(
-        &mut s,
-        1,
-        &format!(r#"{{"shoot":{{"shooters":[{dal}],"target":{sec}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 1, &shoot(&[dal], sec), &[]);
     assert!(e.message.contains("declare the line of sight"), "{e}");
     let e = refused(
         &mut s,

@@ -3,8 +3,11 @@
 
 #[path = "invasion_support.rs"]
 mod support;
+#[path = "invasion_when/mod.rs"]
+mod when;
 
 use support::*;
+use when::*;
 use xenolog_engine::games::invasion::model::Cover;
 use xenolog_engine::games::invasion::state::{CardKind, InvasionEvent as E};
 use xenolog_engine::games::invasion::{Invasion, InvasionConfig};
@@ -181,10 +184,7 @@ fn refusals_name_the_rule_and_change_nothing() {
     place(&mut s, sq, 30.0, 20.0);
     card(&mut s, 0, CardKind::Single);
     let cases = [
-        (
-            format!(r#"{{"move":{{"group":{dal},"to":{{"x":1000,"y":1300}}}}}}"#),
-            "[Actions]",
-        ),
+        (move_to(dal, 1000, 1300), "[Actions]"),
         (
             r#"{"move":{"group":99,"to":{"x":1000,"y":1300}}}"#.to_string(),
             "[Actions]",
@@ -193,18 +193,15 @@ fn refusals_name_the_rule_and_change_nothing() {
             format!(r#"{{"shoot":{{"shooters":[],"target":{dal}}}}}"#),
             "[Shoot]",
         ),
-        (format!(r#"{{"study":{{"group":{sec}}}}}"#), "[MiB]"),
-        (format!(r#"{{"burrow":{{"group":{sec}}}}}"#), "[Spugs]"),
-        (
-            format!(r#"{{"close_hole":{{"group":{sec},"hole":99}}}}"#),
-            "[Spugs]",
-        ),
+        (group_order("study", sec), "[MiB]"),
+        (group_order("burrow", sec), "[Spugs]"),
+        (close_hole(sec, 99), "[Spugs]"),
         (
             format!(r#"{{"detonate":{{"group":{sec},"mite":"x"}}}}"#),
             "[Spugs]",
         ),
-        (format!(r#"{{"descend":{{"group":{sec}}}}}"#), "[Sewers]"),
-        (format!(r#"{{"deploy":{{"group":{sec}}}}}"#), "[Spugs]"),
+        (group_order("descend", sec), "[Sewers]"),
+        (group_order("deploy", sec), "[Spugs]"),
         (
             r#"{"strike":{}}"#.to_owned(),
             "[Resolving hand-to-hand combat]",

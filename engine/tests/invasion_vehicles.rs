@@ -7,8 +7,11 @@
 
 #[path = "invasion_support.rs"]
 mod support;
+#[path = "invasion_when/mod.rs"]
+mod when;
 
 use support::*;
+use when::*;
 use xenolog_engine::Game;
 use xenolog_engine::games::invasion::state::{CardKind, GroupId, InvasionEvent as E, Place};
 use xenolog_engine::games::invasion::{InvasionConfig, InvasionState, start};
@@ -55,19 +58,14 @@ fn fly(g: GroupId, x: f64, y: f64) -> String {
 fn vehicle_movement_vtol_takes_off_travels_anywhere_and_lands_as_three_actions() {
     let (mut s, h, _) = air();
     card(&mut s, 0, CardKind::Triple);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"take_off":{{"group":{h}}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 0, &group_order("take_off", h), &[]);
     p.assert_says("Air Cavalry Gunship One took off");
     assert_eq!(s.group(h).place, Place::Air);
     // Anywhere: 30" away, over the house.
     let p = play(&mut s, 0, &fly(h, 40.0, 40.0), &[]);
     p.assert_says("Air Cavalry Gunship One moved to (40\", 40\")");
     assert_eq!(lead_at(&s, h), pt(40.0, 40.0));
-    let p = play(&mut s, 0, &format!(r#"{{"land":{{"group":{h}}}}}"#), &[]);
+    let p = play(&mut s, 0, &group_order("land", h), &[]);
     p.assert_says("Air Cavalry Gunship One landed");
     assert_eq!(s.group(h).place, Place::Table);
     assert_eq!(s.spent_by(h), 3);
@@ -77,16 +75,7 @@ fn vehicle_movement_vtol_takes_off_travels_anywhere_and_lands_as_three_actions()
 fn vehicle_movement_a_vtol_craft_on_the_ground_does_not_move_it_takes_off() {
     let (mut s, h, _) = air();
     card(&mut s, 0, CardKind::Single);
-    let p = pt(10.0, 25.0);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(
-            r#"{{"move":{{"group":{h},"to":{{"x":{},"y":{}}}}}}}"#,
-            p.x, p.y
-        ),
-        &[],
-    );
+    let e = refused(&mut s, 0, &mv(h, 10.0, 25.0), &[]);
     assert_eq!(
         refusal(&e),
         "[Vehicle movement] a VTOL craft uses an action to take off, another to travel anywhere and a third to land"
@@ -96,7 +85,7 @@ fn vehicle_movement_a_vtol_craft_on_the_ground_does_not_move_it_takes_off() {
         refusal(&e),
         "[Vehicle movement] Air Cavalry Gunship One must take off first"
     );
-    let e = refused(&mut s, 0, &format!(r#"{{"land":{{"group":{h}}}}}"#), &[]);
+    let e = refused(&mut s, 0, &group_order("land", h), &[]);
     assert!(e.message.ends_with("must take off first"), "{e}");
 }
 
@@ -104,29 +93,10 @@ fn vehicle_movement_a_vtol_craft_on_the_ground_does_not_move_it_takes_off() {
 fn vehicle_movement_in_the_air_it_flies_or_lands_and_cannot_take_off_again() {
     let (mut s, h, _) = air();
     card(&mut s, 0, CardKind::Triple);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"take_off":{{"group":{h}}}}}"#),
-        &[],
-    );
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"take_off":{{"group":{h}}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &group_order("take_off", h), &[]);
+    let e = refused(&mut s, 0, &group_order("take_off", h), &[]);
     assert!(e.message.ends_with("is already in the air"), "{e}");
-    let p = pt(10.0, 25.0);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(
-            r#"{{"move":{{"group":{h},"to":{{"x":{},"y":{}}}}}}}"#,
-            p.x, p.y
-        ),
-        &[],
-    );
+    let e = refused(&mut s, 0, &mv(h, 10.0, 25.0), &[]);
     assert!(
         e.message.ends_with("it travels (fly) or lands (land)"),
         "{e}"
@@ -140,12 +110,7 @@ fn vehicle_movement_only_vtol_craft_take_off() {
     let (mut s, _, _) = air();
     let t = gid(&s, "t1");
     card(&mut s, 0, CardKind::Single);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"take_off":{{"group":{t}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &group_order("take_off", t), &[]);
     assert_eq!(
         refusal(&e),
         "[Vehicle movement] Air Cavalry Troopers is not a helicopter or VTOL craft"
@@ -156,39 +121,19 @@ fn vehicle_movement_only_vtol_craft_take_off() {
 fn vehicle_movement_a_craft_in_the_air_neither_shoots_nor_is_shot() {
     let (mut s, h, dal) = air();
     card(&mut s, 0, CardKind::Double);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"take_off":{{"group":{h}}}}}"#),
-        &[],
-    );
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{h}],"target":{dal}}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &group_order("take_off", h), &[]);
+    let e = refused(&mut s, 0, &shoot(&[h], dal), &[]);
     assert!(
         e.message.contains("is not on the table and cannot shoot"),
         "{e}"
     );
     card(&mut s, 1, CardKind::Single);
-    let e = refused(
-        &mut s,
-        1,
-        &format!(r#"{{"shoot":{{"shooters":[{dal}],"target":{h}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 1, &shoot(&[dal], h), &[]);
     assert!(e.message.ends_with("is not on the table"), "{e}");
     // On the ground it shoots like any group: 4D6.
     let mut s2 = air().0;
     card(&mut s2, 0, CardKind::Single);
-    let p = play(
-        &mut s2,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{h}],"target":{dal}}}}}"#),
-        &[1; 4],
-    );
+    let p = play(&mut s2, 0, &shoot(&[h], dal), &[1; 4]);
     assert!(
         p.events
             .iter()
@@ -200,14 +145,9 @@ fn vehicle_movement_a_craft_in_the_air_neither_shoots_nor_is_shot() {
 fn vehicle_movement_landing_in_base_contact_locks_in_hand_to_hand() {
     let (mut s, h, dal) = air();
     card(&mut s, 0, CardKind::Triple);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"take_off":{{"group":{h}}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &group_order("take_off", h), &[]);
     play(&mut s, 0, &fly(h, 10.0, 13.05), &[]);
-    let p = play(&mut s, 0, &format!(r#"{{"land":{{"group":{h}}}}}"#), &[]);
+    let p = play(&mut s, 0, &group_order("land", h), &[]);
     assert!(
         p.events.iter().any(|e| matches!(e, E::Locked { .. })),
         "{:#?}",
@@ -221,7 +161,7 @@ fn vehicle_movement_vehicles_do_not_go_down_manholes() {
     let (mut s, h, _) = air();
     place(&mut s, h, 40.5, 20.5);
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &format!(r#"{{"descend":{{"group":{h}}}}}"#), &[]);
+    let e = refused(&mut s, 0, &group_order("descend", h), &[]);
     assert_eq!(refusal(&e), "[Sewers] vehicles do not go down manholes");
 }
 
@@ -229,15 +169,10 @@ fn vehicle_movement_vehicles_do_not_go_down_manholes() {
 fn vehicle_movement_legal_lists_take_off_fly_and_land_and_decide_accepts_them() {
     let (mut s, h, _) = air();
     card(&mut s, 0, CardKind::Triple);
-    assert!(is_legal(&s, &format!(r#"{{"take_off":{{"group":{h}}}}}"#)));
+    assert!(is_legal(&s, &group_order("take_off", h)));
     assert_legal_accepted(&s);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"take_off":{{"group":{h}}}}}"#),
-        &[],
-    );
-    assert!(is_legal(&s, &format!(r#"{{"land":{{"group":{h}}}}}"#)));
+    play(&mut s, 0, &group_order("take_off", h), &[]);
+    assert!(is_legal(&s, &group_order("land", h)));
     assert!(
         xenolog_engine::games::invasion::Invasion::legal(&s)
             .iter()
@@ -521,12 +456,7 @@ fn movement_a_group_boards_a_vehicle_and_its_move_ends() {
     assert!(s.group(t).points().is_empty(), "aboard, not on the table");
     // Aboard, the group is not on the table: it cannot shoot or be shot.
     let dal = gid(&s, "d1");
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"shoot":{{"shooters":[{t}],"target":{dal}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &shoot(&[t], dal), &[]);
     assert!(e.message.contains("not on the table"), "{e}");
     assert_legal_accepted(&s);
 }
@@ -546,10 +476,9 @@ fn movement_boarding_needs_a_move_that_reaches_the_vehicle_and_room_aboard() {
     place(&mut s, t, 26.0, 14.0);
     // The Staff Car has no room (no 'carry' in its profile).
     let e = refused(&mut s, 0, &board(t, c), &[]);
-    assert!(
-        refusal(&e).contains("Motor Pool Transport has room for 0 figures and 0 are aboard"),
-        "{}",
-        refusal(&e)
+    assert_refusal_says(
+        &e,
+        "Motor Pool Transport has room for 0 figures and 0 are aboard",
     );
     // Not an enemy's vehicle, and not a group that is no vehicle.
     let e = refused(&mut s, 0, &board(t, dal), &[]);

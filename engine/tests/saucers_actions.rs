@@ -15,48 +15,13 @@ use xenolog_engine::games::saucers::{SaucersCommand as C, SaucersEvent as E, Tar
 fn turn_actions_two_actions_per_student_in_any_order_the_same_one_twice() {
     let mut st = quiet(&["nine_lives"], "C3");
     let tabby = human(&st, "tabby");
-    ok(
-        &mut st,
-        0,
-        C::Move {
-            human: tabby,
-            to: at("C4"),
-        },
-        None,
-    );
-    ok(
-        &mut st,
-        0,
-        C::Move {
-            human: tabby,
-            to: at("C5"),
-        },
-        None,
-    );
-    let e = is_illegal(
-        run(
-            &mut st,
-            0,
-            C::Move {
-                human: tabby,
-                to: at("C6"),
-            },
-            None,
-        ),
-        "Turn.Actions",
-    );
+    ok(&mut st, 0, move_to(tabby, "C4"), None);
+    ok(&mut st, 0, move_to(tabby, "C5"), None);
+    let e = refused(&mut st, 0, move_to(tabby, "C6"), None, "Turn.Actions");
     assert!(e.contains("both actions"), "{e}");
     let patch = human(&st, "patch");
     ok(&mut st, 0, C::Search { human: patch }, None);
-    ok(
-        &mut st,
-        0,
-        C::Move {
-            human: patch,
-            to: at("D3"),
-        },
-        None,
-    );
+    ok(&mut st, 0, move_to(patch, "D3"), None);
 }
 
 #[test]
@@ -64,61 +29,15 @@ fn turn_move_orthogonally_up_to_the_move_on_the_id_card_not_diagonally() {
     let mut st = quiet(&["nine_lives"], "C3");
     let tabby = human(&st, "tabby"); // Move 2
     // D4 is one diagonal step away, but two orthogonal ones: its path is orthogonal.
-    let ev = ok(
-        &mut st.clone(),
-        0,
-        C::Move {
-            human: tabby,
-            to: at("D4"),
-        },
-        None,
-    );
+    let ev = ok(&mut st.clone(), 0, move_to(tabby, "D4"), None);
     assert!(
         matches!(&ev[1], E::Moved { path, .. } if path.len() == 2),
         "{ev:?}"
     );
-    is_illegal(
-        run(
-            &mut st,
-            0,
-            C::Move {
-                human: tabby,
-                to: at("E4"),
-            },
-            None,
-        ),
-        "Turn.Move",
-    );
-    is_illegal(
-        run(
-            &mut st,
-            0,
-            C::Move {
-                human: tabby,
-                to: at("C6"),
-            },
-            None,
-        ),
-        "Turn.Move",
-    );
-    ok(
-        &mut st,
-        0,
-        C::Move {
-            human: tabby,
-            to: at("D2"),
-        },
-        None,
-    );
-    let ev = ok(
-        &mut st,
-        0,
-        C::Move {
-            human: tabby,
-            to: at("F2"),
-        },
-        None,
-    );
+    refused(&mut st, 0, move_to(tabby, "E4"), None, "Turn.Move");
+    refused(&mut st, 0, move_to(tabby, "C6"), None, "Turn.Move");
+    ok(&mut st, 0, move_to(tabby, "D2"), None);
+    let ev = ok(&mut st, 0, move_to(tabby, "F2"), None);
     assert!(ev.contains(&E::Moved {
         human: tabby,
         path: vec![at("E2"), at("F2")]
@@ -129,15 +48,7 @@ fn turn_move_orthogonally_up_to_the_move_on_the_id_card_not_diagonally() {
 fn gangs_short_cut_the_fly_boyz_also_move_diagonally() {
     let mut st = quiet(&["fly_boyz"], "C3");
     let ace = human(&st, "ace"); // Move 3
-    ok(
-        &mut st,
-        0,
-        C::Move {
-            human: ace,
-            to: at("F6"),
-        },
-        None,
-    );
+    ok(&mut st, 0, move_to(ace, "F6"), None);
     assert_eq!(st.humans[ace as usize].at, at("F6"), "three diagonal steps");
 }
 
@@ -146,30 +57,14 @@ fn turn_move_the_log_says_where_a_move_began_and_the_tiles_it_crossed() {
     let mut st = quiet(&["fly_boyz"], "C3");
     let ace = human(&st, "ace");
     let before = st.clone();
-    let events = ok(
-        &mut st,
-        0,
-        C::Move {
-            human: ace,
-            to: at("A1"),
-        },
-        None,
-    );
+    let events = ok(&mut st, 0, move_to(ace, "A1"), None);
     let said = words(&before, &events);
     assert!(
         said.iter().any(|w| w == "Ace moves from C3 by B2 to A1"),
         "{said:?}"
     );
     let before = st.clone();
-    let events = ok(
-        &mut st,
-        0,
-        C::Move {
-            human: ace,
-            to: at("A2"),
-        },
-        None,
-    );
+    let events = ok(&mut st, 0, move_to(ace, "A2"), None);
     let said = words(&before, &events);
     assert!(
         said.iter().any(|w| w == "Ace moves from A1 to A2"),
@@ -182,40 +77,16 @@ fn turn_move_alien_no_leaving_a_tile_holding_an_alien_until_it_is_defeated() {
     let mut st = quiet(&["dirty_birds"], "C3");
     let scout = alien(&mut st, AlienKind::Scout, "C3");
     let brick = human(&st, "brick");
-    is_illegal(
-        run(
-            &mut st,
-            0,
-            C::Move {
-                human: brick,
-                to: at("C4"),
-            },
-            None,
-        ),
-        "Turn.Move.Alien",
-    );
+    refused(&mut st, 0, move_to(brick, "C4"), None, "Turn.Move.Alien");
     // Defeat it (two hits with a dead alien face), then leave.
     ok(
         &mut st,
         0,
-        C::Attack {
-            human: brick,
-            card: None,
-            at: at("C3"),
-            targets: vec![Target::Alien(scout)],
-        },
-        Some(vec![6, 1]),
+        attack(brick, "C3", vec![Target::Alien(scout)]),
+        dice(&[6, 1]),
     );
     assert!(st.alien(scout).is_none());
-    ok(
-        &mut st,
-        0,
-        C::Move {
-            human: brick,
-            to: at("C4"),
-        },
-        None,
-    );
+    ok(&mut st, 0, move_to(brick, "C4"), None);
 }
 
 #[test]
@@ -225,29 +96,14 @@ fn turn_move_alien_a_move_card_that_allows_escape_leaves_the_tile() {
     let brick = human(&st, "brick");
     let car = give(&mut st, 0, "muscle_car");
     let board = give(&mut st, 0, "skateboard");
-    is_illegal(
-        run(
-            &mut st,
-            0,
-            C::MoveCard {
-                human: brick,
-                card: board,
-                to: at("C5"),
-            },
-            None,
-        ),
-        "Turn.Move.Alien",
-    );
-    ok(
+    refused(
         &mut st,
         0,
-        C::MoveCard {
-            human: brick,
-            card: car,
-            to: at("C6"),
-        },
+        move_card(brick, board, "C5"),
         None,
+        "Turn.Move.Alien",
     );
+    ok(&mut st, 0, move_card(brick, car, "C6"), None);
     assert_eq!(st.seats[0].tokens.fuel, 1, "the Muscle Car costs one Fuel");
 }
 
@@ -256,40 +112,16 @@ fn turn_move_radiation_no_entering_or_crossing_destroyed_tiles() {
     let mut st = quiet(&["nine_lives"], "C3");
     st.board[at("C4") as usize].destroyed = true;
     let whiskers = human(&st, "whiskers"); // Move 3
-    is_illegal(
-        run(
-            &mut st,
-            0,
-            C::Move {
-                human: whiskers,
-                to: at("C4"),
-            },
-            None,
-        ),
+    refused(
+        &mut st,
+        0,
+        move_to(whiskers, "C4"),
+        None,
         "Turn.Move.Radiation",
     );
     // C5 only round the crater: C3-B3-B4-B5 is 3 steps then C5 is a fourth.
-    is_illegal(
-        run(
-            &mut st,
-            0,
-            C::Move {
-                human: whiskers,
-                to: at("C5"),
-            },
-            None,
-        ),
-        "Turn.Move",
-    );
-    ok(
-        &mut st,
-        0,
-        C::Move {
-            human: whiskers,
-            to: at("B5"),
-        },
-        None,
-    );
+    refused(&mut st, 0, move_to(whiskers, "C5"), None, "Turn.Move");
+    ok(&mut st, 0, move_to(whiskers, "B5"), None);
 }
 
 #[test]
@@ -312,18 +144,7 @@ fn aliens_probe_prevents_movement_through_its_building() {
             false
         }
     );
-    is_illegal(
-        run(
-            &mut st,
-            0,
-            C::Move {
-                human: whiskers,
-                to: at("C5"),
-            },
-            None,
-        ),
-        "Turn.Move",
-    );
+    refused(&mut st, 0, move_to(whiskers, "C5"), None, "Turn.Move");
 }
 
 #[test]
@@ -332,29 +153,14 @@ fn cards_move_a_move_card_is_used_instead_of_the_move_and_does_not_add_to_it() {
     st.board.iter_mut().for_each(|t| t.destroyed = false);
     let wingnut = human(&st, "wingnut"); // Move 2, Short Cut
     let board = give(&mut st, 0, "skateboard"); // 3 tiles
-    is_illegal(
-        run(
-            &mut st,
-            0,
-            C::MoveCard {
-                human: wingnut,
-                card: board,
-                to: at("A6"),
-            },
-            None,
-        ),
-        "Turn.Move",
-    );
-    ok(
+    refused(
         &mut st,
         0,
-        C::MoveCard {
-            human: wingnut,
-            card: board,
-            to: at("A4"),
-        },
+        move_card(wingnut, board, "A6"),
         None,
+        "Turn.Move",
     );
+    ok(&mut st, 0, move_card(wingnut, board, "A4"), None);
     assert!(
         st.discard.contains(&board),
         "played cards go to the discard pile"
@@ -373,13 +179,8 @@ fn turn_attack_an_alien_is_defeated_when_the_roll_equals_or_beats_its_life() {
     let ev = ok(
         &mut st,
         0,
-        C::Attack {
-            human: patch,
-            card: None,
-            at: at("C3"),
-            targets: vec![Target::Alien(scout)],
-        },
-        Some(vec![3, 4]),
+        attack(patch, "C3", vec![Target::Alien(scout)]),
+        dice(&[3, 4]),
     );
     assert!(ev.contains(&E::Rolled {
         dice: vec![3, 4],
@@ -394,13 +195,8 @@ fn turn_attack_an_alien_is_defeated_when_the_roll_equals_or_beats_its_life() {
     ok(
         &mut st,
         0,
-        C::Attack {
-            human: tabby,
-            card: None,
-            at: at("C3"),
-            targets: vec![Target::Alien(probe)],
-        },
-        Some(vec![2]),
+        attack(tabby, "C3", vec![Target::Alien(probe)]),
+        dice(&[2]),
     );
     assert!(st.alien(probe).is_some(), "a blank does not hurt");
 }
@@ -414,13 +210,8 @@ fn faq_combined_a_team_on_one_tile_kills_an_alien_none_could_kill_alone() {
     ok(
         &mut st,
         0,
-        C::Attack {
-            human: tabby,
-            card: None,
-            at: at("C3"),
-            targets: vec![Target::Alien(scout)],
-        },
-        Some(vec![3]),
+        attack(tabby, "C3", vec![Target::Alien(scout)]),
+        dice(&[3]),
     );
     assert_eq!(
         st.alien(scout).unwrap().damage,
@@ -430,13 +221,8 @@ fn faq_combined_a_team_on_one_tile_kills_an_alien_none_could_kill_alone() {
     let ev = ok(
         &mut st,
         0,
-        C::Attack {
-            human: whiskers,
-            card: None,
-            at: at("C3"),
-            targets: vec![Target::Alien(scout)],
-        },
-        Some(vec![5]),
+        attack(whiskers, "C3", vec![Target::Alien(scout)]),
+        dice(&[5]),
     );
     assert!(
         ev.iter().any(|e| matches!(e, E::AlienKilled { .. })),
@@ -454,30 +240,18 @@ fn faq_split_one_roll_split_across_two_aliens_of_one_tile() {
     ok(
         &mut st,
         0,
-        C::Attack {
-            human: patch,
-            card: None,
-            at: at("C3"),
-            targets: vec![Target::Alien(p2), Target::Alien(p1)],
-        },
-        Some(vec![3, 3]),
+        attack(patch, "C3", vec![Target::Alien(p2), Target::Alien(p1)]),
+        dice(&[3, 3]),
     );
     assert!(st.aliens.is_empty(), "both Probes defeated by one roll");
     assert_eq!(st.seats[0].kills_pending, 2);
     // A target must be on the attacked tile.
     let far = alien(&mut st, AlienKind::Probe, "D3");
-    is_illegal(
-        run(
-            &mut st,
-            0,
-            C::Attack {
-                human: patch,
-                card: None,
-                at: at("C3"),
-                targets: vec![Target::Alien(far)],
-            },
-            Some(vec![3, 3]),
-        ),
+    refused(
+        &mut st,
+        0,
+        attack(patch, "C3", vec![Target::Alien(far)]),
+        dice(&[3, 3]),
         "FAQ.Split",
     );
 }
@@ -491,13 +265,8 @@ fn cards_attack_an_attack_card_does_not_add_to_the_standard_attack() {
     let err = run(
         &mut st,
         0,
-        C::Attack {
-            human: patch,
-            card: Some(bat),
-            at: at("C3"),
-            targets: vec![Target::Alien(scout)],
-        },
-        Some(vec![1, 1, 1, 1]),
+        attack_card(patch, bat, "C3", vec![Target::Alien(scout)]),
+        dice(&[1, 1, 1, 1]),
     )
     .unwrap_err();
     assert_eq!(
@@ -508,13 +277,8 @@ fn cards_attack_an_attack_card_does_not_add_to_the_standard_attack() {
     let ev = ok(
         &mut st,
         0,
-        C::Attack {
-            human: patch,
-            card: Some(bat),
-            at: at("C3"),
-            targets: vec![Target::Alien(scout)],
-        },
-        Some(vec![1, 3]),
+        attack_card(patch, bat, "C3", vec![Target::Alien(scout)]),
+        dice(&[1, 3]),
     );
     assert!(ev.contains(&E::Rolled {
         dice: vec![1, 3],
@@ -530,57 +294,33 @@ fn cards_attack_range_only_the_red_squares_of_the_grid_one_per_attack() {
     let far = alien(&mut st, AlienKind::Probe, "C1");
     let tabby = human(&st, "tabby");
     let shotgun = give(&mut st, 0, "shotgun"); // own tile and the four next to it
-    is_illegal(
-        run(
-            &mut st,
-            0,
-            C::Attack {
-                human: tabby,
-                card: None,
-                at: at("C2"),
-                targets: vec![Target::Alien(near)],
-            },
-            Some(vec![3]),
-        ),
+    refused(
+        &mut st,
+        0,
+        attack(tabby, "C2", vec![Target::Alien(near)]),
+        dice(&[3]),
         "Cards.Attack.Range",
     );
-    is_illegal(
-        run(
-            &mut st,
-            0,
-            C::Attack {
-                human: tabby,
-                card: Some(shotgun),
-                at: at("C1"),
-                targets: vec![Target::Alien(far)],
-            },
-            Some(vec![3, 3, 3]),
-        ),
+    refused(
+        &mut st,
+        0,
+        attack_card(tabby, shotgun, "C1", vec![Target::Alien(far)]),
+        dice(&[3, 3, 3]),
         "Cards.Attack.Range",
     );
     ok(
         &mut st,
         0,
-        C::Attack {
-            human: tabby,
-            card: Some(shotgun),
-            at: at("C2"),
-            targets: vec![Target::Alien(near)],
-        },
-        Some(vec![3, 1, 1]),
+        attack_card(tabby, shotgun, "C2", vec![Target::Alien(near)]),
+        dice(&[3, 1, 1]),
     );
     assert_eq!(st.seats[0].tokens.ammo, 1, "the Shotgun costs one Ammo");
     let rifle = give(&mut st, 0, "rifle");
     ok(
         &mut st,
         0,
-        C::Attack {
-            human: tabby,
-            card: Some(rifle),
-            at: at("C1"),
-            targets: vec![Target::Alien(far)],
-        },
-        Some(vec![3, 1]),
+        attack_card(tabby, rifle, "C1", vec![Target::Alien(far)]),
+        dice(&[3, 1]),
     );
     assert!(st.aliens.is_empty());
 }
@@ -595,13 +335,8 @@ fn cards_cost_a_card_is_paid_in_supplies_alien_tokens_are_wild_and_0_is_free() {
     let ev = ok(
         &mut st,
         0,
-        C::Attack {
-            human: tabby,
-            card: Some(shotgun),
-            at: at("C3"),
-            targets: vec![Target::Alien(p)],
-        },
-        Some(vec![1, 1, 1]),
+        attack_card(tabby, shotgun, "C3", vec![Target::Alien(p)]),
+        dice(&[1, 1, 1]),
     );
     assert!(ev.contains(&E::CardPlayed {
         seat: 0,
@@ -609,18 +344,11 @@ fn cards_cost_a_card_is_paid_in_supplies_alien_tokens_are_wild_and_0_is_free() {
         paid: tokens(0, 0, 0, 0, 1)
     }));
     let chainsaw = give(&mut st, 0, "chainsaw");
-    is_illegal(
-        run(
-            &mut st,
-            0,
-            C::Attack {
-                human: tabby,
-                card: Some(chainsaw),
-                at: at("C3"),
-                targets: vec![Target::Alien(p)],
-            },
-            Some(vec![1, 1, 1]),
-        ),
+    refused(
+        &mut st,
+        0,
+        attack_card(tabby, chainsaw, "C3", vec![Target::Alien(p)]),
+        dice(&[1, 1, 1]),
         "Cards.Cost",
     );
     let bat = give(&mut st, 0, "bat");
@@ -628,13 +356,8 @@ fn cards_cost_a_card_is_paid_in_supplies_alien_tokens_are_wild_and_0_is_free() {
     ok(
         &mut st,
         0,
-        C::Attack {
-            human: patch,
-            card: Some(bat),
-            at: at("C3"),
-            targets: vec![Target::Alien(p)],
-        },
-        Some(vec![3, 1]),
+        attack_card(patch, bat, "C3", vec![Target::Alien(p)]),
+        dice(&[3, 1]),
     );
 }
 
@@ -647,13 +370,8 @@ fn gangs_fight_dirty_the_dirty_birds_roll_an_extra_die_with_melee_weapons() {
     let ev = ok(
         &mut st,
         0,
-        C::Attack {
-            human: crow,
-            card: Some(bat),
-            at: at("C3"),
-            targets: vec![Target::Alien(scout)],
-        },
-        Some(vec![1, 1, 3]),
+        attack_card(crow, bat, "C3", vec![Target::Alien(scout)]),
+        dice(&[1, 1, 3]),
     );
     assert!(
         ev.contains(&E::Rolled {
@@ -666,13 +384,8 @@ fn gangs_fight_dirty_the_dirty_birds_roll_an_extra_die_with_melee_weapons() {
     let err = run(
         &mut st,
         0,
-        C::Attack {
-            human: crow,
-            card: Some(slingshot),
-            at: at("C3"),
-            targets: vec![Target::Alien(scout)],
-        },
-        Some(vec![1, 1, 1]),
+        attack_card(crow, slingshot, "C3", vec![Target::Alien(scout)]),
+        dice(&[1, 1, 1]),
     )
     .unwrap_err();
     assert_eq!(err.kind, RuleErrorKind::Dice);
@@ -683,31 +396,19 @@ fn aliens_saucer_only_surface_to_air_cards_attack_a_saucer_strike() {
     let mut st = quiet(&["nine_lives"], "C3");
     let saucer = alien(&mut st, AlienKind::Saucer, "C3");
     let patch = human(&st, "patch");
-    is_illegal(
-        run(
-            &mut st,
-            0,
-            C::Attack {
-                human: patch,
-                card: None,
-                at: at("C3"),
-                targets: vec![Target::Alien(saucer)],
-            },
-            Some(vec![6, 6]),
-        ),
+    refused(
+        &mut st,
+        0,
+        attack(patch, "C3", vec![Target::Alien(saucer)]),
+        dice(&[6, 6]),
         "Aliens.Saucer",
     );
     let sam = give(&mut st, 0, "sam");
     ok(
         &mut st,
         0,
-        C::Attack {
-            human: patch,
-            card: Some(sam),
-            at: at("C3"),
-            targets: vec![Target::Alien(saucer)],
-        },
-        Some(vec![6, 3, 1, 1]),
+        attack_card(patch, sam, "C3", vec![Target::Alien(saucer)]),
+        dice(&[6, 3, 1, 1]),
     );
     assert!(st.alien(saucer).is_none(), "three hits: shot down");
 }
@@ -719,10 +420,7 @@ fn turn_search_turns_over_the_tile_and_collect_gives_its_supply() {
     let tabby = human(&st, "tabby");
     ok(&mut st, 0, C::Search { human: tabby }, None);
     assert!(st.board[at("C3") as usize].searched);
-    is_illegal(
-        run(&mut st, 0, C::Search { human: tabby }, None),
-        "Turn.Search",
-    );
+    refused(&mut st, 0, C::Search { human: tabby }, None, "Turn.Search");
     ok(&mut st, 0, C::EndActions, None);
     let fuel = st.seats[0].tokens.fuel;
     step(&mut st, C::Collect);
@@ -769,10 +467,7 @@ fn faq_ambush_an_ambush_tile_spawns_its_alien_only_on_the_first_search() {
     let ev = ok(&mut st, 0, C::Search { human: tabby }, None);
     assert!(ev.iter().any(|e| matches!(e, E::AlienPlaced { alien } if alien.kind == AlienKind::Scout && alien.at == at("C3"))));
     assert_eq!(st.aliens.len(), 1);
-    is_illegal(
-        run(&mut st, 0, C::Search { human: tabby }, None),
-        "Turn.Search",
-    );
+    refused(&mut st, 0, C::Search { human: tabby }, None, "Turn.Search");
     // Later turns: no new alien from the tile.
     st.aliens.clear();
     ok(&mut st, 0, C::EndActions, None);
@@ -811,20 +506,18 @@ fn turn_swap_supplies_and_cards_with_a_player_on_the_same_tile() {
     for h in ["gutter", "stinky"] {
         put(&mut st, h, "F6");
     }
-    is_illegal(
-        run(
-            &mut st,
-            0,
-            C::Swap {
-                human: tabby,
-                with: 1,
-                give: tokens(1, 0, 0, 0, 0),
-                give_cards: vec![],
-                take: tokens(0, 0, 0, 0, 0),
-                take_cards: vec![],
-            },
-            None,
-        ),
+    refused(
+        &mut st,
+        0,
+        C::Swap {
+            human: tabby,
+            with: 1,
+            give: tokens(1, 0, 0, 0, 0),
+            give_cards: vec![],
+            take: tokens(0, 0, 0, 0, 0),
+            take_cards: vec![],
+        },
+        None,
         "Turn.Swap",
     );
 }
@@ -862,8 +555,11 @@ fn gangs_rat_nest_an_alien_kill_for_a_supply_or_a_card_discarding_down() {
     assert!(st.owed.is_empty());
     let mut other = quiet(&["nine_lives"], "C3");
     other.seats[0].tokens.alien = 1;
-    is_illegal(
-        run(&mut other, 0, C::RatNest { take: None }, None),
+    refused(
+        &mut other,
+        0,
+        C::RatNest { take: None },
+        None,
         "Gangs.RatNest",
     );
 }

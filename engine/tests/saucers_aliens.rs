@@ -42,8 +42,8 @@ fn defeat_one_student_per_alien_left_on_the_tile_the_players_choice() {
     let patch = human(&st, "patch");
     let tabby = human(&st, "tabby");
     // Nine Lives: CPR rolls a die; a blank does not save.
-    ok(&mut st, 0, C::Lose { human: patch }, Some(vec![1]));
-    ok(&mut st, 0, C::Lose { human: tabby }, Some(vec![2]));
+    ok(&mut st, 0, C::Lose { human: patch }, dice(&[1]));
+    ok(&mut st, 0, C::Lose { human: tabby }, dice(&[2]));
     assert!(!st.humans[patch as usize].alive && !st.humans[tabby as usize].alive);
     assert_eq!(
         Saucers::automatic(&st),
@@ -62,7 +62,7 @@ fn gangs_cpr_a_nine_lives_student_killed_in_combat_lives_on_a_dead_alien() {
     alien(&mut st, AlienKind::Probe, "C3");
     to_defeat(&mut st);
     let tabby = human(&st, "tabby");
-    let ev = ok(&mut st, 0, C::Lose { human: tabby }, Some(vec![6]));
+    let ev = ok(&mut st, 0, C::Lose { human: tabby }, dice(&[6]));
     assert!(ev.contains(&E::Revived { human: tabby }));
     assert!(st.humans[tabby as usize].alive);
     assert_eq!(
@@ -75,7 +75,7 @@ fn gangs_cpr_a_nine_lives_student_killed_in_combat_lives_on_a_dead_alien() {
     alien(&mut other, AlienKind::Probe, "C3");
     to_defeat(&mut other);
     let ace = human(&other, "ace");
-    let err = run(&mut other, 0, C::Lose { human: ace }, Some(vec![6])).unwrap_err();
+    let err = run(&mut other, 0, C::Lose { human: ace }, dice(&[6])).unwrap_err();
     assert_eq!(err.kind, xenolog_engine::RuleErrorKind::Dice);
 }
 
@@ -87,13 +87,8 @@ fn collect_kills_are_traded_for_wild_alien_tokens() {
     ok(
         &mut st,
         0,
-        C::Attack {
-            human: patch,
-            card: None,
-            at: at("C3"),
-            targets: vec![Target::Alien(p)],
-        },
-        Some(vec![3, 1]),
+        attack(patch, "C3", vec![Target::Alien(p)]),
+        dice(&[3, 1]),
     );
     to_defeat(&mut st);
     step(&mut st, C::Collect);
@@ -119,7 +114,7 @@ fn upkeep_discard_any_cards_and_feed_one_food_or_a_student_starves() {
     st.seats[0].tokens.food = 0;
     to_defeat(&mut st);
     step(&mut st, C::Collect);
-    is_illegal(run(&mut st, 0, C::Upkeep, None), "Turn.Upkeep");
+    refused(&mut st, 0, C::Upkeep, None, "Turn.Upkeep");
     let whiskers = human(&st, "whiskers");
     ok(&mut st, 0, C::Starve { human: whiskers }, None);
     assert!(!st.humans[whiskers as usize].alive);
@@ -339,13 +334,8 @@ fn aliens_hit_points_return_at_the_end_of_the_turn() {
     ok(
         &mut st,
         0,
-        C::Attack {
-            human: tabby,
-            card: None,
-            at: at("C3"),
-            targets: vec![Target::Alien(scout)],
-        },
-        Some(vec![3]),
+        attack(tabby, "C3", vec![Target::Alien(scout)]),
+        dice(&[3]),
     );
     assert_eq!(st.alien(scout).unwrap().damage, 1);
     st.aliens.iter_mut().for_each(|a| a.at = at("F6"));
@@ -368,10 +358,7 @@ fn missions_delivered_at_their_building_with_alien_tokens_wild_reward_and_a_new_
         "church"
     };
     building(&mut st, "C3", elsewhere);
-    is_illegal(
-        run(&mut st, 0, C::Complete { human: carrier }, None),
-        "Missions",
-    );
+    refused(&mut st, 0, C::Complete { human: carrier }, None, "Missions");
     building(&mut st, "C3", &tile_id);
     st.seats[0].tokens = tokens(0, 0, 0, 0, 2);
     let ev = ok(&mut st, 0, C::Complete { human: carrier }, None);
@@ -399,17 +386,7 @@ fn faq_missions_are_attached_to_students_not_part_of_the_hand() {
 fn end_victory_the_predetermined_number_of_missions_completed() {
     let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
     st.seats[1].missions_done.push(0);
-    let carrier = st
-        .humans
-        .iter()
-        .position(|h| h.seat == 0 && h.mission.is_some())
-        .unwrap() as u16;
-    let m = st.humans[carrier as usize].mission.unwrap();
-    let tile_id = st.content.tiles[st.content.missions[m as usize].tile]
-        .id
-        .clone();
-    building(&mut st, "C3", &tile_id);
-    st.seats[0].tokens = tokens(9, 9, 9, 9, 0);
+    let carrier = mission_ready(&mut st, 0, "C3");
     ok(&mut st, 0, C::Complete { human: carrier }, None);
     let out = Saucers::outcome(&st).expect("over");
     assert_eq!(
@@ -543,13 +520,8 @@ fn variant_hunter_the_tally_is_taken_the_moment_the_deck_runs_out() {
     ok(
         &mut st,
         0,
-        C::Attack {
-            human: tabby,
-            card: None,
-            at: at("C3"),
-            targets: vec![Target::Alien(scout)],
-        },
-        Some(vec![6]),
+        attack(tabby, "C3", vec![Target::Alien(scout)]),
+        dice(&[6]),
     );
     ok(&mut st, 0, C::EndActions, None);
     step(&mut st, C::Collect);
@@ -587,7 +559,7 @@ fn end_defeat_alien_domination_when_every_student_is_eliminated() {
     alien(&mut st, AlienKind::Probe, "C3");
     to_defeat(&mut st);
     let last = st.living(0).next().unwrap().0 as u16;
-    ok(&mut st, 0, C::Lose { human: last }, Some(vec![1]));
+    ok(&mut st, 0, C::Lose { human: last }, dice(&[1]));
     let out = Saucers::outcome(&st).expect("the game ends immediately");
     assert!(out.winners.is_empty());
     assert!(out.summary.contains("Alien Domination"));
@@ -681,13 +653,8 @@ fn variant_gang_warfare_hits_on_another_gang_cost_it_cards_of_its_choice() {
     ok(
         &mut st,
         0,
-        C::Attack {
-            human: patch,
-            card: None,
-            at: at("C3"),
-            targets: vec![Target::Gang(1)],
-        },
-        Some(vec![3, 4]),
+        attack(patch, "C3", vec![Target::Gang(1)]),
+        dice(&[3, 4]),
     );
     assert_eq!(st.owed, vec![(1, 2)]);
     let asked: Vec<u8> = Saucers::asked(&st).iter().map(|x| x.seat.0).collect();
@@ -701,18 +668,11 @@ fn variant_gang_warfare_hits_on_another_gang_cost_it_cards_of_its_choice() {
     let mut coop = quiet(&["nine_lives", "fly_boyz"], "C3");
     give(&mut coop, 1, "bat");
     let patch = human(&coop, "patch");
-    is_illegal(
-        run(
-            &mut coop,
-            0,
-            C::Attack {
-                human: patch,
-                card: None,
-                at: at("C3"),
-                targets: vec![Target::Gang(1)],
-            },
-            Some(vec![3, 4]),
-        ),
+    refused(
+        &mut coop,
+        0,
+        attack(patch, "C3", vec![Target::Gang(1)]),
+        dice(&[3, 4]),
         "FAQ.Split",
     );
 }
@@ -721,17 +681,7 @@ fn variant_gang_warfare_hits_on_another_gang_cost_it_cards_of_its_choice() {
 fn variant_gang_warfare_the_first_gang_to_complete_its_mission_wins() {
     let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
     st.variant = Variant::GangWarfare;
-    let carrier = st
-        .humans
-        .iter()
-        .position(|h| h.seat == 0 && h.mission.is_some())
-        .unwrap() as u16;
-    let m = st.humans[carrier as usize].mission.unwrap();
-    let tile_id = st.content.tiles[st.content.missions[m as usize].tile]
-        .id
-        .clone();
-    building(&mut st, "C3", &tile_id);
-    st.seats[0].tokens = tokens(9, 9, 9, 9, 0);
+    let carrier = mission_ready(&mut st, 0, "C3");
     ok(&mut st, 0, C::Complete { human: carrier }, None);
     let out = Saucers::outcome(&st).unwrap();
     assert_eq!(out.winners, vec![Actor(0)]);
@@ -813,16 +763,14 @@ fn aliens_saucer_an_instant_hit_card_cannot_hit_a_saucer_strike() {
     let probe = alien(&mut st, AlienKind::Probe, "C3");
     let fire = give(&mut st, 0, "firecrackers");
     let before = st.clone();
-    is_illegal(
-        run(
-            &mut st,
-            0,
-            C::Instant {
-                card: fire,
-                on: xenolog_engine::games::saucers::InstantOn::Alien { alien: saucer },
-            },
-            None,
-        ),
+    refused(
+        &mut st,
+        0,
+        C::Instant {
+            card: fire,
+            on: xenolog_engine::games::saucers::InstantOn::Alien { alien: saucer },
+        },
+        None,
         "Cards.Instant",
     );
     assert_eq!(st.aliens, before.aliens, "nothing changed");
@@ -858,7 +806,7 @@ fn missions_a_student_killed_loses_its_mission_and_another_student_draws_a_new_o
         C::Lose {
             human: carrier as u16,
         },
-        Some(vec![1]),
+        dice(&[1]),
     );
     assert!(
         ev.iter()

@@ -60,15 +60,7 @@ fn collect_option_only_students_that_ended_their_movement_on_the_tile() {
         st.board[at("C1") as usize].searched = true;
         let tabby = human(&st, "tabby");
         put(&mut st, "tabby", "C2");
-        ok(
-            &mut st,
-            0,
-            C::Move {
-                human: tabby,
-                to: at("C1"),
-            },
-            None,
-        );
+        ok(&mut st, 0, move_to(tabby, "C1"), None);
         let food = st.seats[0].tokens.get(Kind::Food);
         let fuel = st.seats[0].tokens.get(Kind::Fuel);
         ok(&mut st, 0, C::EndActions, None);

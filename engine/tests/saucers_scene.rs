@@ -9,7 +9,7 @@ mod support;
 
 use support::*;
 use xenolog_engine::games::saucers::data::AlienKind;
-use xenolog_engine::games::saucers::{Saucers, SaucersCommand as C, Target};
+use xenolog_engine::games::saucers::{Saucers, Target};
 use xenolog_engine::{Actor, Game};
 
 #[test]
@@ -28,13 +28,8 @@ fn the_board_shows_tiles_students_aliens_decks_and_hands() {
     ok(
         &mut st,
         0,
-        C::Attack {
-            human: tabby,
-            card: None,
-            at: at("C3"),
-            targets: vec![Target::Alien(scout)],
-        },
-        Some(vec![3]),
+        attack(tabby, "C3", vec![Target::Alien(scout)]),
+        dice(&[3]),
     );
     let scene = Saucers::scene(&st);
     let tip = |id: &str| {

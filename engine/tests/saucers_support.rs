@@ -8,8 +8,8 @@
 use xenolog_engine::games::saucers::data::{AlienCard, AlienKind, Dir, Pos, Tokens, parse_coord};
 use xenolog_engine::games::saucers::state::{Alien, Tile};
 use xenolog_engine::games::saucers::{
-    Phase, Saucers, SaucersCommand, SaucersConfig, SaucersEvent, SaucersState, describe, rules,
-    state,
+    Phase, Saucers, SaucersCommand, SaucersConfig, SaucersEvent, SaucersState, Target, describe,
+    rules, state,
 };
 use xenolog_engine::rng::Randomness;
 use xenolog_engine::{Actor, Game, RuleError, Session};
@@ -221,6 +221,80 @@ pub fn is_illegal(r: Result<Vec<SaucersEvent>, RuleError>, clause: &str) -> Stri
         }
         Ok(ev) => panic!("accepted, but {clause} forbids it: {ev:?}"),
     }
+}
+
+// ---- given / when / then -------------------------------------------------------------
+//
+// A clause test reads: given a board (`quiet`, then `alien`, `put`, `give`...),
+// when a command (`move_to`, `attack`...) with its dice (`ok` / `run`), then the
+// events and the state, or `refused` naming the clause that forbids it.
+
+/// When: a student moves to a tile (`SaucersCommand::Move`).
+pub fn move_to(human: u16, to: &str) -> SaucersCommand {
+    SaucersCommand::Move { human, to: at(to) }
+}
+
+/// When: a student moves with a Move card instead (`SaucersCommand::MoveCard`).
+pub fn move_card(human: u16, card: u16, to: &str) -> SaucersCommand {
+    SaucersCommand::MoveCard {
+        human,
+        card,
+        to: at(to),
+    }
+}
+
+/// When: a student's standard attack (no card) on a tile, hits to these
+/// targets in order.
+pub fn attack(human: u16, tile: &str, targets: Vec<Target>) -> SaucersCommand {
+    SaucersCommand::Attack {
+        human,
+        card: None,
+        at: at(tile),
+        targets,
+    }
+}
+
+/// When: a student attacks a tile with an Attack card.
+pub fn attack_card(human: u16, card: u16, tile: &str, targets: Vec<Target>) -> SaucersCommand {
+    SaucersCommand::Attack {
+        human,
+        card: Some(card),
+        at: at(tile),
+        targets,
+    }
+}
+
+/// Given: seat `seat`'s mission carrier standing on `tile`, which is made its
+/// mission's building, and the seat rich enough to deliver; the carrier.
+pub fn mission_ready(st: &mut SaucersState, seat: u8, tile: &str) -> u16 {
+    let carrier = st
+        .humans
+        .iter()
+        .position(|h| h.seat == seat && h.mission.is_some())
+        .unwrap() as u16;
+    let m = st.humans[carrier as usize].mission.unwrap();
+    let tile_id = st.content.tiles[st.content.missions[m as usize].tile]
+        .id
+        .clone();
+    building(st, tile, &tile_id);
+    st.seats[seat as usize].tokens = tokens(9, 9, 9, 9, 0);
+    carrier
+}
+
+/// The dice entered for a command.
+pub fn dice(faces: &[u8]) -> Option<Vec<u8>> {
+    Some(faces.to_vec())
+}
+
+/// Then: the command is refused by this clause; the refusal's words.
+pub fn refused(
+    st: &mut SaucersState,
+    actor: u8,
+    cmd: SaucersCommand,
+    dice: Option<Vec<u8>>,
+    clause: &str,
+) -> String {
+    is_illegal(run(st, actor, cmd, dice), clause)
 }
 
 pub fn legal(st: &SaucersState) -> Vec<(Actor, SaucersCommand)> {
