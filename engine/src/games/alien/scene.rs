@@ -128,6 +128,39 @@ pub fn scene(s: &AlienState) -> Scene {
             ));
         }
     }
+    // Coordinates (issue 28: commands name tiles like K6): the column's
+    // letter in the top row and the row's number in the left column, where
+    // those edge tiles are wall, in a grey that reads on wall and stays off
+    // the corridors.
+    let edge = Rgba::rgb(150, 150, 160);
+    for x in 0..i32::from(b.width) {
+        if let Some(t) = b.at(x, 0)
+            && b.terrain(t) == Terrain::Wall
+        {
+            let name = b.name(t);
+            items.push(text(
+                format!("coord:col:{x}"),
+                centre(t),
+                name.trim_end_matches(|c: char| c.is_ascii_digit())
+                    .to_owned(),
+                13.0,
+                edge,
+            ));
+        }
+    }
+    for y in 1..i32::from(b.height) {
+        if let Some(t) = b.at(0, y)
+            && b.terrain(t) == Terrain::Wall
+        {
+            items.push(text(
+                format!("coord:row:{y}"),
+                centre(t),
+                (y + 1).to_string(),
+                13.0,
+                edge,
+            ));
+        }
+    }
     for (st, t) in &b.stores {
         let c = centre(*t);
         let letter = match st {
@@ -481,5 +514,53 @@ mod tests {
             .collect();
         assert_eq!(labels.len(), 1, "{labels:?}");
         assert!(labels[0].starts_with("L\u{e9}"), "{labels:?}");
+    }
+
+    /// Commands name tiles like K6 (issue 28): the board says which column
+    /// and row is which, on the wall tiles of its top row and left column.
+    #[test]
+    fn the_board_shows_its_column_letters_and_row_numbers_on_the_edge_walls() {
+        let s = start(&AlienConfig::default()).unwrap();
+        let b = &s.content.base;
+        let labels: Vec<(String, String, [f32; 2])> = scene(&s)
+            .items
+            .into_iter()
+            .filter_map(|i| match i.shape {
+                Shape::Text { text, pos, .. } if i.id.starts_with("coord:") => {
+                    Some((i.id, text, pos))
+                }
+                _ => None,
+            })
+            .collect();
+        let cols = labels
+            .iter()
+            .filter(|l| l.0.starts_with("coord:col"))
+            .count();
+        let rows = labels
+            .iter()
+            .filter(|l| l.0.starts_with("coord:row"))
+            .count();
+        assert!(
+            cols * 4 >= b.width as usize * 3,
+            "{cols} of {} columns",
+            b.width
+        );
+        assert!(
+            rows * 4 >= b.height as usize * 3,
+            "{rows} of {} rows",
+            b.height
+        );
+        for (id, text, pos) in &labels {
+            let (x, y) = ((pos[0] / TILE) as i32, (pos[1] / TILE) as i32);
+            let t = b.at(x, y).unwrap();
+            assert_eq!(b.terrain(t), Terrain::Wall, "{id} sits on a wall");
+            let name = b.name(t);
+            if id.starts_with("coord:col") {
+                assert_eq!(format!("{text}1"), name, "{id}");
+            } else {
+                assert_eq!(format!("A{text}"), name, "{id}");
+            }
+        }
+        assert!(labels.iter().any(|l| l.1 == "K"), "column K is named");
     }
 }
