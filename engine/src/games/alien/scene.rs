@@ -432,15 +432,25 @@ pub fn scene(s: &AlienState) -> Scene {
                 }
             )),
         ));
+        // Its number, as commands name it ("alien 3"), small on top; its
+        // strength large below (issue 28: the token showed only the strength,
+        // so "alien 3" was hard to find on a board of 4s and 3s).
+        items.push(text(
+            format!("alien:{}:number", al.id),
+            [c[0], c[1] - 6.0],
+            format!("#{}", al.id),
+            9.0,
+            Rgba::rgb(255, 210, 210),
+        ));
         items.push(text(
             format!("alien:{}:label", al.id),
-            c,
+            [c[0], c[1] + 5.0],
             if duct {
                 format!("{}x2", al.strength)
             } else {
                 al.strength.to_string()
             },
-            14.0,
+            13.0,
             Rgba::WHITE,
         ));
     }
@@ -562,5 +572,36 @@ mod tests {
             }
         }
         assert!(labels.iter().any(|l| l.1 == "K"), "column K is named");
+    }
+
+    /// Commands name an alien by its number ("alien 3"): its token shows
+    /// that number as well as its strength (issue 28).
+    #[test]
+    fn an_alien_token_shows_its_number_and_its_strength() {
+        let mut s = start(&AlienConfig::default()).unwrap();
+        let at = s.content.base.tile("K6").unwrap();
+        s.aliens.push(crate::games::alien::state::AlienPiece {
+            id: 3,
+            strength: 4,
+            at,
+            moved: false,
+            attacked: false,
+        });
+        let texts: Vec<(String, String)> = scene(&s)
+            .items
+            .into_iter()
+            .filter_map(|i| match i.shape {
+                Shape::Text { text, .. } if i.id.starts_with("alien:3:") => Some((i.id, text)),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            texts.contains(&("alien:3:number".into(), "#3".into())),
+            "{texts:?}"
+        );
+        assert!(
+            texts.contains(&("alien:3:label".into(), "4".into())),
+            "{texts:?}"
+        );
     }
 }
