@@ -1,0 +1,23 @@
+//! Xenolog's club server (issue 30): remote players play live through one
+//! authoritative server (principles 13 and 14 of `DESIGN.md`).
+//!
+//! The one key decision: **the server is the only master.** A client sends
+//! requests; the server decides, stores durably, and only then answers. This
+//! crate holds the wire protocol ([`proto`], version 1: JSON text frames over
+//! one WebSocket), the secrets and their redaction ([`secret`]), the store
+//! behind a trait ([`store`]: the SQLite data folder by default, PostgreSQL
+//! later) and the server itself ([`serve`], axum on tokio). The `xenolog`
+//! binary drives it with `xenolog serve`. The design, and the steps still to
+//! build, are in `server/DESIGN.md`.
+//!
+//! Step S3 (this): the club file, tokens stored as BLAKE3 hashes,
+//! invitations (expiring, spent once), revocation, `hello`, `redeem`,
+//! `invite`, `tokens`, `revoke`, `ping`, refusals in words with stable codes,
+//! clean shutdown.
+
+pub mod proto;
+pub mod secret;
+pub mod serve;
+pub mod store;
+
+pub use serve::{Config, Ready, Running, ServeError, run_blocking, start};

@@ -1,0 +1,621 @@
+//! The server: one WebSocket per client at `GET /v1/ws`, `GET /v1/health`,
+//! started by [`start`] (in-process, tests) or [`run_blocking`] (`xenolog
+//! serve`, which stops on SIGINT or SIGTERM).
+//!
+//! Each socket is one task. It must say `hello` with its token (or `redeem`
+//! an invitation) within 5 seconds; every request is answered once, in order.
+//! The club file is read and written on tokio's blocking pool. A revoked
+//! token's sockets are closed at once; on stopping, every socket is told so
+//! in a `notice` and closed with code 1001 before the process exits.
+//!
+//! Nothing secret is ever logged: requests are logged by type and outcome only,
+//! and token and code types print redacted (`crate::secret`).
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use axum::Router;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, State};
+use axum::response::IntoResponse;
+use axum::routing::get;
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, watch};
+
+use crate::proto::{self, ErrCode, Refusal, Request};
+use crate::secret::{Code, Role};
+use crate::store::sqlite::SqliteStore;
+use crate::store::{ClubError, Invitation, Principal, Store, TokenId, TokenStore};
+
+/// How long a new socket has to say `hello` (or `redeem`).
+pub const HELLO_WITHIN: Duration = Duration::from_secs(5);
+/// How long a stopping server waits for its sockets to close.
+pub const STOP_WITHIN: Duration = Duration::from_secs(10);
+/// Messages above this are cut off by the WebSocket layer itself; between
+/// [`proto::MAX_MESSAGE`] and this they are refused in words first.
+const HARD_LIMIT: usize = 1024 * 1024;
+/// Days an invitation is valid unless the organiser says otherwise.
+const INVITATION_DAYS: u32 = 7;
+
+/// WebSocket close codes used.
+mod close {
+    pub const AWAY: u16 = 1001;
+    pub const POLICY: u16 = 1008;
+    pub const TOO_BIG: u16 = 1009;
+}
+
+/// How to start a server.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The data folder: the club file and the campaigns.
+    pub data: PathBuf,
+    /// Where to listen (port 0: any free port).
+    pub listen: SocketAddr,
+    /// Print a new organiser invitation even though the club has an organiser.
+    pub invite_organiser: bool,
+}
+
+/// Why the server could not start or run.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Club(#[from] ClubError),
+    #[error("cannot listen on {addr}: {why}")]
+    Listen { addr: SocketAddr, why: String },
+    #[error("the server stopped: {0}")]
+    Stopped(String),
+    #[error("cannot wait for stop signals: {0}")]
+    Signals(String),
+}
+
+/// A running server.
+pub struct Running {
+    addr: SocketAddr,
+    club_file: PathBuf,
+    invitation: Option<Invitation>,
+    stop: watch::Sender<bool>,
+    task: tokio::task::JoinHandle<Result<(), ServeError>>,
+}
+
+impl Running {
+    /// The address it listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `ws://ADDR/v1/ws`
+    pub fn ws_url(&self) -> String {
+        format!("ws://{}/v1/ws", self.addr)
+    }
+
+    /// The club file.
+    pub fn club_file(&self) -> &std::path::Path {
+        &self.club_file
+    }
+
+    /// The organiser invitation made at this start (first start, or
+    /// `invite_organiser`); given out once.
+    pub fn take_invitation(&mut self) -> Option<Invitation> {
+        self.invitation.take()
+    }
+
+    /// Stop: tell every socket, close them, wait for them (at most
+    /// [`STOP_WITHIN`]), close the club file.
+    pub async fn stop(self) -> Result<(), ServeError> {
+        let _ = self.stop.send(true);
+        self.task
+            .await
+            .map_err(|e| ServeError::Stopped(e.to_string()))?
+    }
+}
+
+/// The invitation link of a code: the code after `#`, which browsers and
+/// proxies never send anywhere.
+pub fn invitation_link(addr: SocketAddr, code: &Code) -> String {
+    format!("xenolog://{addr}/join#{}", code.expose())
+}
+
+/// State shared by every socket.
+struct Shared {
+    store: Arc<dyn Store>,
+    addr: SocketAddr,
+    stop: watch::Receiver<bool>,
+    /// Held by every socket task; the stopping server waits until every
+    /// clone is gone.
+    alive: mpsc::Sender<()>,
+    sockets: Mutex<Sockets>,
+    next_socket: AtomicU64,
+}
+
+/// The open sockets of each token (socket id, its control channel).
+type Sockets = HashMap<TokenId, Vec<(u64, mpsc::UnboundedSender<Control>)>>;
+
+/// What the server tells a socket task from outside.
+#[derive(Debug)]
+enum Control {
+    Revoked,
+}
+
+/// Start a server on the data folder of `config`: open (or make) the club
+/// file, listen, and serve until [`Running::stop`].
+pub async fn start(config: Config) -> Result<Running, ServeError> {
+    let data = config.data.clone();
+    let force = config.invite_organiser;
+    let (store, invitation) = tokio::task::spawn_blocking(move || {
+        let store = SqliteStore::open(&data)?;
+        let inv = store.tokens().organiser_invitation(force)?;
+        Ok::<_, ClubError>((store, inv))
+    })
+    .await
+    .map_err(|e| ServeError::Stopped(e.to_string()))??;
+    let club_file = store.club_path().to_owned();
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|e| ServeError::Listen {
+            addr: config.listen,
+            why: e.to_string(),
+        })?;
+    let addr = listener.local_addr().map_err(|e| ServeError::Listen {
+        addr: config.listen,
+        why: e.to_string(),
+    })?;
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
+    let shared = Arc::new(Shared {
+        store: Arc::new(store),
+        addr,
+        stop: stop_rx.clone(),
+        alive: alive_tx,
+        sockets: Mutex::new(HashMap::new()),
+        next_socket: AtomicU64::new(1),
+    });
+    let app = Router::new()
+        .route("/v1/ws", get(upgrade))
+        .route("/v1/health", get(health))
+        .with_state(shared);
+    let mut stopping = stop_rx;
+    let task = tokio::spawn(async move {
+        let served = axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
+            let _ = stopping.wait_for(|s| *s).await;
+        })
+        .await;
+        // The router and its state are gone; wait for the socket tasks.
+        let closed = tokio::time::timeout(STOP_WITHIN, alive_rx.recv()).await;
+        if closed.is_err() {
+            eprintln!(
+                "serve: some connections did not close within {} s; stopping anyway",
+                STOP_WITHIN.as_secs()
+            );
+        }
+        served.map_err(|e| ServeError::Stopped(e.to_string()))
+    });
+    eprintln!("serve: listening on {addr}");
+    Ok(Running {
+        addr,
+        club_file,
+        invitation,
+        stop: stop_tx,
+        task,
+    })
+}
+
+/// What `xenolog serve` shows once it listens.
+pub struct Ready {
+    pub ws_url: String,
+    pub addr: SocketAddr,
+    pub club_file: PathBuf,
+    pub invitation: Option<Invitation>,
+}
+
+/// Run a server in the foreground until SIGINT or SIGTERM: start it, hand
+/// `on_ready` the address and the organiser invitation (to print), wait for
+/// a signal, stop cleanly.
+pub fn run_blocking(
+    config: Config,
+    on_ready: impl FnOnce(Ready) -> Result<(), String>,
+) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| ServeError::Stopped(format!("cannot start the runtime: {e}")))?;
+    runtime.block_on(async move {
+        let signal = stop_signal()?;
+        let mut running = start(config).await?;
+        let ready = Ready {
+            ws_url: running.ws_url(),
+            addr: running.addr(),
+            club_file: running.club_file().to_owned(),
+            invitation: running.take_invitation(),
+        };
+        if let Err(why) = on_ready(ready) {
+            running.stop().await?;
+            return Err(ServeError::Stopped(why));
+        }
+        signal.await;
+        eprintln!("serve: stopping");
+        running.stop().await?;
+        eprintln!("serve: stopped");
+        Ok(())
+    })
+}
+
+/// A future that completes on SIGINT or (on Unix) SIGTERM. Made before the
+/// server starts, so a signal that comes at once is not missed.
+fn stop_signal() -> Result<impl std::future::Future<Output = ()>, ServeError> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut term =
+            signal(SignalKind::terminate()).map_err(|e| ServeError::Signals(e.to_string()))?;
+        let mut int =
+            signal(SignalKind::interrupt()).map_err(|e| ServeError::Signals(e.to_string()))?;
+        Ok(async move {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
+            }
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+    }
+}
+
+async fn health() -> String {
+    format!("ok: xenolog club server, protocol {}", proto::VERSION)
+}
+
+async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+) -> impl IntoResponse {
+    ws.read_buffer_size(4096)
+        .write_buffer_size(0)
+        .max_write_buffer_size(2 * 1024 * 1024)
+        .max_message_size(HARD_LIMIT)
+        .max_frame_size(HARD_LIMIT)
+        .on_upgrade(move |socket| connection(shared, socket, peer))
+}
+
+/// One socket's state.
+struct Conn {
+    id: u64,
+    peer: SocketAddr,
+    principal: Option<Principal>,
+    control: mpsc::UnboundedSender<Control>,
+}
+
+/// What to do after answering a message.
+enum After {
+    Stay,
+    Close(u16, &'static str),
+}
+
+async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
+    let _alive = shared.alive.clone();
+    let (control, mut controls) = mpsc::unbounded_channel();
+    let mut conn = Conn {
+        id: shared.next_socket.fetch_add(1, Ordering::Relaxed),
+        peer,
+        principal: None,
+        control,
+    };
+    let mut stop = shared.stop.clone();
+    let hello_by = tokio::time::sleep(HELLO_WITHIN);
+    tokio::pin!(hello_by);
+    let closing = loop {
+        tokio::select! {
+            _ = &mut hello_by, if conn.principal.is_none() => {
+                let r = Refusal::new(
+                    ErrCode::HelloFirst,
+                    format!("no hello within {} seconds: say hello with your token first", HELLO_WITHIN.as_secs()),
+                );
+                let _ = ws.send(text(proto::err(&Value::Null, &r))).await;
+                break Some((close::POLICY, "no hello in time"));
+            }
+            _ = async { let _ = stop.wait_for(|s| *s).await; } => {
+                let words = "the server is stopping; your client reconnects by itself";
+                let _ = ws.send(text(proto::notice("stopping", words))).await;
+                break Some((close::AWAY, "the server is stopping"));
+            }
+            Some(c) = controls.recv() => match c {
+                Control::Revoked => {
+                    let words = "this token was revoked by the organiser";
+                    let _ = ws.send(text(proto::notice("revoked", words))).await;
+                    break Some((close::POLICY, words));
+                }
+            },
+            msg = ws.recv() => match msg {
+                None | Some(Err(_)) => break None,
+                Some(Ok(Message::Text(t))) => {
+                    let (reply, after) = answer(&shared, &mut conn, t.as_str()).await;
+                    if ws.send(text(reply)).await.is_err() {
+                        break None;
+                    }
+                    if let After::Close(code, why) = after {
+                        break Some((code, why));
+                    }
+                }
+                Some(Ok(Message::Binary(_))) => {
+                    let r = Refusal::new(ErrCode::Binary, "send JSON in text frames, not binary ones");
+                    if ws.send(text(proto::err(&Value::Null, &r))).await.is_err() {
+                        break None;
+                    }
+                }
+                Some(Ok(Message::Close(_))) => break None,
+                // The WebSocket layer answers pings by itself.
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+            },
+        }
+    };
+    if let Some((code, why)) = closing {
+        let frame = CloseFrame {
+            code,
+            reason: why.into(),
+        };
+        if ws.send(Message::Close(Some(frame))).await.is_ok() {
+            // Let the client's closing handshake arrive (briefly).
+            let _ = tokio::time::timeout(Duration::from_secs(1), async {
+                while let Some(Ok(_)) = ws.recv().await {}
+            })
+            .await;
+        }
+    }
+    if let Some(p) = &conn.principal {
+        let mut sockets = shared.sockets.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(list) = sockets.get_mut(&p.token) {
+            list.retain(|(id, _)| *id != conn.id);
+            if list.is_empty() {
+                sockets.remove(&p.token);
+            }
+        }
+    }
+}
+
+fn text(s: String) -> Message {
+    Message::Text(s.into())
+}
+
+/// The refusal a club error is on the wire.
+fn refusal(e: ClubError) -> Refusal {
+    let code = match &e {
+        ClubError::UnknownToken | ClubError::RevokedToken => ErrCode::BadToken,
+        ClubError::UnknownCode | ClubError::SpentCode | ClubError::ExpiredCode(_) => {
+            ErrCode::BadCode
+        }
+        ClubError::OtherRole { .. } => ErrCode::Forbidden,
+        ClubError::NoSuchToken(_) => ErrCode::NotFound,
+        ClubError::BadDays(_) => ErrCode::BadRequest,
+        ClubError::File { .. } | ClubError::Random(_) => {
+            eprintln!("serve: the store failed: {e}");
+            ErrCode::Internal
+        }
+    };
+    Refusal::new(code, e.to_string())
+}
+
+/// Run a store call on the blocking pool.
+async fn blocking<T: Send + 'static>(
+    shared: &Arc<Shared>,
+    f: impl FnOnce(&dyn TokenStore) -> Result<T, ClubError> + Send + 'static,
+) -> Result<T, Refusal> {
+    let s = shared.clone();
+    match tokio::task::spawn_blocking(move || f(s.store.tokens())).await {
+        Ok(r) => r.map_err(refusal),
+        Err(e) => Err(Refusal::new(
+            ErrCode::Internal,
+            format!("the server failed while answering: {e}"),
+        )),
+    }
+}
+
+fn now_ms() -> u128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or(0)
+}
+
+/// Answer one text frame: the reply to send and what to do then.
+async fn answer(shared: &Arc<Shared>, conn: &mut Conn, frame: &str) -> (String, After) {
+    let decoded = proto::decode(frame);
+    let id = decoded.id;
+    let request = match decoded.request {
+        Ok(r) => r,
+        Err(r) => {
+            let after = if r.code == ErrCode::TooBig {
+                After::Close(close::TOO_BIG, "a message may be at most 64 KiB")
+            } else {
+                After::Stay
+            };
+            return (proto::err(&id, &r), after);
+        }
+    };
+    let kind = request.kind();
+    let result = respond(shared, conn, request).await;
+    // Type and outcome only: never a field of the request.
+    match &result {
+        Ok(_) => eprintln!("serve: {} #{}: {kind} ok", conn.peer, conn.id),
+        Err((r, _)) => eprintln!(
+            "serve: {} #{}: {kind} refused ({})",
+            conn.peer,
+            conn.id,
+            serde_json::to_value(r.code).unwrap_or_default()
+        ),
+    }
+    match result {
+        Ok(body) => (proto::ok(&id, body), After::Stay),
+        Err((r, after)) => (proto::err(&id, &r), after),
+    }
+}
+
+type Answer = Result<Value, (Refusal, After)>;
+
+fn stay(r: Refusal) -> (Refusal, After) {
+    (r, After::Stay)
+}
+
+fn organiser(conn: &Conn, what: &str) -> Result<Principal, (Refusal, After)> {
+    match &conn.principal {
+        Some(p) if p.role == Role::Organiser => Ok(p.clone()),
+        Some(p) => Err(stay(Refusal::new(
+            ErrCode::Forbidden,
+            format!(
+                "only an organiser may {what}; this connection said hello as a {}",
+                p.role.word()
+            ),
+        ))),
+        None => Err(stay(hello_first())),
+    }
+}
+
+fn hello_first() -> Refusal {
+    Refusal::new(
+        ErrCode::HelloFirst,
+        "say hello with your token first (or redeem an invitation)",
+    )
+}
+
+fn register(shared: &Shared, conn: &mut Conn, p: Principal) {
+    shared
+        .sockets
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .entry(p.token)
+        .or_default()
+        .push((conn.id, conn.control.clone()));
+    conn.principal = Some(p);
+}
+
+fn principal_json(p: &Principal) -> Value {
+    json!({"token_id": p.token, "role": p.role, "label": p.label})
+}
+
+async fn respond(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> Answer {
+    if conn.principal.is_none()
+        && !matches!(request, Request::Hello { .. } | Request::Redeem { .. })
+    {
+        return Err(stay(hello_first()));
+    }
+    match request {
+        Request::Hello { token, client: _ } => {
+            if conn.principal.is_some() {
+                return Err(stay(Refusal::new(
+                    ErrCode::AlreadyHello,
+                    "this connection has already said hello",
+                )));
+            }
+            let p = blocking(shared, move |t| t.authenticate(&token))
+                .await
+                .map_err(|r| (r, After::Close(close::POLICY, "bad token")))?;
+            let mut body = principal_json(&p);
+            body["server"] = json!(format!("xenolog {}", env!("CARGO_PKG_VERSION")));
+            body["protocol"] = json!(proto::VERSION);
+            body["limits"] = json!({"max_message": proto::MAX_MESSAGE});
+            body["grants"] = json!([]);
+            register(shared, conn, p);
+            Ok(body)
+        }
+        Request::Redeem { code, label } => {
+            let Some(code) = Code::parse(code.expose()) else {
+                return Err(stay(Refusal::new(
+                    ErrCode::BadCode,
+                    "that is not an invitation code: a code looks like XNLG-XXXX-XXXX-XXXX-XXXX-XXXX",
+                )));
+            };
+            let into = conn.principal.clone();
+            let r = blocking(shared, move |t| {
+                t.redeem(&code, label.as_deref(), into.as_ref())
+            })
+            .await
+            .map_err(stay)?;
+            let mut body = principal_json(&r.principal);
+            match &r.token {
+                Some(token) => {
+                    body["token"] = json!(token.expose());
+                    body["words"] = json!(
+                        "keep this token secret and safe: it is shown only now, and it opens your seats"
+                    );
+                }
+                None => {
+                    body["token"] = Value::Null;
+                    body["words"] = json!("the invitation was added to this connection's token");
+                }
+            }
+            if conn.principal.is_none() {
+                register(shared, conn, r.principal);
+            }
+            Ok(body)
+        }
+        Request::Invite {
+            role,
+            label,
+            days,
+            campaign,
+            battle,
+            seat,
+        } => {
+            let by = organiser(conn, "invite")?;
+            if campaign.is_some() || battle.is_some() || seat.is_some() {
+                return Err(stay(Refusal::new(
+                    ErrCode::BadRequest,
+                    "seat invitations need campaigns and battles, which this server does not host yet; invite a player without campaign, battle and seat",
+                )));
+            }
+            let label = label
+                .map(|l| l.trim().to_owned())
+                .filter(|l| !l.is_empty())
+                .unwrap_or_else(|| role.word().to_owned());
+            let days = days.unwrap_or(INVITATION_DAYS);
+            let inv = blocking(shared, move |t| t.invite(&by, role, &label, days))
+                .await
+                .map_err(stay)?;
+            Ok(json!({
+                "code": inv.code.expose(),
+                "link": invitation_link(shared.addr, &inv.code),
+                "role": inv.role,
+                "label": inv.label,
+                "expires": inv.expires,
+            }))
+        }
+        Request::Tokens => {
+            organiser(conn, "list the tokens")?;
+            let list = blocking(shared, |t| t.tokens()).await.map_err(stay)?;
+            Ok(json!({ "tokens": list }))
+        }
+        Request::Revoke { token } => {
+            organiser(conn, "revoke a token")?;
+            let info = blocking(shared, move |t| t.revoke(token))
+                .await
+                .map_err(stay)?;
+            let open = shared
+                .sockets
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&token)
+                .unwrap_or_default();
+            for (_, socket) in &open {
+                let _ = socket.send(Control::Revoked);
+            }
+            eprintln!(
+                "serve: token {token} revoked; {} open connection(s) closed",
+                open.len()
+            );
+            Ok(json!({ "token": info, "closed": open.len() }))
+        }
+        Request::Ping => Ok(json!({ "pong": now_ms() })),
+    }
+}

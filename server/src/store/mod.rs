@@ -1,0 +1,121 @@
+//! Where the club lives: persistence only, behind a trait (DESIGN.md section 7),
+//! so that the PostgreSQL store of issue 31 fits beside the SQLite folder.
+//!
+//! The methods are blocking; the server calls them on tokio's blocking pool
+//! (`spawn_blocking`), so a slow disk never stalls a socket. A PostgreSQL
+//! store can implement them with a blocking client, or the trait's methods
+//! become futures when a second backend needs them.
+
+use serde::Serialize;
+
+use crate::secret::{Code, Role, Token};
+
+pub mod sqlite;
+
+/// A token's id in the club (shown by `tokens`, named by `revoke`).
+pub type TokenId = i64;
+
+/// Who is at the other end of an authenticated socket.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Principal {
+    pub token: TokenId,
+    pub role: Role,
+    pub label: String,
+}
+
+/// A new invitation, its code shown once.
+#[derive(Debug)]
+pub struct Invitation {
+    pub code: Code,
+    pub role: Role,
+    pub label: String,
+    /// Unix seconds.
+    pub expires: i64,
+}
+
+/// What `redeem` made.
+#[derive(Debug)]
+pub struct Redeemed {
+    /// The new token, shown once; `None` when the invitation's grants were
+    /// added to the token the socket already said hello with.
+    pub token: Option<Token>,
+    pub principal: Principal,
+}
+
+/// A token as `tokens` lists it: never the token itself.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TokenInfo {
+    pub id: TokenId,
+    pub role: Role,
+    pub label: String,
+    /// Unix seconds.
+    pub created: i64,
+    pub last_used: Option<i64>,
+    pub revoked: Option<i64>,
+}
+
+/// Why the club refused, in words (each maps to a protocol error code).
+#[derive(Debug, thiserror::Error)]
+pub enum ClubError {
+    #[error("this token is not known to this club")]
+    UnknownToken,
+    #[error("this token was revoked by the organiser")]
+    RevokedToken,
+    #[error("there is no such invitation: check the code, or ask the organiser for a new one")]
+    UnknownCode,
+    #[error("this invitation was already used; each invitation is used once")]
+    SpentCode,
+    #[error("this invitation expired {0}; ask the organiser for a new one")]
+    ExpiredCode(String),
+    #[error(
+        "this invitation is for {wanted}, and this connection said hello as {have}: redeem it on a new connection without hello"
+    )]
+    OtherRole {
+        wanted: &'static str,
+        have: &'static str,
+    },
+    #[error("there is no token {0} in this club (see `tokens`)")]
+    NoSuchToken(TokenId),
+    #[error("an invitation is valid for 1 to 30 days, not {0}")]
+    BadDays(u32),
+    #[error("the club file {path}: {why}")]
+    File { path: String, why: String },
+    #[error("the operating system's random generator failed: {0}")]
+    Random(String),
+}
+
+/// The tokens and invitations of a club: the club file by default.
+pub trait TokenStore: Send + Sync + 'static {
+    /// A fresh organiser invitation when the club has no organiser (first
+    /// start) or when `force` is given; unspent organiser invitations made
+    /// before are voided, so only the one printed now opens the club.
+    fn organiser_invitation(&self, force: bool) -> Result<Option<Invitation>, ClubError>;
+    /// The principal of a token (`hello`); marks it used.
+    fn authenticate(&self, token: &Token) -> Result<Principal, ClubError>;
+    /// Spend an invitation: a new token, or (with `into`) the invitation's
+    /// grants added to a token the socket already holds.
+    fn redeem(
+        &self,
+        code: &Code,
+        label: Option<&str>,
+        into: Option<&Principal>,
+    ) -> Result<Redeemed, ClubError>;
+    /// A new invitation made by an organiser (`invite`).
+    fn invite(
+        &self,
+        by: &Principal,
+        role: Role,
+        label: &str,
+        days: u32,
+    ) -> Result<Invitation, ClubError>;
+    /// Every token of the club (`tokens`).
+    fn tokens(&self) -> Result<Vec<TokenInfo>, ClubError>;
+    /// Revoke a token (`revoke`); revoking one already revoked is no change.
+    fn revoke(&self, id: TokenId) -> Result<TokenInfo, ClubError>;
+}
+
+/// Everything the server stores. Step S3 holds the club's tokens; step S4
+/// adds the campaigns and battles (section 7's methods) beside them.
+pub trait Store: Send + Sync + 'static {
+    fn tokens(&self) -> &dyn TokenStore;
+}

@@ -1,0 +1,479 @@
+//! Protocol v1 against an in-process server on 127.0.0.1:0, with a real
+//! WebSocket client: every request, and every refusal by its code.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use xenolog_server::{Config, Running, start};
+
+struct Server {
+    running: Running,
+    organiser_code: String,
+    _dir: tempfile::TempDir,
+}
+
+async fn server() -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let mut running = start(Config {
+        data: dir.path().join("club"),
+        listen: "127.0.0.1:0".parse().unwrap(),
+        invite_organiser: false,
+    })
+    .await
+    .unwrap();
+    let organiser_code = running
+        .take_invitation()
+        .expect("a first start makes an organiser invitation")
+        .code
+        .expose();
+    Server {
+        running,
+        organiser_code,
+        _dir: dir,
+    }
+}
+
+struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    next: u64,
+}
+
+impl Client {
+    async fn connect(s: &Server) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(s.running.ws_url())
+            .await
+            .unwrap();
+        Client { ws, next: 1 }
+    }
+
+    async fn send_text(&mut self, text: impl Into<String>) {
+        self.ws.send(Message::text(text.into())).await.unwrap();
+    }
+
+    /// The next frame: a text frame as JSON, or the close frame's code as
+    /// `{"closed": code}`.
+    async fn recv(&mut self) -> Value {
+        let msg = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
+            .await
+            .expect("an answer within 10 s");
+        match msg {
+            Some(Ok(Message::Text(t))) => serde_json::from_str(t.as_str()).unwrap(),
+            Some(Ok(Message::Close(f))) => {
+                json!({"closed": f.as_ref().map(|f| u16::from(f.code)), "reason": f.as_ref().map(|f| f.reason.to_string())})
+            }
+            Some(Ok(other)) => panic!("unexpected frame {other:?}"),
+            Some(Err(e)) => json!({"error": e.to_string()}),
+            None => json!({"ended": true}),
+        }
+    }
+
+    /// Send a request and return its reply (checked to answer it).
+    async fn request(&mut self, kind: &str, fields: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        let mut m = json!({"v": 1, "id": id, "type": kind});
+        if let Value::Object(f) = fields {
+            m.as_object_mut().unwrap().extend(f);
+        }
+        self.send_text(m.to_string()).await;
+        let reply = self.recv().await;
+        assert_eq!(reply["re"], json!(id), "{reply}");
+        assert_eq!(reply["v"], json!(1), "{reply}");
+        reply
+    }
+
+    async fn ok(&mut self, kind: &str, fields: Value) -> Value {
+        let reply = self.request(kind, fields).await;
+        assert!(reply.get("err").is_none(), "{kind} refused: {reply}");
+        reply["ok"].clone()
+    }
+
+    async fn refused(&mut self, kind: &str, fields: Value, code: &str) -> String {
+        let reply = self.request(kind, fields).await;
+        assert_eq!(reply["err"]["code"], json!(code), "{reply}");
+        let words = reply["err"]["words"].as_str().unwrap().to_owned();
+        assert!(words.len() > 10, "refused in words: {reply}");
+        words
+    }
+
+    /// Read frames until the close frame; its code.
+    async fn closed_with(&mut self) -> (Vec<Value>, Option<u16>) {
+        let mut before = Vec::new();
+        loop {
+            let v = self.recv().await;
+            if v.get("closed").is_some() {
+                return (before, v["closed"].as_u64().map(|c| c as u16));
+            }
+            if v.get("ended").is_some() || v.get("error").is_some() {
+                return (before, None);
+            }
+            before.push(v);
+        }
+    }
+}
+
+/// An organiser's socket, hello said; and its token.
+async fn organiser(s: &Server) -> (Client, String) {
+    let mut c = Client::connect(s).await;
+    let r = c
+        .ok("redeem", json!({"code": s.organiser_code, "label": "Ola"}))
+        .await;
+    assert_eq!(r["role"], "organiser");
+    let token = r["token"].as_str().unwrap().to_owned();
+    assert!(token.starts_with("xnl_o_"), "{token}");
+    (c, token)
+}
+
+async fn player(s: &Server, org: &mut Client, name: &str) -> (Client, String, i64) {
+    let inv = org
+        .ok("invite", json!({"role": "player", "label": name}))
+        .await;
+    let mut c = Client::connect(s).await;
+    let r = c.ok("redeem", json!({"code": inv["code"]})).await;
+    assert_eq!(r["label"], json!(name));
+    (
+        c,
+        r["token"].as_str().unwrap().to_owned(),
+        r["token_id"].as_i64().unwrap(),
+    )
+}
+
+#[tokio::test]
+async fn hello_with_a_redeemed_token_opens_the_club() {
+    let s = server().await;
+    let (_org, token) = organiser(&s).await;
+    let mut c = Client::connect(&s).await;
+    let r = c
+        .ok("hello", json!({"token": token, "client": "test 1"}))
+        .await;
+    assert_eq!(r["role"], "organiser");
+    assert_eq!(r["label"], "Ola");
+    assert_eq!(r["protocol"], 1);
+    assert_eq!(r["limits"]["max_message"], 65536);
+    c.refused("hello", json!({"token": token}), "already_hello")
+        .await;
+    s.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn ping_answers_pong_with_the_server_time() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let r = org.ok("ping", json!({})).await;
+    assert!(r["pong"].as_u64().unwrap() > 1_700_000_000_000, "{r}");
+}
+
+#[tokio::test]
+async fn anything_before_hello_is_refused_hello_first() {
+    let s = server().await;
+    let mut c = Client::connect(&s).await;
+    for kind in ["ping", "tokens", "invite", "revoke"] {
+        c.refused(kind, json!({"role": "player", "token": 1}), "hello_first")
+            .await;
+    }
+    // The socket stays open: hello now works.
+    let (_org, token) = organiser(&s).await;
+    c.ok("hello", json!({"token": token})).await;
+}
+
+#[tokio::test]
+async fn a_socket_that_never_says_hello_is_closed() {
+    let s = server().await;
+    let mut c = Client::connect(&s).await;
+    let (before, code) = c.closed_with().await;
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert_eq!(before[0]["err"]["code"], "hello_first");
+    assert_eq!(code, Some(1008));
+}
+
+#[tokio::test]
+async fn bad_json_is_refused_in_words() {
+    let s = server().await;
+    let mut c = Client::connect(&s).await;
+    c.send_text("{\"v\":1,\"id\":1,").await;
+    let r = c.recv().await;
+    assert_eq!(r["err"]["code"], "bad_json", "{r}");
+    assert!(
+        r["err"]["words"]
+            .as_str()
+            .unwrap()
+            .starts_with("the message is not JSON")
+    );
+    c.send_text("[1]").await;
+    assert_eq!(c.recv().await["err"]["code"], "bad_json");
+    // Still open.
+    c.refused("ping", json!({}), "hello_first").await;
+}
+
+#[tokio::test]
+async fn another_protocol_version_is_refused_in_words() {
+    let s = server().await;
+    let mut c = Client::connect(&s).await;
+    c.send_text(r#"{"v":2,"id":9,"type":"ping"}"#).await;
+    let r = c.recv().await;
+    assert_eq!(r["re"], 9);
+    assert_eq!(r["err"]["code"], "version");
+    assert_eq!(
+        r["err"]["words"],
+        "this server speaks protocol 1, your Xenolog speaks 2: update one of them"
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_type_is_refused_naming_the_known_ones() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let words = org
+        .refused("launch_saucers", json!({}), "unknown_type")
+        .await;
+    assert!(
+        words.contains("launch_saucers") && words.contains("hello"),
+        "{words}"
+    );
+}
+
+#[tokio::test]
+async fn a_request_with_missing_fields_is_a_bad_request() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let words = org.refused("revoke", json!({}), "bad_request").await;
+    assert!(words.contains("token"), "{words}");
+    org.refused("invite", json!({"role": "emperor"}), "bad_request")
+        .await;
+}
+
+#[tokio::test]
+async fn an_oversized_message_is_refused_and_the_socket_closed_1009() {
+    let s = server().await;
+    let mut c = Client::connect(&s).await;
+    let big = format!(
+        r#"{{"v":1,"id":1,"type":"ping","pad":"{}"}}"#,
+        "x".repeat(70 * 1024)
+    );
+    c.send_text(big).await;
+    let (before, code) = c.closed_with().await;
+    assert_eq!(before[0]["err"]["code"], "too_big", "{before:?}");
+    assert_eq!(before[0]["err"]["words"], "a message may be at most 64 KiB");
+    assert_eq!(code, Some(1009));
+}
+
+#[tokio::test]
+async fn a_binary_frame_is_refused() {
+    let s = server().await;
+    let mut c = Client::connect(&s).await;
+    c.ws.send(Message::binary(vec![1u8, 2, 3])).await.unwrap();
+    let r = c.recv().await;
+    assert_eq!(r["err"]["code"], "binary", "{r}");
+}
+
+#[tokio::test]
+async fn an_unknown_token_is_refused_and_the_socket_closed() {
+    let s = server().await;
+    let mut c = Client::connect(&s).await;
+    c.refused("hello", json!({"token": "xnl_p_guess"}), "bad_token")
+        .await;
+    let (_, code) = c.closed_with().await;
+    assert_eq!(code, Some(1008));
+}
+
+#[tokio::test]
+async fn an_invitation_is_redeemed_once() {
+    let s = server().await;
+    let (_org, _) = organiser(&s).await;
+    let mut c = Client::connect(&s).await;
+    let words = c
+        .refused("redeem", json!({"code": s.organiser_code}), "bad_code")
+        .await;
+    assert!(words.contains("already used"), "{words}");
+    let words = c
+        .refused("redeem", json!({"code": "hello"}), "bad_code")
+        .await;
+    assert!(words.contains("XNLG-XXXX"), "{words}");
+    c.refused(
+        "redeem",
+        json!({"code": "XNLG-AAAA-AAAA-AAAA-AAAA-AAAA"}),
+        "bad_code",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn the_organiser_invites_a_player_who_may_not_organise() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let inv = org
+        .ok(
+            "invite",
+            json!({"role": "player", "label": "Anna", "days": 3}),
+        )
+        .await;
+    let code = inv["code"].as_str().unwrap();
+    assert!(code.starts_with("XNLG-") && code.len() == 29, "{inv}");
+    assert_eq!(
+        inv["link"],
+        json!(format!("xenolog://{}/join#{code}", s.running.addr()))
+    );
+    org.refused(
+        "invite",
+        json!({"role": "player", "days": 90}),
+        "bad_request",
+    )
+    .await;
+    org.refused(
+        "invite",
+        json!({"role": "player", "campaign": 1, "battle": 1, "seat": 0}),
+        "bad_request",
+    )
+    .await;
+    let mut anna = Client::connect(&s).await;
+    let r = anna.ok("redeem", json!({"code": code})).await;
+    assert_eq!(r["role"], "player");
+    assert!(r["token"].as_str().unwrap().starts_with("xnl_p_"));
+    for (kind, fields) in [
+        ("invite", json!({"role": "organiser"})),
+        ("tokens", json!({})),
+        ("revoke", json!({"token": 1})),
+    ] {
+        let words = anna.refused(kind, fields, "forbidden").await;
+        assert!(words.contains("only an organiser"), "{words}");
+    }
+    anna.ok("ping", json!({})).await;
+}
+
+#[tokio::test]
+async fn tokens_lists_every_token_but_never_the_token() {
+    let s = server().await;
+    let (mut org, org_token) = organiser(&s).await;
+    let (_anna, anna_token, anna_id) = player(&s, &mut org, "Anna").await;
+    let r = org.ok("tokens", json!({})).await;
+    let list = r["tokens"].as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[1]["id"], anna_id);
+    assert_eq!(list[1]["label"], "Anna");
+    assert_eq!(list[1]["role"], "player");
+    assert!(list[1]["revoked"].is_null());
+    let text = r.to_string();
+    assert!(!text.contains(&org_token) && !text.contains(&anna_token[6..]));
+}
+
+#[tokio::test]
+async fn revoke_closes_the_tokens_sockets_and_it_opens_nothing_after() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let (mut anna, anna_token, anna_id) = player(&s, &mut org, "Anna").await;
+    let mut anna2 = Client::connect(&s).await;
+    anna2.ok("hello", json!({"token": anna_token})).await;
+    let r = org.ok("revoke", json!({"token": anna_id})).await;
+    assert_eq!(r["closed"], 2);
+    assert!(r["token"]["revoked"].is_i64());
+    for c in [&mut anna, &mut anna2] {
+        let (before, code) = c.closed_with().await;
+        assert_eq!(before[0]["type"], "notice", "{before:?}");
+        assert_eq!(before[0]["code"], "revoked");
+        assert_eq!(
+            before[0]["words"],
+            "this token was revoked by the organiser"
+        );
+        assert_eq!(code, Some(1008));
+    }
+    let mut again = Client::connect(&s).await;
+    let words = again
+        .refused("hello", json!({"token": anna_token}), "bad_token")
+        .await;
+    assert!(words.contains("revoked"), "{words}");
+    org.refused("revoke", json!({"token": 99}), "not_found")
+        .await;
+    // The organiser's own socket is untouched.
+    org.ok("ping", json!({})).await;
+}
+
+#[tokio::test]
+async fn stopping_tells_every_socket_and_closes_it_1001() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let mut waiting = Client::connect(&s).await;
+    let url = s.running.ws_url();
+    let stopped = tokio::spawn(s.running.stop());
+    for c in [&mut org, &mut waiting] {
+        let (before, code) = c.closed_with().await;
+        assert_eq!(before[0]["type"], "notice", "{before:?}");
+        assert_eq!(before[0]["code"], "stopping");
+        assert_eq!(code, Some(1001));
+    }
+    stopped.await.unwrap().unwrap();
+    assert!(
+        tokio_tungstenite::connect_async(url).await.is_err(),
+        "a stopped server accepts no connection"
+    );
+}
+
+#[tokio::test]
+async fn a_restarted_server_keeps_its_tokens_and_prints_no_new_invitation() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config {
+        data: dir.path().to_owned(),
+        listen: "127.0.0.1:0".parse().unwrap(),
+        invite_organiser: false,
+    };
+    let mut first = start(config.clone()).await.unwrap();
+    let code = first.take_invitation().unwrap().code.expose();
+    let (mut c, _) = tokio_tungstenite::connect_async(first.ws_url())
+        .await
+        .unwrap();
+    c.send(Message::text(
+        json!({"v":1,"id":1,"type":"redeem","code":code}).to_string(),
+    ))
+    .await
+    .unwrap();
+    let reply: Value = match c.next().await.unwrap().unwrap() {
+        Message::Text(t) => serde_json::from_str(t.as_str()).unwrap(),
+        other => panic!("{other:?}"),
+    };
+    let token = reply["ok"]["token"].as_str().unwrap().to_owned();
+    drop(c);
+    first.stop().await.unwrap();
+
+    let mut second = start(config.clone()).await.unwrap();
+    assert!(
+        second.take_invitation().is_none(),
+        "the club has its organiser"
+    );
+    let s = Server {
+        running: second,
+        organiser_code: code,
+        _dir: tempfile::tempdir().unwrap(),
+    };
+    let mut c = Client::connect(&s).await;
+    c.ok("hello", json!({"token": token})).await;
+    s.running.stop().await.unwrap();
+
+    let mut third = start(Config {
+        invite_organiser: true,
+        ..config
+    })
+    .await
+    .unwrap();
+    assert!(third.take_invitation().is_some(), "--invite-organiser");
+    third.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn health_says_ok_and_the_protocol() {
+    let s = server().await;
+    let mut tcp = TcpStream::connect(s.running.addr()).await.unwrap();
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    tcp.write_all(b"GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut text = String::new();
+    tcp.read_to_string(&mut text).await.unwrap();
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    assert!(
+        text.ends_with("ok: xenolog club server, protocol 1"),
+        "{text}"
+    );
+}
