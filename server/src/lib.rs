@@ -13,7 +13,10 @@
 //! Step S3 (this): the club file, tokens stored as BLAKE3 hashes,
 //! invitations (expiring, spent once), revocation, `hello`, `redeem`,
 //! `invite`, `tokens`, `revoke`, `ping`, refusals in words with stable codes,
-//! clean shutdown.
+//! clean shutdown. Step S4, first part: `create_campaign`, `create_battle`
+//! (the secret drawn and its commitment stored before the reply), seat
+//! invitations and grants, `join` with a nonce; the last join starts the
+//! battle in its campaign file with `Campaign::new_club_battle`.
 
 pub mod proto;
 pub mod secret;

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::secret::{Role, SecretText, Token};
-use crate::store::TokenId;
+use crate::store::{CampaignId, ServerBattleId, TokenId};
 
 /// The protocol version this build speaks.
 pub const VERSION: u64 = 1;
@@ -21,7 +21,17 @@ pub const VERSION: u64 = 1;
 pub const MAX_MESSAGE: usize = 64 * 1024;
 
 /// Every request type, in the order `unknown_type` lists them.
-pub const REQUEST_TYPES: &[&str] = &["hello", "redeem", "invite", "tokens", "revoke", "ping"];
+pub const REQUEST_TYPES: &[&str] = &[
+    "hello",
+    "redeem",
+    "invite",
+    "tokens",
+    "revoke",
+    "ping",
+    "create_campaign",
+    "create_battle",
+    "join",
+];
 
 /// A stable error code: programs match on it, people read the words beside it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,6 +62,8 @@ pub enum ErrCode {
     NotFound,
     /// A second `hello` on one socket.
     AlreadyHello,
+    /// A seat that already gave another nonce.
+    Joined,
     /// The server could not do it (its store failed); nothing changed.
     Internal,
 }
@@ -98,12 +110,13 @@ pub enum Request {
         /// Days until it expires (1 to 30; 7 unless given).
         #[serde(default)]
         days: Option<u32>,
+        /// A seat invitation names all three.
         #[serde(default)]
-        campaign: Option<Value>,
+        campaign: Option<CampaignId>,
         #[serde(default)]
-        battle: Option<Value>,
+        battle: Option<ServerBattleId>,
         #[serde(default)]
-        seat: Option<Value>,
+        seat: Option<u8>,
     },
     /// Organiser: every token of the club (never the token itself).
     Tokens,
@@ -111,6 +124,26 @@ pub enum Request {
     Revoke { token: TokenId },
     /// The server's time.
     Ping,
+    /// Organiser: a new campaign.
+    CreateCampaign { name: String },
+    /// Organiser: a new battle; the reply carries the commitment to the
+    /// server's secret.
+    CreateBattle {
+        campaign: CampaignId,
+        game: String,
+        #[serde(default)]
+        config: Option<Value>,
+        #[serde(default)]
+        title: Option<String>,
+        #[serde(default)]
+        strict: bool,
+    },
+    /// A seat gives its nonce (64 hex digits); the last one starts the battle.
+    Join {
+        battle: ServerBattleId,
+        seat: u8,
+        nonce: String,
+    },
 }
 
 impl Request {
@@ -123,6 +156,9 @@ impl Request {
             Request::Tokens => "tokens",
             Request::Revoke { .. } => "revoke",
             Request::Ping => "ping",
+            Request::CreateCampaign { .. } => "create_campaign",
+            Request::CreateBattle { .. } => "create_battle",
+            Request::Join { .. } => "join",
         }
     }
 }

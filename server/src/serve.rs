@@ -29,7 +29,11 @@ use tokio::sync::{mpsc, watch};
 use crate::proto::{self, ErrCode, Refusal, Request};
 use crate::secret::{Code, Role};
 use crate::store::sqlite::SqliteStore;
-use crate::store::{ClubError, Invitation, Principal, Store, TokenId, TokenStore};
+use crate::store::{
+    BattleStore, ClubError, Invitation, NewBattle, Principal, SeatInvite, Store, TokenId,
+    TokenStore,
+};
+use xenolog_engine::fair;
 
 /// How long a new socket has to say `hello` (or `redeem`).
 pub const HELLO_WITHIN: Duration = Duration::from_secs(5);
@@ -397,14 +401,33 @@ fn refusal(e: ClubError) -> Refusal {
             ErrCode::BadCode
         }
         ClubError::OtherRole { .. } => ErrCode::Forbidden,
-        ClubError::NoSuchToken(_) => ErrCode::NotFound,
-        ClubError::BadDays(_) => ErrCode::BadRequest,
-        ClubError::File { .. } | ClubError::Random(_) => {
+        ClubError::NoSuchToken(_)
+        | ClubError::NoSuchCampaign(_)
+        | ClubError::NoSuchBattle(_)
+        | ClubError::NoSuchSeat { .. } => ErrCode::NotFound,
+        ClubError::BadDays(_) | ClubError::Battle(_) => ErrCode::BadRequest,
+        ClubError::AlreadyJoined { .. } => ErrCode::Joined,
+        ClubError::File { .. } | ClubError::Campaign { .. } | ClubError::Random(_) => {
             eprintln!("serve: the store failed: {e}");
             ErrCode::Internal
         }
     };
     Refusal::new(code, e.to_string())
+}
+
+/// Run a battle store call on the blocking pool.
+async fn blocking_battles<T: Send + 'static>(
+    shared: &Arc<Shared>,
+    f: impl FnOnce(&dyn BattleStore) -> Result<T, ClubError> + Send + 'static,
+) -> Result<T, Refusal> {
+    let s = shared.clone();
+    match tokio::task::spawn_blocking(move || f(s.store.battles())).await {
+        Ok(r) => r.map_err(refusal),
+        Err(e) => Err(Refusal::new(
+            ErrCode::Internal,
+            format!("the server failed while answering: {e}"),
+        )),
+    }
 }
 
 /// Run a store call on the blocking pool.
@@ -569,18 +592,34 @@ async fn respond(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> Ans
             seat,
         } => {
             let by = organiser(conn, "invite")?;
-            if campaign.is_some() || battle.is_some() || seat.is_some() {
-                return Err(stay(Refusal::new(
-                    ErrCode::BadRequest,
-                    "seat invitations need campaigns and battles, which this server does not host yet; invite a player without campaign, battle and seat",
-                )));
-            }
+            let seat = match (campaign, battle, seat) {
+                (None, None, None) => None,
+                (Some(campaign), Some(battle), Some(seat)) if role == Role::Player => {
+                    Some(SeatInvite {
+                        campaign,
+                        battle,
+                        seat,
+                    })
+                }
+                (Some(_), Some(_), Some(_)) => {
+                    return Err(stay(Refusal::new(
+                        ErrCode::BadRequest,
+                        "a seat invitation is for a player",
+                    )));
+                }
+                _ => {
+                    return Err(stay(Refusal::new(
+                        ErrCode::BadRequest,
+                        "a seat invitation names the campaign, the battle and the seat",
+                    )));
+                }
+            };
             let label = label
                 .map(|l| l.trim().to_owned())
                 .filter(|l| !l.is_empty())
                 .unwrap_or_else(|| role.word().to_owned());
             let days = days.unwrap_or(INVITATION_DAYS);
-            let inv = blocking(shared, move |t| t.invite(&by, role, &label, days))
+            let inv = blocking(shared, move |t| t.invite(&by, role, &label, days, seat))
                 .await
                 .map_err(stay)?;
             Ok(json!({
@@ -589,6 +628,7 @@ async fn respond(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> Ans
                 "role": inv.role,
                 "label": inv.label,
                 "expires": inv.expires,
+                "seat": seat.map(|s| json!({"campaign": s.campaign, "battle": s.battle, "seat": s.seat})),
             }))
         }
         Request::Tokens => {
@@ -617,5 +657,93 @@ async fn respond(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> Ans
             Ok(json!({ "token": info, "closed": open.len() }))
         }
         Request::Ping => Ok(json!({ "pong": now_ms() })),
+        Request::CreateCampaign { name } => {
+            organiser(conn, "create a campaign")?;
+            if name.trim().is_empty() {
+                return Err(stay(Refusal::new(
+                    ErrCode::BadRequest,
+                    "a campaign needs a name",
+                )));
+            }
+            let c = blocking_battles(shared, move |b| b.create_campaign(&name))
+                .await
+                .map_err(stay)?;
+            Ok(json!({"campaign": c.id, "name": c.name}))
+        }
+        Request::CreateBattle {
+            campaign,
+            game,
+            config,
+            title,
+            strict,
+        } => {
+            organiser(conn, "create a battle")?;
+            let new = NewBattle {
+                campaign,
+                game,
+                config: config.unwrap_or_else(|| json!({})),
+                title: title.unwrap_or_default(),
+                strict,
+            };
+            let b = blocking_battles(shared, move |s| s.create_battle(new))
+                .await
+                .map_err(stay)?;
+            let seats: Vec<Value> = b
+                .seats
+                .iter()
+                .map(|(a, name)| json!({"seat": a.0, "name": name}))
+                .collect();
+            Ok(json!({
+                "battle": b.id,
+                "seats": seats,
+                "commitment": fair::hex(&b.commitment),
+            }))
+        }
+        Request::Join {
+            battle,
+            seat,
+            nonce,
+        } => {
+            let p = conn.principal.clone().ok_or_else(|| stay(hello_first()))?;
+            let nonce = fair::from_hex(&nonce).map_err(|why| {
+                stay(Refusal::new(
+                    ErrCode::BadRequest,
+                    format!("the nonce is 32 random bytes as 64 hex digits: {why}"),
+                ))
+            })?;
+            let grants = blocking(shared, move |t| t.grants(p.token))
+                .await
+                .map_err(stay)?;
+            let mine: Vec<u8> = grants
+                .iter()
+                .filter(|g| g.battle == Some(battle))
+                .filter_map(|g| g.seat)
+                .collect();
+            if !mine.contains(&seat) {
+                let words = match mine.as_slice() {
+                    [] => format!("your token opens no seat of battle {battle}"),
+                    seats => format!(
+                        "your invitation opens seat {} of battle {battle}, not seat {seat}",
+                        seats
+                            .iter()
+                            .map(u8::to_string)
+                            .collect::<Vec<_>>()
+                            .join(" and ")
+                    ),
+                };
+                return Err(stay(Refusal::new(ErrCode::Forbidden, words)));
+            }
+            let j = blocking_battles(shared, move |b| b.join(battle, seat, nonce))
+                .await
+                .map_err(stay)?;
+            Ok(json!({
+                "battle": battle,
+                "seat": seat,
+                "commitment": fair::hex(&j.commitment),
+                "joined": j.joined,
+                "seats": j.seats,
+                "started": j.started.is_some(),
+            }))
+        }
     }
 }

@@ -13,6 +13,7 @@ use xenolog_server::{Config, Running, start};
 struct Server {
     running: Running,
     organiser_code: String,
+    data: std::path::PathBuf,
     _dir: tempfile::TempDir,
 }
 
@@ -33,6 +34,7 @@ async fn server() -> Server {
     Server {
         running,
         organiser_code,
+        data: dir.path().join("club"),
         _dir: dir,
     }
 }
@@ -326,7 +328,7 @@ async fn the_organiser_invites_a_player_who_may_not_organise() {
     org.refused(
         "invite",
         json!({"role": "player", "campaign": 1, "battle": 1, "seat": 0}),
-        "bad_request",
+        "not_found",
     )
     .await;
     let mut anna = Client::connect(&s).await;
@@ -445,6 +447,7 @@ async fn a_restarted_server_keeps_its_tokens_and_prints_no_new_invitation() {
     let s = Server {
         running: second,
         organiser_code: code,
+        data: dir.path().to_owned(),
         _dir: tempfile::tempdir().unwrap(),
     };
     let mut c = Client::connect(&s).await;
@@ -476,4 +479,175 @@ async fn health_says_ok_and_the_protocol() {
         text.ends_with("ok: xenolog club server, protocol 1"),
         "{text}"
     );
+}
+
+/// A player's socket holding a redeemed seat invitation.
+async fn seat_player(s: &Server, org: &mut Client, campaign: i64, battle: i64, seat: u8) -> Client {
+    let inv = org
+        .ok(
+            "invite",
+            json!({"role": "player", "label": format!("seat {seat}"), "campaign": campaign, "battle": battle, "seat": seat}),
+        )
+        .await;
+    assert_eq!(inv["seat"]["seat"], seat);
+    let mut c = Client::connect(s).await;
+    c.ok("redeem", json!({"code": inv["code"]})).await;
+    c
+}
+
+fn nonce(byte: u8) -> String {
+    xenolog_engine::fair::hex(&[byte; 32])
+}
+
+#[tokio::test]
+async fn two_seats_join_with_nonces_and_the_battle_starts_with_their_fair_seed() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let c = org
+        .ok("create_campaign", json!({"name": "Club nights"}))
+        .await;
+    let campaign = c["campaign"].as_i64().unwrap();
+    let b = org
+        .ok(
+            "create_battle",
+            json!({"campaign": campaign, "game": "race", "config": {"target": 20}, "title": "Race night"}),
+        )
+        .await;
+    let battle = b["battle"].as_i64().unwrap();
+    assert_eq!(b["seats"].as_array().unwrap().len(), 2, "{b}");
+    let commitment = b["commitment"].as_str().unwrap().to_owned();
+    assert_eq!(commitment.len(), 64);
+
+    let mut anna = seat_player(&s, &mut org, campaign, battle, 0).await;
+    let mut ben = seat_player(&s, &mut org, campaign, battle, 1).await;
+    let words = anna
+        .refused(
+            "join",
+            json!({"battle": battle, "seat": 1, "nonce": nonce(1)}),
+            "forbidden",
+        )
+        .await;
+    assert_eq!(
+        words,
+        format!("your invitation opens seat 0 of battle {battle}, not seat 1")
+    );
+    org.refused(
+        "join",
+        json!({"battle": battle, "seat": 0, "nonce": nonce(1)}),
+        "forbidden",
+    )
+    .await;
+    anna.refused(
+        "join",
+        json!({"battle": battle, "seat": 0, "nonce": "abc"}),
+        "bad_request",
+    )
+    .await;
+
+    let j = anna
+        .ok(
+            "join",
+            json!({"battle": battle, "seat": 0, "nonce": nonce(7)}),
+        )
+        .await;
+    assert_eq!(j["commitment"], json!(commitment));
+    assert_eq!(j["joined"], json!([0]));
+    assert_eq!(j["started"], false);
+    // The same nonce again is answered as the first time; another is refused.
+    anna.ok(
+        "join",
+        json!({"battle": battle, "seat": 0, "nonce": nonce(7)}),
+    )
+    .await;
+    let words = anna
+        .refused(
+            "join",
+            json!({"battle": battle, "seat": 0, "nonce": nonce(8)}),
+            "joined",
+        )
+        .await;
+    assert!(words.contains("already gave its nonce"), "{words}");
+
+    let j = ben
+        .ok(
+            "join",
+            json!({"battle": battle, "seat": 1, "nonce": nonce(9)}),
+        )
+        .await;
+    assert_eq!(j["joined"], json!([0, 1]));
+    assert_eq!(j["started"], true);
+    s.running.stop().await.unwrap();
+
+    // The campaign file holds the started battle with its fair seed: the
+    // commitment published at creation and both nonces; the secret is held
+    // by the server's copy, not revealed.
+    let file = s.data.join("campaigns/1.xenolog");
+    let copy = xenolog_saves::Campaign::open_read_only(&file).unwrap();
+    let battles = copy.battles().unwrap();
+    assert_eq!(battles.len(), 1);
+    assert_eq!(battles[0].title, "Race night");
+    let loaded = copy.load_battle(battles[0].id).unwrap();
+    let fair = loaded.meta().fair.clone().expect("a fair seed");
+    assert_eq!(xenolog_engine::fair::hex(&fair.commitment), commitment);
+    let nonces: Vec<(u8, u8)> = fair.nonces.iter().map(|n| (n.seat.0, n.nonce[0])).collect();
+    assert_eq!(nonces, [(0, 7), (1, 9)]);
+    assert_eq!(copy.fair_secret(battles[0].id).unwrap(), None);
+}
+
+#[tokio::test]
+async fn creating_campaigns_and_battles_is_the_organisers_and_checked() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let (mut anna, _, _) = player(&s, &mut org, "Anna").await;
+    anna.refused("create_campaign", json!({"name": "Mine"}), "forbidden")
+        .await;
+    anna.refused(
+        "create_battle",
+        json!({"campaign": 1, "game": "race"}),
+        "forbidden",
+    )
+    .await;
+    org.refused("create_campaign", json!({"name": " "}), "bad_request")
+        .await;
+    org.refused(
+        "create_battle",
+        json!({"campaign": 1, "game": "race"}),
+        "not_found",
+    )
+    .await;
+    let c = org.ok("create_campaign", json!({"name": "Club"})).await;
+    let campaign = c["campaign"].as_i64().unwrap();
+    let words = org
+        .refused(
+            "create_battle",
+            json!({"campaign": campaign, "game": "chess"}),
+            "bad_request",
+        )
+        .await;
+    assert!(words.contains("chess"), "{words}");
+    let b = org
+        .ok(
+            "create_battle",
+            json!({"campaign": campaign, "game": "race"}),
+        )
+        .await;
+    let battle = b["battle"].as_i64().unwrap();
+    org.refused(
+        "invite",
+        json!({"role": "player", "campaign": campaign, "battle": battle, "seat": 2}),
+        "not_found",
+    )
+    .await;
+    org.refused(
+        "invite",
+        json!({"role": "player", "campaign": campaign, "battle": battle}),
+        "bad_request",
+    )
+    .await;
+    org.refused(
+        "join",
+        json!({"battle": battle + 5, "seat": 0, "nonce": nonce(1)}),
+        "forbidden",
+    )
+    .await;
 }

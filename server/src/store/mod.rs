@@ -7,6 +7,8 @@
 //! become futures when a second backend needs them.
 
 use serde::Serialize;
+use xenolog_engine::Actor;
+use xenolog_engine::fair::Bytes32;
 
 use crate::secret::{Code, Role, Token};
 
@@ -14,6 +16,66 @@ pub mod sqlite;
 
 /// A token's id in the club (shown by `tokens`, named by `revoke`).
 pub type TokenId = i64;
+
+/// A campaign hosted by the server.
+pub type CampaignId = i64;
+/// A battle created on the server (its number in the club, not in the campaign file).
+pub type ServerBattleId = i64;
+
+/// One thing a token opens: a campaign, or a seat of one of its battles.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Grant {
+    pub campaign: CampaignId,
+    pub battle: Option<ServerBattleId>,
+    pub seat: Option<u8>,
+}
+
+/// A seat an invitation opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatInvite {
+    pub campaign: CampaignId,
+    pub battle: ServerBattleId,
+    pub seat: u8,
+}
+
+/// A campaign as the server lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CampaignInfo {
+    pub id: CampaignId,
+    pub name: String,
+    /// The campaign file, relative to the data folder.
+    pub file: String,
+}
+
+/// A battle the organiser asks for.
+#[derive(Clone, Debug)]
+pub struct NewBattle {
+    pub campaign: CampaignId,
+    pub game: String,
+    pub config: serde_json::Value,
+    pub title: String,
+    pub strict: bool,
+}
+
+/// A battle created, waiting for its seats' nonces.
+#[derive(Clone, Debug)]
+pub struct CreatedBattle {
+    pub id: ServerBattleId,
+    pub seats: Vec<(Actor, String)>,
+    /// Published now; the secret behind it is revealed at the end.
+    pub commitment: Bytes32,
+}
+
+/// Where a battle stands after a seat joined.
+#[derive(Clone, Debug)]
+pub struct Joined {
+    pub commitment: Bytes32,
+    /// The seats that have given their nonce.
+    pub joined: Vec<u8>,
+    pub seats: usize,
+    /// The battle's id in its campaign file, once every seat has joined.
+    pub started: Option<i64>,
+}
 
 /// Who is at the other end of an authenticated socket.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,6 +140,22 @@ pub enum ClubError {
     NoSuchToken(TokenId),
     #[error("an invitation is valid for 1 to 30 days, not {0}")]
     BadDays(u32),
+    #[error("there is no campaign {0} on this server")]
+    NoSuchCampaign(CampaignId),
+    #[error("there is no battle {0} on this server")]
+    NoSuchBattle(ServerBattleId),
+    #[error("battle {battle} has {seats} seats, numbered 0 to {}; there is no seat {seat}", seats - 1)]
+    NoSuchSeat {
+        battle: ServerBattleId,
+        seat: u8,
+        seats: usize,
+    },
+    #[error("the battle cannot be made: {0}")]
+    Battle(String),
+    #[error("seat {seat} of battle {battle} already gave its nonce (each seat gives one)")]
+    AlreadyJoined { battle: ServerBattleId, seat: u8 },
+    #[error("the campaign file {file}: {why}")]
+    Campaign { file: String, why: String },
     #[error("the club file {path}: {why}")]
     File { path: String, why: String },
     #[error("the operating system's random generator failed: {0}")]
@@ -100,22 +178,40 @@ pub trait TokenStore: Send + Sync + 'static {
         label: Option<&str>,
         into: Option<&Principal>,
     ) -> Result<Redeemed, ClubError>;
-    /// A new invitation made by an organiser (`invite`).
+    /// A new invitation made by an organiser (`invite`), for a seat or not.
     fn invite(
         &self,
         by: &Principal,
         role: Role,
         label: &str,
         days: u32,
+        seat: Option<SeatInvite>,
     ) -> Result<Invitation, ClubError>;
+    /// What a token opens.
+    fn grants(&self, token: TokenId) -> Result<Vec<Grant>, ClubError>;
     /// Every token of the club (`tokens`).
     fn tokens(&self) -> Result<Vec<TokenInfo>, ClubError>;
     /// Revoke a token (`revoke`); revoking one already revoked is no change.
     fn revoke(&self, id: TokenId) -> Result<TokenInfo, ClubError>;
 }
 
-/// Everything the server stores. Step S3 holds the club's tokens; step S4
-/// adds the campaigns and battles (section 7's methods) beside them.
+/// The campaigns and the battles created on the server.
+pub trait BattleStore: Send + Sync + 'static {
+    /// A new campaign (its own campaign file).
+    fn create_campaign(&self, name: &str) -> Result<CampaignInfo, ClubError>;
+    /// Every campaign.
+    fn campaigns(&self) -> Result<Vec<CampaignInfo>, ClubError>;
+    /// A new battle: the server's secret is drawn and stored with its
+    /// commitment, durably, before this returns.
+    fn create_battle(&self, battle: NewBattle) -> Result<CreatedBattle, ClubError>;
+    /// A seat's nonce, stored durably; when it is the last one, the battle
+    /// starts in its campaign file with the seed of the secret and every nonce.
+    fn join(&self, battle: ServerBattleId, seat: u8, nonce: Bytes32) -> Result<Joined, ClubError>;
+}
+
+/// Everything the server stores: the club's tokens, and the campaigns and
+/// battles (section 7's remaining methods join them with live play).
 pub trait Store: Send + Sync + 'static {
     fn tokens(&self) -> &dyn TokenStore;
+    fn battles(&self) -> &dyn BattleStore;
 }

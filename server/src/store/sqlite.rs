@@ -9,8 +9,17 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use rusqlite_migration::{M, Migrations};
 
-use super::{ClubError, Invitation, Principal, Redeemed, Store, TokenId, TokenInfo, TokenStore};
-use crate::secret::{Code, Role, Token};
+use serde_json::Value;
+use xenolog_engine::fair::{self, Bytes32, SeatNonce};
+use xenolog_engine::{Actor, games};
+use xenolog_saves::{Campaign, DiceMode};
+
+use super::{
+    BattleStore, CampaignId, CampaignInfo, ClubError, CreatedBattle, Grant, Invitation, Joined,
+    NewBattle, Principal, Redeemed, SeatInvite, ServerBattleId, Store, TokenId, TokenInfo,
+    TokenStore,
+};
+use crate::secret::{Code, Role, Token, random_bytes};
 
 /// The club file's name inside the data folder.
 pub const CLUB_FILE: &str = "club.xenolog-club";
@@ -19,7 +28,12 @@ pub const CLUB_APPLICATION_ID: i32 = 0x584E_4C43;
 /// How long the organiser invitation printed at a start stays valid.
 pub const ORGANISER_INVITATION_DAYS: u32 = 7;
 
-static MIGRATIONS: &[M<'static>] = &[M::up(include_str!("../../migrations/0001_club.sql"))];
+static MIGRATIONS: &[M<'static>] = &[
+    M::up(include_str!("../../migrations/0001_club.sql")),
+    M::up(include_str!("../../migrations/0002_battles.sql")),
+];
+/// The campaign files' folder inside the data folder.
+pub const CAMPAIGNS: &str = "campaigns";
 
 const DAY: i64 = 24 * 60 * 60;
 
@@ -57,11 +71,16 @@ impl Store for SqliteStore {
     fn tokens(&self) -> &dyn TokenStore {
         &self.club
     }
+    fn battles(&self) -> &dyn BattleStore {
+        &self.club
+    }
 }
 
 /// The club file: tokens, grants, invitations, campaigns.
 pub struct ClubFile {
     path: PathBuf,
+    /// The data folder (campaign files under `campaigns/`).
+    dir: PathBuf,
     conn: Mutex<Connection>,
 }
 
@@ -111,6 +130,7 @@ impl ClubFile {
             .map_err(|e| file_err(format!("its tables cannot be made: {e}")))?;
         Ok(ClubFile {
             path: path.to_owned(),
+            dir: path.parent().unwrap_or(Path::new(".")).to_owned(),
             conn: Mutex::new(conn),
         })
     }
@@ -143,12 +163,23 @@ impl ClubFile {
         label: &str,
         days: u32,
         at: i64,
+        seat: Option<SeatInvite>,
     ) -> Result<Invitation, ClubError> {
         let code = Code::generate().map_err(|e| ClubError::Random(e.to_string()))?;
         let expires = at + i64::from(days) * DAY;
         conn.execute(
-            "INSERT INTO invitations (hash, role, label, created, expires) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![&code.hash()[..], role.word(), label, at, expires],
+            "INSERT INTO invitations (hash, role, label, created, expires, campaign, battle, seat)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                &code.hash()[..],
+                role.word(),
+                label,
+                at,
+                expires,
+                seat.map(|s| s.campaign),
+                seat.map(|s| s.battle),
+                seat.map(|s| s.seat)
+            ],
         )
         .map_err(|e| self.sql(e))?;
         Ok(Invitation {
@@ -247,6 +278,14 @@ impl ClubFile {
             params![id, redeemed.principal.token],
         )
         .map_err(|e| self.sql(e))?;
+        // A seat invitation's seat joins the token's grants.
+        tx.execute(
+            "INSERT INTO grants (token, campaign, battle, seat)
+             SELECT ?2, campaign, battle, seat FROM invitations
+             WHERE id = ?1 AND campaign IS NOT NULL",
+            params![id, redeemed.principal.token],
+        )
+        .map_err(|e| self.sql(e))?;
         tx.commit().map_err(|e| self.sql(e))?;
         Ok(redeemed)
     }
@@ -258,12 +297,36 @@ impl ClubFile {
         label: &str,
         days: u32,
         at: i64,
+        seat: Option<SeatInvite>,
     ) -> Result<Invitation, ClubError> {
         if !(1..=30).contains(&days) {
             return Err(ClubError::BadDays(days));
         }
         let conn = self.conn();
-        self.insert_invitation(&conn, role, label, days, at)
+        if let Some(s) = seat {
+            let seats: Option<(CampaignId, i64)> = conn
+                .query_row(
+                    "SELECT campaign, seats FROM server_battles WHERE id = ?1",
+                    [s.battle],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()
+                .map_err(|e| self.sql(e))?;
+            match seats {
+                Some((c, n)) if c == s.campaign => {
+                    let n = n as usize;
+                    if usize::from(s.seat) >= n {
+                        return Err(ClubError::NoSuchSeat {
+                            battle: s.battle,
+                            seat: s.seat,
+                            seats: n,
+                        });
+                    }
+                }
+                _ => return Err(ClubError::NoSuchBattle(s.battle)),
+            }
+        }
+        self.insert_invitation(&conn, role, label, days, at, seat)
     }
 
     fn token_info(&self, conn: &Connection, id: TokenId) -> Result<TokenInfo, ClubError> {
@@ -321,6 +384,7 @@ impl TokenStore for ClubFile {
             "organiser",
             ORGANISER_INVITATION_DAYS,
             now(),
+            None,
         )?;
         tx.commit().map_err(|e| self.sql(e))?;
         Ok(Some(inv))
@@ -367,8 +431,25 @@ impl TokenStore for ClubFile {
         role: Role,
         label: &str,
         days: u32,
+        seat: Option<SeatInvite>,
     ) -> Result<Invitation, ClubError> {
-        self.invite_at(role, label, days, now())
+        self.invite_at(role, label, days, now(), seat)
+    }
+
+    fn grants(&self, token: TokenId) -> Result<Vec<Grant>, ClubError> {
+        let conn = self.conn();
+        conn.prepare("SELECT campaign, battle, seat FROM grants WHERE token = ?1 ORDER BY rowid")
+            .and_then(|mut s| {
+                s.query_map([token], |r| {
+                    Ok(Grant {
+                        campaign: r.get(0)?,
+                        battle: r.get(1)?,
+                        seat: r.get(2)?,
+                    })
+                })?
+                .collect()
+            })
+            .map_err(|e| self.sql(e))
     }
 
     fn tokens(&self) -> Result<Vec<TokenInfo>, ClubError> {
@@ -390,6 +471,245 @@ impl TokenStore for ClubFile {
         )
         .map_err(|e| self.sql(e))?;
         self.token_info(&conn, id)
+    }
+}
+
+impl ClubFile {
+    fn campaign_path(&self, conn: &Connection, id: CampaignId) -> Result<PathBuf, ClubError> {
+        let file: Option<String> = conn
+            .query_row("SELECT file FROM campaigns WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(|e| self.sql(e))?;
+        Ok(self.dir.join(file.ok_or(ClubError::NoSuchCampaign(id))?))
+    }
+
+    /// Start a battle whose every seat has joined: its seed is derived from
+    /// the secret and every nonce, and it is written to its campaign file.
+    fn start(
+        &self,
+        conn: &Connection,
+        battle: ServerBattleId,
+        row: &BattleRow,
+        nonces: Vec<SeatNonce>,
+    ) -> Result<i64, ClubError> {
+        let path = self.campaign_path(conn, row.campaign)?;
+        let campaign_err = |e: xenolog_saves::SaveError| ClubError::Campaign {
+            file: path.display().to_string(),
+            why: e.to_string(),
+        };
+        let mut campaign = Campaign::open(&path).map_err(campaign_err)?;
+        let config: Value = serde_json::from_str(&row.config).map_err(|e| ClubError::File {
+            path: self.path.display().to_string(),
+            why: format!("battle {battle}'s config is not JSON: {e}"),
+        })?;
+        campaign
+            .new_club_battle(
+                &row.game,
+                &config,
+                &row.title,
+                DiceMode::Rolled,
+                row.strict,
+                &row.secret,
+                nonces,
+            )
+            .map_err(campaign_err)
+    }
+}
+
+/// A battle as `server_battles` holds it.
+struct BattleRow {
+    campaign: CampaignId,
+    game: String,
+    config: String,
+    title: String,
+    strict: bool,
+    seats: usize,
+    secret: Bytes32,
+    commitment: Bytes32,
+    started: Option<i64>,
+}
+
+fn blob32(v: Vec<u8>) -> Bytes32 {
+    let mut b = [0u8; 32];
+    // The table's CHECK keeps these 32 bytes long.
+    let n = v.len().min(32);
+    b[..n].copy_from_slice(&v[..n]);
+    b
+}
+
+impl BattleStore for ClubFile {
+    fn create_campaign(&self, name: &str) -> Result<CampaignInfo, ClubError> {
+        let name = name.trim();
+        let conn = self.conn();
+        let next: i64 = conn
+            .query_row("SELECT coalesce(max(id), 0) + 1 FROM campaigns", [], |r| {
+                r.get(0)
+            })
+            .map_err(|e| self.sql(e))?;
+        let file = format!("{CAMPAIGNS}/{next}.xenolog");
+        let path = self.dir.join(&file);
+        std::fs::create_dir_all(self.dir.join(CAMPAIGNS)).map_err(|e| ClubError::File {
+            path: self.dir.display().to_string(),
+            why: format!("the campaigns folder cannot be made: {e}"),
+        })?;
+        Campaign::create(&path, name).map_err(|e| ClubError::Campaign {
+            file: path.display().to_string(),
+            why: e.to_string(),
+        })?;
+        conn.execute(
+            "INSERT INTO campaigns (id, file, name, created) VALUES (?1, ?2, ?3, ?4)",
+            params![next, file, name, now()],
+        )
+        .map_err(|e| self.sql(e))?;
+        Ok(CampaignInfo {
+            id: next,
+            name: name.to_owned(),
+            file,
+        })
+    }
+
+    fn campaigns(&self) -> Result<Vec<CampaignInfo>, ClubError> {
+        let conn = self.conn();
+        conn.prepare("SELECT id, name, file FROM campaigns ORDER BY id")
+            .and_then(|mut s| {
+                s.query_map([], |r| {
+                    Ok(CampaignInfo {
+                        id: r.get(0)?,
+                        name: r.get(1)?,
+                        file: r.get(2)?,
+                    })
+                })?
+                .collect()
+            })
+            .map_err(|e| self.sql(e))
+    }
+
+    fn create_battle(&self, b: NewBattle) -> Result<CreatedBattle, ClubError> {
+        let conn = self.conn();
+        self.campaign_path(&conn, b.campaign)?;
+        // The game and its config are checked now, with a seed that is never
+        // used: the battle itself starts when every seat has joined.
+        let trial = games::new_battle_with(&b.game, 0, &b.config, b.strict)
+            .map_err(|e| ClubError::Battle(e.to_string()))?;
+        let seats = trial.seats();
+        let title = match b.title.trim() {
+            "" => trial.game_name().to_owned(),
+            t => t.to_owned(),
+        };
+        let secret: Bytes32 = random_bytes().map_err(|e| ClubError::Random(e.to_string()))?;
+        let commitment = fair::commitment(&secret);
+        conn.execute(
+            "INSERT INTO server_battles
+                 (campaign, game, config, title, strict, seats, secret, commitment, created)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                b.campaign,
+                b.game,
+                b.config.to_string(),
+                title,
+                b.strict,
+                seats.len() as i64,
+                &secret[..],
+                &commitment[..],
+                now()
+            ],
+        )
+        .map_err(|e| self.sql(e))?;
+        Ok(CreatedBattle {
+            id: conn.last_insert_rowid(),
+            seats,
+            commitment,
+        })
+    }
+
+    fn join(&self, battle: ServerBattleId, seat: u8, nonce: Bytes32) -> Result<Joined, ClubError> {
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.sql(e))?;
+        let row = tx
+            .query_row(
+                "SELECT campaign, game, config, title, strict, seats, secret, commitment, battle
+                 FROM server_battles WHERE id = ?1",
+                [battle],
+                |r| {
+                    Ok(BattleRow {
+                        campaign: r.get(0)?,
+                        game: r.get(1)?,
+                        config: r.get(2)?,
+                        title: r.get(3)?,
+                        strict: r.get(4)?,
+                        seats: r.get::<_, i64>(5)? as usize,
+                        secret: blob32(r.get(6)?),
+                        commitment: blob32(r.get(7)?),
+                        started: r.get(8)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(|e| self.sql(e))?
+            .ok_or(ClubError::NoSuchBattle(battle))?;
+        if usize::from(seat) >= row.seats {
+            return Err(ClubError::NoSuchSeat {
+                battle,
+                seat,
+                seats: row.seats,
+            });
+        }
+        let given: Option<Vec<u8>> = tx
+            .query_row(
+                "SELECT nonce FROM server_nonces WHERE server_battle = ?1 AND seat = ?2",
+                params![battle, seat],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.sql(e))?;
+        match given {
+            // The same nonce again (a resent join) is answered as the first time.
+            Some(n) if n == nonce => {}
+            Some(_) => return Err(ClubError::AlreadyJoined { battle, seat }),
+            None => {
+                tx.execute(
+                    "INSERT INTO server_nonces (server_battle, seat, nonce, joined)
+                     VALUES (?1, ?2, ?3, ?4)",
+                    params![battle, seat, &nonce[..], now()],
+                )
+                .map_err(|e| self.sql(e))?;
+            }
+        }
+        let nonces: Vec<SeatNonce> = tx
+            .prepare("SELECT seat, nonce FROM server_nonces WHERE server_battle = ?1 ORDER BY seat")
+            .and_then(|mut s| {
+                s.query_map([battle], |r| {
+                    Ok(SeatNonce {
+                        seat: Actor(r.get(0)?),
+                        nonce: blob32(r.get(1)?),
+                        absent: false,
+                    })
+                })?
+                .collect()
+            })
+            .map_err(|e| self.sql(e))?;
+        let joined: Vec<u8> = nonces.iter().map(|n| n.seat.0).collect();
+        let mut started = row.started;
+        if started.is_none() && nonces.len() == row.seats {
+            let id = self.start(&tx, battle, &row, nonces)?;
+            tx.execute(
+                "UPDATE server_battles SET battle = ?2 WHERE id = ?1",
+                params![battle, id],
+            )
+            .map_err(|e| self.sql(e))?;
+            started = Some(id);
+        }
+        tx.commit().map_err(|e| self.sql(e))?;
+        Ok(Joined {
+            commitment: row.commitment,
+            joined,
+            seats: row.seats,
+            started,
+        })
     }
 }
 
@@ -451,7 +771,9 @@ mod tests {
     #[test]
     fn an_invitation_is_spent_once() {
         let (_dir, club) = club();
-        let inv = club.invite_at(Role::Player, "Anna", 7, now()).unwrap();
+        let inv = club
+            .invite_at(Role::Player, "Anna", 7, now(), None)
+            .unwrap();
         let first = club.redeem(&inv.code, None, None).unwrap();
         assert_eq!(first.principal.label, "Anna");
         assert!(matches!(
@@ -465,7 +787,7 @@ mod tests {
     fn an_invitation_expires() {
         let (_dir, club) = club();
         let t0 = now();
-        let inv = club.invite_at(Role::Player, "Anna", 7, t0).unwrap();
+        let inv = club.invite_at(Role::Player, "Anna", 7, t0, None).unwrap();
         let late = club.redeem_at(&inv.code, None, None, t0 + 8 * DAY);
         assert!(
             matches!(&late, Err(ClubError::ExpiredCode(w)) if w == "a day ago"),
@@ -478,7 +800,9 @@ mod tests {
     #[test]
     fn a_revoked_token_opens_nothing() {
         let (_dir, club) = club();
-        let inv = club.invite_at(Role::Player, "Anna", 7, now()).unwrap();
+        let inv = club
+            .invite_at(Role::Player, "Anna", 7, now(), None)
+            .unwrap();
         let r = club.redeem(&inv.code, None, None).unwrap();
         let token = r.token.unwrap();
         assert_eq!(club.authenticate(&token).unwrap().token, r.principal.token);
