@@ -16,8 +16,13 @@
 //! clean shutdown. Step S4, first part: `create_campaign`, `create_battle`
 //! (the secret drawn and its commitment stored before the reply), seat
 //! invitations and grants, `join` with a nonce; the last join starts the
-//! battle in its campaign file with `Campaign::new_club_battle`.
+//! battle in its campaign file with `Campaign::new_club_battle`. Then
+//! `watch` (backfill after the entry the client holds, then live, built by
+//! [`lens`] from the seat's view only) and `command` (decided at the head
+//! the client saw, durable before anyone hears of it; the ending entry
+//! reveals the secret in an `over` event).
 
+pub mod lens;
 pub mod proto;
 pub mod secret;
 pub mod serve;

@@ -14,6 +14,7 @@ use serde_json::{Map, Value, json};
 
 use crate::secret::{Role, SecretText, Token};
 use crate::store::{CampaignId, ServerBattleId, TokenId};
+use xenolog_engine::EntryId;
 
 /// The protocol version this build speaks.
 pub const VERSION: u64 = 1;
@@ -31,6 +32,8 @@ pub const REQUEST_TYPES: &[&str] = &[
     "create_campaign",
     "create_battle",
     "join",
+    "watch",
+    "command",
 ];
 
 /// A stable error code: programs match on it, people read the words beside it.
@@ -64,6 +67,14 @@ pub enum ErrCode {
     AlreadyHello,
     /// A seat that already gave another nonce.
     Joined,
+    /// The battle waits for its seats' nonces.
+    NotStarted,
+    /// The command was given against an entry that is no longer the head.
+    Stale,
+    /// The rules refuse the command.
+    Refused,
+    /// The battle is over.
+    Over,
     /// The server could not do it (its store failed); nothing changed.
     Internal,
 }
@@ -144,6 +155,22 @@ pub enum Request {
         seat: u8,
         nonce: String,
     },
+    /// The seat's view of every entry after `after`, then each new one live.
+    Watch {
+        battle: ServerBattleId,
+        seat: u8,
+        #[serde(default)]
+        after: Option<EntryId>,
+    },
+    /// A seat's command, decided against the head `at` (the last entry the
+    /// client holds; `null` at the start).
+    Command {
+        battle: ServerBattleId,
+        seat: u8,
+        #[serde(default)]
+        at: Option<EntryId>,
+        command: Value,
+    },
 }
 
 impl Request {
@@ -159,6 +186,8 @@ impl Request {
             Request::CreateCampaign { .. } => "create_campaign",
             Request::CreateBattle { .. } => "create_battle",
             Request::Join { .. } => "join",
+            Request::Watch { .. } => "watch",
+            Request::Command { .. } => "command",
         }
     }
 }

@@ -26,14 +26,15 @@ use axum::routing::get;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
+use crate::lens;
 use crate::proto::{self, ErrCode, Refusal, Request};
 use crate::secret::{Code, Role};
 use crate::store::sqlite::SqliteStore;
 use crate::store::{
-    BattleStore, ClubError, Invitation, NewBattle, Principal, SeatInvite, Store, TokenId,
-    TokenStore,
+    BattleStore, ClubError, Invitation, LiveStore, NewBattle, Principal, SeatInvite,
+    ServerBattleId, Store, TokenId, TokenStore,
 };
-use xenolog_engine::fair;
+use xenolog_engine::{Actor, fair};
 
 /// How long a new socket has to say `hello` (or `redeem`).
 pub const HELLO_WITHIN: Duration = Duration::from_secs(5);
@@ -133,6 +134,18 @@ struct Shared {
     alive: mpsc::Sender<()>,
     sockets: Mutex<Sockets>,
     next_socket: AtomicU64,
+    /// Who watches each battle.
+    watchers: Mutex<HashMap<ServerBattleId, Vec<Watcher>>>,
+    /// One command or watch at a time per battle, so a watch's backfill and
+    /// the live entries after it have no gap and no duplicate.
+    order: Mutex<HashMap<ServerBattleId, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+/// A socket watching a battle as a seat.
+struct Watcher {
+    socket: u64,
+    seat: Actor,
+    events: mpsc::UnboundedSender<String>,
 }
 
 /// The open sockets of each token (socket id, its control channel).
@@ -176,6 +189,8 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         alive: alive_tx,
         sockets: Mutex::new(HashMap::new()),
         next_socket: AtomicU64::new(1),
+        watchers: Mutex::new(HashMap::new()),
+        order: Mutex::new(HashMap::new()),
     });
     let app = Router::new()
         .route("/v1/ws", get(upgrade))
@@ -300,6 +315,8 @@ struct Conn {
     peer: SocketAddr,
     principal: Option<Principal>,
     control: mpsc::UnboundedSender<Control>,
+    /// Events for this socket (entries of watched battles).
+    events: mpsc::UnboundedSender<String>,
 }
 
 /// What to do after answering a message.
@@ -311,11 +328,13 @@ enum After {
 async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
     let _alive = shared.alive.clone();
     let (control, mut controls) = mpsc::unbounded_channel();
+    let (events, mut events_rx) = mpsc::unbounded_channel::<String>();
     let mut conn = Conn {
         id: shared.next_socket.fetch_add(1, Ordering::Relaxed),
         peer,
         principal: None,
         control,
+        events,
     };
     let mut stop = shared.stop.clone();
     let hello_by = tokio::time::sleep(HELLO_WITHIN);
@@ -335,6 +354,11 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
                 let _ = ws.send(text(proto::notice("stopping", words))).await;
                 break Some((close::AWAY, "the server is stopping"));
             }
+            Some(frame) = events_rx.recv() => {
+                if ws.send(text(frame)).await.is_err() {
+                    break None;
+                }
+            }
             Some(c) = controls.recv() => match c {
                 Control::Revoked => {
                     let words = "this token was revoked by the organiser";
@@ -346,7 +370,13 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
                 None | Some(Err(_)) => break None,
                 Some(Ok(Message::Text(t))) => {
                     let (reply, after) = answer(&shared, &mut conn, t.as_str()).await;
-                    if ws.send(text(reply)).await.is_err() {
+                    // Events a request caused (a command's entries) reach the
+                    // client before its reply.
+                    let mut failed = false;
+                    while let Ok(frame) = events_rx.try_recv() {
+                        failed |= ws.send(text(frame)).await.is_err();
+                    }
+                    if failed || ws.send(text(reply)).await.is_err() {
                         break None;
                     }
                     if let After::Close(code, why) = after {
@@ -378,6 +408,14 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
             .await;
         }
     }
+    for list in shared
+        .watchers
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .values_mut()
+    {
+        list.retain(|w| w.socket != conn.id);
+    }
     if let Some(p) = &conn.principal {
         let mut sockets = shared.sockets.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(list) = sockets.get_mut(&p.token) {
@@ -407,12 +445,120 @@ fn refusal(e: ClubError) -> Refusal {
         | ClubError::NoSuchSeat { .. } => ErrCode::NotFound,
         ClubError::BadDays(_) | ClubError::Battle(_) => ErrCode::BadRequest,
         ClubError::AlreadyJoined { .. } => ErrCode::Joined,
+        ClubError::NotStarted(_) => ErrCode::NotStarted,
+        ClubError::Stale(_) => ErrCode::Stale,
+        ClubError::Rule(_) => ErrCode::Refused,
+        ClubError::Over(_) => ErrCode::Over,
         ClubError::File { .. } | ClubError::Campaign { .. } | ClubError::Random(_) => {
             eprintln!("serve: the store failed: {e}");
             ErrCode::Internal
         }
     };
     Refusal::new(code, e.to_string())
+}
+
+/// Run a live store call on the blocking pool.
+async fn blocking_live<T: Send + 'static>(
+    shared: &Arc<Shared>,
+    f: impl FnOnce(&dyn LiveStore) -> Result<T, ClubError> + Send + 'static,
+) -> Result<T, Refusal> {
+    let s = shared.clone();
+    match tokio::task::spawn_blocking(move || f(s.store.live())).await {
+        Ok(r) => r.map_err(refusal),
+        Err(e) => Err(Refusal::new(
+            ErrCode::Internal,
+            format!("the server failed while answering: {e}"),
+        )),
+    }
+}
+
+/// The battle's turn: one command or watch at a time.
+fn order_of(shared: &Shared, battle: ServerBattleId) -> Arc<tokio::sync::Mutex<()>> {
+    shared
+        .order
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .entry(battle)
+        .or_default()
+        .clone()
+}
+
+/// Refused unless the socket's token opens `seat` of `battle`.
+async fn seat_granted(
+    shared: &Arc<Shared>,
+    conn: &Conn,
+    battle: ServerBattleId,
+    seat: u8,
+) -> Result<(), (Refusal, After)> {
+    let p = conn.principal.clone().ok_or_else(|| stay(hello_first()))?;
+    let grants = blocking(shared, move |t| t.grants(p.token))
+        .await
+        .map_err(stay)?;
+    let mine: Vec<u8> = grants
+        .iter()
+        .filter(|g| g.battle == Some(battle))
+        .filter_map(|g| g.seat)
+        .collect();
+    if mine.contains(&seat) {
+        return Ok(());
+    }
+    let words = match mine.as_slice() {
+        [] => format!("your token opens no seat of battle {battle}"),
+        seats => format!(
+            "your invitation opens seat {} of battle {battle}, not seat {seat}",
+            seats
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+    };
+    Err(stay(Refusal::new(ErrCode::Forbidden, words)))
+}
+
+/// Send every watcher of `battle` its own view of `entries` (and the `over`
+/// event with the secret when it ended).
+async fn fan_out(
+    shared: &Arc<Shared>,
+    battle: ServerBattleId,
+    entries: Vec<xenolog_engine::EntryId>,
+    revealed: Option<[u8; 32]>,
+) -> Result<(), Refusal> {
+    let seats: Vec<Actor> = {
+        let w = shared.watchers.lock().unwrap_or_else(|p| p.into_inner());
+        let mut seats: Vec<Actor> = w
+            .get(&battle)
+            .map(|l| l.iter().map(|w| w.seat).collect())
+            .unwrap_or_default();
+        seats.sort();
+        seats.dedup();
+        seats
+    };
+    let frames = blocking_live(shared, move |l| {
+        let mut out: HashMap<Actor, Vec<String>> = HashMap::new();
+        l.read(battle, &mut |b| {
+            for seat in &seats {
+                let mut f = lens::entry_frames(b, battle, *seat, &entries);
+                if let Some(secret) = &revealed {
+                    f.push(lens::over_frame(b, battle, secret));
+                }
+                out.insert(*seat, f);
+            }
+        })?;
+        Ok(out)
+    })
+    .await?;
+    let mut w = shared.watchers.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(list) = w.get_mut(&battle) {
+        list.retain(|watcher| {
+            frames
+                .get(&watcher.seat)
+                .into_iter()
+                .flatten()
+                .all(|f| watcher.events.send(f.clone()).is_ok())
+        });
+    }
+    Ok(())
 }
 
 /// Run a battle store call on the blocking pool.
@@ -704,35 +850,13 @@ async fn respond(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> Ans
             seat,
             nonce,
         } => {
-            let p = conn.principal.clone().ok_or_else(|| stay(hello_first()))?;
             let nonce = fair::from_hex(&nonce).map_err(|why| {
                 stay(Refusal::new(
                     ErrCode::BadRequest,
                     format!("the nonce is 32 random bytes as 64 hex digits: {why}"),
                 ))
             })?;
-            let grants = blocking(shared, move |t| t.grants(p.token))
-                .await
-                .map_err(stay)?;
-            let mine: Vec<u8> = grants
-                .iter()
-                .filter(|g| g.battle == Some(battle))
-                .filter_map(|g| g.seat)
-                .collect();
-            if !mine.contains(&seat) {
-                let words = match mine.as_slice() {
-                    [] => format!("your token opens no seat of battle {battle}"),
-                    seats => format!(
-                        "your invitation opens seat {} of battle {battle}, not seat {seat}",
-                        seats
-                            .iter()
-                            .map(u8::to_string)
-                            .collect::<Vec<_>>()
-                            .join(" and ")
-                    ),
-                };
-                return Err(stay(Refusal::new(ErrCode::Forbidden, words)));
-            }
+            seat_granted(shared, conn, battle, seat).await?;
             let j = blocking_battles(shared, move |b| b.join(battle, seat, nonce))
                 .await
                 .map_err(stay)?;
@@ -744,6 +868,70 @@ async fn respond(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> Ans
                 "seats": j.seats,
                 "started": j.started.is_some(),
             }))
+        }
+        Request::Watch {
+            battle,
+            seat,
+            after,
+        } => {
+            seat_granted(shared, conn, battle, seat).await?;
+            let order = order_of(shared, battle);
+            let _turn = order.lock().await;
+            let who = Actor(seat);
+            let (frames, head) = blocking_live(shared, move |l| {
+                let revealed = l.revealed(battle)?;
+                let mut out = (Vec::new(), None);
+                l.read(battle, &mut |b| {
+                    let ids = lens::line_after(b, after);
+                    out.0 = lens::entry_frames(b, battle, who, &ids);
+                    if let Some(secret) = &revealed {
+                        out.0.push(lens::over_frame(b, battle, secret));
+                    }
+                    out.0.push(lens::live_frame(b, battle, who));
+                    out.1 = b.cursor();
+                })?;
+                Ok(out)
+            })
+            .await
+            .map_err(stay)?;
+            let sent = frames.len() - 1;
+            for f in frames {
+                let _ = conn.events.send(f);
+            }
+            shared
+                .watchers
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .entry(battle)
+                .or_default()
+                .push(Watcher {
+                    socket: conn.id,
+                    seat: who,
+                    events: conn.events.clone(),
+                });
+            Ok(json!({"battle": battle, "seat": seat, "sent": sent, "head": head}))
+        }
+        Request::Command {
+            battle,
+            seat,
+            at,
+            command,
+        } => {
+            seat_granted(shared, conn, battle, seat).await?;
+            let order = order_of(shared, battle);
+            let _turn = order.lock().await;
+            let played = blocking_live(shared, move |l| l.play(battle, Actor(seat), at, &command))
+                .await
+                .map_err(stay)?;
+            // Durable now: only then does anyone hear of it.
+            let entries = played.entries.clone();
+            if let Err(r) = fan_out(shared, battle, played.entries, played.revealed).await {
+                eprintln!(
+                    "serve: battle {battle}: the entries could not be sent: {}",
+                    r.words
+                );
+            }
+            Ok(json!({"entries": entries, "over": played.revealed.is_some()}))
         }
     }
 }

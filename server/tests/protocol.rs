@@ -42,6 +42,8 @@ async fn server() -> Server {
 struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     next: u64,
+    /// Events that arrived while a reply was awaited.
+    events: std::collections::VecDeque<Value>,
 }
 
 impl Client {
@@ -49,7 +51,11 @@ impl Client {
         let (ws, _) = tokio_tungstenite::connect_async(s.running.ws_url())
             .await
             .unwrap();
-        Client { ws, next: 1 }
+        Client {
+            ws,
+            next: 1,
+            events: Default::default(),
+        }
     }
 
     async fn send_text(&mut self, text: impl Into<String>) {
@@ -82,10 +88,24 @@ impl Client {
             m.as_object_mut().unwrap().extend(f);
         }
         self.send_text(m.to_string()).await;
-        let reply = self.recv().await;
+        let reply = loop {
+            let v = self.recv().await;
+            if v.get("re").is_some() || v.get("type").is_none() {
+                break v;
+            }
+            self.events.push_back(v);
+        };
         assert_eq!(reply["re"], json!(id), "{reply}");
         assert_eq!(reply["v"], json!(1), "{reply}");
         reply
+    }
+
+    /// The next event (buffered first).
+    async fn event(&mut self) -> Value {
+        match self.events.pop_front() {
+            Some(v) => v,
+            None => self.recv().await,
+        }
     }
 
     async fn ok(&mut self, kind: &str, fields: Value) -> Value {
@@ -483,6 +503,16 @@ async fn health_says_ok_and_the_protocol() {
 
 /// A player's socket holding a redeemed seat invitation.
 async fn seat_player(s: &Server, org: &mut Client, campaign: i64, battle: i64, seat: u8) -> Client {
+    seat_player_token(s, org, campaign, battle, seat).await.0
+}
+
+async fn seat_player_token(
+    s: &Server,
+    org: &mut Client,
+    campaign: i64,
+    battle: i64,
+    seat: u8,
+) -> (Client, String) {
     let inv = org
         .ok(
             "invite",
@@ -491,8 +521,8 @@ async fn seat_player(s: &Server, org: &mut Client, campaign: i64, battle: i64, s
         .await;
     assert_eq!(inv["seat"]["seat"], seat);
     let mut c = Client::connect(s).await;
-    c.ok("redeem", json!({"code": inv["code"]})).await;
-    c
+    let r = c.ok("redeem", json!({"code": inv["code"]})).await;
+    (c, r["token"].as_str().unwrap().to_owned())
 }
 
 fn nonce(byte: u8) -> String {
@@ -650,4 +680,237 @@ async fn creating_campaigns_and_battles_is_the_organisers_and_checked() {
         "forbidden",
     )
     .await;
+}
+
+/// What one seat's client holds of a live battle: exactly the entries it was sent.
+struct SeatCopy {
+    c: Client,
+    token: String,
+    seat: u8,
+    ids: Vec<u64>,
+    state: Value,
+    over: Option<Value>,
+}
+
+impl SeatCopy {
+    fn head(&self) -> Option<u64> {
+        self.ids.last().copied()
+    }
+
+    /// Take events until the copy holds entry `until` (or, with `None`, until `live`).
+    async fn absorb(&mut self, until: Option<u64>) {
+        loop {
+            if until.is_some() && self.head() >= until {
+                return;
+            }
+            let v = self.c.event().await;
+            match v["type"].as_str() {
+                Some("entry") => {
+                    assert_eq!(v["seat"], self.seat, "{v}");
+                    let id = v["entry"]["id"].as_u64().unwrap();
+                    assert!(
+                        self.head().is_none_or(|h| id > h),
+                        "seat {}: entry {id} after {:?}: a duplicate or out of order",
+                        self.seat,
+                        self.head()
+                    );
+                    self.ids.push(id);
+                    self.state = v["state"].clone();
+                }
+                Some("over") => self.over = Some(v),
+                Some("live") => {
+                    assert_eq!(v["head"].as_u64(), self.head(), "{v}");
+                    self.state = v["state"].clone();
+                    if until.is_none() {
+                        return;
+                    }
+                }
+                _ => panic!("unexpected frame {v}"),
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let campaign = org.ok("create_campaign", json!({"name": "Club"})).await["campaign"]
+        .as_i64()
+        .unwrap();
+    let b = org
+        .ok(
+            "create_battle",
+            json!({"campaign": campaign, "game": "race", "config": {"target": 15}}),
+        )
+        .await;
+    let battle = b["battle"].as_i64().unwrap();
+    let commitment = b["commitment"].as_str().unwrap().to_owned();
+    let mut seats = Vec::new();
+    for seat in 0..2u8 {
+        let (mut c, token) = seat_player_token(&s, &mut org, campaign, battle, seat).await;
+        c.refused(
+            "watch",
+            json!({"battle": battle, "seat": seat, "after": null}),
+            "not_started",
+        )
+        .await;
+        seats.push(SeatCopy {
+            c,
+            token,
+            seat,
+            ids: Vec::new(),
+            state: Value::Null,
+            over: None,
+        });
+    }
+    for (seat, copy) in seats.iter_mut().enumerate() {
+        copy.c
+            .ok(
+                "join",
+                json!({"battle": battle, "seat": seat, "nonce": nonce(3 + seat as u8)}),
+            )
+            .await;
+    }
+    for copy in seats.iter_mut() {
+        let w = copy
+            .c
+            .ok(
+                "watch",
+                json!({"battle": battle, "seat": copy.seat, "after": null}),
+            )
+            .await;
+        assert_eq!(w["battle"], battle);
+        copy.absorb(None).await;
+    }
+    // Only your own seat, only at the head, only by the rules.
+    seats[0]
+        .c
+        .refused(
+            "command",
+            json!({"battle": battle, "seat": 1, "at": null, "command": "hold"}),
+            "forbidden",
+        )
+        .await;
+
+    let mut commands = 0;
+    while seats[0].over.is_none() {
+        assert!(commands < 400, "the race ends");
+        let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
+        let other = 1 - mover;
+        let head = seats[mover].head();
+        let command = if seats[mover].state["turn_total"].as_u64().unwrap() >= 6 {
+            json!("hold")
+        } else {
+            json!({"roll": {"dice": 2}})
+        };
+        if commands == 1 {
+            let words = seats[other]
+                .c
+                .refused(
+                    "command",
+                    json!({"battle": battle, "seat": other, "at": head, "command": "hold"}),
+                    "refused",
+                )
+                .await;
+            assert!(words.contains("turn") || words.contains("not"), "{words}");
+        }
+        let r = seats[mover]
+            .c
+            .ok(
+                "command",
+                json!({"battle": battle, "seat": mover, "at": head, "command": command}),
+            )
+            .await;
+        let last = r["entries"].as_array().unwrap().last().unwrap().as_u64();
+        // The sender holds its entries before the reply.
+        assert_eq!(
+            seats[mover]
+                .c
+                .events
+                .iter()
+                .filter(|e| e["type"] == "entry")
+                .count(),
+            r["entries"].as_array().unwrap().len(),
+            "{r}"
+        );
+        seats[mover].absorb(last).await;
+        if commands == 2 {
+            // A command against an entry that is no longer the head.
+            let words = seats[mover]
+                .c
+                .refused(
+                    "command",
+                    json!({"battle": battle, "seat": mover, "at": head, "command": "hold"}),
+                    "stale",
+                )
+                .await;
+            assert!(words.starts_with("the battle moved on"), "{words}");
+        }
+        if commands == 5 {
+            // The other seat drops its connection and resumes from the last
+            // entry it holds: no gap, no duplicate.
+            let held = seats[other].head();
+            let token = seats[other].token.clone();
+            let mut c = Client::connect(&s).await;
+            c.ok("hello", json!({"token": token})).await;
+            let old = std::mem::replace(&mut seats[other].c, c);
+            drop(old);
+            let seat = seats[other].seat;
+            seats[other]
+                .c
+                .ok(
+                    "watch",
+                    json!({"battle": battle, "seat": seat, "after": held}),
+                )
+                .await;
+            seats[other].absorb(None).await;
+        } else {
+            seats[other].absorb(last).await;
+        }
+        if r["over"] == true {
+            for copy in seats.iter_mut() {
+                if copy.over.is_none() {
+                    let v = copy.c.event().await;
+                    assert_eq!(
+                        v["type"], "over",
+                        "seat {}: the over event follows the last entry: {v}",
+                        copy.seat
+                    );
+                    copy.over = Some(v);
+                }
+            }
+        }
+        commands += 1;
+    }
+    assert_eq!(seats[0].ids, seats[1].ids, "both seats hold the same line");
+    let over = seats[1].over.clone().unwrap();
+    let secret = xenolog_engine::fair::from_hex(over["secret"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        xenolog_engine::fair::hex(&xenolog_engine::fair::commitment(&secret)),
+        commitment,
+        "the revealed secret is the one committed to"
+    );
+    assert!(!over["outcome"]["winners"].as_array().unwrap().is_empty());
+    let end = seats[0].head();
+    seats[0]
+        .c
+        .refused(
+            "command",
+            json!({"battle": battle, "seat": 0, "at": end, "command": "hold"}),
+            "over",
+        )
+        .await;
+    s.running.stop().await.unwrap();
+
+    // The campaign file's battle replays from the revealed seed, and its
+    // export carries the secret.
+    let file = s.data.join("campaigns/1.xenolog");
+    let copy = xenolog_saves::Campaign::open_read_only(&file).unwrap();
+    let id = copy.battles().unwrap()[0].id;
+    assert!(copy.verify_battle(id).unwrap().problem.is_none());
+    assert_eq!(copy.fair_secret(id).unwrap(), Some(secret));
+    let loaded = copy.load_battle(id).unwrap();
+    let ids: Vec<u64> = loaded.path_to(loaded.cursor());
+    assert_eq!(ids, seats[0].ids, "the clients hold every entry, once");
 }

@@ -154,6 +154,16 @@ pub enum ClubError {
     Battle(String),
     #[error("seat {seat} of battle {battle} already gave its nonce (each seat gives one)")]
     AlreadyJoined { battle: ServerBattleId, seat: u8 },
+    #[error("battle {0} has not started: every seat gives its nonce first (join)")]
+    NotStarted(ServerBattleId),
+    #[error(
+        "the battle moved on before your command arrived: {0}. Your copy is brought up to date by watch; give the command again if it still applies"
+    )]
+    Stale(String),
+    #[error("{0}")]
+    Rule(String),
+    #[error("battle {0} is over")]
+    Over(ServerBattleId),
     #[error("the campaign file {file}: {why}")]
     Campaign { file: String, why: String },
     #[error("the club file {path}: {why}")]
@@ -209,9 +219,43 @@ pub trait BattleStore: Send + Sync + 'static {
     fn join(&self, battle: ServerBattleId, seat: u8, nonce: Bytes32) -> Result<Joined, ClubError>;
 }
 
+/// What a command made.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The command's entry, then the steps the game took on its own.
+    pub entries: Vec<xenolog_engine::EntryId>,
+    /// The secret, revealed in the same step when the battle ended.
+    pub revealed: Option<Bytes32>,
+}
+
+/// Started battles, decided here: the server is the only master.
+pub trait LiveStore: Send + Sync + 'static {
+    /// Decide a seat's command against the battle's head `at` (the last
+    /// entry the client holds, `None` at the start), write it and the
+    /// game's own steps durably, and reveal the secret if it ended the
+    /// battle. A head that moved on is [`ClubError::Stale`]; nothing changes
+    /// on any refusal.
+    fn play(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        at: Option<xenolog_engine::EntryId>,
+        command: &serde_json::Value,
+    ) -> Result<Played, ClubError>;
+    /// Read a started battle (the lens builds a seat's frames from it).
+    fn read(
+        &self,
+        battle: ServerBattleId,
+        f: &mut dyn FnMut(&dyn xenolog_engine::Battle),
+    ) -> Result<(), ClubError>;
+    /// The revealed secret of a battle that is over.
+    fn revealed(&self, battle: ServerBattleId) -> Result<Option<Bytes32>, ClubError>;
+}
+
 /// Everything the server stores: the club's tokens, and the campaigns and
 /// battles (section 7's remaining methods join them with live play).
 pub trait Store: Send + Sync + 'static {
     fn tokens(&self) -> &dyn TokenStore;
     fn battles(&self) -> &dyn BattleStore;
+    fn live(&self) -> &dyn LiveStore;
 }

@@ -10,14 +10,15 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use rusqlite_migration::{M, Migrations};
 
 use serde_json::Value;
+use std::collections::HashMap;
 use xenolog_engine::fair::{self, Bytes32, SeatNonce};
-use xenolog_engine::{Actor, games};
+use xenolog_engine::{Actor, Battle, EntryId, games};
 use xenolog_saves::{Campaign, DiceMode};
 
 use super::{
     BattleStore, CampaignId, CampaignInfo, ClubError, CreatedBattle, Grant, Invitation, Joined,
-    NewBattle, Principal, Redeemed, SeatInvite, ServerBattleId, Store, TokenId, TokenInfo,
-    TokenStore,
+    LiveStore, NewBattle, Played, Principal, Redeemed, SeatInvite, ServerBattleId, Store, TokenId,
+    TokenInfo, TokenStore,
 };
 use crate::secret::{Code, Role, Token, random_bytes};
 
@@ -74,6 +75,9 @@ impl Store for SqliteStore {
     fn battles(&self) -> &dyn BattleStore {
         &self.club
     }
+    fn live(&self) -> &dyn LiveStore {
+        &self.club
+    }
 }
 
 /// The club file: tokens, grants, invitations, campaigns.
@@ -82,6 +86,15 @@ pub struct ClubFile {
     /// The data folder (campaign files under `campaigns/`).
     dir: PathBuf,
     conn: Mutex<Connection>,
+    /// The campaign files this server holds open (their writer locks) and
+    /// their loaded battles. Taken after `conn`, never before it.
+    live: Mutex<HashMap<CampaignId, LiveCampaign>>,
+}
+
+/// An open campaign file and its started battles in memory.
+struct LiveCampaign {
+    campaign: Campaign,
+    battles: HashMap<i64, Box<dyn Battle>>,
 }
 
 impl ClubFile {
@@ -132,6 +145,7 @@ impl ClubFile {
             path: path.to_owned(),
             dir: path.parent().unwrap_or(Path::new(".")).to_owned(),
             conn: Mutex::new(conn),
+            live: Mutex::new(HashMap::new()),
         })
     }
 
@@ -499,7 +513,8 @@ impl ClubFile {
             file: path.display().to_string(),
             why: e.to_string(),
         };
-        let mut campaign = Campaign::open(&path).map_err(campaign_err)?;
+        let mut live = self.live();
+        let campaign = &mut self.open_campaign(&mut live, row.campaign, &path)?.campaign;
         let config: Value = serde_json::from_str(&row.config).map_err(|e| ClubError::File {
             path: self.path.display().to_string(),
             why: format!("battle {battle}'s config is not JSON: {e}"),
@@ -515,6 +530,144 @@ impl ClubFile {
                 nonces,
             )
             .map_err(campaign_err)
+    }
+}
+
+impl ClubFile {
+    fn live(&self) -> std::sync::MutexGuard<'_, HashMap<CampaignId, LiveCampaign>> {
+        self.live.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The open campaign, opened (and its writer lock taken) on first use.
+    fn open_campaign<'a>(
+        &self,
+        live: &'a mut HashMap<CampaignId, LiveCampaign>,
+        id: CampaignId,
+        path: &Path,
+    ) -> Result<&'a mut LiveCampaign, ClubError> {
+        match live.entry(id) {
+            std::collections::hash_map::Entry::Occupied(e) => Ok(e.into_mut()),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                let campaign = Campaign::open(path).map_err(|e| ClubError::Campaign {
+                    file: path.display().to_string(),
+                    why: e.to_string(),
+                })?;
+                Ok(v.insert(LiveCampaign {
+                    campaign,
+                    battles: HashMap::new(),
+                }))
+            }
+        }
+    }
+
+    /// Where a started battle lives: its campaign, that campaign's file, and
+    /// its id in it.
+    fn located(&self, battle: ServerBattleId) -> Result<(CampaignId, PathBuf, i64), ClubError> {
+        let conn = self.conn();
+        let row: Option<(CampaignId, Option<i64>)> = conn
+            .query_row(
+                "SELECT campaign, battle FROM server_battles WHERE id = ?1",
+                [battle],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(|e| self.sql(e))?;
+        let (campaign, started) = row.ok_or(ClubError::NoSuchBattle(battle))?;
+        let started = started.ok_or(ClubError::NotStarted(battle))?;
+        Ok((campaign, self.campaign_path(&conn, campaign)?, started))
+    }
+
+    /// Run `f` on a started battle, loaded on first use.
+    fn with_live<T>(
+        &self,
+        battle: ServerBattleId,
+        f: impl FnOnce(&mut Campaign, i64, &mut Box<dyn Battle>) -> Result<T, ClubError>,
+    ) -> Result<T, ClubError> {
+        let (campaign, path, id) = self.located(battle)?;
+        let mut live = self.live();
+        let lc = self.open_campaign(&mut live, campaign, &path)?;
+        let b = match lc.battles.entry(id) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                let loaded = lc
+                    .campaign
+                    .load_battle(id)
+                    .map_err(|e| ClubError::Campaign {
+                        file: path.display().to_string(),
+                        why: e.to_string(),
+                    })?;
+                v.insert(loaded)
+            }
+        };
+        f(&mut lc.campaign, id, b)
+    }
+}
+
+impl LiveStore for ClubFile {
+    fn play(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        at: Option<EntryId>,
+        command: &Value,
+    ) -> Result<Played, ClubError> {
+        self.with_live(battle, |campaign, id, b| {
+            if b.outcome().is_some() {
+                return Err(ClubError::Over(battle));
+            }
+            let head = b.cursor();
+            if at != head {
+                let words = match head {
+                    None => "the battle is at its start".to_owned(),
+                    Some(h) => {
+                        let t = b.entry_texts_as(&[h], xenolog_engine::Viewer::Seat(seat));
+                        match t.first() {
+                            Some(t) => format!("entry {h} ({}: {})", t.actor, t.command),
+                            None => format!("entry {h}"),
+                        }
+                    }
+                };
+                return Err(ClubError::Stale(words));
+            }
+            let entries = campaign
+                .play_with_steps(id, &mut **b, seat, command, None)
+                .map_err(|e| match e {
+                    xenolog_saves::SaveError::Play(p) => ClubError::Rule(p.to_string()),
+                    other => ClubError::Campaign {
+                        file: campaign.path().display().to_string(),
+                        why: other.to_string(),
+                    },
+                })?;
+            let revealed = if b.outcome().is_some() {
+                Some(
+                    campaign
+                        .reveal_held_secret(id)
+                        .map_err(|e| ClubError::Rule(e.to_string()))?,
+                )
+            } else {
+                None
+            };
+            Ok(Played { entries, revealed })
+        })
+    }
+
+    fn read(
+        &self,
+        battle: ServerBattleId,
+        f: &mut dyn FnMut(&dyn Battle),
+    ) -> Result<(), ClubError> {
+        self.with_live(battle, |_, _, b| {
+            f(&**b);
+            Ok(())
+        })
+    }
+
+    fn revealed(&self, battle: ServerBattleId) -> Result<Option<Bytes32>, ClubError> {
+        self.with_live(battle, |campaign, id, _| {
+            campaign
+                .fair_secret(id)
+                .map_err(|e| ClubError::Rule(e.to_string()))
+        })
     }
 }
 
