@@ -914,3 +914,91 @@ async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
     let ids: Vec<u64> = loaded.path_to(loaded.cursor());
     assert_eq!(ids, seats[0].ids, "the clients hold every entry, once");
 }
+
+#[tokio::test]
+async fn another_seats_hand_never_reaches_a_seat_by_any_request() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let campaign = org.ok("create_campaign", json!({"name": "Cards"})).await["campaign"]
+        .as_i64()
+        .unwrap();
+    let battle = org
+        .ok(
+            "create_battle",
+            json!({"campaign": campaign, "game": "highcard"}),
+        )
+        .await["battle"]
+        .as_i64()
+        .unwrap();
+    let mut zero = seat_player(&s, &mut org, campaign, battle, 0).await;
+    let mut one = seat_player(&s, &mut org, campaign, battle, 1).await;
+    zero.ok(
+        "join",
+        json!({"battle": battle, "seat": 0, "nonce": nonce(1)}),
+    )
+    .await;
+    one.ok(
+        "join",
+        json!({"battle": battle, "seat": 1, "nonce": nonce(2)}),
+    )
+    .await;
+    // The deal was played when the battle started: seat 0 holds three cards.
+    zero.ok("watch", json!({"battle": battle, "seat": 0, "after": null}))
+        .await;
+    let mut hand = Vec::new();
+    while let Some(v) = zero.events.pop_front() {
+        if v["type"] == "live" {
+            hand = v["state"]["hands"][0].as_array().unwrap().clone();
+        }
+    }
+    assert_eq!(hand.len(), 3);
+    assert!(hand.iter().all(|c| c.as_u64().unwrap() > 0), "{hand:?}");
+
+    // Seat 1 asks for seat 0 by every request that takes a seat.
+    let mut received = Vec::new();
+    for (kind, fields) in [
+        ("watch", json!({"battle": battle, "seat": 0, "after": null})),
+        (
+            "command",
+            json!({"battle": battle, "seat": 0, "at": null, "command": {"lay": {"card": 1}}}),
+        ),
+        (
+            "join",
+            json!({"battle": battle, "seat": 0, "nonce": nonce(1)}),
+        ),
+    ] {
+        let r = one.request(kind, fields).await;
+        assert_eq!(r["err"]["code"], "forbidden", "{kind}: {r}");
+        received.push(r);
+    }
+    // Its own seat's watch: every state shows seat 0's hand hidden.
+    one.ok("watch", json!({"battle": battle, "seat": 1, "after": null}))
+        .await;
+    let frames: Vec<Value> = one.events.drain(..).collect();
+    assert!(
+        frames.iter().any(|f| f["type"] == "entry"),
+        "the deal is sent"
+    );
+    for f in &frames {
+        if f["type"] == "entry" || f["type"] == "live" {
+            let theirs = f["state"]["hands"][0].as_array().unwrap();
+            assert!(
+                theirs.iter().all(|c| c == 0),
+                "seat 0's hand reached seat 1: {f}"
+            );
+        }
+        if f["type"] == "entry" {
+            for e in f["entry"]["events"].as_array().unwrap() {
+                let words = e.as_str().unwrap();
+                assert!(!words.contains(&format!("{hand:?}")), "{words}");
+            }
+        }
+    }
+    received.extend(frames);
+    let all = serde_json::to_string(&received).unwrap();
+    let shown = serde_json::to_string(&hand).unwrap();
+    assert!(
+        !all.contains(&shown),
+        "seat 0's hand {shown} in what seat 1 received"
+    );
+}
