@@ -75,6 +75,8 @@ pub enum ErrCode {
     Refused,
     /// The battle is over.
     Over,
+    /// Too many of something from one address; wait.
+    Rate,
     /// The server could not do it (its store failed); nothing changed.
     Internal,
 }

@@ -43,6 +43,12 @@ pub const STOP_WITHIN: Duration = Duration::from_secs(10);
 /// Messages above this are cut off by the WebSocket layer itself; between
 /// [`proto::MAX_MESSAGE`] and this they are refused in words first.
 const HARD_LIMIT: usize = 1024 * 1024;
+/// Open sockets one address may hold.
+pub const SOCKETS_PER_ADDRESS: usize = 32;
+/// Wrong codes or tokens one address may give in [`GUESS_WINDOW`].
+pub const GUESSES_PER_ADDRESS: usize = 5;
+/// The window of [`GUESSES_PER_ADDRESS`].
+pub const GUESS_WINDOW: Duration = Duration::from_secs(60);
 /// Days an invitation is valid unless the organiser says otherwise.
 const INVITATION_DAYS: u32 = 7;
 
@@ -139,6 +145,33 @@ struct Shared {
     /// One command or watch at a time per battle, so a watch's backfill and
     /// the live entries after it have no gap and no duplicate.
     order: Mutex<HashMap<ServerBattleId, Arc<tokio::sync::Mutex<()>>>>,
+    /// Open sockets per address.
+    per_address: Mutex<HashMap<std::net::IpAddr, usize>>,
+    /// When each address last gave a wrong code or token.
+    guesses: Mutex<HashMap<std::net::IpAddr, Vec<std::time::Instant>>>,
+}
+
+/// One address's hold on a socket; dropped (the count goes down) when the
+/// socket ends or its upgrade fails.
+struct AddressSlot {
+    shared: Arc<Shared>,
+    ip: std::net::IpAddr,
+}
+
+impl Drop for AddressSlot {
+    fn drop(&mut self) {
+        let mut m = self
+            .shared
+            .per_address
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = m.get_mut(&self.ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                m.remove(&self.ip);
+            }
+        }
+    }
 }
 
 /// A socket watching a battle as a seat.
@@ -191,6 +224,8 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         next_socket: AtomicU64::new(1),
         watchers: Mutex::new(HashMap::new()),
         order: Mutex::new(HashMap::new()),
+        per_address: Mutex::new(HashMap::new()),
+        guesses: Mutex::new(HashMap::new()),
     });
     let app = Router::new()
         .route("/v1/ws", get(upgrade))
@@ -300,13 +335,34 @@ async fn upgrade(
     ws: WebSocketUpgrade,
     State(shared): State<Arc<Shared>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-) -> impl IntoResponse {
+) -> axum::response::Response {
+    {
+        let mut m = shared.per_address.lock().unwrap_or_else(|p| p.into_inner());
+        let n = m.entry(peer.ip()).or_default();
+        if *n >= SOCKETS_PER_ADDRESS {
+            return (
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "too many connections from your address: at most {SOCKETS_PER_ADDRESS} at once"
+                ),
+            )
+                .into_response();
+        }
+        *n += 1;
+    }
+    let slot = AddressSlot {
+        shared: shared.clone(),
+        ip: peer.ip(),
+    };
     ws.read_buffer_size(4096)
         .write_buffer_size(0)
         .max_write_buffer_size(2 * 1024 * 1024)
         .max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)
-        .on_upgrade(move |socket| connection(shared, socket, peer))
+        .on_upgrade(move |socket| async move {
+            connection(shared, socket, peer).await;
+            drop(slot);
+        })
 }
 
 /// One socket's state.
@@ -673,12 +729,52 @@ fn principal_json(p: &Principal) -> Value {
     json!({"token_id": p.token, "role": p.role, "label": p.label})
 }
 
+/// Refused while the socket's address gave too many wrong codes or tokens lately.
+fn guessing(shared: &Shared, conn: &Conn) -> Result<(), (Refusal, After)> {
+    let mut m = shared.guesses.lock().unwrap_or_else(|p| p.into_inner());
+    let now = std::time::Instant::now();
+    let recent = m.entry(conn.peer.ip()).or_default();
+    recent.retain(|t| now.duration_since(*t) < GUESS_WINDOW);
+    if recent.len() >= GUESSES_PER_ADDRESS {
+        return Err(stay(Refusal::new(
+            ErrCode::Rate,
+            format!(
+                "too many wrong codes or tokens from your address: at most {GUESSES_PER_ADDRESS} a minute; wait a minute"
+            ),
+        )));
+    }
+    Ok(())
+}
+
+fn guessed_wrong(shared: &Shared, conn: &Conn, r: &Refusal) {
+    if matches!(r.code, ErrCode::BadCode | ErrCode::BadToken) {
+        shared
+            .guesses
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(conn.peer.ip())
+            .or_default()
+            .push(std::time::Instant::now());
+    }
+}
+
 async fn respond(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> Answer {
-    if conn.principal.is_none()
-        && !matches!(request, Request::Hello { .. } | Request::Redeem { .. })
-    {
+    let secret = matches!(request, Request::Hello { .. } | Request::Redeem { .. });
+    if conn.principal.is_none() && !secret {
         return Err(stay(hello_first()));
     }
+    if secret {
+        guessing(shared, conn)?;
+        let answer = respond_to(shared, conn, request).await;
+        if let Err((r, _)) = &answer {
+            guessed_wrong(shared, conn, r);
+        }
+        return answer;
+    }
+    respond_to(shared, conn, request).await
+}
+
+async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> Answer {
     match request {
         Request::Hello { token, client: _ } => {
             if conn.principal.is_some() {

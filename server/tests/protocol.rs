@@ -1002,3 +1002,50 @@ async fn another_seats_hand_never_reaches_a_seat_by_any_request() {
         "seat 0's hand {shown} in what seat 1 received"
     );
 }
+
+#[tokio::test]
+async fn an_address_may_guess_five_codes_a_minute() {
+    let s = server().await;
+    let mut c = Client::connect(&s).await;
+    for _ in 0..5 {
+        c.refused(
+            "redeem",
+            json!({"code": "XNLG-AAAA-AAAA-AAAA-AAAA-AAAA"}),
+            "bad_code",
+        )
+        .await;
+    }
+    let words = c
+        .refused("redeem", json!({"code": s.organiser_code}), "rate")
+        .await;
+    assert!(words.contains("at most 5 a minute"), "{words}");
+    // The limit is the address's, not the socket's.
+    let mut other = Client::connect(&s).await;
+    other
+        .refused("hello", json!({"token": "xnl_o_guess"}), "rate")
+        .await;
+}
+
+#[tokio::test]
+async fn the_33rd_socket_from_one_address_is_refused_in_words() {
+    let s = server().await;
+    let mut open = Vec::new();
+    for _ in 0..32 {
+        open.push(Client::connect(&s).await);
+    }
+    let refused = tokio_tungstenite::connect_async(s.running.ws_url()).await;
+    match refused {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => {
+            assert_eq!(r.status(), 429);
+            let body =
+                String::from_utf8_lossy(r.body().as_deref().unwrap_or_default()).into_owned();
+            assert!(body.contains("at most 32"), "{body}");
+        }
+        other => panic!("the 33rd socket was not refused: {other:?}"),
+    }
+    // One closes: another may open.
+    drop(open.pop());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut again = Client::connect(&s).await;
+    again.refused("ping", json!({}), "hello_first").await;
+}
