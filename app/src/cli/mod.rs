@@ -15,6 +15,7 @@ use xenolog_engine::{Actor, Battle, EntryId, Randomness, Viewer};
 use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError};
 
 pub mod campaign;
+mod club;
 mod notes;
 mod report;
 
@@ -216,6 +217,9 @@ enum Cmd {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Run a club server in the foreground: remote players play through it
+    /// (prints its address and, on the first start, the organiser's invitation).
+    Serve(club::ServeArgs),
 }
 
 /// Whose view to show.
@@ -728,6 +732,7 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
         Cmd::Note(cmd) => notes::note(cmd, out),
         Cmd::Bookmarks(args) => notes::bookmarks(args, out),
         Cmd::Report(args) => report::report(args, out),
+        Cmd::Serve(args) => club::serve(args, out),
         Cmd::Picture {
             at,
             at_entry,

@@ -1,0 +1,419 @@
+//! The real `xenolog serve` process: started on a free port, its address and
+//! organiser invitation read from its standard output, the invitation redeemed
+//! over a real WebSocket, `tokens` checked, SIGTERM answered with a clean exit
+//! 0, and no token or code anywhere in what it wrote to standard error.
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tungstenite::Message;
+
+struct Served {
+    child: Child,
+    url: String,
+    code: String,
+    stdout: BufReader<std::process::ChildStdout>,
+}
+
+fn serve(data: &std::path::Path) -> Served {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .args(["serve", "--data"])
+        .arg(data)
+        .args(["--listen", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xenolog serve starts");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (mut url, mut code) = (None, None);
+    let mut seen = String::new();
+    while code.is_none() {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).unwrap() == 0 {
+            let _ = child.kill();
+            panic!("serve ended before printing its invitation: {seen}");
+        }
+        seen += &line;
+        if let Some(u) = line.trim().strip_prefix("listening on ") {
+            url = Some(u.to_owned());
+        }
+        if let Some(c) = line
+            .trim()
+            .strip_prefix("organiser invitation (shown once, valid 7 days): ")
+        {
+            code = Some(c.to_owned());
+        }
+    }
+    let url = url.expect("the address comes before the invitation");
+    assert!(
+        url.starts_with("ws://127.0.0.1:") && url.ends_with("/v1/ws"),
+        "{url}"
+    );
+    Served {
+        child,
+        url,
+        code: code.unwrap(),
+        stdout,
+    }
+}
+
+type Ws = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>;
+
+fn request(ws: &mut Ws, id: u64, kind: &str, fields: Value) -> Value {
+    request_events(ws, id, kind, fields, &mut Vec::new())
+}
+
+/// Send a request; events that come before its reply go to `events`.
+fn request_events(
+    ws: &mut Ws,
+    id: u64,
+    kind: &str,
+    mut fields: Value,
+    events: &mut Vec<Value>,
+) -> Value {
+    fields["v"] = json!(1);
+    fields["id"] = json!(id);
+    fields["type"] = json!(kind);
+    ws.send(Message::text(fields.to_string())).unwrap();
+    loop {
+        match ws.read().unwrap() {
+            Message::Text(t) => {
+                let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                if v.get("re").is_none() {
+                    events.push(v);
+                    continue;
+                }
+                assert_eq!(v["re"], json!(id), "{v}");
+                return v;
+            }
+            Message::Ping(_) | Message::Pong(_) => {}
+            other => panic!("unexpected frame {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn serve_prints_an_invitation_that_redeems_and_stops_cleanly_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut served = serve(&dir.path().join("club"));
+    let mut secrets = vec![served.code.clone(), served.code[5..].replace('-', "")];
+
+    let (mut ws, _) = tungstenite::connect(served.url.as_str()).expect("the server answers");
+    let r = request(
+        &mut ws,
+        1,
+        "redeem",
+        json!({"code": served.code, "label": "Ola"}),
+    );
+    let token = r["ok"]["token"].as_str().expect("a token").to_owned();
+    assert!(token.starts_with("xnl_o_"), "{r}");
+    secrets.push(token.clone());
+    secrets.push(token[6..].to_owned());
+
+    let inv = request(
+        &mut ws,
+        2,
+        "invite",
+        json!({"role": "player", "label": "Anna"}),
+    );
+    let anna_code = inv["ok"]["code"].as_str().unwrap().to_owned();
+    secrets.push(anna_code[5..].replace('-', ""));
+    let (mut anna, _) = tungstenite::connect(served.url.as_str()).unwrap();
+    let r = request(&mut anna, 1, "redeem", json!({"code": anna_code}));
+    let anna_token = r["ok"]["token"].as_str().unwrap().to_owned();
+    secrets.push(anna_token[6..].to_owned());
+
+    // A second socket says hello with the organiser's token and lists tokens.
+    let (mut again, _) = tungstenite::connect(served.url.as_str()).unwrap();
+    let r = request(&mut again, 1, "hello", json!({"token": token}));
+    assert_eq!(r["ok"]["role"], "organiser", "{r}");
+    let r = request(&mut again, 2, "tokens", json!({}));
+    let labels: Vec<&str> = r["ok"]["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["Ola", "Anna"]);
+    // A refusal goes to the log by its code only.
+    let r = request(&mut again, 3, "hello", json!({"token": anna_token}));
+    assert_eq!(r["err"]["code"], "already_hello");
+
+    let status = Command::new("kill")
+        .args(["-TERM", &served.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    // Every socket is told and closed with 1001.
+    let mut notice = None;
+    loop {
+        match ws.read() {
+            Ok(Message::Text(t)) => notice = Some(t.to_string()),
+            Ok(Message::Close(f)) => {
+                assert_eq!(f.map(|f| u16::from(f.code)), Some(1001));
+                break;
+            }
+            Ok(_) => {}
+            Err(e) => panic!("closed without a close frame: {e}"),
+        }
+    }
+    assert!(notice.unwrap().contains("\"stopping\""));
+
+    let start = Instant::now();
+    let exit = loop {
+        if let Some(status) = served.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "serve did not stop within 20 s of SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut rest = String::new();
+    served.stdout.read_to_string(&mut rest).unwrap();
+    let mut stderr = String::new();
+    served
+        .child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(exit.success(), "exit {exit:?}; stderr:\n{stderr}");
+    assert!(
+        stderr.contains("redeem ok"),
+        "the log says what happened: {stderr}"
+    );
+    assert!(
+        stderr.contains("hello refused (\"already_hello\")"),
+        "{stderr}"
+    );
+    for secret in &secrets {
+        assert!(
+            !stderr.contains(secret.as_str()),
+            "a secret in the log:\n{stderr}"
+        );
+    }
+    // Standard output showed the organiser's invitation (and its link) and
+    // nothing given out later.
+    assert!(rest.contains(&format!("/join#{}", served.code)), "{rest}");
+    for secret in &secrets[2..] {
+        assert!(!rest.contains(secret.as_str()), "{rest}");
+    }
+    assert!(dir.path().join("club/club.xenolog-club").exists());
+}
+
+#[test]
+fn serve_on_an_address_in_use_says_so_and_exits_2() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .args(["serve", "--data"])
+        .arg(dir.path())
+        .args(["--listen", &addr])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("cannot listen on {addr}")),
+        "{stderr}"
+    );
+}
+
+/// The next event of a socket.
+fn event(ws: &mut Ws) -> Value {
+    loop {
+        if let Message::Text(t) = ws.read().unwrap() {
+            return serde_json::from_str(t.as_str()).unwrap();
+        }
+    }
+}
+
+fn sigterm(child: &mut Child) -> std::process::ExitStatus {
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "serve stops");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_race_played_through_xenolog_serve_exports_and_verifies_with_the_nonces_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("club");
+    let mut served = serve(&data);
+    let (mut org, _) = tungstenite::connect(served.url.as_str()).unwrap();
+    request(&mut org, 1, "redeem", json!({"code": served.code}));
+    let r = request(&mut org, 2, "create_campaign", json!({"name": "Club"}));
+    let campaign = r["ok"]["campaign"].as_i64().unwrap();
+    let r = request(
+        &mut org,
+        3,
+        "create_battle",
+        json!({"campaign": campaign, "game": "race", "config": {"target": 15}}),
+    );
+    let battle = r["ok"]["battle"].as_i64().unwrap();
+
+    // Each seat's client draws its nonce and keeps it.
+    let kept: Vec<String> = (0..2u8)
+        .map(|s| xenolog_engine::fair::hex(&[0x40 + s; 32]))
+        .collect();
+    let mut seats: Vec<Ws> = Vec::new();
+    for seat in 0..2u8 {
+        let inv = request(
+            &mut org,
+            10 + u64::from(seat),
+            "invite",
+            json!({"role": "player", "campaign": campaign, "battle": battle, "seat": seat}),
+        );
+        let (mut ws, _) = tungstenite::connect(served.url.as_str()).unwrap();
+        request(&mut ws, 1, "redeem", json!({"code": inv["ok"]["code"]}));
+        let r = request(
+            &mut ws,
+            2,
+            "join",
+            json!({"battle": battle, "seat": seat, "nonce": kept[seat as usize]}),
+        );
+        assert!(r.get("ok").is_some(), "{r}");
+        seats.push(ws);
+    }
+    // Seat 0 watches; its events tell whose turn it is.
+    let mut events = Vec::new();
+    request_events(
+        &mut seats[0],
+        3,
+        "watch",
+        json!({"battle": battle, "seat": 0, "after": null}),
+        &mut events,
+    );
+    let mut state = loop {
+        let v = match events.pop() {
+            Some(v) => v,
+            None => event(&mut seats[0]),
+        };
+        if v["type"] == "live" {
+            break v["state"].clone();
+        }
+    };
+    let mut head: Option<u64> = None;
+    let mut over = None;
+    for id in 4.. {
+        assert!(id < 400, "the race ends");
+        let mover = state["to_move"].as_u64().unwrap() as usize;
+        let command = if state["turn_total"].as_u64().unwrap() >= 6 {
+            json!("hold")
+        } else {
+            json!({"roll": {"dice": 2}})
+        };
+        let mut sent = Vec::new();
+        let r = request_events(
+            &mut seats[mover],
+            id,
+            "command",
+            json!({"battle": battle, "seat": mover, "at": head, "command": command}),
+            &mut sent,
+        );
+        assert!(r.get("ok").is_some(), "{r}");
+        let last = r["ok"]["entries"]
+            .as_array()
+            .unwrap()
+            .last()
+            .unwrap()
+            .as_u64();
+        // Seat 0's watch brings the entries (and, at the end, the reveal).
+        let mut pending: std::collections::VecDeque<Value> = if mover == 0 {
+            sent.into()
+        } else {
+            Default::default()
+        };
+        loop {
+            let v = match pending.pop_front() {
+                Some(v) => v,
+                None => event(&mut seats[0]),
+            };
+            match v["type"].as_str() {
+                Some("entry") => {
+                    head = v["entry"]["id"].as_u64();
+                    state = v["state"].clone();
+                }
+                Some("over") => over = Some(v),
+                _ => {}
+            }
+            if head >= last && (r["ok"]["over"] == false || over.is_some()) {
+                break;
+            }
+        }
+        if over.is_some() {
+            break;
+        }
+    }
+    let over = over.unwrap();
+    let secret = over["secret"].as_str().unwrap().to_owned();
+    let exit = sigterm(&mut served.child);
+    assert!(exit.success());
+    let mut stderr = String::new();
+    served
+        .child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(!stderr.contains(&secret), "the secret is not logged");
+
+    // The battle, exported from the server's campaign file, verifies with the
+    // nonces each seat kept.
+    let file = dir.path().join("race.xenolog-battle");
+    let out = Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .arg("export")
+        .arg(data.join("campaigns/1.xenolog"))
+        .args(["--battle", "1", "--out"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .arg("verify")
+        .arg(&file)
+        .args(["--nonce", &format!("1={}", kept[0])])
+        .args(["--nonce", &format!("2={}", kept[1])])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("ok: the seed is the hash of the secret and every seat's nonce"),
+        "{text}"
+    );
+    assert_eq!(text.matches(", the one you kept").count(), 2, "{text}");
+    // Another nonce than the one kept fails in words.
+    let out = Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .arg("verify")
+        .arg(&file)
+        .args(["--nonce", &format!("1={}", kept[1])])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -1,0 +1,1033 @@
+//! The server: one WebSocket per client at `GET /v1/ws`, `GET /v1/health`,
+//! started by [`start`] (in-process, tests) or [`run_blocking`] (`xenolog
+//! serve`, which stops on SIGINT or SIGTERM).
+//!
+//! Each socket is one task. It must say `hello` with its token (or `redeem`
+//! an invitation) within 5 seconds; every request is answered once, in order.
+//! The club file is read and written on tokio's blocking pool. A revoked
+//! token's sockets are closed at once; on stopping, every socket is told so
+//! in a `notice` and closed with code 1001 before the process exits.
+//!
+//! Nothing secret is ever logged: requests are logged by type and outcome only,
+//! and token and code types print redacted (`crate::secret`).
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use axum::Router;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, State};
+use axum::response::IntoResponse;
+use axum::routing::get;
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, watch};
+
+use crate::lens;
+use crate::proto::{self, ErrCode, Refusal, Request};
+use crate::secret::{Code, Role};
+use crate::store::sqlite::SqliteStore;
+use crate::store::{
+    BattleStore, ClubError, Invitation, LiveStore, NewBattle, Principal, SeatInvite,
+    ServerBattleId, Store, TokenId, TokenStore,
+};
+use xenolog_engine::{Actor, fair};
+
+/// How long a new socket has to say `hello` (or `redeem`).
+pub const HELLO_WITHIN: Duration = Duration::from_secs(5);
+/// How long a stopping server waits for its sockets to close.
+pub const STOP_WITHIN: Duration = Duration::from_secs(10);
+/// Messages above this are cut off by the WebSocket layer itself; between
+/// [`proto::MAX_MESSAGE`] and this they are refused in words first.
+const HARD_LIMIT: usize = 1024 * 1024;
+/// Open sockets one address may hold.
+pub const SOCKETS_PER_ADDRESS: usize = 32;
+/// Wrong codes or tokens one address may give in [`GUESS_WINDOW`].
+pub const GUESSES_PER_ADDRESS: usize = 5;
+/// The window of [`GUESSES_PER_ADDRESS`].
+pub const GUESS_WINDOW: Duration = Duration::from_secs(60);
+/// Days an invitation is valid unless the organiser says otherwise.
+const INVITATION_DAYS: u32 = 7;
+
+/// WebSocket close codes used.
+mod close {
+    pub const AWAY: u16 = 1001;
+    pub const POLICY: u16 = 1008;
+    pub const TOO_BIG: u16 = 1009;
+}
+
+/// How to start a server.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The data folder: the club file and the campaigns.
+    pub data: PathBuf,
+    /// Where to listen (port 0: any free port).
+    pub listen: SocketAddr,
+    /// Print a new organiser invitation even though the club has an organiser.
+    pub invite_organiser: bool,
+}
+
+/// Why the server could not start or run.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Club(#[from] ClubError),
+    #[error("cannot listen on {addr}: {why}")]
+    Listen { addr: SocketAddr, why: String },
+    #[error("the server stopped: {0}")]
+    Stopped(String),
+    #[error("cannot wait for stop signals: {0}")]
+    Signals(String),
+}
+
+/// A running server.
+pub struct Running {
+    addr: SocketAddr,
+    club_file: PathBuf,
+    invitation: Option<Invitation>,
+    stop: watch::Sender<bool>,
+    task: tokio::task::JoinHandle<Result<(), ServeError>>,
+}
+
+impl Running {
+    /// The address it listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `ws://ADDR/v1/ws`
+    pub fn ws_url(&self) -> String {
+        format!("ws://{}/v1/ws", self.addr)
+    }
+
+    /// The club file.
+    pub fn club_file(&self) -> &std::path::Path {
+        &self.club_file
+    }
+
+    /// The organiser invitation made at this start (first start, or
+    /// `invite_organiser`); given out once.
+    pub fn take_invitation(&mut self) -> Option<Invitation> {
+        self.invitation.take()
+    }
+
+    /// Stop: tell every socket, close them, wait for them (at most
+    /// [`STOP_WITHIN`]), close the club file.
+    pub async fn stop(self) -> Result<(), ServeError> {
+        let _ = self.stop.send(true);
+        self.task
+            .await
+            .map_err(|e| ServeError::Stopped(e.to_string()))?
+    }
+}
+
+/// The invitation link of a code: the code after `#`, which browsers and
+/// proxies never send anywhere.
+pub fn invitation_link(addr: SocketAddr, code: &Code) -> String {
+    format!("xenolog://{addr}/join#{}", code.expose())
+}
+
+/// State shared by every socket.
+struct Shared {
+    store: Arc<dyn Store>,
+    addr: SocketAddr,
+    stop: watch::Receiver<bool>,
+    /// Held by every socket task; the stopping server waits until every
+    /// clone is gone.
+    alive: mpsc::Sender<()>,
+    sockets: Mutex<Sockets>,
+    next_socket: AtomicU64,
+    /// Who watches each battle.
+    watchers: Mutex<HashMap<ServerBattleId, Vec<Watcher>>>,
+    /// One command or watch at a time per battle, so a watch's backfill and
+    /// the live entries after it have no gap and no duplicate.
+    order: Mutex<HashMap<ServerBattleId, Arc<tokio::sync::Mutex<()>>>>,
+    /// Open sockets per address.
+    per_address: Mutex<HashMap<std::net::IpAddr, usize>>,
+    /// When each address last gave a wrong code or token.
+    guesses: Mutex<HashMap<std::net::IpAddr, Vec<std::time::Instant>>>,
+}
+
+/// One address's hold on a socket; dropped (the count goes down) when the
+/// socket ends or its upgrade fails.
+struct AddressSlot {
+    shared: Arc<Shared>,
+    ip: std::net::IpAddr,
+}
+
+impl Drop for AddressSlot {
+    fn drop(&mut self) {
+        let mut m = self
+            .shared
+            .per_address
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = m.get_mut(&self.ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                m.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// A socket watching a battle as a seat.
+struct Watcher {
+    socket: u64,
+    seat: Actor,
+    events: mpsc::UnboundedSender<String>,
+}
+
+/// The open sockets of each token (socket id, its control channel).
+type Sockets = HashMap<TokenId, Vec<(u64, mpsc::UnboundedSender<Control>)>>;
+
+/// What the server tells a socket task from outside.
+#[derive(Debug)]
+enum Control {
+    Revoked,
+}
+
+/// Start a server on the data folder of `config`: open (or make) the club
+/// file, listen, and serve until [`Running::stop`].
+pub async fn start(config: Config) -> Result<Running, ServeError> {
+    let data = config.data.clone();
+    let force = config.invite_organiser;
+    let (store, invitation) = tokio::task::spawn_blocking(move || {
+        let store = SqliteStore::open(&data)?;
+        let inv = store.tokens().organiser_invitation(force)?;
+        Ok::<_, ClubError>((store, inv))
+    })
+    .await
+    .map_err(|e| ServeError::Stopped(e.to_string()))??;
+    let club_file = store.club_path().to_owned();
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|e| ServeError::Listen {
+            addr: config.listen,
+            why: e.to_string(),
+        })?;
+    let addr = listener.local_addr().map_err(|e| ServeError::Listen {
+        addr: config.listen,
+        why: e.to_string(),
+    })?;
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
+    let shared = Arc::new(Shared {
+        store: Arc::new(store),
+        addr,
+        stop: stop_rx.clone(),
+        alive: alive_tx,
+        sockets: Mutex::new(HashMap::new()),
+        next_socket: AtomicU64::new(1),
+        watchers: Mutex::new(HashMap::new()),
+        order: Mutex::new(HashMap::new()),
+        per_address: Mutex::new(HashMap::new()),
+        guesses: Mutex::new(HashMap::new()),
+    });
+    let app = Router::new()
+        .route("/v1/ws", get(upgrade))
+        .route("/v1/health", get(health))
+        .with_state(shared);
+    let mut stopping = stop_rx;
+    let task = tokio::spawn(async move {
+        let served = axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
+            let _ = stopping.wait_for(|s| *s).await;
+        })
+        .await;
+        // The router and its state are gone; wait for the socket tasks.
+        let closed = tokio::time::timeout(STOP_WITHIN, alive_rx.recv()).await;
+        if closed.is_err() {
+            eprintln!(
+                "serve: some connections did not close within {} s; stopping anyway",
+                STOP_WITHIN.as_secs()
+            );
+        }
+        served.map_err(|e| ServeError::Stopped(e.to_string()))
+    });
+    eprintln!("serve: listening on {addr}");
+    Ok(Running {
+        addr,
+        club_file,
+        invitation,
+        stop: stop_tx,
+        task,
+    })
+}
+
+/// What `xenolog serve` shows once it listens.
+pub struct Ready {
+    pub ws_url: String,
+    pub addr: SocketAddr,
+    pub club_file: PathBuf,
+    pub invitation: Option<Invitation>,
+}
+
+/// Run a server in the foreground until SIGINT or SIGTERM: start it, hand
+/// `on_ready` the address and the organiser invitation (to print), wait for
+/// a signal, stop cleanly.
+pub fn run_blocking(
+    config: Config,
+    on_ready: impl FnOnce(Ready) -> Result<(), String>,
+) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| ServeError::Stopped(format!("cannot start the runtime: {e}")))?;
+    runtime.block_on(async move {
+        let signal = stop_signal()?;
+        let mut running = start(config).await?;
+        let ready = Ready {
+            ws_url: running.ws_url(),
+            addr: running.addr(),
+            club_file: running.club_file().to_owned(),
+            invitation: running.take_invitation(),
+        };
+        if let Err(why) = on_ready(ready) {
+            running.stop().await?;
+            return Err(ServeError::Stopped(why));
+        }
+        signal.await;
+        eprintln!("serve: stopping");
+        running.stop().await?;
+        eprintln!("serve: stopped");
+        Ok(())
+    })
+}
+
+/// A future that completes on SIGINT or (on Unix) SIGTERM. Made before the
+/// server starts, so a signal that comes at once is not missed.
+fn stop_signal() -> Result<impl std::future::Future<Output = ()>, ServeError> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut term =
+            signal(SignalKind::terminate()).map_err(|e| ServeError::Signals(e.to_string()))?;
+        let mut int =
+            signal(SignalKind::interrupt()).map_err(|e| ServeError::Signals(e.to_string()))?;
+        Ok(async move {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
+            }
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+    }
+}
+
+async fn health() -> String {
+    format!("ok: xenolog club server, protocol {}", proto::VERSION)
+}
+
+async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+) -> axum::response::Response {
+    {
+        let mut m = shared.per_address.lock().unwrap_or_else(|p| p.into_inner());
+        let n = m.entry(peer.ip()).or_default();
+        if *n >= SOCKETS_PER_ADDRESS {
+            return (
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "too many connections from your address: at most {SOCKETS_PER_ADDRESS} at once"
+                ),
+            )
+                .into_response();
+        }
+        *n += 1;
+    }
+    let slot = AddressSlot {
+        shared: shared.clone(),
+        ip: peer.ip(),
+    };
+    ws.read_buffer_size(4096)
+        .write_buffer_size(0)
+        .max_write_buffer_size(2 * 1024 * 1024)
+        .max_message_size(HARD_LIMIT)
+        .max_frame_size(HARD_LIMIT)
+        .on_upgrade(move |socket| async move {
+            connection(shared, socket, peer).await;
+            drop(slot);
+        })
+}
+
+/// One socket's state.
+struct Conn {
+    id: u64,
+    peer: SocketAddr,
+    principal: Option<Principal>,
+    control: mpsc::UnboundedSender<Control>,
+    /// Events for this socket (entries of watched battles).
+    events: mpsc::UnboundedSender<String>,
+}
+
+/// What to do after answering a message.
+enum After {
+    Stay,
+    Close(u16, &'static str),
+}
+
+async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
+    let _alive = shared.alive.clone();
+    let (control, mut controls) = mpsc::unbounded_channel();
+    let (events, mut events_rx) = mpsc::unbounded_channel::<String>();
+    let mut conn = Conn {
+        id: shared.next_socket.fetch_add(1, Ordering::Relaxed),
+        peer,
+        principal: None,
+        control,
+        events,
+    };
+    let mut stop = shared.stop.clone();
+    let hello_by = tokio::time::sleep(HELLO_WITHIN);
+    tokio::pin!(hello_by);
+    let closing = loop {
+        tokio::select! {
+            _ = &mut hello_by, if conn.principal.is_none() => {
+                let r = Refusal::new(
+                    ErrCode::HelloFirst,
+                    format!("no hello within {} seconds: say hello with your token first", HELLO_WITHIN.as_secs()),
+                );
+                let _ = ws.send(text(proto::err(&Value::Null, &r))).await;
+                break Some((close::POLICY, "no hello in time"));
+            }
+            _ = async { let _ = stop.wait_for(|s| *s).await; } => {
+                let words = "the server is stopping; your client reconnects by itself";
+                let _ = ws.send(text(proto::notice("stopping", words))).await;
+                break Some((close::AWAY, "the server is stopping"));
+            }
+            Some(frame) = events_rx.recv() => {
+                if ws.send(text(frame)).await.is_err() {
+                    break None;
+                }
+            }
+            Some(c) = controls.recv() => match c {
+                Control::Revoked => {
+                    let words = "this token was revoked by the organiser";
+                    let _ = ws.send(text(proto::notice("revoked", words))).await;
+                    break Some((close::POLICY, words));
+                }
+            },
+            msg = ws.recv() => match msg {
+                None | Some(Err(_)) => break None,
+                Some(Ok(Message::Text(t))) => {
+                    let (reply, after) = answer(&shared, &mut conn, t.as_str()).await;
+                    // Events a request caused (a command's entries) reach the
+                    // client before its reply.
+                    let mut failed = false;
+                    while let Ok(frame) = events_rx.try_recv() {
+                        failed |= ws.send(text(frame)).await.is_err();
+                    }
+                    if failed || ws.send(text(reply)).await.is_err() {
+                        break None;
+                    }
+                    if let After::Close(code, why) = after {
+                        break Some((code, why));
+                    }
+                }
+                Some(Ok(Message::Binary(_))) => {
+                    let r = Refusal::new(ErrCode::Binary, "send JSON in text frames, not binary ones");
+                    if ws.send(text(proto::err(&Value::Null, &r))).await.is_err() {
+                        break None;
+                    }
+                }
+                Some(Ok(Message::Close(_))) => break None,
+                // The WebSocket layer answers pings by itself.
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+            },
+        }
+    };
+    if let Some((code, why)) = closing {
+        let frame = CloseFrame {
+            code,
+            reason: why.into(),
+        };
+        if ws.send(Message::Close(Some(frame))).await.is_ok() {
+            // Let the client's closing handshake arrive (briefly).
+            let _ = tokio::time::timeout(Duration::from_secs(1), async {
+                while let Some(Ok(_)) = ws.recv().await {}
+            })
+            .await;
+        }
+    }
+    for list in shared
+        .watchers
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .values_mut()
+    {
+        list.retain(|w| w.socket != conn.id);
+    }
+    if let Some(p) = &conn.principal {
+        let mut sockets = shared.sockets.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(list) = sockets.get_mut(&p.token) {
+            list.retain(|(id, _)| *id != conn.id);
+            if list.is_empty() {
+                sockets.remove(&p.token);
+            }
+        }
+    }
+}
+
+fn text(s: String) -> Message {
+    Message::Text(s.into())
+}
+
+/// The refusal a club error is on the wire.
+fn refusal(e: ClubError) -> Refusal {
+    let code = match &e {
+        ClubError::UnknownToken | ClubError::RevokedToken => ErrCode::BadToken,
+        ClubError::UnknownCode | ClubError::SpentCode | ClubError::ExpiredCode(_) => {
+            ErrCode::BadCode
+        }
+        ClubError::OtherRole { .. } => ErrCode::Forbidden,
+        ClubError::NoSuchToken(_)
+        | ClubError::NoSuchCampaign(_)
+        | ClubError::NoSuchBattle(_)
+        | ClubError::NoSuchSeat { .. } => ErrCode::NotFound,
+        ClubError::BadDays(_) | ClubError::Battle(_) => ErrCode::BadRequest,
+        ClubError::AlreadyJoined { .. } => ErrCode::Joined,
+        ClubError::NotStarted(_) => ErrCode::NotStarted,
+        ClubError::Stale(_) => ErrCode::Stale,
+        ClubError::Rule(_) => ErrCode::Refused,
+        ClubError::Over(_) => ErrCode::Over,
+        ClubError::File { .. } | ClubError::Campaign { .. } | ClubError::Random(_) => {
+            eprintln!("serve: the store failed: {e}");
+            ErrCode::Internal
+        }
+    };
+    Refusal::new(code, e.to_string())
+}
+
+/// Run a live store call on the blocking pool.
+async fn blocking_live<T: Send + 'static>(
+    shared: &Arc<Shared>,
+    f: impl FnOnce(&dyn LiveStore) -> Result<T, ClubError> + Send + 'static,
+) -> Result<T, Refusal> {
+    let s = shared.clone();
+    match tokio::task::spawn_blocking(move || f(s.store.live())).await {
+        Ok(r) => r.map_err(refusal),
+        Err(e) => Err(Refusal::new(
+            ErrCode::Internal,
+            format!("the server failed while answering: {e}"),
+        )),
+    }
+}
+
+/// The battle's turn: one command or watch at a time.
+fn order_of(shared: &Shared, battle: ServerBattleId) -> Arc<tokio::sync::Mutex<()>> {
+    shared
+        .order
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .entry(battle)
+        .or_default()
+        .clone()
+}
+
+/// Refused unless the socket's token opens `seat` of `battle`.
+async fn seat_granted(
+    shared: &Arc<Shared>,
+    conn: &Conn,
+    battle: ServerBattleId,
+    seat: u8,
+) -> Result<(), (Refusal, After)> {
+    let p = conn.principal.clone().ok_or_else(|| stay(hello_first()))?;
+    let grants = blocking(shared, move |t| t.grants(p.token))
+        .await
+        .map_err(stay)?;
+    let mine: Vec<u8> = grants
+        .iter()
+        .filter(|g| g.battle == Some(battle))
+        .filter_map(|g| g.seat)
+        .collect();
+    if mine.contains(&seat) {
+        return Ok(());
+    }
+    let words = match mine.as_slice() {
+        [] => format!("your token opens no seat of battle {battle}"),
+        seats => format!(
+            "your invitation opens seat {} of battle {battle}, not seat {seat}",
+            seats
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+    };
+    Err(stay(Refusal::new(ErrCode::Forbidden, words)))
+}
+
+/// Send every watcher of `battle` its own view of `entries` (and the `over`
+/// event with the secret when it ended).
+async fn fan_out(
+    shared: &Arc<Shared>,
+    battle: ServerBattleId,
+    entries: Vec<xenolog_engine::EntryId>,
+    revealed: Option<[u8; 32]>,
+) -> Result<(), Refusal> {
+    let seats: Vec<Actor> = {
+        let w = shared.watchers.lock().unwrap_or_else(|p| p.into_inner());
+        let mut seats: Vec<Actor> = w
+            .get(&battle)
+            .map(|l| l.iter().map(|w| w.seat).collect())
+            .unwrap_or_default();
+        seats.sort();
+        seats.dedup();
+        seats
+    };
+    let frames = blocking_live(shared, move |l| {
+        let mut out: HashMap<Actor, Vec<String>> = HashMap::new();
+        l.read(battle, &mut |b| {
+            for seat in &seats {
+                let mut f = lens::entry_frames(b, battle, *seat, &entries);
+                if let Some(secret) = &revealed {
+                    f.push(lens::over_frame(b, battle, secret));
+                }
+                out.insert(*seat, f);
+            }
+        })?;
+        Ok(out)
+    })
+    .await?;
+    let mut w = shared.watchers.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(list) = w.get_mut(&battle) {
+        list.retain(|watcher| {
+            frames
+                .get(&watcher.seat)
+                .into_iter()
+                .flatten()
+                .all(|f| watcher.events.send(f.clone()).is_ok())
+        });
+    }
+    Ok(())
+}
+
+/// Run a battle store call on the blocking pool.
+async fn blocking_battles<T: Send + 'static>(
+    shared: &Arc<Shared>,
+    f: impl FnOnce(&dyn BattleStore) -> Result<T, ClubError> + Send + 'static,
+) -> Result<T, Refusal> {
+    let s = shared.clone();
+    match tokio::task::spawn_blocking(move || f(s.store.battles())).await {
+        Ok(r) => r.map_err(refusal),
+        Err(e) => Err(Refusal::new(
+            ErrCode::Internal,
+            format!("the server failed while answering: {e}"),
+        )),
+    }
+}
+
+/// Run a store call on the blocking pool.
+async fn blocking<T: Send + 'static>(
+    shared: &Arc<Shared>,
+    f: impl FnOnce(&dyn TokenStore) -> Result<T, ClubError> + Send + 'static,
+) -> Result<T, Refusal> {
+    let s = shared.clone();
+    match tokio::task::spawn_blocking(move || f(s.store.tokens())).await {
+        Ok(r) => r.map_err(refusal),
+        Err(e) => Err(Refusal::new(
+            ErrCode::Internal,
+            format!("the server failed while answering: {e}"),
+        )),
+    }
+}
+
+fn now_ms() -> u128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or(0)
+}
+
+/// Answer one text frame: the reply to send and what to do then.
+async fn answer(shared: &Arc<Shared>, conn: &mut Conn, frame: &str) -> (String, After) {
+    let decoded = proto::decode(frame);
+    let id = decoded.id;
+    let request = match decoded.request {
+        Ok(r) => r,
+        Err(r) => {
+            let after = if r.code == ErrCode::TooBig {
+                After::Close(close::TOO_BIG, "a message may be at most 64 KiB")
+            } else {
+                After::Stay
+            };
+            return (proto::err(&id, &r), after);
+        }
+    };
+    let kind = request.kind();
+    let result = respond(shared, conn, request).await;
+    // Type and outcome only: never a field of the request.
+    match &result {
+        Ok(_) => eprintln!("serve: {} #{}: {kind} ok", conn.peer, conn.id),
+        Err((r, _)) => eprintln!(
+            "serve: {} #{}: {kind} refused ({})",
+            conn.peer,
+            conn.id,
+            serde_json::to_value(r.code).unwrap_or_default()
+        ),
+    }
+    match result {
+        Ok(body) => (proto::ok(&id, body), After::Stay),
+        Err((r, after)) => (proto::err(&id, &r), after),
+    }
+}
+
+type Answer = Result<Value, (Refusal, After)>;
+
+fn stay(r: Refusal) -> (Refusal, After) {
+    (r, After::Stay)
+}
+
+fn organiser(conn: &Conn, what: &str) -> Result<Principal, (Refusal, After)> {
+    match &conn.principal {
+        Some(p) if p.role == Role::Organiser => Ok(p.clone()),
+        Some(p) => Err(stay(Refusal::new(
+            ErrCode::Forbidden,
+            format!(
+                "only an organiser may {what}; this connection said hello as a {}",
+                p.role.word()
+            ),
+        ))),
+        None => Err(stay(hello_first())),
+    }
+}
+
+fn hello_first() -> Refusal {
+    Refusal::new(
+        ErrCode::HelloFirst,
+        "say hello with your token first (or redeem an invitation)",
+    )
+}
+
+fn register(shared: &Shared, conn: &mut Conn, p: Principal) {
+    shared
+        .sockets
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .entry(p.token)
+        .or_default()
+        .push((conn.id, conn.control.clone()));
+    conn.principal = Some(p);
+}
+
+fn principal_json(p: &Principal) -> Value {
+    json!({"token_id": p.token, "role": p.role, "label": p.label})
+}
+
+/// Refused while the socket's address gave too many wrong codes or tokens lately.
+fn guessing(shared: &Shared, conn: &Conn) -> Result<(), (Refusal, After)> {
+    let mut m = shared.guesses.lock().unwrap_or_else(|p| p.into_inner());
+    let now = std::time::Instant::now();
+    let recent = m.entry(conn.peer.ip()).or_default();
+    recent.retain(|t| now.duration_since(*t) < GUESS_WINDOW);
+    if recent.len() >= GUESSES_PER_ADDRESS {
+        return Err(stay(Refusal::new(
+            ErrCode::Rate,
+            format!(
+                "too many wrong codes or tokens from your address: at most {GUESSES_PER_ADDRESS} a minute; wait a minute"
+            ),
+        )));
+    }
+    Ok(())
+}
+
+fn guessed_wrong(shared: &Shared, conn: &Conn, r: &Refusal) {
+    if matches!(r.code, ErrCode::BadCode | ErrCode::BadToken) {
+        shared
+            .guesses
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(conn.peer.ip())
+            .or_default()
+            .push(std::time::Instant::now());
+    }
+}
+
+async fn respond(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> Answer {
+    let secret = matches!(request, Request::Hello { .. } | Request::Redeem { .. });
+    if conn.principal.is_none() && !secret {
+        return Err(stay(hello_first()));
+    }
+    if secret {
+        guessing(shared, conn)?;
+        let answer = respond_to(shared, conn, request).await;
+        if let Err((r, _)) = &answer {
+            guessed_wrong(shared, conn, r);
+        }
+        return answer;
+    }
+    respond_to(shared, conn, request).await
+}
+
+async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> Answer {
+    match request {
+        Request::Hello { token, client: _ } => {
+            if conn.principal.is_some() {
+                return Err(stay(Refusal::new(
+                    ErrCode::AlreadyHello,
+                    "this connection has already said hello",
+                )));
+            }
+            let p = blocking(shared, move |t| t.authenticate(&token))
+                .await
+                .map_err(|r| (r, After::Close(close::POLICY, "bad token")))?;
+            let mut body = principal_json(&p);
+            body["server"] = json!(format!("xenolog {}", env!("CARGO_PKG_VERSION")));
+            body["protocol"] = json!(proto::VERSION);
+            body["limits"] = json!({"max_message": proto::MAX_MESSAGE});
+            body["grants"] = json!([]);
+            register(shared, conn, p);
+            Ok(body)
+        }
+        Request::Redeem { code, label } => {
+            let Some(code) = Code::parse(code.expose()) else {
+                return Err(stay(Refusal::new(
+                    ErrCode::BadCode,
+                    "that is not an invitation code: a code looks like XNLG-XXXX-XXXX-XXXX-XXXX-XXXX",
+                )));
+            };
+            let into = conn.principal.clone();
+            let r = blocking(shared, move |t| {
+                t.redeem(&code, label.as_deref(), into.as_ref())
+            })
+            .await
+            .map_err(stay)?;
+            let mut body = principal_json(&r.principal);
+            match &r.token {
+                Some(token) => {
+                    body["token"] = json!(token.expose());
+                    body["words"] = json!(
+                        "keep this token secret and safe: it is shown only now, and it opens your seats"
+                    );
+                }
+                None => {
+                    body["token"] = Value::Null;
+                    body["words"] = json!("the invitation was added to this connection's token");
+                }
+            }
+            if conn.principal.is_none() {
+                register(shared, conn, r.principal);
+            }
+            Ok(body)
+        }
+        Request::Invite {
+            role,
+            label,
+            days,
+            campaign,
+            battle,
+            seat,
+        } => {
+            let by = organiser(conn, "invite")?;
+            let seat = match (campaign, battle, seat) {
+                (None, None, None) => None,
+                (Some(campaign), Some(battle), Some(seat)) if role == Role::Player => {
+                    Some(SeatInvite {
+                        campaign,
+                        battle,
+                        seat,
+                    })
+                }
+                (Some(_), Some(_), Some(_)) => {
+                    return Err(stay(Refusal::new(
+                        ErrCode::BadRequest,
+                        "a seat invitation is for a player",
+                    )));
+                }
+                _ => {
+                    return Err(stay(Refusal::new(
+                        ErrCode::BadRequest,
+                        "a seat invitation names the campaign, the battle and the seat",
+                    )));
+                }
+            };
+            let label = label
+                .map(|l| l.trim().to_owned())
+                .filter(|l| !l.is_empty())
+                .unwrap_or_else(|| role.word().to_owned());
+            let days = days.unwrap_or(INVITATION_DAYS);
+            let inv = blocking(shared, move |t| t.invite(&by, role, &label, days, seat))
+                .await
+                .map_err(stay)?;
+            Ok(json!({
+                "code": inv.code.expose(),
+                "link": invitation_link(shared.addr, &inv.code),
+                "role": inv.role,
+                "label": inv.label,
+                "expires": inv.expires,
+                "seat": seat.map(|s| json!({"campaign": s.campaign, "battle": s.battle, "seat": s.seat})),
+            }))
+        }
+        Request::Tokens => {
+            organiser(conn, "list the tokens")?;
+            let list = blocking(shared, |t| t.tokens()).await.map_err(stay)?;
+            Ok(json!({ "tokens": list }))
+        }
+        Request::Revoke { token } => {
+            organiser(conn, "revoke a token")?;
+            let info = blocking(shared, move |t| t.revoke(token))
+                .await
+                .map_err(stay)?;
+            let open = shared
+                .sockets
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&token)
+                .unwrap_or_default();
+            for (_, socket) in &open {
+                let _ = socket.send(Control::Revoked);
+            }
+            eprintln!(
+                "serve: token {token} revoked; {} open connection(s) closed",
+                open.len()
+            );
+            Ok(json!({ "token": info, "closed": open.len() }))
+        }
+        Request::Ping => Ok(json!({ "pong": now_ms() })),
+        Request::CreateCampaign { name } => {
+            organiser(conn, "create a campaign")?;
+            if name.trim().is_empty() {
+                return Err(stay(Refusal::new(
+                    ErrCode::BadRequest,
+                    "a campaign needs a name",
+                )));
+            }
+            let c = blocking_battles(shared, move |b| b.create_campaign(&name))
+                .await
+                .map_err(stay)?;
+            Ok(json!({"campaign": c.id, "name": c.name}))
+        }
+        Request::CreateBattle {
+            campaign,
+            game,
+            config,
+            title,
+            strict,
+        } => {
+            organiser(conn, "create a battle")?;
+            let new = NewBattle {
+                campaign,
+                game,
+                config: config.unwrap_or_else(|| json!({})),
+                title: title.unwrap_or_default(),
+                strict,
+            };
+            let b = blocking_battles(shared, move |s| s.create_battle(new))
+                .await
+                .map_err(stay)?;
+            let seats: Vec<Value> = b
+                .seats
+                .iter()
+                .map(|(a, name)| json!({"seat": a.0, "name": name}))
+                .collect();
+            Ok(json!({
+                "battle": b.id,
+                "seats": seats,
+                "commitment": fair::hex(&b.commitment),
+            }))
+        }
+        Request::Join {
+            battle,
+            seat,
+            nonce,
+        } => {
+            let nonce = fair::from_hex(&nonce).map_err(|why| {
+                stay(Refusal::new(
+                    ErrCode::BadRequest,
+                    format!("the nonce is 32 random bytes as 64 hex digits: {why}"),
+                ))
+            })?;
+            seat_granted(shared, conn, battle, seat).await?;
+            let j = blocking_battles(shared, move |b| b.join(battle, seat, nonce))
+                .await
+                .map_err(stay)?;
+            Ok(json!({
+                "battle": battle,
+                "seat": seat,
+                "commitment": fair::hex(&j.commitment),
+                "joined": j.joined,
+                "seats": j.seats,
+                "started": j.started.is_some(),
+            }))
+        }
+        Request::Watch {
+            battle,
+            seat,
+            after,
+        } => {
+            seat_granted(shared, conn, battle, seat).await?;
+            let order = order_of(shared, battle);
+            let _turn = order.lock().await;
+            let who = Actor(seat);
+            let (frames, head) = blocking_live(shared, move |l| {
+                let revealed = l.revealed(battle)?;
+                let mut out = (Vec::new(), None);
+                l.read(battle, &mut |b| {
+                    let ids = lens::line_after(b, after);
+                    out.0 = lens::entry_frames(b, battle, who, &ids);
+                    if let Some(secret) = &revealed {
+                        out.0.push(lens::over_frame(b, battle, secret));
+                    }
+                    out.0.push(lens::live_frame(b, battle, who));
+                    out.1 = b.cursor();
+                })?;
+                Ok(out)
+            })
+            .await
+            .map_err(stay)?;
+            let sent = frames.len() - 1;
+            for f in frames {
+                let _ = conn.events.send(f);
+            }
+            shared
+                .watchers
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .entry(battle)
+                .or_default()
+                .push(Watcher {
+                    socket: conn.id,
+                    seat: who,
+                    events: conn.events.clone(),
+                });
+            Ok(json!({"battle": battle, "seat": seat, "sent": sent, "head": head}))
+        }
+        Request::Command {
+            battle,
+            seat,
+            at,
+            command,
+        } => {
+            seat_granted(shared, conn, battle, seat).await?;
+            let order = order_of(shared, battle);
+            let _turn = order.lock().await;
+            let played = blocking_live(shared, move |l| l.play(battle, Actor(seat), at, &command))
+                .await
+                .map_err(stay)?;
+            // Durable now: only then does anyone hear of it.
+            let entries = played.entries.clone();
+            if let Err(r) = fan_out(shared, battle, played.entries, played.revealed).await {
+                eprintln!(
+                    "serve: battle {battle}: the entries could not be sent: {}",
+                    r.words
+                );
+            }
+            Ok(json!({"entries": entries, "over": played.revealed.is_some()}))
+        }
+    }
+}

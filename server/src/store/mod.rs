@@ -1,0 +1,261 @@
+//! Where the club lives: persistence only, behind a trait (DESIGN.md section 7),
+//! so that the PostgreSQL store of issue 31 fits beside the SQLite folder.
+//!
+//! The methods are blocking; the server calls them on tokio's blocking pool
+//! (`spawn_blocking`), so a slow disk never stalls a socket. A PostgreSQL
+//! store can implement them with a blocking client, or the trait's methods
+//! become futures when a second backend needs them.
+
+use serde::Serialize;
+use xenolog_engine::Actor;
+use xenolog_engine::fair::Bytes32;
+
+use crate::secret::{Code, Role, Token};
+
+pub mod sqlite;
+
+/// A token's id in the club (shown by `tokens`, named by `revoke`).
+pub type TokenId = i64;
+
+/// A campaign hosted by the server.
+pub type CampaignId = i64;
+/// A battle created on the server (its number in the club, not in the campaign file).
+pub type ServerBattleId = i64;
+
+/// One thing a token opens: a campaign, or a seat of one of its battles.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Grant {
+    pub campaign: CampaignId,
+    pub battle: Option<ServerBattleId>,
+    pub seat: Option<u8>,
+}
+
+/// A seat an invitation opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatInvite {
+    pub campaign: CampaignId,
+    pub battle: ServerBattleId,
+    pub seat: u8,
+}
+
+/// A campaign as the server lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CampaignInfo {
+    pub id: CampaignId,
+    pub name: String,
+    /// The campaign file, relative to the data folder.
+    pub file: String,
+}
+
+/// A battle the organiser asks for.
+#[derive(Clone, Debug)]
+pub struct NewBattle {
+    pub campaign: CampaignId,
+    pub game: String,
+    pub config: serde_json::Value,
+    pub title: String,
+    pub strict: bool,
+}
+
+/// A battle created, waiting for its seats' nonces.
+#[derive(Clone, Debug)]
+pub struct CreatedBattle {
+    pub id: ServerBattleId,
+    pub seats: Vec<(Actor, String)>,
+    /// Published now; the secret behind it is revealed at the end.
+    pub commitment: Bytes32,
+}
+
+/// Where a battle stands after a seat joined.
+#[derive(Clone, Debug)]
+pub struct Joined {
+    pub commitment: Bytes32,
+    /// The seats that have given their nonce.
+    pub joined: Vec<u8>,
+    pub seats: usize,
+    /// The battle's id in its campaign file, once every seat has joined.
+    pub started: Option<i64>,
+}
+
+/// Who is at the other end of an authenticated socket.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Principal {
+    pub token: TokenId,
+    pub role: Role,
+    pub label: String,
+}
+
+/// A new invitation, its code shown once.
+#[derive(Debug)]
+pub struct Invitation {
+    pub code: Code,
+    pub role: Role,
+    pub label: String,
+    /// Unix seconds.
+    pub expires: i64,
+}
+
+/// What `redeem` made.
+#[derive(Debug)]
+pub struct Redeemed {
+    /// The new token, shown once; `None` when the invitation's grants were
+    /// added to the token the socket already said hello with.
+    pub token: Option<Token>,
+    pub principal: Principal,
+}
+
+/// A token as `tokens` lists it: never the token itself.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TokenInfo {
+    pub id: TokenId,
+    pub role: Role,
+    pub label: String,
+    /// Unix seconds.
+    pub created: i64,
+    pub last_used: Option<i64>,
+    pub revoked: Option<i64>,
+}
+
+/// Why the club refused, in words (each maps to a protocol error code).
+#[derive(Debug, thiserror::Error)]
+pub enum ClubError {
+    #[error("this token is not known to this club")]
+    UnknownToken,
+    #[error("this token was revoked by the organiser")]
+    RevokedToken,
+    #[error("there is no such invitation: check the code, or ask the organiser for a new one")]
+    UnknownCode,
+    #[error("this invitation was already used; each invitation is used once")]
+    SpentCode,
+    #[error("this invitation expired {0}; ask the organiser for a new one")]
+    ExpiredCode(String),
+    #[error(
+        "this invitation is for {wanted}, and this connection said hello as {have}: redeem it on a new connection without hello"
+    )]
+    OtherRole {
+        wanted: &'static str,
+        have: &'static str,
+    },
+    #[error("there is no token {0} in this club (see `tokens`)")]
+    NoSuchToken(TokenId),
+    #[error("an invitation is valid for 1 to 30 days, not {0}")]
+    BadDays(u32),
+    #[error("there is no campaign {0} on this server")]
+    NoSuchCampaign(CampaignId),
+    #[error("there is no battle {0} on this server")]
+    NoSuchBattle(ServerBattleId),
+    #[error("battle {battle} has {seats} seats, numbered 0 to {}; there is no seat {seat}", seats - 1)]
+    NoSuchSeat {
+        battle: ServerBattleId,
+        seat: u8,
+        seats: usize,
+    },
+    #[error("the battle cannot be made: {0}")]
+    Battle(String),
+    #[error("seat {seat} of battle {battle} already gave its nonce (each seat gives one)")]
+    AlreadyJoined { battle: ServerBattleId, seat: u8 },
+    #[error("battle {0} has not started: every seat gives its nonce first (join)")]
+    NotStarted(ServerBattleId),
+    #[error(
+        "the battle moved on before your command arrived: {0}. Your copy is brought up to date by watch; give the command again if it still applies"
+    )]
+    Stale(String),
+    #[error("{0}")]
+    Rule(String),
+    #[error("battle {0} is over")]
+    Over(ServerBattleId),
+    #[error("the campaign file {file}: {why}")]
+    Campaign { file: String, why: String },
+    #[error("the club file {path}: {why}")]
+    File { path: String, why: String },
+    #[error("the operating system's random generator failed: {0}")]
+    Random(String),
+}
+
+/// The tokens and invitations of a club: the club file by default.
+pub trait TokenStore: Send + Sync + 'static {
+    /// A fresh organiser invitation when the club has no organiser (first
+    /// start) or when `force` is given; unspent organiser invitations made
+    /// before are voided, so only the one printed now opens the club.
+    fn organiser_invitation(&self, force: bool) -> Result<Option<Invitation>, ClubError>;
+    /// The principal of a token (`hello`); marks it used.
+    fn authenticate(&self, token: &Token) -> Result<Principal, ClubError>;
+    /// Spend an invitation: a new token, or (with `into`) the invitation's
+    /// grants added to a token the socket already holds.
+    fn redeem(
+        &self,
+        code: &Code,
+        label: Option<&str>,
+        into: Option<&Principal>,
+    ) -> Result<Redeemed, ClubError>;
+    /// A new invitation made by an organiser (`invite`), for a seat or not.
+    fn invite(
+        &self,
+        by: &Principal,
+        role: Role,
+        label: &str,
+        days: u32,
+        seat: Option<SeatInvite>,
+    ) -> Result<Invitation, ClubError>;
+    /// What a token opens.
+    fn grants(&self, token: TokenId) -> Result<Vec<Grant>, ClubError>;
+    /// Every token of the club (`tokens`).
+    fn tokens(&self) -> Result<Vec<TokenInfo>, ClubError>;
+    /// Revoke a token (`revoke`); revoking one already revoked is no change.
+    fn revoke(&self, id: TokenId) -> Result<TokenInfo, ClubError>;
+}
+
+/// The campaigns and the battles created on the server.
+pub trait BattleStore: Send + Sync + 'static {
+    /// A new campaign (its own campaign file).
+    fn create_campaign(&self, name: &str) -> Result<CampaignInfo, ClubError>;
+    /// Every campaign.
+    fn campaigns(&self) -> Result<Vec<CampaignInfo>, ClubError>;
+    /// A new battle: the server's secret is drawn and stored with its
+    /// commitment, durably, before this returns.
+    fn create_battle(&self, battle: NewBattle) -> Result<CreatedBattle, ClubError>;
+    /// A seat's nonce, stored durably; when it is the last one, the battle
+    /// starts in its campaign file with the seed of the secret and every nonce.
+    fn join(&self, battle: ServerBattleId, seat: u8, nonce: Bytes32) -> Result<Joined, ClubError>;
+}
+
+/// What a command made.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The command's entry, then the steps the game took on its own.
+    pub entries: Vec<xenolog_engine::EntryId>,
+    /// The secret, revealed in the same step when the battle ended.
+    pub revealed: Option<Bytes32>,
+}
+
+/// Started battles, decided here: the server is the only master.
+pub trait LiveStore: Send + Sync + 'static {
+    /// Decide a seat's command against the battle's head `at` (the last
+    /// entry the client holds, `None` at the start), write it and the
+    /// game's own steps durably, and reveal the secret if it ended the
+    /// battle. A head that moved on is [`ClubError::Stale`]; nothing changes
+    /// on any refusal.
+    fn play(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        at: Option<xenolog_engine::EntryId>,
+        command: &serde_json::Value,
+    ) -> Result<Played, ClubError>;
+    /// Read a started battle (the lens builds a seat's frames from it).
+    fn read(
+        &self,
+        battle: ServerBattleId,
+        f: &mut dyn FnMut(&dyn xenolog_engine::Battle),
+    ) -> Result<(), ClubError>;
+    /// The revealed secret of a battle that is over.
+    fn revealed(&self, battle: ServerBattleId) -> Result<Option<Bytes32>, ClubError>;
+}
+
+/// Everything the server stores: the club's tokens, and the campaigns and
+/// battles (section 7's remaining methods join them with live play).
+pub trait Store: Send + Sync + 'static {
+    fn tokens(&self) -> &dyn TokenStore;
+    fn battles(&self) -> &dyn BattleStore;
+    fn live(&self) -> &dyn LiveStore;
+}

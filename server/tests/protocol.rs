@@ -1,0 +1,1051 @@
+//! Protocol v1 against an in-process server on 127.0.0.1:0, with a real
+//! WebSocket client: every request, and every refusal by its code.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use xenolog_server::{Config, Running, start};
+
+struct Server {
+    running: Running,
+    organiser_code: String,
+    data: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+async fn server() -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let mut running = start(Config {
+        data: dir.path().join("club"),
+        listen: "127.0.0.1:0".parse().unwrap(),
+        invite_organiser: false,
+    })
+    .await
+    .unwrap();
+    let organiser_code = running
+        .take_invitation()
+        .expect("a first start makes an organiser invitation")
+        .code
+        .expose();
+    Server {
+        running,
+        organiser_code,
+        data: dir.path().join("club"),
+        _dir: dir,
+    }
+}
+
+struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    next: u64,
+    /// Events that arrived while a reply was awaited.
+    events: std::collections::VecDeque<Value>,
+}
+
+impl Client {
+    async fn connect(s: &Server) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(s.running.ws_url())
+            .await
+            .unwrap();
+        Client {
+            ws,
+            next: 1,
+            events: Default::default(),
+        }
+    }
+
+    async fn send_text(&mut self, text: impl Into<String>) {
+        self.ws.send(Message::text(text.into())).await.unwrap();
+    }
+
+    /// The next frame: a text frame as JSON, or the close frame's code as
+    /// `{"closed": code}`.
+    async fn recv(&mut self) -> Value {
+        let msg = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
+            .await
+            .expect("an answer within 10 s");
+        match msg {
+            Some(Ok(Message::Text(t))) => serde_json::from_str(t.as_str()).unwrap(),
+            Some(Ok(Message::Close(f))) => {
+                json!({"closed": f.as_ref().map(|f| u16::from(f.code)), "reason": f.as_ref().map(|f| f.reason.to_string())})
+            }
+            Some(Ok(other)) => panic!("unexpected frame {other:?}"),
+            Some(Err(e)) => json!({"error": e.to_string()}),
+            None => json!({"ended": true}),
+        }
+    }
+
+    /// Send a request and return its reply (checked to answer it).
+    async fn request(&mut self, kind: &str, fields: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        let mut m = json!({"v": 1, "id": id, "type": kind});
+        if let Value::Object(f) = fields {
+            m.as_object_mut().unwrap().extend(f);
+        }
+        self.send_text(m.to_string()).await;
+        let reply = loop {
+            let v = self.recv().await;
+            if v.get("re").is_some() || v.get("type").is_none() {
+                break v;
+            }
+            self.events.push_back(v);
+        };
+        assert_eq!(reply["re"], json!(id), "{reply}");
+        assert_eq!(reply["v"], json!(1), "{reply}");
+        reply
+    }
+
+    /// The next event (buffered first).
+    async fn event(&mut self) -> Value {
+        match self.events.pop_front() {
+            Some(v) => v,
+            None => self.recv().await,
+        }
+    }
+
+    async fn ok(&mut self, kind: &str, fields: Value) -> Value {
+        let reply = self.request(kind, fields).await;
+        assert!(reply.get("err").is_none(), "{kind} refused: {reply}");
+        reply["ok"].clone()
+    }
+
+    async fn refused(&mut self, kind: &str, fields: Value, code: &str) -> String {
+        let reply = self.request(kind, fields).await;
+        assert_eq!(reply["err"]["code"], json!(code), "{reply}");
+        let words = reply["err"]["words"].as_str().unwrap().to_owned();
+        assert!(words.len() > 10, "refused in words: {reply}");
+        words
+    }
+
+    /// Read frames until the close frame; its code.
+    async fn closed_with(&mut self) -> (Vec<Value>, Option<u16>) {
+        let mut before = Vec::new();
+        loop {
+            let v = self.recv().await;
+            if v.get("closed").is_some() {
+                return (before, v["closed"].as_u64().map(|c| c as u16));
+            }
+            if v.get("ended").is_some() || v.get("error").is_some() {
+                return (before, None);
+            }
+            before.push(v);
+        }
+    }
+}
+
+/// An organiser's socket, hello said; and its token.
+async fn organiser(s: &Server) -> (Client, String) {
+    let mut c = Client::connect(s).await;
+    let r = c
+        .ok("redeem", json!({"code": s.organiser_code, "label": "Ola"}))
+        .await;
+    assert_eq!(r["role"], "organiser");
+    let token = r["token"].as_str().unwrap().to_owned();
+    assert!(token.starts_with("xnl_o_"), "{token}");
+    (c, token)
+}
+
+async fn player(s: &Server, org: &mut Client, name: &str) -> (Client, String, i64) {
+    let inv = org
+        .ok("invite", json!({"role": "player", "label": name}))
+        .await;
+    let mut c = Client::connect(s).await;
+    let r = c.ok("redeem", json!({"code": inv["code"]})).await;
+    assert_eq!(r["label"], json!(name));
+    (
+        c,
+        r["token"].as_str().unwrap().to_owned(),
+        r["token_id"].as_i64().unwrap(),
+    )
+}
+
+#[tokio::test]
+async fn hello_with_a_redeemed_token_opens_the_club() {
+    let s = server().await;
+    let (_org, token) = organiser(&s).await;
+    let mut c = Client::connect(&s).await;
+    let r = c
+        .ok("hello", json!({"token": token, "client": "test 1"}))
+        .await;
+    assert_eq!(r["role"], "organiser");
+    assert_eq!(r["label"], "Ola");
+    assert_eq!(r["protocol"], 1);
+    assert_eq!(r["limits"]["max_message"], 65536);
+    c.refused("hello", json!({"token": token}), "already_hello")
+        .await;
+    s.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn ping_answers_pong_with_the_server_time() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let r = org.ok("ping", json!({})).await;
+    assert!(r["pong"].as_u64().unwrap() > 1_700_000_000_000, "{r}");
+}
+
+#[tokio::test]
+async fn anything_before_hello_is_refused_hello_first() {
+    let s = server().await;
+    let mut c = Client::connect(&s).await;
+    for kind in ["ping", "tokens", "invite", "revoke"] {
+        c.refused(kind, json!({"role": "player", "token": 1}), "hello_first")
+            .await;
+    }
+    // The socket stays open: hello now works.
+    let (_org, token) = organiser(&s).await;
+    c.ok("hello", json!({"token": token})).await;
+}
+
+#[tokio::test]
+async fn a_socket_that_never_says_hello_is_closed() {
+    let s = server().await;
+    let mut c = Client::connect(&s).await;
+    let (before, code) = c.closed_with().await;
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert_eq!(before[0]["err"]["code"], "hello_first");
+    assert_eq!(code, Some(1008));
+}
+
+#[tokio::test]
+async fn bad_json_is_refused_in_words() {
+    let s = server().await;
+    let mut c = Client::connect(&s).await;
+    c.send_text("{\"v\":1,\"id\":1,").await;
+    let r = c.recv().await;
+    assert_eq!(r["err"]["code"], "bad_json", "{r}");
+    assert!(
+        r["err"]["words"]
+            .as_str()
+            .unwrap()
+            .starts_with("the message is not JSON")
+    );
+    c.send_text("[1]").await;
+    assert_eq!(c.recv().await["err"]["code"], "bad_json");
+    // Still open.
+    c.refused("ping", json!({}), "hello_first").await;
+}
+
+#[tokio::test]
+async fn another_protocol_version_is_refused_in_words() {
+    let s = server().await;
+    let mut c = Client::connect(&s).await;
+    c.send_text(r#"{"v":2,"id":9,"type":"ping"}"#).await;
+    let r = c.recv().await;
+    assert_eq!(r["re"], 9);
+    assert_eq!(r["err"]["code"], "version");
+    assert_eq!(
+        r["err"]["words"],
+        "this server speaks protocol 1, your Xenolog speaks 2: update one of them"
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_type_is_refused_naming_the_known_ones() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let words = org
+        .refused("launch_saucers", json!({}), "unknown_type")
+        .await;
+    assert!(
+        words.contains("launch_saucers") && words.contains("hello"),
+        "{words}"
+    );
+}
+
+#[tokio::test]
+async fn a_request_with_missing_fields_is_a_bad_request() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let words = org.refused("revoke", json!({}), "bad_request").await;
+    assert!(words.contains("token"), "{words}");
+    org.refused("invite", json!({"role": "emperor"}), "bad_request")
+        .await;
+}
+
+#[tokio::test]
+async fn an_oversized_message_is_refused_and_the_socket_closed_1009() {
+    let s = server().await;
+    let mut c = Client::connect(&s).await;
+    let big = format!(
+        r#"{{"v":1,"id":1,"type":"ping","pad":"{}"}}"#,
+        "x".repeat(70 * 1024)
+    );
+    c.send_text(big).await;
+    let (before, code) = c.closed_with().await;
+    assert_eq!(before[0]["err"]["code"], "too_big", "{before:?}");
+    assert_eq!(before[0]["err"]["words"], "a message may be at most 64 KiB");
+    assert_eq!(code, Some(1009));
+}
+
+#[tokio::test]
+async fn a_binary_frame_is_refused() {
+    let s = server().await;
+    let mut c = Client::connect(&s).await;
+    c.ws.send(Message::binary(vec![1u8, 2, 3])).await.unwrap();
+    let r = c.recv().await;
+    assert_eq!(r["err"]["code"], "binary", "{r}");
+}
+
+#[tokio::test]
+async fn an_unknown_token_is_refused_and_the_socket_closed() {
+    let s = server().await;
+    let mut c = Client::connect(&s).await;
+    c.refused("hello", json!({"token": "xnl_p_guess"}), "bad_token")
+        .await;
+    let (_, code) = c.closed_with().await;
+    assert_eq!(code, Some(1008));
+}
+
+#[tokio::test]
+async fn an_invitation_is_redeemed_once() {
+    let s = server().await;
+    let (_org, _) = organiser(&s).await;
+    let mut c = Client::connect(&s).await;
+    let words = c
+        .refused("redeem", json!({"code": s.organiser_code}), "bad_code")
+        .await;
+    assert!(words.contains("already used"), "{words}");
+    let words = c
+        .refused("redeem", json!({"code": "hello"}), "bad_code")
+        .await;
+    assert!(words.contains("XNLG-XXXX"), "{words}");
+    c.refused(
+        "redeem",
+        json!({"code": "XNLG-AAAA-AAAA-AAAA-AAAA-AAAA"}),
+        "bad_code",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn the_organiser_invites_a_player_who_may_not_organise() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let inv = org
+        .ok(
+            "invite",
+            json!({"role": "player", "label": "Anna", "days": 3}),
+        )
+        .await;
+    let code = inv["code"].as_str().unwrap();
+    assert!(code.starts_with("XNLG-") && code.len() == 29, "{inv}");
+    assert_eq!(
+        inv["link"],
+        json!(format!("xenolog://{}/join#{code}", s.running.addr()))
+    );
+    org.refused(
+        "invite",
+        json!({"role": "player", "days": 90}),
+        "bad_request",
+    )
+    .await;
+    org.refused(
+        "invite",
+        json!({"role": "player", "campaign": 1, "battle": 1, "seat": 0}),
+        "not_found",
+    )
+    .await;
+    let mut anna = Client::connect(&s).await;
+    let r = anna.ok("redeem", json!({"code": code})).await;
+    assert_eq!(r["role"], "player");
+    assert!(r["token"].as_str().unwrap().starts_with("xnl_p_"));
+    for (kind, fields) in [
+        ("invite", json!({"role": "organiser"})),
+        ("tokens", json!({})),
+        ("revoke", json!({"token": 1})),
+    ] {
+        let words = anna.refused(kind, fields, "forbidden").await;
+        assert!(words.contains("only an organiser"), "{words}");
+    }
+    anna.ok("ping", json!({})).await;
+}
+
+#[tokio::test]
+async fn tokens_lists_every_token_but_never_the_token() {
+    let s = server().await;
+    let (mut org, org_token) = organiser(&s).await;
+    let (_anna, anna_token, anna_id) = player(&s, &mut org, "Anna").await;
+    let r = org.ok("tokens", json!({})).await;
+    let list = r["tokens"].as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[1]["id"], anna_id);
+    assert_eq!(list[1]["label"], "Anna");
+    assert_eq!(list[1]["role"], "player");
+    assert!(list[1]["revoked"].is_null());
+    let text = r.to_string();
+    assert!(!text.contains(&org_token) && !text.contains(&anna_token[6..]));
+}
+
+#[tokio::test]
+async fn revoke_closes_the_tokens_sockets_and_it_opens_nothing_after() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let (mut anna, anna_token, anna_id) = player(&s, &mut org, "Anna").await;
+    let mut anna2 = Client::connect(&s).await;
+    anna2.ok("hello", json!({"token": anna_token})).await;
+    let r = org.ok("revoke", json!({"token": anna_id})).await;
+    assert_eq!(r["closed"], 2);
+    assert!(r["token"]["revoked"].is_i64());
+    for c in [&mut anna, &mut anna2] {
+        let (before, code) = c.closed_with().await;
+        assert_eq!(before[0]["type"], "notice", "{before:?}");
+        assert_eq!(before[0]["code"], "revoked");
+        assert_eq!(
+            before[0]["words"],
+            "this token was revoked by the organiser"
+        );
+        assert_eq!(code, Some(1008));
+    }
+    let mut again = Client::connect(&s).await;
+    let words = again
+        .refused("hello", json!({"token": anna_token}), "bad_token")
+        .await;
+    assert!(words.contains("revoked"), "{words}");
+    org.refused("revoke", json!({"token": 99}), "not_found")
+        .await;
+    // The organiser's own socket is untouched.
+    org.ok("ping", json!({})).await;
+}
+
+#[tokio::test]
+async fn stopping_tells_every_socket_and_closes_it_1001() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let mut waiting = Client::connect(&s).await;
+    let url = s.running.ws_url();
+    let stopped = tokio::spawn(s.running.stop());
+    for c in [&mut org, &mut waiting] {
+        let (before, code) = c.closed_with().await;
+        assert_eq!(before[0]["type"], "notice", "{before:?}");
+        assert_eq!(before[0]["code"], "stopping");
+        assert_eq!(code, Some(1001));
+    }
+    stopped.await.unwrap().unwrap();
+    assert!(
+        tokio_tungstenite::connect_async(url).await.is_err(),
+        "a stopped server accepts no connection"
+    );
+}
+
+#[tokio::test]
+async fn a_restarted_server_keeps_its_tokens_and_prints_no_new_invitation() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config {
+        data: dir.path().to_owned(),
+        listen: "127.0.0.1:0".parse().unwrap(),
+        invite_organiser: false,
+    };
+    let mut first = start(config.clone()).await.unwrap();
+    let code = first.take_invitation().unwrap().code.expose();
+    let (mut c, _) = tokio_tungstenite::connect_async(first.ws_url())
+        .await
+        .unwrap();
+    c.send(Message::text(
+        json!({"v":1,"id":1,"type":"redeem","code":code}).to_string(),
+    ))
+    .await
+    .unwrap();
+    let reply: Value = match c.next().await.unwrap().unwrap() {
+        Message::Text(t) => serde_json::from_str(t.as_str()).unwrap(),
+        other => panic!("{other:?}"),
+    };
+    let token = reply["ok"]["token"].as_str().unwrap().to_owned();
+    drop(c);
+    first.stop().await.unwrap();
+
+    let mut second = start(config.clone()).await.unwrap();
+    assert!(
+        second.take_invitation().is_none(),
+        "the club has its organiser"
+    );
+    let s = Server {
+        running: second,
+        organiser_code: code,
+        data: dir.path().to_owned(),
+        _dir: tempfile::tempdir().unwrap(),
+    };
+    let mut c = Client::connect(&s).await;
+    c.ok("hello", json!({"token": token})).await;
+    s.running.stop().await.unwrap();
+
+    let mut third = start(Config {
+        invite_organiser: true,
+        ..config
+    })
+    .await
+    .unwrap();
+    assert!(third.take_invitation().is_some(), "--invite-organiser");
+    third.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn health_says_ok_and_the_protocol() {
+    let s = server().await;
+    let mut tcp = TcpStream::connect(s.running.addr()).await.unwrap();
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    tcp.write_all(b"GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut text = String::new();
+    tcp.read_to_string(&mut text).await.unwrap();
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    assert!(
+        text.ends_with("ok: xenolog club server, protocol 1"),
+        "{text}"
+    );
+}
+
+/// A player's socket holding a redeemed seat invitation.
+async fn seat_player(s: &Server, org: &mut Client, campaign: i64, battle: i64, seat: u8) -> Client {
+    seat_player_token(s, org, campaign, battle, seat).await.0
+}
+
+async fn seat_player_token(
+    s: &Server,
+    org: &mut Client,
+    campaign: i64,
+    battle: i64,
+    seat: u8,
+) -> (Client, String) {
+    let inv = org
+        .ok(
+            "invite",
+            json!({"role": "player", "label": format!("seat {seat}"), "campaign": campaign, "battle": battle, "seat": seat}),
+        )
+        .await;
+    assert_eq!(inv["seat"]["seat"], seat);
+    let mut c = Client::connect(s).await;
+    let r = c.ok("redeem", json!({"code": inv["code"]})).await;
+    (c, r["token"].as_str().unwrap().to_owned())
+}
+
+fn nonce(byte: u8) -> String {
+    xenolog_engine::fair::hex(&[byte; 32])
+}
+
+#[tokio::test]
+async fn two_seats_join_with_nonces_and_the_battle_starts_with_their_fair_seed() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let c = org
+        .ok("create_campaign", json!({"name": "Club nights"}))
+        .await;
+    let campaign = c["campaign"].as_i64().unwrap();
+    let b = org
+        .ok(
+            "create_battle",
+            json!({"campaign": campaign, "game": "race", "config": {"target": 20}, "title": "Race night"}),
+        )
+        .await;
+    let battle = b["battle"].as_i64().unwrap();
+    assert_eq!(b["seats"].as_array().unwrap().len(), 2, "{b}");
+    let commitment = b["commitment"].as_str().unwrap().to_owned();
+    assert_eq!(commitment.len(), 64);
+
+    let mut anna = seat_player(&s, &mut org, campaign, battle, 0).await;
+    let mut ben = seat_player(&s, &mut org, campaign, battle, 1).await;
+    let words = anna
+        .refused(
+            "join",
+            json!({"battle": battle, "seat": 1, "nonce": nonce(1)}),
+            "forbidden",
+        )
+        .await;
+    assert_eq!(
+        words,
+        format!("your invitation opens seat 0 of battle {battle}, not seat 1")
+    );
+    org.refused(
+        "join",
+        json!({"battle": battle, "seat": 0, "nonce": nonce(1)}),
+        "forbidden",
+    )
+    .await;
+    anna.refused(
+        "join",
+        json!({"battle": battle, "seat": 0, "nonce": "abc"}),
+        "bad_request",
+    )
+    .await;
+
+    let j = anna
+        .ok(
+            "join",
+            json!({"battle": battle, "seat": 0, "nonce": nonce(7)}),
+        )
+        .await;
+    assert_eq!(j["commitment"], json!(commitment));
+    assert_eq!(j["joined"], json!([0]));
+    assert_eq!(j["started"], false);
+    // The same nonce again is answered as the first time; another is refused.
+    anna.ok(
+        "join",
+        json!({"battle": battle, "seat": 0, "nonce": nonce(7)}),
+    )
+    .await;
+    let words = anna
+        .refused(
+            "join",
+            json!({"battle": battle, "seat": 0, "nonce": nonce(8)}),
+            "joined",
+        )
+        .await;
+    assert!(words.contains("already gave its nonce"), "{words}");
+
+    let j = ben
+        .ok(
+            "join",
+            json!({"battle": battle, "seat": 1, "nonce": nonce(9)}),
+        )
+        .await;
+    assert_eq!(j["joined"], json!([0, 1]));
+    assert_eq!(j["started"], true);
+    s.running.stop().await.unwrap();
+
+    // The campaign file holds the started battle with its fair seed: the
+    // commitment published at creation and both nonces; the secret is held
+    // by the server's copy, not revealed.
+    let file = s.data.join("campaigns/1.xenolog");
+    let copy = xenolog_saves::Campaign::open_read_only(&file).unwrap();
+    let battles = copy.battles().unwrap();
+    assert_eq!(battles.len(), 1);
+    assert_eq!(battles[0].title, "Race night");
+    let loaded = copy.load_battle(battles[0].id).unwrap();
+    let fair = loaded.meta().fair.clone().expect("a fair seed");
+    assert_eq!(xenolog_engine::fair::hex(&fair.commitment), commitment);
+    let nonces: Vec<(u8, u8)> = fair.nonces.iter().map(|n| (n.seat.0, n.nonce[0])).collect();
+    assert_eq!(nonces, [(0, 7), (1, 9)]);
+    assert_eq!(copy.fair_secret(battles[0].id).unwrap(), None);
+}
+
+#[tokio::test]
+async fn creating_campaigns_and_battles_is_the_organisers_and_checked() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let (mut anna, _, _) = player(&s, &mut org, "Anna").await;
+    anna.refused("create_campaign", json!({"name": "Mine"}), "forbidden")
+        .await;
+    anna.refused(
+        "create_battle",
+        json!({"campaign": 1, "game": "race"}),
+        "forbidden",
+    )
+    .await;
+    org.refused("create_campaign", json!({"name": " "}), "bad_request")
+        .await;
+    org.refused(
+        "create_battle",
+        json!({"campaign": 1, "game": "race"}),
+        "not_found",
+    )
+    .await;
+    let c = org.ok("create_campaign", json!({"name": "Club"})).await;
+    let campaign = c["campaign"].as_i64().unwrap();
+    let words = org
+        .refused(
+            "create_battle",
+            json!({"campaign": campaign, "game": "chess"}),
+            "bad_request",
+        )
+        .await;
+    assert!(words.contains("chess"), "{words}");
+    let b = org
+        .ok(
+            "create_battle",
+            json!({"campaign": campaign, "game": "race"}),
+        )
+        .await;
+    let battle = b["battle"].as_i64().unwrap();
+    org.refused(
+        "invite",
+        json!({"role": "player", "campaign": campaign, "battle": battle, "seat": 2}),
+        "not_found",
+    )
+    .await;
+    org.refused(
+        "invite",
+        json!({"role": "player", "campaign": campaign, "battle": battle}),
+        "bad_request",
+    )
+    .await;
+    org.refused(
+        "join",
+        json!({"battle": battle + 5, "seat": 0, "nonce": nonce(1)}),
+        "forbidden",
+    )
+    .await;
+}
+
+/// What one seat's client holds of a live battle: exactly the entries it was sent.
+struct SeatCopy {
+    c: Client,
+    token: String,
+    seat: u8,
+    ids: Vec<u64>,
+    state: Value,
+    over: Option<Value>,
+}
+
+impl SeatCopy {
+    fn head(&self) -> Option<u64> {
+        self.ids.last().copied()
+    }
+
+    /// Take events until the copy holds entry `until` (or, with `None`, until `live`).
+    async fn absorb(&mut self, until: Option<u64>) {
+        loop {
+            if until.is_some() && self.head() >= until {
+                return;
+            }
+            let v = self.c.event().await;
+            match v["type"].as_str() {
+                Some("entry") => {
+                    assert_eq!(v["seat"], self.seat, "{v}");
+                    let id = v["entry"]["id"].as_u64().unwrap();
+                    assert!(
+                        self.head().is_none_or(|h| id > h),
+                        "seat {}: entry {id} after {:?}: a duplicate or out of order",
+                        self.seat,
+                        self.head()
+                    );
+                    self.ids.push(id);
+                    self.state = v["state"].clone();
+                }
+                Some("over") => self.over = Some(v),
+                Some("live") => {
+                    assert_eq!(v["head"].as_u64(), self.head(), "{v}");
+                    self.state = v["state"].clone();
+                    if until.is_none() {
+                        return;
+                    }
+                }
+                _ => panic!("unexpected frame {v}"),
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let campaign = org.ok("create_campaign", json!({"name": "Club"})).await["campaign"]
+        .as_i64()
+        .unwrap();
+    let b = org
+        .ok(
+            "create_battle",
+            json!({"campaign": campaign, "game": "race", "config": {"target": 15}}),
+        )
+        .await;
+    let battle = b["battle"].as_i64().unwrap();
+    let commitment = b["commitment"].as_str().unwrap().to_owned();
+    let mut seats = Vec::new();
+    for seat in 0..2u8 {
+        let (mut c, token) = seat_player_token(&s, &mut org, campaign, battle, seat).await;
+        c.refused(
+            "watch",
+            json!({"battle": battle, "seat": seat, "after": null}),
+            "not_started",
+        )
+        .await;
+        seats.push(SeatCopy {
+            c,
+            token,
+            seat,
+            ids: Vec::new(),
+            state: Value::Null,
+            over: None,
+        });
+    }
+    for (seat, copy) in seats.iter_mut().enumerate() {
+        copy.c
+            .ok(
+                "join",
+                json!({"battle": battle, "seat": seat, "nonce": nonce(3 + seat as u8)}),
+            )
+            .await;
+    }
+    for copy in seats.iter_mut() {
+        let w = copy
+            .c
+            .ok(
+                "watch",
+                json!({"battle": battle, "seat": copy.seat, "after": null}),
+            )
+            .await;
+        assert_eq!(w["battle"], battle);
+        copy.absorb(None).await;
+    }
+    // Only your own seat, only at the head, only by the rules.
+    seats[0]
+        .c
+        .refused(
+            "command",
+            json!({"battle": battle, "seat": 1, "at": null, "command": "hold"}),
+            "forbidden",
+        )
+        .await;
+
+    let mut commands = 0;
+    while seats[0].over.is_none() {
+        assert!(commands < 400, "the race ends");
+        let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
+        let other = 1 - mover;
+        let head = seats[mover].head();
+        let command = if seats[mover].state["turn_total"].as_u64().unwrap() >= 6 {
+            json!("hold")
+        } else {
+            json!({"roll": {"dice": 2}})
+        };
+        if commands == 1 {
+            let words = seats[other]
+                .c
+                .refused(
+                    "command",
+                    json!({"battle": battle, "seat": other, "at": head, "command": "hold"}),
+                    "refused",
+                )
+                .await;
+            assert!(words.contains("turn") || words.contains("not"), "{words}");
+        }
+        let r = seats[mover]
+            .c
+            .ok(
+                "command",
+                json!({"battle": battle, "seat": mover, "at": head, "command": command}),
+            )
+            .await;
+        let last = r["entries"].as_array().unwrap().last().unwrap().as_u64();
+        // The sender holds its entries before the reply.
+        assert_eq!(
+            seats[mover]
+                .c
+                .events
+                .iter()
+                .filter(|e| e["type"] == "entry")
+                .count(),
+            r["entries"].as_array().unwrap().len(),
+            "{r}"
+        );
+        seats[mover].absorb(last).await;
+        if commands == 2 {
+            // A command against an entry that is no longer the head.
+            let words = seats[mover]
+                .c
+                .refused(
+                    "command",
+                    json!({"battle": battle, "seat": mover, "at": head, "command": "hold"}),
+                    "stale",
+                )
+                .await;
+            assert!(words.starts_with("the battle moved on"), "{words}");
+        }
+        if commands == 5 {
+            // The other seat drops its connection and resumes from the last
+            // entry it holds: no gap, no duplicate.
+            let held = seats[other].head();
+            let token = seats[other].token.clone();
+            let mut c = Client::connect(&s).await;
+            c.ok("hello", json!({"token": token})).await;
+            let old = std::mem::replace(&mut seats[other].c, c);
+            drop(old);
+            let seat = seats[other].seat;
+            seats[other]
+                .c
+                .ok(
+                    "watch",
+                    json!({"battle": battle, "seat": seat, "after": held}),
+                )
+                .await;
+            seats[other].absorb(None).await;
+        } else {
+            seats[other].absorb(last).await;
+        }
+        if r["over"] == true {
+            for copy in seats.iter_mut() {
+                if copy.over.is_none() {
+                    let v = copy.c.event().await;
+                    assert_eq!(
+                        v["type"], "over",
+                        "seat {}: the over event follows the last entry: {v}",
+                        copy.seat
+                    );
+                    copy.over = Some(v);
+                }
+            }
+        }
+        commands += 1;
+    }
+    assert_eq!(seats[0].ids, seats[1].ids, "both seats hold the same line");
+    let over = seats[1].over.clone().unwrap();
+    let secret = xenolog_engine::fair::from_hex(over["secret"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        xenolog_engine::fair::hex(&xenolog_engine::fair::commitment(&secret)),
+        commitment,
+        "the revealed secret is the one committed to"
+    );
+    assert!(!over["outcome"]["winners"].as_array().unwrap().is_empty());
+    let end = seats[0].head();
+    seats[0]
+        .c
+        .refused(
+            "command",
+            json!({"battle": battle, "seat": 0, "at": end, "command": "hold"}),
+            "over",
+        )
+        .await;
+    s.running.stop().await.unwrap();
+
+    // The campaign file's battle replays from the revealed seed, and its
+    // export carries the secret.
+    let file = s.data.join("campaigns/1.xenolog");
+    let copy = xenolog_saves::Campaign::open_read_only(&file).unwrap();
+    let id = copy.battles().unwrap()[0].id;
+    assert!(copy.verify_battle(id).unwrap().problem.is_none());
+    assert_eq!(copy.fair_secret(id).unwrap(), Some(secret));
+    let loaded = copy.load_battle(id).unwrap();
+    let ids: Vec<u64> = loaded.path_to(loaded.cursor());
+    assert_eq!(ids, seats[0].ids, "the clients hold every entry, once");
+}
+
+#[tokio::test]
+async fn another_seats_hand_never_reaches_a_seat_by_any_request() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let campaign = org.ok("create_campaign", json!({"name": "Cards"})).await["campaign"]
+        .as_i64()
+        .unwrap();
+    let battle = org
+        .ok(
+            "create_battle",
+            json!({"campaign": campaign, "game": "highcard"}),
+        )
+        .await["battle"]
+        .as_i64()
+        .unwrap();
+    let mut zero = seat_player(&s, &mut org, campaign, battle, 0).await;
+    let mut one = seat_player(&s, &mut org, campaign, battle, 1).await;
+    zero.ok(
+        "join",
+        json!({"battle": battle, "seat": 0, "nonce": nonce(1)}),
+    )
+    .await;
+    one.ok(
+        "join",
+        json!({"battle": battle, "seat": 1, "nonce": nonce(2)}),
+    )
+    .await;
+    // The deal was played when the battle started: seat 0 holds three cards.
+    zero.ok("watch", json!({"battle": battle, "seat": 0, "after": null}))
+        .await;
+    let mut hand = Vec::new();
+    while let Some(v) = zero.events.pop_front() {
+        if v["type"] == "live" {
+            hand = v["state"]["hands"][0].as_array().unwrap().clone();
+        }
+    }
+    assert_eq!(hand.len(), 3);
+    assert!(hand.iter().all(|c| c.as_u64().unwrap() > 0), "{hand:?}");
+
+    // Seat 1 asks for seat 0 by every request that takes a seat.
+    let mut received = Vec::new();
+    for (kind, fields) in [
+        ("watch", json!({"battle": battle, "seat": 0, "after": null})),
+        (
+            "command",
+            json!({"battle": battle, "seat": 0, "at": null, "command": {"lay": {"card": 1}}}),
+        ),
+        (
+            "join",
+            json!({"battle": battle, "seat": 0, "nonce": nonce(1)}),
+        ),
+    ] {
+        let r = one.request(kind, fields).await;
+        assert_eq!(r["err"]["code"], "forbidden", "{kind}: {r}");
+        received.push(r);
+    }
+    // Its own seat's watch: every state shows seat 0's hand hidden.
+    one.ok("watch", json!({"battle": battle, "seat": 1, "after": null}))
+        .await;
+    let frames: Vec<Value> = one.events.drain(..).collect();
+    assert!(
+        frames.iter().any(|f| f["type"] == "entry"),
+        "the deal is sent"
+    );
+    for f in &frames {
+        if f["type"] == "entry" || f["type"] == "live" {
+            let theirs = f["state"]["hands"][0].as_array().unwrap();
+            assert!(
+                theirs.iter().all(|c| c == 0),
+                "seat 0's hand reached seat 1: {f}"
+            );
+        }
+        if f["type"] == "entry" {
+            for e in f["entry"]["events"].as_array().unwrap() {
+                let words = e.as_str().unwrap();
+                assert!(!words.contains(&format!("{hand:?}")), "{words}");
+            }
+        }
+    }
+    received.extend(frames);
+    let all = serde_json::to_string(&received).unwrap();
+    let shown = serde_json::to_string(&hand).unwrap();
+    assert!(
+        !all.contains(&shown),
+        "seat 0's hand {shown} in what seat 1 received"
+    );
+}
+
+#[tokio::test]
+async fn an_address_may_guess_five_codes_a_minute() {
+    let s = server().await;
+    let mut c = Client::connect(&s).await;
+    for _ in 0..5 {
+        c.refused(
+            "redeem",
+            json!({"code": "XNLG-AAAA-AAAA-AAAA-AAAA-AAAA"}),
+            "bad_code",
+        )
+        .await;
+    }
+    let words = c
+        .refused("redeem", json!({"code": s.organiser_code}), "rate")
+        .await;
+    assert!(words.contains("at most 5 a minute"), "{words}");
+    // The limit is the address's, not the socket's.
+    let mut other = Client::connect(&s).await;
+    other
+        .refused("hello", json!({"token": "xnl_o_guess"}), "rate")
+        .await;
+}
+
+#[tokio::test]
+async fn the_33rd_socket_from_one_address_is_refused_in_words() {
+    let s = server().await;
+    let mut open = Vec::new();
+    for _ in 0..32 {
+        open.push(Client::connect(&s).await);
+    }
+    let refused = tokio_tungstenite::connect_async(s.running.ws_url()).await;
+    match refused {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => {
+            assert_eq!(r.status(), 429);
+            let body =
+                String::from_utf8_lossy(r.body().as_deref().unwrap_or_default()).into_owned();
+            assert!(body.contains("at most 32"), "{body}");
+        }
+        other => panic!("the 33rd socket was not refused: {other:?}"),
+    }
+    // One closes: another may open.
+    drop(open.pop());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut again = Client::connect(&s).await;
+    again.refused("ping", json!({}), "hello_first").await;
+}
