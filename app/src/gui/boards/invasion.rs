@@ -1104,6 +1104,11 @@ impl BoardUi for InvasionBoard {
                 },
             ));
         }
+        // A group asked where it goes (a melee's losers surfacing, a group
+        // falling back, rules version 6): a click on the table is its point.
+        if let Some((seat, cmd)) = point_click(s, at) {
+            return Some(give(battle, s, seat, &cmd));
+        }
         let mine = selected
             .filter(|id| id.starts_with("group:"))
             .and_then(|id| group_of(s, id));
@@ -1519,9 +1524,62 @@ fn vehicle_click(
     (to, None)
 }
 
+/// The command a click on the table gives while a group is asked where it
+/// goes (`Pending::Point`: a melee's losers surfacing, a group falling
+/// back): that point, for the seat asked. `None` off the table, at a real
+/// table (the players place the figures) and when nothing is asked.
+fn point_click(s: &InvasionState, at: [f32; 2]) -> Option<(u8, InvasionCommand)> {
+    let Some(Pending::Point { seat, .. }) = s.pending.first() else {
+        return None;
+    };
+    if s.real_table || at[0] < 0.0 || at[1] < 0.0 {
+        return None;
+    }
+    let to = from_scene(at);
+    (to.x <= s.scenario.width && to.y <= s.scenario.height)
+        .then_some((*seat, InvasionCommand::ChoosePoint { to: Some(to) }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_click_on_the_table_answers_where_a_group_asked_for_a_point_goes() {
+        use xenolog_engine::games::invasion::choose::PointFor;
+        use xenolog_engine::games::invasion::{InvasionConfig, start};
+        let mut s = start(&InvasionConfig {
+            scenario: "skirmish".into(),
+            ..InvasionConfig::default()
+        })
+        .unwrap();
+        let at = to_scene(xenolog_engine::games::invasion::model::Point::new(
+            1200, 800,
+        ));
+        assert_eq!(
+            point_click(&s, at),
+            None,
+            "nothing asked: a click is not a point"
+        );
+        s.pending.push(Pending::Point {
+            seat: 1,
+            group: 0,
+            why: PointFor::Surface,
+        });
+        let (seat, cmd) = point_click(&s, at).expect("the click answers the question");
+        assert_eq!(seat, 1);
+        let InvasionCommand::ChoosePoint { to: Some(p) } = cmd else {
+            panic!("{cmd:?}");
+        };
+        assert!((p.x - 1200).abs() <= 1 && (p.y - 800).abs() <= 1, "{p:?}");
+        assert_eq!(point_click(&s, [-5.0, 10.0]), None, "off the table");
+        s.real_table = true;
+        assert_eq!(
+            point_click(&s, at),
+            None,
+            "at a real table the players place them"
+        );
+    }
 
     #[test]
     fn the_new_battle_config_names_the_scenario_the_factions_and_an_own_file() {
