@@ -193,6 +193,11 @@ pub trait Battle: Send {
     /// its meta and hashed into its chain. Only before the first entry, and
     /// only with the seed those nonces give (`seed`, already the battle's).
     fn seal_fair(&mut self, fair: crate::fair::FairSeed) -> Result<(), String>;
+    /// The commands `seat` may give now, described as that seat sees the
+    /// state (its view): what a club server sends a seat, so no other
+    /// seat's hidden cards reach it through the words. Empty while the
+    /// game's own step is due.
+    fn legal_as(&self, seat: Actor) -> Vec<LegalCommand>;
     /// The first seat whose view, seen again as the public view, differs from
     /// the public view ([`Actor::SYSTEM`]'s) at `at`: the public view would
     /// then show something that seat may not see. `None` when the public view
@@ -375,6 +380,29 @@ impl<G: Game> Battle for Session<G> {
     }
     fn seal_fair(&mut self, fair: crate::fair::FairSeed) -> Result<(), String> {
         self.seal_fair(fair)
+    }
+    fn legal_as(&self, seat: Actor) -> Vec<LegalCommand> {
+        if self.due_step().is_some() {
+            return Vec::new();
+        }
+        let state = self.state();
+        self.shown(None, Vec::new, || {
+            let seen = G::view(state, seat);
+            G::legal(state)
+                .into_iter()
+                .filter(|(actor, _)| *actor == seat)
+                .map(|(actor, c)| {
+                    let anchors = G::anchors(&seen, &c);
+                    LegalCommand {
+                        actor,
+                        subject: anchors.subject,
+                        target: anchors.target,
+                        text: G::describe_command(&seen, actor, &c),
+                        command: serde_json::to_value(&c).expect("commands encode to JSON"),
+                    }
+                })
+                .collect()
+        })
     }
     fn public_view_leaks(&self, at: Option<EntryId>) -> Option<Actor> {
         let state = self.state_at(at);

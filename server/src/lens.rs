@@ -72,3 +72,9 @@ pub fn over_frame(b: &dyn Battle, battle: ServerBattleId, secret: &[u8; 32]) -> 
     m.insert("secret".into(), json!(xenolog_engine::fair::hex(secret)));
     proto::event("over", m)
 }
+
+/// The commands `seat` may give now, described on its own view
+/// (`Battle::legal_as`), each as a line of `xenolog legal --json`.
+pub fn legal(b: &dyn Battle, seat: Actor) -> Value {
+    serde_json::to_value(b.legal_as(seat)).unwrap_or(Value::Null)
+}

@@ -34,6 +34,7 @@ pub const REQUEST_TYPES: &[&str] = &[
     "join",
     "watch",
     "command",
+    "legal",
 ];
 
 /// A stable error code: programs match on it, people read the words beside it.
@@ -173,6 +174,9 @@ pub enum Request {
         at: Option<EntryId>,
         command: Value,
     },
+    /// The commands the seat may give now, described on its own view (as
+    /// `xenolog legal --json` prints them).
+    Legal { battle: ServerBattleId, seat: u8 },
 }
 
 impl Request {
@@ -190,6 +194,7 @@ impl Request {
             Request::Join { .. } => "join",
             Request::Watch { .. } => "watch",
             Request::Command { .. } => "command",
+            Request::Legal { .. } => "legal",
         }
     }
 }

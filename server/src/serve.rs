@@ -1029,5 +1029,17 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             }
             Ok(json!({"entries": entries, "over": played.revealed.is_some()}))
         }
+        Request::Legal { battle, seat } => {
+            seat_granted(shared, conn, battle, seat).await?;
+            let who = Actor(seat);
+            let legal = blocking_live(shared, move |l| {
+                let mut out = Value::Null;
+                l.read(battle, &mut |b| out = lens::legal(b, who))?;
+                Ok(out)
+            })
+            .await
+            .map_err(stay)?;
+            Ok(json!({"battle": battle, "seat": seat, "legal": legal}))
+        }
     }
 }

@@ -804,6 +804,28 @@ async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
         } else {
             json!({"roll": {"dice": 2}})
         };
+        if commands == 0 {
+            // `legal`: the mover's commands as `xenolog legal --json` prints
+            // them; the other seat is offered nothing while it waits.
+            let l = seats[mover]
+                .c
+                .ok("legal", json!({"battle": battle, "seat": mover}))
+                .await;
+            let legal = l["legal"].as_array().unwrap();
+            assert!(legal.len() >= 2, "{l}");
+            assert!(legal.iter().all(|c| c["actor"] == mover as u64), "{l}");
+            assert!(legal.iter().any(|c| c["command"] == json!("hold")), "{l}");
+            assert!(
+                legal
+                    .iter()
+                    .all(|c| !c["text"].as_str().unwrap().is_empty())
+            );
+            let l = seats[other]
+                .c
+                .ok("legal", json!({"battle": battle, "seat": other}))
+                .await;
+            assert_eq!(l["legal"], json!([]), "{l}");
+        }
         if commands == 1 {
             let words = seats[other]
                 .c
@@ -966,11 +988,23 @@ async fn another_seats_hand_never_reaches_a_seat_by_any_request() {
             "join",
             json!({"battle": battle, "seat": 0, "nonce": nonce(1)}),
         ),
+        ("legal", json!({"battle": battle, "seat": 0})),
     ] {
         let r = one.request(kind, fields).await;
         assert_eq!(r["err"]["code"], "forbidden", "{kind}: {r}");
         received.push(r);
     }
+    // Its own seat's legal commands name its own cards only.
+    let mine = one.ok("legal", json!({"battle": battle, "seat": 1})).await;
+    assert!(
+        mine["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["actor"] == 1),
+        "{mine}"
+    );
+    received.push(mine);
     // Its own seat's watch: every state shows seat 0's hand hidden.
     one.ok("watch", json!({"battle": battle, "seat": 1, "after": null}))
         .await;

@@ -16,7 +16,7 @@
 
 use serde_json::Value;
 use xenolog_engine::games::{Entry, REGISTRY};
-use xenolog_engine::{Battle, EntryId, Randomness, StoredBattle, StoredSnapshot};
+use xenolog_engine::{Actor, Battle, EntryId, Randomness, StoredBattle, StoredSnapshot};
 
 /// The stored parts of a battle, as the store would keep them.
 fn parts(b: &dyn Battle, with_snapshots: bool) -> StoredBattle {
@@ -72,6 +72,26 @@ pub fn conform(entry: &Entry, seed: u64, steps: usize) -> Result<(), String> {
                 "at step {step} {} is offered a command but not asked to act",
                 b.actor_name(l.actor)
             )));
+        }
+        // Each seat's own commands (what a club server sends it) are the
+        // legal commands of that seat, no more and no fewer.
+        if legal.iter().all(|l| l.actor != Actor::SYSTEM) {
+            for (seat, _) in b.seats() {
+                let mine: Vec<&Value> = legal
+                    .iter()
+                    .filter(|l| l.actor == seat)
+                    .map(|l| &l.command)
+                    .collect();
+                let seen = b.legal_as(seat);
+                if seen.iter().map(|l| &l.command).collect::<Vec<_>>() != mine
+                    || seen.iter().any(|l| l.text.trim().is_empty())
+                {
+                    return Err(fail(format!(
+                        "at step {step} legal_as({}) is not that seat's legal commands in words",
+                        b.actor_name(seat)
+                    )));
+                }
+            }
         }
         let pick = &legal[bot.pick(legal.len())];
         if pick.text.trim().is_empty() {
