@@ -173,6 +173,11 @@ pub enum Request {
         #[serde(default)]
         at: Option<EntryId>,
         command: Value,
+        /// The client's id for this command (1 to 64 letters, digits, `-`
+        /// or `_`; 16 random bytes in hex by convention): the same id again
+        /// decides nothing and is answered as the first time, marked `again`.
+        #[serde(default)]
+        cmd_id: Option<String>,
     },
     /// The commands the seat may give now, described on its own view (as
     /// `xenolog legal --json` prints them).

@@ -1012,13 +1012,39 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             seat,
             at,
             command,
+            cmd_id,
         } => {
             seat_granted(shared, conn, battle, seat).await?;
+            if let Some(cid) = &cmd_id
+                && (cid.is_empty()
+                    || cid.len() > 64
+                    || !cid
+                        .bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_'))
+            {
+                return Err(stay(Refusal::new(
+                    ErrCode::BadRequest,
+                    "cmd_id is 1 to 64 letters, digits, '-' or '_' (16 random bytes in hex, say)",
+                )));
+            }
             let order = order_of(shared, battle);
             let _turn = order.lock().await;
-            let played = blocking_live(shared, move |l| l.play(battle, Actor(seat), at, &command))
-                .await
-                .map_err(stay)?;
+            let played = blocking_live(shared, move |l| {
+                l.play(battle, Actor(seat), at, &command, cmd_id.as_deref())
+            })
+            .await
+            .map_err(stay)?;
+            if played.again {
+                let last = played.entries.first().copied();
+                return Ok(json!({
+                    "entries": played.entries,
+                    "over": false,
+                    "again": format!(
+                        "already done: entry {}",
+                        last.map_or_else(|| "none".to_owned(), |e| e.to_string())
+                    ),
+                }));
+            }
             // Durable now: only then does anyone hear of it.
             let entries = played.entries.clone();
             if let Err(r) = fan_out(shared, battle, played.entries, played.revealed).await {

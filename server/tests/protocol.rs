@@ -837,14 +837,26 @@ async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
                 .await;
             assert!(words.contains("turn") || words.contains("not"), "{words}");
         }
-        let r = seats[mover]
-            .c
-            .ok(
-                "command",
-                json!({"battle": battle, "seat": mover, "at": head, "command": command}),
-            )
-            .await;
+        let sent = json!({"battle": battle, "seat": mover, "at": head, "command": command,
+                          "cmd_id": format!("c{commands}")});
+        let r = seats[mover].c.ok("command", sent.clone()).await;
         let last = r["entries"].as_array().unwrap().last().unwrap().as_u64();
+        if commands == 3 {
+            // The same command id again (a reply lost, the command resent):
+            // nothing is decided, the first entries are the answer.
+            let again = seats[mover].c.ok("command", sent.clone()).await;
+            assert_eq!(again["entries"], r["entries"], "{again}");
+            assert!(
+                again["again"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("already done: entry"),
+                "{again}"
+            );
+            let mut bad = sent.clone();
+            bad["cmd_id"] = json!("not an id!");
+            seats[mover].c.refused("command", bad, "bad_request").await;
+        }
         // The sender holds its entries before the reply.
         assert_eq!(
             seats[mover]

@@ -226,6 +226,9 @@ pub struct Played {
     pub entries: Vec<xenolog_engine::EntryId>,
     /// The secret, revealed in the same step when the battle ended.
     pub revealed: Option<Bytes32>,
+    /// The command id was seen before: nothing was decided now, `entries`
+    /// are the ones the first command made.
+    pub again: bool,
 }
 
 /// Started battles, decided here: the server is the only master.
@@ -234,13 +237,15 @@ pub trait LiveStore: Send + Sync + 'static {
     /// entry the client holds, `None` at the start), write it and the
     /// game's own steps durably, and reveal the secret if it ended the
     /// battle. A head that moved on is [`ClubError::Stale`]; nothing changes
-    /// on any refusal.
+    /// on any refusal. A `cmd_id` given before by the same seat decides
+    /// nothing and returns the first command's entries (`again`).
     fn play(
         &self,
         battle: ServerBattleId,
         seat: Actor,
         at: Option<xenolog_engine::EntryId>,
         command: &serde_json::Value,
+        cmd_id: Option<&str>,
     ) -> Result<Played, ClubError>;
     /// Read a started battle (the lens builds a seat's frames from it).
     fn read(

@@ -32,6 +32,7 @@ pub const ORGANISER_INVITATION_DAYS: u32 = 7;
 static MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../../migrations/0001_club.sql")),
     M::up(include_str!("../../migrations/0002_battles.sql")),
+    M::up(include_str!("../../migrations/0003_commands.sql")),
 ];
 /// The campaign files' folder inside the data folder.
 pub const CAMPAIGNS: &str = "campaigns";
@@ -603,8 +604,9 @@ impl ClubFile {
     }
 }
 
-impl LiveStore for ClubFile {
-    fn play(
+impl ClubFile {
+    /// Decide, write and reveal (`LiveStore::play` without the command id).
+    fn play_now(
         &self,
         battle: ServerBattleId,
         seat: Actor,
@@ -647,8 +649,56 @@ impl LiveStore for ClubFile {
             } else {
                 None
             };
-            Ok(Played { entries, revealed })
+            Ok(Played {
+                entries,
+                revealed,
+                again: false,
+            })
         })
+    }
+}
+
+impl LiveStore for ClubFile {
+    fn play(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        at: Option<EntryId>,
+        command: &Value,
+        cmd_id: Option<&str>,
+    ) -> Result<Played, ClubError> {
+        if let Some(cid) = cmd_id {
+            let done: Option<String> = self
+                .conn()
+                .query_row(
+                    "SELECT entries FROM server_commands
+                     WHERE server_battle = ?1 AND seat = ?2 AND cmd_id = ?3",
+                    rusqlite::params![battle, seat.0, cid],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(|e| self.sql(e))?;
+            if let Some(done) = done {
+                return Ok(Played {
+                    entries: serde_json::from_str(&done).unwrap_or_default(),
+                    revealed: None,
+                    again: true,
+                });
+            }
+        }
+        let played = self.play_now(battle, seat, at, command)?;
+        if let Some(cid) = cmd_id {
+            // After the entries are durable; see migration 3 for a crash between.
+            let entries = serde_json::to_string(&played.entries).unwrap_or_default();
+            if let Err(e) = self.conn().execute(
+                "INSERT OR IGNORE INTO server_commands (server_battle, seat, cmd_id, entries)
+                 VALUES (?1, ?2, ?3, ?4)",
+                rusqlite::params![battle, seat.0, cid, entries],
+            ) {
+                eprintln!("serve: battle {battle}: a command id was not recorded: {e}");
+            }
+        }
+        Ok(played)
     }
 
     fn read(
