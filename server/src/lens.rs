@@ -78,3 +78,14 @@ pub fn over_frame(b: &dyn Battle, battle: ServerBattleId, secret: &[u8; 32]) -> 
 pub fn legal(b: &dyn Battle, seat: Actor) -> Value {
     serde_json::to_value(b.legal_as(seat)).unwrap_or(Value::Null)
 }
+
+/// The seat's view of the state after `at` (`None`: the setup), if `at` is
+/// on the live line; `None` when it is not.
+pub fn state_at(b: &dyn Battle, seat: Actor, at: Option<EntryId>) -> Option<Value> {
+    if let Some(id) = at
+        && !b.path_to(b.cursor()).contains(&id)
+    {
+        return None;
+    }
+    Some(b.state_json_as(at, Viewer::Seat(seat)))
+}

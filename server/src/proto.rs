@@ -35,6 +35,7 @@ pub const REQUEST_TYPES: &[&str] = &[
     "watch",
     "command",
     "legal",
+    "state",
 ];
 
 /// A stable error code: programs match on it, people read the words beside it.
@@ -182,6 +183,21 @@ pub enum Request {
     /// The commands the seat may give now, described on its own view (as
     /// `xenolog legal --json` prints them).
     Legal { battle: ServerBattleId, seat: u8 },
+    /// The seat's view of the state after entry `at` of the live line
+    /// (`null`: the setup; absent: the head), as `xenolog state --json`.
+    State {
+        battle: ServerBattleId,
+        seat: u8,
+        #[serde(default, deserialize_with = "present")]
+        at: Option<Option<EntryId>>,
+    },
+}
+
+/// A field that may be absent (`None`), `null` (`Some(None)`) or a value.
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
 }
 
 impl Request {
@@ -200,6 +216,7 @@ impl Request {
             Request::Watch { .. } => "watch",
             Request::Command { .. } => "command",
             Request::Legal { .. } => "legal",
+            Request::State { .. } => "state",
         }
     }
 }

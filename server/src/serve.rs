@@ -1067,5 +1067,33 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             .map_err(stay)?;
             Ok(json!({"battle": battle, "seat": seat, "legal": legal}))
         }
+        Request::State { battle, seat, at } => {
+            seat_granted(shared, conn, battle, seat).await?;
+            let who = Actor(seat);
+            let (state, head) = blocking_live(shared, move |l| {
+                let mut out = (None, None);
+                l.read(battle, &mut |b| {
+                    let at = at.unwrap_or(b.cursor());
+                    out = (lens::state_at(b, who, at).map(|s| (at, s)), b.cursor());
+                })?;
+                Ok(out)
+            })
+            .await
+            .map_err(stay)?;
+            match state {
+                Some((at, state)) => Ok(json!({
+                    "battle": battle, "seat": seat, "at": at, "head": head, "state": state
+                })),
+                None => Err(stay(Refusal::new(
+                    ErrCode::NotFound,
+                    format!(
+                        "battle {battle} has no entry {} on its live line (its head is {})",
+                        at.flatten()
+                            .map_or_else(|| "-".to_owned(), |e| e.to_string()),
+                        head.map_or_else(|| "the setup".to_owned(), |h| format!("entry {h}"))
+                    ),
+                ))),
+            }
+        }
     }
 }

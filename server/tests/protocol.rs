@@ -826,6 +826,34 @@ async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
                 .await;
             assert_eq!(l["legal"], json!([]), "{l}");
         }
+        if commands == 4 {
+            // `state`: the seat's view at the head (as `xenolog state --json`),
+            // at the setup, and a refusal in words for an entry not there.
+            let st = seats[other]
+                .c
+                .ok("state", json!({"battle": battle, "seat": other}))
+                .await;
+            assert_eq!(st["at"], json!(head), "{st}");
+            assert_eq!(st["state"], seats[other].state, "{st}");
+            let setup = seats[other]
+                .c
+                .ok(
+                    "state",
+                    json!({"battle": battle, "seat": other, "at": null}),
+                )
+                .await;
+            assert_eq!(setup["at"], Value::Null, "{setup}");
+            let words = seats[other]
+                .c
+                .refused(
+                    "state",
+                    json!({"battle": battle, "seat": other, "at": 9999}),
+                    "not_found",
+                )
+                .await;
+            assert!(words.contains("no entry 9999"), "{words}");
+            assert_ne!(setup["state"], st["state"], "the setup is not the head");
+        }
         if commands == 1 {
             let words = seats[other]
                 .c
@@ -1001,6 +1029,7 @@ async fn another_seats_hand_never_reaches_a_seat_by_any_request() {
             json!({"battle": battle, "seat": 0, "nonce": nonce(1)}),
         ),
         ("legal", json!({"battle": battle, "seat": 0})),
+        ("state", json!({"battle": battle, "seat": 0})),
     ] {
         let r = one.request(kind, fields).await;
         assert_eq!(r["err"]["code"], "forbidden", "{kind}: {r}");
