@@ -226,6 +226,24 @@ fn serve_on_an_address_in_use_says_so_and_exits_2() {
     );
 }
 
+#[test]
+fn serve_with_a_public_url_that_is_no_host_and_port_says_so_and_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .args(["serve", "--data"])
+        .arg(dir.path())
+        .args(["--public-url", "https://club.example.org/join"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("give the host and port"), "{stderr}");
+    assert!(
+        !dir.path().join("club.xenolog-club").exists(),
+        "nothing is made before the arguments are good"
+    );
+}
+
 /// The next event of a socket.
 fn event(ws: &mut Ws) -> Value {
     loop {

@@ -68,6 +68,11 @@ pub struct Config {
     pub listen: SocketAddr,
     /// Print a new organiser invitation even though the club has an organiser.
     pub invite_organiser: bool,
+    /// Where players reach the server, as invitation links name it
+    /// (`club.example.org:8470`): behind a router or a reverse proxy, or
+    /// listening on 0.0.0.0, the listen address is not it. Default: the
+    /// address the server listens on.
+    pub public: Option<String>,
 }
 
 /// Why the server could not start or run.
@@ -124,16 +129,31 @@ impl Running {
     }
 }
 
-/// The invitation link of a code: the code after `#`, which browsers and
-/// proxies never send anywhere.
-pub fn invitation_link(addr: SocketAddr, code: &Code) -> String {
-    format!("xenolog://{addr}/join#{}", code.expose())
+/// The invitation link of a code at `host` (`HOST:PORT`): the code after
+/// `#`, which browsers and proxies never send anywhere.
+pub fn invitation_link(host: &str, code: &Code) -> String {
+    format!("xenolog://{host}/join#{}", code.expose())
+}
+
+/// A public address as invitation links take it, or why not, in words.
+pub fn check_public(host: &str) -> Result<(), String> {
+    let bad = host.is_empty()
+        || host
+            .chars()
+            .any(|c| c.is_whitespace() || matches!(c, '/' | '#' | '?' | '@'));
+    if bad || host.contains("://") {
+        return Err(format!(
+            "--public-url '{host}': give the host and port players reach the server at, e.g. club.example.org:8470 (no scheme, path or spaces)"
+        ));
+    }
+    Ok(())
 }
 
 /// State shared by every socket.
 struct Shared {
     store: Arc<dyn Store>,
-    addr: SocketAddr,
+    /// `HOST:PORT` as invitation links name it ([`Config::public`]).
+    public: String,
     stop: watch::Receiver<bool>,
     /// Held by every socket task; the stopping server waits until every
     /// clone is gone.
@@ -217,7 +237,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
     let shared = Arc::new(Shared {
         store: Arc::new(store),
-        addr,
+        public: config.public.clone().unwrap_or_else(|| addr.to_string()),
         stop: stop_rx.clone(),
         alive: alive_tx,
         sockets: Mutex::new(HashMap::new()),
@@ -265,6 +285,8 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
 pub struct Ready {
     pub ws_url: String,
     pub addr: SocketAddr,
+    /// `HOST:PORT` as invitation links name it.
+    pub public: String,
     pub club_file: PathBuf,
     pub invitation: Option<Invitation>,
 }
@@ -283,10 +305,12 @@ pub fn run_blocking(
         .map_err(|e| ServeError::Stopped(format!("cannot start the runtime: {e}")))?;
     runtime.block_on(async move {
         let signal = stop_signal()?;
+        let public = config.public.clone();
         let mut running = start(config).await?;
         let ready = Ready {
             ws_url: running.ws_url(),
             addr: running.addr(),
+            public: public.unwrap_or_else(|| running.addr().to_string()),
             club_file: running.club_file().to_owned(),
             invitation: running.take_invitation(),
         };
@@ -866,7 +890,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 .map_err(stay)?;
             Ok(json!({
                 "code": inv.code.expose(),
-                "link": invitation_link(shared.addr, &inv.code),
+                "link": invitation_link(&shared.public, &inv.code),
                 "role": inv.role,
                 "label": inv.label,
                 "expires": inv.expires,

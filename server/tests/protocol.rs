@@ -18,11 +18,17 @@ struct Server {
 }
 
 async fn server() -> Server {
+    server_at(None).await
+}
+
+/// A server whose invitation links name `public` (`--public-url`).
+async fn server_at(public: Option<&str>) -> Server {
     let dir = tempfile::tempdir().unwrap();
     let mut running = start(Config {
         data: dir.path().join("club"),
         listen: "127.0.0.1:0".parse().unwrap(),
         invite_organiser: false,
+        public: public.map(str::to_owned),
     })
     .await
     .unwrap();
@@ -179,6 +185,42 @@ async fn hello_with_a_redeemed_token_opens_the_club() {
     c.refused("hello", json!({"token": token}), "already_hello")
         .await;
     s.running.stop().await.unwrap();
+}
+
+/// Behind a router or a proxy, or listening on 0.0.0.0, the listen address
+/// is not where players reach the club: links name the public address.
+#[tokio::test]
+async fn invitation_links_name_the_public_address_when_one_is_given() {
+    let s = server_at(Some("club.example.org:8470")).await;
+    let (mut org, _) = organiser(&s).await;
+    let inv = org
+        .ok("invite", json!({"role": "player", "label": "Anna"}))
+        .await;
+    let link = inv["link"].as_str().unwrap();
+    assert!(
+        link.starts_with("xenolog://club.example.org:8470/join#XNLG-"),
+        "{link}"
+    );
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let inv = org
+        .ok("invite", json!({"role": "player", "label": "Bo"}))
+        .await;
+    let link = inv["link"].as_str().unwrap();
+    assert!(
+        link.starts_with(&format!("xenolog://{}/join#", s.running.addr())),
+        "by default the listen address: {link}"
+    );
+    for bad in [
+        "",
+        "https://club.example.org",
+        "club.example.org/join",
+        "a b:1",
+    ] {
+        let why = xenolog_server::serve::check_public(bad).unwrap_err();
+        assert!(why.contains("give the host and port"), "{bad}: {why}");
+    }
+    assert!(xenolog_server::serve::check_public("192.168.1.20:8470").is_ok());
 }
 
 #[tokio::test]
@@ -440,6 +482,7 @@ async fn a_restarted_server_keeps_its_tokens_and_prints_no_new_invitation() {
         data: dir.path().to_owned(),
         listen: "127.0.0.1:0".parse().unwrap(),
         invite_organiser: false,
+        public: None,
     };
     let mut first = start(config.clone()).await.unwrap();
     let code = first.take_invitation().unwrap().code.expose();
@@ -476,6 +519,7 @@ async fn a_restarted_server_keeps_its_tokens_and_prints_no_new_invitation() {
 
     let mut third = start(Config {
         invite_organiser: true,
+        public: None,
         ..config
     })
     .await

@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::Args;
-use xenolog_server::serve::{Config, invitation_link, run_blocking};
+use xenolog_server::serve::{Config, check_public, invitation_link, run_blocking};
 
 use super::{Fail, Out};
 
@@ -25,13 +25,22 @@ pub(super) struct ServeArgs {
     /// organiser (a lost token: revoke it afterwards).
     #[arg(long)]
     invite_organiser: bool,
+    /// Where players reach the server, as invitation links name it
+    /// (HOST:PORT, e.g. club.example.org:8470): behind a router or a
+    /// reverse proxy, or listening on 0.0.0.0. Default: the listen address.
+    #[arg(long, value_name = "HOST:PORT")]
+    public_url: Option<String>,
 }
 
 pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
+    if let Some(p) = &args.public_url {
+        check_public(p).map_err(Fail::usage)?;
+    }
     let config = Config {
         data: args.data,
         listen: args.listen,
         invite_organiser: args.invite_organiser,
+        public: args.public_url,
     };
     run_blocking(config, |ready| {
         let mut text = format!("listening on {}\n", ready.ws_url);
@@ -42,7 +51,7 @@ pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
                     "organiser invitation (shown once, valid 7 days): {}\n",
                     inv.code.expose()
                 );
-                text += &format!("  link: {}\n", invitation_link(ready.addr, &inv.code));
+                text += &format!("  link: {}\n", invitation_link(&ready.public, &inv.code));
             }
             None => {
                 text += "the club has an organiser; --invite-organiser prints a new organiser invitation\n"
