@@ -190,8 +190,10 @@ pub trait Battle: Send {
     fn corruption(&self) -> Option<EntryId>;
     /// Make this new battle a club battle whose seed was derived from a
     /// committed secret and every seat's nonce ([`crate::fair`]): recorded in
-    /// its meta and hashed into its chain. Only before the first entry, and
-    /// only with the seed those nonces give (`seed`, already the battle's).
+    /// its meta and hashed into its chain. Only before the first entry. The
+    /// battle must already have been started with the seed those nonces give
+    /// ([`crate::fair::FairSeed::new`]); this does not check it (it has no
+    /// secret), `verify` with the revealed secret does.
     fn seal_fair(&mut self, fair: crate::fair::FairSeed) -> Result<(), String>;
     /// The commands `seat` may give now, described as that seat sees the
     /// state (its view): what a club server sends a seat, so no other

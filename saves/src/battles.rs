@@ -271,6 +271,19 @@ impl Campaign {
     ) -> Result<BattleId, SaveError> {
         self.writable()?;
         let battle = games::new_battle_with(game, seed, config, strict)?;
+        self.store_new(&*battle, title, dice_mode, None)
+    }
+
+    /// Store a battle just started (no entries yet) and play the game's
+    /// first steps; `held` is the secret of a club battle, kept unrevealed
+    /// in the same transaction (`Campaign::new_club_battle`).
+    pub(crate) fn store_new(
+        &mut self,
+        battle: &dyn Battle,
+        title: &str,
+        dice_mode: DiceMode,
+        held: Option<&xenolog_engine::fair::Bytes32>,
+    ) -> Result<BattleId, SaveError> {
         let title = match title.trim() {
             "" => battle.game_name(),
             t => t,
@@ -278,7 +291,13 @@ impl Campaign {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let id = insert_fresh(&tx, &*battle, title, dice_mode)?;
+        let id = insert_fresh(&tx, battle, title, dice_mode)?;
+        if let Some(secret) = held {
+            tx.execute(
+                "UPDATE fair_seeds SET secret = ?2 WHERE battle = ?1",
+                rusqlite::params![id, &secret[..]],
+            )?;
+        }
         tx.commit()?;
         self.remember_dice_mode(id, dice_mode);
         // A game that shuffles and deals at the start does it as its first

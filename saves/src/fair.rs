@@ -2,11 +2,10 @@
 //! seat's nonce, stored beside the battle, and the server's secret once the
 //! battle is over and it is revealed (`xenolog_engine::fair`).
 
-use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+use rusqlite::{OptionalExtension, Transaction, params};
 use xenolog_engine::fair::{self, Bytes32, FairSeed, SeatNonce};
 use xenolog_engine::{Actor, games};
 
-use crate::battles::insert_fresh;
 use crate::{BattleId, Campaign, SaveError};
 
 /// Store a battle's fair seed, with the secret if this copy holds it
@@ -135,13 +134,13 @@ impl Campaign {
         nonces: Vec<SeatNonce>,
     ) -> Result<BattleId, SaveError> {
         self.writable()?;
-        let (seed, start) = FairSeed::new(secret, nonces)
+        let (fair_seed, seed) = FairSeed::new(secret, nonces)
             .map_err(|e| SaveError::Refused(format!("the seed cannot be made: {e}")))?;
-        let mut battle = games::new_battle_with(game, start, config, strict)?;
+        let mut battle = games::new_battle_with(game, seed, config, strict)?;
         let seats: Vec<Actor> = battle.seats().into_iter().map(|(a, _)| a).collect();
         let missing: Vec<String> = seats
             .iter()
-            .filter(|s| !seed.nonces.iter().any(|n| n.seat == **s))
+            .filter(|s| !fair_seed.nonces.iter().any(|n| n.seat == **s))
             .map(|s| battle.actor_name(*s))
             .collect();
         if !missing.is_empty() {
@@ -150,36 +149,15 @@ impl Campaign {
                 missing.join(", ")
             )));
         }
-        if let Some(n) = seed.nonces.iter().find(|n| !seats.contains(&n.seat)) {
+        if let Some(n) = fair_seed.nonces.iter().find(|n| !seats.contains(&n.seat)) {
             return Err(SaveError::Refused(format!(
                 "seat {} gave a nonce, but this battle has {} seats",
                 n.seat.0 as u32 + 1,
                 seats.len()
             )));
         }
-        battle.seal_fair(seed).map_err(SaveError::Refused)?;
-        let title = match title.trim() {
-            "" => battle.game_name(),
-            t => t,
-        };
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let id = insert_fresh(&tx, &*battle, title, dice_mode)?;
-        if let Some(fair) = &battle.meta().fair {
-            tx.execute(
-                "UPDATE fair_seeds SET secret = ?2 WHERE battle = ?1",
-                params![id, &secret[..]],
-            )?;
-            debug_assert_eq!(fair.commitment, fair::commitment(secret));
-        }
-        tx.commit()?;
-        self.remember_dice_mode(id, dice_mode);
-        if battle.due_step().is_some() {
-            let mut battle = self.load_battle(id)?;
-            self.play_due(id, &mut *battle)?;
-        }
-        Ok(id)
+        battle.seal_fair(fair_seed).map_err(SaveError::Refused)?;
+        self.store_new(&*battle, title, dice_mode, Some(secret))
     }
 
     /// Reveal the secret this copy holds for a club battle, once the battle
