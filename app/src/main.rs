@@ -7,5 +7,5 @@
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    xenolog::cli::main()
+    xenolog::cli::main(xenolog::gui::run)
 }

@@ -885,3 +885,39 @@ fn play_prints_the_steps_the_game_takes_on_its_own_after_a_command() {
     assert!(entries.len() >= 2, "the lay and the game's own step: {out}");
     assert!(entries[1..].iter().any(|l| l.contains("The game")), "{out}");
 }
+
+/// Issue 29, arrows that run the wrong way: the command line imports nothing
+/// from the GUI (the binary hands it `gui::run`), so a headless build of the
+/// commands can never reach eframe. A new `gui::` path in `src/cli` fails here.
+#[test]
+fn the_command_line_names_nothing_of_the_gui() {
+    fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                sources(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let cli = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cli");
+    let mut files = Vec::new();
+    sources(&cli, &mut files);
+    assert!(files.len() >= 3, "the command line's sources are found");
+    let mut found = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            if code.contains("gui::") || code.contains("crate::gui") {
+                found.push(format!("{}:{}: {}", f.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the command line names the GUI:\n{}",
+        found.join("\n")
+    );
+}

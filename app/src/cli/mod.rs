@@ -399,12 +399,14 @@ impl From<SaveError> for Fail {
 
 type Out<T = ()> = Result<T, Fail>;
 
-/// Parse the arguments and run; the desktop app when there is no subcommand.
-pub fn main() -> ExitCode {
+/// Parse the arguments and run; with no subcommand (or `open FILE`) the
+/// desktop app, which the caller hands in: the command line never names the
+/// GUI (the arrow runs binary -> cli and binary -> gui, never cli -> gui).
+pub fn main(app: impl FnOnce(Option<PathBuf>) -> anyhow::Result<()>) -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => run_gui(None),
-        Some(Cmd::Open { file }) => run_gui(Some(file)),
+        None => app(None).map_err(|e| Fail::usage(format!("{e:#}"))),
+        Some(Cmd::Open { file }) => app(Some(file)).map_err(|e| Fail::usage(format!("{e:#}"))),
         Some(cmd) => run(cmd, &mut std::io::stdout().lock()),
     };
     match result {
@@ -415,10 +417,6 @@ pub fn main() -> ExitCode {
             ExitCode::from(f.code)
         }
     }
-}
-
-fn run_gui(file: Option<PathBuf>) -> Out {
-    crate::gui::run(file).map_err(|e| Fail::usage(format!("{e:#}")))
 }
 
 fn line(out: &mut dyn Write, text: impl std::fmt::Display) -> Out {
