@@ -459,13 +459,7 @@ fn fear_a_4_freeze_the_group_misses_its_turn() {
     // Not a 1-3: it tests again on its next card; the brave one does not.
     next_card(&mut s, 0, CardKind::Single);
     let p = step(&mut s, &[3]);
-    assert_eq!(
-        p.events
-            .iter()
-            .filter(|e| matches!(e, E::FearTest { .. }))
-            .count(),
-        1
-    );
+    assert_eq!(p.count(|e| matches!(e, E::FearTest { .. })), 1);
     assert!(s.advanced.fearless.contains(&s1) && s.advanced.fearless.contains(&s2));
 }
 
@@ -569,7 +563,7 @@ fn fear_a_group_under_a_stupidity_result_takes_no_fear_test_on_that_card() {
     let p = step(&mut s, &[2, 6]);
     p.assert_says("Private Grunt 1 is stricken: 6 WAR, WHAT IS IT GOOD FOR");
     assert!(
-        !p.events.iter().any(|e| matches!(e, E::FearTest { .. })),
+        !p.any(|e| matches!(e, E::FearTest { .. })),
         "{:#?}",
         p.words
     );
@@ -738,7 +732,7 @@ fn grapple_a_grappler_that_wins_the_assault_in_its_own_turn_holds_its_victim() {
         "Beasts Beast pair wins the melee on its own card (2 kills to 0) and holds its victims in its grapple: they do nothing unless they escape on 5 or more",
     );
     // Held: no falling back, the melee goes on.
-    assert!(!p.events.iter().any(|e| matches!(e, E::Moved { .. })));
+    assert!(!p.any(|e| matches!(e, E::Moved { .. })));
     assert!(s.group(s1).locked.is_some() && s.group(b1).locked.is_some());
     assert_eq!(s.advanced.grapples.len(), 1);
 }
@@ -855,11 +849,7 @@ fn impetuous_models_will_assault_or_fire_at_their_target_at_the_earliest_opportu
     );
     assert!(s.group(v1).locked.is_none());
     p.assert_says("4D6 at U.N.I.T. 1st Squad, Section A");
-    assert!(
-        p.events.iter().any(|e| matches!(e, E::Shot { .. })),
-        "{:#?}",
-        p.words
-    );
+    assert!(p.any(|e| matches!(e, E::Shot { .. })), "{:#?}", p.words);
     p.assert_says("Beasts Savage band has done what it was made to do");
     // 14 against 6 in the open: two kills, chosen by U.N.I.T.'s player; the
     // card's single action is still the player's.
@@ -876,11 +866,7 @@ fn impetuous_models_will_assault_or_fire_at_their_target_at_the_earliest_opportu
     step(&mut s, &[]);
     let p = step(&mut s, &[]);
     assert!(s.group(v1).locked.is_some(), "{:#?}", p.words);
-    assert!(
-        !p.events.iter().any(|e| matches!(e, E::Shot { .. })),
-        "{:#?}",
-        p.words
-    );
+    assert!(!p.any(|e| matches!(e, E::Shot { .. })), "{:#?}", p.words);
 
     // No shooting dice (the Beast pair made impetuous): a charge alone.
     let mut s = beasts(&["beasts", "unit"], false, true, false);
@@ -896,11 +882,7 @@ fn impetuous_models_will_assault_or_fire_at_their_target_at_the_earliest_opportu
     step(&mut s, &[]);
     assert_eq!(order(&s, b1), Some(Order::Charge(s1)));
     let p = step(&mut s, &[]);
-    assert!(
-        !p.events.iter().any(|e| matches!(e, E::Shot { .. })),
-        "{:#?}",
-        p.words
-    );
+    assert!(!p.any(|e| matches!(e, E::Shot { .. })), "{:#?}", p.words);
     assert_eq!(lead_at(&s, b1).distance(pt(20.0, 14.0)), 0);
 }
 
@@ -1128,7 +1110,7 @@ fn advanced_assault_the_winner_and_loser_stay_in_the_fight() {
     let (mut s, b1, h1) = assaulted("h1", true);
     let p = step(&mut s, &[]);
     p.assert_says("Beasts win the assault (2 kills to 0): the fight does not break");
-    assert!(!p.events.iter().any(|e| matches!(e, E::Moved { .. })));
+    assert!(!p.any(|e| matches!(e, E::Moved { .. })));
     assert!(s.group(b1).locked.is_some() && s.group(h1).locked.is_some());
 }
 

@@ -4,6 +4,10 @@
 //! the soak (ignored by default, run in release) plays a thousand:
 //! `cargo test --release -p xenolog-engine --test invasion_autoplay -- --ignored`.
 
+#[path = "invasion_support.rs"]
+mod support;
+
+use support::with_every_module;
 use xenolog_engine::games::invasion::{Invasion, InvasionCommand, InvasionConfig, InvasionState};
 use xenolog_engine::rng::Randomness;
 use xenolog_engine::{Actor, Game, Session};
@@ -77,23 +81,7 @@ fn all_modules(n: u64) -> InvasionConfig {
         base.factions[0] = "menagerie".into();
         base.faction_texts = vec![MENAGERIE.to_owned()];
     }
-    InvasionConfig {
-        stupidity: true,
-        fear: true,
-        assumed_profiles: true,
-        suppression: true,
-        observers: true,
-        sighting: true,
-        laying_in_wait: true,
-        grapple: true,
-        impetuous: true,
-        primitive_weapons: true,
-        buildings: true,
-        unstoppable: true,
-        fly: true,
-        advanced_assault: true,
-        ..base
-    }
+    with_every_module(base)
 }
 
 fn play(seed: u64, config: InvasionConfig, cap: usize) -> Session<Invasion> {

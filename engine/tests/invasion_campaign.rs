@@ -156,7 +156,7 @@ fn crack_shot_adds_1_to_each_of_the_models_shooting_dice() {
     // 22, +2 = 24: one Dalek.
     card(&mut s, 0, CardKind::Single);
     let p = shoot(&mut s, u, d, &[3, 3, 3, 3, 3, 3, 2, 2]);
-    assert!(p.events.iter().any(|e| matches!(
+    assert!(p.any(|e| matches!(
         e,
         E::Shot {
             total: 24,
@@ -178,9 +178,7 @@ fn super_agility_suffers_penalty_minus_1_for_moving_and_firing_adds_nothing_by_d
     play(&mut s, 0, &mv(u, 20.0, 22.0), &[]);
     let p = shoot(&mut s, u, d, &[1; 8]);
     assert!(
-        p.events
-            .iter()
-            .any(|e| matches!(e, E::Shot { total: 8, .. })),
+        p.any(|e| matches!(e, E::Shot { total: 8, .. })),
         "moved and fired, no bonus by default: {:?}",
         p.words
     );
@@ -194,18 +192,14 @@ fn super_agility_adds_1_to_each_die_when_its_group_moved_earlier_on_the_card_ass
     card(&mut s, 0, CardKind::Double);
     let p = shoot(&mut s, u, d, &[1; 8]);
     assert!(
-        p.events
-            .iter()
-            .any(|e| matches!(e, E::Shot { total: 8, .. })),
+        p.any(|e| matches!(e, E::Shot { total: 8, .. })),
         "no move yet: no bonus"
     );
     card(&mut s, 0, CardKind::Double);
     play(&mut s, 0, &mv(u, 20.0, 22.0), &[]);
     let p = shoot(&mut s, u, d, &[1; 8]);
     assert!(
-        p.events
-            .iter()
-            .any(|e| matches!(e, E::Shot { total: 9, .. })),
+        p.any(|e| matches!(e, E::Shot { total: 9, .. })),
         "{:?}",
         p.words
     );

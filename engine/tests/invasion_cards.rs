@@ -275,10 +275,7 @@ fn action_cards_special_event_card_brings_the_mib_clean_up_teams() {
     );
     let p = step(&mut s, &[]);
     assert_eq!(
-        p.events
-            .iter()
-            .filter(|e| matches!(e, E::Arrived { .. }))
-            .count(),
+        p.count(|e| matches!(e, E::Arrived { .. })),
         2,
         "both sections arrive"
     );

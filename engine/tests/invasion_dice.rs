@@ -7,32 +7,22 @@
 //! again with those dice entered (same events) and with none (refused:
 //! `MoreDice`). A roll that bypassed `d` would differ or go through.
 
+#[path = "invasion_support.rs"]
+mod support;
+
+use support::with_every_module;
 use xenolog_engine::games::invasion::{Invasion, InvasionConfig, InvasionState, rules, start};
 use xenolog_engine::rng::Randomness;
 use xenolog_engine::{Actor, Game, RuleErrorKind};
 
 fn config(n: u64) -> InvasionConfig {
     let factions = [["mib", "spugs"], ["unit", "daleks"], ["spugs", "unit"]][n as usize % 3];
-    InvasionConfig {
+    with_every_module(InvasionConfig {
         scenario: "skirmish".into(),
         factions: factions.iter().map(|f| (*f).to_owned()).collect(),
         sewers: true,
-        stupidity: true,
-        fear: true,
-        assumed_profiles: true,
-        suppression: true,
-        observers: true,
-        sighting: true,
-        laying_in_wait: true,
-        grapple: true,
-        impetuous: true,
-        primitive_weapons: true,
-        buildings: true,
-        unstoppable: true,
-        fly: true,
-        advanced_assault: true,
         ..InvasionConfig::default()
-    }
+    })
 }
 
 #[test]

@@ -68,7 +68,7 @@ fn resolving_mib_close_combat_dice_are_the_same_as_for_shooting_a_d6_for_each_op
     // The melee's resolution rolls the pair's "how many": a 4, 4D6 each.
     let p = step(&mut s, &[4]);
     assert!(
-        p.events.iter().any(|e| matches!(
+        p.any(|e| matches!(
             e,
             E::MeleeHowMany { group, dice, .. } if *group == p1 && *dice == vec![4]
         )),
@@ -76,7 +76,7 @@ fn resolving_mib_close_combat_dice_are_the_same_as_for_shooting_a_d6_for_each_op
         p.words
     );
     assert!(
-        p.events.iter().any(|e| matches!(
+        p.any(|e| matches!(
             e,
             E::Resolving { strikes, .. } if strikes.contains(&(0, 8))
         )),
@@ -87,11 +87,7 @@ fn resolving_mib_close_combat_dice_are_the_same_as_for_shooting_a_d6_for_each_op
     assert_eq!(melee_dice(&s, p1), 8);
     // The MiB strike with those 8 dice: 48 kills two Daleks in the open.
     let p = play(&mut s, 0, r#"{"strike":{}}"#, &[6; 8]);
-    assert!(
-        p.events
-            .iter()
-            .any(|e| matches!(e, E::Struck { dice, .. } if dice.len() == 8))
-    );
+    assert!(p.any(|e| matches!(e, E::Struck { dice, .. } if dice.len() == 8)));
     let _ = dal;
 }
 
@@ -318,11 +314,7 @@ fn mib_clean_up_teams_neither_add_to_study_rolls_nor_benefit_from_them() {
     );
     // A study rolls for the five pairs only (not the two sections).
     let p = play(&mut s, 0, &group_order("study", p1), &[6, 1, 1, 1, 1]);
-    assert!(
-        p.events
-            .iter()
-            .any(|e| matches!(e, E::Studied { dice, .. } if dice.len() == 5))
-    );
+    assert!(p.any(|e| matches!(e, E::Studied { dice, .. } if dice.len() == 5)));
     assert_eq!(s.studied.len(), 2);
     // The sections still roll what they arrived with.
     card(&mut s, 0, CardKind::Single);
@@ -405,10 +397,7 @@ fn spugs_mites_detonated_by_their_controller_blast_6_inches_4d6_chain_explosions
         &[3, 3, 3, 3, 3, 3, 3, 3],
     );
     assert_eq!(
-        p.events
-            .iter()
-            .filter(|e| matches!(e, E::Detonated { .. }))
-            .count(),
+        p.count(|e| matches!(e, E::Detonated { .. })),
         2,
         "the second Mite blows up too"
     );
@@ -427,7 +416,7 @@ fn spugs_mites_do_not_explode_when_shot_or_killed() {
     place(&mut s, sq, 20.0, 22.0);
     card(&mut s, 0, CardKind::Single);
     let p = play(&mut s, 0, &shoot(&[sec], m), &[6; 8]);
-    assert!(!p.events.iter().any(|e| matches!(e, E::Detonated { .. })));
+    assert!(!p.any(|e| matches!(e, E::Detonated { .. })));
     assert_eq!(alive(&s, sq), 6);
 }
 
@@ -538,7 +527,7 @@ fn spugs_surfacing_at_an_existing_hole_is_free_for_the_worm() {
     card(&mut s, 0, CardKind::Double);
     play(&mut s, 0, &group_order("burrow", w), &[]);
     let p = play(&mut s, 0, &surface_hole(w, 0), &[]);
-    assert!(!p.events.iter().any(|e| matches!(e, E::Spent { .. })));
+    assert!(!p.any(|e| matches!(e, E::Spent { .. })));
     assert_eq!(s.actions_left(), 1);
     // Burrowing down always requires an action.
     play(&mut s, 0, &group_order("burrow", w), &[]);
@@ -562,7 +551,7 @@ fn spugs_no_holes_left_to_build_surface_only_at_existing_holes() {
     s.holes_left = vec![(0, 0)];
     card(&mut s, 0, CardKind::Triple);
     let p = play(&mut s, 0, &group_order("burrow", w), &[]);
-    assert!(!p.events.iter().any(|e| matches!(e, E::HoleDug { .. })));
+    assert!(!p.any(|e| matches!(e, E::HoleDug { .. })));
     let e = refused(&mut s, 0, &surface_to(w, 3000, 2000), &[]);
     assert_eq!(
         refusal(&e),
@@ -685,7 +674,7 @@ fn spugs_a_triple_card_need_not_move_uncontrolled_mites_that_cannot_move() {
     s.groups[m2 as usize].place = Place::Gone;
     card(&mut s, 0, CardKind::Single);
     let p = play(&mut s, 0, &mv(m, 20.0, 11.05), &[]);
-    assert!(p.events.iter().any(|e| matches!(e, E::Locked { .. })));
+    assert!(p.any(|e| matches!(e, E::Locked { .. })));
     card(&mut s, 0, CardKind::Triple);
     assert!(is_legal(&s, r#""end_card""#));
     play(&mut s, 0, r#""end_card""#, &[]);
@@ -721,12 +710,7 @@ fn spugs_a_blast_over_two_groups_of_one_faction_lets_its_player_choose_in_either
     }
     let second = figures(&s, b)[0].clone();
     let first = figures(&s, a)[0].clone();
-    let e = refused(
-        &mut s,
-        1,
-        &format!(r#"{{"casualties":{{"models":["{first}","{second}"]}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 1, &casualties(&[&first, &second]), &[]);
     assert!(refusal(&e).starts_with("[Shoot]"), "{}", refusal(&e));
 }
 

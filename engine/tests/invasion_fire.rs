@@ -896,7 +896,7 @@ fn sighting_a_target_models_may_not_rush_round_to_assault_targets_they_could_not
     // Without the module the same assault is made.
     let (mut s, f2, _) = screened(false);
     let p = play(&mut s, 0, &move_to(f2, 1050, 1500), &[]);
-    assert!(p.events.iter().any(|e| matches!(e, E::Locked { .. })));
+    assert!(p.any(|e| matches!(e, E::Locked { .. })));
     let _ = a1;
 }
 
@@ -943,11 +943,7 @@ fn sighting_a_target_a_leader_within_10_inches_who_sees_it_points_it_out() {
     let sg = gid(&s, "sg");
     place(&mut s, sg, 16.0, 13.0);
     let p = play(&mut s, 0, &move_to(f2, 1050, 1500), &[]);
-    assert!(
-        p.events.iter().any(|e| matches!(e, E::Locked { .. })),
-        "{:#?}",
-        p.words
-    );
+    assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
 }
 
 #[test]
@@ -963,7 +959,7 @@ fn perception_a_6_perceives_the_target_within_8_inches_and_it_counts_as_sighted(
     // It costs no action; the assault may now be made.
     assert_eq!(s.actions_left(), 3);
     let p = play(&mut s, 0, &move_to(f2, 1050, 1500), &[]);
-    assert!(p.events.iter().any(|e| matches!(e, E::Locked { .. })));
+    assert!(p.any(|e| matches!(e, E::Locked { .. })));
 }
 
 #[test]
@@ -1264,9 +1260,7 @@ fn laying_in_wait_an_enemy_surfacing_into_its_sight_is_a_target() {
     card(&mut s, 1, CardKind::Single);
     let p = play(&mut s, 1, &group_order("climb", a1), &[]);
     assert!(
-        p.events
-            .iter()
-            .any(|e| matches!(e, E::AmbushDue { group, .. } if *group == f1)),
+        p.any(|e| matches!(e, E::AmbushDue { group, .. } if *group == f1)),
         "{:#?}",
         p.words
     );
@@ -1317,7 +1311,7 @@ fn laying_in_wait_fires_out_of_turn_at_an_enemy_entering_its_sight_at_minus_1() 
     // The Autons' card is theirs again, none of its actions spent by the ambush.
     assert_eq!(s.actions_left(), 2);
     assert!(s.advanced.waiting.is_empty(), "the wait is spent");
-    assert!(!p.events.iter().any(|e| matches!(e, E::Spent { .. })));
+    assert!(!p.any(|e| matches!(e, E::Spent { .. })));
 }
 
 /// Text 001, line 165: "NOTE: Models 'laying in wait' cannot perform any
@@ -1393,11 +1387,7 @@ fn laying_in_wait_and_assault_charges_an_enemy_entering_its_move_distance() {
         &[],
     );
     // "charges forth from their hiding place and ASSAULTS the target".
-    assert!(
-        p.events.iter().any(|e| matches!(e, E::Locked { .. })),
-        "{:#?}",
-        p.words
-    );
+    assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
     assert!(s.groups[f2 as usize].locked.is_some());
 }
 

@@ -111,9 +111,7 @@ fn kills_per_model_in_a_melee_casualties_that_strike_share_the_kills() {
     // rolled 6 of the dice, the two dead ones included.
     let p = play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
     assert!(
-        p.events
-            .iter()
-            .any(|e| matches!(e, E::ModelsCredited { kills } if kills.len() == 3)),
+        p.any(|e| matches!(e, E::ModelsCredited { kills } if kills.len() == 3)),
         "{:#?}",
         p.words
     );

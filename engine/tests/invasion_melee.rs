@@ -31,11 +31,7 @@ fn engaged(kind: CardKind) -> (InvasionState, GroupId, GroupId) {
         ],
     );
     let p = play(&mut s, 1, &mv(dal, 20.0, 21.05), &[]);
-    assert!(
-        p.events.iter().any(|e| matches!(e, E::Locked { .. })),
-        "{:#?}",
-        p.words
-    );
+    assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
     (s, sec, dal)
 }
 
@@ -158,11 +154,7 @@ fn hand_to_hand_participants_may_shoot_into_the_combat() {
     step(&mut s, &[]);
     // U.N.I.T.'s Single card: the locked section shoots its attackers.
     let p = play(&mut s, 0, &shoot(&[sec], dal), &[6, 6, 6, 6, 1, 1, 1, 1]);
-    assert!(
-        p.events
-            .iter()
-            .any(|e| matches!(e, E::Shot { kills: 1, .. }))
-    );
+    assert!(p.any(|e| matches!(e, E::Shot { kills: 1, .. })));
 }
 
 #[test]
@@ -252,11 +244,7 @@ fn resolving_damage_is_simultaneous_casualties_strike_before_they_are_removed() 
     assert_eq!(alive(&s, dal), 1);
     // ...but all three Daleks' 18D6 still strike back.
     let p = play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
-    assert!(
-        p.events
-            .iter()
-            .any(|e| matches!(e, E::Struck { dice, .. } if dice.len() == 18))
-    );
+    assert!(p.any(|e| matches!(e, E::Struck { dice, .. } if dice.len() == 18)));
     // 18 at 6 each in the open: three of the four men.
     assert!(matches!(
         s.pending.first(),
@@ -348,7 +336,7 @@ fn resolving_a_single_faction_left_stays_and_the_fight_is_over() {
     assert_eq!(alive(&s, sec), 0);
     let before = s.group(dal).points();
     let p = step(&mut s, &[]);
-    assert!(!p.events.iter().any(|e| matches!(e, E::Moved { .. })));
+    assert!(!p.any(|e| matches!(e, E::Moved { .. })));
     p.assert_says("the hand-to-hand combat is over");
     assert_eq!(s.group(dal).points(), before);
     assert!(s.group(dal).locked.is_none());
@@ -399,13 +387,7 @@ fn resolving_with_no_position_held_all_factions_move_a_full_move_apart() {
     play(&mut s, 0, &casualties(&three), &[]);
     let (a, b) = (centre(&s, sec), centre(&s, dal));
     let p = step(&mut s, &[]);
-    assert_eq!(
-        p.events
-            .iter()
-            .filter(|e| matches!(e, E::Moved { .. }))
-            .count(),
-        2
-    );
+    assert_eq!(p.count(|e| matches!(e, E::Moved { .. })), 2);
     assert!(centre(&s, sec).distance(a) >= 795);
     assert!(centre(&s, dal).distance(b) >= 795);
     assert!(!table::in_contact(
@@ -504,7 +486,7 @@ fn resolving_the_winners_may_also_stay_where_they_fought() {
     step(&mut s, &[]);
     let before = s.group(dal).points();
     let p = play(&mut s, 1, r#"{"occupy":{"take":false}}"#, &[]);
-    assert!(!p.events.iter().any(|e| matches!(e, E::Moved { .. })));
+    assert!(!p.any(|e| matches!(e, E::Moved { .. })));
     assert_eq!(s.group(dal).points(), before);
     assert!(s.melees.is_empty() && s.pending.is_empty());
 }
@@ -521,11 +503,7 @@ fn resolving_defenders_who_win_alone_are_not_offered_their_own_ground() {
     let one = figures(&s, sec)[0].clone();
     play(&mut s, 0, &casualties(&[&one]), &[]);
     let p = step(&mut s, &[]);
-    assert!(
-        !p.events
-            .iter()
-            .any(|e| matches!(e, E::GroundOffered { .. } | E::Moved { .. }))
-    );
+    assert!(!p.any(|e| matches!(e, E::GroundOffered { .. } | E::Moved { .. })));
     p.assert_says("the hand-to-hand combat is over");
     assert_eq!(s.group(sec).points(), held[1..].to_vec());
     assert!(s.pending.is_empty());

@@ -10,10 +10,13 @@
 
 #[path = "invasion_support.rs"]
 mod support;
+#[path = "invasion_when/mod.rs"]
+mod when;
 
 use support::*;
+use when::*;
 use xenolog_engine::games::invasion::model::Point;
-use xenolog_engine::games::invasion::state::{CardKind, GroupId, InvasionEvent as E, Pending};
+use xenolog_engine::games::invasion::state::{CardKind, GroupId, InvasionEvent as E};
 use xenolog_engine::games::invasion::{Invasion, InvasionConfig, InvasionState, table};
 use xenolog_engine::{Actor, Game};
 
@@ -50,12 +53,7 @@ fn stormed() -> (InvasionState, GroupId, GroupId) {
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
     let one = figures(&s, sec)[3].clone();
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"casualties":{{"models":["{one}"]}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &casualties(&[&one]), &[]);
     (s, sec, dal)
 }
 
@@ -93,16 +91,6 @@ fn in_the_open() -> (InvasionState, GroupId, GroupId) {
     (s, sec, dal)
 }
 
-fn asked_points(s: &InvasionState) -> Vec<GroupId> {
-    s.pending
-        .iter()
-        .filter_map(|p| match p {
-            Pending::Point { group, .. } => Some(*group),
-            _ => None,
-        })
-        .collect()
-}
-
 #[test]
 fn resolving_attackers_move_back_a_full_move_the_way_their_player_chooses() {
     let (mut s, sec, dal) = stormed();
@@ -138,7 +126,7 @@ fn resolving_with_no_position_held_each_faction_moves_a_full_move_apart_the_way_
     old.game_chooses_retreats = true;
     let (a, b) = (centre(&s, sec), centre(&s, dal));
     let p = step(&mut s, &[]);
-    assert!(!p.events.iter().any(|e| matches!(e, E::Moved { .. })));
+    assert!(!p.any(|e| matches!(e, E::Moved { .. })));
     // Both sides, in the melee's order (the Daleks charged in); each
     // offered straight back first, which is where Xenolog moved them until
     // rules version 5.
@@ -215,11 +203,7 @@ fn resolving_the_game_choosing_retreats_is_a_battle_option() {
     let (mut s, _, dal) = in_the_open();
     s.game_chooses_retreats = true;
     let p = step(&mut s, &[]);
-    assert!(
-        p.events
-            .iter()
-            .any(|e| matches!(e, E::Moved { group, .. } if *group == dal))
-    );
+    assert!(p.any(|e| matches!(e, E::Moved { group, .. } if *group == dal)));
     assert!(s.pending.is_empty());
 }
 

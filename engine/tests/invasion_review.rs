@@ -61,11 +61,7 @@ fn hand_to_hand_a_group_reaching_two_groups_of_one_faction_fights_them_as_one_gr
     place(&mut s, sec, 20.0, 18.0);
     card(&mut s, 0, CardKind::Double);
     let p = play(&mut s, 0, &mv(sec, 20.55, 25.1), &[]);
-    assert!(
-        p.events.iter().any(|e| matches!(e, E::Locked { .. })),
-        "{:#?}",
-        p.words
-    );
+    assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
     assert!(s.group(d1).locked.is_some() || s.group(d2).locked.is_some());
     play(&mut s, 0, r#""end_card""#, &[]);
     let p = step(&mut s, &[]);
@@ -290,11 +286,7 @@ fn mib_the_first_alien_killed_by_any_faction_gives_the_miniature_a_human_does_no
     play(&mut s, 2, &shoot(&[dal], sec), &[1; 12]);
     let m = figures(&s, sec)[0].clone();
     let p = play(&mut s, 1, &casualties(&[&m]), &[]);
-    assert!(
-        !p.events
-            .iter()
-            .any(|e| matches!(e, E::SpeciesKilled { .. }))
-    );
+    assert!(!p.any(|e| matches!(e, E::SpeciesKilled { .. })));
     assert_eq!(s.killed_species, vec!["dalek".to_owned()]);
 }
 
@@ -313,13 +305,7 @@ fn mib_clean_up_teams_arrive_once_a_later_special_event_card_brings_no_more() {
         ],
     );
     let p = step(&mut s, &[]);
-    assert_eq!(
-        p.events
-            .iter()
-            .filter(|e| matches!(e, E::Arrived { .. }))
-            .count(),
-        2
-    );
+    assert_eq!(p.count(|e| matches!(e, E::Arrived { .. })), 2);
     let p = step(&mut s, &[]);
     assert_eq!(p.events, vec![E::Nothing, E::CardDone]);
 }
@@ -341,7 +327,7 @@ fn spugs_burrowing_down_always_requires_an_action_even_at_a_hole() {
         &format!(r#"{{"burrow":{{"group":{w},"carry":[]}}}}"#),
         &[],
     );
-    assert!(p.events.iter().any(|e| matches!(e, E::Spent { .. })));
+    assert!(p.any(|e| matches!(e, E::Spent { .. })));
     assert_eq!(s.actions_left(), 0);
 }
 

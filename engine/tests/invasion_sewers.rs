@@ -3,8 +3,11 @@
 
 #[path = "invasion_support.rs"]
 mod support;
+#[path = "invasion_when/mod.rs"]
+mod when;
 
 use support::*;
+use when::*;
 use xenolog_engine::games::invasion::InvasionState;
 use xenolog_engine::games::invasion::state::{CardKind, GroupId, InvasionEvent as E, Place};
 
@@ -16,25 +19,11 @@ fn sewers() -> (InvasionState, GroupId) {
     (s, sec)
 }
 
-fn below(s: &mut InvasionState, g: GroupId, x: f64, y: f64) {
-    let group = &mut s.groups[g as usize];
-    group.place = Place::Below;
-    group.below_at = Some(pt(x, y));
-    for m in &mut group.models {
-        m.at = None;
-    }
-}
-
 #[test]
 fn sewers_descending_takes_one_action_at_a_manhole() {
     let (mut s, sec) = sewers();
     card(&mut s, 0, CardKind::Triple);
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"descend":{{"group":{sec}}}}}"#),
-        &[],
-    );
+    let p = play(&mut s, 0, &group_order("descend", sec), &[]);
     p.assert_says("U.N.I.T. 1st Squad, Section A went below the table");
     assert_eq!(s.group(sec).place, Place::Below);
     assert_eq!(s.spent_by(sec), 1);
@@ -45,12 +34,7 @@ fn sewers_descending_needs_a_manhole_or_a_spug_hole() {
     let (mut s, sec) = sewers();
     place(&mut s, sec, 20.0, 20.0);
     card(&mut s, 0, CardKind::Single);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"descend":{{"group":{sec}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &group_order("descend", sec), &[]);
     assert_eq!(
         refusal(&e),
         "[Sewers] the group must be at a manhole or a Spug hole"
@@ -63,12 +47,7 @@ fn sewers_are_an_option() {
     let sec = gid(&s, "s1");
     place(&mut s, sec, 40.5, 20.5);
     card(&mut s, 0, CardKind::Single);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"descend":{{"group":{sec}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 0, &group_order("descend", sec), &[]);
     assert_eq!(
         refusal(&e),
         "[Sewers] this battle is not played with the sewers rule"
@@ -79,12 +58,7 @@ fn sewers_are_an_option() {
 fn sewers_moving_takes_one_action_and_surfacing_two() {
     let (mut s, sec) = sewers();
     card(&mut s, 0, CardKind::Triple);
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"descend":{{"group":{sec}}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &group_order("descend", sec), &[]);
     let p = play(
         &mut s,
         0,
@@ -92,11 +66,11 @@ fn sewers_moving_takes_one_action_and_surfacing_two() {
         &[],
     );
     p.assert_says("moved below the table to (40\", 28\")");
-    let p = play(&mut s, 0, &format!(r#"{{"climb":{{"group":{sec}}}}}"#), &[]);
-    assert!(!p.events.iter().any(|e| matches!(e, E::Surfaced { .. })));
+    let p = play(&mut s, 0, &group_order("climb", sec), &[]);
+    assert!(!p.any(|e| matches!(e, E::Surfaced { .. })));
     assert_eq!(s.group(sec).place, Place::Below, "one climb is not enough");
     card(&mut s, 0, CardKind::Single);
-    let p = play(&mut s, 0, &format!(r#"{{"climb":{{"group":{sec}}}}}"#), &[]);
+    let p = play(&mut s, 0, &group_order("climb", sec), &[]);
     p.assert_says("U.N.I.T. 1st Squad, Section A came up at (40\", 28\")");
     assert_eq!(s.group(sec).place, Place::Table);
     assert!(s.group(sec).placed());
@@ -107,7 +81,7 @@ fn sewers_a_move_below_on_screen_names_the_manhole() {
     let (mut s, sec) = sewers();
     below(&mut s, sec, 40.0, 20.0);
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &format!(r#"{{"sewer":{{"group":{sec}}}}}"#), &[]);
+    let e = refused(&mut s, 0, &group_order("sewer", sec), &[]);
     assert!(refusal(&e).starts_with("[Sewers]"), "{}", refusal(&e));
 }
 
@@ -118,32 +92,13 @@ fn sewers_groups_below_cannot_shoot_or_be_shot() {
     place(&mut s, sq, 30.0, 20.0);
     below(&mut s, sec, 40.0, 20.0);
     card(&mut s, 1, CardKind::Single);
-    let e = refused(
-        &mut s,
-        1,
-        &format!(r#"{{"shoot":{{"shooters":[{sq}],"target":{sec}}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 1, &shoot(&[sq], sec), &[]);
     assert!(e.message.ends_with("is not on the table"), "{e}");
-}
-
-/// U.N.I.T. section A and Spug Brood Two both in the sewers; a Special
-/// Event card comes up.
-fn meeting() -> (InvasionState, GroupId, GroupId) {
-    let (mut s, sec) = sewers();
-    let sq = gid(&s, "sq2");
-    below(&mut s, sec, 40.0, 20.0);
-    below(&mut s, sq, 40.0, 28.0);
-    cards(
-        &mut s,
-        &[(None, CardKind::Special), (Some(0), CardKind::Single)],
-    );
-    (s, sec, sq)
 }
 
 #[test]
 fn sewers_every_special_event_card_sets_off_a_sudden_melee_below_resolved_there_and_then() {
-    let (mut s, sec, sq) = meeting();
+    let (mut s, sec, sq) = given_a_meeting_below(false);
     let p = step(&mut s, &[]);
     p.assert_says("locked in hand-to-hand below the table");
     assert!(s.group(sec).locked.is_some() && s.group(sq).locked.is_some());
@@ -152,42 +107,29 @@ fn sewers_every_special_event_card_sets_off_a_sudden_melee_below_resolved_there_
     p.assert_says("the melee is resolved: Spugs 9D6, U.N.I.T. 8D6");
 }
 
-#[test]
-fn sewers_underground_factions_resolve_their_damage_before_the_others_roll() {
-    let (mut s, sec, _) = meeting();
+/// The meeting below after the Spugs struck first with 9 dice at 6 each (one
+/// man of U.N.I.T.'s section, removed by its player).
+fn meeting_after_the_spugs_strike() -> (InvasionState, GroupId, GroupId) {
+    let (mut s, sec, sq) = given_a_meeting_below(false);
     step(&mut s, &[]);
     step(&mut s, &[]);
-    // 9 at 6 each: one man.
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 9]);
     let rifleman = figures(&s, sec)[0].clone();
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"casualties":{{"models":["{rifleman}"]}}}}"#),
-        &[],
-    );
+    play(&mut s, 0, &casualties(&[&rifleman]), &[]);
+    (s, sec, sq)
+}
+
+#[test]
+fn sewers_underground_factions_resolve_their_damage_before_the_others_roll() {
+    let (mut s, _, _) = meeting_after_the_spugs_strike();
     // Unlike a normal melee, U.N.I.T. strikes with what is left: 7D6.
     let p = play(&mut s, 0, r#"{"strike":{}}"#, &[1; 7]);
-    assert!(
-        p.events
-            .iter()
-            .any(|e| matches!(e, E::Struck { dice, .. } if dice.len() == 7))
-    );
+    assert!(p.any(|e| matches!(e, E::Struck { dice, .. } if dice.len() == 7)));
 }
 
 #[test]
 fn sewers_after_the_melee_the_losers_surface() {
-    let (mut s, sec, sq) = meeting();
-    step(&mut s, &[]);
-    step(&mut s, &[]);
-    play(&mut s, 1, r#"{"strike":{}}"#, &[1; 9]);
-    let rifleman = figures(&s, sec)[0].clone();
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"casualties":{{"models":["{rifleman}"]}}}}"#),
-        &[],
-    );
+    let (mut s, sec, sq) = meeting_after_the_spugs_strike();
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 7]);
     // Six Spugs against three men: U.N.I.T. lose and come up at a point of
     // their choosing (rules version 6: their player chooses it; here their
@@ -195,12 +137,7 @@ fn sewers_after_the_melee_the_losers_surface() {
     let p = step(&mut s, &[]);
     p.assert_says("lost the melee below: they surface at a point of their choosing");
     assert_eq!(s.group(sec).place, Place::Below);
-    let p = play(
-        &mut s,
-        0,
-        r#"{"choose_point":{"to":{"x":4000,"y":2000}}}"#,
-        &[],
-    );
+    let p = play(&mut s, 0, &choose_point(4000, 2000), &[]);
     p.assert_says("U.N.I.T. 1st Squad, Section A came up at (40\", 20\")");
     assert_eq!(s.group(sec).place, Place::Table);
     assert_eq!(s.group(sq).place, Place::Below);

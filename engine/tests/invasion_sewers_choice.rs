@@ -7,36 +7,14 @@
 
 #[path = "invasion_support.rs"]
 mod support;
+#[path = "invasion_when/mod.rs"]
+mod when;
 
 use support::*;
-use xenolog_engine::games::invasion::state::{
-    CardKind, GroupId, InvasionEvent as E, Pending, Place,
-};
+use when::*;
+use xenolog_engine::games::invasion::state::{GroupId, InvasionEvent as E, Pending, Place};
 use xenolog_engine::games::invasion::{Invasion, InvasionState};
 use xenolog_engine::{Actor, Game};
-
-fn below(s: &mut InvasionState, g: GroupId, x: f64, y: f64) {
-    let group = &mut s.groups[g as usize];
-    group.place = Place::Below;
-    group.below_at = Some(pt(x, y));
-    for m in &mut group.models {
-        m.at = None;
-    }
-}
-
-/// U.N.I.T. section A below the manhole at (40,20) and Spug squad two
-/// below at (40,28); a Special Event card is next.
-fn meeting(real_table: bool) -> (InvasionState, GroupId, GroupId) {
-    let mut s = given_with(&["unit", "spugs"], true, real_table);
-    let (sec, sq) = (gid(&s, "s1"), gid(&s, "sq2"));
-    below(&mut s, sec, 40.0, 20.0);
-    below(&mut s, sq, 40.0, 28.0);
-    cards(
-        &mut s,
-        &[(None, CardKind::Special), (Some(0), CardKind::Single)],
-    );
-    (s, sec, sq)
-}
 
 /// Every casualty asked for, chosen (the first figure it may be).
 fn choose_casualties(s: &mut InvasionState) {
@@ -48,24 +26,8 @@ fn choose_casualties(s: &mut InvasionState) {
             .first()
             .cloned()
             .unwrap_or_else(|| figures(s, group)[0].clone());
-        play(
-            s,
-            seat,
-            &format!(r#"{{"casualties":{{"models":["{f}"]}}}}"#),
-            &[],
-        );
+        play(s, seat, &casualties(&[&f]), &[]);
     }
-}
-
-/// The groups asked to choose a point, in the queue's order.
-fn asked_points(s: &InvasionState) -> Vec<GroupId> {
-    s.pending
-        .iter()
-        .filter_map(|p| match p {
-            Pending::Point { group, .. } => Some(*group),
-            _ => None,
-        })
-        .collect()
 }
 
 /// The melee below resolved: the Spugs kill one man, U.N.I.T. none.
@@ -74,12 +36,7 @@ fn unit_lose(s: &mut InvasionState, sec: GroupId) {
     step(s, &[]);
     play(s, 1, r#"{"strike":{}}"#, &[1; 9]);
     let rifleman = figures(s, sec)[0].clone();
-    play(
-        s,
-        0,
-        &format!(r#"{{"casualties":{{"models":["{rifleman}"]}}}}"#),
-        &[],
-    );
+    play(s, 0, &casualties(&[&rifleman]), &[]);
     play(s, 0, r#"{"strike":{}}"#, &[1; 7]);
     let p = step(s, &[]);
     p.assert_says("lost the melee below: they surface at a point of their choosing");
@@ -87,7 +44,7 @@ fn unit_lose(s: &mut InvasionState, sec: GroupId) {
 
 #[test]
 fn sewers_after_the_melee_losers_surface_at_a_point_of_their_choosing() {
-    let (mut s, sec, sq) = meeting(false);
+    let (mut s, sec, sq) = given_a_meeting_below(false);
     unit_lose(&mut s, sec);
     // The losers' player is asked; the game takes no step meanwhile.
     assert!(matches!(
@@ -105,22 +62,11 @@ fn sewers_after_the_melee_losers_surface_at_a_point_of_their_choosing() {
     assert!(s.melees.is_empty(), "the melee is over");
     assert_eq!(s.group(sec).place, Place::Below);
     // Offered: where they are below (the old choice), the manholes.
-    assert!(is_legal(
-        &s,
-        r#"{"choose_point":{"to":{"x":4000,"y":2000}}}"#
-    ));
-    assert!(is_legal(
-        &s,
-        r#"{"choose_point":{"to":{"x":4000,"y":2800}}}"#
-    ));
+    assert!(is_legal(&s, &choose_point(4000, 2000)));
+    assert!(is_legal(&s, &choose_point(4000, 2800)));
     assert_legal_accepted(&s);
     // Any point of their choosing: here the middle of the open table.
-    let p = play(
-        &mut s,
-        0,
-        r#"{"choose_point":{"to":{"x":1800,"y":1500}}}"#,
-        &[],
-    );
+    let p = play(&mut s, 0, &choose_point(1800, 1500), &[]);
     p.assert_says("came up at (18\", 15\")");
     assert_eq!(s.group(sec).place, Place::Table);
     assert_eq!(lead_at(&s, sec), pt(18.0, 15.0));
@@ -138,7 +84,7 @@ fn sewers_after_the_melee_losers_surface_at_a_point_of_their_choosing() {
 
 #[test]
 fn sewers_losers_choose_where_to_surface_refusals_name_the_rule_and_change_nothing() {
-    let (mut s, sec, _) = meeting(false);
+    let (mut s, sec, _) = given_a_meeting_below(false);
     unit_lose(&mut s, sec);
     let enemy = gid(&s, "sq1");
     place(&mut s, enemy, 10.0, 10.0);
@@ -179,12 +125,7 @@ fn sewers_losers_choose_where_to_surface_refusals_name_the_rule_and_change_nothi
         assert!(refusal(&e).contains(says), "{json}: {}", refusal(&e));
     }
     // The other choices the rule names.
-    let e = refused(
-        &mut s,
-        0,
-        r#"{"choose_point":{"to":{"x":6000,"y":1500}}}"#,
-        &[],
-    );
+    let e = refused(&mut s, 0, &choose_point(6000, 1500), &[]);
     assert_eq!(
         e.clause.as_deref(),
         Some("Humans (and others) in the sewers")
@@ -193,15 +134,10 @@ fn sewers_losers_choose_where_to_surface_refusals_name_the_rule_and_change_nothi
 
 #[test]
 fn sewers_at_a_real_table_the_losers_player_places_them_and_says_so() {
-    let (mut s, sec, _) = meeting(true);
+    let (mut s, sec, _) = given_a_meeting_below(true);
     unit_lose(&mut s, sec);
     assert!(is_legal(&s, r#"{"choose_point":{}}"#));
-    let e = refused(
-        &mut s,
-        0,
-        r#"{"choose_point":{"to":{"x":1800,"y":1500}}}"#,
-        &[],
-    );
+    let e = refused(&mut s, 0, &choose_point(1800, 1500), &[]);
     assert!(refusal(&e).contains("give no point"));
     play(&mut s, 0, r#"{"choose_point":{}}"#, &[]);
     assert_eq!(s.group(sec).place, Place::Table);
@@ -209,7 +145,7 @@ fn sewers_at_a_real_table_the_losers_player_places_them_and_says_so() {
 
 #[test]
 fn sewers_every_losing_group_below_is_asked_in_turn() {
-    let (mut s, sec, sq) = meeting(false);
+    let (mut s, sec, sq) = given_a_meeting_below(false);
     let sec2 = gid(&s, "s2");
     below(&mut s, sec2, 40.0, 20.0);
     step(&mut s, &[]);
@@ -252,7 +188,7 @@ fn sewers_every_losing_group_below_is_asked_in_turn() {
 
 #[test]
 fn sewers_a_sudden_melee_below_includes_the_spugs_a_burrower_carries() {
-    let (mut s, sec, sq) = meeting(false);
+    let (mut s, sec, sq) = given_a_meeting_below(false);
     let worm = gid(&s, "w1");
     below(&mut s, worm, 30.0, 20.0);
     s.groups[sq as usize].place = Place::Carried(worm);
@@ -290,12 +226,7 @@ fn sewers_a_sudden_melee_below_includes_the_spugs_a_burrower_carries() {
         vec![worm],
         "the carried squad is not asked"
     );
-    play(
-        &mut s,
-        1,
-        r#"{"choose_point":{"to":{"x":2000,"y":1000}}}"#,
-        &[],
-    );
+    play(&mut s, 1, &choose_point(2000, 1000), &[]);
     assert_eq!(s.group(worm).place, Place::Table);
     if s.group(sq).alive_count() > 0 {
         assert_eq!(s.group(sq).place, Place::Carried(worm));

@@ -208,12 +208,7 @@ fn shoot_casualties_chosen_only_by_the_targets_player_and_only_living_figures() 
     );
     let e = refused(&mut s, 1, r#"{"casualties":{"models":["unit-s1-1"]}}"#, &[]);
     assert!(refusal(&e).starts_with("[Shoot]"), "{e}");
-    let e = refused(
-        &mut s,
-        1,
-        &format!(r#"{{"casualties":{{"models":["{d}","{d}"]}}}}"#),
-        &[],
-    );
+    let e = refused(&mut s, 1, &casualties(&[&d, &d]), &[]);
     assert!(refusal(&e).starts_with("[Shoot]"), "{e}");
     // One to choose is said as one, not "between 1 and 1".
     assert!(

@@ -61,11 +61,7 @@ fn special_actions_one_die_for_every_figure_helping() {
         &format!(r#"{{"special":{{"group":{sec},"action":"dig"}}}}"#),
         &[1, 1],
     );
-    assert!(
-        p.events
-            .iter()
-            .any(|e| matches!(e, E::Attempted { dice, .. } if dice.len() == 2))
-    );
+    assert!(p.any(|e| matches!(e, E::Attempted { dice, .. } if dice.len() == 2)));
 }
 
 #[test]
@@ -121,11 +117,7 @@ fn special_actions_something_new_or_odd_agreed_by_the_players_is_an_action_roll(
         &[5, 6, 1, 1],
     );
     p.assert_says("(climb the water tower): 5,6,1,1 (a 6: success)");
-    assert!(
-        p.events
-            .iter()
-            .any(|e| matches!(e, E::Tried { success: true, .. }))
-    );
+    assert!(p.any(|e| matches!(e, E::Tried { success: true, .. })));
     // Words are needed, on one line, not too long.
     card(&mut s, 0, CardKind::Single);
     let e = refused(&mut s, 0, &try_it("   "), &[]);

@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use xenolog_engine::games::invasion::model::{INCH, Point};
-use xenolog_engine::games::invasion::state::{Card, CardKind, GroupId, Place};
+use xenolog_engine::games::invasion::state::{Card, CardKind, GroupId, Pending, Place};
 use xenolog_engine::games::invasion::{
     Invasion, InvasionCommand, InvasionConfig, InvasionEvent, InvasionState, describe, rules,
     start, state,
@@ -61,6 +61,62 @@ pub fn given_with(factions: &[&str], sewers: bool, real_table: bool) -> Invasion
         park(&mut s);
     }
     s
+}
+
+/// `base` with every Advanced Invasion Earth module switched on.
+pub fn with_every_module(base: InvasionConfig) -> InvasionConfig {
+    InvasionConfig {
+        stupidity: true,
+        fear: true,
+        assumed_profiles: true,
+        suppression: true,
+        observers: true,
+        sighting: true,
+        laying_in_wait: true,
+        grapple: true,
+        impetuous: true,
+        primitive_weapons: true,
+        buildings: true,
+        unstoppable: true,
+        fly: true,
+        advanced_assault: true,
+        ..base
+    }
+}
+
+/// The groups asked to choose a point, in the queue's order.
+pub fn asked_points(s: &InvasionState) -> Vec<GroupId> {
+    s.pending
+        .iter()
+        .filter_map(|p| match p {
+            Pending::Point { group, .. } => Some(*group),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A group below the table (in the sewers) under `(x, y)` inches.
+pub fn below(s: &mut InvasionState, g: GroupId, x: f64, y: f64) {
+    let group = &mut s.groups[g as usize];
+    group.place = Place::Below;
+    group.below_at = Some(pt(x, y));
+    for m in &mut group.models {
+        m.at = None;
+    }
+}
+
+/// U.N.I.T. section A below the manhole at (40,20) and Spug squad two
+/// below at (40,28); a Special Event card is next.
+pub fn given_a_meeting_below(real_table: bool) -> (InvasionState, GroupId, GroupId) {
+    let mut s = given_with(&["unit", "spugs"], true, real_table);
+    let (sec, sq) = (gid(&s, "s1"), gid(&s, "sq2"));
+    below(&mut s, sec, 40.0, 20.0);
+    below(&mut s, sq, 40.0, 28.0);
+    cards(
+        &mut s,
+        &[(None, CardKind::Special), (Some(0), CardKind::Single)],
+    );
+    (s, sec, sq)
 }
 
 /// Every group on the table in a row along its seat's edge, out of the way.
@@ -178,6 +234,16 @@ impl Played {
 
     pub fn assert_says(&self, text: &str) {
         assert!(self.says(text), "no line says {text:?}: {:#?}", self.words);
+    }
+
+    /// Whether any event is one `is` picks out.
+    pub fn any(&self, is: impl Fn(&InvasionEvent) -> bool) -> bool {
+        self.events.iter().any(is)
+    }
+
+    /// How many events are ones `is` picks out.
+    pub fn count(&self, is: impl Fn(&InvasionEvent) -> bool) -> usize {
+        self.events.iter().filter(|e| is(e)).count()
     }
 }
 

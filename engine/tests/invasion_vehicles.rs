@@ -134,11 +134,7 @@ fn vehicle_movement_a_craft_in_the_air_neither_shoots_nor_is_shot() {
     let mut s2 = air().0;
     card(&mut s2, 0, CardKind::Single);
     let p = play(&mut s2, 0, &shoot(&[h], dal), &[1; 4]);
-    assert!(
-        p.events
-            .iter()
-            .any(|e| matches!(e, E::Shot { dice, .. } if dice.len() == 4))
-    );
+    assert!(p.any(|e| matches!(e, E::Shot { dice, .. } if dice.len() == 4)));
 }
 
 #[test]
@@ -148,11 +144,7 @@ fn vehicle_movement_landing_in_base_contact_locks_in_hand_to_hand() {
     play(&mut s, 0, &group_order("take_off", h), &[]);
     play(&mut s, 0, &fly(h, 10.0, 13.05), &[]);
     let p = play(&mut s, 0, &group_order("land", h), &[]);
-    assert!(
-        p.events.iter().any(|e| matches!(e, E::Locked { .. })),
-        "{:#?}",
-        p.words
-    );
+    assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
     assert_eq!(s.group(h).locked, s.group(dal).locked);
 }
 
@@ -294,7 +286,7 @@ fn vehicle_movement_ends_its_move_with_a_turn_to_face_any_direction() {
         "Motor Pool Recce moved to (30\", 20\") and turned to face 270° (towards the top edge)",
     );
     assert_eq!(s.group(j).facing, Some(270));
-    assert!(p.events.iter().any(|e| matches!(
+    assert!(p.any(|e| matches!(
         e,
         E::Moved {
             face: Some(270),

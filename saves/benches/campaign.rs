@@ -23,6 +23,10 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+#[path = "support/bot.rs"]
+mod bot;
+
+use bot::Bot;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
 use xenolog_engine::campaign::{CampaignEvent, Casualties};
@@ -33,18 +37,6 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const BATTLES: usize = 50;
 const ENTRIES: usize = 500;
-
-struct Bot(u64);
-
-impl Bot {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
 
 fn build(path: &std::path::Path) {
     let mut c = Campaign::create(path, "bench").unwrap();

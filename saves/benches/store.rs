@@ -18,30 +18,21 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+#[path = "support/bot.rs"]
+mod bot;
+
+use bot::Bot;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
 use xenolog_engine::games::race::{Race, RaceConfig};
-use xenolog_engine::{Game, Session};
-use xenolog_saves::{Campaign, DiceMode};
+use xenolog_engine::{Battle, Game, Session};
+use xenolog_saves::{BattleId, Campaign, DiceMode};
 
 /// The same allocator as the `xenolog` binary, so the figures are the app's.
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const LONG: usize = 1_000_000;
-
-/// SplitMix64: the bot's own choices, independent of the battle's stream.
-struct Bot(u64);
-
-impl Bot {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
 
 fn long_race(n: usize) -> Session<Race> {
     let mut s = Session::<Race>::new(42, RaceConfig { target: u32::MAX }).expect("sets up");
@@ -55,19 +46,26 @@ fn long_race(n: usize) -> Session<Race> {
     s
 }
 
-fn append(c: &mut Criterion, dir: &Path) {
-    let path = dir.join("append.xenolog");
+/// A fresh campaign `name.xenolog` in `dir` with one Dice Race battle whose
+/// target is out of reach, loaded for play.
+fn endless_race(dir: &Path, name: &str, title: &str) -> (Campaign, BattleId, Box<dyn Battle>) {
+    let path = dir.join(format!("{name}.xenolog"));
     let mut campaign = Campaign::create(&path, "Bench").expect("creates");
     let id = campaign
         .new_battle(
             "race",
             42,
             &json!({ "target": u32::MAX }),
-            "Append",
+            title,
             DiceMode::Rolled,
         )
         .expect("starts");
-    let mut battle = campaign.load_battle(id).expect("loads");
+    let battle = campaign.load_battle(id).expect("loads");
+    (campaign, id, battle)
+}
+
+fn append(c: &mut Criterion, dir: &Path) {
+    let (mut campaign, id, mut battle) = endless_race(dir, "append", "Append");
     let mut bot = Bot(7);
     let mut g = c.benchmark_group("store/append");
     g.measurement_time(Duration::from_secs(5));
@@ -91,18 +89,7 @@ fn append(c: &mut Criterion, dir: &Path) {
 /// printed too.
 fn append_latency(dir: &Path) {
     const N: usize = 2000;
-    let path = dir.join("latency.xenolog");
-    let mut campaign = Campaign::create(&path, "Bench").expect("creates");
-    let id = campaign
-        .new_battle(
-            "race",
-            42,
-            &json!({ "target": u32::MAX }),
-            "Latency",
-            DiceMode::Rolled,
-        )
-        .expect("starts");
-    let mut battle = campaign.load_battle(id).expect("loads");
+    let (mut campaign, id, mut battle) = endless_race(dir, "latency", "Latency");
     let mut bot = Bot(11);
     let mut times: Vec<Duration> = (0..N)
         .map(|_| {

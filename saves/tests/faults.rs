@@ -24,9 +24,14 @@ use tempfile::TempDir;
 use xenolog_engine::Battle;
 use xenolog_saves::{BattleId, Campaign};
 
+/// The Dice Race set-up every test binary shares (`store/common.rs` uses it).
+#[path = "support/race.rs"]
+#[allow(dead_code)]
+mod race;
+
 /// The store tests' helpers (one campaign-with-a-race maker for every test binary).
 #[path = "store/common.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 mod common;
 
 /// Set in the child that runs a test inside a user and mount namespace.

@@ -3,6 +3,9 @@
 //! bound, write where it should not, or run something. One test binary, with
 //! a counting global allocator to measure the heap a call holds at its peak.
 
+#[path = "support/race.rs"]
+mod race;
+
 mod hostile {
     pub mod heap;
     pub mod mutants;

@@ -1,5 +1,8 @@
 //! Integration tests of the campaign store, built into one test binary.
 
+#[path = "support/race.rs"]
+mod race;
+
 mod store {
     mod bad_files;
     pub mod common;

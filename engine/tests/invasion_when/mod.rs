@@ -44,6 +44,12 @@ pub fn perceive(g: GroupId, target: GroupId) -> String {
     format!(r#"{{"perceive":{{"group":{g},"target":{target}}}}}"#)
 }
 
+/// A group's player chooses the point `(x, y)` (hundredths of an inch) it
+/// is asked for.
+pub fn choose_point(x: i32, y: i32) -> String {
+    format!(r#"{{"choose_point":{{"to":{{"x":{x},"y":{y}}}}}}}"#)
+}
+
 /// The target's player removes these figures (by id) as casualties.
 pub fn casualties<S: AsRef<str>>(models: &[S]) -> String {
     let models: Vec<&str> = models.iter().map(AsRef::as_ref).collect();

@@ -29,11 +29,11 @@ use std::sync::OnceLock;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
-use serde_json::json;
-use xenolog_saves::{Campaign, DiceMode, SaveError};
+use xenolog_saves::{Campaign, SaveError};
 use xenolog_schema::SCHEMA_VERSION;
 
 use super::heap::{MIB, peak_during};
+use crate::race::{new_endless_race, play_n};
 
 /// Mutants in the CI run (debug build): a sample of the full run's code path.
 const SAMPLE: usize = 50;
@@ -167,21 +167,9 @@ fn foreign_wal() -> &'static (Vec<u8>, Vec<u8>) {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("other.xenolog");
         let mut c = Campaign::create(&path, "Other club").unwrap();
-        let id = c
-            .new_battle(
-                "race",
-                3,
-                &json!({ "target": 1_000_000 }),
-                "Race",
-                DiceMode::Rolled,
-            )
-            .unwrap();
+        let id = new_endless_race(&mut c, 3);
         let mut b = c.load_battle(id).unwrap();
-        for i in 0..40 {
-            let legal = b.legal();
-            let cmd = legal[(i * 5 + 1) % legal.len()].clone();
-            c.play(id, &mut *b, cmd.actor, &cmd.command, None).unwrap();
-        }
+        play_n(&mut c, id, &mut *b, 40);
         let wal = std::fs::read(tmp.path().join("other.xenolog-wal")).unwrap();
         let shm = std::fs::read(tmp.path().join("other.xenolog-shm")).unwrap();
         drop((b, c));

@@ -20,6 +20,7 @@ use xenolog_saves::{Campaign, DiceMode, SaveError};
 use xenolog_schema::battle_file::{BattleFile, MAGIC, read_battle_file, write_battle_file};
 
 use super::heap::{MIB, peak_during};
+use crate::race::{new_endless_race, play_n};
 
 /// The most heap a call may hold beyond the bytes of the file it reads.
 const BOUND: usize = 64 * MIB;
@@ -188,21 +189,9 @@ fn raw_entry(path: &Path, edit: &str) {
 
 fn campaign_with_a_race(dir: &Path, moves: usize) -> PathBuf {
     let (mut c, path) = fresh_campaign(dir);
-    let id = c
-        .new_battle(
-            "race",
-            5,
-            &json!({ "target": 1_000_000 }),
-            "Race",
-            DiceMode::Rolled,
-        )
-        .unwrap();
+    let id = new_endless_race(&mut c, 5);
     let mut b = c.load_battle(id).unwrap();
-    for i in 0..moves {
-        let legal = b.legal();
-        let cmd = legal[(i * 5 + 1) % legal.len()].clone();
-        c.play(id, &mut *b, cmd.actor, &cmd.command, None).unwrap();
-    }
+    play_n(&mut c, id, &mut *b, moves);
     path
 }
 

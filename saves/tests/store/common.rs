@@ -2,10 +2,11 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::json;
 use tempfile::TempDir;
 use xenolog_engine::Battle;
-use xenolog_saves::{BattleId, Campaign, DiceMode};
+use xenolog_saves::{BattleId, Campaign};
+
+pub use crate::race::{new_endless_race, play_n};
 
 /// A temporary folder and a campaign path inside it (not created).
 pub fn place() -> (TempDir, PathBuf) {
@@ -17,27 +18,8 @@ pub fn place() -> (TempDir, PathBuf) {
 /// A fresh campaign with one Dice Race battle that never ends by itself.
 pub fn campaign_with_race(path: &Path) -> (Campaign, BattleId) {
     let mut c = Campaign::create(path, "Club").unwrap();
-    let id = c
-        .new_battle(
-            "race",
-            7,
-            &json!({ "target": 1_000_000 }),
-            "Race",
-            DiceMode::Rolled,
-        )
-        .unwrap();
+    let id = new_endless_race(&mut c, 7);
     (c, id)
-}
-
-/// Play `n` legal commands chosen by a fixed pattern; returns the entry ids.
-pub fn play_n(c: &mut Campaign, id: BattleId, b: &mut dyn Battle, n: usize) -> Vec<u64> {
-    (0..n)
-        .map(|i| {
-            let legal = b.legal();
-            let cmd = legal[(i * 5 + 1) % legal.len()].clone();
-            c.play(id, b, cmd.actor, &cmd.command, None).unwrap()
-        })
-        .collect()
 }
 
 /// The bytes of a file, or `None` if it is absent.

@@ -2,8 +2,10 @@
 //! was saved must be on disk, and the log must still verify.
 
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use xenolog_saves::Campaign;
@@ -18,6 +20,27 @@ pub(super) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The crash writer started with `args`, its output piped: the child, its
+/// stdout, and a thread collecting what it says on stderr (its complaints).
+pub(super) fn start_writer<'a>(
+    args: impl IntoIterator<Item = &'a OsStr>,
+) -> (Child, ChildStdout, JoinHandle<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog-crash-writer"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let complaints = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
+        text
+    });
+    (child, stdout, complaints)
+}
+
 #[test]
 fn acknowledged_entries_survive_sigkill() {
     let (_dir, path) = place();
@@ -30,20 +53,7 @@ fn acknowledged_entries_survive_sigkill() {
         rng ^= rng >> 7;
         rng ^= rng << 17;
         let wait = Duration::from_millis(30 + rng % 220);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog-crash-writer"))
-            .arg("write")
-            .arg(&path)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let mut stderr = child.stderr.take().unwrap();
-        let complaints = std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
-            text
-        });
+        let (mut child, stdout, complaints) = start_writer([OsStr::new("write"), path.as_os_str()]);
         let reader = std::thread::spawn(move || {
             BufReader::new(stdout)
                 .lines()

@@ -2,10 +2,9 @@
 //! as a file: battles played and taken back, notes, export and import, all
 //! through the same code, and no file written anywhere.
 
-use serde_json::json;
-use xenolog_saves::{Campaign, DiceMode, SaveError};
+use xenolog_saves::{Campaign, SaveError};
 
-use super::common::{place, play_n, states};
+use super::common::{new_endless_race, place, play_n, states};
 
 #[test]
 fn a_campaign_in_memory_plays_reloads_notes_and_exports_as_a_file_does() {
@@ -13,15 +12,7 @@ fn a_campaign_in_memory_plays_reloads_notes_and_exports_as_a_file_does() {
     assert!(c.is_in_memory());
     assert_eq!(c.path().as_os_str(), "");
     assert_eq!(c.name().unwrap(), "Scratch");
-    let id = c
-        .new_battle(
-            "race",
-            7,
-            &json!({ "target": 1_000_000 }),
-            "Race",
-            DiceMode::Rolled,
-        )
-        .unwrap();
+    let id = new_endless_race(&mut c, 7);
     let mut b = c.load_battle(id).unwrap();
     play_n(&mut c, id, &mut *b, 8);
     b.undo(3);

@@ -1,18 +1,43 @@
 //! The sample campaign for the app's first start.
 
+use tempfile::TempDir;
 use xenolog_saves::sample::create_sample;
-use xenolog_saves::{Campaign, SaveError};
+use xenolog_saves::{BattleSummary, Campaign, SaveError};
 
 use super::common::place;
 
-#[test]
-fn the_sample_is_a_battle_in_mid_game_with_branches() {
-    let (_dir, path) = place();
+/// Given the sample campaign, freshly made: the battle `is` picks out (the
+/// test fails naming `what` if there is none), with the open campaign.
+fn given_the_sample_battle(
+    is: impl Fn(&BattleSummary) -> bool,
+    what: &str,
+) -> (TempDir, Campaign, BattleSummary) {
+    let (dir, path) = place();
     create_sample(&path).unwrap();
     let c = Campaign::open(&path).unwrap();
-    let list = c.battles().unwrap();
-    assert!(!list.is_empty());
-    let s = &list[0];
+    let s = c
+        .battles()
+        .unwrap()
+        .into_iter()
+        .find(|s| is(s))
+        .unwrap_or_else(|| panic!("expected {what} in the sample"));
+    (dir, c, s)
+}
+
+/// Then the battle is at turn `turn` or later (`why` says why that much),
+/// has the seats `seats` names, someone is asked to act, and it verifies.
+fn then_under_way(c: &Campaign, s: &BattleSummary, turn: u32, why: &str, seats: (usize, &str)) {
+    let b = c.load_battle(s.id).unwrap();
+    let flow = b.flow_at(b.cursor());
+    assert!(flow.turn >= turn, "{why}: {flow:?}");
+    assert_eq!(b.seats().len(), seats.0, "{}", seats.1);
+    assert!(!b.asked().is_empty(), "someone is asked to act");
+    assert!(c.verify_battle(s.id).unwrap().ok());
+}
+
+#[test]
+fn the_sample_is_a_battle_in_mid_game_with_branches() {
+    let (_dir, c, s) = given_the_sample_battle(|_| true, "a battle (the first)");
     assert_eq!(s.status, "in progress");
     assert!(s.entries >= 20, "{s:?}");
     assert!(s.branches >= 3, "{s:?}");
@@ -79,53 +104,36 @@ fn making_the_sample_leaves_no_temporary_file_beside_it() {
 
 #[test]
 fn the_sample_has_an_alien_invasion_battle_in_mid_game() {
-    let (_dir, path) = place();
-    create_sample(&path).unwrap();
-    let c = Campaign::open(&path).unwrap();
-    let list = c.battles().unwrap();
-    let s = list
-        .iter()
-        .find(|s| s.game == "invasion")
-        .expect("an Alien Invasion battle");
+    let (_dir, c, s) =
+        given_the_sample_battle(|s| s.game == "invasion", "an Alien Invasion battle");
     assert_eq!(s.status, "in progress");
     assert!(s.branches >= 2, "{s:?}");
-    let b = c.load_battle(s.id).unwrap();
-    let flow = b.flow_at(b.cursor());
-    assert!(flow.turn >= 2, "mid-game, not at the first card: {flow:?}");
-    assert_eq!(b.seats().len(), 4, "four factions");
-    assert!(!b.asked().is_empty(), "someone is asked to act");
-    assert!(c.verify_battle(s.id).unwrap().ok());
+    then_under_way(
+        &c,
+        &s,
+        2,
+        "mid-game, not at the first card",
+        (4, "four factions"),
+    );
 }
 
 #[test]
 fn the_sample_has_an_alien_battle_some_turns_in() {
-    let (_dir, path) = place();
-    create_sample(&path).unwrap();
-    let c = Campaign::open(&path).unwrap();
-    let list = c.battles().unwrap();
-    let s = list
-        .iter()
-        .find(|s| s.game == "alien")
-        .expect("an Alien battle");
+    let (_dir, c, s) = given_the_sample_battle(|s| s.game == "alien", "an Alien battle");
     assert_eq!(s.status, "in progress");
-    let b = c.load_battle(s.id).unwrap();
-    let flow = b.flow_at(b.cursor());
-    assert!(flow.turn >= 4, "some turns in: {flow:?}");
-    assert_eq!(b.seats().len(), 2, "the Alien Queen and the expedition");
-    assert!(!b.asked().is_empty(), "someone is asked to act");
-    assert!(c.verify_battle(s.id).unwrap().ok());
+    then_under_way(
+        &c,
+        &s,
+        4,
+        "some turns in",
+        (2, "the Alien Queen and the expedition"),
+    );
 }
 
 #[test]
 fn the_sample_has_a_night_of_the_saucers_game_some_turns_in() {
-    let (_dir, path) = place();
-    create_sample(&path).unwrap();
-    let c = Campaign::open(&path).unwrap();
-    let list = c.battles().unwrap();
-    let s = list
-        .iter()
-        .find(|s| s.game == "saucers")
-        .expect("a Night of the Saucers game");
+    let (_dir, c, s) =
+        given_the_sample_battle(|s| s.game == "saucers", "a Night of the Saucers game");
     assert!(s.entries >= 20, "{s:?}");
     let b = c.load_battle(s.id).unwrap();
     assert_eq!(b.seats().len(), 2, "two players");
@@ -150,15 +158,10 @@ fn the_sample_shows_every_built_game_and_the_campaign() {
 
 #[test]
 fn the_sample_has_an_alien_invasion_battle_with_the_advanced_modules() {
-    let (_dir, path) = place();
-    create_sample(&path).unwrap();
-    let c = Campaign::open(&path).unwrap();
-    let s = c
-        .battles()
-        .unwrap()
-        .into_iter()
-        .find(|s| s.title.contains("Advanced Invasion Earth"))
-        .expect("an advanced Alien Invasion battle");
+    let (_dir, c, s) = given_the_sample_battle(
+        |s| s.title.contains("Advanced Invasion Earth"),
+        "an advanced Alien Invasion battle",
+    );
     assert_eq!(s.game, "invasion");
     assert!(s.entries >= 20, "{s:?}");
     let b = c.load_battle(s.id).unwrap();

@@ -14,16 +14,16 @@
 //! `XENOLOG_KILL_SOAK_KILLS` sets the number).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 use xenolog_saves::{BattleId, Campaign, DiceMode};
 use xenolog_schema::battle_file::read_battle_file;
 
-use super::hex;
+use super::{hex, start_writer};
 
 /// The writer's export file, beside the campaign (`mixed::EXPORT_NAME`).
 const EXPORT_NAME: &str = "mixed-export.xenolog-battle";
@@ -202,21 +202,9 @@ fn kill_round(
     exp: &mut Expected,
     t: &mut Tally,
 ) -> BTreeSet<BattleId> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog-crash-writer"))
-        .arg("mixed")
-        .arg(path)
-        .arg(seed.to_string())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let complaints = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
-        text
-    });
+    let seed_arg = seed.to_string();
+    let (mut child, stdout, complaints) =
+        start_writer([OsStr::new("mixed"), path.as_os_str(), OsStr::new(&seed_arg)]);
     let reader = std::thread::spawn(move || {
         // Only whole lines count: a kill can cut the last one.
         let mut out = Vec::new();
