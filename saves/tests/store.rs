@@ -2,6 +2,7 @@
 
 mod store {
     mod bad_files;
+    mod batch;
     pub mod common;
     mod crash;
     mod fair;
