@@ -55,6 +55,7 @@
 //! moves write them with the cursor. A load still corrects a stale status left
 //! by files written before this was so.
 
+mod batch;
 mod battles;
 mod campaign;
 mod error;
@@ -66,6 +67,7 @@ pub mod sample;
 mod scan;
 mod transfer;
 
+pub use batch::{Decided, decide};
 pub use battles::dice_to_enter;
 pub use campaign::{BattleSummary, Campaign};
 pub use error::SaveError;

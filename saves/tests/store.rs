@@ -5,6 +5,7 @@ mod race;
 
 mod store {
     mod bad_files;
+    mod batch;
     pub mod common;
     mod crash;
     mod fair;

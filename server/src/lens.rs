@@ -5,6 +5,7 @@
 //! (it holds the seed).
 
 use serde_json::{Map, Value, json};
+use xenolog_engine::fair::{Bytes32, hex, receipt};
 use xenolog_engine::{Actor, Battle, EntryId, Viewer};
 
 use crate::proto;
@@ -18,12 +19,17 @@ pub fn line_after(b: &dyn Battle, after: Option<EntryId>) -> Vec<EntryId> {
         .collect()
 }
 
-/// One `entry` event per entry, as `seat` sees it.
+/// One `entry` event per entry, as `seat` sees it, each with its receipt
+/// (DESIGN.md section 5.4): the entry's chain value keyed by the server's
+/// secret, so a seat can check after the reveal that the battle it
+/// downloads is the one it was shown, entry by entry. The chain itself is
+/// never sent (it hashes the whole entry, hidden parts included).
 pub fn entry_frames(
     b: &dyn Battle,
     battle: ServerBattleId,
     seat: Actor,
     ids: &[EntryId],
+    secret: &Bytes32,
 ) -> Vec<String> {
     let viewer = Viewer::Seat(seat);
     let head = b.cursor();
@@ -34,10 +40,11 @@ pub fn entry_frames(
             let mut m = Map::new();
             m.insert("battle".into(), json!(battle));
             m.insert("seat".into(), json!(seat.0));
-            m.insert(
-                "entry".into(),
-                serde_json::to_value(&t).unwrap_or(Value::Null),
-            );
+            let mut entry = serde_json::to_value(&t).unwrap_or(Value::Null);
+            if let (Value::Object(e), Some(r)) = (&mut entry, b.records().get(id as usize)) {
+                e.insert("receipt".into(), json!(hex(&receipt(secret, &r.chain))));
+            }
+            m.insert("entry".into(), entry);
             m.insert("state".into(), b.state_json_as(Some(id), viewer));
             m.insert(
                 "over".into(),

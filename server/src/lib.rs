@@ -29,3 +29,4 @@ pub mod serve;
 pub mod store;
 
 pub use serve::{Config, Ready, Running, ServeError, run_blocking, start};
+pub use serve::{SOCKET_QUEUE, TOO_SLOW, Tuning, start_tuned};

@@ -49,6 +49,14 @@ pub const SOCKETS_PER_ADDRESS: usize = 32;
 pub const GUESSES_PER_ADDRESS: usize = 5;
 /// The window of [`GUESSES_PER_ADDRESS`].
 pub const GUESS_WINDOW: Duration = Duration::from_secs(60);
+/// Frames waiting for one socket, at most (DESIGN.md section 7, fan-out). A
+/// socket whose queue is full is closed in words, never skipped: its client
+/// resumes from the last entry it holds and the gap is filled from the store.
+pub const SOCKET_QUEUE: usize = 256;
+/// How long one frame may take to go out before its socket is given up.
+pub const SEND_WITHIN: Duration = Duration::from_secs(10);
+/// What a slow socket is told as it is closed.
+pub const TOO_SLOW: &str = "too slow; reconnect to resume";
 /// Days an invitation is valid unless the organiser says otherwise.
 const INVITATION_DAYS: u32 = 7;
 
@@ -73,6 +81,25 @@ pub struct Config {
     /// listening on 0.0.0.0, the listen address is not it. Default: the
     /// address the server listens on.
     pub public: Option<String>,
+}
+
+/// Knobs with defaults, apart from [`Config`] so that its users are unchanged.
+#[derive(Clone, Debug)]
+pub struct Tuning {
+    /// Frames one socket may have waiting ([`SOCKET_QUEUE`]).
+    pub socket_queue: usize,
+    /// The kernel's send buffer of each socket, in bytes (`SO_SNDBUF`, set
+    /// on the listener and inherited); `None`: the system's, autotuned.
+    pub send_buffer: Option<u32>,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            socket_queue: SOCKET_QUEUE,
+            send_buffer: None,
+        }
+    }
 }
 
 /// Why the server could not start or run.
@@ -162,6 +189,8 @@ struct Shared {
     next_socket: AtomicU64,
     /// Who watches each battle.
     watchers: Mutex<HashMap<ServerBattleId, Vec<Watcher>>>,
+    /// Frames one socket may have waiting.
+    socket_queue: usize,
     /// One command or watch at a time per battle, so a watch's backfill and
     /// the live entries after it have no gap and no duplicate.
     order: Mutex<HashMap<ServerBattleId, Arc<tokio::sync::Mutex<()>>>>,
@@ -198,7 +227,10 @@ impl Drop for AddressSlot {
 struct Watcher {
     socket: u64,
     seat: Actor,
-    events: mpsc::UnboundedSender<String>,
+    /// The socket's bounded queue.
+    events: mpsc::Sender<String>,
+    /// Told to close the socket when its queue is full.
+    control: mpsc::UnboundedSender<Control>,
 }
 
 /// The open sockets of each token (socket id, its control channel).
@@ -208,11 +240,18 @@ type Sockets = HashMap<TokenId, Vec<(u64, mpsc::UnboundedSender<Control>)>>;
 #[derive(Debug)]
 enum Control {
     Revoked,
+    /// Its queue was full: close it in words; the client resumes.
+    TooSlow,
 }
 
 /// Start a server on the data folder of `config`: open (or make) the club
 /// file, listen, and serve until [`Running::stop`].
 pub async fn start(config: Config) -> Result<Running, ServeError> {
+    start_tuned(config, Tuning::default()).await
+}
+
+/// [`start`] with other [`Tuning`] (tests: a small socket queue).
+pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, ServeError> {
     let data = config.data.clone();
     let force = config.invite_organiser;
     let (store, invitation) = tokio::task::spawn_blocking(move || {
@@ -223,7 +262,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     .await
     .map_err(|e| ServeError::Stopped(e.to_string()))??;
     let club_file = store.club_path().to_owned();
-    let listener = tokio::net::TcpListener::bind(config.listen)
+    let listener = listen(config.listen, tuning.send_buffer)
         .await
         .map_err(|e| ServeError::Listen {
             addr: config.listen,
@@ -243,6 +282,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         sockets: Mutex::new(HashMap::new()),
         next_socket: AtomicU64::new(1),
         watchers: Mutex::new(HashMap::new()),
+        socket_queue: tuning.socket_queue.max(1),
         order: Mutex::new(HashMap::new()),
         per_address: Mutex::new(HashMap::new()),
         guesses: Mutex::new(HashMap::new()),
@@ -253,6 +293,12 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         .with_state(shared);
     let mut stopping = stop_rx;
     let task = tokio::spawn(async move {
+        // TCP_NODELAY: an entry event and the reply after it are two small
+        // writes; with Nagle's algorithm the second waits for the client's
+        // delayed ACK (40 ms on Linux) on every command.
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         let served = axum::serve(
             listener,
             app.into_make_service_with_connect_info::<SocketAddr>(),
@@ -279,6 +325,26 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         stop: stop_tx,
         task,
     })
+}
+
+/// The listener, with the sockets' send buffer set if asked.
+async fn listen(
+    addr: SocketAddr,
+    send_buffer: Option<u32>,
+) -> std::io::Result<tokio::net::TcpListener> {
+    let Some(size) = send_buffer else {
+        return tokio::net::TcpListener::bind(addr).await;
+    };
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.set_send_buffer_size(size)?;
+    socket.bind(addr)?;
+    socket.listen(1024)
 }
 
 /// What `xenolog serve` shows once it listens.
@@ -395,8 +461,11 @@ struct Conn {
     peer: SocketAddr,
     principal: Option<Principal>,
     control: mpsc::UnboundedSender<Control>,
-    /// Events for this socket (entries of watched battles).
-    events: mpsc::UnboundedSender<String>,
+    /// Events for this socket (entries of watched battles), bounded.
+    events: mpsc::Sender<String>,
+    /// Frames that go out with the reply being made, before it and before
+    /// anything queued (a watch's backfill, which may be long).
+    outbox: Vec<String>,
 }
 
 /// What to do after answering a message.
@@ -408,13 +477,14 @@ enum After {
 async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
     let _alive = shared.alive.clone();
     let (control, mut controls) = mpsc::unbounded_channel();
-    let (events, mut events_rx) = mpsc::unbounded_channel::<String>();
+    let (events, mut events_rx) = mpsc::channel::<String>(shared.socket_queue);
     let mut conn = Conn {
         id: shared.next_socket.fetch_add(1, Ordering::Relaxed),
         peer,
         principal: None,
         control,
         events,
+        outbox: Vec::new(),
     };
     let mut stop = shared.stop.clone();
     let hello_by = tokio::time::sleep(HELLO_WITHIN);
@@ -435,7 +505,7 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
                 break Some((close::AWAY, "the server is stopping"));
             }
             Some(frame) = events_rx.recv() => {
-                if ws.send(text(frame)).await.is_err() {
+                if !send_within(&mut ws, frame).await {
                     break None;
                 }
             }
@@ -445,18 +515,26 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
                     let _ = ws.send(text(proto::notice("revoked", words))).await;
                     break Some((close::POLICY, words));
                 }
+                Control::TooSlow => {
+                    eprintln!("serve: {} #{}: too slow, closed", conn.peer, conn.id);
+                    let _ = send_within(&mut ws, proto::notice("too_slow", TOO_SLOW)).await;
+                    break Some((close::POLICY, TOO_SLOW));
+                }
             },
             msg = ws.recv() => match msg {
                 None | Some(Err(_)) => break None,
                 Some(Ok(Message::Text(t))) => {
                     let (reply, after) = answer(&shared, &mut conn, t.as_str()).await;
-                    // Events a request caused (a command's entries) reach the
-                    // client before its reply.
+                    // Events a request caused (a watch's backfill, then a
+                    // command's entries) reach the client before its reply.
                     let mut failed = false;
-                    while let Ok(frame) = events_rx.try_recv() {
-                        failed |= ws.send(text(frame)).await.is_err();
+                    for frame in std::mem::take(&mut conn.outbox) {
+                        failed = failed || !send_within(&mut ws, frame).await;
                     }
-                    if failed || ws.send(text(reply)).await.is_err() {
+                    while let Ok(frame) = events_rx.try_recv() {
+                        failed = failed || !send_within(&mut ws, frame).await;
+                    }
+                    if failed || !send_within(&mut ws, reply).await {
                         break None;
                     }
                     if let After::Close(code, why) = after {
@@ -480,7 +558,8 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
             code,
             reason: why.into(),
         };
-        if ws.send(Message::Close(Some(frame))).await.is_ok() {
+        let sent = tokio::time::timeout(SEND_WITHIN, ws.send(Message::Close(Some(frame)))).await;
+        if matches!(sent, Ok(Ok(()))) {
             // Let the client's closing handshake arrive (briefly).
             let _ = tokio::time::timeout(Duration::from_secs(1), async {
                 while let Some(Ok(_)) = ws.recv().await {}
@@ -509,6 +588,14 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
 
 fn text(s: String) -> Message {
     Message::Text(s.into())
+}
+
+/// Send a frame, giving up after [`SEND_WITHIN`]; whether it went.
+async fn send_within(ws: &mut WebSocket, frame: String) -> bool {
+    matches!(
+        tokio::time::timeout(SEND_WITHIN, ws.send(text(frame))).await,
+        Ok(Ok(()))
+    )
 }
 
 /// The refusal a club error is on the wire.
@@ -616,9 +703,9 @@ async fn fan_out(
     };
     let frames = blocking_live(shared, move |l| {
         let mut out: HashMap<Actor, Vec<String>> = HashMap::new();
-        l.read(battle, &mut |b| {
+        l.read_keyed(battle, &mut |b, key| {
             for seat in &seats {
-                let mut f = lens::entry_frames(b, battle, *seat, &entries);
+                let mut f = lens::entry_frames(b, battle, *seat, &entries, key);
                 if let Some(secret) = &revealed {
                     f.push(lens::over_frame(b, battle, secret));
                 }
@@ -631,11 +718,19 @@ async fn fan_out(
     let mut w = shared.watchers.lock().unwrap_or_else(|p| p.into_inner());
     if let Some(list) = w.get_mut(&battle) {
         list.retain(|watcher| {
-            frames
-                .get(&watcher.seat)
-                .into_iter()
-                .flatten()
-                .all(|f| watcher.events.send(f.clone()).is_ok())
+            for f in frames.get(&watcher.seat).into_iter().flatten() {
+                match watcher.events.try_send(f.clone()) {
+                    Ok(()) => {}
+                    // Never skipped: the socket is closed, and its client
+                    // resumes from the last entry it holds.
+                    Err(mpsc::error::TrySendError::Full(_)) => {
+                        let _ = watcher.control.send(Control::TooSlow);
+                        return false;
+                    }
+                    Err(mpsc::error::TrySendError::Closed(_)) => return false,
+                }
+            }
+            true
         });
     }
     Ok(())
@@ -1001,9 +1096,9 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             let (frames, head) = blocking_live(shared, move |l| {
                 let revealed = l.revealed(battle)?;
                 let mut out = (Vec::new(), None);
-                l.read(battle, &mut |b| {
+                l.read_keyed(battle, &mut |b, key| {
                     let ids = lens::line_after(b, after);
-                    out.0 = lens::entry_frames(b, battle, who, &ids);
+                    out.0 = lens::entry_frames(b, battle, who, &ids, key);
                     if let Some(secret) = &revealed {
                         out.0.push(lens::over_frame(b, battle, secret));
                     }
@@ -1015,9 +1110,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             .await
             .map_err(stay)?;
             let sent = frames.len() - 1;
-            for f in frames {
-                let _ = conn.events.send(f);
-            }
+            conn.outbox.extend(frames);
             shared
                 .watchers
                 .lock()
@@ -1028,6 +1121,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                     socket: conn.id,
                     seat: who,
                     events: conn.events.clone(),
+                    control: conn.control.clone(),
                 });
             Ok(json!({"battle": battle, "seat": seat, "sent": sent, "head": head}))
         }

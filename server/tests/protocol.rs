@@ -732,6 +732,8 @@ struct SeatCopy {
     token: String,
     seat: u8,
     ids: Vec<u64>,
+    /// The receipt of each entry held, as it came (DESIGN.md section 5.4).
+    receipts: Vec<String>,
     state: Value,
     over: Option<Value>,
 }
@@ -759,6 +761,9 @@ impl SeatCopy {
                         self.head()
                     );
                     self.ids.push(id);
+                    let receipt = v["entry"]["receipt"].as_str().unwrap_or_default();
+                    assert_eq!(receipt.len(), 64, "every entry carries its receipt: {v}");
+                    self.receipts.push(receipt.to_owned());
                     self.state = v["state"].clone();
                 }
                 Some("over") => self.over = Some(v),
@@ -804,6 +809,7 @@ async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
             token,
             seat,
             ids: Vec::new(),
+            receipts: Vec::new(),
             state: Value::Null,
             over: None,
         });
@@ -1019,6 +1025,25 @@ async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
     let loaded = copy.load_battle(id).unwrap();
     let ids: Vec<u64> = loaded.path_to(loaded.cursor());
     assert_eq!(ids, seats[0].ids, "the clients hold every entry, once");
+    // Receipts: what each seat kept is what the revealed secret recomputes
+    // from the battle as stored (section 5.4).
+    let recomputed: Vec<String> = ids
+        .iter()
+        .map(|id| {
+            xenolog_engine::fair::hex(&xenolog_engine::fair::receipt(
+                &secret,
+                &loaded.records()[*id as usize].chain,
+            ))
+        })
+        .collect();
+    for copy in &seats {
+        assert_eq!(
+            copy.receipts, recomputed,
+            "seat {}: its kept receipts re-derive from the revealed secret",
+            copy.seat
+        );
+    }
+    assert_ne!(recomputed[0], recomputed[1], "one receipt per entry");
 }
 
 #[tokio::test]
@@ -1167,4 +1192,140 @@ async fn the_33rd_socket_from_one_address_is_refused_in_words() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let mut again = Client::connect(&s).await;
     again.refused("ping", json!({}), "hello_first").await;
+}
+
+/// A client whose socket takes in little: its kernel receive buffer is
+/// as small as the system allows, so a server writing to it fills up soon.
+async fn small_client(s: &Server) -> Client {
+    let sock = tokio::net::TcpSocket::new_v4().unwrap();
+    sock.set_recv_buffer_size(2048).unwrap();
+    let stream = sock.connect(s.running.addr()).await.unwrap();
+    let (ws, _) =
+        tokio_tungstenite::client_async(s.running.ws_url(), MaybeTlsStream::Plain(stream))
+            .await
+            .unwrap();
+    Client {
+        ws,
+        next: 1,
+        events: Default::default(),
+    }
+}
+
+#[tokio::test]
+async fn a_socket_that_stops_reading_is_closed_in_words_and_resumes_without_a_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut running = xenolog_server::start_tuned(
+        Config {
+            data: dir.path().join("club"),
+            listen: "127.0.0.1:0".parse().unwrap(),
+            invite_organiser: false,
+            public: None,
+        },
+        xenolog_server::Tuning {
+            socket_queue: 8,
+            send_buffer: Some(4096),
+        },
+    )
+    .await
+    .unwrap();
+    let organiser_code = running.take_invitation().unwrap().code.expose();
+    let s = Server {
+        running,
+        organiser_code,
+        data: dir.path().join("club"),
+        _dir: dir,
+    };
+    let (mut org, _) = organiser(&s).await;
+    let campaign = org.ok("create_campaign", json!({"name": "Club"})).await["campaign"]
+        .as_i64()
+        .unwrap();
+    let battle = org
+        .ok(
+            "create_battle",
+            json!({"campaign": campaign, "game": "race", "config": {"target": 1000}}),
+        )
+        .await["battle"]
+        .as_i64()
+        .unwrap();
+    // One player holds both seats; a second token watches seat 1 and stops reading.
+    let mut fast = seat_player(&s, &mut org, campaign, battle, 0).await;
+    let inv = org
+        .ok(
+            "invite",
+            json!({"role": "player", "label": "both", "campaign": campaign, "battle": battle, "seat": 1}),
+        )
+        .await;
+    fast.ok("redeem", json!({"code": inv["code"]})).await;
+    let (_, slow_token) = seat_player_token(&s, &mut org, campaign, battle, 1).await;
+    for seat in 0..2u8 {
+        fast.ok(
+            "join",
+            json!({"battle": battle, "seat": seat, "nonce": nonce(20 + seat)}),
+        )
+        .await;
+    }
+    let mut slow = small_client(&s).await;
+    slow.ok("hello", json!({"token": slow_token})).await;
+    slow.ok("watch", json!({"battle": battle, "seat": 1, "after": null}))
+        .await;
+    assert_eq!(slow.event().await["type"], "live");
+
+    // Every command holds (the race never ends); the slow seat reads nothing.
+    let mut head: Option<u64> = None;
+    let commands = 300u64;
+    for n in 0..commands {
+        let r = fast
+            .ok(
+                "command",
+                json!({"battle": battle, "seat": n % 2, "at": head, "command": "hold"}),
+            )
+            .await;
+        head = r["entries"].as_array().unwrap().last().unwrap().as_u64();
+    }
+    let head = head.unwrap();
+
+    // It reads now: a run of entries with no gap, then the words, then the close.
+    let mut got: Vec<u64> = Vec::new();
+    let (frames, code) = slow.closed_with().await;
+    let mut told = None;
+    for f in &frames {
+        match f["type"].as_str() {
+            Some("entry") => got.push(f["entry"]["id"].as_u64().unwrap()),
+            Some("notice") => told = Some(f.clone()),
+            _ => panic!("unexpected frame {f}"),
+        }
+    }
+    let told = told.expect("the slow socket is told why before it is closed");
+    assert_eq!(told["words"], xenolog_server::TOO_SLOW, "{told}");
+    assert_eq!(code, Some(1008));
+    assert!(
+        (got.len() as u64) < commands,
+        "the slow socket was closed before the end: it held {} of {commands}",
+        got.len()
+    );
+    assert_eq!(got, (0..got.len() as u64).collect::<Vec<_>>(), "no gap");
+    eprintln!(
+        "the slow socket took {} entries before it was closed",
+        got.len()
+    );
+
+    // It resumes from the last entry it holds: exactly the rest, once.
+    let mut back = Client::connect(&s).await;
+    back.ok("hello", json!({"token": slow_token})).await;
+    let last = got.last().copied();
+    back.ok("watch", json!({"battle": battle, "seat": 1, "after": last}))
+        .await;
+    loop {
+        let v = back.event().await;
+        match v["type"].as_str() {
+            Some("entry") => got.push(v["entry"]["id"].as_u64().unwrap()),
+            Some("live") => {
+                assert_eq!(v["head"].as_u64(), Some(head));
+                break;
+            }
+            _ => panic!("unexpected frame {v}"),
+        }
+    }
+    assert_eq!(got, (0..=head).collect::<Vec<_>>(), "no gap, no duplicate");
+    s.running.stop().await.unwrap();
 }

@@ -124,3 +124,79 @@ fn acknowledged_entries_survive_sigkill() {
         "most kills should land mid-run"
     );
 }
+
+/// The same with group commit: the writer decides commands in three battles
+/// and writes them together (`Campaign::append_batch`); every entry of a
+/// batch it was told was written survives, in every battle, with its chain.
+#[test]
+fn acknowledged_batches_survive_sigkill() {
+    let (_dir, path) = place();
+    // (battle, entry) -> chain hash, over all rounds.
+    let mut acked: BTreeMap<(i64, u64), String> = BTreeMap::new();
+    let mut rng: u64 = 0x1234_5678_9ABC_DEF1;
+    for round in 0..12 {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let wait = Duration::from_millis(60 + rng % 240);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog-crash-writer"))
+            .arg("batch")
+            .arg(&path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+                .collect::<Vec<String>>()
+        });
+        std::thread::sleep(wait);
+        child.kill().unwrap();
+        let status = child.wait().unwrap();
+        assert!(
+            status.code().is_none(),
+            "round {round}: the writer exited by itself"
+        );
+        for line in reader.join().unwrap() {
+            let parts: Vec<&str> = line.split(' ').collect();
+            if let [battle, seq, chain] = parts[..]
+                && chain.len() == 32
+            {
+                acked.insert(
+                    (battle.parse().unwrap(), seq.parse().unwrap()),
+                    chain.to_owned(),
+                );
+            }
+        }
+        let c = Campaign::open(&path).unwrap_or_else(|e| panic!("round {round}: {e}"));
+        let mut loaded = BTreeMap::new();
+        for s in c.battles().unwrap() {
+            loaded.insert(s.id, c.load_battle(s.id).unwrap());
+            let report = c.verify_battle(s.id).unwrap();
+            assert!(report.ok(), "round {round}: {report}");
+        }
+        for ((battle, seq), chain) in &acked {
+            let b = loaded
+                .get(battle)
+                .unwrap_or_else(|| panic!("round {round}: battle {battle} is lost"));
+            let rec = b.records().get(*seq as usize).unwrap_or_else(|| {
+                panic!("round {round}: acknowledged entry {battle}/{seq} is lost")
+            });
+            assert_eq!(
+                &hex(&rec.chain),
+                chain,
+                "round {round}: entry {battle}/{seq} differs"
+            );
+        }
+    }
+    let battles: std::collections::BTreeSet<i64> = acked.keys().map(|(b, _)| *b).collect();
+    assert_eq!(battles.len(), 3, "every battle was written: {battles:?}");
+    assert!(
+        acked.len() > 60,
+        "many entries acknowledged: {}",
+        acked.len()
+    );
+}

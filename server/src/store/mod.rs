@@ -13,6 +13,7 @@ use xenolog_engine::fair::Bytes32;
 use crate::secret::{Code, Role, Token};
 
 pub mod sqlite;
+mod writer;
 
 /// A token's id in the club (shown by `tokens`, named by `revoke`).
 pub type TokenId = i64;
@@ -252,6 +253,14 @@ pub trait LiveStore: Send + Sync + 'static {
         &self,
         battle: ServerBattleId,
         f: &mut dyn FnMut(&dyn xenolog_engine::Battle),
+    ) -> Result<(), ClubError>;
+    /// Read a started battle with the server's secret, the key of the
+    /// receipts (section 5.4): only the lens may take it, and only to key
+    /// receipts with it.
+    fn read_keyed(
+        &self,
+        battle: ServerBattleId,
+        f: &mut dyn FnMut(&dyn xenolog_engine::Battle, &Bytes32),
     ) -> Result<(), ClubError>;
     /// The revealed secret of a battle that is over.
     fn revealed(&self, battle: ServerBattleId) -> Result<Option<Bytes32>, ClubError>;

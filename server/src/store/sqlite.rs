@@ -3,7 +3,7 @@
 //! and, from step S4, one campaign file per campaign as today.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
@@ -15,6 +15,7 @@ use xenolog_engine::fair::{self, Bytes32, SeatNonce};
 use xenolog_engine::{Actor, Battle, EntryId, games};
 use xenolog_saves::{Campaign, DiceMode};
 
+use super::writer::Writer;
 use super::{
     BattleStore, CampaignId, CampaignInfo, ClubError, CreatedBattle, Grant, Invitation, Joined,
     LiveStore, NewBattle, Played, Principal, Redeemed, SeatInvite, ServerBattleId, Store, TokenId,
@@ -87,15 +88,25 @@ pub struct ClubFile {
     /// The data folder (campaign files under `campaigns/`).
     dir: PathBuf,
     conn: Mutex<Connection>,
-    /// The campaign files this server holds open (their writer locks) and
-    /// their loaded battles. Taken after `conn`, never before it.
-    live: Mutex<HashMap<CampaignId, LiveCampaign>>,
+    /// The campaign files this server holds open, each owned by its writer
+    /// thread (which holds the file's writer lock). Taken after `conn` and
+    /// after a battle's slot, never before them.
+    writers: Mutex<HashMap<CampaignId, Arc<Writer>>>,
+    /// The started battles in memory, each behind its own lock: one
+    /// battle's slow decide or write never holds another's.
+    battles: Mutex<HashMap<ServerBattleId, Arc<Mutex<Option<LiveBattle>>>>>,
 }
 
-/// An open campaign file and its started battles in memory.
-struct LiveCampaign {
-    campaign: Campaign,
-    battles: HashMap<i64, Box<dyn Battle>>,
+/// A started battle in memory: only what is durable in its campaign file
+/// (a command that could not be written drops it; it is loaded again).
+struct LiveBattle {
+    campaign: CampaignId,
+    /// Its id in the campaign file.
+    id: i64,
+    battle: Box<dyn Battle>,
+    dice_mode: DiceMode,
+    /// The server's secret: the key of the receipts, revealed at the end.
+    secret: Bytes32,
 }
 
 impl ClubFile {
@@ -146,7 +157,8 @@ impl ClubFile {
             path: path.to_owned(),
             dir: path.parent().unwrap_or(Path::new(".")).to_owned(),
             conn: Mutex::new(conn),
-            live: Mutex::new(HashMap::new()),
+            writers: Mutex::new(HashMap::new()),
+            battles: Mutex::new(HashMap::new()),
         })
     }
 
@@ -514,147 +526,141 @@ impl ClubFile {
             file: path.display().to_string(),
             why: e.to_string(),
         };
-        let mut live = self.live();
-        let campaign = &mut self.open_campaign(&mut live, row.campaign, &path)?.campaign;
+        let writer = self.writer(row.campaign, &path)?;
         let config: Value = serde_json::from_str(&row.config).map_err(|e| ClubError::File {
             path: self.path.display().to_string(),
             why: format!("battle {battle}'s config is not JSON: {e}"),
         })?;
-        campaign
-            .new_club_battle(
-                &row.game,
-                &config,
-                &row.title,
-                DiceMode::Rolled,
-                row.strict,
-                &row.secret,
-                nonces,
-            )
+        let (game, title, strict, secret) =
+            (row.game.clone(), row.title.clone(), row.strict, row.secret);
+        writer
+            .run(move |c| {
+                c.new_club_battle(
+                    &game,
+                    &config,
+                    &title,
+                    DiceMode::Rolled,
+                    strict,
+                    &secret,
+                    nonces,
+                )
+            })
+            .map_err(|_| self.gone(&path))?
             .map_err(campaign_err)
     }
 }
 
 impl ClubFile {
-    fn live(&self) -> std::sync::MutexGuard<'_, HashMap<CampaignId, LiveCampaign>> {
-        self.live.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// The open campaign, opened (and its writer lock taken) on first use.
-    fn open_campaign<'a>(
-        &self,
-        live: &'a mut HashMap<CampaignId, LiveCampaign>,
-        id: CampaignId,
-        path: &Path,
-    ) -> Result<&'a mut LiveCampaign, ClubError> {
-        match live.entry(id) {
-            std::collections::hash_map::Entry::Occupied(e) => Ok(e.into_mut()),
-            std::collections::hash_map::Entry::Vacant(v) => {
-                let campaign = Campaign::open(path).map_err(|e| ClubError::Campaign {
-                    file: path.display().to_string(),
-                    why: e.to_string(),
-                })?;
-                Ok(v.insert(LiveCampaign {
-                    campaign,
-                    battles: HashMap::new(),
-                }))
-            }
+    fn gone(&self, path: &Path) -> ClubError {
+        ClubError::Campaign {
+            file: path.display().to_string(),
+            why: "its writer has stopped (the server is stopping, or it failed): try again in a moment"
+                .into(),
         }
     }
 
-    /// Where a started battle lives: its campaign, that campaign's file, and
-    /// its id in it.
-    fn located(&self, battle: ServerBattleId) -> Result<(CampaignId, PathBuf, i64), ClubError> {
+    /// The writer of a campaign, its file opened (and its writer lock taken)
+    /// on first use.
+    fn writer(&self, id: CampaignId, path: &Path) -> Result<Arc<Writer>, ClubError> {
+        let mut writers = self.writers.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(w) = writers.get(&id) {
+            return Ok(w.clone());
+        }
+        let campaign_err = |why: String| ClubError::Campaign {
+            file: path.display().to_string(),
+            why,
+        };
+        let campaign = Campaign::open(path).map_err(|e| campaign_err(e.to_string()))?;
+        let w = Arc::new(
+            Writer::start(campaign, format!("campaign-{id}"))
+                .map_err(|e| campaign_err(format!("its writer thread cannot start: {e}")))?,
+        );
+        writers.insert(id, w.clone());
+        Ok(w)
+    }
+
+    /// Where a started battle lives: its campaign, that campaign's file, its
+    /// id in it, and the server's secret.
+    fn located(
+        &self,
+        battle: ServerBattleId,
+    ) -> Result<(CampaignId, PathBuf, i64, Bytes32), ClubError> {
         let conn = self.conn();
-        let row: Option<(CampaignId, Option<i64>)> = conn
+        let row: Option<(CampaignId, Option<i64>, Vec<u8>)> = conn
             .query_row(
-                "SELECT campaign, battle FROM server_battles WHERE id = ?1",
+                "SELECT campaign, battle, secret FROM server_battles WHERE id = ?1",
                 [battle],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()
             .map_err(|e| self.sql(e))?;
-        let (campaign, started) = row.ok_or(ClubError::NoSuchBattle(battle))?;
+        let (campaign, started, secret) = row.ok_or(ClubError::NoSuchBattle(battle))?;
         let started = started.ok_or(ClubError::NotStarted(battle))?;
-        Ok((campaign, self.campaign_path(&conn, campaign)?, started))
+        Ok((
+            campaign,
+            self.campaign_path(&conn, campaign)?,
+            started,
+            blob32(secret),
+        ))
     }
 
-    /// Run `f` on a started battle, loaded on first use.
+    /// The lock of a battle's slot (empty until it is loaded).
+    fn slot(&self, battle: ServerBattleId) -> Arc<Mutex<Option<LiveBattle>>> {
+        self.battles
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(battle)
+            .or_default()
+            .clone()
+    }
+
+    /// The battle in `slot`, loaded from its campaign file if it is not in memory.
+    fn loaded<'a>(
+        &self,
+        slot: &'a mut Option<LiveBattle>,
+        battle: ServerBattleId,
+    ) -> Result<&'a mut LiveBattle, ClubError> {
+        if slot.is_none() {
+            let (campaign, path, id, secret) = self.located(battle)?;
+            let writer = self.writer(campaign, &path)?;
+            let (b, dice_mode) = writer
+                .run(move |c| {
+                    Ok::<_, xenolog_saves::SaveError>((
+                        c.load_battle(id)?,
+                        c.summary(id)?.dice_mode,
+                    ))
+                })
+                .map_err(|_| self.gone(&path))?
+                .map_err(|e| ClubError::Campaign {
+                    file: path.display().to_string(),
+                    why: e.to_string(),
+                })?;
+            *slot = Some(LiveBattle {
+                campaign,
+                id,
+                battle: b,
+                dice_mode,
+                secret,
+            });
+        }
+        slot.as_mut().ok_or(ClubError::NoSuchBattle(battle))
+    }
+
+    /// Run `f` on a started battle, loaded on first use, holding its lock.
     fn with_live<T>(
         &self,
         battle: ServerBattleId,
-        f: impl FnOnce(&mut Campaign, i64, &mut Box<dyn Battle>) -> Result<T, ClubError>,
+        f: impl FnOnce(&mut LiveBattle) -> Result<T, ClubError>,
     ) -> Result<T, ClubError> {
-        let (campaign, path, id) = self.located(battle)?;
-        let mut live = self.live();
-        let lc = self.open_campaign(&mut live, campaign, &path)?;
-        let b = match lc.battles.entry(id) {
-            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(v) => {
-                let loaded = lc
-                    .campaign
-                    .load_battle(id)
-                    .map_err(|e| ClubError::Campaign {
-                        file: path.display().to_string(),
-                        why: e.to_string(),
-                    })?;
-                v.insert(loaded)
-            }
-        };
-        f(&mut lc.campaign, id, b)
+        let slot = self.slot(battle);
+        let mut guard = slot.lock().unwrap_or_else(|p| p.into_inner());
+        f(self.loaded(&mut guard, battle)?)
     }
-}
 
-impl ClubFile {
-    /// Decide, write and reveal (`LiveStore::play` without the command id).
-    fn play_now(
-        &self,
-        battle: ServerBattleId,
-        seat: Actor,
-        at: Option<EntryId>,
-        command: &Value,
-    ) -> Result<Played, ClubError> {
-        self.with_live(battle, |campaign, id, b| {
-            if b.outcome().is_some() {
-                return Err(ClubError::Over(battle));
-            }
-            let head = b.cursor();
-            if at != head {
-                let words = match head {
-                    None => "the battle is at its start".to_owned(),
-                    Some(h) => {
-                        let t = b.entry_texts_as(&[h], xenolog_engine::Viewer::Seat(seat));
-                        match t.first() {
-                            Some(t) => format!("entry {h} ({}: {})", t.actor, t.command),
-                            None => format!("entry {h}"),
-                        }
-                    }
-                };
-                return Err(ClubError::Stale(words));
-            }
-            let entries = campaign
-                .play_with_steps(id, &mut **b, seat, command, None)
-                .map_err(|e| match e {
-                    xenolog_saves::SaveError::Play(p) => ClubError::Rule(p.to_string()),
-                    other => ClubError::Campaign {
-                        file: campaign.path().display().to_string(),
-                        why: other.to_string(),
-                    },
-                })?;
-            let revealed = if b.outcome().is_some() {
-                Some(
-                    campaign
-                        .reveal_held_secret(id)
-                        .map_err(|e| ClubError::Rule(e.to_string()))?,
-                )
-            } else {
-                None
-            };
-            Ok(Played {
-                entries,
-                revealed,
-                again: false,
-            })
-        })
+    /// The campaign file of a campaign.
+    fn path_of(&self, campaign: CampaignId) -> Result<PathBuf, ClubError> {
+        let conn = self.conn();
+        self.campaign_path(&conn, campaign)
     }
 }
 
@@ -667,38 +673,92 @@ impl LiveStore for ClubFile {
         command: &Value,
         cmd_id: Option<&str>,
     ) -> Result<Played, ClubError> {
+        let slot = self.slot(battle);
+        let mut guard = slot.lock().unwrap_or_else(|p| p.into_inner());
+        let lb = self.loaded(&mut guard, battle)?;
+        let path = self.path_of(lb.campaign)?;
+        let writer = self.writer(lb.campaign, &path)?;
+        let campaign_err = |why: String| ClubError::Campaign {
+            file: path.display().to_string(),
+            why,
+        };
         if let Some(cid) = cmd_id {
-            let done: Option<String> = self
-                .conn()
-                .query_row(
-                    "SELECT entries FROM server_commands
-                     WHERE server_battle = ?1 AND seat = ?2 AND cmd_id = ?3",
-                    rusqlite::params![battle, seat.0, cid],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(|e| self.sql(e))?;
-            if let Some(done) = done {
+            // Recorded in the same transaction as its entries (append_batch):
+            // if they are there, so is the id, and the other way round.
+            let (id, cid) = (lb.id, cid.to_owned());
+            let done = writer
+                .run(move |c| c.command_entries(id, seat, &cid))
+                .map_err(|_| self.gone(&path))?
+                .map_err(|e| campaign_err(e.to_string()))?;
+            if let Some(entries) = done {
                 return Ok(Played {
-                    entries: serde_json::from_str(&done).unwrap_or_default(),
+                    entries,
                     revealed: None,
                     again: true,
                 });
             }
         }
-        let played = self.play_now(battle, seat, at, command)?;
-        if let Some(cid) = cmd_id {
-            // After the entries are durable; see migration 3 for a crash between.
-            let entries = serde_json::to_string(&played.entries).unwrap_or_default();
-            if let Err(e) = self.conn().execute(
-                "INSERT OR IGNORE INTO server_commands (server_battle, seat, cmd_id, entries)
-                 VALUES (?1, ?2, ?3, ?4)",
-                rusqlite::params![battle, seat.0, cid, entries],
-            ) {
-                eprintln!("serve: battle {battle}: a command id was not recorded: {e}");
+        let b = &mut lb.battle;
+        if b.outcome().is_some() {
+            return Err(ClubError::Over(battle));
+        }
+        let head = b.cursor();
+        if at != head {
+            let words = match head {
+                None => "the battle is at its start".to_owned(),
+                Some(h) => {
+                    let t = b.entry_texts_as(&[h], xenolog_engine::Viewer::Seat(seat));
+                    match t.first() {
+                        Some(t) => format!("entry {h} ({}: {})", t.actor, t.command),
+                        None => format!("entry {h}"),
+                    }
+                }
+            };
+            return Err(ClubError::Stale(words));
+        }
+        let held = b.records().len();
+        // Decided on this thread (the blocking pool), in memory only.
+        let decided =
+            match xenolog_saves::decide(lb.id, &mut **b, seat, command, None, lb.dice_mode) {
+                Ok(d) => d,
+                Err(e) => {
+                    let changed = b.records().len() != held;
+                    if changed {
+                        // A step after the command failed: what is in memory is
+                        // not written. Load the battle again next time.
+                        *guard = None;
+                    }
+                    return Err(match e {
+                        xenolog_saves::SaveError::Play(p) if !changed => {
+                            ClubError::Rule(p.to_string())
+                        }
+                        other => campaign_err(other.to_string()),
+                    });
+                }
+            };
+        let decided = match cmd_id {
+            Some(cid) => decided.command_id(seat, cid),
+            None => decided,
+        };
+        let entries = decided.entries();
+        let ends = decided.ends();
+        let secret = lb.secret;
+        let written = writer.append(decided);
+        match written {
+            Ok(Ok(())) => Ok(Played {
+                entries,
+                revealed: ends.then_some(secret),
+                again: false,
+            }),
+            Ok(Err(why)) => {
+                *guard = None;
+                Err(campaign_err(why))
+            }
+            Err(_) => {
+                *guard = None;
+                Err(self.gone(&path))
             }
         }
-        Ok(played)
     }
 
     fn read(
@@ -706,17 +766,28 @@ impl LiveStore for ClubFile {
         battle: ServerBattleId,
         f: &mut dyn FnMut(&dyn Battle),
     ) -> Result<(), ClubError> {
-        self.with_live(battle, |_, _, b| {
-            f(&**b);
+        self.with_live(battle, |lb| {
+            f(&*lb.battle);
+            Ok(())
+        })
+    }
+
+    fn read_keyed(
+        &self,
+        battle: ServerBattleId,
+        f: &mut dyn FnMut(&dyn Battle, &Bytes32),
+    ) -> Result<(), ClubError> {
+        self.with_live(battle, |lb| {
+            f(&*lb.battle, &lb.secret);
             Ok(())
         })
     }
 
     fn revealed(&self, battle: ServerBattleId) -> Result<Option<Bytes32>, ClubError> {
-        self.with_live(battle, |campaign, id, _| {
-            campaign
-                .fair_secret(id)
-                .map_err(|e| ClubError::Rule(e.to_string()))
+        // Only what is durable is in memory: an ended battle's reveal was
+        // written with its last entry.
+        self.with_live(battle, |lb| {
+            Ok(lb.battle.outcome().is_some().then_some(lb.secret))
         })
     }
 }
@@ -1032,6 +1103,108 @@ mod tests {
         drop(conn);
         let err = ClubFile::open(&path).err().expect("refused");
         assert!(err.to_string().contains("not a Xenolog club file"), "{err}");
+    }
+
+    /// A campaign with a started two-seat race (target `target`): the club,
+    /// and the battle's server id.
+    fn started_race(club: &ClubFile, campaign: CampaignId, target: u32) -> ServerBattleId {
+        let b = club
+            .create_battle(NewBattle {
+                campaign,
+                game: "race".into(),
+                config: serde_json::json!({ "target": target }),
+                title: String::new(),
+                strict: false,
+            })
+            .unwrap();
+        for seat in 0..2u8 {
+            club.join(b.id, seat, [seat + 1; 32]).unwrap();
+        }
+        b.id
+    }
+
+    #[test]
+    fn a_command_resent_after_a_restart_is_answered_again_not_decided_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(CLUB_FILE);
+        let club = ClubFile::open(&path).unwrap();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        let hold = serde_json::json!("hold");
+        let first = club
+            .play(battle, Actor(0), None, &hold, Some("c-1"))
+            .unwrap();
+        assert!(!first.again);
+        // The server goes down before its reply reaches the client: the
+        // command id went to disk in the entries' own transaction.
+        drop(club);
+        let club = ClubFile::open(&path).unwrap();
+        let again = club
+            .play(battle, Actor(0), None, &hold, Some("c-1"))
+            .unwrap();
+        assert!(again.again, "answered as the first time");
+        assert_eq!(again.entries, first.entries);
+        let mut held = 0;
+        club.read(battle, &mut |b| held = b.records().len())
+            .unwrap();
+        assert_eq!(held, first.entries.len(), "decided once");
+        // Another seat's id of the same name is another command.
+        let other = club.play(battle, Actor(0), None, &hold, Some("c-2"));
+        assert!(matches!(other, Err(ClubError::Stale(_))), "{other:?}");
+    }
+
+    #[test]
+    fn one_battle_held_does_not_hold_another() {
+        let (_dir, club) = club();
+        let club = std::sync::Arc::new(club);
+        let c = club.create_campaign("Club").unwrap();
+        let a = started_race(&club, c.id, 1_000);
+        let b = started_race(&club, c.id, 1_000);
+        let (held_tx, held_rx) = std::sync::mpsc::channel();
+        let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+        let holder = {
+            let club = club.clone();
+            std::thread::spawn(move || {
+                club.read(a, &mut |_| {
+                    held_tx.send(()).unwrap();
+                    // Battle a is busy (a slow decide) until released.
+                    let _ = release_rx.recv();
+                })
+                .unwrap();
+            })
+        };
+        held_rx.recv().unwrap();
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        let player = {
+            let club = club.clone();
+            std::thread::spawn(move || {
+                let r = club.play(b, Actor(0), None, &serde_json::json!("hold"), None);
+                done_tx.send(r.map(|p| p.entries)).unwrap();
+            })
+        };
+        let played = done_rx
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("battle b is decided and written while battle a is held");
+        assert_eq!(played.unwrap(), vec![0]);
+        // Battle a's own command waits its turn.
+        let (a_tx, a_rx) = std::sync::mpsc::channel();
+        let waiting = {
+            let club = club.clone();
+            std::thread::spawn(move || {
+                let r = club.play(a, Actor(0), None, &serde_json::json!("hold"), None);
+                a_tx.send(r.map(|p| p.entries)).unwrap();
+            })
+        };
+        assert!(
+            a_rx.recv_timeout(std::time::Duration::from_millis(300))
+                .is_err(),
+            "battle a is busy: its command waits"
+        );
+        release_tx.send(()).unwrap();
+        assert_eq!(a_rx.recv().unwrap().unwrap(), vec![0]);
+        for t in [holder, player, waiting] {
+            t.join().unwrap();
+        }
     }
 
     #[test]

@@ -17,6 +17,11 @@
 //!   (rosters, models, skills, campaign undo and redo, battles from rosters),
 //!   notes and bookmarks. Each operation is announced by a `begin` line and
 //!   acknowledged by an `ok` line only after it returned `Ok` ([`mixed`]).
+//! - `xenolog-crash-writer batch <campaign> [max]`: like `write`, with three
+//!   battles titled "batch 0" to "batch 2" whose commands are decided in
+//!   memory and written together by `Campaign::append_batch` (group commit),
+//!   printing `<battle> <entry id> <chain hash hex>` for each entry after the
+//!   batch returned.
 //! - `xenolog-crash-writer hold <campaign>`: open the campaign for writing,
 //!   print `locked`, and wait to be killed (the lock test).
 
@@ -87,6 +92,71 @@ fn write(path: &Path, max: u64) -> Result<(), String> {
     Ok(())
 }
 
+fn batch(path: &Path, max: u64) -> Result<(), String> {
+    let mut c = open_or_create(path).map_err(|e| e.to_string())?;
+    let mut battles = Vec::new();
+    for i in 0..3u64 {
+        let title = format!("batch {i}");
+        let found = c
+            .battles()
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .find(|b| b.title == title);
+        let id = match found {
+            Some(b) => b.id,
+            None => c
+                .new_battle(
+                    "race",
+                    50 + i,
+                    &json!({ "target": 1_000_000_000u32 }),
+                    &title,
+                    DiceMode::Rolled,
+                )
+                .map_err(|e| e.to_string())?,
+        };
+        battles.push((id, c.load_battle(id).map_err(|e| e.to_string())?));
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for n in 0..max {
+        let mut parts = Vec::new();
+        // One, two or three battles in a batch, by turns.
+        for (id, b) in battles.iter_mut().take(1 + (n % 3) as usize) {
+            // Unique in the battle across restarts: its entry count.
+            let cmd_id = format!("at{}", b.records().len());
+            let legal = b.legal();
+            let Some(cmd) = legal.get((n as usize * 7 / 3) % legal.len().max(1)) else {
+                return Err("the battle is over".into());
+            };
+            let d = xenolog_saves::decide(
+                *id,
+                &mut **b,
+                cmd.actor,
+                &cmd.command,
+                None,
+                DiceMode::Rolled,
+            )
+            .map_err(|e| e.to_string())?;
+            parts.push(d.command_id(cmd.actor, &cmd_id));
+        }
+        let results = c.append_batch(&parts).map_err(|e| e.to_string())?;
+        for (part, r) in parts.iter().zip(results) {
+            r.map_err(|e| e.to_string())?;
+            let (_, b) = battles.iter().find(|(id, _)| *id == part.battle()).unwrap();
+            for e in part.entries() {
+                let chain = hex(&b.records()[e as usize].chain);
+                if writeln!(out, "{} {e} {chain}", part.battle()).is_err() {
+                    return Ok(());
+                }
+            }
+        }
+        if out.flush().is_err() {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
 fn hold(path: &Path) -> Result<(), String> {
     let _c = Campaign::open(path).map_err(|e| e.to_string())?;
     println!("locked");
@@ -112,8 +182,9 @@ fn main() -> ExitCode {
             }
         }
         Some([mode, path]) if mode == "hold" => hold(Path::new(path)),
+        Some([mode, path]) if mode == "batch" => batch(Path::new(path), u64::MAX),
         _ => Err(
-            "usage: xenolog-crash-writer write <campaign> [max] | mixed <campaign> <seed> [max] | hold <campaign>"
+            "usage: xenolog-crash-writer write <campaign> [max] | batch <campaign> | mixed <campaign> <seed> [max] | hold <campaign>"
                 .into(),
         ),
     };

@@ -1,0 +1,347 @@
+//! Group commit (the club server, issue 30, server/DESIGN.md section 7):
+//! commands are decided in memory first ([`decide`]), then the entries of many
+//! battles are written in **one** `IMMEDIATE` transaction
+//! ([`Campaign::append_batch`]), one fsync for all of them.
+//!
+//! Each battle's part is checked against the head it was decided on (the
+//! number of entries and branches stored, as `check_same` does) inside the
+//! transaction; a part whose battle moved on is refused (`Stale`) and left
+//! out, the others are written. A command id given with a part
+//! ([`Decided::command_id`]) is recorded in the same transaction as the
+//! entries it made, so a crash can never leave entries without their id (a
+//! resend would then be decided twice) or an id without its entries.
+//!
+//! The ids live in `club_commands`, a table of server copies only, made by
+//! the first batch that records one (`CREATE TABLE IF NOT EXISTS`, in that
+//! batch's transaction). Nothing else reads it: a desktop Xenolog opening a
+//! server's campaign file ignores it.
+
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use serde_json::Value;
+use xenolog_engine::{
+    Actor, Battle, Branch, BranchId, EntryId, PendingKind, PlayError, RuleErrorKind,
+};
+use xenolog_schema::DiceMode;
+use xenolog_schema::codec::{encode_entry, encode_snapshot};
+
+use crate::campaign::now;
+use crate::{BattleId, Campaign, SaveError};
+
+/// The table of command ids (see the module documentation).
+const COMMANDS_TABLE: &str = "CREATE TABLE IF NOT EXISTS club_commands (
+    battle  INTEGER NOT NULL,
+    seat    INTEGER NOT NULL,
+    cmd_id  TEXT    NOT NULL,
+    entries TEXT    NOT NULL,
+    PRIMARY KEY (battle, seat, cmd_id)
+)";
+
+/// One new entry to write.
+struct Row {
+    seq: EntryId,
+    bytes: Vec<u8>,
+    branch: Option<Branch>,
+    snapshot: Option<Vec<u8>>,
+}
+
+/// One battle's entries, decided and committed in memory, not yet written.
+pub struct Decided {
+    battle: BattleId,
+    game: String,
+    seed: u64,
+    entries_before: u64,
+    branches_before: usize,
+    rows: Vec<Row>,
+    cursor: Option<EntryId>,
+    branch: BranchId,
+    status: &'static str,
+    result: Option<String>,
+    command_id: Option<(Actor, String)>,
+}
+
+impl Decided {
+    /// The battle (in its campaign).
+    pub fn battle(&self) -> BattleId {
+        self.battle
+    }
+
+    /// The new entries: the command's, then the steps the game took on its own.
+    pub fn entries(&self) -> Vec<EntryId> {
+        self.rows.iter().map(|r| r.seq).collect()
+    }
+
+    /// Whether the last entry ends the battle (its fair secret, if this copy
+    /// holds one, is revealed in the same transaction).
+    pub fn ends(&self) -> bool {
+        self.status == "over"
+    }
+
+    /// Record `cmd_id`, given by `seat`, with these entries (same transaction).
+    pub fn command_id(mut self, seat: Actor, cmd_id: &str) -> Decided {
+        self.command_id = Some((seat, cmd_id.to_owned()));
+        self
+    }
+}
+
+/// Decide `actor`'s `command` in `battle` (battle `id` of its campaign) and
+/// the steps the game then takes on its own, committing them **in memory
+/// only**: write them with [`Campaign::append_batch`]. `mode` is the
+/// battle's dice mode (an entered-dice battle refuses a rolling command that
+/// comes without its dice, as [`Campaign::play`] does).
+///
+/// On a refusal of the command itself nothing changed. If a step after it
+/// fails, the error is returned and `battle` holds entries that are not
+/// written: the caller drops it and loads it again. The same holds when the
+/// batch's write then fails.
+pub fn decide(
+    id: BattleId,
+    battle: &mut dyn Battle,
+    actor: Actor,
+    command: &Value,
+    dice: Option<Vec<u8>>,
+    mode: DiceMode,
+) -> Result<Decided, SaveError> {
+    let entered = mode == DiceMode::Entered;
+    if dice.is_none() && entered {
+        let need = battle.dice_needed(actor, command)?;
+        if !need.is_empty() {
+            return Err(SaveError::Play(PlayError::Rule(
+                xenolog_engine::RuleError::new(
+                    RuleErrorKind::MoreDice,
+                    crate::dice_to_enter(&need),
+                ),
+            )));
+        }
+    }
+    let mut out = Decided {
+        battle: id,
+        game: battle.meta().game.clone(),
+        seed: battle.meta().seed,
+        entries_before: battle.records().len() as u64,
+        branches_before: battle.branches().len(),
+        rows: Vec::new(),
+        cursor: battle.cursor(),
+        branch: battle.current_branch(),
+        status: "in progress",
+        result: None,
+        command_id: None,
+    };
+    decide_one(&mut out, battle, actor, command, dice)?;
+    while let Some(step) = battle.due_step() {
+        let dice = entered.then(Vec::new);
+        match decide_one(&mut out, battle, Actor::SYSTEM, &step.command, dice) {
+            Ok(()) => {}
+            // An entered-dice step waits for the players' dice.
+            Err(SaveError::Play(PlayError::Rule(e)))
+                if entered && e.kind == RuleErrorKind::MoreDice =>
+            {
+                break;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(out)
+}
+
+fn decide_one(
+    out: &mut Decided,
+    battle: &mut dyn Battle,
+    actor: Actor,
+    command: &Value,
+    dice: Option<Vec<u8>>,
+) -> Result<(), SaveError> {
+    let pending = battle.prepare_json(actor, command, dice)?;
+    let PendingKind::New {
+        id,
+        record,
+        new_branch,
+        snapshot,
+    } = &pending.kind
+    else {
+        return Err(SaveError::Refused(format!(
+            "battle {}: the command repeats a recorded entry from a point behind the head; \
+             a batch only appends at the head",
+            out.battle
+        )));
+    };
+    let seq = *id;
+    let bytes = encode_entry(seq, record).map_err(|e| SaveError::Corrupt {
+        battle: out.battle,
+        why: e.to_string(),
+    })?;
+    let row = Row {
+        seq,
+        bytes,
+        branch: new_branch.clone(),
+        snapshot: snapshot
+            .as_ref()
+            .map(|s| encode_snapshot(record.rules_version, s)),
+    };
+    let (status, result) = match &pending.outcome {
+        Some(o) => ("over", Some(o.summary.clone())),
+        None => ("in progress", None),
+    };
+    let branch = record.branch;
+    battle.commit(pending).map_err(|e| SaveError::Stale {
+        battle: out.battle,
+        why: e.to_string(),
+    })?;
+    out.rows.push(row);
+    out.cursor = Some(seq);
+    out.branch = branch;
+    out.status = status;
+    out.result = result;
+    Ok(())
+}
+
+impl Campaign {
+    /// Write many battles' decided entries ([`decide`]) in one `IMMEDIATE`
+    /// transaction: one fsync for all. Each part is checked against the head
+    /// it was decided on; a part whose battle moved on, or whose write fails,
+    /// is left out (`Err` in its place, nothing of it written) and the others
+    /// are written. If the transaction itself cannot be made or committed,
+    /// the whole batch is refused and nothing is written.
+    ///
+    /// With each part: the battle's cursor, branch and status; its command id
+    /// if it has one; and, when it ends the battle, the fair secret this copy
+    /// holds marked revealed.
+    pub fn append_batch(
+        &mut self,
+        batch: &[Decided],
+    ) -> Result<Vec<Result<(), SaveError>>, SaveError> {
+        self.writable()?;
+        let mut tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if batch.iter().any(|d| d.command_id.is_some()) {
+            tx.execute_batch(COMMANDS_TABLE)?;
+        }
+        let mut results = Vec::with_capacity(batch.len());
+        for d in batch {
+            let mut sp = tx.savepoint()?;
+            let r = write_part(&sp, d);
+            if r.is_ok() {
+                sp.commit()?;
+            } else {
+                sp.rollback()?;
+            }
+            results.push(r);
+        }
+        tx.commit()?;
+        Ok(results)
+    }
+
+    /// The entries a command id recorded by [`Campaign::append_batch`]
+    /// made, if `seat` gave it in battle `id`.
+    pub fn command_entries(
+        &self,
+        id: BattleId,
+        seat: Actor,
+        cmd_id: &str,
+    ) -> Result<Option<Vec<EntryId>>, SaveError> {
+        let table: Option<i64> = self
+            .conn
+            .prepare_cached(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'club_commands'",
+            )?
+            .query_row([], |r| r.get(0))
+            .optional()?;
+        if table.is_none() {
+            return Ok(None);
+        }
+        let entries: Option<String> = self
+            .conn
+            .prepare_cached(
+                "SELECT entries FROM club_commands WHERE battle = ?1 AND seat = ?2 AND cmd_id = ?3",
+            )?
+            .query_row(params![id, seat.0, cmd_id], |r| r.get(0))
+            .optional()?;
+        entries
+            .map(|e| {
+                serde_json::from_str(&e).map_err(|e| SaveError::Corrupt {
+                    battle: id,
+                    why: format!("a command id's entries are not readable: {e}"),
+                })
+            })
+            .transpose()
+    }
+}
+
+fn write_part(tx: &rusqlite::Savepoint<'_>, d: &Decided) -> Result<(), SaveError> {
+    let id = d.battle;
+    let stale = |why: String| SaveError::Stale { battle: id, why };
+    let row: Option<(String, i64)> = tx
+        .prepare_cached("SELECT game, seed FROM battles WHERE id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let (game, seed) = row.ok_or(SaveError::NoSuchBattle(id))?;
+    if game != d.game || seed as u64 != d.seed {
+        return Err(stale("it is another battle".into()));
+    }
+    let last: Option<i64> = tx
+        .prepare_cached("SELECT seq FROM entries WHERE battle = ?1 ORDER BY seq DESC LIMIT 1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?;
+    let stored = last.map_or(0, |s| s.saturating_add(1).max(0) as u64);
+    if stored != d.entries_before {
+        return Err(stale(format!(
+            "decided after {} entries, {stored} in the file",
+            d.entries_before
+        )));
+    }
+    let branches: i64 = tx
+        .prepare_cached("SELECT COUNT(*) FROM branches WHERE battle = ?1")?
+        .query_row([id], |r| r.get(0))?;
+    if branches as usize != d.branches_before {
+        return Err(stale(format!(
+            "decided with {} branches, {branches} in the file",
+            d.branches_before
+        )));
+    }
+    for r in &d.rows {
+        tx.prepare_cached("INSERT INTO entries (battle, seq, record) VALUES (?1, ?2, ?3)")?
+            .execute(params![id, r.seq as i64, r.bytes])?;
+        if let Some(b) = &r.branch {
+            tx.prepare_cached(
+                "INSERT INTO branches (battle, id, name, parent, fork) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                id,
+                b.id,
+                b.name,
+                b.parent,
+                b.fork.map(|f| f as i64)
+            ])?;
+        }
+        if let Some(state) = &r.snapshot {
+            tx.prepare_cached("INSERT INTO snapshots (battle, seq, state) VALUES (?1, ?2, ?3)")?
+                .execute(params![id, r.seq as i64, state])?;
+        }
+    }
+    tx.prepare_cached(
+        "UPDATE battles SET cursor = ?1, branch = ?2, status = ?3, result = ?4, updated = ?5
+         WHERE id = ?6",
+    )?
+    .execute(params![
+        d.cursor.map(|c| c as i64),
+        d.branch,
+        d.status,
+        d.result,
+        now(),
+        id
+    ])?;
+    if let Some((seat, cmd)) = &d.command_id {
+        let entries = serde_json::to_string(&d.entries()).unwrap_or_else(|_| "[]".into());
+        tx.prepare_cached(
+            "INSERT INTO club_commands (battle, seat, cmd_id, entries) VALUES (?1, ?2, ?3, ?4)",
+        )?
+        .execute(params![id, seat.0, cmd, entries])?;
+    }
+    if d.ends() {
+        tx.prepare_cached(
+            "UPDATE fair_seeds SET revealed = 1 WHERE battle = ?1 AND secret IS NOT NULL",
+        )?
+        .execute([id])?;
+    }
+    Ok(())
+}
