@@ -315,6 +315,7 @@ fn two_seats_play_saucers_and_invasion_to_the_end_through_the_club_server() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
     hidden_hand(&data, &url, &camp, &seats[0]);
+    play_a_line(&url, &camp, &seats[..2]);
 
     // Both games to the end, at once; one Invasion client is killed
     // mid-game and started again: it resumes after its last entry.
@@ -576,4 +577,60 @@ fn server_mistakes_are_said_in_words_with_exit_2() {
         std::fs::read_dir(who).unwrap().next().is_none(),
         "nothing was written"
     );
+}
+
+/// `play --script - --server`: the asked seat plays the first line `legal
+/// --json` gives it, and gets the entry back as on a file; the other seat's
+/// line is refused (exit 1) in words and changes nothing.
+fn play_a_line(url: &str, camp: &str, seats: &[Seat]) {
+    let script = |s: &Seat, text: &str| -> Output {
+        use std::io::Write;
+        let mut child = cmd(
+            &s.dir,
+            &[
+                "play", camp, "--battle", &s.battle, "--server", url, "--script", "-", "--json",
+            ],
+        )
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let legal: Vec<String> = seats
+        .iter()
+        .map(|s| {
+            ok(
+                &s.dir,
+                &[
+                    "legal", camp, "--battle", &s.battle, "--server", url, "--json",
+                ],
+            )
+        })
+        .collect();
+    let Some(asked) = legal.iter().position(|l| !l.trim().is_empty()) else {
+        panic!("someone is asked: {legal:?}");
+    };
+    let first = legal[asked].lines().next().unwrap().to_owned();
+    let other = &seats[1 - asked];
+    let o = script(other, &first);
+    assert_eq!(o.status.code(), Some(1), "another seat's line is refused");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("script line 1 refused"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = script(&seats[asked], &first);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let entries = lines(&String::from_utf8_lossy(&o.stdout));
+    assert!(!entries.is_empty(), "the entry comes back");
+    let text = serde_json::from_str::<Value>(&first).unwrap()["text"].clone();
+    assert_eq!(entries[0]["command"], text, "the command played, in words");
 }
