@@ -96,3 +96,58 @@ pub fn state_at(b: &dyn Battle, seat: Actor, at: Option<EntryId>) -> Option<Valu
     }
     Some(b.state_json_as(at, Viewer::Seat(seat)))
 }
+
+/// Whose turn it is, or how the battle ended: what a battle list shows to
+/// anyone it opens (the names of the seats asked, never what they are
+/// asked: that may name a hidden card).
+pub fn status(b: &dyn Battle) -> Value {
+    match b.outcome() {
+        Some(o) => json!({"status": "over", "result": o.summary, "head": b.cursor()}),
+        None => {
+            let mut asked: Vec<String> = Vec::new();
+            for a in b.asked() {
+                let name = if a.seat == Actor::SYSTEM {
+                    "the game".to_owned()
+                } else {
+                    b.actor_name(a.seat)
+                };
+                if !asked.contains(&name) {
+                    asked.push(name);
+                }
+            }
+            let seats: Vec<u8> = b
+                .asked()
+                .iter()
+                .filter(|a| a.seat != Actor::SYSTEM)
+                .map(|a| a.seat.0)
+                .collect();
+            json!({"status": "playing", "asked": asked, "asked_seats": seats, "head": b.cursor()})
+        }
+    }
+}
+
+/// The whole battle as a battle file (format 3, with the revealed secret),
+/// for the download route. Only for a battle that is over: before the end
+/// the whole battle is no seat's to see (principle 14), and the caller
+/// refuses in words instead.
+pub fn battle_file(b: &dyn Battle, title: &str, secret: &[u8; 32]) -> Result<Vec<u8>, String> {
+    if b.outcome().is_none() {
+        return Err("the battle is still being played".to_owned());
+    }
+    let created = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    let file = xenolog_schema::battle_file::BattleFile {
+        meta: b.meta().clone(),
+        title: title.to_owned(),
+        dice_mode: xenolog_schema::DiceMode::Rolled,
+        created,
+        branches: b.branches().to_vec(),
+        records: b.records().to_vec(),
+        cursor: b.cursor(),
+        branch: b.current_branch(),
+        secret: Some(*secret),
+    };
+    xenolog_schema::battle_file::write_battle_file(&file).map_err(|e| e.to_string())
+}

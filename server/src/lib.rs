@@ -22,6 +22,7 @@
 //! the client saw, durable before anyone hears of it; the ending entry
 //! reveals the secret in an `over` event).
 
+pub mod client;
 pub mod lens;
 pub mod proto;
 pub mod secret;

@@ -36,6 +36,7 @@ pub const REQUEST_TYPES: &[&str] = &[
     "command",
     "legal",
     "state",
+    "campaigns",
 ];
 
 /// A stable error code: programs match on it, people read the words beside it.
@@ -191,6 +192,9 @@ pub enum Request {
         #[serde(default, deserialize_with = "present")]
         at: Option<Option<EntryId>>,
     },
+    /// The campaigns and battles this token opens, each battle with whose
+    /// turn it is (or its result) and the token's seats in it.
+    Campaigns,
 }
 
 /// A field that may be absent (`None`), `null` (`Some(None)`) or a value.
@@ -217,6 +221,7 @@ impl Request {
             Request::Command { .. } => "command",
             Request::Legal { .. } => "legal",
             Request::State { .. } => "state",
+            Request::Campaigns => "campaigns",
         }
     }
 }

@@ -27,6 +27,8 @@ use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
 use crate::lens;
+
+mod download;
 use crate::proto::{self, ErrCode, Refusal, Request};
 use crate::secret::{Code, Role};
 use crate::store::sqlite::SqliteStore;
@@ -290,6 +292,10 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
     let app = Router::new()
         .route("/v1/ws", get(upgrade))
         .route("/v1/health", get(health))
+        .route(
+            "/v1/campaigns/{c}/battles/{b}/file",
+            get(download::battle_file),
+        )
         .with_state(shared);
     let mut stopping = stop_rx;
     let task = tokio::spawn(async move {
@@ -850,28 +856,38 @@ fn principal_json(p: &Principal) -> Value {
 
 /// Refused while the socket's address gave too many wrong codes or tokens lately.
 fn guessing(shared: &Shared, conn: &Conn) -> Result<(), (Refusal, After)> {
+    guesses_left(shared, conn.peer.ip()).map_err(stay)
+}
+
+/// Refused while `ip` gave too many wrong codes or tokens lately.
+fn guesses_left(shared: &Shared, ip: std::net::IpAddr) -> Result<(), Refusal> {
     let mut m = shared.guesses.lock().unwrap_or_else(|p| p.into_inner());
     let now = std::time::Instant::now();
-    let recent = m.entry(conn.peer.ip()).or_default();
+    let recent = m.entry(ip).or_default();
     recent.retain(|t| now.duration_since(*t) < GUESS_WINDOW);
     if recent.len() >= GUESSES_PER_ADDRESS {
-        return Err(stay(Refusal::new(
+        return Err(Refusal::new(
             ErrCode::Rate,
             format!(
                 "too many wrong codes or tokens from your address: at most {GUESSES_PER_ADDRESS} a minute; wait a minute"
             ),
-        )));
+        ));
     }
     Ok(())
 }
 
 fn guessed_wrong(shared: &Shared, conn: &Conn, r: &Refusal) {
+    note_guess(shared, conn.peer.ip(), r);
+}
+
+/// Count a wrong code or token from `ip`.
+fn note_guess(shared: &Shared, ip: std::net::IpAddr, r: &Refusal) {
     if matches!(r.code, ErrCode::BadCode | ErrCode::BadToken) {
         shared
             .guesses
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .entry(conn.peer.ip())
+            .entry(ip)
             .or_default()
             .push(std::time::Instant::now());
     }
@@ -909,7 +925,12 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             body["server"] = json!(format!("xenolog {}", env!("CARGO_PKG_VERSION")));
             body["protocol"] = json!(proto::VERSION);
             body["limits"] = json!({"max_message": proto::MAX_MESSAGE});
-            body["grants"] = json!([]);
+            let token = p.token;
+            body["grants"] = json!(
+                blocking(shared, move |t| t.grants(token))
+                    .await
+                    .map_err(stay)?
+            );
             register(shared, conn, p);
             Ok(body)
         }
@@ -1185,6 +1206,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             .map_err(stay)?;
             Ok(json!({"battle": battle, "seat": seat, "legal": legal}))
         }
+        Request::Campaigns => download::campaigns(shared, conn).await,
         Request::State { battle, seat, at } => {
             seat_granted(shared, conn, battle, seat).await?;
             let who = Actor(seat);

@@ -1,4 +1,7 @@
-//! `xenolog serve`: the club server in the foreground (`xenolog_server`).
+//! `xenolog serve`: the club server in the foreground (`xenolog_server`),
+//! and the `club` group: what a club server has with no local equivalent
+//! (redeem an invitation, invite, create campaigns and battles, join with a
+//! nonce, list, watch, download).
 //!
 //! It prints the address and, on the first start, the organiser's one-time
 //! invitation to standard output (never to the log on standard error), and
@@ -8,10 +11,13 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+use xenolog_server::client::{Client, ServerAddr, invitation_code, new_nonce};
 use xenolog_server::serve::{Config, check_public, invitation_link, run_blocking};
 
-use super::{Fail, Out};
+use super::remote::{self, club_dir, default_token_file, fail, write_secret};
+use super::{Fail, Out, json_line, line};
 
 #[derive(Args, Debug)]
 pub(super) struct ServeArgs {
@@ -63,4 +69,479 @@ pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
             .map_err(|e| format!("cannot write to standard output: {e}"))
     })
     .map_err(|e| Fail::usage(e.to_string()))
+}
+
+/// Where the club server is and which token to use.
+#[derive(Args, Debug)]
+pub(super) struct ServerArg {
+    /// The club server: ws://HOST:PORT (as `xenolog serve` printed it).
+    #[arg(long, value_name = "URL")]
+    server: String,
+    /// The file holding your token (default: the one `club redeem` wrote in
+    /// the club folder, or the XENOLOG_TOKEN variable).
+    #[arg(long, value_name = "FILE")]
+    token_file: Option<PathBuf>,
+}
+
+impl ServerArg {
+    fn connect(&self) -> Out<Client> {
+        remote::connect(&self.server, self.token_file.as_deref())
+    }
+}
+
+#[derive(Subcommand, Debug)]
+pub(super) enum ClubCmd {
+    /// Spend an invitation (a code, or a link xenolog://HOST:PORT/join#CODE):
+    /// the token it gives is kept in a file readable by you only.
+    Redeem {
+        /// The invitation code or link.
+        code: String,
+        /// The club server (not needed with a link).
+        #[arg(long, value_name = "URL")]
+        server: Option<String>,
+        /// Where to keep the token (default: the club folder).
+        #[arg(long, value_name = "FILE")]
+        token_file: Option<PathBuf>,
+        /// A name for the token (default: the invitation's).
+        #[arg(long)]
+        label: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Organiser: a new invitation, for a seat of a battle (--campaign,
+    /// --battle, --seat), a player, a spectator or another organiser.
+    Invite {
+        #[command(flatten)]
+        server: ServerArg,
+        /// player, spectator or organiser.
+        #[arg(long, default_value = "player")]
+        role: String,
+        #[arg(long)]
+        label: Option<String>,
+        #[arg(long)]
+        campaign: Option<i64>,
+        #[arg(long)]
+        battle: Option<i64>,
+        /// The seat, numbered as in `legal --json` (from 0).
+        #[arg(long)]
+        seat: Option<u8>,
+        /// Days until it expires (1 to 30).
+        #[arg(long)]
+        days: Option<u32>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Organiser: a new campaign on the server.
+    NewCampaign {
+        #[command(flatten)]
+        server: ServerArg,
+        name: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Organiser: a new battle (the server commits to its secret now; the
+    /// battle starts when every seat has joined).
+    NewBattle {
+        #[command(flatten)]
+        server: ServerArg,
+        #[arg(long)]
+        campaign: i64,
+        /// The game id (see `xenolog games`).
+        #[arg(long)]
+        game: String,
+        /// The game's config as a JSON object.
+        #[arg(long, value_name = "JSON")]
+        config: Option<String>,
+        #[arg(long)]
+        title: Option<String>,
+        #[arg(long)]
+        strict: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Join a battle as your seat: a nonce of 32 random bytes is made here,
+    /// sent, and kept in the club folder, so that after the end you can
+    /// check with `verify --nonce` that it went into the dice's seed.
+    Join {
+        #[command(flatten)]
+        server: ServerArg,
+        #[arg(long)]
+        battle: i64,
+        /// The seat (default: your token's only seat of the battle).
+        #[arg(long)]
+        seat: Option<u8>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The campaigns your token opens, with their battles and whose turn it is.
+    Campaigns {
+        #[command(flatten)]
+        server: ServerArg,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The battles your token has seats in, with whose turn it is.
+    Battles {
+        #[command(flatten)]
+        server: ServerArg,
+        #[arg(long)]
+        json: bool,
+    },
+    /// A battle's events as JSON lines, as your seat sees them: the entries
+    /// so far, then each new one, until the battle is over.
+    Watch {
+        #[command(flatten)]
+        server: ServerArg,
+        #[arg(long)]
+        battle: i64,
+        /// The seat (default: your token's only seat of the battle).
+        #[arg(long = "as", value_name = "SEAT")]
+        seat: Option<String>,
+        /// Only the entries after this one.
+        #[arg(long)]
+        after: Option<u64>,
+        /// Stop once the entries so far are sent (at `live`).
+        #[arg(long)]
+        until_live: bool,
+    },
+    /// Download a battle's file (after its end: the whole battle, to verify).
+    Download {
+        #[command(flatten)]
+        server: ServerArg,
+        #[arg(long)]
+        campaign: i64,
+        #[arg(long)]
+        battle: i64,
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
+    match cmd {
+        ClubCmd::Redeem {
+            code,
+            server,
+            token_file,
+            label,
+            json,
+        } => redeem(&code, server.as_deref(), token_file, label, json, out),
+        ClubCmd::Invite {
+            server,
+            role,
+            label,
+            campaign,
+            battle,
+            seat,
+            days,
+            json,
+        } => {
+            let role = match role.trim() {
+                r @ ("player" | "spectator" | "organiser") => r.to_owned(),
+                other => {
+                    return Err(Fail::usage(format!(
+                        "--role '{other}': an invitation is for a player, a spectator or an organiser"
+                    )));
+                }
+            };
+            let mut c = server.connect()?;
+            let body = c
+                .request(
+                    "invite",
+                    json!({"role": role, "label": label, "campaign": campaign,
+                           "battle": battle, "seat": seat, "days": days}),
+                )
+                .map_err(fail)?;
+            if json {
+                return json_line(out, &body);
+            }
+            line(
+                out,
+                format!(
+                    "invitation for {} '{}' (shown once): {}\n  link: {}",
+                    body["role"].as_str().unwrap_or(""),
+                    body["label"].as_str().unwrap_or(""),
+                    body["code"].as_str().unwrap_or(""),
+                    body["link"].as_str().unwrap_or("")
+                ),
+            )
+        }
+        ClubCmd::NewCampaign { server, name, json } => {
+            let mut c = server.connect()?;
+            let body = c
+                .request("create_campaign", json!({"name": name}))
+                .map_err(fail)?;
+            if json {
+                return json_line(out, &body);
+            }
+            line(out, body["campaign"].to_string())
+        }
+        ClubCmd::NewBattle {
+            server,
+            campaign,
+            game,
+            config,
+            title,
+            strict,
+            json,
+        } => {
+            let config = match config.as_deref() {
+                None => json!({}),
+                Some(t) => match serde_json::from_str::<Value>(t) {
+                    Ok(v @ Value::Object(_)) => v,
+                    Ok(_) => return Err(Fail::usage("--config must be a JSON object")),
+                    Err(e) => return Err(Fail::usage(format!("--config is not valid JSON: {e}"))),
+                },
+            };
+            let mut c = server.connect()?;
+            let body = c
+                .request(
+                    "create_battle",
+                    json!({"campaign": campaign, "game": game, "config": config,
+                           "title": title, "strict": strict}),
+                )
+                .map_err(fail)?;
+            if json {
+                return json_line(out, &body);
+            }
+            line(out, body["battle"].to_string())?;
+            eprintln!(
+                "battle {} created; the server's commitment to its secret: {}",
+                body["battle"],
+                body["commitment"].as_str().unwrap_or("")
+            );
+            Ok(())
+        }
+        ClubCmd::Join {
+            server,
+            battle,
+            seat,
+            json,
+        } => join(&server, battle, seat, json, out),
+        ClubCmd::Campaigns { server, json } => list(&server, json, false, out),
+        ClubCmd::Battles { server, json } => list(&server, json, true, out),
+        ClubCmd::Watch {
+            server,
+            battle,
+            seat,
+            after,
+            until_live,
+        } => {
+            let mut c = server.connect()?;
+            let seat = remote::seat_of(&c, battle, seat.as_deref())?;
+            c.watch(battle, seat, after).map_err(fail)?;
+            loop {
+                let Some(ev) = c
+                    .next_event(std::time::Duration::from_secs(3600))
+                    .map_err(fail)?
+                else {
+                    continue;
+                };
+                json_line(out, &ev)?;
+                out.flush()
+                    .map_err(|e| Fail::usage(format!("cannot write output: {e}")))?;
+                let kind = ev["type"].as_str().unwrap_or("");
+                if ev["battle"].as_i64() == Some(battle)
+                    && (kind == "over" || (until_live && kind == "live"))
+                {
+                    c.close();
+                    return Ok(());
+                }
+            }
+        }
+        ClubCmd::Download {
+            server,
+            campaign,
+            battle,
+            out: dest,
+        } => {
+            let c = server.connect()?;
+            let bytes = c.download(campaign, battle).map_err(fail)?;
+            xenolog_saves::write_atomically(&dest, &bytes)?;
+            line(
+                out,
+                format!(
+                    "wrote battle {battle} to {} ({} bytes); check it with: xenolog verify {} --nonce SEAT=HEX",
+                    dest.display(),
+                    bytes.len(),
+                    dest.display()
+                ),
+            )
+        }
+    }
+}
+
+fn redeem(
+    code: &str,
+    server: Option<&str>,
+    token_file: Option<PathBuf>,
+    label: Option<String>,
+    json: bool,
+    out: &mut dyn Write,
+) -> Out {
+    let link = code.trim().starts_with("xenolog://");
+    let addr = match (server, link) {
+        (Some(s), _) => ServerAddr::parse(s).map_err(Fail::usage)?,
+        (None, true) => ServerAddr::parse(code).map_err(Fail::usage)?,
+        (None, false) => {
+            return Err(Fail::usage(
+                "give the club server with --server ws://HOST:PORT, or the whole invitation link",
+            ));
+        }
+    };
+    let path = match token_file {
+        Some(p) => p,
+        None => default_token_file(&club_dir(None)?, &addr),
+    };
+    let mut c = Client::connect(addr, None).map_err(fail)?;
+    let body = c
+        .request_no_retry(
+            "redeem",
+            json!({"code": invitation_code(code), "label": label}),
+        )
+        .map_err(fail)?;
+    let Some(token) = body["token"].as_str() else {
+        return Err(Fail::usage(
+            "the server gave no new token for this invitation",
+        ));
+    };
+    write_secret(&path, &format!("{token}\n"))?;
+    c.close();
+    if json {
+        return json_line(
+            out,
+            &json!({"token_file": path.display().to_string(), "role": body["role"],
+                    "label": body["label"], "token_id": body["token_id"]}),
+        );
+    }
+    line(
+        out,
+        format!(
+            "redeemed: a {} token for '{}', kept in {} (readable by you only; keep it secret)",
+            body["role"].as_str().unwrap_or(""),
+            body["label"].as_str().unwrap_or(""),
+            path.display()
+        ),
+    )
+}
+
+fn join(server: &ServerArg, battle: i64, seat: Option<u8>, json: bool, out: &mut dyn Write) -> Out {
+    let mut c = server.connect()?;
+    let seat = remote::seat_of(&c, battle, seat.map(|s| s.to_string()).as_deref())?;
+    let path = club_dir(None)?.join(format!("nonce-{}-b{battle}-s{seat}", c.addr().file_part()));
+    // A nonce kept from an earlier join is given again (a resent join is
+    // answered as the first); otherwise a new one is drawn and kept first.
+    let nonce = match std::fs::read_to_string(&path) {
+        Ok(t) => xenolog_engine::fair::from_hex(t.trim()).map_err(|e| {
+            Fail::usage(format!(
+                "the kept nonce in {} is damaged: {e}",
+                path.display()
+            ))
+        })?,
+        Err(_) => {
+            let n = new_nonce().map_err(Fail::usage)?;
+            write_secret(&path, &format!("{}\n", xenolog_engine::fair::hex(&n)))?;
+            n
+        }
+    };
+    let hex = xenolog_engine::fair::hex(&nonce);
+    let body = c
+        .request(
+            "join",
+            json!({"battle": battle, "seat": seat, "nonce": hex}),
+        )
+        .map_err(fail)?;
+    c.close();
+    if json {
+        let mut b = body.clone();
+        b["nonce_file"] = json!(path.display().to_string());
+        return json_line(out, &b);
+    }
+    line(
+        out,
+        format!(
+            "joined seat {seat} of battle {battle}; {}\nyour nonce is kept in {}; after the end: \
+             xenolog verify FILE --nonce {}=$(cat {})\nthe server's commitment: {}",
+            if body["started"] == json!(true) {
+                "every seat is in: the battle has started".to_owned()
+            } else {
+                format!(
+                    "{} of {} seats have joined",
+                    body["joined"].as_array().map_or(0, Vec::len),
+                    body["seats"]
+                )
+            },
+            path.display(),
+            u16::from(seat) + 1,
+            path.display(),
+            body["commitment"].as_str().unwrap_or("")
+        ),
+    )
+}
+
+fn list(server: &ServerArg, json: bool, battles_only: bool, out: &mut dyn Write) -> Out {
+    let mut c = server.connect()?;
+    let body = c.request("campaigns", json!({})).map_err(fail)?;
+    c.close();
+    for camp in body["campaigns"].as_array().into_iter().flatten() {
+        if !battles_only {
+            if json {
+                json_line(out, camp)?;
+                continue;
+            }
+            line(
+                out,
+                format!(
+                    "campaign {}  {}",
+                    camp["campaign"],
+                    camp["name"].as_str().unwrap_or("")
+                ),
+            )?;
+        }
+        for b in camp["battles"].as_array().into_iter().flatten() {
+            if battles_only && json {
+                let mut b = b.clone();
+                b["campaign"] = camp["campaign"].clone();
+                json_line(out, &b)?;
+                continue;
+            }
+            if json {
+                continue;
+            }
+            let status = match b["status"].as_str() {
+                Some("over") => format!("over: {}", b["result"].as_str().unwrap_or("")),
+                Some("playing") => {
+                    let asked: Vec<&str> = b["asked"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .collect();
+                    let mine = b["my_seats"].as_array().cloned().unwrap_or_default();
+                    let yours = b["asked_seats"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .any(|s| mine.contains(s));
+                    format!(
+                        "{}'s turn{}",
+                        asked.join(" and "),
+                        if yours { " (yours)" } else { "" }
+                    )
+                }
+                _ => b["words"].as_str().unwrap_or("waiting").to_owned(),
+            };
+            line(
+                out,
+                format!(
+                    "{}battle {:>4}  campaign {}  your seats {}  {status}",
+                    if battles_only { "" } else { "  " },
+                    b["battle"],
+                    camp["campaign"],
+                    b["my_seats"]
+                ),
+            )?;
+        }
+    }
+    Ok(())
 }

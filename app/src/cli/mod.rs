@@ -17,6 +17,7 @@ use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError};
 pub mod campaign;
 mod club;
 mod notes;
+mod remote;
 mod report;
 
 /// Xenolog: campaign manager for alien-invasion tabletop games.
@@ -106,6 +107,13 @@ enum Cmd {
         /// Seed of the bot's choices (not of the battle's dice).
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// With --server: the seat to play (default: your token's only seat).
+        #[arg(long = "as", value_name = "SEAT", requires = "server")]
+        seat: Option<String>,
+        /// With --server: stop after this many seconds with nothing to do
+        /// (the other seats not moving).
+        #[arg(long, default_value_t = 600, value_name = "SECONDS")]
+        wait: u64,
         #[arg(long)]
         json: bool,
     },
@@ -220,6 +228,10 @@ enum Cmd {
     /// Run a club server in the foreground: remote players play through it
     /// (prints its address and, on the first start, the organiser's invitation).
     Serve(club::ServeArgs),
+    /// A club server's own commands: redeem an invitation, invite, join a
+    /// battle (with your nonce), list campaigns and battles, watch, download.
+    #[command(subcommand)]
+    Club(club::ClubCmd),
 }
 
 /// Whose view to show.
@@ -266,11 +278,21 @@ impl ViewArg {
 
 #[derive(Args, Debug)]
 struct BattleRef {
-    /// The campaign file.
+    /// The campaign file (with --server: the campaign's number or name on
+    /// the server).
     file: PathBuf,
-    /// The battle id (see `xenolog battles FILE`).
+    /// The battle id (see `xenolog battles FILE`; with --server, the
+    /// battle's number on the server, see `xenolog club battles`).
     #[arg(long)]
     battle: BattleId,
+    /// A club server (ws://HOST:PORT): play or look at a battle there, as
+    /// your token's seat (legal, play, state, log and autoplay).
+    #[arg(long, value_name = "URL")]
+    server: Option<String>,
+    /// The file holding your club token (default: the one `club redeem`
+    /// wrote, or the XENOLOG_TOKEN variable); the token is never an argument.
+    #[arg(long, value_name = "FILE", requires = "server")]
+    token_file: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -491,7 +513,62 @@ struct ScriptLine {
     dice: Option<Vec<u8>>,
 }
 
+/// The battle a command names on a club server (`--server`), if it does.
+fn server_ref(cmd: &Cmd) -> Option<(&'static str, &BattleRef)> {
+    let named = match cmd {
+        Cmd::Legal { at, .. } => ("legal", at),
+        Cmd::Play { at, .. } => ("play", at),
+        Cmd::Autoplay { at, .. } => ("autoplay", at),
+        Cmd::State { at, .. } => ("state", at),
+        Cmd::Log { at, .. } => ("log", at),
+        Cmd::Undo { at, .. } => ("undo", at),
+        Cmd::Redo { at, .. } => ("redo", at),
+        Cmd::Seek { at, .. } => ("seek", at),
+        Cmd::Branches { at, .. } => ("branches", at),
+        Cmd::Switch { at, .. } => ("switch", at),
+        Cmd::RenameBranch { at, .. } => ("rename-branch", at),
+        Cmd::Export { at, .. } => ("export", at),
+        Cmd::Picture { at, .. } => ("picture", at),
+        _ => return None,
+    };
+    named.1.server.is_some().then_some(named)
+}
+
+/// A command on a club server's battle (`--server`).
+fn run_remote(cmd: Cmd, out: &mut dyn Write) -> Out {
+    match cmd {
+        Cmd::Legal { at, view, json } => remote::legal(&at, &view, json, out),
+        Cmd::Play { at, script, json } => remote::play(&at, &script, json, out),
+        Cmd::State {
+            at,
+            at_entry,
+            view,
+            json,
+        } => remote::state(&at, at_entry.as_deref(), &view, json, out),
+        Cmd::Log { at, view, json } => remote::log(&at, &view, json, out),
+        Cmd::Autoplay {
+            at,
+            steps,
+            seed,
+            seat,
+            wait,
+            json,
+        } => remote::autoplay(&at, seat.as_deref(), steps, seed, wait, json, out),
+        other => {
+            let what = server_ref(&other).map_or("this command", |(w, _)| w);
+            Err(Fail::usage(format!(
+                "{what} has no --server: on a club server the battle moves only forward through its \
+                 server (legal, play, state, log and autoplay take --server; club download fetches \
+                 the battle file after the end)"
+            )))
+        }
+    }
+}
+
 fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
+    if server_ref(&cmd).is_some() {
+        return run_remote(cmd, out);
+    }
     match cmd {
         Cmd::Open { .. } => unreachable_gui(),
         Cmd::Upgrade { file } => {
@@ -641,6 +718,7 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
             steps,
             seed,
             json,
+            ..
         } => autoplay(at, steps, seed, json, out),
         Cmd::Undo { at, steps } => move_cursor(at, out, |b| b.undo(steps), "back"),
         Cmd::Redo { at, steps } => move_cursor(at, out, |b| b.redo(steps), "forward"),
@@ -731,6 +809,7 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
         Cmd::Bookmarks(args) => notes::bookmarks(args, out),
         Cmd::Report(args) => report::report(args, out),
         Cmd::Serve(args) => club::serve(args, out),
+        Cmd::Club(c) => club::club(c, out),
         Cmd::Picture {
             at,
             at_entry,

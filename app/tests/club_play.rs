@@ -1,0 +1,636 @@
+//! End to end through a real `xenolog serve` and real command-line clients
+//! (issue 30, server/DESIGN.md section 12): the organiser creates a campaign
+//! and two battles and invites the seats; per seat a `xenolog` process
+//! redeems its invitation, joins with a nonce it keeps, and plays with
+//! `autoplay --server` (a seeded bot) a Night of the Saucers Gang Warfare
+//! game and an Alien Invasion battle to the end. On the way: the hidden-hand
+//! test over the CLI (seat 0's `state`, `legal`, `log` and `watch` show
+//! exactly the engine's view for seat 0, never seat 1's hidden hand), a
+//! reconnect (one client process killed mid-game and started again resumes
+//! after its last entry), and after the end the fairness check (each seat
+//! downloads the battle file, `verify --nonce` with the nonce it kept says
+//! ok; a file with one nonce byte changed fails in words).
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use xenolog_engine::{Actor, Battle, Viewer};
+
+struct Served {
+    child: Child,
+    url: String,
+    code: String,
+    _stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(data: &Path) -> Served {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .args(["serve", "--data"])
+        .arg(data)
+        .args(["--listen", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("xenolog serve starts");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (mut url, mut code) = (None, None);
+    while code.is_none() {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).unwrap() == 0 {
+            let _ = child.kill();
+            panic!("serve ended before printing its invitation");
+        }
+        if let Some(u) = line.trim().strip_prefix("listening on ") {
+            url = Some(u.to_owned());
+        }
+        if let Some(c) = line
+            .trim()
+            .strip_prefix("organiser invitation (shown once, valid 7 days): ")
+        {
+            code = Some(c.to_owned());
+        }
+    }
+    Served {
+        child,
+        url: url.unwrap(),
+        code: code.unwrap(),
+        _stdout: stdout,
+    }
+}
+
+/// A `xenolog` command run as the person whose club folder is `who`.
+fn cmd(who: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_xenolog"));
+    c.args(args)
+        .env("XENOLOG_CLUB_DIR", who)
+        .env_remove("XENOLOG_TOKEN")
+        .stdin(Stdio::null());
+    c
+}
+
+fn run(who: &Path, args: &[&str]) -> Output {
+    cmd(who, args).output().unwrap()
+}
+
+fn ok(who: &Path, args: &[&str]) -> String {
+    let o = run(who, args);
+    assert!(
+        o.status.success(),
+        "xenolog {args:?} failed ({:?}): {}{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+/// The one file in `dir` whose name starts with `prefix`.
+fn kept(dir: &Path, prefix: &str) -> PathBuf {
+    let found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+        .collect();
+    assert_eq!(found.len(), 1, "one {prefix}* in {}", dir.display());
+    found[0].clone()
+}
+
+/// A seat of a battle: its club folder and number.
+struct Seat {
+    dir: PathBuf,
+    battle: String,
+    seat: u8,
+}
+
+impl Seat {
+    fn autoplay(&self, url: &str, camp: &str, steps: &str, seed: &str, wait: &str) -> Child {
+        cmd(
+            &self.dir,
+            &[
+                "autoplay",
+                camp,
+                "--battle",
+                &self.battle,
+                "--server",
+                url,
+                "--steps",
+                steps,
+                "--seed",
+                seed,
+                "--wait",
+                wait,
+                "--json",
+            ],
+        )
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+    }
+}
+
+fn finish(child: Child, limit: Duration) -> Output {
+    let start = Instant::now();
+    let mut child = child;
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let o = child.wait_with_output().unwrap();
+            panic!(
+                "a client did not finish within {limit:?}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn outcome_of(o: &Output) -> Value {
+    assert!(
+        o.status.success(),
+        "autoplay failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    let last = text.lines().last().expect("a summary line");
+    serde_json::from_str::<Value>(last).unwrap()["outcome"].clone()
+}
+
+/// The server's campaign file, opened read-only beside the running server,
+/// and its started battle of `game`: the engine's own record.
+fn engine_battle(data: &Path, game: &str) -> Box<dyn Battle> {
+    let c = xenolog_saves::Campaign::open_read_only(&data.join("campaigns/1.xenolog")).unwrap();
+    let id = c
+        .battles()
+        .unwrap()
+        .into_iter()
+        .find(|b| b.game == game)
+        .unwrap()
+        .id;
+    c.load_battle(id).unwrap()
+}
+
+/// Alien Invasion's two-player skirmish cut to two rounds, so the battle
+/// ends in a debug build within the test's budget.
+fn short_skirmish() -> String {
+    let text = include_str!("../../engine/data/invasion/scenarios/skirmish.txt");
+    text.lines()
+        .map(|l| {
+            if l.starts_with("rounds ") {
+                "rounds 2"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn two_seats_play_saucers_and_invasion_to_the_end_through_the_club_server() {
+    let started = Instant::now();
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("club");
+    let served = serve(&data);
+    let url = served.url.clone();
+    let org = tmp.path().join("organiser");
+
+    // The organiser: redeem, a campaign, two battles, four seat invitations.
+    let said = ok(&org, &["club", "redeem", &served.code, "--server", &url]);
+    assert!(said.contains("kept in"), "{said}");
+    let token_file = kept(&org, "token-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&token_file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "the token file is the owner's only");
+    }
+    let camp = ok(
+        &org,
+        &["club", "new-campaign", "--server", &url, "Club night"],
+    )
+    .trim()
+    .to_owned();
+    let saucers = ok(
+        &org,
+        &[
+            "club",
+            "new-battle",
+            "--server",
+            &url,
+            "--campaign",
+            &camp,
+            "--game",
+            "saucers",
+            "--config",
+            r#"{"players":2,"variant":"gang_warfare"}"#,
+        ],
+    )
+    .trim()
+    .to_owned();
+    let invasion_config = json!({"scenario_text": short_skirmish()}).to_string();
+    let invasion = ok(
+        &org,
+        &[
+            "club",
+            "new-battle",
+            "--server",
+            &url,
+            "--campaign",
+            &camp,
+            "--game",
+            "invasion",
+            "--config",
+            &invasion_config,
+        ],
+    )
+    .trim()
+    .to_owned();
+    let mut seats = Vec::new();
+    for (name, battle) in [("saucers", &saucers), ("invasion", &invasion)] {
+        for seat in 0..2u8 {
+            let dir = tmp.path().join(format!("{name}-seat{seat}"));
+            let inv = lines(&ok(
+                &org,
+                &[
+                    "club",
+                    "invite",
+                    "--server",
+                    &url,
+                    "--campaign",
+                    &camp,
+                    "--battle",
+                    battle,
+                    "--seat",
+                    &seat.to_string(),
+                    "--json",
+                ],
+            ))
+            .remove(0);
+            // The seat redeems the link (its server is in it), and joins.
+            ok(&dir, &["club", "redeem", inv["link"].as_str().unwrap()]);
+            let joined = ok(
+                &dir,
+                &["club", "join", "--server", &url, "--battle", battle],
+            );
+            assert!(joined.contains("your nonce is kept in"), "{joined}");
+            seats.push(Seat {
+                dir,
+                battle: battle.clone(),
+                seat,
+            });
+        }
+    }
+    let listed = ok(&seats[0].dir, &["club", "battles", "--server", &url]);
+    assert!(listed.contains("'s turn"), "whose turn it is: {listed}");
+
+    // A few moves of Saucers, then the hidden-hand test over the CLI.
+    let first: Vec<Child> = seats[..2]
+        .iter()
+        .enumerate()
+        .map(|(i, s)| s.autoplay(&url, &camp, "4", &format!("{}", 7 + i), "3"))
+        .collect();
+    for c in first {
+        let o = finish(c, Duration::from_secs(60));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    hidden_hand(&data, &url, &camp, &seats[0]);
+    play_a_line(&url, &camp, &seats[..2]);
+
+    // Both games to the end, at once; one Invasion client is killed
+    // mid-game and started again: it resumes after its last entry.
+    let mut running: Vec<Option<Child>> = seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Some(s.autoplay(&url, &camp, "100000", &format!("{}", 11 + i), "60")))
+        .collect();
+    let log3 = seats[3].dir.clone();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let seat_log = loop {
+        let found = std::fs::read_dir(&log3)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| {
+                p.file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with("seat-")
+            });
+        if let Some(p) = found
+            && std::fs::read_to_string(&p)
+                .unwrap_or_default()
+                .lines()
+                .count()
+                >= 4
+        {
+            break p;
+        }
+        assert!(Instant::now() < deadline, "the Invasion game moves");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut victim = running[3].take().unwrap();
+    victim.kill().unwrap();
+    victim.wait().unwrap();
+    let held = std::fs::read_to_string(&seat_log).unwrap().lines().count();
+    let again = seats[3].autoplay(&url, &camp, "100000", "14", "60");
+    let mut outcomes = Vec::new();
+    for c in running.into_iter().flatten() {
+        outcomes.push(outcome_of(&finish(c, Duration::from_secs(240))));
+    }
+    let resumed = finish(again, Duration::from_secs(240));
+    let said = String::from_utf8_lossy(&resumed.stderr).into_owned();
+    assert!(said.contains("resuming battle"), "{said}");
+    outcomes.push(outcome_of(&resumed));
+    assert!(
+        outcomes.iter().all(|o| o.is_string()),
+        "every client saw its battle end: {outcomes:?}"
+    );
+    // The seat log holds each entry once: no gap, no duplicate.
+    let ids: Vec<u64> = std::fs::read_to_string(&seat_log)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["entry"]["id"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert!(ids.len() > held, "entries came after the restart");
+    let inv_battle = engine_battle(&data, "invasion");
+    let line: Vec<u64> = inv_battle.path_to(inv_battle.cursor());
+    assert_eq!(ids, line, "the resumed seat log is the battle's line");
+    eprintln!(
+        "Invasion: {} entries, client killed after {held} and resumed; outcomes {outcomes:?}",
+        line.len()
+    );
+
+    // Fairness: each seat downloads, and verifies with the nonce it kept.
+    for s in &seats {
+        let file = s.dir.join("battle.xenolog-battle");
+        ok(
+            &s.dir,
+            &[
+                "club",
+                "download",
+                "--server",
+                &url,
+                "--campaign",
+                &camp,
+                "--battle",
+                &s.battle,
+                "--out",
+                file.to_str().unwrap(),
+            ],
+        );
+        let nonce = std::fs::read_to_string(kept(&s.dir, "nonce-")).unwrap();
+        let arg = format!("{}={}", s.seat + 1, nonce.trim());
+        let v = ok(&s.dir, &["verify", file.to_str().unwrap(), "--nonce", &arg]);
+        assert!(v.contains("replay exactly"), "{v}");
+        assert!(!v.contains("FAILED"), "{v}");
+        assert!(v.to_lowercase().contains("nonce"), "{v}");
+    }
+    // One nonce byte changed: verify fails, in words.
+    let s = &seats[0];
+    let file = s.dir.join("battle.xenolog-battle");
+    let bytes = std::fs::read(&file).unwrap();
+    let mut f = xenolog_schema::battle_file::read_battle_file(&bytes).unwrap();
+    f.meta.fair.as_mut().unwrap().nonces[0].nonce[0] ^= 1;
+    let bad = s.dir.join("tampered.xenolog-battle");
+    std::fs::write(
+        &bad,
+        xenolog_schema::battle_file::write_battle_file(&f).unwrap(),
+    )
+    .unwrap();
+    let o = run(&s.dir, &["verify", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+    assert!(text.contains("FAILED") || text.contains("failed"), "{text}");
+    eprintln!("club_play took {:.1} s", started.elapsed().as_secs_f64());
+}
+
+/// Seat 0 of the Saucers game looks at everything the CLI offers it with
+/// `--server`: each output is the engine's own view for seat 0, and seat
+/// 1's real hand is nowhere in it.
+fn hidden_hand(data: &Path, url: &str, camp: &str, s: &Seat) {
+    let b = engine_battle(data, "saucers");
+    assert!(b.outcome().is_none(), "still in play");
+    let head = b.cursor();
+    let me = Viewer::Seat(Actor(0));
+    let full = b.state_json_as(head, Viewer::All);
+    let their_hand = full["seats"][1]["hand"].clone();
+    let hidden = Value::from(65535);
+    assert!(
+        their_hand.as_array().unwrap().iter().any(|c| *c != hidden),
+        "seat 1 holds cards: {their_hand}"
+    );
+    let secret = format!("\"hand\":{their_hand}");
+    let at = |args: &[&str]| -> String {
+        let mut all = args.to_vec();
+        all.extend(["--battle", &s.battle, "--server", url]);
+        ok(&s.dir, &all)
+    };
+    let state = at(&["state", camp, "--json"]);
+    assert_eq!(
+        serde_json::from_str::<Value>(state.trim()).unwrap(),
+        b.state_json_as(head, me),
+        "state --json is seat 0's view"
+    );
+    let legal = at(&["legal", camp, "--json"]);
+    assert_eq!(
+        lines(&legal),
+        b.legal_as(Actor(0))
+            .iter()
+            .map(|l| serde_json::to_value(l).unwrap())
+            .collect::<Vec<_>>(),
+        "legal --json is seat 0's"
+    );
+    let log = at(&["log", camp, "--json"]);
+    let ids = b.path_to(head);
+    assert_eq!(
+        lines(&log),
+        b.entry_texts_as(&ids, me)
+            .iter()
+            .map(|t| serde_json::to_value(t).unwrap())
+            .collect::<Vec<_>>(),
+        "log --json is seat 0's"
+    );
+    let watch = ok(
+        &s.dir,
+        &[
+            "club",
+            "watch",
+            "--server",
+            url,
+            "--battle",
+            &s.battle,
+            "--until-live",
+        ],
+    );
+    let events = lines(&watch);
+    let entries: Vec<&Value> = events.iter().filter(|e| e["type"] == "entry").collect();
+    assert_eq!(entries.len(), ids.len());
+    for (e, id) in entries.iter().zip(&ids) {
+        assert_eq!(e["state"], b.state_json_as(Some(*id), me), "entry {id}");
+    }
+    for (what, text) in [
+        ("state", &state),
+        ("legal", &legal),
+        ("log", &log),
+        ("watch", &watch),
+    ] {
+        assert!(
+            !text.contains(&secret),
+            "{what} shows seat 1's hand {their_hand}"
+        );
+    }
+    // Asking as seat 1 with seat 0's token is refused, exit 1, in words.
+    let o = run(
+        &s.dir,
+        &[
+            "state", camp, "--battle", &s.battle, "--server", url, "--as", "1",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("not seat 1"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn server_mistakes_are_said_in_words_with_exit_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    let who = tmp.path();
+    let said = |o: &Output| String::from_utf8_lossy(&o.stderr).into_owned();
+    // Nothing listens on port 1: a connection failure, in words, exit 2.
+    let o = cmd(
+        who,
+        &[
+            "legal",
+            "1",
+            "--battle",
+            "1",
+            "--server",
+            "127.0.0.1:1",
+            "--json",
+        ],
+    )
+    .env("XENOLOG_TOKEN", "xnl_p_not-a-real-token")
+    .output()
+    .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", said(&o));
+    assert!(
+        said(&o).contains("cannot reach the club server"),
+        "{}",
+        said(&o)
+    );
+    // No token redeemed yet.
+    let o = run(
+        who,
+        &["state", "1", "--battle", "1", "--server", "127.0.0.1:1"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        said(&o).contains("redeem an invitation first"),
+        "{}",
+        said(&o)
+    );
+    // A command that has no --server.
+    let o = run(
+        who,
+        &["undo", "1", "--battle", "1", "--server", "127.0.0.1:1"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(said(&o).contains("undo has no --server"), "{}", said(&o));
+    // TLS is not in the client yet; a server that is no address.
+    let o = run(
+        who,
+        &["club", "battles", "--server", "wss://club.example.org:8470"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(said(&o).contains("ws:// only"), "{}", said(&o));
+    let o = run(who, &["club", "redeem", "XNLG-AAAA-BBBB-CCCC-DDDD-EEEE"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(said(&o).contains("--server"), "{}", said(&o));
+    assert!(
+        std::fs::read_dir(who).unwrap().next().is_none(),
+        "nothing was written"
+    );
+}
+
+/// `play --script - --server`: the asked seat plays the first line `legal
+/// --json` gives it, and gets the entry back as on a file; the other seat's
+/// line is refused (exit 1) in words and changes nothing.
+fn play_a_line(url: &str, camp: &str, seats: &[Seat]) {
+    let script = |s: &Seat, text: &str| -> Output {
+        use std::io::Write;
+        let mut child = cmd(
+            &s.dir,
+            &[
+                "play", camp, "--battle", &s.battle, "--server", url, "--script", "-", "--json",
+            ],
+        )
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let legal: Vec<String> = seats
+        .iter()
+        .map(|s| {
+            ok(
+                &s.dir,
+                &[
+                    "legal", camp, "--battle", &s.battle, "--server", url, "--json",
+                ],
+            )
+        })
+        .collect();
+    let Some(asked) = legal.iter().position(|l| !l.trim().is_empty()) else {
+        panic!("someone is asked: {legal:?}");
+    };
+    let first = legal[asked].lines().next().unwrap().to_owned();
+    let other = &seats[1 - asked];
+    let o = script(other, &first);
+    assert_eq!(o.status.code(), Some(1), "another seat's line is refused");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("script line 1 refused"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = script(&seats[asked], &first);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let entries = lines(&String::from_utf8_lossy(&o.stdout));
+    assert!(!entries.is_empty(), "the entry comes back");
+    let text = serde_json::from_str::<Value>(&first).unwrap()["text"].clone();
+    assert_eq!(entries[0]["command"], text, "the command played, in words");
+}

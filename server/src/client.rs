@@ -1,0 +1,655 @@
+//! A blocking client of the club server (DESIGN.md sections 3 and 11), for
+//! the command line now and the desktop app later (on its own thread).
+//!
+//! One WebSocket (tungstenite, blocking, on a plain `TcpStream`), requests
+//! with ids, events kept in order until asked for. When the connection is
+//! lost the client reconnects by itself (backing off from 250 ms to 4 s,
+//! with jitter), says hello again and resumes every battle it watches from
+//! the last entry it holds, so nothing is missed and nothing comes twice
+//! (an entry it already holds is dropped). A request whose reply was lost
+//! is sent once more after the reconnect; a command keeps its `cmd_id`, so
+//! the server decides it once and answers the second time with `again`.
+//!
+//! The token is held as [`Token`], whose `Debug` is redacted; it is sent in
+//! `hello` only, never in a URL. The battle file is fetched over plain HTTP
+//! from `GET /v1/campaigns/{c}/battles/{b}/file` with `Authorization: Bearer`.
+//!
+//! This build's client speaks `ws://` only: a club behind TLS is reached
+//! through a tunnel (the server side takes TLS at a reverse proxy).
+
+use std::collections::VecDeque;
+use std::io::{Read, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tungstenite::protocol::WebSocketConfig;
+use tungstenite::{Message, WebSocket};
+use xenolog_engine::EntryId;
+
+use crate::proto::{self, ErrCode, Refusal};
+use crate::secret::{Token, random_bytes};
+use crate::store::ServerBattleId;
+
+/// How long to wait for a connection to open.
+const CONNECT_WITHIN: Duration = Duration::from_secs(5);
+/// How long to wait for a reply before the connection counts as lost.
+const REPLY_WITHIN: Duration = Duration::from_secs(60);
+/// How long to keep trying to reconnect before giving up.
+const RECONNECT_FOR: Duration = Duration::from_secs(30);
+/// The largest message the client takes (a backfill batch).
+const MAX_INCOMING: usize = 16 * 1024 * 1024;
+
+/// Why the client could not do something, in words.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// No connection could be made (exit code 2 on the command line).
+    #[error("cannot reach the club server at {url}: {why}")]
+    Connect { url: String, why: String },
+    /// The connection broke and could not be made again.
+    #[error("the connection to the club server at {url} was lost: {why}")]
+    Lost { url: String, why: String },
+    /// The server refused, in words; nothing changed.
+    #[error("{}", .0.words)]
+    Refused(Refusal),
+    /// The server said something this client does not understand.
+    #[error("the club server's answer is not understood: {0}")]
+    Protocol(String),
+}
+
+impl ClientError {
+    /// A failure to reach the server (not a refusal by it).
+    pub fn is_connection(&self) -> bool {
+        matches!(
+            self,
+            ClientError::Connect { .. } | ClientError::Lost { .. } | ClientError::Protocol(_)
+        )
+    }
+
+    /// The refusal's code, when the server refused.
+    pub fn code(&self) -> Option<ErrCode> {
+        match self {
+            ClientError::Refused(r) => Some(r.code),
+            _ => None,
+        }
+    }
+}
+
+/// Where a club server is: `HOST:PORT`, and the WebSocket URL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerAddr {
+    /// `HOST:PORT`
+    pub host: String,
+}
+
+impl ServerAddr {
+    /// Read `ws://HOST:PORT[/v1/ws]`, `HOST:PORT`, or an invitation link
+    /// `xenolog://HOST:PORT/join#CODE` (the code is not kept here).
+    pub fn parse(text: &str) -> Result<ServerAddr, String> {
+        let t = text.trim();
+        if t.starts_with("wss://") || t.starts_with("https://") {
+            return Err(format!(
+                "'{t}': this Xenolog's club client connects with ws:// only (no TLS yet); \
+                 reach a club behind TLS through a tunnel, e.g. ssh -L 8470:localhost:8470, \
+                 and give ws://localhost:8470"
+            ));
+        }
+        let rest = ["ws://", "xenolog://", "http://"]
+            .iter()
+            .find_map(|p| t.strip_prefix(p))
+            .unwrap_or(t);
+        if rest.contains("://") {
+            return Err(format!(
+                "'{t}': give the server as ws://HOST:PORT (or HOST:PORT, or an invitation link)"
+            ));
+        }
+        let host = rest.split(['/', '#', '?']).next().unwrap_or("").to_owned();
+        let port_ok = host
+            .rsplit_once(':')
+            .is_some_and(|(h, p)| !h.is_empty() && p.parse::<u16>().is_ok());
+        if !port_ok || host.chars().any(char::is_whitespace) {
+            return Err(format!(
+                "'{t}': give the server as ws://HOST:PORT, e.g. ws://club.example.org:8470"
+            ));
+        }
+        Ok(ServerAddr { host })
+    }
+
+    /// `ws://HOST:PORT/v1/ws`
+    pub fn ws_url(&self) -> String {
+        format!("ws://{}/v1/ws", self.host)
+    }
+
+    /// The host and port as a file name part: `club.example.org_8470`.
+    pub fn file_part(&self) -> String {
+        self.host
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    }
+}
+
+/// The code of an invitation link `xenolog://HOST:PORT/join#CODE`, or the
+/// text itself when it is a bare code.
+pub fn invitation_code(text: &str) -> String {
+    match text.trim().rsplit_once('#') {
+        Some((_, code)) => code.trim().to_owned(),
+        None => text.trim().to_owned(),
+    }
+}
+
+/// 32 random bytes from the operating system, for a seat's nonce.
+pub fn new_nonce() -> Result<[u8; 32], String> {
+    random_bytes().map_err(|e| format!("the operating system's random generator failed: {e}"))
+}
+
+/// A new command id: 16 random bytes in hex.
+pub fn new_cmd_id() -> Result<String, String> {
+    let b: [u8; 16] = random_bytes()
+        .map_err(|e| format!("the operating system's random generator failed: {e}"))?;
+    Ok(xenolog_engine::fair::hex(&b))
+}
+
+/// A battle this client watches, and the last entry it holds.
+#[derive(Clone, Debug)]
+struct Watched {
+    battle: ServerBattleId,
+    seat: u8,
+    last: Option<EntryId>,
+}
+
+type Ws = WebSocket<TcpStream>;
+
+/// A connection to a club server.
+pub struct Client {
+    addr: ServerAddr,
+    token: Option<Token>,
+    ws: Option<Ws>,
+    next_id: u64,
+    events: VecDeque<Value>,
+    watched: Vec<Watched>,
+    hello: Value,
+    reconnects: u32,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("server", &self.addr.host)
+            .field("token", &self.token)
+            .field("reconnects", &self.reconnects)
+            .finish()
+    }
+}
+
+impl Client {
+    /// Connect and, with a token, say hello.
+    pub fn connect(addr: ServerAddr, token: Option<Token>) -> Result<Client, ClientError> {
+        let mut c = Client {
+            addr,
+            token,
+            ws: None,
+            next_id: 1,
+            events: VecDeque::new(),
+            watched: Vec::new(),
+            hello: Value::Null,
+            reconnects: 0,
+        };
+        c.open()?;
+        Ok(c)
+    }
+
+    /// The server's answer to `hello` (role, grants), `null` without a token.
+    pub fn hello(&self) -> &Value {
+        &self.hello
+    }
+
+    /// How often the connection was made again.
+    pub fn reconnects(&self) -> u32 {
+        self.reconnects
+    }
+
+    /// The server's address.
+    pub fn addr(&self) -> &ServerAddr {
+        &self.addr
+    }
+
+    /// The last entry held of a watched battle.
+    pub fn last_entry(&self, battle: ServerBattleId) -> Option<EntryId> {
+        self.watched
+            .iter()
+            .find(|w| w.battle == battle)
+            .and_then(|w| w.last)
+    }
+
+    fn lost(&self, why: impl std::fmt::Display) -> ClientError {
+        ClientError::Lost {
+            url: self.addr.ws_url(),
+            why: why.to_string(),
+        }
+    }
+
+    /// Open the socket and say hello.
+    fn open(&mut self) -> Result<(), ClientError> {
+        let url = self.addr.ws_url();
+        let fail = |why: String| ClientError::Connect {
+            url: url.clone(),
+            why,
+        };
+        let addrs: Vec<_> = self
+            .addr
+            .host
+            .to_socket_addrs()
+            .map_err(|e| {
+                fail(format!(
+                    "the name '{}' does not resolve: {e}",
+                    self.addr.host
+                ))
+            })?
+            .collect();
+        let mut last = String::from("no address to try");
+        let mut stream = None;
+        for a in addrs {
+            match TcpStream::connect_timeout(&a, CONNECT_WITHIN) {
+                Ok(s) => {
+                    stream = Some(s);
+                    break;
+                }
+                Err(e) => last = e.to_string(),
+            }
+        }
+        let stream = stream.ok_or_else(|| fail(last))?;
+        let _ = stream.set_nodelay(true);
+        stream
+            .set_read_timeout(Some(CONNECT_WITHIN))
+            .map_err(|e| fail(e.to_string()))?;
+        let config = WebSocketConfig::default()
+            .max_message_size(Some(MAX_INCOMING))
+            .max_frame_size(Some(MAX_INCOMING));
+        let (ws, _) = tungstenite::client::client_with_config(url.as_str(), stream, Some(config))
+            .map_err(|e| {
+            fail(match e {
+                tungstenite::HandshakeError::Failure(e) => e.to_string(),
+                tungstenite::HandshakeError::Interrupted(_) => {
+                    "the server did not complete the WebSocket handshake in time".to_owned()
+                }
+            })
+        })?;
+        self.ws = Some(ws);
+        if let Some(token) = self.token.clone() {
+            let body = self.request_once(
+                "hello",
+                json!({
+                    "token": token.expose(),
+                    "client": format!("xenolog {}", env!("CARGO_PKG_VERSION")),
+                }),
+            )?;
+            self.hello = body;
+        }
+        Ok(())
+    }
+
+    /// Make the connection again, say hello, and resume every watched battle
+    /// from the last entry held.
+    pub fn reconnect(&mut self) -> Result<(), ClientError> {
+        self.ws = None;
+        let start = Instant::now();
+        let mut wait = Duration::from_millis(250);
+        loop {
+            match self.open() {
+                Ok(()) => break,
+                Err(e @ ClientError::Refused(_)) => return Err(e),
+                Err(e) => {
+                    if start.elapsed() > RECONNECT_FOR {
+                        return Err(self.lost(format!(
+                            "it could not be made again within {} s: {e}",
+                            RECONNECT_FOR.as_secs()
+                        )));
+                    }
+                    let jitter = u64::from(random_bytes::<1>().map(|b| b[0]).unwrap_or(0));
+                    std::thread::sleep(wait + Duration::from_millis(jitter));
+                    wait = (wait * 2).min(Duration::from_secs(4));
+                }
+            }
+        }
+        self.reconnects += 1;
+        for w in self.watched.clone() {
+            self.request_once(
+                "watch",
+                json!({"battle": w.battle, "seat": w.seat, "after": w.last}),
+            )?;
+        }
+        Ok(())
+    }
+
+    fn ws(&mut self) -> Result<&mut Ws, ClientError> {
+        if self.ws.is_none() {
+            return Err(self.lost("the connection is closed"));
+        }
+        Ok(self.ws.as_mut().expect("checked"))
+    }
+
+    /// Send one request and wait for its reply; events that come first are
+    /// kept for [`Client::next_event`]. No retry.
+    fn request_once(&mut self, kind: &str, mut fields: Value) -> Result<Value, ClientError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        fields["v"] = json!(proto::VERSION);
+        fields["id"] = json!(id);
+        fields["type"] = json!(kind);
+        let text = fields.to_string();
+        let ws = self.ws()?;
+        if let Err(e) = ws.send(Message::text(text)) {
+            self.ws = None;
+            return Err(self.lost(e));
+        }
+        let deadline = Instant::now() + REPLY_WITHIN;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                self.ws = None;
+                return Err(self.lost(format!(
+                    "no answer to {kind} within {} s",
+                    REPLY_WITHIN.as_secs()
+                )));
+            }
+            let Some(v) = self.read_frame(left)? else {
+                continue;
+            };
+            match v.get("re") {
+                Some(re) if re == &json!(id) => {
+                    if let Some(ok) = v.get("ok") {
+                        return Ok(ok.clone());
+                    }
+                    let err = v.get("err").cloned().unwrap_or(Value::Null);
+                    let refusal: Refusal = serde_json::from_value(err.clone()).map_err(|_| {
+                        ClientError::Protocol(format!("a reply is neither ok nor err: {v}"))
+                    })?;
+                    return Err(ClientError::Refused(refusal));
+                }
+                Some(_) => {}
+                None => self.keep_event(v),
+            }
+        }
+    }
+
+    /// Send a request once, without sending it again after a lost
+    /// connection (for a request that must not be repeated, such as `redeem`).
+    pub fn request_no_retry(&mut self, kind: &str, fields: Value) -> Result<Value, ClientError> {
+        if self.ws.is_none() {
+            self.reconnect()?;
+        }
+        self.request_once(kind, fields)
+    }
+
+    /// Send a request; when the connection is lost on the way, make it
+    /// again and send the request once more (a command with the same
+    /// `cmd_id`, which the server decides only once).
+    pub fn request(&mut self, kind: &str, fields: Value) -> Result<Value, ClientError> {
+        if self.ws.is_none() {
+            self.reconnect()?;
+        }
+        match self.request_once(kind, fields.clone()) {
+            Err(ClientError::Lost { .. }) => {
+                self.reconnect()?;
+                self.request_once(kind, fields)
+            }
+            other => other,
+        }
+    }
+
+    /// Read one frame within `wait`: `None` when nothing came.
+    fn read_frame(&mut self, wait: Duration) -> Result<Option<Value>, ClientError> {
+        let ws = self.ws()?;
+        let _ = ws
+            .get_mut()
+            .set_read_timeout(Some(wait.max(Duration::from_millis(1))));
+        match ws.read() {
+            Ok(Message::Text(t)) => serde_json::from_str(t.as_str())
+                .map(Some)
+                .map_err(|e| ClientError::Protocol(format!("a message is not JSON: {e}"))),
+            Ok(Message::Close(frame)) => {
+                self.ws = None;
+                Err(self.lost(match frame {
+                    Some(f) => format!("the server closed it: {}", f.reason),
+                    None => "the server closed it".to_owned(),
+                }))
+            }
+            Ok(_) => Ok(None),
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                Ok(None)
+            }
+            Err(e) => {
+                self.ws = None;
+                Err(self.lost(e))
+            }
+        }
+    }
+
+    /// Keep an event; an entry already held is dropped (a resume overlaps).
+    fn keep_event(&mut self, v: Value) {
+        if v["type"] == "entry" {
+            let battle = v["battle"].as_i64();
+            let id = v["entry"]["id"].as_u64().map(|i| i as EntryId);
+            if let (Some(battle), Some(id)) = (battle, id)
+                && let Some(w) = self.watched.iter_mut().find(|w| w.battle == battle)
+            {
+                if w.last.is_some_and(|l| id <= l) {
+                    return;
+                }
+                w.last = Some(id);
+            }
+        }
+        self.events.push_back(v);
+    }
+
+    /// The next event (an entry, `live`, `over`, a notice), waiting at most
+    /// `wait`; `None` when none came. A lost connection is made again and
+    /// the watched battles resume from the last entry held.
+    pub fn next_event(&mut self, wait: Duration) -> Result<Option<Value>, ClientError> {
+        let deadline = Instant::now() + wait;
+        loop {
+            if let Some(e) = self.events.pop_front() {
+                return Ok(Some(e));
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(None);
+            }
+            if self.ws.is_none() {
+                self.reconnect()?;
+                continue;
+            }
+            match self.read_frame(left) {
+                Ok(Some(v)) if v.get("re").is_none() => self.keep_event(v),
+                Ok(_) => {}
+                Err(ClientError::Lost { .. }) => self.reconnect()?,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Watch a battle as a seat from after entry `after` (`None`: from the
+    /// start): its entries come as events, then `live`; on a reconnect the
+    /// watch resumes from the last entry held.
+    pub fn watch(
+        &mut self,
+        battle: ServerBattleId,
+        seat: u8,
+        after: Option<EntryId>,
+    ) -> Result<Value, ClientError> {
+        self.watched.retain(|w| w.battle != battle);
+        self.watched.push(Watched {
+            battle,
+            seat,
+            last: after,
+        });
+        self.request(
+            "watch",
+            json!({"battle": battle, "seat": seat, "after": after}),
+        )
+    }
+
+    /// Fetch a battle's file (`GET /v1/campaigns/{c}/battles/{b}/file`):
+    /// the whole battle after its end; before, the server refuses in words.
+    pub fn download(&self, campaign: i64, battle: ServerBattleId) -> Result<Vec<u8>, ClientError> {
+        let token = self.token.as_ref().ok_or_else(|| {
+            ClientError::Refused(Refusal::new(
+                ErrCode::BadToken,
+                "a download needs your token",
+            ))
+        })?;
+        let url = format!(
+            "http://{}/v1/campaigns/{campaign}/battles/{battle}/file",
+            self.addr.host
+        );
+        let fail = |why: String| ClientError::Connect {
+            url: url.clone(),
+            why,
+        };
+        let addr = self
+            .addr
+            .host
+            .to_socket_addrs()
+            .map_err(|e| fail(e.to_string()))?
+            .next()
+            .ok_or_else(|| fail("the name does not resolve".to_owned()))?;
+        let mut s =
+            TcpStream::connect_timeout(&addr, CONNECT_WITHIN).map_err(|e| fail(e.to_string()))?;
+        s.set_read_timeout(Some(REPLY_WITHIN))
+            .map_err(|e| fail(e.to_string()))?;
+        let req = format!(
+            "GET /v1/campaigns/{campaign}/battles/{battle}/file HTTP/1.1\r\nHost: {}\r\n\
+             Authorization: Bearer {}\r\nConnection: close\r\n\r\n",
+            self.addr.host,
+            token.expose()
+        );
+        s.write_all(req.as_bytes())
+            .map_err(|e| fail(e.to_string()))?;
+        let mut bytes = Vec::new();
+        s.read_to_end(&mut bytes).map_err(|e| fail(e.to_string()))?;
+        let split = bytes
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .ok_or_else(|| ClientError::Protocol("the download's answer has no header".into()))?;
+        let head = String::from_utf8_lossy(&bytes[..split]).into_owned();
+        let body = bytes[split + 4..].to_vec();
+        let status: u16 = head
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| ClientError::Protocol(format!("the download's answer: {head}")))?;
+        let lower = head.to_ascii_lowercase();
+        let body = if lower.contains("transfer-encoding: chunked") {
+            dechunk(&body).ok_or_else(|| ClientError::Protocol("a broken chunked body".into()))?
+        } else {
+            body
+        };
+        if status == 200 {
+            return Ok(body);
+        }
+        let words = String::from_utf8_lossy(&body).trim().to_owned();
+        let code = match status {
+            401 => ErrCode::BadToken,
+            403 => ErrCode::Forbidden,
+            404 => ErrCode::NotFound,
+            429 => ErrCode::Rate,
+            409 => ErrCode::Refused,
+            _ => ErrCode::Internal,
+        };
+        Err(ClientError::Refused(Refusal::new(code, words)))
+    }
+
+    /// Drop the socket without a word, as a broken network would (tests of
+    /// reconnecting and resending).
+    #[doc(hidden)]
+    pub fn drop_connection(&mut self) {
+        self.ws = None;
+    }
+
+    /// Close the connection politely.
+    pub fn close(mut self) {
+        if let Some(ws) = self.ws.as_mut() {
+            let _ = ws.close(None);
+            let _ = ws.flush();
+        }
+    }
+}
+
+/// Decode an HTTP chunked body.
+fn dechunk(mut b: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    loop {
+        let end = b.windows(2).position(|w| w == b"\r\n")?;
+        let size_text = std::str::from_utf8(&b[..end]).ok()?;
+        let size = usize::from_str_radix(size_text.split(';').next()?.trim(), 16).ok()?;
+        b = &b[end + 2..];
+        if size == 0 {
+            return Some(out);
+        }
+        out.extend_from_slice(b.get(..size)?);
+        b = b.get(size + 2..)?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_is_named_as_ws_url_host_and_port_or_invitation_link() {
+        for t in [
+            "ws://127.0.0.1:8470/v1/ws",
+            "ws://127.0.0.1:8470",
+            "127.0.0.1:8470",
+            "xenolog://127.0.0.1:8470/join#XNLG-AAAA-BBBB-CCCC-DDDD-EEEE",
+        ] {
+            let a = ServerAddr::parse(t).unwrap();
+            assert_eq!(a.host, "127.0.0.1:8470", "{t}");
+            assert_eq!(a.ws_url(), "ws://127.0.0.1:8470/v1/ws");
+        }
+        assert_eq!(invitation_code("xenolog://h:1/join#XNLG-AAAA"), "XNLG-AAAA");
+        assert_eq!(invitation_code(" XNLG-AAAA "), "XNLG-AAAA");
+    }
+
+    #[test]
+    fn a_server_that_is_no_host_and_port_is_refused_in_words() {
+        for t in ["", "club", "ws://club", "ftp://x:1", "h:notaport"] {
+            let e = ServerAddr::parse(t).unwrap_err();
+            assert!(e.contains("ws://HOST:PORT"), "{t}: {e}");
+        }
+        let e = ServerAddr::parse("wss://club.example.org:8470").unwrap_err();
+        assert!(e.contains("ws:// only"), "{e}");
+    }
+
+    #[test]
+    fn a_chunked_body_decodes() {
+        assert_eq!(
+            dechunk(b"3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n").unwrap(),
+            b"abcde"
+        );
+        assert!(dechunk(b"9\r\nab").is_none());
+    }
+
+    #[test]
+    fn an_unreachable_server_is_a_connection_failure_in_words() {
+        // Port 1 on localhost: nothing listens there.
+        let e = Client::connect(ServerAddr::parse("127.0.0.1:1").unwrap(), None).unwrap_err();
+        assert!(e.is_connection(), "{e}");
+        assert!(
+            e.to_string().contains("cannot reach the club server"),
+            "{e}"
+        );
+    }
+}
