@@ -68,6 +68,11 @@ impl SqliteStore {
     pub fn club_path(&self) -> &Path {
         &self.club.path
     }
+
+    /// Group commit so far: (transactions, appends) over every open campaign.
+    pub fn write_stats(&self) -> (u64, u64) {
+        self.club.write_stats()
+    }
 }
 
 impl Store for SqliteStore {
@@ -551,6 +556,15 @@ impl ClubFile {
 }
 
 impl ClubFile {
+    /// Group commit so far: (transactions, appends) over every open campaign.
+    pub fn write_stats(&self) -> (u64, u64) {
+        let writers = self.writers.lock().unwrap_or_else(|p| p.into_inner());
+        writers
+            .values()
+            .map(|w| w.stats())
+            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    }
+
     fn gone(&self, path: &Path) -> ClubError {
         ClubError::Campaign {
             file: path.display().to_string(),
@@ -1204,6 +1218,67 @@ mod tests {
         assert_eq!(a_rx.recv().unwrap().unwrap(), vec![0]);
         for t in [holder, player, waiting] {
             t.join().unwrap();
+        }
+    }
+
+    #[test]
+    fn appends_queued_while_the_writer_is_busy_share_one_transaction() {
+        let (_dir, club) = club();
+        let club = std::sync::Arc::new(club);
+        let c = club.create_campaign("Club").unwrap();
+        let battles: Vec<ServerBattleId> =
+            (0..6).map(|_| started_race(&club, c.id, 1_000)).collect();
+        // Load every battle first, so that only appends go to the writer below.
+        for b in &battles {
+            club.read(*b, &mut |_| {}).unwrap();
+        }
+        let path = club.path_of(c.id).unwrap();
+        let writer = club.writer(c.id, &path).unwrap();
+        let before = writer.stats();
+        // The writer is busy (a long fsync, say) while six battles' commands come.
+        let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+        let busy = {
+            let writer = writer.clone();
+            std::thread::spawn(move || {
+                writer
+                    .run(move |_| {
+                        let _ = release_rx.recv();
+                    })
+                    .unwrap();
+            })
+        };
+        let players: Vec<_> = battles
+            .iter()
+            .map(|b| {
+                let (club, b) = (club.clone(), *b);
+                std::thread::spawn(move || {
+                    club.play(b, Actor(0), None, &serde_json::json!("hold"), Some("h"))
+                        .unwrap()
+                        .entries
+                })
+            })
+            .collect();
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        release_tx.send(()).unwrap();
+        for p in players {
+            assert_eq!(p.join().unwrap(), vec![0]);
+        }
+        busy.join().unwrap();
+        let after = writer.stats();
+        let (transactions, appends) = (after.0 - before.0, after.1 - before.1);
+        assert_eq!(appends, 6);
+        assert!(
+            transactions < appends,
+            "{appends} appends in {transactions} transactions: they were grouped"
+        );
+        for b in &battles {
+            let again = club
+                .play(*b, Actor(0), None, &serde_json::json!("hold"), Some("h"))
+                .unwrap();
+            assert!(
+                again.again,
+                "each command id went with its own battle's entries"
+            );
         }
     }
 

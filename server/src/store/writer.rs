@@ -7,6 +7,8 @@
 //! batches; it never concerns a battle with an append in the same batch,
 //! because a battle's own commands wait for their append one at a time.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
@@ -25,6 +27,14 @@ enum Job {
 pub struct Writer {
     jobs: Option<mpsc::Sender<Job>>,
     thread: Option<JoinHandle<()>>,
+    stats: Arc<Stats>,
+}
+
+/// What a writer has written: transactions and the appends in them.
+#[derive(Default, Debug)]
+pub struct Stats {
+    pub transactions: AtomicU64,
+    pub appends: AtomicU64,
 }
 
 /// The writer thread has stopped (it panicked, or the server is stopping).
@@ -36,13 +46,24 @@ impl Writer {
     /// opening it is the caller's to report).
     pub fn start(campaign: Campaign, name: String) -> std::io::Result<Writer> {
         let (tx, rx) = mpsc::channel();
+        let stats = Arc::new(Stats::default());
+        let counted = stats.clone();
         let thread = std::thread::Builder::new()
             .name(name)
-            .spawn(move || run(campaign, rx))?;
+            .spawn(move || run(campaign, rx, &counted))?;
         Ok(Writer {
             jobs: Some(tx),
             thread: Some(thread),
+            stats,
         })
+    }
+
+    /// (transactions, appends) written so far.
+    pub fn stats(&self) -> (u64, u64) {
+        (
+            self.stats.transactions.load(Ordering::Relaxed),
+            self.stats.appends.load(Ordering::Relaxed),
+        )
     }
 
     /// Append `d` in the next batch and wait until it is durable (or refused:
@@ -86,7 +107,7 @@ impl Drop for Writer {
     }
 }
 
-fn run(mut campaign: Campaign, jobs: mpsc::Receiver<Job>) {
+fn run(mut campaign: Campaign, jobs: mpsc::Receiver<Job>, stats: &Stats) {
     let mut appends: Vec<(Decided, mpsc::SyncSender<Result<(), String>>)> = Vec::new();
     while let Ok(first) = jobs.recv() {
         let mut next = Some(first);
@@ -98,6 +119,12 @@ fn run(mut campaign: Campaign, jobs: mpsc::Receiver<Job>) {
             if appends.len() < MAX_BATCH {
                 next = jobs.try_recv().ok();
             }
+        }
+        if !appends.is_empty() {
+            stats.transactions.fetch_add(1, Ordering::Relaxed);
+            stats
+                .appends
+                .fetch_add(appends.len() as u64, Ordering::Relaxed);
         }
         flush(&mut campaign, &mut appends);
     }
