@@ -2,68 +2,44 @@
 
 #[path = "support/cli.rs"]
 mod support;
-use support::{ok, xenolog, xenolog_stdin};
+use support::{Camp, assert_says_all, assert_stderr_says, ok, stderr, xenolog, xenolog_stdin};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn code(o: &Output) -> i32 {
     o.status.code().expect("exited")
 }
 
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-struct Camp {
-    _dir: tempfile::TempDir,
-    file: PathBuf,
-}
-
 impl Camp {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("club.xenolog");
-        ok(&xenolog(&["new", file.to_str().unwrap()]));
-        Self { _dir: dir, file }
-    }
-    fn f(&self) -> &str {
-        self.file.to_str().unwrap()
-    }
     fn race(&self, seed: &str) -> String {
         self.battle("race", seed)
     }
     /// Start a battle of `game`; its id.
     fn battle(&self, game: &str, seed: &str) -> String {
-        ok(&xenolog(&[
-            "battle",
-            self.f(),
-            "--game",
-            game,
-            "--seed",
-            seed,
-        ]))
-        .trim()
-        .to_owned()
+        self.start_battle(&["--game", game, "--seed", seed])
     }
-    fn dir(&self) -> &Path {
-        self._dir.path()
-    }
+}
+
+/// Given a campaign with a Dice Race battle (`seed`) in which these command
+/// `lines` were played.
+fn given_a_race_played(seed: &str, lines: &str) -> (Camp, String) {
+    let c = Camp::new();
+    let id = c.race(seed);
+    ok(&c.play(&id, lines));
+    (c, id)
 }
 
 #[test]
 fn a_command_printed_by_legal_is_accepted_by_play_as_it_is() {
     let c = Camp::new();
     let id = c.race("42");
-    let legal = ok(&xenolog(&["legal", c.f(), "--battle", &id, "--json"]));
+    let legal = c.on_battle("legal", &id, &["--json"]);
     let first = legal.lines().next().expect("a legal command");
-    let played = ok(&xenolog_stdin(
-        &["play", c.f(), "--battle", &id, "--script", "-"],
-        first,
-    ));
-    assert!(played.contains("Player 1 rolls 1 die"), "{played}");
-    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
-    assert!(log.contains("#0"), "{log}");
+    let played = ok(&c.play(&id, first));
+    assert_says_all(&played, &["Player 1 rolls 1 die"]);
+    let log = c.on_battle("log", &id, &[]);
+    assert_says_all(&log, &["#0"]);
     let v = xenolog(&["verify", c.f()]);
     assert!(
         ok(&v).contains("ok: 1 entry replays exactly"),
@@ -76,17 +52,10 @@ fn a_refused_command_exits_1_with_the_reason_and_changes_nothing() {
     let c = Camp::new();
     let id = c.race("1");
     // Player 2 may not act first.
-    let o = xenolog_stdin(
-        &["play", c.f(), "--battle", &id, "--script", "-"],
-        r#"{"actor":1,"command":"hold"}"#,
-    );
+    let o = c.play(&id, r#"{"actor":1,"command":"hold"}"#);
     assert_eq!(code(&o), 1);
-    assert!(
-        stderr(&o).contains("it is Player 1's turn"),
-        "{}",
-        stderr(&o)
-    );
-    let log = ok(&xenolog(&["log", c.f(), "--battle", &id, "--json"]));
+    assert_stderr_says(&o, "it is Player 1's turn");
+    let log = c.on_battle("log", &id, &["--json"]);
     assert!(log.trim().is_empty(), "nothing was recorded: {log}");
 }
 
@@ -94,12 +63,12 @@ fn a_refused_command_exits_1_with_the_reason_and_changes_nothing() {
 fn a_malformed_script_line_is_a_usage_error_naming_the_line() {
     let c = Camp::new();
     let id = c.race("1");
-    let o = xenolog_stdin(
-        &["play", c.f(), "--battle", &id, "--script", "-"],
+    let o = c.play(
+        &id,
         "{\"actor\":0,\"command\":\"hold\"}\nthis is not json\n",
     );
     assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("script line 2"), "{}", stderr(&o));
+    assert_stderr_says(&o, "script line 2");
     assert!(stderr(&o).contains("1 commands before it were applied"));
 }
 
@@ -107,38 +76,33 @@ fn a_malformed_script_line_is_a_usage_error_naming_the_line() {
 fn entered_dice_are_used_and_marked_in_the_log() {
     let c = Camp::new();
     let id = c.race("5");
-    ok(&xenolog_stdin(
-        &["play", c.f(), "--battle", &id, "--script", "-"],
+    ok(&c.play(
+        &id,
         r#"{"actor":0,"command":{"roll":{"dice":2}},"dice":[6,5]}"#,
     ));
-    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
-    assert!(log.contains("[dice 6 5, entered]"), "{log}");
-    let o = xenolog_stdin(
-        &["play", c.f(), "--battle", &id, "--script", "-"],
+    let log = c.on_battle("log", &id, &[]);
+    assert_says_all(&log, &["[dice 6 5, entered]"]);
+    let o = c.play(
+        &id,
         r#"{"actor":0,"command":{"roll":{"dice":2}},"dice":[6,9]}"#,
     );
     assert_eq!(code(&o), 1);
-    assert!(stderr(&o).contains("shows 1 to 6"), "{}", stderr(&o));
+    assert_stderr_says(&o, "shows 1 to 6");
 }
 
 #[test]
 fn undo_then_a_new_command_starts_a_branch_and_keeps_the_old_line() {
-    let c = Camp::new();
-    let id = c.race("9");
-    ok(&xenolog_stdin(
-        &["play", c.f(), "--battle", &id, "--script", "-"],
+    let (c, id) = given_a_race_played(
+        "9",
         "{\"actor\":0,\"command\":{\"roll\":{\"dice\":1}}}\n{\"actor\":0,\"command\":\"hold\"}\n",
-    ));
-    let u = ok(&xenolog(&["undo", c.f(), "--battle", &id]));
-    assert!(u.contains("moved 1 entry back; cursor at entry 0"), "{u}");
-    let o = ok(&xenolog(&["redo", c.f(), "--battle", &id]));
-    assert!(o.contains("cursor at entry 1"), "{o}");
-    ok(&xenolog(&["undo", c.f(), "--battle", &id, "--steps", "2"]));
-    ok(&xenolog_stdin(
-        &["play", c.f(), "--battle", &id, "--script", "-"],
-        "{\"actor\":0,\"command\":{\"roll\":{\"dice\":3}}}\n",
-    ));
-    let br = ok(&xenolog(&["branches", c.f(), "--battle", &id, "--json"]));
+    );
+    let u = c.on_battle("undo", &id, &[]);
+    assert_says_all(&u, &["moved 1 entry back; cursor at entry 0"]);
+    let o = c.on_battle("redo", &id, &[]);
+    assert_says_all(&o, &["cursor at entry 1"]);
+    c.on_battle("undo", &id, &["--steps", "2"]);
+    ok(&c.play(&id, "{\"actor\":0,\"command\":{\"roll\":{\"dice\":3}}}\n"));
+    let br = c.on_battle("branches", &id, &["--json"]);
     assert_eq!(br.lines().count(), 2, "{br}");
     ok(&xenolog(&[
         "rename-branch",
@@ -150,18 +114,11 @@ fn undo_then_a_new_command_starts_a_branch_and_keeps_the_old_line() {
         "--name",
         "what if",
     ]));
-    let sw = ok(&xenolog(&[
-        "switch",
-        c.f(),
-        "--battle",
-        &id,
-        "--branch",
-        "0",
-    ]));
-    assert!(sw.contains("cursor at entry 1"), "{sw}");
-    let tree = ok(&xenolog(&["branches", c.f(), "--battle", &id]));
-    assert!(tree.contains("what if"), "{tree}");
-    ok(&xenolog(&["verify", c.f(), "--battle", &id]));
+    let sw = c.on_battle("switch", &id, &["--branch", "0"]);
+    assert_says_all(&sw, &["cursor at entry 1"]);
+    let tree = c.on_battle("branches", &id, &[]);
+    assert_says_all(&tree, &["what if"]);
+    c.verify(&id);
 }
 
 /// Counts agree in number: "1 entry", "1 branch", never "1 entries".
@@ -178,33 +135,21 @@ fn counts_say_one_entry_and_one_branch() {
         "{\"actor\":0,\"command\":\"hold\"}\n",
     ));
     let list = ok(&xenolog(&["battles", f]));
-    assert!(
-        list.contains(" 1 entry ") && list.contains(" 1 branch "),
-        "{list}"
-    );
+    assert_says_all(&list, &[" 1 entry ", " 1 branch "]);
     let tree = ok(&xenolog(&["branches", f, "--battle", &id]));
-    assert!(tree.contains("1 entry to head"), "{tree}");
+    assert_says_all(&tree, &["1 entry to head"]);
     let u = ok(&xenolog(&["undo", f, "--battle", &id]));
-    assert!(u.contains("moved 1 entry back"), "{u}");
+    assert_says_all(&u, &["moved 1 entry back"]);
 }
 
 #[test]
 fn autoplay_plays_to_the_end_and_verify_passes() {
     let c = Camp::new();
     let id = c.race("3");
-    let o = ok(&xenolog(&[
-        "autoplay",
-        c.f(),
-        "--battle",
-        &id,
-        "--steps",
-        "2000",
-        "--seed",
-        "7",
-    ]));
-    assert!(o.contains("the battle is over"), "{o}");
-    let legal = ok(&xenolog(&["legal", c.f(), "--battle", &id]));
-    assert!(legal.contains("the battle is over"), "{legal}");
+    let o = c.autoplay_seeded(&id, "2000", "7");
+    assert_says_all(&o, &["the battle is over"]);
+    let legal = c.on_battle("legal", &id, &[]);
+    assert_says_all(&legal, &["the battle is over"]);
     ok(&xenolog(&["verify", c.f()]));
 }
 
@@ -212,23 +157,9 @@ fn autoplay_plays_to_the_end_and_verify_passes() {
 fn export_then_import_into_another_campaign_round_trips() {
     let c = Camp::new();
     let id = c.race("11");
-    ok(&xenolog(&[
-        "autoplay",
-        c.f(),
-        "--battle",
-        &id,
-        "--steps",
-        "20",
-    ]));
+    c.autoplay(&id, "20");
     let out = c.dir().join("b.xbattle");
-    ok(&xenolog(&[
-        "export",
-        c.f(),
-        "--battle",
-        &id,
-        "--out",
-        out.to_str().unwrap(),
-    ]));
+    c.on_battle("export", &id, &["--out", out.to_str().unwrap()]);
     let other = c.dir().join("other.xenolog");
     ok(&xenolog(&["new", other.to_str().unwrap()]));
     let imp = ok(&xenolog(&[
@@ -237,7 +168,7 @@ fn export_then_import_into_another_campaign_round_trips() {
         out.to_str().unwrap(),
     ]));
     let new_id = imp.trim().rsplit(' ').next().unwrap().to_owned();
-    let a = ok(&xenolog(&["log", c.f(), "--battle", &id, "--json"]));
+    let a = c.on_battle("log", &id, &["--json"]);
     let b = ok(&xenolog(&[
         "log",
         other.to_str().unwrap(),
@@ -272,55 +203,25 @@ fn a_file_that_is_not_a_campaign_is_refused_and_left_untouched() {
 #[test]
 fn an_unknown_game_is_a_usage_error_that_lists_the_games() {
     let c = Camp::new();
-    let o = xenolog(&["battle", c.f(), "--game", "chess"]);
+    let o = c.try_battle(&["--game", "chess"]);
     assert_eq!(code(&o), 2);
-    assert!(
-        stderr(&o).contains("no game called 'chess'"),
-        "{}",
-        stderr(&o)
-    );
+    assert_stderr_says(&o, "no game called 'chess'");
 }
 
 #[test]
 fn state_and_picture_show_any_entry() {
     let c = Camp::new();
     let id = c.race("2");
-    ok(&xenolog(&[
-        "autoplay",
-        c.f(),
-        "--battle",
-        &id,
-        "--steps",
-        "5",
-    ]));
-    let s = ok(&xenolog(&[
-        "state",
-        c.f(),
-        "--battle",
-        &id,
-        "--at-entry",
-        "start",
-        "--json",
-    ]));
+    c.autoplay(&id, "5");
+    let s = c.on_battle("state", &id, &["--at-entry", "start", "--json"]);
     let v: serde_json::Value = serde_json::from_str(s.trim()).unwrap();
     assert_eq!(v["scores"], serde_json::json!([0, 0]));
     let svg = c.dir().join("board.svg");
-    ok(&xenolog(&[
-        "picture",
-        c.f(),
-        "--battle",
-        &id,
-        "--out",
-        svg.to_str().unwrap(),
-    ]));
+    c.picture(&id, &svg);
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
     let o = xenolog(&["state", c.f(), "--battle", &id, "--at-entry", "999"]);
     assert_eq!(code(&o), 2);
-    assert!(
-        stderr(&o).contains("there is no entry 999"),
-        "{}",
-        stderr(&o)
-    );
+    assert_stderr_says(&o, "there is no entry 999");
 }
 
 #[test]
@@ -341,10 +242,7 @@ fn the_sample_campaign_holds_a_dimension_x_battle_in_mid_game_that_verifies() {
     let f = dir.path().join("sample.xenolog");
     ok(&xenolog(&["sample", f.to_str().unwrap()]));
     let list = ok(&xenolog(&["battles", f.to_str().unwrap()]));
-    assert!(
-        list.contains("dimx") && list.contains("in progress"),
-        "{list}"
-    );
+    assert_says_all(&list, &["dimx", "in progress"]);
     let br = ok(&xenolog(&[
         "branches",
         f.to_str().unwrap(),
@@ -363,14 +261,7 @@ fn the_sample_campaign_holds_a_dimension_x_battle_in_mid_game_that_verifies() {
 fn a_closed_pipe_ends_the_output_quietly() {
     let c = Camp::new();
     let id = c.race("4");
-    ok(&xenolog(&[
-        "autoplay",
-        c.f(),
-        "--battle",
-        &id,
-        "--steps",
-        "300",
-    ]));
+    c.autoplay(&id, "300");
     let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
         .args(["log", c.f(), "--battle", &id])
         .stdout(std::process::Stdio::piped())
@@ -385,13 +276,11 @@ fn a_closed_pipe_ends_the_output_quietly() {
 
 #[test]
 fn the_log_heads_each_entry_with_the_turn_and_player_it_was_given_in() {
-    let c = Camp::new();
-    let id = c.race("8");
-    ok(&xenolog_stdin(
-        &["play", c.f(), "--battle", &id, "--script", "-"],
+    let (c, id) = given_a_race_played(
+        "8",
         "{\"actor\":0,\"command\":\"hold\"}\n{\"actor\":1,\"command\":\"hold\"}\n",
-    ));
-    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
+    );
+    let log = c.on_battle("log", &id, &[]);
     let heads: Vec<&str> = log.lines().filter(|l| l.contains('#')).collect();
     assert!(heads[0].contains("turn  1 Player 1"), "{log}");
     assert!(heads[1].contains("turn  2 Player 2"), "{log}");
@@ -400,58 +289,30 @@ fn the_log_heads_each_entry_with_the_turn_and_player_it_was_given_in() {
 #[test]
 fn a_battle_is_titled_with_its_scenarios_name() {
     let c = Camp::new();
-    ok(&xenolog(&[
-        "battle",
-        c.f(),
-        "--game",
-        "dimx",
-        "--scenario",
-        "beta",
-        "--seed",
-        "1",
-    ]));
+    ok(&c.try_battle(&["--game", "dimx", "--scenario", "beta", "--seed", "1"]));
     let list = ok(&xenolog(&["battles", c.f()]));
-    assert!(list.contains("Battle 2: The Monolith"), "{list}");
+    assert_says_all(&list, &["Battle 2: The Monolith"]);
 }
 
 #[test]
 fn a_strict_battle_refuses_another_command_where_dice_were_seen_and_a_casual_log_counts_takebacks()
 {
     let c = Camp::new();
-    let id = ok(&xenolog(&[
-        "battle",
-        c.f(),
-        "--game",
-        "race",
-        "--seed",
-        "3",
-        "--strict",
-    ]))
-    .trim()
-    .to_owned();
+    let id = c.start_battle(&["--game", "race", "--seed", "3", "--strict"]);
     let roll = |n: u8| format!("{{\"actor\":0,\"command\":{{\"roll\":{{\"dice\":{n}}}}}}}\n");
-    ok(&xenolog_stdin(
-        &["play", c.f(), "--battle", &id, "--script", "-"],
-        &roll(2),
-    ));
-    ok(&xenolog(&["undo", c.f(), "--battle", &id]));
-    let o = xenolog_stdin(&["play", c.f(), "--battle", &id, "--script", "-"], &roll(3));
+    ok(&c.play(&id, &roll(2)));
+    c.on_battle("undo", &id, &[]);
+    let o = c.play(&id, &roll(3));
     assert_eq!(code(&o), 1, "{}", stderr(&o));
-    assert!(stderr(&o).contains("strict battle"), "{}", stderr(&o));
-    assert!(ok(&xenolog(&["log", c.f(), "--battle", &id])).contains("A strict battle"));
+    assert_stderr_says(&o, "strict battle");
+    assert!(c.on_battle("log", &id, &[]).contains("A strict battle"));
 
     // The same take-back in a casual battle is allowed, and the log says so.
     let casual = c.race("3");
-    ok(&xenolog_stdin(
-        &["play", c.f(), "--battle", &casual, "--script", "-"],
-        &roll(2),
-    ));
-    ok(&xenolog(&["undo", c.f(), "--battle", &casual]));
-    ok(&xenolog_stdin(
-        &["play", c.f(), "--battle", &casual, "--script", "-"],
-        &roll(3),
-    ));
-    let log = ok(&xenolog(&["log", c.f(), "--battle", &casual]));
+    ok(&c.play(&casual, &roll(2)));
+    c.on_battle("undo", &casual, &[]);
+    ok(&c.play(&casual, &roll(3)));
+    let log = c.on_battle("log", &casual, &[]);
     assert!(
         log.contains(
             "Taken back past a roll once: the dice had been seen when branch 'Branch 1' started"
@@ -463,20 +324,16 @@ fn a_strict_battle_refuses_another_command_where_dice_were_seen_and_a_casual_log
 #[test]
 fn any_games_options_are_given_with_config_and_option() {
     let c = Camp::new();
-    let id = ok(&xenolog(&[
-        "battle",
-        c.f(),
+    let id = c.start_battle(&[
         "--game",
         "race",
         "--config",
         r#"{"target":30}"#,
         "--option",
         "target=20",
-    ]))
-    .trim()
-    .to_owned();
-    let state = ok(&xenolog(&["state", c.f(), "--battle", &id, "--json"]));
-    assert!(state.contains("\"target\":20"), "{state}");
+    ]);
+    let state = c.on_battle("state", &id, &["--json"]);
+    assert_says_all(&state, &["\"target\":20"]);
     for (args, why) in [
         (vec!["--config", "[1]"], "must be a JSON object"),
         (vec!["--config", "{nope"], "not valid JSON"),
@@ -503,12 +360,9 @@ fn any_games_options_are_given_with_config_and_option() {
 fn a_game_that_deals_at_the_start_shows_its_own_step_in_the_log() {
     let c = Camp::new();
     let id = c.battle("highcard", "5");
-    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
-    assert!(
-        log.contains("The game") && log.contains("shuffles and deals"),
-        "{log}"
-    );
-    let legal = ok(&xenolog(&["legal", c.f(), "--battle", &id, "--json"]));
+    let log = c.on_battle("log", &id, &[]);
+    assert_says_all(&log, &["The game", "shuffles and deals"]);
+    let legal = c.on_battle("legal", &id, &["--json"]);
     assert!(
         legal.lines().count() == 3 && legal.contains("\"lay\""),
         "{legal}"
@@ -526,16 +380,13 @@ fn verify_of_an_old_campaign_passes_and_says_what_was_recorded_under_older_rules
     // Read-only commands do not upgrade; they say how.
     let o = xenolog(&["verify", f]);
     assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("xenolog upgrade"), "{}", stderr(&o));
+    assert_stderr_says(&o, "xenolog upgrade");
     let up = ok(&xenolog(&["upgrade", f]));
-    assert!(up.contains("old.backup-v2.xenolog"), "{up}");
+    assert_says_all(&up, &["old.backup-v2.xenolog"]);
     assert!(dir.path().join("old.backup-v2.xenolog").exists());
     assert!(ok(&xenolog(&["upgrade", f])).contains("already in this build's format"));
     let out = ok(&xenolog(&["verify", f]));
-    assert!(
-        out.contains("recorded under an older rules version"),
-        "{out}"
-    );
+    assert_says_all(&out, &["recorded under an older rules version"]);
     assert!(!out.contains("FAILED"), "{out}");
 }
 
@@ -544,54 +395,30 @@ fn as_seat_shows_one_seats_view_and_without_it_a_warning_says_everything_is_show
     let c = Camp::new();
     let id = c.battle("highcard", "5");
     let all = xenolog(&["log", c.f(), "--battle", &id]);
-    assert!(stderr(&all).contains("use --as SEAT"), "{}", stderr(&all));
-    let mine = ok(&xenolog(&["log", c.f(), "--battle", &id, "--as", "0"]));
-    let theirs = ok(&xenolog(&[
-        "log",
-        c.f(),
-        "--battle",
-        &id,
-        "--as",
-        "player 2",
-    ]));
-    assert!(
-        mine.contains("to Player 2") && mine.contains("3 cards to Player 2"),
-        "{mine}"
-    );
-    assert!(theirs.contains("3 cards to Player 1"), "{theirs}");
-    let state = ok(&xenolog(&[
-        "state",
-        c.f(),
-        "--battle",
-        &id,
-        "--json",
-        "--as",
-        "1",
-    ]));
-    assert!(state.contains("\"hands\":[[0,0,0],"), "{state}");
-    let legal = ok(&xenolog(&["legal", c.f(), "--battle", &id, "--as", "1"]));
+    assert_stderr_says(&all, "use --as SEAT");
+    let mine = c.on_battle("log", &id, &["--as", "0"]);
+    let theirs = c.on_battle("log", &id, &["--as", "player 2"]);
+    assert_says_all(&mine, &["to Player 2", "3 cards to Player 2"]);
+    assert_says_all(&theirs, &["3 cards to Player 1"]);
+    let state = c.on_battle("state", &id, &["--json", "--as", "1"]);
+    assert_says_all(&state, &["\"hands\":[[0,0,0],"]);
+    let legal = c.on_battle("legal", &id, &["--as", "1"]);
     assert!(
         legal.contains("Player 2 is not asked to act now (Player 1 is)"),
         "player 2 may not lay first: {legal}"
     );
     let o = xenolog(&["state", c.f(), "--battle", &id, "--as", "referee"]);
     assert_eq!(code(&o), 2);
-    assert!(
-        stderr(&o).contains("no seat 'referee': try 0 (Player 1), 1 (Player 2) or all"),
-        "{}",
-        stderr(&o)
+    assert_stderr_says(
+        &o,
+        "no seat 'referee': try 0 (Player 1), 1 (Player 2) or all",
     );
     let svg = c.dir().join("p2.svg");
-    ok(&xenolog(&[
+    c.on_battle(
         "picture",
-        c.f(),
-        "--battle",
         &id,
-        "--as",
-        "1",
-        "--out",
-        svg.to_str().unwrap(),
-    ]));
+        &["--as", "1", "--out", svg.to_str().unwrap()],
+    );
     assert!(
         std::fs::read_to_string(&svg)
             .unwrap()
@@ -606,9 +433,7 @@ fn as_seat_shows_one_seats_view_and_without_it_a_warning_says_everything_is_show
 #[test]
 fn alien_invasion_at_a_real_table_takes_entered_dice_and_declared_facts() {
     let c = Camp::new();
-    let id = ok(&xenolog(&[
-        "battle",
-        c.f(),
+    let id = c.start_battle(&[
         "--game",
         "invasion",
         "--scenario",
@@ -621,17 +446,12 @@ fn alien_invasion_at_a_real_table_takes_entered_dice_and_declared_facts() {
         "real_table=true",
         "--seed",
         "11",
-    ]))
-    .trim()
-    .to_owned();
+    ]);
     // The game shuffles and draws the first round on its own.
-    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
-    assert!(
-        log.contains("The game") && log.contains("round 1: drew"),
-        "{log}"
-    );
+    let log = c.on_battle("log", &id, &[]);
+    assert_says_all(&log, &["The game", "round 1: drew"]);
     // A shot from legal --json, as printed, declares the line of sight.
-    let legal = ok(&xenolog(&["legal", c.f(), "--battle", &id, "--json"]));
+    let legal = c.on_battle("legal", &id, &["--json"]);
     let v: serde_json::Value = legal
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
@@ -654,9 +474,9 @@ fn alien_invasion_at_a_real_table_takes_entered_dice_and_declared_facts() {
         &cmd.to_string(),
     );
     assert_eq!(code(&o), 1, "too many dice are refused");
-    assert!(stderr(&o).contains("dice"), "{}", stderr(&o));
+    assert_stderr_says(&o, "dice");
     let state: serde_json::Value =
-        serde_json::from_str(&ok(&xenolog(&["state", c.f(), "--battle", &id, "--json"]))).unwrap();
+        serde_json::from_str(&c.on_battle("state", &id, &["--json"])).unwrap();
     let shooter = v["command"]["shoot"]["shooters"][0].as_u64().unwrap() as usize;
     let seat = state["groups"][shooter]["seat"].as_u64().unwrap() as usize;
     let faction = &state["factions"][seat];
@@ -681,28 +501,18 @@ fn alien_invasion_at_a_real_table_takes_entered_dice_and_declared_facts() {
         &["play", c.f(), "--battle", &id, "--script", "-"],
         &cmd.to_string(),
     ));
-    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
-    assert!(
-        log.contains("declared: line of sight, target in a building"),
-        "{log}"
-    );
-    assert!(log.contains("entered]"), "{log}");
-    assert!(log.contains("kill"), "{log}");
+    let log = c.on_battle("log", &id, &[]);
+    assert_says_all(&log, &["declared: line of sight, target in a building"]);
+    assert_says_all(&log, &["entered]"]);
+    assert_says_all(&log, &["kill"]);
     let pic = c.dir().join("table.svg");
-    ok(&xenolog(&[
-        "picture",
-        c.f(),
-        "--battle",
-        &id,
-        "--out",
-        pic.to_str().unwrap(),
-    ]));
+    c.picture(&id, &pic);
     let svg = std::fs::read_to_string(&pic).unwrap();
     assert!(
         svg.contains("terrain:farmhouse") && svg.contains("card:0"),
         "the table and the cards"
     );
-    assert!(ok(&xenolog(&["verify", c.f(), "--battle", &id])).contains("replay exactly"));
+    assert!(c.verify(&id).contains("replay exactly"));
 }
 
 #[test]
@@ -714,47 +524,33 @@ fn alien_invasion_from_a_scenario_file_and_autoplay_to_the_end() {
     ))
     .unwrap()
     .replace("\"Farmyard Skirmish\"", "\"Our own farmyard\"");
-    let file = c.dir().join("ours.txt");
-    std::fs::write(&file, &text).unwrap();
-    let id = ok(&xenolog(&[
-        "battle",
-        c.f(),
+    let file = c.write_beside("ours.txt", &text);
+    let id = c.start_battle(&[
         "--game",
         "invasion",
         "--scenario-file",
         file.to_str().unwrap(),
         "--seed",
         "4",
-    ]))
-    .trim()
-    .to_owned();
-    let state = ok(&xenolog(&["state", c.f(), "--battle", &id, "--json"]));
+    ]);
+    let state = c.on_battle("state", &id, &["--json"]);
     assert!(
         state.contains("Our own farmyard"),
         "the battle is of the file's scenario"
     );
-    let out = ok(&xenolog(&[
-        "autoplay",
-        c.f(),
-        "--battle",
-        &id,
-        "--steps",
-        "5000",
-    ]));
-    assert!(out.contains("the battle is over"), "{out}");
-    assert!(ok(&xenolog(&["verify", c.f(), "--battle", &id])).contains("replay exactly"));
+    let out = c.autoplay(&id, "5000");
+    assert_says_all(&out, &["the battle is over"]);
+    assert!(c.verify(&id).contains("replay exactly"));
     // A bad scenario file is refused with its line named, and no battle is made.
     std::fs::write(&file, text.replace("table 48 48", "table 48 banana")).unwrap();
-    let o = xenolog(&[
-        "battle",
-        c.f(),
+    let o = c.try_battle(&[
         "--game",
         "invasion",
         "--scenario-file",
         file.to_str().unwrap(),
     ]);
     assert_ne!(code(&o), 0);
-    assert!(stderr(&o).contains("line "), "{}", stderr(&o));
+    assert_stderr_says(&o, "line ");
     let list = ok(&xenolog(&["battles", c.f()]));
     assert_eq!(list.matches("Alien Invasion").count(), 1, "{list}");
 }
@@ -762,10 +558,7 @@ fn alien_invasion_from_a_scenario_file_and_autoplay_to_the_end() {
 #[test]
 fn games_lists_the_seats_of_each_game_in_words_and_as_a_structure() {
     let text = ok(&xenolog(&["games"]));
-    assert!(
-        text.contains("Alien Invasion [2 to 6 players, a faction each]"),
-        "{text}"
-    );
+    assert_says_all(&text, &["Alien Invasion [2 to 6 players, a faction each]"]);
     let json = ok(&xenolog(&["games", "--json"]));
     let invasion: serde_json::Value = json
         .lines()
@@ -786,18 +579,8 @@ fn games_lists_the_seats_of_each_game_in_words_and_as_a_structure() {
 #[test]
 fn entered_dice_a_rolling_command_without_its_dice_is_refused_and_legal_says_how_many() {
     let c = Camp::new();
-    let id = ok(&xenolog(&[
-        "battle",
-        c.f(),
-        "--game",
-        "race",
-        "--seed",
-        "3",
-        "--entered-dice",
-    ]))
-    .trim()
-    .to_owned();
-    let legal = ok(&xenolog(&["legal", c.f(), "--battle", &id, "--json"]));
+    let id = c.start_battle(&["--game", "race", "--seed", "3", "--entered-dice"]);
+    let legal = c.on_battle("legal", &id, &["--json"]);
     let lines: Vec<serde_json::Value> = legal
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -819,42 +602,28 @@ fn entered_dice_a_rolling_command_without_its_dice_is_refused_and_legal_says_how
         None,
         "holding rolls nothing"
     );
-    let words = ok(&xenolog(&["legal", c.f(), "--battle", &id]));
-    assert!(words.contains("[enter 3 dice: d6 d6 d6]"), "{words}");
+    let words = c.on_battle("legal", &id, &[]);
+    assert_says_all(&words, &["[enter 3 dice: d6 d6 d6]"]);
 
-    let o = xenolog_stdin(
-        &["play", c.f(), "--battle", &id, "--script", "-"],
-        r#"{"actor":0,"command":{"roll":{"dice":2}}}"#,
-    );
+    let o = c.play(&id, r#"{"actor":0,"command":{"roll":{"dice":2}}}"#);
     assert_eq!(code(&o), 1);
-    assert!(
-        stderr(&o).contains("this command rolls 2 dice (d6 d6): enter them"),
-        "{}",
-        stderr(&o)
-    );
+    assert_stderr_says(&o, "this command rolls 2 dice (d6 d6): enter them");
     let state = ok(&xenolog(&["battles", c.f(), "--json"]));
     assert!(
         state.contains("\"entries\":0"),
         "nothing was played: {state}"
     );
     // With its dice it is played, and the dice are marked entered.
-    ok(&xenolog_stdin(
-        &["play", c.f(), "--battle", &id, "--script", "-"],
+    ok(&c.play(
+        &id,
         r#"{"actor":0,"command":{"roll":{"dice":2}},"dice":[4,3]}"#,
     ));
-    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
-    assert!(log.contains("[dice 4 3, entered]"), "{log}");
+    let log = c.on_battle("log", &id, &[]);
+    assert_says_all(&log, &["[dice 4 3, entered]"]);
     // The bot enters its own dice rather than rolling the players' behind
     // their backs.
-    ok(&xenolog(&[
-        "autoplay",
-        c.f(),
-        "--battle",
-        &id,
-        "--steps",
-        "5",
-    ]));
-    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
+    c.autoplay(&id, "5");
+    let log = c.on_battle("log", &id, &[]);
     assert!(
         log.lines()
             .filter(|l| l.contains("[dice"))
@@ -869,18 +638,12 @@ fn entered_dice_a_rolling_command_without_its_dice_is_refused_and_legal_says_how
 fn play_prints_the_steps_the_game_takes_on_its_own_after_a_command() {
     let c = Camp::new();
     let id = c.battle("highcard", "5");
-    let legal = ok(&xenolog(&["legal", c.f(), "--battle", &id, "--json"]));
+    let legal = c.on_battle("legal", &id, &["--json"]);
     let first = legal.lines().next().unwrap().to_owned();
-    ok(&xenolog_stdin(
-        &["play", c.f(), "--battle", &id, "--script", "-"],
-        &first,
-    ));
-    let legal = ok(&xenolog(&["legal", c.f(), "--battle", &id, "--json"]));
+    ok(&c.play(&id, &first));
+    let legal = c.on_battle("legal", &id, &["--json"]);
     let second = legal.lines().next().unwrap().to_owned();
-    let out = ok(&xenolog_stdin(
-        &["play", c.f(), "--battle", &id, "--script", "-"],
-        &second,
-    ));
+    let out = ok(&c.play(&id, &second));
     let entries: Vec<&str> = out.lines().filter(|l| l.starts_with('#')).collect();
     assert!(entries.len() >= 2, "the lay and the game's own step: {out}");
     assert!(entries[1..].iter().any(|l| l.contains("The game")), "{out}");

@@ -9,7 +9,7 @@
 
 #[path = "support/cli.rs"]
 mod support;
-use support::{ok, xenolog};
+use support::{assert_says_all, ok, xenolog};
 
 use std::path::PathBuf;
 use std::process::Output;
@@ -67,6 +67,24 @@ impl Club {
         self.file.to_str().unwrap()
     }
 
+    fn on_battle(&self, verb: &str, id: &str, more: &[&str]) -> String {
+        support::on_battle(self.f(), verb, id, more)
+    }
+
+    /// When a skirmish is started with `more` arguments (it may be refused).
+    fn skirmish(&self, more: &[&str]) -> Output {
+        let mut args = vec![
+            "battle",
+            self.f(),
+            "--game",
+            "invasion",
+            "--scenario",
+            "skirmish",
+        ];
+        args.extend_from_slice(more);
+        xenolog(&args)
+    }
+
     fn run(&self, args: &[&str]) -> Output {
         let mut all: Vec<&str> = Vec::new();
         let mut placed = false;
@@ -94,21 +112,10 @@ impl Club {
     fn battle(&self, models: &[u32]) -> i64 {
         let list: Vec<String> = models.iter().map(u32::to_string).collect();
         let pick = format!("0=1:{}", list.join(","));
-        ok(&xenolog(&[
-            "battle",
-            self.f(),
-            "--game",
-            "invasion",
-            "--scenario",
-            "skirmish",
-            "--seed",
-            "7",
-            "--roster",
-            &pick,
-        ]))
-        .trim()
-        .parse()
-        .unwrap()
+        ok(&self.skirmish(&["--seed", "7", "--roster", &pick]))
+            .trim()
+            .parse()
+            .unwrap()
     }
 
     /// Play a battle to its end with every side ending every card: every
@@ -172,7 +179,7 @@ fn a_new_model_starts_with_no_experience_and_a_bad_type_is_refused_in_words() {
     let e = refused(&club.run(&[
         "model", "add", "--roster", "Hawks", "--name", "X", "--kind", "dalek",
     ]));
-    assert!(e.contains("no model type 'dalek'"), "{e}");
+    assert_says_all(&e, &["no model type 'dalek'"]);
     assert_eq!(club.log_len(), before);
 }
 
@@ -193,14 +200,7 @@ fn a_model_that_survives_a_battle_gains_one_ep_and_one_perception_once() {
     assert_eq!(m["battles"], serde_json::json!([battle]));
     // And reading the campaign again, or scrubbing the battle back, awards
     // nothing more and takes nothing away
-    ok(&xenolog(&[
-        "seek",
-        club.f(),
-        "--battle",
-        &battle.to_string(),
-        "--to",
-        "3",
-    ]));
+    club.on_battle("seek", &battle.to_string(), &["--to", "3"]);
     assert_eq!(club.sheet(benton)["earned"], 1);
     assert_eq!(club.sheet(benton)["earned"], 1);
     // And the same battle cannot be taken into the campaign twice
@@ -215,7 +215,7 @@ fn a_model_that_survives_a_battle_gains_one_ep_and_one_perception_once() {
         })
         .unwrap_err()
         .to_string();
-    assert!(e.contains("never awarded twice"), "{e}");
+    assert_says_all(&e, &["never awarded twice"]);
     drop(c);
     assert_eq!(club.sheet(benton)["earned"], 1);
     // And undoing and redoing the battle's campaign entry gives it back once
@@ -273,10 +273,7 @@ fn every_skill_costs_its_ep_and_stops_at_its_cap_and_beyond_the_points_is_refuse
     // Then a 2 EP skill is beyond the 1 EP each has: refused in words, nothing written
     let before = club.log_len();
     let e = refused(&club.run(&["skill", "buy", &ids[1].to_string(), "crack_shot"]));
-    assert!(
-        e.contains("Crack Shot costs 2 EP") && e.contains("has 1 unspent"),
-        "{e}"
-    );
+    assert_says_all(&e, &["Crack Shot costs 2 EP", "has 1 unspent"]);
     assert_eq!(club.log_len(), before);
     assert_eq!(club.sheet(ids[1])["unspent"], 1);
     // Given they survive nine battles more (10 EP each)
@@ -316,10 +313,7 @@ fn every_skill_costs_its_ep_and_stops_at_its_cap_and_beyond_the_points_is_refuse
     }
     // And `skill list MODEL` says why a skill cannot be bought
     let out = ok(&club.run(&["skill", "list", &ids[3].to_string()]));
-    assert!(
-        out.contains("Tough as Nails") && out.contains("no, "),
-        "{out}"
-    );
+    assert_says_all(&out, &["Tough as Nails", "no, "]);
     // And verify passes
     ok(&xenolog(&["verify", club.f()]));
 }
@@ -338,42 +332,22 @@ fn a_battle_taken_back_changes_the_campaign_and_flags_a_purchase() {
     ok(&club.run(&["campaign", "state"]));
     // When the second battle is reopened, three entries taken back and another command played
     let id = second.to_string();
-    ok(&xenolog(&[
-        "undo",
-        club.f(),
-        "--battle",
-        &id,
-        "--steps",
-        "3",
-    ]));
+    club.on_battle("undo", &id, &["--steps", "3"]);
     // (an undo alone changes nothing: the head of the branch still counts)
     assert_eq!(club.sheet(yates)["earned"], 2);
-    let legal = ok(&xenolog(&["legal", club.f(), "--battle", &id, "--json"]));
+    let legal = club.on_battle("legal", &id, &["--json"]);
     let other = legal
         .lines()
         .find(|l| !l.contains("end the card"))
         .expect("another command");
     let script = club._dir.path().join("other.jsonl");
     std::fs::write(&script, other).unwrap();
-    ok(&xenolog(&[
-        "play",
-        club.f(),
-        "--battle",
-        &id,
-        "--script",
-        script.to_str().unwrap(),
-    ]));
+    club.on_battle("play", &id, &["--script", script.to_str().unwrap()]);
     // Then the campaign says what changed, in words
     let out = ok(&club.run(&["campaign", "state"]));
-    assert!(
-        out.contains("changed: Pte Yates: -1 EP, -1 perception"),
-        "{out}"
-    );
+    assert_says_all(&out, &["changed: Pte Yates: -1 EP, -1 perception"]);
     // And the purchase is flagged for the player, not dropped
-    assert!(
-        out.contains("to resolve") && out.contains("Crack Shot"),
-        "{out}"
-    );
+    assert_says_all(&out, &["to resolve", "Crack Shot"]);
     let m = club.sheet(yates);
     assert_eq!(
         (m["earned"].as_u64(), m["unspent"].as_i64()),
@@ -382,21 +356,11 @@ fn a_battle_taken_back_changes_the_campaign_and_flags_a_purchase() {
     assert_eq!(m["skills"], serde_json::json!([["crack_shot", 1]]));
     // And verify lists the flag but passes
     let v = ok(&xenolog(&["verify", club.f()]));
-    assert!(v.contains("to resolve"), "{v}");
+    assert_says_all(&v, &["to resolve"]);
     // And switching back to the main line restores him
-    ok(&xenolog(&[
-        "switch",
-        club.f(),
-        "--battle",
-        &id,
-        "--branch",
-        "0",
-    ]));
+    club.on_battle("switch", &id, &["--branch", "0"]);
     let out = ok(&club.run(&["campaign", "state"]));
-    assert!(
-        out.contains("changed: Pte Yates: +1 EP, +1 perception"),
-        "{out}"
-    );
+    assert_says_all(&out, &["changed: Pte Yates: +1 EP, +1 perception"]);
     assert!(!out.contains("to resolve"), "{out}");
 }
 
@@ -408,10 +372,7 @@ fn rosters_and_models_are_renamed_retired_and_removed_by_the_rules() {
     ok(&club.run(&["roster", "rename", "Hawks", "--name", "Grey Hawks"]));
     ok(&club.run(&["model", "rename", &bell.to_string(), "--name", "Sgt Bell"]));
     let list = ok(&club.run(&["roster", "list"]));
-    assert!(
-        list.contains("Grey Hawks") && list.contains("Sgt Bell"),
-        "{list}"
-    );
+    assert_says_all(&list, &["Grey Hawks", "Sgt Bell"]);
     // A model that never fought can be removed
     ok(&club.run(&["model", "remove", "Pte Yates"]));
     assert!(!ok(&club.run(&["roster", "list"])).contains("Pte Yates"));
@@ -420,20 +381,11 @@ fn rosters_and_models_are_renamed_retired_and_removed_by_the_rules() {
     let b = club.battle(&[bell]);
     club.play_peacefully(b);
     let e = refused(&club.run(&["model", "remove", "Sgt Bell"]));
-    assert!(e.contains("retire it instead"), "{e}");
+    assert_says_all(&e, &["retire it instead"]);
     ok(&club.run(&["model", "retire", "Sgt Bell"]));
     assert_eq!(club.sheet(bell)["status"], "retired");
     // A retired model cannot fight or buy
-    let o = xenolog(&[
-        "battle",
-        club.f(),
-        "--game",
-        "invasion",
-        "--scenario",
-        "skirmish",
-        "--roster",
-        &format!("0=Grey Hawks:{bell}"),
-    ]);
+    let o = club.skirmish(&["--roster", &format!("0=Grey Hawks:{bell}")]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("retired and cannot fight"));
     assert_eq!(
@@ -443,7 +395,7 @@ fn rosters_and_models_are_renamed_retired_and_removed_by_the_rules() {
     );
     // The log has every entry in words, and the state at an earlier date is empty
     let log = ok(&club.run(&["campaign", "log"]));
-    assert!(log.contains("Sgt Bell retired"), "{log}");
+    assert_says_all(&log, &["Sgt Bell retired"]);
     let then: Value = serde_json::from_str(&ok(&club.run(&[
         "campaign",
         "state",
@@ -471,21 +423,9 @@ fn a_roster_of_the_wrong_faction_for_the_seat_is_refused_and_nothing_is_written(
     let club = Club::new();
     let benton = club.recruit("Sgt Benton", "rifleman");
     let before = club.log_len();
-    let o = xenolog(&[
-        "battle",
-        club.f(),
-        "--game",
-        "invasion",
-        "--scenario",
-        "skirmish",
-        "--roster",
-        &format!("1=Hawks:{benton}"),
-    ]);
+    let o = club.skirmish(&["--roster", &format!("1=Hawks:{benton}")]);
     let e = refused(&o);
-    assert!(
-        e.contains("Hawks is a U.N.I.T. roster, and seat 1 plays Daleks"),
-        "{e}"
-    );
+    assert_says_all(&e, &["Hawks is a U.N.I.T. roster, and seat 1 plays Daleks"]);
     assert_eq!(club.log_len(), before);
     assert_eq!(ok(&xenolog(&["battles", club.f()])).trim(), "");
     // Bad usage is exit code 2

@@ -3,7 +3,7 @@
 
 #[path = "support/cli.rs"]
 mod support;
-use support::{ok, xenolog};
+use support::{assert_says_all, ok, xenolog};
 
 use std::path::PathBuf;
 
@@ -20,37 +20,23 @@ fn played() -> (tempfile::TempDir, PathBuf) {
     (dir, file)
 }
 
+/// When a note saying `text` is added at `entry` of battle 1 (with `more`,
+/// such as `--bookmark`): the output.
+fn add_note(f: &str, entry: &str, text: &str, more: &[&str]) -> String {
+    let mut args = vec![
+        "note", "add", f, "--battle", "1", "--entry", entry, "--text", text,
+    ];
+    args.extend_from_slice(more);
+    ok(&xenolog(&args))
+}
+
 #[test]
 fn notes_and_bookmarks_are_added_listed_and_removed_and_verify_ignores_them() {
     let (_dir, file) = played();
     let f = file.to_str().unwrap();
-    let out = ok(&xenolog(&[
-        "note",
-        "add",
-        f,
-        "--battle",
-        "1",
-        "--entry",
-        "3",
-        "--text",
-        "the turning point",
-        "--bookmark",
-    ]));
-    assert!(
-        out.contains("noted entry 3") && out.contains("bookmarked"),
-        "{out}"
-    );
-    ok(&xenolog(&[
-        "note",
-        "add",
-        f,
-        "--battle",
-        "1",
-        "--entry",
-        "5",
-        "--text",
-        "we argued about line of sight here",
-    ]));
+    let out = add_note(f, "3", "the turning point", &["--bookmark"]);
+    assert_says_all(&out, &["noted entry 3", "bookmarked"]);
+    add_note(f, "5", "we argued about line of sight here", &[]);
     ok(&xenolog(&["bookmarks", f, "--battle", "1", "--add", "9"]));
     let list = ok(&xenolog(&["note", "list", f, "--battle", "1"]));
     let lines: Vec<&str> = list.lines().collect();
@@ -96,18 +82,7 @@ fn notes_and_bookmarks_are_added_listed_and_removed_and_verify_ignores_them() {
 fn a_report_is_written_in_every_format_with_its_pictures_beside_it() {
     let (dir, file) = played();
     let f = file.to_str().unwrap();
-    ok(&xenolog(&[
-        "note",
-        "add",
-        f,
-        "--battle",
-        "1",
-        "--entry",
-        "4",
-        "--text",
-        "here it turned",
-        "--bookmark",
-    ]));
+    add_note(f, "4", "here it turned", &["--bookmark"]);
     for (format, name) in [
         ("md", "r.md"),
         ("html", "r.html"),
@@ -184,19 +159,10 @@ fn the_campaign_report_tells_every_battle_the_rosters_and_the_luck_and_refuses_b
     let md = ok(&xenolog(&["report", f, "--campaign", "--format", "md"]));
     assert!(md.starts_with("# Sample campaign: campaign report"), "{md}");
     assert_eq!(md.matches("\n### Battle ").count(), count, "{md}");
-    assert!(
-        md.contains("## Rosters") && md.contains("### Wyvern Platoon (U.N.I.T.)"),
-        "{md}"
-    );
-    assert!(
-        md.contains("| Model | Type | Status | EP unspent/earned |"),
-        "{md}"
-    );
-    assert!(
-        md.contains("## Luck over the campaign") && md.contains("rolled by Xenolog"),
-        "{md}"
-    );
-    assert!(md.contains("Re-derive it: `xenolog verify"), "{md}");
+    assert_says_all(&md, &["## Rosters", "### Wyvern Platoon (U.N.I.T.)"]);
+    assert_says_all(&md, &["| Model | Type | Status | EP unspent/earned |"]);
+    assert_says_all(&md, &["## Luck over the campaign", "rolled by Xenolog"]);
+    assert_says_all(&md, &["Re-derive it: `xenolog verify"]);
     // HTML to a file, one page.
     let out = dir.path().join("campaign.html");
     let said = ok(&xenolog(&[
@@ -208,10 +174,7 @@ fn the_campaign_report_tells_every_battle_the_rosters_and_the_luck_and_refuses_b
         "--out",
         out.to_str().unwrap(),
     ]));
-    assert!(
-        said.contains("campaign report") && said.contains("2 rosters"),
-        "{said}"
-    );
+    assert_says_all(&said, &["campaign report", "2 rosters"]);
     let html = std::fs::read_to_string(&out).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
     assert!(html.contains("<h2>Rosters</h2>") && html.contains("Wyvern Platoon"));

@@ -9,8 +9,6 @@
 mod support;
 use support::*;
 
-use std::process::Output;
-
 use serde_json::Value;
 
 impl Camp {
@@ -24,17 +22,13 @@ impl Camp {
         ok(&xenolog(&args)).trim().to_owned()
     }
     fn legal(&self, id: &str) -> Vec<Value> {
-        ok(&xenolog(&["legal", self.f(), "--battle", id, "--json"]))
+        self.on_battle("legal", id, &["--json"])
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect()
     }
     fn state(&self, id: &str) -> Value {
-        serde_json::from_str(ok(&xenolog(&["state", self.f(), "--battle", id, "--json"])).trim())
-            .unwrap()
-    }
-    fn play(&self, id: &str, line: &str) -> Output {
-        xenolog_stdin(&["play", self.f(), "--battle", id, "--script", "-"], line)
+        serde_json::from_str(self.on_battle("state", id, &["--json"]).trim()).unwrap()
     }
 }
 
@@ -89,9 +83,9 @@ fn a_battle_with_players_difficulty_missions_and_variant_deals_and_asks_for_miss
     assign_missions(&c, &id);
     let st = c.state(&id);
     assert_eq!(st["phase"], "actions", "the draw was the game's own step");
-    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
-    assert!(log.contains("The game: lays out the tiles"), "{log}");
-    assert!(log.contains("draw up to their hand size"), "{log}");
+    let log = c.on_battle("log", &id, &[]);
+    assert_says_all(&log, &["The game: lays out the tiles"]);
+    assert_says_all(&log, &["draw up to their hand size"]);
 }
 
 #[test]
@@ -104,16 +98,7 @@ fn play_takes_the_lines_legal_prints_and_entered_dice_die_by_die() {
         "tile high_school \"High School\" none ambush probe school",
     );
     let config = serde_json::json!({"files": {"tiles": tiles}, "players": 1}).to_string();
-    let id = ok(&xenolog(&[
-        "battle",
-        c.f(),
-        "--game",
-        "saucers",
-        "--seed",
-        "5",
-        "--config",
-        &config,
-    ]));
+    let id = ok(&c.try_battle(&["--game", "saucers", "--seed", "5", "--config", &config]));
     let id = id.trim();
     assign_missions(&c, id);
     let legal = c.legal(id);
@@ -122,10 +107,7 @@ fn play_takes_the_lines_legal_prints_and_entered_dice_die_by_die() {
         .find(|l| l["command"].get("search").is_some())
         .expect("a search");
     let played = ok(&c.play(id, &search.to_string()));
-    assert!(
-        played.contains("an ambush! a Probe was hiding inside"),
-        "{played}"
-    );
+    assert_says_all(&played, &["an ambush! a Probe was hiding inside"]);
     let legal = c.legal(id);
     let attack = legal
         .iter()
@@ -140,27 +122,24 @@ fn play_takes_the_lines_legal_prints_and_entered_dice_die_by_die() {
             break;
         }
         assert_eq!(o.status.code(), Some(1));
-        assert!(stderr(&o).contains("needs more dice"), "{}", stderr(&o));
+        assert_stderr_says(&o, "needs more dice");
         dice.push(3);
     }
-    let log = ok(&xenolog(&["log", c.f(), "--battle", id]));
+    let log = c.on_battle("log", id, &[]);
     let entered = format!("[dice {}, entered]", vec!["3"; dice.len()].join(" "));
     assert!(log.contains(&entered), "{log}");
     assert!(log.contains("3: one hit"), "the faces in words: {log}");
-    assert!(
-        log.contains("the Probe on") && log.contains("is defeated by the Fly Boyz"),
-        "{log}"
-    );
+    assert_says_all(&log, &["the Probe on", "is defeated by the Fly Boyz"]);
     // A face the die does not have is refused.
     let legal = c.legal(id);
     if let Some(a) = legal.iter().find(|l| l["command"].get("attack").is_some()) {
         let line = serde_json::json!({"actor": a["actor"], "command": a["command"], "dice": [7, 7, 7, 7, 7]});
         let o = c.play(id, &line.to_string());
         assert_eq!(o.status.code(), Some(1));
-        assert!(stderr(&o).contains("shows 1 to 6"), "{}", stderr(&o));
+        assert_stderr_says(&o, "shows 1 to 6");
     }
     let v = ok(&xenolog(&["verify", c.f()]));
-    assert!(v.contains("replay exactly"), "{v}");
+    assert_says_all(&v, &["replay exactly"]);
 }
 
 #[test]
@@ -171,16 +150,12 @@ fn a_refused_command_names_its_rule_and_a_bad_die_is_refused() {
     // Seat 2 may not act in seat 1's turn (it holds no instant to play).
     let o = c.play(&id, r#"{"actor":1,"command":"end_actions"}"#);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("turn"), "{}", stderr(&o));
+    assert_stderr_says(&o, "turn");
     // A move off the board is refused as it is read (tiles are 0 to 35 or
     // named A1 to F6), in words.
     let o = c.play(&id, r#"{"actor":0,"command":{"move":{"human":0,"to":99}}}"#);
     assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("tile 99 is off the board (0 to 35, or A1 to F6)"),
-        "{}",
-        stderr(&o)
-    );
+    assert_stderr_says(&o, "tile 99 is off the board (0 to 35, or A1 to F6)");
 }
 
 #[test]
@@ -188,55 +163,29 @@ fn state_log_and_picture_show_the_board_and_verify_passes() {
     let c = Camp::new();
     let id = c.saucers("3", &["players=2", "missions=2"]);
     assign_missions(&c, &id);
-    ok(&xenolog(&[
-        "autoplay",
-        c.f(),
-        "--battle",
-        &id,
-        "--steps",
-        "60",
-        "--seed",
-        "4",
-    ]));
+    c.autoplay_seeded(&id, "60", "4");
     let st = c.state(&id);
     assert_eq!(st["seats"].as_array().unwrap().len(), 2);
     let svg = c.dir.path().join("board.svg");
-    ok(&xenolog(&[
-        "picture",
-        c.f(),
-        "--battle",
-        &id,
-        "--out",
-        svg.to_str().unwrap(),
-    ]));
+    c.picture(&id, &svg);
     let pic = std::fs::read_to_string(&svg).unwrap();
     assert!(pic.starts_with("<svg"));
     for id in ["tile:A1", "tile:F6", "edge:N", "seat:0", "seat:1"] {
         assert!(pic.contains(&format!("id=\"{id}\"")), "{id} missing");
     }
-    let log = ok(&xenolog(&["log", c.f(), "--battle", &id]));
-    assert!(log.contains("turn"), "{log}");
+    let log = c.on_battle("log", &id, &[]);
+    assert_says_all(&log, &["turn"]);
     let v = ok(&xenolog(&["verify", c.f()]));
-    assert!(v.contains("replay exactly"), "{v}");
+    assert_says_all(&v, &["replay exactly"]);
 }
 
 #[test]
 fn gang_warfare_shows_one_seat_only_its_own_hand_and_mission() {
     let c = Camp::new();
     let id = c.saucers("12", &["players=2", "variant=gang_warfare"]);
-    let seen = serde_json::from_str::<Value>(
-        ok(&xenolog(&[
-            "state",
-            c.f(),
-            "--battle",
-            &id,
-            "--as",
-            "0",
-            "--json",
-        ]))
-        .trim(),
-    )
-    .unwrap();
+    let seen =
+        serde_json::from_str::<Value>(c.on_battle("state", &id, &["--as", "0", "--json"]).trim())
+            .unwrap();
     let hidden = Value::from(65535);
     assert!(
         seen["seats"][1]["hand"]
@@ -253,27 +202,15 @@ fn gang_warfare_shows_one_seat_only_its_own_hand_and_mission() {
             .iter()
             .all(|c| *c != hidden)
     );
-    let legal = ok(&xenolog(&[
-        "legal",
-        c.f(),
-        "--battle",
-        &id,
-        "--as",
-        "1",
-        "--json",
-    ]));
+    let legal = c.on_battle("legal", &id, &["--as", "1", "--json"]);
     assert!(legal.lines().all(|l| l.contains("\"actor\":1")), "{legal}");
-    let log = ok(&xenolog(&["log", c.f(), "--battle", &id, "--as", "1"]));
+    let log = c.on_battle("log", &id, &["--as", "1"]);
     assert!(
         log.contains("Fly Boyz: 6 cards"),
         "another seat's hand is counted, not shown: {log}"
     );
     let o = xenolog(&["state", c.f(), "--battle", &id]);
-    assert!(
-        stderr(&o).contains("hidden information included"),
-        "{}",
-        stderr(&o)
-    );
+    assert_stderr_says(&o, "hidden information included");
 }
 
 #[test]
@@ -284,17 +221,8 @@ fn autoplay_plays_a_game_to_a_result_and_verify_passes() {
         ("2", vec!["players=4", "variant=2"]),
     ] {
         let id = c.saucers(seed, &opts);
-        let o = ok(&xenolog(&[
-            "autoplay",
-            c.f(),
-            "--battle",
-            &id,
-            "--steps",
-            "30000",
-            "--seed",
-            "9",
-        ]));
-        assert!(o.contains("the battle is over"), "{o}");
+        let o = c.autoplay_seeded(&id, "30000", "9");
+        assert_says_all(&o, &["the battle is over"]);
     }
     let v = ok(&xenolog(&["verify", c.f()]));
     assert_eq!(v.matches("replay exactly").count(), 2, "{v}");
@@ -305,30 +233,12 @@ fn a_players_own_data_file_is_used_and_a_bad_one_is_refused_naming_its_line() {
     let c = Camp::new();
     let cards = "move skate \"Skate\" x2 tiles 3\nattack bat \"Bat\" x1 melee dice lots range ...../...../..X../...../.....\n";
     let config = serde_json::json!({"files": {"cards": cards}}).to_string();
-    let o = xenolog(&[
-        "battle",
-        c.f(),
-        "--game",
-        "saucers",
-        "--seed",
-        "1",
-        "--config",
-        &config,
-    ]);
+    let o = c.try_battle(&["--game", "saucers", "--seed", "1", "--config", &config]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("cards.txt line 2"), "{}", stderr(&o));
+    assert_stderr_says(&o, "cards.txt line 2");
     let tokens = include_str!("../../engine/data/saucers/tokens.txt").replace("start 2", "start 4");
     let config = serde_json::json!({"files": {"tokens": tokens}, "players": 1}).to_string();
-    let id = ok(&xenolog(&[
-        "battle",
-        c.f(),
-        "--game",
-        "saucers",
-        "--seed",
-        "1",
-        "--config",
-        &config,
-    ]));
+    let id = ok(&c.try_battle(&["--game", "saucers", "--seed", "1", "--config", &config]));
     let st = c.state(id.trim());
     assert_eq!(st["seats"][0]["tokens"]["fuel"], 4);
 }
@@ -336,11 +246,11 @@ fn a_players_own_data_file_is_used_and_a_bad_one_is_refused_naming_its_line() {
 #[test]
 fn a_position_file_is_a_scenario_file_to_start_from() {
     let c = Camp::new();
-    let file = c.dir.path().join("opening.txt");
-    std::fs::write(&file, "searched A1\nalien probe A1\nstudent ace A1\n").unwrap();
-    let id = ok(&xenolog(&[
-        "battle",
-        c.f(),
+    let file = c.write_beside(
+        "opening.txt",
+        "searched A1\nalien probe A1\nstudent ace A1\n",
+    );
+    let id = ok(&c.try_battle(&[
         "--game",
         "saucers",
         "--seed",
@@ -354,9 +264,7 @@ fn a_position_file_is_a_scenario_file_to_start_from() {
     assert_eq!(st["aliens"][0]["kind"], "probe");
     assert_eq!(st["board"][0]["searched"], true);
     std::fs::write(&file, "student nobody A1\n").unwrap();
-    let o = xenolog(&[
-        "battle",
-        c.f(),
+    let o = c.try_battle(&[
         "--game",
         "saucers",
         "--seed",
@@ -365,5 +273,5 @@ fn a_position_file_is_a_scenario_file_to_start_from() {
         file.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("position line 1"), "{}", stderr(&o));
+    assert_stderr_says(&o, "position line 1");
 }

@@ -33,7 +33,11 @@
 use std::hint::black_box;
 use std::time::Duration;
 
+#[path = "../tests/splitmix/mod.rs"]
+mod splitmix;
+
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use splitmix::SplitMix as Bot;
 use xenolog_engine::games::alien::{Alien, AlienConfig};
 use xenolog_engine::games::dimx::{DimX, DimxConfig};
 use xenolog_engine::games::invasion::{Invasion, InvasionConfig};
@@ -41,22 +45,7 @@ use xenolog_engine::games::race::{Race, RaceConfig};
 use xenolog_engine::games::saucers::{Saucers, SaucersConfig};
 use xenolog_engine::{Actor, EntryId, Game, Session};
 
-/// SplitMix64: the bot's own dice, independent of the battle's stream.
-struct Bot(u64);
-
 impl Bot {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
     /// Give one legal command, or play the game's own step when one is due
     /// (recorded in the script like any other); `None` when the battle is over.
     fn play<G: Game>(&mut self, s: &mut Session<G>) -> Option<(Actor, G::Command)> {

@@ -145,23 +145,15 @@ fn clause_9_2_aliens_move_four_tiles_never_into_airlocks_or_the_landing_field_no
         "four tiles, not five"
     );
     let near_airlock = at("alien 2 at G2\n");
-    assert!(
-        !alien_moves(&near_airlock, 1).contains(&t("G1")),
-        "not into airlock 1"
-    );
-    assert!(
-        !alien_moves(&s, 2).contains(&t("E12")),
-        "not onto the landing field"
-    );
     let blocked = at("alien 2 at G9\nalien 1 at G10\n");
-    assert!(
-        !alien_moves(&blocked, 1).contains(&t("G11")),
-        "not through another alien"
-    );
-    assert!(
-        !alien_moves(&blocked, 1).contains(&t("G10")),
-        "not onto one outside a duct"
-    );
+    for (from, alien, tile, why) in [
+        (&near_airlock, 1, "G1", "not into airlock 1"),
+        (&s, 2, "E12", "not onto the landing field"),
+        (&blocked, 1, "G11", "not through another alien"),
+        (&blocked, 1, "G10", "not onto one outside a duct"),
+    ] {
+        assert!(!alien_moves(from, alien).contains(&t(tile)), "{why}");
+    }
     // Stop next to a character: no further.
     let stop = at("alien 2 at G6\ncharacter hicks at F9\n");
     let r = alien_moves(&stop, 1);

@@ -19,38 +19,26 @@ fn commands_take_character_and_tile_names_and_numbers_alike() {
     let by_number = command_from_json(&s, &json!({"move": {"ch": hicks, "to": t("O6")}})).unwrap();
     assert_eq!(by_name, move_to(hicks, "O6"));
     assert_eq!(by_name, by_number);
-    assert_eq!(
-        command_from_json(
-            &s,
-            &json!({"give": {"ch": "Hicks", "pocket": 2, "to": "bishop"}})
-        )
-        .unwrap(),
-        give(hicks, 2, bishop)
-    );
-    assert_eq!(
-        command_from_json(
-            &s,
-            &json!({"heal": {"ch": "bishop", "pocket": 0, "patient": "hicks"}})
-        )
-        .unwrap(),
-        heal(bishop, 0, hicks)
-    );
-    assert_eq!(
-        command_from_json(
-            &s,
-            &json!({"throw": {"ch": "hicks", "pocket": 2, "at": "P6", "area": ["O6", "P6", "Q6"]}})
-        )
-        .unwrap(),
-        throw(hicks, 2, t("P6"), vec![t("O6"), t("P6"), t("Q6")])
-    );
-    assert_eq!(
-        command_from_json(&s, &json!("end_phase")).unwrap(),
-        C::EndPhase
-    );
-    assert_eq!(
-        command_from_json(&s, &json!({"drive": {"to": "C15"}})).unwrap(),
-        drive("C15")
-    );
+    // Each command given in names reads as the same command in numbers.
+    for (named, command) in [
+        (
+            json!({"give": {"ch": "Hicks", "pocket": 2, "to": "bishop"}}),
+            give(hicks, 2, bishop),
+        ),
+        (
+            json!({"heal": {"ch": "bishop", "pocket": 0, "patient": "hicks"}}),
+            heal(bishop, 0, hicks),
+        ),
+        (
+            json!({"throw": {"ch": "hicks", "pocket": 2, "at": "P6", "area": ["O6", "P6", "Q6"]}}),
+            throw(hicks, 2, t("P6"), vec![t("O6"), t("P6"), t("Q6")]),
+        ),
+        (json!("end_phase"), C::EndPhase),
+        (json!({"drive": {"to": "C15"}}), drive("C15")),
+    ] {
+        let read = command_from_json(&s, &named).unwrap_or_else(|e| panic!("{named}: {e}"));
+        assert_eq!(read, command, "{named}");
+    }
     let e = command_from_json(&s, &json!({"move": {"ch": "ripley", "to": "O6"}})).unwrap_err();
     assert!(
         e.contains("no character 'ripley'") && e.contains("hicks"),

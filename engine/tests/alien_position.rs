@@ -3,9 +3,12 @@
 //! names players use (tiles like `K6`, characters like `hicks`), the
 //! numbers working too.
 
+#[path = "position_files/mod.rs"]
+mod position_files;
 #[path = "alien_support.rs"]
 mod support;
 
+use position_files::then_each_refused;
 use support::*;
 use xenolog_engine::games::alien::state::{Phase, Pos};
 use xenolog_engine::games::alien::{Alien, AlienCommand as C, AlienConfig, start};
@@ -54,10 +57,15 @@ fn position_sets_the_phase_and_the_hatching_roll() {
     ] {
         assert_eq!(at(&format!("phase {phase}\n")).phase, want);
     }
-    assert!(refused_file("hatching roll 4\n").contains("phase 2"));
-    assert!(refused_file("phase hatching\nhatching roll 7\n").contains("1 to 6"));
-    assert!(refused_file("phase hatching\nhatching roll 2 placing 2 1\n").contains("roll of 2"));
-    assert!(refused_file("phase lunch\n").contains("phase expedition"));
+    then_each_refused(
+        refused_file,
+        &[
+            ("hatching roll 4\n", "phase 2"),
+            ("phase hatching\nhatching roll 7\n", "1 to 6"),
+            ("phase hatching\nhatching roll 2 placing 2 1\n", "roll of 2"),
+            ("phase lunch\n", "phase expedition"),
+        ],
+    );
 }
 
 #[test]
@@ -86,9 +94,14 @@ fn position_sets_every_alien_with_its_number_and_flags() {
             .iter()
             .any(|(_, c)| matches!(c, C::MoveAlien { alien: 2, .. }))
     );
-    assert!(refused_file("alien 3 at M8 id 2\nalien 1 at G4 id 2\n").contains("two aliens"));
-    assert!(refused_file("alien 3 at M8 moved\n").contains("phase 2"));
-    assert!(refused_file("alien 5 at M8\n").contains("1 to 4"));
+    then_each_refused(
+        refused_file,
+        &[
+            ("alien 3 at M8 id 2\nalien 1 at G4 id 2\n", "two aliens"),
+            ("alien 3 at M8 moved\n", "phase 2"),
+            ("alien 5 at M8\n", "1 to 4"),
+        ],
+    );
 }
 
 #[test]
@@ -120,16 +133,19 @@ fn position_sets_the_characters_turn_flags_and_the_apc() {
     // `acted` by itself: the APC's movement is over.
     assert!(at("acted\n").acted);
     assert!(!at("").acted);
-    assert!(refused_file("ended 2\n").contains("1 to 1"));
-    assert!(
-        refused_file("ended 1\n").contains("phase hatching"),
-        "every seat ended: phase 2"
+    then_each_refused(
+        refused_file,
+        &[
+            ("ended 2\n", "1 to 1"),
+            // Every seat ended: phase 2.
+            ("ended 1\n", "phase hatching"),
+            ("character hicks at K9 ap 7\n", "0 to 6"),
+            ("character nobody at K9\n", "hicks"),
+            ("character hicks at Z99\n", "K6"),
+            ("apc G12 fuel 4\n", "three phases"),
+            ("character hicks at G12\napc G12 fuel 1\n", "APC"),
+        ],
     );
-    assert!(refused_file("character hicks at K9 ap 7\n").contains("0 to 6"));
-    assert!(refused_file("character nobody at K9\n").contains("hicks"));
-    assert!(refused_file("character hicks at Z99\n").contains("K6"));
-    assert!(refused_file("apc G12 fuel 4\n").contains("three phases"));
-    assert!(refused_file("character hicks at G12\napc G12 fuel 1\n").contains("APC"));
 }
 
 #[test]

@@ -6,24 +6,12 @@
 //! 1,000-battle figure: `DIMX_GAMES=1000 cargo test --release -p
 //! xenolog-engine --test dimx_autoplay -- --nocapture`.
 
+#[path = "splitmix/mod.rs"]
+mod splitmix;
+
+use splitmix::SplitMix as Bot;
 use xenolog_engine::games::dimx::{DimX, DimxConfig};
 use xenolog_engine::{Game, Session};
-
-/// SplitMix64: the bot's own dice, separate from the battle's stream.
-struct Bot(u64);
-
-impl Bot {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// The results the text allows: a Kay'otz Major Victory through a Mission
 /// Goal (G.4), an Instant Victory (G.1), or the scenario's end (G.4).

@@ -4,9 +4,12 @@
 //! `DIMX_SVG=/tmp/board.svg cargo test -p xenolog-engine --test dimx_board`
 //! also writes a picture of a battle in progress there.
 
+#[path = "scene_words/mod.rs"]
+mod scene_words;
 #[path = "dimx_support.rs"]
 mod support;
 
+use scene_words::texts;
 use support::*;
 use xenolog_engine::games::dimx::chits::SummonAt;
 use xenolog_engine::games::dimx::state::{DimxEvent, Hold, PlaceWhy};
@@ -64,14 +67,7 @@ fn scene_draws_every_hex_counter_and_marker_with_stable_ids() {
             .unwrap()
             .contains("road")
     );
-    let texts: Vec<String> = sc
-        .items
-        .iter()
-        .filter_map(|i| match &i.shape {
-            xenolog_engine::scene::Shape::Text { text, .. } => Some(text.clone()),
-            _ => None,
-        })
-        .collect();
+    let texts = texts(&sc);
     for t in [
         "STUN",
         "PARA",

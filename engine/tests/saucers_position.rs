@@ -4,9 +4,12 @@
 //! names players use, each a small file of its own; and tiles named as the
 //! text names them in commands.
 
+#[path = "position_files/mod.rs"]
+mod position_files;
 #[path = "saucers_support.rs"]
 mod support;
 
+use position_files::then_each_refused;
 use support::*;
 use xenolog_engine::games::saucers::data::{AlienKind, Kind};
 use xenolog_engine::games::saucers::{
@@ -115,8 +118,13 @@ fn position_the_alien_deck_top_first_and_cut_to_its_last_cards() {
             .iter()
             .any(|a| a.kind == AlienKind::Probe && a.at == at("D2"))
     );
-    assert!(refused("alien_deck probe Z9\n").contains("line 1"));
-    assert!(refused("alien_deck scout C4\n").contains("direction"));
+    then_each_refused(
+        refused,
+        &[
+            ("alien_deck probe Z9\n", "line 1"),
+            ("alien_deck scout C4\n", "direction"),
+        ],
+    );
 }
 
 #[test]
@@ -132,9 +140,14 @@ fn position_supplies_kills_and_damage() {
     assert_eq!(st.seats[0].kills_pending, 2);
     let scout = st.aliens.iter().find(|a| a.at == at("C3")).unwrap();
     assert_eq!(scout.damage, 1);
-    assert!(refused("alien scout C3 damage 2\n").contains("defeated"));
-    assert!(refused("tokens 3 food 1\n").contains("no seat 3"));
-    assert!(refused("tokens 1 gold 1\n").contains("not a supply"));
+    then_each_refused(
+        refused,
+        &[
+            ("alien scout C3 damage 2\n", "defeated"),
+            ("tokens 3 food 1\n", "no seat 3"),
+            ("tokens 1 gold 1\n", "not a supply"),
+        ],
+    );
 }
 
 #[test]
@@ -189,11 +202,16 @@ fn position_students_dead_actions_missions_and_the_step() {
 
 #[test]
 fn position_bad_lines_are_refused_naming_them() {
-    assert!(refused("hand 1 bat bat bat bat\n").contains("only 3 Baseball Bat"));
-    assert!(refused("\n\ndeck lightsaber\n").contains("position line 3"));
-    assert!(refused("tile C4 castle\n").contains("no building"));
-    assert!(refused("student ace C4 mission moon\n").contains("no mission"));
-    assert!(refused("hand 1 bat\nhand 1 bat\n").contains("twice"));
+    then_each_refused(
+        refused,
+        &[
+            ("hand 1 bat bat bat bat\n", "only 3 Baseball Bat"),
+            ("\n\ndeck lightsaber\n", "position line 3"),
+            ("tile C4 castle\n", "no building"),
+            ("student ace C4 mission moon\n", "no mission"),
+            ("hand 1 bat\nhand 1 bat\n", "twice"),
+        ],
+    );
 }
 
 #[test]

@@ -4,9 +4,12 @@
 //! decks, and each player's hand, tokens and missions. Set
 //! `SAUCERS_SVG=path` to write the board of the test game as a picture.
 
+#[path = "scene_words/mod.rs"]
+mod scene_words;
 #[path = "saucers_support.rs"]
 mod support;
 
+use scene_words::texts;
 use support::*;
 use xenolog_engine::games::saucers::data::AlienKind;
 use xenolog_engine::games::saucers::{Saucers, Target};
@@ -55,14 +58,7 @@ fn the_board_shows_tiles_students_aliens_decks_and_hands() {
         "Shotgun: Attack (Short Range), 3 dice, cost 1 Ammo, range ...../..X../.XXX./..X../....."
     ));
     assert!(tip("card:1:0").contains("Sewer System"));
-    let texts: Vec<String> = scene
-        .items
-        .iter()
-        .filter_map(|i| match &i.shape {
-            xenolog_engine::scene::Shape::Text { text, .. } => Some(text.clone()),
-            _ => None,
-        })
-        .collect();
+    let texts = texts(&scene);
     assert!(
         texts.iter().any(|t| t.starts_with("Alien deck: ")),
         "{texts:?}"

@@ -255,21 +255,8 @@ fn a_fixture_opened_read_only_is_left_byte_for_byte_as_it_was() {
 /// archive holds only what was committed).
 fn committed_fixture_files() -> Vec<String> {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let git = std::process::Command::new("git")
-        .arg("-C")
-        .arg(here)
-        .args(["ls-files", "-z", "--", "fixtures"])
-        .output();
-    if let Ok(out) = git
-        && out.status.success()
-        && !out.stdout.is_empty()
-    {
-        return out
-            .stdout
-            .split(|b| *b == 0)
-            .filter(|p| !p.is_empty())
-            .map(|p| String::from_utf8_lossy(p).into_owned())
-            .collect();
+    if let Some(files) = crate::git_tracked(here, "fixtures") {
+        return files;
     }
     fn walk(dir: &Path, out: &mut Vec<String>) {
         for e in std::fs::read_dir(dir).expect("a readable fixtures folder") {

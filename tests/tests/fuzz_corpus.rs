@@ -130,24 +130,10 @@ fn the_fuzz_corpus_is_committed_as_one_archive_per_target() {
         let path = Path::new(FUZZ).join("corpus").join(name);
         assert!(path.is_file(), "{} is missing", path.display());
     }
-    let git = std::process::Command::new("git")
-        .arg("-C")
-        .arg(FUZZ)
-        .args(["ls-files", "-z", "--", "corpus"])
-        .output();
-    if let Ok(out) = git
-        && out.status.success()
-        && !out.stdout.is_empty()
-    {
-        let mut got: Vec<String> = out
-            .stdout
-            .split(|b| *b == 0)
-            .filter(|p| !p.is_empty())
-            .map(|p| {
-                String::from_utf8_lossy(p)
-                    .trim_start_matches("corpus/")
-                    .to_owned()
-            })
+    if let Some(files) = crate::git_tracked(Path::new(FUZZ), "corpus") {
+        let mut got: Vec<String> = files
+            .iter()
+            .map(|p| p.trim_start_matches("corpus/").to_owned())
             .collect();
         got.sort();
         assert_eq!(got, want, "fuzz/corpus/ in git");

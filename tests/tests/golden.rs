@@ -21,88 +21,56 @@ fn first_d6(seed: u64, n: usize) -> Vec<u8> {
     rolls
 }
 
-#[rustfmt::skip]
-const D6_SEED_0: [u8; 100] = [
-    5, 5, 4, 2, 2, 3, 2, 6, 3, 2, 6, 4, 2, 1, 3, 3, 3, 4, 3, 2,
-    1, 1, 3, 3, 3, 4, 4, 2, 6, 5, 6, 6, 6, 3, 3, 3, 2, 4, 4, 6,
-    3, 3, 5, 5, 4, 3, 6, 6, 3, 5, 5, 4, 4, 4, 1, 4, 3, 5, 5, 6,
-    6, 6, 4, 1, 2, 3, 2, 5, 2, 2, 3, 2, 5, 6, 4, 5, 4, 5, 1, 1,
-    3, 1, 3, 5, 2, 4, 1, 1, 2, 3, 5, 4, 1, 1, 3, 3, 3, 5, 5, 5,
-];
+/// The first `n` raw outputs of the stream of `seed`.
+fn first_raw(seed: u64, n: usize) -> Vec<u32> {
+    let mut r = stream(seed);
+    (0..n).map(|_| r.next_u32()).collect()
+}
+
+const D6_SEED_0: &str = "55422326326421333432 11333442656663332446 33554366355444143556 66412325223256454511 31352411235411333555";
+
+const D6_SEED_1: &str = "12155366152322122361 32511314413431146445 14112124644243543513 25164241524256633523 24256151614616144436";
+
+const D6_SEED_42: &str = "24362145546652442333 15654361544136616133 13261463414643664432 12555422424223222422 42154615336115612365";
 
 #[rustfmt::skip]
-const D6_SEED_1: [u8; 100] = [
-    1, 2, 1, 5, 5, 3, 6, 6, 1, 5, 2, 3, 2, 2, 1, 2, 2, 3, 6, 1,
-    3, 2, 5, 1, 1, 3, 1, 4, 4, 1, 3, 4, 3, 1, 1, 4, 6, 4, 4, 5,
-    1, 4, 1, 1, 2, 1, 2, 4, 6, 4, 4, 2, 4, 3, 5, 4, 3, 5, 1, 3,
-    2, 5, 1, 6, 4, 2, 4, 1, 5, 2, 4, 2, 5, 6, 6, 3, 3, 5, 2, 3,
-    2, 4, 2, 5, 6, 1, 5, 1, 6, 1, 4, 6, 1, 6, 1, 4, 4, 4, 3, 6,
-];
+const RAW_SEED_0: [u32; 10] = [0xfc75_0c3a, 0xdfa4_4c2a, 0x1e32_1573, 0x4e96_52db, 0x1ee1_107b, 0x5abf_91f2, 0xe040_2f0b, 0x471f_64b5, 0x2588_d8a2, 0xe898_e72b];
 
 #[rustfmt::skip]
-const D6_SEED_42: [u8; 100] = [
-    2, 4, 3, 6, 2, 1, 4, 5, 5, 4, 6, 6, 5, 2, 4, 4, 2, 3, 3, 3,
-    1, 5, 6, 5, 4, 3, 6, 1, 5, 4, 4, 1, 3, 6, 6, 1, 6, 1, 3, 3,
-    1, 3, 2, 6, 1, 4, 6, 3, 4, 1, 4, 6, 4, 3, 6, 6, 4, 4, 3, 2,
-    1, 2, 5, 5, 5, 4, 2, 2, 4, 2, 4, 2, 2, 3, 2, 2, 2, 4, 2, 2,
-    4, 2, 1, 5, 4, 6, 1, 5, 3, 3, 6, 1, 1, 5, 6, 1, 2, 3, 6, 5,
-];
+const RAW_SEED_42: [u32; 10] = [0xa1c4_55b7, 0x02ab_06af, 0xcec7_0e8a, 0x6706_392b, 0x68a3_83e9, 0xd548_d7a0, 0xaaf5_7f01, 0xd552_d5a2, 0xd161_f27a, 0x2364_db21];
+
+/// A golden vector written as its digits (groups of twenty for reading).
+fn faces(digits: &str) -> Vec<u8> {
+    digits
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .map(|b| b - b'0')
+        .collect()
+}
 
 #[test]
 fn first_hundred_d6_of_seed_0() {
-    assert_eq!(first_d6(0, 100), D6_SEED_0);
+    assert_eq!(first_d6(0, 100), faces(D6_SEED_0));
 }
 
 #[test]
 fn first_hundred_d6_of_seed_1() {
-    assert_eq!(first_d6(1, 100), D6_SEED_1);
+    assert_eq!(first_d6(1, 100), faces(D6_SEED_1));
 }
 
 #[test]
 fn first_hundred_d6_of_seed_42() {
-    assert_eq!(first_d6(42, 100), D6_SEED_42);
+    assert_eq!(first_d6(42, 100), faces(D6_SEED_42));
 }
 
 #[test]
 fn raw_next_u32_of_seed_0() {
-    let mut r = stream(0);
-    let raw: Vec<u32> = (0..10).map(|_| r.next_u32()).collect();
-    assert_eq!(
-        raw,
-        [
-            0xfc75_0c3a,
-            0xdfa4_4c2a,
-            0x1e32_1573,
-            0x4e96_52db,
-            0x1ee1_107b,
-            0x5abf_91f2,
-            0xe040_2f0b,
-            0x471f_64b5,
-            0x2588_d8a2,
-            0xe898_e72b,
-        ]
-    );
+    assert_eq!(first_raw(0, 10), RAW_SEED_0);
 }
 
 #[test]
 fn raw_next_u32_of_seed_42() {
-    let mut r = stream(42);
-    let raw: Vec<u32> = (0..10).map(|_| r.next_u32()).collect();
-    assert_eq!(
-        raw,
-        [
-            0xa1c4_55b7,
-            0x02ab_06af,
-            0xcec7_0e8a,
-            0x6706_392b,
-            0x68a3_83e9,
-            0xd548_d7a0,
-            0xaaf5_7f01,
-            0xd552_d5a2,
-            0xd161_f27a,
-            0x2364_db21,
-        ]
-    );
+    assert_eq!(first_raw(42, 10), RAW_SEED_42);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 pub fn xenolog(args: &[&str]) -> Output {
@@ -47,6 +47,26 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Then `text` contains every one of `parts` (the test fails showing it all).
+pub fn assert_says_all(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "no {part:?} in:\n{text}");
+    }
+}
+
+/// Then its standard error says `text` (the test fails showing all of it).
+pub fn assert_stderr_says(o: &Output, text: &str) {
+    assert!(stderr(o).contains(text), "{}", stderr(o));
+}
+
+/// `verb` on battle `id` of the campaign `file` with `more` arguments, which
+/// must succeed: its output.
+pub fn on_battle(file: &str, verb: &str, id: &str, more: &[&str]) -> String {
+    let mut args = vec![verb, file, "--battle", id];
+    args.extend_from_slice(more);
+    ok(&xenolog(&args))
+}
+
 /// A new campaign file in a folder of its own.
 pub struct Camp {
     pub dir: tempfile::TempDir,
@@ -63,5 +83,61 @@ impl Camp {
 
     pub fn f(&self) -> &str {
         self.file.to_str().unwrap()
+    }
+
+    /// The campaign's folder (other files of a test go beside it).
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Given a new battle started with these arguments of `battle`: its id.
+    pub fn start_battle(&self, args: &[&str]) -> String {
+        ok(&self.try_battle(args)).trim().to_owned()
+    }
+
+    /// When `battle` is run with these arguments (it may be refused).
+    pub fn try_battle(&self, args: &[&str]) -> Output {
+        let mut all = vec!["battle", self.f()];
+        all.extend_from_slice(args);
+        xenolog(&all)
+    }
+
+    /// When `play` reads these command `lines` (JSON, one a line) for battle
+    /// `id` from its standard input.
+    pub fn play(&self, id: &str, lines: &str) -> Output {
+        xenolog_stdin(&["play", self.f(), "--battle", id, "--script", "-"], lines)
+    }
+
+    /// `verb` on battle `id` with `more` arguments, which must succeed: its
+    /// output.
+    pub fn on_battle(&self, verb: &str, id: &str, more: &[&str]) -> String {
+        on_battle(self.f(), verb, id, more)
+    }
+
+    /// Given a file `name` beside the campaign holding `text`: its path.
+    pub fn write_beside(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.dir().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// When `autoplay` plays up to `steps` commands of battle `id`: its output.
+    pub fn autoplay(&self, id: &str, steps: &str) -> String {
+        self.on_battle("autoplay", id, &["--steps", steps])
+    }
+
+    /// `autoplay` with the bot's own `seed`.
+    pub fn autoplay_seeded(&self, id: &str, steps: &str, seed: &str) -> String {
+        self.on_battle("autoplay", id, &["--steps", steps, "--seed", seed])
+    }
+
+    /// `verify` of battle `id`, which must pass: its output.
+    pub fn verify(&self, id: &str) -> String {
+        self.on_battle("verify", id, &[])
+    }
+
+    /// `picture` of battle `id` written to `out`, which must succeed.
+    pub fn picture(&self, id: &str, out: &Path) -> String {
+        self.on_battle("picture", id, &["--out", out.to_str().unwrap()])
     }
 }
