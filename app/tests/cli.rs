@@ -654,7 +654,7 @@ fn play_prints_the_steps_the_game_takes_on_its_own_after_a_command() {
 /// commands can never reach eframe. A new `gui::` path in `src/cli` fails here.
 #[test]
 fn the_command_line_names_nothing_of_the_gui() {
-    fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
             if p.is_dir() {
