@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{Actor, Game, Outcome, RuleError, RuleErrorKind, SetupError};
-use crate::hash::{Hash16, chain_hash, root_chain, state_hash};
+use crate::hash::{Hash16, chain_hash, hash_state, root_chain, state_hash};
 use crate::rng::{Die, Randomness};
 
 /// Index of an entry in its battle's arena.
@@ -835,7 +835,7 @@ impl<G: Game> Session<G> {
             dice: used.dice,
             entered: used.entered,
             rng_after: used.draws,
-            state_hash: state_hash(&encode(&state), used.draws),
+            state_hash: hash_state(&state, used.draws),
             chain: [0; 16],
             rules_version: G::RULES_VERSION,
         };
@@ -1317,7 +1317,7 @@ impl<G: Game> Session<G> {
         for e in &decided {
             G::apply(&mut after, e);
         }
-        if state_hash(&encode(&after), used.draws) != rec.state_hash {
+        if hash_state(&after, used.draws) != rec.state_hash {
             let now = G::RULES_VERSION;
             let detail = match rec.rules_version {
                 // The state's hash is over its stored layout: a state that
