@@ -79,3 +79,29 @@ pub fn chain_hash(parent_chain: &Hash16, rec: &EntryRecord, battle_rules: u32) -
     }
     cut(h.finalize())
 }
+
+/// The hash of a state with the stream position: the same value as
+/// [`state_hash`] of its postcard encoding, computed without encoding or
+/// hashing again the content it shares with every other state of its battle
+/// ([`crate::shared::Shared`], whose encoding and hasher are cached).
+pub fn hash_state<S: serde::Serialize>(state: &S, rng_draws: u64) -> Hash16 {
+    let buf = std::rc::Rc::new(std::cell::RefCell::new(Vec::with_capacity(1024)));
+    // Invariant: the game types are plain serde data (see session::encode).
+    let splices = crate::shared::encode_spliced(state, &buf).expect("game types always encode");
+    let bytes = buf.borrow();
+    let mut from = 0;
+    let mut splices = splices.iter().peekable();
+    // Content that comes first: start from the hasher that has taken it in.
+    let mut h = match splices.next_if(|s| s.at == 0) {
+        Some(first) => first.encoded.encoded().hasher.clone(),
+        None => blake3::Hasher::new(),
+    };
+    for s in splices {
+        h.update(&bytes[from..s.at]);
+        h.update(&s.encoded.encoded().bytes);
+        from = s.at;
+    }
+    h.update(&bytes[from..]);
+    h.update(&rng_draws.to_le_bytes());
+    cut(h.finalize())
+}

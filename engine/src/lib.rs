@@ -73,6 +73,7 @@ pub mod moments;
 pub mod rng;
 pub mod scene;
 pub mod session;
+pub mod shared;
 pub mod upcast;
 
 pub use battle::{Battle, EntryText, LegalCommand, PlayError};
@@ -87,3 +88,4 @@ pub use session::{
     BattleMeta, Branch, BranchId, Divergence, DivergenceKind, EntryId, EntryRecord, LoadError,
     Pending, PendingKind, Session, StalePending, StoredBattle, StoredSnapshot, VerifyReport,
 };
+pub use shared::Shared;

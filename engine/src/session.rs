@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{Actor, Game, Outcome, RuleError, RuleErrorKind, SetupError};
-use crate::hash::{Hash16, chain_hash, root_chain, state_hash};
+use crate::hash::{Hash16, chain_hash, hash_state, root_chain, state_hash};
 use crate::rng::{Die, Randomness};
 
 /// Index of an entry in its battle's arena.
@@ -289,6 +289,26 @@ fn encode<T: Serialize>(value: &T) -> Vec<u8> {
     postcard::to_allocvec(value).expect("game types always encode")
 }
 
+/// An entry's first child or next sibling in the tree, in four bytes
+/// rather than an `Option<EntryId>`'s sixteen: two of these per entry were
+/// a sixth of a long battle's memory. A battle holds fewer than `u32::MAX`
+/// entries ([`Session::from_parts`] refuses more).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Link(u32);
+
+impl Link {
+    const NONE: Link = Link(u32::MAX);
+
+    fn to(id: EntryId) -> Link {
+        debug_assert!(id < u64::from(u32::MAX), "a battle of 2^32 entries");
+        Link(id as u32)
+    }
+
+    fn get(self) -> Option<EntryId> {
+        (self != Link::NONE).then_some(u64::from(self.0))
+    }
+}
+
 /// One battle of game `G`.
 pub struct Session<G: Game> {
     meta: BattleMeta,
@@ -297,9 +317,9 @@ pub struct Session<G: Game> {
     root_chain: Hash16,
     records: Vec<EntryRecord>,
     depth: Vec<u32>,
-    first_child: Vec<Option<EntryId>>,
-    next_sibling: Vec<Option<EntryId>>,
-    root_first: Option<EntryId>,
+    first_child: Vec<Link>,
+    next_sibling: Vec<Link>,
+    root_first: Link,
     branches: Vec<Branch>,
     branch_head: Vec<Option<EntryId>>,
     snapshots: HashMap<EntryId, G::State>,
@@ -347,7 +367,7 @@ impl<G: Game> Session<G> {
             depth: Vec::new(),
             first_child: Vec::new(),
             next_sibling: Vec::new(),
-            root_first: None,
+            root_first: Link::NONE,
             branches: vec![Branch {
                 id: 0,
                 name: "Main".to_owned(),
@@ -413,9 +433,15 @@ impl<G: Game> Session<G> {
                 });
             }
         }
+        if records.len() as u64 >= u64::from(u32::MAX) {
+            return Err(LoadError::Other(format!(
+                "the battle has {} entries, more than a battle can hold",
+                records.len()
+            )));
+        }
         s.branch_head = vec![None; branches.len()];
         s.branches = branches;
-        s.records.reserve(records.len());
+        s.reserve(records.len());
         for (i, rec) in records.into_iter().enumerate() {
             let id = i as EntryId;
             if rec.parent.is_some_and(|p| p >= id) {
@@ -521,33 +547,49 @@ impl<G: Game> Session<G> {
         let depth = rec.parent.map_or(1, |p| self.depth[p as usize] + 1);
         // Newest child first, so children_of lists the newest first.
         let first = match rec.parent {
-            Some(p) => self.first_child[p as usize].replace(id),
-            None => self.root_first.replace(id),
+            Some(p) => std::mem::replace(&mut self.first_child[p as usize], Link::to(id)),
+            None => std::mem::replace(&mut self.root_first, Link::to(id)),
         };
+        if self.records.len() == self.records.capacity() {
+            // Grown by an eighth rather than doubled: a long battle's log is
+            // most of its memory, and doubling left up to half of it unused
+            // (a 100,000-entry log sat in 131,072 slots). Appends stay
+            // amortised O(1).
+            let more = (self.records.len() / 8).max(256);
+            self.reserve(more);
+        }
         self.next_sibling.push(first);
-        self.first_child.push(None);
+        self.first_child.push(Link::NONE);
         self.depth.push(depth);
         self.branch_head[rec.branch as usize] = Some(id);
         self.records.push(rec);
     }
 
+    /// Room for `more` entries in the log and its per-entry indices.
+    fn reserve(&mut self, more: usize) {
+        self.records.reserve_exact(more);
+        self.depth.reserve_exact(more);
+        self.first_child.reserve_exact(more);
+        self.next_sibling.reserve_exact(more);
+    }
+
     /// Fold the whole tree once to recreate every snapshot.
     fn rebuild_snapshots(&mut self) {
         let mut stack: Vec<(EntryId, G::State)> = Vec::new();
-        let mut child = self.root_first;
+        let mut child = self.root_first.get();
         while let Some(c) = child {
             stack.push((c, self.initial.clone()));
-            child = self.next_sibling[c as usize];
+            child = self.next_sibling[c as usize].get();
         }
         while let Some((id, mut state)) = stack.pop() {
             self.apply_stored(id, &mut state);
             if self.wants_snapshot(id) {
                 self.snapshots.insert(id, state.clone());
             }
-            let mut child = self.first_child[id as usize];
+            let mut child = self.first_child[id as usize].get();
             while let Some(c) = child {
                 stack.push((c, state.clone()));
-                child = self.next_sibling[c as usize];
+                child = self.next_sibling[c as usize].get();
             }
         }
     }
@@ -686,10 +728,11 @@ impl<G: Game> Session<G> {
         let mut child = match of {
             Some(p) => self.first_child[p as usize],
             None => self.root_first,
-        };
+        }
+        .get();
         while let Some(c) = child {
             out.push(c);
-            child = self.next_sibling[c as usize];
+            child = self.next_sibling[c as usize].get();
         }
         out
     }
@@ -835,7 +878,7 @@ impl<G: Game> Session<G> {
             dice: used.dice,
             entered: used.entered,
             rng_after: used.draws,
-            state_hash: state_hash(&encode(&state), used.draws),
+            state_hash: hash_state(&state, used.draws),
             chain: [0; 16],
             rules_version: G::RULES_VERSION,
         };
@@ -1317,7 +1360,7 @@ impl<G: Game> Session<G> {
         for e in &decided {
             G::apply(&mut after, e);
         }
-        if state_hash(&encode(&after), used.draws) != rec.state_hash {
+        if hash_state(&after, used.draws) != rec.state_hash {
             let now = G::RULES_VERSION;
             let detail = match rec.rules_version {
                 // The state's hash is over its stored layout: a state that

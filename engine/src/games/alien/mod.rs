@@ -171,7 +171,7 @@ pub fn start_recorded(config: &AlienConfig, rules_version: u32) -> Result<AlienS
             fuel: 0,
             driven: 0,
         },
-        content,
+        content: content.into(),
         option,
         players: config.players,
         turn: 1,

@@ -151,7 +151,7 @@ pub enum Result {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AlienState {
-    pub content: Content,
+    pub content: crate::shared::Shared<Content>,
     pub option: QueenOption,
     /// Players, the Alien player (seat 0) included.
     pub players: u8,

@@ -872,25 +872,29 @@ impl DimxState {
     /// in words instead of being played with the wrong map or chits.
     pub fn check(&self) -> Result<(), String> {
         let map = &self.map;
-        let on_map = |h: Hex, who: &str| match map.cell(h) {
+        // `who` names the piece only when it is out of place: this runs
+        // before every command, and naming every unit each time was a
+        // seventh of what a command cost.
+        let on_map = |h: Hex, who: &dyn Fn() -> String| match map.cell(h) {
             Some(c) if map.number(c).is_some() => Ok(()),
             _ => Err(format!(
-                "{who} stands in {h}, which is not a hex of {}",
+                "{} stands in {h}, which is not a hex of {}",
+                who(),
                 map.name
             )),
         };
         for m in &self.marines {
             if let Some(h) = m.on_map() {
-                on_map(h, &m.title())?;
+                on_map(h, &|| m.title())?;
             }
         }
         for a in &self.aliens {
             if let Some(h) = a.on_map() {
-                on_map(h, &a.title())?;
+                on_map(h, &|| a.title())?;
             }
         }
         for &h in &self.strongpoints {
-            on_map(h, "a Strongpoint")?;
+            on_map(h, &|| "a Strongpoint".to_owned())?;
         }
         let sheet = self.chits();
         let chit = |c: u8| {
@@ -927,7 +931,7 @@ impl DimxState {
                 return Err(format!("there is no unit {} to put down", p.unit));
             }
             for &h in &p.hexes {
-                on_map(h, &p.unit)?;
+                on_map(h, &|| p.unit.clone())?;
             }
         }
         Ok(())

@@ -540,8 +540,8 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
     }
     let n = factions.len();
     Ok(InvasionState {
-        scenario,
-        factions,
+        scenario: scenario.into(),
+        factions: factions.into(),
         real_table: config.real_table,
         sewers: config.sewers,
         groups,

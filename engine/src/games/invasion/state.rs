@@ -233,9 +233,9 @@ pub struct Budget {
 /// The whole state of a battle.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InvasionState {
-    pub scenario: Scenario,
+    pub scenario: crate::shared::Shared<Scenario>,
     /// One faction per seat.
-    pub factions: Vec<Faction>,
+    pub factions: crate::shared::Shared<Vec<Faction>>,
     /// Played at a real table: positions optional, facts declared.
     pub real_table: bool,
     /// The sewers rule ("Humans (and others) in the sewers").

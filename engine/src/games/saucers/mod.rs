@@ -280,7 +280,7 @@ pub fn start(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
         owed: Vec::new(),
         over: None,
         preset,
-        content,
+        content: content.into(),
     })
 }
 

@@ -119,7 +119,7 @@ pub enum Target {
 /// The state of a game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SaucersState {
-    pub content: Content,
+    pub content: crate::shared::Shared<Content>,
     pub variant: Variant,
     pub hidden_hands: bool,
     /// Battle options (`SaucersConfig`).
