@@ -329,7 +329,22 @@ fn a_battle_taken_back_changes_the_campaign_and_flags_a_purchase() {
     club.play_peacefully(second);
     ok(&club.run(&["skill", "buy", "Pte Yates", "Crack Shot"]));
     assert_eq!(club.sheet(yates)["unspent"], 0);
-    ok(&club.run(&["campaign", "state"]));
+    // (two battles of one title: each is named by it and its id, as the
+    // app and the reports name it)
+    let out = ok(&club.run(&["campaign", "state"]));
+    assert!(
+        out.contains(&format!(
+            "\nAlien Invasion: Farmyard Skirmish (battle {second}): 1 models, "
+        )),
+        "{out}"
+    );
+    let log = ok(&club.run(&["campaign", "log"]));
+    assert!(
+        log.contains(&format!(
+            "Alien Invasion: Farmyard Skirmish (battle {first}) fought by Pte Yates"
+        )),
+        "{log}"
+    );
     // When the second battle is reopened, three entries taken back and another command played
     let id = second.to_string();
     club.on_battle("undo", &id, &["--steps", "3"]);

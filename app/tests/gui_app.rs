@@ -26,4 +26,5 @@ mod gui_app {
     mod saucers;
     mod snapshots;
     mod table;
+    mod views;
 }

@@ -17,6 +17,9 @@ const MOMENTS: usize = 6;
 #[derive(Clone, Debug, PartialEq)]
 pub struct BattleBrief {
     pub id: i64,
+    /// Its one name, as the app and the command line call it
+    /// (`xenolog_saves::BattleNames`).
+    pub name: String,
     pub title: String,
     pub game: String,
     pub date: String,
@@ -63,6 +66,7 @@ pub fn build(c: &Campaign) -> Result<CampaignStory, SaveError> {
     let mut battles = Vec::new();
     let mut dice: Vec<DieRecord> = Vec::new();
     let mut dates: Vec<String> = Vec::new();
+    let names = c.battle_names()?;
     for summary in c.battles()? {
         let b = c.load_battle(summary.id)?;
         let mut header = header_of(c, summary.id, None)?;
@@ -94,6 +98,7 @@ pub fn build(c: &Campaign) -> Result<CampaignStory, SaveError> {
         dice.extend(story.dice.iter().cloned());
         battles.push(BattleBrief {
             id: summary.id,
+            name: names.name(summary.id),
             title: story.title.clone(),
             game: story.game.clone(),
             date: story.date.clone(),
@@ -176,7 +181,7 @@ pub fn markdown(s: &CampaignStory) -> String {
     w("## Battles".into());
     for b in &s.battles {
         w(String::new());
-        w(format!("### Battle {}: {}", b.id, md(&b.title)));
+        w(format!("### {}", md(&b.name)));
         w(String::new());
         w(format!(
             "{}, {}, {} entries. **{}**",

@@ -61,6 +61,7 @@ mod campaign;
 mod error;
 mod fair;
 mod file;
+mod names;
 mod notes;
 mod rosters;
 pub mod sample;
@@ -72,6 +73,7 @@ pub use battles::dice_to_enter;
 pub use campaign::{BattleSummary, Campaign};
 pub use error::SaveError;
 pub use file::write_atomically;
+pub use names::BattleNames;
 pub use notes::Note;
 pub use rosters::{
     CampaignFail, CampaignReport, Recomputed, SeatPick, describe, faction_name, kind_name,

@@ -31,7 +31,7 @@ use xenolog_schema::DiceMode;
 
 use crate::battles::insert_fresh;
 use crate::campaign::now;
-use crate::{BattleId, Campaign, SaveError};
+use crate::{BattleId, BattleNames, Campaign, SaveError};
 
 /// Each campaign battle's result (`None`: not over, or gone).
 type Results = HashMap<BattleRef, Option<Outcome>>;
@@ -54,6 +54,13 @@ impl From<rusqlite::Error> for CampaignFail {
     fn from(e: rusqlite::Error) -> Self {
         CampaignFail::Save(e.into())
     }
+}
+
+/// A refusal whose words name the battles they number.
+fn named(names: &BattleNames, e: CampaignError) -> CampaignFail {
+    CampaignFail::Refused(CampaignError {
+        message: names.words(&e.message),
+    })
 }
 
 fn refused(words: impl Into<String>) -> CampaignFail {
@@ -103,8 +110,9 @@ pub fn skill_table() -> Vec<Skill> {
     skills::shipped()
 }
 
-/// A campaign event in words, with the names the state knows.
-pub fn describe(event: &CampaignEvent, state: &CampaignState) -> String {
+/// A campaign event in words, with the names the state knows and the
+/// battles by their names.
+pub fn describe(event: &CampaignEvent, state: &CampaignState, battles: &BattleNames) -> String {
     use CampaignEvent as C;
     let model = |id: &ModelId| {
         state
@@ -136,7 +144,7 @@ pub fn describe(event: &CampaignEvent, state: &CampaignState) -> String {
         }
         C::BattleFought { battle, fighters } => {
             let names: Vec<String> = fighters.iter().map(|f| model(&f.model)).collect();
-            format!("battle {battle} fought by {}", names.join(", "))
+            format!("{} fought by {}", battles.name(*battle), names.join(", "))
         }
         C::SettingChanged { casualties } => format!(
             "casualties: {}",
@@ -286,12 +294,14 @@ impl Campaign {
     pub fn campaign_state_at(&self, until: i64) -> Result<CampaignState, SaveError> {
         let log = self.campaign_log()?;
         let (now_, _) = self.results(&log)?;
-        Ok(fold(
+        let mut state = fold(
             &log,
             &|b| now_.get(&b).cloned().flatten(),
             &skill_table(),
             Some(until),
-        ))
+        );
+        self.battle_names()?.name_state(&mut state);
+        Ok(state)
     }
 
     /// The campaign recomputed, and what changed since it was last read (a
@@ -309,10 +319,13 @@ impl Campaign {
             let before = fold(&log, &|b| was.get(&b).cloned().flatten(), &table, None);
             changes(&before, &state)
         };
-        Ok(Recomputed {
+        let mut r = Recomputed {
             state,
             changes: changed,
-        })
+        };
+        // The battles by their names, for every face (issue 28).
+        self.battle_names()?.name_recomputed(&mut r);
+        Ok(r)
     }
 
     /// Append a campaign event, decided against the campaign as it stands
@@ -321,7 +334,9 @@ impl Campaign {
         self.writable()?;
         let log = self.campaign_log()?;
         let state = self.campaign_state()?;
-        decide(&state, &log, &event, &skill_table(), &ShippedFactions)?;
+        let names = self.battle_names()?;
+        decide(&state, &log, &event, &skill_table(), &ShippedFactions)
+            .map_err(|e| named(&names, e))?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -337,13 +352,14 @@ impl Campaign {
         let mut log = self.campaign_log()?;
         let (now_, _) = self.results(&log)?;
         let table = skill_table();
+        let names = self.battle_names()?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut ids = Vec::new();
         for event in events {
             let state = fold(&log, &|b| now_.get(&b).cloned().flatten(), &table, None);
-            decide(&state, &log, event, &table, &ShippedFactions)?;
+            decide(&state, &log, event, &table, &ShippedFactions).map_err(|e| named(&names, e))?;
             let id = append(&tx, event)?;
             log.push(CampaignEntry {
                 id,
@@ -594,7 +610,8 @@ impl Campaign {
         );
         report.battles = state.battles.len();
         report.models = state.models.len();
-        report.flags = state.flags.iter().map(|f| f.words.clone()).collect();
+        let names = self.battle_names()?;
+        report.flags = state.flags.iter().map(|f| names.words(&f.words)).collect();
         Ok(report)
     }
 }

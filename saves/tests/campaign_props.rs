@@ -49,7 +49,8 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 /// The campaign folded from scratch: the log, and each battle's result
-/// read afresh (no cache) at the head of its current branch.
+/// read afresh (no cache) at the head of its current branch, its words
+/// naming the battles as the store's do.
 fn from_scratch(c: &Campaign) -> CampaignState {
     let log = c.campaign_log().unwrap();
     let mut results = HashMap::new();
@@ -58,12 +59,14 @@ fn from_scratch(c: &Campaign) -> CampaignState {
             results.insert(*battle, c.head_result(*battle).unwrap());
         }
     }
-    fold(
+    let mut state = fold(
         &log,
         &|b| results.get(&b).cloned().flatten(),
         &skill_table(),
         None,
-    )
+    );
+    c.battle_names().unwrap().name_state(&mut state);
+    state
 }
 
 fn play_on(c: &mut Campaign, id: i64, b: &mut dyn Battle, n: u8, pick: Option<usize>) {

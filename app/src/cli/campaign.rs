@@ -337,7 +337,7 @@ fn done(out: &mut dyn Write, json: bool, entry: u32, words: String, extra: Value
 
 fn record(c: &mut Campaign, event: CampaignEvent, out: &mut dyn Write, json: bool) -> Out {
     let state = c.campaign_state()?;
-    let words = describe(&event, &state);
+    let words = describe(&event, &state, &c.battle_names()?);
     let entry = c.record(event)?;
     done(out, json, entry, words, json!({}))
 }
@@ -417,7 +417,13 @@ pub(super) fn roster(cmd: RosterCmd, out: &mut dyn Write) -> Out {
             }
             let ids = c.record_all(&events)?;
             for (e, ev) in ids.iter().zip(&events) {
-                done(out, at.json, *e, describe(ev, &s), json!({}))?;
+                done(
+                    out,
+                    at.json,
+                    *e,
+                    describe(ev, &s, &c.battle_names()?),
+                    json!({}),
+                )?;
             }
             Ok(())
         }
@@ -566,7 +572,7 @@ pub(super) fn skill(cmd: SkillCmd, out: &mut dyn Write) -> Out {
             let model = model_of(&s, &model)?;
             let skill = skill_id(&skill)?;
             let event = CampaignEvent::SkillBought { model, skill };
-            let words = describe(&event, &s);
+            let words = describe(&event, &s, &c.battle_names()?);
             let entry = c.record(event)?;
             let after = c.campaign_state()?;
             let m = after.model(model);
@@ -642,13 +648,14 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
             let c = open_ro(&at.file)?;
             let log = c.campaign_log()?;
             let s = c.campaign_state()?;
+            let names = c.battle_names()?;
             for e in &log {
                 let counts = !s.undone.contains(&e.id);
                 if at.json {
                     json_line(
                         out,
                         &json!({"entry": e.id, "at": e.at, "event": e.event,
-                            "words": describe(&e.event, &s), "counts": counts}),
+                            "words": describe(&e.event, &s, &names), "counts": counts}),
                     )?;
                 } else {
                     line(
@@ -656,7 +663,7 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
                         format!(
                             "{:>4}  {}{}",
                             e.id,
-                            describe(&e.event, &s),
+                            describe(&e.event, &s, &names),
                             if counts { "" } else { "  (undone)" }
                         ),
                     )?;
@@ -668,12 +675,13 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
         CampaignCmd::Undo { at } => {
             let mut c = open_rw(&at.file)?;
             let s = c.campaign_state()?;
+            let names = c.battle_names()?;
             let log = c.campaign_log()?;
             let (entry, taken) = c.campaign_undo()?;
             let what = log
                 .iter()
                 .find(|e| e.id == taken)
-                .map_or_else(String::new, |e| describe(&e.event, &s));
+                .map_or_else(String::new, |e| describe(&e.event, &s, &names));
             done(
                 out,
                 at.json,
@@ -685,12 +693,13 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
         CampaignCmd::Redo { at } => {
             let mut c = open_rw(&at.file)?;
             let s = c.campaign_state()?;
+            let names = c.battle_names()?;
             let log = c.campaign_log()?;
             let (entry, back) = c.campaign_redo()?;
             let what = log
                 .iter()
                 .find(|e| e.id == back)
-                .map_or_else(String::new, |e| describe(&e.event, &s));
+                .map_or_else(String::new, |e| describe(&e.event, &s, &names));
             done(
                 out,
                 at.json,
@@ -752,12 +761,13 @@ fn state(file: &Path, date: Option<&str>, json: bool, out: &mut dyn Write) -> Ou
         ),
     )?;
     print_rosters(out, &s, None)?;
+    let names = c.battle_names()?;
     for b in &s.battles {
         line(
             out,
             format!(
-                "battle {}: {} models, {}",
-                b.battle,
+                "{}: {} models, {}",
+                names.name(b.battle),
                 b.fighters.len(),
                 b.result.as_deref().unwrap_or("not over yet")
             ),

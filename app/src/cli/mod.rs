@@ -1389,6 +1389,7 @@ fn verify(
         Some(id) => vec![id],
         None => c.battles()?.into_iter().map(|b| b.id).collect(),
     };
+    let names = c.battle_names()?;
     let mut failed = 0;
     let mut club = 0;
     for id in &ids {
@@ -1411,7 +1412,7 @@ fn verify(
         if json {
             json_line(out, &json!({"battle": id, "ok": ok, "report": detail}))?;
         } else {
-            line(out, format!("battle {id}: {text}"))?;
+            line(out, format!("{}: {text}", names.name(*id)))?;
         }
     }
     if !kept.is_empty() && club == 0 {

@@ -92,8 +92,8 @@ pub(super) fn note(cmd: NoteCmd, out: &mut dyn Write) -> Out {
             line(
                 out,
                 format!(
-                    "noted entry {entry} of battle {}{}",
-                    at.battle,
+                    "noted entry {entry} of {}{}",
+                    c.battle_name(at.battle)?,
                     if bookmark { " and bookmarked it" } else { "" }
                 ),
             )
@@ -133,7 +133,10 @@ pub(super) fn bookmarks(args: BookmarksArgs, out: &mut dyn Write) -> Out {
     let marks = c.bookmarks(at.battle)?;
     let b = load(&c, at.battle)?;
     if marks.is_empty() && !args.json {
-        return line(out, format!("battle {} has no bookmarks", at.battle));
+        return line(
+            out,
+            format!("{} has no bookmarks", c.battle_name(at.battle)?),
+        );
     }
     list(&*b, &marks, args.json, out)
 }

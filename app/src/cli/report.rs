@@ -55,7 +55,8 @@ pub(super) fn report(args: ReportArgs, out: &mut dyn Write) -> Out {
         && !b.branches().iter().any(|x| x.id == branch)
     {
         return Err(Fail::usage(format!(
-            "battle {battle} has no branch {branch} (see `xenolog branches`)"
+            "{} has no branch {branch} (see `xenolog branches`)",
+            c.battle_name(battle)?
         )));
     }
     let mut header = xenolog_report::header_of(&c, battle, args.branch)?;

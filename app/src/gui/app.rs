@@ -250,10 +250,7 @@ impl App {
         };
         let mut commands = Vec::new();
         super::campaign_view::apply(&mut self.campaign_view, c, action, &mut commands);
-        self.messages.status = super::campaign_view::name_battles(
-            &self.campaign_view.message,
-            &self.campaign_view.titles,
-        );
+        self.messages.status = self.campaign_view.message.clone();
         self.commands.extend(commands);
     }
 
@@ -1388,11 +1385,6 @@ impl App {
             self.side.step_scene = None;
         }
         if self.campaign_view.shown {
-            self.campaign_view.titles = self
-                .battles
-                .iter()
-                .map(|b| (b.id, b.title.clone()))
-                .collect();
             let mut actions = Vec::new();
             let file = self.campaign.as_ref().and_then(|c| c.file());
             egui::CentralPanel::default().show(ui, |ui| {

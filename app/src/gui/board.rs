@@ -26,6 +26,10 @@ const MIN_TEXT_PX: f32 = 5.0;
 /// of it (drag to pan, `0` to come back).
 const READABLE_HEX_PX: f32 = 56.0;
 
+/// How far down the view the camera buttons reach (their row's top margin
+/// and height, and a gap).
+const CAMERA_BUTTONS_PX: f32 = 40.0;
+
 /// The narrowest a board tooltip gets (it moves away from the window's edge
 /// rather than wrap each word).
 pub const TOOLTIP_MIN_WIDTH: f32 = 240.0;
@@ -141,8 +145,15 @@ impl Xform {
 fn opening_view(scene: &Scene, view: Rect) -> (Vec2, f32) {
     let fit = |w: f32, h: f32| (view.width() / w.max(1.0)).min(view.height() / h.max(1.0));
     let Some((lo, hi, hex_w)) = map_extent(scene) else {
+        // The camera buttons sit over the view's top edge: the scene opens
+        // below them, so they hide none of it (issue 28: they covered a
+        // group's name at the table's corner).
         let (w, h) = (scene.width, scene.height);
-        return (vec2(w, h) / 2.0, fit(w, h).max(1e-3));
+        let top = CAMERA_BUTTONS_PX.min(view.height() * 0.1);
+        let scale = (view.width() / w.max(1.0))
+            .min((view.height() - top) / h.max(1.0))
+            .max(1e-3);
+        return (vec2(w, h - top / scale) / 2.0, scale);
     };
     // The whole scene (the card and the boxes beside the map too) when it
     // fits with readable hexes.

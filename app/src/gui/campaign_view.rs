@@ -9,7 +9,7 @@ use xenolog_engine::campaign::skills::Skill;
 use xenolog_engine::campaign::{
     CampaignEvent, CampaignState, ModelId, ModelSheet, RosterId, Status, why_not_buy,
 };
-use xenolog_saves::{Campaign, SeatPick, faction_name, kind_name, skill_table};
+use xenolog_saves::{BattleNames, Campaign, SeatPick, faction_name, kind_name, skill_table};
 
 use super::command::AppCommand;
 
@@ -39,41 +39,9 @@ pub struct CampaignViewState {
     pub seed: String,
     /// The last thing done or refused, in words.
     pub message: String,
-    /// The campaign's battles by id, to name them by their titles.
-    pub titles: std::collections::BTreeMap<i64, String>,
-}
-
-/// A battle by its title where the campaign's words name it by its id
-/// ("survived battle 7" reads "survived Hollow Farm, battle 3"); an id with
-/// no title stays as it is.
-pub fn name_battles(text: &str, titles: &std::collections::BTreeMap<i64, String>) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find("battle ") {
-        let (before, after) = rest.split_at(i);
-        out.push_str(before);
-        let digits = after["battle ".len()..]
-            .bytes()
-            .take_while(u8::is_ascii_digit)
-            .count();
-        let number = &after["battle ".len().."battle ".len() + digits];
-        let whole_word = before
-            .chars()
-            .next_back()
-            .is_none_or(|c| !c.is_alphanumeric());
-        match number.parse::<i64>().ok().and_then(|n| titles.get(&n)) {
-            Some(title) if whole_word && digits > 0 => {
-                out.push_str(title);
-                rest = &after["battle ".len() + digits..];
-            }
-            _ => {
-                out.push_str("battle ");
-                rest = &after["battle ".len()..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+    /// The campaign's battles by their names (the campaign's own words
+    /// come named from the file; links and new entries use these).
+    pub names: BattleNames,
 }
 
 impl CampaignViewState {
@@ -124,6 +92,10 @@ pub fn refresh(st: &mut CampaignViewState, c: &Campaign) {
     if st.state.is_some() {
         return;
     }
+    match c.battle_names() {
+        Ok(names) => st.names = names,
+        Err(e) => st.message = format!("The campaign could not be read: {e}"),
+    }
     match c.campaign_recompute() {
         Ok(r) => {
             if !r.changes.is_empty() {
@@ -155,9 +127,9 @@ pub fn apply(
     let before = st.state.clone();
     let result: Result<String, String> = match action {
         CampaignAction::Record(event) => {
-            let words = before
-                .as_ref()
-                .map_or_else(String::new, |s| xenolog_saves::describe(&event, s));
+            let words = before.as_ref().map_or_else(String::new, |s| {
+                xenolog_saves::describe(&event, s, &st.names)
+            });
             c.record(event).map(|_| words).map_err(|e| e.to_string())
         }
         CampaignAction::Recruit { roster, name, kind } => c
@@ -353,7 +325,7 @@ fn body(
     };
     refresh(st, c);
     if !st.message.is_empty() {
-        ui.label(RichText::new(name_battles(&st.message, &st.titles)).italics());
+        ui.label(RichText::new(&st.message).italics());
     }
     let Some(state) = st.state.clone() else {
         return;
@@ -362,7 +334,7 @@ fn body(
         egui::Frame::group(ui.style()).show(ui, |ui| {
             ui.strong("The campaign was recomputed. What changed:");
             for ch in &st.changes {
-                ui.label(name_battles(ch, &st.titles));
+                ui.label(ch);
             }
             if ui.button("Dismiss").clicked() {
                 st.changes.clear();
@@ -373,10 +345,7 @@ fn body(
         egui::Frame::group(ui.style()).show(ui, |ui| {
             ui.colored_label(ui.visuals().warn_fg_color, "To resolve:");
             for f in &state.flags {
-                ui.label(format!(
-                    "To resolve: {}",
-                    name_battles(&f.words, &st.titles)
-                ));
+                ui.label(format!("To resolve: {}", f.words));
             }
         });
     }
@@ -470,7 +439,7 @@ fn body(
                 ui.label(format!(
                     "{}: {}{undone}",
                     e.id,
-                    name_battles(&xenolog_saves::describe(&e.event, &state), &st.titles)
+                    xenolog_saves::describe(&e.event, &state, &st.names)
                 ));
             }
         }
@@ -666,15 +635,11 @@ fn sheet_ui(
         egui::Grid::new("history").striped(true).show(ui, |ui| {
             for h in &m.history {
                 ui.label(format!("entry {}", h.entry));
-                ui.label(name_battles(&h.what, &st.titles));
+                ui.label(&h.what);
                 ui.label(format!("EP {} → {}", h.unspent_before, h.unspent_after));
                 match h.battle {
                     Some(b) => {
-                        let name = st
-                            .titles
-                            .get(&b)
-                            .map_or_else(|| format!("battle {b}"), Clone::clone);
-                        if ui.link(format!("Open {name}")).clicked() {
+                        if ui.link(format!("Open {}", st.names.name(b))).clicked() {
                             commands.push(AppCommand::ShowCampaign(false));
                             commands.push(AppCommand::OpenBattle(b));
                         }
@@ -689,7 +654,7 @@ fn sheet_ui(
         for f in state.flags.iter().filter(|f| f.model == m.id) {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
-                format!("To resolve: {}", name_battles(&f.words, &st.titles)),
+                format!("To resolve: {}", f.words),
             );
         }
     });

@@ -508,26 +508,43 @@ fn export_ui(
 }
 
 /// Markdown drawn as formatted text: headings, paragraphs, list items,
-/// tables in a fixed-width font, pictures named (they are in the page).
+/// tables as grids, links by their words, pictures named (they are in the
+/// page): no markup shows (issue 28).
 fn markdown_ui(ui: &mut Ui, md: &str) {
-    for line in md.lines() {
+    let mut table: Vec<Vec<String>> = Vec::new();
+    let mut tables = 0;
+    for line in md.lines().chain(std::iter::once("")) {
         let t = line.trim_end();
+        if t.starts_with('|') {
+            if !t.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ')) {
+                table.push(table_cells(t));
+            }
+            continue;
+        }
+        if !table.is_empty() {
+            tables += 1;
+            egui::Grid::new(("report-table", tables))
+                .striped(true)
+                .show(ui, |ui| {
+                    for row in table.drain(..) {
+                        for cell in row {
+                            ui.label(cell);
+                        }
+                        ui.end_row();
+                    }
+                });
+        }
         if let Some(h) = t.strip_prefix("# ") {
-            ui.heading(h);
+            ui.heading(plain_md(h));
         } else if let Some(h) = t.strip_prefix("## ") {
             ui.add_space(6.0);
-            ui.label(egui::RichText::new(h).strong().size(16.0));
+            ui.label(egui::RichText::new(plain_md(h)).strong().size(16.0));
         } else if let Some(h) = t.strip_prefix("### ").or_else(|| t.strip_prefix("#### ")) {
             ui.add_space(4.0);
-            ui.strong(h);
+            ui.strong(plain_md(h));
         } else if let Some(rest) = t.strip_prefix("![") {
             let alt = rest.split_once("](").map_or(rest, |(a, _)| a);
             ui.weak(format!("[picture: {alt}]"));
-        } else if t.starts_with('|') {
-            if t.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ')) {
-                continue;
-            }
-            ui.monospace(plain_md(t));
         } else if let Some(item) = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")) {
             ui.label(format!("• {}", plain_md(item)));
         } else if t.is_empty() {
@@ -538,9 +555,51 @@ fn markdown_ui(ui: &mut Ui, md: &str) {
     }
 }
 
-/// A Markdown line's words without its emphasis marks and escapes.
+/// A Markdown table row's cells, each as plain words.
+fn table_cells(row: &str) -> Vec<String> {
+    let inner = row.trim().trim_start_matches('|').trim_end_matches('|');
+    let mut cells = Vec::new();
+    let mut cell = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            // An escaped bar is a bar in the cell.
+            '\\' => {
+                if let Some(n) = chars.next() {
+                    cell.push('\\');
+                    cell.push(n);
+                }
+            }
+            '|' => cells.push(plain_md(std::mem::take(&mut cell).trim())),
+            c => cell.push(c),
+        }
+    }
+    cells.push(plain_md(cell.trim()));
+    cells
+}
+
+/// A Markdown line's words without its marks: emphasis, escapes, inline
+/// code's backticks, and links (`[words](target)` reads "words").
 fn plain_md(t: &str) -> String {
-    t.replace(['*', '\\'], "")
+    let mut out = String::with_capacity(t.len());
+    let mut rest = t;
+    while let Some(i) = rest.find('[') {
+        let (before, after) = rest.split_at(i);
+        out.push_str(before);
+        match after[1..].split_once("](") {
+            Some((words, tail)) if !words.contains('[') && tail.contains(')') => {
+                let (_, tail) = tail.split_once(')').unwrap_or(("", tail));
+                out.push_str(words);
+                rest = tail;
+            }
+            _ => {
+                out.push('[');
+                rest = &after[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out.replace(['*', '`'], "").replace("\\", "")
 }
 
 /// Write the report page to a temporary file and ask the system to open it
@@ -597,4 +656,31 @@ pub fn export(
             String::new()
         }
     ))
+}
+
+#[cfg(test)]
+mod markdown_tests {
+    use super::{plain_md, table_cells};
+
+    #[test]
+    fn the_preview_shows_a_markdown_line_without_its_marks() {
+        assert_eq!(
+            plain_md("The board at the start ([SVG](report-board-00-start.svg))"),
+            "The board at the start (SVG)"
+        );
+        assert_eq!(
+            plain_md("Check it yourself: `xenolog verify club.xenolog --battle 1`"),
+            "Check it yourself: xenolog verify club.xenolog --battle 1"
+        );
+        assert_eq!(plain_md("**Aliens win** \\[2\\]"), "Aliens win [2]");
+    }
+
+    #[test]
+    fn a_table_row_is_split_into_its_cells() {
+        assert_eq!(
+            table_cells("| Sides | Marines (seat 1); Kay'otz (seat 2) |"),
+            ["Sides", "Marines (seat 1); Kay'otz (seat 2)"]
+        );
+        assert_eq!(table_cells(r"| a \| b | c |"), ["a | b", "c"]);
+    }
 }

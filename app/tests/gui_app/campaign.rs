@@ -165,7 +165,8 @@ fn a_model_recruited_fights_gains_experience_buys_a_skill_and_a_taken_back_battl
             .is_some()
     );
     let report = std::fs::read_to_string(dir.path().join("club-report.html")).unwrap();
-    assert!(report.contains("Battle 2: Campaign battle 2"), "{report}");
+    // Each battle headed by its name, as the Campaign view names it.
+    assert!(report.contains("<h3>Campaign battle 2</h3>"), "{report}");
     assert!(
         report.contains("Hawks") && report.contains("Crack Shot"),
         "{report}"

@@ -483,70 +483,116 @@ struct NameToPlace {
     around: Rect,
 }
 
-/// Where a label of this width and height may go around a group's figures,
-/// in order of preference: above, below, left, right, then further out.
-fn spots(around: &Rect, tw: f32, th: f32) -> Vec<[f32; 2]> {
+/// Where a label `tw` by `th` may go around a group's box, nearest first:
+/// ring 0 touches the box (above, below, left, right, then the corners),
+/// each further ring one label height (or half a label width) further out.
+fn spots(around: &Rect, tw: f32, th: f32, rings: usize) -> Vec<[f32; 2]> {
     let cx = (around.min[0] + around.max[0]) / 2.0;
     let cy = (around.min[1] + around.max[1]) / 2.0;
-    let above = around.min[1] - th / 2.0 - 1.0;
-    let below = around.max[1] + th / 2.0 + 1.0;
-    let left = around.min[0] - tw / 2.0 - 2.0;
-    let right = around.max[0] + tw / 2.0 + 2.0;
-    vec![
-        [cx, above],
-        [cx, below],
-        [left, cy],
-        [right, cy],
-        [cx, above - th],
-        [cx, below + th],
-        [left, above],
-        [right, above],
-        [left, below],
-        [right, below],
-        [cx, above - 2.0 * th],
-        [cx, below + 2.0 * th],
-        [left, cy - th],
-        [right, cy - th],
-        [left, cy + th],
-        [right, cy + th],
-    ]
+    let mut out = Vec::new();
+    for r in 0..rings {
+        let d = r as f32 * th;
+        let above = around.min[1] - th / 2.0 - 1.0 - d;
+        let below = around.max[1] + th / 2.0 + 1.0 + d;
+        let left = around.min[0] - tw / 2.0 - 2.0 - r as f32 * tw / 2.0;
+        let right = around.max[0] + tw / 2.0 + 2.0 + r as f32 * tw / 2.0;
+        out.extend([
+            [cx, above],
+            [cx, below],
+            [left, cy],
+            [right, cy],
+            [left, above],
+            [right, above],
+            [left, below],
+            [right, below],
+            [left, cy - th - d],
+            [right, cy - th - d],
+            [left, cy + th + d],
+            [right, cy + th + d],
+        ]);
+    }
+    out
 }
 
-/// Places every name so that no two overlap (deterministic, in group
-/// order): the first spot around its group that overlaps no name placed
-/// yet, no figure and no terrain name; failing that, the first that overlaps
-/// no name; failing that, the same with the name shortened; and last the
-/// first spot.
+/// How much of `r` lies under the boxes `under` (area, summed).
+fn covered(r: &Rect, under: &[Rect]) -> f32 {
+    under
+        .iter()
+        .map(|o| {
+            let w = (r.max[0].min(o.max[0]) - r.min[0].max(o.min[0])).max(0.0);
+            let h = (r.max[1].min(o.max[1]) - r.min[1].max(o.min[1])).max(0.0);
+            w * h
+        })
+        .sum()
+}
+
+/// Places every name so that no two overlap and none hides a figure
+/// (deterministic, in group order; issue 28: labels overlapped on a crowded
+/// table). It takes the first of these that fits: the name on a spot next
+/// to its group clear of names, figures and terrain names, or a ring or two
+/// further out; its short form so; the same clear of names and figures only;
+/// clear of names only; and last, on the table, the short form where it
+/// covers the least of names and figures.
 fn place_names(
     names: &[NameToPlace],
     tokens: &[Rect],
     terrain: &[Rect],
     table: [f32; 2],
 ) -> Vec<Item> {
+    /// What a spot must keep clear of.
+    #[derive(Clone, Copy)]
+    enum Clear {
+        All,
+        NamesAndFigures,
+        Names,
+    }
     let mut placed: Vec<Rect> = Vec::new();
     let mut out = Vec::new();
     for n in names {
-        let fits = |text: &str, strict: bool, placed: &[Rect]| {
+        let fits = |text: &str, rings: usize, clear: Clear, placed: &[Rect]| {
             let probe = text_rect([0.0, 0.0], text, n.size);
             let (tw, th) = (probe.max[0] - probe.min[0], probe.max[1] - probe.min[1]);
-            spots(&n.around, tw, th).into_iter().find(|&pos| {
+            spots(&n.around, tw, th, rings).into_iter().find(|&pos| {
                 let r = text_rect(pos, text, n.size);
+                let figures = || tokens.iter().any(|t| t.overlaps(&r));
+                let terrain = || terrain.iter().any(|t| t.overlaps(&r));
                 r.inside(table[0], table[1])
                     && !placed.iter().any(|p| p.overlaps(&r))
-                    && (!strict
-                        || (!tokens.iter().any(|t| t.overlaps(&r))
-                            && !terrain.iter().any(|t| t.overlaps(&r))))
+                    && match clear {
+                        Clear::All => !figures() && !terrain(),
+                        Clear::NamesAndFigures => !figures(),
+                        Clear::Names => true,
+                    }
             })
         };
-        let found = fits(&n.text, true, &placed)
-            .map(|p| (p, n.text.clone()))
-            .or_else(|| fits(&n.text, false, &placed).map(|p| (p, n.text.clone())))
-            .or_else(|| fits(&n.short, false, &placed).map(|p| (p, n.short.clone())));
+        let mut tries: Vec<(&str, usize, Clear)> = Vec::new();
+        for clear in [Clear::All, Clear::NamesAndFigures, Clear::Names] {
+            for text in [&n.text, &n.short] {
+                for rings in [1, 3] {
+                    tries.push((text, rings, clear));
+                }
+            }
+        }
+        let found = tries.iter().find_map(|&(text, rings, clear)| {
+            fits(text, rings, clear, &placed).map(|p| (p, text.to_owned()))
+        });
         let (pos, text) = found.unwrap_or_else(|| {
-            let probe = text_rect([0.0, 0.0], &n.text, n.size);
-            let tw = probe.max[0] - probe.min[0];
-            let th = probe.max[1] - probe.min[1];
-            (spots(&n.around, tw, th)[0], n.text.clone())
+            // Nowhere clear: the short form where it hides the least.
+            let probe = text_rect([0.0, 0.0], &n.short, n.size);
+            let (tw, th) = (probe.max[0] - probe.min[0], probe.max[1] - probe.min[1]);
+            let mut under = placed.clone();
+            under.extend_from_slice(tokens);
+            let spots = spots(&n.around, tw, th, 3);
+            let best = spots
+                .iter()
+                .copied()
+                .filter(|&p| text_rect(p, &n.short, n.size).inside(table[0], table[1]))
+                .min_by(|a, b| {
+                    covered(&text_rect(*a, &n.short, n.size), &under)
+                        .total_cmp(&covered(&text_rect(*b, &n.short, n.size), &under))
+                })
+                .unwrap_or(spots[0]);
+            (best, n.short.clone())
         });
         placed.push(text_rect(pos, &text, n.size));
         out.push(label(n.id.clone(), pos, text, n.size, n.fill));
@@ -715,6 +761,53 @@ mod tests {
         }
         // Placing is deterministic.
         assert_eq!(super::scene(&s), scene);
+    }
+
+    /// Issue 28: on the sample's crowded corner (the Spugs' six groups
+    /// against the table's bottom edge) names covered figures and each
+    /// other. Every name now keeps clear of every other name and of every
+    /// figure.
+    #[test]
+    fn names_in_a_crowded_corner_hide_no_figure_and_no_other_name() {
+        let mut s = crash_site();
+        let (w, h) = (s.scenario.width, s.scenario.height);
+        let spugs: Vec<String> = s
+            .groups
+            .iter()
+            .filter(|g| s.factions[g.seat as usize].id == "spugs" && g.on_table())
+            .map(|g| g.name.clone())
+            .collect();
+        assert!(spugs.len() >= 4, "{spugs:?}");
+        for (i, name) in spugs.iter().enumerate() {
+            let g = by_name(&s, name);
+            for (k, m) in s.groups[g].models.iter_mut().enumerate() {
+                m.at = Some(Point::new(
+                    w - 1500 + 200 * i as i32 + 110 * (k as i32 % 2),
+                    h - 250 + 110 * (k as i32 / 2).min(1),
+                ));
+            }
+        }
+        let scene = scene(&s);
+        let rects = names(&scene);
+        let tokens: Vec<Rect> = scene
+            .items
+            .iter()
+            .filter(|i| i.id.starts_with("model:"))
+            .filter_map(|i| match &i.shape {
+                Shape::Circle { center, radius } => {
+                    Some(Rect::around(*center, 2.0 * radius, 2.0 * radius))
+                }
+                _ => None,
+            })
+            .collect();
+        for (i, a) in rects.iter().enumerate() {
+            for b in &rects[i + 1..] {
+                assert!(!a.overlaps(b), "{a:?} overlaps {b:?}");
+            }
+            for t in &tokens {
+                assert!(!a.overlaps(t), "{a:?} covers a figure at {t:?}");
+            }
+        }
     }
 
     #[test]

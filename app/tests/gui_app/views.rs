@@ -1,0 +1,143 @@
+//! Issue 28, "views that fit": every view of the app at the smallest window
+//! a club table is likely to give it (1024x700) and at a roomy one
+//! (1600x1000), on the sample campaign: the four boards, the New battle
+//! dialog and the report preview (the Campaign view's own pictures are made
+//! by `layout.rs`). What can be cut off is checked to be in the window; the
+//! reference pictures are for a person to look at (the campaign panel is
+//! hidden in them: it shows today's dates; the report preview, which gives
+//! the battle's date, is saved with `XENOLOG_TEST_SHOTS` only).
+
+use eframe::egui;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+use super::support::{BOARD, click, hide_campaign_panel, menu, shot, type_into};
+use crate::gui::app::{App, Startup};
+use crate::gui::command::AppCommand;
+use crate::gui::files::ScriptedDialogs;
+use crate::gui::menu::PanelsShown;
+use crate::gui::prefs::{Prefs, ThemeChoice};
+
+/// The sample campaign in a window of this size (light theme).
+fn sample_at(size: egui::Vec2) -> (tempfile::TempDir, Harness<'static, App>) {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_owned();
+    let mut h = Harness::builder()
+        .with_size(size)
+        .with_pixels_per_point(1.0)
+        .with_theme(egui::Theme::Light)
+        .with_max_steps(8)
+        .build_eframe(move |cc| {
+            App::with_prefs(
+                &cc.egui_ctx,
+                Prefs {
+                    theme: ThemeChoice::Light,
+                    ..Prefs::default()
+                },
+                Startup {
+                    campaign: None,
+                    data_dir: Some(data),
+                    dialogs: Box::new(ScriptedDialogs::new(Vec::new())),
+                    screenshot: None,
+                    restore_last: false,
+                    started: std::time::Instant::now(),
+                    sample: None,
+                },
+            )
+        });
+    h.run();
+    (dir, h)
+}
+
+/// Open the sample's battle of this game (its first, by id).
+fn open_game(h: &mut Harness<'static, App>, game: &str) {
+    let id = h
+        .state()
+        .battles
+        .iter()
+        .find(|b| b.game == game)
+        .map(|b| b.id)
+        .unwrap_or_else(|| panic!("the sample has a {game} battle"));
+    h.state_mut().push(AppCommand::OpenBattle(id));
+    h.run();
+    assert_eq!(h.state().open.as_ref().unwrap().battle.game_id(), game);
+}
+
+/// The node labelled so lies wholly in the window.
+fn in_window(h: &Harness<'_, App>, label: &str, size: egui::Vec2) {
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, size);
+    let r = h.get_by_label(label).rect();
+    assert!(
+        window.contains_rect(r),
+        "{}x{}: {label} is cut off at {r:?}",
+        size.x,
+        size.y
+    );
+}
+
+fn every_view(w: f32, hgt: f32) {
+    let size = egui::vec2(w, hgt);
+    let tag = format!("{w}x{hgt}");
+    let (_dir, mut h) = sample_at(size);
+    for game in ["invasion", "alien", "saucers", "dimx"] {
+        h.state_mut().look.panels = Some(PanelsShown {
+            browser: true,
+            side: true,
+        });
+        open_game(&mut h, game);
+        shot(&mut h, &format!("view_{game}_{tag}_panels"));
+        // The board keeps a fair share of the window, whole and on it.
+        let board = h.get_by_label(BOARD).rect();
+        let window = egui::Rect::from_min_size(egui::Pos2::ZERO, size);
+        assert!(window.contains_rect(board), "{tag} {game}: board {board:?}");
+        assert!(
+            board.width() >= 0.45 * w && board.height() >= 0.45 * hgt,
+            "{tag} {game}: the board is {board:?}"
+        );
+        // The timeline's buttons and the entries' Note column are on screen.
+        for label in ["Go to turn", "Note"] {
+            in_window(&h, label, size);
+        }
+        if game != "dimx" {
+            // Dimension X's is `app_WxH`, made by layout.rs.
+            hide_campaign_panel(&mut h);
+            h.snapshot(format!("view_{game}_{tag}"));
+        }
+    }
+    // The New battle dialog: its buttons on screen whatever the game.
+    hide_campaign_panel(&mut h);
+    menu(&mut h, "File", "New battle");
+    for game in [
+        "Alien Invasion (2-6 players)",
+        "Night of the Saucers (1-4 players)",
+    ] {
+        click(&mut h, game);
+        in_window(&h, "Start battle", size);
+        in_window(&h, "New battle", size);
+    }
+    // (a seed of its own: the dialog offers a random one)
+    type_into(&mut h, "Seed:", "20240607");
+    click(&mut h, "Xenolog rolls the dice");
+    shot(&mut h, &format!("view_new_battle_{tag}"));
+    h.snapshot(format!("view_new_battle_{tag}"));
+    click(&mut h, "Cancel");
+    // The report preview of the battle open (Dimension X): a page, its
+    // tables as grids, no markup. Looked at, not compared: it gives the
+    // battle's date, which is the day the sample was made.
+    menu(&mut h, "File", "Export battle report…");
+    in_window(&h, "Open in browser", size);
+    h.get_by_label("Sides");
+    assert!(h.query_by_label_contains("| Game |").is_none());
+    assert!(h.query_by_label_contains("](").is_none());
+    shot(&mut h, &format!("view_report_{tag}"));
+}
+
+#[test]
+fn every_view_fits_at_1024x700() {
+    every_view(1024.0, 700.0);
+}
+
+#[test]
+fn every_view_fits_at_1600x1000() {
+    every_view(1600.0, 1000.0);
+}
