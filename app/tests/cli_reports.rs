@@ -162,7 +162,10 @@ fn the_campaign_report_tells_every_battle_the_rosters_and_the_luck_and_refuses_b
     let (_, after) = md.split_once("\n## Battles\n").expect("a Battles section");
     let section = after.split("\n## ").next().unwrap_or(after);
     assert_eq!(section.matches("\n### ").count(), count, "{md}");
-    assert_says_all(section, &["\n### Hollow Farm, battle 1 (campaign sample)\n"]);
+    assert_says_all(
+        section,
+        &["\n### Hollow Farm, battle 1 (campaign sample)\n"],
+    );
     assert_says_all(&md, &["## Rosters", "### Wyvern Platoon (U.N.I.T.)"]);
     assert_says_all(&md, &["| Model | Type | Status | EP unspent/earned |"]);
     assert_says_all(&md, &["## Luck over the campaign", "rolled by Xenolog"]);
