@@ -409,6 +409,25 @@ fn two_seats_play_saucers_and_invasion_to_the_end_through_the_club_server() {
         assert!(!v.contains("FAILED"), "{v}");
         assert!(v.to_lowercase().contains("nonce"), "{v}");
     }
+    // What the CLI keeps in a club folder (the token, the nonces, the seat
+    // logs with this seat's hand) is its owner's only, and no temporary
+    // file is left behind.
+    #[cfg(unix)]
+    for s in &seats {
+        use std::os::unix::fs::PermissionsExt;
+        for e in std::fs::read_dir(&s.dir).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            assert!(!name.ends_with(".part"), "a temporary file is left: {name}");
+            if ["token-", "nonce-", "seat-"]
+                .iter()
+                .any(|k| name.starts_with(k))
+            {
+                let mode = std::fs::metadata(&p).unwrap().permissions().mode();
+                assert_eq!(mode & 0o077, 0, "{name} is readable by others: {mode:o}");
+            }
+        }
+    }
     // One nonce byte changed: verify fails, in words.
     let s = &seats[0];
     let file = s.dir.join("battle.xenolog-battle");

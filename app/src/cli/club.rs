@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use xenolog_server::client::{Client, ServerAddr, invitation_code, new_nonce};
 use xenolog_server::serve::{Config, check_public, invitation_link, run_blocking};
 
-use super::remote::{self, club_dir, default_token_file, fail, write_secret};
+use super::remote::{self, club_dir, default_token_file, fail, made_maybe, write_secret};
 use super::{Fail, Out, json_line, line};
 
 #[derive(Args, Debug)]
@@ -246,12 +246,12 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
             };
             let mut c = server.connect()?;
             let body = c
-                .request(
+                .request_no_retry(
                     "invite",
                     json!({"role": role, "label": label, "campaign": campaign,
                            "battle": battle, "seat": seat, "days": days}),
                 )
-                .map_err(fail)?;
+                .map_err(|e| made_maybe(e, "the invitation"))?;
             if json {
                 return json_line(out, &body);
             }
@@ -269,8 +269,8 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
         ClubCmd::NewCampaign { server, name, json } => {
             let mut c = server.connect()?;
             let body = c
-                .request("create_campaign", json!({"name": name}))
-                .map_err(fail)?;
+                .request_no_retry("create_campaign", json!({"name": name}))
+                .map_err(|e| made_maybe(e, "the campaign"))?;
             if json {
                 return json_line(out, &body);
             }
@@ -295,12 +295,12 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
             };
             let mut c = server.connect()?;
             let body = c
-                .request(
+                .request_no_retry(
                     "create_battle",
                     json!({"campaign": campaign, "game": game, "config": config,
                            "title": title, "strict": strict}),
                 )
-                .map_err(fail)?;
+                .map_err(|e| made_maybe(e, "the battle"))?;
             if json {
                 return json_line(out, &body);
             }

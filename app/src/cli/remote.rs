@@ -28,6 +28,19 @@ pub(super) const CLUB_DIR_ENV: &str = "XENOLOG_CLUB_DIR";
 
 /// A client failure as the command line says it: refusals exit 1,
 /// connection failures 2.
+/// A request that makes something (a campaign, a battle, an invitation) is
+/// sent once: after a lost answer it may or may not have been made, and
+/// sending it again could make two. Say so.
+pub(super) fn made_maybe(e: ClientError, what: &str) -> Fail {
+    if matches!(e, ClientError::Lost { .. }) {
+        Fail::usage(format!(
+            "{e}; {what} may have been made before the answer was lost: see `xenolog club campaigns` before asking again"
+        ))
+    } else {
+        fail(e)
+    }
+}
+
 pub(super) fn fail(e: ClientError) -> Fail {
     if e.is_connection() {
         Fail::usage(e.to_string())
@@ -37,7 +50,8 @@ pub(super) fn fail(e: ClientError) -> Fail {
 }
 
 /// The club folder: where the token, the nonces and the seat logs are kept
-/// (`--club-dir`, else `XENOLOG_CLUB_DIR`, else the app's data folder).
+/// (`XENOLOG_CLUB_DIR`, else the app's data folder), made readable by its
+/// owner only: it holds tokens, nonces and seat logs with this seat's hand.
 pub(super) fn club_dir(given: Option<&Path>) -> Out<PathBuf> {
     if let Some(d) = given {
         return Ok(d.to_owned());
@@ -49,7 +63,7 @@ pub(super) fn club_dir(given: Option<&Path>) -> Out<PathBuf> {
         .map(|d| d.data_dir().join("club"))
         .ok_or_else(|| {
             Fail::usage(format!(
-                "no home folder to keep club files in: give --club-dir DIR or set {CLUB_DIR_ENV}"
+                "no home folder to keep club files in: set {CLUB_DIR_ENV} to a folder"
             ))
         })
 }
@@ -59,15 +73,33 @@ pub(super) fn default_token_file(dir: &Path, addr: &ServerAddr) -> PathBuf {
     dir.join(format!("token-{}", addr.file_part()))
 }
 
+/// Make a folder (and its parents) for the club files; the folder itself
+/// readable by its owner only (mode 0700 on Unix) when this makes it.
+pub(super) fn private_dir(dir: &Path) -> Out {
+    let made = !dir.exists();
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Fail::usage(format!("cannot make the folder {}: {e}", dir.display())))?;
+    #[cfg(unix)]
+    if made {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+            .map_err(|e| Fail::usage(format!("cannot make {} private: {e}", dir.display())))?;
+    }
+    Ok(())
+}
+
 /// Write a secret file readable by its owner only (mode 0600 on Unix),
 /// atomically.
 pub(super) fn write_secret(path: &Path, text: &str) -> Out {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|e| {
-            Fail::usage(format!("cannot make the folder {}: {e}", parent.display()))
-        })?;
+        private_dir(parent)?;
     }
-    let tmp = path.with_extension("part");
+    // The whole name plus the process id: `with_extension` would cut at the
+    // last dot, so `nonce-127.0.0.1_8470-b3-s0` and `-s1` (or the tokens of
+    // club.example.org and .net) would share one temporary file.
+    let mut tmp_name = path.file_name().unwrap_or_default().to_owned();
+    tmp_name.push(format!(".{}.part", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
     let write = || -> std::io::Result<()> {
         let mut o = std::fs::OpenOptions::new();
         o.write(true).create(true).truncate(true);
@@ -583,13 +615,18 @@ pub(super) fn autoplay(
     let log_path = seat_log_path(&c, at.battle, seat)?;
     let after = last_in_log(&log_path);
     if let Some(parent) = log_path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| {
-            Fail::usage(format!("cannot make the folder {}: {e}", parent.display()))
-        })?;
+        private_dir(parent)?;
     }
-    let log = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
+    // The seat log holds what this seat sees, its hand included: its
+    // owner's only (0600), like the token and the nonces.
+    let mut open = std::fs::OpenOptions::new();
+    open.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        open.mode(0o600);
+    }
+    let log = open
         .open(&log_path)
         .map_err(|e| Fail::usage(format!("cannot write {}: {e}", log_path.display())))?;
     if let Some(a) = after {

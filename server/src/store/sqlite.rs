@@ -628,6 +628,22 @@ impl ClubFile {
             .clone()
     }
 
+    /// Hold a battle's slot. A slot whose holder panicked (an engine step
+    /// failing half-way through `decide`) may hold entries that were never
+    /// written: it is emptied, so the battle is loaded again from its file
+    /// and nothing that is not on disk is ever shown or decided on.
+    fn hold<T>(slot: &Mutex<Option<T>>) -> std::sync::MutexGuard<'_, Option<T>> {
+        match slot.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => {
+                let mut guard = poisoned.into_inner();
+                *guard = None;
+                slot.clear_poison();
+                guard
+            }
+        }
+    }
+
     /// The battle in `slot`, loaded from its campaign file if it is not in memory.
     fn loaded<'a>(
         &self,
@@ -667,7 +683,7 @@ impl ClubFile {
         f: impl FnOnce(&mut LiveBattle) -> Result<T, ClubError>,
     ) -> Result<T, ClubError> {
         let slot = self.slot(battle);
-        let mut guard = slot.lock().unwrap_or_else(|p| p.into_inner());
+        let mut guard = Self::hold(&slot);
         f(self.loaded(&mut guard, battle)?)
     }
 
@@ -688,7 +704,7 @@ impl LiveStore for ClubFile {
         cmd_id: Option<&str>,
     ) -> Result<Played, ClubError> {
         let slot = self.slot(battle);
-        let mut guard = slot.lock().unwrap_or_else(|p| p.into_inner());
+        let mut guard = Self::hold(&slot);
         let lb = self.loaded(&mut guard, battle)?;
         let path = self.path_of(lb.campaign)?;
         let writer = self.writer(lb.campaign, &path)?;
@@ -1009,6 +1025,27 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let club = ClubFile::open(&dir.path().join(CLUB_FILE)).unwrap();
         (dir, club)
+    }
+
+    /// Review of session 13: a decide that panics half-way leaves its
+    /// slot poisoned, holding an entry that was never written. The next
+    /// holder finds the slot empty (the battle reloads from its file), and
+    /// the slot is usable again afterwards.
+    #[test]
+    fn a_slot_whose_holder_panicked_is_emptied_so_the_battle_reloads_from_disk() {
+        let slot = Arc::new(Mutex::new(Some(7u32)));
+        let held = Arc::clone(&slot);
+        let panicked = std::thread::spawn(move || {
+            let mut g = held.lock().unwrap();
+            *g = Some(8); // decided in memory, never written
+            panic!("an engine step failed");
+        })
+        .join();
+        assert!(panicked.is_err() && slot.is_poisoned());
+        assert_eq!(*ClubFile::hold(&slot), None, "nothing unwritten is kept");
+        assert!(!slot.is_poisoned(), "the slot is usable again");
+        *ClubFile::hold(&slot) = Some(9);
+        assert_eq!(*ClubFile::hold(&slot), Some(9));
     }
 
     #[test]
