@@ -392,6 +392,10 @@ fn a_race_played_through_xenolog_serve_exports_and_verifies_with_the_nonces_kept
         .read_to_string(&mut stderr)
         .unwrap();
     assert!(!stderr.contains(&secret), "the secret is not logged");
+    // The organiser's and the seats' steps are logged; the commands of play
+    // are not (one line each would cost more than the work at load).
+    assert!(stderr.contains("join ok"), "{stderr}");
+    assert!(!stderr.contains("command ok"), "{stderr}");
 
     // The battle, exported from the server's campaign file, verifies with the
     // nonces each seat kept.
