@@ -504,6 +504,37 @@ fn cursor_text(battle: &dyn Battle) -> String {
     }
 }
 
+/// A `play` script, read line by line (`-`: standard input).
+fn open_script(script: &Path) -> Out<Box<dyn BufRead>> {
+    if script.as_os_str() == "-" {
+        return Ok(Box::new(std::io::BufReader::new(std::io::stdin())));
+    }
+    let f = std::fs::File::open(script)
+        .map_err(|e| Fail::usage(format!("cannot read script {}: {e}", script.display())))?;
+    Ok(Box::new(std::io::BufReader::new(f)))
+}
+
+/// Script line `n` (from 1): `None` for a blank line or a `#` comment; a
+/// line that is no command is a usage error naming the line, the shape
+/// `expected` and how many commands before it were applied.
+fn script_line(
+    n: usize,
+    text: std::io::Result<String>,
+    played: u64,
+    expected: &str,
+) -> Out<Option<ScriptLine>> {
+    let text = text.map_err(|e| Fail::usage(format!("cannot read script line {n}: {e}")))?;
+    let text = text.trim();
+    if text.is_empty() || text.starts_with('#') {
+        return Ok(None);
+    }
+    serde_json::from_str(text).map(Some).map_err(|e| {
+        Fail::usage(format!(
+            "script line {n} is not a command ({e}); expected {expected}; {played} commands before it were applied"
+        ))
+    })
+}
+
 /// One line of a `play` script. Extra fields (as `legal --json` prints) are ignored.
 #[derive(Deserialize)]
 struct ScriptLine {
@@ -968,28 +999,21 @@ fn new_battle(args: NewBattleArgs, out: &mut dyn Write) -> Out {
 }
 
 fn play(at: BattleRef, script: &Path, json: bool, out: &mut dyn Write) -> Out {
-    let reader: Box<dyn BufRead> = if script.as_os_str() == "-" {
-        Box::new(std::io::BufReader::new(std::io::stdin()))
-    } else {
-        let f = std::fs::File::open(script)
-            .map_err(|e| Fail::usage(format!("cannot read script {}: {e}", script.display())))?;
-        Box::new(std::io::BufReader::new(f))
-    };
+    let reader = open_script(script)?;
     let mut c = open_rw(&at.file)?;
     let mut b = load(&c, at.battle)?;
     let mut played = 0u64;
     for (n, text) in reader.lines().enumerate() {
         let n = n + 1;
-        let text = text.map_err(|e| Fail::usage(format!("cannot read script line {n}: {e}")))?;
-        let text = text.trim();
-        if text.is_empty() || text.starts_with('#') {
+        let Some(cmd) = script_line(
+            n,
+            text,
+            played,
+            r#"{"actor":0,"command":{...},"dice":[..]}"#,
+        )?
+        else {
             continue;
-        }
-        let cmd: ScriptLine = serde_json::from_str(text).map_err(|e| {
-            Fail::usage(format!(
-                "script line {n} is not a command ({e}); expected {{\"actor\":0,\"command\":{{...}},\"dice\":[..]}}; {played} commands before it were applied"
-            ))
-        })?;
+        };
         let ids = c
             .play_with_steps(at.battle, b.as_mut(), cmd.actor, &cmd.command, cmd.dice)
             .map_err(|e| {

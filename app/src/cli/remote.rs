@@ -19,7 +19,7 @@ use xenolog_server::client::{Client, ClientError, ServerAddr, new_cmd_id};
 use xenolog_server::proto::ErrCode;
 use xenolog_server::secret::Token;
 
-use super::{BattleRef, Fail, Out, ScriptLine, ViewArg, entry_line, json_line, line};
+use super::{BattleRef, Fail, Out, ViewArg, entry_line, json_line, line, open_script, script_line};
 
 /// The environment variable that may hold the token.
 pub(super) const TOKEN_ENV: &str = "XENOLOG_TOKEN";
@@ -516,13 +516,7 @@ fn send_command(
 /// `play --script --server`: one line at a time, each sent and its `ok`
 /// awaited before the next is read.
 pub(super) fn play(at: &BattleRef, script: &Path, json: bool, out: &mut dyn Write) -> Out {
-    let reader: Box<dyn BufRead> = if script.as_os_str() == "-" {
-        Box::new(std::io::BufReader::new(std::io::stdin()))
-    } else {
-        let f = std::fs::File::open(script)
-            .map_err(|e| Fail::usage(format!("cannot read script {}: {e}", script.display())))?;
-        Box::new(std::io::BufReader::new(f))
-    };
+    let reader = open_script(script)?;
     let server = at.server.as_deref().unwrap_or_default();
     let mut c = connect(server, at.token_file.as_deref())?;
     check_campaign(&mut c, &at.file, at.battle)?;
@@ -539,16 +533,9 @@ pub(super) fn play(at: &BattleRef, script: &Path, json: bool, out: &mut dyn Writ
     let mut played = 0u64;
     for (n, text) in reader.lines().enumerate() {
         let n = n + 1;
-        let text = text.map_err(|e| Fail::usage(format!("cannot read script line {n}: {e}")))?;
-        let text = text.trim();
-        if text.is_empty() || text.starts_with('#') {
+        let Some(cmd) = script_line(n, text, played, r#"{"actor":0,"command":{...}}"#)? else {
             continue;
-        }
-        let cmd: ScriptLine = serde_json::from_str(text).map_err(|e| {
-            Fail::usage(format!(
-                "script line {n} is not a command ({e}); expected {{\"actor\":0,\"command\":{{...}}}}; {played} commands before it were applied"
-            ))
-        })?;
+        };
         if cmd.dice.is_some() {
             return Err(Fail::usage(format!(
                 "script line {n}: a club battle's dice are rolled by its server (dice typed in are not taken yet); {played} commands before it were applied"
