@@ -59,6 +59,13 @@ pub const SOCKET_QUEUE: usize = 256;
 pub const SEND_WITHIN: Duration = Duration::from_secs(10);
 /// What a slow socket is told as it is closed.
 pub const TOO_SLOW: &str = "too slow; reconnect to resume";
+/// What a watcher is told as it is closed when a battle's new entries could
+/// not be made for it: its client resumes after the last entry it holds,
+/// and the gap is filled from the store.
+pub const MISSED: &str = "an entry of a battle you watch could not be sent; reconnect to resume";
+/// Entries of a watch's backfill made and sent at a time: a long backfill
+/// goes out page by page, never held whole in memory.
+pub const WATCH_PAGE: usize = 32;
 /// Days an invitation is valid unless the organiser says otherwise.
 const INVITATION_DAYS: u32 = 7;
 
@@ -93,6 +100,23 @@ pub struct Tuning {
     /// The kernel's send buffer of each socket, in bytes (`SO_SNDBUF`, set
     /// on the listener and inherited); `None`: the system's, autotuned.
     pub send_buffer: Option<u32>,
+    /// Entries of a watch's backfill per page ([`WATCH_PAGE`]).
+    pub watch_page: usize,
+    /// A store put in front of the data folder's (tests put faults there).
+    pub store_layer: Option<StoreLayer>,
+}
+
+/// Makes a store of the data folder's ([`StoreLayer`]).
+pub type Layer = dyn Fn(Arc<dyn Store>) -> Arc<dyn Store> + Send + Sync;
+
+/// Wraps the data folder's store in another ([`Tuning::store_layer`]).
+#[derive(Clone)]
+pub struct StoreLayer(pub Arc<Layer>);
+
+impl std::fmt::Debug for StoreLayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StoreLayer")
+    }
 }
 
 impl Default for Tuning {
@@ -100,6 +124,8 @@ impl Default for Tuning {
         Tuning {
             socket_queue: SOCKET_QUEUE,
             send_buffer: None,
+            watch_page: WATCH_PAGE,
+            store_layer: None,
         }
     }
 }
@@ -193,6 +219,8 @@ struct Shared {
     watchers: Mutex<HashMap<ServerBattleId, Vec<Watcher>>>,
     /// Frames one socket may have waiting.
     socket_queue: usize,
+    /// Entries of a backfill per page.
+    watch_page: usize,
     /// One command or watch at a time per battle, so a watch's backfill and
     /// the live entries after it have no gap and no duplicate.
     order: Mutex<HashMap<ServerBattleId, Arc<tokio::sync::Mutex<()>>>>,
@@ -244,6 +272,9 @@ enum Control {
     Revoked,
     /// Its queue was full: close it in words; the client resumes.
     TooSlow,
+    /// A battle's entries could not be made for it: close it in words; the
+    /// client resumes and the gap is filled from the store.
+    Missed,
 }
 
 /// Start a server on the data folder of `config`: open (or make) the club
@@ -276,8 +307,13 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
     })?;
     let (stop_tx, stop_rx) = watch::channel(false);
     let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
+    let store: Arc<dyn Store> = Arc::new(store);
+    let store = match &tuning.store_layer {
+        Some(layer) => (layer.0)(store),
+        None => store,
+    };
     let shared = Arc::new(Shared {
-        store: Arc::new(store),
+        store,
         public: config.public.clone().unwrap_or_else(|| addr.to_string()),
         stop: stop_rx.clone(),
         alive: alive_tx,
@@ -285,6 +321,7 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
         next_socket: AtomicU64::new(1),
         watchers: Mutex::new(HashMap::new()),
         socket_queue: tuning.socket_queue.max(1),
+        watch_page: tuning.watch_page.max(1),
         order: Mutex::new(HashMap::new()),
         per_address: Mutex::new(HashMap::new()),
         guesses: Mutex::new(HashMap::new()),
@@ -469,9 +506,20 @@ struct Conn {
     control: mpsc::UnboundedSender<Control>,
     /// Events for this socket (entries of watched battles), bounded.
     events: mpsc::Sender<String>,
-    /// Frames that go out with the reply being made, before it and before
-    /// anything queued (a watch's backfill, which may be long).
-    outbox: Vec<String>,
+    /// A watch's backfill, to go out with the reply being made, before it
+    /// and before anything queued, page by page.
+    backfill: Option<Backfill>,
+}
+
+/// The entries a watch sends before it goes live: made a page at a time
+/// as they go out, so a long battle's backfill is never whole in memory.
+struct Backfill {
+    battle: ServerBattleId,
+    seat: Actor,
+    /// The live line's entries after the client's, at the watch.
+    ids: Vec<xenolog_engine::EntryId>,
+    /// After them: the `over` event (if the battle has ended) and `live`.
+    tail: Vec<String>,
 }
 
 /// What to do after answering a message.
@@ -490,7 +538,7 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
         principal: None,
         control,
         events,
-        outbox: Vec::new(),
+        backfill: None,
     };
     let mut stop = shared.stop.clone();
     let hello_by = tokio::time::sleep(HELLO_WITHIN);
@@ -526,6 +574,10 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
                     let _ = send_within(&mut ws, proto::notice("too_slow", TOO_SLOW)).await;
                     break Some((close::POLICY, TOO_SLOW));
                 }
+                Control::Missed => {
+                    let _ = send_within(&mut ws, proto::notice("missed", MISSED)).await;
+                    break Some((close::POLICY, MISSED));
+                }
             },
             msg = ws.recv() => match msg {
                 None | Some(Err(_)) => break None,
@@ -534,8 +586,14 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
                     // Events a request caused (a watch's backfill, then a
                     // command's entries) reach the client before its reply.
                     let mut failed = false;
-                    for frame in std::mem::take(&mut conn.outbox) {
-                        failed = failed || !send_within(&mut ws, frame).await;
+                    if let Some(backfill) = conn.backfill.take() {
+                        match send_backfill(&shared, &mut ws, backfill).await {
+                            Ok(sent) => failed = !sent,
+                            Err(r) => {
+                                let _ = send_within(&mut ws, proto::notice("missed", &r.words)).await;
+                                break Some((close::POLICY, MISSED));
+                            }
+                        }
                     }
                     while let Ok(frame) = events_rx.try_recv() {
                         failed = failed || !send_within(&mut ws, frame).await;
@@ -740,6 +798,58 @@ async fn fan_out(
         });
     }
     Ok(())
+}
+
+/// Close every watcher of `battle` in words ([`MISSED`]): entries they did
+/// not receive are a gap no later event fills, so their clients resume
+/// after the last entry they hold.
+fn close_watchers(shared: &Shared, battle: ServerBattleId) {
+    let gone = shared
+        .watchers
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .remove(&battle)
+        .unwrap_or_default();
+    for w in gone {
+        let _ = w.control.send(Control::Missed);
+    }
+}
+
+/// Send a watch's backfill a page at a time, then its tail; whether every
+/// frame went out. A page that cannot be made is an error (its words).
+async fn send_backfill(
+    shared: &Arc<Shared>,
+    ws: &mut WebSocket,
+    backfill: Backfill,
+) -> Result<bool, Refusal> {
+    let Backfill {
+        battle,
+        seat,
+        ids,
+        tail,
+    } = backfill;
+    for page in ids.chunks(shared.watch_page) {
+        let page = page.to_vec();
+        let frames = blocking_live(shared, move |l| {
+            let mut out = Vec::new();
+            l.read_keyed(battle, &mut |b, key| {
+                out = lens::entry_frames(b, battle, seat, &page, key);
+            })?;
+            Ok(out)
+        })
+        .await?;
+        for frame in frames {
+            if !send_within(ws, frame).await {
+                return Ok(false);
+            }
+        }
+    }
+    for frame in tail {
+        if !send_within(ws, frame).await {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// Run a battle store call on the blocking pool.
@@ -1118,24 +1228,30 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             let order = order_of(shared, battle);
             let _turn = order.lock().await;
             let who = Actor(seat);
-            let (frames, head) = blocking_live(shared, move |l| {
+            // The line and the tail are taken at the watch, holding the
+            // battle's turn; the entries themselves are made as they go out.
+            let (ids, tail, head) = blocking_live(shared, move |l| {
                 let revealed = l.revealed(battle)?;
-                let mut out = (Vec::new(), None);
-                l.read_keyed(battle, &mut |b, key| {
-                    let ids = lens::line_after(b, after);
-                    out.0 = lens::entry_frames(b, battle, who, &ids, key);
+                let mut out = (Vec::new(), Vec::new(), None);
+                l.read(battle, &mut |b| {
+                    out.0 = lens::line_after(b, after);
                     if let Some(secret) = &revealed {
-                        out.0.push(lens::over_frame(b, battle, secret));
+                        out.1.push(lens::over_frame(b, battle, secret));
                     }
-                    out.0.push(lens::live_frame(b, battle, who));
-                    out.1 = b.cursor();
+                    out.1.push(lens::live_frame(b, battle, who));
+                    out.2 = b.cursor();
                 })?;
                 Ok(out)
             })
             .await
             .map_err(stay)?;
-            let sent = frames.len() - 1;
-            conn.outbox.extend(frames);
+            let sent = ids.len();
+            conn.backfill = Some(Backfill {
+                battle,
+                seat: who,
+                ids,
+                tail,
+            });
             shared
                 .watchers
                 .lock()
@@ -1181,7 +1297,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 let last = played.entries.first().copied();
                 return Ok(json!({
                     "entries": played.entries,
-                    "over": false,
+                    "over": played.revealed.is_some(),
                     "again": format!(
                         "already done: entry {}",
                         last.map_or_else(|| "none".to_owned(), |e| e.to_string())
@@ -1192,9 +1308,10 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             let entries = played.entries.clone();
             if let Err(r) = fan_out(shared, battle, played.entries, played.revealed).await {
                 eprintln!(
-                    "serve: battle {battle}: the entries could not be sent: {}",
+                    "serve: battle {battle}: the entries could not be sent: {}; its watchers are closed to resume",
                     r.words
                 );
+                close_watchers(shared, battle);
             }
             Ok(json!({"entries": entries, "over": played.revealed.is_some()}))
         }
