@@ -680,6 +680,7 @@ fn refusal(e: ClubError) -> Refusal {
         ClubError::Stale(_) => ErrCode::Stale,
         ClubError::Rule(_) => ErrCode::Refused,
         ClubError::Over(_) => ErrCode::Over,
+        ClubError::RolledDice { .. } => ErrCode::Refused,
         ClubError::File { .. } | ClubError::Campaign { .. } | ClubError::Random(_) => {
             eprintln!("serve: the store failed: {e}");
             ErrCode::Internal
@@ -799,6 +800,15 @@ async fn fan_out(
     }
     Ok(())
 }
+
+/// What a battle's dice are, on the wire: `rolled` (by the server, from the
+/// fair seed) or `entered` (by hand).
+pub(crate) fn dice_word(entered: bool) -> &'static str {
+    if entered { "entered" } else { "rolled" }
+}
+
+/// What is said of a battle whose dice are entered by hand.
+pub const ENTERED_WORDS: &str = "the players roll real dice and enter them: the server's seed rolls nothing, so no fairness claim is made for this battle's dice";
 
 /// Close every watcher of `battle` in words ([`MISSED`]): entries they did
 /// not receive are a gap no later event fills, so their clients resume
@@ -1168,6 +1178,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
         }
         Request::CreateBattle {
             campaign,
+            entered_dice,
             game,
             config,
             title,
@@ -1180,6 +1191,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 config: config.unwrap_or_else(|| json!({})),
                 title: title.unwrap_or_default(),
                 strict,
+                entered_dice,
             };
             let b = blocking_battles(shared, move |s| s.create_battle(new))
                 .await
@@ -1189,11 +1201,16 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 .iter()
                 .map(|(a, name)| json!({"seat": a.0, "name": name}))
                 .collect();
-            Ok(json!({
+            let mut reply = json!({
                 "battle": b.id,
                 "seats": seats,
                 "commitment": fair::hex(&b.commitment),
-            }))
+                "dice": dice_word(entered_dice),
+            });
+            if entered_dice {
+                reply["words"] = json!(ENTERED_WORDS);
+            }
+            Ok(reply)
         }
         Request::Join {
             battle,
@@ -1271,6 +1288,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             seat,
             at,
             command,
+            dice,
             cmd_id,
         } => {
             seat_granted(shared, conn, battle, seat).await?;
@@ -1289,7 +1307,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             let order = order_of(shared, battle);
             let _turn = order.lock().await;
             let played = blocking_live(shared, move |l| {
-                l.play(battle, Actor(seat), at, &command, cmd_id.as_deref())
+                l.play_with_dice(battle, Actor(seat), at, &command, dice, cmd_id.as_deref())
             })
             .await
             .map_err(stay)?;
@@ -1326,6 +1344,19 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             .await
             .map_err(stay)?;
             Ok(json!({"battle": battle, "seat": seat, "legal": legal}))
+        }
+        Request::DiceNeeded {
+            battle,
+            seat,
+            command,
+        } => {
+            seat_granted(shared, conn, battle, seat).await?;
+            let sides = blocking_live(shared, move |l| {
+                l.dice_needed(battle, Actor(seat), &command)
+            })
+            .await
+            .map_err(stay)?;
+            Ok(json!({"battle": battle, "seat": seat, "sides": sides}))
         }
         Request::Campaigns => download::campaigns(shared, conn).await,
         Request::State { battle, seat, at } => {

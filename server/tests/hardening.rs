@@ -99,6 +99,26 @@ impl Client {
         reply["ok"].clone()
     }
 
+    /// A request refused with `code`; its words.
+    async fn refused(&mut self, kind: &str, fields: Value, code: &str) -> String {
+        let id = self.next;
+        self.next += 1;
+        let mut m = json!({"v": 1, "id": id, "type": kind});
+        if let Value::Object(f) = fields {
+            m.as_object_mut().unwrap().extend(f);
+        }
+        self.ws.send(Message::text(m.to_string())).await.unwrap();
+        let reply = loop {
+            let v = self.recv().await;
+            if v.get("re").is_some() || v.get("type").is_none() {
+                break v;
+            }
+            self.events.push_back(v);
+        };
+        assert_eq!(reply["err"]["code"], json!(code), "{reply}");
+        reply["err"]["words"].as_str().unwrap().to_owned()
+    }
+
     async fn event(&mut self) -> Value {
         match self.events.pop_front() {
             Some(v) => v,
@@ -132,6 +152,10 @@ impl Client {
 /// (each seat's invitation redeemed into the same token): (organiser,
 /// player, the player's token, battle).
 async fn race(s: &Server) -> (Client, Client, String, i64) {
+    race_with(s, false).await
+}
+
+async fn race_with(s: &Server, entered_dice: bool) -> (Client, Client, String, i64) {
     let mut org = Client::connect(s).await;
     org.ok("redeem", json!({"code": s.organiser_code})).await;
     let campaign = org.ok("create_campaign", json!({"name": "Club"})).await["campaign"]
@@ -140,11 +164,16 @@ async fn race(s: &Server) -> (Client, Client, String, i64) {
     let battle = org
         .ok(
             "create_battle",
-            json!({"campaign": campaign, "game": "race", "config": {"target": 1000}}),
+            json!({"campaign": campaign, "game": "race", "config": {"target": 1000},
+                   "entered_dice": entered_dice}),
         )
-        .await["battle"]
-        .as_i64()
-        .unwrap();
+        .await;
+    assert_eq!(
+        battle["dice"],
+        if entered_dice { "entered" } else { "rolled" },
+        "{battle}"
+    );
+    let battle = battle["battle"].as_i64().unwrap();
     let mut p = Client::connect(s).await;
     let mut token = String::new();
     for seat in 0..2u8 {
@@ -249,6 +278,27 @@ impl LiveStore for Faulty {
     ) -> Result<Played, ClubError> {
         self.inner.live().play(battle, seat, at, command, cmd_id)
     }
+    fn play_with_dice(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        at: Option<EntryId>,
+        command: &Value,
+        dice: Option<Vec<u8>>,
+        cmd_id: Option<&str>,
+    ) -> Result<Played, ClubError> {
+        self.inner
+            .live()
+            .play_with_dice(battle, seat, at, command, dice, cmd_id)
+    }
+    fn dice_needed(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        command: &Value,
+    ) -> Result<Vec<u8>, ClubError> {
+        self.inner.live().dice_needed(battle, seat, command)
+    }
     fn read(
         &self,
         battle: ServerBattleId,
@@ -320,5 +370,104 @@ async fn a_failed_fan_out_closes_the_watchers_in_words_and_they_resume_without_a
         .ok("watch", json!({"battle": battle, "seat": 1, "after": 1}))
         .await;
     assert_eq!(again.backfill().await, vec![2]);
+    s.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn dice_needed_is_refused_in_words_where_the_server_rolls_the_dice() {
+    let s = server(Tuning::default()).await;
+    let (_org, mut p, _token, battle) = race(&s).await;
+    let roll = json!({"roll": {"dice": 2}});
+    let words = p
+        .refused(
+            "dice_needed",
+            json!({"battle": battle, "seat": 0, "command": roll}),
+            "refused",
+        )
+        .await;
+    assert!(words.contains("coming dice"), "{words}");
+    // Nor are dice entered by hand taken there.
+    let words = p
+        .refused(
+            "command",
+            json!({"battle": battle, "seat": 0, "at": null, "command": roll, "dice": [6, 6]}),
+            "refused",
+        )
+        .await;
+    assert!(words.contains("rolled by the server"), "{words}");
+    let st = p.ok("state", json!({"battle": battle, "seat": 0})).await;
+    assert_eq!(st["head"], Value::Null, "nothing changed: {st}");
+    s.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_battle_with_dice_entered_by_hand_takes_them_and_is_marked_as_such() {
+    let s = server(Tuning::default()).await;
+    let (mut org, mut p, _token, battle) = race_with(&s, true).await;
+    let roll = json!({"roll": {"dice": 2}});
+    let need = p
+        .ok(
+            "dice_needed",
+            json!({"battle": battle, "seat": 0, "command": roll}),
+        )
+        .await;
+    assert_eq!(need["sides"], json!([6, 6]), "{need}");
+    // Without its dice the command is refused, and nothing is written.
+    p.refused(
+        "command",
+        json!({"battle": battle, "seat": 0, "at": null, "command": roll}),
+        "refused",
+    )
+    .await;
+    let r = p
+        .ok(
+            "command",
+            json!({"battle": battle, "seat": 0, "at": null, "command": roll, "dice": [3, 4]}),
+        )
+        .await;
+    assert_eq!(r["entries"], json!([0]), "{r}");
+    let st = p.ok("state", json!({"battle": battle, "seat": 0})).await;
+    assert_eq!(st["state"]["turn_total"], 7, "the dice entered: {st}");
+    // The organiser's list marks it: no fairness claim for entered dice.
+    let list = org.ok("campaigns", json!({})).await;
+    let b = &list["campaigns"][0]["battles"][0];
+    assert_eq!(b["battle"], battle, "{list}");
+    assert_eq!(b["dice"], "entered", "{list}");
+    s.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_organiser_lists_every_battle_of_a_campaign_a_player_only_its_own() {
+    let s = server(Tuning::default()).await;
+    let (mut org, mut p, _token, battle) = race(&s).await;
+    // A second battle the organiser made, no seat taken yet.
+    let campaign = 1;
+    let waiting = org
+        .ok(
+            "create_battle",
+            json!({"campaign": campaign, "game": "race", "title": "Second"}),
+        )
+        .await["battle"]
+        .as_i64()
+        .unwrap();
+    let list = org.ok("campaigns", json!({})).await;
+    let battles = list["campaigns"][0]["battles"].as_array().unwrap().clone();
+    let ids: Vec<i64> = battles
+        .iter()
+        .map(|b| b["battle"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, vec![battle, waiting], "{list}");
+    assert_eq!(battles[0]["status"], "playing", "{list}");
+    assert_eq!(battles[0]["dice"], "rolled", "{list}");
+    assert_eq!(battles[1]["status"], "waiting", "{list}");
+    assert_eq!(battles[1]["title"], "Second", "{list}");
+    let mine = p.ok("campaigns", json!({})).await;
+    let ids: Vec<i64> = mine["campaigns"][0]["battles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["battle"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, vec![battle], "a player sees its own battles: {mine}");
     s.running.stop().await.unwrap();
 }
