@@ -66,6 +66,10 @@ pub const MISSED: &str = "an entry of a battle you watch could not be sent; reco
 /// Entries of a watch's backfill made and sent at a time: a long backfill
 /// goes out page by page, never held whole in memory.
 pub const WATCH_PAGE: usize = 32;
+/// A battle idle this long is evicted from memory ([`Tuning::idle_after`]).
+pub const IDLE_AFTER: Duration = Duration::from_secs(10 * 60);
+/// How often idle battles are looked for ([`Tuning::evict_every`]).
+pub const EVICT_EVERY: Duration = Duration::from_secs(60);
 /// Days an invitation is valid unless the organiser says otherwise.
 const INVITATION_DAYS: u32 = 7;
 
@@ -102,6 +106,11 @@ pub struct Tuning {
     pub send_buffer: Option<u32>,
     /// Entries of a watch's backfill per page ([`WATCH_PAGE`]).
     pub watch_page: usize,
+    /// A battle not read or played for this long is evicted from memory
+    /// (loaded again from its file on its next use; DESIGN.md section 8).
+    pub idle_after: Duration,
+    /// How often idle battles are looked for.
+    pub evict_every: Duration,
     /// A store put in front of the data folder's (tests put faults there).
     pub store_layer: Option<StoreLayer>,
 }
@@ -126,6 +135,8 @@ impl Default for Tuning {
             send_buffer: None,
             watch_page: WATCH_PAGE,
             store_layer: None,
+            idle_after: IDLE_AFTER,
+            evict_every: EVICT_EVERY,
         }
     }
 }
@@ -333,7 +344,12 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
             "/v1/campaigns/{c}/battles/{b}/file",
             get(download::battle_file),
         )
-        .with_state(shared);
+        .with_state(shared.clone());
+    tokio::spawn(evict_idle(
+        shared.clone(),
+        tuning.idle_after,
+        tuning.evict_every,
+    ));
     let mut stopping = stop_rx;
     let task = tokio::spawn(async move {
         // TCP_NODELAY: an entry event and the reply after it are two small
@@ -368,6 +384,35 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
         stop: stop_tx,
         task,
     })
+}
+
+/// Every `every`, drop from memory the battles idle for `idle`, and the
+/// per-battle locks and watcher lists nobody holds; until the server stops.
+async fn evict_idle(shared: Arc<Shared>, idle: Duration, every: Duration) {
+    let mut stop = shared.stop.clone();
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(every) => {}
+            _ = stop.wait_for(|s| *s) => return,
+        }
+        let s = shared.clone();
+        let evicted = tokio::task::spawn_blocking(move || s.store.live().evict_idle(idle))
+            .await
+            .unwrap_or(0);
+        shared
+            .order
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|_, turn| Arc::strong_count(turn) > 1);
+        shared
+            .watchers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|_, list| !list.is_empty());
+        if evicted > 0 {
+            eprintln!("serve: {evicted} idle battle(s) evicted from memory");
+        }
+    }
 }
 
 /// The listener, with the sockets' send buffer set if asked.
@@ -1139,7 +1184,26 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
         }
         Request::Tokens => {
             organiser(conn, "list the tokens")?;
-            let list = blocking(shared, |t| t.tokens()).await.map_err(stay)?;
+            // Each with the seats it opens; never the token itself (only
+            // its hash is stored).
+            let list = blocking(shared, |t| {
+                let mut out = Vec::new();
+                for info in t.tokens()? {
+                    let seats: Vec<Value> = t
+                        .grants(info.id)?
+                        .iter()
+                        .filter_map(|g| {
+                            Some(json!({"campaign": g.campaign, "battle": g.battle?, "seat": g.seat?}))
+                        })
+                        .collect();
+                    let mut v = json!(info);
+                    v["seats"] = json!(seats);
+                    out.push(v);
+                }
+                Ok(out)
+            })
+            .await
+            .map_err(stay)?;
             Ok(json!({ "tokens": list }))
         }
         Request::Revoke { token } => {

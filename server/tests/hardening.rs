@@ -471,3 +471,36 @@ async fn an_organiser_lists_every_battle_of_a_campaign_a_player_only_its_own() {
     assert_eq!(ids, vec![battle], "a player sees its own battles: {mine}");
     s.running.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_battle_evicted_while_idle_plays_on_and_its_watchers_miss_nothing() {
+    let s = server(Tuning {
+        idle_after: Duration::ZERO,
+        evict_every: Duration::from_millis(20),
+        ..Tuning::default()
+    })
+    .await;
+    let (_org, mut p, token, battle) = race(&s).await;
+    let mut w = Client::connect(&s).await;
+    w.ok("hello", json!({"token": token})).await;
+    w.ok("watch", json!({"battle": battle, "seat": 0, "after": null}))
+        .await;
+    assert_eq!(w.backfill().await, Vec::<u64>::new());
+    let mut head = None;
+    for n in 0..4u64 {
+        // Idle long enough to be evicted between commands.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        head = holds(&mut p, battle, head, 1).await;
+        assert_eq!(head, Some(n));
+        let v = w.event().await;
+        assert_eq!(v["entry"]["id"], n, "{v}");
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut again = Client::connect(&s).await;
+    again.ok("hello", json!({"token": token})).await;
+    again
+        .ok("watch", json!({"battle": battle, "seat": 1, "after": 1}))
+        .await;
+    assert_eq!(again.backfill().await, vec![2, 3]);
+    s.running.stop().await.unwrap();
+}

@@ -156,6 +156,28 @@ pub(super) enum ClubCmd {
         title: Option<String>,
         #[arg(long)]
         strict: bool,
+        /// The players roll real dice and enter them (no fairness claim:
+        /// the server's seed rolls nothing).
+        #[arg(long)]
+        entered_dice: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Organiser: the club's tokens (id, role, name, the seats each opens,
+    /// when made, last used, revoked); never a token itself.
+    Tokens {
+        #[command(flatten)]
+        server: ServerArg,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Organiser: revoke a token by its id (see `club tokens`); its open
+    /// connections are closed in words at once.
+    Revoke {
+        #[command(flatten)]
+        server: ServerArg,
+        /// The token's id.
+        id: i64,
         #[arg(long)]
         json: bool,
     },
@@ -283,6 +305,7 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
             config,
             title,
             strict,
+            entered_dice,
             json,
         } => {
             let config = match config.as_deref() {
@@ -298,7 +321,7 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
                 .request_no_retry(
                     "create_battle",
                     json!({"campaign": campaign, "game": game, "config": config,
-                           "title": title, "strict": strict}),
+                           "title": title, "strict": strict, "entered_dice": entered_dice}),
                 )
                 .map_err(|e| made_maybe(e, "the battle"))?;
             if json {
@@ -318,6 +341,23 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
             seat,
             json,
         } => join(&server, battle, seat, json, out),
+        ClubCmd::Tokens { server, json } => tokens(&server, json, out),
+        ClubCmd::Revoke { server, id, json } => {
+            let mut c = server.connect()?;
+            let body = c.request("revoke", json!({"token": id})).map_err(fail)?;
+            c.close();
+            if json {
+                return json_line(out, &body);
+            }
+            line(
+                out,
+                format!(
+                    "token {id} ('{}') revoked; {} open connection(s) closed",
+                    body["token"]["label"].as_str().unwrap_or(""),
+                    body["closed"]
+                ),
+            )
+        }
         ClubCmd::Campaigns { server, json } => list(&server, json, false, out),
         ClubCmd::Battles { server, json } => list(&server, json, true, out),
         ClubCmd::Watch {
@@ -479,6 +519,44 @@ fn join(server: &ServerArg, battle: i64, seat: Option<u8>, json: bool, out: &mut
     )
 }
 
+/// `club tokens`: one line per token, never the token itself.
+fn tokens(server: &ServerArg, json: bool, out: &mut dyn Write) -> Out {
+    let mut c = server.connect()?;
+    let body = c.request("tokens", json!({})).map_err(fail)?;
+    c.close();
+    let when = |v: &Value| v.as_i64().map(xenolog_report::date);
+    for t in body["tokens"].as_array().into_iter().flatten() {
+        if json {
+            json_line(out, t)?;
+            continue;
+        }
+        let seats: Vec<String> = t["seats"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| format!("battle {} seat {}", s["battle"], s["seat"]))
+            .collect();
+        let mut text = format!(
+            "token {:>3}  {:<10} '{}'  made {}",
+            t["id"],
+            t["role"].as_str().unwrap_or(""),
+            t["label"].as_str().unwrap_or(""),
+            when(&t["created"]).unwrap_or_default()
+        );
+        if let Some(d) = when(&t["last_used"]) {
+            text += &format!("  last used {d}");
+        }
+        if !seats.is_empty() {
+            text += &format!("  seats: {}", seats.join(", "));
+        }
+        if let Some(d) = when(&t["revoked"]) {
+            text += &format!("  REVOKED {d}");
+        }
+        line(out, text)?;
+    }
+    Ok(())
+}
+
 fn list(server: &ServerArg, json: bool, battles_only: bool, out: &mut dyn Write) -> Out {
     let mut c = server.connect()?;
     let body = c.request("campaigns", json!({})).map_err(fail)?;
@@ -530,6 +608,11 @@ fn list(server: &ServerArg, json: bool, battles_only: bool, out: &mut dyn Write)
                     )
                 }
                 _ => b["words"].as_str().unwrap_or("waiting").to_owned(),
+            };
+            let status = if b["dice"] == "entered" {
+                format!("{status}  (dice entered by hand: no fairness claim)")
+            } else {
+                status
             };
             line(
                 out,

@@ -312,6 +312,12 @@ pub trait LiveStore: Send + Sync + 'static {
     ) -> Result<(), ClubError>;
     /// The revealed secret of a battle that is over.
     fn revealed(&self, battle: ServerBattleId) -> Result<Option<Bytes32>, ClubError>;
+    /// Drop from memory the battles not used for `idle` (loaded again on
+    /// their next use); how many. A store that keeps nothing evicts nothing.
+    fn evict_idle(&self, idle: std::time::Duration) -> usize {
+        let _ = idle;
+        0
+    }
 }
 
 /// Everything the server stores: the club's tokens, and the campaigns and

@@ -129,6 +129,9 @@ struct LiveBattle {
     dice_mode: DiceMode,
     /// The server's secret: the key of the receipts, revealed at the end.
     secret: Bytes32,
+    /// Last read or played: an idle battle is evicted from memory
+    /// ([`ClubFile::evict_idle`]) and loaded again on its next use.
+    used: std::time::Instant,
 }
 
 impl ClubFile {
@@ -734,9 +737,12 @@ impl ClubFile {
                 battle: b,
                 dice_mode,
                 secret,
+                used: std::time::Instant::now(),
             });
         }
-        slot.as_mut().ok_or(ClubError::NoSuchBattle(battle))
+        let lb = slot.as_mut().ok_or(ClubError::NoSuchBattle(battle))?;
+        lb.used = std::time::Instant::now();
+        Ok(lb)
     }
 
     /// Run `f` on a started battle, loaded on first use, holding its lock.
@@ -748,6 +754,39 @@ impl ClubFile {
         let slot = self.slot(battle);
         let mut guard = Self::hold(&slot);
         f(self.loaded(&mut guard, battle)?)
+    }
+
+    /// Drop from memory every battle not read or played for `idle` (DESIGN.md
+    /// section 8): what is in memory is only what is durable, so an evicted
+    /// battle is loaded again from its file on its next use, as after a
+    /// restart. A battle in use (its slot held) is left. Returns how many
+    /// were evicted.
+    pub fn evict_idle(&self, idle: std::time::Duration) -> usize {
+        let mut battles = self.battles.lock().unwrap_or_else(|p| p.into_inner());
+        let mut evicted = 0;
+        battles.retain(|_, slot| {
+            let Ok(mut held) = slot.try_lock() else {
+                // In use (or its holder panicked: `hold` empties it).
+                return true;
+            };
+            if held.as_ref().is_some_and(|lb| lb.used.elapsed() >= idle) {
+                *held = None;
+                evicted += 1;
+            }
+            // An empty slot nobody else holds goes from the map too.
+            held.is_some() || Arc::strong_count(slot) > 1
+        });
+        evicted
+    }
+
+    /// Battles in memory now.
+    pub fn battles_in_memory(&self) -> usize {
+        self.battles
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .filter(|s| s.try_lock().map_or(true, |g| g.is_some()))
+            .count()
     }
 
     /// The campaign file of a campaign.
@@ -911,6 +950,10 @@ impl LiveStore for ClubFile {
             f(&*lb.battle, &lb.secret);
             Ok(())
         })
+    }
+
+    fn evict_idle(&self, idle: std::time::Duration) -> usize {
+        ClubFile::evict_idle(self, idle)
     }
 
     fn revealed(&self, battle: ServerBattleId) -> Result<Option<Bytes32>, ClubError> {
@@ -1754,6 +1797,38 @@ mod tests {
             matches!(&e, ClubError::Rule(w) if w.contains("Bo's turn")),
             "{e}"
         );
+    }
+
+    #[test]
+    fn an_idle_battle_is_evicted_and_loaded_again_on_its_next_use() {
+        let (_dir, club) = club();
+        let c = club.create_campaign("Club").unwrap();
+        let a = started_race(&club, c.id, 1_000);
+        let b = started_race(&club, c.id, 1_000);
+        club.play(a, Actor(0), None, &serde_json::json!("hold"), None)
+            .unwrap();
+        club.read(b, &mut |_| {}).unwrap();
+        assert_eq!(club.battles_in_memory(), 2);
+        // Nothing has been idle for an hour.
+        assert_eq!(club.evict_idle(std::time::Duration::from_secs(3600)), 0);
+        // A battle in use stays.
+        let slot = club.slot(b);
+        let held = slot.lock().unwrap();
+        assert_eq!(club.evict_idle(std::time::Duration::ZERO), 1);
+        drop(held);
+        drop(slot);
+        assert_eq!(club.battles_in_memory(), 1);
+        assert_eq!(club.evict_idle(std::time::Duration::ZERO), 1);
+        assert_eq!(club.battles_in_memory(), 0);
+        assert!(
+            club.battles.lock().unwrap().is_empty(),
+            "the map holds nothing idle"
+        );
+        // The next command loads battle a from its file and goes on from its head.
+        let next = club
+            .play(a, Actor(1), Some(0), &serde_json::json!("hold"), None)
+            .unwrap();
+        assert_eq!(next.entries, vec![1]);
     }
 
     #[test]
