@@ -264,6 +264,12 @@ fn main() {
             (rss_idle.saturating_sub(rss_empty)) as f64 / f64::from(battles.max(1))
         );
         if evict {
+            let rss_played = rss_kib();
+            println!(
+                "memory after play: {} KiB: {:.1} KiB per battle",
+                rss_played,
+                (rss_played.saturating_sub(rss_empty)) as f64 / f64::from(battles.max(1))
+            );
             // Every battle idle past `idle_after`, evicted by the next sweep.
             tokio::time::sleep(Duration::from_secs(3)).await;
             let rss_evicted = rss_kib();
