@@ -113,6 +113,118 @@ pub struct Tuning {
     pub evict_every: Duration,
     /// A store put in front of the data folder's (tests put faults there).
     pub store_layer: Option<StoreLayer>,
+    /// Take TLS with this certificate and key: `wss://` and `https://`
+    /// (`xenolog serve --tls-cert F --tls-key F`). Without it the server
+    /// speaks plain `ws://`, as behind a reverse proxy that takes TLS.
+    pub tls: Option<TlsFiles>,
+}
+
+/// A certificate chain and its private key, PEM files.
+#[derive(Clone, Debug)]
+pub struct TlsFiles {
+    pub cert: PathBuf,
+    pub key: PathBuf,
+}
+
+/// The TLS settings of `files`: rustls with ring, HTTP/1.1.
+fn tls_acceptor(files: &TlsFiles) -> Result<tokio_rustls::TlsAcceptor, ServeError> {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(&files.cert)
+        .and_then(|i| i.collect::<Result<_, _>>())
+        .map_err(|e| {
+            ServeError::Tls(format!(
+                "the certificate file {}: {e}",
+                files.cert.display()
+            ))
+        })?;
+    if certs.is_empty() {
+        return Err(ServeError::Tls(format!(
+            "the certificate file {} holds no certificate (PEM, -----BEGIN CERTIFICATE-----)",
+            files.cert.display()
+        )));
+    }
+    let key = PrivateKeyDer::from_pem_file(&files.key)
+        .map_err(|e| ServeError::Tls(format!("the key file {}: {e}", files.key.display())))?;
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| ServeError::Tls(e.to_string()))?
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .map_err(|e| {
+            ServeError::Tls(format!(
+                "the certificate {} and the key {} do not make a TLS identity: {e}",
+                files.cert.display(),
+                files.key.display()
+            ))
+        })?;
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
+}
+
+/// A TLS connection and its peer.
+type TlsConn = (
+    tokio_rustls::server::TlsStream<tokio::net::TcpStream>,
+    SocketAddr,
+);
+
+/// TLS connections, each handshake made on its own task (a slow or silent
+/// client holds no other; one that does not speak TLS, or takes more than
+/// [`HELLO_WITHIN`], is dropped).
+struct TlsListener {
+    incoming: mpsc::Receiver<TlsConn>,
+    local: SocketAddr,
+}
+
+impl TlsListener {
+    fn new(
+        tcp: tokio::net::TcpListener,
+        acceptor: tokio_rustls::TlsAcceptor,
+    ) -> std::io::Result<TlsListener> {
+        let local = tcp.local_addr()?;
+        let (tx, incoming) = mpsc::channel::<TlsConn>(64);
+        tokio::spawn(async move {
+            loop {
+                let (stream, peer) = tokio::select! {
+                    r = tcp.accept() => match r {
+                        Ok(x) => x,
+                        Err(_) => {
+                            tokio::time::sleep(Duration::from_millis(50)).await;
+                            continue;
+                        }
+                    },
+                    _ = tx.closed() => return,
+                };
+                let _ = stream.set_nodelay(true);
+                let (acceptor, tx) = (acceptor.clone(), tx.clone());
+                tokio::spawn(async move {
+                    if let Ok(Ok(tls)) =
+                        tokio::time::timeout(HELLO_WITHIN, acceptor.accept(stream)).await
+                    {
+                        let _ = tx.send((tls, peer)).await;
+                    }
+                });
+            }
+        });
+        Ok(TlsListener { incoming, local })
+    }
+}
+
+impl axum::serve::Listener for TlsListener {
+    type Io = tokio_rustls::server::TlsStream<tokio::net::TcpStream>;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+        match self.incoming.recv().await {
+            Some(c) => c,
+            None => std::future::pending().await,
+        }
+    }
+
+    fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        Ok(self.local)
+    }
 }
 
 /// Makes a store of the data folder's ([`StoreLayer`]).
@@ -137,6 +249,7 @@ impl Default for Tuning {
             store_layer: None,
             idle_after: IDLE_AFTER,
             evict_every: EVICT_EVERY,
+            tls: None,
         }
     }
 }
@@ -152,11 +265,14 @@ pub enum ServeError {
     Stopped(String),
     #[error("cannot wait for stop signals: {0}")]
     Signals(String),
+    #[error("cannot take TLS: {0}")]
+    Tls(String),
 }
 
 /// A running server.
 pub struct Running {
     addr: SocketAddr,
+    tls: bool,
     club_file: PathBuf,
     invitation: Option<Invitation>,
     stop: watch::Sender<bool>,
@@ -169,9 +285,10 @@ impl Running {
         self.addr
     }
 
-    /// `ws://ADDR/v1/ws`
+    /// `ws://ADDR/v1/ws` (`wss://` with TLS)
     pub fn ws_url(&self) -> String {
-        format!("ws://{}/v1/ws", self.addr)
+        let scheme = if self.tls { "wss" } else { "ws" };
+        format!("{scheme}://{}/v1/ws", self.addr)
     }
 
     /// The club file.
@@ -306,6 +423,7 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
     .await
     .map_err(|e| ServeError::Stopped(e.to_string()))??;
     let club_file = store.club_path().to_owned();
+    let acceptor = tuning.tls.as_ref().map(tls_acceptor).transpose()?;
     let listener = listen(config.listen, tuning.send_buffer)
         .await
         .map_err(|e| ServeError::Listen {
@@ -351,21 +469,34 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
         tuning.evict_every,
     ));
     let mut stopping = stop_rx;
+    let tls = acceptor.is_some();
     let task = tokio::spawn(async move {
-        // TCP_NODELAY: an entry event and the reply after it are two small
-        // writes; with Nagle's algorithm the second waits for the client's
-        // delayed ACK (40 ms on Linux) on every command.
-        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        let served = axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move {
+        let shutdown = async move {
             let _ = stopping.wait_for(|s| *s).await;
-        })
-        .await;
+        };
+        let app = app.into_make_service_with_connect_info::<SocketAddr>();
+        let served = match acceptor {
+            None => {
+                // TCP_NODELAY: an entry event and the reply after it are two
+                // small writes; with Nagle's algorithm the second waits for
+                // the client's delayed ACK (40 ms on Linux) on every command.
+                let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+                    let _ = tcp.set_nodelay(true);
+                });
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(shutdown)
+                    .await
+            }
+            Some(acceptor) => {
+                // (TCP_NODELAY is set before the handshake.)
+                let listener = TlsListener::new(listener, acceptor)
+                    .map_err(|e| ServeError::Stopped(e.to_string()))?;
+                let listener = axum::serve::ListenerExt::tap_io(listener, |_| {});
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(shutdown)
+                    .await
+            }
+        };
         // The router and its state are gone; wait for the socket tasks.
         let closed = tokio::time::timeout(STOP_WITHIN, alive_rx.recv()).await;
         if closed.is_err() {
@@ -376,9 +507,13 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
         }
         served.map_err(|e| ServeError::Stopped(e.to_string()))
     });
-    eprintln!("serve: listening on {addr}");
+    eprintln!(
+        "serve: listening on {addr}{}",
+        if tls { " (TLS)" } else { "" }
+    );
     Ok(Running {
         addr,
+        tls,
         club_file,
         invitation,
         stop: stop_tx,
@@ -452,6 +587,15 @@ pub fn run_blocking(
     config: Config,
     on_ready: impl FnOnce(Ready) -> Result<(), String>,
 ) -> Result<(), ServeError> {
+    run_blocking_tuned(config, Tuning::default(), on_ready)
+}
+
+/// [`run_blocking`] with other [`Tuning`] (TLS).
+pub fn run_blocking_tuned(
+    config: Config,
+    tuning: Tuning,
+    on_ready: impl FnOnce(Ready) -> Result<(), String>,
+) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -460,7 +604,7 @@ pub fn run_blocking(
     runtime.block_on(async move {
         let signal = stop_signal()?;
         let public = config.public.clone();
-        let mut running = start(config).await?;
+        let mut running = start_tuned(config, tuning).await?;
         let ready = Ready {
             ws_url: running.ws_url(),
             addr: running.addr(),

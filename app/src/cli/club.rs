@@ -14,7 +14,9 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 use xenolog_server::client::{Client, ServerAddr, invitation_code, new_nonce};
-use xenolog_server::serve::{Config, check_public, invitation_link, run_blocking};
+use xenolog_server::serve::{
+    Config, TlsFiles, Tuning, check_public, invitation_link, run_blocking_tuned,
+};
 
 use super::remote::{self, club_dir, default_token_file, fail, made_maybe, write_secret};
 use super::{Fail, Out, json_line, line};
@@ -36,6 +38,14 @@ pub(super) struct ServeArgs {
     /// reverse proxy, or listening on 0.0.0.0. Default: the listen address.
     #[arg(long, value_name = "HOST:PORT")]
     public_url: Option<String>,
+    /// Take TLS (wss:// and https://) with this certificate chain (PEM);
+    /// with --tls-key. Without them the server speaks ws://, as behind a
+    /// reverse proxy that takes TLS.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The certificate's private key (PEM); with --tls-cert.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
 }
 
 pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
@@ -48,7 +58,15 @@ pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
         invite_organiser: args.invite_organiser,
         public: args.public_url,
     };
-    run_blocking(config, |ready| {
+    let tuning = Tuning {
+        tls: match (args.tls_cert, args.tls_key) {
+            (Some(cert), Some(key)) => Some(TlsFiles { cert, key }),
+            _ => None,
+        },
+        ..Tuning::default()
+    };
+    let tls = tuning.tls.is_some();
+    run_blocking_tuned(config, tuning, |ready| {
         let mut text = format!("listening on {}\n", ready.ws_url);
         text += &format!("club file {}\n", ready.club_file.display());
         match &ready.invitation {
@@ -63,6 +81,12 @@ pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
                 text += "the club has an organiser; --invite-organiser prints a new organiser invitation\n"
             }
         }
+        if tls {
+            text += &format!(
+                "players give --server wss://{} with their code (and XENOLOG_CA=CERT.pem when the certificate is the club's own)\n",
+                ready.public
+            );
+        }
         text += "stop with Ctrl-C (or SIGTERM)\n";
         out.write_all(text.as_bytes())
             .and_then(|()| out.flush())
@@ -74,18 +98,27 @@ pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
 /// Where the club server is and which token to use.
 #[derive(Args, Debug)]
 pub(super) struct ServerArg {
-    /// The club server: ws://HOST:PORT (as `xenolog serve` printed it).
+    /// The club server: ws://HOST:PORT, or wss://HOST:PORT over TLS (as
+    /// `xenolog serve` printed it).
     #[arg(long, value_name = "URL")]
     server: String,
     /// The file holding your token (default: the one `club redeem` wrote in
     /// the club folder, or the XENOLOG_TOKEN variable).
     #[arg(long, value_name = "FILE")]
     token_file: Option<PathBuf>,
+    /// With wss://: the CA certificate (PEM) the server's is checked
+    /// against (default: the XENOLOG_CA variable, or the public roots).
+    #[arg(long, value_name = "FILE")]
+    ca_file: Option<PathBuf>,
 }
 
 impl ServerArg {
     fn connect(&self) -> Out<Client> {
-        remote::connect(&self.server, self.token_file.as_deref())
+        remote::connect_ca(
+            &self.server,
+            self.token_file.as_deref(),
+            self.ca_file.as_deref(),
+        )
     }
 }
 
