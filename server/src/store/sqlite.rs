@@ -1242,6 +1242,14 @@ impl BattleStore for ClubFile {
                 .map_err(|e| self.sql(e))?;
             started = Some(id);
         }
+        if started.is_some() {
+            // Started: a later join sees it in the club file, so its gate
+            // is no longer needed (the map does not grow with the battles).
+            self.starting
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&battle);
+        }
         Ok(Joined {
             commitment: row.commitment,
             joined,
@@ -1771,6 +1779,7 @@ mod tests {
         // A resent last join starts nothing twice.
         let again = club.join(b.id, 1, [2; 32]).unwrap();
         assert_eq!(again.started, joined.started);
+        assert!(club.starting.lock().unwrap().is_empty(), "no gate kept");
     }
 
     #[test]
