@@ -599,13 +599,18 @@ fn server_mistakes_are_said_in_words_with_exit_2() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(said(&o).contains("undo has no --server"), "{}", said(&o));
-    // TLS is not in the client yet; a server that is no address.
+    // A wss:// server is read as one (TLS), its token looked for first;
+    // a server that is no address.
     let o = run(
         who,
         &["club", "battles", "--server", "wss://club.example.org:8470"],
     );
     assert_eq!(o.status.code(), Some(2));
-    assert!(said(&o).contains("ws:// only"), "{}", said(&o));
+    assert!(
+        said(&o).contains("--server wss://club.example.org:8470/v1/ws"),
+        "{}",
+        said(&o)
+    );
     let o = run(who, &["club", "redeem", "XNLG-AAAA-BBBB-CCCC-DDDD-EEEE"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(said(&o).contains("--server"), "{}", said(&o));

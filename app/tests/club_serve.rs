@@ -439,3 +439,171 @@ fn a_race_played_through_xenolog_serve_exports_and_verifies_with_the_nonces_kept
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// A `xenolog` command run by the person whose club folder is `who`.
+fn xenolog(who: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .args(args)
+        .env("XENOLOG_CLUB_DIR", who)
+        .env_remove("XENOLOG_TOKEN")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn xenolog_ok(who: &std::path::Path, args: &[&str]) -> String {
+    let o = xenolog(who, args);
+    assert!(
+        o.status.success(),
+        "xenolog {args:?} failed ({:?}): {}{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+#[test]
+fn club_tokens_lists_the_tokens_without_secrets_and_club_revoke_closes_a_socket_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut served = serve(&dir.path().join("club"));
+    let org = dir.path().join("ola");
+    std::fs::create_dir_all(&org).unwrap();
+    let url = served.url.clone();
+    let org_token = org.join("token");
+    let org_token_s = org_token.to_str().unwrap().to_owned();
+    xenolog_ok(
+        &org,
+        &[
+            "club",
+            "redeem",
+            &served.code,
+            "--server",
+            &url,
+            "--token-file",
+            &org_token_s,
+            "--label",
+            "Ola",
+        ],
+    );
+    let t = [
+        "--server",
+        url.as_str(),
+        "--token-file",
+        org_token_s.as_str(),
+    ];
+    let campaign = xenolog_ok(
+        &org,
+        &[&["club", "new-campaign"][..], &t, &["Club"]].concat(),
+    );
+    let campaign = campaign.trim().to_owned();
+    let battle = xenolog_ok(
+        &org,
+        &[
+            &["club", "new-battle"][..],
+            &t,
+            &["--campaign", &campaign, "--game", "race"],
+        ]
+        .concat(),
+    );
+    let battle = battle.trim().to_owned();
+    // Anna holds seat 1 of the battle.
+    let inv = xenolog_ok(
+        &org,
+        &[
+            &["club", "invite"][..],
+            &t,
+            &[
+                "--label",
+                "Anna",
+                "--campaign",
+                &campaign,
+                "--battle",
+                &battle,
+                "--seat",
+                "1",
+                "--json",
+            ],
+        ]
+        .concat(),
+    );
+    let inv: Value = serde_json::from_str(inv.trim()).unwrap();
+    let (mut anna, _) = tungstenite::connect(served.url.as_str()).unwrap();
+    let r = request(&mut anna, 1, "redeem", json!({"code": inv["code"]}));
+    let anna_token = r["ok"]["token"].as_str().unwrap().to_owned();
+    let anna_id = r["ok"]["token_id"].as_i64().unwrap();
+
+    let listed = xenolog_ok(&org, &[&["club", "tokens"][..], &t].concat());
+    let lines: Vec<&str> = listed.lines().collect();
+    assert_eq!(lines.len(), 2, "{listed}");
+    assert!(
+        lines[0].contains("organiser") && lines[0].contains("'Ola'"),
+        "{listed}"
+    );
+    assert!(
+        lines[1].contains("player") && lines[1].contains("'Anna'"),
+        "{listed}"
+    );
+    assert!(
+        lines[1].contains(&format!("battle {battle} seat 1")),
+        "{listed}"
+    );
+    assert!(lines[1].contains("made 20"), "{listed}");
+    let json_list = xenolog_ok(&org, &[&["club", "tokens"][..], &t, &["--json"]].concat());
+    let org_secret = std::fs::read_to_string(&org_token).unwrap();
+    for secret in [anna_token.as_str(), org_secret.trim()] {
+        assert!(
+            !listed.contains(secret) && !json_list.contains(secret),
+            "{listed}"
+        );
+        assert!(
+            !listed.contains(&secret[6..]),
+            "no part of a token: {listed}"
+        );
+    }
+    let anna_line: Value = serde_json::from_str(json_list.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(anna_line["id"], anna_id, "{anna_line}");
+    assert_eq!(anna_line["seats"][0]["seat"], 1, "{anna_line}");
+
+    // Revoked: Anna's open socket is told in words and closed.
+    let said = xenolog_ok(
+        &org,
+        &[&["club", "revoke"][..], &t, &[anna_id.to_string().as_str()]].concat(),
+    );
+    assert!(
+        said.contains(&format!(
+            "token {anna_id} ('Anna') revoked; 1 open connection(s) closed"
+        )),
+        "{said}"
+    );
+    let mut notice = None;
+    loop {
+        match anna.read() {
+            Ok(Message::Text(t)) => notice = Some(t.to_string()),
+            Ok(Message::Close(f)) => {
+                assert_eq!(f.map(|f| u16::from(f.code)), Some(1008));
+                break;
+            }
+            Ok(_) => {}
+            Err(e) => panic!("closed without a close frame: {e}"),
+        }
+    }
+    let notice = notice.expect("a notice before the close");
+    assert!(notice.contains("revoked by the organiser"), "{notice}");
+    let listed = xenolog_ok(&org, &[&["club", "tokens"][..], &t].concat());
+    assert!(
+        listed.lines().nth(1).unwrap().contains("REVOKED"),
+        "{listed}"
+    );
+    // A revoked token opens nothing; an unknown id is refused in words.
+    let (mut again, _) = tungstenite::connect(served.url.as_str()).unwrap();
+    let r = request(&mut again, 1, "hello", json!({"token": anna_token}));
+    assert_eq!(r["err"]["code"], "bad_token", "{r}");
+    let o = xenolog(&org, &[&["club", "revoke"][..], &t, &["999"]].concat());
+    assert!(!o.status.success());
+    let words = String::from_utf8_lossy(&o.stderr);
+    assert!(words.contains("no token 999"), "{words}");
+    let _ = served.child.kill();
+    let _ = served.child.wait();
+    let _ = served.stdout.read_to_string(&mut String::new());
+}

@@ -11,7 +11,13 @@
 //! its reply; the time from the send to the *other* seat's `entry` event is
 //! the latency. Printed: durable commands per second (counted `ok`s), latency
 //! percentiles, and the process's resident memory (server and clients
-//! together: an upper bound for the server's).
+//! together: an upper bound for the server's). The clients' sockets have
+//! small buffers (4 KiB read, no write buffer, as the server's), so the
+//! figure is mostly the server's: with tungstenite's defaults each client
+//! socket alone holds a 128 KiB read buffer.
+//!
+//! With a fourth argument `evict`, idle battles are evicted after 1 s and
+//! the memory is printed again once they are (DESIGN.md section 8).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,9 +42,16 @@ impl Conn {
         sock.bind((local, 0).into()).unwrap();
         let stream = sock.connect(addr).await.unwrap();
         stream.set_nodelay(true).unwrap();
-        let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
-            .await
-            .unwrap();
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .read_buffer_size(4096)
+            .write_buffer_size(0);
+        let (ws, _) = tokio_tungstenite::client_async_with_config(
+            url,
+            MaybeTlsStream::Plain(stream),
+            Some(config),
+        )
+        .await
+        .unwrap();
         Conn { ws, next: 0 }
     }
 
@@ -89,9 +102,14 @@ fn rss_kib() -> u64 {
 }
 
 fn main() {
+    let evict = std::env::args().nth(4).is_some_and(|a| a == "evict");
     let args: Vec<u32> = std::env::args()
         .skip(1)
-        .map(|a| a.parse().expect("numbers: BATTLES CAMPAIGNS SECONDS"))
+        .take(3)
+        .map(|a| {
+            a.parse()
+                .expect("numbers: BATTLES CAMPAIGNS SECONDS [evict]")
+        })
         .collect();
     let battles = *args.first().unwrap_or(&20);
     let campaigns = (*args.get(1).unwrap_or(&4)).max(1);
@@ -103,13 +121,21 @@ fn main() {
         .enable_all()
         .build()
         .unwrap();
+    let mut tuning = xenolog_server::Tuning::default();
+    if evict {
+        tuning.idle_after = Duration::from_secs(1);
+        tuning.evict_every = Duration::from_millis(500);
+    }
     let mut running = server_rt
-        .block_on(xenolog_server::start(xenolog_server::Config {
-            data: dir.path().join("club"),
-            listen: "127.0.0.1:0".parse().unwrap(),
-            invite_organiser: false,
-            public: None,
-        }))
+        .block_on(xenolog_server::start_tuned(
+            xenolog_server::Config {
+                data: dir.path().join("club"),
+                listen: "127.0.0.1:0".parse().unwrap(),
+                invite_organiser: false,
+                public: None,
+            },
+            tuning,
+        ))
         .unwrap();
     let code = running.take_invitation().unwrap().code.expose();
     let (addr, url) = (running.addr(), running.ws_url());
@@ -237,6 +263,22 @@ fn main() {
             rss_idle,
             (rss_idle.saturating_sub(rss_empty)) as f64 / f64::from(battles.max(1))
         );
+        if evict {
+            let rss_played = rss_kib();
+            println!(
+                "memory after play: {} KiB: {:.1} KiB per battle",
+                rss_played,
+                (rss_played.saturating_sub(rss_empty)) as f64 / f64::from(battles.max(1))
+            );
+            // Every battle idle past `idle_after`, evicted by the next sweep.
+            tokio::time::sleep(Duration::from_secs(3)).await;
+            let rss_evicted = rss_kib();
+            println!(
+                "memory after the idle battles were evicted: {} KiB: {:.1} KiB per battle (freed memory the allocator keeps is still counted)",
+                rss_evicted,
+                (rss_evicted.saturating_sub(rss_empty)) as f64 / f64::from(battles.max(1))
+            );
+        }
     });
     server_rt.block_on(running.stop()).unwrap();
 }

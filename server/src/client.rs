@@ -11,11 +11,14 @@
 //! the server decides it once and answers the second time with `again`.
 //!
 //! The token is held as [`Token`], whose `Debug` is redacted; it is sent in
-//! `hello` only, never in a URL. The battle file is fetched over plain HTTP
-//! from `GET /v1/campaigns/{c}/battles/{b}/file` with `Authorization: Bearer`.
+//! `hello` only, never in a URL. The battle file is fetched over HTTP from
+//! `GET /v1/campaigns/{c}/battles/{b}/file` with `Authorization: Bearer`.
 //!
-//! This build's client speaks `ws://` only: a club behind TLS is reached
-//! through a tunnel (the server side takes TLS at a reverse proxy).
+//! A club given as `wss://HOST:PORT` (or `https://`) is reached over TLS
+//! (rustls with ring), the WebSocket and the download alike: the server's
+//! certificate is checked against the CA file of [`ServerAddr::ca_file`] or
+//! the variable `XENOLOG_CA` (a PEM file: a club's own CA or self-signed
+//! certificate), or else against the public roots (webpki-roots).
 
 use std::collections::VecDeque;
 use std::io::{Read, Write};
@@ -24,6 +27,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tungstenite::protocol::WebSocketConfig;
+use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 use xenolog_engine::EntryId;
 
@@ -80,6 +84,11 @@ impl ClientError {
 pub struct ServerAddr {
     /// `HOST:PORT`
     pub host: String,
+    /// Over TLS: `wss://` (and `https://` for the download).
+    pub tls: bool,
+    /// The CA certificates (PEM) the server's certificate is checked
+    /// against; `None`: the variable `XENOLOG_CA`, or the public roots.
+    pub ca_file: Option<std::path::PathBuf>,
 }
 
 impl ServerAddr {
@@ -87,14 +96,8 @@ impl ServerAddr {
     /// `xenolog://HOST:PORT/join#CODE` (the code is not kept here).
     pub fn parse(text: &str) -> Result<ServerAddr, String> {
         let t = text.trim();
-        if t.starts_with("wss://") || t.starts_with("https://") {
-            return Err(format!(
-                "'{t}': this Xenolog's club client connects with ws:// only (no TLS yet); \
-                 reach a club behind TLS through a tunnel, e.g. ssh -L 8470:localhost:8470, \
-                 and give ws://localhost:8470"
-            ));
-        }
-        let rest = ["ws://", "xenolog://", "http://"]
+        let tls = t.starts_with("wss://") || t.starts_with("https://");
+        let rest = ["wss://", "https://", "ws://", "xenolog://", "http://"]
             .iter()
             .find_map(|p| t.strip_prefix(p))
             .unwrap_or(t);
@@ -112,12 +115,70 @@ impl ServerAddr {
                 "'{t}': give the server as ws://HOST:PORT, e.g. ws://club.example.org:8470"
             ));
         }
-        Ok(ServerAddr { host })
+        Ok(ServerAddr {
+            host,
+            tls,
+            ca_file: None,
+        })
     }
 
-    /// `ws://HOST:PORT/v1/ws`
+    /// The same server, its certificate checked against the CA file `path`.
+    pub fn with_ca_file(mut self, path: impl Into<std::path::PathBuf>) -> ServerAddr {
+        self.ca_file = Some(path.into());
+        self
+    }
+
+    /// `ws://HOST:PORT/v1/ws` (`wss://` over TLS)
     pub fn ws_url(&self) -> String {
-        format!("ws://{}/v1/ws", self.host)
+        let scheme = if self.tls { "wss" } else { "ws" };
+        format!("{scheme}://{}/v1/ws", self.host)
+    }
+
+    /// The host without its port (the name a certificate is checked for).
+    fn hostname(&self) -> &str {
+        let h = self
+            .host
+            .rsplit_once(':')
+            .map_or(self.host.as_str(), |(h, _)| h);
+        h.trim_start_matches('[').trim_end_matches(']')
+    }
+
+    /// The TLS settings of a `wss://` server: its CA file, `XENOLOG_CA`, or
+    /// the public roots; rustls with ring.
+    fn tls_config(&self) -> Result<std::sync::Arc<rustls::ClientConfig>, String> {
+        use rustls::pki_types::CertificateDer;
+        use rustls::pki_types::pem::PemObject;
+        let mut roots = rustls::RootCertStore::empty();
+        let ca = self
+            .ca_file
+            .clone()
+            .or_else(|| std::env::var_os("XENOLOG_CA").map(Into::into));
+        match ca {
+            Some(path) => {
+                let certs = CertificateDer::pem_file_iter(&path)
+                    .and_then(|i| i.collect::<Result<Vec<_>, _>>())
+                    .map_err(|e| format!("the CA file {}: {e}", path.display()))?;
+                for cert in certs {
+                    roots.add(cert).map_err(|e| {
+                        format!("the CA file {}: a certificate in it: {e}", path.display())
+                    })?;
+                }
+                if roots.is_empty() {
+                    return Err(format!(
+                        "the CA file {} holds no certificate (PEM, -----BEGIN CERTIFICATE-----)",
+                        path.display()
+                    ));
+                }
+            }
+            None => roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned()),
+        }
+        let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+        let config = rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(|e| e.to_string())?
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        Ok(std::sync::Arc::new(config))
     }
 
     /// The host and port as a file name part: `club.example.org_8470`.
@@ -164,7 +225,16 @@ struct Watched {
     last: Option<EntryId>,
 }
 
-type Ws = WebSocket<TcpStream>;
+type Ws = WebSocket<MaybeTlsStream<TcpStream>>;
+
+/// The TCP socket under a WebSocket, TLS or not.
+fn tcp_of(s: &MaybeTlsStream<TcpStream>) -> Option<&TcpStream> {
+    match s {
+        MaybeTlsStream::Plain(s) => Some(s),
+        MaybeTlsStream::Rustls(s) => Some(s.get_ref()),
+        _ => None,
+    }
+}
 
 /// A connection to a club server.
 pub struct Client {
@@ -272,9 +342,34 @@ impl Client {
         let config = WebSocketConfig::default()
             .max_message_size(Some(MAX_INCOMING))
             .max_frame_size(Some(MAX_INCOMING));
-        let (ws, _) = tungstenite::client::client_with_config(url.as_str(), stream, Some(config))
-            .map_err(|e| {
+        let connector = if self.addr.tls {
+            tungstenite::Connector::Rustls(self.addr.tls_config().map_err(fail)?)
+        } else {
+            tungstenite::Connector::Plain
+        };
+        let plain = !self.addr.tls;
+        let (ws, _) = tungstenite::client_tls_with_config(
+            url.as_str(),
+            stream,
+            Some(config),
+            Some(connector),
+        )
+        .map_err(|e| {
             fail(match e {
+                // A ws:// client at a TLS server gets no WebSocket answer.
+                tungstenite::HandshakeError::Failure(e) if plain => {
+                    format!("{e} (if the club takes TLS, give its address as wss://HOST:PORT)")
+                }
+                tungstenite::HandshakeError::Failure(e)
+                    if e.to_string().contains("certificate") =>
+                {
+                    format!(
+                        "{e} (the server's certificate is checked against --ca-file or XENOLOG_CA, \
+                         else the public roots; a club's own self-signed certificate goes there, \
+                         made for this host name and not as a CA: with openssl, \
+                         -addext basicConstraints=critical,CA:FALSE)"
+                    )
+                }
                 tungstenite::HandshakeError::Failure(e) => e.to_string(),
                 tungstenite::HandshakeError::Interrupted(_) => {
                     "the server did not complete the WebSocket handshake in time".to_owned()
@@ -407,9 +502,9 @@ impl Client {
     /// Read one frame within `wait`: `None` when nothing came.
     fn read_frame(&mut self, wait: Duration) -> Result<Option<Value>, ClientError> {
         let ws = self.ws()?;
-        let _ = ws
-            .get_mut()
-            .set_read_timeout(Some(wait.max(Duration::from_millis(1))));
+        if let Some(tcp) = tcp_of(ws.get_ref()) {
+            let _ = tcp.set_read_timeout(Some(wait.max(Duration::from_millis(1))));
+        }
         match ws.read() {
             Ok(Message::Text(t)) => serde_json::from_str(t.as_str())
                 .map(Some)
@@ -511,7 +606,8 @@ impl Client {
             ))
         })?;
         let url = format!(
-            "http://{}/v1/campaigns/{campaign}/battles/{battle}/file",
+            "{}://{}/v1/campaigns/{campaign}/battles/{battle}/file",
+            if self.addr.tls { "https" } else { "http" },
             self.addr.host
         );
         let fail = |why: String| ClientError::Connect {
@@ -525,10 +621,20 @@ impl Client {
             .map_err(|e| fail(e.to_string()))?
             .next()
             .ok_or_else(|| fail("the name does not resolve".to_owned()))?;
-        let mut s =
+        let tcp =
             TcpStream::connect_timeout(&addr, CONNECT_WITHIN).map_err(|e| fail(e.to_string()))?;
-        s.set_read_timeout(Some(REPLY_WITHIN))
+        tcp.set_read_timeout(Some(REPLY_WITHIN))
             .map_err(|e| fail(e.to_string()))?;
+        let mut s: Box<dyn ReadWrite> = if self.addr.tls {
+            let config = self.addr.tls_config().map_err(fail)?;
+            let name = rustls::pki_types::ServerName::try_from(self.addr.hostname().to_owned())
+                .map_err(|e| fail(format!("'{}' is no server name: {e}", self.addr.hostname())))?;
+            let conn =
+                rustls::ClientConnection::new(config, name).map_err(|e| fail(e.to_string()))?;
+            Box::new(rustls::StreamOwned::new(conn, tcp))
+        } else {
+            Box::new(tcp)
+        };
         let req = format!(
             "GET /v1/campaigns/{campaign}/battles/{battle}/file HTTP/1.1\r\nHost: {}\r\n\
              Authorization: Bearer {}\r\nConnection: close\r\n\r\n",
@@ -538,7 +644,13 @@ impl Client {
         s.write_all(req.as_bytes())
             .map_err(|e| fail(e.to_string()))?;
         let mut bytes = Vec::new();
-        s.read_to_end(&mut bytes).map_err(|e| fail(e.to_string()))?;
+        match s.read_to_end(&mut bytes) {
+            Ok(_) => {}
+            // A TLS peer that closes without its close_notify (the answer
+            // is sent with `Connection: close`): what came is the answer.
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof && !bytes.is_empty() => {}
+            Err(e) => return Err(fail(e.to_string())),
+        }
         let split = bytes
             .windows(4)
             .position(|w| w == b"\r\n\r\n")
@@ -587,6 +699,10 @@ impl Client {
     }
 }
 
+/// A byte stream both ways: a TCP socket, or TLS over one.
+trait ReadWrite: Read + Write {}
+impl<T: Read + Write> ReadWrite for T {}
+
 /// Decode an HTTP chunked body.
 fn dechunk(mut b: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::new();
@@ -625,12 +741,26 @@ mod tests {
 
     #[test]
     fn a_server_that_is_no_host_and_port_is_refused_in_words() {
-        for t in ["", "club", "ws://club", "ftp://x:1", "h:notaport"] {
+        for t in [
+            "",
+            "club",
+            "ws://club",
+            "ftp://x:1",
+            "h:notaport",
+            "wss://club",
+        ] {
             let e = ServerAddr::parse(t).unwrap_err();
             assert!(e.contains("ws://HOST:PORT"), "{t}: {e}");
         }
-        let e = ServerAddr::parse("wss://club.example.org:8470").unwrap_err();
-        assert!(e.contains("ws:// only"), "{e}");
+        for t in [
+            "wss://club.example.org:8470/v1/ws",
+            "https://club.example.org:8470",
+        ] {
+            let a = ServerAddr::parse(t).unwrap();
+            assert!(a.tls, "{t}");
+            assert_eq!(a.ws_url(), "wss://club.example.org:8470/v1/ws");
+            assert_eq!(a.hostname(), "club.example.org");
+        }
     }
 
     #[test]

@@ -141,7 +141,12 @@ pub fn battle_file(b: &dyn Battle, title: &str, secret: &[u8; 32]) -> Result<Vec
     let file = xenolog_schema::battle_file::BattleFile {
         meta: b.meta().clone(),
         title: title.to_owned(),
-        dice_mode: xenolog_schema::DiceMode::Rolled,
+        // A battle whose dice were entered by hand says so (no fairness claim).
+        dice_mode: if b.records().iter().any(|r| r.entered) {
+            xenolog_schema::DiceMode::Entered
+        } else {
+            xenolog_schema::DiceMode::Rolled
+        },
         created,
         branches: b.branches().to_vec(),
         records: b.records().to_vec(),

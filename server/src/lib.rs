@@ -30,4 +30,6 @@ pub mod serve;
 pub mod store;
 
 pub use serve::{Config, Ready, Running, ServeError, run_blocking, start};
-pub use serve::{SOCKET_QUEUE, TOO_SLOW, Tuning, start_tuned};
+pub use serve::{
+    MISSED, SOCKET_QUEUE, StoreLayer, TOO_SLOW, TlsFiles, Tuning, WATCH_PAGE, start_tuned,
+};

@@ -34,6 +34,7 @@ pub const REQUEST_TYPES: &[&str] = &[
     "join",
     "watch",
     "command",
+    "dice_needed",
     "legal",
     "state",
     "campaigns",
@@ -146,6 +147,10 @@ pub enum Request {
     /// server's secret.
     CreateBattle {
         campaign: CampaignId,
+        /// The players roll real dice and enter them (no fairness claim:
+        /// the server's seed rolls nothing); otherwise the server rolls.
+        #[serde(default)]
+        entered_dice: bool,
         game: String,
         #[serde(default)]
         config: Option<Value>,
@@ -175,6 +180,10 @@ pub enum Request {
         #[serde(default)]
         at: Option<EntryId>,
         command: Value,
+        /// The dice a player rolled by hand, in a battle created with
+        /// entered dice (refused in a battle whose dice the server rolls).
+        #[serde(default)]
+        dice: Option<Vec<u8>>,
         /// The client's id for this command (1 to 64 letters, digits, `-`
         /// or `_`; 16 random bytes in hex by convention): the same id again
         /// decides nothing and is answered as the first time, marked `again`.
@@ -184,6 +193,13 @@ pub enum Request {
     /// The commands the seat may give now, described on its own view (as
     /// `xenolog legal --json` prints them).
     Legal { battle: ServerBattleId, seat: u8 },
+    /// The sides of the dice `command` needs entered, in a battle created
+    /// with entered dice; refused where the server rolls them.
+    DiceNeeded {
+        battle: ServerBattleId,
+        seat: u8,
+        command: Value,
+    },
     /// The seat's view of the state after entry `at` of the live line
     /// (`null`: the setup; absent: the head), as `xenolog state --json`.
     State {
@@ -220,6 +236,7 @@ impl Request {
             Request::Watch { .. } => "watch",
             Request::Command { .. } => "command",
             Request::Legal { .. } => "legal",
+            Request::DiceNeeded { .. } => "dice_needed",
             Request::State { .. } => "state",
             Request::Campaigns => "campaigns",
         }

@@ -59,6 +59,17 @@ pub const SOCKET_QUEUE: usize = 256;
 pub const SEND_WITHIN: Duration = Duration::from_secs(10);
 /// What a slow socket is told as it is closed.
 pub const TOO_SLOW: &str = "too slow; reconnect to resume";
+/// What a watcher is told as it is closed when a battle's new entries could
+/// not be made for it: its client resumes after the last entry it holds,
+/// and the gap is filled from the store.
+pub const MISSED: &str = "an entry of a battle you watch could not be sent; reconnect to resume";
+/// Entries of a watch's backfill made and sent at a time: a long backfill
+/// goes out page by page, never held whole in memory.
+pub const WATCH_PAGE: usize = 32;
+/// A battle idle this long is evicted from memory ([`Tuning::idle_after`]).
+pub const IDLE_AFTER: Duration = Duration::from_secs(10 * 60);
+/// How often idle battles are looked for ([`Tuning::evict_every`]).
+pub const EVICT_EVERY: Duration = Duration::from_secs(60);
 /// Days an invitation is valid unless the organiser says otherwise.
 const INVITATION_DAYS: u32 = 7;
 
@@ -93,6 +104,140 @@ pub struct Tuning {
     /// The kernel's send buffer of each socket, in bytes (`SO_SNDBUF`, set
     /// on the listener and inherited); `None`: the system's, autotuned.
     pub send_buffer: Option<u32>,
+    /// Entries of a watch's backfill per page ([`WATCH_PAGE`]).
+    pub watch_page: usize,
+    /// A battle not read or played for this long is evicted from memory
+    /// (loaded again from its file on its next use; DESIGN.md section 8).
+    pub idle_after: Duration,
+    /// How often idle battles are looked for.
+    pub evict_every: Duration,
+    /// A store put in front of the data folder's (tests put faults there).
+    pub store_layer: Option<StoreLayer>,
+    /// Take TLS with this certificate and key: `wss://` and `https://`
+    /// (`xenolog serve --tls-cert F --tls-key F`). Without it the server
+    /// speaks plain `ws://`, as behind a reverse proxy that takes TLS.
+    pub tls: Option<TlsFiles>,
+}
+
+/// A certificate chain and its private key, PEM files.
+#[derive(Clone, Debug)]
+pub struct TlsFiles {
+    pub cert: PathBuf,
+    pub key: PathBuf,
+}
+
+/// The TLS settings of `files`: rustls with ring, HTTP/1.1.
+fn tls_acceptor(files: &TlsFiles) -> Result<tokio_rustls::TlsAcceptor, ServeError> {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(&files.cert)
+        .and_then(|i| i.collect::<Result<_, _>>())
+        .map_err(|e| {
+            ServeError::Tls(format!(
+                "the certificate file {}: {e}",
+                files.cert.display()
+            ))
+        })?;
+    if certs.is_empty() {
+        return Err(ServeError::Tls(format!(
+            "the certificate file {} holds no certificate (PEM, -----BEGIN CERTIFICATE-----)",
+            files.cert.display()
+        )));
+    }
+    let key = PrivateKeyDer::from_pem_file(&files.key)
+        .map_err(|e| ServeError::Tls(format!("the key file {}: {e}", files.key.display())))?;
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| ServeError::Tls(e.to_string()))?
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .map_err(|e| {
+            ServeError::Tls(format!(
+                "the certificate {} and the key {} do not make a TLS identity: {e}",
+                files.cert.display(),
+                files.key.display()
+            ))
+        })?;
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
+}
+
+/// A TLS connection and its peer.
+type TlsConn = (
+    tokio_rustls::server::TlsStream<tokio::net::TcpStream>,
+    SocketAddr,
+);
+
+/// TLS connections, each handshake made on its own task (a slow or silent
+/// client holds no other; one that does not speak TLS, or takes more than
+/// [`HELLO_WITHIN`], is dropped).
+struct TlsListener {
+    incoming: mpsc::Receiver<TlsConn>,
+    local: SocketAddr,
+}
+
+impl TlsListener {
+    fn new(
+        tcp: tokio::net::TcpListener,
+        acceptor: tokio_rustls::TlsAcceptor,
+    ) -> std::io::Result<TlsListener> {
+        let local = tcp.local_addr()?;
+        let (tx, incoming) = mpsc::channel::<TlsConn>(64);
+        tokio::spawn(async move {
+            loop {
+                let (stream, peer) = tokio::select! {
+                    r = tcp.accept() => match r {
+                        Ok(x) => x,
+                        Err(_) => {
+                            tokio::time::sleep(Duration::from_millis(50)).await;
+                            continue;
+                        }
+                    },
+                    _ = tx.closed() => return,
+                };
+                let _ = stream.set_nodelay(true);
+                let (acceptor, tx) = (acceptor.clone(), tx.clone());
+                tokio::spawn(async move {
+                    if let Ok(Ok(tls)) =
+                        tokio::time::timeout(HELLO_WITHIN, acceptor.accept(stream)).await
+                    {
+                        let _ = tx.send((tls, peer)).await;
+                    }
+                });
+            }
+        });
+        Ok(TlsListener { incoming, local })
+    }
+}
+
+impl axum::serve::Listener for TlsListener {
+    type Io = tokio_rustls::server::TlsStream<tokio::net::TcpStream>;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+        match self.incoming.recv().await {
+            Some(c) => c,
+            None => std::future::pending().await,
+        }
+    }
+
+    fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        Ok(self.local)
+    }
+}
+
+/// Makes a store of the data folder's ([`StoreLayer`]).
+pub type Layer = dyn Fn(Arc<dyn Store>) -> Arc<dyn Store> + Send + Sync;
+
+/// Wraps the data folder's store in another ([`Tuning::store_layer`]).
+#[derive(Clone)]
+pub struct StoreLayer(pub Arc<Layer>);
+
+impl std::fmt::Debug for StoreLayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StoreLayer")
+    }
 }
 
 impl Default for Tuning {
@@ -100,6 +245,11 @@ impl Default for Tuning {
         Tuning {
             socket_queue: SOCKET_QUEUE,
             send_buffer: None,
+            watch_page: WATCH_PAGE,
+            store_layer: None,
+            idle_after: IDLE_AFTER,
+            evict_every: EVICT_EVERY,
+            tls: None,
         }
     }
 }
@@ -115,11 +265,14 @@ pub enum ServeError {
     Stopped(String),
     #[error("cannot wait for stop signals: {0}")]
     Signals(String),
+    #[error("cannot take TLS: {0}")]
+    Tls(String),
 }
 
 /// A running server.
 pub struct Running {
     addr: SocketAddr,
+    tls: bool,
     club_file: PathBuf,
     invitation: Option<Invitation>,
     stop: watch::Sender<bool>,
@@ -132,9 +285,10 @@ impl Running {
         self.addr
     }
 
-    /// `ws://ADDR/v1/ws`
+    /// `ws://ADDR/v1/ws` (`wss://` with TLS)
     pub fn ws_url(&self) -> String {
-        format!("ws://{}/v1/ws", self.addr)
+        let scheme = if self.tls { "wss" } else { "ws" };
+        format!("{scheme}://{}/v1/ws", self.addr)
     }
 
     /// The club file.
@@ -193,6 +347,8 @@ struct Shared {
     watchers: Mutex<HashMap<ServerBattleId, Vec<Watcher>>>,
     /// Frames one socket may have waiting.
     socket_queue: usize,
+    /// Entries of a backfill per page.
+    watch_page: usize,
     /// One command or watch at a time per battle, so a watch's backfill and
     /// the live entries after it have no gap and no duplicate.
     order: Mutex<HashMap<ServerBattleId, Arc<tokio::sync::Mutex<()>>>>,
@@ -244,6 +400,9 @@ enum Control {
     Revoked,
     /// Its queue was full: close it in words; the client resumes.
     TooSlow,
+    /// A battle's entries could not be made for it: close it in words; the
+    /// client resumes and the gap is filled from the store.
+    Missed,
 }
 
 /// Start a server on the data folder of `config`: open (or make) the club
@@ -264,6 +423,7 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
     .await
     .map_err(|e| ServeError::Stopped(e.to_string()))??;
     let club_file = store.club_path().to_owned();
+    let acceptor = tuning.tls.as_ref().map(tls_acceptor).transpose()?;
     let listener = listen(config.listen, tuning.send_buffer)
         .await
         .map_err(|e| ServeError::Listen {
@@ -276,8 +436,13 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
     })?;
     let (stop_tx, stop_rx) = watch::channel(false);
     let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
+    let store: Arc<dyn Store> = Arc::new(store);
+    let store = match &tuning.store_layer {
+        Some(layer) => (layer.0)(store),
+        None => store,
+    };
     let shared = Arc::new(Shared {
-        store: Arc::new(store),
+        store,
         public: config.public.clone().unwrap_or_else(|| addr.to_string()),
         stop: stop_rx.clone(),
         alive: alive_tx,
@@ -285,6 +450,7 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
         next_socket: AtomicU64::new(1),
         watchers: Mutex::new(HashMap::new()),
         socket_queue: tuning.socket_queue.max(1),
+        watch_page: tuning.watch_page.max(1),
         order: Mutex::new(HashMap::new()),
         per_address: Mutex::new(HashMap::new()),
         guesses: Mutex::new(HashMap::new()),
@@ -296,23 +462,41 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
             "/v1/campaigns/{c}/battles/{b}/file",
             get(download::battle_file),
         )
-        .with_state(shared);
+        .with_state(shared.clone());
+    tokio::spawn(evict_idle(
+        shared.clone(),
+        tuning.idle_after,
+        tuning.evict_every,
+    ));
     let mut stopping = stop_rx;
+    let tls = acceptor.is_some();
     let task = tokio::spawn(async move {
-        // TCP_NODELAY: an entry event and the reply after it are two small
-        // writes; with Nagle's algorithm the second waits for the client's
-        // delayed ACK (40 ms on Linux) on every command.
-        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        let served = axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move {
+        let shutdown = async move {
             let _ = stopping.wait_for(|s| *s).await;
-        })
-        .await;
+        };
+        let app = app.into_make_service_with_connect_info::<SocketAddr>();
+        let served = match acceptor {
+            None => {
+                // TCP_NODELAY: an entry event and the reply after it are two
+                // small writes; with Nagle's algorithm the second waits for
+                // the client's delayed ACK (40 ms on Linux) on every command.
+                let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+                    let _ = tcp.set_nodelay(true);
+                });
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(shutdown)
+                    .await
+            }
+            Some(acceptor) => {
+                // (TCP_NODELAY is set before the handshake.)
+                let listener = TlsListener::new(listener, acceptor)
+                    .map_err(|e| ServeError::Stopped(e.to_string()))?;
+                let listener = axum::serve::ListenerExt::tap_io(listener, |_| {});
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(shutdown)
+                    .await
+            }
+        };
         // The router and its state are gone; wait for the socket tasks.
         let closed = tokio::time::timeout(STOP_WITHIN, alive_rx.recv()).await;
         if closed.is_err() {
@@ -323,14 +507,47 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
         }
         served.map_err(|e| ServeError::Stopped(e.to_string()))
     });
-    eprintln!("serve: listening on {addr}");
+    eprintln!(
+        "serve: listening on {addr}{}",
+        if tls { " (TLS)" } else { "" }
+    );
     Ok(Running {
         addr,
+        tls,
         club_file,
         invitation,
         stop: stop_tx,
         task,
     })
+}
+
+/// Every `every`, drop from memory the battles idle for `idle`, and the
+/// per-battle locks and watcher lists nobody holds; until the server stops.
+async fn evict_idle(shared: Arc<Shared>, idle: Duration, every: Duration) {
+    let mut stop = shared.stop.clone();
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(every) => {}
+            _ = stop.wait_for(|s| *s) => return,
+        }
+        let s = shared.clone();
+        let evicted = tokio::task::spawn_blocking(move || s.store.live().evict_idle(idle))
+            .await
+            .unwrap_or(0);
+        shared
+            .order
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|_, turn| Arc::strong_count(turn) > 1);
+        shared
+            .watchers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|_, list| !list.is_empty());
+        if evicted > 0 {
+            eprintln!("serve: {evicted} idle battle(s) evicted from memory");
+        }
+    }
 }
 
 /// The listener, with the sockets' send buffer set if asked.
@@ -370,6 +587,15 @@ pub fn run_blocking(
     config: Config,
     on_ready: impl FnOnce(Ready) -> Result<(), String>,
 ) -> Result<(), ServeError> {
+    run_blocking_tuned(config, Tuning::default(), on_ready)
+}
+
+/// [`run_blocking`] with other [`Tuning`] (TLS).
+pub fn run_blocking_tuned(
+    config: Config,
+    tuning: Tuning,
+    on_ready: impl FnOnce(Ready) -> Result<(), String>,
+) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -378,7 +604,7 @@ pub fn run_blocking(
     runtime.block_on(async move {
         let signal = stop_signal()?;
         let public = config.public.clone();
-        let mut running = start(config).await?;
+        let mut running = start_tuned(config, tuning).await?;
         let ready = Ready {
             ws_url: running.ws_url(),
             addr: running.addr(),
@@ -469,9 +695,20 @@ struct Conn {
     control: mpsc::UnboundedSender<Control>,
     /// Events for this socket (entries of watched battles), bounded.
     events: mpsc::Sender<String>,
-    /// Frames that go out with the reply being made, before it and before
-    /// anything queued (a watch's backfill, which may be long).
-    outbox: Vec<String>,
+    /// A watch's backfill, to go out with the reply being made, before it
+    /// and before anything queued, page by page.
+    backfill: Option<Backfill>,
+}
+
+/// The entries a watch sends before it goes live: made a page at a time
+/// as they go out, so a long battle's backfill is never whole in memory.
+struct Backfill {
+    battle: ServerBattleId,
+    seat: Actor,
+    /// The live line's entries after the client's, at the watch.
+    ids: Vec<xenolog_engine::EntryId>,
+    /// After them: the `over` event (if the battle has ended) and `live`.
+    tail: Vec<String>,
 }
 
 /// What to do after answering a message.
@@ -490,7 +727,7 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
         principal: None,
         control,
         events,
-        outbox: Vec::new(),
+        backfill: None,
     };
     let mut stop = shared.stop.clone();
     let hello_by = tokio::time::sleep(HELLO_WITHIN);
@@ -526,6 +763,10 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
                     let _ = send_within(&mut ws, proto::notice("too_slow", TOO_SLOW)).await;
                     break Some((close::POLICY, TOO_SLOW));
                 }
+                Control::Missed => {
+                    let _ = send_within(&mut ws, proto::notice("missed", MISSED)).await;
+                    break Some((close::POLICY, MISSED));
+                }
             },
             msg = ws.recv() => match msg {
                 None | Some(Err(_)) => break None,
@@ -534,8 +775,14 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
                     // Events a request caused (a watch's backfill, then a
                     // command's entries) reach the client before its reply.
                     let mut failed = false;
-                    for frame in std::mem::take(&mut conn.outbox) {
-                        failed = failed || !send_within(&mut ws, frame).await;
+                    if let Some(backfill) = conn.backfill.take() {
+                        match send_backfill(&shared, &mut ws, backfill).await {
+                            Ok(sent) => failed = !sent,
+                            Err(r) => {
+                                let _ = send_within(&mut ws, proto::notice("missed", &r.words)).await;
+                                break Some((close::POLICY, MISSED));
+                            }
+                        }
                     }
                     while let Ok(frame) = events_rx.try_recv() {
                         failed = failed || !send_within(&mut ws, frame).await;
@@ -622,6 +869,7 @@ fn refusal(e: ClubError) -> Refusal {
         ClubError::Stale(_) => ErrCode::Stale,
         ClubError::Rule(_) => ErrCode::Refused,
         ClubError::Over(_) => ErrCode::Over,
+        ClubError::RolledDice { .. } => ErrCode::Refused,
         ClubError::File { .. } | ClubError::Campaign { .. } | ClubError::Random(_) => {
             eprintln!("serve: the store failed: {e}");
             ErrCode::Internal
@@ -740,6 +988,67 @@ async fn fan_out(
         });
     }
     Ok(())
+}
+
+/// What a battle's dice are, on the wire: `rolled` (by the server, from the
+/// fair seed) or `entered` (by hand).
+pub(crate) fn dice_word(entered: bool) -> &'static str {
+    if entered { "entered" } else { "rolled" }
+}
+
+/// What is said of a battle whose dice are entered by hand.
+pub const ENTERED_WORDS: &str = "the players roll real dice and enter them: the server's seed rolls nothing, so no fairness claim is made for this battle's dice";
+
+/// Close every watcher of `battle` in words ([`MISSED`]): entries they did
+/// not receive are a gap no later event fills, so their clients resume
+/// after the last entry they hold.
+fn close_watchers(shared: &Shared, battle: ServerBattleId) {
+    let gone = shared
+        .watchers
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .remove(&battle)
+        .unwrap_or_default();
+    for w in gone {
+        let _ = w.control.send(Control::Missed);
+    }
+}
+
+/// Send a watch's backfill a page at a time, then its tail; whether every
+/// frame went out. A page that cannot be made is an error (its words).
+async fn send_backfill(
+    shared: &Arc<Shared>,
+    ws: &mut WebSocket,
+    backfill: Backfill,
+) -> Result<bool, Refusal> {
+    let Backfill {
+        battle,
+        seat,
+        ids,
+        tail,
+    } = backfill;
+    for page in ids.chunks(shared.watch_page) {
+        let page = page.to_vec();
+        let frames = blocking_live(shared, move |l| {
+            let mut out = Vec::new();
+            l.read_keyed(battle, &mut |b, key| {
+                out = lens::entry_frames(b, battle, seat, &page, key);
+            })?;
+            Ok(out)
+        })
+        .await?;
+        for frame in frames {
+            if !send_within(ws, frame).await {
+                return Ok(false);
+            }
+        }
+    }
+    for frame in tail {
+        if !send_within(ws, frame).await {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// Run a battle store call on the blocking pool.
@@ -1019,7 +1328,26 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
         }
         Request::Tokens => {
             organiser(conn, "list the tokens")?;
-            let list = blocking(shared, |t| t.tokens()).await.map_err(stay)?;
+            // Each with the seats it opens; never the token itself (only
+            // its hash is stored).
+            let list = blocking(shared, |t| {
+                let mut out = Vec::new();
+                for info in t.tokens()? {
+                    let seats: Vec<Value> = t
+                        .grants(info.id)?
+                        .iter()
+                        .filter_map(|g| {
+                            Some(json!({"campaign": g.campaign, "battle": g.battle?, "seat": g.seat?}))
+                        })
+                        .collect();
+                    let mut v = json!(info);
+                    v["seats"] = json!(seats);
+                    out.push(v);
+                }
+                Ok(out)
+            })
+            .await
+            .map_err(stay)?;
             Ok(json!({ "tokens": list }))
         }
         Request::Revoke { token } => {
@@ -1058,6 +1386,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
         }
         Request::CreateBattle {
             campaign,
+            entered_dice,
             game,
             config,
             title,
@@ -1070,6 +1399,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 config: config.unwrap_or_else(|| json!({})),
                 title: title.unwrap_or_default(),
                 strict,
+                entered_dice,
             };
             let b = blocking_battles(shared, move |s| s.create_battle(new))
                 .await
@@ -1079,11 +1409,16 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 .iter()
                 .map(|(a, name)| json!({"seat": a.0, "name": name}))
                 .collect();
-            Ok(json!({
+            let mut reply = json!({
                 "battle": b.id,
                 "seats": seats,
                 "commitment": fair::hex(&b.commitment),
-            }))
+                "dice": dice_word(entered_dice),
+            });
+            if entered_dice {
+                reply["words"] = json!(ENTERED_WORDS);
+            }
+            Ok(reply)
         }
         Request::Join {
             battle,
@@ -1118,24 +1453,30 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             let order = order_of(shared, battle);
             let _turn = order.lock().await;
             let who = Actor(seat);
-            let (frames, head) = blocking_live(shared, move |l| {
+            // The line and the tail are taken at the watch, holding the
+            // battle's turn; the entries themselves are made as they go out.
+            let (ids, tail, head) = blocking_live(shared, move |l| {
                 let revealed = l.revealed(battle)?;
-                let mut out = (Vec::new(), None);
-                l.read_keyed(battle, &mut |b, key| {
-                    let ids = lens::line_after(b, after);
-                    out.0 = lens::entry_frames(b, battle, who, &ids, key);
+                let mut out = (Vec::new(), Vec::new(), None);
+                l.read(battle, &mut |b| {
+                    out.0 = lens::line_after(b, after);
                     if let Some(secret) = &revealed {
-                        out.0.push(lens::over_frame(b, battle, secret));
+                        out.1.push(lens::over_frame(b, battle, secret));
                     }
-                    out.0.push(lens::live_frame(b, battle, who));
-                    out.1 = b.cursor();
+                    out.1.push(lens::live_frame(b, battle, who));
+                    out.2 = b.cursor();
                 })?;
                 Ok(out)
             })
             .await
             .map_err(stay)?;
-            let sent = frames.len() - 1;
-            conn.outbox.extend(frames);
+            let sent = ids.len();
+            conn.backfill = Some(Backfill {
+                battle,
+                seat: who,
+                ids,
+                tail,
+            });
             shared
                 .watchers
                 .lock()
@@ -1155,6 +1496,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             seat,
             at,
             command,
+            dice,
             cmd_id,
         } => {
             seat_granted(shared, conn, battle, seat).await?;
@@ -1173,7 +1515,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             let order = order_of(shared, battle);
             let _turn = order.lock().await;
             let played = blocking_live(shared, move |l| {
-                l.play(battle, Actor(seat), at, &command, cmd_id.as_deref())
+                l.play_with_dice(battle, Actor(seat), at, &command, dice, cmd_id.as_deref())
             })
             .await
             .map_err(stay)?;
@@ -1181,7 +1523,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 let last = played.entries.first().copied();
                 return Ok(json!({
                     "entries": played.entries,
-                    "over": false,
+                    "over": played.revealed.is_some(),
                     "again": format!(
                         "already done: entry {}",
                         last.map_or_else(|| "none".to_owned(), |e| e.to_string())
@@ -1192,9 +1534,10 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             let entries = played.entries.clone();
             if let Err(r) = fan_out(shared, battle, played.entries, played.revealed).await {
                 eprintln!(
-                    "serve: battle {battle}: the entries could not be sent: {}",
+                    "serve: battle {battle}: the entries could not be sent: {}; its watchers are closed to resume",
                     r.words
                 );
+                close_watchers(shared, battle);
             }
             Ok(json!({"entries": entries, "over": played.revealed.is_some()}))
         }
@@ -1209,6 +1552,19 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             .await
             .map_err(stay)?;
             Ok(json!({"battle": battle, "seat": seat, "legal": legal}))
+        }
+        Request::DiceNeeded {
+            battle,
+            seat,
+            command,
+        } => {
+            seat_granted(shared, conn, battle, seat).await?;
+            let sides = blocking_live(shared, move |l| {
+                l.dice_needed(battle, Actor(seat), &command)
+            })
+            .await
+            .map_err(stay)?;
+            Ok(json!({"battle": battle, "seat": seat, "sides": sides}))
         }
         Request::Campaigns => download::campaigns(shared, conn).await,
         Request::State { battle, seat, at } => {

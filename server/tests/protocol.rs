@@ -1227,6 +1227,7 @@ async fn a_socket_that_stops_reading_is_closed_in_words_and_resumes_without_a_ga
         xenolog_server::Tuning {
             socket_queue: 8,
             send_buffer: Some(4096),
+            ..Default::default()
         },
     )
     .await

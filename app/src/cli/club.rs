@@ -14,7 +14,9 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 use xenolog_server::client::{Client, ServerAddr, invitation_code, new_nonce};
-use xenolog_server::serve::{Config, check_public, invitation_link, run_blocking};
+use xenolog_server::serve::{
+    Config, TlsFiles, Tuning, check_public, invitation_link, run_blocking_tuned,
+};
 
 use super::remote::{self, club_dir, default_token_file, fail, made_maybe, write_secret};
 use super::{Fail, Out, json_line, line};
@@ -36,6 +38,14 @@ pub(super) struct ServeArgs {
     /// reverse proxy, or listening on 0.0.0.0. Default: the listen address.
     #[arg(long, value_name = "HOST:PORT")]
     public_url: Option<String>,
+    /// Take TLS (wss:// and https://) with this certificate chain (PEM);
+    /// with --tls-key. Without them the server speaks ws://, as behind a
+    /// reverse proxy that takes TLS.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The certificate's private key (PEM); with --tls-cert.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
 }
 
 pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
@@ -48,7 +58,15 @@ pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
         invite_organiser: args.invite_organiser,
         public: args.public_url,
     };
-    run_blocking(config, |ready| {
+    let tuning = Tuning {
+        tls: match (args.tls_cert, args.tls_key) {
+            (Some(cert), Some(key)) => Some(TlsFiles { cert, key }),
+            _ => None,
+        },
+        ..Tuning::default()
+    };
+    let tls = tuning.tls.is_some();
+    run_blocking_tuned(config, tuning, |ready| {
         let mut text = format!("listening on {}\n", ready.ws_url);
         text += &format!("club file {}\n", ready.club_file.display());
         match &ready.invitation {
@@ -63,6 +81,12 @@ pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
                 text += "the club has an organiser; --invite-organiser prints a new organiser invitation\n"
             }
         }
+        if tls {
+            text += &format!(
+                "players give --server wss://{} with their code (and XENOLOG_CA=CERT.pem when the certificate is the club's own)\n",
+                ready.public
+            );
+        }
         text += "stop with Ctrl-C (or SIGTERM)\n";
         out.write_all(text.as_bytes())
             .and_then(|()| out.flush())
@@ -74,18 +98,27 @@ pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
 /// Where the club server is and which token to use.
 #[derive(Args, Debug)]
 pub(super) struct ServerArg {
-    /// The club server: ws://HOST:PORT (as `xenolog serve` printed it).
+    /// The club server: ws://HOST:PORT, or wss://HOST:PORT over TLS (as
+    /// `xenolog serve` printed it).
     #[arg(long, value_name = "URL")]
     server: String,
     /// The file holding your token (default: the one `club redeem` wrote in
     /// the club folder, or the XENOLOG_TOKEN variable).
     #[arg(long, value_name = "FILE")]
     token_file: Option<PathBuf>,
+    /// With wss://: the CA certificate (PEM) the server's is checked
+    /// against (default: the XENOLOG_CA variable, or the public roots).
+    #[arg(long, value_name = "FILE")]
+    ca_file: Option<PathBuf>,
 }
 
 impl ServerArg {
     fn connect(&self) -> Out<Client> {
-        remote::connect(&self.server, self.token_file.as_deref())
+        remote::connect_ca(
+            &self.server,
+            self.token_file.as_deref(),
+            self.ca_file.as_deref(),
+        )
     }
 }
 
@@ -156,6 +189,28 @@ pub(super) enum ClubCmd {
         title: Option<String>,
         #[arg(long)]
         strict: bool,
+        /// The players roll real dice and enter them (no fairness claim:
+        /// the server's seed rolls nothing).
+        #[arg(long)]
+        entered_dice: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Organiser: the club's tokens (id, role, name, the seats each opens,
+    /// when made, last used, revoked); never a token itself.
+    Tokens {
+        #[command(flatten)]
+        server: ServerArg,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Organiser: revoke a token by its id (see `club tokens`); its open
+    /// connections are closed in words at once.
+    Revoke {
+        #[command(flatten)]
+        server: ServerArg,
+        /// The token's id.
+        id: i64,
         #[arg(long)]
         json: bool,
     },
@@ -283,6 +338,7 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
             config,
             title,
             strict,
+            entered_dice,
             json,
         } => {
             let config = match config.as_deref() {
@@ -298,7 +354,7 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
                 .request_no_retry(
                     "create_battle",
                     json!({"campaign": campaign, "game": game, "config": config,
-                           "title": title, "strict": strict}),
+                           "title": title, "strict": strict, "entered_dice": entered_dice}),
                 )
                 .map_err(|e| made_maybe(e, "the battle"))?;
             if json {
@@ -318,6 +374,23 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
             seat,
             json,
         } => join(&server, battle, seat, json, out),
+        ClubCmd::Tokens { server, json } => tokens(&server, json, out),
+        ClubCmd::Revoke { server, id, json } => {
+            let mut c = server.connect()?;
+            let body = c.request("revoke", json!({"token": id})).map_err(fail)?;
+            c.close();
+            if json {
+                return json_line(out, &body);
+            }
+            line(
+                out,
+                format!(
+                    "token {id} ('{}') revoked; {} open connection(s) closed",
+                    body["token"]["label"].as_str().unwrap_or(""),
+                    body["closed"]
+                ),
+            )
+        }
         ClubCmd::Campaigns { server, json } => list(&server, json, false, out),
         ClubCmd::Battles { server, json } => list(&server, json, true, out),
         ClubCmd::Watch {
@@ -479,6 +552,44 @@ fn join(server: &ServerArg, battle: i64, seat: Option<u8>, json: bool, out: &mut
     )
 }
 
+/// `club tokens`: one line per token, never the token itself.
+fn tokens(server: &ServerArg, json: bool, out: &mut dyn Write) -> Out {
+    let mut c = server.connect()?;
+    let body = c.request("tokens", json!({})).map_err(fail)?;
+    c.close();
+    let when = |v: &Value| v.as_i64().map(xenolog_report::date);
+    for t in body["tokens"].as_array().into_iter().flatten() {
+        if json {
+            json_line(out, t)?;
+            continue;
+        }
+        let seats: Vec<String> = t["seats"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| format!("battle {} seat {}", s["battle"], s["seat"]))
+            .collect();
+        let mut text = format!(
+            "token {:>3}  {:<10} '{}'  made {}",
+            t["id"],
+            t["role"].as_str().unwrap_or(""),
+            t["label"].as_str().unwrap_or(""),
+            when(&t["created"]).unwrap_or_default()
+        );
+        if let Some(d) = when(&t["last_used"]) {
+            text += &format!("  last used {d}");
+        }
+        if !seats.is_empty() {
+            text += &format!("  seats: {}", seats.join(", "));
+        }
+        if let Some(d) = when(&t["revoked"]) {
+            text += &format!("  REVOKED {d}");
+        }
+        line(out, text)?;
+    }
+    Ok(())
+}
+
 fn list(server: &ServerArg, json: bool, battles_only: bool, out: &mut dyn Write) -> Out {
     let mut c = server.connect()?;
     let body = c.request("campaigns", json!({})).map_err(fail)?;
@@ -530,6 +641,11 @@ fn list(server: &ServerArg, json: bool, battles_only: bool, out: &mut dyn Write)
                     )
                 }
                 _ => b["words"].as_str().unwrap_or("waiting").to_owned(),
+            };
+            let status = if b["dice"] == "entered" {
+                format!("{status}  (dice entered by hand: no fairness claim)")
+            } else {
+                status
             };
             line(
                 out,

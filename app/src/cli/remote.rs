@@ -154,7 +154,19 @@ pub(super) fn token(addr: &ServerAddr, token_file: Option<&Path>) -> Out<Token> 
 
 /// Connect to a server with the token and say hello.
 pub(super) fn connect(server: &str, token_file: Option<&Path>) -> Out<Client> {
-    let addr = ServerAddr::parse(server).map_err(Fail::usage)?;
+    connect_ca(server, token_file, None)
+}
+
+/// [`connect`] checking a `wss://` server's certificate against `ca_file`.
+pub(super) fn connect_ca(
+    server: &str,
+    token_file: Option<&Path>,
+    ca_file: Option<&Path>,
+) -> Out<Client> {
+    let mut addr = ServerAddr::parse(server).map_err(Fail::usage)?;
+    if let Some(ca) = ca_file {
+        addr = addr.with_ca_file(ca);
+    }
     let t = token(&addr, token_file)?;
     Client::connect(addr, Some(t)).map_err(fail)
 }

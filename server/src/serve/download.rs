@@ -149,7 +149,8 @@ pub(super) async fn battle_file(
 }
 
 /// `campaigns`: the campaigns this token opens (an organiser: every one),
-/// each with the battles the token has seats in, whose turn it is there (or
+/// each with the battles the token has seats in (an organiser: every
+/// battle, with its game, title and dice: `rolled` or `entered`), whose turn it is there (or
 /// the result), and which seats are the token's.
 pub(super) async fn campaigns(shared: &Arc<Shared>, conn: &Conn) -> Answer {
     let p = conn
@@ -169,11 +170,21 @@ pub(super) async fn campaigns(shared: &Arc<Shared>, conn: &Conn) -> Answer {
         if p.role != Role::Organiser && mine.is_empty() {
             continue;
         }
+        // An organiser sees every battle of the campaign; a player the
+        // battles it holds seats in.
+        let cid = c.id;
+        let made = blocking_battles(shared, move |b| b.battles_of(cid))
+            .await
+            .map_err(stay)?;
         let mut battles: Vec<ServerBattleId> = mine.iter().filter_map(|g| g.battle).collect();
+        if p.role == Role::Organiser {
+            battles.extend(made.iter().map(|b| b.id));
+        }
         battles.sort();
         battles.dedup();
         let mut listed = Vec::new();
         for battle in battles {
+            let info = made.iter().find(|b| b.id == battle);
             let seats: Vec<u8> = mine
                 .iter()
                 .filter(|g| g.battle == Some(battle))
@@ -194,6 +205,11 @@ pub(super) async fn campaigns(shared: &Arc<Shared>, conn: &Conn) -> Answer {
             };
             entry["battle"] = json!(battle);
             entry["my_seats"] = json!(seats);
+            if let Some(info) = info {
+                entry["game"] = json!(info.game);
+                entry["title"] = json!(info.title);
+                entry["dice"] = json!(super::dice_word(info.entered_dice));
+            }
             listed.push(entry);
         }
         out.push(json!({"campaign": c.id, "name": c.name, "battles": listed}));

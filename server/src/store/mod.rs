@@ -56,6 +56,22 @@ pub struct NewBattle {
     pub config: serde_json::Value,
     pub title: String,
     pub strict: bool,
+    /// The players enter the dice they roll by hand (no fairness claim).
+    pub entered_dice: bool,
+}
+
+/// A battle created on the server, as the organiser's list shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BattleInfo {
+    pub id: ServerBattleId,
+    pub game: String,
+    pub title: String,
+    pub seats: usize,
+    /// Every seat has joined and the battle is in its campaign file.
+    pub started: bool,
+    /// Dice entered by hand: the server's seed rolls nothing, so no
+    /// fairness claim is made.
+    pub entered_dice: bool,
 }
 
 /// A battle created, waiting for its seats' nonces.
@@ -165,6 +181,13 @@ pub enum ClubError {
     Rule(String),
     #[error("battle {0} is over")]
     Over(ServerBattleId),
+    #[error(
+        "battle {battle}'s dice are rolled by the server from its fair seed, so {what}: the number of dice a command rolls can depend on what the first ones show, and saying it ahead would tell your seat its coming dice. Give the command and the server rolls (dice entered by hand are for battles created with entered dice)"
+    )]
+    RolledDice {
+        battle: ServerBattleId,
+        what: &'static str,
+    },
     #[error("the campaign file {file}: {why}")]
     Campaign { file: String, why: String },
     #[error("the club file {path}: {why}")]
@@ -218,6 +241,8 @@ pub trait BattleStore: Send + Sync + 'static {
     /// A seat's nonce, stored durably; when it is the last one, the battle
     /// starts in its campaign file with the seed of the secret and every nonce.
     fn join(&self, battle: ServerBattleId, seat: u8, nonce: Bytes32) -> Result<Joined, ClubError>;
+    /// Every battle created in a campaign (the organiser's list).
+    fn battles_of(&self, campaign: CampaignId) -> Result<Vec<BattleInfo>, ClubError>;
 }
 
 /// What a command made.
@@ -248,6 +273,29 @@ pub trait LiveStore: Send + Sync + 'static {
         command: &serde_json::Value,
         cmd_id: Option<&str>,
     ) -> Result<Played, ClubError>;
+    /// [`LiveStore::play`] with the dice a player entered by hand: only in
+    /// a battle created with entered dice ([`ClubError::RolledDice`] where
+    /// the server rolls).
+    #[allow(clippy::too_many_arguments)]
+    fn play_with_dice(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        at: Option<xenolog_engine::EntryId>,
+        command: &serde_json::Value,
+        dice: Option<Vec<u8>>,
+        cmd_id: Option<&str>,
+    ) -> Result<Played, ClubError>;
+    /// The sides of the dice `command` needs entered, in a battle created
+    /// with entered dice; [`ClubError::RolledDice`] where the server rolls
+    /// (the count can depend on the first dice: it would tell the seat its
+    /// coming dice).
+    fn dice_needed(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        command: &serde_json::Value,
+    ) -> Result<Vec<u8>, ClubError>;
     /// Read a started battle (the lens builds a seat's frames from it).
     fn read(
         &self,
@@ -264,6 +312,12 @@ pub trait LiveStore: Send + Sync + 'static {
     ) -> Result<(), ClubError>;
     /// The revealed secret of a battle that is over.
     fn revealed(&self, battle: ServerBattleId) -> Result<Option<Bytes32>, ClubError>;
+    /// Drop from memory the battles not used for `idle` (loaded again on
+    /// their next use); how many. A store that keeps nothing evicts nothing.
+    fn evict_idle(&self, idle: std::time::Duration) -> usize {
+        let _ = idle;
+        0
+    }
 }
 
 /// Everything the server stores: the club's tokens, and the campaigns and

@@ -15,11 +15,11 @@ use xenolog_engine::fair::{self, Bytes32, SeatNonce};
 use xenolog_engine::{Actor, Battle, EntryId, games};
 use xenolog_saves::{Campaign, DiceMode};
 
-use super::writer::Writer;
+use super::writer::{Gone, Writer};
 use super::{
-    BattleStore, CampaignId, CampaignInfo, ClubError, CreatedBattle, Grant, Invitation, Joined,
-    LiveStore, NewBattle, Played, Principal, Redeemed, SeatInvite, ServerBattleId, Store, TokenId,
-    TokenInfo, TokenStore,
+    BattleInfo, BattleStore, CampaignId, CampaignInfo, ClubError, CreatedBattle, Grant, Invitation,
+    Joined, LiveStore, NewBattle, Played, Principal, Redeemed, SeatInvite, ServerBattleId, Store,
+    TokenId, TokenInfo, TokenStore,
 };
 use crate::secret::{Code, Role, Token, random_bytes};
 
@@ -100,7 +100,24 @@ pub struct ClubFile {
     /// The started battles in memory, each behind its own lock: one
     /// battle's slow decide or write never holds another's.
     battles: Mutex<HashMap<ServerBattleId, Arc<Mutex<Option<LiveBattle>>>>>,
+    /// Read-only connections to campaign files, kept for reuse: a battle is
+    /// loaded (and a command id looked up) on one of these, not on the
+    /// campaign's writer thread, so a long load never stalls appends.
+    readers: Mutex<HashMap<CampaignId, Vec<Campaign>>>,
+    /// One start at a time per battle: the club file's connection is not
+    /// held while a battle is written to its campaign file, and this keeps
+    /// two last joins (a resent one) from starting it twice.
+    starting: Mutex<HashMap<ServerBattleId, Arc<Mutex<()>>>>,
 }
+
+/// Battles created with dice entered by hand (absent: the server rolls).
+const ENTERED_DICE_TABLE: &str = "CREATE TABLE IF NOT EXISTS server_battle_dice (
+    server_battle INTEGER PRIMARY KEY REFERENCES server_battles(id),
+    mode          TEXT    NOT NULL CHECK (mode = 'entered')
+);";
+
+/// Read-only connections kept per campaign.
+const READERS_KEPT: usize = 4;
 
 /// A started battle in memory: only what is durable in its campaign file
 /// (a command that could not be written drops it; it is loaded again).
@@ -112,6 +129,9 @@ struct LiveBattle {
     dice_mode: DiceMode,
     /// The server's secret: the key of the receipts, revealed at the end.
     secret: Bytes32,
+    /// Last read or played: an idle battle is evicted from memory
+    /// ([`ClubFile::evict_idle`]) and loaded again on its next use.
+    used: std::time::Instant,
 }
 
 impl ClubFile {
@@ -158,12 +178,19 @@ impl ClubFile {
         Migrations::from_slice(MIGRATIONS)
             .to_latest(&mut conn)
             .map_err(|e| file_err(format!("its tables cannot be made: {e}")))?;
+        // The battles whose dice the players enter by hand. Made here, not
+        // by a migration, while another branch adds the club file's
+        // migration 4: it becomes migration 5 when both are in.
+        conn.execute_batch(ENTERED_DICE_TABLE)
+            .map_err(|e| file_err(format!("its tables cannot be made: {e}")))?;
         Ok(ClubFile {
             path: path.to_owned(),
             dir: path.parent().unwrap_or(Path::new(".")).to_owned(),
             conn: Mutex::new(conn),
             writers: Mutex::new(HashMap::new()),
             battles: Mutex::new(HashMap::new()),
+            readers: Mutex::new(HashMap::new()),
+            starting: Mutex::new(HashMap::new()),
         })
     }
 
@@ -521,12 +548,11 @@ impl ClubFile {
     /// the secret and every nonce, and it is written to its campaign file.
     fn start(
         &self,
-        conn: &Connection,
+        path: PathBuf,
         battle: ServerBattleId,
         row: &BattleRow,
         nonces: Vec<SeatNonce>,
     ) -> Result<i64, ClubError> {
-        let path = self.campaign_path(conn, row.campaign)?;
         let campaign_err = |e: xenolog_saves::SaveError| ClubError::Campaign {
             file: path.display().to_string(),
             why: e.to_string(),
@@ -538,19 +564,16 @@ impl ClubFile {
         })?;
         let (game, title, strict, secret) =
             (row.game.clone(), row.title.clone(), row.strict, row.secret);
+        let dice_mode = if row.entered {
+            DiceMode::Entered
+        } else {
+            DiceMode::Rolled
+        };
         writer
             .run(move |c| {
-                c.new_club_battle(
-                    &game,
-                    &config,
-                    &title,
-                    DiceMode::Rolled,
-                    strict,
-                    &secret,
-                    nonces,
-                )
+                c.new_club_battle(&game, &config, &title, dice_mode, strict, &secret, nonces)
             })
-            .map_err(|_| self.gone(&path))?
+            .map_err(|g| self.gone(&path, g))?
             .map_err(campaign_err)
     }
 }
@@ -565,11 +588,54 @@ impl ClubFile {
             .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
     }
 
-    fn gone(&self, path: &Path) -> ClubError {
+    fn gone(&self, path: &Path, g: Gone) -> ClubError {
         ClubError::Campaign {
             file: path.display().to_string(),
-            why: "its writer has stopped (the server is stopping, or it failed): try again in a moment"
-                .into(),
+            why: g.0.unwrap_or_else(|| {
+                "its writer has stopped (the server is stopping, or it failed): try again in a moment"
+                    .into()
+            }),
+        }
+    }
+
+    /// Run `f` on a read-only connection to campaign `id`'s file (one kept
+    /// from before, or a new one), off its writer thread. The writer is
+    /// started first, so the file is open and upgraded. A panic in `f` is
+    /// answered in words and its connection dropped.
+    fn reading<T>(
+        &self,
+        id: CampaignId,
+        path: &Path,
+        f: impl FnOnce(&Campaign) -> Result<T, xenolog_saves::SaveError>,
+    ) -> Result<T, ClubError> {
+        let campaign_err = |why: String| ClubError::Campaign {
+            file: path.display().to_string(),
+            why,
+        };
+        self.writer(id, path)?;
+        let kept = self
+            .readers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get_mut(&id)
+            .and_then(Vec::pop);
+        let c = match kept {
+            Some(c) => c,
+            None => Campaign::open_read_only(path).map_err(|e| campaign_err(e.to_string()))?,
+        };
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&c)));
+        match r {
+            Ok(r) => {
+                let mut readers = self.readers.lock().unwrap_or_else(|p| p.into_inner());
+                let list = readers.entry(id).or_default();
+                if list.len() < READERS_KEPT {
+                    list.push(c);
+                }
+                r.map_err(|e| campaign_err(e.to_string()))
+            }
+            Err(_) => Err(campaign_err(
+                "reading it failed on this request (the server's log says where); try again".into(),
+            )),
         }
     }
 
@@ -578,7 +644,16 @@ impl ClubFile {
     fn writer(&self, id: CampaignId, path: &Path) -> Result<Arc<Writer>, ClubError> {
         let mut writers = self.writers.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(w) = writers.get(&id) {
-            return Ok(w.clone());
+            if !w.is_dead() {
+                return Ok(w.clone());
+            }
+            // Its thread ended (the file could not be opened again after a
+            // failure): a new writer opens it now.
+            eprintln!(
+                "serve: the writer of {} had stopped; starting a new one",
+                path.display()
+            );
+            writers.remove(&id);
         }
         let campaign_err = |why: String| ClubError::Campaign {
             file: path.display().to_string(),
@@ -652,28 +727,22 @@ impl ClubFile {
     ) -> Result<&'a mut LiveBattle, ClubError> {
         if slot.is_none() {
             let (campaign, path, id, secret) = self.located(battle)?;
-            let writer = self.writer(campaign, &path)?;
-            let (b, dice_mode) = writer
-                .run(move |c| {
-                    Ok::<_, xenolog_saves::SaveError>((
-                        c.load_battle(id)?,
-                        c.summary(id)?.dice_mode,
-                    ))
-                })
-                .map_err(|_| self.gone(&path))?
-                .map_err(|e| ClubError::Campaign {
-                    file: path.display().to_string(),
-                    why: e.to_string(),
-                })?;
+            // On a read-only connection: a long load stalls no appends.
+            let (b, dice_mode) = self.reading(campaign, &path, |c| {
+                Ok((c.load_battle(id)?, c.summary(id)?.dice_mode))
+            })?;
             *slot = Some(LiveBattle {
                 campaign,
                 id,
                 battle: b,
                 dice_mode,
                 secret,
+                used: std::time::Instant::now(),
             });
         }
-        slot.as_mut().ok_or(ClubError::NoSuchBattle(battle))
+        let lb = slot.as_mut().ok_or(ClubError::NoSuchBattle(battle))?;
+        lb.used = std::time::Instant::now();
+        Ok(lb)
     }
 
     /// Run `f` on a started battle, loaded on first use, holding its lock.
@@ -685,6 +754,39 @@ impl ClubFile {
         let slot = self.slot(battle);
         let mut guard = Self::hold(&slot);
         f(self.loaded(&mut guard, battle)?)
+    }
+
+    /// Drop from memory every battle not read or played for `idle` (DESIGN.md
+    /// section 8): what is in memory is only what is durable, so an evicted
+    /// battle is loaded again from its file on its next use, as after a
+    /// restart. A battle in use (its slot held) is left. Returns how many
+    /// were evicted.
+    pub fn evict_idle(&self, idle: std::time::Duration) -> usize {
+        let mut battles = self.battles.lock().unwrap_or_else(|p| p.into_inner());
+        let mut evicted = 0;
+        battles.retain(|_, slot| {
+            let Ok(mut held) = slot.try_lock() else {
+                // In use (or its holder panicked: `hold` empties it).
+                return true;
+            };
+            if held.as_ref().is_some_and(|lb| lb.used.elapsed() >= idle) {
+                *held = None;
+                evicted += 1;
+            }
+            // An empty slot nobody else holds goes from the map too.
+            held.is_some() || Arc::strong_count(slot) > 1
+        });
+        evicted
+    }
+
+    /// Battles in memory now.
+    pub fn battles_in_memory(&self) -> usize {
+        self.battles
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .filter(|s| s.try_lock().map_or(true, |g| g.is_some()))
+            .count()
     }
 
     /// The campaign file of a campaign.
@@ -703,6 +805,40 @@ impl LiveStore for ClubFile {
         command: &Value,
         cmd_id: Option<&str>,
     ) -> Result<Played, ClubError> {
+        self.play_with_dice(battle, seat, at, command, None, cmd_id)
+    }
+
+    fn dice_needed(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        command: &Value,
+    ) -> Result<Vec<u8>, ClubError> {
+        self.with_live(battle, |lb| {
+            if lb.dice_mode != DiceMode::Entered {
+                return Err(ClubError::RolledDice {
+                    battle,
+                    what: "it does not say how many dice a command needs",
+                });
+            }
+            if lb.battle.outcome().is_some() {
+                return Err(ClubError::Over(battle));
+            }
+            lb.battle
+                .dice_needed(seat, command)
+                .map_err(|e| ClubError::Rule(e.to_string()))
+        })
+    }
+
+    fn play_with_dice(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        at: Option<EntryId>,
+        command: &Value,
+        dice: Option<Vec<u8>>,
+        cmd_id: Option<&str>,
+    ) -> Result<Played, ClubError> {
         let slot = self.slot(battle);
         let mut guard = Self::hold(&slot);
         let lb = self.loaded(&mut guard, battle)?;
@@ -715,18 +851,26 @@ impl LiveStore for ClubFile {
         if let Some(cid) = cmd_id {
             // Recorded in the same transaction as its entries (append_batch):
             // if they are there, so is the id, and the other way round.
-            let (id, cid) = (lb.id, cid.to_owned());
-            let done = writer
-                .run(move |c| c.command_entries(id, seat, &cid))
-                .map_err(|_| self.gone(&path))?
-                .map_err(|e| campaign_err(e.to_string()))?;
+            // Read off the writer thread: this battle's own appends are
+            // all durable (they are made holding its slot, as this is).
+            let id = lb.id;
+            let done = self.reading(lb.campaign, &path, |c| c.command_entries(id, seat, cid))?;
             if let Some(entries) = done {
+                // Over when the battle ended at the last of those entries.
+                let ended =
+                    lb.battle.outcome().is_some() && entries.last().copied() == lb.battle.cursor();
                 return Ok(Played {
                     entries,
-                    revealed: None,
+                    revealed: ended.then_some(lb.secret),
                     again: true,
                 });
             }
+        }
+        if dice.is_some() && lb.dice_mode != DiceMode::Entered {
+            return Err(ClubError::RolledDice {
+                battle,
+                what: "it takes no dice entered by hand",
+            });
         }
         let b = &mut lb.battle;
         if b.outcome().is_some() {
@@ -749,7 +893,7 @@ impl LiveStore for ClubFile {
         let held = b.records().len();
         // Decided on this thread (the blocking pool), in memory only.
         let decided =
-            match xenolog_saves::decide(lb.id, &mut **b, seat, command, None, lb.dice_mode) {
+            match xenolog_saves::decide(lb.id, &mut **b, seat, command, dice, lb.dice_mode) {
                 Ok(d) => d,
                 Err(e) => {
                     let changed = b.records().len() != held;
@@ -758,12 +902,7 @@ impl LiveStore for ClubFile {
                         // not written. Load the battle again next time.
                         *guard = None;
                     }
-                    return Err(match e {
-                        xenolog_saves::SaveError::Play(p) if !changed => {
-                            ClubError::Rule(p.to_string())
-                        }
-                        other => campaign_err(other.to_string()),
-                    });
+                    return Err(refused_decide(e, changed, battle, &path));
                 }
             };
         let decided = match cmd_id {
@@ -784,9 +923,9 @@ impl LiveStore for ClubFile {
                 *guard = None;
                 Err(campaign_err(why))
             }
-            Err(_) => {
+            Err(g) => {
                 *guard = None;
-                Err(self.gone(&path))
+                Err(self.gone(&path, g))
             }
         }
     }
@@ -813,12 +952,50 @@ impl LiveStore for ClubFile {
         })
     }
 
+    fn evict_idle(&self, idle: std::time::Duration) -> usize {
+        ClubFile::evict_idle(self, idle)
+    }
+
     fn revealed(&self, battle: ServerBattleId) -> Result<Option<Bytes32>, ClubError> {
         // Only what is durable is in memory: an ended battle's reveal was
         // written with its last entry.
         self.with_live(battle, |lb| {
             Ok(lb.battle.outcome().is_some().then_some(lb.secret))
         })
+    }
+}
+
+/// What a seat is told when deciding its command failed. The command's
+/// own refusal is the rule's words about it. When a step the game takes on
+/// its own after the command fails, the game's words were made on the whole
+/// state (they may name another seat's hidden card, or the next one of a
+/// deck): the seat is told only that it failed and that nothing was
+/// written; the words go to the server's log, for the operator.
+fn refused_decide(
+    e: xenolog_saves::SaveError,
+    changed: bool,
+    battle: ServerBattleId,
+    file: &Path,
+) -> ClubError {
+    match e {
+        xenolog_saves::SaveError::Play(p) if !changed => ClubError::Rule(p.to_string()),
+        other if changed => {
+            eprintln!(
+                "serve: battle {battle}: the game's own step after a command failed: {other}"
+            );
+            ClubError::Campaign {
+                file: file.display().to_string(),
+                why: format!(
+                    "the game's own step after this command failed in battle {battle}, so nothing \
+                     was written and the battle is as it was (the server's log holds the game's \
+                     words: they are made on the whole state, which this seat may not see)"
+                ),
+            }
+        }
+        other => ClubError::Campaign {
+            file: file.display().to_string(),
+            why: other.to_string(),
+        },
     }
 }
 
@@ -833,6 +1010,8 @@ struct BattleRow {
     secret: Bytes32,
     commitment: Bytes32,
     started: Option<i64>,
+    /// Dice entered by hand.
+    entered: bool,
 }
 
 fn blob32(v: Vec<u8>) -> Bytes32 {
@@ -891,7 +1070,10 @@ impl BattleStore for ClubFile {
     }
 
     fn create_battle(&self, b: NewBattle) -> Result<CreatedBattle, ClubError> {
-        let conn = self.conn();
+        let mut conn = self.conn();
+        let conn = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.sql(e))?;
         self.campaign_path(&conn, b.campaign)?;
         // The game and its config are checked now, with a seed that is never
         // used: the battle itself starts when every seat has joined.
@@ -921,22 +1103,68 @@ impl BattleStore for ClubFile {
             ],
         )
         .map_err(|e| self.sql(e))?;
+        let id = conn.last_insert_rowid();
+        if b.entered_dice {
+            conn.execute(
+                "INSERT INTO server_battle_dice (server_battle, mode) VALUES (?1, 'entered')",
+                [id],
+            )
+            .map_err(|e| self.sql(e))?;
+        }
+        conn.commit().map_err(|e| self.sql(e))?;
         Ok(CreatedBattle {
-            id: conn.last_insert_rowid(),
+            id,
             seats,
             commitment,
         })
     }
 
+    fn battles_of(&self, campaign: CampaignId) -> Result<Vec<BattleInfo>, ClubError> {
+        let conn = self.conn();
+        self.campaign_path(&conn, campaign)?;
+        conn.prepare(
+            "SELECT id, game, title, seats, battle IS NOT NULL,
+                    EXISTS (SELECT 1 FROM server_battle_dice d WHERE d.server_battle = b.id)
+             FROM server_battles b WHERE campaign = ?1 ORDER BY id",
+        )
+        .and_then(|mut s| {
+            s.query_map([campaign], |r| {
+                Ok(BattleInfo {
+                    id: r.get(0)?,
+                    game: r.get(1)?,
+                    title: r.get(2)?,
+                    seats: r.get::<_, i64>(3)? as usize,
+                    started: r.get(4)?,
+                    entered_dice: r.get(5)?,
+                })
+            })?
+            .collect()
+        })
+        .map_err(|e| self.sql(e))
+    }
+
     fn join(&self, battle: ServerBattleId, seat: u8, nonce: Bytes32) -> Result<Joined, ClubError> {
+        // One join of a battle at a time: the club file's connection is let
+        // go before the battle is written to its campaign file (a slow
+        // campaign holds no other request of the club), and two last joins
+        // (one resent) still start it once.
+        let gate = self
+            .starting
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(battle)
+            .or_default()
+            .clone();
+        let _one = gate.lock().unwrap_or_else(|p| p.into_inner());
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| self.sql(e))?;
         let row = tx
             .query_row(
-                "SELECT campaign, game, config, title, strict, seats, secret, commitment, battle
-                 FROM server_battles WHERE id = ?1",
+                "SELECT campaign, game, config, title, strict, seats, secret, commitment, battle,
+                        EXISTS (SELECT 1 FROM server_battle_dice d WHERE d.server_battle = b.id)
+                 FROM server_battles b WHERE id = ?1",
                 [battle],
                 |r| {
                     Ok(BattleRow {
@@ -949,6 +1177,7 @@ impl BattleStore for ClubFile {
                         secret: blob32(r.get(6)?),
                         commitment: blob32(r.get(7)?),
                         started: r.get(8)?,
+                        entered: r.get(9)?,
                     })
                 },
             )
@@ -997,17 +1226,30 @@ impl BattleStore for ClubFile {
             })
             .map_err(|e| self.sql(e))?;
         let joined: Vec<u8> = nonces.iter().map(|n| n.seat.0).collect();
+        // The nonce is durable before the battle starts: a start that fails
+        // is tried again by the same join resent.
+        tx.commit().map_err(|e| self.sql(e))?;
+        let path = self.campaign_path(&conn, row.campaign)?;
+        drop(conn);
         let mut started = row.started;
         if started.is_none() && nonces.len() == row.seats {
-            let id = self.start(&tx, battle, &row, nonces)?;
-            tx.execute(
-                "UPDATE server_battles SET battle = ?2 WHERE id = ?1",
-                params![battle, id],
-            )
-            .map_err(|e| self.sql(e))?;
+            let id = self.start(path, battle, &row, nonces)?;
+            self.conn()
+                .execute(
+                    "UPDATE server_battles SET battle = ?2 WHERE id = ?1",
+                    params![battle, id],
+                )
+                .map_err(|e| self.sql(e))?;
             started = Some(id);
         }
-        tx.commit().map_err(|e| self.sql(e))?;
+        if started.is_some() {
+            // Started: a later join sees it in the club file, so its gate
+            // is no longer needed (the map does not grow with the battles).
+            self.starting
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&battle);
+        }
         Ok(Joined {
             commitment: row.commitment,
             joined,
@@ -1166,6 +1408,7 @@ mod tests {
                 config: serde_json::json!({ "target": target }),
                 title: String::new(),
                 strict: false,
+                entered_dice: false,
             })
             .unwrap();
         for seat in 0..2u8 {
@@ -1317,6 +1560,284 @@ mod tests {
                 "each command id went with its own battle's entries"
             );
         }
+    }
+
+    /// Play a race to its end with command ids; the last command's id and
+    /// seat, and what it made.
+    fn race_to_the_end(club: &ClubFile, battle: ServerBattleId) -> (Actor, String, Played) {
+        for n in 0..400 {
+            let (mut seat, mut total, mut head) = (Actor(0), 0, None);
+            club.read(battle, &mut |b| {
+                seat = b.to_move().unwrap();
+                head = b.cursor();
+                total = b.state_json(b.cursor())["turn_total"].as_u64().unwrap();
+            })
+            .unwrap();
+            let command = if total > 0 {
+                serde_json::json!("hold")
+            } else {
+                serde_json::json!({"roll": {"dice": 1}})
+            };
+            let cid = format!("c{n}");
+            let played = club.play(battle, seat, head, &command, Some(&cid)).unwrap();
+            if played.revealed.is_some() {
+                return (seat, cid, played);
+            }
+        }
+        panic!("the race ends");
+    }
+
+    #[test]
+    fn a_resent_command_that_ended_the_battle_is_answered_over() {
+        let (_dir, club) = club();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 3);
+        let first = club
+            .play(
+                battle,
+                Actor(0),
+                None,
+                &serde_json::json!({"roll": {"dice": 1}}),
+                Some("first"),
+            )
+            .unwrap();
+        let (seat, cid, last) = race_to_the_end(&club, battle);
+        let again = club
+            .play(battle, seat, None, &serde_json::json!("hold"), Some(&cid))
+            .unwrap();
+        assert!(again.again);
+        assert_eq!(again.entries, last.entries);
+        assert_eq!(again.revealed, last.revealed, "over, with the secret");
+        let early = club
+            .play(
+                battle,
+                Actor(0),
+                None,
+                &serde_json::json!("hold"),
+                Some("first"),
+            )
+            .unwrap();
+        assert!(early.again);
+        assert_eq!(early.entries, first.entries);
+        assert_eq!(early.revealed, None, "that command did not end it");
+    }
+
+    #[test]
+    fn a_panic_on_the_writer_thread_is_answered_in_words_and_the_campaign_goes_on() {
+        let (_dir, club) = club();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        let path = club.path_of(c.id).unwrap();
+        let writer = club.writer(c.id, &path).unwrap();
+        let r = writer.run(|_| -> () { panic!("a bug in a job") });
+        let words = r.unwrap_err().0.expect("answered in words");
+        assert!(words.contains("a bug in a job"), "{words}");
+        assert!(words.contains("the campaign goes on"), "{words}");
+        // Counted once the thread has opened the file again.
+        for _ in 0..200 {
+            if writer.panics() == 1 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert_eq!(writer.panics(), 1);
+        assert!(!writer.is_dead());
+        // The same writer writes the next command.
+        let played = club
+            .play(battle, Actor(0), None, &serde_json::json!("hold"), None)
+            .unwrap();
+        assert_eq!(played.entries, vec![0]);
+        assert!(std::sync::Arc::ptr_eq(
+            &writer,
+            &club.writer(c.id, &path).unwrap()
+        ));
+    }
+
+    #[test]
+    fn a_writer_that_died_is_replaced_on_its_next_use() {
+        let (_dir, club) = club();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        let path = club.path_of(c.id).unwrap();
+        let writer = club.writer(c.id, &path).unwrap();
+        // The file is away when the writer opens it again after a panic:
+        // its thread ends.
+        let away = path.with_extension("away");
+        let (p, a) = (path.clone(), away.clone());
+        let _ = writer.run(move |_| {
+            std::fs::rename(&p, &a).unwrap();
+            panic!("a bug in a job");
+        });
+        for _ in 0..200 {
+            if writer.is_dead() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(writer.is_dead());
+        std::fs::rename(&away, &path).unwrap();
+        let played = club
+            .play(battle, Actor(0), None, &serde_json::json!("hold"), None)
+            .unwrap();
+        assert_eq!(played.entries, vec![0], "a new writer wrote it");
+        assert!(!std::sync::Arc::ptr_eq(
+            &writer,
+            &club.writer(c.id, &path).unwrap()
+        ));
+    }
+
+    /// Keep campaign `c`'s writer busy until the sender is dropped or sent to.
+    fn busy_writer(
+        club: &ClubFile,
+        c: CampaignId,
+    ) -> (std::sync::mpsc::Sender<()>, std::thread::JoinHandle<()>) {
+        let path = club.path_of(c).unwrap();
+        let writer = club.writer(c, &path).unwrap();
+        let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+        let (busy_tx, busy_rx) = std::sync::mpsc::channel::<()>();
+        let t = std::thread::spawn(move || {
+            writer
+                .run(move |_| {
+                    busy_tx.send(()).unwrap();
+                    let _ = release_rx.recv();
+                })
+                .unwrap();
+        });
+        busy_rx.recv().unwrap();
+        (release_tx, t)
+    }
+
+    #[test]
+    fn a_battle_loads_while_its_campaigns_writer_is_busy() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(CLUB_FILE);
+        let club = ClubFile::open(&path).unwrap();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        club.play(battle, Actor(0), None, &serde_json::json!("hold"), None)
+            .unwrap();
+        // After a restart the battle is not in memory.
+        drop(club);
+        let club = std::sync::Arc::new(ClubFile::open(&path).unwrap());
+        let (release, busy) = busy_writer(&club, c.id);
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        let reader = {
+            let club = club.clone();
+            std::thread::spawn(move || {
+                let mut held = 0;
+                let r = club.read(battle, &mut |b| held = b.records().len());
+                done_tx.send(r.map(|()| held)).unwrap();
+            })
+        };
+        let held = done_rx
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("loaded on its own connection, not behind the busy writer");
+        assert_eq!(held.unwrap(), 1);
+        release.send(()).unwrap();
+        busy.join().unwrap();
+        reader.join().unwrap();
+    }
+
+    #[test]
+    fn the_club_file_is_not_held_while_a_battle_starts() {
+        let (_dir, club) = club();
+        let club = std::sync::Arc::new(club);
+        let c = club.create_campaign("Club").unwrap();
+        let b = club
+            .create_battle(NewBattle {
+                campaign: c.id,
+                game: "race".into(),
+                config: serde_json::json!({ "target": 10 }),
+                title: String::new(),
+                strict: false,
+                entered_dice: false,
+            })
+            .unwrap();
+        club.join(b.id, 0, [1; 32]).unwrap();
+        let (release, busy) = busy_writer(&club, c.id);
+        // The last join waits for the writer to start the battle...
+        let last = {
+            let club = club.clone();
+            std::thread::spawn(move || club.join(b.id, 1, [2; 32]))
+        };
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        // ...and the club file answers everyone else meanwhile.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let other = {
+            let club = club.clone();
+            std::thread::spawn(move || tx.send(club.campaigns().map(|c| c.len())).unwrap())
+        };
+        let listed = rx
+            .recv_timeout(std::time::Duration::from_secs(3))
+            .expect("the club file is not held by the starting battle");
+        assert_eq!(listed.unwrap(), 1);
+        release.send(()).unwrap();
+        busy.join().unwrap();
+        other.join().unwrap();
+        let joined = last.join().unwrap().unwrap();
+        assert!(joined.started.is_some());
+        // A resent last join starts nothing twice.
+        let again = club.join(b.id, 1, [2; 32]).unwrap();
+        assert_eq!(again.started, joined.started);
+        assert!(club.starting.lock().unwrap().is_empty(), "no gate kept");
+    }
+
+    #[test]
+    fn a_failed_game_step_tells_the_seat_nothing_the_game_said() {
+        let hidden = xenolog_saves::SaveError::Play(xenolog_engine::PlayError::Rule(
+            xenolog_engine::RuleError::new(
+                xenolog_engine::RuleErrorKind::Illegal,
+                "the next card of the deck, the Ace of Saucers, cannot be drawn",
+            ),
+        ));
+        let e = refused_decide(hidden, true, 7, Path::new("c.xenolog"));
+        let words = e.to_string();
+        assert!(!words.contains("Ace"), "{words}");
+        assert!(words.contains("nothing was written"), "{words}");
+        // The seat's own command refused: the rule's words about it.
+        let own = xenolog_saves::SaveError::Play(xenolog_engine::PlayError::Rule(
+            xenolog_engine::RuleError::new(
+                xenolog_engine::RuleErrorKind::Illegal,
+                "it is Bo's turn",
+            ),
+        ));
+        let e = refused_decide(own, false, 7, Path::new("c.xenolog"));
+        assert!(
+            matches!(&e, ClubError::Rule(w) if w.contains("Bo's turn")),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn an_idle_battle_is_evicted_and_loaded_again_on_its_next_use() {
+        let (_dir, club) = club();
+        let c = club.create_campaign("Club").unwrap();
+        let a = started_race(&club, c.id, 1_000);
+        let b = started_race(&club, c.id, 1_000);
+        club.play(a, Actor(0), None, &serde_json::json!("hold"), None)
+            .unwrap();
+        club.read(b, &mut |_| {}).unwrap();
+        assert_eq!(club.battles_in_memory(), 2);
+        // Nothing has been idle for an hour.
+        assert_eq!(club.evict_idle(std::time::Duration::from_secs(3600)), 0);
+        // A battle in use stays.
+        let slot = club.slot(b);
+        let held = slot.lock().unwrap();
+        assert_eq!(club.evict_idle(std::time::Duration::ZERO), 1);
+        drop(held);
+        drop(slot);
+        assert_eq!(club.battles_in_memory(), 1);
+        assert_eq!(club.evict_idle(std::time::Duration::ZERO), 1);
+        assert_eq!(club.battles_in_memory(), 0);
+        assert!(
+            club.battles.lock().unwrap().is_empty(),
+            "the map holds nothing idle"
+        );
+        // The next command loads battle a from its file and goes on from its head.
+        let next = club
+            .play(a, Actor(1), Some(0), &serde_json::json!("hold"), None)
+            .unwrap();
+        assert_eq!(next.entries, vec![1]);
     }
 
     #[test]

@@ -6,9 +6,17 @@
 //! battle, starting one, reading a command id) runs in queue order between
 //! batches; it never concerns a battle with an append in the same batch,
 //! because a battle's own commands wait for their append one at a time.
+//!
+//! A job that panics does not stop the campaign: each job runs under
+//! `catch_unwind`, is answered with the panic's words, and the campaign file
+//! is opened again (its transaction, if one was open, rolled back by SQLite)
+//! before the next job. Should that reopening fail, the thread ends and
+//! [`Writer::is_dead`] says so: the club replaces a dead writer on its next use.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
@@ -35,11 +43,30 @@ pub struct Writer {
 pub struct Stats {
     pub transactions: AtomicU64,
     pub appends: AtomicU64,
+    /// Jobs that panicked (each answered in words; the file reopened).
+    pub panics: AtomicU64,
+    /// The thread has ended (the queue closed, or the file could not be
+    /// opened again after a panic).
+    pub dead: AtomicBool,
 }
 
-/// The writer thread has stopped (it panicked, or the server is stopping).
+/// The writer could not do the job: its thread has stopped (the server is
+/// stopping, or the file could not be opened again), or the job panicked
+/// (the words say where).
 #[derive(Debug)]
-pub struct Gone;
+pub struct Gone(pub Option<String>);
+
+/// The words of a caught panic.
+fn panic_words(p: &(dyn std::any::Any + Send)) -> String {
+    let what = p
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_owned());
+    format!(
+        "the campaign's writer failed on this request ({what}); nothing of it was written, and the campaign goes on"
+    )
+}
 
 impl Writer {
     /// Start the writer of `campaign` (opened by the caller, so that an error
@@ -48,9 +75,10 @@ impl Writer {
         let (tx, rx) = mpsc::channel();
         let stats = Arc::new(Stats::default());
         let counted = stats.clone();
-        let thread = std::thread::Builder::new()
-            .name(name)
-            .spawn(move || run(campaign, rx, &counted))?;
+        let thread = std::thread::Builder::new().name(name).spawn(move || {
+            run(campaign, rx, &counted);
+            counted.dead.store(true, Ordering::Relaxed);
+        })?;
         Ok(Writer {
             jobs: Some(tx),
             thread: Some(thread),
@@ -66,16 +94,27 @@ impl Writer {
         )
     }
 
+    /// Jobs that panicked so far.
+    #[cfg(test)]
+    pub fn panics(&self) -> u64 {
+        self.stats.panics.load(Ordering::Relaxed)
+    }
+
+    /// Whether the thread has ended: a writer to replace.
+    pub fn is_dead(&self) -> bool {
+        self.stats.dead.load(Ordering::Relaxed)
+    }
+
     /// Append `d` in the next batch and wait until it is durable (or refused:
     /// the words say why).
     pub fn append(&self, d: Decided) -> Result<Result<(), String>, Gone> {
         let (tx, rx) = mpsc::sync_channel(1);
         self.jobs
             .as_ref()
-            .ok_or(Gone)?
+            .ok_or(Gone(None))?
             .send(Job::Append(d, tx))
-            .map_err(|_| Gone)?;
-        rx.recv().map_err(|_| Gone)
+            .map_err(|_| Gone(None))?;
+        rx.recv().map_err(|_| Gone(None))
     }
 
     /// Run `f` on the campaign, in queue order, and wait for its result.
@@ -85,14 +124,22 @@ impl Writer {
     ) -> Result<T, Gone> {
         let (tx, rx) = mpsc::sync_channel(1);
         let job = Job::Run(Box::new(move |c| {
-            let _ = tx.send(f(c));
+            let r = catch_unwind(AssertUnwindSafe(|| f(c)));
+            let failed = r.is_err();
+            let _ = tx.send(r.map_err(|p| panic_words(&*p)));
+            if failed {
+                // Let the thread know: it reopens the file.
+                std::panic::resume_unwind(Box::new("a job panicked"));
+            }
         }));
         self.jobs
             .as_ref()
-            .ok_or(Gone)?
+            .ok_or(Gone(None))?
             .send(job)
-            .map_err(|_| Gone)?;
-        rx.recv().map_err(|_| Gone)
+            .map_err(|_| Gone(None))?;
+        rx.recv()
+            .map_err(|_| Gone(None))?
+            .map_err(|words| Gone(Some(words)))
     }
 }
 
@@ -108,15 +155,20 @@ impl Drop for Writer {
 }
 
 fn run(mut campaign: Campaign, jobs: mpsc::Receiver<Job>, stats: &Stats) {
+    let path: PathBuf = campaign.path().to_owned();
     let mut appends: Vec<(Decided, mpsc::SyncSender<Result<(), String>>)> = Vec::new();
     while let Ok(first) = jobs.recv() {
         let mut next = Some(first);
+        let mut panicked = false;
         while let Some(job) = next.take() {
             match job {
                 Job::Append(d, reply) => appends.push((d, reply)),
-                Job::Run(f) => f(&mut campaign),
+                Job::Run(f) => {
+                    // Answered by the job itself (in words) when it panics.
+                    panicked |= catch_unwind(AssertUnwindSafe(|| f(&mut campaign))).is_err();
+                }
             }
-            if appends.len() < MAX_BATCH {
+            if appends.len() < MAX_BATCH && !panicked {
                 next = jobs.try_recv().ok();
             }
         }
@@ -126,30 +178,66 @@ fn run(mut campaign: Campaign, jobs: mpsc::Receiver<Job>, stats: &Stats) {
                 .appends
                 .fetch_add(appends.len() as u64, Ordering::Relaxed);
         }
-        flush(&mut campaign, &mut appends);
+        if !panicked {
+            panicked = flush(&mut campaign, &mut appends);
+        } else {
+            // Not written on a campaign a job left half-way: each is
+            // answered, and its battle is loaded again from the file.
+            for (_, reply) in appends.drain(..) {
+                let _ = reply.send(Err(
+                    "the campaign's writer failed on another request before this one was written; nothing of it was written: give it again".to_owned(),
+                ));
+            }
+        }
+        if panicked {
+            stats.panics.fetch_add(1, Ordering::Relaxed);
+            // Close the campaign (its lock released, an open transaction
+            // rolled back) and open it again for the next job.
+            drop(campaign);
+            match Campaign::open(&path) {
+                Ok(c) => campaign = c,
+                Err(e) => {
+                    eprintln!(
+                        "serve: the campaign file {} cannot be opened again after its writer failed: {e}",
+                        path.display()
+                    );
+                    return;
+                }
+            }
+        }
     }
 }
 
-/// Write every queued append in one transaction and answer each.
+/// Write every queued append in one transaction and answer each; whether
+/// the write panicked (each append is then answered in words).
 fn flush(
     campaign: &mut Campaign,
     appends: &mut Vec<(Decided, mpsc::SyncSender<Result<(), String>>)>,
-) {
+) -> bool {
     if appends.is_empty() {
-        return;
+        return false;
     }
     let (batch, replies): (Vec<Decided>, Vec<_>) = appends.drain(..).unzip();
-    match campaign.append_batch(&batch) {
-        Ok(results) => {
+    match catch_unwind(AssertUnwindSafe(|| campaign.append_batch(&batch))) {
+        Ok(Ok(results)) => {
             for (r, reply) in results.into_iter().zip(replies) {
                 let _ = reply.send(r.map_err(|e: SaveError| e.to_string()));
             }
+            false
         }
-        Err(e) => {
+        Ok(Err(e)) => {
             let words = format!("the campaign file refused the write: {e}");
             for reply in replies {
                 let _ = reply.send(Err(words.clone()));
             }
+            false
+        }
+        Err(p) => {
+            let words = panic_words(&*p);
+            for reply in replies {
+                let _ = reply.send(Err(words.clone()));
+            }
+            true
         }
     }
 }

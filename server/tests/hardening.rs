@@ -1,0 +1,506 @@
+//! The server's hardening after the session-13 review (DESIGN.md section 0):
+//! a watch's long backfill goes out page by page, and a battle's entries
+//! that could not be made for its watchers close them in words so they
+//! resume without a gap. In-process server, real WebSocket clients.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use xenolog_engine::fair::Bytes32;
+use xenolog_engine::{Actor, Battle, EntryId};
+use xenolog_server::store::{
+    BattleStore, ClubError, LiveStore, Played, ServerBattleId, Store, TokenStore,
+};
+use xenolog_server::{Config, Running, StoreLayer, Tuning, start_tuned};
+
+struct Server {
+    running: Running,
+    organiser_code: String,
+    _dir: tempfile::TempDir,
+}
+
+async fn server(tuning: Tuning) -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let mut running = start_tuned(
+        Config {
+            data: dir.path().join("club"),
+            listen: "127.0.0.1:0".parse().unwrap(),
+            invite_organiser: false,
+            public: None,
+        },
+        tuning,
+    )
+    .await
+    .unwrap();
+    let organiser_code = running.take_invitation().unwrap().code.expose();
+    Server {
+        running,
+        organiser_code,
+        _dir: dir,
+    }
+}
+
+struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    next: u64,
+    events: std::collections::VecDeque<Value>,
+}
+
+impl Client {
+    async fn connect(s: &Server) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(s.running.ws_url())
+            .await
+            .unwrap();
+        Client {
+            ws,
+            next: 1,
+            events: Default::default(),
+        }
+    }
+
+    async fn recv(&mut self) -> Value {
+        let msg = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
+            .await
+            .expect("an answer within 10 s");
+        match msg {
+            Some(Ok(Message::Text(t))) => serde_json::from_str(t.as_str()).unwrap(),
+            Some(Ok(Message::Close(f))) => {
+                json!({"closed": f.as_ref().map(|f| u16::from(f.code)), "reason": f.as_ref().map(|f| f.reason.to_string())})
+            }
+            Some(Ok(other)) => panic!("unexpected frame {other:?}"),
+            Some(Err(e)) => json!({"error": e.to_string()}),
+            None => json!({"ended": true}),
+        }
+    }
+
+    async fn ok(&mut self, kind: &str, fields: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        let mut m = json!({"v": 1, "id": id, "type": kind});
+        if let Value::Object(f) = fields {
+            m.as_object_mut().unwrap().extend(f);
+        }
+        self.ws.send(Message::text(m.to_string())).await.unwrap();
+        let reply = loop {
+            let v = self.recv().await;
+            if v.get("re").is_some() || v.get("type").is_none() {
+                break v;
+            }
+            self.events.push_back(v);
+        };
+        assert_eq!(reply["re"], json!(id), "{reply}");
+        assert!(reply.get("err").is_none(), "{kind} refused: {reply}");
+        reply["ok"].clone()
+    }
+
+    /// A request refused with `code`; its words.
+    async fn refused(&mut self, kind: &str, fields: Value, code: &str) -> String {
+        let id = self.next;
+        self.next += 1;
+        let mut m = json!({"v": 1, "id": id, "type": kind});
+        if let Value::Object(f) = fields {
+            m.as_object_mut().unwrap().extend(f);
+        }
+        self.ws.send(Message::text(m.to_string())).await.unwrap();
+        let reply = loop {
+            let v = self.recv().await;
+            if v.get("re").is_some() || v.get("type").is_none() {
+                break v;
+            }
+            self.events.push_back(v);
+        };
+        assert_eq!(reply["err"]["code"], json!(code), "{reply}");
+        reply["err"]["words"].as_str().unwrap().to_owned()
+    }
+
+    async fn event(&mut self) -> Value {
+        match self.events.pop_front() {
+            Some(v) => v,
+            None => self.recv().await,
+        }
+    }
+
+    /// The entry ids received until `live` (checked in order, none twice).
+    async fn backfill(&mut self) -> Vec<u64> {
+        let mut ids: Vec<u64> = Vec::new();
+        loop {
+            let v = self.event().await;
+            match v["type"].as_str() {
+                Some("entry") => {
+                    let id = v["entry"]["id"].as_u64().unwrap();
+                    assert!(
+                        ids.last().is_none_or(|l| id > *l),
+                        "entry {id} after {ids:?}"
+                    );
+                    assert_eq!(v["entry"]["receipt"].as_str().unwrap().len(), 64);
+                    ids.push(id);
+                }
+                Some("live") => return ids,
+                _ => panic!("unexpected frame {v}"),
+            }
+        }
+    }
+}
+
+/// An organiser, a race battle started, and one player holding both seats
+/// (each seat's invitation redeemed into the same token): (organiser,
+/// player, the player's token, battle).
+async fn race(s: &Server) -> (Client, Client, String, i64) {
+    race_with(s, false).await
+}
+
+async fn race_with(s: &Server, entered_dice: bool) -> (Client, Client, String, i64) {
+    let mut org = Client::connect(s).await;
+    org.ok("redeem", json!({"code": s.organiser_code})).await;
+    let campaign = org.ok("create_campaign", json!({"name": "Club"})).await["campaign"]
+        .as_i64()
+        .unwrap();
+    let battle = org
+        .ok(
+            "create_battle",
+            json!({"campaign": campaign, "game": "race", "config": {"target": 1000},
+                   "entered_dice": entered_dice}),
+        )
+        .await;
+    assert_eq!(
+        battle["dice"],
+        if entered_dice { "entered" } else { "rolled" },
+        "{battle}"
+    );
+    let battle = battle["battle"].as_i64().unwrap();
+    let mut p = Client::connect(s).await;
+    let mut token = String::new();
+    for seat in 0..2u8 {
+        let inv = org
+            .ok(
+                "invite",
+                json!({"role": "player", "label": "Bo", "campaign": campaign, "battle": battle, "seat": seat}),
+            )
+            .await;
+        let r = p.ok("redeem", json!({"code": inv["code"]})).await;
+        if let Some(t) = r["token"].as_str() {
+            token = t.to_owned();
+        }
+    }
+    for seat in 0..2u8 {
+        p.ok(
+            "join",
+            json!({"battle": battle, "seat": seat, "nonce": xenolog_engine::fair::hex(&[seat + 9; 32])}),
+        )
+        .await;
+    }
+    (org, p, token, battle)
+}
+
+/// `n` holds, the seats in turn, from head `at`; the new head.
+async fn holds(p: &mut Client, battle: i64, mut at: Option<u64>, n: usize) -> Option<u64> {
+    for _ in 0..n {
+        let seat = at.map_or(0, |h| (h + 1) % 2);
+        let r = p
+            .ok(
+                "command",
+                json!({"battle": battle, "seat": seat, "at": at, "command": "hold"}),
+            )
+            .await;
+        at = r["entries"].as_array().unwrap().last().unwrap().as_u64();
+    }
+    at
+}
+
+#[tokio::test]
+async fn a_long_backfill_goes_out_page_by_page_without_a_gap_or_a_duplicate() {
+    let s = server(Tuning {
+        watch_page: 3,
+        ..Tuning::default()
+    })
+    .await;
+    let (_org, mut p, token, battle) = race(&s).await;
+    let head = holds(&mut p, battle, None, 11).await;
+    assert_eq!(head, Some(10));
+    // A new connection watches from the start: 11 entries in 4 pages.
+    let mut w = Client::connect(&s).await;
+    w.ok("hello", json!({"token": token})).await;
+    let r = w
+        .ok("watch", json!({"battle": battle, "seat": 0, "after": null}))
+        .await;
+    assert_eq!(r["sent"], 11, "{r}");
+    assert_eq!(r["head"], 10, "{r}");
+    assert_eq!(w.backfill().await, (0..=10).collect::<Vec<_>>());
+    // Another from the middle: a page boundary is not a gap.
+    let mut m = Client::connect(&s).await;
+    m.ok("hello", json!({"token": token})).await;
+    m.ok("watch", json!({"battle": battle, "seat": 1, "after": 4}))
+        .await;
+    assert_eq!(m.backfill().await, (5..=10).collect::<Vec<_>>());
+    // And both go live after it: the next entry arrives once.
+    holds(&mut p, battle, head, 1).await;
+    for c in [&mut w, &mut m] {
+        let v = c.event().await;
+        assert_eq!(v["type"], "entry", "{v}");
+        assert_eq!(v["entry"]["id"], 11, "{v}");
+    }
+    s.running.stop().await.unwrap();
+}
+
+/// The data folder's store, whose keyed reads (the receipts of a fan-out)
+/// fail while `fail` is set.
+struct Faulty {
+    inner: Arc<dyn Store>,
+    fail: Arc<AtomicBool>,
+}
+
+impl Store for Faulty {
+    fn tokens(&self) -> &dyn TokenStore {
+        self.inner.tokens()
+    }
+    fn battles(&self) -> &dyn BattleStore {
+        self.inner.battles()
+    }
+    fn live(&self) -> &dyn LiveStore {
+        self
+    }
+}
+
+impl LiveStore for Faulty {
+    fn play(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        at: Option<EntryId>,
+        command: &Value,
+        cmd_id: Option<&str>,
+    ) -> Result<Played, ClubError> {
+        self.inner.live().play(battle, seat, at, command, cmd_id)
+    }
+    fn play_with_dice(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        at: Option<EntryId>,
+        command: &Value,
+        dice: Option<Vec<u8>>,
+        cmd_id: Option<&str>,
+    ) -> Result<Played, ClubError> {
+        self.inner
+            .live()
+            .play_with_dice(battle, seat, at, command, dice, cmd_id)
+    }
+    fn dice_needed(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        command: &Value,
+    ) -> Result<Vec<u8>, ClubError> {
+        self.inner.live().dice_needed(battle, seat, command)
+    }
+    fn read(
+        &self,
+        battle: ServerBattleId,
+        f: &mut dyn FnMut(&dyn Battle),
+    ) -> Result<(), ClubError> {
+        self.inner.live().read(battle, f)
+    }
+    fn read_keyed(
+        &self,
+        battle: ServerBattleId,
+        f: &mut dyn FnMut(&dyn Battle, &Bytes32),
+    ) -> Result<(), ClubError> {
+        if self.fail.load(Ordering::SeqCst) {
+            return Err(ClubError::Campaign {
+                file: "test".into(),
+                why: "a fault put there by the test".into(),
+            });
+        }
+        self.inner.live().read_keyed(battle, f)
+    }
+    fn revealed(&self, battle: ServerBattleId) -> Result<Option<Bytes32>, ClubError> {
+        self.inner.live().revealed(battle)
+    }
+}
+
+#[tokio::test]
+async fn a_failed_fan_out_closes_the_watchers_in_words_and_they_resume_without_a_gap() {
+    let fail = Arc::new(AtomicBool::new(false));
+    let flag = fail.clone();
+    let layer = StoreLayer(Arc::new(move |inner: Arc<dyn Store>| {
+        Arc::new(Faulty {
+            inner,
+            fail: flag.clone(),
+        }) as Arc<dyn Store>
+    }));
+    let s = server(Tuning {
+        store_layer: Some(layer),
+        ..Tuning::default()
+    })
+    .await;
+    let (_org, mut p, token, battle) = race(&s).await;
+    let head = holds(&mut p, battle, None, 2).await;
+    let mut w = Client::connect(&s).await;
+    w.ok("hello", json!({"token": token})).await;
+    w.ok("watch", json!({"battle": battle, "seat": 1, "after": null}))
+        .await;
+    assert_eq!(w.backfill().await, vec![0, 1]);
+    // The command is durable, but its entries cannot be made for anyone.
+    fail.store(true, Ordering::SeqCst);
+    let head = holds(&mut p, battle, head, 1).await;
+    assert_eq!(head, Some(2));
+    let notice = w.event().await;
+    assert_eq!(notice["type"], "notice", "{notice}");
+    assert_eq!(notice["code"], "missed", "{notice}");
+    assert!(
+        notice["words"]
+            .as_str()
+            .unwrap()
+            .contains("reconnect to resume"),
+        "{notice}"
+    );
+    let closed = w.event().await;
+    assert_eq!(closed["closed"], 1008, "{closed}");
+    // The client resumes after the last entry it holds: the gap is filled.
+    fail.store(false, Ordering::SeqCst);
+    let mut again = Client::connect(&s).await;
+    again.ok("hello", json!({"token": token})).await;
+    again
+        .ok("watch", json!({"battle": battle, "seat": 1, "after": 1}))
+        .await;
+    assert_eq!(again.backfill().await, vec![2]);
+    s.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn dice_needed_is_refused_in_words_where_the_server_rolls_the_dice() {
+    let s = server(Tuning::default()).await;
+    let (_org, mut p, _token, battle) = race(&s).await;
+    let roll = json!({"roll": {"dice": 2}});
+    let words = p
+        .refused(
+            "dice_needed",
+            json!({"battle": battle, "seat": 0, "command": roll}),
+            "refused",
+        )
+        .await;
+    assert!(words.contains("coming dice"), "{words}");
+    // Nor are dice entered by hand taken there.
+    let words = p
+        .refused(
+            "command",
+            json!({"battle": battle, "seat": 0, "at": null, "command": roll, "dice": [6, 6]}),
+            "refused",
+        )
+        .await;
+    assert!(words.contains("rolled by the server"), "{words}");
+    let st = p.ok("state", json!({"battle": battle, "seat": 0})).await;
+    assert_eq!(st["head"], Value::Null, "nothing changed: {st}");
+    s.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_battle_with_dice_entered_by_hand_takes_them_and_is_marked_as_such() {
+    let s = server(Tuning::default()).await;
+    let (mut org, mut p, _token, battle) = race_with(&s, true).await;
+    let roll = json!({"roll": {"dice": 2}});
+    let need = p
+        .ok(
+            "dice_needed",
+            json!({"battle": battle, "seat": 0, "command": roll}),
+        )
+        .await;
+    assert_eq!(need["sides"], json!([6, 6]), "{need}");
+    // Without its dice the command is refused, and nothing is written.
+    p.refused(
+        "command",
+        json!({"battle": battle, "seat": 0, "at": null, "command": roll}),
+        "refused",
+    )
+    .await;
+    let r = p
+        .ok(
+            "command",
+            json!({"battle": battle, "seat": 0, "at": null, "command": roll, "dice": [3, 4]}),
+        )
+        .await;
+    assert_eq!(r["entries"], json!([0]), "{r}");
+    let st = p.ok("state", json!({"battle": battle, "seat": 0})).await;
+    assert_eq!(st["state"]["turn_total"], 7, "the dice entered: {st}");
+    // The organiser's list marks it: no fairness claim for entered dice.
+    let list = org.ok("campaigns", json!({})).await;
+    let b = &list["campaigns"][0]["battles"][0];
+    assert_eq!(b["battle"], battle, "{list}");
+    assert_eq!(b["dice"], "entered", "{list}");
+    s.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_organiser_lists_every_battle_of_a_campaign_a_player_only_its_own() {
+    let s = server(Tuning::default()).await;
+    let (mut org, mut p, _token, battle) = race(&s).await;
+    // A second battle the organiser made, no seat taken yet.
+    let campaign = 1;
+    let waiting = org
+        .ok(
+            "create_battle",
+            json!({"campaign": campaign, "game": "race", "title": "Second"}),
+        )
+        .await["battle"]
+        .as_i64()
+        .unwrap();
+    let list = org.ok("campaigns", json!({})).await;
+    let battles = list["campaigns"][0]["battles"].as_array().unwrap().clone();
+    let ids: Vec<i64> = battles
+        .iter()
+        .map(|b| b["battle"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, vec![battle, waiting], "{list}");
+    assert_eq!(battles[0]["status"], "playing", "{list}");
+    assert_eq!(battles[0]["dice"], "rolled", "{list}");
+    assert_eq!(battles[1]["status"], "waiting", "{list}");
+    assert_eq!(battles[1]["title"], "Second", "{list}");
+    let mine = p.ok("campaigns", json!({})).await;
+    let ids: Vec<i64> = mine["campaigns"][0]["battles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["battle"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, vec![battle], "a player sees its own battles: {mine}");
+    s.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_battle_evicted_while_idle_plays_on_and_its_watchers_miss_nothing() {
+    let s = server(Tuning {
+        idle_after: Duration::ZERO,
+        evict_every: Duration::from_millis(20),
+        ..Tuning::default()
+    })
+    .await;
+    let (_org, mut p, token, battle) = race(&s).await;
+    let mut w = Client::connect(&s).await;
+    w.ok("hello", json!({"token": token})).await;
+    w.ok("watch", json!({"battle": battle, "seat": 0, "after": null}))
+        .await;
+    assert_eq!(w.backfill().await, Vec::<u64>::new());
+    let mut head = None;
+    for n in 0..4u64 {
+        // Idle long enough to be evicted between commands.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        head = holds(&mut p, battle, head, 1).await;
+        assert_eq!(head, Some(n));
+        let v = w.event().await;
+        assert_eq!(v["entry"]["id"], n, "{v}");
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut again = Client::connect(&s).await;
+    again.ok("hello", json!({"token": token})).await;
+    again
+        .ok("watch", json!({"battle": battle, "seat": 1, "after": 1}))
+        .await;
+    assert_eq!(again.backfill().await, vec![2, 3]);
+    s.running.stop().await.unwrap();
+}
