@@ -187,12 +187,23 @@ impl<G: Game> SeatBattle<G> {
     }
 }
 
+/// Game code run on a view: a game's functions are written for the whole
+/// state and may not be total on a view whose hidden parts are placeholders
+/// (a `HIDDEN` card id indexing a table). A panic there is caught quietly
+/// and the caller falls back on what the server said.
+fn view_safe<R>(f: impl FnOnce() -> R) -> Option<R> {
+    crate::guard::quietly(f)
+}
+
 /// The seat an entry's actor name names, on the state before it.
 fn actor_named<G: Game>(state: &G::State, name: &str) -> Actor {
-    G::seats(state)
-        .into_iter()
-        .find(|&a| G::seat_name(state, a) == name)
-        .unwrap_or(Actor::SYSTEM)
+    view_safe(|| {
+        G::seats(state)
+            .into_iter()
+            .find(|&a| G::seat_name(state, a) == name)
+    })
+    .flatten()
+    .unwrap_or(Actor::SYSTEM)
 }
 
 impl<G: Game> Battle for SeatBattle<G> {
@@ -306,16 +317,29 @@ impl<G: Game> Battle for SeatBattle<G> {
         Ok(Vec::new())
     }
     fn asked(&self) -> Vec<Ask> {
-        G::asked(self.state())
+        // A game's rules may not be total on a view (Night of the Saucers
+        // looks into every hand for instants): when they fail, the seat is
+        // asked if the server offers it commands.
+        view_safe(|| G::asked(self.state())).unwrap_or_else(|| {
+            if self.legal().is_empty() {
+                Vec::new()
+            } else {
+                vec![Ask {
+                    seat: self.seat,
+                    what: "act (the server offers your commands)".to_owned(),
+                }]
+            }
+        })
     }
     fn outcome(&self) -> Option<Outcome> {
-        G::outcome(self.state())
+        view_safe(|| G::outcome(self.state())).flatten()
     }
     fn actor_name(&self, actor: Actor) -> String {
         if actor == Actor::SYSTEM {
             return "The game".to_owned();
         }
-        G::seat_name(self.state(), actor)
+        view_safe(|| G::seat_name(self.state(), actor))
+            .unwrap_or_else(|| format!("seat {}", u16::from(actor.0) + 1))
     }
     fn state_json_as(&self, at: Option<EntryId>, viewer: Viewer) -> Value {
         let state = self.state_at_ref(at);
@@ -335,10 +359,11 @@ impl<G: Game> Battle for SeatBattle<G> {
     }
     fn scene_at_as(&self, at: Option<EntryId>, viewer: Viewer) -> Scene {
         let state = self.state_at_ref(at);
-        match viewer {
+        view_safe(|| match viewer {
             Viewer::Seat(s) if s != self.seat => G::scene(&G::view(state, s)),
             _ => G::scene(state),
-        }
+        })
+        .unwrap_or_default()
     }
     fn hides_information(&self) -> bool {
         // What is hidden from this seat is not here at all.
@@ -349,13 +374,23 @@ impl<G: Game> Battle for SeatBattle<G> {
         false
     }
     fn seats(&self) -> Vec<(Actor, String)> {
-        G::seats(self.state())
+        view_safe(|| G::seats(self.state()))
+            .unwrap_or_default()
             .into_iter()
             .map(|a| (a, self.actor_name(a)))
             .collect()
     }
     fn flow_at(&self, at: Option<EntryId>) -> FlowMark {
-        G::flow(self.state_at_ref(at))
+        view_safe(|| G::flow(self.state_at_ref(at))).unwrap_or_else(|| {
+            // The flow the server said after the entry.
+            at.and_then(|id| self.texts.get(id as usize)).map_or_else(
+                || FlowMark {
+                    turn: 0,
+                    phase: "setup".to_owned(),
+                },
+                |t| t.flow.clone(),
+            )
+        })
     }
     fn verify(&self) -> VerifyReport {
         VerifyReport::failed(
@@ -559,6 +594,20 @@ mod tests {
             hidden += usize::from(seen != b.state_json(at));
         }
         assert!(hidden > 0, "the other seats' hands are hidden from seat 1");
+        // Whose turn and the board are worked out on views without a panic
+        // (Saucers' own `asked` looks into hidden hands: the server's
+        // commands stand in), at every entry.
+        let mut s = s;
+        for &id in line.iter().rev() {
+            s.seek(Some(id));
+            let _ = (s.asked(), s.scene_at(Some(id)), s.outcome(), s.seats());
+        }
+        s.seek(b.cursor());
+        assert_eq!(
+            s.asked().iter().any(|a| a.seat == Actor(1)),
+            b.asked().iter().any(|a| a.seat == Actor(1)),
+            "seat 1 is asked in its copy exactly when it is asked"
+        );
     }
 
     #[test]
