@@ -346,7 +346,14 @@ fn the_apps_seat_battle_of_saucers_never_holds_the_other_seats_hidden_cards() {
     let ctx = eframe::egui::Context::default();
     let mut club = ClubCampaign::connect(&served.url, Credentials::Kept, &app_club, &ctx).unwrap();
     let id: i64 = battle.parse().unwrap();
+    let built = Instant::now();
     let mine = club.load_battle(id).unwrap();
+    eprintln!(
+        "a Saucers seat copy of {} entries (a view state is {} bytes of JSON) built in {:?}",
+        mine.records().len(),
+        mine.state_json(mine.cursor()).to_string().len(),
+        built.elapsed()
+    );
     // The server's own record of the battle, beside it, read-only.
     let c =
         xenolog_saves::Campaign::open_read_only(&data.join(format!("campaigns/{camp}.xenolog")))

@@ -108,63 +108,68 @@ impl<G: Game> SeatBattle<G> {
     /// The battle as the log holds it, shown at its head.
     pub fn from_log(log: &SeatLog) -> Result<Self, String> {
         let setup: G::State = parse_state::<G>(&log.setup, "the setup the server sent")?;
-        let mut states = Vec::with_capacity(log.entries.len());
-        let mut texts = Vec::with_capacity(log.entries.len());
-        let mut records = Vec::with_capacity(log.entries.len());
-        for (i, e) in log.entries.iter().enumerate() {
-            if e.text.id != i as EntryId {
-                return Err(format!(
-                    "entry {} is where entry {i} should be: the copy of this battle has a gap",
-                    e.text.id
-                ));
-            }
-            let state = parse_state::<G>(&e.state, &format!("the state after entry {i}"))?;
-            let before = states.last().unwrap_or(&setup);
-            let actor = actor_named::<G>(before, &e.text.actor);
-            records.push(EntryRecord {
-                parent: i.checked_sub(1).map(|p| p as EntryId),
-                branch: 0,
-                actor,
-                // What the seat holds is the entry in words and the view
-                // state after it; the command and events as decided are
-                // the server's (and, after the end, the downloaded file's).
-                command: Vec::new(),
-                events: Vec::new(),
-                dice: e.text.dice.clone(),
-                entered: e.text.entered,
-                rng_after: 0,
-                state_hash: [0; 16],
-                chain: [0; 16],
-                rules_version: e.text.rules_version,
-            });
-            states.push(state);
-            texts.push(e.text.clone());
-        }
-        let cursor = records.len().checked_sub(1).map(|h| h as EntryId);
-        Ok(Self {
+        let mut b = Self {
             meta: BattleMeta {
                 game: G::ID.to_owned(),
                 // The seed is the server's until the end (section 5).
                 seed: 0,
-                rules_version: texts.first().map_or(G::RULES_VERSION, |t| t.rules_version),
+                rules_version: log
+                    .entries
+                    .first()
+                    .map_or(G::RULES_VERSION, |e| e.text.rules_version),
                 config: "{}".to_owned(),
                 strict: false,
                 fair: None,
             },
             seat: log.seat,
             setup,
-            states,
-            texts,
-            records,
+            states: Vec::with_capacity(log.entries.len()),
+            texts: Vec::with_capacity(log.entries.len()),
+            records: Vec::with_capacity(log.entries.len()),
             branches: vec![Branch {
                 id: 0,
                 name: "Main".to_owned(),
                 parent: None,
                 fork: None,
             }],
-            cursor,
-            legal: log.legal.clone(),
-        })
+            cursor: None,
+            legal: Vec::new(),
+        };
+        b.catch_up(log)?;
+        Ok(b)
+    }
+
+    /// Add the next entry: its view state parsed, its actor found by name.
+    fn push_entry(&mut self, e: &SeatEntry) -> Result<(), String> {
+        let i = self.records.len();
+        if e.text.id != i as EntryId {
+            return Err(format!(
+                "entry {} is where entry {i} should be: the copy of this battle has a gap",
+                e.text.id
+            ));
+        }
+        let state = parse_state::<G>(&e.state, &format!("the state after entry {i}"))?;
+        let before = self.states.last().unwrap_or(&self.setup);
+        let actor = actor_named::<G>(before, &e.text.actor);
+        self.records.push(EntryRecord {
+            parent: i.checked_sub(1).map(|p| p as EntryId),
+            branch: 0,
+            actor,
+            // What the seat holds is the entry in words and the view state
+            // after it; the command and events as decided are the server's
+            // (and, after the end, the downloaded file's).
+            command: Vec::new(),
+            events: Vec::new(),
+            dice: e.text.dice.clone(),
+            entered: e.text.entered,
+            rng_after: 0,
+            state_hash: [0; 16],
+            chain: [0; 16],
+            rules_version: e.text.rules_version,
+        });
+        self.states.push(state);
+        self.texts.push(e.text.clone());
+        Ok(())
     }
 
     /// The seat whose view this is.
@@ -441,6 +446,58 @@ impl<G: Game> Battle for SeatBattle<G> {
     }
 }
 
+/// A seat's copy that takes in what arrived since it was built, parsing
+/// only the new entries (a view state carries the game's tables: parsing a
+/// long battle's every state on each arrival would cost a frame).
+pub trait SeatCopy {
+    /// Take the entries of `log` not held yet and the commands at the head;
+    /// a copy shown at its newest entry stays there. How many were new.
+    fn catch_up(&mut self, log: &SeatLog) -> Result<usize, String>;
+}
+
+impl<G: Game> SeatCopy for SeatBattle<G> {
+    fn catch_up(&mut self, log: &SeatLog) -> Result<usize, String> {
+        let at_head = self.cursor == self.head_id();
+        let mut n = 0;
+        for e in log.entries.iter().skip(self.records.len()) {
+            self.push_entry(e)?;
+            n += 1;
+        }
+        self.legal = log.legal.clone();
+        if at_head {
+            self.cursor = self.head_id();
+        }
+        Ok(n)
+    }
+}
+
+/// The battle as a seat's copy, if it is one.
+pub fn seat_copy(b: &mut dyn Battle) -> Option<&mut dyn SeatCopy> {
+    use crate::games::*;
+    macro_rules! copy_of {
+        ($($g:ty),*) => {
+            $(
+                if b.as_any().is::<SeatBattle<$g>>() {
+                    return b
+                        .as_any_mut()
+                        .downcast_mut::<SeatBattle<$g>>()
+                        .map(|s| s as &mut dyn SeatCopy);
+                }
+            )*
+        };
+    }
+    copy_of!(
+        dimx::DimX,
+        saucers::Saucers,
+        alien::Alien,
+        invasion::Invasion,
+        race::Race,
+        highcard::HighCard,
+        hexwar::HexWar
+    );
+    None
+}
+
 fn open<G: Game>(log: &SeatLog) -> Result<Box<dyn Battle>, String> {
     Ok(Box::new(SeatBattle::<G>::from_log(log)?))
 }
@@ -608,6 +665,38 @@ mod tests {
             b.asked().iter().any(|a| a.seat == Actor(1)),
             "seat 1 is asked in its copy exactly when it is asked"
         );
+    }
+
+    #[test]
+    fn a_seat_copy_catches_up_entry_by_entry_as_if_built_whole() {
+        let b = played("race", 3, 6);
+        let full = log_of(b.as_ref(), Actor(1));
+        let mut log = SeatLog {
+            entries: full.entries[..2].to_vec(),
+            legal: Vec::new(),
+            ..full.clone()
+        };
+        let mut copy = seat_battle("race", &log).unwrap();
+        for e in &full.entries[2..] {
+            log.push(e.clone()).unwrap();
+            let n = seat_copy(copy.as_mut()).unwrap().catch_up(&log).unwrap();
+            assert_eq!(n, 1);
+        }
+        log.legal = full.legal.clone();
+        seat_copy(copy.as_mut()).unwrap().catch_up(&log).unwrap();
+        let whole = seat_battle("race", &full).unwrap();
+        assert_eq!(copy.records(), whole.records());
+        assert_eq!(
+            copy.cursor(),
+            whole.cursor(),
+            "at the head, it follows the head"
+        );
+        assert_eq!(copy.legal(), whole.legal());
+        let line = whole.path_to(whole.cursor());
+        assert_eq!(copy.entry_texts(&line), whole.entry_texts(&line));
+        // A local battle is no seat's copy.
+        let mut local = played("race", 3, 1);
+        assert!(seat_copy(local.as_mut()).is_none());
     }
 
     #[test]

@@ -283,6 +283,12 @@ impl App {
         let (Some(c), Some(ob)) = (&self.campaign, &mut self.open) else {
             return;
         };
+        // Only what is new is read (a long battle's copy is not built again
+        // on every move).
+        if let Ok(true) = c.catch_up(ob.id, ob.battle.as_mut()) {
+            ob.view.invalidate();
+            return;
+        }
         match c.load_battle(ob.id) {
             Ok(mut battle) => {
                 let at = ob.battle.cursor();

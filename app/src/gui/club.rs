@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use eframe::egui;
 use serde_json::{Value, json};
-use xenolog_engine::seat::{SEED_HELD, SeatEntry, SeatLog, game_of_state, seat_battle};
+use xenolog_engine::seat::{SEED_HELD, SeatEntry, SeatLog, game_of_state, seat_battle, seat_copy};
 use xenolog_engine::{Actor, Battle, EntryId, LegalCommand, VerifyReport};
 use xenolog_server::client::{
     Client, ClientError, ServerAddr, invitation_code, new_cmd_id, new_nonce,
@@ -145,6 +145,9 @@ pub struct ClubCampaign {
     reconnects: Arc<AtomicU32>,
     epoch: Instant,
     notes: BTreeMap<BattleId, Vec<Note>>,
+    /// Each battle's copy as built so far, kept up to date entry by entry
+    /// (whose turn it is is read from it without parsing every state).
+    copies: BTreeMap<BattleId, Box<dyn Battle>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -306,6 +309,7 @@ impl ClubCampaign {
             reconnects: Arc::new(AtomicU32::new(0)),
             epoch: Instant::now(),
             notes: BTreeMap::new(),
+            copies: BTreeMap::new(),
             thread: None,
         };
         club.notes = club.read_notes();
@@ -409,7 +413,7 @@ impl ClubCampaign {
         }
         // Whose turn, from the seat's own copy when it has one (it is
         // newer than the list), else from the server's list.
-        if let Ok(battle) = self.load_battle(id) {
+        if let Some(battle) = self.copies.get(&id) {
             if let Some(o) = battle.outcome() {
                 return format!("over: {}", o.summary);
             }
@@ -620,6 +624,8 @@ impl ClubCampaign {
                     entries: Vec::new(),
                     legal: Vec::new(),
                 });
+                self.copies.remove(&battle);
+                self.keep_copy(battle);
                 vec![Arrival::Battle(battle), Arrival::Listing]
             }
             FromNet::Legal {
@@ -637,6 +643,7 @@ impl ClubCampaign {
                     return Vec::new();
                 }
                 log.legal = legal;
+                self.keep_copy(battle);
                 vec![Arrival::Battle(battle), Arrival::Listing]
             }
             FromNet::Event(ev) => self.take_event(&ev),
@@ -666,6 +673,32 @@ impl ClubCampaign {
         }
     }
 
+    /// Bring the battle's kept copy up to its log: only new entries are
+    /// parsed; a copy that cannot take them is built again.
+    fn keep_copy(&mut self, battle: BattleId) {
+        let Some(b) = self.battles.get(&battle) else {
+            return;
+        };
+        let (Some(log), Some(game)) = (&b.log, b.game) else {
+            return;
+        };
+        let caught = self
+            .copies
+            .get_mut(&battle)
+            .and_then(|c| seat_copy(c.as_mut()))
+            .is_some_and(|c| c.catch_up(log).is_ok());
+        if !caught {
+            match seat_battle(game, log) {
+                Ok(c) => {
+                    self.copies.insert(battle, c);
+                }
+                Err(_) => {
+                    self.copies.remove(&battle);
+                }
+            }
+        }
+    }
+
     fn take_event(&mut self, ev: &Value) -> Vec<Arrival> {
         let Some(battle) = ev["battle"].as_i64() else {
             if ev["type"] == "notice" {
@@ -688,6 +721,7 @@ impl ClubCampaign {
                     Ok(true) => {
                         // The commands held were for the head before.
                         log.legal.clear();
+                        self.keep_copy(battle);
                         vec![Arrival::Battle(battle), Arrival::Listing]
                     }
                     Ok(false) => Vec::new(),
@@ -880,6 +914,15 @@ impl CampaignStore for ClubCampaign {
     }
     fn remote(&self) -> bool {
         true
+    }
+    fn catch_up(&self, id: BattleId, battle: &mut dyn Battle) -> Result<bool, String> {
+        let Some(log) = self.battles.get(&id).and_then(|b| b.log.as_ref()) else {
+            return Ok(false);
+        };
+        match seat_copy(battle) {
+            Some(c) => c.catch_up(log).map(|_| true),
+            None => Ok(false),
+        }
     }
     fn poll(&mut self) -> Vec<Arrival> {
         let mut out = Vec::new();

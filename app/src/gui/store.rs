@@ -69,6 +69,12 @@ pub trait CampaignStore {
     fn remote(&self) -> bool {
         false
     }
+    /// Bring an open battle up to what arrived (a club battle's new
+    /// entries and commands) in place; `false` when it cannot, and the
+    /// battle is to be loaded again.
+    fn catch_up(&self, _id: BattleId, _battle: &mut dyn Battle) -> Result<bool, String> {
+        Ok(false)
+    }
     /// What arrived since the last frame (another seat's move, a refusal);
     /// nothing for a campaign on this machine.
     fn poll(&mut self) -> Vec<super::club::Arrival> {
