@@ -308,6 +308,25 @@ fn the_app_connects_to_a_club_joins_plays_its_seat_and_sees_the_other_seats_move
             .and_then(|c| c.club())
             .is_some_and(|c| c.reconnects() >= 1)
     );
+
+    // Another campaign, then back to the club as a saved one: its kept
+    // token, no invitation needed.
+    let scratch = gui::store::scratch("Elsewhere").unwrap();
+    h.state_mut().use_campaign(scratch);
+    h.run();
+    assert!(h.state().campaign.as_ref().unwrap().club().is_none());
+    menu(&mut h, "File", "Connect to a club…");
+    click(&mut h, &format!("Connect to {host}"));
+    assert!(
+        h.state()
+            .campaign
+            .as_ref()
+            .is_some_and(|c| c.club().is_some()),
+        "connected again with the kept token"
+    );
+    wait_for(&mut h, "the battle to show again", |app| {
+        entries(app) == before + 1
+    });
 }
 
 #[test]
