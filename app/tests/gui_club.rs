@@ -423,4 +423,15 @@ fn the_apps_seat_battle_of_saucers_never_holds_the_other_seats_hidden_cards() {
     );
     assert_eq!(mine.meta().seed, 0);
     let _ = club.poll();
+
+    // The app draws the seat's copy on the Saucers board, face-down cards
+    // and all, without a panic.
+    let mut h = app_with(None, None, Vec::new());
+    h.state_mut().use_campaign(Box::new(club));
+    h.run();
+    assert_eq!(
+        h.state().open.as_ref().map(|ob| ob.battle.game_id()),
+        Some("saucers")
+    );
+    shot_large(&mut h, "club_saucers");
 }
