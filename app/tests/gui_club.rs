@@ -120,7 +120,22 @@ fn the_app_connects_to_a_club_joins_plays_its_seat_and_sees_the_other_seats_move
     let data = tmp.path().join("app data");
     let mut h = app_with(None, Some(data.clone()), Vec::new());
     menu(&mut h, "File", "Connect to a club…");
+    // Not an address, then a code the server does not know: each refused
+    // in words in the window, nothing connected, nothing kept.
+    type_into(&mut h, "Server address:", "club");
+    type_into(&mut h, "Invitation code or link:", &code1);
+    click(&mut h, "Connect");
+    h.get_by_label_contains("Not connected: 'club': give the server as ws://HOST:PORT");
     type_into(&mut h, "Server address:", &served.host());
+    type_into(
+        &mut h,
+        "Invitation code or link:",
+        "XNLG-AAAA-BBBB-CCCC-DDDD-EEEE",
+    );
+    click(&mut h, "Connect");
+    let said = h.state().club.error.clone().expect("a refusal in words");
+    assert!(said.contains("invitation"), "{said}");
+    assert!(h.state().campaign.as_ref().unwrap().club().is_none());
     type_into(&mut h, "Invitation code or link:", &code1);
     shot_large(&mut h, "club_connect");
     click(&mut h, "Connect");
@@ -275,6 +290,15 @@ fn the_app_connects_to_a_club_joins_plays_its_seat_and_sees_the_other_seats_move
         let id = app.open.as_ref().unwrap().id;
         c.set_note(id, held as u64, "I held here").unwrap();
         assert_eq!(c.notes(id).unwrap()[0].text, "I held here");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let notes = data
+            .join("club")
+            .join(format!("notes-{}.json", served.host().replace(':', "_")));
+        let mode = std::fs::metadata(&notes).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "the notes may name this seat's cards");
     }
     eprintln!("the other seat's moves showed in the app {arrivals:?} after its client ended");
 
