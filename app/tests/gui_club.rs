@@ -107,13 +107,9 @@ fn the_app_connects_to_a_club_joins_plays_its_seat_and_sees_the_other_seats_move
     let race = org.battle(&camp, "race", "{}");
     let (_, link0) = org.invite(&camp, &race, 0);
     let (code1, _) = org.invite(&camp, &race, 1);
-    // Seat 0 (Player 1) on the command line: redeem, join with a nonce.
+    // Seat 0 (Player 1) on the command line: redeem now, join later.
     let seat0 = tmp.path().join("seat0");
     ok(&seat0, &["club", "redeem", &link0]);
-    ok(
-        &seat0,
-        &["club", "join", "--server", &served.url, "--battle", &race],
-    );
 
     // The app is seat 1 (Player 2): File > Connect to a club, the address
     // and the code typed in.
@@ -171,6 +167,19 @@ fn the_app_connects_to_a_club_joins_plays_its_seat_and_sees_the_other_seats_move
     );
     shot_large(&mut h, "club_dialog");
     click(&mut h, &format!("Join battle {race}"));
+    wait_for(&mut h, "the join to be answered", |app| {
+        app.messages
+            .status
+            .contains("waiting for the other seats to join")
+    });
+    h.get_by_label("(you have joined)");
+    assert!(h.state().open.is_none(), "the battle has not started");
+    // The other seat joins on the command line: the battle starts, and the
+    // app finds out by itself (it asks for the list while a battle waits).
+    ok(
+        &seat0,
+        &["club", "join", "--server", &served.url, "--battle", &race],
+    );
     wait_for(&mut h, "the battle to start and open", |app| {
         app.open.is_some()
     });

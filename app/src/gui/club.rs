@@ -117,6 +117,8 @@ struct ClubBattle {
     over: Option<Value>,
     /// Whose turn it is, in words (worked out when something arrives).
     words: String,
+    /// Its watch was asked for (once it has started).
+    watching: bool,
 }
 
 /// An invitation spent, or a kept token: what connecting needs.
@@ -145,6 +147,10 @@ pub struct ClubCampaign {
     reconnects: Arc<AtomicU32>,
     epoch: Instant,
     notes: BTreeMap<BattleId, Vec<Note>>,
+    /// When the list was last asked for: while a battle waits for other
+    /// seats to join, it is asked for again every few seconds (no event
+    /// says that a battle this token does not watch has started).
+    listed_at: Instant,
     /// Each battle's copy as built so far, kept up to date entry by entry
     /// (whose turn it is is read from it without parsing every state).
     copies: BTreeMap<BattleId, Box<dyn Battle>>,
@@ -309,6 +315,7 @@ impl ClubCampaign {
             reconnects: Arc::new(AtomicU32::new(0)),
             epoch: Instant::now(),
             notes: BTreeMap::new(),
+            listed_at: Instant::now(),
             copies: BTreeMap::new(),
             thread: None,
         };
@@ -323,6 +330,9 @@ impl ClubCampaign {
             .map(|(id, b)| (*id, b.seat))
             .collect();
         for (battle, seat) in started {
+            if let Some(b) = club.battles.get_mut(&battle) {
+                b.watching = true;
+            }
             let mut net = Net {
                 client: &mut client,
                 out: &net_out,
@@ -604,6 +614,7 @@ impl ClubCampaign {
                     log: None,
                     over: None,
                     words: String::new(),
+                    watching: false,
                 });
                 entry.status = b.clone();
             }
@@ -649,15 +660,28 @@ impl ClubCampaign {
             FromNet::Event(ev) => self.take_event(&ev),
             FromNet::Listing(body) => {
                 self.take_listing(&body);
+                // A battle that started since (the last seat joined): its
+                // copy is asked for now.
+                let started: Vec<(BattleId, u8)> = self
+                    .battles
+                    .iter_mut()
+                    .filter(|(_, b)| !b.watching && b.status["status"] != "waiting")
+                    .map(|(id, b)| {
+                        b.watching = true;
+                        (*id, b.seat)
+                    })
+                    .collect();
+                for (battle, seat) in started {
+                    let _ = self.send(ToNet::Watch { battle, seat });
+                }
                 vec![Arrival::Listing]
             }
             FromNet::Sent { text } => vec![Arrival::Status(format!("Played: {text}"))],
             FromNet::Joined { battle, started } => {
-                if started && let Some(b) = self.battles.get(&battle) {
-                    let _ = self.send(ToNet::Watch {
-                        battle,
-                        seat: b.seat,
-                    });
+                if started && let Some(b) = self.battles.get_mut(&battle) {
+                    b.watching = true;
+                    let seat = b.seat;
+                    let _ = self.send(ToNet::Watch { battle, seat });
                 }
                 let _ = self.send(ToNet::List);
                 vec![
@@ -925,6 +949,14 @@ impl CampaignStore for ClubCampaign {
         }
     }
     fn poll(&mut self) -> Vec<Arrival> {
+        let waiting = self
+            .battles
+            .values()
+            .any(|b| b.status["status"] == "waiting");
+        if waiting && self.listed_at.elapsed() > Duration::from_secs(2) {
+            self.listed_at = Instant::now();
+            let _ = self.send(ToNet::List);
+        }
         let mut out = Vec::new();
         while let Ok(m) = self.from_net.try_recv() {
             let arrivals = self.take(m);
