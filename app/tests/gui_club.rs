@@ -121,6 +121,9 @@ fn the_app_connects_to_a_club_joins_plays_its_seat_and_sees_the_other_seats_move
     type_into(&mut h, "Server address:", "club");
     type_into(&mut h, "Invitation code or link:", &code1);
     click(&mut h, "Connect");
+    wait_for(&mut h, "the refusal", |app| {
+        app.club.connecting.is_none() && app.club.error.is_some()
+    });
     h.get_by_label_contains("Not connected: 'club': give the server as ws://HOST:PORT");
     type_into(&mut h, "Server address:", &served.host());
     type_into(
@@ -129,12 +132,18 @@ fn the_app_connects_to_a_club_joins_plays_its_seat_and_sees_the_other_seats_move
         "XNLG-AAAA-BBBB-CCCC-DDDD-EEEE",
     );
     click(&mut h, "Connect");
+    wait_for(&mut h, "the refusal", |app| {
+        app.club.connecting.is_none() && app.club.error.is_some()
+    });
     let said = h.state().club.error.clone().expect("a refusal in words");
     assert!(said.contains("invitation"), "{said}");
     assert!(h.state().campaign.as_ref().unwrap().club().is_none());
     type_into(&mut h, "Invitation code or link:", &code1);
     shot_large(&mut h, "club_connect");
     click(&mut h, "Connect");
+    wait_for(&mut h, "the connection", |app| {
+        app.campaign.as_ref().is_some_and(|c| c.club().is_some())
+    });
     // The window and the campaign panel both name the club.
     assert!(
         h.get_all_by_label(&format!("Club at {}", served.host()))
@@ -350,6 +359,9 @@ fn the_app_connects_to_a_club_joins_plays_its_seat_and_sees_the_other_seats_move
     assert!(h.state().campaign.as_ref().unwrap().club().is_none());
     menu(&mut h, "File", "Connect to a club…");
     click(&mut h, &format!("Connect to {host}"));
+    wait_for(&mut h, "the connection", |app| {
+        app.club.connecting.is_none()
+    });
     assert!(
         h.state()
             .campaign

@@ -333,12 +333,51 @@ impl App {
         }
     }
 
+    /// Connect on a thread of its own (an unreachable server takes seconds
+    /// to say so; the window says "Connecting…" meanwhile, and no frame
+    /// waits).
     fn connect_club(&mut self, server: &str, credentials: Credentials) {
+        if self.club.connecting.is_some() {
+            return;
+        }
         let Some(dir) = self.club_dir.clone() else {
             self.club.error = Some("there is no home folder to keep the club's token in".into());
             return;
         };
-        match ClubCampaign::connect(server, credentials, &dir, &self.ctx) {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (server, ctx) = (server.to_owned(), self.ctx.clone());
+        let started = std::thread::Builder::new()
+            .name("club connect".into())
+            .spawn(move || {
+                let _ = tx.send(ClubCampaign::connect(&server, credentials, &dir, &ctx));
+                ctx.request_repaint();
+            });
+        match started {
+            Ok(_) => {
+                self.club.error = None;
+                self.club.connecting = Some(rx);
+            }
+            Err(e) => self.club.error = Some(format!("cannot start connecting: {e}")),
+        }
+    }
+
+    /// The connection made on its thread, once it is made (or refused).
+    fn club_connected(&mut self) {
+        let Some(rx) = &self.club.connecting else {
+            return;
+        };
+        let made = match rx.try_recv() {
+            Ok(made) => made,
+            Err(std::sync::mpsc::TryRecvError::Empty) => {
+                self.ctx.request_repaint_after(Duration::from_millis(100));
+                return;
+            }
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                Err("connecting failed unexpectedly".to_owned())
+            }
+        };
+        self.club.connecting = None;
+        match made {
             Ok(c) => {
                 self.club.error = None;
                 // The invitation is spent: nothing of it stays in the window.
@@ -1234,6 +1273,7 @@ impl App {
             ui.ctx().set_theme(self.prefs.theme.to_egui());
             self.theme_applied = Some(self.prefs.theme);
         }
+        self.club_connected();
         self.poll_club();
         self.dropped_files(ui);
         self.keyboard(ui);

@@ -34,6 +34,8 @@ pub struct ClubUi {
     pub error: Option<String>,
     /// Clubs connected to before (addresses), read when the window opens.
     pub saved: Vec<String>,
+    /// A connection being made on its own thread.
+    pub connecting: Option<std::sync::mpsc::Receiver<Result<ClubCampaign, String>>>,
 }
 
 /// The Connect to a club window.
@@ -91,11 +93,19 @@ fn connect_ui(ui: &mut Ui, state: &mut ClubUi, actions: &mut Vec<ClubAction>) {
         "The invitation is spent on connecting; the token it gives is kept in a file only \
          you can read, in Xenolog's data folder.",
     );
-    if ui.button("Connect").clicked() {
+    let busy = state.connecting.is_some();
+    if ui
+        .add_enabled(!busy, egui::Button::new("Connect"))
+        .clicked()
+    {
         actions.push(ClubAction::Connect {
             server: state.server.clone(),
             invitation: state.invitation.clone(),
         });
+    }
+    if busy {
+        // Words, not a spinner: nothing animates while the network works.
+        ui.label("Connecting…");
     }
     if let Some(e) = &state.error {
         ui.colored_label(ui.visuals().error_fg_color, format!("Not connected: {e}"));
@@ -104,7 +114,10 @@ fn connect_ui(ui: &mut Ui, state: &mut ClubUi, actions: &mut Vec<ClubAction>) {
         ui.separator();
         ui.label("Clubs you connected to before:");
         for host in &state.saved {
-            if ui.button(format!("Connect to {host}")).clicked() {
+            if ui
+                .add_enabled(!busy, egui::Button::new(format!("Connect to {host}")))
+                .clicked()
+            {
                 actions.push(ClubAction::Reconnect(host.clone()));
             }
         }
