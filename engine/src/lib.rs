@@ -72,6 +72,7 @@ pub mod hash;
 pub mod moments;
 pub mod rng;
 pub mod scene;
+pub mod seat;
 pub mod session;
 pub mod shared;
 pub mod upcast;

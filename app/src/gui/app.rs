@@ -16,6 +16,8 @@ use super::board::{BoardInput, LosState, board_ui};
 use super::boards::{self, BoardUi};
 use super::branches::{BranchState, branches_ui};
 use super::browser::browser_ui;
+use super::club::{Arrival, ClubCampaign, Credentials};
+use super::club_ui::ClubAction;
 use super::command::{AppCommand, FileRequest, Intent, NewBattleSpec, PlayRequest};
 use super::dialogs::{Dialog, DiceForm, NewBattleForm, Notice};
 use super::files::{Answer, BATTLE_EXT, FileDialogs, InAppDialog};
@@ -84,6 +86,10 @@ pub struct App {
     /// The dialog, the notices, Xenolog's own file dialog and the status
     /// line.
     pub messages: Messages,
+    /// File > Connect to a club.
+    pub club: super::club_ui::ClubUi,
+    /// Where a club's token, nonces and notes are kept.
+    club_dir: Option<PathBuf>,
     commands: Vec<AppCommand>,
     /// When the cursor last moved without its position being written.
     position_dirty: Option<f64>,
@@ -113,7 +119,14 @@ impl App {
     /// The app with given preferences (tests start here too).
     pub fn with_prefs(ctx: &egui::Context, prefs: Prefs, startup: Startup) -> Self {
         install_fonts(ctx);
+        let club_dir = startup
+            .data_dir
+            .clone()
+            .or_else(store::data_dir)
+            .map(|d| d.join("club"));
         let mut app = Self {
+            club: Default::default(),
+            club_dir,
             look: Look::new(prefs.zoom),
             prefs,
             files: startup.dialogs,
@@ -218,6 +231,171 @@ impl App {
         self.battles.clear();
     }
 
+    // ---- a club server ----------------------------------------------------
+
+    /// What the club server sent since the last frame: another seat's move
+    /// shows at once, a refusal as a notice.
+    fn poll_club(&mut self) {
+        let Some(c) = self.campaign.as_mut() else {
+            return;
+        };
+        if !c.remote() {
+            return;
+        }
+        let arrivals = c.poll();
+        if c.club().is_some_and(|k| k.reconnecting()) {
+            self.messages.status = "Reconnecting to the club server…".into();
+        }
+        // The network thread repaints when something arrives; this keeps
+        // "reconnecting" current while it cannot.
+        self.ctx.request_repaint_after(Duration::from_millis(250));
+        let (mut reload, mut listing, mut first) = (false, false, None);
+        for a in arrivals {
+            match a {
+                Arrival::Battle(id) => match &self.open {
+                    Some(ob) if ob.id == id => reload = true,
+                    Some(_) => {}
+                    None => first = first.or(Some(id)),
+                },
+                Arrival::Listing => listing = true,
+                Arrival::Notice { title, words } => self.notice(&title, words),
+                Arrival::Status(s) => self.messages.status = s,
+            }
+        }
+        if listing {
+            self.reload_battles();
+        }
+        if reload {
+            self.reload_open();
+        } else if let Some(id) = first {
+            // The battle just joined has started: show it, over the window.
+            self.open_battle(id);
+            self.club.shown = false;
+        }
+        if listing || reload {
+            self.settle_frames = self.settle_frames.max(1);
+        }
+    }
+
+    /// The open battle again from its store, at the newest entry if it was
+    /// shown there, else where it was.
+    fn reload_open(&mut self) {
+        let (Some(c), Some(ob)) = (&self.campaign, &mut self.open) else {
+            return;
+        };
+        // Only what is new is read (a long battle's copy is not built again
+        // on every move).
+        if let Ok(true) = c.catch_up(ob.id, ob.battle.as_mut()) {
+            ob.view.invalidate();
+            return;
+        }
+        match c.load_battle(ob.id) {
+            Ok(mut battle) => {
+                let at = ob.battle.cursor();
+                if at != ob.battle.head(ob.battle.current_branch()) {
+                    battle.seek(at);
+                }
+                ob.battle = battle;
+                ob.view.invalidate();
+            }
+            Err(e) => self
+                .messages
+                .notice("The battle could not be read again", e),
+        }
+    }
+
+    fn club_action(&mut self, action: ClubAction) {
+        match action {
+            ClubAction::Connect { server, invitation } => {
+                self.connect_club(&server, Credentials::Invitation(invitation))
+            }
+            ClubAction::Reconnect(host) => self.connect_club(&host, Credentials::Kept),
+            ClubAction::Join(id) => {
+                let Some(c) = self.campaign.as_mut().and_then(|c| c.club_mut()) else {
+                    return;
+                };
+                match c.join(id) {
+                    Ok(()) => self.messages.status = format!("Joining battle {id}…"),
+                    Err(e) => self.notice(&format!("Battle {id} could not be joined"), e),
+                }
+            }
+            ClubAction::Open(id) => {
+                self.open_battle(id);
+                self.club.shown = false;
+            }
+            ClubAction::Refresh => {
+                if let Some(c) = self.campaign.as_mut().and_then(|c| c.club_mut())
+                    && let Err(e) = c.refresh()
+                {
+                    self.notice("The club's battles could not be listed", e);
+                }
+            }
+        }
+    }
+
+    /// Connect on a thread of its own (an unreachable server takes seconds
+    /// to say so; the window says "Connecting…" meanwhile, and no frame
+    /// waits).
+    fn connect_club(&mut self, server: &str, credentials: Credentials) {
+        if self.club.connecting.is_some() {
+            return;
+        }
+        let Some(dir) = self.club_dir.clone() else {
+            self.club.error = Some("there is no home folder to keep the club's token in".into());
+            return;
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (server, ctx) = (server.to_owned(), self.ctx.clone());
+        let started = std::thread::Builder::new()
+            .name("club connect".into())
+            .spawn(move || {
+                let _ = tx.send(ClubCampaign::connect(&server, credentials, &dir, &ctx));
+                ctx.request_repaint();
+            });
+        match started {
+            Ok(_) => {
+                self.club.error = None;
+                self.club.connecting = Some(rx);
+            }
+            Err(e) => self.club.error = Some(format!("cannot start connecting: {e}")),
+        }
+    }
+
+    /// The connection made on its thread, once it is made (or refused).
+    fn club_connected(&mut self) {
+        let Some(rx) = &self.club.connecting else {
+            return;
+        };
+        let made = match rx.try_recv() {
+            Ok(made) => made,
+            Err(std::sync::mpsc::TryRecvError::Empty) => {
+                self.ctx.request_repaint_after(Duration::from_millis(100));
+                return;
+            }
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                Err("connecting failed unexpectedly".to_owned())
+            }
+        };
+        self.club.connecting = None;
+        match made {
+            Ok(c) => {
+                self.club.error = None;
+                // The invitation is spent: nothing of it stays in the window.
+                self.club.invitation.clear();
+                self.set_campaign(Box::new(c));
+                self.messages.status = format!("Connected to the club at {}", self.club_host());
+            }
+            Err(e) => self.club.error = Some(e),
+        }
+    }
+
+    fn club_host(&self) -> String {
+        self.campaign
+            .as_ref()
+            .and_then(|c| c.club())
+            .map_or_else(String::new, |c| c.host().to_owned())
+    }
+
     fn notice(&mut self, title: &str, text: impl Into<String>) {
         self.messages.notice(title, text);
     }
@@ -290,9 +468,18 @@ impl App {
             .and_then(|p| self.prefs.last_battle.get(p).copied())
             .filter(|id| self.battles.iter().any(|b| b.id == *id));
         let test_game = super::browser::is_test_game;
+        let remote = self.campaign.as_ref().is_some_and(|c| c.remote());
         let pick = last.or_else(|| {
             self.battles
                 .iter()
+                // A club battle not started yet cannot be shown.
+                .filter(|b| {
+                    !remote
+                        || self
+                            .campaign
+                            .as_ref()
+                            .is_some_and(|c| c.load_battle(b.id).is_ok())
+                })
                 .max_by_key(|b| (!test_game(&b.game), b.updated, std::cmp::Reverse(b.id)))
                 .map(|b| b.id)
         });
@@ -481,6 +668,21 @@ impl App {
                     req.intent.text
                 ),
             ));
+            return;
+        }
+        if store.remote() {
+            // A club battle: the server decides; the entry comes back as an
+            // event (`poll`), so the frame does not wait for the network.
+            match store.play(
+                ob.id,
+                ob.battle.as_mut(),
+                req.intent.actor,
+                &req.intent.command,
+                None,
+            ) {
+                Ok(_) => self.messages.status = format!("Sent: {}", req.intent.text),
+                Err(e) => self.notice("The command was not sent", e),
+            }
             return;
         }
         let battle = ob.battle.as_ref();
@@ -873,6 +1075,14 @@ impl App {
             AppCommand::RememberNewBattle(choices) => self.prefs.new_battle = Some(choices),
             AppCommand::ShowShortcuts => self.messages.open_dialog(Dialog::Shortcuts),
             AppCommand::ShowPlayerAid => self.look.show_aid = true,
+            AppCommand::ShowConnectClub => {
+                self.club.shown = true;
+                self.club.saved = self
+                    .club_dir
+                    .as_deref()
+                    .map(super::club::saved_clubs)
+                    .unwrap_or_default();
+            }
             AppCommand::ShowLuck => self.reports.show_luck = true,
             AppCommand::ShowReportExport => self.reports.show_export = true,
             AppCommand::ExportReport(format, path) => {
@@ -1063,6 +1273,8 @@ impl App {
             ui.ctx().set_theme(self.prefs.theme.to_egui());
             self.theme_applied = Some(self.prefs.theme);
         }
+        self.club_connected();
+        self.poll_club();
         self.dropped_files(ui);
         self.keyboard(ui);
         self.playback(ui);
@@ -1113,6 +1325,19 @@ impl App {
             self.file_chosen(request, path);
         }
         self.player_aid_ui(ui.ctx());
+        let mut club_actions = Vec::new();
+        super::club_ui::club_window(
+            ui.ctx(),
+            &mut self.club,
+            self.campaign.as_ref().and_then(|c| c.club()),
+            &mut club_actions,
+        );
+        if !club_actions.is_empty() {
+            self.settle_frames = 2;
+        }
+        for a in club_actions {
+            self.club_action(a);
+        }
         // Show the result of a click or of what was just applied at once,
         // not when the pointer next moves: a window opened by a click (Help
         // > Legend) lays itself out in its first frame and shows in the
@@ -1312,6 +1537,7 @@ impl App {
                         &self.battles,
                         self.open.as_ref().map(|o| o.id),
                         self.prefs.show_test_games,
+                        self.campaign.as_ref().is_some_and(|c| c.remote()),
                         commands,
                     );
                     ui.separator();

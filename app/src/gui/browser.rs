@@ -28,6 +28,7 @@ pub fn browser_ui(
     battles: &[BattleSummary],
     open: Option<BattleId>,
     show_test_games: bool,
+    remote: bool,
     commands: &mut Vec<AppCommand>,
 ) {
     match campaign {
@@ -36,6 +37,13 @@ pub fn browser_ui(
             match path {
                 Some(p) => {
                     ui.weak(p.display().to_string());
+                }
+                // A club server's battles: not started here, nor imported.
+                None if remote => {
+                    ui.weak(
+                        "Your seats in this club's battles, played through its server \
+                         (File > Connect to a club).",
+                    );
                 }
                 None => {
                     ui.weak("Kept in memory only: create or open a campaign file to keep it.");
@@ -46,14 +54,16 @@ pub fn browser_ui(
             ui.heading("No campaign open");
         }
     }
-    ui.horizontal_wrapped(|ui| {
-        if ui.button("New battle…").clicked() {
-            commands.push(AppCommand::ShowNewBattle);
-        }
-        if ui.button("Import battle…").clicked() {
-            commands.push(AppCommand::AskFile(FileRequest::ImportBattle));
-        }
-    });
+    if !remote {
+        ui.horizontal_wrapped(|ui| {
+            if ui.button("New battle…").clicked() {
+                commands.push(AppCommand::ShowNewBattle);
+            }
+            if ui.button("Import battle…").clicked() {
+                commands.push(AppCommand::AskFile(FileRequest::ImportBattle));
+            }
+        });
+    }
     ui.separator();
     if battles.is_empty() {
         ui.weak("No battles yet. Start one with New battle.");

@@ -131,6 +131,8 @@ pub enum AppCommand {
     ShowShortcuts,
     /// Help > Legend and player aid.
     ShowPlayerAid,
+    /// File > Connect to a club.
+    ShowConnectClub,
     /// Start or stop the line-of-sight tool.
     LineOfSight(bool),
     /// A hex picked with the line-of-sight tool (its scene id).

@@ -71,6 +71,9 @@ pub fn menu_bar_ui(
                     }
                 }
             });
+            if item(ui, "Connect to a club…", None, true) {
+                commands.push(AppCommand::ShowConnectClub);
+            }
             ui.separator();
             if item(ui, "New battle…", Some(&shortcuts::NEW_BATTLE), true) {
                 commands.push(AppCommand::ShowNewBattle);

@@ -16,6 +16,8 @@ pub mod boards;
 pub mod branches;
 pub mod browser;
 pub mod campaign_view;
+pub mod club;
+pub mod club_ui;
 pub mod command;
 pub mod dialogs;
 pub mod files;

@@ -2,7 +2,8 @@
 //! store (`xenolog_saves::Campaign`), on a campaign file or, when no file can
 //! be written (and in the UI tests), on a scratch campaign in an in-memory
 //! SQLite database, so every campaign rule has one implementation; the trait
-//! keeps a shape a campaign held elsewhere (a club server) can take too.
+//! keeps a shape a campaign held elsewhere takes too: a club server's
+//! battles (`super::club::ClubCampaign`).
 //! Every error comes back as the store's own sentence for a notice.
 
 use std::path::{Path, PathBuf};
@@ -63,6 +64,29 @@ pub trait CampaignStore {
     fn set_note(&mut self, id: BattleId, entry: EntryId, text: &str) -> Result<(), String>;
     /// Bookmark an entry or take its bookmark off; its note stays.
     fn set_bookmark(&mut self, id: BattleId, entry: EntryId, on: bool) -> Result<(), String>;
+    /// Battles held elsewhere (a club server): a command is sent, not
+    /// decided here, and `play` returns once it is on its way.
+    fn remote(&self) -> bool {
+        false
+    }
+    /// Bring an open battle up to what arrived (a club battle's new
+    /// entries and commands) in place; `false` when it cannot, and the
+    /// battle is to be loaded again.
+    fn catch_up(&self, _id: BattleId, _battle: &mut dyn Battle) -> Result<bool, String> {
+        Ok(false)
+    }
+    /// What arrived since the last frame (another seat's move, a refusal);
+    /// nothing for a campaign on this machine.
+    fn poll(&mut self) -> Vec<super::club::Arrival> {
+        Vec::new()
+    }
+    /// The club server's campaign, when that is what is open.
+    fn club(&self) -> Option<&super::club::ClubCampaign> {
+        None
+    }
+    fn club_mut(&mut self) -> Option<&mut super::club::ClubCampaign> {
+        None
+    }
 }
 
 /// Where the app keeps its own files.

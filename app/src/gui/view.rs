@@ -250,6 +250,12 @@ impl Default for BattleView {
 
 impl BattleView {
     /// A view that will be built on the first refresh.
+    /// Build again at the next refresh, though the position is the same
+    /// (a club battle's commands arrive after its entry).
+    pub fn invalidate(&mut self) {
+        self.key = None;
+    }
+
     pub fn new() -> Self {
         Self {
             key: None,

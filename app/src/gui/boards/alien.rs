@@ -42,7 +42,13 @@ fn session(battle: &dyn Battle) -> Option<&Session<Alien>> {
 }
 
 fn state(battle: &dyn Battle) -> Option<&AlienState> {
-    session(battle).map(|s| s.state())
+    session(battle).map(|s| s.state()).or_else(|| {
+        // A club battle: the seat's own view.
+        battle
+            .as_any()
+            .downcast_ref::<xenolog_engine::seat::SeatBattle<Alien>>()
+            .map(|s| s.state())
+    })
 }
 
 /// Whether the battle is shown at its newest entry (commands are given

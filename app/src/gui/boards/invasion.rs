@@ -82,7 +82,13 @@ fn session(battle: &dyn Battle) -> Option<&Session<Invasion>> {
 }
 
 fn state(battle: &dyn Battle) -> Option<&InvasionState> {
-    session(battle).map(|s| s.state())
+    session(battle).map(|s| s.state()).or_else(|| {
+        // A club battle: the seat's own view.
+        battle
+            .as_any()
+            .downcast_ref::<xenolog_engine::seat::SeatBattle<Invasion>>()
+            .map(|s| s.state())
+    })
 }
 
 /// The group of a scene id: `group:N`, or the group of `model:ID`.

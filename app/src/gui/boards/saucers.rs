@@ -21,6 +21,13 @@ fn state(battle: &dyn Battle) -> Option<&SaucersState> {
         .as_any()
         .downcast_ref::<Session<Saucers>>()
         .map(|s| s.state())
+        // A club battle: the seat's own view.
+        .or_else(|| {
+            battle
+                .as_any()
+                .downcast_ref::<xenolog_engine::seat::SeatBattle<Saucers>>()
+                .map(|s| s.state())
+        })
 }
 
 fn command(c: &LegalCommand) -> Option<SaucersCommand> {

@@ -1,0 +1,1199 @@
+//! A club server's battles as the app's open campaign (server/DESIGN.md
+//! section 11, "App: File > Connect to a club"): [`ClubCampaign`]
+//! implements [`CampaignStore`] over a connection to `xenolog serve`.
+//!
+//! The battles listed are the ones the token holds seats in, with whose turn
+//! it is; a battle opens as the seat's [`SeatBattle`] (its views only,
+//! `xenolog_engine::seat`). A command is sent on a network thread with a
+//! `cmd_id`, so no frame waits for the network; what the server sends (this
+//! seat's entries, another seat's moves, refusals, the list) comes back on a
+//! channel, read by [`CampaignStore::poll`] each frame, and the thread asks
+//! egui to repaint when something arrives. A lost connection is made again
+//! by the client (`xenolog_server::client`), which resumes every watched
+//! battle after its last entry; meanwhile the app says "reconnecting".
+//!
+//! The token is kept in a file readable by its owner only (mode 0600) in the
+//! club folder, the one `xenolog club redeem` writes, never in the
+//! preferences or a log; the nonces too, under the names the command line
+//! gives them, so `xenolog verify --nonce` finds them after the end. Notes
+//! and bookmarks on a club battle are the player's own, kept in a small
+//! file in the club folder.
+//!
+//! [`SeatBattle`]: xenolog_engine::seat::SeatBattle
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::{Duration, Instant};
+
+use eframe::egui;
+use serde_json::{Value, json};
+use xenolog_engine::seat::{SEED_HELD, SeatEntry, SeatLog, game_of_state, seat_battle, seat_copy};
+use xenolog_engine::{Actor, Battle, EntryId, LegalCommand, VerifyReport};
+use xenolog_server::client::{
+    Client, ClientError, ServerAddr, invitation_code, new_cmd_id, new_nonce,
+};
+use xenolog_server::secret::Token;
+
+use super::store::{BattleId, BattleSummary, CampaignStore, DiceMode, Note};
+
+/// Something that came from the club server, for the app to show.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arrival {
+    /// A battle's copy changed (an entry, its commands, its end).
+    Battle(BattleId),
+    /// The list of battles changed (a battle started, whose turn).
+    Listing,
+    /// The server refused something, or the connection failed: a notice.
+    Notice { title: String, words: String },
+    /// A line for the status bar.
+    Status(String),
+}
+
+/// What the app asks the network thread to do.
+enum ToNet {
+    /// The seat's view at the setup, then every entry and the live ones.
+    Watch {
+        battle: BattleId,
+        seat: u8,
+    },
+    Command {
+        battle: BattleId,
+        seat: u8,
+        command: Value,
+        cmd_id: String,
+        text: String,
+    },
+    Join {
+        battle: BattleId,
+        seat: u8,
+        nonce: String,
+    },
+    /// The campaigns and battles again.
+    List,
+    Stop,
+}
+
+/// What the network thread tells the app.
+enum FromNet {
+    Event(Value),
+    Setup {
+        battle: BattleId,
+        state: Value,
+    },
+    Legal {
+        battle: BattleId,
+        head: Option<EntryId>,
+        legal: Vec<LegalCommand>,
+    },
+    Listing(Value),
+    Sent {
+        text: String,
+    },
+    Joined {
+        battle: BattleId,
+        started: bool,
+    },
+    Refused {
+        title: String,
+        words: String,
+    },
+}
+
+/// A battle of the club the token holds a seat in.
+#[derive(Clone, Debug)]
+struct ClubBattle {
+    campaign: i64,
+    campaign_name: String,
+    seat: u8,
+    /// The server's status line (`lens::status`, or waiting).
+    status: Value,
+    /// The game, found from the setup's shape (the protocol does not name it).
+    game: Option<&'static str>,
+    log: Option<SeatLog>,
+    over: Option<Value>,
+    /// Whose turn it is, in words (worked out when something arrives).
+    words: String,
+    /// Its watch was asked for (once it has started).
+    watching: bool,
+}
+
+/// An invitation spent, or a kept token: what connecting needs.
+pub enum Credentials {
+    /// An invitation code or link, spent on connecting; its token is kept.
+    Invitation(String),
+    /// The token kept for this server by an earlier connection.
+    Kept,
+}
+
+/// The club folder's list of clubs connected to (addresses only, no tokens).
+const CLUBS_FILE: &str = "clubs.json";
+
+/// A club server's battles, behind [`CampaignStore`].
+pub struct ClubCampaign {
+    addr: ServerAddr,
+    dir: PathBuf,
+    role: String,
+    battles: BTreeMap<BattleId, ClubBattle>,
+    to_net: Sender<ToNet>,
+    from_net: Receiver<FromNet>,
+    /// When the network thread's current wait began (ms since `epoch`), 0
+    /// when it is not waiting on the network: a wait much longer than its
+    /// 250 ms is the client reconnecting.
+    busy_since: Arc<AtomicU64>,
+    reconnects: Arc<AtomicU32>,
+    epoch: Instant,
+    notes: BTreeMap<BattleId, Vec<Note>>,
+    /// When the list was last asked for: while a battle waits for other
+    /// seats to join, it is asked for again every few seconds (no event
+    /// says that a battle this token does not watch has started).
+    listed_at: Instant,
+    /// Each battle's copy as built so far, kept up to date entry by entry
+    /// (whose turn it is is read from it without parsing every state).
+    copies: BTreeMap<BattleId, Box<dyn Battle>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for ClubCampaign {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClubCampaign")
+            .field("server", &self.addr.host)
+            .finish()
+    }
+}
+
+fn words(e: ClientError) -> String {
+    e.to_string()
+}
+
+/// The file the token of a server is kept in (the name `xenolog club
+/// redeem` gives it).
+pub fn token_file(dir: &Path, addr: &ServerAddr) -> PathBuf {
+    dir.join(format!("token-{}", addr.file_part()))
+}
+
+/// Make the club folder, readable by its owner only when this makes it.
+fn private_dir(dir: &Path) -> Result<(), String> {
+    let made = !dir.exists();
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("cannot make the folder {}: {e}", dir.display()))?;
+    #[cfg(unix)]
+    if made {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+            .map_err(|e| format!("cannot make {} private: {e}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// Write a file readable by its owner only (0600 on Unix), atomically.
+pub fn write_private(path: &Path, text: &str) -> Result<(), String> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        private_dir(parent)?;
+    }
+    let mut tmp_name = path.file_name().unwrap_or_default().to_owned();
+    tmp_name.push(format!(".{}.part", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let write = || -> std::io::Result<()> {
+        let mut o = std::fs::OpenOptions::new();
+        o.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.mode(0o600);
+        }
+        let mut f = o.open(&tmp)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        }
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    };
+    write().map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The clubs connected to before, newest first (their addresses).
+pub fn saved_clubs(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join(CLUBS_FILE))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Vec<String>>(&t).ok())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|a| ServerAddr::parse(a).is_ok_and(|s| token_file(dir, &s).exists()))
+        .collect()
+}
+
+fn remember_club(dir: &Path, addr: &ServerAddr) -> Result<(), String> {
+    let mut list = saved_clubs(dir);
+    list.retain(|a| a != &addr.host);
+    list.insert(0, addr.host.clone());
+    write_private(
+        &dir.join(CLUBS_FILE),
+        &serde_json::to_string_pretty(&list).unwrap_or_default(),
+    )
+}
+
+fn ms_since(epoch: Instant) -> u64 {
+    epoch.elapsed().as_millis() as u64 + 1
+}
+
+impl ClubCampaign {
+    /// Connect to a club server: spend an invitation (its token kept in the
+    /// club folder `dir`, 0600) or use the token kept there, say hello,
+    /// list the battles and take in every started one of this token's
+    /// seats; then the network thread carries on. `ctx` is repainted
+    /// whenever something arrives.
+    pub fn connect(
+        server: &str,
+        credentials: Credentials,
+        dir: &Path,
+        ctx: &egui::Context,
+    ) -> Result<ClubCampaign, String> {
+        let given = server.trim();
+        let addr = match (&credentials, given.is_empty()) {
+            (Credentials::Invitation(code), true) if code.trim().starts_with("xenolog://") => {
+                ServerAddr::parse(code)?
+            }
+            (_, true) => {
+                return Err(
+                    "give the club server's address (HOST:PORT, as its organiser gave it), \
+                     or paste the whole invitation link"
+                        .to_owned(),
+                );
+            }
+            (_, false) => ServerAddr::parse(given)?,
+        };
+        let path = token_file(dir, &addr);
+        let token = match credentials {
+            Credentials::Invitation(code) => {
+                let code = invitation_code(&code);
+                if code.is_empty() {
+                    return Err("give the invitation code or link the organiser sent you".into());
+                }
+                let mut c = Client::connect(addr.clone(), None).map_err(words)?;
+                let body = c
+                    .request_no_retry("redeem", json!({"code": code, "label": "Xenolog app"}))
+                    .map_err(words)?;
+                c.close();
+                let t = body["token"]
+                    .as_str()
+                    .ok_or("the server gave no token for this invitation")?
+                    .to_owned();
+                write_private(&path, &format!("{t}\n"))?;
+                Token::from_text(&t)
+            }
+            Credentials::Kept => match std::fs::read_to_string(&path) {
+                Ok(t) if !t.trim().is_empty() => Token::from_text(&t),
+                _ => {
+                    return Err(format!(
+                        "no token kept for {}: connect with an invitation code first",
+                        addr.host
+                    ));
+                }
+            },
+        };
+        let mut client = Client::connect(addr.clone(), Some(token)).map_err(words)?;
+        remember_club(dir, &addr)?;
+        let role = client.hello()["role"].as_str().unwrap_or("").to_owned();
+        let listing = client.request("campaigns", json!({})).map_err(words)?;
+        let (to_net, net_in) = channel();
+        let (net_out, from_net) = channel();
+        let mut club = ClubCampaign {
+            addr,
+            dir: dir.to_owned(),
+            role,
+            battles: BTreeMap::new(),
+            to_net,
+            from_net,
+            busy_since: Arc::new(AtomicU64::new(0)),
+            reconnects: Arc::new(AtomicU32::new(0)),
+            epoch: Instant::now(),
+            notes: BTreeMap::new(),
+            listed_at: Instant::now(),
+            copies: BTreeMap::new(),
+            thread: None,
+        };
+        club.notes = club.read_notes();
+        club.take_listing(&listing);
+        club.reword(&[Arrival::Listing]);
+        // Every started battle, whole, before the first frame shows it.
+        let started: Vec<(BattleId, u8)> = club
+            .battles
+            .iter()
+            .filter(|(_, b)| b.status["status"] != "waiting")
+            .map(|(id, b)| (*id, b.seat))
+            .collect();
+        for (battle, seat) in started {
+            if let Some(b) = club.battles.get_mut(&battle) {
+                b.watching = true;
+            }
+            let mut net = Net {
+                client: &mut client,
+                out: &net_out,
+                dirty: HashSet::new(),
+            };
+            net.watch(battle, seat);
+            net.backfill(battle, Duration::from_secs(30));
+            net.legal_all();
+        }
+        while let Ok(m) = club.from_net.try_recv() {
+            let arrivals = club.take(m);
+            club.reword(&arrivals);
+        }
+        let busy = club.busy_since.clone();
+        let reconnects = club.reconnects.clone();
+        let epoch = club.epoch;
+        let ctx = ctx.clone();
+        club.thread = Some(
+            std::thread::Builder::new()
+                .name("club network".into())
+                .spawn(move || net_loop(client, net_in, net_out, busy, reconnects, epoch, ctx))
+                .map_err(|e| format!("cannot start the network thread: {e}"))?,
+        );
+        Ok(club)
+    }
+
+    /// The server, `HOST:PORT`.
+    pub fn host(&self) -> &str {
+        &self.addr.host
+    }
+
+    /// The token's role: player, spectator or organiser.
+    pub fn role(&self) -> &str {
+        &self.role
+    }
+
+    /// Whether the connection is being made again now.
+    pub fn reconnecting(&self) -> bool {
+        let since = self.busy_since.load(Ordering::Relaxed);
+        since != 0 && ms_since(self.epoch).saturating_sub(since) > 1500
+    }
+
+    /// How often the connection was made again.
+    pub fn reconnects(&self) -> u32 {
+        self.reconnects.load(Ordering::Relaxed)
+    }
+
+    /// The campaigns and their battles as listed: (campaign name, battle,
+    /// seat, whose turn in words, whether it waits for this seat to join).
+    pub fn listing(&self) -> Vec<ClubRow> {
+        self.battles
+            .iter()
+            .map(|(id, b)| ClubRow {
+                campaign: b.campaign_name.clone(),
+                battle: *id,
+                seat: b.seat,
+                status: b.words.clone(),
+                waiting: b.status["status"] == "waiting",
+                joined: b.status["status"] == "waiting" && self.nonce_file(*id, b.seat).exists(),
+                ready: b.log.is_some() && b.game.is_some(),
+            })
+            .collect()
+    }
+
+    /// Work out again whose turn it is in the battles that changed.
+    fn reword(&mut self, arrivals: &[Arrival]) {
+        let all = arrivals.contains(&Arrival::Listing);
+        let ids: Vec<BattleId> = self
+            .battles
+            .keys()
+            .copied()
+            .filter(|id| all || arrivals.contains(&Arrival::Battle(*id)))
+            .collect();
+        for id in ids {
+            let w = self.status_words(id);
+            if let Some(b) = self.battles.get_mut(&id) {
+                b.words = w;
+            }
+        }
+    }
+
+    fn status_words(&self, id: BattleId) -> String {
+        let Some(b) = self.battles.get(&id) else {
+            return String::new();
+        };
+        if let Some(o) = &b.over {
+            return format!("over: {}", o["summary"].as_str().unwrap_or(""));
+        }
+        // Whose turn, from the seat's own copy when it has one (it is
+        // newer than the list), else from the server's list.
+        if let Some(battle) = self.copies.get(&id) {
+            if let Some(o) = battle.outcome() {
+                return format!("over: {}", o.summary);
+            }
+            let asked: Vec<Actor> = battle.asked().iter().map(|a| a.seat).collect();
+            let mut names: Vec<String> = Vec::new();
+            for a in &asked {
+                let n = battle.actor_name(*a);
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+            let yours = asked.contains(&Actor(b.seat));
+            return format!(
+                "{}'s turn{}",
+                names.join(" and "),
+                if yours { " (yours)" } else { "" }
+            );
+        }
+        match b.status["status"].as_str() {
+            Some("over") => format!("over: {}", b.status["result"].as_str().unwrap_or("")),
+            Some("playing") => {
+                let asked: Vec<&str> = b.status["asked"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .collect();
+                let yours = b.status["asked_seats"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|s| s.as_u64() == Some(u64::from(b.seat)));
+                format!(
+                    "{}'s turn{}",
+                    asked.join(" and "),
+                    if yours { " (yours)" } else { "" }
+                )
+            }
+            _ => "waiting for every seat to join".to_owned(),
+        }
+    }
+
+    /// Join a battle as this token's seat: a new nonce (32 random bytes)
+    /// kept first in the club folder, then given to the server.
+    pub fn join(&mut self, battle: BattleId) -> Result<(), String> {
+        let b = self
+            .battles
+            .get(&battle)
+            .ok_or_else(|| format!("your token opens no seat of battle {battle}"))?;
+        let seat = b.seat;
+        let path = self.nonce_file(battle, seat);
+        let nonce = match std::fs::read_to_string(&path) {
+            Ok(t) => t.trim().to_owned(),
+            Err(_) => {
+                let n = xenolog_engine::fair::hex(&new_nonce()?);
+                write_private(&path, &format!("{n}\n"))?;
+                n
+            }
+        };
+        self.send(ToNet::Join {
+            battle,
+            seat,
+            nonce,
+        })
+    }
+
+    /// Ask for the campaigns and battles again.
+    pub fn refresh(&mut self) -> Result<(), String> {
+        self.send(ToNet::List)
+    }
+
+    fn send(&self, m: ToNet) -> Result<(), String> {
+        self.to_net
+            .send(m)
+            .map_err(|_| "the connection to the club server is closed".to_owned())
+    }
+
+    /// Where a seat's nonce is kept (the name `xenolog club join` gives it).
+    fn nonce_file(&self, battle: BattleId, seat: u8) -> PathBuf {
+        self.dir
+            .join(format!("nonce-{}-b{battle}-s{seat}", self.addr.file_part()))
+    }
+
+    fn notes_file(&self) -> PathBuf {
+        self.dir
+            .join(format!("notes-{}.json", self.addr.file_part()))
+    }
+
+    fn read_notes(&self) -> BTreeMap<BattleId, Vec<Note>> {
+        let Ok(text) = std::fs::read_to_string(self.notes_file()) else {
+            return BTreeMap::new();
+        };
+        let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        let mut out = BTreeMap::new();
+        for (k, list) in v.as_object().into_iter().flatten() {
+            let Ok(id) = k.parse::<BattleId>() else {
+                continue;
+            };
+            let notes = list
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|n| {
+                    Some(Note {
+                        entry: n["entry"].as_u64()?,
+                        bookmark: n["bookmark"].as_bool().unwrap_or(false),
+                        text: n["text"].as_str().unwrap_or("").to_owned(),
+                        created: n["created"].as_i64().unwrap_or(0),
+                        updated: n["updated"].as_i64().unwrap_or(0),
+                    })
+                })
+                .collect();
+            out.insert(id, notes);
+        }
+        out
+    }
+
+    fn write_notes(&self) -> Result<(), String> {
+        let mut v = serde_json::Map::new();
+        for (id, list) in &self.notes {
+            let list: Vec<Value> = list
+                .iter()
+                .map(|n| {
+                    json!({"entry": n.entry, "bookmark": n.bookmark, "text": n.text,
+                           "created": n.created, "updated": n.updated})
+                })
+                .collect();
+            v.insert(id.to_string(), Value::Array(list));
+        }
+        // The notes may name this seat's own hidden cards: the owner's only.
+        write_private(
+            &self.notes_file(),
+            &serde_json::to_string_pretty(&Value::Object(v)).unwrap_or_default(),
+        )
+    }
+
+    fn edit_note(
+        &mut self,
+        id: BattleId,
+        entry: EntryId,
+        f: impl FnOnce(&mut Note),
+    ) -> Result<(), String> {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() as i64)
+            .unwrap_or(0);
+        let list = self.notes.entry(id).or_default();
+        let i = match list.iter().position(|n| n.entry == entry) {
+            Some(i) => i,
+            None => {
+                list.push(Note {
+                    entry,
+                    bookmark: false,
+                    text: String::new(),
+                    created: now,
+                    updated: now,
+                });
+                list.len() - 1
+            }
+        };
+        f(&mut list[i]);
+        list[i].updated = now;
+        list.retain(|n| n.bookmark || !n.text.is_empty());
+        list.sort_by_key(|n| n.entry);
+        self.write_notes()
+    }
+
+    fn take_listing(&mut self, body: &Value) {
+        for camp in body["campaigns"].as_array().into_iter().flatten() {
+            let campaign = camp["campaign"].as_i64().unwrap_or(0);
+            let name = camp["name"].as_str().unwrap_or("").to_owned();
+            for b in camp["battles"].as_array().into_iter().flatten() {
+                let (Some(id), Some(seat)) = (
+                    b["battle"].as_i64(),
+                    b["my_seats"]
+                        .as_array()
+                        .and_then(|s| s.first())
+                        .and_then(Value::as_u64),
+                ) else {
+                    continue;
+                };
+                let entry = self.battles.entry(id).or_insert_with(|| ClubBattle {
+                    campaign,
+                    campaign_name: name.clone(),
+                    seat: seat as u8,
+                    status: Value::Null,
+                    game: None,
+                    log: None,
+                    over: None,
+                    words: String::new(),
+                    watching: false,
+                });
+                entry.status = b.clone();
+            }
+        }
+    }
+
+    /// Take in one message of the network thread; what the app should show.
+    fn take(&mut self, m: FromNet) -> Vec<Arrival> {
+        match m {
+            FromNet::Setup { battle, state } => {
+                let Some(b) = self.battles.get_mut(&battle) else {
+                    return Vec::new();
+                };
+                b.game = game_of_state(&state);
+                b.log = Some(SeatLog {
+                    seat: Actor(b.seat),
+                    setup: state,
+                    entries: Vec::new(),
+                    legal: Vec::new(),
+                });
+                self.copies.remove(&battle);
+                self.keep_copy(battle);
+                vec![Arrival::Battle(battle), Arrival::Listing]
+            }
+            FromNet::Legal {
+                battle,
+                head,
+                legal,
+            } => {
+                let Some(log) = self.battles.get_mut(&battle).and_then(|b| b.log.as_mut()) else {
+                    return Vec::new();
+                };
+                let held = log.entries.len().checked_sub(1).map(|h| h as EntryId);
+                // Commands at another head than the copy's: newer entries
+                // are on their way, and their own `legal` follows them.
+                if held != head {
+                    return Vec::new();
+                }
+                log.legal = legal;
+                self.keep_copy(battle);
+                vec![Arrival::Battle(battle), Arrival::Listing]
+            }
+            FromNet::Event(ev) => self.take_event(&ev),
+            FromNet::Listing(body) => {
+                self.take_listing(&body);
+                // A battle that started since (the last seat joined): its
+                // copy is asked for now.
+                let started: Vec<(BattleId, u8)> = self
+                    .battles
+                    .iter_mut()
+                    .filter(|(_, b)| !b.watching && b.status["status"] != "waiting")
+                    .map(|(id, b)| {
+                        b.watching = true;
+                        (*id, b.seat)
+                    })
+                    .collect();
+                for (battle, seat) in started {
+                    let _ = self.send(ToNet::Watch { battle, seat });
+                }
+                vec![Arrival::Listing]
+            }
+            FromNet::Sent { text } => vec![Arrival::Status(format!("Played: {text}"))],
+            FromNet::Joined { battle, started } => {
+                if started && let Some(b) = self.battles.get_mut(&battle) {
+                    b.watching = true;
+                    let seat = b.seat;
+                    let _ = self.send(ToNet::Watch { battle, seat });
+                }
+                let _ = self.send(ToNet::List);
+                vec![
+                    Arrival::Status(if started {
+                        format!("Joined battle {battle}: every seat is in, the battle has started")
+                    } else {
+                        format!("Joined battle {battle}: waiting for the other seats to join")
+                    }),
+                    Arrival::Listing,
+                ]
+            }
+            FromNet::Refused { title, words } => vec![Arrival::Notice { title, words }],
+        }
+    }
+
+    /// Bring the battle's kept copy up to its log: only new entries are
+    /// parsed; a copy that cannot take them is built again.
+    fn keep_copy(&mut self, battle: BattleId) {
+        let Some(b) = self.battles.get(&battle) else {
+            return;
+        };
+        let (Some(log), Some(game)) = (&b.log, b.game) else {
+            return;
+        };
+        let caught = self
+            .copies
+            .get_mut(&battle)
+            .and_then(|c| seat_copy(c.as_mut()))
+            .is_some_and(|c| c.catch_up(log).is_ok());
+        if !caught {
+            match seat_battle(game, log) {
+                Ok(c) => {
+                    self.copies.insert(battle, c);
+                }
+                Err(_) => {
+                    self.copies.remove(&battle);
+                }
+            }
+        }
+    }
+
+    fn take_event(&mut self, ev: &Value) -> Vec<Arrival> {
+        let Some(battle) = ev["battle"].as_i64() else {
+            if ev["type"] == "notice" {
+                return vec![Arrival::Status(format!(
+                    "The club server says: {}",
+                    ev["words"].as_str().unwrap_or("")
+                ))];
+            }
+            return Vec::new();
+        };
+        let Some(b) = self.battles.get_mut(&battle) else {
+            return Vec::new();
+        };
+        match ev["type"].as_str() {
+            Some("entry") => {
+                let Some(log) = b.log.as_mut() else {
+                    return Vec::new();
+                };
+                match SeatEntry::from_event(ev).and_then(|e| log.push(e)) {
+                    Ok(true) => {
+                        // The commands held were for the head before.
+                        log.legal.clear();
+                        self.keep_copy(battle);
+                        vec![Arrival::Battle(battle), Arrival::Listing]
+                    }
+                    Ok(false) => Vec::new(),
+                    Err(words) => vec![Arrival::Notice {
+                        title: format!("Battle {battle} could not be followed"),
+                        words,
+                    }],
+                }
+            }
+            Some("over") => {
+                b.over = Some(ev["outcome"].clone());
+                vec![Arrival::Battle(battle), Arrival::Listing]
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// One battle of the club as the Connect window lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClubRow {
+    pub campaign: String,
+    pub battle: BattleId,
+    pub seat: u8,
+    pub status: String,
+    /// Not started: some seat has not given its nonce yet.
+    pub waiting: bool,
+    /// This seat has given its nonce (kept in the club folder).
+    pub joined: bool,
+    /// Its copy is here: it can be opened.
+    pub ready: bool,
+}
+
+impl Drop for ClubCampaign {
+    fn drop(&mut self) {
+        let _ = self.to_net.send(ToNet::Stop);
+        // The thread ends within one wait (250 ms); it is not waited for.
+        drop(self.thread.take());
+    }
+}
+
+impl CampaignStore for ClubCampaign {
+    fn path(&self) -> Option<&Path> {
+        None
+    }
+    fn name(&self) -> String {
+        format!("Club at {}", self.addr.host)
+    }
+    fn is_read_only(&self) -> bool {
+        false
+    }
+    fn battles(&self) -> Result<Vec<BattleSummary>, String> {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() as i64)
+            .unwrap_or(0);
+        Ok(self
+            .battles
+            .iter()
+            .map(|(id, b)| {
+                let entries = b.log.as_ref().map_or(0, |l| l.entries.len() as u64);
+                let over = b.over.is_some();
+                BattleSummary {
+                    id: *id,
+                    game: b.game.unwrap_or("").to_owned(),
+                    title: format!(
+                        "{}: battle {id}, your seat {}",
+                        b.campaign_name,
+                        u16::from(b.seat) + 1
+                    ),
+                    seed: 0,
+                    rules_version: 0,
+                    dice_mode: DiceMode::Rolled,
+                    created: 0,
+                    updated: now,
+                    entries,
+                    branches: 1,
+                    status: b.words.clone(),
+                    result: over.then(|| {
+                        b.over.as_ref().map_or(String::new(), |o| {
+                            o["summary"].as_str().unwrap_or("").to_owned()
+                        })
+                    }),
+                    origin: Some(format!(
+                        "club {}, campaign {}, battle {id}",
+                        self.addr.host, b.campaign
+                    )),
+                    strict: false,
+                }
+            })
+            .collect())
+    }
+    fn load_battle(&self, id: BattleId) -> Result<Box<dyn Battle>, String> {
+        let b = self
+            .battles
+            .get(&id)
+            .ok_or_else(|| format!("your token opens no seat of battle {id}"))?;
+        let log = b.log.as_ref().ok_or_else(|| {
+            if b.status["status"] == "waiting" {
+                format!(
+                    "battle {id} has not started: every seat must join first (File > Connect \
+                     to a club, Join)"
+                )
+            } else {
+                format!("battle {id} is still arriving from the club server; it opens in a moment")
+            }
+        })?;
+        let game = b.game.ok_or_else(|| {
+            format!("battle {id} is of a game this build of Xenolog does not know")
+        })?;
+        seat_battle(game, log)
+    }
+    fn new_battle(
+        &mut self,
+        _game: &str,
+        _seed: u64,
+        _config: &Value,
+        _title: &str,
+        _dice_mode: DiceMode,
+        _strict: bool,
+    ) -> Result<BattleId, String> {
+        Err(
+            "on a club server the organiser starts battles (xenolog club new-battle); \
+             the seed is made from every seat's nonce"
+                .to_owned(),
+        )
+    }
+    fn play(
+        &mut self,
+        id: BattleId,
+        battle: &mut dyn Battle,
+        actor: Actor,
+        command: &Value,
+        _dice: Option<Vec<u8>>,
+    ) -> Result<EntryId, String> {
+        let b = self
+            .battles
+            .get(&id)
+            .ok_or_else(|| format!("your token opens no seat of battle {id}"))?;
+        if actor.0 != b.seat {
+            return Err(format!(
+                "your token opens seat {} of battle {id}, not {}",
+                u16::from(b.seat) + 1,
+                battle.actor_name(actor)
+            ));
+        }
+        if battle.cursor() != battle.head(0) {
+            return Err("a club battle is played at its newest entry: go to the end first".into());
+        }
+        let text = battle
+            .legal()
+            .into_iter()
+            .find(|c| c.actor == actor && &c.command == command)
+            .map_or_else(String::new, |c| c.text);
+        let cmd_id = new_cmd_id()?;
+        self.send(ToNet::Command {
+            battle: id,
+            seat: b.seat,
+            command: command.clone(),
+            cmd_id,
+            text,
+        })?;
+        // Sent: the entry comes back as an event, usually within 50 ms.
+        Ok(battle.head(0).map_or(0, |h| h + 1))
+    }
+    fn save_position(&mut self, _id: BattleId, _battle: &dyn Battle) -> Result<(), String> {
+        Ok(())
+    }
+    fn export_battle(&self, id: BattleId, _out: &Path) -> Result<(), String> {
+        Err(format!(
+            "battle {id} can be exported once it is over: then download it \
+             (xenolog club download) and every roll can be checked"
+        ))
+    }
+    fn import_battle(&mut self, _file: &Path) -> Result<BattleId, String> {
+        Err("a club's battles are the server's; import into a campaign file instead".into())
+    }
+    fn verify_battle(&self, _id: BattleId) -> Result<VerifyReport, String> {
+        Err(SEED_HELD.to_owned())
+    }
+    fn notes(&self, id: BattleId) -> Result<Vec<Note>, String> {
+        Ok(self.notes.get(&id).cloned().unwrap_or_default())
+    }
+    fn set_note(&mut self, id: BattleId, entry: EntryId, text: &str) -> Result<(), String> {
+        let text = text.to_owned();
+        self.edit_note(id, entry, |n| n.text = text)
+    }
+    fn set_bookmark(&mut self, id: BattleId, entry: EntryId, on: bool) -> Result<(), String> {
+        self.edit_note(id, entry, |n| n.bookmark = on)
+    }
+    fn remote(&self) -> bool {
+        true
+    }
+    fn catch_up(&self, id: BattleId, battle: &mut dyn Battle) -> Result<bool, String> {
+        let Some(log) = self.battles.get(&id).and_then(|b| b.log.as_ref()) else {
+            return Ok(false);
+        };
+        match seat_copy(battle) {
+            Some(c) => c.catch_up(log).map(|_| true),
+            None => Ok(false),
+        }
+    }
+    fn poll(&mut self) -> Vec<Arrival> {
+        let waiting = self
+            .battles
+            .values()
+            .any(|b| b.status["status"] == "waiting");
+        if waiting && self.listed_at.elapsed() > Duration::from_secs(2) {
+            self.listed_at = Instant::now();
+            let _ = self.send(ToNet::List);
+        }
+        let mut out = Vec::new();
+        while let Ok(m) = self.from_net.try_recv() {
+            let arrivals = self.take(m);
+            self.reword(&arrivals);
+            for a in arrivals {
+                if !out.contains(&a) {
+                    out.push(a);
+                }
+            }
+        }
+        out
+    }
+    fn club(&self) -> Option<&ClubCampaign> {
+        Some(self)
+    }
+    fn club_mut(&mut self) -> Option<&mut ClubCampaign> {
+        Some(self)
+    }
+}
+
+/// The network side: the client, and what goes back to the app.
+struct Net<'a> {
+    client: &'a mut Client,
+    out: &'a Sender<FromNet>,
+    /// Battles with entries since their commands were last asked for.
+    dirty: HashSet<BattleId>,
+}
+
+impl Net<'_> {
+    fn refused(&self, title: &str, e: ClientError) {
+        let _ = self.out.send(FromNet::Refused {
+            title: title.to_owned(),
+            words: e.to_string(),
+        });
+    }
+
+    fn watch(&mut self, battle: BattleId, seat: u8) {
+        match self.client.request(
+            "state",
+            json!({"battle": battle, "seat": seat, "at": Value::Null}),
+        ) {
+            Ok(body) => {
+                let _ = self.out.send(FromNet::Setup {
+                    battle,
+                    state: body["state"].clone(),
+                });
+            }
+            Err(e) => return self.refused(&format!("Battle {battle} could not be opened"), e),
+        }
+        match self.client.watch(battle, seat, None) {
+            Ok(_) => {
+                self.dirty.insert(battle);
+            }
+            Err(e) => self.refused(&format!("Battle {battle} could not be followed"), e),
+        }
+    }
+
+    /// Read events until the battle's `live` (its backfill is whole).
+    fn backfill(&mut self, battle: BattleId, within: Duration) {
+        let until = Instant::now() + within;
+        while Instant::now() < until {
+            match self.client.next_event(Duration::from_millis(250)) {
+                Ok(Some(ev)) => {
+                    let live = ev["type"] == "live" && ev["battle"].as_i64() == Some(battle);
+                    self.event(ev);
+                    if live {
+                        return;
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => return self.refused("The club server cannot be reached", e),
+            }
+        }
+    }
+
+    fn event(&mut self, ev: Value) {
+        if ev["type"] == "entry"
+            && let Some(b) = ev["battle"].as_i64()
+        {
+            self.dirty.insert(b);
+        }
+        let _ = self.out.send(FromNet::Event(ev));
+    }
+
+    /// The seat's commands at the head of every battle that moved.
+    fn legal_all(&mut self) {
+        let mut dirty: Vec<BattleId> = self.dirty.drain().collect();
+        dirty.sort();
+        for battle in dirty {
+            // The seat is the one watched; the client knows it by battle.
+            let Some(seat) = self.seat_of(battle) else {
+                continue;
+            };
+            match self
+                .client
+                .request("legal", json!({"battle": battle, "seat": seat}))
+            {
+                Ok(body) => {
+                    let legal = serde_json::from_value(body["legal"].clone()).unwrap_or_default();
+                    let head = self.client.last_entry(battle);
+                    let _ = self.out.send(FromNet::Legal {
+                        battle,
+                        head,
+                        legal,
+                    });
+                }
+                Err(e) => self.refused(
+                    &format!("The commands of battle {battle} could not be read"),
+                    e,
+                ),
+            }
+        }
+    }
+
+    fn seat_of(&self, battle: BattleId) -> Option<u8> {
+        self.client.hello()["grants"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|g| g["battle"].as_i64() == Some(battle))
+            .and_then(|g| g["seat"].as_u64())
+            .map(|s| s as u8)
+    }
+
+    fn handle(&mut self, m: ToNet) -> bool {
+        match m {
+            ToNet::Stop => return false,
+            ToNet::Watch { battle, seat } => self.watch(battle, seat),
+            ToNet::List => match self.client.request("campaigns", json!({})) {
+                Ok(body) => {
+                    let _ = self.out.send(FromNet::Listing(body));
+                }
+                Err(e) => self.refused("The club's battles could not be listed", e),
+            },
+            ToNet::Join {
+                battle,
+                seat,
+                nonce,
+            } => match self.client.request(
+                "join",
+                json!({"battle": battle, "seat": seat, "nonce": nonce}),
+            ) {
+                Ok(body) => {
+                    let _ = self.out.send(FromNet::Joined {
+                        battle,
+                        started: body["started"] == json!(true),
+                    });
+                }
+                Err(e) => self.refused(&format!("Battle {battle} could not be joined"), e),
+            },
+            ToNet::Command {
+                battle,
+                seat,
+                command,
+                cmd_id,
+                text,
+            } => {
+                let at = self.client.last_entry(battle);
+                match self.client.request(
+                    "command",
+                    json!({"battle": battle, "seat": seat, "at": at, "command": command,
+                           "cmd_id": cmd_id}),
+                ) {
+                    Ok(_) => {
+                        let _ = self.out.send(FromNet::Sent { text });
+                    }
+                    Err(e) => self.refused("The club server did not play the command", e),
+                }
+                self.dirty.insert(battle);
+            }
+        }
+        true
+    }
+}
+
+/// The network thread: requests from the app in turn, and between them the
+/// server's events, waiting at most 250 ms so a request never waits long.
+fn net_loop(
+    mut client: Client,
+    from_app: Receiver<ToNet>,
+    out: Sender<FromNet>,
+    busy: Arc<AtomicU64>,
+    reconnects: Arc<AtomicU32>,
+    epoch: Instant,
+    ctx: egui::Context,
+) {
+    let mut net = Net {
+        client: &mut client,
+        out: &out,
+        dirty: HashSet::new(),
+    };
+    loop {
+        let mut any = false;
+        loop {
+            match from_app.try_recv() {
+                Ok(m) => {
+                    busy.store(ms_since(epoch), Ordering::Relaxed);
+                    let go_on = net.handle(m);
+                    busy.store(0, Ordering::Relaxed);
+                    any = true;
+                    if !go_on {
+                        return;
+                    }
+                }
+                Err(std::sync::mpsc::TryRecvError::Empty) => break,
+                // The app let the campaign go.
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => return,
+            }
+        }
+        let wait = if net.dirty.is_empty() {
+            Duration::from_millis(250)
+        } else {
+            Duration::ZERO
+        };
+        busy.store(ms_since(epoch), Ordering::Relaxed);
+        let got = net.client.next_event(wait);
+        busy.store(0, Ordering::Relaxed);
+        reconnects.store(net.client.reconnects(), Ordering::Relaxed);
+        match got {
+            Ok(Some(ev)) => {
+                net.event(ev);
+                any = true;
+            }
+            Ok(None) => {
+                if !net.dirty.is_empty() {
+                    net.legal_all();
+                    any = true;
+                }
+            }
+            Err(e) => {
+                net.refused("The connection to the club server was lost", e);
+                any = true;
+                std::thread::sleep(Duration::from_secs(1));
+            }
+        }
+        if any {
+            ctx.request_repaint();
+        }
+    }
+}

@@ -1,0 +1,482 @@
+//! The desktop app on a club server (issue 30 step S6, server/DESIGN.md
+//! sections 6, 11 and 12): a REAL `xenolog serve` on a free port, its
+//! organiser and the other seat as `xenolog` command-line processes, and the
+//! app under kittest connecting through File > Connect to a club, joining
+//! its battle with a nonce, playing its seat by clicking and seeing the
+//! other seat's moves arrive; and the hidden-information check of the app's
+//! seat battles on a Night of the Saucers game.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use serde_json::Value;
+use xenolog::gui;
+use xenolog_engine::{Actor, Viewer};
+
+#[path = "gui_app/support.rs"]
+#[allow(dead_code)]
+mod gui_support;
+#[path = "support/club.rs"]
+mod support;
+
+use gui::app::App;
+use gui::club::{ClubCampaign, Credentials};
+use gui::command::{AppCommand, Intent, PlayRequest};
+use gui::store::CampaignStore;
+use gui_support::{app_with, click, menu, type_into};
+use support::{Organiser, cmd, ok, serve, serve_again};
+
+/// With `XENOLOG_TEST_SHOTS` set, the app at 1600x1000 saved as NAME.png
+/// there, to look at by eye (nothing is compared).
+fn shot_large(h: &mut Harness<'_, App>, name: &str) {
+    if std::env::var_os("XENOLOG_TEST_SHOTS").is_none() {
+        return;
+    }
+    h.set_size(eframe::egui::vec2(1600.0, 1000.0));
+    h.run();
+    gui_support::shot(h, name);
+    h.set_size(gui_support::SIZE);
+    h.run();
+}
+
+/// Run frames until `done` holds (the network thread delivers on its own
+/// time), at most 30 s.
+fn wait_for(h: &mut Harness<'_, App>, what: &str, done: impl Fn(&App) -> bool) {
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        h.run();
+        if done(h.state()) {
+            return;
+        }
+        assert!(Instant::now() < until, "waited 30 s for {what}");
+        std::thread::sleep(Duration::from_millis(30));
+    }
+}
+
+/// Whether the open battle asks this seat (Player 2) to act.
+fn asks_me(app: &App) -> bool {
+    app.open
+        .as_ref()
+        .is_some_and(|ob| ob.battle.asked().iter().any(|a| a.seat == Actor(1)))
+}
+
+fn entries(app: &App) -> usize {
+    app.open.as_ref().map_or(0, |ob| ob.battle.records().len())
+}
+
+/// The other seat plays `steps` commands with the command-line bot.
+fn other_seat_plays(dir: &Path, url: &str, camp: &str, battle: &str, steps: u32, seed: u32) {
+    let o = cmd(
+        dir,
+        &[
+            "autoplay",
+            camp,
+            "--battle",
+            battle,
+            "--server",
+            url,
+            "--steps",
+            &steps.to_string(),
+            "--seed",
+            &seed.to_string(),
+            "--wait",
+            "10",
+        ],
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .output()
+    .unwrap();
+    assert!(
+        o.status.success(),
+        "autoplay: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn the_app_connects_to_a_club_joins_plays_its_seat_and_sees_the_other_seats_moves() {
+    let tmp = tempfile::tempdir().unwrap();
+    let served = serve(&tmp.path().join("server"));
+    let org_dir = tmp.path().join("organiser");
+    let org = Organiser::redeem(&org_dir, &served);
+    let camp = org.campaign("Club night");
+    let race = org.battle(&camp, "race", "{}");
+    let (_, link0) = org.invite(&camp, &race, 0);
+    let (code1, _) = org.invite(&camp, &race, 1);
+    // Seat 0 (Player 1) on the command line: redeem now, join later.
+    let seat0 = tmp.path().join("seat0");
+    ok(&seat0, &["club", "redeem", &link0]);
+
+    // The app is seat 1 (Player 2): File > Connect to a club, the address
+    // and the code typed in.
+    let data = tmp.path().join("app data");
+    let mut h = app_with(None, Some(data.clone()), Vec::new());
+    menu(&mut h, "File", "Connect to a club…");
+    // Not an address, then a code the server does not know: each refused
+    // in words in the window, nothing connected, nothing kept.
+    type_into(&mut h, "Server address:", "club");
+    type_into(&mut h, "Invitation code or link:", &code1);
+    click(&mut h, "Connect");
+    wait_for(&mut h, "the refusal", |app| {
+        app.club.connecting.is_none() && app.club.error.is_some()
+    });
+    h.get_by_label_contains("Not connected: 'club': give the server as ws://HOST:PORT");
+    type_into(&mut h, "Server address:", &served.host());
+    type_into(
+        &mut h,
+        "Invitation code or link:",
+        "XNLG-AAAA-BBBB-CCCC-DDDD-EEEE",
+    );
+    click(&mut h, "Connect");
+    wait_for(&mut h, "the refusal", |app| {
+        app.club.connecting.is_none() && app.club.error.is_some()
+    });
+    let said = h.state().club.error.clone().expect("a refusal in words");
+    assert!(said.contains("invitation"), "{said}");
+    assert!(h.state().campaign.as_ref().unwrap().club().is_none());
+    type_into(&mut h, "Invitation code or link:", &code1);
+    shot_large(&mut h, "club_connect");
+    click(&mut h, "Connect");
+    wait_for(&mut h, "the connection", |app| {
+        app.campaign.as_ref().is_some_and(|c| c.club().is_some())
+    });
+    // The window and the campaign panel both name the club.
+    assert!(
+        h.get_all_by_label(&format!("Club at {}", served.host()))
+            .count()
+            >= 2
+    );
+    // The token is kept in a file only its owner reads, not in the prefs.
+    let token_file = data
+        .join("club")
+        .join(format!("token-{}", served.host().replace(':', "_")));
+    let token = std::fs::read_to_string(&token_file).expect("the token is kept");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&token_file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "the token file is the owner's only");
+    }
+    let prefs = serde_json::to_string(&h.state().prefs).unwrap();
+    assert!(!prefs.contains(token.trim()), "no token in the preferences");
+    assert!(
+        h.state().club.invitation.is_empty(),
+        "the spent invitation is not kept in the window"
+    );
+
+    // The battle waits for this seat's nonce: Join.
+    assert!(
+        h.get_all_by_label_contains("waiting for every seat to join")
+            .count()
+            >= 1
+    );
+    shot_large(&mut h, "club_dialog");
+    click(&mut h, &format!("Join battle {race}"));
+    wait_for(&mut h, "the join to be answered", |app| {
+        app.messages
+            .status
+            .contains("waiting for the other seats to join")
+    });
+    h.get_by_label("(you have joined)");
+    assert!(h.state().open.is_none(), "the battle has not started");
+    // The other seat joins on the command line: the battle starts, and the
+    // app finds out by itself (it asks for the list while a battle waits).
+    ok(
+        &seat0,
+        &["club", "join", "--server", &served.url, "--battle", &race],
+    );
+    wait_for(&mut h, "the battle to start and open", |app| {
+        app.open.is_some()
+    });
+    let nonce = data.join("club").join(format!(
+        "nonce-{}-b{race}-s1",
+        served.host().replace(':', "_")
+    ));
+    assert!(nonce.exists(), "the nonce is kept for verify after the end");
+    {
+        let app = h.state();
+        let ob = app.open.as_ref().unwrap();
+        assert_eq!(ob.battle.game_id(), "race");
+        assert_eq!(ob.battle.meta().seed, 0, "the seed stays on the server");
+        // The list says whose turn it is.
+        let listed = &app.battles[0];
+        assert_eq!(listed.status, "Player 1's turn", "{listed:?}");
+    }
+    // Player 1 is asked: the app offers Player 2 nothing yet.
+    assert!(h.query_by_label_contains("Player 2 rolls").is_none());
+
+    // The other seat moves until it passes the turn: each move arrives
+    // without a click.
+    let mut seed = 1;
+    let mut arrivals = Vec::new();
+    while !asks_me(h.state()) {
+        assert!(seed < 40, "Player 1 kept the turn for 40 moves");
+        let before = entries(h.state());
+        other_seat_plays(&seat0, &served.url, &camp, &race, 1, seed);
+        seed += 1;
+        let sent = Instant::now();
+        wait_for(&mut h, "the other seat's move", |app| entries(app) > before);
+        arrivals.push(sent.elapsed());
+    }
+    wait_for(&mut h, "this seat's commands", |app| {
+        app.open
+            .as_ref()
+            .is_some_and(|ob| !ob.view.legal.is_empty())
+    });
+    assert!(
+        h.state().battles[0]
+            .status
+            .contains("Player 2's turn (yours)"),
+        "{:?}",
+        h.state().battles[0]
+    );
+
+    // This seat plays by clicking its command.
+    let held = entries(h.state());
+    let text = "Player 2 holds";
+    assert!(
+        h.state()
+            .open
+            .as_ref()
+            .unwrap()
+            .view
+            .legal
+            .iter()
+            .any(|c| c.text == text),
+        "{:?}",
+        h.state().open.as_ref().unwrap().view.legal
+    );
+    let hold = h
+        .state()
+        .open
+        .as_ref()
+        .unwrap()
+        .view
+        .legal
+        .iter()
+        .find(|c| c.text == text)
+        .unwrap()
+        .command
+        .clone();
+    shot_large(&mut h, "club_battle");
+    click(&mut h, text);
+    wait_for(&mut h, "this seat's own entry", |app| {
+        entries(app) == held + 1
+    });
+    assert!(
+        h.get_all_by_label_contains(text).count() >= 1,
+        "the seat's own command is in the log"
+    );
+
+    assert!(!asks_me(h.state()), "the turn passed to Player 1");
+    // Out of turn: the server refuses in words, and the app says so.
+    h.state_mut()
+        .push(AppCommand::Give(PlayRequest::new(Intent {
+            actor: Actor(1),
+            command: hold,
+            text: text.to_owned(),
+        })));
+    wait_for(&mut h, "the server's refusal", |app| {
+        app.messages
+            .notices()
+            .iter()
+            .any(|n| n.title == "The club server did not play the command")
+    });
+    let said = h.state().messages.notices()[0].text.clone();
+    assert!(said.contains("Player 1"), "the refusal in words: {said}");
+    assert_eq!(entries(h.state()), held + 1, "nothing was played");
+    h.state_mut().messages.retain_notices(|_| false);
+    // And the other seat again.
+    other_seat_plays(&seat0, &served.url, &camp, &race, 1, seed);
+    let sent = Instant::now();
+    wait_for(&mut h, "the other seat's next move", |app| {
+        entries(app) == held + 2
+    });
+    arrivals.push(sent.elapsed());
+    // Review and notes work on the seat's battle as on a local one.
+    {
+        let app = h.state_mut();
+        let ob = app.open.as_mut().unwrap();
+        assert_eq!(ob.battle.undo(1), 1);
+        assert!(ob.battle.legal().is_empty(), "commands only at the head");
+        ob.battle.redo(1);
+        let c = app.campaign.as_mut().unwrap();
+        let id = app.open.as_ref().unwrap().id;
+        c.set_note(id, held as u64, "I held here").unwrap();
+        assert_eq!(c.notes(id).unwrap()[0].text, "I held here");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let notes = data
+            .join("club")
+            .join(format!("notes-{}.json", served.host().replace(':', "_")));
+        let mode = std::fs::metadata(&notes).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "the notes may name this seat's cards");
+    }
+    eprintln!("the other seat's moves showed in the app {arrivals:?} after its client ended");
+
+    // A dropped connection resumes: the server stops, the app says it is
+    // reconnecting, the server starts again on the same port, and the
+    // battle goes on where it was.
+    let host = served.host();
+    drop(served);
+    wait_for(&mut h, "the app to say it is reconnecting", |app| {
+        app.messages.status.contains("Reconnecting")
+    });
+    let served = serve_again(&tmp.path().join("server"), &host);
+    let before = entries(h.state());
+    if asks_me(h.state()) {
+        wait_for(&mut h, "this seat's commands again", |app| {
+            app.open
+                .as_ref()
+                .is_some_and(|ob| !ob.view.legal.is_empty())
+        });
+        click(&mut h, "Player 2 holds");
+    } else {
+        other_seat_plays(&seat0, &served.url, &camp, &race, 1, seed + 1);
+    }
+    wait_for(&mut h, "a move after the reconnect", |app| {
+        entries(app) == before + 1
+    });
+    assert!(
+        h.state()
+            .campaign
+            .as_ref()
+            .and_then(|c| c.club())
+            .is_some_and(|c| c.reconnects() >= 1)
+    );
+
+    // Another campaign, then back to the club as a saved one: its kept
+    // token, no invitation needed.
+    let scratch = gui::store::scratch("Elsewhere").unwrap();
+    h.state_mut().use_campaign(scratch);
+    h.run();
+    assert!(h.state().campaign.as_ref().unwrap().club().is_none());
+    menu(&mut h, "File", "Connect to a club…");
+    click(&mut h, &format!("Connect to {host}"));
+    wait_for(&mut h, "the connection", |app| {
+        app.club.connecting.is_none()
+    });
+    assert!(
+        h.state()
+            .campaign
+            .as_ref()
+            .is_some_and(|c| c.club().is_some()),
+        "connected again with the kept token"
+    );
+    wait_for(&mut h, "the battle to show again", |app| {
+        entries(app) == before + 1
+    });
+}
+
+#[test]
+fn the_apps_seat_battle_of_saucers_never_holds_the_other_seats_hidden_cards() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("server");
+    let served = serve(&data);
+    let org_dir = tmp.path().join("organiser");
+    let org = Organiser::redeem(&org_dir, &served);
+    let camp = org.campaign("Saucers night");
+    let battle = org.battle(
+        &camp,
+        "saucers",
+        r#"{"players":2,"variant":"gang_warfare"}"#,
+    );
+    let (_, link0) = org.invite(&camp, &battle, 0);
+    let (_, link1) = org.invite(&camp, &battle, 1);
+    let seat0 = tmp.path().join("seat0");
+    // The app's club folder: the command line redeems and joins seat 1
+    // there, and the app connects with the token it kept.
+    let app_club = tmp.path().join("app data").join("club");
+    for (dir, link) in [(&seat0, &link0), (&app_club, &link1)] {
+        ok(dir, &["club", "redeem", link]);
+        ok(
+            dir,
+            &["club", "join", "--server", &served.url, "--battle", &battle],
+        );
+    }
+    // A few moves of each seat, at once (each waits for the other).
+    std::thread::scope(|s| {
+        for dir in [&seat0, &app_club] {
+            let (url, camp, battle) = (&served.url, &camp, &battle);
+            s.spawn(move || other_seat_plays(dir, url, camp, battle, 3, 5));
+        }
+    });
+    let ctx = eframe::egui::Context::default();
+    let mut club = ClubCampaign::connect(&served.url, Credentials::Kept, &app_club, &ctx).unwrap();
+    let id: i64 = battle.parse().unwrap();
+    let built = Instant::now();
+    let mine = club.load_battle(id).unwrap();
+    eprintln!(
+        "a Saucers seat copy of {} entries (a view state is {} bytes of JSON) built in {:?}",
+        mine.records().len(),
+        mine.state_json(mine.cursor()).to_string().len(),
+        built.elapsed()
+    );
+    // The server's own record of the battle, beside it, read-only.
+    let c =
+        xenolog_saves::Campaign::open_read_only(&data.join(format!("campaigns/{camp}.xenolog")))
+            .unwrap();
+    let sid = c.battles().unwrap()[0].id;
+    let full = c.load_battle(sid).unwrap();
+    assert_eq!(mine.records().len(), full.records().len());
+    let hidden = Value::from(65535);
+    let mut hands_seen = 0;
+    for at in std::iter::once(None).chain(full.path_to(full.cursor()).into_iter().map(Some)) {
+        let seen = mine.state_json(at);
+        assert_eq!(
+            seen,
+            full.state_json_as(at, Viewer::Seat(Actor(1))),
+            "the app holds seat 1's view at {at:?}"
+        );
+        let truth = full.state_json(at);
+        let their_hand = truth["seats"][0]["hand"].clone();
+        let holds = their_hand
+            .as_array()
+            .is_some_and(|h| h.iter().any(|c| *c != hidden));
+        if !holds {
+            continue;
+        }
+        hands_seen += 1;
+        let secret = format!("\"hand\":{their_hand}");
+        // Whoever the app's copy is looked at as, seat 0's hand is not in it.
+        for v in [Viewer::All, Viewer::Seat(Actor(0)), Viewer::Seat(Actor(1))] {
+            let shown = mine.state_json_as(at, v);
+            assert!(
+                shown["seats"][0]["hand"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|c| *c == hidden),
+                "seat 0's hand is hidden from the app at {at:?}: {shown}"
+            );
+            assert!(!shown.to_string().contains(&secret), "{at:?}");
+        }
+    }
+    assert!(hands_seen > 0, "seat 0 held cards at some point");
+    // Only views crossed the wire: the app's copy has no command or event
+    // bytes and no seed to replay them with.
+    assert!(
+        mine.records()
+            .iter()
+            .all(|r| r.command.is_empty() && r.events.is_empty())
+    );
+    assert_eq!(mine.meta().seed, 0);
+    let _ = club.poll();
+
+    // The app draws the seat's copy on the Saucers board, face-down cards
+    // and all, without a panic.
+    let mut h = app_with(None, None, Vec::new());
+    h.state_mut().use_campaign(Box::new(club));
+    h.run();
+    assert_eq!(
+        h.state().open.as_ref().map(|ob| ob.battle.game_id()),
+        Some("saucers")
+    );
+    shot_large(&mut h, "club_saucers");
+}

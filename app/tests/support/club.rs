@@ -1,0 +1,217 @@
+//! A real `xenolog serve` on a free port for the end-to-end club tests
+//! (server/DESIGN.md section 12), and `xenolog` command-line clients run as
+//! a person whose club folder is given.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+
+use serde_json::Value;
+
+/// A running `xenolog serve`, stopped when dropped.
+pub struct Served {
+    pub child: Child,
+    /// `ws://127.0.0.1:PORT/v1/ws`, as it printed it.
+    pub url: String,
+    /// The organiser's one-time invitation.
+    pub code: String,
+    _stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Served {
+    /// `HOST:PORT`
+    pub fn host(&self) -> String {
+        self.url
+            .trim_start_matches("ws://")
+            .trim_end_matches("/v1/ws")
+            .to_owned()
+    }
+}
+
+/// Start `xenolog serve --data DATA --listen 127.0.0.1:0` and read the
+/// address and the organiser's invitation from its standard output.
+pub fn serve(data: &Path) -> Served {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .args(["serve", "--data"])
+        .arg(data)
+        .args(["--listen", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("xenolog serve starts");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (mut url, mut code) = (None, None);
+    while code.is_none() {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).unwrap() == 0 {
+            let _ = child.kill();
+            panic!("serve ended before printing its invitation");
+        }
+        if let Some(u) = line.trim().strip_prefix("listening on ") {
+            url = Some(u.to_owned());
+        }
+        if let Some(c) = line
+            .trim()
+            .strip_prefix("organiser invitation (shown once, valid 7 days): ")
+        {
+            code = Some(c.to_owned());
+        }
+    }
+    Served {
+        child,
+        url: url.unwrap(),
+        code: code.unwrap(),
+        _stdout: stdout,
+    }
+}
+
+/// Start `xenolog serve` again on a club folder that has its organiser,
+/// listening on `listen` (the same port as before: clients reconnect).
+pub fn serve_again(data: &Path, listen: &str) -> Served {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .args(["serve", "--data"])
+        .arg(data)
+        .args(["--listen", listen])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("xenolog serve starts");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut url = None;
+    while url.is_none() {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).unwrap() == 0 {
+            let _ = child.kill();
+            panic!("serve ended before saying where it listens");
+        }
+        if let Some(u) = line.trim().strip_prefix("listening on ") {
+            url = Some(u.to_owned());
+        }
+    }
+    Served {
+        child,
+        url: url.unwrap(),
+        code: String::new(),
+        _stdout: stdout,
+    }
+}
+
+/// A `xenolog` command run as the person whose club folder is `who`.
+pub fn cmd(who: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_xenolog"));
+    c.args(args)
+        .env("XENOLOG_CLUB_DIR", who)
+        .env_remove("XENOLOG_TOKEN")
+        .stdin(Stdio::null());
+    c
+}
+
+pub fn run(who: &Path, args: &[&str]) -> Output {
+    cmd(who, args).output().unwrap()
+}
+
+/// Run and expect success; its standard output.
+pub fn ok(who: &Path, args: &[&str]) -> String {
+    let o = run(who, args);
+    assert!(
+        o.status.success(),
+        "xenolog {args:?} failed ({:?}): {}{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// JSON lines.
+pub fn lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+/// The organiser of a club: redeems the server's invitation, makes a
+/// campaign and battles, invites seats.
+pub struct Organiser<'a> {
+    pub dir: &'a Path,
+    pub url: String,
+}
+
+impl<'a> Organiser<'a> {
+    pub fn redeem(dir: &'a Path, served: &Served) -> Self {
+        ok(
+            dir,
+            &["club", "redeem", &served.code, "--server", &served.url],
+        );
+        Organiser {
+            dir,
+            url: served.url.clone(),
+        }
+    }
+
+    /// A new campaign's number.
+    pub fn campaign(&self, name: &str) -> String {
+        ok(
+            self.dir,
+            &["club", "new-campaign", "--server", &self.url, name],
+        )
+        .trim()
+        .to_owned()
+    }
+
+    /// A new battle's number.
+    pub fn battle(&self, campaign: &str, game: &str, config: &str) -> String {
+        ok(
+            self.dir,
+            &[
+                "club",
+                "new-battle",
+                "--server",
+                &self.url,
+                "--campaign",
+                campaign,
+                "--game",
+                game,
+                "--config",
+                config,
+            ],
+        )
+        .trim()
+        .to_owned()
+    }
+
+    /// A seat's invitation: its code and its link.
+    pub fn invite(&self, campaign: &str, battle: &str, seat: u8) -> (String, String) {
+        let inv = lines(&ok(
+            self.dir,
+            &[
+                "club",
+                "invite",
+                "--server",
+                &self.url,
+                "--campaign",
+                campaign,
+                "--battle",
+                battle,
+                "--seat",
+                &seat.to_string(),
+                "--json",
+            ],
+        ))
+        .remove(0);
+        (
+            inv["code"].as_str().unwrap_or_default().to_owned(),
+            inv["link"].as_str().unwrap().to_owned(),
+        )
+    }
+}
