@@ -396,13 +396,13 @@ fn as_seat_shows_one_seats_view_and_without_it_a_warning_says_everything_is_show
     let id = c.battle("highcard", "5");
     let all = xenolog(&["log", c.f(), "--battle", &id]);
     assert_stderr_says(&all, "use --as SEAT");
-    let mine = c.on_battle("log", &id, &["--as", "0"]);
+    let mine = c.on_battle("log", &id, &["--as", "1"]);
     let theirs = c.on_battle("log", &id, &["--as", "player 2"]);
     assert_says_all(&mine, &["to Player 2", "3 cards to Player 2"]);
     assert_says_all(&theirs, &["3 cards to Player 1"]);
-    let state = c.on_battle("state", &id, &["--json", "--as", "1"]);
+    let state = c.on_battle("state", &id, &["--json", "--as", "2"]);
     assert_says_all(&state, &["\"hands\":[[0,0,0],"]);
-    let legal = c.on_battle("legal", &id, &["--as", "1"]);
+    let legal = c.on_battle("legal", &id, &["--as", "2"]);
     assert!(
         legal.contains("Player 2 is not asked to act now (Player 1 is)"),
         "player 2 may not lay first: {legal}"
@@ -411,18 +411,86 @@ fn as_seat_shows_one_seats_view_and_without_it_a_warning_says_everything_is_show
     assert_eq!(code(&o), 2);
     assert_stderr_says(
         &o,
-        "no seat 'referee': try 0 (Player 1), 1 (Player 2) or all",
+        "no seat 'referee': try 1 (Player 1), 2 (Player 2) or all",
     );
     let svg = c.dir().join("p2.svg");
     c.on_battle(
         "picture",
         &id,
-        &["--as", "1", "--out", svg.to_str().unwrap()],
+        &["--as", "2", "--out", svg.to_str().unwrap()],
     );
     assert!(
         std::fs::read_to_string(&svg)
             .unwrap()
             .contains("a card you may not see")
+    );
+}
+
+/// Issue 28, one number for every seat: a seat a person types is numbered
+/// from 1 everywhere (`--as`, `--roster SEAT=`, `--nonce SEAT=`, `club
+/// invite --seat`), as the app and the reports number them; the old 0 is
+/// refused in words (exit 2), never taken as another seat, and changes
+/// nothing. The JSON lines' `actor` stays the index from 0.
+#[test]
+fn a_seat_typed_on_the_command_line_is_numbered_from_1_and_0_is_refused_in_words() {
+    let c = Camp::new();
+    let id = c.battle("highcard", "5");
+    // Seat 1 is Player 1, actor 0 of `legal --json`.
+    let legal = c.on_battle("legal", &id, &["--as", "1", "--json"]);
+    assert!(legal.lines().count() > 0, "seat 1 lays first: {legal}");
+    assert!(legal.lines().all(|l| l.contains("\"actor\":0")), "{legal}");
+    assert_says_all(
+        &c.on_battle("legal", &id, &["--as", "2"]),
+        &["Player 2 is not asked to act now"],
+    );
+    let before = c.on_battle("log", &id, &[]);
+    for (verb, more) in [
+        ("state", vec!["--as", "0"]),
+        ("legal", vec!["--as", "0"]),
+        ("verify", vec!["--nonce", "0=00"]),
+    ] {
+        let mut args = vec![verb, c.f(), "--battle", &id];
+        args.extend(more);
+        let o = xenolog(&args);
+        assert_eq!(code(&o), 2, "{verb}: {}", stderr(&o));
+        assert_stderr_says(&o, "seats are numbered from 1");
+    }
+    let o = xenolog(&["state", c.f(), "--battle", &id, "--as", "3"]);
+    assert_eq!(code(&o), 2);
+    assert_stderr_says(&o, "no seat '3': try 1 (Player 1), 2 (Player 2) or all");
+    let o = xenolog(&[
+        "battle",
+        c.f(),
+        "--game",
+        "invasion",
+        "--roster",
+        "0=Hawks:1",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert_stderr_says(
+        &o,
+        "--roster 0=Hawks:1: '0' is not a seat: seats are numbered from 1",
+    );
+    // clap reads the organiser's --seat before any connection is made.
+    let o = xenolog(&[
+        "club",
+        "invite",
+        "--server",
+        "ws://127.0.0.1:9",
+        "--campaign",
+        "1",
+        "--battle",
+        "1",
+        "--seat",
+        "0",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert_stderr_says(&o, "seats are numbered from 1");
+    assert_eq!(c.on_battle("log", &id, &[]), before, "nothing changed");
+    assert_eq!(
+        ok(&xenolog(&["battles", c.f()])).lines().count(),
+        1,
+        "no battle started"
     );
 }
 

@@ -108,11 +108,11 @@ fn alien_from_a_position_file_with_entered_dice_and_hidden_task_cards() {
     assert_says_all(&log, &["entered]"]);
     // Bishop reads the disk: the card is the expedition's, not the Alien player's.
     ok(&c.play(&id, r#"{"actor":1,"command":{"read":{"ch":4,"pocket":0}}}"#));
-    let theirs = c.on_battle("log", &id, &["--as", "0"]);
+    let theirs = c.on_battle("log", &id, &["--as", "1"]);
     assert_says_all(&theirs, &["drew a task card (hidden)"]);
-    let ours = c.on_battle("log", &id, &["--as", "1"]);
+    let ours = c.on_battle("log", &id, &["--as", "2"]);
     assert_says_all(&ours, &["the expedition drew task "]);
-    let st = c.on_battle("state", &id, &["--json", "--as", "0"]);
+    let st = c.on_battle("state", &id, &["--json", "--as", "1"]);
     assert_says_all(&st, &["\"open\":[0]"]);
     assert!(c.verify(&id).contains("replay exactly"));
     // A bad position file names its line, and no battle is made.

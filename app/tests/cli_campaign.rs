@@ -111,7 +111,7 @@ impl Club {
     /// Start a skirmish with these Hawks models on seat 0 (the CLI).
     fn battle(&self, models: &[u32]) -> i64 {
         let list: Vec<String> = models.iter().map(u32::to_string).collect();
-        let pick = format!("0=1:{}", list.join(","));
+        let pick = format!("1=1:{}", list.join(","));
         ok(&self.skirmish(&["--seed", "7", "--roster", &pick]))
             .trim()
             .parse()
@@ -400,7 +400,7 @@ fn rosters_and_models_are_renamed_retired_and_removed_by_the_rules() {
     ok(&club.run(&["model", "retire", "Sgt Bell"]));
     assert_eq!(club.sheet(bell)["status"], "retired");
     // A retired model cannot fight or buy
-    let o = club.skirmish(&["--roster", &format!("0=Grey Hawks:{bell}")]);
+    let o = club.skirmish(&["--roster", &format!("1=Grey Hawks:{bell}")]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("retired and cannot fight"));
     assert_eq!(
@@ -438,9 +438,9 @@ fn a_roster_of_the_wrong_faction_for_the_seat_is_refused_and_nothing_is_written(
     let club = Club::new();
     let benton = club.recruit("Sgt Benton", "rifleman");
     let before = club.log_len();
-    let o = club.skirmish(&["--roster", &format!("1=Hawks:{benton}")]);
+    let o = club.skirmish(&["--roster", &format!("2=Hawks:{benton}")]);
     let e = refused(&o);
-    assert_says_all(&e, &["Hawks is a U.N.I.T. roster, and seat 1 plays Daleks"]);
+    assert_says_all(&e, &["Hawks is a U.N.I.T. roster, and seat 2 plays Daleks"]);
     assert_eq!(club.log_len(), before);
     assert_eq!(ok(&xenolog(&["battles", club.f()])).trim(), "");
     // Bad usage is exit code 2

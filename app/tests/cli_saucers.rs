@@ -184,7 +184,7 @@ fn gang_warfare_shows_one_seat_only_its_own_hand_and_mission() {
     let c = Camp::new();
     let id = c.saucers("12", &["players=2", "variant=gang_warfare"]);
     let seen =
-        serde_json::from_str::<Value>(c.on_battle("state", &id, &["--as", "0", "--json"]).trim())
+        serde_json::from_str::<Value>(c.on_battle("state", &id, &["--as", "1", "--json"]).trim())
             .unwrap();
     let hidden = Value::from(65535);
     assert!(
@@ -202,9 +202,9 @@ fn gang_warfare_shows_one_seat_only_its_own_hand_and_mission() {
             .iter()
             .all(|c| *c != hidden)
     );
-    let legal = c.on_battle("legal", &id, &["--as", "1", "--json"]);
+    let legal = c.on_battle("legal", &id, &["--as", "2", "--json"]);
     assert!(legal.lines().all(|l| l.contains("\"actor\":1")), "{legal}");
-    let log = c.on_battle("log", &id, &["--as", "1"]);
+    let log = c.on_battle("log", &id, &["--as", "2"]);
     assert!(
         log.contains("Fly Boyz: 6 cards"),
         "another seat's hand is counted, not shown: {log}"

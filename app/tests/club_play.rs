@@ -282,7 +282,7 @@ fn two_seats_play_saucers_and_invasion_to_the_end_through_the_club_server() {
                     "--battle",
                     battle,
                     "--seat",
-                    &seat.to_string(),
+                    &(seat + 1).to_string(),
                     "--json",
                 ],
             ))
@@ -539,16 +539,18 @@ fn hidden_hand(data: &Path, url: &str, camp: &str, s: &Seat) {
             "{what} shows seat 1's hand {their_hand}"
         );
     }
-    // Asking as seat 1 with seat 0's token is refused, exit 1, in words.
+    // Asking as seat 2 (numbered from 1) with seat 1's token is refused,
+    // exit 1, in words.
     let o = run(
         &s.dir,
         &[
-            "state", camp, "--battle", &s.battle, "--server", url, "--as", "1",
+            "state", camp, "--battle", &s.battle, "--server", url, "--as", "2",
         ],
     );
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        String::from_utf8_lossy(&o.stderr).contains("not seat 1"),
+        String::from_utf8_lossy(&o.stderr).contains("your token opens seat 1 of battle")
+            && String::from_utf8_lossy(&o.stderr).contains("not seat 2"),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );

@@ -170,6 +170,11 @@ pub trait Battle: Send {
     /// The battle's seats and their names.
     fn seats(&self) -> Vec<(Actor, String)>;
     fn flow_at(&self, at: Option<EntryId>) -> FlowMark;
+    /// The word for one turn of the flow ([`FlowMark::turn`]), as the
+    /// game's players say it: see [`Game::turn_word`].
+    fn turn_word(&self) -> &'static str {
+        "Turn"
+    }
     fn verify(&self) -> VerifyReport;
     /// This build's rules version of the battle's game: what new entries are
     /// decided under (the battle's stamp, [`BattleMeta::rules_version`], is
@@ -243,6 +248,9 @@ impl<G: Game> Battle for Session<G> {
     }
     fn game_name(&self) -> &'static str {
         G::NAME
+    }
+    fn turn_word(&self) -> &'static str {
+        G::turn_word()
     }
     fn meta(&self) -> &BattleMeta {
         Session::meta(self)

@@ -392,6 +392,14 @@ pub trait Game: Sized + 'static {
     /// Turn and phase, for the timeline.
     fn flow(state: &Self::State) -> FlowMark;
 
+    /// The word for one turn of [`Game::flow`], capitalised, as the game's
+    /// log and rule text say it: the timeline, the entries table and the
+    /// reports name turns with it ("Turn 3"; Alien Invasion's "Round 3",
+    /// a set of cards drawn), so one thing has one name and one number.
+    fn turn_word() -> &'static str {
+        "Turn"
+    }
+
     /// The board as shapes in board coordinates.
     fn scene(state: &Self::State) -> Scene;
 

@@ -304,3 +304,42 @@ fn action_cards_only_the_cards_faction_acts_and_the_game_itself_only_steps() {
     let e = refused(&mut s, 0, r#""continue""#, &[]);
     assert!(e.message.contains("only the game itself"), "{e}");
 }
+
+/// Issue 28, rounds counted one way. "Once the cards have been used another
+/// set of cards is drawn": Xenolog calls a set of cards drawn and played a
+/// round (the text names no unit; the scenarios' length is in rounds). The
+/// setup is round 1's drawing, so there is no round 0, and the log ("draws
+/// the cards of round 2"), the timeline's flow and the game's word for a
+/// turn ("Round") give one number for one moment.
+#[test]
+fn mechanics_of_play_a_set_of_cards_drawn_is_a_round_counted_from_1_in_every_word() {
+    use xenolog_engine::games::invasion::Invasion;
+    use xenolog_engine::{Actor, Game};
+    let mut s = given(&["unit", "daleks"]);
+    assert_eq!(Invasion::turn_word(), "Round");
+    let f = Invasion::flow(&s);
+    assert_eq!((f.turn, f.phase.as_str()), (1, "Drawing cards"));
+    let draw = Invasion::automatic(&s).expect("the game draws");
+    assert_eq!(
+        Invasion::describe_command(&s, Actor::SYSTEM, &draw),
+        "draws the cards of round 1"
+    );
+    let p = step(&mut s, &[]);
+    assert!(
+        p.words.iter().any(|w| w.starts_with("round 1: drew")),
+        "{:?}",
+        p.words
+    );
+    let f = Invasion::flow(&s);
+    assert_eq!(f.turn, 1, "round 1's cards are played in round 1");
+    assert_ne!(f.phase, "Drawing cards");
+    // Every card of the set used: the next set is round 2's, drawn in round 2.
+    s.current = s.drawn.len();
+    let f = Invasion::flow(&s);
+    assert_eq!((f.turn, f.phase.as_str()), (2, "Drawing cards"));
+    let draw = Invasion::automatic(&s).expect("the game draws");
+    assert_eq!(
+        Invasion::describe_command(&s, Actor::SYSTEM, &draw),
+        "draws the cards of round 2"
+    );
+}

@@ -50,7 +50,11 @@ pub fn render(story: &Story, options: &Options) -> Report {
     }
     img(&mut bb, story.start_picture);
     for turn in &story.turns {
-        let _ = writeln!(bb, "[size=14][b]Turn {}[/b][/size]", turn.turn);
+        let _ = writeln!(
+            bb,
+            "[size=14][b]{} {}[/b][/size]",
+            story.turn_word, turn.turn
+        );
         for phase in &turn.phases {
             let _ = writeln!(bb, "[b]{}[/b]", escape(&phase.name));
             let _ = writeln!(bb, "[list]");

@@ -193,6 +193,9 @@ pub struct Story {
     pub title: String,
     pub game: String,
     pub game_id: String,
+    /// The game's word for a turn, as the app's timeline says it ("Turn";
+    /// Alien Invasion's "Round"): the story's headings use it.
+    pub turn_word: String,
     pub scenario: String,
     /// The options the battle was set up with, in words, those not at their
     /// default ("Played at a real table", "Stupidity (Advanced Invasion Earth)").
@@ -360,7 +363,10 @@ impl Story {
                 flush(&mut fold, turn.phases.last_mut().expect("a phase"));
                 turn.picture = Some(picture(
                     Some(t.id),
-                    format!("The board at the end of turn {turn_no}"),
+                    format!(
+                        "The board at the end of {} {turn_no}",
+                        battle.turn_word().to_lowercase()
+                    ),
                     &format!("turn-{turn_no}"),
                 ));
             }
@@ -407,6 +413,7 @@ impl Story {
             title: header.title.clone(),
             game: battle.game_name().to_owned(),
             game_id: battle.game_id().to_owned(),
+            turn_word: battle.turn_word().to_owned(),
             scenario: scenario_of(battle),
             options: options_of(battle),
             date: header.date.clone(),

@@ -86,7 +86,7 @@ pub fn render(story: &Story, options: &Options) -> Report {
     let _ = writeln!(md, "## The start\n");
     img(&mut md, story.start_picture);
     for turn in &story.turns {
-        let _ = writeln!(md, "## Turn {}\n", turn.turn);
+        let _ = writeln!(md, "## {} {}\n", story.turn_word, turn.turn);
         for phase in &turn.phases {
             let _ = writeln!(md, "### {}\n", escape(&phase.name));
             for piece in &phase.pieces {

@@ -450,10 +450,10 @@ impl Campaign {
             };
             let Some(f) = factions.get(usize::from(p.seat)) else {
                 return Err(CampaignFail::Setup(format!(
-                    "this battle has {} seats (0 to {}), not seat {}",
+                    "this battle has {} seats (1 to {}), not seat {}",
                     factions.len(),
-                    factions.len().saturating_sub(1),
-                    p.seat
+                    factions.len(),
+                    u16::from(p.seat) + 1
                 )));
             };
             if f.id != r.faction {
@@ -461,7 +461,7 @@ impl Campaign {
                     "{} is a {} roster, and seat {} plays {}",
                     r.name,
                     faction_name(&r.faction),
-                    p.seat,
+                    u16::from(p.seat) + 1,
                     f.name
                 )));
             }

@@ -780,12 +780,14 @@ fn state(file: &Path, date: Option<&str>, json: bool, out: &mut dyn Write) -> Ou
 pub(super) fn parse_pick(c: &Campaign, text: &str) -> Out<SeatPick> {
     let bad = || {
         Fail::usage(format!(
-            "--roster {text}: write it as SEAT=ROSTER:MODEL,MODEL... (seat number, roster id or name, model ids or names)"
+            "--roster {text}: write it as SEAT=ROSTER:MODEL,MODEL... (seat number from 1, roster id or name, model ids or names)"
         ))
     };
     let (seat, rest) = text.split_once('=').ok_or_else(bad)?;
     let (roster, models) = rest.split_once(':').ok_or_else(bad)?;
-    let seat: u8 = seat.trim().parse().map_err(|_| bad())?;
+    let seat = super::parse_seat(seat)
+        .map_err(|e| Fail::usage(format!("--roster {text}: {e}")))?
+        .0;
     let s = c.campaign_state()?;
     let roster = roster_of(&s, roster)?;
     let mut ids = Vec::new();

@@ -155,8 +155,8 @@ pub(super) enum ClubCmd {
         campaign: Option<i64>,
         #[arg(long)]
         battle: Option<i64>,
-        /// The seat, numbered as in `legal --json` (from 0).
-        #[arg(long)]
+        /// The seat, numbered from 1 (seat 1 is actor 0 of `legal --json`).
+        #[arg(long, value_parser = super::seat_index)]
         seat: Option<u8>,
         /// Days until it expires (1 to 30).
         #[arg(long)]
@@ -222,9 +222,10 @@ pub(super) enum ClubCmd {
         server: ServerArg,
         #[arg(long)]
         battle: i64,
-        /// The seat (default: your token's only seat of the battle).
-        #[arg(long)]
-        seat: Option<u8>,
+        /// The seat, numbered from 1 (default: your token's only seat of
+        /// the battle).
+        #[arg(long, value_name = "SEAT")]
+        seat: Option<String>,
         #[arg(long)]
         json: bool,
     },
@@ -498,9 +499,15 @@ fn redeem(
     )
 }
 
-fn join(server: &ServerArg, battle: i64, seat: Option<u8>, json: bool, out: &mut dyn Write) -> Out {
+fn join(
+    server: &ServerArg,
+    battle: i64,
+    seat: Option<String>,
+    json: bool,
+    out: &mut dyn Write,
+) -> Out {
     let mut c = server.connect()?;
-    let seat = remote::seat_of(&c, battle, seat.map(|s| s.to_string()).as_deref())?;
+    let seat = remote::seat_of(&c, battle, seat.as_deref())?;
     let path = club_dir(None)?.join(format!("nonce-{}-b{battle}-s{seat}", c.addr().file_part()));
     // A nonce kept from an earlier join is given again (a resent join is
     // answered as the first); otherwise a new one is drawn and kept first.
@@ -533,8 +540,9 @@ fn join(server: &ServerArg, battle: i64, seat: Option<u8>, json: bool, out: &mut
     line(
         out,
         format!(
-            "joined seat {seat} of battle {battle}; {}\nyour nonce is kept in {}; after the end: \
+            "joined seat {} of battle {battle}; {}\nyour nonce is kept in {}; after the end: \
              xenolog verify FILE --nonce {}=$(cat {})\nthe server's commitment: {}",
+            u16::from(seat) + 1,
             if body["started"] == json!(true) {
                 "every seat is in: the battle has started".to_owned()
             } else {

@@ -86,6 +86,7 @@ enum Cmd {
         json: bool,
     },
     /// Apply commands, one JSON object per line: {"actor":0,"command":{..},"dice":[..]}.
+    /// "actor" is the seat's index from 0 (seat 1 is actor 0), as `legal --json` gives it.
     /// "dice" is optional: physical dice typed in, used in order for the command's rolls.
     /// Each accepted command is saved before the next is read; the first refused
     /// command stops the script with exit code 1.
@@ -237,9 +238,9 @@ enum Cmd {
 /// Whose view to show.
 #[derive(Args, Debug)]
 struct ViewArg {
-    /// Show what one seat may see (its number as in `legal --json`, or its
-    /// name); without it everything is shown, hidden hands included, with a
-    /// warning while the battle is on.
+    /// Show what one seat may see: its number (from 1, as the app and the
+    /// reports number seats) or its name; without it everything is shown,
+    /// hidden hands included, with a warning while the battle is on.
     #[arg(long = "as", value_name = "SEAT")]
     seat: Option<String>,
 }
@@ -259,21 +260,63 @@ impl ViewArg {
         if asked.eq_ignore_ascii_case("all") {
             return Ok(Viewer::All);
         }
-        seats
-            .iter()
-            .find(|(a, name)| asked == a.0.to_string() || asked.eq_ignore_ascii_case(name))
-            .map(|(a, _)| Viewer::Seat(*a))
-            .ok_or_else(|| {
-                let known: Vec<String> = seats
-                    .iter()
-                    .map(|(a, name)| format!("{} ({name})", a.0))
-                    .collect();
-                Fail::usage(format!(
-                    "this battle has no seat '{asked}': try {} or all",
-                    known.join(", ")
-                ))
-            })
+        let known = || {
+            seats
+                .iter()
+                .map(|(a, name)| format!("{} ({name})", seat_number(*a)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        // A number is a seat counted from 1 (0 is refused in words); any
+        // other word is a seat's name.
+        let found = if asked.chars().all(|c| c.is_ascii_digit()) {
+            let seat = parse_seat(asked).map_err(|e| {
+                Fail::usage(format!("--as {e}: this battle's seats are {}", known()))
+            })?;
+            seats.iter().find(|(a, _)| *a == seat)
+        } else {
+            seats
+                .iter()
+                .find(|(_, name)| asked.eq_ignore_ascii_case(name))
+        };
+        found.map(|(a, _)| Viewer::Seat(*a)).ok_or_else(|| {
+            Fail::usage(format!(
+                "this battle has no seat '{asked}': try {} or all",
+                known()
+            ))
+        })
     }
+}
+
+/// A seat as a person types it on the command line (`--as`, `--roster
+/// SEAT=`, `--nonce SEAT=`, `club invite --seat`, `club join --seat`):
+/// numbered from 1, as the app, the reports and `verify` number seats. The
+/// answer is the seat's index from 0, the `actor` of the JSON lines
+/// (`legal --json`, `play --script`). A 0, the old way of typing the first
+/// seat, is refused in words rather than taken as another seat.
+pub(crate) fn parse_seat(typed: &str) -> Result<Actor, String> {
+    let t = typed.trim();
+    match t.parse::<u16>() {
+        Ok(0) => Err(format!(
+            "'{t}' is not a seat: seats are numbered from 1 (seat 1 is actor 0 in the JSON lines)"
+        )),
+        // 256 and up name no seat (the last index, 255, is the game itself).
+        Ok(n @ 1..=255) => Ok(Actor(u8::try_from(n - 1).unwrap_or(u8::MAX))),
+        _ => Err(format!(
+            "'{t}' is not a seat number (seats are numbered from 1)"
+        )),
+    }
+}
+
+/// [`parse_seat`] as the seat's index, for a flag read by clap.
+pub(crate) fn seat_index(typed: &str) -> Result<u8, String> {
+    parse_seat(typed).map(|a| a.0)
+}
+
+/// A seat's number as people read it (from 1), for the words around a
+/// typed seat.
+pub(crate) fn seat_number(seat: Actor) -> u16 {
+    u16::from(seat.0) + 1
 }
 
 #[derive(Args, Debug)]
@@ -342,7 +385,8 @@ struct NewBattleArgs {
     #[arg(long)]
     title: Option<String>,
     /// Campaign roster models for a seat (Alien Invasion; repeatable):
-    /// SEAT=ROSTER:MODEL,MODEL... with ids or names, e.g. 0=Hawks:1,2.
+    /// SEAT=ROSTER:MODEL,MODEL... with the seat numbered from 1 and roster
+    /// and models by id or name, e.g. 1=Hawks:1,2.
     #[arg(long = "roster", value_name = "SEAT=ROSTER:MODELS")]
     rosters: Vec<String>,
     #[arg(long)]
@@ -1285,19 +1329,10 @@ fn parse_nonces(given: &[String]) -> Out<Vec<(Actor, Bytes32)>> {
                     "--nonce '{g}': expected SEAT=HEX, e.g. --nonce 2=9f3a... (64 hex digits)"
                 ))
             })?;
-            let seat: u8 = seat
-                .trim()
-                .parse()
-                .ok()
-                .filter(|s| (1..=254).contains(s))
-                .ok_or_else(|| {
-                    Fail::usage(format!(
-                        "--nonce '{g}': '{seat}' is not a seat number (seats are numbered from 1)"
-                    ))
-                })?;
+            let seat = parse_seat(seat).map_err(|e| Fail::usage(format!("--nonce '{g}': {e}")))?;
             let nonce = fair::from_hex(hex)
-                .map_err(|e| Fail::usage(format!("--nonce for seat {seat}: {e}")))?;
-            Ok((Actor(seat - 1), nonce))
+                .map_err(|e| Fail::usage(format!("--nonce for seat {}: {e}", seat_number(seat))))?;
+            Ok((seat, nonce))
         })
         .collect()
 }

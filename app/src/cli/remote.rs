@@ -182,24 +182,27 @@ pub(super) fn my_seats(c: &Client, battle: i64) -> Vec<(i64, u8)> {
         .collect()
 }
 
-/// The seat to act or look as: `--as` (a seat number the token opens), or
-/// the token's only seat of the battle.
+/// The seat to act or look as: `--as` (a seat number from 1 the token
+/// opens, see [`super::parse_seat`]), or the token's only seat of the
+/// battle. The answer is the seat's index from 0, as the server takes it.
 pub(super) fn seat_of(c: &Client, battle: i64, asked: Option<&str>) -> Out<u8> {
     let mine = my_seats(c, battle);
     let list = || {
         mine.iter()
-            .map(|(_, s)| s.to_string())
+            .map(|(_, s)| super::seat_number(xenolog_engine::Actor(*s)).to_string())
             .collect::<Vec<_>>()
             .join(", ")
     };
     match asked.map(str::trim) {
         Some(a) => {
-            let seat: u8 = a.parse().map_err(|_| {
-                Fail::usage(format!(
-                    "--as '{a}': on a club server name the seat by its number (your token opens {})",
-                    if mine.is_empty() { "none".to_owned() } else { list() }
-                ))
-            })?;
+            let seat = super::parse_seat(a)
+                .map_err(|e| {
+                    Fail::usage(format!(
+                        "--as {e}; on a club server name the seat by its number (your token opens {})",
+                        if mine.is_empty() { "none".to_owned() } else { list() }
+                    ))
+                })?
+                .0;
             if mine.iter().any(|(_, s)| *s == seat) {
                 Ok(seat)
             } else if mine.is_empty() {
@@ -208,7 +211,7 @@ pub(super) fn seat_of(c: &Client, battle: i64, asked: Option<&str>) -> Out<u8> {
                 )))
             } else {
                 Err(Fail::rule(format!(
-                    "your token opens seat {} of battle {battle}, not seat {seat}",
+                    "your token opens seat {} of battle {battle}, not seat {a}",
                     list()
                 )))
             }

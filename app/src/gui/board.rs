@@ -25,6 +25,14 @@ const MIN_TEXT_PX: f32 = 5.0;
 /// numbers can be read; a window too small for the whole map then shows part
 /// of it (drag to pan, `0` to come back).
 const READABLE_HEX_PX: f32 = 56.0;
+/// A large square tile (Night of the Saucers' buildings, 100 board units,
+/// each holding its name, students, aliens and supplies) opens at least
+/// this wide, so its pieces and writing can be read (issue 28: at 1024x700
+/// the whole scene made them about 6 px).
+const READABLE_TILE_PX: f32 = 80.0;
+/// Square tiles at least this wide in board units are large tiles (an Alien
+/// base tile, 40 units, is not: that board opens whole).
+const LARGE_TILE: f32 = 80.0;
 
 /// How far down the view the camera buttons reach (their row's top margin
 /// and height, and a gap).
@@ -153,6 +161,28 @@ fn opening_view(scene: &Scene, view: Rect) -> (Vec2, f32) {
         let scale = (view.width() / w.max(1.0))
             .min((view.height() - top) / h.max(1.0))
             .max(1e-3);
+        // Large tiles too small whole: the tiles (and their edge letters)
+        // fill the view, no smaller than readable, and what lies beside
+        // them (the hands) is a drag or a zoom out away, as Dimension X's
+        // scenario card is.
+        if let Some((lo, hi, tile_w)) = large_tiles(scene)
+            && scale * tile_w < READABLE_TILE_PX
+        {
+            let margin = tile_w * 0.35;
+            let (tw, th) = (hi[0] - lo[0] + 2.0 * margin, hi[1] - lo[1] + 2.0 * margin);
+            let s = (view.width() / tw)
+                .min((view.height() - top) / th)
+                .max(READABLE_TILE_PX / tile_w)
+                .max(1e-3);
+            // The map at the view's left edge, so as much as there is room
+            // for of what lies to its right (the hands) shows beside it.
+            let left = lo[0] - margin;
+            let centre = vec2(
+                left + view.width() / 2.0 / s,
+                (lo[1] + hi[1]) / 2.0 - top / 2.0 / s,
+            );
+            return (centre, s);
+        }
         return (vec2(w, h - top / scale) / 2.0, scale);
     };
     // The whole scene (the card and the boxes beside the map too) when it
@@ -164,6 +194,25 @@ fn opening_view(scene: &Scene, view: Rect) -> (Vec2, f32) {
     let (w, h) = (hi[0] - lo[0], hi[1] - lo[1]);
     let scale = fit(w, h).max(READABLE_HEX_PX / hex_w).max(1e-3);
     (vec2(lo[0] + w / 2.0, lo[1] + h / 2.0), scale)
+}
+
+/// The corners of a board of large square tiles (hex items drawn as
+/// rectangles, nine or more, the narrowest at least [`LARGE_TILE`] board
+/// units wide) and that width.
+fn large_tiles(scene: &Scene) -> Option<([f32; 2], [f32; 2], f32)> {
+    let mut lo = [f32::INFINITY; 2];
+    let mut hi = [f32::NEG_INFINITY; 2];
+    let mut narrowest = f32::INFINITY;
+    let mut n = 0;
+    for item in scene.items.iter().filter(|i| i.kind == ItemKind::Hex) {
+        if let Shape::Rect { min, max, .. } = &item.shape {
+            lo = [lo[0].min(min[0]), lo[1].min(min[1])];
+            hi = [hi[0].max(max[0]), hi[1].max(max[1])];
+            narrowest = narrowest.min(max[0] - min[0]);
+            n += 1;
+        }
+    }
+    (n >= 9 && narrowest >= LARGE_TILE).then_some((lo, hi, narrowest))
 }
 
 /// The map's corners in board units and the widest hex, from the hexes.
@@ -579,20 +628,29 @@ fn recentre(scene: &Scene, legal: &[LegalCommand], view: Rect, camera: &mut Came
         return;
     }
     camera.pan += view.center() - all.center();
+    let all = all.translate(view.center() - all.center());
     // No empty band beside a map larger than the view: its edge stays at
-    // the view's edge.
+    // the view's edge, as far as the units that can act stay in view (issue
+    // 28: the clamp pushed a new battle's Marines, waiting in the box beyond
+    // the map's edge, back out of sight).
+    let keep = view.shrink(8.0);
+    let within = |shift: f32, lo: f32, hi: f32| {
+        if lo <= hi { shift.clamp(lo, hi) } else { 0.0 }
+    };
     if let Some((lo, hi, _)) = map_extent(scene) {
         let x = Xform::new(scene, view, camera);
         let map = Rect::from_two_pos(x.to_screen(lo), x.to_screen(hi));
         if map.width() > view.width() {
-            camera.pan.x += (view.left() - map.left())
+            let shift = (view.left() - map.left())
                 .min(0.0)
                 .max(view.right() - map.right());
+            camera.pan.x += within(shift, keep.left() - all.left(), keep.right() - all.right());
         }
         if map.height() > view.height() {
-            camera.pan.y += (view.top() - map.top())
+            let shift = (view.top() - map.top())
                 .min(0.0)
                 .max(view.bottom() - map.bottom());
+            camera.pan.y += within(shift, keep.top() - all.top(), keep.bottom() - all.bottom());
         }
     }
 }

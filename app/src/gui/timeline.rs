@@ -113,14 +113,18 @@ pub fn controls_ui(
             // it last showed.
             state.goto_turn = view.line.flow_at_pos(pos).map_or(1, |f| f.turn.max(1));
         }
-        let turn_label = ui.label("Turn");
+        let word = view.line.turn_word;
+        let lower = word.to_lowercase();
+        let turn_label = ui.label(word);
         ui.add(egui::DragValue::new(&mut state.goto_turn).range(1..=9999))
             .labelled_by(turn_label.id);
         let target = view.line.turn_start(state.goto_turn);
         let go = ui
             .add_enabled(target.is_some(), egui::Button::new("Go"))
-            .on_hover_text("Jump to the start of this turn");
-        go.widget_info(|| WidgetInfo::labeled(Role::Button, target.is_some(), "Go to turn"));
+            .on_hover_text(format!("Jump to the start of this {lower}"));
+        go.widget_info(|| {
+            WidgetInfo::labeled(Role::Button, target.is_some(), format!("Go to {lower}"))
+        });
         if go.clicked()
             && let Some(p) = target
         {
@@ -130,7 +134,7 @@ pub fn controls_ui(
         let flow = view
             .line
             .flow_at_pos(pos)
-            .map(|f| format!("Turn {}, {}", f.turn, f.phase))
+            .map(|f| format!("{word} {}, {}", f.turn, f.phase))
             .unwrap_or_default();
         let at = match view.line.entry_at(pos) {
             None => "Setup".to_owned(),
@@ -193,7 +197,10 @@ pub fn strip_ui(ui: &mut Ui, view: &BattleView, commands: &mut Vec<AppCommand>) 
         Stroke::new(3.0, visuals.selection.bg_fill),
     );
 
-    // Ticks: turns tall and numbered where there is room, phases short.
+    // Ticks: turns tall and numbered where there is room ("T3", Alien
+    // Invasion's "R3"), phases short.
+    let word = view.line.turn_word;
+    let initial = word.chars().next().unwrap_or('T');
     let text = visuals.text_color();
     let weak = visuals.weak_text_color();
     let mut last_label_x = f32::NEG_INFINITY;
@@ -202,11 +209,20 @@ pub fn strip_ui(ui: &mut Ui, view: &BattleView, commands: &mut Vec<AppCommand>) 
         let x = pos_to_x(strip, tick.pos, positions);
         if tick.turn_start {
             painter.vline(x, track_y - 12.0..=track_y + 8.0, Stroke::new(1.5, text));
-            if x - last_label_x > 28.0 && x + 24.0 < strip.right() {
+            // The last turn's number goes left of its tick at the right end
+            // (it was left out, so the strip stopped a turn short of the
+            // header's).
+            let room_right = x + 24.0 < strip.right();
+            if x - last_label_x > if room_right { 28.0 } else { 48.0 } {
+                let (at_x, align) = if room_right {
+                    (x + 2.0, Align2::LEFT_TOP)
+                } else {
+                    (x - 2.0, Align2::RIGHT_TOP)
+                };
                 painter.text(
-                    egui::pos2(x + 2.0, strip.top() + 3.0),
-                    Align2::LEFT_TOP,
-                    format!("T{}", tick.flow.turn),
+                    egui::pos2(at_x, strip.top() + 3.0),
+                    align,
+                    format!("{}{}", initial, tick.flow.turn),
                     FontId::proportional(11.0),
                     text,
                 );
@@ -235,7 +251,7 @@ pub fn strip_ui(ui: &mut Ui, view: &BattleView, commands: &mut Vec<AppCommand>) 
         let flow = view.line.flow_at_pos(pos);
         let at = position_label(&view.line, pos);
         let tip = match flow {
-            Some(f) => format!("At {at} · Turn {}, {}", f.turn, f.phase),
+            Some(f) => format!("At {at} · {word} {}, {}", f.turn, f.phase),
             None => format!("At {at}"),
         };
         painter.vline(
@@ -366,8 +382,9 @@ pub fn entries_table_ui(
         // Narrow enough that every column, the Note too, is on screen in a
         // 1024-pixel window; "What happened" takes what is left.
         .column(Column::exact(64.0))
-        .column(Column::exact(36.0))
-        .column(Column::exact(128.0).clip(true))
+        // Room for "Round" (Alien Invasion's word), taken from Phase.
+        .column(Column::exact(50.0))
+        .column(Column::exact(114.0).clip(true))
         .column(Column::exact(72.0).clip(true))
         .column(Column::remainder().at_least(140.0).clip(true))
         .column(Column::exact(92.0).clip(true))
@@ -382,7 +399,8 @@ pub fn entries_table_ui(
     let line = &mut view.line;
     table
         .header(row_height, |mut header| {
-            for title in ["#", "Turn", "Phase", "Who", "What happened", "Dice", "Note"] {
+            let word = line.turn_word;
+            for title in ["#", word, "Phase", "Who", "What happened", "Dice", "Note"] {
                 header.col(|ui| {
                     ui.strong(title);
                 });

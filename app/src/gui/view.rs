@@ -65,6 +65,9 @@ pub struct LineView {
     texts: HashMap<usize, Vec<EntryText>>,
     /// Whose eyes the entry texts are for (hidden information removed).
     viewer: Viewer,
+    /// The game's word for a turn ("Turn", Alien Invasion's "Round"): the
+    /// timeline, its ticks and the entries table name turns with it.
+    pub turn_word: &'static str,
 }
 
 impl LineView {
@@ -79,6 +82,7 @@ impl LineView {
             exact_ticks: true,
             texts: HashMap::new(),
             viewer: Viewer::All,
+            turn_word: "Turn",
         }
     }
 
@@ -96,6 +100,7 @@ impl LineView {
             exact_ticks: true,
             texts: HashMap::new(),
             viewer,
+            turn_word: battle.turn_word(),
         };
         line.build_ticks(battle);
         line

@@ -759,6 +759,49 @@ fn a_group_behind_a_building_cannot_be_shot_and_the_board_says_why() {
     );
 }
 
+/// Issue 28: a click inside the selected group's move range that is no place
+/// its move may end (here it is the other faction's card, so the group may
+/// not move now) says why in words, plays nothing and keeps the group
+/// selected; it used to drop the selection silently.
+#[test]
+fn a_click_inside_a_move_range_that_is_no_legal_end_point_says_why_and_keeps_the_selection() {
+    let mut h = battle(16, false, DiceMode::Rolled);
+    click_on_board(&mut h, "Blue Legion X-Ray");
+    assert_eq!(h.state().look.selected(), Some("group:2"));
+    let lead = st(&h).groups[2].models[0].at.unwrap();
+    let (x, y) = (lead.x as f32 / 100.0 + 5.0, lead.y as f32 / 100.0);
+    let marks = {
+        let ob = h.state().open.as_ref().unwrap();
+        ob.board.marks(ob.battle.as_ref(), Some("group:2"))
+    };
+    assert!(
+        marks.iter().any(|m| matches!(
+            m,
+            crate::gui::boards::Mark::Area { outline, .. }
+                if crate::gui::board::in_polygon(outline, [x * 10.0, y * 10.0])
+        )),
+        "the point 5\" from the lead is inside the move range drawn: {marks:?}"
+    );
+    let before = entries(&h);
+    let p = screen_at(&h, x, y);
+    h.drag_at(p);
+    h.run();
+    h.drop_at(p);
+    h.run();
+    assert_eq!(entries(&h), before, "nothing was played");
+    assert_eq!(
+        h.state().look.selected(),
+        Some("group:2"),
+        "the group stays selected"
+    );
+    let status = h.state().messages.status.clone();
+    assert!(
+        status.starts_with("Not possible: Blue Legion X-Ray cannot end a move there: "),
+        "{status}"
+    );
+    assert!(status.len() > "Not possible: Blue Legion X-Ray cannot end a move there: ".len());
+}
+
 /// "1. Move": any one figure of the group may be the one measured; a click
 /// on it makes it the lead, and the move range is drawn from it.
 #[test]

@@ -86,8 +86,17 @@ fn student_label(s: &SaucersState, human: usize) -> String {
     )
 }
 
-/// Click the middle of the scene item `id` on the board.
+/// Click the middle of the scene item `id` on the board, brought into view
+/// first as a player drags the board to it (in a window too small for the
+/// whole scene to be readable, the board opens on the map and the hands
+/// are beside it, issue 28).
 fn click_item(h: &mut Harness<'_, App>, id: &str) {
+    {
+        let app = h.state_mut();
+        let scene = app.open.as_ref().unwrap().view.scene.clone();
+        crate::gui::board::bring_into_view(&scene, id, &mut app.look.camera);
+    }
+    h.run();
     let p = {
         let view = h.get_by_label(BOARD).rect();
         let ob = h.state().open.as_ref().unwrap();

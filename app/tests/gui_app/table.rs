@@ -294,3 +294,57 @@ fn the_new_battle_dialog_remembers_the_last_settings() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Issue 28, views that fit: a new Dimension X battle opens on the units
+/// that can act (the Marines waiting at the map edge were out of view), and
+/// a unit chosen from the side panel's list is brought into view when the
+/// board is zoomed and panned away from it.
+#[test]
+fn a_new_battle_opens_on_the_units_that_can_act_and_one_chosen_from_the_list_is_brought_into_view()
+{
+    let (_dir, mut h) = sample();
+    super::support::new_battle(&mut h, "Invaders From Dimension X! (1-2 players)", 5, false);
+    let board = h.get_by_label(BOARD).rect();
+    let subjects: Vec<String> = {
+        let ob = h.state().open.as_ref().unwrap();
+        let mut v: Vec<String> = Vec::new();
+        for s in ob.view.legal.iter().filter_map(|c| c.subject.clone()) {
+            if !v.contains(&s) && ob.view.scene.find(&s).is_some() {
+                v.push(s);
+            }
+        }
+        v
+    };
+    assert!(!subjects.is_empty(), "the Marines can act");
+    let first = on_screen(&h, &subjects[0]);
+    assert!(
+        board.contains(first),
+        "{} opens at {first:?}, off the board {board:?}",
+        subjects[0]
+    );
+    // Zoomed in and panned far away: the unit is off the board.
+    let target = subjects.last().unwrap().clone();
+    h.state_mut().look.camera.zoom = 3.0;
+    h.state_mut().look.camera.pan = egui::vec2(4000.0, 4000.0);
+    h.run();
+    assert!(
+        !board.contains(on_screen(&h, &target)),
+        "{target} is out of view"
+    );
+    let name = {
+        let ob = h.state().open.as_ref().unwrap();
+        crate::gui::board::item_name(ob.view.scene.find(&target).unwrap())
+    };
+    let button = h
+        .get_all_by_label(&name)
+        .find(|n| !board.contains(n.rect().center()))
+        .unwrap_or_else(|| panic!("{name} is listed beside the board"));
+    button.click();
+    h.run();
+    assert_eq!(h.state().look.selected(), Some(target.as_str()));
+    let at = on_screen(&h, &target);
+    assert!(
+        board.contains(at),
+        "{target} chosen from the list is at {at:?}, off {board:?}"
+    );
+}

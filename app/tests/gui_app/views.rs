@@ -94,9 +94,23 @@ fn every_view(w: f32, hgt: f32) {
             board.width() >= 0.45 * w && board.height() >= 0.45 * hgt,
             "{tag} {game}: the board is {board:?}"
         );
-        // The timeline's buttons and the entries' Note column are on screen.
-        for label in ["Go to turn", "Note"] {
+        // The timeline's buttons and the entries' Note column are on screen
+        // (the game's word for a turn: Alien Invasion's is "round").
+        let word = h.state().open.as_ref().unwrap().view.line.turn_word;
+        let go = format!("Go to {}", word.to_lowercase());
+        for label in [go.as_str(), "Note"] {
             in_window(&h, label, size);
+        }
+        if game == "saucers" {
+            // Its building tiles (100 board units) open readable: 80 px at
+            // least, whatever the window (issue 28: 58 px at 1024x700).
+            let ob = h.state().open.as_ref().unwrap();
+            let x = crate::gui::board::Xform::new(&ob.view.scene, board, &h.state().look.camera);
+            assert!(
+                x.scale() * 100.0 >= 79.5,
+                "{tag}: a Saucers tile is {} px",
+                x.scale() * 100.0
+            );
         }
         if game != "dimx" {
             // Dimension X's is `app_WxH`, made by layout.rs.

@@ -234,7 +234,7 @@ impl Game for Alien {
                 key: "players",
                 group: "Players",
                 label: "Players",
-                help: "The first player (actor 0 on the command line) runs the Alien Queen's forces; the others (actors 1 and up) share the six characters of the expedition.",
+                help: "The first player (seat 1; actor 0 in the JSON lines) runs the Alien Queen's forces; the others (seats 2 and up) share the six characters of the expedition.",
                 kind: OptionKind::Number {
                     min: 2,
                     max: 7,

@@ -44,6 +44,22 @@ fn text(id: String, pos: [f32; 2], t: String, size: f32, fill: Rgba) -> Item {
     }
 }
 
+/// A name cut into lines at its spaces, each of at most `width` letters
+/// where its words allow (a longer word keeps a line of its own).
+fn name_lines(name: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in name.split_whitespace() {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + word.chars().count() <= width => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    lines
+}
+
 fn token_letter(t: Token) -> &'static str {
     match t {
         Token::Suit => "S",
@@ -199,15 +215,28 @@ pub fn scene(s: &AlienState) -> Scene {
             Rgba::rgb(140, 20, 20),
         ));
     }
+    // A place's whole name (issue 28: "Radio r", "Sick ba" were cut to
+    // seven letters), a word a line where two do not fit the tile, the last line at the tile's
+    // foot where the other marks leave room.
     for p in &b.places {
         let c = centre(p.tile);
-        items.push(text(
-            format!("place:{}", p.id),
-            [c[0], c[1] + 14.0],
-            p.name.chars().take(7).collect(),
-            8.0,
-            Rgba::rgb(60, 60, 60),
-        ));
+        let lines = name_lines(&p.name, 8);
+        let n = lines.len();
+        for (k, line) in lines.into_iter().enumerate() {
+            let id = if k == 0 {
+                format!("place:{}", p.id)
+            } else {
+                format!("place:{}:{}", p.id, k + 1)
+            };
+            let up = (n - 1 - k) as f32 * 8.5;
+            items.push(text(
+                id,
+                [c[0], c[1] + 14.0 - up],
+                line,
+                8.0,
+                Rgba::rgb(60, 60, 60),
+            ));
+        }
     }
     for t in &s.collapsed {
         let (x, y) = b.xy(*t);
@@ -287,14 +316,36 @@ pub fn scene(s: &AlienState) -> Scene {
         11.0,
         Rgba::WHITE,
     ));
+    // The track outside (4.3, "track crossings"): the text names its entry
+    // box "we" and its exit box "you"; the board says what they are for
+    // (issue 28: the boxes were unexplained).
+    items.push(text(
+        "track:heading".into(),
+        [sx + TILE * 1.5, 30.0],
+        "Outside the base".into(),
+        9.0,
+        Rgba::rgb(200, 200, 200),
+    ));
     for k in 0..b.track {
         let y = 40.0 + f32::from(k) * TILE;
+        let last = k + 1 == b.track;
         let label = if k == 0 {
-            "we".to_owned()
-        } else if k + 1 == b.track {
-            "you".into()
+            "we · step out here".to_owned()
+        } else if last {
+            "you · step in from here".into()
         } else {
             format!("{}", k + 1)
+        };
+        let tip = if k == 0 {
+            "the entry box (\"we\"): a character in a vacuum suit steps out of an airlock onto it, \
+             then moves one space a phase"
+                .to_owned()
+        } else if last {
+            "the exit box (\"you\"): from here the character enters the base by any airlock \
+             (or waits here)"
+                .to_owned()
+        } else {
+            "one space a phase towards the exit box".to_owned()
         };
         items.push(rect(
             format!("track:{k}"),
@@ -302,11 +353,15 @@ pub fn scene(s: &AlienState) -> Scene {
             [sx, y],
             [sx + TILE * 3.0, y + TILE - 4.0],
             Rgba::rgb(20, 20, 40),
-            Some(format!("track crossings, space {} ({label})", k + 1)),
+            Some(format!(
+                "Outside the base (track crossings), space {} of {}: {tip}",
+                k + 1,
+                b.track
+            )),
         ));
         items.push(text(
             format!("track:{k}:label"),
-            [sx + 12.0, y + 18.0],
+            [sx + TILE * 1.5, y + 18.0],
             label,
             9.0,
             Rgba::rgb(200, 200, 200),
@@ -524,6 +579,49 @@ mod tests {
             .collect();
         assert_eq!(labels.len(), 1, "{labels:?}");
         assert!(labels[0].starts_with("L\u{e9}"), "{labels:?}");
+    }
+
+    /// Issue 28: a place's name is drawn whole, a word or two a line ("Radio
+    /// r" and "Sick ba" were cut), and the track outside says what its boxes
+    /// are: a heading, and the entry ("we") and exit ("you") boxes in words.
+    #[test]
+    fn place_names_are_whole_and_the_track_outside_says_what_its_boxes_are() {
+        let s = start(&AlienConfig::default()).unwrap();
+        let texts: Vec<(String, String)> = scene(&s)
+            .items
+            .into_iter()
+            .filter_map(|i| match i.shape {
+                Shape::Text { text, .. } => Some((i.id, text)),
+                _ => None,
+            })
+            .collect();
+        for p in &s.content.base.places {
+            let words: Vec<&str> = texts
+                .iter()
+                .filter(|(id, _)| {
+                    *id == format!("place:{}", p.id) || id.starts_with(&format!("place:{}:", p.id))
+                })
+                .map(|(_, t)| t.as_str())
+                .collect();
+            assert_eq!(words.join(" "), p.name, "{}", p.id);
+            assert!(
+                words
+                    .iter()
+                    .all(|w| w.chars().count() <= 8 || !w.contains(' ')),
+                "{words:?}"
+            );
+        }
+        let said = |id: &str| texts.iter().find(|(i, _)| i == id).map(|(_, t)| t.clone());
+        assert_eq!(said("track:heading").as_deref(), Some("Outside the base"));
+        assert_eq!(said("track:0:label").as_deref(), Some("we · step out here"));
+        let last = s.content.base.track - 1;
+        assert_eq!(
+            said(&format!("track:{last}:label")).as_deref(),
+            Some("you · step in from here")
+        );
+        assert_eq!(name_lines("Atmosphere pumps", 8), ["Atmosphere", "pumps"]);
+        assert_eq!(name_lines("Radio room", 8), ["Radio", "room"]);
+        assert_eq!(name_lines("Sick bay", 8), ["Sick bay"]);
     }
 
     /// Commands name tiles like K6 (issue 28): the board says which column

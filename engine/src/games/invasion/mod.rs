@@ -812,16 +812,24 @@ impl Game for Invasion {
         describe::event(state, event)
     }
 
+    /// Rounds counted one way (issue 28): round N is the drawing of its
+    /// cards ("Once the cards have been used another set of cards is
+    /// drawn") and their play, as the log says "draws the cards of round N"
+    /// and the side panel "Cards of round N"; the setup is round 1's
+    /// drawing, so there is no round 0.
     fn flow(state: &InvasionState) -> FlowMark {
-        let phase = match (&state.over, state.card()) {
-            (Some(_), _) => "Battle over".to_owned(),
-            (None, Some(card)) => describe::card_name(state, card),
-            (None, None) => "Drawing cards".to_owned(),
+        let last_played = state.scenario.rounds > 0 && state.round >= state.scenario.rounds;
+        let (turn, phase) = match (&state.over, state.card()) {
+            (Some(_), _) => (state.round.max(1), "Battle over".to_owned()),
+            (None, Some(card)) => (state.round, describe::card_name(state, card)),
+            (None, None) if last_played => (state.round, "Ending the battle".to_owned()),
+            (None, None) => (state.round + 1, "Drawing cards".to_owned()),
         };
-        FlowMark {
-            turn: state.round,
-            phase,
-        }
+        FlowMark { turn, phase }
+    }
+
+    fn turn_word() -> &'static str {
+        "Round"
     }
 
     fn scene(state: &InvasionState) -> Scene {

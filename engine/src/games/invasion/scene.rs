@@ -77,14 +77,16 @@ pub fn scene(s: &InvasionState) -> Scene {
         Rgba::rgb(186, 196, 150),
         (1.5, INK),
     ));
-    // A faint grid every 6", labelled in feet along the edges.
+    // A faint grid every 6", labelled in feet along the edges. Drawn as
+    // terrain, which a click never selects (issue 28: as a marker, a click
+    // on a grid line selected the line and dropped the group selected).
     let step = 6 * INCH;
     let mut x = step;
     while x < s.scenario.width {
         let sx = x as f32 * S;
         items.push(item(
             format!("grid:x{x}"),
-            ItemKind::Marker,
+            ItemKind::Terrain,
             Shape::Line(vec![[sx, 0.0], [sx, h]]),
             Rgba(60, 60, 40, 40),
             (0.5, Rgba(60, 60, 40, 40)),
@@ -96,7 +98,7 @@ pub fn scene(s: &InvasionState) -> Scene {
         let sy = y as f32 * S;
         items.push(item(
             format!("grid:y{y}"),
-            ItemKind::Marker,
+            ItemKind::Terrain,
             Shape::Line(vec![[0.0, sy], [w, sy]]),
             Rgba(60, 60, 40, 40),
             (0.5, Rgba(60, 60, 40, 40)),
