@@ -391,8 +391,14 @@ impl<G: Game> Session<G> {
         }
         s.branch_head = vec![None; branches.len()];
         s.branches = branches;
-        s.reserve(records.len());
-        for (i, rec) in records.into_iter().enumerate() {
+        // The records are kept in the vector they came in (a long battle's
+        // log is most of its memory: moving a million of them one by one
+        // into another vector wrote, and faulted in, all of it twice); only
+        // the tree's indices are built here.
+        s.depth.reserve_exact(records.len());
+        s.first_child.reserve_exact(records.len());
+        s.next_sibling.reserve_exact(records.len());
+        for (i, rec) in records.iter().enumerate() {
             let id = i as EntryId;
             if rec.parent.is_some_and(|p| p >= id) {
                 return Err(LoadError::Corrupt {
@@ -409,8 +415,9 @@ impl<G: Game> Session<G> {
             // Commands and events are decoded when first folded, not here: a
             // second full decode would double the opening time of long battles.
             // `verify` checks every byte through the hash chain.
-            s.link(rec);
+            s.index(id, rec);
         }
+        s.records = records;
         for snap in snapshots {
             let Some(rec) = s.records.get(snap.entry as usize) else {
                 continue;
