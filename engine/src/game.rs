@@ -330,13 +330,13 @@ pub trait Game: Sized + 'static {
     /// [`crate::upcast`]); the default reads today's layout and refuses a
     /// newer version.
     fn decode_command(rules_version: u32, bytes: &[u8]) -> Result<Self::Command, String> {
-        crate::upcast::current::<Self, _>(rules_version, bytes)
+        crate::upcast::current(Self::NAME, Self::RULES_VERSION, rules_version, bytes)
     }
 
     /// Read the events stored by an entry decided under `rules_version`; as
     /// [`Game::decode_command`].
     fn decode_events(rules_version: u32, bytes: &[u8]) -> Result<Vec<Self::Event>, String> {
-        crate::upcast::current::<Self, _>(rules_version, bytes)
+        crate::upcast::current(Self::NAME, Self::RULES_VERSION, rules_version, bytes)
     }
 
     /// Where a command sits on the board (see [`Anchors`]); none by default.

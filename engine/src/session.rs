@@ -463,7 +463,9 @@ impl<G: Game> Session<G> {
             let recorded = s.records[entry as usize].rules_version;
             let why = match G::decode_events(recorded, &s.records[entry as usize].events) {
                 Err(e) if recorded != G::RULES_VERSION => e,
-                _ if recorded > G::RULES_VERSION => crate::upcast::newer::<G>(recorded),
+                _ if recorded > G::RULES_VERSION => {
+                    crate::upcast::newer(G::NAME, G::RULES_VERSION, recorded)
+                }
                 _ => format!("its command or events are not valid {} data", G::NAME),
             };
             return Err(LoadError::Corrupt { entry, why });
