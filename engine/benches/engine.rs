@@ -45,25 +45,23 @@ use xenolog_engine::games::race::{Race, RaceConfig};
 use xenolog_engine::games::saucers::{Saucers, SaucersConfig};
 use xenolog_engine::{Actor, EntryId, Game, Session};
 
-impl Bot {
-    /// Give one legal command, or play the game's own step when one is due
-    /// (recorded in the script like any other); `None` when the battle is over.
-    fn play<G: Game>(&mut self, s: &mut Session<G>) -> Option<(Actor, G::Command)> {
-        if let Some(step) = s.due() {
-            s.play(Actor::SYSTEM, &step, None)
-                .expect("the game's own step is accepted");
-            return Some((Actor::SYSTEM, step));
-        }
-        let mut legal = G::legal(s.state());
-        if legal.is_empty() {
-            return None;
-        }
-        let (actor, command) = legal.swap_remove(self.below(legal.len()));
-        // A command from `legal` is accepted by the rules' own contract.
-        s.play(actor, &command, None)
-            .expect("a legal command is accepted");
-        Some((actor, command))
+/// Give one legal command, or play the game's own step when one is due
+/// (recorded in the script like any other); `None` when the battle is over.
+fn bot_play<G: Game>(bot: &mut Bot, s: &mut Session<G>) -> Option<(Actor, G::Command)> {
+    if let Some(step) = s.due() {
+        s.play(Actor::SYSTEM, &step, None)
+            .expect("the game's own step is accepted");
+        return Some((Actor::SYSTEM, step));
     }
+    let mut legal = G::legal(s.state());
+    if legal.is_empty() {
+        return None;
+    }
+    let (actor, command) = legal.swap_remove(bot.below(legal.len()));
+    // A command from `legal` is accepted by the rules' own contract.
+    s.play(actor, &command, None)
+        .expect("a legal command is accepted");
+    Some((actor, command))
 }
 
 /// One battle as the bot played it: its seed and its commands, in order.
@@ -78,7 +76,7 @@ fn grown<G: Game>(seed: u64, config: &G::Config, n: usize) -> (Session<G>, Scrip
     let mut bot = Bot(seed ^ 0xB07);
     let mut commands = Vec::new();
     while commands.len() < n {
-        match bot.play(&mut s) {
+        match bot_play(&mut bot, &mut s) {
             Some(c) => commands.push(c),
             None => break,
         }

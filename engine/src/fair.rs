@@ -36,7 +36,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Actor, EntryId, EntryRecord, hash::Hash16};
+use crate::basics::Actor;
+use crate::record::{EntryId, EntryRecord, Hash16};
 
 /// The one scheme this build knows (the contexts below).
 pub const SCHEME: u8 = 1;

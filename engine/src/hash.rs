@@ -2,10 +2,10 @@
 //! entry and a hash chain over the log, rooted in the battle's game, seed,
 //! rules version and config. BLAKE3, cut to 128 bits to keep entries small.
 
-use crate::session::{BattleMeta, EntryRecord};
-
-/// A 128-bit BLAKE3 digest.
-pub type Hash16 = [u8; 16];
+use crate::meta::BattleMeta;
+use crate::record::EntryRecord;
+/// A 128-bit BLAKE3 digest (defined beside the record that holds two).
+pub use crate::record::Hash16;
 
 fn cut(h: blake3::Hash) -> Hash16 {
     let mut out = [0; 16];

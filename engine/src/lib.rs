@@ -62,6 +62,7 @@
 //!    alone cannot say; the generic board plays any game from its scene.
 //! 5. A compatibility fixture once it is released (`tests/fixtures/compat/`).
 
+pub mod basics;
 pub mod battle;
 pub mod campaign;
 pub mod fair;
@@ -69,7 +70,9 @@ pub mod game;
 pub mod games;
 mod guard;
 pub mod hash;
+pub mod meta;
 pub mod moments;
+pub mod record;
 pub mod rng;
 pub mod scene;
 pub mod seat;

@@ -6,8 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::Actor;
-use crate::session::EntryId;
+use crate::basics::Actor;
+use crate::record::EntryId;
 
 /// How much an event matters to someone reading the battle afterwards.
 #[derive(

@@ -14,14 +14,47 @@ use rand_core::Rng as _;
 use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
 
-use crate::game::{RuleError, RuleErrorKind};
+use crate::basics::{RuleError, RuleErrorKind};
 
-/// SplitMix64, used only to spread a user's seed over PCG's state and stream.
-fn splitmix64(mut z: u64) -> u64 {
+/// SplitMix64's step: spreads a user's seed over PCG's state and stream,
+/// and is the output function of [`SplitMix64`].
+pub fn splitmix64(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// SplitMix64 as a small seeded generator of its own, independent of any
+/// battle's stream: the random bots of the benchmarks, the autoplay tests
+/// and the hostile-input tests (a failure is replayed from the seed it
+/// prints). Its sequence is written here, so a seed names the same run
+/// whatever dependency changes. Never used to decide a battle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        let z = self.0;
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        splitmix64(z)
+    }
+
+    /// A number in `0..n` (`0` when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+
+    /// True once in `one_in` times (always when `one_in` is 0 or 1).
+    pub fn chance(&mut self, one_in: usize) -> bool {
+        self.below(one_in) == 0
+    }
+
+    /// One of `items`, or `None` when there are none.
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
+        (!items.is_empty()).then(|| &items[self.below(items.len())])
+    }
 }
 
 /// The PCG32 stream of a battle with this seed, positioned after `draws` outputs.
@@ -194,6 +227,19 @@ mod tests {
     fn d6s(seed: u64, n: usize) -> Vec<u8> {
         let mut r = Randomness::new(seed, 0, None);
         (0..n).map(|_| r.d6().unwrap()).collect()
+    }
+
+    /// The published SplitMix64 sequence from seed 0: the bots' runs are
+    /// named by their seeds, so this sequence must never change.
+    #[test]
+    fn splitmix64_gives_the_published_sequence() {
+        let mut r = SplitMix64(0);
+        assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(r.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+        let mut r = SplitMix64(5);
+        assert!((0..100).all(|_| r.below(6) < 6));
+        assert_eq!(r.below(0), 0);
+        assert_eq!(r.pick::<u8>(&[]), None);
     }
 
     #[test]

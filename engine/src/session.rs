@@ -19,64 +19,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::{Actor, Game, Outcome, RuleError, RuleErrorKind, SetupError};
 use crate::hash::{Hash16, chain_hash, hash_state, root_chain, state_hash};
-use crate::rng::{Die, Randomness};
-
-/// Index of an entry in its battle's arena.
-pub type EntryId = u64;
-/// Index of a branch in its battle.
-pub type BranchId = u32;
+pub use crate::meta::BattleMeta;
+pub use crate::record::{BranchId, EntryId, EntryRecord};
+use crate::rng::Randomness;
 
 /// A snapshot of the state is kept at every entry whose depth (entries from
 /// the setup) is a multiple of this, so a seek folds at most this many entries.
 /// Chosen by the `seek` benchmark (BENCHMARKS.md).
 pub const SNAPSHOT_EVERY: u32 = 64;
-
-/// What identifies a battle's stream and rules: stamped once, never changed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BattleMeta {
-    pub game: String,
-    pub seed: u64,
-    /// The rules version the battle was started under. Each entry records the
-    /// version that decided it ([`EntryRecord::rules_version`]), which is this
-    /// one until the battle goes on under a newer build.
-    pub rules_version: u32,
-    /// The game's config as JSON (scenario and options).
-    pub config: String,
-    /// A strict battle: no command from a point whose dice have been seen
-    /// (see [`Session::prepare`]); against dice foresight in solitaire play.
-    #[serde(default)]
-    pub strict: bool,
-    /// A battle of a club server: the commitment to the server's secret and
-    /// every seat's nonce, from which `seed` was derived ([`crate::fair`]).
-    /// `None` for every battle whose seed was simply drawn.
-    #[serde(default)]
-    pub fair: Option<crate::fair::FairSeed>,
-}
-
-/// One accepted command with its outcome, as stored.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EntryRecord {
-    pub parent: Option<EntryId>,
-    pub branch: BranchId,
-    pub actor: Actor,
-    /// postcard of the game's command.
-    pub command: Vec<u8>,
-    /// postcard of the game's `Vec<Event>`.
-    pub events: Vec<u8>,
-    /// Every die the command rolled, in order.
-    pub dice: Vec<Die>,
-    /// Whether those dice were typed in by the players.
-    pub entered: bool,
-    /// Stream position after the command.
-    pub rng_after: u64,
-    /// Hash of the state after the command (with the stream position).
-    pub state_hash: Hash16,
-    /// Hash chain: parent's chain and this entry's content.
-    pub chain: Hash16,
-    /// The rules version that decided this entry; its command and events are
-    /// stored in that version's layout ([`crate::upcast`]).
-    pub rules_version: u32,
-}
 
 /// A snapshot as stored: the state after an entry, postcard in the layout of
 /// the rules version that wrote it.
@@ -441,8 +391,14 @@ impl<G: Game> Session<G> {
         }
         s.branch_head = vec![None; branches.len()];
         s.branches = branches;
-        s.reserve(records.len());
-        for (i, rec) in records.into_iter().enumerate() {
+        // The records are kept in the vector they came in (a long battle's
+        // log is most of its memory: moving a million of them one by one
+        // into another vector wrote, and faulted in, all of it twice); only
+        // the tree's indices are built here.
+        s.depth.reserve_exact(records.len());
+        s.first_child.reserve_exact(records.len());
+        s.next_sibling.reserve_exact(records.len());
+        for (i, rec) in records.iter().enumerate() {
             let id = i as EntryId;
             if rec.parent.is_some_and(|p| p >= id) {
                 return Err(LoadError::Corrupt {
@@ -459,8 +415,9 @@ impl<G: Game> Session<G> {
             // Commands and events are decoded when first folded, not here: a
             // second full decode would double the opening time of long battles.
             // `verify` checks every byte through the hash chain.
-            s.link(rec);
+            s.index(id, rec);
         }
+        s.records = records;
         for snap in snapshots {
             let Some(rec) = s.records.get(snap.entry as usize) else {
                 continue;
@@ -506,7 +463,9 @@ impl<G: Game> Session<G> {
             let recorded = s.records[entry as usize].rules_version;
             let why = match G::decode_events(recorded, &s.records[entry as usize].events) {
                 Err(e) if recorded != G::RULES_VERSION => e,
-                _ if recorded > G::RULES_VERSION => crate::upcast::newer::<G>(recorded),
+                _ if recorded > G::RULES_VERSION => {
+                    crate::upcast::newer(G::NAME, G::RULES_VERSION, recorded)
+                }
                 _ => format!("its command or events are not valid {} data", G::NAME),
             };
             return Err(LoadError::Corrupt { entry, why });
@@ -544,12 +503,6 @@ impl<G: Game> Session<G> {
 
     fn link(&mut self, rec: EntryRecord) {
         let id = self.records.len() as EntryId;
-        let depth = rec.parent.map_or(1, |p| self.depth[p as usize] + 1);
-        // Newest child first, so children_of lists the newest first.
-        let first = match rec.parent {
-            Some(p) => std::mem::replace(&mut self.first_child[p as usize], Link::to(id)),
-            None => std::mem::replace(&mut self.root_first, Link::to(id)),
-        };
         if self.records.len() == self.records.capacity() {
             // Grown by an eighth rather than doubled: a long battle's log is
             // most of its memory, and doubling left up to half of it unused
@@ -558,11 +511,23 @@ impl<G: Game> Session<G> {
             let more = (self.records.len() / 8).max(256);
             self.reserve(more);
         }
+        self.index(id, &rec);
+        self.records.push(rec);
+    }
+
+    /// Enter entry `id` (the next one) in the tree's indices: its depth, its
+    /// place among its parent's children, its branch's head.
+    fn index(&mut self, id: EntryId, rec: &EntryRecord) {
+        let depth = rec.parent.map_or(1, |p| self.depth[p as usize] + 1);
+        // Newest child first, so children_of lists the newest first.
+        let first = match rec.parent {
+            Some(p) => std::mem::replace(&mut self.first_child[p as usize], Link::to(id)),
+            None => std::mem::replace(&mut self.root_first, Link::to(id)),
+        };
         self.next_sibling.push(first);
         self.first_child.push(Link::NONE);
         self.depth.push(depth);
         self.branch_head[rec.branch as usize] = Some(id);
-        self.records.push(rec);
     }
 
     /// Room for `more` entries in the log and its per-entry indices.

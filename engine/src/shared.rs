@@ -355,4 +355,40 @@ mod tests {
         same_hash::<dimx::DimX>(Default::default());
         same_hash::<race::Race>(Default::default());
     }
+
+    /// Alien Invasion's groups are shared between the states of a battle: a
+    /// command leaves the groups it does not touch shared with the state
+    /// before, and every state along the way still hashes as its whole
+    /// encoding.
+    #[test]
+    fn an_invasion_command_copies_only_the_groups_it_changes() {
+        use crate::games::invasion::Invasion;
+        use crate::{Actor, Session};
+        let mut s = Session::<Invasion>::new(7, Default::default()).unwrap();
+        let mut shared_after_a_move = false;
+        for _ in 0..60 {
+            let before = s.state().clone();
+            let (actor, command) = match s.due() {
+                Some(step) => (Actor::SYSTEM, step),
+                None => match Invasion::legal(s.state()).into_iter().next() {
+                    Some(legal) => legal,
+                    None => break,
+                },
+            };
+            s.play(actor, &command, None).unwrap();
+            let after = s.state();
+            let bytes = postcard::to_allocvec(after).unwrap();
+            let draws = s.records().last().unwrap().rng_after;
+            assert_eq!(hash_state(after, draws), state_hash(&bytes, draws));
+            let (same, changed): (Vec<_>, Vec<_>) = before
+                .groups
+                .iter()
+                .zip(&after.groups)
+                .partition(|(a, b)| Shared::ptr_eq(a, b));
+            // Shared groups are the same group.
+            assert!(same.iter().all(|(a, b)| a == b));
+            shared_after_a_move |= !same.is_empty() && !changed.is_empty();
+        }
+        assert!(shared_after_a_move, "no command kept a group shared");
+    }
 }

@@ -29,8 +29,6 @@
 
 use serde::de::DeserializeOwned;
 
-use crate::game::Game;
-
 /// Read a whole postcard value: bytes left over mean the layout is not the
 /// one the bytes were written in, which must be an error, not a guess.
 pub fn exact<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
@@ -45,25 +43,28 @@ pub fn exact<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
     }
 }
 
-/// Why bytes of a newer rules version cannot be read.
-pub fn newer<G: Game>(rules_version: u32) -> String {
+/// Why bytes of a newer rules version cannot be read: `game` is the game's
+/// name and `ours` this build's rules version of it (`G::NAME`,
+/// `G::RULES_VERSION`; passed in, so that this module does not import the
+/// `Game` trait whose default methods call it).
+pub fn newer(game: &str, ours: u32, rules_version: u32) -> String {
     format!(
-        "it was recorded under rules version {rules_version} of {}, newer than this build's \
-         version {}: update Xenolog to read it",
-        G::NAME,
-        G::RULES_VERSION
+        "it was recorded under rules version {rules_version} of {game}, newer than this build's \
+         version {ours}: update Xenolog to read it"
     )
 }
 
-/// Read bytes recorded under `rules_version` in today's layout: right for
-/// today's version and for older ones whose layout did not change; a newer
-/// version is refused.
-pub fn current<G: Game, T: DeserializeOwned>(
+/// Read bytes recorded under `rules_version` in today's layout (`ours`, the
+/// build's rules version of `game`): right for today's version and for older
+/// ones whose layout did not change; a newer version is refused.
+pub fn current<T: DeserializeOwned>(
+    game: &str,
+    ours: u32,
     rules_version: u32,
     bytes: &[u8],
 ) -> Result<T, String> {
-    if rules_version > G::RULES_VERSION {
-        return Err(newer::<G>(rules_version));
+    if rules_version > ours {
+        return Err(newer(game, ours, rules_version));
     }
     exact(bytes)
 }

@@ -56,29 +56,9 @@ use xenolog_engine::{
 use xenolog_saves::{Campaign, DiceMode, SaveError};
 use xenolog_tests::compat::state_hash;
 
-/// A small seeded generator (SplitMix64), so that a failure is replayed
-/// from the seed it prints.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// A number in `0..n` (`n` at least 1).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
-        (!items.is_empty()).then(|| &items[self.below(items.len())])
-    }
-}
+// A small seeded generator (the engine's SplitMix64), so that a failure
+// is replayed from the seed it prints.
+use xenolog_engine::rng::SplitMix64 as Rng;
 
 /// What a battle looks like from outside: everything a refused command
 /// must leave as it was.
@@ -457,7 +437,7 @@ fn shaped_json(rng: &mut Rng, vocab: &Vocab) -> Value {
 /// Random bytes that are not JSON (mostly), as a script line would hold them.
 fn random_bytes(rng: &mut Rng) -> Vec<u8> {
     let n = rng.below(64);
-    let mut b: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+    let mut b: Vec<u8> = (0..n).map(|_| rng.next_u64() as u8).collect();
     let head: &[u8] = match rng.below(4) {
         0 => b"{\"actor\":0,\"command\":",
         1 => b"{\"roll\":{\"dice\":",
@@ -554,7 +534,7 @@ fn mutated(rng: &mut Rng, vocab: &Vocab, command: &Value) -> Value {
 fn any_actor(rng: &mut Rng, b: &dyn Battle) -> Actor {
     match rng.below(6) {
         0 => Actor::SYSTEM,
-        1 => Actor(rng.next() as u8),
+        1 => Actor(rng.next_u64() as u8),
         2 | 3 => b.asked().first().map_or(Actor(0), |a| a.seat),
         _ => {
             let seats = b.seats();
@@ -732,7 +712,11 @@ fn make_try(rng: &mut Rng, b: &dyn Battle, vocab: &Vocab, legal: &[LegalCommand]
                 rng.pick(legal)
                     .map_or_else(|| shaped_json(rng, vocab), |l| l.command.clone()),
             );
-            t.dice = Some((0..1 + rng.below(4)).map(|_| rng.next() as u8).collect());
+            t.dice = Some(
+                (0..1 + rng.below(4))
+                    .map(|_| rng.next_u64() as u8)
+                    .collect(),
+            );
             t
         }),
         _ => {
@@ -746,7 +730,7 @@ fn make_try(rng: &mut Rng, b: &dyn Battle, vocab: &Vocab, legal: &[LegalCommand]
                 Err(e) => {
                     check_words("", &format!("a dice field is not dice: {e}"))
                         .unwrap_or_else(|m| panic!("{m}"));
-                    Some((0..rng.below(5)).map(|_| rng.next() as u8).collect())
+                    Some((0..rng.below(5)).map(|_| rng.next_u64() as u8).collect())
                 }
             };
             Try {

@@ -242,7 +242,7 @@ impl Game for Race {
         match rules_version {
             1 => crate::upcast::exact::<Vec<v1::RaceEventV1>>(bytes)
                 .map(|events| events.into_iter().map(RaceEvent::from).collect()),
-            v => crate::upcast::current::<Self, _>(v, bytes),
+            v => crate::upcast::current(Self::NAME, Self::RULES_VERSION, v, bytes),
         }
     }
 

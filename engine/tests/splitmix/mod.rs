@@ -1,21 +1,6 @@
-//! SplitMix64, the random bots' own dice (independent of the battle's
-//! stream), shared by `dimx_autoplay` and the engine benchmarks (included
-//! with `#[path]`). Its sequence is ours, so a seed names the same battle
-//! whatever dependency changes.
+//! The random bots' own dice (independent of the battle's stream), shared by
+//! `dimx_autoplay` and the engine benchmarks (included with `#[path]`): the
+//! engine's own [`xenolog_engine::rng::SplitMix64`], so a seed names the same
+//! battle whatever dependency changes.
 
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+pub use xenolog_engine::rng::SplitMix64 as SplitMix;

@@ -404,7 +404,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
             }
         }
     }
-    let mut groups: Vec<Group> = Vec::new();
+    let mut groups: Vec<crate::shared::Shared<Group>> = Vec::new();
     let mut holes = Vec::new();
     let mut holes_left = Vec::new();
     let table = crate::campaign::skills::shipped();
@@ -439,7 +439,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
             .filter(|(_, figures)| !figures.is_empty())
             .collect();
         let deployed = kept.iter().filter(|((_, later), _)| !later).count().max(1) as i32;
-        let mut placed: Vec<Point> = groups.iter().flat_map(Group::points).collect();
+        let mut placed: Vec<Point> = groups.iter().flat_map(|g| g.points()).collect();
         for (i, ((t, later), figures)) in kept.into_iter().enumerate() {
             let mut models = Vec::new();
             for (n, (kind, fighter)) in figures.iter().enumerate() {
@@ -493,24 +493,27 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
                 (zone.min.y + zone.max.y) / 2,
             ));
             let facing = vehicle.then(|| rules::facing_towards(from, middle));
-            groups.push(Group {
-                seat,
-                name: t.name.clone(),
-                role: if later { GroupRole::CleanUp } else { t.role },
-                models,
-                place: if later || t.role == GroupRole::CleanUp {
-                    Place::Reserve
-                } else {
-                    Place::Table
-                },
-                below_at: None,
-                climbing: 0,
-                locked: None,
-                declared_cover: None,
-                arrival_successes: 0,
-                kills: 0,
-                facing,
-            });
+            groups.push(
+                Group {
+                    seat,
+                    name: t.name.clone(),
+                    role: if later { GroupRole::CleanUp } else { t.role },
+                    models,
+                    place: if later || t.role == GroupRole::CleanUp {
+                        Place::Reserve
+                    } else {
+                        Place::Table
+                    },
+                    below_at: None,
+                    climbing: 0,
+                    locked: None,
+                    declared_cover: None,
+                    arrival_successes: 0,
+                    kills: 0,
+                    facing,
+                }
+                .into(),
+            );
         }
         if f.rules.holes > 0 {
             // "Spugs should start with a total of three holes per squad, 2 per

@@ -240,7 +240,10 @@ pub struct InvasionState {
     pub real_table: bool,
     /// The sewers rule ("Humans (and others) in the sewers").
     pub sewers: bool,
-    pub groups: Vec<Group>,
+    /// Each group shared between the states of a battle until a command
+    /// changes it (copy on write): a command clones and re-encodes only the
+    /// groups it touches. Encodes exactly as a plain `Group`.
+    pub groups: Vec<crate::shared::Shared<Group>>,
     /// The Action deck, face down (top last); empty before the first draw.
     pub deck: Vec<Card>,
     pub discard: Vec<Card>,
@@ -752,7 +755,7 @@ impl InvasionState {
         self.groups
             .iter()
             .filter(|g| g.seat == seat && g.place != Place::Reserve)
-            .map(Group::alive_count)
+            .map(|g| g.alive_count())
             .sum()
     }
 

@@ -743,6 +743,47 @@ fn lattice() -> &'static [(i64, Point)] {
     &LATTICE
 }
 
+/// How far the furthest position of [`lattice`] lies from the origin along
+/// either axis.
+fn lattice_span() -> i64 {
+    static SPAN: std::sync::LazyLock<i64> = std::sync::LazyLock::new(|| {
+        lattice()
+            .iter()
+            .map(|&(_, o)| i64::from(o.x.abs().max(o.y.abs())))
+            .max()
+            .unwrap_or(0)
+    });
+    *SPAN
+}
+
+/// A feature's outline's box, edges included: the same test as [`may_hold`]
+/// in four comparisons.
+#[derive(Clone, Copy)]
+struct Bounds {
+    min: Point,
+    max: Point,
+}
+
+impl Bounds {
+    fn of(t: &Terrain) -> Option<Bounds> {
+        let first = *t.outline.first()?;
+        Some(t.outline.iter().fold(
+            Bounds {
+                min: first,
+                max: first,
+            },
+            |b, q| Bounds {
+                min: Point::new(b.min.x.min(q.x), b.min.y.min(q.y)),
+                max: Point::new(b.max.x.max(q.x), b.max.y.max(q.y)),
+            },
+        ))
+    }
+
+    fn holds(&self, p: Point) -> bool {
+        (self.min.x..=self.max.x).contains(&p.x) && (self.min.y..=self.max.y).contains(&p.y)
+    }
+}
+
 /// The positions of [`lattice`], computed once.
 fn rings() -> Vec<(i64, Point)> {
     const DIRS: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
@@ -784,23 +825,28 @@ fn rings() -> Vec<(i64, Point)> {
 pub fn place_next_to(s: &Scenario, lead: Point, count: usize, avoid: &[Point]) -> Vec<Point> {
     let lead_feature = feature_at(s, lead);
     let lead_gp = geo_point(lead);
-    let blocked: Vec<(&Terrain, Polygon<f64>)> = s
-        .terrain
-        .iter()
-        .filter(|t| t.blocks)
-        .filter_map(|t| polygon(t).map(|poly| (t, poly)))
-        .filter(|(_, poly)| !poly.intersects(&lead_gp))
-        .collect();
-    let apart = BASE + CONTACT_TOLERANCE;
     let far = |q: Point, p: Point, by: i64| {
         (i64::from(q.x) - i64::from(p.x)).abs() > by || (i64::from(q.y) - i64::from(p.y)).abs() > by
     };
-    // Only the figures near enough to touch some position matter.
-    let span = lattice()
+    // Every candidate lies within `span` of the lead along each axis, so only
+    // the blocking features whose box reaches that square can refuse one
+    // (the others were tested against every candidate and refused none).
+    let span = lattice_span();
+    let blocked: Vec<(Bounds, Polygon<f64>)> = s
+        .terrain
         .iter()
-        .map(|&(_, o)| i64::from(o.x.abs().max(o.y.abs())))
-        .max()
-        .unwrap_or(0);
+        .filter(|t| t.blocks)
+        .filter_map(|t| {
+            let b = Bounds::of(t)?;
+            let reach = i64::from(b.min.x) <= i64::from(lead.x) + span
+                && i64::from(b.max.x) >= i64::from(lead.x) - span
+                && i64::from(b.min.y) <= i64::from(lead.y) + span
+                && i64::from(b.max.y) >= i64::from(lead.y) - span;
+            reach.then(|| polygon(t).map(|poly| (b, poly)))?
+        })
+        .filter(|(_, poly)| !poly.intersects(&lead_gp))
+        .collect();
+    let apart = BASE + CONTACT_TOLERANCE;
     let avoid: Vec<Point> = avoid
         .iter()
         .copied()
@@ -818,7 +864,7 @@ pub fn place_next_to(s: &Scenario, lead: Point, count: usize, avoid: &[Point]) -
                 })
                 && !blocked
                     .iter()
-                    .any(|(t, poly)| may_hold(t, p) && poly.intersects(&geo_point(p)))
+                    .any(|(b, poly)| b.holds(p) && poly.intersects(&geo_point(p)))
         })
         .collect();
     // Whether a candidate is in the lead's feature and not across a barrier
