@@ -37,6 +37,8 @@ pub const REQUEST_TYPES: &[&str] = &[
     "legal",
     "state",
     "campaigns",
+    "takeback",
+    "takeback_answer",
 ];
 
 /// A stable error code: programs match on it, people read the words beside it.
@@ -153,6 +155,10 @@ pub enum Request {
         title: Option<String>,
         #[serde(default)]
         strict: bool,
+        /// Friendly play: take-backs move at once, without asking the
+        /// other seats (DESIGN.md section 9).
+        #[serde(default)]
+        friendly_takebacks: bool,
     },
     /// A seat gives its nonce (64 hex digits); the last one starts the battle.
     Join {
@@ -195,6 +201,24 @@ pub enum Request {
     /// The campaigns and battles this token opens, each battle with whose
     /// turn it is (or its result) and the token's seats in it.
     Campaigns,
+    /// A seat asks to take the battle's live cursor back to entry `to`
+    /// (`null`: the setup); the other seats answer (DESIGN.md section 9).
+    Takeback {
+        battle: ServerBattleId,
+        seat: u8,
+        #[serde(default, deserialize_with = "present")]
+        to: Option<Option<EntryId>>,
+    },
+    /// A seat's answer to the take-back asked in a battle.
+    TakebackAnswer {
+        battle: ServerBattleId,
+        seat: u8,
+        accept: bool,
+        /// The request answered (its number in `takeback_asked`); when
+        /// given, an answer to a request no longer asked is refused.
+        #[serde(default)]
+        request: Option<u64>,
+    },
 }
 
 /// A field that may be absent (`None`), `null` (`Some(None)`) or a value.
@@ -222,6 +246,8 @@ impl Request {
             Request::Legal { .. } => "legal",
             Request::State { .. } => "state",
             Request::Campaigns => "campaigns",
+            Request::Takeback { .. } => "takeback",
+            Request::TakebackAnswer { .. } => "takeback_answer",
         }
     }
 }

@@ -29,6 +29,7 @@ use tokio::sync::{mpsc, watch};
 use crate::lens;
 
 mod download;
+mod takeback;
 use crate::proto::{self, ErrCode, Refusal, Request};
 use crate::secret::{Code, Role};
 use crate::store::sqlite::SqliteStore;
@@ -198,6 +199,8 @@ struct Shared {
     order: Mutex<HashMap<ServerBattleId, Arc<tokio::sync::Mutex<()>>>>,
     /// Open sockets per address.
     per_address: Mutex<HashMap<std::net::IpAddr, usize>>,
+    /// Take-backs asked and not yet answered (step S7).
+    takebacks: takeback::Takebacks,
     /// When each address last gave a wrong code or token.
     guesses: Mutex<HashMap<std::net::IpAddr, Vec<std::time::Instant>>>,
 }
@@ -287,6 +290,7 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
         socket_queue: tuning.socket_queue.max(1),
         order: Mutex::new(HashMap::new()),
         per_address: Mutex::new(HashMap::new()),
+        takebacks: Default::default(),
         guesses: Mutex::new(HashMap::new()),
     });
     let app = Router::new()
@@ -1062,6 +1066,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             config,
             title,
             strict,
+            friendly_takebacks,
         } => {
             organiser(conn, "create a battle")?;
             let new = NewBattle {
@@ -1074,6 +1079,12 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             let b = blocking_battles(shared, move |s| s.create_battle(new))
                 .await
                 .map_err(stay)?;
+            if friendly_takebacks {
+                let id = b.id;
+                takeback::blocking_table(shared, move |t| t.set_friendly_takebacks(id, true))
+                    .await
+                    .map_err(stay)?;
+            }
             let seats: Vec<Value> = b
                 .seats
                 .iter()
@@ -1124,6 +1135,9 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 l.read_keyed(battle, &mut |b, key| {
                     let ids = lens::line_after(b, after);
                     out.0 = lens::entry_frames(b, battle, who, &ids, key);
+                    if let Some(moved) = takeback::resume_moved(b, battle, who, after) {
+                        out.0.insert(0, moved);
+                    }
                     if let Some(secret) = &revealed {
                         out.0.push(lens::over_frame(b, battle, secret));
                     }
@@ -1211,6 +1225,15 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             Ok(json!({"battle": battle, "seat": seat, "legal": legal}))
         }
         Request::Campaigns => download::campaigns(shared, conn).await,
+        Request::Takeback { battle, seat, to } => {
+            takeback::ask(shared, conn, battle, seat, to).await
+        }
+        Request::TakebackAnswer {
+            battle,
+            seat,
+            accept,
+            request,
+        } => takeback::answer(shared, conn, battle, seat, accept, request).await,
         Request::State { battle, seat, at } => {
             seat_granted(shared, conn, battle, seat).await?;
             let who = Actor(seat);
