@@ -39,6 +39,9 @@ pub const REQUEST_TYPES: &[&str] = &[
     "campaigns",
     "takeback",
     "takeback_answer",
+    "campaign_log",
+    "campaign_edit",
+    "grant_roster",
 ];
 
 /// A stable error code: programs match on it, people read the words beside it.
@@ -219,6 +222,27 @@ pub enum Request {
         #[serde(default)]
         request: Option<u64>,
     },
+    /// A campaign's log after entry `after` (0 or absent: all of it), its
+    /// standings and its roster owners (DESIGN.md section 10).
+    CampaignLog {
+        campaign: CampaignId,
+        #[serde(default)]
+        after: Option<u32>,
+    },
+    /// One campaign event, decided against the campaign's current head;
+    /// `after` is the last log entry the client saw.
+    CampaignEdit {
+        campaign: CampaignId,
+        #[serde(default)]
+        after: Option<u32>,
+        event: Value,
+    },
+    /// Organiser: a player's token may edit a roster of a campaign.
+    GrantRoster {
+        campaign: CampaignId,
+        roster: u32,
+        token: TokenId,
+    },
 }
 
 /// A field that may be absent (`None`), `null` (`Some(None)`) or a value.
@@ -248,6 +272,9 @@ impl Request {
             Request::Campaigns => "campaigns",
             Request::Takeback { .. } => "takeback",
             Request::TakebackAnswer { .. } => "takeback_answer",
+            Request::CampaignLog { .. } => "campaign_log",
+            Request::CampaignEdit { .. } => "campaign_edit",
+            Request::GrantRoster { .. } => "grant_roster",
         }
     }
 }

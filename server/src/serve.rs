@@ -28,6 +28,7 @@ use tokio::sync::{mpsc, watch};
 
 use crate::lens;
 
+mod campaign;
 mod download;
 mod takeback;
 use crate::proto::{self, ErrCode, Refusal, Request};
@@ -1234,6 +1235,19 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             accept,
             request,
         } => takeback::answer(shared, conn, battle, seat, accept, request).await,
+        Request::CampaignLog { campaign, after } => {
+            campaign::log(shared, conn, campaign, after).await
+        }
+        Request::CampaignEdit {
+            campaign,
+            after,
+            event,
+        } => campaign::edit(shared, conn, campaign, after, event).await,
+        Request::GrantRoster {
+            campaign,
+            roster,
+            token,
+        } => campaign::grant(shared, conn, campaign, roster, token).await,
         Request::State { battle, seat, at } => {
             seat_granted(shared, conn, battle, seat).await?;
             let who = Actor(seat);
