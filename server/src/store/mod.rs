@@ -273,6 +273,9 @@ pub trait Store: Send + Sync + 'static {
     fn tokens(&self) -> &dyn TokenStore;
     fn battles(&self) -> &dyn BattleStore;
     fn live(&self) -> &dyn LiveStore;
-    /// Take-backs and the shared campaign (step S7).
-    fn table(&self) -> &dyn table::TableStore;
+    /// Take-backs and the shared campaign (step S7). A store that keeps
+    /// none (a layer that does not pass them on) refuses them in words.
+    fn table(&self) -> &dyn table::TableStore {
+        &table::NoTable
+    }
 }

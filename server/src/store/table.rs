@@ -95,8 +95,6 @@ pub trait TableStore: Send + Sync + 'static {
         expect: Option<EntryId>,
         to: Option<EntryId>,
     ) -> Result<(), ClubError>;
-    /// The campaign a server battle belongs to.
-    fn campaign_of(&self, battle: ServerBattleId) -> Result<CampaignId, ClubError>;
     /// Grant a roster of a campaign to a player's token.
     fn grant_roster(
         &self,
@@ -118,4 +116,50 @@ pub trait TableStore: Send + Sync + 'static {
         event: CampaignEvent,
         editor: Editor,
     ) -> Result<Result<Edited, EditRefused>, ClubError>;
+}
+
+/// A store that keeps no take-backs and no shared campaign: every call is
+/// refused in words (the default of [`super::Store::table`], for a store
+/// layer that does not pass them on).
+pub struct NoTable;
+
+fn none<T>() -> Result<T, ClubError> {
+    Err(ClubError::Rule(
+        "this server's store keeps no take-backs and no shared campaigns".to_owned(),
+    ))
+}
+
+impl TableStore for NoTable {
+    fn takeback_rules(&self, _: ServerBattleId) -> Result<TakebackRules, ClubError> {
+        none()
+    }
+    fn set_friendly_takebacks(&self, _: ServerBattleId, _: bool) -> Result<(), ClubError> {
+        none()
+    }
+    fn move_cursor(
+        &self,
+        _: ServerBattleId,
+        _: Option<EntryId>,
+        _: Option<EntryId>,
+    ) -> Result<(), ClubError> {
+        none()
+    }
+    fn grant_roster(&self, _: CampaignId, _: RosterId, _: TokenId) -> Result<(), ClubError> {
+        none()
+    }
+    fn rosters_of(&self, _: CampaignId, _: TokenId) -> Result<Vec<RosterId>, ClubError> {
+        none()
+    }
+    fn campaign_log(&self, _: CampaignId, _: u32) -> Result<CampaignLog, ClubError> {
+        none()
+    }
+    fn campaign_edit(
+        &self,
+        _: CampaignId,
+        _: u32,
+        _: CampaignEvent,
+        _: Editor,
+    ) -> Result<Result<Edited, EditRefused>, ClubError> {
+        none()
+    }
 }

@@ -274,18 +274,6 @@ impl TableStore for ClubFile {
         }
     }
 
-    fn campaign_of(&self, battle: ServerBattleId) -> Result<CampaignId, ClubError> {
-        let conn = self.conn();
-        conn.query_row(
-            "SELECT campaign FROM server_battles WHERE id = ?1",
-            [battle],
-            |r| r.get(0),
-        )
-        .optional()
-        .map_err(|e| self.sql(e))?
-        .ok_or(ClubError::NoSuchBattle(battle))
-    }
-
     fn grant_roster(
         &self,
         campaign: CampaignId,
