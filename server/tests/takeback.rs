@@ -432,3 +432,101 @@ async fn a_client_resuming_after_an_entry_taken_back_hears_moved_first() {
         .collect();
     assert!(!kinds.iter().any(|k| k == "moved"), "{kinds:?}");
 }
+
+/// The blocking client (`xenolog_server::client`, what the command line
+/// uses) follows a take-back: after `moved` its head is `to`, so its next
+/// command is given at `to` and starts the new line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_blocking_client_takes_moveds_to_as_its_head() {
+    use xenolog_server::client::{Client as Blocking, ServerAddr};
+    use xenolog_server::secret::Token;
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    let campaign = org.ok("create_campaign", json!({"name": "Club"})).await["campaign"]
+        .as_i64()
+        .unwrap();
+    let battle = org
+        .ok(
+            "create_battle",
+            json!({"campaign": campaign, "game": "race", "config": {"target": 1000},
+                   "friendly_takebacks": true}),
+        )
+        .await["battle"]
+        .as_i64()
+        .unwrap();
+    let mut tokens = Vec::new();
+    let mut sockets = Vec::new();
+    for seat in 0..2u8 {
+        let inv = org
+            .ok(
+                "invite",
+                json!({"role": "player", "campaign": campaign, "battle": battle, "seat": seat}),
+            )
+            .await;
+        let mut c = Client::connect(&s).await;
+        let r = c.ok("redeem", json!({"code": inv["code"]})).await;
+        c.ok(
+            "join",
+            json!({"battle": battle, "seat": seat, "nonce": table_common::nonce(seat + 1)}),
+        )
+        .await;
+        tokens.push(r["token"].as_str().unwrap().to_owned());
+        sockets.push(c);
+    }
+    let mut zero = sockets.remove(0);
+    let url = s.running.ws_url();
+    let token = tokens[1].clone();
+    // Seat 1's blocking client watches from the start.
+    let mut one = tokio::task::spawn_blocking(move || {
+        let addr = ServerAddr::parse(&url).unwrap();
+        let mut c = Blocking::connect(addr, Some(Token::from_text(&token))).unwrap();
+        c.watch(battle, 1, None).unwrap();
+        c
+    })
+    .await
+    .unwrap();
+    let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
+    let (mut back, e1) = tokio::task::spawn_blocking(move || {
+        while one.last_entry(battle) != Some(e0 as u64) {
+            one.next_event(std::time::Duration::from_secs(10)).unwrap();
+        }
+        let r = one
+            .request(
+                "command",
+                json!({"battle": battle, "seat": 1, "at": e0, "command": "hold"}),
+            )
+            .unwrap();
+        let e1 = r["entries"][0].as_i64().unwrap();
+        (one, e1)
+    })
+    .await
+    .unwrap();
+    zero.ok("takeback", json!({"battle": battle, "seat": 0, "to": e0}))
+        .await;
+    let back_at = tokio::task::spawn_blocking(move || {
+        loop {
+            let ev = back
+                .next_event(std::time::Duration::from_secs(10))
+                .unwrap()
+                .expect("an event");
+            if ev["type"] == "moved" {
+                break;
+            }
+        }
+        let head = back.last_entry(battle);
+        // Its next command goes at its head: seat 1 rolls where it held.
+        let r = back.request(
+            "command",
+            json!({"battle": battle, "seat": 1, "at": head, "command": {"roll": {"dice": 1}}}),
+        );
+        (head, r.map(|r| r["entries"][0].clone()))
+    })
+    .await
+    .unwrap();
+    assert_eq!(back_at.0, Some(e0 as u64), "the head after `moved` is `to`");
+    let e2 = back_at.1.expect("the command at the new head is taken");
+    assert!(
+        e2.as_i64().unwrap() > e1,
+        "a new entry on a new branch: {e2}"
+    );
+}
