@@ -156,6 +156,9 @@ pub(super) enum ClubCmd {
         title: Option<String>,
         #[arg(long)]
         strict: bool,
+        /// Friendly play: take-backs move at once, without asking the other seats.
+        #[arg(long)]
+        friendly_takebacks: bool,
         #[arg(long)]
         json: bool,
     },
@@ -204,6 +207,9 @@ pub(super) enum ClubCmd {
         #[arg(long)]
         until_live: bool,
     },
+    /// Take-backs and the shared campaign (`club_s7.rs`).
+    #[command(flatten)]
+    Table(super::club_s7::TableCmd),
     /// Download a battle's file (after its end: the whole battle, to verify).
     Download {
         #[command(flatten)]
@@ -283,6 +289,7 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
             config,
             title,
             strict,
+            friendly_takebacks,
             json,
         } => {
             let config = match config.as_deref() {
@@ -298,7 +305,8 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
                 .request_no_retry(
                     "create_battle",
                     json!({"campaign": campaign, "game": game, "config": config,
-                           "title": title, "strict": strict}),
+                           "title": title, "strict": strict,
+                           "friendly_takebacks": friendly_takebacks}),
                 )
                 .map_err(|e| made_maybe(e, "the battle"))?;
             if json {
@@ -349,6 +357,7 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
                 }
             }
         }
+        ClubCmd::Table(cmd) => super::club_s7::run(cmd, out),
         ClubCmd::Download {
             server,
             campaign,
