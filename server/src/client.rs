@@ -546,10 +546,20 @@ impl Client {
                 w.last = Some(id);
             }
         }
+        // A take-back (DESIGN.md section 9): the live line now ends at
+        // `to`; that is the head a command is given at and a resume starts
+        // after. The entries to come on the new line are all newer than
+        // anything held, so none is dropped as held.
+        if v["type"] == "moved"
+            && let Some(battle) = v["battle"].as_i64()
+            && let Some(w) = self.watched.iter_mut().find(|w| w.battle == battle)
+        {
+            w.last = v["to"].as_u64().map(|i| i as EntryId);
+        }
         self.events.push_back(v);
     }
 
-    /// The next event (an entry, `live`, `over`, a notice), waiting at most
+    /// The next event (an entry, `live`, `over`, `moved`, a notice), waiting at most
     /// `wait`; `None` when none came. A lost connection is made again and
     /// the watched battles resume from the last entry held.
     pub fn next_event(&mut self, wait: Duration) -> Result<Option<Value>, ClientError> {

@@ -38,6 +38,11 @@ pub const REQUEST_TYPES: &[&str] = &[
     "legal",
     "state",
     "campaigns",
+    "takeback",
+    "takeback_answer",
+    "campaign_log",
+    "campaign_edit",
+    "grant_roster",
 ];
 
 /// A stable error code: programs match on it, people read the words beside it.
@@ -158,6 +163,10 @@ pub enum Request {
         title: Option<String>,
         #[serde(default)]
         strict: bool,
+        /// Friendly play: take-backs move at once, without asking the
+        /// other seats (DESIGN.md section 9).
+        #[serde(default)]
+        friendly_takebacks: bool,
     },
     /// A seat gives its nonce (64 hex digits); the last one starts the battle.
     Join {
@@ -211,6 +220,45 @@ pub enum Request {
     /// The campaigns and battles this token opens, each battle with whose
     /// turn it is (or its result) and the token's seats in it.
     Campaigns,
+    /// A seat asks to take the battle's live cursor back to entry `to`
+    /// (`null`: the setup); the other seats answer (DESIGN.md section 9).
+    Takeback {
+        battle: ServerBattleId,
+        seat: u8,
+        #[serde(default, deserialize_with = "present")]
+        to: Option<Option<EntryId>>,
+    },
+    /// A seat's answer to the take-back asked in a battle.
+    TakebackAnswer {
+        battle: ServerBattleId,
+        seat: u8,
+        accept: bool,
+        /// The request answered (its number in `takeback_asked`); when
+        /// given, an answer to a request no longer asked is refused.
+        #[serde(default)]
+        request: Option<u64>,
+    },
+    /// A campaign's log after entry `after` (0 or absent: all of it), its
+    /// standings and its roster owners (DESIGN.md section 10).
+    CampaignLog {
+        campaign: CampaignId,
+        #[serde(default)]
+        after: Option<u32>,
+    },
+    /// One campaign event, decided against the campaign's current head;
+    /// `after` is the last log entry the client saw.
+    CampaignEdit {
+        campaign: CampaignId,
+        #[serde(default)]
+        after: Option<u32>,
+        event: Value,
+    },
+    /// Organiser: a player's token may edit a roster of a campaign.
+    GrantRoster {
+        campaign: CampaignId,
+        roster: u32,
+        token: TokenId,
+    },
 }
 
 /// A field that may be absent (`None`), `null` (`Some(None)`) or a value.
@@ -239,6 +287,11 @@ impl Request {
             Request::DiceNeeded { .. } => "dice_needed",
             Request::State { .. } => "state",
             Request::Campaigns => "campaigns",
+            Request::Takeback { .. } => "takeback",
+            Request::TakebackAnswer { .. } => "takeback_answer",
+            Request::CampaignLog { .. } => "campaign_log",
+            Request::CampaignEdit { .. } => "campaign_edit",
+            Request::GrantRoster { .. } => "grant_roster",
         }
     }
 }

@@ -28,7 +28,9 @@ use tokio::sync::{mpsc, watch};
 
 use crate::lens;
 
+mod campaign;
 mod download;
+mod takeback;
 use crate::proto::{self, ErrCode, Refusal, Request};
 use crate::secret::{Code, Role};
 use crate::store::sqlite::SqliteStore;
@@ -354,6 +356,8 @@ struct Shared {
     order: Mutex<HashMap<ServerBattleId, Arc<tokio::sync::Mutex<()>>>>,
     /// Open sockets per address.
     per_address: Mutex<HashMap<std::net::IpAddr, usize>>,
+    /// Take-backs asked and not yet answered (step S7).
+    takebacks: takeback::Takebacks,
     /// When each address last gave a wrong code or token.
     guesses: Mutex<HashMap<std::net::IpAddr, Vec<std::time::Instant>>>,
 }
@@ -453,6 +457,7 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
         watch_page: tuning.watch_page.max(1),
         order: Mutex::new(HashMap::new()),
         per_address: Mutex::new(HashMap::new()),
+        takebacks: Default::default(),
         guesses: Mutex::new(HashMap::new()),
     });
     let app = Router::new()
@@ -705,6 +710,9 @@ struct Conn {
 struct Backfill {
     battle: ServerBattleId,
     seat: Actor,
+    /// Before the entries: `moved`, when the client's last entry was taken
+    /// back while it was away.
+    lead: Option<String>,
     /// The live line's entries after the client's, at the watch.
     ids: Vec<xenolog_engine::EntryId>,
     /// After them: the `over` event (if the battle has ended) and `live`.
@@ -1024,9 +1032,15 @@ async fn send_backfill(
     let Backfill {
         battle,
         seat,
+        lead,
         ids,
         tail,
     } = backfill;
+    if let Some(frame) = lead
+        && !send_within(ws, frame).await
+    {
+        return Ok(false);
+    }
     for page in ids.chunks(shared.watch_page) {
         let page = page.to_vec();
         let frames = blocking_live(shared, move |l| {
@@ -1391,6 +1405,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             config,
             title,
             strict,
+            friendly_takebacks,
         } => {
             organiser(conn, "create a battle")?;
             let new = NewBattle {
@@ -1404,6 +1419,12 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             let b = blocking_battles(shared, move |s| s.create_battle(new))
                 .await
                 .map_err(stay)?;
+            if friendly_takebacks {
+                let id = b.id;
+                takeback::blocking_table(shared, move |t| t.set_friendly_takebacks(id, true))
+                    .await
+                    .map_err(stay)?;
+            }
             let seats: Vec<Value> = b
                 .seats
                 .iter()
@@ -1455,11 +1476,14 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             let who = Actor(seat);
             // The line and the tail are taken at the watch, holding the
             // battle's turn; the entries themselves are made as they go out.
-            let (ids, tail, head) = blocking_live(shared, move |l| {
+            let (ids, tail, head, lead) = blocking_live(shared, move |l| {
                 let revealed = l.revealed(battle)?;
-                let mut out = (Vec::new(), Vec::new(), None);
+                let mut out = (Vec::new(), Vec::new(), None, None);
                 l.read(battle, &mut |b| {
                     out.0 = lens::line_after(b, after);
+                    // A take-back while the client was away: `moved` goes
+                    // first, before the entries of the live line.
+                    out.3 = takeback::resume_moved(b, battle, who, after);
                     if let Some(secret) = &revealed {
                         out.1.push(lens::over_frame(b, battle, secret));
                     }
@@ -1474,6 +1498,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             conn.backfill = Some(Backfill {
                 battle,
                 seat: who,
+                lead,
                 ids,
                 tail,
             });
@@ -1567,6 +1592,28 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             Ok(json!({"battle": battle, "seat": seat, "sides": sides}))
         }
         Request::Campaigns => download::campaigns(shared, conn).await,
+        Request::Takeback { battle, seat, to } => {
+            takeback::ask(shared, conn, battle, seat, to).await
+        }
+        Request::TakebackAnswer {
+            battle,
+            seat,
+            accept,
+            request,
+        } => takeback::answer(shared, conn, battle, seat, accept, request).await,
+        Request::CampaignLog { campaign, after } => {
+            campaign::log(shared, conn, campaign, after).await
+        }
+        Request::CampaignEdit {
+            campaign,
+            after,
+            event,
+        } => campaign::edit(shared, conn, campaign, after, event).await,
+        Request::GrantRoster {
+            campaign,
+            roster,
+            token,
+        } => campaign::grant(shared, conn, campaign, roster, token).await,
         Request::State { battle, seat, at } => {
             seat_granted(shared, conn, battle, seat).await?;
             let who = Actor(seat);

@@ -193,6 +193,9 @@ pub(super) enum ClubCmd {
         /// the server's seed rolls nothing).
         #[arg(long)]
         entered_dice: bool,
+        /// Friendly play: take-backs move at once, without asking the other seats.
+        #[arg(long)]
+        friendly_takebacks: bool,
         #[arg(long)]
         json: bool,
     },
@@ -260,6 +263,9 @@ pub(super) enum ClubCmd {
         #[arg(long)]
         until_live: bool,
     },
+    /// Take-backs and the shared campaign (`club_s7.rs`).
+    #[command(flatten)]
+    Table(super::club_s7::TableCmd),
     /// Download a battle's file (after its end: the whole battle, to verify).
     Download {
         #[command(flatten)]
@@ -340,6 +346,7 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
             title,
             strict,
             entered_dice,
+            friendly_takebacks,
             json,
         } => {
             let config = match config.as_deref() {
@@ -355,7 +362,8 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
                 .request_no_retry(
                     "create_battle",
                     json!({"campaign": campaign, "game": game, "config": config,
-                           "title": title, "strict": strict, "entered_dice": entered_dice}),
+                           "title": title, "strict": strict, "entered_dice": entered_dice,
+                           "friendly_takebacks": friendly_takebacks}),
                 )
                 .map_err(|e| made_maybe(e, "the battle"))?;
             if json {
@@ -423,6 +431,7 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
                 }
             }
         }
+        ClubCmd::Table(cmd) => super::club_s7::run(cmd, out),
         ClubCmd::Download {
             server,
             campaign,

@@ -16,6 +16,7 @@ use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError};
 
 pub mod campaign;
 mod club;
+mod club_s7;
 mod notes;
 mod remote;
 mod report;

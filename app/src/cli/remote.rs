@@ -441,6 +441,13 @@ impl Heard {
                 }
             }
             Some("over") => self.over = Some(ev["outcome"].clone()),
+            // A take-back: the seat log keeps it, so a client started again
+            // resumes after `to`, the head now (last_in_log).
+            Some("moved") => {
+                if let Some(f) = self.log.as_mut() {
+                    let _ = f.write_all(format!("{ev}\n").as_bytes());
+                }
+            }
             _ => {}
         }
     }
@@ -468,8 +475,9 @@ fn seat_log_path(c: &Client, battle: i64, seat: u8) -> Out<PathBuf> {
     )))
 }
 
-/// The last entry id in a seat log, if any. A torn last line (the client
-/// was killed while writing it) is cut off first.
+/// The head a seat log holds: the last entry id in it, or the `to` of a
+/// take-back (`moved`) written after it; `None` at the setup. A torn last
+/// line (the client was killed while writing it) is cut off first.
 fn last_in_log(path: &Path) -> Option<EntryId> {
     let mut text = std::fs::read_to_string(path).ok()?;
     if !text.is_empty() && !text.ends_with('\n') {
@@ -479,11 +487,18 @@ fn last_in_log(path: &Path) -> Option<EntryId> {
             let _ = f.set_len(keep as u64);
         }
     }
-    text.lines()
+    let mut head = None;
+    for v in text
+        .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter_map(|v| v["entry"]["id"].as_u64())
-        .max()
-        .map(|i| i as EntryId)
+    {
+        if v["type"] == "moved" {
+            head = v["to"].as_u64().map(|i| i as EntryId);
+        } else if let Some(id) = v["entry"]["id"].as_u64() {
+            head = Some(id as EntryId);
+        }
+    }
+    head
 }
 
 fn print_entry(ev: &Value, json: bool, out: &mut dyn Write) -> Out {

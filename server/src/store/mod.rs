@@ -13,6 +13,7 @@ use xenolog_engine::fair::Bytes32;
 use crate::secret::{Code, Role, Token};
 
 pub mod sqlite;
+pub mod table;
 mod writer;
 
 /// A token's id in the club (shown by `tokens`, named by `revoke`).
@@ -326,4 +327,9 @@ pub trait Store: Send + Sync + 'static {
     fn tokens(&self) -> &dyn TokenStore;
     fn battles(&self) -> &dyn BattleStore;
     fn live(&self) -> &dyn LiveStore;
+    /// Take-backs and the shared campaign (step S7). A store that keeps
+    /// none (a layer that does not pass them on) refuses them in words.
+    fn table(&self) -> &dyn table::TableStore {
+        &table::NoTable
+    }
 }

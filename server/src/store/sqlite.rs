@@ -16,6 +16,8 @@ use xenolog_engine::{Actor, Battle, EntryId, games};
 use xenolog_saves::{Campaign, DiceMode};
 
 use super::writer::{Gone, Writer};
+
+mod table;
 use super::{
     BattleInfo, BattleStore, CampaignId, CampaignInfo, ClubError, CreatedBattle, Grant, Invitation,
     Joined, LiveStore, NewBattle, Played, Principal, Redeemed, SeatInvite, ServerBattleId, Store,
@@ -34,6 +36,7 @@ static MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../../migrations/0001_club.sql")),
     M::up(include_str!("../../migrations/0002_battles.sql")),
     M::up(include_str!("../../migrations/0003_commands.sql")),
+    M::up(include_str!("../../migrations/0004_table.sql")),
 ];
 /// The campaign files' folder inside the data folder.
 pub const CAMPAIGNS: &str = "campaigns";
@@ -83,6 +86,9 @@ impl Store for SqliteStore {
         &self.club
     }
     fn live(&self) -> &dyn LiveStore {
+        &self.club
+    }
+    fn table(&self) -> &dyn super::table::TableStore {
         &self.club
     }
 }

@@ -1,0 +1,306 @@
+//! Take-backs and the shared campaign from the command line (issue 30 items
+//! 6 and 7, server/DESIGN.md sections 9 and 10), through a real `xenolog
+//! serve` and real `xenolog club` processes, each person with its own club
+//! folder: `club takeback`, `club answer`, `club campaign-edit`, `club
+//! buy-skill`, `club grant-roster`, `club campaign-log`.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+
+use serde_json::Value;
+
+struct Served {
+    child: Child,
+    url: String,
+    code: String,
+    _stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(data: &Path) -> Served {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .args(["serve", "--data"])
+        .arg(data)
+        .args(["--listen", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("xenolog serve starts");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (mut url, mut code) = (None, None);
+    while code.is_none() {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).unwrap() == 0 {
+            let _ = child.kill();
+            panic!("serve ended before printing its invitation");
+        }
+        if let Some(u) = line.trim().strip_prefix("listening on ") {
+            url = Some(u.to_owned());
+        }
+        if let Some(c) = line
+            .trim()
+            .strip_prefix("organiser invitation (shown once, valid 7 days): ")
+        {
+            code = Some(c.to_owned());
+        }
+    }
+    Served {
+        child,
+        url: url.unwrap(),
+        code: code.unwrap(),
+        _stdout: stdout,
+    }
+}
+
+/// `xenolog ARGS` as the person whose club folder is `who`.
+fn run(who: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .args(args)
+        .env("XENOLOG_CLUB_DIR", who)
+        .env_remove("XENOLOG_TOKEN")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn ok(who: &Path, args: &[&str]) -> String {
+    let o = run(who, args);
+    assert!(
+        o.status.success(),
+        "xenolog {args:?} failed ({:?}): {}{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn refused(who: &Path, args: &[&str]) -> String {
+    let o = run(who, args);
+    assert!(!o.status.success(), "xenolog {args:?} should be refused");
+    String::from_utf8(o.stderr).unwrap()
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+#[test]
+fn a_takeback_asked_and_answered_and_campaign_edits_from_the_command_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let served = serve(&tmp.path().join("club"));
+    let url = served.url.clone();
+    let org = tmp.path().join("organiser");
+    let anna = tmp.path().join("anna");
+    let ben = tmp.path().join("ben");
+    ok(&org, &["club", "redeem", &served.code, "--server", &url]);
+    let camp = ok(&org, &["club", "new-campaign", "--server", &url, "Club"])
+        .trim()
+        .to_owned();
+    let battle = ok(
+        &org,
+        &[
+            "club",
+            "new-battle",
+            "--server",
+            &url,
+            "--campaign",
+            &camp,
+            "--game",
+            "race",
+            "--config",
+            r#"{"target": 1000}"#,
+        ],
+    )
+    .trim()
+    .to_owned();
+    let mut tokens = Vec::new();
+    for (who, seat) in [(&anna, "0"), (&ben, "1")] {
+        let inv = json(&ok(
+            &org,
+            &[
+                "club",
+                "invite",
+                "--server",
+                &url,
+                "--campaign",
+                &camp,
+                "--battle",
+                &battle,
+                "--seat",
+                seat,
+                "--json",
+            ],
+        ));
+        let r = json(&ok(
+            who,
+            &[
+                "club",
+                "redeem",
+                inv["code"].as_str().unwrap(),
+                "--server",
+                &url,
+                "--json",
+            ],
+        ));
+        tokens.push(r["token_id"].to_string());
+        ok(
+            who,
+            &["club", "join", "--server", &url, "--battle", &battle],
+        );
+    }
+    // Anna holds; Ben asks to take it back to the setup; Anna accepts.
+    let script = tmp.path().join("hold.jsonl");
+    std::fs::write(&script, "{\"actor\":0,\"command\":\"hold\"}\n").unwrap();
+    ok(
+        &anna,
+        &[
+            "play",
+            &camp,
+            "--battle",
+            &battle,
+            "--server",
+            &url,
+            "--script",
+            script.to_str().unwrap(),
+        ],
+    );
+    let asked = ok(
+        &ben,
+        &[
+            "club", "takeback", "--server", &url, "--battle", &battle, "--to", "setup",
+        ],
+    );
+    assert_eq!(
+        asked.trim(),
+        format!("take-back 1 asked: battle {battle} back to the setup; waiting for seat 0")
+    );
+    let answered = ok(
+        &anna,
+        &[
+            "club", "answer", "--server", &url, "--battle", &battle, "--accept",
+        ],
+    );
+    assert_eq!(
+        answered.trim(),
+        format!("accepted: battle {battle} taken back to the setup")
+    );
+    // Ben cannot answer for Anna's seat, nor ask with a seat not his.
+    let words = refused(
+        &ben,
+        &[
+            "club", "takeback", "--server", &url, "--battle", &battle, "--to", "0", "--as", "0",
+        ],
+    );
+    assert!(words.contains("not seat 0"), "{words}");
+
+    // The shared campaign: the organiser raises a roster and grants it to Anna.
+    let raised = ok(
+        &org,
+        &[
+            "club",
+            "campaign-edit",
+            "--server",
+            &url,
+            "--campaign",
+            &camp,
+            "--event",
+            r#"{"roster_created": {"roster": 0, "name": "Wyvern Platoon", "faction": "unit"}}"#,
+        ],
+    );
+    assert_eq!(raised.trim(), "1. roster Wyvern Platoon raised (U.N.I.T.)");
+    ok(
+        &org,
+        &[
+            "club",
+            "grant-roster",
+            "--server",
+            &url,
+            "--campaign",
+            &camp,
+            "--roster",
+            "1",
+            "--token",
+            &tokens[0],
+        ],
+    );
+    let recruit =
+        r#"{"model_recruited": {"roster": 1, "model": 0, "name": "Yates", "kind": "rifleman"}}"#;
+    let landed = ok(
+        &anna,
+        &[
+            "club",
+            "campaign-edit",
+            "--server",
+            &url,
+            "--campaign",
+            &camp,
+            "--after",
+            "1",
+            "--event",
+            recruit,
+        ],
+    );
+    assert_eq!(
+        landed.trim(),
+        "2. Yates (rifleman) recruited into Wyvern Platoon"
+    );
+    let words = refused(
+        &ben,
+        &[
+            "club",
+            "campaign-edit",
+            "--server",
+            &url,
+            "--campaign",
+            &camp,
+            "--event",
+            recruit,
+        ],
+    );
+    assert!(
+        words.contains("roster 1 (Wyvern Platoon) is not yours to edit"),
+        "{words}"
+    );
+    let words = refused(
+        &anna,
+        &[
+            "club",
+            "buy-skill",
+            "--server",
+            &url,
+            "--campaign",
+            &camp,
+            "--model",
+            "1",
+            "--skill",
+            "crack_shot",
+        ],
+    );
+    assert!(words.contains("Crack Shot costs 2 EP"), "{words}");
+    let shown = ok(
+        &ben,
+        &[
+            "club",
+            "campaign-log",
+            "--server",
+            &url,
+            "--campaign",
+            &camp,
+        ],
+    );
+    assert!(
+        shown.contains("2. Yates (rifleman) recruited into Wyvern Platoon"),
+        "{shown}"
+    );
+    assert!(shown.contains("roster 1 Wyvern Platoon (unit)"), "{shown}");
+    assert!(shown.contains("Yates (rifleman)"), "{shown}");
+}

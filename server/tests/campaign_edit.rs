@@ -1,0 +1,288 @@
+//! The shared campaign (server/DESIGN.md section 10, issue 30 item 7):
+//! players edit their own rosters from their own machines, the organiser
+//! records the rest, every edit is decided against the campaign's current
+//! head; against an in-process server with real WebSocket clients.
+
+mod table_common;
+
+use serde_json::{Value, json};
+use table_common::{Client, Server, organiser, server};
+
+/// A player's socket (no seat), and its token id.
+async fn player(s: &Server, org: &mut Client, name: &str) -> (Client, i64) {
+    let inv = org
+        .ok("invite", json!({"role": "player", "label": name}))
+        .await;
+    let mut c = Client::connect(s).await;
+    let r = c.ok("redeem", json!({"code": inv["code"]})).await;
+    (c, r["token_id"].as_i64().unwrap())
+}
+
+async fn edit(c: &mut Client, campaign: i64, after: Value, event: Value) -> Value {
+    c.ok(
+        "campaign_edit",
+        json!({"campaign": campaign, "after": after, "event": event}),
+    )
+    .await
+}
+
+/// A campaign with two rosters, U.N.I.T.'s (1, Anna's) and the Daleks' (2,
+/// Ben's), each with one model: Kowalski (1) and Dalek Sec (2).
+async fn club_campaign(s: &Server) -> (i64, Client, Client, Client) {
+    let mut org = organiser(s).await;
+    let campaign = org
+        .ok("create_campaign", json!({"name": "Hollow Farm"}))
+        .await["campaign"]
+        .as_i64()
+        .unwrap();
+    let (anna, anna_id) = player(s, &mut org, "Anna").await;
+    let (ben, ben_id) = player(s, &mut org, "Ben").await;
+    for (name, faction) in [("Wyvern Platoon", "unit"), ("Skaro Vanguard", "daleks")] {
+        edit(
+            &mut org,
+            campaign,
+            json!(null),
+            json!({"roster_created": {"roster": 0, "name": name, "faction": faction}}),
+        )
+        .await;
+    }
+    for (roster, token) in [(1, anna_id), (2, ben_id)] {
+        org.ok(
+            "grant_roster",
+            json!({"campaign": campaign, "roster": roster, "token": token}),
+        )
+        .await;
+    }
+    for (roster, name, kind) in [(1, "Kowalski", "rifleman"), (2, "Dalek Sec", "dalek")] {
+        edit(
+            &mut org,
+            campaign,
+            json!(null),
+            json!({"model_recruited": {"roster": roster, "model": 0, "name": name, "kind": kind}}),
+        )
+        .await;
+    }
+    (campaign, org, anna, ben)
+}
+
+async fn log(c: &mut Client, campaign: i64) -> Value {
+    c.ok("campaign_log", json!({"campaign": campaign})).await
+}
+
+#[tokio::test]
+async fn two_players_edits_made_at_once_both_land() {
+    let s = server().await;
+    let (campaign, mut org, mut anna, mut ben) = club_campaign(&s).await;
+    let seen = log(&mut anna, campaign).await["head"].clone();
+    assert_eq!(seen, 4);
+    // Both recruit at once, each having seen the same head.
+    let (a, b) = tokio::join!(
+        edit(
+            &mut anna,
+            campaign,
+            seen.clone(),
+            json!({"model_recruited": {"roster": 1, "model": 0, "name": "Yates", "kind": "rifleman"}}),
+        ),
+        edit(
+            &mut ben,
+            campaign,
+            seen.clone(),
+            json!({"model_recruited": {"roster": 2, "model": 0, "name": "Dalek Thay", "kind": "dalek"}}),
+        ),
+    );
+    let mut ids = [a["head"].as_u64().unwrap(), b["head"].as_u64().unwrap()];
+    ids.sort_unstable();
+    assert_eq!(ids, [5, 6], "both landed, one after the other: {a} {b}");
+    // The later one names the one that landed first.
+    let later = if a["head"] == 6 { &a } else { &b };
+    assert_eq!(
+        later["landed_first"].as_array().unwrap().len(),
+        1,
+        "{later}"
+    );
+    // Each got its own model id from the server.
+    let models: Vec<u64> = [&a, &b]
+        .iter()
+        .map(|r| {
+            r["entry"]["event"]["model_recruited"]["model"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_ne!(models[0], models[1]);
+    // Everyone sees the standings: both recruits, in their own rosters.
+    let all = log(&mut org, campaign).await;
+    assert_eq!(all["head"], 6);
+    assert_eq!(all["entries"].as_array().unwrap().len(), 6);
+    let rosters = all["standings"]["rosters"].as_array().unwrap();
+    assert_eq!(rosters[0]["models"].as_array().unwrap().len(), 2, "{all}");
+    assert_eq!(rosters[1]["models"].as_array().unwrap().len(), 2, "{all}");
+    let words: Vec<&str> = all["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["words"].as_str().unwrap())
+        .collect();
+    assert!(
+        words.contains(&"Yates (rifleman) recruited into Wyvern Platoon"),
+        "{words:?}"
+    );
+    // After an entry: only the newer ones.
+    let newer = anna
+        .ok("campaign_log", json!({"campaign": campaign, "after": 5}))
+        .await;
+    assert_eq!(newer["entries"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn the_later_of_two_conflicting_edits_is_refused_in_words_and_nothing_is_lost() {
+    let s = server().await;
+    let (campaign, mut org, mut anna, _ben) = club_campaign(&s).await;
+    let seen = log(&mut anna, campaign).await["head"].clone();
+    // The organiser retires Kowalski a moment before Anna does the same
+    // from her machine, both having seen entry 4.
+    edit(
+        &mut org,
+        campaign,
+        seen.clone(),
+        json!({"model_retired": {"model": 1}}),
+    )
+    .await;
+    let words = anna
+        .refused(
+            "campaign_edit",
+            json!({"campaign": campaign, "after": seen, "event": {"model_retired": {"model": 1}}}),
+            "refused",
+        )
+        .await;
+    assert_eq!(
+        words,
+        "Kowalski is retired already. Since entry 4, the last you saw, entry 5 (Kowalski retired) came first"
+    );
+    // A purchase the rules refuse says why in their words.
+    let words = anna
+        .refused(
+            "campaign_edit",
+            json!({"campaign": campaign, "after": 5, "event": {"skill_bought": {"model": 1, "skill": "crack_shot"}}}),
+            "refused",
+        )
+        .await;
+    assert!(words.starts_with("Kowalski is retired"), "{words}");
+    // Nothing lost, nothing refused written.
+    let all = log(&mut anna, campaign).await;
+    assert_eq!(all["head"], 5);
+    let kinds: Vec<String> = all["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            e["event"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .next()
+                .unwrap()
+                .clone()
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "roster_created",
+            "roster_created",
+            "model_recruited",
+            "model_recruited",
+            "model_retired"
+        ]
+    );
+    s.running.stop().await.unwrap();
+    // The campaign file holds exactly that log.
+    let copy =
+        xenolog_saves::Campaign::open_read_only(&s.data.join("campaigns/1.xenolog")).unwrap();
+    assert_eq!(copy.campaign_log().unwrap().len(), 5);
+}
+
+#[tokio::test]
+async fn a_player_cannot_edit_another_players_roster() {
+    let s = server().await;
+    let (campaign, mut org, mut anna, mut ben) = club_campaign(&s).await;
+    let words = anna
+        .refused(
+            "campaign_edit",
+            json!({"campaign": campaign, "after": 4, "event": {"model_recruited": {"roster": 2, "model": 0, "name": "Dalek Kaan", "kind": "dalek"}}}),
+            "forbidden",
+        )
+        .await;
+    assert_eq!(
+        words,
+        "roster 2 (Skaro Vanguard) is not yours to edit: your token may edit roster 1"
+    );
+    let words = anna
+        .refused(
+            "campaign_edit",
+            json!({"campaign": campaign, "after": 4, "event": {"model_renamed": {"model": 2, "name": "Dalek Mud"}}}),
+            "forbidden",
+        )
+        .await;
+    assert!(
+        words.starts_with("roster 2 (Skaro Vanguard) is not yours"),
+        "{words}"
+    );
+    // Settings, battles and undo are the organiser's.
+    let words = ben
+        .refused(
+            "campaign_edit",
+            json!({"campaign": campaign, "after": 4, "event": {"setting_changed": {"casualties": "return"}}}),
+            "forbidden",
+        )
+        .await;
+    assert!(words.starts_with("only the organiser"), "{words}");
+    // ...which the organiser records.
+    let set = edit(
+        &mut org,
+        campaign,
+        json!(4),
+        json!({"setting_changed": {"casualties": "return"}}),
+    )
+    .await;
+    assert_eq!(
+        set["entry"]["words"],
+        "casualties: back for the next battle"
+    );
+    ben.refused(
+        "grant_roster",
+        json!({"campaign": campaign, "roster": 1, "token": 3}),
+        "forbidden",
+    )
+    .await;
+    // A player with no roster and no seat sees nothing of the campaign.
+    let (mut carl, _) = player(&s, &mut org, "Carl").await;
+    let words = carl
+        .refused("campaign_log", json!({"campaign": campaign}), "forbidden")
+        .await;
+    assert_eq!(
+        words,
+        format!("your token opens nothing of campaign {campaign}")
+    );
+    // Not a campaign event: refused in words.
+    anna.refused(
+        "campaign_edit",
+        json!({"campaign": campaign, "event": {"fly": {}}}),
+        "bad_request",
+    )
+    .await;
+    // Her own roster is hers: the edit lands; nothing else was written.
+    edit(
+        &mut anna,
+        campaign,
+        json!(4),
+        json!({"model_renamed": {"model": 1, "name": "Cpl Kowalski"}}),
+    )
+    .await;
+    let all = log(&mut ben, campaign).await;
+    assert_eq!(all["head"], 6);
+    assert_eq!(
+        all["owners"],
+        json!([{"roster": 1, "token_id": 2}, {"roster": 2, "token_id": 3}])
+    );
+}

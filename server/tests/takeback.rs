@@ -1,0 +1,532 @@
+//! Take-backs in a live club battle (server/DESIGN.md section 9, issue 30
+//! item 6), against an in-process server with real WebSocket clients.
+
+mod table_common;
+
+use serde_json::{Value, json};
+use table_common::{Client, organiser, server, two_seats};
+
+/// Play a command at `at`; the last entry it made (the new head).
+async fn play(c: &mut Client, battle: i64, seat: u8, at: Option<i64>, command: Value) -> i64 {
+    let r = c
+        .ok(
+            "command",
+            json!({"battle": battle, "seat": seat, "at": at, "command": command}),
+        )
+        .await;
+    r["entries"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .as_i64()
+        .unwrap()
+}
+
+/// The battle's head as the seat's `state` reply says.
+async fn head(c: &mut Client, battle: i64, seat: u8) -> Value {
+    c.ok("state", json!({"battle": battle, "seat": seat})).await["head"].clone()
+}
+
+/// The battle as its campaign file holds it, after the server stopped.
+fn stored(data: &std::path::Path) -> Box<dyn xenolog_engine::Battle> {
+    let file = data.join("campaigns/1.xenolog");
+    let copy = xenolog_saves::Campaign::open_read_only(&file).unwrap();
+    let id = copy.battles().unwrap()[0].id;
+    copy.load_battle(id).unwrap()
+}
+
+#[tokio::test]
+async fn an_accepted_takeback_moves_the_cursor_and_the_next_command_makes_a_branch_keeping_the_old_line()
+ {
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    let (_, battle, mut zero, mut one) =
+        two_seats(&s, &mut org, "race", json!({"target": 1000}), json!({})).await;
+    let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
+    let e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
+    let e2 = play(&mut zero, battle, 0, Some(e1), json!("hold")).await;
+
+    // Seat 0 asks to go back to entry e0; seat 1 hears it and accepts.
+    let asked = zero
+        .ok("takeback", json!({"battle": battle, "seat": 0, "to": e0}))
+        .await;
+    assert_eq!(asked["moved"], false, "{asked}");
+    assert_eq!(asked["waiting"], json!([1]));
+    let request = asked["request"].clone();
+    let heard = one.event_of("takeback_asked").await;
+    assert_eq!(heard["by"], 0);
+    assert_eq!(heard["to"], e0);
+    assert_eq!(heard["request"], request);
+    // Nothing moved before the answer.
+    assert_eq!(head(&mut one, battle, 1).await, json!(e2));
+    let done = one
+        .ok(
+            "takeback_answer",
+            json!({"battle": battle, "seat": 1, "accept": true, "request": request}),
+        )
+        .await;
+    assert_eq!(done["moved"], true, "{done}");
+    assert_eq!(done["head"], e0);
+
+    // Watchers of both seats hear `moved`, each with its own seat's view.
+    let m0 = zero.event_of("moved").await;
+    let m1 = one.event_of("moved").await;
+    for (m, seat) in [(&m0, 0), (&m1, 1)] {
+        assert_eq!(m["to"], e0, "{m}");
+        assert_eq!(m["head"], e0, "{m}");
+        assert_eq!(m["seat"], seat, "{m}");
+        assert_eq!(m["by"], 0, "{m}");
+    }
+    assert_eq!(head(&mut zero, battle, 0).await, json!(e0));
+
+    // The old head is no longer the head: a command at it is stale.
+    one.refused(
+        "command",
+        json!({"battle": battle, "seat": 1, "at": e2, "command": {"roll": {"dice": 1}}}),
+        "stale",
+    )
+    .await;
+    // A new command at e0 (not the hold recorded there) starts a branch.
+    let e3 = play(&mut one, battle, 1, Some(e0), json!({"roll": {"dice": 1}})).await;
+    assert!(e3 > e2, "entry ids only grow: {e3} after {e2}");
+    let entry = zero.event_of("entry").await;
+    assert_eq!(entry["entry"]["id"], e3);
+    s.running.stop().await.unwrap();
+
+    // Principle 3: nothing lost. The file holds the old line beside the new.
+    let b = stored(&s.data);
+    assert_eq!(b.records().len() as i64, e3 + 1);
+    assert_eq!(b.branches().len(), 2, "the new command made a branch");
+    assert_eq!(b.path_to(b.cursor()), vec![e0 as u64, e3 as u64]);
+    let old = b.head(0).expect("the first branch keeps its head");
+    assert_eq!(old as i64, e2);
+    assert_eq!(b.path_to(Some(old)), vec![e0 as u64, e1 as u64, e2 as u64]);
+    assert!(b.verify().ok(), "the battle verifies");
+}
+
+#[tokio::test]
+async fn a_refused_takeback_changes_nothing() {
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    let (_, battle, mut zero, mut one) =
+        two_seats(&s, &mut org, "race", json!({"target": 1000}), json!({})).await;
+    let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
+    let e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
+    let asked = one
+        .ok("takeback", json!({"battle": battle, "seat": 1, "to": e0}))
+        .await;
+    zero.event_of("takeback_asked").await;
+    let no = zero
+        .ok(
+            "takeback_answer",
+            json!({"battle": battle, "seat": 0, "accept": false, "request": asked["request"]}),
+        )
+        .await;
+    assert_eq!(no["moved"], false);
+    assert_eq!(no["refused"], true);
+    let told = one.event_of("takeback_answered").await;
+    assert_eq!(told["accept"], false);
+    assert!(
+        told["words"].as_str().unwrap().contains("refused"),
+        "{told}"
+    );
+    // The head is where it was, and the battle goes on from it.
+    assert_eq!(head(&mut one, battle, 1).await, json!(e1));
+    let e2 = play(&mut zero, battle, 0, Some(e1), json!("hold")).await;
+    one.settle().await;
+    assert!(one.take("moved").is_empty(), "nothing moved");
+    // The request is gone: answering it again is refused in words.
+    one.refused(
+        "takeback_answer",
+        json!({"battle": battle, "seat": 1, "accept": true}),
+        "not_found",
+    )
+    .await;
+    s.running.stop().await.unwrap();
+    let b = stored(&s.data);
+    assert_eq!(b.branches().len(), 1);
+    assert_eq!(b.cursor(), Some(e2 as u64));
+}
+
+#[tokio::test]
+async fn the_takeback_reply_and_moved_event_carry_each_seats_own_view_only() {
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    // Friendly play: the take-back moves at once, without asking.
+    let (_, battle, mut zero, mut one) = two_seats(
+        &s,
+        &mut org,
+        "highcard",
+        json!({}),
+        json!({"friendly_takebacks": true}),
+    )
+    .await;
+    // The deal is entry 0; seat 0's hand as seat 0 sees it.
+    let dealt = zero
+        .ok("state", json!({"battle": battle, "seat": 0, "at": 0}))
+        .await;
+    let hand = dealt["state"]["hands"][0].as_array().unwrap().clone();
+    assert_eq!(hand.len(), 3);
+    assert!(hand.iter().all(|c| c.as_u64().unwrap() > 0), "{hand:?}");
+    let card = hand[0].clone();
+    let e1 = play(
+        &mut zero,
+        battle,
+        0,
+        Some(0),
+        json!({"lay": {"card": card}}),
+    )
+    .await;
+    assert_eq!(e1, 1);
+
+    let r = one
+        .ok("takeback", json!({"battle": battle, "seat": 1, "to": 0}))
+        .await;
+    assert_eq!(r["moved"], true, "friendly play moves at once: {r}");
+    assert_eq!(r["friendly"], true);
+    // Seat 1's reply: its own hand, seat 0's hidden.
+    let theirs = r["state"]["hands"][0].as_array().unwrap();
+    assert!(
+        theirs.iter().all(|c| c == 0),
+        "seat 0's hand reached seat 1: {r}"
+    );
+    assert!(
+        r["state"]["hands"][1]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c.as_u64().unwrap() > 0),
+        "{r}"
+    );
+    let m1 = one.event_of("moved").await;
+    let m0 = zero.event_of("moved").await;
+    assert!(
+        m1["state"]["hands"][0]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c == 0),
+        "{m1}"
+    );
+    assert_eq!(
+        m0["state"]["hands"][0],
+        json!(hand),
+        "seat 0 sees its own hand"
+    );
+    let seen_by_one = serde_json::to_string(&json!([r, m1])).unwrap();
+    assert!(
+        !seen_by_one.contains(&serde_json::to_string(&hand).unwrap()),
+        "seat 0's hand {hand:?} in what seat 1 received"
+    );
+    // Seat 0 lays again from the deal: the card it took back is its own again.
+    play(
+        &mut zero,
+        battle,
+        0,
+        Some(0),
+        json!({"lay": {"card": hand[1]}}),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_strict_battle_refuses_a_takeback_past_dice_that_were_seen() {
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    let (_, battle, mut zero, mut one) = two_seats(
+        &s,
+        &mut org,
+        "race",
+        json!({"target": 1000}),
+        json!({"strict": true, "friendly_takebacks": true}),
+    )
+    .await;
+    let e0 = play(&mut zero, battle, 0, None, json!({"roll": {"dice": 1}})).await;
+    let words = one
+        .refused(
+            "takeback",
+            json!({"battle": battle, "seat": 1, "to": null}),
+            "refused",
+        )
+        .await;
+    assert_eq!(
+        words,
+        format!(
+            "this is a strict battle and the dice of entry {e0} have been seen: it cannot be taken back to the setup"
+        )
+    );
+    assert_eq!(head(&mut one, battle, 1).await, json!(e0));
+    zero.settle().await;
+    assert!(zero.take("moved").is_empty());
+}
+
+#[tokio::test]
+async fn after_the_end_a_takeback_is_refused_in_words() {
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    let (_, battle, mut zero, mut one) =
+        two_seats(&s, &mut org, "highcard", json!({"rounds": 1}), json!({})).await;
+    // Each seat lays its first legal card when asked, to the end.
+    let mut over = false;
+    for _ in 0..20 {
+        for (c, seat) in [(&mut zero, 0u8), (&mut one, 1u8)] {
+            let legal = c.ok("legal", json!({"battle": battle, "seat": seat})).await;
+            let Some(first) = legal["legal"].as_array().unwrap().first().cloned() else {
+                continue;
+            };
+            let at = head(c, battle, seat).await;
+            let r = c
+                .ok(
+                    "command",
+                    json!({"battle": battle, "seat": seat, "at": at, "command": first["command"]}),
+                )
+                .await;
+            over = over || r["over"] == true;
+        }
+        if over {
+            break;
+        }
+    }
+    assert!(over, "the battle ended");
+    let words = zero
+        .refused(
+            "takeback",
+            json!({"battle": battle, "seat": 0, "to": 0}),
+            "over",
+        )
+        .await;
+    assert!(
+        words.starts_with(
+            "the battle is over and its dice are revealed; explore what-ifs in your own copy"
+        ),
+        "{words}"
+    );
+}
+
+#[tokio::test]
+async fn a_second_request_another_seat_and_the_askers_own_answer_are_refused() {
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    let (_, battle, mut zero, mut one) =
+        two_seats(&s, &mut org, "race", json!({"target": 1000}), json!({})).await;
+    let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
+    let _e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
+    // A seat not the token's.
+    let words = zero
+        .refused(
+            "takeback",
+            json!({"battle": battle, "seat": 1, "to": e0}),
+            "forbidden",
+        )
+        .await;
+    assert_eq!(
+        words,
+        format!("your invitation opens seat 0 of battle {battle}, not seat 1")
+    );
+    // `to` must be given (null is the setup).
+    zero.refused(
+        "takeback",
+        json!({"battle": battle, "seat": 0}),
+        "bad_request",
+    )
+    .await;
+    zero.refused(
+        "takeback",
+        json!({"battle": battle, "seat": 0, "to": 99}),
+        "not_found",
+    )
+    .await;
+    zero.ok("takeback", json!({"battle": battle, "seat": 0, "to": e0}))
+        .await;
+    let words = one
+        .refused(
+            "takeback",
+            json!({"battle": battle, "seat": 1, "to": null}),
+            "refused",
+        )
+        .await;
+    assert_eq!(
+        words,
+        format!(
+            "a take-back is already asked in battle {battle} (seat 0 asks to go back to entry {e0}): it is answered first"
+        )
+    );
+    let words = zero
+        .refused(
+            "takeback_answer",
+            json!({"battle": battle, "seat": 0, "accept": true}),
+            "forbidden",
+        )
+        .await;
+    assert!(words.contains("the other seats answer it"), "{words}");
+}
+
+#[tokio::test]
+async fn a_command_before_the_last_answer_makes_the_request_lapse() {
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    let (_, battle, mut zero, mut one) =
+        two_seats(&s, &mut org, "race", json!({"target": 1000}), json!({})).await;
+    let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
+    one.ok("takeback", json!({"battle": battle, "seat": 1, "to": null}))
+        .await;
+    // Seat 1 plays on instead (its turn): the request was asked at e0.
+    let e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
+    let words = zero
+        .refused(
+            "takeback_answer",
+            json!({"battle": battle, "seat": 0, "accept": true}),
+            "stale",
+        )
+        .await;
+    assert!(words.contains("ask again"), "{words}");
+    assert_eq!(head(&mut zero, battle, 0).await, json!(e1));
+}
+
+#[tokio::test]
+async fn a_client_resuming_after_an_entry_taken_back_hears_moved_first() {
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    let (_, battle, mut zero, mut one) = two_seats(
+        &s,
+        &mut org,
+        "race",
+        json!({"target": 1000}),
+        json!({"friendly_takebacks": true}),
+    )
+    .await;
+    let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
+    let e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
+    let e2 = play(&mut zero, battle, 0, Some(e1), json!("hold")).await;
+    zero.ok("takeback", json!({"battle": battle, "seat": 0, "to": e0}))
+        .await;
+    let e3 = play(&mut one, battle, 1, Some(e0), json!({"roll": {"dice": 2}})).await;
+    // A client of seat 1 that held the old line up to e2 resumes after it:
+    // it hears `moved` to e0 first (its line and the live one part there),
+    // then the entries after e2 on the live line, then `live`.
+    one.settle().await;
+    one.events.clear();
+    let r = one
+        .ok("watch", json!({"battle": battle, "seat": 1, "after": e2}))
+        .await;
+    assert_eq!(r["head"], e3);
+    let frames: Vec<Value> = one.events.drain(..).collect();
+    let kinds: Vec<&str> = frames.iter().map(|f| f["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["moved", "entry", "live"], "{frames:?}");
+    assert_eq!(frames[0]["to"], e0);
+    assert_eq!(frames[0]["by"], Value::Null);
+    assert_eq!(frames[1]["entry"]["id"], e3);
+    // A client that is on the live line hears no `moved`.
+    zero.settle().await;
+    zero.events.clear();
+    let r = zero
+        .ok("watch", json!({"battle": battle, "seat": 0, "after": e0}))
+        .await;
+    assert_eq!(r["head"], e3);
+    zero.settle().await;
+    let kinds: Vec<String> = zero
+        .events
+        .drain(..)
+        .map(|f| f["type"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(!kinds.iter().any(|k| k == "moved"), "{kinds:?}");
+}
+
+/// The blocking client (`xenolog_server::client`, what the command line
+/// uses) follows a take-back: after `moved` its head is `to`, so its next
+/// command is given at `to` and starts the new line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_blocking_client_takes_moveds_to_as_its_head() {
+    use xenolog_server::client::{Client as Blocking, ServerAddr};
+    use xenolog_server::secret::Token;
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    let campaign = org.ok("create_campaign", json!({"name": "Club"})).await["campaign"]
+        .as_i64()
+        .unwrap();
+    let battle = org
+        .ok(
+            "create_battle",
+            json!({"campaign": campaign, "game": "race", "config": {"target": 1000},
+                   "friendly_takebacks": true}),
+        )
+        .await["battle"]
+        .as_i64()
+        .unwrap();
+    let mut tokens = Vec::new();
+    let mut sockets = Vec::new();
+    for seat in 0..2u8 {
+        let inv = org
+            .ok(
+                "invite",
+                json!({"role": "player", "campaign": campaign, "battle": battle, "seat": seat}),
+            )
+            .await;
+        let mut c = Client::connect(&s).await;
+        let r = c.ok("redeem", json!({"code": inv["code"]})).await;
+        c.ok(
+            "join",
+            json!({"battle": battle, "seat": seat, "nonce": table_common::nonce(seat + 1)}),
+        )
+        .await;
+        tokens.push(r["token"].as_str().unwrap().to_owned());
+        sockets.push(c);
+    }
+    let mut zero = sockets.remove(0);
+    let url = s.running.ws_url();
+    let token = tokens[1].clone();
+    // Seat 1's blocking client watches from the start.
+    let mut one = tokio::task::spawn_blocking(move || {
+        let addr = ServerAddr::parse(&url).unwrap();
+        let mut c = Blocking::connect(addr, Some(Token::from_text(&token))).unwrap();
+        c.watch(battle, 1, None).unwrap();
+        c
+    })
+    .await
+    .unwrap();
+    let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
+    let (mut back, e1) = tokio::task::spawn_blocking(move || {
+        while one.last_entry(battle) != Some(e0 as u64) {
+            one.next_event(std::time::Duration::from_secs(10)).unwrap();
+        }
+        let r = one
+            .request(
+                "command",
+                json!({"battle": battle, "seat": 1, "at": e0, "command": "hold"}),
+            )
+            .unwrap();
+        let e1 = r["entries"][0].as_i64().unwrap();
+        (one, e1)
+    })
+    .await
+    .unwrap();
+    zero.ok("takeback", json!({"battle": battle, "seat": 0, "to": e0}))
+        .await;
+    let back_at = tokio::task::spawn_blocking(move || {
+        loop {
+            let ev = back
+                .next_event(std::time::Duration::from_secs(10))
+                .unwrap()
+                .expect("an event");
+            if ev["type"] == "moved" {
+                break;
+            }
+        }
+        let head = back.last_entry(battle);
+        // Its next command goes at its head: seat 1 rolls where it held.
+        let r = back.request(
+            "command",
+            json!({"battle": battle, "seat": 1, "at": head, "command": {"roll": {"dice": 1}}}),
+        );
+        (head, r.map(|r| r["entries"][0].clone()))
+    })
+    .await
+    .unwrap();
+    assert_eq!(back_at.0, Some(e0 as u64), "the head after `moved` is `to`");
+    let e2 = back_at.1.expect("the command at the new head is taken");
+    assert!(
+        e2.as_i64().unwrap() > e1,
+        "a new entry on a new branch: {e2}"
+    );
+}
