@@ -260,7 +260,7 @@ impl TableStore for ClubFile {
                 let r = c.save_position(id, &*b);
                 (b, r)
             })
-            .map_err(|_| self.gone(&path))?;
+            .map_err(|g| self.gone(&path, g))?;
         match saved {
             (b, Ok(())) => {
                 live.battle = b;
@@ -330,7 +330,7 @@ impl TableStore for ClubFile {
                 let newer: Vec<_> = log.into_iter().filter(|e| e.id > after).collect();
                 Ok::<_, xenolog_saves::SaveError>((lines(&newer, &state, &names), head, state))
             })
-            .map_err(|_| self.gone(&path))?
+            .map_err(|g| self.gone(&path, g))?
             .map_err(|e| self.campaign_fail(campaign, e.to_string()))?;
         Ok(CampaignLog {
             entries,
@@ -357,7 +357,7 @@ impl TableStore for ClubFile {
         // with nothing else between them, so the head they see is the head.
         writer
             .run(move |c| edit_at_head(c, after, event, owned))
-            .map_err(|_| self.gone(&path))?
+            .map_err(|g| self.gone(&path, g))?
             .map_err(|e| self.campaign_fail(campaign, e.to_string()))
     }
 }
