@@ -218,6 +218,9 @@ impl<G: Game> Battle for SeatBattle<G> {
     fn game_name(&self) -> &'static str {
         G::NAME
     }
+    fn turn_word(&self) -> &'static str {
+        G::turn_word()
+    }
     fn meta(&self) -> &BattleMeta {
         &self.meta
     }

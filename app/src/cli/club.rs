@@ -500,8 +500,11 @@ fn redeem(
     line(
         out,
         format!(
-            "redeemed: a {} token for '{}', kept in {} (readable by you only; keep it secret)",
-            body["role"].as_str().unwrap_or(""),
+            "redeemed: {} token for '{}', kept in {} (readable by you only; keep it secret)",
+            match body["role"].as_str().unwrap_or("") {
+                r @ ("organiser" | "admin") => format!("an {r}"),
+                r => format!("a {r}"),
+            },
             body["label"].as_str().unwrap_or(""),
             path.display()
         ),
@@ -672,6 +675,14 @@ fn list(server: &ServerArg, json: bool, battles_only: bool, out: &mut dyn Write)
                     b["battle"],
                     camp["campaign"],
                     b["my_seats"]
+                        .as_array()
+                        .map(|seats| seats
+                            .iter()
+                            .filter_map(Value::as_u64)
+                            .map(|s| (s + 1).to_string())
+                            .collect::<Vec<_>>()
+                            .join(", "))
+                        .unwrap_or_default()
                 ),
             )?;
         }

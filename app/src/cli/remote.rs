@@ -289,7 +289,8 @@ pub(super) fn legal(at: &BattleRef, view: &ViewArg, json: bool, out: &mut dyn Wr
                 status["result"].as_str().unwrap_or("")
             ),
             _ => format!(
-                "seat {seat} is not asked to act now ({} {})",
+                "seat {} is not asked to act now ({} {})",
+                seat + 1,
                 names(&status["asked"]),
                 if status["asked"].as_array().map_or(0, Vec::len) == 1 {
                     "is"
@@ -350,11 +351,12 @@ pub(super) fn state(
         line(
             out,
             format!(
-                "club battle {} {}, as seat {seat}\n{}",
+                "club battle {} {}, as seat {}\n{}",
                 at.battle,
                 body["at"]
                     .as_u64()
                     .map_or("at the setup".to_owned(), |i| format!("after entry {i}")),
+                seat + 1,
                 serde_json::to_string_pretty(&body["state"]).unwrap_or_default()
             ),
         )
@@ -575,11 +577,11 @@ pub(super) fn play(at: &BattleRef, script: &Path, json: bool, out: &mut dyn Writ
             return Err(Fail::rule(format!(
                 "script line {n} refused: your token opens seat {} of battle {}, not seat {}; {played} commands before it were applied",
                 mine.iter()
-                    .map(|(_, s)| s.to_string())
+                    .map(|(_, s)| (s + 1).to_string())
                     .collect::<Vec<_>>()
                     .join(" and "),
                 at.battle,
-                cmd.actor.0
+                cmd.actor.0 + 1
             )));
         }
         let ids = send_command(&mut c, at.battle, cmd.actor.0, &cmd.command, &mut heard).map_err(

@@ -7,7 +7,7 @@ use crate::scene::{Item, ItemKind, Rgba, Scene, Shape};
 
 use super::data::{Item as Token, Store, Terrain, Tile};
 use super::rules::AlienCommand as C;
-use super::state::{AlienState, Pos};
+use super::state::{AlienState, Phase, Pos};
 
 pub const TILE: f32 = 40.0;
 
@@ -83,6 +83,33 @@ pub fn terrain_fill(t: Terrain) -> Rgba {
         Terrain::Duct => Rgba::rgb(110, 120, 140),
         Terrain::Landing => Rgba::rgb(120, 170, 110),
         Terrain::Airlock(_) => Rgba::rgb(230, 200, 60),
+    }
+}
+
+/// The turn, its phase and who is asked to act, in a line.
+fn status_line(s: &AlienState) -> String {
+    use crate::game::Game;
+    if let Some(end) = super::Alien::outcome(s) {
+        return end.summary;
+    }
+    let phase = match s.phase {
+        Phase::Expedition => "the expedition's phase",
+        Phase::Hatching => "hatching",
+        Phase::Moving => "the aliens move",
+        Phase::Metamorphosis => "metamorphosis",
+        Phase::Attacks => "the aliens attack",
+    };
+    let mut who: Vec<String> = Vec::new();
+    for ask in super::Alien::asked(s) {
+        let name = super::Alien::seat_name(s, ask.seat);
+        if !who.contains(&name) {
+            who.push(name);
+        }
+    }
+    if who.is_empty() {
+        format!("Turn {}: {phase}", s.turn.max(1))
+    } else {
+        format!("Turn {}: {phase}; {} to act", s.turn.max(1), who.join(", "))
     }
 }
 
@@ -368,6 +395,16 @@ pub fn scene(s: &AlienState) -> Scene {
         ));
     }
     let ty = 60.0 + f32::from(b.track) * TILE;
+    // Whose turn, on the board itself (issue 28: readable from across the
+    // table, as the other games' boards head their panels with it).
+    items.push(text(
+        "status".into(),
+        [sx + side / 2.0, ty],
+        status_line(s),
+        13.0,
+        Rgba::rgb(255, 220, 120),
+    ));
+    let ty = ty + 22.0;
     items.push(text(
         "tasks:points".into(),
         [sx + side / 2.0, ty],
@@ -622,6 +659,37 @@ mod tests {
         assert_eq!(name_lines("Atmosphere pumps", 8), ["Atmosphere", "pumps"]);
         assert_eq!(name_lines("Radio room", 8), ["Radio", "room"]);
         assert_eq!(name_lines("Sick bay", 8), ["Sick bay"]);
+    }
+
+    /// Issue 28, "the side whose turn it is marked on the board itself": the
+    /// Alien board heads its task panel with the turn, the phase and the
+    /// seats asked to act, and with the result once the game is over.
+    #[test]
+    fn the_board_says_whose_turn_it_is_and_how_the_game_ended() {
+        use crate::game::Game;
+        let s = start(&AlienConfig::default()).unwrap();
+        let status = |s: &AlienState| {
+            scene(s)
+                .items
+                .into_iter()
+                .find_map(|i| match i.shape {
+                    Shape::Text { text, .. } if i.id == "status" => Some(text),
+                    _ => None,
+                })
+                .expect("a status line")
+        };
+        let line = status(&s);
+        let asked = crate::games::alien::Alien::asked(&s);
+        assert!(!asked.is_empty());
+        for a in &asked {
+            let name = crate::games::alien::Alien::seat_name(&s, a.seat);
+            assert!(line.contains(&name), "{line} names {name}");
+        }
+        assert!(line.starts_with("Turn 1: "), "{line}");
+        let mut over = s.clone();
+        over.over = Some(crate::games::alien::state::Result::Aliens);
+        let end = crate::games::alien::Alien::outcome(&over).unwrap().summary;
+        assert_eq!(status(&over), end);
     }
 
     /// Commands name tiles like K6 (issue 28): the board says which column
