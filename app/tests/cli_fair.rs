@@ -191,7 +191,7 @@ fn before_the_reveal_verify_says_not_yet_and_bad_nonce_arguments_are_usage_error
     );
     for (arg, words) in [
         ("3", "expected SEAT=HEX"),
-        ("0=00", "is not a seat number"),
+        ("0=00", "seats are numbered from 1"),
         ("1=abc", "64 hex digits"),
     ] {
         let o = verify(&file, &["--nonce", arg]);

@@ -563,7 +563,9 @@ fn club_tokens_lists_the_tokens_without_secrets_and_club_revoke_closes_a_socket_
     }
     let anna_line: Value = serde_json::from_str(json_list.lines().nth(1).unwrap()).unwrap();
     assert_eq!(anna_line["id"], anna_id, "{anna_line}");
-    assert_eq!(anna_line["seats"][0]["seat"], 1, "{anna_line}");
+    // Typed and printed seats count from 1 (`--seat 1`, "seat 1"); the
+    // JSON lines give the seat's index from 0.
+    assert_eq!(anna_line["seats"][0]["seat"], 0, "{anna_line}");
 
     // Revoked: Anna's open socket is told in words and closed.
     let said = xenolog_ok(

@@ -123,7 +123,7 @@ fn a_takeback_asked_and_answered_and_campaign_edits_from_the_command_line() {
     .trim()
     .to_owned();
     let mut tokens = Vec::new();
-    for (who, seat) in [(&anna, "0"), (&ben, "1")] {
+    for (who, seat) in [(&anna, "1"), (&ben, "2")] {
         let inv = json(&ok(
             &org,
             &[
@@ -181,7 +181,7 @@ fn a_takeback_asked_and_answered_and_campaign_edits_from_the_command_line() {
     );
     assert_eq!(
         asked.trim(),
-        format!("take-back 1 asked: battle {battle} back to the setup; waiting for seat 0")
+        format!("take-back 1 asked: battle {battle} back to the setup; waiting for seat 1")
     );
     let answered = ok(
         &anna,
@@ -197,10 +197,10 @@ fn a_takeback_asked_and_answered_and_campaign_edits_from_the_command_line() {
     let words = refused(
         &ben,
         &[
-            "club", "takeback", "--server", &url, "--battle", &battle, "--to", "0", "--as", "0",
+            "club", "takeback", "--server", &url, "--battle", &battle, "--to", "0", "--as", "1",
         ],
     );
-    assert!(words.contains("not seat 0"), "{words}");
+    assert!(words.contains("not seat 1"), "{words}");
 
     // The shared campaign: the organiser raises a roster and grants it to Anna.
     let raised = ok(

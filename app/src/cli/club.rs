@@ -587,7 +587,13 @@ fn tokens(server: &ServerArg, json: bool, out: &mut dyn Write) -> Out {
             .as_array()
             .into_iter()
             .flatten()
-            .map(|s| format!("battle {} seat {}", s["battle"], s["seat"]))
+            .map(|s| {
+                format!(
+                    "battle {} seat {}",
+                    s["battle"],
+                    s["seat"].as_u64().map_or(0, |n| n + 1)
+                )
+            })
             .collect();
         let mut text = format!(
             "token {:>3}  {:<10} '{}'  made {}",

@@ -184,7 +184,8 @@ pub(super) fn run(cmd: TableCmd, out: &mut dyn Write) -> Out {
                             .as_array()
                             .into_iter()
                             .flatten()
-                            .map(Value::to_string)
+                            .filter_map(Value::as_u64)
+                            .map(|s| (s + 1).to_string())
                             .collect::<Vec<_>>()
                             .join(" and ")
                     ),
@@ -221,7 +222,17 @@ pub(super) fn run(cmd: TableCmd, out: &mut dyn Write) -> Out {
             } else if body["refused"] == true {
                 format!("refused: battle {battle} goes on where it was")
             } else {
-                format!("accepted; the take-back waits for seat {}", body["waiting"])
+                format!(
+                    "accepted; the take-back waits for seat {}",
+                    body["waiting"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_u64)
+                        .map(|s| (s + 1).to_string())
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                )
             };
             line(out, words)
         }

@@ -190,7 +190,8 @@ impl<'a> Organiser<'a> {
         .to_owned()
     }
 
-    /// A seat's invitation: its code and its link.
+    /// A seat's invitation (the seat's index from 0; the command line
+    /// numbers seats from 1): its code and its link.
     pub fn invite(&self, campaign: &str, battle: &str, seat: u8) -> (String, String) {
         let inv = lines(&ok(
             self.dir,
@@ -204,7 +205,7 @@ impl<'a> Organiser<'a> {
                 "--battle",
                 battle,
                 "--seat",
-                &seat.to_string(),
+                &(seat + 1).to_string(),
                 "--json",
             ],
         ))

@@ -86,11 +86,15 @@ pub fn terrain_fill(t: Terrain) -> Rgba {
     }
 }
 
-/// The turn, its phase and who is asked to act, in a line.
-fn status_line(s: &AlienState) -> String {
+/// The turn and its phase, then who is asked to act (two short lines, so
+/// they fit the panel beside the base).
+fn status_lines(s: &AlienState) -> (String, Option<String>) {
     use crate::game::Game;
     if let Some(end) = super::Alien::outcome(s) {
-        return end.summary;
+        return match end.summary.split_once(": ") {
+            Some((what, why)) => (format!("{what}:"), Some(why.to_owned())),
+            None => (end.summary, None),
+        };
     }
     let phase = match s.phase {
         Phase::Expedition => "the expedition's phase",
@@ -106,10 +110,11 @@ fn status_line(s: &AlienState) -> String {
             who.push(name);
         }
     }
+    let when = format!("Turn {}: {phase}", s.turn.max(1));
     if who.is_empty() {
-        format!("Turn {}: {phase}", s.turn.max(1))
+        (when, None)
     } else {
-        format!("Turn {}: {phase}; {} to act", s.turn.max(1), who.join(", "))
+        (when, Some(format!("{} to act", who.join(", "))))
     }
 }
 
@@ -397,14 +402,26 @@ pub fn scene(s: &AlienState) -> Scene {
     let ty = 60.0 + f32::from(b.track) * TILE;
     // Whose turn, on the board itself (issue 28: readable from across the
     // table, as the other games' boards head their panels with it).
+    let (when, who) = status_lines(s);
     items.push(text(
         "status".into(),
         [sx + side / 2.0, ty],
-        status_line(s),
+        when,
         13.0,
         Rgba::rgb(255, 220, 120),
     ));
-    let ty = ty + 22.0;
+    let ty = if let Some(who) = who {
+        items.push(text(
+            "status:who".into(),
+            [sx + side / 2.0, ty + 18.0],
+            who,
+            13.0,
+            Rgba::rgb(255, 220, 120),
+        ));
+        ty + 40.0
+    } else {
+        ty + 22.0
+    };
     items.push(text(
         "tasks:points".into(),
         [sx + side / 2.0, ty],
@@ -672,11 +689,12 @@ mod tests {
             scene(s)
                 .items
                 .into_iter()
-                .find_map(|i| match i.shape {
-                    Shape::Text { text, .. } if i.id == "status" => Some(text),
+                .filter_map(|i| match i.shape {
+                    Shape::Text { text, .. } if i.id.starts_with("status") => Some(text),
                     _ => None,
                 })
-                .expect("a status line")
+                .collect::<Vec<_>>()
+                .join(" / ")
         };
         let line = status(&s);
         let asked = crate::games::alien::Alien::asked(&s);
@@ -689,7 +707,7 @@ mod tests {
         let mut over = s.clone();
         over.over = Some(crate::games::alien::state::Result::Aliens);
         let end = crate::games::alien::Alien::outcome(&over).unwrap().summary;
-        assert_eq!(status(&over), end);
+        assert_eq!(status(&over).replace(": / ", ": "), end);
     }
 
     /// Commands name tiles like K6 (issue 28): the board says which column
