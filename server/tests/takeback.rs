@@ -219,6 +219,17 @@ async fn the_takeback_reply_and_moved_event_carry_each_seats_own_view_only() {
         !seen_by_one.contains(&serde_json::to_string(&hand).unwrap()),
         "seat 0's hand {hand:?} in what seat 1 received"
     );
+    // The very command taken back would repeat its recorded entry (the
+    // same draw): refused in words, not an internal error, and nothing moves.
+    let words = zero
+        .refused(
+            "command",
+            json!({"battle": battle, "seat": 0, "at": 0, "command": {"lay": {"card": card}}}),
+            "refused",
+        )
+        .await;
+    assert!(words.contains("is the one taken back"), "{words}");
+    assert_eq!(head(&mut zero, battle, 0).await, json!(0));
     // Seat 0 lays again from the deal: the card it took back is its own again.
     play(
         &mut zero,

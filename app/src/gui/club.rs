@@ -759,6 +759,27 @@ impl ClubCampaign {
                 b.over = Some(ev["outcome"].clone());
                 vec![Arrival::Battle(battle), Arrival::Listing]
             }
+            // Take-backs are played from the command line for now: the
+            // app's copy follows one line only, so it says so rather than
+            // show a board the battle has left.
+            Some("takeback_asked") => vec![Arrival::Status(format!(
+                "Battle {battle}: a take-back to {} is asked; answer it with `xenolog club answer` \
+                 (the app cannot answer take-backs yet)",
+                ev["to"]
+                    .as_u64()
+                    .map_or("the setup".to_owned(), |e| format!("entry {e}"))
+            ))],
+            Some("moved") => vec![Arrival::Notice {
+                title: format!("Battle {battle} was taken back"),
+                words: format!(
+                    "The seats agreed to take battle {battle} back to {}. This window cannot \
+                     follow a taken-back club battle yet: play it on from the command line \
+                     (`xenolog play --server`), or download it after the end.",
+                    ev["to"]
+                        .as_u64()
+                        .map_or("the setup".to_owned(), |e| format!("entry {e}"))
+                ),
+            }],
             _ => Vec::new(),
         }
     }

@@ -63,9 +63,12 @@ fn panic_words(p: &(dyn std::any::Any + Send)) -> String {
         .map(|s| (*s).to_owned())
         .or_else(|| p.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "no message".to_owned());
-    format!(
-        "the campaign's writer failed on this request ({what}); nothing of it was written, and the campaign goes on"
-    )
+    // The panic's own words stay in the server's log: writer jobs run game
+    // code on the whole state, so they could name a hidden card (principle
+    // 14); the seat is told only what happened.
+    eprintln!("serve: a campaign writer's job panicked: {what}");
+    "the campaign's writer failed on this request; nothing of it was written, and the campaign goes on"
+        .to_owned()
 }
 
 impl Writer {

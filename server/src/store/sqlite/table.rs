@@ -255,6 +255,21 @@ impl TableStore for ClubFile {
         let id = live.id;
         let mut b = live.battle;
         b.seek(to);
+        // The server plays the game's own steps only after a seat's
+        // command: a line cut where such a step is due (an Alien Invasion
+        // round's drawing of cards) would leave no seat a command.
+        if b.due_step().is_some() {
+            b.seek(head);
+            live.battle = b;
+            *guard = Some(live);
+            return Err(ClubError::Rule(format!(
+                "the game's own step comes next after {}: a take-back goes back to where a seat is asked to act (an entry before or after that step)",
+                match to {
+                    None => "the setup".to_owned(),
+                    Some(id) => format!("entry {id}"),
+                }
+            )));
+        }
         let saved = writer
             .run(move |c| {
                 let r = c.save_position(id, &*b);
