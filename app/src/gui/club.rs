@@ -229,10 +229,20 @@ pub fn saved_clubs(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// A club as the saved list keeps it: with `wss://` when it speaks TLS, so
+/// coming back to it never sends its token over a plain connection.
+fn saved_name(addr: &ServerAddr) -> String {
+    if addr.tls {
+        format!("wss://{}", addr.host)
+    } else {
+        addr.host.clone()
+    }
+}
+
 fn remember_club(dir: &Path, addr: &ServerAddr) -> Result<(), String> {
     let mut list = saved_clubs(dir);
-    list.retain(|a| a != &addr.host);
-    list.insert(0, addr.host.clone());
+    list.retain(|a| ServerAddr::parse(a).map_or(true, |s| s.host != addr.host));
+    list.insert(0, saved_name(addr));
     write_private(
         &dir.join(CLUBS_FILE),
         &serde_json::to_string_pretty(&list).unwrap_or_default(),
@@ -1216,5 +1226,37 @@ fn net_loop(
         if any {
             ctx.request_repaint();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Review of session 14: a club reached over TLS is saved with its
+    /// scheme, so "Connect to ..." goes back over wss:// (the token is
+    /// never sent over a plain connection); one entry per host.
+    #[test]
+    fn a_tls_club_is_saved_with_its_scheme_and_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let tls = ServerAddr::parse("wss://club.example:8443").unwrap();
+        std::fs::write(token_file(dir.path(), &tls), "t").unwrap();
+        remember_club(dir.path(), &tls).unwrap();
+        remember_club(dir.path(), &tls).unwrap();
+        let saved = saved_clubs(dir.path());
+        assert_eq!(saved, vec!["wss://club.example:8443".to_owned()]);
+        let back = ServerAddr::parse(&saved[0]).unwrap();
+        assert!(back.tls);
+        assert_eq!(back.host, "club.example:8443");
+        let plain = ServerAddr::parse("127.0.0.1:9000").unwrap();
+        std::fs::write(token_file(dir.path(), &plain), "t").unwrap();
+        remember_club(dir.path(), &plain).unwrap();
+        assert_eq!(
+            saved_clubs(dir.path()),
+            vec![
+                "127.0.0.1:9000".to_owned(),
+                "wss://club.example:8443".to_owned()
+            ]
+        );
     }
 }
