@@ -11,95 +11,16 @@
 //! downloads the battle file, `verify --nonce` with the nonce it kept says
 //! ok; a file with one nonce byte changed fails in words).
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use xenolog_engine::{Actor, Battle, Viewer};
 
-struct Served {
-    child: Child,
-    url: String,
-    code: String,
-    _stdout: BufReader<std::process::ChildStdout>,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(data: &Path) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(["serve", "--data"])
-        .arg(data)
-        .args(["--listen", "127.0.0.1:0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("xenolog serve starts");
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let (mut url, mut code) = (None, None);
-    while code.is_none() {
-        let mut line = String::new();
-        if stdout.read_line(&mut line).unwrap() == 0 {
-            let _ = child.kill();
-            panic!("serve ended before printing its invitation");
-        }
-        if let Some(u) = line.trim().strip_prefix("listening on ") {
-            url = Some(u.to_owned());
-        }
-        if let Some(c) = line
-            .trim()
-            .strip_prefix("organiser invitation (shown once, valid 7 days): ")
-        {
-            code = Some(c.to_owned());
-        }
-    }
-    Served {
-        child,
-        url: url.unwrap(),
-        code: code.unwrap(),
-        _stdout: stdout,
-    }
-}
-
-/// A `xenolog` command run as the person whose club folder is `who`.
-fn cmd(who: &Path, args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_xenolog"));
-    c.args(args)
-        .env("XENOLOG_CLUB_DIR", who)
-        .env_remove("XENOLOG_TOKEN")
-        .stdin(Stdio::null());
-    c
-}
-
-fn run(who: &Path, args: &[&str]) -> Output {
-    cmd(who, args).output().unwrap()
-}
-
-fn ok(who: &Path, args: &[&str]) -> String {
-    let o = run(who, args);
-    assert!(
-        o.status.success(),
-        "xenolog {args:?} failed ({:?}): {}{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
-
-fn lines(text: &str) -> Vec<Value> {
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
-}
+#[path = "support/club.rs"]
+mod support;
+use support::{cmd, lines, ok, run, serve};
 
 /// The one file in `dir` whose name starts with `prefix`.
 fn kept(dir: &Path, prefix: &str) -> PathBuf {

@@ -4,84 +4,13 @@
 //! folder: `club takeback`, `club answer`, `club campaign-edit`, `club
 //! buy-skill`, `club grant-roster`, `club campaign-log`.
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
 
 use serde_json::Value;
 
-struct Served {
-    child: Child,
-    url: String,
-    code: String,
-    _stdout: BufReader<std::process::ChildStdout>,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(data: &Path) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(["serve", "--data"])
-        .arg(data)
-        .args(["--listen", "127.0.0.1:0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("xenolog serve starts");
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let (mut url, mut code) = (None, None);
-    while code.is_none() {
-        let mut line = String::new();
-        if stdout.read_line(&mut line).unwrap() == 0 {
-            let _ = child.kill();
-            panic!("serve ended before printing its invitation");
-        }
-        if let Some(u) = line.trim().strip_prefix("listening on ") {
-            url = Some(u.to_owned());
-        }
-        if let Some(c) = line
-            .trim()
-            .strip_prefix("organiser invitation (shown once, valid 7 days): ")
-        {
-            code = Some(c.to_owned());
-        }
-    }
-    Served {
-        child,
-        url: url.unwrap(),
-        code: code.unwrap(),
-        _stdout: stdout,
-    }
-}
-
-/// `xenolog ARGS` as the person whose club folder is `who`.
-fn run(who: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(args)
-        .env("XENOLOG_CLUB_DIR", who)
-        .env_remove("XENOLOG_TOKEN")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn ok(who: &Path, args: &[&str]) -> String {
-    let o = run(who, args);
-    assert!(
-        o.status.success(),
-        "xenolog {args:?} failed ({:?}): {}{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
+#[path = "support/club.rs"]
+mod support;
+use support::{ok, run, serve};
 
 fn refused(who: &Path, args: &[&str]) -> String {
     let o = run(who, args);

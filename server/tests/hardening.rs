@@ -79,7 +79,8 @@ impl Client {
         }
     }
 
-    async fn ok(&mut self, kind: &str, fields: Value) -> Value {
+    /// Send a request; its reply (events on the way are kept for later).
+    async fn request(&mut self, kind: &str, fields: Value) -> Value {
         let id = self.next;
         self.next += 1;
         let mut m = json!({"v": 1, "id": id, "type": kind});
@@ -95,26 +96,18 @@ impl Client {
             self.events.push_back(v);
         };
         assert_eq!(reply["re"], json!(id), "{reply}");
+        reply
+    }
+
+    async fn ok(&mut self, kind: &str, fields: Value) -> Value {
+        let reply = self.request(kind, fields).await;
         assert!(reply.get("err").is_none(), "{kind} refused: {reply}");
         reply["ok"].clone()
     }
 
     /// A request refused with `code`; its words.
     async fn refused(&mut self, kind: &str, fields: Value, code: &str) -> String {
-        let id = self.next;
-        self.next += 1;
-        let mut m = json!({"v": 1, "id": id, "type": kind});
-        if let Value::Object(f) = fields {
-            m.as_object_mut().unwrap().extend(f);
-        }
-        self.ws.send(Message::text(m.to_string())).await.unwrap();
-        let reply = loop {
-            let v = self.recv().await;
-            if v.get("re").is_some() || v.get("type").is_none() {
-                break v;
-            }
-            self.events.push_back(v);
-        };
+        let reply = self.request(kind, fields).await;
         assert_eq!(reply["err"]["code"], json!(code), "{reply}");
         reply["err"]["words"].as_str().unwrap().to_owned()
     }

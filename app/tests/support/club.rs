@@ -39,10 +39,22 @@ impl Served {
 /// Start `xenolog serve --data DATA --listen 127.0.0.1:0` and read the
 /// address and the organiser's invitation from its standard output.
 pub fn serve(data: &Path) -> Served {
+    start(data, "127.0.0.1:0", true)
+}
+
+/// Start `xenolog serve` again on a club folder that has its organiser,
+/// listening on `listen` (the same port as before: clients reconnect).
+pub fn serve_again(data: &Path, listen: &str) -> Served {
+    start(data, listen, false)
+}
+
+/// Start `xenolog serve` and read where it listens and, on a first start,
+/// the organiser's invitation.
+fn start(data: &Path, listen: &str, first: bool) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
         .args(["serve", "--data"])
         .arg(data)
-        .args(["--listen", "127.0.0.1:0"])
+        .args(["--listen", listen])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -50,11 +62,11 @@ pub fn serve(data: &Path) -> Served {
         .expect("xenolog serve starts");
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let (mut url, mut code) = (None, None);
-    while code.is_none() {
+    while url.is_none() || (first && code.is_none()) {
         let mut line = String::new();
         if stdout.read_line(&mut line).unwrap() == 0 {
             let _ = child.kill();
-            panic!("serve ended before printing its invitation");
+            panic!("serve ended before saying where it listens and its invitation");
         }
         if let Some(u) = line.trim().strip_prefix("listening on ") {
             url = Some(u.to_owned());
@@ -68,40 +80,8 @@ pub fn serve(data: &Path) -> Served {
     }
     Served {
         child,
-        url: url.unwrap(),
-        code: code.unwrap(),
-        _stdout: stdout,
-    }
-}
-
-/// Start `xenolog serve` again on a club folder that has its organiser,
-/// listening on `listen` (the same port as before: clients reconnect).
-pub fn serve_again(data: &Path, listen: &str) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(["serve", "--data"])
-        .arg(data)
-        .args(["--listen", listen])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("xenolog serve starts");
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut url = None;
-    while url.is_none() {
-        let mut line = String::new();
-        if stdout.read_line(&mut line).unwrap() == 0 {
-            let _ = child.kill();
-            panic!("serve ended before saying where it listens");
-        }
-        if let Some(u) = line.trim().strip_prefix("listening on ") {
-            url = Some(u.to_owned());
-        }
-    }
-    Served {
-        child,
-        url: url.unwrap(),
-        code: String::new(),
+        url: url.unwrap_or_default(),
+        code: code.unwrap_or_default(),
         _stdout: stdout,
     }
 }
