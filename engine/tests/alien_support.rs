@@ -3,11 +3,13 @@
 //! applied, tiles and characters by name.
 #![allow(dead_code)]
 
+#[path = "support/game.rs"]
+mod game;
+
 use xenolog_engine::games::alien::data::{Item, Tile};
-use xenolog_engine::games::alien::rules::{self, AlienCommand};
-use xenolog_engine::games::alien::state::{self, AlienEvent, AlienState};
+use xenolog_engine::games::alien::rules::AlienCommand;
+use xenolog_engine::games::alien::state::{AlienEvent, AlienState};
 use xenolog_engine::games::alien::{Alien, AlienConfig, start};
-use xenolog_engine::rng::Randomness;
 use xenolog_engine::{Actor, Game, RuleError};
 
 pub const ALIEN: Actor = Actor(0);
@@ -52,13 +54,7 @@ pub fn try_act(
     dice: &[u8],
 ) -> Result<Vec<AlienEvent>, RuleError> {
     let entered = (!dice.is_empty()).then(|| dice.to_vec());
-    let mut rng = Randomness::new(7, 0, entered);
-    let events = rules::decide(s, actor, &cmd, &mut rng)?;
-    rng.finish()?;
-    for e in &events {
-        state::apply(s, e);
-    }
-    Ok(events)
+    game::decide_and_apply::<Alien>(s, actor, &cmd, 7, entered)
 }
 
 pub fn act(s: &mut AlienState, actor: Actor, cmd: AlienCommand, dice: &[u8]) -> Vec<AlienEvent> {
@@ -85,15 +81,7 @@ pub fn steps(s: &mut AlienState) -> Vec<AlienEvent> {
 
 /// Events in words.
 pub fn words(s: &AlienState, events: &[AlienEvent]) -> Vec<String> {
-    let mut st = s.clone();
-    events
-        .iter()
-        .map(|e| {
-            let w = Alien::describe_event(&st, e);
-            state::apply(&mut st, e);
-            w
-        })
-        .collect()
+    game::words_of::<Alien>(s, events)
 }
 
 /// A tile of the shipped base by name.

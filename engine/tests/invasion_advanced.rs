@@ -178,8 +178,7 @@ fn stupidity_a_check_at_the_start_of_the_card_passed_on_the_score_leaves_the_det
 fn stupidity_a_failed_check_strikes_a_model_who_rolls_on_the_table_illustrated_needs_4_rolls_2_then_3_charge()
  {
     let (mut s, o1) = lone_detachment(10.0, 10.0);
-    let s1 = gid(&s, "s1");
-    place(&mut s, s1, 10.0, 20.0);
+    let [s1] = placed(&mut s, "s1 at 10,20");
     assert_eq!(
         describe::command(&s, Actor::SYSTEM, &Invasion::automatic(&s).unwrap()),
         "tests at the start of the Ogrons Single card"
@@ -218,8 +217,7 @@ fn stupidity_a_failed_check_strikes_a_model_who_rolls_on_the_table_illustrated_n
 #[test]
 fn stupidity_charge_a_model_that_reaches_the_enemy_assaults_it() {
     let (mut s, o1) = lone_detachment(10.0, 10.0);
-    let s1 = gid(&s, "s1");
-    place(&mut s, s1, 10.0, 16.0);
+    let [s1] = placed(&mut s, "s1 at 10,16");
     step(&mut s, &[1, 3]);
     step(&mut s, &[]);
     assert!(s.group(o1).locked.is_some(), "locked in hand-to-hand");
@@ -229,10 +227,7 @@ fn stupidity_charge_a_model_that_reaches_the_enemy_assaults_it() {
 #[test]
 fn stupidity_kill_everybody_fires_at_the_nearest_group_friend_or_foe() {
     let mut s = ogrons();
-    let (o1, o2, s1) = (gid(&s, "o1"), gid(&s, "o2"), gid(&s, "s1"));
-    place(&mut s, o1, 10.0, 10.0);
-    place(&mut s, o2, 10.0, 14.0);
-    place(&mut s, s1, 10.0, 20.0);
+    let [o1, o2, _] = placed(&mut s, "o1 at 10,10; o2 at 10,14; s1 at 10,20");
     card(&mut s, 0, CardKind::Single);
     // o1 fails (2) and rolls 2; o2 passes (5).
     let p = step(&mut s, &[2, 2, 5]);
@@ -286,9 +281,7 @@ fn stupidity_hide_in_cover_the_model_hides_with_nothing_to_hide_behind_it_goes_a
 #[test]
 fn stupidity_war_what_is_it_good_for_the_detachment_does_nothing_this_card() {
     let mut s = ogrons();
-    let (o1, o2) = (gid(&s, "o1"), gid(&s, "o2"));
-    place(&mut s, o1, 10.0, 10.0);
-    place(&mut s, o2, 30.0, 10.0);
+    let [o1, o2] = placed(&mut s, "o1 at 10,10; o2 at 30,10");
     card(&mut s, 0, CardKind::Double);
     let p = step(&mut s, &[3, 6, 4]);
     p.assert_says("Private Grunt 1 is stricken: 6 WAR, WHAT IS IT GOOD FOR");
@@ -362,22 +355,14 @@ fn stupidity_recovery_a_stricken_model_tests_next_card_1_to_3_still_stupid_4_to_
 #[test]
 fn stupidity_one_die_for_each_detachment() {
     let mut s = ogrons();
-    let (o1, o2) = (gid(&s, "o1"), gid(&s, "o2"));
-    place(&mut s, o1, 10.0, 10.0);
-    place(&mut s, o2, 30.0, 10.0);
+    let [_, _] = placed(&mut s, "o1 at 10,10; o2 at 30,10");
     card(&mut s, 0, CardKind::Single);
     let p = step(&mut s, &[4, 5]);
-    let checks = p
-        .events
-        .iter()
-        .filter(|e| matches!(e, E::StupidityCheck { .. }))
-        .count();
+    let checks = p.count(|e| matches!(e, E::StupidityCheck { .. }));
     assert_eq!(checks, 2, "one roll per detachment, not per model");
     // Too few dice typed in: the step asks for more, and nothing changes.
     let mut s2 = ogrons();
-    let (a, b) = (gid(&s2, "o1"), gid(&s2, "o2"));
-    place(&mut s2, a, 10.0, 10.0);
-    place(&mut s2, b, 30.0, 10.0);
+    let [_, _] = placed(&mut s2, "o1 at 10,10; o2 at 30,10");
     card(&mut s2, 0, CardKind::Single);
     let before = s2.clone();
     let c = Invasion::automatic(&s2).unwrap();
@@ -396,8 +381,7 @@ fn stupidity_at_a_real_table_the_players_make_the_charge_and_nothing_else() {
     assert!(matches!(order(&s, o1), Some(Order::Charge(_))));
     // The game does not move miniatures: the player does, and only that.
     assert!(Invasion::automatic(&s).is_none());
-    let e = refused(&mut s, 0, &group_order("study", o1), &[]);
-    assert!(refusal(&e).starts_with("[Stupidity]"), "{}", refusal(&e));
+    when_seat(&mut s, 0, &group_order("study", o1)).refused_starting("[Stupidity]");
     let p = play(&mut s, 0, &group_order("move", o1), &[]);
     p.assert_says("has done what it was made to do");
     assert_eq!(order(&s, o1), Some(Order::Nothing));
@@ -748,13 +732,13 @@ fn grapple_a_victim_that_does_not_escape_does_nothing_and_one_that_does_may_act(
         "U.N.I.T. 1st Squad, Section A tries to escape the grapple: needs 5, rolls 4: still held, it does nothing on this card",
     );
     assert!(!s.may_act(s1));
-    let e = refused(
+    when_seat(
         &mut s,
         1,
         &format!(r#"{{"shoot":{{"shooters":[{s1}],"target":0}}}}"#),
-        &[1; 8],
-    );
-    assert!(refusal(&e).starts_with("[Grapple]"), "{}", refusal(&e));
+    )
+    .dice(&[1; 8])
+    .refused_starting("[Grapple]");
     play(&mut s, 1, r#""end_card""#, &[]);
     // Next card of theirs: a 5 escapes, and the group may act at once.
     next_card(&mut s, 1, CardKind::Single);
@@ -889,10 +873,7 @@ fn impetuous_models_will_assault_or_fire_at_their_target_at_the_earliest_opportu
 #[test]
 fn primitive_weapons_are_incapable_of_causing_any_damage_against_armoured_models() {
     let mut s = beasts(&["beasts", "daleks"], false, false, true);
-    let (v1, v2, d1) = (gid(&s, "v1"), gid(&s, "v2"), gid(&s, "d1"));
-    place(&mut s, v1, 20.0, 6.0);
-    place(&mut s, v2, 30.0, 6.0);
-    place(&mut s, d1, 20.0, 20.0);
+    let [v1, v2, d1] = placed(&mut s, "v1 at 20,6; v2 at 30,6; d1 at 20,20");
     card(&mut s, 0, CardKind::Double);
     // Three spears and a rifle: the rifle's die alone is rolled.
     let p = play(&mut s, 0, &shoot(&[v1], d1), &[6]);
@@ -901,11 +882,7 @@ fn primitive_weapons_are_incapable_of_causing_any_damage_against_armoured_models
     );
     p.assert_says("1D6 at Daleks Dalek Patrol Alpha");
     // Spears alone cannot shoot at a Dalek at all.
-    let e = refused(&mut s, 0, &shoot(&[v2], d1), &[6, 6]);
-    assert_eq!(
-        refusal(&e),
-        "[Primitive Weapons] the primitive weapons of Beasts Spear line cannot harm Daleks Dalek Patrol Alpha"
-    );
+    when_seat(&mut s, 0, &shoot(&[v2], d1)).dice(&[6, 6]).refused("[Primitive Weapons] the primitive weapons of Beasts Spear line cannot harm Daleks Dalek Patrol Alpha");
     // "although it can still be deadly against humans".
     let mut s = beasts(&["beasts", "unit"], false, false, true);
     let s1 = gid(&s, "s1");
@@ -924,16 +901,10 @@ fn buildings_and_los_models_inside_can_only_be_targeted_at_windows_or_doorways()
         ..InvasionConfig::default()
     };
     let mut s = beasts_with(&["unit", "daleks"], modules);
-    let (s1, d1) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, s1, 31.0, 31.0);
-    place(&mut s, d1, 31.0, 20.0);
+    let [s1, d1] = placed(&mut s, "s1 at 31,31; d1 at 31,20");
     let at_s1 = shoot(&[d1], s1);
     card(&mut s, 1, CardKind::Single);
-    let e = refused(&mut s, 1, &at_s1, &[1; 18]);
-    assert_eq!(
-        refusal(&e),
-        "[Buildings and LOS] U.N.I.T. 1st Squad, Section A is inside a building, away from its windows and doors: it cannot be seen or sighted"
-    );
+    when_seat(&mut s, 1, &at_s1).dice(&[1; 18]).refused("[Buildings and LOS] U.N.I.T. 1st Squad, Section A is inside a building, away from its windows and doors: it cannot be seen or sighted");
     // "Why would a model be standing at a window or doorway? Because it is
     // the only way it would be able to fire out".
     card(&mut s, 0, CardKind::Single);
@@ -943,8 +914,7 @@ fn buildings_and_los_models_inside_can_only_be_targeted_at_windows_or_doorways()
     // "Even when they are located at windows and doors, target models will
     // doubtless be behind full cover": the building's kill score.
     play(&mut s, 1, &at_s1, &[1; 18]).assert_says("1 kill at 12 each in a building");
-    let one = figures(&s, s1)[0].clone();
-    play(&mut s, 0, &casualties(&[&one]), &[]);
+    remove_first(&mut s, 0, s1, 1);
     steps(&mut s);
     // Its next card passes without a shot: it has left the windows.
     card(&mut s, 0, CardKind::Single);
@@ -966,8 +936,7 @@ fn unstoppable_force_moves_straight_through_walls_fences_and_hedges() {
         ..InvasionConfig::default()
     };
     let mut s = beasts_with(&["beasts", "unit"], modules);
-    let g1 = gid(&s, "g1");
-    place(&mut s, g1, 8.0, 21.0);
+    let [g1] = placed(&mut s, "g1 at 8,21");
     card(&mut s, 0, CardKind::Single);
     let go = move_to(g1, 800, 2700);
     let p = play(&mut s, 0, &go, &[]);
@@ -989,9 +958,7 @@ fn flyers() -> (InvasionState, GroupId, GroupId) {
         ..InvasionConfig::default()
     };
     let mut s = beasts_with(&["beasts", "unit"], modules);
-    let (w1, s1) = (gid(&s, "w1"), gid(&s, "s1"));
-    place(&mut s, w1, 8.0, 20.0);
-    place(&mut s, s1, 30.0, 10.0);
+    let [w1, s1] = placed(&mut s, "w1 at 8,20; s1 at 30,10");
     card(&mut s, 0, CardKind::Double);
     (s, w1, s1)
 }
@@ -1015,8 +982,7 @@ fn lift_off_between_2_and_10_inches_and_nothing_further_that_turn() {
     let e = refused(&mut s, 0, &move_to(w1, 800, 1500), &[]);
     assert_refusal_says(&e, "may do nothing further");
     // Only models that fly.
-    let g1 = gid(&s, "g1");
-    place(&mut s, g1, 20.0, 20.0);
+    let [g1] = placed(&mut s, "g1 at 20,20");
     let e = refused(&mut s, 0, &lift_off(g1, 600), &[]);
     assert_refusal_says(&e, "cannot fly");
 }
@@ -1096,11 +1062,9 @@ fn assaulted(target: &str, win: bool) -> (InvasionState, GroupId, GroupId) {
     } else {
         // A kill each: 8 against 6, 12 against 9.
         play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
-        let one = figures(&s, h)[0].clone();
-        play(&mut s, 1, &casualties(&[&one]), &[]);
+        remove_first(&mut s, 1, h, 1);
         play(&mut s, 1, r#"{"strike":{}}"#, &[3; 4]);
-        let beast = figures(&s, b1)[0].clone();
-        play(&mut s, 0, &casualties(&[&beast]), &[]);
+        remove_first(&mut s, 0, b1, 1);
     }
     (s, b1, h)
 }

@@ -4,12 +4,14 @@
 //! the soak (ignored by default, run in release) plays a thousand:
 //! `cargo test --release -p xenolog-engine --test invasion_autoplay -- --ignored`.
 
+#[path = "support/bot.rs"]
+mod bot;
 #[path = "invasion_support.rs"]
 mod support;
 
+use bot::random_battle;
 use support::with_every_module;
 use xenolog_engine::games::invasion::{Invasion, InvasionCommand, InvasionConfig, InvasionState};
-use xenolog_engine::rng::Randomness;
 use xenolog_engine::{Actor, Game, Session};
 
 const FACTIONS: [&str; 4] = ["unit", "daleks", "mib", "spugs"];
@@ -85,26 +87,14 @@ fn all_modules(n: u64) -> InvasionConfig {
 }
 
 fn play(seed: u64, config: InvasionConfig, cap: usize) -> Session<Invasion> {
-    let mut s = Session::<Invasion>::new(seed, config).expect("setup");
-    let mut bot = Randomness::new(seed ^ 0x5eed, 0, None);
-    for _ in 0..cap {
-        s.play_due().expect("the game's own steps");
-        if Invasion::outcome(s.state()).is_some() {
-            break;
-        }
-        let legal = Invasion::legal(s.state());
-        assert!(
-            !legal.is_empty(),
-            "seed {seed}: no command and no step while {:?} are asked",
-            Invasion::asked(s.state())
-        );
-        no_move_ends_where_it_began(seed, s.state(), &legal);
-        let (actor, cmd) = legal[bot.pick(legal.len())].clone();
-        assert_ne!(actor, Actor::SYSTEM);
-        s.play(actor, &cmd, None)
-            .unwrap_or_else(|e| panic!("seed {seed}: legal {cmd:?} refused: {e}"));
-    }
-    s
+    random_battle(
+        seed,
+        config,
+        0x5eed,
+        cap,
+        |_, _| true,
+        |st, legal| no_move_ends_where_it_began(seed, st, legal),
+    )
 }
 
 /// A move offered on the table goes somewhere: a group with no move left, or

@@ -209,8 +209,7 @@ fn super_agility_adds_1_to_each_die_when_its_group_moved_earlier_on_the_card_ass
 fn hand_to_hand_expert_adds_1_to_each_of_the_models_close_combat_dice() {
     let (mut s, _, d) = benton_facing(&[("h2h_expert", 3)], 26.0);
     card(&mut s, 1, CardKind::Double);
-    play(&mut s, 1, &mv(d, 20.0, 21.05), &[]);
-    end_card_then_step(&mut s, 1);
+    charge_and_end_card(&mut s, 1, &mv(d, 20.0, 21.05));
     assert!(matches!(
         s.pending.first(),
         Some(Pending::Strike {

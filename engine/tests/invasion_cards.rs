@@ -110,14 +110,8 @@ fn mechanics_of_play_when_the_deck_is_exhausted_the_discard_pile_is_shuffled() {
 
 #[test]
 fn mechanics_of_play_cards_are_played_in_order_and_go_to_the_discard_pile() {
-    let mut s = given(&["unit", "daleks"]);
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, sec, 10.0, 20.0);
-    place(&mut s, dal, 30.0, 20.0);
-    cards(
-        &mut s,
-        &[(Some(0), CardKind::Single), (Some(1), CardKind::Single)],
-    );
+    let (mut s, [sec, dal]) = given_at(&["unit", "daleks"], "s1 at 10,20; d1 at 30,20");
+    seat_cards(&mut s, &[(0, CardKind::Single), (1, CardKind::Single)]);
     let e = refused(&mut s, 1, &move_to(dal, 2900, 2000), &[]);
     assert_eq!(
         e.message,
@@ -138,14 +132,8 @@ fn mechanics_of_play_cards_are_played_in_order_and_go_to_the_discard_pile() {
 
 #[test]
 fn action_cards_single_allows_one_group_one_action() {
-    let mut s = given(&["unit", "daleks"]);
-    let (a, b) = (gid(&s, "s1"), gid(&s, "s2"));
-    place(&mut s, a, 10.0, 20.0);
-    place(&mut s, b, 10.0, 15.0);
-    cards(
-        &mut s,
-        &[(Some(0), CardKind::Single), (Some(1), CardKind::Single)],
-    );
+    let (mut s, [a, b]) = given_at(&["unit", "daleks"], "s1 at 10,20; s2 at 10,15");
+    seat_cards(&mut s, &[(0, CardKind::Single), (1, CardKind::Single)]);
     play(&mut s, 0, &move_to(a, 1000, 2200), &[]);
     assert!(xenolog_engine::games::invasion::rules::automatic(&s).is_some());
     let e = refused(&mut s, 0, &move_to(b, 1000, 1600), &[]);
@@ -154,9 +142,7 @@ fn action_cards_single_allows_one_group_one_action() {
 
 #[test]
 fn action_cards_double_allows_one_group_two_actions() {
-    let mut s = given(&["unit", "daleks"]);
-    let a = gid(&s, "s1");
-    place(&mut s, a, 10.0, 20.0);
+    let (mut s, [a]) = given_at(&["unit", "daleks"], "s1 at 10,20");
     card(&mut s, 0, CardKind::Double);
     play(&mut s, 0, &move_to(a, 1000, 2500), &[]);
     play(&mut s, 0, &move_to(a, 1600, 2500), &[]);
@@ -165,15 +151,8 @@ fn action_cards_double_allows_one_group_two_actions() {
 
 #[test]
 fn action_cards_double_allows_two_groups_one_action_each() {
-    let mut s = given(&["unit", "daleks"]);
-    let (a, b, c) = (gid(&s, "s1"), gid(&s, "s2"), gid(&s, "s3"));
-    place(&mut s, a, 10.0, 20.0);
-    place(&mut s, b, 10.0, 15.0);
-    place(&mut s, c, 20.0, 15.0);
-    cards(
-        &mut s,
-        &[(Some(0), CardKind::Double), (Some(1), CardKind::Single)],
-    );
+    let (mut s, [a, b, _]) = given_at(&["unit", "daleks"], "s1 at 10,20; s2 at 10,15; s3 at 20,15");
+    seat_cards(&mut s, &[(0, CardKind::Double), (1, CardKind::Single)]);
     play(&mut s, 0, &move_to(a, 1000, 2200), &[]);
     play(&mut s, 0, &move_to(b, 1000, 1700), &[]);
     assert_eq!(s.actions_left(), 0);
@@ -182,12 +161,10 @@ fn action_cards_double_allows_two_groups_one_action_each() {
 
 #[test]
 fn action_cards_triple_allows_three_groups_one_each_or_one_and_two() {
-    let mut s = given(&["unit", "daleks"]);
-    let (a, b, c, d) = (gid(&s, "s1"), gid(&s, "s2"), gid(&s, "s3"), gid(&s, "s4"));
-    place(&mut s, a, 10.0, 20.0);
-    place(&mut s, b, 10.0, 15.0);
-    place(&mut s, c, 20.0, 15.0);
-    place(&mut s, d, 20.0, 20.0);
+    let (mut s, [a, b, c, d]) = given_at(
+        &["unit", "daleks"],
+        "s1 at 10,20; s2 at 10,15; s3 at 20,15; s4 at 20,20",
+    );
     let base = s.clone();
     card(&mut s, 0, CardKind::Triple);
     for (g, y) in [(a, 2100), (b, 1600), (c, 1600)] {
@@ -223,29 +200,17 @@ fn action_cards_triple_allows_three_groups_one_each_or_one_and_two() {
 
 #[test]
 fn action_cards_a_fourth_action_on_a_triple_card_is_refused_with_the_clause() {
-    let mut s = given(&["unit", "daleks"]);
-    let (a, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, a, 10.0, 20.0);
-    place(&mut s, dal, 10.0, 10.0);
-    cards(
-        &mut s,
-        &[(Some(0), CardKind::Triple), (Some(1), CardKind::Single)],
-    );
+    let (mut s, [a, dal]) = given_at(&["unit", "daleks"], "s1 at 10,20; d1 at 10,10");
+    seat_cards(&mut s, &[(0, CardKind::Triple), (1, CardKind::Single)]);
     play(&mut s, 0, &shoot(&[a, a], dal), &[1; 16]);
-    let e = refused(&mut s, 0, &shoot(&[a, a], dal), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Action cards] the Triple card gives 3 actions, and 1 is left"
-    );
+    when_seat(&mut s, 0, &shoot(&[a, a], dal))
+        .refused("[Action cards] the Triple card gives 3 actions, and 1 is left");
 }
 
 #[test]
 fn action_cards_a_player_is_never_required_to_use_all_the_actions() {
     let mut s = given(&["unit", "daleks"]);
-    cards(
-        &mut s,
-        &[(Some(0), CardKind::Triple), (Some(1), CardKind::Single)],
-    );
+    seat_cards(&mut s, &[(0, CardKind::Triple), (1, CardKind::Single)]);
     assert!(is_legal(&s, r#""end_card""#));
     let p = play(&mut s, 0, r#""end_card""#, &[]);
     p.assert_says("the U.N.I.T. Triple card is done");
@@ -292,10 +257,7 @@ fn action_cards_only_the_cards_faction_acts_and_the_game_itself_only_steps() {
         e.message.contains("the game takes a step of its own first"),
         "{e}"
     );
-    cards(
-        &mut s,
-        &[(Some(0), CardKind::Single), (Some(1), CardKind::Single)],
-    );
+    seat_cards(&mut s, &[(0, CardKind::Single), (1, CardKind::Single)]);
     let e = refused(&mut s, 255, r#""continue""#, &[]);
     assert!(
         e.message.contains("no step of the game's own is due"),

@@ -31,10 +31,7 @@ fn shot(p: &Played) -> (Vec<u8>, usize, u32) {
 
 /// MiB agents J and K at (10,20), Dalek Patrol Alpha at (10,12).
 fn mib() -> (InvasionState, GroupId, GroupId) {
-    let mut s = given(&["mib", "daleks"]);
-    let (p1, dal) = (gid(&s, "p1"), gid(&s, "d1"));
-    place(&mut s, p1, 10.0, 20.0);
-    place(&mut s, dal, 10.0, 12.0);
+    let (s, [p1, dal]) = given_at(&["mib", "daleks"], "p1 at 10,20; d1 at 10,12");
     (s, p1, dal)
 }
 
@@ -58,10 +55,7 @@ fn mib_each_shot_rolls_a_d6_for_the_dice_of_each_operative() {
 #[test]
 fn resolving_mib_close_combat_dice_are_the_same_as_for_shooting_a_d6_for_each_operative() {
     let (mut s, p1, dal) = mib();
-    cards(
-        &mut s,
-        &[(Some(0), CardKind::Double), (Some(1), CardKind::Single)],
-    );
+    seat_cards(&mut s, &[(0, CardKind::Double), (1, CardKind::Single)]);
     play(&mut s, 0, &mv(p1, 10.0, 13.05), &[]);
     assert!(s.group(p1).locked.is_some(), "the pair reached the Daleks");
     play(&mut s, 0, r#""end_card""#, &[]);
@@ -96,10 +90,7 @@ fn resolving_mib_close_combat_dice_are_the_same_as_for_shooting_a_d6_for_each_op
 #[test]
 fn resolving_mib_close_combat_how_many_needs_an_entered_die() {
     let (mut s, p1, _) = mib();
-    cards(
-        &mut s,
-        &[(Some(0), CardKind::Double), (Some(1), CardKind::Single)],
-    );
+    seat_cards(&mut s, &[(0, CardKind::Double), (1, CardKind::Single)]);
     play(&mut s, 0, &mv(p1, 10.0, 13.05), &[]);
     play(&mut s, 0, r#""end_card""#, &[]);
     let c = xenolog_engine::games::invasion::rules::automatic(&s).expect("the melee is due");
@@ -138,16 +129,13 @@ fn mib_move_8_inches() {
 fn mib_the_first_alien_killed_can_be_studied_a_6_adds_1d6_to_each_initial_roll() {
     let (mut s, p1, dal) = mib();
     card(&mut s, 0, CardKind::Double);
-    let e = refused(&mut s, 0, &group_order("study", p1), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[MiB] there is nothing to study: no alien species not yet studied has been killed"
+    when_seat(&mut s, 0, &group_order("study", p1)).refused(
+        "[MiB] there is nothing to study: no alien species not yet studied has been killed",
     );
     // A 2: two sixes each, 24 kills a Dalek; the MiB get the miniature.
     let p = play(&mut s, 0, &shoot(&[p1], dal), &[2, 6, 6, 6, 6]);
     assert_eq!(shot(&p), (vec![2], 4, 1));
-    let d = figures(&s, dal)[0].clone();
-    let p = play(&mut s, 1, &casualties(&[&d]), &[]);
+    let p = remove_first(&mut s, 1, dal, 1);
     p.assert_says("the first dalek is killed: the MiB may study it");
     // A D6 for each MiB group on the table (five pairs): one 6 is enough.
     let p = play(&mut s, 0, &group_order("study", p1), &[1, 2, 3, 4, 6]);
@@ -182,10 +170,7 @@ fn mib_study_without_a_6_fails_and_each_species_is_studied_once() {
 
 #[test]
 fn mib_against_spugs_three_species_can_be_studied_for_4d6_times_d6() {
-    let mut s = given(&["mib", "spugs"]);
-    let (p1, sq) = (gid(&s, "p1"), gid(&s, "sq2"));
-    place(&mut s, p1, 10.0, 20.0);
-    place(&mut s, sq, 10.0, 12.0);
+    let (mut s, [p1, sq]) = given_at(&["mib", "spugs"], "p1 at 10,20; sq2 at 10,12");
     s.killed_species = vec!["spug".into(), "mite".into(), "burrower".into()];
     s.studied = s.killed_species.clone();
     card(&mut s, 0, CardKind::Single);
@@ -253,9 +238,7 @@ fn clean_up(successes: usize) -> (InvasionState, GroupId, GroupId, GroupId) {
         ],
     );
     step(&mut s, &[]);
-    let (c1, c2) = (gid(&s, "c1"), gid(&s, "c2"));
-    place(&mut s, c1, 20.0, 20.0);
-    place(&mut s, c2, 20.0, 22.0);
+    let [c1, c2] = placed(&mut s, "c1 at 20,20; c2 at 20,22");
     (s, c1, c2, dal)
 }
 
@@ -340,10 +323,7 @@ fn spugs() -> InvasionState {
 #[test]
 fn spugs_roll_1d6_per_weapon_the_heavy_weapon_4d6_and_can_link_fire() {
     let mut s = spugs();
-    let (a, b, sec) = (gid(&s, "sq2"), gid(&s, "sq3"), gid(&s, "s1"));
-    place(&mut s, a, 10.0, 20.0);
-    place(&mut s, b, 18.0, 20.0);
-    place(&mut s, sec, 10.0, 12.0);
+    let [a, b, sec] = placed(&mut s, "sq2 at 10,20; sq3 at 18,20; s1 at 10,12");
     card(&mut s, 0, CardKind::Double);
     let p = play(&mut s, 0, &shoot(&[a, b], sec), &[1; 18]);
     assert_eq!(
@@ -365,23 +345,17 @@ fn spugs_are_tough_9_12_15_mites_6_9_12_burrowers_30_regardless_of_terrain() {
 #[test]
 fn spugs_mites_roll_2d6_in_close_combat_only() {
     let mut s = spugs();
-    let (m, sec) = (gid(&s, "m1"), gid(&s, "s1"));
-    place(&mut s, m, 10.0, 20.0);
-    place(&mut s, sec, 10.0, 12.0);
+    let [m, sec] = placed(&mut s, "m1 at 10,20; s1 at 10,12");
     assert_eq!(melee_dice(&s, m), 6);
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &shoot(&[m], sec), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Shoot] Spugs Mite Swarm One has no shooting dice"
-    );
+    when_seat(&mut s, 0, &shoot(&[m], sec))
+        .refused("[Shoot] Spugs Mite Swarm One has no shooting dice");
 }
 
 #[test]
 fn spugs_mites_detonated_by_their_controller_blast_6_inches_4d6_chain_explosions_linked() {
     let mut s = spugs();
-    let (ctl, m, sec) = (gid(&s, "sq1"), gid(&s, "m1"), gid(&s, "s1"));
-    place(&mut s, ctl, 20.0, 5.0);
+    let [ctl, m, sec] = placed(&mut s, "sq1 at 20,5; m1; s1");
     // Two Mites 5" apart (the second is caught by the first), the third far off.
     put(&mut s, m, 0, 20.0, 20.0);
     put(&mut s, m, 1, 25.0, 20.0);
@@ -389,13 +363,8 @@ fn spugs_mites_detonated_by_their_controller_blast_6_inches_4d6_chain_explosions
     // The section 4-5" from the first Mite.
     place(&mut s, sec, 18.0, 24.0);
     card(&mut s, 0, CardKind::Single);
-    let mite = figures(&s, m)[0].clone();
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"detonate":{{"group":{ctl},"mite":"{mite}"}}}}"#),
-        &[3, 3, 3, 3, 3, 3, 3, 3],
-    );
+    let detonate = detonate_first(&s, ctl, m);
+    let p = play(&mut s, 0, &detonate, &[3, 3, 3, 3, 3, 3, 3, 3]);
     assert_eq!(
         p.count(|e| matches!(e, E::Detonated { .. })),
         2,
@@ -409,11 +378,8 @@ fn spugs_mites_detonated_by_their_controller_blast_6_inches_4d6_chain_explosions
 
 #[test]
 fn spugs_mites_do_not_explode_when_shot_or_killed() {
-    let mut s = given(&["unit", "spugs"]);
-    let (sec, m, sq) = (gid(&s, "s1"), gid(&s, "m1"), gid(&s, "sq2"));
-    place(&mut s, sec, 20.0, 10.0);
-    place(&mut s, m, 20.0, 20.0);
-    place(&mut s, sq, 20.0, 22.0);
+    let (mut s, [sec, m, sq]) =
+        given_at(&["unit", "spugs"], "s1 at 20,10; m1 at 20,20; sq2 at 20,22");
     card(&mut s, 0, CardKind::Single);
     let p = play(&mut s, 0, &shoot(&[sec], m), &[6; 8]);
     assert!(!p.any(|e| matches!(e, E::Detonated { .. })));
@@ -435,11 +401,8 @@ fn spugs_uncontrolled_mites_can_only_charge_towards_the_nearest_enemy() {
     let (mut s, m, _) = uncontrolled();
     assert!(s.mites_uncontrolled(0));
     card(&mut s, 0, CardKind::Double);
-    let e = refused(&mut s, 0, &mv(m, 20.0, 30.0), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Spugs] uncontrolled Mites can only charge towards the nearest enemy"
-    );
+    when_seat(&mut s, 0, &mv(m, 20.0, 30.0))
+        .refused("[Spugs] uncontrolled Mites can only charge towards the nearest enemy");
     play(&mut s, 0, &mv(m, 20.0, 12.0), &[]);
 }
 
@@ -449,26 +412,21 @@ fn spugs_uncontrolled_mites_cannot_be_detonated() {
     let ctl = gid(&s, "sq1");
     card(&mut s, 0, CardKind::Single);
     let mite = figures(&s, m)[0].clone();
-    let e = refused(
+    when_seat(
         &mut s,
         0,
         &format!(r#"{{"detonate":{{"group":{ctl},"mite":"{mite}"}}}}"#),
-        &[],
-    );
-    assert_eq!(refusal(&e), "[Spugs] Spugs Brood One has no Controller");
+    )
+    .refused("[Spugs] Spugs Brood One has no Controller");
 }
 
 #[test]
 fn spugs_a_triple_card_must_use_one_action_to_move_uncontrolled_mites() {
     let (mut s, m, _) = uncontrolled();
-    let sq = gid(&s, "sq2");
-    place(&mut s, sq, 30.0, 20.0);
+    let [sq] = placed(&mut s, "sq2 at 30,20");
     card(&mut s, 0, CardKind::Triple);
-    let e = refused(&mut s, 0, r#""end_card""#, &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Spugs] one action of a Spug Triple card must move the uncontrolled Mites"
-    );
+    when_seat(&mut s, 0, r#""end_card""#)
+        .refused("[Spugs] one action of a Spug Triple card must move the uncontrolled Mites");
     play(&mut s, 0, &mv(sq, 30.0, 22.0), &[]);
     play(&mut s, 0, &mv(sq, 30.0, 24.0), &[]);
     let e = refused(&mut s, 0, &mv(sq, 30.0, 26.0), &[]);
@@ -479,9 +437,7 @@ fn spugs_a_triple_card_must_use_one_action_to_move_uncontrolled_mites() {
 #[test]
 fn spugs_burrowers_tunnel_down_anywhere_and_surface_one_action_each_carrying_a_squad() {
     let mut s = spugs();
-    let (w, sq) = (gid(&s, "w1"), gid(&s, "sq2"));
-    place(&mut s, w, 20.0, 20.0);
-    place(&mut s, sq, 21.05, 20.0);
+    let [w, sq] = placed(&mut s, "w1 at 20,20; sq2 at 21.05,20");
     let holes = s.holes.len();
     card(&mut s, 0, CardKind::Triple);
     let p = play(
@@ -522,8 +478,7 @@ fn spugs_burrowers_tunnel_down_anywhere_and_surface_one_action_each_carrying_a_s
 #[test]
 fn spugs_surfacing_at_an_existing_hole_is_free_for_the_worm() {
     let mut s = spugs();
-    let w = gid(&s, "w1");
-    place(&mut s, w, 20.0, 20.0);
+    let [w] = placed(&mut s, "w1 at 20,20");
     card(&mut s, 0, CardKind::Double);
     play(&mut s, 0, &group_order("burrow", w), &[]);
     let p = play(&mut s, 0, &surface_hole(w, 0), &[]);
@@ -545,18 +500,14 @@ fn spugs_start_with_three_holes_per_squad_two_deployed_the_rest_to_build() {
 #[test]
 fn spugs_no_holes_left_to_build_surface_only_at_existing_holes() {
     let mut s = spugs();
-    let w = gid(&s, "w1");
-    place(&mut s, w, 20.0, 20.0);
+    let [w] = placed(&mut s, "w1 at 20,20");
     s.holes.push(pt(20.0, 20.0));
     s.holes_left = vec![(0, 0)];
     card(&mut s, 0, CardKind::Triple);
     let p = play(&mut s, 0, &group_order("burrow", w), &[]);
     assert!(!p.any(|e| matches!(e, E::HoleDug { .. })));
-    let e = refused(&mut s, 0, &surface_to(w, 3000, 2000), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Spugs] the Spugs have no holes left to build: surface at an existing hole"
-    );
+    when_seat(&mut s, 0, &surface_to(w, 3000, 2000))
+        .refused("[Spugs] the Spugs have no holes left to build: surface at an existing hole");
 }
 
 /// Given: a group placed 1" to the east of a hole.
@@ -575,34 +526,24 @@ fn spugs_an_opponent_may_close_a_hole_with_a_whole_groups_action() {
     assert!(p.events.contains(&E::Spent { group: sec }));
     assert!(!s.holes.contains(&hole));
     // Not from afar.
-    let mut s = given(&["unit", "spugs"]);
-    let sec = gid(&s, "s1");
-    place(&mut s, sec, 20.0, 20.0);
+    let (mut s, [sec]) = given_at(&["unit", "spugs"], "s1 at 20,20");
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &close_hole(sec, 0), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Spugs] the group must be at the hole to close it"
-    );
+    when_seat(&mut s, 0, &close_hole(sec, 0))
+        .refused("[Spugs] the group must be at the hole to close it");
     // Nor by the Spugs.
     let mut s = spugs();
     let sq = gid(&s, "sq2");
     let hole = s.holes[0];
     beside_hole(&mut s, sq, hole);
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &close_hole(sq, 0), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Spugs] only an opponent of the Spugs closes their holes"
-    );
+    when_seat(&mut s, 0, &close_hole(sq, 0))
+        .refused("[Spugs] only an opponent of the Spugs closes their holes");
 }
 
 #[test]
 fn spugs_burrowers_attack_in_melee_with_6d6_when_they_surface_next_to_enemies() {
     let mut s = spugs();
-    let (w, sec) = (gid(&s, "w1"), gid(&s, "s1"));
-    place(&mut s, w, 10.0, 20.0);
-    place(&mut s, sec, 30.0, 20.0);
+    let [w, _] = placed(&mut s, "w1 at 10,20; s1 at 30,20");
     card(&mut s, 0, CardKind::Triple);
     play(&mut s, 0, &group_order("burrow", w), &[]);
     let p = play(&mut s, 0, &surface_to(w, 2895, 2000), &[]);
@@ -619,47 +560,30 @@ fn spugs_burrowers_attack_in_melee_with_6d6_when_they_surface_next_to_enemies() 
 #[test]
 fn spugs_surface_declaring_contact_with_no_such_group_is_refused_not_a_panic() {
     let mut s = spugs();
-    let (w, sec) = (gid(&s, "w1"), gid(&s, "s1"));
-    place(&mut s, w, 10.0, 20.0);
-    place(&mut s, sec, 30.0, 20.0);
+    let [w, _] = placed(&mut s, "w1 at 10,20; s1 at 30,20");
     card(&mut s, 0, CardKind::Triple);
     play(&mut s, 0, &group_order("burrow", w), &[]);
-    let e = refused(
-        &mut s,
-        0,
-        &format!(
-            r#"{{"surface":{{"group":{w},"to":{{"x":2895,"y":2000}},"declare":{{"contact":999}}}}}}"#
-        ),
-        &[],
-    );
-    assert_eq!(refusal(&e), "[Hand-to-hand combat] there is no group 999");
+    when_seat(&mut s, 0, &format!( r#"{{"surface":{{"group":{w},"to":{{"x":2895,"y":2000}},"declare":{{"contact":999}}}}}}"# )).refused("[Hand-to-hand combat] there is no group 999");
 }
 
 #[test]
 fn spugs_burrowers_cannot_surface_before_tunnelling_down() {
     let mut s = spugs();
-    let w = gid(&s, "w1");
-    place(&mut s, w, 10.0, 20.0);
+    let [w] = placed(&mut s, "w1 at 10,20");
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &surface_hole(w, 0), &[]);
-    assert_eq!(refusal(&e), "[Spugs] the Burrower is not below the table");
-    let e = refused(&mut s, 0, &tunnel(w, 100, 100), &[]);
-    assert_eq!(refusal(&e), "[Spugs] the Burrower must tunnel down first");
+    when_seat(&mut s, 0, &surface_hole(w, 0))
+        .refused("[Spugs] the Burrower is not below the table");
+    when_seat(&mut s, 0, &tunnel(w, 100, 100))
+        .refused("[Spugs] the Burrower must tunnel down first");
 }
 
 #[test]
 fn spugs_on_screen_a_burrower_tunnels_to_a_point() {
     let mut s = spugs();
-    let w = gid(&s, "w1");
-    place(&mut s, w, 10.0, 20.0);
+    let [w] = placed(&mut s, "w1 at 10,20");
     card(&mut s, 0, CardKind::Double);
     play(&mut s, 0, &group_order("burrow", w), &[]);
-    let e = refused(&mut s, 0, &group_order("tunnel", w), &[]);
-    assert!(
-        refusal(&e).starts_with("[Spugs] give the point"),
-        "{}",
-        refusal(&e)
-    );
+    when_seat(&mut s, 0, &group_order("tunnel", w)).refused_starting("[Spugs] give the point");
 }
 
 #[test]
@@ -683,8 +607,7 @@ fn spugs_a_triple_card_need_not_move_uncontrolled_mites_that_cannot_move() {
 #[test]
 fn spugs_a_blast_over_two_groups_of_one_faction_lets_its_player_choose_in_either() {
     let mut s = spugs();
-    let (ctl, m, a, b) = (gid(&s, "sq1"), gid(&s, "m1"), gid(&s, "s1"), gid(&s, "s2"));
-    place(&mut s, ctl, 20.0, 5.0);
+    let [ctl, m, a, b] = placed(&mut s, "sq1 at 20,5; m1; s1; s2");
     put(&mut s, m, 0, 20.0, 20.0);
     put(&mut s, m, 1, 40.0, 40.0);
     put(&mut s, m, 2, 42.0, 42.0);
@@ -704,14 +627,12 @@ fn spugs_a_blast_over_two_groups_of_one_faction_lets_its_player_choose_in_either
     // Either group's figures may be chosen first.
     for g in [a, b] {
         let mut s = s.clone();
-        let one = figures(&s, g)[0].clone();
-        play(&mut s, 1, &casualties(&[&one]), &[]);
+        remove_first(&mut s, 1, g, 1);
         assert_eq!(alive(&s, g), 3);
     }
     let second = figures(&s, b)[0].clone();
     let first = figures(&s, a)[0].clone();
-    let e = refused(&mut s, 1, &casualties(&[&first, &second]), &[]);
-    assert!(refusal(&e).starts_with("[Shoot]"), "{}", refusal(&e));
+    when_seat(&mut s, 1, &casualties(&[&first, &second])).refused_starting("[Shoot]");
 }
 
 #[test]
@@ -719,8 +640,7 @@ fn spugs_a_burrower_worm_moves_only_by_burrowing_so_no_move_is_offered_to_it() {
     // The worm's move is 0 ("Burrowers ... burrow"): on the table it is
     // offered its burrow, never a "move" that ends where it stands.
     let mut s = spugs();
-    let w = gid(&s, "w1");
-    place(&mut s, w, 20.0, 20.0);
+    let [w] = placed(&mut s, "w1 at 20,20");
     card(&mut s, 0, CardKind::Double);
     assert_eq!(offered_moves(&s, w), Vec::<String>::new());
 }

@@ -108,9 +108,7 @@ fn suppress_cover(s: &mut InvasionState, g: GroupId, target: GroupId, dice: &[u8
 /// and the S.M.G.; against 20 it suppresses from 16 and strikes from 24.
 fn section_and_squad() -> (InvasionState, GroupId, GroupId) {
     let mut s = battle(true, false, false);
-    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
-    place(&mut s, f1, 10.0, 10.0);
-    place(&mut s, a1, 10.0, 20.0);
+    let [f1, a1] = placed(&mut s, "f1 at 10,10; a1 at 10,20");
     (s, f1, a1)
 }
 
@@ -119,9 +117,7 @@ fn section_and_squad() -> (InvasionState, GroupId, GroupId) {
 #[test]
 fn suppression_fire_is_declared_before_the_roll_and_refused_when_the_module_is_off() {
     let mut s = battle(false, false, false);
-    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
-    place(&mut s, f1, 10.0, 10.0);
-    place(&mut s, a1, 10.0, 20.0);
+    let [f1, a1] = placed(&mut s, "f1 at 10,10; a1 at 10,20");
     let e = refused(&mut s, 0, &suppress_at(&[f1], a1), &[3, 3, 3, 3]);
     assert!(
         refusal(&e).starts_with("[Suppression Fire]") && refusal(&e).contains("not a module"),
@@ -320,10 +316,7 @@ fn worked_example_shot(
 #[test]
 fn suppression_fire_one_model_firing_suppresses_only_one_target() {
     let mut s = battle(true, false, false);
-    let (f3, a1, a2) = (gid(&s, "f3"), gid(&s, "a1"), gid(&s, "a2"));
-    place(&mut s, f3, 10.0, 10.0);
-    place(&mut s, a1, 10.0, 20.0);
-    place(&mut s, a2, 10.0, 21.2);
+    let [f3, a1, a2] = placed(&mut s, "f3 at 10,10; a1 at 10,20; a2 at 10,21.2");
     // One die: suppresses from 19, strikes from 21.
     let p = suppress(&mut s, &[f3], a1, &[6]);
     let (_, result, groups, _) = suppression_of(&p);
@@ -352,11 +345,10 @@ fn suppression_fire_the_blast_templates_are_alien_invasions_one_six_inch_circle_
     for graded in [false, true] {
         let mut s = battle(true, false, false);
         s.graded_templates = graded;
-        let (f2, a1, a2, a3) = (gid(&s, "f2"), gid(&s, "a1"), gid(&s, "a2"), gid(&s, "a3"));
-        place(&mut s, f2, 10.0, 10.0);
-        place(&mut s, a1, 10.0, 20.0);
-        place(&mut s, a2, 10.0, 21.2);
-        place(&mut s, a3, 11.1, 22.6);
+        let [f2, a1, a2, a3] = placed(
+            &mut s,
+            "f2 at 10,10; a1 at 10,20; a2 at 10,21.2; a3 at 11.1,22.6",
+        );
         s.factions[1].models[0].kill.open = 13;
         let p = suppress(&mut s, &[f2], a1, &[6, 6]);
         let (_, result, groups, _) = suppression_of(&p);
@@ -378,11 +370,10 @@ fn suppression_fire_two_models_firing_suppress_a_medium_template_more_a_giant_on
     // centre catches the pair 1.2" behind it, not the patrol 3.5" away.
     let mut s = battle(true, false, false);
     s.graded_templates = true;
-    let (f2, a1, a2, a3) = (gid(&s, "f2"), gid(&s, "a1"), gid(&s, "a2"), gid(&s, "a3"));
-    place(&mut s, f2, 10.0, 10.0);
-    place(&mut s, a1, 10.0, 20.0);
-    place(&mut s, a2, 10.0, 21.2);
-    place(&mut s, a3, 11.1, 22.6);
+    let [f2, a1, a2, a3] = placed(
+        &mut s,
+        "f2 at 10,10; a1 at 10,20; a2 at 10,21.2; a3 at 11.1,22.6",
+    );
     // Two dice against 20: suppress from 18.
     let p = suppress(&mut s, &[f2], a1, &[6, 6]);
     let (total, result, groups, _) = suppression_of(&p);
@@ -533,14 +524,10 @@ fn suppressing_fire_and_cover_needs_cover_to_fire_at() {
 #[test]
 fn suppressing_fire_and_specific_weapons_bazookas_and_primitive_weapons_cannot_suppress() {
     let mut s = battle(true, false, false);
-    let (b1, a1) = (gid(&s, "b1"), gid(&s, "a1"));
-    place(&mut s, b1, 10.0, 10.0);
-    place(&mut s, a1, 10.0, 20.0);
-    let e = refused(&mut s, 0, &suppress_at(&[b1], a1), &[3, 3, 3, 3, 3]);
-    assert_eq!(
-        refusal(&e),
-        "[Suppression Fire] a bazooka or a primitive weapon cannot use suppressive fire"
-    );
+    let [b1, a1] = placed(&mut s, "b1 at 10,10; a1 at 10,20");
+    when_seat(&mut s, 0, &suppress_at(&[b1], a1))
+        .dice(&[3, 3, 3, 3, 3])
+        .refused("[Suppression Fire] a bazooka or a primitive weapon cannot use suppressive fire");
     // They still shoot to kill.
     play(&mut s, 0, &shoot(&[b1], a1), &[3, 3, 3, 3, 3]);
 }
@@ -691,8 +678,7 @@ fn observers_the_radio_observer_example_minus_1_for_no_line_of_sight_cancelled_b
     // "during this turn the operators may not MOVE FAST or FIRE".
     card(&mut s, 0, CardKind::Triple);
     s.advanced.relaying = vec![r1, r2];
-    let e = refused(&mut s, 0, &move_to(r1, 2000, 2000), &[]);
-    assert!(refusal(&e).starts_with("[Observers]"), "{}", refusal(&e));
+    when_seat(&mut s, 0, &move_to(r1, 2000, 2000)).refused_starting("[Observers]");
     let e = refused(&mut s, 0, &shoot(&[r1], a1), &[1, 1, 1]);
     assert_refusal_says(&e, "relays on this card");
 }
@@ -709,8 +695,7 @@ fn observers_any_firing_models_with_information_relayed_receive_plus_1_seen_or_u
     // Mortar Observer beside them, the Fire Section too.
     place(&mut s, m1, 20.0, 27.0);
     place(&mut s, r2, 21.0, 29.0);
-    let f1 = gid(&s, "f1");
-    place(&mut s, f1, 18.0, 29.0);
+    let [f1] = placed(&mut s, "f1 at 18,29");
     for to in [m1, f1] {
         play(&mut s, 0, &relay(r1, to, a1), &[]);
     }
@@ -739,15 +724,12 @@ fn observers_without_information_relayed_indirect_fire_is_at_minus_1_a_die() {
 #[test]
 fn observers_only_weapons_that_do_not_require_line_of_sight_fire_unseen() {
     let (mut s, [_, _, r1, _, a1]) = radio_observers();
-    let f1 = gid(&s, "f1");
-    place(&mut s, f1, 34.0, 40.0);
+    let [f1] = placed(&mut s, "f1 at 34,40");
     let e = refused(&mut s, 0, &shoot(&[f1], a1), &[4, 4, 4, 4, 4, 4, 4, 4]);
     assert_refusal_says(&e, "line of sight is blocked");
     // And only with the Observers module: without it, mortars need sight.
     let mut s2 = battle(false, false, false);
-    let (m1, a) = (gid(&s2, "m1"), gid(&s2, "a1"));
-    place(&mut s2, a, 31.0, 26.0);
-    place(&mut s2, m1, 31.0, 40.0);
+    let [m1, a] = placed(&mut s2, "m1 at 31,40; a1 at 31,26");
     let e = refused(&mut s2, 0, &shoot(&[m1], a), &[4; 6]);
     assert_refusal_says(&e, "line of sight is blocked");
     // The mortars themselves fire unseen, at -1 a die.
@@ -779,8 +761,7 @@ fn observers_relay_enemies_in_line_of_sight_or_that_can_be_sighted_by_the_observ
     place(&mut s, r1, 33.0, 37.0);
     place(&mut s, m1, 31.0, 40.0);
     // The Mortar Observer, the second radio operator, beside the mortars.
-    let r2 = gid(&s, "r2");
-    place(&mut s, r2, 34.0, 43.0);
+    let [_] = placed(&mut s, "r2 at 34,43");
     card(&mut s, 0, CardKind::Double);
     let relay = relay(r1, m1, a1);
     let e = refused(&mut s, 0, &relay, &[]);
@@ -854,10 +835,7 @@ fn observers_comm_links_relay_directly_to_each_other() {
     };
     let mut s = start(&config).unwrap();
     park(&mut s);
-    let (d1, d2, a1) = (gid(&s, "d1"), gid(&s, "d2"), gid(&s, "a1"));
-    place(&mut s, a1, 31.0, 26.0);
-    place(&mut s, d1, 20.0, 24.0);
-    place(&mut s, d2, 31.0, 42.0);
+    let [d1, d2, a1] = placed(&mut s, "d1 at 20,24; d2 at 31,42; a1 at 31,26");
     card(&mut s, 0, CardKind::Single);
     let p = play(&mut s, 0, &relay(d1, d2, a1), &[]);
     assert!(
@@ -874,13 +852,9 @@ fn observers_comm_links_relay_directly_to_each_other() {
 /// (10.5,16): the Pair cannot see the Autons.
 fn screened(sighting: bool) -> (InvasionState, GroupId, GroupId) {
     let mut s = battle(false, false, sighting);
-    let (f2, f3, a1) = (gid(&s, "f2"), gid(&s, "f3"), gid(&s, "a1"));
-    place(&mut s, f2, 10.0, 10.0);
-    place(&mut s, f3, 10.0, 13.0);
-    place(&mut s, a1, 10.5, 16.0);
+    let [f2, _, a1] = placed(&mut s, "f2 at 10,10; f3 at 10,13; a1 at 10.5,16");
     // The Bazooka Team stands beside the sniper: a screen 2.2" wide.
-    let b1 = gid(&s, "b1");
-    place(&mut s, b1, 11.1, 13.0);
+    let [_] = placed(&mut s, "b1 at 11.1,13");
     (s, f2, a1)
 }
 
@@ -911,9 +885,7 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_no_move_r
  {
     for sighting in [true, false] {
         let mut s = battle(false, false, sighting);
-        let (f2, a1) = (gid(&s, "f2"), gid(&s, "a1"));
-        place(&mut s, a1, 38.0, 29.0);
-        place(&mut s, f2, 33.0, 38.0);
+        let [f2, a1] = placed(&mut s, "f2 at 33,38; a1 at 38,29");
         card(&mut s, 0, CardKind::Double);
         let shoot = shoot(&[f2], a1);
         let e = refused(&mut s, 0, &shoot, &[1, 1]);
@@ -940,8 +912,7 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_no_move_r
 #[test]
 fn sighting_a_target_a_leader_within_10_inches_who_sees_it_points_it_out() {
     let (mut s, f2, _) = screened(true);
-    let sg = gid(&s, "sg");
-    place(&mut s, sg, 16.0, 13.0);
+    let [_] = placed(&mut s, "sg at 16,13");
     let p = play(&mut s, 0, &move_to(f2, 1050, 1500), &[]);
     assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
 }
@@ -997,8 +968,7 @@ fn perception_the_target_must_first_be_within_8_inches_and_out_of_sight() {
     place(&mut s, a1, 10.5, 25.0);
     let e = refused(&mut s, 0, &perceive(f2, a1), &[6]);
     assert_refusal_says(&e, "must be within 8\"");
-    let a2 = gid(&s, "a2");
-    place(&mut s, a2, 18.0, 10.0);
+    let [a2] = placed(&mut s, "a2 at 18,10");
     let e = refused(&mut s, 0, &perceive(f2, a2), &[6]);
     assert_refusal_says(&e, "needs no perception test");
 }
@@ -1028,10 +998,7 @@ fn fire_modules_legal_lists_only_commands_decide_accepts() {
     let (s, _) = radio_observers();
     assert_legal_accepted(&s);
     let mut s = battle(true, true, true);
-    let (f1, a1, r1) = (gid(&s, "f1"), gid(&s, "a1"), gid(&s, "r1"));
-    place(&mut s, f1, 10.0, 10.0);
-    place(&mut s, a1, 10.0, 20.0);
-    place(&mut s, r1, 14.0, 10.0);
+    let [f1, a1, _] = placed(&mut s, "f1 at 10,10; a1 at 10,20; r1 at 14,10");
     assert_legal_accepted(&s);
     assert!(is_legal(&s, &suppress_at(&[f1], a1)));
     let words = describe::command(&s, Actor(0), &cmd(&suppress_at_cover(f1, a1)));
@@ -1117,11 +1084,7 @@ fn laying_in_wait_fire_any_model_armed_with_a_missile_weapon_and_no_other() {
     park(&mut s);
     card(&mut s, 0, CardKind::Triple);
     let (g1, g2, g3) = (gid(&s, "g1"), gid(&s, "g2"), gid(&s, "g3"));
-    let e = refused(&mut s, 0, &group_order("lay_in_wait", g3), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Laying in Wait] Crew Medics has no missile weapon (no shooting dice): \"Any model armed with a missile weapon (gun etc.) may use 'laying in wait'\" to fire; it has no dice to assault with either"
-    );
+    when_seat(&mut s, 0, &group_order("lay_in_wait", g3)).refused("[Laying in Wait] Crew Medics has no missile weapon (no shooting dice): \"Any model armed with a missile weapon (gun etc.) may use 'laying in wait'\" to fire; it has no dice to assault with either");
     let e = refused(&mut s, 0, &group_order("lay_in_wait", g2), &[]);
     assert!(
         refusal(&e).ends_with("to fire; it may lay in wait to assault"),
@@ -1140,20 +1103,15 @@ fn laying_in_wait_fire_any_model_armed_with_a_missile_weapon_and_no_other() {
 #[test]
 fn laying_in_wait_the_models_may_perform_only_turn_or_sneak_during_their_own_turn() {
     let mut s = waiting_battle(false);
-    let (f3, a1) = (gid(&s, "f3"), gid(&s, "a1"));
-    place(&mut s, f3, 10.0, 10.0);
-    place(&mut s, a1, 26.0, 40.0);
+    let [f3, a1] = placed(&mut s, "f3 at 10,10; a1 at 26,40");
     lay(&mut s, f3, false);
     let shoot = shoot(&[f3], a1);
     let e = refused(&mut s, 0, &shoot, &[6]);
     assert_refusal_says(&e, "may only turn or sneak");
     // "Models 'laying in wait' cannot use suppressing fire."
-    let e = refused(&mut s, 0, &suppress_at(&[f3], a1), &[6]);
-    assert!(
-        refusal(&e).starts_with("[Laying in Wait]"),
-        "{}",
-        refusal(&e)
-    );
+    when_seat(&mut s, 0, &suppress_at(&[f3], a1))
+        .dice(&[6])
+        .refused_starting("[Laying in Wait]");
     // SNEAK: half of 8".
     let e = refused(&mut s, 0, &move_to(f3, 1000, 1600), &[]);
     assert_refusal_says(&e, "moves 4\"");
@@ -1173,8 +1131,7 @@ fn laying_in_wait_the_models_may_perform_only_turn_or_sneak_during_their_own_tur
 fn laying_in_wait_even_if_they_are_passing_through_the_path_of_a_move_is_measured() {
     use xenolog_engine::games::invasion::wait::ambushes_after;
     let mut s = waiting_battle(false);
-    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
-    place(&mut s, f1, 20.0, 22.0);
+    let [f1, a1] = placed(&mut s, "f1 at 20,22; a1");
     lay(&mut s, f1, false);
     card(&mut s, 1, CardKind::Triple);
     kill(&mut s, a1, 2);
@@ -1245,8 +1202,7 @@ fn laying_in_wait_an_enemy_surfacing_into_its_sight_is_a_target() {
         ..InvasionConfig::default()
     });
     park(&mut s);
-    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
-    place(&mut s, f1, 40.0, 14.0);
+    let [f1, a1] = placed(&mut s, "f1 at 40,14; a1");
     card(&mut s, 0, CardKind::Single);
     lay(&mut s, f1, false);
     // The Autons below the table at the manhole at (40,20), one climb made.
@@ -1269,9 +1225,7 @@ fn laying_in_wait_an_enemy_surfacing_into_its_sight_is_a_target() {
 #[test]
 fn laying_in_wait_fires_out_of_turn_at_an_enemy_entering_its_sight_at_minus_1() {
     let mut s = waiting_battle(false);
-    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
-    place(&mut s, f1, 10.0, 10.0);
-    place(&mut s, a1, 26.0, 40.0);
+    let [f1, a1] = placed(&mut s, "f1 at 10,10; a1 at 26,40");
     lay(&mut s, f1, false);
     // The Autons' card: their squad moves into the section's sight.
     card(&mut s, 1, CardKind::Triple);
@@ -1319,9 +1273,7 @@ fn laying_in_wait_fires_out_of_turn_at_an_enemy_entering_its_sight_at_minus_1() 
 #[test]
 fn laying_in_wait_no_actions_other_than_fire_in_the_opponents_turn() {
     let mut s = waiting_battle(false);
-    let (f1, a1) = (gid(&s, "f1"), gid(&s, "a1"));
-    place(&mut s, f1, 10.0, 10.0);
-    place(&mut s, a1, 26.0, 40.0);
+    let [f1, a1] = placed(&mut s, "f1 at 10,10; a1 at 26,40");
     lay(&mut s, f1, false);
     card(&mut s, 1, CardKind::Triple);
     play(&mut s, 1, &move_to(a1, 2600, 3400), &[]);
@@ -1344,9 +1296,7 @@ fn laying_in_wait_no_actions_other_than_fire_in_the_opponents_turn() {
 #[test]
 fn laying_in_wait_a_target_let_pass_leaves_the_group_waiting() {
     let mut s = waiting_battle(false);
-    let (f3, a1) = (gid(&s, "f3"), gid(&s, "a1"));
-    place(&mut s, f3, 10.0, 10.0);
-    place(&mut s, a1, 26.0, 40.0);
+    let [f3, a1] = placed(&mut s, "f3 at 10,10; a1 at 26,40");
     lay(&mut s, f3, false);
     card(&mut s, 1, CardKind::Triple);
     play(&mut s, 1, &move_to(a1, 2600, 3400), &[]);
@@ -1367,10 +1317,7 @@ fn laying_in_wait_a_target_let_pass_leaves_the_group_waiting() {
 #[test]
 fn laying_in_wait_and_assault_charges_an_enemy_entering_its_move_distance() {
     let mut s = waiting_battle(false);
-    let (f2, a1, a2) = (gid(&s, "f2"), gid(&s, "a1"), gid(&s, "a2"));
-    place(&mut s, f2, 10.0, 10.0);
-    place(&mut s, a1, 26.0, 40.0);
-    place(&mut s, a2, 22.0, 12.0);
+    let [f2, a1, a2] = placed(&mut s, "f2 at 10,10; a1 at 26,40; a2 at 22,12");
     lay(&mut s, f2, true)
         .assert_says("lays in wait to assault an enemy that comes within its move");
     card(&mut s, 1, CardKind::Triple);
@@ -1428,9 +1375,7 @@ fn laying_in_wait_at_a_real_table_the_waiting_player_springs_out_of_turn_unasked
 #[test]
 fn laying_in_wait_legal_lists_only_commands_decide_accepts() {
     let mut s = waiting_battle(false);
-    let (f3, a1) = (gid(&s, "f3"), gid(&s, "a1"));
-    place(&mut s, f3, 10.0, 10.0);
-    place(&mut s, a1, 26.0, 40.0);
+    let [f3, a1] = placed(&mut s, "f3 at 10,10; a1 at 26,40");
     assert_legal_accepted(&s);
     assert!(is_legal(
         &s,

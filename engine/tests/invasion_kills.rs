@@ -31,10 +31,7 @@ fn kills_of(s: &InvasionState, id: &str) -> u32 {
 /// monstrosities explodes". Half the dice are the LAWS's: the kill is its.
 #[test]
 fn kills_per_model_the_worked_example_credits_the_dalek_to_the_laws_gunner() {
-    let mut s = given(&["unit", "daleks"]);
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, sec, 10.0, 20.0);
-    place(&mut s, dal, 10.0, 12.0);
+    let (mut s, [sec, dal]) = given_at(&["unit", "daleks"], "s1 at 10,20; d1 at 10,12");
     card(&mut s, 0, CardKind::Single);
     let p = play(&mut s, 0, &shoot(&[sec], dal), &[2, 2, 2, 3, 3, 5, 6, 6]);
     p.assert_says("the kills go to the figures whose dice made them: LAWS Gunner 4 (1)");
@@ -60,11 +57,8 @@ fn kills_per_model_the_worked_example_credits_the_dalek_to_the_laws_gunner() {
 /// figures by their dice.
 #[test]
 fn kills_per_model_linked_fire_of_two_groups_is_split_by_the_dice_each_figure_rolled() {
-    let mut s = given(&["unit", "daleks"]);
-    let (a, b, dal) = (gid(&s, "s1"), gid(&s, "s2"), gid(&s, "d1"));
-    place(&mut s, a, 8.0, 20.0);
-    place(&mut s, b, 14.0, 20.0);
-    place(&mut s, dal, 10.0, 12.0);
+    let (mut s, [a, b, dal]) =
+        given_at(&["unit", "daleks"], "s1 at 8,20; s2 at 14,20; d1 at 10,12");
     card(&mut s, 0, CardKind::Double);
     play(&mut s, 0, &shoot(&[a, b], dal), &[6; 16]);
     // 96 at 24: three kills (every Dalek). 16 dice: each LAWS 4, each Light
@@ -87,16 +81,9 @@ fn kills_per_model_linked_fire_of_two_groups_is_split_by_the_dice_each_figure_ro
 /// should be placed nearby"), so the dead share the kills they made.
 #[test]
 fn kills_per_model_in_a_melee_casualties_that_strike_share_the_kills() {
-    let mut s = given(&["unit", "daleks"]);
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, sec, 20.0, 20.0);
-    place(&mut s, dal, 20.0, 26.0);
-    cards(
-        &mut s,
-        &[(Some(1), CardKind::Double), (Some(0), CardKind::Single)],
-    );
-    play(&mut s, 1, &mv(dal, 20.0, 21.05), &[]);
-    end_card_then_step(&mut s, 1);
+    let (mut s, [sec, dal]) = given_at(&["unit", "daleks"], "s1 at 20,20; d1 at 20,26");
+    seat_cards(&mut s, &[(1, CardKind::Double), (0, CardKind::Single)]);
+    charge_and_end_card(&mut s, 1, &mv(dal, 20.0, 21.05));
     // U.N.I.T. kills two Daleks (48 at 24): the LAWS and the Light Support
     // Weapon (4 and 2 of the 8 dice).
     play(&mut s, 0, r#"{"strike":{}}"#, &[6; 8]);

@@ -17,10 +17,7 @@ use xenolog_engine::games::invasion::table;
 /// U.N.I.T. section A in a row at (20,20); Dalek Patrol Alpha charges it on
 /// a Dalek card of `kind` (one action used); the other cards follow.
 fn engaged(kind: CardKind) -> (InvasionState, GroupId, GroupId) {
-    let mut s = given(&["unit", "daleks", "spugs"]);
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, sec, 20.0, 20.0);
-    place(&mut s, dal, 20.0, 26.0);
+    let (mut s, [sec, dal]) = given_at(&["unit", "daleks", "spugs"], "s1 at 20,20; d1 at 20,26");
     cards(
         &mut s,
         &[
@@ -64,11 +61,7 @@ fn hand_to_hand_close_combat_is_not_an_action() {
 #[test]
 fn hand_to_hand_locked_groups_cannot_move_until_it_is_resolved() {
     let (mut s, _, dal) = engaged(CardKind::Double);
-    let e = refused(&mut s, 1, &mv(dal, 20.0, 28.0), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Hand-to-hand combat] Daleks Dalek Patrol Alpha is locked in hand-to-hand combat and cannot move until it is resolved"
-    );
+    when_seat(&mut s, 1, &mv(dal, 20.0, 28.0)).refused("[Hand-to-hand combat] Daleks Dalek Patrol Alpha is locked in hand-to-hand combat and cannot move until it is resolved");
 }
 
 #[test]
@@ -133,8 +126,7 @@ fn hand_to_hand_is_not_resolved_after_a_single_card() {
 fn hand_to_hand_reinforcements_join_their_factions_group_in_the_fight() {
     let (mut s, sec, dal) = engaged(CardKind::Single);
     step(&mut s, &[]);
-    let other = gid(&s, "s2");
-    place(&mut s, other, 20.0, 29.0);
+    let [other] = placed(&mut s, "s2 at 20,29");
     // Next to the third Dalek (placed at (18.9, 22.96) beside its leader).
     let p = play(&mut s, 0, &mv(other, 17.85, 23.0), &[]);
     p.assert_says("U.N.I.T. 1st Squad, Section B join U.N.I.T. 1st Squad, Section A");
@@ -161,13 +153,8 @@ fn hand_to_hand_participants_may_shoot_into_the_combat() {
 fn hand_to_hand_groups_not_involved_may_not_shoot_in_if_their_faction_has_members_inside() {
     let (mut s, _, dal) = engaged(CardKind::Single);
     step(&mut s, &[]);
-    let other = gid(&s, "s2");
-    place(&mut s, other, 30.0, 20.0);
-    let e = refused(&mut s, 0, &shoot(&[other], dal), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Hand-to-hand combat] groups not involved in the close combat may not shoot into it if they have members of their faction involved"
-    );
+    let [other] = placed(&mut s, "s2 at 30,20");
+    when_seat(&mut s, 0, &shoot(&[other], dal)).refused("[Hand-to-hand combat] groups not involved in the close combat may not shoot into it if they have members of their faction involved");
 }
 
 #[test]
@@ -176,8 +163,7 @@ fn hand_to_hand_outsiders_shooting_in_even_dice_to_the_target_odd_dice_to_the_ot
     step(&mut s, &[]);
     play(&mut s, 0, r#""end_card""#, &[]);
     // The Spug card: Brood Two (9D6) shoots the Daleks in the fight.
-    let sq = gid(&s, "sq2");
-    place(&mut s, sq, 14.0, 23.0);
+    let [sq] = placed(&mut s, "sq2 at 14,23");
     let p = play(&mut s, 2, &shoot(&[sq], dal), &[6, 6, 6, 6, 2, 2, 5, 3, 1]);
     let shared: Vec<(GroupId, Vec<u8>, u32, u32)> = p
         .events
@@ -231,29 +217,14 @@ fn resolving_damage_is_simultaneous_casualties_strike_before_they_are_removed() 
     let (mut s, sec, dal) = resolving();
     // U.N.I.T. kills two Daleks (48 at 24 each)...
     play(&mut s, 0, r#"{"strike":{}}"#, &[6; 8]);
-    assert!(matches!(
-        s.pending.first(),
-        Some(Pending::Casualties {
-            seat: 1,
-            count: 2,
-            ..
-        })
-    ));
-    let two: Vec<String> = figures(&s, dal).into_iter().take(2).collect();
-    play(&mut s, 1, &casualties(&two), &[]);
+    assert_casualties_asked(&s, 1, 2);
+    remove_first(&mut s, 1, dal, 2);
     assert_eq!(alive(&s, dal), 1);
     // ...but all three Daleks' 18D6 still strike back.
     let p = play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
     assert!(p.any(|e| matches!(e, E::Struck { dice, .. } if dice.len() == 18)));
     // 18 at 6 each in the open: three of the four men.
-    assert!(matches!(
-        s.pending.first(),
-        Some(Pending::Casualties {
-            seat: 0,
-            count: 3,
-            ..
-        })
-    ));
+    assert_casualties_asked(&s, 0, 3);
     let _ = sec;
 }
 
@@ -261,10 +232,7 @@ fn resolving_damage_is_simultaneous_casualties_strike_before_they_are_removed() 
 fn resolving_uses_the_open_kill_score_even_for_groups_in_cover() {
     // Both groups in the non-blocking cornfield (cover): nobody defends a
     // position against the other, so the open score.
-    let mut s = given(&["unit", "daleks"]);
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, sec, 41.0, 5.0);
-    place(&mut s, dal, 41.0, 9.0);
+    let (mut s, [sec, dal]) = given_at(&["unit", "daleks"], "s1 at 41,5; d1 at 41,9");
     card(&mut s, 0, CardKind::Double);
     // U.N.I.T. in cover charges the Daleks in cover: the Daleks defend it.
     play(&mut s, 0, &mv(sec, 41.0, 7.95), &[]);
@@ -279,9 +247,7 @@ fn resolving_uses_the_open_kill_score_even_for_groups_in_cover() {
 #[test]
 fn resolving_a_faction_defending_a_terrain_feature_gets_its_cover() {
     // U.N.I.T. inside the house, the Daleks charge up to its wall.
-    let mut s = given(&["unit", "daleks"]);
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, sec, 30.5, 31.0);
+    let (mut s, [sec, dal]) = given_at(&["unit", "daleks"], "s1 at 30.5,31; d1");
     put(&mut s, sec, 1, 30.5, 32.1);
     put(&mut s, sec, 2, 30.5, 33.2);
     put(&mut s, sec, 3, 31.6, 32.1);
@@ -303,18 +269,15 @@ fn resolving_with_more_than_two_factions_the_striker_chooses_a_target_faction() 
     step(&mut s, &[]);
     play(&mut s, 0, r#""end_card""#, &[]);
     // The Spugs join the fight.
-    let sq = gid(&s, "sq2");
-    place(&mut s, sq, 26.0, 24.0);
+    let [sq] = placed(&mut s, "sq2 at 26,24");
     play(&mut s, 2, &mv(sq, 23.3, 21.1), &[]);
     assert_eq!(s.melees[0].groups.len(), 3);
     // The next card is a U.N.I.T. Single: make it a Double to resolve.
     s.drawn[3].kind = CardKind::Double;
     step(&mut s, &[]);
     end_card_then_step(&mut s, 0);
-    let e = refused(&mut s, 0, r#"{"strike":{}}"#, &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Resolving hand-to-hand combat] more than two factions fight: choose a target faction"
+    when_seat(&mut s, 0, r#"{"strike":{}}"#).refused(
+        "[Resolving hand-to-hand combat] more than two factions fight: choose a target faction",
     );
     // Even dice to the Daleks, odd ones to the Spugs.
     let p = play(
@@ -349,15 +312,13 @@ fn resolving_defenders_stay_put_and_attackers_move_back_a_full_move() {
     // The way Xenolog chose until rules version 5, now a battle option (the
     // player's choice: `invasion_retreats.rs`).
     s.game_chooses_retreats = true;
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, sec, 30.5, 31.0);
+    let [sec, dal] = placed(&mut s, "s1 at 30.5,31; d1");
     put(&mut s, sec, 1, 30.5, 32.1);
     put(&mut s, sec, 2, 30.5, 33.2);
     put(&mut s, sec, 3, 31.6, 32.1);
     place(&mut s, dal, 22.0, 32.1);
     card(&mut s, 1, CardKind::Double);
-    play(&mut s, 1, &mv(dal, 29.5, 32.1), &[]);
-    end_card_then_step(&mut s, 1);
+    charge_and_end_card(&mut s, 1, &mv(dal, 29.5, 32.1));
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
     // 18 at 12: one man falls.
@@ -383,8 +344,7 @@ fn resolving_with_no_position_held_all_factions_move_a_full_move_apart() {
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
     // Daleks chose nothing: 8 ones kill none; U.N.I.T. loses 3 at 6 each.
-    let three: Vec<String> = figures(&s, sec).into_iter().take(3).collect();
-    play(&mut s, 0, &casualties(&three), &[]);
+    remove_first(&mut s, 0, sec, 3);
     let (a, b) = (centre(&s, sec), centre(&s, dal));
     let p = step(&mut s, &[]);
     assert_eq!(p.count(|e| matches!(e, E::Moved { .. })), 2);
@@ -398,20 +358,12 @@ fn resolving_with_no_position_held_all_factions_move_a_full_move_apart() {
 
 #[test]
 fn resolving_spugs_fight_to_the_death_and_the_combat_continues_on_the_next_card() {
-    let mut s = given(&["unit", "spugs"]);
-    let (sec, sq) = (gid(&s, "s1"), gid(&s, "sq2"));
-    place(&mut s, sec, 20.0, 20.0);
-    place(&mut s, sq, 20.0, 30.0);
-    cards(
-        &mut s,
-        &[(Some(1), CardKind::Double), (Some(0), CardKind::Double)],
-    );
-    play(&mut s, 1, &mv(sq, 20.0, 21.05), &[]);
-    end_card_then_step(&mut s, 1);
+    let (mut s, [sec, sq]) = given_at(&["unit", "spugs"], "s1 at 20,20; sq2 at 20,30");
+    seat_cards(&mut s, &[(1, CardKind::Double), (0, CardKind::Double)]);
+    charge_and_end_card(&mut s, 1, &mv(sq, 20.0, 21.05));
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 9]);
-    let one: Vec<String> = figures(&s, sec).into_iter().take(1).collect();
-    play(&mut s, 0, &casualties(&one), &[]);
+    remove_first(&mut s, 0, sec, 1);
     let p = step(&mut s, &[]);
     assert_eq!(p.events, vec![E::FightsOn { melee: 0 }]);
     assert!(s.group(sq).locked.is_some() && s.group(sec).locked.is_some());
@@ -428,16 +380,8 @@ fn resolving_spugs_fight_to_the_death_and_the_combat_continues_on_the_next_card(
 /// U.N.I.T. section A holds the house (a building); Dalek Patrol Alpha
 /// storms it on a Double card and the melee is resolved.
 fn stormed() -> (InvasionState, GroupId, GroupId) {
-    let mut s = given(&["unit", "daleks"]);
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, sec, 30.5, 31.0);
-    put(&mut s, sec, 1, 30.5, 32.1);
-    put(&mut s, sec, 2, 30.5, 33.2);
-    put(&mut s, sec, 3, 31.6, 32.1);
-    place(&mut s, dal, 22.0, 32.1);
-    card(&mut s, 1, CardKind::Double);
-    let p = play(&mut s, 1, &mv(dal, 29.5, 32.1), &[]);
-    p.assert_says("defend a building");
+    let (mut s, sec, dal, charge) = given_the_house_charged();
+    charge.assert_says("defend a building");
     end_card_then_step(&mut s, 1);
     (s, sec, dal)
 }
@@ -500,8 +444,7 @@ fn resolving_defenders_who_win_alone_are_not_offered_their_own_ground() {
     play(&mut s, 0, r#"{"strike":{}}"#, &[6; 8]);
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
     assert_eq!(alive(&s, dal), 0);
-    let one = figures(&s, sec)[0].clone();
-    play(&mut s, 0, &casualties(&[&one]), &[]);
+    remove_first(&mut s, 0, sec, 1);
     let p = step(&mut s, &[]);
     assert!(!p.any(|e| matches!(e, E::GroundOffered { .. } | E::Moved { .. })));
     p.assert_says("the hand-to-hand combat is over");
@@ -512,8 +455,7 @@ fn resolving_defenders_who_win_alone_are_not_offered_their_own_ground() {
 #[test]
 fn resolving_a_single_faction_left_forms_suitable_groups_based_on_their_organisation() {
     let (mut s, sec, dal) = engaged(CardKind::Double);
-    let beta = gid(&s, "d2");
-    place(&mut s, beta, 24.0, 26.0);
+    let [beta] = placed(&mut s, "d2 at 24,26");
     // Dalek Patrol Beta joins the fight: it merges into Alpha.
     let p = play(&mut s, 1, &mv(beta, 21.2, 21.1), &[]);
     p.assert_says("Daleks Dalek Patrol Beta join Daleks Dalek Patrol Alpha");

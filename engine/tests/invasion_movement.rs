@@ -45,16 +45,10 @@ fn move_the_standard_move_is_eight_inches_in_a_straight_line_in_any_direction() 
     let p = play(&mut s, 0, &mv(g, 20.0, 18.0), &[]);
     assert_eq!(moved(&p).0[0], pt(20.0, 18.0));
     // Diagonally: 6" across and 8" down is 10".
-    let e = refused(&mut s, 0, &mv(g, 26.0, 26.0), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Move] that is 10\" away; this group moves 8\""
-    );
-    let e = refused(&mut s, 0, &mv(g, 20.0, 26.5), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Move] that is 8.5\" away; this group moves 8\""
-    );
+    when_seat(&mut s, 0, &mv(g, 26.0, 26.0))
+        .refused("[Move] that is 10\" away; this group moves 8\"");
+    when_seat(&mut s, 0, &mv(g, 20.0, 26.5))
+        .refused("[Move] that is 8.5\" away; this group moves 8\"");
 }
 
 #[test]
@@ -137,46 +131,31 @@ fn move_out_of_a_terrain_feature_is_measured_from_its_edge() {
     put(&mut s, g, 1, 8.0, 33.0);
     put(&mut s, g, 2, 8.0, 34.1);
     put(&mut s, g, 3, 9.0, 34.1);
-    let e = refused(&mut s, 0, &mv(g, 18.5, 33.0), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Move] that is 8.5\" away from the edge of Wood; this group moves 8\""
-    );
+    when_seat(&mut s, 0, &mv(g, 18.5, 33.0))
+        .refused("[Move] that is 8.5\" away from the edge of Wood; this group moves 8\"");
 }
 
 #[test]
 fn move_spugs_travel_16_inches_per_move() {
-    let mut s = given(&["spugs", "unit"]);
-    let g = gid(&s, "sq2");
-    place(&mut s, g, 20.0, 5.0);
+    let (mut s, [g]) = given_at(&["spugs", "unit"], "sq2 at 20,5");
     card(&mut s, 0, CardKind::Triple);
     play(&mut s, 0, &mv(g, 20.0, 21.0), &[]);
-    let e = refused(&mut s, 0, &mv(g, 20.0, 37.5), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Move] that is 16.5\" away; this group moves 16\""
-    );
+    when_seat(&mut s, 0, &mv(g, 20.0, 37.5))
+        .refused("[Move] that is 16.5\" away; this group moves 16\"");
 }
 
 #[test]
 fn move_mites_travel_24_inches_per_move() {
-    let mut s = given(&["spugs", "unit"]);
-    let g = gid(&s, "m1");
-    place(&mut s, g, 12.0, 5.0);
+    let (mut s, [g]) = given_at(&["spugs", "unit"], "m1 at 12,5");
     card(&mut s, 0, CardKind::Triple);
-    let e = refused(&mut s, 0, &mv(g, 12.0, 29.5), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Move] that is 24.5\" away; this group moves 24\""
-    );
+    when_seat(&mut s, 0, &mv(g, 12.0, 29.5))
+        .refused("[Move] that is 24.5\" away; this group moves 24\"");
     play(&mut s, 0, &mv(g, 36.0, 5.0), &[]);
 }
 
 #[test]
 fn move_burrowers_cannot_move_on_the_surface() {
-    let mut s = given(&["spugs", "unit"]);
-    let w = gid(&s, "w1");
-    place(&mut s, w, 20.0, 20.0);
+    let (mut s, [w]) = given_at(&["spugs", "unit"], "w1 at 20,20");
     card(&mut s, 0, CardKind::Single);
     let e = refused(&mut s, 0, &mv(w, 20.0, 22.0), &[]);
     assert!(
@@ -187,10 +166,8 @@ fn move_burrowers_cannot_move_on_the_surface() {
 
 #[test]
 fn move_spugs_and_mites_are_unaffected_by_terrain_and_barriers() {
-    let mut s = given(&["spugs", "unit"]);
-    let g = gid(&s, "sq2");
     // Over the wall at y = 24 and through the wood: no stop.
-    place(&mut s, g, 7.0, 22.0);
+    let (mut s, [g]) = given_at(&["spugs", "unit"], "sq2 at 7,22");
     card(&mut s, 0, CardKind::Triple);
     let p = play(&mut s, 0, &mv(g, 7.0, 38.0), &[]);
     assert_eq!(moved(&p), (moved(&p).0, None));
@@ -200,16 +177,10 @@ fn move_spugs_and_mites_are_unaffected_by_terrain_and_barriers() {
 #[test]
 fn move_soft_going_mites_cannot_cross_it_spugs_jump_it_when_less_than_8_inches() {
     // The marsh is 20..30 x 40..44: 4" deep, 10" wide.
-    let mut s = given(&["spugs", "unit"]);
-    let (sq, mites) = (gid(&s, "sq2"), gid(&s, "m1"));
-    place(&mut s, mites, 25.0, 38.0);
-    place(&mut s, sq, 22.0, 38.0);
+    let (mut s, [sq, mites]) = given_at(&["spugs", "unit"], "sq2 at 22,38; m1 at 25,38");
     card(&mut s, 0, CardKind::Triple);
-    let e = refused(&mut s, 0, &mv(mites, 25.0, 45.5), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Move] this group cannot cross Marsh: it is soft going and they cannot jump"
-    );
+    when_seat(&mut s, 0, &mv(mites, 25.0, 45.5))
+        .refused("[Move] this group cannot cross Marsh: it is soft going and they cannot jump");
     // Spugs jump the 4" across.
     play(&mut s, 0, &mv(sq, 22.0, 45.5), &[]);
     // But not the 10" the long way.
@@ -268,21 +239,15 @@ fn move_a_figure_cannot_end_on_another_figure() {
     let dal = gid(&s, "d1");
     place(&mut s, g, 20.0, 10.0);
     place(&mut s, dal, 20.0, 16.0);
-    let e = refused(&mut s, 0, &mv(g, 20.0, 16.5), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Move] a figure already stands there (at (20\", 16\")): bases cannot overlap"
-    );
+    when_seat(&mut s, 0, &mv(g, 20.0, 16.5))
+        .refused("[Move] a figure already stands there (at (20\", 16\")): bases cannot overlap");
     // Base to base is fine.
     play(&mut s, 0, &mv(g, 20.0, 15.0), &[]);
 }
 
 #[test]
 fn move_a_group_already_in_base_contact_is_not_offered_a_move_to_where_it_stands() {
-    let mut s = given(&["unit", "daleks"]);
-    let (g, d) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, g, 20.0, 10.0);
-    place(&mut s, d, 20.0, 11.0);
+    let (mut s, [g, _]) = given_at(&["unit", "daleks"], "s1 at 20,10; d1 at 20,11");
     card(&mut s, 0, CardKind::Single);
     let from = s.group(g).points()[0];
     for m in offered_moves(&s, g) {

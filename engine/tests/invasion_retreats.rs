@@ -39,17 +39,8 @@ fn choose(x: i32, y: i32) -> String {
 /// U.N.I.T. in the house (defending it), the Daleks charging in from the
 /// west; the melee resolved with one man lost; its aftermath due.
 fn stormed() -> (InvasionState, GroupId, GroupId) {
-    let mut s = given(&["unit", "daleks"]);
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, sec, 30.5, 31.0);
-    put(&mut s, sec, 1, 30.5, 32.1);
-    put(&mut s, sec, 2, 30.5, 33.2);
-    put(&mut s, sec, 3, 31.6, 32.1);
-    place(&mut s, dal, 22.0, 32.1);
-    card(&mut s, 1, CardKind::Double);
-    play(&mut s, 1, &mv(dal, 29.5, 32.1), &[]);
-    play(&mut s, 1, r#""end_card""#, &[]);
-    step(&mut s, &[]);
+    let (mut s, sec, dal, _) = given_the_house_charged();
+    end_card_then_step(&mut s, 1);
     play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
     let one = figures(&s, sec)[3].clone();
@@ -60,10 +51,7 @@ fn stormed() -> (InvasionState, GroupId, GroupId) {
 /// U.N.I.T. and the Daleks meet in the open; the melee resolved, no one
 /// holding a position: three men lost, no Dalek.
 fn in_the_open() -> (InvasionState, GroupId, GroupId) {
-    let mut s = given(&["unit", "daleks", "spugs"]);
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, sec, 20.0, 20.0);
-    place(&mut s, dal, 20.0, 26.0);
+    let (mut s, [sec, dal]) = given_at(&["unit", "daleks", "spugs"], "s1 at 20,20; d1 at 20,26");
     cards(
         &mut s,
         &[
@@ -228,10 +216,7 @@ fn resolving_random_melees_fall_back_the_ways_offered_a_full_move_each() {
         let (a, b) = (0, 2);
         place(&mut s, a, 20.0, 20.0);
         place(&mut s, b, 20.0, 26.0);
-        cards(
-            &mut s,
-            &[(Some(1), CardKind::Double), (Some(0), CardKind::Single)],
-        );
+        seat_cards(&mut s, &[(1, CardKind::Double), (0, CardKind::Single)]);
         play(&mut s, 1, &mv(b, 20.0, 21.05), &[]);
         play(&mut s, 1, r#""end_card""#, &[]);
         let mut bot = Randomness::new(seed ^ 0xfa11, 0, None);

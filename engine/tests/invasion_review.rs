@@ -108,9 +108,7 @@ fn resolving_all_factions_move_a_full_move_apart_even_a_suppressed_group() {
     // version 6; the player's own choice is a full move as well:
     // `invasion_retreats.rs`).
     s.game_chooses_retreats = true;
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, sec, 20.0, 20.0);
-    place(&mut s, dal, 20.0, 26.0);
+    let [sec, dal] = placed(&mut s, "s1 at 20,20; d1 at 20,26");
     card(&mut s, 1, CardKind::Double);
     play(&mut s, 1, &mv(dal, 20.0, 21.05), &[]);
     // Both groups pinned by suppressing fire earlier (Advanced Invasion Earth).
@@ -145,8 +143,7 @@ fn resolving_all_factions_move_a_full_move_apart_even_a_suppressed_group() {
 fn mite_blast(template: bool) -> (InvasionState, usize, usize, usize, Vec<E>) {
     let mut s = given(&["spugs", "unit"]);
     s.mite_blast_template = template;
-    let (ctl, m, sec, s2) = (gid(&s, "sq1"), gid(&s, "m1"), gid(&s, "s1"), gid(&s, "s2"));
-    place(&mut s, ctl, 20.0, 5.0);
+    let [ctl, m, sec, s2] = placed(&mut s, "sq1 at 20,5; m1; s1; s2");
     // A second Mite 4" away: caught by a 6" radius, not by a 3" one.
     put(&mut s, m, 0, 20.0, 20.0);
     put(&mut s, m, 1, 24.0, 20.0);
@@ -159,18 +156,14 @@ fn mite_blast(template: bool) -> (InvasionState, usize, usize, usize, Vec<E>) {
     put(&mut s, sec, 3, 20.0, 22.9);
     place(&mut s, s2, 17.0, 15.5);
     card(&mut s, 0, CardKind::Single);
-    let mite = figures(&s, m)[0].clone();
+    let detonate = detonate_first(&s, ctl, m);
     let p = play(
         &mut s,
         0,
-        &format!(r#"{{"detonate":{{"group":{ctl},"mite":"{mite}"}}}}"#),
+        &detonate,
         if template { &[6; 4] } else { &[6; 8] },
     );
-    let blown = p
-        .events
-        .iter()
-        .filter(|e| matches!(e, E::Detonated { .. }))
-        .count();
+    let blown = p.count(|e| matches!(e, E::Detonated { .. }));
     (s.clone(), blown, alive(&s, sec), alive(&s, s2), p.events)
 }
 
@@ -270,22 +263,17 @@ fn game_requirements_every_shipped_side_has_roughly_the_same_shooting_dice() {
 /// killed by anyone, not only by the MiB; a human killed is no alien.
 #[test]
 fn mib_the_first_alien_killed_by_any_faction_gives_the_miniature_a_human_does_not() {
-    let mut s = given(&["mib", "unit", "daleks"]);
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, sec, 10.0, 20.0);
-    place(&mut s, dal, 10.0, 12.0);
+    let (mut s, [sec, dal]) = given_at(&["mib", "unit", "daleks"], "s1 at 10,20; d1 at 10,12");
     // U.N.I.T. kill a Dalek (24 from 8D6 of threes).
     card(&mut s, 1, CardKind::Single);
     play(&mut s, 1, &shoot(&[sec], dal), &[3; 8]);
-    let d = figures(&s, dal)[0].clone();
-    let p = play(&mut s, 2, &casualties(&[&d]), &[]);
+    let p = remove_first(&mut s, 2, dal, 1);
     p.assert_says("the first dalek is killed: the MiB may study it");
     assert_eq!(s.killed_species, vec!["dalek".to_owned()]);
     // The Daleks kill a man: nothing to study.
     card(&mut s, 2, CardKind::Single);
     play(&mut s, 2, &shoot(&[dal], sec), &[1; 12]);
-    let m = figures(&s, sec)[0].clone();
-    let p = play(&mut s, 1, &casualties(&[&m]), &[]);
+    let p = remove_first(&mut s, 1, sec, 1);
     assert!(!p.any(|e| matches!(e, E::SpeciesKilled { .. })));
     assert_eq!(s.killed_species, vec!["dalek".to_owned()]);
 }

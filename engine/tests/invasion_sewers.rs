@@ -14,8 +14,7 @@ use xenolog_engine::games::invasion::state::{CardKind, GroupId, InvasionEvent as
 /// U.N.I.T. section A beside the manhole at (40,20), with the sewers rule.
 fn sewers() -> (InvasionState, GroupId) {
     let mut s = given_with(&["unit", "spugs"], true, false);
-    let sec = gid(&s, "s1");
-    place(&mut s, sec, 40.5, 20.5);
+    let [sec] = placed(&mut s, "s1 at 40.5,20.5");
     (s, sec)
 }
 
@@ -34,24 +33,16 @@ fn sewers_descending_needs_a_manhole_or_a_spug_hole() {
     let (mut s, sec) = sewers();
     place(&mut s, sec, 20.0, 20.0);
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &group_order("descend", sec), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Sewers] the group must be at a manhole or a Spug hole"
-    );
+    when_seat(&mut s, 0, &group_order("descend", sec))
+        .refused("[Sewers] the group must be at a manhole or a Spug hole");
 }
 
 #[test]
 fn sewers_are_an_option() {
-    let mut s = given(&["unit", "spugs"]);
-    let sec = gid(&s, "s1");
-    place(&mut s, sec, 40.5, 20.5);
+    let (mut s, [sec]) = given_at(&["unit", "spugs"], "s1 at 40.5,20.5");
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &group_order("descend", sec), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Sewers] this battle is not played with the sewers rule"
-    );
+    when_seat(&mut s, 0, &group_order("descend", sec))
+        .refused("[Sewers] this battle is not played with the sewers rule");
 }
 
 #[test]
@@ -81,15 +72,13 @@ fn sewers_a_move_below_on_screen_names_the_manhole() {
     let (mut s, sec) = sewers();
     below(&mut s, sec, 40.0, 20.0);
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &group_order("sewer", sec), &[]);
-    assert!(refusal(&e).starts_with("[Sewers]"), "{}", refusal(&e));
+    when_seat(&mut s, 0, &group_order("sewer", sec)).refused_starting("[Sewers]");
 }
 
 #[test]
 fn sewers_groups_below_cannot_shoot_or_be_shot() {
     let (mut s, sec) = sewers();
-    let sq = gid(&s, "sq2");
-    place(&mut s, sq, 30.0, 20.0);
+    let [sq] = placed(&mut s, "sq2 at 30,20");
     below(&mut s, sec, 40.0, 20.0);
     card(&mut s, 1, CardKind::Single);
     let e = refused(&mut s, 1, &shoot(&[sq], sec), &[]);
@@ -114,8 +103,7 @@ fn meeting_after_the_spugs_strike() -> (InvasionState, GroupId, GroupId) {
     step(&mut s, &[]);
     step(&mut s, &[]);
     play(&mut s, 1, r#"{"strike":{}}"#, &[1; 9]);
-    let rifleman = figures(&s, sec)[0].clone();
-    play(&mut s, 0, &casualties(&[&rifleman]), &[]);
+    remove_first(&mut s, 0, sec, 1);
     (s, sec, sq)
 }
 

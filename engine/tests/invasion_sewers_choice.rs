@@ -86,8 +86,7 @@ fn sewers_after_the_melee_losers_surface_at_a_point_of_their_choosing() {
 fn sewers_losers_choose_where_to_surface_refusals_name_the_rule_and_change_nothing() {
     let (mut s, sec, _) = given_a_meeting_below(false);
     unit_lose(&mut s, sec);
-    let enemy = gid(&s, "sq1");
-    place(&mut s, enemy, 10.0, 10.0);
+    let [_] = placed(&mut s, "sq1 at 10,10");
     for (who, json, says) in [
         (
             1,

@@ -9,14 +9,11 @@ mod when;
 use support::*;
 use when::*;
 use xenolog_engine::games::invasion::model::Cover;
-use xenolog_engine::games::invasion::state::{CardKind, InvasionEvent as E, Pending};
+use xenolog_engine::games::invasion::state::{CardKind, InvasionEvent as E};
 
 /// U.N.I.T. section A (4 men, 8D6) at (10,20); Dalek Patrol Alpha (3) at (10,12).
 fn unit_v_daleks() -> xenolog_engine::games::invasion::InvasionState {
-    let mut s = given(&["unit", "daleks"]);
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, sec, 10.0, 20.0);
-    place(&mut s, dal, 10.0, 12.0);
+    let (s, [_, _]) = given_at(&["unit", "daleks"], "s1 at 10,20; d1 at 10,12");
     s
 }
 
@@ -49,14 +46,7 @@ fn shoot_worked_example_unit_8d6_rolling_29_kills_one_dalek_extra_5_do_nothing()
     p.assert_says("8D6 at Daleks Dalek Patrol Alpha: 2,2,2,3,3,5,6,6 = 29: 1 kill at 24 each in the open, the extra 5 points do nothing");
     // "When a group takes casualties the player controlling the target group
     // decides which figures to remove."
-    assert!(matches!(
-        s.pending.first(),
-        Some(Pending::Casualties {
-            seat: 1,
-            count: 1,
-            ..
-        })
-    ));
+    assert_casualties_asked(&s, 1, 1);
     let victim = figures(&s, dal)[2].clone();
     let p = play(&mut s, 1, &casualties(&[&victim]), &[]);
     p.assert_says("Dalek 3 of Daleks Dalek Patrol Alpha is killed");
@@ -80,11 +70,7 @@ fn shoot_worked_example_two_daleks_12d6_rolling_47_exterminate_a_four_man_sectio
     );
     // 47 / 6 = 7 kills, but the section is four men.
     assert_eq!(shot(&p), (12, 47, 6, 4, Cover::Open));
-    let killed = p
-        .events
-        .iter()
-        .filter(|e| matches!(e, E::Killed { .. }))
-        .count();
+    let killed = p.count(|e| matches!(e, E::Killed { .. }));
     assert_eq!(killed, 4, "the entire section is exterminated");
     assert_eq!(alive(&s, sec), 0);
     assert!(s.pending.is_empty(), "no choice when every figure dies");
@@ -111,16 +97,8 @@ fn shoot_worked_example_in_a_building_the_same_47_kills_three_and_the_last_11_ar
     assert_eq!(shot(&p), (12, 47, 12, 3, Cover::Building));
     p.assert_says("= 47: 3 kills at 12 each in a building, the extra 11 points do nothing");
     // Three of four: U.N.I.T. chooses who dies.
-    assert!(matches!(
-        s.pending.first(),
-        Some(Pending::Casualties {
-            seat: 0,
-            count: 3,
-            ..
-        })
-    ));
-    let three: Vec<String> = figures(&s, sec).into_iter().take(3).collect();
-    play(&mut s, 0, &casualties(&three), &[]);
+    assert_casualties_asked(&s, 0, 3);
+    remove_first(&mut s, 0, sec, 3);
     assert_eq!(alive(&s, sec), 1, "the last man survives");
 }
 
@@ -145,15 +123,13 @@ fn linked_fire_is_from_one_card_only_a_single_card_gives_one_shot() {
     let mut s = unit_v_daleks();
     let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &shoot(&[sec, sec], dal), &[]);
-    assert!(refusal(&e).starts_with("[Action cards]"), "{}", refusal(&e));
+    when_seat(&mut s, 0, &shoot(&[sec, sec], dal)).refused_starting("[Action cards]");
 }
 
 #[test]
 fn linked_fire_two_groups_at_one_target_total_their_dice() {
     let mut s = unit_v_daleks();
-    let (a, b, dal) = (gid(&s, "s1"), gid(&s, "s2"), gid(&s, "d1"));
-    place(&mut s, b, 16.0, 20.0);
+    let [a, b, dal] = placed(&mut s, "s1; s2 at 16,20; d1");
     card(&mut s, 0, CardKind::Double);
     let p = play(&mut s, 0, &shoot(&[a, b], dal), &[6; 16]);
     assert_eq!(shot(&p), (16, 96, 24, 3, Cover::Open));
@@ -162,14 +138,11 @@ fn linked_fire_two_groups_at_one_target_total_their_dice() {
 
 #[test]
 fn linked_fire_mib_cannot_link_fire() {
-    let mut s = given(&["mib", "daleks"]);
-    let (p1, p2, dal) = (gid(&s, "p1"), gid(&s, "p2"), gid(&s, "d1"));
-    place(&mut s, p1, 10.0, 20.0);
-    place(&mut s, p2, 14.0, 20.0);
-    place(&mut s, dal, 10.0, 12.0);
+    let (mut s, [p1, p2, dal]) =
+        given_at(&["mib", "daleks"], "p1 at 10,20; p2 at 14,20; d1 at 10,12");
     card(&mut s, 0, CardKind::Double);
-    let e = refused(&mut s, 0, &shoot(&[p1, p2], dal), &[]);
-    assert_eq!(refusal(&e), "[Linked fire] Men in Black cannot link fire");
+    when_seat(&mut s, 0, &shoot(&[p1, p2], dal))
+        .refused("[Linked fire] Men in Black cannot link fire");
     let e = refused(&mut s, 0, &shoot(&[p1, p1], dal), &[]);
     assert!(refusal(&e).starts_with("[Linked fire]"));
 }
@@ -186,8 +159,7 @@ fn shoot_each_shooting_action_is_resolved_separately_and_casualties_removed_at_o
     // The Daleks choose before the second shot is allowed.
     let e = refused(&mut s, 0, &shoot(&[sec], dal), &[]);
     assert!(e.message.contains("must first choose 2 casualties"), "{e}");
-    let two: Vec<String> = figures(&s, dal).into_iter().take(2).collect();
-    play(&mut s, 1, &casualties(&two), &[]);
+    remove_first(&mut s, 1, dal, 2);
     let p = play(&mut s, 0, &shoot(&[sec], dal), &[3, 3, 3, 3, 3, 3, 3, 2]);
     assert_eq!(shot(&p).1, 23);
     assert_eq!(shot(&p).3, 0);
@@ -252,8 +224,7 @@ fn shoot_target_cover_is_the_least_cover_of_its_figures() {
     // Two men in the cornfield (cover), two in the open beside it: the
     // shooter picks the exposed ones (assumed), so the open kill score.
     let mut s = unit_v_daleks();
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, sec, 41.0, 6.0);
+    let [sec, dal] = placed(&mut s, "s1 at 41,6; d1");
     put(&mut s, sec, 3, 38.0, 6.0);
     place(&mut s, dal, 41.0, 16.0);
     card(&mut s, 1, CardKind::Single);
@@ -269,11 +240,7 @@ fn shoot_line_of_sight_blocked_by_blocking_terrain() {
     place(&mut s, sec, 5.0, 27.0);
     place(&mut s, dal, 5.0, 39.0);
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &shoot(&[sec], dal), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Shoot] U.N.I.T. 1st Squad, Section A cannot see Daleks Dalek Patrol Alpha: the line of sight is blocked by Wood"
-    );
+    when_seat(&mut s, 0, &shoot(&[sec], dal)).refused("[Shoot] U.N.I.T. 1st Squad, Section A cannot see Daleks Dalek Patrol Alpha: the line of sight is blocked by Wood");
 }
 
 #[test]
@@ -290,9 +257,7 @@ fn shoot_cover_that_does_not_block_does_not_block_sight() {
 #[test]
 fn shoot_line_of_sight_blocked_by_an_intervening_group_even_between_its_figures() {
     let mut s = unit_v_daleks();
-    let (sec, other, dal) = (gid(&s, "s1"), gid(&s, "s2"), gid(&s, "d1"));
-    place(&mut s, sec, 20.0, 20.0);
-    place(&mut s, dal, 20.0, 10.0);
+    let [sec, other, dal] = placed(&mut s, "s1 at 20,20; s2; d1 at 20,10");
     // Section B in between, its figures 1.6" apart: the line runs through a
     // gap, but a group blocks as a whole.
     for i in 0..4 {
@@ -313,9 +278,7 @@ fn shoot_line_of_sight_blocked_by_an_intervening_group_even_between_its_figures(
 #[test]
 fn shoot_there_are_no_ranges_if_you_can_see_it_you_can_shoot_it() {
     let mut s = unit_v_daleks();
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    place(&mut s, sec, 15.0, 5.0);
-    place(&mut s, dal, 15.0, 43.0);
+    let [sec, dal] = placed(&mut s, "s1 at 15,5; d1 at 15,43");
     card(&mut s, 0, CardKind::Single);
     play(&mut s, 0, &shoot(&[sec], dal), &[1; 8]);
 }
@@ -323,11 +286,10 @@ fn shoot_there_are_no_ranges_if_you_can_see_it_you_can_shoot_it() {
 #[test]
 fn shoot_a_single_group_at_an_opposing_group_not_its_own() {
     let mut s = unit_v_daleks();
-    let (sec, other) = (gid(&s, "s1"), gid(&s, "s2"));
-    place(&mut s, other, 20.0, 12.0);
+    let [sec, other] = placed(&mut s, "s1; s2 at 20,12");
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &shoot(&[sec], other), &[]);
-    assert_eq!(refusal(&e), "[Shoot] a group shoots at an opposing group");
+    when_seat(&mut s, 0, &shoot(&[sec], other))
+        .refused("[Shoot] a group shoots at an opposing group");
     // Nor with the enemy's groups.
     let dal = gid(&s, "d1");
     let e = refused(&mut s, 0, &shoot(&[dal], sec), &[]);
@@ -337,7 +299,7 @@ fn shoot_a_single_group_at_an_opposing_group_not_its_own() {
 #[test]
 fn shoot_at_a_real_table_line_of_sight_and_cover_are_declared_and_marked_in_the_log() {
     let mut s = given_with(&["unit", "daleks"], false, true);
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
+    let [sec, dal] = placed(&mut s, "s1; d1");
     card(&mut s, 1, CardKind::Single);
     kill(&mut s, dal, 1);
     let e = refused(&mut s, 1, &shoot(&[dal], sec), &[]);

@@ -1,27 +1,27 @@
 //! Rule text 000, "3. Special Actions", declared facts at a real table,
 //! refusals, and `legal` against `decide`.
 
+#[path = "support/bot.rs"]
+mod bot;
 #[path = "invasion_support.rs"]
 mod support;
 #[path = "invasion_when/mod.rs"]
 mod when;
 
+use bot::random_battle;
 use support::*;
 use when::*;
+use xenolog_engine::RuleErrorKind;
 use xenolog_engine::games::invasion::model::Cover;
 use xenolog_engine::games::invasion::state::{CardKind, InvasionEvent as E};
 use xenolog_engine::games::invasion::{Invasion, InvasionConfig};
-use xenolog_engine::rng::Randomness;
-use xenolog_engine::{Game, RuleErrorKind, Session};
 
 // ---- "3. Special Actions" -----------------------------------------------------------
 
 #[test]
 fn special_actions_roll_a_d6_per_figure_and_any_6_succeeds() {
-    let mut s = given(&["unit", "daleks"]);
-    let sec = gid(&s, "s1");
     // The relic is dug up at (24,24), reach 2".
-    place(&mut s, sec, 23.0, 23.0);
+    let (mut s, [sec]) = given_at(&["unit", "daleks"], "s1 at 23,23");
     card(&mut s, 0, CardKind::Double);
     let p = play(
         &mut s,
@@ -66,30 +66,22 @@ fn special_actions_one_die_for_every_figure_helping() {
 
 #[test]
 fn special_actions_at_the_place_of_the_action_only() {
-    let mut s = given(&["unit", "daleks"]);
-    let sec = gid(&s, "s1");
-    place(&mut s, sec, 10.0, 10.0);
+    let (mut s, [sec]) = given_at(&["unit", "daleks"], "s1 at 10,10");
     card(&mut s, 0, CardKind::Single);
-    let e = refused(
+    when_seat(
         &mut s,
         0,
         &format!(r#"{{"special":{{"group":{sec},"action":"dig"}}}}"#),
-        &[],
+    )
+    .refused(
+        "[Special Actions] U.N.I.T. 1st Squad, Section A is not at Dig up the relic (within 2\")",
     );
-    assert_eq!(
-        refusal(&e),
-        "[Special Actions] U.N.I.T. 1st Squad, Section A is not at Dig up the relic (within 2\")"
-    );
-    let e = refused(
+    when_seat(
         &mut s,
         0,
         &format!(r#"{{"special":{{"group":{sec},"action":"fly"}}}}"#),
-        &[],
-    );
-    assert_eq!(
-        refusal(&e),
-        "[Special Actions] this scenario has no special action 'fly' (it has: dig)"
-    );
+    )
+    .refused("[Special Actions] this scenario has no special action 'fly' (it has: dig)");
 }
 
 // ---- declared facts at a real table ------------------------------------------------------
@@ -131,7 +123,7 @@ fn special_actions_something_new_or_odd_agreed_by_the_players_is_an_action_roll(
 #[test]
 fn real_table_base_contact_and_a_defended_position_are_declared_and_marked() {
     let mut s = given_with(&["unit", "daleks"], false, true);
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
+    let [sec, dal] = placed(&mut s, "s1; d1");
     card(&mut s, 1, CardKind::Double);
     let c = cmd(&format!(
         r#"{{"move":{{"group":{dal},"declare":{{"contact":{sec},"defends":"building"}}}}}}"#
@@ -152,28 +144,22 @@ fn real_table_contact_with_a_friendly_group_is_refused() {
     let mut s = given_with(&["unit", "daleks"], false, true);
     let (d1, d2) = (gid(&s, "d1"), gid(&s, "d2"));
     card(&mut s, 1, CardKind::Single);
-    let e = refused(
+    when_seat(
         &mut s,
         1,
         &format!(r#"{{"move":{{"group":{d1},"declare":{{"contact":{d2}}}}}}}"#),
-        &[],
-    );
-    assert!(
-        refusal(&e).starts_with("[Hand-to-hand combat]"),
-        "{}",
-        refusal(&e)
-    );
+    )
+    .refused_starting("[Hand-to-hand combat]");
 }
 
 // ---- refusals ---------------------------------------------------------------------------
 
 #[test]
 fn refusals_name_the_rule_and_change_nothing() {
-    let mut s = given(&["unit", "daleks", "spugs"]);
-    let (sec, dal, sq) = (gid(&s, "s1"), gid(&s, "d1"), gid(&s, "sq2"));
-    place(&mut s, sec, 10.0, 20.0);
-    place(&mut s, dal, 10.0, 12.0);
-    place(&mut s, sq, 30.0, 20.0);
+    let (mut s, [sec, dal, _]) = given_at(
+        &["unit", "daleks", "spugs"],
+        "s1 at 10,20; d1 at 10,12; sq2 at 30,20",
+    );
     card(&mut s, 0, CardKind::Single);
     let cases = [
         (move_to(dal, 1000, 1300), "[Actions]"),
@@ -227,24 +213,8 @@ fn refusals_after_the_battle_is_over() {
 /// A battle played by picking among `legal` at random, checking at every
 /// step that each listed command is accepted by `decide`.
 fn walk(config: InvasionConfig, seed: u64, steps: usize) {
-    let mut s = Session::<Invasion>::new(seed, config).expect("setup");
-    let mut bot = Randomness::new(seed ^ 0xbeef, 0, None);
-    for _ in 0..steps {
-        s.play_due().expect("the game's own steps");
-        if Invasion::outcome(s.state()).is_some() {
-            return;
-        }
-        assert_legal_accepted(s.state());
-        let legal = Invasion::legal(s.state());
-        assert!(
-            !legal.is_empty(),
-            "nothing to do at {:?}",
-            Invasion::asked(s.state())
-        );
-        let (actor, c) = legal[bot.pick(legal.len())].clone();
-        s.play(actor, &c, None)
-            .expect("a legal command is accepted");
-    }
+    let look = |st: &_, _: &_| assert_legal_accepted(st);
+    random_battle::<Invasion>(seed, config, 0xbeef, steps, |_, _| true, look);
 }
 
 #[test]

@@ -4,11 +4,13 @@
 //! `state::apply`, the log in words.
 #![allow(dead_code)]
 
+#[path = "support/game.rs"]
+mod game;
+
 use xenolog_engine::games::invasion::model::{INCH, Point};
 use xenolog_engine::games::invasion::state::{Card, CardKind, GroupId, Pending, Place};
 use xenolog_engine::games::invasion::{
-    Invasion, InvasionCommand, InvasionConfig, InvasionEvent, InvasionState, describe, rules,
-    start, state,
+    Invasion, InvasionCommand, InvasionConfig, InvasionEvent, InvasionState, rules, start,
 };
 use xenolog_engine::rng::Randomness;
 use xenolog_engine::{Actor, Game, RuleError};
@@ -165,6 +167,47 @@ pub fn place(s: &mut InvasionState, g: GroupId, x: f64, y: f64) {
     }
 }
 
+/// Given: the groups of a position, written `"s1 at 20,20; d1 at 20,26.5; s2"`:
+/// each group by its id (as `gid`), placed as `place` places it (its lead at
+/// `(x, y)` inches, the rest in a row to its right) or, without `at`, only
+/// named; their numbers in the order written. A clause test then states its
+/// position in one line.
+pub fn placed<const N: usize>(s: &mut InvasionState, position: &str) -> [GroupId; N] {
+    let entries: Vec<&str> = position.split(';').map(str::trim).collect();
+    assert_eq!(
+        entries.len(),
+        N,
+        "{position:?} names {} groups, not {N}",
+        entries.len()
+    );
+    std::array::from_fn(|i| {
+        let (id, at) = match entries[i].split_once(" at ") {
+            Some((id, at)) => (id.trim(), Some(at)),
+            None => (entries[i], None),
+        };
+        let g = gid(s, id);
+        if let Some(at) = at {
+            let (x, y) = at
+                .split_once(',')
+                .and_then(|(x, y)| Some((x.trim().parse().ok()?, y.trim().parse().ok()?)))
+                .unwrap_or_else(|| panic!("{position:?}: {id} at {at:?} is not x,y"));
+            place(s, g, x, y);
+        }
+        g
+    })
+}
+
+/// Given: a battle of these factions (as `given`) in this position (as
+/// `placed`): the state and the groups' numbers.
+pub fn given_at<const N: usize>(
+    factions: &[&str],
+    position: &str,
+) -> (InvasionState, [GroupId; N]) {
+    let mut s = given(factions);
+    let groups = placed(&mut s, position);
+    (s, groups)
+}
+
 /// Put one figure at `(x, y)` inches.
 pub fn put(s: &mut InvasionState, g: GroupId, model: usize, x: f64, y: f64) {
     s.groups[g as usize].models[model].at = Some(pt(x, y));
@@ -201,6 +244,16 @@ pub fn cards(s: &mut InvasionState, list: &[(Option<u8>, CardKind)]) {
     s.moved.clear();
 }
 
+/// The round's cards are these seats' (none a Special Event), the first
+/// being played now: `seat_cards(&mut s, &[(1, CardKind::Double), (0, CardKind::Single)])`.
+pub fn seat_cards(s: &mut InvasionState, list: &[(u8, CardKind)]) {
+    let list: Vec<(Option<u8>, CardKind)> = list
+        .iter()
+        .map(|&(seat, kind)| (Some(seat), kind))
+        .collect();
+    cards(s, &list);
+}
+
 /// One card of `seat` being played now.
 pub fn card(s: &mut InvasionState, seat: u8, kind: CardKind) {
     cards(s, &[(Some(seat), kind)]);
@@ -212,13 +265,7 @@ pub fn cmd(json: &str) -> InvasionCommand {
 
 /// Every event in words, each against the state before it.
 pub fn words_from(before: &InvasionState, events: &[InvasionEvent]) -> Vec<String> {
-    let mut s = before.clone();
-    let mut out = Vec::new();
-    for e in events {
-        out.push(describe::event(&s, e));
-        state::apply(&mut s, e);
-    }
-    out
+    game::words_of::<Invasion>(before, events)
 }
 
 /// A played command: its events and their words.
@@ -265,14 +312,9 @@ pub fn try_play_cmd(
     dice: &[u8],
 ) -> Result<Played, RuleError> {
     let entered = (!dice.is_empty()).then(|| dice.to_vec());
-    let mut rng = Randomness::new(7, 0, entered);
     let before = s.clone();
-    let events = rules::decide(s, Actor(actor), c, &mut rng)?;
-    rng.finish()?;
+    let events = game::decide_and_apply::<Invasion>(s, Actor(actor), c, 7, entered)?;
     let words = words_from(&before, &events);
-    for e in &events {
-        state::apply(s, e);
-    }
     Ok(Played { events, words })
 }
 

@@ -40,9 +40,7 @@ fn air() -> (InvasionState, GroupId, GroupId) {
     })
     .expect("setup");
     park(&mut s);
-    let (h, dal) = (gid(&s, "h1"), gid(&s, "d1"));
-    place(&mut s, h, 10.0, 20.0);
-    place(&mut s, dal, 10.0, 12.0);
+    let [h, dal] = placed(&mut s, "h1 at 10,20; d1 at 10,12");
     (s, h, dal)
 }
 
@@ -75,16 +73,9 @@ fn vehicle_movement_vtol_takes_off_travels_anywhere_and_lands_as_three_actions()
 fn vehicle_movement_a_vtol_craft_on_the_ground_does_not_move_it_takes_off() {
     let (mut s, h, _) = air();
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &mv(h, 10.0, 25.0), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Vehicle movement] a VTOL craft uses an action to take off, another to travel anywhere and a third to land"
-    );
-    let e = refused(&mut s, 0, &fly(h, 30.0, 30.0), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Vehicle movement] Air Cavalry Gunship One must take off first"
-    );
+    when_seat(&mut s, 0, &mv(h, 10.0, 25.0)).refused("[Vehicle movement] a VTOL craft uses an action to take off, another to travel anywhere and a third to land");
+    when_seat(&mut s, 0, &fly(h, 30.0, 30.0))
+        .refused("[Vehicle movement] Air Cavalry Gunship One must take off first");
     let e = refused(&mut s, 0, &group_order("land", h), &[]);
     assert!(e.message.ends_with("must take off first"), "{e}");
 }
@@ -110,11 +101,8 @@ fn vehicle_movement_only_vtol_craft_take_off() {
     let (mut s, _, _) = air();
     let t = gid(&s, "t1");
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &group_order("take_off", t), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Vehicle movement] Air Cavalry Troopers is not a helicopter or VTOL craft"
-    );
+    when_seat(&mut s, 0, &group_order("take_off", t))
+        .refused("[Vehicle movement] Air Cavalry Troopers is not a helicopter or VTOL craft");
 }
 
 #[test]
@@ -153,8 +141,8 @@ fn vehicle_movement_vehicles_do_not_go_down_manholes() {
     let (mut s, h, _) = air();
     place(&mut s, h, 40.5, 20.5);
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &group_order("descend", h), &[]);
-    assert_eq!(refusal(&e), "[Sewers] vehicles do not go down manholes");
+    when_seat(&mut s, 0, &group_order("descend", h))
+        .refused("[Sewers] vehicles do not go down manholes");
 }
 
 #[test]
@@ -206,10 +194,7 @@ fn motor_config() -> InvasionConfig {
 fn motor() -> (InvasionState, GroupId, GroupId, GroupId) {
     let mut s = start(&motor_config()).expect("setup");
     park(&mut s);
-    let (j, c, dal) = (gid(&s, "j1"), gid(&s, "c1"), gid(&s, "d1"));
-    place(&mut s, j, 20.0, 20.0);
-    place(&mut s, c, 20.0, 14.0);
-    place(&mut s, dal, 20.0, 40.0);
+    let [j, c, dal] = placed(&mut s, "j1 at 20,20; c1 at 20,14; d1 at 20,40");
     s.groups[j as usize].facing = Some(0);
     s.groups[c as usize].facing = Some(0);
     (s, j, c, dal)
@@ -267,11 +252,7 @@ fn vehicle_movement_ground_vehicles_move_in_a_straight_line_in_the_direction_the
 fn vehicle_movement_a_move_at_an_angle_to_its_facing_is_refused_in_words() {
     let (mut s, j, _, _) = motor();
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &drive(j, 28.0, 26.0, None), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Vehicle movement] Motor Pool Recce faces 0°: a ground vehicle moves only straight ahead in the direction it faces (this move points 37° off it), then turns to face any direction"
-    );
+    when_seat(&mut s, 0, &drive(j, 28.0, 26.0, None)).refused("[Vehicle movement] Motor Pool Recce faces 0°: a ground vehicle moves only straight ahead in the direction it faces (this move points 37° off it), then turns to face any direction");
     // Backwards is at an angle too.
     let e = refused(&mut s, 0, &drive(j, 14.0, 20.0, None), &[]);
     assert!(e.message.contains("180° off"), "{e}");
@@ -371,14 +352,9 @@ fn vehicle_movement_an_off_road_vehicle_may_cross_rubble_and_scrub() {
 #[test]
 fn vehicle_movement_only_ground_vehicles_turn_at_the_end_of_their_move() {
     let (mut s, _, _, _) = motor();
-    let t = gid(&s, "t1");
-    place(&mut s, t, 10.0, 10.0);
+    let [t] = placed(&mut s, "t1 at 10,10");
     card(&mut s, 0, CardKind::Single);
-    let e = refused(&mut s, 0, &drive(t, 10.0, 15.0, Some(90)), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Vehicle movement] only ground vehicles turn at the end of their move; Motor Pool Escort moves in any direction"
-    );
+    when_seat(&mut s, 0, &drive(t, 10.0, 15.0, Some(90))).refused("[Vehicle movement] only ground vehicles turn at the end of their move; Motor Pool Escort moves in any direction");
     // On foot it moves in any direction.
     play(&mut s, 0, &drive(t, 10.0, 15.0, None), &[]);
 }
@@ -436,8 +412,7 @@ fn board(g: GroupId, v: GroupId) -> String {
 #[test]
 fn movement_a_group_boards_a_vehicle_and_its_move_ends() {
     let (mut s, j, _, _) = motor();
-    let t = gid(&s, "t1");
-    place(&mut s, t, 20.0, 26.0);
+    let [t] = placed(&mut s, "t1 at 20,26");
     card(&mut s, 0, CardKind::Triple);
     assert!(is_legal(&s, &board(t, j)));
     let p = play(&mut s, 0, &board(t, j), &[]);
@@ -460,11 +435,7 @@ fn movement_boarding_needs_a_move_that_reaches_the_vehicle_and_room_aboard() {
     card(&mut s, 0, CardKind::Triple);
     // 15" away: an 8" move (and a base) does not reach it.
     place(&mut s, t, 20.0, 35.0);
-    let e = refused(&mut s, 0, &board(t, j), &[]);
-    assert_eq!(
-        refusal(&e),
-        "[Movement] Motor Pool Escort cannot reach Motor Pool Recce this move: it is 15\" away and they move 8\""
-    );
+    when_seat(&mut s, 0, &board(t, j)).refused("[Movement] Motor Pool Escort cannot reach Motor Pool Recce this move: it is 15\" away and they move 8\"");
     place(&mut s, t, 26.0, 14.0);
     // The Staff Car has no room (no 'carry' in its profile).
     let e = refused(&mut s, 0, &board(t, c), &[]);
@@ -483,8 +454,7 @@ fn movement_boarding_needs_a_move_that_reaches_the_vehicle_and_room_aboard() {
 #[test]
 fn movement_passengers_ride_with_the_vehicle_and_get_out_measured_from_it() {
     let (mut s, j, _, _) = motor();
-    let t = gid(&s, "t1");
-    place(&mut s, t, 20.0, 26.0);
+    let [t] = placed(&mut s, "t1 at 20,26");
     card(&mut s, 0, CardKind::Triple);
     play(&mut s, 0, &board(t, j), &[]);
     play(&mut s, 0, &drive(j, 32.0, 20.0, None), &[]);

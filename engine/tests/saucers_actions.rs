@@ -536,10 +536,7 @@ fn gangs_rat_nest_an_alien_kill_for_a_supply_or_a_card_discarding_down() {
     );
     assert_eq!((st.seats[0].tokens.alien, st.seats[0].tokens.scrap), (1, 3));
     // A full hand: the card drawn puts it over, so a card is discarded at once.
-    let fill: Vec<u16> = (0..st.content.cards.len() as u16)
-        .filter(|&c| !st.content.cards[c as usize].is_event())
-        .take(7)
-        .collect();
+    let fill: Vec<u16> = non_events(&st, 7);
     st.seats[0].hand = fill[..6].to_vec();
     st.deck = vec![fill[6]];
     ok(&mut st, 0, C::RatNest { take: None }, None);

@@ -486,10 +486,7 @@ fn end_victory_the_humans_win_the_moment_the_last_alien_card_is_drawn_no_further
 fn end_victory_reinforcements_drawing_the_last_alien_card_ends_the_draw_step() {
     let mut st = quiet(&["nine_lives"], "F6");
     let reinf = card(&st, "reinforcements");
-    let filler: Vec<u16> = (0..st.content.cards.len() as u16)
-        .filter(|&c| !st.content.cards[c as usize].is_event())
-        .take(6)
-        .collect();
+    let filler: Vec<u16> = non_events(&st, 6);
     st.deck = filler;
     st.deck.push(reinf);
     last_alien_cards(&mut st, &[(AlienKind::Probe, "B2")]);
@@ -714,10 +711,7 @@ fn hidden_hands_are_open_in_the_cooperative_game_unless_the_table_hides_them() {
 fn cards_event_reinforcements_an_alien_card_is_drawn_and_placed_at_once() {
     let mut st = quiet(&["nine_lives"], "F6");
     let reinf = card(&st, "reinforcements");
-    let filler: Vec<u16> = (0..st.content.cards.len() as u16)
-        .filter(|&c| !st.content.cards[c as usize].is_event())
-        .take(6)
-        .collect();
+    let filler: Vec<u16> = non_events(&st, 6);
     st.deck = filler;
     st.deck.push(reinf);
     top_alien(&mut st, AlienKind::Probe, "B2", None);

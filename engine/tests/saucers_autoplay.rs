@@ -6,9 +6,12 @@
 //! per difficulty:
 //! `cargo test --release -p xenolog-engine --test saucers_autoplay -- --ignored --nocapture`.
 
+#[path = "support/bot.rs"]
+mod bot;
+
+use bot::random_battle_of;
+use xenolog_engine::Session;
 use xenolog_engine::games::saucers::{Saucers, SaucersConfig, SaucersState, Variant};
-use xenolog_engine::rng::Randomness;
-use xenolog_engine::{Actor, Game, Session};
 
 /// The config of game `n`: one to four players, the three variants, the
 /// three difficulties, two to four missions, hands open or hidden, each
@@ -31,25 +34,7 @@ fn config(n: u64) -> SaucersConfig {
 
 /// The bot: it ends its actions now and then rather than always using them.
 fn play(seed: u64, config: SaucersConfig, cap: usize) -> Session<Saucers> {
-    let mut s = Session::<Saucers>::new(seed, config).expect("setup");
-    let mut bot = Randomness::new(seed ^ 0x5ace, 0, None);
-    for _ in 0..cap {
-        s.play_due().expect("the game's own steps");
-        if Saucers::outcome(s.state()).is_some() {
-            break;
-        }
-        let legal = Saucers::legal(s.state());
-        assert!(
-            !legal.is_empty(),
-            "seed {seed}: no command and no step while {:?} are asked",
-            Saucers::asked(s.state())
-        );
-        let (actor, cmd) = legal[bot.pick(legal.len())].clone();
-        assert_ne!(actor, Actor::SYSTEM);
-        s.play(actor, &cmd, None)
-            .unwrap_or_else(|e| panic!("seed {seed}: legal {cmd:?} refused: {e}"));
-    }
-    s
+    random_battle_of(seed, config, 0x5ace, cap)
 }
 
 /// A result the text allows.

@@ -231,10 +231,7 @@ fn setup_example_hand_size_2_times_3_students_is_6_cards_and_smaller_after_a_dea
     );
     assert_eq!(st.hand_size(0), 6, "2 x 3 = 6 cards");
     // Draw: from an empty hand, a deck of non-events, six cards.
-    st.deck = (0..st.content.cards.len() as u16)
-        .filter(|&c| !st.content.cards[c as usize].is_event())
-        .take(10)
-        .collect();
+    st.deck = non_events(&st, 10);
     st.phase = Phase::Draw;
     step(&mut st, C::Draw);
     assert_eq!(st.seats[0].hand.len(), 6);
@@ -252,10 +249,7 @@ fn setup_example_hand_size_2_times_3_students_is_6_cards_and_smaller_after_a_dea
 fn turn_draw_events_are_resolved_as_drawn_and_count_toward_the_hand_size() {
     let mut st = quiet(&["fly_boyz"], "C3");
     let supply_drop = card(&st, "supply_drop");
-    let others: Vec<u16> = (0..st.content.cards.len() as u16)
-        .filter(|&c| !st.content.cards[c as usize].is_event())
-        .take(8)
-        .collect();
+    let others: Vec<u16> = non_events(&st, 8);
     // Top last: the event is the second card drawn.
     st.deck = others.clone();
     st.deck.insert(others.len() - 1, supply_drop);
@@ -275,11 +269,9 @@ fn turn_draw_events_are_resolved_as_drawn_and_count_toward_the_hand_size() {
 #[test]
 fn turn_draw_the_discard_pile_is_reshuffled_when_the_deck_runs_out() {
     let mut st = quiet(&["fly_boyz"], "C3");
-    let non_events: Vec<u16> = (0..st.content.cards.len() as u16)
-        .filter(|&c| !st.content.cards[c as usize].is_event())
-        .collect();
-    st.deck = non_events[..2].to_vec();
-    st.discard = non_events[2..12].to_vec();
+    let fill = non_events(&st, 12);
+    st.deck = fill[..2].to_vec();
+    st.discard = fill[2..12].to_vec();
     st.phase = Phase::Draw;
     let ev = step(&mut st, C::Draw);
     assert!(ev.iter().any(|e| matches!(e, E::Reshuffled { .. })));

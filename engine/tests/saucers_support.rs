@@ -5,13 +5,14 @@
 //! one hit, 6 the dead alien: two hits).
 #![allow(dead_code)]
 
+#[path = "support/game.rs"]
+mod game;
+
 use xenolog_engine::games::saucers::data::{AlienCard, AlienKind, Dir, Pos, Tokens, parse_coord};
 use xenolog_engine::games::saucers::state::{Alien, Tile};
 use xenolog_engine::games::saucers::{
     Phase, Saucers, SaucersCommand, SaucersConfig, SaucersEvent, SaucersState, Target, describe,
-    rules, state,
 };
-use xenolog_engine::rng::Randomness;
 use xenolog_engine::{Actor, Game, RuleError, Session};
 
 /// A tile by its coordinates, e.g. `at("C6")`.
@@ -76,13 +77,7 @@ pub fn run(
     } else {
         Actor(actor)
     };
-    let mut rng = Randomness::new(11, 0, dice);
-    let events = rules::decide(st, actor, &cmd, &mut rng)?;
-    rng.finish()?;
-    for e in &events {
-        state::apply(st, e);
-    }
-    Ok(events)
+    game::decide_and_apply::<Saucers>(st, actor, &cmd, 11, dice)
 }
 
 /// The same, for a command that must be accepted.
@@ -108,15 +103,7 @@ pub fn step(st: &mut SaucersState, cmd: SaucersCommand) -> Vec<SaucersEvent> {
 
 /// The events in words (each with the state before it).
 pub fn words(before: &SaucersState, events: &[SaucersEvent]) -> Vec<String> {
-    let mut st = before.clone();
-    events
-        .iter()
-        .map(|e| {
-            let t = describe::event(&st, e);
-            state::apply(&mut st, e);
-            t
-        })
-        .collect()
+    game::words_of::<Saucers>(before, events)
 }
 
 /// The student of this I.D. (e.g. `"ace"`).
@@ -151,6 +138,15 @@ pub fn card(st: &SaucersState, id: &str) -> u16 {
     (0..st.content.cards.len() as u16)
         .find(|&c| st.content.cards[c as usize].id == id)
         .unwrap_or_else(|| panic!("no card {id}"))
+}
+
+/// The first `n` cards of the Draw deck's content that are not events (to
+/// stack a deck or a hand with no event in it).
+pub fn non_events(st: &SaucersState, n: usize) -> Vec<u16> {
+    (0..st.content.cards.len() as u16)
+        .filter(|&c| !st.content.cards[c as usize].is_event())
+        .take(n)
+        .collect()
 }
 
 /// An alien placed on a tile; its id.

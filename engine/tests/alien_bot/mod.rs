@@ -2,10 +2,12 @@
 //! `alien_replay` example (`engine/examples/alien_replay.rs`), so that a
 //! seed of the soak can be replayed and looked into outside the test.
 
+use xenolog_engine::Session;
 use xenolog_engine::games::alien::rules;
 use xenolog_engine::games::alien::{Alien, AlienCommand, AlienConfig, AlienState};
-use xenolog_engine::rng::Randomness;
-use xenolog_engine::{Actor, Game, Session};
+
+#[path = "../support/bot.rs"]
+mod bot;
 
 /// The config of battle `n`: 2 to 7 players, both ways to kill the Queen,
 /// the battle options on and off.
@@ -33,26 +35,12 @@ fn seals_off(s: &AlienState, cmd: &AlienCommand) -> bool {
 /// random. Panics (naming the seed) when no command is legal while the
 /// battle goes on, or when a legal command is refused.
 pub fn play(seed: u64, config: AlienConfig, cap: usize) -> Session<Alien> {
-    let mut s = Session::<Alien>::new(seed, config).expect("setup");
-    let mut bot = Randomness::new(seed ^ 0x5eed, 0, None);
-    for _ in 0..cap {
-        s.play_due().expect("the game's own steps");
-        if Alien::outcome(s.state()).is_some() {
-            break;
-        }
-        let legal: Vec<_> = Alien::legal(s.state())
-            .into_iter()
-            .filter(|(_, c)| !seals_off(s.state(), c))
-            .collect();
-        assert!(
-            !legal.is_empty(),
-            "seed {seed}: no command and no step while {:?} are asked",
-            Alien::asked(s.state())
-        );
-        let (actor, cmd) = legal[bot.pick(legal.len())].clone();
-        assert_ne!(actor, Actor::SYSTEM);
-        s.play(actor, &cmd, None)
-            .unwrap_or_else(|e| panic!("seed {seed}: legal {cmd:?} refused: {e}"));
-    }
-    s
+    bot::random_battle(
+        seed,
+        config,
+        0x5eed,
+        cap,
+        |s, c| !seals_off(s, c),
+        |_, _| {},
+    )
 }

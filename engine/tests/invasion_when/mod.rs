@@ -72,17 +72,11 @@ pub fn given_spugs_and_mites_struck_for_20() -> (
     GroupId,
     crate::support::Played,
 ) {
-    use crate::support::{cards, gid, given, place, play, steps};
+    use crate::support::{given_at, play, seat_cards, steps};
     use xenolog_engine::games::invasion::state::CardKind;
-    let mut s = given(&["unit", "spugs"]);
-    let (sec, brood, mites) = (gid(&s, "s1"), gid(&s, "sq1"), gid(&s, "m1"));
-    place(&mut s, sec, 20.0, 20.0);
-    place(&mut s, brood, 20.0, 26.0);
-    place(&mut s, mites, 24.0, 26.0);
-    cards(
-        &mut s,
-        &[(Some(1), CardKind::Double), (Some(0), CardKind::Single)],
-    );
+    let (mut s, [sec, brood, mites]) =
+        given_at(&["unit", "spugs"], "s1 at 20,20; sq1 at 20,26; m1 at 24,26");
+    seat_cards(&mut s, &[(1, CardKind::Double), (0, CardKind::Single)]);
     play(&mut s, 1, &mv(brood, 20.0, 21.05), &[]);
     let joined = play(&mut s, 1, &mv(mites, 22.2, 21.1), &[]);
     steps(&mut s);
@@ -148,4 +142,124 @@ pub fn suppress_at_cover(g: GroupId, target: GroupId) -> String {
 pub fn end_card_then_step(s: &mut xenolog_engine::games::invasion::InvasionState, seat: u8) {
     crate::support::play(s, seat, r#""end_card""#, &[]);
     crate::support::step(s, &[]);
+}
+
+/// Given: U.N.I.T. section A holds the house (a building), three men inside
+/// it by its west wall, and Dalek Patrol Alpha charges in from the west on a
+/// Double card: the state, the section, the patrol, and what the charge said.
+pub fn given_the_house_charged() -> (
+    xenolog_engine::games::invasion::InvasionState,
+    GroupId,
+    GroupId,
+    crate::support::Played,
+) {
+    use crate::support::{card, given_at, play, put};
+    use xenolog_engine::games::invasion::state::CardKind;
+    let (mut s, [sec, dal]) = given_at(&["unit", "daleks"], "s1 at 30.5,31; d1 at 22,32.1");
+    put(&mut s, sec, 1, 30.5, 32.1);
+    put(&mut s, sec, 2, 30.5, 33.2);
+    put(&mut s, sec, 3, 31.6, 32.1);
+    card(&mut s, 1, CardKind::Double);
+    let charge = play(&mut s, 1, &mv(dal, 29.5, 32.1), &[]);
+    (s, sec, dal, charge)
+}
+
+/// When: seat `actor` gives this command (its JSON, with no dice unless
+/// `dice` enters some); then `refused` and its words, or `played`. A
+/// refusal changes nothing (as `refused` checks).
+pub struct When<'a> {
+    s: &'a mut xenolog_engine::games::invasion::InvasionState,
+    actor: u8,
+    json: String,
+    dice: Vec<u8>,
+}
+
+/// When: seat `actor` gives this command: `when_seat(&mut s, 0, &mv(g, 26.0, 26.0)).refused("[Move] ...")`.
+pub fn when_seat<'a>(
+    s: &'a mut xenolog_engine::games::invasion::InvasionState,
+    actor: u8,
+    json: &str,
+) -> When<'a> {
+    When {
+        s,
+        actor,
+        json: json.to_owned(),
+        dice: Vec::new(),
+    }
+}
+
+impl When<'_> {
+    /// With these dice entered.
+    pub fn dice(mut self, dice: &[u8]) -> Self {
+        self.dice = dice.to_vec();
+        self
+    }
+
+    /// Then: refused, changing nothing; its refusal.
+    pub fn refusal(self) -> xenolog_engine::RuleError {
+        crate::support::refused(self.s, self.actor, &self.json, &self.dice)
+    }
+
+    /// Then: refused with exactly these words, its clause first (`"[Move] ..."`).
+    pub fn refused(self, words: &str) {
+        assert_eq!(crate::support::refusal(&self.refusal()), words);
+    }
+
+    /// Then: refused with words that start so (`"[Spugs]"`).
+    pub fn refused_starting(self, start: &str) {
+        let e = crate::support::refusal(&self.refusal());
+        assert!(e.starts_with(start), "{}", e);
+    }
+
+    /// Then: accepted; what it did.
+    pub fn played(self) -> crate::support::Played {
+        crate::support::play(self.s, self.actor, &self.json, &self.dice)
+    }
+}
+
+/// When: seat `seat`'s player removes the first `n` living figures of group
+/// `g` as the casualties it is asked for; what that did.
+pub fn remove_first(
+    s: &mut xenolog_engine::games::invasion::InvasionState,
+    seat: u8,
+    g: GroupId,
+    n: usize,
+) -> crate::support::Played {
+    let chosen: Vec<String> = crate::support::figures(s, g).into_iter().take(n).collect();
+    crate::support::play(s, seat, &casualties(&chosen), &[])
+}
+
+/// Then: the first thing asked is seat `seat`'s choice of `count` casualties.
+pub fn assert_casualties_asked(
+    s: &xenolog_engine::games::invasion::InvasionState,
+    seat: u8,
+    count: u32,
+) {
+    use xenolog_engine::games::invasion::state::Pending;
+    assert!(
+        matches!(s.pending.first(), Some(Pending::Casualties { seat: x, count: n, .. }) if *x == seat && *n == count),
+        "not {count} casualties of seat {seat}: {:?}",
+        s.pending.first()
+    );
+}
+
+/// Spugs: the controller `ctl` detonates the first living Mite of group `mites`.
+pub fn detonate_first(
+    s: &xenolog_engine::games::invasion::InvasionState,
+    ctl: GroupId,
+    mites: GroupId,
+) -> String {
+    let mite = &crate::support::figures(s, mites)[0];
+    format!(r#"{{"detonate":{{"group":{ctl},"mite":"{mite}"}}}}"#)
+}
+
+/// When: seat `seat` charges into contact with this move and ends its card;
+/// the game's next step brings the melee up to strike.
+pub fn charge_and_end_card(
+    s: &mut xenolog_engine::games::invasion::InvasionState,
+    seat: u8,
+    charge: &str,
+) {
+    crate::support::play(s, seat, charge, &[]);
+    end_card_then_step(s, seat);
 }
