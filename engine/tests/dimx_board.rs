@@ -366,26 +366,22 @@ otherwise draw
 #[test]
 fn a_bad_scenario_file_is_refused_naming_the_line_and_the_problem() {
     let bad = "scenario \"x\"\nmap alpha\nmarine SC1 at 263\nkayotz K10 at 263\n";
-    let config = DimxConfig {
+    let refused = |config: DimxConfig| {
+        let refusal = Session::<DimX>::new(1, config).err();
+        refusal.expect("refused").to_string()
+    };
+    let err = refused(DimxConfig {
         scenario_text: Some(bad.into()),
         ..Default::default()
-    };
-    let err = Session::<DimX>::new(1, config)
-        .err()
-        .expect("refused")
-        .to_string();
+    });
     assert_eq!(
         err,
         "the scenario file is not valid: line 4: hex 263 already holds the unit placed on line 3: units may not start stacked"
     );
-    let config = DimxConfig {
+    let err = refused(DimxConfig {
         scenario: "gamma".into(),
         ..Default::default()
-    };
-    let err = Session::<DimX>::new(1, config)
-        .err()
-        .expect("refused")
-        .to_string();
+    });
     assert!(
         err.contains("there is no scenario 'gamma' (try one of: alpha, beta, campaign)"),
         "{err}"

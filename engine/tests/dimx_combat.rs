@@ -348,10 +348,7 @@ fn d4_each_die_greater_than_the_dn_is_a_hit() {
 fn d4_three_hits_eliminate_and_the_unit_never_returns_to_the_cup() {
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251"));
     let ev = play(&mut b, &fire("MS1", "K1"), &[4, 5, 6, 2]);
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, DimxEvent::AlienEliminated { unit, .. } if unit == "K1"))
-    );
+    assert_event!(ev, DimxEvent::AlienEliminated { unit, .. } if unit == "K1");
     assert_eq!(state(&b).alien("K1").unwrap().place, AlienPlace::Eliminated);
 }
 
@@ -378,10 +375,7 @@ fn d4_the_player_may_roll_fewer_dice() {
 fn d5_one_or_two_hits_draw_a_random_adm_marker_as_the_new_dn() {
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251\nadm 2"));
     let ev = play(&mut b, &fire("MS1", "K1"), &[4, 1, 2, 2]);
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, DimxEvent::AdmPlaced { value: 2, .. }))
-    );
+    assert_event!(ev, DimxEvent::AdmPlaced { value: 2, .. });
     assert_eq!(state(&b).alien("K1").unwrap().defense(), 2);
     assert!(state(&b).adm_pile.is_empty());
 }
@@ -503,10 +497,7 @@ fn d6_2_energy_recoil_stuns_the_special_ops() {
 fn d6_3_beamed_to_a_random_hex() {
     let mut b = battle(&alpha("marine SO1 at 225\nkayotz K1 at 226"));
     let ev = play(&mut b, &fire("SO1", "K1"), &[3, 6, 6, 6]);
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, DimxEvent::RandomHex { hex: 666, .. }))
-    );
+    assert_event!(ev, DimxEvent::RandomHex { hex: 666, .. });
     assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(666));
 }
 
@@ -516,10 +507,7 @@ fn d6_beamed_onto_an_active_marine_the_alien_is_eliminated() {
         "marine SO1 at 225\nmarine MS1 at 231 stunned\nkayotz K1 at 226",
     ));
     let ev = play(&mut b, &fire("SO1", "K1"), &[3, 2, 3, 1]);
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, DimxEvent::AlienEliminated { unit, .. } if unit == "K1"))
-    );
+    assert_event!(ev, DimxEvent::AlienEliminated { unit, .. } if unit == "K1");
 }
 
 #[test]
@@ -582,10 +570,7 @@ fn d6_a_net_bump_roll_of_0_or_less_is_a_misfire() {
 fn d6_beamed_into_its_own_hex_the_alien_stays() {
     let mut b = battle(&alpha("marine SO1 at 225\nkayotz K1 at 226"));
     let ev = play(&mut b, &fire("SO1", "K1"), &[3, 2, 2, 6]);
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, DimxEvent::AlienStays { at: 226, .. }))
-    );
+    assert_event!(ev, DimxEvent::AlienStays { at: 226, .. });
     assert!(words(&ev).iter().any(|w| w.contains("stays there")));
     assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(226));
 }
@@ -676,10 +661,7 @@ fn d7_unless_only_one_mission_goal_chit_is_left() {
 fn d8_two_ones_flip_to_out_of_ammo() {
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251"));
     let ev = play(&mut b, &fire("MS1", "K1"), &[1, 4, 1, 2]);
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, DimxEvent::OutOfAmmo { unit, .. } if unit == "MS1"))
-    );
+    assert_event!(ev, DimxEvent::OutOfAmmo { unit, .. } if unit == "MS1");
     let mut b = battle(&alpha("marine MS1 at 224\nkayotz K1 at 251"));
     let ev = play(&mut b, &fire("MS1", "K1"), &[1, 4, 2, 2]);
     assert!(

@@ -165,16 +165,8 @@ fn example_combat_cf_4_rolls_1_4_1_3_one_hit_adm_5_out_of_ammo() {
         }
     );
     assert_eq!((dice, dn, hits), (vec![1, 4, 1, 3], 3, 1), "only one Hit");
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, DimxEvent::AdmPlaced { value: 5, .. })),
-        "an ADM 5 marker"
-    );
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, DimxEvent::OutOfAmmo { unit, .. } if unit == "SC1")),
-        "two 1s: Out of Ammo"
-    );
+    assert_event!(ev, DimxEvent::AdmPlaced { value: 5, .. }, "an ADM 5 marker");
+    assert_event!(ev, DimxEvent::OutOfAmmo { unit, .. } if unit == "SC1", "two 1s: Out of Ammo");
     assert!(
         !ev.iter()
             .any(|e| matches!(e, DimxEvent::AlienEliminated { .. })),
@@ -244,10 +236,7 @@ fn example_kayotz_activation_rush_8_through_12() {
         vec!["K8", "K10", "K12"],
         "lower-numbered units first"
     );
-    assert!(
-        ev.iter().any(|e| matches!(e, DimxEvent::AlienHolds { unit, why: Hold::LavaInTheWay(246), .. } if unit == "K8")),
-        "#8 does nothing: Lava between 321 and 246: {text:?}"
-    );
+    assert_event!(ev, DimxEvent::AlienHolds { unit, why: Hold::LavaInTheWay(246), .. } if unit == "K8", "#8 does nothing: Lava between 321 and 246: {text:?}");
     assert_eq!(
         moves(&ev),
         vec![

@@ -283,10 +283,7 @@ fn g1_with_chits_left_in_the_cup_the_next_turn_begins() {
     play(&mut b, &full_move("MS1", 224), &[]);
     assert!(state(&b).marine("MS1").unwrap().acted);
     let ev = play(&mut b, END_PHASE, &[]);
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, DimxEvent::TurnBegan { turn: 2, .. }))
-    );
+    assert_event!(ev, DimxEvent::TurnBegan { turn: 2, .. });
     assert!(DimX::outcome(state(&b)).is_none());
     assert_eq!(state(&b).turn, 2);
     // "he straightens-out all his activated Marine units": MS1 acts again
@@ -819,10 +816,7 @@ fn variant_the_kayotz_player_chooses_where_a_warped_alien_steps_aside() {
     let mut b = battle_seeded(&text, 1, true);
     play(&mut b, END_PHASE, &[]);
     let ev = try_play(&mut b, 1, &order("activate", "K1"), &[2, 3, 1, 1, 1, 1]).unwrap();
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, DimxEvent::Fired { shooter, .. } if shooter == "K1"))
-    );
+    assert_event!(ev, DimxEvent::Fired { shooter, .. } if shooter == "K1");
     let ties = free_around(&b, 231);
     assert_eq!(places(&b).len(), ties.len());
     let pick = *ties.last().unwrap();
@@ -925,9 +919,9 @@ fn a2_the_monolith_shuts_down_next_to_an_active_hq_logistics_or_special_ops_unit
             &format!(r#"{{"full_move":{{"unit":"{unit}","to":165}}}}"#),
             &[],
         );
-        assert!(
-            ev.iter()
-                .any(|e| matches!(e, DimxEvent::MonolithSwitched { active: false, .. })),
+        assert_event!(
+            ev,
+            DimxEvent::MonolithSwitched { active: false, .. },
             "{unit}"
         );
         assert!(!monolith_active(&b));
@@ -1058,10 +1052,7 @@ fn chit_advance_moves_up_to_n_hexes_straight_towards_the_nearest_marine_then_fir
 fn chit_warp_into_its_own_hex_the_alien_stays() {
     let mut b = battle(&alpha("marine MS1 at 225\nkayotz K1 at 231\ncup warp_1_8"));
     let ev = play(&mut b, END_PHASE, &[2, 3, 1]);
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, DimxEvent::AlienStays { at: 231, .. }))
-    );
+    assert_event!(ev, DimxEvent::AlienStays { at: 231, .. });
     assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(231));
 }
 
@@ -1074,12 +1065,7 @@ fn chit_summon_with_no_free_hex_anywhere_leaves_the_unit_in_the_cup() {
                 kayotz K1 cup\ncup pod_drop\n";
     let mut b = battle(text);
     let ev = play(&mut b, END_PHASE, &[1, 1, 2]);
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, DimxEvent::NoRoom { unit, at: None, .. } if unit == "K1")),
-        "{:?}",
-        words(&ev)
-    );
+    assert_event!(ev, DimxEvent::NoRoom { unit, at: None, .. } if unit == "K1", "{:?}", words(&ev));
     assert_eq!(
         state(&b).alien("K1").unwrap().place,
         xenolog_engine::games::dimx::units::AlienPlace::Cup

@@ -482,17 +482,9 @@ fn c1b_shoot_and_scoot_gets_half_mp_rounded_down_after_other_changes() {
 fn c1b_shoot_and_scoot_may_fire_first_and_then_move() {
     let mut b = battle(&alpha("marine MS1 at 225\nkayotz K1 at 226"));
     let ev = play(&mut b, &scoot_fire("MS1", "K1"), &[1, 2, 2, 2]);
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, DimxEvent::Fired { dice, .. } if dice.len() == 4)),
-        "CF 4 -1 +1 adjacent"
-    );
+    assert_event!(ev, DimxEvent::Fired { dice, .. } if dice.len() == 4, "CF 4 -1 +1 adjacent");
     let ev = play(&mut b, &scoot_move("MS1", 165), &[]);
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, DimxEvent::ActionFinished { .. })),
-        "both halves done"
-    );
+    assert_event!(ev, DimxEvent::ActionFinished { .. }, "both halves done");
     assert!(matches!(
         state(&b).phase,
         Phase::MarineAction { partial: None }
@@ -609,12 +601,7 @@ fn c2_a_scattered_jump_with_no_free_hex_anywhere_stays_where_it_was() {
         "marine MS1 at 111\nmarine MS2 at 113\nmarine SC1 waiting",
     ));
     let ev = play(&mut b, &jump("SC1", 112), &[2]);
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, DimxEvent::NoRoom { unit, at: None, .. } if unit == "SC1")),
-        "{:?}",
-        words(&ev)
-    );
+    assert_event!(ev, DimxEvent::NoRoom { unit, at: None, .. } if unit == "SC1", "{:?}", words(&ev));
     assert_eq!(state(&b).marine("SC1").unwrap().place, Place::Waiting);
     assert!(
         words(&ev)
@@ -729,10 +716,7 @@ fn c2_shoot_and_scoot_and_stunned_each_deduct_one_from_the_jump_roll() {
         r#"{"shoot_and_scoot_jump":{"unit":"SC1","to":225}}"#,
         &[5],
     );
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, DimxEvent::JumpRolled { die: 5, net: 3, .. }))
-    );
+    assert_event!(ev, DimxEvent::JumpRolled { die: 5, net: 3, .. });
     assert_eq!(landed(&ev), Some((244, Landing::Scattered)));
 }
 
@@ -891,10 +875,7 @@ fn c4_units_leave_the_map_only_where_the_scenario_allows() {
     let mut b = battle(&text);
     assert!(refused(&mut b, &order("leave_map", "MS2"), &[]).contains("not an exit hex"));
     let ev = play(&mut b, &order("leave_map", "MS1"), &[]);
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, DimxEvent::ExitedMap { from: 666, .. }))
-    );
+    assert_event!(ev, DimxEvent::ExitedMap { from: 666, .. });
     assert_eq!(state(&b).marine("MS1").unwrap().place, Place::Exited);
 }
 

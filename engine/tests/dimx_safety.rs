@@ -97,10 +97,7 @@ fn an_empty_cup_at_the_end_of_the_action_phase_goes_to_the_end_phase() {
         !ev.iter().any(|e| matches!(e, DimxEvent::ChitsDrawn { .. })),
         "nothing to draw"
     );
-    assert!(
-        ev.iter().any(|e| matches!(e, DimxEvent::GoalDrawn { .. })),
-        "G.2: the cup is empty"
-    );
+    assert_event!(ev, DimxEvent::GoalDrawn { .. }, "G.2: the cup is empty");
     assert!(matches!(ev.last(), Some(DimxEvent::GameOver { .. })));
 }
 

@@ -193,3 +193,23 @@ pub fn setup_refused(text: String) -> String {
     .expect("refused")
     .to_string()
 }
+
+/// Then: some event of `events` matches this pattern (and guard), with the
+/// test's own message or one naming the pattern and the events:
+/// `assert_event!(ev, DimxEvent::RandomHex { hex: 666, .. })`.
+#[allow(unused_macros)]
+macro_rules! assert_event {
+    ($events:expr, $p:pat $(if $guard:expr)?, $($msg:tt)+) => {
+        assert!($events.iter().any(|e| matches!(e, $p $(if $guard)?)), $($msg)+)
+    };
+    ($events:expr, $p:pat $(if $guard:expr)? $(,)?) => {
+        assert!(
+            $events.iter().any(|e| matches!(e, $p $(if $guard)?)),
+            "no {} among {:#?}",
+            stringify!($p),
+            $events
+        )
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use assert_event;

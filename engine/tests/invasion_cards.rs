@@ -277,15 +277,17 @@ fn action_cards_only_the_cards_faction_acts_and_the_game_itself_only_steps() {
 fn mechanics_of_play_a_set_of_cards_drawn_is_a_round_counted_from_1_in_every_word() {
     use xenolog_engine::games::invasion::Invasion;
     use xenolog_engine::{Actor, Game};
+    // Then: the flow is round `n`'s drawing, and the game's step says so.
+    let drawing_round = |s: &_, n: u32| {
+        let f = Invasion::flow(s);
+        assert_eq!((f.turn, f.phase.as_str()), (n, "Drawing cards"));
+        let draw = Invasion::automatic(s).expect("the game draws");
+        let says = Invasion::describe_command(s, Actor::SYSTEM, &draw);
+        assert_eq!(says, format!("draws the cards of round {n}"));
+    };
     let mut s = given(&["unit", "daleks"]);
     assert_eq!(Invasion::turn_word(), "Round");
-    let f = Invasion::flow(&s);
-    assert_eq!((f.turn, f.phase.as_str()), (1, "Drawing cards"));
-    let draw = Invasion::automatic(&s).expect("the game draws");
-    assert_eq!(
-        Invasion::describe_command(&s, Actor::SYSTEM, &draw),
-        "draws the cards of round 1"
-    );
+    drawing_round(&s, 1);
     let p = step(&mut s, &[]);
     assert!(
         p.words.iter().any(|w| w.starts_with("round 1: drew")),
@@ -297,11 +299,5 @@ fn mechanics_of_play_a_set_of_cards_drawn_is_a_round_counted_from_1_in_every_wor
     assert_ne!(f.phase, "Drawing cards");
     // Every card of the set used: the next set is round 2's, drawn in round 2.
     s.current = s.drawn.len();
-    let f = Invasion::flow(&s);
-    assert_eq!((f.turn, f.phase.as_str()), (2, "Drawing cards"));
-    let draw = Invasion::automatic(&s).expect("the game draws");
-    assert_eq!(
-        Invasion::describe_command(&s, Actor::SYSTEM, &draw),
-        "draws the cards of round 2"
-    );
+    drawing_round(&s, 2);
 }

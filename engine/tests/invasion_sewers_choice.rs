@@ -145,8 +145,7 @@ fn sewers_at_a_real_table_the_losers_player_places_them_and_says_so() {
 #[test]
 fn sewers_every_losing_group_below_is_asked_in_turn() {
     let (mut s, sec, sq) = given_a_meeting_below(false);
-    let sec2 = gid(&s, "s2");
-    below(&mut s, sec2, 40.0, 20.0);
+    let sec2 = below_at(&mut s, "s2", 40.0, 20.0);
     step(&mut s, &[]);
     step(&mut s, &[]);
     // Spugs first: nine 3s = 27, four men at 6 each.
@@ -188,8 +187,7 @@ fn sewers_every_losing_group_below_is_asked_in_turn() {
 #[test]
 fn sewers_a_sudden_melee_below_includes_the_spugs_a_burrower_carries() {
     let (mut s, sec, sq) = given_a_meeting_below(false);
-    let worm = gid(&s, "w1");
-    below(&mut s, worm, 30.0, 20.0);
+    let worm = below_at(&mut s, "w1", 30.0, 20.0);
     s.groups[sq as usize].place = Place::Carried(worm);
     s.groups[sq as usize].below_at = None;
     // Three more U.N.I.T. sections below: sixteen men.

@@ -107,6 +107,13 @@ pub fn below(s: &mut InvasionState, g: GroupId, x: f64, y: f64) {
     }
 }
 
+/// The group of this id below the table under `(x, y)` inches; its number.
+pub fn below_at(s: &mut InvasionState, id: &str, x: f64, y: f64) -> GroupId {
+    let g = gid(s, id);
+    below(s, g, x, y);
+    g
+}
+
 /// U.N.I.T. section A below the manhole at (40,20) and Spug squad two
 /// below at (40,28); a Special Event card is next.
 pub fn given_a_meeting_below(real_table: bool) -> (InvasionState, GroupId, GroupId) {

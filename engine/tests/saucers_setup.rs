@@ -366,18 +366,16 @@ fn position_a_position_file_lays_a_board_of_ones_own_over_the_deal() {
     );
     assert!(s.verify().ok());
     // A bad line is named; a student not in the game is refused.
-    let bad = SaucersConfig {
-        players: 1,
-        scenario_text: Some("searched B1\nalien dragon C3\n".into()),
-        ..SaucersConfig::default()
+    let refused = |text: &str| {
+        let bad = SaucersConfig {
+            players: 1,
+            scenario_text: Some(text.into()),
+            ..SaucersConfig::default()
+        };
+        Session::<Saucers>::new(2, bad).err().unwrap()
     };
-    let err = Session::<Saucers>::new(2, bad).err().unwrap();
+    let err = refused("searched B1\nalien dragon C3\n");
     assert!(err.0.contains("position line 2"), "{err}");
-    let bad = SaucersConfig {
-        players: 1,
-        scenario_text: Some("student tabby C3\n".into()),
-        ..SaucersConfig::default()
-    };
-    let err = Session::<Saucers>::new(2, bad).err().unwrap();
+    let err = refused("student tabby C3\n");
     assert!(err.0.contains("Tabby"), "{err}");
 }
