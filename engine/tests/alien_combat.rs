@@ -107,8 +107,7 @@ fn clause_6_an_alien_that_cannot_withdraw_is_killed() {
 
 #[test]
 fn clause_9_1_hatching_on_any_hatching_places_and_none_after_the_queen_dies() {
-    let mut s = at("");
-    s.phase = Phase::Hatching;
+    let mut s = at_phase("", Phase::Hatching);
     act(&mut s, xenolog_engine::Actor::SYSTEM, C::RollHatch, &[5]);
     act(&mut s, ALIEN, C::Hatch { parts: vec![3, 2] }, &[]);
     act(&mut s, ALIEN, C::Place { hatch: 4 }, &[]);
@@ -116,8 +115,7 @@ fn clause_9_1_hatching_on_any_hatching_places_and_none_after_the_queen_dies() {
     assert_eq!(s.aliens.len(), 2, "both on one hatching place");
     assert!(s.aliens.iter().all(|a| a.at == t("M14")));
     assert_eq!(s.phase, Phase::Moving);
-    let mut s = at("queen dead\n");
-    s.phase = Phase::Hatching;
+    let mut s = at_phase("queen dead\n", Phase::Hatching);
     let ev = steps(&mut s);
     assert_eq!(
         ev[0],
@@ -126,8 +124,7 @@ fn clause_9_1_hatching_on_any_hatching_places_and_none_after_the_queen_dies() {
         }
     );
     assert!(s.aliens.is_empty());
-    let mut s = at("queen dead_hatching\n");
-    s.phase = Phase::Hatching;
+    let mut s = at_phase("queen dead_hatching\n", Phase::Hatching);
     let ev = steps(&mut s);
     assert!(
         matches!(ev[0], E::HatchRolled { .. }),
@@ -137,8 +134,7 @@ fn clause_9_1_hatching_on_any_hatching_places_and_none_after_the_queen_dies() {
 
 #[test]
 fn clause_9_2_aliens_move_four_tiles_never_into_airlocks_or_the_landing_field_nor_through_aliens() {
-    let mut s = at("alien 2 at G9\nalien 1 at F12\n");
-    s.phase = Phase::Moving;
+    let mut s = at_phase("alien 2 at G9\nalien 1 at F12\n", Phase::Moving);
     let reach = alien_moves(&s, 1);
     assert!(
         reach.contains(&t("G5")) && !reach.contains(&t("G4")),
@@ -189,21 +185,24 @@ fn clause_9_2_aliens_move_four_tiles_never_into_airlocks_or_the_landing_field_no
 
 #[test]
 fn clause_9_3_metamorphosis_only_in_ducts_and_never_next_to_a_character() {
-    let mut s = at("alien 3 at R6\nalien 2 at R6\ncharacter hicks at Q6\n");
-    s.phase = Phase::Metamorphosis;
+    let mut s = at_phase(
+        "alien 3 at R6\nalien 2 at R6\ncharacter hicks at Q6\n",
+        Phase::Metamorphosis,
+    );
     let ev = steps(&mut s);
     assert!(
         !ev.iter().any(|e| matches!(e, E::Merged { .. })),
         "next to Hicks: none"
     );
-    let mut s = at("alien 2 at R6\nalien 1 at R6\nalien 2 at R6\n");
-    s.phase = Phase::Metamorphosis;
+    let mut s = at_phase(
+        "alien 2 at R6\nalien 1 at R6\nalien 2 at R6\n",
+        Phase::Metamorphosis,
+    );
     steps(&mut s);
     assert_eq!(s.aliens.len(), 1);
     assert_eq!(s.aliens[0].strength, 4, "2 + 1 + 2 capped at four");
     // An alien may end its move on another in a duct, to merge.
-    let mut s = at("alien 2 at P6\nalien 1 at R6\n");
-    s.phase = Phase::Moving;
+    let mut s = at_phase("alien 2 at P6\nalien 1 at R6\n", Phase::Moving);
     act(
         &mut s,
         ALIEN,
@@ -218,8 +217,10 @@ fn clause_9_3_metamorphosis_only_in_ducts_and_never_next_to_a_character() {
 #[test]
 fn clause_10_an_unfavourable_result_hits_all_the_attackers() {
     // 1 + 1 - 5 = -3, roll 3: A3/3 for both: both die.
-    let mut s = at("character hicks at K9\nalien 1 at J9\nalien 1 at L9\n");
-    s.phase = Phase::Attacks;
+    let mut s = at_phase(
+        "character hicks at K9\nalien 1 at J9\nalien 1 at L9\n",
+        Phase::Attacks,
+    );
     let ev = act(&mut s, ALIEN, C::Attack { ch: 0 }, &[3]);
     assert_eq!(
         ev.iter()
@@ -234,8 +235,7 @@ fn clause_10_an_unfavourable_result_hits_all_the_attackers() {
 fn clause_10_a_character_who_cannot_withdraw_loses_a_point_per_tile() {
     // Hicks in the dead end G15, aliens at G14: 4 + 4 - 5 = +3, roll 6: D2/2;
     // he cannot withdraw at all: 2 + 2 lost.
-    let mut s = at("character hicks at G15\nalien 4 at G14\n");
-    s.phase = Phase::Attacks;
+    let mut s = at_phase("character hicks at G15\nalien 4 at G14\n", Phase::Attacks);
     // One alien: 4 - 5 = -1, roll 6: both lose one, no withdrawal.
     let ev = act(&mut s, ALIEN, C::Attack { ch: 0 }, &[6]);
     let E::Attacked { result, .. } = &ev[0] else {
@@ -255,8 +255,10 @@ fn clause_10_a_character_who_cannot_withdraw_loses_a_point_per_tile() {
         )
     );
     assert_eq!((s.characters[0].strength, s.aliens[0].strength), (4, 3));
-    let mut s = at("character hicks at G15 strength 3\nalien 4 at G14\n");
-    s.phase = Phase::Attacks;
+    let mut s = at_phase(
+        "character hicks at G15 strength 3\nalien 4 at G14\n",
+        Phase::Attacks,
+    );
     // 4 - 3 = +1, roll 6: D1/1; the only tile back is the alien's: 1 + 1.
     act(&mut s, ALIEN, C::Attack { ch: 0 }, &[6]);
     assert_eq!(s.characters[0].strength, 1);
@@ -279,8 +281,10 @@ fn clause_10_a_character_who_cannot_withdraw_loses_a_point_per_tile() {
 
 #[test]
 fn clause_10_each_alien_attacks_once_a_phase_and_never_the_apc() {
-    let mut s = at("character hicks at K9\ncharacter hudson at K11\nalien 1 at K10\n");
-    s.phase = Phase::Attacks;
+    let mut s = at_phase(
+        "character hicks at K9\ncharacter hudson at K11\nalien 1 at K10\n",
+        Phase::Attacks,
+    );
     assert_eq!(attack_targets(&s).len(), 2);
     act(&mut s, ALIEN, C::Attack { ch: 0 }, &[6]);
     assert!(attack_targets(&s).is_empty() || s.aliens.is_empty());

@@ -50,13 +50,11 @@ fn every_roll_of_alien_takes_the_entered_dice_and_asks_for_more_when_none_is_ent
     );
     assert!(matches!(ev[0], E::Shot { roll: 4, .. }), "{ev:?}");
     // An attack.
-    let mut s = at("character hicks at G9\nalien 2 at G8\n");
-    s.phase = Phase::Attacks;
+    let s = at_phase("character hicks at G9\nalien 2 at G8\n", Phase::Attacks);
     let ev = needs_a_die(&s, ALIEN, C::Attack { ch: hicks });
     assert!(matches!(ev[0], E::Attacked { roll: 4, .. }), "{ev:?}");
     // The hatching roll (the game's own step).
-    let mut s = at("");
-    s.phase = Phase::Hatching;
+    let s = at_phase("", Phase::Hatching);
     let ev = needs_a_die(&s, Actor::SYSTEM, C::RollHatch);
     assert_eq!(ev[0], E::HatchRolled { roll: 4 });
     // The Queen's die (option 1).

@@ -117,8 +117,7 @@ fn example_hicks_shoots_an_alien_in_a_duct() {
 /// it is forced to withdraw two tiles."
 #[test]
 fn example_1_an_alien_of_3_attacks_hicks() {
-    let mut s = at("character hicks at G9\nalien 3 at G8\n");
-    s.phase = Phase::Attacks;
+    let mut s = at_phase("character hicks at G9\nalien 3 at G8\n", Phase::Attacks);
     let h = ch(&s, "hicks");
     let alien = s.aliens[0].id;
     let events = act(&mut s, ALIEN, C::Attack { ch: h }, &[5]);
@@ -200,8 +199,7 @@ fn example_2_three_aliens_attack_hudson() {
 /// strength 4. The remaining strength point ... is lost."
 #[test]
 fn example_metamorphosis_of_3_and_2() {
-    let mut s = at("alien 3 at R6\nalien 2 at R6\n");
-    s.phase = Phase::Metamorphosis;
+    let mut s = at_phase("alien 3 at R6\nalien 2 at R6\n", Phase::Metamorphosis);
     let events = steps(&mut s);
     assert_eq!(
         events[0],
@@ -230,8 +228,7 @@ fn example_hatching_roll_of_6() {
             .all(|p| p.iter().sum::<u8>() == 6 && p.iter().all(|&x| (1..=4).contains(&x)))
     );
     assert!(!all.contains(&vec![5, 1]) && !all.contains(&vec![6]));
-    let mut s = at("");
-    s.phase = Phase::Hatching;
+    let mut s = at_phase("", Phase::Hatching);
     s.hatch_roll = Some(6);
     for bad in [vec![5, 1], vec![3, 2], vec![4, 3]] {
         let e = refused(&s, ALIEN, C::Hatch { parts: bad });

@@ -245,8 +245,10 @@ fn clause_4_2_the_apc_drives_through_aliens_and_passengers_leave_for_a_point_not
     let e = refused(&s, EXPEDITION, move_to(g, "G12"));
     assert!(e.message.contains("next"), "{e}");
     // The aliens never attack the APC: no one aboard is a target.
-    let mut s = at("character gorman at apc\napc G12 fuel 2\nalien 4 at G11\n");
-    s.phase = Phase::Attacks;
+    let s = at_phase(
+        "character gorman at apc\napc G12 fuel 2\nalien 4 at G11\n",
+        Phase::Attacks,
+    );
     assert!(xenolog_engine::games::alien::rules::attack_targets(&s).is_empty());
 }
 

@@ -23,6 +23,13 @@ pub fn at(position: &str) -> AlienState {
     })
 }
 
+/// Given: this position (as `at`) in this phase of the turn.
+pub fn at_phase(position: &str, phase: xenolog_engine::games::alien::state::Phase) -> AlienState {
+    let mut s = at(position);
+    s.phase = phase;
+    s
+}
+
 pub fn with(config: AlienConfig) -> AlienState {
     start(&config).unwrap_or_else(|e| panic!("setup: {e}"))
 }

@@ -236,7 +236,11 @@ fn example_kayotz_activation_rush_8_through_12() {
         vec!["K8", "K10", "K12"],
         "lower-numbered units first"
     );
-    assert_event!(ev, DimxEvent::AlienHolds { unit, why: Hold::LavaInTheWay(246), .. } if unit == "K8", "#8 does nothing: Lava between 321 and 246: {text:?}");
+    assert_event!(
+        ev,
+        DimxEvent::AlienHolds { unit, why: Hold::LavaInTheWay(246), .. } if unit == "K8",
+        "#8 does nothing: Lava between 321 and 246: {text:?}"
+    );
     assert_eq!(
         moves(&ev),
         vec![

@@ -1065,7 +1065,12 @@ fn chit_summon_with_no_free_hex_anywhere_leaves_the_unit_in_the_cup() {
                 kayotz K1 cup\ncup pod_drop\n";
     let mut b = battle(text);
     let ev = play(&mut b, END_PHASE, &[1, 1, 2]);
-    assert_event!(ev, DimxEvent::NoRoom { unit, at: None, .. } if unit == "K1", "{:?}", words(&ev));
+    assert_event!(
+        ev,
+        DimxEvent::NoRoom { unit, at: None, .. } if unit == "K1",
+        "{:?}",
+        words(&ev)
+    );
     assert_eq!(
         state(&b).alien("K1").unwrap().place,
         xenolog_engine::games::dimx::units::AlienPlace::Cup

@@ -601,7 +601,12 @@ fn c2_a_scattered_jump_with_no_free_hex_anywhere_stays_where_it_was() {
         "marine MS1 at 111\nmarine MS2 at 113\nmarine SC1 waiting",
     ));
     let ev = play(&mut b, &jump("SC1", 112), &[2]);
-    assert_event!(ev, DimxEvent::NoRoom { unit, at: None, .. } if unit == "SC1", "{:?}", words(&ev));
+    assert_event!(
+        ev,
+        DimxEvent::NoRoom { unit, at: None, .. } if unit == "SC1",
+        "{:?}",
+        words(&ev)
+    );
     assert_eq!(state(&b).marine("SC1").unwrap().place, Place::Waiting);
     assert!(
         words(&ev)

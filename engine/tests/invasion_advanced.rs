@@ -882,7 +882,9 @@ fn primitive_weapons_are_incapable_of_causing_any_damage_against_armoured_models
     );
     p.assert_says("1D6 at Daleks Dalek Patrol Alpha");
     // Spears alone cannot shoot at a Dalek at all.
-    when_seat(&mut s, 0, &shoot(&[v2], d1)).dice(&[6, 6]).refused("[Primitive Weapons] the primitive weapons of Beasts Spear line cannot harm Daleks Dalek Patrol Alpha");
+    when_seat(&mut s, 0, &shoot(&[v2], d1))
+        .dice(&[6, 6])
+        .refused("[Primitive Weapons] the primitive weapons of Beasts Spear line cannot harm Daleks Dalek Patrol Alpha");
     // "although it can still be deadly against humans".
     let mut s = beasts(&["beasts", "unit"], false, false, true);
     let s1 = gid(&s, "s1");
@@ -904,7 +906,9 @@ fn buildings_and_los_models_inside_can_only_be_targeted_at_windows_or_doorways()
     let [s1, d1] = placed(&mut s, "s1 at 31,31; d1 at 31,20");
     let at_s1 = shoot(&[d1], s1);
     card(&mut s, 1, CardKind::Single);
-    when_seat(&mut s, 1, &at_s1).dice(&[1; 18]).refused("[Buildings and LOS] U.N.I.T. 1st Squad, Section A is inside a building, away from its windows and doors: it cannot be seen or sighted");
+    when_seat(&mut s, 1, &at_s1)
+        .dice(&[1; 18])
+        .refused("[Buildings and LOS] U.N.I.T. 1st Squad, Section A is inside a building, away from its windows and doors: it cannot be seen or sighted");
     // "Why would a model be standing at a window or doorway? Because it is
     // the only way it would be able to fire out".
     card(&mut s, 0, CardKind::Single);

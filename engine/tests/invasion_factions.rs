@@ -563,7 +563,10 @@ fn spugs_surface_declaring_contact_with_no_such_group_is_refused_not_a_panic() {
     let [w, _] = placed(&mut s, "w1 at 10,20; s1 at 30,20");
     card(&mut s, 0, CardKind::Triple);
     play(&mut s, 0, &group_order("burrow", w), &[]);
-    when_seat(&mut s, 0, &format!( r#"{{"surface":{{"group":{w},"to":{{"x":2895,"y":2000}},"declare":{{"contact":999}}}}}}"# )).refused("[Hand-to-hand combat] there is no group 999");
+    let surface = format!(
+        r#"{{"surface":{{"group":{w},"to":{{"x":2895,"y":2000}},"declare":{{"contact":999}}}}}}"#
+    );
+    when_seat(&mut s, 0, &surface).refused("[Hand-to-hand combat] there is no group 999");
 }
 
 #[test]

@@ -1084,7 +1084,8 @@ fn laying_in_wait_fire_any_model_armed_with_a_missile_weapon_and_no_other() {
     park(&mut s);
     card(&mut s, 0, CardKind::Triple);
     let (g1, g2, g3) = (gid(&s, "g1"), gid(&s, "g2"), gid(&s, "g3"));
-    when_seat(&mut s, 0, &group_order("lay_in_wait", g3)).refused("[Laying in Wait] Crew Medics has no missile weapon (no shooting dice): \"Any model armed with a missile weapon (gun etc.) may use 'laying in wait'\" to fire; it has no dice to assault with either");
+    when_seat(&mut s, 0, &group_order("lay_in_wait", g3))
+        .refused("[Laying in Wait] Crew Medics has no missile weapon (no shooting dice): \"Any model armed with a missile weapon (gun etc.) may use 'laying in wait'\" to fire; it has no dice to assault with either");
     let e = refused(&mut s, 0, &group_order("lay_in_wait", g2), &[]);
     assert!(
         refusal(&e).ends_with("to fire; it may lay in wait to assault"),

@@ -61,7 +61,8 @@ fn hand_to_hand_close_combat_is_not_an_action() {
 #[test]
 fn hand_to_hand_locked_groups_cannot_move_until_it_is_resolved() {
     let (mut s, _, dal) = engaged(CardKind::Double);
-    when_seat(&mut s, 1, &mv(dal, 20.0, 28.0)).refused("[Hand-to-hand combat] Daleks Dalek Patrol Alpha is locked in hand-to-hand combat and cannot move until it is resolved");
+    when_seat(&mut s, 1, &mv(dal, 20.0, 28.0))
+        .refused("[Hand-to-hand combat] Daleks Dalek Patrol Alpha is locked in hand-to-hand combat and cannot move until it is resolved");
 }
 
 #[test]
@@ -154,7 +155,8 @@ fn hand_to_hand_groups_not_involved_may_not_shoot_in_if_their_faction_has_member
     let (mut s, _, dal) = engaged(CardKind::Single);
     step(&mut s, &[]);
     let [other] = placed(&mut s, "s2 at 30,20");
-    when_seat(&mut s, 0, &shoot(&[other], dal)).refused("[Hand-to-hand combat] groups not involved in the close combat may not shoot into it if they have members of their faction involved");
+    when_seat(&mut s, 0, &shoot(&[other], dal))
+        .refused("[Hand-to-hand combat] groups not involved in the close combat may not shoot into it if they have members of their faction involved");
 }
 
 #[test]

@@ -240,7 +240,8 @@ fn shoot_line_of_sight_blocked_by_blocking_terrain() {
     place(&mut s, sec, 5.0, 27.0);
     place(&mut s, dal, 5.0, 39.0);
     card(&mut s, 0, CardKind::Single);
-    when_seat(&mut s, 0, &shoot(&[sec], dal)).refused("[Shoot] U.N.I.T. 1st Squad, Section A cannot see Daleks Dalek Patrol Alpha: the line of sight is blocked by Wood");
+    when_seat(&mut s, 0, &shoot(&[sec], dal))
+        .refused("[Shoot] U.N.I.T. 1st Squad, Section A cannot see Daleks Dalek Patrol Alpha: the line of sight is blocked by Wood");
 }
 
 #[test]

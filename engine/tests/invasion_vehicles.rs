@@ -73,7 +73,8 @@ fn vehicle_movement_vtol_takes_off_travels_anywhere_and_lands_as_three_actions()
 fn vehicle_movement_a_vtol_craft_on_the_ground_does_not_move_it_takes_off() {
     let (mut s, h, _) = air();
     card(&mut s, 0, CardKind::Single);
-    when_seat(&mut s, 0, &mv(h, 10.0, 25.0)).refused("[Vehicle movement] a VTOL craft uses an action to take off, another to travel anywhere and a third to land");
+    when_seat(&mut s, 0, &mv(h, 10.0, 25.0))
+        .refused("[Vehicle movement] a VTOL craft uses an action to take off, another to travel anywhere and a third to land");
     when_seat(&mut s, 0, &fly(h, 30.0, 30.0))
         .refused("[Vehicle movement] Air Cavalry Gunship One must take off first");
     let e = refused(&mut s, 0, &group_order("land", h), &[]);
@@ -252,7 +253,8 @@ fn vehicle_movement_ground_vehicles_move_in_a_straight_line_in_the_direction_the
 fn vehicle_movement_a_move_at_an_angle_to_its_facing_is_refused_in_words() {
     let (mut s, j, _, _) = motor();
     card(&mut s, 0, CardKind::Single);
-    when_seat(&mut s, 0, &drive(j, 28.0, 26.0, None)).refused("[Vehicle movement] Motor Pool Recce faces 0°: a ground vehicle moves only straight ahead in the direction it faces (this move points 37° off it), then turns to face any direction");
+    when_seat(&mut s, 0, &drive(j, 28.0, 26.0, None))
+        .refused("[Vehicle movement] Motor Pool Recce faces 0°: a ground vehicle moves only straight ahead in the direction it faces (this move points 37° off it), then turns to face any direction");
     // Backwards is at an angle too.
     let e = refused(&mut s, 0, &drive(j, 14.0, 20.0, None), &[]);
     assert!(e.message.contains("180° off"), "{e}");
@@ -354,7 +356,8 @@ fn vehicle_movement_only_ground_vehicles_turn_at_the_end_of_their_move() {
     let (mut s, _, _, _) = motor();
     let [t] = placed(&mut s, "t1 at 10,10");
     card(&mut s, 0, CardKind::Single);
-    when_seat(&mut s, 0, &drive(t, 10.0, 15.0, Some(90))).refused("[Vehicle movement] only ground vehicles turn at the end of their move; Motor Pool Escort moves in any direction");
+    when_seat(&mut s, 0, &drive(t, 10.0, 15.0, Some(90)))
+        .refused("[Vehicle movement] only ground vehicles turn at the end of their move; Motor Pool Escort moves in any direction");
     // On foot it moves in any direction.
     play(&mut s, 0, &drive(t, 10.0, 15.0, None), &[]);
 }
@@ -435,7 +438,8 @@ fn movement_boarding_needs_a_move_that_reaches_the_vehicle_and_room_aboard() {
     card(&mut s, 0, CardKind::Triple);
     // 15" away: an 8" move (and a base) does not reach it.
     place(&mut s, t, 20.0, 35.0);
-    when_seat(&mut s, 0, &board(t, j)).refused("[Movement] Motor Pool Escort cannot reach Motor Pool Recce this move: it is 15\" away and they move 8\"");
+    when_seat(&mut s, 0, &board(t, j))
+        .refused("[Movement] Motor Pool Escort cannot reach Motor Pool Recce this move: it is 15\" away and they move 8\"");
     place(&mut s, t, 26.0, 14.0);
     // The Staff Car has no room (no 'carry' in its profile).
     let e = refused(&mut s, 0, &board(t, c), &[]);

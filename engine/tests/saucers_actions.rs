@@ -79,12 +79,7 @@ fn turn_move_alien_no_leaving_a_tile_holding_an_alien_until_it_is_defeated() {
     let brick = human(&st, "brick");
     refused(&mut st, 0, move_to(brick, "C4"), None, "Turn.Move.Alien");
     // Defeat it (two hits with a dead alien face), then leave.
-    ok(
-        &mut st,
-        0,
-        attack(brick, "C3", vec![Target::Alien(scout)]),
-        dice(&[6, 1]),
-    );
+    ok(&mut st, 0, attack_alien(brick, "C3", scout), dice(&[6, 1]));
     assert!(st.alien(scout).is_none());
     ok(&mut st, 0, move_to(brick, "C4"), None);
 }
@@ -176,12 +171,7 @@ fn turn_attack_an_alien_is_defeated_when_the_roll_equals_or_beats_its_life() {
     let mut st = quiet(&["nine_lives"], "C3");
     let scout = alien(&mut st, AlienKind::Scout, "C3"); // 2 HP
     let patch = human(&st, "patch"); // Attack 2
-    let ev = ok(
-        &mut st,
-        0,
-        attack(patch, "C3", vec![Target::Alien(scout)]),
-        dice(&[3, 4]),
-    );
+    let ev = ok(&mut st, 0, attack_alien(patch, "C3", scout), dice(&[3, 4]));
     assert!(ev.contains(&E::Rolled {
         dice: vec![3, 4],
         hits: 2
@@ -192,12 +182,7 @@ fn turn_attack_an_alien_is_defeated_when_the_roll_equals_or_beats_its_life() {
     );
     let probe = alien(&mut st, AlienKind::Probe, "C3");
     let tabby = human(&st, "tabby");
-    ok(
-        &mut st,
-        0,
-        attack(tabby, "C3", vec![Target::Alien(probe)]),
-        dice(&[2]),
-    );
+    ok(&mut st, 0, attack_alien(tabby, "C3", probe), dice(&[2]));
     assert!(st.alien(probe).is_some(), "a blank does not hurt");
 }
 
@@ -207,23 +192,13 @@ fn faq_combined_a_team_on_one_tile_kills_an_alien_none_could_kill_alone() {
     let scout = alien(&mut st, AlienKind::Scout, "C3"); // 2 HP
     let tabby = human(&st, "tabby"); // Attack 1
     let whiskers = human(&st, "whiskers"); // Attack 1
-    ok(
-        &mut st,
-        0,
-        attack(tabby, "C3", vec![Target::Alien(scout)]),
-        dice(&[3]),
-    );
+    ok(&mut st, 0, attack_alien(tabby, "C3", scout), dice(&[3]));
     assert_eq!(
         st.alien(scout).unwrap().damage,
         1,
         "one hit: the Scout stands"
     );
-    let ev = ok(
-        &mut st,
-        0,
-        attack(whiskers, "C3", vec![Target::Alien(scout)]),
-        dice(&[5]),
-    );
+    let ev = ok(&mut st, 0, attack_alien(whiskers, "C3", scout), dice(&[5]));
     assert!(
         ev.iter().any(|e| matches!(e, E::AlienKilled { .. })),
         "the attacks of the turn add up"
@@ -250,7 +225,7 @@ fn faq_split_one_roll_split_across_two_aliens_of_one_tile() {
     refused(
         &mut st,
         0,
-        attack(patch, "C3", vec![Target::Alien(far)]),
+        attack_alien(patch, "C3", far),
         dice(&[3, 3]),
         "FAQ.Split",
     );
@@ -297,7 +272,7 @@ fn cards_attack_range_only_the_red_squares_of_the_grid_one_per_attack() {
     refused(
         &mut st,
         0,
-        attack(tabby, "C2", vec![Target::Alien(near)]),
+        attack_alien(tabby, "C2", near),
         dice(&[3]),
         "Cards.Attack.Range",
     );
@@ -393,13 +368,11 @@ fn gangs_fight_dirty_the_dirty_birds_roll_an_extra_die_with_melee_weapons() {
 
 #[test]
 fn aliens_saucer_only_surface_to_air_cards_attack_a_saucer_strike() {
-    let mut st = quiet(&["nine_lives"], "C3");
-    let saucer = alien(&mut st, AlienKind::Saucer, "C3");
-    let patch = human(&st, "patch");
+    let (mut st, patch, saucer) = patch_facing(AlienKind::Saucer, "C3");
     refused(
         &mut st,
         0,
-        attack(patch, "C3", vec![Target::Alien(saucer)]),
+        attack_alien(patch, "C3", saucer),
         dice(&[6, 6]),
         "Aliens.Saucer",
     );

@@ -81,15 +81,8 @@ fn gangs_cpr_a_nine_lives_student_killed_in_combat_lives_on_a_dead_alien() {
 
 #[test]
 fn collect_kills_are_traded_for_wild_alien_tokens() {
-    let mut st = quiet(&["nine_lives"], "C3");
-    let p = alien(&mut st, AlienKind::Probe, "C3");
-    let patch = human(&st, "patch");
-    ok(
-        &mut st,
-        0,
-        attack(patch, "C3", vec![Target::Alien(p)]),
-        dice(&[3, 1]),
-    );
+    let (mut st, patch, p) = patch_facing(AlienKind::Probe, "C3");
+    ok(&mut st, 0, attack_alien(patch, "C3", p), dice(&[3, 1]));
     to_defeat(&mut st);
     step(&mut st, C::Collect);
     assert_eq!(st.seats[0].tokens.alien, 1);
@@ -331,12 +324,7 @@ fn aliens_hit_points_return_at_the_end_of_the_turn() {
     let mut st = quiet(&["nine_lives"], "C3");
     let scout = alien(&mut st, AlienKind::Scout, "C3");
     let tabby = human(&st, "tabby");
-    ok(
-        &mut st,
-        0,
-        attack(tabby, "C3", vec![Target::Alien(scout)]),
-        dice(&[3]),
-    );
+    ok(&mut st, 0, attack_alien(tabby, "C3", scout), dice(&[3]));
     assert_eq!(st.alien(scout).unwrap().damage, 1);
     st.aliens.iter_mut().for_each(|a| a.at = at("F6"));
     top_alien(&mut st, AlienKind::Probe, "A1", None);
@@ -514,12 +502,7 @@ fn variant_hunter_the_tally_is_taken_the_moment_the_deck_runs_out() {
     let scout = alien(&mut st, AlienKind::Probe, "C3");
     last_alien_cards(&mut st, &[(AlienKind::Probe, "A1")]);
     let tabby = human(&st, "tabby");
-    ok(
-        &mut st,
-        0,
-        attack(tabby, "C3", vec![Target::Alien(scout)]),
-        dice(&[6]),
-    );
+    ok(&mut st, 0, attack_alien(tabby, "C3", scout), dice(&[6]));
     ok(&mut st, 0, C::EndActions, None);
     step(&mut st, C::Collect);
     ok(&mut st, 0, C::Upkeep, None);

@@ -113,15 +113,12 @@ fn options_old_configs_read_the_same_and_every_option_is_declared() {
             && !old.hunter_named_in_defeat
     );
     assert_eq!(old, SaucersConfig::default());
-    let keys: Vec<&str> = Saucers::options().iter().map(|o| o.key).collect();
-    for k in [
+    assert_options_include(&[
         "instants_in_turn_steps",
         "collect_after_moving",
         "saucers_strike_at_once",
         "hunter_named_in_defeat",
-    ] {
-        assert!(keys.contains(&k), "{k}");
-    }
+    ]);
 }
 
 /// Variant.Hunter, contested C4 of the review of 2026-11-27: "At the end of

@@ -11,8 +11,8 @@ mod support;
 
 use scene_words::texts;
 use support::*;
+use xenolog_engine::games::saucers::Saucers;
 use xenolog_engine::games::saucers::data::AlienKind;
-use xenolog_engine::games::saucers::{Saucers, Target};
 use xenolog_engine::{Actor, Game};
 
 #[test]
@@ -28,12 +28,7 @@ fn the_board_shows_tiles_students_aliens_decks_and_hands() {
     give(&mut st, 0, "shotgun");
     give(&mut st, 1, "sewer");
     let tabby = human(&st, "tabby");
-    ok(
-        &mut st,
-        0,
-        attack(tabby, "C3", vec![Target::Alien(scout)]),
-        dice(&[3]),
-    );
+    ok(&mut st, 0, attack_alien(tabby, "C3", scout), dice(&[3]));
     let scene = Saucers::scene(&st);
     let tip = |id: &str| {
         scene

@@ -281,17 +281,14 @@ fn turn_draw_the_discard_pile_is_reshuffled_when_the_deck_runs_out() {
 
 #[test]
 fn setup_the_variants_and_hidden_hands_are_options() {
-    let names: Vec<&str> = Saucers::options().iter().map(|o| o.key).collect();
-    for k in [
+    assert_options_include(&[
         "players",
         "difficulty",
         "missions",
         "variant",
         "hidden_hands",
         "youngest",
-    ] {
-        assert!(names.contains(&k), "{k}");
-    }
+    ]);
     let c: SaucersConfig =
         serde_json::from_value(serde_json::json!({"variant": "gang_warfare"})).unwrap();
     let s = Session::<Saucers>::new(1, c).unwrap();

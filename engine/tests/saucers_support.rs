@@ -149,6 +149,15 @@ pub fn non_events(st: &SaucersState, n: usize) -> Vec<u16> {
         .collect()
 }
 
+/// Then: the game's battle options (`Saucers::options`) include each of
+/// these keys.
+pub fn assert_options_include(keys: &[&str]) {
+    let listed: Vec<&str> = Saucers::options().iter().map(|o| o.key).collect();
+    for k in keys {
+        assert!(listed.contains(k), "{k}");
+    }
+}
+
 /// An alien placed on a tile; its id.
 pub fn alien(st: &mut SaucersState, kind: AlienKind, c: &str) -> u32 {
     let id = st.next_alien;
@@ -224,6 +233,20 @@ pub fn is_illegal(r: Result<Vec<SaucersEvent>, RuleError>, clause: &str) -> Stri
 // A clause test reads: given a board (`quiet`, then `alien`, `put`, `give`...),
 // when a command (`move_to`, `attack`...) with its dice (`ok` / `run`), then the
 // events and the state, or `refused` naming the clause that forbids it.
+
+/// Given: the quiet Nine Lives board (as `quiet`) with every student on
+/// `tile` and an alien of this kind there: the state, Patch, the alien.
+pub fn patch_facing(kind: AlienKind, tile: &str) -> (SaucersState, u16, u32) {
+    let mut st = quiet(&["nine_lives"], tile);
+    let alien = alien(&mut st, kind, tile);
+    let patch = human(&st, "patch");
+    (st, patch, alien)
+}
+
+/// When: a student attacks one alien on a tile.
+pub fn attack_alien(human: u16, tile: &str, alien: u32) -> SaucersCommand {
+    attack(human, tile, vec![Target::Alien(alien)])
+}
 
 /// When: a student moves to a tile (`SaucersCommand::Move`).
 pub fn move_to(human: u16, to: &str) -> SaucersCommand {

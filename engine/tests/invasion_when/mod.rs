@@ -174,7 +174,8 @@ pub struct When<'a> {
     dice: Vec<u8>,
 }
 
-/// When: seat `actor` gives this command: `when_seat(&mut s, 0, &mv(g, 26.0, 26.0)).refused("[Move] ...")`.
+/// When: seat `actor` gives this command:
+/// `when_seat(&mut s, 0, &mv(g, 26.0, 26.0)).refused("[Move] ...")`.
 pub fn when_seat<'a>(
     s: &'a mut xenolog_engine::games::invasion::InvasionState,
     actor: u8,
@@ -236,8 +237,14 @@ pub fn assert_casualties_asked(
     count: u32,
 ) {
     use xenolog_engine::games::invasion::state::Pending;
+    let asked = match s.pending.first() {
+        Some(Pending::Casualties {
+            seat: x, count: n, ..
+        }) => Some((*x, *n)),
+        _ => None,
+    };
     assert!(
-        matches!(s.pending.first(), Some(Pending::Casualties { seat: x, count: n, .. }) if *x == seat && *n == count),
+        asked == Some((seat, count)),
         "not {count} casualties of seat {seat}: {:?}",
         s.pending.first()
     );
