@@ -69,6 +69,11 @@ pub fn act(s: &mut AlienState, actor: Actor, cmd: AlienCommand, dice: &[u8]) -> 
 }
 
 /// The refusal of a command, with its clause.
+/// Whether `legal` lists a command that `is` picks out.
+pub fn offers(s: &AlienState, is: impl Fn(&AlienCommand) -> bool) -> bool {
+    Alien::legal(s).iter().any(|(_, c)| is(c))
+}
+
 pub fn refused(s: &AlienState, actor: Actor, cmd: AlienCommand) -> RuleError {
     let mut probe = s.clone();
     match try_act(&mut probe, actor, cmd.clone(), &[]) {
