@@ -473,16 +473,11 @@ group j1 "Jeep" jeep
 /// this is all it/ they can do."
 #[test]
 fn fear_a_5_run_away_a_model_that_has_to_turn_first_turns_and_that_is_all() {
-    let config = InvasionConfig {
-        scenario_text: Some(GROUND.to_owned()),
-        factions: vec!["motor".into(), "daleks".into()],
-        faction_texts: vec![MOTOR.to_owned()],
-        fear: true,
-        assumed_profiles: true,
-        ..InvasionConfig::default()
-    };
-    let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
-    park(&mut s);
+    let mut s = given_on_ground(
+        &["motor", "daleks"],
+        &[MOTOR],
+        &["fear", "assumed_profiles"],
+    );
     let (j1, d1) = (gid(&s, "j1"), gid(&s, "d1"));
     for g in 0..s.groups.len() as GroupId {
         if g != j1 && g != d1 {
@@ -602,14 +597,7 @@ fn fear_only_in_whom_the_profile_says() {
 #[test]
 fn advanced_every_check_and_order_replays_from_the_seed_and_legal_commands_are_accepted() {
     use xenolog_engine::Session;
-    let config = InvasionConfig {
-        scenario_text: Some(GROUND.to_owned()),
-        factions: vec!["ogrons".into(), "unit".into()],
-        faction_texts: vec![OGRONS.to_owned()],
-        stupidity: true,
-        fear: true,
-        ..InvasionConfig::default()
-    };
+    let config = ground_config(&["ogrons", "unit"], &[OGRONS], &["stupidity", "fear"]);
     let mut saw_check = false;
     for seed in 0..6 {
         let mut b = Session::<Invasion>::new(seed, config.clone()).unwrap();
@@ -1043,15 +1031,11 @@ group h2 "Slow section" mule mule mule mule
 /// The Beast pair (8" move) charges `target` of the Hares on a Double card
 /// and wins the melee 2 kills to none (`win`) or draws 0-0.
 fn assaulted(target: &str, win: bool) -> (InvasionState, GroupId, GroupId) {
-    let config = InvasionConfig {
-        scenario_text: Some(GROUND.to_owned()),
-        factions: vec!["beasts".into(), "hares".into()],
-        faction_texts: vec![BEASTS.to_owned(), HARES.to_owned()],
-        advanced_assault: true,
-        ..InvasionConfig::default()
-    };
-    let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
-    park(&mut s);
+    let mut s = given_on_ground(
+        &["beasts", "hares"],
+        &[BEASTS, HARES],
+        &["advanced_assault"],
+    );
     let (b1, h) = (gid(&s, "b1"), gid(&s, target));
     place(&mut s, h, 20.0, 11.1);
     place(&mut s, b1, 20.0, 6.0);

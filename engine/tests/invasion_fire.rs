@@ -825,16 +825,7 @@ fn observers_one_radio_operator_is_useless_by_himself_at_a_real_table_too() {
 
 #[test]
 fn observers_comm_links_relay_directly_to_each_other() {
-    let config = InvasionConfig {
-        scenario_text: Some(GROUND.to_owned()),
-        factions: vec!["daleks".into(), "autons".into()],
-        faction_texts: vec![AUTONS.to_owned()],
-        observers: true,
-        sighting: true,
-        ..InvasionConfig::default()
-    };
-    let mut s = start(&config).unwrap();
-    park(&mut s);
+    let mut s = given_on_ground(&["daleks", "autons"], &[AUTONS], &["observers", "sighting"]);
     let [d1, d2, a1] = placed(&mut s, "d1 at 20,24; d2 at 31,42; a1 at 31,26");
     card(&mut s, 0, CardKind::Single);
     let p = play(&mut s, 0, &relay(d1, d2, a1), &[]);
@@ -1073,15 +1064,7 @@ group g3 "Medics" medic medic
 /// weapon nor close-combat dice) was let lay in wait to fire.
 #[test]
 fn laying_in_wait_fire_any_model_armed_with_a_missile_weapon_and_no_other() {
-    let config = InvasionConfig {
-        scenario_text: Some(GROUND.to_owned()),
-        factions: vec!["crew".into(), "autons".into()],
-        faction_texts: vec![CREW.to_owned(), AUTONS.to_owned()],
-        laying_in_wait: true,
-        ..InvasionConfig::default()
-    };
-    let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
-    park(&mut s);
+    let mut s = given_on_ground(&["crew", "autons"], &[CREW, AUTONS], &["laying_in_wait"]);
     card(&mut s, 0, CardKind::Triple);
     let (g1, g2, g3) = (gid(&s, "g1"), gid(&s, "g2"), gid(&s, "g3"));
     when_seat(&mut s, 0, &group_order("lay_in_wait", g3))

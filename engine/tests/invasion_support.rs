@@ -65,6 +65,31 @@ pub fn given_with(factions: &[&str], sewers: bool, real_table: bool) -> Invasion
     s
 }
 
+/// A battle on the proving ground between these factions (by id, seat 0
+/// first), with these faction texts beside the shipped ones and these
+/// options on, each by its config key (`"fear"`, `"laying_in_wait"` ...; a
+/// key the config does not have is refused).
+pub fn ground_config(factions: &[&str], texts: &[&str], on: &[&str]) -> InvasionConfig {
+    let keys: serde_json::Map<String, serde_json::Value> =
+        on.iter().map(|k| ((*k).to_owned(), true.into())).collect();
+    let options: InvasionConfig =
+        serde_json::from_value(keys.into()).unwrap_or_else(|e| panic!("options {on:?}: {e}"));
+    InvasionConfig {
+        scenario_text: Some(GROUND.to_owned()),
+        factions: factions.iter().map(|f| (*f).to_owned()).collect(),
+        faction_texts: texts.iter().map(|t| (*t).to_owned()).collect(),
+        ..options
+    }
+}
+
+/// Given: that battle (as `ground_config`) set up, every group parked in a
+/// row along its seat's edge (as `given`).
+pub fn given_on_ground(factions: &[&str], texts: &[&str], on: &[&str]) -> InvasionState {
+    let mut s = start(&ground_config(factions, texts, on)).unwrap_or_else(|e| panic!("setup: {e}"));
+    park(&mut s);
+    s
+}
+
 /// `base` with every Advanced Invasion Earth module switched on.
 pub fn with_every_module(base: InvasionConfig) -> InvasionConfig {
     InvasionConfig {
