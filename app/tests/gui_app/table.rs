@@ -5,9 +5,8 @@ use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
-use super::support::{BOARD, app_with, click_on_board};
+use super::support::{BOARD, app_with, click_on_board, on_screen};
 use crate::gui::app::App;
-use crate::gui::board::Xform;
 use crate::gui::dialogs::Dialog;
 
 fn sample() -> (tempfile::TempDir, Harness<'static, App>) {
@@ -15,27 +14,6 @@ fn sample() -> (tempfile::TempDir, Harness<'static, App>) {
     let h = app_with(None, Some(dir.path().to_owned()), Vec::new());
     assert_eq!(h.state().open.as_ref().unwrap().battle.game_id(), "dimx");
     (dir, h)
-}
-
-/// The middle of scene item `id` on the screen.
-fn on_screen(h: &Harness<'_, App>, id: &str) -> egui::Pos2 {
-    let view = h.get_by_label(BOARD).rect();
-    let ob = h.state().open.as_ref().unwrap();
-    let item = ob.view.scene.find(id).expect("the item is drawn");
-    let c = match &item.shape {
-        xenolog_engine::scene::Shape::Polygon(ps) => {
-            let n = ps.len() as f32;
-            [
-                ps.iter().map(|p| p[0]).sum::<f32>() / n,
-                ps.iter().map(|p| p[1]).sum::<f32>() / n,
-            ]
-        }
-        xenolog_engine::scene::Shape::Rect { min, max, .. } => {
-            [(min[0] + max[0]) / 2.0, (min[1] + max[1]) / 2.0]
-        }
-        other => panic!("{id} is drawn as {other:?}"),
-    };
-    Xform::new(&ob.view.scene, view, &h.state().look.camera).to_screen(c)
 }
 
 /// Issue 28: a click on one hex followed at once by a pointer move (the
@@ -346,5 +324,63 @@ fn a_new_battle_opens_on_the_units_that_can_act_and_one_chosen_from_the_list_is_
     assert!(
         board.contains(at),
         "{target} chosen from the list is at {at:?}, off {board:?}"
+    );
+}
+
+/// Issue 28, the habits wargamers bring: "hover a counter or a card
+/// anywhere (board, hand, log) to see it large, as VASSAL's mouse-over
+/// viewer does". An entry of the log that names a unit shows, on hover,
+/// the unit drawn large with its name (the board's viewer, one code path);
+/// an entry that names none shows only its words.
+#[test]
+fn hovering_an_entry_of_the_log_shows_the_units_it_names_large() {
+    let (_dir, mut h) = super::views::sample_at(egui::vec2(1600.0, 1000.0));
+    for (game, entry, name) in [
+        (
+            "dimx",
+            "HQ HQ1 finishes its action: HQ HQ1 has finished its action",
+            "HQ HQ1",
+        ),
+        (
+            "alien",
+            "Alien 1 moves to L13: alien 1 moved to L13",
+            "alien 1",
+        ),
+    ] {
+        super::views::open_game(&mut h, game);
+        let large = format!("{name}, large");
+        assert!(
+            h.query_by_label(&large).is_none(),
+            "{game}: {name} is not drawn large before the entry is hovered"
+        );
+        let row = h.get_by_label(entry).rect();
+        h.hover_at(row.left_center() + egui::vec2(20.0, 0.0));
+        h.run_steps(4);
+        let picture = h
+            .query_by_label(&large)
+            .unwrap_or_else(|| panic!("{game}: hovering {entry:?} shows no {large:?}"))
+            .rect();
+        assert!(
+            picture.width().max(picture.height()) >= 140.0,
+            "{game}: {name} is drawn {picture:?}, not large"
+        );
+        // Named above the picture, in the tooltip beside the entry's words.
+        let named_above = h.get_all_by_label(name).map(|n| n.rect()).any(|r| {
+            r.bottom() <= picture.top() + 1.0
+                && r.bottom() >= picture.top() - 30.0
+                && r.left() < picture.right()
+                && picture.left() < r.right()
+        });
+        assert!(named_above, "{game}: {name}'s picture is not named");
+        h.remove_cursor();
+        h.run();
+    }
+    // An entry that names no unit: its words, no picture.
+    let row = h.get_by_label("Ends the turn: turn 4 begins").rect();
+    h.hover_at(row.left_center() + egui::vec2(20.0, 0.0));
+    h.run_steps(4);
+    assert!(
+        h.query_by_label_contains(", large").is_none(),
+        "an entry naming no unit shows none large"
     );
 }
