@@ -372,6 +372,7 @@ fn hovering_an_entry_of_the_log_shows_the_units_it_names_large() {
                 && picture.left() < r.right()
         });
         assert!(named_above, "{game}: {name}'s picture is not named");
+        super::support::shot(&mut h, &format!("log_hover_{game}"));
         h.remove_cursor();
         h.run();
     }

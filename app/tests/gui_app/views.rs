@@ -4,8 +4,8 @@
 //! dialog and the report preview (the Campaign view's own pictures are made
 //! by `layout.rs`). What can be cut off is checked to be in the window; the
 //! reference pictures are for a person to look at (the campaign panel is
-//! hidden in them: it shows today's dates; the report preview, which gives
-//! the battle's date, is saved with `XENOLOG_TEST_SHOTS` only).
+//! hidden in them: it shows today's dates; the report preview's date, the
+//! day the sample was made, is masked).
 
 use eframe::egui;
 use egui_kittest::Harness;
@@ -172,14 +172,45 @@ fn every_view(w: f32, hgt: f32) {
     h.snapshot(format!("view_new_battle_{tag}"));
     click(&mut h, "Cancel");
     // The report preview of the battle open (Dimension X): a page, its
-    // tables as grids, no markup. Looked at, not compared: it gives the
-    // battle's date, which is the day the sample was made.
+    // tables as grids, no markup.
     menu(&mut h, "File", "Export battle report…");
     in_window(&h, "Open in browser", size);
     h.get_by_label("Sides");
     assert!(h.query_by_label_contains("| Game |").is_none());
     assert!(h.query_by_label_contains("](").is_none());
     shot(&mut h, &format!("view_report_{tag}"));
+    // The reference picture, the battle's date masked (the sample is made
+    // today), and the rules version (a rules change elsewhere bumps it).
+    let dates: Vec<egui::Rect> = h
+        .query_all_by(|n| {
+            n.role() == egui::accesskit::Role::Label
+                && n.value().is_some_and(|v| {
+                    let b = v.as_bytes();
+                    b.len() == 10
+                        && b.iter().enumerate().all(|(i, c)| {
+                            if i == 4 || i == 7 {
+                                *c == b'-'
+                            } else {
+                                c.is_ascii_digit()
+                            }
+                        })
+                })
+        })
+        .map(|n| n.rect())
+        .collect();
+    assert!(
+        !dates.is_empty(),
+        "{tag}: the report gives the battle's date"
+    );
+    let version = h.get_by_label("Rules version").rect();
+    for r in dates {
+        h.mask(r.expand(2.0));
+    }
+    h.mask(egui::Rect::from_min_size(
+        egui::pos2(version.right() + 8.0, version.top() - 2.0),
+        egui::vec2(60.0, version.height() + 4.0),
+    ));
+    h.snapshot(format!("view_report_{tag}"));
 }
 
 #[test]
