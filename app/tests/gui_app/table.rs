@@ -385,3 +385,64 @@ fn hovering_an_entry_of_the_log_shows_the_units_it_names_large() {
         "an entry naming no unit shows none large"
     );
 }
+
+/// Issue 28: "a tooltip squeezed to one word a line (\"Build / ings,
+/// road\")": a board tooltip shown after a shorter one keeps a sensible
+/// width (egui issue 5167: the tooltip's area kept the last one's size), so
+/// a hex's long description reads on a line or two.
+#[test]
+fn a_long_board_tooltip_after_a_short_one_is_not_squeezed_a_word_a_line() {
+    let (_dir, mut h) = sample();
+    let board = h.get_by_label(BOARD).rect();
+    // The hexes in view with nothing on them, by the length of their tips.
+    let mut bare: Vec<(String, egui::Pos2)> = {
+        let ob = h.state().open.as_ref().unwrap();
+        let x = crate::gui::board::Xform::new(&ob.view.scene, board, &h.state().look.camera);
+        let counters: Vec<egui::Rect> = ob
+            .view
+            .scene
+            .items
+            .iter()
+            .filter(|i| {
+                !matches!(
+                    i.kind,
+                    xenolog_engine::scene::ItemKind::Hex | xenolog_engine::scene::ItemKind::Terrain
+                )
+            })
+            .map(|i| crate::gui::board::screen_rect(i, &x).expand(4.0))
+            .collect();
+        ob.view
+            .scene
+            .items
+            .iter()
+            .filter(|i| i.kind == xenolog_engine::scene::ItemKind::Hex && i.tooltip.is_some())
+            .map(|i| (i.tooltip.clone().unwrap(), on_screen(&h, &i.id)))
+            .filter(|(_, p)| board.shrink(60.0).contains(*p))
+            .filter(|(_, p)| !counters.iter().any(|r| r.contains(*p)))
+            .collect()
+    };
+    bare.sort_by_key(|(t, _)| t.len());
+    let (short, at_short) = bare.first().cloned().expect("a bare hex");
+    // (a move's trail drawn over a hex gives its own tip there: the longest
+    // hex tips are tried in turn)
+    let mut looked = 0;
+    for (long, at_long) in bare.iter().rev().take(8) {
+        if long.len() < short.len() + 8 {
+            break;
+        }
+        h.hover_at(at_short);
+        h.run_steps(4);
+        h.get_by_label(&short);
+        h.hover_at(*at_long);
+        h.run_steps(4);
+        let Some(tip) = h.query_by_label(long).map(|n| n.rect()) else {
+            continue;
+        };
+        assert!(
+            tip.height() <= 40.0 && tip.width() >= 100.0,
+            "{long:?} after {short:?} is drawn {tip:?}: squeezed"
+        );
+        looked += 1;
+    }
+    assert!(looked > 0, "no long hex tooltip was shown");
+}
