@@ -1139,9 +1139,9 @@ const MAGNIFIED_PX: f32 = 150.0;
 const MAGNIFY_UNDER_PX: f32 = 90.0;
 
 /// The mouse-over viewer (VASSAL's habit, issue 28): every item drawn under
-/// `id` (a counter's body, its numbers, its marks: the items of that id and
-/// those whose id is `id:` and more, as Alien draws a token's writing),
-/// painted large in a tooltip. On the board (`on_board`: its scale there)
+/// `id` (a counter's body, its numbers, its marks: the items of that id, those
+/// whose id is `id:` and more, as Alien draws a token's writing, and the
+/// labels drawn on it right after it), painted large in a tooltip. On the board (`on_board`: its scale there)
 /// only when it is small there; from the log, always.
 pub fn magnified_ui(ui: &mut egui::Ui, scene: &Scene, id: &str, on_board: Option<f32>) {
     let unit = Xform {
@@ -1154,7 +1154,7 @@ pub fn magnified_ui(ui: &mut egui::Ui, scene: &Scene, id: &str, on_board: Option
                 .strip_prefix(id)
                 .is_some_and(|rest| rest.starts_with(':'))
     };
-    let parts: Vec<&Item> = scene.items.iter().filter(|i| part_of(i)).collect();
+    let mut parts: Vec<&Item> = scene.items.iter().filter(|i| part_of(i)).collect();
     let Some(bounds) = parts
         .iter()
         .filter(|i| matches!(i.kind, ItemKind::Counter | ItemKind::Marker))
@@ -1163,6 +1163,26 @@ pub fn magnified_ui(ui: &mut egui::Ui, scene: &Scene, id: &str, on_board: Option
     else {
         return;
     };
+    // And the writing drawn on it under ids of its own (a Saucers card's
+    // name lines and range grid): the labels drawn right after it, up to the
+    // next piece, that lie on it.
+    if let Some(first) = scene.items.iter().position(|i| i.id == id) {
+        for i in scene.items[first + 1..]
+            .iter()
+            .take_while(|i| i.kind == ItemKind::Label || part_of(i))
+        {
+            if !part_of(i) && bounds.contains(screen_rect(i, &unit).center()) {
+                parts.push(i);
+            }
+        }
+        parts.sort_by_key(|p| {
+            scene
+                .items
+                .iter()
+                .position(|i| std::ptr::eq(i, *p))
+                .unwrap_or(usize::MAX)
+        });
+    }
     let longer = bounds.width().max(bounds.height());
     if longer <= 0.0 || on_board.is_some_and(|scale| longer * scale >= MAGNIFY_UNDER_PX) {
         return;

@@ -446,3 +446,38 @@ fn a_long_board_tooltip_after_a_short_one_is_not_squeezed_a_word_a_line() {
     }
     assert!(looked > 0, "no long hex tooltip was shown");
 }
+
+/// Issue 28, the habits wargamers bring: "hover a counter or a card
+/// anywhere (board, hand, log) to see it large". On the board a small
+/// counter (an Alien character's token, 24 px at 1024x700) and a card in a
+/// hand (Night of the Saucers' hands lie on the board) are drawn large, named,
+/// in their tooltip.
+#[test]
+fn hovering_a_small_counter_or_a_card_in_a_hand_shows_it_large() {
+    let (_dir, mut h) = super::views::sample_at(egui::vec2(1024.0, 700.0));
+    for (game, id) in [("alien", "char:hicks"), ("saucers", "card:0:0")] {
+        super::views::open_game(&mut h, game);
+        let board = h.get_by_label(BOARD).rect();
+        let name = {
+            let ob = h.state().open.as_ref().unwrap();
+            crate::gui::board::item_name(ob.view.scene.find(id).expect("drawn"))
+        };
+        let at = on_screen(&h, id);
+        assert!(board.contains(at), "{game}: {id} is in view at {at:?}");
+        let large = format!("{name}, large");
+        assert!(h.query_by_label(&large).is_none());
+        h.hover_at(at);
+        h.run_steps(4);
+        let picture = h
+            .query_by_label(&large)
+            .unwrap_or_else(|| panic!("{game}: hovering {id} shows no {large:?}"))
+            .rect();
+        assert!(
+            picture.width().max(picture.height()) >= 140.0,
+            "{game}: {name} is drawn {picture:?}, not large"
+        );
+        super::support::shot(&mut h, &format!("board_hover_{game}"));
+        h.remove_cursor();
+        h.run();
+    }
+}
