@@ -25,14 +25,21 @@ const MIN_TEXT_PX: f32 = 5.0;
 /// numbers can be read; a window too small for the whole map then shows part
 /// of it (drag to pan, `0` to come back).
 const READABLE_HEX_PX: f32 = 56.0;
-/// A large square tile (Night of the Saucers' buildings, 100 board units,
-/// each holding its name, students, aliens and supplies) opens at least
-/// this wide, so its pieces and writing can be read (issue 28: at 1024x700
-/// the whole scene made them about 6 px).
-const READABLE_TILE_PX: f32 = 80.0;
-/// Square tiles at least this wide in board units are large tiles (an Alien
-/// base tile, 40 units, is not: that board opens whole).
-const LARGE_TILE: f32 = 80.0;
+/// A board of square tiles opens no smaller than this many points a board
+/// unit, so its pieces and their writing can be read. The games draw a
+/// piece's writing 9 to 19 units high for one point a unit; at 0.8:
+/// - Night of the Saucers' buildings (100 units, each holding its name,
+///   students, aliens and supplies) are 80 px (issue 28: at 1024x700 the
+///   whole scene made them about 6 px, then 58);
+/// - Alien's base tiles (40 units) are 32 px, a character's token 24 px and
+///   an alien's 19 px, larger than a line of the app's text (17 px), and
+///   their names and strengths 10 px (issue 28: at 1024x700 the whole scene
+///   made the tiles about 24 px, the tokens no larger than a line of text
+///   and their writing 7-8 px). In a window of 1360x860 or more the whole
+///   Alien board fits larger than this and opens whole.
+const SQUARE_TILE_SCALE: f32 = 0.8;
+/// Square tiles narrower than this are not a board's squares.
+const SMALLEST_TILE: f32 = 20.0;
 
 /// How far down the view the camera buttons reach (their row's top margin
 /// and height, and a gap).
@@ -161,18 +168,18 @@ fn opening_view(scene: &Scene, view: Rect) -> (Vec2, f32) {
         let scale = (view.width() / w.max(1.0))
             .min((view.height() - top) / h.max(1.0))
             .max(1e-3);
-        // Large tiles too small whole: the tiles (and their edge letters)
+        // Square tiles too small whole: the tiles (and their edge letters)
         // fill the view, no smaller than readable, and what lies beside
-        // them (the hands) is a drag or a zoom out away, as Dimension X's
-        // scenario card is.
-        if let Some((lo, hi, tile_w)) = large_tiles(scene)
-            && scale * tile_w < READABLE_TILE_PX
+        // them (Saucers' hands, Alien's track outside and task cards) is a
+        // drag or a zoom out away, as Dimension X's scenario card is.
+        if let Some((lo, hi, tile_w)) = square_tiles(scene)
+            && scale < SQUARE_TILE_SCALE
         {
             let margin = tile_w * 0.35;
             let (tw, th) = (hi[0] - lo[0] + 2.0 * margin, hi[1] - lo[1] + 2.0 * margin);
             let s = (view.width() / tw)
                 .min((view.height() - top) / th)
-                .max(READABLE_TILE_PX / tile_w)
+                .max(SQUARE_TILE_SCALE)
                 .max(1e-3);
             // The map at the view's left edge, so as much as there is room
             // for of what lies to its right (the hands) shows beside it.
@@ -196,23 +203,43 @@ fn opening_view(scene: &Scene, view: Rect) -> (Vec2, f32) {
     (vec2(lo[0] + w / 2.0, lo[1] + h / 2.0), scale)
 }
 
-/// The corners of a board of large square tiles (hex items drawn as
-/// rectangles, nine or more, the narrowest at least [`LARGE_TILE`] board
-/// units wide) and that width.
-fn large_tiles(scene: &Scene) -> Option<([f32; 2], [f32; 2], f32)> {
-    let mut lo = [f32::INFINITY; 2];
-    let mut hi = [f32::NEG_INFINITY; 2];
+/// The corners of a board of square tiles (hex items drawn as squares,
+/// nine or more, the narrowest at least [`SMALLEST_TILE`] board units wide)
+/// and that width. The board's walls (terrain squares as wide, where
+/// Alien writes its column letters and row numbers) count as the board.
+pub(crate) fn square_tiles(scene: &Scene) -> Option<([f32; 2], [f32; 2], f32)> {
+    let square = |i: &Item| match &i.shape {
+        Shape::Rect { min, max, .. } if ((max[0] - min[0]) - (max[1] - min[1])).abs() < 0.5 => {
+            Some((*min, *max))
+        }
+        _ => None,
+    };
     let mut narrowest = f32::INFINITY;
     let mut n = 0;
     for item in scene.items.iter().filter(|i| i.kind == ItemKind::Hex) {
-        if let Shape::Rect { min, max, .. } = &item.shape {
-            lo = [lo[0].min(min[0]), lo[1].min(min[1])];
-            hi = [hi[0].max(max[0]), hi[1].max(max[1])];
+        if let Some((min, max)) = square(item) {
             narrowest = narrowest.min(max[0] - min[0]);
             n += 1;
         }
     }
-    (n >= 9 && narrowest >= LARGE_TILE).then_some((lo, hi, narrowest))
+    if n < 9 || narrowest < SMALLEST_TILE {
+        return None;
+    }
+    let mut lo = [f32::INFINITY; 2];
+    let mut hi = [f32::NEG_INFINITY; 2];
+    for item in scene
+        .items
+        .iter()
+        .filter(|i| matches!(i.kind, ItemKind::Hex | ItemKind::Terrain))
+    {
+        if let Some((min, max)) = square(item)
+            && (item.kind == ItemKind::Hex || (max[0] - min[0] - narrowest).abs() < 0.5)
+        {
+            lo = [lo[0].min(min[0]), lo[1].min(min[1])];
+            hi = [hi[0].max(max[0]), hi[1].max(max[1])];
+        }
+    }
+    Some((lo, hi, narrowest))
 }
 
 /// The map's corners in board units and the widest hex, from the hexes.
@@ -637,7 +664,14 @@ fn recentre(scene: &Scene, legal: &[LegalCommand], view: Rect, camera: &mut Came
     let within = |shift: f32, lo: f32, hi: f32| {
         if lo <= hi { shift.clamp(lo, hi) } else { 0.0 }
     };
-    if let Some((lo, hi, _)) = map_extent(scene) {
+    // (a board of square tiles: with the margin its opening view gives it)
+    let extent = map_extent(scene).or_else(|| {
+        square_tiles(scene).map(|(lo, hi, tile_w)| {
+            let m = tile_w * 0.35;
+            ([lo[0] - m, lo[1] - m], [hi[0] + m, hi[1] + m], tile_w)
+        })
+    });
+    if let Some((lo, hi, _)) = extent {
         let x = Xform::new(scene, view, camera);
         let map = Rect::from_two_pos(x.to_screen(lo), x.to_screen(hi));
         if map.width() > view.width() {
@@ -1069,7 +1103,7 @@ pub fn board_ui(
                     .iter()
                     .find(|i| matches!(i.kind, ItemKind::Counter | ItemKind::Marker))
                 {
-                    magnified_ui(ui, scene, &item.id, x.scale());
+                    magnified_ui(ui, scene, &item.id, Some(x.scale()));
                 }
             });
         }
@@ -1104,14 +1138,23 @@ pub fn board_ui(
 const MAGNIFIED_PX: f32 = 150.0;
 const MAGNIFY_UNDER_PX: f32 = 90.0;
 
-/// Every item drawn under `id` (a counter's body, its numbers, its marks),
-/// painted large in a tooltip when it is small on the board.
-fn magnified_ui(ui: &mut egui::Ui, scene: &Scene, id: &str, scale: f32) {
+/// The mouse-over viewer (VASSAL's habit, issue 28): every item drawn under
+/// `id` (a counter's body, its numbers, its marks: the items of that id, those
+/// whose id is `id:` and more, as Alien draws a token's writing, and the
+/// labels drawn on it right after it), painted large in a tooltip. On the board (`on_board`: its scale there)
+/// only when it is small there; from the log, always.
+pub fn magnified_ui(ui: &mut egui::Ui, scene: &Scene, id: &str, on_board: Option<f32>) {
     let unit = Xform {
         origin: Pos2::ZERO,
         scale: 1.0,
     };
-    let parts: Vec<&Item> = scene.items.iter().filter(|i| i.id == id).collect();
+    let part_of = |i: &Item| {
+        i.id == id
+            || i.id
+                .strip_prefix(id)
+                .is_some_and(|rest| rest.starts_with(':'))
+    };
+    let mut parts: Vec<&Item> = scene.items.iter().filter(|i| part_of(i)).collect();
     let Some(bounds) = parts
         .iter()
         .filter(|i| matches!(i.kind, ItemKind::Counter | ItemKind::Marker))
@@ -1120,13 +1163,39 @@ fn magnified_ui(ui: &mut egui::Ui, scene: &Scene, id: &str, scale: f32) {
     else {
         return;
     };
+    // And the writing drawn on it under ids of its own (a Saucers card's
+    // name lines and range grid): the labels drawn right after it, up to the
+    // next piece, that lie on it.
+    if let Some(first) = scene.items.iter().position(|i| i.id == id) {
+        for i in scene.items[first + 1..]
+            .iter()
+            .take_while(|i| i.kind == ItemKind::Label || part_of(i))
+        {
+            if !part_of(i) && bounds.contains(screen_rect(i, &unit).center()) {
+                parts.push(i);
+            }
+        }
+        parts.sort_by_key(|p| {
+            scene
+                .items
+                .iter()
+                .position(|i| std::ptr::eq(i, *p))
+                .unwrap_or(usize::MAX)
+        });
+    }
     let longer = bounds.width().max(bounds.height());
-    if longer <= 0.0 || longer * scale >= MAGNIFY_UNDER_PX {
+    if longer <= 0.0 || on_board.is_some_and(|scale| longer * scale >= MAGNIFY_UNDER_PX) {
         return;
     }
     let k = MAGNIFIED_PX / longer;
     ui.add_space(4.0);
-    let (rect, _) = ui.allocate_exact_size(bounds.size() * k, Sense::hover());
+    let (rect, response) = ui.allocate_exact_size(bounds.size() * k, Sense::hover());
+    // Named for a screen reader (and the tests): what it shows, large.
+    let name = parts
+        .iter()
+        .find(|i| i.id == id)
+        .map_or_else(|| id.to_owned(), |i| item_name(i));
+    response.widget_info(|| WidgetInfo::labeled(Role::Image, true, format!("{name}, large")));
     let zoomed = Xform {
         origin: rect.min - bounds.min.to_vec2() * k,
         scale: k,
@@ -1135,6 +1204,70 @@ fn magnified_ui(ui: &mut egui::Ui, scene: &Scene, id: &str, scale: f32) {
     for part in parts {
         paint_item(&painter, part, &zoomed);
     }
+}
+
+/// The counters and cards on the board that an entry's words name (its
+/// command first, then what happened), each once, in the order they are
+/// first named: by their names on the board ([`item_name`]), whole words,
+/// in any case ("alien 3" in an event names the token "alien 3", "Alien 3"
+/// in a command too); of names that overlap the longer wins ("Alien 12" is
+/// not "Alien 1").
+pub fn items_named_in<'s>(scene: &'s Scene, words: &[&str]) -> Vec<&'s Item> {
+    // Each name once (pieces of one name look alike: two Slingshot cards),
+    // with its short form too: "Ace (Fly Boyz)" is "Ace" in the log.
+    let mut named: Vec<(String, &Item)> = Vec::new();
+    for item in scene
+        .items
+        .iter()
+        .filter(|i| matches!(i.kind, ItemKind::Counter | ItemKind::Marker))
+    {
+        let name = item_name(item).to_lowercase();
+        if name.is_empty() || name == item.id.to_lowercase() {
+            continue;
+        }
+        let short = name
+            .strip_suffix(')')
+            .and_then(|n| n.rsplit_once(" ("))
+            .map(|(n, _)| n.to_owned());
+        for n in std::iter::once(name).chain(short) {
+            if !named.iter().any(|(m, _)| *m == n) {
+                named.push((n, item));
+            }
+        }
+    }
+    named.sort_by_key(|(n, _)| std::cmp::Reverse(n.len()));
+    let mut found: Vec<&Item> = Vec::new();
+    for text in words {
+        let text = text.to_lowercase();
+        // Where in the text each piece is named; a name inside a longer
+        // one already found there does not count.
+        let mut hits: Vec<(usize, &Item)> = Vec::new();
+        let mut taken: Vec<std::ops::Range<usize>> = Vec::new();
+        for (name, item) in &named {
+            for (at, _) in text.match_indices(name.as_str()) {
+                let end = at + name.len();
+                let whole = !text[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(char::is_alphanumeric)
+                    && !text[end..]
+                        .chars()
+                        .next()
+                        .is_some_and(char::is_alphanumeric);
+                if whole && !taken.iter().any(|r| r.start < end && at < r.end) {
+                    taken.push(at..end);
+                    hits.push((at, item));
+                }
+            }
+        }
+        hits.sort_by_key(|(at, _)| *at);
+        for (_, item) in hits {
+            if !found.iter().any(|f| f.id == item.id) {
+                found.push(item);
+            }
+        }
+    }
+    found
 }
 
 /// Where the primary button last went down: a press this frame (the last
@@ -1266,6 +1399,129 @@ mod tests {
             subject: subject.map(Into::into),
             target: target.map(Into::into),
         }
+    }
+
+    fn named(id: &str, tip: &str) -> Item {
+        Item {
+            tooltip: Some(tip.into()),
+            ..item(
+                id,
+                ItemKind::Counter,
+                Shape::Circle {
+                    center: [0.0, 0.0],
+                    radius: 5.0,
+                },
+            )
+        }
+    }
+
+    /// Issue 28, hover a log entry: the pieces an entry names are found by
+    /// their names on the board, whole words in any case, the longer name
+    /// first ("alien 12" is not "alien 1"), a name's short form without
+    /// its bracket, each piece once, in the order named.
+    #[test]
+    fn an_entry_names_the_pieces_whose_names_it_says() {
+        let s = Scene {
+            width: 10.0,
+            height: 10.0,
+            background: None,
+            items: vec![
+                named("alien:1", "alien 1: strength 4"),
+                named("alien:12", "alien 12: strength 2"),
+                named("char:ace", "Ace (Fly Boyz): 3 hits"),
+                named("char:hicks", "Hicks: strength 5/5"),
+                named("card:0", "Slingshot"),
+                named("card:1", "Slingshot"),
+            ],
+        };
+        let ids = |words: &[&str]| -> Vec<String> {
+            items_named_in(&s, words)
+                .into_iter()
+                .map(|i| i.id.clone())
+                .collect()
+        };
+        assert_eq!(ids(&["Alien 12 moves to L13"]), ["alien:12"]);
+        assert_eq!(
+            ids(&["Hicks fires at alien 1", "alien 1 is hit; Hicks waits"]),
+            ["char:hicks", "alien:1"]
+        );
+        assert_eq!(ids(&["Ace plays a Slingshot"]), ["char:ace", "card:0"]);
+        assert_eq!(ids(&["Ace (Fly Boyz) rests"]), ["char:ace"]);
+        // Whole words only: "Hicksville", "alien 10" name no piece.
+        assert!(ids(&["Hicksville", "alien 10 hatches"]).is_empty());
+    }
+
+    /// Issue 28: a board of square tiles opens readable: Alien's base
+    /// (40-unit tiles, walls around) at least 32 px a tile, Saucers' (100
+    /// units) at least 80 px; whole when that is larger.
+    #[test]
+    fn a_board_of_square_tiles_opens_readable() {
+        let board = |tile: f32, n: usize, wall: bool| -> Scene {
+            let mut items = Vec::new();
+            for y in 0..n {
+                for x in 0..n {
+                    let min = [x as f32 * tile, y as f32 * tile];
+                    let edge = x == 0 || y == 0;
+                    let kind = if wall && edge {
+                        ItemKind::Terrain
+                    } else {
+                        ItemKind::Hex
+                    };
+                    items.push(item(
+                        &format!("t{x}-{y}"),
+                        kind,
+                        Shape::Rect {
+                            min,
+                            max: [min[0] + tile, min[1] + tile],
+                            rounding: 0.0,
+                        },
+                    ));
+                }
+            }
+            // A long box beside the board (Alien's track outside).
+            let side = n as f32 * tile;
+            items.push(item(
+                "track",
+                ItemKind::Hex,
+                Shape::Rect {
+                    min: [side + 10.0, 0.0],
+                    max: [side + 130.0, 36.0],
+                    rounding: 0.0,
+                },
+            ));
+            Scene {
+                width: side + 150.0,
+                height: side,
+                background: None,
+                items,
+            }
+        };
+        let alien = board(40.0, 16, true);
+        let (lo, hi, w) = square_tiles(&alien).expect("square tiles");
+        assert_eq!(
+            (lo, hi, w),
+            ([0.0, 0.0], [640.0, 640.0], 40.0),
+            "walls count"
+        );
+        let view = Rect::from_min_size(Pos2::ZERO, vec2(760.0, 490.0));
+        let (_, scale) = opening_view(&alien, view);
+        assert!(
+            scale * 40.0 >= 32.0 - 1e-3,
+            "an Alien tile opens {} px",
+            scale * 40.0
+        );
+        let big = Rect::from_min_size(Pos2::ZERO, vec2(2000.0, 1400.0));
+        let (_, scale) = opening_view(&alien, big);
+        assert!(scale > 1.5, "whole and larger in a big view: {scale}");
+        let saucers = board(100.0, 5, false);
+        let (_, scale) = opening_view(&saucers, view);
+        assert!(
+            scale * 100.0 >= 80.0 - 1e-3,
+            "a Saucers tile opens {} px",
+            scale * 100.0
+        );
+        // Small squares are no board's tiles (they open whole).
+        assert!(square_tiles(&board(10.0, 16, false)).is_none());
     }
 
     #[test]

@@ -355,6 +355,38 @@ pub fn jump_words(battle: &dyn Battle, t: &xenolog_engine::EntryText, from: u64)
     )
 }
 
+/// An entry of the log on hover: its command, what happened, and the
+/// counters and cards it names drawn large, named, as the board's
+/// mouse-over viewer draws them (issue 28: "hover a counter or a card
+/// anywhere (board, hand, log) to see it large"). Drawn as they stand at
+/// the cursor; one no longer on the board is not drawn.
+fn entry_hover_ui(ui: &mut Ui, scene: &xenolog_engine::Scene, command: &str, events: &[String]) {
+    // As the board's tooltips: the tooltip's area keeps the size of the
+    // last one shown (egui issue 5167).
+    ui.set_max_width(ui.spacing().tooltip_width);
+    ui.set_min_width(super::board::TOOLTIP_MIN_WIDTH);
+    ui.strong(command);
+    for e in events {
+        ui.label(format!("• {e}"));
+    }
+    let words: Vec<&str> = std::iter::once(command)
+        .chain(events.iter().map(String::as_str))
+        .collect();
+    let named = super::board::items_named_in(scene, &words);
+    if named.is_empty() {
+        return;
+    }
+    // The one who acts and the one acted on: two at most, side by side.
+    ui.horizontal_top(|ui| {
+        for item in named.iter().take(2) {
+            ui.vertical(|ui| {
+                ui.strong(super::board::item_name(item));
+                super::board::magnified_ui(ui, scene, &item.id, None);
+            });
+        }
+    });
+}
+
 /// The virtualised table of entries on the current line. The row at the
 /// cursor steps through its entry when it has several steps (a Kay'otz
 /// activation), with the side panel: the same step is shown in both and its
@@ -397,6 +429,7 @@ pub fn entries_table_ui(
         state.table_follows = Some(pos);
     }
     let line = &mut view.line;
+    let scene = &view.scene;
     table
         .header(row_height, |mut header| {
             let word = line.turn_word;
@@ -495,10 +528,7 @@ pub fn entries_table_ui(
                                 }
                                 ui.label(format!("Step {}/{n}: {}", k + 1, steps[k].text))
                                     .on_hover_ui(|ui| {
-                                        ui.strong(&command);
-                                        for e in &t.events {
-                                            ui.label(format!("• {e}"));
-                                        }
+                                        entry_hover_ui(ui, scene, &command, &t.events);
                                     });
                             });
                             return;
@@ -514,10 +544,7 @@ pub fn entries_table_ui(
                             }
                         };
                         ui.label(what).on_hover_ui(|ui| {
-                            ui.strong(&command);
-                            for e in &t.events {
-                                ui.label(format!("• {e}"));
-                            }
+                            entry_hover_ui(ui, scene, &command, &t.events);
                         });
                     });
                     row.col(|ui| {

@@ -197,3 +197,38 @@ pub fn hide_campaign_panel(h: &mut Harness<'_, App>) {
     });
     h.run();
 }
+
+/// The middle of scene item `id` on the screen.
+pub fn on_screen(h: &Harness<'_, App>, id: &str) -> egui::Pos2 {
+    let view = h.get_by_label(BOARD).rect();
+    let ob = h.state().open.as_ref().unwrap();
+    let item = ob.view.scene.find(id).expect("the item is drawn");
+    let c = match &item.shape {
+        xenolog_engine::scene::Shape::Polygon(ps) => {
+            let n = ps.len() as f32;
+            [
+                ps.iter().map(|p| p[0]).sum::<f32>() / n,
+                ps.iter().map(|p| p[1]).sum::<f32>() / n,
+            ]
+        }
+        xenolog_engine::scene::Shape::Rect { min, max, .. } => {
+            [(min[0] + max[0]) / 2.0, (min[1] + max[1]) / 2.0]
+        }
+        xenolog_engine::scene::Shape::Circle { center, .. } => *center,
+        other => panic!("{id} is drawn as {other:?}"),
+    };
+    crate::gui::board::Xform::new(&ob.view.scene, view, &h.state().look.camera).to_screen(c)
+}
+
+/// The scene ids of the units that can act at the cursor (the subjects of
+/// the legal commands that are drawn), in the order the game lists them.
+pub fn acting_units(h: &Harness<'_, App>) -> Vec<String> {
+    let ob = h.state().open.as_ref().expect("a battle is open");
+    let mut v: Vec<String> = Vec::new();
+    for s in ob.view.legal.iter().filter_map(|c| c.subject.clone()) {
+        if !v.contains(&s) && ob.view.scene.find(&s).is_some() {
+            v.push(s);
+        }
+    }
+    v
+}

@@ -5,9 +5,8 @@ use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
-use super::support::{BOARD, app_with, click_on_board};
+use super::support::{BOARD, app_with, click_on_board, on_screen};
 use crate::gui::app::App;
-use crate::gui::board::Xform;
 use crate::gui::dialogs::Dialog;
 
 fn sample() -> (tempfile::TempDir, Harness<'static, App>) {
@@ -15,27 +14,6 @@ fn sample() -> (tempfile::TempDir, Harness<'static, App>) {
     let h = app_with(None, Some(dir.path().to_owned()), Vec::new());
     assert_eq!(h.state().open.as_ref().unwrap().battle.game_id(), "dimx");
     (dir, h)
-}
-
-/// The middle of scene item `id` on the screen.
-fn on_screen(h: &Harness<'_, App>, id: &str) -> egui::Pos2 {
-    let view = h.get_by_label(BOARD).rect();
-    let ob = h.state().open.as_ref().unwrap();
-    let item = ob.view.scene.find(id).expect("the item is drawn");
-    let c = match &item.shape {
-        xenolog_engine::scene::Shape::Polygon(ps) => {
-            let n = ps.len() as f32;
-            [
-                ps.iter().map(|p| p[0]).sum::<f32>() / n,
-                ps.iter().map(|p| p[1]).sum::<f32>() / n,
-            ]
-        }
-        xenolog_engine::scene::Shape::Rect { min, max, .. } => {
-            [(min[0] + max[0]) / 2.0, (min[1] + max[1]) / 2.0]
-        }
-        other => panic!("{id} is drawn as {other:?}"),
-    };
-    Xform::new(&ob.view.scene, view, &h.state().look.camera).to_screen(c)
 }
 
 /// Issue 28: a click on one hex followed at once by a pointer move (the
@@ -347,4 +325,159 @@ fn a_new_battle_opens_on_the_units_that_can_act_and_one_chosen_from_the_list_is_
         board.contains(at),
         "{target} chosen from the list is at {at:?}, off {board:?}"
     );
+}
+
+/// Issue 28, the habits wargamers bring: "hover a counter or a card
+/// anywhere (board, hand, log) to see it large, as VASSAL's mouse-over
+/// viewer does". An entry of the log that names a unit shows, on hover,
+/// the unit drawn large with its name (the board's viewer, one code path);
+/// an entry that names none shows only its words.
+#[test]
+fn hovering_an_entry_of_the_log_shows_the_units_it_names_large() {
+    let (_dir, mut h) = super::views::sample_at(egui::vec2(1600.0, 1000.0));
+    for (game, entry, name) in [
+        (
+            "dimx",
+            "HQ HQ1 finishes its action: HQ HQ1 has finished its action",
+            "HQ HQ1",
+        ),
+        (
+            "alien",
+            "Alien 1 moves to L13: alien 1 moved to L13",
+            "alien 1",
+        ),
+    ] {
+        super::views::open_game(&mut h, game);
+        let large = format!("{name}, large");
+        assert!(
+            h.query_by_label(&large).is_none(),
+            "{game}: {name} is not drawn large before the entry is hovered"
+        );
+        let row = h.get_by_label(entry).rect();
+        h.hover_at(row.left_center() + egui::vec2(20.0, 0.0));
+        h.run_steps(4);
+        let picture = h
+            .query_by_label(&large)
+            .unwrap_or_else(|| panic!("{game}: hovering {entry:?} shows no {large:?}"))
+            .rect();
+        assert!(
+            picture.width().max(picture.height()) >= 140.0,
+            "{game}: {name} is drawn {picture:?}, not large"
+        );
+        // Named above the picture, in the tooltip beside the entry's words.
+        let named_above = h.get_all_by_label(name).map(|n| n.rect()).any(|r| {
+            r.bottom() <= picture.top() + 1.0
+                && r.bottom() >= picture.top() - 30.0
+                && r.left() < picture.right()
+                && picture.left() < r.right()
+        });
+        assert!(named_above, "{game}: {name}'s picture is not named");
+        super::support::shot(&mut h, &format!("log_hover_{game}"));
+        h.remove_cursor();
+        h.run();
+    }
+    // An entry that names no unit: its words, no picture.
+    let row = h.get_by_label("Ends the turn: turn 4 begins").rect();
+    h.hover_at(row.left_center() + egui::vec2(20.0, 0.0));
+    h.run_steps(4);
+    assert!(
+        h.query_by_label_contains(", large").is_none(),
+        "an entry naming no unit shows none large"
+    );
+}
+
+/// Issue 28: "a tooltip squeezed to one word a line (\"Build / ings,
+/// road\")": a board tooltip shown after a shorter one keeps a sensible
+/// width (egui issue 5167: the tooltip's area kept the last one's size), so
+/// a hex's long description reads on a line or two.
+#[test]
+fn a_long_board_tooltip_after_a_short_one_is_not_squeezed_a_word_a_line() {
+    let (_dir, mut h) = sample();
+    let board = h.get_by_label(BOARD).rect();
+    // The hexes in view with nothing on them, by the length of their tips.
+    let mut bare: Vec<(String, egui::Pos2)> = {
+        let ob = h.state().open.as_ref().unwrap();
+        let x = crate::gui::board::Xform::new(&ob.view.scene, board, &h.state().look.camera);
+        let counters: Vec<egui::Rect> = ob
+            .view
+            .scene
+            .items
+            .iter()
+            .filter(|i| {
+                !matches!(
+                    i.kind,
+                    xenolog_engine::scene::ItemKind::Hex | xenolog_engine::scene::ItemKind::Terrain
+                )
+            })
+            .map(|i| crate::gui::board::screen_rect(i, &x).expand(4.0))
+            .collect();
+        ob.view
+            .scene
+            .items
+            .iter()
+            .filter(|i| i.kind == xenolog_engine::scene::ItemKind::Hex && i.tooltip.is_some())
+            .map(|i| (i.tooltip.clone().unwrap(), on_screen(&h, &i.id)))
+            .filter(|(_, p)| board.shrink(60.0).contains(*p))
+            .filter(|(_, p)| !counters.iter().any(|r| r.contains(*p)))
+            .collect()
+    };
+    bare.sort_by_key(|(t, _)| t.len());
+    let (short, at_short) = bare.first().cloned().expect("a bare hex");
+    // (a move's trail drawn over a hex gives its own tip there: the longest
+    // hex tips are tried in turn)
+    let mut looked = 0;
+    for (long, at_long) in bare.iter().rev().take(8) {
+        if long.len() < short.len() + 8 {
+            break;
+        }
+        h.hover_at(at_short);
+        h.run_steps(4);
+        h.get_by_label(&short);
+        h.hover_at(*at_long);
+        h.run_steps(4);
+        let Some(tip) = h.query_by_label(long).map(|n| n.rect()) else {
+            continue;
+        };
+        assert!(
+            tip.height() <= 40.0 && tip.width() >= 100.0,
+            "{long:?} after {short:?} is drawn {tip:?}: squeezed"
+        );
+        looked += 1;
+    }
+    assert!(looked > 0, "no long hex tooltip was shown");
+}
+
+/// Issue 28, the habits wargamers bring: "hover a counter or a card
+/// anywhere (board, hand, log) to see it large". On the board a small
+/// counter (an Alien character's token, 24 px at 1024x700) and a card in a
+/// hand (Night of the Saucers' hands lie on the board) are drawn large, named,
+/// in their tooltip.
+#[test]
+fn hovering_a_small_counter_or_a_card_in_a_hand_shows_it_large() {
+    let (_dir, mut h) = super::views::sample_at(egui::vec2(1024.0, 700.0));
+    for (game, id) in [("alien", "char:hicks"), ("saucers", "card:0:0")] {
+        super::views::open_game(&mut h, game);
+        let board = h.get_by_label(BOARD).rect();
+        let name = {
+            let ob = h.state().open.as_ref().unwrap();
+            crate::gui::board::item_name(ob.view.scene.find(id).expect("drawn"))
+        };
+        let at = on_screen(&h, id);
+        assert!(board.contains(at), "{game}: {id} is in view at {at:?}");
+        let large = format!("{name}, large");
+        assert!(h.query_by_label(&large).is_none());
+        h.hover_at(at);
+        h.run_steps(4);
+        let picture = h
+            .query_by_label(&large)
+            .unwrap_or_else(|| panic!("{game}: hovering {id} shows no {large:?}"))
+            .rect();
+        assert!(
+            picture.width().max(picture.height()) >= 140.0,
+            "{game}: {name} is drawn {picture:?}, not large"
+        );
+        super::support::shot(&mut h, &format!("board_hover_{game}"));
+        h.remove_cursor();
+        h.run();
+    }
 }

@@ -4,8 +4,8 @@
 //! dialog and the report preview (the Campaign view's own pictures are made
 //! by `layout.rs`). What can be cut off is checked to be in the window; the
 //! reference pictures are for a person to look at (the campaign panel is
-//! hidden in them: it shows today's dates; the report preview, which gives
-//! the battle's date, is saved with `XENOLOG_TEST_SHOTS` only).
+//! hidden in them: it shows today's dates; the report preview's date, the
+//! day the sample was made, is masked).
 
 use eframe::egui;
 use egui_kittest::Harness;
@@ -19,7 +19,7 @@ use crate::gui::menu::PanelsShown;
 use crate::gui::prefs::{Prefs, ThemeChoice};
 
 /// The sample campaign in a window of this size (light theme).
-fn sample_at(size: egui::Vec2) -> (tempfile::TempDir, Harness<'static, App>) {
+pub(super) fn sample_at(size: egui::Vec2) -> (tempfile::TempDir, Harness<'static, App>) {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().to_owned();
     let mut h = Harness::builder()
@@ -50,7 +50,7 @@ fn sample_at(size: egui::Vec2) -> (tempfile::TempDir, Harness<'static, App>) {
 }
 
 /// Open the sample's battle of this game (its first, by id).
-fn open_game(h: &mut Harness<'static, App>, game: &str) {
+pub(super) fn open_game(h: &mut Harness<'static, App>, game: &str) {
     let id = h
         .state()
         .battles
@@ -112,6 +112,42 @@ fn every_view(w: f32, hgt: f32) {
                 x.scale() * 100.0
             );
         }
+        if game == "alien" {
+            // Its base tiles (40 board units) open at 32 px at least, as
+            // Saucers' at 0.8 points a board unit: a character's token 24
+            // px and an alien's 19, larger than a line of text, their
+            // writing 10 px (issue 28: the tiles were about 24 px at
+            // 1024x700). At 1600x1000 the whole board fits larger.
+            let ob = h.state().open.as_ref().unwrap();
+            let x = crate::gui::board::Xform::new(&ob.view.scene, board, &h.state().look.camera);
+            assert!(
+                x.scale() * 40.0 >= 31.5,
+                "{tag}: an Alien tile is {} px",
+                x.scale() * 40.0
+            );
+            // The characters that can act are on the board as it opens.
+            for u in super::support::acting_units(&h) {
+                let at = super::support::on_screen(&h, &u);
+                assert!(
+                    board.contains(at),
+                    "{tag}: {u} can act but is at {at:?}, off {board:?}"
+                );
+            }
+        }
+        // The count of bookmarks is whole on screen (issue 28: at 1024x700
+        // on Alien Invasion "0 bookmarks" was cut by a character).
+        let count = h.get_by(|n| {
+            n.role() == egui::accesskit::Role::Label
+                && n.value().is_some_and(|l| {
+                    l.starts_with(|c: char| c.is_ascii_digit())
+                        && (l.ends_with(" bookmark") || l.ends_with(" bookmarks"))
+                })
+        });
+        let r = count.rect();
+        assert!(
+            egui::Rect::from_min_size(egui::Pos2::ZERO, size).contains_rect(r),
+            "{tag} {game}: the count of bookmarks is cut off at {r:?}"
+        );
         if game != "dimx" {
             // Dimension X's is `app_WxH`, made by layout.rs.
             hide_campaign_panel(&mut h);
@@ -136,14 +172,45 @@ fn every_view(w: f32, hgt: f32) {
     h.snapshot(format!("view_new_battle_{tag}"));
     click(&mut h, "Cancel");
     // The report preview of the battle open (Dimension X): a page, its
-    // tables as grids, no markup. Looked at, not compared: it gives the
-    // battle's date, which is the day the sample was made.
+    // tables as grids, no markup.
     menu(&mut h, "File", "Export battle report…");
     in_window(&h, "Open in browser", size);
     h.get_by_label("Sides");
     assert!(h.query_by_label_contains("| Game |").is_none());
     assert!(h.query_by_label_contains("](").is_none());
     shot(&mut h, &format!("view_report_{tag}"));
+    // The reference picture, the battle's date masked (the sample is made
+    // today), and the rules version (a rules change elsewhere bumps it).
+    let dates: Vec<egui::Rect> = h
+        .query_all_by(|n| {
+            n.role() == egui::accesskit::Role::Label
+                && n.value().is_some_and(|v| {
+                    let b = v.as_bytes();
+                    b.len() == 10
+                        && b.iter().enumerate().all(|(i, c)| {
+                            if i == 4 || i == 7 {
+                                *c == b'-'
+                            } else {
+                                c.is_ascii_digit()
+                            }
+                        })
+                })
+        })
+        .map(|n| n.rect())
+        .collect();
+    assert!(
+        !dates.is_empty(),
+        "{tag}: the report gives the battle's date"
+    );
+    let version = h.get_by_label("Rules version").rect();
+    for r in dates {
+        h.mask(r.expand(2.0));
+    }
+    h.mask(egui::Rect::from_min_size(
+        egui::pos2(version.right() + 8.0, version.top() - 2.0),
+        egui::vec2(60.0, version.height() + 4.0),
+    ));
+    h.snapshot(format!("view_report_{tag}"));
 }
 
 #[test]
