@@ -541,3 +541,151 @@ async fn the_blocking_client_takes_moveds_to_as_its_head() {
         "a new entry on a new branch: {e2}"
     );
 }
+
+/// The seat whose turn it is plays its first legal command; the last entry.
+async fn legal_first(zero: &mut Client, one: &mut Client, battle: i64) -> i64 {
+    for (c, seat) in [(zero, 0u8), (one, 1u8)] {
+        let legal = c.ok("legal", json!({"battle": battle, "seat": seat})).await;
+        if let Some(first) = legal["legal"].as_array().unwrap().first().cloned() {
+            let at = head(c, battle, seat).await.as_i64();
+            return play(c, battle, seat, at, first["command"].clone()).await;
+        }
+    }
+    panic!("no seat has a command");
+}
+
+/// Each seat lays its first legal card in turn until a command's entries
+/// include the next round's deal (a draw from the dice stream); that deal.
+async fn play_to_the_next_deal(zero: &mut Client, one: &mut Client, battle: i64) -> i64 {
+    for _ in 0..12 {
+        for (c, seat) in [(&mut *zero, 0u8), (&mut *one, 1u8)] {
+            let legal = c.ok("legal", json!({"battle": battle, "seat": seat})).await;
+            let Some(first) = legal["legal"].as_array().unwrap().first().cloned() else {
+                continue;
+            };
+            let at = head(c, battle, seat).await;
+            let r = c
+                .ok(
+                    "command",
+                    json!({"battle": battle, "seat": seat, "at": at, "command": first["command"]}),
+                )
+                .await;
+            // A lay, the trick's reveal, and the next round's deal.
+            if r["entries"].as_array().unwrap().len() == 3 {
+                return r["entries"][2].as_i64().unwrap();
+            }
+        }
+    }
+    panic!("no second deal in twelve turns");
+}
+
+/// Section 9: randomness is a position in the battle's one stream, so a
+/// line taken back past a draw draws the same again. In a game whose views
+/// hide something that would show a seat what it may not see: refused in
+/// words, even in friendly play, and nothing moves.
+#[tokio::test]
+async fn a_takeback_past_a_draw_in_a_game_that_hides_hands_is_refused_even_in_friendly_play() {
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    let (_, battle, mut zero, mut one) = two_seats(
+        &s,
+        &mut org,
+        "highcard",
+        json!({"rounds": 2}),
+        json!({"friendly_takebacks": true}),
+    )
+    .await;
+    let deal = play_to_the_next_deal(&mut zero, &mut one, battle).await;
+    let words = one
+        .refused(
+            "takeback",
+            json!({"battle": battle, "seat": 1, "to": 0}),
+            "refused",
+        )
+        .await;
+    assert!(
+        words.starts_with(&format!(
+            "entry {deal} drew from the battle's dice stream after entry 0, and this game hides information"
+        )),
+        "{words}"
+    );
+    assert!(words.contains("even in friendly play"), "{words}");
+    assert_eq!(head(&mut one, battle, 1).await, json!(deal));
+    zero.settle().await;
+    assert!(zero.take("moved").is_empty(), "nothing moved");
+}
+
+/// The same in a battle whose take-backs are asked: the request itself is
+/// refused, so no seat is asked and none could accept it.
+#[tokio::test]
+async fn a_takeback_past_a_draw_in_a_game_that_hides_hands_is_not_even_asked() {
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    let (_, battle, mut zero, mut one) =
+        two_seats(&s, &mut org, "highcard", json!({"rounds": 2}), json!({})).await;
+    let deal = play_to_the_next_deal(&mut zero, &mut one, battle).await;
+    let words = zero
+        .refused(
+            "takeback",
+            json!({"battle": battle, "seat": 0, "to": 0}),
+            "refused",
+        )
+        .await;
+    assert!(
+        words.contains("a seat would learn what it may not see"),
+        "{words}"
+    );
+    one.settle().await;
+    assert!(one.take("takeback_asked").is_empty(), "no seat was asked");
+    // Back to after the deal it stays possible: nothing drawn since.
+    let lay = legal_first(&mut zero, &mut one, battle).await;
+    assert!(lay > deal);
+    let asked = zero
+        .ok("takeback", json!({"battle": battle, "seat": 0, "to": deal}))
+        .await;
+    assert_eq!(asked["moved"], false, "{asked}");
+    assert_eq!(asked["dice_seen"], Value::Null, "{asked}");
+}
+
+/// In an open game the take-back is allowed, and the request says in words
+/// that the dice after the entry are known already: the new line rolls the
+/// same stream (no rerolling by taking back, principle 3).
+#[tokio::test]
+async fn in_an_open_game_the_request_says_the_dice_after_the_entry_are_known_and_they_come_again() {
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    let (_, battle, mut zero, mut one) =
+        two_seats(&s, &mut org, "race", json!({"target": 1000}), json!({})).await;
+    let e0 = play(&mut zero, battle, 0, None, json!({"roll": {"dice": 1}})).await;
+    let rolled = zero.event_of("entry").await["entry"]["dice"][0]["value"].clone();
+    let asked = zero
+        .ok("takeback", json!({"battle": battle, "seat": 0, "to": null}))
+        .await;
+    assert_eq!(asked["dice_seen"], e0, "{asked}");
+    let heard = one.event_of("takeback_asked").await;
+    assert_eq!(heard["dice_seen"], e0, "{heard}");
+    let words = heard["words"].as_str().unwrap();
+    assert!(
+        words.contains(&format!(
+            "the dice from entry {e0} on were seen, and the battle's one dice stream rolls them again on the new line: every seat knows them already"
+        )),
+        "{words}"
+    );
+    one.ok(
+        "takeback_answer",
+        json!({"battle": battle, "seat": 1, "accept": true, "request": asked["request"]}),
+    )
+    .await;
+    let moved = zero.event_of("moved").await;
+    assert!(
+        moved["words"]
+            .as_str()
+            .unwrap()
+            .contains("every seat knows them already"),
+        "{moved}"
+    );
+    // Two dice instead of one: the first is the die rolled before.
+    play(&mut zero, battle, 0, None, json!({"roll": {"dice": 2}})).await;
+    let again = zero.event_of("entry").await;
+    assert_eq!(again["entry"]["dice"][0]["value"], rolled, "{again}");
+}
