@@ -1555,8 +1555,11 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                     ),
                 }));
             }
-            // Durable now: only then does anyone hear of it.
+            // Durable now: only then does anyone hear of it. A walk along
+            // the recorded line (a redo after a take-back) sends its
+            // entries as a new command's: every seat's line takes them.
             let entries = played.entries.clone();
+            let walked = played.walked;
             if let Err(r) = fan_out(shared, battle, played.entries, played.revealed).await {
                 eprintln!(
                     "serve: battle {battle}: the entries could not be sent: {}; its watchers are closed to resume",
@@ -1564,7 +1567,17 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 );
                 close_watchers(shared, battle);
             }
-            Ok(json!({"entries": entries, "over": played.revealed.is_some()}))
+            let over = played.revealed.is_some();
+            if walked {
+                let last = entries.last().copied().unwrap_or_default();
+                return Ok(json!({
+                    "entries": entries, "over": over, "walked": true,
+                    "words": format!(
+                        "the command recorded next: the battle walks its recorded line again to entry {last}, with the same dice and cards (a take-back is no reroll)"
+                    ),
+                }));
+            }
+            Ok(json!({"entries": entries, "over": over}))
         }
         Request::Legal { battle, seat } => {
             seat_granted(shared, conn, battle, seat).await?;

@@ -219,19 +219,9 @@ async fn the_takeback_reply_and_moved_event_carry_each_seats_own_view_only() {
         !seen_by_one.contains(&serde_json::to_string(&hand).unwrap()),
         "seat 0's hand {hand:?} in what seat 1 received"
     );
-    // The very command taken back would repeat its recorded entry (the
-    // same draw): refused in words, not an internal error, and nothing moves.
-    let words = zero
-        .refused(
-            "command",
-            json!({"battle": battle, "seat": 0, "at": 0, "command": {"lay": {"card": card}}}),
-            "refused",
-        )
-        .await;
-    assert!(words.contains("is the one taken back"), "{words}");
-    assert_eq!(head(&mut zero, battle, 0).await, json!(0));
-    // Seat 0 lays again from the deal: the card it took back is its own again.
-    play(
+    // Seat 0 lays another card from the deal: the card it took back is its
+    // own again, and the new line is a branch.
+    let e2 = play(
         &mut zero,
         battle,
         0,
@@ -239,6 +229,107 @@ async fn the_takeback_reply_and_moved_event_carry_each_seats_own_view_only() {
         json!({"lay": {"card": hand[1]}}),
     )
     .await;
+    assert_eq!(e2, 2);
+}
+
+/// Section 9, a real redo: after a take-back, the command recorded next
+/// walks the recorded line (its entry and the game's own steps after it)
+/// instead of being decided again: the same entries, no new branch,
+/// nothing duplicated; every seat hears them as entries; a resend of it
+/// (its `cmd_id`) is answered `again`; the battle goes on at the head.
+#[tokio::test]
+async fn the_command_recorded_next_walks_the_recorded_line_with_the_games_own_steps_and_every_seat_hears_it()
+ {
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    let (_, battle, mut zero, mut one) = two_seats(
+        &s,
+        &mut org,
+        "highcard",
+        json!({}),
+        json!({"friendly_takebacks": true}),
+    )
+    .await;
+    // The deal is entry 0; a lay (1), the other lay (2) and the game's
+    // reveal of the trick (3).
+    let e1 = legal_first(&mut zero, &mut one, battle).await;
+    assert_eq!(e1, 1);
+    let (c, seat) = if head_legal(&mut zero, battle, 0).await.is_some() {
+        (&mut zero, 0u8)
+    } else {
+        (&mut one, 1u8)
+    };
+    let second = head_legal(c, battle, seat).await.unwrap();
+    let r = c
+        .ok(
+            "command",
+            json!({"battle": battle, "seat": seat, "at": e1, "command": second}),
+        )
+        .await;
+    assert_eq!(r["entries"], json!([2, 3]), "the lay and the reveal: {r}");
+    // Back to entry 1: a lay and a reveal taken back, no draw.
+    let back = zero
+        .ok("takeback", json!({"battle": battle, "seat": 0, "to": e1}))
+        .await;
+    assert_eq!(back["moved"], true, "{back}");
+    for c in [&mut zero, &mut one] {
+        c.event_of("moved").await;
+        c.settle().await;
+        c.events.clear();
+    }
+    // The same lay again: the recorded line is walked, reveal and all.
+    let c = if seat == 0 { &mut zero } else { &mut one };
+    let again =
+        json!({"battle": battle, "seat": seat, "at": e1, "command": second, "cmd_id": "walk-1"});
+    let r = c.ok("command", again.clone()).await;
+    assert_eq!(r["entries"], json!([2, 3]), "{r}");
+    assert_eq!(r["walked"], true, "{r}");
+    assert!(
+        r["words"]
+            .as_str()
+            .unwrap()
+            .contains("the same dice and cards"),
+        "{r}"
+    );
+    // Every seat hears the walked entries, once each, in order.
+    for c in [&mut zero, &mut one] {
+        c.settle().await;
+        let ids: Vec<Value> = c
+            .take("entry")
+            .iter()
+            .map(|e| e["entry"]["id"].clone())
+            .collect();
+        assert_eq!(ids, [json!(2), json!(3)]);
+        assert!(c.take("moved").is_empty());
+    }
+    assert_eq!(head(&mut zero, battle, 0).await, json!(3));
+    // Sent again (a lost reply): answered from the record, not walked twice.
+    let c = if seat == 0 { &mut zero } else { &mut one };
+    let r = c.ok("command", again).await;
+    assert_eq!(r["entries"], json!([2, 3]), "{r}");
+    assert!(
+        r["again"].as_str().unwrap().starts_with("already done"),
+        "{r}"
+    );
+    // The battle goes on at the head, on the same branch.
+    let e4 = legal_first(&mut zero, &mut one, battle).await;
+    assert_eq!(e4, 4);
+    s.running.stop().await.unwrap();
+    let b = stored(&s.data);
+    assert_eq!(b.records().len(), 5, "nothing duplicated");
+    assert_eq!(b.branches().len(), 1, "no new branch");
+    assert_eq!(b.cursor(), Some(4));
+    assert!(b.verify().ok(), "the battle verifies");
+}
+
+/// The seat's first legal command at the head, if it has one.
+async fn head_legal(c: &mut Client, battle: i64, seat: u8) -> Option<Value> {
+    let legal = c.ok("legal", json!({"battle": battle, "seat": seat})).await;
+    legal["legal"]
+        .as_array()
+        .unwrap()
+        .first()
+        .map(|l| l["command"].clone())
 }
 
 #[tokio::test]

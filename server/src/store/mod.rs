@@ -256,6 +256,11 @@ pub struct Played {
     /// The command id was seen before: nothing was decided now, `entries`
     /// are the ones the first command made.
     pub again: bool,
+    /// The command was the one recorded next after a take-back: the live
+    /// cursor walked the recorded line (`entries`, the command's and the
+    /// game's own steps after it), nothing new was decided or written but
+    /// the position (DESIGN.md section 9, a real redo).
+    pub walked: bool,
 }
 
 /// Started battles, decided here: the server is the only master.

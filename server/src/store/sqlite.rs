@@ -869,6 +869,7 @@ impl LiveStore for ClubFile {
                     entries,
                     revealed: ended.then_some(lb.secret),
                     again: true,
+                    walked: false,
                 });
             }
         }
@@ -895,6 +896,18 @@ impl LiveStore for ClubFile {
                 }
             };
             return Err(ClubError::Stale(words));
+        }
+        // Section 9, a real redo: after a take-back, the command recorded
+        // next (the same seat, command and entered dice) walks the recorded
+        // line instead of deciding it again: the same entry with the same
+        // dice (principle 3), no new branch, nothing written but the
+        // position. Tried only where something is recorded after the head.
+        if !b.children(head).is_empty()
+            && let Ok(p) = b.prepare_json(seat, command, dice.clone())
+            && matches!(p.kind, xenolog_engine::PendingKind::Redo { .. })
+        {
+            let entered = lb.dice_mode == DiceMode::Entered;
+            return self.walk(&mut guard, battle, p, entered, seat, cmd_id, &path, &writer);
         }
         let held = b.records().len();
         // Decided on this thread (the blocking pool), in memory only.
@@ -924,6 +937,7 @@ impl LiveStore for ClubFile {
                 entries,
                 revealed: ends.then_some(secret),
                 again: false,
+                walked: false,
             }),
             Ok(Err(why)) => {
                 *guard = None;
@@ -971,6 +985,87 @@ impl LiveStore for ClubFile {
     }
 }
 
+impl ClubFile {
+    /// Walk the recorded line from the battle's head: the seat's command
+    /// recorded next (`first`, a redo), then each step of the game's own
+    /// recorded after it, as [`xenolog_saves::decide`] played them when the
+    /// line was first made. The position is written (with the command id)
+    /// on the campaign's writer thread; until it is, the slot is empty, so a
+    /// failure leaves nothing in memory that is not on disk.
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        guard: &mut std::sync::MutexGuard<'_, Option<LiveBattle>>,
+        battle: ServerBattleId,
+        first: xenolog_engine::Pending,
+        entered: bool,
+        seat: Actor,
+        cmd_id: Option<&str>,
+        path: &Path,
+        writer: &Writer,
+    ) -> Result<Played, ClubError> {
+        let Some(mut live) = guard.take() else {
+            return Err(ClubError::NoSuchBattle(battle));
+        };
+        let id = live.id;
+        let mut b = live.battle;
+        let head = b.cursor();
+        let mut walked = Vec::new();
+        let mut next = Some(first);
+        while let Some(p) = next.take() {
+            match b.commit(p) {
+                Ok(e) => walked.push(e),
+                Err(_) => break,
+            }
+            next = b
+                .due_step()
+                .and_then(|step| {
+                    b.prepare_json(Actor::SYSTEM, &step.command, entered.then(Vec::new))
+                        .ok()
+                })
+                .filter(|p| matches!(p.kind, xenolog_engine::PendingKind::Redo { .. }));
+        }
+        // A battle never ends on a line it left: a take-back is refused
+        // after the end. Should a recorded line end it, it is not walked
+        // (the reveal is written only with an ending entry).
+        if b.outcome().is_some() {
+            b.seek(head);
+            live.battle = b;
+            **guard = Some(live);
+            return Err(ClubError::Rule(
+                "walking the recorded line would end the battle here, and a line that ended is never taken back: give another command".to_owned(),
+            ));
+        }
+        let cmd = cmd_id.map(str::to_owned);
+        let entries = walked.clone();
+        let saved = writer
+            .run(move |c| {
+                let r = match &cmd {
+                    Some(cid) => c.save_position_for_command(id, &*b, seat, cid, &entries),
+                    None => c.save_position(id, &*b),
+                };
+                (b, r)
+            })
+            .map_err(|g| self.gone(path, g))?;
+        match saved {
+            (b, Ok(())) => {
+                live.battle = b;
+                **guard = Some(live);
+                Ok(Played {
+                    entries: walked,
+                    revealed: None,
+                    again: false,
+                    walked: true,
+                })
+            }
+            (_, Err(e)) => Err(ClubError::Campaign {
+                file: path.display().to_string(),
+                why: e.to_string(),
+            }),
+        }
+    }
+}
+
 /// What a seat is told when deciding its command failed. The command's
 /// own refusal is the rule's words about it. When a step the game takes on
 /// its own after the command fails, the game's words were made on the whole
@@ -985,19 +1080,6 @@ fn refused_decide(
 ) -> ClubError {
     match e {
         xenolog_saves::SaveError::Play(p) if !changed => ClubError::Rule(p.to_string()),
-        // After a take-back, the same command at the same point repeats the
-        // recorded entry (the same dice, the same cards): a club battle does
-        // not walk a taken-back line again yet (server/DESIGN.md section 9).
-        xenolog_saves::SaveError::Refused(w)
-            if !changed && w.contains("repeats a recorded entry") =>
-        {
-            ClubError::Rule(
-                "this command, here, is the one taken back: it would repeat the recorded entry \
-                 with the same dice and cards, which a club battle does not replay yet; give \
-                 another command, or ask to take back further"
-                    .to_owned(),
-            )
-        }
         other if changed => {
             eprintln!(
                 "serve: battle {battle}: the game's own step after a command failed: {other}"
