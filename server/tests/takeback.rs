@@ -780,3 +780,45 @@ async fn in_an_open_game_the_request_says_the_dice_after_the_entry_are_known_and
     let again = zero.event_of("entry").await;
     assert_eq!(again["entry"]["dice"][0]["value"], rolled, "{again}");
 }
+
+/// Section 9: the server plays the game's own steps only after a seat's
+/// command, so a take-back to where such a step comes next (High Card's
+/// reveal after the trick's second card; an Alien Invasion round's drawing
+/// of cards is the same check) would leave no seat a command: refused in
+/// words, nothing moves. The entries on either side of it stay possible.
+#[tokio::test]
+async fn a_takeback_to_where_the_games_own_step_comes_next_is_refused_in_words() {
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    let (_, battle, mut zero, mut one) = two_seats(
+        &s,
+        &mut org,
+        "highcard",
+        json!({}),
+        json!({"friendly_takebacks": true}),
+    )
+    .await;
+    legal_first(&mut zero, &mut one, battle).await;
+    // The trick's second card (entry 2) and the game's reveal (entry 3).
+    let e3 = legal_first(&mut zero, &mut one, battle).await;
+    assert_eq!(e3, 3);
+    let words = zero
+        .refused(
+            "takeback",
+            json!({"battle": battle, "seat": 0, "to": 2}),
+            "refused",
+        )
+        .await;
+    assert!(
+        words.starts_with("the game's own step comes next after entry 2"),
+        "{words}"
+    );
+    assert_eq!(head(&mut zero, battle, 0).await, json!(e3));
+    one.settle().await;
+    assert!(one.take("moved").is_empty(), "nothing moved");
+    // To entry 1 (a seat lays next) it moves.
+    let r = zero
+        .ok("takeback", json!({"battle": battle, "seat": 0, "to": 1}))
+        .await;
+    assert_eq!(r["moved"], true, "{r}");
+}

@@ -37,7 +37,10 @@ use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
 use xenolog_engine::{Actor, Battle, EntryId, Viewer};
 
-use super::{Answer, Conn, Control, Shared, blocking_live, order_of, refusal, seat_granted, stay};
+use super::{
+    Answer, Conn, Control, Shared, blocking_live, close_watchers, order_of, refusal, seat_granted,
+    stay,
+};
 use crate::proto::{self, ErrCode, Refusal};
 use crate::store::ServerBattleId;
 use crate::store::table::TableStore;
@@ -322,7 +325,7 @@ async fn apply(
     if !seats.contains(&seat) {
         seats.push(seat);
     }
-    let (frames, state) = blocking_live(shared, move |l| {
+    let made = blocking_live(shared, move |l| {
         let mut out = (HashMap::new(), Value::Null);
         l.read(battle, &mut |b| {
             for s in &seats {
@@ -333,9 +336,32 @@ async fn apply(
         })?;
         Ok(out)
     })
-    .await?;
-    send_watchers(shared, battle, &frames);
-    Ok(state)
+    .await;
+    match made {
+        Ok((frames, state)) => {
+            send_watchers(shared, battle, &frames);
+            Ok(state)
+        }
+        // The move is durable but its frames could not be made: the
+        // watchers are closed in words (`notice missed`), so their clients
+        // resume after the last entry they hold and hear `moved` first
+        // ([`resume_moved`]).
+        Err(r) => {
+            eprintln!(
+                "serve: battle {battle}: taken back to {}, but the moved frames could not be made: {}; its watchers are closed to resume",
+                at_words(to),
+                r.words
+            );
+            close_watchers(shared, battle);
+            Err(Refusal::new(
+                r.code,
+                format!(
+                    "battle {battle} was taken back to {}, but the server could not tell the seats: watch it again to resume",
+                    at_words(to)
+                ),
+            ))
+        }
+    }
 }
 
 /// `takeback {battle, seat, to}`.

@@ -1663,6 +1663,67 @@ mod tests {
         }
     }
 
+    /// A job queued after an append runs after that append is written: it
+    /// sees the file as every request before it left it.
+    #[test]
+    fn a_job_queued_after_an_append_sees_it_written() {
+        let (_dir, club) = club();
+        let club = std::sync::Arc::new(club);
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        club.read(battle, &mut |_| {}).unwrap();
+        let path = club.path_of(c.id).unwrap();
+        let writer = club.writer(c.id, &path).unwrap();
+        let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+        let busy = {
+            let writer = writer.clone();
+            std::thread::spawn(move || {
+                writer
+                    .run(move |_| {
+                        let _ = release_rx.recv();
+                    })
+                    .unwrap();
+            })
+        };
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let player = {
+            let club = club.clone();
+            std::thread::spawn(move || {
+                club.play(
+                    battle,
+                    Actor(0),
+                    None,
+                    &serde_json::json!("hold"),
+                    Some("h"),
+                )
+                .unwrap()
+                .entries
+            })
+        };
+        // The append is queued behind the busy job; then a job that looks.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let looker = {
+            let writer = writer.clone();
+            std::thread::spawn(move || {
+                writer
+                    .run(|c| {
+                        let id = c.battles().unwrap()[0].id;
+                        c.command_entries(id, Actor(0), "h").unwrap()
+                    })
+                    .unwrap()
+            })
+        };
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        release_tx.send(()).unwrap();
+        busy.join().unwrap();
+        assert_eq!(player.join().unwrap(), vec![0]);
+        assert_eq!(
+            looker.join().unwrap(),
+            Some(vec![0]),
+            "the job ran before the append queued ahead of it was written"
+        );
+    }
+
     /// Play a race to its end with command ids; the last command's id and
     /// seat, and what it made.
     fn race_to_the_end(club: &ClubFile, battle: ServerBattleId) -> (Actor, String, Played) {
