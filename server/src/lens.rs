@@ -156,3 +156,26 @@ pub fn battle_file(b: &dyn Battle, title: &str, secret: &[u8; 32]) -> Result<Vec
     };
     xenolog_schema::battle_file::write_battle_file(&file).map_err(|e| e.to_string())
 }
+
+/// Whether the game hides something from some seat at `to` or at any entry
+/// after it on the live line up to `head`: a seat's view of the state there
+/// is not the whole state (a hand, a face-down card, a deck's order). The
+/// whole state is only compared here, never sent (section 9: a take-back
+/// past drawn randomness is refused where this holds).
+pub fn hides_on(b: &dyn Battle, to: Option<EntryId>, head: Option<EntryId>) -> bool {
+    let seats: Vec<Actor> = b.seats().into_iter().map(|(a, _)| a).collect();
+    let hides_at = |at: Option<EntryId>| {
+        let all = b.state_json(at);
+        seats
+            .iter()
+            .any(|&s| b.state_json_as(at, Viewer::Seat(s)) != all)
+    };
+    // The ends first: a game that hides anything usually hides it there.
+    if hides_at(to) || hides_at(head) {
+        return true;
+    }
+    b.path_to(head)
+        .into_iter()
+        .filter(|id| to.is_none_or(|t| *id > t) && Some(*id) != head)
+        .any(|id| hides_at(Some(id)))
+}

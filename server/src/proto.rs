@@ -16,6 +16,12 @@ use crate::secret::{Role, SecretText, Token};
 use crate::store::{CampaignId, ServerBattleId, TokenId};
 use xenolog_engine::EntryId;
 
+/// A seat in words: counted from 1, as the command line and the app count
+/// them (a JSON `seat` or `actor` is an index from 0).
+pub fn seat_word(seat: u8) -> String {
+    format!("seat {}", u16::from(seat) + 1)
+}
+
 /// The protocol version this build speaks.
 pub const VERSION: u64 = 1;
 /// The largest message a client may send (commands are small).

@@ -878,7 +878,11 @@ fn refusal(e: ClubError) -> Refusal {
         ClubError::Rule(_) => ErrCode::Refused,
         ClubError::Over(_) => ErrCode::Over,
         ClubError::RolledDice { .. } => ErrCode::Refused,
-        ClubError::File { .. } | ClubError::Campaign { .. } | ClubError::Random(_) => {
+        ClubError::Campaign { file, why } => {
+            eprintln!("serve: the store failed: the campaign file {file}: {why}");
+            ErrCode::Internal
+        }
+        ClubError::File { .. } | ClubError::Random(_) => {
             eprintln!("serve: the store failed: {e}");
             ErrCode::Internal
         }
@@ -934,12 +938,13 @@ async fn seat_granted(
     let words = match mine.as_slice() {
         [] => format!("your token opens no seat of battle {battle}"),
         seats => format!(
-            "your invitation opens seat {} of battle {battle}, not seat {seat}",
+            "your invitation opens {} of battle {battle}, not {}",
             seats
                 .iter()
-                .map(u8::to_string)
+                .map(|s| proto::seat_word(*s))
                 .collect::<Vec<_>>()
-                .join(" and ")
+                .join(" and "),
+            proto::seat_word(seat)
         ),
     };
     Err(stay(Refusal::new(ErrCode::Forbidden, words)))

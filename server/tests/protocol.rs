@@ -603,7 +603,7 @@ async fn two_seats_join_with_nonces_and_the_battle_starts_with_their_fair_seed()
         .await;
     assert_eq!(
         words,
-        format!("your invitation opens seat 0 of battle {battle}, not seat 1")
+        format!("your invitation opens seat 1 of battle {battle}, not seat 2")
     );
     org.refused(
         "join",

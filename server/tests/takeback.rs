@@ -424,7 +424,7 @@ async fn a_second_request_another_seat_and_the_askers_own_answer_are_refused() {
         .await;
     assert_eq!(
         words,
-        format!("your invitation opens seat 0 of battle {battle}, not seat 1")
+        format!("your invitation opens seat 1 of battle {battle}, not seat 2")
     );
     // `to` must be given (null is the setup).
     zero.refused(
@@ -451,7 +451,7 @@ async fn a_second_request_another_seat_and_the_askers_own_answer_are_refused() {
     assert_eq!(
         words,
         format!(
-            "a take-back is already asked in battle {battle} (seat 0 asks to go back to entry {e0}): it is answered first"
+            "a take-back is already asked in battle {battle} (seat 1 asks to go back to entry {e0}): it is answered first"
         )
     );
     let words = zero

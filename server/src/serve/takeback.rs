@@ -145,7 +145,7 @@ fn check_to(
     // its view hides (another seat's card, a deck's next card): refused in
     // every battle of such a game, friendly or not, whoever accepts.
     if let Some(seen) = seen
-        && hides_on(b, to, head)
+        && crate::lens::hides_on(b, to, head)
     {
         return Err(Refusal::new(
             ErrCode::Refused,
@@ -176,27 +176,6 @@ struct Checked {
     head: Option<EntryId>,
     others: Vec<Actor>,
     seen: Option<EntryId>,
-}
-
-/// Whether the game hides something from some seat at `to` or at any entry
-/// after it on the live line up to `head`: a seat's view of the state there
-/// is not the whole state (a hand, a face-down card, a deck's order).
-fn hides_on(b: &dyn Battle, to: Option<EntryId>, head: Option<EntryId>) -> bool {
-    let seats: Vec<Actor> = b.seats().into_iter().map(|(a, _)| a).collect();
-    let hides_at = |at: Option<EntryId>| {
-        let all = b.state_json(at);
-        seats
-            .iter()
-            .any(|&s| b.state_json_as(at, Viewer::Seat(s)) != all)
-    };
-    // The ends first: a game that hides anything usually hides it there.
-    if hides_at(to) || hides_at(head) {
-        return true;
-    }
-    b.path_to(head)
-        .into_iter()
-        .filter(|id| to.is_none_or(|t| *id > t) && Some(*id) != head)
-        .any(|id| hides_at(Some(id)))
 }
 
 /// What the seats are told when a take-back goes back past dice they saw
@@ -412,8 +391,8 @@ pub(super) async fn ask(
                 return Err(stay(Refusal::new(
                     ErrCode::Refused,
                     format!(
-                        "a take-back is already asked in battle {battle} (seat {} asks to go back to {}): it is answered first",
-                        a.by.0,
+                        "a take-back is already asked in battle {battle} ({} asks to go back to {}): it is answered first",
+                        proto::seat_word(a.by.0),
                         at_words(a.to)
                     ),
                 )));
@@ -462,7 +441,8 @@ pub(super) async fn ask(
     m.insert(
         "words".into(),
         json!(format!(
-            "seat {seat} asks to take battle {battle} back to {}{}: answer with takeback_answer",
+            "{} asks to take battle {battle} back to {}{}: answer with takeback_answer",
+            proto::seat_word(seat),
             at_words(to),
             seen_words(seen)
         )),
@@ -513,13 +493,19 @@ pub(super) async fn answer(
         if a.by == who {
             return Err(stay(Refusal::new(
                 ErrCode::Forbidden,
-                format!("seat {seat} asked for this take-back; the other seats answer it"),
+                format!(
+                    "{} asked for this take-back; the other seats answer it",
+                    proto::seat_word(seat)
+                ),
             )));
         }
         if !a.waiting.contains(&who) {
             return Err(stay(Refusal::new(
                 ErrCode::Forbidden,
-                format!("seat {seat} is not asked to answer this take-back"),
+                format!(
+                    "{} is not asked to answer this take-back",
+                    proto::seat_word(seat)
+                ),
             )));
         }
         if accept && !a.accepted.contains(&who) {
@@ -542,7 +528,8 @@ pub(super) async fn answer(
         m.insert(
             "words".into(),
             json!(format!(
-                "seat {seat} refused the take-back to {}; the battle goes on from {}",
+                "{} refused the take-back to {}; the battle goes on from {}",
+                proto::seat_word(seat),
                 at_words(a.to),
                 at_words(a.head)
             )),

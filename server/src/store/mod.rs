@@ -162,7 +162,10 @@ pub enum ClubError {
     NoSuchCampaign(CampaignId),
     #[error("there is no battle {0} on this server")]
     NoSuchBattle(ServerBattleId),
-    #[error("battle {battle} has {seats} seats, numbered 0 to {}; there is no seat {seat}", seats - 1)]
+    #[error(
+        "battle {battle} has {seats} seats, numbered 1 to {seats}; there is no {}",
+        crate::proto::seat_word(*seat)
+    )]
     NoSuchSeat {
         battle: ServerBattleId,
         seat: u8,
@@ -170,7 +173,10 @@ pub enum ClubError {
     },
     #[error("the battle cannot be made: {0}")]
     Battle(String),
-    #[error("seat {seat} of battle {battle} already gave its nonce (each seat gives one)")]
+    #[error(
+        "{} of battle {battle} already gave its nonce (each seat gives one)",
+        crate::proto::seat_word(*seat)
+    )]
     AlreadyJoined { battle: ServerBattleId, seat: u8 },
     #[error("battle {0} has not started: every seat gives its nonce first (join)")]
     NotStarted(ServerBattleId),
@@ -189,7 +195,10 @@ pub enum ClubError {
         battle: ServerBattleId,
         what: &'static str,
     },
-    #[error("the campaign file {file}: {why}")]
+    /// `file` is for the server's log only: where the server keeps its
+    /// files is not a player's business, so the words say "the campaign's
+    /// file".
+    #[error("the campaign's file: {why}")]
     Campaign { file: String, why: String },
     #[error("the club file {path}: {why}")]
     File { path: String, why: String },

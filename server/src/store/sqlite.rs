@@ -1954,10 +1954,14 @@ mod tests {
                 "the next card of the deck, the Ace of Saucers, cannot be drawn",
             ),
         ));
-        let e = refused_decide(hidden, true, 7, Path::new("c.xenolog"));
+        let e = refused_decide(hidden, true, 7, Path::new("/srv/club/campaigns/c.xenolog"));
         let words = e.to_string();
         assert!(!words.contains("Ace"), "{words}");
         assert!(words.contains("nothing was written"), "{words}");
+        // Nor where the server keeps its files (the log has the path).
+        assert!(words.starts_with("the campaign's file: "), "{words}");
+        assert!(!words.contains("/srv/club"), "{words}");
+        assert!(!words.contains("c.xenolog"), "{words}");
         // The seat's own command refused: the rule's words about it.
         let own = xenolog_saves::SaveError::Play(xenolog_engine::PlayError::Rule(
             xenolog_engine::RuleError::new(
