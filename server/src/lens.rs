@@ -62,6 +62,7 @@ pub fn live_frame(b: &dyn Battle, battle: ServerBattleId, seat: Actor) -> String
     let mut m = Map::new();
     m.insert("battle".into(), json!(battle));
     m.insert("seat".into(), json!(seat.0));
+    m.insert("game".into(), json!(b.game_id()));
     m.insert("head".into(), json!(head));
     m.insert("state".into(), b.state_json_as(head, Viewer::Seat(seat)));
     proto::event("live", m)
@@ -102,7 +103,9 @@ pub fn state_at(b: &dyn Battle, seat: Actor, at: Option<EntryId>) -> Option<Valu
 /// asked: that may name a hidden card).
 pub fn status(b: &dyn Battle) -> Value {
     match b.outcome() {
-        Some(o) => json!({"status": "over", "result": o.summary, "head": b.cursor()}),
+        Some(o) => {
+            json!({"status": "over", "result": o.summary, "head": b.cursor(), "game": b.game_id()})
+        }
         None => {
             let mut asked: Vec<String> = Vec::new();
             for a in b.asked() {
@@ -121,7 +124,10 @@ pub fn status(b: &dyn Battle) -> Value {
                 .filter(|a| a.seat != Actor::SYSTEM)
                 .map(|a| a.seat.0)
                 .collect();
-            json!({"status": "playing", "asked": asked, "asked_seats": seats, "head": b.cursor()})
+            json!({
+                "status": "playing", "asked": asked, "asked_seats": seats, "head": b.cursor(),
+                "game": b.game_id(),
+            })
         }
     }
 }

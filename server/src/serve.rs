@@ -1413,6 +1413,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             friendly_takebacks,
         } => {
             organiser(conn, "create a battle")?;
+            let game_id = game.clone();
             let new = NewBattle {
                 campaign,
                 game,
@@ -1437,6 +1438,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 .collect();
             let mut reply = json!({
                 "battle": b.id,
+                "game": game_id,
                 "seats": seats,
                 "commitment": fair::hex(&b.commitment),
                 "dice": dice_word(entered_dice),
@@ -1481,9 +1483,9 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             let who = Actor(seat);
             // The line and the tail are taken at the watch, holding the
             // battle's turn; the entries themselves are made as they go out.
-            let (ids, tail, head, lead) = blocking_live(shared, move |l| {
+            let (ids, tail, head, lead, game) = blocking_live(shared, move |l| {
                 let revealed = l.revealed(battle)?;
-                let mut out = (Vec::new(), Vec::new(), None, None);
+                let mut out = (Vec::new(), Vec::new(), None, None, "");
                 l.read(battle, &mut |b| {
                     out.0 = lens::line_after(b, after);
                     // A take-back while the client was away: `moved` goes
@@ -1494,6 +1496,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                     }
                     out.1.push(lens::live_frame(b, battle, who));
                     out.2 = b.cursor();
+                    out.4 = b.game_id();
                 })?;
                 Ok(out)
             })
@@ -1519,7 +1522,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                     events: conn.events.clone(),
                     control: conn.control.clone(),
                 });
-            Ok(json!({"battle": battle, "seat": seat, "sent": sent, "head": head}))
+            Ok(json!({"battle": battle, "seat": seat, "game": game, "sent": sent, "head": head}))
         }
         Request::Command {
             battle,
@@ -1635,11 +1638,15 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
         Request::State { battle, seat, at } => {
             seat_granted(shared, conn, battle, seat).await?;
             let who = Actor(seat);
-            let (state, head) = blocking_live(shared, move |l| {
-                let mut out = (None, None);
+            let (state, head, game) = blocking_live(shared, move |l| {
+                let mut out = (None, None, "");
                 l.read(battle, &mut |b| {
                     let at = at.unwrap_or(b.cursor());
-                    out = (lens::state_at(b, who, at).map(|s| (at, s)), b.cursor());
+                    out = (
+                        lens::state_at(b, who, at).map(|s| (at, s)),
+                        b.cursor(),
+                        b.game_id(),
+                    );
                 })?;
                 Ok(out)
             })
@@ -1647,7 +1654,8 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             .map_err(stay)?;
             match state {
                 Some((at, state)) => Ok(json!({
-                    "battle": battle, "seat": seat, "at": at, "head": head, "state": state
+                    "battle": battle, "seat": seat, "game": game, "at": at, "head": head,
+                    "state": state
                 })),
                 None => Err(stay(Refusal::new(
                     ErrCode::NotFound,

@@ -769,6 +769,7 @@ impl SeatCopy {
                 Some("over") => self.over = Some(v),
                 Some("live") => {
                     assert_eq!(v["head"].as_u64(), self.head(), "{v}");
+                    assert!(v["game"].is_string(), "the live frame names its game: {v}");
                     self.state = v["state"].clone();
                     if until.is_none() {
                         return;
@@ -794,6 +795,8 @@ async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
         )
         .await;
     let battle = b["battle"].as_i64().unwrap();
+    // Every battle frame names its game.
+    assert_eq!(b["game"], "race", "{b}");
     let commitment = b["commitment"].as_str().unwrap().to_owned();
     let mut seats = Vec::new();
     for seat in 0..2u8 {
@@ -831,8 +834,17 @@ async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
             )
             .await;
         assert_eq!(w["battle"], battle);
+        assert_eq!(w["game"], "race", "{w}");
         copy.absorb(None).await;
+        let st = copy
+            .c
+            .ok("state", json!({"battle": battle, "seat": copy.seat}))
+            .await;
+        assert_eq!(st["game"], "race", "{st}");
     }
+    let list = org.ok("campaigns", json!({})).await;
+    let listed = &list["campaigns"][0]["battles"][0];
+    assert_eq!(listed["game"], "race", "{list}");
     // Only your own seat, only at the head, only by the rules.
     seats[0]
         .c
