@@ -37,6 +37,7 @@ static MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../../migrations/0002_battles.sql")),
     M::up(include_str!("../../migrations/0003_commands.sql")),
     M::up(include_str!("../../migrations/0004_table.sql")),
+    M::up(include_str!("../../migrations/0005_entered_dice.sql")),
 ];
 /// The campaign files' folder inside the data folder.
 pub const CAMPAIGNS: &str = "campaigns";
@@ -116,12 +117,6 @@ pub struct ClubFile {
     starting: Mutex<HashMap<ServerBattleId, Arc<Mutex<()>>>>,
 }
 
-/// Battles created with dice entered by hand (absent: the server rolls).
-const ENTERED_DICE_TABLE: &str = "CREATE TABLE IF NOT EXISTS server_battle_dice (
-    server_battle INTEGER PRIMARY KEY REFERENCES server_battles(id),
-    mode          TEXT    NOT NULL CHECK (mode = 'entered')
-);";
-
 /// Read-only connections kept per campaign.
 const READERS_KEPT: usize = 4;
 
@@ -183,11 +178,6 @@ impl ClubFile {
             .map_err(sql)?;
         Migrations::from_slice(MIGRATIONS)
             .to_latest(&mut conn)
-            .map_err(|e| file_err(format!("its tables cannot be made: {e}")))?;
-        // The battles whose dice the players enter by hand. Made here, not
-        // by a migration, while another branch adds the club file's
-        // migration 4: it becomes migration 5 when both are in.
-        conn.execute_batch(ENTERED_DICE_TABLE)
             .map_err(|e| file_err(format!("its tables cannot be made: {e}")))?;
         Ok(ClubFile {
             path: path.to_owned(),
@@ -1485,6 +1475,78 @@ mod tests {
             club.authenticate(&Token::from_text("xnl_p_nothing")),
             Err(ClubError::UnknownToken)
         ));
+    }
+
+    /// Club migration 5 makes `server_battle_dice`, which session 14 made
+    /// on opening: a club file of session 14 (version 4, the table and its
+    /// rows there) and an older one (version 3, no table) both open, at
+    /// version 5, their battles as they were.
+    #[test]
+    fn club_files_made_before_migration_5_open_with_their_entered_dice() {
+        let (_dir, club) = club();
+        let c = club.create_campaign("Club").unwrap();
+        let made = |club: &ClubFile, entered_dice| {
+            club.create_battle(NewBattle {
+                campaign: c.id,
+                game: "race".into(),
+                config: serde_json::json!({}),
+                title: String::new(),
+                strict: false,
+                entered_dice,
+            })
+            .unwrap()
+            .id
+        };
+        let (entered, rolled) = (made(&club, true), made(&club, false));
+        let path = club.path.clone();
+        drop(club);
+        // As session 14 left it: version 4, the table made on opening.
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch("PRAGMA user_version = 4;").unwrap();
+        drop(conn);
+        let club = ClubFile::open(&path).unwrap();
+        let version: i64 = club
+            .conn()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, 5);
+        let dice: Vec<(ServerBattleId, bool)> = club
+            .battles_of(c.id)
+            .unwrap()
+            .iter()
+            .map(|b| (b.id, b.entered_dice))
+            .collect();
+        assert_eq!(dice, vec![(entered, true), (rolled, false)]);
+        drop(club);
+        // Older still: version 3, no table at all.
+        let older = tempfile::tempdir().unwrap();
+        let old = older.path().join(CLUB_FILE);
+        let mut conn = Connection::open(&old).unwrap();
+        Migrations::from_slice(MIGRATIONS)
+            .to_version(&mut conn, 3)
+            .unwrap();
+        let tables: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'server_battle_dice'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(tables, 0);
+        drop(conn);
+        let club = ClubFile::open(&old).unwrap();
+        let c = club.create_campaign("Old").unwrap();
+        let b = club
+            .create_battle(NewBattle {
+                campaign: c.id,
+                game: "race".into(),
+                config: serde_json::json!({}),
+                title: String::new(),
+                strict: false,
+                entered_dice: true,
+            })
+            .unwrap();
+        assert!(club.battles_of(c.id).unwrap()[0].entered_dice, "{}", b.id);
     }
 
     #[test]
