@@ -3,20 +3,10 @@
 //! records the rest, every edit is decided against the campaign's current
 //! head; against an in-process server with real WebSocket clients.
 
-mod table_common;
+mod common;
 
+use common::{Client, Server, organiser, player, server};
 use serde_json::{Value, json};
-use table_common::{Client, Server, organiser, server};
-
-/// A player's socket (no seat), and its token id.
-async fn player(s: &Server, org: &mut Client, name: &str) -> (Client, i64) {
-    let inv = org
-        .ok("invite", json!({"role": "player", "label": name}))
-        .await;
-    let mut c = Client::connect(s).await;
-    let r = c.ok("redeem", json!({"code": inv["code"]})).await;
-    (c, r["token_id"].as_i64().unwrap())
-}
 
 async fn edit(c: &mut Client, campaign: i64, after: Value, event: Value) -> Value {
     c.ok(
@@ -35,8 +25,8 @@ async fn club_campaign(s: &Server) -> (i64, Client, Client, Client) {
         .await["campaign"]
         .as_i64()
         .unwrap();
-    let (anna, anna_id) = player(s, &mut org, "Anna").await;
-    let (ben, ben_id) = player(s, &mut org, "Ben").await;
+    let (anna, _, anna_id) = player(s, &mut org, "Anna").await;
+    let (ben, _, ben_id) = player(s, &mut org, "Ben").await;
     for (name, faction) in [("Wyvern Platoon", "unit"), ("Skaro Vanguard", "daleks")] {
         edit(
             &mut org,
@@ -256,7 +246,7 @@ async fn a_player_cannot_edit_another_players_roster() {
     )
     .await;
     // A player with no roster and no seat sees nothing of the campaign.
-    let (mut carl, _) = player(&s, &mut org, "Carl").await;
+    let (mut carl, _, _) = player(&s, &mut org, "Carl").await;
     let words = carl
         .refused("campaign_log", json!({"campaign": campaign}), "forbidden")
         .await;
