@@ -173,6 +173,10 @@ pub enum Request {
         /// other seats (DESIGN.md section 9).
         #[serde(default)]
         friendly_takebacks: bool,
+        /// An Alien Invasion battle over the campaign's rosters: each
+        /// seat's roster and models (DESIGN.md section 10).
+        #[serde(default)]
+        rosters: Vec<crate::store::RosterPick>,
     },
     /// A seat gives its nonce (64 hex digits); the last one starts the battle.
     Join {

@@ -1411,6 +1411,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             title,
             strict,
             friendly_takebacks,
+            rosters,
         } => {
             organiser(conn, "create a battle")?;
             let game_id = game.clone();
@@ -1421,6 +1422,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 title: title.unwrap_or_default(),
                 strict,
                 entered_dice,
+                rosters,
             };
             let b = blocking_battles(shared, move |s| s.create_battle(new))
                 .await

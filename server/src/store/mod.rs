@@ -6,7 +6,7 @@
 //! store can implement them with a blocking client, or the trait's methods
 //! become futures when a second backend needs them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use xenolog_engine::Actor;
 use xenolog_engine::fair::Bytes32;
 
@@ -59,6 +59,34 @@ pub struct NewBattle {
     pub strict: bool,
     /// The players enter the dice they roll by hand (no fairness claim).
     pub entered_dice: bool,
+    /// The models each seat fields from a roster of the campaign (an Alien
+    /// Invasion battle over rosters; empty: no rosters). Its result and
+    /// experience enter the campaign when it ends.
+    pub rosters: Vec<RosterPick>,
+}
+
+/// The models one seat fields from a roster of the shared campaign.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RosterPick {
+    /// The seat, counted from 0 as every JSON seat.
+    pub seat: u8,
+    pub roster: xenolog_engine::campaign::RosterId,
+    pub models: Vec<xenolog_engine::campaign::ModelId>,
+}
+
+impl RosterPick {
+    fn seat_pick(&self) -> xenolog_saves::SeatPick {
+        xenolog_saves::SeatPick {
+            seat: self.seat,
+            roster: self.roster,
+            models: self.models.clone(),
+        }
+    }
+}
+
+/// The saves' picks for a battle's rosters.
+pub(crate) fn seat_picks(picks: &[RosterPick]) -> Vec<xenolog_saves::SeatPick> {
+    picks.iter().map(RosterPick::seat_pick).collect()
 }
 
 /// A battle created on the server, as the organiser's list shows it.

@@ -20,8 +20,8 @@ use super::writer::{Gone, Writer};
 mod table;
 use super::{
     BattleInfo, BattleStore, CampaignId, CampaignInfo, ClubError, CreatedBattle, Grant, Invitation,
-    Joined, LiveStore, NewBattle, Played, Principal, Redeemed, SeatInvite, ServerBattleId, Store,
-    TokenId, TokenInfo, TokenStore,
+    Joined, LiveStore, NewBattle, Played, Principal, Redeemed, RosterPick, SeatInvite,
+    ServerBattleId, Store, TokenId, TokenInfo, TokenStore,
 };
 use crate::secret::{Code, Role, Token, random_bytes};
 
@@ -38,6 +38,7 @@ static MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../../migrations/0003_commands.sql")),
     M::up(include_str!("../../migrations/0004_table.sql")),
     M::up(include_str!("../../migrations/0005_entered_dice.sql")),
+    M::up(include_str!("../../migrations/0006_battle_rosters.sql")),
 ];
 /// The campaign files' folder inside the data folder.
 pub const CAMPAIGNS: &str = "campaigns";
@@ -565,12 +566,34 @@ impl ClubFile {
         } else {
             DiceMode::Rolled
         };
+        let picks: Vec<RosterPick> = match &row.rosters {
+            None => Vec::new(),
+            Some(text) => serde_json::from_str(text).map_err(|e| ClubError::File {
+                path: self.path.display().to_string(),
+                why: format!("battle {battle}'s rosters are not readable: {e}"),
+            })?,
+        };
+        if picks.is_empty() {
+            return writer
+                .run(move |c| {
+                    c.new_club_battle(&game, &config, &title, dice_mode, strict, &secret, nonces)
+                })
+                .map_err(|g| self.gone(&path, g))?
+                .map_err(campaign_err);
+        }
+        // Over rosters: the battle and the campaign's "battle fought with
+        // these models" entry in one transaction, on the campaign's writer
+        // thread; its result and experience come into the campaign's fold
+        // when it ends (DESIGN.md section 10).
+        let picks = super::seat_picks(&picks);
         writer
             .run(move |c| {
-                c.new_club_battle(&game, &config, &title, dice_mode, strict, &secret, nonces)
+                c.new_club_roster_battle(
+                    &config, &picks, &title, dice_mode, strict, &secret, nonces,
+                )
             })
             .map_err(|g| self.gone(&path, g))?
-            .map_err(campaign_err)
+            .map_err(|e| roster_fail(e, &path))
     }
 }
 
@@ -1090,6 +1113,18 @@ fn refused_decide(
     }
 }
 
+/// A roster battle that could not be set up or written: the campaign's
+/// rules in their words, or the store's failure.
+fn roster_fail(e: xenolog_saves::CampaignFail, path: &Path) -> ClubError {
+    match e {
+        xenolog_saves::CampaignFail::Save(e) => ClubError::Campaign {
+            file: path.display().to_string(),
+            why: e.to_string(),
+        },
+        other => ClubError::Rule(other.to_string()),
+    }
+}
+
 /// A battle as `server_battles` holds it.
 struct BattleRow {
     campaign: CampaignId,
@@ -1103,6 +1138,8 @@ struct BattleRow {
     started: Option<i64>,
     /// Dice entered by hand.
     entered: bool,
+    /// Each seat's roster picks as JSON (`None`: no rosters).
+    rosters: Option<String>,
 }
 
 fn blob32(v: Vec<u8>) -> Bytes32 {
@@ -1161,6 +1198,32 @@ impl BattleStore for ClubFile {
     }
 
     fn create_battle(&self, b: NewBattle) -> Result<CreatedBattle, ClubError> {
+        // A battle over rosters: an Alien Invasion battle whose picks the
+        // campaign takes as it stands now (checked again when it starts).
+        let rosters = if b.rosters.is_empty() {
+            None
+        } else {
+            if b.game != "invasion" {
+                return Err(ClubError::Battle(format!(
+                    "a battle over the campaign's rosters is an Alien Invasion battle (game \"invasion\"), not \"{}\"",
+                    b.game
+                )));
+            }
+            let path = {
+                let conn = self.conn();
+                self.campaign_path(&conn, b.campaign)?
+            };
+            let (config, picks) = (b.config.clone(), super::seat_picks(&b.rosters));
+            let checked = self.reading(b.campaign, &path, move |c| {
+                Ok(match c.check_roster_picks(&config, &picks) {
+                    Ok(()) => Ok(()),
+                    Err(xenolog_saves::CampaignFail::Save(e)) => return Err(e),
+                    Err(other) => Err(other.to_string()),
+                })
+            })?;
+            checked.map_err(ClubError::Battle)?;
+            Some(serde_json::to_string(&b.rosters).unwrap_or_default())
+        };
         let mut conn = self.conn();
         let conn = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -1179,8 +1242,8 @@ impl BattleStore for ClubFile {
         let commitment = fair::commitment(&secret);
         conn.execute(
             "INSERT INTO server_battles
-                 (campaign, game, config, title, strict, seats, secret, commitment, created)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                 (campaign, game, config, title, strict, seats, secret, commitment, created, rosters)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 b.campaign,
                 b.game,
@@ -1190,7 +1253,8 @@ impl BattleStore for ClubFile {
                 seats.len() as i64,
                 &secret[..],
                 &commitment[..],
-                now()
+                now(),
+                rosters
             ],
         )
         .map_err(|e| self.sql(e))?;
@@ -1254,7 +1318,8 @@ impl BattleStore for ClubFile {
         let row = tx
             .query_row(
                 "SELECT campaign, game, config, title, strict, seats, secret, commitment, battle,
-                        EXISTS (SELECT 1 FROM server_battle_dice d WHERE d.server_battle = b.id)
+                        EXISTS (SELECT 1 FROM server_battle_dice d WHERE d.server_battle = b.id),
+                        rosters
                  FROM server_battles b WHERE id = ?1",
                 [battle],
                 |r| {
@@ -1269,6 +1334,7 @@ impl BattleStore for ClubFile {
                         commitment: blob32(r.get(7)?),
                         started: r.get(8)?,
                         entered: r.get(9)?,
+                        rosters: r.get(10)?,
                     })
                 },
             )
@@ -1480,7 +1546,7 @@ mod tests {
     /// Club migration 5 makes `server_battle_dice`, which session 14 made
     /// on opening: a club file of session 14 (version 4, the table and its
     /// rows there) and an older one (version 3, no table) both open, at
-    /// version 5, their battles as they were.
+    /// the latest version, their battles as they were.
     #[test]
     fn club_files_made_before_migration_5_open_with_their_entered_dice() {
         let (_dir, club) = club();
@@ -1493,6 +1559,7 @@ mod tests {
                 title: String::new(),
                 strict: false,
                 entered_dice,
+                rosters: Vec::new(),
             })
             .unwrap()
             .id
@@ -1500,16 +1567,20 @@ mod tests {
         let (entered, rolled) = (made(&club, true), made(&club, false));
         let path = club.path.clone();
         drop(club);
-        // As session 14 left it: version 4, the table made on opening.
+        // As session 14 left it: version 4, the table made on opening (and
+        // nothing of the migrations after 5).
         let conn = Connection::open(&path).unwrap();
-        conn.execute_batch("PRAGMA user_version = 4;").unwrap();
+        conn.execute_batch(
+            "ALTER TABLE server_battles DROP COLUMN rosters; PRAGMA user_version = 4;",
+        )
+        .unwrap();
         drop(conn);
         let club = ClubFile::open(&path).unwrap();
         let version: i64 = club
             .conn()
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
-        assert_eq!(version, 5);
+        assert_eq!(version, MIGRATIONS.len() as i64);
         let dice: Vec<(ServerBattleId, bool)> = club
             .battles_of(c.id)
             .unwrap()
@@ -1544,6 +1615,7 @@ mod tests {
                 title: String::new(),
                 strict: false,
                 entered_dice: true,
+                rosters: Vec::new(),
             })
             .unwrap();
         assert!(club.battles_of(c.id).unwrap()[0].entered_dice, "{}", b.id);
@@ -1572,6 +1644,7 @@ mod tests {
                 title: String::new(),
                 strict: false,
                 entered_dice: false,
+                rosters: Vec::new(),
             })
             .unwrap();
         for seat in 0..2u8 {
@@ -1977,6 +2050,7 @@ mod tests {
                 title: String::new(),
                 strict: false,
                 entered_dice: false,
+                rosters: Vec::new(),
             })
             .unwrap();
         club.join(b.id, 0, [1; 32]).unwrap();
