@@ -8,7 +8,7 @@ mod common;
 use common::{Client, Server, new_battle, server_tuned as server};
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -119,7 +119,11 @@ async fn a_long_backfill_goes_out_page_by_page_without_a_gap_or_a_duplicate() {
 /// fail while `fail` is set.
 struct Faulty {
     inner: Arc<dyn Store>,
+    /// Every keyed read fails (the entries of a fan-out cannot be made).
     fail: Arc<AtomicBool>,
+    /// A read of the battle fails while its head is this entry (a
+    /// take-back's `moved` frames cannot be made); -1: never.
+    fail_at: Arc<AtomicI64>,
 }
 
 impl Store for Faulty {
@@ -131,6 +135,9 @@ impl Store for Faulty {
     }
     fn live(&self) -> &dyn LiveStore {
         self
+    }
+    fn table(&self) -> &dyn xenolog_server::store::table::TableStore {
+        self.inner.table()
     }
 }
 
@@ -171,7 +178,22 @@ impl LiveStore for Faulty {
         battle: ServerBattleId,
         f: &mut dyn FnMut(&dyn Battle),
     ) -> Result<(), ClubError> {
-        self.inner.live().read(battle, f)
+        let at = self.fail_at.load(Ordering::SeqCst);
+        let mut failed = false;
+        self.inner.live().read(battle, &mut |b| {
+            if at >= 0 && b.cursor() == Some(at as EntryId) {
+                failed = true;
+            } else {
+                f(b)
+            }
+        })?;
+        if failed {
+            return Err(ClubError::Campaign {
+                file: "test".into(),
+                why: "a fault put there by the test".into(),
+            });
+        }
+        Ok(())
     }
     fn read_keyed(
         &self,
@@ -199,6 +221,7 @@ async fn a_failed_fan_out_closes_the_watchers_in_words_and_they_resume_without_a
         Arc::new(Faulty {
             inner,
             fail: flag.clone(),
+            fail_at: Arc::new(AtomicI64::new(-1)),
         }) as Arc<dyn Store>
     }));
     let s = server(Tuning {
@@ -237,6 +260,76 @@ async fn a_failed_fan_out_closes_the_watchers_in_words_and_they_resume_without_a
         .ok("watch", json!({"battle": battle, "seat": 1, "after": 1}))
         .await;
     assert_eq!(again.backfill().await, vec![2]);
+    s.running.stop().await.unwrap();
+}
+
+/// Review of session 14: a take-back whose move is durable but whose
+/// `moved` frames cannot be made closes the battle's watchers in words
+/// (`notice missed`), so their clients resume, and hear `moved` first.
+#[tokio::test]
+async fn a_takeback_whose_moved_frames_fail_closes_the_watchers_and_they_resume_hearing_moved() {
+    let fail_at = Arc::new(AtomicI64::new(-1));
+    let armed = fail_at.clone();
+    let layer = StoreLayer(Arc::new(move |inner: Arc<dyn Store>| {
+        Arc::new(Faulty {
+            inner,
+            fail: Arc::new(AtomicBool::new(false)),
+            fail_at: armed.clone(),
+        }) as Arc<dyn Store>
+    }));
+    let s = server(Tuning {
+        store_layer: Some(layer),
+        ..Tuning::default()
+    })
+    .await;
+    let mut org = Client::connect(&s).await;
+    org.ok("redeem", json!({"code": s.organiser_code})).await;
+    let (_, battle, mut zero, mut one) = common::two_seats(
+        &s,
+        &mut org,
+        "race",
+        json!({"target": 1000}),
+        json!({"friendly_takebacks": true}),
+    )
+    .await;
+    for (c, seat, at) in [(&mut zero, 0, None), (&mut one, 1, Some(0))] {
+        c.ok(
+            "command",
+            json!({"battle": battle, "seat": seat, "at": at, "command": "hold"}),
+        )
+        .await;
+    }
+    // Taken back to entry 0: durable, but nothing can be read there.
+    fail_at.store(0, Ordering::SeqCst);
+    let words = zero
+        .refused(
+            "takeback",
+            json!({"battle": battle, "seat": 0, "to": 0}),
+            "internal",
+        )
+        .await;
+    assert!(
+        words.contains("was taken back to entry 0, but the server could not tell the seats"),
+        "{words}"
+    );
+    for c in [&mut zero, &mut one] {
+        let (before, code) = c.closed_with().await;
+        assert_eq!(code, Some(1008), "{before:?}");
+        assert!(
+            before.iter().any(|f| f["code"] == "missed"),
+            "closed in words: {before:?}"
+        );
+    }
+    // Its client resumes after the last entry it held (1): `moved` first.
+    fail_at.store(-1, Ordering::SeqCst);
+    let mut again = common::seat_player(&s, &mut org, 1, battle, 1).await;
+    again
+        .ok("watch", json!({"battle": battle, "seat": 1, "after": 1}))
+        .await;
+    let moved = again.event().await;
+    assert_eq!(moved["type"], "moved", "{moved}");
+    assert_eq!(moved["to"], 0, "{moved}");
+    assert_eq!(again.event().await["type"], "live");
     s.running.stop().await.unwrap();
 }
 
