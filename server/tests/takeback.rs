@@ -728,3 +728,25 @@ async fn a_takeback_to_where_the_games_own_step_comes_next_is_refused_in_words()
     let r = ask(&mut zero, battle, 0, json!(1)).await;
     assert_eq!(r["moved"], true, "{r}");
 }
+
+/// The same in Night of the Saucers (Gang Warfare): each seat's hand is
+/// hidden, and the deal and draws come from the battle's one stream, so a
+/// take-back past them would deal the same cards again where another seat
+/// could see them: refused in words, even in friendly play.
+#[tokio::test]
+async fn night_of_the_saucers_refuses_a_takeback_past_its_draws_even_in_friendly_play() {
+    let (_s, battle, mut zero, mut one) = table(
+        "saucers",
+        json!({"players": 2, "variant": "gang_warfare"}),
+        json!({"friendly_takebacks": true}),
+    )
+    .await;
+    let last = legal_first(&mut zero, &mut one, battle).await;
+    let words = ask_refused(&mut zero, battle, 0, json!(null), "refused").await;
+    assert!(
+        words.contains("after the setup, and this game hides information from the seats"),
+        "{words}"
+    );
+    assert!(words.contains("a card in another seat's hand"), "{words}");
+    assert_eq!(head(&mut one, battle, 1).await, json!(last));
+}
