@@ -126,6 +126,22 @@ struct Faulty {
     fail_at: Arc<AtomicI64>,
 }
 
+/// A server whose store fails where the test says (see [`Faulty`]).
+async fn faulty_server(fail: Arc<AtomicBool>, fail_at: Arc<AtomicI64>) -> Server {
+    let layer = StoreLayer(Arc::new(move |inner: Arc<dyn Store>| {
+        Arc::new(Faulty {
+            inner,
+            fail: fail.clone(),
+            fail_at: fail_at.clone(),
+        }) as Arc<dyn Store>
+    }));
+    server(Tuning {
+        store_layer: Some(layer),
+        ..Tuning::default()
+    })
+    .await
+}
+
 impl Store for Faulty {
     fn tokens(&self) -> &dyn TokenStore {
         self.inner.tokens()
@@ -216,19 +232,7 @@ impl LiveStore for Faulty {
 #[tokio::test]
 async fn a_failed_fan_out_closes_the_watchers_in_words_and_they_resume_without_a_gap() {
     let fail = Arc::new(AtomicBool::new(false));
-    let flag = fail.clone();
-    let layer = StoreLayer(Arc::new(move |inner: Arc<dyn Store>| {
-        Arc::new(Faulty {
-            inner,
-            fail: flag.clone(),
-            fail_at: Arc::new(AtomicI64::new(-1)),
-        }) as Arc<dyn Store>
-    }));
-    let s = server(Tuning {
-        store_layer: Some(layer),
-        ..Tuning::default()
-    })
-    .await;
+    let s = faulty_server(fail.clone(), Arc::new(AtomicI64::new(-1))).await;
     let (_org, mut p, token, battle) = race(&s).await;
     let head = holds(&mut p, battle, None, 2).await;
     let mut w = Client::connect(&s).await;
@@ -269,19 +273,7 @@ async fn a_failed_fan_out_closes_the_watchers_in_words_and_they_resume_without_a
 #[tokio::test]
 async fn a_takeback_whose_moved_frames_fail_closes_the_watchers_and_they_resume_hearing_moved() {
     let fail_at = Arc::new(AtomicI64::new(-1));
-    let armed = fail_at.clone();
-    let layer = StoreLayer(Arc::new(move |inner: Arc<dyn Store>| {
-        Arc::new(Faulty {
-            inner,
-            fail: Arc::new(AtomicBool::new(false)),
-            fail_at: armed.clone(),
-        }) as Arc<dyn Store>
-    }));
-    let s = server(Tuning {
-        store_layer: Some(layer),
-        ..Tuning::default()
-    })
-    .await;
+    let s = faulty_server(Arc::new(AtomicBool::new(false)), fail_at.clone()).await;
     let mut org = Client::connect(&s).await;
     org.ok("redeem", json!({"code": s.organiser_code})).await;
     let (_, battle, mut zero, mut one) = common::two_seats(
