@@ -1022,7 +1022,6 @@ impl ClubFile {
         };
         let id = live.id;
         let mut b = live.battle;
-        let head = b.cursor();
         let mut walked = Vec::new();
         let mut next = Some(first);
         while let Some(p) = next.take() {
@@ -1042,9 +1041,8 @@ impl ClubFile {
         // after the end. Should a recorded line end it, it is not walked
         // (the reveal is written only with an ending entry).
         if b.outcome().is_some() {
-            b.seek(head);
-            live.battle = b;
-            **guard = Some(live);
+            // Nothing was written: the slot stays empty and the battle
+            // loads again from its file, as it is there.
             return Err(ClubError::Rule(
                 "walking the recorded line would end the battle here, and a line that ended is never taken back: give another command".to_owned(),
             ));
