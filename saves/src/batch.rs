@@ -28,7 +28,7 @@ use crate::campaign::now;
 use crate::{BattleId, Campaign, SaveError};
 
 /// The table of command ids (see the module documentation).
-const COMMANDS_TABLE: &str = "CREATE TABLE IF NOT EXISTS club_commands (
+pub(crate) const COMMANDS_TABLE: &str = "CREATE TABLE IF NOT EXISTS club_commands (
     battle  INTEGER NOT NULL,
     seat    INTEGER NOT NULL,
     cmd_id  TEXT    NOT NULL,
@@ -267,6 +267,23 @@ impl Campaign {
     }
 }
 
+/// Record that `seat`'s command id `cmd_id` made (or walked) `entries`,
+/// in the caller's transaction (the table made: [`COMMANDS_TABLE`]).
+pub(crate) fn record_command(
+    tx: &rusqlite::Connection,
+    id: BattleId,
+    seat: Actor,
+    cmd_id: &str,
+    entries: &[EntryId],
+) -> Result<(), SaveError> {
+    let entries = serde_json::to_string(entries).unwrap_or_else(|_| "[]".into());
+    tx.prepare_cached(
+        "INSERT INTO club_commands (battle, seat, cmd_id, entries) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![id, seat.0, cmd_id, entries])?;
+    Ok(())
+}
+
 fn write_part(tx: &rusqlite::Savepoint<'_>, d: &Decided) -> Result<(), SaveError> {
     let id = d.battle;
     let stale = |why: String| SaveError::Stale { battle: id, why };
@@ -331,11 +348,7 @@ fn write_part(tx: &rusqlite::Savepoint<'_>, d: &Decided) -> Result<(), SaveError
         id
     ])?;
     if let Some((seat, cmd)) = &d.command_id {
-        let entries = serde_json::to_string(&d.entries()).unwrap_or_else(|_| "[]".into());
-        tx.prepare_cached(
-            "INSERT INTO club_commands (battle, seat, cmd_id, entries) VALUES (?1, ?2, ?3, ?4)",
-        )?
-        .execute(params![id, seat.0, cmd, entries])?;
+        record_command(tx, id, *seat, cmd, &d.entries())?;
     }
     if d.ends() {
         tx.prepare_cached(

@@ -587,7 +587,7 @@ impl Campaign {
             let entry = battle
                 .commit(pending)
                 .map_err(|e| stale(id, e.to_string()))?;
-            if let Err(e) = self.write_position(id, battle) {
+            if let Err(e) = self.write_position(id, battle, None) {
                 restore(battle, branch, cursor);
                 return Err(e);
             }
@@ -639,10 +639,32 @@ impl Campaign {
     /// seek, switch or rename (these never touch entries).
     pub fn save_position(&mut self, id: BattleId, battle: &dyn Battle) -> Result<(), SaveError> {
         self.writable()?;
-        self.write_position(id, battle)
+        self.write_position(id, battle, None)
     }
 
-    fn write_position(&mut self, id: BattleId, battle: &dyn Battle) -> Result<(), SaveError> {
+    /// [`Campaign::save_position`] for a club server's command that walked
+    /// the recorded line (a redo after a take-back: no new entry), with the
+    /// command id `seat` gave and the entries walked, recorded in the same
+    /// transaction as the position (as [`Campaign::append_batch`] records
+    /// an id with its entries): a resend finds them, never decides again.
+    pub fn save_position_for_command(
+        &mut self,
+        id: BattleId,
+        battle: &dyn Battle,
+        seat: xenolog_engine::Actor,
+        cmd_id: &str,
+        entries: &[xenolog_engine::EntryId],
+    ) -> Result<(), SaveError> {
+        self.writable()?;
+        self.write_position(id, battle, Some((seat, cmd_id, entries)))
+    }
+
+    fn write_position(
+        &mut self,
+        id: BattleId,
+        battle: &dyn Battle,
+        command: Option<(xenolog_engine::Actor, &str, &[xenolog_engine::EntryId])>,
+    ) -> Result<(), SaveError> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -667,6 +689,10 @@ impl Campaign {
             rename.execute(params![id, b.id, b.name])?;
         }
         drop(rename);
+        if let Some((seat, cmd_id, entries)) = command {
+            tx.execute_batch(crate::batch::COMMANDS_TABLE)?;
+            crate::batch::record_command(&tx, id, seat, cmd_id, entries)?;
+        }
         tx.commit()?;
         Ok(())
     }

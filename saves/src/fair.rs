@@ -134,29 +134,7 @@ impl Campaign {
         nonces: Vec<SeatNonce>,
     ) -> Result<BattleId, SaveError> {
         self.writable()?;
-        let (fair_seed, seed) = FairSeed::new(secret, nonces)
-            .map_err(|e| SaveError::Refused(format!("the seed cannot be made: {e}")))?;
-        let mut battle = games::new_battle_with(game, seed, config, strict)?;
-        let seats: Vec<Actor> = battle.seats().into_iter().map(|(a, _)| a).collect();
-        let missing: Vec<String> = seats
-            .iter()
-            .filter(|s| !fair_seed.nonces.iter().any(|n| n.seat == **s))
-            .map(|s| battle.actor_name(*s))
-            .collect();
-        if !missing.is_empty() {
-            return Err(SaveError::Refused(format!(
-                "every seat gives a nonce before a club battle starts: {} has not",
-                missing.join(", ")
-            )));
-        }
-        if let Some(n) = fair_seed.nonces.iter().find(|n| !seats.contains(&n.seat)) {
-            return Err(SaveError::Refused(format!(
-                "seat {} gave a nonce, but this battle has {} seats",
-                n.seat.0 as u32 + 1,
-                seats.len()
-            )));
-        }
-        battle.seal_fair(fair_seed).map_err(SaveError::Refused)?;
+        let battle = sealed_battle(game, config, strict, secret, nonces)?;
         self.store_new(&*battle, title, dice_mode, Some(secret))
     }
 
@@ -187,4 +165,40 @@ impl Campaign {
         )?;
         Ok(secret)
     }
+}
+
+/// A club battle of `game` set up with the seed derived from the server's
+/// `secret` and every seat's nonce and sealed with its fair seed (every
+/// seat gave one, no other seat did), not yet stored.
+pub(crate) fn sealed_battle(
+    game: &str,
+    config: &serde_json::Value,
+    strict: bool,
+    secret: &Bytes32,
+    nonces: Vec<SeatNonce>,
+) -> Result<Box<dyn xenolog_engine::Battle>, SaveError> {
+    let (fair_seed, seed) = FairSeed::new(secret, nonces)
+        .map_err(|e| SaveError::Refused(format!("the seed cannot be made: {e}")))?;
+    let mut battle = games::new_battle_with(game, seed, config, strict)?;
+    let seats: Vec<Actor> = battle.seats().into_iter().map(|(a, _)| a).collect();
+    let missing: Vec<String> = seats
+        .iter()
+        .filter(|s| !fair_seed.nonces.iter().any(|n| n.seat == **s))
+        .map(|s| battle.actor_name(*s))
+        .collect();
+    if !missing.is_empty() {
+        return Err(SaveError::Refused(format!(
+            "every seat gives a nonce before a club battle starts: {} has not",
+            missing.join(", ")
+        )));
+    }
+    if let Some(n) = fair_seed.nonces.iter().find(|n| !seats.contains(&n.seat)) {
+        return Err(SaveError::Refused(format!(
+            "seat {} gave a nonce, but this battle has {} seats",
+            n.seat.0 as u32 + 1,
+            seats.len()
+        )));
+    }
+    battle.seal_fair(fair_seed).map_err(SaveError::Refused)?;
+    Ok(battle)
 }

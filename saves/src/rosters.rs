@@ -69,6 +69,17 @@ fn refused(words: impl Into<String>) -> CampaignFail {
     })
 }
 
+/// Where a roster battle's seed comes from.
+enum Seeded<'a> {
+    /// A seed of its own (a local battle).
+    Plain(u64),
+    /// A club battle's: the server's secret and every seat's nonce.
+    Fair(
+        &'a xenolog_engine::fair::Bytes32,
+        Vec<xenolog_engine::fair::SeatNonce>,
+    ),
+}
+
 /// The models one seat fields in a battle started from rosters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatPick {
@@ -435,7 +446,48 @@ impl Campaign {
         dice_mode: DiceMode,
         strict: bool,
     ) -> Result<BattleId, CampaignFail> {
-        self.writable()?;
+        self.roster_battle(Seeded::Plain(seed), config, picks, title, dice_mode, strict)
+    }
+
+    /// [`Campaign::new_roster_battle`] for a club server: the battle's seed
+    /// comes from the server's `secret` and every seat's nonce (as
+    /// [`Campaign::new_club_battle`]), and the battle, its held secret and
+    /// the campaign's "battle fought with these models" entry are written
+    /// in one transaction. Its result and experience then come into the
+    /// campaign's fold when it ends, as a local roster battle's do.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new_club_roster_battle(
+        &mut self,
+        config: &Value,
+        picks: &[SeatPick],
+        title: &str,
+        dice_mode: DiceMode,
+        strict: bool,
+        secret: &xenolog_engine::fair::Bytes32,
+        nonces: Vec<xenolog_engine::fair::SeatNonce>,
+    ) -> Result<BattleId, CampaignFail> {
+        let seeded = Seeded::Fair(secret, nonces);
+        self.roster_battle(seeded, config, picks, title, dice_mode, strict)
+    }
+
+    /// Whether a roster battle with these picks can be set up now (the
+    /// rosters, factions and fit models as the campaign stands): the club
+    /// server asks when the battle is created, long before it starts.
+    pub fn check_roster_picks(
+        &self,
+        config: &Value,
+        picks: &[SeatPick],
+    ) -> Result<(), CampaignFail> {
+        self.roster_setup(config, picks).map(|_| ())
+    }
+
+    /// The battle's config with each pick's fighters, and their pieces.
+    #[allow(clippy::type_complexity)]
+    fn roster_setup(
+        &self,
+        config: &Value,
+        picks: &[SeatPick],
+    ) -> Result<(Value, Vec<(u32, String)>, CampaignState, Vec<CampaignEntry>), CampaignFail> {
         let mut cfg: InvasionConfig = serde_json::from_value(config.clone())
             .map_err(|e| CampaignFail::Setup(format!("the battle's config is not valid: {e}")))?;
         let log = self.campaign_log()?;
@@ -500,8 +552,31 @@ impl Campaign {
         let pieces = games::invasion::roster_pieces(&cfg).map_err(|e| CampaignFail::Setup(e.0))?;
         let config = serde_json::to_value(&cfg)
             .map_err(|e| CampaignFail::Setup(format!("the battle's config: {e}")))?;
-        let battle =
-            games::new_battle_with("invasion", seed, &config, strict).map_err(SaveError::from)?;
+        Ok((config, pieces, state, log))
+    }
+
+    fn roster_battle(
+        &mut self,
+        seeded: Seeded<'_>,
+        config: &Value,
+        picks: &[SeatPick],
+        title: &str,
+        dice_mode: DiceMode,
+        strict: bool,
+    ) -> Result<BattleId, CampaignFail> {
+        self.writable()?;
+        let (config, pieces, state, log) = self.roster_setup(config, picks)?;
+        let (battle, held) = match seeded {
+            Seeded::Plain(seed) => (
+                games::new_battle_with("invasion", seed, &config, strict)
+                    .map_err(SaveError::from)?,
+                None,
+            ),
+            Seeded::Fair(secret, nonces) => (
+                crate::fair::sealed_battle("invasion", &config, strict, secret, nonces)?,
+                Some(secret),
+            ),
+        };
         let title = match title.trim() {
             "" => battle.game_name(),
             t => t,
@@ -510,6 +585,12 @@ impl Campaign {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let id = insert_fresh(&tx, &*battle, title, dice_mode)?;
+        if let Some(secret) = held {
+            tx.execute(
+                "UPDATE fair_seeds SET secret = ?2 WHERE battle = ?1",
+                params![id, &secret[..]],
+            )?;
+        }
         let event = CampaignEvent::BattleFought {
             battle: id,
             fighters: pieces

@@ -62,6 +62,7 @@ pub fn live_frame(b: &dyn Battle, battle: ServerBattleId, seat: Actor) -> String
     let mut m = Map::new();
     m.insert("battle".into(), json!(battle));
     m.insert("seat".into(), json!(seat.0));
+    m.insert("game".into(), json!(b.game_id()));
     m.insert("head".into(), json!(head));
     m.insert("state".into(), b.state_json_as(head, Viewer::Seat(seat)));
     proto::event("live", m)
@@ -102,7 +103,9 @@ pub fn state_at(b: &dyn Battle, seat: Actor, at: Option<EntryId>) -> Option<Valu
 /// asked: that may name a hidden card).
 pub fn status(b: &dyn Battle) -> Value {
     match b.outcome() {
-        Some(o) => json!({"status": "over", "result": o.summary, "head": b.cursor()}),
+        Some(o) => {
+            json!({"status": "over", "result": o.summary, "head": b.cursor(), "game": b.game_id()})
+        }
         None => {
             let mut asked: Vec<String> = Vec::new();
             for a in b.asked() {
@@ -121,7 +124,10 @@ pub fn status(b: &dyn Battle) -> Value {
                 .filter(|a| a.seat != Actor::SYSTEM)
                 .map(|a| a.seat.0)
                 .collect();
-            json!({"status": "playing", "asked": asked, "asked_seats": seats, "head": b.cursor()})
+            json!({
+                "status": "playing", "asked": asked, "asked_seats": seats, "head": b.cursor(),
+                "game": b.game_id(),
+            })
         }
     }
 }
@@ -155,4 +161,27 @@ pub fn battle_file(b: &dyn Battle, title: &str, secret: &[u8; 32]) -> Result<Vec
         secret: Some(*secret),
     };
     xenolog_schema::battle_file::write_battle_file(&file).map_err(|e| e.to_string())
+}
+
+/// Whether the game hides something from some seat at `to` or at any entry
+/// after it on the live line up to `head`: a seat's view of the state there
+/// is not the whole state (a hand, a face-down card, a deck's order). The
+/// whole state is only compared here, never sent (section 9: a take-back
+/// past drawn randomness is refused where this holds).
+pub fn hides_on(b: &dyn Battle, to: Option<EntryId>, head: Option<EntryId>) -> bool {
+    let seats: Vec<Actor> = b.seats().into_iter().map(|(a, _)| a).collect();
+    let hides_at = |at: Option<EntryId>| {
+        let all = b.state_json(at);
+        seats
+            .iter()
+            .any(|&s| b.state_json_as(at, Viewer::Seat(s)) != all)
+    };
+    // The ends first: a game that hides anything usually hides it there.
+    if hides_at(to) || hides_at(head) {
+        return true;
+    }
+    b.path_to(head)
+        .into_iter()
+        .filter(|id| to.is_none_or(|t| *id > t) && Some(*id) != head)
+        .any(|id| hides_at(Some(id)))
 }

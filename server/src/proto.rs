@@ -16,6 +16,12 @@ use crate::secret::{Role, SecretText, Token};
 use crate::store::{CampaignId, ServerBattleId, TokenId};
 use xenolog_engine::EntryId;
 
+/// A seat in words: counted from 1, as the command line and the app count
+/// them (a JSON `seat` or `actor` is an index from 0).
+pub fn seat_word(seat: u8) -> String {
+    format!("seat {}", u16::from(seat) + 1)
+}
+
 /// The protocol version this build speaks.
 pub const VERSION: u64 = 1;
 /// The largest message a client may send (commands are small).
@@ -167,6 +173,10 @@ pub enum Request {
         /// other seats (DESIGN.md section 9).
         #[serde(default)]
         friendly_takebacks: bool,
+        /// An Alien Invasion battle over the campaign's rosters: each
+        /// seat's roster and models (DESIGN.md section 10).
+        #[serde(default)]
+        rosters: Vec<crate::store::RosterPick>,
     },
     /// A seat gives its nonce (64 hex digits); the last one starts the battle.
     Join {

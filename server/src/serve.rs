@@ -878,7 +878,11 @@ fn refusal(e: ClubError) -> Refusal {
         ClubError::Rule(_) => ErrCode::Refused,
         ClubError::Over(_) => ErrCode::Over,
         ClubError::RolledDice { .. } => ErrCode::Refused,
-        ClubError::File { .. } | ClubError::Campaign { .. } | ClubError::Random(_) => {
+        ClubError::Campaign { file, why } => {
+            eprintln!("serve: the store failed: the campaign file {file}: {why}");
+            ErrCode::Internal
+        }
+        ClubError::File { .. } | ClubError::Random(_) => {
             eprintln!("serve: the store failed: {e}");
             ErrCode::Internal
         }
@@ -934,12 +938,13 @@ async fn seat_granted(
     let words = match mine.as_slice() {
         [] => format!("your token opens no seat of battle {battle}"),
         seats => format!(
-            "your invitation opens seat {} of battle {battle}, not seat {seat}",
+            "your invitation opens {} of battle {battle}, not {}",
             seats
                 .iter()
-                .map(u8::to_string)
+                .map(|s| proto::seat_word(*s))
                 .collect::<Vec<_>>()
-                .join(" and ")
+                .join(" and "),
+            proto::seat_word(seat)
         ),
     };
     Err(stay(Refusal::new(ErrCode::Forbidden, words)))
@@ -1406,8 +1411,10 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             title,
             strict,
             friendly_takebacks,
+            rosters,
         } => {
             organiser(conn, "create a battle")?;
+            let game_id = game.clone();
             let new = NewBattle {
                 campaign,
                 game,
@@ -1415,6 +1422,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 title: title.unwrap_or_default(),
                 strict,
                 entered_dice,
+                rosters,
             };
             let b = blocking_battles(shared, move |s| s.create_battle(new))
                 .await
@@ -1432,6 +1440,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 .collect();
             let mut reply = json!({
                 "battle": b.id,
+                "game": game_id,
                 "seats": seats,
                 "commitment": fair::hex(&b.commitment),
                 "dice": dice_word(entered_dice),
@@ -1476,9 +1485,9 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             let who = Actor(seat);
             // The line and the tail are taken at the watch, holding the
             // battle's turn; the entries themselves are made as they go out.
-            let (ids, tail, head, lead) = blocking_live(shared, move |l| {
+            let (ids, tail, head, lead, game) = blocking_live(shared, move |l| {
                 let revealed = l.revealed(battle)?;
-                let mut out = (Vec::new(), Vec::new(), None, None);
+                let mut out = (Vec::new(), Vec::new(), None, None, "");
                 l.read(battle, &mut |b| {
                     out.0 = lens::line_after(b, after);
                     // A take-back while the client was away: `moved` goes
@@ -1489,6 +1498,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                     }
                     out.1.push(lens::live_frame(b, battle, who));
                     out.2 = b.cursor();
+                    out.4 = b.game_id();
                 })?;
                 Ok(out)
             })
@@ -1514,7 +1524,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                     events: conn.events.clone(),
                     control: conn.control.clone(),
                 });
-            Ok(json!({"battle": battle, "seat": seat, "sent": sent, "head": head}))
+            Ok(json!({"battle": battle, "seat": seat, "game": game, "sent": sent, "head": head}))
         }
         Request::Command {
             battle,
@@ -1555,8 +1565,11 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                     ),
                 }));
             }
-            // Durable now: only then does anyone hear of it.
+            // Durable now: only then does anyone hear of it. A walk along
+            // the recorded line (a redo after a take-back) sends its
+            // entries as a new command's: every seat's line takes them.
             let entries = played.entries.clone();
+            let walked = played.walked;
             if let Err(r) = fan_out(shared, battle, played.entries, played.revealed).await {
                 eprintln!(
                     "serve: battle {battle}: the entries could not be sent: {}; its watchers are closed to resume",
@@ -1564,7 +1577,17 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 );
                 close_watchers(shared, battle);
             }
-            Ok(json!({"entries": entries, "over": played.revealed.is_some()}))
+            let over = played.revealed.is_some();
+            if walked {
+                let last = entries.last().copied().unwrap_or_default();
+                return Ok(json!({
+                    "entries": entries, "over": over, "walked": true,
+                    "words": format!(
+                        "the command recorded next: the battle walks its recorded line again to entry {last}, with the same dice and cards (a take-back is no reroll)"
+                    ),
+                }));
+            }
+            Ok(json!({"entries": entries, "over": over}))
         }
         Request::Legal { battle, seat } => {
             seat_granted(shared, conn, battle, seat).await?;
@@ -1617,11 +1640,15 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
         Request::State { battle, seat, at } => {
             seat_granted(shared, conn, battle, seat).await?;
             let who = Actor(seat);
-            let (state, head) = blocking_live(shared, move |l| {
-                let mut out = (None, None);
+            let (state, head, game) = blocking_live(shared, move |l| {
+                let mut out = (None, None, "");
                 l.read(battle, &mut |b| {
                     let at = at.unwrap_or(b.cursor());
-                    out = (lens::state_at(b, who, at).map(|s| (at, s)), b.cursor());
+                    out = (
+                        lens::state_at(b, who, at).map(|s| (at, s)),
+                        b.cursor(),
+                        b.game_id(),
+                    );
                 })?;
                 Ok(out)
             })
@@ -1629,7 +1656,8 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             .map_err(stay)?;
             match state {
                 Some((at, state)) => Ok(json!({
-                    "battle": battle, "seat": seat, "at": at, "head": head, "state": state
+                    "battle": battle, "seat": seat, "game": game, "at": at, "head": head,
+                    "state": state
                 })),
                 None => Err(stay(Refusal::new(
                     ErrCode::NotFound,

@@ -3,20 +3,10 @@
 //! records the rest, every edit is decided against the campaign's current
 //! head; against an in-process server with real WebSocket clients.
 
-mod table_common;
+mod common;
 
+use common::{Client, Server, nonce, organiser, player, seat_player, server};
 use serde_json::{Value, json};
-use table_common::{Client, Server, organiser, server};
-
-/// A player's socket (no seat), and its token id.
-async fn player(s: &Server, org: &mut Client, name: &str) -> (Client, i64) {
-    let inv = org
-        .ok("invite", json!({"role": "player", "label": name}))
-        .await;
-    let mut c = Client::connect(s).await;
-    let r = c.ok("redeem", json!({"code": inv["code"]})).await;
-    (c, r["token_id"].as_i64().unwrap())
-}
 
 async fn edit(c: &mut Client, campaign: i64, after: Value, event: Value) -> Value {
     c.ok(
@@ -35,8 +25,8 @@ async fn club_campaign(s: &Server) -> (i64, Client, Client, Client) {
         .await["campaign"]
         .as_i64()
         .unwrap();
-    let (anna, anna_id) = player(s, &mut org, "Anna").await;
-    let (ben, ben_id) = player(s, &mut org, "Ben").await;
+    let (anna, _, anna_id) = player(s, &mut org, "Anna").await;
+    let (ben, _, ben_id) = player(s, &mut org, "Ben").await;
     for (name, faction) in [("Wyvern Platoon", "unit"), ("Skaro Vanguard", "daleks")] {
         edit(
             &mut org,
@@ -256,7 +246,7 @@ async fn a_player_cannot_edit_another_players_roster() {
     )
     .await;
     // A player with no roster and no seat sees nothing of the campaign.
-    let (mut carl, _) = player(&s, &mut org, "Carl").await;
+    let (mut carl, _, _) = player(&s, &mut org, "Carl").await;
     let words = carl
         .refused("campaign_log", json!({"campaign": campaign}), "forbidden")
         .await;
@@ -284,5 +274,122 @@ async fn a_player_cannot_edit_another_players_roster() {
     assert_eq!(
         all["owners"],
         json!([{"roster": 1, "token_id": 2}, {"roster": 2, "token_id": 3}])
+    );
+}
+
+/// Alien Invasion's two-player skirmish cut to one round, so a battle over
+/// rosters ends in a few commands.
+fn one_round_skirmish() -> String {
+    include_str!("../../engine/data/invasion/scenarios/skirmish.txt")
+        .lines()
+        .map(|l| {
+            if l.starts_with("rounds ") {
+                "rounds 1"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Issue 30, the campaign shared: a club battle made over two rosters (as
+/// a local roster battle) records "battle fought with these models" in the
+/// campaign log when it starts, and its result and the models' experience
+/// come into the standings when it ends (the campaign is a fold,
+/// principle 11). Picks the campaign does not allow are refused in words
+/// when the battle is created.
+#[tokio::test]
+async fn a_battle_over_two_rosters_feeds_its_result_and_experience_into_the_campaign() {
+    let s = server().await;
+    let (campaign, mut org, _anna, _ben) = club_campaign(&s).await;
+    let config = json!({"scenario_text": one_round_skirmish()});
+    // The Daleks' roster cannot field U.N.I.T.'s seat.
+    let words = org
+        .refused(
+            "create_battle",
+            json!({"campaign": campaign, "game": "invasion", "config": config,
+                   "rosters": [{"seat": 0, "roster": 2, "models": [2]}]}),
+            "bad_request",
+        )
+        .await;
+    assert!(words.contains("seat 1 plays"), "{words}");
+    let words = org
+        .refused(
+            "create_battle",
+            json!({"campaign": campaign, "game": "race",
+                   "rosters": [{"seat": 0, "roster": 1, "models": [1]}]}),
+            "bad_request",
+        )
+        .await;
+    assert!(words.contains("Alien Invasion"), "{words}");
+    let made = org
+        .ok(
+            "create_battle",
+            json!({"campaign": campaign, "game": "invasion", "config": config,
+                   "rosters": [{"seat": 0, "roster": 1, "models": [1]},
+                               {"seat": 1, "roster": 2, "models": [2]}]}),
+        )
+        .await;
+    let battle = made["battle"].as_i64().unwrap();
+    let mut seats = Vec::new();
+    for seat in 0..2u8 {
+        let mut c = seat_player(&s, &mut org, campaign, battle, seat).await;
+        c.ok(
+            "join",
+            json!({"battle": battle, "seat": seat, "nonce": nonce(seat + 5)}),
+        )
+        .await;
+        seats.push(c);
+    }
+    // Started: the campaign log says which models fight it.
+    let started = log(&mut org, campaign).await;
+    let fought: Vec<&Value> = started["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"].get("battle_fought").is_some())
+        .collect();
+    assert_eq!(fought.len(), 1, "{started}");
+    let line = &started["standings"]["battles"][0];
+    assert_eq!(line["result"], Value::Null, "not over yet: {line}");
+    // Each seat plays its first legal command when asked, to the end.
+    let mut over = false;
+    'play: for _ in 0..400 {
+        for (seat, c) in seats.iter_mut().enumerate() {
+            let legal = c.ok("legal", json!({"battle": battle, "seat": seat})).await;
+            let Some(first) = legal["legal"].as_array().unwrap().first().cloned() else {
+                continue;
+            };
+            let at = c.ok("state", json!({"battle": battle, "seat": seat})).await["head"].clone();
+            let r = c
+                .ok(
+                    "command",
+                    json!({"battle": battle, "seat": seat, "at": at, "command": first["command"]}),
+                )
+                .await;
+            if r["over"] == true {
+                over = true;
+                break 'play;
+            }
+        }
+    }
+    assert!(over, "the battle ended");
+    let ended = log(&mut org, campaign).await;
+    let line = &ended["standings"]["battles"][0];
+    assert!(line["result"].is_string(), "its result is in: {line}");
+    // Every model that fought either survived (1 experience) or did not.
+    for m in ended["standings"]["models"].as_array().unwrap() {
+        let survived = m["earned"] == 1;
+        let fell = m["status"] != "fit";
+        assert!(survived != fell, "{m}");
+    }
+    assert!(
+        ended["standings"]["models"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["earned"] == 1),
+        "experience came in: {ended}"
     );
 }

@@ -3,143 +3,21 @@
 //! that could not be made for its watchers close them in words so they
 //! resume without a gap. In-process server, real WebSocket clients.
 
+mod common;
+
+use common::{Client, Server, new_battle, server_tuned as server};
+
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use xenolog_engine::fair::Bytes32;
 use xenolog_engine::{Actor, Battle, EntryId};
 use xenolog_server::store::{
     BattleStore, ClubError, LiveStore, Played, ServerBattleId, Store, TokenStore,
 };
-use xenolog_server::{Config, Running, StoreLayer, Tuning, start_tuned};
-
-struct Server {
-    running: Running,
-    organiser_code: String,
-    _dir: tempfile::TempDir,
-}
-
-async fn server(tuning: Tuning) -> Server {
-    let dir = tempfile::tempdir().unwrap();
-    let mut running = start_tuned(
-        Config {
-            data: dir.path().join("club"),
-            listen: "127.0.0.1:0".parse().unwrap(),
-            invite_organiser: false,
-            public: None,
-        },
-        tuning,
-    )
-    .await
-    .unwrap();
-    let organiser_code = running.take_invitation().unwrap().code.expose();
-    Server {
-        running,
-        organiser_code,
-        _dir: dir,
-    }
-}
-
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    next: u64,
-    events: std::collections::VecDeque<Value>,
-}
-
-impl Client {
-    async fn connect(s: &Server) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(s.running.ws_url())
-            .await
-            .unwrap();
-        Client {
-            ws,
-            next: 1,
-            events: Default::default(),
-        }
-    }
-
-    async fn recv(&mut self) -> Value {
-        let msg = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
-            .await
-            .expect("an answer within 10 s");
-        match msg {
-            Some(Ok(Message::Text(t))) => serde_json::from_str(t.as_str()).unwrap(),
-            Some(Ok(Message::Close(f))) => {
-                json!({"closed": f.as_ref().map(|f| u16::from(f.code)), "reason": f.as_ref().map(|f| f.reason.to_string())})
-            }
-            Some(Ok(other)) => panic!("unexpected frame {other:?}"),
-            Some(Err(e)) => json!({"error": e.to_string()}),
-            None => json!({"ended": true}),
-        }
-    }
-
-    /// Send a request; its reply (events on the way are kept for later).
-    async fn request(&mut self, kind: &str, fields: Value) -> Value {
-        let id = self.next;
-        self.next += 1;
-        let mut m = json!({"v": 1, "id": id, "type": kind});
-        if let Value::Object(f) = fields {
-            m.as_object_mut().unwrap().extend(f);
-        }
-        self.ws.send(Message::text(m.to_string())).await.unwrap();
-        let reply = loop {
-            let v = self.recv().await;
-            if v.get("re").is_some() || v.get("type").is_none() {
-                break v;
-            }
-            self.events.push_back(v);
-        };
-        assert_eq!(reply["re"], json!(id), "{reply}");
-        reply
-    }
-
-    async fn ok(&mut self, kind: &str, fields: Value) -> Value {
-        let reply = self.request(kind, fields).await;
-        assert!(reply.get("err").is_none(), "{kind} refused: {reply}");
-        reply["ok"].clone()
-    }
-
-    /// A request refused with `code`; its words.
-    async fn refused(&mut self, kind: &str, fields: Value, code: &str) -> String {
-        let reply = self.request(kind, fields).await;
-        assert_eq!(reply["err"]["code"], json!(code), "{reply}");
-        reply["err"]["words"].as_str().unwrap().to_owned()
-    }
-
-    async fn event(&mut self) -> Value {
-        match self.events.pop_front() {
-            Some(v) => v,
-            None => self.recv().await,
-        }
-    }
-
-    /// The entry ids received until `live` (checked in order, none twice).
-    async fn backfill(&mut self) -> Vec<u64> {
-        let mut ids: Vec<u64> = Vec::new();
-        loop {
-            let v = self.event().await;
-            match v["type"].as_str() {
-                Some("entry") => {
-                    let id = v["entry"]["id"].as_u64().unwrap();
-                    assert!(
-                        ids.last().is_none_or(|l| id > *l),
-                        "entry {id} after {ids:?}"
-                    );
-                    assert_eq!(v["entry"]["receipt"].as_str().unwrap().len(), 64);
-                    ids.push(id);
-                }
-                Some("live") => return ids,
-                _ => panic!("unexpected frame {v}"),
-            }
-        }
-    }
-}
+use xenolog_server::{StoreLayer, Tuning};
 
 /// An organiser, a race battle started, and one player holding both seats
 /// (each seat's invitation redeemed into the same token): (organiser,
@@ -151,22 +29,18 @@ async fn race(s: &Server) -> (Client, Client, String, i64) {
 async fn race_with(s: &Server, entered_dice: bool) -> (Client, Client, String, i64) {
     let mut org = Client::connect(s).await;
     org.ok("redeem", json!({"code": s.organiser_code})).await;
-    let campaign = org.ok("create_campaign", json!({"name": "Club"})).await["campaign"]
-        .as_i64()
-        .unwrap();
-    let battle = org
-        .ok(
-            "create_battle",
-            json!({"campaign": campaign, "game": "race", "config": {"target": 1000},
-                   "entered_dice": entered_dice}),
-        )
-        .await;
+    let (campaign, battle, made) = new_battle(
+        &mut org,
+        "race",
+        json!({"target": 1000}),
+        json!({"entered_dice": entered_dice}),
+    )
+    .await;
     assert_eq!(
-        battle["dice"],
+        made["dice"],
         if entered_dice { "entered" } else { "rolled" },
-        "{battle}"
+        "{made}"
     );
-    let battle = battle["battle"].as_i64().unwrap();
     let mut p = Client::connect(s).await;
     let mut token = String::new();
     for seat in 0..2u8 {
@@ -245,7 +119,27 @@ async fn a_long_backfill_goes_out_page_by_page_without_a_gap_or_a_duplicate() {
 /// fail while `fail` is set.
 struct Faulty {
     inner: Arc<dyn Store>,
+    /// Every keyed read fails (the entries of a fan-out cannot be made).
     fail: Arc<AtomicBool>,
+    /// A read of the battle fails while its head is this entry (a
+    /// take-back's `moved` frames cannot be made); -1: never.
+    fail_at: Arc<AtomicI64>,
+}
+
+/// A server whose store fails where the test says (see [`Faulty`]).
+async fn faulty_server(fail: Arc<AtomicBool>, fail_at: Arc<AtomicI64>) -> Server {
+    let layer = StoreLayer(Arc::new(move |inner: Arc<dyn Store>| {
+        Arc::new(Faulty {
+            inner,
+            fail: fail.clone(),
+            fail_at: fail_at.clone(),
+        }) as Arc<dyn Store>
+    }));
+    server(Tuning {
+        store_layer: Some(layer),
+        ..Tuning::default()
+    })
+    .await
 }
 
 impl Store for Faulty {
@@ -257,6 +151,9 @@ impl Store for Faulty {
     }
     fn live(&self) -> &dyn LiveStore {
         self
+    }
+    fn table(&self) -> &dyn xenolog_server::store::table::TableStore {
+        self.inner.table()
     }
 }
 
@@ -297,7 +194,22 @@ impl LiveStore for Faulty {
         battle: ServerBattleId,
         f: &mut dyn FnMut(&dyn Battle),
     ) -> Result<(), ClubError> {
-        self.inner.live().read(battle, f)
+        let at = self.fail_at.load(Ordering::SeqCst);
+        let mut failed = false;
+        self.inner.live().read(battle, &mut |b| {
+            if at >= 0 && b.cursor() == Some(at as EntryId) {
+                failed = true;
+            } else {
+                f(b)
+            }
+        })?;
+        if failed {
+            return Err(ClubError::Campaign {
+                file: "test".into(),
+                why: "a fault put there by the test".into(),
+            });
+        }
+        Ok(())
     }
     fn read_keyed(
         &self,
@@ -320,18 +232,7 @@ impl LiveStore for Faulty {
 #[tokio::test]
 async fn a_failed_fan_out_closes_the_watchers_in_words_and_they_resume_without_a_gap() {
     let fail = Arc::new(AtomicBool::new(false));
-    let flag = fail.clone();
-    let layer = StoreLayer(Arc::new(move |inner: Arc<dyn Store>| {
-        Arc::new(Faulty {
-            inner,
-            fail: flag.clone(),
-        }) as Arc<dyn Store>
-    }));
-    let s = server(Tuning {
-        store_layer: Some(layer),
-        ..Tuning::default()
-    })
-    .await;
+    let s = faulty_server(fail.clone(), Arc::new(AtomicI64::new(-1))).await;
     let (_org, mut p, token, battle) = race(&s).await;
     let head = holds(&mut p, battle, None, 2).await;
     let mut w = Client::connect(&s).await;
@@ -363,6 +264,64 @@ async fn a_failed_fan_out_closes_the_watchers_in_words_and_they_resume_without_a
         .ok("watch", json!({"battle": battle, "seat": 1, "after": 1}))
         .await;
     assert_eq!(again.backfill().await, vec![2]);
+    s.running.stop().await.unwrap();
+}
+
+/// Review of session 14: a take-back whose move is durable but whose
+/// `moved` frames cannot be made closes the battle's watchers in words
+/// (`notice missed`), so their clients resume, and hear `moved` first.
+#[tokio::test]
+async fn a_takeback_whose_moved_frames_fail_closes_the_watchers_and_they_resume_hearing_moved() {
+    let fail_at = Arc::new(AtomicI64::new(-1));
+    let s = faulty_server(Arc::new(AtomicBool::new(false)), fail_at.clone()).await;
+    let mut org = Client::connect(&s).await;
+    org.ok("redeem", json!({"code": s.organiser_code})).await;
+    let (_, battle, mut zero, mut one) = common::two_seats(
+        &s,
+        &mut org,
+        "race",
+        json!({"target": 1000}),
+        json!({"friendly_takebacks": true}),
+    )
+    .await;
+    for (c, seat, at) in [(&mut zero, 0, None), (&mut one, 1, Some(0))] {
+        c.ok(
+            "command",
+            json!({"battle": battle, "seat": seat, "at": at, "command": "hold"}),
+        )
+        .await;
+    }
+    // Taken back to entry 0: durable, but nothing can be read there.
+    fail_at.store(0, Ordering::SeqCst);
+    let words = zero
+        .refused(
+            "takeback",
+            json!({"battle": battle, "seat": 0, "to": 0}),
+            "internal",
+        )
+        .await;
+    assert!(
+        words.contains("was taken back to entry 0, but the server could not tell the seats"),
+        "{words}"
+    );
+    for c in [&mut zero, &mut one] {
+        let (before, code) = c.closed_with().await;
+        assert_eq!(code, Some(1008), "{before:?}");
+        assert!(
+            before.iter().any(|f| f["code"] == "missed"),
+            "closed in words: {before:?}"
+        );
+    }
+    // Its client resumes after the last entry it held (1): `moved` first.
+    fail_at.store(-1, Ordering::SeqCst);
+    let mut again = common::seat_player(&s, &mut org, 1, battle, 1).await;
+    again
+        .ok("watch", json!({"battle": battle, "seat": 1, "after": 1}))
+        .await;
+    let moved = again.event().await;
+    assert_eq!(moved["type"], "moved", "{moved}");
+    assert_eq!(moved["to"], 0, "{moved}");
+    assert_eq!(again.event().await["type"], "live");
     s.running.stop().await.unwrap();
 }
 

@@ -1,174 +1,20 @@
 //! Protocol v1 against an in-process server on 127.0.0.1:0, with a real
 //! WebSocket client: every request, and every refusal by its code.
 
+mod common;
+
+use common::{
+    Client, Server, nonce, organiser_token as organiser, player, seat_player, seat_player_token,
+    server, server_at,
+};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
+use tokio_tungstenite::MaybeTlsStream;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
-use xenolog_server::{Config, Running, start};
-
-struct Server {
-    running: Running,
-    organiser_code: String,
-    data: std::path::PathBuf,
-    _dir: tempfile::TempDir,
-}
-
-async fn server() -> Server {
-    server_at(None).await
-}
-
-/// A server whose invitation links name `public` (`--public-url`).
-async fn server_at(public: Option<&str>) -> Server {
-    let dir = tempfile::tempdir().unwrap();
-    let mut running = start(Config {
-        data: dir.path().join("club"),
-        listen: "127.0.0.1:0".parse().unwrap(),
-        invite_organiser: false,
-        public: public.map(str::to_owned),
-    })
-    .await
-    .unwrap();
-    let organiser_code = running
-        .take_invitation()
-        .expect("a first start makes an organiser invitation")
-        .code
-        .expose();
-    Server {
-        running,
-        organiser_code,
-        data: dir.path().join("club"),
-        _dir: dir,
-    }
-}
-
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    next: u64,
-    /// Events that arrived while a reply was awaited.
-    events: std::collections::VecDeque<Value>,
-}
-
-impl Client {
-    async fn connect(s: &Server) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(s.running.ws_url())
-            .await
-            .unwrap();
-        Client {
-            ws,
-            next: 1,
-            events: Default::default(),
-        }
-    }
-
-    async fn send_text(&mut self, text: impl Into<String>) {
-        self.ws.send(Message::text(text.into())).await.unwrap();
-    }
-
-    /// The next frame: a text frame as JSON, or the close frame's code as
-    /// `{"closed": code}`.
-    async fn recv(&mut self) -> Value {
-        let msg = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
-            .await
-            .expect("an answer within 10 s");
-        match msg {
-            Some(Ok(Message::Text(t))) => serde_json::from_str(t.as_str()).unwrap(),
-            Some(Ok(Message::Close(f))) => {
-                json!({"closed": f.as_ref().map(|f| u16::from(f.code)), "reason": f.as_ref().map(|f| f.reason.to_string())})
-            }
-            Some(Ok(other)) => panic!("unexpected frame {other:?}"),
-            Some(Err(e)) => json!({"error": e.to_string()}),
-            None => json!({"ended": true}),
-        }
-    }
-
-    /// Send a request and return its reply (checked to answer it).
-    async fn request(&mut self, kind: &str, fields: Value) -> Value {
-        let id = self.next;
-        self.next += 1;
-        let mut m = json!({"v": 1, "id": id, "type": kind});
-        if let Value::Object(f) = fields {
-            m.as_object_mut().unwrap().extend(f);
-        }
-        self.send_text(m.to_string()).await;
-        let reply = loop {
-            let v = self.recv().await;
-            if v.get("re").is_some() || v.get("type").is_none() {
-                break v;
-            }
-            self.events.push_back(v);
-        };
-        assert_eq!(reply["re"], json!(id), "{reply}");
-        assert_eq!(reply["v"], json!(1), "{reply}");
-        reply
-    }
-
-    /// The next event (buffered first).
-    async fn event(&mut self) -> Value {
-        match self.events.pop_front() {
-            Some(v) => v,
-            None => self.recv().await,
-        }
-    }
-
-    async fn ok(&mut self, kind: &str, fields: Value) -> Value {
-        let reply = self.request(kind, fields).await;
-        assert!(reply.get("err").is_none(), "{kind} refused: {reply}");
-        reply["ok"].clone()
-    }
-
-    async fn refused(&mut self, kind: &str, fields: Value, code: &str) -> String {
-        let reply = self.request(kind, fields).await;
-        assert_eq!(reply["err"]["code"], json!(code), "{reply}");
-        let words = reply["err"]["words"].as_str().unwrap().to_owned();
-        assert!(words.len() > 10, "refused in words: {reply}");
-        words
-    }
-
-    /// Read frames until the close frame; its code.
-    async fn closed_with(&mut self) -> (Vec<Value>, Option<u16>) {
-        let mut before = Vec::new();
-        loop {
-            let v = self.recv().await;
-            if v.get("closed").is_some() {
-                return (before, v["closed"].as_u64().map(|c| c as u16));
-            }
-            if v.get("ended").is_some() || v.get("error").is_some() {
-                return (before, None);
-            }
-            before.push(v);
-        }
-    }
-}
-
-/// An organiser's socket, hello said; and its token.
-async fn organiser(s: &Server) -> (Client, String) {
-    let mut c = Client::connect(s).await;
-    let r = c
-        .ok("redeem", json!({"code": s.organiser_code, "label": "Ola"}))
-        .await;
-    assert_eq!(r["role"], "organiser");
-    let token = r["token"].as_str().unwrap().to_owned();
-    assert!(token.starts_with("xnl_o_"), "{token}");
-    (c, token)
-}
-
-async fn player(s: &Server, org: &mut Client, name: &str) -> (Client, String, i64) {
-    let inv = org
-        .ok("invite", json!({"role": "player", "label": name}))
-        .await;
-    let mut c = Client::connect(s).await;
-    let r = c.ok("redeem", json!({"code": inv["code"]})).await;
-    assert_eq!(r["label"], json!(name));
-    (
-        c,
-        r["token"].as_str().unwrap().to_owned(),
-        r["token_id"].as_i64().unwrap(),
-    )
-}
+use xenolog_server::{Config, start};
 
 #[tokio::test]
 async fn hello_with_a_redeemed_token_opens_the_club() {
@@ -329,7 +175,7 @@ async fn an_oversized_message_is_refused_and_the_socket_closed_1009() {
 async fn a_binary_frame_is_refused() {
     let s = server().await;
     let mut c = Client::connect(&s).await;
-    c.ws.send(Message::binary(vec![1u8, 2, 3])).await.unwrap();
+    c.send_message(Message::binary(vec![1u8, 2, 3])).await;
     let r = c.recv().await;
     assert_eq!(r["err"]["code"], "binary", "{r}");
 }
@@ -545,34 +391,6 @@ async fn health_says_ok_and_the_protocol() {
     );
 }
 
-/// A player's socket holding a redeemed seat invitation.
-async fn seat_player(s: &Server, org: &mut Client, campaign: i64, battle: i64, seat: u8) -> Client {
-    seat_player_token(s, org, campaign, battle, seat).await.0
-}
-
-async fn seat_player_token(
-    s: &Server,
-    org: &mut Client,
-    campaign: i64,
-    battle: i64,
-    seat: u8,
-) -> (Client, String) {
-    let inv = org
-        .ok(
-            "invite",
-            json!({"role": "player", "label": format!("seat {seat}"), "campaign": campaign, "battle": battle, "seat": seat}),
-        )
-        .await;
-    assert_eq!(inv["seat"]["seat"], seat);
-    let mut c = Client::connect(s).await;
-    let r = c.ok("redeem", json!({"code": inv["code"]})).await;
-    (c, r["token"].as_str().unwrap().to_owned())
-}
-
-fn nonce(byte: u8) -> String {
-    xenolog_engine::fair::hex(&[byte; 32])
-}
-
 #[tokio::test]
 async fn two_seats_join_with_nonces_and_the_battle_starts_with_their_fair_seed() {
     let s = server().await;
@@ -603,7 +421,7 @@ async fn two_seats_join_with_nonces_and_the_battle_starts_with_their_fair_seed()
         .await;
     assert_eq!(
         words,
-        format!("your invitation opens seat 0 of battle {battle}, not seat 1")
+        format!("your invitation opens seat 1 of battle {battle}, not seat 2")
     );
     org.refused(
         "join",
@@ -769,6 +587,7 @@ impl SeatCopy {
                 Some("over") => self.over = Some(v),
                 Some("live") => {
                     assert_eq!(v["head"].as_u64(), self.head(), "{v}");
+                    assert!(v["game"].is_string(), "the live frame names its game: {v}");
                     self.state = v["state"].clone();
                     if until.is_none() {
                         return;
@@ -794,6 +613,8 @@ async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
         )
         .await;
     let battle = b["battle"].as_i64().unwrap();
+    // Every battle frame names its game.
+    assert_eq!(b["game"], "race", "{b}");
     let commitment = b["commitment"].as_str().unwrap().to_owned();
     let mut seats = Vec::new();
     for seat in 0..2u8 {
@@ -831,8 +652,17 @@ async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
             )
             .await;
         assert_eq!(w["battle"], battle);
+        assert_eq!(w["game"], "race", "{w}");
         copy.absorb(None).await;
+        let st = copy
+            .c
+            .ok("state", json!({"battle": battle, "seat": copy.seat}))
+            .await;
+        assert_eq!(st["game"], "race", "{st}");
     }
+    let list = org.ok("campaigns", json!({})).await;
+    let listed = &list["campaigns"][0]["battles"][0];
+    assert_eq!(listed["game"], "race", "{list}");
     // Only your own seat, only at the head, only by the rules.
     seats[0]
         .c
@@ -1207,11 +1037,7 @@ async fn small_client(s: &Server) -> Client {
         tokio_tungstenite::client_async(s.running.ws_url(), MaybeTlsStream::Plain(stream))
             .await
             .unwrap();
-    Client {
-        ws,
-        next: 1,
-        events: Default::default(),
-    }
+    Client::over(ws)
 }
 
 #[tokio::test]

@@ -1,10 +1,10 @@
 //! Take-backs in a live club battle (server/DESIGN.md section 9, issue 30
 //! item 6), against an in-process server with real WebSocket clients.
 
-mod table_common;
+mod common;
 
+use common::{Client, Server, new_battle, organiser, server, two_seats};
 use serde_json::{Value, json};
-use table_common::{Client, organiser, server, two_seats};
 
 /// Play a command at `at`; the last entry it made (the new head).
 async fn play(c: &mut Client, battle: i64, seat: u8, at: Option<i64>, command: Value) -> i64 {
@@ -28,6 +28,56 @@ async fn head(c: &mut Client, battle: i64, seat: u8) -> Value {
     c.ok("state", json!({"battle": battle, "seat": seat})).await["head"].clone()
 }
 
+/// A started battle of `game` with two seated players watching from the
+/// start: the server, the battle, seat 0's socket and seat 1's.
+async fn table(game: &str, config: Value, options: Value) -> (Server, i64, Client, Client) {
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    let (_, battle, zero, one) = two_seats(&s, &mut org, game, config, options).await;
+    (s, battle, zero, one)
+}
+
+/// Seat `seat` asks to take `battle` back to `to` (an entry, or null for
+/// the setup); the reply.
+async fn ask(c: &mut Client, battle: i64, seat: u8, to: Value) -> Value {
+    c.ok(
+        "takeback",
+        json!({"battle": battle, "seat": seat, "to": to}),
+    )
+    .await
+}
+
+/// The same, refused with `code`; its words.
+async fn ask_refused(c: &mut Client, battle: i64, seat: u8, to: Value, code: &str) -> String {
+    c.refused(
+        "takeback",
+        json!({"battle": battle, "seat": seat, "to": to}),
+        code,
+    )
+    .await
+}
+
+/// Seat `seat` answers take-back `request`; the reply.
+async fn answer(c: &mut Client, battle: i64, seat: u8, accept: bool, request: &Value) -> Value {
+    c.ok(
+        "takeback_answer",
+        json!({"battle": battle, "seat": seat, "accept": accept, "request": request}),
+    )
+    .await
+}
+
+/// Seat 0 asks to take `battle` back to `to` and seat 1, hearing the
+/// request, accepts it: the request as seat 1 heard it, and the answer.
+async fn take_back(zero: &mut Client, one: &mut Client, battle: i64, to: Value) -> (Value, Value) {
+    let asked = ask(zero, battle, 0, to).await;
+    assert_eq!(asked["moved"], false, "{asked}");
+    let heard = one.event_of("takeback_asked").await;
+    assert_eq!(heard["request"], asked["request"], "{heard}");
+    let done = answer(one, battle, 1, true, &asked["request"]).await;
+    assert_eq!(done["moved"], true, "{done}");
+    (heard, done)
+}
+
 /// The battle as its campaign file holds it, after the server stopped.
 fn stored(data: &std::path::Path) -> Box<dyn xenolog_engine::Battle> {
     let file = data.join("campaigns/1.xenolog");
@@ -39,18 +89,13 @@ fn stored(data: &std::path::Path) -> Box<dyn xenolog_engine::Battle> {
 #[tokio::test]
 async fn an_accepted_takeback_moves_the_cursor_and_the_next_command_makes_a_branch_keeping_the_old_line()
  {
-    let s = server().await;
-    let mut org = organiser(&s).await;
-    let (_, battle, mut zero, mut one) =
-        two_seats(&s, &mut org, "race", json!({"target": 1000}), json!({})).await;
+    let (s, battle, mut zero, mut one) = table("race", json!({"target": 1000}), json!({})).await;
     let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
     let e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
     let e2 = play(&mut zero, battle, 0, Some(e1), json!("hold")).await;
 
     // Seat 0 asks to go back to entry e0; seat 1 hears it and accepts.
-    let asked = zero
-        .ok("takeback", json!({"battle": battle, "seat": 0, "to": e0}))
-        .await;
+    let asked = ask(&mut zero, battle, 0, json!(e0)).await;
     assert_eq!(asked["moved"], false, "{asked}");
     assert_eq!(asked["waiting"], json!([1]));
     let request = asked["request"].clone();
@@ -58,14 +103,10 @@ async fn an_accepted_takeback_moves_the_cursor_and_the_next_command_makes_a_bran
     assert_eq!(heard["by"], 0);
     assert_eq!(heard["to"], e0);
     assert_eq!(heard["request"], request);
+    assert_eq!(heard["dice_seen"], Value::Null, "holds roll nothing");
     // Nothing moved before the answer.
     assert_eq!(head(&mut one, battle, 1).await, json!(e2));
-    let done = one
-        .ok(
-            "takeback_answer",
-            json!({"battle": battle, "seat": 1, "accept": true, "request": request}),
-        )
-        .await;
+    let done = answer(&mut one, battle, 1, true, &request).await;
     assert_eq!(done["moved"], true, "{done}");
     assert_eq!(done["head"], e0);
 
@@ -107,22 +148,12 @@ async fn an_accepted_takeback_moves_the_cursor_and_the_next_command_makes_a_bran
 
 #[tokio::test]
 async fn a_refused_takeback_changes_nothing() {
-    let s = server().await;
-    let mut org = organiser(&s).await;
-    let (_, battle, mut zero, mut one) =
-        two_seats(&s, &mut org, "race", json!({"target": 1000}), json!({})).await;
+    let (s, battle, mut zero, mut one) = table("race", json!({"target": 1000}), json!({})).await;
     let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
     let e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
-    let asked = one
-        .ok("takeback", json!({"battle": battle, "seat": 1, "to": e0}))
-        .await;
+    let asked = ask(&mut one, battle, 1, json!(e0)).await;
     zero.event_of("takeback_asked").await;
-    let no = zero
-        .ok(
-            "takeback_answer",
-            json!({"battle": battle, "seat": 0, "accept": false, "request": asked["request"]}),
-        )
-        .await;
+    let no = answer(&mut zero, battle, 0, false, &asked["request"]).await;
     assert_eq!(no["moved"], false);
     assert_eq!(no["refused"], true);
     let told = one.event_of("takeback_answered").await;
@@ -180,9 +211,7 @@ async fn the_takeback_reply_and_moved_event_carry_each_seats_own_view_only() {
     .await;
     assert_eq!(e1, 1);
 
-    let r = one
-        .ok("takeback", json!({"battle": battle, "seat": 1, "to": 0}))
-        .await;
+    let r = ask(&mut one, battle, 1, json!(0)).await;
     assert_eq!(r["moved"], true, "friendly play moves at once: {r}");
     assert_eq!(r["friendly"], true);
     // Seat 1's reply: its own hand, seat 0's hidden.
@@ -219,19 +248,9 @@ async fn the_takeback_reply_and_moved_event_carry_each_seats_own_view_only() {
         !seen_by_one.contains(&serde_json::to_string(&hand).unwrap()),
         "seat 0's hand {hand:?} in what seat 1 received"
     );
-    // The very command taken back would repeat its recorded entry (the
-    // same draw): refused in words, not an internal error, and nothing moves.
-    let words = zero
-        .refused(
-            "command",
-            json!({"battle": battle, "seat": 0, "at": 0, "command": {"lay": {"card": card}}}),
-            "refused",
-        )
-        .await;
-    assert!(words.contains("is the one taken back"), "{words}");
-    assert_eq!(head(&mut zero, battle, 0).await, json!(0));
-    // Seat 0 lays again from the deal: the card it took back is its own again.
-    play(
+    // Seat 0 lays another card from the deal: the card it took back is its
+    // own again, and the new line is a branch.
+    let e2 = play(
         &mut zero,
         battle,
         0,
@@ -239,28 +258,109 @@ async fn the_takeback_reply_and_moved_event_carry_each_seats_own_view_only() {
         json!({"lay": {"card": hand[1]}}),
     )
     .await;
+    assert_eq!(e2, 2);
+}
+
+/// Section 9, a real redo: after a take-back, the command recorded next
+/// walks the recorded line (its entry and the game's own steps after it)
+/// instead of being decided again: the same entries, no new branch,
+/// nothing duplicated; every seat hears them as entries; a resend of it
+/// (its `cmd_id`) is answered `again`; the battle goes on at the head.
+#[tokio::test]
+async fn the_command_recorded_next_walks_the_recorded_line_with_the_games_own_steps_and_every_seat_hears_it()
+ {
+    let (s, battle, mut zero, mut one) =
+        table("highcard", json!({}), json!({"friendly_takebacks": true})).await;
+    // The deal is entry 0; a lay (1), the other lay (2) and the game's
+    // reveal of the trick (3).
+    let e1 = legal_first(&mut zero, &mut one, battle).await;
+    assert_eq!(e1, 1);
+    let (c, seat) = if head_legal(&mut zero, battle, 0).await.is_some() {
+        (&mut zero, 0u8)
+    } else {
+        (&mut one, 1u8)
+    };
+    let second = head_legal(c, battle, seat).await.unwrap();
+    let r = c
+        .ok(
+            "command",
+            json!({"battle": battle, "seat": seat, "at": e1, "command": second}),
+        )
+        .await;
+    assert_eq!(r["entries"], json!([2, 3]), "the lay and the reveal: {r}");
+    // Back to entry 1: a lay and a reveal taken back, no draw.
+    let back = ask(&mut zero, battle, 0, json!(e1)).await;
+    assert_eq!(back["moved"], true, "{back}");
+    for c in [&mut zero, &mut one] {
+        c.event_of("moved").await;
+        c.settle().await;
+        c.events.clear();
+    }
+    // The same lay again: the recorded line is walked, reveal and all.
+    let c = if seat == 0 { &mut zero } else { &mut one };
+    let again =
+        json!({"battle": battle, "seat": seat, "at": e1, "command": second, "cmd_id": "walk-1"});
+    let r = c.ok("command", again.clone()).await;
+    assert_eq!(r["entries"], json!([2, 3]), "{r}");
+    assert_eq!(r["walked"], true, "{r}");
+    assert!(
+        r["words"]
+            .as_str()
+            .unwrap()
+            .contains("the same dice and cards"),
+        "{r}"
+    );
+    // Every seat hears the walked entries, once each, in order.
+    for c in [&mut zero, &mut one] {
+        c.settle().await;
+        let ids: Vec<Value> = c
+            .take("entry")
+            .iter()
+            .map(|e| e["entry"]["id"].clone())
+            .collect();
+        assert_eq!(ids, [json!(2), json!(3)]);
+        assert!(c.take("moved").is_empty());
+    }
+    assert_eq!(head(&mut zero, battle, 0).await, json!(3));
+    // Sent again (a lost reply): answered from the record, not walked twice.
+    let c = if seat == 0 { &mut zero } else { &mut one };
+    let r = c.ok("command", again).await;
+    assert_eq!(r["entries"], json!([2, 3]), "{r}");
+    assert!(
+        r["again"].as_str().unwrap().starts_with("already done"),
+        "{r}"
+    );
+    // The battle goes on at the head, on the same branch.
+    let e4 = legal_first(&mut zero, &mut one, battle).await;
+    assert_eq!(e4, 4);
+    s.running.stop().await.unwrap();
+    let b = stored(&s.data);
+    assert_eq!(b.records().len(), 5, "nothing duplicated");
+    assert_eq!(b.branches().len(), 1, "no new branch");
+    assert_eq!(b.cursor(), Some(4));
+    assert!(b.verify().ok(), "the battle verifies");
+}
+
+/// The seat's first legal command at the head, if it has one.
+async fn head_legal(c: &mut Client, battle: i64, seat: u8) -> Option<Value> {
+    let legal = c.ok("legal", json!({"battle": battle, "seat": seat})).await;
+    legal["legal"]
+        .as_array()
+        .unwrap()
+        .first()
+        .map(|l| l["command"].clone())
 }
 
 #[tokio::test]
 async fn a_strict_battle_refuses_a_takeback_past_dice_that_were_seen() {
-    let s = server().await;
-    let mut org = organiser(&s).await;
-    let (_, battle, mut zero, mut one) = two_seats(
-        &s,
-        &mut org,
+    let (_s, battle, mut zero, mut one) = table(
         "race",
         json!({"target": 1000}),
         json!({"strict": true, "friendly_takebacks": true}),
     )
     .await;
     let e0 = play(&mut zero, battle, 0, None, json!({"roll": {"dice": 1}})).await;
-    let words = one
-        .refused(
-            "takeback",
-            json!({"battle": battle, "seat": 1, "to": null}),
-            "refused",
-        )
-        .await;
+    let words = ask_refused(&mut one, battle, 1, json!(null), "refused").await;
     assert_eq!(
         words,
         format!(
@@ -274,39 +374,17 @@ async fn a_strict_battle_refuses_a_takeback_past_dice_that_were_seen() {
 
 #[tokio::test]
 async fn after_the_end_a_takeback_is_refused_in_words() {
-    let s = server().await;
-    let mut org = organiser(&s).await;
-    let (_, battle, mut zero, mut one) =
-        two_seats(&s, &mut org, "highcard", json!({"rounds": 1}), json!({})).await;
+    let (_s, battle, mut zero, mut one) = table("highcard", json!({"rounds": 1}), json!({})).await;
     // Each seat lays its first legal card when asked, to the end.
     let mut over = false;
-    for _ in 0..20 {
-        for (c, seat) in [(&mut zero, 0u8), (&mut one, 1u8)] {
-            let legal = c.ok("legal", json!({"battle": battle, "seat": seat})).await;
-            let Some(first) = legal["legal"].as_array().unwrap().first().cloned() else {
-                continue;
-            };
-            let at = head(c, battle, seat).await;
-            let r = c
-                .ok(
-                    "command",
-                    json!({"battle": battle, "seat": seat, "at": at, "command": first["command"]}),
-                )
-                .await;
-            over = over || r["over"] == true;
-        }
+    for _ in 0..40 {
+        over = play_first_legal(&mut zero, &mut one, battle).await["over"] == true;
         if over {
             break;
         }
     }
     assert!(over, "the battle ended");
-    let words = zero
-        .refused(
-            "takeback",
-            json!({"battle": battle, "seat": 0, "to": 0}),
-            "over",
-        )
-        .await;
+    let words = ask_refused(&mut zero, battle, 0, json!(0), "over").await;
     assert!(
         words.starts_with(
             "the battle is over and its dice are revealed; explore what-ifs in your own copy"
@@ -317,23 +395,14 @@ async fn after_the_end_a_takeback_is_refused_in_words() {
 
 #[tokio::test]
 async fn a_second_request_another_seat_and_the_askers_own_answer_are_refused() {
-    let s = server().await;
-    let mut org = organiser(&s).await;
-    let (_, battle, mut zero, mut one) =
-        two_seats(&s, &mut org, "race", json!({"target": 1000}), json!({})).await;
+    let (_s, battle, mut zero, mut one) = table("race", json!({"target": 1000}), json!({})).await;
     let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
     let _e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
     // A seat not the token's.
-    let words = zero
-        .refused(
-            "takeback",
-            json!({"battle": battle, "seat": 1, "to": e0}),
-            "forbidden",
-        )
-        .await;
+    let words = ask_refused(&mut zero, battle, 1, json!(e0), "forbidden").await;
     assert_eq!(
         words,
-        format!("your invitation opens seat 0 of battle {battle}, not seat 1")
+        format!("your invitation opens seat 1 of battle {battle}, not seat 2")
     );
     // `to` must be given (null is the setup).
     zero.refused(
@@ -342,25 +411,13 @@ async fn a_second_request_another_seat_and_the_askers_own_answer_are_refused() {
         "bad_request",
     )
     .await;
-    zero.refused(
-        "takeback",
-        json!({"battle": battle, "seat": 0, "to": 99}),
-        "not_found",
-    )
-    .await;
-    zero.ok("takeback", json!({"battle": battle, "seat": 0, "to": e0}))
-        .await;
-    let words = one
-        .refused(
-            "takeback",
-            json!({"battle": battle, "seat": 1, "to": null}),
-            "refused",
-        )
-        .await;
+    ask_refused(&mut zero, battle, 0, json!(99), "not_found").await;
+    ask(&mut zero, battle, 0, json!(e0)).await;
+    let words = ask_refused(&mut one, battle, 1, json!(null), "refused").await;
     assert_eq!(
         words,
         format!(
-            "a take-back is already asked in battle {battle} (seat 0 asks to go back to entry {e0}): it is answered first"
+            "a take-back is already asked in battle {battle} (seat 1 asks to go back to entry {e0}): it is answered first"
         )
     );
     let words = zero
@@ -375,13 +432,9 @@ async fn a_second_request_another_seat_and_the_askers_own_answer_are_refused() {
 
 #[tokio::test]
 async fn a_command_before_the_last_answer_makes_the_request_lapse() {
-    let s = server().await;
-    let mut org = organiser(&s).await;
-    let (_, battle, mut zero, mut one) =
-        two_seats(&s, &mut org, "race", json!({"target": 1000}), json!({})).await;
+    let (_s, battle, mut zero, mut one) = table("race", json!({"target": 1000}), json!({})).await;
     let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
-    one.ok("takeback", json!({"battle": battle, "seat": 1, "to": null}))
-        .await;
+    ask(&mut one, battle, 1, json!(null)).await;
     // Seat 1 plays on instead (its turn): the request was asked at e0.
     let e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
     let words = zero
@@ -397,11 +450,7 @@ async fn a_command_before_the_last_answer_makes_the_request_lapse() {
 
 #[tokio::test]
 async fn a_client_resuming_after_an_entry_taken_back_hears_moved_first() {
-    let s = server().await;
-    let mut org = organiser(&s).await;
-    let (_, battle, mut zero, mut one) = two_seats(
-        &s,
-        &mut org,
+    let (_s, battle, mut zero, mut one) = table(
         "race",
         json!({"target": 1000}),
         json!({"friendly_takebacks": true}),
@@ -410,8 +459,7 @@ async fn a_client_resuming_after_an_entry_taken_back_hears_moved_first() {
     let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
     let e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
     let e2 = play(&mut zero, battle, 0, Some(e1), json!("hold")).await;
-    zero.ok("takeback", json!({"battle": battle, "seat": 0, "to": e0}))
-        .await;
+    ask(&mut zero, battle, 0, json!(e0)).await;
     let e3 = play(&mut one, battle, 1, Some(e0), json!({"roll": {"dice": 2}})).await;
     // A client of seat 1 that held the old line up to e2 resumes after it:
     // it hears `moved` to e0 first (its line and the live one part there),
@@ -453,18 +501,13 @@ async fn the_blocking_client_takes_moveds_to_as_its_head() {
     use xenolog_server::secret::Token;
     let s = server().await;
     let mut org = organiser(&s).await;
-    let campaign = org.ok("create_campaign", json!({"name": "Club"})).await["campaign"]
-        .as_i64()
-        .unwrap();
-    let battle = org
-        .ok(
-            "create_battle",
-            json!({"campaign": campaign, "game": "race", "config": {"target": 1000},
-                   "friendly_takebacks": true}),
-        )
-        .await["battle"]
-        .as_i64()
-        .unwrap();
+    let (campaign, battle, _) = new_battle(
+        &mut org,
+        "race",
+        json!({"target": 1000}),
+        json!({"friendly_takebacks": true}),
+    )
+    .await;
     let mut tokens = Vec::new();
     let mut sockets = Vec::new();
     for seat in 0..2u8 {
@@ -478,7 +521,7 @@ async fn the_blocking_client_takes_moveds_to_as_its_head() {
         let r = c.ok("redeem", json!({"code": inv["code"]})).await;
         c.ok(
             "join",
-            json!({"battle": battle, "seat": seat, "nonce": table_common::nonce(seat + 1)}),
+            json!({"battle": battle, "seat": seat, "nonce": common::nonce(seat + 1)}),
         )
         .await;
         tokens.push(r["token"].as_str().unwrap().to_owned());
@@ -512,8 +555,7 @@ async fn the_blocking_client_takes_moveds_to_as_its_head() {
     })
     .await
     .unwrap();
-    zero.ok("takeback", json!({"battle": battle, "seat": 0, "to": e0}))
-        .await;
+    ask(&mut zero, battle, 0, json!(e0)).await;
     let back_at = tokio::task::spawn_blocking(move || {
         loop {
             let ev = back
@@ -540,4 +582,171 @@ async fn the_blocking_client_takes_moveds_to_as_its_head() {
         e2.as_i64().unwrap() > e1,
         "a new entry on a new branch: {e2}"
     );
+}
+
+/// The seat whose turn it is plays its first legal command; the reply.
+async fn play_first_legal(zero: &mut Client, one: &mut Client, battle: i64) -> Value {
+    for (c, seat) in [(zero, 0u8), (one, 1u8)] {
+        if let Some(command) = head_legal(c, battle, seat).await {
+            let at = head(c, battle, seat).await;
+            return c
+                .ok(
+                    "command",
+                    json!({"battle": battle, "seat": seat, "at": at, "command": command}),
+                )
+                .await;
+        }
+    }
+    panic!("no seat has a command");
+}
+
+/// [`play_first_legal`]; the last entry it made.
+async fn legal_first(zero: &mut Client, one: &mut Client, battle: i64) -> i64 {
+    let r = play_first_legal(zero, one, battle).await;
+    r["entries"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .as_i64()
+        .unwrap()
+}
+
+/// First legal commands until one's entries include the next round's deal
+/// (a lay, the trick's reveal, the deal: a draw from the dice stream); that
+/// deal.
+async fn play_to_the_next_deal(zero: &mut Client, one: &mut Client, battle: i64) -> i64 {
+    for _ in 0..24 {
+        let r = play_first_legal(zero, one, battle).await;
+        if r["entries"].as_array().unwrap().len() == 3 {
+            return r["entries"][2].as_i64().unwrap();
+        }
+    }
+    panic!("no second deal in 24 commands");
+}
+
+/// Section 9: randomness is a position in the battle's one stream, so a
+/// line taken back past a draw draws the same again. In a game whose views
+/// hide something that would show a seat what it may not see: refused in
+/// words, even in friendly play, and nothing moves.
+#[tokio::test]
+async fn a_takeback_past_a_draw_in_a_game_that_hides_hands_is_refused_even_in_friendly_play() {
+    let (_s, battle, mut zero, mut one) = table(
+        "highcard",
+        json!({"rounds": 2}),
+        json!({"friendly_takebacks": true}),
+    )
+    .await;
+    let deal = play_to_the_next_deal(&mut zero, &mut one, battle).await;
+    let words = ask_refused(&mut one, battle, 1, json!(0), "refused").await;
+    assert!(
+        words.starts_with(&format!(
+            "entry {deal} drew from the battle's dice stream after entry 0, and this game hides information"
+        )),
+        "{words}"
+    );
+    assert!(words.contains("even in friendly play"), "{words}");
+    assert_eq!(head(&mut one, battle, 1).await, json!(deal));
+    zero.settle().await;
+    assert!(zero.take("moved").is_empty(), "nothing moved");
+}
+
+/// The same in a battle whose take-backs are asked: the request itself is
+/// refused, so no seat is asked and none could accept it.
+#[tokio::test]
+async fn a_takeback_past_a_draw_in_a_game_that_hides_hands_is_not_even_asked() {
+    let (_s, battle, mut zero, mut one) = table("highcard", json!({"rounds": 2}), json!({})).await;
+    let deal = play_to_the_next_deal(&mut zero, &mut one, battle).await;
+    let words = ask_refused(&mut zero, battle, 0, json!(0), "refused").await;
+    assert!(
+        words.contains("a seat would learn what it may not see"),
+        "{words}"
+    );
+    one.settle().await;
+    assert!(one.take("takeback_asked").is_empty(), "no seat was asked");
+    // Back to after the deal it stays possible: nothing drawn since.
+    let lay = legal_first(&mut zero, &mut one, battle).await;
+    assert!(lay > deal);
+    let asked = ask(&mut zero, battle, 0, json!(deal)).await;
+    assert_eq!(asked["moved"], false, "{asked}");
+    assert_eq!(asked["dice_seen"], Value::Null, "{asked}");
+}
+
+/// In an open game the take-back is allowed, and the request says in words
+/// that the dice after the entry are known already: the new line rolls the
+/// same stream (no rerolling by taking back, principle 3).
+#[tokio::test]
+async fn in_an_open_game_the_request_says_the_dice_after_the_entry_are_known_and_they_come_again() {
+    let (_s, battle, mut zero, mut one) = table("race", json!({"target": 1000}), json!({})).await;
+    let e0 = play(&mut zero, battle, 0, None, json!({"roll": {"dice": 1}})).await;
+    let rolled = zero.event_of("entry").await["entry"]["dice"][0]["value"].clone();
+    let (heard, _) = take_back(&mut zero, &mut one, battle, json!(null)).await;
+    assert_eq!(heard["dice_seen"], e0, "{heard}");
+    let words = heard["words"].as_str().unwrap();
+    assert!(
+        words.contains(&format!(
+            "the dice from entry {e0} on were seen, and the battle's one dice stream rolls them again on the new line: every seat knows them already"
+        )),
+        "{words}"
+    );
+    let moved = zero.event_of("moved").await;
+    assert!(
+        moved["words"]
+            .as_str()
+            .unwrap()
+            .contains("every seat knows them already"),
+        "{moved}"
+    );
+    // Two dice instead of one: the first is the die rolled before.
+    play(&mut zero, battle, 0, None, json!({"roll": {"dice": 2}})).await;
+    let again = zero.event_of("entry").await;
+    assert_eq!(again["entry"]["dice"][0]["value"], rolled, "{again}");
+}
+
+/// Section 9: the server plays the game's own steps only after a seat's
+/// command, so a take-back to where such a step comes next (High Card's
+/// reveal after the trick's second card; an Alien Invasion round's drawing
+/// of cards is the same check) would leave no seat a command: refused in
+/// words, nothing moves. The entries on either side of it stay possible.
+#[tokio::test]
+async fn a_takeback_to_where_the_games_own_step_comes_next_is_refused_in_words() {
+    let (_s, battle, mut zero, mut one) =
+        table("highcard", json!({}), json!({"friendly_takebacks": true})).await;
+    legal_first(&mut zero, &mut one, battle).await;
+    // The trick's second card (entry 2) and the game's reveal (entry 3).
+    let e3 = legal_first(&mut zero, &mut one, battle).await;
+    assert_eq!(e3, 3);
+    let words = ask_refused(&mut zero, battle, 0, json!(2), "refused").await;
+    assert!(
+        words.starts_with("the game's own step comes next after entry 2"),
+        "{words}"
+    );
+    assert_eq!(head(&mut zero, battle, 0).await, json!(e3));
+    one.settle().await;
+    assert!(one.take("moved").is_empty(), "nothing moved");
+    // To entry 1 (a seat lays next) it moves.
+    let r = ask(&mut zero, battle, 0, json!(1)).await;
+    assert_eq!(r["moved"], true, "{r}");
+}
+
+/// The same in Night of the Saucers (Gang Warfare): each seat's hand is
+/// hidden, and the deal and draws come from the battle's one stream, so a
+/// take-back past them would deal the same cards again where another seat
+/// could see them: refused in words, even in friendly play.
+#[tokio::test]
+async fn night_of_the_saucers_refuses_a_takeback_past_its_draws_even_in_friendly_play() {
+    let (_s, battle, mut zero, mut one) = table(
+        "saucers",
+        json!({"players": 2, "variant": "gang_warfare"}),
+        json!({"friendly_takebacks": true}),
+    )
+    .await;
+    let last = legal_first(&mut zero, &mut one, battle).await;
+    let words = ask_refused(&mut zero, battle, 0, json!(null), "refused").await;
+    assert!(
+        words.contains("after the setup, and this game hides information from the seats"),
+        "{words}"
+    );
+    assert!(words.contains("a card in another seat's hand"), "{words}");
+    assert_eq!(head(&mut one, battle, 1).await, json!(last));
 }

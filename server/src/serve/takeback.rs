@@ -37,7 +37,10 @@ use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
 use xenolog_engine::{Actor, Battle, EntryId, Viewer};
 
-use super::{Answer, Conn, Control, Shared, blocking_live, order_of, refusal, seat_granted, stay};
+use super::{
+    Answer, Conn, Control, Shared, blocking_live, close_watchers, order_of, refusal, seat_granted,
+    stay,
+};
 use crate::proto::{self, ErrCode, Refusal};
 use crate::store::ServerBattleId;
 use crate::store::table::TableStore;
@@ -57,6 +60,9 @@ struct Asked {
     to: Option<EntryId>,
     /// The battle's head when it was asked: it moves only if still there.
     head: Option<EntryId>,
+    /// The first entry after `to` whose dice were seen (the new line
+    /// rolls them again: the request says so).
+    seen: Option<EntryId>,
     /// The seats whose answer is awaited.
     waiting: Vec<Actor>,
     accepted: Vec<Actor>,
@@ -89,7 +95,7 @@ fn check_to(
     strict: bool,
     by: Actor,
     to: Option<EntryId>,
-) -> Result<(Option<EntryId>, Vec<Actor>), Refusal> {
+) -> Result<Checked, Refusal> {
     // Section 9: what-ifs of a finished battle are local, never the server's.
     if b.outcome().is_some() {
         return Err(Refusal::new(
@@ -122,12 +128,34 @@ fn check_to(
             ),
         ));
     }
+    let seen = b.first_roll_after(to);
     // Section 9: a strict battle never goes back past dice that were seen.
-    if strict && let Some(seen) = b.first_roll_after(to) {
+    if strict && let Some(seen) = seen {
         return Err(Refusal::new(
             ErrCode::Refused,
             format!(
                 "this is a strict battle and the dice of entry {seen} have been seen: it cannot be taken back to {}",
+                at_words(to)
+            ),
+        ));
+    }
+    // Section 9 (principles 2, 3 and 14): randomness is a position in the
+    // battle's one stream, so the new line draws what the taken-back one
+    // drew. Where the game hides something, that would show a seat what
+    // its view hides (another seat's card, a deck's next card): refused in
+    // every battle of such a game, friendly or not, whoever accepts.
+    if let Some(seen) = seen
+        && crate::lens::hides_on(b, to, head)
+    {
+        return Err(Refusal::new(
+            ErrCode::Refused,
+            format!(
+                "entry {seen} drew from the battle's dice stream after {}, and this game hides \
+                 information from the seats: taken back, the same stream would deal the same \
+                 draws again on the new line, so a seat would learn what it may not see (a card \
+                 in another seat's hand, the next card of a deck). A take-back past drawn \
+                 randomness is refused in this game, even in friendly play: take back less far, \
+                 to after the last draw",
                 at_words(to)
             ),
         ));
@@ -138,7 +166,26 @@ fn check_to(
         .map(|(a, _)| a)
         .filter(|a| *a != by)
         .collect();
-    Ok((head, others))
+    Ok(Checked { head, others, seen })
+}
+
+/// Where a take-back may go: the head it is asked at, the seats that must
+/// accept, and the first entry after `to` that drew from the dice stream
+/// (the new line draws the same: every seat knows those dice already).
+struct Checked {
+    head: Option<EntryId>,
+    others: Vec<Actor>,
+    seen: Option<EntryId>,
+}
+
+/// What the seats are told when a take-back goes back past dice they saw
+/// (an open-information game: nothing hidden is shown by it).
+fn seen_words(seen: Option<EntryId>) -> String {
+    seen.map_or_else(String::new, |e| {
+        format!(
+            "; the dice from entry {e} on were seen, and the battle's one dice stream rolls them again on the new line: every seat knows them already"
+        )
+    })
 }
 
 /// The `moved` event for `seat`: the live line now ends at `to`; the state
@@ -149,6 +196,7 @@ fn moved_frame(
     seat: Actor,
     to: Option<EntryId>,
     by: Option<Actor>,
+    seen: Option<EntryId>,
 ) -> String {
     let mut m = Map::new();
     m.insert("battle".into(), json!(battle));
@@ -157,13 +205,15 @@ fn moved_frame(
     m.insert("head".into(), json!(b.cursor()));
     m.insert("branch".into(), json!(b.current_branch()));
     m.insert("by".into(), json!(by.map(|a| a.0)));
+    m.insert("dice_seen".into(), json!(seen));
     m.insert(
         "words".into(),
         json!(match by {
             Some(a) => format!(
-                "{} took the battle back to {}; the entries after it stay on their branch",
+                "{} took the battle back to {}; the entries after it stay on their branch{}",
                 b.actor_name(a),
-                at_words(to)
+                at_words(to),
+                seen_words(seen)
             ),
             None => format!(
                 "the battle was taken back to {} while you were away; the entries after it stay on their branch",
@@ -192,7 +242,7 @@ pub(super) fn resume_moved(
         return None;
     }
     let shared = b.common_ancestor(Some(a), b.cursor());
-    Some(moved_frame(b, battle, seat, shared, None))
+    Some(moved_frame(b, battle, seat, shared, None, None))
 }
 
 /// Send each watcher of `battle` the frame `frame` makes for its seat.
@@ -247,25 +297,50 @@ async fn apply(
     to: Option<EntryId>,
     by: Actor,
     seat: Actor,
+    seen: Option<EntryId>,
 ) -> Result<Value, Refusal> {
     blocking_table(shared, move |t| t.move_cursor(battle, expect, to)).await?;
     let mut seats = watching(shared, battle);
     if !seats.contains(&seat) {
         seats.push(seat);
     }
-    let (frames, state) = blocking_live(shared, move |l| {
+    let made = blocking_live(shared, move |l| {
         let mut out = (HashMap::new(), Value::Null);
         l.read(battle, &mut |b| {
             for s in &seats {
-                out.0.insert(*s, moved_frame(b, battle, *s, to, Some(by)));
+                out.0
+                    .insert(*s, moved_frame(b, battle, *s, to, Some(by), seen));
             }
             out.1 = b.state_json_as(to, Viewer::Seat(seat));
         })?;
         Ok(out)
     })
-    .await?;
-    send_watchers(shared, battle, &frames);
-    Ok(state)
+    .await;
+    match made {
+        Ok((frames, state)) => {
+            send_watchers(shared, battle, &frames);
+            Ok(state)
+        }
+        // The move is durable but its frames could not be made: the
+        // watchers are closed in words (`notice missed`), so their clients
+        // resume after the last entry they hold and hear `moved` first
+        // ([`resume_moved`]).
+        Err(r) => {
+            eprintln!(
+                "serve: battle {battle}: taken back to {}, but the moved frames could not be made: {}; its watchers are closed to resume",
+                at_words(to),
+                r.words
+            );
+            close_watchers(shared, battle);
+            Err(Refusal::new(
+                r.code,
+                format!(
+                    "battle {battle} was taken back to {}, but the server could not tell the seats: watch it again to resume",
+                    at_words(to)
+                ),
+            ))
+        }
+    }
 }
 
 /// `takeback {battle, seat, to}`.
@@ -304,7 +379,7 @@ pub(super) async fn ask(
             format!("there is no battle {battle} in play"),
         )));
     };
-    let (head, others) = checked.map_err(stay)?;
+    let Checked { head, others, seen } = checked.map_err(stay)?;
     {
         let mut asked = shared
             .takebacks
@@ -316,8 +391,8 @@ pub(super) async fn ask(
                 return Err(stay(Refusal::new(
                     ErrCode::Refused,
                     format!(
-                        "a take-back is already asked in battle {battle} (seat {} asks to go back to {}): it is answered first",
-                        a.by.0,
+                        "a take-back is already asked in battle {battle} ({} asks to go back to {}): it is answered first",
+                        proto::seat_word(a.by.0),
                         at_words(a.to)
                     ),
                 )));
@@ -328,12 +403,12 @@ pub(super) async fn ask(
     }
     let friendly = rules.friendly;
     if friendly || others.is_empty() {
-        let state = apply(shared, battle, head, to, by, by)
+        let state = apply(shared, battle, head, to, by, by, seen)
             .await
             .map_err(stay)?;
         return Ok(json!({
             "battle": battle, "seat": seat, "moved": true, "to": to, "head": to,
-            "friendly": friendly, "state": state,
+            "friendly": friendly, "state": state, "dice_seen": seen,
         }));
     }
     let request = shared.takebacks.next.fetch_add(1, Ordering::Relaxed) + 1;
@@ -350,6 +425,7 @@ pub(super) async fn ask(
                 by,
                 to,
                 head,
+                seen,
                 waiting: others,
                 accepted: Vec::new(),
             },
@@ -361,17 +437,20 @@ pub(super) async fn ask(
     m.insert("to".into(), json!(to));
     m.insert("head".into(), json!(head));
     m.insert("waiting".into(), json!(waiting));
+    m.insert("dice_seen".into(), json!(seen));
     m.insert(
         "words".into(),
         json!(format!(
-            "seat {seat} asks to take battle {battle} back to {}: answer with takeback_answer",
-            at_words(to)
+            "{} asks to take battle {battle} back to {}{}: answer with takeback_answer",
+            proto::seat_word(seat),
+            at_words(to),
+            seen_words(seen)
         )),
     );
     tell_all(shared, battle, "takeback_asked", m);
     Ok(json!({
         "battle": battle, "seat": seat, "moved": false, "request": request,
-        "to": to, "waiting": waiting,
+        "to": to, "waiting": waiting, "dice_seen": seen,
     }))
 }
 
@@ -414,13 +493,19 @@ pub(super) async fn answer(
         if a.by == who {
             return Err(stay(Refusal::new(
                 ErrCode::Forbidden,
-                format!("seat {seat} asked for this take-back; the other seats answer it"),
+                format!(
+                    "{} asked for this take-back; the other seats answer it",
+                    proto::seat_word(seat)
+                ),
             )));
         }
         if !a.waiting.contains(&who) {
             return Err(stay(Refusal::new(
                 ErrCode::Forbidden,
-                format!("seat {seat} is not asked to answer this take-back"),
+                format!(
+                    "{} is not asked to answer this take-back",
+                    proto::seat_word(seat)
+                ),
             )));
         }
         if accept && !a.accepted.contains(&who) {
@@ -443,7 +528,8 @@ pub(super) async fn answer(
         m.insert(
             "words".into(),
             json!(format!(
-                "seat {seat} refused the take-back to {}; the battle goes on from {}",
+                "{} refused the take-back to {}; the battle goes on from {}",
+                proto::seat_word(seat),
                 at_words(a.to),
                 at_words(a.head)
             )),
@@ -463,7 +549,7 @@ pub(super) async fn answer(
         return Ok(json!({"battle": battle, "seat": seat, "moved": false, "waiting": rest}));
     }
     tell_all(shared, battle, "takeback_answered", m);
-    let state = apply(shared, battle, a.head, a.to, a.by, who)
+    let state = apply(shared, battle, a.head, a.to, a.by, who, a.seen)
         .await
         .map_err(|r| {
             if r.code == ErrCode::Stale {

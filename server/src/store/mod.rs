@@ -6,7 +6,7 @@
 //! store can implement them with a blocking client, or the trait's methods
 //! become futures when a second backend needs them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use xenolog_engine::Actor;
 use xenolog_engine::fair::Bytes32;
 
@@ -59,6 +59,34 @@ pub struct NewBattle {
     pub strict: bool,
     /// The players enter the dice they roll by hand (no fairness claim).
     pub entered_dice: bool,
+    /// The models each seat fields from a roster of the campaign (an Alien
+    /// Invasion battle over rosters; empty: no rosters). Its result and
+    /// experience enter the campaign when it ends.
+    pub rosters: Vec<RosterPick>,
+}
+
+/// The models one seat fields from a roster of the shared campaign.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RosterPick {
+    /// The seat, counted from 0 as every JSON seat.
+    pub seat: u8,
+    pub roster: xenolog_engine::campaign::RosterId,
+    pub models: Vec<xenolog_engine::campaign::ModelId>,
+}
+
+impl RosterPick {
+    fn seat_pick(&self) -> xenolog_saves::SeatPick {
+        xenolog_saves::SeatPick {
+            seat: self.seat,
+            roster: self.roster,
+            models: self.models.clone(),
+        }
+    }
+}
+
+/// The saves' picks for a battle's rosters.
+pub(crate) fn seat_picks(picks: &[RosterPick]) -> Vec<xenolog_saves::SeatPick> {
+    picks.iter().map(RosterPick::seat_pick).collect()
 }
 
 /// A battle created on the server, as the organiser's list shows it.
@@ -162,7 +190,10 @@ pub enum ClubError {
     NoSuchCampaign(CampaignId),
     #[error("there is no battle {0} on this server")]
     NoSuchBattle(ServerBattleId),
-    #[error("battle {battle} has {seats} seats, numbered 0 to {}; there is no seat {seat}", seats - 1)]
+    #[error(
+        "battle {battle} has {seats} seats, numbered 1 to {seats}; there is no {}",
+        crate::proto::seat_word(*seat)
+    )]
     NoSuchSeat {
         battle: ServerBattleId,
         seat: u8,
@@ -170,7 +201,10 @@ pub enum ClubError {
     },
     #[error("the battle cannot be made: {0}")]
     Battle(String),
-    #[error("seat {seat} of battle {battle} already gave its nonce (each seat gives one)")]
+    #[error(
+        "{} of battle {battle} already gave its nonce (each seat gives one)",
+        crate::proto::seat_word(*seat)
+    )]
     AlreadyJoined { battle: ServerBattleId, seat: u8 },
     #[error("battle {0} has not started: every seat gives its nonce first (join)")]
     NotStarted(ServerBattleId),
@@ -189,7 +223,10 @@ pub enum ClubError {
         battle: ServerBattleId,
         what: &'static str,
     },
-    #[error("the campaign file {file}: {why}")]
+    /// `file` is for the server's log only: where the server keeps its
+    /// files is not a player's business, so the words say "the campaign's
+    /// file".
+    #[error("the campaign's file: {why}")]
     Campaign { file: String, why: String },
     #[error("the club file {path}: {why}")]
     File { path: String, why: String },
@@ -256,6 +293,11 @@ pub struct Played {
     /// The command id was seen before: nothing was decided now, `entries`
     /// are the ones the first command made.
     pub again: bool,
+    /// The command was the one recorded next after a take-back: the live
+    /// cursor walked the recorded line (`entries`, the command's and the
+    /// game's own steps after it), nothing new was decided or written but
+    /// the position (DESIGN.md section 9, a real redo).
+    pub walked: bool,
 }
 
 /// Started battles, decided here: the server is the only master.

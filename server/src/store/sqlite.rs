@@ -20,8 +20,8 @@ use super::writer::{Gone, Writer};
 mod table;
 use super::{
     BattleInfo, BattleStore, CampaignId, CampaignInfo, ClubError, CreatedBattle, Grant, Invitation,
-    Joined, LiveStore, NewBattle, Played, Principal, Redeemed, SeatInvite, ServerBattleId, Store,
-    TokenId, TokenInfo, TokenStore,
+    Joined, LiveStore, NewBattle, Played, Principal, Redeemed, RosterPick, SeatInvite,
+    ServerBattleId, Store, TokenId, TokenInfo, TokenStore,
 };
 use crate::secret::{Code, Role, Token, random_bytes};
 
@@ -37,6 +37,8 @@ static MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../../migrations/0002_battles.sql")),
     M::up(include_str!("../../migrations/0003_commands.sql")),
     M::up(include_str!("../../migrations/0004_table.sql")),
+    M::up(include_str!("../../migrations/0005_entered_dice.sql")),
+    M::up(include_str!("../../migrations/0006_battle_rosters.sql")),
 ];
 /// The campaign files' folder inside the data folder.
 pub const CAMPAIGNS: &str = "campaigns";
@@ -116,12 +118,6 @@ pub struct ClubFile {
     starting: Mutex<HashMap<ServerBattleId, Arc<Mutex<()>>>>,
 }
 
-/// Battles created with dice entered by hand (absent: the server rolls).
-const ENTERED_DICE_TABLE: &str = "CREATE TABLE IF NOT EXISTS server_battle_dice (
-    server_battle INTEGER PRIMARY KEY REFERENCES server_battles(id),
-    mode          TEXT    NOT NULL CHECK (mode = 'entered')
-);";
-
 /// Read-only connections kept per campaign.
 const READERS_KEPT: usize = 4;
 
@@ -183,11 +179,6 @@ impl ClubFile {
             .map_err(sql)?;
         Migrations::from_slice(MIGRATIONS)
             .to_latest(&mut conn)
-            .map_err(|e| file_err(format!("its tables cannot be made: {e}")))?;
-        // The battles whose dice the players enter by hand. Made here, not
-        // by a migration, while another branch adds the club file's
-        // migration 4: it becomes migration 5 when both are in.
-        conn.execute_batch(ENTERED_DICE_TABLE)
             .map_err(|e| file_err(format!("its tables cannot be made: {e}")))?;
         Ok(ClubFile {
             path: path.to_owned(),
@@ -575,12 +566,34 @@ impl ClubFile {
         } else {
             DiceMode::Rolled
         };
+        let picks: Vec<RosterPick> = match &row.rosters {
+            None => Vec::new(),
+            Some(text) => serde_json::from_str(text).map_err(|e| ClubError::File {
+                path: self.path.display().to_string(),
+                why: format!("battle {battle}'s rosters are not readable: {e}"),
+            })?,
+        };
+        if picks.is_empty() {
+            return writer
+                .run(move |c| {
+                    c.new_club_battle(&game, &config, &title, dice_mode, strict, &secret, nonces)
+                })
+                .map_err(|g| self.gone(&path, g))?
+                .map_err(campaign_err);
+        }
+        // Over rosters: the battle and the campaign's "battle fought with
+        // these models" entry in one transaction, on the campaign's writer
+        // thread; its result and experience come into the campaign's fold
+        // when it ends (DESIGN.md section 10).
+        let picks = super::seat_picks(&picks);
         writer
             .run(move |c| {
-                c.new_club_battle(&game, &config, &title, dice_mode, strict, &secret, nonces)
+                c.new_club_roster_battle(
+                    &config, &picks, &title, dice_mode, strict, &secret, nonces,
+                )
             })
             .map_err(|g| self.gone(&path, g))?
-            .map_err(campaign_err)
+            .map_err(|e| roster_fail(e, &path))
     }
 }
 
@@ -869,6 +882,7 @@ impl LiveStore for ClubFile {
                     entries,
                     revealed: ended.then_some(lb.secret),
                     again: true,
+                    walked: false,
                 });
             }
         }
@@ -895,6 +909,18 @@ impl LiveStore for ClubFile {
                 }
             };
             return Err(ClubError::Stale(words));
+        }
+        // Section 9, a real redo: after a take-back, the command recorded
+        // next (the same seat, command and entered dice) walks the recorded
+        // line instead of deciding it again: the same entry with the same
+        // dice (principle 3), no new branch, nothing written but the
+        // position. Tried only where something is recorded after the head.
+        if !b.children(head).is_empty()
+            && let Ok(p) = b.prepare_json(seat, command, dice.clone())
+            && matches!(p.kind, xenolog_engine::PendingKind::Redo { .. })
+        {
+            let entered = lb.dice_mode == DiceMode::Entered;
+            return self.walk(&mut guard, battle, p, entered, seat, cmd_id, &path, &writer);
         }
         let held = b.records().len();
         // Decided on this thread (the blocking pool), in memory only.
@@ -924,6 +950,7 @@ impl LiveStore for ClubFile {
                 entries,
                 revealed: ends.then_some(secret),
                 again: false,
+                walked: false,
             }),
             Ok(Err(why)) => {
                 *guard = None;
@@ -971,6 +998,85 @@ impl LiveStore for ClubFile {
     }
 }
 
+impl ClubFile {
+    /// Walk the recorded line from the battle's head: the seat's command
+    /// recorded next (`first`, a redo), then each step of the game's own
+    /// recorded after it, as [`xenolog_saves::decide`] played them when the
+    /// line was first made. The position is written (with the command id)
+    /// on the campaign's writer thread; until it is, the slot is empty, so a
+    /// failure leaves nothing in memory that is not on disk.
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        guard: &mut std::sync::MutexGuard<'_, Option<LiveBattle>>,
+        battle: ServerBattleId,
+        first: xenolog_engine::Pending,
+        entered: bool,
+        seat: Actor,
+        cmd_id: Option<&str>,
+        path: &Path,
+        writer: &Writer,
+    ) -> Result<Played, ClubError> {
+        let Some(mut live) = guard.take() else {
+            return Err(ClubError::NoSuchBattle(battle));
+        };
+        let id = live.id;
+        let mut b = live.battle;
+        let mut walked = Vec::new();
+        let mut next = Some(first);
+        while let Some(p) = next.take() {
+            match b.commit(p) {
+                Ok(e) => walked.push(e),
+                Err(_) => break,
+            }
+            next = b
+                .due_step()
+                .and_then(|step| {
+                    b.prepare_json(Actor::SYSTEM, &step.command, entered.then(Vec::new))
+                        .ok()
+                })
+                .filter(|p| matches!(p.kind, xenolog_engine::PendingKind::Redo { .. }));
+        }
+        // A battle never ends on a line it left: a take-back is refused
+        // after the end. Should a recorded line end it, it is not walked
+        // (the reveal is written only with an ending entry).
+        if b.outcome().is_some() {
+            // Nothing was written: the slot stays empty and the battle
+            // loads again from its file, as it is there.
+            return Err(ClubError::Rule(
+                "walking the recorded line would end the battle here, and a line that ended is never taken back: give another command".to_owned(),
+            ));
+        }
+        let cmd = cmd_id.map(str::to_owned);
+        let entries = walked.clone();
+        let saved = writer
+            .run(move |c| {
+                let r = match &cmd {
+                    Some(cid) => c.save_position_for_command(id, &*b, seat, cid, &entries),
+                    None => c.save_position(id, &*b),
+                };
+                (b, r)
+            })
+            .map_err(|g| self.gone(path, g))?;
+        match saved {
+            (b, Ok(())) => {
+                live.battle = b;
+                **guard = Some(live);
+                Ok(Played {
+                    entries: walked,
+                    revealed: None,
+                    again: false,
+                    walked: true,
+                })
+            }
+            (_, Err(e)) => Err(ClubError::Campaign {
+                file: path.display().to_string(),
+                why: e.to_string(),
+            }),
+        }
+    }
+}
+
 /// What a seat is told when deciding its command failed. The command's
 /// own refusal is the rule's words about it. When a step the game takes on
 /// its own after the command fails, the game's words were made on the whole
@@ -985,19 +1091,6 @@ fn refused_decide(
 ) -> ClubError {
     match e {
         xenolog_saves::SaveError::Play(p) if !changed => ClubError::Rule(p.to_string()),
-        // After a take-back, the same command at the same point repeats the
-        // recorded entry (the same dice, the same cards): a club battle does
-        // not walk a taken-back line again yet (server/DESIGN.md section 9).
-        xenolog_saves::SaveError::Refused(w)
-            if !changed && w.contains("repeats a recorded entry") =>
-        {
-            ClubError::Rule(
-                "this command, here, is the one taken back: it would repeat the recorded entry \
-                 with the same dice and cards, which a club battle does not replay yet; give \
-                 another command, or ask to take back further"
-                    .to_owned(),
-            )
-        }
         other if changed => {
             eprintln!(
                 "serve: battle {battle}: the game's own step after a command failed: {other}"
@@ -1018,6 +1111,18 @@ fn refused_decide(
     }
 }
 
+/// A roster battle that could not be set up or written: the campaign's
+/// rules in their words, or the store's failure.
+fn roster_fail(e: xenolog_saves::CampaignFail, path: &Path) -> ClubError {
+    match e {
+        xenolog_saves::CampaignFail::Save(e) => ClubError::Campaign {
+            file: path.display().to_string(),
+            why: e.to_string(),
+        },
+        other => ClubError::Rule(other.to_string()),
+    }
+}
+
 /// A battle as `server_battles` holds it.
 struct BattleRow {
     campaign: CampaignId,
@@ -1031,6 +1136,8 @@ struct BattleRow {
     started: Option<i64>,
     /// Dice entered by hand.
     entered: bool,
+    /// Each seat's roster picks as JSON (`None`: no rosters).
+    rosters: Option<String>,
 }
 
 fn blob32(v: Vec<u8>) -> Bytes32 {
@@ -1089,6 +1196,32 @@ impl BattleStore for ClubFile {
     }
 
     fn create_battle(&self, b: NewBattle) -> Result<CreatedBattle, ClubError> {
+        // A battle over rosters: an Alien Invasion battle whose picks the
+        // campaign takes as it stands now (checked again when it starts).
+        let rosters = if b.rosters.is_empty() {
+            None
+        } else {
+            if b.game != "invasion" {
+                return Err(ClubError::Battle(format!(
+                    "a battle over the campaign's rosters is an Alien Invasion battle (game \"invasion\"), not \"{}\"",
+                    b.game
+                )));
+            }
+            let path = {
+                let conn = self.conn();
+                self.campaign_path(&conn, b.campaign)?
+            };
+            let (config, picks) = (b.config.clone(), super::seat_picks(&b.rosters));
+            let checked = self.reading(b.campaign, &path, move |c| {
+                Ok(match c.check_roster_picks(&config, &picks) {
+                    Ok(()) => Ok(()),
+                    Err(xenolog_saves::CampaignFail::Save(e)) => return Err(e),
+                    Err(other) => Err(other.to_string()),
+                })
+            })?;
+            checked.map_err(ClubError::Battle)?;
+            Some(serde_json::to_string(&b.rosters).unwrap_or_default())
+        };
         let mut conn = self.conn();
         let conn = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -1107,8 +1240,8 @@ impl BattleStore for ClubFile {
         let commitment = fair::commitment(&secret);
         conn.execute(
             "INSERT INTO server_battles
-                 (campaign, game, config, title, strict, seats, secret, commitment, created)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                 (campaign, game, config, title, strict, seats, secret, commitment, created, rosters)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 b.campaign,
                 b.game,
@@ -1118,7 +1251,8 @@ impl BattleStore for ClubFile {
                 seats.len() as i64,
                 &secret[..],
                 &commitment[..],
-                now()
+                now(),
+                rosters
             ],
         )
         .map_err(|e| self.sql(e))?;
@@ -1182,7 +1316,8 @@ impl BattleStore for ClubFile {
         let row = tx
             .query_row(
                 "SELECT campaign, game, config, title, strict, seats, secret, commitment, battle,
-                        EXISTS (SELECT 1 FROM server_battle_dice d WHERE d.server_battle = b.id)
+                        EXISTS (SELECT 1 FROM server_battle_dice d WHERE d.server_battle = b.id),
+                        rosters
                  FROM server_battles b WHERE id = ?1",
                 [battle],
                 |r| {
@@ -1197,6 +1332,7 @@ impl BattleStore for ClubFile {
                         commitment: blob32(r.get(7)?),
                         started: r.get(8)?,
                         entered: r.get(9)?,
+                        rosters: r.get(10)?,
                     })
                 },
             )
@@ -1405,6 +1541,84 @@ mod tests {
         ));
     }
 
+    /// Club migration 5 makes `server_battle_dice`, which session 14 made
+    /// on opening: a club file of session 14 (version 4, the table and its
+    /// rows there) and an older one (version 3, no table) both open, at
+    /// the latest version, their battles as they were.
+    #[test]
+    fn club_files_made_before_migration_5_open_with_their_entered_dice() {
+        let (_dir, club) = club();
+        let c = club.create_campaign("Club").unwrap();
+        let made = |club: &ClubFile, entered_dice| {
+            club.create_battle(NewBattle {
+                campaign: c.id,
+                game: "race".into(),
+                config: serde_json::json!({}),
+                title: String::new(),
+                strict: false,
+                entered_dice,
+                rosters: Vec::new(),
+            })
+            .unwrap()
+            .id
+        };
+        let (entered, rolled) = (made(&club, true), made(&club, false));
+        let path = club.path.clone();
+        drop(club);
+        // As session 14 left it: version 4, the table made on opening (and
+        // nothing of the migrations after 5).
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "ALTER TABLE server_battles DROP COLUMN rosters; PRAGMA user_version = 4;",
+        )
+        .unwrap();
+        drop(conn);
+        let club = ClubFile::open(&path).unwrap();
+        let version: i64 = club
+            .conn()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, MIGRATIONS.len() as i64);
+        let dice: Vec<(ServerBattleId, bool)> = club
+            .battles_of(c.id)
+            .unwrap()
+            .iter()
+            .map(|b| (b.id, b.entered_dice))
+            .collect();
+        assert_eq!(dice, vec![(entered, true), (rolled, false)]);
+        drop(club);
+        // Older still: version 3, no table at all.
+        let older = tempfile::tempdir().unwrap();
+        let old = older.path().join(CLUB_FILE);
+        let mut conn = Connection::open(&old).unwrap();
+        Migrations::from_slice(MIGRATIONS)
+            .to_version(&mut conn, 3)
+            .unwrap();
+        let tables: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'server_battle_dice'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(tables, 0);
+        drop(conn);
+        let club = ClubFile::open(&old).unwrap();
+        let c = club.create_campaign("Old").unwrap();
+        let b = club
+            .create_battle(NewBattle {
+                campaign: c.id,
+                game: "race".into(),
+                config: serde_json::json!({}),
+                title: String::new(),
+                strict: false,
+                entered_dice: true,
+                rosters: Vec::new(),
+            })
+            .unwrap();
+        assert!(club.battles_of(c.id).unwrap()[0].entered_dice, "{}", b.id);
+    }
+
     #[test]
     fn a_campaign_file_is_not_a_club_file() {
         let dir = tempfile::tempdir().unwrap();
@@ -1428,6 +1642,7 @@ mod tests {
                 title: String::new(),
                 strict: false,
                 entered_dice: false,
+                rosters: Vec::new(),
             })
             .unwrap();
         for seat in 0..2u8 {
@@ -1579,6 +1794,67 @@ mod tests {
                 "each command id went with its own battle's entries"
             );
         }
+    }
+
+    /// A job queued after an append runs after that append is written: it
+    /// sees the file as every request before it left it.
+    #[test]
+    fn a_job_queued_after_an_append_sees_it_written() {
+        let (_dir, club) = club();
+        let club = std::sync::Arc::new(club);
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        club.read(battle, &mut |_| {}).unwrap();
+        let path = club.path_of(c.id).unwrap();
+        let writer = club.writer(c.id, &path).unwrap();
+        let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+        let busy = {
+            let writer = writer.clone();
+            std::thread::spawn(move || {
+                writer
+                    .run(move |_| {
+                        let _ = release_rx.recv();
+                    })
+                    .unwrap();
+            })
+        };
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let player = {
+            let club = club.clone();
+            std::thread::spawn(move || {
+                club.play(
+                    battle,
+                    Actor(0),
+                    None,
+                    &serde_json::json!("hold"),
+                    Some("h"),
+                )
+                .unwrap()
+                .entries
+            })
+        };
+        // The append is queued behind the busy job; then a job that looks.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let looker = {
+            let writer = writer.clone();
+            std::thread::spawn(move || {
+                writer
+                    .run(|c| {
+                        let id = c.battles().unwrap()[0].id;
+                        c.command_entries(id, Actor(0), "h").unwrap()
+                    })
+                    .unwrap()
+            })
+        };
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        release_tx.send(()).unwrap();
+        busy.join().unwrap();
+        assert_eq!(player.join().unwrap(), vec![0]);
+        assert_eq!(
+            looker.join().unwrap(),
+            Some(vec![0]),
+            "the job ran before the append queued ahead of it was written"
+        );
     }
 
     /// Play a race to its end with command ids; the last command's id and
@@ -1772,6 +2048,7 @@ mod tests {
                 title: String::new(),
                 strict: false,
                 entered_dice: false,
+                rosters: Vec::new(),
             })
             .unwrap();
         club.join(b.id, 0, [1; 32]).unwrap();
@@ -1811,10 +2088,14 @@ mod tests {
                 "the next card of the deck, the Ace of Saucers, cannot be drawn",
             ),
         ));
-        let e = refused_decide(hidden, true, 7, Path::new("c.xenolog"));
+        let e = refused_decide(hidden, true, 7, Path::new("/srv/club/campaigns/c.xenolog"));
         let words = e.to_string();
         assert!(!words.contains("Ace"), "{words}");
         assert!(words.contains("nothing was written"), "{words}");
+        // Nor where the server keeps its files (the log has the path).
+        assert!(words.starts_with("the campaign's file: "), "{words}");
+        assert!(!words.contains("/srv/club"), "{words}");
+        assert!(!words.contains("c.xenolog"), "{words}");
         // The seat's own command refused: the rule's words about it.
         let own = xenolog_saves::SaveError::Play(xenolog_engine::PlayError::Rule(
             xenolog_engine::RuleError::new(

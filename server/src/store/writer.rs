@@ -3,9 +3,9 @@
 //! append waiting in the queue when the thread comes round is written in one
 //! `IMMEDIATE` transaction ([`Campaign::append_batch`]): one fsync for many
 //! battles' commands (group commit). Other work on the file (loading a
-//! battle, starting one, reading a command id) runs in queue order between
-//! batches; it never concerns a battle with an append in the same batch,
-//! because a battle's own commands wait for their append one at a time.
+//! battle, starting one, saving a position, a campaign edit) runs in queue
+//! order: the appends queued before a job are written before it runs, so
+//! a job always sees what every request before it did.
 //!
 //! A job that panics does not stop the campaign: each job runs under
 //! `catch_unwind`, is answered with the panic's words, and the campaign file
@@ -160,13 +160,31 @@ impl Drop for Writer {
 fn run(mut campaign: Campaign, jobs: mpsc::Receiver<Job>, stats: &Stats) {
     let path: PathBuf = campaign.path().to_owned();
     let mut appends: Vec<(Decided, mpsc::SyncSender<Result<(), String>>)> = Vec::new();
-    while let Ok(first) = jobs.recv() {
+    // A job whose appends before it failed the write: it runs on the file
+    // opened again.
+    let mut carried: Option<Job> = None;
+    loop {
+        let first = match carried.take() {
+            Some(job) => job,
+            None => match jobs.recv() {
+                Ok(job) => job,
+                Err(_) => return,
+            },
+        };
         let mut next = Some(first);
         let mut panicked = false;
         while let Some(job) = next.take() {
             match job {
                 Job::Append(d, reply) => appends.push((d, reply)),
                 Job::Run(f) => {
+                    // The appends queued before this job are written first:
+                    // it sees the file as every request before it left it
+                    // (a load, a command id looked up, a position saved).
+                    if write(&mut campaign, &mut appends, stats) {
+                        panicked = true;
+                        carried = Some(Job::Run(f));
+                        break;
+                    }
                     // Answered by the job itself (in words) when it panics.
                     panicked |= catch_unwind(AssertUnwindSafe(|| f(&mut campaign))).is_err();
                 }
@@ -175,14 +193,8 @@ fn run(mut campaign: Campaign, jobs: mpsc::Receiver<Job>, stats: &Stats) {
                 next = jobs.try_recv().ok();
             }
         }
-        if !appends.is_empty() {
-            stats.transactions.fetch_add(1, Ordering::Relaxed);
-            stats
-                .appends
-                .fetch_add(appends.len() as u64, Ordering::Relaxed);
-        }
         if !panicked {
-            panicked = flush(&mut campaign, &mut appends);
+            panicked = write(&mut campaign, &mut appends, stats);
         } else {
             // Not written on a campaign a job left half-way: each is
             // answered, and its battle is loaded again from the file.
@@ -209,6 +221,23 @@ fn run(mut campaign: Campaign, jobs: mpsc::Receiver<Job>, stats: &Stats) {
             }
         }
     }
+}
+
+/// Write the appends queued so far, if any, in one transaction (counted);
+/// whether the write panicked.
+fn write(
+    campaign: &mut Campaign,
+    appends: &mut Vec<(Decided, mpsc::SyncSender<Result<(), String>>)>,
+    stats: &Stats,
+) -> bool {
+    if appends.is_empty() {
+        return false;
+    }
+    stats.transactions.fetch_add(1, Ordering::Relaxed);
+    stats
+        .appends
+        .fetch_add(appends.len() as u64, Ordering::Relaxed);
+    flush(campaign, appends)
 }
 
 /// Write every queued append in one transaction and answer each; whether

@@ -1,0 +1,342 @@
+//! The in-process server and the WebSocket test client every server test
+//! shares (protocol, hardening, take-backs, the shared campaign): a server
+//! on 127.0.0.1:0 in a temporary folder, and a client that sends requests
+//! with ids, keeps the events that arrive meanwhile, and shows a close frame
+//! as `{"closed": code, "reason": words}` (the end of the stream as
+//! `{"ended": true}`, a read error as `{"error": words}`).
+
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use xenolog_server::{Config, Running, Tuning, start_tuned};
+
+pub struct Server {
+    pub running: Running,
+    pub organiser_code: String,
+    /// The club's folder.
+    pub data: std::path::PathBuf,
+    /// Kept for as long as the server: the folder goes with it.
+    pub _dir: tempfile::TempDir,
+}
+
+pub async fn server() -> Server {
+    server_with(None, Tuning::default()).await
+}
+
+/// A server whose invitation links name `public` (`--public-url`).
+pub async fn server_at(public: Option<&str>) -> Server {
+    server_with(public, Tuning::default()).await
+}
+
+/// A server with its limits, pages and store layer as `tuning` says.
+pub async fn server_tuned(tuning: Tuning) -> Server {
+    server_with(None, tuning).await
+}
+
+async fn server_with(public: Option<&str>, tuning: Tuning) -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let mut running = start_tuned(
+        Config {
+            data: dir.path().join("club"),
+            listen: "127.0.0.1:0".parse().unwrap(),
+            invite_organiser: false,
+            public: public.map(str::to_owned),
+        },
+        tuning,
+    )
+    .await
+    .unwrap();
+    let organiser_code = running
+        .take_invitation()
+        .expect("a first start makes an organiser invitation")
+        .code
+        .expose();
+    Server {
+        running,
+        organiser_code,
+        data: dir.path().join("club"),
+        _dir: dir,
+    }
+}
+
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    next: u64,
+    /// Events that arrived while a reply was awaited.
+    pub events: std::collections::VecDeque<Value>,
+}
+
+impl Client {
+    pub async fn connect(s: &Server) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(s.running.ws_url())
+            .await
+            .unwrap();
+        Client::over(ws)
+    }
+
+    /// A client over a WebSocket made by the caller.
+    pub fn over(ws: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Client {
+        Client {
+            ws,
+            next: 1,
+            events: Default::default(),
+        }
+    }
+
+    pub async fn send_text(&mut self, text: impl Into<String>) {
+        self.send_message(Message::text(text.into())).await;
+    }
+
+    /// Send any frame (a binary one, say).
+    pub async fn send_message(&mut self, m: Message) {
+        self.ws.send(m).await.unwrap();
+    }
+
+    /// The next frame: a text frame as JSON, or the close frame's code as
+    /// `{"closed": code}`.
+    pub async fn recv(&mut self) -> Value {
+        let msg = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
+            .await
+            .expect("an answer within 10 s");
+        match msg {
+            Some(Ok(Message::Text(t))) => serde_json::from_str(t.as_str()).unwrap(),
+            Some(Ok(Message::Close(f))) => {
+                json!({"closed": f.as_ref().map(|f| u16::from(f.code)), "reason": f.as_ref().map(|f| f.reason.to_string())})
+            }
+            Some(Ok(other)) => panic!("unexpected frame {other:?}"),
+            Some(Err(e)) => json!({"error": e.to_string()}),
+            None => json!({"ended": true}),
+        }
+    }
+
+    /// Send a request and return its reply (checked to answer it); events
+    /// on the way are kept for later.
+    pub async fn request(&mut self, kind: &str, fields: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        let mut m = json!({"v": 1, "id": id, "type": kind});
+        if let Value::Object(f) = fields {
+            m.as_object_mut().unwrap().extend(f);
+        }
+        self.send_text(m.to_string()).await;
+        let reply = loop {
+            let v = self.recv().await;
+            if v.get("re").is_some() || v.get("type").is_none() {
+                break v;
+            }
+            self.events.push_back(v);
+        };
+        assert_eq!(reply["re"], json!(id), "{reply}");
+        assert_eq!(reply["v"], json!(1), "{reply}");
+        reply
+    }
+
+    pub async fn ok(&mut self, kind: &str, fields: Value) -> Value {
+        let reply = self.request(kind, fields).await;
+        assert!(reply.get("err").is_none(), "{kind} refused: {reply}");
+        reply["ok"].clone()
+    }
+
+    /// A request refused with `code`; its words.
+    pub async fn refused(&mut self, kind: &str, fields: Value, code: &str) -> String {
+        let reply = self.request(kind, fields).await;
+        assert_eq!(reply["err"]["code"], json!(code), "{reply}");
+        let words = reply["err"]["words"].as_str().unwrap().to_owned();
+        assert!(words.len() > 10, "refused in words: {reply}");
+        words
+    }
+
+    /// The next event (buffered first).
+    pub async fn event(&mut self) -> Value {
+        match self.events.pop_front() {
+            Some(v) => v,
+            None => self.recv().await,
+        }
+    }
+
+    /// The next event of `kind` (buffered first, then from the socket),
+    /// skipping others.
+    pub async fn event_of(&mut self, kind: &str) -> Value {
+        loop {
+            let v = self.event().await;
+            if v["type"] == kind {
+                return v;
+            }
+        }
+    }
+
+    /// Wait until the server has sent everything it will for now: a ping
+    /// answered means every earlier event reached `events`.
+    pub async fn settle(&mut self) {
+        self.ok("ping", json!({})).await;
+    }
+
+    /// Every buffered event of `kind`, taken out.
+    pub fn take(&mut self, kind: &str) -> Vec<Value> {
+        let (hit, rest): (Vec<Value>, Vec<Value>) =
+            self.events.drain(..).partition(|v| v["type"] == kind);
+        self.events = rest.into();
+        hit
+    }
+
+    /// Read frames until the close frame; the frames before it, and its
+    /// code (`None`: the stream ended without one).
+    pub async fn closed_with(&mut self) -> (Vec<Value>, Option<u16>) {
+        let mut before = Vec::new();
+        loop {
+            let v = self.recv().await;
+            if v.get("closed").is_some() {
+                return (before, v["closed"].as_u64().map(|c| c as u16));
+            }
+            if v.get("ended").is_some() || v.get("error").is_some() {
+                return (before, None);
+            }
+            before.push(v);
+        }
+    }
+
+    /// The entry ids received until `live` (checked in order, none twice,
+    /// each with its receipt).
+    pub async fn backfill(&mut self) -> Vec<u64> {
+        let mut ids: Vec<u64> = Vec::new();
+        loop {
+            let v = self.event().await;
+            match v["type"].as_str() {
+                Some("entry") => {
+                    let id = v["entry"]["id"].as_u64().unwrap();
+                    assert!(
+                        ids.last().is_none_or(|l| id > *l),
+                        "entry {id} after {ids:?}"
+                    );
+                    assert_eq!(v["entry"]["receipt"].as_str().unwrap().len(), 64);
+                    ids.push(id);
+                }
+                Some("live") => return ids,
+                _ => panic!("unexpected frame {v}"),
+            }
+        }
+    }
+}
+
+/// An organiser's socket, hello said; and its token.
+pub async fn organiser_token(s: &Server) -> (Client, String) {
+    let mut c = Client::connect(s).await;
+    let r = c
+        .ok("redeem", json!({"code": s.organiser_code, "label": "Ola"}))
+        .await;
+    assert_eq!(r["role"], "organiser");
+    let token = r["token"].as_str().unwrap().to_owned();
+    assert!(token.starts_with("xnl_o_"), "{token}");
+    (c, token)
+}
+
+/// An organiser's socket, hello said.
+pub async fn organiser(s: &Server) -> Client {
+    organiser_token(s).await.0
+}
+
+/// A player's socket (no seat): the client, its token and the token's id.
+pub async fn player(s: &Server, org: &mut Client, name: &str) -> (Client, String, i64) {
+    let inv = org
+        .ok("invite", json!({"role": "player", "label": name}))
+        .await;
+    let mut c = Client::connect(s).await;
+    let r = c.ok("redeem", json!({"code": inv["code"]})).await;
+    assert_eq!(r["label"], json!(name));
+    (
+        c,
+        r["token"].as_str().unwrap().to_owned(),
+        r["token_id"].as_i64().unwrap(),
+    )
+}
+
+/// A player's socket holding a redeemed seat invitation, and its token.
+pub async fn seat_player_token(
+    s: &Server,
+    org: &mut Client,
+    campaign: i64,
+    battle: i64,
+    seat: u8,
+) -> (Client, String) {
+    let inv = org
+        .ok(
+            "invite",
+            json!({"role": "player", "label": format!("seat {seat}"), "campaign": campaign, "battle": battle, "seat": seat}),
+        )
+        .await;
+    assert_eq!(inv["seat"]["seat"], seat);
+    let mut c = Client::connect(s).await;
+    let r = c.ok("redeem", json!({"code": inv["code"]})).await;
+    (c, r["token"].as_str().unwrap().to_owned())
+}
+
+/// A player's socket holding a redeemed seat invitation.
+pub async fn seat_player(
+    s: &Server,
+    org: &mut Client,
+    campaign: i64,
+    battle: i64,
+    seat: u8,
+) -> Client {
+    seat_player_token(s, org, campaign, battle, seat).await.0
+}
+
+pub fn nonce(byte: u8) -> String {
+    xenolog_engine::fair::hex(&[byte; 32])
+}
+
+/// A campaign ("Club") and a battle of `game` in it with `options`
+/// (`strict`, `friendly_takebacks`, `entered_dice`), made by the organiser:
+/// the campaign, the battle, and the `create_battle` reply.
+pub async fn new_battle(
+    org: &mut Client,
+    game: &str,
+    config: Value,
+    options: Value,
+) -> (i64, i64, Value) {
+    let campaign = org.ok("create_campaign", json!({"name": "Club"})).await["campaign"]
+        .as_i64()
+        .unwrap();
+    let mut fields = json!({"campaign": campaign, "game": game, "config": config});
+    if let Value::Object(o) = options {
+        fields.as_object_mut().unwrap().extend(o);
+    }
+    let made = org.ok("create_battle", fields).await;
+    (campaign, made["battle"].as_i64().unwrap(), made)
+}
+
+/// A campaign and a started battle of `game` with two seated players, each
+/// watching its seat from the start (backfill drained).
+pub async fn two_seats(
+    s: &Server,
+    org: &mut Client,
+    game: &str,
+    config: Value,
+    options: Value,
+) -> (i64, i64, Client, Client) {
+    let (campaign, battle, _) = new_battle(org, game, config, options).await;
+    let mut zero = seat_player(s, org, campaign, battle, 0).await;
+    let mut one = seat_player(s, org, campaign, battle, 1).await;
+    for (c, seat) in [(&mut zero, 0u8), (&mut one, 1u8)] {
+        c.ok(
+            "join",
+            json!({"battle": battle, "seat": seat, "nonce": nonce(seat + 1)}),
+        )
+        .await;
+    }
+    for (c, seat) in [(&mut zero, 0), (&mut one, 1)] {
+        c.ok(
+            "watch",
+            json!({"battle": battle, "seat": seat, "after": null}),
+        )
+        .await;
+        c.events.clear();
+    }
+    (campaign, battle, zero, one)
+}
