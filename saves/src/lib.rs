@@ -76,9 +76,10 @@ pub use file::write_atomically;
 pub use names::BattleNames;
 pub use notes::Note;
 pub use rosters::{
-    CampaignFail, CampaignReport, Recomputed, SeatPick, describe, faction_name, kind_name,
-    skill_table,
+    CampaignFail, CampaignReport, EntryKey, Recomputed, SeatPick, describe, faction_name,
+    kind_name, skill_table,
 };
+pub use transfer::Imported;
 pub use xenolog_schema::DiceMode;
 
 /// A battle's id within its campaign.
