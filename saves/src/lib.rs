@@ -61,6 +61,7 @@ mod campaign;
 mod error;
 mod fair;
 mod file;
+mod merge;
 mod names;
 mod notes;
 mod rosters;
@@ -73,6 +74,7 @@ pub use battles::dice_to_enter;
 pub use campaign::{BattleSummary, Campaign};
 pub use error::SaveError;
 pub use file::write_atomically;
+pub use merge::{Conflict, Merged};
 pub use names::BattleNames;
 pub use notes::Note;
 pub use rosters::{

@@ -33,12 +33,109 @@ pub struct Imported {
     pub notice: Option<String>,
 }
 
+/// A battle read from a file or another copy, checked: it rebuilds, its
+/// fair seed (if any) checks out, and it replays exactly (`verify`).
+pub(crate) struct Checked {
+    pub battle: Box<dyn Battle>,
+    pub title: String,
+    pub dice_mode: DiceMode,
+    pub created: i64,
+    pub secret: Option<xenolog_engine::fair::Bytes32>,
+}
+
+/// Check a battle before anything of it is written; why not, in words.
+pub(crate) fn checked(f: BattleFile) -> Result<Checked, String> {
+    let (title, dice_mode, created, secret) = (f.title.clone(), f.dice_mode, f.created, f.secret);
+    if let (Some(seed), Some(secret)) = (&f.meta.fair, &secret) {
+        let seats: Vec<_> = seed.nonces.iter().map(|n| n.seat).collect();
+        let r = xenolog_engine::fair::check(seed, f.meta.seed, &seats, Some(secret), &[], &[]);
+        if !r.ok() {
+            let why = r.lines(&|a| format!("seat {}", a.0 as u32 + 1));
+            return Err(format!(
+                "its fair seed does not check out: {}",
+                why.into_iter()
+                    .filter(|l| l.starts_with("FAILED"))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ));
+        }
+    }
+    let battle = games::load_battle(f.into_stored())
+        .map_err(|e| format!("its battle cannot be rebuilt: {e}"))?;
+    let report = battle.verify();
+    if !report.ok() {
+        return Err(format!("it does not replay as recorded: {report}"));
+    }
+    Ok(Checked {
+        battle,
+        title,
+        dice_mode,
+        created,
+        secret,
+    })
+}
+
+/// Insert a checked battle, with its snapshots rebuilt, in the open
+/// transaction; returns its id here.
+pub(crate) fn insert_checked(
+    tx: &rusqlite::Transaction<'_>,
+    c: &Checked,
+    origin: &str,
+) -> Result<BattleId, SaveError> {
+    let battle = &*c.battle;
+    let outcome = battle.outcome();
+    let status = match &outcome {
+        Some(o) => ("over", Some(o.summary.as_str())),
+        None => ("in progress", None),
+    };
+    let row = NewBattleRow {
+        meta: battle.meta(),
+        title: &c.title,
+        dice_mode: c.dice_mode,
+        created: c.created,
+        cursor: battle.cursor(),
+        branch: battle.current_branch(),
+        origin: Some(origin),
+        secret: c.secret.as_ref(),
+    };
+    let n = battle.records().len() as EntryId;
+    let rules_version = battle.rules_version_now();
+    let snapshots = (0..n).filter_map(|entry| {
+        battle.snapshot_bytes(entry).map(|state| StoredSnapshot {
+            entry,
+            rules_version,
+            state,
+        })
+    });
+    insert_battle(
+        tx,
+        &row,
+        status,
+        battle.branches(),
+        battle.records(),
+        snapshots,
+    )
+}
+
 impl Campaign {
     /// Export one battle to a standalone file (magic header, format version,
     /// postcard payload, BLAKE3 checksum; see `xenolog_schema::battle_file`).
     /// The file is written beside `out` and renamed into place, so a crash
     /// leaves either the old file or the complete new one.
     pub fn export_battle(&self, id: BattleId, out: &Path) -> Result<(), SaveError> {
+        let file = self.battle_file(id)?;
+        let link = self.campaign_link(id)?;
+        let bytes =
+            write_battle_file_linked(&file, link.as_ref()).map_err(|e| SaveError::Corrupt {
+                battle: id,
+                why: e.to_string(),
+            })?;
+        write_atomically(out, &bytes)
+    }
+
+    /// One battle as its standalone file holds it (the revealed secret of a
+    /// finished club battle included).
+    pub(crate) fn battle_file(&self, id: BattleId) -> Result<BattleFile, SaveError> {
         let s = self.read_battle(id).map_err(|e| match e {
             crate::battles::ScanError::Save(e) => e,
             crate::battles::ScanError::Entry { seq, why } => SaveError::Corrupt {
@@ -51,7 +148,7 @@ impl Campaign {
         } else {
             None
         };
-        let file = BattleFile {
+        Ok(BattleFile {
             secret,
             meta: s.parts.meta,
             title: s.title,
@@ -61,14 +158,7 @@ impl Campaign {
             records: s.parts.records,
             cursor: s.parts.cursor,
             branch: s.parts.branch,
-        };
-        let link = self.campaign_link(id)?;
-        let bytes =
-            write_battle_file_linked(&file, link.as_ref()).map_err(|e| SaveError::Corrupt {
-                battle: id,
-                why: e.to_string(),
-            })?;
-        write_atomically(out, &bytes)
+        })
     }
 
     /// Import a battle file as a new battle of this campaign.
@@ -99,28 +189,7 @@ impl Campaign {
         let bytes = std::fs::read(file).map_err(|e| SaveError::io(file, e))?;
         let (f, link) = read_battle_file_linked(&bytes).map_err(|e| bad(e.to_string()))?;
         drop(bytes);
-        let (title, dice_mode, created, secret) =
-            (f.title.clone(), f.dice_mode, f.created, f.secret);
-        if let (Some(seed), Some(secret)) = (&f.meta.fair, &secret) {
-            let seats: Vec<_> = seed.nonces.iter().map(|n| n.seat).collect();
-            let r = xenolog_engine::fair::check(seed, f.meta.seed, &seats, Some(secret), &[], &[]);
-            if !r.ok() {
-                let why = r.lines(&|a| format!("seat {}", a.0 as u32 + 1));
-                return Err(bad(format!(
-                    "its fair seed does not check out: {}",
-                    why.into_iter()
-                        .filter(|l| l.starts_with("FAILED"))
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                )));
-            }
-        }
-        let battle = games::load_battle(f.into_stored())
-            .map_err(|e| bad(format!("its battle cannot be rebuilt: {e}")))?;
-        let report = battle.verify();
-        if !report.ok() {
-            return Err(bad(format!("it does not replay as recorded: {report}")));
-        }
+        let checked = checked(f).map_err(bad)?;
         let origin = format!(
             "imported from {}",
             file.file_name().map_or_else(
@@ -131,43 +200,12 @@ impl Campaign {
         // Issue 30 item 9: a roster battle of a copy of this campaign counts.
         let (counted, notice) = match &link {
             None => (None, None),
-            Some(l) => self.link_counts(l, battle.meta(), file)?,
-        };
-        let outcome = battle.outcome();
-        let status = match &outcome {
-            Some(o) => ("over", Some(o.summary.as_str())),
-            None => ("in progress", None),
-        };
-        let row = NewBattleRow {
-            meta: battle.meta(),
-            title: &title,
-            dice_mode,
-            created,
-            cursor: battle.cursor(),
-            branch: battle.current_branch(),
-            origin: Some(&origin),
-            secret: secret.as_ref(),
+            Some(l) => self.link_counts(l, checked.battle.meta(), file)?,
         };
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let n = battle.records().len() as EntryId;
-        let rules_version = battle.rules_version_now();
-        let snapshots = (0..n).filter_map(|entry| {
-            battle.snapshot_bytes(entry).map(|state| StoredSnapshot {
-                entry,
-                rules_version,
-                state,
-            })
-        });
-        let id = insert_battle(
-            &tx,
-            &row,
-            status,
-            battle.branches(),
-            battle.records(),
-            snapshots,
-        )?;
+        let id = insert_checked(&tx, &checked, &origin)?;
         if let Some((key, at, fighters)) = &counted {
             let event = CampaignEvent::BattleFought {
                 battle: id,

@@ -47,6 +47,12 @@ fn model_id(c: &Campaign, name: &str) -> u32 {
 /// A roster battle of both rosters' fit models, played to its end
 /// (shooting where it can, else ending the card).
 fn roster_battle(c: &mut Campaign, seed: u64, unit: u32, daleks: u32) -> i64 {
+    fought(c, seed, unit, daleks, true)
+}
+
+/// A roster battle played to its end, shooting where it can (`shoot`) or
+/// only ending cards (everyone survives).
+fn fought(c: &mut Campaign, seed: u64, unit: u32, daleks: u32, shoot: bool) -> i64 {
     let s = c.campaign_state().unwrap();
     let fit = |r: u32| -> Vec<u32> {
         s.models
@@ -86,7 +92,7 @@ fn roster_battle(c: &mut Campaign, seed: u64, unit: u32, daleks: u32) -> i64 {
         // Shoot when it can (someone falls), else end the card.
         let l = legal
             .iter()
-            .find(|l| l.text.contains("shoot"))
+            .find(|l| shoot && l.text.contains("shoot"))
             .or_else(|| legal.iter().find(|l| l.text.contains("end the card")))
             .unwrap_or(&legal[i % legal.len()])
             .clone();
@@ -284,4 +290,220 @@ fn item_9_a_link_that_does_not_match_its_battle_is_refused() {
         "{err}"
     );
     assert!(o.battles().unwrap().is_empty());
+}
+
+/// The organiser's file after two quiet battles (every model survived: 2 EP
+/// each), and a laptop's copy of it.
+fn veterans() -> Copies {
+    let k = copies();
+    {
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        fought(&mut o, 21, k.unit, k.daleks, false);
+        fought(&mut o, 22, k.unit, k.daleks, false);
+        assert!(sheets(&o).iter().all(|s| s.1 == 2), "{:?}", sheets(&o));
+    }
+    copy(&k.organiser, &k.laptop);
+    k
+}
+
+fn buy(c: &mut Campaign, model: &str, skill: &str) {
+    let model = model_id(c, model);
+    c.record(CampaignEvent::SkillBought {
+        model,
+        skill: skill.into(),
+    })
+    .unwrap();
+}
+
+/// The merged campaign as it stands: every model's sheet, the battles'
+/// results and the entries set aside, in words and whatever the numbers.
+type Standings = (Vec<Sheet>, Vec<Option<String>>, Vec<String>);
+
+fn standings(c: &Campaign) -> Standings {
+    let s = c.campaign_state().unwrap();
+    let mut conflicts: Vec<String> = c
+        .campaign_conflicts()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            // The battles' numbers differ between the files; not their words.
+            let mut e = x.event.clone();
+            if let CampaignEvent::BattleFought { battle, .. } = &mut e {
+                *battle = 0;
+            }
+            format!("{e:?} {}", x.why)
+        })
+        .collect();
+    conflicts.sort();
+    (
+        s.models.iter().map(sheet).collect(),
+        s.battles.iter().map(|b| b.result.clone()).collect(),
+        conflicts,
+    )
+}
+
+/// Issue 30 item 9: "two copies of a campaign must merge (the campaign log
+/// is append-only: the entries of both land, a conflict is shown, none is
+/// lost)". Two copies edited apart (skills bought on both, a battle on
+/// each), merged both ways, give the same standings; the same experience
+/// spent twice is a conflict, shown in words and kept; merging again
+/// changes nothing.
+#[test]
+fn item_9_two_copies_edited_apart_merge_both_ways_to_the_same_standings() {
+    let k = veterans();
+    {
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        buy(&mut o, "Sgt Benton", "crack_shot");
+        buy(&mut o, "Dalek Kaan", "h2h_expert");
+        fought(&mut o, 31, k.unit, k.daleks, false);
+    }
+    {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        // Sgt Benton's 2 EP, spent again on the laptop: a conflict.
+        buy(&mut l, "Sgt Benton", "super_fast");
+        buy(&mut l, "Pte Yates", "crack_shot");
+        fought(&mut l, 32, k.unit, k.daleks, false);
+    }
+    let dir = k.organiser.parent().unwrap();
+    let (a, b) = (dir.join("a.xenolog"), dir.join("b.xenolog"));
+    copy(&k.organiser, &a);
+    copy(&k.laptop, &b);
+    let (ma, mb) = {
+        let mut ca = Campaign::open(&a).unwrap();
+        let mut cb = Campaign::open(&b).unwrap();
+        (
+            ca.merge(&k.laptop).unwrap(),
+            cb.merge(&k.organiser).unwrap(),
+        )
+    };
+    let (ca, cb) = (
+        Campaign::open_read_only(&a).unwrap(),
+        Campaign::open_read_only(&b).unwrap(),
+    );
+    // Both battles fought apart are in both, and count in both.
+    assert_eq!(ca.battles().unwrap().len(), 4);
+    assert_eq!(cb.battles().unwrap().len(), 4);
+    assert_eq!(ma.copied.len(), 1, "{ma:?}");
+    assert_eq!(mb.copied.len(), 1, "{mb:?}");
+    let (sa, sb) = (standings(&ca), standings(&cb));
+    assert_eq!(sa, sb, "merged both ways, the standings differ");
+    assert_eq!(sa.1.len(), 4, "four battles count: {:?}", sa.1);
+    // One of Sgt Benton's two purchases stands; the other is set aside.
+    assert!(
+        sa.0.iter().all(|s| s.1 == 4),
+        "2 EP before, 1 per battle: {:?}",
+        sa.0
+    );
+    let benton = sa.0.iter().find(|s| s.0 == "Sgt Benton").unwrap();
+    assert_eq!((benton.2, benton.6.len()), (2, 1), "{benton:?}");
+    let yates = sa.0.iter().find(|s| s.0 == "Pte Yates").unwrap();
+    assert_eq!(yates.6, [("crack_shot".to_owned(), 1)], "{yates:?}");
+    let kaan = sa.0.iter().find(|s| s.0 == "Dalek Kaan").unwrap();
+    assert_eq!(kaan.6, [("h2h_expert".to_owned(), 1)], "{kaan:?}");
+    assert_eq!(sa.2.len(), 1, "{:?}", sa.2);
+    // Shown in words by the merge that set it aside (one side's or the other's).
+    let shown: Vec<&String> = ma.conflicts.iter().chain(&mb.conflicts).collect();
+    assert_eq!(shown.len(), 2, "{shown:?}");
+    for w in &shown {
+        assert!(
+            w.contains("Sgt Benton bought") && w.contains("set aside") && w.contains("EP"),
+            "{w}"
+        );
+    }
+    assert!(ca.verify_campaign().unwrap().ok());
+    assert!(cb.verify_campaign().unwrap().ok());
+    // Nothing is lost: every entry of both copies is in the log or set aside.
+    let shared = 2 + 6 + 2; // two rosters, six recruits, two battles
+    let apart = 3 + 3; // two skills and a battle on each
+    let total =
+        |c: &Campaign| c.campaign_log().unwrap().len() + c.campaign_conflicts().unwrap().len();
+    assert_eq!((total(&ca), total(&cb)), (shared + apart, shared + apart));
+    drop((ca, cb));
+    // Merging again changes nothing.
+    let mut ca = Campaign::open(&a).unwrap();
+    let again = ca.merge(&b).unwrap();
+    assert_eq!(
+        (again.added, again.copied.len(), again.conflicts.len()),
+        (0, 0, 0),
+        "{again:?}"
+    );
+    assert_eq!(standings(&ca), sb);
+}
+
+/// A file of another campaign (another uid) is refused in words, and
+/// nothing is written.
+#[test]
+fn item_9_merging_another_campaign_is_refused() {
+    let k = copies();
+    let other = k.laptop.with_file_name("other.xenolog");
+    organiser(&other);
+    let mut o = Campaign::open(&k.organiser).unwrap();
+    let before = (log_len(&o), sheets(&o));
+    let err = o.merge(&other).unwrap_err();
+    assert!(
+        err.to_string().contains("not a copy of this one")
+            && err.to_string().contains("nothing was merged"),
+        "{err}"
+    );
+    assert_eq!((log_len(&o), sheets(&o)), before);
+}
+
+/// Both copies recruit after they part: each copy gave its recruit the next
+/// model number; merged, both recruits are there (the later one renumbered),
+/// with what each copy did with them.
+#[test]
+fn item_9_recruits_made_on_both_copies_both_land() {
+    let k = copies();
+    {
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        o.add_model(k.unit, "Pte Grant", "rifleman").unwrap();
+    }
+    {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        let walsh = l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
+        l.record(CampaignEvent::ModelRenamed {
+            model: walsh,
+            name: "Cpl Walsh".into(),
+        })
+        .unwrap();
+    }
+    let mut o = Campaign::open(&k.organiser).unwrap();
+    let m = o.merge(&k.laptop).unwrap();
+    assert!(m.conflicts.is_empty(), "{m:?}");
+    assert_eq!(m.added, 2);
+    let names: Vec<String> = o
+        .campaign_state()
+        .unwrap()
+        .models
+        .iter()
+        .map(|m| m.name.clone())
+        .collect();
+    assert!(names.contains(&"Pte Grant".to_owned()), "{names:?}");
+    assert!(names.contains(&"Cpl Walsh".to_owned()), "{names:?}");
+    assert_eq!(names.len(), 8);
+}
+
+/// A roster battle carried over by export and import, and the two copies
+/// merged later: the battle and its entry are one in the merged campaign
+/// (its entry kept its key on import), so nothing counts twice.
+#[test]
+fn item_9_an_imported_roster_battle_and_a_later_merge_count_it_once() {
+    let k = copies();
+    let file = k.laptop.with_extension("xenolog-battle");
+    {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        let id = roster_battle(&mut l, 15, k.unit, k.daleks);
+        l.export_battle(id, &file).unwrap();
+    }
+    let mut o = Campaign::open(&k.organiser).unwrap();
+    assert!(o.import_battle_counted(&file).unwrap().counted);
+    let before = sheets(&o);
+    let m = o.merge(&k.laptop).unwrap();
+    assert_eq!(
+        (m.added, m.copied.len(), m.conflicts.len()),
+        (0, 0, 0),
+        "{m:?}"
+    );
+    assert_eq!(o.battles().unwrap().len(), 1);
+    assert_eq!(sheets(&o), before);
 }
