@@ -185,3 +185,63 @@ fn item_9_xenolog_campaign_merge_lands_both_copies_and_lists_the_conflict() {
         "{o:?}"
     );
 }
+
+#[path = "../../saves/tests/support/forge.rs"]
+mod forge;
+
+/// Issue 30 item 9: a campaign whose snapshot was altered and its hashes
+/// forged to match opens without a word; `xenolog battles` (the campaign's
+/// list) checks what this machine has not verified and names the first
+/// entry that does not replay.
+#[test]
+fn item_9_xenolog_battles_names_a_forged_snapshot_of_a_campaign_from_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("from-elsewhere.xenolog");
+    let id = {
+        let mut c = Campaign::create(&path, "Club").unwrap();
+        let id = c
+            .new_battle(
+                "race",
+                7,
+                &json!({ "target": 1_000_000 }),
+                "Race",
+                DiceMode::Rolled,
+            )
+            .unwrap();
+        let mut b = c.load_battle(id).unwrap();
+        for i in 0..200 {
+            let legal = b.legal();
+            let l = legal[(i * 5 + 1) % legal.len()].clone();
+            c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
+        }
+        id
+    };
+    let at = forge::forge_snapshot(&path, id);
+    let book = dir.path().join("trusted.json");
+    let run = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_xenolog"))
+            .args(["battles", s(&path)])
+            .env("XENOLOG_TRUST_BOOK", &book)
+            .output()
+            .unwrap()
+    };
+    let o = run();
+    assert!(o.status.success(), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "notice: battle {id} (Race): entry {at} does not replay"
+        )),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Race"));
+    // A genuine campaign: quiet, and trusted from then on.
+    let good = dir.path().join("good.xenolog");
+    Campaign::create(&good, "Good").unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .args(["battles", s(&good)])
+        .env("XENOLOG_TRUST_BOOK", &book)
+        .output()
+        .unwrap();
+    assert!(o.stderr.is_empty(), "{o:?}");
+}

@@ -68,6 +68,7 @@ mod rosters;
 pub mod sample;
 mod scan;
 mod transfer;
+pub mod trust;
 
 pub use batch::{Decided, decide};
 pub use battles::dice_to_enter;

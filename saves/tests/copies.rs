@@ -507,3 +507,75 @@ fn item_9_an_imported_roster_battle_and_a_later_merge_count_it_once() {
     assert_eq!(o.battles().unwrap().len(), 1);
     assert_eq!(sheets(&o), before);
 }
+
+#[path = "support/forge.rs"]
+mod forge;
+#[path = "support/race.rs"]
+mod race;
+
+/// A campaign with a long Dice Race (three stored snapshots), closed.
+fn raced(path: &Path) -> i64 {
+    let mut c = Campaign::create(path, "Club").unwrap();
+    let id = race::new_endless_race(&mut c, 7);
+    let mut b = c.load_battle(id).unwrap();
+    race::play_n(&mut c, id, &mut *b, 200);
+    id
+}
+
+/// Issue 30 item 9: "today only `verify` catches a crafted snapshot whose
+/// hash was forged to match". Opening takes it without a word; the check a
+/// campaign from elsewhere gets on opening names the first entry that does
+/// not replay.
+#[test]
+fn item_9_a_forged_snapshot_is_named_by_the_check_on_opening() {
+    use xenolog_saves::trust::check_now;
+    let dir = place();
+    let path = dir.path().join("from-elsewhere.xenolog");
+    let id = raced(&path);
+    let at = forge::forge_snapshot(&path, id);
+    // Opening it says nothing.
+    let c = Campaign::open(&path).unwrap();
+    let b = c.load_battle(id).unwrap();
+    assert!(!b.verify().ok(), "verify finds it");
+    drop((b, c));
+    let book = dir.path().join("trusted.json");
+    let mut seen = Vec::new();
+    let got = check_now(&path, Some(&book), &mut |d, t| seen.push((d, t))).unwrap();
+    let words = got.problem.expect("the check names the forged entry");
+    assert!(
+        words.contains(&format!("battle {id} (Race): entry {at} does not replay")),
+        "{words}"
+    );
+    assert_eq!(seen.first(), Some(&(0, 1)));
+    // Not trusted: named again next time.
+    let again = check_now(&path, Some(&book), &mut |_, _| {}).unwrap();
+    assert!(again.problem.is_some());
+}
+
+/// What was verified here is not checked again while it stands; a battle
+/// played on, or a copy whose battle was altered after it was trusted, is.
+#[test]
+fn item_9_the_trust_book_checks_only_what_changed_since_it_was_verified_here() {
+    use xenolog_saves::trust::check_now;
+    let dir = place();
+    let path = dir.path().join("club.xenolog");
+    let id = raced(&path);
+    let book = dir.path().join("trusted.json");
+    let first = check_now(&path, Some(&book), &mut |_, _| {}).unwrap();
+    assert_eq!((first.checked, first.problem), (1, None));
+    let second = check_now(&path, Some(&book), &mut |_, _| {}).unwrap();
+    assert_eq!(second.checked, 0, "trusted as it stands");
+    {
+        let mut c = Campaign::open(&path).unwrap();
+        let mut b = c.load_battle(id).unwrap();
+        race::play_n(&mut c, id, &mut *b, 3);
+    }
+    let third = check_now(&path, Some(&book), &mut |_, _| {}).unwrap();
+    assert_eq!((third.checked, third.problem), (1, None));
+    // The same campaign (same uid), altered elsewhere after it was trusted.
+    let copy_path = dir.path().join("copy.xenolog");
+    std::fs::copy(&path, &copy_path).unwrap();
+    forge::forge_snapshot(&copy_path, id);
+    let forged = check_now(&copy_path, Some(&book), &mut |_, _| {}).unwrap();
+    assert!(forged.problem.is_some(), "{forged:?}");
+}

@@ -905,6 +905,33 @@ pub(super) fn imported(got: &xenolog_saves::Imported, out: &mut dyn Write) -> Ou
     Ok(())
 }
 
+/// This machine's trust book (issue 30 item 9): `XENOLOG_TRUST_BOOK`, else
+/// `trusted.json` in the app's data folder (the app keeps the same one).
+pub fn trust_book() -> Option<PathBuf> {
+    std::env::var_os("XENOLOG_TRUST_BOOK")
+        .map(PathBuf::from)
+        .or_else(|| {
+            directories::ProjectDirs::from("org", "Xenolog", "Xenolog")
+                .map(|d| d.data_dir().join("trusted.json"))
+        })
+}
+
+/// Verified before trusted (issue 30 item 9): the battles of `file` not yet
+/// verified on this machine as they stand (all of a campaign opened here
+/// for the first time) are replayed in full; the first entry that does not
+/// replay is named on stderr. Quiet when all is well, or when the check
+/// cannot run (the command's own reading says why).
+pub(super) fn check_trust(file: &Path) {
+    let book = trust_book();
+    if let Ok(c) = xenolog_saves::trust::check_now(file, book.as_deref(), &mut |_, _| {})
+        && let Some(why) = c.problem
+    {
+        eprintln!(
+            "notice: {why} (this campaign came from elsewhere or changed since it was last verified here; `xenolog verify` gives the whole report)"
+        );
+    }
+}
+
 /// The campaign part of `xenolog verify`; whether it passed.
 pub(super) fn verify_campaign(c: &Campaign, json: bool, out: &mut dyn Write) -> Out<bool> {
     let r = c.verify_campaign()?;

@@ -686,6 +686,7 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
         Cmd::Games { json } => games(out, json),
         Cmd::Battles { file, json } => {
             let c = open_ro(&file)?;
+            campaign::check_trust(&file);
             for b in c.battles()? {
                 if json {
                     json_line(

@@ -1,0 +1,112 @@
+//! Verified before trusted (issue 30 item 9): a campaign file opened here
+//! is checked on a worker thread (`xenolog_saves::trust`): every battle this
+//! machine has not verified as it stands (all of them, the first time a
+//! campaign is opened here) is replayed in full, and the first entry that
+//! does not replay is named in a notice. Opening never waits for it.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, TryRecvError};
+use std::time::{Duration, Instant};
+
+use xenolog_saves::trust::{CheckNews, check_in_background};
+
+/// After this long, a check still running says so in the status line.
+const SAY_AFTER: Duration = Duration::from_secs(2);
+
+/// The check of the campaign open in the app, while it runs.
+#[derive(Default)]
+pub struct TrustCheck {
+    running: Option<Running>,
+}
+
+struct Running {
+    rx: Receiver<CheckNews>,
+    started: Instant,
+    progress: (usize, usize),
+    said: bool,
+}
+
+/// What a frame should show of the check.
+#[derive(Debug, PartialEq, Eq)]
+pub enum TrustNews {
+    /// A status line ("Checking 2 of 5 battles…").
+    Status(String),
+    /// A notice: a title and its words.
+    Notice(String, String),
+}
+
+/// This machine's trust book: `XENOLOG_TRUST_BOOK`, else `trusted.json` in
+/// the app's data folder (the command line keeps the same one).
+pub fn book_in(data_dir: Option<&Path>) -> Option<PathBuf> {
+    std::env::var_os("XENOLOG_TRUST_BOOK")
+        .map(PathBuf::from)
+        .or_else(|| data_dir.map(|d| d.join("trusted.json")))
+}
+
+impl TrustCheck {
+    /// Start checking the campaign file at `path` (a check of the campaign
+    /// open before is dropped: its thread ends on its own).
+    pub fn start(&mut self, path: &Path, book: Option<PathBuf>, ctx: &egui::Context) {
+        let ctx = ctx.clone();
+        let rx = check_in_background(path.to_owned(), book, move || ctx.request_repaint());
+        self.running = Some(Running {
+            rx,
+            started: Instant::now(),
+            progress: (0, 0),
+            said: false,
+        });
+    }
+
+    /// Whether a check is running.
+    pub fn running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// What arrived since the last frame.
+    pub fn poll(&mut self) -> Option<TrustNews> {
+        let r = self.running.as_mut()?;
+        let mut done = None;
+        loop {
+            match r.rx.try_recv() {
+                Ok(CheckNews::Progress { done, total }) => r.progress = (done, total),
+                Ok(CheckNews::Done(c)) => {
+                    done = Some(c);
+                    break;
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    done = Some(Default::default());
+                    break;
+                }
+            }
+        }
+        if let Some(c) = done {
+            let said = r.said;
+            self.running = None;
+            return match c.problem {
+                Some(why) => Some(TrustNews::Notice(
+                    "A battle of this campaign does not replay as recorded".into(),
+                    format!(
+                        "{why}.\n\nThis campaign came from another machine, or changed since it was last \
+                         verified here; what it shows there may not be what was played. \
+                         Edit > Check this battle, or `xenolog verify`, gives the whole report."
+                    ),
+                )),
+                None if said => Some(TrustNews::Status(format!(
+                    "Checked {} battle{}: every one replays exactly",
+                    c.checked,
+                    if c.checked == 1 { "" } else { "s" }
+                ))),
+                None => None,
+            };
+        }
+        let (d, t) = r.progress;
+        if t > 0 && r.started.elapsed() >= SAY_AFTER {
+            r.said = true;
+            return Some(TrustNews::Status(format!(
+                "Checking the battles not yet verified on this machine: {d} of {t}…"
+            )));
+        }
+        None
+    }
+}
