@@ -1285,7 +1285,7 @@ impl App {
         }
         self.club_connected();
         self.poll_club();
-        match self.trust.poll() {
+        match self.trust.poll(&self.ctx) {
             Some(super::trust::TrustNews::Notice(title, words)) => self.notice(&title, words),
             Some(super::trust::TrustNews::Status(s)) => self.messages.status = s,
             None => {}

@@ -10,6 +10,9 @@ use std::time::{Duration, Instant};
 
 use xenolog_saves::trust::{CheckNews, check_in_background};
 
+/// How often a frame looks for news while a check runs.
+const POLL: Duration = Duration::from_millis(200);
+
 /// After this long, a check still running says so in the status line.
 const SAY_AFTER: Duration = Duration::from_secs(2);
 
@@ -47,8 +50,12 @@ impl TrustCheck {
     /// Start checking the campaign file at `path` (a check of the campaign
     /// open before is dropped: its thread ends on its own).
     pub fn start(&mut self, path: &Path, book: Option<PathBuf>, ctx: &egui::Context) {
-        let ctx = ctx.clone();
-        let rx = check_in_background(path.to_owned(), book, move || ctx.request_repaint());
+        let wake = ctx.clone();
+        // A repaint soon, not at once: a frame under way is never made to
+        // run again (nor a UI test's `run` to wait for a thread).
+        let rx = check_in_background(path.to_owned(), book, move || {
+            wake.request_repaint_after(POLL)
+        });
         self.running = Some(Running {
             rx,
             started: Instant::now(),
@@ -62,9 +69,11 @@ impl TrustCheck {
         self.running.is_some()
     }
 
-    /// What arrived since the last frame.
-    pub fn poll(&mut self) -> Option<TrustNews> {
+    /// What arrived since the last frame (and, while the check runs, a
+    /// frame again soon to look).
+    pub fn poll(&mut self, ctx: &egui::Context) -> Option<TrustNews> {
         let r = self.running.as_mut()?;
+        ctx.request_repaint_after(POLL);
         let mut done = None;
         loop {
             match r.rx.try_recv() {
