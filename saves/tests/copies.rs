@@ -579,3 +579,31 @@ fn item_9_the_trust_book_checks_only_what_changed_since_it_was_verified_here() {
     let forged = check_now(&copy_path, Some(&book), &mut |_, _| {}).unwrap();
     assert!(forged.problem.is_some(), "{forged:?}");
 }
+
+/// A battle only the other copy has is replayed before it is copied: one
+/// whose snapshot and hashes were forged is not copied, said in words, and
+/// the rest of the merge lands.
+#[test]
+fn item_9_a_battle_of_the_other_copy_that_does_not_replay_is_not_copied() {
+    let k = copies();
+    let id = {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        let id = race::new_endless_race(&mut l, 9);
+        let mut b = l.load_battle(id).unwrap();
+        race::play_n(&mut l, id, &mut *b, 200);
+        l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
+        id
+    };
+    let at = forge::forge_snapshot(&k.laptop, id);
+    let mut o = Campaign::open(&k.organiser).unwrap();
+    let m = o.merge(&k.laptop).unwrap();
+    assert!(m.copied.is_empty(), "{m:?}");
+    assert_eq!(m.notices.len(), 1, "{m:?}");
+    let n = &m.notices[0];
+    assert!(
+        n.contains("was not copied") && n.contains(&format!("entry {at}")),
+        "{n}"
+    );
+    assert!(o.battles().unwrap().is_empty());
+    assert_eq!(m.added, 1, "the recruit lands: {m:?}");
+}
