@@ -82,3 +82,93 @@ fn item_9_opening_a_campaign_with_a_forged_snapshot_shows_a_notice_naming_the_en
     until_checked(&mut h);
     assert!(h.state().messages.notices().is_empty());
 }
+
+/// Issue 30 item 9 in the app: File > Import battle of a roster battle
+/// exported from a laptop's copy of the campaign counts it for its rosters
+/// (said in the status line); a second import arrives bare, with a notice
+/// saying why.
+#[test]
+fn item_9_importing_a_roster_battle_of_a_copy_in_the_app_counts_it_or_says_why_not() {
+    use xenolog_engine::campaign::Status;
+    use xenolog_saves::SeatPick;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let organiser = dir.path().join("club.xenolog");
+    let laptop = dir.path().join("laptop.xenolog");
+    {
+        let mut c = Campaign::create(&organiser, "Hollow Farm").unwrap();
+        let unit = c.add_roster("Wyvern Platoon", "unit").unwrap();
+        let daleks = c.add_roster("Skaro Vanguard", "daleks").unwrap();
+        for name in ["Sgt Benton", "Pte Yates"] {
+            c.add_model(unit, name, "rifleman").unwrap();
+        }
+        c.add_model(daleks, "Dalek Kaan", "dalek").unwrap();
+    }
+    std::fs::copy(&organiser, &laptop).unwrap();
+    let file = dir.path().join("skirmish.xenolog-battle");
+    {
+        let mut l = Campaign::open(&laptop).unwrap();
+        let id = l
+            .new_roster_battle(
+                3,
+                &json!({"scenario": "skirmish"}),
+                &[
+                    SeatPick {
+                        seat: 0,
+                        roster: 1,
+                        models: vec![1, 2],
+                    },
+                    SeatPick {
+                        seat: 1,
+                        roster: 2,
+                        models: vec![3],
+                    },
+                ],
+                "",
+                DiceMode::Rolled,
+                false,
+            )
+            .unwrap();
+        let mut b = l.load_battle(id).unwrap();
+        while b.outcome().is_none() {
+            let legal = b.legal();
+            let c = legal
+                .iter()
+                .find(|c| c.text.contains("end the card"))
+                .unwrap_or(&legal[0])
+                .clone();
+            l.play(id, &mut *b, c.actor, &c.command, None).unwrap();
+        }
+        l.export_battle(id, &file).unwrap();
+    }
+    let mut h = gui_support::app_with(Some(organiser.clone()), Some(data), Vec::new());
+    h.run();
+    until_checked(&mut h);
+    h.state_mut()
+        .push(gui::command::AppCommand::ImportBattle(file.clone()));
+    h.run();
+    let status = h.state().messages.status.clone();
+    assert!(status.contains("it counts for its rosters"), "{status}");
+    assert!(h.state().messages.notices().is_empty());
+    let benton = |path: &Path| {
+        let s = Campaign::open_read_only(path)
+            .unwrap()
+            .campaign_state()
+            .unwrap();
+        let m = s.models.iter().find(|m| m.name == "Sgt Benton").unwrap();
+        (m.earned, m.status)
+    };
+    assert_eq!(benton(&organiser), (1, Status::Fit));
+    h.state_mut()
+        .push(gui::command::AppCommand::ImportBattle(file));
+    h.run();
+    let notices = h.state().messages.notices();
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert!(
+        notices[0].title.contains("without its rosters")
+            && notices[0].text.contains("no experience is counted twice"),
+        "{notices:?}"
+    );
+    assert_eq!(benton(&organiser), (1, Status::Fit));
+}

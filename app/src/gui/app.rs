@@ -1053,11 +1053,12 @@ impl App {
             },
             AppCommand::ImportBattle(path) => {
                 let Some(c) = &mut self.campaign else { return };
-                match c.import_battle(&path) {
-                    Ok(id) => {
+                match super::trust::import(&mut **c, &path) {
+                    Ok((id, said)) => {
                         self.reload_battles();
                         self.open_battle(id);
                         self.messages.status = format!("Imported {}", path.display());
+                        super::trust::tell_import(said, &mut self.messages);
                     }
                     Err(e) => self.notice("The battle was not imported", e),
                 }

@@ -10,6 +10,9 @@ use std::time::{Duration, Instant};
 
 use xenolog_saves::trust::{CheckNews, check_in_background};
 
+use super::messages::Messages;
+use super::store::CampaignStore;
+
 /// How often a frame looks for news while a check runs.
 const POLL: Duration = Duration::from_millis(200);
 
@@ -117,5 +120,46 @@ impl TrustCheck {
             )));
         }
         None
+    }
+}
+
+/// What an import of a battle file says of the campaign (issue 30 item 9).
+#[derive(Debug, PartialEq, Eq)]
+pub enum ImportSaid {
+    /// Nothing to say: not a roster battle, or a store that cannot tell.
+    Nothing,
+    /// A roster battle of a copy of this campaign: it counts.
+    Counts,
+    /// A roster battle that arrived bare, and why.
+    Bare(String),
+}
+
+/// Import a battle file: into a campaign file, a roster battle of a copy of
+/// the same campaign counts for its rosters (and one that cannot, says why).
+pub fn import(c: &mut dyn CampaignStore, path: &Path) -> Result<(i64, ImportSaid), String> {
+    match c.file_mut() {
+        Some(f) => f
+            .import_battle_counted(path)
+            .map(|got| {
+                let said = match (got.counted, got.notice) {
+                    (true, _) => ImportSaid::Counts,
+                    (false, Some(why)) => ImportSaid::Bare(why),
+                    (false, None) => ImportSaid::Nothing,
+                };
+                (got.id, said)
+            })
+            .map_err(|e| e.to_string()),
+        None => c.import_battle(path).map(|id| (id, ImportSaid::Nothing)),
+    }
+}
+
+/// Tell the player what an import said.
+pub fn tell_import(said: ImportSaid, messages: &mut Messages) {
+    match said {
+        ImportSaid::Nothing => {}
+        ImportSaid::Counts => messages.status.push_str(
+            ": a battle of a copy of this campaign, it counts for its rosters (experience and casualties as if played here)",
+        ),
+        ImportSaid::Bare(why) => messages.notice("The battle arrived without its rosters", why),
     }
 }
