@@ -57,6 +57,10 @@ pub struct Campaign {
     /// command is known to be good: a refused command leaves even SQLite's
     /// side files as they were.
     pub(crate) dice_modes: std::sync::Mutex<std::collections::BTreeMap<crate::BattleId, DiceMode>>,
+    /// The origin this open writes its campaign log entries under: a random
+    /// tag made on the first entry written, so two copies of one file never
+    /// write under one origin (migration 7, [`Campaign::merge`]).
+    pub(crate) origin: std::sync::OnceLock<String>,
     // Declared after `conn`: fields drop in order, so the connection is closed
     // (and its log checkpointed) before the next writer can take the lock.
     _lock: Option<WriterLock>,
@@ -316,6 +320,7 @@ impl Campaign {
             read_only: false,
             backup: saved,
             dice_modes: Default::default(),
+            origin: Default::default(),
             _lock: Some(lock),
         };
         c.name()?;
@@ -333,7 +338,7 @@ impl Campaign {
         let mut conn = Connection::open_in_memory()?;
         migrations().to_latest(&mut conn)?;
         conn.execute(
-            "INSERT INTO campaign (id, name, created) VALUES (1, ?1, ?2)",
+            "INSERT INTO campaign (id, name, created, uid) VALUES (1, ?1, ?2, lower(hex(randomblob(16))))",
             rusqlite::params![name, now()],
         )?;
         Ok(Campaign {
@@ -342,6 +347,7 @@ impl Campaign {
             read_only: false,
             backup: None,
             dice_modes: Default::default(),
+            origin: Default::default(),
             _lock: None,
         })
     }
@@ -398,6 +404,7 @@ impl Campaign {
             read_only: true,
             backup: None,
             dice_modes: Default::default(),
+            origin: Default::default(),
             _lock: None,
         };
         c.name()?;
@@ -432,6 +439,34 @@ impl Campaign {
                 path: self.path.clone(),
                 why: "its campaign record is missing".into(),
             })
+    }
+
+    /// The campaign's uid: made once when the campaign was made (or upgraded
+    /// to migration 7) and kept by every copy of the file. Two files with
+    /// one uid are copies of one campaign.
+    pub fn uid(&self) -> Result<String, SaveError> {
+        let uid: Option<String> = self
+            .conn
+            .query_row("SELECT uid FROM campaign WHERE id = 1", [], |r| r.get(0))
+            .optional()
+            .map_err(|e| classify(&self.path, e))?
+            .flatten();
+        uid.ok_or_else(|| SaveError::NotACampaign {
+            path: self.path.clone(),
+            why: "its campaign record has no uid".into(),
+        })
+    }
+
+    /// The origin this open writes campaign log entries under (made on
+    /// first use: 16 random hex digits from SQLite's own random source).
+    pub(crate) fn origin(&self) -> Result<String, SaveError> {
+        if let Some(o) = self.origin.get() {
+            return Ok(o.clone());
+        }
+        let made: String = self
+            .conn
+            .query_row("SELECT lower(hex(randomblob(8)))", [], |r| r.get(0))?;
+        Ok(self.origin.get_or_init(|| made).clone())
     }
 
     /// Every battle, oldest first.
@@ -513,7 +548,7 @@ fn build_new(tmp: &Path, name: &str) -> Result<(), SaveError> {
     set_durable(&conn)?;
     migrations().to_latest(&mut conn)?;
     conn.execute(
-        "INSERT INTO campaign (id, name, created) VALUES (1, ?1, ?2)",
+        "INSERT INTO campaign (id, name, created, uid) VALUES (1, ?1, ?2, lower(hex(randomblob(16))))",
         rusqlite::params![name, now()],
     )?;
     // Closing the last connection checkpoints the log into the file and

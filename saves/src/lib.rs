@@ -61,24 +61,28 @@ mod campaign;
 mod error;
 mod fair;
 mod file;
+mod merge;
 mod names;
 mod notes;
 mod rosters;
 pub mod sample;
 mod scan;
 mod transfer;
+pub mod trust;
 
 pub use batch::{Decided, decide};
 pub use battles::dice_to_enter;
 pub use campaign::{BattleSummary, Campaign};
 pub use error::SaveError;
 pub use file::write_atomically;
+pub use merge::{Conflict, Merged};
 pub use names::BattleNames;
 pub use notes::Note;
 pub use rosters::{
-    CampaignFail, CampaignReport, Recomputed, SeatPick, describe, faction_name, kind_name,
-    skill_table,
+    CampaignFail, CampaignReport, EntryKey, Recomputed, SeatPick, describe, faction_name,
+    kind_name, skill_table,
 };
+pub use transfer::Imported;
 pub use xenolog_schema::DiceMode;
 
 /// A battle's id within its campaign.

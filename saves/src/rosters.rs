@@ -230,6 +230,56 @@ impl Campaign {
         Ok(out)
     }
 
+    /// The campaign log with each entry's key across copies (migration 7),
+    /// oldest first.
+    pub fn campaign_log_keyed(&self) -> Result<Vec<(CampaignEntry, EntryKey)>, SaveError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, at, event, origin, origin_id FROM campaign_log ORDER BY id",
+        )?;
+        let mut rows = stmt.query([])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            let id: u32 = r.get(0)?;
+            let text: String = r.get(2)?;
+            let event = serde_json::from_str(&text).map_err(|e| {
+                SaveError::Sql(format!("campaign log entry {id} cannot be read: {e}"))
+            })?;
+            out.push((
+                CampaignEntry {
+                    id,
+                    at: r.get(1)?,
+                    event,
+                },
+                EntryKey {
+                    origin: r.get(3)?,
+                    number: r.get(4)?,
+                },
+            ));
+        }
+        Ok(out)
+    }
+
+    /// Where an entry of this key is in this file, in words ("entry 7",
+    /// "set aside as a conflict"); `None`: nowhere.
+    pub(crate) fn entry_with_key(&self, key: &EntryKey) -> Result<Option<String>, SaveError> {
+        let id: Option<u32> = self
+            .conn
+            .prepare_cached("SELECT id FROM campaign_log WHERE origin = ?1 AND origin_id = ?2")?
+            .query_row(params![key.origin, key.number], |r| r.get(0))
+            .optional()?;
+        if let Some(id) = id {
+            return Ok(Some(format!("campaign log entry {id}")));
+        }
+        let conflict: Option<u32> = self
+            .conn
+            .prepare_cached(
+                "SELECT id FROM campaign_conflicts WHERE origin = ?1 AND origin_id = ?2",
+            )?
+            .query_row(params![key.origin, key.number], |r| r.get(0))
+            .optional()?;
+        Ok(conflict.map(|c| format!("set aside as conflict {c}")))
+    }
+
     /// A battle's result at the head of its current branch (`None`: not
     /// over there, or no such battle), read from the battle itself.
     pub fn head_result(&self, id: BattleId) -> Result<Option<Outcome>, SaveError> {
@@ -348,10 +398,11 @@ impl Campaign {
         let names = self.battle_names()?;
         decide(&state, &log, &event, &skill_table(), &ShippedFactions)
             .map_err(|e| named(&names, e))?;
+        let origin = self.origin()?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let id = append(&tx, &event)?;
+        let id = append(&tx, &origin, &event)?;
         tx.commit()?;
         Ok(id)
     }
@@ -364,6 +415,7 @@ impl Campaign {
         let (now_, _) = self.results(&log)?;
         let table = skill_table();
         let names = self.battle_names()?;
+        let origin = self.origin()?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -371,7 +423,7 @@ impl Campaign {
         for event in events {
             let state = fold(&log, &|b| now_.get(&b).cloned().flatten(), &table, None);
             decide(&state, &log, event, &table, &ShippedFactions).map_err(|e| named(&names, e))?;
-            let id = append(&tx, event)?;
+            let id = append(&tx, &origin, event)?;
             log.push(CampaignEntry {
                 id,
                 at: now(),
@@ -581,6 +633,7 @@ impl Campaign {
             "" => battle.game_name(),
             t => t,
         };
+        let origin = self.origin()?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -600,7 +653,7 @@ impl Campaign {
         };
         // Dropping the transaction on a refusal rolls the battle back too.
         decide(&state, &log, &event, &skill_table(), &ShippedFactions)?;
-        append(&tx, &event)?;
+        append(&tx, &origin, &event)?;
         tx.commit()?;
         if battle.due_step().is_some() {
             let mut b = self.load_battle(id)?;
@@ -697,14 +750,51 @@ impl Campaign {
     }
 }
 
-/// Append an event in the open transaction; returns its entry id.
-fn append(tx: &rusqlite::Transaction<'_>, event: &CampaignEvent) -> Result<u32, SaveError> {
+/// A campaign log entry's identity across copies of the campaign (migration
+/// 7): the origin that wrote it and its number there. Its `id` in a file is
+/// only its place in that file's log.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EntryKey {
+    pub origin: String,
+    pub number: u32,
+}
+
+/// Append an event in the open transaction, written by this open's
+/// `origin` now; returns its entry id.
+pub(crate) fn append(
+    tx: &rusqlite::Transaction<'_>,
+    origin: &str,
+    event: &CampaignEvent,
+) -> Result<u32, SaveError> {
+    let number: u32 = tx
+        .prepare_cached(
+            "SELECT MAX(COALESCE((SELECT MAX(origin_id) FROM campaign_log WHERE origin = ?1), 0),
+                        COALESCE((SELECT MAX(origin_id) FROM campaign_conflicts WHERE origin = ?1), 0)) + 1",
+        )?
+        .query_row([origin], |r| r.get(0))?;
+    let key = EntryKey {
+        origin: origin.to_owned(),
+        number,
+    };
+    append_as(tx, &key, now(), event)
+}
+
+/// Append an event under its own key and time (an entry of another copy);
+/// returns its entry id here.
+pub(crate) fn append_as(
+    tx: &rusqlite::Transaction<'_>,
+    key: &EntryKey,
+    at: i64,
+    event: &CampaignEvent,
+) -> Result<u32, SaveError> {
     let text = serde_json::to_string(event)
         .map_err(|e| SaveError::Sql(format!("a campaign event cannot be written: {e}")))?;
     let next: u32 = tx
         .prepare_cached("SELECT COALESCE(MAX(id), 0) + 1 FROM campaign_log")?
         .query_row([], |r| r.get(0))?;
-    tx.prepare_cached("INSERT INTO campaign_log (id, at, event) VALUES (?1, ?2, ?3)")?
-        .execute(params![next, now(), text])?;
+    tx.prepare_cached(
+        "INSERT INTO campaign_log (id, at, event, origin, origin_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![next, at, text, key.origin, key.number])?;
     Ok(next)
 }

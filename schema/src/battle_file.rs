@@ -31,7 +31,7 @@ use crate::codec::{CodecError, DiceMode, EntryV1, EntryV2};
 /// The first bytes of every battle file.
 pub const MAGIC: &[u8; 15] = b"XENOLOG-BATTLE\n";
 /// The battle file format this build writes; it reads this one and older ones.
-pub const BATTLE_FILE_FORMAT: u32 = 3;
+pub const BATTLE_FILE_FORMAT: u32 = 4;
 
 const CHECKSUM_LEN: usize = 32;
 const HEADER_LEN: usize = MAGIC.len() + 4;
@@ -72,6 +72,25 @@ impl BattleFile {
             branch: self.branch,
         }
     }
+}
+
+/// What a roster battle's file carries for its campaign (format 4): enough
+/// for another copy of the campaign (the same `uid`) to count the battle for
+/// its rosters exactly as if it had been played there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CampaignLink {
+    /// The campaign's uid (kept by every copy of its file).
+    pub uid: String,
+    /// The campaign log entry recording the battle fought with these
+    /// models: the origin that wrote it, its number there, and when.
+    pub origin: String,
+    pub number: u32,
+    pub at: i64,
+    /// Each roster model in the battle and the piece id the battle knows it by.
+    pub fighters: Vec<(u32, String)>,
+    /// Each seat's roster: the seat (from 0), the roster's id and its name
+    /// then (for words).
+    pub rosters: Vec<(u8, u32, String)>,
 }
 
 /// Why bytes are not a battle file this build can read. Display says it in words.
@@ -143,6 +162,14 @@ struct FairV3 {
     commitment: Bytes32,
     /// Seat, nonce, whether the seat was absent (the server drew it).
     nonces: Vec<(u8, Bytes32, bool)>,
+}
+
+/// What format 4 adds after format 2's extra: a fair seed, if any, and a
+/// roster battle's campaign link, if any.
+#[derive(Serialize, Deserialize)]
+struct FileExtraV4 {
+    fair: Option<FileExtraV3>,
+    campaign: Option<CampaignLink>,
 }
 
 impl FairV3 {
@@ -279,6 +306,15 @@ fn seal_file<T: Serialize>(
 /// format 2 for any other, so those still open in builds that read format 2.
 /// A secret without a fair seed is refused: it would say nothing.
 pub fn write_battle_file(file: &BattleFile) -> Result<Vec<u8>, BattleFileError> {
+    write_battle_file_linked(file, None)
+}
+
+/// [`write_battle_file`] with a roster battle's campaign link: format 4 when
+/// there is one, else exactly what [`write_battle_file`] writes.
+pub fn write_battle_file_linked(
+    file: &BattleFile,
+    link: Option<&CampaignLink>,
+) -> Result<Vec<u8>, BattleFileError> {
     let records = file
         .records
         .iter()
@@ -289,23 +325,38 @@ pub fn write_battle_file(file: &BattleFile) -> Result<Vec<u8>, BattleFileError> 
     let extra = FileExtraV2 {
         strict: file.meta.strict,
     };
-    match &file.meta.fair {
-        None if file.secret.is_some() => Err(BattleFileError::Garbled(
+    if file.meta.fair.is_none() && file.secret.is_some() {
+        return Err(BattleFileError::Garbled(
             "a revealed secret without a fair seed".into(),
-        )),
-        None => seal_file(2, &(body_of(file, records), extra), size),
-        Some(fair) => {
-            let fair = FileExtraV3 {
-                fair: FairV3::of(fair),
-                secret: file.secret,
+        ));
+    }
+    let fair = file.meta.fair.as_ref().map(|fair| FileExtraV3 {
+        fair: FairV3::of(fair),
+        secret: file.secret,
+    });
+    match (fair, link) {
+        (None, None) => seal_file(2, &(body_of(file, records), extra), size),
+        (Some(fair), None) => seal_file(3, &(body_of(file, records), extra, fair), size),
+        (fair, Some(link)) => {
+            let v4 = FileExtraV4 {
+                fair,
+                campaign: Some(link.clone()),
             };
-            seal_file(3, &(body_of(file, records), extra, fair), size)
+            seal_file(4, &(body_of(file, records), extra, v4), size)
         }
     }
 }
 
 /// Read a battle file, checking magic, version and checksum first.
 pub fn read_battle_file(bytes: &[u8]) -> Result<BattleFile, BattleFileError> {
+    read_battle_file_linked(bytes).map(|(f, _)| f)
+}
+
+/// [`read_battle_file`] with the roster battle's campaign link a format 4
+/// file may carry (`None` for every other file).
+pub fn read_battle_file_linked(
+    bytes: &[u8],
+) -> Result<(BattleFile, Option<CampaignLink>), BattleFileError> {
     if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
         return Err(BattleFileError::NotABattleFile);
     }
@@ -331,16 +382,26 @@ pub fn read_battle_file(bytes: &[u8]) -> Result<BattleFile, BattleFileError> {
     let payload = &head[HEADER_LEN..];
     match version {
         1 => whole::<FileBody<EntryV1>>(payload)?
-            .into_file(false, None, |r, seq, rules| r.into_record(seq, rules)),
+            .into_file(false, None, |r, seq, rules| r.into_record(seq, rules))
+            .map(|f| (f, None)),
         2 => {
             let (body, extra) = whole::<(FileBody<EntryV2>, FileExtraV2)>(payload)?;
             body.into_file(extra.strict, None, |r, seq, _| r.into_record(seq))
+                .map(|f| (f, None))
         }
-        _ => {
+        3 => {
             let (body, extra, fair) =
                 whole::<(FileBody<EntryV2>, FileExtraV2, FileExtraV3)>(payload)?;
             let fair = Some((fair.fair.into_fair(), fair.secret));
             body.into_file(extra.strict, fair, |r, seq, _| r.into_record(seq))
+                .map(|f| (f, None))
+        }
+        _ => {
+            let (body, extra, v4) =
+                whole::<(FileBody<EntryV2>, FileExtraV2, FileExtraV4)>(payload)?;
+            let fair = v4.fair.map(|f| (f.fair.into_fair(), f.secret));
+            let f = body.into_file(extra.strict, fair, |r, seq, _| r.into_record(seq))?;
+            Ok((f, v4.campaign))
         }
     }
 }
@@ -428,7 +489,7 @@ mod tests {
         let mut newer = bytes.clone();
         newer[15] = 9;
         let err = read_battle_file(&newer).unwrap_err();
-        assert_eq!(err, BattleFileError::Newer { found: 9, ours: 3 });
+        assert_eq!(err, BattleFileError::Newer { found: 9, ours: 4 });
         assert!(err.to_string().contains("format 9"));
         let mut tampered = bytes.clone();
         let mid = bytes.len() / 2;
@@ -521,5 +582,46 @@ mod tests {
                 .to_string()
                 .contains("a revealed secret without a fair seed")
         );
+    }
+
+    fn link() -> CampaignLink {
+        CampaignLink {
+            uid: "0123456789abcdef0123456789abcdef".into(),
+            origin: "a1b2c3d4e5f60718".into(),
+            number: 7,
+            at: 1_700_000_000,
+            fighters: vec![(3, "unit-1".into()), (4, "unit-2".into())],
+            rosters: vec![(0, 1, "Wyvern Platoon".into())],
+        }
+    }
+
+    /// Format 4: a roster battle's file carries its campaign link (issue 30
+    /// item 9), with or without a fair seed; every byte is checked; without
+    /// a link the very same bytes as before are written.
+    #[test]
+    fn format_4_carries_a_roster_battles_campaign_link() {
+        for f in [sample(), club()] {
+            let bytes = write_battle_file_linked(&f, Some(&link())).unwrap();
+            assert!(bytes.starts_with(b"XENOLOG-BATTLE\n\x04\x00\x00\x00"));
+            let (back, l) = read_battle_file_linked(&bytes).unwrap();
+            assert_eq!((back, l), (f.clone(), Some(link())));
+            // A reader that does not ask for the link gets the battle.
+            assert_eq!(read_battle_file(&bytes).unwrap(), f);
+            for i in 0..bytes.len() {
+                let mut bad = bytes.clone();
+                bad[i] ^= 0x10;
+                assert!(read_battle_file_linked(&bad).is_err(), "byte {i}");
+            }
+            assert_eq!(
+                write_battle_file_linked(&f, None).unwrap(),
+                write_battle_file(&f).unwrap()
+            );
+            assert_eq!(
+                read_battle_file_linked(&write_battle_file(&f).unwrap())
+                    .unwrap()
+                    .1,
+                None
+            );
+        }
     }
 }

@@ -18,10 +18,11 @@ static MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../migrations/0004_notes.sql")),
     M::up(include_str!("../migrations/0005_campaign.sql")),
     M::up(include_str!("../migrations/0006_fair_seeds.sql")),
+    M::up(include_str!("../migrations/0007_copies.sql")),
 ];
 
 /// The schema version this build writes: the number of migrations.
-pub const SCHEMA_VERSION: u32 = 6;
+pub const SCHEMA_VERSION: u32 = 7;
 
 /// The migrations, in order.
 pub fn migrations() -> Migrations<'static> {
@@ -133,6 +134,49 @@ mod tests {
         assert_eq!(
             (title.as_str(), seed as u64, origin),
             ("Old", u64::MAX, None)
+        );
+    }
+
+    /// Migration 7 (issue 30 item 9): an older campaign gets a uid, and its
+    /// log entries keep their numbers under the shared origin '', so every
+    /// copy of the file keys them alike; a key is unique.
+    #[test]
+    fn migration_7_gives_a_campaign_a_uid_and_its_entries_keys() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        migrations().to_version(&mut conn, 6).unwrap();
+        conn.execute(
+            "INSERT INTO campaign (id, name, created) VALUES (1, 'Old', 5)",
+            [],
+        )
+        .unwrap();
+        for id in 1..=3 {
+            conn.execute(
+                "INSERT INTO campaign_log (id, at, event) VALUES (?1, 9, '{}')",
+                [id],
+            )
+            .unwrap();
+        }
+        migrations().to_latest(&mut conn).unwrap();
+        let uid: String = conn
+            .query_row("SELECT uid FROM campaign", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(uid.len(), 32, "{uid}");
+        assert!(uid.chars().all(|c| c.is_ascii_hexdigit()), "{uid}");
+        let keys: Vec<(String, i64)> = conn
+            .prepare("SELECT origin, origin_id FROM campaign_log ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(keys, [("".into(), 1), ("".into(), 2), ("".into(), 3)]);
+        assert!(
+            conn.execute(
+                "INSERT INTO campaign_log (id, at, event, origin, origin_id) VALUES (4, 9, '{}', '', 2)",
+                [],
+            )
+            .is_err(),
+            "two entries with one key"
         );
     }
 }

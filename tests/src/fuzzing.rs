@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 use xenolog_engine::campaign::{self, CampaignEntry, CampaignEvent, skills};
 use xenolog_engine::games::{self, alien, dimx, invasion, saucers};
 use xenolog_engine::{Actor, Battle, EntryId, Game, Outcome};
-use xenolog_schema::battle_file::{self, BATTLE_FILE_FORMAT, MAGIC};
+use xenolog_schema::battle_file::{self, MAGIC};
 use xenolog_schema::codec;
 
 /// The longest text input a harness passes on: the fuzzer's `-max_len` is
@@ -125,7 +125,7 @@ pub fn battle_file(data: &[u8]) {
 /// corpus keeps meaning what it meant.
 pub fn format_of(pick: u8) -> u32 {
     match pick {
-        3 => BATTLE_FILE_FORMAT,
+        3 => 3,
         p if p & 1 == 1 => 1,
         _ => 2,
     }

@@ -159,6 +159,19 @@ pub(super) enum CampaignCmd {
         #[arg(long = "at", value_name = "DATE")]
         date: Option<String>,
     },
+    /// Merge another copy of this campaign into this one (issue 30 item 9):
+    /// the other copy's battles are checked and copied over, the entries of
+    /// both logs land in time order, and an entry that no longer validates
+    /// there is a conflict, listed and set aside (kept, not applied). The
+    /// other copy is only read.
+    Merge {
+        /// This copy (the one written).
+        file: PathBuf,
+        /// The other copy of the same campaign.
+        theirs: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
     /// Take back the last campaign entry (nothing is deleted).
     Undo {
         #[command(flatten)]
@@ -669,9 +682,65 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
                     )?;
                 }
             }
+            // Entries a merge set aside: kept, not applied.
+            for x in c.campaign_conflicts()? {
+                let words = describe(&x.event, &s, &names);
+                if at.json {
+                    json_line(
+                        out,
+                        &json!({"set_aside": x.id, "at": x.at, "event": x.event,
+                            "words": words, "why": names.words(&x.why)}),
+                    )?;
+                } else {
+                    line(
+                        out,
+                        format!("   -  {words}  (set aside: {})", names.words(&x.why)),
+                    )?;
+                }
+            }
             Ok(())
         }
         CampaignCmd::State { at, date } => state(&at.file, date.as_deref(), at.json, out),
+        CampaignCmd::Merge { file, theirs, json } => {
+            if file == theirs {
+                return Err(Fail::usage(
+                    "merge a campaign with another copy of it, not with itself",
+                ));
+            }
+            let mut c = open_rw(&file)?;
+            let m = c.merge(&theirs)?;
+            if json {
+                return json_line(
+                    out,
+                    &json!({"added": m.added, "copied": m.copied, "conflicts": m.conflicts,
+                        "notices": m.notices}),
+                );
+            }
+            line(
+                out,
+                format!(
+                    "merged {} into {}: {} entr{} landed, {} battle{} copied, {} conflict{} set aside",
+                    theirs.display(),
+                    file.display(),
+                    m.added,
+                    if m.added == 1 { "y" } else { "ies" },
+                    m.copied.len(),
+                    if m.copied.len() == 1 { "" } else { "s" },
+                    m.conflicts.len(),
+                    if m.conflicts.len() == 1 { "" } else { "s" },
+                ),
+            )?;
+            for b in &m.copied {
+                line(out, format!("copied: {b}"))?;
+            }
+            for w in &m.conflicts {
+                line(out, format!("conflict: {w}"))?;
+            }
+            for n in &m.notices {
+                line(out, format!("notice: {n}"))?;
+            }
+            Ok(())
+        }
         CampaignCmd::Undo { at } => {
             let mut c = open_rw(&at.file)?;
             let s = c.campaign_state()?;
@@ -817,6 +886,50 @@ pub(super) fn roster_battle(
         parsed.push(parse_pick(&c, p)?);
     }
     Ok(c.new_roster_battle(seed, config, &parsed, title, dice, strict)?)
+}
+
+/// What `xenolog import` says: the battle's id, whether it counts for the
+/// campaign's rosters (a roster battle from a copy of this campaign), and
+/// why not when it arrived bare (issue 30 item 9).
+pub(super) fn imported(got: &xenolog_saves::Imported, out: &mut dyn Write) -> Out {
+    line(out, format!("imported as battle {}", got.id))?;
+    if got.counted {
+        line(
+            out,
+            "it counts for its rosters (a battle of a copy of this campaign): experience and casualties as if played here",
+        )?;
+    }
+    if let Some(why) = &got.notice {
+        line(out, format!("notice: {why}"))?;
+    }
+    Ok(())
+}
+
+/// This machine's trust book (issue 30 item 9): `XENOLOG_TRUST_BOOK`, else
+/// `trusted.json` in the app's data folder (the app keeps the same one).
+pub fn trust_book() -> Option<PathBuf> {
+    std::env::var_os("XENOLOG_TRUST_BOOK")
+        .map(PathBuf::from)
+        .or_else(|| {
+            directories::ProjectDirs::from("org", "Xenolog", "Xenolog")
+                .map(|d| d.data_dir().join("trusted.json"))
+        })
+}
+
+/// Verified before trusted (issue 30 item 9): the battles of `file` not yet
+/// verified on this machine as they stand (all of a campaign opened here
+/// for the first time) are replayed in full; the first entry that does not
+/// replay is named on stderr. Quiet when all is well, or when the check
+/// cannot run (the command's own reading says why).
+pub(super) fn check_trust(file: &Path) {
+    let book = trust_book();
+    if let Ok(c) = xenolog_saves::trust::check_now(file, book.as_deref(), &mut |_, _| {})
+        && let Some(why) = c.problem
+    {
+        eprintln!(
+            "notice: {why} (this campaign came from elsewhere or changed since it was last verified here; `xenolog verify` gives the whole report)"
+        );
+    }
 }
 
 /// The campaign part of `xenolog verify`; whether it passed.

@@ -686,6 +686,7 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
         Cmd::Games { json } => games(out, json),
         Cmd::Battles { file, json } => {
             let c = open_ro(&file)?;
+            campaign::check_trust(&file);
             for b in c.battles()? {
                 if json {
                     json_line(
@@ -878,8 +879,8 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
         }
         Cmd::Import { file, battle_file } => {
             let mut c = open_rw(&file)?;
-            let id = c.import_battle(&battle_file)?;
-            line(out, format!("imported as battle {id}"))
+            let got = c.import_battle_counted(&battle_file)?;
+            campaign::imported(&got, out)
         }
         Cmd::Note(cmd) => notes::note(cmd, out),
         Cmd::Bookmarks(args) => notes::bookmarks(args, out),

@@ -69,6 +69,8 @@ struct ScreenshotJob {
 /// The Xenolog desktop app.
 pub struct App {
     pub prefs: Prefs,
+    /// The open campaign file's check on a worker thread (issue 30 item 9).
+    trust: super::trust::TrustCheck,
     files: Box<dyn FileDialogs>,
     pub campaign: Option<Box<dyn CampaignStore>>,
     pub battles: Vec<BattleSummary>,
@@ -125,6 +127,7 @@ impl App {
             .or_else(store::data_dir)
             .map(|d| d.join("club"));
         let mut app = Self {
+            trust: Default::default(),
             club: Default::default(),
             club_dir,
             look: Look::new(prefs.zoom),
@@ -396,6 +399,11 @@ impl App {
             .map_or_else(String::new, |c| c.host().to_owned())
     }
 
+    /// Whether the open campaign's check (issue 30 item 9) still runs.
+    pub fn trust_running(&self) -> bool {
+        self.trust.running()
+    }
+
     fn notice(&mut self, title: &str, text: impl Into<String>) {
         self.messages.notice(title, text);
     }
@@ -447,6 +455,8 @@ impl App {
         self.flush_position();
         if let Some(p) = campaign.path() {
             self.prefs.opened(p);
+            let book = super::trust::book_in(self.club_dir.as_deref().and_then(Path::parent));
+            self.trust.start(p, book, &self.ctx);
             // A notice about this file (it was locked: "Open read-only")
             // is answered now that it is open.
             self.messages.retain_notices(|n| {
@@ -1043,11 +1053,12 @@ impl App {
             },
             AppCommand::ImportBattle(path) => {
                 let Some(c) = &mut self.campaign else { return };
-                match c.import_battle(&path) {
-                    Ok(id) => {
+                match super::trust::import(&mut **c, &path) {
+                    Ok((id, said)) => {
                         self.reload_battles();
                         self.open_battle(id);
                         self.messages.status = format!("Imported {}", path.display());
+                        super::trust::tell_import(said, &mut self.messages);
                     }
                     Err(e) => self.notice("The battle was not imported", e),
                 }
@@ -1275,6 +1286,11 @@ impl App {
         }
         self.club_connected();
         self.poll_club();
+        match self.trust.poll(&self.ctx) {
+            Some(super::trust::TrustNews::Notice(title, words)) => self.notice(&title, words),
+            Some(super::trust::TrustNews::Status(s)) => self.messages.status = s,
+            None => {}
+        }
         self.dropped_files(ui);
         self.keyboard(ui);
         self.playback(ui);

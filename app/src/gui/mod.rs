@@ -32,6 +32,7 @@ pub mod shortcuts;
 pub mod side;
 pub mod store;
 pub mod timeline;
+pub mod trust;
 pub mod view;
 pub mod widgets;
 

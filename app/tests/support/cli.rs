@@ -6,9 +6,16 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The trust book the tests' `xenolog` keeps (issue 30 item 9), so no test
+/// writes into the user's data folder.
+pub fn trust_book() -> PathBuf {
+    std::env::temp_dir().join("xenolog-tests-trusted.json")
+}
+
 pub fn xenolog(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xenolog"))
         .args(args)
+        .env("XENOLOG_TRUST_BOOK", trust_book())
         .output()
         .expect("the xenolog binary runs")
 }
@@ -17,6 +24,7 @@ pub fn xenolog_stdin(args: &[&str], input: &str) -> Output {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
         .args(args)
+        .env("XENOLOG_TRUST_BOOK", trust_book())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

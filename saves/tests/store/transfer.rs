@@ -125,9 +125,9 @@ fn bad_battle_files_are_refused_before_anything_is_written() {
     import_refused(&path, &file, "not a Xenolog battle file");
 
     let mut newer = good_bytes.clone();
-    newer[15] = 4;
+    newer[15] = 5;
     std::fs::write(&file, &newer).unwrap();
-    import_refused(&path, &file, "newer Xenolog (battle file format 4");
+    import_refused(&path, &file, "newer Xenolog (battle file format 5");
 
     let mut flipped = good_bytes.clone();
     let mid = flipped.len() / 2;

@@ -1,0 +1,584 @@
+//! Two copies of one campaign merged (issue 30 item 9: a campaign without a
+//! server; server/DESIGN.md §10, "Without a server").
+//!
+//! The campaign log is append-only, and each entry has a key across copies
+//! (the origin that wrote it and its number there, migration 7). Merging
+//! another copy into this one:
+//!
+//! 1. refuses a file of another campaign (another [`Campaign::uid`]);
+//! 2. copies over every battle only the other copy has, each checked first
+//!    as an import is (it rebuilds, its fair seed checks out, it replays
+//!    exactly); a battle is the same in both copies when its game, seed,
+//!    start time and config are;
+//! 3. takes the union of both logs, keyed by entry key, in time order (each
+//!    copy's own order kept; ties by key), with the battles in this file's
+//!    numbers; a model or roster number both copies gave to different
+//!    recruits goes, in the later one's copy, to a new number;
+//! 4. folds it entry by entry, deciding each against the campaign as the
+//!    entries before it leave it: an entry that no longer validates there
+//!    (the same experience spent twice, a model retired meanwhile) is a
+//!    conflict: listed in words, set aside in `campaign_conflicts`, not
+//!    applied, never lost;
+//! 5. writes it all in one transaction: nothing changes unless everything
+//!    does.
+//!
+//! The merged order depends only on the entries, so merging A into B and B
+//! into A give the same campaign and the same conflicts.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use rusqlite::{TransactionBehavior, params};
+use xenolog_engine::Outcome;
+use xenolog_engine::campaign::{
+    CampaignEntry, CampaignEvent, ModelId, RosterId, ShippedFactions, decide, fold,
+};
+
+use crate::campaign::now;
+use crate::rosters::EntryKey;
+use crate::transfer::{checked, insert_checked};
+use crate::{BattleId, Campaign, SaveError, describe, skill_table};
+
+/// What a merge did, in words.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Merged {
+    /// Entries of the other copy that landed here.
+    pub added: usize,
+    /// Battles copied over from the other copy, by their names here.
+    pub copied: Vec<String>,
+    /// Entries that did not validate where the merge put them, in words:
+    /// set aside, not applied, kept (see [`Campaign::campaign_conflicts`]).
+    pub conflicts: Vec<String>,
+    /// Anything else to know (a battle played on in both copies).
+    pub notices: Vec<String>,
+}
+
+/// A campaign log entry set aside by a merge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    pub id: u32,
+    pub key: EntryKey,
+    /// When it was recorded, unix seconds.
+    pub at: i64,
+    pub event: CampaignEvent,
+    /// Why it did not validate, in words.
+    pub why: String,
+}
+
+/// Which copy an entry of the merged log came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Side {
+    Mine,
+    Theirs,
+}
+
+/// An entry on its way into the merged log: its events' battles in this
+/// file's numbers, an undo's or redo's entry by key.
+#[derive(Clone, Debug)]
+struct Item {
+    key: EntryKey,
+    at: i64,
+    event: CampaignEvent,
+    target: Option<EntryKey>,
+    side: Side,
+    /// Why it cannot land whatever the order (its battle was not copied).
+    blocked: Option<String>,
+}
+
+impl Item {
+    fn order(&self) -> (i64, &str, u32) {
+        (self.at, self.key.origin.as_str(), self.key.number)
+    }
+
+    /// The same entry, as far as both copies can tell.
+    fn same(&self, other: &Item) -> bool {
+        self.at == other.at
+            && self.event_json() == other.event_json()
+            && self.target == other.target
+    }
+
+    fn event_json(&self) -> String {
+        let mut e = self.event.clone();
+        if let CampaignEvent::Undone { entry } | CampaignEvent::Redone { entry } = &mut e {
+            *entry = 0;
+        }
+        serde_json::to_string(&e).unwrap_or_default()
+    }
+}
+
+/// A battle's identity across copies: game, seed, start time, config.
+type Identity = (String, i64, i64, String);
+
+fn battles_of(c: &Campaign) -> Result<Vec<(BattleId, Identity, i64)>, SaveError> {
+    let mut stmt = c.conn.prepare(
+        "SELECT b.id, b.game, b.seed, b.created, b.config,
+                (SELECT COUNT(*) FROM entries e WHERE e.battle = b.id)
+         FROM battles b ORDER BY b.id",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok((
+            r.get::<_, BattleId>(0)?,
+            (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
+            r.get::<_, i64>(5)?,
+        ))
+    })?;
+    let mut out = Vec::new();
+    for r in rows {
+        out.push(r?);
+    }
+    Ok(out)
+}
+
+/// A side's log as items, its battles through `battle` (`Err`: why that
+/// battle is not here).
+fn items(
+    log: &[(CampaignEntry, EntryKey)],
+    side: Side,
+    battle: &dyn Fn(BattleId) -> Result<BattleId, String>,
+) -> Vec<Item> {
+    let key_of: HashMap<u32, EntryKey> = log.iter().map(|(e, k)| (e.id, k.clone())).collect();
+    log.iter()
+        .map(|(e, k)| {
+            let mut event = e.event.clone();
+            let mut target = None;
+            let mut blocked = None;
+            match &mut event {
+                CampaignEvent::BattleFought { battle: b, .. } => match battle(*b) {
+                    Ok(here) => *b = here,
+                    Err(why) => blocked = Some(why),
+                },
+                CampaignEvent::Undone { entry } | CampaignEvent::Redone { entry } => {
+                    target = key_of.get(entry).cloned();
+                }
+                _ => {}
+            }
+            Item {
+                key: k.clone(),
+                at: e.at,
+                event,
+                target,
+                side,
+                blocked,
+            }
+        })
+        .collect()
+}
+
+/// The model or roster an entry introduces.
+fn introduces(e: &CampaignEvent) -> (Option<ModelId>, Option<RosterId>) {
+    match e {
+        CampaignEvent::ModelRecruited { model, .. } => (Some(*model), None),
+        CampaignEvent::RosterCreated { roster, .. } => (None, Some(*roster)),
+        _ => (None, None),
+    }
+}
+
+/// Renumber models and rosters in an event.
+fn renumber(
+    e: &mut CampaignEvent,
+    models: &HashMap<ModelId, ModelId>,
+    rosters: &HashMap<RosterId, RosterId>,
+) {
+    let m = |x: &mut ModelId| {
+        if let Some(n) = models.get(x) {
+            *x = *n;
+        }
+    };
+    let r = |x: &mut RosterId| {
+        if let Some(n) = rosters.get(x) {
+            *x = *n;
+        }
+    };
+    use CampaignEvent as C;
+    match e {
+        C::RosterCreated { roster, .. } | C::RosterRenamed { roster, .. } => r(roster),
+        C::ModelRecruited { roster, model, .. } => {
+            r(roster);
+            m(model);
+        }
+        C::ModelRenamed { model, .. }
+        | C::ModelRetired { model }
+        | C::ModelRemoved { model }
+        | C::SkillBought { model, .. } => m(model),
+        C::BattleFought { fighters, .. } => fighters.iter_mut().for_each(|f| m(&mut f.model)),
+        C::SettingChanged { .. } | C::Undone { .. } | C::Redone { .. } => {}
+    }
+}
+
+/// A clash: the later recruit's order, its copy, a model (else a roster),
+/// the number both gave.
+type Clash = ((i64, String, u32), Side, bool, u32);
+/// A copy's renumbering of models and rosters.
+type Renumbering = (HashMap<ModelId, ModelId>, HashMap<RosterId, RosterId>);
+
+/// Where both copies gave one model (or roster) number to different
+/// recruits after they parted, the later recruit's copy renumbers it (and
+/// everything of that copy naming it) to a new number.
+fn untangle(mine: &mut [Item], theirs: &mut [Item], shared: &HashSet<EntryKey>) {
+    let all = mine.iter().chain(theirs.iter());
+    let mut next_model = all
+        .clone()
+        .filter_map(|i| introduces(&i.event).0)
+        .max()
+        .unwrap_or(0);
+    let mut next_roster = all
+        .filter_map(|i| introduces(&i.event).1)
+        .max()
+        .unwrap_or(0);
+    // (order of the later recruit, its side, model?, old number)
+    let mut clashes: Vec<Clash> = Vec::new();
+    for a in mine.iter().filter(|i| !shared.contains(&i.key)) {
+        for b in theirs.iter().filter(|i| !shared.contains(&i.key)) {
+            let (am, ar) = introduces(&a.event);
+            let (bm, br) = introduces(&b.event);
+            let later = if a.order() > b.order() { a } else { b };
+            let o = later.order();
+            let o = (o.0, o.1.to_owned(), o.2);
+            if am.is_some() && am == bm {
+                clashes.push((o.clone(), later.side, true, am.unwrap_or(0)));
+            }
+            if ar.is_some() && ar == br {
+                clashes.push((o, later.side, false, ar.unwrap_or(0)));
+            }
+        }
+    }
+    clashes.sort();
+    let mut maps: HashMap<Side, Renumbering> = HashMap::new();
+    for (_, side, model, old) in clashes {
+        let (models, rosters) = maps.entry(side).or_default();
+        if model {
+            next_model += 1;
+            models.insert(old, next_model);
+        } else {
+            next_roster += 1;
+            rosters.insert(old, next_roster);
+        }
+    }
+    for (side, list) in [(Side::Mine, mine), (Side::Theirs, theirs)] {
+        if let Some((models, rosters)) = maps.get(&side) {
+            for i in list.iter_mut().filter(|i| !shared.contains(&i.key)) {
+                renumber(&mut i.event, models, rosters);
+            }
+        }
+    }
+}
+
+/// Both logs as one: each copy's own order kept (an entry both have comes
+/// after what preceded it in either), and between entries only one has,
+/// time order (ties by key). Symmetric: the two copies given the other way
+/// round give the same log.
+fn interleave(mine: Vec<Item>, theirs: Vec<Item>, shared: &HashSet<EntryKey>) -> Vec<Item> {
+    let mut out: Vec<Item> = Vec::with_capacity(mine.len() + theirs.len());
+    let mut done: HashSet<EntryKey> = HashSet::new();
+    let (mut a, mut b) = (mine.into_iter().peekable(), theirs.into_iter().peekable());
+    loop {
+        while a.peek().is_some_and(|x| done.contains(&x.key)) {
+            a.next();
+        }
+        while b.peek().is_some_and(|x| done.contains(&x.key)) {
+            b.next();
+        }
+        let take_a = match (a.peek(), b.peek()) {
+            (None, None) => break,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (Some(x), Some(y)) => {
+                let (xs, ys) = (shared.contains(&x.key), shared.contains(&y.key));
+                match (xs, ys) {
+                    // One entry both copies have: once, as this copy's.
+                    _ if x.key == y.key => {
+                        b.next();
+                        true
+                    }
+                    // A shared entry waits for what precedes it in the other copy.
+                    (true, false) => false,
+                    (false, true) => true,
+                    _ => x.order() <= y.order(),
+                }
+            }
+        };
+        let item = if take_a { a.next() } else { b.next() };
+        if let Some(i) = item {
+            if shared.contains(&i.key) {
+                done.insert(i.key.clone());
+            }
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// A time in words, UTC ("2026-11-27 15:20 UTC").
+pub(crate) fn utc(at: i64) -> String {
+    let days = at.div_euclid(86_400);
+    let secs = at.rem_euclid(86_400);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        secs / 3600,
+        secs % 3600 / 60
+    )
+}
+
+impl Campaign {
+    /// Merge another copy of this campaign into this one (see the module
+    /// docs): its battles copied over, its log entries landed, the entries
+    /// that no longer validate set aside as conflicts. `theirs` is only read.
+    pub fn merge(&mut self, theirs_path: &Path) -> Result<Merged, SaveError> {
+        self.writable()?;
+        let theirs = Campaign::open_read_only(theirs_path)?;
+        let name = theirs_path.file_name().map_or_else(
+            || theirs_path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        if theirs.uid()? != self.uid()? {
+            return Err(SaveError::Refused(format!(
+                "{name} is another campaign ({}), not a copy of this one ({}): nothing was merged",
+                theirs.name()?,
+                self.name()?
+            )));
+        }
+        let mut out = Merged::default();
+        // Battles: the same in both, or only in theirs (copied, checked first).
+        let here = battles_of(self)?;
+        let there = battles_of(&theirs)?;
+        let mut same: HashMap<BattleId, BattleId> = HashMap::new();
+        let mut to_copy = Vec::new();
+        let mut not_copied: HashMap<BattleId, String> = HashMap::new();
+        for (tid, ident, entries) in &there {
+            match here.iter().find(|(_, i, _)| i == ident) {
+                Some((mid, _, mine_entries)) => {
+                    same.insert(*tid, *mid);
+                    if entries != mine_entries {
+                        out.notices.push(format!(
+                            "battle {mid} was played on in both copies ({mine_entries} entries here, {entries} in {name}): this copy's is kept"
+                        ));
+                    }
+                }
+                None => {
+                    let f = theirs.battle_file(*tid).map_err(|e| match e {
+                        SaveError::Corrupt { why, .. } => SaveError::Refused(format!(
+                            "battle {tid} of {name} is damaged ({why}): nothing was merged"
+                        )),
+                        e => e,
+                    })?;
+                    let title = f.title.clone();
+                    match checked(f) {
+                        Ok(c) => to_copy.push((*tid, c)),
+                        Err(why) => {
+                            out.notices.push(format!(
+                                "battle {tid} of {name} ({title}) was not copied: {why}"
+                            ));
+                            not_copied.insert(
+                                *tid,
+                                format!("its battle ({title}) was not copied: {why}"),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        let mine_log = self.campaign_log_keyed()?;
+        let theirs_log = theirs.campaign_log_keyed()?;
+        let mut set_aside: HashSet<EntryKey> = self
+            .campaign_conflicts()?
+            .into_iter()
+            .map(|c| c.key)
+            .collect();
+        let theirs_conflicts = theirs.campaign_conflicts()?;
+        drop(theirs);
+        let origin_words = format!("from {name}");
+        // Each named battle of this file, at the head of its current branch.
+        let mut results: HashMap<BattleId, Option<Outcome>> = HashMap::new();
+        for (id, _, _) in &here {
+            let named = mine_log.iter().any(|(e, _)| {
+                matches!(&e.event, CampaignEvent::BattleFought { battle, .. } if battle == id)
+            }) || theirs_log.iter().any(|(e, _)| {
+                matches!(&e.event, CampaignEvent::BattleFought { battle, .. } if same.get(battle) == Some(id))
+            });
+            if named {
+                results.insert(*id, self.head_result(*id)?);
+            }
+        }
+
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        for (tid, mut c) in to_copy {
+            let id = insert_checked(&tx, &c, &format!("merged from {name}"))?;
+            same.insert(tid, id);
+            let head = c.battle.head(c.battle.current_branch());
+            if c.battle.cursor() != head {
+                c.battle.seek(head);
+            }
+            results.insert(id, c.battle.outcome());
+            out.copied.push(c.title.clone());
+        }
+        let mut mine = items(&mine_log, Side::Mine, &|b| Ok(b));
+        let mut their = items(&theirs_log, Side::Theirs, &|b| {
+            same.get(&b).copied().ok_or_else(|| {
+                not_copied
+                    .get(&b)
+                    .cloned()
+                    .unwrap_or_else(|| format!("its battle {b} is not in {name}"))
+            })
+        });
+        let mine_keys: HashMap<EntryKey, usize> = mine
+            .iter()
+            .enumerate()
+            .map(|(n, i)| (i.key.clone(), n))
+            .collect();
+        let mut conflicts: Vec<(Item, String)> = Vec::new();
+        let mut shared = HashSet::new();
+        their.retain(|t| match mine_keys.get(&t.key) {
+            Some(n) => {
+                shared.insert(t.key.clone());
+                if !mine[*n].same(t) {
+                    conflicts.push((
+                        t.clone(),
+                        "this copy has another entry under the same key".into(),
+                    ));
+                }
+                // Kept in its place (so what came after it in that copy
+                // stays after it), landing once, as this copy's.
+                true
+            }
+            None => !set_aside.contains(&t.key),
+        });
+        untangle(&mut mine, &mut their, &shared);
+        let merged = interleave(mine, their, &shared);
+        // Fold entry by entry; whatever no longer validates is set aside.
+        let table = skill_table();
+        let res = |b: BattleId| results.get(&b).cloned().flatten();
+        let mut log: Vec<CampaignEntry> = Vec::new();
+        let mut keys: Vec<EntryKey> = Vec::new();
+        let mut new_id: HashMap<EntryKey, u32> = HashMap::new();
+        for mut item in merged {
+            if let Some(why) = item.blocked.clone() {
+                conflicts.push((item, why));
+                continue;
+            }
+            if let CampaignEvent::Undone { entry } | CampaignEvent::Redone { entry } =
+                &mut item.event
+            {
+                match item.target.as_ref().and_then(|k| new_id.get(k)) {
+                    Some(n) => *entry = *n,
+                    None => {
+                        conflicts.push((
+                            item,
+                            "the entry it takes back or puts back did not land".into(),
+                        ));
+                        continue;
+                    }
+                }
+            }
+            let state = fold(&log, &res, &table, None);
+            if let Err(e) = decide(&state, &log, &item.event, &table, &ShippedFactions) {
+                conflicts.push((item, e.message));
+                continue;
+            }
+            let id = log.len() as u32 + 1;
+            new_id.insert(item.key.clone(), id);
+            log.push(CampaignEntry {
+                id,
+                at: item.at,
+                event: item.event.clone(),
+            });
+            keys.push(item.key.clone());
+            if item.side == Side::Theirs {
+                out.added += 1;
+            }
+        }
+        tx.execute("DELETE FROM campaign_log", [])?;
+        for (e, k) in log.iter().zip(&keys) {
+            let text = serde_json::to_string(&e.event)
+                .map_err(|e| SaveError::Sql(format!("a campaign event cannot be written: {e}")))?;
+            tx.prepare_cached(
+                "INSERT INTO campaign_log (id, at, event, origin, origin_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![e.id, e.at, text, k.origin, k.number])?;
+        }
+        let merged_at = now();
+        let mut aside = |key: &EntryKey, at: i64, event: &CampaignEvent, why: &str| {
+            if !set_aside.insert(key.clone()) {
+                return Ok::<bool, SaveError>(false);
+            }
+            let text = serde_json::to_string(event)
+                .map_err(|e| SaveError::Sql(format!("a campaign event cannot be written: {e}")))?;
+            tx.prepare_cached(
+                "INSERT INTO campaign_conflicts (origin, origin_id, at, event, why, merged)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![key.origin, key.number, at, text, why, merged_at])?;
+            Ok(true)
+        };
+        let mut fresh = Vec::new();
+        for (item, why) in &conflicts {
+            if aside(&item.key, item.at, &item.event, why)? {
+                fresh.push((item.side, item.at, item.event.clone(), why.clone()));
+            }
+        }
+        // The other copy's own conflicts stay kept here too.
+        for mut c in theirs_conflicts {
+            if new_id.contains_key(&c.key) {
+                continue;
+            }
+            if let CampaignEvent::BattleFought { battle, .. } = &mut c.event {
+                *battle = same.get(battle).copied().unwrap_or(0);
+            }
+            aside(&c.key, c.at, &c.event, &c.why)?;
+        }
+        tx.commit()?;
+        let state = self.campaign_state()?;
+        let names = self.battle_names()?;
+        for (side, at, event, why) in fresh {
+            out.conflicts.push(format!(
+                "{}: {} (recorded {}) was set aside: {}",
+                match side {
+                    Side::Mine => "from this copy",
+                    Side::Theirs => origin_words.as_str(),
+                },
+                describe(&event, &state, &names),
+                utc(at),
+                names.words(&why)
+            ));
+        }
+        Ok(out)
+    }
+
+    /// The campaign log entries merges set aside (not applied, kept), oldest
+    /// first.
+    pub fn campaign_conflicts(&self) -> Result<Vec<Conflict>, SaveError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, origin, origin_id, at, event, why FROM campaign_conflicts ORDER BY id",
+        )?;
+        let mut rows = stmt.query([])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            let id: u32 = r.get(0)?;
+            let text: String = r.get(4)?;
+            let event = serde_json::from_str(&text)
+                .map_err(|e| SaveError::Sql(format!("conflict {id} cannot be read: {e}")))?;
+            out.push(Conflict {
+                id,
+                key: EntryKey {
+                    origin: r.get(1)?,
+                    number: r.get(2)?,
+                },
+                at: r.get(3)?,
+                event,
+                why: r.get(5)?,
+            });
+        }
+        Ok(out)
+    }
+}
