@@ -20,7 +20,7 @@ use xenolog_engine::{Actor, Battle, Viewer};
 
 #[path = "support/club.rs"]
 mod support;
-use support::{cmd, lines, ok, run, serve};
+use support::{cmd, lines, ok, run, serve, short_skirmish};
 
 /// The one file in `dir` whose name starts with `prefix`.
 fn kept(dir: &Path, prefix: &str) -> PathBuf {
@@ -109,22 +109,6 @@ fn engine_battle(data: &Path, game: &str) -> Box<dyn Battle> {
         .unwrap()
         .id;
     c.load_battle(id).unwrap()
-}
-
-/// Alien Invasion's two-player skirmish cut to two rounds, so the battle
-/// ends in a debug build within the test's budget.
-fn short_skirmish() -> String {
-    let text = include_str!("../../engine/data/invasion/scenarios/skirmish.txt");
-    text.lines()
-        .map(|l| {
-            if l.starts_with("rounds ") {
-                "rounds 2"
-            } else {
-                l
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 #[test]

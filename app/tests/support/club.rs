@@ -196,3 +196,19 @@ impl<'a> Organiser<'a> {
         )
     }
 }
+
+/// Alien Invasion's two-player skirmish cut to two rounds, so the battle
+/// ends in a debug build within a test's budget.
+pub fn short_skirmish() -> String {
+    let text = include_str!("../../../engine/data/invasion/scenarios/skirmish.txt");
+    text.lines()
+        .map(|l| {
+            if l.starts_with("rounds ") {
+                "rounds 2"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
