@@ -521,6 +521,30 @@ fn server_mistakes_are_said_in_words_with_exit_2() {
     let o = run(who, &["club", "redeem", "XNLG-AAAA-BBBB-CCCC-DDDD-EEEE"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(said(&o).contains("--server"), "{}", said(&o));
+    // Review of session 14: an invitation code or a token is not sent over
+    // plain ws:// to another machine; refused in words before anything is
+    // sent. A TLS club's link (xenolog+tls://) is read as wss://.
+    let far = "xenolog://192.0.2.1:8470/join#XNLG-AAAA-BBBB-CCCC-DDDD-EEEE";
+    let o = run(who, &["club", "redeem", far]);
+    assert!(!o.status.success());
+    assert!(
+        said(&o).contains("this club is not reached over TLS: your invitation code"),
+        "{}",
+        said(&o)
+    );
+    let o = cmd(
+        who,
+        &["legal", "1", "--battle", "1", "--server", "192.0.2.1:8470"],
+    )
+    .env("XENOLOG_TOKEN", "xnl_p_not-a-real-token")
+    .output()
+    .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        said(&o).contains("this club is not reached over TLS: your token"),
+        "{}",
+        said(&o)
+    );
     assert!(
         std::fs::read_dir(who).unwrap().next().is_none(),
         "nothing was written"
