@@ -20,7 +20,7 @@ use xenolog_engine::{Actor, Battle, Viewer};
 
 #[path = "support/club.rs"]
 mod support;
-use support::{cmd, lines, ok, run, serve, short_skirmish};
+use support::{cmd, lines, ok, run, serve, serve_tls, short_skirmish};
 
 /// The one file in `dir` whose name starts with `prefix`.
 fn kept(dir: &Path, prefix: &str) -> PathBuf {
@@ -605,4 +605,79 @@ fn play_a_line(url: &str, camp: &str, seats: &[Seat]) {
     assert!(!entries.is_empty(), "the entry comes back");
     let text = serde_json::from_str::<Value>(&first).unwrap()["text"].clone();
     assert_eq!(entries[0]["command"], text, "the command played, in words");
+}
+
+/// Review of session 14, MUST 2: a club that serves TLS prints and gives
+/// out invitation links that say so (`xenolog+tls://`); pasted, such a
+/// link is redeemed over wss:// (the club's own certificate given with
+/// `--ca-file`), never over plain ws://; a plain club's links stay
+/// `xenolog://`.
+#[test]
+fn a_tls_clubs_links_say_tls_and_are_redeemed_over_tls() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (served, ca) = serve_tls(&tmp.path().join("club"));
+    assert!(served.url.starts_with("wss://127.0.0.1:"), "{}", served.url);
+    let host = served.host();
+    assert_eq!(
+        served.link,
+        format!("xenolog+tls://{host}/join#{}", served.code),
+        "the organiser's link printed by serve"
+    );
+    let ca = ca.to_str().unwrap();
+    let org = tmp.path().join("organiser");
+    // Without the club's certificate the link is refused in words: it was
+    // tried over TLS, not sent in plain text.
+    let o = run(&org, &["club", "redeem", &served.link]);
+    assert!(!o.status.success());
+    let said = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(said.contains("certificate"), "{said}");
+    ok(&org, &["club", "redeem", &served.link, "--ca-file", ca]);
+    let url = format!("wss://{host}");
+    let camp = ok(
+        &org,
+        &[
+            "club",
+            "new-campaign",
+            "--server",
+            &url,
+            "--ca-file",
+            ca,
+            "TLS",
+        ],
+    );
+    assert_eq!(camp.trim(), "1", "a request over TLS with the CA file");
+    let inv = lines(&ok(
+        &org,
+        &[
+            "club",
+            "invite",
+            "--server",
+            &url,
+            "--ca-file",
+            ca,
+            "--role",
+            "organiser",
+            "--json",
+        ],
+    ))
+    .remove(0);
+    let link = inv["link"].as_str().unwrap();
+    assert!(
+        link.starts_with(&format!("xenolog+tls://{host}/join#XNLG-")),
+        "the server's invitation link says TLS: {link}"
+    );
+    let second = tmp.path().join("second organiser");
+    let r = lines(&ok(
+        &second,
+        &["club", "redeem", link, "--ca-file", ca, "--json"],
+    ))
+    .remove(0);
+    assert_eq!(r["role"], "organiser", "{r}");
+    // A plain club's links do not say TLS.
+    let plain = serve(&tmp.path().join("plain"));
+    assert!(
+        plain.link.starts_with("xenolog://127.0.0.1:"),
+        "{}",
+        plain.link
+    );
 }

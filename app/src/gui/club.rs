@@ -1043,7 +1043,12 @@ impl CampaignStore for ClubCampaign {
             .battles
             .get(&id)
             .ok_or_else(|| format!("your token opens no seat of battle {id}"))?;
-        if b.over.is_none() && b.status["status"] != "over" {
+        // Over: the server said so, or the seat's copy shows the ending
+        // entry (the `over` event with the secret may be a moment behind).
+        let ended = b.over.is_some()
+            || b.status["status"] == "over"
+            || self.copies.get(&id).is_some_and(|c| c.outcome().is_some());
+        if !ended {
             return Err(format!(
                 "battle {id} can be exported once it is over: then the whole battle is \
                  downloaded and every roll can be checked"
