@@ -730,36 +730,7 @@ impl Client {
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof && !bytes.is_empty() => {}
             Err(e) => return Err(fail(e.to_string())),
         }
-        let split = bytes
-            .windows(4)
-            .position(|w| w == b"\r\n\r\n")
-            .ok_or_else(|| ClientError::Protocol("the download's answer has no header".into()))?;
-        let head = String::from_utf8_lossy(&bytes[..split]).into_owned();
-        let body = bytes[split + 4..].to_vec();
-        let status: u16 = head
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| ClientError::Protocol(format!("the download's answer: {head}")))?;
-        let lower = head.to_ascii_lowercase();
-        let body = if lower.contains("transfer-encoding: chunked") {
-            dechunk(&body).ok_or_else(|| ClientError::Protocol("a broken chunked body".into()))?
-        } else {
-            body
-        };
-        if status == 200 {
-            return Ok(body);
-        }
-        let words = String::from_utf8_lossy(&body).trim().to_owned();
-        let code = match status {
-            401 => ErrCode::BadToken,
-            403 => ErrCode::Forbidden,
-            404 => ErrCode::NotFound,
-            429 => ErrCode::Rate,
-            409 => ErrCode::Refused,
-            _ => ErrCode::Internal,
-        };
-        Err(ClientError::Refused(Refusal::new(code, words)))
+        download_answer(&bytes)
     }
 
     /// Drop the socket without a word, as a broken network would (tests of
@@ -781,6 +752,57 @@ impl Client {
 /// A byte stream both ways: a TCP socket, or TLS over one.
 trait ReadWrite: Read + Write {}
 impl<T: Read + Write> ReadWrite for T {}
+
+/// Read a download's HTTP answer: the body of a 200, else the server's
+/// refusal in words. A body shorter (or longer) than its `Content-Length`,
+/// or a chunked body cut off, is refused: a battle file cut short on the
+/// way is never taken as the battle.
+fn download_answer(bytes: &[u8]) -> Result<Vec<u8>, ClientError> {
+    let split = bytes
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or_else(|| ClientError::Protocol("the download's answer has no header".into()))?;
+    let head = String::from_utf8_lossy(&bytes[..split]).into_owned();
+    let body = bytes[split + 4..].to_vec();
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| ClientError::Protocol(format!("the download's answer: {head}")))?;
+    let lower = head.to_ascii_lowercase();
+    let body = if lower.contains("transfer-encoding: chunked") {
+        dechunk(&body).ok_or_else(|| {
+            ClientError::Protocol("the download was cut short (a broken chunked body)".into())
+        })?
+    } else {
+        let length = lower.lines().find_map(|l| {
+            l.strip_prefix("content-length:")
+                .and_then(|n| n.trim().parse::<usize>().ok())
+        });
+        if let Some(n) = length
+            && n != body.len()
+        {
+            return Err(ClientError::Protocol(format!(
+                "the download was cut short: {} of the {n} bytes the server announced came",
+                body.len()
+            )));
+        }
+        body
+    };
+    if status == 200 {
+        return Ok(body);
+    }
+    let words = String::from_utf8_lossy(&body).trim().to_owned();
+    let code = match status {
+        401 => ErrCode::BadToken,
+        403 => ErrCode::Forbidden,
+        404 => ErrCode::NotFound,
+        429 => ErrCode::Rate,
+        409 => ErrCode::Refused,
+        _ => ErrCode::Internal,
+    };
+    Err(ClientError::Refused(Refusal::new(code, words)))
+}
 
 /// Decode an HTTP chunked body.
 fn dechunk(mut b: &[u8]) -> Option<Vec<u8>> {
@@ -909,6 +931,25 @@ mod tests {
             "{plain}"
         );
         assert!(!ServerAddr::parse(&plain).unwrap().tls);
+    }
+
+    /// Review of session 14: a truncated https download was accepted.
+    #[test]
+    fn a_download_cut_short_is_refused_in_words() {
+        let whole = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nabcde";
+        assert_eq!(download_answer(whole).unwrap(), b"abcde");
+        let cut = b"HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nabcde";
+        let e = download_answer(cut).unwrap_err().to_string();
+        assert!(e.contains("cut short: 5 of the 100 bytes"), "{e}");
+        let chunks = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n9\r\nab";
+        let e = download_answer(chunks).unwrap_err().to_string();
+        assert!(e.contains("cut short"), "{e}");
+        let refused = b"HTTP/1.1 409 Conflict\r\nContent-Length: 8\r\n\r\nnot over";
+        let e = download_answer(refused).unwrap_err();
+        assert_eq!(
+            (e.code(), e.to_string()),
+            (Some(ErrCode::Refused), "not over".to_owned())
+        );
     }
 
     #[test]

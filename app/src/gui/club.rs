@@ -65,6 +65,10 @@ enum ToNet {
     Command {
         battle: BattleId,
         seat: u8,
+        /// The head the command was chosen at (the copy's live head): the
+        /// server decides it there or says the battle moved on, never at a
+        /// newer head the app has not shown.
+        at: Option<EntryId>,
         command: Value,
         cmd_id: String,
         text: String,
@@ -1024,6 +1028,7 @@ impl CampaignStore for ClubCampaign {
         self.send(ToNet::Command {
             battle: id,
             seat: b.seat,
+            at: live,
             command: command.clone(),
             cmd_id,
             text,
@@ -1256,11 +1261,11 @@ impl Net<'_> {
             ToNet::Command {
                 battle,
                 seat,
+                at,
                 command,
                 cmd_id,
                 text,
             } => {
-                let at = self.client.last_entry(battle);
                 match self.client.request(
                     "command",
                     json!({"battle": battle, "seat": seat, "at": at, "command": command,
