@@ -20,7 +20,7 @@ use xenolog_engine::{Actor, Battle, Viewer};
 
 #[path = "support/club.rs"]
 mod support;
-use support::{cmd, lines, ok, run, serve};
+use support::{cmd, lines, ok, run, serve, serve_tls, short_skirmish};
 
 /// The one file in `dir` whose name starts with `prefix`.
 fn kept(dir: &Path, prefix: &str) -> PathBuf {
@@ -109,22 +109,6 @@ fn engine_battle(data: &Path, game: &str) -> Box<dyn Battle> {
         .unwrap()
         .id;
     c.load_battle(id).unwrap()
-}
-
-/// Alien Invasion's two-player skirmish cut to two rounds, so the battle
-/// ends in a debug build within the test's budget.
-fn short_skirmish() -> String {
-    let text = include_str!("../../engine/data/invasion/scenarios/skirmish.txt");
-    text.lines()
-        .map(|l| {
-            if l.starts_with("rounds ") {
-                "rounds 2"
-            } else {
-                l
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 #[test]
@@ -537,6 +521,30 @@ fn server_mistakes_are_said_in_words_with_exit_2() {
     let o = run(who, &["club", "redeem", "XNLG-AAAA-BBBB-CCCC-DDDD-EEEE"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(said(&o).contains("--server"), "{}", said(&o));
+    // Review of session 14: an invitation code or a token is not sent over
+    // plain ws:// to another machine; refused in words before anything is
+    // sent. A TLS club's link (xenolog+tls://) is read as wss://.
+    let far = "xenolog://192.0.2.1:8470/join#XNLG-AAAA-BBBB-CCCC-DDDD-EEEE";
+    let o = run(who, &["club", "redeem", far]);
+    assert!(!o.status.success());
+    assert!(
+        said(&o).contains("this club is not reached over TLS: your invitation code"),
+        "{}",
+        said(&o)
+    );
+    let o = cmd(
+        who,
+        &["legal", "1", "--battle", "1", "--server", "192.0.2.1:8470"],
+    )
+    .env("XENOLOG_TOKEN", "xnl_p_not-a-real-token")
+    .output()
+    .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        said(&o).contains("this club is not reached over TLS: your token"),
+        "{}",
+        said(&o)
+    );
     assert!(
         std::fs::read_dir(who).unwrap().next().is_none(),
         "nothing was written"
@@ -597,4 +605,79 @@ fn play_a_line(url: &str, camp: &str, seats: &[Seat]) {
     assert!(!entries.is_empty(), "the entry comes back");
     let text = serde_json::from_str::<Value>(&first).unwrap()["text"].clone();
     assert_eq!(entries[0]["command"], text, "the command played, in words");
+}
+
+/// Review of session 14, MUST 2: a club that serves TLS prints and gives
+/// out invitation links that say so (`xenolog+tls://`); pasted, such a
+/// link is redeemed over wss:// (the club's own certificate given with
+/// `--ca-file`), never over plain ws://; a plain club's links stay
+/// `xenolog://`.
+#[test]
+fn a_tls_clubs_links_say_tls_and_are_redeemed_over_tls() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (served, ca) = serve_tls(&tmp.path().join("club"));
+    assert!(served.url.starts_with("wss://127.0.0.1:"), "{}", served.url);
+    let host = served.host();
+    assert_eq!(
+        served.link,
+        format!("xenolog+tls://{host}/join#{}", served.code),
+        "the organiser's link printed by serve"
+    );
+    let ca = ca.to_str().unwrap();
+    let org = tmp.path().join("organiser");
+    // Without the club's certificate the link is refused in words: it was
+    // tried over TLS, not sent in plain text.
+    let o = run(&org, &["club", "redeem", &served.link]);
+    assert!(!o.status.success());
+    let said = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(said.contains("certificate"), "{said}");
+    ok(&org, &["club", "redeem", &served.link, "--ca-file", ca]);
+    let url = format!("wss://{host}");
+    let camp = ok(
+        &org,
+        &[
+            "club",
+            "new-campaign",
+            "--server",
+            &url,
+            "--ca-file",
+            ca,
+            "TLS",
+        ],
+    );
+    assert_eq!(camp.trim(), "1", "a request over TLS with the CA file");
+    let inv = lines(&ok(
+        &org,
+        &[
+            "club",
+            "invite",
+            "--server",
+            &url,
+            "--ca-file",
+            ca,
+            "--role",
+            "organiser",
+            "--json",
+        ],
+    ))
+    .remove(0);
+    let link = inv["link"].as_str().unwrap();
+    assert!(
+        link.starts_with(&format!("xenolog+tls://{host}/join#XNLG-")),
+        "the server's invitation link says TLS: {link}"
+    );
+    let second = tmp.path().join("second organiser");
+    let r = lines(&ok(
+        &second,
+        &["club", "redeem", link, "--ca-file", ca, "--json"],
+    ))
+    .remove(0);
+    assert_eq!(r["role"], "organiser", "{r}");
+    // A plain club's links do not say TLS.
+    let plain = serve(&tmp.path().join("plain"));
+    assert!(
+        plain.link.starts_with("xenolog://127.0.0.1:"),
+        "{}",
+        plain.link
+    );
 }

@@ -480,3 +480,356 @@ fn the_apps_seat_battle_of_saucers_never_holds_the_other_seats_hidden_cards() {
     );
     shot_large(&mut h, "club_saucers");
 }
+
+/// The live line's head of the app's open club battle (where it plays).
+fn live_head(app: &App) -> Option<Option<u64>> {
+    app.open
+        .as_ref()
+        .and_then(|ob| xenolog_engine::seat::seat_copy_ref(ob.battle.as_ref()))
+        .map(|c| c.live_head())
+}
+
+/// One command from a seat's command line (`play --server --script`).
+fn play_line(dir: &Path, url: &str, camp: &str, battle: &str, line: &str) {
+    let script = dir.join("one.jsonl");
+    std::fs::write(&script, format!("{line}\n")).unwrap();
+    ok(
+        dir,
+        &[
+            "play",
+            camp,
+            "--battle",
+            battle,
+            "--server",
+            url,
+            "--script",
+            script.to_str().unwrap(),
+        ],
+    );
+}
+
+/// Server/DESIGN.md section 9 (review of session 14, MUST 1): a club battle
+/// taken back while the app shows it. The app's copy is a tree: it follows
+/// the live line back to the entry taken back to and onto the new branch
+/// (the timeline shows the live line, the app plays there), keeps the
+/// taken-back entry on its branch, and at every entry of both its state is
+/// the engine's view for the app's seat (read from the server's own file).
+#[test]
+fn the_app_follows_a_taken_back_club_battle_onto_its_new_line_and_keeps_the_old() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("server");
+    let served = serve(&data);
+    let org_dir = tmp.path().join("organiser");
+    let org = Organiser::redeem(&org_dir, &served);
+    let camp = org.campaign("Take-back night");
+    let battle = ok(
+        &org_dir,
+        &[
+            "club",
+            "new-battle",
+            "--server",
+            &served.url,
+            "--campaign",
+            &camp,
+            "--game",
+            "race",
+            "--config",
+            r#"{"target": 1000}"#,
+            "--friendly-takebacks",
+        ],
+    )
+    .trim()
+    .to_owned();
+    let (_, link0) = org.invite(&camp, &battle, 0);
+    let (_, link1) = org.invite(&camp, &battle, 1);
+    let seat0 = tmp.path().join("seat0");
+    let app_club = tmp.path().join("app data").join("club");
+    for (dir, link) in [(&seat0, &link0), (&app_club, &link1)] {
+        ok(dir, &["club", "redeem", link]);
+        ok(
+            dir,
+            &["club", "join", "--server", &served.url, "--battle", &battle],
+        );
+    }
+    let hold = |actor: u8| format!(r#"{{"actor":{actor},"command":"hold"}}"#);
+    play_line(&seat0, &served.url, &camp, &battle, &hold(0));
+    play_line(&app_club, &served.url, &camp, &battle, &hold(1));
+    play_line(&seat0, &served.url, &camp, &battle, &hold(0));
+
+    let ctx = eframe::egui::Context::default();
+    let club = ClubCampaign::connect(&served.url, Credentials::Kept, &app_club, &ctx).unwrap();
+    let mut h = app_with(None, None, Vec::new());
+    h.state_mut().use_campaign(Box::new(club));
+    wait_for(&mut h, "the battle's three entries", |app| {
+        entries(app) == 3
+    });
+    assert_eq!(live_head(h.state()), Some(Some(2)));
+
+    // Player 1 takes their second hold back (a friendly battle moves at
+    // once): the app follows the live line back to entry 1.
+    let said = ok(
+        &seat0,
+        &[
+            "club",
+            "takeback",
+            "--server",
+            &served.url,
+            "--battle",
+            &battle,
+            "--to",
+            "1",
+        ],
+    );
+    assert!(said.contains("back to entry 1"), "{said}");
+    wait_for(&mut h, "the take-back", |app| {
+        live_head(app) == Some(Some(1))
+    });
+    {
+        let ob = h.state().open.as_ref().unwrap();
+        assert_eq!(ob.battle.cursor(), Some(1), "shown at the live head");
+        assert_eq!(ob.battle.records().len(), 3, "the entry taken back is kept");
+        assert!(
+            h.state().messages.notices().is_empty(),
+            "followed, not a notice: {:?}",
+            h.state().messages.notices()
+        );
+    }
+    // Player 1 rolls instead (the same hold again would be refused); the
+    // new entry starts a branch, and the app shows it on the live line.
+    play_line(
+        &seat0,
+        &served.url,
+        &camp,
+        &battle,
+        r#"{"actor":0,"command":{"roll":{"dice":1}}}"#,
+    );
+    wait_for(&mut h, "the new branch's first entry", |app| {
+        entries(app) == 4
+    });
+    // Whose turn depends on the die; the app's seat plays by clicking when
+    // it is asked, on the new line.
+    if asks_me(h.state()) {
+        wait_for(&mut h, "this seat's commands", |app| {
+            app.open
+                .as_ref()
+                .is_some_and(|ob| !ob.view.legal.is_empty())
+        });
+        click(&mut h, "Player 2 holds");
+        wait_for(&mut h, "this seat's hold on the new line", |app| {
+            entries(app) == 5
+        });
+    }
+    let c =
+        xenolog_saves::Campaign::open_read_only(&data.join(format!("campaigns/{camp}.xenolog")))
+            .unwrap();
+    let full = c.load_battle(c.battles().unwrap()[0].id).unwrap();
+    let app = h.state();
+    let mine = &app.open.as_ref().unwrap().battle;
+    let live = full.path_to(full.cursor());
+    assert_eq!(live[..2], [0, 1], "{live:?}");
+    assert!(live[2] > 2, "the live line left entry 2: {live:?}");
+    assert_eq!(mine.cursor(), full.cursor(), "the app is at the live head");
+    assert_eq!(mine.path_to(mine.cursor()), live, "the timeline's line");
+    assert_eq!(mine.current_branch(), full.current_branch());
+    assert_eq!(mine.head(0), Some(2), "the old branch is kept");
+    assert_eq!(mine.branches(), full.branches());
+    assert_eq!(mine.records().len(), full.records().len());
+    for id in 0..full.records().len() as u64 {
+        let at = Some(id);
+        assert_eq!(
+            mine.state_json(at),
+            full.state_json_as(at, Viewer::Seat(Actor(1))),
+            "the app holds seat 2's view after entry {id}"
+        );
+        assert_eq!(
+            mine.records()[id as usize].parent,
+            full.records()[id as usize].parent
+        );
+    }
+    assert_eq!(
+        mine.legal(),
+        full.legal_as(Actor(1)),
+        "the commands at the live head"
+    );
+}
+
+/// Issue 30's "Done when": the app under kittest plays its seat (Player 2)
+/// of `game` to the end against a real `xenolog serve` while the other
+/// seat plays from the command line (`autoplay --server`, a seeded bot);
+/// each of the app's commands is one of the commands the server offers its
+/// seat, given through the app (as a click gives it). After the end the app
+/// exports the battle (downloaded whole from the server) and `xenolog
+/// verify --nonce` with the app's kept nonce says the fairness check holds;
+/// at every entry of the line the app held its seat's view, nothing more.
+fn the_app_plays_its_seat_to_the_end(game: &str, config: &str, seed: u64) {
+    let started = Instant::now();
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("server");
+    let served = serve(&data);
+    let org_dir = tmp.path().join("organiser");
+    let org = Organiser::redeem(&org_dir, &served);
+    let camp = org.campaign("To the end");
+    let battle = org.battle(&camp, game, config);
+    let (_, link0) = org.invite(&camp, &battle, 0);
+    let (_, link1) = org.invite(&camp, &battle, 1);
+    let seat0 = tmp.path().join("seat0");
+    let app_club = tmp.path().join("app data").join("club");
+    for (dir, link) in [(&seat0, &link0), (&app_club, &link1)] {
+        ok(dir, &["club", "redeem", link]);
+        ok(
+            dir,
+            &["club", "join", "--server", &served.url, "--battle", &battle],
+        );
+    }
+    let other = cmd(
+        &seat0,
+        &[
+            "autoplay",
+            &camp,
+            "--battle",
+            &battle,
+            "--server",
+            &served.url,
+            "--steps",
+            "100000",
+            "--seed",
+            &seed.to_string(),
+            "--wait",
+            "120",
+            "--json",
+        ],
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+
+    let ctx = eframe::egui::Context::default();
+    let club = ClubCampaign::connect(&served.url, Credentials::Kept, &app_club, &ctx).unwrap();
+    let mut h = app_with(None, None, Vec::new());
+    h.state_mut().use_campaign(Box::new(club));
+    let over = |app: &App| app.battles.iter().any(|b| b.status.starts_with("over"));
+    let until = Instant::now() + Duration::from_secs(600);
+    let mut sent_at: Option<Option<u64>> = None;
+    let mut mine = 0;
+    let mut pick = seed;
+    while !over(h.state()) {
+        assert!(
+            Instant::now() < until,
+            "{game}: not over within 600 s ({mine} commands of the app's)"
+        );
+        // Frames, not "until settled": a busy board may ask for more.
+        h.run_steps(4);
+        // Both seats may be offered commands at once (an instant): a
+        // command that arrives after the other seat's is refused as stale,
+        // in words, and the app plays on from the new head.
+        h.state_mut().messages.retain_notices(|n| {
+            !(n.title.contains("did not play") && n.text.contains("moved on before your command"))
+        });
+        let app = h.state();
+        if let Some(n) = app
+            .messages
+            .notices()
+            .iter()
+            .find(|n| n.title.contains("did not play") || n.title.contains("could not"))
+        {
+            panic!("{game}: {}: {}", n.title, n.text);
+        }
+        let Some(ob) = app.open.as_ref() else {
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        };
+        let head = live_head(app);
+        if ob.view.legal.is_empty() || head == sent_at || ob.battle.cursor() != head.flatten() {
+            std::thread::sleep(Duration::from_millis(10));
+            continue;
+        }
+        // A seeded choice among the seat's commands, as the bot chooses.
+        pick = pick
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let legal = &ob.view.legal;
+        let c = legal[(pick >> 33) as usize % legal.len()].clone();
+        assert_eq!(
+            c.actor,
+            Actor(1),
+            "the app is offered its own seat's commands"
+        );
+        sent_at = head;
+        mine += 1;
+        h.state_mut()
+            .push(AppCommand::Give(PlayRequest::new(Intent {
+                actor: c.actor,
+                command: c.command,
+                text: c.text,
+            })));
+    }
+    let o = other.wait_with_output().unwrap();
+    assert!(
+        o.status.success(),
+        "the command line's seat: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let played = Instant::now() - started;
+
+    // The app exports the finished battle: downloaded whole, verified.
+    let id: i64 = battle.parse().unwrap();
+    let file = tmp.path().join("finished.xenolog-battle");
+    h.state()
+        .campaign
+        .as_ref()
+        .unwrap()
+        .export_battle(id, &file)
+        .unwrap();
+    let nonce = std::fs::read_to_string(app_club.join(format!(
+        "nonce-{}-b{battle}-s1",
+        served.host().replace(':', "_")
+    )))
+    .unwrap();
+    let v = ok(
+        &app_club,
+        &[
+            "verify",
+            file.to_str().unwrap(),
+            "--nonce",
+            &format!("2={}", nonce.trim()),
+        ],
+    );
+    assert!(v.contains("replay exactly") && !v.contains("FAILED"), "{v}");
+    assert!(v.to_lowercase().contains("nonce"), "{v}");
+
+    // At every entry the app held the engine's view for its seat.
+    let c =
+        xenolog_saves::Campaign::open_read_only(&data.join(format!("campaigns/{camp}.xenolog")))
+            .unwrap();
+    let full = c.load_battle(c.battles().unwrap()[0].id).unwrap();
+    let app = h.state();
+    let mine_b = &app.open.as_ref().unwrap().battle;
+    let line = full.path_to(full.cursor());
+    assert_eq!(mine_b.path_to(live_head(app).flatten()), line);
+    for at in std::iter::once(None).chain(line.iter().map(|&i| Some(i))) {
+        assert_eq!(
+            mine_b.state_json(at),
+            full.state_json_as(at, Viewer::Seat(Actor(1))),
+            "{game}: the app holds seat 2's view at {at:?}"
+        );
+    }
+    assert!(full.outcome().is_some(), "{game} ended");
+    eprintln!(
+        "{game}: {} entries, {mine} of them the app's, played to the end in {played:?}, \
+         exported and verified in {:?} more",
+        line.len(),
+        started.elapsed() - played
+    );
+}
+
+#[test]
+fn the_app_plays_its_seat_of_saucers_gang_warfare_to_the_end_and_the_download_verifies() {
+    the_app_plays_its_seat_to_the_end("saucers", r#"{"players":2,"variant":"gang_warfare"}"#, 21);
+}
+
+#[test]
+fn the_app_plays_its_seat_of_an_alien_invasion_battle_to_the_end_and_the_download_verifies() {
+    let config = serde_json::json!({ "scenario_text": support::short_skirmish() }).to_string();
+    the_app_plays_its_seat_to_the_end("invasion", &config, 23);
+}

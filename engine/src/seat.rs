@@ -34,7 +34,15 @@ pub const SEED_HELD: &str = "the server holds the seed until the end: a club bat
 
 /// What a seat received of a battle, game-free: the view state at the
 /// setup, one item per `entry` event (its `entry` and `state` fields, as
-/// `club watch` prints them), and the seat's commands at the head.
+/// `club watch` prints them), the head of the live line, and the seat's
+/// commands at the head.
+///
+/// The entries form a tree, as the server's battle does (server/DESIGN.md
+/// section 9): an entry's id is its number in the whole battle, not its
+/// place on one line. A take-back (`moved`) moves the head back to an entry
+/// held, and the entries after it stay, on their branch; the next entry
+/// follows the new head and starts a new branch. Entries the seat never
+/// received (a branch taken back while it was away) are simply not here.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SeatLog {
     /// The seat whose view this is.
@@ -42,9 +50,12 @@ pub struct SeatLog {
     /// The seat's view of the state at the setup (the `state` request with
     /// `at: null`).
     pub setup: Value,
-    /// Every entry received, in order: the entry in words and the seat's
-    /// view of the state after it.
+    /// Every entry received, in the order received, which is the order of
+    /// their ids (the server numbers entries as it records them, and sends
+    /// a seat only entries newer than any it holds).
     pub entries: Vec<SeatEntry>,
+    /// The live line's newest entry (`None`: the setup).
+    pub head: Option<EntryId>,
     /// The seat's legal commands at the head (the `legal` request).
     pub legal: Vec<LegalCommand>,
 }
@@ -54,49 +65,176 @@ pub struct SeatLog {
 pub struct SeatEntry {
     pub text: EntryText,
     pub state: Value,
+    /// The entry it follows (`None`: the setup).
+    pub parent: Option<EntryId>,
 }
 
 impl SeatEntry {
-    /// Read an `entry` event of the club protocol.
-    pub fn from_event(ev: &Value) -> Result<SeatEntry, String> {
+    /// Read an `entry` event of the club protocol that came when the live
+    /// line ended at `head`. Its parent is the one the frame names, when it
+    /// names one (`entry.parent`); else `head`: a server sends a seat the
+    /// live line's entries in order, and after a take-back (`moved`, whose
+    /// `to` became the head) the first entry of the new branch.
+    pub fn from_event(ev: &Value, head: Option<EntryId>) -> Result<SeatEntry, String> {
         let text: EntryText = serde_json::from_value(ev["entry"].clone())
             .map_err(|e| format!("an entry from the club server cannot be read: {e}"))?;
+        let parent = match ev["entry"].get("parent") {
+            Some(Value::Null) => None,
+            Some(p) => Some(p.as_u64().ok_or_else(|| {
+                format!(
+                    "entry {}'s parent from the club server is no entry number: {p}",
+                    text.id
+                )
+            })?),
+            None => head,
+        };
         Ok(SeatEntry {
             text,
             state: ev["state"].clone(),
+            parent,
         })
     }
 }
 
 impl SeatLog {
-    /// Add an entry; one already held is ignored (a resumed watch
-    /// overlaps), one that leaves a gap is refused in words.
+    /// A log of the setup only.
+    pub fn new(seat: Actor, setup: Value) -> SeatLog {
+        SeatLog {
+            seat,
+            setup,
+            entries: Vec::new(),
+            head: None,
+            legal: Vec::new(),
+        }
+    }
+
+    /// The entry `id`, if held.
+    pub fn get(&self, id: EntryId) -> Option<&SeatEntry> {
+        self.entries
+            .binary_search_by_key(&id, |e| e.text.id)
+            .ok()
+            .map(|i| &self.entries[i])
+    }
+
+    /// The entries from the setup to the head, in order.
+    pub fn line(&self) -> Vec<EntryId> {
+        let mut out = Vec::new();
+        let mut at = self.head;
+        while let Some(id) = at {
+            out.push(id);
+            at = self.get(id).and_then(|e| e.parent);
+        }
+        out.reverse();
+        out
+    }
+
+    /// Add an entry at the head: it becomes the head. One already held is
+    /// ignored (a resumed watch overlaps), unless it is the next on a line
+    /// from the head (the server walked a recorded line again): then the
+    /// head moves to it. One that leaves a gap is refused in words.
     pub fn push(&mut self, entry: SeatEntry) -> Result<bool, String> {
-        let next = self.entries.len() as EntryId;
-        if entry.text.id < next {
+        let id = entry.text.id;
+        if let Some(held) = self.get(id) {
+            if held.parent == self.head && self.head != Some(id) {
+                self.head = Some(id);
+                self.legal.clear();
+                return Ok(true);
+            }
             return Ok(false);
         }
-        if entry.text.id > next {
+        let newest = self.entries.last().map(|e| e.text.id);
+        if newest.is_some_and(|n| id < n) {
             return Err(format!(
-                "entry {} came before entry {next}: the copy of this battle has a gap",
-                entry.text.id
+                "entry {id} came after entry {}: the copy of this battle has a gap",
+                newest.unwrap_or_default()
             ));
         }
+        // The branch its parent is on (the setup is on the first).
+        let parent_branch = match entry.parent {
+            None => 0,
+            Some(p) => match self.get(p) {
+                Some(e) => e.text.branch,
+                None => {
+                    return Err(format!(
+                        "entry {id} follows entry {p}, which this copy does not hold: the copy \
+                         of this battle has a gap"
+                    ));
+                }
+            },
+        };
+        // On its parent's branch, it is the next entry recorded after the
+        // parent (a branch grows only at its head); ids between are other
+        // branches' entries, held. A new branch's first entry is newer than
+        // anything held (checked above).
+        if entry.text.branch == parent_branch {
+            let first = entry.parent.map_or(0, |p| p + 1);
+            if let Some(missing) = (first..id).find(|e| self.get(*e).is_none()) {
+                return Err(format!(
+                    "entry {id} came before entry {missing}: the copy of this battle has a gap"
+                ));
+            }
+        }
+        self.head = Some(id);
+        self.legal.clear();
         self.entries.push(entry);
         Ok(true)
+    }
+
+    /// A take-back (the `moved` event): the live line now ends at `to`, an
+    /// entry held (or the setup); the entries after it are kept on their
+    /// branch. Whether the head moved.
+    pub fn moved(&mut self, to: Option<EntryId>) -> Result<bool, String> {
+        if let Some(t) = to
+            && self.get(t).is_none()
+        {
+            return Err(format!(
+                "the battle was taken back to entry {t}, which this copy does not hold: the copy \
+                 of this battle has a gap"
+            ));
+        }
+        if self.head == to {
+            return Ok(false);
+        }
+        self.head = to;
+        self.legal.clear();
+        Ok(true)
+    }
+
+    /// Read a `moved` event of the club protocol (its `to`).
+    pub fn moved_event(&mut self, ev: &Value) -> Result<bool, String> {
+        let to =
+            match &ev["to"] {
+                Value::Null => None,
+                v => Some(v.as_u64().ok_or_else(|| {
+                    format!("a take-back from the club server names no entry: {v}")
+                })?),
+            };
+        self.moved(to)
     }
 }
 
 /// A seat's battle over what it received (see the module's words).
+///
+/// Entries are kept by id with their parents, as in a local battle, so the
+/// timeline, the branch view and review walk the same tree; an id the seat
+/// never received is a placeholder on no line (no state, no words).
 pub struct SeatBattle<G: Game> {
     meta: BattleMeta,
     seat: Actor,
     setup: G::State,
-    states: Vec<G::State>,
-    texts: Vec<EntryText>,
+    states: Vec<Option<G::State>>,
+    texts: Vec<Option<EntryText>>,
     records: Vec<EntryRecord>,
     branches: Vec<Branch>,
+    /// Each branch's newest entry held.
+    branch_heads: Vec<Option<EntryId>>,
+    /// The branch shown: the line from the setup to its head.
+    branch: BranchId,
     cursor: Option<EntryId>,
+    /// The live line's head (the server's cursor).
+    live: Option<EntryId>,
+    /// How many of the log's entries are held.
+    held: usize,
     legal: Vec<LegalCommand>,
 }
 
@@ -132,28 +270,95 @@ impl<G: Game> SeatBattle<G> {
                 parent: None,
                 fork: None,
             }],
+            branch_heads: vec![None],
+            branch: 0,
             cursor: None,
+            live: None,
+            held: 0,
             legal: Vec::new(),
         };
         b.catch_up(log)?;
         Ok(b)
     }
 
-    /// Add the next entry: its view state parsed, its actor found by name.
+    fn held(&self, id: EntryId) -> bool {
+        self.texts.get(id as usize).is_some_and(Option::is_some)
+    }
+
+    /// Make room for branch `id`: branches never received are named so.
+    fn branch_slot(&mut self, id: BranchId) {
+        while self.branches.len() <= id as usize {
+            let n = self.branches.len() as BranchId;
+            self.branches.push(Branch {
+                id: n,
+                name: format!("Branch {n} (not received)"),
+                parent: Some(0),
+                fork: None,
+            });
+            self.branch_heads.push(None);
+        }
+    }
+
+    /// Add an entry received: its view state parsed, its actor found by
+    /// name, its branch made when it is the first of one.
     fn push_entry(&mut self, e: &SeatEntry) -> Result<(), String> {
-        let i = self.records.len();
-        if e.text.id != i as EntryId {
+        let id = e.text.id;
+        let i = id as usize;
+        if i < self.records.len() {
             return Err(format!(
-                "entry {} is where entry {i} should be: the copy of this battle has a gap",
-                e.text.id
+                "entry {id} came after entry {}: the copy of this battle has a gap",
+                self.records.len() - 1
             ));
         }
-        let state = parse_state::<G>(&e.state, &format!("the state after entry {i}"))?;
-        let before = self.states.last().unwrap_or(&self.setup);
+        if let Some(p) = e.parent
+            && !self.held(p)
+        {
+            return Err(format!(
+                "entry {id} follows entry {p}, which this copy does not hold: the copy of this \
+                 battle has a gap"
+            ));
+        }
+        let state = parse_state::<G>(&e.state, &format!("the state after entry {id}"))?;
+        // Ids never received (entries of a branch taken back while this
+        // seat was away): placeholders on no line.
+        while self.records.len() < i {
+            let near = self.records.last().map_or(0, |r| r.branch);
+            self.records.push(EntryRecord {
+                parent: None,
+                branch: near,
+                actor: Actor::SYSTEM,
+                command: Vec::new(),
+                events: Vec::new(),
+                dice: Vec::new(),
+                entered: false,
+                rng_after: 0,
+                state_hash: [0; 16],
+                chain: [0; 16],
+                rules_version: self.meta.rules_version,
+            });
+            self.states.push(None);
+            self.texts.push(None);
+        }
+        let parent_branch = e.parent.map_or(0, |p| self.records[p as usize].branch);
+        let branch = e.text.branch;
+        let known = self
+            .branch_heads
+            .get(branch as usize)
+            .is_some_and(Option::is_some);
+        self.branch_slot(branch);
+        if branch != parent_branch && !known {
+            self.branches[branch as usize] = Branch {
+                id: branch,
+                name: format!("Branch {branch}"),
+                parent: Some(parent_branch),
+                fork: e.parent,
+            };
+        }
+        let before = self.state_at_ref(e.parent);
         let actor = actor_named::<G>(before, &e.text.actor);
         self.records.push(EntryRecord {
-            parent: i.checked_sub(1).map(|p| p as EntryId),
-            branch: 0,
+            parent: e.parent,
+            branch,
             actor,
             // What the seat holds is the entry in words and the view state
             // after it; the command and events as decided are the server's
@@ -167,8 +372,9 @@ impl<G: Game> SeatBattle<G> {
             chain: [0; 16],
             rules_version: e.text.rules_version,
         });
-        self.states.push(state);
-        self.texts.push(e.text.clone());
+        self.states.push(Some(state));
+        self.texts.push(Some(e.text.clone()));
+        self.branch_heads[branch as usize] = Some(id);
         Ok(())
     }
 
@@ -184,31 +390,58 @@ impl<G: Game> SeatBattle<G> {
 
     fn state_at_ref(&self, at: Option<EntryId>) -> &G::State {
         at.and_then(|id| self.states.get(id as usize))
+            .and_then(Option::as_ref)
             .unwrap_or(&self.setup)
     }
 
-    fn head_id(&self) -> Option<EntryId> {
-        self.records.len().checked_sub(1).map(|h| h as EntryId)
+    /// The branch an entry is on (the setup: the first).
+    fn branch_of(&self, at: Option<EntryId>) -> BranchId {
+        at.map_or(0, |id| self.records[id as usize].branch)
+    }
+
+    /// Whether `id` is on the line from the setup to `branch`'s head.
+    fn on_line(&self, id: EntryId, branch: BranchId) -> bool {
+        let mut at = self.branch_heads.get(branch as usize).copied().flatten();
+        while let Some(e) = at {
+            if e == id {
+                return true;
+            }
+            if e < id {
+                return false;
+            }
+            at = self.records[e as usize].parent;
+        }
+        false
+    }
+
+    /// The next entry after the cursor on the line of the branch shown.
+    fn next_on_line(&self) -> Option<EntryId> {
+        let mut e = self
+            .branch_heads
+            .get(self.branch as usize)
+            .copied()
+            .flatten()?;
+        loop {
+            let parent = self.records[e as usize].parent;
+            if parent == self.cursor {
+                return Some(e);
+            }
+            e = parent?;
+        }
     }
 }
 
-/// Game code run on a view: a game's functions are written for the whole
-/// state and may not be total on a view whose hidden parts are placeholders
-/// (a `HIDDEN` card id indexing a table). A panic there is caught quietly
-/// and the caller falls back on what the server said.
-fn view_safe<R>(f: impl FnOnce() -> R) -> Option<R> {
-    crate::guard::quietly(f)
-}
+// Game code runs here on views, with no guard: every game's seats, asked,
+// flow, outcome and scene work on any seat's view (a hidden card is no card
+// the rules can look up), as
+// `tests::every_games_rules_work_on_every_seats_view_with_no_guard` checks.
 
 /// The seat an entry's actor name names, on the state before it.
 fn actor_named<G: Game>(state: &G::State, name: &str) -> Actor {
-    view_safe(|| {
-        G::seats(state)
-            .into_iter()
-            .find(|&a| G::seat_name(state, a) == name)
-    })
-    .flatten()
-    .unwrap_or(Actor::SYSTEM)
+    G::seats(state)
+        .into_iter()
+        .find(|&a| G::seat_name(state, a) == name)
+        .unwrap_or(Actor::SYSTEM)
 }
 
 impl<G: Game> Battle for SeatBattle<G> {
@@ -234,32 +467,51 @@ impl<G: Game> Battle for SeatBattle<G> {
         self.cursor
     }
     fn current_branch(&self) -> BranchId {
-        0
+        self.branch
     }
     fn head(&self, branch: BranchId) -> Option<EntryId> {
-        if branch == 0 { self.head_id() } else { None }
+        self.branch_heads.get(branch as usize).copied().flatten()
     }
     fn children(&self, of: Option<EntryId>) -> Vec<EntryId> {
-        let next = of.map_or(0, |i| i + 1);
-        if (next as usize) < self.records.len() {
-            vec![next]
-        } else {
-            Vec::new()
-        }
+        // Newest first, as in a local battle.
+        let from = of.map_or(0, |p| p as usize + 1);
+        (from..self.records.len())
+            .rev()
+            .map(|i| i as EntryId)
+            .filter(|&i| self.held(i) && self.records[i as usize].parent == of)
+            .collect()
     }
     fn path_to(&self, at: Option<EntryId>) -> Vec<EntryId> {
-        match at {
-            Some(id) if (id as usize) < self.records.len() => (0..=id).collect(),
-            _ => Vec::new(),
+        let mut path = Vec::new();
+        let mut e = at.filter(|&id| self.held(id));
+        while let Some(id) = e {
+            path.push(id);
+            e = self.records[id as usize].parent;
         }
+        path.reverse();
+        path
     }
     fn common_ancestor(&self, a: Option<EntryId>, b: Option<EntryId>) -> Option<EntryId> {
-        // One line: the earlier of the two.
-        a.min(b)
+        let pa = self.path_to(a);
+        let pb = self.path_to(b);
+        pa.iter()
+            .zip(pb.iter())
+            .take_while(|(x, y)| x == y)
+            .last()
+            .map(|(x, _)| *x)
     }
     fn seek(&mut self, at: Option<EntryId>) {
-        if at.is_none_or(|id| (id as usize) < self.records.len()) {
-            self.cursor = at;
+        // The branch shown stays if the entry is on its line; otherwise it
+        // becomes the entry's branch (as in a local battle).
+        match at {
+            None => self.cursor = None,
+            Some(id) if self.held(id) => {
+                if !self.on_line(id, self.branch) {
+                    self.branch = self.records[id as usize].branch;
+                }
+                self.cursor = at;
+            }
+            Some(_) => {}
         }
     }
     fn undo(&mut self, steps: usize) -> usize {
@@ -267,26 +519,31 @@ impl<G: Game> Battle for SeatBattle<G> {
         while moved < steps
             && let Some(c) = self.cursor
         {
-            self.cursor = c.checked_sub(1);
+            self.cursor = self.records[c as usize].parent;
             moved += 1;
         }
         moved
     }
     fn redo(&mut self, steps: usize) -> usize {
         let mut moved = 0;
-        while moved < steps && self.cursor != self.head_id() {
-            self.cursor = Some(self.cursor.map_or(0, |c| c + 1));
+        while moved < steps
+            && let Some(next) = self.next_on_line()
+        {
+            self.cursor = Some(next);
             moved += 1;
         }
         moved
     }
     fn switch_branch(&mut self, branch: BranchId) -> Result<(), String> {
-        if branch == 0 {
-            Ok(())
-        } else {
-            Err(format!(
-                "a club battle has one line; there is no branch {branch}"
-            ))
+        match self.head(branch) {
+            Some(h) => {
+                self.branch = branch;
+                self.cursor = Some(h);
+                Ok(())
+            }
+            None => Err(format!(
+                "this seat's copy holds no entry of branch {branch}"
+            )),
         }
     }
     fn rename_branch(&mut self, _branch: BranchId, _name: &str) -> Result<(), String> {
@@ -312,7 +569,8 @@ impl<G: Game> Battle for SeatBattle<G> {
         Ok(Vec::new())
     }
     fn legal(&self) -> Vec<LegalCommand> {
-        if self.cursor == self.head_id() {
+        // Commands are given at the live line's head only.
+        if self.cursor == self.live {
             self.legal.clone()
         } else {
             Vec::new()
@@ -325,29 +583,18 @@ impl<G: Game> Battle for SeatBattle<G> {
         Ok(Vec::new())
     }
     fn asked(&self) -> Vec<Ask> {
-        // A game's rules may not be total on a view (Night of the Saucers
-        // looks into every hand for instants): when they fail, the seat is
-        // asked if the server offers it commands.
-        view_safe(|| G::asked(self.state())).unwrap_or_else(|| {
-            if self.legal().is_empty() {
-                Vec::new()
-            } else {
-                vec![Ask {
-                    seat: self.seat,
-                    what: "act (the server offers your commands)".to_owned(),
-                }]
-            }
-        })
+        // Worked out on the seat's view: another seat's hidden cards are
+        // not here, so whether it may play an instant is not either.
+        G::asked(self.state())
     }
     fn outcome(&self) -> Option<Outcome> {
-        view_safe(|| G::outcome(self.state())).flatten()
+        G::outcome(self.state())
     }
     fn actor_name(&self, actor: Actor) -> String {
         if actor == Actor::SYSTEM {
             return "The game".to_owned();
         }
-        view_safe(|| G::seat_name(self.state(), actor))
-            .unwrap_or_else(|| format!("seat {}", u16::from(actor.0) + 1))
+        G::seat_name(self.state(), actor)
     }
     fn state_json_as(&self, at: Option<EntryId>, viewer: Viewer) -> Value {
         let state = self.state_at_ref(at);
@@ -362,16 +609,15 @@ impl<G: Game> Battle for SeatBattle<G> {
     }
     fn entry_texts_as(&self, line: &[EntryId], _viewer: Viewer) -> Vec<EntryText> {
         line.iter()
-            .filter_map(|&id| self.texts.get(id as usize).cloned())
+            .filter_map(|&id| self.texts.get(id as usize).cloned().flatten())
             .collect()
     }
     fn scene_at_as(&self, at: Option<EntryId>, viewer: Viewer) -> Scene {
         let state = self.state_at_ref(at);
-        view_safe(|| match viewer {
+        match viewer {
             Viewer::Seat(s) if s != self.seat => G::scene(&G::view(state, s)),
             _ => G::scene(state),
-        })
-        .unwrap_or_default()
+        }
     }
     fn hides_information(&self) -> bool {
         // What is hidden from this seat is not here at all.
@@ -382,23 +628,13 @@ impl<G: Game> Battle for SeatBattle<G> {
         false
     }
     fn seats(&self) -> Vec<(Actor, String)> {
-        view_safe(|| G::seats(self.state()))
-            .unwrap_or_default()
+        G::seats(self.state())
             .into_iter()
             .map(|a| (a, self.actor_name(a)))
             .collect()
     }
     fn flow_at(&self, at: Option<EntryId>) -> FlowMark {
-        view_safe(|| G::flow(self.state_at_ref(at))).unwrap_or_else(|| {
-            // The flow the server said after the entry.
-            at.and_then(|id| self.texts.get(id as usize)).map_or_else(
-                || FlowMark {
-                    turn: 0,
-                    phase: "setup".to_owned(),
-                },
-                |t| t.flow.clone(),
-            )
-        })
+        G::flow(self.state_at_ref(at))
     }
     fn verify(&self) -> VerifyReport {
         VerifyReport::failed(
@@ -453,52 +689,75 @@ impl<G: Game> Battle for SeatBattle<G> {
 /// only the new entries (a view state carries the game's tables: parsing a
 /// long battle's every state on each arrival would cost a frame).
 pub trait SeatCopy {
-    /// Take the entries of `log` not held yet and the commands at the head;
-    /// a copy shown at its newest entry stays there. How many were new.
+    /// Take the entries of `log` not held yet, its head (a take-back moves
+    /// it back) and the commands there; a copy shown at the live line's
+    /// head follows it. How many entries were new.
     fn catch_up(&mut self, log: &SeatLog) -> Result<usize, String>;
+    /// The live line's head: where a command is given.
+    fn live_head(&self) -> Option<EntryId>;
 }
 
 impl<G: Game> SeatCopy for SeatBattle<G> {
     fn catch_up(&mut self, log: &SeatLog) -> Result<usize, String> {
-        let at_head = self.cursor == self.head_id();
+        if let Some(h) = log.head
+            && log.get(h).is_none()
+        {
+            return Err(format!(
+                "the live line's head, entry {h}, is not in this seat's log"
+            ));
+        }
+        let at_live = self.cursor == self.live;
         let mut n = 0;
-        for e in log.entries.iter().skip(self.records.len()) {
+        for e in log.entries.iter().skip(self.held) {
             self.push_entry(e)?;
+            self.held += 1;
             n += 1;
         }
+        self.live = log.head;
         self.legal = log.legal.clone();
-        if at_head {
-            self.cursor = self.head_id();
+        if at_live {
+            self.cursor = self.live;
+            if self.live.is_some() || n > 0 {
+                self.branch = self.branch_of(self.live);
+            }
         }
         Ok(n)
     }
+    fn live_head(&self) -> Option<EntryId> {
+        self.live
+    }
+}
+
+/// Whether `b` is a seat's battle of one of the games, as `$b` of `$as`.
+macro_rules! each_seat_game {
+    ($b:ident, $as:ident, $conv:ident, $tr:ty) => {{
+        use crate::games::*;
+        macro_rules! one {
+            ($g:ty) => {
+                if $b.as_any().is::<SeatBattle<$g>>() {
+                    return $b.$as().$conv::<SeatBattle<$g>>().map(|s| s as $tr);
+                }
+            };
+        }
+        one!(dimx::DimX);
+        one!(saucers::Saucers);
+        one!(alien::Alien);
+        one!(invasion::Invasion);
+        one!(race::Race);
+        one!(highcard::HighCard);
+        one!(hexwar::HexWar);
+        None
+    }};
 }
 
 /// The battle as a seat's copy, if it is one.
 pub fn seat_copy(b: &mut dyn Battle) -> Option<&mut dyn SeatCopy> {
-    use crate::games::*;
-    macro_rules! copy_of {
-        ($($g:ty),*) => {
-            $(
-                if b.as_any().is::<SeatBattle<$g>>() {
-                    return b
-                        .as_any_mut()
-                        .downcast_mut::<SeatBattle<$g>>()
-                        .map(|s| s as &mut dyn SeatCopy);
-                }
-            )*
-        };
-    }
-    copy_of!(
-        dimx::DimX,
-        saucers::Saucers,
-        alien::Alien,
-        invasion::Invasion,
-        race::Race,
-        highcard::HighCard,
-        hexwar::HexWar
-    );
-    None
+    each_seat_game!(b, as_any_mut, downcast_mut, &mut dyn SeatCopy)
+}
+
+/// The battle as a seat's copy, to read, if it is one.
+pub fn seat_copy_ref(b: &dyn Battle) -> Option<&dyn SeatCopy> {
+    each_seat_game!(b, as_any, downcast_ref, &dyn SeatCopy)
 }
 
 fn open<G: Game>(log: &SeatLog) -> Result<Box<dyn Battle>, String> {
@@ -563,21 +822,45 @@ mod tests {
     /// A seat log made from a local battle the way the server's lens makes
     /// a seat's frames: views only.
     fn log_of(b: &dyn Battle, seat: Actor) -> SeatLog {
-        let viewer = Viewer::Seat(seat);
         let line = b.path_to(b.cursor());
-        SeatLog {
-            seat,
-            setup: b.state_json_as(None, viewer),
-            entries: b
-                .entry_texts_as(&line, viewer)
-                .into_iter()
-                .map(|text| SeatEntry {
-                    state: b.state_json_as(Some(text.id), viewer),
-                    text,
-                })
-                .collect(),
-            legal: b.legal_as(seat),
+        let mut log = SeatLog::new(seat, b.state_json_as(None, Viewer::Seat(seat)));
+        for e in entries_of(b, seat, &line) {
+            log.push(e).unwrap();
         }
+        log.legal = b.legal_as(seat);
+        log
+    }
+
+    /// The entries `ids` as `seat` receives them, each with its parent.
+    fn entries_of(b: &dyn Battle, seat: Actor, ids: &[EntryId]) -> Vec<SeatEntry> {
+        let viewer = Viewer::Seat(seat);
+        b.entry_texts_as(ids, viewer)
+            .into_iter()
+            .map(|text| SeatEntry {
+                state: b.state_json_as(Some(text.id), viewer),
+                parent: b.records()[text.id as usize].parent,
+                text,
+            })
+            .collect()
+    }
+
+    /// An `entry` event as the server's lens makes it (no parent named).
+    fn frame_of(e: &SeatEntry) -> Value {
+        serde_json::json!({"battle": 1, "seat": 1, "entry": e.text, "state": e.state})
+    }
+
+    /// Play the first legal command that makes a new entry (one already
+    /// recorded there would only be walked again), after the game's steps.
+    fn play_one(b: &mut dyn Battle) {
+        b.play_due().unwrap();
+        let p = b
+            .legal()
+            .into_iter()
+            .map(|c| b.prepare_json(c.actor, &c.command, None).unwrap())
+            .find(|p| matches!(p.kind, crate::session::PendingKind::New { .. }))
+            .expect("a command not recorded here yet");
+        b.commit(p).unwrap();
+        b.play_due().unwrap();
     }
 
     fn played(game: &str, seed: u64, steps: usize) -> Box<dyn Battle> {
@@ -676,6 +959,7 @@ mod tests {
         let full = log_of(b.as_ref(), Actor(1));
         let mut log = SeatLog {
             entries: full.entries[..2].to_vec(),
+            head: Some(full.entries[1].text.id),
             legal: Vec::new(),
             ..full.clone()
         };
@@ -706,13 +990,250 @@ mod tests {
     fn an_entry_that_leaves_a_gap_is_refused_in_words() {
         let b = played("race", 3, 3);
         let full = log_of(b.as_ref(), Actor(0));
-        let mut log = SeatLog {
-            entries: Vec::new(),
-            ..full.clone()
-        };
+        let mut log = SeatLog::new(full.seat, full.setup.clone());
         assert_eq!(log.push(full.entries[0].clone()), Ok(true));
         assert_eq!(log.push(full.entries[0].clone()), Ok(false));
-        let e = log.push(full.entries[2].clone()).unwrap_err();
-        assert!(e.contains("gap"), "{e}");
+        // Entry 2 as the server frames it: it follows the head, entry 0,
+        // on the same branch, so entry 1 is missing.
+        let e = SeatEntry::from_event(&frame_of(&full.entries[2]), log.head)
+            .and_then(|e| log.push(e))
+            .unwrap_err();
+        assert!(
+            e.contains("came before entry 1") && e.contains("gap"),
+            "{e}"
+        );
+        // A take-back to an entry the copy does not hold, in words.
+        let e = log.moved(Some(7)).unwrap_err();
+        assert!(e.contains("taken back to entry 7"), "{e}");
+        assert_eq!(log.head, Some(0), "nothing changed");
+    }
+
+    /// A battle of `game` played `steps` seeded random commands (the game's
+    /// own steps between).
+    fn played_randomly(
+        game: &str,
+        config: serde_json::Value,
+        seed: u64,
+        steps: usize,
+    ) -> Box<dyn Battle> {
+        let mut b = games::new_battle(game, seed, &config).unwrap();
+        let mut r = crate::rng::SplitMix64(seed);
+        for _ in 0..steps {
+            b.play_due().unwrap();
+            let legal = b.legal();
+            if legal.is_empty() {
+                break;
+            }
+            let c = &legal[r.below(legal.len())];
+            let p = b.prepare_json(c.actor, &c.command, None).unwrap();
+            b.commit(p).unwrap();
+        }
+        b
+    }
+
+    /// What a seat's copy works out on a view, with no guard: a panic
+    /// here fails the test (the seat's copy runs exactly these).
+    fn rules_on_every_view<G: Game>(b: &dyn Battle) -> usize {
+        let line = b.path_to(b.cursor());
+        let seats = G::seats(&serde_json::from_value::<G::State>(b.state_json(None)).unwrap());
+        let mut n = 0;
+        for at in std::iter::once(None).chain(line.iter().map(|&i| Some(i))) {
+            for &seat in &seats {
+                let v: G::State =
+                    serde_json::from_value(b.state_json_as(at, Viewer::Seat(seat))).unwrap();
+                // A seat is asked on its own view exactly when it is asked.
+                let whole: G::State = serde_json::from_value(b.state_json(at)).unwrap();
+                let asked = G::asked(&v);
+                assert_eq!(
+                    asked.iter().any(|a| a.seat == seat),
+                    G::asked(&whole).iter().any(|a| a.seat == seat),
+                    "{}: {seat:?} asked on its view at {at:?}: {asked:?}",
+                    G::ID
+                );
+                assert_eq!(
+                    G::flow(&v),
+                    G::flow(&whole),
+                    "{}: the flow at {at:?}",
+                    G::ID
+                );
+                let _ = (G::outcome(&v), G::flow(&v), G::scene(&v));
+                for a in G::seats(&v) {
+                    let _ = G::seat_name(&v, a);
+                }
+                // The copy shows another seat's view of its own view.
+                for &other in &seats {
+                    let _ = G::scene(&G::view(&v, other));
+                }
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// The quiet guard gone from the seat's copy (review of session 14):
+    /// every game's seats, whose turn, flow, outcome and scene work on every
+    /// seat's view at every entry of played battles, with no guard (Night
+    /// of the Saucers' `asked` looked a hidden card up in the card table).
+    #[test]
+    fn every_games_rules_work_on_every_seats_view_with_no_guard() {
+        use crate::games::*;
+        use serde_json::json;
+        let mut views = 0;
+        for seed in 1..=2 {
+            for config in [json!({}), json!({"players": 2, "variant": "gang_warfare"})] {
+                let b = played_randomly("saucers", config, seed, 300);
+                views += rules_on_every_view::<saucers::Saucers>(b.as_ref());
+            }
+            let b = played_randomly("race", json!({}), seed, 60);
+            views += rules_on_every_view::<race::Race>(b.as_ref());
+            let b = played_randomly("highcard", json!({}), seed, 60);
+            views += rules_on_every_view::<highcard::HighCard>(b.as_ref());
+        }
+        let b = played_randomly("saucers", json!({"players": 4}), 1, 100);
+        views += rules_on_every_view::<saucers::Saucers>(b.as_ref());
+        let b = played_randomly("alien", json!({}), 5, 60);
+        views += rules_on_every_view::<alien::Alien>(b.as_ref());
+        let b = played_randomly("invasion", json!({}), 5, 25);
+        views += rules_on_every_view::<invasion::Invasion>(b.as_ref());
+        let b = played_randomly("dimx", json!({}), 5, 40);
+        views += rules_on_every_view::<dimx::DimX>(b.as_ref());
+        let b = played_randomly("hexwar", json!({}), 5, 40);
+        views += rules_on_every_view::<hexwar::HexWar>(b.as_ref());
+        assert!(views > 1000, "{views} views looked at");
+    }
+
+    /// Server/DESIGN.md section 9, take-backs: a seat's copy is a tree.
+    /// The seat receives entries 0-5, then `moved` back to entry 2, then
+    /// the new branch's entries (their parent derived from `moved`'s `to`,
+    /// as the server's frames name none). The copy follows the live line
+    /// (0, 1, 2 and the new branch), keeps the old branch (3-5), and at
+    /// every entry of both its state is the engine's view for that seat.
+    #[test]
+    fn a_seat_copy_follows_a_takeback_onto_the_new_branch_and_keeps_the_old() {
+        let seat = Actor(1);
+        let mut b = played("race", 3, 6);
+        let old = b.path_to(b.cursor());
+        assert!(old.len() >= 4, "{old:?}");
+        let last = *old.last().unwrap();
+        let mut log = SeatLog::new(seat, b.state_json_as(None, Viewer::Seat(seat)));
+        for e in entries_of(b.as_ref(), seat, &old) {
+            log.push(SeatEntry::from_event(&frame_of(&e), log.head).unwrap())
+                .unwrap();
+        }
+        log.legal = b.legal_as(seat);
+        let mut copy = seat_battle("race", &log).unwrap();
+        assert_eq!(copy.cursor(), Some(last));
+        let held = b.records().len();
+
+        // The take-back: the server's cursor moves to entry 2; play on.
+        let to = old[2];
+        b.seek(Some(to));
+        assert_eq!(log.moved_event(&serde_json::json!({"to": to})), Ok(true));
+        assert_eq!(log.line(), old[..3].to_vec());
+        seat_copy(copy.as_mut()).unwrap().catch_up(&log).unwrap();
+        assert_eq!(
+            copy.cursor(),
+            Some(to),
+            "the copy at the head follows it back"
+        );
+        assert_eq!(copy.records().len(), held, "nothing is dropped");
+        play_one(b.as_mut());
+        play_one(b.as_mut());
+        let new = b.path_to(b.cursor());
+        let fresh: Vec<EntryId> = new.iter().copied().filter(|e| *e > last).collect();
+        assert!(!fresh.is_empty());
+        assert_ne!(b.current_branch(), 0, "the server started a new branch");
+        for e in entries_of(b.as_ref(), seat, &fresh) {
+            assert_eq!(
+                log.push(SeatEntry::from_event(&frame_of(&e), log.head).unwrap()),
+                Ok(true)
+            );
+        }
+        log.legal = b.legal_as(seat);
+        assert_eq!(log.line(), new);
+        assert_eq!(
+            seat_copy(copy.as_mut()).unwrap().catch_up(&log),
+            Ok(fresh.len())
+        );
+
+        // Caught up and built whole, the copy is the server's tree.
+        let whole = seat_battle("race", &log).unwrap();
+        for c in [&copy, &whole] {
+            assert_eq!(c.cursor(), b.cursor(), "at the live head");
+            assert_eq!(c.current_branch(), b.current_branch());
+            assert_eq!(c.path_to(c.cursor()), new, "the live line");
+            assert_eq!(c.legal(), b.legal_as(seat));
+            assert_eq!(c.records().len(), b.records().len());
+            for (id, (r, want)) in c.records().iter().zip(b.records()).enumerate() {
+                assert_eq!(
+                    (r.parent, r.branch, r.actor),
+                    (want.parent, want.branch, want.actor)
+                );
+                let at = Some(id as EntryId);
+                assert_eq!(
+                    c.state_json(at),
+                    b.state_json_as(at, Viewer::Seat(seat)),
+                    "entry {id}"
+                );
+                assert_eq!(c.flow_at(at), b.flow_at(at));
+            }
+            assert_eq!(c.branches(), b.branches(), "the branches, forks and names");
+            assert_eq!(c.head(0), Some(last), "the old branch is kept");
+            assert_eq!(c.children(Some(to)), b.children(Some(to)));
+            assert_eq!(c.common_ancestor(Some(last), c.cursor()), Some(to));
+            let line = c.path_to(c.cursor());
+            assert_eq!(
+                c.entry_texts(&line),
+                b.entry_texts_as(&line, Viewer::Seat(seat))
+            );
+        }
+        // Review walks the tree: back to the fork, forward on the new line;
+        // the old branch can be looked at, commands only at the live head.
+        let mut c = whole;
+        assert_eq!(c.undo(fresh.len()), fresh.len());
+        assert_eq!(c.cursor(), Some(to));
+        assert!(c.legal().is_empty(), "the live head is further on");
+        assert_eq!(c.redo(100), fresh.len());
+        assert_eq!(c.cursor(), b.cursor());
+        c.switch_branch(0).unwrap();
+        assert_eq!(c.path_to(c.cursor()), old);
+        assert!(c.legal().is_empty());
+        c.seek(b.cursor());
+        assert_eq!(c.current_branch(), b.current_branch());
+        assert_eq!(c.legal(), b.legal_as(seat));
+        assert_eq!(seat_copy_ref(c.as_ref()).unwrap().live_head(), b.cursor());
+    }
+
+    /// A seat that joins (or watches from the start) after a take-back
+    /// receives the live line only: the taken-back entries are ids it never
+    /// received, on no line; the live line's states are the seat's views.
+    #[test]
+    fn a_copy_of_the_live_line_only_skips_the_entries_taken_back_before_it() {
+        let seat = Actor(0);
+        let mut b = played("race", 7, 5);
+        let old = b.path_to(b.cursor());
+        b.seek(Some(old[1]));
+        play_one(b.as_mut());
+        play_one(b.as_mut());
+        let log = log_of(b.as_ref(), seat);
+        let live = b.path_to(b.cursor());
+        assert_eq!(log.line(), live);
+        let c = seat_battle("race", &log).unwrap();
+        assert_eq!(c.records().len(), b.records().len());
+        assert_eq!(c.path_to(c.cursor()), live);
+        for &id in &live {
+            assert_eq!(
+                c.state_json(Some(id)),
+                b.state_json_as(Some(id), Viewer::Seat(seat))
+            );
+        }
+        for &gone in &old[2..] {
+            assert!(
+                c.path_to(Some(gone)).is_empty(),
+                "entry {gone} was never received"
+            );
+            assert!(c.entry_texts(&[gone]).is_empty());
+        }
+        assert_eq!(c.legal(), b.legal_as(seat));
     }
 }

@@ -59,7 +59,20 @@ pub enum ClientError {
     /// The server said something this client does not understand.
     #[error("the club server's answer is not understood: {0}")]
     Protocol(String),
+    /// A token or invitation code would cross a network in plain text: not
+    /// sent (nothing was sent at all).
+    #[error(
+        "this club is not reached over TLS: your {what} would cross the network to {host} \
+         unencrypted, where anyone on the way can read and use it, so it was not sent. \
+         Give the club as wss://{host} (a xenolog+tls:// invitation link says so), or, \
+         if the network between is yours alone, set XENOLOG_ALLOW_PLAIN=1"
+    )]
+    NotTls { host: String, what: &'static str },
 }
+
+/// The variable that lets a token or code go over plain `ws://` to a host
+/// other than this machine (a club on a network that is the player's own).
+pub const ALLOW_PLAIN: &str = "XENOLOG_ALLOW_PLAIN";
 
 impl ClientError {
     /// A failure to reach the server (not a refusal by it).
@@ -89,18 +102,31 @@ pub struct ServerAddr {
     /// The CA certificates (PEM) the server's certificate is checked
     /// against; `None`: the variable `XENOLOG_CA`, or the public roots.
     pub ca_file: Option<std::path::PathBuf>,
+    /// Send a token or code over plain `ws://` to another machine all the
+    /// same (asked for; see [`ServerAddr::secrets_may_go`]).
+    pub plain_ok: bool,
 }
 
 impl ServerAddr {
     /// Read `ws://HOST:PORT[/v1/ws]`, `HOST:PORT`, or an invitation link
-    /// `xenolog://HOST:PORT/join#CODE` (the code is not kept here).
+    /// `xenolog://HOST:PORT/join#CODE` (`xenolog+tls://` for a club that
+    /// serves TLS; the code is not kept here).
     pub fn parse(text: &str) -> Result<ServerAddr, String> {
         let t = text.trim();
-        let tls = t.starts_with("wss://") || t.starts_with("https://");
-        let rest = ["wss://", "https://", "ws://", "xenolog://", "http://"]
+        let tls = ["wss://", "https://", TLS_LINK]
             .iter()
-            .find_map(|p| t.strip_prefix(p))
-            .unwrap_or(t);
+            .any(|p| t.starts_with(p));
+        let rest = [
+            "wss://",
+            "https://",
+            "ws://",
+            TLS_LINK,
+            "xenolog://",
+            "http://",
+        ]
+        .iter()
+        .find_map(|p| t.strip_prefix(p))
+        .unwrap_or(t);
         if rest.contains("://") {
             return Err(format!(
                 "'{t}': give the server as ws://HOST:PORT (or HOST:PORT, or an invitation link)"
@@ -119,6 +145,31 @@ impl ServerAddr {
             host,
             tls,
             ca_file: None,
+            plain_ok: false,
+        })
+    }
+
+    /// Whether the host is this machine (`localhost`, 127.0.0.0/8, `::1`):
+    /// what is sent there in plain text crosses no network.
+    pub fn is_loopback(&self) -> bool {
+        let h = self.hostname();
+        h.eq_ignore_ascii_case("localhost")
+            || h.parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback())
+    }
+
+    /// Whether a secret (`what`: a token, an invitation code) may be sent
+    /// to this server: over TLS, or to this machine, or when plain text was
+    /// asked for (`plain_ok`, or the variable [`ALLOW_PLAIN`] set to 1);
+    /// else refused in words, before anything is sent.
+    pub fn secrets_may_go(&self, what: &'static str) -> Result<(), ClientError> {
+        let asked = self.plain_ok || std::env::var(ALLOW_PLAIN).is_ok_and(|v| v.trim() == "1");
+        if self.tls || asked || self.is_loopback() {
+            return Ok(());
+        }
+        Err(ClientError::NotTls {
+            host: self.host.clone(),
+            what,
         })
     }
 
@@ -194,6 +245,17 @@ impl ServerAddr {
             })
             .collect()
     }
+}
+
+/// How an invitation link of a club that serves TLS begins: a client that
+/// does not know it refuses the link (it never falls back to plain `ws://`
+/// with the code, as a `xenolog://...?tls` marker could).
+pub const TLS_LINK: &str = "xenolog+tls://";
+
+/// Whether `text` is an invitation link (`xenolog://` or `xenolog+tls://`).
+pub fn is_invitation_link(text: &str) -> bool {
+    let t = text.trim();
+    t.starts_with("xenolog://") || t.starts_with(TLS_LINK)
 }
 
 /// The code of an invitation link `xenolog://HOST:PORT/join#CODE`, or the
@@ -307,6 +369,9 @@ impl Client {
 
     /// Open the socket and say hello.
     fn open(&mut self) -> Result<(), ClientError> {
+        if self.token.is_some() {
+            self.addr.secrets_may_go("token")?;
+        }
         let url = self.addr.ws_url();
         let fail = |why: String| ClientError::Connect {
             url: url.clone(),
@@ -399,7 +464,7 @@ impl Client {
         loop {
             match self.open() {
                 Ok(()) => break,
-                Err(e @ ClientError::Refused(_)) => return Err(e),
+                Err(e @ (ClientError::Refused(_) | ClientError::NotTls { .. })) => return Err(e),
                 Err(e) => {
                     if start.elapsed() > RECONNECT_FOR {
                         return Err(self.lost(format!(
@@ -433,6 +498,9 @@ impl Client {
     /// Send one request and wait for its reply; events that come first are
     /// kept for [`Client::next_event`]. No retry.
     fn request_once(&mut self, kind: &str, mut fields: Value) -> Result<Value, ClientError> {
+        if kind == "redeem" {
+            self.addr.secrets_may_go("invitation code")?;
+        }
         let id = self.next_id;
         self.next_id += 1;
         fields["v"] = json!(proto::VERSION);
@@ -615,6 +683,7 @@ impl Client {
                 "a download needs your token",
             ))
         })?;
+        self.addr.secrets_may_go("token")?;
         let url = format!(
             "{}://{}/v1/campaigns/{campaign}/battles/{battle}/file",
             if self.addr.tls { "https" } else { "http" },
@@ -661,36 +730,7 @@ impl Client {
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof && !bytes.is_empty() => {}
             Err(e) => return Err(fail(e.to_string())),
         }
-        let split = bytes
-            .windows(4)
-            .position(|w| w == b"\r\n\r\n")
-            .ok_or_else(|| ClientError::Protocol("the download's answer has no header".into()))?;
-        let head = String::from_utf8_lossy(&bytes[..split]).into_owned();
-        let body = bytes[split + 4..].to_vec();
-        let status: u16 = head
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| ClientError::Protocol(format!("the download's answer: {head}")))?;
-        let lower = head.to_ascii_lowercase();
-        let body = if lower.contains("transfer-encoding: chunked") {
-            dechunk(&body).ok_or_else(|| ClientError::Protocol("a broken chunked body".into()))?
-        } else {
-            body
-        };
-        if status == 200 {
-            return Ok(body);
-        }
-        let words = String::from_utf8_lossy(&body).trim().to_owned();
-        let code = match status {
-            401 => ErrCode::BadToken,
-            403 => ErrCode::Forbidden,
-            404 => ErrCode::NotFound,
-            429 => ErrCode::Rate,
-            409 => ErrCode::Refused,
-            _ => ErrCode::Internal,
-        };
-        Err(ClientError::Refused(Refusal::new(code, words)))
+        download_answer(&bytes)
     }
 
     /// Drop the socket without a word, as a broken network would (tests of
@@ -712,6 +752,57 @@ impl Client {
 /// A byte stream both ways: a TCP socket, or TLS over one.
 trait ReadWrite: Read + Write {}
 impl<T: Read + Write> ReadWrite for T {}
+
+/// Read a download's HTTP answer: the body of a 200, else the server's
+/// refusal in words. A body shorter (or longer) than its `Content-Length`,
+/// or a chunked body cut off, is refused: a battle file cut short on the
+/// way is never taken as the battle.
+fn download_answer(bytes: &[u8]) -> Result<Vec<u8>, ClientError> {
+    let split = bytes
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or_else(|| ClientError::Protocol("the download's answer has no header".into()))?;
+    let head = String::from_utf8_lossy(&bytes[..split]).into_owned();
+    let body = bytes[split + 4..].to_vec();
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| ClientError::Protocol(format!("the download's answer: {head}")))?;
+    let lower = head.to_ascii_lowercase();
+    let body = if lower.contains("transfer-encoding: chunked") {
+        dechunk(&body).ok_or_else(|| {
+            ClientError::Protocol("the download was cut short (a broken chunked body)".into())
+        })?
+    } else {
+        let length = lower.lines().find_map(|l| {
+            l.strip_prefix("content-length:")
+                .and_then(|n| n.trim().parse::<usize>().ok())
+        });
+        if let Some(n) = length
+            && n != body.len()
+        {
+            return Err(ClientError::Protocol(format!(
+                "the download was cut short: {} of the {n} bytes the server announced came",
+                body.len()
+            )));
+        }
+        body
+    };
+    if status == 200 {
+        return Ok(body);
+    }
+    let words = String::from_utf8_lossy(&body).trim().to_owned();
+    let code = match status {
+        401 => ErrCode::BadToken,
+        403 => ErrCode::Forbidden,
+        404 => ErrCode::NotFound,
+        429 => ErrCode::Rate,
+        409 => ErrCode::Refused,
+        _ => ErrCode::Internal,
+    };
+    Err(ClientError::Refused(Refusal::new(code, words)))
+}
 
 /// Decode an HTTP chunked body.
 fn dechunk(mut b: &[u8]) -> Option<Vec<u8>> {
@@ -771,6 +862,94 @@ mod tests {
             assert_eq!(a.ws_url(), "wss://club.example.org:8470/v1/ws");
             assert_eq!(a.hostname(), "club.example.org");
         }
+    }
+
+    /// Review of session 14, MUST 2: a token or an invitation code is never
+    /// sent over plain ws:// to another machine; refused in words before
+    /// anything is sent (no connection is even tried).
+    #[test]
+    fn a_token_or_code_is_not_sent_over_plain_ws_to_another_machine() {
+        let far = ServerAddr::parse("ws://club.example.org:8470").unwrap();
+        let e = far.secrets_may_go("invitation code").unwrap_err();
+        let words = e.to_string();
+        assert!(
+            words.starts_with("this club is not reached over TLS")
+                && words.contains("invitation code")
+                && words.contains("wss://club.example.org:8470"),
+            "{words}"
+        );
+        assert!(!e.is_connection(), "a refusal, not a network failure");
+        let token = Token::generate(crate::secret::Role::Player).unwrap();
+        let started = Instant::now();
+        let e = Client::connect(far.clone(), Some(token.clone())).unwrap_err();
+        assert!(
+            matches!(e, ClientError::NotTls { what: "token", .. }),
+            "{e}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "nothing was tried"
+        );
+        // Over TLS, to this machine, or when asked: it may go.
+        for ok in [
+            "wss://club.example.org:8470",
+            "127.0.0.1:8470",
+            "localhost:1",
+            "[::1]:9",
+        ] {
+            ServerAddr::parse(ok)
+                .unwrap()
+                .secrets_may_go("token")
+                .unwrap();
+        }
+        let asked = ServerAddr {
+            plain_ok: true,
+            ..far
+        };
+        asked.secrets_may_go("token").unwrap();
+    }
+
+    /// A TLS club's invitation link says TLS (`xenolog+tls://`): pasted, it
+    /// is reached over wss://; a plain club's link stays `xenolog://`.
+    #[test]
+    fn an_invitation_link_says_whether_the_club_serves_tls() {
+        let code = crate::secret::Code::generate().unwrap();
+        let tls = crate::serve::invitation_link("club.example.org:8470", true, &code);
+        assert!(
+            tls.starts_with("xenolog+tls://club.example.org:8470/join#XNLG-"),
+            "{tls}"
+        );
+        assert!(is_invitation_link(&tls));
+        let a = ServerAddr::parse(&tls).unwrap();
+        assert!(a.tls);
+        assert_eq!(a.ws_url(), "wss://club.example.org:8470/v1/ws");
+        assert_eq!(invitation_code(&tls), code.expose());
+        a.secrets_may_go("invitation code").unwrap();
+        let plain = crate::serve::invitation_link("127.0.0.1:8470", false, &code);
+        assert!(
+            plain.starts_with("xenolog://127.0.0.1:8470/join#"),
+            "{plain}"
+        );
+        assert!(!ServerAddr::parse(&plain).unwrap().tls);
+    }
+
+    /// Review of session 14: a truncated https download was accepted.
+    #[test]
+    fn a_download_cut_short_is_refused_in_words() {
+        let whole = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nabcde";
+        assert_eq!(download_answer(whole).unwrap(), b"abcde");
+        let cut = b"HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nabcde";
+        let e = download_answer(cut).unwrap_err().to_string();
+        assert!(e.contains("cut short: 5 of the 100 bytes"), "{e}");
+        let chunks = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n9\r\nab";
+        let e = download_answer(chunks).unwrap_err().to_string();
+        assert!(e.contains("cut short"), "{e}");
+        let refused = b"HTTP/1.1 409 Conflict\r\nContent-Length: 8\r\n\r\nnot over";
+        let e = download_answer(refused).unwrap_err();
+        assert_eq!(
+            (e.code(), e.to_string()),
+            (Some(ErrCode::Refused), "not over".to_owned())
+        );
     }
 
     #[test]

@@ -315,9 +315,19 @@ impl Running {
 }
 
 /// The invitation link of a code at `host` (`HOST:PORT`): the code after
-/// `#`, which browsers and proxies never send anywhere.
-pub fn invitation_link(host: &str, code: &Code) -> String {
-    format!("xenolog://{host}/join#{}", code.expose())
+/// `#`, which browsers and proxies never send anywhere. A server that
+/// serves TLS (`tls`) says so in the scheme, `xenolog+tls://`, so a pasted
+/// link reaches it over `wss://`: a scheme rather than a `?tls` marker,
+/// because a client that does not know the marker would drop it and send
+/// the code over plain `ws://`, while one that does not know the scheme
+/// refuses the link and sends nothing.
+pub fn invitation_link(host: &str, tls: bool, code: &Code) -> String {
+    let scheme = if tls {
+        crate::client::TLS_LINK
+    } else {
+        "xenolog://"
+    };
+    format!("{scheme}{host}/join#{}", code.expose())
 }
 
 /// A public address as invitation links take it, or why not, in words.
@@ -339,6 +349,8 @@ struct Shared {
     store: Arc<dyn Store>,
     /// `HOST:PORT` as invitation links name it ([`Config::public`]).
     public: String,
+    /// Whether it serves TLS (its invitation links say so).
+    tls: bool,
     stop: watch::Receiver<bool>,
     /// Held by every socket task; the stopping server waits until every
     /// clone is gone.
@@ -448,6 +460,7 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
     let shared = Arc::new(Shared {
         store,
         public: config.public.clone().unwrap_or_else(|| addr.to_string()),
+        tls: acceptor.is_some(),
         stop: stop_rx.clone(),
         alive: alive_tx,
         sockets: Mutex::new(HashMap::new()),
@@ -1338,7 +1351,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 .map_err(stay)?;
             Ok(json!({
                 "code": inv.code.expose(),
-                "link": invitation_link(&shared.public, &inv.code),
+                "link": invitation_link(&shared.public, shared.tls, &inv.code),
                 "role": inv.role,
                 "label": inv.label,
                 "expires": inv.expires,

@@ -9,11 +9,11 @@
 
 use std::io::Write;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
-use xenolog_server::client::{Client, ServerAddr, invitation_code, new_nonce};
+use xenolog_server::client::{Client, ServerAddr, invitation_code, is_invitation_link, new_nonce};
 use xenolog_server::serve::{
     Config, TlsFiles, Tuning, check_public, invitation_link, run_blocking_tuned,
 };
@@ -75,7 +75,10 @@ pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
                     "organiser invitation (shown once, valid 7 days): {}\n",
                     inv.code.expose()
                 );
-                text += &format!("  link: {}\n", invitation_link(&ready.public, &inv.code));
+                text += &format!(
+                    "  link: {}\n",
+                    invitation_link(&ready.public, tls, &inv.code)
+                );
             }
             None => {
                 text += "the club has an organiser; --invite-organiser prints a new organiser invitation\n"
@@ -83,7 +86,7 @@ pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
         }
         if tls {
             text += &format!(
-                "players give --server wss://{} with their code (and XENOLOG_CA=CERT.pem when the certificate is the club's own)\n",
+                "players paste the xenolog+tls:// link, or give --server wss://{} with their code (and --ca-file CERT.pem or XENOLOG_CA=CERT.pem when the certificate is the club's own)\n",
                 ready.public
             );
         }
@@ -124,14 +127,21 @@ impl ServerArg {
 
 #[derive(Subcommand, Debug)]
 pub(super) enum ClubCmd {
-    /// Spend an invitation (a code, or a link xenolog://HOST:PORT/join#CODE):
-    /// the token it gives is kept in a file readable by you only.
+    /// Spend an invitation (a code, or a link xenolog://HOST:PORT/join#CODE,
+    /// xenolog+tls://... for a club that serves TLS): the token it gives is
+    /// kept in a file readable by you only. A code or token is never sent
+    /// over plain ws:// to another machine (XENOLOG_ALLOW_PLAIN=1 if the
+    /// network between is yours alone).
     Redeem {
         /// The invitation code or link.
         code: String,
         /// The club server (not needed with a link).
         #[arg(long, value_name = "URL")]
         server: Option<String>,
+        /// The CA certificate (PEM) a wss:// club's certificate is checked
+        /// against (default: XENOLOG_CA, else the public roots).
+        #[arg(long, value_name = "FILE")]
+        ca_file: Option<PathBuf>,
         /// Where to keep the token (default: the club folder).
         #[arg(long, value_name = "FILE")]
         token_file: Option<PathBuf>,
@@ -284,10 +294,14 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
         ClubCmd::Redeem {
             code,
             server,
+            ca_file,
             token_file,
             label,
             json,
-        } => redeem(&code, server.as_deref(), token_file, label, json, out),
+        } => {
+            let ca = ca_file.as_deref();
+            redeem(&code, server.as_deref(), ca, token_file, label, json, out)
+        }
         ClubCmd::Invite {
             server,
             role,
@@ -457,12 +471,13 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
 fn redeem(
     code: &str,
     server: Option<&str>,
+    ca_file: Option<&Path>,
     token_file: Option<PathBuf>,
     label: Option<String>,
     json: bool,
     out: &mut dyn Write,
 ) -> Out {
-    let link = code.trim().starts_with("xenolog://");
+    let link = is_invitation_link(code);
     let addr = match (server, link) {
         (Some(s), _) => ServerAddr::parse(s).map_err(Fail::usage)?,
         (None, true) => ServerAddr::parse(code).map_err(Fail::usage)?,
@@ -472,6 +487,13 @@ fn redeem(
             ));
         }
     };
+    let addr = match ca_file {
+        Some(ca) => addr.with_ca_file(ca),
+        None => addr,
+    };
+    // Refused before any connection: the code is not sent in plain text
+    // to another machine.
+    addr.secrets_may_go("invitation code").map_err(fail)?;
     let path = match token_file {
         Some(p) => p,
         None => default_token_file(&club_dir(None)?, &addr),

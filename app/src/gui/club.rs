@@ -31,10 +31,12 @@ use std::time::{Duration, Instant};
 
 use eframe::egui;
 use serde_json::{Value, json};
-use xenolog_engine::seat::{SEED_HELD, SeatEntry, SeatLog, game_of_state, seat_battle, seat_copy};
+use xenolog_engine::seat::{
+    SEED_HELD, SeatEntry, SeatLog, game_of_state, seat_battle, seat_copy, seat_copy_ref,
+};
 use xenolog_engine::{Actor, Battle, EntryId, LegalCommand, VerifyReport};
 use xenolog_server::client::{
-    Client, ClientError, ServerAddr, invitation_code, new_cmd_id, new_nonce,
+    Client, ClientError, ServerAddr, invitation_code, is_invitation_link, new_cmd_id, new_nonce,
 };
 use xenolog_server::secret::Token;
 
@@ -63,6 +65,10 @@ enum ToNet {
     Command {
         battle: BattleId,
         seat: u8,
+        /// The head the command was chosen at (the copy's live head): the
+        /// server decides it there or says the battle moved on, never at a
+        /// newer head the app has not shown.
+        at: Option<EntryId>,
         command: Value,
         cmd_id: String,
         text: String,
@@ -218,15 +224,47 @@ pub fn write_private(path: &Path, text: &str) -> Result<(), String> {
     write().map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
+/// A club as the saved list keeps it: its address, and for a club with its
+/// own certificate the CA file it is checked against.
+#[derive(Clone, Debug, PartialEq)]
+struct SavedClub {
+    server: String,
+    ca_file: Option<PathBuf>,
+}
+
+/// The saved list as written: an address, or (since a club's CA file is
+/// kept with it) `{"server": ..., "ca_file": ...}`; older lists of
+/// addresses read as before.
+fn read_saved(dir: &Path) -> Vec<SavedClub> {
+    let text = std::fs::read_to_string(dir.join(CLUBS_FILE)).unwrap_or_default();
+    let list: Vec<Value> = serde_json::from_str(&text).unwrap_or_default();
+    list.into_iter()
+        .filter_map(|v| match v {
+            Value::String(server) => Some(SavedClub {
+                server,
+                ca_file: None,
+            }),
+            Value::Object(o) => Some(SavedClub {
+                server: o.get("server")?.as_str()?.to_owned(),
+                ca_file: o.get("ca_file").and_then(Value::as_str).map(PathBuf::from),
+            }),
+            _ => None,
+        })
+        .filter(|c| ServerAddr::parse(&c.server).is_ok_and(|s| token_file(dir, &s).exists()))
+        .collect()
+}
+
 /// The clubs connected to before, newest first (their addresses).
 pub fn saved_clubs(dir: &Path) -> Vec<String> {
-    std::fs::read_to_string(dir.join(CLUBS_FILE))
-        .ok()
-        .and_then(|t| serde_json::from_str::<Vec<String>>(&t).ok())
-        .unwrap_or_default()
+    read_saved(dir).into_iter().map(|c| c.server).collect()
+}
+
+/// The CA file kept with a saved club at `addr`'s host, if any.
+pub fn saved_ca_file(dir: &Path, addr: &ServerAddr) -> Option<PathBuf> {
+    read_saved(dir)
         .into_iter()
-        .filter(|a| ServerAddr::parse(a).is_ok_and(|s| token_file(dir, &s).exists()))
-        .collect()
+        .find(|c| ServerAddr::parse(&c.server).is_ok_and(|s| s.host == addr.host))
+        .and_then(|c| c.ca_file)
 }
 
 /// A club as the saved list keeps it: with `wss://` when it speaks TLS, so
@@ -239,14 +277,47 @@ fn saved_name(addr: &ServerAddr) -> String {
     }
 }
 
+/// Put the club first in the saved list, with its scheme and (over TLS)
+/// the CA file it was reached with, so coming back to it checks its
+/// certificate as this time.
 fn remember_club(dir: &Path, addr: &ServerAddr) -> Result<(), String> {
-    let mut list = saved_clubs(dir);
-    list.retain(|a| ServerAddr::parse(a).map_or(true, |s| s.host != addr.host));
-    list.insert(0, saved_name(addr));
+    let mut list = read_saved(dir);
+    list.retain(|c| ServerAddr::parse(&c.server).map_or(true, |s| s.host != addr.host));
+    list.insert(
+        0,
+        SavedClub {
+            server: saved_name(addr),
+            ca_file: addr.ca_file.clone().filter(|_| addr.tls),
+        },
+    );
+    let list: Vec<Value> = list
+        .into_iter()
+        .map(|c| match c.ca_file {
+            Some(ca) => json!({"server": c.server, "ca_file": ca.display().to_string()}),
+            None => Value::String(c.server),
+        })
+        .collect();
     write_private(
         &dir.join(CLUBS_FILE),
         &serde_json::to_string_pretty(&list).unwrap_or_default(),
     )
+}
+
+/// The CA file a `wss://` club is checked against: the one given now
+/// (`XENOLOG_CA`, made absolute so it still names the file from another
+/// folder), else the one kept with the saved club.
+fn with_ca(addr: ServerAddr, dir: &Path) -> ServerAddr {
+    if !addr.tls || addr.ca_file.is_some() {
+        return addr;
+    }
+    let given = std::env::var_os("XENOLOG_CA")
+        .map(PathBuf::from)
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(|p| std::path::absolute(&p).unwrap_or(p));
+    match given.or_else(|| saved_ca_file(dir, &addr)) {
+        Some(ca) => addr.with_ca_file(ca),
+        None => addr,
+    }
 }
 
 fn ms_since(epoch: Instant) -> u64 {
@@ -267,7 +338,7 @@ impl ClubCampaign {
     ) -> Result<ClubCampaign, String> {
         let given = server.trim();
         let addr = match (&credentials, given.is_empty()) {
-            (Credentials::Invitation(code), true) if code.trim().starts_with("xenolog://") => {
+            (Credentials::Invitation(code), true) if is_invitation_link(code) => {
                 ServerAddr::parse(code)?
             }
             (_, true) => {
@@ -279,6 +350,7 @@ impl ClubCampaign {
             }
             (_, false) => ServerAddr::parse(given)?,
         };
+        let addr = with_ca(addr, dir);
         let path = token_file(dir, &addr);
         let token = match credentials {
             Credentials::Invitation(code) => {
@@ -286,6 +358,9 @@ impl ClubCampaign {
                 if code.is_empty() {
                     return Err("give the invitation code or link the organiser sent you".into());
                 }
+                // Not in plain text to another machine: refused before
+                // anything is sent.
+                addr.secrets_may_go("invitation code").map_err(words)?;
                 let mut c = Client::connect(addr.clone(), None).map_err(words)?;
                 let body = c
                     .request_no_retry("redeem", json!({"code": code, "label": "Xenolog app"}))
@@ -639,12 +714,7 @@ impl ClubCampaign {
                     return Vec::new();
                 };
                 b.game = game_of_state(&state);
-                b.log = Some(SeatLog {
-                    seat: Actor(b.seat),
-                    setup: state,
-                    entries: Vec::new(),
-                    legal: Vec::new(),
-                });
+                b.log = Some(SeatLog::new(Actor(b.seat), state));
                 self.copies.remove(&battle);
                 self.keep_copy(battle);
                 vec![Arrival::Battle(battle), Arrival::Listing]
@@ -657,10 +727,10 @@ impl ClubCampaign {
                 let Some(log) = self.battles.get_mut(&battle).and_then(|b| b.log.as_mut()) else {
                     return Vec::new();
                 };
-                let held = log.entries.len().checked_sub(1).map(|h| h as EntryId);
                 // Commands at another head than the copy's: newer entries
-                // are on their way, and their own `legal` follows them.
-                if held != head {
+                // (or a take-back) are on their way, and their own `legal`
+                // follows them.
+                if log.head != head {
                     return Vec::new();
                 }
                 log.legal = legal;
@@ -751,7 +821,7 @@ impl ClubCampaign {
                 let Some(log) = b.log.as_mut() else {
                     return Vec::new();
                 };
-                match SeatEntry::from_event(ev).and_then(|e| log.push(e)) {
+                match SeatEntry::from_event(ev, log.head).and_then(|e| log.push(e)) {
                     Ok(true) => {
                         // The commands held were for the head before.
                         log.legal.clear();
@@ -769,9 +839,8 @@ impl ClubCampaign {
                 b.over = Some(ev["outcome"].clone());
                 vec![Arrival::Battle(battle), Arrival::Listing]
             }
-            // Take-backs are played from the command line for now: the
-            // app's copy follows one line only, so it says so rather than
-            // show a board the battle has left.
+            // Take-backs are asked and answered from the command line for
+            // now; the app follows them (section 9).
             Some("takeback_asked") => vec![Arrival::Status(format!(
                 "Battle {battle}: a take-back to {} is asked; answer it with `xenolog club answer` \
                  (the app cannot answer take-backs yet)",
@@ -779,17 +848,31 @@ impl ClubCampaign {
                     .as_u64()
                     .map_or("the setup".to_owned(), |e| format!("entry {e}"))
             ))],
-            Some("moved") => vec![Arrival::Notice {
-                title: format!("Battle {battle} was taken back"),
-                words: format!(
-                    "The seats agreed to take battle {battle} back to {}. This window cannot \
-                     follow a taken-back club battle yet: play it on from the command line \
-                     (`xenolog play --server`), or download it after the end.",
-                    ev["to"]
-                        .as_u64()
-                        .map_or("the setup".to_owned(), |e| format!("entry {e}"))
-                ),
-            }],
+            // A take-back: the live line now ends at `to`; the entries after
+            // it stay in the copy on their branch, and the next entry starts
+            // a new one (the timeline shows the live line).
+            Some("moved") => {
+                let Some(log) = b.log.as_mut() else {
+                    return Vec::new();
+                };
+                match log.moved_event(ev) {
+                    Ok(moved) => {
+                        if moved {
+                            self.keep_copy(battle);
+                        }
+                        let said = ev["words"].as_str().unwrap_or("the battle was taken back");
+                        vec![
+                            Arrival::Battle(battle),
+                            Arrival::Listing,
+                            Arrival::Status(format!("Battle {battle}: {said}")),
+                        ]
+                    }
+                    Err(words) => vec![Arrival::Notice {
+                        title: format!("Battle {battle} could not be followed"),
+                        words,
+                    }],
+                }
+            }
             _ => Vec::new(),
         }
     }
@@ -838,6 +921,9 @@ impl CampaignStore for ClubCampaign {
             .iter()
             .map(|(id, b)| {
                 let entries = b.log.as_ref().map_or(0, |l| l.entries.len() as u64);
+                let branches = b.log.as_ref().map_or(1, |l| {
+                    l.entries.iter().map(|e| e.text.branch).max().unwrap_or(0) + 1
+                });
                 let over = b.over.is_some();
                 BattleSummary {
                     id: *id,
@@ -853,7 +939,7 @@ impl CampaignStore for ClubCampaign {
                     created: 0,
                     updated: now,
                     entries,
-                    branches: 1,
+                    branches,
                     status: b.words.clone(),
                     result: over.then(|| {
                         b.over.as_ref().map_or(String::new(), |o| {
@@ -923,8 +1009,15 @@ impl CampaignStore for ClubCampaign {
                 battle.actor_name(actor)
             ));
         }
-        if battle.cursor() != battle.head(0) {
-            return Err("a club battle is played at its newest entry: go to the end first".into());
+        // Commands are given at the live line's head (after a take-back,
+        // the entry taken back to), not on a branch left behind.
+        let live = seat_copy_ref(battle)
+            .map_or_else(|| battle.head(battle.current_branch()), |c| c.live_head());
+        if battle.cursor() != live {
+            return Err(
+                "a club battle is played at the newest entry of its live line: go there first"
+                    .into(),
+            );
         }
         let text = battle
             .legal()
@@ -935,21 +1028,47 @@ impl CampaignStore for ClubCampaign {
         self.send(ToNet::Command {
             battle: id,
             seat: b.seat,
+            at: live,
             command: command.clone(),
             cmd_id,
             text,
         })?;
-        // Sent: the entry comes back as an event, usually within 50 ms.
-        Ok(battle.head(0).map_or(0, |h| h + 1))
+        // Sent: the entry comes back as an event, usually within 50 ms, as
+        // the newest entry of the battle.
+        Ok(battle.records().len() as EntryId)
     }
     fn save_position(&mut self, _id: BattleId, _battle: &dyn Battle) -> Result<(), String> {
         Ok(())
     }
-    fn export_battle(&self, id: BattleId, _out: &Path) -> Result<(), String> {
-        Err(format!(
-            "battle {id} can be exported once it is over: then download it \
-             (xenolog club download) and every roll can be checked"
-        ))
+    /// After the end, the whole battle downloaded from the server (the file
+    /// route, with the revealed secret), so `xenolog verify --nonce` checks
+    /// every roll; before the end a seat holds only its view.
+    fn export_battle(&self, id: BattleId, out: &Path) -> Result<(), String> {
+        let b = self
+            .battles
+            .get(&id)
+            .ok_or_else(|| format!("your token opens no seat of battle {id}"))?;
+        // Over: the server said so, or the seat's copy shows the ending
+        // entry (the `over` event with the secret may be a moment behind).
+        let ended = b.over.is_some()
+            || b.status["status"] == "over"
+            || self.copies.get(&id).is_some_and(|c| c.outcome().is_some());
+        if !ended {
+            return Err(format!(
+                "battle {id} can be exported once it is over: then the whole battle is \
+                 downloaded and every roll can be checked"
+            ));
+        }
+        let token = std::fs::read_to_string(token_file(&self.dir, &self.addr))
+            .map_err(|e| format!("the token kept for {} cannot be read: {e}", self.addr.host))?;
+        // One request on its own connection (the network thread keeps
+        // serving the battles meanwhile).
+        let c =
+            Client::connect(self.addr.clone(), Some(Token::from_text(&token))).map_err(words)?;
+        let bytes = c.download(b.campaign, id).map_err(words)?;
+        c.close();
+        xenolog_saves::write_atomically(out, &bytes)
+            .map_err(|e| format!("cannot write {}: {e}", out.display()))
     }
     fn import_battle(&mut self, _file: &Path) -> Result<BattleId, String> {
         Err("a club's battles are the server's; import into a campaign file instead".into())
@@ -1064,7 +1183,8 @@ impl Net<'_> {
     }
 
     fn event(&mut self, ev: Value) {
-        if ev["type"] == "entry"
+        // After an entry or a take-back, the seat's commands are asked for.
+        if (ev["type"] == "entry" || ev["type"] == "moved")
             && let Some(b) = ev["battle"].as_i64()
         {
             self.dirty.insert(b);
@@ -1141,11 +1261,11 @@ impl Net<'_> {
             ToNet::Command {
                 battle,
                 seat,
+                at,
                 command,
                 cmd_id,
                 text,
             } => {
-                let at = self.client.last_entry(battle);
                 match self.client.request(
                     "command",
                     json!({"battle": battle, "seat": seat, "at": at, "command": command,
@@ -1258,5 +1378,76 @@ mod tests {
                 "wss://club.example:8443".to_owned()
             ]
         );
+    }
+
+    /// Review of session 14, MUST 2: a TLS club is saved with the CA file
+    /// it was reached with, so a reconnect checks its certificate the same
+    /// way (the list of bare addresses written before still reads).
+    #[test]
+    fn a_tls_club_is_saved_with_its_ca_file_and_a_reconnect_uses_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(CLUBS_FILE),
+            r#"["127.0.0.1:9000", "wss://old.example:1"]"#,
+        )
+        .unwrap();
+        for a in [
+            "127.0.0.1:9000",
+            "wss://old.example:1",
+            "wss://club.example:8443",
+        ] {
+            std::fs::write(token_file(dir.path(), &ServerAddr::parse(a).unwrap()), "t").unwrap();
+        }
+        assert_eq!(
+            saved_clubs(dir.path()),
+            vec![
+                "127.0.0.1:9000".to_owned(),
+                "wss://old.example:1".to_owned()
+            ]
+        );
+        let ca = dir.path().join("club-ca.pem");
+        let tls = ServerAddr::parse("wss://club.example:8443")
+            .unwrap()
+            .with_ca_file(&ca);
+        remember_club(dir.path(), &tls).unwrap();
+        assert_eq!(saved_clubs(dir.path())[0], "wss://club.example:8443");
+        let back = ServerAddr::parse("wss://club.example:8443").unwrap();
+        assert_eq!(saved_ca_file(dir.path(), &back), Some(ca.clone()));
+        // Connect to the saved club: its address as the list gives it, and
+        // the CA file found again.
+        let again = with_ca(back, dir.path());
+        assert_eq!(again.ca_file, Some(ca));
+        assert_eq!(
+            saved_ca_file(dir.path(), &ServerAddr::parse("127.0.0.1:9000").unwrap()),
+            None
+        );
+    }
+
+    /// The app does not send an invitation code or a kept token over plain
+    /// ws:// to another machine: refused in words before anything is sent,
+    /// nothing kept.
+    #[test]
+    fn the_app_refuses_to_send_a_code_or_token_over_plain_ws_to_another_machine() {
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = egui::Context::default();
+        let code = "XNLG-AAAA-BBBB-CCCC-DDDD-EEEE";
+        for (server, given) in [
+            ("ws://192.0.2.1:8470", code.to_owned()),
+            ("", format!("xenolog://192.0.2.1:8470/join#{code}")),
+        ] {
+            let e = ClubCampaign::connect(server, Credentials::Invitation(given), dir.path(), &ctx)
+                .unwrap_err();
+            assert!(e.starts_with("this club is not reached over TLS"), "{e}");
+            assert!(e.contains("invitation code"), "{e}");
+        }
+        let plain = ServerAddr::parse("192.0.2.1:8470").unwrap();
+        write_private(&token_file(dir.path(), &plain), "xnl_p_kept\n").unwrap();
+        let e = ClubCampaign::connect("192.0.2.1:8470", Credentials::Kept, dir.path(), &ctx)
+            .unwrap_err();
+        assert!(
+            e.contains("not reached over TLS") && e.contains("token"),
+            "{e}"
+        );
+        assert!(saved_clubs(dir.path()).is_empty(), "nothing was saved");
     }
 }

@@ -16,6 +16,8 @@ pub struct Served {
     pub url: String,
     /// The organiser's one-time invitation.
     pub code: String,
+    /// Its link, as `serve` printed it.
+    pub link: String,
     _stdout: BufReader<std::process::ChildStdout>,
 }
 
@@ -30,6 +32,7 @@ impl Served {
     /// `HOST:PORT`
     pub fn host(&self) -> String {
         self.url
+            .trim_start_matches("wss://")
             .trim_start_matches("ws://")
             .trim_end_matches("/v1/ws")
             .to_owned()
@@ -39,30 +42,74 @@ impl Served {
 /// Start `xenolog serve --data DATA --listen 127.0.0.1:0` and read the
 /// address and the organiser's invitation from its standard output.
 pub fn serve(data: &Path) -> Served {
-    start(data, "127.0.0.1:0", true)
+    start(data, "127.0.0.1:0", true, &[])
+}
+
+/// A self-signed certificate for 127.0.0.1 and localhost (not a CA,
+/// valid until 2126), made once with openssl for the TLS tests: a player
+/// gives it as `--ca-file`. Its key is a test's only.
+pub const TEST_CERT: &str = r"-----BEGIN CERTIFICATE-----
+MIIBmDCCAT6gAwIBAgIUCWe9zNqAoKOsqLhjq2iZ1WGtmrYwCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJbG9jYWxob3N0MCAXDTI2MTEyNzE1NDkxOFoYDzIxMjYxMTAz
+MTU0OTE4WjAUMRIwEAYDVQQDDAlsb2NhbGhvc3QwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAATcTelzKLa/ezVRux37W9HmhvNLfWcM7RpCl5v+NH3iIZgsmWNwiLxP
+f5KHfYoAUMjhG0bdzYN3CvGmlOcXgFsPo2wwajAdBgNVHQ4EFgQUec9mtac38Nkd
+x4dDjJQb3OrSM6MwHwYDVR0jBBgwFoAUec9mtac38Nkdx4dDjJQb3OrSM6MwGgYD
+VR0RBBMwEYcEfwAAAYIJbG9jYWxob3N0MAwGA1UdEwEB/wQCMAAwCgYIKoZIzj0E
+AwIDSAAwRQIhAN47oub++zLMGRazwO4lPwBBT1Kx4+FRN0Tex4t1QlFeAiA4kHqq
+I8MJnqMpWGwranptRT9wbBJrWR3L9n0ZJpNgpQ==
+-----END CERTIFICATE-----
+";
+pub const TEST_KEY: &str = r"-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgeIMI+F4Bj3UvxNvs
+ChQ0P7w66ln3X3k4ucBhiKh5MzKhRANCAATcTelzKLa/ezVRux37W9HmhvNLfWcM
+7RpCl5v+NH3iIZgsmWNwiLxPf5KHfYoAUMjhG0bdzYN3CvGmlOcXgFsP
+-----END PRIVATE KEY-----
+";
+
+/// Start `xenolog serve` over TLS (`--tls-cert`, `--tls-key`) with
+/// [`TEST_CERT`], written into `data`; and the CA file a player gives.
+pub fn serve_tls(data: &Path) -> (Served, std::path::PathBuf) {
+    std::fs::create_dir_all(data).unwrap();
+    let (cert, key) = (data.join("cert.pem"), data.join("key.pem"));
+    std::fs::write(&cert, TEST_CERT).unwrap();
+    std::fs::write(&key, TEST_KEY).unwrap();
+    let served = start(
+        data,
+        "127.0.0.1:0",
+        true,
+        &[
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    (served, cert)
 }
 
 /// Start `xenolog serve` again on a club folder that has its organiser,
 /// listening on `listen` (the same port as before: clients reconnect).
 pub fn serve_again(data: &Path, listen: &str) -> Served {
-    start(data, listen, false)
+    start(data, listen, false, &[])
 }
 
 /// Start `xenolog serve` and read where it listens and, on a first start,
 /// the organiser's invitation.
-fn start(data: &Path, listen: &str, first: bool) -> Served {
+fn start(data: &Path, listen: &str, first: bool, more: &[&str]) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
         .args(["serve", "--data"])
         .arg(data)
         .args(["--listen", listen])
+        .args(more)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("xenolog serve starts");
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let (mut url, mut code) = (None, None);
-    while url.is_none() || (first && code.is_none()) {
+    let (mut url, mut code, mut link) = (None, None, None);
+    while url.is_none() || (first && (code.is_none() || link.is_none())) {
         let mut line = String::new();
         if stdout.read_line(&mut line).unwrap() == 0 {
             let _ = child.kill();
@@ -77,11 +124,15 @@ fn start(data: &Path, listen: &str, first: bool) -> Served {
         {
             code = Some(c.to_owned());
         }
+        if let Some(l) = line.trim().strip_prefix("link: ") {
+            link = Some(l.to_owned());
+        }
     }
     Served {
         child,
         url: url.unwrap_or_default(),
         code: code.unwrap_or_default(),
+        link: link.unwrap_or_default(),
         _stdout: stdout,
     }
 }
@@ -195,4 +246,20 @@ impl<'a> Organiser<'a> {
             inv["link"].as_str().unwrap().to_owned(),
         )
     }
+}
+
+/// Alien Invasion's two-player skirmish cut to two rounds, so the battle
+/// ends in a debug build within a test's budget.
+pub fn short_skirmish() -> String {
+    let text = include_str!("../../../engine/data/invasion/scenarios/skirmish.txt");
+    text.lines()
+        .map(|l| {
+            if l.starts_with("rounds ") {
+                "rounds 2"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -1827,7 +1827,12 @@ pub fn instant_plays(st: &SaucersState, seat: u8) -> Vec<SaucersCommand> {
     let s = &st.seats[seat as usize];
     let mut seen = Vec::new();
     for &card in &s.hand {
-        let def = &st.content.cards[card as usize];
+        // A card hidden from the viewer (`HIDDEN` in another seat's view)
+        // is none it can name: on a seat's view, another seat's instants
+        // stay unknown (principle 14), and the rules work on any view.
+        let Some(def) = st.content.cards.get(card as usize) else {
+            continue;
+        };
         if seen.contains(&def.id) {
             continue;
         }
