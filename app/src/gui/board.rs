@@ -1177,7 +1177,23 @@ pub fn board_ui(
     if let Some(p) = hover
         && !ui.ctx().is_being_dragged(response.id)
     {
-        let under: Vec<&Item> = hits(scene, x.to_board(p), slack).collect();
+        let mut under: Vec<&Item> = hits(scene, x.to_board(p), slack).collect();
+        // Nothing selected and the pointer in a small piece's grown hit
+        // area, on no piece: a click selects that piece (see
+        // `MIN_TARGET_PX`), so its hit area is ringed and its tooltip shown. (With a
+        // selection the click may move there instead: nothing is ringed.)
+        if selected.is_none()
+            && !under.iter().any(|i| actable(i, &target_ids))
+            && let Some(piece) = nearest_piece(scene, &target_ids, &x, p)
+        {
+            let r = screen_rect(piece, &x);
+            painter.circle_stroke(
+                r.center(),
+                (r.width().max(r.height()) / 2.0).max(MIN_TARGET_PX / 2.0),
+                Stroke::new(1.5, ui.visuals().strong_text_color()),
+            );
+            under.insert(0, piece);
+        }
         let orders: Vec<&str> = under
             .iter()
             .flat_map(|i| targets.iter().filter(move |(t, _)| *t == i.id))

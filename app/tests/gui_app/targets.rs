@@ -114,6 +114,21 @@ fn an_alien_invasion_figure_is_selected_by_a_click_8_to_10_px_off_its_centre() {
     let px = drawn_px(&h, &model);
     assert!(px <= 10.0, "a figure is drawn {px} px across at 1024x700");
     let centre = on_screen(&h, &group);
+    // Hovering there says whose area it is: the figure's tooltip.
+    let tip = {
+        let ob = h.state().open.as_ref().unwrap();
+        ob.view.scene.find(&model).unwrap().tooltip.clone().unwrap()
+    };
+    unselect(&mut h);
+    // Its button on the board bears the name; the tooltip is another.
+    let named = h.get_all_by_label(&tip).count();
+    h.hover_at(off_centre(&h, &model, centre, 10.0));
+    h.run_steps(4);
+    assert!(
+        h.get_all_by_label(&tip).count() > named,
+        "hovering 10 px off {model} shows {tip:?}"
+    );
+    shot(&mut h, "targets_invasion_hover");
     for off in [8.0, 10.0] {
         unselect(&mut h);
         let p = off_centre(&h, &model, centre, off);
