@@ -272,3 +272,63 @@ fn with_a_group_selected_a_click_on_a_legal_end_point_next_to_an_enemy_figure_mo
     assert_eq!(status, "Played: Alpha shoot at Blue Legion X-Ray");
     assert_eq!(invasion(&h).groups[0].points(), [Point::new(266, 2400)]);
 }
+
+/// Every game: an Alien alien's token (19 px at 1024x700, a box) takes a
+/// click 11 px off its centre, beside the box, on its tile: it selects the
+/// alien, not the tile.
+#[test]
+fn an_alien_token_is_selected_by_a_click_beside_it() {
+    let (_dir, mut h) = sample_at(SMALL);
+    open_game(&mut h, "alien");
+    unselect(&mut h);
+    let board = h.get_by_label(BOARD).rect();
+    let (counters, aliens): (Vec<(String, Pos2)>, Vec<String>) = {
+        let ob = h.state().open.as_ref().unwrap();
+        let ids: Vec<String> = ob
+            .view
+            .scene
+            .items
+            .iter()
+            .filter(|i| i.kind == ItemKind::Counter)
+            .map(|i| i.id.clone())
+            .collect();
+        let aliens = ids
+            .iter()
+            .filter(|i| i.starts_with("alien:"))
+            .cloned()
+            .collect();
+        (ids.into_iter().map(|i| (i, Pos2::ZERO)).collect(), aliens)
+    };
+    let counters: Vec<(String, Pos2)> = counters
+        .into_iter()
+        .map(|(id, _)| {
+            let c = on_screen(&h, &id);
+            (id, c)
+        })
+        .collect();
+    // An alien with room beside it: no other counter's centre within 14 px
+    // of the point, the point on the board and on no drawn piece.
+    let (alien, p) = aliens
+        .iter()
+        .flat_map(|a| {
+            let c = on_screen(&h, a);
+            [(11.0, 0.0), (-11.0, 0.0), (0.0, 11.0), (0.0, -11.0)]
+                .map(|(dx, dy)| (a.clone(), c + egui::vec2(dx, dy)))
+        })
+        .find(|(a, p)| {
+            board.contains(*p)
+                && pieces_at(&h, *p).is_empty()
+                && counters
+                    .iter()
+                    .all(|(id, c)| id == a || c.distance(*p) > 14.0)
+        })
+        .expect("an alien with room beside it");
+    let px = drawn_px(&h, &alien);
+    assert!(px < 24.0, "an alien is drawn {px} px across at 1024x700");
+    click_at(&mut h, p);
+    assert_eq!(
+        h.state().look.selected(),
+        Some(alien.as_str()),
+        "a click 11 px off {alien} ({px} px across)"
+    );
+}
