@@ -26,5 +26,6 @@ mod gui_app {
     mod saucers;
     mod snapshots;
     mod table;
+    mod targets;
     mod views;
 }
