@@ -326,6 +326,25 @@ impl App {
                 self.open_battle(id);
                 self.club.shown = false;
             }
+            ClubAction::AskTakeback { battle, to } => {
+                let Some(c) = self.campaign.as_mut().and_then(|c| c.club_mut()) else {
+                    return;
+                };
+                match c.ask_takeback(battle, to) {
+                    Ok(()) => {
+                        self.messages.status = format!("Asking for a take-back in battle {battle}…")
+                    }
+                    Err(e) => self.notice("The take-back was not asked", e),
+                }
+            }
+            ClubAction::AnswerTakeback { battle, accept } => {
+                let Some(c) = self.campaign.as_mut().and_then(|c| c.club_mut()) else {
+                    return;
+                };
+                if let Err(e) = c.answer_takeback(battle, accept) {
+                    self.notice("The take-back answer was not taken", e);
+                }
+            }
             ClubAction::Refresh => {
                 if let Some(c) = self.campaign.as_mut().and_then(|c| c.club_mut())
                     && let Err(e) = c.refresh()
@@ -1348,6 +1367,10 @@ impl App {
             self.campaign.as_ref().and_then(|c| c.club()),
             &mut club_actions,
         );
+        if let Some(c) = self.campaign.as_ref().and_then(|c| c.club()) {
+            let open = self.open.as_ref().map(|ob| (ob.id, ob.battle.as_ref()));
+            super::club_ui::takeback_window(ui.ctx(), c, open, &mut club_actions);
+        }
         if !club_actions.is_empty() {
             self.settle_frames = 2;
         }
