@@ -386,6 +386,20 @@ impl ClubCampaign {
         dir: &Path,
         ctx: &egui::Context,
     ) -> Result<ClubCampaign, String> {
+        Self::connect_with_ca(server, credentials, None, dir, ctx)
+    }
+
+    /// [`connect`](Self::connect), a club over TLS checked against the CA
+    /// file `ca_file` (the Connect window's field) when given, else the
+    /// one `XENOLOG_CA` names or the one kept with the saved club; it is
+    /// kept with the club for the next time.
+    pub fn connect_with_ca(
+        server: &str,
+        credentials: Credentials,
+        ca_file: Option<&Path>,
+        dir: &Path,
+        ctx: &egui::Context,
+    ) -> Result<ClubCampaign, String> {
         let given = server.trim();
         let addr = match (&credentials, given.is_empty()) {
             (Credentials::Invitation(code), true) if is_invitation_link(code) => {
@@ -400,7 +414,20 @@ impl ClubCampaign {
             }
             (_, false) => ServerAddr::parse(given)?,
         };
-        let addr = with_ca(addr, dir);
+        let addr = match ca_file {
+            None => with_ca(addr, dir),
+            Some(_) if !addr.tls => {
+                return Err(format!(
+                    "a CA file is for a club reached over TLS (wss://{} or a xenolog+tls:// \
+                     link); leave it empty for a plain club",
+                    addr.host
+                ));
+            }
+            Some(ca) if !ca.is_file() => {
+                return Err(format!("the CA file {} cannot be read", ca.display()));
+            }
+            Some(ca) => addr.with_ca_file(std::path::absolute(ca).unwrap_or_else(|_| ca.into())),
+        };
         let path = token_file(dir, &addr);
         let token = match credentials {
             Credentials::Invitation(code) => {

@@ -22,6 +22,9 @@ pub enum ClubAction {
     Connect {
         server: String,
         invitation: String,
+        /// The CA file a TLS club's certificate is checked against (empty:
+        /// the public roots, or the one kept with a saved club).
+        ca_file: String,
     },
     /// Connect to a club connected to before, with its kept token.
     Reconnect(String),
@@ -47,6 +50,8 @@ pub struct ClubUi {
     pub shown: bool,
     pub server: String,
     pub invitation: String,
+    /// The CA file (PEM) of a club with its own certificate.
+    pub ca_file: String,
     /// Why the last connection failed, in words.
     pub error: Option<String>,
     /// Clubs connected to before (addresses), read when the window opens.
@@ -105,6 +110,14 @@ fn connect_ui(ui: &mut Ui, state: &mut ClubUi, actions: &mut Vec<ClubAction>) {
             )
             .labelled_by(l.id);
             ui.end_row();
+            let l = ui.label("CA file (TLS club's own certificate):");
+            ui.add(
+                egui::TextEdit::singleline(&mut state.ca_file)
+                    .hint_text("empty, or club-ca.pem for a wss:// club")
+                    .desired_width(320.0),
+            )
+            .labelled_by(l.id);
+            ui.end_row();
         });
     ui.weak(
         "The invitation is spent on connecting; the token it gives is kept in a file only \
@@ -118,6 +131,7 @@ fn connect_ui(ui: &mut Ui, state: &mut ClubUi, actions: &mut Vec<ClubAction>) {
         actions.push(ClubAction::Connect {
             server: state.server.clone(),
             invitation: state.invitation.clone(),
+            ca_file: state.ca_file.clone(),
         });
     }
     if busy {
