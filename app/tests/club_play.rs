@@ -390,11 +390,19 @@ fn hidden_hand(data: &Path, url: &str, camp: &str, s: &Seat) {
     );
     let log = at(&["log", camp, "--json"]);
     let ids = b.path_to(head);
-    // Each entry from the server carries its receipt (DESIGN 5.4), which
-    // the engine's own texts do not: checked, then set aside to compare.
+    // Each entry from the server carries its receipt (DESIGN 5.4) and the
+    // entry it follows (section 3), which the engine's own texts do not:
+    // checked, then set aside to compare.
     let log_lines: Vec<Value> = lines(&log)
         .into_iter()
         .map(|mut l| {
+            let id = l["id"].as_u64().unwrap();
+            let parent = l.as_object_mut().and_then(|o| o.remove("parent"));
+            assert_eq!(
+                parent,
+                Some(serde_json::json!(b.records()[id as usize].parent)),
+                "entry {id} names the entry it follows"
+            );
             let r = l
                 .as_object_mut()
                 .and_then(|o| o.remove("receipt"))

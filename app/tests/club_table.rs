@@ -110,12 +110,34 @@ fn a_takeback_asked_and_answered_and_campaign_edits_from_the_command_line() {
     );
     assert_eq!(
         asked.trim(),
-        format!("take-back 1 asked: battle {battle} back to the setup; waiting for seat 1")
+        format!(
+            "take-back 1 asked: battle {battle} back to the setup; waiting for seat 1 \
+             (club answer --request 1)"
+        )
     );
-    let answered = ok(
+    // Accepting names the request: without --request, refused in words
+    // before anything is sent (exit 2), and the battle stays.
+    let o = run(
         &anna,
         &[
             "club", "answer", "--server", &url, "--battle", &battle, "--accept",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let words = String::from_utf8(o.stderr).unwrap();
+    assert!(words.contains("--accept needs --request N"), "{words}");
+    let answered = ok(
+        &anna,
+        &[
+            "club",
+            "answer",
+            "--server",
+            &url,
+            "--battle",
+            &battle,
+            "--accept",
+            "--request",
+            "1",
         ],
     );
     assert_eq!(
@@ -232,4 +254,48 @@ fn a_takeback_asked_and_answered_and_campaign_edits_from_the_command_line() {
     );
     assert!(shown.contains("roster 1 Wyvern Platoon (unit)"), "{shown}");
     assert!(shown.contains("Yates (rifleman)"), "{shown}");
+
+    // A battle over the campaign's rosters (server/DESIGN.md section 10):
+    // `club new-battle --rosters SEAT:ROSTER:MODEL,...`, seats from 1. A
+    // pick that is not one is refused in words before anything is sent
+    // (exit 2); one the campaign does not allow, by the server in words.
+    let config = serde_json::json!({"scenario_text": support::short_skirmish()}).to_string();
+    let new_battle = |pick: &str| {
+        run(
+            &org,
+            &[
+                "club",
+                "new-battle",
+                "--server",
+                &url,
+                "--campaign",
+                &camp,
+                "--game",
+                "invasion",
+                "--config",
+                &config,
+                "--rosters",
+                pick,
+            ],
+        )
+    };
+    let o = new_battle("1:one:1");
+    assert_eq!(o.status.code(), Some(2));
+    let words = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        words.contains("--rosters '1:one:1': the roster 'one' is not a number"),
+        "{words}"
+    );
+    let o = new_battle("2:1:1");
+    assert!(!o.status.success());
+    let words = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        words.contains("Wyvern Platoon is a U.N.I.T. roster, and seat 2 plays"),
+        "{words}"
+    );
+    let o = new_battle("1:1:1");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let made: i64 = String::from_utf8(o.stdout).unwrap().trim().parse().unwrap();
+    let listed = ok(&org, &["club", "battles", "--server", &url, "--json"]);
+    assert!(listed.contains(&format!("\"battle\":{made}")), "{listed}");
 }

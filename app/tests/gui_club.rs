@@ -27,7 +27,7 @@ use gui::club::{ClubCampaign, Credentials};
 use gui::command::{AppCommand, Intent, PlayRequest};
 use gui::store::CampaignStore;
 use gui_support::{app_with, click, menu, type_into};
-use support::{Organiser, cmd, ok, serve, serve_again};
+use support::{Organiser, cmd, lines, ok, serve, serve_again, serve_tls};
 
 /// With `XENOLOG_TEST_SHOTS` set, the app at 1600x1000 saved as NAME.png
 /// there, to look at by eye (nothing is compared).
@@ -832,4 +832,282 @@ fn the_app_plays_its_seat_of_saucers_gang_warfare_to_the_end_and_the_download_ve
 fn the_app_plays_its_seat_of_an_alien_invasion_battle_to_the_end_and_the_download_verifies() {
     let config = serde_json::json!({ "scenario_text": support::short_skirmish() }).to_string();
     the_app_plays_its_seat_to_the_end("invasion", &config, 23);
+}
+
+/// The seat's copy's live line in the app (the entries from the setup to
+/// the live head).
+fn live_line(app: &App) -> Vec<u64> {
+    let ob = app.open.as_ref().unwrap();
+    ob.battle.path_to(live_head(app).flatten())
+}
+
+/// Issue 30, session 15 (server/DESIGN.md section 9): the app answers a
+/// take-back the command line's seat asks for (the Take-back window shows
+/// the server's words, that the dice after the entry are already known,
+/// and Accept / Refuse), and asks for one itself (the review cursor on an
+/// earlier entry of the live line, "Ask to take back to here"), which the
+/// command line's seat answers with `club answer --accept --request N`.
+/// Both seats go on from the new line.
+#[test]
+fn the_app_answers_a_takeback_the_command_line_asks_for_and_asks_one_it_answers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let served = serve(&tmp.path().join("server"));
+    let org_dir = tmp.path().join("organiser");
+    let org = Organiser::redeem(&org_dir, &served);
+    let camp = org.campaign("Take-back asked");
+    let battle = org.battle(&camp, "race", r#"{"target": 1000}"#);
+    let (_, link0) = org.invite(&camp, &battle, 0);
+    let (_, link1) = org.invite(&camp, &battle, 1);
+    let seat0 = tmp.path().join("seat0");
+    let app_club = tmp.path().join("app data").join("club");
+    for (dir, link) in [(&seat0, &link0), (&app_club, &link1)] {
+        ok(dir, &["club", "redeem", link]);
+        ok(
+            dir,
+            &["club", "join", "--server", &served.url, "--battle", &battle],
+        );
+    }
+    let url = served.url.clone();
+    play_line(
+        &seat0,
+        &url,
+        &camp,
+        &battle,
+        r#"{"actor":0,"command":"hold"}"#,
+    );
+    play_line(
+        &app_club,
+        &url,
+        &camp,
+        &battle,
+        r#"{"actor":1,"command":"hold"}"#,
+    );
+    play_line(
+        &seat0,
+        &url,
+        &camp,
+        &battle,
+        r#"{"actor":0,"command":{"roll":{"dice":1}}}"#,
+    );
+    let ctx = eframe::egui::Context::default();
+    let club = ClubCampaign::connect(&url, Credentials::Kept, &app_club, &ctx).unwrap();
+    let mut h = app_with(None, None, Vec::new());
+    h.state_mut().use_campaign(Box::new(club));
+    wait_for(&mut h, "the battle's three entries", |app| {
+        entries(app) == 3
+    });
+    let id: i64 = battle.parse().unwrap();
+    let club_of = |app: &App| -> Option<gui::club::TakebackAsked> {
+        app.campaign
+            .as_ref()
+            .and_then(|c| c.club())
+            .and_then(|c| c.takeback(id).cloned())
+    };
+
+    // Player 1 asks on the command line to take their roll back (to entry
+    // 1): the app shows the server's words and asks this seat to answer.
+    let asked = ok(
+        &seat0,
+        &[
+            "club", "takeback", "--server", &url, "--battle", &battle, "--to", "1",
+        ],
+    );
+    let request = asked
+        .trim()
+        .strip_prefix("take-back ")
+        .and_then(|r| r.split(' ').next())
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        asked.trim(),
+        format!(
+            "take-back {request} asked: battle {battle} back to entry 1; waiting for seat 2 \
+             (club answer --request {request})"
+        )
+    );
+    wait_for(&mut h, "the request in the app", |app| {
+        club_of(app).is_some()
+    });
+    h.run();
+    h.get_by_label_contains(&format!(
+        "seat 1 asks to take battle {battle} back to entry 1; the dice from entry 2 on were seen"
+    ));
+    h.get_by_label_contains("The dice after entry 1 are already known (entry 2 rolled them)");
+    shot_large(&mut h, "club_takeback_asked");
+    click(&mut h, "Accept the take-back");
+    wait_for(&mut h, "the take-back accepted", |app| {
+        live_head(app) == Some(Some(1)) && club_of(app).is_none()
+    });
+    assert!(h.query_by_label("Accept the take-back").is_none());
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
+    // Player 1 goes on from the new line (a hold, not the roll again): the
+    // app shows it on a new branch after entry 1.
+    play_line(
+        &seat0,
+        &url,
+        &camp,
+        &battle,
+        r#"{"actor":0,"command":"hold"}"#,
+    );
+    wait_for(&mut h, "the new line's first entry", |app| {
+        entries(app) == 4 && live_head(app) == Some(Some(3))
+    });
+    assert_eq!(live_line(h.state()), vec![0, 1, 3]);
+
+    // Now the app asks: the review cursor on entry 1 of the live line,
+    // "Ask to take back to here"; Player 1 answers on the command line.
+    assert!(h.query_by_label("Ask to take back to here").is_none());
+    h.state_mut().open.as_mut().unwrap().battle.seek(Some(1));
+    h.run();
+    click(&mut h, "Ask to take back to here");
+    wait_for(&mut h, "the app's own request", |app| {
+        club_of(app).is_some_and(|t| t.by == 1 && !t.to_answer)
+    });
+    let mine = club_of(h.state()).unwrap();
+    assert_eq!(mine.to, Some(1));
+    // Entry 3 rolled nothing, but entry 2 (on the old branch) rolled from
+    // the stream position of entry 1: the new line would roll its die again.
+    assert_eq!(mine.dice_seen, Some(2));
+    // The reply and the request's event each say so in the status line,
+    // whichever comes last.
+    wait_for(&mut h, "the status line", |app| {
+        app.messages
+            .status
+            .contains(&format!("take-back {}", mine.request))
+    });
+    h.get_by_label_contains("You asked; waiting for the other seats to answer.");
+    let answered = ok(
+        &seat0,
+        &[
+            "club",
+            "answer",
+            "--server",
+            &url,
+            "--battle",
+            &battle,
+            "--accept",
+            "--request",
+            &mine.request.to_string(),
+        ],
+    );
+    assert_eq!(
+        answered.trim(),
+        format!("accepted: battle {battle} taken back to entry 1")
+    );
+    wait_for(&mut h, "the app's take-back made", |app| {
+        live_head(app) == Some(Some(1)) && club_of(app).is_none()
+    });
+    assert_eq!(live_line(h.state()), vec![0, 1]);
+    assert_eq!(h.state().open.as_ref().unwrap().battle.cursor(), Some(1));
+    assert!(h.query_by_label("Ask to take back to here").is_none());
+    // Player 1 plays on from entry 1 once more, and the app follows.
+    play_line(
+        &seat0,
+        &url,
+        &camp,
+        &battle,
+        r#"{"actor":0,"command":{"roll":{"dice":2}}}"#,
+    );
+    wait_for(&mut h, "the third line's first entry", |app| {
+        entries(app) == 5 && live_head(app) == Some(Some(4))
+    });
+    assert_eq!(live_line(h.state()), vec![0, 1, 4]);
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
+}
+
+/// Issue 30, session 15: the Connect window's CA file field. A club that
+/// serves TLS with its own certificate is reached by pasting its link
+/// (`xenolog+tls://`) with the club's CA file typed in; without it the
+/// connection is refused in words naming the certificate (and the code is
+/// not spent); the CA file is kept with the saved club, so connecting to it
+/// again checks the same certificate.
+#[test]
+fn the_connect_windows_ca_file_field_reaches_a_tls_club_and_is_kept_with_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (served, ca) = serve_tls(&tmp.path().join("server"));
+    let ca_text = ca.to_str().unwrap();
+    let org = tmp.path().join("organiser");
+    ok(
+        &org,
+        &["club", "redeem", &served.link, "--ca-file", ca_text],
+    );
+    let url = format!("wss://{}", served.host());
+    let inv = lines(&ok(
+        &org,
+        &[
+            "club",
+            "invite",
+            "--server",
+            &url,
+            "--ca-file",
+            ca_text,
+            "--role",
+            "organiser",
+            "--json",
+        ],
+    ))
+    .remove(0);
+    let link = inv["link"].as_str().unwrap().to_owned();
+    let data = tmp.path().join("app data");
+    let mut h = app_with(None, Some(data.clone()), Vec::new());
+    menu(&mut h, "File", "Connect to a club…");
+    type_into(&mut h, "Invitation code or link:", &link);
+    click(&mut h, "Connect");
+    wait_for(&mut h, "the refusal", |app| {
+        app.club.connecting.is_none() && app.club.error.is_some()
+    });
+    let said = h.state().club.error.clone().unwrap();
+    assert!(said.contains("certificate"), "{said}");
+    // A CA file that is not there is said so.
+    type_into(
+        &mut h,
+        "CA file (TLS club's own certificate):",
+        tmp.path().join("none.pem").to_str().unwrap(),
+    );
+    click(&mut h, "Connect");
+    wait_for(&mut h, "the refusal", |app| {
+        app.club.connecting.is_none()
+            && app
+                .club
+                .error
+                .as_deref()
+                .is_some_and(|e| e.contains("none.pem cannot be read"))
+    });
+    type_into(&mut h, "CA file (TLS club's own certificate):", ca_text);
+    click(&mut h, "Connect");
+    wait_for(&mut h, "the connection", |app| {
+        app.campaign.as_ref().is_some_and(|c| c.club().is_some())
+    });
+    let club_dir = data.join("club");
+    let addr = xenolog_server::client::ServerAddr::parse(&url).unwrap();
+    assert_eq!(
+        gui::club::saved_ca_file(&club_dir, &addr),
+        Some(ca.clone()),
+        "kept with the saved club"
+    );
+    assert_eq!(gui::club::saved_clubs(&club_dir), vec![url.clone()]);
+    // Connect to it again, saved: over TLS, checked against the kept file.
+    let scratch = gui::store::scratch("Elsewhere").unwrap();
+    h.state_mut().use_campaign(scratch);
+    h.run();
+    menu(&mut h, "File", "Connect to a club…");
+    click(&mut h, &format!("Connect to {url}"));
+    wait_for(&mut h, "the connection again", |app| {
+        app.club.connecting.is_none()
+    });
+    assert_eq!(h.state().club.error, None);
+    assert!(
+        h.state()
+            .campaign
+            .as_ref()
+            .is_some_and(|c| c.club().is_some())
+    );
 }

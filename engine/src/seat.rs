@@ -774,8 +774,9 @@ fn is_state_of<G: Game>(v: &Value) -> bool {
         .is_some_and(|back| &back == v)
 }
 
-/// The game whose state `setup` is, by its shape: the club protocol's
-/// frames do not name the game (a future protocol should).
+/// The game whose state `setup` is, by its shape: only for a club server
+/// older than session 15, whose frames do not name the game (a newer one
+/// names it in the battle list, the `state` and `watch` replies and `live`).
 pub fn game_of_state(setup: &Value) -> Option<&'static str> {
     use crate::games::*;
     if is_state_of::<dimx::DimX>(setup) {

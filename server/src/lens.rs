@@ -42,6 +42,9 @@ pub fn entry_frames(
             m.insert("seat".into(), json!(seat.0));
             let mut entry = serde_json::to_value(&t).unwrap_or(Value::Null);
             if let (Value::Object(e), Some(r)) = (&mut entry, b.records().get(id as usize)) {
+                // The entry it follows (null: the setup), so a seat's copy
+                // keeps the battle's tree across take-backs (section 9).
+                e.insert("parent".into(), json!(r.parent));
                 e.insert("receipt".into(), json!(hex(&receipt(secret, &r.chain))));
             }
             m.insert("entry".into(), entry);

@@ -243,8 +243,9 @@ pub enum Request {
         battle: ServerBattleId,
         seat: u8,
         accept: bool,
-        /// The request answered (its number in `takeback_asked`); when
-        /// given, an answer to a request no longer asked is refused.
+        /// The request answered (its number in `takeback_asked`):
+        /// required when accepting; when given, an answer to a request no
+        /// longer asked is refused.
         #[serde(default)]
         request: Option<u64>,
     },

@@ -434,18 +434,105 @@ async fn a_second_request_another_seat_and_the_askers_own_answer_are_refused() {
 async fn a_command_before_the_last_answer_makes_the_request_lapse() {
     let (_s, battle, mut zero, mut one) = table("race", json!({"target": 1000}), json!({})).await;
     let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
-    ask(&mut one, battle, 1, json!(null)).await;
+    let asked = ask(&mut one, battle, 1, json!(null)).await;
     // Seat 1 plays on instead (its turn): the request was asked at e0.
     let e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
     let words = zero
         .refused(
             "takeback_answer",
-            json!({"battle": battle, "seat": 0, "accept": true}),
+            json!({"battle": battle, "seat": 0, "accept": true, "request": asked["request"]}),
             "stale",
         )
         .await;
     assert!(words.contains("ask again"), "{words}");
     assert_eq!(head(&mut zero, battle, 0).await, json!(e1));
+}
+
+/// Server/DESIGN.md section 3: an `entry` frame names the entry it follows
+/// (`parent`, null for the first), so a seat's copy places the first entry
+/// of a new branch after a take-back without guessing from its head.
+#[tokio::test]
+async fn an_entry_frame_names_its_parent_and_a_new_branchs_first_entry_follows_the_entry_taken_back_to()
+ {
+    let (_s, battle, mut zero, mut one) = table(
+        "race",
+        json!({"target": 1000}),
+        json!({"friendly_takebacks": true}),
+    )
+    .await;
+    let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
+    let e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
+    for (id, parent) in [(e0, Value::Null), (e1, json!(e0))] {
+        let f = one.event_of("entry").await;
+        assert_eq!(f["entry"]["id"], id, "{f}");
+        assert_eq!(f["entry"]["parent"], parent, "{f}");
+    }
+    // Seat 1 takes its hold back (friendly: at once) and rolls instead:
+    // the new branch's first entry follows entry e0, not the old head e1.
+    ask(&mut one, battle, 1, json!(e0)).await;
+    one.event_of("moved").await;
+    let e2 = play(&mut one, battle, 1, Some(e0), json!({"roll": {"dice": 1}})).await;
+    for c in [&mut zero, &mut one] {
+        let f = loop {
+            let f = c.event_of("entry").await;
+            if f["entry"]["id"] == e2 {
+                break f;
+            }
+        };
+        assert_eq!(f["entry"]["parent"], e0, "{f}");
+        assert_eq!(f["entry"]["branch"], 1, "{f}");
+    }
+}
+
+/// Review of session 14 (SHOULD): accepting names the request answered, so
+/// an accept meant for one request never moves the battle for another;
+/// without it the answer is refused in words naming the request asked, and
+/// nothing changes. A refusal may leave it out.
+#[tokio::test]
+async fn accepting_a_takeback_without_naming_its_request_is_refused_in_words_and_changes_nothing() {
+    let (_s, battle, mut zero, mut one) = table("race", json!({"target": 1000}), json!({})).await;
+    let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
+    let e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
+    let asked = ask(&mut zero, battle, 0, json!(e0)).await;
+    let request = asked["request"].as_u64().unwrap();
+    let heard = one.event_of("takeback_asked").await;
+    let said = heard["words"].as_str().unwrap();
+    assert!(
+        said.ends_with(&format!(": take-back {request}, for seat 2 to answer")),
+        "the request's words name its number: {said}"
+    );
+    let words = one
+        .refused(
+            "takeback_answer",
+            json!({"battle": battle, "seat": 1, "accept": true}),
+            "bad_request",
+        )
+        .await;
+    assert_eq!(
+        words,
+        format!(
+            "accepting a take-back names it: give `request` (take-back {request} is asked: \
+             seat 1 asks to go back to entry {e0})"
+        )
+    );
+    // Nothing moved, and the request is still asked: answered with its
+    // number, it moves the battle.
+    one.settle().await;
+    assert!(one.take("moved").is_empty(), "nothing moved");
+    assert_eq!(head(&mut one, battle, 1).await, json!(e1));
+    let done = answer(&mut one, battle, 1, true, &json!(request)).await;
+    assert_eq!(done["moved"], true, "{done}");
+    assert_eq!(head(&mut zero, battle, 0).await, json!(e0));
+    // A refusal needs no number.
+    ask(&mut one, battle, 1, json!(null)).await;
+    zero.event_of("takeback_asked").await;
+    let no = zero
+        .ok(
+            "takeback_answer",
+            json!({"battle": battle, "seat": 0, "accept": false}),
+        )
+        .await;
+    assert_eq!(no["refused"], true, "{no}");
 }
 
 #[tokio::test]

@@ -206,6 +206,11 @@ pub(super) enum ClubCmd {
         /// Friendly play: take-backs move at once, without asking the other seats.
         #[arg(long)]
         friendly_takebacks: bool,
+        /// An Alien Invasion battle over the shared campaign's rosters: a
+        /// seat (from 1), the roster it fields and its models, e.g.
+        /// `--rosters 1:1:1,2 --rosters 2:2:3` (see `club campaign-log`).
+        #[arg(long = "rosters", value_name = "SEAT:ROSTER:MODEL,MODEL...")]
+        rosters: Vec<String>,
         #[arg(long)]
         json: bool,
     },
@@ -361,8 +366,13 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
             strict,
             entered_dice,
             friendly_takebacks,
+            rosters,
             json,
         } => {
+            let rosters = rosters
+                .iter()
+                .map(|r| roster_pick(r))
+                .collect::<Result<Vec<Value>, Fail>>()?;
             let config = match config.as_deref() {
                 None => json!({}),
                 Some(t) => match serde_json::from_str::<Value>(t) {
@@ -377,7 +387,7 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
                     "create_battle",
                     json!({"campaign": campaign, "game": game, "config": config,
                            "title": title, "strict": strict, "entered_dice": entered_dice,
-                           "friendly_takebacks": friendly_takebacks}),
+                           "friendly_takebacks": friendly_takebacks, "rosters": rosters}),
                 )
                 .map_err(|e| made_maybe(e, "the battle"))?;
             if json {
@@ -466,6 +476,42 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
             )
         }
     }
+}
+
+/// One `--rosters SEAT:ROSTER:MODEL,MODEL...` (the seat from 1) as the
+/// protocol's pick `{seat, roster, models}` (the seat from 0); a pick that
+/// is not one refused in words.
+fn roster_pick(text: &str) -> Result<Value, Fail> {
+    let bad = |why: &str| {
+        Fail::usage(format!(
+            "--rosters '{text}': {why} (give SEAT:ROSTER:MODEL,MODEL..., e.g. 1:1:1,2 for seat \
+             1 fielding models 1 and 2 of roster 1)"
+        ))
+    };
+    let parts: Vec<&str> = text.trim().split(':').collect();
+    let [seat, roster, models] = parts[..] else {
+        return Err(bad("give three parts separated by ':'"));
+    };
+    let seat: u16 = seat
+        .trim()
+        .parse()
+        .map_err(|_| bad(&format!("the seat '{seat}' is not a number")))?;
+    if seat == 0 || seat > 255 {
+        return Err(bad("seats are numbered from 1"));
+    }
+    let roster: u32 = roster
+        .trim()
+        .parse()
+        .map_err(|_| bad(&format!("the roster '{roster}' is not a number")))?;
+    let models = models
+        .split(',')
+        .map(|m| {
+            m.trim()
+                .parse::<u32>()
+                .map_err(|_| bad(&format!("the model '{m}' is not a number")))
+        })
+        .collect::<Result<Vec<u32>, Fail>>()?;
+    Ok(json!({"seat": seat - 1, "roster": roster, "models": models}))
 }
 
 fn redeem(

@@ -52,7 +52,9 @@ pub(super) enum TableCmd {
         #[arg(long)]
         json: bool,
     },
-    /// Answer the take-back asked in a battle: --accept or --refuse.
+    /// Answer the take-back asked in a battle: --accept --request N (the
+    /// number `club takeback` printed and the request's event names), or
+    /// --refuse.
     Answer {
         #[command(flatten)]
         server: Server,
@@ -62,8 +64,9 @@ pub(super) enum TableCmd {
         accept: bool,
         #[arg(long)]
         refuse: bool,
-        /// The request answered (as `takeback_asked` numbered it).
-        #[arg(long)]
+        /// The request answered (as `takeback_asked` numbered it):
+        /// required with --accept.
+        #[arg(long, value_name = "N")]
         request: Option<u64>,
         #[arg(long = "as", value_name = "SEAT")]
         seat: Option<String>,
@@ -177,7 +180,8 @@ pub(super) fn run(cmd: TableCmd, out: &mut dyn Write) -> Out {
                 line(
                     out,
                     format!(
-                        "take-back {} asked: battle {battle} back to {}; waiting for seat {}",
+                        "take-back {} asked: battle {battle} back to {}; waiting for seat {} \
+                         (club answer --request {})",
                         body["request"],
                         at_words(&body["to"]),
                         body["waiting"]
@@ -187,7 +191,8 @@ pub(super) fn run(cmd: TableCmd, out: &mut dyn Write) -> Out {
                             .filter_map(Value::as_u64)
                             .map(|s| (s + 1).to_string())
                             .collect::<Vec<_>>()
-                            .join(" and ")
+                            .join(" and "),
+                        body["request"],
                     ),
                 )
             }
@@ -202,6 +207,16 @@ pub(super) fn run(cmd: TableCmd, out: &mut dyn Write) -> Out {
             json,
         } => {
             let accept = accept && !refuse;
+            // Accepting names the request (server/DESIGN.md section 9): an
+            // accept typed for one request never moves the battle for a
+            // later one. Said before anything is sent.
+            if accept && request.is_none() {
+                return Err(Fail::usage(format!(
+                    "--accept needs --request N: the number of the take-back you accept \
+                     (`club takeback` printed it; `club watch --battle {battle}` shows it as \
+                     the request of takeback_asked)"
+                )));
+            }
             let mut c = server.connect()?;
             let seat = remote::seat_of(&c, battle, seat.as_deref())?;
             let body = c

@@ -309,10 +309,15 @@ impl App {
 
     fn club_action(&mut self, action: ClubAction) {
         match action {
-            ClubAction::Connect { server, invitation } => {
-                self.connect_club(&server, Credentials::Invitation(invitation))
+            ClubAction::Connect {
+                server,
+                invitation,
+                ca_file,
+            } => {
+                let ca = Some(PathBuf::from(ca_file.trim())).filter(|p| !p.as_os_str().is_empty());
+                self.connect_club(&server, Credentials::Invitation(invitation), ca)
             }
-            ClubAction::Reconnect(host) => self.connect_club(&host, Credentials::Kept),
+            ClubAction::Reconnect(host) => self.connect_club(&host, Credentials::Kept, None),
             ClubAction::Join(id) => {
                 let Some(c) = self.campaign.as_mut().and_then(|c| c.club_mut()) else {
                     return;
@@ -325,6 +330,25 @@ impl App {
             ClubAction::Open(id) => {
                 self.open_battle(id);
                 self.club.shown = false;
+            }
+            ClubAction::AskTakeback { battle, to } => {
+                let Some(c) = self.campaign.as_mut().and_then(|c| c.club_mut()) else {
+                    return;
+                };
+                match c.ask_takeback(battle, to) {
+                    Ok(()) => {
+                        self.messages.status = format!("Asking for a take-back in battle {battle}…")
+                    }
+                    Err(e) => self.notice("The take-back was not asked", e),
+                }
+            }
+            ClubAction::AnswerTakeback { battle, accept } => {
+                let Some(c) = self.campaign.as_mut().and_then(|c| c.club_mut()) else {
+                    return;
+                };
+                if let Err(e) = c.answer_takeback(battle, accept) {
+                    self.notice("The take-back answer was not taken", e);
+                }
             }
             ClubAction::Refresh => {
                 if let Some(c) = self.campaign.as_mut().and_then(|c| c.club_mut())
@@ -339,7 +363,7 @@ impl App {
     /// Connect on a thread of its own (an unreachable server takes seconds
     /// to say so; the window says "Connecting…" meanwhile, and no frame
     /// waits).
-    fn connect_club(&mut self, server: &str, credentials: Credentials) {
+    fn connect_club(&mut self, server: &str, credentials: Credentials, ca: Option<PathBuf>) {
         if self.club.connecting.is_some() {
             return;
         }
@@ -352,7 +376,13 @@ impl App {
         let started = std::thread::Builder::new()
             .name("club connect".into())
             .spawn(move || {
-                let _ = tx.send(ClubCampaign::connect(&server, credentials, &dir, &ctx));
+                let _ = tx.send(ClubCampaign::connect_with_ca(
+                    &server,
+                    credentials,
+                    ca.as_deref(),
+                    &dir,
+                    &ctx,
+                ));
                 ctx.request_repaint();
             });
         match started {
@@ -1348,6 +1378,10 @@ impl App {
             self.campaign.as_ref().and_then(|c| c.club()),
             &mut club_actions,
         );
+        if let Some(c) = self.campaign.as_ref().and_then(|c| c.club()) {
+            let open = self.open.as_ref().map(|ob| (ob.id, ob.battle.as_ref()));
+            super::club_ui::takeback_window(ui.ctx(), c, open, &mut club_actions);
+        }
         if !club_actions.is_empty() {
             self.settle_frames = 2;
         }

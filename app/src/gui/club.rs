@@ -78,6 +78,19 @@ enum ToNet {
         seat: u8,
         nonce: String,
     },
+    /// Ask to take the battle's live line back to `to` (section 9).
+    Takeback {
+        battle: BattleId,
+        seat: u8,
+        to: Option<EntryId>,
+    },
+    /// Answer take-back `request`.
+    Answer {
+        battle: BattleId,
+        seat: u8,
+        request: u64,
+        accept: bool,
+    },
     /// The campaigns and battles again.
     List,
     Stop,
@@ -89,6 +102,8 @@ enum FromNet {
     Setup {
         battle: BattleId,
         state: Value,
+        /// The game the server names (`None`: a server before session 15).
+        game: Option<String>,
     },
     Legal {
         battle: BattleId,
@@ -99,6 +114,8 @@ enum FromNet {
     Sent {
         text: String,
     },
+    /// A line for the status bar (a take-back asked or answered).
+    Said(String),
     Joined {
         battle: BattleId,
         started: bool,
@@ -117,14 +134,37 @@ struct ClubBattle {
     seat: u8,
     /// The server's status line (`lens::status`, or waiting).
     status: Value,
-    /// The game, found from the setup's shape (the protocol does not name it).
-    game: Option<&'static str>,
+    /// The game, as the server names it (the list, the `state` reply);
+    /// from an older server that does not, found from the setup's shape.
+    game: Option<String>,
+    /// The take-back asked in this battle, while it waits for answers.
+    takeback: Option<TakebackAsked>,
     log: Option<SeatLog>,
     over: Option<Value>,
     /// Whose turn it is, in words (worked out when something arrives).
     words: String,
     /// Its watch was asked for (once it has started).
     watching: bool,
+}
+
+/// A take-back asked in a club battle (the `takeback_asked` event,
+/// server/DESIGN.md section 9), as the app shows it until it is answered,
+/// lapses or moves the battle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TakebackAsked {
+    /// Its number: an accept names it.
+    pub request: u64,
+    /// The seat that asked (an index from 0).
+    pub by: u8,
+    /// The entry asked to go back to (`None`: the setup).
+    pub to: Option<EntryId>,
+    /// The first entry after `to` whose dice were seen: the new line rolls
+    /// them again, so every seat knows them already.
+    pub dice_seen: Option<EntryId>,
+    /// The server's words.
+    pub words: String,
+    /// Whether this seat is asked to answer it and has not yet.
+    pub to_answer: bool,
 }
 
 /// An invitation spent, or a kept token: what connecting needs.
@@ -320,6 +360,16 @@ fn with_ca(addr: ServerAddr, dir: &Path) -> ServerAddr {
     }
 }
 
+/// An entry in words, or the setup.
+fn at_words(at: Option<EntryId>) -> String {
+    at.map_or_else(|| "the setup".to_owned(), |e| format!("entry {e}"))
+}
+
+/// An entry number of a frame (`null`: the setup).
+fn entry_of(v: &Value) -> Option<EntryId> {
+    v.as_u64()
+}
+
 fn ms_since(epoch: Instant) -> u64 {
     epoch.elapsed().as_millis() as u64 + 1
 }
@@ -333,6 +383,20 @@ impl ClubCampaign {
     pub fn connect(
         server: &str,
         credentials: Credentials,
+        dir: &Path,
+        ctx: &egui::Context,
+    ) -> Result<ClubCampaign, String> {
+        Self::connect_with_ca(server, credentials, None, dir, ctx)
+    }
+
+    /// [`connect`](Self::connect), a club over TLS checked against the CA
+    /// file `ca_file` (the Connect window's field) when given, else the
+    /// one `XENOLOG_CA` names or the one kept with the saved club; it is
+    /// kept with the club for the next time.
+    pub fn connect_with_ca(
+        server: &str,
+        credentials: Credentials,
+        ca_file: Option<&Path>,
         dir: &Path,
         ctx: &egui::Context,
     ) -> Result<ClubCampaign, String> {
@@ -350,7 +414,20 @@ impl ClubCampaign {
             }
             (_, false) => ServerAddr::parse(given)?,
         };
-        let addr = with_ca(addr, dir);
+        let addr = match ca_file {
+            None => with_ca(addr, dir),
+            Some(_) if !addr.tls => {
+                return Err(format!(
+                    "a CA file is for a club reached over TLS (wss://{} or a xenolog+tls:// \
+                     link); leave it empty for a plain club",
+                    addr.host
+                ));
+            }
+            Some(ca) if !ca.is_file() => {
+                return Err(format!("the CA file {} cannot be read", ca.display()));
+            }
+            Some(ca) => addr.with_ca_file(std::path::absolute(ca).unwrap_or_else(|_| ca.into())),
+        };
         let path = token_file(dir, &addr);
         let token = match credentials {
             Credentials::Invitation(code) => {
@@ -580,6 +657,59 @@ impl ClubCampaign {
         self.send(ToNet::List)
     }
 
+    /// This token's seat in a battle (an index from 0).
+    pub fn seat(&self, battle: BattleId) -> Option<u8> {
+        self.battles.get(&battle).map(|b| b.seat)
+    }
+
+    /// The take-back asked in a battle, while it waits for answers.
+    pub fn takeback(&self, battle: BattleId) -> Option<&TakebackAsked> {
+        self.battles.get(&battle).and_then(|b| b.takeback.as_ref())
+    }
+
+    /// Ask the other seats to take the battle's live line back to `to`
+    /// (an entry of it, or the setup): the server asks them, or in a
+    /// battle with friendly take-backs moves at once (section 9). Its
+    /// reply comes back as a status line, a refusal as a notice.
+    pub fn ask_takeback(&mut self, battle: BattleId, to: Option<EntryId>) -> Result<(), String> {
+        let b = self
+            .battles
+            .get(&battle)
+            .ok_or_else(|| format!("your token opens no seat of battle {battle}"))?;
+        if let Some(t) = &b.takeback {
+            return Err(format!(
+                "take-back {} (back to {}) is asked in battle {battle}: it is answered first",
+                t.request,
+                at_words(t.to)
+            ));
+        }
+        let seat = b.seat;
+        self.send(ToNet::Takeback { battle, seat, to })
+    }
+
+    /// Answer the take-back asked in a battle, naming its request (an
+    /// accept meant for it never moves the battle for a later one).
+    pub fn answer_takeback(&mut self, battle: BattleId, accept: bool) -> Result<(), String> {
+        let b = self
+            .battles
+            .get_mut(&battle)
+            .ok_or_else(|| format!("your token opens no seat of battle {battle}"))?;
+        let Some(t) = b.takeback.as_mut().filter(|t| t.to_answer) else {
+            return Err(format!(
+                "no take-back waits for your answer in battle {battle}"
+            ));
+        };
+        // Answered: the buttons go; the server's answer follows.
+        t.to_answer = false;
+        let (seat, request) = (b.seat, t.request);
+        self.send(ToNet::Answer {
+            battle,
+            seat,
+            request,
+            accept,
+        })
+    }
+
     fn send(&self, m: ToNet) -> Result<(), String> {
         self.to_net
             .send(m)
@@ -696,11 +826,16 @@ impl ClubCampaign {
                     seat: seat as u8,
                     status: Value::Null,
                     game: None,
+                    takeback: None,
                     log: None,
                     over: None,
                     words: String::new(),
                     watching: false,
                 });
+                // The battle's game, as the server names it (section 3).
+                if let Some(g) = b["game"].as_str() {
+                    entry.game = Some(g.to_owned());
+                }
                 entry.status = b.clone();
             }
         }
@@ -709,11 +844,19 @@ impl ClubCampaign {
     /// Take in one message of the network thread; what the app should show.
     fn take(&mut self, m: FromNet) -> Vec<Arrival> {
         match m {
-            FromNet::Setup { battle, state } => {
+            FromNet::Setup {
+                battle,
+                state,
+                game,
+            } => {
                 let Some(b) = self.battles.get_mut(&battle) else {
                     return Vec::new();
                 };
-                b.game = game_of_state(&state);
+                // The game the frame names; only a server that does not
+                // name it (before session 15) leaves it to the setup's shape.
+                b.game = game
+                    .or_else(|| b.game.take())
+                    .or_else(|| game_of_state(&state).map(str::to_owned));
                 b.log = Some(SeatLog::new(Actor(b.seat), state));
                 self.copies.remove(&battle);
                 self.keep_copy(battle);
@@ -757,6 +900,7 @@ impl ClubCampaign {
                 vec![Arrival::Listing]
             }
             FromNet::Sent { text } => vec![Arrival::Status(format!("Played: {text}"))],
+            FromNet::Said(words) => vec![Arrival::Status(words)],
             FromNet::Joined { battle, started } => {
                 if started && let Some(b) = self.battles.get_mut(&battle) {
                     b.watching = true;
@@ -783,7 +927,7 @@ impl ClubCampaign {
         let Some(b) = self.battles.get(&battle) else {
             return;
         };
-        let (Some(log), Some(game)) = (&b.log, b.game) else {
+        let (Some(log), Some(game)) = (&b.log, b.game.as_deref()) else {
             return;
         };
         let caught = self
@@ -825,6 +969,9 @@ impl ClubCampaign {
                     Ok(true) => {
                         // The commands held were for the head before.
                         log.legal.clear();
+                        // A command played before the last answer: the
+                        // take-back asked lapsed (section 9).
+                        b.takeback = None;
                         self.keep_copy(battle);
                         vec![Arrival::Battle(battle), Arrival::Listing]
                     }
@@ -839,19 +986,69 @@ impl ClubCampaign {
                 b.over = Some(ev["outcome"].clone());
                 vec![Arrival::Battle(battle), Arrival::Listing]
             }
-            // Take-backs are asked and answered from the command line for
-            // now; the app follows them (section 9).
-            Some("takeback_asked") => vec![Arrival::Status(format!(
-                "Battle {battle}: a take-back to {} is asked; answer it with `xenolog club answer` \
-                 (the app cannot answer take-backs yet)",
-                ev["to"]
-                    .as_u64()
-                    .map_or("the setup".to_owned(), |e| format!("entry {e}"))
-            ))],
+            // A take-back asked (section 9): kept until it is answered, so
+            // the Take-back window shows the server's words, and Accept and
+            // Refuse when this seat is asked.
+            Some("takeback_asked") => {
+                let (Some(request), Some(by)) = (ev["request"].as_u64(), ev["by"].as_u64()) else {
+                    return Vec::new();
+                };
+                let to_answer = ev["waiting"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|s| s.as_u64() == Some(u64::from(b.seat)));
+                let asked = TakebackAsked {
+                    request,
+                    by: by as u8,
+                    to: entry_of(&ev["to"]),
+                    dice_seen: entry_of(&ev["dice_seen"]),
+                    words: ev["words"].as_str().unwrap_or("").to_owned(),
+                    to_answer,
+                };
+                let said = if to_answer {
+                    format!(
+                        "Battle {battle}: seat {} asks to take back to {}: answer in the \
+                         Take-back window",
+                        u16::from(asked.by) + 1,
+                        at_words(asked.to)
+                    )
+                } else {
+                    format!("Battle {battle}: {}", asked.words)
+                };
+                b.takeback = Some(asked);
+                vec![Arrival::Battle(battle), Arrival::Status(said)]
+            }
+            // An answer: a refusal ends the request; an accept takes this
+            // seat's turn to answer (the `moved` that follows the last one
+            // ends it).
+            Some("takeback_answered") => {
+                let request = ev["request"].as_u64();
+                let held = b.takeback.as_ref().map(|t| t.request);
+                if ev["accept"] == false {
+                    if held == request {
+                        b.takeback = None;
+                    }
+                } else if let Some(t) = b.takeback.as_mut()
+                    && Some(t.request) == request
+                    && ev["seat"].as_u64() == Some(u64::from(b.seat))
+                {
+                    t.to_answer = false;
+                }
+                let said = match ev["words"].as_str() {
+                    Some(w) => format!("Battle {battle}: {w}"),
+                    None => format!(
+                        "Battle {battle}: seat {} accepted the take-back",
+                        ev["seat"].as_u64().map_or(0, |s| s + 1)
+                    ),
+                };
+                vec![Arrival::Battle(battle), Arrival::Status(said)]
+            }
             // A take-back: the live line now ends at `to`; the entries after
             // it stay in the copy on their branch, and the next entry starts
             // a new one (the timeline shows the live line).
             Some("moved") => {
+                b.takeback = None;
                 let Some(log) = b.log.as_mut() else {
                     return Vec::new();
                 };
@@ -927,7 +1124,7 @@ impl CampaignStore for ClubCampaign {
                 let over = b.over.is_some();
                 BattleSummary {
                     id: *id,
-                    game: b.game.unwrap_or("").to_owned(),
+                    game: b.game.clone().unwrap_or_default(),
                     title: format!(
                         "{}: battle {id}, your seat {}",
                         b.campaign_name,
@@ -970,7 +1167,7 @@ impl CampaignStore for ClubCampaign {
                 format!("battle {id} is still arriving from the club server; it opens in a moment")
             }
         })?;
-        let game = b.game.ok_or_else(|| {
+        let game = b.game.as_deref().ok_or_else(|| {
             format!("battle {id} is of a game this build of Xenolog does not know")
         })?;
         seat_battle(game, log)
@@ -1152,6 +1349,7 @@ impl Net<'_> {
                 let _ = self.out.send(FromNet::Setup {
                     battle,
                     state: body["state"].clone(),
+                    game: body["game"].as_str().map(str::to_owned),
                 });
             }
             Err(e) => return self.refused(&format!("Battle {battle} could not be opened"), e),
@@ -1258,6 +1456,61 @@ impl Net<'_> {
                 }
                 Err(e) => self.refused(&format!("Battle {battle} could not be joined"), e),
             },
+            ToNet::Takeback { battle, seat, to } => match self.client.request_no_retry(
+                "takeback",
+                json!({"battle": battle, "seat": seat, "to": to}),
+            ) {
+                Ok(body) => {
+                    let said = if body["moved"] == true {
+                        format!("Battle {battle} taken back to {}", at_words(to))
+                    } else {
+                        let waiting: Vec<String> = body["waiting"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_u64)
+                            .map(|s| format!("seat {}", s + 1))
+                            .collect();
+                        format!(
+                            "Battle {battle}: take-back {} asked, back to {}{}; waiting for {} \
+                             to answer",
+                            body["request"],
+                            at_words(to),
+                            entry_of(&body["dice_seen"]).map_or_else(String::new, |e| format!(
+                                " (the dice from entry {e} on were seen: the new line rolls \
+                                 them again)"
+                            )),
+                            waiting.join(" and ")
+                        )
+                    };
+                    let _ = self.out.send(FromNet::Said(said));
+                }
+                Err(e) => self.refused("The take-back was not asked", e),
+            },
+            ToNet::Answer {
+                battle,
+                seat,
+                request,
+                accept,
+            } => match self.client.request_no_retry(
+                "takeback_answer",
+                json!({"battle": battle, "seat": seat, "request": request, "accept": accept}),
+            ) {
+                Ok(body) => {
+                    let said = if body["moved"] == true {
+                        format!(
+                            "Battle {battle}: you accepted; taken back to {}",
+                            at_words(entry_of(&body["to"]))
+                        )
+                    } else if body["refused"] == true {
+                        format!("Battle {battle}: you refused the take-back; the battle goes on")
+                    } else {
+                        format!("Battle {battle}: you accepted; the take-back waits for the others")
+                    };
+                    let _ = self.out.send(FromNet::Said(said));
+                }
+                Err(e) => self.refused("The take-back answer was not taken", e),
+            },
             ToNet::Command {
                 battle,
                 seat,
@@ -1352,6 +1605,158 @@ fn net_loop(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A club campaign with no server behind it: what the network thread
+    /// would deliver is given to `take` by hand.
+    fn offline(dir: &Path) -> ClubCampaign {
+        let (to_net, _) = channel();
+        let (_, from_net) = channel();
+        ClubCampaign {
+            addr: ServerAddr::parse("127.0.0.1:9").unwrap(),
+            dir: dir.to_owned(),
+            role: "player".into(),
+            battles: BTreeMap::new(),
+            to_net,
+            from_net,
+            busy_since: Arc::new(AtomicU64::new(0)),
+            reconnects: Arc::new(AtomicU32::new(0)),
+            epoch: Instant::now(),
+            notes: BTreeMap::new(),
+            listed_at: Instant::now(),
+            copies: BTreeMap::new(),
+            thread: None,
+        }
+    }
+
+    fn race_setup() -> Value {
+        let b = xenolog_engine::games::new_battle("race", 1, &json!({})).unwrap();
+        b.state_json_as(None, xenolog_engine::Viewer::Seat(Actor(1)))
+    }
+
+    /// Session 15, issue 30 (the app follows what the server says): a
+    /// battle's game is the one the server names (the list, the `state`
+    /// reply), not a guess from the setup's shape; only a server that does
+    /// not name it (before session 15) leaves the app to guess.
+    #[test]
+    fn a_battles_game_is_the_one_the_server_names_and_guessed_only_from_an_older_server() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut club = offline(dir.path());
+        club.take_listing(
+            &json!({"campaigns": [{"campaign": 1, "name": "Club", "battles": [
+                {"battle": 7, "my_seats": [1], "status": "playing", "game": "chess"},
+                {"battle": 8, "my_seats": [1], "status": "playing"},
+                {"battle": 9, "my_seats": [1], "status": "playing", "game": "race"},
+            ]}]}),
+        );
+        // Battle 7's setup looks like Dice Race's, but the server says it
+        // is a game this build does not know: not opened as Dice Race.
+        for (battle, game) in [(7, None), (8, None), (9, Some("race".to_owned()))] {
+            club.take(FromNet::Setup {
+                battle,
+                state: race_setup(),
+                game,
+            });
+        }
+        let e = club
+            .load_battle(7)
+            .err()
+            .expect("not opened as another game");
+        assert_eq!(
+            e,
+            "this battle is of game 'chess', which this build of Xenolog does not know"
+        );
+        let listed = club.battles().unwrap();
+        assert_eq!(listed[0].game, "chess");
+        // Battle 8: an older server's frames name no game; the setup's
+        // shape says Dice Race.
+        assert_eq!(club.load_battle(8).unwrap().game_id(), "race");
+        assert_eq!(club.load_battle(9).unwrap().game_id(), "race");
+        // A `state` reply that names the game wins over the list's.
+        club.take(FromNet::Setup {
+            battle: 7,
+            state: race_setup(),
+            game: Some("race".into()),
+        });
+        assert_eq!(club.load_battle(7).unwrap().game_id(), "race");
+    }
+
+    /// Server/DESIGN.md section 9: a take-back asked is kept until it is
+    /// answered, lapses or moves the battle; this seat answers only when it
+    /// is asked, once, and the accept names the request.
+    #[test]
+    fn a_takeback_asked_is_kept_until_answered_and_answered_once_naming_its_request() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut club = offline(dir.path());
+        let (to_net, net_in) = channel();
+        club.to_net = to_net;
+        club.take_listing(
+            &json!({"campaigns": [{"campaign": 1, "name": "Club", "battles": [
+                {"battle": 7, "my_seats": [1], "status": "playing", "game": "race"},
+            ]}]}),
+        );
+        club.take(FromNet::Setup {
+            battle: 7,
+            state: race_setup(),
+            game: None,
+        });
+        assert!(club.answer_takeback(7, true).is_err(), "nothing is asked");
+        let words = "seat 1 asks to take battle 7 back to the setup; the dice from entry 0 on \
+                     were seen: take-back 4, for seat 2 to answer";
+        let arrivals = club.take(FromNet::Event(
+            json!({"type": "takeback_asked", "battle": 7,
+            "request": 4, "by": 0, "to": null, "head": 0, "waiting": [1], "dice_seen": 0,
+            "words": words}),
+        ));
+        assert!(arrivals.contains(&Arrival::Battle(7)));
+        let t = club.takeback(7).unwrap().clone();
+        assert_eq!(
+            t,
+            TakebackAsked {
+                request: 4,
+                by: 0,
+                to: None,
+                dice_seen: Some(0),
+                words: words.into(),
+                to_answer: true,
+            }
+        );
+        // Another take-back is not asked while this one waits.
+        let e = club.ask_takeback(7, None).unwrap_err();
+        assert!(e.contains("take-back 4"), "{e}");
+        club.answer_takeback(7, true).unwrap();
+        match net_in.try_recv() {
+            Ok(ToNet::Answer {
+                battle: 7,
+                seat: 1,
+                request: 4,
+                accept: true,
+            }) => {}
+            _ => panic!("the accept names request 4"),
+        }
+        assert!(
+            club.answer_takeback(7, true).is_err(),
+            "answered once: the buttons go"
+        );
+        // The battle moves: the request is over.
+        club.take(FromNet::Event(
+            json!({"type": "moved", "battle": 7, "to": null}),
+        ));
+        assert_eq!(club.takeback(7), None);
+        // A refusal ends a request (a `moved` too, whoever asked it).
+        for end in [
+            json!({"type": "takeback_answered", "battle": 7, "request": 5, "seat": 1,
+                   "accept": false, "words": "seat 2 refused the take-back"}),
+            json!({"type": "moved", "battle": 7, "to": null}),
+        ] {
+            club.take(FromNet::Event(
+                json!({"type": "takeback_asked", "battle": 7,
+                "request": 5, "by": 0, "to": null, "waiting": [1], "words": "asked"}),
+            ));
+            assert!(club.takeback(7).is_some());
+            club.take(FromNet::Event(end));
+            assert_eq!(club.takeback(7), None);
+        }
+    }
 
     /// Review of session 14: a club reached over TLS is saved with its
     /// scheme, so "Connect to ..." goes back over wss:// (the token is

@@ -441,10 +441,16 @@ pub(super) async fn ask(
     m.insert(
         "words".into(),
         json!(format!(
-            "{} asks to take battle {battle} back to {}{}: answer with takeback_answer",
+            "{} asks to take battle {battle} back to {}{}: take-back {request}, for {} to \
+             answer",
             proto::seat_word(seat),
             at_words(to),
-            seen_words(seen)
+            seen_words(seen),
+            waiting
+                .iter()
+                .map(|s| proto::seat_word(*s))
+                .collect::<Vec<_>>()
+                .join(" and ")
         )),
     );
     tell_all(shared, battle, "takeback_asked", m);
@@ -454,7 +460,8 @@ pub(super) async fn ask(
     }))
 }
 
-/// `takeback_answer {battle, seat, accept, request?}`.
+/// `takeback_answer {battle, seat, accept, request}` (`request` may be
+/// left out only when refusing).
 pub(super) async fn answer(
     shared: &std::sync::Arc<Shared>,
     conn: &Conn,
@@ -505,6 +512,20 @@ pub(super) async fn answer(
                 format!(
                     "{} is not asked to answer this take-back",
                     proto::seat_word(seat)
+                ),
+            )));
+        }
+        // Accepting names the request (section 9): an accept meant for a
+        // request that lapsed never moves the battle for a later one.
+        if accept && request.is_none() {
+            return Err(stay(Refusal::new(
+                ErrCode::BadRequest,
+                format!(
+                    "accepting a take-back names it: give `request` (take-back {} is asked: {} \
+                     asks to go back to {})",
+                    a.request,
+                    proto::seat_word(a.by.0),
+                    at_words(a.to)
                 ),
             )));
         }
