@@ -809,3 +809,61 @@ fn item_9_an_imported_roster_battle_credits_each_model_by_its_recruit_not_its_nu
         before
     );
 }
+
+/// Review finding SHOULD 4: the trust book remembers a digest of every
+/// stored entry on every branch, not only the chain of the highest entry
+/// (which covers only its ancestors): an entry altered on another branch
+/// after the battle was trusted here has the battle checked again.
+#[test]
+fn item_9_the_trust_book_rechecks_a_battle_altered_on_another_branch() {
+    use xenolog_engine::PendingKind;
+    use xenolog_saves::trust::check_now;
+    let dir = place();
+    let path = dir.path().join("club.xenolog");
+    let id = raced(&path);
+    {
+        let mut c = Campaign::open(&path).unwrap();
+        let mut b = c.load_battle(id).unwrap();
+        assert_eq!(b.undo(50), 50);
+        let legal = b.legal();
+        let other = legal
+            .iter()
+            .find(|l| {
+                b.prepare_json(l.actor, &l.command, None)
+                    .is_ok_and(|p| !matches!(p.kind, PendingKind::Redo { .. }))
+            })
+            .unwrap()
+            .clone();
+        c.play(id, &mut *b, other.actor, &other.command, None)
+            .unwrap();
+        assert_eq!(b.current_branch(), 1);
+    }
+    let book = dir.path().join("trusted.json");
+    let first = check_now(&path, Some(&book), &mut |_, _| {}).unwrap();
+    assert_eq!((first.checked, first.problem), (1, None));
+    assert_eq!(
+        check_now(&path, Some(&book), &mut |_, _| {})
+            .unwrap()
+            .checked,
+        0
+    );
+    // Elsewhere, an entry of the first branch past the fork (not an
+    // ancestor of the highest entry) is altered.
+    let copy_path = dir.path().join("copy.xenolog");
+    std::fs::copy(&path, &copy_path).unwrap();
+    let conn = rusqlite::Connection::open(&copy_path).unwrap();
+    let n = conn
+        .execute(
+            "UPDATE entries SET record = (SELECT record FROM entries WHERE battle = ?1 AND seq = 170)
+             WHERE battle = ?1 AND seq = 180",
+            [id],
+        )
+        .unwrap();
+    assert_eq!(n, 1);
+    drop(conn);
+    let again = check_now(&copy_path, Some(&book), &mut |_, _| {}).unwrap();
+    assert_eq!(
+        again.checked, 1,
+        "the altered battle was trusted: {again:?}"
+    );
+}
