@@ -211,9 +211,16 @@ type Clash = ((i64, String, u32), Side, bool, u32);
 /// A copy's renumbering of models and rosters.
 type Renumbering = (HashMap<ModelId, ModelId>, HashMap<RosterId, RosterId>);
 
-/// Where both copies gave one model (or roster) number to different
-/// recruits after they parted, the later recruit's copy renumbers it (and
-/// everything of that copy naming it) to a new number.
+/// Put both copies' entries in one numbering of models and rosters, knowing
+/// each model (or roster) by its recruit entry's key, not by its number:
+///
+/// 1. a recruit both copies have, numbered differently (an earlier merge
+///    renumbered it in one of them, keeping its key): the other copy's
+///    number becomes this copy's, in everything of the other copy;
+/// 2. a recruit only the other copy has, given a number a recruit of this
+///    copy has (shared or not): where both are only in one copy, the later
+///    recruit's copy renumbers it (and everything of that copy naming it) to
+///    a new number; against a shared recruit, the other copy's does.
 fn untangle(mine: &mut [Item], theirs: &mut [Item], shared: &HashSet<EntryKey>) {
     let all = mine.iter().chain(theirs.iter());
     let mut next_model = all
@@ -225,13 +232,43 @@ fn untangle(mine: &mut [Item], theirs: &mut [Item], shared: &HashSet<EntryKey>) 
         .filter_map(|i| introduces(&i.event).1)
         .max()
         .unwrap_or(0);
-    // (order of the later recruit, its side, model?, old number)
+    let mut maps: HashMap<Side, Renumbering> = HashMap::new();
+    // 1. Shared recruits: their number -> mine.
+    let mine_by_key: HashMap<&EntryKey, &Item> = mine.iter().map(|i| (&i.key, i)).collect();
+    {
+        let (models, rosters) = maps.entry(Side::Theirs).or_default();
+        for t in theirs.iter().filter(|i| shared.contains(&i.key)) {
+            let Some(m) = mine_by_key.get(&t.key) else {
+                continue;
+            };
+            let ((am, ar), (bm, br)) = (introduces(&m.event), introduces(&t.event));
+            if let (Some(a), Some(b)) = (am, bm)
+                && a != b
+            {
+                models.insert(b, a);
+            }
+            if let (Some(a), Some(b)) = (ar, br)
+                && a != b
+            {
+                rosters.insert(b, a);
+            }
+        }
+    }
+    // 2. Clashes, in this copy's numbering: (order of the later recruit,
+    // its side, model?, old number).
     let mut clashes: Vec<Clash> = Vec::new();
-    for a in mine.iter().filter(|i| !shared.contains(&i.key)) {
-        for b in theirs.iter().filter(|i| !shared.contains(&i.key)) {
+    for b in theirs.iter().filter(|i| !shared.contains(&i.key)) {
+        let (bm, br) = introduces(&b.event);
+        if bm.is_none() && br.is_none() {
+            continue;
+        }
+        for a in mine.iter() {
             let (am, ar) = introduces(&a.event);
-            let (bm, br) = introduces(&b.event);
-            let later = if a.order() > b.order() { a } else { b };
+            let later = if shared.contains(&a.key) || a.order() < b.order() {
+                b
+            } else {
+                a
+            };
             let o = later.order();
             let o = (o.0, o.1.to_owned(), o.2);
             if am.is_some() && am == bm {
@@ -243,8 +280,13 @@ fn untangle(mine: &mut [Item], theirs: &mut [Item], shared: &HashSet<EntryKey>) 
         }
     }
     clashes.sort();
-    let mut maps: HashMap<Side, Renumbering> = HashMap::new();
+    // One new number per recruit (a number given twice in one copy, the
+    // first recruit undone, clashes once).
+    let mut seen: HashSet<(Side, bool, u32)> = HashSet::new();
     for (_, side, model, old) in clashes {
+        if !seen.insert((side, model, old)) {
+            continue;
+        }
         let (models, rosters) = maps.entry(side).or_default();
         if model {
             next_model += 1;
@@ -254,11 +296,16 @@ fn untangle(mine: &mut [Item], theirs: &mut [Item], shared: &HashSet<EntryKey>) 
             rosters.insert(old, next_roster);
         }
     }
-    for (side, list) in [(Side::Mine, mine), (Side::Theirs, theirs)] {
-        if let Some((models, rosters)) = maps.get(&side) {
-            for i in list.iter_mut().filter(|i| !shared.contains(&i.key)) {
-                renumber(&mut i.event, models, rosters);
-            }
+    if let Some((models, rosters)) = maps.get(&Side::Mine) {
+        for i in mine.iter_mut().filter(|i| !shared.contains(&i.key)) {
+            renumber(&mut i.event, models, rosters);
+        }
+    }
+    // All of theirs: a shared entry lands as this copy's, and compares
+    // with it in this copy's numbering.
+    if let Some((models, rosters)) = maps.get(&Side::Theirs) {
+        for i in theirs.iter_mut() {
+            renumber(&mut i.event, models, rosters);
         }
     }
 }
@@ -389,10 +436,16 @@ impl Campaign {
         }
         let mine_log = self.campaign_log_keyed()?;
         let theirs_log = theirs.campaign_log_keyed()?;
-        let mut set_aside: HashSet<EntryKey> = self
-            .campaign_conflicts()?
+        let mine_conflicts = self.campaign_conflicts()?;
+        let set_aside: HashSet<EntryKey> = mine_conflicts.iter().map(|c| c.key.clone()).collect();
+        // What is set aside already, each key with its event: an entry is
+        // set aside again only as another version of it (never lost).
+        let mut kept: HashSet<(EntryKey, String)> = mine_conflicts
             .into_iter()
-            .map(|c| c.key)
+            .map(|c| {
+                let text = serde_json::to_string(&c.event).unwrap_or_default();
+                (c.key, text)
+            })
             .collect();
         let theirs_conflicts = theirs.campaign_conflicts()?;
         drop(theirs);
@@ -438,23 +491,25 @@ impl Campaign {
             .map(|(n, i)| (i.key.clone(), n))
             .collect();
         let mut conflicts: Vec<(Item, String)> = Vec::new();
-        let mut shared = HashSet::new();
-        their.retain(|t| match mine_keys.get(&t.key) {
-            Some(n) => {
-                shared.insert(t.key.clone());
-                if !mine[*n].same(t) {
-                    conflicts.push((
-                        t.clone(),
-                        "this copy has another entry under the same key".into(),
-                    ));
-                }
-                // Kept in its place (so what came after it in that copy
-                // stays after it), landing once, as this copy's.
-                true
-            }
-            None => !set_aside.contains(&t.key),
-        });
+        // An entry both have is kept in its place (so what came after it in
+        // that copy stays after it), landing once, as this copy's.
+        let shared: HashSet<EntryKey> = their
+            .iter()
+            .filter(|t| mine_keys.contains_key(&t.key))
+            .map(|t| t.key.clone())
+            .collect();
+        their.retain(|t| shared.contains(&t.key) || !set_aside.contains(&t.key));
         untangle(&mut mine, &mut their, &shared);
+        for t in their.iter().filter(|t| shared.contains(&t.key)) {
+            if let Some(n) = mine_keys.get(&t.key)
+                && !mine[*n].same(t)
+            {
+                conflicts.push((
+                    t.clone(),
+                    "this copy has another entry under the same key".into(),
+                ));
+            }
+        }
         let merged = interleave(mine, their, &shared);
         // Fold entry by entry; whatever no longer validates is set aside.
         let table = skill_table();
@@ -509,11 +564,14 @@ impl Campaign {
         }
         let merged_at = now();
         let mut aside = |key: &EntryKey, at: i64, event: &CampaignEvent, why: &str| {
-            if !set_aside.insert(key.clone()) {
-                return Ok::<bool, SaveError>(false);
-            }
             let text = serde_json::to_string(event)
                 .map_err(|e| SaveError::Sql(format!("a campaign event cannot be written: {e}")))?;
+            // Set aside once; another version under the same key (this
+            // copy's entry that no longer validates, where the other copy's
+            // was set aside before) is kept beside it.
+            if !kept.insert((key.clone(), text.clone())) {
+                return Ok::<bool, SaveError>(false);
+            }
             tx.prepare_cached(
                 "INSERT INTO campaign_conflicts (origin, origin_id, at, event, why, merged)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",

@@ -242,7 +242,45 @@ impl Campaign {
                 .query_row("SELECT config FROM battles WHERE id = ?1", [id], |r| {
                     r.get(0)
                 })?;
-        let rosters = serde_json::from_str::<InvasionConfig>(&config)
+        let cfg = serde_json::from_str::<InvasionConfig>(&config).ok();
+        // The fighters as the battle's own config names them (a merge may
+        // have renumbered a model since: the entry names it anew, the
+        // config keeps the number it was set up with), each with its
+        // recruit entry's key, by which another copy knows it (review
+        // findings MUST 3, SHOULD 6).
+        let pieces: Vec<(u32, String)> = match cfg
+            .as_ref()
+            .and_then(|c| xenolog_engine::games::invasion::roster_pieces(c).ok())
+        {
+            Some(p) => p,
+            None => fighters
+                .iter()
+                .map(|f| (f.model, f.piece.clone()))
+                .collect(),
+        };
+        let recruit_of = |model: u32| {
+            keyed
+                .iter()
+                .rev()
+                .find(|(e, _)| {
+                    !state.undone.contains(&e.id)
+                        && matches!(&e.event, CampaignEvent::ModelRecruited { model: m, .. } if *m == model)
+                })
+                .map(|(_, k)| (k.origin.clone(), k.number))
+        };
+        let mut recruits = Vec::with_capacity(pieces.len());
+        for (_, piece) in &pieces {
+            match fighters
+                .iter()
+                .find(|f| &f.piece == piece)
+                .and_then(|f| recruit_of(f.model))
+            {
+                Some(k) => recruits.push(k),
+                // Not a battle this log can vouch for: it goes out bare.
+                None => return Ok(None),
+            }
+        }
+        let rosters = cfg
             .map(|c| c.rosters)
             .unwrap_or_default()
             .into_iter()
@@ -258,10 +296,8 @@ impl Campaign {
             origin: key.origin.clone(),
             number: key.number,
             at: entry.at,
-            fighters: fighters
-                .iter()
-                .map(|f| (f.model, f.piece.clone()))
-                .collect(),
+            fighters: pieces,
+            recruits,
             rosters,
         }))
     }
@@ -313,13 +349,42 @@ impl Campaign {
             .map_err(|e| bad(format!("its rosters cannot be set up: {}", e.0)))?;
         let seats: Vec<(u8, u32)> = cfg.rosters.iter().map(|r| (r.seat, r.roster)).collect();
         let linked: Vec<(u8, u32)> = l.rosters.iter().map(|r| (r.0, r.1)).collect();
-        if pieces != l.fighters || seats != linked {
+        if pieces != l.fighters || seats != linked || l.recruits.len() != l.fighters.len() {
             return Err(bad(
                 "its campaign link does not match the rosters its battle was set up with".into(),
             ));
         }
         let state = self.campaign_state()?;
-        let log = self.campaign_log()?;
+        let keyed = self.campaign_log_keyed()?;
+        // Each fighter is the model its recruit entry recruited here, by the
+        // entry's key, not by its number: both copies may have given one
+        // number to different recruits, and a merge renumbers one of them
+        // (review finding MUST 3).
+        let mut here: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+        for ((model, _), (origin, number)) in l.fighters.iter().zip(&l.recruits) {
+            let name = cfg
+                .rosters
+                .iter()
+                .flat_map(|r| &r.fighters)
+                .find(|f| f.model == *model)
+                .map_or_else(|| format!("model {model}"), |f| f.name.clone());
+            let recruited = keyed.iter().find_map(|(e, k)| match &e.event {
+                CampaignEvent::ModelRecruited { model: m, .. }
+                    if k.origin == *origin && k.number == *number =>
+                {
+                    Some(*m)
+                }
+                _ => None,
+            });
+            let Some(m) = recruited else {
+                return Err(SaveError::Refused(format!(
+                    "this battle counts for {name}, recruited in another copy of the campaign that this one has not had since (its recruit entry is not here; merge the copies first): nothing was imported"
+                )));
+            };
+            here.insert(*model, m);
+        }
+        let local = |model: u32| here.get(&model).copied().unwrap_or(model);
+        let log: Vec<_> = keyed.into_iter().map(|(e, _)| e).collect();
         for r in &cfg.rosters {
             let Some(roster) = state.roster(r.roster) else {
                 return Err(SaveError::Refused(format!(
@@ -332,7 +397,7 @@ impl Campaign {
                 )));
             };
             for f in &r.fighters {
-                let why = match state.model(f.model) {
+                let why = match state.model(local(f.model)) {
                     None => Some(format!("{} is no longer in the campaign", f.name)),
                     Some(m) if m.roster != r.roster => {
                         Some(format!("{} is no longer in {}", m.name, roster.name))
@@ -357,7 +422,7 @@ impl Campaign {
             .fighters
             .iter()
             .map(|(model, piece)| Fighter {
-                model: *model,
+                model: local(*model),
                 piece: piece.clone(),
             })
             .collect();

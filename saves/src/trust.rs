@@ -12,11 +12,15 @@
 //!
 //! This machine's [`TrustBook`] (a small JSON file the caller places, in the
 //! app's data folder) remembers, per campaign uid and battle, how many
-//! entries were verified here and the chain hash of the last. A battle whose
-//! entries still begin with exactly those bytes (the chain hash covers every
-//! byte and every entry's state hash, so also which snapshots load) and has
-//! no more is trusted; any other battle is checked. The book is on the
-//! machine, not in the campaign file, so a file cannot vouch for itself.
+//! entries were verified here and a digest (BLAKE3) of every stored entry's
+//! bytes, on every branch (each entry's chain and state hash among them, so
+//! also which snapshots load). A battle whose entries are still exactly
+//! those is trusted; any other battle is checked. (The chain hash of the
+//! highest entry alone covers only its ancestors: an entry forged on
+//! another branch would pass; review finding SHOULD 4.) A book written
+//! before this kept that chain hash: it matches no digest, so such battles
+//! are checked once more. The book is on the machine, not in the campaign
+//! file, so a file cannot vouch for itself.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -28,15 +32,11 @@ use crate::file::write_atomically;
 use crate::{BattleId, Campaign, SaveError};
 
 /// What this machine has verified, per campaign uid and battle: the entries
-/// verified and the chain hash of the last (hex).
+/// verified and the digest of all of them (hex).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TrustBook {
     #[serde(default)]
     campaigns: BTreeMap<String, BTreeMap<BattleId, (u64, String)>>,
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl TrustBook {
@@ -66,11 +66,7 @@ impl TrustBook {
         let mut out = Vec::new();
         for b in c.battles()? {
             let trusted = match known.and_then(|k| k.get(&b.id)) {
-                Some((n, chain)) if *n == b.entries => {
-                    *n == 0
-                        || c.entry_chain(b.id, n - 1)?
-                            .is_some_and(|h| hex(&h) == *chain)
-                }
+                Some((n, digest)) if *n == b.entries => c.entries_digest(b.id)? == *digest,
                 _ => false,
             };
             if !trusted {
@@ -80,11 +76,11 @@ impl TrustBook {
         Ok(out)
     }
 
-    fn trust(&mut self, uid: &str, id: BattleId, entries: u64, chain: Option<[u8; 16]>) {
+    fn trust(&mut self, uid: &str, id: BattleId, entries: u64, digest: String) {
         self.campaigns
             .entry(uid.to_owned())
             .or_default()
-            .insert(id, (entries, chain.map(|c| hex(&c)).unwrap_or_default()));
+            .insert(id, (entries, digest));
     }
 }
 
@@ -135,12 +131,10 @@ pub fn check_now(
         };
         let report = b.verify();
         match &report.problem {
-            None => trust.trust(
-                &uid,
-                *id,
-                b.records().len() as u64,
-                b.records().last().map(|r| r.chain),
-            ),
+            None => {
+                let digest = c.entries_digest(*id)?;
+                trust.trust(&uid, *id, b.records().len() as u64, digest);
+            }
             Some(d) => {
                 out.problem = Some(words(format!(
                     "entry {} does not replay: {}",
@@ -190,28 +184,27 @@ pub fn check_in_background(
 }
 
 impl Campaign {
-    /// The chain hash of one stored entry (`None`: no such entry, or it
-    /// cannot be read).
-    pub(crate) fn entry_chain(
-        &self,
-        id: BattleId,
-        seq: u64,
-    ) -> Result<Option<[u8; 16]>, SaveError> {
-        use rusqlite::OptionalExtension;
-        let row: Option<(Vec<u8>, u32)> = self
+    /// A digest (BLAKE3, hex) of a battle's rules version and every stored
+    /// entry's bytes, on every branch, in order.
+    pub(crate) fn entries_digest(&self, id: BattleId) -> Result<String, SaveError> {
+        let mut h = blake3::Hasher::new();
+        let rules: u32 = self.conn.query_row(
+            "SELECT rules_version FROM battles WHERE id = ?1",
+            [id],
+            |r| r.get(0),
+        )?;
+        h.update(&rules.to_le_bytes());
+        let mut stmt = self
             .conn
-            .prepare_cached(
-                "SELECT e.record, b.rules_version FROM entries e JOIN battles b ON b.id = e.battle
-                 WHERE e.battle = ?1 AND e.seq = ?2",
-            )?
-            .query_row(rusqlite::params![id, seq as i64], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .optional()?;
-        Ok(row.and_then(|(bytes, rules)| {
-            xenolog_schema::codec::decode_entry(seq, &bytes, rules)
-                .ok()
-                .map(|r| r.chain)
-        }))
+            .prepare_cached("SELECT seq, record FROM entries WHERE battle = ?1 ORDER BY seq")?;
+        let mut rows = stmt.query([id])?;
+        while let Some(r) = rows.next()? {
+            let seq: i64 = r.get(0)?;
+            let record: Vec<u8> = r.get(1)?;
+            h.update(&seq.to_le_bytes());
+            h.update(&(record.len() as u64).to_le_bytes());
+            h.update(&record);
+        }
+        Ok(h.finalize().to_hex().to_string())
     }
 }

@@ -607,3 +607,263 @@ fn item_9_a_battle_of_the_other_copy_that_does_not_replay_is_not_copied() {
     assert!(o.battles().unwrap().is_empty());
     assert_eq!(m.added, 1, "the recruit lands: {m:?}");
 }
+
+fn names(c: &Campaign) -> Vec<String> {
+    let mut n: Vec<String> = c
+        .campaign_state()
+        .unwrap()
+        .models
+        .iter()
+        .map(|m| m.name.clone())
+        .collect();
+    n.sort();
+    n
+}
+
+fn rename(c: &mut Campaign, from: &str, to: &str) {
+    let model = model_id(c, from);
+    c.record(CampaignEvent::ModelRenamed {
+        model,
+        name: to.into(),
+    })
+    .unwrap();
+}
+
+/// Review finding (MUST 1): both copies recruit a model 7 after they part;
+/// the first merge renumbers the later recruit in the merged file only (its
+/// entry keeps its key). What each copy does later with its own recruit,
+/// under its own number, lands on that recruit in a second merge, either
+/// way round: the merge knows a model by its recruit entry's key, not by
+/// its number.
+#[test]
+fn item_9_a_second_merge_puts_each_copys_entries_on_its_own_recruit() {
+    let k = copies();
+    {
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        o.add_model(k.unit, "Pte Grant", "rifleman").unwrap();
+    }
+    // The laptop's recruit is the later one (the one renumbered).
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
+    }
+    {
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        let m = o.merge(&k.laptop).unwrap();
+        assert!(m.conflicts.is_empty(), "{m:?}");
+        assert_ne!(model_id(&o, "Pte Grant"), model_id(&o, "Pte Walsh"));
+        rename(&mut o, "Pte Grant", "Cpl Grant");
+    }
+    {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        rename(&mut l, "Pte Walsh", "Cpl Walsh");
+    }
+    let dir = k.organiser.parent().unwrap();
+    let (a, b) = (dir.join("a.xenolog"), dir.join("b.xenolog"));
+    copy(&k.organiser, &a);
+    copy(&k.laptop, &b);
+    let mut ca = Campaign::open(&a).unwrap();
+    let mut cb = Campaign::open(&b).unwrap();
+    let ma = ca.merge(&k.laptop).unwrap();
+    let mb = cb.merge(&k.organiser).unwrap();
+    for (c, m) in [(&ca, &ma), (&cb, &mb)] {
+        assert!(m.conflicts.is_empty(), "{m:?}");
+        assert!(c.campaign_conflicts().unwrap().is_empty());
+        let n = names(c);
+        assert_eq!(n.len(), 8, "{n:?}");
+        assert!(
+            n.contains(&"Cpl Grant".to_owned()) && n.contains(&"Cpl Walsh".to_owned()),
+            "{n:?}"
+        );
+        assert!(c.verify_campaign().unwrap().ok());
+    }
+    assert_eq!(standings(&ca), standings(&cb));
+}
+
+/// Review finding (MUST 2): an entry of this copy that a merge finds no
+/// longer valid is set aside, even when an entry of the same key (another
+/// version of it) was set aside before: nothing of this copy is lost.
+#[test]
+fn item_9_this_copys_entry_set_aside_by_a_merge_is_kept_beside_an_older_conflict_of_its_key() {
+    let k = veterans();
+    {
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        buy(&mut o, "Sgt Benton", "crack_shot");
+    }
+    {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        buy(&mut l, "Sgt Benton", "super_fast");
+    }
+    // The laptop's purchase is the earlier one (it stands); an older version
+    // of the organiser's purchase was set aside under its key.
+    let conn = rusqlite::Connection::open(&k.laptop).unwrap();
+    conn.execute(
+        "UPDATE campaign_log SET at = at - 100 WHERE id = (SELECT MAX(id) FROM campaign_log)",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let conn = rusqlite::Connection::open(&k.organiser).unwrap();
+    conn.execute(
+        "INSERT INTO campaign_conflicts (origin, origin_id, at, event, why, merged)
+         SELECT origin, origin_id, at, (SELECT event FROM campaign_log WHERE id = 3),
+                'this copy has another entry under the same key', 0
+         FROM campaign_log WHERE id = (SELECT MAX(id) FROM campaign_log)",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let mut o = Campaign::open(&k.organiser).unwrap();
+    let m = o.merge(&k.laptop).unwrap();
+    assert_eq!(m.conflicts.len(), 1, "{m:?}");
+    assert!(
+        m.conflicts[0].contains("from this copy") && m.conflicts[0].contains("Sgt Benton bought"),
+        "{m:?}"
+    );
+    let kept: Vec<CampaignEvent> = o
+        .campaign_conflicts()
+        .unwrap()
+        .into_iter()
+        .map(|c| c.event)
+        .collect();
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    assert!(
+        kept.iter().any(
+            |e| matches!(e, CampaignEvent::SkillBought { skill, .. } if skill == "crack_shot")
+        ),
+        "the organiser's purchase is lost: {kept:?}"
+    );
+    let benton = sheets(&o)
+        .into_iter()
+        .find(|s| s.0 == "Sgt Benton")
+        .unwrap();
+    assert_eq!(benton.6, [("super_fast".to_owned(), 1)], "{benton:?}");
+}
+
+/// Review findings MUST 3 and SHOULD 6: both copies recruit a model 7 after
+/// they part (the organiser Pte Grant, the laptop Pte Walsh); the laptop
+/// fights a roster battle with Pte Walsh. Imported into the organiser's
+/// file (which merged the laptop's recruit earlier, as another number), it
+/// credits Pte Walsh, not Pte Grant: the link names each fighter by its
+/// recruit entry's key. The same battle exported after the laptop's own
+/// merge renumbered Pte Walsh (its config still names 7) still imports. A
+/// copy that never had Pte Walsh refuses it, naming him.
+#[test]
+fn item_9_an_imported_roster_battle_credits_each_model_by_its_recruit_not_its_number() {
+    let k = copies();
+    let dir = k.organiser.parent().unwrap().to_owned();
+    {
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        o.add_model(k.unit, "Pte Grant", "rifleman").unwrap();
+    }
+    let club2 = dir.join("club2.xenolog");
+    copy(&k.organiser, &club2);
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
+    }
+    let laptop0 = dir.join("laptop0.xenolog");
+    copy(&k.laptop, &laptop0);
+    {
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        assert!(o.merge(&laptop0).unwrap().conflicts.is_empty());
+        assert_eq!(model_id(&o, "Pte Grant"), 7);
+        assert_eq!(model_id(&o, "Pte Walsh"), 8);
+    }
+    let o_copy = dir.join("club3.xenolog");
+    copy(&k.organiser, &o_copy);
+    let (file1, file2) = (dir.join("b1.xenolog-battle"), dir.join("b2.xenolog-battle"));
+    {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        let id = fought(&mut l, 41, k.unit, k.daleks, false);
+        l.export_battle(id, &file1).unwrap();
+        // The laptop merges the organiser's file as it was (Pte Grant only):
+        // its own Pte Walsh, the later recruit, becomes model 8 there.
+        assert!(l.merge(&club2).unwrap().conflicts.is_empty());
+        assert_eq!(model_id(&l, "Pte Walsh"), 8);
+        l.export_battle(id, &file2).unwrap();
+    }
+    let earned = |c: &Campaign, name: &str| sheets(c).into_iter().find(|s| s.0 == name).unwrap().1;
+    for (path, file) in [(&k.organiser, &file1), (&o_copy, &file2)] {
+        let mut o = Campaign::open(path).unwrap();
+        let i = o.import_battle_counted(file).unwrap();
+        assert!(i.counted, "{i:?}");
+        assert_eq!(
+            (earned(&o, "Pte Walsh"), earned(&o, "Pte Grant")),
+            (1, 0),
+            "the battle's experience went to the wrong model"
+        );
+        assert!(o.verify_campaign().unwrap().ok());
+    }
+    let mut c2 = Campaign::open(&club2).unwrap();
+    let before = (log_len(&c2), sheets(&c2), c2.battles().unwrap().len());
+    let err = c2.import_battle_counted(&file1).unwrap_err().to_string();
+    assert!(
+        err.contains("Pte Walsh") && err.contains("nothing was imported"),
+        "{err}"
+    );
+    assert_eq!(
+        (log_len(&c2), sheets(&c2), c2.battles().unwrap().len()),
+        before
+    );
+}
+
+/// Review finding SHOULD 4: the trust book remembers a digest of every
+/// stored entry on every branch, not only the chain of the highest entry
+/// (which covers only its ancestors): an entry altered on another branch
+/// after the battle was trusted here has the battle checked again.
+#[test]
+fn item_9_the_trust_book_rechecks_a_battle_altered_on_another_branch() {
+    use xenolog_engine::PendingKind;
+    use xenolog_saves::trust::check_now;
+    let dir = place();
+    let path = dir.path().join("club.xenolog");
+    let id = raced(&path);
+    {
+        let mut c = Campaign::open(&path).unwrap();
+        let mut b = c.load_battle(id).unwrap();
+        assert_eq!(b.undo(50), 50);
+        let legal = b.legal();
+        let other = legal
+            .iter()
+            .find(|l| {
+                b.prepare_json(l.actor, &l.command, None)
+                    .is_ok_and(|p| !matches!(p.kind, PendingKind::Redo { .. }))
+            })
+            .unwrap()
+            .clone();
+        c.play(id, &mut *b, other.actor, &other.command, None)
+            .unwrap();
+        assert_eq!(b.current_branch(), 1);
+    }
+    let book = dir.path().join("trusted.json");
+    let first = check_now(&path, Some(&book), &mut |_, _| {}).unwrap();
+    assert_eq!((first.checked, first.problem), (1, None));
+    assert_eq!(
+        check_now(&path, Some(&book), &mut |_, _| {})
+            .unwrap()
+            .checked,
+        0
+    );
+    // Elsewhere, an entry of the first branch past the fork (not an
+    // ancestor of the highest entry) is altered.
+    let copy_path = dir.path().join("copy.xenolog");
+    std::fs::copy(&path, &copy_path).unwrap();
+    let conn = rusqlite::Connection::open(&copy_path).unwrap();
+    let n = conn
+        .execute(
+            "UPDATE entries SET record = (SELECT record FROM entries WHERE battle = ?1 AND seq = 170)
+             WHERE battle = ?1 AND seq = 180",
+            [id],
+        )
+        .unwrap();
+    assert_eq!(n, 1);
+    drop(conn);
+    let again = check_now(&copy_path, Some(&book), &mut |_, _| {}).unwrap();
+    assert_eq!(
+        again.checked, 1,
+        "the altered battle was trusted: {again:?}"
+    );
+}

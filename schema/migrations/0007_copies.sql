@@ -31,5 +31,5 @@ CREATE TABLE campaign_conflicts (
     event     TEXT    NOT NULL,                -- CampaignEvent as JSON (this file's numbers)
     why       TEXT    NOT NULL,                -- why it did not validate, in words
     merged    INTEGER NOT NULL,                -- when the merge set it aside
-    UNIQUE (origin, origin_id)
+    UNIQUE (origin, origin_id, event)         -- another version of one entry is kept beside it
 );

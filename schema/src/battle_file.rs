@@ -88,6 +88,11 @@ pub struct CampaignLink {
     pub at: i64,
     /// Each roster model in the battle and the piece id the battle knows it by.
     pub fighters: Vec<(u32, String)>,
+    /// Each fighter's recruit, in `fighters`' order: the key (origin, number)
+    /// of the campaign log entry that recruited it. Another copy knows the
+    /// model by it, whatever number the model has there (a merge renumbers
+    /// a number both copies gave; review finding MUST 3).
+    pub recruits: Vec<(String, u32)>,
     /// Each seat's roster: the seat (from 0), the roster's id and its name
     /// then (for words).
     pub rosters: Vec<(u8, u32, String)>,
@@ -591,6 +596,7 @@ mod tests {
             number: 7,
             at: 1_700_000_000,
             fighters: vec![(3, "unit-1".into()), (4, "unit-2".into())],
+            recruits: vec![(String::new(), 5), ("b7".into(), 2)],
             rosters: vec![(0, 1, "Wyvern Platoon".into())],
         }
     }
