@@ -900,7 +900,8 @@ fn refusal(e: ClubError) -> Refusal {
             ErrCode::Internal
         }
     };
-    Refusal::new(code, e.to_string())
+    // The log has the whole (above); the client, words naming no path.
+    Refusal::new(code, e.client_words())
 }
 
 /// Run a live store call on the blocking pool.
