@@ -244,6 +244,44 @@ fn serve_with_a_public_url_that_is_no_host_and_port_says_so_and_exits_2() {
     );
 }
 
+/// Review of session 15, item 9: behind a reverse proxy that takes TLS,
+/// `--public-url wss://HOST:PORT` makes the printed link say TLS though the
+/// server itself listens on plain ws.
+#[test]
+fn serve_behind_a_tls_proxy_prints_a_link_that_says_tls() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .args(["serve", "--data"])
+        .arg(dir.path())
+        .args(["--listen", "127.0.0.1:0"])
+        .args(["--public-url", "wss://club.example.org:443"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xenolog serve starts");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("stop with Ctrl-C") {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        seen += &line;
+    }
+    let status = sigterm(&mut child);
+    assert!(status.success(), "{seen}");
+    assert!(seen.contains("listening on ws://127.0.0.1:"), "{seen}");
+    assert!(
+        seen.contains("  link: xenolog+tls://club.example.org:443/join#"),
+        "{seen}"
+    );
+    assert!(
+        seen.contains("--server wss://club.example.org:443 "),
+        "{seen}"
+    );
+}
+
 /// The next event of a socket.
 fn event(ws: &mut Ws) -> Value {
     loop {

@@ -285,8 +285,25 @@ impl<G: Game> SeatBattle<G> {
         self.texts.get(id as usize).is_some_and(Option::is_some)
     }
 
+    /// Entries a copy may hold as never received (placeholders, a branch
+    /// taken back while the seat was away) before it refuses the server's
+    /// frames: each costs memory, and a server that sends entry 4e9 would
+    /// otherwise have the copy make four billion of them (review of
+    /// session 15, item 10).
+    const MAX_UNRECEIVED: usize = 10_000;
+
     /// Make room for branch `id`: branches never received are named so.
-    fn branch_slot(&mut self, id: BranchId) {
+    /// A branch starts with an entry, so its id is never above that
+    /// entry's; `id` is checked so by [`Self::push_entry`], and a slot past
+    /// every entry held is refused in words rather than made.
+    fn branch_slot(&mut self, id: BranchId) -> Result<(), String> {
+        if id as usize > self.records.len() {
+            return Err(format!(
+                "branch {id} from the club server is past every entry of this copy ({}): \
+                 a branch starts with an entry, so the copy does not take it",
+                self.records.len()
+            ));
+        }
         while self.branches.len() <= id as usize {
             let n = self.branches.len() as BranchId;
             self.branches.push(Branch {
@@ -297,6 +314,7 @@ impl<G: Game> SeatBattle<G> {
             });
             self.branch_heads.push(None);
         }
+        Ok(())
     }
 
     /// Add an entry received: its view state parsed, its actor found by
@@ -316,6 +334,23 @@ impl<G: Game> SeatBattle<G> {
             return Err(format!(
                 "entry {id} follows entry {p}, which this copy does not hold: the copy of this \
                  battle has a gap"
+            ));
+        }
+        // A branch starts with an entry (its first), so no branch id is
+        // above its entry's id; and the ids skipped are bounded.
+        if u64::from(e.text.branch) > id {
+            return Err(format!(
+                "entry {id} from the club server is on branch {}, and a branch starts with an \
+                 entry, so no branch after entry {id} is numbered above it: the frame is refused",
+                e.text.branch
+            ));
+        }
+        let unreceived = i.saturating_sub(self.held);
+        if unreceived > Self::MAX_UNRECEIVED {
+            return Err(format!(
+                "entry {id} from the club server would leave {unreceived} entries this copy \
+                 never received (at most {} are kept as placeholders): the frame is refused",
+                Self::MAX_UNRECEIVED
             ));
         }
         let state = parse_state::<G>(&e.state, &format!("the state after entry {id}"))?;
@@ -345,7 +380,7 @@ impl<G: Game> SeatBattle<G> {
             .branch_heads
             .get(branch as usize)
             .is_some_and(Option::is_some);
-        self.branch_slot(branch);
+        self.branch_slot(branch)?;
         if branch != parent_branch && !known {
             self.branches[branch as usize] = Branch {
                 id: branch,
@@ -1007,6 +1042,54 @@ mod tests {
         let e = log.moved(Some(7)).unwrap_err();
         assert!(e.contains("taken back to entry 7"), "{e}");
         assert_eq!(log.head, Some(0), "nothing changed");
+    }
+
+    /// Review of session 15, item 10: a server that sends a huge entry id
+    /// or branch id does not make the copy grow without limit; the frame
+    /// is refused in words and the copy keeps what it held.
+    #[test]
+    fn a_huge_entry_or_branch_id_from_the_server_is_refused_in_words_and_changes_nothing() {
+        let seat = Actor(0);
+        let b = played("race", 3, 3);
+        let full = log_of(b.as_ref(), seat);
+        let mut copy = seat_battle("race", &full).unwrap();
+        let held = copy.records().len();
+        let branches = copy.branches().len();
+        let bad = |id: EntryId, branch: BranchId| {
+            let mut log = full.clone();
+            let mut e = full.entries[0].clone();
+            e.text.id = id;
+            e.text.branch = branch;
+            // A new branch from the setup: the log itself takes it.
+            e.parent = None;
+            assert_eq!(log.push(e), Ok(true), "the log holds no placeholders");
+            log
+        };
+        // Entry 4e9 on a new branch: four billion placeholders.
+        let log = bad(4_000_000_000, 1);
+        let e = seat_copy(copy.as_mut())
+            .unwrap()
+            .catch_up(&log)
+            .unwrap_err();
+        assert!(e.contains("never received") && e.contains("refused"), "{e}");
+        assert!(seat_battle("race", &log).is_err());
+        // Branch 4e9 on entry 5: four billion branch slots.
+        let next = held as EntryId + 2;
+        let log = bad(next, 4_000_000_000);
+        let e = seat_copy(copy.as_mut())
+            .unwrap()
+            .catch_up(&log)
+            .unwrap_err();
+        assert!(
+            e.contains("branch 4000000000") && e.contains("refused"),
+            "{e}"
+        );
+        assert_eq!(copy.records().len(), held, "nothing was added");
+        assert_eq!(copy.branches().len(), branches, "no branch was made");
+        // Within the bounds, a few entries never received are placeholders.
+        let log = bad(next, 1);
+        assert_eq!(seat_copy(copy.as_mut()).unwrap().catch_up(&log), Ok(1));
+        assert_eq!(copy.records().len() as EntryId, next + 1);
     }
 
     /// A battle of `game` played `steps` seeded random commands (the game's

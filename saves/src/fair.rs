@@ -138,6 +138,34 @@ impl Campaign {
         self.store_new(&*battle, title, dice_mode, Some(secret))
     }
 
+    /// The club battle this copy started with the server's `secret` (held,
+    /// so only the server's own copy matches), if any, its first steps
+    /// played. A server that started a battle here and stopped before its
+    /// club file recorded it finds it again instead of starting a second
+    /// one (and, over rosters, a second "battle fought" entry).
+    pub fn club_battle_of_secret(
+        &mut self,
+        secret: &Bytes32,
+    ) -> Result<Option<BattleId>, SaveError> {
+        let found: Option<BattleId> = self
+            .conn
+            .prepare_cached(
+                "SELECT MIN(battle) FROM fair_seeds WHERE commitment = ?1 AND secret = ?2",
+            )?
+            .query_row(params![&fair::commitment(secret)[..], &secret[..]], |r| {
+                r.get(0)
+            })?;
+        if let Some(id) = found {
+            // Stopped between the battle's write and its first steps.
+            let mut b = self.load_battle(id)?;
+            if b.due_step().is_some() {
+                self.writable()?;
+                self.play_due(id, &mut *b)?;
+            }
+        }
+        Ok(found)
+    }
+
     /// Reveal the secret this copy holds for a club battle, once the battle
     /// is over (refused in words before: the seed stays on the server until
     /// the end). Returns the secret, now part of every export.

@@ -269,12 +269,19 @@ pub enum ServeError {
     Signals(String),
     #[error("cannot take TLS: {0}")]
     Tls(String),
+    /// `--public-url` is not one ([`parse_public`]'s words).
+    #[error("{0}")]
+    Public(String),
 }
 
 /// A running server.
 pub struct Running {
     addr: SocketAddr,
     tls: bool,
+    /// `HOST:PORT` as invitation links name it.
+    public: String,
+    /// Whether invitation links say TLS.
+    links_tls: bool,
     club_file: PathBuf,
     invitation: Option<Invitation>,
     stop: watch::Sender<bool>,
@@ -291,6 +298,19 @@ impl Running {
     pub fn ws_url(&self) -> String {
         let scheme = if self.tls { "wss" } else { "ws" };
         format!("{scheme}://{}/v1/ws", self.addr)
+    }
+
+    /// `HOST:PORT` as invitation links name it (`--public-url`'s host, or
+    /// the listen address).
+    pub fn public(&self) -> &str {
+        &self.public
+    }
+
+    /// Whether invitation links say TLS (`xenolog+tls://`): the server
+    /// takes TLS itself, or `--public-url` is `wss://` (a reverse proxy
+    /// takes it).
+    pub fn links_tls(&self) -> bool {
+        self.links_tls
     }
 
     /// The club file.
@@ -330,18 +350,57 @@ pub fn invitation_link(host: &str, tls: bool, code: &Code) -> String {
     format!("{scheme}{host}/join#{}", code.expose())
 }
 
-/// A public address as invitation links take it, or why not, in words.
-pub fn check_public(host: &str) -> Result<(), String> {
+/// Where players reach the server, as `--public-url` gives it: `HOST:PORT`
+/// (links say TLS when this server takes it), or `wss://HOST:PORT` (links
+/// say TLS: behind a reverse proxy that takes TLS, the server itself speaks
+/// plain `ws://` to the proxy), or `ws://HOST:PORT` (links say plain).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublicUrl {
+    /// `HOST:PORT`.
+    pub host: String,
+    /// What the scheme said: `Some(true)` for `wss://`, `Some(false)` for
+    /// `ws://`, `None` when no scheme was given.
+    pub tls: Option<bool>,
+}
+
+impl PublicUrl {
+    /// Whether invitation links say TLS, for a server that takes TLS
+    /// itself (`serves_tls`) or not.
+    pub fn links_tls(&self, serves_tls: bool) -> bool {
+        self.tls.unwrap_or(serves_tls)
+    }
+}
+
+/// Read `--public-url`, or why not, in words.
+pub fn parse_public(text: &str) -> Result<PublicUrl, String> {
+    let (tls, host) = if let Some(h) = text.strip_prefix("wss://") {
+        (Some(true), h)
+    } else if let Some(h) = text.strip_prefix("ws://") {
+        (Some(false), h)
+    } else {
+        (None, text)
+    };
+    // A trailing slash is forgiven; a path is not (links add their own).
+    let host = host.strip_suffix('/').unwrap_or(host);
     let bad = host.is_empty()
         || host
             .chars()
             .any(|c| c.is_whitespace() || matches!(c, '/' | '#' | '?' | '@'));
     if bad || host.contains("://") {
         return Err(format!(
-            "--public-url '{host}': give the host and port players reach the server at, e.g. club.example.org:8470 (no scheme, path or spaces)"
+            "--public-url '{text}': give the host and port players reach the server at, e.g. club.example.org:8470, or wss://club.example.org:443 behind a reverse proxy that takes TLS (no other scheme, no path or spaces)"
         ));
     }
-    Ok(())
+    Ok(PublicUrl {
+        host: host.to_owned(),
+        tls,
+    })
+}
+
+/// A public address as invitation links take it, or why not, in words
+/// ([`parse_public`]).
+pub fn check_public(host: &str) -> Result<(), String> {
+    parse_public(host).map(|_| ())
 }
 
 /// State shared by every socket.
@@ -349,7 +408,8 @@ struct Shared {
     store: Arc<dyn Store>,
     /// `HOST:PORT` as invitation links name it ([`Config::public`]).
     public: String,
-    /// Whether it serves TLS (its invitation links say so).
+    /// Whether its invitation links say TLS: it serves TLS, or a reverse
+    /// proxy in front takes it (`--public-url wss://...`).
     tls: bool,
     stop: watch::Receiver<bool>,
     /// Held by every socket task; the stopping server waits until every
@@ -429,6 +489,14 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
 
 /// [`start`] with other [`Tuning`] (tests: a small socket queue).
 pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, ServeError> {
+    // Read before anything is made (a first start's organiser invitation
+    // is shown once).
+    let public = config
+        .public
+        .as_deref()
+        .map(parse_public)
+        .transpose()
+        .map_err(ServeError::Public)?;
     let data = config.data.clone();
     let force = config.invite_organiser;
     let (store, invitation) = tokio::task::spawn_blocking(move || {
@@ -459,8 +527,15 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
     };
     let shared = Arc::new(Shared {
         store,
-        public: config.public.clone().unwrap_or_else(|| addr.to_string()),
-        tls: acceptor.is_some(),
+        public: public
+            .as_ref()
+            .map_or_else(|| addr.to_string(), |p| p.host.clone()),
+        // Behind a reverse proxy that takes TLS (`--public-url wss://...`),
+        // links say TLS though this server speaks plain ws to the proxy
+        // (review of session 15, item 9).
+        tls: public
+            .as_ref()
+            .map_or(acceptor.is_some(), |p| p.links_tls(acceptor.is_some())),
         stop: stop_rx.clone(),
         alive: alive_tx,
         sockets: Mutex::new(HashMap::new()),
@@ -473,6 +548,7 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
         takebacks: Default::default(),
         guesses: Mutex::new(HashMap::new()),
     });
+    let (link_host, links_tls) = (shared.public.clone(), shared.tls);
     let app = Router::new()
         .route("/v1/ws", get(upgrade))
         .route("/v1/health", get(health))
@@ -532,6 +608,8 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
     Ok(Running {
         addr,
         tls,
+        public: link_host,
+        links_tls,
         club_file,
         invitation,
         stop: stop_tx,
@@ -594,6 +672,8 @@ pub struct Ready {
     pub addr: SocketAddr,
     /// `HOST:PORT` as invitation links name it.
     pub public: String,
+    /// Whether invitation links say TLS ([`Running::links_tls`]).
+    pub links_tls: bool,
     pub club_file: PathBuf,
     pub invitation: Option<Invitation>,
 }
@@ -621,12 +701,12 @@ pub fn run_blocking_tuned(
         .map_err(|e| ServeError::Stopped(format!("cannot start the runtime: {e}")))?;
     runtime.block_on(async move {
         let signal = stop_signal()?;
-        let public = config.public.clone();
         let mut running = start_tuned(config, tuning).await?;
         let ready = Ready {
             ws_url: running.ws_url(),
             addr: running.addr(),
-            public: public.unwrap_or_else(|| running.addr().to_string()),
+            public: running.public().to_owned(),
+            links_tls: running.links_tls(),
             club_file: running.club_file().to_owned(),
             invitation: running.take_invitation(),
         };
@@ -900,7 +980,8 @@ fn refusal(e: ClubError) -> Refusal {
             ErrCode::Internal
         }
     };
-    Refusal::new(code, e.to_string())
+    // The log has the whole (above); the client, words naming no path.
+    Refusal::new(code, e.client_words())
 }
 
 /// Run a live store call on the blocking pool.

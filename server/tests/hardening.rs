@@ -456,3 +456,54 @@ async fn a_battle_evicted_while_idle_plays_on_and_its_watchers_miss_nothing() {
     assert_eq!(again.backfill().await, vec![2, 3]);
     s.running.stop().await.unwrap();
 }
+
+/// Review of session 15, item 11: where the server keeps its files is not
+/// a player's business. A campaign's file damaged on disk before its battle
+/// starts: the last join is refused in words that name neither the data
+/// folder nor the file (the server's log has them).
+#[tokio::test]
+async fn a_campaign_file_that_fails_is_told_to_the_client_without_the_servers_paths() {
+    let s = server(Tuning::default()).await;
+    let mut org = Client::connect(&s).await;
+    org.ok("redeem", json!({"code": s.organiser_code})).await;
+    let (campaign, battle, _) =
+        new_battle(&mut org, "race", json!({"target": 1000}), json!({})).await;
+    let mut damaged = 0;
+    for f in std::fs::read_dir(s.data.join("campaigns")).unwrap() {
+        let f = f.unwrap().path();
+        if f.extension().is_some_and(|e| e == "xenolog") {
+            std::fs::write(&f, b"not a campaign, only bytes ".repeat(400)).unwrap();
+            damaged += 1;
+        }
+    }
+    assert_eq!(damaged, 1);
+    let mut p = Client::connect(&s).await;
+    for seat in 0..2u8 {
+        let inv = org
+            .ok(
+                "invite",
+                json!({"role": "player", "label": "Bo", "campaign": campaign, "battle": battle, "seat": seat}),
+            )
+            .await;
+        p.ok("redeem", json!({"code": inv["code"]})).await;
+    }
+    let nonce = |seat: u8| xenolog_engine::fair::hex(&[seat + 9; 32]);
+    p.ok(
+        "join",
+        json!({"battle": battle, "seat": 0, "nonce": nonce(0)}),
+    )
+    .await;
+    let words = p
+        .refused(
+            "join",
+            json!({"battle": battle, "seat": 1, "nonce": nonce(1)}),
+            "internal",
+        )
+        .await;
+    let data = s.data.display().to_string();
+    assert!(words.starts_with("the campaign's file"), "{words}");
+    assert!(!words.contains(&data), "{words}");
+    assert!(!words.contains("campaigns/"), "{words}");
+    assert!(!words.contains(".xenolog"), "{words}");
+    assert!(!words.contains("/tmp"), "{words}");
+}

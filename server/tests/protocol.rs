@@ -69,6 +69,68 @@ async fn invitation_links_name_the_public_address_when_one_is_given() {
     assert!(xenolog_server::serve::check_public("192.168.1.20:8470").is_ok());
 }
 
+/// Review of session 15, item 9: behind a reverse proxy that takes TLS the
+/// server speaks plain ws, and its links must still say TLS, or clients
+/// refuse to send the code. `--public-url wss://HOST:PORT` says so;
+/// `ws://HOST:PORT` says plain; a bad one is refused before anything is
+/// made.
+#[tokio::test]
+async fn behind_a_tls_proxy_a_wss_public_url_makes_links_that_say_tls() {
+    let s = server_at(Some("wss://club.example.org:443")).await;
+    assert_eq!(s.running.public(), "club.example.org:443");
+    assert!(s.running.links_tls());
+    assert!(
+        s.running.ws_url().starts_with("ws://"),
+        "the server speaks ws"
+    );
+    let (mut org, _) = organiser(&s).await;
+    let inv = org
+        .ok("invite", json!({"role": "player", "label": "Anna"}))
+        .await;
+    let link = inv["link"].as_str().unwrap();
+    assert!(
+        link.starts_with("xenolog+tls://club.example.org:443/join#XNLG-"),
+        "{link}"
+    );
+    assert!(xenolog_server::client::is_invitation_link(link));
+    let s = server_at(Some("ws://club.example.org:8470/")).await;
+    assert!(!s.running.links_tls());
+    let (mut org, _) = organiser(&s).await;
+    let inv = org
+        .ok("invite", json!({"role": "player", "label": "Bo"}))
+        .await;
+    let link = inv["link"].as_str().unwrap();
+    assert!(
+        link.starts_with("xenolog://club.example.org:8470/join#XNLG-"),
+        "{link}"
+    );
+    use xenolog_server::serve::{PublicUrl, parse_public};
+    assert_eq!(
+        parse_public("wss://club.example.org:443"),
+        Ok(PublicUrl {
+            host: "club.example.org:443".into(),
+            tls: Some(true)
+        })
+    );
+    for bad in ["wss://", "wss://club.example.org/ws", "http://club:1"] {
+        let why = parse_public(bad).unwrap_err();
+        assert!(why.contains("give the host and port"), "{bad}: {why}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let started = xenolog_server::start(xenolog_server::Config {
+        data: dir.path().join("club"),
+        listen: "127.0.0.1:0".parse().unwrap(),
+        invite_organiser: false,
+        public: Some("https://club.example.org".into()),
+    })
+    .await;
+    let Err(e) = started else {
+        panic!("a bad public url is refused")
+    };
+    assert!(e.to_string().contains("give the host and port"), "{e}");
+    assert!(!dir.path().join("club").exists(), "nothing was made");
+}
+
 #[tokio::test]
 async fn ping_answers_pong_with_the_server_time() {
     let s = server().await;

@@ -36,7 +36,9 @@ pub(super) struct ServeArgs {
     /// Where players reach the server, as invitation links name it
     /// (HOST:PORT, e.g. club.example.org:8470): behind a router or a
     /// reverse proxy, or listening on 0.0.0.0. Default: the listen address.
-    #[arg(long, value_name = "HOST:PORT")]
+    /// Behind a reverse proxy that takes TLS, wss://HOST:PORT: the links
+    /// then say TLS (xenolog+tls://) though this server speaks ws://.
+    #[arg(long, value_name = "[wss://]HOST:PORT")]
     public_url: Option<String>,
     /// Take TLS (wss:// and https://) with this certificate chain (PEM);
     /// with --tls-key. Without them the server speaks ws://, as behind a
@@ -65,8 +67,10 @@ pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
         },
         ..Tuning::default()
     };
-    let tls = tuning.tls.is_some();
     run_blocking_tuned(config, tuning, |ready| {
+        // Whether the links say TLS: this server takes it, or a reverse
+        // proxy in front does (--public-url wss://...).
+        let tls = ready.links_tls;
         let mut text = format!("listening on {}\n", ready.ws_url);
         text += &format!("club file {}\n", ready.club_file.display());
         match &ready.invitation {

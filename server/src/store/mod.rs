@@ -234,6 +234,50 @@ pub enum ClubError {
     Random(String),
 }
 
+impl ClubError {
+    /// The words a client is sent. Where the server keeps its files is not
+    /// a player's business (review of session 15, item 11): a failure of
+    /// the campaign's file or the club file whose words name a path (a
+    /// `SaveError` of a file that cannot be opened, read or written names
+    /// it) is told in words that name none; the server's log holds the
+    /// whole of it ([`ClubError`]'s own words).
+    pub fn client_words(&self) -> String {
+        match self {
+            ClubError::Campaign { file, why } => {
+                format!("the campaign's file: {}", without_path(why, file))
+            }
+            ClubError::File { path, why } => {
+                format!("the club file: {}", without_path(why, path))
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+/// `why`, or general words if it names `file`, its name or a folder it is
+/// in (the data folder, its campaigns folder).
+fn without_path(why: &str, file: &str) -> String {
+    let path = std::path::Path::new(file);
+    let names_it = !file.is_empty() && why.contains(file)
+        || path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| !n.is_empty() && why.contains(n))
+        || path.ancestors().skip(1).any(|d| {
+            let d = d.to_string_lossy();
+            // Not the root nor an empty (relative) parent: those are in any
+            // words.
+            d.chars().filter(|c| c.is_alphanumeric()).count() > 0 && why.contains(d.as_ref())
+        });
+    if names_it {
+        "it could not be opened, read or written on this request (the server's log says why): \
+         try again in a moment, or tell the club's organiser"
+            .to_owned()
+    } else {
+        why.to_owned()
+    }
+}
+
 /// The tokens and invitations of a club: the club file by default.
 pub trait TokenStore: Send + Sync + 'static {
     /// A fresh organiser invitation when the club has no organiser (first

@@ -573,10 +573,18 @@ impl ClubFile {
                 why: format!("battle {battle}'s rosters are not readable: {e}"),
             })?,
         };
+        // A start that wrote the battle to its campaign file and stopped
+        // before the club file recorded it (a crash between the two writes)
+        // finds that battle again by the secret it holds, rather than
+        // starting a second one: a resent join then records the first
+        // (review of session 15, item 8).
         if picks.is_empty() {
             return writer
-                .run(move |c| {
-                    c.new_club_battle(&game, &config, &title, dice_mode, strict, &secret, nonces)
+                .run(move |c| match c.club_battle_of_secret(&secret)? {
+                    Some(id) => Ok(id),
+                    None => c.new_club_battle(
+                        &game, &config, &title, dice_mode, strict, &secret, nonces,
+                    ),
                 })
                 .map_err(|g| self.gone(&path, g))?
                 .map_err(campaign_err);
@@ -588,6 +596,11 @@ impl ClubFile {
         let picks = super::seat_picks(&picks);
         writer
             .run(move |c| {
+                // Its "battle fought" entry was written with it, in one
+                // transaction: found, both are there.
+                if let Some(id) = c.club_battle_of_secret(&secret)? {
+                    return Ok(id);
+                }
                 c.new_club_roster_battle(
                     &config, &picks, &title, dice_mode, strict, &secret, nonces,
                 )
@@ -1649,6 +1662,48 @@ mod tests {
             club.join(b.id, seat, [seat + 1; 32]).unwrap();
         }
         b.id
+    }
+
+    /// Review of session 15, item 8: the server stops after a battle's
+    /// start is written to its campaign file and before the club file
+    /// records it. The resent last join finds that battle (by the secret
+    /// its campaign copy holds) and records it: no second battle.
+    #[test]
+    fn a_start_the_club_file_never_recorded_is_found_again_not_started_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(CLUB_FILE);
+        let club = ClubFile::open(&path).unwrap();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        let first: Option<i64> = club
+            .conn()
+            .query_row(
+                "SELECT battle FROM server_battles WHERE id = ?1",
+                [battle],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(first.is_some());
+        // The crash between the two writes: the club file's record is lost.
+        club.conn()
+            .execute(
+                "UPDATE server_battles SET battle = NULL WHERE id = ?1",
+                [battle],
+            )
+            .unwrap();
+        drop(club);
+        let club = ClubFile::open(&path).unwrap();
+        let again = club.join(battle, 1, [2; 32]).unwrap();
+        assert_eq!(
+            again.started, first,
+            "the battle written is the one recorded"
+        );
+        let file = club.campaign_path(&club.conn(), c.id).unwrap();
+        let held = xenolog_saves::Campaign::open_read_only(&file)
+            .unwrap()
+            .battles()
+            .unwrap();
+        assert_eq!(held.len(), 1, "one battle in the campaign file: {held:?}");
     }
 
     #[test]
