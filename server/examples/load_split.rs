@@ -613,7 +613,7 @@ async fn play(
     );
     println!("server RSS after the play: {} KiB", server.rss_kib());
     println!(
-        "the server's threads waited {waited:.2} s in all for a CPU while runnable ({:.0} µs a command; other processes on the machine and the load generator hold the cores meanwhile)",
+        "the server's threads waited {waited:.2} s in all for a CPU while runnable ({:.0} µs a command, summed over its threads, the blocking pool's included: other processes and the load generator held the cores)",
         per(waited)
     );
     out
