@@ -796,6 +796,8 @@ struct Conn {
     /// A watch's backfill, to go out with the reply being made, before it
     /// and before anything queued, page by page.
     backfill: Option<Backfill>,
+    /// Seats this socket's token was found to hold ([`seat_granted`]).
+    seats: Mutex<std::collections::HashSet<(ServerBattleId, u8)>>,
 }
 
 /// The entries a watch sends before it goes live: made a page at a time
@@ -829,6 +831,7 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
         control,
         events,
         backfill: None,
+        seats: Mutex::default(),
     };
     let mut stop = shared.stop.clone();
     let hello_by = tokio::time::sleep(HELLO_WITHIN);
@@ -1018,6 +1021,15 @@ async fn seat_granted(
     seat: u8,
 ) -> Result<(), (Refusal, After)> {
     let p = conn.principal.clone().ok_or_else(|| stay(hello_first()))?;
+    let known = |c: &Conn| {
+        c.seats
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(&(battle, seat))
+    };
+    if known(conn) {
+        return Ok(());
+    }
     let grants = blocking(shared, move |t| t.grants(p.token))
         .await
         .map_err(stay)?;
@@ -1027,6 +1039,13 @@ async fn seat_granted(
         .filter_map(|g| g.seat)
         .collect();
     if mine.contains(&seat) {
+        // A seat once granted stays granted (grants are never deleted;
+        // revoking the token closes its sockets): this socket asks the club
+        // file once, not at every command (BENCHMARKS.md, session 15).
+        conn.seats
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert((battle, seat));
         return Ok(());
     }
     let words = match mine.as_slice() {
@@ -1044,38 +1063,44 @@ async fn seat_granted(
     Err(stay(Refusal::new(ErrCode::Forbidden, words)))
 }
 
-/// Send every watcher of `battle` its own view of `entries` (and the `over`
-/// event with the secret when it ended).
-async fn fan_out(
-    shared: &Arc<Shared>,
+/// The seats `battle`'s watchers watch as (taken holding the battle's turn,
+/// so no watch comes or goes before the entries are sent).
+fn watching_seats(shared: &Shared, battle: ServerBattleId) -> Vec<Actor> {
+    let w = shared.watchers.lock().unwrap_or_else(|p| p.into_inner());
+    let mut seats: Vec<Actor> = w
+        .get(&battle)
+        .map(|l| l.iter().map(|w| w.seat).collect())
+        .unwrap_or_default();
+    seats.sort();
+    seats.dedup();
+    seats
+}
+
+/// Each seat's own view of `entries` (and the `over` event with the secret
+/// when it ended), made on the blocking pool.
+fn frames_for(
+    l: &dyn LiveStore,
     battle: ServerBattleId,
-    entries: Vec<xenolog_engine::EntryId>,
+    seats: &[Actor],
+    entries: &[xenolog_engine::EntryId],
     revealed: Option<[u8; 32]>,
-) -> Result<(), Refusal> {
-    let seats: Vec<Actor> = {
-        let w = shared.watchers.lock().unwrap_or_else(|p| p.into_inner());
-        let mut seats: Vec<Actor> = w
-            .get(&battle)
-            .map(|l| l.iter().map(|w| w.seat).collect())
-            .unwrap_or_default();
-        seats.sort();
-        seats.dedup();
-        seats
-    };
-    let frames = blocking_live(shared, move |l| {
-        let mut out: HashMap<Actor, Vec<String>> = HashMap::new();
-        l.read_keyed(battle, &mut |b, key| {
-            for seat in &seats {
-                let mut f = lens::entry_frames(b, battle, *seat, &entries, key);
-                if let Some(secret) = &revealed {
-                    f.push(lens::over_frame(b, battle, secret));
-                }
-                out.insert(*seat, f);
+) -> Result<HashMap<Actor, Vec<String>>, ClubError> {
+    let mut out: HashMap<Actor, Vec<String>> = HashMap::new();
+    l.read_keyed(battle, &mut |b, key| {
+        for seat in seats {
+            let mut f = lens::entry_frames(b, battle, *seat, entries, key);
+            if let Some(secret) = &revealed {
+                f.push(lens::over_frame(b, battle, secret));
             }
-        })?;
-        Ok(out)
-    })
-    .await?;
+            out.insert(*seat, f);
+        }
+    })?;
+    Ok(out)
+}
+
+/// Queue each watcher of `battle` the frames made for its seat; a watcher
+/// whose queue is full is closed in words.
+fn deliver(shared: &Shared, battle: ServerBattleId, frames: &HashMap<Actor, Vec<String>>) {
     let mut w = shared.watchers.lock().unwrap_or_else(|p| p.into_inner());
     if let Some(list) = w.get_mut(&battle) {
         list.retain(|watcher| {
@@ -1094,7 +1119,6 @@ async fn fan_out(
             true
         });
     }
-    Ok(())
 }
 
 /// What a battle's dice are, on the wire: `rolled` (by the server, from the
@@ -1643,8 +1667,16 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             }
             let order = order_of(shared, battle);
             let _turn = order.lock().await;
-            let played = blocking_live(shared, move |l| {
-                l.play_with_dice(battle, Actor(seat), at, &command, dice, cmd_id.as_deref())
+            // The frames are made in the same call to the blocking pool as
+            // the command (one hop fewer a command: BENCHMARKS.md, session
+            // 15); only once it is durable.
+            let seats = watching_seats(shared, battle);
+            let (played, frames) = blocking_live(shared, move |l| {
+                let played =
+                    l.play_with_dice(battle, Actor(seat), at, &command, dice, cmd_id.as_deref())?;
+                let frames = (!played.again)
+                    .then(|| frames_for(l, battle, &seats, &played.entries, played.revealed));
+                Ok((played, frames))
             })
             .await
             .map_err(stay)?;
@@ -1662,26 +1694,28 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             // Durable now: only then does anyone hear of it. A walk along
             // the recorded line (a redo after a take-back) sends its
             // entries as a new command's: every seat's line takes them.
-            let entries = played.entries.clone();
-            let walked = played.walked;
-            if let Err(r) = fan_out(shared, battle, played.entries, played.revealed).await {
-                eprintln!(
-                    "serve: battle {battle}: the entries could not be sent: {}; its watchers are closed to resume",
-                    r.words
-                );
-                close_watchers(shared, battle);
+            match frames {
+                Some(Ok(frames)) => deliver(shared, battle, &frames),
+                Some(Err(e)) => {
+                    eprintln!(
+                        "serve: battle {battle}: the entries could not be sent: {}; its watchers are closed to resume",
+                        refusal(e).words
+                    );
+                    close_watchers(shared, battle);
+                }
+                None => {}
             }
             let over = played.revealed.is_some();
-            if walked {
-                let last = entries.last().copied().unwrap_or_default();
+            if played.walked {
+                let last = played.entries.last().copied().unwrap_or_default();
                 return Ok(json!({
-                    "entries": entries, "over": over, "walked": true,
+                    "entries": played.entries, "over": over, "walked": true,
                     "words": format!(
                         "the command recorded next: the battle walks its recorded line again to entry {last}, with the same dice and cards (a take-back is no reroll)"
                     ),
                 }));
             }
-            Ok(json!({"entries": entries, "over": over}))
+            Ok(json!({"entries": played.entries, "over": over}))
         }
         Request::Legal { battle, seat } => {
             seat_granted(shared, conn, battle, seat).await?;
