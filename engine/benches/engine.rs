@@ -43,7 +43,8 @@ use xenolog_engine::games::dimx::{DimX, DimxConfig};
 use xenolog_engine::games::invasion::{Invasion, InvasionConfig};
 use xenolog_engine::games::race::{Race, RaceConfig};
 use xenolog_engine::games::saucers::{Saucers, SaucersConfig};
-use xenolog_engine::{Actor, EntryId, Game, Session};
+use xenolog_engine::hash::hash_state;
+use xenolog_engine::{Actor, EntryId, Game, Randomness, Session};
 
 /// Give one legal command, or play the game's own step when one is due
 /// (recorded in the script like any other); `None` when the battle is over.
@@ -163,6 +164,95 @@ fn decide_append<G: Game>(
     g.finish();
 }
 
+/// Where a command's time goes, part by part, over the same battles as
+/// `decide_append` (each part alone, every state on the line once): setting
+/// the battles up, the game's `decide` at each state, cloning the state and
+/// applying the events, and hashing the state after each entry as
+/// `Session::play` does. The parts add up to about `decide_append`; the
+/// encoded size of the states is printed once.
+fn parts<G: Game>(
+    c: &mut Criterion,
+    name: &str,
+    config: &G::Config,
+    played: &[(Session<G>, Script<G>)],
+) {
+    // (state before, actor, command, (seed, stream position before), events)
+    type Step<G> = (
+        <G as Game>::State,
+        Actor,
+        <G as Game>::Command,
+        (u64, u64),
+        Vec<<G as Game>::Event>,
+    );
+    let mut steps: Vec<Step<G>> = Vec::new();
+    let mut after: Vec<(G::State, u64)> = Vec::new();
+    for (s, script) in played {
+        let path = s.path_to(s.cursor());
+        assert_eq!(path.len(), script.commands.len(), "one entry per command");
+        let mut state = s.initial().clone();
+        let mut draws = 0;
+        for (id, (actor, command)) in path.into_iter().zip(&script.commands) {
+            let events = s.events(id);
+            let rec = &s.records()[id as usize];
+            let mut next = state.clone();
+            for e in &events {
+                G::apply(&mut next, e);
+            }
+            steps.push((state, *actor, command.clone(), (script.seed, draws), events));
+            draws = rec.rng_after;
+            after.push((next.clone(), draws));
+            state = next;
+        }
+    }
+    let n = steps.len() as u64;
+    let bytes: usize = after
+        .iter()
+        .map(|(st, _)| postcard::to_allocvec(st).expect("encodes").len())
+        .sum();
+    eprintln!(
+        "{name}/parts: {n} states after a command, {} bytes encoded on average",
+        bytes / after.len().max(1)
+    );
+    let mut g = c.benchmark_group(format!("{name}/parts"));
+    g.throughput(Throughput::Elements(n));
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(3));
+    g.bench_function(format!("setup_{}_battles", played.len()), |b| {
+        b.iter(|| {
+            for (_, script) in played {
+                black_box(Session::<G>::new(script.seed, config.clone()).expect("sets up"));
+            }
+        })
+    });
+    g.bench_function(format!("decide_{n}"), |b| {
+        b.iter(|| {
+            for (state, actor, command, (seed, draws), _) in &steps {
+                let mut rng = Randomness::new(*seed, *draws, None);
+                black_box(G::decide(state, *actor, command, &mut rng).ok());
+            }
+        })
+    });
+    g.bench_function(format!("clone_apply_{n}"), |b| {
+        b.iter(|| {
+            for (state, _, _, _, events) in &steps {
+                let mut next = state.clone();
+                for e in events {
+                    G::apply(&mut next, e);
+                }
+                black_box(next);
+            }
+        })
+    });
+    g.bench_function(format!("hash_state_{n}"), |b| {
+        b.iter(|| {
+            for (state, draws) in &after {
+                black_box(hash_state(state, *draws));
+            }
+        })
+    });
+    g.finish();
+}
+
 fn seek<G: Game>(c: &mut Criterion, name: &str, s: &mut Session<G>) {
     let n = s.records().len();
     let mut pick = Bot(99);
@@ -272,6 +362,7 @@ fn dimx(c: &mut Criterion) {
         "dimx/verify/",
         "dimx/seek/state_at_",
         "dimx/seek/cursor_to_",
+        "dimx/parts/",
     ]) {
         return;
     }
@@ -287,6 +378,7 @@ fn dimx(c: &mut Criterion) {
         })
         .collect();
     decide_append(c, "dimx", &config, &scripts);
+    parts(c, "dimx", &config, &played);
     // The longest of these battles, for seeking and verifying.
     let (mut longest, _) = played
         .into_iter()
@@ -303,6 +395,7 @@ fn invasion(c: &mut Criterion) {
         "invasion/verify/",
         "invasion/seek/state_at_",
         "invasion/seek/cursor_to_",
+        "invasion/parts/",
         "invasion/legal/",
     ]) {
         return;
@@ -324,6 +417,7 @@ fn invasion(c: &mut Criterion) {
         })
         .collect();
     decide_append(c, "invasion", &config, &scripts);
+    parts(c, "invasion", &config, &played);
     let (mut longest, _) = played
         .into_iter()
         .max_by_key(|(s, _)| s.records().len())
@@ -339,6 +433,7 @@ fn alien(c: &mut Criterion) {
         "alien/verify/",
         "alien/seek/state_at_",
         "alien/seek/cursor_to_",
+        "alien/parts/",
     ]) {
         return;
     }
@@ -355,6 +450,7 @@ fn alien(c: &mut Criterion) {
         })
         .collect();
     decide_append(c, "alien", &config, &scripts);
+    parts(c, "alien", &config, &played);
     let (mut longest, _) = played
         .into_iter()
         .max_by_key(|(s, _)| s.records().len())
@@ -370,6 +466,7 @@ fn saucers(c: &mut Criterion) {
         "saucers/verify/",
         "saucers/seek/state_at_",
         "saucers/seek/cursor_to_",
+        "saucers/parts/",
     ]) {
         return;
     }
@@ -390,6 +487,7 @@ fn saucers(c: &mut Criterion) {
         })
         .collect();
     decide_append(c, "saucers", &config, &scripts);
+    parts(c, "saucers", &config, &played);
     let (mut longest, _) = played
         .into_iter()
         .max_by_key(|(s, _)| s.records().len())

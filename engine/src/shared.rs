@@ -10,11 +10,11 @@
 //! [`Shared<T>`] holds such content behind an `Arc`: a clone is a reference
 //! count. It serializes exactly as `T` does (postcard has no framing, so the
 //! bytes of a state, and therefore its hash and every recorded chain, are the
-//! same as before), and it keeps its own encoding and the BLAKE3 hasher state
-//! after that encoding, computed once. [`crate::hash::hash_state`] encodes a
-//! state with each `Shared` spliced in from that cache: its bytes are not
-//! produced again, and when it comes first in the state (as in every game
-//! here) its hashing is not done again either.
+//! same as before), and it keeps its own encoding, computed once.
+//! [`crate::hash::hash_state`] encodes a state with each `Shared` spliced in
+//! from that cache: its bytes are not produced again (and
+//! [`crate::hash::tree_hash`] does not hash again the parts of a state that
+//! are as in the state hashed before).
 
 use std::cell::RefCell;
 use std::fmt;
@@ -30,16 +30,13 @@ pub struct Shared<T>(Arc<Inner<T>>);
 
 struct Inner<T> {
     value: T,
-    /// The postcard encoding of `value` and the hasher that has taken it in.
+    /// The postcard encoding of `value`.
     encoded: OnceLock<Encoded>,
 }
 
 /// A value's encoding, cached.
 pub(crate) struct Encoded {
     pub(crate) bytes: Vec<u8>,
-    /// A BLAKE3 hasher after `bytes` alone: where a state's hash starts when
-    /// this value is the first thing in it.
-    pub(crate) hasher: blake3::Hasher,
 }
 
 impl<T> Shared<T> {
@@ -89,9 +86,7 @@ impl<T: Serialize> Shared<T> {
             });
             // Invariant: the game types are plain serde data (see session::encode).
             let bytes = bytes.expect("game types always encode");
-            let mut hasher = blake3::Hasher::new();
-            hasher.update(&bytes);
-            Encoded { bytes, hasher }
+            Encoded { bytes }
         })
     }
 }

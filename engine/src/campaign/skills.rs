@@ -187,8 +187,13 @@ fn clip(s: &str) -> String {
 
 /// The shipped table (it is checked by a test; an edited copy is read with
 /// [`parse_skills`]).
+///
+/// Parsed once per process and cloned (every battle set up with rosters
+/// asks for it); parsing is deterministic, so the value is the same.
 pub fn shipped() -> Vec<Skill> {
-    parse_skills(SKILLS_TEXT).unwrap_or_default()
+    static PARSED: std::sync::LazyLock<Vec<Skill>> =
+        std::sync::LazyLock::new(|| parse_skills(SKILLS_TEXT).unwrap_or_default());
+    PARSED.clone()
 }
 
 /// A skill of the shipped table by id.

@@ -166,19 +166,33 @@ pub const SCENARIOS: &[(&str, &str)] = &[
 ];
 
 /// A shipped faction, parsed (the tests check every shipped file parses).
+///
+/// Each shipped file is parsed once per process and the parsed value cloned
+/// (setting up a battle parsed them every time: most of what starting a
+/// battle cost). Parsing is deterministic, so the value is the same.
 pub fn faction(id: &str) -> Option<Faction> {
-    FACTIONS
-        .iter()
-        .find(|(k, _)| *k == id)
-        .and_then(|(_, text)| parse_faction(text).ok())
+    static PARSED: std::sync::LazyLock<Vec<Option<Faction>>> = std::sync::LazyLock::new(|| {
+        FACTIONS
+            .iter()
+            .map(|(_, text)| parse_faction(text).ok())
+            .collect()
+    });
+    let i = FACTIONS.iter().position(|(k, _)| *k == id)?;
+    PARSED[i].clone()
 }
 
 /// A shipped scenario, parsed (the tests check every shipped file parses).
+///
+/// Parsed once per process, as [`faction`].
 pub fn scenario(id: &str) -> Option<Scenario> {
-    SCENARIOS
-        .iter()
-        .find(|(k, _)| *k == id)
-        .and_then(|(k, text)| parse_scenario(k, text).ok())
+    static PARSED: std::sync::LazyLock<Vec<Option<Scenario>>> = std::sync::LazyLock::new(|| {
+        SCENARIOS
+            .iter()
+            .map(|(k, text)| parse_scenario(k, text).ok())
+            .collect()
+    });
+    let i = SCENARIOS.iter().position(|(k, _)| *k == id)?;
+    PARSED[i].clone()
 }
 
 // ---------------------------------------------------------------------------

@@ -981,6 +981,39 @@ fn group_area(points: &[Point]) -> Geometry<f64> {
     }
 }
 
+/// The blocking features of a table as polygons, each with its index and
+/// bounding box.
+type BlockingPolygons = Vec<(usize, Polygon<f64>, Option<Rect<f64>>)>;
+
+/// [`BlockingPolygons`] of `s`, built once per thread for each table: a shot
+/// asks for lines of sight figure by figure, and every call built every
+/// feature's polygon again. The cache is checked against the terrain itself
+/// (not its address), so it never answers for another table.
+fn blocking_polygons(s: &Scenario) -> std::rc::Rc<BlockingPolygons> {
+    type Cached = Option<(Vec<Terrain>, std::rc::Rc<BlockingPolygons>)>;
+    thread_local! {
+        static LAST: std::cell::RefCell<Cached> = const { std::cell::RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        if let Some((terrain, polys)) = &*last.borrow()
+            && *terrain == s.terrain
+        {
+            return polys.clone();
+        }
+        let polys: BlockingPolygons = s
+            .terrain
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.blocks)
+            .filter_map(|(i, t)| polygon(t).map(|p| (i, p.bounding_rect(), p)))
+            .map(|(i, b, p)| (i, p, b))
+            .collect();
+        let polys = std::rc::Rc::new(polys);
+        *last.borrow_mut() = Some((s.terrain.clone(), polys.clone()));
+        polys
+    })
+}
+
 /// "2. Shoot": "A single group may shoot at a single opposing group as long
 /// as one of the figures can trace an unblocked line of sight to any figure
 /// in the target group. Line of sight will be blocked by intervening groups,
@@ -1009,14 +1042,8 @@ pub fn line_of_sight(
 ) -> Sight {
     // Each with its bounding box: a line whose box is clear of a feature's
     // (or more than half a base clear of a group's) cannot be blocked by it.
-    let terrain: Vec<(usize, Polygon<f64>, Option<Rect<f64>>)> = s
-        .terrain
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.blocks)
-        .filter_map(|(i, t)| polygon(t).map(|p| (i, p.bounding_rect(), p)))
-        .map(|(i, b, p)| (i, p, b))
-        .collect();
+    let terrain = blocking_polygons(s);
+    let terrain = terrain.as_slice();
     let areas: Vec<(usize, Geometry<f64>, Option<Rect<f64>>)> = others
         .iter()
         .filter(|(_, pts)| !pts.is_empty())
@@ -1038,7 +1065,7 @@ pub fn line_of_sight(
             // (how far from the shooter, blocker)
             let mut found: Vec<(f64, Blocker)> = Vec::new();
             let reach = ray.line().bounding_rect();
-            for (i, poly, bounds) in &terrain {
+            for (i, poly, bounds) in terrain {
                 if bounds.is_some_and(|r| apart(r, reach, 0.0)) {
                     continue;
                 }
