@@ -987,6 +987,18 @@ fn refusal(e: ClubError) -> Refusal {
     Refusal::new(code, e.client_words())
 }
 
+/// The words for a store call whose blocking task failed (a panic, or the
+/// runtime shutting down). A panic's message may come from game code run on
+/// the whole state (principle 14): it goes to the server's log only, and the
+/// seat hears that the request failed and nothing more.
+pub(super) fn join_failed(e: tokio::task::JoinError) -> Refusal {
+    eprintln!("serve: a request's task failed: {e}");
+    Refusal::new(
+        ErrCode::Internal,
+        "the server failed while answering this request (its log says why); ask again: a command sent again with its cmd_id is never decided twice",
+    )
+}
+
 /// Run a live store call on the blocking pool.
 async fn blocking_live<T: Send + 'static>(
     shared: &Arc<Shared>,
@@ -995,10 +1007,7 @@ async fn blocking_live<T: Send + 'static>(
     let s = shared.clone();
     match tokio::task::spawn_blocking(move || f(s.store.live())).await {
         Ok(r) => r.map_err(refusal),
-        Err(e) => Err(Refusal::new(
-            ErrCode::Internal,
-            format!("the server failed while answering: {e}"),
-        )),
+        Err(e) => Err(join_failed(e)),
     }
 }
 
@@ -1196,10 +1205,7 @@ async fn blocking_battles<T: Send + 'static>(
     let s = shared.clone();
     match tokio::task::spawn_blocking(move || f(s.store.battles())).await {
         Ok(r) => r.map_err(refusal),
-        Err(e) => Err(Refusal::new(
-            ErrCode::Internal,
-            format!("the server failed while answering: {e}"),
-        )),
+        Err(e) => Err(join_failed(e)),
     }
 }
 
@@ -1211,10 +1217,7 @@ async fn blocking<T: Send + 'static>(
     let s = shared.clone();
     match tokio::task::spawn_blocking(move || f(s.store.tokens())).await {
         Ok(r) => r.map_err(refusal),
-        Err(e) => Err(Refusal::new(
-            ErrCode::Internal,
-            format!("the server failed while answering: {e}"),
-        )),
+        Err(e) => Err(join_failed(e)),
     }
 }
 

@@ -124,15 +124,27 @@ struct Faulty {
     /// A read of the battle fails while its head is this entry (a
     /// take-back's `moved` frames cannot be made); -1: never.
     fail_at: Arc<AtomicI64>,
+    /// `revealed` panics, with words no client may read, while set.
+    panics: Arc<AtomicBool>,
 }
 
 /// A server whose store fails where the test says (see [`Faulty`]).
 async fn faulty_server(fail: Arc<AtomicBool>, fail_at: Arc<AtomicI64>) -> Server {
+    panicky_server(fail, fail_at, Arc::new(AtomicBool::new(false))).await
+}
+
+/// [`faulty_server`] whose `revealed` also panics while `panics` is set.
+async fn panicky_server(
+    fail: Arc<AtomicBool>,
+    fail_at: Arc<AtomicI64>,
+    panics: Arc<AtomicBool>,
+) -> Server {
     let layer = StoreLayer(Arc::new(move |inner: Arc<dyn Store>| {
         Arc::new(Faulty {
             inner,
             fail: fail.clone(),
             fail_at: fail_at.clone(),
+            panics: panics.clone(),
         }) as Arc<dyn Store>
     }));
     server(Tuning {
@@ -225,6 +237,10 @@ impl LiveStore for Faulty {
         self.inner.live().read_keyed(battle, f)
     }
     fn revealed(&self, battle: ServerBattleId) -> Result<Option<Bytes32>, ClubError> {
+        assert!(
+            !self.panics.load(Ordering::SeqCst),
+            "the hidden hand is Q-of-spades (words no client may read)"
+        );
         self.inner.live().revealed(battle)
     }
 }
@@ -506,4 +522,37 @@ async fn a_campaign_file_that_fails_is_told_to_the_client_without_the_servers_pa
     assert!(!words.contains("campaigns/"), "{words}");
     assert!(!words.contains(".xenolog"), "{words}");
     assert!(!words.contains("/tmp"), "{words}");
+}
+
+/// Principle 14: a store call that panics on the blocking pool is answered
+/// `internal` in words, and the panic's own text (it may come from game code
+/// run on the whole state) stays in the server's log; the server goes on.
+#[tokio::test]
+async fn a_request_whose_task_panics_is_answered_in_words_without_the_panics_text() {
+    let panics = Arc::new(AtomicBool::new(false));
+    let s = panicky_server(
+        Arc::new(AtomicBool::new(false)),
+        Arc::new(AtomicI64::new(-1)),
+        panics.clone(),
+    )
+    .await;
+    let (_org, _p, token, battle) = race(&s).await;
+    let mut w = Client::connect(&s).await;
+    w.ok("hello", json!({"token": token})).await;
+    panics.store(true, Ordering::SeqCst);
+    let words = w
+        .refused(
+            "watch",
+            json!({"battle": battle, "seat": 1, "after": null}),
+            "internal",
+        )
+        .await;
+    assert!(words.contains("failed while answering"), "{words}");
+    assert!(!words.contains("Q-of-spades"), "{words}");
+    assert!(!words.contains("panicked"), "{words}");
+    // The server goes on: the same request answers once the fault is gone.
+    panics.store(false, Ordering::SeqCst);
+    w.ok("watch", json!({"battle": battle, "seat": 1, "after": null}))
+        .await;
+    s.running.stop().await.unwrap();
 }

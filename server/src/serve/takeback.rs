@@ -80,10 +80,7 @@ pub(super) async fn blocking_table<T: Send + 'static>(
     let s = shared.clone();
     match tokio::task::spawn_blocking(move || f(s.store.table())).await {
         Ok(r) => r.map_err(refusal),
-        Err(e) => Err(Refusal::new(
-            ErrCode::Internal,
-            format!("the server failed while answering: {e}"),
-        )),
+        Err(e) => Err(super::join_failed(e)),
     }
 }
 
