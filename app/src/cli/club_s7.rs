@@ -30,6 +30,22 @@ impl Server {
     fn connect(&self) -> Out<Client> {
         remote::connect(&self.server, self.token_file.as_deref())
     }
+
+    /// One request on a connection of its own, closed after the reply: its
+    /// body. `made` names what a request that changes the club makes: such a
+    /// request is sent once (never resent after a lost connection), and a
+    /// lost answer says it may have been made; a read (`None`) is resent.
+    fn ask(&self, kind: &str, body: Value, made: Option<&str>) -> Out<Value> {
+        let mut c = self.connect()?;
+        let reply = match made {
+            Some(what) => c
+                .request_no_retry(kind, body)
+                .map_err(|e| made_maybe(e, what))?,
+            None => c.request(kind, body).map_err(fail)?,
+        };
+        c.close();
+        Ok(reply)
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -257,14 +273,11 @@ pub(super) fn run(cmd: TableCmd, out: &mut dyn Write) -> Out {
             after,
             json,
         } => {
-            let mut c = server.connect()?;
-            let body = c
-                .request(
-                    "campaign_log",
-                    json!({"campaign": campaign, "after": after}),
-                )
-                .map_err(fail)?;
-            c.close();
+            let body = server.ask(
+                "campaign_log",
+                json!({"campaign": campaign, "after": after}),
+                None,
+            )?;
             if json {
                 return json_line(out, &body);
             }
@@ -303,14 +316,11 @@ pub(super) fn run(cmd: TableCmd, out: &mut dyn Write) -> Out {
             token,
             json,
         } => {
-            let mut c = server.connect()?;
-            let body = c
-                .request(
-                    "grant_roster",
-                    json!({"campaign": campaign, "roster": roster, "token": token}),
-                )
-                .map_err(fail)?;
-            c.close();
+            let body = server.ask(
+                "grant_roster",
+                json!({"campaign": campaign, "roster": roster, "token": token}),
+                None,
+            )?;
             if json {
                 return json_line(out, &body);
             }
@@ -330,14 +340,11 @@ fn edit(
     json: bool,
     out: &mut dyn Write,
 ) -> Out {
-    let mut c = server.connect()?;
-    let body = c
-        .request_no_retry(
-            "campaign_edit",
-            json!({"campaign": campaign, "after": after, "event": event}),
-        )
-        .map_err(|e| made_maybe(e, "the campaign edit"))?;
-    c.close();
+    let body = server.ask(
+        "campaign_edit",
+        json!({"campaign": campaign, "after": after, "event": event}),
+        Some("the campaign edit"),
+    )?;
     if json {
         return json_line(out, &body);
     }
