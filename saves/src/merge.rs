@@ -29,10 +29,16 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use rusqlite::{TransactionBehavior, params};
-use xenolog_engine::Outcome;
 use xenolog_engine::campaign::{
     CampaignEntry, CampaignEvent, ModelId, RosterId, ShippedFactions, decide, fold,
 };
+use xenolog_engine::games;
+use xenolog_engine::hash::{chain_hash, root_chain};
+use xenolog_engine::{
+    Branch, BranchId, EntryId, EntryRecord, Outcome, StoredBattle, StoredSnapshot,
+};
+
+use xenolog_schema::codec::{encode_entry, encode_snapshot};
 
 use crate::campaign::now;
 use crate::rosters::EntryKey;
@@ -355,6 +361,262 @@ fn interleave(mine: Vec<Item>, theirs: Vec<Item>, shared: &HashSet<EntryKey>) ->
     out
 }
 
+/// The other copy's entries of a battle both copies have that this copy
+/// lacks (review finding SHOULD 7: a battle played on in both copies),
+/// ready to append: the store is append-only, so this copy's line stays as
+/// it is, and the other copy's continuation lands after it as a branch from
+/// the point where the two parted (a what-if line), or on this copy's line
+/// where it simply goes on from its end.
+struct Graft {
+    battle: BattleId,
+    /// The new entries, numbered after this copy's.
+    records: Vec<(EntryId, EntryRecord)>,
+    branches: Vec<Branch>,
+    snapshots: Vec<StoredSnapshot>,
+    /// The position afterwards, and the status there.
+    cursor: Option<EntryId>,
+    branch: BranchId,
+    status: (&'static str, Option<String>),
+    /// The result at the head of the current branch (for the campaign).
+    head_result: Option<Outcome>,
+    words: String,
+}
+
+/// What an entry is, wherever it is numbered: everything of its record but
+/// its number, its parent's number, its branch and its chain.
+fn same_entry(a: &EntryRecord, b: &EntryRecord) -> bool {
+    a.actor == b.actor
+        && a.entered == b.entered
+        && a.command == b.command
+        && a.events == b.events
+        && a.dice == b.dice
+        && a.rng_after == b.rng_after
+        && a.state_hash == b.state_hash
+        && a.rules_version == b.rules_version
+}
+
+/// Put the entries of `theirs` that `mine` lacks after `mine`'s (see
+/// [`Graft`]); `Ok(None)`: it has none. Each entry is known by its line:
+/// an entry of theirs is one of mine when its parent is and its content is
+/// the same. The grown battle is rebuilt and replayed in full before
+/// anything is written; why not, in words.
+fn graft(
+    id: BattleId,
+    mine: StoredBattle,
+    theirs: &StoredBattle,
+    name: &str,
+) -> Result<Option<Graft>, String> {
+    let meta = mine.meta.clone();
+    let mut records = mine.records;
+    let mut branches = mine.branches;
+    let mine_branches = branches.len();
+    let first_new = records.len() as EntryId;
+    let mut head: Vec<Option<EntryId>> = vec![None; branches.len()];
+    let mut children: HashMap<Option<EntryId>, Vec<EntryId>> = HashMap::new();
+    for (n, r) in records.iter().enumerate() {
+        if let Some(h) = head.get_mut(r.branch as usize) {
+            *h = Some(n as EntryId);
+        }
+        children.entry(r.parent).or_default().push(n as EntryId);
+    }
+    let old_head = head.get(mine.branch as usize).copied().flatten();
+    let root = root_chain(&meta);
+    // Each of their entries, numbered here.
+    let mut here: Vec<EntryId> = Vec::with_capacity(theirs.records.len());
+    let mut lines: Vec<(BranchId, Option<EntryId>, usize)> = Vec::new();
+    for t in &theirs.records {
+        let parent = match t.parent {
+            None => None,
+            Some(p) => match here.get(p as usize) {
+                Some(x) => Some(*x),
+                None => return Err("its entries are out of order".into()),
+            },
+        };
+        if let Some(c) = children
+            .get(&parent)
+            .and_then(|cs| cs.iter().find(|c| same_entry(&records[**c as usize], t)))
+        {
+            here.push(*c);
+            continue;
+        }
+        let n = records.len() as EntryId;
+        let on = parent.map_or(0, |p| records[p as usize].branch);
+        let branch = if head.get(on as usize).copied().flatten() == parent {
+            // It goes on from the end of a line: it stays on that line.
+            on
+        } else {
+            // A what-if line from where the copies parted.
+            let b = branches.len() as BranchId;
+            let theirs_name = theirs
+                .branches
+                .get(t.branch as usize)
+                .map_or("a line", |b| b.name.as_str());
+            branches.push(Branch {
+                id: b,
+                name: format!("{theirs_name} (from {name})"),
+                parent: Some(on),
+                fork: parent,
+            });
+            head.push(None);
+            lines.push((b, parent, 0));
+            b
+        };
+        if let Some(l) = lines.iter_mut().find(|l| l.0 == branch) {
+            l.2 += 1;
+        } else {
+            lines.push((branch, parent, 1));
+        }
+        let mut rec = t.clone();
+        rec.parent = parent;
+        rec.branch = branch;
+        let parent_chain = parent.map_or(root, |p| records[p as usize].chain);
+        rec.chain = chain_hash(&parent_chain, &rec, meta.rules_version);
+        records.push(rec);
+        head[branch as usize] = Some(n);
+        children.entry(parent).or_default().push(n);
+        here.push(n);
+    }
+    if records.len() as EntryId == first_new {
+        return Ok(None);
+    }
+    // This copy's position stays, unless it was at the end of a line the
+    // other copy went on with: then it follows the line to its new end.
+    let new_head = head.get(mine.branch as usize).copied().flatten();
+    let cursor = if mine.cursor == old_head && new_head != old_head {
+        new_head
+    } else {
+        mine.cursor
+    };
+    let new_branches = branches[mine_branches..].to_vec();
+    let parts = StoredBattle {
+        meta,
+        records,
+        branches,
+        snapshots: mine.snapshots,
+        cursor,
+        branch: mine.branch,
+    };
+    let mut b = games::load_battle(parts)
+        .map_err(|e| format!("its entries from {name} cannot be put after this copy's: {e}"))?;
+    let report = b.verify();
+    if !report.ok() {
+        return Err(format!(
+            "its entries from {name} do not replay after this copy's: {report}"
+        ));
+    }
+    let status = match b.outcome() {
+        Some(o) => ("over", Some(o.summary)),
+        None => ("in progress", None),
+    };
+    let rules_version = b.rules_version_now();
+    let total = b.records().len() as EntryId;
+    let snapshots = (first_new..total)
+        .filter_map(|e| {
+            b.snapshot_bytes(e).map(|state| StoredSnapshot {
+                entry: e,
+                rules_version,
+                state,
+            })
+        })
+        .collect();
+    let new_records: Vec<(EntryId, EntryRecord)> = (first_new..total)
+        .map(|e| (e, b.records()[e as usize].clone()))
+        .collect();
+    let (cursor, branch) = (b.cursor(), b.current_branch());
+    let h = b.head(branch);
+    if b.cursor() != h {
+        b.seek(h);
+    }
+    let head_result = b.outcome();
+    let landed = total - first_new;
+    let mut words = format!(
+        "battle {id} was played on in both copies: this copy's line is kept, and the {} of {name} this copy lacks landed beside it:",
+        if landed == 1 {
+            "entry".to_owned()
+        } else {
+            format!("{landed} entries")
+        }
+    );
+    for (n, (br, fork, count)) in lines.iter().enumerate() {
+        let bname = &b.branches()[*br as usize].name;
+        let from = fork.map_or_else(|| "the setup".to_owned(), |f| format!("entry {f}"));
+        let what = if new_branches.iter().any(|x| x.id == *br) {
+            format!("as the branch \"{bname}\", a what-if line from {from}")
+        } else {
+            format!("on the line \"{bname}\", going on from its end at {from}")
+        };
+        words.push_str(&format!("{} {count} {what}", if n == 0 { "" } else { ";" }));
+    }
+    Ok(Some(Graft {
+        battle: id,
+        records: new_records,
+        branches: new_branches,
+        snapshots,
+        cursor,
+        branch,
+        status,
+        head_result,
+        words,
+    }))
+}
+
+/// A battle as the store keeps it.
+fn parts(c: &Campaign, id: BattleId) -> Result<StoredBattle, SaveError> {
+    c.read_battle(id).map(|b| b.parts).map_err(|e| match e {
+        crate::battles::ScanError::Save(e) => e,
+        crate::battles::ScanError::Entry { seq, why } => SaveError::Corrupt {
+            battle: id,
+            why: format!("entry {seq} {why}"),
+        },
+    })
+}
+
+/// Append a graft's entries, branches and snapshots, and the position and
+/// status after it, in the merge's transaction (nothing is rewritten).
+fn write_graft(tx: &rusqlite::Transaction<'_>, g: &Graft) -> Result<(), SaveError> {
+    for (seq, rec) in &g.records {
+        let bytes = encode_entry(*seq, rec).map_err(|e| SaveError::Corrupt {
+            battle: g.battle,
+            why: e.to_string(),
+        })?;
+        tx.prepare_cached("INSERT INTO entries (battle, seq, record) VALUES (?1, ?2, ?3)")?
+            .execute(params![g.battle, *seq as i64, bytes])?;
+    }
+    for b in &g.branches {
+        tx.prepare_cached(
+            "INSERT INTO branches (battle, id, name, parent, fork) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?
+        .execute(params![
+            g.battle,
+            b.id,
+            b.name,
+            b.parent,
+            b.fork.map(|f| f as i64)
+        ])?;
+    }
+    for s in &g.snapshots {
+        tx.prepare_cached("INSERT INTO snapshots (battle, seq, state) VALUES (?1, ?2, ?3)")?
+            .execute(params![
+                g.battle,
+                s.entry as i64,
+                encode_snapshot(s.rules_version, &s.state)
+            ])?;
+    }
+    tx.prepare_cached(
+        "UPDATE battles SET cursor = ?1, branch = ?2, status = ?3, result = ?4, updated = ?5
+         WHERE id = ?6",
+    )?
+    .execute(params![
+        g.cursor.map(|c| c as i64),
+        g.branch,
+        g.status.0,
+        g.status.1,
+        now(),
+        g.battle
+    ])?;
+    Ok(())
+}
+
 /// A time in words, UTC ("2026-11-27 15:20 UTC").
 pub(crate) fn utc(at: i64) -> String {
     let days = at.div_euclid(86_400);
@@ -382,11 +644,21 @@ impl Campaign {
     /// that no longer validate set aside as conflicts. `theirs` is only read.
     pub fn merge(&mut self, theirs_path: &Path) -> Result<Merged, SaveError> {
         self.writable()?;
-        let theirs = Campaign::open_read_only(theirs_path)?;
         let name = theirs_path.file_name().map_or_else(
             || theirs_path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
+        // This campaign's own file is no other copy of it.
+        if let (Ok(a), Ok(b)) = (
+            std::fs::canonicalize(self.path()),
+            std::fs::canonicalize(theirs_path),
+        ) && a == b
+        {
+            return Err(SaveError::Refused(format!(
+                "{name} is this campaign's own file, not another copy of it: nothing was merged"
+            )));
+        }
+        let theirs = Campaign::open_read_only(theirs_path)?;
         if theirs.uid()? != self.uid()? {
             return Err(SaveError::Refused(format!(
                 "{name} is another campaign ({}), not a copy of this one ({}): nothing was merged",
@@ -401,14 +673,29 @@ impl Campaign {
         let mut same: HashMap<BattleId, BattleId> = HashMap::new();
         let mut to_copy = Vec::new();
         let mut not_copied: HashMap<BattleId, String> = HashMap::new();
-        for (tid, ident, entries) in &there {
+        let mut grafts: Vec<Graft> = Vec::new();
+        for (tid, ident, _) in &there {
             match here.iter().find(|(_, i, _)| i == ident) {
-                Some((mid, _, mine_entries)) => {
+                Some((mid, _, _)) => {
                     same.insert(*tid, *mid);
-                    if entries != mine_entries {
-                        out.notices.push(format!(
-                            "battle {mid} was played on in both copies ({mine_entries} entries here, {entries} in {name}): this copy's is kept"
-                        ));
+                    if self.entries_digest(*mid)? == theirs.entries_digest(*tid)? {
+                        continue;
+                    }
+                    // Review finding SHOULD 7: this copy's line is kept, and
+                    // the other copy's continuation lands beside it.
+                    let mine_parts = parts(self, *mid)?;
+                    let got = parts(&theirs, *tid)
+                        .map_err(|e| e.to_string())
+                        .and_then(|t| graft(*mid, mine_parts, &t, &name));
+                    match got {
+                        Ok(Some(g)) => {
+                            out.notices.push(g.words.clone());
+                            grafts.push(g);
+                        }
+                        Ok(None) => {}
+                        Err(why) => out.notices.push(format!(
+                            "battle {mid} was played on in both copies; what {name} has of it beyond this copy's did not land ({why}): this copy's is kept as it was"
+                        )),
                     }
                 }
                 None => {
@@ -463,9 +750,18 @@ impl Campaign {
             }
         }
 
+        for g in &grafts {
+            if let Some(r) = results.get_mut(&g.battle) {
+                *r = g.head_result.clone();
+            }
+        }
+
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        for g in &grafts {
+            write_graft(&tx, g)?;
+        }
         for (tid, mut c) in to_copy {
             let id = insert_checked(&tx, &c, &format!("merged from {name}"))?;
             same.insert(tid, id);

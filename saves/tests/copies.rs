@@ -867,3 +867,143 @@ fn item_9_the_trust_book_rechecks_a_battle_altered_on_another_branch() {
         "the altered battle was trusted: {again:?}"
     );
 }
+
+/// Play `n` legal commands of a Dice Race, the `(i * k + 2)`th legal one
+/// each time (two copies given different `k` part ways).
+fn play_pattern(c: &mut Campaign, id: i64, b: &mut dyn xenolog_engine::Battle, n: usize, k: usize) {
+    for i in 0..n {
+        let legal = b.legal();
+        let cmd = legal[(i * k + 2) % legal.len()].clone();
+        c.play(id, b, cmd.actor, &cmd.command, None).unwrap();
+    }
+}
+
+/// Every line of a battle (setup to each branch's head), as what its
+/// entries are whatever their numbers: actor, command, events, state hash.
+type Line = Vec<(u8, Vec<u8>, Vec<u8>, [u8; 16])>;
+
+fn lines(b: &dyn xenolog_engine::Battle) -> Vec<Line> {
+    b.branches()
+        .iter()
+        .map(|br| {
+            b.path_to(b.head(br.id))
+                .into_iter()
+                .map(|e| {
+                    let r = &b.records()[e as usize];
+                    (r.actor.0, r.command.clone(), r.events.clone(), r.state_hash)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The line of the battle's current branch.
+fn current_line(b: &dyn xenolog_engine::Battle) -> Line {
+    lines(b).swap_remove(b.current_branch() as usize)
+}
+
+/// Review finding SHOULD 7: a battle played on in both copies keeps this
+/// copy's line, and the other copy's continuation is not dropped: the store
+/// is append-only, so it lands as a branch of that battle from where the
+/// copies parted (a what-if line), replayed in full first, and the merge
+/// says so. Merging again adds nothing; nothing of either copy is lost.
+#[test]
+fn item_9_should_7_a_battle_played_on_in_both_copies_keeps_this_line_and_lands_the_other_as_a_branch()
+ {
+    let k = copies();
+    let id = {
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        let id = race::new_endless_race(&mut o, 21);
+        let mut b = o.load_battle(id).unwrap();
+        race::play_n(&mut o, id, &mut *b, 20);
+        id
+    };
+    copy(&k.organiser, &k.laptop);
+    let mine = {
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        let mut b = o.load_battle(id).unwrap();
+        play_pattern(&mut o, id, &mut *b, 12, 5);
+        (current_line(&*b), b.cursor(), b.records().len())
+    };
+    let theirs = {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        let mut b = l.load_battle(id).unwrap();
+        play_pattern(&mut l, id, &mut *b, 17, 3);
+        current_line(&*b)
+    };
+    assert_ne!(mine.0, theirs);
+    let mut o = Campaign::open(&k.organiser).unwrap();
+    let m = o.merge(&k.laptop).unwrap();
+    assert_eq!(m.notices.len(), 1, "{m:?}");
+    let n = &m.notices[0];
+    assert!(
+        n.contains(&format!("battle {id} was played on in both copies"))
+            && n.contains("this copy's line is kept")
+            && n.contains(
+                "as the branch \"Main (from laptop.xenolog)\", a what-if line from entry"
+            ),
+        "{n}"
+    );
+    let b = o.load_battle(id).unwrap();
+    assert!(b.verify().ok());
+    // This copy's line and position, as they were.
+    assert_eq!(b.current_branch(), 0);
+    assert_eq!(b.cursor(), mine.1);
+    assert_eq!(current_line(&*b), mine.0);
+    // The other copy's line, whole, on the new branch.
+    assert_eq!(b.branches().len(), 2);
+    assert_eq!(b.branches()[1].name, "Main (from laptop.xenolog)");
+    assert_eq!(lines(&*b)[1], theirs);
+    let common = mine
+        .0
+        .iter()
+        .zip(&theirs)
+        .take_while(|(a, b)| a == b)
+        .count();
+    assert_eq!(b.branches()[1].fork, Some(common as u64 - 1));
+    assert_eq!(b.records().len(), mine.2 + theirs.len() - common);
+    assert!(o.verify_campaign().unwrap().ok());
+    drop(b);
+    // Merged again: nothing more lands.
+    let again = o.merge(&k.laptop).unwrap();
+    assert!(again.notices.is_empty(), "{again:?}");
+    assert_eq!(
+        o.load_battle(id).unwrap().records().len(),
+        mine.2 + theirs.len() - common
+    );
+}
+
+/// The other copy played a battle on where this one did not: its entries
+/// go on along this copy's line (no branch), and the position follows the
+/// line to its new end.
+#[test]
+fn item_9_should_7_a_battle_played_on_only_in_the_other_copy_goes_on_along_this_line() {
+    let k = copies();
+    let id = {
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        let id = race::new_endless_race(&mut o, 22);
+        let mut b = o.load_battle(id).unwrap();
+        race::play_n(&mut o, id, &mut *b, 20);
+        id
+    };
+    copy(&k.organiser, &k.laptop);
+    let theirs = {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        let mut b = l.load_battle(id).unwrap();
+        play_pattern(&mut l, id, &mut *b, 9, 3);
+        (current_line(&*b), b.cursor())
+    };
+    let mut o = Campaign::open(&k.organiser).unwrap();
+    let m = o.merge(&k.laptop).unwrap();
+    assert_eq!(m.notices.len(), 1, "{m:?}");
+    assert!(
+        m.notices[0].contains("9 entries")
+            && m.notices[0].contains("on the line \"Main\", going on from its end at entry 19"),
+        "{m:?}"
+    );
+    let b = o.load_battle(id).unwrap();
+    assert_eq!(b.branches().len(), 1);
+    assert_eq!(current_line(&*b), theirs.0);
+    assert_eq!(b.cursor(), theirs.1);
+    assert!(b.verify().ok());
+}

@@ -457,6 +457,46 @@ impl App {
         }
     }
 
+    /// File > Merge a copy… (issue 30 item 9): the other copy merged into
+    /// the open campaign file through the store (as `xenolog campaign
+    /// merge`); what landed and what was set aside said in a notice; then
+    /// the campaign's battles not yet verified here (those copied over or
+    /// grown) are checked in the background, as on opening.
+    fn merge_copy(&mut self, path: &Path) {
+        // The open battle's position first: the merge may add to its line.
+        self.flush_position();
+        let Some(c) = self.campaign.as_mut() else {
+            self.notice(
+                "The copy was not merged",
+                "Open the campaign file to merge the copy into first.",
+            );
+            return;
+        };
+        match super::merge::merge(&mut **c, path) {
+            Ok(m) => {
+                let (title, words) = super::merge::words(&m, path);
+                self.messages.status = super::merge::status(&m, path);
+                self.reload_battles();
+                // Battles may have grown: the open one is read again.
+                if let Some(id) = self.open.as_ref().map(|o| o.id) {
+                    self.open_battle(id);
+                }
+                let file = self
+                    .campaign
+                    .as_ref()
+                    .and_then(|c| c.path())
+                    .map(Path::to_owned);
+                if let Some(p) = file {
+                    let book =
+                        super::trust::book_in(self.club_dir.as_deref().and_then(Path::parent));
+                    self.trust.start(&p, book, &self.ctx);
+                }
+                self.notice(&title, words);
+            }
+            Err(e) => self.notice("The copy was not merged", e),
+        }
+    }
+
     /// Queue a command as if a panel had pushed it (the GUI tests do).
     /// Apply a Campaign view action to the open campaign file.
     fn campaign_action(&mut self, action: super::campaign_view::CampaignAction) {
@@ -887,9 +927,10 @@ impl App {
             FileRequest::ExportBattle => format!("{safe}.{BATTLE_EXT}"),
             FileRequest::ExportPicture => format!("{safe}.svg"),
             FileRequest::ExportReport(f) => format!("{safe}.{}", f.extension()),
-            FileRequest::OpenCampaign | FileRequest::ImportBattle | FileRequest::PositionFile => {
-                String::new()
-            }
+            FileRequest::OpenCampaign
+            | FileRequest::ImportBattle
+            | FileRequest::MergeCopy
+            | FileRequest::PositionFile => String::new(),
         };
         match self.files.pick(&request, &suggested) {
             Answer::Chosen(path) => self.file_chosen(request, path),
@@ -922,6 +963,7 @@ impl App {
             FileRequest::NewCampaign => AppCommand::NewCampaign(path),
             FileRequest::OpenCampaign => AppCommand::OpenCampaign(path),
             FileRequest::ImportBattle => AppCommand::ImportBattle(path),
+            FileRequest::MergeCopy => AppCommand::MergeCopy(path),
             FileRequest::ExportBattle => AppCommand::ExportBattle(path),
             FileRequest::ExportPicture => AppCommand::ExportPicture(path),
             FileRequest::PositionFile => AppCommand::NewBattleFromFile(path),
@@ -1093,6 +1135,7 @@ impl App {
                     Err(e) => self.notice("The battle was not imported", e),
                 }
             }
+            AppCommand::MergeCopy(path) => self.merge_copy(&path),
             AppCommand::ExportBattle(path) => {
                 let (Some(c), Some(ob)) = (&self.campaign, &self.open) else {
                     return;
@@ -1469,6 +1512,10 @@ impl App {
             show_branches: self.look.show_branches,
             reveal_hidden: self.look.reveal_hidden,
             show_campaign: self.campaign_view.shown,
+            campaign_file: self
+                .campaign
+                .as_ref()
+                .is_some_and(|c| c.path().is_some() && !c.is_read_only() && !c.remote()),
         };
         Panel::top("menu").show(ui, |ui| {
             menu_bar_ui(

@@ -72,6 +72,8 @@ pub enum FileRequest {
     NewCampaign,
     OpenCampaign,
     ImportBattle,
+    /// File > Merge a copy…: another copy of the open campaign.
+    MergeCopy,
     ExportBattle,
     ExportPicture,
     /// A position or scenario file to start a battle from.
@@ -115,6 +117,8 @@ pub enum AppCommand {
     /// open the New battle dialog on it (or say why it cannot be read).
     NewBattleFromFile(PathBuf),
     ImportBattle(PathBuf),
+    /// Merge another copy of the open campaign into it (issue 30 item 9).
+    MergeCopy(PathBuf),
     ExportBattle(PathBuf),
     ExportPicture(PathBuf),
     /// Write the open battle's report in this format.

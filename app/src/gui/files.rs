@@ -56,6 +56,12 @@ pub fn request_kind(request: &FileRequest) -> RequestKind {
         FileRequest::OpenCampaign => ("Open campaign", "Xenolog campaign", CAMPAIGN_EXT, false),
         FileRequest::NewCampaign => ("New campaign", "Xenolog campaign", CAMPAIGN_EXT, true),
         FileRequest::ImportBattle => ("Import battle", "Xenolog battle", BATTLE_EXT, false),
+        FileRequest::MergeCopy => (
+            "Merge a copy of this campaign",
+            "Xenolog campaign",
+            CAMPAIGN_EXT,
+            false,
+        ),
         FileRequest::ExportBattle => ("Export battle", "Xenolog battle", BATTLE_EXT, true),
         FileRequest::ExportPicture => ("Export board picture", "SVG picture", "svg", true),
         // Position files have no extension of their own (hand.txt, late).

@@ -25,6 +25,9 @@ pub struct MenuContext {
     /// Every seat's hidden information is shown (hot-seat curtain off).
     pub reveal_hidden: bool,
     pub show_campaign: bool,
+    /// A campaign file of this machine is open for writing (a copy can
+    /// be merged into it).
+    pub campaign_file: bool,
 }
 
 fn item(ui: &mut Ui, text: &str, shortcut: Option<&KeyboardShortcut>, enabled: bool) -> bool {
@@ -83,6 +86,9 @@ pub fn menu_bar_ui(
             }
             if item(ui, "Import battle…", None, true) {
                 commands.push(AppCommand::AskFile(FileRequest::ImportBattle));
+            }
+            if item(ui, "Merge a copy…", None, m.campaign_file) {
+                commands.push(AppCommand::AskFile(FileRequest::MergeCopy));
             }
             if item(ui, "Export battle…", None, m.battle_open) {
                 commands.push(AppCommand::AskFile(FileRequest::ExportBattle));

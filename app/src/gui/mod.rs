@@ -23,6 +23,7 @@ pub mod dialogs;
 pub mod files;
 pub mod look;
 pub mod menu;
+pub mod merge;
 pub mod messages;
 pub mod open;
 pub mod position;

@@ -1,0 +1,220 @@
+//! File > Merge a copy… (issue 30 item 9, "two copies of a campaign must
+//! merge (the campaign log is append-only: the entries of both land, a
+//! conflict is shown, none is lost)"), in the app: the other copy is picked
+//! as File > Open picks a campaign (the tests script the file dialog's
+//! answer), merged through the store as `xenolog campaign merge` does, what
+//! landed and the conflict set aside are said in a notice, and the battles
+//! that came in are checked in the background. A file that is not a
+//! campaign, another campaign and the campaign's own file are refused in
+//! words, and nothing changes.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use serde_json::json;
+use xenolog::gui;
+use xenolog_engine::campaign::CampaignEvent;
+use xenolog_saves::{Campaign, DiceMode};
+
+#[path = "gui_app/support.rs"]
+#[allow(dead_code)]
+mod gui_support;
+
+use gui::app::App;
+
+/// Frames until the app's background check has ended (at most a minute).
+fn until_checked(h: &mut Harness<'_, App>) {
+    let start = Instant::now();
+    while h.state().trust_running() && start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+        h.run();
+    }
+    h.run();
+    assert!(!h.state().trust_running(), "the check did not end");
+}
+
+/// The organiser's campaign: Wyvern Platoon, Sgt Benton and Pte Yates.
+fn organiser(path: &Path) {
+    let mut c = Campaign::create(path, "Hollow Farm").unwrap();
+    let unit = c.add_roster("Wyvern Platoon", "unit").unwrap();
+    for name in ["Sgt Benton", "Pte Yates"] {
+        c.add_model(unit, name, "rifleman").unwrap();
+    }
+}
+
+fn retire(c: &mut Campaign, name: &str) {
+    let model = c
+        .campaign_state()
+        .unwrap()
+        .models
+        .iter()
+        .find(|m| m.name == name)
+        .unwrap()
+        .id;
+    c.record(CampaignEvent::ModelRetired { model }).unwrap();
+}
+
+/// What the campaign file holds: its log's length, the models' names and
+/// statuses, its battles' titles, the entries set aside.
+fn holds(path: &Path) -> (usize, Vec<String>, Vec<String>, usize) {
+    let c = Campaign::open_read_only(path).unwrap();
+    let s = c.campaign_state().unwrap();
+    (
+        c.campaign_log().unwrap().len(),
+        s.models
+            .iter()
+            .map(|m| format!("{} ({})", m.name, m.status.word()))
+            .collect(),
+        c.battles().unwrap().into_iter().map(|b| b.title).collect(),
+        c.campaign_conflicts().unwrap().len(),
+    )
+}
+
+#[test]
+fn item_9_file_merge_a_copy_lands_its_entries_shows_the_conflict_and_checks_what_came_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let club = dir.path().join("club.xenolog");
+    let laptop = dir.path().join("laptop.xenolog");
+    organiser(&club);
+    std::fs::copy(&club, &laptop).unwrap();
+    {
+        let mut c = Campaign::open(&club).unwrap();
+        retire(&mut c, "Pte Yates");
+    }
+    // The laptop's retirement is the later one (the one set aside).
+    std::thread::sleep(Duration::from_millis(1100));
+    {
+        // The laptop retires Pte Yates too (a conflict),
+        // recruits Pte Walsh and plays a Dice Race.
+        let mut l = Campaign::open(&laptop).unwrap();
+        retire(&mut l, "Pte Yates");
+        l.add_model(1, "Pte Walsh", "rifleman").unwrap();
+        let id = l
+            .new_battle(
+                "race",
+                5,
+                &json!({"target": 1_000}),
+                "Race on the laptop",
+                DiceMode::Rolled,
+            )
+            .unwrap();
+        let mut b = l.load_battle(id).unwrap();
+        for i in 0..30 {
+            let legal = b.legal();
+            let c = legal[i % legal.len()].clone();
+            l.play(id, &mut *b, c.actor, &c.command, None).unwrap();
+        }
+    }
+    let mut h = gui_support::app_with(
+        Some(club.clone()),
+        Some(data.clone()),
+        vec![Some(laptop.clone())],
+    );
+    h.run();
+    until_checked(&mut h);
+    assert!(h.state().messages.notices().is_empty());
+    gui_support::menu(&mut h, "File", "Merge a copy…");
+    let notices = h.state().messages.notices().to_vec();
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    let n = &notices[0];
+    assert_eq!(
+        n.title, "Merged laptop.xenolog: 1 conflict set aside",
+        "{n:?}"
+    );
+    assert!(n.text.contains("1 entry of laptop.xenolog landed"), "{n:?}");
+    assert!(n.text.contains("Race on the laptop"), "{n:?}");
+    assert!(
+        n.text.contains("from laptop.xenolog: Pte Yates retired")
+            && n.text
+                .contains("was set aside: Pte Yates is retired already")
+            && n.text.contains("never lost"),
+        "{n:?}"
+    );
+    // On screen, in words.
+    assert!(
+        h.get_all_by_label_contains("was set aside: Pte Yates is retired already")
+            .next()
+            .is_some()
+    );
+    // In the file: both copies' entries, the laptop's battle, the conflict kept.
+    let (log, models, battles, aside) = holds(&club);
+    assert_eq!(
+        log,
+        2 + 1 + 1 + 1,
+        "roster, two recruits, a retirement, Pte Walsh"
+    );
+    assert!(
+        models.contains(&"Pte Walsh (fighting fit)".to_owned()),
+        "{models:?}"
+    );
+    assert!(
+        models.contains(&"Pte Yates (retired)".to_owned()),
+        "{models:?}"
+    );
+    assert_eq!(battles, ["Race on the laptop"]);
+    assert_eq!(aside, 1);
+    // The battle that came in is verified in the background: it replays.
+    until_checked(&mut h);
+    assert!(
+        h.state()
+            .messages
+            .notices()
+            .iter()
+            .all(|n| !n.title.contains("does not replay")),
+        "{:?}",
+        h.state().messages.notices()
+    );
+    assert!(
+        h.state()
+            .battles
+            .iter()
+            .any(|b| b.title == "Race on the laptop")
+    );
+    // Verified here: this machine's trust book now vouches for it.
+    let book = xenolog_saves::trust::TrustBook::read(&data.join("trusted.json"));
+    let c = Campaign::open_read_only(&club).unwrap();
+    assert_eq!(book.untrusted(&c).unwrap(), Vec::<i64>::new());
+}
+
+#[test]
+fn item_9_merging_a_file_that_is_not_a_copy_is_refused_in_words_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let club = dir.path().join("club.xenolog");
+    organiser(&club);
+    let junk = dir.path().join("notes.xenolog");
+    std::fs::write(&junk, "not a campaign at all").unwrap();
+    let other = dir.path().join("other.xenolog");
+    organiser(&other);
+    let before = holds(&club);
+    let mut h = gui_support::app_with(
+        Some(club.clone()),
+        Some(data),
+        vec![Some(junk), Some(other), Some(club.clone())],
+    );
+    h.run();
+    until_checked(&mut h);
+    for words in [
+        "notes.xenolog is not a Xenolog campaign",
+        "other.xenolog is another campaign (Hollow Farm), not a copy of this one",
+        "club.xenolog is this campaign's own file, not another copy of it",
+    ] {
+        gui_support::menu(&mut h, "File", "Merge a copy…");
+        let notices = h.state().messages.notices().to_vec();
+        let n = notices.last().expect("a notice");
+        assert_eq!(n.title, "The copy was not merged", "{notices:?}");
+        assert!(n.text.contains(words), "{words}: {n:?}");
+        assert!(
+            h.get_all_by_label_contains(words).next().is_some(),
+            "{words}"
+        );
+        assert_eq!(holds(&club), before);
+        h.state_mut().push(gui::command::AppCommand::DismissNotice);
+        h.run();
+    }
+}
