@@ -245,3 +245,46 @@ fn item_9_xenolog_battles_names_a_forged_snapshot_of_a_campaign_from_elsewhere()
         .unwrap();
     assert!(o.stderr.is_empty(), "{o:?}");
 }
+
+/// Review finding SHOULD 5 on the command line: two copies of a campaign
+/// file from before migration 7, upgraded apart (each got its own uid),
+/// are refused as another campaign, the refusal naming `--same-campaign`;
+/// with it they merge.
+#[test]
+fn item_9_should_5_xenolog_campaign_merge_same_campaign_merges_copies_upgraded_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/compat/2026-11-27-club/campaign.xenolog");
+    let (club, laptop) = (
+        dir.path().join("club.xenolog"),
+        dir.path().join("laptop.xenolog"),
+    );
+    for p in [&club, &laptop] {
+        std::fs::copy(&fixture, p).unwrap();
+    }
+    Campaign::open(&laptop)
+        .unwrap()
+        .add_model(1, "Pte Walsh", "rifleman")
+        .unwrap();
+    drop(Campaign::open(&club).unwrap());
+    let o = xenolog(&["campaign", "merge", s(&club), s(&laptop)]);
+    assert!(!o.status.success());
+    let why = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        why.contains("not a copy of this one") && why.contains("--same-campaign"),
+        "{why}"
+    );
+    let said = ok(&xenolog(&[
+        "campaign",
+        "merge",
+        "--same-campaign",
+        s(&club),
+        s(&laptop),
+    ]));
+    assert!(said.contains("1 entry landed"), "{said}");
+    assert!(
+        said.contains("merged as a copy of this campaign, as you said"),
+        "{said}"
+    );
+    assert_eq!(earned(&club, "Pte Walsh"), 0);
+}

@@ -218,3 +218,63 @@ fn item_9_merging_a_file_that_is_not_a_copy_is_refused_in_words_and_changes_noth
         h.run();
     }
 }
+
+/// Review finding SHOULD 5 in the app: two copies of a campaign file from
+/// before migration 7, upgraded apart (each got its own uid), are refused
+/// as another campaign, with a button by which the player says they are
+/// copies of one campaign; pressed, the copy merges (their entries from
+/// before the upgrade agree) and the notice says it was merged as said.
+#[test]
+fn item_9_should_5_a_copy_upgraded_apart_merges_when_the_player_says_it_is_one_campaign() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/compat/2026-11-27-club/campaign.xenolog");
+    let club = dir.path().join("club.xenolog");
+    let laptop = dir.path().join("laptop.xenolog");
+    for p in [&club, &laptop] {
+        std::fs::copy(&fixture, p).unwrap();
+    }
+    {
+        let mut l = Campaign::open(&laptop).unwrap();
+        l.add_model(1, "Pte Walsh", "rifleman").unwrap();
+    }
+    drop(Campaign::open(&club).unwrap());
+    let before = holds(&club);
+    let mut h = gui_support::app_with(Some(club.clone()), Some(data), vec![Some(laptop.clone())]);
+    h.run();
+    until_checked(&mut h);
+    h.state_mut().messages.retain_notices(|_| false);
+    gui_support::menu(&mut h, "File", "Merge a copy…");
+    let n = h
+        .state()
+        .messages
+        .notices()
+        .last()
+        .cloned()
+        .expect("a notice");
+    assert_eq!(n.title, "The copy was not merged", "{n:?}");
+    assert!(n.text.contains("not a copy of this one"), "{n:?}");
+    assert_eq!(holds(&club), before);
+    gui_support::click(&mut h, "They are copies of one campaign: merge");
+    let n = h
+        .state()
+        .messages
+        .notices()
+        .last()
+        .cloned()
+        .expect("a notice");
+    assert_eq!(n.title, "Merged laptop.xenolog", "{n:?}");
+    assert!(
+        n.text
+            .contains("merged as a copy of this campaign, as you said"),
+        "{n:?}"
+    );
+    let (log, models, _, aside) = holds(&club);
+    assert_eq!((log, aside), (before.0 + 1, 0));
+    assert!(
+        models.contains(&"Pte Walsh (fighting fit)".to_owned()),
+        "{models:?}"
+    );
+}

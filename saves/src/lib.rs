@@ -75,7 +75,7 @@ pub use battles::dice_to_enter;
 pub use campaign::{BattleSummary, Campaign};
 pub use error::SaveError;
 pub use file::write_atomically;
-pub use merge::{Conflict, Merged};
+pub use merge::{Conflict, MergeOptions, Merged};
 pub use names::BattleNames;
 pub use notes::Note;
 pub use rosters::{

@@ -560,6 +560,67 @@ fn graft(
     }))
 }
 
+/// How a merge is to take the other file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MergeOptions {
+    /// The user says the other file is a copy of this campaign although its
+    /// uid differs: both were copied from one file before migration 7 gave
+    /// each campaign one uid, and each got a uid of its own when upgraded
+    /// (review finding SHOULD 5). Merged only if their entries from before
+    /// the upgrade agree, entry by entry.
+    pub same_campaign: bool,
+}
+
+/// The entries written before migration 7 (origin ''), by number.
+fn legacy(log: &[(CampaignEntry, EntryKey)]) -> HashMap<u32, &CampaignEntry> {
+    log.iter()
+        .filter(|(_, k)| k.origin.is_empty())
+        .map(|(e, k)| (k.number, e))
+        .collect()
+}
+
+/// Whether two files' logs begin with the same entry written before
+/// migration 7 (same number 1, time and event).
+fn began_as_one(mine: &Campaign, theirs: &Campaign) -> Result<bool, SaveError> {
+    let (a, b) = (mine.campaign_log_keyed()?, theirs.campaign_log_keyed()?);
+    let (a, b) = (legacy(&a), legacy(&b));
+    Ok(matches!((a.get(&1), b.get(&1)), (Some(x), Some(y)) if x.at == y.at && x.event == y.event))
+}
+
+/// Refuse, in words naming the first, entries written before migration 7
+/// that both files number alike but that differ (SHOULD 5).
+fn legacy_entries_agree(
+    mine: &Campaign,
+    theirs: &Campaign,
+    mine_log: &[(CampaignEntry, EntryKey)],
+    theirs_log: &[(CampaignEntry, EntryKey)],
+    same: &HashMap<BattleId, BattleId>,
+    name: &str,
+) -> Result<(), SaveError> {
+    let (a, b) = (legacy(mine_log), legacy(theirs_log));
+    let mut numbers: Vec<u32> = a.keys().filter(|n| b.contains_key(n)).copied().collect();
+    numbers.sort_unstable();
+    for n in numbers {
+        let (x, y) = (a[&n], b[&n]);
+        // Their battle in this file's numbers.
+        let mut theirs_event = y.event.clone();
+        if let CampaignEvent::BattleFought { battle, .. } = &mut theirs_event {
+            *battle = same.get(battle).copied().unwrap_or(BattleId::MIN);
+        }
+        if x.at == y.at && x.event == theirs_event {
+            continue;
+        }
+        let here = describe(&x.event, &mine.campaign_state()?, &mine.battle_names()?);
+        let there = describe(&y.event, &theirs.campaign_state()?, &theirs.battle_names()?);
+        return Err(SaveError::Refused(format!(
+            "{name} and this file were edited apart before they were upgraded to keep one campaign uid: entry {n} is \"{here}\" here (recorded {}) but \"{there}\" in {name} (recorded {}), so entries numbered alike in the two are not the same entries, and merging them could put one copy's later entries on the other's models: nothing was merged",
+            utc(x.at),
+            utc(y.at)
+        )));
+    }
+    Ok(())
+}
+
 /// A battle as the store keeps it.
 fn parts(c: &Campaign, id: BattleId) -> Result<StoredBattle, SaveError> {
     c.read_battle(id).map(|b| b.parts).map_err(|e| match e {
@@ -643,6 +704,28 @@ impl Campaign {
     /// docs): its battles copied over, its log entries landed, the entries
     /// that no longer validate set aside as conflicts. `theirs` is only read.
     pub fn merge(&mut self, theirs_path: &Path) -> Result<Merged, SaveError> {
+        self.merge_with(theirs_path, MergeOptions::default())
+    }
+
+    /// Whether the file at `theirs_path` may be a copy of this campaign
+    /// made before copies kept one uid (review finding SHOULD 5): its uid
+    /// differs, and its log begins with this log's first entry (same time,
+    /// same event), written before migration 7. The user is to say whether
+    /// it is one ([`MergeOptions::same_campaign`]).
+    pub fn may_be_older_copy(&self, theirs_path: &Path) -> bool {
+        let Ok(theirs) = Campaign::open_read_only(theirs_path) else {
+            return false;
+        };
+        matches!((self.uid(), theirs.uid()), (Ok(a), Ok(b)) if a != b)
+            && began_as_one(self, &theirs).unwrap_or(false)
+    }
+
+    /// [`Campaign::merge`], with [`MergeOptions`].
+    pub fn merge_with(
+        &mut self,
+        theirs_path: &Path,
+        options: MergeOptions,
+    ) -> Result<Merged, SaveError> {
         self.writable()?;
         let name = theirs_path.file_name().map_or_else(
             || theirs_path.display().to_string(),
@@ -659,14 +742,20 @@ impl Campaign {
             )));
         }
         let theirs = Campaign::open_read_only(theirs_path)?;
-        if theirs.uid()? != self.uid()? {
+        let mut out = Merged::default();
+        let other_uid = theirs.uid()? != self.uid()?;
+        if other_uid && !options.same_campaign {
+            let hint = if began_as_one(self, &theirs)? {
+                " (if both are copies of one campaign made before Xenolog kept one uid per campaign, as their first entries suggest, say so to merge them: --same-campaign)"
+            } else {
+                ""
+            };
             return Err(SaveError::Refused(format!(
-                "{name} is another campaign ({}), not a copy of this one ({}): nothing was merged",
+                "{name} is another campaign ({}), not a copy of this one ({}){hint}: nothing was merged",
                 theirs.name()?,
                 self.name()?
             )));
         }
-        let mut out = Merged::default();
         // Battles: the same in both, or only in theirs (copied, checked first).
         let here = battles_of(self)?;
         let there = battles_of(&theirs)?;
@@ -723,6 +812,18 @@ impl Campaign {
         }
         let mine_log = self.campaign_log_keyed()?;
         let theirs_log = theirs.campaign_log_keyed()?;
+        if other_uid {
+            // Review finding SHOULD 5: said to be a copy of this campaign,
+            // though each file got its own uid when upgraded. Their entries
+            // from before the upgrade share keys by number only: an entry
+            // numbered alike must be the same entry in both, else the
+            // copies were edited apart before the upgrade, and merging
+            // could put one copy's later entries on the other's models.
+            legacy_entries_agree(self, &theirs, &mine_log, &theirs_log, &same, &name)?;
+            out.notices.push(format!(
+                "{name} has a campaign uid of its own (it was upgraded apart from this file, from before copies kept one uid): it was merged as a copy of this campaign, as you said, and its entries from before the upgrade are the same as this file's. It keeps its own uid, so a roster battle exported from it still arrives here bare: carry this merged file to that machine in its place to make them one campaign again"
+            ));
+        }
         let mine_conflicts = self.campaign_conflicts()?;
         let set_aside: HashSet<EntryKey> = mine_conflicts.iter().map(|c| c.key.clone()).collect();
         // What is set aside already, each key with its event: an entry is

@@ -1007,3 +1007,140 @@ fn item_9_should_7_a_battle_played_on_only_in_the_other_copy_goes_on_along_this_
     assert_eq!(b.cursor(), theirs.1);
     assert!(b.verify().ok());
 }
+
+/// The campaign fixture of session 15's club work: schema 6, from before
+/// migration 7 gave each campaign one uid kept by its copies.
+fn before_migration_7() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/compat/2026-11-27-club/campaign.xenolog")
+}
+
+/// Two copies of a campaign file from before migration 7, carried to two
+/// machines and upgraded there (each got its own random uid); `apart`
+/// edits each file's copy (schema 6, before the upgrade) first.
+fn upgraded_apart(apart: &dyn Fn(&Path, u32)) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = place();
+    let (a, b) = (
+        dir.path().join("club.xenolog"),
+        dir.path().join("laptop.xenolog"),
+    );
+    for (n, p) in [&a, &b].into_iter().enumerate() {
+        copy(&before_migration_7(), p);
+        apart(p, n as u32);
+        drop(Campaign::open(p).unwrap());
+    }
+    (dir, a, b)
+}
+
+/// Review finding SHOULD 5: copies upgraded from before migration 7 got
+/// random uids, so a merge takes them for two campaigns. The refusal says
+/// how to merge them; said to be copies of one campaign
+/// (`MergeOptions::same_campaign`), they merge: the entries from before the
+/// upgrade once, each copy's later entries landing.
+#[test]
+fn item_9_should_5_copies_upgraded_from_before_migration_7_merge_when_said_to_be_one_campaign() {
+    use xenolog_saves::MergeOptions;
+    let (_dir, a, b) = upgraded_apart(&|_, _| {});
+    {
+        let mut ca = Campaign::open(&a).unwrap();
+        ca.add_model(1, "Pte Grant", "rifleman").unwrap();
+        let mut cb = Campaign::open(&b).unwrap();
+        cb.add_model(1, "Pte Walsh", "rifleman").unwrap();
+        assert_ne!(ca.uid().unwrap(), cb.uid().unwrap());
+    }
+    let mut ca = Campaign::open(&a).unwrap();
+    let before = (log_len(&ca), sheets(&ca));
+    let err = ca.merge(&b).unwrap_err().to_string();
+    assert!(
+        err.contains("not a copy of this one")
+            && err.contains("--same-campaign")
+            && err.contains("nothing was merged"),
+        "{err}"
+    );
+    assert_eq!((log_len(&ca), sheets(&ca)), before);
+    assert!(ca.may_be_older_copy(&b));
+    let m = ca
+        .merge_with(
+            &b,
+            MergeOptions {
+                same_campaign: true,
+            },
+        )
+        .unwrap();
+    assert!(m.conflicts.is_empty(), "{m:?}");
+    assert_eq!(m.added, 1, "{m:?}");
+    assert!(
+        m.notices
+            .iter()
+            .any(|n| n.contains("merged as a copy of this campaign, as you said")),
+        "{m:?}"
+    );
+    assert_eq!(
+        log_len(&ca),
+        17 + 2,
+        "the 17 entries from before the upgrade once"
+    );
+    let n = names(&ca);
+    assert!(
+        n.contains(&"Pte Grant".to_owned()) && n.contains(&"Pte Walsh".to_owned()),
+        "{n:?}"
+    );
+    assert!(ca.verify_campaign().unwrap().ok());
+}
+
+/// SHOULD 5, the unsafe case: two copies of a file from before migration 7
+/// edited apart before they were upgraded both have an entry 18, not the
+/// same one. Said to be copies of one campaign, they are still refused in
+/// words naming the entry (merged, one copy's later entries could land on
+/// the other's models): nothing is merged silently, nothing changes.
+#[test]
+fn item_9_should_5_copies_edited_apart_before_the_upgrade_are_refused_naming_the_entry() {
+    use xenolog_saves::MergeOptions;
+    let (_dir, a, b) = upgraded_apart(&|p, n| {
+        let conn = rusqlite::Connection::open(p).unwrap();
+        let name = ["Sgt Benton, the elder", "Sgt Benton, the bold"][n as usize];
+        let event = serde_json::to_string(&CampaignEvent::ModelRenamed {
+            model: 1,
+            name: name.into(),
+        })
+        .unwrap();
+        conn.execute(
+            "INSERT INTO campaign_log (id, at, event) VALUES (18, 1795763400, ?1)",
+            [event],
+        )
+        .unwrap();
+    });
+    assert!(Campaign::open(&a).unwrap().may_be_older_copy(&b));
+    let mut ca = Campaign::open(&a).unwrap();
+    let before = (
+        log_len(&ca),
+        sheets(&ca),
+        ca.campaign_conflicts().unwrap().len(),
+    );
+    let err = ca
+        .merge_with(
+            &b,
+            MergeOptions {
+                same_campaign: true,
+            },
+        )
+        .unwrap_err();
+    assert!(matches!(err, SaveError::Refused(_)), "{err:?}");
+    let words = err.to_string();
+    assert!(
+        words.contains("edited apart before they were upgraded")
+            && words.contains("entry 18")
+            && words.contains("Sgt Benton, the elder")
+            && words.contains("Sgt Benton, the bold")
+            && words.contains("nothing was merged"),
+        "{words}"
+    );
+    assert_eq!(
+        (
+            log_len(&ca),
+            sheets(&ca),
+            ca.campaign_conflicts().unwrap().len()
+        ),
+        before
+    );
+}

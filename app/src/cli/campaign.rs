@@ -169,6 +169,12 @@ pub(super) enum CampaignCmd {
         file: PathBuf,
         /// The other copy of the same campaign.
         theirs: PathBuf,
+        /// The other file is a copy of this campaign although its uid
+        /// differs (both copied from one file before copies kept one uid,
+        /// and upgraded apart): merged only if their entries from before
+        /// the upgrade agree, entry by entry.
+        #[arg(long)]
+        same_campaign: bool,
         #[arg(long)]
         json: bool,
     },
@@ -701,14 +707,19 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
             Ok(())
         }
         CampaignCmd::State { at, date } => state(&at.file, date.as_deref(), at.json, out),
-        CampaignCmd::Merge { file, theirs, json } => {
+        CampaignCmd::Merge {
+            file,
+            theirs,
+            same_campaign,
+            json,
+        } => {
             if file == theirs {
                 return Err(Fail::usage(
                     "merge a campaign with another copy of it, not with itself",
                 ));
             }
             let mut c = open_rw(&file)?;
-            let m = c.merge(&theirs)?;
+            let m = c.merge_with(&theirs, xenolog_saves::MergeOptions { same_campaign })?;
             if json {
                 return json_line(
                     out,

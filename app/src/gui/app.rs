@@ -462,7 +462,7 @@ impl App {
     /// merge`); what landed and what was set aside said in a notice; then
     /// the campaign's battles not yet verified here (those copied over or
     /// grown) are checked in the background, as on opening.
-    fn merge_copy(&mut self, path: &Path) {
+    fn merge_copy(&mut self, path: &Path, same_campaign: bool) {
         // The open battle's position first: the merge may add to its line.
         self.flush_position();
         let Some(c) = self.campaign.as_mut() else {
@@ -472,7 +472,7 @@ impl App {
             );
             return;
         };
-        match super::merge::merge(&mut **c, path) {
+        match super::merge::merge(&mut **c, path, same_campaign) {
             Ok(m) => {
                 let (title, words) = super::merge::words(&m, path);
                 self.messages.status = super::merge::status(&m, path);
@@ -493,7 +493,16 @@ impl App {
                 }
                 self.notice(&title, words);
             }
-            Err(e) => self.notice("The copy was not merged", e),
+            Err(e) => {
+                let mut n = Notice::new("The copy was not merged", e);
+                if !same_campaign && c.file().is_some_and(|f| f.may_be_older_copy(path)) {
+                    n.action = Some((
+                        "They are copies of one campaign: merge".into(),
+                        AppCommand::MergeSameCampaign(path.to_owned()),
+                    ));
+                }
+                self.messages.push_notice(n);
+            }
         }
     }
 
@@ -1135,7 +1144,8 @@ impl App {
                     Err(e) => self.notice("The battle was not imported", e),
                 }
             }
-            AppCommand::MergeCopy(path) => self.merge_copy(&path),
+            AppCommand::MergeCopy(path) => self.merge_copy(&path, false),
+            AppCommand::MergeSameCampaign(path) => self.merge_copy(&path, true),
             AppCommand::ExportBattle(path) => {
                 let (Some(c), Some(ob)) = (&self.campaign, &self.open) else {
                     return;

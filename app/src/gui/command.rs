@@ -119,6 +119,9 @@ pub enum AppCommand {
     ImportBattle(PathBuf),
     /// Merge another copy of the open campaign into it (issue 30 item 9).
     MergeCopy(PathBuf),
+    /// The same, the player having said the file is a copy of this campaign
+    /// although its uid differs (upgraded apart from before copies kept one).
+    MergeSameCampaign(PathBuf),
     ExportBattle(PathBuf),
     ExportPicture(PathBuf),
     /// Write the open battle's report in this format.

@@ -5,17 +5,24 @@
 //! battles are checked before they are copied, and an entry that no longer
 //! validates is set aside (kept beside, never lost) and shown in words.
 //! A file that is not a campaign, another campaign, or this campaign's own
-//! file is refused in words, and nothing changes.
+//! file is refused in words, and nothing changes. A copy upgraded apart
+//! from before copies kept one campaign uid is refused too, with a button
+//! by which the player says it is a copy of this campaign (then it merges
+//! if the two files' entries from before the upgrade agree).
 
 use std::path::Path;
 
-use xenolog_saves::Merged;
+use xenolog_saves::{MergeOptions, Merged};
 
 use super::store::CampaignStore;
 
 /// Merge the copy at `path` into the open campaign; the store's words when
 /// it is refused.
-pub fn merge(c: &mut dyn CampaignStore, path: &Path) -> Result<Merged, String> {
+pub fn merge(
+    c: &mut dyn CampaignStore,
+    path: &Path,
+    same_campaign: bool,
+) -> Result<Merged, String> {
     if c.remote() {
         return Err(
             "A club's campaign is kept by its server, which merges every edit as it comes: \
@@ -31,7 +38,9 @@ pub fn merge(c: &mut dyn CampaignStore, path: &Path) -> Result<Merged, String> {
         );
     }
     match (c.path().is_some(), c.file_mut()) {
-        (true, Some(f)) => f.merge(path).map_err(|e| e.to_string()),
+        (true, Some(f)) => f
+            .merge_with(path, MergeOptions { same_campaign })
+            .map_err(|e| e.to_string()),
         _ => Err(
             "Only a campaign file merges another copy of it: save the campaign first \
                   (File > New campaign…), or open the file."
