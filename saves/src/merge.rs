@@ -227,7 +227,10 @@ type Renumbering = (HashMap<ModelId, ModelId>, HashMap<RosterId, RosterId>);
 ///    copy has (shared or not): where both are only in one copy, the later
 ///    recruit's copy renumbers it (and everything of that copy naming it) to
 ///    a new number; against a shared recruit, the other copy's does.
-fn untangle(mine: &mut [Item], theirs: &mut [Item], shared: &HashSet<EntryKey>) {
+///
+/// Returns the other copy's renumbering (its set-aside conflicts, kept in
+/// its numbers, follow it).
+fn untangle(mine: &mut [Item], theirs: &mut [Item], shared: &HashSet<EntryKey>) -> Renumbering {
     let all = mine.iter().chain(theirs.iter());
     let mut next_model = all
         .clone()
@@ -314,6 +317,7 @@ fn untangle(mine: &mut [Item], theirs: &mut [Item], shared: &HashSet<EntryKey>) 
             renumber(&mut i.event, models, rosters);
         }
     }
+    maps.remove(&Side::Theirs).unwrap_or_default()
 }
 
 /// Both logs as one: each copy's own order kept (an entry both have comes
@@ -896,7 +900,7 @@ impl Campaign {
             .map(|t| t.key.clone())
             .collect();
         their.retain(|t| shared.contains(&t.key) || !set_aside.contains(&t.key));
-        untangle(&mut mine, &mut their, &shared);
+        let (their_models, their_rosters) = untangle(&mut mine, &mut their, &shared);
         for t in their.iter().filter(|t| shared.contains(&t.key)) {
             if let Some(n) = mine_keys.get(&t.key)
                 && !mine[*n].same(t)
@@ -990,6 +994,9 @@ impl Campaign {
             if let CampaignEvent::BattleFought { battle, .. } = &mut c.event {
                 *battle = same.get(battle).copied().unwrap_or(0);
             }
+            // In this file's numbers: its models and rosters as the merge
+            // renumbered the other copy's.
+            renumber(&mut c.event, &their_models, &their_rosters);
             aside(&c.key, c.at, &c.event, &c.why)?;
         }
         tx.commit()?;

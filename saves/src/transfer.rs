@@ -361,6 +361,9 @@ impl Campaign {
         // number to different recruits, and a merge renumbers one of them
         // (review finding MUST 3).
         let mut here: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+        // And each roster is the one its fighters were recruited into here,
+        // by the same keys (a merge may have renumbered a roster too).
+        let mut roster_here: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
         for ((model, _), (origin, number)) in l.fighters.iter().zip(&l.recruits) {
             let name = cfg
                 .rosters
@@ -369,37 +372,44 @@ impl Campaign {
                 .find(|f| f.model == *model)
                 .map_or_else(|| format!("model {model}"), |f| f.name.clone());
             let recruited = keyed.iter().find_map(|(e, k)| match &e.event {
-                CampaignEvent::ModelRecruited { model: m, .. }
-                    if k.origin == *origin && k.number == *number =>
-                {
-                    Some(*m)
-                }
+                CampaignEvent::ModelRecruited {
+                    model: m, roster, ..
+                } if k.origin == *origin && k.number == *number => Some((*m, *roster)),
                 _ => None,
             });
-            let Some(m) = recruited else {
+            let Some((m, roster)) = recruited else {
                 return Err(SaveError::Refused(format!(
                     "this battle counts for {name}, recruited in another copy of the campaign that this one has not had since (its recruit entry is not here; merge the copies first): nothing was imported"
                 )));
             };
             here.insert(*model, m);
+            roster_here.insert(*model, roster);
         }
         let local = |model: u32| here.get(&model).copied().unwrap_or(model);
         let log: Vec<_> = keyed.into_iter().map(|(e, _)| e).collect();
         for r in &cfg.rosters {
-            let Some(roster) = state.roster(r.roster) else {
+            // The roster as the file names it, and its number here (by its
+            // fighters' recruit keys; by number only for a roster with none).
+            let named = l
+                .rosters
+                .iter()
+                .find(|x| x.1 == r.roster)
+                .map_or_else(|| format!("roster {}", r.roster), |x| x.2.clone());
+            let number = r
+                .fighters
+                .first()
+                .and_then(|f| roster_here.get(&f.model))
+                .copied()
+                .unwrap_or(r.roster);
+            let Some(roster) = state.roster(number) else {
                 return Err(SaveError::Refused(format!(
-                    "this battle counts for roster {} ({}), which this campaign no longer has: nothing was imported",
-                    r.roster,
-                    l.rosters
-                        .iter()
-                        .find(|x| x.1 == r.roster)
-                        .map_or("", |x| x.2.as_str())
+                    "this battle counts for {named}, which this campaign no longer has: nothing was imported"
                 )));
             };
             for f in &r.fighters {
                 let why = match state.model(local(f.model)) {
                     None => Some(format!("{} is no longer in the campaign", f.name)),
-                    Some(m) if m.roster != r.roster => {
+                    Some(m) if m.roster != number => {
                         Some(format!("{} is no longer in {}", m.name, roster.name))
                     }
                     Some(m) if m.kind != f.kind => {

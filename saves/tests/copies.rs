@@ -1144,3 +1144,109 @@ fn item_9_should_5_copies_edited_apart_before_the_upgrade_are_refused_naming_the
         before
     );
 }
+
+/// Both copies make a roster after they part (the organiser's Hollow Guard
+/// first, then the laptop's Night Watch, with Pte Walsh): both are roster 3
+/// in their own file, and the organiser's merge of the laptop makes Night
+/// Watch roster 4 there. A roster battle the laptop fights with Night Watch
+/// (roster 3 in its file) then counts in the organiser's file for Night
+/// Watch, found by its fighters' recruit keys, not for roster 3 there; and
+/// a refusal names Night Watch, not Hollow Guard.
+#[test]
+fn item_9_an_imported_roster_battle_finds_its_roster_by_recruit_key_not_by_number() {
+    let k = copies();
+    {
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        let guard = o.add_roster("Hollow Guard", "unit").unwrap();
+        o.add_model(guard, "Pte Grant", "rifleman").unwrap();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let (watch, file) = {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        let watch = l.add_roster("Night Watch", "unit").unwrap();
+        l.add_model(watch, "Pte Walsh", "rifleman").unwrap();
+        (watch, k.laptop.with_extension("xenolog-battle"))
+    };
+    assert_eq!(watch, 3);
+    {
+        // The organiser merges the laptop before its battle.
+        let before = k.laptop.with_file_name("laptop-before.xenolog");
+        copy(&k.laptop, &before);
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        assert!(o.merge(&before).unwrap().conflicts.is_empty());
+        let s = o.campaign_state().unwrap();
+        let night = s.rosters.iter().find(|r| r.name == "Night Watch").unwrap();
+        assert_eq!(night.id, 4, "the later roster is renumbered");
+    }
+    {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        let id = fought(&mut l, 51, watch, k.daleks, false);
+        l.export_battle(id, &file).unwrap();
+    }
+    let o_copy = k.organiser.with_file_name("club-copy.xenolog");
+    copy(&k.organiser, &o_copy);
+    let mut o = Campaign::open(&k.organiser).unwrap();
+    let got = o.import_battle_counted(&file).unwrap();
+    assert!(got.counted, "{got:?}");
+    let walsh = sheets(&o).into_iter().find(|s| s.0 == "Pte Walsh").unwrap();
+    assert_eq!(walsh.1, 1, "{walsh:?}");
+    let grant = sheets(&o).into_iter().find(|s| s.0 == "Pte Grant").unwrap();
+    assert_eq!(grant.1, 0, "{grant:?}");
+    // Refused, in words naming the roster the battle was fought with.
+    let mut c = Campaign::open(&o_copy).unwrap();
+    let walsh = model_id(&c, "Pte Walsh");
+    c.record(CampaignEvent::ModelRetired { model: walsh })
+        .unwrap();
+    let before = (log_len(&c), sheets(&c));
+    let words = c.import_battle_counted(&file).unwrap_err().to_string();
+    assert!(
+        words.contains("this battle counts for Night Watch")
+            && words.contains("Pte Walsh is retired")
+            && !words.contains("Hollow Guard"),
+        "{words}"
+    );
+    assert_eq!((log_len(&c), sheets(&c)), before);
+}
+
+/// The other copy's set-aside conflicts are kept here in this file's
+/// numbers: a conflict the laptop kept about its Pte Walsh (model 7 there)
+/// names Pte Walsh here, where the merge made him model 8 (the organiser's
+/// Pte Grant, recruited first, is 7).
+#[test]
+fn item_9_the_other_copys_conflicts_are_renumbered_as_its_recruits_are() {
+    let k = copies();
+    {
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        o.add_model(k.unit, "Pte Grant", "rifleman").unwrap();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        assert_eq!(l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap(), 7);
+    }
+    let kept = CampaignEvent::ModelRenamed {
+        model: 7,
+        name: "Cpl Walsh".into(),
+    };
+    let conn = rusqlite::Connection::open(&k.laptop).unwrap();
+    conn.execute(
+        "INSERT INTO campaign_conflicts (origin, origin_id, at, event, why, merged)
+         VALUES ('elsewhere', 1, 1795763400, ?1, 'set aside in a test', 0)",
+        [serde_json::to_string(&kept).unwrap()],
+    )
+    .unwrap();
+    drop(conn);
+    let mut o = Campaign::open(&k.organiser).unwrap();
+    o.merge(&k.laptop).unwrap();
+    let (grant, walsh) = (model_id(&o, "Pte Grant"), model_id(&o, "Pte Walsh"));
+    assert_eq!((grant, walsh), (7, 8));
+    let conflicts = o.campaign_conflicts().unwrap();
+    assert_eq!(conflicts.len(), 1, "{conflicts:?}");
+    assert_eq!(
+        conflicts[0].event,
+        CampaignEvent::ModelRenamed {
+            model: walsh,
+            name: "Cpl Walsh".into()
+        }
+    );
+}
