@@ -266,7 +266,8 @@ pub(super) enum ClubCmd {
         json: bool,
     },
     /// A battle's events as JSON lines, as your seat sees them: the entries
-    /// so far, then each new one, until the battle is over.
+    /// so far, then each new one, until the battle is over. Each entry and
+    /// each take-back event carries its words.
     Watch {
         #[command(flatten)]
         server: ServerArg,
@@ -441,12 +442,14 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
             let seat = remote::seat_of(&c, battle, seat.as_deref())?;
             c.watch(battle, seat, after).map_err(fail)?;
             loop {
-                let Some(ev) = c
+                let Some(mut ev) = c
                     .next_event(std::time::Duration::from_secs(3600))
                     .map_err(fail)?
                 else {
                     continue;
                 };
+                // Take-back events in words too, as entries are.
+                super::club_s7::takeback_words(&mut ev);
                 json_line(out, &ev)?;
                 out.flush()
                     .map_err(|e| Fail::usage(format!("cannot write output: {e}")))?;

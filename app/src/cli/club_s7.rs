@@ -160,6 +160,64 @@ fn at_words(v: &Value) -> String {
         .map_or_else(|| "the setup".to_owned(), |e| format!("entry {e}"))
 }
 
+/// Seats (counted from 0 in JSON) in words, counted from 1: "seat 1 and
+/// seat 3".
+fn seats_words(v: &Value) -> String {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_u64)
+        .map(|s| format!("seat {}", s + 1))
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+/// `club watch`: a take-back event (`takeback_asked`, `takeback_answered`,
+/// `moved`) carries its `words` like the other events carry theirs (an
+/// entry its text): where the server sent none (a take-back accepted), the
+/// line is given them here, in the server's manner. Other events, and
+/// events with words, are left as they came.
+pub(super) fn takeback_words(ev: &mut Value) {
+    let kind = ev["type"].as_str().unwrap_or("");
+    if !matches!(kind, "takeback_asked" | "takeback_answered" | "moved")
+        || ev["words"].as_str().is_some_and(|w| !w.is_empty())
+    {
+        return;
+    }
+    let battle = &ev["battle"];
+    let request = &ev["request"];
+    let words = match kind {
+        "takeback_asked" => format!(
+            "{} asks to take battle {battle} back to {}: take-back {request}, for {} to answer",
+            seats_words(&json!([ev["by"]])),
+            at_words(&ev["to"]),
+            seats_words(&ev["waiting"])
+        ),
+        "takeback_answered" if ev["accept"] == false => format!(
+            "{} refused take-back {request} of battle {battle}; the battle goes on where it was",
+            seats_words(&json!([ev["seat"]]))
+        ),
+        "takeback_answered" => {
+            let who = seats_words(&json!([ev["seat"]]));
+            match ev["waiting"].as_array() {
+                Some(w) if !w.is_empty() => format!(
+                    "{who} accepted take-back {request} of battle {battle}; it waits for {}",
+                    seats_words(&ev["waiting"])
+                ),
+                _ => format!(
+                    "{who} accepted take-back {request} of battle {battle}: every seat asked has, \
+                     and the battle is taken back"
+                ),
+            }
+        }
+        _ => format!(
+            "battle {battle} was taken back to {}; the entries after it stay on their branch",
+            at_words(&ev["to"])
+        ),
+    };
+    ev["words"] = json!(words);
+}
+
 pub(super) fn run(cmd: TableCmd, out: &mut dyn Write) -> Out {
     match cmd {
         TableCmd::Takeback {
@@ -431,4 +489,61 @@ fn show_log(body: &Value, out: &mut dyn Write) -> Out {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn said(mut ev: Value) -> String {
+        takeback_words(&mut ev);
+        ev["words"].as_str().unwrap_or("").to_owned()
+    }
+
+    /// `club watch` gives every take-back event words, seats counted from
+    /// 1: an accept the server sent without words gets them; words the
+    /// server sent are kept; other events are left as they came.
+    #[test]
+    fn club_watch_gives_take_back_events_words() {
+        assert_eq!(
+            said(
+                json!({"type": "takeback_answered", "battle": 4, "request": 2, "seat": 1,
+                "accept": true, "waiting": [0, 2]})
+            ),
+            "seat 2 accepted take-back 2 of battle 4; it waits for seat 1 and seat 3"
+        );
+        assert_eq!(
+            said(
+                json!({"type": "takeback_answered", "battle": 4, "request": 2, "seat": 0,
+                "accept": true})
+            ),
+            "seat 1 accepted take-back 2 of battle 4: every seat asked has, and the battle is \
+             taken back"
+        );
+        assert_eq!(
+            said(
+                json!({"type": "takeback_answered", "battle": 4, "request": 2, "seat": 0,
+                "accept": false})
+            ),
+            "seat 1 refused take-back 2 of battle 4; the battle goes on where it was"
+        );
+        assert_eq!(
+            said(
+                json!({"type": "takeback_asked", "battle": 4, "request": 3, "by": 1, "to": 17,
+                "waiting": [0]})
+            ),
+            "seat 2 asks to take battle 4 back to entry 17: take-back 3, for seat 1 to answer"
+        );
+        assert_eq!(
+            said(json!({"type": "moved", "battle": 4, "to": null, "words": "the server's"})),
+            "the server's"
+        );
+        assert_eq!(
+            said(json!({"type": "moved", "battle": 4, "to": null})),
+            "battle 4 was taken back to the setup; the entries after it stay on their branch"
+        );
+        let mut entry = json!({"type": "entry", "battle": 4});
+        takeback_words(&mut entry);
+        assert_eq!(entry, json!({"type": "entry", "battle": 4}));
+    }
 }
