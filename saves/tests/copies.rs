@@ -155,6 +155,71 @@ fn copies() -> Copies {
     }
 }
 
+/// Which copy's edits are the later ones.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Later {
+    /// Either (both may fall in one second: the merged order does not matter).
+    Either,
+    /// The laptop's, by more than a second (entries are timed in seconds).
+    Laptop,
+}
+
+/// The fixture of "copy, edit apart, merge": the organiser's file and the
+/// laptop's copy of it (`k`, from [`copies`] or [`veterans`]), edited apart:
+/// first the organiser's, then the laptop's. Merge with [`Copies::merged`]
+/// or [`Copies::both_ways`].
+fn two_copies(
+    k: Copies,
+    later: Later,
+    organiser: impl FnOnce(&mut Campaign, &Copies),
+    laptop: impl FnOnce(&mut Campaign, &Copies),
+) -> Copies {
+    organiser(&mut Campaign::open(&k.organiser).unwrap(), &k);
+    if later == Later::Laptop {
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+    }
+    laptop(&mut Campaign::open(&k.laptop).unwrap(), &k);
+    k
+}
+
+impl Copies {
+    /// A roster battle of both rosters played to its end on the laptop's
+    /// copy (shooting where it can), exported: its file.
+    fn laptop_battle(&self, seed: u64) -> PathBuf {
+        let file = self.laptop.with_extension("xenolog-battle");
+        let mut l = Campaign::open(&self.laptop).unwrap();
+        let id = roster_battle(&mut l, seed, self.unit, self.daleks);
+        l.export_battle(id, &file).unwrap();
+        file
+    }
+
+    /// The laptop's copy merged into the organiser's file: the file, open,
+    /// and what the merge said.
+    fn merged(&self) -> (Campaign, xenolog_saves::Merged) {
+        let mut o = Campaign::open(&self.organiser).unwrap();
+        let m = o.merge(&self.laptop).unwrap();
+        (o, m)
+    }
+
+    /// Merged both ways, each into a copy of its file ("a.xenolog": the
+    /// organiser's with the laptop's merged in, "b.xenolog": the laptop's
+    /// with the organiser's); the two originals stay as they were.
+    fn both_ways(&self) -> [(Campaign, xenolog_saves::Merged); 2] {
+        let dir = self.organiser.parent().unwrap();
+        [
+            (&self.organiser, &self.laptop, "a.xenolog"),
+            (&self.laptop, &self.organiser, "b.xenolog"),
+        ]
+        .map(|(mine, theirs, name)| {
+            let path = dir.join(name);
+            copy(mine, &path);
+            let mut c = Campaign::open(&path).unwrap();
+            let m = c.merge(theirs).unwrap();
+            (c, m)
+        })
+    }
+}
+
 /// Issue 30 item 9: "a roster battle played on a laptop's copy of the
 /// campaign, exported and imported into the organiser's file" counts for
 /// its rosters exactly as if played there: experience, perception, the dead.
@@ -217,12 +282,7 @@ fn item_9_a_roster_battle_from_another_copy_counts_on_import_as_if_played_here()
 #[test]
 fn item_9_a_roster_battle_of_another_campaign_arrives_bare_with_a_notice() {
     let k = copies();
-    let file = k.laptop.with_extension("xenolog-battle");
-    {
-        let mut l = Campaign::open(&k.laptop).unwrap();
-        let id = roster_battle(&mut l, 12, k.unit, k.daleks);
-        l.export_battle(id, &file).unwrap();
-    }
+    let file = k.laptop_battle(12);
     let other_path = k.laptop.with_file_name("other.xenolog");
     organiser(&other_path);
     let mut other = Campaign::open(&other_path).unwrap();
@@ -243,12 +303,7 @@ fn item_9_a_roster_battle_of_another_campaign_arrives_bare_with_a_notice() {
 #[test]
 fn item_9_a_roster_that_no_longer_matches_is_refused_naming_the_model() {
     let k = copies();
-    let file = k.laptop.with_extension("xenolog-battle");
-    {
-        let mut l = Campaign::open(&k.laptop).unwrap();
-        let id = roster_battle(&mut l, 13, k.unit, k.daleks);
-        l.export_battle(id, &file).unwrap();
-    }
+    let file = k.laptop_battle(13);
     let mut o = Campaign::open(&k.organiser).unwrap();
     let yates = model_id(&o, "Pte Yates");
     o.record(CampaignEvent::ModelRetired { model: yates })
@@ -272,12 +327,7 @@ fn item_9_a_roster_that_no_longer_matches_is_refused_naming_the_model() {
 fn item_9_a_link_that_does_not_match_its_battle_is_refused() {
     use xenolog_schema::battle_file::{read_battle_file_linked, write_battle_file_linked};
     let k = copies();
-    let file = k.laptop.with_extension("xenolog-battle");
-    {
-        let mut l = Campaign::open(&k.laptop).unwrap();
-        let id = roster_battle(&mut l, 14, k.unit, k.daleks);
-        l.export_battle(id, &file).unwrap();
-    }
+    let file = k.laptop_battle(14);
     let (f, link) = read_battle_file_linked(&std::fs::read(&file).unwrap()).unwrap();
     let mut link = link.expect("a roster battle's file carries its campaign link");
     link.fighters[0].0 = 999;
@@ -350,36 +400,23 @@ fn standings(c: &Campaign) -> Standings {
 /// changes nothing.
 #[test]
 fn item_9_two_copies_edited_apart_merge_both_ways_to_the_same_standings() {
-    let k = veterans();
-    {
-        let mut o = Campaign::open(&k.organiser).unwrap();
-        buy(&mut o, "Sgt Benton", "crack_shot");
-        buy(&mut o, "Dalek Kaan", "h2h_expert");
-        fought(&mut o, 31, k.unit, k.daleks, false);
-    }
-    {
-        let mut l = Campaign::open(&k.laptop).unwrap();
-        // Sgt Benton's 2 EP, spent again on the laptop: a conflict.
-        buy(&mut l, "Sgt Benton", "super_fast");
-        buy(&mut l, "Pte Yates", "crack_shot");
-        fought(&mut l, 32, k.unit, k.daleks, false);
-    }
-    let dir = k.organiser.parent().unwrap();
-    let (a, b) = (dir.join("a.xenolog"), dir.join("b.xenolog"));
-    copy(&k.organiser, &a);
-    copy(&k.laptop, &b);
-    let (ma, mb) = {
-        let mut ca = Campaign::open(&a).unwrap();
-        let mut cb = Campaign::open(&b).unwrap();
-        (
-            ca.merge(&k.laptop).unwrap(),
-            cb.merge(&k.organiser).unwrap(),
-        )
-    };
-    let (ca, cb) = (
-        Campaign::open_read_only(&a).unwrap(),
-        Campaign::open_read_only(&b).unwrap(),
+    let k = two_copies(
+        veterans(),
+        Later::Either,
+        |o, k| {
+            buy(o, "Sgt Benton", "crack_shot");
+            buy(o, "Dalek Kaan", "h2h_expert");
+            fought(o, 31, k.unit, k.daleks, false);
+        },
+        |l, k| {
+            // Sgt Benton's 2 EP, spent again on the laptop: a conflict.
+            buy(l, "Sgt Benton", "super_fast");
+            buy(l, "Pte Yates", "crack_shot");
+            fought(l, 32, k.unit, k.daleks, false);
+        },
     );
+    let [(ca, ma), (cb, mb)] = k.both_ways();
+    let (a, b) = (ca.path().to_owned(), cb.path().to_owned());
     // Both battles fought apart are in both, and count in both.
     assert_eq!(ca.battles().unwrap().len(), 4);
     assert_eq!(cb.battles().unwrap().len(), 4);
@@ -448,27 +485,29 @@ fn item_9_merging_another_campaign_is_refused() {
     assert_eq!((log_len(&o), sheets(&o)), before);
 }
 
+/// Both copies recruit a model 7 after they part: the organiser Pte Grant,
+/// the laptop Pte Walsh.
+fn recruits_apart(later: Later) -> Copies {
+    two_copies(
+        copies(),
+        later,
+        |o, k| assert_eq!(o.add_model(k.unit, "Pte Grant", "rifleman").unwrap(), 7),
+        |l, k| assert_eq!(l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap(), 7),
+    )
+}
+
 /// Both copies recruit after they part: each copy gave its recruit the next
 /// model number; merged, both recruits are there (the later one renumbered),
 /// with what each copy did with them.
 #[test]
 fn item_9_recruits_made_on_both_copies_both_land() {
-    let k = copies();
-    {
-        let mut o = Campaign::open(&k.organiser).unwrap();
-        o.add_model(k.unit, "Pte Grant", "rifleman").unwrap();
-    }
-    {
-        let mut l = Campaign::open(&k.laptop).unwrap();
-        let walsh = l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
-        l.record(CampaignEvent::ModelRenamed {
-            model: walsh,
-            name: "Cpl Walsh".into(),
-        })
-        .unwrap();
-    }
-    let mut o = Campaign::open(&k.organiser).unwrap();
-    let m = o.merge(&k.laptop).unwrap();
+    let k = two_copies(
+        recruits_apart(Later::Either),
+        Later::Either,
+        |_, _| {},
+        |l, _| rename(l, "Pte Walsh", "Cpl Walsh"),
+    );
+    let (o, m) = k.merged();
     assert!(m.conflicts.is_empty(), "{m:?}");
     assert_eq!(m.added, 2);
     let names: Vec<String> = o
@@ -489,12 +528,7 @@ fn item_9_recruits_made_on_both_copies_both_land() {
 #[test]
 fn item_9_an_imported_roster_battle_and_a_later_merge_count_it_once() {
     let k = copies();
-    let file = k.laptop.with_extension("xenolog-battle");
-    {
-        let mut l = Campaign::open(&k.laptop).unwrap();
-        let id = roster_battle(&mut l, 15, k.unit, k.daleks);
-        l.export_battle(id, &file).unwrap();
-    }
+    let file = k.laptop_battle(15);
     let mut o = Campaign::open(&k.organiser).unwrap();
     assert!(o.import_battle_counted(&file).unwrap().counted);
     let before = sheets(&o);
@@ -585,18 +619,20 @@ fn item_9_the_trust_book_checks_only_what_changed_since_it_was_verified_here() {
 /// the rest of the merge lands.
 #[test]
 fn item_9_a_battle_of_the_other_copy_that_does_not_replay_is_not_copied() {
-    let k = copies();
-    let id = {
-        let mut l = Campaign::open(&k.laptop).unwrap();
-        let id = race::new_endless_race(&mut l, 9);
-        let mut b = l.load_battle(id).unwrap();
-        race::play_n(&mut l, id, &mut *b, 200);
-        l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
-        id
-    };
+    let mut id = 0;
+    let k = two_copies(
+        copies(),
+        Later::Either,
+        |_, _| {},
+        |l, k| {
+            id = race::new_endless_race(l, 9);
+            let mut b = l.load_battle(id).unwrap();
+            race::play_n(l, id, &mut *b, 200);
+            l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
+        },
+    );
     let at = forge::forge_snapshot(&k.laptop, id);
-    let mut o = Campaign::open(&k.organiser).unwrap();
-    let m = o.merge(&k.laptop).unwrap();
+    let (o, m) = k.merged();
     assert!(m.copied.is_empty(), "{m:?}");
     assert_eq!(m.notices.len(), 1, "{m:?}");
     let n = &m.notices[0];
@@ -637,36 +673,19 @@ fn rename(c: &mut Campaign, from: &str, to: &str) {
 /// its number.
 #[test]
 fn item_9_a_second_merge_puts_each_copys_entries_on_its_own_recruit() {
-    let k = copies();
-    {
-        let mut o = Campaign::open(&k.organiser).unwrap();
-        o.add_model(k.unit, "Pte Grant", "rifleman").unwrap();
-    }
     // The laptop's recruit is the later one (the one renumbered).
-    std::thread::sleep(std::time::Duration::from_millis(1100));
-    {
-        let mut l = Campaign::open(&k.laptop).unwrap();
-        l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
-    }
-    {
-        let mut o = Campaign::open(&k.organiser).unwrap();
-        let m = o.merge(&k.laptop).unwrap();
-        assert!(m.conflicts.is_empty(), "{m:?}");
-        assert_ne!(model_id(&o, "Pte Grant"), model_id(&o, "Pte Walsh"));
-        rename(&mut o, "Pte Grant", "Cpl Grant");
-    }
-    {
-        let mut l = Campaign::open(&k.laptop).unwrap();
-        rename(&mut l, "Pte Walsh", "Cpl Walsh");
-    }
-    let dir = k.organiser.parent().unwrap();
-    let (a, b) = (dir.join("a.xenolog"), dir.join("b.xenolog"));
-    copy(&k.organiser, &a);
-    copy(&k.laptop, &b);
-    let mut ca = Campaign::open(&a).unwrap();
-    let mut cb = Campaign::open(&b).unwrap();
-    let ma = ca.merge(&k.laptop).unwrap();
-    let mb = cb.merge(&k.organiser).unwrap();
+    let k = two_copies(
+        recruits_apart(Later::Laptop),
+        Later::Either,
+        |o, k| {
+            let m = o.merge(&k.laptop).unwrap();
+            assert!(m.conflicts.is_empty(), "{m:?}");
+            assert_ne!(model_id(o, "Pte Grant"), model_id(o, "Pte Walsh"));
+            rename(o, "Pte Grant", "Cpl Grant");
+        },
+        |l, _| rename(l, "Pte Walsh", "Cpl Walsh"),
+    );
+    let [(ca, ma), (cb, mb)] = k.both_ways();
     for (c, m) in [(&ca, &ma), (&cb, &mb)] {
         assert!(m.conflicts.is_empty(), "{m:?}");
         assert!(c.campaign_conflicts().unwrap().is_empty());
@@ -686,15 +705,12 @@ fn item_9_a_second_merge_puts_each_copys_entries_on_its_own_recruit() {
 /// version of it) was set aside before: nothing of this copy is lost.
 #[test]
 fn item_9_this_copys_entry_set_aside_by_a_merge_is_kept_beside_an_older_conflict_of_its_key() {
-    let k = veterans();
-    {
-        let mut o = Campaign::open(&k.organiser).unwrap();
-        buy(&mut o, "Sgt Benton", "crack_shot");
-    }
-    {
-        let mut l = Campaign::open(&k.laptop).unwrap();
-        buy(&mut l, "Sgt Benton", "super_fast");
-    }
+    let k = two_copies(
+        veterans(),
+        Later::Either,
+        |o, _| buy(o, "Sgt Benton", "crack_shot"),
+        |l, _| buy(l, "Sgt Benton", "super_fast"),
+    );
     // The laptop's purchase is the earlier one (it stands); an older version
     // of the organiser's purchase was set aside under its key.
     let conn = rusqlite::Connection::open(&k.laptop).unwrap();
@@ -714,8 +730,7 @@ fn item_9_this_copys_entry_set_aside_by_a_merge_is_kept_beside_an_older_conflict
     )
     .unwrap();
     drop(conn);
-    let mut o = Campaign::open(&k.organiser).unwrap();
-    let m = o.merge(&k.laptop).unwrap();
+    let (o, m) = k.merged();
     assert_eq!(m.conflicts.len(), 1, "{m:?}");
     assert!(
         m.conflicts[0].contains("from this copy") && m.conflicts[0].contains("Sgt Benton bought"),
@@ -902,6 +917,21 @@ fn current_line(b: &dyn xenolog_engine::Battle) -> Line {
     lines(b).swap_remove(b.current_branch() as usize)
 }
 
+/// The organiser's file with a Dice Race of 20 entries, and the laptop's
+/// copy of it.
+fn raced_copies(seed: u64) -> (Copies, i64) {
+    let k = copies();
+    let id = {
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        let id = race::new_endless_race(&mut o, seed);
+        let mut b = o.load_battle(id).unwrap();
+        race::play_n(&mut o, id, &mut *b, 20);
+        id
+    };
+    copy(&k.organiser, &k.laptop);
+    (k, id)
+}
+
 /// Review finding SHOULD 7: a battle played on in both copies keeps this
 /// copy's line, and the other copy's continuation is not dropped: the store
 /// is append-only, so it lands as a branch of that battle from where the
@@ -910,30 +940,25 @@ fn current_line(b: &dyn xenolog_engine::Battle) -> Line {
 #[test]
 fn item_9_should_7_a_battle_played_on_in_both_copies_keeps_this_line_and_lands_the_other_as_a_branch()
  {
-    let k = copies();
-    let id = {
-        let mut o = Campaign::open(&k.organiser).unwrap();
-        let id = race::new_endless_race(&mut o, 21);
-        let mut b = o.load_battle(id).unwrap();
-        race::play_n(&mut o, id, &mut *b, 20);
-        id
-    };
-    copy(&k.organiser, &k.laptop);
-    let mine = {
-        let mut o = Campaign::open(&k.organiser).unwrap();
-        let mut b = o.load_battle(id).unwrap();
-        play_pattern(&mut o, id, &mut *b, 12, 5);
-        (current_line(&*b), b.cursor(), b.records().len())
-    };
-    let theirs = {
-        let mut l = Campaign::open(&k.laptop).unwrap();
-        let mut b = l.load_battle(id).unwrap();
-        play_pattern(&mut l, id, &mut *b, 17, 3);
-        current_line(&*b)
-    };
+    let (k, id) = raced_copies(21);
+    let (mut mine, mut theirs) = (None, None);
+    let k = two_copies(
+        k,
+        Later::Either,
+        |o, _| {
+            let mut b = o.load_battle(id).unwrap();
+            play_pattern(o, id, &mut *b, 12, 5);
+            mine = Some((current_line(&*b), b.cursor(), b.records().len()));
+        },
+        |l, _| {
+            let mut b = l.load_battle(id).unwrap();
+            play_pattern(l, id, &mut *b, 17, 3);
+            theirs = Some(current_line(&*b));
+        },
+    );
+    let (mine, theirs) = (mine.unwrap(), theirs.unwrap());
     assert_ne!(mine.0, theirs);
-    let mut o = Campaign::open(&k.organiser).unwrap();
-    let m = o.merge(&k.laptop).unwrap();
+    let (mut o, m) = k.merged();
     assert_eq!(m.notices.len(), 1, "{m:?}");
     let n = &m.notices[0];
     assert!(
@@ -978,23 +1003,20 @@ fn item_9_should_7_a_battle_played_on_in_both_copies_keeps_this_line_and_lands_t
 /// line to its new end.
 #[test]
 fn item_9_should_7_a_battle_played_on_only_in_the_other_copy_goes_on_along_this_line() {
-    let k = copies();
-    let id = {
-        let mut o = Campaign::open(&k.organiser).unwrap();
-        let id = race::new_endless_race(&mut o, 22);
-        let mut b = o.load_battle(id).unwrap();
-        race::play_n(&mut o, id, &mut *b, 20);
-        id
-    };
-    copy(&k.organiser, &k.laptop);
-    let theirs = {
-        let mut l = Campaign::open(&k.laptop).unwrap();
-        let mut b = l.load_battle(id).unwrap();
-        play_pattern(&mut l, id, &mut *b, 9, 3);
-        (current_line(&*b), b.cursor())
-    };
-    let mut o = Campaign::open(&k.organiser).unwrap();
-    let m = o.merge(&k.laptop).unwrap();
+    let (k, id) = raced_copies(22);
+    let mut theirs = None;
+    let k = two_copies(
+        k,
+        Later::Either,
+        |_, _| {},
+        |l, _| {
+            let mut b = l.load_battle(id).unwrap();
+            play_pattern(l, id, &mut *b, 9, 3);
+            theirs = Some((current_line(&*b), b.cursor()));
+        },
+    );
+    let theirs = theirs.unwrap();
+    let (o, m) = k.merged();
     assert_eq!(m.notices.len(), 1, "{m:?}");
     assert!(
         m.notices[0].contains("9 entries")
@@ -1214,16 +1236,7 @@ fn item_9_an_imported_roster_battle_finds_its_roster_by_recruit_key_not_by_numbe
 /// Pte Grant, recruited first, is 7).
 #[test]
 fn item_9_the_other_copys_conflicts_are_renumbered_as_its_recruits_are() {
-    let k = copies();
-    {
-        let mut o = Campaign::open(&k.organiser).unwrap();
-        o.add_model(k.unit, "Pte Grant", "rifleman").unwrap();
-    }
-    std::thread::sleep(std::time::Duration::from_millis(1100));
-    {
-        let mut l = Campaign::open(&k.laptop).unwrap();
-        assert_eq!(l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap(), 7);
-    }
+    let k = recruits_apart(Later::Laptop);
     let kept = CampaignEvent::ModelRenamed {
         model: 7,
         name: "Cpl Walsh".into(),
@@ -1236,8 +1249,7 @@ fn item_9_the_other_copys_conflicts_are_renumbered_as_its_recruits_are() {
     )
     .unwrap();
     drop(conn);
-    let mut o = Campaign::open(&k.organiser).unwrap();
-    o.merge(&k.laptop).unwrap();
+    let (o, _) = k.merged();
     let (grant, walsh) = (model_id(&o, "Pte Grant"), model_id(&o, "Pte Walsh"));
     assert_eq!((grant, walsh), (7, 8));
     let conflicts = o.campaign_conflicts().unwrap();
