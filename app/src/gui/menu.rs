@@ -87,9 +87,6 @@ pub fn menu_bar_ui(
             if item(ui, "Import battle…", None, true) {
                 commands.push(AppCommand::AskFile(FileRequest::ImportBattle));
             }
-            if item(ui, "Merge a copy…", None, m.campaign_file) {
-                commands.push(AppCommand::AskFile(FileRequest::MergeCopy));
-            }
             if item(ui, "Export battle…", None, m.battle_open) {
                 commands.push(AppCommand::AskFile(FileRequest::ExportBattle));
             }
@@ -101,6 +98,11 @@ pub fn menu_bar_ui(
             }
             if item(ui, "Export battle report…", None, m.battle_open) {
                 commands.push(AppCommand::ShowReportExport);
+            }
+            ui.separator();
+            // Another copy of this campaign file, from another machine.
+            if item(ui, "Merge a copy…", None, m.campaign_file) {
+                commands.push(AppCommand::AskFile(FileRequest::MergeCopy));
             }
             ui.separator();
             if item(ui, "Quit", None, true) {
