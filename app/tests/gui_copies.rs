@@ -278,3 +278,89 @@ fn item_9_should_5_a_copy_upgraded_apart_merges_when_the_player_says_it_is_one_c
         "{models:?}"
     );
 }
+
+/// Review finding SHOULD 7 in the app: the battle open in the app was
+/// played on in both copies. After File > Merge a copy… the notice says the
+/// other copy's line landed as a branch, the open battle is read again (it
+/// shows both branches, this copy's line current) and play goes on from it
+/// (a battle held from before the merge would be refused as stale).
+#[test]
+fn item_9_should_7_the_open_battle_played_on_in_both_copies_shows_the_other_line_and_plays_on() {
+    use gui::command::{AppCommand, Intent, PlayRequest};
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let club = dir.path().join("club.xenolog");
+    let laptop = dir.path().join("laptop.xenolog");
+    let play = |path: &Path, id: i64, n: usize, k: usize| {
+        let mut c = Campaign::open(path).unwrap();
+        let mut b = c.load_battle(id).unwrap();
+        for i in 0..n {
+            let legal = b.legal();
+            let l = legal[(i * k + 2) % legal.len()].clone();
+            c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
+        }
+    };
+    let id = {
+        let mut c = Campaign::create(&club, "Club").unwrap();
+        c.new_battle(
+            "race",
+            8,
+            &json!({"target": 1_000_000}),
+            "Race",
+            DiceMode::Rolled,
+        )
+        .unwrap()
+    };
+    play(&club, id, 20, 5);
+    std::fs::copy(&club, &laptop).unwrap();
+    play(&club, id, 10, 5);
+    play(&laptop, id, 12, 3);
+    let mut h = gui_support::app_with(Some(club.clone()), Some(data), vec![Some(laptop.clone())]);
+    h.run();
+    until_checked(&mut h);
+    assert_eq!(h.state().open.as_ref().map(|o| o.id), Some(id));
+    gui_support::menu(&mut h, "File", "Merge a copy…");
+    let n = h
+        .state()
+        .messages
+        .notices()
+        .last()
+        .cloned()
+        .expect("a notice");
+    assert!(
+        n.text.contains("this copy's line is kept")
+            && n.text
+                .contains("as the branch \"Main (from laptop.xenolog)\""),
+        "{n:?}"
+    );
+    let (branches, current, entries) = {
+        let b = &h.state().open.as_ref().unwrap().battle;
+        (b.branches().len(), b.current_branch(), b.records().len())
+    };
+    assert_eq!((branches, current), (2, 0));
+    let on_disk = Campaign::open_read_only(&club)
+        .unwrap()
+        .load_battle(id)
+        .unwrap()
+        .records()
+        .len();
+    assert_eq!(entries, on_disk, "the open battle was read again");
+    // Play goes on from this copy's line.
+    let l = h.state().open.as_ref().unwrap().battle.legal()[0].clone();
+    h.state_mut().messages.retain_notices(|_| false);
+    h.state_mut()
+        .push(AppCommand::Give(PlayRequest::new(Intent::from(&l))));
+    h.run();
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
+    let b = Campaign::open_read_only(&club)
+        .unwrap()
+        .load_battle(id)
+        .unwrap();
+    assert_eq!(b.records().len(), on_disk + 1);
+    assert_eq!(b.current_branch(), 0);
+}
