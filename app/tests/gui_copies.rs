@@ -35,6 +35,39 @@ fn until_checked(h: &mut Harness<'_, App>) {
     assert!(!h.state().trust_running(), "the check did not end");
 }
 
+/// A folder for the test's files, with the app's data folder in it.
+fn folder() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    (dir, data)
+}
+
+/// The app on the campaign file `club`, its check on opening ended; the
+/// file dialog answers `answers` in turn.
+fn opened(
+    club: &Path,
+    data: &Path,
+    answers: Vec<Option<std::path::PathBuf>>,
+) -> Harness<'static, App> {
+    let mut h = gui_support::app_with(Some(club.to_owned()), Some(data.to_owned()), answers);
+    h.run();
+    until_checked(&mut h);
+    h
+}
+
+/// File > Merge a copy… (the dialog answers with the next path): the notice
+/// it leaves on top.
+fn merge_a_copy(h: &mut Harness<'_, App>) -> gui::dialogs::Notice {
+    gui_support::menu(h, "File", "Merge a copy…");
+    h.state()
+        .messages
+        .notices()
+        .last()
+        .cloned()
+        .expect("a notice")
+}
+
 /// The organiser's campaign: Wyvern Platoon, Sgt Benton and Pte Yates.
 fn organiser(path: &Path) {
     let mut c = Campaign::create(path, "Hollow Farm").unwrap();
@@ -74,9 +107,7 @@ fn holds(path: &Path) -> (usize, Vec<String>, Vec<String>, usize) {
 
 #[test]
 fn item_9_file_merge_a_copy_lands_its_entries_shows_the_conflict_and_checks_what_came_in() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    std::fs::create_dir(&data).unwrap();
+    let (dir, data) = folder();
     let club = dir.path().join("club.xenolog");
     let laptop = dir.path().join("laptop.xenolog");
     organiser(&club);
@@ -109,18 +140,10 @@ fn item_9_file_merge_a_copy_lands_its_entries_shows_the_conflict_and_checks_what
             l.play(id, &mut *b, c.actor, &c.command, None).unwrap();
         }
     }
-    let mut h = gui_support::app_with(
-        Some(club.clone()),
-        Some(data.clone()),
-        vec![Some(laptop.clone())],
-    );
-    h.run();
-    until_checked(&mut h);
+    let mut h = opened(&club, &data, vec![Some(laptop.clone())]);
     assert!(h.state().messages.notices().is_empty());
-    gui_support::menu(&mut h, "File", "Merge a copy…");
-    let notices = h.state().messages.notices().to_vec();
-    assert_eq!(notices.len(), 1, "{notices:?}");
-    let n = &notices[0];
+    let n = &merge_a_copy(&mut h);
+    assert_eq!(h.state().messages.notices().len(), 1, "{n:?}");
     assert_eq!(
         n.title, "Merged laptop.xenolog: 1 conflict set aside",
         "{n:?}"
@@ -182,9 +205,7 @@ fn item_9_file_merge_a_copy_lands_its_entries_shows_the_conflict_and_checks_what
 
 #[test]
 fn item_9_merging_a_file_that_is_not_a_copy_is_refused_in_words_and_changes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    std::fs::create_dir(&data).unwrap();
+    let (dir, data) = folder();
     let club = dir.path().join("club.xenolog");
     organiser(&club);
     let junk = dir.path().join("notes.xenolog");
@@ -192,22 +213,18 @@ fn item_9_merging_a_file_that_is_not_a_copy_is_refused_in_words_and_changes_noth
     let other = dir.path().join("other.xenolog");
     organiser(&other);
     let before = holds(&club);
-    let mut h = gui_support::app_with(
-        Some(club.clone()),
-        Some(data),
+    let mut h = opened(
+        &club,
+        &data,
         vec![Some(junk), Some(other), Some(club.clone())],
     );
-    h.run();
-    until_checked(&mut h);
     for words in [
         "notes.xenolog is not a Xenolog campaign",
         "other.xenolog is another campaign (Hollow Farm), not a copy of this one",
         "club.xenolog is this campaign's own file, not another copy of it",
     ] {
-        gui_support::menu(&mut h, "File", "Merge a copy…");
-        let notices = h.state().messages.notices().to_vec();
-        let n = notices.last().expect("a notice");
-        assert_eq!(n.title, "The copy was not merged", "{notices:?}");
+        let n = merge_a_copy(&mut h);
+        assert_eq!(n.title, "The copy was not merged", "{n:?}");
         assert!(n.text.contains(words), "{words}: {n:?}");
         assert!(
             h.get_all_by_label_contains(words).next().is_some(),
@@ -226,9 +243,7 @@ fn item_9_merging_a_file_that_is_not_a_copy_is_refused_in_words_and_changes_noth
 /// before the upgrade agree) and the notice says it was merged as said.
 #[test]
 fn item_9_should_5_a_copy_upgraded_apart_merges_when_the_player_says_it_is_one_campaign() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    std::fs::create_dir(&data).unwrap();
+    let (dir, data) = folder();
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures/compat/2026-11-27-club/campaign.xenolog");
     let club = dir.path().join("club.xenolog");
@@ -242,18 +257,9 @@ fn item_9_should_5_a_copy_upgraded_apart_merges_when_the_player_says_it_is_one_c
     }
     drop(Campaign::open(&club).unwrap());
     let before = holds(&club);
-    let mut h = gui_support::app_with(Some(club.clone()), Some(data), vec![Some(laptop.clone())]);
-    h.run();
-    until_checked(&mut h);
+    let mut h = opened(&club, &data, vec![Some(laptop.clone())]);
     h.state_mut().messages.retain_notices(|_| false);
-    gui_support::menu(&mut h, "File", "Merge a copy…");
-    let n = h
-        .state()
-        .messages
-        .notices()
-        .last()
-        .cloned()
-        .expect("a notice");
+    let n = merge_a_copy(&mut h);
     assert_eq!(n.title, "The copy was not merged", "{n:?}");
     assert!(n.text.contains("not a copy of this one"), "{n:?}");
     assert_eq!(holds(&club), before);
@@ -287,9 +293,7 @@ fn item_9_should_5_a_copy_upgraded_apart_merges_when_the_player_says_it_is_one_c
 #[test]
 fn item_9_should_7_the_open_battle_played_on_in_both_copies_shows_the_other_line_and_plays_on() {
     use gui::command::{AppCommand, Intent, PlayRequest};
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    std::fs::create_dir(&data).unwrap();
+    let (dir, data) = folder();
     let club = dir.path().join("club.xenolog");
     let laptop = dir.path().join("laptop.xenolog");
     let play = |path: &Path, id: i64, n: usize, k: usize| {
@@ -316,18 +320,9 @@ fn item_9_should_7_the_open_battle_played_on_in_both_copies_shows_the_other_line
     std::fs::copy(&club, &laptop).unwrap();
     play(&club, id, 10, 5);
     play(&laptop, id, 12, 3);
-    let mut h = gui_support::app_with(Some(club.clone()), Some(data), vec![Some(laptop.clone())]);
-    h.run();
-    until_checked(&mut h);
+    let mut h = opened(&club, &data, vec![Some(laptop.clone())]);
     assert_eq!(h.state().open.as_ref().map(|o| o.id), Some(id));
-    gui_support::menu(&mut h, "File", "Merge a copy…");
-    let n = h
-        .state()
-        .messages
-        .notices()
-        .last()
-        .cloned()
-        .expect("a notice");
+    let n = merge_a_copy(&mut h);
     assert!(
         n.text.contains("this copy's line is kept")
             && n.text
