@@ -58,6 +58,7 @@
 mod batch;
 mod battles;
 mod campaign;
+pub mod db;
 mod error;
 mod fair;
 mod file;
