@@ -40,9 +40,10 @@
 //!    adds one; on a `Box<dyn Db>` they would be downcasts or trait methods
 //!    that one backend cannot honour.
 //! 3. Calls on the campaign's own connection dispatch statically; code that
-//!    runs inside a transaction takes `&dyn Db` ([`Tx`] derefs to it), one
-//!    indirect call per statement or per row, which costs nothing next to a
-//!    statement (measured in `BENCHMARKS.md`, store section).
+//!    runs inside a transaction takes `&dyn Db` ([`Tx`] and [`Savepoint`]
+//!    are `Db`s), one indirect call per statement or per row, which costs
+//!    nothing next to a statement (measured with `benches/store_count.rs`
+//!    and `perf stat`).
 //!
 //! `Db` is also implemented for `rusqlite::Connection` and
 //! `rusqlite::Transaction`, and [`Conn`] derefs to the SQLite connection:
@@ -412,10 +413,12 @@ pub struct Tx<'a> {
 }
 
 impl<'a> Tx<'a> {
-    /// Commit.
+    /// Commit. If the commit fails the transaction is rolled back (when
+    /// the database has not already), as `rusqlite`'s is.
     pub fn commit(mut self) -> Result<(), DbError> {
+        self.db.execute_batch("COMMIT")?;
         self.open = false;
-        self.db.execute_batch("COMMIT")
+        Ok(())
     }
 
     /// A savepoint inside the transaction: released by
@@ -490,11 +493,12 @@ pub struct Savepoint<'a> {
 }
 
 impl Savepoint<'_> {
-    /// Keep what was done since the savepoint.
+    /// Keep what was done since the savepoint (undone if that fails).
     pub fn release(mut self) -> Result<(), DbError> {
-        self.open = false;
         self.db
-            .execute_batch(&release(self.db.dialect(), &self.name))
+            .execute_batch(&release(self.db.dialect(), &self.name))?;
+        self.open = false;
+        Ok(())
     }
 
     /// Undo what was done since the savepoint, and release it.
@@ -1407,6 +1411,28 @@ CREATE TABLE entries (
             })
             .collect();
         assert_eq!(ns, vec![1, 3]);
+    }
+
+    #[test]
+    fn p1_a_commit_that_fails_is_rolled_back_as_rusqlites_is() {
+        let c = memory();
+        c.execute_batch(
+            "PRAGMA foreign_keys = ON;
+             CREATE TABLE child (p INTEGER REFERENCES t(id) DEFERRABLE INITIALLY DEFERRED);",
+        )
+        .unwrap();
+        let tx = c.begin(Begin::Immediate).unwrap();
+        tx.execute("INSERT INTO child (p) VALUES (99)", &[])
+            .unwrap();
+        // SQLite refuses the COMMIT (no row 99) and leaves the transaction open.
+        let e = tx.commit().unwrap_err();
+        assert!(e.to_string().contains("FOREIGN KEY"), "{e}");
+        assert!(
+            !c.in_transaction(),
+            "rolled back when the failed commit was dropped"
+        );
+        assert_eq!(c.one::<i64>("SELECT COUNT(*) FROM child", &[]).unwrap(), 0);
+        c.begin(Begin::Immediate).unwrap().commit().unwrap();
     }
 
     #[test]
