@@ -231,13 +231,15 @@ pub(crate) fn insert_battle(
     for b in branches {
         insert_branch(tx, id, b)?;
     }
+    let mut put = tx.statement(INSERT_ENTRY)?;
     for (seq, rec) in records.iter().enumerate() {
         let bytes = encode_entry(seq as EntryId, rec).map_err(|e| corrupt(id, e.to_string()))?;
-        tx.execute(INSERT_ENTRY, &[&id, &(seq as i64), &bytes])?;
+        put.execute(&[&id, &(seq as i64), &bytes])?;
     }
+    let mut put = tx.statement(INSERT_SNAPSHOT)?;
     for s in snapshots {
         let state = encode_snapshot(s.rules_version, &s.state);
-        tx.execute(INSERT_SNAPSHOT, &[&id, &(s.entry as i64), &state])?;
+        put.execute(&[&id, &(s.entry as i64), &state])?;
     }
     Ok(id)
 }

@@ -7,7 +7,8 @@
 //! What the trait offers:
 //!
 //! - [`Db::execute`] a statement with parameters ([`ToParam`]: integers,
-//!   reals, text, bytes, `NULL`), [`Db::execute_batch`] a script;
+//!   reals, text, bytes, `NULL`), [`Db::execute_batch`] a script,
+//!   [`Db::statement`] one to run many times (a bulk insert);
 //! - rows two ways: [`DbExt::query`] into owned [`Value`] cells
 //!   (`i64 | f64 | String | Vec<u8> | Null`), and the typed reader
 //!   ([`Db::query_each`], [`DbExt::each`], [`DbExt::row`], [`DbExt::one`])
@@ -214,6 +215,12 @@ impl Cell for String {}
 impl Cell for Vec<u8> {}
 impl<T: Cell> Cell for Option<T> {}
 
+/// A prepared statement ([`Db::statement`]).
+pub trait Stmt {
+    /// Run it with these parameters; the rows it changed.
+    fn execute(&mut self, params: Params<'_>) -> Result<usize, DbError>;
+}
+
 /// A row, read in place: valid only inside the closure it is given to.
 pub struct Row<'a> {
     inner: RowInner<'a>,
@@ -298,6 +305,10 @@ pub trait Db {
     /// Run a script of statements without parameters.
     fn execute_batch(&self, sql: &str) -> Result<(), DbError>;
 
+    /// Prepare one statement to run many times (a bulk insert): the
+    /// statement is looked up once, not once per row.
+    fn statement<'a>(&'a self, sql: &str) -> Result<Box<dyn Stmt + 'a>, DbError>;
+
     /// Run one query and hand each row to `f` in order until it returns
     /// `Ok(false)` or the rows end.
     fn query_each(
@@ -360,7 +371,7 @@ pub trait DbExt: Db {
     /// The first column of the first row; an error ([`Code::NoRows`]) when
     /// there is no row.
     fn one<T: Cell>(&self, sql: &str, params: Params<'_>) -> Result<T, DbError> {
-        self.row(sql, params, |r| r.get(0))?.ok_or(DbError {
+        self.row(sql, params, |r| r.get(0))?.ok_or_else(|| DbError {
             code: Some(Code::NoRows),
             text: "Query returned no rows".into(),
         })
@@ -404,8 +415,9 @@ pub fn begin(db: &dyn Db, how: Begin) -> Result<Tx<'_>, DbError> {
     })
 }
 
-/// An open transaction: statements go through it (it is a [`Db`] itself); [`Tx::commit`] ends it, dropping it rolls it back (unless
-/// the database already did, as SQLite does after some failures).
+/// An open transaction: statements go through it (it is a [`Db`] itself);
+/// [`Tx::commit`] ends it, dropping it rolls it back (unless the database
+/// already did, as SQLite does after some failures).
 pub struct Tx<'a> {
     db: &'a dyn Db,
     open: bool,
@@ -453,6 +465,9 @@ macro_rules! through {
             }
             fn execute_batch(&self, sql: &str) -> Result<(), DbError> {
                 self.db.execute_batch(sql)
+            }
+            fn statement<'s>(&'s self, sql: &str) -> Result<Box<dyn Stmt + 's>, DbError> {
+                self.db.statement(sql)
             }
             fn query_each(
                 &self,
@@ -903,6 +918,10 @@ impl Db for rusqlite::Connection {
         Ok(rusqlite::Connection::execute_batch(self, sql)?)
     }
 
+    fn statement<'a>(&'a self, sql: &str) -> Result<Box<dyn Stmt + 'a>, DbError> {
+        Ok(Box::new(SqliteStmt(self.prepare_cached(sql)?)))
+    }
+
     fn query_each(
         &self,
         sql: &str,
@@ -937,6 +956,14 @@ impl Db for rusqlite::Connection {
     }
 }
 
+struct SqliteStmt<'a>(rusqlite::CachedStatement<'a>);
+
+impl Stmt for SqliteStmt<'_> {
+    fn execute(&mut self, params: Params<'_>) -> Result<usize, DbError> {
+        Ok(self.0.execute(rusqlite::params_from_iter(bind(params)))?)
+    }
+}
+
 /// The P1 bridge: a `rusqlite` transaction of `merge.rs` or `transfer.rs`
 /// handed to a helper that takes `&dyn Db`.
 impl Db for rusqlite::Transaction<'_> {
@@ -948,6 +975,9 @@ impl Db for rusqlite::Transaction<'_> {
     }
     fn execute_batch(&self, sql: &str) -> Result<(), DbError> {
         Db::execute_batch(&**self, sql)
+    }
+    fn statement<'a>(&'a self, sql: &str) -> Result<Box<dyn Stmt + 'a>, DbError> {
+        Db::statement(&**self, sql)
     }
     fn query_each(
         &self,
@@ -1070,6 +1100,33 @@ impl Conn {
         }
     }
 
+    /// The typed fast path for a long scan (a battle's entries): what
+    /// [`DbExt::each`] does, but generic over the reader, so the row loop
+    /// is compiled with it inline and no call per row goes through a
+    /// `dyn` (measured: `each` costs about 70 instructions more per row
+    /// on the 1,000,000-entry open; `benches/store_count.rs`).
+    pub fn scan<E: From<DbError>>(
+        &self,
+        sql: &str,
+        params: Params<'_>,
+        mut f: impl FnMut(&Row<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        match self {
+            Conn::Sqlite(s) => {
+                let mut stmt = s.conn.prepare_cached(sql).map_err(DbError::from)?;
+                let mut rows = stmt
+                    .query(rusqlite::params_from_iter(bind(params)))
+                    .map_err(DbError::from)?;
+                while let Some(r) = rows.next().map_err(DbError::from)? {
+                    f(&Row {
+                        inner: RowInner::Sqlite(r),
+                    })?;
+                }
+                Ok(())
+            }
+        }
+    }
+
     /// Bring the schema to the latest version (the numbered migrations).
     pub fn migrate(&mut self) -> Result<(), DbError> {
         match self {
@@ -1092,6 +1149,11 @@ impl Db for Conn {
     fn execute_batch(&self, sql: &str) -> Result<(), DbError> {
         match self {
             Conn::Sqlite(s) => Db::execute_batch(&s.conn, sql),
+        }
+    }
+    fn statement<'a>(&'a self, sql: &str) -> Result<Box<dyn Stmt + 'a>, DbError> {
+        match self {
+            Conn::Sqlite(s) => Db::statement(&s.conn, sql),
         }
     }
     fn query_each(
@@ -1335,6 +1397,12 @@ CREATE TABLE entries (
         assert_eq!(id, 1);
         c.execute("INSERT INTO t (n) VALUES (?1)", &[&None::<i64>])
             .unwrap();
+        let mut put = c.statement("INSERT INTO t (n) VALUES (?1)").unwrap();
+        for n in [10i64, 11] {
+            assert_eq!(put.execute(&[&n]).unwrap(), 1);
+        }
+        drop(put);
+        c.execute("DELETE FROM t WHERE n >= 10", &[]).unwrap();
         assert_eq!(
             c.query("SELECT n, x, s, b FROM t ORDER BY id", &[])
                 .unwrap(),

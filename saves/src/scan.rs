@@ -13,7 +13,7 @@ use xenolog_schema::codec::decode_entry;
 
 use crate::BattleId;
 use crate::battles::ScanError;
-use crate::db::{Db, DbError, DbExt};
+use crate::db::{Conn, Db, DbError, DbExt};
 
 /// The fewest bytes an entry takes in the file: its stored record alone has
 /// two 16-byte hashes and at least ten one-byte fields.
@@ -35,16 +35,16 @@ fn most_entries(conn: &dyn Db) -> Result<u64, DbError> {
 /// the sequence or an unreadable record stops the scan with the entry it
 /// concerns.
 pub(crate) fn read_entries(
-    conn: &dyn Db,
+    conn: &Conn,
     id: BattleId,
     count: u64,
     battle_rules: u32,
 ) -> Result<Vec<EntryRecord>, ScanError> {
     let presize = count.min(most_entries(conn)?);
     let mut out = Vec::with_capacity(usize::try_from(presize).unwrap_or(0));
-    // The typed reader: each record is decoded from the row in place, no
-    // cell copied or boxed on the way.
-    conn.each(
+    // The typed fast path: each record is decoded from the row in place,
+    // no cell copied or boxed, no call per row through a `dyn`.
+    conn.scan(
         "SELECT seq, record FROM entries WHERE battle = ?1 ORDER BY seq",
         &[&id],
         |r| {
