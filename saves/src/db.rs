@@ -921,10 +921,25 @@ impl From<rusqlite::types::FromSqlError> for DbError {
     }
 }
 
-/// For `merge.rs` and `transfer.rs`, still on `rusqlite` (P1 bridge).
+/// For `merge.rs` and `transfer.rs`, still on `rusqlite` (P1 bridge): their
+/// `?` on a `rusqlite` error reads as before.
 impl From<rusqlite::Error> for SaveError {
     fn from(e: rusqlite::Error) -> Self {
         SaveError::from(DbError::from(e))
+    }
+}
+
+/// The P1 bridge, as for [`SaveError`].
+impl From<rusqlite::Error> for crate::rosters::CampaignFail {
+    fn from(e: rusqlite::Error) -> Self {
+        crate::rosters::CampaignFail::from(DbError::from(e))
+    }
+}
+
+/// The P1 bridge, as for [`SaveError`].
+impl From<rusqlite::Error> for crate::battles::ScanError {
+    fn from(e: rusqlite::Error) -> Self {
+        crate::battles::ScanError::from(DbError::from(e))
     }
 }
 
