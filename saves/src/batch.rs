@@ -16,7 +16,6 @@
 //! batch's transaction). Nothing else reads it: a desktop Xenolog opening a
 //! server's campaign file ignores it.
 
-use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use serde_json::Value;
 use xenolog_engine::{
     Actor, Battle, Branch, BranchId, EntryId, PendingKind, PlayError, RuleErrorKind,
@@ -24,7 +23,9 @@ use xenolog_engine::{
 use xenolog_schema::DiceMode;
 use xenolog_schema::codec::{encode_entry, encode_snapshot};
 
+use crate::battles::{INSERT_ENTRY, INSERT_SNAPSHOT, UPDATE_POSITION};
 use crate::campaign::now;
+use crate::db::{Begin, Db, DbError, DbExt};
 use crate::{BattleId, Campaign, SaveError};
 
 /// The table of command ids (see the module documentation).
@@ -210,18 +211,16 @@ impl Campaign {
         batch: &[Decided],
     ) -> Result<Vec<Result<(), SaveError>>, SaveError> {
         self.writable()?;
-        let mut tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.begin(Begin::Immediate)?;
         if batch.iter().any(|d| d.command_id.is_some()) {
             tx.execute_batch(COMMANDS_TABLE)?;
         }
         let mut results = Vec::with_capacity(batch.len());
         for d in batch {
-            let mut sp = tx.savepoint()?;
+            let sp = tx.savepoint()?;
             let r = write_part(&sp, d);
             if r.is_ok() {
-                sp.commit()?;
+                sp.release()?;
             } else {
                 sp.rollback()?;
             }
@@ -239,23 +238,14 @@ impl Campaign {
         seat: Actor,
         cmd_id: &str,
     ) -> Result<Option<Vec<EntryId>>, SaveError> {
-        let table: Option<i64> = self
-            .conn
-            .prepare_cached(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'club_commands'",
-            )?
-            .query_row([], |r| r.get(0))
-            .optional()?;
-        if table.is_none() {
+        if !self.conn.table_exists("club_commands")? {
             return Ok(None);
         }
-        let entries: Option<String> = self
-            .conn
-            .prepare_cached(
-                "SELECT entries FROM club_commands WHERE battle = ?1 AND seat = ?2 AND cmd_id = ?3",
-            )?
-            .query_row(params![id, seat.0, cmd_id], |r| r.get(0))
-            .optional()?;
+        let entries: Option<String> = self.conn.row(
+            "SELECT entries FROM club_commands WHERE battle = ?1 AND seat = ?2 AND cmd_id = ?3",
+            &[&id, &seat.0, &cmd_id],
+            |r| r.get(0),
+        )?;
         entries
             .map(|e| {
                 serde_json::from_str(&e).map_err(|e| SaveError::Corrupt {
@@ -270,35 +260,37 @@ impl Campaign {
 /// Record that `seat`'s command id `cmd_id` made (or walked) `entries`,
 /// in the caller's transaction (the table made: [`COMMANDS_TABLE`]).
 pub(crate) fn record_command(
-    tx: &rusqlite::Connection,
+    tx: &dyn Db,
     id: BattleId,
     seat: Actor,
     cmd_id: &str,
     entries: &[EntryId],
 ) -> Result<(), SaveError> {
     let entries = serde_json::to_string(entries).unwrap_or_else(|_| "[]".into());
-    tx.prepare_cached(
+    tx.execute(
         "INSERT INTO club_commands (battle, seat, cmd_id, entries) VALUES (?1, ?2, ?3, ?4)",
-    )?
-    .execute(params![id, seat.0, cmd_id, entries])?;
+        &[&id, &seat.0, &cmd_id, &entries],
+    )?;
     Ok(())
 }
 
-fn write_part(tx: &rusqlite::Savepoint<'_>, d: &Decided) -> Result<(), SaveError> {
+fn write_part(tx: &dyn Db, d: &Decided) -> Result<(), SaveError> {
     let id = d.battle;
     let stale = |why: String| SaveError::Stale { battle: id, why };
-    let row: Option<(String, i64)> = tx
-        .prepare_cached("SELECT game, seed FROM battles WHERE id = ?1")?
-        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
+    let row: Option<(String, i64)> = tx.row(
+        "SELECT game, seed FROM battles WHERE id = ?1",
+        &[&id],
+        |r| Ok::<_, DbError>((r.get(0)?, r.get(1)?)),
+    )?;
     let (game, seed) = row.ok_or(SaveError::NoSuchBattle(id))?;
     if game != d.game || seed as u64 != d.seed {
         return Err(stale("it is another battle".into()));
     }
-    let last: Option<i64> = tx
-        .prepare_cached("SELECT seq FROM entries WHERE battle = ?1 ORDER BY seq DESC LIMIT 1")?
-        .query_row([id], |r| r.get(0))
-        .optional()?;
+    let last: Option<i64> = tx.row(
+        "SELECT seq FROM entries WHERE battle = ?1 ORDER BY seq DESC LIMIT 1",
+        &[&id],
+        |r| r.get(0),
+    )?;
     let stored = last.map_or(0, |s| s.saturating_add(1).max(0) as u64);
     if stored != d.entries_before {
         return Err(stale(format!(
@@ -306,9 +298,7 @@ fn write_part(tx: &rusqlite::Savepoint<'_>, d: &Decided) -> Result<(), SaveError
             d.entries_before
         )));
     }
-    let branches: i64 = tx
-        .prepare_cached("SELECT COUNT(*) FROM branches WHERE battle = ?1")?
-        .query_row([id], |r| r.get(0))?;
+    let branches: i64 = tx.one("SELECT COUNT(*) FROM branches WHERE battle = ?1", &[&id])?;
     if branches as usize != d.branches_before {
         return Err(stale(format!(
             "decided with {} branches, {branches} in the file",
@@ -316,45 +306,36 @@ fn write_part(tx: &rusqlite::Savepoint<'_>, d: &Decided) -> Result<(), SaveError
         )));
     }
     for r in &d.rows {
-        tx.prepare_cached("INSERT INTO entries (battle, seq, record) VALUES (?1, ?2, ?3)")?
-            .execute(params![id, r.seq as i64, r.bytes])?;
+        tx.execute(INSERT_ENTRY, &[&id, &(r.seq as i64), &r.bytes])?;
         if let Some(b) = &r.branch {
-            tx.prepare_cached(
+            tx.execute(
                 "INSERT INTO branches (battle, id, name, parent, fork) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?
-            .execute(params![
-                id,
-                b.id,
-                b.name,
-                b.parent,
-                b.fork.map(|f| f as i64)
-            ])?;
+                &[&id, &b.id, &b.name, &b.parent, &b.fork.map(|f| f as i64)],
+            )?;
         }
         if let Some(state) = &r.snapshot {
-            tx.prepare_cached("INSERT INTO snapshots (battle, seq, state) VALUES (?1, ?2, ?3)")?
-                .execute(params![id, r.seq as i64, state])?;
+            tx.execute(INSERT_SNAPSHOT, &[&id, &(r.seq as i64), state])?;
         }
     }
-    tx.prepare_cached(
-        "UPDATE battles SET cursor = ?1, branch = ?2, status = ?3, result = ?4, updated = ?5
-         WHERE id = ?6",
-    )?
-    .execute(params![
-        d.cursor.map(|c| c as i64),
-        d.branch,
-        d.status,
-        d.result,
-        now(),
-        id
-    ])?;
+    tx.execute(
+        UPDATE_POSITION,
+        &[
+            &d.cursor.map(|c| c as i64),
+            &d.branch,
+            &d.status,
+            &d.result,
+            &now(),
+            &id,
+        ],
+    )?;
     if let Some((seat, cmd)) = &d.command_id {
         record_command(tx, id, *seat, cmd, &d.entries())?;
     }
     if d.ends() {
-        tx.prepare_cached(
+        tx.execute(
             "UPDATE fair_seeds SET revealed = 1 WHERE battle = ?1 AND secret IS NOT NULL",
-        )?
-        .execute([id])?;
+            &[&id],
+        )?;
     }
     Ok(())
 }

@@ -1,6 +1,5 @@
 //! Battles in a campaign: start, load, play, save the position, verify.
 
-use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 use serde_json::Value;
 use xenolog_engine::games;
 use xenolog_engine::{
@@ -11,6 +10,7 @@ use xenolog_schema::DiceMode;
 use xenolog_schema::codec::{decode_snapshot, encode_entry, encode_snapshot};
 
 use crate::campaign::now;
+use crate::db::{Begin, Db, DbError, DbExt};
 use crate::scan::read_entries;
 use crate::{BattleId, Campaign, SaveError};
 
@@ -33,8 +33,8 @@ pub(crate) enum ScanError {
     },
 }
 
-impl From<rusqlite::Error> for ScanError {
-    fn from(e: rusqlite::Error) -> Self {
+impl From<DbError> for ScanError {
+    fn from(e: DbError) -> Self {
         ScanError::Save(e.into())
     }
 }
@@ -70,6 +70,15 @@ pub(crate) struct NewBattleRow<'a> {
     pub secret: Option<&'a xenolog_engine::fair::Bytes32>,
 }
 
+pub(crate) const INSERT_ENTRY: &str =
+    "INSERT INTO entries (battle, seq, record) VALUES (?1, ?2, ?3)";
+pub(crate) const INSERT_SNAPSHOT: &str =
+    "INSERT INTO snapshots (battle, seq, state) VALUES (?1, ?2, ?3)";
+/// The battle's position and status, after a command or a move of the cursor.
+pub(crate) const UPDATE_POSITION: &str =
+    "UPDATE battles SET cursor = ?1, branch = ?2, status = ?3, result = ?4, updated = ?5
+         WHERE id = ?6";
+
 /// `"in progress"` or `"over"` and the result, at the battle's cursor.
 fn status_of(battle: &dyn Battle) -> (&'static str, Option<String>) {
     match battle.outcome() {
@@ -100,25 +109,23 @@ fn stale(battle: BattleId, why: impl Into<String>) -> SaveError {
 /// one's number + 1. A damaged file may number an entry anything, from -1 to
 /// `i64::MAX`; the count never overflows, and a reader checks it against the
 /// entries actually there (`read_entries`).
-fn entry_count(conn: &rusqlite::Connection, id: BattleId) -> Result<u64, SaveError> {
-    let last: Option<i64> = conn
-        .prepare_cached("SELECT seq FROM entries WHERE battle = ?1 ORDER BY seq DESC LIMIT 1")?
-        .query_row([id], |r| r.get(0))
-        .optional()?;
+fn entry_count(conn: &dyn Db, id: BattleId) -> Result<u64, SaveError> {
+    let last: Option<i64> = conn.row(
+        "SELECT seq FROM entries WHERE battle = ?1 ORDER BY seq DESC LIMIT 1",
+        &[&id],
+        |r| r.get(0),
+    )?;
     Ok(last.map_or(0, |s| s.saturating_add(1).max(0) as u64))
 }
 
 /// Check that `battle` is battle `id` as stored, with no entry or branch
 /// missing on either side.
-fn check_same(tx: &Transaction<'_>, id: BattleId, battle: &dyn Battle) -> Result<(), SaveError> {
-    let row: Option<(String, i64, u32, String, bool)> = tx
-        .prepare_cached(
-            "SELECT game, seed, rules_version, config, strict FROM battles WHERE id = ?1",
-        )?
-        .query_row([id], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-        })
-        .optional()?;
+fn check_same(tx: &dyn Db, id: BattleId, battle: &dyn Battle) -> Result<(), SaveError> {
+    let row: Option<(String, i64, u32, String, bool)> = tx.row(
+        "SELECT game, seed, rules_version, config, strict FROM battles WHERE id = ?1",
+        &[&id],
+        |r| Ok::<_, DbError>((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+    )?;
     let (game, seed, rules_version, config, strict) = row.ok_or(SaveError::NoSuchBattle(id))?;
     let m = battle.meta();
     if game != m.game
@@ -137,9 +144,7 @@ fn check_same(tx: &Transaction<'_>, id: BattleId, battle: &dyn Battle) -> Result
             format!("{held} entries in memory, {stored} in the file"),
         ));
     }
-    let branches: u32 = tx
-        .prepare_cached("SELECT COUNT(*) FROM branches WHERE battle = ?1")?
-        .query_row([id], |r| r.get(0))?;
+    let branches: u32 = tx.one("SELECT COUNT(*) FROM branches WHERE battle = ?1", &[&id])?;
     if branches as usize != battle.branches().len() {
         return Err(stale(
             id,
@@ -152,11 +157,11 @@ fn check_same(tx: &Transaction<'_>, id: BattleId, battle: &dyn Battle) -> Result
     Ok(())
 }
 
-fn insert_branch(tx: &Transaction<'_>, id: BattleId, b: &Branch) -> Result<(), SaveError> {
-    tx.prepare_cached(
+fn insert_branch(tx: &dyn Db, id: BattleId, b: &Branch) -> Result<(), SaveError> {
+    tx.execute(
         "INSERT INTO branches (battle, id, name, parent, fork) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(params![id, b.id, b.name, b.parent, opt_i64(b.fork)])?;
+        &[&id, &b.id, &b.name, &b.parent, &opt_i64(b.fork)],
+    )?;
     Ok(())
 }
 
@@ -164,7 +169,7 @@ fn insert_branch(tx: &Transaction<'_>, id: BattleId, b: &Branch) -> Result<(), S
 /// Insert a battle just made (no entries yet) in `tx`: its row and its
 /// branches, the status it starts in.
 pub(crate) fn insert_fresh(
-    tx: &Transaction<'_>,
+    tx: &dyn Db,
     battle: &dyn Battle,
     title: &str,
     dice_mode: DiceMode,
@@ -191,7 +196,7 @@ pub(crate) fn insert_fresh(
 }
 
 pub(crate) fn insert_battle(
-    tx: &Transaction<'_>,
+    tx: &dyn Db,
     row: &NewBattleRow<'_>,
     status: (&str, Option<&str>),
     branches: &[Branch],
@@ -199,48 +204,42 @@ pub(crate) fn insert_battle(
     snapshots: impl Iterator<Item = StoredSnapshot>,
 ) -> Result<BattleId, SaveError> {
     let now = now();
-    tx.prepare_cached(
+    let id = tx.insert_id(
         "INSERT INTO battles (game, title, seed, rules_version, config, dice_mode, cursor,
                               branch, status, result, created, updated, origin, strict)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-    )?
-    .execute(params![
-        row.meta.game,
-        row.title,
-        row.meta.seed as i64,
-        row.meta.rules_version,
-        row.meta.config,
-        row.dice_mode.as_str(),
-        opt_i64(row.cursor),
-        row.branch,
-        status.0,
-        status.1,
-        row.created,
-        now,
-        row.origin,
-        row.meta.strict,
-    ])?;
-    let id = tx.last_insert_rowid();
+        &[
+            &row.meta.game,
+            &row.title,
+            &(row.meta.seed as i64),
+            &row.meta.rules_version,
+            &row.meta.config,
+            &row.dice_mode.as_str(),
+            &opt_i64(row.cursor),
+            &row.branch,
+            &status.0,
+            &status.1,
+            &row.created,
+            &now,
+            &row.origin,
+            &row.meta.strict,
+        ],
+    )?;
     if let Some(fair) = &row.meta.fair {
         crate::fair::insert_fair(tx, id, fair, row.secret, true)?;
     }
     for b in branches {
         insert_branch(tx, id, b)?;
     }
-    let mut put =
-        tx.prepare_cached("INSERT INTO entries (battle, seq, record) VALUES (?1, ?2, ?3)")?;
+    let mut put = tx.statement(INSERT_ENTRY)?;
     for (seq, rec) in records.iter().enumerate() {
         let bytes = encode_entry(seq as EntryId, rec).map_err(|e| corrupt(id, e.to_string()))?;
-        put.execute(params![id, seq as i64, bytes])?;
+        put.execute(&[&id, &(seq as i64), &bytes])?;
     }
-    let mut put =
-        tx.prepare_cached("INSERT INTO snapshots (battle, seq, state) VALUES (?1, ?2, ?3)")?;
+    let mut put = tx.statement(INSERT_SNAPSHOT)?;
     for s in snapshots {
-        put.execute(params![
-            id,
-            s.entry as i64,
-            encode_snapshot(s.rules_version, &s.state)
-        ])?;
+        let state = encode_snapshot(s.rules_version, &s.state);
+        put.execute(&[&id, &(s.entry as i64), &state])?;
     }
     Ok(id)
 }
@@ -288,14 +287,12 @@ impl Campaign {
             "" => battle.game_name(),
             t => t,
         };
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.begin(Begin::Immediate)?;
         let id = insert_fresh(&tx, battle, title, dice_mode)?;
         if let Some(secret) = held {
             tx.execute(
                 "UPDATE fair_seeds SET secret = ?2 WHERE battle = ?1",
-                rusqlite::params![id, &secret[..]],
+                &[&id, &&secret[..]],
             )?;
         }
         tx.commit()?;
@@ -324,15 +321,13 @@ impl Campaign {
             u32,
             bool,
         );
-        let head: Option<Head> = self
-            .conn
-            .prepare_cached(
-                "SELECT game, seed, rules_version, config, title, dice_mode, created, cursor, branch,
+        let head: Option<Head> = self.conn.row(
+            "SELECT game, seed, rules_version, config, title, dice_mode, created, cursor, branch,
                         strict
                  FROM battles WHERE id = ?1",
-            )?
-            .query_row([id], |r| {
-                Ok((
+            &[&id],
+            |r| {
+                Ok::<_, DbError>((
                     r.get(0)?,
                     r.get(1)?,
                     r.get(2)?,
@@ -344,8 +339,8 @@ impl Campaign {
                     r.get(8)?,
                     r.get(9)?,
                 ))
-            })
-            .optional()?;
+            },
+        )?;
         let (game, seed, rules_version, config, title, dice, created, cursor, branch, strict) =
             head.ok_or(SaveError::NoSuchBattle(id))?;
         let dice_mode = DiceMode::from_word(&dice)
@@ -353,40 +348,42 @@ impl Campaign {
         self.remember_dice_mode(id, dice_mode);
 
         let mut branches = Vec::new();
-        let mut stmt = self.conn.prepare_cached(
+        self.conn.each(
             "SELECT id, name, parent, fork FROM branches WHERE battle = ?1 ORDER BY id",
+            &[&id],
+            |r| {
+                branches.push(Branch {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    parent: r.get(2)?,
+                    fork: r.get::<Option<i64>>(3)?.map(|f| f as u64),
+                });
+                Ok::<(), DbError>(())
+            },
         )?;
-        let mut rows = stmt.query([id])?;
-        while let Some(r) = rows.next()? {
-            branches.push(Branch {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                parent: r.get(2)?,
-                fork: r.get::<_, Option<i64>>(3)?.map(|f| f as u64),
-            });
-        }
 
         let count = entry_count(&self.conn, id)?;
         let records = read_entries(&self.conn, id, count, rules_version)?;
         let mut snapshots = Vec::new();
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT seq, state FROM snapshots WHERE battle = ?1 ORDER BY seq")?;
-        let mut rows = stmt.query([id])?;
-        while let Some(r) = rows.next()? {
-            let seq = r.get::<_, i64>(0)? as u64;
-            // Snapshots are a cache: one this build cannot open is left out,
-            // the engine folds the entries instead and the store rewrites it.
-            if let Ok(bytes) = r.get_ref(1)?.as_blob()
-                && let Ok((rules, state)) = decode_snapshot(bytes)
-            {
-                snapshots.push(StoredSnapshot {
-                    entry: seq,
-                    rules_version: rules.unwrap_or(rules_version),
-                    state: state.to_vec(),
-                });
-            }
-        }
+        self.conn.each(
+            "SELECT seq, state FROM snapshots WHERE battle = ?1 ORDER BY seq",
+            &[&id],
+            |r| {
+                let seq = r.get::<i64>(0)? as u64;
+                // Snapshots are a cache: one this build cannot open is left out,
+                // the engine folds the entries instead and the store rewrites it.
+                if let Some(bytes) = r.blob(1)?
+                    && let Ok((rules, state)) = decode_snapshot(bytes)
+                {
+                    snapshots.push(StoredSnapshot {
+                        entry: seq,
+                        rules_version: rules.unwrap_or(rules_version),
+                        state: state.to_vec(),
+                    });
+                }
+                Ok::<(), DbError>(())
+            },
+        )?;
 
         Ok(BattleOnDisk {
             parts: xenolog_engine::StoredBattle {
@@ -555,9 +552,9 @@ impl Campaign {
         }
         let word: String = self
             .conn
-            .prepare_cached("SELECT dice_mode FROM battles WHERE id = ?1")?
-            .query_row([id], |r| r.get(0))
-            .optional()?
+            .row("SELECT dice_mode FROM battles WHERE id = ?1", &[&id], |r| {
+                r.get(0)
+            })?
             .ok_or(SaveError::NoSuchBattle(id))?;
         let mode = DiceMode::from_word(&word)
             .ok_or_else(|| corrupt(id, format!("its dice mode '{word}' is unknown")))?;
@@ -593,23 +590,16 @@ impl Campaign {
             }
             return Ok(entry);
         };
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.begin(Begin::Immediate)?;
         check_same(&tx, id, battle)?;
         let bytes = encode_entry(*seq, record).map_err(|e| corrupt(id, e.to_string()))?;
-        tx.prepare_cached("INSERT INTO entries (battle, seq, record) VALUES (?1, ?2, ?3)")?
-            .execute(params![id, *seq as i64, bytes])?;
+        tx.execute(INSERT_ENTRY, &[&id, &(*seq as i64), &bytes])?;
         if let Some(b) = new_branch {
             insert_branch(&tx, id, b)?;
         }
         if let Some(state) = snapshot {
-            tx.prepare_cached("INSERT INTO snapshots (battle, seq, state) VALUES (?1, ?2, ?3)")?
-                .execute(params![
-                    id,
-                    *seq as i64,
-                    encode_snapshot(record.rules_version, state)
-                ])?;
+            let state = encode_snapshot(record.rules_version, state);
+            tx.execute(INSERT_SNAPSHOT, &[&id, &(*seq as i64), &state])?;
         }
         // The status after the entry comes with the pending entry, so it is
         // written in the same transaction as the entry itself.
@@ -617,18 +607,17 @@ impl Campaign {
             Some(o) => ("over", Some(o.summary.clone())),
             None => ("in progress", None),
         };
-        tx.prepare_cached(
-            "UPDATE battles SET cursor = ?1, branch = ?2, status = ?3, result = ?4, updated = ?5
-             WHERE id = ?6",
-        )?
-        .execute(params![
-            *seq as i64,
-            record.branch,
-            status,
-            result,
-            now(),
-            id
-        ])?;
+        tx.execute(
+            UPDATE_POSITION,
+            &[
+                &(*seq as i64),
+                &record.branch,
+                &status,
+                &result,
+                &now(),
+                &id,
+            ],
+        )?;
         // Decided a moment ago from this same battle, so it cannot be stale;
         // were it ever, the entry is on disk and loading the battle shows it.
         tx.commit()?;
@@ -665,30 +654,26 @@ impl Campaign {
         battle: &dyn Battle,
         command: Option<(xenolog_engine::Actor, &str, &[xenolog_engine::EntryId])>,
     ) -> Result<(), SaveError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.begin(Begin::Immediate)?;
         check_same(&tx, id, battle)?;
         let (status, result) = status_of(battle);
-        tx.prepare_cached(
-            "UPDATE battles SET cursor = ?1, branch = ?2, status = ?3, result = ?4, updated = ?5
-             WHERE id = ?6",
-        )?
-        .execute(params![
-            opt_i64(battle.cursor()),
-            battle.current_branch(),
-            status,
-            result,
-            now(),
-            id
-        ])?;
-        let mut rename = tx.prepare_cached(
-            "UPDATE branches SET name = ?3 WHERE battle = ?1 AND id = ?2 AND name <> ?3",
+        tx.execute(
+            UPDATE_POSITION,
+            &[
+                &opt_i64(battle.cursor()),
+                &battle.current_branch(),
+                &status,
+                &result,
+                &now(),
+                &id,
+            ],
         )?;
         for b in battle.branches() {
-            rename.execute(params![id, b.id, b.name])?;
+            tx.execute(
+                "UPDATE branches SET name = ?3 WHERE battle = ?1 AND id = ?2 AND name <> ?3",
+                &[&id, &b.id, &b.name],
+            )?;
         }
-        drop(rename);
         if let Some((seat, cmd_id, entries)) = command {
             tx.execute_batch(crate::batch::COMMANDS_TABLE)?;
             crate::batch::record_command(&tx, id, seat, cmd_id, entries)?;
@@ -703,20 +688,16 @@ impl Campaign {
         if battle.rebuilt_snapshots().is_empty() {
             return Ok(());
         }
-        let tx = self.conn.unchecked_transaction()?;
-        let mut put = tx.prepare_cached(
-            "INSERT OR REPLACE INTO snapshots (battle, seq, state) VALUES (?1, ?2, ?3)",
-        )?;
+        let tx = self.conn.begin(Begin::Deferred)?;
         for &seq in battle.rebuilt_snapshots() {
             if let Some(state) = battle.snapshot_bytes(seq) {
-                put.execute(params![
-                    id,
-                    seq as i64,
-                    encode_snapshot(battle.rules_version_now(), &state)
-                ])?;
+                let state = encode_snapshot(battle.rules_version_now(), &state);
+                tx.execute(
+                    "INSERT OR REPLACE INTO snapshots (battle, seq, state) VALUES (?1, ?2, ?3)",
+                    &[&id, &(seq as i64), &state],
+                )?;
             }
         }
-        drop(put);
         tx.commit()?;
         Ok(())
     }
@@ -724,15 +705,16 @@ impl Campaign {
     /// Write the status summary if it differs from the battle's outcome.
     fn refresh_status(&self, id: BattleId, battle: &dyn Battle) -> Result<(), SaveError> {
         let (status, result) = status_of(battle);
-        let stored: Option<(String, Option<String>)> = self
-            .conn
-            .prepare_cached("SELECT status, result FROM battles WHERE id = ?1")?
-            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()?;
+        let stored: Option<(String, Option<String>)> = self.conn.row(
+            "SELECT status, result FROM battles WHERE id = ?1",
+            &[&id],
+            |r| Ok::<_, DbError>((r.get(0)?, r.get(1)?)),
+        )?;
         if stored.is_some_and(|(s, r)| s != status || r != result) {
-            self.conn
-                .prepare_cached("UPDATE battles SET status = ?1, result = ?2 WHERE id = ?3")?
-                .execute(params![status, result, id])?;
+            self.conn.execute(
+                "UPDATE battles SET status = ?1, result = ?2 WHERE id = ?3",
+                &[&status, &result, &id],
+            )?;
         }
         Ok(())
     }

@@ -1,12 +1,10 @@
 //! Opening, creating and listing a campaign.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use rusqlite::config::DbConfig;
-use rusqlite::{Connection, OpenFlags, OptionalExtension};
-use xenolog_schema::{APPLICATION_ID, DiceMode, SCHEMA_VERSION, migrations};
+use xenolog_schema::{APPLICATION_ID, DiceMode, SCHEMA_VERSION};
 
+use crate::db::{Code, Conn, Db, DbError, DbExt, Sqlite};
 use crate::error::sql_words;
 use crate::file::{WriterLock, backup_path, precheck, sync_dir, temp_beside, wal_has_frames};
 use crate::{BattleId, SaveError};
@@ -47,7 +45,7 @@ pub struct BattleSummary {
 
 /// An open campaign file.
 pub struct Campaign {
-    pub(crate) conn: Connection,
+    pub(crate) conn: Conn,
     path: PathBuf,
     read_only: bool,
     /// The backup written when this open upgraded an older file.
@@ -82,10 +80,9 @@ pub(crate) fn now() -> i64 {
 }
 
 /// SQLite's own verdict on a file that passed [`precheck`].
-fn classify(path: &Path, e: rusqlite::Error) -> SaveError {
-    use rusqlite::ErrorCode as C;
-    match e.sqlite_error_code() {
-        Some(C::NotADatabase | C::DatabaseCorrupt) => SaveError::NotACampaign {
+fn classify(path: &Path, e: DbError) -> SaveError {
+    match e.code {
+        Some(Code::NotADatabase | Code::Corrupt) => SaveError::NotACampaign {
             path: path.to_owned(),
             why: sql_words(&e),
         },
@@ -93,24 +90,16 @@ fn classify(path: &Path, e: rusqlite::Error) -> SaveError {
     }
 }
 
-fn connect(path: &Path, read_only: bool) -> Result<Connection, SaveError> {
-    // Never SQLITE_OPEN_CREATE here: opening must not make a file appear.
-    let mode = if read_only {
-        OpenFlags::SQLITE_OPEN_READ_ONLY
-    } else {
-        OpenFlags::SQLITE_OPEN_READ_WRITE
-    };
-    let conn = Connection::open_with_flags(path, mode | OpenFlags::SQLITE_OPEN_NO_MUTEX)
-        .map_err(|e| classify(path, e))?;
+fn connect(path: &Path, read_only: bool) -> Result<Conn, SaveError> {
+    // Never create the file here: opening must not make a file appear.
     // Closing the last connection checkpoints the write-ahead log into the
     // file. Until the file is known to be a campaign that opens, that must not
     // happen: a stray `-wal` beside it (another database's, copied along with
     // it) would be written into the file that is then refused. `open` turns
-    // checkpointing on again once the campaign is open.
-    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
-    // A reader may meet the writer mid-checkpoint; wait rather than fail.
-    conn.busy_timeout(Duration::from_secs(5))?;
-    Ok(conn)
+    // checkpointing on again once the campaign is open. A reader may meet the
+    // writer mid-checkpoint; it waits (5 s) rather than fail (`Sqlite::open`).
+    let db = Sqlite::open(path, read_only).map_err(|e| classify(path, e))?;
+    Ok(Conn::Sqlite(db))
 }
 
 /// A read-only connection, also for a campaign on read-only media.
@@ -122,14 +111,11 @@ fn connect(path: &Path, read_only: bool) -> Result<Connection, SaveError> {
 /// the log holds nothing (so the file alone is the whole campaign), the file
 /// is opened as immutable: nothing can write a read-only file system, so
 /// there is nothing to coordinate with.
-fn connect_read_only(path: &Path) -> Result<Connection, SaveError> {
+fn connect_read_only(path: &Path) -> Result<Conn, SaveError> {
     let conn = connect(path, true)?;
-    let probe = conn.query_row("PRAGMA schema_version", [], |r| r.get::<_, i64>(0));
+    let probe = conn.one::<i64>("PRAGMA schema_version", &[]);
     match probe {
-        Err(e)
-            if e.sqlite_error_code() == Some(rusqlite::ErrorCode::CannotOpen)
-                && on_read_only_file_system(path) =>
-        {
+        Err(e) if e.code == Some(Code::CannotOpen) && on_read_only_file_system(path) => {
             drop(conn);
             if wal_has_frames(path) {
                 return Err(SaveError::Sql(format!(
@@ -139,14 +125,8 @@ fn connect_read_only(path: &Path) -> Result<Connection, SaveError> {
                 )));
             }
             let uri = immutable_uri(path).ok_or_else(|| SaveError::from(e))?;
-            let conn = Connection::open_with_flags(
-                uri,
-                OpenFlags::SQLITE_OPEN_READ_ONLY
-                    | OpenFlags::SQLITE_OPEN_URI
-                    | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-            )
-            .map_err(|e| classify(path, e))?;
-            Ok(conn)
+            let db = Sqlite::open_uri_read_only(&uri).map_err(|e| classify(path, e))?;
+            Ok(Conn::Sqlite(db))
         }
         _ => Ok(conn),
     }
@@ -183,9 +163,9 @@ fn immutable_uri(path: &Path) -> Option<String> {
 }
 
 /// Check the file is ours and not newer; returns its schema version. Reads only.
-fn identify(conn: &Connection, path: &Path) -> Result<u32, SaveError> {
+fn identify(conn: &Conn, path: &Path) -> Result<u32, SaveError> {
     let pragma = |name: &str| -> Result<i64, SaveError> {
-        conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get(0))
+        conn.one(&format!("PRAGMA {name}"), &[])
             .map_err(|e| classify(path, e))
     };
     let app = pragma("application_id")?;
@@ -218,20 +198,20 @@ fn identify(conn: &Connection, path: &Path) -> Result<u32, SaveError> {
 /// `FULL` syncs the log on every commit, so `play` returns only once its entry
 /// is on disk. Measured cost: about one fsync per command, a median of
 /// 0.8-4.0 ms on the development VM (crate docs, `notes/bench_store.md`).
-fn set_durable(conn: &Connection) -> Result<(), SaveError> {
-    let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+fn set_durable(conn: &Conn) -> Result<(), SaveError> {
+    let mode: String = conn.one("PRAGMA journal_mode=WAL", &[])?;
     if !mode.eq_ignore_ascii_case("wal") {
         return Err(SaveError::Sql(format!(
             "the campaign's folder does not support the write-ahead log SQLite needs (journal mode stayed '{mode}')"
         )));
     }
-    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.sqlite().pragma_set("synchronous", "FULL")?;
     Ok(())
 }
 
 /// A consistent copy of the file at schema `version`, written beside it and
 /// synced before anything is upgraded.
-fn backup(conn: &Connection, path: &Path, version: u32) -> Result<PathBuf, SaveError> {
+fn backup(conn: &dyn Db, path: &Path, version: u32) -> Result<PathBuf, SaveError> {
     let to = backup_path(path, version);
     let to_text = to.to_str().ok_or_else(|| {
         SaveError::Sql(format!(
@@ -241,7 +221,7 @@ fn backup(conn: &Connection, path: &Path, version: u32) -> Result<PathBuf, SaveE
     })?;
     // VACUUM INTO copies a consistent snapshot even in WAL mode, and keeps the
     // header's schema version and application id.
-    conn.execute("VACUUM INTO ?1", [to_text]).map_err(|e| {
+    conn.execute("VACUUM INTO ?1", &[&to_text]).map_err(|e| {
         SaveError::Sql(format!(
             "the backup before upgrading failed: {}",
             sql_words(&e)
@@ -312,7 +292,7 @@ impl Campaign {
         }
         set_durable(&conn)?;
         if version < SCHEMA_VERSION {
-            migrations().to_latest(&mut conn)?;
+            conn.migrate()?;
         }
         let c = Campaign {
             conn,
@@ -324,8 +304,7 @@ impl Campaign {
             _lock: Some(lock),
         };
         c.name()?;
-        c.conn
-            .set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, false)?;
+        c.conn.sqlite().checkpoint_on_close(true)?;
         Ok(c)
     }
 
@@ -335,12 +314,9 @@ impl Campaign {
     /// when no campaign file can be written, and its UI tests do. Its
     /// [`Campaign::path`] is empty ([`Campaign::is_in_memory`]).
     pub fn create_in_memory(name: &str) -> Result<Campaign, SaveError> {
-        let mut conn = Connection::open_in_memory()?;
-        migrations().to_latest(&mut conn)?;
-        conn.execute(
-            "INSERT INTO campaign (id, name, created, uid) VALUES (1, ?1, ?2, lower(hex(randomblob(16))))",
-            rusqlite::params![name, now()],
-        )?;
+        let mut conn = Conn::Sqlite(Sqlite::in_memory()?);
+        conn.migrate()?;
+        conn.execute(NEW_CAMPAIGN_ROW, &[&name, &now()])?;
         Ok(Campaign {
             conn,
             path: PathBuf::new(),
@@ -368,15 +344,15 @@ impl Campaign {
     /// yet (the sample campaign is built beside its name, then linked in).
     /// `close_synced` ends it.
     pub(crate) fn unsynced(&self) -> Result<(), SaveError> {
-        self.conn.pragma_update(None, "synchronous", "OFF")?;
+        self.conn.sqlite().pragma_set("synchronous", "OFF")?;
         Ok(())
     }
 
     /// Close the file with everything checkpointed into it and synced.
     pub(crate) fn close_synced(self) -> Result<(), SaveError> {
-        self.conn.pragma_update(None, "synchronous", "FULL")?;
+        self.conn.sqlite().pragma_set("synchronous", "FULL")?;
         let path = self.path.clone();
-        self.conn.close().map_err(|(_, e)| SaveError::from(e))?;
+        self.conn.close()?;
         std::fs::File::open(&path)
             .and_then(|f| f.sync_all())
             .map_err(|e| SaveError::io(&path, e))
@@ -432,8 +408,7 @@ impl Campaign {
     /// The campaign's name.
     pub fn name(&self) -> Result<String, SaveError> {
         self.conn
-            .query_row("SELECT name FROM campaign WHERE id = 1", [], |r| r.get(0))
-            .optional()
+            .row("SELECT name FROM campaign WHERE id = 1", &[], |r| r.get(0))
             .map_err(|e| classify(&self.path, e))?
             .ok_or_else(|| SaveError::NotACampaign {
                 path: self.path.clone(),
@@ -447,8 +422,7 @@ impl Campaign {
     pub fn uid(&self) -> Result<String, SaveError> {
         let uid: Option<String> = self
             .conn
-            .query_row("SELECT uid FROM campaign WHERE id = 1", [], |r| r.get(0))
-            .optional()
+            .row("SELECT uid FROM campaign WHERE id = 1", &[], |r| r.get(0))
             .map_err(|e| classify(&self.path, e))?
             .flatten();
         uid.ok_or_else(|| SaveError::NotACampaign {
@@ -463,34 +437,36 @@ impl Campaign {
         if let Some(o) = self.origin.get() {
             return Ok(o.clone());
         }
-        let made: String = self
-            .conn
-            .query_row("SELECT lower(hex(randomblob(8)))", [], |r| r.get(0))?;
+        let made: String = self.conn.one("SELECT lower(hex(randomblob(8)))", &[])?;
         Ok(self.origin.get_or_init(|| made).clone())
     }
 
     /// Every battle, oldest first.
     pub fn battles(&self) -> Result<Vec<BattleSummary>, SaveError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(&format!("{SUMMARY_SELECT} ORDER BY b.id"))?;
-        let rows = stmt.query_map([], summary_row)?;
         let mut out = Vec::new();
-        for row in rows {
-            out.push(row??);
-        }
+        self.conn
+            .each(&format!("{SUMMARY_SELECT} ORDER BY b.id"), &[], |r| {
+                out.push(summary_row(r)?);
+                Ok::<(), SaveError>(())
+            })?;
         Ok(out)
     }
 
     /// One battle's summary.
     pub fn summary(&self, id: BattleId) -> Result<BattleSummary, SaveError> {
         self.conn
-            .prepare_cached(&format!("{SUMMARY_SELECT} WHERE b.id = ?1"))?
-            .query_row([id], summary_row)
-            .optional()?
-            .ok_or(SaveError::NoSuchBattle(id))?
+            .row(
+                &format!("{SUMMARY_SELECT} WHERE b.id = ?1"),
+                &[&id],
+                summary_row,
+            )?
+            .ok_or(SaveError::NoSuchBattle(id))
     }
 }
+
+/// The campaign's one row, with a uid of 16 random bytes (migration 7).
+const NEW_CAMPAIGN_ROW: &str =
+    "INSERT INTO campaign (id, name, created, uid) VALUES (1, ?1, ?2, lower(hex(randomblob(16))))";
 
 /// Entries are dense (0..n), so their count is the last seq + 1, found in the
 /// key without scanning (the + 1 is made in `summary_row`); branches are few.
@@ -500,20 +476,20 @@ const SUMMARY_SELECT: &str = "SELECT b.id, b.game, b.title, b.seed, b.rules_vers
         (SELECT COUNT(*) FROM branches r WHERE r.battle = b.id), b.strict
     FROM battles b";
 
-fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<BattleSummary, SaveError>> {
+fn summary_row(r: &crate::db::Row<'_>) -> Result<BattleSummary, SaveError> {
     let id: BattleId = r.get(0)?;
     let dice: String = r.get(5)?;
     let Some(dice_mode) = DiceMode::from_word(&dice) else {
-        return Ok(Err(SaveError::Corrupt {
+        return Err(SaveError::Corrupt {
             battle: id,
             why: format!("its dice mode '{dice}' is unknown"),
-        }));
+        });
     };
-    Ok(Ok(BattleSummary {
+    Ok(BattleSummary {
         id,
         game: r.get(1)?,
         title: r.get(2)?,
-        seed: r.get::<_, i64>(3)? as u64,
+        seed: r.get::<i64>(3)? as u64,
         rules_version: r.get(4)?,
         dice_mode,
         created: r.get(6)?,
@@ -524,11 +500,11 @@ fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<BattleSummary, 
         // The last entry's number + 1; a damaged file may number it up to
         // i64::MAX (or below 0), which must neither overflow nor fail the list.
         entries: r
-            .get::<_, Option<i64>>(11)?
+            .get::<Option<i64>>(11)?
             .map_or(0, |last| last.saturating_add(1).max(0) as u64),
         branches: r.get(12)?,
         strict: r.get(13)?,
-    }))
+    })
 }
 
 pub(crate) fn side(path: &Path, suffix: &str) -> PathBuf {
@@ -539,21 +515,13 @@ pub(crate) fn side(path: &Path, suffix: &str) -> PathBuf {
 
 /// A complete, closed, synced campaign at `tmp`.
 fn build_new(tmp: &Path, name: &str) -> Result<(), SaveError> {
-    let mut conn = Connection::open_with_flags(
-        tmp,
-        OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )?;
+    let mut conn = Conn::Sqlite(Sqlite::create(tmp)?);
     set_durable(&conn)?;
-    migrations().to_latest(&mut conn)?;
-    conn.execute(
-        "INSERT INTO campaign (id, name, created, uid) VALUES (1, ?1, ?2, lower(hex(randomblob(16))))",
-        rusqlite::params![name, now()],
-    )?;
+    conn.migrate()?;
+    conn.execute(NEW_CAMPAIGN_ROW, &[&name, &now()])?;
     // Closing the last connection checkpoints the log into the file and
     // removes it, so the file alone is the whole campaign.
-    conn.close().map_err(|(_, e)| SaveError::from(e))?;
+    conn.close()?;
     std::fs::File::open(tmp)
         .and_then(|f| f.sync_all())
         .map_err(|e| SaveError::io(tmp, e))

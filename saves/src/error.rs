@@ -6,6 +6,7 @@ use xenolog_engine::PlayError;
 use xenolog_engine::games::NewBattleError;
 
 use crate::BattleId;
+use crate::db::{Code, DbError};
 
 /// Why a campaign operation did not happen. Whatever the variant, nothing was
 /// changed: not the file, not the battle in memory.
@@ -89,18 +90,9 @@ impl SaveError {
     }
 }
 
-impl From<rusqlite::Error> for SaveError {
-    fn from(e: rusqlite::Error) -> Self {
+impl From<DbError> for SaveError {
+    fn from(e: DbError) -> Self {
         SaveError::Sql(sql_words(&e))
-    }
-}
-
-impl From<rusqlite_migration::Error> for SaveError {
-    fn from(e: rusqlite_migration::Error) -> Self {
-        match e {
-            rusqlite_migration::Error::RusqliteError { err, .. } => SaveError::from(err),
-            other => SaveError::Sql(format!("upgrading the campaign failed: {other}")),
-        }
     }
 }
 
@@ -118,19 +110,16 @@ pub(crate) fn io_words(e: &std::io::Error) -> String {
     format!("{words} ({e})")
 }
 
-/// A SQLite failure in words.
-pub(crate) fn sql_words(e: &rusqlite::Error) -> String {
-    use rusqlite::ErrorCode as C;
-    match e.sqlite_error_code() {
-        Some(C::DiskFull) => "the disk is full: free some space and try again".into(),
-        Some(C::DatabaseBusy | C::DatabaseLocked) => {
-            "another program is using the campaign file right now".into()
-        }
-        Some(C::ReadOnly) => "the file or its folder is read-only: it cannot be written".into(),
-        Some(C::PermissionDenied) => "permission to use the file was denied".into(),
-        Some(C::DatabaseCorrupt) => format!("the file is damaged ({e})"),
-        Some(C::NotADatabase) => "the file is not a SQLite database".into(),
-        Some(C::SystemIoFailure) => format!("the disk reported an error ({e})"),
+/// A database failure in words.
+pub(crate) fn sql_words(e: &DbError) -> String {
+    match e.code {
+        Some(Code::DiskFull) => "the disk is full: free some space and try again".into(),
+        Some(Code::Busy) => "another program is using the campaign file right now".into(),
+        Some(Code::ReadOnly) => "the file or its folder is read-only: it cannot be written".into(),
+        Some(Code::PermissionDenied) => "permission to use the file was denied".into(),
+        Some(Code::Corrupt) => format!("the file is damaged ({e})"),
+        Some(Code::NotADatabase) => "the file is not a SQLite database".into(),
+        Some(Code::Io) => format!("the disk reported an error ({e})"),
         _ => e.to_string(),
     }
 }

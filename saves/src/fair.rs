@@ -2,37 +2,37 @@
 //! seat's nonce, stored beside the battle, and the server's secret once the
 //! battle is over and it is revealed (`xenolog_engine::fair`).
 
-use rusqlite::{OptionalExtension, Transaction, params};
 use xenolog_engine::fair::{self, Bytes32, FairSeed, SeatNonce};
 use xenolog_engine::{Actor, games};
 
+use crate::db::{Db, DbError, DbExt};
 use crate::{BattleId, Campaign, SaveError};
 
 /// Store a battle's fair seed, with the secret if this copy holds it
 /// (`revealed`: whether it may be shown).
 pub(crate) fn insert_fair(
-    tx: &Transaction<'_>,
+    tx: &dyn Db,
     battle: BattleId,
     seed: &FairSeed,
     secret: Option<&Bytes32>,
     revealed: bool,
 ) -> Result<(), SaveError> {
-    tx.prepare_cached(
+    tx.execute(
         "INSERT INTO fair_seeds (battle, scheme, commitment, secret, revealed)
          VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(params![
-        battle,
-        seed.scheme,
-        &seed.commitment[..],
-        secret.map(|s| &s[..]),
-        revealed && secret.is_some()
-    ])?;
-    let mut put = tx.prepare_cached(
-        "INSERT INTO seat_nonces (battle, seat, nonce, absent) VALUES (?1, ?2, ?3, ?4)",
+        &[
+            &battle,
+            &seed.scheme,
+            &&seed.commitment[..],
+            &secret.map(|s| &s[..]),
+            &(revealed && secret.is_some()),
+        ],
     )?;
     for n in &seed.nonces {
-        put.execute(params![battle, n.seat.0, &n.nonce[..], n.absent])?;
+        tx.execute(
+            "INSERT INTO seat_nonces (battle, seat, nonce, absent) VALUES (?1, ?2, ?3, ?4)",
+            &[&battle, &n.seat.0, &&n.nonce[..], &n.absent],
+        )?;
     }
     Ok(())
 }
@@ -45,29 +45,28 @@ fn bytes32(battle: BattleId, what: &str, v: Vec<u8>) -> Result<Bytes32, SaveErro
 }
 
 /// A battle's fair seed as stored, if it has one.
-pub(crate) fn read_fair(
-    conn: &rusqlite::Connection,
-    battle: BattleId,
-) -> Result<Option<FairSeed>, SaveError> {
-    let head: Option<(u8, Vec<u8>)> = conn
-        .prepare_cached("SELECT scheme, commitment FROM fair_seeds WHERE battle = ?1")?
-        .query_row([battle], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
+pub(crate) fn read_fair(conn: &dyn Db, battle: BattleId) -> Result<Option<FairSeed>, SaveError> {
+    let head: Option<(u8, Vec<u8>)> = conn.row(
+        "SELECT scheme, commitment FROM fair_seeds WHERE battle = ?1",
+        &[&battle],
+        |r| Ok::<_, DbError>((r.get(0)?, r.get(1)?)),
+    )?;
     let Some((scheme, commitment)) = head else {
         return Ok(None);
     };
     let mut nonces = Vec::new();
-    let mut stmt = conn.prepare_cached(
+    conn.each(
         "SELECT seat, nonce, absent FROM seat_nonces WHERE battle = ?1 ORDER BY seat",
+        &[&battle],
+        |r| {
+            nonces.push(SeatNonce {
+                seat: Actor(r.get(0)?),
+                nonce: bytes32(battle, "nonce", r.get(1)?)?,
+                absent: r.get(2)?,
+            });
+            Ok::<(), SaveError>(())
+        },
     )?;
-    let mut rows = stmt.query([battle])?;
-    while let Some(r) = rows.next()? {
-        nonces.push(SeatNonce {
-            seat: Actor(r.get(0)?),
-            nonce: bytes32(battle, "nonce", r.get(1)?)?,
-            absent: r.get(2)?,
-        });
-    }
     Ok(Some(FairSeed {
         scheme,
         commitment: bytes32(battle, "commitment", commitment)?,
@@ -80,11 +79,11 @@ impl Campaign {
     /// fair seed and for one whose secret is not revealed yet (a server's
     /// copy holds it unrevealed: it is never returned here).
     pub fn fair_secret(&self, battle: BattleId) -> Result<Option<Bytes32>, SaveError> {
-        let secret: Option<Option<Vec<u8>>> = self
-            .conn
-            .prepare_cached("SELECT secret FROM fair_seeds WHERE battle = ?1 AND revealed = 1")?
-            .query_row([battle], |r| r.get(0))
-            .optional()?;
+        let secret: Option<Option<Vec<u8>>> = self.conn.row(
+            "SELECT secret FROM fair_seeds WHERE battle = ?1 AND revealed = 1",
+            &[&battle],
+            |r| r.get(0),
+        )?;
         secret
             .flatten()
             .map(|s| bytes32(battle, "secret", s))
@@ -112,7 +111,7 @@ impl Campaign {
         }
         self.conn.execute(
             "UPDATE fair_seeds SET secret = ?2, revealed = 1 WHERE battle = ?1",
-            params![battle, &secret[..]],
+            &[&battle, &&secret[..]],
         )?;
         Ok(())
     }
@@ -147,14 +146,10 @@ impl Campaign {
         &mut self,
         secret: &Bytes32,
     ) -> Result<Option<BattleId>, SaveError> {
-        let found: Option<BattleId> = self
-            .conn
-            .prepare_cached(
-                "SELECT MIN(battle) FROM fair_seeds WHERE commitment = ?1 AND secret = ?2",
-            )?
-            .query_row(params![&fair::commitment(secret)[..], &secret[..]], |r| {
-                r.get(0)
-            })?;
+        let found: Option<BattleId> = self.conn.one(
+            "SELECT MIN(battle) FROM fair_seeds WHERE commitment = ?1 AND secret = ?2",
+            &[&&fair::commitment(secret)[..], &&secret[..]],
+        )?;
         if let Some(id) = found {
             // Stopped between the battle's write and its first steps.
             let mut b = self.load_battle(id)?;
@@ -171,11 +166,11 @@ impl Campaign {
     /// the end). Returns the secret, now part of every export.
     pub fn reveal_held_secret(&mut self, battle: BattleId) -> Result<Bytes32, SaveError> {
         self.writable()?;
-        let held: Option<Option<Vec<u8>>> = self
-            .conn
-            .prepare_cached("SELECT secret FROM fair_seeds WHERE battle = ?1")?
-            .query_row([battle], |r| r.get(0))
-            .optional()?;
+        let held: Option<Option<Vec<u8>>> = self.conn.row(
+            "SELECT secret FROM fair_seeds WHERE battle = ?1",
+            &[&battle],
+            |r| r.get(0),
+        )?;
         let Some(Some(secret)) = held else {
             return Err(SaveError::Refused(format!(
                 "battle {battle}: this copy holds no secret for it"
@@ -189,7 +184,7 @@ impl Campaign {
         }
         self.conn.execute(
             "UPDATE fair_seeds SET revealed = 1 WHERE battle = ?1",
-            [battle],
+            &[&battle],
         )?;
         Ok(secret)
     }

@@ -38,6 +38,14 @@
 //! entries live in their own table, so opening a battle of a million entries
 //! folds at most that many entries to reach the cursor.
 //!
+//! ## One door to the database
+//!
+//! Every SQL statement goes through [`db::Db`] (issue 31, step P1 of
+//! `server/POSTGRES.md`), never through the driver's own API: the campaign
+//! rules are written once, and a PostgreSQL backend is one more
+//! implementation of that trait. A campaign holds a [`db::Conn`], an enum of
+//! the backends (SQLite only, for now); the module says why.
+//!
 //! ## Files beside the campaign
 //!
 //! - `<campaign>.lock`: the writer lock (an OS file lock, see [`Campaign::open`]).
@@ -58,6 +66,7 @@
 mod batch;
 mod battles;
 mod campaign;
+pub mod db;
 mod error;
 mod fair;
 mod file;

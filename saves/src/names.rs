@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use xenolog_engine::campaign::CampaignState;
 
+use crate::db::DbExt;
 use crate::{BattleId, Campaign, Recomputed, SaveError};
 
 /// The battles of a campaign by their names.
@@ -107,12 +108,12 @@ impl BattleNames {
 impl Campaign {
     /// The campaign's battles by their names.
     pub fn battle_names(&self) -> Result<BattleNames, SaveError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT id, title FROM battles ORDER BY id")?;
-        let rows: Vec<(BattleId, String)> = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<Result<_, _>>()?;
+        let mut rows: Vec<(BattleId, String)> = Vec::new();
+        self.conn
+            .each("SELECT id, title FROM battles ORDER BY id", &[], |r| {
+                rows.push((r.get(0)?, r.get(1)?));
+                Ok::<(), crate::db::DbError>(())
+            })?;
         Ok(BattleNames::new(
             rows.iter().map(|(id, t)| (*id, t.as_str())),
         ))

@@ -6,10 +6,10 @@
 //! battle replays, so they can be written on a battle at any point, finished
 //! or not, and edited or deleted freely.
 
-use rusqlite::{OptionalExtension, params};
 use xenolog_engine::EntryId;
 
 use crate::campaign::now;
+use crate::db::{Db, DbError, DbExt};
 use crate::{BattleId, Campaign, SaveError};
 
 /// The annotation on one entry: a bookmark, a note, or both.
@@ -30,23 +30,22 @@ impl Campaign {
     /// Every annotated entry of a battle, in entry order.
     pub fn notes(&self, battle: BattleId) -> Result<Vec<Note>, SaveError> {
         self.summary(battle)?;
-        let mut stmt = self.conn.prepare_cached(
+        let mut out = Vec::new();
+        self.conn.each(
             "SELECT entry, bookmark, text, created, updated FROM notes
              WHERE battle = ?1 ORDER BY entry",
+            &[&battle],
+            |r| {
+                out.push(Note {
+                    entry: r.get::<i64>(0)? as EntryId,
+                    bookmark: r.get::<i64>(1)? != 0,
+                    text: r.get(2)?,
+                    created: r.get(3)?,
+                    updated: r.get(4)?,
+                });
+                Ok::<(), DbError>(())
+            },
         )?;
-        let rows = stmt.query_map([battle], |r| {
-            Ok(Note {
-                entry: r.get::<_, i64>(0)? as EntryId,
-                bookmark: r.get::<_, i64>(1)? != 0,
-                text: r.get(2)?,
-                created: r.get(3)?,
-                updated: r.get(4)?,
-            })
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            out.push(row?);
-        }
         Ok(out)
     }
 
@@ -91,7 +90,7 @@ impl Campaign {
         self.check_entry(battle, entry)?;
         let n = self.conn.execute(
             "DELETE FROM notes WHERE battle = ?1 AND entry = ?2",
-            params![battle, entry as i64],
+            &[&battle, &(entry as i64)],
         )?;
         Ok(n > 0)
     }
@@ -99,22 +98,20 @@ impl Campaign {
     /// The annotation on one entry, if it has one.
     pub fn annotation(&self, battle: BattleId, entry: EntryId) -> Result<Option<Note>, SaveError> {
         self.check_entry(battle, entry)?;
-        Ok(self
-            .conn
-            .prepare_cached(
-                "SELECT bookmark, text, created, updated FROM notes
+        Ok(self.conn.row(
+            "SELECT bookmark, text, created, updated FROM notes
                  WHERE battle = ?1 AND entry = ?2",
-            )?
-            .query_row(params![battle, entry as i64], |r| {
-                Ok(Note {
+            &[&battle, &(entry as i64)],
+            |r| {
+                Ok::<_, DbError>(Note {
                     entry,
-                    bookmark: r.get::<_, i64>(0)? != 0,
+                    bookmark: r.get::<i64>(0)? != 0,
                     text: r.get(1)?,
                     created: r.get(2)?,
                     updated: r.get(3)?,
                 })
-            })
-            .optional()?)
+            },
+        )?)
     }
 
     fn write_annotation(
@@ -129,7 +126,7 @@ impl Campaign {
         if !bookmark && text.is_empty() {
             self.conn.execute(
                 "DELETE FROM notes WHERE battle = ?1 AND entry = ?2",
-                params![battle, entry as i64],
+                &[&battle, &(entry as i64)],
             )?;
             return Ok(());
         }
@@ -139,7 +136,7 @@ impl Campaign {
              VALUES (?1, ?2, ?3, ?4, ?5, ?5)
              ON CONFLICT (battle, entry) DO UPDATE
              SET bookmark = excluded.bookmark, text = excluded.text, updated = excluded.updated",
-            params![battle, entry as i64, i64::from(bookmark), text, t],
+            &[&battle, &(entry as i64), &i64::from(bookmark), &text, &t],
         )?;
         Ok(())
     }

@@ -17,7 +17,6 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use serde_json::Value;
 use xenolog_engine::Outcome;
 use xenolog_engine::campaign::skills::{self, Skill};
@@ -31,6 +30,7 @@ use xenolog_schema::DiceMode;
 
 use crate::battles::insert_fresh;
 use crate::campaign::now;
+use crate::db::{Begin, Db, DbError, DbExt};
 use crate::{BattleId, BattleNames, Campaign, SaveError};
 
 /// Each campaign battle's result (`None`: not over, or gone).
@@ -50,8 +50,8 @@ pub enum CampaignFail {
     Save(#[from] SaveError),
 }
 
-impl From<rusqlite::Error> for CampaignFail {
-    fn from(e: rusqlite::Error) -> Self {
+impl From<DbError> for CampaignFail {
+    fn from(e: DbError) -> Self {
         CampaignFail::Save(e.into())
     }
 }
@@ -188,18 +188,19 @@ pub fn kind_name(faction: &str, kind: &str) -> String {
 
 /// A battle's current branch and number of entries: the key of its cached
 /// result.
-fn battle_key(conn: &rusqlite::Connection, id: BattleId) -> Result<Option<(u32, i64)>, SaveError> {
-    let branch: Option<u32> = conn
-        .prepare_cached("SELECT branch FROM battles WHERE id = ?1")?
-        .query_row([id], |r| r.get(0))
-        .optional()?;
+fn battle_key(conn: &dyn Db, id: BattleId) -> Result<Option<(u32, i64)>, SaveError> {
+    let branch: Option<u32> =
+        conn.row("SELECT branch FROM battles WHERE id = ?1", &[&id], |r| {
+            r.get(0)
+        })?;
     let Some(branch) = branch else {
         return Ok(None);
     };
-    let last: Option<i64> = conn
-        .prepare_cached("SELECT seq FROM entries WHERE battle = ?1 ORDER BY seq DESC LIMIT 1")?
-        .query_row([id], |r| r.get(0))
-        .optional()?;
+    let last: Option<i64> = conn.row(
+        "SELECT seq FROM entries WHERE battle = ?1 ORDER BY seq DESC LIMIT 1",
+        &[&id],
+        |r| r.get(0),
+    )?;
     // A damaged file may number an entry up to i64::MAX: never overflow.
     Ok(Some((branch, last.map_or(0, |s| s.saturating_add(1)))))
 }
@@ -210,73 +211,73 @@ type Cached = ((u32, i64), Option<Outcome>);
 impl Campaign {
     /// The campaign log, oldest first.
     pub fn campaign_log(&self) -> Result<Vec<CampaignEntry>, SaveError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT id, at, event FROM campaign_log ORDER BY id")?;
-        let mut rows = stmt.query([])?;
         let mut out = Vec::new();
-        while let Some(r) = rows.next()? {
-            let id: u32 = r.get(0)?;
-            let text: String = r.get(2)?;
-            let event = serde_json::from_str(&text).map_err(|e| {
-                SaveError::Sql(format!("campaign log entry {id} cannot be read: {e}"))
-            })?;
-            out.push(CampaignEntry {
-                id,
-                at: r.get(1)?,
-                event,
-            });
-        }
+        self.conn.each(
+            "SELECT id, at, event FROM campaign_log ORDER BY id",
+            &[],
+            |r| {
+                let id: u32 = r.get(0)?;
+                let text: String = r.get(2)?;
+                let event = serde_json::from_str(&text).map_err(|e| {
+                    SaveError::Sql(format!("campaign log entry {id} cannot be read: {e}"))
+                })?;
+                out.push(CampaignEntry {
+                    id,
+                    at: r.get(1)?,
+                    event,
+                });
+                Ok::<(), SaveError>(())
+            },
+        )?;
         Ok(out)
     }
 
     /// The campaign log with each entry's key across copies (migration 7),
     /// oldest first.
     pub fn campaign_log_keyed(&self) -> Result<Vec<(CampaignEntry, EntryKey)>, SaveError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT id, at, event, origin, origin_id FROM campaign_log ORDER BY id",
-        )?;
-        let mut rows = stmt.query([])?;
         let mut out = Vec::new();
-        while let Some(r) = rows.next()? {
-            let id: u32 = r.get(0)?;
-            let text: String = r.get(2)?;
-            let event = serde_json::from_str(&text).map_err(|e| {
-                SaveError::Sql(format!("campaign log entry {id} cannot be read: {e}"))
-            })?;
-            out.push((
-                CampaignEntry {
-                    id,
-                    at: r.get(1)?,
-                    event,
-                },
-                EntryKey {
-                    origin: r.get(3)?,
-                    number: r.get(4)?,
-                },
-            ));
-        }
+        self.conn.each(
+            "SELECT id, at, event, origin, origin_id FROM campaign_log ORDER BY id",
+            &[],
+            |r| {
+                let id: u32 = r.get(0)?;
+                let text: String = r.get(2)?;
+                let event = serde_json::from_str(&text).map_err(|e| {
+                    SaveError::Sql(format!("campaign log entry {id} cannot be read: {e}"))
+                })?;
+                out.push((
+                    CampaignEntry {
+                        id,
+                        at: r.get(1)?,
+                        event,
+                    },
+                    EntryKey {
+                        origin: r.get(3)?,
+                        number: r.get(4)?,
+                    },
+                ));
+                Ok::<(), SaveError>(())
+            },
+        )?;
         Ok(out)
     }
 
     /// Where an entry of this key is in this file, in words ("entry 7",
     /// "set aside as a conflict"); `None`: nowhere.
     pub(crate) fn entry_with_key(&self, key: &EntryKey) -> Result<Option<String>, SaveError> {
-        let id: Option<u32> = self
-            .conn
-            .prepare_cached("SELECT id FROM campaign_log WHERE origin = ?1 AND origin_id = ?2")?
-            .query_row(params![key.origin, key.number], |r| r.get(0))
-            .optional()?;
+        let id: Option<u32> = self.conn.row(
+            "SELECT id FROM campaign_log WHERE origin = ?1 AND origin_id = ?2",
+            &[&key.origin, &key.number],
+            |r| r.get(0),
+        )?;
         if let Some(id) = id {
             return Ok(Some(format!("campaign log entry {id}")));
         }
-        let conflict: Option<u32> = self
-            .conn
-            .prepare_cached(
-                "SELECT id FROM campaign_conflicts WHERE origin = ?1 AND origin_id = ?2",
-            )?
-            .query_row(params![key.origin, key.number], |r| r.get(0))
-            .optional()?;
+        let conflict: Option<u32> = self.conn.row(
+            "SELECT id FROM campaign_conflicts WHERE origin = ?1 AND origin_id = ?2",
+            &[&key.origin, &key.number],
+            |r| r.get(0),
+        )?;
         Ok(conflict.map(|c| format!("set aside as conflict {c}")))
     }
 
@@ -295,13 +296,11 @@ impl Campaign {
     }
 
     fn cached_result(&self, id: BattleId) -> Result<Option<Cached>, SaveError> {
-        let row: Option<(u32, i64, Option<String>)> = self
-            .conn
-            .prepare_cached(
-                "SELECT branch, entries, outcome FROM campaign_results WHERE battle = ?1",
-            )?
-            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-            .optional()?;
+        let row: Option<(u32, i64, Option<String>)> = self.conn.row(
+            "SELECT branch, entries, outcome FROM campaign_results WHERE battle = ?1",
+            &[&id],
+            |r| Ok::<_, DbError>((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
         Ok(row.map(|(b, n, o)| ((b, n), o.and_then(|t| serde_json::from_str(&t).ok()))))
     }
 
@@ -328,12 +327,11 @@ impl Campaign {
                     let o = self.head_result(*battle)?;
                     if !self.is_read_only() {
                         let text = o.as_ref().and_then(|o| serde_json::to_string(o).ok());
-                        self.conn
-                            .prepare_cached(
-                                "INSERT OR REPLACE INTO campaign_results (battle, branch, entries, outcome)
+                        self.conn.execute(
+                            "INSERT OR REPLACE INTO campaign_results (battle, branch, entries, outcome)
                                  VALUES (?1, ?2, ?3, ?4)",
-                            )?
-                            .execute(params![battle, key.0, key.1, text])?;
+                            &[battle, &key.0, &key.1, &text],
+                        )?;
                     }
                     o
                 }
@@ -399,9 +397,7 @@ impl Campaign {
         decide(&state, &log, &event, &skill_table(), &ShippedFactions)
             .map_err(|e| named(&names, e))?;
         let origin = self.origin()?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.begin(Begin::Immediate)?;
         let id = append(&tx, &origin, &event)?;
         tx.commit()?;
         Ok(id)
@@ -416,9 +412,7 @@ impl Campaign {
         let table = skill_table();
         let names = self.battle_names()?;
         let origin = self.origin()?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.begin(Begin::Immediate)?;
         let mut ids = Vec::new();
         for event in events {
             let state = fold(&log, &|b| now_.get(&b).cloned().flatten(), &table, None);
@@ -634,14 +628,12 @@ impl Campaign {
             t => t,
         };
         let origin = self.origin()?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.begin(Begin::Immediate)?;
         let id = insert_fresh(&tx, &*battle, title, dice_mode)?;
         if let Some(secret) = held {
             tx.execute(
                 "UPDATE fair_seeds SET secret = ?2 WHERE battle = ?1",
-                params![id, &secret[..]],
+                &[&id, &&secret[..]],
             )?;
         }
         let event = CampaignEvent::BattleFought {
@@ -669,32 +661,33 @@ impl Campaign {
         let mut report = CampaignReport::default();
         let mut log = Vec::new();
         {
-            let mut stmt = self
-                .conn
-                .prepare_cached("SELECT id, at, event FROM campaign_log ORDER BY id")?;
-            let mut rows = stmt.query([])?;
             let mut expect = 1u32;
-            while let Some(r) = rows.next()? {
-                let id: u32 = r.get(0)?;
-                if id != expect {
-                    report
-                        .problems
-                        .push(format!("campaign log entry {expect} is missing"));
-                }
-                // A damaged log may number an entry u32::MAX: never overflow.
-                expect = id.saturating_add(1);
-                let text: String = r.get(2)?;
-                match serde_json::from_str::<CampaignEvent>(&text) {
-                    Ok(event) => log.push(CampaignEntry {
-                        id,
-                        at: r.get(1)?,
-                        event,
-                    }),
-                    Err(e) => report
-                        .problems
-                        .push(format!("campaign log entry {id} cannot be read: {e}")),
-                }
-            }
+            self.conn.each(
+                "SELECT id, at, event FROM campaign_log ORDER BY id",
+                &[],
+                |r| {
+                    let id: u32 = r.get(0)?;
+                    if id != expect {
+                        report
+                            .problems
+                            .push(format!("campaign log entry {expect} is missing"));
+                    }
+                    // A damaged log may number an entry u32::MAX: never overflow.
+                    expect = id.saturating_add(1);
+                    let text: String = r.get(2)?;
+                    match serde_json::from_str::<CampaignEvent>(&text) {
+                        Ok(event) => log.push(CampaignEntry {
+                            id,
+                            at: r.get(1)?,
+                            event,
+                        }),
+                        Err(e) => report
+                            .problems
+                            .push(format!("campaign log entry {id} cannot be read: {e}")),
+                    }
+                    Ok::<(), DbError>(())
+                },
+            )?;
         }
         report.entries = log.len();
         let mut results = HashMap::new();
@@ -761,17 +754,12 @@ pub struct EntryKey {
 
 /// Append an event in the open transaction, written by this open's
 /// `origin` now; returns its entry id.
-pub(crate) fn append(
-    tx: &rusqlite::Transaction<'_>,
-    origin: &str,
-    event: &CampaignEvent,
-) -> Result<u32, SaveError> {
-    let number: u32 = tx
-        .prepare_cached(
-            "SELECT MAX(COALESCE((SELECT MAX(origin_id) FROM campaign_log WHERE origin = ?1), 0),
+pub(crate) fn append(tx: &dyn Db, origin: &str, event: &CampaignEvent) -> Result<u32, SaveError> {
+    let number: u32 = tx.one(
+        "SELECT MAX(COALESCE((SELECT MAX(origin_id) FROM campaign_log WHERE origin = ?1), 0),
                         COALESCE((SELECT MAX(origin_id) FROM campaign_conflicts WHERE origin = ?1), 0)) + 1",
-        )?
-        .query_row([origin], |r| r.get(0))?;
+        &[&origin],
+    )?;
     let key = EntryKey {
         origin: origin.to_owned(),
         number,
@@ -782,19 +770,17 @@ pub(crate) fn append(
 /// Append an event under its own key and time (an entry of another copy);
 /// returns its entry id here.
 pub(crate) fn append_as(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &dyn Db,
     key: &EntryKey,
     at: i64,
     event: &CampaignEvent,
 ) -> Result<u32, SaveError> {
     let text = serde_json::to_string(event)
         .map_err(|e| SaveError::Sql(format!("a campaign event cannot be written: {e}")))?;
-    let next: u32 = tx
-        .prepare_cached("SELECT COALESCE(MAX(id), 0) + 1 FROM campaign_log")?
-        .query_row([], |r| r.get(0))?;
-    tx.prepare_cached(
+    let next: u32 = tx.one("SELECT COALESCE(MAX(id), 0) + 1 FROM campaign_log", &[])?;
+    tx.execute(
         "INSERT INTO campaign_log (id, at, event, origin, origin_id) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(params![next, at, text, key.origin, key.number])?;
+        &[&next, &at, &text, &key.origin, &key.number],
+    )?;
     Ok(next)
 }

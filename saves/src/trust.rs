@@ -28,6 +28,7 @@ use std::sync::mpsc::{Receiver, channel};
 
 use serde::{Deserialize, Serialize};
 
+use crate::db::DbExt;
 use crate::file::write_atomically;
 use crate::{BattleId, Campaign, SaveError};
 
@@ -188,23 +189,22 @@ impl Campaign {
     /// entry's bytes, on every branch, in order.
     pub(crate) fn entries_digest(&self, id: BattleId) -> Result<String, SaveError> {
         let mut h = blake3::Hasher::new();
-        let rules: u32 = self.conn.query_row(
-            "SELECT rules_version FROM battles WHERE id = ?1",
-            [id],
-            |r| r.get(0),
-        )?;
-        h.update(&rules.to_le_bytes());
-        let mut stmt = self
+        let rules: u32 = self
             .conn
-            .prepare_cached("SELECT seq, record FROM entries WHERE battle = ?1 ORDER BY seq")?;
-        let mut rows = stmt.query([id])?;
-        while let Some(r) = rows.next()? {
-            let seq: i64 = r.get(0)?;
-            let record: Vec<u8> = r.get(1)?;
-            h.update(&seq.to_le_bytes());
-            h.update(&(record.len() as u64).to_le_bytes());
-            h.update(&record);
-        }
+            .one("SELECT rules_version FROM battles WHERE id = ?1", &[&id])?;
+        h.update(&rules.to_le_bytes());
+        self.conn.each(
+            "SELECT seq, record FROM entries WHERE battle = ?1 ORDER BY seq",
+            &[&id],
+            |r| {
+                let seq: i64 = r.get(0)?;
+                let record: Vec<u8> = r.get(1)?;
+                h.update(&seq.to_le_bytes());
+                h.update(&(record.len() as u64).to_le_bytes());
+                h.update(&record);
+                Ok::<(), crate::db::DbError>(())
+            },
+        )?;
         Ok(h.finalize().to_hex().to_string())
     }
 }
