@@ -6,7 +6,7 @@
 
 #[path = "support/bot.rs"]
 mod bot;
-#[path = "invasion_support.rs"]
+#[path = "support/invasion.rs"]
 mod support;
 
 use bot::random_battle;
