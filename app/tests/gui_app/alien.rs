@@ -12,7 +12,7 @@ use xenolog_engine::games::alien::state::{AlienState, Phase, Pos, QueenOption};
 use xenolog_engine::games::alien::{Alien, AlienCommand as C, AlienEvent};
 use xenolog_engine::{Actor, LegalCommand, Session, Viewer};
 
-use super::support::{BOARD, app, click, click_on_board, give_on_board, shot, type_into};
+use super::support::{BOARD, app, click, click_on_board, give_on_board, legal, shot, type_into};
 use crate::gui::app::App;
 use crate::gui::command::{AppCommand, NewBattleSpec};
 use crate::gui::side::sentence;
@@ -338,13 +338,7 @@ fn the_alien_player_chooses_the_hatching_split_and_where_each_new_alien_goes() {
         "Alien Queen: split the hatching roll of {roll} into new aliens"
     ));
     // The split with the most aliens, clicked by the words of its button.
-    let splits: Vec<Vec<u8>> = h
-        .state()
-        .open
-        .as_ref()
-        .unwrap()
-        .view
-        .legal
+    let splits: Vec<Vec<u8>> = legal(&h)
         .iter()
         .filter_map(|c| match serde_json::from_value(c.command.clone()) {
             Ok(C::Hatch { parts }) => Some(parts),

@@ -7,27 +7,24 @@ use egui_kittest::kittest::Queryable;
 use serde_json::json;
 use xenolog_engine::{Actor, Viewer};
 
-use super::support::{BOARD, app, click, shot};
+use super::support::{BOARD, app, click, shot, start_battle};
 use crate::gui::app::App;
 use crate::gui::command::{AppCommand, Intent, NewBattleSpec, PlayRequest};
 use crate::gui::store::DiceMode;
 
 fn high_card() -> Harness<'static, App> {
     let mut h = app();
-    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
-        game: "highcard".into(),
-        scenario: String::new(),
-        seed: 5,
-        config: json!({}),
-        title: "Hands".into(),
-        dice_mode: DiceMode::Rolled,
-        strict: false,
-    }));
-    h.run();
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
+    start_battle(
+        &mut h,
+        NewBattleSpec {
+            game: "highcard".into(),
+            scenario: String::new(),
+            seed: 5,
+            config: json!({}),
+            title: "Hands".into(),
+            dice_mode: DiceMode::Rolled,
+            strict: false,
+        },
     );
     h
 }
