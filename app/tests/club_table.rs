@@ -6,20 +6,14 @@
 
 use std::path::Path;
 
-use serde_json::Value;
-
 #[path = "support/club.rs"]
 mod support;
-use support::{ok, run, serve};
+use support::{Organiser, ok, run, serve};
 
 fn refused(who: &Path, args: &[&str]) -> String {
     let o = run(who, args);
     assert!(!o.status.success(), "xenolog {args:?} should be refused");
     String::from_utf8(o.stderr).unwrap()
-}
-
-fn json(text: &str) -> Value {
-    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
 #[test]
@@ -30,61 +24,13 @@ fn a_takeback_asked_and_answered_and_campaign_edits_from_the_command_line() {
     let org = tmp.path().join("organiser");
     let anna = tmp.path().join("anna");
     let ben = tmp.path().join("ben");
-    ok(&org, &["club", "redeem", &served.code, "--server", &url]);
-    let camp = ok(&org, &["club", "new-campaign", "--server", &url, "Club"])
-        .trim()
-        .to_owned();
-    let battle = ok(
-        &org,
-        &[
-            "club",
-            "new-battle",
-            "--server",
-            &url,
-            "--campaign",
-            &camp,
-            "--game",
-            "race",
-            "--config",
-            r#"{"target": 1000}"#,
-        ],
-    )
-    .trim()
-    .to_owned();
+    let organiser = Organiser::redeem(&org, &served);
+    let camp = organiser.campaign("Club");
+    let battle = organiser.battle(&camp, "race", r#"{"target": 1000}"#);
     let mut tokens = Vec::new();
-    for (who, seat) in [(&anna, "1"), (&ben, "2")] {
-        let inv = json(&ok(
-            &org,
-            &[
-                "club",
-                "invite",
-                "--server",
-                &url,
-                "--campaign",
-                &camp,
-                "--battle",
-                &battle,
-                "--seat",
-                seat,
-                "--json",
-            ],
-        ));
-        let r = json(&ok(
-            who,
-            &[
-                "club",
-                "redeem",
-                inv["code"].as_str().unwrap(),
-                "--server",
-                &url,
-                "--json",
-            ],
-        ));
-        tokens.push(r["token_id"].to_string());
-        ok(
-            who,
-            &["club", "join", "--server", &url, "--battle", &battle],
-        );
+    for (who, seat) in [(&anna, 0), (&ben, 1)] {
+        let (redeemed, _) = organiser.seat(&camp, &battle, seat, who);
+        tokens.push(redeemed["token_id"].to_string());
     }
     // Anna holds; Ben asks to take it back to the setup; Anna accepts.
     let script = tmp.path().join("hold.jsonl");
