@@ -122,6 +122,29 @@ pub fn position(h: &Harness<'_, App>) -> (usize, usize) {
     (ob.view.pos, ob.view.line.positions() - 1)
 }
 
+/// The test game's two-player race, as File > New battle lists it.
+pub const RACE: &str = "Dice Race (test game) (2 players)";
+
+/// Play `n` commands quickly through the app's own command path: each the
+/// first offered that rolls 1.
+pub fn play_many(h: &mut Harness<'_, App>, n: usize) {
+    for _ in 0..n {
+        let cmd = {
+            let ob = h.state().open.as_ref().unwrap();
+            ob.battle
+                .legal()
+                .into_iter()
+                .find(|c| c.text.contains("rolls 1"))
+                .unwrap()
+        };
+        h.state_mut().push(crate::gui::command::AppCommand::Give(
+            crate::gui::command::PlayRequest::new(crate::gui::command::Intent::from(&cmd)),
+        ));
+        h.step();
+    }
+    h.run();
+}
+
 /// No notice is shown (nothing went wrong, or was said to).
 pub fn no_notices(h: &Harness<'_, App>) {
     assert!(
