@@ -77,7 +77,7 @@ fn a_tie_the_kayotz_player_breaks_is_shown_and_taken_by_a_click_on_the_board() {
     h.get_by_label_contains("its jump scattered (C.2)");
     assert_eq!(h.state().look.selected(), Some("unit:SC1"));
     shot(&mut h, "dimx_tie");
-    let places: Vec<_> = h.state().open.as_ref().unwrap().view.legal.clone();
+    let places: Vec<_> = legal(&h).to_vec();
     assert!(places.len() > 1, "{places:?}");
     let pick = places.last().unwrap();
     let hex = pick.target.clone().unwrap();
@@ -168,7 +168,7 @@ fn the_kayotz_player_picks_which_unit_activates_next_by_a_button() {
     h.get_by_label("Kay'otz player: choose which unit acts next, and how");
     h.get_by_label_contains("\"Alien Rush: Units #8 through #12\": ");
     shot(&mut h, "dimx_activate");
-    let legal = h.state().open.as_ref().unwrap().view.legal.clone();
+    let legal = legal(&h).to_vec();
     let k12 = legal
         .iter()
         .find(|c| c.subject.as_deref() == Some("unit:K12"))

@@ -468,7 +468,7 @@ fn the_table_board_of_a_four_faction_battle_in_mid_game() {
     // Mid-game: every group that acts moves towards the nearest enemy, and
     // shoots when it can see one.
     for k in 0..40 {
-        let legal = h.state().open.as_ref().unwrap().view.legal.clone();
+        let legal = legal(&h).to_vec();
         let pick = |word: &str| {
             legal
                 .iter()

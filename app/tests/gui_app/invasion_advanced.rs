@@ -9,7 +9,7 @@ use serde_json::json;
 use xenolog_engine::games::invasion::advanced::{Module, Order};
 use xenolog_engine::games::invasion::{Invasion, InvasionState};
 
-use super::support::{app, click, game_state, shot, start_battle};
+use super::support::{app, click, game_state, legal, shot, start_battle};
 use crate::gui::app::App;
 use crate::gui::command::{AppCommand, Intent, NewBattleSpec, PlayRequest};
 use crate::gui::store::DiceMode;
@@ -107,7 +107,7 @@ fn until(h: &mut Harness<'_, App>, words: &str) {
         if h.query_by_label("end the card").is_some() {
             click(h, "end the card");
         } else {
-            let first = h.state().open.as_ref().unwrap().view.legal.first().cloned();
+            let first = legal(h).first().cloned();
             let c = first.unwrap_or_else(|| panic!("nothing to do: {:#?}", log(h)));
             h.state_mut()
                 .push(AppCommand::Give(PlayRequest::new(Intent {

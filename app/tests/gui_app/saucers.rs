@@ -67,7 +67,7 @@ fn assign_missions(h: &mut Harness<'_, App>) {
 }
 
 fn legal(h: &Harness<'_, App>) -> Vec<xenolog_engine::LegalCommand> {
-    h.state().open.as_ref().unwrap().view.legal.clone()
+    super::support::legal(h).to_vec()
 }
 
 /// The name of a student as the board labels it ("Tabby (Nine Lives)").

@@ -194,8 +194,7 @@ fn keys_select_the_next_unit_centre_on_it_and_end_the_phase() {
     );
     // E: the one command that ends the phase, or why not.
     let entries = h.state().open.as_ref().unwrap().battle.records().len();
-    let ending = crate::gui::app::ending_command(&h.state().open.as_ref().unwrap().view.legal)
-        .map(|c| c.text.clone());
+    let ending = crate::gui::app::ending_command(legal(&h)).map(|c| c.text.clone());
     h.key_press(egui::Key::E);
     h.run();
     match ending {
