@@ -604,21 +604,7 @@ fn a_tls_clubs_links_say_tls_and_are_redeemed_over_tls() {
         ],
     );
     assert_eq!(camp.trim(), "1", "a request over TLS with the CA file");
-    let inv = lines(&ok(
-        &org,
-        &[
-            "club",
-            "invite",
-            "--server",
-            &url,
-            "--ca-file",
-            ca,
-            "--role",
-            "organiser",
-            "--json",
-        ],
-    ))
-    .remove(0);
+    let inv = support::organiser_invitation_over_tls(&org, &url, ca);
     let link = inv["link"].as_str().unwrap();
     assert!(
         link.starts_with(&format!("xenolog+tls://{host}/join#XNLG-")),

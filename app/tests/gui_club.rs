@@ -27,7 +27,7 @@ use gui::club::{ClubCampaign, Credentials};
 use gui::command::{AppCommand, Intent, PlayRequest};
 use gui::store::CampaignStore;
 use gui_support::{app_with, click, legal, menu, no_notices, type_into};
-use support::{Organiser, Table, cmd, lines, ok, serve, serve_again, serve_tls};
+use support::{Organiser, Table, cmd, ok, serve, serve_again, serve_tls};
 
 /// With `XENOLOG_TEST_SHOTS` set, the app at 1600x1000 saved as NAME.png
 /// there, to look at by eye (nothing is compared).
@@ -894,21 +894,7 @@ fn the_connect_windows_ca_file_field_reaches_a_tls_club_and_is_kept_with_it() {
         &["club", "redeem", &served.link, "--ca-file", ca_text],
     );
     let url = format!("wss://{}", served.host());
-    let inv = lines(&ok(
-        &org,
-        &[
-            "club",
-            "invite",
-            "--server",
-            &url,
-            "--ca-file",
-            ca_text,
-            "--role",
-            "organiser",
-            "--json",
-        ],
-    ))
-    .remove(0);
+    let inv = support::organiser_invitation_over_tls(&org, &url, ca_text);
     let link = inv["link"].as_str().unwrap().to_owned();
     let data = tmp.path().join("app data");
     let mut h = app_with(None, Some(data.clone()), Vec::new());

@@ -329,6 +329,27 @@ impl Table {
     }
 }
 
+/// A second organiser's invitation to a TLS club (`club invite --role
+/// organiser --json` over `wss://` with the club's CA file), made by the
+/// organiser whose club folder is `who`: its JSON (`code`, `link`, ...).
+pub fn organiser_invitation_over_tls(who: &Path, url: &str, ca: &str) -> Value {
+    lines(&ok(
+        who,
+        &[
+            "club",
+            "invite",
+            "--server",
+            url,
+            "--ca-file",
+            ca,
+            "--role",
+            "organiser",
+            "--json",
+        ],
+    ))
+    .remove(0)
+}
+
 /// Alien Invasion's two-player skirmish cut to two rounds, so the battle
 /// ends in a debug build within a test's budget.
 pub fn short_skirmish() -> String {
