@@ -20,7 +20,7 @@ use xenolog_engine::{Actor, Battle, Viewer};
 
 #[path = "support/club.rs"]
 mod support;
-use support::{cmd, lines, ok, run, serve, serve_tls, short_skirmish};
+use support::{Organiser, cmd, lines, ok, run, serve, serve_tls, short_skirmish};
 
 /// The one file in `dir` whose name starts with `prefix`.
 fn kept(dir: &Path, prefix: &str) -> PathBuf {
@@ -130,74 +130,24 @@ fn two_seats_play_saucers_and_invasion_to_the_end_through_the_club_server() {
         let mode = std::fs::metadata(&token_file).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600, "the token file is the owner's only");
     }
-    let camp = ok(
-        &org,
-        &["club", "new-campaign", "--server", &url, "Club night"],
-    )
-    .trim()
-    .to_owned();
-    let saucers = ok(
-        &org,
-        &[
-            "club",
-            "new-battle",
-            "--server",
-            &url,
-            "--campaign",
-            &camp,
-            "--game",
-            "saucers",
-            "--config",
-            r#"{"players":2,"variant":"gang_warfare"}"#,
-        ],
-    )
-    .trim()
-    .to_owned();
+    let organiser = Organiser {
+        dir: &org,
+        url: url.clone(),
+    };
+    let camp = organiser.campaign("Club night");
+    let saucers = organiser.battle(
+        &camp,
+        "saucers",
+        r#"{"players":2,"variant":"gang_warfare"}"#,
+    );
     let invasion_config = json!({"scenario_text": short_skirmish()}).to_string();
-    let invasion = ok(
-        &org,
-        &[
-            "club",
-            "new-battle",
-            "--server",
-            &url,
-            "--campaign",
-            &camp,
-            "--game",
-            "invasion",
-            "--config",
-            &invasion_config,
-        ],
-    )
-    .trim()
-    .to_owned();
+    let invasion = organiser.battle(&camp, "invasion", &invasion_config);
     let mut seats = Vec::new();
     for (name, battle) in [("saucers", &saucers), ("invasion", &invasion)] {
         for seat in 0..2u8 {
             let dir = tmp.path().join(format!("{name}-seat{seat}"));
-            let inv = lines(&ok(
-                &org,
-                &[
-                    "club",
-                    "invite",
-                    "--server",
-                    &url,
-                    "--campaign",
-                    &camp,
-                    "--battle",
-                    battle,
-                    "--seat",
-                    &(seat + 1).to_string(),
-                    "--json",
-                ],
-            ))
-            .remove(0);
             // The seat redeems the link (its server is in it), and joins.
-            ok(&dir, &["club", "redeem", inv["link"].as_str().unwrap()]);
-            let joined = ok(
-                &dir,
-                &["club", "join", "--server", &url, "--battle", battle],
-            );
+            let (_, joined) = organiser.seat(&camp, battle, seat, &dir);
             assert!(joined.contains("your nonce is kept in"), "{joined}");
             seats.push(Seat {
                 dir,
@@ -654,21 +604,7 @@ fn a_tls_clubs_links_say_tls_and_are_redeemed_over_tls() {
         ],
     );
     assert_eq!(camp.trim(), "1", "a request over TLS with the CA file");
-    let inv = lines(&ok(
-        &org,
-        &[
-            "club",
-            "invite",
-            "--server",
-            &url,
-            "--ca-file",
-            ca,
-            "--role",
-            "organiser",
-            "--json",
-        ],
-    ))
-    .remove(0);
+    let inv = support::organiser_invitation_over_tls(&org, &url, ca);
     let link = inv["link"].as_str().unwrap();
     assert!(
         link.starts_with(&format!("xenolog+tls://{host}/join#XNLG-")),

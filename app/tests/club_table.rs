@@ -6,20 +6,21 @@
 
 use std::path::Path;
 
-use serde_json::Value;
-
 #[path = "support/club.rs"]
 mod support;
-use support::{ok, run, serve};
+use support::{Organiser, ok, run, serve};
+
+/// `club VERB --server URL --campaign CAMP MORE...`
+fn in_campaign<'a>(verb: &'a str, url: &'a str, camp: &'a str, more: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["club", verb, "--server", url, "--campaign", camp];
+    args.extend_from_slice(more);
+    args
+}
 
 fn refused(who: &Path, args: &[&str]) -> String {
     let o = run(who, args);
     assert!(!o.status.success(), "xenolog {args:?} should be refused");
     String::from_utf8(o.stderr).unwrap()
-}
-
-fn json(text: &str) -> Value {
-    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
 #[test]
@@ -30,61 +31,13 @@ fn a_takeback_asked_and_answered_and_campaign_edits_from_the_command_line() {
     let org = tmp.path().join("organiser");
     let anna = tmp.path().join("anna");
     let ben = tmp.path().join("ben");
-    ok(&org, &["club", "redeem", &served.code, "--server", &url]);
-    let camp = ok(&org, &["club", "new-campaign", "--server", &url, "Club"])
-        .trim()
-        .to_owned();
-    let battle = ok(
-        &org,
-        &[
-            "club",
-            "new-battle",
-            "--server",
-            &url,
-            "--campaign",
-            &camp,
-            "--game",
-            "race",
-            "--config",
-            r#"{"target": 1000}"#,
-        ],
-    )
-    .trim()
-    .to_owned();
+    let organiser = Organiser::redeem(&org, &served);
+    let camp = organiser.campaign("Club");
+    let battle = organiser.battle(&camp, "race", r#"{"target": 1000}"#);
     let mut tokens = Vec::new();
-    for (who, seat) in [(&anna, "1"), (&ben, "2")] {
-        let inv = json(&ok(
-            &org,
-            &[
-                "club",
-                "invite",
-                "--server",
-                &url,
-                "--campaign",
-                &camp,
-                "--battle",
-                &battle,
-                "--seat",
-                seat,
-                "--json",
-            ],
-        ));
-        let r = json(&ok(
-            who,
-            &[
-                "club",
-                "redeem",
-                inv["code"].as_str().unwrap(),
-                "--server",
-                &url,
-                "--json",
-            ],
-        ));
-        tokens.push(r["token_id"].to_string());
-        ok(
-            who,
-            &["club", "join", "--server", &url, "--battle", &battle],
-        );
+    for (who, seat) in [(&anna, 0), (&ben, 1)] {
+        let (redeemed, _) = organiser.seat(&camp, &battle, seat, who);
+        tokens.push(redeemed["token_id"].to_string());
     }
     // Anna holds; Ben asks to take it back to the setup; Anna accepts.
     let script = tmp.path().join("hold.jsonl");
@@ -156,49 +109,36 @@ fn a_takeback_asked_and_answered_and_campaign_edits_from_the_command_line() {
     // The shared campaign: the organiser raises a roster and grants it to Anna.
     let raised = ok(
         &org,
-        &[
-            "club",
+        &in_campaign(
             "campaign-edit",
-            "--server",
             &url,
-            "--campaign",
             &camp,
-            "--event",
-            r#"{"roster_created": {"roster": 0, "name": "Wyvern Platoon", "faction": "unit"}}"#,
-        ],
+            &[
+                "--event",
+                r#"{"roster_created": {"roster": 0, "name": "Wyvern Platoon", "faction": "unit"}}"#,
+            ],
+        ),
     );
     assert_eq!(raised.trim(), "1. roster Wyvern Platoon raised (U.N.I.T.)");
     ok(
         &org,
-        &[
-            "club",
+        &in_campaign(
             "grant-roster",
-            "--server",
             &url,
-            "--campaign",
             &camp,
-            "--roster",
-            "1",
-            "--token",
-            &tokens[0],
-        ],
+            &["--roster", "1", "--token", &tokens[0]],
+        ),
     );
     let recruit =
         r#"{"model_recruited": {"roster": 1, "model": 0, "name": "Yates", "kind": "rifleman"}}"#;
     let landed = ok(
         &anna,
-        &[
-            "club",
+        &in_campaign(
             "campaign-edit",
-            "--server",
             &url,
-            "--campaign",
             &camp,
-            "--after",
-            "1",
-            "--event",
-            recruit,
-        ],
+            &["--after", "1", "--event", recruit],
+        ),
     );
     assert_eq!(
         landed.trim(),
@@ -206,16 +146,7 @@ fn a_takeback_asked_and_answered_and_campaign_edits_from_the_command_line() {
     );
     let words = refused(
         &ben,
-        &[
-            "club",
-            "campaign-edit",
-            "--server",
-            &url,
-            "--campaign",
-            &camp,
-            "--event",
-            recruit,
-        ],
+        &in_campaign("campaign-edit", &url, &camp, &["--event", recruit]),
     );
     assert!(
         words.contains("roster 1 (Wyvern Platoon) is not yours to edit"),
@@ -223,31 +154,15 @@ fn a_takeback_asked_and_answered_and_campaign_edits_from_the_command_line() {
     );
     let words = refused(
         &anna,
-        &[
-            "club",
+        &in_campaign(
             "buy-skill",
-            "--server",
             &url,
-            "--campaign",
             &camp,
-            "--model",
-            "1",
-            "--skill",
-            "crack_shot",
-        ],
+            &["--model", "1", "--skill", "crack_shot"],
+        ),
     );
     assert!(words.contains("Crack Shot costs 2 EP"), "{words}");
-    let shown = ok(
-        &ben,
-        &[
-            "club",
-            "campaign-log",
-            "--server",
-            &url,
-            "--campaign",
-            &camp,
-        ],
-    );
+    let shown = ok(&ben, &in_campaign("campaign-log", &url, &camp, &[]));
     assert!(
         shown.contains("2. Yates (rifleman) recruited into Wyvern Platoon"),
         "{shown}"
@@ -263,20 +178,12 @@ fn a_takeback_asked_and_answered_and_campaign_edits_from_the_command_line() {
     let new_battle = |pick: &str| {
         run(
             &org,
-            &[
-                "club",
+            &in_campaign(
                 "new-battle",
-                "--server",
                 &url,
-                "--campaign",
                 &camp,
-                "--game",
-                "invasion",
-                "--config",
-                &config,
-                "--rosters",
-                pick,
-            ],
+                &["--game", "invasion", "--config", &config, "--rosters", pick],
+            ),
         )
     };
     let o = new_battle("1:one:1");

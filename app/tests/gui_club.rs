@@ -26,8 +26,8 @@ use gui::app::App;
 use gui::club::{ClubCampaign, Credentials};
 use gui::command::{AppCommand, Intent, PlayRequest};
 use gui::store::CampaignStore;
-use gui_support::{app_with, click, menu, type_into};
-use support::{Organiser, cmd, lines, ok, serve, serve_again, serve_tls};
+use gui_support::{app_with, click, legal, menu, no_notices, type_into};
+use support::{Organiser, Table, cmd, ok, serve, serve_again, serve_tls};
 
 /// With `XENOLOG_TEST_SHOTS` set, the app at 1600x1000 saved as NAME.png
 /// there, to look at by eye (nothing is compared).
@@ -63,6 +63,19 @@ fn asks_me(app: &App) -> bool {
         .is_some_and(|ob| ob.battle.asked().iter().any(|a| a.seat == Actor(1)))
 }
 
+/// Whether the open battle offers this seat commands.
+fn offered(app: &App) -> bool {
+    app.open
+        .as_ref()
+        .is_some_and(|ob| !ob.view.legal.is_empty())
+}
+
+/// This seat (asked) holds by clicking, once its commands show.
+fn click_hold(h: &mut Harness<'_, App>) {
+    wait_for(h, "this seat's commands", offered);
+    click(h, "Player 2 holds");
+}
+
 fn entries(app: &App) -> usize {
     app.open.as_ref().map_or(0, |ob| ob.battle.records().len())
 }
@@ -95,6 +108,20 @@ fn other_seat_plays(dir: &Path, url: &str, camp: &str, battle: &str, steps: u32,
         "autoplay: {}",
         String::from_utf8_lossy(&o.stderr)
     );
+}
+
+/// The app's seat (seat 1) of the table's battle, connected as the app
+/// connects with the token kept in its club folder.
+fn seat_club(t: &Table) -> ClubCampaign {
+    let ctx = eframe::egui::Context::default();
+    ClubCampaign::connect(&t.served.url, Credentials::Kept, &t.app_club, &ctx).unwrap()
+}
+
+/// The app with [`seat_club`] as its campaign (it opens the battle).
+fn joined_app(t: &Table) -> Harness<'static, App> {
+    let mut h = app_with(None, None, Vec::new());
+    h.state_mut().use_campaign(Box::new(seat_club(t)));
+    h
 }
 
 #[test]
@@ -222,11 +249,7 @@ fn the_app_connects_to_a_club_joins_plays_its_seat_and_sees_the_other_seats_move
         wait_for(&mut h, "the other seat's move", |app| entries(app) > before);
         arrivals.push(sent.elapsed());
     }
-    wait_for(&mut h, "this seat's commands", |app| {
-        app.open
-            .as_ref()
-            .is_some_and(|ob| !ob.view.legal.is_empty())
-    });
+    wait_for(&mut h, "this seat's commands", offered);
     assert!(
         h.state().battles[0]
             .status
@@ -238,28 +261,10 @@ fn the_app_connects_to_a_club_joins_plays_its_seat_and_sees_the_other_seats_move
     // This seat plays by clicking its command.
     let held = entries(h.state());
     let text = "Player 2 holds";
-    assert!(
-        h.state()
-            .open
-            .as_ref()
-            .unwrap()
-            .view
-            .legal
-            .iter()
-            .any(|c| c.text == text),
-        "{:?}",
-        h.state().open.as_ref().unwrap().view.legal
-    );
-    let hold = h
-        .state()
-        .open
-        .as_ref()
-        .unwrap()
-        .view
-        .legal
+    let hold = legal(&h)
         .iter()
         .find(|c| c.text == text)
-        .unwrap()
+        .unwrap_or_else(|| panic!("{text} is offered: {:?}", legal(&h)))
         .command
         .clone();
     shot_large(&mut h, "club_battle");
@@ -331,12 +336,7 @@ fn the_app_connects_to_a_club_joins_plays_its_seat_and_sees_the_other_seats_move
     let served = serve_again(&tmp.path().join("server"), &host);
     let before = entries(h.state());
     if asks_me(h.state()) {
-        wait_for(&mut h, "this seat's commands again", |app| {
-            app.open
-                .as_ref()
-                .is_some_and(|ob| !ob.view.legal.is_empty())
-        });
-        click(&mut h, "Player 2 holds");
+        click_hold(&mut h);
     } else {
         other_seat_plays(&seat0, &served.url, &camp, &race, 1, seed + 1);
     }
@@ -377,38 +377,25 @@ fn the_app_connects_to_a_club_joins_plays_its_seat_and_sees_the_other_seats_move
 #[test]
 fn the_apps_seat_battle_of_saucers_never_holds_the_other_seats_hidden_cards() {
     let tmp = tempfile::tempdir().unwrap();
-    let data = tmp.path().join("server");
-    let served = serve(&data);
-    let org_dir = tmp.path().join("organiser");
-    let org = Organiser::redeem(&org_dir, &served);
-    let camp = org.campaign("Saucers night");
-    let battle = org.battle(
-        &camp,
-        "saucers",
-        r#"{"players":2,"variant":"gang_warfare"}"#,
-    );
-    let (_, link0) = org.invite(&camp, &battle, 0);
-    let (_, link1) = org.invite(&camp, &battle, 1);
-    let seat0 = tmp.path().join("seat0");
     // The app's club folder: the command line redeems and joins seat 1
     // there, and the app connects with the token it kept.
-    let app_club = tmp.path().join("app data").join("club");
-    for (dir, link) in [(&seat0, &link0), (&app_club, &link1)] {
-        ok(dir, &["club", "redeem", link]);
-        ok(
-            dir,
-            &["club", "join", "--server", &served.url, "--battle", &battle],
-        );
-    }
+    let t = Table::new(
+        tmp.path(),
+        "Saucers night",
+        "saucers",
+        r#"{"players":2,"variant":"gang_warfare"}"#,
+        &[],
+    );
+    let (served, camp, battle) = (&t.served, &t.camp, &t.battle);
+    let (seat0, app_club) = (&t.seat0, &t.app_club);
     // A few moves of each seat, at once (each waits for the other).
     std::thread::scope(|s| {
-        for dir in [&seat0, &app_club] {
-            let (url, camp, battle) = (&served.url, &camp, &battle);
+        for dir in [seat0, app_club] {
+            let url = &served.url;
             s.spawn(move || other_seat_plays(dir, url, camp, battle, 3, 5));
         }
     });
-    let ctx = eframe::egui::Context::default();
-    let mut club = ClubCampaign::connect(&served.url, Credentials::Kept, &app_club, &ctx).unwrap();
+    let mut club = seat_club(&t);
     let id: i64 = battle.parse().unwrap();
     let built = Instant::now();
     let mine = club.load_battle(id).unwrap();
@@ -419,9 +406,7 @@ fn the_apps_seat_battle_of_saucers_never_holds_the_other_seats_hidden_cards() {
         built.elapsed()
     );
     // The server's own record of the battle, beside it, read-only.
-    let c =
-        xenolog_saves::Campaign::open_read_only(&data.join(format!("campaigns/{camp}.xenolog")))
-            .unwrap();
+    let c = xenolog_saves::Campaign::open_read_only(&t.campaign_file()).unwrap();
     let sid = c.battles().unwrap()[0].id;
     let full = c.load_battle(sid).unwrap();
     assert_eq!(mine.records().len(), full.records().len());
@@ -489,25 +474,6 @@ fn live_head(app: &App) -> Option<Option<u64>> {
         .map(|c| c.live_head())
 }
 
-/// One command from a seat's command line (`play --server --script`).
-fn play_line(dir: &Path, url: &str, camp: &str, battle: &str, line: &str) {
-    let script = dir.join("one.jsonl");
-    std::fs::write(&script, format!("{line}\n")).unwrap();
-    ok(
-        dir,
-        &[
-            "play",
-            camp,
-            "--battle",
-            battle,
-            "--server",
-            url,
-            "--script",
-            script.to_str().unwrap(),
-        ],
-    );
-}
-
 /// Server/DESIGN.md section 9 (review of session 14, MUST 1): a club battle
 /// taken back while the app shows it. The app's copy is a tree: it follows
 /// the live line back to the entry taken back to and onto the new branch
@@ -517,49 +483,21 @@ fn play_line(dir: &Path, url: &str, camp: &str, battle: &str, line: &str) {
 #[test]
 fn the_app_follows_a_taken_back_club_battle_onto_its_new_line_and_keeps_the_old() {
     let tmp = tempfile::tempdir().unwrap();
-    let data = tmp.path().join("server");
-    let served = serve(&data);
-    let org_dir = tmp.path().join("organiser");
-    let org = Organiser::redeem(&org_dir, &served);
-    let camp = org.campaign("Take-back night");
-    let battle = ok(
-        &org_dir,
-        &[
-            "club",
-            "new-battle",
-            "--server",
-            &served.url,
-            "--campaign",
-            &camp,
-            "--game",
-            "race",
-            "--config",
-            r#"{"target": 1000}"#,
-            "--friendly-takebacks",
-        ],
-    )
-    .trim()
-    .to_owned();
-    let (_, link0) = org.invite(&camp, &battle, 0);
-    let (_, link1) = org.invite(&camp, &battle, 1);
-    let seat0 = tmp.path().join("seat0");
-    let app_club = tmp.path().join("app data").join("club");
-    for (dir, link) in [(&seat0, &link0), (&app_club, &link1)] {
-        ok(dir, &["club", "redeem", link]);
-        ok(
-            dir,
-            &["club", "join", "--server", &served.url, "--battle", &battle],
-        );
-    }
-    let hold = |actor: u8| format!(r#"{{"actor":{actor},"command":"hold"}}"#);
-    play_line(&seat0, &served.url, &camp, &battle, &hold(0));
-    play_line(&app_club, &served.url, &camp, &battle, &hold(1));
-    play_line(&seat0, &served.url, &camp, &battle, &hold(0));
+    let t = Table::new(
+        tmp.path(),
+        "Take-back night",
+        "race",
+        r#"{"target": 1000}"#,
+        &["--friendly-takebacks"],
+    );
+    let (served, battle) = (&t.served, &t.battle);
+    let (seat0, app_club) = (&t.seat0, &t.app_club);
+    let holds = |actor: u8| format!(r#"{{"actor":{actor},"command":"hold"}}"#);
+    t.play(seat0, &holds(0));
+    t.play(app_club, &holds(1));
+    t.play(seat0, &holds(0));
 
-    let ctx = eframe::egui::Context::default();
-    let club = ClubCampaign::connect(&served.url, Credentials::Kept, &app_club, &ctx).unwrap();
-    let mut h = app_with(None, None, Vec::new());
-    h.state_mut().use_campaign(Box::new(club));
+    let mut h = joined_app(&t);
     wait_for(&mut h, "the battle's three entries", |app| {
         entries(app) == 3
     });
@@ -568,14 +506,14 @@ fn the_app_follows_a_taken_back_club_battle_onto_its_new_line_and_keeps_the_old(
     // Player 1 takes their second hold back (a friendly battle moves at
     // once): the app follows the live line back to entry 1.
     let said = ok(
-        &seat0,
+        seat0,
         &[
             "club",
             "takeback",
             "--server",
             &served.url,
             "--battle",
-            &battle,
+            battle,
             "--to",
             "1",
         ],
@@ -588,40 +526,23 @@ fn the_app_follows_a_taken_back_club_battle_onto_its_new_line_and_keeps_the_old(
         let ob = h.state().open.as_ref().unwrap();
         assert_eq!(ob.battle.cursor(), Some(1), "shown at the live head");
         assert_eq!(ob.battle.records().len(), 3, "the entry taken back is kept");
-        assert!(
-            h.state().messages.notices().is_empty(),
-            "followed, not a notice: {:?}",
-            h.state().messages.notices()
-        );
+        no_notices(&h);
     }
     // Player 1 rolls instead (the same hold again would be refused); the
     // new entry starts a branch, and the app shows it on the live line.
-    play_line(
-        &seat0,
-        &served.url,
-        &camp,
-        &battle,
-        r#"{"actor":0,"command":{"roll":{"dice":1}}}"#,
-    );
+    t.play(seat0, r#"{"actor":0,"command":{"roll":{"dice":1}}}"#);
     wait_for(&mut h, "the new branch's first entry", |app| {
         entries(app) == 4
     });
     // Whose turn depends on the die; the app's seat plays by clicking when
     // it is asked, on the new line.
     if asks_me(h.state()) {
-        wait_for(&mut h, "this seat's commands", |app| {
-            app.open
-                .as_ref()
-                .is_some_and(|ob| !ob.view.legal.is_empty())
-        });
-        click(&mut h, "Player 2 holds");
+        click_hold(&mut h);
         wait_for(&mut h, "this seat's hold on the new line", |app| {
             entries(app) == 5
         });
     }
-    let c =
-        xenolog_saves::Campaign::open_read_only(&data.join(format!("campaigns/{camp}.xenolog")))
-            .unwrap();
+    let c = xenolog_saves::Campaign::open_read_only(&t.campaign_file()).unwrap();
     let full = c.load_battle(c.battles().unwrap()[0].id).unwrap();
     let app = h.state();
     let mine = &app.open.as_ref().unwrap().battle;
@@ -664,30 +585,16 @@ fn the_app_follows_a_taken_back_club_battle_onto_its_new_line_and_keeps_the_old(
 fn the_app_plays_its_seat_to_the_end(game: &str, config: &str, seed: u64) {
     let started = Instant::now();
     let tmp = tempfile::tempdir().unwrap();
-    let data = tmp.path().join("server");
-    let served = serve(&data);
-    let org_dir = tmp.path().join("organiser");
-    let org = Organiser::redeem(&org_dir, &served);
-    let camp = org.campaign("To the end");
-    let battle = org.battle(&camp, game, config);
-    let (_, link0) = org.invite(&camp, &battle, 0);
-    let (_, link1) = org.invite(&camp, &battle, 1);
-    let seat0 = tmp.path().join("seat0");
-    let app_club = tmp.path().join("app data").join("club");
-    for (dir, link) in [(&seat0, &link0), (&app_club, &link1)] {
-        ok(dir, &["club", "redeem", link]);
-        ok(
-            dir,
-            &["club", "join", "--server", &served.url, "--battle", &battle],
-        );
-    }
+    let t = Table::new(tmp.path(), "To the end", game, config, &[]);
+    let (served, camp, battle) = (&t.served, &t.camp, &t.battle);
+    let app_club = &t.app_club;
     let other = cmd(
-        &seat0,
+        &t.seat0,
         &[
             "autoplay",
-            &camp,
+            camp,
             "--battle",
-            &battle,
+            battle,
             "--server",
             &served.url,
             "--steps",
@@ -704,10 +611,7 @@ fn the_app_plays_its_seat_to_the_end(game: &str, config: &str, seed: u64) {
     .spawn()
     .unwrap();
 
-    let ctx = eframe::egui::Context::default();
-    let club = ClubCampaign::connect(&served.url, Credentials::Kept, &app_club, &ctx).unwrap();
-    let mut h = app_with(None, None, Vec::new());
-    h.state_mut().use_campaign(Box::new(club));
+    let mut h = joined_app(&t);
     let over = |app: &App| app.battles.iter().any(|b| b.status.starts_with("over"));
     let until = Instant::now() + Duration::from_secs(600);
     let mut sent_at: Option<Option<u64>> = None;
@@ -787,7 +691,7 @@ fn the_app_plays_its_seat_to_the_end(game: &str, config: &str, seed: u64) {
     )))
     .unwrap();
     let v = ok(
-        &app_club,
+        app_club,
         &[
             "verify",
             file.to_str().unwrap(),
@@ -799,9 +703,7 @@ fn the_app_plays_its_seat_to_the_end(game: &str, config: &str, seed: u64) {
     assert!(v.to_lowercase().contains("nonce"), "{v}");
 
     // At every entry the app held the engine's view for its seat.
-    let c =
-        xenolog_saves::Campaign::open_read_only(&data.join(format!("campaigns/{camp}.xenolog")))
-            .unwrap();
+    let c = xenolog_saves::Campaign::open_read_only(&t.campaign_file()).unwrap();
     let full = c.load_battle(c.battles().unwrap()[0].id).unwrap();
     let app = h.state();
     let mine_b = &app.open.as_ref().unwrap().battle;
@@ -851,48 +753,20 @@ fn live_line(app: &App) -> Vec<u64> {
 #[test]
 fn the_app_answers_a_takeback_the_command_line_asks_for_and_asks_one_it_answers() {
     let tmp = tempfile::tempdir().unwrap();
-    let served = serve(&tmp.path().join("server"));
-    let org_dir = tmp.path().join("organiser");
-    let org = Organiser::redeem(&org_dir, &served);
-    let camp = org.campaign("Take-back asked");
-    let battle = org.battle(&camp, "race", r#"{"target": 1000}"#);
-    let (_, link0) = org.invite(&camp, &battle, 0);
-    let (_, link1) = org.invite(&camp, &battle, 1);
-    let seat0 = tmp.path().join("seat0");
-    let app_club = tmp.path().join("app data").join("club");
-    for (dir, link) in [(&seat0, &link0), (&app_club, &link1)] {
-        ok(dir, &["club", "redeem", link]);
-        ok(
-            dir,
-            &["club", "join", "--server", &served.url, "--battle", &battle],
-        );
-    }
-    let url = served.url.clone();
-    play_line(
-        &seat0,
-        &url,
-        &camp,
-        &battle,
-        r#"{"actor":0,"command":"hold"}"#,
+    let t = Table::new(
+        tmp.path(),
+        "Take-back asked",
+        "race",
+        r#"{"target": 1000}"#,
+        &[],
     );
-    play_line(
-        &app_club,
-        &url,
-        &camp,
-        &battle,
-        r#"{"actor":1,"command":"hold"}"#,
-    );
-    play_line(
-        &seat0,
-        &url,
-        &camp,
-        &battle,
-        r#"{"actor":0,"command":{"roll":{"dice":1}}}"#,
-    );
-    let ctx = eframe::egui::Context::default();
-    let club = ClubCampaign::connect(&url, Credentials::Kept, &app_club, &ctx).unwrap();
-    let mut h = app_with(None, None, Vec::new());
-    h.state_mut().use_campaign(Box::new(club));
+    let battle = &t.battle;
+    let (seat0, app_club) = (&t.seat0, &t.app_club);
+    let url = t.served.url.clone();
+    t.play(seat0, r#"{"actor":0,"command":"hold"}"#);
+    t.play(app_club, r#"{"actor":1,"command":"hold"}"#);
+    t.play(seat0, r#"{"actor":0,"command":{"roll":{"dice":1}}}"#);
+    let mut h = joined_app(&t);
     wait_for(&mut h, "the battle's three entries", |app| {
         entries(app) == 3
     });
@@ -907,9 +781,9 @@ fn the_app_answers_a_takeback_the_command_line_asks_for_and_asks_one_it_answers(
     // Player 1 asks on the command line to take their roll back (to entry
     // 1): the app shows the server's words and asks this seat to answer.
     let asked = ok(
-        &seat0,
+        seat0,
         &[
-            "club", "takeback", "--server", &url, "--battle", &battle, "--to", "1",
+            "club", "takeback", "--server", &url, "--battle", battle, "--to", "1",
         ],
     );
     let request = asked
@@ -939,20 +813,10 @@ fn the_app_answers_a_takeback_the_command_line_asks_for_and_asks_one_it_answers(
         live_head(app) == Some(Some(1)) && club_of(app).is_none()
     });
     assert!(h.query_by_label("Accept the take-back").is_none());
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(&h);
     // Player 1 goes on from the new line (a hold, not the roll again): the
     // app shows it on a new branch after entry 1.
-    play_line(
-        &seat0,
-        &url,
-        &camp,
-        &battle,
-        r#"{"actor":0,"command":"hold"}"#,
-    );
+    t.play(seat0, r#"{"actor":0,"command":"hold"}"#);
     wait_for(&mut h, "the new line's first entry", |app| {
         entries(app) == 4 && live_head(app) == Some(Some(3))
     });
@@ -981,14 +845,14 @@ fn the_app_answers_a_takeback_the_command_line_asks_for_and_asks_one_it_answers(
     });
     h.get_by_label_contains("You asked; waiting for the other seats to answer.");
     let answered = ok(
-        &seat0,
+        seat0,
         &[
             "club",
             "answer",
             "--server",
             &url,
             "--battle",
-            &battle,
+            battle,
             "--accept",
             "--request",
             &mine.request.to_string(),
@@ -1005,22 +869,12 @@ fn the_app_answers_a_takeback_the_command_line_asks_for_and_asks_one_it_answers(
     assert_eq!(h.state().open.as_ref().unwrap().battle.cursor(), Some(1));
     assert!(h.query_by_label("Ask to take back to here").is_none());
     // Player 1 plays on from entry 1 once more, and the app follows.
-    play_line(
-        &seat0,
-        &url,
-        &camp,
-        &battle,
-        r#"{"actor":0,"command":{"roll":{"dice":2}}}"#,
-    );
+    t.play(seat0, r#"{"actor":0,"command":{"roll":{"dice":2}}}"#);
     wait_for(&mut h, "the third line's first entry", |app| {
         entries(app) == 5 && live_head(app) == Some(Some(4))
     });
     assert_eq!(live_line(h.state()), vec![0, 1, 4]);
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(&h);
 }
 
 /// Issue 30, session 15: the Connect window's CA file field. A club that
@@ -1040,21 +894,7 @@ fn the_connect_windows_ca_file_field_reaches_a_tls_club_and_is_kept_with_it() {
         &["club", "redeem", &served.link, "--ca-file", ca_text],
     );
     let url = format!("wss://{}", served.host());
-    let inv = lines(&ok(
-        &org,
-        &[
-            "club",
-            "invite",
-            "--server",
-            &url,
-            "--ca-file",
-            ca_text,
-            "--role",
-            "organiser",
-            "--json",
-        ],
-    ))
-    .remove(0);
+    let inv = support::organiser_invitation_over_tls(&org, &url, ca_text);
     let link = inv["link"].as_str().unwrap().to_owned();
     let data = tmp.path().join("app data");
     let mut h = app_with(None, Some(data.clone()), Vec::new());

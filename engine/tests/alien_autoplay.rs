@@ -5,9 +5,13 @@
 //! plays 60 battles from late positions (the
 //! battles from the landing field last hundreds of turns with random bots); the soak (ignored by default, run in release) plays a
 //! thousand and prints how often each side wins:
-//! `cargo test --release -p xenolog-engine --test alien_autoplay -- --ignored --nocapture`.
+//! `cargo test --release -p xenolog-engine --test alien_autoplay -- --ignored --nocapture`
+//! (`XENOLOG_SOAK_N` battles instead of 1,000, on every core, a progress
+//! line on stderr every `XENOLOG_SOAK_EVERY` (100); RELIABILITY.md section 7).
 
 mod alien_bot;
+#[path = "support/soak.rs"]
+mod soak;
 
 use alien_bot::{config, play};
 use xenolog_engine::games::alien::state::{Pos, Result as End};
@@ -97,48 +101,31 @@ fn two_hundred_random_battles_end_as_the_text_allows_and_verify() {
 #[test]
 #[ignore = "a thousand battles from the landing field: run in release"]
 fn soak_a_thousand_random_battles() {
-    // ALIEN_SOAK_N: fewer battles (the first N seeds), e.g. in a debug build.
-    let n: u64 = std::env::var("ALIEN_SOAK_N")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(1000);
+    // XENOLOG_SOAK_N (or the older ALIEN_SOAK_N): fewer battles (the first
+    // N seeds), e.g. in a debug build; a progress line on stderr every
+    // XENOLOG_SOAK_EVERY (100) battles.
+    let battles = soak::soak_battles(Some("ALIEN_SOAK_N"), 1000);
     let t = std::time::Instant::now();
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) as u64;
-    let handles: Vec<_> = (0..threads)
-        .map(|k| {
-            std::thread::spawn(move || {
-                let mut tally = [0u32; 4];
-                let mut turns = 0u64;
-                for seed in (0..n).filter(|s| s % threads == k) {
-                    match finished(10_000 + seed, 60_000) {
-                        Some((r, n)) => {
-                            turns += u64::from(n);
-                            tally[r as usize] += 1;
-                        }
-                        None => {
-                            println!("battle {}: no result within 60,000 commands", 10_000 + seed);
-                            tally[3] += 1;
-                        }
-                    }
-                    if seed % 100 >= 98 {
-                        println!("battle {seed}: {tally:?} so far on thread {k}");
-                    }
-                }
-                (tally, turns)
-            })
-        })
-        .collect();
-    let mut tally = [0u32; 4];
-    let mut turns = 0;
-    for h in handles {
-        let (t, n) = h.join().expect("no panic");
-        for i in 0..4 {
-            tally[i] += t[i];
+    let ended = soak::soak("Alien", battles.clone(), soak::soak_every(), |seed| {
+        let r = finished(10_000 + seed, 60_000);
+        if r.is_none() {
+            println!("battle {}: no result within 60,000 commands", 10_000 + seed);
         }
-        turns += n;
+        r
+    });
+    let mut tally = [0u32; 4];
+    let mut turns = 0u64;
+    for r in ended {
+        match r {
+            Some((r, n)) => {
+                turns += u64::from(n);
+                tally[r as usize] += 1;
+            }
+            None => tally[3] += 1,
+        }
     }
     println!(
-        "{n} battles in {:.1} s on {threads} threads: expedition {}, draw {}, aliens {}, no result within 60,000 commands {}; {:.1} turns on average in those that ended",
+        "battles {battles:?} in {:.1} s: expedition {}, draw {}, aliens {}, no result within 60,000 commands {}; {:.1} turns on average in those that ended",
         t.elapsed().as_secs_f64(),
         tally[0],
         tally[1],

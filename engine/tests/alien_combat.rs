@@ -1,7 +1,7 @@
 //! Shooting and fights through the FIGHT RESULT table (6), the aliens'
 //! phase (9) and their attacks (10).
 
-#[path = "alien_support.rs"]
+#[path = "support/alien.rs"]
 mod support;
 
 use support::*;

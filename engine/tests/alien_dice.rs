@@ -4,7 +4,7 @@
 //! is the one used; drawing a task card is a draw, not a die: it stays on
 //! the battle's stream.
 
-#[path = "alien_support.rs"]
+#[path = "support/alien.rs"]
 mod support;
 
 use support::*;

@@ -1,6 +1,6 @@
 //! Every worked example of the rule text, as printed.
 
-#[path = "alien_support.rs"]
+#[path = "support/alien.rs"]
 mod support;
 
 use support::*;

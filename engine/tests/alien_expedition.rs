@@ -1,7 +1,7 @@
 //! The expedition: players and phases (1, 2), characters (3), action points
 //! (4), moving (4.1), the APC (4.2), outside (4.3) and items (5).
 
-#[path = "alien_support.rs"]
+#[path = "support/alien.rs"]
 mod support;
 
 use support::*;

@@ -2,7 +2,7 @@
 //! to "characters may not enter the landing field", to start the APC, played
 //! from the shipped setup through legal commands only.
 
-#[path = "alien_support.rs"]
+#[path = "support/alien.rs"]
 mod support;
 
 use support::*;

@@ -2,7 +2,7 @@
 //! characters by id or card name and tiles by name against the battle's own
 //! cards and base; numbers keep working.
 
-#[path = "alien_support.rs"]
+#[path = "support/alien.rs"]
 mod support;
 
 use serde_json::json;

@@ -5,7 +5,7 @@
 
 #[path = "position_files/mod.rs"]
 mod position_files;
-#[path = "alien_support.rs"]
+#[path = "support/alien.rs"]
 mod support;
 
 use position_files::then_each_refused;

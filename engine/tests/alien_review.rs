@@ -2,7 +2,7 @@
 //! for clauses the text states that were built but not yet pinned by a
 //! test. Each is named after its clause (RULES.md numbers them).
 
-#[path = "alien_support.rs"]
+#[path = "support/alien.rs"]
 mod support;
 
 use support::*;

@@ -1,7 +1,7 @@
 //! Tasks (7), the Queen (8), victory (11), setup (12), and the task cards
 //! hidden from the Alien player.
 
-#[path = "alien_support.rs"]
+#[path = "support/alien.rs"]
 mod support;
 
 use support::*;

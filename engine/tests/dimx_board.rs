@@ -6,7 +6,7 @@
 
 #[path = "scene_words/mod.rs"]
 mod scene_words;
-#[path = "dimx_support.rs"]
+#[path = "support/dimx.rs"]
 mod support;
 
 use scene_words::texts;

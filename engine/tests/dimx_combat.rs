@@ -1,6 +1,6 @@
 //! Rule text 003, section D (combat): one test per clause, named after it.
 
-#[path = "dimx_support.rs"]
+#[path = "support/dimx.rs"]
 mod support;
 
 use support::*;

@@ -5,7 +5,7 @@
 //! asks for one more die and decides again. That must end exactly where
 //! entering all the dice at once ends.
 
-#[path = "dimx_support.rs"]
+#[path = "support/dimx.rs"]
 mod support;
 
 use support::*;

@@ -1,6 +1,6 @@
 //! The worked examples of rule text 003, each exactly as printed.
 
-#[path = "dimx_support.rs"]
+#[path = "support/dimx.rs"]
 mod support;
 
 use support::*;

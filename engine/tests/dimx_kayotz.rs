@@ -1,7 +1,7 @@
 //! Rule text 003, sections F (Kay'otz activation), G (End Phase) and the
 //! two-player variant: one test per clause.
 
-#[path = "dimx_support.rs"]
+#[path = "support/dimx.rs"]
 mod support;
 
 use support::*;

@@ -1,7 +1,7 @@
 //! Rule text 003, sections A (components), B (sequence of play) and C
 //! (movement and jump packs): one test per clause, named after it.
 
-#[path = "dimx_support.rs"]
+#[path = "support/dimx.rs"]
 mod support;
 
 use support::*;

@@ -2,7 +2,7 @@
 //! that name content this build lacks, scenario files that push numbers to
 //! their limits, and commands that name nothing real.
 
-#[path = "dimx_support.rs"]
+#[path = "support/dimx.rs"]
 mod support;
 
 use support::*;

@@ -1,6 +1,6 @@
 //! Rule text 003, section E (special actions): one test per clause.
 
-#[path = "dimx_support.rs"]
+#[path = "support/dimx.rs"]
 mod support;
 
 use support::*;

@@ -4,7 +4,7 @@
 //! checks are steps of the game at the start of a faction's card; dice are
 //! entered so every result of every table is reached.
 
-#[path = "invasion_support.rs"]
+#[path = "support/invasion.rs"]
 mod support;
 #[path = "invasion_when/mod.rs"]
 mod when;

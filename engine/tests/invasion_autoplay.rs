@@ -1,12 +1,17 @@
 //! Alien Invasion played by a bot that picks among the legal commands at
 //! random: every battle reaches a result the text allows, with no panic,
 //! and replays exactly. The quick test plays a few battles of each kind;
-//! the soak (ignored by default, run in release) plays a thousand:
-//! `cargo test --release -p xenolog-engine --test invasion_autoplay -- --ignored`.
+//! the soaks (ignored by default, run in release) play a thousand each,
+//! on every core, with a progress line on stderr every 100 battles:
+//! `cargo test --release -p xenolog-engine --test invasion_autoplay -- --ignored`
+//! (`XENOLOG_SOAK_N` battles instead of 1,000, `XENOLOG_SOAK_EVERY` for the
+//! progress lines; RELIABILITY.md section 7).
 
 #[path = "support/bot.rs"]
 mod bot;
-#[path = "invasion_support.rs"]
+#[path = "support/soak.rs"]
+mod soak;
+#[path = "support/invasion.rs"]
 mod support;
 
 use bot::random_battle;
@@ -181,26 +186,29 @@ fn four_factions(n: u64) -> InvasionConfig {
     }
 }
 
+/// A soak of `XENOLOG_SOAK_N` battles (default 1,000): battle `n` is
+/// `check(first + n, config(n))`.
+fn soak_of(name: &str, first: u64, config: fn(u64) -> InvasionConfig) {
+    let battles = soak::soak_battles(None, 1000);
+    soak::soak(name, battles, soak::soak_every(), |i| {
+        check(first + i, config(i))
+    });
+}
+
 #[test]
 #[ignore = "a thousand battles: run in release (see the module docs)"]
 fn a_thousand_four_faction_battles_end_with_a_result_and_replay_exactly() {
-    for n in 0..1000 {
-        check(1000 + n, four_factions(n));
-    }
+    soak_of("four factions", 1000, four_factions);
 }
 
 #[test]
 #[ignore = "a thousand battles: run in release (see the module docs)"]
 fn a_thousand_battles_of_every_kind_end_with_a_result_and_replay_exactly() {
-    for n in 0..1000 {
-        check(5000 + n, config(n));
-    }
+    soak_of("every kind", 5000, config);
 }
 
 #[test]
 #[ignore = "a thousand battles: run in release (see the module docs)"]
 fn a_thousand_battles_with_every_advanced_module_on_end_with_a_result_and_replay_exactly() {
-    for n in 0..1000 {
-        check(9000 + n, all_modules(n));
-    }
+    soak_of("every advanced module", 9000, all_modules);
 }

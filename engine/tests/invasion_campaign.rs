@@ -2,7 +2,7 @@
 //! fight by name, and each skill changes the battles it is taken into (the
 //! adaptations are in `engine/data/invasion/skills.txt` and RULES.md).
 
-#[path = "invasion_support.rs"]
+#[path = "support/invasion.rs"]
 mod support;
 #[path = "invasion_when/mod.rs"]
 mod when;

@@ -1,7 +1,7 @@
 //! Rule text 000, "Action cards" and "Mechanics of Play": the deck, the
 //! draw, the order of play and what each card allows.
 
-#[path = "invasion_support.rs"]
+#[path = "support/invasion.rs"]
 mod support;
 #[path = "invasion_when/mod.rs"]
 mod when;

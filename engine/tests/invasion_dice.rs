@@ -7,7 +7,7 @@
 //! again with those dice entered (same events) and with none (refused:
 //! `MoreDice`). A roll that bypassed `d` would differ or go through.
 
-#[path = "invasion_support.rs"]
+#[path = "support/invasion.rs"]
 mod support;
 
 use support::with_every_module;

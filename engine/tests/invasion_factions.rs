@@ -1,7 +1,7 @@
 //! Rule text 000, "Sample Forces": the MiB (with their Clean Up teams) and
 //! the Spugs (with Mites and Burrower Worms); one test per clause.
 
-#[path = "invasion_support.rs"]
+#[path = "support/invasion.rs"]
 mod support;
 #[path = "invasion_when/mod.rs"]
 mod when;

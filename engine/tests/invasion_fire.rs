@@ -4,7 +4,7 @@
 //! "Perception"), each test named after its clause. Dice are entered so every
 //! result is reached.
 
-#[path = "invasion_support.rs"]
+#[path = "support/invasion.rs"]
 mod support;
 #[path = "invasion_when/mod.rs"]
 mod when;

@@ -5,7 +5,7 @@
 //! `Game::view` shows it sorted and `Game::view_event` shows a shuffle
 //! sorted, alike for every seat.
 
-#[path = "invasion_support.rs"]
+#[path = "support/invasion.rs"]
 mod support;
 
 use support::*;

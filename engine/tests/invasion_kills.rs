@@ -4,7 +4,7 @@
 //! model"), and the battle's `Outcome` carries each figure's tally in
 //! `PieceResult::kills` for the campaign's roster.
 
-#[path = "invasion_support.rs"]
+#[path = "support/invasion.rs"]
 mod support;
 #[path = "invasion_when/mod.rs"]
 mod when;

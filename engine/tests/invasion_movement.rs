@@ -1,7 +1,7 @@
 //! Rule text 000, "1. Move" (and the terrain clauses it repeats): one test
 //! per clause.
 
-#[path = "invasion_support.rs"]
+#[path = "support/invasion.rs"]
 mod support;
 #[path = "invasion_when/mod.rs"]
 mod when;

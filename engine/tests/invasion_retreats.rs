@@ -8,7 +8,7 @@
 //! the battle option `game_chooses_retreats` keeps Xenolog's old choice,
 //! straight away from the enemy, which is offered first.
 
-#[path = "invasion_support.rs"]
+#[path = "support/invasion.rs"]
 mod support;
 #[path = "invasion_when/mod.rs"]
 mod when;

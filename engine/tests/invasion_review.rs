@@ -3,7 +3,7 @@
 //! 2026-11-27: a test for each misread fixed and for each clause found
 //! built but untested (RULES.md, "Review of 2026-11-27 (independent read)").
 
-#[path = "invasion_support.rs"]
+#[path = "support/invasion.rs"]
 mod support;
 #[path = "invasion_when/mod.rs"]
 mod when;

@@ -1,7 +1,7 @@
 //! Rule text 000, "Additional Rules", "Humans (and others) in the sewers":
 //! one test per clause.
 
-#[path = "invasion_support.rs"]
+#[path = "support/invasion.rs"]
 mod support;
 #[path = "invasion_when/mod.rs"]
 mod when;

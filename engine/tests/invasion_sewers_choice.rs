@@ -5,7 +5,7 @@
 //! "underground groups meet in a sudden melee" with the Spugs a Burrower
 //! carries below the table.
 
-#[path = "invasion_support.rs"]
+#[path = "support/invasion.rs"]
 mod support;
 #[path = "invasion_when/mod.rs"]
 mod when;

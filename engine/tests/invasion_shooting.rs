@@ -1,7 +1,7 @@
 //! Rule text 000, "2. Shoot" and "Linked fire": the worked examples come
 //! out exactly as printed, then one test per clause.
 
-#[path = "invasion_support.rs"]
+#[path = "support/invasion.rs"]
 mod support;
 #[path = "invasion_when/mod.rs"]
 mod when;

@@ -3,7 +3,7 @@
 
 #[path = "support/bot.rs"]
 mod bot;
-#[path = "invasion_support.rs"]
+#[path = "support/invasion.rs"]
 mod support;
 #[path = "invasion_when/mod.rs"]
 mod when;

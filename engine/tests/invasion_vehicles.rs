@@ -5,7 +5,7 @@
 //! ("use an action to take off, another action to travel anywhere and a
 //! third action to land").
 
-#[path = "invasion_support.rs"]
+#[path = "support/invasion.rs"]
 mod support;
 #[path = "invasion_when/mod.rs"]
 mod when;

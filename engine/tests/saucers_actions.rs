@@ -3,7 +3,7 @@
 //! answers. Dice are entered: faces 1-2 blank, 3-5 one hit, 6 dead alien
 //! (two hits).
 
-#[path = "saucers_support.rs"]
+#[path = "support/saucers.rs"]
 mod support;
 
 use support::*;

@@ -2,7 +2,7 @@
 //! aliens, missions, the end of the game, the two variants and hidden
 //! information. Each test is named after the clause of `RULES.md`.
 
-#[path = "saucers_support.rs"]
+#[path = "support/saucers.rs"]
 mod support;
 
 use support::*;

@@ -4,10 +4,14 @@
 //! one to four players, every variant and difficulty; the soak (ignored by
 //! default, run in release) plays a thousand and prints the bot's win rate
 //! per difficulty:
-//! `cargo test --release -p xenolog-engine --test saucers_autoplay -- --ignored --nocapture`.
+//! `cargo test --release -p xenolog-engine --test saucers_autoplay -- --ignored --nocapture`
+//! (`XENOLOG_SOAK_N` games instead of 1,000, on every core, a progress line
+//! on stderr every `XENOLOG_SOAK_EVERY` (100); RELIABILITY.md section 7).
 
 #[path = "support/bot.rs"]
 mod bot;
+#[path = "support/soak.rs"]
+mod soak;
 
 use bot::random_battle_of;
 use xenolog_engine::Session;
@@ -104,12 +108,15 @@ fn two_hundred_random_games_end_as_the_text_allows_and_replay() {
 #[ignore = "a soak: run in release"]
 fn a_thousand_random_games_soak() {
     let start = std::time::Instant::now();
+    let games = soak::soak_battles(None, 1000);
+    let won = soak::soak("Saucers", games.clone(), soak::soak_every(), |n| {
+        check(10_000 + n, config(n))
+    });
     let mut wins = [(0u32, 0u32); 3];
-    for n in 0..1000u64 {
+    for (n, won) in games.clone().zip(won) {
         let c = config(n);
         let d = c.difficulty as usize - 1;
         let coop = c.variant != 2;
-        let won = check(10_000 + n, c);
         if coop {
             wins[d].1 += 1;
             if won {
@@ -124,5 +131,5 @@ fn a_thousand_random_games_soak() {
             100.0 * f64::from(*w) / f64::from((*n).max(1))
         );
     }
-    println!("1,000 games in {:.1} s", start.elapsed().as_secs_f64());
+    println!("games {games:?} in {:.1} s", start.elapsed().as_secs_f64());
 }

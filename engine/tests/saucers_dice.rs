@@ -5,7 +5,7 @@
 //! nothing, never made up from the stream; shuffles and draws stay on the
 //! stream.
 
-#[path = "saucers_support.rs"]
+#[path = "support/saucers.rs"]
 mod support;
 
 use support::*;

@@ -4,7 +4,7 @@
 //! seat giving the command, tiles as `C4`; numbers still pass through, and a
 //! name that names nothing is refused in words listing what there is.
 
-#[path = "saucers_support.rs"]
+#[path = "support/saucers.rs"]
 mod support;
 
 use serde_json::json;

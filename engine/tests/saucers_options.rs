@@ -1,7 +1,7 @@
 //! Night of the Saucers: contested readings as battle options (RULES.md
 //! "Options"), the text's reading the default where it is explicit.
 
-#[path = "saucers_support.rs"]
+#[path = "support/saucers.rs"]
 mod support;
 
 use support::*;

@@ -6,7 +6,7 @@
 
 #[path = "position_files/mod.rs"]
 mod position_files;
-#[path = "saucers_support.rs"]
+#[path = "support/saucers.rs"]
 mod support;
 
 use position_files::then_each_refused;

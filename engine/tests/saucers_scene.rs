@@ -6,7 +6,7 @@
 
 #[path = "scene_words/mod.rs"]
 mod scene_words;
-#[path = "saucers_support.rs"]
+#[path = "support/saucers.rs"]
 mod support;
 
 use scene_words::texts;

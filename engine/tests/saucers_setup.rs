@@ -1,7 +1,7 @@
 //! Night of the Saucers: Setting Up (steps 1 to 8), the hand size example
 //! and the Draw step. Each test is named after the clause of `RULES.md`.
 
-#[path = "saucers_support.rs"]
+#[path = "support/saucers.rs"]
 mod support;
 
 use support::*;

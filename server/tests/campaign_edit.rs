@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Client, Server, nonce, organiser, player, seat_player, server};
+use common::{Client, Server, organiser, player, seat_player, server};
 use serde_json::{Value, json};
 
 async fn edit(c: &mut Client, campaign: i64, after: Value, event: Value) -> Value {
@@ -335,11 +335,7 @@ async fn a_battle_over_two_rosters_feeds_its_result_and_experience_into_the_camp
     let mut seats = Vec::new();
     for seat in 0..2u8 {
         let mut c = seat_player(&s, &mut org, campaign, battle, seat).await;
-        c.ok(
-            "join",
-            json!({"battle": battle, "seat": seat, "nonce": nonce(seat + 5)}),
-        )
-        .await;
+        c.join(battle, seat, seat + 5).await;
         seats.push(c);
     }
     // Started: the campaign log says which models fight it.

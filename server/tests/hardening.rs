@@ -56,11 +56,7 @@ async fn race_with(s: &Server, entered_dice: bool) -> (Client, Client, String, i
         }
     }
     for seat in 0..2u8 {
-        p.ok(
-            "join",
-            json!({"battle": battle, "seat": seat, "nonce": xenolog_engine::fair::hex(&[seat + 9; 32])}),
-        )
-        .await;
+        p.join(battle, seat, seat + 9).await;
     }
     (org, p, token, battle)
 }
@@ -504,11 +500,7 @@ async fn a_campaign_file_that_fails_is_told_to_the_client_without_the_servers_pa
         p.ok("redeem", json!({"code": inv["code"]})).await;
     }
     let nonce = |seat: u8| xenolog_engine::fair::hex(&[seat + 9; 32]);
-    p.ok(
-        "join",
-        json!({"battle": battle, "seat": 0, "nonce": nonce(0)}),
-    )
-    .await;
+    p.join(battle, 0, 9).await;
     let words = p
         .refused(
             "join",

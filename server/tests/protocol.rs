@@ -4,8 +4,8 @@
 mod common;
 
 use common::{
-    Client, Server, nonce, organiser_token as organiser, player, seat_player, seat_player_token,
-    server, server_at,
+    Client, Server, new_battle, nonce, organiser_token as organiser, player, seat_player,
+    seat_player_token, server, server_at,
 };
 use std::time::Duration;
 
@@ -498,21 +498,12 @@ async fn two_seats_join_with_nonces_and_the_battle_starts_with_their_fair_seed()
     )
     .await;
 
-    let j = anna
-        .ok(
-            "join",
-            json!({"battle": battle, "seat": 0, "nonce": nonce(7)}),
-        )
-        .await;
+    let j = anna.join(battle, 0, 7).await;
     assert_eq!(j["commitment"], json!(commitment));
     assert_eq!(j["joined"], json!([0]));
     assert_eq!(j["started"], false);
     // The same nonce again is answered as the first time; another is refused.
-    anna.ok(
-        "join",
-        json!({"battle": battle, "seat": 0, "nonce": nonce(7)}),
-    )
-    .await;
+    anna.join(battle, 0, 7).await;
     let words = anna
         .refused(
             "join",
@@ -522,12 +513,7 @@ async fn two_seats_join_with_nonces_and_the_battle_starts_with_their_fair_seed()
         .await;
     assert!(words.contains("already gave its nonce"), "{words}");
 
-    let j = ben
-        .ok(
-            "join",
-            json!({"battle": battle, "seat": 1, "nonce": nonce(9)}),
-        )
-        .await;
+    let j = ben.join(battle, 1, 9).await;
     assert_eq!(j["joined"], json!([0, 1]));
     assert_eq!(j["started"], true);
     s.running.stop().await.unwrap();
@@ -665,16 +651,8 @@ impl SeatCopy {
 async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
     let s = server().await;
     let (mut org, _) = organiser(&s).await;
-    let campaign = org.ok("create_campaign", json!({"name": "Club"})).await["campaign"]
-        .as_i64()
-        .unwrap();
-    let b = org
-        .ok(
-            "create_battle",
-            json!({"campaign": campaign, "game": "race", "config": {"target": 15}}),
-        )
-        .await;
-    let battle = b["battle"].as_i64().unwrap();
+    let (campaign, battle, b) =
+        new_battle(&mut org, "race", json!({"target": 15}), json!({})).await;
     // Every battle frame names its game.
     assert_eq!(b["game"], "race", "{b}");
     let commitment = b["commitment"].as_str().unwrap().to_owned();
@@ -698,12 +676,7 @@ async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
         });
     }
     for (seat, copy) in seats.iter_mut().enumerate() {
-        copy.c
-            .ok(
-                "join",
-                json!({"battle": battle, "seat": seat, "nonce": nonce(3 + seat as u8)}),
-            )
-            .await;
+        copy.c.join(battle, seat as u8, 3 + seat as u8).await;
     }
     for copy in seats.iter_mut() {
         let w = copy
@@ -945,29 +918,11 @@ async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
 async fn another_seats_hand_never_reaches_a_seat_by_any_request() {
     let s = server().await;
     let (mut org, _) = organiser(&s).await;
-    let campaign = org.ok("create_campaign", json!({"name": "Cards"})).await["campaign"]
-        .as_i64()
-        .unwrap();
-    let battle = org
-        .ok(
-            "create_battle",
-            json!({"campaign": campaign, "game": "highcard"}),
-        )
-        .await["battle"]
-        .as_i64()
-        .unwrap();
+    let (campaign, battle, _) = new_battle(&mut org, "highcard", json!({}), json!({})).await;
     let mut zero = seat_player(&s, &mut org, campaign, battle, 0).await;
     let mut one = seat_player(&s, &mut org, campaign, battle, 1).await;
-    zero.ok(
-        "join",
-        json!({"battle": battle, "seat": 0, "nonce": nonce(1)}),
-    )
-    .await;
-    one.ok(
-        "join",
-        json!({"battle": battle, "seat": 1, "nonce": nonce(2)}),
-    )
-    .await;
+    zero.join(battle, 0, 1).await;
+    one.join(battle, 1, 2).await;
     // The deal was played when the battle started: seat 0 holds three cards.
     zero.ok("watch", json!({"battle": battle, "seat": 0, "after": null}))
         .await;
@@ -1128,17 +1083,8 @@ async fn a_socket_that_stops_reading_is_closed_in_words_and_resumes_without_a_ga
         _dir: dir,
     };
     let (mut org, _) = organiser(&s).await;
-    let campaign = org.ok("create_campaign", json!({"name": "Club"})).await["campaign"]
-        .as_i64()
-        .unwrap();
-    let battle = org
-        .ok(
-            "create_battle",
-            json!({"campaign": campaign, "game": "race", "config": {"target": 1000}}),
-        )
-        .await["battle"]
-        .as_i64()
-        .unwrap();
+    let (campaign, battle, _) =
+        new_battle(&mut org, "race", json!({"target": 1000}), json!({})).await;
     // One player holds both seats; a second token watches seat 1 and stops reading.
     let mut fast = seat_player(&s, &mut org, campaign, battle, 0).await;
     let inv = org
@@ -1150,11 +1096,7 @@ async fn a_socket_that_stops_reading_is_closed_in_words_and_resumes_without_a_ga
     fast.ok("redeem", json!({"code": inv["code"]})).await;
     let (_, slow_token) = seat_player_token(&s, &mut org, campaign, battle, 1).await;
     for seat in 0..2u8 {
-        fast.ok(
-            "join",
-            json!({"battle": battle, "seat": seat, "nonce": nonce(20 + seat)}),
-        )
-        .await;
+        fast.join(battle, seat, 20 + seat).await;
     }
     let mut slow = small_client(&s).await;
     slow.ok("hello", json!({"token": slow_token})).await;

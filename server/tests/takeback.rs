@@ -6,6 +6,15 @@ mod common;
 use common::{Client, Server, new_battle, organiser, server, two_seats};
 use serde_json::{Value, json};
 
+/// The last entry a command's reply names.
+fn last_entry(reply: &Value) -> i64 {
+    reply["entries"]
+        .as_array()
+        .and_then(|e| e.last())
+        .and_then(Value::as_i64)
+        .unwrap_or_else(|| panic!("no entry in {reply}"))
+}
+
 /// Play a command at `at`; the last entry it made (the new head).
 async fn play(c: &mut Client, battle: i64, seat: u8, at: Option<i64>, command: Value) -> i64 {
     let r = c
@@ -14,13 +23,7 @@ async fn play(c: &mut Client, battle: i64, seat: u8, at: Option<i64>, command: V
             json!({"battle": battle, "seat": seat, "at": at, "command": command}),
         )
         .await;
-    r["entries"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()
-        .as_i64()
-        .unwrap()
+    last_entry(&r)
 }
 
 /// The battle's head as the seat's `state` reply says.
@@ -35,6 +38,24 @@ async fn table(game: &str, config: Value, options: Value) -> (Server, i64, Clien
     let mut org = organiser(&s).await;
     let (_, battle, zero, one) = two_seats(&s, &mut org, game, config, options).await;
     (s, battle, zero, one)
+}
+
+/// A race to 1,000 (as [`table`], with these options) in which the seats
+/// hold in turn, seat 0 first, N times: the table and the entries made.
+async fn race_held<const N: usize>(options: Value) -> (Server, i64, Client, Client, [i64; N]) {
+    let (s, battle, mut zero, mut one) = table("race", json!({"target": 1000}), options).await;
+    let mut held = [0; N];
+    let mut at = None;
+    for (i, e) in held.iter_mut().enumerate() {
+        let (c, seat) = if i % 2 == 0 {
+            (&mut zero, 0)
+        } else {
+            (&mut one, 1)
+        };
+        *e = play(c, battle, seat, at, json!("hold")).await;
+        at = Some(*e);
+    }
+    (s, battle, zero, one, held)
 }
 
 /// Seat `seat` asks to take `battle` back to `to` (an entry, or null for
@@ -66,6 +87,22 @@ async fn answer(c: &mut Client, battle: i64, seat: u8, accept: bool, request: &V
     .await
 }
 
+/// Seat `seat` accepts a take-back of `battle` (naming `request` if one is
+/// given), refused with `code`; its words.
+async fn accept_refused(
+    c: &mut Client,
+    battle: i64,
+    seat: u8,
+    request: Option<&Value>,
+    code: &str,
+) -> String {
+    let mut fields = json!({"battle": battle, "seat": seat, "accept": true});
+    if let Some(r) = request {
+        fields["request"] = r.clone();
+    }
+    c.refused("takeback_answer", fields, code).await
+}
+
 /// Seat 0 asks to take `battle` back to `to` and seat 1, hearing the
 /// request, accepts it: the request as seat 1 heard it, and the answer.
 async fn take_back(zero: &mut Client, one: &mut Client, battle: i64, to: Value) -> (Value, Value) {
@@ -89,10 +126,7 @@ fn stored(data: &std::path::Path) -> Box<dyn xenolog_engine::Battle> {
 #[tokio::test]
 async fn an_accepted_takeback_moves_the_cursor_and_the_next_command_makes_a_branch_keeping_the_old_line()
  {
-    let (s, battle, mut zero, mut one) = table("race", json!({"target": 1000}), json!({})).await;
-    let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
-    let e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
-    let e2 = play(&mut zero, battle, 0, Some(e1), json!("hold")).await;
+    let (s, battle, mut zero, mut one, [e0, e1, e2]) = race_held(json!({})).await;
 
     // Seat 0 asks to go back to entry e0; seat 1 hears it and accepts.
     let asked = ask(&mut zero, battle, 0, json!(e0)).await;
@@ -148,9 +182,7 @@ async fn an_accepted_takeback_moves_the_cursor_and_the_next_command_makes_a_bran
 
 #[tokio::test]
 async fn a_refused_takeback_changes_nothing() {
-    let (s, battle, mut zero, mut one) = table("race", json!({"target": 1000}), json!({})).await;
-    let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
-    let e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
+    let (s, battle, mut zero, mut one, [e0, e1]) = race_held(json!({})).await;
     let asked = ask(&mut one, battle, 1, json!(e0)).await;
     zero.event_of("takeback_asked").await;
     let no = answer(&mut zero, battle, 0, false, &asked["request"]).await;
@@ -168,12 +200,7 @@ async fn a_refused_takeback_changes_nothing() {
     one.settle().await;
     assert!(one.take("moved").is_empty(), "nothing moved");
     // The request is gone: answering it again is refused in words.
-    one.refused(
-        "takeback_answer",
-        json!({"battle": battle, "seat": 1, "accept": true}),
-        "not_found",
-    )
-    .await;
+    accept_refused(&mut one, battle, 1, None, "not_found").await;
     s.running.stop().await.unwrap();
     let b = stored(&s.data);
     assert_eq!(b.branches().len(), 1);
@@ -395,9 +422,7 @@ async fn after_the_end_a_takeback_is_refused_in_words() {
 
 #[tokio::test]
 async fn a_second_request_another_seat_and_the_askers_own_answer_are_refused() {
-    let (_s, battle, mut zero, mut one) = table("race", json!({"target": 1000}), json!({})).await;
-    let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
-    let _e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
+    let (_s, battle, mut zero, mut one, [e0, _e1]) = race_held(json!({})).await;
     // A seat not the token's.
     let words = ask_refused(&mut zero, battle, 1, json!(e0), "forbidden").await;
     assert_eq!(
@@ -420,30 +445,17 @@ async fn a_second_request_another_seat_and_the_askers_own_answer_are_refused() {
             "a take-back is already asked in battle {battle} (seat 1 asks to go back to entry {e0}): it is answered first"
         )
     );
-    let words = zero
-        .refused(
-            "takeback_answer",
-            json!({"battle": battle, "seat": 0, "accept": true}),
-            "forbidden",
-        )
-        .await;
+    let words = accept_refused(&mut zero, battle, 0, None, "forbidden").await;
     assert!(words.contains("the other seats answer it"), "{words}");
 }
 
 #[tokio::test]
 async fn a_command_before_the_last_answer_makes_the_request_lapse() {
-    let (_s, battle, mut zero, mut one) = table("race", json!({"target": 1000}), json!({})).await;
-    let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
+    let (_s, battle, mut zero, mut one, [e0]) = race_held(json!({})).await;
     let asked = ask(&mut one, battle, 1, json!(null)).await;
     // Seat 1 plays on instead (its turn): the request was asked at e0.
     let e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
-    let words = zero
-        .refused(
-            "takeback_answer",
-            json!({"battle": battle, "seat": 0, "accept": true, "request": asked["request"]}),
-            "stale",
-        )
-        .await;
+    let words = accept_refused(&mut zero, battle, 0, Some(&asked["request"]), "stale").await;
     assert!(words.contains("ask again"), "{words}");
     assert_eq!(head(&mut zero, battle, 0).await, json!(e1));
 }
@@ -454,14 +466,8 @@ async fn a_command_before_the_last_answer_makes_the_request_lapse() {
 #[tokio::test]
 async fn an_entry_frame_names_its_parent_and_a_new_branchs_first_entry_follows_the_entry_taken_back_to()
  {
-    let (_s, battle, mut zero, mut one) = table(
-        "race",
-        json!({"target": 1000}),
-        json!({"friendly_takebacks": true}),
-    )
-    .await;
-    let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
-    let e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
+    let (_s, battle, mut zero, mut one, [e0, e1]) =
+        race_held(json!({"friendly_takebacks": true})).await;
     for (id, parent) in [(e0, Value::Null), (e1, json!(e0))] {
         let f = one.event_of("entry").await;
         assert_eq!(f["entry"]["id"], id, "{f}");
@@ -490,9 +496,7 @@ async fn an_entry_frame_names_its_parent_and_a_new_branchs_first_entry_follows_t
 /// nothing changes. A refusal may leave it out.
 #[tokio::test]
 async fn accepting_a_takeback_without_naming_its_request_is_refused_in_words_and_changes_nothing() {
-    let (_s, battle, mut zero, mut one) = table("race", json!({"target": 1000}), json!({})).await;
-    let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
-    let e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
+    let (_s, battle, mut zero, mut one, [e0, e1]) = race_held(json!({})).await;
     let asked = ask(&mut zero, battle, 0, json!(e0)).await;
     let request = asked["request"].as_u64().unwrap();
     let heard = one.event_of("takeback_asked").await;
@@ -501,13 +505,7 @@ async fn accepting_a_takeback_without_naming_its_request_is_refused_in_words_and
         said.ends_with(&format!(": take-back {request}, for seat 2 to answer")),
         "the request's words name its number: {said}"
     );
-    let words = one
-        .refused(
-            "takeback_answer",
-            json!({"battle": battle, "seat": 1, "accept": true}),
-            "bad_request",
-        )
-        .await;
+    let words = accept_refused(&mut one, battle, 1, None, "bad_request").await;
     assert_eq!(
         words,
         format!(
@@ -537,15 +535,8 @@ async fn accepting_a_takeback_without_naming_its_request_is_refused_in_words_and
 
 #[tokio::test]
 async fn a_client_resuming_after_an_entry_taken_back_hears_moved_first() {
-    let (_s, battle, mut zero, mut one) = table(
-        "race",
-        json!({"target": 1000}),
-        json!({"friendly_takebacks": true}),
-    )
-    .await;
-    let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
-    let e1 = play(&mut one, battle, 1, Some(e0), json!("hold")).await;
-    let e2 = play(&mut zero, battle, 0, Some(e1), json!("hold")).await;
+    let (_s, battle, mut zero, mut one, [e0, _e1, e2]) =
+        race_held(json!({"friendly_takebacks": true})).await;
     ask(&mut zero, battle, 0, json!(e0)).await;
     let e3 = play(&mut one, battle, 1, Some(e0), json!({"roll": {"dice": 2}})).await;
     // A client of seat 1 that held the old line up to e2 resumes after it:
@@ -606,11 +597,7 @@ async fn the_blocking_client_takes_moveds_to_as_its_head() {
             .await;
         let mut c = Client::connect(&s).await;
         let r = c.ok("redeem", json!({"code": inv["code"]})).await;
-        c.ok(
-            "join",
-            json!({"battle": battle, "seat": seat, "nonce": common::nonce(seat + 1)}),
-        )
-        .await;
+        c.join(battle, seat, seat + 1).await;
         tokens.push(r["token"].as_str().unwrap().to_owned());
         sockets.push(c);
     }
@@ -690,13 +677,7 @@ async fn play_first_legal(zero: &mut Client, one: &mut Client, battle: i64) -> V
 /// [`play_first_legal`]; the last entry it made.
 async fn legal_first(zero: &mut Client, one: &mut Client, battle: i64) -> i64 {
     let r = play_first_legal(zero, one, battle).await;
-    r["entries"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()
-        .as_i64()
-        .unwrap()
+    last_entry(&r)
 }
 
 /// First legal commands until one's entries include the next round's deal

@@ -11,6 +11,26 @@ use xenolog_server::client::{Client, ServerAddr};
 use xenolog_server::secret::Token;
 use xenolog_server::{Config, TlsFiles, Tuning, start_tuned};
 
+/// A club in `DIR/club` on a free port serving TLS with `files`.
+async fn start_tls(
+    dir: &Path,
+    files: TlsFiles,
+) -> Result<xenolog_server::Running, xenolog_server::ServeError> {
+    start_tuned(
+        Config {
+            data: dir.join("club"),
+            listen: "127.0.0.1:0".parse().unwrap(),
+            invite_organiser: false,
+            public: None,
+        },
+        Tuning {
+            tls: Some(files),
+            ..Tuning::default()
+        },
+    )
+    .await
+}
+
 /// A self-signed certificate for localhost and 127.0.0.1, written as
 /// `NAME.pem` and `NAME.key` in `dir`.
 fn certificate(dir: &Path, name: &str) -> TlsFiles {
@@ -36,20 +56,7 @@ async fn a_race_is_played_and_downloaded_over_tls_and_a_plain_client_is_told_in_
     let dir = tempfile::tempdir().unwrap();
     let files = certificate(dir.path(), "club");
     let other = certificate(dir.path(), "other");
-    let mut running = start_tuned(
-        Config {
-            data: dir.path().join("club"),
-            listen: "127.0.0.1:0".parse().unwrap(),
-            invite_organiser: false,
-            public: None,
-        },
-        Tuning {
-            tls: Some(files.clone()),
-            ..Tuning::default()
-        },
-    )
-    .await
-    .unwrap();
+    let mut running = start_tls(dir.path(), files.clone()).await.unwrap();
     let url = running.ws_url();
     assert!(url.starts_with("wss://127.0.0.1:"), "{url}");
     let code = running.take_invitation().unwrap().code.expose();
@@ -140,21 +147,7 @@ async fn a_key_that_is_no_key_is_refused_in_words_at_start() {
     let dir = tempfile::tempdir().unwrap();
     let files = certificate(dir.path(), "club");
     std::fs::write(&files.key, "not a key\n").unwrap();
-    let e = start_tuned(
-        Config {
-            data: dir.path().join("club"),
-            listen: "127.0.0.1:0".parse().unwrap(),
-            invite_organiser: false,
-            public: None,
-        },
-        Tuning {
-            tls: Some(files),
-            ..Tuning::default()
-        },
-    )
-    .await
-    .err()
-    .expect("refused");
+    let e = start_tls(dir.path(), files).await.err().expect("refused");
     let words = e.to_string();
     assert!(
         words.starts_with("cannot take TLS: the key file"),

@@ -12,7 +12,7 @@ use xenolog_engine::games::alien::state::{AlienState, Phase, Pos, QueenOption};
 use xenolog_engine::games::alien::{Alien, AlienCommand as C, AlienEvent};
 use xenolog_engine::{Actor, LegalCommand, Session, Viewer};
 
-use super::support::{BOARD, app, click, click_on_board, give_on_board, shot, type_into};
+use super::support::{BOARD, app, click, click_on_board, give_on_board, legal, shot, type_into};
 use crate::gui::app::App;
 use crate::gui::command::{AppCommand, NewBattleSpec};
 use crate::gui::side::sentence;
@@ -78,7 +78,7 @@ fn last_events(h: &Harness<'_, App>) -> Vec<AlienEvent> {
 
 /// The legal command (as the view offers it) that `pick` chooses.
 fn find(h: &Harness<'_, App>, pick: impl Fn(&C) -> bool) -> LegalCommand {
-    let legal = &h.state().open.as_ref().unwrap().view.legal;
+    let legal = legal(h);
     legal
         .iter()
         .find(|c| serde_json::from_value::<C>(c.command.clone()).is_ok_and(|x| pick(&x)))
@@ -197,12 +197,7 @@ fn a_characters_full_turn_of_six_points_three_moves_a_charge_taken_a_move_and_a_
     );
     // Nothing is left to her this phase: no command of hers is offered.
     assert!(
-        h.state()
-            .open
-            .as_ref()
-            .unwrap()
-            .view
-            .legal
+        legal(&h)
             .iter()
             .all(|c| c.subject.as_deref() != Some("char:vasquez")),
         "no points left"
@@ -298,12 +293,7 @@ fn the_apc_drives_with_its_passenger_who_leaves_for_a_point_and_fuel_is_delivere
     assert_eq!(after.characters[hk].ap, 5);
     // He may not board again this phase.
     assert!(
-        !h.state()
-            .open
-            .as_ref()
-            .unwrap()
-            .view
-            .legal
+        !legal(&h)
             .iter()
             .any(|c| c.target.as_deref() == Some("tile:H12")
                 && c.subject.as_deref() == Some("char:hicks")),
@@ -338,13 +328,7 @@ fn the_alien_player_chooses_the_hatching_split_and_where_each_new_alien_goes() {
         "Alien Queen: split the hatching roll of {roll} into new aliens"
     ));
     // The split with the most aliens, clicked by the words of its button.
-    let splits: Vec<Vec<u8>> = h
-        .state()
-        .open
-        .as_ref()
-        .unwrap()
-        .view
-        .legal
+    let splits: Vec<Vec<u8>> = legal(&h)
         .iter()
         .filter_map(|c| match serde_json::from_value(c.command.clone()) {
             Ok(C::Hatch { parts }) => Some(parts),

@@ -5,7 +5,7 @@
 use egui_kittest::kittest::Queryable;
 use xenolog_engine::LegalCommand;
 
-use super::support::{app_with, click, click_on_board, give_on_board, go_to, position};
+use super::support::{app_with, click, click_on_board, give_on_board, go_to, legal, position};
 use crate::gui::board::contains;
 
 fn sample() -> (
@@ -69,13 +69,7 @@ fn move_a_unit_by_clicking_it_and_then_a_highlighted_hex() {
     // A hex HW1 can reach in more than one way (a Full Move or a Shoot and
     // Scoot move): the board's button says so and a click asks which.
     let mv = command_of(&h, "unit:HW1", false);
-    let ways = h
-        .state()
-        .open
-        .as_ref()
-        .unwrap()
-        .view
-        .legal
+    let ways = legal(&h)
         .iter()
         .filter(|c| c.subject == mv.subject && c.target == mv.target)
         .count();

@@ -8,7 +8,9 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use serde_json::json;
 use xenolog_engine::Actor;
 
-use super::support::{BOARD, app, click, click_on_board, position, shot, type_into};
+use super::support::{
+    BOARD, app, click, click_on_board, legal, position, shot, start_battle, type_into,
+};
 use crate::gui::app::App;
 use crate::gui::command::{AppCommand, NewBattleSpec};
 use crate::gui::store::DiceMode;
@@ -19,20 +21,17 @@ fn variant(lines: &str, dice_mode: DiceMode) -> Harness<'static, App> {
     let text = format!(
         "scenario \"test\"\nmap alpha\nother_kayotz aside\ncup lull\nentry 111 112 113\n{lines}\n"
     );
-    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
-        game: "dimx".into(),
-        scenario: String::new(),
-        seed: 1,
-        config: json!({ "scenario": "", "scenario_text": text, "two_player": true }),
-        title: "Variant test".into(),
-        dice_mode,
-        strict: false,
-    }));
-    h.run();
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
+    start_battle(
+        &mut h,
+        NewBattleSpec {
+            game: "dimx".into(),
+            scenario: String::new(),
+            seed: 1,
+            config: json!({ "scenario": "", "scenario_text": text, "two_player": true }),
+            title: "Variant test".into(),
+            dice_mode,
+            strict: false,
+        },
     );
     assert_eq!(h.state().open.as_ref().unwrap().battle.game_id(), "dimx");
     h
@@ -46,13 +45,7 @@ fn to_move(h: &Harness<'_, App>) -> Option<Actor> {
 fn a_tie_the_kayotz_player_breaks_is_shown_and_taken_by_a_click_on_the_board() {
     let mut h = variant("marine SC1 at 111\nmarine MS1 at 244", DiceMode::Entered);
     click_on_board(&mut h, "Scout SC1");
-    let jump = h
-        .state()
-        .open
-        .as_ref()
-        .unwrap()
-        .view
-        .legal
+    let jump = legal(&h)
         .iter()
         .find(|c| c.subject.as_deref() == Some("unit:SC1") && c.text.ends_with("jump pack to 225"))
         .cloned()
@@ -84,7 +77,7 @@ fn a_tie_the_kayotz_player_breaks_is_shown_and_taken_by_a_click_on_the_board() {
     h.get_by_label_contains("its jump scattered (C.2)");
     assert_eq!(h.state().look.selected(), Some("unit:SC1"));
     shot(&mut h, "dimx_tie");
-    let places: Vec<_> = h.state().open.as_ref().unwrap().view.legal.clone();
+    let places: Vec<_> = legal(&h).to_vec();
     assert!(places.len() > 1, "{places:?}");
     let pick = places.last().unwrap();
     let hex = pick.target.clone().unwrap();
@@ -175,7 +168,7 @@ fn the_kayotz_player_picks_which_unit_activates_next_by_a_button() {
     h.get_by_label("Kay'otz player: choose which unit acts next, and how");
     h.get_by_label_contains("\"Alien Rush: Units #8 through #12\": ");
     shot(&mut h, "dimx_activate");
-    let legal = h.state().open.as_ref().unwrap().view.legal.clone();
+    let legal = legal(&h).to_vec();
     let k12 = legal
         .iter()
         .find(|c| c.subject.as_deref() == Some("unit:K12"))

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use eframe::egui;
 use egui_kittest::kittest::Queryable;
 
-use super::support::{app_answering, app_with, click, menu, position};
+use super::support::{app_answering, app_with, click, legal, menu, position};
 use crate::gui::files::Answer;
 
 /// A file dropped on the window.
@@ -348,7 +348,7 @@ fn a_second_xenolog_opens_read_only_and_follows_the_writer_on_refresh() {
     click(&mut h, "Refresh");
     assert_eq!(h.state().messages.status, "Refreshed: nothing new");
     // Nothing is played from the reader.
-    let c = h.state().open.as_ref().unwrap().view.legal[0].clone();
+    let c = legal(&h)[0].clone();
     h.state_mut().push(crate::gui::command::AppCommand::Give(
         crate::gui::command::PlayRequest::new(crate::gui::command::Intent {
             actor: c.actor,

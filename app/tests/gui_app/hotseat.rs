@@ -7,27 +7,24 @@ use egui_kittest::kittest::Queryable;
 use serde_json::json;
 use xenolog_engine::{Actor, Viewer};
 
-use super::support::{BOARD, app, click, shot};
+use super::support::{BOARD, app, click, legal, shot, start_battle};
 use crate::gui::app::App;
 use crate::gui::command::{AppCommand, Intent, NewBattleSpec, PlayRequest};
 use crate::gui::store::DiceMode;
 
 fn high_card() -> Harness<'static, App> {
     let mut h = app();
-    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
-        game: "highcard".into(),
-        scenario: String::new(),
-        seed: 5,
-        config: json!({}),
-        title: "Hands".into(),
-        dice_mode: DiceMode::Rolled,
-        strict: false,
-    }));
-    h.run();
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
+    start_battle(
+        &mut h,
+        NewBattleSpec {
+            game: "highcard".into(),
+            scenario: String::new(),
+            seed: 5,
+            config: json!({}),
+            title: "Hands".into(),
+            dice_mode: DiceMode::Rolled,
+            strict: false,
+        },
     );
     h
 }
@@ -74,20 +71,9 @@ fn the_curtain_hides_the_hands_until_the_seat_asked_takes_the_screen() {
         "{cards:?}"
     );
     // Only Player 1's commands are offered.
-    assert!(
-        h.state()
-            .open
-            .as_ref()
-            .unwrap()
-            .view
-            .legal
-            .iter()
-            .all(|c| c.actor == Actor(0))
-    );
+    assert!(legal(&h).iter().all(|c| c.actor == Actor(0)));
     // Player 1 lays a card: the screen goes to Player 2 behind the curtain.
-    let cmd = h.state().open.as_ref().unwrap().view.legal[0]
-        .command
-        .clone();
+    let cmd = legal(&h)[0].command.clone();
     h.state_mut()
         .push(AppCommand::Give(PlayRequest::new(Intent {
             actor: Actor(0),

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use xenolog_engine::games::invasion::{Invasion, InvasionEvent, InvasionState};
 use xenolog_engine::{Actor, Session};
 
-use super::support::{BOARD, app, click, click_on_board, shot};
+use super::support::{BOARD, app, click, click_on_board, game_state, legal, shot, start_battle};
 use crate::gui::app::App;
 use crate::gui::board::Xform;
 use crate::gui::command::{AppCommand, Intent, NewBattleSpec, PlayRequest};
@@ -42,37 +42,28 @@ fn battle(b: i32, real_table: bool, dice_mode: DiceMode) -> Harness<'static, App
 
 fn battle_on(scenario: String, real_table: bool, dice_mode: DiceMode) -> Harness<'static, App> {
     let mut h = app();
-    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
-        game: "invasion".into(),
-        scenario: String::new(),
-        seed: 3,
-        config: json!({
-            "scenario_text": scenario,
-            "factions": ["red", "blue"],
-            "faction_texts": [RED, BLUE],
-            "real_table": real_table,
-        }),
-        title: "Invasion test".into(),
-        dice_mode,
-        strict: false,
-    }));
-    h.run();
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
+    start_battle(
+        &mut h,
+        NewBattleSpec {
+            game: "invasion".into(),
+            scenario: String::new(),
+            seed: 3,
+            config: json!({
+                "scenario_text": scenario,
+                "factions": ["red", "blue"],
+                "faction_texts": [RED, BLUE],
+                "real_table": real_table,
+            }),
+            title: "Invasion test".into(),
+            dice_mode,
+            strict: false,
+        },
     );
     h
 }
 
 fn st(h: &Harness<'_, App>) -> InvasionState {
-    let ob = h.state().open.as_ref().unwrap();
-    ob.battle
-        .as_any()
-        .downcast_ref::<Session<Invasion>>()
-        .unwrap()
-        .state()
-        .clone()
+    game_state::<Invasion>(h)
 }
 
 /// The last `n` entries up to the cursor, oldest first: the log's words
@@ -477,7 +468,7 @@ fn the_table_board_of_a_four_faction_battle_in_mid_game() {
     // Mid-game: every group that acts moves towards the nearest enemy, and
     // shoots when it can see one.
     for k in 0..40 {
-        let legal = h.state().open.as_ref().unwrap().view.legal.clone();
+        let legal = legal(&h).to_vec();
         let pick = |word: &str| {
             legal
                 .iter()
@@ -496,13 +487,7 @@ fn the_table_board_of_a_four_faction_battle_in_mid_game() {
     assert!(s.round >= 2, "round {}", s.round);
     // The group of the card's faction that can act, selected: its move
     // range and lines of sight.
-    let sel = h
-        .state()
-        .open
-        .as_ref()
-        .unwrap()
-        .view
-        .legal
+    let sel = legal(&h)
         .iter()
         .find_map(|c| c.subject.clone())
         .expect("a group can act");

@@ -6,11 +6,10 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use serde_json::json;
-use xenolog_engine::Session;
 use xenolog_engine::games::invasion::advanced::{Module, Order};
 use xenolog_engine::games::invasion::{Invasion, InvasionState};
 
-use super::support::{app, click, shot};
+use super::support::{app, click, game_state, legal, shot, start_battle};
 use crate::gui::app::App;
 use crate::gui::command::{AppCommand, Intent, NewBattleSpec, PlayRequest};
 use crate::gui::store::DiceMode;
@@ -44,32 +43,23 @@ fn battle(seed: u64) -> Harness<'static, App> {
 
 fn battle_with(seed: u64, config: serde_json::Value) -> Harness<'static, App> {
     let mut h = app();
-    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
-        game: "invasion".into(),
-        scenario: String::new(),
-        seed,
-        config,
-        title: "Advanced test".into(),
-        dice_mode: DiceMode::Rolled,
-        strict: false,
-    }));
-    h.run();
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
+    start_battle(
+        &mut h,
+        NewBattleSpec {
+            game: "invasion".into(),
+            scenario: String::new(),
+            seed,
+            config,
+            title: "Advanced test".into(),
+            dice_mode: DiceMode::Rolled,
+            strict: false,
+        },
     );
     h
 }
 
 fn st(h: &Harness<'_, App>) -> InvasionState {
-    let ob = h.state().open.as_ref().unwrap();
-    ob.battle
-        .as_any()
-        .downcast_ref::<Session<Invasion>>()
-        .unwrap()
-        .state()
-        .clone()
+    game_state::<Invasion>(h)
 }
 
 /// Every event of the line in words.
@@ -117,7 +107,7 @@ fn until(h: &mut Harness<'_, App>, words: &str) {
         if h.query_by_label("end the card").is_some() {
             click(h, "end the card");
         } else {
-            let first = h.state().open.as_ref().unwrap().view.legal.first().cloned();
+            let first = legal(h).first().cloned();
             let c = first.unwrap_or_else(|| panic!("nothing to do: {:#?}", log(h)));
             h.state_mut()
                 .push(AppCommand::Give(PlayRequest::new(Intent {

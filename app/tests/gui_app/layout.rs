@@ -6,40 +6,15 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use super::support::{BOARD, shot};
+use super::views::{app_at, sample_at};
 use crate::gui::MIN_WINDOW_SIZE;
-use crate::gui::app::{App, Startup};
-use crate::gui::files::ScriptedDialogs;
+use crate::gui::app::App;
 use crate::gui::menu::PanelsShown;
-use crate::gui::prefs::{Prefs, ThemeChoice};
 
 #[test]
 fn at_the_smallest_window_the_board_keeps_half_the_width() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().to_owned();
     let [width, height] = MIN_WINDOW_SIZE;
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(width, height))
-        .with_pixels_per_point(1.0)
-        .with_theme(egui::Theme::Light)
-        .build_eframe(move |cc| {
-            App::with_prefs(
-                &cc.egui_ctx,
-                Prefs {
-                    theme: ThemeChoice::Light,
-                    ..Prefs::default()
-                },
-                Startup {
-                    campaign: None,
-                    data_dir: Some(data),
-                    dialogs: Box::new(ScriptedDialogs::new(Vec::new())),
-                    screenshot: None,
-                    restore_last: false,
-                    started: std::time::Instant::now(),
-                    sample: None,
-                },
-            )
-        });
-    h.run();
+    let (_dir, mut h) = app_at(egui::vec2(width, height), None);
     shot(&mut h, "layout_smallest");
     let board = h.get_by_label(BOARD).rect();
     assert!(
@@ -52,37 +27,6 @@ fn at_the_smallest_window_the_board_keeps_half_the_width() {
         "the board is {} high in a {height} window",
         board.height()
     );
-}
-
-/// The sample campaign in a window of this size (light theme).
-fn sample_at(size: egui::Vec2) -> (tempfile::TempDir, Harness<'static, App>) {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().to_owned();
-    let mut h = Harness::builder()
-        .with_size(size)
-        .with_pixels_per_point(1.0)
-        .with_theme(egui::Theme::Light)
-        .with_max_steps(8)
-        .build_eframe(move |cc| {
-            App::with_prefs(
-                &cc.egui_ctx,
-                Prefs {
-                    theme: ThemeChoice::Light,
-                    ..Prefs::default()
-                },
-                Startup {
-                    campaign: None,
-                    data_dir: Some(data),
-                    dialogs: Box::new(ScriptedDialogs::new(Vec::new())),
-                    screenshot: None,
-                    restore_last: false,
-                    started: std::time::Instant::now(),
-                    sample: None,
-                },
-            )
-        });
-    h.run();
-    (dir, h)
 }
 
 /// The board opens readable: it takes most of the window, and its counters

@@ -5,10 +5,8 @@ use egui_kittest::kittest::Queryable;
 use serde_json::json;
 use xenolog_engine::Actor;
 
-use super::support::{app, click, new_battle, position, type_into};
+use super::support::{RACE, app, click, new_battle, position, type_into};
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
-
-const RACE: &str = "Dice Race (test game) (2 players)";
 
 #[test]
 fn create_a_battle_and_play_with_the_action_buttons() {

@@ -3,28 +3,9 @@
 
 use egui_kittest::kittest::Queryable;
 
-use super::support::{app_with, click, go_to, menu, new_battle, position, type_into};
-use crate::gui::app::App;
-use crate::gui::command::{AppCommand, Intent, PlayRequest};
-
-const RACE: &str = "Dice Race (test game) (2 players)";
-
-fn play_many(h: &mut egui_kittest::Harness<'_, App>, n: usize) {
-    for _ in 0..n {
-        let cmd = {
-            let ob = h.state().open.as_ref().unwrap();
-            ob.battle
-                .legal()
-                .into_iter()
-                .find(|c| c.text.contains("rolls 1"))
-                .unwrap()
-        };
-        h.state_mut()
-            .push(AppCommand::Give(PlayRequest::new(Intent::from(&cmd))));
-        h.step();
-    }
-    h.run();
-}
+use super::support::{
+    RACE, app_with, click, go_to, menu, new_battle, play_many, position, type_into,
+};
 
 #[test]
 fn bookmark_and_note_an_entry_see_them_open_the_luck_panel_and_export_a_report() {

@@ -3,33 +3,15 @@
 use eframe::egui;
 use egui_kittest::kittest::{NodeT, Queryable};
 
-use super::support::{app, click, new_battle, position};
+use super::support::{self, RACE, app, click, new_battle, no_notices, position};
 use crate::gui::app::App;
-use crate::gui::command::{AppCommand, Intent, PlayRequest};
+use crate::gui::command::AppCommand;
 
-const RACE: &str = "Dice Race (test game) (2 players)";
-
-/// Play `n` commands quickly through the app's own command path.
+/// Play `n` commands quickly through the app's own command path; nothing
+/// went wrong.
 fn play_many(h: &mut egui_kittest::Harness<'_, App>, n: usize) {
-    for _ in 0..n {
-        let cmd = {
-            let ob = h.state().open.as_ref().unwrap();
-            ob.battle
-                .legal()
-                .into_iter()
-                .find(|c| c.text.contains("rolls 1"))
-                .unwrap()
-        };
-        h.state_mut()
-            .push(AppCommand::Give(PlayRequest::new(Intent::from(&cmd))));
-        h.step();
-    }
-    h.run();
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    support::play_many(h, n);
+    no_notices(h);
 }
 
 #[test]

@@ -8,9 +8,9 @@ use egui_kittest::kittest::Queryable;
 use serde_json::{Value, json};
 use xenolog_engine::games::saucers::{Saucers, SaucersState};
 use xenolog_engine::scene::Shape;
-use xenolog_engine::{Actor, Session, Viewer};
+use xenolog_engine::{Actor, Viewer};
 
-use super::support::{BOARD, app, click, click_on_board, shot, type_into};
+use super::support::{BOARD, app, click, click_on_board, game_state, shot, type_into};
 use crate::gui::app::App;
 use crate::gui::board::Xform;
 use crate::gui::command::{AppCommand, Intent, NewBattleSpec, PlayRequest};
@@ -34,13 +34,7 @@ fn battle(seed: u64, config: Value, dice_mode: DiceMode) -> Harness<'static, App
 }
 
 fn st(h: &Harness<'_, App>) -> SaucersState {
-    let ob = h.state().open.as_ref().unwrap();
-    ob.battle
-        .as_any()
-        .downcast_ref::<Session<Saucers>>()
-        .unwrap()
-        .state()
-        .clone()
+    game_state::<Saucers>(h)
 }
 
 fn no_notice(h: &Harness<'_, App>) {
@@ -73,7 +67,7 @@ fn assign_missions(h: &mut Harness<'_, App>) {
 }
 
 fn legal(h: &Harness<'_, App>) -> Vec<xenolog_engine::LegalCommand> {
-    h.state().open.as_ref().unwrap().view.legal.clone()
+    super::support::legal(h).to_vec()
 }
 
 /// The name of a student as the board labels it ("Tabby (Nine Lives)").

@@ -122,6 +122,70 @@ pub fn position(h: &Harness<'_, App>) -> (usize, usize) {
     (ob.view.pos, ob.view.line.positions() - 1)
 }
 
+/// The test game's two-player race, as File > New battle lists it.
+pub const RACE: &str = "Dice Race (test game) (2 players)";
+
+/// Play `n` commands quickly through the app's own command path: each the
+/// first offered that rolls 1.
+pub fn play_many(h: &mut Harness<'_, App>, n: usize) {
+    for _ in 0..n {
+        let cmd = {
+            let ob = h.state().open.as_ref().unwrap();
+            ob.battle
+                .legal()
+                .into_iter()
+                .find(|c| c.text.contains("rolls 1"))
+                .unwrap()
+        };
+        h.state_mut().push(crate::gui::command::AppCommand::Give(
+            crate::gui::command::PlayRequest::new(crate::gui::command::Intent::from(&cmd)),
+        ));
+        h.step();
+    }
+    h.run();
+}
+
+/// No notice is shown (nothing went wrong, or was said to).
+pub fn no_notices(h: &Harness<'_, App>) {
+    assert!(
+        h.state().messages.notices().is_empty(),
+        "{:?}",
+        h.state().messages.notices()
+    );
+}
+
+/// Start a battle as File > New battle does it; nothing went wrong.
+pub fn start_battle(h: &mut Harness<'_, App>, spec: crate::gui::command::NewBattleSpec) {
+    h.state_mut()
+        .push(crate::gui::command::AppCommand::NewBattle(spec));
+    h.run();
+    no_notices(h);
+}
+
+/// The open battle's state, a copy, as game `G` holds it.
+pub fn game_state<G: xenolog_engine::Game + 'static>(h: &Harness<'_, App>) -> G::State {
+    h.state()
+        .open
+        .as_ref()
+        .expect("a battle is open")
+        .battle
+        .as_any()
+        .downcast_ref::<xenolog_engine::Session<G>>()
+        .expect("a battle of this game")
+        .state()
+        .clone()
+}
+
+/// The commands the open battle offers (the app's view of them).
+pub fn legal<'a>(h: &'a Harness<'_, App>) -> &'a [xenolog_engine::LegalCommand] {
+    &h.state()
+        .open
+        .as_ref()
+        .expect("a battle is open")
+        .view
+        .legal
+}
+
 /// Click the node with this label that lies on the board (a panel may have
 /// a button with the same words).
 pub fn click_on_board(h: &mut Harness<'_, App>, label: &str) {
@@ -151,13 +215,7 @@ pub fn go_to(h: &mut Harness<'_, App>, pos: usize) {
 /// Give a command by clicking its target on the board, choosing it in the
 /// "Which command?" dialog when the target takes several.
 pub fn give_on_board(h: &mut Harness<'_, App>, cmd: &xenolog_engine::LegalCommand) {
-    let ways = h
-        .state()
-        .open
-        .as_ref()
-        .unwrap()
-        .view
-        .legal
+    let ways = legal(h)
         .iter()
         .filter(|c| c.subject == cmd.subject && c.target == cmd.target)
         .count();

@@ -5,7 +5,7 @@ use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
-use super::support::{BOARD, app_with, click_on_board, on_screen};
+use super::support::{BOARD, app_with, click_on_board, legal, on_screen};
 use crate::gui::app::App;
 use crate::gui::dialogs::Dialog;
 
@@ -62,13 +62,7 @@ fn a_click_acts_on_the_hex_pressed_not_where_the_pointer_went_after() {
     }
     h.event(egui::Event::PointerMoved(pb));
     h.run();
-    let wanted: Vec<String> = h
-        .state()
-        .open
-        .as_ref()
-        .unwrap()
-        .view
-        .legal
+    let wanted: Vec<String> = legal(&h)
         .iter()
         .filter(|c| c.subject.as_deref() == Some("unit:HW1") && c.target.as_deref() == Some(&a))
         .map(|c| c.text.clone())
@@ -200,8 +194,7 @@ fn keys_select_the_next_unit_centre_on_it_and_end_the_phase() {
     );
     // E: the one command that ends the phase, or why not.
     let entries = h.state().open.as_ref().unwrap().battle.records().len();
-    let ending = crate::gui::app::ending_command(&h.state().open.as_ref().unwrap().view.legal)
-        .map(|c| c.text.clone());
+    let ending = crate::gui::app::ending_command(legal(&h)).map(|c| c.text.clone());
     h.key_press(egui::Key::E);
     h.run();
     match ending {

@@ -9,12 +9,11 @@ use eframe::egui::{self, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use serde_json::json;
-use xenolog_engine::Session;
 use xenolog_engine::games::invasion::model::Point;
 use xenolog_engine::games::invasion::{Invasion, InvasionState};
 use xenolog_engine::scene::ItemKind;
 
-use super::support::{BOARD, on_screen, shot};
+use super::support::{BOARD, game_state, on_screen, shot};
 use super::views::{open_game, sample_at};
 use crate::gui::app::App;
 use crate::gui::board::{Xform, contains};
@@ -24,13 +23,7 @@ use crate::gui::store::DiceMode;
 const SMALL: egui::Vec2 = egui::vec2(1024.0, 700.0);
 
 fn invasion(h: &Harness<'_, App>) -> InvasionState {
-    let ob = h.state().open.as_ref().unwrap();
-    ob.battle
-        .as_any()
-        .downcast_ref::<Session<Invasion>>()
-        .unwrap()
-        .state()
-        .clone()
+    game_state::<Invasion>(h)
 }
 
 fn xform(h: &Harness<'_, App>) -> Xform {

@@ -20,31 +20,43 @@ use crate::gui::prefs::{Prefs, ThemeChoice};
 
 /// The sample campaign in a window of this size (light theme).
 pub(super) fn sample_at(size: egui::Vec2) -> (tempfile::TempDir, Harness<'static, App>) {
+    app_at(size, Some(8))
+}
+
+/// The app as it first opens (the sample campaign, light theme) in a window
+/// of this size, its data in a fresh folder; at most `max_steps` frames a
+/// run (kittest's own default if none).
+pub(super) fn app_at(
+    size: egui::Vec2,
+    max_steps: Option<u64>,
+) -> (tempfile::TempDir, Harness<'static, App>) {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().to_owned();
-    let mut h = Harness::builder()
+    let mut builder = Harness::builder()
         .with_size(size)
         .with_pixels_per_point(1.0)
-        .with_theme(egui::Theme::Light)
-        .with_max_steps(8)
-        .build_eframe(move |cc| {
-            App::with_prefs(
-                &cc.egui_ctx,
-                Prefs {
-                    theme: ThemeChoice::Light,
-                    ..Prefs::default()
-                },
-                Startup {
-                    campaign: None,
-                    data_dir: Some(data),
-                    dialogs: Box::new(ScriptedDialogs::new(Vec::new())),
-                    screenshot: None,
-                    restore_last: false,
-                    started: std::time::Instant::now(),
-                    sample: None,
-                },
-            )
-        });
+        .with_theme(egui::Theme::Light);
+    if let Some(n) = max_steps {
+        builder = builder.with_max_steps(n);
+    }
+    let mut h = builder.build_eframe(move |cc| {
+        App::with_prefs(
+            &cc.egui_ctx,
+            Prefs {
+                theme: ThemeChoice::Light,
+                ..Prefs::default()
+            },
+            Startup {
+                campaign: None,
+                data_dir: Some(data),
+                dialogs: Box::new(ScriptedDialogs::new(Vec::new())),
+                screenshot: None,
+                restore_last: false,
+                started: std::time::Instant::now(),
+                sample: None,
+            },
+        )
+    });
     h.run();
     (dir, h)
 }

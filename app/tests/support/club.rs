@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
 use serde_json::Value;
@@ -202,23 +202,40 @@ impl<'a> Organiser<'a> {
 
     /// A new battle's number.
     pub fn battle(&self, campaign: &str, game: &str, config: &str) -> String {
-        ok(
-            self.dir,
-            &[
-                "club",
-                "new-battle",
-                "--server",
-                &self.url,
-                "--campaign",
-                campaign,
-                "--game",
-                game,
-                "--config",
-                config,
-            ],
-        )
-        .trim()
-        .to_owned()
+        self.new_battle(campaign, game, config, &[])
+    }
+
+    /// A new battle's number, made with `club new-battle` and these more
+    /// flags (`--friendly-takebacks`, `--strict`, ...).
+    pub fn new_battle(&self, campaign: &str, game: &str, config: &str, more: &[&str]) -> String {
+        let mut args = vec![
+            "club",
+            "new-battle",
+            "--server",
+            &self.url,
+            "--campaign",
+            campaign,
+            "--game",
+            game,
+            "--config",
+            config,
+        ];
+        args.extend_from_slice(more);
+        ok(self.dir, &args).trim().to_owned()
+    }
+
+    /// Seat `seat` (from 0) of `battle` taken by the person whose club
+    /// folder is `who`: invited, the invitation's link redeemed there (its
+    /// server is in it) and the battle joined with a nonce kept there. The
+    /// redeem's JSON reply (`token_id`, `role`, ...) and the join's words.
+    pub fn seat(&self, campaign: &str, battle: &str, seat: u8, who: &Path) -> (Value, String) {
+        let (_, link) = self.invite(campaign, battle, seat);
+        let redeemed = lines(&ok(who, &["club", "redeem", &link, "--json"])).remove(0);
+        let joined = ok(
+            who,
+            &["club", "join", "--server", &self.url, "--battle", battle],
+        );
+        (redeemed, joined)
     }
 
     /// A seat's invitation (the seat's index from 0; the command line
@@ -246,6 +263,91 @@ impl<'a> Organiser<'a> {
             inv["link"].as_str().unwrap().to_owned(),
         )
     }
+}
+
+/// A fresh club with one battle whose two seats are taken (see
+/// [`Organiser::seat`]): seat 0 by the folder `ROOT/seat0`, seat 1 by
+/// `ROOT/app data/club` (where the app keeps its club files).
+pub struct Table {
+    /// The server's folder, `ROOT/server`.
+    pub data: PathBuf,
+    pub served: Served,
+    pub camp: String,
+    pub battle: String,
+    pub seat0: PathBuf,
+    pub app_club: PathBuf,
+}
+
+impl Table {
+    /// Serve, redeem the organiser, make the campaign `name` and a battle
+    /// of `game` (`more`: flags for `club new-battle`), seat both seats.
+    pub fn new(root: &Path, name: &str, game: &str, config: &str, more: &[&str]) -> Self {
+        let data = root.join("server");
+        let served = serve(&data);
+        let org_dir = root.join("organiser");
+        let org = Organiser::redeem(&org_dir, &served);
+        let camp = org.campaign(name);
+        let battle = org.new_battle(&camp, game, config, more);
+        let seat0 = root.join("seat0");
+        let app_club = root.join("app data").join("club");
+        for (seat, who) in [(0, &seat0), (1, &app_club)] {
+            org.seat(&camp, &battle, seat, who);
+        }
+        Table {
+            data,
+            served,
+            camp,
+            battle,
+            seat0,
+            app_club,
+        }
+    }
+
+    /// One command played by the person whose club folder is `who`, as a
+    /// JSON line of `play --server --script`.
+    pub fn play(&self, who: &Path, line: &str) {
+        let script = who.join("one.jsonl");
+        std::fs::write(&script, format!("{line}\n")).unwrap();
+        ok(
+            who,
+            &[
+                "play",
+                &self.camp,
+                "--battle",
+                &self.battle,
+                "--server",
+                &self.served.url,
+                "--script",
+                script.to_str().unwrap(),
+            ],
+        );
+    }
+
+    /// The server's own campaign file, opened read-only beside it.
+    pub fn campaign_file(&self) -> PathBuf {
+        self.data.join(format!("campaigns/{}.xenolog", self.camp))
+    }
+}
+
+/// A second organiser's invitation to a TLS club (`club invite --role
+/// organiser --json` over `wss://` with the club's CA file), made by the
+/// organiser whose club folder is `who`: its JSON (`code`, `link`, ...).
+pub fn organiser_invitation_over_tls(who: &Path, url: &str, ca: &str) -> Value {
+    lines(&ok(
+        who,
+        &[
+            "club",
+            "invite",
+            "--server",
+            url,
+            "--ca-file",
+            ca,
+            "--role",
+            "organiser",
+            "--json",
+        ],
+    ))
+    .remove(0)
 }
 
 /// Alien Invasion's two-player skirmish cut to two rounds, so the battle

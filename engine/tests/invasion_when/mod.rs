@@ -1,5 +1,5 @@
 //! The "when" half of the Alien Invasion clause tests (included with
-//! `#[path]` beside `invasion_support.rs`, whose `pt` it uses): each command
+//! `#[path]` beside `support/invasion.rs`, whose `pt` it uses): each command
 //! in its JSON form from the few values a test varies, so a test reads
 //! given (a position: `given`, `place`, `cards`), when (`play(&mut s, seat,
 //! &shoot(&[a], b), dice)`), then (the events, the state, or `refused` and its

@@ -137,6 +137,16 @@ impl Client {
         reply
     }
 
+    /// Join seat `seat` of `battle` with the nonce [`nonce`]`(byte)`; the
+    /// reply.
+    pub async fn join(&mut self, battle: i64, seat: u8, byte: u8) -> Value {
+        self.ok(
+            "join",
+            json!({"battle": battle, "seat": seat, "nonce": nonce(byte)}),
+        )
+        .await
+    }
+
     pub async fn ok(&mut self, kind: &str, fields: Value) -> Value {
         let reply = self.request(kind, fields).await;
         assert!(reply.get("err").is_none(), "{kind} refused: {reply}");
@@ -324,11 +334,7 @@ pub async fn two_seats(
     let mut zero = seat_player(s, org, campaign, battle, 0).await;
     let mut one = seat_player(s, org, campaign, battle, 1).await;
     for (c, seat) in [(&mut zero, 0u8), (&mut one, 1u8)] {
-        c.ok(
-            "join",
-            json!({"battle": battle, "seat": seat, "nonce": nonce(seat + 1)}),
-        )
-        .await;
+        c.join(battle, seat, seat + 1).await;
     }
     for (c, seat) in [(&mut zero, 0), (&mut one, 1)] {
         c.ok(

@@ -3,7 +3,7 @@
 //! applied, tiles and characters by name.
 #![allow(dead_code)]
 
-#[path = "support/game.rs"]
+#[path = "game.rs"]
 mod game;
 
 use xenolog_engine::games::alien::data::{Item, Tile};

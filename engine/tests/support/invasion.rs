@@ -4,7 +4,7 @@
 //! `state::apply`, the log in words.
 #![allow(dead_code)]
 
-#[path = "support/game.rs"]
+#[path = "game.rs"]
 mod game;
 
 use xenolog_engine::games::invasion::model::{INCH, Point};

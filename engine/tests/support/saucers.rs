@@ -5,7 +5,7 @@
 //! one hit, 6 the dead alien: two hits).
 #![allow(dead_code)]
 
-#[path = "support/game.rs"]
+#[path = "game.rs"]
 mod game;
 
 use xenolog_engine::games::saucers::data::{AlienCard, AlienKind, Dir, Pos, Tokens, parse_coord};
