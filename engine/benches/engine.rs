@@ -36,14 +36,14 @@ use std::time::Duration;
 #[path = "../tests/splitmix/mod.rs"]
 mod splitmix;
 
-use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group};
 use splitmix::SplitMix as Bot;
 use xenolog_engine::games::alien::{Alien, AlienConfig};
 use xenolog_engine::games::dimx::{DimX, DimxConfig};
 use xenolog_engine::games::invasion::{Invasion, InvasionConfig};
 use xenolog_engine::games::race::{Race, RaceConfig};
 use xenolog_engine::games::saucers::{Saucers, SaucersConfig};
-use xenolog_engine::hash::hash_state;
+use xenolog_engine::hash::{self, hash_state};
 use xenolog_engine::{Actor, EntryId, Game, Randomness, Session};
 
 /// Give one legal command, or play the game's own step when one is due
@@ -497,4 +497,128 @@ fn saucers(c: &mut Criterion) {
 }
 
 criterion_group!(benches, race, dimx, invasion, alien, saucers);
-criterion_main!(benches);
+
+/// Load-independent figures (issue 29): with `XENOLOG_COUNT=<game>` (`race`,
+/// `dimx`, `invasion`, `alien`, `saucers`) the binary replays that game's
+/// `decide_append` battles once in [`count_replay`] instead of benchmarking,
+/// and `XENOLOG_COUNT=<game>:hash` hashes the states after each command once
+/// in [`count_hash`]. Run under callgrind, the instructions of that function
+/// alone, divided by the commands it prints, are the instructions a command
+/// costs, whatever the machine's load:
+///
+/// ```text
+/// XENOLOG_COUNT=alien valgrind --tool=callgrind --toggle-collect='*count_replay*' \
+///     target/release/deps/engine-HASH
+/// ```
+fn main() {
+    if let Ok(spec) = std::env::var("XENOLOG_COUNT") {
+        count(&spec);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
+
+fn count(spec: &str) {
+    let (game, part) = spec.split_once(':').unwrap_or((spec, "replay"));
+    match game {
+        "race" => count_game::<Race>(game, part, &RaceConfig { target: u32::MAX }, 10_000),
+        "dimx" => count_game::<DimX>(game, part, &DimxConfig::default(), 5_000),
+        "invasion" => count_game::<Invasion>(
+            game,
+            part,
+            &InvasionConfig {
+                scenario: "crash_site".into(),
+                ..InvasionConfig::default()
+            },
+            3_000,
+        ),
+        "alien" => count_game::<Alien>(game, part, &AlienConfig::default(), 20_000),
+        "saucers" => count_game::<Saucers>(
+            game,
+            part,
+            &SaucersConfig {
+                players: 2,
+                missions: 3,
+                ..SaucersConfig::default()
+            },
+            3_000,
+        ),
+        _ => panic!("XENOLOG_COUNT: no game '{game}' (race, dimx, invasion, alien, saucers)"),
+    }
+}
+
+/// The battles of `<game>/decide_append`, replayed once (`replay`) or the
+/// states after each of their commands hashed once (`hash`).
+fn count_game<G: Game>(game: &str, part: &str, config: &G::Config, commands: usize) {
+    let played = battles::<G>(config, commands);
+    let n: usize = played.iter().map(|(_, p)| p.commands.len()).sum();
+    match part {
+        "replay" => {
+            let scripts: Vec<Script<G>> = played.into_iter().map(|(_, p)| p).collect();
+            let done = count_replay(config, &scripts);
+            eprintln!("{game}: {n} commands replayed in {} battles", done.len());
+        }
+        "hash" => {
+            let after: Vec<(G::State, u64)> = played
+                .iter()
+                .flat_map(|(s, _)| {
+                    s.path_to(s.cursor())
+                        .into_iter()
+                        .map(|id| (s.state_at(Some(id)), s.records()[id as usize].rng_after))
+                })
+                .collect();
+            let bytes: usize = after
+                .iter()
+                .map(|(st, _)| postcard::to_allocvec(st).expect("encodes").len())
+                .sum();
+            // Each way alone, from a cold cache, then the one `hash_state` picks.
+            count_hash_prefix(&after);
+            count_hash_tree(&after);
+            count_hash(&after);
+            eprintln!(
+                "{game}: {n} states hashed, {} bytes encoded on average",
+                bytes / after.len().max(1)
+            );
+        }
+        _ => panic!("XENOLOG_COUNT: no part '{part}' (replay, hash)"),
+    }
+}
+
+/// `decide_append` once over every script, as the bench times it.
+#[inline(never)]
+fn count_replay<G: Game>(config: &G::Config, scripts: &[Script<G>]) -> Vec<Session<G>> {
+    let mut done = Vec::with_capacity(scripts.len());
+    for script in scripts {
+        let mut s = Session::<G>::new(script.seed, config.clone()).expect("sets up");
+        for (actor, command) in &script.commands {
+            s.play(*actor, command, None).expect("legal on replay");
+        }
+        done.push(s);
+    }
+    done
+}
+
+/// `hash_state` of every state after a command, in order, once.
+#[inline(never)]
+fn count_hash<S: serde::Serialize>(after: &[(S, u64)]) {
+    for (state, draws) in after {
+        black_box(hash_state(state, *draws));
+    }
+}
+
+/// The same states hashed from their leading shared content's hasher.
+#[inline(never)]
+fn count_hash_prefix<S: serde::Serialize>(after: &[(S, u64)]) {
+    for (state, draws) in after {
+        black_box(hash::hash_state_prefix(state, *draws));
+    }
+}
+
+/// The same states hashed whole through the tree cache.
+#[inline(never)]
+fn count_hash_tree<S: serde::Serialize>(after: &[(S, u64)]) {
+    for (state, draws) in after {
+        black_box(hash::hash_state_tree(state, *draws));
+    }
+}

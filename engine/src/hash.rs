@@ -83,32 +83,84 @@ pub fn chain_hash(parent_chain: &Hash16, rec: &EntryRecord, battle_rules: u32) -
 /// The hash of a state with the stream position: the same value as
 /// [`state_hash`] of its postcard encoding, computed without encoding again
 /// the content it shares with every other state of its battle
-/// ([`crate::shared::Shared`], whose encoding is cached), and without
-/// hashing again the parts of the encoding that are the same as in the
-/// state this thread hashed last ([`tree_hash`]).
+/// ([`crate::shared::Shared`], whose encoding is cached).
+///
+/// Two ways give that value; the cheaper one for the state's size is used
+/// (measured by instructions a command, BENCHMARKS.md, issue 29):
+/// - a small state ([`PREFIX_BELOW`] bytes or fewer) whose shared content
+///   comes first starts from the hasher that has taken that content in
+///   ([`hash_state_prefix`]) and hashes only the rest;
+/// - any other state is hashed whole by [`tree_hash`], which does not hash
+///   again the parts of the encoding that are the same as in the state this
+///   thread hashed last ([`hash_state_tree`]).
 pub fn hash_state<S: serde::Serialize>(state: &S, rng_draws: u64) -> Hash16 {
-    let buf = std::rc::Rc::new(std::cell::RefCell::new(Vec::with_capacity(1024)));
-    // Invariant: the game types are plain serde data (see session::encode).
-    let splices = crate::shared::encode_spliced(state, &buf).expect("game types always encode");
-    let outer = buf.borrow();
-    // The whole encoding, the cached parts copied in (a copy is far cheaper
-    // than hashing), then the stream position: what `state_hash` hashes.
-    let total = outer.len()
-        + splices
-            .iter()
-            .map(|s| s.encoded.encoded().bytes.len())
-            .sum::<usize>()
-        + 8;
-    let mut whole = Vec::with_capacity(total);
-    let mut from = 0;
-    for s in &splices {
-        whole.extend_from_slice(&outer[from..s.at]);
-        whole.extend_from_slice(&s.encoded.encoded().bytes);
-        from = s.at;
+    with_encoded(state, rng_draws, |whole, lead| match lead {
+        Some(lead) if whole.len() <= PREFIX_BELOW => prefix(whole, lead),
+        _ => cut(tree_hash(whole)),
+    })
+}
+
+/// The size of a state's whole encoding (with the stream position) up to
+/// which [`hash_state`] starts from the hasher of its leading shared
+/// content rather than hashing it through the tree cache.
+pub const PREFIX_BELOW: usize = 4 * blake3::CHUNK_LEN;
+
+/// [`hash_state`] always by the leading shared content's hasher (when the
+/// state starts with shared content; otherwise BLAKE3 of the whole).
+#[doc(hidden)]
+pub fn hash_state_prefix<S: serde::Serialize>(state: &S, rng_draws: u64) -> Hash16 {
+    with_encoded(state, rng_draws, |whole, lead| match lead {
+        Some(lead) => prefix(whole, lead),
+        None => state_hash_of_whole(whole),
+    })
+}
+
+/// [`hash_state`] always through [`tree_hash`].
+#[doc(hidden)]
+pub fn hash_state_tree<S: serde::Serialize>(state: &S, rng_draws: u64) -> Hash16 {
+    with_encoded(state, rng_draws, |whole, _| cut(tree_hash(whole)))
+}
+
+fn state_hash_of_whole(whole: &[u8]) -> Hash16 {
+    cut(blake3::hash(whole))
+}
+
+/// Call `f` with the state's whole encoding followed by the stream
+/// position (what [`state_hash`] hashes), and the shared content the
+/// encoding starts with, if it starts with some. The buffer is this
+/// thread's own, reused from state to state.
+fn with_encoded<S: serde::Serialize>(
+    state: &S,
+    rng_draws: u64,
+    f: impl FnOnce(&[u8], Option<&dyn crate::shared::AsEncoded>) -> Hash16,
+) -> Hash16 {
+    use crate::encode::Encoder;
+    thread_local! {
+        static BUF: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
     }
-    whole.extend_from_slice(&outer[from..]);
-    whole.extend_from_slice(&rng_draws.to_le_bytes());
-    cut(tree_hash(&whole))
+    let mut buf = BUF.with(|b| b.take());
+    buf.clear();
+    let mut enc = Encoder::with_buffer(buf);
+    // Invariant: the game types are plain serde data (see session::encode).
+    serde::Serialize::serialize(state, &mut enc).expect("game types always encode");
+    enc.out.extend_from_slice(&rng_draws.to_le_bytes());
+    let lead = enc
+        .splices
+        .first()
+        .filter(|(at, _)| *at == 0)
+        .map(|(_, content)| &**content);
+    let hash = f(&enc.out, lead);
+    BUF.with(|b| b.set(enc.out));
+    hash
+}
+
+/// The hash of `whole` that starts with `lead`'s encoding, from the hasher
+/// that has already taken that encoding in.
+fn prefix(whole: &[u8], lead: &dyn crate::shared::AsEncoded) -> Hash16 {
+    let lead = lead.encoded();
+    let mut h = lead.hasher().clone();
+    h.update(&whole[lead.bytes.len()..]);
+    cut(h.finalize())
 }
 
 /// BLAKE3 of `input` (the same value as `blake3::hash`), reusing the
@@ -261,6 +313,55 @@ mod tests {
             assert_eq!(tree_hash(&other), blake3::hash(&other));
             assert_eq!(tree_hash(&input), blake3::hash(&input));
         }
+    }
+
+    /// Along a bot-played battle of every game: every state, command and
+    /// event list the engine's encoder writes is postcard's bytes, and the
+    /// two ways of hashing a state (from the leading shared content's
+    /// hasher, through the tree cache) and the one `hash_state` picks all
+    /// give `state_hash` of postcard's encoding.
+    #[test]
+    fn every_game_s_states_commands_and_events_encode_as_postcard_and_both_hashers_agree() {
+        use crate::games::{alien, dimx, invasion, race, saucers};
+        fn check<G: crate::Game>(config: G::Config, commands: usize) {
+            use super::{hash_state, hash_state_prefix, hash_state_tree, state_hash};
+            let mut s = crate::Session::<G>::new(11, config).expect("sets up");
+            let mut rng = SplitMix64(11);
+            let mut played = 0;
+            while played < commands {
+                let (actor, command) = match s.due() {
+                    Some(step) => (crate::Actor::SYSTEM, step),
+                    None => {
+                        let mut legal = G::legal(s.state());
+                        if legal.is_empty() {
+                            break;
+                        }
+                        legal.swap_remove(rng.below(legal.len()))
+                    }
+                };
+                let id = s.play(actor, &command, None).expect("legal");
+                played += 1;
+                let rec = s.records()[id as usize].clone();
+                let plain = postcard::to_allocvec(s.state()).expect("encodes");
+                let ours = crate::encode::to_vec(s.state()).expect("encodes");
+                assert_eq!(ours, plain, "{} state after entry {id}", G::ID);
+                let want = state_hash(&plain, rec.rng_after);
+                assert_eq!(rec.state_hash, want, "{} entry {id}", G::ID);
+                assert_eq!(hash_state(s.state(), rec.rng_after), want);
+                assert_eq!(hash_state_prefix(s.state(), rec.rng_after), want);
+                assert_eq!(hash_state_tree(s.state(), rec.rng_after), want);
+                assert_eq!(rec.command, postcard::to_allocvec(&command).unwrap());
+                let events = s.events(id);
+                assert_eq!(rec.events, postcard::to_allocvec(&events).unwrap());
+            }
+            assert!(played > 20, "{}: only {played} commands", G::ID);
+            assert!(s.verify().ok(), "{}", G::ID);
+        }
+        check::<alien::Alien>(Default::default(), 400);
+        check::<saucers::Saucers>(Default::default(), 300);
+        check::<invasion::Invasion>(Default::default(), 150);
+        check::<dimx::DimX>(Default::default(), 300);
+        check::<race::Race>(race::RaceConfig { target: u32::MAX }, 100);
     }
 
     /// A state hashed with its shared parts spliced in and its unchanged

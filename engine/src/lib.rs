@@ -65,6 +65,7 @@
 pub mod basics;
 pub mod battle;
 pub mod campaign;
+pub mod encode;
 pub mod fair;
 pub mod game;
 pub mod games;

@@ -236,7 +236,9 @@ impl std::fmt::Display for VerifyReport {
 fn encode<T: Serialize>(value: &T) -> Vec<u8> {
     // Invariant: postcard encoding into a Vec only fails for types serde cannot
     // describe (maps with non-string keys are fine); our game types are plain.
-    postcard::to_allocvec(value).expect("game types always encode")
+    // The engine's encoder writes postcard's bytes (crate::encode), shared
+    // content copied from its cache.
+    crate::encode::to_vec(value).expect("game types always encode")
 }
 
 /// An entry's first child or next sibling in the tree, in four bytes

@@ -11,19 +11,20 @@
 //! count. It serializes exactly as `T` does (postcard has no framing, so the
 //! bytes of a state, and therefore its hash and every recorded chain, are the
 //! same as before), and it keeps its own encoding, computed once.
-//! [`crate::hash::hash_state`] encodes a state with each `Shared` spliced in
-//! from that cache: its bytes are not produced again (and
-//! [`crate::hash::tree_hash`] does not hash again the parts of a state that
-//! are as in the state hashed before).
+//! The engine's encoder ([`crate::encode`], used by
+//! [`crate::hash::hash_state`] and the session) copies that cached encoding
+//! in instead of encoding the value again; when a small state starts with
+//! shared content, its hash starts from the hasher that has already taken
+//! that content in (and [`crate::hash::tree_hash`] does not hash again the
+//! parts of a larger state that are as in the state hashed before).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::ops::{Deref, DerefMut};
-use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
 use serde::de::{Deserialize, Deserializer};
-use serde::ser::{Serialize, SerializeTuple, Serializer};
+use serde::ser::{Serialize, Serializer};
 
 /// Content that never changes during play, shared by every state of a battle.
 pub struct Shared<T>(Arc<Inner<T>>);
@@ -37,6 +38,21 @@ struct Inner<T> {
 /// A value's encoding, cached.
 pub(crate) struct Encoded {
     pub(crate) bytes: Vec<u8>,
+    /// A BLAKE3 hasher that has taken in `bytes` alone, made the first time
+    /// a small state starts with this value ([`crate::hash::hash_state`]).
+    hasher: OnceLock<blake3::Hasher>,
+}
+
+impl Encoded {
+    /// The hasher after this encoding: where a state's hash starts when
+    /// this value comes first in it.
+    pub(crate) fn hasher(&self) -> &blake3::Hasher {
+        self.hasher.get_or_init(|| {
+            let mut h = blake3::Hasher::new();
+            h.update(&self.bytes);
+            h
+        })
+    }
 }
 
 impl<T> Shared<T> {
@@ -76,17 +92,12 @@ impl<T: Clone> Clone for Inner<T> {
 impl<T: Serialize> Shared<T> {
     fn encoded(&self) -> &Encoded {
         self.0.encoded.get_or_init(|| {
-            // The plain encoding of the value, with no splicing of any
-            // `Shared` inside it.
-            let bytes = SPLICES.with(|s| {
-                let outer = s.borrow_mut().take();
-                let bytes = postcard::to_allocvec(&self.0.value);
-                *s.borrow_mut() = outer;
-                bytes
-            });
             // Invariant: the game types are plain serde data (see session::encode).
-            let bytes = bytes.expect("game types always encode");
-            Encoded { bytes }
+            let bytes = crate::encode::to_vec(&self.0.value).expect("game types always encode");
+            Encoded {
+                bytes,
+                hasher: OnceLock::new(),
+            }
         })
     }
 }
@@ -138,13 +149,6 @@ impl<T> From<T> for Shared<T> {
     }
 }
 
-/// A place in an encoding where a cached one goes.
-pub(crate) struct Splice {
-    /// How many bytes of the outer encoding come before it.
-    pub(crate) at: usize,
-    pub(crate) encoded: Arc<dyn AsEncoded>,
-}
-
 /// Type-erased access to a [`Shared`]'s cached encoding.
 pub(crate) trait AsEncoded {
     fn encoded(&self) -> &Encoded;
@@ -152,90 +156,55 @@ pub(crate) trait AsEncoded {
 
 impl<T: Serialize> AsEncoded for Inner<T> {
     fn encoded(&self) -> &Encoded {
-        // Invariant: set by `Shared::encoded` before the splice is recorded.
+        // Invariant: set by `Shared::encoded` before it is handed over.
         self.encoded.get().expect("encoded before it is spliced")
     }
 }
 
 thread_local! {
-    /// While [`crate::hash::hash_state`] encodes a state: the buffer the
-    /// encoding goes into and the splices made so far.
-    static SPLICES: RefCell<Option<Splicing>> = const { RefCell::new(None) };
+    /// The engine's encoder asks the `Shared` it is about to write for its
+    /// cached encoding ([`request_splice`]) ...
+    static REQUEST: Cell<bool> = const { Cell::new(false) };
+    /// ... and the `Shared` hands it over here ([`take_splice`]).
+    static OFFER: RefCell<Option<Arc<dyn AsEncoded>>> = const { RefCell::new(None) };
 }
 
-pub(crate) struct Splicing {
-    /// The outer encoding so far (shared with its postcard flavor).
-    buf: Rc<RefCell<Vec<u8>>>,
-    splices: Vec<Splice>,
+/// Called by [`crate::encode`]'s encoder just before it writes a `Shared`.
+pub(crate) fn request_splice() {
+    REQUEST.with(|r| r.set(true));
 }
 
-/// Encode `value` into `buf` with every [`Shared`] in it left out and noted
-/// as a splice instead; the splices are returned in order.
-pub(crate) fn encode_spliced<S: Serialize>(
-    value: &S,
-    buf: &Rc<RefCell<Vec<u8>>>,
-) -> Result<Vec<Splice>, postcard::Error> {
-    let outer = SPLICES.with(|s| {
-        s.borrow_mut().replace(Splicing {
-            buf: buf.clone(),
-            splices: Vec::new(),
-        })
-    });
-    // Put the outer state back even if serializing panics.
-    struct Restore(Option<Option<Splicing>>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            if let Some(outer) = self.0.take() {
-                SPLICES.with(|s| *s.borrow_mut() = outer);
-            }
+/// The cached encoding the `Shared` just written handed over, if it did.
+pub(crate) fn take_splice() -> Option<Arc<dyn AsEncoded>> {
+    REQUEST.with(|r| r.set(false));
+    OFFER.with(|o| o.borrow_mut().take())
+}
+
+/// A `Shared`'s value as the newtype struct [`crate::encode::SPLICE`]
+/// holds: written whole to any serializer (postcard, serde_json), or, asked
+/// by the engine's encoder, handed over as its cached encoding.
+struct Splicable<'a, T>(&'a Shared<T>);
+
+impl<T: Serialize + 'static> Serialize for Splicable<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if !REQUEST.with(|r| r.replace(false)) {
+            return self.0.0.value.serialize(serializer);
         }
-    }
-    let mut restore = Restore(Some(outer));
-    let done = postcard::serialize_with_flavor(value, Flavor(buf.clone()));
-    let outer = restore.0.take().flatten();
-    let mine = SPLICES.with(|s| std::mem::replace(&mut *s.borrow_mut(), outer));
-    done?;
-    Ok(mine.map(|m| m.splices).unwrap_or_default())
-}
-
-/// A postcard flavor writing into a shared buffer, so a [`Shared`] met on
-/// the way can tell how many bytes come before it.
-struct Flavor(Rc<RefCell<Vec<u8>>>);
-
-impl postcard::ser_flavors::Flavor for Flavor {
-    type Output = ();
-    fn try_push(&mut self, data: u8) -> postcard::Result<()> {
-        self.0.borrow_mut().push(data);
-        Ok(())
-    }
-    fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
-        self.0.borrow_mut().extend_from_slice(data);
-        Ok(())
-    }
-    fn finalize(self) -> postcard::Result<()> {
-        Ok(())
+        self.0.encoded();
+        let content = self.0.0.clone() as Arc<dyn AsEncoded>;
+        OFFER.with(|o| *o.borrow_mut() = Some(content));
+        // Nothing is written here: the encoder copies the cached bytes in.
+        serializer.serialize_unit()
     }
 }
 
+/// Written as the value itself: postcard has no framing and serde_json
+/// writes a newtype struct as its value, so a state's bytes, hash and JSON
+/// are those of the plain value. The engine's encoder copies the cached
+/// encoding in instead of encoding the value again.
 impl<T: Serialize + 'static> Serialize for Shared<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let spliced = SPLICES.with(|s| s.borrow().is_some());
-        if !spliced {
-            return self.0.value.serialize(serializer);
-        }
-        self.encoded();
-        SPLICES.with(|s| {
-            if let Some(sp) = s.borrow_mut().as_mut() {
-                let at = sp.buf.borrow().len();
-                sp.splices.push(Splice {
-                    at,
-                    encoded: self.0.clone() as Arc<dyn AsEncoded>,
-                });
-            }
-        });
-        // Nothing is written here: postcard writes nothing for an empty
-        // tuple, and the cached bytes go in at this place when hashing.
-        serializer.serialize_tuple(0)?.end()
+        serializer.serialize_newtype_struct(crate::encode::SPLICE, &Splicable(self))
     }
 }
 
