@@ -165,6 +165,11 @@ impl Server {
         switches(self.child.id())
     }
 
+    /// The server's threads now (tokio's blocking pool included).
+    fn threads(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/task", self.child.id())).map_or(0, |d| d.count())
+    }
+
     fn run_wait_s(&self) -> f64 {
         run_wait_s(self.child.id())
     }
@@ -482,6 +487,20 @@ async fn play(
         server.switches(),
     );
     let wait0 = server.run_wait_s();
+    // The server's thread count, sampled every 100 ms while it plays.
+    let threads = Arc::new(AtomicUsize::new(server.threads()));
+    let sampling = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let sampler = {
+        let (threads, sampling) = (threads.clone(), sampling.clone());
+        let pid = server.child.id();
+        std::thread::spawn(move || {
+            while sampling.load(Ordering::Relaxed) {
+                let n = std::fs::read_dir(format!("/proc/{pid}/task")).map_or(0, |d| d.count());
+                threads.fetch_max(n, Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        })
+    };
     let start = Instant::now();
     let end = start + Duration::from_secs(seconds);
     let mut tasks = Vec::new();
@@ -554,6 +573,8 @@ async fn play(
         out.push(pair);
     }
     let elapsed = start.elapsed().as_secs_f64();
+    sampling.store(false, Ordering::Relaxed);
+    let _ = sampler.join();
     let cpu1 = (
         server.cpu_split(),
         cpu_s("/proc/self/stat"),
@@ -611,7 +632,11 @@ async fn play(
         per(system),
         (cpu1.2 - cpu0.2) as f64 / n.max(1) as f64
     );
-    println!("server RSS after the play: {} KiB", server.rss_kib());
+    println!(
+        "server RSS after the play: {} KiB; server threads: {} at most while playing",
+        server.rss_kib(),
+        threads.load(Ordering::Relaxed)
+    );
     println!(
         "the server's threads waited {waited:.2} s in all for a CPU while runnable ({:.0} µs a command, summed over its threads, the blocking pool's included: other processes and the load generator held the cores)",
         per(waited)
