@@ -1845,6 +1845,46 @@ mod tests {
         ));
     }
 
+    /// Session 16: a hello finds its token in memory (filled when the club
+    /// file opens, kept in step by redeem and revoke) and writes nothing;
+    /// the time it was used is written when the tokens are listed, or the
+    /// club file closes.
+    #[test]
+    fn a_hello_writes_nothing_and_its_time_is_written_when_the_tokens_are_listed() {
+        let (dir, club) = club();
+        let inv = club
+            .invite_at(Role::Player, "Anna", 7, now(), None)
+            .unwrap();
+        let r = club.redeem(&inv.code, None, None).unwrap();
+        let (token, id) = (r.token.unwrap(), r.principal.token);
+        let stored = |club: &ClubFile| -> i64 {
+            club.conn()
+                .query_row("SELECT last_used FROM tokens WHERE id = ?1", [id], |r| {
+                    r.get(0)
+                })
+                .unwrap()
+        };
+        club.conn()
+            .execute("UPDATE tokens SET last_used = 1 WHERE id = ?1", [id])
+            .unwrap();
+        assert_eq!(club.authenticate(&token).unwrap().label, "Anna");
+        assert_eq!(stored(&club), 1, "the hello wrote nothing");
+        let listed = club.tokens().unwrap();
+        let anna = listed.iter().find(|t| t.id == id).unwrap();
+        assert!(anna.last_used.unwrap() > 1, "{anna:?}");
+        assert!(stored(&club) > 1);
+        // Again, then the club file closes (the server stops): written.
+        club.conn()
+            .execute("UPDATE tokens SET last_used = 1 WHERE id = ?1", [id])
+            .unwrap();
+        club.authenticate(&token).unwrap();
+        drop(club);
+        let club = ClubFile::open(&dir.path().join(CLUB_FILE)).unwrap();
+        assert!(stored(&club) > 1);
+        // Opened again, the token is known from the file.
+        assert_eq!(club.authenticate(&token).unwrap().token, id);
+    }
+
     /// Club migration 5 makes `server_battle_dice`, which session 14 made
     /// on opening: a club file of session 14 (version 4, the table and its
     /// rows there) and an older one (version 3, no table) both open, at
