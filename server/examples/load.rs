@@ -32,6 +32,9 @@
 //! read buffers and no write buffer as the server's. Games: two-seat Dice
 //! Races with a target no one reaches (`hold` scores nothing).
 //!
+//! With `XENOLOG_LOAD_CMD_IDS=1` in the environment every command carries a
+//! `cmd_id`, as the app's and the command line's do.
+//!
 //! Session 16 (D8): this was `load_split`; the first generator, `load`
 //! (sessions 13-14: the server on a runtime of its own in the load
 //! generator's process), copied its connection and percentile code and is
@@ -488,6 +491,10 @@ async fn play(
     rate: Option<f64>,
 ) -> Vec<Vec<Seat>> {
     let battles = seats.len();
+    // `XENOLOG_LOAD_CMD_IDS=1`: every command carries a `cmd_id`, as the
+    // app's and the command line's do (the server then looks it up in the
+    // campaign file before deciding: a resent command is answered again).
+    let with_ids = std::env::var_os("XENOLOG_LOAD_CMD_IDS").is_some_and(|v| v == "1");
     let interval = rate.map(|r| Duration::from_secs_f64(battles as f64 / r));
     let cpu0 = (
         server.cpu_split(),
@@ -537,7 +544,14 @@ async fn play(
                         .conn
                         .send(
                             "command",
-                            json!({"battle": battle, "seat": m, "at": head, "command": "hold"}),
+                            if with_ids {
+                                // As the app and the command line send
+                                // them: the server looks each one up.
+                                json!({"battle": battle, "seat": m, "at": head, "command": "hold",
+                                       "cmd_id": format!("b{battle}-k{k}")})
+                            } else {
+                                json!({"battle": battle, "seat": m, "at": head, "command": "hold"})
+                            },
                         )
                         .await?;
                     // The other seat's entry event (a newer entry than the head).
