@@ -1184,7 +1184,17 @@ impl ClubFile {
         let lb = self.loaded(guard, battle)?;
         let path = self.path_of(lb.campaign)?;
         let writer = self.writer(lb.campaign, &path)?;
-        if let Some(cid) = cmd_id {
+        // A command id can have been decided before only where a command
+        // was: a command is decided only at the head its sending names
+        // (`at`), a resend names the same, and its entry stays under that
+        // head for good (a take-back keeps it; nothing is deleted). So when
+        // `at` is the head and nothing is recorded after it, the id is new
+        // and the campaign file is not asked (session 16: the look-up cost
+        // about 100 µs a command, BENCHMARKS.md). An id reused by a client
+        // for another command there is refused by the file's key on the
+        // write, in words, and changes nothing.
+        let unseen_here = at == lb.battle.cursor() && lb.battle.children(at).is_empty();
+        if let Some(cid) = cmd_id.filter(|_| !unseen_here) {
             // Recorded in the same transaction as its entries (append_batch):
             // if they are there, so is the id, and the other way round.
             // Read off the writer thread: this battle's own appends are
@@ -2494,6 +2504,44 @@ mod tests {
             matches!(&e, ClubError::Rule(w) if w.contains("Bo's turn")),
             "{e}"
         );
+    }
+
+    /// Session 16: a command id is looked up in the campaign file only
+    /// where it could have been decided before (its `at` is not the head,
+    /// or something is recorded after the head). A resend is answered
+    /// `again` as before; an id reused for another command at a new head is
+    /// refused by the file's key, in words, and changes nothing.
+    #[test]
+    fn a_command_id_is_looked_up_only_where_it_could_have_been_decided() {
+        let (_dir, club) = club();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        let hold = serde_json::json!("hold");
+        let first = club
+            .play(battle, Actor(0), None, &hold, Some("c-1"))
+            .unwrap();
+        assert_eq!((first.entries.clone(), first.again), (vec![0], false));
+        club.play(battle, Actor(1), Some(0), &hold, Some("c-2"))
+            .unwrap();
+        // Resent as it was first sent: answered again, from the file.
+        let again = club
+            .play(battle, Actor(0), None, &hold, Some("c-1"))
+            .unwrap();
+        assert_eq!((again.entries, again.again), (vec![0], true));
+        // The same id for another command at the head: refused in words.
+        let reused = club.play(battle, Actor(0), Some(1), &hold, Some("c-1"));
+        assert!(
+            matches!(&reused, Err(ClubError::Campaign { why, .. }) if why.contains("refused the write") || why.contains("UNIQUE")),
+            "{reused:?}"
+        );
+        let mut head = None;
+        club.read(battle, &mut |b| head = b.cursor()).unwrap();
+        assert_eq!(head, Some(1), "nothing changed");
+        // A new id there is decided.
+        let next = club
+            .play(battle, Actor(0), Some(1), &hold, Some("c-3"))
+            .unwrap();
+        assert_eq!(next.entries, vec![2]);
     }
 
     /// Session 16: a command is decided on a thread and its write awaited
