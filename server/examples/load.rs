@@ -1,26 +1,53 @@
-//! Load generator for the club server (server/DESIGN.md section 12; figures in
-//! BENCHMARKS.md). Not a test.
+//! Load generator for the club server, the server in a process of its own
+//! (server/DESIGN.md sections 8 and 12; figures in BENCHMARKS.md). Not a test.
 //!
-//! `cargo run --release -p xenolog-server --example load -- BATTLES CAMPAIGNS SECONDS`
-//! (defaults 20 4 10) starts a server in this process on its own runtime (2
-//! worker threads, as `xenolog serve`), makes BATTLES two-seat Dice Races
-//! spread over CAMPAIGNS campaigns, and connects one WebSocket per seat, each
-//! from its own loopback address (127.0.x.y: the server allows 32 sockets per
-//! address). Every battle then plays as fast as it can for SECONDS: the seat
-//! to move sends `hold` (nobody scores, so the race never ends) and waits for
-//! its reply; the time from the send to the *other* seat's `entry` event is
-//! the latency. Printed: durable commands per second (counted `ok`s), latency
-//! percentiles, and the process's resident memory (server and clients
-//! together: an upper bound for the server's). The clients' sockets have
-//! small buffers (4 KiB read, no write buffer, as the server's), so the
-//! figure is mostly the server's: with tungstenite's defaults each client
-//! socket alone holds a 128 KiB read buffer.
+//! `cargo build --release -p xenolog-server --example load`, then
+//! `target/release/examples/load MODE BATTLES CAMPAIGNS [ARGS]`:
 //!
-//! With a fourth argument `evict`, idle battles are evicted after 1 s and
-//! the memory is printed again once they are (DESIGN.md section 8).
+//! - `closed B C SECONDS`: every battle plays `hold` as fast as it can (one
+//!   command in flight per battle): durable commands/s in total.
+//! - `open B C SECONDS RATE`: an open loop at RATE commands/s spread evenly
+//!   over the battles (each battle its own fixed interval, the phases spread
+//!   evenly over it);
+//!   latency is measured from the moment a command was due, so a command
+//!   sent late because the one before it was slow counts its wait.
+//! - `idle B C [SECONDS]`: the server's RSS with every battle and socket
+//!   idle, per battle; after SECONDS more (the server evicts battles idle
+//!   for 1 s in this mode), again.
+//! - `storm B C`: every seat watching; the server is SIGKILLed and started
+//!   again on the same port and data folder; each client backs off as
+//!   `xenolog_server::client` does (250 ms plus up to 255 ms of jitter,
+//!   doubling to 4 s), connects, says `hello` with its token and resumes its
+//!   watch after the last entry it holds. Printed: the time from the restart
+//!   (and from the kill) until every seat has its watch's reply.
+//!
+//! The driver runs this same executable as `load serve DATA ADDR
+//! [IDLE_SECS]` for the server: `xenolog_server::run_blocking_tuned`, the
+//! code `xenolog serve` runs (2 worker threads), its log to `serve.log` in
+//! the temporary folder. The server's RSS and CPU time are read from
+//! `/proc/PID`; the clients' CPU from `/proc/self`. Both processes still
+//! share this machine's cores: the CPU split is printed so the server's
+//! share can be read. One WebSocket per seat, each from its own loopback
+//! address (127.x.y.1; the server allows 32 sockets per address), 4 KiB
+//! read buffers and no write buffer as the server's. Games: two-seat Dice
+//! Races with a target no one reaches (`hold` scores nothing).
+//!
+//! With `XENOLOG_LOAD_CMD_IDS=1` in the environment every command carries a
+//! `cmd_id`, as the app's and the command line's do.
+//!
+//! Session 16 (D8): this was `load_split`; the first generator, `load`
+//! (sessions 13-14: the server on a runtime of its own in the load
+//! generator's process), copied its connection and percentile code and is
+//! gone. Its closed loop is `closed` here, its `evict` is `idle B C SECONDS`;
+//! its figures mixed the clients' memory and CPU with the server's, which a
+//! process of its own keeps apart.
 
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
@@ -30,68 +57,142 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 type Ws = WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>>;
 
-struct Conn {
-    ws: Ws,
-    next: u64,
+const USAGE: &str = "usage: load closed|open|idle|storm BATTLES CAMPAIGNS [SECONDS] [RATE]";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("serve") {
+        serve(&args[1..]);
+        return;
+    }
+    let mode = args.first().cloned().unwrap_or_default();
+    let num = |i: usize, default: u64| -> u64 {
+        args.get(i)
+            .map(|a| a.parse().unwrap_or_else(|_| panic!("{USAGE}")))
+            .unwrap_or(default)
+    };
+    let (battles, campaigns) = (num(1, 20) as u32, num(2, 4).max(1) as u32);
+    let plan = match mode.as_str() {
+        "closed" => Plan::Closed {
+            seconds: num(3, 10),
+        },
+        "open" => Plan::Open {
+            seconds: num(3, 10),
+            rate: num(4, 1000) as f64,
+        },
+        "idle" => Plan::Idle { seconds: num(3, 0) },
+        "storm" => Plan::Storm,
+        _ => panic!("{USAGE}"),
+    };
+    drive(battles, campaigns, plan);
 }
 
-impl Conn {
-    async fn open(addr: std::net::SocketAddr, url: &str, n: u32) -> Conn {
-        let sock = tokio::net::TcpSocket::new_v4().unwrap();
-        let local = std::net::Ipv4Addr::new(127, 1 + (n / 250) as u8, (n % 250) as u8 + 1, 1);
-        sock.bind((local, 0).into()).unwrap();
-        let stream = sock.connect(addr).await.unwrap();
-        stream.set_nodelay(true).unwrap();
-        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
-            .read_buffer_size(4096)
-            .write_buffer_size(0);
-        let (ws, _) = tokio_tungstenite::client_async_with_config(
-            url,
-            MaybeTlsStream::Plain(stream),
-            Some(config),
-        )
-        .await
-        .unwrap();
-        Conn { ws, next: 0 }
-    }
+#[derive(Clone, Copy, Debug)]
+enum Plan {
+    Closed { seconds: u64 },
+    Open { seconds: u64, rate: f64 },
+    Idle { seconds: u64 },
+    Storm,
+}
 
-    async fn send(&mut self, kind: &str, mut fields: Value) -> u64 {
-        self.next += 1;
-        fields["v"] = json!(1);
-        fields["id"] = json!(self.next);
-        fields["type"] = json!(kind);
-        self.ws
-            .send(Message::text(fields.to_string()))
-            .await
+/// `serve DATA ADDR [IDLE_SECS]`: the server alone, until killed.
+fn serve(args: &[String]) {
+    let data = args.first().expect("serve DATA ADDR").into();
+    let listen: SocketAddr = args.get(1).expect("serve DATA ADDR").parse().unwrap();
+    let mut tuning = xenolog_server::Tuning::default();
+    if let Some(idle) = args.get(2) {
+        tuning.idle_after = Duration::from_secs(idle.parse().unwrap());
+        tuning.evict_every = Duration::from_millis(500);
+    }
+    xenolog_server::serve::run_blocking_tuned(
+        xenolog_server::Config {
+            data,
+            listen,
+            invite_organiser: false,
+            public: None,
+        },
+        tuning,
+        |ready| {
+            let code = ready
+                .invitation
+                .map_or_else(|| "-".to_owned(), |i| i.code.expose().to_owned());
+            println!("ready {} {code}", ready.addr);
+            Ok(())
+        },
+    )
+    .unwrap();
+}
+
+/// The server process.
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+    code: String,
+}
+
+impl Server {
+    fn start(dir: &Path, listen: SocketAddr, idle: Option<u64>) -> Server {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join("serve.log"))
             .unwrap();
-        self.next
+        let mut cmd = Command::new(std::env::current_exe().unwrap());
+        cmd.arg("serve")
+            .arg(dir.join("club"))
+            .arg(listen.to_string());
+        if let Some(idle) = idle {
+            cmd.arg(idle.to_string());
+        }
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let mut words = line.split_whitespace().skip(1);
+        let addr = words
+            .next()
+            .expect("the server said where")
+            .parse()
+            .unwrap();
+        let code = words.next().unwrap_or("-").to_owned();
+        Server { child, addr, code }
     }
 
-    async fn frame(&mut self) -> Value {
-        loop {
-            match self.ws.next().await {
-                Some(Ok(Message::Text(t))) => return serde_json::from_str(t.as_str()).unwrap(),
-                Some(Ok(_)) => {}
-                other => panic!("the server went away: {other:?}"),
-            }
-        }
+    fn rss_kib(&self) -> u64 {
+        rss_kib(&format!("/proc/{}/status", self.child.id()))
     }
 
-    /// Send and wait for the reply, dropping events.
-    async fn ok(&mut self, kind: &str, fields: Value) -> Value {
-        let id = self.send(kind, fields).await;
-        loop {
-            let v = self.frame().await;
-            if v["re"] == json!(id) {
-                assert!(v.get("err").is_none(), "{kind}: {v}");
-                return v["ok"].clone();
-            }
-        }
+    fn cpu_split(&self) -> (f64, f64) {
+        cpu_split(&format!("/proc/{}/stat", self.child.id()))
+    }
+
+    fn switches(&self) -> u64 {
+        switches(self.child.id())
+    }
+
+    /// The server's threads now (tokio's blocking pool included).
+    fn threads(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/task", self.child.id())).map_or(0, |d| d.count())
+    }
+
+    fn run_wait_s(&self) -> f64 {
+        run_wait_s(self.child.id())
+    }
+
+    fn kill(&mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
     }
 }
 
-fn rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
+fn rss_kib(path: &str) -> u64 {
+    std::fs::read_to_string(path)
         .ok()
         .and_then(|s| {
             s.lines()
@@ -101,60 +202,187 @@ fn rss_kib() -> u64 {
         .unwrap_or(0)
 }
 
-fn main() {
-    let evict = std::env::args().nth(4).is_some_and(|a| a == "evict");
-    let args: Vec<u32> = std::env::args()
-        .skip(1)
-        .take(3)
-        .map(|a| {
-            a.parse()
-                .expect("numbers: BATTLES CAMPAIGNS SECONDS [evict]")
-        })
+/// User plus system CPU seconds of a process (all its threads).
+fn cpu_s(path: &str) -> f64 {
+    let (user, system) = cpu_split(path);
+    user + system
+}
+
+/// User and system CPU seconds of a process (all its threads).
+fn cpu_split(path: &str) -> (f64, f64) {
+    let s = std::fs::read_to_string(path).unwrap_or_default();
+    // Fields after the command's closing parenthesis; utime and stime are
+    // the 14th and 15th of the line, the 12th and 13th after it.
+    let rest = s.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<u64> = rest
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .map(|x| x.parse().unwrap_or(0))
         .collect();
-    let battles = *args.first().unwrap_or(&20);
-    let campaigns = (*args.get(1).unwrap_or(&4)).max(1);
-    let seconds = *args.get(2).unwrap_or(&10);
+    let tick = |i: usize| f.get(i).copied().unwrap_or(0) as f64 / 100.0;
+    (tick(0), tick(1))
+}
 
-    let dir = tempfile::tempdir().unwrap();
-    let server_rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let mut tuning = xenolog_server::Tuning::default();
-    if evict {
-        tuning.idle_after = Duration::from_secs(1);
-        tuning.evict_every = Duration::from_millis(500);
+/// Seconds the threads of a process have waited, runnable, for a CPU
+/// (`/proc/PID/task/*/schedstat`, the second field; threads that ended
+/// are not counted).
+fn run_wait_s(pid: u32) -> f64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0.0;
+    };
+    tasks
+        .flatten()
+        .filter_map(|t| {
+            std::fs::read_to_string(t.path().join("schedstat"))
+                .ok()?
+                .split_whitespace()
+                .nth(1)?
+                .parse::<u64>()
+                .ok()
+        })
+        .sum::<u64>() as f64
+        / 1e9
+}
+
+/// Context switches of every thread of a process, voluntary and not.
+fn switches(pid: u32) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .map(|t| {
+            std::fs::read_to_string(t.path().join("status"))
+                .unwrap_or_default()
+                .lines()
+                .filter(|l| l.contains("ctxt_switches:"))
+                .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+                .sum::<u64>()
+        })
+        .sum()
+}
+
+fn uptime() -> String {
+    std::fs::read_to_string("/proc/loadavg").unwrap_or_default()
+}
+
+struct Conn {
+    ws: Ws,
+    next: u64,
+    /// The last entry this socket heard of (from entry events and watch
+    /// replies).
+    last: Option<u64>,
+}
+
+fn local_addr(n: u32) -> std::net::Ipv4Addr {
+    std::net::Ipv4Addr::new(127, 1 + (n / 250) as u8, (n % 250) as u8 + 1, 1)
+}
+
+impl Conn {
+    async fn open(addr: SocketAddr, n: u32) -> std::io::Result<Conn> {
+        let sock = tokio::net::TcpSocket::new_v4()?;
+        sock.bind((local_addr(n), 0).into())?;
+        let stream = sock.connect(addr).await?;
+        stream.set_nodelay(true)?;
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .read_buffer_size(4096)
+            .write_buffer_size(0);
+        let url = format!("ws://{addr}/v1/ws");
+        let (ws, _) = tokio_tungstenite::client_async_with_config(
+            url,
+            MaybeTlsStream::Plain(stream),
+            Some(config),
+        )
+        .await
+        .map_err(std::io::Error::other)?;
+        Ok(Conn {
+            ws,
+            next: 0,
+            last: None,
+        })
     }
-    let mut running = server_rt
-        .block_on(xenolog_server::start_tuned(
-            xenolog_server::Config {
-                data: dir.path().join("club"),
-                listen: "127.0.0.1:0".parse().unwrap(),
-                invite_organiser: false,
-                public: None,
-            },
-            tuning,
-        ))
-        .unwrap();
-    let code = running.take_invitation().unwrap().code.expose();
-    let (addr, url) = (running.addr(), running.ws_url());
-    let rss_empty = rss_kib();
 
-    let client_rt = tokio::runtime::Builder::new_multi_thread()
+    async fn send(&mut self, kind: &str, mut fields: Value) -> Result<u64, String> {
+        self.next += 1;
+        fields["v"] = json!(1);
+        fields["id"] = json!(self.next);
+        fields["type"] = json!(kind);
+        self.ws
+            .send(Message::text(fields.to_string()))
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(self.next)
+    }
+
+    async fn frame(&mut self) -> Result<Value, String> {
+        loop {
+            match self.ws.next().await {
+                Some(Ok(Message::Text(t))) => {
+                    let v: Value = serde_json::from_str(t.as_str()).map_err(|e| e.to_string())?;
+                    if v["type"] == "entry"
+                        && let Some(id) = v["entry"]["id"].as_u64()
+                    {
+                        self.last = Some(self.last.map_or(id, |l| l.max(id)));
+                    }
+                    return Ok(v);
+                }
+                Some(Ok(_)) => {}
+                other => return Err(format!("the server went away: {other:?}")),
+            }
+        }
+    }
+
+    /// Send and wait for the reply, keeping only the last entry id of the
+    /// events that come first.
+    async fn ok(&mut self, kind: &str, fields: Value) -> Result<Value, String> {
+        let id = self.send(kind, fields).await?;
+        loop {
+            let v = self.frame().await?;
+            if v["re"] == json!(id) {
+                if let Some(e) = v.get("err") {
+                    return Err(format!("{kind}: {e}"));
+                }
+                return Ok(v["ok"].clone());
+            }
+        }
+    }
+}
+
+/// One seat: its socket, token and battle.
+struct Seat {
+    conn: Conn,
+    n: u32,
+    token: String,
+    battle: i64,
+    seat: u8,
+}
+
+fn drive(battles: u32, campaigns: u32, plan: Plan) {
+    let dir = tempfile::tempdir().unwrap();
+    let idle = matches!(plan, Plan::Idle { seconds } if seconds > 0).then_some(1);
+    let load_before = uptime();
+    let mut server = Server::start(dir.path(), "127.0.0.1:0".parse().unwrap(), idle);
+    let (addr, code) = (server.addr, server.code.clone());
+    let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
-    client_rt.block_on(async move {
-        let mut org = Conn::open(addr, &url, 0).await;
-        org.ok("redeem", json!({"code": code})).await;
+    let rss_empty = server.rss_kib();
+    let t0 = Instant::now();
+    let (seats, rss_campaigns) = rt.block_on(async {
+        let mut org = Conn::open(addr, 0).await.unwrap();
+        org.ok("redeem", json!({"code": code})).await.unwrap();
         let mut cs = Vec::new();
         for i in 0..campaigns {
-            let c = org.ok("create_campaign", json!({"name": format!("C{i}")})).await;
+            let c = org
+                .ok("create_campaign", json!({"name": format!("C{i}")}))
+                .await
+                .unwrap();
             cs.push(c["campaign"].as_i64().unwrap());
         }
-        let t0 = Instant::now();
+        let rss_campaigns = server.rss_kib();
         let mut seats = Vec::new();
         let mut n = 1;
         for b in 0..battles {
@@ -164,7 +392,8 @@ fn main() {
                     "create_battle",
                     json!({"campaign": campaign, "game": "race", "config": {"target": 1_000_000}}),
                 )
-                .await["battle"]
+                .await
+                .unwrap()["battle"]
                 .as_i64()
                 .unwrap();
             let mut pair = Vec::new();
@@ -174,111 +403,382 @@ fn main() {
                         "invite",
                         json!({"role": "player", "label": "p", "campaign": campaign, "battle": battle, "seat": seat}),
                     )
-                    .await;
-                let mut c = Conn::open(addr, &url, n).await;
-                n += 1;
-                c.ok("redeem", json!({"code": inv["code"]})).await;
+                    .await
+                    .unwrap();
+                let mut conn = Conn::open(addr, n).await.unwrap();
+                let r = conn
+                    .ok("redeem", json!({"code": inv["code"]}))
+                    .await
+                    .unwrap();
                 let nonce = xenolog_engine::fair::hex(&[seat + 1; 32]);
-                c.ok("join", json!({"battle": battle, "seat": seat, "nonce": nonce}))
-                    .await;
-                pair.push(c);
+                conn.ok(
+                    "join",
+                    json!({"battle": battle, "seat": seat, "nonce": nonce}),
+                )
+                .await
+                .unwrap();
+                pair.push(Seat {
+                    conn,
+                    n,
+                    token: r["token"].as_str().unwrap().to_owned(),
+                    battle,
+                    seat,
+                });
+                n += 1;
             }
-            for (seat, c) in pair.iter_mut().enumerate() {
-                // The `live` event comes before the reply (and is dropped).
-                c.ok("watch", json!({"battle": battle, "seat": seat, "after": null}))
-                    .await;
+            for s in &mut pair {
+                let w = s
+                    .conn
+                    .ok(
+                        "watch",
+                        json!({"battle": battle, "seat": s.seat, "after": null}),
+                    )
+                    .await
+                    .unwrap();
+                s.conn.last = w["head"].as_u64().or(s.conn.last);
             }
-            seats.push((battle, pair));
+            seats.push(pair);
         }
-        eprintln!(
-            "{battles} battles, {} sockets ready in {:.1} s",
-            battles * 2,
-            t0.elapsed().as_secs_f64()
-        );
-        let rss_idle = rss_kib();
-        let stop = Arc::new(AtomicBool::new(false));
-        let start = Instant::now();
-        let mut tasks = Vec::new();
-        for (battle, mut pair) in seats {
-            let stop = stop.clone();
-            tasks.push(tokio::spawn(async move {
-                let mut lat = Vec::new();
-                let mut head: Option<u64> = None;
-                let mut k = 0usize;
-                while !stop.load(Ordering::Relaxed) {
-                    let (m, o) = (k % 2, 1 - k % 2);
-                    let sent = Instant::now();
+        drop(org);
+        (seats, rss_campaigns)
+    });
+    eprintln!(
+        "{battles} battles, {} seats ready in {:.1} s",
+        battles * 2,
+        t0.elapsed().as_secs_f64()
+    );
+    std::thread::sleep(Duration::from_secs(1));
+    let rss_idle = server.rss_kib();
+    println!("server pid {}", server.child.id());
+    println!(
+        "load before: {}server RSS: {rss_empty} KiB empty, {rss_campaigns} KiB with {campaigns} campaigns, {rss_idle} KiB with {battles} battles and {} sockets idle: {:.1} KiB per idle battle (2 sockets each)",
+        load_before.trim_end().to_owned() + "; ",
+        battles * 2,
+        rss_idle.saturating_sub(rss_campaigns) as f64 / f64::from(battles.max(1))
+    );
+    match plan {
+        Plan::Closed { seconds } => {
+            rt.block_on(play(&server, seats, seconds, None));
+        }
+        Plan::Open { seconds, rate } => {
+            rt.block_on(play(&server, seats, seconds, Some(rate)));
+        }
+        Plan::Idle { seconds } => {
+            if seconds > 0 {
+                std::thread::sleep(Duration::from_secs(seconds));
+                let rss = server.rss_kib();
+                println!(
+                    "server RSS after {seconds} s more (battles idle 1 s evicted): {rss} KiB: {:.1} KiB per battle",
+                    rss.saturating_sub(rss_campaigns) as f64 / f64::from(battles.max(1))
+                );
+            }
+            drop(seats);
+        }
+        Plan::Storm => {
+            storm(&rt, &mut server, dir.path(), seats);
+        }
+    }
+    println!("load after: {}", uptime().trim_end());
+    server.kill();
+}
+
+/// Play every battle for `seconds`: as fast as it goes (`rate` None) or at
+/// `rate` commands/s in total. Returns the seats for more.
+async fn play(
+    server: &Server,
+    seats: Vec<Vec<Seat>>,
+    seconds: u64,
+    rate: Option<f64>,
+) -> Vec<Vec<Seat>> {
+    let battles = seats.len();
+    // `XENOLOG_LOAD_CMD_IDS=1`: every command carries a `cmd_id`, as the
+    // app's and the command line's do (the server then looks it up in the
+    // campaign file before deciding: a resent command is answered again).
+    let with_ids = std::env::var_os("XENOLOG_LOAD_CMD_IDS").is_some_and(|v| v == "1");
+    let interval = rate.map(|r| Duration::from_secs_f64(battles as f64 / r));
+    let cpu0 = (
+        server.cpu_split(),
+        cpu_s("/proc/self/stat"),
+        server.switches(),
+    );
+    let wait0 = server.run_wait_s();
+    // The server's thread count, sampled every 100 ms while it plays.
+    let threads = Arc::new(AtomicUsize::new(server.threads()));
+    let sampling = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let sampler = {
+        let (threads, sampling) = (threads.clone(), sampling.clone());
+        let pid = server.child.id();
+        std::thread::spawn(move || {
+            while sampling.load(Ordering::Relaxed) {
+                let n = std::fs::read_dir(format!("/proc/{pid}/task")).map_or(0, |d| d.count());
+                threads.fetch_max(n, Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        })
+    };
+    let start = Instant::now();
+    let end = start + Duration::from_secs(seconds);
+    let mut tasks = Vec::new();
+    for (i, mut pair) in seats.into_iter().enumerate() {
+        // Each battle's phase: spread evenly over one interval.
+        let phase = interval.map_or(Duration::ZERO, |iv| iv.mul_f64(i as f64 / battles as f64));
+        tasks.push(tokio::spawn(async move {
+            let battle = pair[0].battle;
+            let mut head = pair[0].conn.last.max(pair[1].conn.last);
+            let (mut lat_sent, mut lat_due) = (Vec::new(), Vec::new());
+            let mut due = start + phase;
+            let mut k = 0usize;
+            let mut failed = None;
+            loop {
+                if interval.is_some() {
+                    tokio::time::sleep_until(due.into()).await;
+                }
+                let sent = Instant::now();
+                if sent >= end {
+                    break;
+                }
+                let intended = if interval.is_some() { due } else { sent };
+                let (m, o) = (k % 2, 1 - k % 2);
+                let r: Result<(), String> = async {
                     let id = pair[m]
+                        .conn
                         .send(
                             "command",
-                            json!({"battle": battle, "seat": m, "at": head, "command": "hold"}),
+                            if with_ids {
+                                // As the app and the command line send
+                                // them: the server looks each one up.
+                                json!({"battle": battle, "seat": m, "at": head, "command": "hold",
+                                       "cmd_id": format!("b{battle}-k{k}")})
+                            } else {
+                                json!({"battle": battle, "seat": m, "at": head, "command": "hold"})
+                            },
                         )
-                        .await;
-                    // The other seat's entry event.
+                        .await?;
+                    // The other seat's entry event (a newer entry than the head).
                     loop {
-                        let v = pair[o].frame().await;
-                        if v["type"] == "entry" {
-                            lat.push(sent.elapsed().as_micros() as u64);
+                        let v = pair[o].conn.frame().await?;
+                        if v["type"] == "entry" && v["entry"]["id"].as_u64() > head {
+                            lat_sent.push(sent.elapsed().as_micros() as u64);
+                            lat_due.push(intended.elapsed().as_micros() as u64);
                             head = v["entry"]["id"].as_u64();
                             break;
                         }
                     }
                     loop {
-                        let v = pair[m].frame().await;
+                        let v = pair[m].conn.frame().await?;
                         if v["re"] == json!(id) {
-                            assert!(v.get("err").is_none(), "{v}");
-                            break;
+                            if let Some(e) = v.get("err") {
+                                return Err(format!("command refused: {e}"));
+                            }
+                            return Ok(());
                         }
                     }
-                    k += 1;
                 }
-                lat
+                .await;
+                if let Err(e) = r {
+                    failed = Some(e);
+                    break;
+                }
+                k += 1;
+                due += interval.unwrap_or_default();
+            }
+            (pair, lat_sent, lat_due, failed)
+        }));
+    }
+    let (mut sent, mut due, mut failures, mut out) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for t in tasks {
+        let (pair, s, d, f) = t.await.unwrap();
+        sent.extend(s);
+        due.extend(d);
+        failures.extend(f);
+        out.push(pair);
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    sampling.store(false, Ordering::Relaxed);
+    let _ = sampler.join();
+    let cpu1 = (
+        server.cpu_split(),
+        cpu_s("/proc/self/stat"),
+        server.switches(),
+    );
+    let waited = server.run_wait_s() - wait0;
+    let n = sent.len();
+    println!(
+        "{} for {seconds} s, {battles} battles, {} sockets: {n} durable commands, {:.0}/s{}",
+        match rate {
+            Some(r) => format!("open loop at {r:.0} commands/s offered"),
+            None => "closed loop".to_owned(),
+        },
+        battles * 2,
+        n as f64 / elapsed,
+        if failures.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; {} battles failed, first: {}",
+                failures.len(),
+                failures[0]
+            )
+        }
+    );
+    let pct = |lat: &mut Vec<u64>| {
+        lat.sort_unstable();
+        let at = |p: f64| {
+            lat.get(((lat.len() as f64 * p) as usize).min(lat.len().saturating_sub(1)))
+                .map_or(f64::NAN, |&x| x as f64 / 1000.0)
+        };
+        format!(
+            "p50 {:.2} ms, p99 {:.2} ms, p99.9 {:.2} ms, max {:.2} ms",
+            at(0.5),
+            at(0.99),
+            at(0.999),
+            at(1.0)
+        )
+    };
+    println!(
+        "latency from the send to the other seat's entry: {}",
+        pct(&mut sent)
+    );
+    if rate.is_some() {
+        println!("latency from when it was due: {}", pct(&mut due));
+    }
+    let (user, system) = (cpu1.0.0 - cpu0.0.0, cpu1.0.1 - cpu0.0.1);
+    let (server_cpu, client_cpu) = (user + system, cpu1.1 - cpu0.1);
+    let per = |x: f64| 1e6 * x / n.max(1) as f64;
+    println!(
+        "CPU over {elapsed:.1} s: server {server_cpu:.2} s ({:.0}% of one core; {:.0} µs a command: {:.0} user, {:.0} system; {:.1} thread switches a command), load generator {client_cpu:.2} s",
+        100.0 * server_cpu / elapsed,
+        per(server_cpu),
+        per(user),
+        per(system),
+        (cpu1.2 - cpu0.2) as f64 / n.max(1) as f64
+    );
+    println!(
+        "server RSS after the play: {} KiB; server threads: {} at most while playing",
+        server.rss_kib(),
+        threads.load(Ordering::Relaxed)
+    );
+    println!(
+        "the server's threads waited {waited:.2} s in all for a CPU while runnable ({:.0} µs a command, summed over its threads, the blocking pool's included: other processes and the load generator held the cores)",
+        per(waited)
+    );
+    out
+}
+
+/// A small xorshift for the clients' jitter.
+fn jitter(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state % 256
+}
+
+/// The storm: kill the server, start it again on the same port and data,
+/// every seat reconnects with backoff and resumes its watch.
+fn storm(rt: &tokio::runtime::Runtime, server: &mut Server, dir: &Path, seats: Vec<Vec<Seat>>) {
+    let addr = server.addr;
+    let count = seats.len() * 2;
+    let gone = Arc::new(AtomicUsize::new(0));
+    let mut tasks = Vec::new();
+    for pair in seats {
+        for mut s in pair {
+            let gone = gone.clone();
+            tasks.push(rt.spawn(async move {
+                // Wait for the server to go.
+                while s.conn.frame().await.is_ok() {}
+                gone.fetch_add(1, Ordering::Relaxed);
+                let lost = Instant::now();
+                let mut wait = Duration::from_millis(250);
+                let mut rng = 0x9E37_79B9_7F4A_7C15u64 ^ (u64::from(s.n) << 20 | 1);
+                let mut tries = 0u32;
+                loop {
+                    tokio::time::sleep(wait + Duration::from_millis(jitter(&mut rng))).await;
+                    tries += 1;
+                    let r: Result<Conn, String> = async {
+                        let mut c = Conn::open(addr, s.n).await.map_err(|e| e.to_string())?;
+                        c.ok("hello", json!({"token": s.token, "client": "load"}))
+                            .await?;
+                        let w = c
+                            .ok(
+                                "watch",
+                                json!({"battle": s.battle, "seat": s.seat, "after": s.conn.last}),
+                            )
+                            .await?;
+                        c.last = w["head"].as_u64().or(s.conn.last);
+                        Ok(c)
+                    }
+                    .await;
+                    match r {
+                        Ok(c) => {
+                            s.conn = c;
+                            return Ok((s, Instant::now(), tries));
+                        }
+                        Err(e) if lost.elapsed() > Duration::from_secs(60) => {
+                            return Err(format!("not back within 60 s: {e}"));
+                        }
+                        Err(_) => wait = (wait * 2).min(Duration::from_secs(4)),
+                    }
+                }
             }));
         }
-        tokio::time::sleep(Duration::from_secs(u64::from(seconds))).await;
-        stop.store(true, Ordering::Relaxed);
-        let mut lat = Vec::new();
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let killed = Instant::now();
+    server.kill();
+    let dead = killed.elapsed();
+    *server = Server::start(dir, addr, None);
+    let ready = Instant::now();
+    println!(
+        "storm: server SIGKILLed ({:.0} ms until it was reaped), started again on {addr} and ready {:.0} ms after the kill",
+        dead.as_secs_f64() * 1000.0,
+        (ready - killed).as_secs_f64() * 1000.0
+    );
+    let results: Vec<_> = rt.block_on(async {
+        let mut out = Vec::new();
         for t in tasks {
-            lat.extend(t.await.unwrap());
+            out.push(t.await.unwrap());
         }
-        let elapsed = start.elapsed().as_secs_f64();
-        lat.sort_unstable();
-        let pct = |p: f64| lat[((lat.len() as f64 * p) as usize).min(lat.len() - 1)] as f64 / 1000.0;
-        println!(
-            "{battles} battles in {campaigns} campaigns, {} sockets, {seconds} s: {} durable commands, {:.0}/s",
-            battles * 2,
-            lat.len(),
-            lat.len() as f64 / elapsed
-        );
-        println!(
-            "latency send -> other seat's entry: p50 {:.2} ms, p99 {:.2} ms, p99.9 {:.2} ms, max {:.2} ms",
-            pct(0.5),
-            pct(0.99),
-            pct(0.999),
-            pct(1.0)
-        );
-        println!(
-            "memory (server and clients in one process): {} KiB empty, {} KiB with every battle and socket idle: {:.1} KiB per battle",
-            rss_empty,
-            rss_idle,
-            (rss_idle.saturating_sub(rss_empty)) as f64 / f64::from(battles.max(1))
-        );
-        if evict {
-            let rss_played = rss_kib();
-            println!(
-                "memory after play: {} KiB: {:.1} KiB per battle",
-                rss_played,
-                (rss_played.saturating_sub(rss_empty)) as f64 / f64::from(battles.max(1))
-            );
-            // Every battle idle past `idle_after`, evicted by the next sweep.
-            tokio::time::sleep(Duration::from_secs(3)).await;
-            let rss_evicted = rss_kib();
-            println!(
-                "memory after the idle battles were evicted: {} KiB: {:.1} KiB per battle (freed memory the allocator keeps is still counted)",
-                rss_evicted,
-                (rss_evicted.saturating_sub(rss_empty)) as f64 / f64::from(battles.max(1))
-            );
-        }
+        out
     });
-    server_rt.block_on(running.stop()).unwrap();
+    let mut back = Vec::new();
+    let mut tries = Vec::new();
+    let mut failures = Vec::new();
+    let mut seats = Vec::new();
+    for r in results {
+        match r {
+            Ok((s, at, n)) => {
+                back.push(at.saturating_duration_since(ready).as_secs_f64() * 1000.0);
+                tries.push(n);
+                seats.push(s);
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    back.sort_by(f64::total_cmp);
+    tries.sort_unstable();
+    let last = back.last().copied().unwrap_or(f64::NAN);
+    println!(
+        "storm: {} of {count} seats resumed their watch ({} saw the close); the last {last:.0} ms after the restart was ready ({:.0} ms after the kill); median {:.0} ms; connection tries per seat: median {}, max {}{}",
+        back.len(),
+        gone.load(Ordering::Relaxed),
+        last + (ready - killed).as_secs_f64() * 1000.0,
+        back.get(back.len() / 2).copied().unwrap_or(f64::NAN),
+        tries.get(tries.len() / 2).copied().unwrap_or(0),
+        tries.last().copied().unwrap_or(0),
+        if failures.is_empty() {
+            String::new()
+        } else {
+            format!("; {} failed, first: {}", failures.len(), failures[0])
+        }
+    );
+    // The battles go on: two seconds of play after the storm.
+    if failures.is_empty() {
+        let mut pairs: Vec<Vec<Seat>> = Vec::new();
+        let mut it = seats.into_iter();
+        while let (Some(a), Some(b)) = (it.next(), it.next()) {
+            pairs.push(vec![a, b]);
+        }
+        rt.block_on(play(server, pairs, 2, None));
+    }
 }

@@ -35,8 +35,8 @@ use crate::proto::{self, ErrCode, Refusal, Request};
 use crate::secret::{Code, Role};
 use crate::store::sqlite::SqliteStore;
 use crate::store::{
-    BattleStore, ClubError, Invitation, LiveStore, NewBattle, Principal, SeatInvite,
-    ServerBattleId, Store, TokenId, TokenStore,
+    BattleStore, ClubError, Grant, Invitation, LiveStore, NewBattle, Playing, Principal,
+    SeatInvite, ServerBattleId, Store, TokenId, TokenStore,
 };
 use xenolog_engine::{Actor, fair};
 
@@ -72,6 +72,8 @@ pub const WATCH_PAGE: usize = 32;
 pub const IDLE_AFTER: Duration = Duration::from_secs(10 * 60);
 /// How often idle battles are looked for ([`Tuning::evict_every`]).
 pub const EVICT_EVERY: Duration = Duration::from_secs(60);
+/// Threads of tokio's blocking pool in `xenolog serve` ([`Tuning::blocking_threads`]).
+pub const BLOCKING_THREADS: usize = 64;
 /// Days an invitation is valid unless the organiser says otherwise.
 const INVITATION_DAYS: u32 = 7;
 
@@ -115,6 +117,15 @@ pub struct Tuning {
     pub evict_every: Duration,
     /// A store put in front of the data folder's (tests put faults there).
     pub store_layer: Option<StoreLayer>,
+    /// The most threads of tokio's blocking pool (decides, loads, the club
+    /// file) in a runtime [`run_blocking_tuned`] makes ([`BLOCKING_THREADS`];
+    /// tokio's own default is 512). No blocking task waits for another to
+    /// start (the slots' holders are running tasks or tasks awaiting a
+    /// writer thread, which is not in the pool), so a bound only queues
+    /// work: when the cores are short, queued decides wait in the pool's
+    /// queue rather than as hundreds of threads the scheduler must switch
+    /// between (session 16: 535 threads at 3,000 commands/s offered).
+    pub blocking_threads: usize,
     /// Take TLS with this certificate and key: `wss://` and `https://`
     /// (`xenolog serve --tls-cert F --tls-key F`). Without it the server
     /// speaks plain `ws://`, as behind a reverse proxy that takes TLS.
@@ -251,6 +262,7 @@ impl Default for Tuning {
             store_layer: None,
             idle_after: IDLE_AFTER,
             evict_every: EVICT_EVERY,
+            blocking_threads: BLOCKING_THREADS,
             tls: None,
         }
     }
@@ -696,6 +708,7 @@ pub fn run_blocking_tuned(
 ) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        .max_blocking_threads(tuning.blocking_threads.max(1))
         .enable_all()
         .build()
         .map_err(|e| ServeError::Stopped(format!("cannot start the runtime: {e}")))?;
@@ -1042,11 +1055,7 @@ async fn seat_granted(
     let grants = blocking(shared, move |t| t.grants(p.token))
         .await
         .map_err(stay)?;
-    let mine: Vec<u8> = grants
-        .iter()
-        .filter(|g| g.battle == Some(battle))
-        .filter_map(|g| g.seat)
-        .collect();
+    let mine = seats_of(&grants, battle);
     if mine.contains(&seat) {
         // A seat once granted stays granted (grants are never deleted;
         // revoking the token closes its sockets): this socket asks the club
@@ -1094,17 +1103,40 @@ fn frames_for(
     entries: &[xenolog_engine::EntryId],
     revealed: Option<[u8; 32]>,
 ) -> Result<HashMap<Actor, Vec<String>>, ClubError> {
-    let mut out: HashMap<Actor, Vec<String>> = HashMap::new();
+    let mut out = HashMap::new();
     l.read_keyed(battle, &mut |b, key| {
-        for seat in seats {
-            let mut f = lens::entry_frames(b, battle, *seat, entries, key);
-            if let Some(secret) = &revealed {
-                f.push(lens::over_frame(b, battle, secret));
-            }
-            out.insert(*seat, f);
-        }
+        out = frames_of(b, key, battle, seats, entries, revealed);
     })?;
     Ok(out)
+}
+
+/// [`frames_for`] on the battle at hand.
+fn frames_of(
+    b: &dyn xenolog_engine::Battle,
+    key: &[u8; 32],
+    battle: ServerBattleId,
+    seats: &[Actor],
+    entries: &[xenolog_engine::EntryId],
+    revealed: Option<[u8; 32]>,
+) -> HashMap<Actor, Vec<String>> {
+    let mut out: HashMap<Actor, Vec<String>> = HashMap::new();
+    for seat in seats {
+        let mut f = lens::entry_frames(b, battle, *seat, entries, key);
+        if let Some(secret) = &revealed {
+            f.push(lens::over_frame(b, battle, secret));
+        }
+        out.insert(*seat, f);
+    }
+    out
+}
+
+/// The seats of `battle` that `grants` open.
+fn seats_of(grants: &[Grant], battle: ServerBattleId) -> Vec<u8> {
+    grants
+        .iter()
+        .filter(|g| g.battle == Some(battle))
+        .filter_map(|g| g.seat)
+        .collect()
 }
 
 /// Queue each watcher of `battle` the frames made for its seat; a watcher
@@ -1371,19 +1403,27 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                     "this connection has already said hello",
                 )));
             }
-            let p = blocking(shared, move |t| t.authenticate(&token))
-                .await
-                .map_err(|r| (r, After::Close(close::POLICY, "bad token")))?;
+            // The token and its grants in one call to the blocking pool.
+            let (p, grants) = blocking(shared, move |t| {
+                let p = t.authenticate(&token)?;
+                let grants = t.grants(p.token);
+                Ok((p, grants))
+            })
+            .await
+            .map_err(|r| (r, After::Close(close::POLICY, "bad token")))?;
+            let grants = grants.map_err(|e| stay(refusal(e)))?;
             let mut body = principal_json(&p);
             body["server"] = json!(format!("xenolog {}", env!("CARGO_PKG_VERSION")));
             body["protocol"] = json!(proto::VERSION);
             body["limits"] = json!({"max_message": proto::MAX_MESSAGE});
-            let token = p.token;
-            body["grants"] = json!(
-                blocking(shared, move |t| t.grants(token))
-                    .await
-                    .map_err(stay)?
-            );
+            // The seats the hello found are known to this socket at once:
+            // its first command or watch asks the club file nothing more
+            // ([`seat_granted`]; a seat granted later is looked up then).
+            conn.seats
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .extend(grants.iter().filter_map(|g| Some((g.battle?, g.seat?))));
+            body["grants"] = json!(grants);
             register(shared, conn, p);
             Ok(body)
         }
@@ -1670,19 +1710,47 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             }
             let order = order_of(shared, battle);
             let _turn = order.lock().await;
-            // The frames are made in the same call to the blocking pool as
-            // the command (one hop fewer a command: BENCHMARKS.md, session
-            // 15); only once it is durable.
+            // The command is decided on the blocking pool; its write is
+            // then awaited here, by this task, not by a blocking-pool
+            // thread (session 16: a thread per command in flight made 516
+            // threads at 1,000 battles). Its frames are made in the same
+            // call as the decide (one hop fewer a command: session 15),
+            // holding the battle with its new entries, and released only
+            // once the write is durable.
             let seats = watching_seats(shared, battle);
-            let (played, frames) = blocking_live(shared, move |l| {
-                let played =
-                    l.play_with_dice(battle, Actor(seat), at, &command, dice, cmd_id.as_deref())?;
-                let frames = (!played.again)
-                    .then(|| frames_for(l, battle, &seats, &played.entries, played.revealed));
-                Ok((played, frames))
+            let (playing, made) = blocking_live(shared, move |l| {
+                let mut made = None;
+                let playing = l.play_begin(
+                    battle,
+                    Actor(seat),
+                    at,
+                    &command,
+                    dice,
+                    cmd_id.as_deref(),
+                    &mut |b, key, played| {
+                        made = Some(frames_of(
+                            b,
+                            key,
+                            battle,
+                            &seats,
+                            &played.entries,
+                            played.revealed,
+                        ));
+                    },
+                )?;
+                let frames = match (&playing, made) {
+                    (_, Some(made)) => Some(Ok(made)),
+                    // Decided and written in one (a walk, or a store that
+                    // writes as it decides): the frames are made now.
+                    (Playing::Done(played), None) => (!played.again)
+                        .then(|| frames_for(l, battle, &seats, &played.entries, played.revealed)),
+                    (Playing::Writing(_), None) => None,
+                };
+                Ok((playing, frames))
             })
             .await
             .map_err(stay)?;
+            let played = playing.settled().await.map_err(|e| stay(refusal(e)))?;
             if played.again {
                 let last = played.entries.first().copied();
                 return Ok(json!({
@@ -1697,7 +1765,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             // Durable now: only then does anyone hear of it. A walk along
             // the recorded line (a redo after a take-back) sends its
             // entries as a new command's: every seat's line takes them.
-            match frames {
+            match made {
                 Some(Ok(frames)) => deliver(shared, battle, &frames),
                 Some(Err(e)) => {
                     eprintln!(

@@ -4,7 +4,10 @@
 //! The methods are blocking; the server calls them on tokio's blocking pool
 //! (`spawn_blocking`), so a slow disk never stalls a socket. A PostgreSQL
 //! store can implement them with a blocking client, or the trait's methods
-//! become futures when a second backend needs them.
+//! become futures when a second backend needs them. One is half-way there
+//! already: [`LiveStore::play_begin`] decides on the blocking pool and hands
+//! back the durable write as a future ([`Playing`]), so that a command
+//! waiting for its fsync holds no thread.
 
 use serde::{Deserialize, Serialize};
 use xenolog_engine::Actor;
@@ -344,6 +347,36 @@ pub struct Played {
     pub walked: bool,
 }
 
+/// The frames a command's entries make for its watchers, made on the
+/// battle as it stands with them, with the server's secret (the key of the
+/// receipts) and what the command made ([`LiveStore::play_begin`]).
+pub type MakeFrames<'a> = dyn FnMut(&dyn xenolog_engine::Battle, &Bytes32, &Played) + 'a;
+
+/// A command decided by [`LiveStore::play_begin`]: answered already, or
+/// waiting for its write to be durable.
+pub enum Playing {
+    /// Nothing to wait for (a command seen before, a walk along the
+    /// recorded line, or a store that writes as it decides). Its frames,
+    /// if any, are still to be made.
+    Done(Played),
+    /// Decided, its frames made, its write queued: the battle stays held
+    /// (no one reads the entries before they are durable) until the
+    /// future ends; then it is [`Played`], or refused in words and the
+    /// battle is read again from its file. Dropped before it ends, the
+    /// battle is also read again from its file.
+    Writing(std::pin::Pin<Box<dyn std::future::Future<Output = Result<Played, ClubError>> + Send>>),
+}
+
+impl Playing {
+    /// What the command made, once it is durable.
+    pub async fn settled(self) -> Result<Played, ClubError> {
+        match self {
+            Playing::Done(p) => Ok(p),
+            Playing::Writing(f) => f.await,
+        }
+    }
+}
+
 /// Started battles, decided here: the server is the only master.
 pub trait LiveStore: Send + Sync + 'static {
     /// Decide a seat's command against the battle's head `at` (the last
@@ -373,6 +406,28 @@ pub trait LiveStore: Send + Sync + 'static {
         dice: Option<Vec<u8>>,
         cmd_id: Option<&str>,
     ) -> Result<Played, ClubError>;
+    /// [`LiveStore::play_with_dice`] in two halves: decided here (on the
+    /// blocking pool), the write awaited by the caller ([`Playing`]). When
+    /// the command decided something new, `frames` is called once, holding
+    /// the battle, after the decide and before the write is awaited: the
+    /// caller makes its watchers' frames then and releases them only once
+    /// the future says the entries are durable. A store that writes as it
+    /// decides keeps this default: [`Playing::Done`], `frames` not called.
+    #[allow(clippy::too_many_arguments)]
+    fn play_begin(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        at: Option<xenolog_engine::EntryId>,
+        command: &serde_json::Value,
+        dice: Option<Vec<u8>>,
+        cmd_id: Option<&str>,
+        frames: &mut MakeFrames<'_>,
+    ) -> Result<Playing, ClubError> {
+        let _ = frames;
+        self.play_with_dice(battle, seat, at, command, dice, cmd_id)
+            .map(Playing::Done)
+    }
     /// The sides of the dice `command` needs entered, in a battle created
     /// with entered dice; [`ClubError::RolledDice`] where the server rolls
     /// (the count can depend on the first dice: it would tell the seat its

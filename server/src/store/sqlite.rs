@@ -16,12 +16,13 @@ use xenolog_engine::{Actor, Battle, EntryId, games};
 use xenolog_saves::{Campaign, DiceMode};
 
 use super::writer::{Gone, Writer};
+use tokio::sync::oneshot;
 
 mod table;
 use super::{
     BattleInfo, BattleStore, CampaignId, CampaignInfo, ClubError, CreatedBattle, Grant, Invitation,
-    Joined, LiveStore, NewBattle, Played, Principal, Redeemed, RosterPick, SeatInvite,
-    ServerBattleId, Store, TokenId, TokenInfo, TokenStore,
+    Joined, LiveStore, MakeFrames, NewBattle, Played, Playing, Principal, Redeemed, RosterPick,
+    SeatInvite, ServerBattleId, Store, TokenId, TokenInfo, TokenStore,
 };
 use crate::secret::{Code, Role, Token, random_bytes};
 
@@ -106,8 +107,25 @@ pub struct ClubFile {
     /// after a battle's slot, never before them.
     writers: Mutex<HashMap<CampaignId, Arc<Writer>>>,
     /// The started battles in memory, each behind its own lock: one
-    /// battle's slow decide or write never holds another's.
-    battles: Mutex<HashMap<ServerBattleId, Arc<Mutex<Option<LiveBattle>>>>>,
+    /// battle's slow decide or write never holds another's. The lock is
+    /// tokio's, so that a command waiting for its write holds it from a
+    /// task as well as from a thread ([`LiveStore::play_begin`]).
+    battles: Mutex<HashMap<ServerBattleId, Slot<LiveBattle>>>,
+    /// Each campaign's file, as the club file names it (a campaign's file
+    /// never changes): looked up once, not at every command under the
+    /// club file's lock (BENCHMARKS.md, the club server, session 16).
+    paths: Mutex<HashMap<CampaignId, PathBuf>>,
+    /// Every token not revoked, by its hash: filled at the start and kept
+    /// in step by `redeem` and `revoke`, so that a `hello` (2,000 of them
+    /// after a restart) finds its token without the club file's lock.
+    tokens: Mutex<HashMap<[u8; 32], Principal>>,
+    /// When tokens were last used, not yet written: a `hello` writes
+    /// nothing (each write would be an fsync under the club file's lock);
+    /// these are written together when the tokens are listed, when idle
+    /// battles are looked for (every minute), and when the server stops. A
+    /// killed server forgets the last minute's (the time is shown to the
+    /// organiser, nothing depends on it).
+    last_used: Mutex<HashMap<TokenId, i64>>,
     /// Read-only connections to campaign files, kept for reuse: a battle is
     /// loaded (and a command id looked up) on one of these, not on the
     /// campaign's writer thread, so a long load never stalls appends.
@@ -120,6 +138,93 @@ pub struct ClubFile {
 
 /// Read-only connections kept per campaign.
 const READERS_KEPT: usize = 4;
+
+impl Drop for ClubFile {
+    /// A server stopping writes the token times only memory holds.
+    fn drop(&mut self) {
+        self.flush_last_used();
+    }
+}
+
+/// A battle's slot: empty until it is loaded.
+type Slot<T> = Arc<tokio::sync::Mutex<Option<T>>>;
+
+/// A held slot ([`ClubFile::hold`]). Dropped while its thread panics (an
+/// engine step failing half-way through a decide), or while a write of
+/// what it holds is not known to be durable (`unsettled`: the write
+/// failed, or whoever awaited it went away), it empties the slot: what it
+/// holds may not be on disk, so the battle is loaded again from its file
+/// and nothing that is not on disk is ever shown or decided on.
+struct Held<T> {
+    guard: tokio::sync::OwnedMutexGuard<Option<T>>,
+    unsettled: bool,
+}
+
+impl<T> std::ops::Deref for Held<T> {
+    type Target = Option<T>;
+    fn deref(&self) -> &Option<T> {
+        &self.guard
+    }
+}
+
+impl<T> std::ops::DerefMut for Held<T> {
+    fn deref_mut(&mut self) -> &mut Option<T> {
+        &mut self.guard
+    }
+}
+
+impl<T> Drop for Held<T> {
+    fn drop(&mut self) {
+        if self.unsettled || std::thread::panicking() {
+            *self.guard = None;
+        }
+    }
+}
+
+/// What deciding a command came to, its battle held.
+enum Decision {
+    /// Answered (a command seen before, a walk along the recorded line).
+    Done(Played),
+    /// Decided in memory; its write queued on the campaign's writer.
+    Queued {
+        played: Played,
+        written: oneshot::Receiver<Result<(), String>>,
+        path: PathBuf,
+    },
+}
+
+/// The words of a campaign whose writer could not take a job.
+fn gone(path: &Path, g: Gone) -> ClubError {
+    ClubError::Campaign {
+        file: path.display().to_string(),
+        why: g.0.unwrap_or_else(|| {
+            "its writer has stopped (the server is stopping, or it failed): try again in a moment"
+                .into()
+        }),
+    }
+}
+
+/// A queued write's answer: the command's `played` once durable; refused
+/// in words otherwise, the slot then emptied (the battle reads again from
+/// its file) as `held` drops unsettled.
+fn settle(
+    mut held: Held<LiveBattle>,
+    written: Result<Result<(), String>, oneshot::error::RecvError>,
+    played: Played,
+    path: &Path,
+) -> Result<Played, ClubError> {
+    match written {
+        Ok(Ok(())) => {
+            held.unsettled = false;
+            Ok(played)
+        }
+        Ok(Err(why)) => Err(ClubError::Campaign {
+            file: path.display().to_string(),
+            why,
+        }),
+        Err(_) => Err(gone(path, Gone(None))),
+    }
+}
 
 /// A started battle in memory: only what is durable in its campaign file
 /// (a command that could not be written drops it; it is loaded again).
@@ -180,15 +285,80 @@ impl ClubFile {
         Migrations::from_slice(MIGRATIONS)
             .to_latest(&mut conn)
             .map_err(|e| file_err(format!("its tables cannot be made: {e}")))?;
+        let rows: Vec<(Vec<u8>, TokenId, String, String)> = conn
+            .prepare("SELECT hash, id, role, label FROM tokens WHERE revoked IS NULL")
+            .and_then(|mut s| {
+                s.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+                    .collect()
+            })
+            .map_err(sql)?;
+        let mut tokens = HashMap::new();
+        for (hash, id, role, label) in rows {
+            let role = Role::from_word(&role)
+                .ok_or_else(|| file_err(format!("it names an unknown role '{role}'")))?;
+            tokens.insert(
+                blob32(hash),
+                Principal {
+                    token: id,
+                    role,
+                    label,
+                },
+            );
+        }
         Ok(ClubFile {
             path: path.to_owned(),
             dir: path.parent().unwrap_or(Path::new(".")).to_owned(),
             conn: Mutex::new(conn),
             writers: Mutex::new(HashMap::new()),
             battles: Mutex::new(HashMap::new()),
+            paths: Mutex::new(HashMap::new()),
+            tokens: Mutex::new(tokens),
+            last_used: Mutex::new(HashMap::new()),
             readers: Mutex::new(HashMap::new()),
             starting: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// Write the times tokens were last used that only memory holds, in
+    /// one transaction. A failure is logged and they are kept for the next
+    /// time.
+    fn write_last_used(&self, conn: &Connection) {
+        let pending: Vec<(TokenId, i64)> = self
+            .last_used
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .drain()
+            .collect();
+        if pending.is_empty() {
+            return;
+        }
+        let written = (|| {
+            let tx = conn.unchecked_transaction()?;
+            for (id, at) in &pending {
+                tx.execute(
+                    "UPDATE tokens SET last_used = max(coalesce(last_used, 0), ?2) WHERE id = ?1",
+                    params![id, at],
+                )?;
+            }
+            tx.commit()
+        })();
+        if let Err(e) = written {
+            eprintln!(
+                "serve: the club file {}: when tokens were last used could not be written: {e}",
+                self.path.display()
+            );
+            let mut m = self.last_used.lock().unwrap_or_else(|p| p.into_inner());
+            for (id, at) in pending {
+                let t = m.entry(id).or_insert(at);
+                *t = (*t).max(at);
+            }
+        }
+    }
+
+    /// [`ClubFile::write_last_used`] taking the club file's lock.
+    pub fn flush_last_used(&self) {
+        let conn = self.conn();
+        self.write_last_used(&conn);
     }
 
     fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
@@ -343,6 +513,12 @@ impl ClubFile {
         )
         .map_err(|e| self.sql(e))?;
         tx.commit().map_err(|e| self.sql(e))?;
+        if let Some(token) = &redeemed.token {
+            self.tokens
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(token.hash(), redeemed.principal.clone());
+        }
         Ok(redeemed)
     }
 
@@ -447,6 +623,21 @@ impl TokenStore for ClubFile {
     }
 
     fn authenticate(&self, token: &Token) -> Result<Principal, ClubError> {
+        let hash = token.hash();
+        let known = self
+            .tokens
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&hash)
+            .cloned();
+        if let Some(p) = known {
+            self.last_used
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(p.token, now());
+            return Ok(p);
+        }
+        // Not in memory: unknown or revoked (the file says which).
         let conn = self.conn();
         let row: Option<(i64, String, String, Option<i64>)> = conn
             .query_row(
@@ -510,6 +701,7 @@ impl TokenStore for ClubFile {
 
     fn tokens(&self) -> Result<Vec<TokenInfo>, ClubError> {
         let conn = self.conn();
+        self.write_last_used(&conn);
         let ids: Vec<TokenId> = conn
             .prepare("SELECT id FROM tokens ORDER BY id")
             .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
@@ -526,6 +718,12 @@ impl TokenStore for ClubFile {
             params![id, now()],
         )
         .map_err(|e| self.sql(e))?;
+        // Written: from now on its hello is refused.
+        self.tokens
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|_, p| p.token != id);
+        self.write_last_used(&conn);
         self.token_info(&conn, id)
     }
 }
@@ -621,13 +819,7 @@ impl ClubFile {
     }
 
     fn gone(&self, path: &Path, g: Gone) -> ClubError {
-        ClubError::Campaign {
-            file: path.display().to_string(),
-            why: g.0.unwrap_or_else(|| {
-                "its writer has stopped (the server is stopping, or it failed): try again in a moment"
-                    .into()
-            }),
-        }
+        gone(path, g)
     }
 
     /// Run `f` on a read-only connection to campaign `id`'s file (one kept
@@ -726,7 +918,7 @@ impl ClubFile {
     }
 
     /// The lock of a battle's slot (empty until it is loaded).
-    fn slot(&self, battle: ServerBattleId) -> Arc<Mutex<Option<LiveBattle>>> {
+    fn slot(&self, battle: ServerBattleId) -> Slot<LiveBattle> {
         self.battles
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -735,19 +927,16 @@ impl ClubFile {
             .clone()
     }
 
-    /// Hold a battle's slot. A slot whose holder panicked (an engine step
-    /// failing half-way through `decide`) may hold entries that were never
-    /// written: it is emptied, so the battle is loaded again from its file
-    /// and nothing that is not on disk is ever shown or decided on.
-    fn hold<T>(slot: &Mutex<Option<T>>) -> std::sync::MutexGuard<'_, Option<T>> {
-        match slot.lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => {
-                let mut guard = poisoned.into_inner();
-                *guard = None;
-                slot.clear_poison();
-                guard
-            }
+    /// Hold a battle's slot, waiting for it on this thread (never from a
+    /// task: the server calls the store on the blocking pool). A holder
+    /// that panics (an engine step failing half-way through `decide`) may
+    /// hold entries that were never written: its [`Held`] empties the slot
+    /// as it drops, so the battle is loaded again from its file and nothing
+    /// that is not on disk is ever shown or decided on.
+    fn hold<T>(slot: &Slot<T>) -> Held<T> {
+        Held {
+            guard: slot.clone().blocking_lock_owned(),
+            unsettled: false,
         }
     }
 
@@ -794,6 +983,8 @@ impl ClubFile {
     /// restart. A battle in use (its slot held) is left. Returns how many
     /// were evicted.
     pub fn evict_idle(&self, idle: std::time::Duration) -> usize {
+        // Also the minute's token times (see `last_used`).
+        self.flush_last_used();
         let mut battles = self.battles.lock().unwrap_or_else(|p| p.into_inner());
         let mut evicted = 0;
         battles.retain(|_, slot| {
@@ -821,10 +1012,27 @@ impl ClubFile {
             .count()
     }
 
-    /// The campaign file of a campaign.
+    /// The campaign file of a campaign: from memory once it was looked up
+    /// (a campaign's file never changes), so a command does not wait for
+    /// the club file's lock.
     fn path_of(&self, campaign: CampaignId) -> Result<PathBuf, ClubError> {
-        let conn = self.conn();
-        self.campaign_path(&conn, campaign)
+        if let Some(p) = self
+            .paths
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&campaign)
+        {
+            return Ok(p.clone());
+        }
+        let path = {
+            let conn = self.conn();
+            self.campaign_path(&conn, campaign)?
+        };
+        self.paths
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(campaign, path.clone());
+        Ok(path)
     }
 }
 
@@ -873,105 +1081,52 @@ impl LiveStore for ClubFile {
     ) -> Result<Played, ClubError> {
         let slot = self.slot(battle);
         let mut guard = Self::hold(&slot);
-        let lb = self.loaded(&mut guard, battle)?;
-        let path = self.path_of(lb.campaign)?;
-        let writer = self.writer(lb.campaign, &path)?;
-        let campaign_err = |why: String| ClubError::Campaign {
-            file: path.display().to_string(),
-            why,
-        };
-        if let Some(cid) = cmd_id {
-            // Recorded in the same transaction as its entries (append_batch):
-            // if they are there, so is the id, and the other way round.
-            // Read off the writer thread: this battle's own appends are
-            // all durable (they are made holding its slot, as this is).
-            let id = lb.id;
-            let done = self.reading(lb.campaign, &path, |c| c.command_entries(id, seat, cid))?;
-            if let Some(entries) = done {
-                // Over when the battle ended at the last of those entries.
-                let ended =
-                    lb.battle.outcome().is_some() && entries.last().copied() == lb.battle.cursor();
-                return Ok(Played {
-                    entries,
-                    revealed: ended.then_some(lb.secret),
-                    again: true,
-                    walked: false,
-                });
+        match self.decide_held(&mut guard, battle, seat, at, command, dice, cmd_id)? {
+            Decision::Done(played) => Ok(played),
+            Decision::Queued {
+                played,
+                written,
+                path,
+            } => {
+                guard.unsettled = true;
+                // On this thread (a test, a caller without a runtime).
+                settle(guard, written.blocking_recv(), played, &path)
             }
         }
-        if dice.is_some() && lb.dice_mode != DiceMode::Entered {
-            return Err(ClubError::RolledDice {
-                battle,
-                what: "it takes no dice entered by hand",
-            });
-        }
-        let b = &mut lb.battle;
-        if b.outcome().is_some() {
-            return Err(ClubError::Over(battle));
-        }
-        let head = b.cursor();
-        if at != head {
-            let words = match head {
-                None => "the battle is at its start".to_owned(),
-                Some(h) => {
-                    let t = b.entry_texts_as(&[h], xenolog_engine::Viewer::Seat(seat));
-                    match t.first() {
-                        Some(t) => format!("entry {h} ({}: {})", t.actor, t.command),
-                        None => format!("entry {h}"),
-                    }
+    }
+
+    fn play_begin(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        at: Option<EntryId>,
+        command: &Value,
+        dice: Option<Vec<u8>>,
+        cmd_id: Option<&str>,
+        frames: &mut MakeFrames<'_>,
+    ) -> Result<Playing, ClubError> {
+        let slot = self.slot(battle);
+        let mut guard = Self::hold(&slot);
+        match self.decide_held(&mut guard, battle, seat, at, command, dice, cmd_id)? {
+            Decision::Done(played) => Ok(Playing::Done(played)),
+            Decision::Queued {
+                played,
+                written,
+                path,
+            } => {
+                // From here until the write is known durable, a drop (a
+                // panic in `frames`, the awaiting task gone) empties the
+                // slot.
+                guard.unsettled = true;
+                if let Some(lb) = guard.as_ref() {
+                    frames(&*lb.battle, &lb.secret, &played);
                 }
-            };
-            return Err(ClubError::Stale(words));
-        }
-        // Section 9, a real redo: after a take-back, the command recorded
-        // next (the same seat, command and entered dice) walks the recorded
-        // line instead of deciding it again: the same entry with the same
-        // dice (principle 3), no new branch, nothing written but the
-        // position. Tried only where something is recorded after the head.
-        if !b.children(head).is_empty()
-            && let Ok(p) = b.prepare_json(seat, command, dice.clone())
-            && matches!(p.kind, xenolog_engine::PendingKind::Redo { .. })
-        {
-            let entered = lb.dice_mode == DiceMode::Entered;
-            return self.walk(&mut guard, battle, p, entered, seat, cmd_id, &path, &writer);
-        }
-        let held = b.records().len();
-        // Decided on this thread (the blocking pool), in memory only.
-        let decided =
-            match xenolog_saves::decide(lb.id, &mut **b, seat, command, dice, lb.dice_mode) {
-                Ok(d) => d,
-                Err(e) => {
-                    let changed = b.records().len() != held;
-                    if changed {
-                        // A step after the command failed: what is in memory is
-                        // not written. Load the battle again next time.
-                        *guard = None;
-                    }
-                    return Err(refused_decide(e, changed, battle, &path));
-                }
-            };
-        let decided = match cmd_id {
-            Some(cid) => decided.command_id(seat, cid),
-            None => decided,
-        };
-        let entries = decided.entries();
-        let ends = decided.ends();
-        let secret = lb.secret;
-        let written = writer.append(decided);
-        match written {
-            Ok(Ok(())) => Ok(Played {
-                entries,
-                revealed: ends.then_some(secret),
-                again: false,
-                walked: false,
-            }),
-            Ok(Err(why)) => {
-                *guard = None;
-                Err(campaign_err(why))
-            }
-            Err(g) => {
-                *guard = None;
-                Err(self.gone(&path, g))
+                // The battle stays held while the write is awaited, by a
+                // task, not a thread: no one reads entries not yet durable.
+                Ok(Playing::Writing(Box::pin(async move {
+                    let written = written.await;
+                    settle(guard, written, played, &path)
+                })))
             }
         }
     }
@@ -1012,6 +1167,133 @@ impl LiveStore for ClubFile {
 }
 
 impl ClubFile {
+    /// Decide a seat's command on its held battle (loaded if need be) and
+    /// queue its write ([`LiveStore::play_with_dice`], whose words apply):
+    /// the caller awaits the write, holding the battle.
+    #[allow(clippy::too_many_arguments)]
+    fn decide_held(
+        &self,
+        guard: &mut Held<LiveBattle>,
+        battle: ServerBattleId,
+        seat: Actor,
+        at: Option<EntryId>,
+        command: &Value,
+        dice: Option<Vec<u8>>,
+        cmd_id: Option<&str>,
+    ) -> Result<Decision, ClubError> {
+        let lb = self.loaded(guard, battle)?;
+        let path = self.path_of(lb.campaign)?;
+        let writer = self.writer(lb.campaign, &path)?;
+        // A command id can have been decided before only where a command
+        // was: a command is decided only at the head its sending names
+        // (`at`), a resend names the same, and its entry stays under that
+        // head for good (a take-back keeps it; nothing is deleted). So when
+        // `at` is the head and nothing is recorded after it, the id is new
+        // and the campaign file is not asked (session 16: the look-up cost
+        // about 100 µs a command, BENCHMARKS.md). An id reused by a client
+        // for another command there is refused by the file's key on the
+        // write, in words, and changes nothing.
+        let unseen_here = at == lb.battle.cursor() && lb.battle.children(at).is_empty();
+        if let Some(cid) = cmd_id.filter(|_| !unseen_here) {
+            // Recorded in the same transaction as its entries (append_batch):
+            // if they are there, so is the id, and the other way round.
+            // Read off the writer thread: this battle's own appends are
+            // all durable (they are made holding its slot, as this is).
+            let id = lb.id;
+            let done = self.reading(lb.campaign, &path, |c| c.command_entries(id, seat, cid))?;
+            if let Some(entries) = done {
+                // Over when the battle ended at the last of those entries.
+                let ended =
+                    lb.battle.outcome().is_some() && entries.last().copied() == lb.battle.cursor();
+                return Ok(Decision::Done(Played {
+                    entries,
+                    revealed: ended.then_some(lb.secret),
+                    again: true,
+                    walked: false,
+                }));
+            }
+        }
+        if dice.is_some() && lb.dice_mode != DiceMode::Entered {
+            return Err(ClubError::RolledDice {
+                battle,
+                what: "it takes no dice entered by hand",
+            });
+        }
+        let b = &mut lb.battle;
+        if b.outcome().is_some() {
+            return Err(ClubError::Over(battle));
+        }
+        let head = b.cursor();
+        if at != head {
+            let words = match head {
+                None => "the battle is at its start".to_owned(),
+                Some(h) => {
+                    let t = b.entry_texts_as(&[h], xenolog_engine::Viewer::Seat(seat));
+                    match t.first() {
+                        Some(t) => format!("entry {h} ({}: {})", t.actor, t.command),
+                        None => format!("entry {h}"),
+                    }
+                }
+            };
+            return Err(ClubError::Stale(words));
+        }
+        // Section 9, a real redo: after a take-back, the command recorded
+        // next (the same seat, command and entered dice) walks the recorded
+        // line instead of deciding it again: the same entry with the same
+        // dice (principle 3), no new branch, nothing written but the
+        // position. Tried only where something is recorded after the head.
+        if !b.children(head).is_empty()
+            && let Ok(p) = b.prepare_json(seat, command, dice.clone())
+            && matches!(p.kind, xenolog_engine::PendingKind::Redo { .. })
+        {
+            let entered = lb.dice_mode == DiceMode::Entered;
+            return self
+                .walk(guard, battle, p, entered, seat, cmd_id, &path, &writer)
+                .map(Decision::Done);
+        }
+        let held = b.records().len();
+        // Decided on this thread (the blocking pool), in memory only.
+        let decided =
+            match xenolog_saves::decide(lb.id, &mut **b, seat, command, dice, lb.dice_mode) {
+                Ok(d) => d,
+                Err(e) => {
+                    let changed = b.records().len() != held;
+                    if changed {
+                        // A step after the command failed: what is in memory is
+                        // not written. Load the battle again next time.
+                        **guard = None;
+                    }
+                    return Err(refused_decide(e, changed, battle, &path));
+                }
+            };
+        let decided = match cmd_id {
+            Some(cid) => decided.command_id(seat, cid),
+            None => decided,
+        };
+        let entries = decided.entries();
+        let ends = decided.ends();
+        let secret = lb.secret;
+        match writer.append_async(decided) {
+            Ok(written) => Ok(Decision::Queued {
+                played: Played {
+                    entries,
+                    revealed: ends.then_some(secret),
+                    again: false,
+                    walked: false,
+                },
+                written,
+                path,
+            }),
+            Err(g) => {
+                // Not queued: what is in memory is not written.
+                **guard = None;
+                Err(self.gone(&path, g))
+            }
+        }
+    }
+}
+
+impl ClubFile {
     /// Walk the recorded line from the battle's head: the seat's command
     /// recorded next (`first`, a redo), then each step of the game's own
     /// recorded after it, as [`xenolog_saves::decide`] played them when the
@@ -1021,7 +1303,7 @@ impl ClubFile {
     #[allow(clippy::too_many_arguments)]
     fn walk(
         &self,
-        guard: &mut std::sync::MutexGuard<'_, Option<LiveBattle>>,
+        guard: &mut Held<LiveBattle>,
         battle: ServerBattleId,
         first: xenolog_engine::Pending,
         entered: bool,
@@ -1438,23 +1720,42 @@ mod tests {
     }
 
     /// Review of session 13: a decide that panics half-way leaves its
-    /// slot poisoned, holding an entry that was never written. The next
-    /// holder finds the slot empty (the battle reloads from its file), and
-    /// the slot is usable again afterwards.
+    /// slot holding an entry that was never written. The slot is emptied
+    /// as the panicking holder lets go (the battle reloads from its file),
+    /// and is usable again afterwards.
     #[test]
     fn a_slot_whose_holder_panicked_is_emptied_so_the_battle_reloads_from_disk() {
-        let slot = Arc::new(Mutex::new(Some(7u32)));
+        let slot: Slot<u32> = Arc::new(tokio::sync::Mutex::new(Some(7u32)));
         let held = Arc::clone(&slot);
         let panicked = std::thread::spawn(move || {
-            let mut g = held.lock().unwrap();
+            let mut g = ClubFile::hold(&held);
             *g = Some(8); // decided in memory, never written
             panic!("an engine step failed");
         })
         .join();
-        assert!(panicked.is_err() && slot.is_poisoned());
+        assert!(panicked.is_err());
         assert_eq!(*ClubFile::hold(&slot), None, "nothing unwritten is kept");
-        assert!(!slot.is_poisoned(), "the slot is usable again");
         *ClubFile::hold(&slot) = Some(9);
+        assert_eq!(*ClubFile::hold(&slot), Some(9), "the slot is usable again");
+    }
+
+    /// A command whose write is awaited by a task that goes away before
+    /// the write is known durable leaves nothing in memory: its battle is
+    /// read again from its file (which has the command or not, as the
+    /// writer left it; never something only memory holds).
+    #[test]
+    fn a_held_slot_dropped_before_its_write_settled_is_emptied() {
+        let slot: Slot<u32> = Arc::new(tokio::sync::Mutex::new(Some(7u32)));
+        let mut g = ClubFile::hold(&slot);
+        *g = Some(8);
+        g.unsettled = true;
+        drop(g);
+        assert_eq!(*ClubFile::hold(&slot), None);
+        let mut g = ClubFile::hold(&slot);
+        *g = Some(9);
+        g.unsettled = true;
+        g.unsettled = false; // durable
+        drop(g);
         assert_eq!(*ClubFile::hold(&slot), Some(9));
     }
 
@@ -1552,6 +1853,46 @@ mod tests {
             club.authenticate(&Token::from_text("xnl_p_nothing")),
             Err(ClubError::UnknownToken)
         ));
+    }
+
+    /// Session 16: a hello finds its token in memory (filled when the club
+    /// file opens, kept in step by redeem and revoke) and writes nothing;
+    /// the time it was used is written when the tokens are listed, or the
+    /// club file closes.
+    #[test]
+    fn a_hello_writes_nothing_and_its_time_is_written_when_the_tokens_are_listed() {
+        let (dir, club) = club();
+        let inv = club
+            .invite_at(Role::Player, "Anna", 7, now(), None)
+            .unwrap();
+        let r = club.redeem(&inv.code, None, None).unwrap();
+        let (token, id) = (r.token.unwrap(), r.principal.token);
+        let stored = |club: &ClubFile| -> i64 {
+            club.conn()
+                .query_row("SELECT last_used FROM tokens WHERE id = ?1", [id], |r| {
+                    r.get(0)
+                })
+                .unwrap()
+        };
+        club.conn()
+            .execute("UPDATE tokens SET last_used = 1 WHERE id = ?1", [id])
+            .unwrap();
+        assert_eq!(club.authenticate(&token).unwrap().label, "Anna");
+        assert_eq!(stored(&club), 1, "the hello wrote nothing");
+        let listed = club.tokens().unwrap();
+        let anna = listed.iter().find(|t| t.id == id).unwrap();
+        assert!(anna.last_used.unwrap() > 1, "{anna:?}");
+        assert!(stored(&club) > 1);
+        // Again, then the club file closes (the server stops): written.
+        club.conn()
+            .execute("UPDATE tokens SET last_used = 1 WHERE id = ?1", [id])
+            .unwrap();
+        club.authenticate(&token).unwrap();
+        drop(club);
+        let club = ClubFile::open(&dir.path().join(CLUB_FILE)).unwrap();
+        assert!(stored(&club) > 1);
+        // Opened again, the token is known from the file.
+        assert_eq!(club.authenticate(&token).unwrap().token, id);
     }
 
     /// Club migration 5 makes `server_battle_dice`, which session 14 made
@@ -2165,6 +2506,100 @@ mod tests {
         );
     }
 
+    /// Session 16: a command id is looked up in the campaign file only
+    /// where it could have been decided before (its `at` is not the head,
+    /// or something is recorded after the head). A resend is answered
+    /// `again` as before; an id reused for another command at a new head is
+    /// refused by the file's key, in words, and changes nothing.
+    #[test]
+    fn a_command_id_is_looked_up_only_where_it_could_have_been_decided() {
+        let (_dir, club) = club();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        let hold = serde_json::json!("hold");
+        let first = club
+            .play(battle, Actor(0), None, &hold, Some("c-1"))
+            .unwrap();
+        assert_eq!((first.entries.clone(), first.again), (vec![0], false));
+        club.play(battle, Actor(1), Some(0), &hold, Some("c-2"))
+            .unwrap();
+        // Resent as it was first sent: answered again, from the file.
+        let again = club
+            .play(battle, Actor(0), None, &hold, Some("c-1"))
+            .unwrap();
+        assert_eq!((again.entries, again.again), (vec![0], true));
+        // The same id for another command at the head: refused in words.
+        let reused = club.play(battle, Actor(0), Some(1), &hold, Some("c-1"));
+        assert!(
+            matches!(&reused, Err(ClubError::Campaign { why, .. }) if why.contains("refused the write") || why.contains("UNIQUE")),
+            "{reused:?}"
+        );
+        let mut head = None;
+        club.read(battle, &mut |b| head = b.cursor()).unwrap();
+        assert_eq!(head, Some(1), "nothing changed");
+        // A new id there is decided.
+        let next = club
+            .play(battle, Actor(0), Some(1), &hold, Some("c-3"))
+            .unwrap();
+        assert_eq!(next.entries, vec![2]);
+    }
+
+    /// Session 16: a command is decided on a thread and its write awaited
+    /// by a task. Its frames are made once, holding the battle with its new
+    /// entry; the battle stays held (no reader sees the entry, eviction
+    /// leaves it) until the write is durable; then it is played.
+    #[test]
+    fn a_begun_command_holds_its_battle_until_its_write_is_durable() {
+        let (_dir, club) = club();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        let mut made = Vec::new();
+        let playing = club
+            .play_begin(
+                battle,
+                Actor(0),
+                None,
+                &serde_json::json!("hold"),
+                None,
+                Some("b-1"),
+                &mut |b, _, played| made.push((b.cursor(), played.entries.clone())),
+            )
+            .unwrap();
+        assert_eq!(
+            made,
+            vec![(Some(0), vec![0])],
+            "frames made once, on the new head"
+        );
+        assert!(matches!(playing, Playing::Writing(_)));
+        assert!(
+            club.slot(battle).try_lock().is_err(),
+            "held while the write is awaited"
+        );
+        assert_eq!(club.evict_idle(std::time::Duration::ZERO), 0);
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let played = rt.block_on(playing.settled()).unwrap();
+        assert_eq!(played.entries, vec![0]);
+        assert!(!played.again);
+        let mut head = None;
+        club.read(battle, &mut |b| head = b.cursor()).unwrap();
+        assert_eq!(head, Some(0));
+        // Durable with its id: sent again, it is answered, not decided.
+        let again = club
+            .play_begin(
+                battle,
+                Actor(0),
+                None,
+                &serde_json::json!("hold"),
+                None,
+                Some("b-1"),
+                &mut |_, _, _| panic!("nothing new, no frames"),
+            )
+            .unwrap();
+        assert!(matches!(&again, Playing::Done(p) if p.again && p.entries == vec![0]));
+    }
+
     #[test]
     fn an_idle_battle_is_evicted_and_loaded_again_on_its_next_use() {
         let (_dir, club) = club();
@@ -2179,7 +2614,7 @@ mod tests {
         assert_eq!(club.evict_idle(std::time::Duration::from_secs(3600)), 0);
         // A battle in use stays.
         let slot = club.slot(b);
-        let held = slot.lock().unwrap();
+        let held = ClubFile::hold(&slot);
         assert_eq!(club.evict_idle(std::time::Duration::ZERO), 1);
         drop(held);
         drop(slot);

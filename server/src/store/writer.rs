@@ -20,14 +20,21 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
+use tokio::sync::oneshot;
+
 use xenolog_saves::{Campaign, Decided, SaveError};
 
 /// At most this many appends share one transaction.
 pub const MAX_BATCH: usize = 256;
 
+/// How an append is answered: durable (`Ok`), or refused in words. A
+/// oneshot, so that whoever waits for it may be a task awaiting it without
+/// holding a thread ([`Writer::append_async`]) or a thread blocking on it.
+type Reply = oneshot::Sender<Result<(), String>>;
+
 /// Work for a writer thread.
 enum Job {
-    Append(Decided, mpsc::SyncSender<Result<(), String>>),
+    Append(Decided, Reply),
     Run(Box<dyn FnOnce(&mut Campaign) + Send>),
 }
 
@@ -108,16 +115,20 @@ impl Writer {
         self.stats.dead.load(Ordering::Relaxed)
     }
 
-    /// Append `d` in the next batch and wait until it is durable (or refused:
-    /// the words say why).
-    pub fn append(&self, d: Decided) -> Result<Result<(), String>, Gone> {
-        let (tx, rx) = mpsc::sync_channel(1);
+    /// Queue `d` for the next batch; the receiver is answered once it is
+    /// durable (or refused: the words say why). A task awaits it without
+    /// holding a thread: a command waiting for its fsync is a
+    /// suspended task, not a blocking-pool thread (BENCHMARKS.md, the club
+    /// server, session 16). A receiver whose sender is dropped unanswered
+    /// means the writer stopped ([`Gone`]).
+    pub fn append_async(&self, d: Decided) -> Result<oneshot::Receiver<Result<(), String>>, Gone> {
+        let (tx, rx) = oneshot::channel();
         self.jobs
             .as_ref()
             .ok_or(Gone(None))?
             .send(Job::Append(d, tx))
             .map_err(|_| Gone(None))?;
-        rx.recv().map_err(|_| Gone(None))
+        Ok(rx)
     }
 
     /// Run `f` on the campaign, in queue order, and wait for its result.
@@ -159,7 +170,7 @@ impl Drop for Writer {
 
 fn run(mut campaign: Campaign, jobs: mpsc::Receiver<Job>, stats: &Stats) {
     let path: PathBuf = campaign.path().to_owned();
-    let mut appends: Vec<(Decided, mpsc::SyncSender<Result<(), String>>)> = Vec::new();
+    let mut appends: Vec<(Decided, Reply)> = Vec::new();
     // A job whose appends before it failed the write: it runs on the file
     // opened again.
     let mut carried: Option<Job> = None;
@@ -225,11 +236,7 @@ fn run(mut campaign: Campaign, jobs: mpsc::Receiver<Job>, stats: &Stats) {
 
 /// Write the appends queued so far, if any, in one transaction (counted);
 /// whether the write panicked.
-fn write(
-    campaign: &mut Campaign,
-    appends: &mut Vec<(Decided, mpsc::SyncSender<Result<(), String>>)>,
-    stats: &Stats,
-) -> bool {
+fn write(campaign: &mut Campaign, appends: &mut Vec<(Decided, Reply)>, stats: &Stats) -> bool {
     if appends.is_empty() {
         return false;
     }
@@ -242,10 +249,7 @@ fn write(
 
 /// Write every queued append in one transaction and answer each; whether
 /// the write panicked (each append is then answered in words).
-fn flush(
-    campaign: &mut Campaign,
-    appends: &mut Vec<(Decided, mpsc::SyncSender<Result<(), String>>)>,
-) -> bool {
+fn flush(campaign: &mut Campaign, appends: &mut Vec<(Decided, Reply)>) -> bool {
     if appends.is_empty() {
         return false;
     }
