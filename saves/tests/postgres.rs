@@ -352,3 +352,43 @@ fn p2_a_parameter_of_the_wrong_kind_is_refused_in_words_and_changes_nothing() {
         [[Value::Integer(0)]]
     );
 }
+
+#[test]
+fn p2_a_failed_statement_inside_a_transaction_is_rolled_back_whole_and_the_connection_goes_on() {
+    let Some(pg) = fresh("aborted") else { return };
+    let db: &dyn Db = &pg.db;
+    {
+        let tx = begin(db, Begin::Immediate).unwrap();
+        tx.execute(
+            "INSERT INTO campaign_log (at, event) VALUES (?1, ?2)",
+            &[&1i64, &"kept?"],
+        )
+        .unwrap();
+        // PostgreSQL aborts the whole transaction on an error (SQLite does
+        // not): what follows in it is refused until it ends.
+        assert!(tx.execute("SELECT * FROM no_such_table", &[]).is_err());
+        let e = tx.execute("SELECT 1", &[]).unwrap_err();
+        assert!(e.to_string().contains("aborted"), "{e}");
+        assert!(db.in_transaction());
+    }
+    assert!(!db.in_transaction());
+    assert_eq!(
+        db.query("SELECT COUNT(*) FROM campaign_log", &[]).unwrap(),
+        [[Value::Integer(0)]]
+    );
+    // A savepoint rolled back after a failure inside it saves the rest.
+    let tx = begin(db, Begin::Immediate).unwrap();
+    tx.execute(
+        "INSERT INTO campaign_log (at, event) VALUES (?1, ?2)",
+        &[&2i64, &"kept"],
+    )
+    .unwrap();
+    let sp = tx.savepoint().unwrap();
+    assert!(tx.execute("SELECT * FROM no_such_table", &[]).is_err());
+    sp.rollback().unwrap();
+    tx.commit().unwrap();
+    assert_eq!(
+        db.query("SELECT at, event FROM campaign_log", &[]).unwrap(),
+        [[Value::Integer(2), Value::Text("kept".into())]]
+    );
+}

@@ -30,6 +30,8 @@ as_owner() {
 
 case "${1:-}" in
   start)
+    # A cluster left by a run that was killed: stop it first (same port).
+    [ -f "$state" ] && "$0" stop
     if [ "$(id -u)" = 0 ] && ! id pgtest >/dev/null 2>&1; then
       useradd -r -m pgtest
     fi
