@@ -7,7 +7,9 @@
 //! a fresh schema of its own, dropped at the end. Without it they say so and
 //! pass: CI (`.ci/run`) starts a cluster and sets it.
 
-use xenolog_saves::db::pg::{Postgres, create_campaign_schema, use_schema, valid_schema_name};
+use xenolog_saves::db::pg::{
+    Postgres, catch_up_identities, create_campaign_schema, use_schema, valid_schema_name,
+};
 use xenolog_saves::db::{Begin, Code, Conn, Db, DbExt, Sqlite, Value, begin};
 
 /// A connection to the test server in a fresh campaign schema, dropped
@@ -496,4 +498,35 @@ fn p2_every_statement_of_saves_prepares_on_a_migrated_schema_of_both_backends() 
     };
     let bad = check(&pg.db);
     assert!(bad.is_empty(), "PostgreSQL: {bad:#?}");
+}
+
+#[test]
+fn p2_ids_written_by_hand_are_followed_by_the_next_id_the_database_chooses() {
+    let Some(pg) = fresh("identities") else {
+        return;
+    };
+    let by_hand = "INSERT INTO campaign_log (id, at, event, origin, origin_id) \
+                   VALUES (?1, 1, 'e', 'x', ?1)";
+    let chosen = "INSERT INTO campaign_log (at, event, origin, origin_id) VALUES (2, 'f', 'y', 1)";
+    // SQLite's rowid follows the largest id by itself.
+    let lite = sqlite();
+    lite.execute(by_hand, &[&5i64]).unwrap();
+    assert_eq!(lite.insert_id(chosen, &[]).unwrap(), 6);
+    // PostgreSQL's identity does not: it would choose 1, then 5 again.
+    pg.db.execute(by_hand, &[&5i64]).unwrap();
+    let n = catch_up_identities(&pg.db).unwrap();
+    // battles, campaign, campaign_conflicts, campaign_log, campaign_results, fair_seeds
+    assert_eq!(n, 6);
+    assert_eq!(pg.db.insert_id(chosen, &[]).unwrap(), 6);
+    // On an empty table the first id is 1, as on SQLite.
+    assert_eq!(
+        pg.db
+            .insert_id(
+                "INSERT INTO battles (game, title, seed, rules_version, config, dice_mode, \
+                 created, updated) VALUES ('g', 't', 1, 1, '{}', 'rolled', 1, 1)",
+                &[],
+            )
+            .unwrap(),
+        1
+    );
 }

@@ -301,6 +301,51 @@ pub fn use_schema(db: &Postgres, name: &str) -> Result<(), DbError> {
     db.execute_batch(&format!("SET search_path TO {name}"))
 }
 
+/// Bring every identity column of the connection's schema up to its table
+/// (`setval` to the largest id there): after rows were written with ids of
+/// their own (an import, a merge keeping the log's numbers), the next id the
+/// database chooses follows them, as SQLite's rowid does by itself. Returns
+/// how many identity columns there are.
+pub fn catch_up_identities(db: &Postgres) -> Result<usize, DbError> {
+    let cols = db.query_names(
+        "SELECT CAST(table_name AS TEXT), CAST(column_name AS TEXT) \
+         FROM information_schema.columns \
+         WHERE table_schema = current_schema() AND is_identity = 'YES' ORDER BY 1, 2",
+    )?;
+    for (table, col) in &cols {
+        let (t, c) = (quoted(table), quoted(col));
+        db.execute_batch(&format!(
+            "SELECT setval(pg_get_serial_sequence('{}', '{}'), \
+             COALESCE(MAX({c}), 1), MAX({c}) IS NOT NULL) FROM {t}",
+            t.replace('\'', "''"),
+            col.replace('\'', "''"),
+        ))?;
+    }
+    Ok(cols.len())
+}
+
+/// An identifier in double quotes (a quote inside doubled).
+fn quoted(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+impl Postgres {
+    /// The rows of a query of two text columns.
+    fn query_names(&self, sql: &str) -> Result<Vec<(String, String)>, DbError> {
+        let stmt = self
+            .prepared(sql)?
+            .ok_or_else(|| DbError::other(format!("no PostgreSQL form: {sql}")))?;
+        Ok(self
+            .rows(&stmt, &[])?
+            .into_iter()
+            .filter_map(|r| match (r.first(), r.get(1)) {
+                (Some(Value::Text(a)), Some(Value::Text(b))) => Some((a.clone(), b.clone())),
+                _ => None,
+            })
+            .collect())
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Parameters and cells
 
