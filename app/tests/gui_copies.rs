@@ -326,7 +326,7 @@ fn item_9_should_7_the_open_battle_played_on_in_both_copies_shows_the_other_line
     assert!(
         n.text.contains("this copy's line is kept")
             && n.text
-                .contains("as the branch \"Main (from laptop.xenolog)\""),
+                .contains("as the branch \"Main (from the copy laptop.xenolog)\""),
         "{n:?}"
     );
     let (branches, current, entries) = {
