@@ -61,6 +61,9 @@ use crate::{BattleId, Campaign, SaveError, describe, skill_table};
 pub struct Merged {
     /// Entries of the other copy that landed here.
     pub added: usize,
+    /// Battle entries of the other copy that landed here, in battles both
+    /// copies played on (grafted).
+    pub grafted: usize,
     /// Battles copied over from the other copy, by their names here.
     pub copied: Vec<String>,
     /// Entries that did not validate where the merge put them, in words:
@@ -891,6 +894,7 @@ impl Campaign {
                         });
                     match got {
                         Ok(Some(g)) => {
+                            out.grafted += g.records.len();
                             out.notices.push(g.words.clone());
                             out.conflicts.extend(g.ending.clone());
                             grafts.push(g);

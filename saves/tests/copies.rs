@@ -986,6 +986,11 @@ fn item_9_should_7_a_battle_played_on_in_both_copies_keeps_this_line_and_lands_t
         .take_while(|(a, b)| a == b)
         .count();
     assert_eq!(b.branches()[1].fork, Some(common as u64 - 1));
+    assert_eq!(
+        m.grafted,
+        theirs.len() - common,
+        "the battle entries that landed"
+    );
     assert_eq!(b.records().len(), mine.2 + theirs.len() - common);
     assert!(o.verify_campaign().unwrap().ok());
     drop(b);
