@@ -1611,3 +1611,38 @@ fn item_9_a_roster_battle_played_to_two_endings_counts_the_same_one_both_ways() 
         );
     }
 }
+
+/// A graft while this copy's position is behind the end of its line (the
+/// organiser stepped back three entries to look): the other copy's line
+/// lands as a branch, and this copy's position and line stay where they
+/// were.
+#[test]
+fn item_9_should_7_a_graft_while_this_copys_position_is_behind_its_line_end_keeps_the_position() {
+    let (k, id) = raced_copies(27);
+    let (mut at, mut line) = (None, None);
+    let k = two_copies(
+        k,
+        Later::Either,
+        |o, _| {
+            let mut b = o.load_battle(id).unwrap();
+            play_pattern(o, id, &mut *b, 8, 5);
+            assert_eq!(b.undo(3), 3);
+            o.save_position(id, &*b).unwrap();
+            at = Some(b.cursor());
+            line = Some(current_line(&*b));
+        },
+        |l, _| {
+            let mut b = l.load_battle(id).unwrap();
+            play_pattern(l, id, &mut *b, 9, 3);
+        },
+    );
+    let (o, m) = k.merged();
+    assert!(m.grafted > 0, "{m:?}");
+    let b = o.load_battle(id).unwrap();
+    assert!(b.verify().ok());
+    assert_eq!(b.branches().len(), 2, "{m:?}");
+    assert_eq!(b.current_branch(), 0);
+    assert_eq!(b.cursor(), at.unwrap());
+    assert_eq!(current_line(&*b), line.unwrap());
+    assert!(b.takebacks_past_rolls().is_empty());
+}
