@@ -320,13 +320,19 @@ fn item_9_should_7_the_open_battle_played_on_in_both_copies_shows_the_other_line
     std::fs::copy(&club, &laptop).unwrap();
     play(&club, id, 10, 5);
     play(&laptop, id, 12, 3);
+    let before = Campaign::open_read_only(&club)
+        .unwrap()
+        .load_battle(id)
+        .unwrap()
+        .records()
+        .len();
     let mut h = opened(&club, &data, vec![Some(laptop.clone())]);
     assert_eq!(h.state().open.as_ref().map(|o| o.id), Some(id));
     let n = merge_a_copy(&mut h);
     assert!(
         n.text.contains("this copy's line is kept")
             && n.text
-                .contains("as the branch \"Main (from laptop.xenolog)\""),
+                .contains("as the branch \"Main (from the copy laptop.xenolog)\""),
         "{n:?}"
     );
     let (branches, current, entries) = {
@@ -341,6 +347,23 @@ fn item_9_should_7_the_open_battle_played_on_in_both_copies_shows_the_other_line
         .records()
         .len();
     assert_eq!(entries, on_disk, "the open battle was read again");
+    // The notice counts the battle entries that landed, not only the log's
+    // (review 1 SHOULD), and the merge's status line is not overwritten by
+    // the open battle read again.
+    let grafted = on_disk - before;
+    assert!(grafted > 1);
+    assert!(
+        n.text.contains(&format!(
+            "0 entries of laptop.xenolog landed in this campaign's log, and {grafted} battle entries of its moves in battles played on in both copies."
+        )),
+        "{n:?}"
+    );
+    assert_eq!(
+        h.state().messages.status,
+        format!(
+            "Merged laptop.xenolog: 0 log entries and {grafted} battle entries landed, 0 battles copied, 0 conflicts set aside"
+        )
+    );
     // Play goes on from this copy's line.
     let l = h.state().open.as_ref().unwrap().battle.legal()[0].clone();
     h.state_mut().messages.retain_notices(|_| false);

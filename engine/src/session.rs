@@ -64,6 +64,18 @@ pub struct Branch {
     pub fork: Option<EntryId>,
 }
 
+impl Branch {
+    /// What the name of a line grafted by a merge of two copies of a
+    /// campaign holds: "Main (from the copy laptop.xenolog)" (saves' merge).
+    pub const FROM_COPY: &'static str = " (from the copy ";
+
+    /// Whether this line came from another copy of the campaign (a merge
+    /// grafted it): its entries were played there, not taken back here.
+    pub fn from_another_copy(&self) -> bool {
+        self.name.contains(Self::FROM_COPY)
+    }
+}
+
 /// A decided command, not yet part of the session: the store writes it to disk,
 /// then [`Session::commit`] makes it visible. Dropping it changes nothing.
 pub struct Pending {
@@ -909,6 +921,9 @@ impl<G: Game> Session<G> {
         self.branches
             .iter()
             .skip(1)
+            // A line another copy played (a merge grafted it) is no
+            // take-back here.
+            .filter(|b| !b.from_another_copy())
             .filter(|b| {
                 let Some(first) = self.first_entry_of(b.id) else {
                     return false;
@@ -1113,6 +1128,14 @@ impl<G: Game> Session<G> {
             .branches
             .get_mut(branch as usize)
             .ok_or_else(|| format!("there is no branch {branch}"))?;
+        // Only a merge names a line as another copy's (it is then not
+        // counted as a take-back past seen dice).
+        if name.contains(Branch::FROM_COPY.trim_start()) && !b.from_another_copy() {
+            return Err(format!(
+                "a branch played here cannot be named as from another copy (\"{}\"): only a merge of two copies names a line so",
+                Branch::FROM_COPY.trim()
+            ));
+        }
         b.name = name.to_owned();
         Ok(())
     }
@@ -1782,6 +1805,33 @@ mod tests {
         s.play(Actor(0), &roll(2), None).unwrap(); // branch 2: past the roll of branch 1
         assert_eq!(s.takebacks_past_rolls(), vec![2]);
         assert!(s.verify().ok());
+    }
+
+    /// A line another copy of the campaign played, grafted by a merge
+    /// (saves' merge names it "… (from the copy FILE)"), is no take-back
+    /// here; a branch played here cannot be renamed to claim so.
+    #[test]
+    fn a_line_from_another_copy_is_no_takeback_past_a_roll_and_no_branch_here_may_claim_it() {
+        let mut s = Session::<Race>::new(23, RaceConfig { target: 1000 }).unwrap();
+        s.play(Actor(0), &roll(1), None).unwrap();
+        s.undo(1);
+        s.play(Actor(0), &roll(2), None).unwrap();
+        assert_eq!(s.takebacks_past_rolls(), vec![1]);
+        let err = s
+            .rename_branch(1, "Main (from the copy laptop.xenolog)")
+            .unwrap_err();
+        assert!(
+            err.contains("cannot be named as from another copy"),
+            "{err}"
+        );
+        assert_eq!(s.takebacks_past_rolls(), vec![1]);
+        s.branches[1].name = format!("Main{}laptop.xenolog)", Branch::FROM_COPY);
+        assert!(s.branches()[1].from_another_copy());
+        assert!(s.takebacks_past_rolls().is_empty());
+        // Renamed, the grafted line stays free to be named anything.
+        s.rename_branch(1, "Walsh's game").unwrap();
+        s.rename_branch(1, "Main (from the copy laptop.xenolog)")
+            .unwrap_err();
     }
 
     #[test]

@@ -24,6 +24,17 @@
 //!
 //! The merged order depends only on the entries, so merging A into B and B
 //! into A give the same campaign and the same conflicts.
+//!
+//! A battle both copies have (matched one to one, in order of their
+//! numbers: a battle held twice is two battles) and both played on is
+//! grafted (see [`Graft`]): the other copy's battle is first checked as it
+//! stores it (its hash chain holds, it replays), then its continuation lands
+//! as a branch named "… (from the copy FILE)" (`Branch::FROM_COPY`: another
+//! copy's line, not a take-back past seen dice). This copy's line stays
+//! current, except where both copies played the battle to an end and the
+//! ends differ: then the campaign counts the longer line (equal lines: the
+//! lower state hash of its last entry), whichever way the copies are merged,
+//! makes it the current line, and lists a conflict naming both endings.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -50,6 +61,9 @@ use crate::{BattleId, Campaign, SaveError, describe, skill_table};
 pub struct Merged {
     /// Entries of the other copy that landed here.
     pub added: usize,
+    /// Battle entries of the other copy that landed here, in battles both
+    /// copies played on (grafted).
+    pub grafted: usize,
     /// Battles copied over from the other copy, by their names here.
     pub copied: Vec<String>,
     /// Entries that did not validate where the merge put them, in words:
@@ -228,9 +242,13 @@ type Renumbering = (HashMap<ModelId, ModelId>, HashMap<RosterId, RosterId>);
 ///    recruit's copy renumbers it (and everything of that copy naming it) to
 ///    a new number; against a shared recruit, the other copy's does.
 ///
-/// Returns the other copy's renumbering (its set-aside conflicts, kept in
-/// its numbers, follow it).
-fn untangle(mine: &mut [Item], theirs: &mut [Item], shared: &HashSet<EntryKey>) -> Renumbering {
+/// Returns this copy's renumbering and the other copy's: each copy's
+/// set-aside conflicts, kept in its numbers (migration 7), follow its own.
+fn untangle(
+    mine: &mut [Item],
+    theirs: &mut [Item],
+    shared: &HashSet<EntryKey>,
+) -> (Renumbering, Renumbering) {
     let all = mine.iter().chain(theirs.iter());
     let mut next_model = all
         .clone()
@@ -317,7 +335,10 @@ fn untangle(mine: &mut [Item], theirs: &mut [Item], shared: &HashSet<EntryKey>) 
             renumber(&mut i.event, models, rosters);
         }
     }
-    maps.remove(&Side::Theirs).unwrap_or_default()
+    (
+        maps.remove(&Side::Mine).unwrap_or_default(),
+        maps.remove(&Side::Theirs).unwrap_or_default(),
+    )
 }
 
 /// Both logs as one: each copy's own order kept (an entry both have comes
@@ -384,6 +405,9 @@ struct Graft {
     /// The result at the head of the current branch (for the campaign).
     head_result: Option<Outcome>,
     words: String,
+    /// Both copies played it to an end and the ends differ: which one the
+    /// campaign counts, in words (listed as a conflict).
+    ending: Option<String>,
 }
 
 /// What an entry is, wherever it is numbered: everything of its record but
@@ -457,7 +481,9 @@ fn graft(
                 .map_or("a line", |b| b.name.as_str());
             branches.push(Branch {
                 id: b,
-                name: format!("{theirs_name} (from {name})"),
+                // Review 1 MUST 2: known as another copy's line (not a
+                // take-back here past seen dice): Branch::FROM_COPY.
+                name: format!("{theirs_name}{}{name})", Branch::FROM_COPY),
                 parent: Some(on),
                 fork: parent,
             });
@@ -507,6 +533,53 @@ fn graft(
         return Err(format!(
             "its entries from {name} do not replay after this copy's: {report}"
         ));
+    }
+    // Review 1 MUST 6: both copies played the battle to an end, and the
+    // ends differ: the campaign counts one, by a rule that does not depend
+    // on which copy is merged into which (the longer line; equal lines, the
+    // lower state hash of the last entry), and its line is made current.
+    let their_end = theirs
+        .records
+        .iter()
+        .rposition(|r| r.branch == theirs.branch)
+        .map(|i| here[i]);
+    let my_end = b.head(mine.branch);
+    let mut ending = None;
+    if their_end.is_some() && their_end != my_end {
+        let at_end = |b: &mut Box<dyn xenolog_engine::Battle>, end: Option<EntryId>| {
+            let e = end?;
+            let br = b.records()[e as usize].branch;
+            b.switch_branch(br).ok()?;
+            b.seek(end);
+            let r = &b.records()[e as usize];
+            b.outcome()
+                .map(|o| (b.path_to(end).len(), r.state_hash, e, br, o))
+        };
+        let (was_cursor, was_branch) = (b.cursor(), b.current_branch());
+        let ends = (at_end(&mut b, my_end), at_end(&mut b, their_end));
+        let _ = b.switch_branch(was_branch);
+        b.seek(was_cursor);
+        if let (Some(m), Some(t)) = ends
+            && m.4 != t.4
+        {
+            let mine_counts = (m.0 > t.0) || (m.0 == t.0 && m.1 <= t.1);
+            let (won, lost) = if mine_counts { (m, t) } else { (t, m) };
+            let why = if won.0 == lost.0 {
+                "the lines are as long, and its last entry's state hash is the lower"
+            } else {
+                "the longer line"
+            };
+            let _ = b.switch_branch(won.3);
+            b.seek(Some(won.2));
+            let bname = |x: BranchId| b.branches()[x as usize].name.clone();
+            ending = Some(format!(
+                "battle {id} was played to two endings: the campaign counts \"{}\" (the branch \"{}\", {why}), made its current line; the other, \"{}\", is the branch \"{}\"",
+                won.4.summary,
+                bname(won.3),
+                lost.4.summary,
+                bname(lost.3)
+            ));
+        }
     }
     let status = match b.outcome() {
         Some(o) => ("over", Some(o.summary)),
@@ -561,7 +634,25 @@ fn graft(
         status,
         head_result,
         words,
+        ending,
     }))
+}
+
+/// Review 1 MUST 3: the other copy's battle as it is stored there checks
+/// out (its hash chain holds and it replays exactly) before anything of it
+/// is grafted here, where its entries get chain hashes of this file; why
+/// not, in words naming the entry.
+fn stored_checks_out(theirs: &StoredBattle, name: &str) -> Result<(), String> {
+    let b = games::load_battle(theirs.clone())
+        .map_err(|e| format!("as stored in {name} it cannot be read: {e}"))?;
+    let report = b.verify();
+    if report.ok() {
+        Ok(())
+    } else {
+        Err(format!(
+            "as stored in {name} it does not check out: {report}"
+        ))
+    }
 }
 
 /// How a merge is to take the other file.
@@ -760,6 +851,15 @@ impl Campaign {
                 self.name()?
             )));
         }
+        // Review 1 MUST 5: said to be one campaign, they must have begun as
+        // one (the same first entry, written before migration 7).
+        if other_uid && options.same_campaign && !began_as_one(self, &theirs)? {
+            return Err(SaveError::Refused(format!(
+                "{name} ({}) and this file ({}) did not begin as one campaign: their logs do not begin with the same entry written before Xenolog kept one uid per campaign, so --same-campaign cannot make them one: nothing was merged",
+                theirs.name()?,
+                self.name()?
+            )));
+        }
         // Battles: the same in both, or only in theirs (copied, checked first).
         let here = battles_of(self)?;
         let there = battles_of(&theirs)?;
@@ -767,9 +867,18 @@ impl Campaign {
         let mut to_copy = Vec::new();
         let mut not_copied: HashMap<BattleId, String> = HashMap::new();
         let mut grafts: Vec<Graft> = Vec::new();
+        // Review 1 MUST 4: matched one to one, in order of their numbers (a
+        // battle held twice in a file, its file imported back, is two
+        // battles in each copy): a battle of theirs beyond this copy's of
+        // the same identity is copied over as its own battle.
+        let mut matched: HashSet<BattleId> = HashSet::new();
         for (tid, ident, _) in &there {
-            match here.iter().find(|(_, i, _)| i == ident) {
+            match here
+                .iter()
+                .find(|(m, i, _)| i == ident && !matched.contains(m))
+            {
                 Some((mid, _, _)) => {
+                    matched.insert(*mid);
                     same.insert(*tid, *mid);
                     if self.entries_digest(*mid)? == theirs.entries_digest(*tid)? {
                         continue;
@@ -779,10 +888,15 @@ impl Campaign {
                     let mine_parts = parts(self, *mid)?;
                     let got = parts(&theirs, *tid)
                         .map_err(|e| e.to_string())
-                        .and_then(|t| graft(*mid, mine_parts, &t, &name));
+                        .and_then(|t| {
+                            stored_checks_out(&t, &name)?;
+                            graft(*mid, mine_parts, &t, &name)
+                        });
                     match got {
                         Ok(Some(g)) => {
+                            out.grafted += g.records.len();
                             out.notices.push(g.words.clone());
+                            out.conflicts.extend(g.ending.clone());
                             grafts.push(g);
                         }
                         Ok(None) => {}
@@ -828,17 +942,8 @@ impl Campaign {
                 "{name} has a campaign uid of its own (it was upgraded apart from this file, from before copies kept one uid): it was merged as a copy of this campaign, as you said, and its entries from before the upgrade are the same as this file's. It keeps its own uid, so a roster battle exported from it still arrives here bare: carry this merged file to that machine in its place to make them one campaign again"
             ));
         }
-        let mine_conflicts = self.campaign_conflicts()?;
+        let mut mine_conflicts = self.campaign_conflicts()?;
         let set_aside: HashSet<EntryKey> = mine_conflicts.iter().map(|c| c.key.clone()).collect();
-        // What is set aside already, each key with its event: an entry is
-        // set aside again only as another version of it (never lost).
-        let mut kept: HashSet<(EntryKey, String)> = mine_conflicts
-            .into_iter()
-            .map(|c| {
-                let text = serde_json::to_string(&c.event).unwrap_or_default();
-                (c.key, text)
-            })
-            .collect();
         let theirs_conflicts = theirs.campaign_conflicts()?;
         drop(theirs);
         let origin_words = format!("from {name}");
@@ -900,7 +1005,29 @@ impl Campaign {
             .map(|t| t.key.clone())
             .collect();
         their.retain(|t| shared.contains(&t.key) || !set_aside.contains(&t.key));
-        let (their_models, their_rosters) = untangle(&mut mine, &mut their, &shared);
+        let ((my_models, my_rosters), (their_models, their_rosters)) =
+            untangle(&mut mine, &mut their, &shared);
+        // Review 1 MUST 1: this copy's kept conflicts are in this file's
+        // numbers (migration 7): they follow this copy's recruits where the
+        // merge renumbers them (rewritten below, in the transaction).
+        let mut renumbered: Vec<(u32, String)> = Vec::new();
+        for c in &mut mine_conflicts {
+            let before = serde_json::to_string(&c.event).unwrap_or_default();
+            renumber(&mut c.event, &my_models, &my_rosters);
+            let after = serde_json::to_string(&c.event).unwrap_or_default();
+            if after != before {
+                renumbered.push((c.id, after));
+            }
+        }
+        // What is set aside already, each key with its event: an entry is
+        // set aside again only as another version of it (never lost).
+        let mut kept: HashSet<(EntryKey, String)> = mine_conflicts
+            .into_iter()
+            .map(|c| {
+                let text = serde_json::to_string(&c.event).unwrap_or_default();
+                (c.key, text)
+            })
+            .collect();
         for t in their.iter().filter(|t| shared.contains(&t.key)) {
             if let Some(n) = mine_keys.get(&t.key)
                 && !mine[*n].same(t)
@@ -953,6 +1080,10 @@ impl Campaign {
             if item.side == Side::Theirs {
                 out.added += 1;
             }
+        }
+        for (id, text) in &renumbered {
+            tx.prepare_cached("UPDATE campaign_conflicts SET event = ?1 WHERE id = ?2")?
+                .execute(params![text, id])?;
         }
         tx.execute("DELETE FROM campaign_log", [])?;
         for (e, k) in log.iter().zip(&keys) {

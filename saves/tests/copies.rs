@@ -965,7 +965,7 @@ fn item_9_should_7_a_battle_played_on_in_both_copies_keeps_this_line_and_lands_t
         n.contains(&format!("battle {id} was played on in both copies"))
             && n.contains("this copy's line is kept")
             && n.contains(
-                "as the branch \"Main (from laptop.xenolog)\", a what-if line from entry"
+                "as the branch \"Main (from the copy laptop.xenolog)\", a what-if line from entry"
             ),
         "{n}"
     );
@@ -977,7 +977,7 @@ fn item_9_should_7_a_battle_played_on_in_both_copies_keeps_this_line_and_lands_t
     assert_eq!(current_line(&*b), mine.0);
     // The other copy's line, whole, on the new branch.
     assert_eq!(b.branches().len(), 2);
-    assert_eq!(b.branches()[1].name, "Main (from laptop.xenolog)");
+    assert_eq!(b.branches()[1].name, "Main (from the copy laptop.xenolog)");
     assert_eq!(lines(&*b)[1], theirs);
     let common = mine
         .0
@@ -986,6 +986,11 @@ fn item_9_should_7_a_battle_played_on_in_both_copies_keeps_this_line_and_lands_t
         .take_while(|(a, b)| a == b)
         .count();
     assert_eq!(b.branches()[1].fork, Some(common as u64 - 1));
+    assert_eq!(
+        m.grafted,
+        theirs.len() - common,
+        "the battle entries that landed"
+    );
     assert_eq!(b.records().len(), mine.2 + theirs.len() - common);
     assert!(o.verify_campaign().unwrap().ok());
     drop(b);
@@ -1261,4 +1266,383 @@ fn item_9_the_other_copys_conflicts_are_renumbered_as_its_recruits_are() {
             name: "Cpl Walsh".into()
         }
     );
+}
+
+/// Review 1 MUST 1: the mirror of the test above. A conflict kept in THIS
+/// copy (migration 7: kept in this file's numbers) follows this copy's
+/// recruit when the merge renumbers it.
+#[test]
+fn item_9_this_copys_kept_conflicts_are_renumbered_as_its_recruits_are() {
+    let k = recruits_apart(Later::Laptop);
+    let kept = CampaignEvent::ModelRenamed {
+        model: 7,
+        name: "Cpl Walsh".into(),
+    };
+    let conn = rusqlite::Connection::open(&k.laptop).unwrap();
+    conn.execute(
+        "INSERT INTO campaign_conflicts (origin, origin_id, at, event, why, merged)
+         VALUES ('elsewhere', 1, 1795763400, ?1, 'set aside in a test', 0)",
+        [serde_json::to_string(&kept).unwrap()],
+    )
+    .unwrap();
+    drop(conn);
+    // The organiser's file merged INTO the laptop's, whose recruit is later.
+    let mut l = Campaign::open(&k.laptop).unwrap();
+    l.merge(&k.organiser).unwrap();
+    let (grant, walsh) = (model_id(&l, "Pte Grant"), model_id(&l, "Pte Walsh"));
+    assert_eq!((grant, walsh), (7, 8));
+    let conflicts = l.campaign_conflicts().unwrap();
+    assert_eq!(conflicts.len(), 1, "{conflicts:?}");
+    assert_eq!(
+        conflicts[0].event,
+        CampaignEvent::ModelRenamed {
+            model: walsh,
+            name: "Cpl Walsh".into()
+        }
+    );
+}
+
+/// The stored records of a battle, decoded, with its rules version.
+fn stored_records(conn: &rusqlite::Connection, id: i64) -> (u32, Vec<xenolog_engine::EntryRecord>) {
+    let rules: u32 = conn
+        .query_row(
+            "SELECT rules_version FROM battles WHERE id = ?1",
+            [id],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let recs = conn
+        .prepare("SELECT seq, record FROM entries WHERE battle = ?1 ORDER BY seq")
+        .unwrap()
+        .query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)))
+        .unwrap()
+        .map(|r| {
+            let (s, b) = r.unwrap();
+            xenolog_schema::codec::decode_entry(s as u64, &b, rules).unwrap()
+        })
+        .collect();
+    (rules, recs)
+}
+
+fn store_record(
+    conn: &rusqlite::Connection,
+    id: i64,
+    seq: usize,
+    rec: &xenolog_engine::EntryRecord,
+) {
+    conn.execute(
+        "UPDATE entries SET record = ?3 WHERE battle = ?1 AND seq = ?2",
+        rusqlite::params![
+            id,
+            seq as i64,
+            xenolog_schema::codec::encode_entry(seq as u64, rec).unwrap()
+        ],
+    )
+    .unwrap();
+}
+
+/// Review 1 MUST 3: the other copy's continuation of a shared battle has a
+/// damaged chain (one byte of its last entry's stored chain hash flipped).
+/// The merge checks the other copy's battle as stored before grafting: it
+/// does not land, in words naming the entry; the rest of the merge lands.
+#[test]
+fn item_9_a_damaged_entry_of_the_other_copys_battle_does_not_land_and_the_rest_does() {
+    let (k, id) = raced_copies(23);
+    {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        let mut b = l.load_battle(id).unwrap();
+        play_pattern(&mut l, id, &mut *b, 6, 3);
+        l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
+    }
+    let conn = rusqlite::Connection::open(&k.laptop).unwrap();
+    let (_, recs) = stored_records(&conn, id);
+    let last = recs.len() - 1;
+    let mut rec = recs[last].clone();
+    rec.chain[0] ^= 0xff;
+    store_record(&conn, id, last, &rec);
+    drop(conn);
+    let before = Campaign::open(&k.organiser)
+        .unwrap()
+        .load_battle(id)
+        .unwrap()
+        .records()
+        .len();
+    let (o, m) = k.merged();
+    assert_eq!(o.load_battle(id).unwrap().records().len(), before, "{m:?}");
+    assert!(
+        m.notices.iter().any(|n| n.contains("did not land")
+            && n.contains(&format!("battle {id}"))
+            && n.contains(&format!("entry {last}"))),
+        "{m:?}"
+    );
+    assert!(names(&o).contains(&"Pte Walsh".to_owned()), "{m:?}");
+}
+
+/// The graft's failure path: the other copy's continuation does not replay
+/// (its last entry's state hash altered, its chain forged to match). The
+/// merge says so, lands nothing of it, keeps this copy's battle, and the
+/// rest of the merge lands.
+#[test]
+fn item_9_a_graft_that_does_not_replay_is_refused_in_words() {
+    use xenolog_engine::hash::chain_hash;
+    let (k, id) = raced_copies(24);
+    {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        let mut b = l.load_battle(id).unwrap();
+        play_pattern(&mut l, id, &mut *b, 6, 3);
+        l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
+    }
+    let conn = rusqlite::Connection::open(&k.laptop).unwrap();
+    let (rules, recs) = stored_records(&conn, id);
+    let last = recs.len() - 1;
+    let mut rec = recs[last].clone();
+    rec.state_hash[0] ^= 1;
+    rec.chain = chain_hash(&recs[rec.parent.unwrap() as usize].chain, &rec, rules);
+    store_record(&conn, id, last, &rec);
+    conn.execute("DELETE FROM snapshots WHERE battle = ?1", [id])
+        .unwrap();
+    drop(conn);
+    let before = Campaign::open(&k.organiser)
+        .unwrap()
+        .load_battle(id)
+        .unwrap()
+        .records()
+        .len();
+    let (o, m) = k.merged();
+    assert!(
+        m.notices.iter().any(|n| n.contains("did not land")),
+        "{m:?}"
+    );
+    assert_eq!(o.load_battle(id).unwrap().records().len(), before);
+    assert!(names(&o).contains(&"Pte Walsh".to_owned()));
+}
+
+/// Review 1 MUST 5: `--same-campaign` on two unrelated campaigns made after
+/// migration 7 (no entries from before it at all) is refused in words:
+/// they did not begin as one. Nothing changes.
+#[test]
+fn item_9_same_campaign_refuses_a_campaign_that_did_not_begin_as_one() {
+    use xenolog_saves::MergeOptions;
+    let dir = place();
+    let (a, b) = (
+        dir.path().join("club.xenolog"),
+        dir.path().join("other.xenolog"),
+    );
+    organiser(&a);
+    {
+        let mut c = Campaign::create(&b, "Another Club Entirely").unwrap();
+        let r = c.add_roster("Zygon Cell", "daleks").unwrap();
+        c.add_model(r, "Broton", "dalek").unwrap();
+    }
+    let mut ca = Campaign::open(&a).unwrap();
+    assert!(!ca.may_be_older_copy(&b));
+    let (before, names_before) = (log_len(&ca), names(&ca));
+    let got = ca.merge_with(
+        &b,
+        MergeOptions {
+            same_campaign: true,
+        },
+    );
+    match got {
+        Err(SaveError::Refused(why)) => assert!(
+            why.contains("other.xenolog")
+                && why.contains("did not begin as one")
+                && why.contains("nothing was merged"),
+            "{why}"
+        ),
+        other => panic!("an unrelated campaign was merged as a copy: {other:?}"),
+    }
+    assert_eq!((log_len(&ca), names(&ca)), (before, names_before));
+}
+
+/// Review 1 MUST 4: one battle twice in a campaign (its file imported back
+/// into it: the same game, seed, start and config), both played on apart
+/// in the laptop's copy. The battles are matched one to one: each lands on
+/// its own, with no raw SQL error, and the rest of the merge lands.
+#[test]
+fn item_9_a_battle_held_twice_is_matched_one_to_one() {
+    let (k, id) = raced_copies(26);
+    let file = k.organiser.with_extension("xenolog-battle");
+    let id2 = {
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        o.export_battle(id, &file).unwrap();
+        o.import_battle(&file).unwrap()
+    };
+    copy(&k.organiser, &k.laptop);
+    {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        for (b_id, kk) in [(id, 3), (id2, 7)] {
+            let mut b = l.load_battle(b_id).unwrap();
+            play_pattern(&mut l, b_id, &mut *b, 5, kk);
+        }
+        l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
+    }
+    let laptop = Campaign::open_read_only(&k.laptop).unwrap();
+    let want: Vec<Line> = [id, id2]
+        .map(|b| current_line(&*laptop.load_battle(b).unwrap()))
+        .to_vec();
+    drop(laptop);
+    let (o, m) = k.merged();
+    assert!(names(&o).contains(&"Pte Walsh".to_owned()), "{m:?}");
+    for (b_id, line) in [id, id2].into_iter().zip(want) {
+        let b = o.load_battle(b_id).unwrap();
+        assert_eq!(b.records().len(), 25, "battle {b_id}: {m:?}");
+        assert_eq!(current_line(&*b), line, "battle {b_id}: {m:?}");
+    }
+}
+
+/// Review 1 MUST 2: a battle played on apart in both copies. After the
+/// merge, the other copy's line (a branch named "from the copy FILE") is
+/// not reported as a take-back past dice already seen.
+#[test]
+fn item_9_a_grafted_line_is_not_a_takeback_past_seen_dice() {
+    let (k, id) = raced_copies(25);
+    {
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        let mut b = o.load_battle(id).unwrap();
+        play_pattern(&mut o, id, &mut *b, 8, 5);
+    }
+    {
+        let mut l = Campaign::open(&k.laptop).unwrap();
+        let mut b = l.load_battle(id).unwrap();
+        play_pattern(&mut l, id, &mut *b, 8, 3);
+        assert!(b.takebacks_past_rolls().is_empty());
+    }
+    let (o, m) = k.merged();
+    let b = o.load_battle(id).unwrap();
+    assert_eq!(b.branches().len(), 2, "{m:?}");
+    assert_eq!(b.branches()[1].name, "Main (from the copy laptop.xenolog)");
+    assert!(b.branches()[1].from_another_copy());
+    assert!(
+        b.takebacks_past_rolls().is_empty(),
+        "the other copy's line reads as a take-back past dice already seen"
+    );
+    assert!(
+        m.notices[0].contains("as the branch \"Main (from the copy laptop.xenolog)\""),
+        "{m:?}"
+    );
+}
+
+/// Review 1 MUST 6: a roster battle started in one file, copied, then
+/// played to two different endings in the two copies. Merged either way,
+/// the campaign counts the same ending (the longer line; equal lines, the
+/// lower last state hash), makes its line current, and lists a conflict
+/// naming both endings.
+#[test]
+fn item_9_a_roster_battle_played_to_two_endings_counts_the_same_one_both_ways() {
+    let k = copies();
+    let id = {
+        let mut o = Campaign::open(&k.organiser).unwrap();
+        let s = o.campaign_state().unwrap();
+        let fit = |r: u32| -> Vec<u32> {
+            s.models
+                .iter()
+                .filter(|m| m.roster == r)
+                .map(|m| m.id)
+                .collect()
+        };
+        o.new_roster_battle(
+            40,
+            &json!({"scenario": "skirmish"}),
+            &[
+                SeatPick {
+                    seat: 0,
+                    roster: k.unit,
+                    models: fit(k.unit),
+                },
+                SeatPick {
+                    seat: 1,
+                    roster: k.daleks,
+                    models: fit(k.daleks),
+                },
+            ],
+            "",
+            DiceMode::Rolled,
+            false,
+        )
+        .unwrap()
+    };
+    copy(&k.organiser, &k.laptop);
+    let play_out = |p: &Path, shoot: bool| {
+        let mut c = Campaign::open(p).unwrap();
+        let mut b = c.load_battle(id).unwrap();
+        for i in 0..3000 {
+            if b.outcome().is_some() {
+                break;
+            }
+            let legal = b.legal();
+            let l = legal
+                .iter()
+                .find(|l| shoot && l.text.contains("shoot"))
+                .or_else(|| legal.iter().find(|l| l.text.contains("end the card")))
+                .unwrap_or(&legal[i % legal.len()])
+                .clone();
+            c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
+        }
+        (current_line(&*b), b.outcome().unwrap())
+    };
+    let (a_line, a_end) = play_out(&k.organiser, true);
+    let (b_line, b_end) = play_out(&k.laptop, false);
+    assert_ne!(a_end, b_end, "the two copies were to end differently");
+    let [(ca, ma), (cb, mb)] = k.both_ways();
+    assert_eq!(sheets(&ca), sheets(&cb), "{ma:?}\n{mb:?}");
+    let (ba, bb) = (ca.load_battle(id).unwrap(), cb.load_battle(id).unwrap());
+    assert_eq!(current_line(&*ba), current_line(&*bb));
+    assert_eq!(ba.outcome(), bb.outcome());
+    let want = if a_line.len() != b_line.len() {
+        a_line.len() > b_line.len()
+    } else {
+        a_line.last().unwrap().3 <= b_line.last().unwrap().3
+    };
+    let (line, end) = if want {
+        (a_line, a_end)
+    } else {
+        (b_line, b_end)
+    };
+    assert_eq!(current_line(&*ba), line);
+    assert_eq!(ba.outcome().as_ref(), Some(&end));
+    for m in [&ma, &mb] {
+        assert!(
+            m.conflicts.iter().any(|c| c.contains(&format!(
+                "battle {id} was played to two endings: the campaign counts \"{}\"",
+                end.summary
+            ))),
+            "{m:?}"
+        );
+    }
+}
+
+/// A graft while this copy's position is behind the end of its line (the
+/// organiser stepped back three entries to look): the other copy's line
+/// lands as a branch, and this copy's position and line stay where they
+/// were.
+#[test]
+fn item_9_should_7_a_graft_while_this_copys_position_is_behind_its_line_end_keeps_the_position() {
+    let (k, id) = raced_copies(27);
+    let (mut at, mut line) = (None, None);
+    let k = two_copies(
+        k,
+        Later::Either,
+        |o, _| {
+            let mut b = o.load_battle(id).unwrap();
+            play_pattern(o, id, &mut *b, 8, 5);
+            assert_eq!(b.undo(3), 3);
+            o.save_position(id, &*b).unwrap();
+            at = Some(b.cursor());
+            line = Some(current_line(&*b));
+        },
+        |l, _| {
+            let mut b = l.load_battle(id).unwrap();
+            play_pattern(l, id, &mut *b, 9, 3);
+        },
+    );
+    let (o, m) = k.merged();
+    assert!(m.grafted > 0, "{m:?}");
+    let b = o.load_battle(id).unwrap();
+    assert!(b.verify().ok());
+    assert_eq!(b.branches().len(), 2, "{m:?}");
+    assert_eq!(b.current_branch(), 0);
+    assert_eq!(b.cursor(), at.unwrap());
+    assert_eq!(current_line(&*b), line.unwrap());
+    assert!(b.takebacks_past_rolls().is_empty());
 }

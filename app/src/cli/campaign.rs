@@ -723,18 +723,20 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
             if json {
                 return json_line(
                     out,
-                    &json!({"added": m.added, "copied": m.copied, "conflicts": m.conflicts,
-                        "notices": m.notices}),
+                    &json!({"added": m.added, "grafted": m.grafted, "copied": m.copied,
+                        "conflicts": m.conflicts, "notices": m.notices}),
                 );
             }
             line(
                 out,
                 format!(
-                    "merged {} into {}: {} entr{} landed, {} battle{} copied, {} conflict{} set aside",
+                    "merged {} into {}: {} entr{} landed, {} battle entr{} in battles played on in both copies, {} battle{} copied, {} conflict{} set aside",
                     theirs.display(),
                     file.display(),
                     m.added,
                     if m.added == 1 { "y" } else { "ies" },
+                    m.grafted,
+                    if m.grafted == 1 { "y" } else { "ies" },
                     m.copied.len(),
                     if m.copied.len() == 1 { "" } else { "s" },
                     m.conflicts.len(),

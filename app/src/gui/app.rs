@@ -475,12 +475,13 @@ impl App {
         match super::merge::merge(&mut **c, path, same_campaign) {
             Ok(m) => {
                 let (title, words) = super::merge::words(&m, path);
-                self.messages.status = super::merge::status(&m, path);
                 self.reload_battles();
                 // Battles may have grown: the open one is read again.
                 if let Some(id) = self.open.as_ref().map(|o| o.id) {
                     self.open_battle(id);
                 }
+                // After open_battle's "Opened …": the merge's line stays.
+                self.messages.status = super::merge::status(&m, path);
                 let file = self
                     .campaign
                     .as_ref()

@@ -15,6 +15,7 @@ use std::path::Path;
 use xenolog_saves::{MergeOptions, Merged};
 
 use super::store::CampaignStore;
+use super::widgets::count;
 
 /// Merge the copy at `path` into the open campaign; the store's words when
 /// it is refused.
@@ -50,7 +51,7 @@ pub fn merge(
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+    count(n as u64, one, many)
 }
 
 fn file_name(path: &Path) -> String {
@@ -63,9 +64,10 @@ fn file_name(path: &Path) -> String {
 /// One line for the status bar.
 pub fn status(m: &Merged, path: &Path) -> String {
     format!(
-        "Merged {}: {} landed, {} copied, {} set aside",
+        "Merged {}: {} and {} landed, {} copied, {} set aside",
         file_name(path),
-        plural(m.added, "entry", "entries"),
+        plural(m.added, "log entry", "log entries"),
+        plural(m.grafted, "battle entry", "battle entries"),
         plural(m.copied.len(), "battle", "battles"),
         plural(m.conflicts.len(), "conflict", "conflicts"),
     )
@@ -84,10 +86,22 @@ pub fn words(m: &Merged, path: &Path) -> (String, String) {
         )
     };
     let mut text = format!(
-        "{} of {name} landed in this campaign's log.",
+        "{} of {name} landed in this campaign's log",
         plural(m.added, "entry", "entries")
     );
-    if m.added == 0 && m.copied.is_empty() && m.conflicts.is_empty() && m.notices.is_empty() {
+    if m.grafted > 0 {
+        text.push_str(&format!(
+            ", and {} of its moves in battles played on in both copies",
+            plural(m.grafted, "battle entry", "battle entries")
+        ));
+    }
+    text.push('.');
+    if m.added == 0
+        && m.grafted == 0
+        && m.copied.is_empty()
+        && m.conflicts.is_empty()
+        && m.notices.is_empty()
+    {
         text = format!("{name} had nothing this campaign lacks: nothing changed.");
     }
     if !m.copied.is_empty() {
@@ -98,8 +112,9 @@ pub fn words(m: &Merged, path: &Path) -> (String, String) {
     }
     if !m.conflicts.is_empty() {
         text.push_str(
-            "\n\nThese entries no longer hold where the merge put them: they are set aside, \
-             kept beside the log (never lost), not applied:",
+            "\n\nConflicts: an entry that no longer holds where the merge put it is set aside, \
+             kept beside the log (never lost), not applied; a battle played to two endings \
+             counts one, the other kept as a branch:",
         );
         for c in &m.conflicts {
             text.push_str(&format!("\n• {c}"));
