@@ -162,10 +162,20 @@ fn run(ops: &[Op]) {
             Op::Recruit => {
                 if models.len() < 8 {
                     let n = models.len();
-                    models.push(
-                        c.add_model(roster, &format!("Trooper {n}"), "rifleman")
-                            .unwrap(),
-                    );
+                    // Undos may have taken back the roster itself (its
+                    // `add_roster` is an entry like any other): then the
+                    // recruit is refused, and a refusal writes nothing.
+                    let before = c.campaign_log().unwrap().len();
+                    match c.add_model(roster, &format!("Trooper {n}"), "rifleman") {
+                        Ok(id) => models.push(id),
+                        Err(e) => {
+                            assert!(
+                                c.campaign_state().unwrap().rosters.is_empty(),
+                                "a recruit into a standing roster was refused: {e}"
+                            );
+                            assert_eq!(c.campaign_log().unwrap().len(), before);
+                        }
+                    }
                 }
             }
             Op::Retire(m) => {
@@ -294,4 +304,12 @@ fn a_fixed_mix_of_everything() {
         Op::Recruit,
         Op::Retire(1),
     ]);
+}
+
+/// The case proptest found (session 16): four undos take back the three
+/// recruits and the roster itself; a recruit then is refused in words and
+/// writes nothing.
+#[test]
+fn undos_past_the_roster_leave_a_recruit_refused_and_nothing_written() {
+    run(&[Op::Undo, Op::Undo, Op::Undo, Op::Undo, Op::Recruit]);
 }
