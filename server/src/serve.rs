@@ -298,6 +298,9 @@ pub struct Running {
     invitation: Option<Invitation>,
     stop: watch::Sender<bool>,
     task: tokio::task::JoinHandle<Result<(), ServeError>>,
+    /// The data folder's store: gone once every task let it go, its club
+    /// file closed and its lock let go ([`Running::stop`]).
+    store: std::sync::Weak<dyn Store>,
 }
 
 impl Running {
@@ -340,9 +343,26 @@ impl Running {
     /// [`STOP_WITHIN`]), close the club file.
     pub async fn stop(self) -> Result<(), ServeError> {
         let _ = self.stop.send(true);
-        self.task
+        let served = self
+            .task
             .await
-            .map_err(|e| ServeError::Stopped(e.to_string()))?
+            .map_err(|e| ServeError::Stopped(e.to_string()))?;
+        // Stopped means the club file is closed and its lock let go (a
+        // server started next on the folder takes it): the tasks that still
+        // hold the store (the idle sweep, a request's blocking call) end
+        // within moments of the stop.
+        let by = tokio::time::Instant::now() + STOP_WITHIN;
+        while self.store.strong_count() > 0 {
+            if tokio::time::Instant::now() >= by {
+                eprintln!(
+                    "serve: the club file is still held by a task {} s after the stop",
+                    STOP_WITHIN.as_secs()
+                );
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        served
     }
 }
 
@@ -533,6 +553,7 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
     let (stop_tx, stop_rx) = watch::channel(false);
     let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
     let store: Arc<dyn Store> = Arc::new(store);
+    let closed = Arc::downgrade(&store);
     let store = match &tuning.store_layer {
         Some(layer) => (layer.0)(store),
         None => store,
@@ -626,6 +647,7 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
         invitation,
         stop: stop_tx,
         task,
+        store: closed,
     })
 }
 
@@ -991,7 +1013,7 @@ fn refusal(e: ClubError) -> Refusal {
             eprintln!("serve: the store failed: the campaign file {file}: {why}");
             ErrCode::Internal
         }
-        ClubError::File { .. } | ClubError::Random(_) => {
+        ClubError::File { .. } | ClubError::Held { .. } | ClubError::Random(_) => {
             eprintln!("serve: the store failed: {e}");
             ErrCode::Internal
         }

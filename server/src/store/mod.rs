@@ -233,6 +233,13 @@ pub enum ClubError {
     Campaign { file: String, why: String },
     #[error("the club file {path}: {why}")]
     File { path: String, why: String },
+    /// A second server on one data folder would hold its tokens in memory
+    /// apart from the first's (a token revoked on one would still open the
+    /// other): the club file is held by one server at a time.
+    #[error(
+        "another xenolog serve holds this club folder {folder} ({holder}): stop it first, or serve another folder"
+    )]
+    Held { folder: String, holder: String },
     #[error("the operating system's random generator failed: {0}")]
     Random(String),
 }

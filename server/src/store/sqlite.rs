@@ -134,6 +134,81 @@ pub struct ClubFile {
     /// held while a battle is written to its campaign file, and this keeps
     /// two last joins (a resent one) from starting it twice.
     starting: Mutex<HashMap<ServerBattleId, Arc<Mutex<()>>>>,
+    /// The club file's lock ([`ClubLock`]): one server per data folder.
+    /// Last, so it is let go after the connection closes.
+    _lock: ClubLock,
+}
+
+/// The OS lock that makes one server at a time the club file's (review of
+/// session 16: the tokens live in memory, so a second `xenolog serve` on
+/// the same folder would go on accepting a token the first revoked). As the
+/// saves' writer lock of a campaign file: an advisory lock (`flock` on Unix,
+/// `LockFileEx` on Windows) on a sidecar file `club.xenolog-club.lock`, not
+/// on the database, so it never meets SQLite's own locking; the OS drops it
+/// when the process ends however it ends. The holder writes its process id
+/// in it, so the refusal names the running server. The sidecar is left in
+/// place (deleting it while another waits would give two locks on two
+/// inodes).
+struct ClubLock {
+    _file: std::fs::File,
+}
+
+impl ClubLock {
+    /// How long a lock still held is waited for (a server stopping in this
+    /// process, closing its club file) before the folder is called held.
+    const WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+
+    fn take(club: &Path) -> Result<ClubLock, ClubError> {
+        use std::io::{Read, Seek, Write};
+        let mut name = club.as_os_str().to_owned();
+        name.push(".lock");
+        let lock_path = PathBuf::from(name);
+        let folder = club
+            .parent()
+            .unwrap_or(Path::new("."))
+            .display()
+            .to_string();
+        let file_err = |why: String| ClubError::File {
+            path: lock_path.display().to_string(),
+            why,
+        };
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock_path)
+            .map_err(|e| file_err(format!("its lock file cannot be opened: {e}")))?;
+        let deadline = std::time::Instant::now() + Self::WAIT;
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    let mut said = String::new();
+                    let _ = file.read_to_string(&mut said);
+                    let holder = match said.trim().parse::<u32>() {
+                        Ok(pid) => format!("process {pid}"),
+                        Err(_) => "a process that has not said its id yet".to_owned(),
+                    };
+                    return Err(ClubError::Held { folder, holder });
+                }
+                Err(std::fs::TryLockError::Error(e)) => {
+                    return Err(file_err(format!("its lock cannot be taken: {e}")));
+                }
+            }
+        }
+        // Who holds it, for a second server's refusal (best effort: the
+        // lock is what counts).
+        let _ = file
+            .set_len(0)
+            .and_then(|()| file.rewind())
+            .and_then(|()| write!(file, "{}", std::process::id()))
+            .and_then(|()| file.flush());
+        Ok(ClubLock { _file: file })
+    }
 }
 
 /// Read-only connections kept per campaign.
@@ -250,6 +325,8 @@ impl ClubFile {
             why,
         };
         let sql = |e: rusqlite::Error| file_err(e.to_string());
+        // Before the file is touched: a second server changes nothing.
+        let lock = ClubLock::take(path)?;
         let mut conn = Connection::open(path).map_err(sql)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))
             .map_err(sql)?;
@@ -316,6 +393,7 @@ impl ClubFile {
             last_used: Mutex::new(HashMap::new()),
             readers: Mutex::new(HashMap::new()),
             starting: Mutex::new(HashMap::new()),
+            _lock: lock,
         })
     }
 
@@ -1717,6 +1795,52 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let club = ClubFile::open(&dir.path().join(CLUB_FILE)).unwrap();
         (dir, club)
+    }
+
+    /// Review of session 16: the tokens live in memory, so a second
+    /// server on one data folder would accept a token the first revoked.
+    /// The club file is held by one server at a time; a second is refused
+    /// in words naming the folder and the running one, having changed
+    /// nothing, and the folder opens again once the first has closed it.
+    #[test]
+    fn a_second_server_on_one_club_folder_is_refused_in_words_naming_the_folder_and_the_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = SqliteStore::open(dir.path()).unwrap();
+        let inv = first.tokens().organiser_invitation(false).unwrap().unwrap();
+        let org = first.tokens().redeem(&inv.code, None, None).unwrap();
+        let token = org.token.unwrap();
+        let id = org.principal.token;
+        first.tokens().revoke(id).unwrap();
+        let refused = match SqliteStore::open(dir.path()) {
+            Ok(_) => panic!("a second server opened the club folder the first holds"),
+            Err(e) => e,
+        };
+        assert!(matches!(refused, ClubError::Held { .. }), "{refused:?}");
+        let words = refused.to_string();
+        assert!(
+            words.contains("another xenolog serve holds this club folder"),
+            "{words}"
+        );
+        assert!(
+            words.contains(&dir.path().display().to_string()),
+            "the folder: {words}"
+        );
+        assert!(
+            words.contains(&format!("process {}", std::process::id())),
+            "the running one: {words}"
+        );
+        // The first goes on; stopped, the folder opens, the token still
+        // revoked.
+        assert!(matches!(
+            first.tokens().authenticate(&token),
+            Err(ClubError::UnknownToken | ClubError::RevokedToken)
+        ));
+        drop(first);
+        let again = SqliteStore::open(dir.path()).unwrap();
+        assert!(matches!(
+            again.tokens().authenticate(&token),
+            Err(ClubError::UnknownToken | ClubError::RevokedToken)
+        ));
     }
 
     /// Review of session 13: a decide that panics half-way leaves its
