@@ -448,6 +448,11 @@ struct Shared {
     /// clone is gone.
     alive: mpsc::Sender<()>,
     sockets: Mutex<Sockets>,
+    /// The tokens revoked while this server runs, added and read only
+    /// while `sockets` is held ([`register`]): a hello that found its token
+    /// before a revoke cannot register its socket after the revoke closed
+    /// the token's sockets (review of session 16).
+    revoked: Mutex<std::collections::HashSet<TokenId>>,
     next_socket: AtomicU64,
     /// Who watches each battle.
     watchers: Mutex<HashMap<ServerBattleId, Vec<Watcher>>>,
@@ -572,6 +577,7 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
         stop: stop_rx.clone(),
         alive: alive_tx,
         sockets: Mutex::new(HashMap::new()),
+        revoked: Mutex::default(),
         next_socket: AtomicU64::new(1),
         watchers: Mutex::new(HashMap::new()),
         socket_queue: tuning.socket_queue.max(1),
@@ -1346,15 +1352,30 @@ fn hello_first() -> Refusal {
     )
 }
 
-fn register(shared: &Shared, conn: &mut Conn, p: Principal) {
-    shared
-        .sockets
+/// Count the socket among its token's, so a revoke closes it. A token
+/// revoked since it was found (a revoke racing the hello: its store call
+/// and its closing of the token's sockets ran between the two) is refused
+/// here, in words, and the socket is closed: the check and the revoke's
+/// closing both run under the sockets' lock, so one of them sees the other.
+fn register(shared: &Shared, conn: &mut Conn, p: Principal) -> Result<(), (Refusal, After)> {
+    let mut sockets = shared.sockets.lock().unwrap_or_else(|p| p.into_inner());
+    if shared
+        .revoked
         .lock()
         .unwrap_or_else(|p| p.into_inner())
+        .contains(&p.token)
+    {
+        return Err((
+            refusal(ClubError::RevokedToken),
+            After::Close(close::POLICY, "bad token"),
+        ));
+    }
+    sockets
         .entry(p.token)
         .or_default()
         .push((conn.id, conn.control.clone()));
     conn.principal = Some(p);
+    Ok(())
 }
 
 fn principal_json(p: &Principal) -> Value {
@@ -1435,6 +1456,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             .map_err(|r| (r, After::Close(close::POLICY, "bad token")))?;
             let grants = grants.map_err(|e| stay(refusal(e)))?;
             let mut body = principal_json(&p);
+            register(shared, conn, p)?;
             body["server"] = json!(format!("xenolog {}", env!("CARGO_PKG_VERSION")));
             body["protocol"] = json!(proto::VERSION);
             body["limits"] = json!({"max_message": proto::MAX_MESSAGE});
@@ -1446,7 +1468,6 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 .unwrap_or_else(|p| p.into_inner())
                 .extend(grants.iter().filter_map(|g| Some((g.battle?, g.seat?))));
             body["grants"] = json!(grants);
-            register(shared, conn, p);
             Ok(body)
         }
         Request::Redeem { code, label } => {
@@ -1476,7 +1497,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 }
             }
             if conn.principal.is_none() {
-                register(shared, conn, r.principal);
+                register(shared, conn, r.principal)?;
             }
             Ok(body)
         }
@@ -1557,12 +1578,17 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             let info = blocking(shared, move |t| t.revoke(token))
                 .await
                 .map_err(stay)?;
-            let open = shared
-                .sockets
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .remove(&token)
-                .unwrap_or_default();
+            let open = {
+                let mut sockets = shared.sockets.lock().unwrap_or_else(|p| p.into_inner());
+                // Under the sockets' lock: a hello between its token found
+                // and its socket counted is refused ([`register`]).
+                shared
+                    .revoked
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(token);
+                sockets.remove(&token).unwrap_or_default()
+            };
             for (_, socket) in &open {
                 let _ = socket.send(Control::Revoked);
             }

@@ -14,8 +14,10 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use xenolog_engine::fair::Bytes32;
 use xenolog_engine::{Actor, Battle, EntryId};
+use xenolog_server::secret::{Code, Role, Token};
 use xenolog_server::store::{
-    BattleStore, ClubError, LiveStore, Played, ServerBattleId, Store, TokenStore,
+    BattleStore, ClubError, Grant, Invitation, LiveStore, Played, Principal, Redeemed, SeatInvite,
+    ServerBattleId, Store, TokenId, TokenInfo, TokenStore,
 };
 use xenolog_server::{StoreLayer, Tuning};
 
@@ -553,6 +555,135 @@ async fn a_request_whose_task_panics_is_answered_in_words_without_the_panics_tex
     // The server goes on: the same request answers once the fault is gone.
     panics.store(false, Ordering::SeqCst);
     w.ok("watch", json!({"battle": battle, "seat": 1, "after": null}))
+        .await;
+    s.running.stop().await.unwrap();
+}
+
+/// The data folder's store whose `authenticate`, while `hold` is set,
+/// stops once it has found the token: it says so on `found` and waits for
+/// `release` (a hello caught between its token found and its socket
+/// counted).
+struct SlowHello {
+    inner: Arc<dyn Store>,
+    hold: Arc<AtomicBool>,
+    found: std::sync::Mutex<std::sync::mpsc::Sender<()>>,
+    release: std::sync::Mutex<std::sync::mpsc::Receiver<()>>,
+}
+
+impl Store for SlowHello {
+    fn tokens(&self) -> &dyn TokenStore {
+        self
+    }
+    fn battles(&self) -> &dyn BattleStore {
+        self.inner.battles()
+    }
+    fn live(&self) -> &dyn LiveStore {
+        self.inner.live()
+    }
+    fn table(&self) -> &dyn xenolog_server::store::table::TableStore {
+        self.inner.table()
+    }
+}
+
+impl TokenStore for SlowHello {
+    fn organiser_invitation(&self, force: bool) -> Result<Option<Invitation>, ClubError> {
+        self.inner.tokens().organiser_invitation(force)
+    }
+    fn authenticate(&self, token: &Token) -> Result<Principal, ClubError> {
+        let p = self.inner.tokens().authenticate(token)?;
+        if self.hold.swap(false, Ordering::SeqCst) {
+            self.found.lock().unwrap().send(()).unwrap();
+            self.release
+                .lock()
+                .unwrap()
+                .recv_timeout(Duration::from_secs(20))
+                .unwrap();
+        }
+        Ok(p)
+    }
+    fn redeem(
+        &self,
+        code: &Code,
+        label: Option<&str>,
+        into: Option<&Principal>,
+    ) -> Result<Redeemed, ClubError> {
+        self.inner.tokens().redeem(code, label, into)
+    }
+    fn invite(
+        &self,
+        by: &Principal,
+        role: Role,
+        label: &str,
+        days: u32,
+        seat: Option<SeatInvite>,
+    ) -> Result<Invitation, ClubError> {
+        self.inner.tokens().invite(by, role, label, days, seat)
+    }
+    fn grants(&self, token: TokenId) -> Result<Vec<Grant>, ClubError> {
+        self.inner.tokens().grants(token)
+    }
+    fn tokens(&self) -> Result<Vec<TokenInfo>, ClubError> {
+        self.inner.tokens().tokens()
+    }
+    fn revoke(&self, id: TokenId) -> Result<TokenInfo, ClubError> {
+        self.inner.tokens().revoke(id)
+    }
+}
+
+/// Review of session 16: a hello found its token, then the organiser
+/// revoked it (closing the token's sockets) before the hello counted its
+/// socket among them: the socket stayed open on a revoked token. Now the
+/// hello is refused in words and its socket closed.
+#[tokio::test]
+async fn a_hello_racing_a_revoke_of_its_token_is_refused_and_closed() {
+    let hold = Arc::new(AtomicBool::new(false));
+    let (found_tx, found_rx) = std::sync::mpsc::channel();
+    let (release_tx, release_rx) = std::sync::mpsc::channel();
+    let slow = std::sync::Mutex::new(Some((found_tx, release_rx)));
+    let held = hold.clone();
+    let layer = StoreLayer(Arc::new(move |inner: Arc<dyn Store>| {
+        let (found, release) = slow.lock().unwrap().take().expect("one store");
+        Arc::new(SlowHello {
+            inner,
+            hold: held.clone(),
+            found: std::sync::Mutex::new(found),
+            release: std::sync::Mutex::new(release),
+        }) as Arc<dyn Store>
+    }));
+    let s = server(Tuning {
+        store_layer: Some(layer),
+        ..Tuning::default()
+    })
+    .await;
+    let mut org = common::organiser(&s).await;
+    let (_bo, token, id) = common::player(&s, &mut org, "Bo").await;
+    hold.store(true, Ordering::SeqCst);
+    let mut late = Client::connect(&s).await;
+    late.send_text(json!({"v": 1, "id": 1, "type": "hello", "token": token}).to_string())
+        .await;
+    tokio::task::spawn_blocking(move || found_rx.recv_timeout(Duration::from_secs(20)))
+        .await
+        .unwrap()
+        .expect("the hello found its token");
+    // The token is revoked while the hello is between the two.
+    let r = org.ok("revoke", json!({"token": id})).await;
+    assert!(r["token"]["revoked"].is_i64(), "{r}");
+    release_tx.send(()).unwrap();
+    let reply = late.recv().await;
+    assert_eq!(reply["err"]["code"], "bad_token", "{reply}");
+    assert!(
+        reply["err"]["words"]
+            .as_str()
+            .unwrap()
+            .contains("revoked by the organiser"),
+        "{reply}"
+    );
+    let (_, code) = late.closed_with().await;
+    assert_eq!(code, Some(1008), "the socket is closed");
+    // And the token opens nothing after.
+    let mut again = Client::connect(&s).await;
+    again
+        .refused("hello", json!({"token": token}), "bad_token")
         .await;
     s.running.stop().await.unwrap();
 }
