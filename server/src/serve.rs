@@ -1040,6 +1040,15 @@ pub(super) fn join_failed(e: tokio::task::JoinError) -> Refusal {
     )
 }
 
+/// A caught panic's message, for the server's log.
+fn panic_words(panic: &(dyn std::any::Any + Send)) -> &str {
+    panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)")
+}
+
 /// Run a live store call on the blocking pool.
 async fn blocking_live<T: Send + 'static>(
     shared: &Arc<Shared>,
@@ -1776,18 +1785,27 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                     dice,
                     cmd_id.as_deref(),
                     &mut |b, key, played| {
-                        made = Some(frames_of(
-                            b,
-                            key,
-                            battle,
-                            &seats,
-                            &played.entries,
-                            played.revealed,
-                        ));
+                        // Game code runs here (the lens's texts and
+                        // states). A panic must not unwind through the
+                        // store's held battle while its write is queued
+                        // (review of session 16): it is caught, the command
+                        // goes on to its write, and its watchers are closed
+                        // in words to resume (below) once it is durable.
+                        let frames = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            frames_of(b, key, battle, &seats, &played.entries, played.revealed)
+                        }));
+                        made = Some(frames.map_err(|panic| {
+                            // The words may come from game code run on the
+                            // whole state (principle 14): the log only.
+                            ClubError::Rule(format!(
+                                "making its frames panicked: {}",
+                                panic_words(panic.as_ref())
+                            ))
+                        }));
                     },
                 )?;
                 let frames = match (&playing, made) {
-                    (_, Some(made)) => Some(Ok(made)),
+                    (_, Some(made)) => Some(made),
                     // Decided and written in one (a walk, or a store that
                     // writes as it decides): the frames are made now.
                     (Playing::Done(played), None) => (!played.again)

@@ -1192,12 +1192,26 @@ impl LiveStore for ClubFile {
                 written,
                 path,
             } => {
-                // From here until the write is known durable, a drop (a
-                // panic in `frames`, the awaiting task gone) empties the
-                // slot.
+                // From here until the write is known durable, a drop (the
+                // awaiting task gone) empties the slot.
                 guard.unsettled = true;
-                if let Some(lb) = guard.as_ref() {
-                    frames(&*lb.battle, &lb.secret, &played);
+                let made = match guard.as_ref() {
+                    Some(lb) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        frames(&*lb.battle, &lb.secret, &played)
+                    })),
+                    None => Ok(()),
+                };
+                if let Err(panic) = made {
+                    // A panic in `frames` (review of session 16) must not
+                    // empty the slot while the write is still queued: a
+                    // command after it would load the battle from its file
+                    // without the entries about to be written there, and
+                    // decide on it. The battle stays held until the write
+                    // settles (kept if it is durable, emptied if not; on
+                    // this thread, the blocking pool's), then the panic
+                    // goes on to the caller.
+                    drop(settle(guard, written.blocking_recv(), played, &path));
+                    std::panic::resume_unwind(panic);
                 }
                 // The battle stays held while the write is awaited, by a
                 // task, not a thread: no one reads entries not yet durable.
@@ -2672,6 +2686,59 @@ mod tests {
     /// by a task. Its frames are made once, holding the battle with its new
     /// entry; the battle stays held (no reader sees the entry, eviction
     /// leaves it) until the write is durable; then it is played.
+    /// Review of session 16: a panic while the frames were made (game
+    /// code in the lens) emptied the slot with the write still queued, so
+    /// the next command could load the battle from its file without the
+    /// entries about to be written. The battle stays held until the write
+    /// settles, is kept (the write is durable), and the panic reaches the
+    /// caller after.
+    #[test]
+    fn a_panic_while_making_frames_keeps_the_battle_held_until_its_write_settles() {
+        let (_dir, club) = club();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        let begun = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            club.play_begin(
+                battle,
+                Actor(0),
+                None,
+                &serde_json::json!("hold"),
+                None,
+                Some("p-1"),
+                &mut |_, _, _| panic!("the lens failed on the new entry"),
+            )
+        }));
+        assert!(begun.is_err(), "the panic reaches the caller");
+        // Settled before the panic went on: durable, and in memory still.
+        let slot = club.slot(battle);
+        let held = slot.try_lock().expect("let go once the write settled");
+        let lb = held
+            .as_ref()
+            .expect("kept: what it holds is durable, not emptied for a reload");
+        assert_eq!(lb.battle.cursor(), Some(0));
+        let id = lb.id;
+        drop(held);
+        let file = club.campaign_path(&club.conn(), c.id).unwrap();
+        let on_disk = xenolog_saves::Campaign::open_read_only(&file)
+            .unwrap()
+            .load_battle(id)
+            .unwrap()
+            .records()
+            .len();
+        assert_eq!(on_disk, 1, "the command is durable");
+        // Sent again with its id: answered, not decided twice.
+        let again = club
+            .play(
+                battle,
+                Actor(0),
+                None,
+                &serde_json::json!("hold"),
+                Some("p-1"),
+            )
+            .unwrap();
+        assert!(again.again && again.entries == vec![0], "{again:?}");
+    }
+
     #[test]
     fn a_begun_command_holds_its_battle_until_its_write_is_durable() {
         let (_dir, club) = club();
