@@ -1008,7 +1008,9 @@ fn refusal(e: ClubError) -> Refusal {
         | ClubError::NoSuchCampaign(_)
         | ClubError::NoSuchBattle(_)
         | ClubError::NoSuchSeat { .. } => ErrCode::NotFound,
-        ClubError::BadDays(_) | ClubError::Battle(_) => ErrCode::BadRequest,
+        ClubError::BadDays(_) | ClubError::Battle(_) | ClubError::ReusedCmdId => {
+            ErrCode::BadRequest
+        }
         ClubError::AlreadyJoined { .. } => ErrCode::Joined,
         ClubError::NotStarted(_) => ErrCode::NotStarted,
         ClubError::Stale(_) => ErrCode::Stale,

@@ -15,7 +15,7 @@ use xenolog_engine::fair::{self, Bytes32, SeatNonce};
 use xenolog_engine::{Actor, Battle, EntryId, games};
 use xenolog_saves::{Campaign, DiceMode};
 
-use super::writer::{Gone, Writer};
+use super::writer::{Gone, Unwritten, Writer};
 use tokio::sync::oneshot;
 
 mod table;
@@ -263,7 +263,7 @@ enum Decision {
     /// Decided in memory; its write queued on the campaign's writer.
     Queued {
         played: Played,
-        written: oneshot::Receiver<Result<(), String>>,
+        written: oneshot::Receiver<Result<(), Unwritten>>,
         path: PathBuf,
     },
 }
@@ -284,7 +284,7 @@ fn gone(path: &Path, g: Gone) -> ClubError {
 /// its file) as `held` drops unsettled.
 fn settle(
     mut held: Held<LiveBattle>,
-    written: Result<Result<(), String>, oneshot::error::RecvError>,
+    written: Result<Result<(), Unwritten>, oneshot::error::RecvError>,
     played: Played,
     path: &Path,
 ) -> Result<Played, ClubError> {
@@ -293,7 +293,13 @@ fn settle(
             held.unsettled = false;
             Ok(played)
         }
-        Ok(Err(why)) => Err(ClubError::Campaign {
+        // Refused by the file: told as what it is, not as the file's
+        // failure (review of session 16).
+        Ok(Err(Unwritten::Stale(why))) => Err(ClubError::Stale(format!(
+            "the campaign's file holds more of the battle than the server decided on ({why})"
+        ))),
+        Ok(Err(Unwritten::ReusedId)) => Err(ClubError::ReusedCmdId),
+        Ok(Err(Unwritten::Failed(why))) => Err(ClubError::Campaign {
             file: path.display().to_string(),
             why,
         }),
@@ -2667,10 +2673,18 @@ mod tests {
             .unwrap();
         assert_eq!((again.entries, again.again), (vec![0], true));
         // The same id for another command at the head: refused in words.
+        // Review of session 16: told as a bad request in words, not as
+        // the file's failure in SQLite's.
         let reused = club.play(battle, Actor(0), Some(1), &hold, Some("c-1"));
+        assert!(matches!(&reused, Err(ClubError::ReusedCmdId)), "{reused:?}");
+        let words = reused.unwrap_err().client_words();
         assert!(
-            matches!(&reused, Err(ClubError::Campaign { why, .. }) if why.contains("refused the write") || why.contains("UNIQUE")),
-            "{reused:?}"
+            words.contains("this cmd_id was used for another command"),
+            "{words}"
+        );
+        assert!(
+            !words.contains("UNIQUE") && !words.contains("club_commands"),
+            "{words}"
         );
         let mut head = None;
         club.read(battle, &mut |b| head = b.cursor()).unwrap();
@@ -2682,10 +2696,6 @@ mod tests {
         assert_eq!(next.entries, vec![2]);
     }
 
-    /// Session 16: a command is decided on a thread and its write awaited
-    /// by a task. Its frames are made once, holding the battle with its new
-    /// entry; the battle stays held (no reader sees the entry, eviction
-    /// leaves it) until the write is durable; then it is played.
     /// Review of session 16: a panic while the frames were made (game
     /// code in the lens) emptied the slot with the write still queued, so
     /// the next command could load the battle from its file without the
@@ -2739,6 +2749,54 @@ mod tests {
         assert!(again.again && again.entries == vec![0], "{again:?}");
     }
 
+    /// Review of session 16: a command whose write finds the campaign
+    /// file's battle moved on (something wrote it behind the server's
+    /// back) is told `Stale` in words, not as the file's failure; nothing
+    /// of it is written, and the battle is read again from its file.
+    #[test]
+    fn a_write_that_finds_the_file_moved_on_is_stale_in_words() {
+        let (_dir, club) = club();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        let hold = serde_json::json!("hold");
+        club.play(battle, Actor(0), None, &hold, None).unwrap();
+        // Behind the server's back: the file gets entry 1.
+        let (_, path, id, _) = club.located(battle).unwrap();
+        let writer = club.writer(c.id, &path).unwrap();
+        writer
+            .run(move |camp| {
+                let mut b = camp.load_battle(id).unwrap();
+                let mode = camp.summary(id).unwrap().dice_mode;
+                let d = xenolog_saves::decide(
+                    id,
+                    &mut *b,
+                    Actor(1),
+                    &serde_json::json!("hold"),
+                    None,
+                    mode,
+                )
+                .unwrap();
+                camp.append_batch(&[d]).unwrap().pop().unwrap().unwrap();
+            })
+            .unwrap();
+        // In memory the head is entry 0: decided there, refused on the write.
+        let stale = club.play(battle, Actor(1), Some(0), &hold, None);
+        match &stale {
+            Err(ClubError::Stale(words)) => {
+                assert!(words.contains("campaign's file holds more"), "{words}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // Read again from the file: its head is the entry written there.
+        let mut head = None;
+        club.read(battle, &mut |b| head = b.cursor()).unwrap();
+        assert_eq!(head, Some(1));
+    }
+
+    /// Session 16: a command is decided on a thread and its write awaited
+    /// by a task. Its frames are made once, holding the battle with its new
+    /// entry; the battle stays held (no reader sees the entry, eviction
+    /// leaves it) until the write is durable; then it is played.
     #[test]
     fn a_begun_command_holds_its_battle_until_its_write_is_durable() {
         let (_dir, club) = club();
