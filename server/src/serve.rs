@@ -298,6 +298,9 @@ pub struct Running {
     invitation: Option<Invitation>,
     stop: watch::Sender<bool>,
     task: tokio::task::JoinHandle<Result<(), ServeError>>,
+    /// The data folder's store: gone once every task let it go, its club
+    /// file closed and its lock let go ([`Running::stop`]).
+    store: std::sync::Weak<dyn Store>,
 }
 
 impl Running {
@@ -340,9 +343,26 @@ impl Running {
     /// [`STOP_WITHIN`]), close the club file.
     pub async fn stop(self) -> Result<(), ServeError> {
         let _ = self.stop.send(true);
-        self.task
+        let served = self
+            .task
             .await
-            .map_err(|e| ServeError::Stopped(e.to_string()))?
+            .map_err(|e| ServeError::Stopped(e.to_string()))?;
+        // Stopped means the club file is closed and its lock let go (a
+        // server started next on the folder takes it): the tasks that still
+        // hold the store (the idle sweep, a request's blocking call) end
+        // within moments of the stop.
+        let by = tokio::time::Instant::now() + STOP_WITHIN;
+        while self.store.strong_count() > 0 {
+            if tokio::time::Instant::now() >= by {
+                eprintln!(
+                    "serve: the club file is still held by a task {} s after the stop",
+                    STOP_WITHIN.as_secs()
+                );
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        served
     }
 }
 
@@ -428,6 +448,11 @@ struct Shared {
     /// clone is gone.
     alive: mpsc::Sender<()>,
     sockets: Mutex<Sockets>,
+    /// The tokens revoked while this server runs, added and read only
+    /// while `sockets` is held ([`register`]): a hello that found its token
+    /// before a revoke cannot register its socket after the revoke closed
+    /// the token's sockets (review of session 16).
+    revoked: Mutex<std::collections::HashSet<TokenId>>,
     next_socket: AtomicU64,
     /// Who watches each battle.
     watchers: Mutex<HashMap<ServerBattleId, Vec<Watcher>>>,
@@ -533,6 +558,7 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
     let (stop_tx, stop_rx) = watch::channel(false);
     let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
     let store: Arc<dyn Store> = Arc::new(store);
+    let closed = Arc::downgrade(&store);
     let store = match &tuning.store_layer {
         Some(layer) => (layer.0)(store),
         None => store,
@@ -551,6 +577,7 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
         stop: stop_rx.clone(),
         alive: alive_tx,
         sockets: Mutex::new(HashMap::new()),
+        revoked: Mutex::default(),
         next_socket: AtomicU64::new(1),
         watchers: Mutex::new(HashMap::new()),
         socket_queue: tuning.socket_queue.max(1),
@@ -626,6 +653,7 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
         invitation,
         stop: stop_tx,
         task,
+        store: closed,
     })
 }
 
@@ -980,7 +1008,9 @@ fn refusal(e: ClubError) -> Refusal {
         | ClubError::NoSuchCampaign(_)
         | ClubError::NoSuchBattle(_)
         | ClubError::NoSuchSeat { .. } => ErrCode::NotFound,
-        ClubError::BadDays(_) | ClubError::Battle(_) => ErrCode::BadRequest,
+        ClubError::BadDays(_) | ClubError::Battle(_) | ClubError::ReusedCmdId => {
+            ErrCode::BadRequest
+        }
         ClubError::AlreadyJoined { .. } => ErrCode::Joined,
         ClubError::NotStarted(_) => ErrCode::NotStarted,
         ClubError::Stale(_) => ErrCode::Stale,
@@ -991,7 +1021,7 @@ fn refusal(e: ClubError) -> Refusal {
             eprintln!("serve: the store failed: the campaign file {file}: {why}");
             ErrCode::Internal
         }
-        ClubError::File { .. } | ClubError::Random(_) => {
+        ClubError::File { .. } | ClubError::Held { .. } | ClubError::Random(_) => {
             eprintln!("serve: the store failed: {e}");
             ErrCode::Internal
         }
@@ -1010,6 +1040,15 @@ pub(super) fn join_failed(e: tokio::task::JoinError) -> Refusal {
         ErrCode::Internal,
         "the server failed while answering this request (its log says why); ask again: a command sent again with its cmd_id is never decided twice",
     )
+}
+
+/// A caught panic's message, for the server's log.
+fn panic_words(panic: &(dyn std::any::Any + Send)) -> &str {
+    panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)")
 }
 
 /// Run a live store call on the blocking pool.
@@ -1324,15 +1363,30 @@ fn hello_first() -> Refusal {
     )
 }
 
-fn register(shared: &Shared, conn: &mut Conn, p: Principal) {
-    shared
-        .sockets
+/// Count the socket among its token's, so a revoke closes it. A token
+/// revoked since it was found (a revoke racing the hello: its store call
+/// and its closing of the token's sockets ran between the two) is refused
+/// here, in words, and the socket is closed: the check and the revoke's
+/// closing both run under the sockets' lock, so one of them sees the other.
+fn register(shared: &Shared, conn: &mut Conn, p: Principal) -> Result<(), (Refusal, After)> {
+    let mut sockets = shared.sockets.lock().unwrap_or_else(|p| p.into_inner());
+    if shared
+        .revoked
         .lock()
         .unwrap_or_else(|p| p.into_inner())
+        .contains(&p.token)
+    {
+        return Err((
+            refusal(ClubError::RevokedToken),
+            After::Close(close::POLICY, "bad token"),
+        ));
+    }
+    sockets
         .entry(p.token)
         .or_default()
         .push((conn.id, conn.control.clone()));
     conn.principal = Some(p);
+    Ok(())
 }
 
 fn principal_json(p: &Principal) -> Value {
@@ -1413,6 +1467,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             .map_err(|r| (r, After::Close(close::POLICY, "bad token")))?;
             let grants = grants.map_err(|e| stay(refusal(e)))?;
             let mut body = principal_json(&p);
+            register(shared, conn, p)?;
             body["server"] = json!(format!("xenolog {}", env!("CARGO_PKG_VERSION")));
             body["protocol"] = json!(proto::VERSION);
             body["limits"] = json!({"max_message": proto::MAX_MESSAGE});
@@ -1424,7 +1479,6 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 .unwrap_or_else(|p| p.into_inner())
                 .extend(grants.iter().filter_map(|g| Some((g.battle?, g.seat?))));
             body["grants"] = json!(grants);
-            register(shared, conn, p);
             Ok(body)
         }
         Request::Redeem { code, label } => {
@@ -1454,7 +1508,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 }
             }
             if conn.principal.is_none() {
-                register(shared, conn, r.principal);
+                register(shared, conn, r.principal)?;
             }
             Ok(body)
         }
@@ -1535,12 +1589,17 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             let info = blocking(shared, move |t| t.revoke(token))
                 .await
                 .map_err(stay)?;
-            let open = shared
-                .sockets
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .remove(&token)
-                .unwrap_or_default();
+            let open = {
+                let mut sockets = shared.sockets.lock().unwrap_or_else(|p| p.into_inner());
+                // Under the sockets' lock: a hello between its token found
+                // and its socket counted is refused ([`register`]).
+                shared
+                    .revoked
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(token);
+                sockets.remove(&token).unwrap_or_default()
+            };
             for (_, socket) in &open {
                 let _ = socket.send(Control::Revoked);
             }
@@ -1728,18 +1787,27 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                     dice,
                     cmd_id.as_deref(),
                     &mut |b, key, played| {
-                        made = Some(frames_of(
-                            b,
-                            key,
-                            battle,
-                            &seats,
-                            &played.entries,
-                            played.revealed,
-                        ));
+                        // Game code runs here (the lens's texts and
+                        // states). A panic must not unwind through the
+                        // store's held battle while its write is queued
+                        // (review of session 16): it is caught, the command
+                        // goes on to its write, and its watchers are closed
+                        // in words to resume (below) once it is durable.
+                        let frames = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            frames_of(b, key, battle, &seats, &played.entries, played.revealed)
+                        }));
+                        made = Some(frames.map_err(|panic| {
+                            // The words may come from game code run on the
+                            // whole state (principle 14): the log only.
+                            ClubError::Rule(format!(
+                                "making its frames panicked: {}",
+                                panic_words(panic.as_ref())
+                            ))
+                        }));
                     },
                 )?;
                 let frames = match (&playing, made) {
-                    (_, Some(made)) => Some(Ok(made)),
+                    (_, Some(made)) => Some(made),
                     // Decided and written in one (a walk, or a store that
                     // writes as it decides): the frames are made now.
                     (Playing::Done(played), None) => (!played.again)

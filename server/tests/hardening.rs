@@ -14,8 +14,10 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use xenolog_engine::fair::Bytes32;
 use xenolog_engine::{Actor, Battle, EntryId};
+use xenolog_server::secret::{Code, Role, Token};
 use xenolog_server::store::{
-    BattleStore, ClubError, LiveStore, Played, ServerBattleId, Store, TokenStore,
+    BattleStore, ClubError, Grant, Invitation, LiveStore, MakeFrames, Played, Playing, Principal,
+    Redeemed, SeatInvite, ServerBattleId, Store, TokenId, TokenInfo, TokenStore,
 };
 use xenolog_server::{StoreLayer, Tuning};
 
@@ -122,6 +124,9 @@ struct Faulty {
     fail_at: Arc<AtomicI64>,
     /// `revealed` panics, with words no client may read, while set.
     panics: Arc<AtomicBool>,
+    /// While set, making a command's frames panics in the lens (on the
+    /// path that makes them with the decide, [`LiveStore::play_begin`]).
+    frames_panic: Arc<AtomicBool>,
 }
 
 /// A server whose store fails where the test says (see [`Faulty`]).
@@ -135,12 +140,23 @@ async fn panicky_server(
     fail_at: Arc<AtomicI64>,
     panics: Arc<AtomicBool>,
 ) -> Server {
+    faulty_with(fail, fail_at, panics, Arc::new(AtomicBool::new(false))).await
+}
+
+/// [`faulty_server`] whose frames also panic while `frames_panic` is set.
+async fn faulty_with(
+    fail: Arc<AtomicBool>,
+    fail_at: Arc<AtomicI64>,
+    panics: Arc<AtomicBool>,
+    frames_panic: Arc<AtomicBool>,
+) -> Server {
     let layer = StoreLayer(Arc::new(move |inner: Arc<dyn Store>| {
         Arc::new(Faulty {
             inner,
             fail: fail.clone(),
             fail_at: fail_at.clone(),
             panics: panics.clone(),
+            frames_panic: frames_panic.clone(),
         }) as Arc<dyn Store>
     }));
     server(Tuning {
@@ -188,6 +204,45 @@ impl LiveStore for Faulty {
         self.inner
             .live()
             .play_with_dice(battle, seat, at, command, dice, cmd_id)
+    }
+    /// The server's path (session 16): the decide, the frames made with
+    /// it, the write awaited. While `fail` is set, the path that makes the
+    /// frames after the write instead (so a failed keyed read fails them).
+    fn play_begin(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        at: Option<EntryId>,
+        command: &Value,
+        dice: Option<Vec<u8>>,
+        cmd_id: Option<&str>,
+        frames: &mut MakeFrames<'_>,
+    ) -> Result<Playing, ClubError> {
+        if self.fail.load(Ordering::SeqCst) {
+            return self
+                .play_with_dice(battle, seat, at, command, dice, cmd_id)
+                .map(Playing::Done);
+        }
+        let panic = self.frames_panic.load(Ordering::SeqCst);
+        self.inner.live().play_begin(
+            battle,
+            seat,
+            at,
+            command,
+            dice,
+            cmd_id,
+            &mut |b, key, played| {
+                if panic {
+                    // An entry the battle does not hold: the lens panics
+                    // on it, inside the server's own frames call.
+                    let mut bad = played.clone();
+                    bad.entries.push(EntryId::MAX);
+                    frames(b, key, &bad)
+                } else {
+                    frames(b, key, played)
+                }
+            },
+        )
     }
     fn dice_needed(
         &self,
@@ -545,6 +600,192 @@ async fn a_request_whose_task_panics_is_answered_in_words_without_the_panics_tex
     // The server goes on: the same request answers once the fault is gone.
     panics.store(false, Ordering::SeqCst);
     w.ok("watch", json!({"battle": battle, "seat": 1, "after": null}))
+        .await;
+    s.running.stop().await.unwrap();
+}
+
+/// Review of session 16: a panic while a command's frames were made (game
+/// code in the lens), on the path that makes them with the decide, emptied
+/// the battle's slot with its write still queued, and the seat heard
+/// `internal` for a command that was written. Now the command is answered
+/// (it is durable), its watchers are closed in words to resume, and they
+/// resume without a gap; the battle goes on.
+#[tokio::test]
+async fn a_panic_while_making_a_commands_frames_closes_the_watchers_and_the_command_stands() {
+    let frames_panic = Arc::new(AtomicBool::new(false));
+    let s = faulty_with(
+        Arc::new(AtomicBool::new(false)),
+        Arc::new(AtomicI64::new(-1)),
+        Arc::new(AtomicBool::new(false)),
+        frames_panic.clone(),
+    )
+    .await;
+    let (_org, mut p, token, battle) = race(&s).await;
+    let head = holds(&mut p, battle, None, 2).await;
+    let mut w = Client::connect(&s).await;
+    w.ok("hello", json!({"token": token})).await;
+    w.ok("watch", json!({"battle": battle, "seat": 1, "after": null}))
+        .await;
+    assert_eq!(w.backfill().await, vec![0, 1]);
+    frames_panic.store(true, Ordering::SeqCst);
+    let r = p
+        .ok(
+            "command",
+            json!({"battle": battle, "seat": 0, "at": head, "command": "hold", "cmd_id": "f-1"}),
+        )
+        .await;
+    assert_eq!(r["entries"], json!([2]), "the command stands: {r}");
+    let notice = w.event().await;
+    assert_eq!(notice["type"], "notice", "{notice}");
+    assert_eq!(notice["code"], "missed", "{notice}");
+    let closed = w.event().await;
+    assert_eq!(closed["closed"], 1008, "{closed}");
+    frames_panic.store(false, Ordering::SeqCst);
+    // Sent again, it is answered, not decided twice; the battle goes on.
+    let again = p
+        .ok(
+            "command",
+            json!({"battle": battle, "seat": 0, "at": head, "command": "hold", "cmd_id": "f-1"}),
+        )
+        .await;
+    assert_eq!(again["entries"], json!([2]), "{again}");
+    let mut resumed = Client::connect(&s).await;
+    resumed.ok("hello", json!({"token": token})).await;
+    resumed
+        .ok("watch", json!({"battle": battle, "seat": 1, "after": 1}))
+        .await;
+    assert_eq!(resumed.backfill().await, vec![2]);
+    assert_eq!(holds(&mut p, battle, Some(2), 1).await, Some(3));
+    let live = resumed.event().await;
+    assert_eq!(live["entry"]["id"], 3, "{live}");
+    s.running.stop().await.unwrap();
+}
+
+/// The data folder's store whose `authenticate`, while `hold` is set,
+/// stops once it has found the token: it says so on `found` and waits for
+/// `release` (a hello caught between its token found and its socket
+/// counted).
+struct SlowHello {
+    inner: Arc<dyn Store>,
+    hold: Arc<AtomicBool>,
+    found: std::sync::Mutex<std::sync::mpsc::Sender<()>>,
+    release: std::sync::Mutex<std::sync::mpsc::Receiver<()>>,
+}
+
+impl Store for SlowHello {
+    fn tokens(&self) -> &dyn TokenStore {
+        self
+    }
+    fn battles(&self) -> &dyn BattleStore {
+        self.inner.battles()
+    }
+    fn live(&self) -> &dyn LiveStore {
+        self.inner.live()
+    }
+    fn table(&self) -> &dyn xenolog_server::store::table::TableStore {
+        self.inner.table()
+    }
+}
+
+impl TokenStore for SlowHello {
+    fn organiser_invitation(&self, force: bool) -> Result<Option<Invitation>, ClubError> {
+        self.inner.tokens().organiser_invitation(force)
+    }
+    fn authenticate(&self, token: &Token) -> Result<Principal, ClubError> {
+        let p = self.inner.tokens().authenticate(token)?;
+        if self.hold.swap(false, Ordering::SeqCst) {
+            self.found.lock().unwrap().send(()).unwrap();
+            self.release
+                .lock()
+                .unwrap()
+                .recv_timeout(Duration::from_secs(20))
+                .unwrap();
+        }
+        Ok(p)
+    }
+    fn redeem(
+        &self,
+        code: &Code,
+        label: Option<&str>,
+        into: Option<&Principal>,
+    ) -> Result<Redeemed, ClubError> {
+        self.inner.tokens().redeem(code, label, into)
+    }
+    fn invite(
+        &self,
+        by: &Principal,
+        role: Role,
+        label: &str,
+        days: u32,
+        seat: Option<SeatInvite>,
+    ) -> Result<Invitation, ClubError> {
+        self.inner.tokens().invite(by, role, label, days, seat)
+    }
+    fn grants(&self, token: TokenId) -> Result<Vec<Grant>, ClubError> {
+        self.inner.tokens().grants(token)
+    }
+    fn tokens(&self) -> Result<Vec<TokenInfo>, ClubError> {
+        self.inner.tokens().tokens()
+    }
+    fn revoke(&self, id: TokenId) -> Result<TokenInfo, ClubError> {
+        self.inner.tokens().revoke(id)
+    }
+}
+
+/// Review of session 16: a hello found its token, then the organiser
+/// revoked it (closing the token's sockets) before the hello counted its
+/// socket among them: the socket stayed open on a revoked token. Now the
+/// hello is refused in words and its socket closed.
+#[tokio::test]
+async fn a_hello_racing_a_revoke_of_its_token_is_refused_and_closed() {
+    let hold = Arc::new(AtomicBool::new(false));
+    let (found_tx, found_rx) = std::sync::mpsc::channel();
+    let (release_tx, release_rx) = std::sync::mpsc::channel();
+    let slow = std::sync::Mutex::new(Some((found_tx, release_rx)));
+    let held = hold.clone();
+    let layer = StoreLayer(Arc::new(move |inner: Arc<dyn Store>| {
+        let (found, release) = slow.lock().unwrap().take().expect("one store");
+        Arc::new(SlowHello {
+            inner,
+            hold: held.clone(),
+            found: std::sync::Mutex::new(found),
+            release: std::sync::Mutex::new(release),
+        }) as Arc<dyn Store>
+    }));
+    let s = server(Tuning {
+        store_layer: Some(layer),
+        ..Tuning::default()
+    })
+    .await;
+    let mut org = common::organiser(&s).await;
+    let (_bo, token, id) = common::player(&s, &mut org, "Bo").await;
+    hold.store(true, Ordering::SeqCst);
+    let mut late = Client::connect(&s).await;
+    late.send_text(json!({"v": 1, "id": 1, "type": "hello", "token": token}).to_string())
+        .await;
+    tokio::task::spawn_blocking(move || found_rx.recv_timeout(Duration::from_secs(20)))
+        .await
+        .unwrap()
+        .expect("the hello found its token");
+    // The token is revoked while the hello is between the two.
+    let r = org.ok("revoke", json!({"token": id})).await;
+    assert!(r["token"]["revoked"].is_i64(), "{r}");
+    release_tx.send(()).unwrap();
+    let reply = late.recv().await;
+    assert_eq!(reply["err"]["code"], "bad_token", "{reply}");
+    assert!(
+        reply["err"]["words"]
+            .as_str()
+            .unwrap()
+            .contains("revoked by the organiser"),
+        "{reply}"
+    );
+    let (_, code) = late.closed_with().await;
+    assert_eq!(code, Some(1008), "the socket is closed");
+    // And the token opens nothing after.
+    let mut again = Client::connect(&s).await;
+    again
+        .refused("hello", json!({"token": token}), "bad_token")
         .await;
     s.running.stop().await.unwrap();
 }

@@ -436,6 +436,47 @@ async fn a_restarted_server_keeps_its_tokens_and_prints_no_new_invitation() {
     third.stop().await.unwrap();
 }
 
+/// Review of session 16: a second `xenolog serve` on the same club folder
+/// would hold the tokens apart from the first (a token revoked on one
+/// would still open the other). It is refused in words naming the folder;
+/// once the first has stopped, the folder serves again at once.
+#[tokio::test]
+async fn a_second_server_on_the_same_club_folder_is_refused_while_the_first_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config {
+        data: dir.path().to_owned(),
+        listen: "127.0.0.1:0".parse().unwrap(),
+        invite_organiser: false,
+        public: None,
+    };
+    let first = start(config.clone()).await.unwrap();
+    let words = match start(config.clone()).await {
+        Ok(_) => panic!("two servers on one club folder"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        words.contains("another xenolog serve holds this club folder"),
+        "{words}"
+    );
+    assert!(words.contains(&dir.path().display().to_string()), "{words}");
+    // The first still serves.
+    let (mut c, _) = tokio_tungstenite::connect_async(first.ws_url())
+        .await
+        .unwrap();
+    c.send(Message::text(
+        json!({"v":1,"id":1,"type":"ping"}).to_string(),
+    ))
+    .await
+    .unwrap();
+    assert!(matches!(c.next().await, Some(Ok(Message::Text(_)))));
+    drop(c);
+    first.stop().await.unwrap();
+    let second = start(config)
+        .await
+        .expect("the folder is free once stopped");
+    second.stop().await.unwrap();
+}
+
 #[tokio::test]
 async fn health_says_ok_and_the_protocol() {
     let s = server().await;

@@ -215,6 +215,12 @@ pub enum ClubError {
         "the battle moved on before your command arrived: {0}. Your copy is brought up to date by watch; give the command again if it still applies"
     )]
     Stale(String),
+    /// A command id the seat gave before, for another command (found by
+    /// the campaign file's key as the command is written).
+    #[error(
+        "this cmd_id was used for another command: give each command its own (16 random bytes in hex, say); nothing changed"
+    )]
+    ReusedCmdId,
     #[error("{0}")]
     Rule(String),
     #[error("battle {0} is over")]
@@ -233,6 +239,13 @@ pub enum ClubError {
     Campaign { file: String, why: String },
     #[error("the club file {path}: {why}")]
     File { path: String, why: String },
+    /// A second server on one data folder would hold its tokens in memory
+    /// apart from the first's (a token revoked on one would still open the
+    /// other): the club file is held by one server at a time.
+    #[error(
+        "another xenolog serve holds this club folder {folder} ({holder}): stop it first, or serve another folder"
+    )]
+    Held { folder: String, holder: String },
     #[error("the operating system's random generator failed: {0}")]
     Random(String),
 }
@@ -349,7 +362,11 @@ pub struct Played {
 
 /// The frames a command's entries make for its watchers, made on the
 /// battle as it stands with them, with the server's secret (the key of the
-/// receipts) and what the command made ([`LiveStore::play_begin`]).
+/// receipts) and what the command made ([`LiveStore::play_begin`]). It
+/// runs on the caller's thread, holding the battle: it must not block on
+/// the runtime (no `blocking_recv`, no `blocking_lock`, no `block_on`),
+/// and a panic in it is caught by the SQLite store, which waits for the
+/// write to settle before the panic goes on.
 pub type MakeFrames<'a> = dyn FnMut(&dyn xenolog_engine::Battle, &Bytes32, &Played) + 'a;
 
 /// A command decided by [`LiveStore::play_begin`]: answered already, or
@@ -413,6 +430,13 @@ pub trait LiveStore: Send + Sync + 'static {
     /// caller makes its watchers' frames then and releases them only once
     /// the future says the entries are durable. A store that writes as it
     /// decides keeps this default: [`Playing::Done`], `frames` not called.
+    ///
+    /// A blocking call: call it on the blocking pool (`spawn_blocking`) or
+    /// a thread of one's own, never on a runtime worker. The SQLite store
+    /// waits for the battle's lock with `blocking_lock_owned`, and, should
+    /// `frames` panic, for the write with `blocking_recv`: both panic on a
+    /// runtime worker (and would stall it). Only the returned future is
+    /// awaited by a task.
     #[allow(clippy::too_many_arguments)]
     fn play_begin(
         &self,

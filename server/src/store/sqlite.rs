@@ -15,7 +15,7 @@ use xenolog_engine::fair::{self, Bytes32, SeatNonce};
 use xenolog_engine::{Actor, Battle, EntryId, games};
 use xenolog_saves::{Campaign, DiceMode};
 
-use super::writer::{Gone, Writer};
+use super::writer::{Gone, Unwritten, Writer};
 use tokio::sync::oneshot;
 
 mod table;
@@ -134,6 +134,81 @@ pub struct ClubFile {
     /// held while a battle is written to its campaign file, and this keeps
     /// two last joins (a resent one) from starting it twice.
     starting: Mutex<HashMap<ServerBattleId, Arc<Mutex<()>>>>,
+    /// The club file's lock ([`ClubLock`]): one server per data folder.
+    /// Last, so it is let go after the connection closes.
+    _lock: ClubLock,
+}
+
+/// The OS lock that makes one server at a time the club file's (review of
+/// session 16: the tokens live in memory, so a second `xenolog serve` on
+/// the same folder would go on accepting a token the first revoked). As the
+/// saves' writer lock of a campaign file: an advisory lock (`flock` on Unix,
+/// `LockFileEx` on Windows) on a sidecar file `club.xenolog-club.lock`, not
+/// on the database, so it never meets SQLite's own locking; the OS drops it
+/// when the process ends however it ends. The holder writes its process id
+/// in it, so the refusal names the running server. The sidecar is left in
+/// place (deleting it while another waits would give two locks on two
+/// inodes).
+struct ClubLock {
+    _file: std::fs::File,
+}
+
+impl ClubLock {
+    /// How long a lock still held is waited for (a server stopping in this
+    /// process, closing its club file) before the folder is called held.
+    const WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+
+    fn take(club: &Path) -> Result<ClubLock, ClubError> {
+        use std::io::{Read, Seek, Write};
+        let mut name = club.as_os_str().to_owned();
+        name.push(".lock");
+        let lock_path = PathBuf::from(name);
+        let folder = club
+            .parent()
+            .unwrap_or(Path::new("."))
+            .display()
+            .to_string();
+        let file_err = |why: String| ClubError::File {
+            path: lock_path.display().to_string(),
+            why,
+        };
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock_path)
+            .map_err(|e| file_err(format!("its lock file cannot be opened: {e}")))?;
+        let deadline = std::time::Instant::now() + Self::WAIT;
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    let mut said = String::new();
+                    let _ = file.read_to_string(&mut said);
+                    let holder = match said.trim().parse::<u32>() {
+                        Ok(pid) => format!("process {pid}"),
+                        Err(_) => "a process that has not said its id yet".to_owned(),
+                    };
+                    return Err(ClubError::Held { folder, holder });
+                }
+                Err(std::fs::TryLockError::Error(e)) => {
+                    return Err(file_err(format!("its lock cannot be taken: {e}")));
+                }
+            }
+        }
+        // Who holds it, for a second server's refusal (best effort: the
+        // lock is what counts).
+        let _ = file
+            .set_len(0)
+            .and_then(|()| file.rewind())
+            .and_then(|()| write!(file, "{}", std::process::id()))
+            .and_then(|()| file.flush());
+        Ok(ClubLock { _file: file })
+    }
 }
 
 /// Read-only connections kept per campaign.
@@ -188,7 +263,7 @@ enum Decision {
     /// Decided in memory; its write queued on the campaign's writer.
     Queued {
         played: Played,
-        written: oneshot::Receiver<Result<(), String>>,
+        written: oneshot::Receiver<Result<(), Unwritten>>,
         path: PathBuf,
     },
 }
@@ -209,7 +284,7 @@ fn gone(path: &Path, g: Gone) -> ClubError {
 /// its file) as `held` drops unsettled.
 fn settle(
     mut held: Held<LiveBattle>,
-    written: Result<Result<(), String>, oneshot::error::RecvError>,
+    written: Result<Result<(), Unwritten>, oneshot::error::RecvError>,
     played: Played,
     path: &Path,
 ) -> Result<Played, ClubError> {
@@ -218,7 +293,13 @@ fn settle(
             held.unsettled = false;
             Ok(played)
         }
-        Ok(Err(why)) => Err(ClubError::Campaign {
+        // Refused by the file: told as what it is, not as the file's
+        // failure (review of session 16).
+        Ok(Err(Unwritten::Stale(why))) => Err(ClubError::Stale(format!(
+            "the campaign's file holds more of the battle than the server decided on ({why})"
+        ))),
+        Ok(Err(Unwritten::ReusedId)) => Err(ClubError::ReusedCmdId),
+        Ok(Err(Unwritten::Failed(why))) => Err(ClubError::Campaign {
             file: path.display().to_string(),
             why,
         }),
@@ -250,6 +331,8 @@ impl ClubFile {
             why,
         };
         let sql = |e: rusqlite::Error| file_err(e.to_string());
+        // Before the file is touched: a second server changes nothing.
+        let lock = ClubLock::take(path)?;
         let mut conn = Connection::open(path).map_err(sql)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))
             .map_err(sql)?;
@@ -316,6 +399,7 @@ impl ClubFile {
             last_used: Mutex::new(HashMap::new()),
             readers: Mutex::new(HashMap::new()),
             starting: Mutex::new(HashMap::new()),
+            _lock: lock,
         })
     }
 
@@ -1114,12 +1198,26 @@ impl LiveStore for ClubFile {
                 written,
                 path,
             } => {
-                // From here until the write is known durable, a drop (a
-                // panic in `frames`, the awaiting task gone) empties the
-                // slot.
+                // From here until the write is known durable, a drop (the
+                // awaiting task gone) empties the slot.
                 guard.unsettled = true;
-                if let Some(lb) = guard.as_ref() {
-                    frames(&*lb.battle, &lb.secret, &played);
+                let made = match guard.as_ref() {
+                    Some(lb) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        frames(&*lb.battle, &lb.secret, &played)
+                    })),
+                    None => Ok(()),
+                };
+                if let Err(panic) = made {
+                    // A panic in `frames` (review of session 16) must not
+                    // empty the slot while the write is still queued: a
+                    // command after it would load the battle from its file
+                    // without the entries about to be written there, and
+                    // decide on it. The battle stays held until the write
+                    // settles (kept if it is durable, emptied if not; on
+                    // this thread, the blocking pool's), then the panic
+                    // goes on to the caller.
+                    drop(settle(guard, written.blocking_recv(), played, &path));
+                    std::panic::resume_unwind(panic);
                 }
                 // The battle stays held while the write is awaited, by a
                 // task, not a thread: no one reads entries not yet durable.
@@ -1717,6 +1815,52 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let club = ClubFile::open(&dir.path().join(CLUB_FILE)).unwrap();
         (dir, club)
+    }
+
+    /// Review of session 16: the tokens live in memory, so a second
+    /// server on one data folder would accept a token the first revoked.
+    /// The club file is held by one server at a time; a second is refused
+    /// in words naming the folder and the running one, having changed
+    /// nothing, and the folder opens again once the first has closed it.
+    #[test]
+    fn a_second_server_on_one_club_folder_is_refused_in_words_naming_the_folder_and_the_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = SqliteStore::open(dir.path()).unwrap();
+        let inv = first.tokens().organiser_invitation(false).unwrap().unwrap();
+        let org = first.tokens().redeem(&inv.code, None, None).unwrap();
+        let token = org.token.unwrap();
+        let id = org.principal.token;
+        first.tokens().revoke(id).unwrap();
+        let refused = match SqliteStore::open(dir.path()) {
+            Ok(_) => panic!("a second server opened the club folder the first holds"),
+            Err(e) => e,
+        };
+        assert!(matches!(refused, ClubError::Held { .. }), "{refused:?}");
+        let words = refused.to_string();
+        assert!(
+            words.contains("another xenolog serve holds this club folder"),
+            "{words}"
+        );
+        assert!(
+            words.contains(&dir.path().display().to_string()),
+            "the folder: {words}"
+        );
+        assert!(
+            words.contains(&format!("process {}", std::process::id())),
+            "the running one: {words}"
+        );
+        // The first goes on; stopped, the folder opens, the token still
+        // revoked.
+        assert!(matches!(
+            first.tokens().authenticate(&token),
+            Err(ClubError::UnknownToken | ClubError::RevokedToken)
+        ));
+        drop(first);
+        let again = SqliteStore::open(dir.path()).unwrap();
+        assert!(matches!(
+            again.tokens().authenticate(&token),
+            Err(ClubError::UnknownToken | ClubError::RevokedToken)
+        ));
     }
 
     /// Review of session 13: a decide that panics half-way leaves its
@@ -2529,10 +2673,18 @@ mod tests {
             .unwrap();
         assert_eq!((again.entries, again.again), (vec![0], true));
         // The same id for another command at the head: refused in words.
+        // Review of session 16: told as a bad request in words, not as
+        // the file's failure in SQLite's.
         let reused = club.play(battle, Actor(0), Some(1), &hold, Some("c-1"));
+        assert!(matches!(&reused, Err(ClubError::ReusedCmdId)), "{reused:?}");
+        let words = reused.unwrap_err().client_words();
         assert!(
-            matches!(&reused, Err(ClubError::Campaign { why, .. }) if why.contains("refused the write") || why.contains("UNIQUE")),
-            "{reused:?}"
+            words.contains("this cmd_id was used for another command"),
+            "{words}"
+        );
+        assert!(
+            !words.contains("UNIQUE") && !words.contains("club_commands"),
+            "{words}"
         );
         let mut head = None;
         club.read(battle, &mut |b| head = b.cursor()).unwrap();
@@ -2542,6 +2694,103 @@ mod tests {
             .play(battle, Actor(0), Some(1), &hold, Some("c-3"))
             .unwrap();
         assert_eq!(next.entries, vec![2]);
+    }
+
+    /// Review of session 16: a panic while the frames were made (game
+    /// code in the lens) emptied the slot with the write still queued, so
+    /// the next command could load the battle from its file without the
+    /// entries about to be written. The battle stays held until the write
+    /// settles, is kept (the write is durable), and the panic reaches the
+    /// caller after.
+    #[test]
+    fn a_panic_while_making_frames_keeps_the_battle_held_until_its_write_settles() {
+        let (_dir, club) = club();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        let begun = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            club.play_begin(
+                battle,
+                Actor(0),
+                None,
+                &serde_json::json!("hold"),
+                None,
+                Some("p-1"),
+                &mut |_, _, _| panic!("the lens failed on the new entry"),
+            )
+        }));
+        assert!(begun.is_err(), "the panic reaches the caller");
+        // Settled before the panic went on: durable, and in memory still.
+        let slot = club.slot(battle);
+        let held = slot.try_lock().expect("let go once the write settled");
+        let lb = held
+            .as_ref()
+            .expect("kept: what it holds is durable, not emptied for a reload");
+        assert_eq!(lb.battle.cursor(), Some(0));
+        let id = lb.id;
+        drop(held);
+        let file = club.campaign_path(&club.conn(), c.id).unwrap();
+        let on_disk = xenolog_saves::Campaign::open_read_only(&file)
+            .unwrap()
+            .load_battle(id)
+            .unwrap()
+            .records()
+            .len();
+        assert_eq!(on_disk, 1, "the command is durable");
+        // Sent again with its id: answered, not decided twice.
+        let again = club
+            .play(
+                battle,
+                Actor(0),
+                None,
+                &serde_json::json!("hold"),
+                Some("p-1"),
+            )
+            .unwrap();
+        assert!(again.again && again.entries == vec![0], "{again:?}");
+    }
+
+    /// Review of session 16: a command whose write finds the campaign
+    /// file's battle moved on (something wrote it behind the server's
+    /// back) is told `Stale` in words, not as the file's failure; nothing
+    /// of it is written, and the battle is read again from its file.
+    #[test]
+    fn a_write_that_finds_the_file_moved_on_is_stale_in_words() {
+        let (_dir, club) = club();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        let hold = serde_json::json!("hold");
+        club.play(battle, Actor(0), None, &hold, None).unwrap();
+        // Behind the server's back: the file gets entry 1.
+        let (_, path, id, _) = club.located(battle).unwrap();
+        let writer = club.writer(c.id, &path).unwrap();
+        writer
+            .run(move |camp| {
+                let mut b = camp.load_battle(id).unwrap();
+                let mode = camp.summary(id).unwrap().dice_mode;
+                let d = xenolog_saves::decide(
+                    id,
+                    &mut *b,
+                    Actor(1),
+                    &serde_json::json!("hold"),
+                    None,
+                    mode,
+                )
+                .unwrap();
+                camp.append_batch(&[d]).unwrap().pop().unwrap().unwrap();
+            })
+            .unwrap();
+        // In memory the head is entry 0: decided there, refused on the write.
+        let stale = club.play(battle, Actor(1), Some(0), &hold, None);
+        match &stale {
+            Err(ClubError::Stale(words)) => {
+                assert!(words.contains("campaign's file holds more"), "{words}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // Read again from the file: its head is the entry written there.
+        let mut head = None;
+        club.read(battle, &mut |b| head = b.cursor()).unwrap();
+        assert_eq!(head, Some(1));
     }
 
     /// Session 16: a command is decided on a thread and its write awaited

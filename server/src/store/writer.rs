@@ -27,10 +27,42 @@ use xenolog_saves::{Campaign, Decided, SaveError};
 /// At most this many appends share one transaction.
 pub const MAX_BATCH: usize = 256;
 
-/// How an append is answered: durable (`Ok`), or refused in words. A
-/// oneshot, so that whoever waits for it may be a task awaiting it without
-/// holding a thread ([`Writer::append_async`]) or a thread blocking on it.
-type Reply = oneshot::Sender<Result<(), String>>;
+/// How an append is answered: durable (`Ok`), or why not. A oneshot, so
+/// that whoever waits for it may be a task awaiting it without holding a
+/// thread ([`Writer::append_async`]) or a thread blocking on it.
+type Reply = oneshot::Sender<Result<(), Unwritten>>;
+
+/// Why an append was not written (nothing of it was).
+#[derive(Debug)]
+pub enum Unwritten {
+    /// The campaign file's battle is not the one the command was decided
+    /// on (the saves' `Stale`, the file's words after it).
+    Stale(String),
+    /// The seat's command id is recorded already, for another command:
+    /// the file's key of the command ids refused it.
+    ReusedId,
+    /// Anything else, in words.
+    Failed(String),
+}
+
+impl Unwritten {
+    /// A part of a batch the file refused.
+    fn of(e: SaveError) -> Unwritten {
+        match e {
+            SaveError::Stale { why, .. } => Unwritten::Stale(why),
+            // The one insert into `club_commands` in a write is the
+            // command's id; its key is (battle, seat, cmd_id). The saves
+            // say it only in SQLite's words (a typed error there would be
+            // better: the session-16 review's NIT).
+            SaveError::Sql(words)
+                if words.contains("UNIQUE") && words.contains("club_commands") =>
+            {
+                Unwritten::ReusedId
+            }
+            e => Unwritten::Failed(e.to_string()),
+        }
+    }
+}
 
 /// Work for a writer thread.
 enum Job {
@@ -121,7 +153,10 @@ impl Writer {
     /// suspended task, not a blocking-pool thread (BENCHMARKS.md, the club
     /// server, session 16). A receiver whose sender is dropped unanswered
     /// means the writer stopped ([`Gone`]).
-    pub fn append_async(&self, d: Decided) -> Result<oneshot::Receiver<Result<(), String>>, Gone> {
+    pub fn append_async(
+        &self,
+        d: Decided,
+    ) -> Result<oneshot::Receiver<Result<(), Unwritten>>, Gone> {
         let (tx, rx) = oneshot::channel();
         self.jobs
             .as_ref()
@@ -210,9 +245,9 @@ fn run(mut campaign: Campaign, jobs: mpsc::Receiver<Job>, stats: &Stats) {
             // Not written on a campaign a job left half-way: each is
             // answered, and its battle is loaded again from the file.
             for (_, reply) in appends.drain(..) {
-                let _ = reply.send(Err(
+                let _ = reply.send(Err(Unwritten::Failed(
                     "the campaign's writer failed on another request before this one was written; nothing of it was written: give it again".to_owned(),
-                ));
+                )));
             }
         }
         if panicked {
@@ -257,21 +292,21 @@ fn flush(campaign: &mut Campaign, appends: &mut Vec<(Decided, Reply)>) -> bool {
     match catch_unwind(AssertUnwindSafe(|| campaign.append_batch(&batch))) {
         Ok(Ok(results)) => {
             for (r, reply) in results.into_iter().zip(replies) {
-                let _ = reply.send(r.map_err(|e: SaveError| e.to_string()));
+                let _ = reply.send(r.map_err(Unwritten::of));
             }
             false
         }
         Ok(Err(e)) => {
             let words = format!("the campaign file refused the write: {e}");
             for reply in replies {
-                let _ = reply.send(Err(words.clone()));
+                let _ = reply.send(Err(Unwritten::Failed(words.clone())));
             }
             false
         }
         Err(p) => {
             let words = panic_words(&*p);
             for reply in replies {
-                let _ = reply.send(Err(words.clone()));
+                let _ = reply.send(Err(Unwritten::Failed(words.clone())));
             }
             true
         }
