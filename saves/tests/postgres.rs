@@ -31,6 +31,13 @@ fn server() -> Option<String> {
     match std::env::var("XENOLOG_TEST_PG") {
         Ok(s) if !s.is_empty() => Some(s),
         _ => {
+            // `.ci/run` sets XENOLOG_REQUIRE_PG, as it does for Xvfb and
+            // Chromium: CI must never pass by skipping PostgreSQL.
+            assert!(
+                std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
+                "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not: the test cluster \
+                 did not start (tests/pg/cluster.sh start)"
+            );
             eprintln!("XENOLOG_TEST_PG is not set: skipped (tests/pg/cluster.sh start)");
             None
         }
