@@ -197,25 +197,7 @@ mod forge;
 fn item_9_xenolog_battles_names_a_forged_snapshot_of_a_campaign_from_elsewhere() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("from-elsewhere.xenolog");
-    let id = {
-        let mut c = Campaign::create(&path, "Club").unwrap();
-        let id = c
-            .new_battle(
-                "race",
-                7,
-                &json!({ "target": 1_000_000 }),
-                "Race",
-                DiceMode::Rolled,
-            )
-            .unwrap();
-        let mut b = c.load_battle(id).unwrap();
-        for i in 0..200 {
-            let legal = b.legal();
-            let l = legal[(i * 5 + 1) % legal.len()].clone();
-            c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
-        }
-        id
-    };
+    let id = forge::raced_campaign(&path);
     let at = forge::forge_snapshot(&path, id);
     let book = dir.path().join("trusted.json");
     let run = || {

@@ -9,7 +9,7 @@
 //! words, and nothing changes.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -23,17 +23,6 @@ use xenolog_saves::{Campaign, DiceMode};
 mod gui_support;
 
 use gui::app::App;
-
-/// Frames until the app's background check has ended (at most a minute).
-fn until_checked(h: &mut Harness<'_, App>) {
-    let start = Instant::now();
-    while h.state().trust_running() && start.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(20));
-        h.run();
-    }
-    h.run();
-    assert!(!h.state().trust_running(), "the check did not end");
-}
 
 /// A folder for the test's files, with the app's data folder in it.
 fn folder() -> (tempfile::TempDir, std::path::PathBuf) {
@@ -52,7 +41,7 @@ fn opened(
 ) -> Harness<'static, App> {
     let mut h = gui_support::app_with(Some(club.to_owned()), Some(data.to_owned()), answers);
     h.run();
-    until_checked(&mut h);
+    gui_support::until_checked(&mut h);
     h
 }
 
@@ -181,7 +170,7 @@ fn item_9_file_merge_a_copy_lands_its_entries_shows_the_conflict_and_checks_what
     assert_eq!(battles, ["Race on the laptop"]);
     assert_eq!(aside, 1);
     // The battle that came in is verified in the background: it replays.
-    until_checked(&mut h);
+    gui_support::until_checked(&mut h);
     assert!(
         h.state()
             .messages

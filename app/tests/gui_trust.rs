@@ -4,9 +4,7 @@
 //! that does not replay in a notice. A genuine campaign gives none.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
 
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use serde_json::json;
 use xenolog::gui;
@@ -18,53 +16,19 @@ mod forge;
 #[allow(dead_code)]
 mod gui_support;
 
-use gui::app::App;
-
-/// A campaign with a long Dice Race (three stored snapshots), closed.
-fn raced(path: &Path) -> i64 {
-    let mut c = Campaign::create(path, "Club").unwrap();
-    let id = c
-        .new_battle(
-            "race",
-            7,
-            &json!({ "target": 1_000_000 }),
-            "Race",
-            DiceMode::Rolled,
-        )
-        .unwrap();
-    let mut b = c.load_battle(id).unwrap();
-    for i in 0..200 {
-        let legal = b.legal();
-        let l = legal[(i * 5 + 1) % legal.len()].clone();
-        c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
-    }
-    id
-}
-
-/// Frames until the app's check has ended (at most a minute).
-fn until_checked(h: &mut Harness<'_, App>) {
-    let start = Instant::now();
-    while h.state().trust_running() && start.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(20));
-        h.run();
-    }
-    h.run();
-    assert!(!h.state().trust_running(), "the check did not end");
-}
-
 #[test]
 fn item_9_opening_a_campaign_with_a_forged_snapshot_shows_a_notice_naming_the_entry() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     std::fs::create_dir(&data).unwrap();
     let path = dir.path().join("from-elsewhere.xenolog");
-    let id = raced(&path);
+    let id = forge::raced_campaign(&path);
     let at = forge::forge_snapshot(&path, id);
     let mut h = gui_support::app_with(Some(path.clone()), Some(data.clone()), Vec::new());
     h.run();
     // It opened, on its battle, before any check ended.
     assert!(h.state().open.as_ref().is_some_and(|o| o.id == id));
-    until_checked(&mut h);
+    gui_support::until_checked(&mut h);
     let notices = h.state().messages.notices();
     assert_eq!(notices.len(), 1, "{notices:?}");
     let n = &notices[0];
@@ -76,10 +40,10 @@ fn item_9_opening_a_campaign_with_a_forged_snapshot_shows_a_notice_naming_the_en
 
     // A genuine campaign opened on this machine: no notice.
     let good = dir.path().join("good.xenolog");
-    raced(&good);
+    forge::raced_campaign(&good);
     let mut h = gui_support::app_with(Some(good), Some(data), Vec::new());
     h.run();
-    until_checked(&mut h);
+    gui_support::until_checked(&mut h);
     assert!(h.state().messages.notices().is_empty());
 }
 
@@ -144,7 +108,7 @@ fn item_9_importing_a_roster_battle_of_a_copy_in_the_app_counts_it_or_says_why_n
     }
     let mut h = gui_support::app_with(Some(organiser.clone()), Some(data), Vec::new());
     h.run();
-    until_checked(&mut h);
+    gui_support::until_checked(&mut h);
     h.state_mut()
         .push(gui::command::AppCommand::ImportBattle(file.clone()));
     h.run();

@@ -290,3 +290,16 @@ pub fn acting_units(h: &Harness<'_, App>) -> Vec<String> {
     }
     v
 }
+
+/// Frames until the app's background trust check has ended (at most a
+/// minute); fails if it has not.
+#[allow(dead_code)]
+pub fn until_checked(h: &mut Harness<'_, App>) {
+    let start = std::time::Instant::now();
+    while h.state().trust_running() && start.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.run();
+    }
+    h.run();
+    assert!(!h.state().trust_running(), "the check did not end");
+}

@@ -68,3 +68,28 @@ pub fn forge_snapshot(path: &Path, battle: i64) -> u64 {
     }
     at as u64
 }
+
+/// A campaign "Club" with one long Dice Race (200 commands: three stored
+/// snapshots, so `forge_snapshot` has a second one to alter), closed when
+/// this returns. Returns the battle's id.
+#[allow(dead_code)]
+pub fn raced_campaign(path: &Path) -> i64 {
+    use xenolog_saves::{Campaign, DiceMode};
+    let mut c = Campaign::create(path, "Club").unwrap();
+    let id = c
+        .new_battle(
+            "race",
+            7,
+            &serde_json::json!({ "target": 1_000_000 }),
+            "Race",
+            DiceMode::Rolled,
+        )
+        .unwrap();
+    let mut b = c.load_battle(id).unwrap();
+    for i in 0..200 {
+        let legal = b.legal();
+        let l = legal[(i * 5 + 1) % legal.len()].clone();
+        c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
+    }
+    id
+}
