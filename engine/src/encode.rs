@@ -291,56 +291,36 @@ impl Serializer for &mut Encoder {
     }
 }
 
-impl ser::SerializeSeq for &mut Encoder {
-    type Ok = ();
-    type Error = EncodeError;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Res {
-        value.serialize(&mut **self)
-    }
-    #[inline]
-    fn end(self) -> Res {
-        Ok(())
-    }
+/// Postcard writes a compound's parts one after another with nothing
+/// between or after them (its length, where it has one, went first), so
+/// every compound serializer is the same: each part written in turn,
+/// field names dropped, nothing at the end.
+macro_rules! compound {
+    ($($trait:ident { $($method:ident ($($name:ident: $ty:ty),*)),+ })+) => {$(
+        impl ser::$trait for &mut Encoder {
+            type Ok = ();
+            type Error = EncodeError;
+            $(
+                #[inline]
+                fn $method<T: ?Sized + Serialize>(&mut self, $($name: $ty,)* value: &T) -> Res {
+                    value.serialize(&mut **self)
+                }
+            )+
+            #[inline]
+            fn end(self) -> Res {
+                Ok(())
+            }
+        }
+    )+};
 }
 
-impl ser::SerializeTuple for &mut Encoder {
-    type Ok = ();
-    type Error = EncodeError;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Res {
-        value.serialize(&mut **self)
-    }
-    #[inline]
-    fn end(self) -> Res {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleStruct for &mut Encoder {
-    type Ok = ();
-    type Error = EncodeError;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Res {
-        value.serialize(&mut **self)
-    }
-    #[inline]
-    fn end(self) -> Res {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for &mut Encoder {
-    type Ok = ();
-    type Error = EncodeError;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Res {
-        value.serialize(&mut **self)
-    }
-    #[inline]
-    fn end(self) -> Res {
-        Ok(())
-    }
+compound! {
+    SerializeSeq { serialize_element() }
+    SerializeTuple { serialize_element() }
+    SerializeTupleStruct { serialize_field() }
+    SerializeTupleVariant { serialize_field() }
+    SerializeStruct { serialize_field(_key: &'static str) }
+    SerializeStructVariant { serialize_field(_key: &'static str) }
 }
 
 impl ser::SerializeMap for &mut Encoder {
@@ -352,32 +332,6 @@ impl ser::SerializeMap for &mut Encoder {
     }
     #[inline]
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Res {
-        value.serialize(&mut **self)
-    }
-    #[inline]
-    fn end(self) -> Res {
-        Ok(())
-    }
-}
-
-impl ser::SerializeStruct for &mut Encoder {
-    type Ok = ();
-    type Error = EncodeError;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, _key: &'static str, value: &T) -> Res {
-        value.serialize(&mut **self)
-    }
-    #[inline]
-    fn end(self) -> Res {
-        Ok(())
-    }
-}
-
-impl ser::SerializeStructVariant for &mut Encoder {
-    type Ok = ();
-    type Error = EncodeError;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, _key: &'static str, value: &T) -> Res {
         value.serialize(&mut **self)
     }
     #[inline]
