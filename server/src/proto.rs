@@ -94,6 +94,19 @@ pub enum ErrCode {
     Rate,
     /// The server could not do it (its store failed); nothing changed.
     Internal,
+    /// The server's database (PostgreSQL) is not reachable: "the database
+    /// is not reachable; retrying". Nothing changed; the server connects
+    /// again by itself, and the same request may be sent again in a moment
+    /// (a command with its `cmd_id`). Issue 31, `server/POSTGRES.md` §3.
+    Unavailable,
+}
+
+impl ErrCode {
+    /// Whether the same request may simply be sent again a moment later
+    /// (the server said nothing changed and it is coming back).
+    pub fn is_retryable(self) -> bool {
+        matches!(self, ErrCode::Unavailable)
+    }
 }
 
 /// A refusal in words.

@@ -1025,6 +1025,9 @@ fn refusal(e: ClubError) -> Refusal {
             eprintln!("serve: the store failed: {e}");
             ErrCode::Internal
         }
+        // The database went away: nothing was changed, the store connects
+        // again on the next call (POSTGRES.md §3).
+        ClubError::Unavailable => ErrCode::Unavailable,
     };
     // The log has the whole (above); the client, words naming no path.
     Refusal::new(code, e.client_words())

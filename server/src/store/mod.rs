@@ -15,6 +15,9 @@ use xenolog_engine::fair::Bytes32;
 
 use crate::secret::{Code, Role, Token};
 
+pub mod club_db;
+pub mod club_tokens;
+pub mod notify;
 pub mod sqlite;
 pub mod table;
 mod writer;
@@ -248,6 +251,11 @@ pub enum ClubError {
     Held { folder: String, holder: String },
     #[error("the operating system's random generator failed: {0}")]
     Random(String),
+    /// The club's database (PostgreSQL) could not be reached: nothing was
+    /// changed, and the server connects again on the next request
+    /// (`server/POSTGRES.md` §3). A client may send the same request again.
+    #[error("the database is not reachable; retrying: nothing was changed, try again in a moment")]
+    Unavailable,
 }
 
 impl ClubError {

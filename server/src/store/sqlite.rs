@@ -4,10 +4,8 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
-use rusqlite_migration::{M, Migrations};
+use xenolog_saves::db::{Db, DbError, DbExt};
 
 use serde_json::Value;
 use std::collections::HashMap;
@@ -19,6 +17,11 @@ use super::writer::{Gone, Unwritten, Writer};
 use tokio::sync::oneshot;
 
 mod table;
+pub use super::club_db::CLUB_APPLICATION_ID;
+use super::club_db::ClubDb;
+pub use super::club_tokens::ORGANISER_INVITATION_DAYS;
+pub(crate) use super::club_tokens::now;
+use super::club_tokens::{ClubTokens, blob32};
 use super::{
     BattleInfo, BattleStore, CampaignId, CampaignInfo, ClubError, CreatedBattle, Grant, Invitation,
     Joined, LiveStore, MakeFrames, NewBattle, Played, Playing, Principal, Redeemed, RosterPick,
@@ -28,30 +31,8 @@ use crate::secret::{Code, Role, Token, random_bytes};
 
 /// The club file's name inside the data folder.
 pub const CLUB_FILE: &str = "club.xenolog-club";
-/// Marks a SQLite file as a Xenolog club file ('XNLC'); set by migration 1.
-pub const CLUB_APPLICATION_ID: i32 = 0x584E_4C43;
-/// How long the organiser invitation printed at a start stays valid.
-pub const ORGANISER_INVITATION_DAYS: u32 = 7;
-
-static MIGRATIONS: &[M<'static>] = &[
-    M::up(include_str!("../../migrations/0001_club.sql")),
-    M::up(include_str!("../../migrations/0002_battles.sql")),
-    M::up(include_str!("../../migrations/0003_commands.sql")),
-    M::up(include_str!("../../migrations/0004_table.sql")),
-    M::up(include_str!("../../migrations/0005_entered_dice.sql")),
-    M::up(include_str!("../../migrations/0006_battle_rosters.sql")),
-];
 /// The campaign files' folder inside the data folder.
 pub const CAMPAIGNS: &str = "campaigns";
-
-const DAY: i64 = 24 * 60 * 60;
-
-fn now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
-}
 
 /// The SQLite data folder.
 pub struct SqliteStore {
@@ -83,7 +64,7 @@ impl SqliteStore {
 
 impl Store for SqliteStore {
     fn tokens(&self) -> &dyn TokenStore {
-        &self.club
+        &*self.club.tokens
     }
     fn battles(&self) -> &dyn BattleStore {
         &self.club
@@ -101,7 +82,12 @@ pub struct ClubFile {
     path: PathBuf,
     /// The data folder (campaign files under `campaigns/`).
     dir: PathBuf,
-    conn: Mutex<Connection>,
+    /// The club's tables (`ClubDb`: the club file here), one statement at
+    /// a time.
+    db: Arc<ClubDb>,
+    /// The club's tokens and invitations, on the same database (the
+    /// club's `TokenStore`).
+    tokens: Arc<ClubTokens>,
     /// The campaign files this server holds open, each owned by its writer
     /// thread (which holds the file's writer lock). Taken after `conn` and
     /// after a battle's slot, never before them.
@@ -115,17 +101,6 @@ pub struct ClubFile {
     /// never changes): looked up once, not at every command under the
     /// club file's lock (BENCHMARKS.md, the club server, session 16).
     paths: Mutex<HashMap<CampaignId, PathBuf>>,
-    /// Every token not revoked, by its hash: filled at the start and kept
-    /// in step by `redeem` and `revoke`, so that a `hello` (2,000 of them
-    /// after a restart) finds its token without the club file's lock.
-    tokens: Mutex<HashMap<[u8; 32], Principal>>,
-    /// When tokens were last used, not yet written: a `hello` writes
-    /// nothing (each write would be an fsync under the club file's lock);
-    /// these are written together when the tokens are listed, when idle
-    /// battles are looked for (every minute), and when the server stops. A
-    /// killed server forgets the last minute's (the time is shown to the
-    /// organiser, nothing depends on it).
-    last_used: Mutex<HashMap<TokenId, i64>>,
     /// Read-only connections to campaign files, kept for reuse: a battle is
     /// loaded (and a command id looked up) on one of these, not on the
     /// campaign's writer thread, so a long load never stalls appends.
@@ -213,13 +188,6 @@ impl ClubLock {
 
 /// Read-only connections kept per campaign.
 const READERS_KEPT: usize = 4;
-
-impl Drop for ClubFile {
-    /// A server stopping writes the token times only memory holds.
-    fn drop(&mut self) {
-        self.flush_last_used();
-    }
-}
 
 /// A battle's slot: empty until it is loaded.
 type Slot<T> = Arc<tokio::sync::Mutex<Option<T>>>;
@@ -326,178 +294,32 @@ impl ClubFile {
     /// Open the club file, creating and migrating it as needed. A file that
     /// is not a club file, or one from a newer Xenolog, is refused in words.
     pub fn open(path: &Path) -> Result<ClubFile, ClubError> {
-        let file_err = |why: String| ClubError::File {
-            path: path.display().to_string(),
-            why,
-        };
-        let sql = |e: rusqlite::Error| file_err(e.to_string());
         // Before the file is touched: a second server changes nothing.
         let lock = ClubLock::take(path)?;
-        let mut conn = Connection::open(path).map_err(sql)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))
-            .map_err(sql)?;
-        let app: i32 = conn
-            .query_row("PRAGMA application_id", [], |r| r.get(0))
-            .map_err(|e| file_err(format!("it is not a SQLite database ({e})")))?;
-        let version: i64 = conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(sql)?;
-        if version > 0 && app != CLUB_APPLICATION_ID {
-            return Err(file_err(
-                "it is a SQLite database, but not a Xenolog club file".into(),
-            ));
-        }
-        if version > MIGRATIONS.len() as i64 {
-            return Err(file_err(format!(
-                "it was written by a newer Xenolog (club format {version}, this build reads up to {})",
-                MIGRATIONS.len()
-            )));
-        }
-        let mode: String = conn
-            .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
-            .map_err(sql)?;
-        if !mode.eq_ignore_ascii_case("wal") {
-            return Err(file_err(format!(
-                "its folder does not support SQLite's write-ahead log (journal mode stayed '{mode}')"
-            )));
-        }
-        conn.pragma_update(None, "synchronous", "FULL")
-            .map_err(sql)?;
-        conn.pragma_update(None, "foreign_keys", true)
-            .map_err(sql)?;
-        Migrations::from_slice(MIGRATIONS)
-            .to_latest(&mut conn)
-            .map_err(|e| file_err(format!("its tables cannot be made: {e}")))?;
-        let rows: Vec<(Vec<u8>, TokenId, String, String)> = conn
-            .prepare("SELECT hash, id, role, label FROM tokens WHERE revoked IS NULL")
-            .and_then(|mut s| {
-                s.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-                    .collect()
-            })
-            .map_err(sql)?;
-        let mut tokens = HashMap::new();
-        for (hash, id, role, label) in rows {
-            let role = Role::from_word(&role)
-                .ok_or_else(|| file_err(format!("it names an unknown role '{role}'")))?;
-            tokens.insert(
-                blob32(hash),
-                Principal {
-                    token: id,
-                    role,
-                    label,
-                },
-            );
-        }
+        let db = Arc::new(ClubDb::open_sqlite(path)?);
+        let tokens = Arc::new(ClubTokens::open(db.clone())?);
         Ok(ClubFile {
             path: path.to_owned(),
             dir: path.parent().unwrap_or(Path::new(".")).to_owned(),
-            conn: Mutex::new(conn),
+            db,
+            tokens,
             writers: Mutex::new(HashMap::new()),
             battles: Mutex::new(HashMap::new()),
             paths: Mutex::new(HashMap::new()),
-            tokens: Mutex::new(tokens),
-            last_used: Mutex::new(HashMap::new()),
             readers: Mutex::new(HashMap::new()),
             starting: Mutex::new(HashMap::new()),
             _lock: lock,
         })
     }
 
-    /// Write the times tokens were last used that only memory holds, in
-    /// one transaction. A failure is logged and they are kept for the next
-    /// time.
-    fn write_last_used(&self, conn: &Connection) {
-        let pending: Vec<(TokenId, i64)> = self
-            .last_used
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .drain()
-            .collect();
-        if pending.is_empty() {
-            return;
-        }
-        let written = (|| {
-            let tx = conn.unchecked_transaction()?;
-            for (id, at) in &pending {
-                tx.execute(
-                    "UPDATE tokens SET last_used = max(coalesce(last_used, 0), ?2) WHERE id = ?1",
-                    params![id, at],
-                )?;
-            }
-            tx.commit()
-        })();
-        if let Err(e) = written {
-            eprintln!(
-                "serve: the club file {}: when tokens were last used could not be written: {e}",
-                self.path.display()
-            );
-            let mut m = self.last_used.lock().unwrap_or_else(|p| p.into_inner());
-            for (id, at) in pending {
-                let t = m.entry(id).or_insert(at);
-                *t = (*t).max(at);
-            }
-        }
+    /// The club's tokens and invitations.
+    pub fn club_tokens(&self) -> &Arc<ClubTokens> {
+        &self.tokens
     }
 
-    /// [`ClubFile::write_last_used`] taking the club file's lock.
+    /// Write the times tokens were last used that only memory holds.
     pub fn flush_last_used(&self) {
-        let conn = self.conn();
-        self.write_last_used(&conn);
-    }
-
-    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
-        // A panic while holding the lock leaves SQLite's own state whole (its
-        // transaction rolls back on drop), so the poison is not a reason to stop.
-        self.conn.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn sql(&self, e: rusqlite::Error) -> ClubError {
-        ClubError::File {
-            path: self.path.display().to_string(),
-            why: e.to_string(),
-        }
-    }
-
-    fn role(&self, word: &str) -> Result<Role, ClubError> {
-        Role::from_word(word).ok_or_else(|| ClubError::File {
-            path: self.path.display().to_string(),
-            why: format!("it names an unknown role '{word}'"),
-        })
-    }
-
-    /// Make and store an invitation; its code exists only in the result.
-    fn insert_invitation(
-        &self,
-        conn: &Connection,
-        role: Role,
-        label: &str,
-        days: u32,
-        at: i64,
-        seat: Option<SeatInvite>,
-    ) -> Result<Invitation, ClubError> {
-        let code = Code::generate().map_err(|e| ClubError::Random(e.to_string()))?;
-        let expires = at + i64::from(days) * DAY;
-        conn.execute(
-            "INSERT INTO invitations (hash, role, label, created, expires, campaign, battle, seat)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            params![
-                &code.hash()[..],
-                role.word(),
-                label,
-                at,
-                expires,
-                seat.map(|s| s.campaign),
-                seat.map(|s| s.battle),
-                seat.map(|s| s.seat)
-            ],
-        )
-        .map_err(|e| self.sql(e))?;
-        Ok(Invitation {
-            code,
-            role,
-            label: label.to_owned(),
-            expires,
-        })
+        self.tokens.flush_last_used();
     }
 
     /// [`TokenStore::redeem`] at a given time (tests move the clock).
@@ -508,102 +330,7 @@ impl ClubFile {
         into: Option<&Principal>,
         at: i64,
     ) -> Result<Redeemed, ClubError> {
-        let mut conn = self.conn();
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| self.sql(e))?;
-        let found: Option<(i64, String, String, i64, Option<i64>, bool)> = tx
-            .query_row(
-                "SELECT id, role, label, expires, spent_by, void FROM invitations WHERE hash = ?1",
-                [&code.hash()[..]],
-                |r| {
-                    Ok((
-                        r.get(0)?,
-                        r.get(1)?,
-                        r.get(2)?,
-                        r.get(3)?,
-                        r.get(4)?,
-                        r.get(5)?,
-                    ))
-                },
-            )
-            .optional()
-            .map_err(|e| self.sql(e))?;
-        let Some((id, role, invited_label, expires, spent_by, void)) = found else {
-            return Err(ClubError::UnknownCode);
-        };
-        if void {
-            return Err(ClubError::UnknownCode);
-        }
-        if spent_by.is_some() {
-            return Err(ClubError::SpentCode);
-        }
-        if expires <= at {
-            let ago = (at - expires) / DAY;
-            return Err(ClubError::ExpiredCode(match ago {
-                0 => "less than a day ago".into(),
-                1 => "a day ago".into(),
-                n => format!("{n} days ago"),
-            }));
-        }
-        let role = self.role(&role)?;
-        let redeemed = match into {
-            Some(p) => {
-                if p.role != role {
-                    return Err(ClubError::OtherRole {
-                        wanted: role.word(),
-                        have: p.role.word(),
-                    });
-                }
-                // Step S4: the invitation's grants join this token here.
-                Redeemed {
-                    token: None,
-                    principal: p.clone(),
-                }
-            }
-            None => {
-                let token = Token::generate(role).map_err(|e| ClubError::Random(e.to_string()))?;
-                let label = label
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty())
-                    .unwrap_or(&invited_label)
-                    .to_owned();
-                tx.execute(
-                    "INSERT INTO tokens (hash, role, label, created, last_used) VALUES (?1, ?2, ?3, ?4, ?4)",
-                    params![&token.hash()[..], role.word(), label, at],
-                )
-                .map_err(|e| self.sql(e))?;
-                Redeemed {
-                    token: Some(token),
-                    principal: Principal {
-                        token: tx.last_insert_rowid(),
-                        role,
-                        label,
-                    },
-                }
-            }
-        };
-        tx.execute(
-            "UPDATE invitations SET spent_by = ?2 WHERE id = ?1",
-            params![id, redeemed.principal.token],
-        )
-        .map_err(|e| self.sql(e))?;
-        // A seat invitation's seat joins the token's grants.
-        tx.execute(
-            "INSERT INTO grants (token, campaign, battle, seat)
-             SELECT ?2, campaign, battle, seat FROM invitations
-             WHERE id = ?1 AND campaign IS NOT NULL",
-            params![id, redeemed.principal.token],
-        )
-        .map_err(|e| self.sql(e))?;
-        tx.commit().map_err(|e| self.sql(e))?;
-        if let Some(token) = &redeemed.token {
-            self.tokens
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .insert(token.hash(), redeemed.principal.clone());
-        }
-        Ok(redeemed)
+        self.tokens.redeem_at(code, label, into, at)
     }
 
     /// [`TokenStore::invite`] at a given time (tests move the clock).
@@ -615,210 +342,62 @@ impl ClubFile {
         at: i64,
         seat: Option<SeatInvite>,
     ) -> Result<Invitation, ClubError> {
-        if !(1..=30).contains(&days) {
-            return Err(ClubError::BadDays(days));
-        }
-        let conn = self.conn();
-        if let Some(s) = seat {
-            let seats: Option<(CampaignId, i64)> = conn
-                .query_row(
-                    "SELECT campaign, seats FROM server_battles WHERE id = ?1",
-                    [s.battle],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .optional()
-                .map_err(|e| self.sql(e))?;
-            match seats {
-                Some((c, n)) if c == s.campaign => {
-                    let n = n as usize;
-                    if usize::from(s.seat) >= n {
-                        return Err(ClubError::NoSuchSeat {
-                            battle: s.battle,
-                            seat: s.seat,
-                            seats: n,
-                        });
-                    }
-                }
-                _ => return Err(ClubError::NoSuchBattle(s.battle)),
-            }
-        }
-        self.insert_invitation(&conn, role, label, days, at, seat)
+        self.tokens.invite_at(role, label, days, at, seat)
     }
 
-    fn token_info(&self, conn: &Connection, id: TokenId) -> Result<TokenInfo, ClubError> {
-        let row = conn
-            .query_row(
-                "SELECT role, label, created, last_used, revoked FROM tokens WHERE id = ?1",
-                [id],
-                |r| {
-                    let role: String = r.get(0)?;
-                    let info = TokenInfo {
-                        id,
-                        role: Role::Player,
-                        label: r.get(1)?,
-                        created: r.get(2)?,
-                        last_used: r.get(3)?,
-                        revoked: r.get(4)?,
-                    };
-                    Ok((role, info))
-                },
-            )
-            .optional()
-            .map_err(|e| self.sql(e))?;
-        let (role, info) = row.ok_or(ClubError::NoSuchToken(id))?;
-        Ok(TokenInfo {
-            role: self.role(&role)?,
-            ..info
-        })
+    /// The club's connection, held.
+    fn conn(&self) -> Result<super::club_db::Held<'_>, ClubError> {
+        self.db.lock()
+    }
+
+    fn sql(&self, e: DbError) -> ClubError {
+        self.db.err(e)
     }
 }
 
+/// The club file's tokens are its [`ClubTokens`]' (the same database).
 impl TokenStore for ClubFile {
     fn organiser_invitation(&self, force: bool) -> Result<Option<Invitation>, ClubError> {
-        let mut conn = self.conn();
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| self.sql(e))?;
-        let organisers: i64 = tx
-            .query_row(
-                "SELECT count(*) FROM tokens WHERE role = 'organiser' AND revoked IS NULL",
-                [],
-                |r| r.get(0),
-            )
-            .map_err(|e| self.sql(e))?;
-        if organisers > 0 && !force {
-            return Ok(None);
-        }
-        tx.execute(
-            "UPDATE invitations SET void = 1 WHERE role = 'organiser' AND spent_by IS NULL",
-            [],
-        )
-        .map_err(|e| self.sql(e))?;
-        let inv = self.insert_invitation(
-            &tx,
-            Role::Organiser,
-            "organiser",
-            ORGANISER_INVITATION_DAYS,
-            now(),
-            None,
-        )?;
-        tx.commit().map_err(|e| self.sql(e))?;
-        Ok(Some(inv))
+        self.tokens.organiser_invitation(force)
     }
-
     fn authenticate(&self, token: &Token) -> Result<Principal, ClubError> {
-        let hash = token.hash();
-        let known = self
-            .tokens
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&hash)
-            .cloned();
-        if let Some(p) = known {
-            self.last_used
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .insert(p.token, now());
-            return Ok(p);
-        }
-        // Not in memory: unknown or revoked (the file says which).
-        let conn = self.conn();
-        let row: Option<(i64, String, String, Option<i64>)> = conn
-            .query_row(
-                "SELECT id, role, label, revoked FROM tokens WHERE hash = ?1",
-                [&token.hash()[..]],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )
-            .optional()
-            .map_err(|e| self.sql(e))?;
-        let (id, role, label, revoked) = row.ok_or(ClubError::UnknownToken)?;
-        if revoked.is_some() {
-            return Err(ClubError::RevokedToken);
-        }
-        conn.execute(
-            "UPDATE tokens SET last_used = ?2 WHERE id = ?1",
-            params![id, now()],
-        )
-        .map_err(|e| self.sql(e))?;
-        Ok(Principal {
-            token: id,
-            role: self.role(&role)?,
-            label,
-        })
+        self.tokens.authenticate(token)
     }
-
     fn redeem(
         &self,
         code: &Code,
         label: Option<&str>,
         into: Option<&Principal>,
     ) -> Result<Redeemed, ClubError> {
-        self.redeem_at(code, label, into, now())
+        self.tokens.redeem(code, label, into)
     }
-
     fn invite(
         &self,
-        _by: &Principal,
+        by: &Principal,
         role: Role,
         label: &str,
         days: u32,
         seat: Option<SeatInvite>,
     ) -> Result<Invitation, ClubError> {
-        self.invite_at(role, label, days, now(), seat)
+        self.tokens.invite(by, role, label, days, seat)
     }
-
     fn grants(&self, token: TokenId) -> Result<Vec<Grant>, ClubError> {
-        let conn = self.conn();
-        conn.prepare("SELECT campaign, battle, seat FROM grants WHERE token = ?1 ORDER BY rowid")
-            .and_then(|mut s| {
-                s.query_map([token], |r| {
-                    Ok(Grant {
-                        campaign: r.get(0)?,
-                        battle: r.get(1)?,
-                        seat: r.get(2)?,
-                    })
-                })?
-                .collect()
-            })
-            .map_err(|e| self.sql(e))
+        self.tokens.grants(token)
     }
-
     fn tokens(&self) -> Result<Vec<TokenInfo>, ClubError> {
-        let conn = self.conn();
-        self.write_last_used(&conn);
-        let ids: Vec<TokenId> = conn
-            .prepare("SELECT id FROM tokens ORDER BY id")
-            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
-            .map_err(|e| self.sql(e))?;
-        ids.into_iter()
-            .map(|id| self.token_info(&conn, id))
-            .collect()
+        self.tokens.tokens()
     }
-
     fn revoke(&self, id: TokenId) -> Result<TokenInfo, ClubError> {
-        let conn = self.conn();
-        conn.execute(
-            "UPDATE tokens SET revoked = ?2 WHERE id = ?1 AND revoked IS NULL",
-            params![id, now()],
-        )
-        .map_err(|e| self.sql(e))?;
-        // Written: from now on its hello is refused.
-        self.tokens
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .retain(|_, p| p.token != id);
-        self.write_last_used(&conn);
-        self.token_info(&conn, id)
+        self.tokens.revoke(id)
     }
 }
 
 impl ClubFile {
-    fn campaign_path(&self, conn: &Connection, id: CampaignId) -> Result<PathBuf, ClubError> {
+    fn campaign_path(&self, conn: &dyn Db, id: CampaignId) -> Result<PathBuf, ClubError> {
         let file: Option<String> = conn
-            .query_row("SELECT file FROM campaigns WHERE id = ?1", [id], |r| {
-                r.get(0)
+            .row("SELECT file FROM campaigns WHERE id = ?1", &[&id], |r| {
+                r.get::<String>(0)
             })
-            .optional()
             .map_err(|e| self.sql(e))?;
         Ok(self.dir.join(file.ok_or(ClubError::NoSuchCampaign(id))?))
     }
@@ -982,20 +561,19 @@ impl ClubFile {
         &self,
         battle: ServerBattleId,
     ) -> Result<(CampaignId, PathBuf, i64, Bytes32), ClubError> {
-        let conn = self.conn();
+        let conn = self.conn()?;
         let row: Option<(CampaignId, Option<i64>, Vec<u8>)> = conn
-            .query_row(
+            .row(
                 "SELECT campaign, battle, secret FROM server_battles WHERE id = ?1",
-                [battle],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                &[&battle],
+                |r| Ok::<_, DbError>((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
-            .optional()
             .map_err(|e| self.sql(e))?;
         let (campaign, started, secret) = row.ok_or(ClubError::NoSuchBattle(battle))?;
         let started = started.ok_or(ClubError::NotStarted(battle))?;
         Ok((
             campaign,
-            self.campaign_path(&conn, campaign)?,
+            self.campaign_path(&*conn, campaign)?,
             started,
             blob32(secret),
         ))
@@ -1109,8 +687,8 @@ impl ClubFile {
             return Ok(p.clone());
         }
         let path = {
-            let conn = self.conn();
-            self.campaign_path(&conn, campaign)?
+            let conn = self.conn()?;
+            self.campaign_path(&*conn, campaign)?
         };
         self.paths
             .lock()
@@ -1533,22 +1111,12 @@ struct BattleRow {
     rosters: Option<String>,
 }
 
-fn blob32(v: Vec<u8>) -> Bytes32 {
-    let mut b = [0u8; 32];
-    // The table's CHECK keeps these 32 bytes long.
-    let n = v.len().min(32);
-    b[..n].copy_from_slice(&v[..n]);
-    b
-}
-
 impl BattleStore for ClubFile {
     fn create_campaign(&self, name: &str) -> Result<CampaignInfo, ClubError> {
         let name = name.trim();
-        let conn = self.conn();
+        let conn = self.conn()?;
         let next: i64 = conn
-            .query_row("SELECT coalesce(max(id), 0) + 1 FROM campaigns", [], |r| {
-                r.get(0)
-            })
+            .one("SELECT coalesce(max(id), 0) + 1 FROM campaigns", &[])
             .map_err(|e| self.sql(e))?;
         let file = format!("{CAMPAIGNS}/{next}.xenolog");
         let path = self.dir.join(&file);
@@ -1562,7 +1130,7 @@ impl BattleStore for ClubFile {
         })?;
         conn.execute(
             "INSERT INTO campaigns (id, file, name, created) VALUES (?1, ?2, ?3, ?4)",
-            params![next, file, name, now()],
+            &[&next, &file, &name, &now()],
         )
         .map_err(|e| self.sql(e))?;
         Ok(CampaignInfo {
@@ -1573,19 +1141,22 @@ impl BattleStore for ClubFile {
     }
 
     fn campaigns(&self) -> Result<Vec<CampaignInfo>, ClubError> {
-        let conn = self.conn();
-        conn.prepare("SELECT id, name, file FROM campaigns ORDER BY id")
-            .and_then(|mut s| {
-                s.query_map([], |r| {
-                    Ok(CampaignInfo {
-                        id: r.get(0)?,
-                        name: r.get(1)?,
-                        file: r.get(2)?,
-                    })
-                })?
-                .collect()
-            })
-            .map_err(|e| self.sql(e))
+        let conn = self.conn()?;
+        let mut out = Vec::new();
+        conn.each(
+            "SELECT id, name, file FROM campaigns ORDER BY id",
+            &[],
+            |r| {
+                out.push(CampaignInfo {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    file: r.get(2)?,
+                });
+                Ok::<(), DbError>(())
+            },
+        )
+        .map_err(|e| self.sql(e))?;
+        Ok(out)
     }
 
     fn create_battle(&self, b: NewBattle) -> Result<CreatedBattle, ClubError> {
@@ -1601,8 +1172,8 @@ impl BattleStore for ClubFile {
                 )));
             }
             let path = {
-                let conn = self.conn();
-                self.campaign_path(&conn, b.campaign)?
+                let conn = self.conn()?;
+                self.campaign_path(&*conn, b.campaign)?
             };
             let (config, picks) = (b.config.clone(), super::seat_picks(&b.rosters));
             let checked = self.reading(b.campaign, &path, move |c| {
@@ -1615,10 +1186,8 @@ impl BattleStore for ClubFile {
             checked.map_err(ClubError::Battle)?;
             Some(serde_json::to_string(&b.rosters).unwrap_or_default())
         };
-        let mut conn = self.conn();
-        let conn = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| self.sql(e))?;
+        let held = self.conn()?;
+        let conn = self.db.begin(&held)?;
         self.campaign_path(&conn, b.campaign)?;
         // The game and its config are checked now, with a seed that is never
         // used: the battle itself starts when every seat has joined.
@@ -1631,29 +1200,29 @@ impl BattleStore for ClubFile {
         };
         let secret: Bytes32 = random_bytes().map_err(|e| ClubError::Random(e.to_string()))?;
         let commitment = fair::commitment(&secret);
-        conn.execute(
-            "INSERT INTO server_battles
+        let id = conn
+            .insert_id(
+                "INSERT INTO server_battles
                  (campaign, game, config, title, strict, seats, secret, commitment, created, rosters)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            params![
-                b.campaign,
-                b.game,
-                b.config.to_string(),
-                title,
-                b.strict,
-                seats.len() as i64,
-                &secret[..],
-                &commitment[..],
-                now(),
-                rosters
-            ],
-        )
-        .map_err(|e| self.sql(e))?;
-        let id = conn.last_insert_rowid();
+                &[
+                    &b.campaign,
+                    &b.game,
+                    &b.config.to_string(),
+                    &title,
+                    &b.strict,
+                    &(seats.len() as i64),
+                    &&secret[..],
+                    &&commitment[..],
+                    &now(),
+                    &rosters,
+                ],
+            )
+            .map_err(|e| self.sql(e))?;
         if b.entered_dice {
             conn.execute(
                 "INSERT INTO server_battle_dice (server_battle, mode) VALUES (?1, 'entered')",
-                [id],
+                &[&id],
             )
             .map_err(|e| self.sql(e))?;
         }
@@ -1666,27 +1235,28 @@ impl BattleStore for ClubFile {
     }
 
     fn battles_of(&self, campaign: CampaignId) -> Result<Vec<BattleInfo>, ClubError> {
-        let conn = self.conn();
-        self.campaign_path(&conn, campaign)?;
-        conn.prepare(
+        let conn = self.conn()?;
+        self.campaign_path(&*conn, campaign)?;
+        let mut out = Vec::new();
+        conn.each(
             "SELECT id, game, title, seats, battle IS NOT NULL,
                     EXISTS (SELECT 1 FROM server_battle_dice d WHERE d.server_battle = b.id)
              FROM server_battles b WHERE campaign = ?1 ORDER BY id",
-        )
-        .and_then(|mut s| {
-            s.query_map([campaign], |r| {
-                Ok(BattleInfo {
+            &[&campaign],
+            |r| {
+                out.push(BattleInfo {
                     id: r.get(0)?,
                     game: r.get(1)?,
                     title: r.get(2)?,
-                    seats: r.get::<_, i64>(3)? as usize,
+                    seats: r.get::<i64>(3)? as usize,
                     started: r.get(4)?,
                     entered_dice: r.get(5)?,
-                })
-            })?
-            .collect()
-        })
-        .map_err(|e| self.sql(e))
+                });
+                Ok::<(), DbError>(())
+            },
+        )
+        .map_err(|e| self.sql(e))?;
+        Ok(out)
     }
 
     fn join(&self, battle: ServerBattleId, seat: u8, nonce: Bytes32) -> Result<Joined, ClubError> {
@@ -1702,25 +1272,23 @@ impl BattleStore for ClubFile {
             .or_default()
             .clone();
         let _one = gate.lock().unwrap_or_else(|p| p.into_inner());
-        let mut conn = self.conn();
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| self.sql(e))?;
+        let conn = self.conn()?;
+        let tx = self.db.begin(&conn)?;
         let row = tx
-            .query_row(
+            .row(
                 "SELECT campaign, game, config, title, strict, seats, secret, commitment, battle,
                         EXISTS (SELECT 1 FROM server_battle_dice d WHERE d.server_battle = b.id),
                         rosters
                  FROM server_battles b WHERE id = ?1",
-                [battle],
+                &[&battle],
                 |r| {
-                    Ok(BattleRow {
+                    Ok::<_, DbError>(BattleRow {
                         campaign: r.get(0)?,
                         game: r.get(1)?,
                         config: r.get(2)?,
                         title: r.get(3)?,
                         strict: r.get(4)?,
-                        seats: r.get::<_, i64>(5)? as usize,
+                        seats: r.get::<i64>(5)? as usize,
                         secret: blob32(r.get(6)?),
                         commitment: blob32(r.get(7)?),
                         started: r.get(8)?,
@@ -1729,7 +1297,6 @@ impl BattleStore for ClubFile {
                     })
                 },
             )
-            .optional()
             .map_err(|e| self.sql(e))?
             .ok_or(ClubError::NoSuchBattle(battle))?;
         if usize::from(seat) >= row.seats {
@@ -1740,12 +1307,11 @@ impl BattleStore for ClubFile {
             });
         }
         let given: Option<Vec<u8>> = tx
-            .query_row(
+            .row(
                 "SELECT nonce FROM server_nonces WHERE server_battle = ?1 AND seat = ?2",
-                params![battle, seat],
-                |r| r.get(0),
+                &[&battle, &seat],
+                |r| r.get::<Vec<u8>>(0),
             )
-            .optional()
             .map_err(|e| self.sql(e))?;
         match given {
             // The same nonce again (a resent join) is answered as the first time.
@@ -1755,37 +1321,38 @@ impl BattleStore for ClubFile {
                 tx.execute(
                     "INSERT INTO server_nonces (server_battle, seat, nonce, joined)
                      VALUES (?1, ?2, ?3, ?4)",
-                    params![battle, seat, &nonce[..], now()],
+                    &[&battle, &seat, &&nonce[..], &now()],
                 )
                 .map_err(|e| self.sql(e))?;
             }
         }
-        let nonces: Vec<SeatNonce> = tx
-            .prepare("SELECT seat, nonce FROM server_nonces WHERE server_battle = ?1 ORDER BY seat")
-            .and_then(|mut s| {
-                s.query_map([battle], |r| {
-                    Ok(SeatNonce {
-                        seat: Actor(r.get(0)?),
-                        nonce: blob32(r.get(1)?),
-                        absent: false,
-                    })
-                })?
-                .collect()
-            })
-            .map_err(|e| self.sql(e))?;
+        let mut nonces: Vec<SeatNonce> = Vec::new();
+        tx.each(
+            "SELECT seat, nonce FROM server_nonces WHERE server_battle = ?1 ORDER BY seat",
+            &[&battle],
+            |r| {
+                nonces.push(SeatNonce {
+                    seat: Actor(r.get(0)?),
+                    nonce: blob32(r.get(1)?),
+                    absent: false,
+                });
+                Ok::<(), DbError>(())
+            },
+        )
+        .map_err(|e| self.sql(e))?;
         let joined: Vec<u8> = nonces.iter().map(|n| n.seat.0).collect();
         // The nonce is durable before the battle starts: a start that fails
         // is tried again by the same join resent.
         tx.commit().map_err(|e| self.sql(e))?;
-        let path = self.campaign_path(&conn, row.campaign)?;
+        let path = self.campaign_path(&*conn, row.campaign)?;
         drop(conn);
         let mut started = row.started;
         if started.is_none() && nonces.len() == row.seats {
             let id = self.start(path, battle, &row, nonces)?;
-            self.conn()
+            self.conn()?
                 .execute(
                     "UPDATE server_battles SET battle = ?2 WHERE id = ?1",
-                    params![battle, id],
+                    &[&battle, &id],
                 )
                 .map_err(|e| self.sql(e))?;
             started = Some(id);
@@ -1809,6 +1376,8 @@ impl BattleStore for ClubFile {
 
 #[cfg(test)]
 mod tests {
+    use super::super::club_db::MIGRATIONS;
+    use super::super::club_tokens::DAY;
     use super::*;
 
     fn club() -> (tempfile::TempDir, ClubFile) {
@@ -2013,13 +1582,13 @@ mod tests {
         let (token, id) = (r.token.unwrap(), r.principal.token);
         let stored = |club: &ClubFile| -> i64 {
             club.conn()
-                .query_row("SELECT last_used FROM tokens WHERE id = ?1", [id], |r| {
-                    r.get(0)
-                })
+                .unwrap()
+                .one("SELECT last_used FROM tokens WHERE id = ?1", &[&id])
                 .unwrap()
         };
         club.conn()
-            .execute("UPDATE tokens SET last_used = 1 WHERE id = ?1", [id])
+            .unwrap()
+            .execute("UPDATE tokens SET last_used = 1 WHERE id = ?1", &[&id])
             .unwrap();
         assert_eq!(club.authenticate(&token).unwrap().label, "Anna");
         assert_eq!(stored(&club), 1, "the hello wrote nothing");
@@ -2029,7 +1598,8 @@ mod tests {
         assert!(stored(&club) > 1);
         // Again, then the club file closes (the server stops): written.
         club.conn()
-            .execute("UPDATE tokens SET last_used = 1 WHERE id = ?1", [id])
+            .unwrap()
+            .execute("UPDATE tokens SET last_used = 1 WHERE id = ?1", &[&id])
             .unwrap();
         club.authenticate(&token).unwrap();
         drop(club);
@@ -2065,7 +1635,7 @@ mod tests {
         drop(club);
         // As session 14 left it: version 4, the table made on opening (and
         // nothing of the migrations after 5).
-        let conn = Connection::open(&path).unwrap();
+        let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
             "ALTER TABLE server_battles DROP COLUMN rosters; PRAGMA user_version = 4;",
         )
@@ -2074,7 +1644,8 @@ mod tests {
         let club = ClubFile::open(&path).unwrap();
         let version: i64 = club
             .conn()
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap()
+            .one("PRAGMA user_version", &[])
             .unwrap();
         assert_eq!(version, MIGRATIONS.len() as i64);
         let dice: Vec<(ServerBattleId, bool)> = club
@@ -2088,8 +1659,12 @@ mod tests {
         // Older still: version 3, no table at all.
         let older = tempfile::tempdir().unwrap();
         let old = older.path().join(CLUB_FILE);
-        let mut conn = Connection::open(&old).unwrap();
-        Migrations::from_slice(MIGRATIONS)
+        let mut conn = rusqlite::Connection::open(&old).unwrap();
+        let ms: Vec<rusqlite_migration::M<'static>> = MIGRATIONS
+            .iter()
+            .map(|m| rusqlite_migration::M::up(m))
+            .collect();
+        rusqlite_migration::Migrations::new(ms)
             .to_version(&mut conn, 3)
             .unwrap();
         let tables: i64 = conn
@@ -2121,7 +1696,7 @@ mod tests {
     fn a_campaign_file_is_not_a_club_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("other.sqlite");
-        let conn = Connection::open(&path).unwrap();
+        let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch("PRAGMA application_id = 1; PRAGMA user_version = 3;")
             .unwrap();
         drop(conn);
@@ -2162,18 +1737,19 @@ mod tests {
         let battle = started_race(&club, c.id, 1_000);
         let first: Option<i64> = club
             .conn()
-            .query_row(
+            .unwrap()
+            .one(
                 "SELECT battle FROM server_battles WHERE id = ?1",
-                [battle],
-                |r| r.get(0),
+                &[&battle],
             )
             .unwrap();
         assert!(first.is_some());
         // The crash between the two writes: the club file's record is lost.
         club.conn()
+            .unwrap()
             .execute(
                 "UPDATE server_battles SET battle = NULL WHERE id = ?1",
-                [battle],
+                &[&battle],
             )
             .unwrap();
         drop(club);
@@ -2183,7 +1759,7 @@ mod tests {
             again.started, first,
             "the battle written is the one recorded"
         );
-        let file = club.campaign_path(&club.conn(), c.id).unwrap();
+        let file = club.campaign_path(&*club.conn().unwrap(), c.id).unwrap();
         let held = xenolog_saves::Campaign::open_read_only(&file)
             .unwrap()
             .battles()
@@ -2728,7 +2304,7 @@ mod tests {
         assert_eq!(lb.battle.cursor(), Some(0));
         let id = lb.id;
         drop(held);
-        let file = club.campaign_path(&club.conn(), c.id).unwrap();
+        let file = club.campaign_path(&*club.conn().unwrap(), c.id).unwrap();
         let on_disk = xenolog_saves::Campaign::open_read_only(&file)
             .unwrap()
             .load_battle(id)
@@ -2883,6 +2459,10 @@ mod tests {
 
     #[test]
     fn the_club_migrations_are_valid() {
-        Migrations::from_slice(MIGRATIONS).validate().unwrap();
+        let ms: Vec<rusqlite_migration::M<'static>> = MIGRATIONS
+            .iter()
+            .map(|m| rusqlite_migration::M::up(m))
+            .collect();
+        rusqlite_migration::Migrations::new(ms).validate().unwrap();
     }
 }

@@ -3,9 +3,9 @@
 //! owners (migration 4); the campaign file, through its writer thread, the
 //! battle's cursor and the campaign log.
 
-use rusqlite::{OptionalExtension, params};
 use xenolog_engine::EntryId;
 use xenolog_engine::campaign::{CampaignEvent, CampaignState, RosterId};
+use xenolog_saves::db::{DbError, DbExt};
 use xenolog_saves::{BattleNames, Campaign, CampaignFail, describe};
 
 use super::{ClubFile, now};
@@ -26,15 +26,18 @@ impl ClubFile {
     }
 
     fn owners(&self, campaign: CampaignId) -> Result<Vec<(RosterId, TokenId)>, ClubError> {
-        let conn = self.conn();
-        conn.prepare(
+        let conn = self.conn()?;
+        let mut out = Vec::new();
+        conn.each(
             "SELECT roster, token FROM roster_owners WHERE campaign = ?1 ORDER BY roster, token",
+            &[&campaign],
+            |r| {
+                out.push((r.get(0)?, r.get(1)?));
+                Ok::<(), DbError>(())
+            },
         )
-        .and_then(|mut s| {
-            s.query_map([campaign], |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect()
-        })
-        .map_err(|e| self.sql(e))
+        .map_err(|e| self.sql(e))?;
+        Ok(out)
     }
 }
 
@@ -195,28 +198,27 @@ fn edit_at_head(
 
 impl TableStore for ClubFile {
     fn takeback_rules(&self, battle: ServerBattleId) -> Result<TakebackRules, ClubError> {
-        let conn = self.conn();
-        conn.query_row(
+        let conn = self.conn()?;
+        conn.row(
             "SELECT strict, friendly_takebacks FROM server_battles WHERE id = ?1",
-            [battle],
+            &[&battle],
             |r| {
-                Ok(TakebackRules {
+                Ok::<_, DbError>(TakebackRules {
                     strict: r.get(0)?,
                     friendly: r.get(1)?,
                 })
             },
         )
-        .optional()
         .map_err(|e| self.sql(e))?
         .ok_or(ClubError::NoSuchBattle(battle))
     }
 
     fn set_friendly_takebacks(&self, battle: ServerBattleId, on: bool) -> Result<(), ClubError> {
-        let conn = self.conn();
+        let conn = self.conn()?;
         let n = conn
             .execute(
                 "UPDATE server_battles SET friendly_takebacks = ?2 WHERE id = ?1",
-                params![battle, on],
+                &[&battle, &on],
             )
             .map_err(|e| self.sql(e))?;
         if n == 0 {
@@ -296,13 +298,12 @@ impl TableStore for ClubFile {
         token: TokenId,
     ) -> Result<(), ClubError> {
         {
-            let conn = self.conn();
-            self.campaign_path(&conn, campaign)?;
+            let conn = self.conn()?;
+            self.campaign_path(&*conn, campaign)?;
             let role: Option<String> = conn
-                .query_row("SELECT role FROM tokens WHERE id = ?1", [token], |r| {
-                    r.get(0)
+                .row("SELECT role FROM tokens WHERE id = ?1", &[&token], |r| {
+                    r.get::<String>(0)
                 })
-                .optional()
                 .map_err(|e| self.sql(e))?;
             if role.is_none() {
                 return Err(ClubError::NoSuchToken(token));
@@ -314,11 +315,11 @@ impl TableStore for ClubFile {
                 "campaign {campaign} has no roster {roster} (the organiser raises it first)"
             )));
         }
-        let conn = self.conn();
+        let conn = self.conn()?;
         conn.execute(
             "INSERT OR IGNORE INTO roster_owners (campaign, roster, token, granted)
              VALUES (?1, ?2, ?3, ?4)",
-            params![campaign, roster, token, now()],
+            &[&campaign, &roster, &token, &now()],
         )
         .map_err(|e| self.sql(e))?;
         Ok(())

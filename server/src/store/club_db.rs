@@ -1,0 +1,352 @@
+//! The club's own tables (tokens, invitations, grants, the campaign
+//! registry, the server's battles) behind `saves`' one door to a database,
+//! [`xenolog_saves::db::Db`] (issue 31, `server/POSTGRES.md` §1: "the club
+//! file's tables go to a `club` schema on PostgreSQL through the same `Db`
+//! trait"; the server's step P1).
+//!
+//! The statements are written once, in SQLite's words, and run on either
+//! backend: the club file (SQLite, `club.xenolog-club`, migrated by
+//! `rusqlite_migration` and marked with its application id, as before), or
+//! a schema of a PostgreSQL database ([`ClubDb::open_postgres`]) made by the
+//! same migrations rewritten by `saves::db::rewrite_script`, with a one-row
+//! `club_version` table where SQLite keeps `user_version`.
+//!
+//! On PostgreSQL a statement that fails because the connection is gone
+//! (the database restarted, the network cut) is [`ClubError::Unavailable`]
+//! ("the database is not reachable; retrying"): nothing was changed (the
+//! transaction it was in is rolled back by the server), and the next call
+//! connects again.
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use xenolog_saves::db::{self, Begin, Code, Db, DbError, DbExt};
+
+use super::ClubError;
+
+/// The club's migrations (`server/migrations/`), in order: the SQLite
+/// file runs them through `rusqlite_migration`, a PostgreSQL schema
+/// through [`db::rewrite_script`].
+pub(crate) const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/0001_club.sql"),
+    include_str!("../../migrations/0002_battles.sql"),
+    include_str!("../../migrations/0003_commands.sql"),
+    include_str!("../../migrations/0004_table.sql"),
+    include_str!("../../migrations/0005_entered_dice.sql"),
+    include_str!("../../migrations/0006_battle_rosters.sql"),
+];
+
+/// What PostgreSQL needs after a migration that SQLite has by itself:
+/// SQLite's hidden `rowid` orders a token's grants as they were given
+/// (`ORDER BY rowid`); on PostgreSQL it is a column of its own.
+const PG_AFTER: &[(usize, &str)] = &[(
+    1,
+    "ALTER TABLE grants ADD COLUMN rowid BIGINT GENERATED ALWAYS AS IDENTITY",
+)];
+
+/// Marks a SQLite file as a Xenolog club file ('XNLC'); set by migration 1.
+pub const CLUB_APPLICATION_ID: i32 = 0x584E_4C43;
+
+/// Where the club lives.
+#[derive(Clone, Debug)]
+enum Backend {
+    Sqlite,
+    Postgres {
+        /// How to connect (a libpq string or a `postgres://` URL).
+        url: String,
+        /// The club's schema in that database.
+        schema: String,
+    },
+}
+
+/// The club's connection: one at a time, behind a lock, as the club file's
+/// always was.
+pub struct ClubDb {
+    db: Mutex<Option<Box<dyn Db + Send>>>,
+    /// The club file's path, or the database and schema, for the server's
+    /// log (a client is told no path: [`ClubError::client_words`]).
+    pub(crate) place: String,
+    backend: Backend,
+    /// The last statement found the connection gone: the next call makes a
+    /// new one first (PostgreSQL).
+    broken: AtomicBool,
+}
+
+/// The connection, held.
+pub struct Held<'a> {
+    guard: std::sync::MutexGuard<'a, Option<Box<dyn Db + Send>>>,
+}
+
+impl std::ops::Deref for Held<'_> {
+    type Target = dyn Db + Send;
+    fn deref(&self) -> &(dyn Db + Send + 'static) {
+        // `lock` fills it before handing it out.
+        match self.guard.as_deref() {
+            Some(db) => db,
+            None => unreachable!("ClubDb::lock hands out only a connection"),
+        }
+    }
+}
+
+impl ClubDb {
+    /// Open the club file, creating and migrating it as needed. A file that
+    /// is not a club file, or one from a newer Xenolog, is refused in words.
+    pub fn open_sqlite(path: &Path) -> Result<ClubDb, ClubError> {
+        use rusqlite::Connection;
+        use rusqlite_migration::{M, Migrations};
+        let file_err = |why: String| ClubError::File {
+            path: path.display().to_string(),
+            why,
+        };
+        let sql = |e: rusqlite::Error| file_err(e.to_string());
+        let mut conn = Connection::open(path).map_err(sql)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(sql)?;
+        // Every statement of the club goes through the cache (`Db`).
+        conn.set_prepared_statement_cache_capacity(64);
+        let app: i32 = conn
+            .query_row("PRAGMA application_id", [], |r| r.get(0))
+            .map_err(|e| file_err(format!("it is not a SQLite database ({e})")))?;
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(sql)?;
+        if version > 0 && app != CLUB_APPLICATION_ID {
+            return Err(file_err(
+                "it is a SQLite database, but not a Xenolog club file".into(),
+            ));
+        }
+        if version > MIGRATIONS.len() as i64 {
+            return Err(file_err(format!(
+                "it was written by a newer Xenolog (club format {version}, this build reads up to {})",
+                MIGRATIONS.len()
+            )));
+        }
+        let mode: String = conn
+            .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
+            .map_err(sql)?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(file_err(format!(
+                "its folder does not support SQLite's write-ahead log (journal mode stayed '{mode}')"
+            )));
+        }
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(sql)?;
+        conn.pragma_update(None, "foreign_keys", true)
+            .map_err(sql)?;
+        let ms: Vec<M<'static>> = MIGRATIONS.iter().map(|m| M::up(m)).collect();
+        Migrations::new(ms)
+            .to_latest(&mut conn)
+            .map_err(|e| file_err(format!("its tables cannot be made: {e}")))?;
+        Ok(ClubDb {
+            db: Mutex::new(Some(Box::new(conn))),
+            place: path.display().to_string(),
+            backend: Backend::Sqlite,
+            broken: AtomicBool::new(false),
+        })
+    }
+
+    /// Open the club in schema `schema` of the PostgreSQL database at `url`
+    /// (a libpq string or a `postgres://` URL), making the schema and its
+    /// tables on first use, in one transaction (two servers starting at once
+    /// make it once: an advisory lock on the schema's name), and bringing an
+    /// older one up to this build's migrations. A schema written by a newer
+    /// Xenolog is refused in words.
+    pub fn open_postgres(url: &str, schema: &str) -> Result<ClubDb, ClubError> {
+        let place = format!("the club database (schema {schema} of {})", redact(url));
+        if !db::pg::valid_schema_name(schema) {
+            return Err(ClubError::File {
+                path: place,
+                why: format!(
+                    "'{schema}' cannot name the club's schema: use lower-case letters, digits and _ \
+                     (not first a digit), at most 63, not pg_..., public or information_schema"
+                ),
+            });
+        }
+        let club = ClubDb {
+            db: Mutex::new(None),
+            place,
+            backend: Backend::Postgres {
+                url: url.to_owned(),
+                schema: schema.to_owned(),
+            },
+            broken: AtomicBool::new(false),
+        };
+        let pg = db::pg::Postgres::connect(url).map_err(|e| club.err(e))?;
+        migrate_postgres(&pg, schema).map_err(|e| club.err(e))?;
+        pg.execute_batch(&format!("SET search_path TO {schema}"))
+            .map_err(|e| club.err(e))?;
+        *club.db.lock().unwrap_or_else(|p| p.into_inner()) = Some(Box::new(pg));
+        Ok(club)
+    }
+
+    /// Whether this is the SQLite club file.
+    pub fn is_sqlite(&self) -> bool {
+        matches!(self.backend, Backend::Sqlite)
+    }
+
+    /// The PostgreSQL schema and how to reach its database, if it is there.
+    pub fn postgres(&self) -> Option<(&str, &str)> {
+        match &self.backend {
+            Backend::Sqlite => None,
+            Backend::Postgres { url, schema } => Some((url, schema)),
+        }
+    }
+
+    /// The connection, held (a new one first, if the last was found gone).
+    pub fn lock(&self) -> Result<Held<'_>, ClubError> {
+        // A panic while holding the lock leaves the database's own state
+        // whole (its transaction rolls back on drop), so the poison is not
+        // a reason to stop.
+        let mut guard = self.db.lock().unwrap_or_else(|p| p.into_inner());
+        if guard.is_none() || self.broken.load(Ordering::Acquire) {
+            let Backend::Postgres { url, schema } = &self.backend else {
+                // SQLite's connection is never dropped.
+                return Err(self.err(DbError::other("the club file is not open")));
+            };
+            *guard = None;
+            let pg = db::pg::Postgres::connect(url).map_err(|e| self.err(e))?;
+            pg.execute_batch(&format!("SET search_path TO {schema}"))
+                .map_err(|e| self.err(e))?;
+            *guard = Some(Box::new(pg));
+            self.broken.store(false, Ordering::Release);
+        }
+        Ok(Held { guard })
+    }
+
+    /// A failure of the club's database in words: on PostgreSQL a lost
+    /// connection is [`ClubError::Unavailable`] (and the next call connects
+    /// again); anything else is the club file's (or database's) failure.
+    pub fn err(&self, e: DbError) -> ClubError {
+        // PostgreSQL ends a session with a FATAL error (its backend
+        // terminated, the server shutting down): the connection is gone.
+        let fatal = e.to_string().starts_with("FATAL");
+        if !self.is_sqlite() && (fatal || matches!(e.code, Some(Code::Io | Code::CannotOpen))) {
+            self.broken.store(true, Ordering::Release);
+            eprintln!("serve: {}: {e}", self.place);
+            return ClubError::Unavailable;
+        }
+        ClubError::File {
+            path: self.place.clone(),
+            why: e.to_string(),
+        }
+    }
+
+    /// Begin a transaction that writes (SQLite `BEGIN IMMEDIATE`).
+    pub fn begin<'a>(&self, db: &'a Held<'_>) -> Result<db::Tx<'a>, ClubError> {
+        db::begin(&**db as &dyn Db, Begin::Immediate).map_err(|e| self.err(e))
+    }
+}
+
+/// `url` with any password left out (for the server's log).
+fn redact(url: &str) -> String {
+    // postgres://user:password@host/... and password=... in a libpq string.
+    let mut out = String::with_capacity(url.len());
+    if let Some(rest) = url
+        .strip_prefix("postgres://")
+        .or_else(|| url.strip_prefix("postgresql://"))
+    {
+        let scheme = &url[..url.len() - rest.len()];
+        out.push_str(scheme);
+        match rest.split_once('@') {
+            Some((user, host)) => {
+                let user = user.split(':').next().unwrap_or("");
+                out.push_str(user);
+                out.push('@');
+                out.push_str(host);
+            }
+            None => out.push_str(rest),
+        }
+        return out;
+    }
+    url.split_whitespace()
+        .map(|kv| {
+            if kv.starts_with("password=") {
+                "password=..."
+            } else {
+                kv
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Make or bring up to date the club's schema: in one transaction, under
+/// an advisory lock on its name, the migrations not yet run (rewritten for
+/// PostgreSQL), and the one-row `club_version`.
+fn migrate_postgres(pg: &db::pg::Postgres, schema: &str) -> Result<(), DbError> {
+    let tx = db::begin(pg, Begin::Immediate)?;
+    tx.execute(
+        "SELECT pg_advisory_xact_lock(hashtext(?1))",
+        &[&format!("xenolog club {schema}")],
+    )?;
+    tx.execute_batch(&format!(
+        "CREATE SCHEMA IF NOT EXISTS {schema}; SET LOCAL search_path TO {schema}"
+    ))?;
+    let have: i64 = if tx.one::<bool>(
+        "SELECT to_regclass(?1) IS NOT NULL",
+        &[&format!("{schema}.club_version")],
+    )? {
+        tx.one("SELECT version FROM club_version", &[])?
+    } else {
+        tx.execute_batch("CREATE TABLE club_version (version BIGINT NOT NULL)")?;
+        tx.execute("INSERT INTO club_version (version) VALUES (0)", &[])?;
+        0
+    };
+    if have > MIGRATIONS.len() as i64 {
+        return Err(DbError::other(format!(
+            "it was written by a newer Xenolog (club format {have}, this build reads up to {})",
+            MIGRATIONS.len()
+        )));
+    }
+    for (i, m) in MIGRATIONS.iter().enumerate().skip(have as usize) {
+        tx.execute_batch(&db::rewrite_script(m, db::Dialect::Postgres))
+            .map_err(|e| DbError::other(format!("club migration {}: {e}", i + 1)))?;
+        for (_, extra) in PG_AFTER.iter().filter(|(n, _)| *n == i + 1) {
+            tx.execute_batch(extra)?;
+        }
+    }
+    tx.execute(
+        "UPDATE club_version SET version = ?1",
+        &[&(MIGRATIONS.len() as i64)],
+    )?;
+    tx.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_never_reaches_the_log() {
+        assert_eq!(
+            redact("postgres://club:s3cret@db.example/league"),
+            "postgres://club@db.example/league"
+        );
+        assert_eq!(
+            redact("host=localhost user=pgtest password=s3cret dbname=x"),
+            "host=localhost user=pgtest password=... dbname=x"
+        );
+    }
+
+    #[test]
+    fn every_club_migration_rewrites_to_postgres_words() {
+        for (i, m) in MIGRATIONS.iter().enumerate() {
+            let pg = db::rewrite_script(m, db::Dialect::Postgres);
+            let upper = pg.to_ascii_uppercase();
+            for word in ["PRAGMA", " BLOB", "INTEGER", "ROWID"] {
+                // Comments may still say them; statements may not.
+                let code: String = upper
+                    .lines()
+                    .map(|l| l.split("--").next().unwrap_or(""))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                assert!(
+                    !code.contains(word),
+                    "migration {} keeps {word}: {pg}",
+                    i + 1
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,558 @@
+//! The club's tokens and invitations ([`TokenStore`]) over its database
+//! ([`ClubDb`]: the club file, or a schema of a PostgreSQL database).
+//!
+//! Every token not revoked is held in memory by its hash, so a `hello`
+//! finds its token without the database; the times tokens were last used
+//! are written in batches (see the fields). On PostgreSQL several server
+//! processes share one club: a revocation is written with a `pg_notify`
+//! in its own transaction (delivered at commit, never before;
+//! `server/POSTGRES.md` §2), and each process's listener
+//! ([`super::notify`]) hands it to [`ClubTokens::hint`], which forgets the
+//! token here too; after the listener reconnects (notifications may have
+//! been missed) the whole map is read again ([`ClubTokens::reload`]).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use xenolog_saves::db::{Db, DbError, DbExt, Row};
+
+use super::club_db::ClubDb;
+use super::notify::Hint;
+use super::{
+    CampaignId, ClubError, Grant, Invitation, Principal, Redeemed, SeatInvite, TokenId, TokenInfo,
+    TokenStore,
+};
+use crate::secret::{Code, Role, Token};
+
+/// How long the organiser invitation printed at a start stays valid.
+pub const ORGANISER_INVITATION_DAYS: u32 = 7;
+
+pub(crate) const DAY: i64 = 24 * 60 * 60;
+
+/// Unix seconds now.
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+/// The notification channel of a club on PostgreSQL (one per club schema).
+pub fn channel(schema: &str) -> String {
+    format!("xenolog_{schema}")
+}
+
+/// The club's tokens, invitations and grants.
+pub struct ClubTokens {
+    db: Arc<ClubDb>,
+    /// Every token not revoked, by its hash: filled at the start and kept
+    /// in step by `redeem` and `revoke` (and, on PostgreSQL, by the
+    /// listener's hints), so that a `hello` (2,000 of them after a
+    /// restart) finds its token without the database's lock.
+    tokens: Mutex<HashMap<[u8; 32], Principal>>,
+    /// When tokens were last used, not yet written: a `hello` writes
+    /// nothing (each write would be an fsync under the club file's lock);
+    /// these are written together when the tokens are listed, when idle
+    /// battles are looked for (every minute), and when the server stops. A
+    /// killed server forgets the last minute's (the time is shown to the
+    /// organiser, nothing depends on it).
+    last_used: Mutex<HashMap<TokenId, i64>>,
+}
+
+impl Drop for ClubTokens {
+    /// A server stopping writes the token times only memory holds.
+    fn drop(&mut self) {
+        self.flush_last_used();
+    }
+}
+
+/// 32 bytes from a cell the table's CHECK keeps 32 bytes long.
+pub(crate) fn blob32(v: Vec<u8>) -> [u8; 32] {
+    let mut b = [0u8; 32];
+    let n = v.len().min(32);
+    b[..n].copy_from_slice(&v[..n]);
+    b
+}
+
+impl ClubTokens {
+    /// The tokens of the club in `db`, read into memory.
+    pub fn open(db: Arc<ClubDb>) -> Result<ClubTokens, ClubError> {
+        let t = ClubTokens {
+            db,
+            tokens: Mutex::new(HashMap::new()),
+            last_used: Mutex::new(HashMap::new()),
+        };
+        t.reload()?;
+        Ok(t)
+    }
+
+    /// The club's database.
+    pub fn db(&self) -> &Arc<ClubDb> {
+        &self.db
+    }
+
+    /// Read every token not revoked again (the listener reconnected: a
+    /// revocation made meanwhile by another process may not have been
+    /// heard).
+    pub fn reload(&self) -> Result<(), ClubError> {
+        let conn = self.db.lock()?;
+        let mut rows: Vec<(Vec<u8>, TokenId, String, String)> = Vec::new();
+        conn.each(
+            "SELECT hash, id, role, label FROM tokens WHERE revoked IS NULL",
+            &[],
+            |r| {
+                rows.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
+                Ok::<(), DbError>(())
+            },
+        )
+        .map_err(|e| self.db.err(e))?;
+        drop(conn);
+        let mut tokens = HashMap::new();
+        for (hash, id, role, label) in rows {
+            tokens.insert(
+                blob32(hash),
+                Principal {
+                    token: id,
+                    role: self.role(&role)?,
+                    label,
+                },
+            );
+        }
+        *self.tokens.lock().unwrap_or_else(|p| p.into_inner()) = tokens;
+        Ok(())
+    }
+
+    /// A hint from the listener: a token revoked elsewhere is forgotten
+    /// here; after a reconnect everything is read again.
+    pub fn hint(&self, hint: &Hint) {
+        match hint {
+            Hint::Revoked(id) => self.forget(*id),
+            Hint::CatchUp => {
+                if let Err(e) = self.reload() {
+                    eprintln!(
+                        "serve: {}: the tokens could not be read again: {e}",
+                        self.db.place
+                    );
+                }
+            }
+            Hint::Entry { .. } | Hint::Other(_) => {}
+        }
+    }
+
+    /// Forget a token (revoked): its next `hello` reads the database.
+    fn forget(&self, id: TokenId) {
+        self.tokens
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|_, p| p.token != id);
+    }
+
+    /// Write the times tokens were last used that only memory holds, in
+    /// one transaction. A failure is logged and they are kept for the next
+    /// time.
+    fn write_last_used(&self, conn: &dyn Db) {
+        let pending: Vec<(TokenId, i64)> = self
+            .last_used
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .drain()
+            .collect();
+        if pending.is_empty() {
+            return;
+        }
+        let written = (|| {
+            let tx = xenolog_saves::db::begin(conn, xenolog_saves::db::Begin::Deferred)?;
+            for (id, at) in &pending {
+                tx.execute(
+                    "UPDATE tokens SET last_used = max(coalesce(last_used, 0), ?2) WHERE id = ?1",
+                    &[id, at],
+                )?;
+            }
+            tx.commit()
+        })();
+        if let Err(e) = written {
+            eprintln!(
+                "serve: {}: when tokens were last used could not be written: {e}",
+                self.db.place
+            );
+            let mut m = self.last_used.lock().unwrap_or_else(|p| p.into_inner());
+            for (id, at) in pending {
+                let t = m.entry(id).or_insert(at);
+                *t = (*t).max(at);
+            }
+        }
+    }
+
+    /// [`ClubTokens::write_last_used`] taking the database's lock.
+    pub fn flush_last_used(&self) {
+        match self.db.lock() {
+            Ok(conn) => self.write_last_used(&*conn),
+            Err(e) => eprintln!(
+                "serve: {}: when tokens were last used could not be written: {e}",
+                self.db.place
+            ),
+        }
+    }
+
+    fn role(&self, word: &str) -> Result<Role, ClubError> {
+        Role::from_word(word).ok_or_else(|| ClubError::File {
+            path: self.db.place.clone(),
+            why: format!("it names an unknown role '{word}'"),
+        })
+    }
+
+    /// Make and store an invitation; its code exists only in the result.
+    fn insert_invitation(
+        &self,
+        conn: &dyn Db,
+        role: Role,
+        label: &str,
+        days: u32,
+        at: i64,
+        seat: Option<SeatInvite>,
+    ) -> Result<Invitation, ClubError> {
+        let code = Code::generate().map_err(|e| ClubError::Random(e.to_string()))?;
+        let expires = at + i64::from(days) * DAY;
+        conn.execute(
+            "INSERT INTO invitations (hash, role, label, created, expires, campaign, battle, seat)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            &[
+                &&code.hash()[..],
+                &role.word(),
+                &label,
+                &at,
+                &expires,
+                &seat.map(|s| s.campaign),
+                &seat.map(|s| s.battle),
+                &seat.map(|s| s.seat),
+            ],
+        )
+        .map_err(|e| self.db.err(e))?;
+        Ok(Invitation {
+            code,
+            role,
+            label: label.to_owned(),
+            expires,
+        })
+    }
+
+    /// [`TokenStore::redeem`] at a given time (tests move the clock).
+    pub fn redeem_at(
+        &self,
+        code: &Code,
+        label: Option<&str>,
+        into: Option<&Principal>,
+        at: i64,
+    ) -> Result<Redeemed, ClubError> {
+        let conn = self.db.lock()?;
+        let tx = self.db.begin(&conn)?;
+        type Found = (i64, String, String, i64, Option<i64>, bool);
+        let found: Option<Found> = tx
+            .row(
+                "SELECT id, role, label, expires, spent_by, void FROM invitations WHERE hash = ?1",
+                &[&&code.hash()[..]],
+                |r| {
+                    Ok::<Found, DbError>((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                    ))
+                },
+            )
+            .map_err(|e| self.db.err(e))?;
+        let Some((id, role, invited_label, expires, spent_by, void)) = found else {
+            return Err(ClubError::UnknownCode);
+        };
+        if void {
+            return Err(ClubError::UnknownCode);
+        }
+        if spent_by.is_some() {
+            return Err(ClubError::SpentCode);
+        }
+        if expires <= at {
+            let ago = (at - expires) / DAY;
+            return Err(ClubError::ExpiredCode(match ago {
+                0 => "less than a day ago".into(),
+                1 => "a day ago".into(),
+                n => format!("{n} days ago"),
+            }));
+        }
+        let role = self.role(&role)?;
+        let redeemed = match into {
+            Some(p) => {
+                if p.role != role {
+                    return Err(ClubError::OtherRole {
+                        wanted: role.word(),
+                        have: p.role.word(),
+                    });
+                }
+                // Step S4: the invitation's grants join this token here.
+                Redeemed {
+                    token: None,
+                    principal: p.clone(),
+                }
+            }
+            None => {
+                let token = Token::generate(role).map_err(|e| ClubError::Random(e.to_string()))?;
+                let label = label
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .unwrap_or(&invited_label)
+                    .to_owned();
+                let id = tx
+                    .insert_id(
+                        "INSERT INTO tokens (hash, role, label, created, last_used) VALUES (?1, ?2, ?3, ?4, ?4)",
+                        &[&&token.hash()[..], &role.word(), &label, &at],
+                    )
+                    .map_err(|e| self.db.err(e))?;
+                Redeemed {
+                    token: Some(token),
+                    principal: Principal {
+                        token: id,
+                        role,
+                        label,
+                    },
+                }
+            }
+        };
+        tx.execute(
+            "UPDATE invitations SET spent_by = ?2 WHERE id = ?1",
+            &[&id, &redeemed.principal.token],
+        )
+        .map_err(|e| self.db.err(e))?;
+        // A seat invitation's seat joins the token's grants.
+        tx.execute(
+            "INSERT INTO grants (token, campaign, battle, seat)
+             SELECT ?2, campaign, battle, seat FROM invitations
+             WHERE id = ?1 AND campaign IS NOT NULL",
+            &[&id, &redeemed.principal.token],
+        )
+        .map_err(|e| self.db.err(e))?;
+        tx.commit().map_err(|e| self.db.err(e))?;
+        if let Some(token) = &redeemed.token {
+            self.tokens
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(token.hash(), redeemed.principal.clone());
+        }
+        Ok(redeemed)
+    }
+
+    /// [`TokenStore::invite`] at a given time (tests move the clock).
+    pub fn invite_at(
+        &self,
+        role: Role,
+        label: &str,
+        days: u32,
+        at: i64,
+        seat: Option<SeatInvite>,
+    ) -> Result<Invitation, ClubError> {
+        if !(1..=30).contains(&days) {
+            return Err(ClubError::BadDays(days));
+        }
+        let conn = self.db.lock()?;
+        if let Some(s) = seat {
+            let seats: Option<(CampaignId, i64)> = conn
+                .row(
+                    "SELECT campaign, seats FROM server_battles WHERE id = ?1",
+                    &[&s.battle],
+                    |r| Ok::<_, DbError>((r.get(0)?, r.get(1)?)),
+                )
+                .map_err(|e| self.db.err(e))?;
+            match seats {
+                Some((c, n)) if c == s.campaign => {
+                    let n = n as usize;
+                    if usize::from(s.seat) >= n {
+                        return Err(ClubError::NoSuchSeat {
+                            battle: s.battle,
+                            seat: s.seat,
+                            seats: n,
+                        });
+                    }
+                }
+                _ => return Err(ClubError::NoSuchBattle(s.battle)),
+            }
+        }
+        self.insert_invitation(&*conn, role, label, days, at, seat)
+    }
+
+    fn token_info(&self, conn: &dyn Db, id: TokenId) -> Result<TokenInfo, ClubError> {
+        let read = |r: &Row<'_>| -> Result<(String, TokenInfo), DbError> {
+            Ok((
+                r.get(0)?,
+                TokenInfo {
+                    id,
+                    role: Role::Player,
+                    label: r.get(1)?,
+                    created: r.get(2)?,
+                    last_used: r.get(3)?,
+                    revoked: r.get(4)?,
+                },
+            ))
+        };
+        let row = conn
+            .row(
+                "SELECT role, label, created, last_used, revoked FROM tokens WHERE id = ?1",
+                &[&id],
+                read,
+            )
+            .map_err(|e| self.db.err(e))?;
+        let (role, info) = row.ok_or(ClubError::NoSuchToken(id))?;
+        Ok(TokenInfo {
+            role: self.role(&role)?,
+            ..info
+        })
+    }
+}
+
+impl TokenStore for ClubTokens {
+    fn organiser_invitation(&self, force: bool) -> Result<Option<Invitation>, ClubError> {
+        let conn = self.db.lock()?;
+        let tx = self.db.begin(&conn)?;
+        let organisers: i64 = tx
+            .one(
+                "SELECT count(*) FROM tokens WHERE role = 'organiser' AND revoked IS NULL",
+                &[],
+            )
+            .map_err(|e| self.db.err(e))?;
+        if organisers > 0 && !force {
+            return Ok(None);
+        }
+        tx.execute(
+            "UPDATE invitations SET void = 1 WHERE role = 'organiser' AND spent_by IS NULL",
+            &[],
+        )
+        .map_err(|e| self.db.err(e))?;
+        let inv = self.insert_invitation(
+            &tx,
+            Role::Organiser,
+            "organiser",
+            ORGANISER_INVITATION_DAYS,
+            now(),
+            None,
+        )?;
+        tx.commit().map_err(|e| self.db.err(e))?;
+        Ok(Some(inv))
+    }
+
+    fn authenticate(&self, token: &Token) -> Result<Principal, ClubError> {
+        let hash = token.hash();
+        let known = self
+            .tokens
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&hash)
+            .cloned();
+        if let Some(p) = known {
+            self.last_used
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(p.token, now());
+            return Ok(p);
+        }
+        // Not in memory: unknown or revoked (the database says which), or
+        // (on PostgreSQL) made by another server process.
+        let conn = self.db.lock()?;
+        let row: Option<(i64, String, String, Option<i64>)> = conn
+            .row(
+                "SELECT id, role, label, revoked FROM tokens WHERE hash = ?1",
+                &[&&hash[..]],
+                |r| Ok::<_, DbError>((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .map_err(|e| self.db.err(e))?;
+        let (id, role, label, revoked) = row.ok_or(ClubError::UnknownToken)?;
+        if revoked.is_some() {
+            return Err(ClubError::RevokedToken);
+        }
+        conn.execute(
+            "UPDATE tokens SET last_used = ?2 WHERE id = ?1",
+            &[&id, &now()],
+        )
+        .map_err(|e| self.db.err(e))?;
+        Ok(Principal {
+            token: id,
+            role: self.role(&role)?,
+            label,
+        })
+    }
+
+    fn redeem(
+        &self,
+        code: &Code,
+        label: Option<&str>,
+        into: Option<&Principal>,
+    ) -> Result<Redeemed, ClubError> {
+        self.redeem_at(code, label, into, now())
+    }
+
+    fn invite(
+        &self,
+        _by: &Principal,
+        role: Role,
+        label: &str,
+        days: u32,
+        seat: Option<SeatInvite>,
+    ) -> Result<Invitation, ClubError> {
+        self.invite_at(role, label, days, now(), seat)
+    }
+
+    fn grants(&self, token: TokenId) -> Result<Vec<Grant>, ClubError> {
+        let conn = self.db.lock()?;
+        let mut out = Vec::new();
+        conn.each(
+            "SELECT campaign, battle, seat FROM grants WHERE token = ?1 ORDER BY rowid",
+            &[&token],
+            |r| {
+                out.push(Grant {
+                    campaign: r.get(0)?,
+                    battle: r.get(1)?,
+                    seat: r.get(2)?,
+                });
+                Ok::<(), DbError>(())
+            },
+        )
+        .map_err(|e| self.db.err(e))?;
+        Ok(out)
+    }
+
+    fn tokens(&self) -> Result<Vec<TokenInfo>, ClubError> {
+        let conn = self.db.lock()?;
+        self.write_last_used(&*conn);
+        let mut ids: Vec<TokenId> = Vec::new();
+        conn.each("SELECT id FROM tokens ORDER BY id", &[], |r| {
+            ids.push(r.get(0)?);
+            Ok::<(), DbError>(())
+        })
+        .map_err(|e| self.db.err(e))?;
+        ids.into_iter()
+            .map(|id| self.token_info(&*conn, id))
+            .collect()
+    }
+
+    fn revoke(&self, id: TokenId) -> Result<TokenInfo, ClubError> {
+        let conn = self.db.lock()?;
+        let tx = self.db.begin(&conn)?;
+        tx.execute(
+            "UPDATE tokens SET revoked = ?2 WHERE id = ?1 AND revoked IS NULL",
+            &[&id, &now()],
+        )
+        .map_err(|e| self.db.err(e))?;
+        // Every other server process on this club hears of it when (and
+        // only if) the revocation commits (POSTGRES.md §2).
+        if let Some((_, schema)) = self.db.postgres() {
+            tx.execute(
+                "SELECT pg_notify(?1, ?2)",
+                &[&channel(schema), &Hint::Revoked(id).payload()],
+            )
+            .map_err(|e| self.db.err(e))?;
+        }
+        tx.commit().map_err(|e| self.db.err(e))?;
+        // Written: from now on its hello is refused.
+        self.forget(id);
+        self.write_last_used(&*conn);
+        self.token_info(&*conn, id)
+    }
+}

@@ -1,0 +1,327 @@
+//! The listener (issue 31, `server/POSTGRES.md` §2 "Fan-out across
+//! processes"): one `tokio_postgres` connection per server process that
+//! `LISTEN`s on the club's channel and turns each notification into a
+//! typed [`Hint`] — a battle's new entry (`C:B:SEQ`), a token revoked
+//! (`revoked:ID`) — handed to a callback.
+//!
+//! A notification is only a hint. PostgreSQL delivers one when (and only
+//! if) the transaction that sent it commits, never before; but while the
+//! listener's connection is down, notifications are lost. So when the
+//! connection goes (the database restarted, the backend terminated, the
+//! network cut) the listener connects again with a growing pause (from
+//! [`Listener::FIRST_PAUSE`] up to [`Listener::LONGEST_PAUSE`]), `LISTEN`s
+//! again, and then hands [`Hint::CatchUp`]: "read everything again from
+//! the tables" (every loaded battle after its head, the token map whole).
+//!
+//! The listener runs on a thread of its own with a one-thread tokio
+//! runtime, so it needs no runtime from its caller (the token store opens
+//! it from blocking code) and a slow callback never stalls the server's
+//! sockets. Dropping the [`Listener`] stops it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::Duration;
+
+use super::{CampaignId, ClubError, TokenId};
+
+/// What a notification says: where to look, never the thing itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// Battle `battle` of campaign `campaign` has an entry at `seq`: a
+    /// process that has it loaded reads the entries after its head.
+    Entry {
+        campaign: CampaignId,
+        battle: i64,
+        seq: u64,
+    },
+    /// A token was revoked: forget it (its next `hello` reads the table).
+    Revoked(TokenId),
+    /// The listener connected again after losing its connection: any
+    /// notification may have been missed, read everything again.
+    CatchUp,
+    /// A payload this build does not know (a newer process on the same
+    /// database): ignored, with its words for the log.
+    Other(String),
+}
+
+impl Hint {
+    /// The payload of `pg_notify` for this hint (under PostgreSQL's 8,000
+    /// bytes by far).
+    pub fn payload(&self) -> String {
+        match self {
+            Hint::Entry {
+                campaign,
+                battle,
+                seq,
+            } => format!("{campaign}:{battle}:{seq}"),
+            Hint::Revoked(id) => format!("revoked:{id}"),
+            Hint::CatchUp => "catch-up".to_owned(),
+            Hint::Other(s) => s.clone(),
+        }
+    }
+
+    /// A notification's payload as a hint.
+    pub fn parse(payload: &str) -> Hint {
+        if let Some(id) = payload.strip_prefix("revoked:") {
+            return match id.parse() {
+                Ok(id) => Hint::Revoked(id),
+                Err(_) => Hint::Other(payload.to_owned()),
+            };
+        }
+        if payload == "catch-up" {
+            return Hint::CatchUp;
+        }
+        let parts: Vec<&str> = payload.split(':').collect();
+        if let [c, b, s] = parts[..]
+            && let (Ok(campaign), Ok(battle), Ok(seq)) = (c.parse(), b.parse(), s.parse())
+        {
+            return Hint::Entry {
+                campaign,
+                battle,
+                seq,
+            };
+        }
+        Hint::Other(payload.to_owned())
+    }
+}
+
+/// A running listener; dropped, it stops (its connection closed).
+pub struct Listener {
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    /// The server process (backend) of its connection, 0 while it has none.
+    pid: Arc<AtomicI32>,
+}
+
+impl Listener {
+    /// The pause before the first attempt to connect again.
+    pub const FIRST_PAUSE: Duration = Duration::from_millis(100);
+    /// The longest pause between attempts.
+    pub const LONGEST_PAUSE: Duration = Duration::from_secs(5);
+    /// How long [`Listener::start`] waits for the first `LISTEN`.
+    const START: Duration = Duration::from_secs(20);
+
+    /// Connect to the database at `url`, `LISTEN` on `channel`, and hand
+    /// every notification to `on` as a [`Hint`] (on the listener's own
+    /// thread). Returns once the first `LISTEN` is in place (so nothing
+    /// committed after this returns is missed), or the reason it is not.
+    pub fn start(
+        url: &str,
+        channel: &str,
+        on: impl Fn(Hint) + Send + 'static,
+    ) -> Result<Listener, ClubError> {
+        let unreachable = |why: String| ClubError::File {
+            path: format!("the club database's listener (channel {channel})"),
+            why,
+        };
+        if channel.is_empty()
+            || channel.len() > 63
+            || !channel
+                .bytes()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
+        {
+            return Err(unreachable(format!(
+                "'{channel}' cannot name a channel (lower-case letters, digits and _)"
+            )));
+        }
+        let (stop, stopped) = tokio::sync::oneshot::channel();
+        let (ready_tx, ready) = std::sync::mpsc::channel();
+        let pid = Arc::new(AtomicI32::new(0));
+        let (url, channel, p) = (url.to_owned(), channel.to_owned(), pid.clone());
+        let thread = std::thread::Builder::new()
+            .name("club-listener".into())
+            .spawn(move || {
+                let rt = match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(rt) => rt,
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(format!("its runtime cannot start: {e}")));
+                        return;
+                    }
+                };
+                rt.block_on(run(url, channel, on, ready_tx, stopped, p));
+            })
+            .map_err(|e| unreachable(format!("its thread cannot start: {e}")))?;
+        let mut listener = Listener {
+            stop: Some(stop),
+            thread: Some(thread),
+            pid,
+        };
+        match ready.recv_timeout(Self::START) {
+            Ok(Ok(())) => Ok(listener),
+            Ok(Err(why)) => Err(unreachable(why)),
+            Err(_) => {
+                listener.shut();
+                Err(unreachable(format!(
+                    "it did not start listening within {} s",
+                    Self::START.as_secs()
+                )))
+            }
+        }
+    }
+
+    /// The PostgreSQL process serving the listener's connection (for
+    /// `pg_terminate_backend` in the tests), 0 while it is connecting.
+    pub fn backend_pid(&self) -> i32 {
+        self.pid.load(Ordering::Acquire)
+    }
+
+    fn shut(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        self.shut();
+    }
+}
+
+/// Connect, listen, hand on; again after a pause whenever the connection
+/// ends, until stopped.
+async fn run(
+    url: String,
+    channel: String,
+    on: impl Fn(Hint),
+    ready: std::sync::mpsc::Sender<Result<(), String>>,
+    mut stopped: tokio::sync::oneshot::Receiver<()>,
+    pid: Arc<AtomicI32>,
+) {
+    let mut ready = Some(ready);
+    let mut pause = Listener::FIRST_PAUSE;
+    loop {
+        let mut listening = false;
+        let ended = tokio::select! {
+            _ = &mut stopped => return,
+            r = session(&url, &channel, &on, &pid, &mut listening, &mut ready) => r,
+        };
+        pid.store(0, Ordering::Release);
+        if let Some(first) = ready.take() {
+            // The first connection failed: the caller is told, nothing runs.
+            let _ = first.send(Err(match ended {
+                Err(e) => e,
+                Ok(()) => "its connection ended before it listened".into(),
+            }));
+            return;
+        }
+        if listening {
+            pause = Listener::FIRST_PAUSE;
+        }
+        if let Err(e) = ended {
+            eprintln!("serve: the club database's listener: {e}; connecting again");
+        }
+        tokio::select! {
+            _ = &mut stopped => return,
+            _ = tokio::time::sleep(pause) => {}
+        }
+        pause = (pause * 2).min(Listener::LONGEST_PAUSE);
+    }
+}
+
+/// One connection's life: `LISTEN`, then every notification to `on`
+/// until the connection ends.
+async fn session(
+    url: &str,
+    channel: &str,
+    on: &impl Fn(Hint),
+    pid: &AtomicI32,
+    listening: &mut bool,
+    ready: &mut Option<std::sync::mpsc::Sender<Result<(), String>>>,
+) -> Result<(), String> {
+    let (client, mut conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .map_err(|e| format!("connecting failed: {}", words(&e)))?;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    // The connection is driven here: the replies to the client's queries,
+    // and the notifications (which only `poll_message` hands out).
+    let driver = tokio::spawn(async move {
+        loop {
+            match std::future::poll_fn(|cx| conn.poll_message(cx)).await {
+                Some(Ok(tokio_postgres::AsyncMessage::Notification(n))) => {
+                    if tx.send(n.payload().to_owned()).is_err() {
+                        return Ok(());
+                    }
+                }
+                Some(Ok(_)) => {}
+                Some(Err(e)) => return Err(words(&e)),
+                None => return Ok(()),
+            }
+        }
+    });
+    let listen = async {
+        client
+            .batch_execute(&format!("LISTEN {channel}"))
+            .await
+            .map_err(|e| format!("LISTEN failed: {}", words(&e)))?;
+        let row = client
+            .query_one("SELECT pg_backend_pid()", &[])
+            .await
+            .map_err(|e| format!("its process is not known: {}", words(&e)))?;
+        Ok::<i32, String>(row.get(0))
+    };
+    let backend = match listen.await {
+        Ok(p) => p,
+        Err(e) => {
+            driver.abort();
+            return Err(e);
+        }
+    };
+    pid.store(backend, Ordering::Release);
+    *listening = true;
+    match ready.take() {
+        Some(first) => {
+            let _ = first.send(Ok(()));
+        }
+        // Connected again: whatever was sent meanwhile was not heard.
+        None => on(Hint::CatchUp),
+    }
+    while let Some(payload) = rx.recv().await {
+        on(Hint::parse(&payload));
+    }
+    drop(client);
+    match driver.await {
+        Ok(Ok(())) => Err("its connection ended".into()),
+        Ok(Err(e)) => Err(format!("its connection failed: {e}")),
+        Err(e) => Err(format!("its connection's task failed: {e}")),
+    }
+}
+
+fn words(e: &tokio_postgres::Error) -> String {
+    use std::error::Error as _;
+    if let Some(db) = e.as_db_error() {
+        return format!("{}: {}", db.severity(), db.message());
+    }
+    match e.source() {
+        Some(s) => format!("{e}: {s}"),
+        None => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn payloads_read_back_as_the_hints_they_were() {
+        for h in [
+            Hint::Entry {
+                campaign: 3,
+                battle: 17,
+                seq: 204,
+            },
+            Hint::Revoked(9),
+            Hint::CatchUp,
+        ] {
+            assert_eq!(Hint::parse(&h.payload()), h);
+        }
+        assert_eq!(Hint::parse("3:x:1"), Hint::Other("3:x:1".into()));
+        assert_eq!(Hint::parse("revoked:"), Hint::Other("revoked:".into()));
+    }
+}

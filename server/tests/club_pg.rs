@@ -1,0 +1,482 @@
+//! The club's tables on both backends (issue 31, `server/POSTGRES.md`
+//! steps P3/P4, session 17): the token store's rules on the SQLite club
+//! file and on a schema of PostgreSQL, one test each run on both; a
+//! revocation by one process reaching another's in-memory tokens through
+//! `pg_notify`; the listener (a notification committed arrives, one rolled
+//! back does not; its connection killed, it comes back and says catch up);
+//! `unavailable` when the database is gone.
+//!
+//! The PostgreSQL half runs when `XENOLOG_TEST_PG` names a database
+//! (`eval "$(tests/pg/cluster.sh start)"`); each test makes a schema of its
+//! own with a random name and drops it after. With `XENOLOG_REQUIRE_PG`
+//! set, a missing cluster is a failure, not a skip. Nothing is mocked.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use xenolog_saves::db::{Db, DbExt};
+use xenolog_server::secret::{Role, Token};
+use xenolog_server::store::club_db::ClubDb;
+use xenolog_server::store::club_tokens::{ClubTokens, channel, now};
+use xenolog_server::store::notify::{Hint, Listener};
+use xenolog_server::store::{ClubError, TokenStore};
+
+const DAY: i64 = 24 * 60 * 60;
+
+/// The test database, or `None` (and a note) when there is none.
+fn pg_url() -> Option<String> {
+    match std::env::var("XENOLOG_TEST_PG") {
+        Ok(url) if !url.trim().is_empty() => Some(url),
+        _ => {
+            assert!(
+                std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
+                "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not: the PostgreSQL half must run"
+            );
+            eprintln!("XENOLOG_TEST_PG is not set: the PostgreSQL half is skipped");
+            None
+        }
+    }
+}
+
+/// A schema of its own for one test, dropped (with everything in it) at
+/// the end, however the test ends.
+struct Schema {
+    url: String,
+    name: String,
+}
+
+impl Schema {
+    fn new(url: &str) -> Schema {
+        let r: [u8; 6] = rand_bytes();
+        let name = format!(
+            "club_t_{}",
+            r.iter().map(|b| format!("{b:02x}")).collect::<String>()
+        );
+        Schema {
+            url: url.to_owned(),
+            name,
+        }
+    }
+
+    fn admin(&self) -> xenolog_saves::db::pg::Postgres {
+        xenolog_saves::db::pg::Postgres::connect(&self.url).expect("the test database")
+    }
+}
+
+impl Drop for Schema {
+    fn drop(&mut self) {
+        if let Ok(pg) = xenolog_saves::db::pg::Postgres::connect(&self.url) {
+            let _ = pg.execute_batch(&format!("DROP SCHEMA IF EXISTS {} CASCADE", self.name));
+        }
+    }
+}
+
+fn rand_bytes<const N: usize>() -> [u8; N] {
+    let mut b = [0u8; N];
+    getrandom::fill(&mut b).expect("random bytes");
+    b
+}
+
+/// Run `f` on the token store of a fresh SQLite club file, then on one of
+/// a fresh PostgreSQL schema (when there is a test database).
+fn on_both_backends(f: impl Fn(&str, &ClubTokens)) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = ClubDb::open_sqlite(&dir.path().join("club.xenolog-club")).unwrap();
+    f("sqlite", &ClubTokens::open(Arc::new(db)).unwrap());
+    if let Some(url) = pg_url() {
+        let schema = Schema::new(&url);
+        let db = ClubDb::open_postgres(&url, &schema.name).unwrap();
+        f("postgres", &ClubTokens::open(Arc::new(db)).unwrap());
+    }
+}
+
+fn wait_until(what: &str, within: Duration, mut ok: impl FnMut() -> bool) {
+    let end = Instant::now() + within;
+    while Instant::now() < end {
+        if ok() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("{what}: not within {} ms", within.as_millis());
+}
+
+#[test]
+fn p3_the_first_start_makes_one_organiser_invitation_on_both_backends() {
+    on_both_backends(|b, t| {
+        let first = t.organiser_invitation(false).unwrap().expect(b);
+        let old = t.organiser_invitation(false).unwrap().expect(b);
+        // A new one voids the one printed before.
+        assert!(
+            matches!(
+                t.redeem(&first.code, None, None),
+                Err(ClubError::UnknownCode)
+            ),
+            "{b}"
+        );
+        let org = t.redeem(&old.code, None, None).unwrap();
+        assert_eq!(org.principal.role, Role::Organiser, "{b}");
+        assert!(t.organiser_invitation(false).unwrap().is_none(), "{b}");
+        assert!(t.organiser_invitation(true).unwrap().is_some(), "{b}");
+    });
+}
+
+#[test]
+fn p3_an_invitation_is_spent_once_and_expires_on_both_backends() {
+    on_both_backends(|b, t| {
+        let t0 = now();
+        let inv = t.invite_at(Role::Player, "Anna", 7, t0, None).unwrap();
+        let late = t.redeem_at(&inv.code, None, None, t0 + 8 * DAY);
+        assert!(
+            matches!(&late, Err(ClubError::ExpiredCode(w)) if w == "a day ago"),
+            "{b}: {late:?}"
+        );
+        let first = t.redeem_at(&inv.code, None, None, t0 + 6 * DAY).unwrap();
+        assert_eq!(first.principal.label, "Anna", "{b}");
+        assert!(
+            matches!(t.redeem(&inv.code, None, None), Err(ClubError::SpentCode)),
+            "{b}"
+        );
+        assert!(matches!(
+            t.invite_at(Role::Player, "x", 31, t0, None),
+            Err(ClubError::BadDays(31))
+        ));
+        let listed = t.tokens().unwrap();
+        assert_eq!(listed.len(), 1, "{b}");
+        assert_eq!(listed[0].label, "Anna", "{b}");
+        assert_eq!(t.grants(first.principal.token).unwrap(), vec![], "{b}");
+    });
+}
+
+#[test]
+fn p3_a_revoked_token_opens_nothing_on_both_backends() {
+    on_both_backends(|b, t| {
+        let inv = t.invite_at(Role::Player, "Anna", 7, now(), None).unwrap();
+        let r = t.redeem(&inv.code, Some("  Anna's laptop "), None).unwrap();
+        assert_eq!(r.principal.label, "Anna's laptop", "{b}");
+        let token = r.token.unwrap();
+        assert_eq!(
+            t.authenticate(&token).unwrap().token,
+            r.principal.token,
+            "{b}"
+        );
+        let info = t.revoke(r.principal.token).unwrap();
+        assert!(info.revoked.is_some(), "{b}");
+        assert!(
+            matches!(t.authenticate(&token), Err(ClubError::RevokedToken)),
+            "{b}"
+        );
+        assert!(
+            matches!(t.revoke(99), Err(ClubError::NoSuchToken(99))),
+            "{b}"
+        );
+        assert!(
+            matches!(
+                t.authenticate(&Token::from_text("xnl_p_nothing")),
+                Err(ClubError::UnknownToken)
+            ),
+            "{b}"
+        );
+        // Opened again (a restart), the token is still refused.
+        let again = ClubTokens::open(t.db().clone()).unwrap();
+        assert!(
+            matches!(again.authenticate(&token), Err(ClubError::RevokedToken)),
+            "{b}"
+        );
+    });
+}
+
+/// The `last_used` batching kept on both: a hello writes nothing, listing
+/// the tokens writes the time.
+#[test]
+fn p3_a_hello_writes_nothing_and_its_time_is_written_when_the_tokens_are_listed_on_both_backends() {
+    on_both_backends(|b, t| {
+        let inv = t.invite_at(Role::Player, "Anna", 7, now(), None).unwrap();
+        let r = t.redeem(&inv.code, None, None).unwrap();
+        let (token, id) = (r.token.unwrap(), r.principal.token);
+        let stored = || -> i64 {
+            t.db()
+                .lock()
+                .unwrap()
+                .one("SELECT last_used FROM tokens WHERE id = ?1", &[&id])
+                .unwrap()
+        };
+        t.db()
+            .lock()
+            .unwrap()
+            .execute("UPDATE tokens SET last_used = 1 WHERE id = ?1", &[&id])
+            .unwrap();
+        t.authenticate(&token).unwrap();
+        assert_eq!(stored(), 1, "{b}: the hello wrote nothing");
+        let listed = t.tokens().unwrap();
+        assert!(listed[0].last_used.unwrap() > 1, "{b}");
+        assert!(stored() > 1, "{b}");
+    });
+}
+
+/// A seat invitation's seat joins the token's grants, in the order they
+/// were given (SQLite's rowid; a column of its own on PostgreSQL).
+#[test]
+fn p3_grants_come_back_in_the_order_given_on_both_backends() {
+    on_both_backends(|b, t| {
+        let db = t.db().clone();
+        {
+            let c = db.lock().unwrap();
+            c.execute(
+                "INSERT INTO campaigns (id, file, name, created) VALUES (1, 'c/1', 'One', 0)",
+                &[],
+            )
+            .unwrap();
+            c.execute(
+                "INSERT INTO server_battles
+                   (campaign, game, config, title, strict, seats, secret, commitment, created)
+                 VALUES (1, 'race', '{}', 'A', 0, 2, ?1, ?1, 0)",
+                &[&&[0u8; 32][..]],
+            )
+            .unwrap();
+        }
+        let id: i64 = db
+            .lock()
+            .unwrap()
+            .one("SELECT id FROM server_battles", &[])
+            .unwrap();
+        let seat = |s| xenolog_server::store::SeatInvite {
+            campaign: 1,
+            battle: id,
+            seat: s,
+        };
+        let first = t
+            .invite_at(Role::Player, "A", 7, now(), Some(seat(1)))
+            .unwrap();
+        let r = t.redeem(&first.code, None, None).unwrap();
+        let second = t
+            .invite_at(Role::Player, "A", 7, now(), Some(seat(0)))
+            .unwrap();
+        t.redeem(&second.code, None, Some(&r.principal)).unwrap();
+        let seats: Vec<Option<u8>> = t
+            .grants(r.principal.token)
+            .unwrap()
+            .iter()
+            .map(|g| g.seat)
+            .collect();
+        assert_eq!(seats, vec![Some(1), Some(0)], "{b}");
+        assert!(matches!(
+            t.invite_at(Role::Player, "A", 7, now(), Some(seat(2))),
+            Err(ClubError::NoSuchSeat { seats: 2, .. })
+        ));
+    });
+}
+
+/// The club's schema is made once and opened again as it is; a schema of
+/// a newer Xenolog is refused in words.
+#[test]
+fn p3_the_club_schema_is_made_once_and_a_newer_one_is_refused() {
+    let Some(url) = pg_url() else { return };
+    let schema = Schema::new(&url);
+    let a = ClubDb::open_postgres(&url, &schema.name).unwrap();
+    let t = ClubTokens::open(Arc::new(a)).unwrap();
+    let inv = t.organiser_invitation(false).unwrap().unwrap();
+    t.redeem(&inv.code, None, None).unwrap();
+    drop(t);
+    let b = Arc::new(ClubDb::open_postgres(&url, &schema.name).unwrap());
+    let t = ClubTokens::open(b.clone()).unwrap();
+    assert_eq!(t.tokens().unwrap().len(), 1, "the schema kept its rows");
+    let admin = schema.admin();
+    admin
+        .execute_batch(&format!(
+            "UPDATE {}.club_version SET version = 99",
+            schema.name
+        ))
+        .unwrap();
+    let e = ClubDb::open_postgres(&url, &schema.name)
+        .err()
+        .expect("refused");
+    assert!(e.to_string().contains("newer Xenolog"), "{e}");
+    assert!(ClubDb::open_postgres(&url, "Bad-Name").is_err());
+}
+
+/// POSTGRES.md §2: a revocation made by another server process reaches
+/// this one's in-memory tokens (a `pg_notify` in the revoke's
+/// transaction, heard by this process's listener), so the token is
+/// refused everywhere. Without the hint this process would go on finding
+/// the token in memory.
+#[test]
+fn p3_a_token_revoked_by_another_process_is_refused_by_this_one() {
+    let Some(url) = pg_url() else { return };
+    let schema = Schema::new(&url);
+    let a = Arc::new(
+        ClubTokens::open(Arc::new(ClubDb::open_postgres(&url, &schema.name).unwrap())).unwrap(),
+    );
+    let inv = a.invite_at(Role::Player, "Anna", 7, now(), None).unwrap();
+    let r = a.redeem(&inv.code, None, None).unwrap();
+    let token = r.token.unwrap();
+    // The other process: its own connection, its own memory, its listener.
+    let b = Arc::new(
+        ClubTokens::open(Arc::new(ClubDb::open_postgres(&url, &schema.name).unwrap())).unwrap(),
+    );
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let (bw, h) = (Arc::downgrade(&b), heard.clone());
+    let _listener = Listener::start(&url, &channel(&schema.name), move |hint| {
+        h.lock().unwrap().push(hint.clone());
+        if let Some(b) = bw.upgrade() {
+            b.hint(&hint);
+        }
+    })
+    .unwrap();
+    assert_eq!(b.authenticate(&token).unwrap().token, r.principal.token);
+    // Another token, revoked and rolled back... is not a thing the store
+    // does; what it does: revoke, committed.
+    a.revoke(r.principal.token).unwrap();
+    wait_until(
+        "the revocation reaches the other process",
+        Duration::from_secs(10),
+        || matches!(b.authenticate(&token), Err(ClubError::RevokedToken)),
+    );
+    assert_eq!(
+        heard.lock().unwrap().as_slice(),
+        &[Hint::Revoked(r.principal.token)]
+    );
+}
+
+/// The listener: a NOTIFY sent in a committed transaction arrives, one in
+/// a rolled-back transaction does not (PostgreSQL delivers at commit).
+#[test]
+fn p3_a_notification_arrives_when_committed_and_never_when_rolled_back() {
+    let Some(url) = pg_url() else { return };
+    let ch = format!(
+        "xenolog_t_{}",
+        rand_bytes::<4>()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    );
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let h = heard.clone();
+    let _l = Listener::start(&url, &ch, move |hint| h.lock().unwrap().push(hint)).unwrap();
+    let pg = xenolog_saves::db::pg::Postgres::connect(&url).unwrap();
+    let rolled = xenolog_saves::db::begin(&pg, xenolog_saves::db::Begin::Immediate).unwrap();
+    rolled
+        .execute("SELECT pg_notify(?1, ?2)", &[&ch, &"1:2:3"])
+        .unwrap();
+    drop(rolled); // rolled back
+    let tx = xenolog_saves::db::begin(&pg, xenolog_saves::db::Begin::Immediate).unwrap();
+    tx.execute("SELECT pg_notify(?1, ?2)", &[&ch, &"1:2:4"])
+        .unwrap();
+    // Not before the commit.
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        heard.lock().unwrap().is_empty(),
+        "{:?}",
+        heard.lock().unwrap()
+    );
+    tx.commit().unwrap();
+    wait_until(
+        "the committed notification",
+        Duration::from_secs(10),
+        || !heard.lock().unwrap().is_empty(),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        heard.lock().unwrap().as_slice(),
+        &[Hint::Entry {
+            campaign: 1,
+            battle: 2,
+            seq: 4
+        }],
+        "only the committed one"
+    );
+}
+
+/// The listener survives its connection being killed
+/// (`pg_terminate_backend`): it connects again, listens again, says
+/// "catch up" (what was sent meanwhile was not heard), and hears what is
+/// sent after.
+#[test]
+fn p3_the_listener_comes_back_after_its_connection_is_killed_and_says_catch_up() {
+    let Some(url) = pg_url() else { return };
+    let ch = format!(
+        "xenolog_t_{}",
+        rand_bytes::<4>()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    );
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let h = heard.clone();
+    let l = Listener::start(&url, &ch, move |hint| h.lock().unwrap().push(hint)).unwrap();
+    let first = l.backend_pid();
+    assert!(first > 0);
+    let pg = xenolog_saves::db::pg::Postgres::connect(&url).unwrap();
+    let killed: bool = pg
+        .one("SELECT pg_terminate_backend(?1)", &[&first])
+        .unwrap();
+    assert!(killed);
+    wait_until(
+        "catch up after the reconnect",
+        Duration::from_secs(15),
+        || heard.lock().unwrap().contains(&Hint::CatchUp),
+    );
+    assert_ne!(l.backend_pid(), first, "a new connection");
+    pg.execute("SELECT pg_notify(?1, ?2)", &[&ch, &"revoked:7"])
+        .unwrap();
+    wait_until(
+        "a notification after the reconnect",
+        Duration::from_secs(10),
+        || heard.lock().unwrap().contains(&Hint::Revoked(7)),
+    );
+    // A listener that cannot reach its database says so at the start.
+    let e = Listener::start(
+        "host=127.0.0.1 port=1 user=x dbname=x connect_timeout=2",
+        &ch,
+        |_| {},
+    )
+    .err()
+    .expect("refused");
+    assert!(e.to_string().contains("connecting failed"), "{e}");
+}
+
+/// POSTGRES.md §3: while the database is away the store answers
+/// `unavailable` ("the database is not reachable; retrying"), changes
+/// nothing, and serves again once it is back, without a restart.
+#[test]
+fn p3_the_token_store_answers_unavailable_while_its_database_is_gone_and_comes_back() {
+    let Some(url) = pg_url() else { return };
+    let schema = Schema::new(&url);
+    let db = Arc::new(ClubDb::open_postgres(&url, &schema.name).unwrap());
+    let t = ClubTokens::open(db.clone()).unwrap();
+    let inv = t.invite_at(Role::Player, "Anna", 7, now(), None).unwrap();
+    let pid: i32 = db
+        .lock()
+        .unwrap()
+        .one("SELECT pg_backend_pid()", &[])
+        .unwrap();
+    let admin = schema.admin();
+    assert!(
+        admin
+            .one::<bool>("SELECT pg_terminate_backend(?1)", &[&pid])
+            .unwrap()
+    );
+    wait_until("the backend is gone", Duration::from_secs(10), || {
+        admin
+            .one::<i64>(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1",
+                &[&pid],
+            )
+            .unwrap()
+            == 0
+    });
+    let refused = t.redeem(&inv.code, None, None);
+    assert!(
+        matches!(refused, Err(ClubError::Unavailable)),
+        "{refused:?}"
+    );
+    let words = refused.unwrap_err().to_string();
+    assert!(
+        words.contains("the database is not reachable; retrying"),
+        "{words}"
+    );
+    // Nothing was made: the invitation is still there to spend, once.
+    let r = t.redeem(&inv.code, None, None).unwrap();
+    assert!(r.token.is_some());
+    assert_eq!(t.tokens().unwrap().len(), 1);
+}
