@@ -105,6 +105,12 @@ pub struct ServerAddr {
     /// Send a token or code over plain `ws://` to another machine all the
     /// same (asked for; see [`ServerAddr::secrets_may_go`]).
     pub plain_ok: bool,
+    /// The other processes of the same club (`--server ws://a:P,ws://b:Q`,
+    /// `HOST:PORT` each, in the order given after `host`): when the
+    /// connection is lost, or cannot be made, the client tries the next
+    /// one and resumes there from the last entry it holds (issue 31,
+    /// `server/POSTGRES.md` §2 "Clients fail over"). Empty for one server.
+    pub others: Vec<String>,
 }
 
 impl ServerAddr {
@@ -112,6 +118,32 @@ impl ServerAddr {
     /// `xenolog://HOST:PORT/join#CODE` (`xenolog+tls://` for a club that
     /// serves TLS; the code is not kept here).
     pub fn parse(text: &str) -> Result<ServerAddr, String> {
+        // A list of the processes of one club: each read alone, all over
+        // TLS or none (a token must not go plain to one of them because
+        // another takes TLS).
+        if text.contains(',') {
+            let mut all = text
+                .split(',')
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(ServerAddr::parse);
+            let mut first = all
+                .next()
+                .ok_or_else(|| format!("'{}': no server in the list", text.trim()))??;
+            for other in all {
+                let other = other?;
+                if other.tls != first.tls {
+                    return Err(format!(
+                        "'{}': the servers of one list are all wss:// (TLS) or all ws://, not some of each",
+                        text.trim()
+                    ));
+                }
+                if other.host != first.host && !first.others.contains(&other.host) {
+                    first.others.push(other.host);
+                }
+            }
+            return Ok(first);
+        }
         let t = text.trim();
         let tls = ["wss://", "https://", TLS_LINK]
             .iter()
@@ -146,6 +178,7 @@ impl ServerAddr {
             tls,
             ca_file: None,
             plain_ok: false,
+            others: Vec::new(),
         })
     }
 
@@ -177,6 +210,23 @@ impl ServerAddr {
     pub fn with_ca_file(mut self, path: impl Into<std::path::PathBuf>) -> ServerAddr {
         self.ca_file = Some(path.into());
         self
+    }
+
+    /// Go on to the next server of the list (the one in use goes last);
+    /// whether there was another.
+    pub fn next_server(&mut self) -> bool {
+        if self.others.is_empty() {
+            return false;
+        }
+        let next = self.others.remove(0);
+        let was = std::mem::replace(&mut self.host, next);
+        self.others.push(was);
+        true
+    }
+
+    /// How many servers the address names (1, or the list's length).
+    pub fn servers(&self) -> usize {
+        1 + self.others.len()
     }
 
     /// `ws://HOST:PORT/v1/ws` (`wss://` over TLS)
@@ -333,8 +383,20 @@ impl Client {
             hello: Value::Null,
             reconnects: 0,
         };
-        c.open()?;
-        Ok(c)
+        // Each server of a list in turn, until one answers: the first
+        // failure is told if none does.
+        let mut first = None;
+        for _ in 0..c.addr.servers() {
+            match c.open() {
+                Ok(()) => return Ok(c),
+                Err(e @ (ClientError::Refused(_) | ClientError::NotTls { .. })) => return Err(e),
+                Err(e) => {
+                    first.get_or_insert(e);
+                    c.addr.next_server();
+                }
+            }
+        }
+        Err(first.unwrap_or_else(|| c.lost("no server to try")))
     }
 
     /// The server's answer to `hello` (role, grants), `null` without a token.
@@ -457,15 +519,25 @@ impl Client {
 
     /// Make the connection again, say hello, and resume every watched battle
     /// from the last entry held.
+    ///
+    /// With a list of servers ([`ServerAddr::others`]) the next one is
+    /// tried first (the one in use just failed), then each in turn, with
+    /// the pause growing once the whole list has been tried.
     pub fn reconnect(&mut self) -> Result<(), ClientError> {
         self.ws = None;
         let start = Instant::now();
         let mut wait = Duration::from_millis(250);
+        let mut tried = 0;
+        self.addr.next_server();
         loop {
             match self.open() {
                 Ok(()) => break,
                 Err(e @ (ClientError::Refused(_) | ClientError::NotTls { .. })) => return Err(e),
                 Err(e) => {
+                    tried += 1;
+                    if self.addr.next_server() && tried % self.addr.servers() != 0 {
+                        continue;
+                    }
                     if start.elapsed() > RECONNECT_FOR {
                         return Err(self.lost(format!(
                             "it could not be made again within {} s: {e}",
@@ -554,7 +626,28 @@ impl Client {
     /// Send a request; when the connection is lost on the way, make it
     /// again and send the request once more (a command with the same
     /// `cmd_id`, which the server decides only once).
+    ///
+    /// A refusal the server calls retryable (`unavailable`: its database
+    /// is away, nothing changed) is sent again after a growing pause, for
+    /// up to [`RECONNECT_FOR`]; then the refusal is the answer.
     pub fn request(&mut self, kind: &str, fields: Value) -> Result<Value, ClientError> {
+        let start = Instant::now();
+        let mut wait = Duration::from_millis(100);
+        loop {
+            match self.request_lost_once(kind, fields.clone()) {
+                Err(ClientError::Refused(r))
+                    if r.code.is_retryable() && start.elapsed() < RECONNECT_FOR =>
+                {
+                    std::thread::sleep(wait);
+                    wait = (wait * 2).min(Duration::from_secs(2));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// [`Client::request`] without the retries of a retryable refusal.
+    fn request_lost_once(&mut self, kind: &str, fields: Value) -> Result<Value, ClientError> {
         if self.ws.is_none() {
             self.reconnect()?;
         }
@@ -959,6 +1052,58 @@ mod tests {
             b"abcde"
         );
         assert!(dechunk(b"9\r\nab").is_none());
+    }
+
+    /// Issue 31 (POSTGRES.md §2, "Clients fail over"): a list of the
+    /// processes of one club, read in order; all TLS or none; the next one
+    /// taken in turn, round the list.
+    #[test]
+    fn p4_a_server_list_is_read_in_order_and_gone_round() {
+        let mut a = ServerAddr::parse("ws://a.example:1, ws://b.example:2,c.example:3").unwrap();
+        assert_eq!(a.host, "a.example:1");
+        assert_eq!(a.others, vec!["b.example:2", "c.example:3"]);
+        assert_eq!(a.servers(), 3);
+        let mut seen = vec![a.host.clone()];
+        for _ in 0..3 {
+            assert!(a.next_server());
+            seen.push(a.host.clone());
+        }
+        assert_eq!(
+            seen,
+            vec!["a.example:1", "b.example:2", "c.example:3", "a.example:1"]
+        );
+        let mut one = ServerAddr::parse("ws://a.example:1").unwrap();
+        assert!(!one.next_server());
+        assert_eq!(one.host, "a.example:1");
+        let mixed = ServerAddr::parse("wss://a.example:1,ws://b.example:2").unwrap_err();
+        assert!(mixed.contains("all wss:// (TLS) or all ws://"), "{mixed}");
+        assert!(ServerAddr::parse("ws://a.example:1,nonsense").is_err());
+        assert!(ServerAddr::parse(" , ").is_err());
+        // The token file of a list is the first server's, as given.
+        let l = ServerAddr::parse("a.example:1,b.example:2").unwrap();
+        assert_eq!(l.file_part(), "a.example_1");
+    }
+
+    /// The first server of a list not answering, the client goes on to the
+    /// next (here: nothing listens on either, so both are tried and the
+    /// first failure is told).
+    #[test]
+    fn p4_a_list_whose_servers_are_all_down_is_a_connection_failure_naming_the_first() {
+        let e = Client::connect(ServerAddr::parse("127.0.0.1:1,127.0.0.1:2").unwrap(), None)
+            .unwrap_err();
+        assert!(e.is_connection(), "{e}");
+        assert!(e.to_string().contains("127.0.0.1:1"), "{e}");
+    }
+
+    #[test]
+    fn p4_unavailable_is_the_one_retryable_refusal() {
+        assert!(ErrCode::Unavailable.is_retryable());
+        assert!(!ErrCode::Internal.is_retryable());
+        assert!(!ErrCode::Stale.is_retryable());
+        assert_eq!(
+            serde_json::to_string(&ErrCode::Unavailable).unwrap(),
+            "\"unavailable\""
+        );
     }
 
     #[test]

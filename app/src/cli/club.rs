@@ -106,7 +106,8 @@ pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
 #[derive(Args, Debug)]
 pub(super) struct ServerArg {
     /// The club server: ws://HOST:PORT, or wss://HOST:PORT over TLS (as
-    /// `xenolog serve` printed it).
+    /// `xenolog serve` printed it). Several processes of one club as a
+    /// list, ws://A:P,ws://B:Q: a lost connection goes on at the next one.
     #[arg(long, value_name = "URL")]
     server: String,
     /// The file holding your token (default: the one `club redeem` wrote in
