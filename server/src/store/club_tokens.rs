@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use xenolog_saves::db::{Db, DbError, DbExt, Row};
 
 use super::club_db::ClubDb;
-use super::notify::Hint;
+use super::notify::{Hint, Listener};
 use super::{
     CampaignId, ClubError, Grant, Invitation, Principal, Redeemed, SeatInvite, TokenId, TokenInfo,
     TokenStore,
@@ -120,6 +120,26 @@ impl ClubTokens {
         }
         *self.tokens.lock().unwrap_or_else(|p| p.into_inner()) = tokens;
         Ok(())
+    }
+
+    /// On PostgreSQL, this process's listener on the club's channel
+    /// ([`channel`]), its hints handed to this store ([`ClubTokens::hint`]);
+    /// once it listens the tokens are read again, so a revocation made
+    /// between the first read and the `LISTEN` is not missed. `None` on
+    /// the SQLite club file (one server process: the folder's lock). The
+    /// listener holds the store weakly; drop the listener to stop it.
+    pub fn listen(self: &Arc<Self>) -> Result<Option<Listener>, ClubError> {
+        let Some((url, schema)) = self.db.postgres() else {
+            return Ok(None);
+        };
+        let me = Arc::downgrade(self);
+        let listener = Listener::start(url, &channel(schema), move |hint| {
+            if let Some(t) = me.upgrade() {
+                t.hint(&hint);
+            }
+        })?;
+        self.reload()?;
+        Ok(Some(listener))
     }
 
     /// A hint from the listener: a token revoked elsewhere is forgotten

@@ -1,0 +1,175 @@
+//! `unavailable` on the wire (issue 31, `server/POSTGRES.md` §3; session
+//! 17): the club server with its tokens on PostgreSQL (a store layer over
+//! the data folder whose `TokenStore` is a club schema: what `serve
+//! --database postgres://` will hold once campaigns are on PostgreSQL too)
+//! answers a request whose database call finds the connection gone with
+//! the code `unavailable` and the words "the database is not reachable;
+//! retrying", changes nothing, and serves the same request once the
+//! database answers again, without a restart.
+//!
+//! Runs when `XENOLOG_TEST_PG` names a database; `XENOLOG_REQUIRE_PG`
+//! makes a missing one a failure. A schema of its own, dropped after.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+use xenolog_saves::db::{Db, DbExt};
+use xenolog_server::store::club_db::ClubDb;
+use xenolog_server::store::club_tokens::ClubTokens;
+use xenolog_server::store::table::TableStore;
+use xenolog_server::store::{BattleStore, LiveStore, Store, TokenStore};
+use xenolog_server::{StoreLayer, Tuning};
+
+/// The data folder's store, its tokens on PostgreSQL.
+struct PgTokens {
+    inner: Arc<dyn Store>,
+    tokens: Arc<ClubTokens>,
+}
+
+impl Store for PgTokens {
+    fn tokens(&self) -> &dyn TokenStore {
+        &*self.tokens
+    }
+    fn battles(&self) -> &dyn BattleStore {
+        self.inner.battles()
+    }
+    fn live(&self) -> &dyn LiveStore {
+        self.inner.live()
+    }
+    fn table(&self) -> &dyn TableStore {
+        self.inner.table()
+    }
+}
+
+#[test]
+fn p3_a_request_while_the_club_database_is_gone_is_answered_unavailable_and_changes_nothing() {
+    let url = match std::env::var("XENOLOG_TEST_PG") {
+        Ok(u) if !u.trim().is_empty() => u,
+        _ => {
+            assert!(
+                std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
+                "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not"
+            );
+            eprintln!("XENOLOG_TEST_PG is not set: skipped");
+            return;
+        }
+    };
+    let mut r = [0u8; 6];
+    getrandom::fill(&mut r).unwrap();
+    let schema = format!(
+        "club_s_{}",
+        r.iter().map(|b| format!("{b:02x}")).collect::<String>()
+    );
+    let admin = xenolog_saves::db::pg::Postgres::connect(&url).unwrap();
+    struct Drop_(String, String);
+    impl Drop for Drop_ {
+        fn drop(&mut self) {
+            if let Ok(pg) = xenolog_saves::db::pg::Postgres::connect(&self.0) {
+                let _ = pg.execute_batch(&format!("DROP SCHEMA IF EXISTS {} CASCADE", self.1));
+            }
+        }
+    }
+    let _dropped = Drop_(url.clone(), schema.clone());
+    // Made (and, at the end, dropped) off the runtime: the PostgreSQL
+    // client blocks.
+    let db = Arc::new(ClubDb::open_postgres(&url, &schema).unwrap());
+    let tokens = Arc::new(ClubTokens::open(db.clone()).unwrap());
+    let organiser = tokens.organiser_invitation(true).unwrap().unwrap();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let layer_tokens = tokens.clone();
+    let tuning = Tuning {
+        store_layer: Some(StoreLayer(Arc::new(move |inner| {
+            Arc::new(PgTokens {
+                inner,
+                tokens: layer_tokens.clone(),
+            }) as Arc<dyn Store>
+        }))),
+        ..Tuning::default()
+    };
+    rt.block_on(async {
+        let server = common::server_tuned(tuning).await;
+        let mut org = common::Client::connect(&server).await;
+        let r = org
+            .request("redeem", json!({"code": organiser.code.expose()}))
+            .await;
+        assert_eq!(r["ok"]["role"], "organiser", "{r}");
+        // The database goes away under the server: its connection's
+        // backend is terminated.
+        let d = db.clone();
+        let pid: i32 = tokio::task::spawn_blocking(move || {
+            d.lock()
+                .unwrap()
+                .one("SELECT pg_backend_pid()", &[])
+                .unwrap()
+        })
+        .await
+        .unwrap();
+        let gone = tokio::task::spawn_blocking(move || {
+            let killed: bool = admin
+                .one("SELECT pg_terminate_backend(?1)", &[&pid])
+                .unwrap();
+            for _ in 0..500 {
+                let n: i64 = admin
+                    .one(
+                        "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1",
+                        &[&pid],
+                    )
+                    .unwrap();
+                if n == 0 {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            (killed, admin)
+        })
+        .await
+        .unwrap();
+        assert!(gone.0);
+        let admin = gone.1;
+        let refused = org
+            .request("invite", json!({"role": "player", "label": "Anna"}))
+            .await;
+        assert_eq!(refused["err"]["code"], "unavailable", "{refused}");
+        let words = refused["err"]["words"].as_str().unwrap();
+        assert!(
+            words.contains("the database is not reachable; retrying"),
+            "{words}"
+        );
+        assert!(!words.contains(&url), "no connection string: {words}");
+        // Nothing was made; the same request, sent again, is served (the
+        // store connected again by itself).
+        let s = schema.clone();
+        let invitations = move |admin: xenolog_saves::db::pg::Postgres| {
+            let n: i64 = admin
+                .one(&format!("SELECT count(*) FROM {s}.invitations"), &[])
+                .unwrap();
+            (n, admin)
+        };
+        let (n, admin) = tokio::task::spawn_blocking({
+            let f = invitations.clone();
+            move || f(admin)
+        })
+        .await
+        .unwrap();
+        assert_eq!(n, 1, "only the organiser's invitation");
+        let again = org
+            .request("invite", json!({"role": "player", "label": "Anna"}))
+            .await;
+        assert!(again["ok"]["code"].is_string(), "{again}");
+        // (The client is dropped on the blocking thread: it blocks.)
+        let n = tokio::task::spawn_blocking(move || invitations(admin).0)
+            .await
+            .unwrap();
+        assert_eq!(n, 2);
+        drop(org);
+        server.running.stop().await.unwrap();
+    });
+    drop(rt);
+    drop(tokens);
+}
