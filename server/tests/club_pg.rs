@@ -484,3 +484,80 @@ fn p3_the_token_store_answers_unavailable_while_its_database_is_gone_and_comes_b
     assert!(r.token.is_some());
     assert_eq!(t.tokens().unwrap().len(), 1);
 }
+
+/// Every SQL statement the club's code issues (the string literals of
+/// `ClubFile`, its take-back half and `ClubTokens`, tests left out) is
+/// prepared on a migrated club of both backends: nothing of the club is
+/// left that only SQLite can run (but `pg_notify`, which only PostgreSQL
+/// is sent).
+#[test]
+fn p3_every_statement_of_the_club_prepares_on_both_backends() {
+    let sources = [
+        include_str!("../src/store/sqlite.rs"),
+        include_str!("../src/store/sqlite/table.rs"),
+        include_str!("../src/store/club_tokens.rs"),
+    ];
+    let statements: Vec<String> = sources
+        .iter()
+        .flat_map(|s| sql_literals(s.split("#[cfg(test)]").next().unwrap_or(s)))
+        .collect();
+    assert!(
+        statements.len() >= 25,
+        "found only {}: {statements:#?}",
+        statements.len()
+    );
+    on_both_backends(|b, t| {
+        let db = t.db().lock().unwrap();
+        let mut prepared = 0;
+        for sql in &statements {
+            if b == "sqlite" && sql.contains("pg_notify") {
+                continue;
+            }
+            db.statement(sql)
+                .unwrap_or_else(|e| panic!("{b}: {e}\n{sql}"));
+            prepared += 1;
+        }
+        assert!(prepared >= 25, "{b}: {prepared}");
+    });
+}
+
+/// The string literals of Rust source that are SQL statements.
+fn sql_literals(src: &str) -> Vec<String> {
+    let b = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            // A comment to the end of its line (a doc comment may quote).
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            // A character literal such as '"' is not a string's start.
+            b'\'' if b.get(i + 2) == Some(&b'\'') => i += 3,
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                let text = &src[start..i.min(src.len())];
+                let t = text.trim_start();
+                if ["SELECT ", "INSERT ", "UPDATE ", "DELETE "]
+                    .iter()
+                    .any(|k| t.starts_with(k))
+                    && !text.contains('{')
+                {
+                    out.push(text.to_owned());
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
