@@ -172,7 +172,7 @@ impl ClubDb {
             },
             broken: AtomicBool::new(false),
         };
-        let pg = db::pg::Postgres::connect(url).map_err(|e| club.err(e))?;
+        let pg = db::pg::Postgres::connect(&with_timeout(url)).map_err(|e| club.err(e))?;
         migrate_postgres(&pg, schema).map_err(|e| club.err(e))?;
         pg.execute_batch(&format!("SET search_path TO {schema}"))
             .map_err(|e| club.err(e))?;
@@ -205,7 +205,9 @@ impl ClubDb {
                 return Err(self.err(DbError::other("the club file is not open")));
             };
             *guard = None;
-            let pg = db::pg::Postgres::connect(url).map_err(|e| self.err(e))?;
+            // Under the lock: every request waits for this one attempt
+            // (bounded by the connect timeout) rather than each trying.
+            let pg = db::pg::Postgres::connect(&with_timeout(url)).map_err(|e| self.err(e))?;
             pg.execute_batch(&format!("SET search_path TO {schema}"))
                 .map_err(|e| self.err(e))?;
             *guard = Some(Box::new(pg));
@@ -235,6 +237,22 @@ impl ClubDb {
     /// Begin a transaction that writes (SQLite `BEGIN IMMEDIATE`).
     pub fn begin<'a>(&self, db: &'a Held<'_>) -> Result<db::Tx<'a>, ClubError> {
         db::begin(&**db as &dyn Db, Begin::Immediate).map_err(|e| self.err(e))
+    }
+}
+
+/// `url` with a connect timeout of 5 s unless it names one: a database
+/// host that does not answer at all is `unavailable` after 5 s, not after
+/// the system's TCP timeout (minutes), since the club's lock is held while
+/// the connection is made.
+fn with_timeout(url: &str) -> String {
+    if url.contains("connect_timeout") {
+        return url.to_owned();
+    }
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        let sep = if url.contains('?') { '&' } else { '?' };
+        format!("{url}{sep}connect_timeout=5")
+    } else {
+        format!("{url} connect_timeout=5")
     }
 }
 
@@ -326,6 +344,26 @@ mod tests {
         assert_eq!(
             redact("host=localhost user=pgtest password=s3cret dbname=x"),
             "host=localhost user=pgtest password=... dbname=x"
+        );
+    }
+
+    #[test]
+    fn a_connection_string_gets_a_connect_timeout_unless_it_has_one() {
+        assert_eq!(
+            with_timeout("postgres://u@h/db"),
+            "postgres://u@h/db?connect_timeout=5"
+        );
+        assert_eq!(
+            with_timeout("postgres://u@h/db?sslmode=disable"),
+            "postgres://u@h/db?sslmode=disable&connect_timeout=5"
+        );
+        assert_eq!(
+            with_timeout("host=h user=u"),
+            "host=h user=u connect_timeout=5"
+        );
+        assert_eq!(
+            with_timeout("host=h connect_timeout=2"),
+            "host=h connect_timeout=2"
         );
     }
 

@@ -24,6 +24,9 @@ use std::time::Duration;
 
 use super::{CampaignId, ClubError, TokenId};
 
+/// How long one attempt to connect may take (unless the URL says).
+pub const CONNECT_WITHIN: Duration = Duration::from_secs(5);
+
 /// What a notification says: where to look, never the thing itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Hint {
@@ -235,7 +238,16 @@ async fn session(
     listening: &mut bool,
     ready: &mut Option<std::sync::mpsc::Sender<Result<(), String>>>,
 ) -> Result<(), String> {
-    let (client, mut conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+    let mut config: tokio_postgres::Config = url
+        .parse()
+        .map_err(|e| format!("connecting failed: {}", words(&e)))?;
+    // A database host that does not answer at all is given up on (and
+    // tried again after the pause), not waited for for minutes.
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(CONNECT_WITHIN);
+    }
+    let (client, mut conn) = config
+        .connect(tokio_postgres::NoTls)
         .await
         .map_err(|e| format!("connecting failed: {}", words(&e)))?;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
