@@ -167,6 +167,48 @@ fn p3_a_request_while_the_club_database_is_gone_is_answered_unavailable_and_chan
             .await
             .unwrap();
         assert_eq!(n, 2);
+        // The client of the command line and the app sends a request
+        // refused `unavailable` again by itself: the database gone once
+        // more, its next request is served all the same.
+        let token = r["ok"]["token"].as_str().unwrap().to_owned();
+        let ws = server.running.ws_url();
+        let (d, u) = (db.clone(), url.clone());
+        let served = tokio::task::spawn_blocking(move || {
+            let addr = xenolog_server::client::ServerAddr::parse(&ws).unwrap();
+            let mut c = xenolog_server::client::Client::connect(
+                addr,
+                Some(xenolog_server::secret::Token::from_text(&token)),
+            )
+            .unwrap();
+            let pid: i32 = d
+                .lock()
+                .unwrap()
+                .one("SELECT pg_backend_pid()", &[])
+                .unwrap();
+            let admin = xenolog_saves::db::pg::Postgres::connect(&u).unwrap();
+            let killed: bool = admin
+                .one("SELECT pg_terminate_backend(?1)", &[&pid])
+                .unwrap();
+            while admin
+                .one::<i64>(
+                    "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1",
+                    &[&pid],
+                )
+                .unwrap()
+                > 0
+            {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let r = c.request("invite", json!({"role": "player", "label": "Ben"}));
+            (killed, r.map_err(|e| e.to_string()))
+        })
+        .await
+        .unwrap();
+        assert!(served.0);
+        assert!(
+            served.1.as_ref().is_ok_and(|v| v["code"].is_string()),
+            "{served:?}"
+        );
         drop(org);
         server.running.stop().await.unwrap();
     });
