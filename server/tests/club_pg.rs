@@ -561,3 +561,38 @@ fn sql_literals(src: &str) -> Vec<String> {
     }
     out
 }
+
+/// A server's store is let go on a thread that drives tokio's tasks as it
+/// stops. The PostgreSQL client blocks as it closes (and the token times
+/// are written then): done on a thread of its own, not a panic.
+#[test]
+fn p3_a_club_on_postgres_is_let_go_on_the_runtime_without_a_panic_and_writes_its_times() {
+    let Some(url) = pg_url() else { return };
+    let schema = Schema::new(&url);
+    let db = Arc::new(ClubDb::open_postgres(&url, &schema.name).unwrap());
+    let t = ClubTokens::open(db).unwrap();
+    let inv = t.invite_at(Role::Player, "Anna", 7, now(), None).unwrap();
+    let r = t.redeem(&inv.code, None, None).unwrap();
+    let id = r.principal.token;
+    t.db()
+        .lock()
+        .unwrap()
+        .execute("UPDATE tokens SET last_used = 1 WHERE id = ?1", &[&id])
+        .unwrap();
+    t.authenticate(&r.token.unwrap()).unwrap();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async move {
+        tokio::spawn(async move { drop(t) }).await.unwrap();
+    });
+    let used: i64 = schema
+        .admin()
+        .one(
+            &format!("SELECT last_used FROM {}.tokens WHERE id = ?1", schema.name),
+            &[&id],
+        )
+        .unwrap();
+    assert!(used > 1, "the hello's time was written as it closed");
+}

@@ -240,6 +240,32 @@ impl ClubDb {
     }
 }
 
+impl Drop for ClubDb {
+    /// The PostgreSQL client blocks on a runtime of its own as it closes,
+    /// which panics on a thread that drives tokio's tasks (where a server's
+    /// store is let go as it stops): it is closed on a thread of its own.
+    fn drop(&mut self) {
+        let db = self.db.get_mut().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(db) = db
+            && !self.is_sqlite()
+        {
+            off_runtime(move || drop(db));
+        }
+    }
+}
+
+/// Run `f` where it may block on a runtime of its own: here, or, on a
+/// thread of a tokio runtime, on a thread of its own (waited for).
+pub(crate) fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return f();
+    }
+    std::thread::scope(|s| match s.spawn(f).join() {
+        Ok(t) => t,
+        Err(panic) => std::panic::resume_unwind(panic),
+    })
+}
+
 /// `url` with a connect timeout of 5 s unless it names one: a database
 /// host that does not answer at all is `unavailable` after 5 s, not after
 /// the system's TCP timeout (minutes), since the club's lock is held while

@@ -60,9 +60,14 @@ pub struct ClubTokens {
 }
 
 impl Drop for ClubTokens {
-    /// A server stopping writes the token times only memory holds.
+    /// A server stopping writes the token times only memory holds (on
+    /// PostgreSQL off the runtime's threads: its client blocks).
     fn drop(&mut self) {
-        self.flush_last_used();
+        if self.db.is_sqlite() {
+            self.flush_last_used();
+        } else {
+            super::club_db::off_runtime(|| self.flush_last_used());
+        }
     }
 }
 
