@@ -46,14 +46,12 @@
 //!    nothing next to a statement (measured with `benches/store_count.rs`
 //!    and `perf stat`).
 //!
-//! `Db` is also implemented for `rusqlite::Connection` and
-//! `rusqlite::Transaction`, and [`Conn`] derefs to the SQLite connection:
-//! these are the **P1 bridge** for the two files still on `rusqlite`
-//! (`merge.rs` and `transfer.rs`, edited by another helper this session),
-//! which hand their own `rusqlite` transaction to the shared helpers
-//! (`insert_battle`, `append_as`). The bridge goes when those two move
-//! through `Db`; adding the `Postgres` variant makes the `Deref` fail to
-//! compile, so it cannot be forgotten.
+//! `Db` is also implemented for `rusqlite::Connection` (what the
+//! `Sqlite` variant delegates to). The P1 bridge (`Conn`'s `Deref` to the
+//! SQLite connection, `Db` on `rusqlite::Transaction`, for `merge.rs` and
+//! `transfer.rs`) is gone since session 17: every file of `saves` but this
+//! one and `db/pg.rs` goes through [`Db`]
+//! (`tests::p1_every_statement_of_saves_goes_through_db`).
 //!
 //! ## Errors
 //!
@@ -63,11 +61,8 @@
 //! (`error::sql_words`), what kind of failure it was ([`Code`]).
 
 use std::borrow::Cow;
-use std::ops::{Deref, DerefMut};
 use std::path::Path;
 use std::time::Duration;
-
-use crate::SaveError;
 
 /// The PostgreSQL backend (P2): `db/pg.rs`.
 pub mod pg;
@@ -930,28 +925,6 @@ impl From<rusqlite::types::FromSqlError> for DbError {
     }
 }
 
-/// For `merge.rs` and `transfer.rs`, still on `rusqlite` (P1 bridge): their
-/// `?` on a `rusqlite` error reads as before.
-impl From<rusqlite::Error> for SaveError {
-    fn from(e: rusqlite::Error) -> Self {
-        SaveError::from(DbError::from(e))
-    }
-}
-
-/// The P1 bridge, as for [`SaveError`].
-impl From<rusqlite::Error> for crate::rosters::CampaignFail {
-    fn from(e: rusqlite::Error) -> Self {
-        crate::rosters::CampaignFail::from(DbError::from(e))
-    }
-}
-
-/// The P1 bridge, as for [`SaveError`].
-impl From<rusqlite::Error> for crate::battles::ScanError {
-    fn from(e: rusqlite::Error) -> Self {
-        crate::battles::ScanError::from(DbError::from(e))
-    }
-}
-
 impl From<rusqlite_migration::Error> for DbError {
     fn from(e: rusqlite_migration::Error) -> Self {
         match e {
@@ -1044,40 +1017,6 @@ struct SqliteStmt<'a>(rusqlite::CachedStatement<'a>);
 impl Stmt for SqliteStmt<'_> {
     fn execute(&mut self, params: Params<'_>) -> Result<usize, DbError> {
         Ok(self.0.execute(rusqlite::params_from_iter(bind(params)))?)
-    }
-}
-
-/// The P1 bridge: a `rusqlite` transaction of `merge.rs` or `transfer.rs`
-/// handed to a helper that takes `&dyn Db`.
-impl Db for rusqlite::Transaction<'_> {
-    fn dialect(&self) -> Dialect {
-        Dialect::Sqlite
-    }
-    fn execute(&self, sql: &str, params: Params<'_>) -> Result<usize, DbError> {
-        Db::execute(&**self, sql, params)
-    }
-    fn execute_batch(&self, sql: &str) -> Result<(), DbError> {
-        Db::execute_batch(&**self, sql)
-    }
-    fn statement<'a>(&'a self, sql: &str) -> Result<Box<dyn Stmt + 'a>, DbError> {
-        Db::statement(&**self, sql)
-    }
-    fn query_each(
-        &self,
-        sql: &str,
-        params: Params<'_>,
-        f: &mut dyn FnMut(&Row<'_>) -> Result<bool, DbError>,
-    ) -> Result<(), DbError> {
-        Db::query_each(&**self, sql, params, f)
-    }
-    fn insert_id(&self, sql: &str, params: Params<'_>) -> Result<i64, DbError> {
-        Db::insert_id(&**self, sql, params)
-    }
-    fn table_exists(&self, name: &str) -> Result<bool, DbError> {
-        Db::table_exists(&**self, name)
-    }
-    fn in_transaction(&self) -> bool {
-        Db::in_transaction(&**self)
     }
 }
 
@@ -1266,31 +1205,14 @@ impl Db for Conn {
     }
 }
 
-/// The P1 bridge for `merge.rs` and `transfer.rs` (module docs).
-impl Deref for Conn {
-    type Target = rusqlite::Connection;
-    fn deref(&self) -> &rusqlite::Connection {
-        match self {
-            Conn::Sqlite(s) => &s.conn,
-        }
-    }
-}
-
-impl DerefMut for Conn {
-    fn deref_mut(&mut self) -> &mut rusqlite::Connection {
-        match self {
-            Conn::Sqlite(s) => &mut s.conn,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SaveError;
 
-    /// The files of `saves/src` still on `rusqlite` (P1 bridge, module docs):
-    /// edited by another helper this session, they move in P2.
-    const STILL_ON_RUSQLITE: [&str; 2] = ["merge.rs", "transfer.rs"];
+    /// The files of `saves/src` still on `rusqlite`: none since P2 moved
+    /// `merge.rs` and `transfer.rs` through [`Db`] (session 17).
+    const STILL_ON_RUSQLITE: [&str; 0] = [];
 
     fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         for e in std::fs::read_dir(dir).unwrap() {
