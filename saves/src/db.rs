@@ -171,6 +171,13 @@ pub enum Code {
     CannotOpen,
     /// A query that must return a row returned none.
     NoRows,
+    /// A unique or primary key refused the row (SQLite's
+    /// `SQLITE_CONSTRAINT_PRIMARYKEY`/`_UNIQUE`, PostgreSQL's `23505`):
+    /// recognised by the code, never by the message's words.
+    Unique,
+    /// PostgreSQL could not serialize the transaction with another one
+    /// (`40001`) or found a deadlock (`40P01`): retrying may succeed.
+    Serialization,
 }
 
 /// A database failure: the driver's own words and, where known, its kind.
@@ -226,8 +233,9 @@ pub struct Row<'a> {
 
 enum RowInner<'a> {
     Sqlite(&'a rusqlite::Row<'a>),
-    /// A PostgreSQL row's cells, read whole (P2, `pg.rs`).
-    Postgres(&'a [Value]),
+    /// A PostgreSQL row as the server sent it (binary); cells are read
+    /// in place (`pg.rs`).
+    Postgres(&'a postgres::Row),
 }
 
 impl Row<'_> {
@@ -909,6 +917,14 @@ impl From<rusqlite::Error> for DbError {
             Some(C::NotADatabase) => Some(Code::NotADatabase),
             Some(C::SystemIoFailure) => Some(Code::Io),
             Some(C::CannotOpen) => Some(Code::CannotOpen),
+            Some(C::ConstraintViolation)
+                if e.sqlite_error().is_some_and(|f| {
+                    f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+                        || f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                }) =>
+            {
+                Some(Code::Unique)
+            }
             _ if matches!(e, rusqlite::Error::QueryReturnedNoRows) => Some(Code::NoRows),
             _ => None,
         };
@@ -1105,13 +1121,29 @@ impl Sqlite {
 /// A campaign's connection: one of the backends (module docs: why an enum).
 pub enum Conn {
     Sqlite(Sqlite),
+    /// A campaign in a schema of a PostgreSQL database (P2): the client,
+    /// its `search_path` set to the schema, and the schema's name.
+    Postgres {
+        db: Box<pg::Postgres>,
+        schema: String,
+    },
 }
 
 impl Conn {
-    /// The SQLite connection (every campaign's, until P2).
-    pub fn sqlite(&self) -> &Sqlite {
+    /// The SQLite connection, for what only a file has (its write-ahead
+    /// log, `synchronous`, checkpointing on close); `None` on PostgreSQL.
+    pub fn sqlite(&self) -> Option<&Sqlite> {
         match self {
-            Conn::Sqlite(s) => s,
+            Conn::Sqlite(s) => Some(s),
+            Conn::Postgres { .. } => None,
+        }
+    }
+
+    /// The campaign's schema on PostgreSQL; `None` for a SQLite file.
+    pub fn schema(&self) -> Option<&str> {
+        match self {
+            Conn::Sqlite(_) => None,
+            Conn::Postgres { schema, .. } => Some(schema),
         }
     }
 
@@ -1119,6 +1151,9 @@ impl Conn {
     pub fn close(self) -> Result<(), DbError> {
         match self {
             Conn::Sqlite(s) => s.close(),
+            // Nothing to checkpoint or sync: every commit is on the
+            // server already; this ends the session.
+            Conn::Postgres { db, .. } => (*db).close(),
         }
     }
 
@@ -1126,7 +1161,10 @@ impl Conn {
     /// [`DbExt::each`] does, but generic over the reader, so the row loop
     /// is compiled with it inline and no call per row goes through a
     /// `dyn` (measured: `each` costs about 70 instructions more per row
-    /// on the 1,000,000-entry open; `benches/store_count.rs`).
+    /// on the 1,000,000-entry open; `benches/store_count.rs`). On
+    /// PostgreSQL the rows stream (`query_raw`: read from the socket as
+    /// the reader takes them, never the whole table in memory at once);
+    /// the reader must not use the connection meanwhile (refused in words).
     pub fn scan<E: From<DbError>>(
         &self,
         sql: &str,
@@ -1146,37 +1184,62 @@ impl Conn {
                 }
                 Ok(())
             }
+            Conn::Postgres { db, .. } => db.scan(sql, params, f),
         }
     }
 
-    /// Bring the schema to the latest version (the numbered migrations).
+    /// Bring the schema to the latest version (the numbered migrations):
+    /// `rusqlite_migration` on a file; on PostgreSQL the same migrations,
+    /// rewritten, in one transaction, `schema_version` updated, the
+    /// identities caught up and the statement cache dropped
+    /// ([`pg::upgrade_campaign_schema`]).
     pub fn migrate(&mut self) -> Result<(), DbError> {
         match self {
             Conn::Sqlite(s) => s.migrate(),
+            Conn::Postgres { db, schema } => pg::upgrade_campaign_schema(db, schema).map(|_| ()),
+        }
+    }
+
+    /// After rows were written with ids of their own (a battle import
+    /// keeps none, but a copy and a merge's log numbers do): the next id
+    /// the database chooses follows them. SQLite's rowid does by itself;
+    /// PostgreSQL's identity columns are set ([`pg::catch_up_identities`]).
+    pub fn catch_up_identities(&self) -> Result<(), DbError> {
+        match self {
+            Conn::Sqlite(_) => Ok(()),
+            Conn::Postgres { db, .. } => pg::catch_up_identities(db).map(|_| ()),
         }
     }
 }
 
+/// Every call goes to the backend's own implementation.
+macro_rules! both {
+    ($self:ident, $c:ident => $e:expr) => {
+        match $self {
+            Conn::Sqlite(s) => {
+                let $c = &s.conn;
+                $e
+            }
+            Conn::Postgres { db, .. } => {
+                let $c: &pg::Postgres = db;
+                $e
+            }
+        }
+    };
+}
+
 impl Db for Conn {
     fn dialect(&self) -> Dialect {
-        match self {
-            Conn::Sqlite(s) => s.conn.dialect(),
-        }
+        both!(self, c => c.dialect())
     }
     fn execute(&self, sql: &str, params: Params<'_>) -> Result<usize, DbError> {
-        match self {
-            Conn::Sqlite(s) => Db::execute(&s.conn, sql, params),
-        }
+        both!(self, c => Db::execute(c, sql, params))
     }
     fn execute_batch(&self, sql: &str) -> Result<(), DbError> {
-        match self {
-            Conn::Sqlite(s) => Db::execute_batch(&s.conn, sql),
-        }
+        both!(self, c => Db::execute_batch(c, sql))
     }
     fn statement<'a>(&'a self, sql: &str) -> Result<Box<dyn Stmt + 'a>, DbError> {
-        match self {
-            Conn::Sqlite(s) => Db::statement(&s.conn, sql),
-        }
+        both!(self, c => Db::statement(c, sql))
     }
     fn query_each(
         &self,
@@ -1184,24 +1247,16 @@ impl Db for Conn {
         params: Params<'_>,
         f: &mut dyn FnMut(&Row<'_>) -> Result<bool, DbError>,
     ) -> Result<(), DbError> {
-        match self {
-            Conn::Sqlite(s) => Db::query_each(&s.conn, sql, params, f),
-        }
+        both!(self, c => Db::query_each(c, sql, params, f))
     }
     fn insert_id(&self, sql: &str, params: Params<'_>) -> Result<i64, DbError> {
-        match self {
-            Conn::Sqlite(s) => Db::insert_id(&s.conn, sql, params),
-        }
+        both!(self, c => Db::insert_id(c, sql, params))
     }
     fn table_exists(&self, name: &str) -> Result<bool, DbError> {
-        match self {
-            Conn::Sqlite(s) => Db::table_exists(&s.conn, name),
-        }
+        both!(self, c => Db::table_exists(c, name))
     }
     fn in_transaction(&self) -> bool {
-        match self {
-            Conn::Sqlite(s) => Db::in_transaction(&s.conn),
-        }
+        both!(self, c => Db::in_transaction(c))
     }
 }
 
@@ -1690,6 +1745,31 @@ CREATE TABLE entries (
         );
         assert_eq!(c.one::<i64>("SELECT COUNT(*) FROM child", &[]).unwrap(), 0);
         c.begin(Begin::Immediate).unwrap().commit().unwrap();
+    }
+
+    #[test]
+    fn p2_a_unique_key_refusal_is_known_by_its_code_and_is_a_typed_conflict() {
+        let c = memory();
+        c.execute("INSERT INTO t (id, n) VALUES (1, 1)", &[])
+            .unwrap();
+        let e = c
+            .execute("INSERT INTO t (id, n) VALUES (1, 2)", &[])
+            .unwrap_err();
+        assert_eq!(e.code, Some(Code::Unique), "{e}");
+        c.execute_batch("CREATE UNIQUE INDEX t_s ON t (s)").unwrap();
+        c.execute("UPDATE t SET s = 'a'", &[]).unwrap();
+        let e = c
+            .execute("INSERT INTO t (id, s) VALUES (2, 'a')", &[])
+            .unwrap_err();
+        assert_eq!(e.code, Some(Code::Unique), "{e}");
+        assert!(matches!(SaveError::from(e), SaveError::Conflict(_)));
+        // Another constraint is not a unique one.
+        c.execute_batch("CREATE TABLE k (n INTEGER NOT NULL)")
+            .unwrap();
+        let e = c
+            .execute("INSERT INTO k (n) VALUES (NULL)", &[])
+            .unwrap_err();
+        assert_eq!(e.code, None, "{e}");
     }
 
     #[test]

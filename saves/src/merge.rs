@@ -1131,6 +1131,9 @@ impl Campaign {
             renumber(&mut c.event, &their_models, &their_rosters);
             aside(&c.key, c.at, &c.event, &c.why)?;
         }
+        // The log was written with its own numbers: on PostgreSQL the next
+        // number the database chooses follows them (SQLite's rowid does).
+        self.conn.catch_up_identities()?;
         tx.commit()?;
         let state = self.campaign_state()?;
         let names = self.battle_names()?;

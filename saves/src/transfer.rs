@@ -210,6 +210,9 @@ impl Campaign {
                 fighters: fighters.clone(),
             };
             append_as(&tx, key, *at, &event)?;
+            // The log entry has its number written by hand: on PostgreSQL
+            // the identity follows it (SQLite's rowid does by itself).
+            self.conn.catch_up_identities()?;
         }
         tx.commit()?;
         Ok(Imported {
