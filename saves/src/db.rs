@@ -147,6 +147,17 @@ impl<T: ToParam> ToParam for Option<T> {
         }
     }
 }
+impl ToParam for Value {
+    fn to_param(&self) -> Param<'_> {
+        match self {
+            Value::Null => Param::Null,
+            Value::Integer(n) => Param::Integer(*n),
+            Value::Real(x) => Param::Real(*x),
+            Value::Text(s) => Param::Text(s),
+            Value::Blob(b) => Param::Blob(b),
+        }
+    }
+}
 impl ToParam for Param<'_> {
     fn to_param(&self) -> Param<'_> {
         *self
@@ -1198,6 +1209,46 @@ impl Conn {
             Conn::Sqlite(s) => s.migrate(),
             Conn::Postgres { db, schema } => pg::upgrade_campaign_schema(db, schema).map(|_| ()),
         }
+    }
+
+    /// The campaign's tables (not SQLite's own, not PostgreSQL's
+    /// `schema_version`), by name.
+    pub fn tables(&self) -> Result<Vec<String>, DbError> {
+        let sql = match self {
+            Conn::Sqlite(_) => {
+                "SELECT name FROM sqlite_master WHERE type = 'table' \
+                 AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            }
+            Conn::Postgres { .. } => {
+                "SELECT CAST(table_name AS TEXT) FROM information_schema.tables \
+                 WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' \
+                 AND table_name <> 'schema_version' ORDER BY 1"
+            }
+        };
+        let mut out = Vec::new();
+        self.each(sql, &[], |r| {
+            out.push(r.get::<String>(0)?);
+            Ok::<(), DbError>(())
+        })?;
+        Ok(out)
+    }
+
+    /// Table `table`'s columns, in their order.
+    pub fn columns(&self, table: &str) -> Result<Vec<String>, DbError> {
+        let sql = match self {
+            Conn::Sqlite(_) => "SELECT name FROM pragma_table_info(?1) ORDER BY cid",
+            Conn::Postgres { .. } => {
+                "SELECT CAST(column_name AS TEXT) FROM information_schema.columns \
+                 WHERE table_schema = current_schema() AND table_name = ?1 \
+                 ORDER BY ordinal_position"
+            }
+        };
+        let mut out = Vec::new();
+        self.each(sql, &[&table], |r| {
+            out.push(r.get::<String>(0)?);
+            Ok::<(), DbError>(())
+        })?;
+        Ok(out)
     }
 
     /// After rows were written with ids of their own (a battle import
