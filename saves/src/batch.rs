@@ -25,7 +25,7 @@ use xenolog_schema::codec::{encode_entry, encode_snapshot};
 
 use crate::battles::{INSERT_ENTRY, INSERT_SNAPSHOT, UPDATE_POSITION};
 use crate::campaign::now;
-use crate::db::{Begin, Db, DbError, DbExt};
+use crate::db::{Begin, Code, Db, DbError, DbExt};
 use crate::{BattleId, Campaign, SaveError};
 
 /// The table of command ids (see the module documentation).
@@ -270,7 +270,20 @@ pub(crate) fn record_command(
     tx.execute(
         "INSERT INTO club_commands (battle, seat, cmd_id, entries) VALUES (?1, ?2, ?3, ?4)",
         &[&id, &seat.0, &cmd_id, &entries],
-    )?;
+    )
+    .map_err(|e| match e.code {
+        // The table's one key is (battle, seat, cmd_id): a unique failure
+        // of this insert is the id given before (by its code, on both
+        // backends; the words differ). On PostgreSQL it aborts the
+        // transaction: the caller's savepoint (a batch's part) or the
+        // whole transaction is rolled back, never carried on.
+        Some(Code::Unique) => SaveError::CommandIdUsed {
+            battle: id,
+            seat: seat.0,
+            cmd_id: cmd_id.to_owned(),
+        },
+        _ => SaveError::from(e),
+    })?;
     Ok(())
 }
 

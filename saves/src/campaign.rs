@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use xenolog_schema::{APPLICATION_ID, DiceMode, SCHEMA_VERSION};
 
-use crate::db::{Code, Conn, Db, DbError, DbExt, Sqlite};
+use crate::db::{Code, Conn, Db, DbError, DbExt, Sqlite, pg};
 use crate::error::sql_words;
 use crate::file::{WriterLock, backup_path, precheck, sync_dir, temp_beside, wal_has_frames};
 use crate::{BattleId, SaveError};
@@ -205,7 +205,9 @@ fn set_durable(conn: &Conn) -> Result<(), SaveError> {
             "the campaign's folder does not support the write-ahead log SQLite needs (journal mode stayed '{mode}')"
         )));
     }
-    conn.sqlite().pragma_set("synchronous", "FULL")?;
+    if let Some(s) = conn.sqlite() {
+        s.pragma_set("synchronous", "FULL")?;
+    }
     Ok(())
 }
 
@@ -304,7 +306,9 @@ impl Campaign {
             _lock: Some(lock),
         };
         c.name()?;
-        c.conn.sqlite().checkpoint_on_close(true)?;
+        if let Some(s) = c.conn.sqlite() {
+            s.checkpoint_on_close(true)?;
+        }
         Ok(c)
     }
 
@@ -328,6 +332,120 @@ impl Campaign {
         })
     }
 
+    /// Create a campaign in a new schema `schema` of the PostgreSQL
+    /// database at `url` (a `postgres://` URL or `host=... dbname=...`):
+    /// the same tables as a file (the migrations rewritten), its version in
+    /// a one-row `schema_version` table, the campaign's row, all in one
+    /// transaction: made whole or not at all. A schema of that name already
+    /// there is refused ([`SaveError::Exists`]) and left as it is.
+    ///
+    /// Not taken on PostgreSQL: the file's writer lock (several server
+    /// processes may write one campaign: each append checks the battle's
+    /// head inside its transaction, `server/POSTGRES.md` §2).
+    pub fn create_postgres(url: &str, schema: &str, name: &str) -> Result<Campaign, SaveError> {
+        let label = pg_label(schema);
+        let db = pg::Postgres::connect(url)?;
+        check_schema_name(schema)?;
+        if pg::identify_schema(&db, schema)? != pg::SchemaKind::Missing {
+            return Err(SaveError::Exists { path: label });
+        }
+        let name = match name.trim() {
+            "" => schema.to_owned(),
+            n => n.to_owned(),
+        };
+        let made = now();
+        pg::create_campaign_schema_at(&db, schema, SCHEMA_VERSION as usize, &|tx| {
+            tx.execute(NEW_CAMPAIGN_ROW, &[&name, &made]).map(|_| ())
+        })
+        .map_err(|e| match e.code {
+            // Made meanwhile by another process.
+            Some(Code::Unique) => SaveError::Exists {
+                path: label.clone(),
+            },
+            _ => SaveError::from(e),
+        })?;
+        Campaign::on_postgres(db, schema, label, None)
+    }
+
+    /// Open campaign schema `schema` of the PostgreSQL database at `url`
+    /// for writing. The schema is identified by its one-row
+    /// `schema_version` table: a schema that is not a Xenolog campaign, or
+    /// one from a newer Xenolog, is refused in words and left untouched;
+    /// an older one is upgraded with the same migrations as a file, in one
+    /// transaction (a failure leaves it as it was; the copy before an
+    /// upgrade that a file gets, `VACUUM INTO`, is on PostgreSQL the
+    /// operator's `pg_dump`), and [`Campaign::upgrade_backup`] is `None`.
+    pub fn open_postgres(url: &str, schema: &str) -> Result<Campaign, SaveError> {
+        let label = pg_label(schema);
+        check_schema_name(schema)?;
+        let db = pg::Postgres::connect(url)?;
+        let version = match pg::identify_schema(&db, schema)? {
+            pg::SchemaKind::Missing => {
+                return Err(SaveError::NotACampaign {
+                    path: label,
+                    why: "the database has no schema of that name".into(),
+                });
+            }
+            pg::SchemaKind::Foreign(why) => {
+                return Err(SaveError::NotACampaign { path: label, why });
+            }
+            pg::SchemaKind::Campaign(v) => v,
+        };
+        if version > i64::from(SCHEMA_VERSION) {
+            return Err(SaveError::NewerSchema {
+                path: label,
+                file: u32::try_from(version).unwrap_or(u32::MAX),
+                ours: SCHEMA_VERSION,
+            });
+        }
+        if version < 1 {
+            return Err(SaveError::NotACampaign {
+                path: label,
+                why: format!("its format number {version} is damaged"),
+            });
+        }
+        if version < i64::from(SCHEMA_VERSION) {
+            pg::upgrade_campaign_schema(&db, schema).map_err(|e| {
+                SaveError::Sql(format!(
+                    "upgrading {} failed: {}",
+                    label.display(),
+                    sql_words(&e)
+                ))
+            })?;
+        } else {
+            pg::use_schema(&db, schema)?;
+        }
+        Campaign::on_postgres(db, schema, label, None)
+    }
+
+    fn on_postgres(
+        db: pg::Postgres,
+        schema: &str,
+        label: PathBuf,
+        backup: Option<PathBuf>,
+    ) -> Result<Campaign, SaveError> {
+        let c = Campaign {
+            conn: Conn::Postgres {
+                db: Box::new(db),
+                schema: schema.to_owned(),
+            },
+            path: label,
+            read_only: false,
+            backup,
+            dice_modes: Default::default(),
+            origin: Default::default(),
+            _lock: None,
+        };
+        c.name()?;
+        Ok(c)
+    }
+
+    /// The campaign's schema when it lives in PostgreSQL
+    /// ([`Campaign::open_postgres`]); `None` for a file or memory.
+    pub fn postgres_schema(&self) -> Option<&str> {
+        self.conn.schema()
+    }
+
     /// Whether this campaign lives in memory only
     /// ([`Campaign::create_in_memory`]).
     pub fn is_in_memory(&self) -> bool {
@@ -344,13 +462,22 @@ impl Campaign {
     /// yet (the sample campaign is built beside its name, then linked in).
     /// `close_synced` ends it.
     pub(crate) fn unsynced(&self) -> Result<(), SaveError> {
-        self.conn.sqlite().pragma_set("synchronous", "OFF")?;
+        // PostgreSQL: nothing (a schema has no file to put in place; the
+        // server's `synchronous_commit` is the operator's, not a campaign's).
+        if let Some(s) = self.conn.sqlite() {
+            s.pragma_set("synchronous", "OFF")?;
+        }
         Ok(())
     }
 
     /// Close the file with everything checkpointed into it and synced.
     pub(crate) fn close_synced(self) -> Result<(), SaveError> {
-        self.conn.sqlite().pragma_set("synchronous", "FULL")?;
+        let Some(s) = self.conn.sqlite() else {
+            // PostgreSQL: every commit is on the server; no file to sync.
+            self.conn.close()?;
+            return Ok(());
+        };
+        s.pragma_set("synchronous", "FULL")?;
         let path = self.path.clone();
         self.conn.close()?;
         std::fs::File::open(&path)
@@ -462,6 +589,22 @@ impl Campaign {
             )?
             .ok_or(SaveError::NoSuchBattle(id))
     }
+}
+
+/// What a campaign in PostgreSQL is called in messages (where a file's
+/// path would be): never the connection string, which may hold a password.
+fn pg_label(schema: &str) -> PathBuf {
+    PathBuf::from(format!("PostgreSQL schema {schema}"))
+}
+
+fn check_schema_name(schema: &str) -> Result<(), SaveError> {
+    if pg::valid_schema_name(schema) {
+        return Ok(());
+    }
+    Err(SaveError::Refused(format!(
+        "'{schema}' cannot name a campaign's schema: use lower-case letters, digits and _ \
+         (not first a digit), at most 63, not pg_..., public or information_schema; nothing was changed"
+    )))
 }
 
 /// The campaign's one row, with a uid of 16 random bytes (migration 7).

@@ -46,14 +46,12 @@
 //!    nothing next to a statement (measured with `benches/store_count.rs`
 //!    and `perf stat`).
 //!
-//! `Db` is also implemented for `rusqlite::Connection` and
-//! `rusqlite::Transaction`, and [`Conn`] derefs to the SQLite connection:
-//! these are the **P1 bridge** for the two files still on `rusqlite`
-//! (`merge.rs` and `transfer.rs`, edited by another helper this session),
-//! which hand their own `rusqlite` transaction to the shared helpers
-//! (`insert_battle`, `append_as`). The bridge goes when those two move
-//! through `Db`; adding the `Postgres` variant makes the `Deref` fail to
-//! compile, so it cannot be forgotten.
+//! `Db` is also implemented for `rusqlite::Connection` (what the
+//! `Sqlite` variant delegates to). The P1 bridge (`Conn`'s `Deref` to the
+//! SQLite connection, `Db` on `rusqlite::Transaction`, for `merge.rs` and
+//! `transfer.rs`) is gone since session 17: every file of `saves` but this
+//! one and `db/pg.rs` goes through [`Db`]
+//! (`tests::p1_every_statement_of_saves_goes_through_db`).
 //!
 //! ## Errors
 //!
@@ -63,11 +61,8 @@
 //! (`error::sql_words`), what kind of failure it was ([`Code`]).
 
 use std::borrow::Cow;
-use std::ops::{Deref, DerefMut};
 use std::path::Path;
 use std::time::Duration;
-
-use crate::SaveError;
 
 /// The PostgreSQL backend (P2): `db/pg.rs`.
 pub mod pg;
@@ -152,6 +147,17 @@ impl<T: ToParam> ToParam for Option<T> {
         }
     }
 }
+impl ToParam for Value {
+    fn to_param(&self) -> Param<'_> {
+        match self {
+            Value::Null => Param::Null,
+            Value::Integer(n) => Param::Integer(*n),
+            Value::Real(x) => Param::Real(*x),
+            Value::Text(s) => Param::Text(s),
+            Value::Blob(b) => Param::Blob(b),
+        }
+    }
+}
 impl ToParam for Param<'_> {
     fn to_param(&self) -> Param<'_> {
         *self
@@ -176,6 +182,13 @@ pub enum Code {
     CannotOpen,
     /// A query that must return a row returned none.
     NoRows,
+    /// A unique or primary key refused the row (SQLite's
+    /// `SQLITE_CONSTRAINT_PRIMARYKEY`/`_UNIQUE`, PostgreSQL's `23505`):
+    /// recognised by the code, never by the message's words.
+    Unique,
+    /// PostgreSQL could not serialize the transaction with another one
+    /// (`40001`) or found a deadlock (`40P01`): retrying may succeed.
+    Serialization,
 }
 
 /// A database failure: the driver's own words and, where known, its kind.
@@ -231,8 +244,9 @@ pub struct Row<'a> {
 
 enum RowInner<'a> {
     Sqlite(&'a rusqlite::Row<'a>),
-    /// A PostgreSQL row's cells, read whole (P2, `pg.rs`).
-    Postgres(&'a [Value]),
+    /// A PostgreSQL row as the server sent it (binary); cells are read
+    /// in place (`pg.rs`).
+    Postgres(&'a postgres::Row),
 }
 
 impl Row<'_> {
@@ -914,6 +928,14 @@ impl From<rusqlite::Error> for DbError {
             Some(C::NotADatabase) => Some(Code::NotADatabase),
             Some(C::SystemIoFailure) => Some(Code::Io),
             Some(C::CannotOpen) => Some(Code::CannotOpen),
+            Some(C::ConstraintViolation)
+                if e.sqlite_error().is_some_and(|f| {
+                    f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+                        || f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                }) =>
+            {
+                Some(Code::Unique)
+            }
             _ if matches!(e, rusqlite::Error::QueryReturnedNoRows) => Some(Code::NoRows),
             _ => None,
         };
@@ -927,28 +949,6 @@ impl From<rusqlite::Error> for DbError {
 impl From<rusqlite::types::FromSqlError> for DbError {
     fn from(e: rusqlite::types::FromSqlError) -> Self {
         DbError::from(rusqlite::Error::from(e))
-    }
-}
-
-/// For `merge.rs` and `transfer.rs`, still on `rusqlite` (P1 bridge): their
-/// `?` on a `rusqlite` error reads as before.
-impl From<rusqlite::Error> for SaveError {
-    fn from(e: rusqlite::Error) -> Self {
-        SaveError::from(DbError::from(e))
-    }
-}
-
-/// The P1 bridge, as for [`SaveError`].
-impl From<rusqlite::Error> for crate::rosters::CampaignFail {
-    fn from(e: rusqlite::Error) -> Self {
-        crate::rosters::CampaignFail::from(DbError::from(e))
-    }
-}
-
-/// The P1 bridge, as for [`SaveError`].
-impl From<rusqlite::Error> for crate::battles::ScanError {
-    fn from(e: rusqlite::Error) -> Self {
-        crate::battles::ScanError::from(DbError::from(e))
     }
 }
 
@@ -1047,40 +1047,6 @@ impl Stmt for SqliteStmt<'_> {
     }
 }
 
-/// The P1 bridge: a `rusqlite` transaction of `merge.rs` or `transfer.rs`
-/// handed to a helper that takes `&dyn Db`.
-impl Db for rusqlite::Transaction<'_> {
-    fn dialect(&self) -> Dialect {
-        Dialect::Sqlite
-    }
-    fn execute(&self, sql: &str, params: Params<'_>) -> Result<usize, DbError> {
-        Db::execute(&**self, sql, params)
-    }
-    fn execute_batch(&self, sql: &str) -> Result<(), DbError> {
-        Db::execute_batch(&**self, sql)
-    }
-    fn statement<'a>(&'a self, sql: &str) -> Result<Box<dyn Stmt + 'a>, DbError> {
-        Db::statement(&**self, sql)
-    }
-    fn query_each(
-        &self,
-        sql: &str,
-        params: Params<'_>,
-        f: &mut dyn FnMut(&Row<'_>) -> Result<bool, DbError>,
-    ) -> Result<(), DbError> {
-        Db::query_each(&**self, sql, params, f)
-    }
-    fn insert_id(&self, sql: &str, params: Params<'_>) -> Result<i64, DbError> {
-        Db::insert_id(&**self, sql, params)
-    }
-    fn table_exists(&self, name: &str) -> Result<bool, DbError> {
-        Db::table_exists(&**self, name)
-    }
-    fn in_transaction(&self) -> bool {
-        Db::in_transaction(&**self)
-    }
-}
-
 /// A campaign's SQLite connection, with what only SQLite has.
 pub struct Sqlite {
     conn: rusqlite::Connection,
@@ -1166,13 +1132,29 @@ impl Sqlite {
 /// A campaign's connection: one of the backends (module docs: why an enum).
 pub enum Conn {
     Sqlite(Sqlite),
+    /// A campaign in a schema of a PostgreSQL database (P2): the client,
+    /// its `search_path` set to the schema, and the schema's name.
+    Postgres {
+        db: Box<pg::Postgres>,
+        schema: String,
+    },
 }
 
 impl Conn {
-    /// The SQLite connection (every campaign's, until P2).
-    pub fn sqlite(&self) -> &Sqlite {
+    /// The SQLite connection, for what only a file has (its write-ahead
+    /// log, `synchronous`, checkpointing on close); `None` on PostgreSQL.
+    pub fn sqlite(&self) -> Option<&Sqlite> {
         match self {
-            Conn::Sqlite(s) => s,
+            Conn::Sqlite(s) => Some(s),
+            Conn::Postgres { .. } => None,
+        }
+    }
+
+    /// The campaign's schema on PostgreSQL; `None` for a SQLite file.
+    pub fn schema(&self) -> Option<&str> {
+        match self {
+            Conn::Sqlite(_) => None,
+            Conn::Postgres { schema, .. } => Some(schema),
         }
     }
 
@@ -1180,6 +1162,9 @@ impl Conn {
     pub fn close(self) -> Result<(), DbError> {
         match self {
             Conn::Sqlite(s) => s.close(),
+            // Nothing to checkpoint or sync: every commit is on the
+            // server already; this ends the session.
+            Conn::Postgres { db, .. } => (*db).close(),
         }
     }
 
@@ -1187,7 +1172,10 @@ impl Conn {
     /// [`DbExt::each`] does, but generic over the reader, so the row loop
     /// is compiled with it inline and no call per row goes through a
     /// `dyn` (measured: `each` costs about 70 instructions more per row
-    /// on the 1,000,000-entry open; `benches/store_count.rs`).
+    /// on the 1,000,000-entry open; `benches/store_count.rs`). On
+    /// PostgreSQL the rows stream (`query_raw`: read from the socket as
+    /// the reader takes them, never the whole table in memory at once);
+    /// the reader must not use the connection meanwhile (refused in words).
     pub fn scan<E: From<DbError>>(
         &self,
         sql: &str,
@@ -1207,37 +1195,102 @@ impl Conn {
                 }
                 Ok(())
             }
+            Conn::Postgres { db, .. } => db.scan(sql, params, f),
         }
     }
 
-    /// Bring the schema to the latest version (the numbered migrations).
+    /// Bring the schema to the latest version (the numbered migrations):
+    /// `rusqlite_migration` on a file; on PostgreSQL the same migrations,
+    /// rewritten, in one transaction, `schema_version` updated, the
+    /// identities caught up and the statement cache dropped
+    /// ([`pg::upgrade_campaign_schema`]).
     pub fn migrate(&mut self) -> Result<(), DbError> {
         match self {
             Conn::Sqlite(s) => s.migrate(),
+            Conn::Postgres { db, schema } => pg::upgrade_campaign_schema(db, schema).map(|_| ()),
+        }
+    }
+
+    /// The campaign's tables (not SQLite's own, not PostgreSQL's
+    /// `schema_version`), by name.
+    pub fn tables(&self) -> Result<Vec<String>, DbError> {
+        let sql = match self {
+            Conn::Sqlite(_) => {
+                "SELECT name FROM sqlite_master WHERE type = 'table' \
+                 AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            }
+            Conn::Postgres { .. } => {
+                "SELECT CAST(table_name AS TEXT) FROM information_schema.tables \
+                 WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' \
+                 AND table_name <> 'schema_version' ORDER BY 1"
+            }
+        };
+        let mut out = Vec::new();
+        self.each(sql, &[], |r| {
+            out.push(r.get::<String>(0)?);
+            Ok::<(), DbError>(())
+        })?;
+        Ok(out)
+    }
+
+    /// Table `table`'s columns, in their order.
+    pub fn columns(&self, table: &str) -> Result<Vec<String>, DbError> {
+        let sql = match self {
+            Conn::Sqlite(_) => "SELECT name FROM pragma_table_info(?1) ORDER BY cid",
+            Conn::Postgres { .. } => {
+                "SELECT CAST(column_name AS TEXT) FROM information_schema.columns \
+                 WHERE table_schema = current_schema() AND table_name = ?1 \
+                 ORDER BY ordinal_position"
+            }
+        };
+        let mut out = Vec::new();
+        self.each(sql, &[&table], |r| {
+            out.push(r.get::<String>(0)?);
+            Ok::<(), DbError>(())
+        })?;
+        Ok(out)
+    }
+
+    /// After rows were written with ids of their own (a battle import
+    /// keeps none, but a copy and a merge's log numbers do): the next id
+    /// the database chooses follows them. SQLite's rowid does by itself;
+    /// PostgreSQL's identity columns are set ([`pg::catch_up_identities`]).
+    pub fn catch_up_identities(&self) -> Result<(), DbError> {
+        match self {
+            Conn::Sqlite(_) => Ok(()),
+            Conn::Postgres { db, .. } => pg::catch_up_identities(db).map(|_| ()),
         }
     }
 }
 
+/// Every call goes to the backend's own implementation.
+macro_rules! both {
+    ($self:ident, $c:ident => $e:expr) => {
+        match $self {
+            Conn::Sqlite(s) => {
+                let $c = &s.conn;
+                $e
+            }
+            Conn::Postgres { db, .. } => {
+                let $c: &pg::Postgres = db;
+                $e
+            }
+        }
+    };
+}
+
 impl Db for Conn {
     fn dialect(&self) -> Dialect {
-        match self {
-            Conn::Sqlite(s) => s.conn.dialect(),
-        }
+        both!(self, c => c.dialect())
     }
     fn execute(&self, sql: &str, params: Params<'_>) -> Result<usize, DbError> {
-        match self {
-            Conn::Sqlite(s) => Db::execute(&s.conn, sql, params),
-        }
+        both!(self, c => Db::execute(c, sql, params))
     }
     fn execute_batch(&self, sql: &str) -> Result<(), DbError> {
-        match self {
-            Conn::Sqlite(s) => Db::execute_batch(&s.conn, sql),
-        }
+        both!(self, c => Db::execute_batch(c, sql))
     }
     fn statement<'a>(&'a self, sql: &str) -> Result<Box<dyn Stmt + 'a>, DbError> {
-        match self {
-            Conn::Sqlite(s) => Db::statement(&s.conn, sql),
-        }
+        both!(self, c => Db::statement(c, sql))
     }
     fn query_each(
         &self,
@@ -1245,52 +1298,27 @@ impl Db for Conn {
         params: Params<'_>,
         f: &mut dyn FnMut(&Row<'_>) -> Result<bool, DbError>,
     ) -> Result<(), DbError> {
-        match self {
-            Conn::Sqlite(s) => Db::query_each(&s.conn, sql, params, f),
-        }
+        both!(self, c => Db::query_each(c, sql, params, f))
     }
     fn insert_id(&self, sql: &str, params: Params<'_>) -> Result<i64, DbError> {
-        match self {
-            Conn::Sqlite(s) => Db::insert_id(&s.conn, sql, params),
-        }
+        both!(self, c => Db::insert_id(c, sql, params))
     }
     fn table_exists(&self, name: &str) -> Result<bool, DbError> {
-        match self {
-            Conn::Sqlite(s) => Db::table_exists(&s.conn, name),
-        }
+        both!(self, c => Db::table_exists(c, name))
     }
     fn in_transaction(&self) -> bool {
-        match self {
-            Conn::Sqlite(s) => Db::in_transaction(&s.conn),
-        }
-    }
-}
-
-/// The P1 bridge for `merge.rs` and `transfer.rs` (module docs).
-impl Deref for Conn {
-    type Target = rusqlite::Connection;
-    fn deref(&self) -> &rusqlite::Connection {
-        match self {
-            Conn::Sqlite(s) => &s.conn,
-        }
-    }
-}
-
-impl DerefMut for Conn {
-    fn deref_mut(&mut self) -> &mut rusqlite::Connection {
-        match self {
-            Conn::Sqlite(s) => &mut s.conn,
-        }
+        both!(self, c => Db::in_transaction(c))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SaveError;
 
-    /// The files of `saves/src` still on `rusqlite` (P1 bridge, module docs):
-    /// edited by another helper this session, they move in P2.
-    const STILL_ON_RUSQLITE: [&str; 2] = ["merge.rs", "transfer.rs"];
+    /// The files of `saves/src` still on `rusqlite`: none since P2 moved
+    /// `merge.rs` and `transfer.rs` through [`Db`] (session 17).
+    const STILL_ON_RUSQLITE: [&str; 0] = [];
 
     fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         for e in std::fs::read_dir(dir).unwrap() {
@@ -1768,6 +1796,31 @@ CREATE TABLE entries (
         );
         assert_eq!(c.one::<i64>("SELECT COUNT(*) FROM child", &[]).unwrap(), 0);
         c.begin(Begin::Immediate).unwrap().commit().unwrap();
+    }
+
+    #[test]
+    fn p2_a_unique_key_refusal_is_known_by_its_code_and_is_a_typed_conflict() {
+        let c = memory();
+        c.execute("INSERT INTO t (id, n) VALUES (1, 1)", &[])
+            .unwrap();
+        let e = c
+            .execute("INSERT INTO t (id, n) VALUES (1, 2)", &[])
+            .unwrap_err();
+        assert_eq!(e.code, Some(Code::Unique), "{e}");
+        c.execute_batch("CREATE UNIQUE INDEX t_s ON t (s)").unwrap();
+        c.execute("UPDATE t SET s = 'a'", &[]).unwrap();
+        let e = c
+            .execute("INSERT INTO t (id, s) VALUES (2, 'a')", &[])
+            .unwrap_err();
+        assert_eq!(e.code, Some(Code::Unique), "{e}");
+        assert!(matches!(SaveError::from(e), SaveError::Conflict(_)));
+        // Another constraint is not a unique one.
+        c.execute_batch("CREATE TABLE k (n INTEGER NOT NULL)")
+            .unwrap();
+        let e = c
+            .execute("INSERT INTO k (n) VALUES (NULL)", &[])
+            .unwrap_err();
+        assert_eq!(e.code, None, "{e}");
     }
 
     #[test]

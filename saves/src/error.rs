@@ -75,6 +75,26 @@ pub enum SaveError {
     /// The database engine failed (disk full, I/O error, damaged file...).
     #[error("the campaign database failed: {0}")]
     Sql(String),
+    /// A command id the seat gave before in this battle, for another
+    /// command: the key of the command ids refused it (recognised by the
+    /// database's constraint, on SQLite and PostgreSQL alike).
+    #[error(
+        "battle {battle}: seat {seat} already gave the command id '{cmd_id}' for another command: give each command its own; nothing was written"
+    )]
+    CommandIdUsed {
+        battle: BattleId,
+        /// The seat, counted from 0 (as JSON's `actor`).
+        seat: u8,
+        cmd_id: String,
+    },
+    /// Another writer changed the same rows at the same moment (a unique
+    /// key taken meanwhile, or PostgreSQL could not serialize the two
+    /// transactions): nothing of this was written; trying again against
+    /// what is stored now may succeed.
+    #[error(
+        "another writer changed the campaign at the same moment ({0}): nothing of this was written; load it again and retry"
+    )]
+    Conflict(String),
     /// A request the campaign refuses as it stands, said in words (a secret
     /// that is not the one committed to).
     #[error("{0}")]
@@ -92,7 +112,10 @@ impl SaveError {
 
 impl From<DbError> for SaveError {
     fn from(e: DbError) -> Self {
-        SaveError::Sql(sql_words(&e))
+        match e.code {
+            Some(Code::Unique | Code::Serialization) => SaveError::Conflict(e.to_string()),
+            _ => SaveError::Sql(sql_words(&e)),
+        }
     }
 }
 

@@ -44,7 +44,9 @@
 //! `server/POSTGRES.md`), never through the driver's own API: the campaign
 //! rules are written once, and a PostgreSQL backend is one more
 //! implementation of that trait. A campaign holds a [`db::Conn`], an enum of
-//! the backends (SQLite only, for now); the module says why.
+//! the backends (a SQLite file or memory, or a PostgreSQL schema:
+//! [`Campaign::create_postgres`], [`Campaign::open_postgres`]); the module
+//! says why. [`copy_campaign`] moves a campaign whole between them.
 //!
 //! ## Files beside the campaign
 //!
@@ -66,6 +68,7 @@
 mod batch;
 mod battles;
 mod campaign;
+mod copy;
 pub mod db;
 mod error;
 mod fair;
@@ -82,6 +85,7 @@ pub mod trust;
 pub use batch::{Decided, decide};
 pub use battles::dice_to_enter;
 pub use campaign::{BattleSummary, Campaign};
+pub use copy::{CampaignCopy, copy_campaign};
 pub use error::SaveError;
 pub use file::write_atomically;
 pub use merge::{Conflict, MergeOptions, Merged};

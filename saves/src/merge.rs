@@ -39,7 +39,6 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use rusqlite::{TransactionBehavior, params};
 use xenolog_engine::campaign::{
     CampaignEntry, CampaignEvent, ModelId, RosterId, ShippedFactions, decide, fold,
 };
@@ -52,6 +51,7 @@ use xenolog_engine::{
 use xenolog_schema::codec::{encode_entry, encode_snapshot};
 
 use crate::campaign::now;
+use crate::db::{Begin, Db, DbExt};
 use crate::rosters::EntryKey;
 use crate::transfer::{checked, insert_checked};
 use crate::{BattleId, Campaign, SaveError, describe, skill_table};
@@ -130,22 +130,21 @@ impl Item {
 type Identity = (String, i64, i64, String);
 
 fn battles_of(c: &Campaign) -> Result<Vec<(BattleId, Identity, i64)>, SaveError> {
-    let mut stmt = c.conn.prepare(
+    let mut out = Vec::new();
+    c.conn.each(
         "SELECT b.id, b.game, b.seed, b.created, b.config,
                 (SELECT COUNT(*) FROM entries e WHERE e.battle = b.id)
          FROM battles b ORDER BY b.id",
+        &[],
+        |r| {
+            out.push((
+                r.get::<BattleId>(0)?,
+                (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
+                r.get::<i64>(5)?,
+            ));
+            Ok::<(), SaveError>(())
+        },
     )?;
-    let rows = stmt.query_map([], |r| {
-        Ok((
-            r.get::<_, BattleId>(0)?,
-            (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
-            r.get::<_, i64>(5)?,
-        ))
-    })?;
-    let mut out = Vec::new();
-    for r in rows {
-        out.push(r?);
-    }
     Ok(out)
 }
 
@@ -729,47 +728,49 @@ fn parts(c: &Campaign, id: BattleId) -> Result<StoredBattle, SaveError> {
 
 /// Append a graft's entries, branches and snapshots, and the position and
 /// status after it, in the merge's transaction (nothing is rewritten).
-fn write_graft(tx: &rusqlite::Transaction<'_>, g: &Graft) -> Result<(), SaveError> {
+fn write_graft(tx: &dyn Db, g: &Graft) -> Result<(), SaveError> {
+    let mut put = tx.statement(crate::battles::INSERT_ENTRY)?;
     for (seq, rec) in &g.records {
         let bytes = encode_entry(*seq, rec).map_err(|e| SaveError::Corrupt {
             battle: g.battle,
             why: e.to_string(),
         })?;
-        tx.prepare_cached("INSERT INTO entries (battle, seq, record) VALUES (?1, ?2, ?3)")?
-            .execute(params![g.battle, *seq as i64, bytes])?;
+        put.execute(&[&g.battle, &(*seq as i64), &bytes])?;
     }
+    drop(put);
     for b in &g.branches {
-        tx.prepare_cached(
+        tx.execute(
             "INSERT INTO branches (battle, id, name, parent, fork) VALUES (?1, ?2, ?3, ?4, ?5)",
-        )?
-        .execute(params![
-            g.battle,
-            b.id,
-            b.name,
-            b.parent,
-            b.fork.map(|f| f as i64)
+            &[
+                &g.battle,
+                &b.id,
+                &b.name,
+                &b.parent,
+                &b.fork.map(|f| f as i64),
+            ],
+        )?;
+    }
+    let mut put = tx.statement(crate::battles::INSERT_SNAPSHOT)?;
+    for s in &g.snapshots {
+        put.execute(&[
+            &g.battle,
+            &(s.entry as i64),
+            &encode_snapshot(s.rules_version, &s.state),
         ])?;
     }
-    for s in &g.snapshots {
-        tx.prepare_cached("INSERT INTO snapshots (battle, seq, state) VALUES (?1, ?2, ?3)")?
-            .execute(params![
-                g.battle,
-                s.entry as i64,
-                encode_snapshot(s.rules_version, &s.state)
-            ])?;
-    }
-    tx.prepare_cached(
+    drop(put);
+    tx.execute(
         "UPDATE battles SET cursor = ?1, branch = ?2, status = ?3, result = ?4, updated = ?5
          WHERE id = ?6",
-    )?
-    .execute(params![
-        g.cursor.map(|c| c as i64),
-        g.branch,
-        g.status.0,
-        g.status.1,
-        now(),
-        g.battle
-    ])?;
+        &[
+            &g.cursor.map(|c| c as i64),
+            &g.branch,
+            &g.status.0,
+            &g.status.1,
+            &now(),
+            &g.battle,
+        ],
+    )?;
     Ok(())
 }
 
@@ -966,9 +967,7 @@ impl Campaign {
             }
         }
 
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.begin(Begin::Immediate)?;
         for g in &grafts {
             write_graft(&tx, g)?;
         }
@@ -1082,17 +1081,19 @@ impl Campaign {
             }
         }
         for (id, text) in &renumbered {
-            tx.prepare_cached("UPDATE campaign_conflicts SET event = ?1 WHERE id = ?2")?
-                .execute(params![text, id])?;
+            tx.execute(
+                "UPDATE campaign_conflicts SET event = ?1 WHERE id = ?2",
+                &[text, id],
+            )?;
         }
-        tx.execute("DELETE FROM campaign_log", [])?;
+        tx.execute("DELETE FROM campaign_log", &[])?;
         for (e, k) in log.iter().zip(&keys) {
             let text = serde_json::to_string(&e.event)
                 .map_err(|e| SaveError::Sql(format!("a campaign event cannot be written: {e}")))?;
-            tx.prepare_cached(
+            tx.execute(
                 "INSERT INTO campaign_log (id, at, event, origin, origin_id) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?
-            .execute(params![e.id, e.at, text, k.origin, k.number])?;
+                &[&e.id, &e.at, &text, &k.origin, &k.number],
+            )?;
         }
         let merged_at = now();
         let mut aside = |key: &EntryKey, at: i64, event: &CampaignEvent, why: &str| {
@@ -1104,11 +1105,11 @@ impl Campaign {
             if !kept.insert((key.clone(), text.clone())) {
                 return Ok::<bool, SaveError>(false);
             }
-            tx.prepare_cached(
+            tx.execute(
                 "INSERT INTO campaign_conflicts (origin, origin_id, at, event, why, merged)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?
-            .execute(params![key.origin, key.number, at, text, why, merged_at])?;
+                &[&key.origin, &key.number, &at, &text, &why, &merged_at],
+            )?;
             Ok(true)
         };
         let mut fresh = Vec::new();
@@ -1130,6 +1131,9 @@ impl Campaign {
             renumber(&mut c.event, &their_models, &their_rosters);
             aside(&c.key, c.at, &c.event, &c.why)?;
         }
+        // The log was written with its own numbers: on PostgreSQL the next
+        // number the database chooses follows them (SQLite's rowid does).
+        self.conn.catch_up_identities()?;
         tx.commit()?;
         let state = self.campaign_state()?;
         let names = self.battle_names()?;
@@ -1151,27 +1155,28 @@ impl Campaign {
     /// The campaign log entries merges set aside (not applied, kept), oldest
     /// first.
     pub fn campaign_conflicts(&self) -> Result<Vec<Conflict>, SaveError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT id, origin, origin_id, at, event, why FROM campaign_conflicts ORDER BY id",
-        )?;
-        let mut rows = stmt.query([])?;
         let mut out = Vec::new();
-        while let Some(r) = rows.next()? {
-            let id: u32 = r.get(0)?;
-            let text: String = r.get(4)?;
-            let event = serde_json::from_str(&text)
-                .map_err(|e| SaveError::Sql(format!("conflict {id} cannot be read: {e}")))?;
-            out.push(Conflict {
-                id,
-                key: EntryKey {
-                    origin: r.get(1)?,
-                    number: r.get(2)?,
-                },
-                at: r.get(3)?,
-                event,
-                why: r.get(5)?,
-            });
-        }
+        self.conn.each(
+            "SELECT id, origin, origin_id, at, event, why FROM campaign_conflicts ORDER BY id",
+            &[],
+            |r| {
+                let id: u32 = r.get(0)?;
+                let text: String = r.get(4)?;
+                let event = serde_json::from_str(&text)
+                    .map_err(|e| SaveError::Sql(format!("conflict {id} cannot be read: {e}")))?;
+                out.push(Conflict {
+                    id,
+                    key: EntryKey {
+                        origin: r.get(1)?,
+                        number: r.get(2)?,
+                    },
+                    at: r.get(3)?,
+                    event,
+                    why: r.get(5)?,
+                });
+                Ok::<(), SaveError>(())
+            },
+        )?;
         Ok(out)
     }
 }

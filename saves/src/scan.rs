@@ -13,7 +13,7 @@ use xenolog_schema::codec::decode_entry;
 
 use crate::BattleId;
 use crate::battles::ScanError;
-use crate::db::{Conn, Db, DbError, DbExt};
+use crate::db::{Conn, DbError, DbExt};
 
 /// The fewest bytes an entry takes in the file: its stored record alone has
 /// two 16-byte hashes and at least ten one-byte fields.
@@ -22,11 +22,20 @@ const MIN_ENTRY_BYTES: u64 = 42;
 /// The most entries the database can hold at its present size. The count a
 /// battle is presized by comes from the last entry's number; a damaged or
 /// hostile file may number it 2^40, and that must not turn into terabytes
-/// reserved before the first row is read.
-fn most_entries(conn: &dyn Db) -> Result<u64, DbError> {
-    let pages: i64 = conn.one("PRAGMA page_count", &[])?;
-    let page_size: i64 = conn.one("PRAGMA page_size", &[])?;
-    Ok((pages.max(0) as u64).saturating_mul(page_size.max(0) as u64) / MIN_ENTRY_BYTES)
+/// reserved before the first row is read. SQLite: the file's pages; on
+/// PostgreSQL the `entries` table's size on disk, its indexes and TOAST
+/// included (`pg_total_relation_size`), which bounds the entries the same
+/// way (each row there takes more than its record).
+fn most_entries(conn: &Conn) -> Result<u64, DbError> {
+    let bytes = match conn {
+        Conn::Sqlite(_) => {
+            let pages: i64 = conn.one("PRAGMA page_count", &[])?;
+            let page_size: i64 = conn.one("PRAGMA page_size", &[])?;
+            (pages.max(0) as u64).saturating_mul(page_size.max(0) as u64)
+        }
+        Conn::Postgres { db, .. } => crate::db::pg::table_bytes(db, "entries")?,
+    };
+    Ok(bytes / MIN_ENTRY_BYTES)
 }
 
 /// Every entry of battle `id`, started under rules version `battle_rules`,

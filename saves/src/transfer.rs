@@ -3,7 +3,6 @@
 
 use std::path::Path;
 
-use rusqlite::TransactionBehavior;
 use xenolog_engine::campaign::{CampaignEvent, Fighter, ShippedFactions, Status, decide};
 use xenolog_engine::games;
 use xenolog_engine::games::invasion::InvasionConfig;
@@ -15,6 +14,7 @@ use xenolog_schema::battle_file::{
 
 use crate::battles::{NewBattleRow, insert_battle};
 use crate::campaign::now;
+use crate::db::{Begin, Db, DbExt};
 use crate::file::write_atomically;
 use crate::rosters::{EntryKey, append_as};
 use crate::{BattleId, Campaign, SaveError, skill_table};
@@ -78,7 +78,7 @@ pub(crate) fn checked(f: BattleFile) -> Result<Checked, String> {
 /// Insert a checked battle, with its snapshots rebuilt, in the open
 /// transaction; returns its id here.
 pub(crate) fn insert_checked(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &dyn Db,
     c: &Checked,
     origin: &str,
 ) -> Result<BattleId, SaveError> {
@@ -202,9 +202,7 @@ impl Campaign {
             None => (None, None),
             Some(l) => self.link_counts(l, checked.battle.meta(), file)?,
         };
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.begin(Begin::Immediate)?;
         let id = insert_checked(&tx, &checked, &origin)?;
         if let Some((key, at, fighters)) = &counted {
             let event = CampaignEvent::BattleFought {
@@ -212,6 +210,9 @@ impl Campaign {
                 fighters: fighters.clone(),
             };
             append_as(&tx, key, *at, &event)?;
+            // The log entry has its number written by hand: on PostgreSQL
+            // the identity follows it (SQLite's rowid does by itself).
+            self.conn.catch_up_identities()?;
         }
         tx.commit()?;
         Ok(Imported {
@@ -237,11 +238,9 @@ impl Campaign {
         if state.undone.contains(&entry.id) {
             return Ok(None);
         }
-        let config: String =
-            self.conn
-                .query_row("SELECT config FROM battles WHERE id = ?1", [id], |r| {
-                    r.get(0)
-                })?;
+        let config: String = self
+            .conn
+            .one("SELECT config FROM battles WHERE id = ?1", &[&id])?;
         let cfg = serde_json::from_str::<InvasionConfig>(&config).ok();
         // The fighters as the battle's own config names them (a merge may
         // have renumbered a model since: the entry names it anew, the
@@ -493,9 +492,7 @@ impl Campaign {
                 state,
             })
         });
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.begin(Begin::Immediate)?;
         let id = insert_battle(
             &tx,
             &row,

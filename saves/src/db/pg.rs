@@ -26,16 +26,19 @@
 //!   message, and its detail when it has one); a connection that cannot be
 //!   made or is lost says so. Nothing panics.
 //!
-//! Not yet (P2's next steps, `server/POSTGRES.md` status): a `Postgres`
-//! variant of [`Conn`](super::Conn) (it waits until `merge.rs` and
-//! `transfer.rs` go through [`Db`] and the P1 `Deref` bridge is gone).
+//! A campaign lives in a schema of its own ([`create_campaign`],
+//! [`open_campaign`]; `Campaign::create_postgres` and
+//! `Campaign::open_postgres` in `campaign.rs`), held as
+//! [`Conn::Postgres`](super::Conn): the same campaign code as a file.
 
 use std::cell::{Cell as Flag, RefCell};
 use std::collections::HashMap;
 use std::error::Error as _;
 
+use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 use postgres::{Client, NoTls, Statement};
+use rusqlite::types::ValueRef;
 
 use super::{
     Code, Db, DbError, Dialect, Param, Params, Row, RowInner, Stmt, Value, returning_id, rewrite,
@@ -80,6 +83,18 @@ impl Postgres {
         })
     }
 
+    /// The client, unless a scan ([`Postgres::scan`]) is reading from it:
+    /// then a statement from inside the scan's reader is refused in words
+    /// (never a panic).
+    fn client(&self) -> Result<std::cell::RefMut<'_, Client>, DbError> {
+        self.client.try_borrow_mut().map_err(|_| {
+            DbError::other(
+                "the PostgreSQL connection is in the middle of reading a battle's entries: \
+                 a statement cannot run on it until the scan ends",
+            )
+        })
+    }
+
     /// The statement `sql` (SQLite's words) prepared in PostgreSQL's, from
     /// the cache; `None` for a statement with no PostgreSQL form (a PRAGMA).
     fn prepared(&self, sql: &str) -> Result<Option<Statement>, DbError> {
@@ -89,7 +104,7 @@ impl Postgres {
         let Some(text) = rewrite(sql, Dialect::Postgres) else {
             return Ok(None);
         };
-        let stmt = self.client.borrow_mut().prepare(&text).map_err(fail)?;
+        let stmt = self.client()?.prepare(&text).map_err(fail)?;
         self.cache.borrow_mut().insert(sql.to_owned(), stmt.clone());
         Ok(Some(stmt))
     }
@@ -97,23 +112,52 @@ impl Postgres {
     fn run(&self, stmt: &Statement, params: Params<'_>) -> Result<usize, DbError> {
         let binds = binds(stmt, params)?;
         let refs: Vec<&(dyn ToSql + Sync)> = binds.iter().map(|b| b as _).collect();
-        let n = self
-            .client
-            .borrow_mut()
-            .execute(stmt, &refs)
-            .map_err(fail)?;
+        let n = self.client()?.execute(stmt, &refs).map_err(fail)?;
         Ok(usize::try_from(n).unwrap_or(usize::MAX))
     }
 
-    /// Every row of a query, as owned cells. The rows are read whole before
-    /// the first is handed on, so a reader may run statements of its own.
-    fn rows(&self, stmt: &Statement, params: Params<'_>) -> Result<Vec<Vec<Value>>, DbError> {
+    /// Every row of a query, as the server sent them. The rows are read
+    /// whole before the first is handed on, so a reader may run statements
+    /// of its own ([`Postgres::scan`] streams instead).
+    fn rows(&self, stmt: &Statement, params: Params<'_>) -> Result<Vec<postgres::Row>, DbError> {
         let binds = binds(stmt, params)?;
         let refs: Vec<&(dyn ToSql + Sync)> = binds.iter().map(|b| b as _).collect();
-        let rows = self.client.borrow_mut().query(stmt, &refs).map_err(fail)?;
-        rows.iter()
-            .map(|r| (0..r.len()).map(|i| cell(r, i)).collect())
-            .collect()
+        self.client()?.query(stmt, &refs).map_err(fail)
+    }
+
+    /// The first cell of the first row, owned (`None`: no row).
+    fn first(&self, stmt: &Statement, params: Params<'_>) -> Result<Option<Value>, DbError> {
+        let rows = self.rows(stmt, params)?;
+        rows.first().map(|r| value(r, 0)).transpose()
+    }
+
+    /// A long scan (a battle's entries), streamed: the rows are read from
+    /// the socket as `f` takes them (`query_raw`; the driver's channel holds
+    /// one message at a time), never the whole result in memory at once.
+    /// `f` must not run statements on this connection (refused in words).
+    pub(crate) fn scan<E: From<DbError>>(
+        &self,
+        sql: &str,
+        params: Params<'_>,
+        mut f: impl FnMut(&Row<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let stmt = self
+            .prepared(sql)?
+            .ok_or_else(|| DbError::other(format!("PostgreSQL has no form of: {sql}")))?;
+        let binds = binds(&stmt, params)?;
+        let mut client = self.client()?;
+        let mut rows = client.query_raw(&stmt, binds.iter()).map_err(fail)?;
+        while let Some(r) = rows.next().map_err(fail)? {
+            f(&Row {
+                inner: RowInner::Postgres(&r),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// End the session, reporting a failure.
+    pub fn close(self) -> Result<(), DbError> {
+        self.client.into_inner().close().map_err(fail)
     }
 
     /// Follow whether a transaction is open from a script that was run.
@@ -144,7 +188,7 @@ impl Db for Postgres {
 
     fn execute_batch(&self, sql: &str) -> Result<(), DbError> {
         let text = rewrite_script(sql, Dialect::Postgres);
-        let done = self.client.borrow_mut().batch_execute(&text);
+        let done = self.client()?.batch_execute(&text);
         match done {
             Ok(()) => {
                 self.follow(&text);
@@ -195,9 +239,8 @@ impl Db for Postgres {
         let Some(stmt) = self.prepared(&key)? else {
             return Err(DbError::other(format!("not an INSERT: {sql}")));
         };
-        let rows = self.rows(&stmt, params)?;
-        match rows.first().and_then(|r| r.first()) {
-            Some(Value::Integer(id)) => Ok(*id),
+        match self.first(&stmt, params)? {
+            Some(Value::Integer(id)) => Ok(id),
             _ => Err(DbError {
                 code: Some(Code::NoRows),
                 text: format!("the INSERT returned no id: {sql}"),
@@ -209,9 +252,8 @@ impl Db for Postgres {
         let stmt = self
             .prepared("SELECT to_regclass(?1) IS NOT NULL")?
             .ok_or_else(|| DbError::other("no form of the table_exists query"))?;
-        let rows = self.rows(&stmt, &[&name])?;
         Ok(matches!(
-            rows.first().and_then(|r| r.first()),
+            self.first(&stmt, &[&name])?,
             Some(Value::Integer(1))
         ))
     }
@@ -260,6 +302,19 @@ pub fn valid_schema_name(name: &str) -> bool {
 /// schema is made whole or not at all. The connection's `search_path` is
 /// left at the new schema, so what follows on it works in the campaign.
 pub fn create_campaign_schema(db: &Postgres, name: &str) -> Result<(), DbError> {
+    create_campaign_schema_at(db, name, MIGRATIONS.len(), &|_| Ok(()))
+}
+
+/// [`create_campaign_schema`] with only the first `version` migrations (an
+/// older Xenolog's campaign, for testing upgrades), and `then` run in the
+/// same transaction (the campaign's own row: a schema is never seen
+/// without it).
+pub fn create_campaign_schema_at(
+    db: &Postgres,
+    name: &str,
+    version: usize,
+    then: &dyn Fn(&dyn Db) -> Result<(), DbError>,
+) -> Result<(), DbError> {
     if !valid_schema_name(name) {
         return Err(DbError::other(format!(
             "'{name}' cannot name a campaign's schema: use lower-case letters, digits and _ \
@@ -273,20 +328,120 @@ pub fn create_campaign_schema(db: &Postgres, name: &str) -> Result<(), DbError> 
             xenolog_schema::SCHEMA_VERSION
         )));
     }
+    let version = version.clamp(1, MIGRATIONS.len());
     let tx = super::begin(db, super::Begin::Immediate)?;
     tx.execute_batch(&format!(
         "CREATE SCHEMA {name}; SET LOCAL search_path TO {name}"
     ))?;
-    for m in MIGRATIONS {
+    for m in &MIGRATIONS[..version] {
         tx.execute_batch(m)?;
     }
     tx.execute_batch(&format!(
         "CREATE TABLE schema_version (version INTEGER NOT NULL); \
-         INSERT INTO schema_version (version) VALUES ({})",
-        MIGRATIONS.len()
+         INSERT INTO schema_version (version) VALUES ({version})"
     ))?;
+    then(&tx)?;
     tx.commit()?;
     use_schema(db, name)
+}
+
+/// What a schema of the database is, for opening it as a campaign.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SchemaKind {
+    /// There is no schema of that name.
+    Missing,
+    /// A schema, but not a Xenolog campaign: why, in words.
+    Foreign(String),
+    /// A campaign at this schema version (its `schema_version` row).
+    Campaign(i64),
+}
+
+/// Identify schema `name` by its one-row `schema_version` table (and its
+/// `campaign` table), reading only.
+pub fn identify_schema(db: &Postgres, name: &str) -> Result<SchemaKind, DbError> {
+    if !valid_schema_name(name) {
+        return Err(DbError::other(format!(
+            "'{name}' cannot name a campaign's schema"
+        )));
+    }
+    let there = |what: &str| -> Result<bool, DbError> {
+        let stmt = db
+            .prepared("SELECT to_regclass(?1) IS NOT NULL")?
+            .ok_or_else(|| DbError::other("no form of the to_regclass query"))?;
+        Ok(matches!(
+            db.first(&stmt, &[&format!("{name}.{what}")])?,
+            Some(Value::Integer(1))
+        ))
+    };
+    let stmt = db
+        .prepared("SELECT COUNT(*) FROM pg_namespace WHERE nspname = ?1")?
+        .ok_or_else(|| DbError::other("no form of the schema query"))?;
+    if !matches!(db.first(&stmt, &[&name])?, Some(Value::Integer(n)) if n > 0) {
+        return Ok(SchemaKind::Missing);
+    }
+    if !there("schema_version")? || !there("campaign")? {
+        return Ok(SchemaKind::Foreign(
+            "it is a schema of the database, but not a Xenolog campaign (it has no \
+             schema_version and campaign tables)"
+                .into(),
+        ));
+    }
+    let rows = db.rows(
+        &db.prepared(&format!("SELECT version FROM {name}.schema_version"))?
+            .ok_or_else(|| DbError::other("no form of the version query"))?,
+        &[],
+    )?;
+    match rows.as_slice() {
+        [one] => match value(one, 0)? {
+            Value::Integer(v) => Ok(SchemaKind::Campaign(v)),
+            v => Ok(SchemaKind::Foreign(format!(
+                "its schema_version holds {v:?}, not a number"
+            ))),
+        },
+        more => Ok(SchemaKind::Foreign(format!(
+            "its schema_version table holds {} rows, not one",
+            more.len()
+        ))),
+    }
+}
+
+/// Bring campaign schema `name` to this build's version: the migrations
+/// after its `schema_version`, rewritten, in one transaction (the version
+/// row locked first, so two processes upgrading at once run them once),
+/// then the identity columns caught up (a migration that rebuilds a table
+/// copies its ids) and the statement cache dropped (statements planned
+/// against the old tables). Returns the version it was at. A newer schema
+/// is refused in words and left as it is.
+pub fn upgrade_campaign_schema(db: &Postgres, name: &str) -> Result<i64, DbError> {
+    let target = MIGRATIONS.len() as i64;
+    if !valid_schema_name(name) {
+        return Err(DbError::other(format!(
+            "'{name}' cannot name a campaign's schema"
+        )));
+    }
+    let tx = super::begin(db, super::Begin::Immediate)?;
+    tx.execute_batch(&format!("SET LOCAL search_path TO {name}"))?;
+    let from: i64 = super::DbExt::one(&tx, "SELECT version FROM schema_version FOR UPDATE", &[])?;
+    if from > target {
+        return Err(DbError::other(format!(
+            "campaign schema {name} is at version {from}, newer than this build's {target}"
+        )));
+    }
+    if from < 1 {
+        return Err(DbError::other(format!(
+            "campaign schema {name} records version {from}: damaged"
+        )));
+    }
+    if from < target {
+        for m in &MIGRATIONS[from as usize..] {
+            tx.execute_batch(m)?;
+        }
+        tx.execute("UPDATE schema_version SET version = ?1", &[&target])?;
+        catch_up_identities(db)?;
+    }
+    tx.commit()?;
+    use_schema(db, name)?;
+    Ok(from)
 }
 
 /// Point the connection at a campaign's schema (`search_path`).
@@ -324,6 +479,18 @@ pub fn catch_up_identities(db: &Postgres) -> Result<usize, DbError> {
     Ok(cols.len())
 }
 
+/// The bytes table `name` of the connection's schema takes on disk, its
+/// indexes and TOAST included (0 when there is no such table).
+pub fn table_bytes(db: &Postgres, name: &str) -> Result<u64, DbError> {
+    let stmt = db
+        .prepared("SELECT pg_total_relation_size(to_regclass(?1))")?
+        .ok_or_else(|| DbError::other("no form of the size query"))?;
+    Ok(match db.first(&stmt, &[&name])? {
+        Some(Value::Integer(n)) => n.max(0) as u64,
+        _ => 0,
+    })
+}
+
 /// An identifier in double quotes (a quote inside doubled).
 fn quoted(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
@@ -335,14 +502,13 @@ impl Postgres {
         let stmt = self
             .prepared(sql)?
             .ok_or_else(|| DbError::other(format!("no PostgreSQL form: {sql}")))?;
-        Ok(self
-            .rows(&stmt, &[])?
-            .into_iter()
-            .filter_map(|r| match (r.first(), r.get(1)) {
-                (Some(Value::Text(a)), Some(Value::Text(b))) => Some((a.clone(), b.clone())),
-                _ => None,
-            })
-            .collect())
+        let mut out = Vec::new();
+        for r in self.rows(&stmt, &[])? {
+            if let (Value::Text(a), Value::Text(b)) = (value(&r, 0)?, value(&r, 1)?) {
+                out.push((a, b));
+            }
+        }
+        Ok(out)
     }
 }
 
@@ -480,45 +646,48 @@ impl<'a> postgres::types::FromSql<'a> for Raw<'a> {
     }
 }
 
-/// Cell `i` of a row as the [`Value`] SQLite would give.
-fn cell(r: &postgres::Row, i: usize) -> Result<Value, DbError> {
-    let ty = r.columns()[i].type_().clone();
+/// Cell `i` of a row as SQLite would give it, borrowed where it is text
+/// or bytes (nothing copied): integers of every width, `BOOLEAN` as 0 or 1,
+/// `NUMERIC` as an integer when whole, reals, text, bytes.
+fn value_ref(r: &postgres::Row, i: usize) -> Result<ValueRef<'_>, DbError> {
+    let Some(col) = r.columns().get(i) else {
+        return Err(no_column(r, i));
+    };
+    let ty = col.type_();
     let Raw(raw) = r.try_get::<_, Raw<'_>>(i).map_err(fail)?;
     let Some(raw) = raw else {
-        return Ok(Value::Null);
+        return Ok(ValueRef::Null);
     };
     let bad = || {
         DbError::other(format!(
-            "column {} ({}) of type {ty} could not be read",
-            i,
-            r.columns()[i].name()
+            "column {i} ({}) of type {ty} could not be read",
+            col.name()
         ))
     };
     let int = |n: usize| -> Result<i64, DbError> {
-        let b: [u8; 8] = {
-            let mut b = [0u8; 8];
-            if raw.len() != n {
-                return Err(bad());
-            }
-            let fill = if raw[0] & 0x80 != 0 { 0xff } else { 0 };
-            b[..8 - n].fill(fill);
-            b[8 - n..].copy_from_slice(raw);
-            b
-        };
+        if raw.len() != n {
+            return Err(bad());
+        }
+        let mut b = [if raw[0] & 0x80 != 0 { 0xff } else { 0 }; 8];
+        b[8 - n..].copy_from_slice(raw);
         Ok(i64::from_be_bytes(b))
     };
-    Ok(match ty {
-        Type::INT8 => Value::Integer(int(8)?),
-        Type::INT4 | Type::OID => Value::Integer(int(4)?),
-        Type::INT2 => Value::Integer(int(2)?),
-        Type::BOOL => Value::Integer(i64::from(raw.first().copied().ok_or_else(bad)? != 0)),
-        Type::FLOAT8 => Value::Real(f64::from_be_bytes(raw.try_into().map_err(|_| bad())?)),
-        Type::FLOAT4 => Value::Real(f64::from(f32::from_be_bytes(
+    Ok(match *ty {
+        Type::INT8 => ValueRef::Integer(int(8)?),
+        Type::INT4 | Type::OID => ValueRef::Integer(int(4)?),
+        Type::INT2 => ValueRef::Integer(int(2)?),
+        Type::BOOL => ValueRef::Integer(i64::from(raw.first().copied().ok_or_else(bad)? != 0)),
+        Type::FLOAT8 => ValueRef::Real(f64::from_be_bytes(raw.try_into().map_err(|_| bad())?)),
+        Type::FLOAT4 => ValueRef::Real(f64::from(f32::from_be_bytes(
             raw.try_into().map_err(|_| bad())?,
         ))),
-        Type::BYTEA => Value::Blob(raw.to_vec()),
-        Type::NUMERIC => read_numeric(raw).ok_or_else(bad)?,
-        _ => Value::Text(std::str::from_utf8(raw).map_err(|_| bad())?.to_owned()),
+        Type::BYTEA => ValueRef::Blob(raw),
+        Type::NUMERIC => match read_numeric(raw).ok_or_else(bad)? {
+            Value::Integer(n) => ValueRef::Integer(n),
+            Value::Real(x) => ValueRef::Real(x),
+            _ => return Err(bad()),
+        },
+        _ => ValueRef::Text(std::str::from_utf8(raw).map_err(|_| bad())?.as_bytes()),
     })
 }
 
@@ -575,13 +744,12 @@ fn fail(e: postgres::Error) -> DbError {
     use postgres::error::SqlState as S;
     let code = match e.code() {
         Some(c) if *c == S::DISK_FULL => Some(Code::DiskFull),
-        Some(c)
-            if *c == S::LOCK_NOT_AVAILABLE
-                || *c == S::T_R_SERIALIZATION_FAILURE
-                || *c == S::T_R_DEADLOCK_DETECTED =>
-        {
-            Some(Code::Busy)
+        Some(c) if *c == S::LOCK_NOT_AVAILABLE => Some(Code::Busy),
+        Some(c) if *c == S::T_R_SERIALIZATION_FAILURE || *c == S::T_R_DEADLOCK_DETECTED => {
+            Some(Code::Serialization)
         }
+        // A row under a key taken, or a schema of a name taken.
+        Some(c) if *c == S::UNIQUE_VIOLATION || *c == S::DUPLICATE_SCHEMA => Some(Code::Unique),
         Some(c) if *c == S::READ_ONLY_SQL_TRANSACTION => Some(Code::ReadOnly),
         Some(c) if *c == S::INSUFFICIENT_PRIVILEGE => Some(Code::PermissionDenied),
         Some(c) if *c == S::DATA_CORRUPTED || *c == S::INDEX_CORRUPTED => Some(Code::Corrupt),
@@ -600,33 +768,30 @@ fn fail(e: postgres::Error) -> DbError {
 
 /// Cell `i` as `T`, converted as SQLite's cells are (the same words when
 /// a cell is not of the type asked for).
-pub(super) fn get<T: super::Cell>(r: &[Value], i: usize) -> Result<T, DbError> {
-    use rusqlite::types::ValueRef as V;
-    let v = r.get(i).ok_or_else(|| no_column(r, i))?;
-    let v = match v {
-        Value::Null => V::Null,
-        Value::Integer(n) => V::Integer(*n),
-        Value::Real(x) => V::Real(*x),
-        Value::Text(s) => V::Text(s.as_bytes()),
-        Value::Blob(b) => V::Blob(b),
-    };
-    T::column_result(v).map_err(DbError::from)
+pub(super) fn get<T: super::Cell>(r: &postgres::Row, i: usize) -> Result<T, DbError> {
+    T::column_result(value_ref(r, i)?).map_err(DbError::from)
 }
 
 /// Cell `i` as bytes, borrowed, `None` when it is not bytes.
-pub(super) fn blob(r: &[Value], i: usize) -> Result<Option<&[u8]>, DbError> {
-    match r.get(i).ok_or_else(|| no_column(r, i))? {
-        Value::Blob(b) => Ok(Some(b)),
-        _ => Ok(None),
-    }
+pub(super) fn blob(r: &postgres::Row, i: usize) -> Result<Option<&[u8]>, DbError> {
+    Ok(match value_ref(r, i)? {
+        ValueRef::Blob(b) => Some(b),
+        _ => None,
+    })
 }
 
 /// Cell `i`, owned.
-pub(super) fn value(r: &[Value], i: usize) -> Result<Value, DbError> {
-    r.get(i).cloned().ok_or_else(|| no_column(r, i))
+pub(super) fn value(r: &postgres::Row, i: usize) -> Result<Value, DbError> {
+    Ok(match value_ref(r, i)? {
+        ValueRef::Null => Value::Null,
+        ValueRef::Integer(n) => Value::Integer(n),
+        ValueRef::Real(x) => Value::Real(x),
+        ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+        ValueRef::Blob(b) => Value::Blob(b.to_vec()),
+    })
 }
 
-fn no_column(r: &[Value], i: usize) -> DbError {
+fn no_column(r: &postgres::Row, i: usize) -> DbError {
     DbError::other(format!(
         "Invalid column index: {i} (the row has {})",
         r.len()

@@ -408,6 +408,8 @@ fn kind(e: &SaveError) -> &'static str {
         SaveError::Io { .. } => "Io",
         SaveError::Sql(_) => "Sql",
         SaveError::Refused(_) => "Refused",
+        SaveError::CommandIdUsed { .. } => "CommandIdUsed",
+        SaveError::Conflict(_) => "Conflict",
     }
 }
 
