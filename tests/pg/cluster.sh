@@ -3,7 +3,7 @@
 # step P2; server/POSTGRES.md). Run as root (CI) or as any user who may run
 # initdb; as root the cluster belongs to the system user `pgtest`.
 #
-#   eval "$(tests/pg/cluster.sh start)"   # prints `export XENOLOG_TEST_PG=...`
+#   eval "$(tests/pg/cluster.sh start)"   # prints `export XENOLOG_TEST_PG=...` (reuses a running one)
 #   tests/pg/cluster.sh stop
 #
 # The cluster lives in a fresh temporary directory named in $PG_STATE
@@ -30,8 +30,16 @@ as_owner() {
 
 case "${1:-}" in
   start)
-    # A cluster left by a run that was killed: stop it first (same port).
-    [ -f "$state" ] && "$0" stop
+    # A cluster already running from this state file is reused (several
+    # helpers or test runs may share it); one left by a run that was killed
+    # is stopped first (same port).
+    if [ -f "$state" ]; then
+      if as_owner "$bindir/pg_ctl" -D "$(cat "$state")/data" status >/dev/null 2>&1; then
+        echo "export XENOLOG_TEST_PG='host=localhost port=$port user=pgtest dbname=postgres'"
+        exit 0
+      fi
+      "$0" stop
+    fi
     if [ "$(id -u)" = 0 ] && ! id pgtest >/dev/null 2>&1; then
       useradd -r -m pgtest
     fi
