@@ -52,13 +52,8 @@ impl Unwritten {
             SaveError::Stale { why, .. } => Unwritten::Stale(why),
             // The one insert into `club_commands` in a write is the
             // command's id; its key is (battle, seat, cmd_id). The saves
-            // say it only in SQLite's words (a typed error there would be
-            // better: the session-16 review's NIT).
-            SaveError::Sql(words)
-                if words.contains("UNIQUE") && words.contains("club_commands") =>
-            {
-                Unwritten::ReusedId
-            }
+            // tell it by the constraint's code, on either backend.
+            SaveError::CommandIdUsed { .. } => Unwritten::ReusedId,
             e => Unwritten::Failed(e.to_string()),
         }
     }
