@@ -41,7 +41,11 @@ fn pictures_digested(html: &str) -> String {
 /// in its place instead of the sheet again.
 fn style_taken_out(html: &str) -> String {
     let sheet = include_str!("../templates/style.html").trim_end();
-    assert_eq!(html.matches(sheet).count(), 1, "the style sheet, whole, once");
+    assert_eq!(
+        html.matches(sheet).count(),
+        1,
+        "the style sheet, whole, once"
+    );
     html.replacen(sheet, "<style>/* report/templates/style.html */</style>", 1)
 }
 
@@ -273,7 +277,10 @@ fn html_well_formed(html: &str) -> Result<(), String> {
 fn html_matches_the_committed_file_is_well_formed_and_self_contained() {
     let s = common::story();
     let r = render(&s, Format::Html, &options());
-    golden("dimx-42.html", &style_taken_out(&pictures_digested(&r.text)));
+    golden(
+        "dimx-42.html",
+        &style_taken_out(&pictures_digested(&r.text)),
+    );
     html_well_formed(&r.text).unwrap();
     assert!(r.files.is_empty(), "one file");
     for banned in [
