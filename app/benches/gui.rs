@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use eframe::egui;
 use serde_json::json;
-use xenolog_engine::Battle;
+use xenolog_engine::{Battle, LegalCommand};
 
 use gui::app::{App, Startup};
 use gui::command::AppCommand;
@@ -114,56 +114,67 @@ fn full_board() -> (Box<dyn Battle>, &'static str) {
     (b, if dimx { "dimx" } else { "race" })
 }
 
-/// A four-faction Alien Invasion battle on the Crash Site table in its
-/// third round: the bot prefers shots, then moves.
-fn full_table() -> Box<dyn Battle> {
-    let mut b =
-        xenolog_engine::games::new_battle("invasion", 11, &json!({"scenario": "crash_site"}))
-            .unwrap();
-    for _ in 0..200 {
+/// A battle of `game` played by a bot from its start until turn `turn`, or
+/// its end, or `steps` commands: the game's own steps as they fall due,
+/// and each command the one `pick` chooses among those offered.
+fn played_until(
+    game: &str,
+    seed: u64,
+    config: serde_json::Value,
+    turn: u32,
+    steps: usize,
+    mut pick: impl FnMut(&[LegalCommand]) -> Option<&LegalCommand>,
+) -> Box<dyn Battle> {
+    let mut b = xenolog_engine::games::new_battle(game, seed, &config).unwrap();
+    for _ in 0..steps {
         b.play_due().expect("the game's own steps");
-        if b.flow_at(b.cursor()).turn >= 3 {
+        if b.flow_at(b.cursor()).turn >= turn || b.outcome().is_some() {
             break;
         }
         let legal = b.legal();
-        let kind = |c: &&xenolog_engine::LegalCommand, k: &str| c.command.get(k).is_some();
-        let Some(c) = legal
-            .iter()
-            .find(|c| kind(c, "shoot"))
-            .or_else(|| legal.iter().find(|c| kind(c, "move")))
-            .or(legal.first())
-        else {
-            break;
-        };
+        let Some(c) = pick(&legal) else { break };
         let p = b.prepare_json(c.actor, &c.command, None).unwrap();
         b.commit(p).expect("decided just now");
     }
     b
 }
 
+/// The bot that prefers commands of these kinds, in this order (the first
+/// offered of the first kind there is), else the first offered.
+fn preferring(kinds: &[&str]) -> impl FnMut(&[LegalCommand]) -> Option<&LegalCommand> {
+    move |legal| {
+        kinds
+            .iter()
+            .find_map(|k| legal.iter().find(|c| c.command.get(k).is_some()))
+            .or(legal.first())
+    }
+}
+
+/// A four-faction Alien Invasion battle on the Crash Site table in its
+/// third round: the bot prefers shots, then moves.
+fn full_table() -> Box<dyn Battle> {
+    let crash_site = json!({"scenario": "crash_site"});
+    played_until(
+        "invasion",
+        11,
+        crash_site,
+        3,
+        200,
+        preferring(&["shoot", "move"]),
+    )
+}
+
 /// A two-player battle of Alien some turns in: aliens hatched and on the
 /// move, characters spread through the base (the bot gives a random legal
 /// command from a fixed seed).
 fn alien_base() -> Box<dyn Battle> {
-    let mut b = xenolog_engine::games::new_battle("alien", 11, &json!({})).unwrap();
     let mut pick: u64 = 11;
-    for _ in 0..400 {
-        b.play_due().expect("the game's own steps");
-        if b.flow_at(b.cursor()).turn >= 6 || b.outcome().is_some() {
-            break;
-        }
-        let legal = b.legal();
-        if legal.is_empty() {
-            break;
-        }
+    played_until("alien", 11, json!({}), 6, 400, |legal| {
         pick = pick
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
-        let c = &legal[(pick >> 33) as usize % legal.len()];
-        let p = b.prepare_json(c.actor, &c.command, None).unwrap();
-        b.commit(p).expect("decided just now");
-    }
-    b
+        legal.get((pick >> 33) as usize % legal.len().max(1))
+    })
 }
 
 fn bench_cpu_per_frame_with_the_alien_base() {
@@ -174,29 +185,9 @@ fn bench_cpu_per_frame_with_the_alien_base() {
 /// missions): the bot attacks, then searches, then moves, and never ends
 /// the actions before every student has spent them.
 fn saucers_board() -> Box<dyn Battle> {
-    let mut b =
-        xenolog_engine::games::new_battle("saucers", 1984, &json!({"players": 2, "missions": 3}))
-            .unwrap();
-    for _ in 0..300 {
-        b.play_due().expect("the game's own steps");
-        if b.flow_at(b.cursor()).turn >= 4 || b.outcome().is_some() {
-            break;
-        }
-        let legal = b.legal();
-        let kind = |c: &&xenolog_engine::LegalCommand, k: &str| c.command.get(k).is_some();
-        let Some(c) = legal
-            .iter()
-            .find(|c| kind(c, "attack"))
-            .or_else(|| legal.iter().find(|c| kind(c, "search")))
-            .or_else(|| legal.iter().find(|c| kind(c, "move")))
-            .or(legal.first())
-        else {
-            break;
-        };
-        let p = b.prepare_json(c.actor, &c.command, None).unwrap();
-        b.commit(p).expect("decided just now");
-    }
-    b
+    let config = json!({"players": 2, "missions": 3});
+    let bot = preferring(&["attack", "search", "move"]);
+    played_until("saucers", 1984, config, 4, 300, bot)
 }
 
 fn bench_cpu_per_frame_with_the_board_of_night_of_the_saucers() {

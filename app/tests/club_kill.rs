@@ -13,62 +13,16 @@
 //! receipt re-deriving from the revealed secret.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tungstenite::Message;
 
+#[path = "support/club.rs"]
+mod support;
+
 type Ws = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>;
-
-/// A running server: the process and its address.
-struct Served {
-    child: Child,
-    url: String,
-}
-
-/// Start `xenolog serve` on `data`; its URL, and the organiser invitation
-/// when it prints one (the first start).
-fn serve(data: &std::path::Path) -> (Served, Option<String>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(["serve", "--data"])
-        .arg(data)
-        .args(["--listen", "127.0.0.1:0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("xenolog serve starts");
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let (mut url, mut code) = (None, None);
-    let first = !data.join("club.xenolog-club").exists();
-    while url.is_none() || (first && code.is_none()) {
-        let mut line = String::new();
-        if stdout.read_line(&mut line).unwrap() == 0 {
-            let _ = child.kill();
-            panic!("serve ended before it listened");
-        }
-        if let Some(u) = line.trim().strip_prefix("listening on ") {
-            url = Some(u.to_owned());
-        }
-        if let Some(c) = line
-            .trim()
-            .strip_prefix("organiser invitation (shown once, valid 7 days): ")
-        {
-            code = Some(c.to_owned());
-        }
-    }
-    // Keep reading its standard output so that it never blocks on a full pipe.
-    std::thread::spawn(move || for _ in stdout.lines().map_while(Result::ok) {});
-    (
-        Served {
-            child,
-            url: url.unwrap(),
-        },
-        code,
-    )
-}
 
 fn connect(url: &str) -> Ws {
     let (ws, _) = tungstenite::connect(url).expect("the server answers");
@@ -258,9 +212,9 @@ fn a_sigkilled_server_loses_nothing_it_acknowledged_and_the_race_finishes() {
     let started = Instant::now();
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("club");
-    let (mut served, code) = serve(&data);
+    let mut served = support::serve(&data);
     let mut org = connect(&served.url);
-    let r = ok(&mut org, 1, "redeem", json!({"code": code.unwrap()}));
+    let r = ok(&mut org, 1, "redeem", json!({"code": served.code}));
     assert_eq!(r["role"], "organiser");
     let campaign = ok(&mut org, 2, "create_campaign", json!({"name": "Club"}))["campaign"]
         .as_i64()
@@ -364,8 +318,8 @@ fn a_sigkilled_server_loses_nothing_it_acknowledged_and_the_race_finishes() {
         kills += 1;
 
         // Started again on the same folder.
-        let (again, code) = serve(&data);
-        assert!(code.is_none(), "a restart prints no new invitation");
+        let again = support::serve_again(&data, "127.0.0.1:0");
+        assert!(again.code.is_empty(), "a restart prints no new invitation");
         served = again;
         for s in seats.iter_mut() {
             s.resume(&served.url, battle);

@@ -10,6 +10,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tungstenite::Message;
 
+#[path = "support/club.rs"]
+mod support;
+
 struct Served {
     child: Child,
     url: String,
@@ -61,6 +64,20 @@ fn serve(data: &std::path::Path) -> Served {
 }
 
 type Ws = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>;
+
+/// Read a socket until the server closes it: the last text frame before
+/// the close (its notice) and the close frame's code.
+fn closed(ws: &mut Ws) -> (Option<String>, Option<u16>) {
+    let mut notice = None;
+    loop {
+        match ws.read() {
+            Ok(Message::Text(t)) => notice = Some(t.to_string()),
+            Ok(Message::Close(f)) => return (notice, f.map(|f| u16::from(f.code))),
+            Ok(_) => {}
+            Err(e) => panic!("closed without a close frame: {e}"),
+        }
+    }
+}
 
 fn request(ws: &mut Ws, id: u64, kind: &str, fields: Value) -> Value {
     request_events(ws, id, kind, fields, &mut Vec::new())
@@ -148,18 +165,8 @@ fn serve_prints_an_invitation_that_redeems_and_stops_cleanly_on_sigterm() {
         .unwrap();
     assert!(status.success());
     // Every socket is told and closed with 1001.
-    let mut notice = None;
-    loop {
-        match ws.read() {
-            Ok(Message::Text(t)) => notice = Some(t.to_string()),
-            Ok(Message::Close(f)) => {
-                assert_eq!(f.map(|f| u16::from(f.code)), Some(1001));
-                break;
-            }
-            Ok(_) => {}
-            Err(e) => panic!("closed without a close frame: {e}"),
-        }
-    }
+    let (notice, code) = closed(&mut ws);
+    assert_eq!(code, Some(1001));
     assert!(notice.unwrap().contains("\"stopping\""));
 
     let start = Instant::now();
@@ -478,29 +485,6 @@ fn a_race_played_through_xenolog_serve_exports_and_verifies_with_the_nonces_kept
     assert_eq!(out.status.code(), Some(1));
 }
 
-/// A `xenolog` command run by the person whose club folder is `who`.
-fn xenolog(who: &std::path::Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(args)
-        .env("XENOLOG_CLUB_DIR", who)
-        .env_remove("XENOLOG_TOKEN")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn xenolog_ok(who: &std::path::Path, args: &[&str]) -> String {
-    let o = xenolog(who, args);
-    assert!(
-        o.status.success(),
-        "xenolog {args:?} failed ({:?}): {}{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
-
 #[test]
 fn club_tokens_lists_the_tokens_without_secrets_and_club_revoke_closes_a_socket_in_words() {
     let dir = tempfile::tempdir().unwrap();
@@ -510,7 +494,7 @@ fn club_tokens_lists_the_tokens_without_secrets_and_club_revoke_closes_a_socket_
     let url = served.url.clone();
     let org_token = org.join("token");
     let org_token_s = org_token.to_str().unwrap().to_owned();
-    xenolog_ok(
+    support::ok(
         &org,
         &[
             "club",
@@ -530,12 +514,12 @@ fn club_tokens_lists_the_tokens_without_secrets_and_club_revoke_closes_a_socket_
         "--token-file",
         org_token_s.as_str(),
     ];
-    let campaign = xenolog_ok(
+    let campaign = support::ok(
         &org,
         &[&["club", "new-campaign"][..], &t, &["Club"]].concat(),
     );
     let campaign = campaign.trim().to_owned();
-    let battle = xenolog_ok(
+    let battle = support::ok(
         &org,
         &[
             &["club", "new-battle"][..],
@@ -546,7 +530,7 @@ fn club_tokens_lists_the_tokens_without_secrets_and_club_revoke_closes_a_socket_
     );
     let battle = battle.trim().to_owned();
     // Anna holds seat 1 of the battle.
-    let inv = xenolog_ok(
+    let inv = support::ok(
         &org,
         &[
             &["club", "invite"][..],
@@ -571,7 +555,7 @@ fn club_tokens_lists_the_tokens_without_secrets_and_club_revoke_closes_a_socket_
     let anna_token = r["ok"]["token"].as_str().unwrap().to_owned();
     let anna_id = r["ok"]["token_id"].as_i64().unwrap();
 
-    let listed = xenolog_ok(&org, &[&["club", "tokens"][..], &t].concat());
+    let listed = support::ok(&org, &[&["club", "tokens"][..], &t].concat());
     let lines: Vec<&str> = listed.lines().collect();
     assert_eq!(lines.len(), 2, "{listed}");
     assert!(
@@ -587,7 +571,7 @@ fn club_tokens_lists_the_tokens_without_secrets_and_club_revoke_closes_a_socket_
         "{listed}"
     );
     assert!(lines[1].contains("made 20"), "{listed}");
-    let json_list = xenolog_ok(&org, &[&["club", "tokens"][..], &t, &["--json"]].concat());
+    let json_list = support::ok(&org, &[&["club", "tokens"][..], &t, &["--json"]].concat());
     let org_secret = std::fs::read_to_string(&org_token).unwrap();
     for secret in [anna_token.as_str(), org_secret.trim()] {
         assert!(
@@ -606,7 +590,7 @@ fn club_tokens_lists_the_tokens_without_secrets_and_club_revoke_closes_a_socket_
     assert_eq!(anna_line["seats"][0]["seat"], 0, "{anna_line}");
 
     // Revoked: Anna's open socket is told in words and closed.
-    let said = xenolog_ok(
+    let said = support::ok(
         &org,
         &[&["club", "revoke"][..], &t, &[anna_id.to_string().as_str()]].concat(),
     );
@@ -616,21 +600,11 @@ fn club_tokens_lists_the_tokens_without_secrets_and_club_revoke_closes_a_socket_
         )),
         "{said}"
     );
-    let mut notice = None;
-    loop {
-        match anna.read() {
-            Ok(Message::Text(t)) => notice = Some(t.to_string()),
-            Ok(Message::Close(f)) => {
-                assert_eq!(f.map(|f| u16::from(f.code)), Some(1008));
-                break;
-            }
-            Ok(_) => {}
-            Err(e) => panic!("closed without a close frame: {e}"),
-        }
-    }
+    let (notice, code) = closed(&mut anna);
+    assert_eq!(code, Some(1008));
     let notice = notice.expect("a notice before the close");
     assert!(notice.contains("revoked by the organiser"), "{notice}");
-    let listed = xenolog_ok(&org, &[&["club", "tokens"][..], &t].concat());
+    let listed = support::ok(&org, &[&["club", "tokens"][..], &t].concat());
     assert!(
         listed.lines().nth(1).unwrap().contains("REVOKED"),
         "{listed}"
@@ -639,7 +613,7 @@ fn club_tokens_lists_the_tokens_without_secrets_and_club_revoke_closes_a_socket_
     let (mut again, _) = tungstenite::connect(served.url.as_str()).unwrap();
     let r = request(&mut again, 1, "hello", json!({"token": anna_token}));
     assert_eq!(r["err"]["code"], "bad_token", "{r}");
-    let o = xenolog(&org, &[&["club", "revoke"][..], &t, &["999"]].concat());
+    let o = support::run(&org, &[&["club", "revoke"][..], &t, &["999"]].concat());
     assert!(!o.status.success());
     let words = String::from_utf8_lossy(&o.stderr);
     assert!(words.contains("no token 999"), "{words}");

@@ -60,15 +60,20 @@ impl Given {
         self.try_(e).unwrap_or_else(|m| panic!("refused: {m}"));
     }
 
-    /// Model 1 fights battle `b`, which ends with it `fate`.
-    fn battle(&mut self, b: BattleRef, fate: Fate) {
-        self.ok(C::BattleFought {
+    /// When model 1 is sent to fight battle `b`: accepted, or the refusal.
+    fn fights(&mut self, b: BattleRef) -> Result<(), String> {
+        self.try_(C::BattleFought {
             battle: b,
             fighters: vec![Fighter {
                 model: 1,
                 piece: "unit-m1".into(),
             }],
-        });
+        })
+    }
+
+    /// Model 1 fights battle `b`, which ends with it `fate`.
+    fn battle(&mut self, b: BattleRef, fate: Fate) {
+        self.fights(b).unwrap_or_else(|m| panic!("refused: {m}"));
         self.result(b, fate);
     }
 
@@ -146,15 +151,7 @@ fn awarding_experience_a_battle_not_over_gives_nothing_yet() {
 fn awarding_experience_never_twice_for_one_battle() {
     let mut g = Given::new();
     g.battle(1, Fate::Survived);
-    let e = g
-        .try_(C::BattleFought {
-            battle: 1,
-            fighters: vec![Fighter {
-                model: 1,
-                piece: "unit-m1".into(),
-            }],
-        })
-        .unwrap_err();
+    let e = g.fights(1).unwrap_err();
     assert!(
         e.contains("experience is never awarded twice for one battle"),
         "{e}"
@@ -170,15 +167,7 @@ fn casualties_a_killed_model_is_dead_by_default_and_earns_nothing() {
     assert_eq!(m.status, Status::Dead);
     assert_eq!(m.earned, 0);
     // A dead model fights no more.
-    let e = g
-        .try_(C::BattleFought {
-            battle: 2,
-            fighters: vec![Fighter {
-                model: 1,
-                piece: "unit-m1".into(),
-            }],
-        })
-        .unwrap_err();
+    let e = g.fights(2).unwrap_err();
     assert_eq!(e, "Pte Yates is dead and cannot fight");
 }
 
@@ -265,9 +254,7 @@ fn skills_unknown_skills_and_dead_models_are_refused_in_words() {
 fn recomputed_a_battle_taken_back_so_the_model_dies_flags_the_purchase_it_paid_for() {
     // Given: Yates survived battles 1 and 2 and bought Crack Shot (2 EP)
     // before battle 3.
-    let mut g = Given::new();
-    g.battle(1, Fate::Survived);
-    g.battle(2, Fate::Survived);
+    let mut g = with_ep(2);
     g.buy("crack_shot").unwrap();
     let before = g.state();
     assert!(before.flags.is_empty());
@@ -294,9 +281,8 @@ fn recomputed_a_battle_taken_back_so_the_model_dies_flags_the_purchase_it_paid_f
 
 #[test]
 fn recomputed_undoing_the_purchase_resolves_the_flag_and_refunds_it() {
-    let mut g = Given::new();
-    g.battle(1, Fate::Survived);
-    g.battle(2, Fate::Survived);
+    // Given battles 1 and 2 survived and Crack Shot bought (as above).
+    let mut g = with_ep(2);
     g.buy("crack_shot").unwrap();
     let bought = g.log.len() as u32;
     g.result(2, Fate::Survived);

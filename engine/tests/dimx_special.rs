@@ -41,6 +41,38 @@ fn rolled(ev: &[DimxEvent]) -> Option<(u8, i8, bool, Vec<ModWhy>)> {
     })
 }
 
+/// Given the Alpha position `lines`, when this special action is played
+/// with these dice: the battle after it and its roll.
+fn rolls(
+    lines: &str,
+    json: &str,
+    dice: &[u8],
+) -> (
+    xenolog_engine::Session<xenolog_engine::games::dimx::DimX>,
+    (u8, i8, bool, Vec<ModWhy>),
+) {
+    let mut b = battle(&alpha(lines));
+    let r = rolled(&play(&mut b, json, dice)).unwrap_or_else(|| panic!("no roll for {json}"));
+    (b, r)
+}
+
+/// The modifiers of K1's fire among these events.
+fn k1_fire_mods(ev: &[DimxEvent]) -> Vec<ModWhy> {
+    ev.iter()
+        .find_map(|e| match e {
+            DimxEvent::Fired { shooter, mods, .. } if shooter == "K1" => {
+                Some(mods.iter().map(|m| m.why).collect())
+            }
+            _ => None,
+        })
+        .expect("K1 fires")
+}
+
+/// Logistics unit `unit` re-supplies `target`.
+fn re_supply(unit: &str, target: &str) -> String {
+    format!(r#"{{"re_supply":{{"unit":"{unit}","target":"{target}"}}}}"#)
+}
+
 #[test]
 fn e_no_special_action_unless_the_unit_is_active_but_rally() {
     let mut b = battle(&alpha(
@@ -129,8 +161,7 @@ fn e2_each_scout_hq_combo_conducts_its_own_separate_recon() {
 
 #[test]
 fn e2_a_stunned_scout_deducts_one() {
-    let mut b = battle(&alpha("marine SC1 at 225 stunned"));
-    let r = rolled(&play(&mut b, &order("recon", "SC1"), &[4])).unwrap();
+    let (_, r) = rolls("marine SC1 at 225 stunned", &order("recon", "SC1"), &[4]);
     assert_eq!((r.1, r.2), (3, false));
 }
 
@@ -196,11 +227,10 @@ fn e3_squad_special_ops_and_heavy_weapons_units_build_strongpoints() {
 
 #[test]
 fn e3_four_or_more_builds_plus_one_next_to_an_active_hq_minus_one_if_stunned() {
-    let mut b = battle(&alpha("marine MS1 at 225\nmarine HQ1 at 226"));
-    let r = rolled(&play(&mut b, &order("build_strongpoint", "MS1"), &[3])).unwrap();
+    let build = order("build_strongpoint", "MS1");
+    let (_, r) = rolls("marine MS1 at 225\nmarine HQ1 at 226", &build, &[3]);
     assert_eq!(r, (3, 4, true, vec![ModWhy::HqAdjacent]));
-    let mut b = battle(&alpha("marine MS1 at 225 stunned"));
-    let r = rolled(&play(&mut b, &order("build_strongpoint", "MS1"), &[4])).unwrap();
+    let (b, r) = rolls("marine MS1 at 225 stunned", &build, &[4]);
     assert_eq!((r.1, r.2), (3, false));
     assert!(state(&b).strongpoints.is_empty());
 }
@@ -248,15 +278,7 @@ fn e3_a_strongpoint_never_moves_and_is_never_destroyed() {
     assert_eq!(state(&b).strongpoints, vec![225]);
     // K1: CF 3, -1 Strongpoint, +1 adjacent: three dice, three Hits
     let ev = play(&mut b, END_PHASE, &[6, 6, 6]);
-    let mods: Vec<ModWhy> = ev
-        .iter()
-        .find_map(|e| match e {
-            DimxEvent::Fired { shooter, mods, .. } if shooter == "K1" => {
-                Some(mods.iter().map(|m| m.why).collect())
-            }
-            _ => None,
-        })
-        .expect("K1 fires");
+    let mods = k1_fire_mods(&ev);
     assert_eq!(mods, vec![ModWhy::Strongpoint, ModWhy::Adjacent]);
     assert_eq!(
         state(&b).marine("MS1").unwrap().condition,
@@ -279,15 +301,7 @@ fn e3_an_alien_firing_from_a_strongpoint_hex_gets_no_benefit() {
         "marine MS1 at 225\nkayotz K1 at 226\nstrongpoint 226\ncup barrage_odd",
     ));
     let ev = play(&mut b, END_PHASE, &[1, 1, 1, 1]);
-    let mods: Vec<ModWhy> = ev
-        .iter()
-        .find_map(|e| match e {
-            DimxEvent::Fired { shooter, mods, .. } if shooter == "K1" => {
-                Some(mods.iter().map(|m| m.why).collect())
-            }
-            _ => None,
-        })
-        .expect("K1 fires");
+    let mods = k1_fire_mods(&ev);
     assert_eq!(mods, vec![ModWhy::Adjacent], "no Strongpoint modifier");
 }
 
@@ -337,15 +351,13 @@ fn e4_logistics_plus_two_hq_plus_one_active_alien_minus_one_each_counted_once() 
         )
     );
     // Dormant aliens are not Active and do not count
-    let mut b = battle(&alpha(
+    let rally = order("rally", "MS1");
+    let (_, r) = rolls(
         "marine MS1 at 225 stunned\nkayotz K1 at 224 dormant",
-    ));
-    assert_eq!(
-        rolled(&play(&mut b, &order("rally", "MS1"), &[3]))
-            .unwrap()
-            .3,
-        vec![]
+        &rally,
+        &[3],
     );
+    assert_eq!(r.3, vec![]);
 }
 
 /// E.4 "adjacent to any Active alien unit(s)": an Active Monolith is an
@@ -353,20 +365,13 @@ fn e4_logistics_plus_two_hq_plus_one_active_alien_minus_one_each_counted_once() 
 /// Active HQ next to it, it is Inactive and does not (the HQ's +1 remains).
 #[test]
 fn e4_an_active_monolith_adjacent_counts_as_an_active_alien() {
-    let mut b = battle(&alpha("marine MS1 at 225 stunned\nmonolith MON at 226"));
+    let rally = order("rally", "MS1");
+    let monolith = "marine MS1 at 225 stunned\nmonolith MON at 226";
+    let (_, r) = rolls(monolith, &rally, &[3]);
+    assert_eq!(r.3, vec![ModWhy::AlienAdjacent]);
+    let (_, r) = rolls(&format!("{monolith}\nmarine HQ1 at 244"), &rally, &[3]);
     assert_eq!(
-        rolled(&play(&mut b, &order("rally", "MS1"), &[3]))
-            .unwrap()
-            .3,
-        vec![ModWhy::AlienAdjacent]
-    );
-    let mut b = battle(&alpha(
-        "marine MS1 at 225 stunned\nmonolith MON at 226\nmarine HQ1 at 244",
-    ));
-    assert_eq!(
-        rolled(&play(&mut b, &order("rally", "MS1"), &[3]))
-            .unwrap()
-            .3,
+        r.3,
         vec![ModWhy::HqAdjacent],
         "the HQ next to the Monolith shuts it down"
     );
@@ -387,39 +392,14 @@ fn e5_logistics_re_supply_one_adjacent_out_of_ammo_unit_which_keeps_its_markers(
     let mut b = battle(&alpha(
         "marine LG1 at 225\nmarine MS1 at 226 out_of_ammo stunned\nmarine MS2 at 111 out_of_ammo\nmarine MS3 at 244",
     ));
-    assert!(
-        refused(
-            &mut b,
-            r#"{"re_supply":{"unit":"LG1","target":"MS2"}}"#,
-            &[]
-        )
-        .contains("not adjacent")
-    );
-    assert!(
-        refused(
-            &mut b,
-            r#"{"re_supply":{"unit":"LG1","target":"MS3"}}"#,
-            &[]
-        )
-        .contains("not on its Out of Ammo side")
-    );
-    play(
-        &mut b,
-        r#"{"re_supply":{"unit":"LG1","target":"MS1"}}"#,
-        &[],
-    );
+    assert!(refused(&mut b, &re_supply("LG1", "MS2"), &[]).contains("not adjacent"));
+    assert!(refused(&mut b, &re_supply("LG1", "MS3"), &[]).contains("not on its Out of Ammo side"));
+    play(&mut b, &re_supply("LG1", "MS1"), &[]);
     let m = state(&b).marine("MS1").unwrap();
     assert!(!m.out_of_ammo);
     assert_eq!(m.condition, Condition::Stunned, "it retains any marker");
     let mut b = battle(&alpha("marine MS1 at 225\nmarine MS2 at 226 out_of_ammo"));
-    assert!(
-        refused(
-            &mut b,
-            r#"{"re_supply":{"unit":"MS1","target":"MS2"}}"#,
-            &[]
-        )
-        .contains("only a Logistics")
-    );
+    assert!(refused(&mut b, &re_supply("MS1", "MS2"), &[]).contains("only a Logistics"));
 }
 
 /// E.5 "may re-supply one (only) adjacent Marine unit (in any condition)":
@@ -430,21 +410,12 @@ fn e5_one_unit_only_in_any_condition_a_paralyzed_one_included() {
     let mut b = battle(&alpha(
         "marine LG1 at 225\nmarine MS1 at 226 out_of_ammo paralyzed\nmarine MS2 at 224 out_of_ammo",
     ));
-    play(
-        &mut b,
-        r#"{"re_supply":{"unit":"LG1","target":"MS1"}}"#,
-        &[],
-    );
+    play(&mut b, &re_supply("LG1", "MS1"), &[]);
     let m = state(&b).marine("MS1").unwrap();
     assert!(!m.out_of_ammo, "a Paralyzed unit is re-supplied");
     assert_eq!(m.condition, Condition::Paralyzed, "and keeps its marker");
     assert!(
-        refused(
-            &mut b,
-            r#"{"re_supply":{"unit":"LG1","target":"MS2"}}"#,
-            &[]
-        )
-        .contains("already acted"),
+        refused(&mut b, &re_supply("LG1", "MS2"), &[]).contains("already acted"),
         "one unit only"
     );
     assert!(state(&b).marine("MS2").unwrap().out_of_ammo);

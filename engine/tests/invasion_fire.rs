@@ -112,6 +112,51 @@ fn section_and_squad() -> (InvasionState, GroupId, GroupId) {
     (s, f1, a1)
 }
 
+/// A suppressing shot taken: the battle after it, the target, what was
+/// played and the suppression it made.
+struct Shot {
+    s: InvasionState,
+    target: GroupId,
+    p: Played,
+    total: u32,
+    result: SuppressResult,
+    groups: Vec<GroupId>,
+    kills: u32,
+}
+
+impl Shot {
+    /// Then: the shot's total, what it did and the kills it made.
+    fn came_to(&self, total: u32, result: SuppressResult, kills: u32) {
+        assert_eq!(
+            (self.total, self.result, self.kills),
+            (total, result, kills),
+            "{:#?}",
+            self.p.words
+        );
+    }
+
+    fn taken(s: InvasionState, target: GroupId, p: Played) -> Shot {
+        let (total, result, groups, kills) = suppression_of(&p);
+        Shot {
+            s,
+            target,
+            p,
+            total,
+            result,
+            groups,
+            kills,
+        }
+    }
+}
+
+/// Given `section_and_squad`, when the Fire Section suppresses the Auton
+/// Squad with these dice.
+fn section_suppresses(dice: &[u8]) -> Shot {
+    let (mut s, f1, a1) = section_and_squad();
+    let p = suppress(&mut s, &[f1], a1, dice);
+    Shot::taken(s, a1, p)
+}
+
 // --- Suppression Fire --------------------------------------------------------
 
 #[test]
@@ -128,25 +173,22 @@ fn suppression_fire_is_declared_before_the_roll_and_refused_when_the_module_is_o
 
 #[test]
 fn suppression_fire_short_of_1_below_the_score_needed_does_nothing() {
-    let (mut s, f1, a1) = section_and_squad();
     // 12 + 3 = 15: short of 16 (one below 20 on each of 4 dice).
-    let p = suppress(&mut s, &[f1], a1, &[3, 3, 3, 3]);
-    let (total, result, groups, _) = suppression_of(&p);
-    assert_eq!((total, result), (15, SuppressResult::Missed));
-    assert!(groups.is_empty());
-    assert!(s.advanced.suppressed.is_empty());
+    let x = section_suppresses(&[3, 3, 3, 3]);
+    assert_eq!((x.total, x.result), (15, SuppressResult::Missed));
+    assert!(x.groups.is_empty());
+    assert!(x.s.advanced.suppressed.is_empty());
     // The shot spent its action.
-    assert_eq!(s.actions_left(), 2);
+    assert_eq!(x.s.actions_left(), 2);
 }
 
 #[test]
 fn suppression_fire_1_below_the_score_needed_suppresses_the_target() {
-    let (mut s, f1, a1) = section_and_squad();
-    let p = suppress(&mut s, &[f1], a1, &[3, 3, 3, 4]);
-    let (total, result, groups, kills) = suppression_of(&p);
-    assert_eq!((total, result, kills), (16, SuppressResult::Suppressed, 0));
-    assert_eq!(groups, [a1]);
-    assert!(s.advanced.suppressed.contains(&a1));
+    let x = section_suppresses(&[3, 3, 3, 4]);
+    x.came_to(16, SuppressResult::Suppressed, 0);
+    assert_eq!(x.groups, [x.target]);
+    assert!(x.s.advanced.suppressed.contains(&x.target));
+    let p = x.p;
     p.assert_says(
         "Suppressing fire, 4D6 at Autons Auton Squad in the open (declared: the bazooka do not fire (they cannot suppress)): 3,3,3,4 +3 (modifiers) = 16 against 20 (suppresses from 16, strikes from 24): suppressed; pinned down: Autons Auton Squad",
     );
@@ -157,35 +199,31 @@ fn suppression_fire_1_below_the_score_needed_suppresses_the_target() {
 
 #[test]
 fn suppression_fire_the_same_as_the_score_needed_suppresses_the_target() {
-    let (mut s, f1, a1) = section_and_squad();
     // 17 + 3 = 20: exactly the kill score, which an aimed shot would kill
     // with; suppressing, it only pins down.
-    let p = suppress(&mut s, &[f1], a1, &[5, 4, 4, 4]);
-    let (total, result, _, kills) = suppression_of(&p);
-    assert_eq!((total, result, kills), (20, SuppressResult::Suppressed, 0));
-    assert_eq!(alive(&s, a1), 3);
+    let x = section_suppresses(&[5, 4, 4, 4]);
+    x.came_to(20, SuppressResult::Suppressed, 0);
+    assert_eq!(alive(&x.s, x.target), 3);
 }
 
 #[test]
 fn suppression_fire_1_above_the_score_needed_is_a_direct_strike_dealt_in_the_normal_way() {
-    let (mut s, f1, a1) = section_and_squad();
     // 21 + 3 = 24: one above on each die; the strike counts 24 - 4 = 20:
     // one Auton.
-    let p = suppress(&mut s, &[f1], a1, &[6, 5, 5, 5]);
-    let (total, result, groups, kills) = suppression_of(&p);
-    assert_eq!((total, result, kills), (24, SuppressResult::Strike, 1));
+    let x = section_suppresses(&[6, 5, 5, 5]);
+    x.came_to(24, SuppressResult::Strike, 1);
     // The Autons choose the casualty, as for any shot.
     assert!(
         matches!(
-            s.pending.first(),
+            x.s.pending.first(),
             Some(xenolog_engine::games::invasion::state::Pending::Casualties { count: 1, .. })
         ),
         "{:#?}",
-        s.pending
+        x.s.pending
     );
     // Assumed: the survivors are pinned down too.
-    assert_eq!(groups, [a1]);
-    p.assert_says("a direct strike, 1 kill");
+    assert_eq!(x.groups, [x.target]);
+    x.p.assert_says("a direct strike, 1 kill");
 }
 
 /// Eight riflemen (8D6, no weapon bonus) and armoured walkers that are
@@ -433,6 +471,20 @@ fn at_autons_cover(f: (f64, f64), a: (f64, f64), crack: u8) -> (InvasionState, G
     (s, f1, a1)
 }
 
+/// Given `at_autons_cover`, when the Fire Section fires at the Autons' cover
+/// with these dice.
+fn cover_shot(f: (f64, f64), a: (f64, f64), crack: u8, dice: &[u8]) -> Shot {
+    let (mut s, f1, a1) = at_autons_cover(f, a, crack);
+    let p = suppress_cover(&mut s, f1, a1, dice);
+    Shot::taken(s, a1, p)
+}
+
+/// The Auton Squad in the house (full cover, 28), the Fire Section at
+/// (31,24) with each die `crack` better.
+fn house_shot(crack: u8, dice: &[u8]) -> Shot {
+    cover_shot((31.0, 24.0), (31.0, 31.0), crack, dice)
+}
+
 #[test]
 fn suppressing_fire_and_cover_1_below_the_same_or_1_above_suppress_the_model_behind() {
     // The Auton Squad in the wood (partial cover, 24): 4 dice suppress the
@@ -443,39 +495,34 @@ fn suppressing_fire_and_cover_1_below_the_same_or_1_above_suppress_the_model_beh
         ([6, 6, 6, 5], 0, 26),
         ([6, 6, 6, 6], 1, 31),
     ] {
-        let (mut s, f1, a1) = at_autons_cover((5.0, 20.0), (5.0, 31.0), crack);
-        let p = suppress_cover(&mut s, f1, a1, &dice);
-        let (t, result, groups, kills) = suppression_of(&p);
-        assert_eq!(t, total, "{:#?}", p.words);
-        assert_eq!((result, kills), (SuppressResult::Suppressed, 0), "{t}");
-        assert_eq!(groups, [a1]);
-        p.assert_says("at the cover of Autons Auton Squad in cover");
+        let x = cover_shot((5.0, 20.0), (5.0, 31.0), crack, &dice);
+        assert_eq!(x.total, total, "{:#?}", x.p.words);
+        let t = x.total;
+        assert_eq!((x.result, x.kills), (SuppressResult::Suppressed, 0), "{t}");
+        assert_eq!(x.groups, [x.target]);
+        x.p.assert_says("at the cover of Autons Auton Squad in cover");
     }
 }
 
 #[test]
 fn suppressing_fire_and_cover_2_above_strikes_a_model_in_partial_cover() {
     // The L.M.G. gunner and S.M.G. gunner are Crack Shots: +6 more.
-    let (mut s, f1, a1) = at_autons_cover((5.0, 20.0), (5.0, 31.0), 2);
     // 24 + 3 + 8 = 35: 2 above 24 on each die is 32: the strike counts
     // 35 - 8 = 27: one Auton at 24.
-    let p = suppress_cover(&mut s, f1, a1, &[6, 6, 6, 6]);
-    let (total, result, _, kills) = suppression_of(&p);
-    assert_eq!((total, result, kills), (35, SuppressResult::Strike, 1));
+    let x = cover_shot((5.0, 20.0), (5.0, 31.0), 2, &[6, 6, 6, 6]);
+    x.came_to(35, SuppressResult::Strike, 1);
 }
 
 #[test]
 fn suppressing_fire_and_cover_2_above_only_suppresses_a_model_in_full_cover() {
-    let (mut s, f1, a1) = at_autons_cover((31.0, 24.0), (31.0, 31.0), 3);
     // 24 + 3 + 12 = 39 against 28 in the house: 2 above (36) and more, but
     // "If the model behind the cover is in FULL COVER then the model is
     // suppressed".
-    let p = suppress_cover(&mut s, f1, a1, &[6, 6, 6, 6]);
-    let (total, result, groups, kills) = suppression_of(&p);
-    assert_eq!((total, result, kills), (39, SuppressResult::Suppressed, 0));
-    assert_eq!(groups, [a1]);
+    let x = house_shot(3, &[6, 6, 6, 6]);
+    x.came_to(39, SuppressResult::Suppressed, 0);
+    assert_eq!(x.groups, [x.target]);
     // 3 above is 28 + 12 = 40: one short.
-    p.assert_says("suppresses from 24, strikes from 40");
+    x.p.assert_says("suppresses from 24, strikes from 40");
 }
 
 /// The review's finding: a model in full cover was never struck through its
@@ -485,33 +532,26 @@ fn suppressing_fire_and_cover_2_above_only_suppresses_a_model_in_full_cover() {
 fn suppressing_fire_and_cover_3_above_strikes_a_model_in_full_cover() {
     // The Fire Section, each die +4 (skills), at the cover of the Auton
     // Squad in the house (28): 3 above is 28 + 3 x 4 = 40.
-    let fresh = || at_autons_cover((31.0, 24.0), (31.0, 31.0), 4);
     // 24 + 3 + 16 = 43: a strike, its kills counted from 43 less three
     // points a die (A5): 31, one Auton at 28.
-    let (mut s, f1, a1) = fresh();
-    let p = suppress_cover(&mut s, f1, a1, &[6, 6, 6, 6]);
-    let (total, result, groups, kills) = suppression_of(&p);
-    assert_eq!((total, result, kills), (43, SuppressResult::Strike, 1));
-    assert_eq!(groups, [a1]);
-    p.assert_says("suppresses from 24, strikes from 40");
-    p.assert_says("a direct strike, 1 kill");
+    let x = house_shot(4, &[6, 6, 6, 6]);
+    x.came_to(43, SuppressResult::Strike, 1);
+    assert_eq!(x.groups, [x.target]);
+    x.p.assert_says("suppresses from 24, strikes from 40");
+    x.p.assert_says("a direct strike, 1 kill");
     assert!(
-        s.pending.iter().any(|x| matches!(
+        x.s.pending.iter().any(|x| matches!(
             x,
             xenolog_engine::games::invasion::state::Pending::Casualties { .. }
         )),
         "the target's player chooses the casualty"
     );
     // Exactly 3 above (40) strikes: 28 left, one kill.
-    let (mut s, f1, a1) = fresh();
-    let p = suppress_cover(&mut s, f1, a1, &[6, 6, 6, 3]);
-    assert_eq!(suppression_of(&p).1, SuppressResult::Strike);
-    assert_eq!(suppression_of(&p).3, 1);
+    let x = house_shot(4, &[6, 6, 6, 3]);
+    assert_eq!((x.result, x.kills), (SuppressResult::Strike, 1));
     // One short of 3 above (39) only suppresses.
-    let (mut s, f1, a1) = fresh();
-    let p = suppress_cover(&mut s, f1, a1, &[6, 6, 6, 2]);
-    let (total, result, _, kills) = suppression_of(&p);
-    assert_eq!((total, result, kills), (39, SuppressResult::Suppressed, 0));
+    let x = house_shot(4, &[6, 6, 6, 2]);
+    x.came_to(39, SuppressResult::Suppressed, 0);
 }
 
 #[test]
@@ -1025,6 +1065,35 @@ fn lay(s: &mut InvasionState, g: GroupId, assault: bool) -> Played {
     )
 }
 
+/// The waiting group `g` springs its ambush on `target`.
+fn spring(g: GroupId, target: GroupId) -> String {
+    format!(r#"{{"spring":{{"group":{g},"target":{target}}}}}"#)
+}
+
+/// A group's move event, its measured figure ending at `to`.
+fn moved_to(group: GroupId, to: xenolog_engine::games::invasion::model::Point) -> E {
+    E::Moved {
+        group,
+        to: vec![Some(to)],
+        lead: 0,
+        stopped: None,
+        declared_cover: None,
+        face: None,
+    }
+}
+
+/// Given `who` (a group of seat 0) laying in wait at (10,10), when the
+/// Auton Squad walks from (26,40) into its sight on the Autons' card: the
+/// ambush is owed.
+fn ambush_owed(who: &str) -> (InvasionState, GroupId, GroupId, Played) {
+    let mut s = waiting_battle(false);
+    let [g, a1] = placed(&mut s, &format!("{who} at 10,10; a1 at 26,40"));
+    lay(&mut s, g, false);
+    card(&mut s, 1, CardKind::Triple);
+    let p = play(&mut s, 1, &move_to(a1, 2600, 3400), &[]);
+    (s, g, a1, p)
+}
+
 #[test]
 fn laying_in_wait_is_declared_at_the_beginning_of_the_players_own_turn() {
     let mut s = waiting_battle(false);
@@ -1123,14 +1192,7 @@ fn laying_in_wait_even_if_they_are_passing_through_the_path_of_a_move_is_measure
     // Hidden where it starts (behind the house) and where it ends (behind
     // the wood).
     let to = pt(6.0, 40.0);
-    let moved = E::Moved {
-        group: a1,
-        to: vec![Some(to)],
-        lead: 0,
-        stopped: None,
-        declared_cover: None,
-        face: None,
-    };
+    let moved = moved_to(a1, to);
     let due = ambushes_after(&s, std::slice::from_ref(&moved));
     assert!(
         matches!(due.as_slice(), [E::AmbushDue { group, target, .. }] if *group == f1 && *target == a1),
@@ -1139,35 +1201,16 @@ fn laying_in_wait_even_if_they_are_passing_through_the_path_of_a_move_is_measure
     // Only the end measured would owe nothing: a move of no length there.
     let mut there = s.clone();
     put(&mut there, a1, 2, 6.0, 40.0);
-    let stay = E::Moved {
-        group: a1,
-        to: vec![Some(to)],
-        lead: 0,
-        stopped: None,
-        declared_cover: None,
-        face: None,
-    };
+    let stay = moved_to(a1, to);
     assert!(ambushes_after(&there, &[stay]).is_empty());
-    let stay_at_start = E::Moved {
-        group: a1,
-        to: vec![Some(pt(33.0, 40.0))],
-        lead: 0,
-        stopped: None,
-        declared_cover: None,
-        face: None,
-    };
+    let stay_at_start = moved_to(a1, pt(33.0, 40.0));
     assert!(ambushes_after(&s, std::slice::from_ref(&stay_at_start)).is_empty());
     // Sprung, the shot is taken as the Autons passed (out of sight now).
     xenolog_engine::games::invasion::state::apply(&mut s, &moved);
     for e in &due {
         xenolog_engine::games::invasion::state::apply(&mut s, e);
     }
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"spring":{{"group":{f1},"target":{a1}}}}}"#),
-        &[6; 8],
-    );
+    let p = play(&mut s, 0, &spring(f1, a1), &[6; 8]);
     p.assert_says("springs its ambush on Autons Auton Squad");
     assert_eq!(
         alive(&s, a1),
@@ -1208,12 +1251,8 @@ fn laying_in_wait_an_enemy_surfacing_into_its_sight_is_a_target() {
 
 #[test]
 fn laying_in_wait_fires_out_of_turn_at_an_enemy_entering_its_sight_at_minus_1() {
-    let mut s = waiting_battle(false);
-    let [f1, a1] = placed(&mut s, "f1 at 10,10; a1 at 26,40");
-    lay(&mut s, f1, false);
     // The Autons' card: their squad moves into the section's sight.
-    card(&mut s, 1, CardKind::Triple);
-    let p = play(&mut s, 1, &move_to(a1, 2600, 3400), &[]);
+    let (mut s, f1, a1, p) = ambush_owed("f1");
     p.assert_says(
         "Autons Auton Squad comes into the sight of U.N.I.T. Support Fire Section, laying in wait",
     );
@@ -1233,12 +1272,7 @@ fn laying_in_wait_fires_out_of_turn_at_an_enemy_entering_its_sight_at_minus_1() 
     assert_refusal_says(&e, "springs its ambush");
     // "rolls a dice to strike immediately (yes, out of his turn) ... the
     // laying in wait model does however suffer a -1 dice modifier".
-    let p = play(
-        &mut s,
-        0,
-        &format!(r#"{{"spring":{{"group":{f1},"target":{a1}}}}}"#),
-        &[6, 6, 6, 6, 6, 6, 6, 6],
-    );
+    let p = play(&mut s, 0, &spring(f1, a1), &[6, 6, 6, 6, 6, 6, 6, 6]);
     p.assert_says(
         "U.N.I.T. Support Fire Section springs its ambush on Autons Auton Squad, out of turn",
     );
@@ -1256,11 +1290,7 @@ fn laying_in_wait_fires_out_of_turn_at_an_enemy_entering_its_sight_at_minus_1() 
 /// actions, other than FIRE, in their opponents turn."
 #[test]
 fn laying_in_wait_no_actions_other_than_fire_in_the_opponents_turn() {
-    let mut s = waiting_battle(false);
-    let [f1, a1] = placed(&mut s, "f1 at 10,10; a1 at 26,40");
-    lay(&mut s, f1, false);
-    card(&mut s, 1, CardKind::Triple);
-    play(&mut s, 1, &move_to(a1, 2600, 3400), &[]);
+    let (mut s, f1, a1, _) = ambush_owed("f1");
     // Asked in the Autons' card: a move, a plain shot, suppressing fire or
     // a special action of the waiting group are all refused.
     for json in [
@@ -1279,22 +1309,13 @@ fn laying_in_wait_no_actions_other_than_fire_in_the_opponents_turn() {
 
 #[test]
 fn laying_in_wait_a_target_let_pass_leaves_the_group_waiting() {
-    let mut s = waiting_battle(false);
-    let [f3, a1] = placed(&mut s, "f3 at 10,10; a1 at 26,40");
-    lay(&mut s, f3, false);
-    card(&mut s, 1, CardKind::Triple);
-    play(&mut s, 1, &move_to(a1, 2600, 3400), &[]);
+    let (mut s, f3, a1, _) = ambush_owed("f3");
     play(&mut s, 0, r#""let_pass""#, &[])
         .assert_says("U.N.I.T. Support Sniper lets Autons Auton Squad pass and goes on waiting");
     assert_eq!(s.advanced.waiting, [(f3, false)]);
     assert!(s.pending.is_empty());
     // Without a move into sight, no ambush is owed: it cannot be sprung.
-    let e = refused(
-        &mut s,
-        0,
-        &format!(r#"{{"spring":{{"group":{f3},"target":{a1}}}}}"#),
-        &[6],
-    );
+    let e = refused(&mut s, 0, &spring(f3, a1), &[6]);
     assert_refusal_says(&e, "the game asks you then");
 }
 

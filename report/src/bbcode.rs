@@ -60,18 +60,13 @@ pub fn render(story: &Story, options: &Options) -> Report {
             let _ = writeln!(bb, "[list]");
             for piece in &phase.pieces {
                 match piece {
-                    Piece::Folded {
-                        from,
-                        to,
-                        count,
-                        gist,
-                    } => {
-                        let more = if *count > gist.len() { "; ..." } else { "" };
-                        let _ = writeln!(
-                            bb,
-                            "[*][i]{count} routine (entries {from}-{to}): {}{more}[/i]",
-                            escape(&gist.join("; "))
-                        );
+                    Piece::Folded { .. } => {
+                        // "entries 4-4" for a fold of one (the Markdown and
+                        // HTML say "entry 4"): kept, the golden file pins it.
+                        let words = piece
+                            .fold_words(|from, to| format!("entries {from}-{to}"), escape)
+                            .unwrap_or_default();
+                        let _ = writeln!(bb, "[*][i]{words}[/i]");
                     }
                     Piece::Told(t) => {
                         let _ = write!(
@@ -99,14 +94,8 @@ pub fn render(story: &Story, options: &Options) -> Report {
                                 Importance::Routine => writeln!(bb, "{text}"),
                             };
                         }
-                        if !t.dice.is_empty() {
-                            let dice: Vec<String> = t.dice.iter().map(|d| d.words()).collect();
-                            let _ = writeln!(
-                                bb,
-                                "Dice{}: {}",
-                                if t.entered { " (entered)" } else { "" },
-                                dice.join(", ")
-                            );
+                        if let Some(dice) = t.dice_words() {
+                            let _ = writeln!(bb, "{dice}");
                         }
                         if let Some(n) = &t.note {
                             let _ = writeln!(bb, "Note: [i]{}[/i]", escape(n));

@@ -120,31 +120,20 @@ pub fn render(story: &Story) -> Report {
 
 fn item(piece: &Piece) -> ItemView {
     match piece {
-        Piece::Folded {
-            from,
-            to,
-            count,
-            gist,
-        } => {
-            let more = if *count > gist.len() { "; ..." } else { "" };
-            let span = if from == to {
-                format!("entry {from}")
-            } else {
-                format!("entries {from}-{to}")
-            };
-            ItemView {
-                folded: true,
-                class: "folded",
-                number: String::new(),
-                head: format!("{count} routine ({span}): {}{more}", gist.join("; ")),
-                bookmark: false,
-                lines: Vec::new(),
-                dice: Vec::new(),
-                entered: false,
-                note: None,
-                picture: None,
-            }
-        }
+        Piece::Folded { .. } => ItemView {
+            folded: true,
+            class: "folded",
+            number: String::new(),
+            head: piece
+                .fold_words(crate::fold_span, str::to_owned)
+                .unwrap_or_default(),
+            bookmark: false,
+            lines: Vec::new(),
+            dice: Vec::new(),
+            entered: false,
+            note: None,
+            picture: None,
+        },
         Piece::Told(t) => ItemView {
             folded: false,
             class: if t.bookmark {

@@ -148,6 +148,57 @@ pub struct Told {
     pub picture: Option<usize>,
 }
 
+impl Told {
+    /// "Dice (entered): 3 (hit), 5": the dice in words, or `None` when
+    /// none were rolled.
+    pub fn dice_words(&self) -> Option<String> {
+        if self.dice.is_empty() {
+            return None;
+        }
+        let dice: Vec<String> = self.dice.iter().map(|d| d.words()).collect();
+        let entered = if self.entered { " (entered)" } else { "" };
+        Some(format!("Dice{entered}: {}", dice.join(", ")))
+    }
+}
+
+/// A fold's entries in words: "entry 4", "entries 4-6".
+pub fn fold_span(from: EntryId, to: EntryId) -> String {
+    if from == to {
+        format!("entry {from}")
+    } else {
+        format!("entries {from}-{to}")
+    }
+}
+
+impl Piece {
+    /// A fold in words, "5 routine (entries 0-4): a; b; c; ...": its
+    /// entries as `span` says them, its first few commands each through the
+    /// format's `escape`, "; ..." when it holds more. `None` for an entry
+    /// told.
+    pub fn fold_words(
+        &self,
+        span: fn(EntryId, EntryId) -> String,
+        escape: impl Fn(&str) -> String,
+    ) -> Option<String> {
+        let Piece::Folded {
+            from,
+            to,
+            count,
+            gist,
+        } = self
+        else {
+            return None;
+        };
+        let more = if *count > gist.len() { "; ..." } else { "" };
+        let words: Vec<String> = gist.iter().map(|g| escape(g)).collect();
+        Some(format!(
+            "{count} routine ({}): {}{more}",
+            span(*from, *to),
+            words.join("; ")
+        ))
+    }
+}
+
 /// A piece of a phase's story: an entry told, or routine entries folded.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Piece {

@@ -91,27 +91,9 @@ pub fn render(story: &Story, options: &Options) -> Report {
             let _ = writeln!(md, "### {}\n", escape(&phase.name));
             for piece in &phase.pieces {
                 match piece {
-                    Piece::Folded {
-                        from,
-                        to,
-                        count,
-                        gist,
-                    } => {
-                        let more = if *count > gist.len() { "; ..." } else { "" };
-                        let span = if from == to {
-                            format!("entry {from}")
-                        } else {
-                            format!("entries {from}-{to}")
-                        };
-                        let _ = writeln!(
-                            md,
-                            "- *{} routine ({span}): {}{more}*",
-                            count,
-                            gist.iter()
-                                .map(|g| escape(g))
-                                .collect::<Vec<_>>()
-                                .join("; ")
-                        );
+                    Piece::Folded { .. } => {
+                        let words = piece.fold_words(crate::fold_span, escape);
+                        let _ = writeln!(md, "- *{}*", words.unwrap_or_default());
                     }
                     Piece::Told(t) => {
                         let mark = if t.bookmark { " (bookmarked)" } else { "" };
@@ -134,14 +116,8 @@ pub fn render(story: &Story, options: &Options) -> Report {
                         if t.folded_events > 0 {
                             let _ = writeln!(md, "  - *{} routine events folded*", t.folded_events);
                         }
-                        if !t.dice.is_empty() {
-                            let dice: Vec<String> = t.dice.iter().map(|d| d.words()).collect();
-                            let _ = writeln!(
-                                md,
-                                "  - Dice{}: {}",
-                                if t.entered { " (entered)" } else { "" },
-                                dice.join(", ")
-                            );
+                        if let Some(dice) = t.dice_words() {
+                            let _ = writeln!(md, "  - {dice}");
                         }
                         if let Some(n) = &t.note {
                             let _ = writeln!(md, "  - Note: *{}*", escape(n));

@@ -22,20 +22,9 @@ pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// A date from unix seconds, as `YYYY-MM-DD` (UTC).
-pub fn date(unix: i64) -> String {
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = unix.div_euclid(86_400) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
-}
+/// A date from unix seconds, as `YYYY-MM-DD` (UTC): the report's own, so
+/// the app and the reports write a date alike.
+pub use xenolog_report::date;
 
 #[cfg(test)]
 mod tests {

@@ -12,35 +12,18 @@ use xenolog_engine::games::alien::state::{AlienState, Phase, Pos, QueenOption};
 use xenolog_engine::games::alien::{Alien, AlienCommand as C, AlienEvent};
 use xenolog_engine::{Actor, LegalCommand, Session, Viewer};
 
-use super::support::{BOARD, app, click, click_on_board, give_on_board, legal, shot, type_into};
+use super::support::{
+    BOARD, app, app_on, click, click_on_board, give_on_board, legal, no_notices, shot, spec,
+    type_into,
+};
 use crate::gui::app::App;
-use crate::gui::command::{AppCommand, NewBattleSpec};
 use crate::gui::side::sentence;
 use crate::gui::store::DiceMode;
 
 /// A two-player battle of Alien from a position file.
 fn battle(position: &str, dice_mode: DiceMode, seed: u64) -> Harness<'static, App> {
-    let mut h = app();
-    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
-        game: "alien".into(),
-        scenario: String::new(),
-        seed,
-        config: json!({ "scenario_text": position }),
-        title: "Alien test".into(),
-        dice_mode,
-        strict: false,
-    }));
-    h.run();
-    no_notice(&h);
-    h
-}
-
-fn no_notice(h: &Harness<'_, App>) {
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    let config = json!({ "scenario_text": position });
+    app_on(spec("alien", seed, config, "Alien test", dice_mode))
 }
 
 fn session<'a>(h: &'a Harness<'_, App>) -> &'a Session<Alien> {
@@ -124,7 +107,7 @@ fn entered_dice(h: &mut Harness<'_, App>, dice: &str) {
     h.get_by_label("Enter your dice");
     type_into(h, "Dice rolled:", dice);
     click(h, "Play with these dice");
-    no_notice(h);
+    no_notices(h);
 }
 
 #[test]
@@ -163,7 +146,7 @@ fn a_characters_full_turn_of_six_points_three_moves_a_charge_taken_a_move_and_a_
         h.run();
         h.drop_at(p);
         h.run();
-        no_notice(&h);
+        no_notices(&h);
     }
     assert_eq!(st(&h).characters[v].pos, Pos::Tile(c10));
     assert_eq!(st(&h).characters[v].ap, 3);
@@ -177,13 +160,13 @@ fn a_characters_full_turn_of_six_points_three_moves_a_charge_taken_a_move_and_a_
         )
     });
     press(&mut h, &take);
-    no_notice(&h);
+    no_notices(&h);
     let d10 = tile(&s, "D10");
     let step = find(&h, |c| matches!(c, C::Move { to, .. } if *to == d10));
     press(&mut h, &step);
     let fire = find(&h, |c| matches!(c, C::Shoot { charges: 1, .. }));
     press(&mut h, &fire);
-    no_notice(&h);
+    no_notices(&h);
     let after = st(&h);
     let c = &after.characters[v];
     assert_eq!(c.pos, Pos::Tile(d10));
@@ -276,7 +259,7 @@ fn the_apc_drives_with_its_passenger_who_leaves_for_a_point_and_fuel_is_delivere
     let h12 = tile(&s, "H12");
     let drive = find(&h, |c| matches!(c, C::Drive { to } if *to == h12));
     press(&mut h, &drive);
-    no_notice(&h);
+    no_notices(&h);
     let after = st(&h);
     assert_eq!(after.apc.at, h12);
     assert_eq!(after.characters[hk].pos, Pos::Apc, "Hicks rides along");
@@ -287,7 +270,7 @@ fn the_apc_drives_with_its_passenger_who_leaves_for_a_point_and_fuel_is_delivere
     let g12 = tile(&s, "G12");
     let leave = find(&h, |c| matches!(c, C::Leave { to, .. } if *to == g12));
     press(&mut h, &leave);
-    no_notice(&h);
+    no_notices(&h);
     let after = st(&h);
     assert_eq!(after.characters[hk].pos, Pos::Tile(g12));
     assert_eq!(after.characters[hk].ap, 5);
@@ -306,7 +289,7 @@ fn the_apc_drives_with_its_passenger_who_leaves_for_a_point_and_fuel_is_delivere
         |c| matches!(c, C::Fuel { ch, .. } if usize::from(*ch) == hu),
     );
     press(&mut h, &fuel);
-    no_notice(&h);
+    no_notices(&h);
     assert_eq!(st(&h).apc.fuel, 3);
     assert!(st(&h).characters[hu].items.is_empty());
 }
@@ -316,7 +299,7 @@ fn the_alien_player_chooses_the_hatching_split_and_where_each_new_alien_goes() {
     let mut h = battle("character hicks at K9\n", DiceMode::Rolled, 6);
     let end = find(&h, |c| matches!(c, C::EndPhase));
     click(&mut h, &sentence(&end.text));
-    no_notice(&h);
+    no_notices(&h);
     let s = st(&h);
     assert_eq!(s.phase, Phase::Hatching);
     let roll = s.hatch_roll.expect("the game rolled");
@@ -346,7 +329,7 @@ fn the_alien_player_chooses_the_hatching_split_and_where_each_new_alien_goes() {
         &mut h,
         &format!("{} aliens of {}", parts.len(), words.join(" + ")),
     );
-    no_notice(&h);
+    no_notices(&h);
     assert_eq!(st(&h).to_place, parts);
     h.get_by_label_contains("place the new alien of strength");
     // The first on hatching place 2 (by the board), the rest on place 4
@@ -356,7 +339,7 @@ fn the_alien_player_chooses_the_hatching_split_and_where_each_new_alien_goes() {
     for _ in 1..parts.len() {
         click(&mut h, "Hatching place 4 (M14)");
     }
-    no_notice(&h);
+    no_notices(&h);
     let s = st(&h);
     assert_eq!(s.phase, Phase::Moving);
     let r6 = tile(&s, "R6");
@@ -466,7 +449,7 @@ fn the_new_battle_dialog_starts_an_alien_game_with_real_dice() {
     click(&mut h, "We roll real dice and type them in");
     shot(&mut h, "alien_new_battle_dialog");
     click(&mut h, "Start battle");
-    no_notice(&h);
+    no_notices(&h);
     let ob = h.state().open.as_ref().expect("a battle is open");
     assert_eq!(ob.summary.game, "alien");
     assert_eq!(ob.summary.dice_mode, DiceMode::Entered);

@@ -8,7 +8,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use xenolog_saves::Campaign;
 
-use super::support::{app_with, click, shot, type_into};
+use super::support::{app_with, click, no_notices, shot, type_into};
 use crate::gui::app::App;
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
 
@@ -53,11 +53,7 @@ fn fight_with(h: &mut Harness<'_, App>, name: &str, seed: &str) {
     click(h, &format!("Fight: {name}"));
     type_into(h, "Seed:", seed);
     click(h, "Start battle with the picked models");
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(h);
     assert!(!h.state().campaign_view.shown, "the battle is shown");
     play_to_end(h);
     click(h, "Rosters and experience…");
@@ -116,11 +112,7 @@ fn a_model_recruited_fights_gains_experience_buys_a_skill_and_a_taken_back_battl
             .expect("another command")
     };
     give(&mut h, &other);
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(&h);
     click(&mut h, "Rosters and experience…");
     // Then the view says what changed
     h.get_by_label("The campaign was recomputed. What changed:");

@@ -5,7 +5,9 @@
 use egui_kittest::kittest::Queryable;
 use xenolog_engine::LegalCommand;
 
-use super::support::{app_with, click, click_on_board, give_on_board, go_to, legal, position};
+use super::support::{
+    app_with, click, click_on_board, give_on_board, go_to, legal, no_notices, position,
+};
 use crate::gui::board::contains;
 
 fn sample() -> (
@@ -86,11 +88,7 @@ fn move_a_unit_by_clicking_it_and_then_a_highlighted_hex() {
         .expect("the dialog offers the move");
     choice.click();
     h.run();
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(&h);
     assert_eq!(position(&h), (pos + 1, last + 1));
     let ob = h.state().open.as_ref().unwrap();
     let entry = ob

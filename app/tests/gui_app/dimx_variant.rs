@@ -9,36 +9,40 @@ use serde_json::json;
 use xenolog_engine::Actor;
 
 use super::support::{
-    BOARD, app, click, click_on_board, legal, position, shot, start_battle, type_into,
+    BOARD, app_on, click, click_on_board, legal, no_notices, position, shot, spec, type_into,
 };
 use crate::gui::app::App;
-use crate::gui::command::{AppCommand, NewBattleSpec};
+use crate::gui::command::AppCommand;
 use crate::gui::store::DiceMode;
 
 /// A two-player battle of a small scenario on Mapzone Alpha.
 fn variant(lines: &str, dice_mode: DiceMode) -> Harness<'static, App> {
-    let mut h = app();
     let text = format!(
         "scenario \"test\"\nmap alpha\nother_kayotz aside\ncup lull\nentry 111 112 113\n{lines}\n"
     );
-    start_battle(
-        &mut h,
-        NewBattleSpec {
-            game: "dimx".into(),
-            scenario: String::new(),
-            seed: 1,
-            config: json!({ "scenario": "", "scenario_text": text, "two_player": true }),
-            title: "Variant test".into(),
-            dice_mode,
-            strict: false,
-        },
-    );
+    let config = json!({ "scenario": "", "scenario_text": text, "two_player": true });
+    let h = app_on(spec("dimx", 1, config, "Variant test", dice_mode));
     assert_eq!(h.state().open.as_ref().unwrap().battle.game_id(), "dimx");
     h
 }
 
 fn to_move(h: &Harness<'_, App>) -> Option<Actor> {
     h.state().open.as_ref().unwrap().battle.to_move()
+}
+
+/// The entry at the cursor, in words (the one just played).
+fn entry_at_cursor(h: &Harness<'_, App>) -> xenolog_engine::EntryText {
+    let b = h.state().open.as_ref().unwrap().battle.as_ref();
+    b.entry_texts(&[b.cursor().unwrap()]).remove(0)
+}
+
+/// HQ1's request for reinforcements, as offered.
+fn hq1_request(h: &Harness<'_, App>) -> xenolog_engine::LegalCommand {
+    legal(h)
+        .iter()
+        .find(|c| c.command == json!({"request_reinforcements": {"unit": "HQ1"}}))
+        .cloned()
+        .expect("HQ1 may request reinforcements")
 }
 
 #[test]
@@ -64,11 +68,7 @@ fn a_tie_the_kayotz_player_breaks_is_shown_and_taken_by_a_click_on_the_board() {
     h.get_by_label("Enter your dice");
     type_into(&mut h, "Dice rolled:", "2");
     click(&mut h, "Play with these dice");
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(&h);
     assert_eq!(to_move(&h), Some(Actor(1)), "the Kay'otz player decides");
 
     // Who decides and why, and the unit selected so its hexes light up.
@@ -86,19 +86,11 @@ fn a_tie_the_kayotz_player_breaks_is_shown_and_taken_by_a_click_on_the_board() {
     // A click on a highlighted hex breaks the tie.
     let before = position(&h).1;
     click_on_board(&mut h, &pick.text);
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(&h);
     assert_eq!(position(&h).1, before + 1);
     assert_eq!(to_move(&h), Some(Actor(0)), "back to the Marine player");
     assert!(h.query_by_label_contains("choose where").is_none());
-    let ob = h.state().open.as_ref().unwrap();
-    let entry = ob
-        .battle
-        .entry_texts(&[ob.battle.cursor().unwrap()])
-        .remove(0);
+    let entry = entry_at_cursor(&h);
     assert_eq!(entry.command, pick.text);
     assert!(
         pick.text.ends_with(hex.trim_start_matches("hex:")),
@@ -114,11 +106,7 @@ fn after_a_successful_recon_the_marine_player_chooses_a_chit_by_its_name() {
         DiceMode::Rolled,
     );
     click(&mut h, "Ends the Marine Action Phase; the Kay'otz activate");
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(&h);
     assert_eq!(to_move(&h), Some(Actor(0)));
     h.get_by_label("Marine player: choose which of the two drawn chits is enacted");
     h.get_by_label_contains("The Recon succeeded (E.2)");
@@ -140,16 +128,8 @@ fn after_a_successful_recon_the_marine_player_chooses_a_chit_by_its_name() {
         .trim_end_matches('"')
         .to_owned();
     click(&mut h, &chits[1]);
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
-    let ob = h.state().open.as_ref().unwrap();
-    let entry = ob
-        .battle
-        .entry_texts(&[ob.battle.cursor().unwrap()])
-        .remove(0);
+    no_notices(&h);
+    let entry = entry_at_cursor(&h);
     assert_eq!(
         entry.command,
         format!("the Marines choose the chit \"{name}\"")
@@ -175,16 +155,8 @@ fn the_kayotz_player_picks_which_unit_activates_next_by_a_button() {
         .expect("K12 may act");
     let label = crate::gui::side::sentence(&k12.text);
     click(&mut h, &label);
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
-    let ob = h.state().open.as_ref().unwrap();
-    let entry = ob
-        .battle
-        .entry_texts(&[ob.battle.cursor().unwrap()])
-        .remove(0);
+    no_notices(&h);
+    let entry = entry_at_cursor(&h);
     assert_eq!(entry.command, k12.text);
 }
 
@@ -197,24 +169,12 @@ fn a_granted_reinforcement_is_offered_and_never_thrown_away_without_asking() {
         "marine HQ1 at 225\nmarine MS6 pool\nmarine MS7 pool",
         DiceMode::Entered,
     );
-    let request = {
-        let ob = h.state().open.as_ref().unwrap();
-        ob.view
-            .legal
-            .iter()
-            .find(|c| c.command == json!({"request_reinforcements": {"unit": "HQ1"}}))
-            .cloned()
-            .expect("HQ1 may request reinforcements")
-    };
+    let request = hq1_request(&h);
     let mut req = PlayRequest::new(Intent::from(&request));
     req.dice = Some(vec![5]);
     h.state_mut().push(AppCommand::Give(req));
     h.run();
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(&h);
     let entries = h.state().open.as_ref().unwrap().battle.records().len();
     // The obligation, and the pool's units as buttons, in front of the player.
     h.get_by_label("Reinforcement granted: choose a unit from the pool");
@@ -242,11 +202,7 @@ fn a_granted_reinforcement_is_offered_and_never_thrown_away_without_asking() {
         &mut h,
         "Takes Marine Squad MS7 from the pool as a reinforcement",
     );
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(&h);
     assert_eq!(
         h.state().open.as_ref().unwrap().battle.records().len(),
         entries + 1
@@ -258,15 +214,7 @@ fn a_granted_reinforcement_is_offered_and_never_thrown_away_without_asking() {
 fn the_dice_prompt_says_what_the_roll_decides() {
     use crate::gui::command::{Intent, PlayRequest};
     let mut h = variant("marine HQ1 at 225\nmarine MS6 pool", DiceMode::Entered);
-    let request = {
-        let ob = h.state().open.as_ref().unwrap();
-        ob.view
-            .legal
-            .iter()
-            .find(|c| c.command == json!({"request_reinforcements": {"unit": "HQ1"}}))
-            .cloned()
-            .unwrap()
-    };
+    let request = hq1_request(&h);
     h.state_mut()
         .push(AppCommand::Give(PlayRequest::new(Intent::from(&request))));
     h.run();

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use eframe::egui;
 use egui_kittest::kittest::Queryable;
 
-use super::support::{app_answering, app_with, click, legal, menu, position};
+use super::support::{app_answering, app_with, click, legal, menu, no_notices, position};
 use crate::gui::files::Answer;
 
 /// A file dropped on the window.
@@ -158,11 +158,7 @@ fn export_then_import_a_battle_and_export_the_board_picture() {
     menu(&mut h, "File", "Export battle…");
     assert!(battle_file.exists());
     menu(&mut h, "File", "Import battle…");
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(&h);
     assert_eq!(h.state().battles.len(), battles + 1);
     menu(&mut h, "File", "Export board picture…");
     let svg = std::fs::read_to_string(&picture).unwrap();

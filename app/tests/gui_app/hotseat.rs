@@ -7,26 +7,13 @@ use egui_kittest::kittest::Queryable;
 use serde_json::json;
 use xenolog_engine::{Actor, Viewer};
 
-use super::support::{BOARD, app, click, legal, shot, start_battle};
+use super::support::{BOARD, app_on, click, legal, shot, spec};
 use crate::gui::app::App;
-use crate::gui::command::{AppCommand, Intent, NewBattleSpec, PlayRequest};
+use crate::gui::command::{AppCommand, Intent, PlayRequest};
 use crate::gui::store::DiceMode;
 
 fn high_card() -> Harness<'static, App> {
-    let mut h = app();
-    start_battle(
-        &mut h,
-        NewBattleSpec {
-            game: "highcard".into(),
-            scenario: String::new(),
-            seed: 5,
-            config: json!({}),
-            title: "Hands".into(),
-            dice_mode: DiceMode::Rolled,
-            strict: false,
-        },
-    );
-    h
+    app_on(spec("highcard", 5, json!({}), "Hands", DiceMode::Rolled))
 }
 
 /// The tooltips of the cards on the board as the app shows it now.

@@ -8,7 +8,9 @@ use serde_json::{Value, json};
 use xenolog_engine::games::invasion::{Invasion, InvasionEvent, InvasionState};
 use xenolog_engine::{Actor, Session};
 
-use super::support::{BOARD, app, click, click_on_board, game_state, legal, shot, start_battle};
+use super::support::{
+    BOARD, app, app_on, click, click_on_board, game_state, legal, no_notices, shot, spec,
+};
 use crate::gui::app::App;
 use crate::gui::board::Xform;
 use crate::gui::command::{AppCommand, Intent, NewBattleSpec, PlayRequest};
@@ -41,25 +43,13 @@ fn battle(b: i32, real_table: bool, dice_mode: DiceMode) -> Harness<'static, App
 }
 
 fn battle_on(scenario: String, real_table: bool, dice_mode: DiceMode) -> Harness<'static, App> {
-    let mut h = app();
-    start_battle(
-        &mut h,
-        NewBattleSpec {
-            game: "invasion".into(),
-            scenario: String::new(),
-            seed: 3,
-            config: json!({
-                "scenario_text": scenario,
-                "factions": ["red", "blue"],
-                "faction_texts": [RED, BLUE],
-                "real_table": real_table,
-            }),
-            title: "Invasion test".into(),
-            dice_mode,
-            strict: false,
-        },
-    );
-    h
+    let config = json!({
+        "scenario_text": scenario,
+        "factions": ["red", "blue"],
+        "faction_texts": [RED, BLUE],
+        "real_table": real_table,
+    });
+    app_on(spec("invasion", 3, config, "Invasion test", dice_mode))
 }
 
 fn st(h: &Harness<'_, App>) -> InvasionState {
@@ -104,6 +94,12 @@ fn recent_words(h: &Harness<'_, App>, n: usize) -> String {
         .join("\n")
 }
 
+/// What the board draws over the table with `selected` selected.
+fn board_marks(h: &Harness<'_, App>, selected: Option<&str>) -> Vec<crate::gui::boards::Mark> {
+    let ob = h.state().open.as_ref().unwrap();
+    ob.board.marks(ob.battle.as_ref(), selected)
+}
+
 /// The entries on the line.
 fn entries(h: &Harness<'_, App>) -> usize {
     super::support::position(h).1
@@ -129,11 +125,7 @@ fn play(h: &mut Harness<'_, App>, seat: u8, command: Value) {
             text: "setup".into(),
         })));
     h.run();
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(h);
 }
 
 /// The screen point of a table point given in inches.
@@ -147,14 +139,6 @@ fn screen_at(h: &Harness<'_, App>, x: f32, y: f32) -> eframe::egui::Pos2 {
 fn prompt(h: &Harness<'_, App>) -> Option<String> {
     let ob = h.state().open.as_ref().unwrap();
     ob.board.prompt(ob.battle.as_ref()).map(|p| p.ask)
-}
-
-fn no_notice(h: &Harness<'_, App>) {
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
 }
 
 /// The target's player picks a casualty by clicking it on the board: the
@@ -182,7 +166,7 @@ fn pick_casualty(h: &mut Harness<'_, App>) -> String {
     };
     let before = entries(h);
     click_on_board(h, &name);
-    no_notice(h);
+    no_notices(h);
     assert!(entries(h) > before, "clicking {name} removed it");
     id
 }
@@ -195,10 +179,7 @@ fn a_shot_is_given_by_clicking_the_enemy_group_and_the_target_picks_the_casualti
     assert_eq!(h.state().look.selected(), Some("group:0"));
     // Its move range and its clear line of sight to X-Ray are drawn, and
     // the dice it would roll shown.
-    let marks = {
-        let ob = h.state().open.as_ref().unwrap();
-        ob.board.marks(ob.battle.as_ref(), Some("group:0"))
-    };
+    let marks = board_marks(&h, Some("group:0"));
     assert!(
         matches!(marks.as_slice(), [crate::gui::boards::Mark::Area { .. }, crate::gui::boards::Mark::Line { dashed: false, tip, .. }] if tip.contains("can see Blue Legion X-Ray")),
         "{marks:?}"
@@ -207,7 +188,7 @@ fn a_shot_is_given_by_clicking_the_enemy_group_and_the_target_picks_the_casualti
     h.get_by_label("1. Red Army Single: being played, 1 action left");
 
     click_on_board(&mut h, "Alpha shoot at Blue Legion X-Ray");
-    no_notice(&h);
+    no_notices(&h);
     let words = recent_words(&h, 1);
     assert!(
         words.contains(
@@ -246,10 +227,7 @@ fn a_shot_is_given_by_clicking_the_enemy_group_and_the_target_picks_the_casualti
         Some("Blue Legion: choose 3 casualties of Blue Legion X-Ray")
     );
     // The figures that may be removed are ringed on the board.
-    let rings = {
-        let ob = h.state().open.as_ref().unwrap();
-        ob.board.marks(ob.battle.as_ref(), None)
-    };
+    let rings = board_marks(&h, None);
     assert_eq!(rings.len(), 6, "X-Ray's six figures: {rings:?}");
     shot(&mut h, "invasion_casualties");
     let mut removed = Vec::new();
@@ -278,7 +256,7 @@ fn linked_fire_collects_two_groups_shots_and_totals_them() {
     click(&mut h, "Add a shot by Bravo");
     h.get_by_label("Linked shots (2 of 2 actions): Alpha, Bravo");
     click_on_board_containing(&mut h, "Alpha shoot at Blue Legion X-Ray");
-    no_notice(&h);
+    no_notices(&h);
     let words = recent_words(&h, 2);
     assert!(
         words.contains("Alpha and Bravo shoot (linked fire) at Blue Legion X-Ray"),
@@ -323,14 +301,14 @@ fn hand_to_hand_is_struck_by_buttons_and_casualties_picked_on_the_board() {
     assert!(st(&h).groups[0].locked.is_some());
     // Blue's Double card: the melee is resolved after its actions.
     click(&mut h, "End the card");
-    no_notice(&h);
+    no_notices(&h);
     let mut struck = 0;
     let mut picked = Vec::new();
     for _ in 0..20 {
         match prompt(&h) {
             Some(p) if p.contains("strike in the hand-to-hand") => {
                 click(&mut h, "Strike");
-                no_notice(&h);
+                no_notices(&h);
                 struck += 1;
             }
             Some(p) if p.contains("casualt") => picked.push(pick_casualty(&mut h)),
@@ -369,7 +347,7 @@ fn at_a_real_table_the_target_cover_is_declared_and_its_kill_score_used() {
     h.get_by_label("Enter your dice");
     super::support::type_into(&mut h, "Dice rolled:", "6 6 6 6 6 6 6 6");
     click(&mut h, "Play with these dice");
-    no_notice(&h);
+    no_notices(&h);
     let shot = recent_events(&h, 1)
         .into_iter()
         .find_map(|e| match e {
@@ -408,7 +386,7 @@ fn a_move_is_given_by_clicking_a_point_of_the_table() {
     h.run();
     h.drop_at(p);
     h.run();
-    no_notice(&h);
+    no_notices(&h);
     let words = recent_words(&h, 2);
     assert!(words.contains("move Alpha to (10\", 8\")"), "{words}");
     let s = st(&h);
@@ -421,10 +399,7 @@ fn a_move_is_given_by_clicking_a_point_of_the_table() {
     // on its own after its one action).
     h.key_press(eframe::egui::Key::ArrowLeft);
     h.run();
-    let marks = {
-        let ob = h.state().open.as_ref().unwrap();
-        ob.board.marks(ob.battle.as_ref(), None)
-    };
+    let marks = board_marks(&h, None);
     assert!(
         matches!(marks.as_slice(), [crate::gui::boards::Mark::Line { tip, .. }] if tip == "Red Army Alpha moved"),
         "{marks:?}"
@@ -463,7 +438,7 @@ fn the_table_board_of_a_four_faction_battle_in_mid_game() {
         strict: false,
     }));
     h.run();
-    no_notice(&h);
+    no_notices(&h);
     assert_eq!(st(&h).factions.len(), 4);
     // Mid-game: every group that acts moves towards the nearest enemy, and
     // shoots when it can see one.
@@ -512,7 +487,7 @@ fn new_battle_offers_a_faction_per_player_and_the_table_options() {
     click(&mut h, "Played at a real table");
     click(&mut h, "Sewers");
     click(&mut h, "Start battle");
-    no_notice(&h);
+    no_notices(&h);
     let s = st(&h);
     let ids: Vec<&str> = s.factions.iter().map(|f| f.id.as_str()).collect();
     assert_eq!(ids, ["unit", "daleks", "mib"]);
@@ -540,7 +515,7 @@ fn dragging_a_group_moves_it_where_it_is_dropped() {
     let camera = h.state().look.camera;
     h.drop_at(to);
     h.run();
-    no_notice(&h);
+    no_notices(&h);
     assert_eq!(
         h.state().look.camera,
         camera,
@@ -564,7 +539,7 @@ fn at_a_real_table_a_move_declares_its_cover_and_base_contact() {
     click(&mut h, "In base contact with Blue Legion X-Ray");
     click(&mut h, "They defend a building");
     click(&mut h, "Move at the table");
-    no_notice(&h);
+    no_notices(&h);
     let events = recent_events(&h, 2);
     assert!(
         events.iter().any(|e| matches!(
@@ -611,25 +586,21 @@ fn the_player_aid_lists_the_cover_classes_and_the_factions_kill_scores() {
 /// other.
 #[test]
 fn in_a_melee_of_three_factions_the_strike_names_its_target_faction() {
-    let mut h = app();
     let text = "scenario \"Crossroads\"\ntable 24 24\nrounds 0\nzone 0 0 8 24\nzone 6 8 8 10\n\
                 zone 6 11 8 13\nfaction red\nfaction blue\nfaction green\n\
                 victory all last_standing \"Be the last faction on the table\"\n";
-    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
-        game: "invasion".into(),
-        scenario: String::new(),
-        seed: 3,
-        config: json!({
-            "scenario_text": text,
-            "factions": ["red", "blue", "green"],
-            "faction_texts": [RED, BLUE, GREEN],
-        }),
-        title: "Three-way melee".into(),
-        dice_mode: DiceMode::Rolled,
-        strict: false,
-    }));
-    h.run();
-    no_notice(&h);
+    let config = json!({
+        "scenario_text": text,
+        "factions": ["red", "blue", "green"],
+        "faction_texts": [RED, BLUE, GREEN],
+    });
+    let mut h = app_on(spec(
+        "invasion",
+        3,
+        config,
+        "Three-way melee",
+        DiceMode::Rolled,
+    ));
     // Every card up to Red's is given up; Alpha then charges between the two.
     for _ in 0..8 {
         let s = st(&h);
@@ -672,7 +643,7 @@ fn in_a_melee_of_three_factions_the_strike_names_its_target_faction() {
     // Both other factions are offered, each by name.
     h.get_by_label(&format!("Strike at {}", names[other]));
     click(&mut h, &format!("Strike at {}", names[target]));
-    no_notice(&h);
+    no_notices(&h);
     let events = recent_events(&h, 1);
     let dice = events
         .iter()
@@ -722,10 +693,7 @@ fn a_group_behind_a_building_cannot_be_shot_and_the_board_says_why() {
     );
     let mut h = battle_on(text, false, DiceMode::Rolled);
     click_on_board(&mut h, "Red Army Alpha");
-    let marks = {
-        let ob = h.state().open.as_ref().unwrap();
-        ob.board.marks(ob.battle.as_ref(), Some("group:0"))
-    };
+    let marks = board_marks(&h, Some("group:0"));
     assert!(
         marks.iter().any(|m| matches!(
             m,
@@ -755,10 +723,7 @@ fn a_click_inside_a_move_range_that_is_no_legal_end_point_says_why_and_keeps_the
     assert_eq!(h.state().look.selected(), Some("group:2"));
     let lead = st(&h).groups[2].models[0].at.unwrap();
     let (x, y) = (lead.x as f32 / 100.0 + 5.0, lead.y as f32 / 100.0);
-    let marks = {
-        let ob = h.state().open.as_ref().unwrap();
-        ob.board.marks(ob.battle.as_ref(), Some("group:2"))
-    };
+    let marks = board_marks(&h, Some("group:2"));
     assert!(
         marks.iter().any(|m| matches!(
             m,
@@ -829,7 +794,7 @@ fn a_click_on_a_figure_of_the_selected_group_makes_it_lead_the_move() {
     h.run();
     h.drop_at(p);
     h.run();
-    no_notice(&h);
+    no_notices(&h);
     let words = recent_words(&h, 2);
     assert!(words.contains("move Alpha to (7.1\", 13.7\")"), "{words}");
     assert!(!words.contains("stop"), "{words}");
@@ -856,7 +821,7 @@ fn linked_fire_of_one_group_twice_is_fired_from_the_side_panel() {
     click(&mut h, "Add a shot by Alpha");
     h.get_by_label("Linked shots (2 of 2 actions): Alpha, Alpha");
     click(&mut h, "Fire the linked shots at Blue Legion X-Ray");
-    no_notice(&h);
+    no_notices(&h);
     let shot = recent_events(&h, 2)
         .into_iter()
         .find_map(|e| match e {
@@ -877,23 +842,19 @@ fn linked_fire_of_one_group_twice_is_fired_from_the_side_panel() {
 fn the_winners_of_a_stormed_building_take_the_ground_by_a_button() {
     use xenolog_engine::games::invasion::model::Cover;
     // Red against Green Guard's four (the building's 12 each: 48 kills all).
-    let mut h = app();
-    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
-        game: "invasion".into(),
-        scenario: String::new(),
-        seed: 3,
-        config: json!({
-            "scenario_text": scenario(16).replace("faction blue", "faction green"),
-            "factions": ["red", "green"],
-            "faction_texts": [RED, GREEN],
-            "real_table": true,
-        }),
-        title: "Invasion test".into(),
-        dice_mode: DiceMode::Rolled,
-        strict: false,
-    }));
-    h.run();
-    no_notice(&h);
+    let config = json!({
+        "scenario_text": scenario(16).replace("faction blue", "faction green"),
+        "factions": ["red", "green"],
+        "faction_texts": [RED, GREEN],
+        "real_table": true,
+    });
+    let mut h = app_on(spec(
+        "invasion",
+        3,
+        config,
+        "Invasion test",
+        DiceMode::Rolled,
+    ));
     // Red storms Green Yankee, which defends a building (declared at the table).
     play(
         &mut h,
@@ -917,7 +878,7 @@ fn the_winners_of_a_stormed_building_take_the_ground_by_a_button() {
                     })
                 }));
                 h.run();
-                no_notice(&h);
+                no_notices(&h);
             }
             Some(xenolog_engine::games::invasion::state::Pending::Casualties {
                 seat,
@@ -936,7 +897,7 @@ fn the_winners_of_a_stormed_building_take_the_ground_by_a_button() {
                     break;
                 }
                 click(&mut h, "End the card");
-                no_notice(&h);
+                no_notices(&h);
             }
         }
     }
@@ -948,7 +909,7 @@ fn the_winners_of_a_stormed_building_take_the_ground_by_a_button() {
     );
     shot(&mut h, "invasion_take_the_ground");
     click(&mut h, "Take the ground they won");
-    no_notice(&h);
+    no_notices(&h);
     let s = st(&h);
     assert!(s.melees.is_empty() && s.pending.is_empty());
     assert_eq!(s.groups[0].declared_cover, Some(Cover::Building));
@@ -965,7 +926,7 @@ fn something_new_or_odd_is_typed_in_and_rolled_for() {
     super::support::type_into(&mut h, "They attempt:", "climb the water tower");
     let before = entries(&h);
     click(&mut h, "Attempt it");
-    no_notice(&h);
+    no_notices(&h);
     assert!(entries(&h) > before);
     let n = entries(&h) - before;
     let words = recent_words(&h, n);

@@ -9,9 +9,8 @@ use serde_json::json;
 use xenolog_engine::games::invasion::advanced::{Module, Order};
 use xenolog_engine::games::invasion::{Invasion, InvasionState};
 
-use super::support::{app, click, game_state, legal, shot, start_battle};
+use super::support::{app, app_on, click, game_state, give, legal, no_notices, shot, spec};
 use crate::gui::app::App;
-use crate::gui::command::{AppCommand, Intent, NewBattleSpec, PlayRequest};
 use crate::gui::store::DiceMode;
 
 /// Brutes who pass their stupidity check only on a 6, and a frightening
@@ -42,20 +41,13 @@ fn battle(seed: u64) -> Harness<'static, App> {
 }
 
 fn battle_with(seed: u64, config: serde_json::Value) -> Harness<'static, App> {
-    let mut h = app();
-    start_battle(
-        &mut h,
-        NewBattleSpec {
-            game: "invasion".into(),
-            scenario: String::new(),
-            seed,
-            config,
-            title: "Advanced test".into(),
-            dice_mode: DiceMode::Rolled,
-            strict: false,
-        },
-    );
-    h
+    app_on(spec(
+        "invasion",
+        seed,
+        config,
+        "Advanced test",
+        DiceMode::Rolled,
+    ))
 }
 
 fn st(h: &Harness<'_, App>) -> InvasionState {
@@ -73,52 +65,65 @@ fn log(h: &Harness<'_, App>) -> Vec<String> {
         .collect()
 }
 
-/// End cards (as [`until`]) until a command offered reads `words`.
-fn until_offered(h: &mut Harness<'_, App>, words: &str) {
-    for _ in 0..40 {
-        let view = &h.state().open.as_ref().unwrap().view;
-        if view.legal.iter().any(|c| c.text.contains(words)) {
-            return;
-        }
-        if h.query_by_label("end the card").is_some() {
-            click(h, "end the card");
-        } else {
-            let c = view.legal.first().cloned().expect("a command");
-            h.state_mut()
-                .push(AppCommand::Give(PlayRequest::new(Intent {
-                    actor: c.actor,
-                    command: c.command,
-                    text: c.text,
-                })));
-            h.run();
-        }
-    }
-    panic!("no command reads {words:?}");
-}
-
 /// End cards by clicking "end the card" (or, when the rules ask for
 /// something else first, such as casualties, give the first command
-/// offered) until `words` is in the log.
-fn until(h: &mut Harness<'_, App>, words: &str) {
+/// offered) until `done` holds, at most 40 times; whether it came to hold.
+fn end_cards_until(h: &mut Harness<'_, App>, done: impl Fn(&Harness<'_, App>) -> bool) -> bool {
     for _ in 0..40 {
-        if log(h).iter().any(|w| w.contains(words)) {
-            return;
+        if done(h) {
+            return true;
         }
         if h.query_by_label("end the card").is_some() {
             click(h, "end the card");
         } else {
             let first = legal(h).first().cloned();
             let c = first.unwrap_or_else(|| panic!("nothing to do: {:#?}", log(h)));
-            h.state_mut()
-                .push(AppCommand::Give(PlayRequest::new(Intent {
-                    actor: c.actor,
-                    command: c.command,
-                    text: c.text,
-                })));
-            h.run();
+            give(h, &c);
         }
     }
-    panic!("no {words:?} in the log: {:#?}", log(h));
+    false
+}
+
+/// End cards (as [`until`]) until a command offered reads `words`.
+fn until_offered(h: &mut Harness<'_, App>, words: &str) {
+    let offered = end_cards_until(h, |h| legal(h).iter().any(|c| c.text.contains(words)));
+    assert!(offered, "no command reads {words:?}");
+}
+
+/// End cards (as [`end_cards_until`]) until `words` is in the log.
+fn until(h: &mut Harness<'_, App>, words: &str) {
+    let logged = end_cards_until(h, |h| log(h).iter().any(|w| w.contains(words)));
+    assert!(logged, "no {words:?} in the log: {:#?}", log(h));
+}
+
+/// The Home Guard (seat 0) against the Brutes on the open field with the
+/// module `module` (seed 3), cards ended until a command reads `offered`;
+/// then the platoon selected among the groups that can act: its commands
+/// in the side panel.
+fn platoon_offered(module: &str, offered: &str) -> Harness<'static, App> {
+    let mut h = battle_with(
+        3,
+        json!({
+            "scenario_text": FIELD,
+            "factions": ["humans", "brutes"],
+            "faction_texts": [BRUTES, HUMANS],
+            module: true,
+        }),
+    );
+    until_offered(&mut h, offered);
+    let platoon = h
+        .get_all_by_label_contains("Platoon")
+        .find(|n| n.accesskit_node().role() == egui::accesskit::Role::Button)
+        .unwrap_or_else(|| {
+            let names: Vec<String> = h
+                .get_all_by_role(egui::accesskit::Role::Button)
+                .filter_map(|n| n.accesskit_node().label())
+                .collect();
+            panic!("no button for the platoon among {names:?}")
+        });
+    platoon.click();
+    h.run();
+    h
 }
 
 #[test]
@@ -145,11 +150,7 @@ fn new_battle_offers_the_advanced_modules_each_with_a_line_on_what_it_does() {
     let screen = h.ctx.content_rect();
     assert!(screen.contains(h.get_by_label("Start battle").rect().center()));
     click(&mut h, "Start battle");
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(&h);
     assert_eq!(st(&h).advanced.modules, [Module::Stupidity]);
 }
 
@@ -219,30 +220,9 @@ fn a_fear_test_is_in_the_log_and_a_1_to_3_ends_the_tests() {
 
 #[test]
 fn suppressing_fire_is_offered_for_the_selected_group_and_its_result_is_in_the_log() {
-    let mut h = battle_with(
-        3,
-        json!({
-            "scenario_text": FIELD,
-            "factions": ["humans", "brutes"],
-            "faction_texts": [BRUTES, HUMANS],
-            "suppression": true,
-        }),
-    );
-    until_offered(&mut h, "lay down suppressing fire");
-    // Select the platoon among the groups that can act: its commands,
-    // suppressing fire among them, in the side panel.
-    let platoon = h
-        .get_all_by_label_contains("Platoon")
-        .find(|n| n.accesskit_node().role() == egui::accesskit::Role::Button)
-        .unwrap_or_else(|| {
-            let names: Vec<String> = h
-                .get_all_by_role(egui::accesskit::Role::Button)
-                .filter_map(|n| n.accesskit_node().label())
-                .collect();
-            panic!("no button for the platoon among {names:?}")
-        });
-    platoon.click();
-    h.run();
+    // The platoon selected: its commands, suppressing fire among them, in
+    // the side panel.
+    let mut h = platoon_offered("suppression", "lay down suppressing fire");
     assert!(
         h.query_by_label_contains("Suppressing fire (").is_some(),
         "a folding list of suppressing fire"
@@ -282,22 +262,7 @@ fn suppressing_fire_is_offered_for_the_selected_group_and_its_result_is_in_the_l
 
 #[test]
 fn a_laying_in_wait_shot_is_offered_and_fired_in_the_other_sides_card() {
-    let mut h = battle_with(
-        3,
-        json!({
-            "scenario_text": FIELD,
-            "factions": ["humans", "brutes"],
-            "faction_texts": [BRUTES, HUMANS],
-            "laying_in_wait": true,
-        }),
-    );
-    until_offered(&mut h, "lay in wait to fire");
-    let platoon = h
-        .get_all_by_label_contains("Platoon")
-        .find(|n| n.accesskit_node().role() == egui::accesskit::Role::Button)
-        .expect("a button for the platoon");
-    platoon.click();
-    h.run();
+    let mut h = platoon_offered("laying_in_wait", "lay in wait to fire");
     click(&mut h, "Platoon lay in wait to fire");
     assert!(
         log(&h)
@@ -324,13 +289,7 @@ fn a_laying_in_wait_shot_is_offered_and_fired_in_the_other_sides_card() {
                 .cloned()
         });
         let c = next.expect("a command");
-        h.state_mut()
-            .push(AppCommand::Give(PlayRequest::new(Intent {
-                actor: c.actor,
-                command: c.command,
-                text: c.text,
-            })));
-        h.run();
+        give(&mut h, &c);
         if done {
             break;
         }

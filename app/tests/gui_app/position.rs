@@ -12,7 +12,7 @@ use xenolog_engine::games::alien::Alien;
 use xenolog_engine::games::alien::state::{Phase, Pos};
 use xenolog_engine::games::saucers::Saucers;
 
-use super::support::{BOARD, app_answering, click, menu, shot, type_into};
+use super::support::{BOARD, app_answering, click, menu, no_notices, shot, type_into};
 use crate::gui::app::App;
 use crate::gui::files::Answer;
 
@@ -95,11 +95,7 @@ fn file_new_battle_from_a_position_file_starts_the_alien_example_on_the_board() 
     type_into(&mut h, "Seed:", "27");
     shot(&mut h, "position_dialog_alien");
     click(&mut h, "Start battle");
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(&h);
     assert!(h.state().messages.dialog().is_none());
 
     // Started in the open campaign, under the file's name.
@@ -152,11 +148,7 @@ fn the_saucers_example_is_read_as_night_of_the_saucers() {
     // Nine Lives plays at a table of four, not at the default two.
     shot(&mut h, "position_dialog_saucers");
     click(&mut h, "Start battle");
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(&h);
     let ob = h.state().open.as_ref().expect("the battle is open");
     assert_eq!(ob.summary.game, "saucers");
     let s = ob

@@ -4,7 +4,7 @@
 use egui_kittest::kittest::Queryable;
 
 use super::support::{
-    RACE, app_with, click, go_to, menu, new_battle, play_many, position, type_into,
+    RACE, app_with, click, go_to, menu, new_battle, no_notices, play_many, position, type_into,
 };
 
 #[test]
@@ -67,11 +67,7 @@ fn bookmark_and_note_an_entry_see_them_open_the_luck_panel_and_export_a_report()
     click(&mut h, "Markdown");
     h.get_by_label("Preview");
     click(&mut h, "Export…");
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(&h);
     let md = std::fs::read_to_string(&out).expect("the report is written");
     assert!(md.contains("the turning point"), "{md}");
     assert!(md.contains("## Luck"));

@@ -10,39 +10,21 @@ use xenolog_engine::games::saucers::{Saucers, SaucersState};
 use xenolog_engine::scene::Shape;
 use xenolog_engine::{Actor, Viewer};
 
-use super::support::{BOARD, app, click, click_on_board, game_state, shot, type_into};
+use super::support::{
+    BOARD, app, app_on, click, click_on_board, game_state, no_notices, shot, spec, type_into,
+};
 use crate::gui::app::App;
 use crate::gui::board::Xform;
-use crate::gui::command::{AppCommand, Intent, NewBattleSpec, PlayRequest};
+use crate::gui::command::{AppCommand, Intent, PlayRequest};
 use crate::gui::dialogs::Dialog;
 use crate::gui::store::DiceMode;
 
 fn battle(seed: u64, config: Value, dice_mode: DiceMode) -> Harness<'static, App> {
-    let mut h = app();
-    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
-        game: "saucers".into(),
-        scenario: String::new(),
-        seed,
-        config,
-        title: "Saucers test".into(),
-        dice_mode,
-        strict: false,
-    }));
-    h.run();
-    no_notice(&h);
-    h
+    app_on(spec("saucers", seed, config, "Saucers test", dice_mode))
 }
 
 fn st(h: &Harness<'_, App>) -> SaucersState {
     game_state::<Saucers>(h)
-}
-
-fn no_notice(h: &Harness<'_, App>) {
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
 }
 
 fn play(h: &mut Harness<'_, App>, seat: u8, command: Value) {
@@ -53,7 +35,7 @@ fn play(h: &mut Harness<'_, App>, seat: u8, command: Value) {
             text: "test".into(),
         })));
     h.run();
-    no_notice(h);
+    no_notices(h);
 }
 
 /// Every seat gives its mission to its first student.
@@ -213,7 +195,7 @@ fn a_turn_is_two_actions_per_student_given_by_clicking_then_the_end() {
             if choices(&h).is_some() {
                 choose(&mut h, &mv.text);
             }
-            no_notice(&h);
+            no_notices(&h);
             let s = st(&h);
             if let Some(to) = to {
                 assert_eq!(s.humans[human].at, to, "{} moved", mv.text);
@@ -305,7 +287,7 @@ fn two_students_on_one_tile_kill_a_scout_neither_could_kill_alone() {
         h.get_by_label("Enter your dice");
         type_into(&mut h, "Dice rolled:", die);
         click(&mut h, "Play with these dice");
-        no_notice(&h);
+        no_notices(&h);
         let now = st(&h);
         match damage {
             Some(d) => {
@@ -382,7 +364,7 @@ fn an_instant_is_played_from_a_hand_in_another_players_turn() {
     if choices(&h).is_some() {
         choose(&mut h, &instant.text);
     }
-    no_notice(&h);
+    no_notices(&h);
     let after = st(&h);
     assert_eq!(held(&after), before - 1, "the Instant left the hand");
     assert_eq!(after.current, 0, "still the first seat's turn");
@@ -459,7 +441,7 @@ fn new_battle_offers_a_gang_per_player_and_starts_the_game() {
     // The seed field is below the options now (the form scrolls); the
     // gangs do not depend on it, the default seed starts the battle.
     click(&mut h, "Start battle");
-    no_notice(&h);
+    no_notices(&h);
     let s = st(&h);
     assert_eq!(
         s.variant,

@@ -125,6 +125,16 @@ pub fn position(h: &Harness<'_, App>) -> (usize, usize) {
 /// The test game's two-player race, as File > New battle lists it.
 pub const RACE: &str = "Dice Race (test game) (2 players)";
 
+/// Give this offered command through the app's own command path (as a
+/// click on it does), and let the app run.
+#[allow(dead_code)]
+pub fn give(h: &mut Harness<'_, App>, c: &xenolog_engine::LegalCommand) {
+    h.state_mut().push(crate::gui::command::AppCommand::Give(
+        crate::gui::command::PlayRequest::new(crate::gui::command::Intent::from(c)),
+    ));
+    h.run();
+}
+
 /// Play `n` commands quickly through the app's own command path: each the
 /// first offered that rolls 1.
 pub fn play_many(h: &mut Harness<'_, App>, n: usize) {
@@ -152,6 +162,35 @@ pub fn no_notices(h: &Harness<'_, App>) {
         "{:?}",
         h.state().messages.notices()
     );
+}
+
+/// What File > New battle asks for a battle of `game` (no named scenario,
+/// not strict).
+#[allow(dead_code)]
+pub fn spec(
+    game: &str,
+    seed: u64,
+    config: serde_json::Value,
+    title: &str,
+    dice_mode: crate::gui::store::DiceMode,
+) -> crate::gui::command::NewBattleSpec {
+    crate::gui::command::NewBattleSpec {
+        game: game.into(),
+        scenario: String::new(),
+        seed,
+        config,
+        title: title.into(),
+        dice_mode,
+        strict: false,
+    }
+}
+
+/// The app (as [`app`]) with this battle started; nothing went wrong.
+#[allow(dead_code)]
+pub fn app_on(spec: crate::gui::command::NewBattleSpec) -> Harness<'static, App> {
+    let mut h = app();
+    start_battle(&mut h, spec);
+    h
 }
 
 /// Start a battle as File > New battle does it; nothing went wrong.

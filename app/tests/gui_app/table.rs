@@ -5,7 +5,7 @@ use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
-use super::support::{BOARD, app_with, click_on_board, legal, on_screen};
+use super::support::{BOARD, app_with, click_on_board, legal, no_notices, on_screen};
 use crate::gui::app::App;
 use crate::gui::dialogs::Dialog;
 
@@ -115,11 +115,7 @@ fn open_read_only_closes_the_lock_notice() {
         h.state().campaign.as_ref().unwrap().path(),
         Some(club.as_path())
     );
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(&h);
     assert!(h.query_by_label("Open read-only").is_none());
     h.get_by_label("Read-only");
     drop(writer);
@@ -137,11 +133,7 @@ fn a_new_battle_resets_the_turn_field_and_the_status_bar() {
     h.state_mut().messages.status = "Played: something in the old battle".into();
     h.state_mut().campaign_view.sheet = Some(3);
     super::support::new_battle(&mut h, "Invaders From Dimension X! (1-2 players)", 5, false);
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(&h);
     assert_eq!(super::support::position(&h).0, 0);
     assert_eq!(h.state().timeline.goto_turn, 1);
     let status = h.state().messages.status.clone();
@@ -199,11 +191,7 @@ fn keys_select_the_next_unit_centre_on_it_and_end_the_phase() {
     h.run();
     match ending {
         Ok(text) => {
-            assert!(
-                h.state().messages.notices().is_empty(),
-                "{:?}",
-                h.state().messages.notices()
-            );
+            no_notices(&h);
             assert_eq!(h.state().messages.status, format!("Played: {text}"));
             assert_eq!(
                 h.state().open.as_ref().unwrap().battle.records().len(),
@@ -247,11 +235,7 @@ fn the_new_battle_dialog_remembers_the_last_settings() {
     assert_eq!(h.get_by_label("New battle").rect().top(), top);
     super::support::click(&mut h, "We roll real dice and type them in");
     super::support::click(&mut h, "Start battle");
-    assert!(
-        h.state().messages.notices().is_empty(),
-        "{:?}",
-        h.state().messages.notices()
-    );
+    no_notices(&h);
     assert_eq!(h.state().open.as_ref().unwrap().battle.game_id(), "saucers");
     let kept = h.state().prefs.new_battle.clone().expect("remembered");
     assert_eq!(kept.game, "saucers");

@@ -13,11 +13,11 @@ use xenolog_engine::games::invasion::model::Point;
 use xenolog_engine::games::invasion::{Invasion, InvasionState};
 use xenolog_engine::scene::ItemKind;
 
-use super::support::{BOARD, game_state, on_screen, shot};
+use super::support::{BOARD, game_state, on_screen, shot, spec, start_battle};
 use super::views::{open_game, sample_at};
 use crate::gui::app::App;
 use crate::gui::board::{Xform, contains};
-use crate::gui::command::{AppCommand, NewBattleSpec};
+use crate::gui::command::AppCommand;
 use crate::gui::store::DiceMode;
 
 const SMALL: egui::Vec2 = egui::vec2(1024.0, 700.0);
@@ -183,22 +183,14 @@ group x \"X-Ray\" legionary\n";
 /// as small): Red Army's one-figure group Alpha at (2.66", 24"), whose card
 /// it is, 8" from Blue Legion's one-figure group X-Ray at (10.66", 24").
 fn face_to_face(h: &mut Harness<'_, App>) {
-    h.state_mut().push(AppCommand::NewBattle(NewBattleSpec {
-        game: "invasion".into(),
-        scenario: String::new(),
-        seed: 3,
-        config: json!({
-            "scenario_text": "scenario \"Open field\"\ntable 72 48\nrounds 0\nzone 0 0 8 48\n\
-                zone 8 0 16 48\nfaction red\nfaction blue\n\
-                victory all last_standing \"Be the last faction on the table\"\n",
-            "factions": ["red", "blue"],
-            "faction_texts": [RED, BLUE],
-        }),
-        title: "Targets".into(),
-        dice_mode: DiceMode::Rolled,
-        strict: false,
-    }));
-    h.run();
+    let config = json!({
+        "scenario_text": "scenario \"Open field\"\ntable 72 48\nrounds 0\nzone 0 0 8 48\n\
+            zone 8 0 16 48\nfaction red\nfaction blue\n\
+            victory all last_standing \"Be the last faction on the table\"\n",
+        "factions": ["red", "blue"],
+        "faction_texts": [RED, BLUE],
+    });
+    start_battle(h, spec("invasion", 3, config, "Targets", DiceMode::Rolled));
     let s = invasion(h);
     assert_eq!(s.groups[0].points(), [Point::new(266, 2400)]);
     assert_eq!(s.groups[1].points(), [Point::new(1066, 2400)]);

@@ -18,7 +18,6 @@ pub struct Served {
     pub code: String,
     /// Its link, as `serve` printed it.
     pub link: String,
-    _stdout: BufReader<std::process::ChildStdout>,
 }
 
 impl Drop for Served {
@@ -128,12 +127,13 @@ fn start(data: &Path, listen: &str, first: bool, more: &[&str]) -> Served {
             link = Some(l.to_owned());
         }
     }
+    // Keep reading its standard output so that it never blocks on a full pipe.
+    std::thread::spawn(move || for _ in stdout.lines().map_while(Result::ok) {});
     Served {
         child,
         url: url.unwrap_or_default(),
         code: code.unwrap_or_default(),
         link: link.unwrap_or_default(),
-        _stdout: stdout,
     }
 }
 

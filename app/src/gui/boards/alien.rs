@@ -24,7 +24,8 @@ use xenolog_engine::{
     Actor, Battle, EntryId, EntryText, Game, LegalCommand, Scene, Session, Viewer,
 };
 
-use super::{BoardUi, Mark, Prompt, Step};
+use super::{BoardUi, Mark, Prompt, Step, swatch};
+use crate::gui::board::color;
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
 
 /// The board UI of Alien.
@@ -439,16 +440,6 @@ fn focus(s: &AlienState, e: &AlienEvent) -> Vec<String> {
     out
 }
 
-/// A coloured square as the board draws it, then its words.
-fn swatch(ui: &mut egui::Ui, fill: Rgba, words: &str) {
-    ui.horizontal_top(|ui| {
-        let (r, _) = ui.allocate_exact_size(egui::vec2(18.0, 14.0), egui::Sense::hover());
-        ui.painter()
-            .rect_filled(r, 2.0, crate::gui::board::color(fill));
-        ui.add(egui::Label::new(words).wrap());
-    });
-}
-
 /// The legend and player aid of Alien (rule text 004, the clauses of its
 /// RULES.md in brackets), with the FIGHT RESULT table in force.
 fn aid_ui(ui: &mut egui::Ui, s: Option<&AlienState>) {
@@ -478,7 +469,7 @@ fn aid_ui(ui: &mut egui::Ui, s: Option<&AlienState>) {
         ),
         (Terrain::Wall, "Wall."),
     ] {
-        swatch(ui, terrain_fill(t), words);
+        swatch(ui, color(terrain_fill(t)), words);
     }
     ui.label(
         "Letters on tiles: SUIT, FUEL, COMP (component warehouse: floppy disks, spare parts), \

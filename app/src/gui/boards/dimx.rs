@@ -12,7 +12,7 @@ use xenolog_engine::games::dimx::units::Condition;
 use xenolog_engine::games::dimx::{DimX, DimxCommand, DimxEvent, DimxState};
 use xenolog_engine::{Actor, Battle, EntryText, LegalCommand, Scene, Session};
 
-use super::{BoardUi, Prompt, Step};
+use super::{BoardUi, Prompt, Step, swatch};
 
 /// Why the Marine player may not give `command` now, in the rule's words.
 fn refusal(battle: &dyn Battle, command: &Value) -> Option<String> {
@@ -196,15 +196,6 @@ fn prompt_of(s: &DimxState) -> Option<Prompt> {
         }
         _ => None,
     }
-}
-
-/// A coloured square as in the board's drawing, then its words.
-fn swatch(ui: &mut egui::Ui, fill: egui::Color32, words: &str) {
-    ui.horizontal_top(|ui| {
-        let (r, _) = ui.allocate_exact_size(egui::vec2(18.0, 14.0), egui::Sense::hover());
-        ui.painter().rect_filled(r, 2.0, fill);
-        ui.add(egui::Label::new(words).wrap());
-    });
 }
 
 /// The legend and player aid of Dimension X, from rule text 003 (clauses

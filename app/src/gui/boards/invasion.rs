@@ -22,7 +22,8 @@ use xenolog_engine::games::invasion::{
 use xenolog_engine::scene::Rgba;
 use xenolog_engine::{Actor, Battle, EntryId, LegalCommand, Randomness, Scene, Session};
 
-use super::{BoardUi, Mark, Prompt};
+use super::{BoardUi, Mark, Prompt, swatch};
+use crate::gui::board::color;
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
 
 /// A figure the target's player may remove.
@@ -1314,15 +1315,6 @@ impl BoardUi for InvasionBoard {
     }
 }
 
-fn swatch(ui: &mut egui::Ui, fill: Rgba, words: &str) {
-    ui.horizontal_top(|ui| {
-        let (r, _) = ui.allocate_exact_size(egui::vec2(18.0, 14.0), egui::Sense::hover());
-        ui.painter()
-            .rect_filled(r, 2.0, crate::gui::board::color(fill));
-        ui.add(egui::Label::new(words).wrap());
-    });
-}
-
 /// The legend and player aid of Alien Invasion (rule text 000, its section
 /// names in brackets), with the kill scores of the factions in the battle.
 fn aid_ui(ui: &mut egui::Ui, s: Option<&InvasionState>) {
@@ -1351,24 +1343,24 @@ fn aid_ui(ui: &mut egui::Ui, s: Option<&InvasionState>) {
             "Soft going (water, marsh): Spugs and Mites cannot cross it (Terrain).",
         ),
     ] {
-        swatch(ui, cover_fill(c, soft), words);
+        swatch(ui, color(cover_fill(c, soft)), words);
     }
     ui.label("A thick edge: the feature blocks lines of sight. A brown line: a linear barrier; a move ends once it crosses one (1. Move).");
     ui.label("Grey discs: manholes (the sewers option). Brown discs: Spug holes.");
     ui.heading("Marks for the selected group");
     swatch(
         ui,
-        RANGE_FILL,
+        color(RANGE_FILL),
         "Its move range: where its lead figure can get to; the rest are placed next to it (1. Move).",
     );
     swatch(
         ui,
-        CLEAR,
+        color(CLEAR),
         "A clear line of sight: it may shoot at that group (2. Shoot).",
     );
     swatch(
         ui,
-        BLOCKED,
+        color(BLOCKED),
         "Dashed: no line of sight; hover for what blocks it (terrain or an intervening group).",
     );
     ui.heading("Actions (Mechanics of Play)");

@@ -280,6 +280,16 @@ pub struct GenericBoard;
 impl BoardUi for GenericBoard {}
 
 /// The board UI of a game.
+/// A legend's line: a coloured square as the board draws it, then its
+/// words (the player aids of the boards).
+pub(crate) fn swatch(ui: &mut egui::Ui, fill: egui::Color32, words: &str) {
+    ui.horizontal_top(|ui| {
+        let (r, _) = ui.allocate_exact_size(egui::vec2(18.0, 14.0), egui::Sense::hover());
+        ui.painter().rect_filled(r, 2.0, fill);
+        ui.add(egui::Label::new(words).wrap());
+    });
+}
+
 pub fn for_game(game: &str) -> Box<dyn BoardUi> {
     BOARDS.iter().find(|(id, _)| *id == game).map_or_else(
         || Box::new(GenericBoard) as Box<dyn BoardUi>,

@@ -161,16 +161,11 @@ pub fn reachable(
         d += 1;
         let mut next = Vec::new();
         for p in frontier {
-            if p != h.at && !through && st.has_ground_alien(p) {
-                continue;
-            }
-            for (dc, dr) in neighbours(diagonal) {
-                let Some(q) = step(p, dc, dr) else { continue };
-                if dist[q as usize] != u8::MAX || st.board[q as usize].destroyed {
-                    continue;
+            for q in onward(st, h.at, p, through, diagonal) {
+                if dist[q as usize] == u8::MAX {
+                    dist[q as usize] = d;
+                    next.push(q);
                 }
-                dist[q as usize] = d;
-                next.push(q);
             }
         }
         frontier = next;
@@ -178,6 +173,28 @@ pub fn reachable(
     (0..TILES as Pos)
         .filter(|&p| p != h.at && dist[p as usize] != u8::MAX)
         .collect()
+}
+
+/// The tiles a student who set out from `start` may step on from `p`, the
+/// one step rule [`reachable`] and [`path`] search with: orthogonally (and
+/// diagonally with Short Cut), never into a destroyed tile, and none from a
+/// tile holding an alien it is passing (unless `through`).
+fn onward(
+    st: &SaucersState,
+    start: Pos,
+    p: Pos,
+    through: bool,
+    diagonal: bool,
+) -> impl Iterator<Item = Pos> + '_ {
+    let blocked = p != start && !through && st.has_ground_alien(p);
+    let dirs = if blocked {
+        Vec::new()
+    } else {
+        neighbours(diagonal)
+    };
+    dirs.into_iter()
+        .filter_map(move |(dc, dr)| step(p, dc, dr))
+        .filter(|q| !st.board[*q as usize].destroyed)
 }
 
 /// A shortest path to `to` as [`reachable`] finds it (the start excluded).
@@ -191,16 +208,11 @@ fn path(st: &SaucersState, human: usize, to: Pos, through: bool) -> Vec<Pos> {
         if p == to {
             break;
         }
-        if p != h.at && !through && st.has_ground_alien(p) {
-            continue;
-        }
-        for (dc, dr) in neighbours(diagonal) {
-            let Some(q) = step(p, dc, dr) else { continue };
-            if prev[q as usize] != u8::MAX || st.board[q as usize].destroyed {
-                continue;
+        for q in onward(st, h.at, p, through, diagonal) {
+            if prev[q as usize] == u8::MAX {
+                prev[q as usize] = p;
+                queue.push_back(q);
             }
-            prev[q as usize] = p;
-            queue.push_back(q);
         }
     }
     let mut out = vec![to];

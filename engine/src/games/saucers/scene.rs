@@ -167,28 +167,25 @@ pub fn scene(st: &SaucersState) -> Scene {
                 ));
             }
             if d.school && !st.board[p as usize].destroyed {
-                items.push(Item {
-                    id: format!("school:{}", coord(p)),
-                    kind: ItemKind::Marker,
-                    shape: Shape::Line(vec![
-                        [min[0] + 80.0, min[1] + 4.0],
-                        [min[0] + 96.0, min[1] + 20.0],
-                    ]),
-                    fill: Rgba::rgb(220, 0, 0),
-                    stroke: (3.0, Rgba::rgb(220, 0, 0)),
-                    tooltip: Some("the high school: the students start here".into()),
-                });
-                items.push(Item {
-                    id: format!("school2:{}", coord(p)),
-                    kind: ItemKind::Marker,
-                    shape: Shape::Line(vec![
-                        [min[0] + 96.0, min[1] + 4.0],
-                        [min[0] + 80.0, min[1] + 20.0],
-                    ]),
-                    fill: Rgba::rgb(220, 0, 0),
-                    stroke: (3.0, Rgba::rgb(220, 0, 0)),
-                    tooltip: None,
-                });
+                // The high school's red cross, stroke by stroke (from, to).
+                let red = Rgba::rgb(220, 0, 0);
+                let school = "the high school: the students start here";
+                for (id, a, b, tooltip) in [
+                    ("school", [80.0, 4.0], [96.0, 20.0], Some(school)),
+                    ("school2", [96.0, 4.0], [80.0, 20.0], None),
+                ] {
+                    items.push(Item {
+                        id: format!("{id}:{}", coord(p)),
+                        kind: ItemKind::Marker,
+                        shape: Shape::Line(vec![
+                            [min[0] + a[0], min[1] + a[1]],
+                            [min[0] + b[0], min[1] + b[1]],
+                        ]),
+                        fill: red,
+                        stroke: (3.0, red),
+                        tooltip: tooltip.map(Into::into),
+                    });
+                }
             }
             if st.board[p as usize].searched && d.ambush.is_some() {
                 items.push(text(
