@@ -31,7 +31,10 @@
 //!   no allocation an entry, what an `EntryRecord` that borrows from its
 //!   battle's buffer would cost;
 //! - `scan`: the rows stepped and their blobs' lengths summed, nothing
-//!   decoded: SQLite's own floor for the layout.
+//!   decoded: SQLite's own floor for the layout;
+//! - `scan_mmap`, `views_mmap` (`rows` and `blocks_1024_rowid`): the same with
+//!   the file mapped (`PRAGMA mmap_size`), SQLite reading its pages in place
+//!   rather than copying each into its page cache.
 //!
 //! The sizes of the files (bytes an entry) are printed when they are built.
 //!
@@ -196,12 +199,23 @@ fn build(path: &Path, layout: Layout, entries: &[Vec<u8>]) -> Duration {
     t.elapsed()
 }
 
+/// Whether the read connection maps the file (`PRAGMA mmap_size`) instead of
+/// reading its pages into SQLite's page cache.
+static MMAP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 fn open(path: &Path) -> Connection {
-    Connection::open_with_flags(
+    let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
-    .expect("opens")
+    .expect("opens");
+    if MMAP.load(std::sync::atomic::Ordering::Relaxed) {
+        let size: i64 = conn
+            .query_row("PRAGMA mmap_size = 1073741824", [], |r| r.get(0))
+            .expect("maps");
+        assert!(size > 0, "this SQLite maps files");
+    }
+    conn
 }
 
 /// Call `each(first, blob)` for every row of the battle, in order.
@@ -345,6 +359,19 @@ fn packed(c: &mut Criterion) {
                 })
             })
         });
+        if matches!(f.layout, Layout::Rows | Layout::BlocksRowid(1024)) {
+            let mapped = |on| MMAP.store(on, std::sync::atomic::Ordering::Relaxed);
+            g.bench_function(format!("{name}/scan_mmap"), |b| {
+                mapped(true);
+                b.iter(|| black_box(scan(&f.path, f.layout)));
+                mapped(false);
+            });
+            g.bench_function(format!("{name}/views_mmap"), |b| {
+                mapped(true);
+                b.iter(|| read_views(&f.path, f.layout, |views| assert_eq!(views.len(), LONG)));
+                mapped(false);
+            });
+        }
         if matches!(f.layout, Layout::Rows | Layout::Blocks(256)) {
             g.bench_function(format!("{name}/records_serde"), |b| {
                 b.iter(|| {
@@ -395,6 +422,10 @@ fn counting(dir: &str) {
 fn count_read(path: &Path, layout: Layout, target: &str) -> String {
     match target {
         "scan" => format!("{} bytes scanned", scan(path, layout)),
+        "scan_mmap" | "views_mmap" => {
+            MMAP.store(true, std::sync::atomic::Ordering::Relaxed);
+            count_read(path, layout, target.trim_end_matches("_mmap"))
+        }
         "records" => format!("{} records", read_records(path, layout, decode_entry).len()),
         "records_serde" => format!(
             "{} records",
@@ -405,7 +436,7 @@ fn count_read(path: &Path, layout: Layout, target: &str) -> String {
             read_views(path, layout, |v| n = v.len());
             format!("{n} views")
         }
-        _ => panic!("a target: scan, records, records_serde, views"),
+        _ => panic!("a target: scan, records, records_serde, views, scan_mmap, views_mmap"),
     }
 }
 
