@@ -21,12 +21,24 @@
 //! that decided the entry. A format 1 entry is upcast with the rules version
 //! its battle was started under (before format 2 a battle had one version).
 //!
+//! ## Reading entries
+//!
+//! [`decode_entry`] reads both formats by hand over the byte slice
+//! (`EntryReader`: postcard's varints with postcard's limits, the hashes as
+//! 16-byte slices, the byte fields borrowed), because it runs once for every
+//! stored entry when a battle is opened. It is defined to answer exactly as
+//! serde's derived decoder of [`EntryV1`] and [`EntryV2`] does, which is kept
+//! as [`decode_entry_reference`]: the same record, and for damaged bytes the
+//! same [`CodecError`] in the same words. [`decode_entry_view`] is the same
+//! read without copying the byte fields out ([`EntryView`]).
+//!
 //! ## Adding format 3
 //!
-//! Write `EntryV3`, bump [`ENTRY_FORMAT`], make `decode_entry` decode version 3
-//! directly and turn the older versions into it; keep `EntryV1`, `EntryV2` and
-//! the golden tests of their bytes forever. Writing always uses the newest
-//! version; files are never rewritten just to upgrade their records.
+//! Write `EntryV3`, bump [`ENTRY_FORMAT`], make `decode_entry` (and the serde
+//! reference beside it) decode version 3 directly and turn the older versions
+//! into it; keep `EntryV1`, `EntryV2` and the golden tests of their bytes
+//! forever. Writing always uses the newest version; files are never
+//! rewritten just to upgrade their records.
 //!
 //! ## Snapshots
 //!
@@ -256,7 +268,106 @@ pub fn encode_entry(seq: EntryId, rec: &EntryRecord) -> Result<Vec<u8>, CodecErr
 
 /// Read the stored bytes of entry `seq` of a battle started under rules
 /// version `battle_rules`, upcasting older formats.
+///
+/// This is the hot half of opening a battle (once a stored entry), so it reads
+/// postcard by hand ([`EntryReader`]): the varints with postcard's own loop and
+/// limits, the two hashes as 16-byte slices, straight into the engine's record
+/// with no [`EntryV1`] in between. It accepts exactly the bytes the serde
+/// decoder [`decode_entry_reference`] accepts, gives the same record, and
+/// refuses damaged bytes with the same error in the same words (postcard's
+/// [`postcard::Error`] for what postcard would have refused, at the same
+/// field); the tests hold the two equal on every compat fixture's entries and
+/// on random, cut and mutated bytes.
 pub fn decode_entry(
+    seq: EntryId,
+    bytes: &[u8],
+    battle_rules: u32,
+) -> Result<EntryRecord, CodecError> {
+    decode_entry_view(seq, bytes, battle_rules).map(|view| view.to_record())
+}
+
+/// A stored entry read in place: [`EntryRecord`]'s fields, its byte fields
+/// borrowed from the stored bytes rather than copied into vectors of their
+/// own. [`decode_entry`] is this and [`EntryView::to_record`]; a reader that
+/// keeps a battle's stored bytes in one buffer can keep views into it instead
+/// and allocate nothing an entry (`schema/benches/packed.rs` measures that).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EntryView<'a> {
+    /// The parent entry (`None`: it follows the setup).
+    pub parent: Option<EntryId>,
+    /// The branch the entry was recorded on.
+    pub branch: u32,
+    /// The seat that gave the command.
+    pub actor: Actor,
+    /// postcard of the game's command.
+    pub command: &'a [u8],
+    /// postcard of the game's events.
+    pub events: &'a [u8],
+    /// Every die the command rolled, two bytes each: sides, then value.
+    pub dice: &'a [u8],
+    /// Whether the players typed the dice in.
+    pub entered: bool,
+    /// Stream position after the command.
+    pub rng_after: u64,
+    /// Hash of the state after the command.
+    pub state_hash: [u8; 16],
+    /// Hash chain over the log.
+    pub chain: [u8; 16],
+    /// The rules version that decided the entry (format 1: the battle's).
+    pub rules_version: u32,
+}
+
+impl EntryView<'_> {
+    /// The engine's record: the byte fields copied out.
+    #[inline]
+    pub fn to_record(&self) -> EntryRecord {
+        EntryRecord {
+            parent: self.parent,
+            branch: self.branch,
+            actor: self.actor,
+            command: self.command.to_vec(),
+            events: self.events.to_vec(),
+            dice: self
+                .dice
+                .chunks_exact(2)
+                .map(|d| Die {
+                    sides: d[0],
+                    value: d[1],
+                })
+                .collect(),
+            entered: self.entered,
+            rng_after: self.rng_after,
+            state_hash: self.state_hash,
+            chain: self.chain,
+            rules_version: self.rules_version,
+        }
+    }
+}
+
+/// [`decode_entry`] without the copies: the entry read in place, every check
+/// and every error the same.
+#[inline]
+pub fn decode_entry_view(
+    seq: EntryId,
+    bytes: &[u8],
+    battle_rules: u32,
+) -> Result<EntryView<'_>, CodecError> {
+    let (version, payload) = open_envelope_fast(bytes)?;
+    match version {
+        1 => EntryReader::new(payload).entry(seq, false, battle_rules),
+        2 => EntryReader::new(payload).entry(seq, true, battle_rules),
+        v if v > ENTRY_FORMAT => Err(CodecError::Newer {
+            found: v,
+            ours: ENTRY_FORMAT,
+        }),
+        v => Err(CodecError::Unknown(v)),
+    }
+}
+
+/// [`decode_entry`] through serde's derived [`EntryV1`] and [`EntryV2`]: the
+/// decoder the entry formats were defined with, kept as the reference the
+/// hand-written one is tested against (it is about twice as slow).
+pub fn decode_entry_reference(
     seq: EntryId,
     bytes: &[u8],
     battle_rules: u32,
@@ -270,6 +381,195 @@ pub fn decode_entry(
             ours: ENTRY_FORMAT,
         }),
         v => Err(CodecError::Unknown(v)),
+    }
+}
+
+/// [`open_envelope`] without serde: the version is a postcard `u32` varint.
+fn open_envelope_fast(bytes: &[u8]) -> Result<(u32, &[u8]), CodecError> {
+    if bytes.is_empty() {
+        return Err(CodecError::Empty);
+    }
+    let mut r = EntryReader::new(bytes);
+    let version = r.varint_u32().map_err(garbled)?;
+    Ok((version, r.rest))
+}
+
+/// A cursor over a postcard payload, reading the fields of [`EntryV1`] (and
+/// [`EntryV2`]'s rules version) as postcard 1.x lays them out:
+///
+/// - `u8` (`actor`, a die's `sides` and `value`, each byte of a hash): one byte;
+/// - `bool` (`entered`): one byte, 0 or 1, anything else
+///   [`postcard::Error::DeserializeBadBool`];
+/// - `u32`, `u64` and a length (`usize`, 64 bits here): a little-endian base-128
+///   varint of at most 5 (`u32`) or 10 (`u64`) bytes whose last byte may carry
+///   only the bits left (4 or 1), else [`postcard::Error::DeserializeBadVarint`];
+/// - `&[u8]` (`command`, `events`): its length, then that many bytes;
+/// - `Vec<DieV1>`: its length, then two bytes a die (kept as one slice);
+/// - `[u8; 16]`: sixteen bytes, no length.
+///
+/// Running out of bytes anywhere is [`postcard::Error::DeserializeUnexpectedEnd`],
+/// as in postcard's slice flavor.
+struct EntryReader<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> EntryReader<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        EntryReader { rest: bytes }
+    }
+
+    #[inline(always)]
+    fn byte(&mut self) -> Result<u8, postcard::Error> {
+        let (&b, rest) = self
+            .rest
+            .split_first()
+            .ok_or(postcard::Error::DeserializeUnexpectedEnd)?;
+        self.rest = rest;
+        Ok(b)
+    }
+
+    #[inline(always)]
+    fn take(&mut self, n: u64) -> Result<&'a [u8], postcard::Error> {
+        if n > self.rest.len() as u64 {
+            return Err(postcard::Error::DeserializeUnexpectedEnd);
+        }
+        let (taken, rest) = self.rest.split_at(n as usize);
+        self.rest = rest;
+        Ok(taken)
+    }
+
+    /// A varint of at most `max` bytes, the last one at most `last`. One
+    /// byte is the common case (a gap of 1, a branch, a length), read here;
+    /// longer ones go through postcard's loop in [`Self::varint_long`].
+    #[inline(always)]
+    fn varint(&mut self, max: u32, last: u8) -> Result<u64, postcard::Error> {
+        if let [first, rest @ ..] = self.rest
+            && *first < 0x80
+        {
+            self.rest = rest;
+            return Ok(u64::from(*first));
+        }
+        self.varint_long(max, last)
+    }
+
+    /// postcard's varint loop (`try_take_varint_u64` and `_u32`): at most
+    /// `max` bytes, the last one at most `last`.
+    #[inline(never)]
+    fn varint_long(&mut self, max: u32, last: u8) -> Result<u64, postcard::Error> {
+        let mut out = 0;
+        for i in 0..max {
+            let b = self.byte()?;
+            out |= u64::from(b & 0x7f) << (7 * i);
+            if b & 0x80 == 0 {
+                if i == max - 1 && b > last {
+                    return Err(postcard::Error::DeserializeBadVarint);
+                }
+                return Ok(out);
+            }
+        }
+        Err(postcard::Error::DeserializeBadVarint)
+    }
+
+    #[inline(always)]
+    fn varint_u64(&mut self) -> Result<u64, postcard::Error> {
+        self.varint(10, 0x01)
+    }
+
+    #[inline(always)]
+    fn varint_u32(&mut self) -> Result<u32, postcard::Error> {
+        // At most 5 bytes, the fifth at most 0x0f: the value fits in 32 bits.
+        self.varint(5, 0x0f).map(|v| v as u32)
+    }
+
+    #[inline(always)]
+    fn bool(&mut self) -> Result<bool, postcard::Error> {
+        match self.byte()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(postcard::Error::DeserializeBadBool),
+        }
+    }
+
+    #[inline(always)]
+    fn hash(&mut self) -> Result<[u8; 16], postcard::Error> {
+        let bytes = self.take(16)?;
+        let mut out = [0; 16];
+        out.copy_from_slice(bytes);
+        Ok(out)
+    }
+
+    /// A byte field: its length, then its bytes.
+    #[inline(always)]
+    fn bytes(&mut self) -> Result<&'a [u8], postcard::Error> {
+        let len = self.varint_u64()?;
+        self.take(len)
+    }
+
+    /// The dice: their count, then two bytes a die (sides, value), kept as
+    /// the slice of those bytes. A count the payload cannot hold ends as
+    /// postcard's die-by-die read would: out of bytes.
+    #[inline(always)]
+    fn dice(&mut self) -> Result<&'a [u8], postcard::Error> {
+        let len = self.varint_u64()?;
+        let bytes = len
+            .checked_mul(2)
+            .ok_or(postcard::Error::DeserializeUnexpectedEnd)?;
+        self.take(bytes)
+    }
+
+    /// The payload of an entry in format 1 (`format_2` false: decided under
+    /// the battle's `battle_rules`) or format 2 (its own rules version last), as
+    /// `decode_all` and then `into_record` would give it: the whole payload is
+    /// read first (trailing bytes are damage), the parent gap checked after.
+    #[inline]
+    fn entry(
+        mut self,
+        seq: EntryId,
+        format_2: bool,
+        battle_rules: u32,
+    ) -> Result<EntryView<'a>, CodecError> {
+        let parent_gap = self.varint_u64().map_err(garbled)?;
+        let branch = self.varint_u32().map_err(garbled)?;
+        let actor = self.byte().map_err(garbled)?;
+        let command = self.bytes().map_err(garbled)?;
+        let events = self.bytes().map_err(garbled)?;
+        let dice = self.dice().map_err(garbled)?;
+        let entered = self.bool().map_err(garbled)?;
+        let rng_after = self.varint_u64().map_err(garbled)?;
+        let state_hash = self.hash().map_err(garbled)?;
+        let chain = self.hash().map_err(garbled)?;
+        let rules_version = if format_2 {
+            self.varint_u32().map_err(garbled)?
+        } else {
+            battle_rules
+        };
+        if !self.rest.is_empty() {
+            return Err(CodecError::Garbled(format!(
+                "{} unexpected bytes after the record",
+                self.rest.len()
+            )));
+        }
+        let parent = match parent_gap {
+            0 => None,
+            gap => Some(seq.checked_sub(gap).ok_or_else(|| {
+                CodecError::Garbled(format!(
+                    "entry {seq} names a parent {gap} entries back, before the first entry"
+                ))
+            })?),
+        };
+        Ok(EntryView {
+            parent,
+            branch,
+            actor: Actor(actor),
+            command,
+            events,
+            dice,
+            entered,
+            rng_after,
+            state_hash,
+            chain,
+            rules_version,
+        })
     }
 }
 
@@ -426,6 +726,263 @@ mod tests {
             decode_entry(0, &bytes, 1),
             Err(CodecError::Garbled(_))
         ));
+    }
+
+    /// The hand-written decoder and serde's give the same answer: the same
+    /// record, or the same error in the same words.
+    fn agree(seq: EntryId, bytes: &[u8], rules: u32) -> Result<EntryRecord, CodecError> {
+        let fast = decode_entry(seq, bytes, rules);
+        let reference = decode_entry_reference(seq, bytes, rules);
+        assert_eq!(fast, reference, "entry {seq} of rules {rules}: {bytes:?}");
+        fast
+    }
+
+    /// Every entry stored in every compat fixture's campaign (formats 1 and 2,
+    /// every game, every rules version the fixtures hold) decodes by hand
+    /// exactly as through serde, and cut, lengthened or flipped it fails the
+    /// same way too.
+    #[test]
+    fn the_hand_decoder_reads_every_compat_fixture_s_entries_as_serde_does() {
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/compat");
+        let mut dirs: Vec<_> = std::fs::read_dir(&root)
+            .expect("the compat fixtures")
+            .map(|d| d.expect("a fixture folder").path())
+            .collect();
+        dirs.sort();
+        let (mut entries, mut formats) = (0, std::collections::BTreeSet::new());
+        for dir in &dirs {
+            let file = dir.join("campaign.xenolog");
+            // Immutable: read as it is, no journal or side file made beside it.
+            let conn = rusqlite::Connection::open_with_flags(
+                format!("file:{}?immutable=1", file.display()),
+                rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI,
+            )
+            .expect("opens");
+            let mut stmt = conn
+                .prepare(
+                    "SELECT e.seq, e.record, b.rules_version FROM entries e \
+                     JOIN battles b ON b.id = e.battle ORDER BY e.battle, e.seq",
+                )
+                .expect("prepares");
+            let rows = stmt
+                .query_map([], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)? as u64,
+                        r.get::<_, Vec<u8>>(1)?,
+                        r.get::<_, u32>(2)?,
+                    ))
+                })
+                .expect("reads");
+            for row in rows {
+                let (seq, bytes, rules) = row.expect("a row");
+                agree(seq, &bytes, rules).expect("a stored entry decodes");
+                formats.insert(bytes[0]);
+                entries += 1;
+                // Damage one entry in eight (the whole set takes a minute
+                // unoptimised); the random test below damages many more.
+                if seq % 8 != 0 {
+                    continue;
+                }
+                for cut in 0..bytes.len() {
+                    assert!(agree(seq, &bytes[..cut], rules).is_err(), "cut at {cut}");
+                }
+                let mut longer = bytes.clone();
+                longer.push(0);
+                assert!(agree(seq, &longer, rules).is_err());
+                for at in 1..bytes.len() {
+                    let mut bad = bytes.clone();
+                    bad[at] ^= [0x01, 0x80, 0xff][at % 3];
+                    let _ = agree(seq, &bad, rules);
+                }
+                let _ = agree(0, &bytes, rules);
+            }
+        }
+        assert!(dirs.len() >= 10, "{} fixture folders", dirs.len());
+        assert!(entries > 500, "only {entries} entries read");
+        assert_eq!(
+            formats,
+            [1, 2].into(),
+            "both entry formats are in the fixtures"
+        );
+    }
+
+    fn random_record(rng: &mut xenolog_engine::rng::SplitMix64, seq: EntryId) -> EntryRecord {
+        // Values of every varint width, small ones most often.
+        let wide = |rng: &mut xenolog_engine::rng::SplitMix64| match rng.below(4) {
+            0 => rng.next_u64() & 0x7f,
+            1 => rng.next_u64() & 0x3fff,
+            2 => rng.next_u64() >> rng.below(64),
+            _ => u64::MAX - rng.below(3) as u64,
+        };
+        let bytes = |rng: &mut xenolog_engine::rng::SplitMix64, most: usize| {
+            let n = if rng.chance(8) {
+                128 + rng.below(300)
+            } else {
+                rng.below(most)
+            };
+            (0..n).map(|_| rng.next_u64() as u8).collect::<Vec<u8>>()
+        };
+        let mut hash = [0; 16];
+        hash.iter_mut().for_each(|b| *b = rng.next_u64() as u8);
+        EntryRecord {
+            parent: match rng.below(3) {
+                0 => None,
+                1 if seq > 0 => Some(seq - 1),
+                _ if seq > 0 => Some(rng.next_u64() % seq),
+                _ => None,
+            },
+            branch: wide(rng) as u32,
+            actor: Actor(rng.next_u64() as u8),
+            command: bytes(rng, 12),
+            events: bytes(rng, 40),
+            dice: (0..if rng.chance(10) { 70 } else { rng.below(6) })
+                .map(|_| Die {
+                    sides: rng.next_u64() as u8,
+                    value: rng.next_u64() as u8,
+                })
+                .collect(),
+            entered: rng.chance(2),
+            rng_after: wide(rng),
+            state_hash: hash,
+            chain: hash.map(|b| b.wrapping_mul(31)),
+            rules_version: wide(rng) as u32,
+        }
+    }
+
+    /// Random records of every shape, in both formats, read back the same by
+    /// both decoders; and every cut, every flipped byte, random damage and
+    /// random bytes are refused by both with the same error.
+    #[test]
+    fn the_hand_decoder_equals_serde_on_random_cut_and_mutated_bytes() {
+        let mut rng = xenolog_engine::rng::SplitMix64(29);
+        for round in 0..500 {
+            let seq = match round % 3 {
+                0 => rng.below(5) as u64,
+                1 => rng.next_u64() >> rng.below(64),
+                _ => u64::MAX - rng.below(3) as u64,
+            };
+            let rec = random_record(&mut rng, seq);
+            let v2 = encode_entry(seq, &rec).unwrap();
+            let v1 = seal(1, &EntryV1::from_record(seq, &rec).unwrap()).unwrap();
+            let battle_rules = rng.next_u64() as u32;
+            assert_eq!(agree(seq, &v2, battle_rules).unwrap(), rec);
+            assert_eq!(
+                agree(seq, &v1, battle_rules).unwrap(),
+                EntryRecord {
+                    rules_version: battle_rules,
+                    ..rec.clone()
+                }
+            );
+            for bytes in [&v1, &v2] {
+                for cut in 0..bytes.len() {
+                    let _ = agree(seq, &bytes[..cut], battle_rules);
+                }
+                for _ in 0..20 {
+                    let mut bad = bytes.clone();
+                    match rng.below(4) {
+                        0 => {
+                            let at = rng.below(bad.len());
+                            bad[at] = rng.next_u64() as u8;
+                        }
+                        1 => {
+                            let at = rng.below(bad.len());
+                            bad[at] |= 0x80;
+                        }
+                        2 => {
+                            let at = rng.below(bad.len() + 1);
+                            bad.insert(at, rng.next_u64() as u8);
+                        }
+                        _ => {
+                            bad.remove(rng.below(bad.len()));
+                        }
+                    }
+                    let _ = agree(seq, &bad, battle_rules);
+                    // Other keys move the parent, or put it before entry 0.
+                    let _ = agree(rng.below(3) as u64, &bad, battle_rules);
+                }
+            }
+            let noise: Vec<u8> = (0..rng.below(80)).map(|_| rng.next_u64() as u8).collect();
+            let _ = agree(seq, &noise, battle_rules);
+            for version in [1u8, 2] {
+                let mut noise = noise.clone();
+                noise.insert(0, version);
+                let _ = agree(seq, &noise, battle_rules);
+            }
+        }
+    }
+
+    /// postcard's varint limits, field by field: a `u64` takes at most ten
+    /// bytes, the tenth at most 1; a `u32` at most five, the fifth at most
+    /// 0x0f; longer forms of a small number are read as it.
+    #[test]
+    fn the_hand_decoder_keeps_postcard_s_varint_limits() {
+        let base = encode_entry(42, &record()).unwrap();
+        // Replace the parent gap (byte 1), the branch (byte 2) or the rules
+        // version (last byte) with `with`.
+        let put = |at: usize, with: &[u8]| {
+            let mut b = base.clone();
+            b.splice(at..at + 1, with.iter().copied());
+            b
+        };
+        let last = base.len() - 1;
+        let cases: Vec<(Vec<u8>, bool)> = vec![
+            (put(1, &[0x81, 0x00]), true),
+            (
+                put(
+                    1,
+                    &[0xff; 9].iter().copied().chain([0x01]).collect::<Vec<_>>(),
+                ),
+                false,
+            ),
+            (
+                put(
+                    1,
+                    &[0x80; 9].iter().copied().chain([0x01]).collect::<Vec<_>>(),
+                ),
+                false,
+            ),
+            (
+                put(
+                    1,
+                    &[0x80; 9].iter().copied().chain([0x02]).collect::<Vec<_>>(),
+                ),
+                false,
+            ),
+            (put(1, &[0x80; 10]), false),
+            (put(2, &[0x82, 0x80, 0x80, 0x00]), true),
+            (put(2, &[0xff, 0xff, 0xff, 0xff, 0x0f]), true),
+            (put(2, &[0xff, 0xff, 0xff, 0xff, 0x10]), false),
+            (put(2, &[0x80; 5]), false),
+            (put(last, &[0x83, 0x00]), true),
+            (put(last, &[0xff, 0xff, 0xff, 0xff, 0x1f]), false),
+            (put(0, &[0x82, 0x00]), true),
+            (put(0, &[0x80, 0x80, 0x80, 0x80, 0x10]), false),
+        ];
+        for (bytes, reads) in cases {
+            assert_eq!(agree(42, &bytes, 1).is_ok(), reads, "{bytes:?}");
+        }
+        assert_eq!(
+            agree(42, &put(2, &[0xff, 0xff, 0xff, 0xff, 0x10]), 1),
+            Err(CodecError::Garbled(
+                "Found a varint that didn't terminate. Is the usize too big for this platform?"
+                    .into()
+            ))
+        );
+        let mut bad_bool = base.clone();
+        bad_bool[18] = 2;
+        assert_eq!(
+            agree(42, &bad_bool, 1),
+            Err(CodecError::Garbled(
+                "Found a bool that wasn't 0 or 1".into()
+            ))
+        );
+        assert_eq!(
+            agree(42, &base[..30], 1),
+            Err(CodecError::Garbled(
+                "Hit the end of buffer, expected more data".into()
+            ))
+        );
     }
 
     #[test]
