@@ -344,8 +344,8 @@ impl Campaign {
     /// head inside its transaction, `server/POSTGRES.md` §2).
     pub fn create_postgres(url: &str, schema: &str, name: &str) -> Result<Campaign, SaveError> {
         let label = pg_label(schema);
-        let db = pg::Postgres::connect(url)?;
         check_schema_name(schema)?;
+        let db = pg::Postgres::connect(url)?;
         if pg::identify_schema(&db, schema)? != pg::SchemaKind::Missing {
             return Err(SaveError::Exists { path: label });
         }

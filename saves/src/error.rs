@@ -87,12 +87,12 @@ pub enum SaveError {
         seat: u8,
         cmd_id: String,
     },
-    /// Another writer changed the same rows at the same moment (a unique
-    /// key taken meanwhile, or PostgreSQL could not serialize the two
-    /// transactions): nothing of this was written; trying again against
-    /// what is stored now may succeed.
+    /// A unique key refused the row (taken meanwhile by another writer, or
+    /// already there in a damaged file), or PostgreSQL could not serialize
+    /// two writers' transactions: nothing of this was written; trying again
+    /// against what is stored now may succeed.
     #[error(
-        "another writer changed the campaign at the same moment ({0}): nothing of this was written; load it again and retry"
+        "the campaign already holds a row under the same key, or another writer changed it at the same moment ({0}): nothing of this was written; load it again and retry"
     )]
     Conflict(String),
     /// A request the campaign refuses as it stands, said in words (a secret

@@ -897,3 +897,53 @@ fn postgres_a_scan_streams_and_a_reader_using_the_connection_is_refused_in_words
     drop(conn);
     drop_schema(&url, &schema);
 }
+
+// ---------------------------------------------------------------------------
+// Figures for server/POSTGRES.md (Status): run by hand,
+// `cargo test -p xenolog-saves --release --test backends numbers -- --ignored --nocapture`.
+
+#[test]
+#[ignore = "timings for POSTGRES.md, run by hand"]
+fn numbers_on_both_backends() {
+    let n = 100_000;
+    let session = long_race(n);
+    let kinds: Vec<Store> = std::iter::once(Store::sqlite())
+        .chain(Store::postgres("numbers"))
+        .collect();
+    for mut s in kinds {
+        let which = match s.kind {
+            Kind::Sqlite { .. } => "sqlite",
+            Kind::Postgres { .. } => "postgres",
+        };
+        let c = s.c();
+        let race = new_endless_race(c, 3);
+        let mut b = c.load_battle(race).unwrap();
+        let t = std::time::Instant::now();
+        play_n(c, race, &mut *b, 1_000);
+        let play = t.elapsed();
+        let t = std::time::Instant::now();
+        let id = c
+            .insert_battle_bulk(&session, "Long", DiceMode::Rolled)
+            .unwrap();
+        let bulk = t.elapsed();
+        let c = s.reopen();
+        let t = std::time::Instant::now();
+        let b = c.load_battle(id).unwrap();
+        let open = t.elapsed();
+        assert_eq!(b.records().len(), n);
+        let files = s.files();
+        let mut to = Campaign::create(&files.path().join("to.xenolog"), "").unwrap();
+        let t = std::time::Instant::now();
+        let copied = xenolog_saves::copy_campaign(s.c(), &mut to).unwrap();
+        let copy = t.elapsed();
+        eprintln!(
+            "{which}: 1,000 plays (a commit each) {:.1} ms each; {n}-entry battle stored in {:.2} s, \
+             opened in {:.2} s; copy of the campaign ({} rows) into a file {:.2} s",
+            play.as_secs_f64(),
+            bulk.as_secs_f64(),
+            open.as_secs_f64(),
+            copied.rows(),
+            copy.as_secs_f64()
+        );
+    }
+}

@@ -18,6 +18,10 @@ use xenolog_saves::{
 
 use super::{Fail, Out, json_line, line, open_ro, open_rw};
 
+/// `xenolog campaign copy` (issue 31).
+#[path = "campaign_copy.rs"]
+mod copy;
+
 impl From<CampaignFail> for Fail {
     fn from(e: CampaignFail) -> Self {
         match e {
@@ -175,6 +179,20 @@ pub(super) enum CampaignCmd {
         /// the upgrade agree, entry by entry.
         #[arg(long)]
         same_campaign: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Copy a campaign whole to a new place, every row as it is, then
+    /// verify every battle there: a campaign file into a PostgreSQL
+    /// database, back, or file to file (issue 31). FROM and TO are each a
+    /// file path or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE#SCHEMA
+    /// (the campaign's schema after #; lower-case letters, digits, _). TO
+    /// must not exist yet; if anything fails nothing is left there.
+    Copy {
+        /// The campaign copied (only read).
+        from: String,
+        /// Where the copy goes: a new file, or a new schema.
+        to: String,
         #[arg(long)]
         json: bool,
     },
@@ -707,6 +725,7 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
             Ok(())
         }
         CampaignCmd::State { at, date } => state(&at.file, date.as_deref(), at.json, out),
+        CampaignCmd::Copy { from, to, json } => copy::copy(&from, &to, json, out),
         CampaignCmd::Merge {
             file,
             theirs,
