@@ -228,7 +228,45 @@ fn p3_a_request_while_the_club_database_is_gone_is_answered_unavailable_and_chan
             )
             .map(|c| c.hello()["role"].clone())
             .map_err(|e| e.to_string());
-            (killed && killed_again, r.map_err(|e| e.to_string()), again)
+            // And `reconnect` (a lost connection made again): its hello
+            // refused `unavailable` is tried again too.
+            let mut c2 = xenolog_server::client::Client::connect(
+                xenolog_server::client::ServerAddr::parse(&ws).unwrap(),
+                Some(xenolog_server::secret::Token::from_text(&token)),
+            )
+            .unwrap();
+            let pid: i32 = d
+                .lock()
+                .unwrap()
+                .one("SELECT pg_backend_pid()", &[])
+                .unwrap();
+            let killed_thrice: bool = admin
+                .one("SELECT pg_terminate_backend(?1)", &[&pid])
+                .unwrap();
+            while admin
+                .one::<i64>(
+                    "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1",
+                    &[&pid],
+                )
+                .unwrap()
+                > 0
+            {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let made_again = c2
+                .reconnect()
+                .map(|()| c2.hello()["role"].clone())
+                .map_err(|e| e.to_string());
+            assert_eq!(
+                made_again,
+                Ok(json!("organiser")),
+                "reconnect: a hello refused unavailable is tried again"
+            );
+            (
+                killed && killed_again && killed_thrice,
+                r.map_err(|e| e.to_string()),
+                again,
+            )
         })
         .await
         .unwrap();
