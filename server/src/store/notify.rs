@@ -153,8 +153,9 @@ impl Listener {
 
     /// Connect to the database at `url`, `LISTEN` on `channel`, and hand
     /// every notification to `on` as a [`Hint`] (on a plain thread of the
-    /// listener's own, in the order heard; `on` may block). Returns once the first `LISTEN` is in place (so nothing
-    /// committed after this returns is missed), or the reason it is not.
+    /// listener's own, in the order heard; `on` may block). Returns once
+    /// the first `LISTEN` is in place (so nothing committed after this
+    /// returns is missed), or the reason it is not.
     pub fn start(
         url: &str,
         channel: &str,
