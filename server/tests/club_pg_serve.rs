@@ -200,7 +200,73 @@ fn p3_a_request_while_the_club_database_is_gone_is_answered_unavailable_and_chan
                 std::thread::sleep(Duration::from_millis(20));
             }
             let r = c.request("invite", json!({"role": "player", "label": "Ben"}));
-            (killed, r.map_err(|e| e.to_string()))
+            // Review3 SHOULD 4: a hello refused `unavailable` (the tokens
+            // are read from the table: this store has no listener, so its
+            // memory is not trusted) is tried again by connect, which is
+            // served once the store has connected again.
+            let pid: i32 = d
+                .lock()
+                .unwrap()
+                .one("SELECT pg_backend_pid()", &[])
+                .unwrap();
+            let killed_again: bool = admin
+                .one("SELECT pg_terminate_backend(?1)", &[&pid])
+                .unwrap();
+            while admin
+                .one::<i64>(
+                    "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1",
+                    &[&pid],
+                )
+                .unwrap()
+                > 0
+            {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let again = xenolog_server::client::Client::connect(
+                xenolog_server::client::ServerAddr::parse(&ws).unwrap(),
+                Some(xenolog_server::secret::Token::from_text(&token)),
+            )
+            .map(|c| c.hello()["role"].clone())
+            .map_err(|e| e.to_string());
+            // And `reconnect` (a lost connection made again): its hello
+            // refused `unavailable` is tried again too.
+            let mut c2 = xenolog_server::client::Client::connect(
+                xenolog_server::client::ServerAddr::parse(&ws).unwrap(),
+                Some(xenolog_server::secret::Token::from_text(&token)),
+            )
+            .unwrap();
+            let pid: i32 = d
+                .lock()
+                .unwrap()
+                .one("SELECT pg_backend_pid()", &[])
+                .unwrap();
+            let killed_thrice: bool = admin
+                .one("SELECT pg_terminate_backend(?1)", &[&pid])
+                .unwrap();
+            while admin
+                .one::<i64>(
+                    "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1",
+                    &[&pid],
+                )
+                .unwrap()
+                > 0
+            {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let made_again = c2
+                .reconnect()
+                .map(|()| c2.hello()["role"].clone())
+                .map_err(|e| e.to_string());
+            assert_eq!(
+                made_again,
+                Ok(json!("organiser")),
+                "reconnect: a hello refused unavailable is tried again"
+            );
+            (
+                killed && killed_again && killed_thrice,
+                r.map_err(|e| e.to_string()),
+                again,
+            )
         })
         .await
         .unwrap();
@@ -208,6 +274,11 @@ fn p3_a_request_while_the_club_database_is_gone_is_answered_unavailable_and_chan
         assert!(
             served.1.as_ref().is_ok_and(|v| v["code"].is_string()),
             "{served:?}"
+        );
+        assert_eq!(
+            served.2,
+            Ok(json!("organiser")),
+            "a hello refused unavailable is tried again"
         );
         drop(org);
         server.running.stop().await.unwrap();

@@ -10,14 +10,21 @@
 //! ([`super::notify`]) hands it to [`ClubTokens::hint`], which forgets the
 //! token here too; after the listener reconnects (notifications may have
 //! been missed) the whole map is read again ([`ClubTokens::reload`]).
+//!
+//! On PostgreSQL the memory is trusted only while this process's listener
+//! listens and has caught up on its present connection (review3 SHOULD 1):
+//! otherwise (no listener, its connection lost, connecting again, not yet
+//! read again) every `hello` reads the table, so a token revoked by another
+//! process meanwhile is refused.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use xenolog_saves::db::{Db, DbError, DbExt, Row};
 
 use super::club_db::ClubDb;
-use super::notify::{Hint, Listener};
+use super::notify::{Hint, Listener, Live};
 use super::{
     CampaignId, ClubError, Grant, Invitation, Principal, Redeemed, SeatInvite, TokenId, TokenInfo,
     TokenStore,
@@ -37,9 +44,24 @@ pub fn now() -> i64 {
         .unwrap_or(0)
 }
 
-/// The notification channel of a club on PostgreSQL (one per club schema).
+/// The notification channel of a club on PostgreSQL (one per club schema):
+/// `xenolog_` and the schema's name, or, when that would pass PostgreSQL's
+/// 63 bytes for a name (a schema of 56 or more; review3 SHOULD 6), its
+/// first 38 bytes and a hash of the whole (two such schemas share a
+/// channel only by a 64-bit collision; a hint is only a hint anyway).
 pub fn channel(schema: &str) -> String {
-    format!("xenolog_{schema}")
+    let plain = format!("xenolog_{schema}");
+    if plain.len() <= 63 {
+        return plain;
+    }
+    // FNV-1a, 64 bits: stable across builds and platforms.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in schema.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    let head: String = schema.chars().take(38).collect();
+    format!("xenolog_{head}_{h:016x}")
 }
 
 /// The club's tokens, invitations and grants.
@@ -57,6 +79,15 @@ pub struct ClubTokens {
     /// killed server forgets the last minute's (the time is shown to the
     /// organiser, nothing depends on it).
     last_used: Mutex<HashMap<TokenId, i64>>,
+    /// On PostgreSQL, this process's listener's state (set by
+    /// [`ClubTokens::listen`]); without it the memory is never trusted.
+    live: Mutex<Option<Arc<Live>>>,
+    /// The listener's connection whose catch-up (the tokens read again
+    /// after it listened) is done; 0: none.
+    caught_up: AtomicU64,
+    /// Counts tokens forgotten: a reload that read its rows before a
+    /// revocation's `forget` does not put the token back (it reads again).
+    forgotten: AtomicU64,
 }
 
 impl Drop for ClubTokens {
@@ -86,6 +117,9 @@ impl ClubTokens {
             db,
             tokens: Mutex::new(HashMap::new()),
             last_used: Mutex::new(HashMap::new()),
+            live: Mutex::new(None),
+            caught_up: AtomicU64::new(0),
+            forgotten: AtomicU64::new(0),
         };
         t.reload()?;
         Ok(t)
@@ -99,31 +133,73 @@ impl ClubTokens {
     /// Read every token not revoked again (the listener reconnected: a
     /// revocation made meanwhile by another process may not have been
     /// heard).
+    ///
+    /// A token forgotten (revoked) while the rows were read is not put
+    /// back: the rows are read again (review3 SHOULD 1, the smaller race).
     pub fn reload(&self) -> Result<(), ClubError> {
-        let conn = self.db.lock()?;
-        let mut rows: Vec<(Vec<u8>, TokenId, String, String)> = Vec::new();
-        conn.each(
-            "SELECT hash, id, role, label FROM tokens WHERE revoked IS NULL",
-            &[],
-            |r| {
-                rows.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
-                Ok::<(), DbError>(())
-            },
-        )
-        .map_err(|e| self.db.err(e))?;
-        drop(conn);
-        let mut tokens = HashMap::new();
-        for (hash, id, role, label) in rows {
-            tokens.insert(
-                blob32(hash),
-                Principal {
-                    token: id,
-                    role: self.role(&role)?,
-                    label,
+        for _ in 0..5 {
+            let before = self.forgotten.load(Ordering::Acquire);
+            let conn = self.db.lock()?;
+            let mut rows: Vec<(Vec<u8>, TokenId, String, String)> = Vec::new();
+            conn.each(
+                "SELECT hash, id, role, label FROM tokens WHERE revoked IS NULL",
+                &[],
+                |r| {
+                    rows.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
+                    Ok::<(), DbError>(())
                 },
-            );
+            )
+            .map_err(|e| self.db.err(e))?;
+            drop(conn);
+            let mut tokens = HashMap::new();
+            for (hash, id, role, label) in rows {
+                tokens.insert(
+                    blob32(hash),
+                    Principal {
+                        token: id,
+                        role: self.role(&role)?,
+                        label,
+                    },
+                );
+            }
+            // `forget` counts under this lock: unchanged, no revocation
+            // came between the read and now that the rows could lack.
+            let mut held = self.tokens.lock().unwrap_or_else(|p| p.into_inner());
+            if self.forgotten.load(Ordering::Acquire) == before {
+                *held = tokens;
+                return Ok(());
+            }
         }
-        *self.tokens.lock().unwrap_or_else(|p| p.into_inner()) = tokens;
+        Err(ClubError::File {
+            path: self.db.place.clone(),
+            why: "tokens kept being revoked while they were read again".into(),
+        })
+    }
+
+    /// Whether a `hello` may be answered from memory: always on the SQLite
+    /// club file (one process); on PostgreSQL only while the listener
+    /// listens and has caught up on its present connection.
+    pub fn trusts_memory(&self) -> bool {
+        if self.db.is_sqlite() {
+            return true;
+        }
+        let live = self.live.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        match live.and_then(|l| l.listening()) {
+            Some(n) => self.caught_up.load(Ordering::Acquire) == n,
+            None => false,
+        }
+    }
+
+    /// Read the tokens again for the listener's present connection, and
+    /// trust the memory for it once read.
+    fn catch_up(&self) -> Result<(), ClubError> {
+        let live = self.live.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let Some(n) = live.and_then(|l| l.listening()) else {
+            // Lost again already: its next connection says catch up.
+            return Ok(());
+        };
+        self.reload()?;
+        self.caught_up.fetch_max(n, Ordering::AcqRel);
         Ok(())
     }
 
@@ -143,17 +219,19 @@ impl ClubTokens {
                 t.hint(&hint);
             }
         })?;
-        self.reload()?;
+        *self.live.lock().unwrap_or_else(|p| p.into_inner()) = Some(listener.live());
+        self.catch_up()?;
         Ok(Some(listener))
     }
 
     /// A hint from the listener: a token revoked elsewhere is forgotten
-    /// here; after a reconnect everything is read again.
+    /// here; after a reconnect everything is read again. Called on the
+    /// listener's plain thread (it may block on the database).
     pub fn hint(&self, hint: &Hint) {
         match hint {
             Hint::Revoked(id) => self.forget(*id),
             Hint::CatchUp => {
-                if let Err(e) = self.reload() {
+                if let Err(e) = self.catch_up() {
                     eprintln!(
                         "serve: {}: the tokens could not be read again: {e}",
                         self.db.place
@@ -166,10 +244,9 @@ impl ClubTokens {
 
     /// Forget a token (revoked): its next `hello` reads the database.
     fn forget(&self, id: TokenId) {
-        self.tokens
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .retain(|_, p| p.token != id);
+        let mut held = self.tokens.lock().unwrap_or_else(|p| p.into_inner());
+        held.retain(|_, p| p.token != id);
+        self.forgotten.fetch_add(1, Ordering::AcqRel);
     }
 
     /// Write the times tokens were last used that only memory holds, in
@@ -343,11 +420,20 @@ impl ClubTokens {
                 }
             }
         };
-        tx.execute(
-            "UPDATE invitations SET spent_by = ?2 WHERE id = ?1",
-            &[&id, &redeemed.principal.token],
-        )
-        .map_err(|e| self.db.err(e))?;
+        // Review3 M2: spent only if still unspent and not void. On
+        // PostgreSQL (READ COMMITTED) the SELECT above does not lock: two
+        // processes may both have read it unspent; this UPDATE waits for
+        // the other's to commit and then finds its row spent (no row
+        // changed): this redemption is refused and its token rolled back.
+        let spent = tx
+            .execute(
+                "UPDATE invitations SET spent_by = ?2 WHERE id = ?1 AND spent_by IS NULL AND void = 0",
+                &[&id, &redeemed.principal.token],
+            )
+            .map_err(|e| self.db.err(e))?;
+        if spent != 1 {
+            return Err(ClubError::SpentCode);
+        }
         // A seat invitation's seat joins the token's grants.
         tx.execute(
             "INSERT INTO grants (token, campaign, battle, seat)
@@ -437,6 +523,17 @@ impl TokenStore for ClubTokens {
     fn organiser_invitation(&self, force: bool) -> Result<Option<Invitation>, ClubError> {
         let conn = self.db.lock()?;
         let tx = self.db.begin(&conn)?;
+        // Review3 M2: two processes starting at once make one valid
+        // organiser invitation, not two (SQLite's BEGIN IMMEDIATE already
+        // serialises; PostgreSQL's BEGIN does not): the second waits here
+        // for the first to commit, then voids the first's.
+        if let Some((_, schema)) = self.db.postgres() {
+            tx.execute(
+                "SELECT pg_advisory_xact_lock(hashtext(?1))",
+                &[&format!("xenolog club {schema} organiser invitation")],
+            )
+            .map_err(|e| self.db.err(e))?;
+        }
         let organisers: i64 = tx
             .one(
                 "SELECT count(*) FROM tokens WHERE role = 'organiser' AND revoked IS NULL",
@@ -465,12 +562,17 @@ impl TokenStore for ClubTokens {
 
     fn authenticate(&self, token: &Token) -> Result<Principal, ClubError> {
         let hash = token.hash();
-        let known = self
-            .tokens
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&hash)
-            .cloned();
+        // On PostgreSQL the memory only while no revocation can have been
+        // missed (review3 SHOULD 1); else the table decides.
+        let known = if self.trusts_memory() {
+            self.tokens
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .get(&hash)
+                .cloned()
+        } else {
+            None
+        };
         if let Some(p) = known {
             self.last_used
                 .lock()
@@ -479,7 +581,8 @@ impl TokenStore for ClubTokens {
             return Ok(p);
         }
         // Not in memory: unknown or revoked (the database says which), or
-        // (on PostgreSQL) made by another server process.
+        // (on PostgreSQL) made by another server process, or the memory is
+        // not trusted now.
         let conn = self.db.lock()?;
         let row: Option<(i64, String, String, Option<i64>)> = conn
             .row(
@@ -492,11 +595,12 @@ impl TokenStore for ClubTokens {
         if revoked.is_some() {
             return Err(ClubError::RevokedToken);
         }
-        conn.execute(
-            "UPDATE tokens SET last_used = ?2 WHERE id = ?1",
-            &[&id, &now()],
-        )
-        .map_err(|e| self.db.err(e))?;
+        drop(conn);
+        // Written with the others (a hello writes nothing, here too).
+        self.last_used
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id, now());
         Ok(Principal {
             token: id,
             role: self.role(&role)?,

@@ -16,10 +16,18 @@
 //! The listener runs on a thread of its own with a one-thread tokio
 //! runtime, so it needs no runtime from its caller (the token store opens
 //! it from blocking code) and a slow callback never stalls the server's
-//! sockets. Dropping the [`Listener`] stops it.
+//! sockets. The callback is called on a second plain thread, never on that
+//! runtime (review3 M1): a callback may use the blocking `postgres` client
+//! (the token store's `reload`), which panics on a runtime's thread.
+//! Dropping the [`Listener`] stops both.
+//!
+//! Its connection has TCP keepalives (every 10 s after 10 s idle, given up
+//! after 3) and is probed every [`Listener::PROBE_EVERY`]: a half-open
+//! connection (a cut network) is found in seconds, not after the system's
+//! two hours, and [`Live`] says it is not listening meanwhile.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::time::Duration;
 
 use super::{CampaignId, ClubError, TokenId};
@@ -88,12 +96,48 @@ impl Hint {
     }
 }
 
+/// Whether a listener is listening now, and on which of its connections:
+/// shared with whoever must know that no notification can have been
+/// missed (the token store trusts its memory only then, review3 SHOULD 1).
+#[derive(Debug, Default)]
+pub struct Live {
+    /// The server process (backend) of its connection, 0 while it has none.
+    pid: AtomicI32,
+    /// How many connections have listened so far (the first is 1): a
+    /// catch-up made for connection `n` is good only while it is `n`.
+    connection: AtomicU64,
+}
+
+impl Live {
+    /// The number of the connection listening now, or `None` while there
+    /// is none (lost, connecting again, or stopped): then notifications
+    /// may be missed.
+    pub fn listening(&self) -> Option<u64> {
+        // A connection's number is counted before its process is set, and
+        // the process is cleared before the next is counted: the same
+        // number on both sides of a process read means it is that one's.
+        let n = self.connection.load(Ordering::Acquire);
+        let pid = self.pid.load(Ordering::Acquire);
+        (pid != 0 && self.connection.load(Ordering::Acquire) == n).then_some(n)
+    }
+
+    fn lost(&self) {
+        self.pid.store(0, Ordering::Release);
+    }
+
+    fn listening_on(&self, pid: i32) {
+        self.connection.fetch_add(1, Ordering::AcqRel);
+        self.pid.store(pid, Ordering::Release);
+    }
+}
+
 /// A running listener; dropped, it stops (its connection closed).
 pub struct Listener {
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
-    /// The server process (backend) of its connection, 0 while it has none.
-    pid: Arc<AtomicI32>,
+    /// The plain thread that calls the callback.
+    hints: Option<std::thread::JoinHandle<()>>,
+    live: Arc<Live>,
 }
 
 impl Listener {
@@ -103,11 +147,15 @@ impl Listener {
     pub const LONGEST_PAUSE: Duration = Duration::from_secs(5);
     /// How long [`Listener::start`] waits for the first `LISTEN`.
     const START: Duration = Duration::from_secs(20);
+    /// How often the connection is asked a question (`SELECT 1`) while no
+    /// notification comes; one not answered within this time ends it.
+    pub const PROBE_EVERY: Duration = Duration::from_secs(5);
 
     /// Connect to the database at `url`, `LISTEN` on `channel`, and hand
-    /// every notification to `on` as a [`Hint`] (on the listener's own
-    /// thread). Returns once the first `LISTEN` is in place (so nothing
-    /// committed after this returns is missed), or the reason it is not.
+    /// every notification to `on` as a [`Hint`] (on a plain thread of the
+    /// listener's own, in the order heard; `on` may block). Returns once
+    /// the first `LISTEN` is in place (so nothing committed after this
+    /// returns is missed), or the reason it is not.
     pub fn start(
         url: &str,
         channel: &str,
@@ -129,8 +177,18 @@ impl Listener {
         }
         let (stop, stopped) = tokio::sync::oneshot::channel();
         let (ready_tx, ready) = std::sync::mpsc::channel();
-        let pid = Arc::new(AtomicI32::new(0));
-        let (url, channel, p) = (url.to_owned(), channel.to_owned(), pid.clone());
+        let live = Arc::new(Live::default());
+        let (url, channel, p) = (url.to_owned(), channel.to_owned(), live.clone());
+        // Review3 M1: the callback runs here, off the listener's runtime.
+        let (hint_tx, hint_rx) = std::sync::mpsc::channel::<Hint>();
+        let hints = std::thread::Builder::new()
+            .name("club-hints".into())
+            .spawn(move || {
+                for hint in hint_rx {
+                    on(hint);
+                }
+            })
+            .map_err(|e| unreachable(format!("its thread cannot start: {e}")))?;
         let thread = std::thread::Builder::new()
             .name("club-listener".into())
             .spawn(move || {
@@ -144,13 +202,14 @@ impl Listener {
                         return;
                     }
                 };
-                rt.block_on(run(url, channel, on, ready_tx, stopped, p));
+                rt.block_on(run(url, channel, hint_tx, ready_tx, stopped, p));
             })
             .map_err(|e| unreachable(format!("its thread cannot start: {e}")))?;
         let mut listener = Listener {
             stop: Some(stop),
             thread: Some(thread),
-            pid,
+            hints: Some(hints),
+            live,
         };
         match ready.recv_timeout(Self::START) {
             Ok(Ok(())) => Ok(listener),
@@ -168,7 +227,12 @@ impl Listener {
     /// The PostgreSQL process serving the listener's connection (for
     /// `pg_terminate_backend` in the tests), 0 while it is connecting.
     pub fn backend_pid(&self) -> i32 {
-        self.pid.load(Ordering::Acquire)
+        self.live.pid.load(Ordering::Acquire)
+    }
+
+    /// Whether it listens now, shared (see [`Live`]).
+    pub fn live(&self) -> Arc<Live> {
+        self.live.clone()
     }
 
     fn shut(&mut self) {
@@ -178,6 +242,12 @@ impl Listener {
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+        // The runtime's thread is done: the hints' sender is dropped, so
+        // the hints' thread ends after the hints already sent.
+        if let Some(t) = self.hints.take() {
+            let _ = t.join();
+        }
+        self.live.lost();
     }
 }
 
@@ -192,10 +262,10 @@ impl Drop for Listener {
 async fn run(
     url: String,
     channel: String,
-    on: impl Fn(Hint),
+    on: std::sync::mpsc::Sender<Hint>,
     ready: std::sync::mpsc::Sender<Result<(), String>>,
     mut stopped: tokio::sync::oneshot::Receiver<()>,
-    pid: Arc<AtomicI32>,
+    live: Arc<Live>,
 ) {
     let mut ready = Some(ready);
     let mut pause = Listener::FIRST_PAUSE;
@@ -203,9 +273,9 @@ async fn run(
         let mut listening = false;
         let ended = tokio::select! {
             _ = &mut stopped => return,
-            r = session(&url, &channel, &on, &pid, &mut listening, &mut ready) => r,
+            r = session(&url, &channel, &on, &live, &mut listening, &mut ready) => r,
         };
-        pid.store(0, Ordering::Release);
+        live.lost();
         if let Some(first) = ready.take() {
             // The first connection failed: the caller is told, nothing runs.
             let _ = first.send(Err(match ended {
@@ -233,8 +303,8 @@ async fn run(
 async fn session(
     url: &str,
     channel: &str,
-    on: &impl Fn(Hint),
-    pid: &AtomicI32,
+    on: &std::sync::mpsc::Sender<Hint>,
+    live: &Live,
     listening: &mut bool,
     ready: &mut Option<std::sync::mpsc::Sender<Result<(), String>>>,
 ) -> Result<(), String> {
@@ -245,6 +315,14 @@ async fn session(
     // tried again after the pause), not waited for for minutes.
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(CONNECT_WITHIN);
+    }
+    // A cut network is found by TCP too (the driver's default is 2 h idle).
+    if config.get_keepalives_idle() >= Duration::from_secs(2 * 60 * 60) {
+        config
+            .keepalives(true)
+            .keepalives_idle(Duration::from_secs(10))
+            .keepalives_interval(Duration::from_secs(10))
+            .keepalives_retries(3);
     }
     let (client, mut conn) = config
         .connect(tokio_postgres::NoTls)
@@ -285,17 +363,52 @@ async fn session(
             return Err(e);
         }
     };
-    pid.store(backend, Ordering::Release);
+    live.listening_on(backend);
     *listening = true;
     match ready.take() {
         Some(first) => {
             let _ = first.send(Ok(()));
         }
         // Connected again: whatever was sent meanwhile was not heard.
-        None => on(Hint::CatchUp),
+        None => {
+            let _ = on.send(Hint::CatchUp);
+        }
     }
-    while let Some(payload) = rx.recv().await {
-        on(Hint::parse(&payload));
+    let mut probe = tokio::time::interval(Listener::PROBE_EVERY);
+    probe.tick().await;
+    loop {
+        tokio::select! {
+            payload = rx.recv() => match payload {
+                Some(payload) => {
+                    if on.send(Hint::parse(&payload)).is_err() {
+                        // Nobody hears any more: stopping.
+                        break;
+                    }
+                }
+                None => break,
+            },
+            _ = probe.tick() => {
+                let asked = tokio::time::timeout(
+                    Listener::PROBE_EVERY,
+                    client.simple_query("SELECT 1"),
+                )
+                .await;
+                match asked {
+                    Ok(Ok(_)) => {}
+                    Ok(Err(e)) => {
+                        driver.abort();
+                        return Err(format!("its connection failed: {}", words(&e)));
+                    }
+                    Err(_) => {
+                        driver.abort();
+                        return Err(format!(
+                            "its connection did not answer within {} s",
+                            Listener::PROBE_EVERY.as_secs()
+                        ));
+                    }
+                }
+            }
+        }
     }
     drop(client);
     match driver.await {
