@@ -70,6 +70,11 @@ pub fn copy_campaign(from: &Campaign, to: &mut Campaign) -> Result<CampaignCopy,
         .filter(|t| have.iter().any(|h| h == t))
         .collect();
     let target = to.path().display().to_string();
+    // Every table of the source read from one snapshot (review3 SHOULD 8):
+    // a campaign copied while it is played is copied as it was at one
+    // moment, never a battle's row from before an append and its entries
+    // from after. Read only: it ends with the copy, whatever happens.
+    let seen = from.conn.begin(Begin::Snapshot)?;
     let tx = to.conn.begin(Begin::Immediate)?;
     // Only a campaign just made: its one row and nothing else.
     for t in to.conn.tables()? {
@@ -98,6 +103,7 @@ pub fn copy_campaign(from: &Campaign, to: &mut Campaign) -> Result<CampaignCopy,
     }
     to.conn.catch_up_identities()?;
     tx.commit()?;
+    drop(seen);
     to.dice_modes
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -311,6 +311,10 @@ pub enum Begin {
     /// Takes the write lock at once (SQLite `BEGIN IMMEDIATE`; on
     /// PostgreSQL `BEGIN`, the head check locking the battle's row).
     Immediate,
+    /// Reads only, every statement seeing the database as it was when the
+    /// first one ran (SQLite: a deferred read transaction, which in WAL
+    /// mode reads one snapshot; PostgreSQL: `REPEATABLE READ READ ONLY`).
+    Snapshot,
 }
 
 /// A database connection, as the campaign rules see it (module docs).
@@ -427,8 +431,9 @@ impl<D: Db + ?Sized> DbExt for D {}
 /// Open a transaction on any connection (also a `&dyn Db`).
 pub fn begin(db: &dyn Db, how: Begin) -> Result<Tx<'_>, DbError> {
     db.execute_batch(match (db.dialect(), how) {
-        (Dialect::Sqlite, Begin::Deferred) => "BEGIN DEFERRED",
+        (Dialect::Sqlite, Begin::Deferred | Begin::Snapshot) => "BEGIN DEFERRED",
         (Dialect::Sqlite, Begin::Immediate) => "BEGIN IMMEDIATE",
+        (Dialect::Postgres, Begin::Snapshot) => "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
         (Dialect::Postgres, _) => "BEGIN",
     })?;
     Ok(Tx {
