@@ -191,8 +191,9 @@ pub fn tree_hash(input: &[u8]) -> blake3::Hash {
         last.next.clear();
         let n = input.len();
         let left = blake3::hazmat::left_subtree_len(n as u64) as usize;
-        let l = last.cv(input, 0, left);
-        let r = last.cv(input, left, n - left);
+        // The root is node 1; its children are nodes 2 and 3.
+        let l = last.cv(input, 0, left, 2);
+        let r = last.cv(input, left, n - left, 3);
         let root = blake3::hazmat::merge_subtrees_root(&l, &r, blake3::hazmat::Mode::Hash);
         std::mem::swap(&mut last.cvs, &mut last.next);
         last.bytes.clear();
@@ -202,26 +203,50 @@ pub fn tree_hash(input: &[u8]) -> blake3::Hash {
 }
 
 /// The last input [`tree_hash`] hashed and the chaining values of its
-/// subtrees, by (offset, length).
+/// subtrees, by node number: the root is 1, the children of node `k` are
+/// `2k` and `2k + 1` (so a tree of `c` chunks numbers its nodes below
+/// `4c`). Each is kept with its offset and length, and used only for the
+/// subtree at that same place: a plain vector, no hashing of keys.
 #[derive(Default)]
 struct TreeCache {
     bytes: Vec<u8>,
-    cvs: std::collections::HashMap<(usize, usize), blake3::hazmat::ChainingValue>,
+    cvs: Vec<Option<Subtree>>,
     /// The chaining values of the input being hashed (they become `cvs`).
-    next: std::collections::HashMap<(usize, usize), blake3::hazmat::ChainingValue>,
+    next: Vec<Option<Subtree>>,
+}
+
+/// A subtree's place in its input and its chaining value.
+#[derive(Clone, Copy)]
+struct Subtree {
+    off: usize,
+    len: usize,
+    cv: blake3::hazmat::ChainingValue,
 }
 
 impl TreeCache {
     /// The chaining value of the subtree of `input` at `off`, `len` bytes
     /// long (a subtree of the standard tree: `len` split by
-    /// `left_subtree_len` down to chunks).
-    fn cv(&mut self, input: &[u8], off: usize, len: usize) -> blake3::hazmat::ChainingValue {
+    /// `left_subtree_len` down to chunks), which is node `node` of the tree.
+    fn cv(
+        &mut self,
+        input: &[u8],
+        off: usize,
+        len: usize,
+        node: usize,
+    ) -> blake3::hazmat::ChainingValue {
         use blake3::hazmat::{HasherExt, Mode, left_subtree_len, merge_subtrees_non_root};
         let part = &input[off..off + len];
-        let same = self.bytes.get(off..off + len) == Some(part);
-        if same && let Some(cv) = self.cvs.get(&(off, len)).copied() {
-            self.next.insert((off, len), cv);
-            return cv;
+        let cached = self
+            .cvs
+            .get(node)
+            .copied()
+            .flatten()
+            .filter(|t| t.off == off && t.len == len);
+        if let Some(t) = cached
+            && self.bytes.get(off..off + len) == Some(part)
+        {
+            self.keep(node, t);
+            return t.cv;
         }
         // Nothing of it is as before (the usual case for the changed end of
         // an input): one `update` of the whole subtree, which hashes several
@@ -234,12 +259,20 @@ impl TreeCache {
             h.finalize_non_root()
         } else {
             let left = left_subtree_len(len as u64) as usize;
-            let l = self.cv(input, off, left);
-            let r = self.cv(input, off + left, len - left);
+            let l = self.cv(input, off, left, 2 * node);
+            let r = self.cv(input, off + left, len - left, 2 * node + 1);
             merge_subtrees_non_root(&l, &r, Mode::Hash)
         };
-        self.next.insert((off, len), cv);
+        self.keep(node, Subtree { off, len, cv });
         cv
+    }
+
+    /// Keep `t` as node `node` of the input being hashed.
+    fn keep(&mut self, node: usize, t: Subtree) {
+        if self.next.len() <= node {
+            self.next.resize(node + 1, None);
+        }
+        self.next[node] = Some(t);
     }
 
     /// Whether any whole chunk of the subtree at `off` is as before.

@@ -71,6 +71,7 @@ pub mod game;
 pub mod games;
 mod guard;
 pub mod hash;
+pub mod ident;
 pub mod meta;
 pub mod moments;
 pub mod record;
@@ -86,6 +87,7 @@ pub use game::{
     Actor, Anchors, Ask, Fate, FlowMark, Game, GameOption, OptionKind, Outcome, PieceResult,
     RuleError, RuleErrorKind, ScenarioInfo, SeatScore, SetupError, Viewer, Work,
 };
+pub use ident::Ident;
 pub use moments::{Counts, DieMark, DieMeaning, EntryFacts, Importance, Moment, MomentKind, Need};
 pub use rng::{Die, Randomness};
 pub use scene::Scene;

@@ -630,13 +630,18 @@ pub fn legal(s: &DimxState) -> Vec<(Actor, DimxCommand)> {
                 }
                 Some(Partial::Reinforcement { hq }) => {
                     for m in s.marines.iter().filter(|m| m.place == Place::Pool) {
-                        out.push((a, C::TakeReinforcement { unit: m.id.clone() }));
+                        out.push((
+                            a,
+                            C::TakeReinforcement {
+                                unit: String::from(&m.id),
+                            },
+                        ));
                     }
                     out.push((a, C::FinishAction { unit: hq.clone() }));
                 }
                 None => {
                     for m in s.marines_to_act() {
-                        let u = || m.id.clone();
+                        let u = || String::from(&m.id);
                         let (_, moves) = move_targets(s, map, m, false);
                         out.extend(
                             moves
@@ -673,7 +678,7 @@ pub fn legal(s: &DimxState) -> Vec<(Actor, DimxCommand)> {
                                     a,
                                     C::Recon {
                                         unit: u(),
-                                        hq: Some(h.id.clone()),
+                                        hq: Some(String::from(&h.id)),
                                     },
                                 ));
                             }
@@ -693,7 +698,7 @@ pub fn legal(s: &DimxState) -> Vec<(Actor, DimxCommand)> {
                                 a,
                                 C::ReSupply {
                                     unit: u(),
-                                    target: t.id.clone(),
+                                    target: String::from(&t.id),
                                 },
                             ));
                         }
@@ -745,7 +750,7 @@ fn scoot_moves(s: &DimxState, m: &Marine, out: &mut Vec<(Actor, DimxCommand)>) {
         (
             Actor(0),
             DimxCommand::ShootAndScootMove {
-                unit: m.id.clone(),
+                unit: String::from(&m.id),
                 to: h,
             },
         )
@@ -754,7 +759,7 @@ fn scoot_moves(s: &DimxState, m: &Marine, out: &mut Vec<(Actor, DimxCommand)>) {
         (
             Actor(0),
             DimxCommand::ShootAndScootJump {
-                unit: m.id.clone(),
+                unit: String::from(&m.id),
                 to: h,
             },
         )
@@ -777,7 +782,7 @@ fn fires(s: &DimxState, m: &Marine, scoot: bool, out: &mut Vec<(Actor, DimxComma
             marine_fire(s, map, m, a, scoot).is_ok()
         };
         if ok {
-            let (unit, target) = (m.id.clone(), a.id.clone());
+            let (unit, target) = (String::from(&m.id), String::from(&a.id));
             out.push((
                 Actor(0),
                 if scoot {

@@ -216,9 +216,9 @@ pub fn fire(
     let dn = a.defense();
     let hits = rolled.iter().filter(|&&d| d > dn).count() as u8;
     ctx.emit(DimxEvent::Fired {
-        shooter: m.id.clone(),
+        shooter: String::from(&m.id),
         shooter_name: m.title(),
-        target: a.id.clone(),
+        target: String::from(&a.id),
         target_name: a.title(),
         at: a.on_map().unwrap_or(0),
         base: plan.base,
@@ -235,7 +235,7 @@ pub fn fire(
     // D.8: two or more 1s flip the unit to Out of Ammo (once)
     if rolled.iter().filter(|&&d| d == 1).count() >= 2 && !m.out_of_ammo {
         ctx.emit(DimxEvent::OutOfAmmo {
-            unit: m.id.clone(),
+            unit: String::from(&m.id),
             kind: m.kind,
             back: m.back,
         });
@@ -248,7 +248,7 @@ pub fn fire(
 fn draw_adm(ctx: &mut Ctx, a: &Alien) {
     if ctx.s.adm_pile.is_empty() {
         ctx.emit(DimxEvent::NoAdmLeft {
-            unit: a.id.clone(),
+            unit: String::from(&a.id),
             name: a.title(),
         });
         return;
@@ -259,7 +259,7 @@ fn draw_adm(ctx: &mut Ctx, a: &Alien) {
         return;
     };
     ctx.emit(DimxEvent::AdmPlaced {
-        unit: a.id.clone(),
+        unit: String::from(&a.id),
         name: a.title(),
         index: i as u8,
         value,
@@ -270,7 +270,7 @@ fn draw_adm(ctx: &mut Ctx, a: &Alien) {
 /// (D.5); an Overlord takes a Mission Goal chit with it (D.7).
 pub fn eliminate(ctx: &mut Ctx, a: &Alien) {
     ctx.emit(DimxEvent::AlienEliminated {
-        unit: a.id.clone(),
+        unit: String::from(&a.id),
         name: a.title(),
         adm_back: a.adm,
     });
@@ -350,8 +350,8 @@ pub fn bump(ctx: &mut Ctx, unit: &str, target: &str, scoot: bool) -> Result<(), 
     let at = a.on_map().unwrap_or(0);
     ctx.emit(DimxEvent::BumpFired {
         kind: ctx.kind_of(&m.id),
-        unit: m.id.clone(),
-        target: a.id.clone(),
+        unit: String::from(&m.id),
+        target: String::from(&a.id),
         target_name: a.title(),
         at,
         die,
@@ -363,7 +363,7 @@ pub fn bump(ctx: &mut Ctx, unit: &str, target: &str, scoot: bool) -> Result<(), 
         BumpResult::Misfire => {
             if !m.out_of_ammo {
                 ctx.emit(DimxEvent::OutOfAmmo {
-                    unit: m.id.clone(),
+                    unit: String::from(&m.id),
                     kind: m.kind,
                     back: m.back,
                 });
@@ -373,7 +373,7 @@ pub fn bump(ctx: &mut Ctx, unit: &str, target: &str, scoot: bool) -> Result<(), 
             // assumed: a second Stunned marker makes the unit Paralyzed, as in D.10
             ctx.emit(DimxEvent::ConditionChanged {
                 kind: ctx.kind_of(&m.id),
-                unit: m.id.clone(),
+                unit: String::from(&m.id),
                 from: m.condition,
                 to: worse(m.condition),
                 why: Cause::EnergyRecoil,
@@ -392,7 +392,7 @@ fn beamed(ctx: &mut Ctx, a: &Alien) -> Result<(), RuleError> {
     let hex = ctx.random_hex()?;
     if a.on_map() == Some(hex) {
         ctx.emit(DimxEvent::AlienStays {
-            unit: a.id.clone(),
+            unit: String::from(&a.id),
             name: a.title(),
             at: hex,
         });
@@ -488,9 +488,9 @@ pub fn alien_fires(
     };
     if plan.net <= 0 {
         ctx.emit(DimxEvent::NoFire {
-            shooter: a.id.clone(),
+            shooter: String::from(&a.id),
             shooter_name: a.title(),
-            target: m.id.clone(),
+            target: String::from(&m.id),
             target_name: m.title(),
             base: plan.base,
             mods: plan.mods,
@@ -500,9 +500,9 @@ pub fn alien_fires(
     let rolled = ctx.roll_d6(plan.net as usize)?;
     let hits = rolled.iter().filter(|&&d| d > m.dn).count() as u8;
     ctx.emit(DimxEvent::Fired {
-        shooter: a.id.clone(),
+        shooter: String::from(&a.id),
         shooter_name: a.title(),
-        target: m.id.clone(),
+        target: String::from(&m.id),
         target_name: m.title(),
         at: m.on_map().unwrap_or(0),
         base: plan.base,
@@ -519,7 +519,7 @@ pub fn alien_fires(
     if to != m.condition {
         ctx.emit(DimxEvent::ConditionChanged {
             kind: ctx.kind_of(&m.id),
-            unit: m.id.clone(),
+            unit: String::from(&m.id),
             from: m.condition,
             to,
             why: Cause::Fire,

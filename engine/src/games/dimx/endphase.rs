@@ -119,8 +119,9 @@ pub fn achieved(s: &DimxState, map: &Map, g: Goal) -> bool {
 
 /// Run the End Phase.
 pub fn end_phase(ctx: &mut Ctx) -> Result<(), RuleError> {
-    // G.1: Instant Victory
-    for v in ctx.s.rules.instant.clone() {
+    // G.1: Instant Victory (the rules are shared: a handle, not a copy)
+    let rules = ctx.s.rules.clone();
+    for v in &rules.instant {
         if v.all.iter().all(|c| holds(&ctx.s, ctx.map, c)) {
             ctx.emit(DimxEvent::InstantVictory {
                 side: v.side,
@@ -141,7 +142,7 @@ pub fn end_phase(ctx: &mut Ctx) -> Result<(), RuleError> {
             .marines
             .iter()
             .filter(|m| matches!(m.place, Place::Arrives(t) if t <= turn))
-            .map(|m| (m.id.clone(), m.title()))
+            .map(|m| (String::from(&m.id), m.title()))
             .unzip();
         ctx.emit(DimxEvent::TurnBegan {
             turn,
@@ -170,7 +171,7 @@ pub fn end_phase(ctx: &mut Ctx) -> Result<(), RuleError> {
         }
     }
     // G.4: the scenario decides how the game ends
-    for v in ctx.s.rules.end.clone() {
+    for v in &rules.end {
         if v.all.iter().all(|c| holds(&ctx.s, ctx.map, c)) {
             ctx.emit(DimxEvent::GameOver {
                 winner: Some(v.side),

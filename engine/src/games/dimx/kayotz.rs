@@ -87,7 +87,7 @@ fn target_ties(s: &DimxState, map: &Map, alien: &str, can_fire: bool) -> Vec<Str
     );
     hexes
         .iter()
-        .filter_map(|&h| s.marine_at(h).map(|m| m.id.clone()))
+        .filter_map(|&h| s.marine_at(h).map(|m| String::from(&m.id)))
         .collect()
 }
 
@@ -150,7 +150,7 @@ pub fn choices(s: &DimxState, map: &Map, alien: &str) -> Vec<Choice> {
     let Some(a) = s.alien(alien) else {
         return Vec::new();
     };
-    if a.dormant || a.on_map().is_none() || s.woke.contains(&a.id) {
+    if a.dormant || a.on_map().is_none() || s.woke.iter().any(|w| a.id == *w) {
         return vec![Choice::default()];
     }
     let mut out = Vec::new();
@@ -335,7 +335,7 @@ pub fn act(ctx: &mut Ctx, alien: &str, choice: &Choice) -> Result<(), RuleError>
     let a = ctx
         .alien(alien)
         .ok_or_else(|| RuleError::illegal("F", format!("there is no Kay'otz unit {alien}")))?;
-    let (id, name) = (a.id.clone(), a.title());
+    let (id, name) = (String::from(&a.id), a.title());
     if matches!(st, Step::Warp(_)) && (choice.target.is_some() || choice.hex.is_some()) {
         return Err(RuleError::illegal(
             "two-player variant",
@@ -376,7 +376,7 @@ pub fn act(ctx: &mut Ctx, alien: &str, choice: &Choice) -> Result<(), RuleError>
     let ac = cell(ctx.map, ah);
     let hold = |ctx: &mut Ctx, why| {
         ctx.emit(DimxEvent::AlienHolds {
-            unit: a.id.clone(),
+            unit: String::from(&a.id),
             name: a.title(),
             why,
         })
@@ -461,13 +461,13 @@ fn warp(ctx: &mut Ctx, id: &str) -> Result<(), RuleError> {
     let hex = ctx.random_hex()?;
     if a.on_map() == Some(hex) {
         ctx.emit(DimxEvent::AlienStays {
-            unit: a.id.clone(),
+            unit: String::from(&a.id),
             name: a.title(),
             at: hex,
         });
         return Ok(());
     }
-    let marine = ctx.s.marine_at(hex).map(|m| m.id.clone());
+    let marine = ctx.s.marine_at(hex).map(|m| String::from(&m.id));
     let landed_on_unit = marine.is_some() || !free(&ctx.s, hex, id);
     // where it steps aside to, worked out before it moves: the hexes next to
     // the landing hex, its old hex counting as free
@@ -477,7 +477,7 @@ fn warp(ctx: &mut Ctx, id: &str) -> Result<(), RuleError> {
         return Ok(());
     }
     ctx.emit(DimxEvent::AlienMoved {
-        unit: a.id.clone(),
+        unit: String::from(&a.id),
         name: a.title(),
         from: a.on_map(),
         to: hex,
@@ -507,7 +507,7 @@ pub fn summon(ctx: &mut Ctx, n: u8, at: SummonAt) -> Result<(), RuleError> {
             .aliens
             .iter()
             .filter(|a| a.place == AlienPlace::Cup)
-            .map(|a| a.id.clone())
+            .map(|a| String::from(&a.id))
             .collect();
         if cup.is_empty() {
             break;
@@ -627,7 +627,7 @@ fn global(ctx: &mut Ctx, st: Step) -> Result<(), RuleError> {
                     m.on_map()
                         .is_some_and(|h| super::rules::active_alien_adjacent(&ctx.s, ctx.map, h))
                 })
-                .map(|m| m.id.clone())
+                .map(|m| String::from(&m.id))
                 .collect();
             for unit in taken {
                 ctx.emit(DimxEvent::MarineEliminated {

@@ -371,7 +371,7 @@ fn pieces(state: &DimxState) -> Vec<crate::game::PieceResult> {
     use crate::game::{Fate, PieceResult};
     use units::{AlienPlace, Place};
     let marines = state.marines.iter().map(|m| PieceResult {
-        id: m.id.clone(),
+        id: String::from(&m.id),
         seat: actions::side_actor(state::Side::Marines),
         fate: match m.place {
             Place::Map(_) => Fate::Survived,
@@ -382,7 +382,7 @@ fn pieces(state: &DimxState) -> Vec<crate::game::PieceResult> {
         kills: None,
     });
     let aliens = state.aliens.iter().map(|a| PieceResult {
-        id: a.id.clone(),
+        id: String::from(&a.id),
         seat: actions::side_actor(state::Side::Kayotz),
         fate: match a.place {
             AlienPlace::Map(_) => Fate::Survived,

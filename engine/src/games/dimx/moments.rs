@@ -163,7 +163,7 @@ mod tests {
     #[test]
     fn fire_dice_above_the_dn_are_hits_d4() {
         let s = state();
-        let shooter = s.marines[0].id.clone();
+        let shooter = String::from(&s.marines[0].id);
         let e = DimxEvent::Fired {
             shooter: shooter.clone(),
             shooter_name: format!("Marine Squad {shooter}"),
@@ -192,7 +192,7 @@ mod tests {
     #[test]
     fn a_rally_needs_five_less_its_modifiers_e4() {
         let s = state();
-        let unit = s.marines[0].id.clone();
+        let unit = String::from(&s.marines[0].id);
         let kind = s.marines[0].kind;
         let rally = |die: u8, net: i8, success: bool| DimxEvent::RallyRolled {
             unit: unit.clone(),

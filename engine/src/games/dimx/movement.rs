@@ -91,6 +91,20 @@ impl Reach {
 /// Dijkstra over the map: a Marine may pass through Marine units but never
 /// enters a hex with a Kay'otz unit (C.1).
 pub fn reach(s: &DimxState, map: &Map, start: Option<Cell>, entry: &[Hex], budget: u8) -> Reach {
+    reach_until(s, map, start, entry, budget, None)
+}
+
+/// [`reach`], stopping once the cheapest route to `stop` is known: its cost
+/// and its path are then final (every hex on it costs less and was settled
+/// before it), the other hexes' costs may not be.
+fn reach_until(
+    s: &DimxState,
+    map: &Map,
+    start: Option<Cell>,
+    entry: &[Hex],
+    budget: u8,
+    stop: Option<Cell>,
+) -> Reach {
     let n = map.hexes.len();
     let mut cost = vec![u8::MAX; n];
     let mut prev = vec![None; n];
@@ -125,6 +139,9 @@ pub fn reach(s: &DimxState, map: &Map, start: Option<Cell>, entry: &[Hex], budge
     while let Some(Reverse((k, c))) = heap.pop() {
         if k > cost[usize::from(c)] {
             continue;
+        }
+        if Some(c) == stop {
+            break;
         }
         let h = map.hex(c);
         for (d, nb) in h.neighbours.iter().enumerate() {
@@ -177,6 +194,26 @@ pub fn move_targets(s: &DimxState, map: &Map, m: &Marine, scoot: bool) -> (Reach
     (r, out)
 }
 
+/// Whether `to` is one of [`move_targets`]' end hexes, with its cost and
+/// the routes found: the same test for the one hex, the search stopped once
+/// its route is known.
+fn move_target(s: &DimxState, map: &Map, m: &Marine, scoot: bool, to: Hex) -> Option<(Reach, u8)> {
+    let budget = allowance(m, scoot);
+    let start = m.on_map().map(|h| cell(map, h));
+    if budget == 0 || (start.is_none() && m.place != Place::Waiting) {
+        return None;
+    }
+    // The numbered hexes, one cell each (the map refuses a number twice).
+    let c = map.cell(to)?;
+    let r = reach_until(s, map, start, &s.rules.entry, budget, Some(c));
+    let k = r.cost[usize::from(c)];
+    let marine = s
+        .marines
+        .iter()
+        .any(|o| o.on_map().is_some_and(|h| cell(map, h) == c));
+    (k != u8::MAX && Some(c) != start && !marine).then_some((r, k))
+}
+
 /// Move a Marine unit to `to` (a Full Move or the move of a Shoot and Scoot).
 pub fn do_move(ctx: &mut Ctx, unit: &str, to: Hex, scoot: bool) -> Result<(), RuleError> {
     let m = ctx
@@ -188,8 +225,7 @@ pub fn do_move(ctx: &mut Ctx, unit: &str, to: Hex, scoot: bool) -> Result<(), Ru
             format!("{} is Paralyzed and may not move at all", m.title()),
         ));
     }
-    let (r, targets) = move_targets(&ctx.s, ctx.map, &m, scoot);
-    let Some(&(_, k)) = targets.iter().find(|(h, _)| *h == to) else {
+    let Some((r, k)) = move_target(&ctx.s, ctx.map, &m, scoot, to) else {
         return Err(why_not_move(&ctx.s, ctx.map, &m, to, scoot));
     };
     let c = cell(ctx.map, to);
@@ -379,7 +415,7 @@ fn malfunction(ctx: &mut Ctx, m: &Marine) -> Result<(), RuleError> {
     {
         ctx.emit(DimxEvent::MarineEliminated {
             kind: ctx.kind_of(&m.id),
-            unit: m.id.clone(),
+            unit: String::from(&m.id),
             why: super::state::Cause::LandedOnActiveAlien,
         });
         return Ok(());
@@ -398,7 +434,7 @@ fn malfunction(ctx: &mut Ctx, m: &Marine) -> Result<(), RuleError> {
     } else {
         ctx.emit(DimxEvent::Landed {
             kind: ctx.kind_of(&m.id),
-            unit: m.id.clone(),
+            unit: String::from(&m.id),
             at: hex,
             how: Landing::Malfunction,
         });
@@ -409,7 +445,7 @@ fn malfunction(ctx: &mut Ctx, m: &Marine) -> Result<(), RuleError> {
     // becomes Paralyzed, as in D.10
     ctx.emit(DimxEvent::ConditionChanged {
         kind: ctx.kind_of(&m.id),
-        unit: m.id.clone(),
+        unit: String::from(&m.id),
         from: m.condition,
         to: worse(m.condition),
         why: super::state::Cause::JumpMalfunction,
@@ -424,6 +460,64 @@ mod tests {
 
     fn c(n: Hex) -> Cell {
         builtin("alpha").unwrap().cell(n).unwrap()
+    }
+
+    /// Issue 29 (session 17): a move's end hex is checked alone, the search
+    /// stopped once its route is known; along bot-played battles of every
+    /// scenario, for every Marine unit and every hex, it agrees with the
+    /// list of every end hex (whether it is one, its cost, and the path the
+    /// `Moved` event records).
+    #[test]
+    fn c1_one_end_hex_checked_alone_agrees_with_the_list_of_every_end_hex() {
+        use crate::games::dimx::{DimX, DimxConfig, scenario};
+        use crate::{Game, Session};
+        let mut checked = 0;
+        for sc in scenario::builtin() {
+            let config = DimxConfig {
+                scenario: sc.id.clone(),
+                ..Default::default()
+            };
+            let mut session = Session::<DimX>::new(3, config).expect("sets up");
+            let mut rng = crate::rng::SplitMix64(3);
+            for step in 0..60 {
+                let s = session.state();
+                let map = super::super::rules::map_of(s);
+                if step % 6 == 0 {
+                    for m in &s.marines {
+                        for scoot in [false, true] {
+                            let (all_r, all) = move_targets(s, map, m, scoot);
+                            for (h, _) in map.numbered() {
+                                let listed = all.iter().find(|(t, _)| *t == h).map(|&(_, k)| k);
+                                let alone = move_target(s, map, m, scoot, h);
+                                assert_eq!(
+                                    alone.as_ref().map(|(_, k)| *k),
+                                    listed,
+                                    "{} to {h}",
+                                    m.id
+                                );
+                                if let Some((r, _)) = alone {
+                                    let c = map.cell(h).unwrap();
+                                    assert_eq!(r.path(c), all_r.path(c), "{} to {h}", m.id);
+                                }
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+                let (actor, command) = match session.due() {
+                    Some(step) => (crate::Actor::SYSTEM, step),
+                    None => {
+                        let mut legal = DimX::legal(session.state());
+                        if legal.is_empty() {
+                            break;
+                        }
+                        legal.swap_remove(rng.below(legal.len()))
+                    }
+                };
+                session.play(actor, &command, None).expect("legal");
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     #[test]

@@ -243,6 +243,13 @@ impl<'r> Ctx<'r> {
     /// Record an event and apply it. A Monolith that shuts down or comes
     /// back because of it is logged right after (A.2 b: "immediately").
     pub fn emit(&mut self, e: DimxEvent) {
+        // Most scenarios have no Monolith: then there is nothing to compare
+        // (an empty list before zips with nothing), so no lists are made.
+        if !self.s.aliens.iter().any(|a| a.kind == AlienKind::Monolith) {
+            apply(&mut self.s, &e);
+            self.events.push(e);
+            return;
+        }
         let before = self.monoliths();
         apply(&mut self.s, &e);
         self.events.push(e);
@@ -250,14 +257,14 @@ impl<'r> Ctx<'r> {
         for ((id, was), (_, now)) in before.into_iter().zip(after) {
             if was != now {
                 self.events.push(DimxEvent::MonolithSwitched {
-                    unit: id,
+                    unit: id.into(),
                     active: now,
                 });
             }
         }
     }
 
-    fn monoliths(&self) -> Vec<(String, bool)> {
+    fn monoliths(&self) -> Vec<(crate::Ident, bool)> {
         self.s
             .aliens
             .iter()

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use super::chits::{self, Chit};
 use super::map::{self, Hex, Map};
-use super::state::{Cond, DimxState, Phase, ScenarioRules, Side, Victory};
+use super::state::{Cond, DimxState, Phase, Side, Victory};
 use super::text::{Line, TextError, lines};
 use super::units::{self, AlienKind, AlienPlace, Condition, Goal, MarineKind, Place, Weapon};
 
@@ -228,14 +228,14 @@ pub fn parse_as(
     let m: &Map = &the_map;
 
     let mut s = DimxState {
-        scenario: name.clone(),
+        scenario: name.as_str().into(),
         map: the_map.clone(),
         two_player,
         turn: 1,
         phase: Phase::MarineAction { partial: None },
         marines: Vec::new(),
         aliens: sheet.aliens.clone(),
-        own_chits: (!chit_lines.is_empty()).then(|| chit_sheet.clone()),
+        own_chits: (!chit_lines.is_empty()).then(|| chit_sheet.clone().into()),
         cup: Vec::new(),
         used: Vec::new(),
         adm_pile: Vec::new(),
@@ -245,7 +245,7 @@ pub fn parse_as(
         recon: false,
         woke: Vec::new(),
         placing: None,
-        rules: ScenarioRules::default(),
+        rules: Default::default(),
         summoning_ignores_monolith: false,
         recon_doubles_follow_up: false,
     };
@@ -377,7 +377,7 @@ pub fn parse_as(
                     Some(p) => p,
                     None => {
                         s.aliens.push(units::Alien {
-                            id: id.clone(),
+                            id: id.as_str().into(),
                             number: 0,
                             kind: AlienKind::Warrior,
                             cf: 3,
@@ -580,7 +580,7 @@ pub fn parse_as(
         }
     }
     for a in &mut s.aliens {
-        if !named_aliens.contains(&a.id) {
+        if !named_aliens.iter().any(|n| a.id == *n) {
             a.place = others;
         }
     }

@@ -390,7 +390,7 @@ fn marine_counter(m: &Marine, p: [f32; 2], w: f32, items: &mut Vec<Item>) {
     items.push(text(
         &id,
         [p[0] - 8.0 * s, p[1] - 3.0 * s],
-        m.id.clone(),
+        String::from(&m.id),
         8.0 * s,
         Rgba::rgb(230, 240, 210),
     ));
@@ -649,7 +649,7 @@ fn panel(s: &DimxState, map: &Map, x0: f32, items: &mut Vec<Item>) {
         items.push(text("panel", [x, *y], t, size, INK));
         *y += size + 7.0;
     };
-    line(items, &mut y, s.scenario.clone(), 13.0);
+    line(items, &mut y, String::from(&s.scenario), 13.0);
     line(
         items,
         &mut y,
@@ -738,7 +738,7 @@ fn panel(s: &DimxState, map: &Map, x0: f32, items: &mut Vec<Item>) {
             // too small.
             let under = match m.place {
                 Place::Arrives(t) => format!("{} t{t}", m.id),
-                _ => m.id.clone(),
+                _ => String::from(&m.id),
             };
             items.push(text(
                 &format!("unit:{}", m.id),

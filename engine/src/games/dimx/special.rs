@@ -97,7 +97,7 @@ pub fn recon(ctx: &mut Ctx, scout: &str, hq: Option<&str>) -> Result<(), RuleErr
     if let Some(h) = &h {
         ctx.emit(DimxEvent::ActionChosen {
             kind: ctx.kind_of(&h.id),
-            unit: h.id.clone(),
+            unit: String::from(&h.id),
             action: Action::ReconAssist,
         });
         mods.push(Mod {

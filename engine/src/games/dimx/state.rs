@@ -183,7 +183,9 @@ pub enum Phase {
 /// The whole battle.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DimxState {
-    pub scenario: String,
+    /// The scenario's id (an [`Ident`](crate::Ident): cloned with the state
+    /// without allocating; stored as the string).
+    pub scenario: crate::Ident,
     /// The map (one per scenario, A.1), written as its key: `alpha`, `beta`,
     /// or a player's own map's name and digest.
     pub map: super::map::MapRef,
@@ -194,7 +196,8 @@ pub struct DimxState {
     pub aliens: Vec<Alien>,
     /// A chit sheet of the scenario file's own; `None`: the printed sheet
     /// compiled in (kept out of the state so the state stays small).
-    pub own_chits: Option<Vec<Chit>>,
+    /// Shared by every state of the battle (stored as the plain list).
+    pub own_chits: Option<crate::Shared<Vec<Chit>>>,
     /// Chits in the cup.
     pub cup: Vec<u8>,
     /// Chits drawn and enacted, in order (F.3).
@@ -214,7 +217,9 @@ pub struct DimxState {
     pub woke: Vec<String>,
     /// A tie the Kay'otz player must break before play goes on (variant).
     pub placing: Option<Placement>,
-    pub rules: ScenarioRules,
+    /// Never changes during play: shared by every state of the battle
+    /// (stored as the plain value, see [`crate::Shared`]).
+    pub rules: crate::Shared<ScenarioRules>,
     /// Battle option (rules version 4): G.3 f Summoning counts only the
     /// numbered Kay'otz units, not an Active Monolith (the reading of rules
     /// version 3). Left out of the stored state when off, so states without
@@ -820,7 +825,7 @@ pub fn apply(s: &mut DimxState, e: &DimxEvent) {
             s.woke.clear();
             for m in &mut s.marines {
                 m.acted = false;
-                if arrivals.contains(&m.id) {
+                if arrivals.iter().any(|n| m.id == *n) {
                     m.place = Place::Waiting;
                 }
             }

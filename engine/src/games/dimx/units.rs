@@ -133,7 +133,7 @@ pub enum Place {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Marine {
     /// Counter id, e.g. `SC1`.
-    pub id: String,
+    pub id: crate::Ident,
     pub kind: MarineKind,
     pub mp: u8,
     pub dn: u8,
@@ -205,7 +205,7 @@ pub enum AlienPlace {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Alien {
     /// Counter id, e.g. `K10`.
-    pub id: String,
+    pub id: crate::Ident,
     /// The printed ID number (0 for the Monolith).
     pub number: u8,
     pub kind: AlienKind,
@@ -334,7 +334,7 @@ impl CounterSheet {
     pub fn new_marine(&self, id: &str, kind: MarineKind) -> Option<Marine> {
         let t = self.marine_type(kind)?;
         Some(Marine {
-            id: id.to_owned(),
+            id: id.into(),
             kind,
             mp: t.mp,
             dn: t.dn,
@@ -416,7 +416,7 @@ impl CounterSheet {
                 "kayotz" | "monolith" => {
                     let id = l.word(1, "a counter id")?.to_owned();
                     let mut a = Alien {
-                        id,
+                        id: id.into(),
                         number: 0,
                         kind: AlienKind::Warrior,
                         cf: 0,

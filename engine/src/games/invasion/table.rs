@@ -852,10 +852,21 @@ pub fn place_next_to(s: &Scenario, lead: Point, count: usize, avoid: &[Point]) -
         .copied()
         .filter(|&q| !far(q, lead, span + i64::from(apart)))
         .collect();
-    let candidates: Vec<Point> = lattice()
-        .iter()
-        .map(|&(_, o)| Point::new(lead.x + o.x, lead.y + o.y))
-        .filter(|&p| {
+    let lattice = lattice();
+    let at = |i: usize| {
+        let o = lattice[i].1;
+        Point::new(lead.x + o.x, lead.y + o.y)
+    };
+    // The candidates are the positions of the lattice, in its order, that
+    // are on the table, not in base contact with a figure to avoid and not
+    // in blocking terrain the lead is not in. Each is checked only when the
+    // picking below comes to it (most never are: a group takes the few
+    // nearest), and the picking takes the first candidate in lattice order
+    // that it would take from the list of them all.
+    let mut candidate: Vec<Option<bool>> = vec![None; lattice.len()];
+    let mut is_candidate = |i: usize| {
+        *candidate[i].get_or_insert_with(|| {
+            let p = at(i);
             on_table(s, p)
                 && avoid.iter().all(|&q| {
                     // Further than `apart` along either axis is further
@@ -866,46 +877,83 @@ pub fn place_next_to(s: &Scenario, lead: Point, count: usize, avoid: &[Point]) -
                     .iter()
                     .any(|(b, poly)| b.holds(p) && poly.intersects(&geo_point(p)))
         })
-        .collect();
+    };
     // Whether a candidate is in the lead's feature and not across a barrier
     // from it, worked out only for the candidates the picking asks about.
-    let mut preferred: Vec<Option<bool>> = vec![None; candidates.len()];
+    let mut preferred: Vec<Option<bool>> = vec![None; lattice.len()];
     let mut is_preferred = |i: usize| {
         *preferred[i].get_or_insert_with(|| {
-            feature_at(s, candidates[i]) == lead_feature && !crosses_barrier(s, lead, candidates[i])
+            let p = at(i);
+            feature_at(s, p) == lead_feature && !crosses_barrier(s, lead, p)
         })
     };
-    let mut used = vec![false; candidates.len()];
-    // Whether a candidate is next to the lead or to a figure placed so far,
-    // brought up to date as each figure is placed.
-    let next_to =
-        |q: Point, p: Point| !far(q, p, i64::from(SPACING + 2)) && q.distance(p) <= SPACING + 2;
-    let mut touching: Vec<bool> = candidates.iter().map(|&p| next_to(lead, p)).collect();
+    let mut used = vec![false; lattice.len()];
+    // Whether a position is next to the lead or to a figure placed so far:
+    // placed figures are lattice positions, and whether two positions are
+    // next to each other depends only on their offsets, so the lattice's
+    // own table says which positions each one touches.
+    let (next_to_lead, next_to) = lattice_neighbours();
+    let mut touching = vec![false; lattice.len()];
+    // No position past this index touches the lead or a placed figure.
+    let mut touch_end = 0;
+    for &j in next_to_lead {
+        touching[usize::from(j)] = true;
+        touch_end = touch_end.max(usize::from(j) + 1);
+    }
     let mut placed: Vec<Point> = Vec::with_capacity(count);
     while placed.len() < count {
         let pick = (0..3).find_map(|pass| {
-            (0..candidates.len()).find(|&i| {
+            let end = if pass < 2 { touch_end } else { lattice.len() };
+            (0..end).find(|&i| {
                 !used[i]
                     && match pass {
-                        0 => touching[i] && is_preferred(i),
-                        1 => touching[i],
-                        _ => true,
+                        0 => touching[i] && is_candidate(i) && is_preferred(i),
+                        1 => touching[i] && is_candidate(i),
+                        _ => is_candidate(i),
                     }
             })
         });
         match pick {
             Some(i) => {
                 used[i] = true;
-                let at = candidates[i];
-                placed.push(at);
-                for (t, &p) in touching.iter_mut().zip(&candidates) {
-                    *t = *t || next_to(at, p);
+                placed.push(at(i));
+                for &j in &next_to[i] {
+                    touching[usize::from(j)] = true;
+                    touch_end = touch_end.max(usize::from(j) + 1);
                 }
             }
             None => break,
         }
     }
     placed
+}
+
+/// Which positions of [`lattice`] are next to the origin (the lead) and
+/// next to each position, by the test [`place_next_to`] places by: centres
+/// at most [`SPACING`] + 2 apart. Computed once on the offsets (the test
+/// depends only on the difference of two points, which the lead's position
+/// does not change).
+#[allow(clippy::type_complexity)]
+fn lattice_neighbours() -> (&'static [u16], &'static [Vec<u16>]) {
+    static TABLE: std::sync::LazyLock<(Vec<u16>, Vec<Vec<u16>>)> = std::sync::LazyLock::new(|| {
+        let lattice = lattice();
+        let close = |a: Point, b: Point| {
+            let by = i64::from(SPACING + 2);
+            (i64::from(a.x) - i64::from(b.x)).abs() <= by
+                && (i64::from(a.y) - i64::from(b.y)).abs() <= by
+                && a.distance(b) <= SPACING + 2
+        };
+        let of = |p: Point| -> Vec<u16> {
+            (0..lattice.len())
+                .filter(|&j| lattice[j].1 != p && close(p, lattice[j].1))
+                .map(|j| j as u16)
+                .collect()
+        };
+        let origin = of(Point::new(0, 0));
+        let each = lattice.iter().map(|&(_, p)| of(p)).collect();
+        (origin, each)
+    });
+    (&TABLE.0, &TABLE.1)
 }
 
 /// Every figure of `group` moved `distance` straight away from `away_from`
@@ -1515,6 +1563,190 @@ mod tests {
         assert!(in_contact(&a, &[Point::inches(11, 10)]));
         assert!(!in_contact(&a, &[at(11.5, 10.0)]));
         assert!(!in_contact(&a, &[]));
+    }
+
+    /// `place_next_to` as it was before issue 29 (session 17): every
+    /// candidate of the lattice checked and listed first, `touching` brought
+    /// up to date over all of them after each figure. The reference the
+    /// lazy one must agree with.
+    fn place_next_to_by_every_candidate(
+        s: &Scenario,
+        lead: Point,
+        count: usize,
+        avoid: &[Point],
+    ) -> Vec<Point> {
+        let lead_feature = feature_at(s, lead);
+        let lead_gp = geo_point(lead);
+        let far = |q: Point, p: Point, by: i64| {
+            (i64::from(q.x) - i64::from(p.x)).abs() > by
+                || (i64::from(q.y) - i64::from(p.y)).abs() > by
+        };
+        // Every candidate lies within `span` of the lead along each axis, so only
+        // the blocking features whose box reaches that square can refuse one
+        // (the others were tested against every candidate and refused none).
+        let span = lattice_span();
+        let blocked: Vec<(Bounds, Polygon<f64>)> = s
+            .terrain
+            .iter()
+            .filter(|t| t.blocks)
+            .filter_map(|t| {
+                let b = Bounds::of(t)?;
+                let reach = i64::from(b.min.x) <= i64::from(lead.x) + span
+                    && i64::from(b.max.x) >= i64::from(lead.x) - span
+                    && i64::from(b.min.y) <= i64::from(lead.y) + span
+                    && i64::from(b.max.y) >= i64::from(lead.y) - span;
+                reach.then(|| polygon(t).map(|poly| (b, poly)))?
+            })
+            .filter(|(_, poly)| !poly.intersects(&lead_gp))
+            .collect();
+        let apart = BASE + CONTACT_TOLERANCE;
+        let avoid: Vec<Point> = avoid
+            .iter()
+            .copied()
+            .filter(|&q| !far(q, lead, span + i64::from(apart)))
+            .collect();
+        let candidates: Vec<Point> = lattice()
+            .iter()
+            .map(|&(_, o)| Point::new(lead.x + o.x, lead.y + o.y))
+            .filter(|&p| {
+                on_table(s, p)
+                    && avoid.iter().all(|&q| {
+                        // Further than `apart` along either axis is further
+                        // than `apart` (the distance is at least that much).
+                        far(q, p, i64::from(apart)) || q.distance(p) > apart
+                    })
+                    && !blocked
+                        .iter()
+                        .any(|(b, poly)| b.holds(p) && poly.intersects(&geo_point(p)))
+            })
+            .collect();
+        // Whether a candidate is in the lead's feature and not across a barrier
+        // from it, worked out only for the candidates the picking asks about.
+        let mut preferred: Vec<Option<bool>> = vec![None; candidates.len()];
+        let mut is_preferred = |i: usize| {
+            *preferred[i].get_or_insert_with(|| {
+                feature_at(s, candidates[i]) == lead_feature
+                    && !crosses_barrier(s, lead, candidates[i])
+            })
+        };
+        let mut used = vec![false; candidates.len()];
+        // Whether a candidate is next to the lead or to a figure placed so far,
+        // brought up to date as each figure is placed.
+        let next_to =
+            |q: Point, p: Point| !far(q, p, i64::from(SPACING + 2)) && q.distance(p) <= SPACING + 2;
+        let mut touching: Vec<bool> = candidates.iter().map(|&p| next_to(lead, p)).collect();
+        let mut placed: Vec<Point> = Vec::with_capacity(count);
+        while placed.len() < count {
+            let pick = (0..3).find_map(|pass| {
+                (0..candidates.len()).find(|&i| {
+                    !used[i]
+                        && match pass {
+                            0 => touching[i] && is_preferred(i),
+                            1 => touching[i],
+                            _ => true,
+                        }
+                })
+            });
+            match pick {
+                Some(i) => {
+                    used[i] = true;
+                    let at = candidates[i];
+                    placed.push(at);
+                    for (t, &p) in touching.iter_mut().zip(&candidates) {
+                        *t = *t || next_to(at, p);
+                    }
+                }
+                None => break,
+            }
+        }
+        placed
+    }
+
+    /// Issue 29 (session 17): `place_next_to` checks only the positions its
+    /// picking comes to, and knows which positions touch from the lattice's
+    /// own table; it places exactly as the version that checked every
+    /// candidate first, whatever the terrain (blocking, soft, a barrier),
+    /// the figures to avoid, the table's edges and the group's size.
+    #[test]
+    fn placing_the_rest_of_a_group_checks_few_candidates_and_places_as_checking_all() {
+        let layouts = [
+            table(vec![], vec![]),
+            table(
+                vec![
+                    rect("Farmhouse", Cover::Building, true, false, [12, 0, 20, 20]),
+                    rect("Pond", Cover::Open, true, true, [30, 30, 33, 34]),
+                    wood(),
+                ],
+                vec![wall(
+                    "Wall",
+                    vec![
+                        Point::inches(5, 5),
+                        Point::inches(25, 25),
+                        Point::inches(40, 25),
+                    ],
+                )],
+            ),
+            table(
+                vec![
+                    rect("Barn", Cover::Building, true, false, [2, 2, 4, 6]),
+                    rect("Shed", Cover::Building, true, false, [5, 2, 6, 3]),
+                ],
+                vec![wall(
+                    "Hedge",
+                    vec![Point::inches(0, 4), Point::inches(10, 4)],
+                )],
+            ),
+        ];
+        let mut rng = crate::rng::SplitMix64(2917);
+        let mut checked = 0;
+        for s in &layouts {
+            for _ in 0..150 {
+                // Leads all over the table, a third of them near an edge or
+                // a corner, some inside the features.
+                let (w, h) = (s.width as u64, s.height as u64);
+                let lead = match rng.below(3) {
+                    0 => Point::new(
+                        (rng.next_u64() % (w / 6)) as i32,
+                        (rng.next_u64() % h) as i32,
+                    ),
+                    _ => Point::new((rng.next_u64() % w) as i32, (rng.next_u64() % h) as i32),
+                };
+                let avoid: Vec<Point> = (0..rng.below(12))
+                    .map(|_| {
+                        let dx = (rng.next_u64() % 1200) as i32 - 600;
+                        let dy = (rng.next_u64() % 1200) as i32 - 600;
+                        Point::new(lead.x + dx, lead.y + dy)
+                    })
+                    .collect();
+                let count = rng.below(16);
+                assert_eq!(
+                    place_next_to(s, lead, count, &avoid),
+                    place_next_to_by_every_candidate(s, lead, count, &avoid),
+                    "lead {lead:?}, {count} figures, avoiding {avoid:?}"
+                );
+                checked += 1;
+            }
+        }
+        // A lead hemmed in by figures to avoid: the touching rule is dropped
+        // before giving up, as before.
+        let s = &layouts[0];
+        let lead = Point::inches(36, 24);
+        let ring: Vec<Point> = (0..24)
+            .map(|k| {
+                let a = f64::from(k) * std::f64::consts::TAU / 24.0;
+                Point::new(
+                    lead.x + (260.0 * a.cos()) as i32,
+                    lead.y + (260.0 * a.sin()) as i32,
+                )
+            })
+            .collect();
+        for count in [3, 12, 40] {
+            assert_eq!(
+                place_next_to(s, lead, count, &ring),
+                place_next_to_by_every_candidate(s, lead, count, &ring)
+            );
+        }
+        assert_eq!(checked, 450);
     }
 
     #[test]
