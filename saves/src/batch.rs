@@ -25,7 +25,7 @@ use xenolog_schema::codec::{encode_entry, encode_snapshot};
 
 use crate::battles::{INSERT_ENTRY, INSERT_SNAPSHOT, UPDATE_POSITION};
 use crate::campaign::now;
-use crate::db::{Begin, Code, Db, DbError, DbExt};
+use crate::db::{Begin, Code, Db, DbError, DbExt, Dialect};
 use crate::{BattleId, Campaign, SaveError};
 
 /// The table of command ids (see the module documentation).
@@ -36,6 +36,15 @@ pub(crate) const COMMANDS_TABLE: &str = "CREATE TABLE IF NOT EXISTS club_command
     entries TEXT    NOT NULL,
     PRIMARY KEY (battle, seat, cmd_id)
 )";
+
+/// What [`Campaign::append_batch_notify`] sends on PostgreSQL for each part
+/// written: `pg_notify(channel, prefix || 'BATTLE:SEQ')`.
+#[derive(Clone, Copy, Debug)]
+pub struct AppendNotify<'a> {
+    pub channel: &'a str,
+    /// Put before `BATTLE:SEQ` (the club server's campaign, `C:`).
+    pub prefix: &'a str,
+}
 
 /// One new entry to write.
 struct Row {
@@ -210,6 +219,20 @@ impl Campaign {
         &mut self,
         batch: &[Decided],
     ) -> Result<Vec<Result<(), SaveError>>, SaveError> {
+        self.append_batch_notify(batch, None)
+    }
+
+    /// [`Campaign::append_batch`], and on PostgreSQL each part written
+    /// also sends `pg_notify(channel, prefix || 'B:SEQ')` (its battle and
+    /// its last entry) inside the part's savepoint: the notification is
+    /// delivered when (and only if) the transaction commits, so a listener
+    /// never hears of an entry that is not stored (issue 31,
+    /// `server/POSTGRES.md` §2). On SQLite `notify` is not used.
+    pub fn append_batch_notify(
+        &mut self,
+        batch: &[Decided],
+        notify: Option<&AppendNotify<'_>>,
+    ) -> Result<Vec<Result<(), SaveError>>, SaveError> {
         self.writable()?;
         let tx = self.conn.begin(Begin::Immediate)?;
         if batch.iter().any(|d| d.command_id.is_some()) {
@@ -218,7 +241,15 @@ impl Campaign {
         let mut results = Vec::with_capacity(batch.len());
         for d in batch {
             let sp = tx.savepoint()?;
-            let r = write_part(&sp, d);
+            let r = write_part(&sp, d).and_then(|()| match notify {
+                Some(n) if sp.dialect() == Dialect::Postgres => {
+                    let last = d.rows.last().map_or(0, |r| r.seq);
+                    let payload = format!("{}{}:{last}", n.prefix, d.battle);
+                    sp.execute(crate::db::pg::NOTIFY, &[&n.channel, &payload])?;
+                    Ok(())
+                }
+                _ => Ok(()),
+            });
             if r.is_ok() {
                 sp.release()?;
             } else {
@@ -228,6 +259,16 @@ impl Campaign {
         }
         tx.commit()?;
         Ok(results)
+    }
+
+    /// Make the table of command ids now, not with the first batch that
+    /// records one: on PostgreSQL two processes making it at once collide
+    /// in the catalog (`pg_type`), so the club server makes it when it
+    /// makes the campaign (issue 31).
+    pub fn make_command_ids_table(&self) -> Result<(), SaveError> {
+        self.writable()?;
+        self.conn.execute_batch(COMMANDS_TABLE)?;
+        Ok(())
     }
 
     /// The entries a command id recorded by [`Campaign::append_batch`]
@@ -290,6 +331,17 @@ pub(crate) fn record_command(
 fn write_part(tx: &dyn Db, d: &Decided) -> Result<(), SaveError> {
     let id = d.battle;
     let stale = |why: String| SaveError::Stale { battle: id, why };
+    // The head check (server/POSTGRES.md §2): on PostgreSQL several
+    // processes may write one battle, and a transaction does not lock the
+    // whole database as SQLite's IMMEDIATE one does; the battle's row is
+    // locked first, so a second writer of the same battle waits here for
+    // the first's commit and then reads its entries (read committed: each
+    // statement sees what was committed before it) and is stale. Two
+    // processes never write two commands on one entry; the entries' key
+    // (battle, seq) is the last guard.
+    if tx.dialect() == Dialect::Postgres {
+        tx.row(crate::db::pg::LOCK_BATTLE, &[&id], |r| r.get::<i64>(0))?;
+    }
     let row: Option<(String, i64)> = tx.row(
         "SELECT game, seed FROM battles WHERE id = ?1",
         &[&id],

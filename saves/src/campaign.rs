@@ -90,6 +90,12 @@ fn classify(path: &Path, e: DbError) -> SaveError {
     }
 }
 
+/// A PostgreSQL server that could not be connected to: unreachable (a
+/// new attempt may succeed once it is back), not a campaign's failure.
+fn unreachable(e: DbError) -> SaveError {
+    SaveError::Unreachable(e.to_string())
+}
+
 fn connect(path: &Path, read_only: bool) -> Result<Conn, SaveError> {
     // Never create the file here: opening must not make a file appear.
     // Closing the last connection checkpoints the write-ahead log into the
@@ -345,7 +351,7 @@ impl Campaign {
     pub fn create_postgres(url: &str, schema: &str, name: &str) -> Result<Campaign, SaveError> {
         let label = pg_label(schema);
         check_schema_name(schema)?;
-        let db = pg::Postgres::connect(url)?;
+        let db = pg::Postgres::connect(url).map_err(unreachable)?;
         if pg::identify_schema(&db, schema)? != pg::SchemaKind::Missing {
             return Err(SaveError::Exists { path: label });
         }
@@ -378,7 +384,7 @@ impl Campaign {
     pub fn open_postgres(url: &str, schema: &str) -> Result<Campaign, SaveError> {
         let label = pg_label(schema);
         check_schema_name(schema)?;
-        let db = pg::Postgres::connect(url)?;
+        let db = pg::Postgres::connect(url).map_err(unreachable)?;
         let version = match pg::identify_schema(&db, schema)? {
             pg::SchemaKind::Missing => {
                 return Err(SaveError::NotACampaign {

@@ -189,6 +189,11 @@ pub enum Code {
     /// PostgreSQL could not serialize the transaction with another one
     /// (`40001`) or found a deadlock (`40P01`): retrying may succeed.
     Serialization,
+    /// The connection to the database server is lost or was refused
+    /// (PostgreSQL's SQLSTATE class `08`, `57P01`-`57P03`, or a client
+    /// whose connection closed): nothing more goes through it; a new
+    /// connection may succeed once the server is back (issue 31).
+    Lost,
 }
 
 /// A database failure: the driver's own words and, where known, its kind.

@@ -95,6 +95,12 @@ pub enum SaveError {
         "the campaign already holds a row under the same key, or another writer changed it at the same moment ({0}): nothing of this was written; load it again and retry"
     )]
     Conflict(String),
+    /// The database server could not be reached, or the connection to it
+    /// was lost (PostgreSQL restarted, the network cut): nothing of this
+    /// was written unless it was a commit whose answer was lost (a resend
+    /// with its command id settles that); a new connection may succeed.
+    #[error("the campaign database is not reachable ({0})")]
+    Unreachable(String),
     /// A request the campaign refuses as it stands, said in words (a secret
     /// that is not the one committed to).
     #[error("{0}")]
@@ -114,6 +120,7 @@ impl From<DbError> for SaveError {
     fn from(e: DbError) -> Self {
         match e.code {
             Some(Code::Unique | Code::Serialization) => SaveError::Conflict(e.to_string()),
+            Some(Code::Lost) => SaveError::Unreachable(e.to_string()),
             _ => SaveError::Sql(sql_words(&e)),
         }
     }

@@ -82,7 +82,7 @@ mod scan;
 mod transfer;
 pub mod trust;
 
-pub use batch::{Decided, decide};
+pub use batch::{AppendNotify, Decided, decide};
 pub use battles::dice_to_enter;
 pub use campaign::{BattleSummary, Campaign};
 pub use copy::{CampaignCopy, copy_campaign};

@@ -130,6 +130,12 @@ pub struct Tuning {
     /// (`xenolog serve --tls-cert F --tls-key F`). Without it the server
     /// speaks plain `ws://`, as behind a reverse proxy that takes TLS.
     pub tls: Option<TlsFiles>,
+    /// Keep the club on this PostgreSQL database instead of the data
+    /// folder (`xenolog serve --database postgres://...`, issue 31): the
+    /// club's tables in the schema `club`, each campaign a schema; several
+    /// servers may serve one database (a listener brings each one's
+    /// battles up to date with the others' entries).
+    pub database: Option<String>,
 }
 
 /// A certificate chain and its private key, PEM files.
@@ -264,6 +270,7 @@ impl Default for Tuning {
             evict_every: EVICT_EVERY,
             blocking_threads: BLOCKING_THREADS,
             tls: None,
+            database: None,
         }
     }
 }
@@ -301,6 +308,8 @@ pub struct Running {
     /// The data folder's store: gone once every task let it go, its club
     /// file closed and its lock let go ([`Running::stop`]).
     store: std::sync::Weak<dyn Store>,
+    /// On PostgreSQL, this process's listener (stopped when dropped).
+    _listener: Option<crate::store::notify::Listener>,
 }
 
 impl Running {
@@ -536,10 +545,20 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
         .map_err(ServeError::Public)?;
     let data = config.data.clone();
     let force = config.invite_organiser;
-    let (store, invitation) = tokio::task::spawn_blocking(move || {
-        let store = SqliteStore::open(&data)?;
+    let database = tuning.database.clone();
+    let (hints_tx, hints) = mpsc::unbounded_channel();
+    let (store, invitation, hint_listener) = tokio::task::spawn_blocking(move || {
+        let store = match &database {
+            Some(url) => SqliteStore::open_postgres(url)?,
+            None => SqliteStore::open(&data)?,
+        };
+        // Listening before anything is served: no entry committed by
+        // another process after this start is missed.
+        let listener = store.listen(move |hint| {
+            let _ = hints_tx.send(hint);
+        })?;
         let inv = store.tokens().organiser_invitation(force)?;
-        Ok::<_, ClubError>((store, inv))
+        Ok::<_, ClubError>((store, inv, listener))
     })
     .await
     .map_err(|e| ServeError::Stopped(e.to_string()))??;
@@ -601,6 +620,9 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
         tuning.idle_after,
         tuning.evict_every,
     ));
+    if hint_listener.is_some() {
+        tokio::spawn(follow(Arc::downgrade(&shared), hints, stop_rx.clone()));
+    }
     let mut stopping = stop_rx;
     let tls = acceptor.is_some();
     let task = tokio::spawn(async move {
@@ -654,7 +676,96 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
         stop: stop_tx,
         task,
         store: closed,
+        _listener: hint_listener,
     })
+}
+
+/// Follow the other processes' writes (issue 31, `server/POSTGRES.md` §2):
+/// each notification of an entry of a battle loaded here brings it up to
+/// date from the database and hands the new entries' frames to its
+/// watchers, as if decided here; after the listener reconnects (a catch-up)
+/// every battle loaded here is read again. Until the server stops.
+async fn follow(
+    shared: std::sync::Weak<Shared>,
+    mut hints: mpsc::UnboundedReceiver<crate::store::notify::Hint>,
+    mut stop: watch::Receiver<bool>,
+) {
+    use crate::store::notify::Hint;
+    loop {
+        let hint = tokio::select! {
+            h = hints.recv() => match h {
+                Some(h) => h,
+                None => return,
+            },
+            _ = stop.wait_for(|s| *s) => return,
+        };
+        let Some(shared) = shared.upgrade() else {
+            return;
+        };
+        let battles: Vec<(ServerBattleId, Option<u64>)> = match hint {
+            Hint::Entry {
+                campaign,
+                battle,
+                seq,
+            } => shared
+                .store
+                .live()
+                .loaded_as(campaign, battle)
+                .map(|b| (b, Some(seq)))
+                .into_iter()
+                .collect(),
+            Hint::CatchUp => shared
+                .store
+                .live()
+                .loaded_battles()
+                .into_iter()
+                .map(|b| (b, None))
+                .collect(),
+            Hint::Revoked(_) | Hint::Other(_) => Vec::new(),
+        };
+        for (battle, seq) in battles {
+            tokio::spawn(catch_up(shared.clone(), battle, seq));
+        }
+    }
+}
+
+/// Bring `battle` up to date after another process wrote it, in its turn
+/// (no command or watch of it meanwhile, so its watchers get every entry
+/// once, in order).
+async fn catch_up(shared: Arc<Shared>, battle: ServerBattleId, seq: Option<u64>) {
+    let order = order_of(&shared, battle);
+    let _turn = order.lock().await;
+    let seats = watching_seats(&shared, battle);
+    let watched = !seats.is_empty();
+    let made = blocking_live(&shared, move |l| {
+        let Some(r) = l.refresh(battle, seq)? else {
+            return Ok(None);
+        };
+        if r.entries.is_empty() {
+            return Ok(Some((HashMap::new(), r.moved)));
+        }
+        let frames = frames_for(l, battle, &seats, &r.entries, r.revealed)?;
+        Ok(Some((frames, false)))
+    })
+    .await;
+    match made {
+        Ok(Some((frames, false))) => deliver(&shared, battle, &frames),
+        // Moved without new entries (a take-back elsewhere), or not in
+        // memory here (its watchers would miss what the next load reads):
+        // the watchers resume from the store.
+        Ok(Some((_, true))) | Ok(None) => {
+            if watched {
+                close_watchers(&shared, battle);
+            }
+        }
+        Err(r) => {
+            eprintln!(
+                "serve: battle {battle}: another server's entries could not be read: {}; its watchers are closed to resume",
+                r.words
+            );
+            close_watchers(&shared, battle);
+        }
+    }
 }
 
 /// Every `every`, drop from memory the battles idle for `idle`, and the
@@ -1821,7 +1932,15 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             })
             .await
             .map_err(stay)?;
-            let played = playing.settled().await.map_err(|e| stay(refusal(e)))?;
+            let played = playing.settled().await.map_err(|e| {
+                if matches!(e, ClubError::Stale(_)) {
+                    // Another server wrote this battle first: what this one
+                    // loads next may hold entries its watchers were not
+                    // sent; they resume from the store.
+                    close_watchers(shared, battle);
+                }
+                stay(refusal(e))
+            })?;
             if played.again {
                 let last = played.entries.first().copied();
                 return Ok(json!({

@@ -61,7 +61,19 @@ async fn log(c: &mut Client, campaign: i64) -> Value {
 
 #[tokio::test]
 async fn two_players_edits_made_at_once_both_land() {
-    let s = server().await;
+    edits_at_once_both_land(common::Backend::Sqlite).await;
+}
+
+/// The same on PostgreSQL (issue 31: one suite, two backends).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p4_on_postgres_two_players_edits_made_at_once_both_land() {
+    edits_at_once_both_land(common::Backend::Postgres).await;
+}
+
+async fn edits_at_once_both_land(backend: common::Backend) {
+    let Some(s) = common::server_on(backend).await else {
+        return;
+    };
     let (campaign, mut org, mut anna, mut ben) = club_campaign(&s).await;
     let seen = log(&mut anna, campaign).await["head"].clone();
     assert_eq!(seen, 4);

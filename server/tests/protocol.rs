@@ -4,8 +4,8 @@
 mod common;
 
 use common::{
-    Client, Server, new_battle, nonce, organiser_token as organiser, player, seat_player,
-    seat_player_token, server, server_at,
+    Backend, Client, Server, new_battle, nonce, organiser_token as organiser, player, seat_player,
+    seat_player_token, server, server_at, server_on,
 };
 use std::time::Duration;
 
@@ -419,6 +419,7 @@ async fn a_restarted_server_keeps_its_tokens_and_prints_no_new_invitation() {
         running: second,
         organiser_code: code,
         data: dir.path().to_owned(),
+        pg: None,
         _dir: tempfile::tempdir().unwrap(),
     };
     let mut c = Client::connect(&s).await;
@@ -690,7 +691,19 @@ impl SeatCopy {
 
 #[tokio::test]
 async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
-    let s = server().await;
+    race_to_the_end_verified(Backend::Sqlite).await;
+}
+
+/// The same on PostgreSQL (issue 31: one suite, two backends).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p4_a_race_is_played_to_the_end_through_the_server_on_postgres_and_its_dice_verify() {
+    race_to_the_end_verified(Backend::Postgres).await;
+}
+
+async fn race_to_the_end_verified(backend: Backend) {
+    let Some(s) = server_on(backend).await else {
+        return;
+    };
     let (mut org, _) = organiser(&s).await;
     let (campaign, battle, b) =
         new_battle(&mut org, "race", json!({"target": 15}), json!({})).await;
@@ -922,17 +935,27 @@ async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
             "over",
         )
         .await;
-    s.running.stop().await.unwrap();
+    let Server {
+        running, pg, data, ..
+    } = s;
+    running.stop().await.unwrap();
 
-    // The campaign file's battle replays from the revealed seed, and its
+    // The campaign's battle replays from the revealed seed, and its
     // export carries the secret.
-    let file = s.data.join("campaigns/1.xenolog");
-    let copy = xenolog_saves::Campaign::open_read_only(&file).unwrap();
-    let id = copy.battles().unwrap()[0].id;
-    assert!(copy.verify_battle(id).unwrap().problem.is_none());
-    assert_eq!(copy.fair_secret(id).unwrap(), Some(secret));
-    let loaded = copy.load_battle(id).unwrap();
-    let ids: Vec<u64> = loaded.path_to(loaded.cursor());
+    let (verified, fair, ids, chains) = common::with_campaign(&data, pg.as_deref(), 1, |copy| {
+        let id = copy.battles().unwrap()[0].id;
+        let loaded = copy.load_battle(id).unwrap();
+        let ids: Vec<u64> = loaded.path_to(loaded.cursor());
+        let chains: Vec<_> = loaded.records().iter().map(|r| r.chain).collect();
+        (
+            copy.verify_battle(id).unwrap().problem.is_none(),
+            copy.fair_secret(id).unwrap(),
+            ids,
+            chains,
+        )
+    });
+    assert!(verified);
+    assert_eq!(fair, Some(secret));
     assert_eq!(ids, seats[0].ids, "the clients hold every entry, once");
     // Receipts: what each seat kept is what the revealed secret recomputes
     // from the battle as stored (section 5.4).
@@ -941,7 +964,7 @@ async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
         .map(|id| {
             xenolog_engine::fair::hex(&xenolog_engine::fair::receipt(
                 &secret,
-                &loaded.records()[*id as usize].chain,
+                &chains[*id as usize],
             ))
         })
         .collect();
@@ -1121,6 +1144,7 @@ async fn a_socket_that_stops_reading_is_closed_in_words_and_resumes_without_a_ga
         running,
         organiser_code,
         data: dir.path().join("club"),
+        pg: None,
         _dir: dir,
     };
     let (mut org, _) = organiser(&s).await;

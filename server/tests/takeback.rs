@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Client, Server, new_battle, organiser, server, two_seats};
+use common::{Backend, Client, Server, new_battle, organiser, server, server_on, two_seats};
 use serde_json::{Value, json};
 
 /// The last entry a command's reply names.
@@ -34,16 +34,37 @@ async fn head(c: &mut Client, battle: i64, seat: u8) -> Value {
 /// A started battle of `game` with two seated players watching from the
 /// start: the server, the battle, seat 0's socket and seat 1's.
 async fn table(game: &str, config: Value, options: Value) -> (Server, i64, Client, Client) {
-    let s = server().await;
+    table_on(Backend::Sqlite, game, config, options)
+        .await
+        .unwrap()
+}
+
+/// [`table`] on `backend` (`None`: no PostgreSQL cluster to test on).
+async fn table_on(
+    backend: Backend,
+    game: &str,
+    config: Value,
+    options: Value,
+) -> Option<(Server, i64, Client, Client)> {
+    let s = server_on(backend).await?;
     let mut org = organiser(&s).await;
     let (_, battle, zero, one) = two_seats(&s, &mut org, game, config, options).await;
-    (s, battle, zero, one)
+    Some((s, battle, zero, one))
 }
 
 /// A race to 1,000 (as [`table`], with these options) in which the seats
 /// hold in turn, seat 0 first, N times: the table and the entries made.
 async fn race_held<const N: usize>(options: Value) -> (Server, i64, Client, Client, [i64; N]) {
-    let (s, battle, mut zero, mut one) = table("race", json!({"target": 1000}), options).await;
+    race_held_on(Backend::Sqlite, options).await.unwrap()
+}
+
+/// [`race_held`] on `backend`.
+async fn race_held_on<const N: usize>(
+    backend: Backend,
+    options: Value,
+) -> Option<(Server, i64, Client, Client, [i64; N])> {
+    let (s, battle, mut zero, mut one) =
+        table_on(backend, "race", json!({"target": 1000}), options).await?;
     let mut held = [0; N];
     let mut at = None;
     for (i, e) in held.iter_mut().enumerate() {
@@ -55,7 +76,7 @@ async fn race_held<const N: usize>(options: Value) -> (Server, i64, Client, Clie
         *e = play(c, battle, seat, at, json!("hold")).await;
         at = Some(*e);
     }
-    (s, battle, zero, one, held)
+    Some((s, battle, zero, one, held))
 }
 
 /// Seat `seat` asks to take `battle` back to `to` (an entry, or null for
@@ -126,7 +147,21 @@ fn stored(data: &std::path::Path) -> Box<dyn xenolog_engine::Battle> {
 #[tokio::test]
 async fn an_accepted_takeback_moves_the_cursor_and_the_next_command_makes_a_branch_keeping_the_old_line()
  {
-    let (s, battle, mut zero, mut one, [e0, e1, e2]) = race_held(json!({})).await;
+    accepted_takeback(Backend::Sqlite).await;
+}
+
+/// The same on PostgreSQL (issue 31: one suite, two backends).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p4_on_postgres_an_accepted_takeback_moves_the_cursor_and_the_next_command_makes_a_branch()
+{
+    accepted_takeback(Backend::Postgres).await;
+}
+
+async fn accepted_takeback(backend: Backend) {
+    let Some((s, battle, mut zero, mut one, [e0, e1, e2])) = race_held_on(backend, json!({})).await
+    else {
+        return;
+    };
 
     // Seat 0 asks to go back to entry e0; seat 1 hears it and accepts.
     let asked = ask(&mut zero, battle, 0, json!(e0)).await;
@@ -167,17 +202,23 @@ async fn an_accepted_takeback_moves_the_cursor_and_the_next_command_makes_a_bran
     assert!(e3 > e2, "entry ids only grow: {e3} after {e2}");
     let entry = zero.event_of("entry").await;
     assert_eq!(entry["entry"]["id"], e3);
-    s.running.stop().await.unwrap();
+    let Server {
+        running, data, pg, ..
+    } = s;
+    running.stop().await.unwrap();
 
-    // Principle 3: nothing lost. The file holds the old line beside the new.
-    let b = stored(&s.data);
-    assert_eq!(b.records().len() as i64, e3 + 1);
-    assert_eq!(b.branches().len(), 2, "the new command made a branch");
-    assert_eq!(b.path_to(b.cursor()), vec![e0 as u64, e3 as u64]);
-    let old = b.head(0).expect("the first branch keeps its head");
-    assert_eq!(old as i64, e2);
-    assert_eq!(b.path_to(Some(old)), vec![e0 as u64, e1 as u64, e2 as u64]);
-    assert!(b.verify().ok(), "the battle verifies");
+    // Principle 3: nothing lost. The store holds the old line beside the new.
+    common::with_campaign(&data, pg.as_deref(), 1, move |copy| {
+        let id = copy.battles().unwrap()[0].id;
+        let b = copy.load_battle(id).unwrap();
+        assert_eq!(b.records().len() as i64, e3 + 1);
+        assert_eq!(b.branches().len(), 2, "the new command made a branch");
+        assert_eq!(b.path_to(b.cursor()), vec![e0 as u64, e3 as u64]);
+        let old = b.head(0).expect("the first branch keeps its head");
+        assert_eq!(old as i64, e2);
+        assert_eq!(b.path_to(Some(old)), vec![e0 as u64, e1 as u64, e2 as u64]);
+        assert!(b.verify().ok(), "the battle verifies");
+    });
 }
 
 #[tokio::test]

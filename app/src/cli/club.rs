@@ -24,8 +24,20 @@ use super::{Fail, Out, json_line, line};
 #[derive(Args, Debug)]
 pub(super) struct ServeArgs {
     /// The data folder: the club file and the campaigns (made if missing).
-    #[arg(long)]
-    data: PathBuf,
+    /// Not with --database.
+    #[arg(
+        long,
+        required_unless_present = "database",
+        conflicts_with = "database"
+    )]
+    data: Option<PathBuf>,
+    /// Keep the club on a PostgreSQL database instead of a data folder:
+    /// postgres://USER@HOST:PORT/DB (or a libpq string). Its tables go in
+    /// the schema `club`, each campaign in a schema of its own; several
+    /// `xenolog serve` processes may serve one database (players list them
+    /// all: --server ws://A:P,ws://B:Q).
+    #[arg(long, value_name = "URL")]
+    database: Option<String>,
     /// The address to listen on; port 0 picks a free port.
     #[arg(long, default_value = "127.0.0.1:0")]
     listen: SocketAddr,
@@ -54,8 +66,9 @@ pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
     if let Some(p) = &args.public_url {
         check_public(p).map_err(Fail::usage)?;
     }
+    let on_database = args.database.is_some();
     let config = Config {
-        data: args.data,
+        data: args.data.unwrap_or_default(),
         listen: args.listen,
         invite_organiser: args.invite_organiser,
         public: args.public_url,
@@ -65,6 +78,7 @@ pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
             (Some(cert), Some(key)) => Some(TlsFiles { cert, key }),
             _ => None,
         },
+        database: args.database,
         ..Tuning::default()
     };
     run_blocking_tuned(config, tuning, |ready| {
@@ -72,7 +86,11 @@ pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
         // proxy in front does (--public-url wss://...).
         let tls = ready.links_tls;
         let mut text = format!("listening on {}\n", ready.ws_url);
-        text += &format!("club file {}\n", ready.club_file.display());
+        if on_database {
+            text += &format!("club database: {}\n", ready.club_file.display());
+        } else {
+            text += &format!("club file {}\n", ready.club_file.display());
+        }
         match &ready.invitation {
             Some(inv) => {
                 text += &format!(

@@ -58,6 +58,14 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../schema/migrations/0007_copies.sql"),
 ];
 
+/// The head check's lock of a battle's row inside an append (issue 31,
+/// `server/POSTGRES.md` §2): PostgreSQL only (SQLite's `BEGIN IMMEDIATE`
+/// locks the whole file).
+pub(crate) const LOCK_BATTLE: &str = "SELECT id FROM battles WHERE id = ?1 FOR UPDATE";
+
+/// A notification sent with a transaction, delivered when it commits.
+pub(crate) const NOTIFY: &str = "SELECT pg_notify(?1, ?2)";
+
 /// A connection to a PostgreSQL server, as a [`Db`].
 pub struct Postgres {
     client: RefCell<Client>,
@@ -754,7 +762,18 @@ fn fail(e: postgres::Error) -> DbError {
         Some(c) if *c == S::INSUFFICIENT_PRIVILEGE => Some(Code::PermissionDenied),
         Some(c) if *c == S::DATA_CORRUPTED || *c == S::INDEX_CORRUPTED => Some(Code::Corrupt),
         Some(c) if *c == S::IO_ERROR => Some(Code::Io),
-        _ if e.is_closed() => Some(Code::Io),
+        // The server shut down or crashed under the connection, or it
+        // cannot take one now (starting, stopping), or the connection
+        // failed: lost, not the disk (issue 31, a reconnect may succeed).
+        Some(c)
+            if c.code().starts_with("08")
+                || *c == S::ADMIN_SHUTDOWN
+                || *c == S::CRASH_SHUTDOWN
+                || *c == S::CANNOT_CONNECT_NOW =>
+        {
+            Some(Code::Lost)
+        }
+        _ if e.is_closed() => Some(Code::Lost),
         _ => None,
     };
     DbError {

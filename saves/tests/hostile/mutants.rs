@@ -410,6 +410,7 @@ fn kind(e: &SaveError) -> &'static str {
         SaveError::Refused(_) => "Refused",
         SaveError::CommandIdUsed { .. } => "CommandIdUsed",
         SaveError::Conflict(_) => "Conflict",
+        SaveError::Unreachable(_) => "Unreachable",
     }
 }
 

@@ -351,6 +351,19 @@ pub trait BattleStore: Send + Sync + 'static {
     fn battles_of(&self, campaign: CampaignId) -> Result<Vec<BattleInfo>, ClubError>;
 }
 
+/// A battle read again after another process wrote it
+/// ([`LiveStore::refresh`]).
+#[derive(Clone, Debug, Default)]
+pub struct Refreshed {
+    /// The entries new to this process, in order.
+    pub entries: Vec<xenolog_engine::EntryId>,
+    /// The secret, when one of them ended the battle.
+    pub revealed: Option<Bytes32>,
+    /// Its position moved without new entries (a take-back or a walk
+    /// elsewhere): its watchers resume from the store.
+    pub moved: bool,
+}
+
 /// What a command made.
 #[derive(Clone, Debug)]
 pub struct Played {
@@ -491,6 +504,28 @@ pub trait LiveStore: Send + Sync + 'static {
     fn evict_idle(&self, idle: std::time::Duration) -> usize {
         let _ = idle;
         0
+    }
+    /// The server battle that is battle `id` of campaign `campaign`, if
+    /// this process has loaded it (a notification names it so). A store
+    /// that no other process writes knows of none.
+    fn loaded_as(&self, campaign: CampaignId, id: i64) -> Option<ServerBattleId> {
+        let _ = (campaign, id);
+        None
+    }
+    /// Every battle this process has loaded (a catch-up reads them all).
+    fn loaded_battles(&self) -> Vec<ServerBattleId> {
+        Vec::new()
+    }
+    /// Read a loaded battle again after another process wrote it
+    /// (issue 31): its entry `seq`, or everything (`None`, a catch-up).
+    /// `Ok(None)`: not in memory here.
+    fn refresh(
+        &self,
+        battle: ServerBattleId,
+        seq: Option<u64>,
+    ) -> Result<Option<Refreshed>, ClubError> {
+        let _ = (battle, seq);
+        Ok(None)
     }
 }
 

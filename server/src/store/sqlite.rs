@@ -13,7 +13,7 @@ use xenolog_engine::fair::{self, Bytes32, SeatNonce};
 use xenolog_engine::{Actor, Battle, EntryId, games};
 use xenolog_saves::{Campaign, DiceMode};
 
-use super::writer::{Gone, Unwritten, Writer};
+use super::writer::{Gone, Notify, Reopen, Unwritten, Writer};
 use tokio::sync::oneshot;
 
 mod table;
@@ -33,6 +33,8 @@ use crate::secret::{Code, Role, Token, random_bytes};
 pub const CLUB_FILE: &str = "club.xenolog-club";
 /// The campaign files' folder inside the data folder.
 pub const CAMPAIGNS: &str = "campaigns";
+/// The club's schema on PostgreSQL.
+pub const PG_CLUB_SCHEMA: &str = "club";
 
 /// The SQLite data folder.
 pub struct SqliteStore {
@@ -40,6 +42,44 @@ pub struct SqliteStore {
 }
 
 impl SqliteStore {
+    /// The club on PostgreSQL (`xenolog serve --database postgres://...`,
+    /// issue 31): its tables in the schema `club`, each campaign a schema
+    /// of its own (`campaign_N`). Several servers may serve one database.
+    pub fn open_postgres(url: &str) -> Result<SqliteStore, ClubError> {
+        Ok(SqliteStore {
+            club: ClubFile::open_postgres(url, PG_CLUB_SCHEMA)?,
+        })
+    }
+
+    /// Start this process's listener on a club on PostgreSQL (`None` on
+    /// the club file): every notification goes to the club's tokens
+    /// (revocations) and to `on` (entries, catch-up).
+    pub fn listen(
+        &self,
+        on: impl Fn(super::notify::Hint) + Send + 'static,
+    ) -> Result<Option<super::notify::Listener>, ClubError> {
+        let Some((url, schema)) = self.club.db.postgres() else {
+            return Ok(None);
+        };
+        let tokens = Arc::downgrade(&self.club.tokens);
+        let listener = super::notify::Listener::start(
+            url,
+            &super::club_tokens::channel(schema),
+            move |hint| {
+                if let Some(t) = tokens.upgrade() {
+                    // Off the listener's runtime: reading the tokens again
+                    // may connect the club's blocking client anew, which
+                    // panics on a thread that drives a runtime.
+                    super::club_db::off_runtime(|| t.hint(&hint));
+                }
+                on(hint);
+            },
+        )?;
+        // Revoked while nobody listened: read once more, now listening.
+        self.club.tokens.hint(&super::notify::Hint::CatchUp);
+        Ok(Some(listener))
+    }
+
     /// Open (or create) the data folder and its club file.
     pub fn open(dir: &Path) -> Result<SqliteStore, ClubError> {
         std::fs::create_dir_all(dir).map_err(|e| ClubError::File {
@@ -109,9 +149,51 @@ pub struct ClubFile {
     /// held while a battle is written to its campaign file, and this keeps
     /// two last joins (a resent one) from starting it twice.
     starting: Mutex<HashMap<ServerBattleId, Arc<Mutex<()>>>>,
-    /// The club file's lock ([`ClubLock`]): one server per data folder.
-    /// Last, so it is let go after the connection closes.
-    _lock: ClubLock,
+    /// On PostgreSQL: the database's URL (each campaign a schema there,
+    /// its "file" in the registry the schema's name). `None`: files.
+    pg: Option<String>,
+    /// Each battle loaded so far by (its campaign, its id in the
+    /// campaign): a notification names a battle so (`C:B:SEQ`).
+    index: Mutex<HashMap<(CampaignId, i64), ServerBattleId>>,
+    /// The club file's lock ([`ClubLock`]): one server per data folder
+    /// (none on PostgreSQL: several servers share one database). Last, so
+    /// it is let go after the connection closes.
+    _lock: Option<ClubLock>,
+}
+
+impl Drop for ClubFile {
+    /// The campaigns' PostgreSQL clients are closed off tokio's threads
+    /// (a `postgres::Client` dropped on a runtime's thread panics: it
+    /// blocks on a runtime of its own). The writers close theirs on their
+    /// own threads.
+    fn drop(&mut self) {
+        if self.pg.is_some() {
+            let readers =
+                std::mem::take(&mut *self.readers.lock().unwrap_or_else(|p| p.into_inner()));
+            let writers =
+                std::mem::take(&mut *self.writers.lock().unwrap_or_else(|p| p.into_inner()));
+            super::club_db::off_runtime(move || {
+                drop(readers);
+                drop(writers);
+            });
+        }
+    }
+}
+
+/// A campaign's failure as the club says it: the database out of reach
+/// is [`ClubError::Unavailable`] (nothing changed; try again), anything
+/// else the campaign's words.
+fn campaign_fail(path: &Path, e: xenolog_saves::SaveError) -> ClubError {
+    match e {
+        xenolog_saves::SaveError::Unreachable(why) => {
+            eprintln!("serve: {}: {why}", path.display());
+            ClubError::Unavailable
+        }
+        e => ClubError::Campaign {
+            file: path.display().to_string(),
+            why: e.to_string(),
+        },
+    }
 }
 
 /// The OS lock that makes one server at a time the club file's (review of
@@ -267,6 +349,7 @@ fn settle(
             "the campaign's file holds more of the battle than the server decided on ({why})"
         ))),
         Ok(Err(Unwritten::ReusedId)) => Err(ClubError::ReusedCmdId),
+        Ok(Err(Unwritten::Unavailable)) => Err(ClubError::Unavailable),
         Ok(Err(Unwritten::Failed(why))) => Err(ClubError::Campaign {
             file: path.display().to_string(),
             why,
@@ -308,8 +391,145 @@ impl ClubFile {
             paths: Mutex::new(HashMap::new()),
             readers: Mutex::new(HashMap::new()),
             starting: Mutex::new(HashMap::new()),
-            _lock: lock,
+            pg: None,
+            index: Mutex::new(HashMap::new()),
+            _lock: Some(lock),
         })
+    }
+
+    /// The club on PostgreSQL at `url`: its tables in `schema` (made or
+    /// upgraded on first use), its campaigns in schemas of their own.
+    pub fn open_postgres(url: &str, schema: &str) -> Result<ClubFile, ClubError> {
+        let db = Arc::new(ClubDb::open_postgres(url, schema)?);
+        let tokens = Arc::new(ClubTokens::open(db.clone())?);
+        Ok(ClubFile {
+            path: PathBuf::from(format!("the club schema {schema}")),
+            // A campaign's "file" in the registry is its schema's name.
+            dir: PathBuf::new(),
+            db,
+            tokens,
+            writers: Mutex::new(HashMap::new()),
+            battles: Mutex::new(HashMap::new()),
+            paths: Mutex::new(HashMap::new()),
+            readers: Mutex::new(HashMap::new()),
+            starting: Mutex::new(HashMap::new()),
+            pg: Some(url.to_owned()),
+            index: Mutex::new(HashMap::new()),
+            _lock: None,
+        })
+    }
+
+    /// Open a campaign for writing: its file, or its schema.
+    fn open_campaign(&self, path: &Path) -> Result<Campaign, xenolog_saves::SaveError> {
+        match &self.pg {
+            None => Campaign::open(path),
+            Some(url) => Campaign::open_postgres(url, &path.to_string_lossy()),
+        }
+    }
+
+    /// Open a campaign to read: its file read-only, or (on PostgreSQL) a
+    /// connection of its own to its schema.
+    fn open_reader(&self, path: &Path) -> Result<Campaign, xenolog_saves::SaveError> {
+        match &self.pg {
+            None => Campaign::open_read_only(path),
+            Some(url) => Campaign::open_postgres(url, &path.to_string_lossy()),
+        }
+    }
+
+    /// How a writer opens its campaign again.
+    fn reopen(&self, path: &Path) -> Reopen {
+        let path = path.to_owned();
+        match self.pg.clone() {
+            None => Box::new(move || Campaign::open(&path)),
+            Some(url) => Box::new(move || Campaign::open_postgres(&url, &path.to_string_lossy())),
+        }
+    }
+
+    /// What a campaign's writer notifies on PostgreSQL.
+    fn notify(&self, id: CampaignId) -> Option<Notify> {
+        let (_, schema) = self.db.postgres()?;
+        Some(Notify {
+            channel: super::club_tokens::channel(schema),
+            prefix: format!("{id}:"),
+        })
+    }
+
+    /// Whether the campaigns live in PostgreSQL (several servers may write
+    /// them).
+    pub fn on_postgres(&self) -> bool {
+        self.pg.is_some()
+    }
+
+    /// The server battle loaded as battle `id` of campaign `campaign`.
+    pub fn loaded_as(&self, campaign: CampaignId, id: i64) -> Option<ServerBattleId> {
+        self.index
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&(campaign, id))
+            .copied()
+    }
+
+    /// Every battle loaded since the start (in memory now or evicted).
+    pub fn loaded_battles(&self) -> Vec<ServerBattleId> {
+        self.index
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .copied()
+            .collect()
+    }
+
+    /// Read a loaded battle again from its campaign after another process
+    /// wrote it (a notification: its entry `seq`, or a catch-up when
+    /// `seq` is `None`). `Ok(None)`: it is not in memory here (nothing to
+    /// bring up to date; watchers of it resume from the store). Otherwise
+    /// the entries new to this process, the secret if one of them ended
+    /// the battle, and whether its position moved without new entries (a
+    /// take-back elsewhere).
+    pub fn refresh(
+        &self,
+        battle: ServerBattleId,
+        seq: Option<u64>,
+    ) -> Result<Option<super::Refreshed>, ClubError> {
+        let slot = self.slot(battle);
+        let mut guard = Self::hold(&slot);
+        let Some(lb) = guard.as_mut() else {
+            return Ok(None);
+        };
+        let before = lb.battle.records().len();
+        if seq.is_some_and(|s| (s as usize) < before) {
+            // This process has it already (its own write, or read before).
+            return Ok(Some(super::Refreshed::default()));
+        }
+        let (campaign, id, cursor, over) = (
+            lb.campaign,
+            lb.id,
+            lb.battle.cursor(),
+            lb.battle.outcome().is_some(),
+        );
+        let path = self.path_of(campaign)?;
+        let fresh = match self.reading(campaign, &path, |c| c.load_battle(id)) {
+            Ok(b) => b,
+            Err(e) => {
+                // Loaded again on its next use.
+                *guard = None;
+                return Err(e);
+            }
+        };
+        let after = fresh.records().len();
+        let entries: Vec<EntryId> = (before..after).map(|i| i as EntryId).collect();
+        let ended = !over && fresh.outcome().is_some();
+        let moved = entries.is_empty() && fresh.cursor() != cursor;
+        let Some(lb) = guard.as_mut() else {
+            return Ok(None);
+        };
+        lb.battle = fresh;
+        lb.used = std::time::Instant::now();
+        Ok(Some(super::Refreshed {
+            entries,
+            revealed: ended.then_some(lb.secret),
+            moved,
+        }))
     }
 
     /// The club's tokens and invitations.
@@ -411,9 +631,12 @@ impl ClubFile {
         row: &BattleRow,
         nonces: Vec<SeatNonce>,
     ) -> Result<i64, ClubError> {
-        let campaign_err = |e: xenolog_saves::SaveError| ClubError::Campaign {
-            file: path.display().to_string(),
-            why: e.to_string(),
+        let campaign_err = |e: xenolog_saves::SaveError| {
+            if matches!(e, xenolog_saves::SaveError::Unreachable(_)) {
+                // Its connection is gone: a new writer connects again.
+                self.lost(row.campaign);
+            }
+            campaign_fail(&path, e)
         };
         let writer = self.writer(row.campaign, &path)?;
         let config: Value = serde_json::from_str(&row.config).map_err(|e| ClubError::File {
@@ -485,6 +708,26 @@ impl ClubFile {
         gone(path, g)
     }
 
+    /// A campaign whose database connection was found lost: its writer
+    /// and kept readers are let go (closed off tokio's threads), and new
+    /// ones connect on the next use.
+    fn lost(&self, campaign: CampaignId) {
+        let w = self
+            .writers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&campaign);
+        let r = self
+            .readers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&campaign);
+        super::club_db::off_runtime(move || {
+            drop(w);
+            drop(r);
+        });
+    }
+
     /// Run `f` on a read-only connection to campaign `id`'s file (one kept
     /// from before, or a new one), off its writer thread. The writer is
     /// started first, so the file is open and upgraded. A panic in `f` is
@@ -508,17 +751,25 @@ impl ClubFile {
             .and_then(Vec::pop);
         let c = match kept {
             Some(c) => c,
-            None => Campaign::open_read_only(path).map_err(|e| campaign_err(e.to_string()))?,
+            None => self.open_reader(path).map_err(|e| campaign_fail(path, e))?,
         };
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&c)));
         match r {
+            Ok(Err(e)) => {
+                // Not kept: its connection may be the thing that failed
+                // (PostgreSQL restarted); a new one is opened next time.
+                if self.pg.is_some() {
+                    super::club_db::off_runtime(move || drop(c));
+                }
+                Err(campaign_fail(path, e))
+            }
             Ok(r) => {
                 let mut readers = self.readers.lock().unwrap_or_else(|p| p.into_inner());
                 let list = readers.entry(id).or_default();
                 if list.len() < READERS_KEPT {
                     list.push(c);
                 }
-                r.map_err(|e| campaign_err(e.to_string()))
+                r.map_err(|e| campaign_fail(path, e))
             }
             Err(_) => Err(campaign_err(
                 "reading it failed on this request (the server's log says where); try again".into(),
@@ -546,10 +797,17 @@ impl ClubFile {
             file: path.display().to_string(),
             why,
         };
-        let campaign = Campaign::open(path).map_err(|e| campaign_err(e.to_string()))?;
+        let campaign = self
+            .open_campaign(path)
+            .map_err(|e| campaign_fail(path, e))?;
         let w = Arc::new(
-            Writer::start(campaign, format!("campaign-{id}"))
-                .map_err(|e| campaign_err(format!("its writer thread cannot start: {e}")))?,
+            Writer::start(
+                campaign,
+                format!("campaign-{id}"),
+                self.reopen(path),
+                self.notify(id),
+            )
+            .map_err(|e| campaign_err(format!("its writer thread cannot start: {e}")))?,
         );
         writers.insert(id, w.clone());
         Ok(w)
@@ -614,6 +872,10 @@ impl ClubFile {
             let (b, dice_mode) = self.reading(campaign, &path, |c| {
                 Ok((c.load_battle(id)?, c.summary(id)?.dice_mode))
             })?;
+            self.index
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert((campaign, id), battle);
             *slot = Some(LiveBattle {
                 campaign,
                 id,
@@ -833,6 +1095,22 @@ impl LiveStore for ClubFile {
         ClubFile::evict_idle(self, idle)
     }
 
+    fn loaded_as(&self, campaign: CampaignId, id: i64) -> Option<ServerBattleId> {
+        ClubFile::loaded_as(self, campaign, id)
+    }
+
+    fn loaded_battles(&self) -> Vec<ServerBattleId> {
+        ClubFile::loaded_battles(self)
+    }
+
+    fn refresh(
+        &self,
+        battle: ServerBattleId,
+        seq: Option<u64>,
+    ) -> Result<Option<super::Refreshed>, ClubError> {
+        ClubFile::refresh(self, battle, seq)
+    }
+
     fn revealed(&self, battle: ServerBattleId) -> Result<Option<Bytes32>, ClubError> {
         // Only what is durable is in memory: an ended battle's reveal was
         // written with its last entry.
@@ -992,6 +1270,7 @@ impl ClubFile {
             return Err(ClubError::NoSuchBattle(battle));
         };
         let id = live.id;
+        let id_campaign = live.campaign;
         let mut b = live.battle;
         let mut walked = Vec::new();
         let mut next = Some(first);
@@ -1040,10 +1319,12 @@ impl ClubFile {
                     walked: true,
                 })
             }
-            (_, Err(e)) => Err(ClubError::Campaign {
-                file: path.display().to_string(),
-                why: e.to_string(),
-            }),
+            (_, Err(e)) => {
+                if matches!(e, xenolog_saves::SaveError::Unreachable(_)) {
+                    self.lost(id_campaign);
+                }
+                Err(campaign_fail(path, e))
+            }
         }
     }
 }
@@ -1118,16 +1399,33 @@ impl BattleStore for ClubFile {
         let next: i64 = conn
             .one("SELECT coalesce(max(id), 0) + 1 FROM campaigns", &[])
             .map_err(|e| self.sql(e))?;
-        let file = format!("{CAMPAIGNS}/{next}.xenolog");
-        let path = self.dir.join(&file);
-        std::fs::create_dir_all(self.dir.join(CAMPAIGNS)).map_err(|e| ClubError::File {
-            path: self.dir.display().to_string(),
-            why: format!("the campaigns folder cannot be made: {e}"),
-        })?;
-        Campaign::create(&path, name).map_err(|e| ClubError::Campaign {
-            file: path.display().to_string(),
-            why: e.to_string(),
-        })?;
+        let file = match &self.pg {
+            // A schema of the club's database.
+            Some(url) => {
+                let schema = format!("campaign_{next}");
+                let made = Campaign::create_postgres(url, &schema, name)
+                    .map_err(|e| campaign_fail(Path::new(&schema), e))?;
+                // Made now, by one process, not by the first batches of
+                // two processes at once (they would collide in the catalog).
+                made.make_command_ids_table()
+                    .map_err(|e| campaign_fail(Path::new(&schema), e))?;
+                super::club_db::off_runtime(move || drop(made));
+                schema
+            }
+            None => {
+                let file = format!("{CAMPAIGNS}/{next}.xenolog");
+                let path = self.dir.join(&file);
+                std::fs::create_dir_all(self.dir.join(CAMPAIGNS)).map_err(|e| ClubError::File {
+                    path: self.dir.display().to_string(),
+                    why: format!("the campaigns folder cannot be made: {e}"),
+                })?;
+                Campaign::create(&path, name).map_err(|e| ClubError::Campaign {
+                    file: path.display().to_string(),
+                    why: e.to_string(),
+                })?;
+                file
+            }
+        };
         conn.execute(
             "INSERT INTO campaigns (id, file, name, created) VALUES (?1, ?2, ?3, ?4)",
             &[&next, &file, &name, &now()],

@@ -14,7 +14,6 @@
 //! [`Writer::is_dead`] says so: the club replaces a dead writer on its next use.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -22,7 +21,20 @@ use std::thread::JoinHandle;
 
 use tokio::sync::oneshot;
 
-use xenolog_saves::{Campaign, Decided, SaveError};
+use xenolog_saves::{AppendNotify, Campaign, Decided, SaveError};
+
+/// Opens the writer's campaign again (after a job panicked, or its
+/// database connection was lost): the campaign file, or its PostgreSQL
+/// schema.
+pub type Reopen = Box<dyn Fn() -> Result<Campaign, SaveError> + Send>;
+
+/// Where a writer on PostgreSQL sends each part's `pg_notify` (issue 31):
+/// the channel, and the payload's prefix (`C:`, the club's campaign).
+#[derive(Clone, Debug)]
+pub struct Notify {
+    pub channel: String,
+    pub prefix: String,
+}
 
 /// At most this many appends share one transaction.
 pub const MAX_BATCH: usize = 256;
@@ -41,6 +53,10 @@ pub enum Unwritten {
     /// The seat's command id is recorded already, for another command:
     /// the file's key of the command ids refused it.
     ReusedId,
+    /// The database could not be reached (PostgreSQL restarted, the
+    /// connection lost): nothing of it was written, unless the commit's
+    /// answer was what was lost (a resend with its command id settles it).
+    Unavailable,
     /// Anything else, in words.
     Failed(String),
 }
@@ -50,6 +66,8 @@ impl Unwritten {
     fn of(e: SaveError) -> Unwritten {
         match e {
             SaveError::Stale { why, .. } => Unwritten::Stale(why),
+            SaveError::Unreachable(_) => Unwritten::Unavailable,
+            SaveError::CommandIdUsed { .. } => Unwritten::ReusedId,
             // The one insert into `club_commands` in a write is the
             // command's id; its key is (battle, seat, cmd_id). The saves
             // tell it by the constraint's code, on either backend.
@@ -108,12 +126,19 @@ fn panic_words(p: &(dyn std::any::Any + Send)) -> String {
 impl Writer {
     /// Start the writer of `campaign` (opened by the caller, so that an error
     /// opening it is the caller's to report).
-    pub fn start(campaign: Campaign, name: String) -> std::io::Result<Writer> {
+    /// `reopen` opens it again after a failure; `notify`, on PostgreSQL,
+    /// is what each written part sends.
+    pub fn start(
+        campaign: Campaign,
+        name: String,
+        reopen: Reopen,
+        notify: Option<Notify>,
+    ) -> std::io::Result<Writer> {
         let (tx, rx) = mpsc::channel();
         let stats = Arc::new(Stats::default());
         let counted = stats.clone();
         let thread = std::thread::Builder::new().name(name).spawn(move || {
-            run(campaign, rx, &counted);
+            run(campaign, rx, &counted, &reopen, notify.as_ref());
             counted.dead.store(true, Ordering::Relaxed);
         })?;
         Ok(Writer {
@@ -198,8 +223,14 @@ impl Drop for Writer {
     }
 }
 
-fn run(mut campaign: Campaign, jobs: mpsc::Receiver<Job>, stats: &Stats) {
-    let path: PathBuf = campaign.path().to_owned();
+fn run(
+    mut campaign: Campaign,
+    jobs: mpsc::Receiver<Job>,
+    stats: &Stats,
+    reopen: &Reopen,
+    notify: Option<&Notify>,
+) {
+    let path = campaign.path().to_owned();
     let mut appends: Vec<(Decided, Reply)> = Vec::new();
     // A job whose appends before it failed the write: it runs on the file
     // opened again.
@@ -221,7 +252,7 @@ fn run(mut campaign: Campaign, jobs: mpsc::Receiver<Job>, stats: &Stats) {
                     // The appends queued before this job are written first:
                     // it sees the file as every request before it left it
                     // (a load, a command id looked up, a position saved).
-                    if write(&mut campaign, &mut appends, stats) {
+                    if write(&mut campaign, &mut appends, stats, notify) {
                         panicked = true;
                         carried = Some(Job::Run(f));
                         break;
@@ -235,7 +266,7 @@ fn run(mut campaign: Campaign, jobs: mpsc::Receiver<Job>, stats: &Stats) {
             }
         }
         if !panicked {
-            panicked = write(&mut campaign, &mut appends, stats);
+            panicked = write(&mut campaign, &mut appends, stats, notify);
         } else {
             // Not written on a campaign a job left half-way: each is
             // answered, and its battle is loaded again from the file.
@@ -245,12 +276,18 @@ fn run(mut campaign: Campaign, jobs: mpsc::Receiver<Job>, stats: &Stats) {
                 )));
             }
         }
-        if panicked {
-            stats.panics.fetch_add(1, Ordering::Relaxed);
+        let lost = LOST.with(|l| l.replace(false));
+        if panicked || lost {
+            if panicked {
+                stats.panics.fetch_add(1, Ordering::Relaxed);
+            }
             // Close the campaign (its lock released, an open transaction
-            // rolled back) and open it again for the next job.
+            // rolled back) and open it again for the next job. A
+            // connection lost (PostgreSQL restarted) is let go the same
+            // way; while the database is away the open fails and the
+            // thread ends: the club starts a new writer on the next use.
             drop(campaign);
-            match Campaign::open(&path) {
+            match reopen() {
                 Ok(c) => campaign = c,
                 Err(e) => {
                     eprintln!(
@@ -264,9 +301,20 @@ fn run(mut campaign: Campaign, jobs: mpsc::Receiver<Job>, stats: &Stats) {
     }
 }
 
+thread_local! {
+    /// Set by a write that found the database connection lost: the
+    /// writer opens the campaign again before its next job.
+    static LOST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Write the appends queued so far, if any, in one transaction (counted);
 /// whether the write panicked.
-fn write(campaign: &mut Campaign, appends: &mut Vec<(Decided, Reply)>, stats: &Stats) -> bool {
+fn write(
+    campaign: &mut Campaign,
+    appends: &mut Vec<(Decided, Reply)>,
+    stats: &Stats,
+    notify: Option<&Notify>,
+) -> bool {
     if appends.is_empty() {
         return false;
     }
@@ -274,18 +322,45 @@ fn write(campaign: &mut Campaign, appends: &mut Vec<(Decided, Reply)>, stats: &S
     stats
         .appends
         .fetch_add(appends.len() as u64, Ordering::Relaxed);
-    flush(campaign, appends)
+    flush(campaign, appends, notify)
 }
 
 /// Write every queued append in one transaction and answer each; whether
 /// the write panicked (each append is then answered in words).
-fn flush(campaign: &mut Campaign, appends: &mut Vec<(Decided, Reply)>) -> bool {
+fn flush(
+    campaign: &mut Campaign,
+    appends: &mut Vec<(Decided, Reply)>,
+    notify: Option<&Notify>,
+) -> bool {
     if appends.is_empty() {
         return false;
     }
     let (batch, replies): (Vec<Decided>, Vec<_>) = appends.drain(..).unzip();
-    match catch_unwind(AssertUnwindSafe(|| campaign.append_batch(&batch))) {
+    let notify = notify.map(|n| AppendNotify {
+        channel: &n.channel,
+        prefix: &n.prefix,
+    });
+    match catch_unwind(AssertUnwindSafe(|| {
+        campaign.append_batch_notify(&batch, notify.as_ref())
+    })) {
+        Ok(Err(SaveError::Unreachable(why))) => {
+            eprintln!(
+                "serve: {}: the database is not reachable ({why}); the writer connects again",
+                campaign.path().display()
+            );
+            LOST.with(|l| l.set(true));
+            for reply in replies {
+                let _ = reply.send(Err(Unwritten::Unavailable));
+            }
+            false
+        }
         Ok(Ok(results)) => {
+            if results
+                .iter()
+                .any(|r| matches!(r, Err(SaveError::Unreachable(_))))
+            {
+                LOST.with(|l| l.set(true));
+            }
             for (r, reply) in results.into_iter().zip(replies) {
                 let _ = reply.send(r.map_err(Unwritten::of));
             }

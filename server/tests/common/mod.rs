@@ -21,8 +21,189 @@ pub struct Server {
     pub organiser_code: String,
     /// The club's folder.
     pub data: std::path::PathBuf,
+    /// On PostgreSQL: the test's own database (dropped after).
+    pub pg: Option<std::sync::Arc<PgDb>>,
     /// Kept for as long as the server: the folder goes with it.
     pub _dir: tempfile::TempDir,
+}
+
+/// The backends a suite runs on: SQLite always, PostgreSQL too when
+/// `XENOLOG_TEST_PG` names a cluster (`XENOLOG_REQUIRE_PG`: a missing one
+/// fails). Issue 31, one suite, two backends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// The test cluster's connection string, or `None` (skipped, unless
+/// `XENOLOG_REQUIRE_PG` insists).
+pub fn test_pg() -> Option<String> {
+    match std::env::var("XENOLOG_TEST_PG") {
+        Ok(u) if !u.trim().is_empty() => Some(u),
+        _ => {
+            assert!(
+                std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
+                "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not"
+            );
+            eprintln!("XENOLOG_TEST_PG is not set: the PostgreSQL half is skipped");
+            None
+        }
+    }
+}
+
+/// A database of the test's own on the test cluster, dropped (with every
+/// connection to it) when the last holder lets it go.
+pub struct PgDb {
+    admin: String,
+    pub name: String,
+    /// Its connection string.
+    pub url: String,
+}
+
+impl PgDb {
+    pub fn new(admin: &str) -> PgDb {
+        use xenolog_saves::db::Db;
+        let mut r = [0u8; 6];
+        getrandom::fill(&mut r).unwrap();
+        let name = format!(
+            "t_{}",
+            r.iter().map(|b| format!("{b:02x}")).collect::<String>()
+        );
+        let a = admin.to_owned();
+        let n = name.clone();
+        off_runtime(move || {
+            let pg = xenolog_saves::db::pg::Postgres::connect(&a).unwrap();
+            pg.execute_batch(&format!("CREATE DATABASE {n} TEMPLATE template0"))
+                .unwrap();
+        });
+        let url = with_dbname(admin, &name);
+        PgDb {
+            admin: admin.to_owned(),
+            name,
+            url,
+        }
+    }
+}
+
+impl Drop for PgDb {
+    fn drop(&mut self) {
+        use xenolog_saves::db::Db;
+        let (a, n) = (self.admin.clone(), self.name.clone());
+        off_runtime(move || {
+            if let Ok(pg) = xenolog_saves::db::pg::Postgres::connect(&a) {
+                let _ = pg.execute_batch(&format!("DROP DATABASE IF EXISTS {n} WITH (FORCE)"));
+            }
+        });
+    }
+}
+
+/// `url` naming database `name` instead (a libpq string or a URL).
+pub fn with_dbname(url: &str, name: &str) -> String {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        let (head, query) = match url.split_once('?') {
+            Some((h, q)) => (h, format!("?{q}")),
+            None => (url, String::new()),
+        };
+        let after_scheme = head.find("://").map_or(0, |i| i + 3);
+        let base = match head[after_scheme..].find('/') {
+            Some(i) => &head[..after_scheme + i],
+            None => head,
+        };
+        return format!("{base}/{name}{query}");
+    }
+    let mut parts: Vec<String> = url
+        .split_whitespace()
+        .filter(|p| !p.starts_with("dbname="))
+        .map(str::to_owned)
+        .collect();
+    parts.push(format!("dbname={name}"));
+    parts.join(" ")
+}
+
+/// Run `f` on a thread of its own (a PostgreSQL client blocks on a
+/// runtime of its own, and must not be made or dropped on a runtime's).
+pub fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| s.spawn(f).join().unwrap())
+}
+
+impl Server {
+    /// Run `f` on campaign `n` as the server stored it (its file, or its
+    /// PostgreSQL schema), off the runtime.
+    pub fn with_campaign<T: Send>(
+        &self,
+        n: i64,
+        f: impl FnOnce(&xenolog_saves::Campaign) -> T + Send,
+    ) -> T {
+        with_campaign(&self.data, self.pg.as_deref(), n, f)
+    }
+}
+
+/// [`Server::with_campaign`] once the server is stopped.
+pub fn with_campaign<T: Send>(
+    data: &std::path::Path,
+    pg: Option<&PgDb>,
+    n: i64,
+    f: impl FnOnce(&xenolog_saves::Campaign) -> T + Send,
+) -> T {
+    {
+        let data = data.to_owned();
+        let url = pg.map(|p| p.url.clone());
+        off_runtime(move || {
+            let c = match url {
+                Some(url) => {
+                    xenolog_saves::Campaign::open_postgres(&url, &format!("campaign_{n}")).unwrap()
+                }
+                None => xenolog_saves::Campaign::open_read_only(
+                    &data.join(format!("campaigns/{n}.xenolog")),
+                )
+                .unwrap(),
+            };
+            f(&c)
+        })
+    }
+}
+
+/// A server on `backend` (`None`: PostgreSQL asked for and no cluster).
+pub async fn server_on(backend: Backend) -> Option<Server> {
+    match backend {
+        Backend::Sqlite => Some(server().await),
+        Backend::Postgres => {
+            let admin = test_pg()?;
+            let db = std::sync::Arc::new(PgDb::new(&admin));
+            Some(server_on_db(db, Tuning::default()).await)
+        }
+    }
+}
+
+/// A server on the PostgreSQL database `db` (several may share one).
+pub async fn server_on_db(db: std::sync::Arc<PgDb>, tuning: Tuning) -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let mut running = start_tuned(
+        Config {
+            data: dir.path().join("club"),
+            listen: "127.0.0.1:0".parse().unwrap(),
+            invite_organiser: false,
+            public: None,
+        },
+        Tuning {
+            database: Some(db.url.clone()),
+            ..tuning
+        },
+    )
+    .await
+    .unwrap();
+    let organiser_code = running
+        .take_invitation()
+        .map(|i| i.code.expose())
+        .unwrap_or_default();
+    Server {
+        running,
+        organiser_code,
+        data: dir.path().join("club"),
+        pg: Some(db),
+        _dir: dir,
+    }
 }
 
 pub async fn server() -> Server {
@@ -61,6 +242,7 @@ async fn server_with(public: Option<&str>, tuning: Tuning) -> Server {
         running,
         organiser_code,
         data: dir.path().join("club"),
+        pg: None,
         _dir: dir,
     }
 }
@@ -135,6 +317,31 @@ impl Client {
         assert_eq!(reply["re"], json!(id), "{reply}");
         assert_eq!(reply["v"], json!(1), "{reply}");
         reply
+    }
+
+    /// [`Client::request`], but a close (or the end of the stream) is
+    /// returned as it is (`{"closed": ...}`), not a failure.
+    pub async fn request_or_closed(&mut self, kind: &str, fields: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        let mut m = json!({"v": 1, "id": id, "type": kind});
+        if let Value::Object(f) = fields {
+            m.as_object_mut().unwrap().extend(f);
+        }
+        if self.ws.send(Message::text(m.to_string())).await.is_err() {
+            return json!({"ended": true});
+        }
+        loop {
+            let v = self.recv().await;
+            if v.get("closed").is_some() || v.get("ended").is_some() || v.get("error").is_some() {
+                return v;
+            }
+            if v.get("re").is_some() || v.get("type").is_none() {
+                assert_eq!(v["re"], json!(id), "{v}");
+                return v;
+            }
+            self.events.push_back(v);
+        }
     }
 
     /// Join seat `seat` of `battle` with the nonce [`nonce`]`(byte)`; the
