@@ -402,6 +402,38 @@ fn p2_a_failed_statement_inside_a_transaction_is_rolled_back_whole_and_the_conne
     );
 }
 
+/// Review3 SHOULD 2: PostgreSQL answers the `COMMIT` of a transaction a
+/// failed statement aborted with `ROLLBACK` and no error; `Tx::commit`
+/// says it in words instead of reporting a commit that did not happen.
+#[test]
+fn p2_a_commit_after_a_failed_statement_whose_error_was_ignored_is_an_error_and_writes_nothing() {
+    let Some(pg) = fresh("commit_aborted") else {
+        return;
+    };
+    let db: &dyn Db = &pg.db;
+    let count = || db.query("SELECT COUNT(*) FROM campaign_log", &[]).unwrap();
+    let tx = begin(db, Begin::Immediate).unwrap();
+    tx.execute(
+        "INSERT INTO campaign_log (at, event) VALUES (?1, ?2)",
+        &[&1i64, &"lost"],
+    )
+    .unwrap();
+    let _ignored = tx.execute("SELECT * FROM no_such_table", &[]);
+    let e = tx.commit().unwrap_err();
+    assert!(e.to_string().contains("nothing of it was written"), "{e}");
+    assert!(!db.in_transaction());
+    assert_eq!(count(), [[Value::Integer(0)]]);
+    // The connection goes on: the next transaction commits.
+    let tx = begin(db, Begin::Immediate).unwrap();
+    tx.execute(
+        "INSERT INTO campaign_log (at, event) VALUES (?1, ?2)",
+        &[&2i64, &"kept"],
+    )
+    .unwrap();
+    tx.commit().unwrap();
+    assert_eq!(count(), [[Value::Integer(1)]]);
+}
+
 /// The SQL string literals of a source file that start a statement (as
 /// `db::tests::sql_literals` of P1 reads them).
 fn sql_literals(src: &str) -> Vec<String> {

@@ -73,6 +73,12 @@ pub struct Postgres {
     cache: RefCell<HashMap<String, Statement>>,
     /// Whether a `BEGIN` is open (followed from the statements run).
     in_tx: Flag<bool>,
+    /// Whether a statement failed inside the open transaction and no
+    /// `ROLLBACK TO` a savepoint has undone it since: PostgreSQL has then
+    /// aborted the transaction, and its `COMMIT` would answer `ROLLBACK`
+    /// without an error (review3 SHOULD 2), so [`Db::execute_batch`]
+    /// refuses that `COMMIT` in words instead.
+    aborted: Flag<bool>,
 }
 
 impl Postgres {
@@ -88,6 +94,7 @@ impl Postgres {
             client: RefCell::new(client),
             cache: RefCell::new(HashMap::new()),
             in_tx: Flag::new(false),
+            aborted: Flag::new(false),
         })
     }
 
@@ -112,7 +119,7 @@ impl Postgres {
         let Some(text) = rewrite(sql, Dialect::Postgres) else {
             return Ok(None);
         };
-        let stmt = self.client()?.prepare(&text).map_err(fail)?;
+        let stmt = self.client()?.prepare(&text).map_err(|e| self.failed(e))?;
         self.cache.borrow_mut().insert(sql.to_owned(), stmt.clone());
         Ok(Some(stmt))
     }
@@ -120,7 +127,10 @@ impl Postgres {
     fn run(&self, stmt: &Statement, params: Params<'_>) -> Result<usize, DbError> {
         let binds = binds(stmt, params)?;
         let refs: Vec<&(dyn ToSql + Sync)> = binds.iter().map(|b| b as _).collect();
-        let n = self.client()?.execute(stmt, &refs).map_err(fail)?;
+        let n = self
+            .client()?
+            .execute(stmt, &refs)
+            .map_err(|e| self.failed(e))?;
         Ok(usize::try_from(n).unwrap_or(usize::MAX))
     }
 
@@ -130,7 +140,9 @@ impl Postgres {
     fn rows(&self, stmt: &Statement, params: Params<'_>) -> Result<Vec<postgres::Row>, DbError> {
         let binds = binds(stmt, params)?;
         let refs: Vec<&(dyn ToSql + Sync)> = binds.iter().map(|b| b as _).collect();
-        self.client()?.query(stmt, &refs).map_err(fail)
+        self.client()?
+            .query(stmt, &refs)
+            .map_err(|e| self.failed(e))
     }
 
     /// The first cell of the first row, owned (`None`: no row).
@@ -154,8 +166,10 @@ impl Postgres {
             .ok_or_else(|| DbError::other(format!("PostgreSQL has no form of: {sql}")))?;
         let binds = binds(&stmt, params)?;
         let mut client = self.client()?;
-        let mut rows = client.query_raw(&stmt, binds.iter()).map_err(fail)?;
-        while let Some(r) = rows.next().map_err(fail)? {
+        let mut rows = client
+            .query_raw(&stmt, binds.iter())
+            .map_err(|e| self.failed(e))?;
+        while let Some(r) = rows.next().map_err(|e| self.failed(e))? {
             f(&Row {
                 inner: RowInner::Postgres(&r),
             })?;
@@ -168,16 +182,31 @@ impl Postgres {
         self.client.into_inner().close().map_err(fail)
     }
 
+    /// A failure of the server, remembered when it aborted the open
+    /// transaction (any failed statement inside one does).
+    fn failed(&self, e: postgres::Error) -> DbError {
+        if self.in_tx.get() {
+            self.aborted.set(true);
+        }
+        fail(e)
+    }
+
     /// Follow whether a transaction is open from a script that was run.
     fn follow(&self, sql: &str) {
         let w = sql.trim_start().to_ascii_uppercase();
         if w.starts_with("BEGIN") || w.starts_with("START TRANSACTION") {
             self.in_tx.set(true);
+            self.aborted.set(false);
         } else if w.starts_with("COMMIT")
             || w.starts_with("END")
             || (w.starts_with("ROLLBACK") && !w.starts_with("ROLLBACK TO"))
         {
             self.in_tx.set(false);
+            self.aborted.set(false);
+        } else if w.starts_with("ROLLBACK TO") {
+            // Back to a savepoint made before the failure: the
+            // transaction goes on.
+            self.aborted.set(false);
         }
     }
 }
@@ -196,6 +225,18 @@ impl Db for Postgres {
 
     fn execute_batch(&self, sql: &str) -> Result<(), DbError> {
         let text = rewrite_script(sql, Dialect::Postgres);
+        let w = text.trim_start().to_ascii_uppercase();
+        if self.aborted.get() && (w.starts_with("COMMIT") || w.starts_with("END")) {
+            // PostgreSQL would answer this COMMIT with ROLLBACK and no
+            // error: say it, and end the transaction as it ends it.
+            let _ = self.client()?.batch_execute("ROLLBACK");
+            self.in_tx.set(false);
+            self.aborted.set(false);
+            return Err(DbError::other(
+                "a statement of this transaction failed before its commit, so PostgreSQL \
+                 rolled all of it back: nothing of it was written",
+            ));
+        }
         let done = self.client()?.batch_execute(&text);
         match done {
             Ok(()) => {
@@ -209,7 +250,7 @@ impl Db for Postgres {
                 if w.starts_with("COMMIT") {
                     self.in_tx.set(false);
                 }
-                Err(fail(e))
+                Err(self.failed(e))
             }
         }
     }
