@@ -67,7 +67,6 @@ impl Unwritten {
         match e {
             SaveError::Stale { why, .. } => Unwritten::Stale(why),
             SaveError::Unreachable(_) => Unwritten::Unavailable,
-            SaveError::CommandIdUsed { .. } => Unwritten::ReusedId,
             // The one insert into `club_commands` in a write is the
             // command's id; its key is (battle, seat, cmd_id). The saves
             // tell it by the constraint's code, on either backend.
