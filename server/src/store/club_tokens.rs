@@ -219,9 +219,18 @@ impl ClubTokens {
                 t.hint(&hint);
             }
         })?;
-        *self.live.lock().unwrap_or_else(|p| p.into_inner()) = Some(listener.live());
-        self.catch_up()?;
+        self.follow(&listener)?;
         Ok(Some(listener))
+    }
+
+    /// Take `listener` (started by this store or by the server's one
+    /// listener, `SqliteStore::listen`) as the one this store's memory
+    /// follows, and read the tokens again now that it listens: from then
+    /// on a `hello` is answered from memory while it listens
+    /// ([`ClubTokens::trusts_memory`]).
+    pub fn follow(&self, listener: &Listener) -> Result<(), ClubError> {
+        *self.live.lock().unwrap_or_else(|p| p.into_inner()) = Some(listener.live());
+        self.catch_up()
     }
 
     /// A hint from the listener: a token revoked elsewhere is forgotten

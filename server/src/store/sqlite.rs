@@ -75,8 +75,11 @@ impl SqliteStore {
                 on(hint);
             },
         )?;
-        // Revoked while nobody listened: read once more, now listening.
-        self.club.tokens.hint(&super::notify::Hint::CatchUp);
+        // The tokens' memory follows this listener (revoked while nobody
+        // listened: read once more, now listening), so a `hello` is
+        // answered from memory while it listens, as with
+        // `ClubTokens::listen`.
+        self.club.tokens.follow(&listener)?;
         Ok(Some(listener))
     }
 
