@@ -382,34 +382,7 @@ impl Campaign {
     /// upgrade that a file gets, `VACUUM INTO`, is on PostgreSQL the
     /// operator's `pg_dump`), and [`Campaign::upgrade_backup`] is `None`.
     pub fn open_postgres(url: &str, schema: &str) -> Result<Campaign, SaveError> {
-        let label = pg_label(schema);
-        check_schema_name(schema)?;
-        let db = pg::Postgres::connect(url).map_err(unreachable)?;
-        let version = match pg::identify_schema(&db, schema)? {
-            pg::SchemaKind::Missing => {
-                return Err(SaveError::NotACampaign {
-                    path: label,
-                    why: "the database has no schema of that name".into(),
-                });
-            }
-            pg::SchemaKind::Foreign(why) => {
-                return Err(SaveError::NotACampaign { path: label, why });
-            }
-            pg::SchemaKind::Campaign(v) => v,
-        };
-        if version > i64::from(SCHEMA_VERSION) {
-            return Err(SaveError::NewerSchema {
-                path: label,
-                file: u32::try_from(version).unwrap_or(u32::MAX),
-                ours: SCHEMA_VERSION,
-            });
-        }
-        if version < 1 {
-            return Err(SaveError::NotACampaign {
-                path: label,
-                why: format!("its format number {version} is damaged"),
-            });
-        }
+        let (db, label, version) = pg_open(url, schema)?;
         if version < i64::from(SCHEMA_VERSION) {
             pg::upgrade_campaign_schema(&db, schema).map_err(|e| {
                 SaveError::Sql(format!(
@@ -422,6 +395,32 @@ impl Campaign {
             pg::use_schema(&db, schema)?;
         }
         Campaign::on_postgres(db, schema, label, None)
+    }
+
+    /// Open campaign schema `schema` of the PostgreSQL database at `url`
+    /// for reading only (spectators, `verify`; session 18), as
+    /// [`Campaign::open_read_only`] opens a file: every write is refused
+    /// ([`SaveError::ReadOnly`]) with nothing changed, and behind that the
+    /// session itself is read-only (`default_transaction_read_only`: a
+    /// write that got past would be refused by the server). Never upgrades:
+    /// a schema of an older Xenolog is [`SaveError::OlderSchema`]; one that
+    /// is not a campaign, or is newer, is refused as
+    /// [`Campaign::open_postgres`] refuses it. Several readers and writers
+    /// may have one campaign open at once.
+    pub fn open_postgres_read_only(url: &str, schema: &str) -> Result<Campaign, SaveError> {
+        let (db, label, version) = pg_open(url, schema)?;
+        if version < i64::from(SCHEMA_VERSION) {
+            return Err(SaveError::OlderSchema {
+                path: label,
+                file: u32::try_from(version).unwrap_or(0),
+                ours: SCHEMA_VERSION,
+            });
+        }
+        db.read_only()?;
+        pg::use_schema(&db, schema)?;
+        let mut c = Campaign::on_postgres(db, schema, label, None)?;
+        c.read_only = true;
+        Ok(c)
     }
 
     fn on_postgres(
@@ -525,7 +524,8 @@ impl Campaign {
         &self.path
     }
 
-    /// Whether this was opened with [`Campaign::open_read_only`].
+    /// Whether this was opened read-only ([`Campaign::open_read_only`],
+    /// [`Campaign::open_postgres_read_only`]).
     pub fn is_read_only(&self) -> bool {
         self.read_only
     }
@@ -595,6 +595,51 @@ impl Campaign {
             )?
             .ok_or(SaveError::NoSuchBattle(id))
     }
+}
+
+/// A connection to the database at `url` and the version of its campaign
+/// schema `schema` (what `open_postgres` and `open_postgres_read_only` are
+/// given), with the campaign's name in messages: a schema missing, not a
+/// campaign, newer than this build or damaged is refused in words, with
+/// nothing changed.
+fn pg_open(url: &str, schema: &str) -> Result<(pg::Postgres, PathBuf, i64), SaveError> {
+    let label = pg_label(schema);
+    check_schema_name(schema)?;
+    let db = pg::Postgres::connect(url).map_err(unreachable)?;
+    let version = pg_version(&db, schema, &label)?;
+    Ok((db, label, version))
+}
+
+fn pg_version(db: &pg::Postgres, schema: &str, label: &Path) -> Result<i64, SaveError> {
+    let version = match pg::identify_schema(db, schema)? {
+        pg::SchemaKind::Missing => {
+            return Err(SaveError::NotACampaign {
+                path: label.to_owned(),
+                why: "the database has no schema of that name".into(),
+            });
+        }
+        pg::SchemaKind::Foreign(why) => {
+            return Err(SaveError::NotACampaign {
+                path: label.to_owned(),
+                why,
+            });
+        }
+        pg::SchemaKind::Campaign(v) => v,
+    };
+    if version > i64::from(SCHEMA_VERSION) {
+        return Err(SaveError::NewerSchema {
+            path: label.to_owned(),
+            file: u32::try_from(version).unwrap_or(u32::MAX),
+            ours: SCHEMA_VERSION,
+        });
+    }
+    if version < 1 {
+        return Err(SaveError::NotACampaign {
+            path: label.to_owned(),
+            why: format!("its format number {version} is damaged"),
+        });
+    }
+    Ok(version)
 }
 
 /// What a campaign in PostgreSQL is called in messages (where a file's

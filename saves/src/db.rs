@@ -196,11 +196,14 @@ pub enum Code {
     Lost,
 }
 
-/// A database failure: the driver's own words and, where known, its kind.
+/// A database failure: the driver's own words and, where known, its kind
+/// and which backend said it (so `error::sql_words` speaks of the file or
+/// of the database, session 18).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DbError {
     pub code: Option<Code>,
     text: String,
+    on: Dialect,
 }
 
 impl DbError {
@@ -209,7 +212,14 @@ impl DbError {
         DbError {
             code: None,
             text: text.into(),
+            on: Dialect::Sqlite,
         }
+    }
+
+    /// Which backend failed: SQLite (a file, or `saves`' own words) or
+    /// PostgreSQL.
+    pub fn dialect(&self) -> Dialect {
+        self.on
     }
 }
 
@@ -221,20 +231,95 @@ impl std::fmt::Display for DbError {
 
 impl std::error::Error for DbError {}
 
-/// A cell's type as Rust reads it. Today the SQLite conversion is
-/// `rusqlite`'s own (`FromSql`), so a damaged cell is refused in the same
-/// words as before; P2 adds the PostgreSQL conversion beside it.
-pub trait Cell: Sized + rusqlite::types::FromSql {}
-impl Cell for i64 {}
-impl Cell for i32 {}
-impl Cell for u32 {}
-impl Cell for u16 {}
-impl Cell for u8 {}
-impl Cell for bool {}
-impl Cell for f64 {}
-impl Cell for String {}
-impl Cell for Vec<u8> {}
-impl<T: Cell> Cell for Option<T> {}
+/// A cell as a backend read it, borrowed: what [`Cell::from_cell`]
+/// converts (the same five kinds as a parameter).
+pub type CellRef<'a> = Param<'a>;
+
+impl Param<'_> {
+    /// What the cell holds, in words ("the integer 300", "text").
+    pub fn words(&self) -> String {
+        match self {
+            CellRef::Null => "NULL".into(),
+            CellRef::Integer(n) => format!("the integer {n}"),
+            CellRef::Real(x) => format!("the real {x}"),
+            CellRef::Text(_) => "text".into(),
+            CellRef::Blob(b) => format!("{} bytes", b.len()),
+        }
+    }
+}
+
+/// A cell's type as Rust reads it. On SQLite the conversion is `rusqlite`'s
+/// own (`FromSql`), so a damaged file's cell is refused in the same words
+/// as ever; on PostgreSQL it is [`Cell::from_cell`] (session 18), whose
+/// refusal `db/pg.rs` words with the column and its PostgreSQL type.
+pub trait Cell: Sized + rusqlite::types::FromSql {
+    /// The cell as this type, or what was wanted instead, in words ("an
+    /// integer from 0 to 255").
+    fn from_cell(v: CellRef<'_>) -> Result<Self, &'static str>;
+}
+
+macro_rules! int_cell {
+    ($($t:ty => $wanted:literal),*) => {$(
+        impl Cell for $t {
+            fn from_cell(v: CellRef<'_>) -> Result<Self, &'static str> {
+                match v {
+                    CellRef::Integer(n) => <$t>::try_from(n).map_err(|_| $wanted),
+                    _ => Err($wanted),
+                }
+            }
+        }
+    )*};
+}
+int_cell!(
+    i64 => "an integer",
+    i32 => "an integer of 32 bits",
+    u32 => "an integer from 0 to 4294967295",
+    u16 => "an integer from 0 to 65535",
+    u8 => "an integer from 0 to 255"
+);
+
+impl Cell for bool {
+    fn from_cell(v: CellRef<'_>) -> Result<Self, &'static str> {
+        match v {
+            // As SQLite's: any integer, 0 false.
+            CellRef::Integer(n) => Ok(n != 0),
+            _ => Err("an integer (0 or 1, a flag)"),
+        }
+    }
+}
+impl Cell for f64 {
+    fn from_cell(v: CellRef<'_>) -> Result<Self, &'static str> {
+        match v {
+            CellRef::Real(x) => Ok(x),
+            CellRef::Integer(n) => Ok(n as f64),
+            _ => Err("a number"),
+        }
+    }
+}
+impl Cell for String {
+    fn from_cell(v: CellRef<'_>) -> Result<Self, &'static str> {
+        match v {
+            CellRef::Text(t) => Ok(t.to_owned()),
+            _ => Err("text"),
+        }
+    }
+}
+impl Cell for Vec<u8> {
+    fn from_cell(v: CellRef<'_>) -> Result<Self, &'static str> {
+        match v {
+            CellRef::Blob(b) => Ok(b.to_vec()),
+            _ => Err("bytes"),
+        }
+    }
+}
+impl<T: Cell> Cell for Option<T> {
+    fn from_cell(v: CellRef<'_>) -> Result<Self, &'static str> {
+        match v {
+            CellRef::Null => Ok(None),
+            v => T::from_cell(v).map(Some),
+        }
+    }
+}
 
 /// A prepared statement ([`Db::statement`]).
 pub trait Stmt {
@@ -406,6 +491,7 @@ pub trait DbExt: Db {
         self.row(sql, params, |r| r.get(0))?.ok_or_else(|| DbError {
             code: Some(Code::NoRows),
             text: "Query returned no rows".into(),
+            on: self.dialect(),
         })
     }
 
@@ -952,6 +1038,7 @@ impl From<rusqlite::Error> for DbError {
         DbError {
             code,
             text: e.to_string(),
+            on: Dialect::Sqlite,
         }
     }
 }
@@ -1165,6 +1252,25 @@ impl Conn {
         match self {
             Conn::Sqlite(_) => None,
             Conn::Postgres { schema, .. } => Some(schema),
+        }
+    }
+
+    /// Where a PostgreSQL campaign is (the database's name, the server's
+    /// address and port, the schema), to tell two opens of one campaign
+    /// from two copies of it (a merge); `None` for SQLite, whose file is
+    /// known by its path.
+    pub fn postgres_place(&self) -> Result<Option<String>, DbError> {
+        match self {
+            Conn::Sqlite(_) => Ok(None),
+            Conn::Postgres { schema, .. } => {
+                let at: String = self.one(
+                    "SELECT current_database() || ' ' || \
+                     COALESCE(CAST(inet_server_addr() AS TEXT), '') || ' ' || \
+                     COALESCE(CAST(inet_server_port() AS TEXT), '')",
+                    &[],
+                )?;
+                Ok(Some(format!("{at} {schema}")))
+            }
         }
     }
 

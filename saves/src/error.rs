@@ -6,7 +6,7 @@ use xenolog_engine::PlayError;
 use xenolog_engine::games::NewBattleError;
 
 use crate::BattleId;
-use crate::db::{Code, DbError};
+use crate::db::{Code, DbError, Dialect};
 
 /// Why a campaign operation did not happen. Whatever the variant, nothing was
 /// changed: not the file, not the battle in memory.
@@ -55,9 +55,10 @@ pub enum SaveError {
     /// A stored battle that cannot be rebuilt.
     #[error("battle {battle} is damaged: {why}")]
     Corrupt { battle: BattleId, why: String },
-    /// The battle in memory is not the one on disk (another battle, or entries
-    /// that were never saved): load it again.
-    #[error("the battle in memory does not match battle {battle} on disk ({why}): load it again")]
+    /// The battle in memory is not the one stored (another battle, or
+    /// entries that were never saved): load it again. "Stored", not "on
+    /// disk": on PostgreSQL the campaign is a database's (session 18).
+    #[error("the battle in memory does not match battle {battle} as stored ({why}): load it again")]
     Stale { battle: BattleId, why: String },
     /// The rules refused the command.
     #[error("{0}")]
@@ -140,8 +141,27 @@ pub(crate) fn io_words(e: &std::io::Error) -> String {
     format!("{words} ({e})")
 }
 
-/// A database failure in words.
+/// A database failure in words: of the file and its disk on SQLite, of the
+/// database on PostgreSQL (whose disk and files are the server's, not the
+/// player's: session 18). Never the connection string.
 pub(crate) fn sql_words(e: &DbError) -> String {
+    if e.dialect() == Dialect::Postgres {
+        return match e.code {
+            Some(Code::DiskFull) => {
+                "the database server's disk is full: free some space there and try again".into()
+            }
+            Some(Code::Busy) => {
+                "another connection to the database holds a lock the campaign needs right now: try again".into()
+            }
+            Some(Code::ReadOnly) => "the database takes no writes on this connection (the campaign is open read-only, or the server is a read-only one): nothing was written".into(),
+            Some(Code::PermissionDenied) => {
+                format!("the database user may not do this in the campaign's schema ({e})")
+            }
+            Some(Code::Corrupt) => format!("the database reports damaged data ({e})"),
+            Some(Code::Io) => format!("the database server reported an I/O error ({e})"),
+            _ => e.to_string(),
+        };
+    }
     match e.code {
         Some(Code::DiskFull) => "the disk is full: free some space and try again".into(),
         Some(Code::Busy) => "another program is using the campaign file right now".into(),

@@ -88,7 +88,7 @@ pub use campaign::{BattleSummary, Campaign};
 pub use copy::{CampaignCopy, copy_campaign};
 pub use error::SaveError;
 pub use file::write_atomically;
-pub use merge::{Conflict, MergeOptions, Merged};
+pub use merge::{Conflict, MergeOptions, MergeSource, Merged};
 pub use names::BattleNames;
 pub use notes::Note;
 pub use rosters::{

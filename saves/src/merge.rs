@@ -795,12 +795,72 @@ pub(crate) fn utc(at: i64) -> String {
     )
 }
 
+/// The other copy a merge takes (session 18): a campaign file, opened
+/// read-only for the merge, or a campaign already open, on either backend
+/// (a file, a PostgreSQL schema, memory). `&Path`, `&PathBuf` and
+/// `&Campaign` all convert into it, so [`Campaign::merge`] takes any.
+#[derive(Clone, Copy, Debug)]
+pub enum MergeSource<'a> {
+    File(&'a Path),
+    Open(&'a Campaign),
+}
+
+impl<'a> From<&'a Path> for MergeSource<'a> {
+    fn from(p: &'a Path) -> Self {
+        MergeSource::File(p)
+    }
+}
+impl<'a> From<&'a std::path::PathBuf> for MergeSource<'a> {
+    fn from(p: &'a std::path::PathBuf) -> Self {
+        MergeSource::File(p)
+    }
+}
+impl<'a> From<&'a Campaign> for MergeSource<'a> {
+    fn from(c: &'a Campaign) -> Self {
+        MergeSource::Open(c)
+    }
+}
+
+/// The other copy in words: a file by its name, a PostgreSQL campaign as
+/// "PostgreSQL schema NAME" (never its connection string).
+fn copy_name(theirs: MergeSource<'_>) -> String {
+    let path = match theirs {
+        MergeSource::File(p) => p,
+        MergeSource::Open(c) if c.postgres_schema().is_some() => {
+            return c.path().display().to_string();
+        }
+        MergeSource::Open(c) if c.is_in_memory() => return "the other copy".into(),
+        MergeSource::Open(c) => c.path(),
+    };
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// Whether two open campaigns are one store: the same file, or the same
+/// schema of the same PostgreSQL database (its name and the server's
+/// address and port).
+fn same_store(a: &Campaign, b: &Campaign) -> Result<bool, SaveError> {
+    match (a.postgres_schema(), b.postgres_schema()) {
+        (Some(_), Some(_)) => Ok(a.conn.postgres_place()? == b.conn.postgres_place()?),
+        (None, None) if !a.is_in_memory() && !b.is_in_memory() => Ok(matches!(
+            (std::fs::canonicalize(a.path()), std::fs::canonicalize(b.path())),
+            (Ok(x), Ok(y)) if x == y
+        )),
+        _ => Ok(false),
+    }
+}
+
 impl Campaign {
     /// Merge another copy of this campaign into this one (see the module
     /// docs): its battles copied over, its log entries landed, the entries
-    /// that no longer validate set aside as conflicts. `theirs` is only read.
-    pub fn merge(&mut self, theirs_path: &Path) -> Result<Merged, SaveError> {
-        self.merge_with(theirs_path, MergeOptions::default())
+    /// that no longer validate set aside as conflicts. `theirs` is only
+    /// read: a file ([`MergeSource::File`]) or a campaign open on either
+    /// backend ([`MergeSource::Open`]: a PostgreSQL copy into a file, a
+    /// file into a PostgreSQL campaign).
+    pub fn merge<'t>(&mut self, theirs: impl Into<MergeSource<'t>>) -> Result<Merged, SaveError> {
+        self.merge_with(theirs, MergeOptions::default())
     }
 
     /// Whether the file at `theirs_path` may be a copy of this campaign
@@ -817,31 +877,55 @@ impl Campaign {
     }
 
     /// [`Campaign::merge`], with [`MergeOptions`].
-    pub fn merge_with(
+    pub fn merge_with<'t>(
         &mut self,
-        theirs_path: &Path,
+        theirs: impl Into<MergeSource<'t>>,
         options: MergeOptions,
     ) -> Result<Merged, SaveError> {
         self.writable()?;
-        let name = theirs_path.file_name().map_or_else(
-            || theirs_path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        // This campaign's own file is no other copy of it.
-        if let (Ok(a), Ok(b)) = (
-            std::fs::canonicalize(self.path()),
-            std::fs::canonicalize(theirs_path),
-        ) && a == b
-        {
+        let source = theirs.into();
+        let name = copy_name(source);
+        // This campaign's own file (or schema) is no other copy of it.
+        let own = match source {
+            MergeSource::File(p) => matches!(
+                (std::fs::canonicalize(self.path()), std::fs::canonicalize(p)),
+                (Ok(a), Ok(b)) if a == b && !self.is_in_memory() && self.postgres_schema().is_none()
+            ),
+            MergeSource::Open(c) => same_store(self, c)?,
+        };
+        if own {
+            let what = if self.postgres_schema().is_some() {
+                "schema"
+            } else {
+                "file"
+            };
             return Err(SaveError::Refused(format!(
-                "{name} is this campaign's own file, not another copy of it: nothing was merged"
+                "{name} is this campaign's own {what}, not another copy of it: nothing was merged"
             )));
         }
-        let theirs = Campaign::open_read_only(theirs_path)?;
+        let opened;
+        let theirs: &Campaign = match source {
+            MergeSource::File(p) => {
+                opened = Campaign::open_read_only(p)?;
+                &opened
+            }
+            MergeSource::Open(c) => c,
+        };
+        // A copy that cannot be written meanwhile by this open is read from
+        // one snapshot (a file opened here, or a read-only PostgreSQL
+        // campaign that others may be writing): every battle and log entry
+        // as they were at one moment. A writable open campaign is read as
+        // it is (its reads may refresh its caches, which a read-only
+        // snapshot would refuse).
+        let seen = if theirs.is_read_only() && !theirs.conn.in_transaction() {
+            Some(theirs.conn.begin(Begin::Snapshot)?)
+        } else {
+            None
+        };
         let mut out = Merged::default();
         let other_uid = theirs.uid()? != self.uid()?;
         if other_uid && !options.same_campaign {
-            let hint = if began_as_one(self, &theirs)? {
+            let hint = if began_as_one(self, theirs)? {
                 " (if both are copies of one campaign made before Xenolog kept one uid per campaign, as their first entries suggest, say so to merge them: --same-campaign)"
             } else {
                 ""
@@ -854,7 +938,7 @@ impl Campaign {
         }
         // Review 1 MUST 5: said to be one campaign, they must have begun as
         // one (the same first entry, written before migration 7).
-        if other_uid && options.same_campaign && !began_as_one(self, &theirs)? {
+        if other_uid && options.same_campaign && !began_as_one(self, theirs)? {
             return Err(SaveError::Refused(format!(
                 "{name} ({}) and this file ({}) did not begin as one campaign: their logs do not begin with the same entry written before Xenolog kept one uid per campaign, so --same-campaign cannot make them one: nothing was merged",
                 theirs.name()?,
@@ -863,7 +947,7 @@ impl Campaign {
         }
         // Battles: the same in both, or only in theirs (copied, checked first).
         let here = battles_of(self)?;
-        let there = battles_of(&theirs)?;
+        let there = battles_of(theirs)?;
         let mut same: HashMap<BattleId, BattleId> = HashMap::new();
         let mut to_copy = Vec::new();
         let mut not_copied: HashMap<BattleId, String> = HashMap::new();
@@ -887,7 +971,7 @@ impl Campaign {
                     // Review finding SHOULD 7: this copy's line is kept, and
                     // the other copy's continuation lands beside it.
                     let mine_parts = parts(self, *mid)?;
-                    let got = parts(&theirs, *tid)
+                    let got = parts(theirs, *tid)
                         .map_err(|e| e.to_string())
                         .and_then(|t| {
                             stored_checks_out(&t, &name)?;
@@ -938,7 +1022,7 @@ impl Campaign {
             // numbered alike must be the same entry in both, else the
             // copies were edited apart before the upgrade, and merging
             // could put one copy's later entries on the other's models.
-            legacy_entries_agree(self, &theirs, &mine_log, &theirs_log, &same, &name)?;
+            legacy_entries_agree(self, theirs, &mine_log, &theirs_log, &same, &name)?;
             out.notices.push(format!(
                 "{name} has a campaign uid of its own (it was upgraded apart from this file, from before copies kept one uid): it was merged as a copy of this campaign, as you said, and its entries from before the upgrade are the same as this file's. It keeps its own uid, so a roster battle exported from it still arrives here bare: carry this merged file to that machine in its place to make them one campaign again"
             ));
@@ -946,7 +1030,7 @@ impl Campaign {
         let mut mine_conflicts = self.campaign_conflicts()?;
         let set_aside: HashSet<EntryKey> = mine_conflicts.iter().map(|c| c.key.clone()).collect();
         let theirs_conflicts = theirs.campaign_conflicts()?;
-        drop(theirs);
+        drop(seen);
         let origin_words = format!("from {name}");
         // Each named battle of this file, at the head of its current branch.
         let mut results: HashMap<BattleId, Option<Outcome>> = HashMap::new();

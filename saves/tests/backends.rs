@@ -104,6 +104,16 @@ impl Store {
         })
     }
 
+    /// [`Store::postgres`], with its connection string and schema.
+    fn postgres_at(test: &str) -> Option<(Store, String, String)> {
+        let s = Store::postgres(test)?;
+        let Kind::Postgres { url, schema } = &s.kind else {
+            unreachable!()
+        };
+        let (url, schema) = (url.clone(), schema.clone());
+        Some((s, url, schema))
+    }
+
     fn c(&mut self) -> &mut Campaign {
         self.c.as_mut().unwrap()
     }
@@ -601,13 +611,9 @@ fn postgres_open_refuses_a_schema_that_is_not_a_campaign_or_not_there_and_change
 
 #[test]
 fn postgres_open_refuses_a_newer_campaign_schema_and_leaves_it_as_it_is() {
-    let Some(mut s) = Store::postgres("newer") else {
+    let Some((mut s, url, schema)) = Store::postgres_at("newer") else {
         return;
     };
-    let Kind::Postgres { url, schema } = &s.kind else {
-        unreachable!()
-    };
-    let (url, schema) = (url.clone(), schema.clone());
     s.c = None;
     let db = Postgres::connect(&url).unwrap();
     db.execute_batch(&format!("UPDATE {schema}.schema_version SET version = 99"))
@@ -654,6 +660,305 @@ fn postgres_open_upgrades_an_older_campaign_schema_in_one_transaction() {
     assert!(c.verify_battle(id).unwrap().ok());
     assert_eq!(c.campaign_log().unwrap().len(), 1);
     drop(c);
+    drop_schema(&url, &schema);
+}
+
+/// The schema's sequence of `battles.id`: its last value (`None`: not used).
+fn battle_ids_taken(db: &Postgres) -> Option<i64> {
+    db.one(
+        "SELECT pg_sequence_last_value(pg_get_serial_sequence('battles', 'id')::regclass)",
+        &[],
+    )
+    .unwrap()
+}
+
+#[test]
+fn postgres_identities_never_move_back_when_caught_up() {
+    use xenolog_saves::db::pg::{catch_up_identities, use_schema};
+    let Some((mut s, url, schema)) = Store::postgres_at("identities") else {
+        return;
+    };
+    let c = s.c();
+    let first = new_endless_race(c, 1);
+    new_endless_race(c, 2);
+    let other = Postgres::connect(&url).unwrap();
+    use_schema(&other, &schema).unwrap();
+    // Another connection takes three ids (inserts in flight, or rows
+    // deleted since): the sequence runs past the table's largest id.
+    for _ in 0..3 {
+        other
+            .one::<i64>(
+                "SELECT nextval(pg_get_serial_sequence('battles', 'id')::regclass)",
+                &[],
+            )
+            .unwrap();
+    }
+    assert_eq!(battle_ids_taken(&other), Some(first + 4));
+    let catch_up = Postgres::connect(&url).unwrap();
+    use_schema(&catch_up, &schema).unwrap();
+    assert!(catch_up_identities(&catch_up).unwrap() >= 3);
+    assert_eq!(
+        battle_ids_taken(&other),
+        Some(first + 4),
+        "the sequence stays where it was, not back at the largest id"
+    );
+    assert_eq!(
+        new_endless_race(s.c(), 3),
+        first + 5,
+        "no id handed out twice"
+    );
+
+    // An insert of another connection that has taken its id and not yet
+    // committed: the catch-up waits for it (the table's lock), then the
+    // sequence is past it.
+    other.execute_batch("BEGIN").unwrap();
+    let taken: i64 = other
+        .one(
+            "INSERT INTO campaign_log (at, event, origin, origin_id) \
+             VALUES (1, '{}', 'elsewhere', 1) RETURNING id",
+            &[],
+        )
+        .unwrap();
+    let waiting = std::thread::spawn(move || {
+        let t = std::time::Instant::now();
+        catch_up_identities(&catch_up).unwrap();
+        t.elapsed()
+    });
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    other.execute_batch("COMMIT").unwrap();
+    let waited = waiting.join().unwrap();
+    assert!(
+        waited >= std::time::Duration::from_millis(250),
+        "{waited:?}"
+    );
+    let next: i64 = other
+        .one(
+            "INSERT INTO campaign_log (at, event, origin, origin_id) \
+             VALUES (2, '{}', 'elsewhere', 2) RETURNING id",
+            &[],
+        )
+        .unwrap();
+    assert_eq!(next, taken + 1);
+}
+
+/// Cells of the wrong type read from PostgreSQL are refused in its words
+/// (the column, its PostgreSQL type, what it holds, what was wanted), not in
+/// `rusqlite`'s (`Invalid column type ...`); a failure that SQLite words as
+/// "the file" or "the disk" is "the database" on PostgreSQL.
+#[test]
+fn postgres_errors_speak_of_the_database_not_a_file() {
+    use xenolog_saves::db::pg::use_schema;
+    let Some((mut s, url, schema)) = Store::postgres_at("words") else {
+        return;
+    };
+    let db = Postgres::connect(&url).unwrap();
+    let e = db.one::<i64>("SELECT CAST('x' AS TEXT)", &[]).unwrap_err();
+    let words = e.to_string();
+    assert!(
+        words.contains("column 0") && words.contains("of PostgreSQL type text"),
+        "{words}"
+    );
+    assert!(
+        words.contains("holds text where an integer was wanted"),
+        "{words}"
+    );
+    assert!(!words.contains("Invalid column type"), "{words}");
+    let e = db.one::<u8>("SELECT 300", &[]).unwrap_err().to_string();
+    assert!(
+        e.contains("holds the integer 300 where an integer from 0 to 255 was wanted"),
+        "{e}"
+    );
+    assert_eq!(
+        db.one::<Option<u8>>("SELECT NULL::BIGINT", &[]).unwrap(),
+        None
+    );
+    // A damaged cell of a campaign, read by the campaign code.
+    let id = new_endless_race(s.c(), 4);
+    use_schema(&db, &schema).unwrap();
+    db.execute(
+        "UPDATE battles SET rules_version = -5 WHERE id = ?1",
+        &[&id],
+    )
+    .unwrap();
+    let e = s.c().summary(id).unwrap_err().to_string();
+    assert!(
+        e.contains("column 4 (rules_version, of PostgreSQL type int8) holds the integer -5"),
+        "{e}"
+    );
+    assert!(
+        !e.contains("Invalid column type") && !e.contains("file"),
+        "{e}"
+    );
+    // A write refused by the database: its words, not a file's.
+    let ro = Postgres::connect(&url).unwrap();
+    ro.read_only().unwrap();
+    use_schema(&ro, &schema).unwrap();
+    let e = ro.execute("DELETE FROM battles", &[]).unwrap_err();
+    assert_eq!(e.code, Some(xenolog_saves::db::Code::ReadOnly));
+    let words = SaveError::from(e).to_string();
+    assert!(words.contains("the database takes no writes"), "{words}");
+    assert!(
+        !words.contains("file") && !words.contains("folder"),
+        "{words}"
+    );
+    assert!(!words.contains("host=") && !words.contains(&url), "{words}");
+}
+
+/// The store's failure inside a campaign rule's.
+fn saved(e: xenolog_saves::CampaignFail) -> SaveError {
+    match e {
+        xenolog_saves::CampaignFail::Save(e) => e,
+        other => panic!("not a store failure: {other}"),
+    }
+}
+
+/// `Campaign::open_postgres_read_only`: reads everything a writer's open
+/// reads; every write is refused (`ReadOnly`) and nothing changes; the
+/// session itself takes no writes; an older schema is not upgraded.
+#[test]
+fn postgres_read_only_open_refuses_every_write_and_changes_nothing() {
+    let Some((mut s, url, schema)) = Store::postgres_at("readonly") else {
+        return;
+    };
+    let c = s.c();
+    let id = new_endless_race(c, 7);
+    let mut b = c.load_battle(id).unwrap();
+    play_n(c, id, &mut *b, 12);
+    c.set_note(id, 3, "the turning point").unwrap();
+    let unit = c.add_roster("Wyvern Platoon", "unit").unwrap();
+    let before = picture(c);
+    let ro = Campaign::open_postgres_read_only(&url, &schema).unwrap();
+    assert!(ro.is_read_only());
+    assert_eq!(ro.postgres_schema(), Some(schema.as_str()));
+    assert_eq!(picture(&ro), before, "a reader sees what the writer wrote");
+    let mut ro = ro;
+    let mut rb = ro.load_battle(id).unwrap();
+    let l = rb.legal()[0].clone();
+    let refused: Vec<SaveError> = vec![
+        ro.play(id, &mut *rb, l.actor, &l.command, None)
+            .unwrap_err(),
+        ro.set_note(id, 4, "x").unwrap_err(),
+        saved(ro.add_roster("Skaro Vanguard", "daleks").unwrap_err()),
+        saved(ro.add_model(unit, "Pte Harris", "rifleman").unwrap_err()),
+        ro.new_battle("race", 1, &json!({ "target": 5 }), "R", DiceMode::Rolled)
+            .unwrap_err(),
+    ];
+    for e in &refused {
+        assert!(matches!(e, SaveError::ReadOnly), "{e}");
+        assert!(e.to_string().contains("open read-only"), "{e}");
+    }
+    assert_eq!(rb.records().len(), 12, "the battle in memory is as it was");
+    let mut into = Campaign::open_postgres_read_only(&url, &schema).unwrap();
+    let e = xenolog_saves::copy_campaign(&ro, &mut into).unwrap_err();
+    assert!(matches!(e, SaveError::ReadOnly), "{e}");
+    drop((ro, into));
+    let c = s.reopen();
+    assert_eq!(picture(c), before, "nothing changed");
+
+    // A schema of an older Xenolog is not upgraded by a reader.
+    let old = random_schema("readonly_old");
+    let db = Postgres::connect(&url).unwrap();
+    create_campaign_schema_at(&db, &old, 6, &|tx| {
+        tx.execute(
+            "INSERT INTO campaign (id, name, created) VALUES (1, 'Old club', 1)",
+            &[],
+        )
+        .map(|_| ())
+    })
+    .unwrap();
+    let e = Campaign::open_postgres_read_only(&url, &old).unwrap_err();
+    assert!(matches!(e, SaveError::OlderSchema { file: 6, .. }), "{e}");
+    let v: i64 = db
+        .one(&format!("SELECT version FROM {old}.schema_version"), &[])
+        .unwrap();
+    assert_eq!(v, 6, "left as it was");
+    drop_schema(&url, &old);
+    let e = Campaign::open_postgres_read_only(&url, &old).unwrap_err();
+    assert!(matches!(e, SaveError::NotACampaign { .. }), "{e}");
+}
+
+/// The connection string `url` with an application name (to find the
+/// campaign's backend in `pg_stat_activity`).
+fn named(url: &str, name: &str) -> String {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        let join = if url.contains('?') { '&' } else { '?' };
+        format!("{url}{join}application_name={name}")
+    } else {
+        format!("{url} application_name={name}")
+    }
+}
+
+/// End every backend of application `name`; how many there were.
+fn terminate(url: &str, name: &str) -> i64 {
+    let admin = Postgres::connect(url).unwrap();
+    admin
+        .one(
+            "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity \
+             WHERE application_name = ?1",
+            &[&name],
+        )
+        .unwrap()
+}
+
+/// A campaign whose connection is lost (its backend terminated, as when the
+/// server restarts) answers the next call `Unreachable` in words and is
+/// connected again by the call after, which succeeds: the campaign object
+/// stays usable. A transaction whose connection is lost is refused to its
+/// end, and nothing of it is written.
+#[test]
+fn postgres_a_lost_connection_is_made_again_in_place() {
+    use xenolog_saves::db::pg::use_schema;
+    use xenolog_saves::db::{Begin, Code, begin};
+    let Some(url) = server() else { return };
+    let schema = random_schema("lost");
+    let app = named(&url, &schema);
+    let mut c = Campaign::create_postgres(&app, &schema, "Club").unwrap();
+    let id = new_endless_race(&mut c, 9);
+    let mut b = c.load_battle(id).unwrap();
+    play_n(&mut c, id, &mut *b, 3);
+    assert_eq!(terminate(&url, &schema), 1);
+    let l = b.legal()[0].clone();
+    let e = c.play(id, &mut *b, l.actor, &l.command, None).unwrap_err();
+    assert!(matches!(e, SaveError::Unreachable(_)), "{e}");
+    assert!(e.to_string().contains("not reachable"), "{e}");
+    assert!(!e.to_string().contains("host="), "{e}");
+    assert_eq!(b.records().len(), 3, "the battle in memory is as it was");
+    // The next call connects again, in the campaign's schema.
+    c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
+    play_n(&mut c, id, &mut *b, 2);
+    assert_eq!(c.name().unwrap(), "Club");
+    drop(c);
+    let c = Campaign::open_postgres(&url, &schema).unwrap();
+    assert_eq!(c.load_battle(id).unwrap().records().len(), 6);
+    assert!(c.verify_battle(id).unwrap().ok());
+    drop(c);
+
+    // Lost inside a transaction: refused to its end, nothing written.
+    let db = Postgres::connect(&app).unwrap();
+    use_schema(&db, &schema).unwrap();
+    let put =
+        "INSERT INTO campaign_log (at, event, origin, origin_id) VALUES (?1, '{}', 'lost', ?1)";
+    let tx = begin(&db, Begin::Immediate).unwrap();
+    tx.execute(put, &[&1i64]).unwrap();
+    assert_eq!(terminate(&url, &schema), 1);
+    let e = tx.execute(put, &[&2i64]).unwrap_err();
+    assert_eq!(e.code, Some(Code::Lost), "{e}");
+    let e = tx.execute(put, &[&3i64]).unwrap_err();
+    assert_eq!(e.code, Some(Code::Lost), "{e}");
+    assert!(
+        e.to_string().contains("in the middle of a transaction"),
+        "{e}"
+    );
+    assert!(tx.commit().is_err());
+    let n: i64 = db
+        .one(
+            "SELECT COUNT(*) FROM campaign_log WHERE origin = 'lost'",
+            &[],
+        )
+        .unwrap();
+    assert_eq!(n, 0, "nothing of the lost transaction");
+    assert!(!db.in_transaction());
+    drop(db);
     drop_schema(&url, &schema);
 }
 
@@ -858,6 +1163,184 @@ both! {
     }
 }
 
+impl Store {
+    /// The same campaign opened a second time, read-only.
+    fn open_read_only(&self) -> Campaign {
+        match &self.kind {
+            Kind::Sqlite { path, .. } => Campaign::open_read_only(path).unwrap(),
+            Kind::Postgres { url, schema } => {
+                Campaign::open_postgres_read_only(url, schema).unwrap()
+            }
+        }
+    }
+}
+
+/// Every model's name, sorted (numbers may differ between merged copies).
+fn model_names(c: &Campaign) -> Vec<String> {
+    let mut names: Vec<String> = sheets(c).into_iter().map(|m| m.0).collect();
+    names.sort();
+    names
+}
+
+both! {
+    /// A merge takes the other copy open on either backend (session 18): a
+    /// campaign file merged into this backend's copy of it by its path, and
+    /// this backend's copy merged into the file as an open campaign; each
+    /// lands what the other has, both end with the same models, every
+    /// battle verifies; the campaign's own store is refused as another copy.
+    fn merge_with_a_copy_on_the_other_backend(s) {
+        let files = s.files();
+        let path = files.path().join("home.xenolog");
+        let home = full_campaign(&path);
+        xenolog_saves::copy_campaign(&home, s.c()).unwrap();
+        drop(home);
+        // Played apart: a recruit at home; a recruit and a new battle there.
+        let mut home = Campaign::open(&path).unwrap();
+        let unit = home.campaign_state().unwrap().rosters[0].id;
+        home.add_model(unit, "Pte Harris", "rifleman").unwrap();
+        let there = s.c();
+        there.add_model(unit, "Cpl Bell", "rifleman").unwrap();
+        let race = new_endless_race(there, 31);
+        let mut b = there.load_battle(race).unwrap();
+        play_n(there, race, &mut *b, 5);
+        let battles = there.battles().unwrap().len();
+
+        // The file into this backend's copy, by its path.
+        let m = s.c().merge(&path).unwrap();
+        assert_eq!((m.added, m.copied.len()), (1, 0), "{m:?}");
+        assert!(m.conflicts.is_empty(), "{m:?}");
+        // This backend's copy into the file, open.
+        let m = home.merge(&*s.c()).unwrap();
+        assert_eq!((m.added, m.copied.len()), (1, 1), "{m:?}");
+        assert!(m.conflicts.is_empty(), "{m:?}");
+        let there = s.reopen();
+        assert_eq!(model_names(&home), model_names(there));
+        assert!(model_names(there).contains(&"Pte Harris".to_owned()));
+        assert!(model_names(there).contains(&"Cpl Bell".to_owned()));
+        assert_eq!(there.battles().unwrap().len(), battles);
+        assert_eq!(home.battles().unwrap().len(), battles);
+        for c in [&home, &*there] {
+            for b in c.battles().unwrap() {
+                assert!(c.verify_battle(b.id).unwrap().ok(), "battle {}", b.id);
+            }
+        }
+        let copied = home.battles().unwrap().last().unwrap().id;
+        assert_eq!(home.load_battle(copied).unwrap().records().len(), 5);
+
+        // Merged again, nothing more lands.
+        let m = s.c().merge(&home).unwrap();
+        assert_eq!((m.added, m.copied.len(), m.grafted), (0, 0, 0), "{m:?}");
+        // Its own store is no other copy.
+        let me = s.open_read_only();
+        let e = s.c().merge(&me).unwrap_err().to_string();
+        assert!(e.contains("this campaign's own"), "{e}");
+        assert!(e.contains("nothing was merged"), "{e}");
+    }
+}
+
+both! {
+    /// `copy_campaign` while another connection plays the source (session
+    /// 18): the copy is read from one snapshot. A writer appends group
+    /// commits (one entry in each of three battles, command ids `b0`,
+    /// `b1`...) before, during and after the copy of a reader's open; the
+    /// copy holds the same whole number of batches in each battle, in
+    /// order (a batch all or none), and every battle in it verifies.
+    fn a_copy_made_while_the_source_is_written_is_one_snapshot(s) {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::{Arc, mpsc};
+        use std::time::Instant;
+        let c = s.c();
+        // A battle long enough that the copy takes a while.
+        c.insert_battle_bulk(&long_race(4_000), "Long", DiceMode::Rolled).unwrap();
+        let ids: Vec<BattleId> = (0..3).map(|i| new_endless_race(c, 50 + i)).collect();
+        let reader = s.open_read_only();
+        let mut writer = s.c.take().unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (first, started) = mpsc::channel();
+        let stopping = stop.clone();
+        let battles = ids.clone();
+        let played = std::thread::spawn(move || {
+            let mut bs: Vec<_> = battles
+                .iter()
+                .map(|id| (*id, writer.load_battle(*id).unwrap()))
+                .collect();
+            let mut at = Vec::new();
+            while !stopping.load(Ordering::SeqCst) || at.len() < 2 {
+                let n = at.len();
+                let batch: Vec<_> = bs
+                    .iter_mut()
+                    .map(|(id, b)| {
+                        let (a, cmd) = first_legal(&**b);
+                        decide(*id, &mut **b, a, &cmd, None, DiceMode::Rolled)
+                            .unwrap()
+                            .command_id(a, &format!("b{n}"))
+                    })
+                    .collect();
+                for r in writer.append_batch(&batch).unwrap() {
+                    r.unwrap();
+                }
+                at.push(Instant::now());
+                if n == 0 {
+                    first.send(()).unwrap();
+                }
+            }
+            (writer, at)
+        });
+        started.recv().unwrap();
+        let files = s.files();
+        let mut to = Campaign::create(&files.path().join("copy.xenolog"), "").unwrap();
+        let t = Instant::now();
+        xenolog_saves::copy_campaign(&reader, &mut to).unwrap();
+        let (began, ended) = (t, Instant::now());
+        stop.store(true, Ordering::SeqCst);
+        let (writer, at) = played.join().unwrap();
+        s.c = Some(writer);
+        let during = at.iter().filter(|t| **t > began && **t < ended).count();
+        eprintln!(
+            "{} batches written, {during} of them while the copy ran ({:?})",
+            at.len(),
+            ended - began
+        );
+        let counts: Vec<usize> = ids
+            .iter()
+            .map(|id| to.load_battle(*id).unwrap().records().len())
+            .collect();
+        assert!(counts.iter().all(|n| *n == counts[0]), "a batch split: {counts:?}");
+        assert!((1..=at.len()).contains(&counts[0]), "{counts:?} of {}", at.len());
+        for id in &ids {
+            let b = to.load_battle(*id).unwrap();
+            for (n, r) in b.records().iter().enumerate() {
+                assert_eq!(
+                    to.command_entries(*id, r.actor, &format!("b{n}")).unwrap(),
+                    Some(vec![n as u64]),
+                    "battle {id} batch {n}"
+                );
+            }
+            // Nothing of a later batch: not its command ids (another
+            // table than the entries), not the battle's position.
+            for n in counts[0]..at.len() {
+                for seat in [Actor(0), Actor(1)] {
+                    assert_eq!(
+                        to.command_entries(*id, seat, &format!("b{n}")).unwrap(),
+                        None,
+                        "battle {id}: batch {n}'s command id without its entry"
+                    );
+                }
+            }
+            assert_eq!(b.cursor(), Some(counts[0] as u64 - 1), "battle {id}'s position");
+            assert!(to.verify_battle(*id).unwrap().ok());
+        }
+        for b in to.battles().unwrap() {
+            assert!(to.verify_battle(b.id).unwrap().ok(), "battle {}", b.id);
+        }
+        // The source holds every batch.
+        let c = s.reopen();
+        for id in &ids {
+            assert_eq!(c.load_battle(*id).unwrap().records().len(), at.len());
+        }
+    }
+}
+
 #[test]
 fn postgres_a_scan_streams_and_a_reader_using_the_connection_is_refused_in_words() {
     use xenolog_saves::db::{Conn, DbError};
@@ -896,54 +1379,4 @@ fn postgres_a_scan_streams_and_a_reader_using_the_connection_is_refused_in_words
     assert_eq!(conn.one::<i64>("SELECT 1 + 1", &[]).unwrap(), 2);
     drop(conn);
     drop_schema(&url, &schema);
-}
-
-// ---------------------------------------------------------------------------
-// Figures for server/POSTGRES.md (Status): run by hand,
-// `cargo test -p xenolog-saves --release --test backends numbers -- --ignored --nocapture`.
-
-#[test]
-#[ignore = "timings for POSTGRES.md, run by hand"]
-fn numbers_on_both_backends() {
-    let n = 100_000;
-    let session = long_race(n);
-    let kinds: Vec<Store> = std::iter::once(Store::sqlite())
-        .chain(Store::postgres("numbers"))
-        .collect();
-    for mut s in kinds {
-        let which = match s.kind {
-            Kind::Sqlite { .. } => "sqlite",
-            Kind::Postgres { .. } => "postgres",
-        };
-        let c = s.c();
-        let race = new_endless_race(c, 3);
-        let mut b = c.load_battle(race).unwrap();
-        let t = std::time::Instant::now();
-        play_n(c, race, &mut *b, 1_000);
-        let play = t.elapsed();
-        let t = std::time::Instant::now();
-        let id = c
-            .insert_battle_bulk(&session, "Long", DiceMode::Rolled)
-            .unwrap();
-        let bulk = t.elapsed();
-        let c = s.reopen();
-        let t = std::time::Instant::now();
-        let b = c.load_battle(id).unwrap();
-        let open = t.elapsed();
-        assert_eq!(b.records().len(), n);
-        let files = s.files();
-        let mut to = Campaign::create(&files.path().join("to.xenolog"), "").unwrap();
-        let t = std::time::Instant::now();
-        let copied = xenolog_saves::copy_campaign(s.c(), &mut to).unwrap();
-        let copy = t.elapsed();
-        eprintln!(
-            "{which}: 1,000 plays (a commit each) {:.1} ms each; {n}-entry battle stored in {:.2} s, \
-             opened in {:.2} s; copy of the campaign ({} rows) into a file {:.2} s",
-            play.as_secs_f64(),
-            bulk.as_secs_f64(),
-            open.as_secs_f64(),
-            copied.rows(),
-            copy.as_secs_f64()
-        );
-    }
 }

@@ -38,11 +38,10 @@ use std::error::Error as _;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 use postgres::{Client, NoTls, Statement};
-use rusqlite::types::ValueRef;
 
 use super::{
-    Code, Db, DbError, Dialect, Param, Params, Row, RowInner, Stmt, Value, returning_id, rewrite,
-    rewrite_script,
+    CellRef, Code, Db, DbError, Dialect, Param, Params, Row, RowInner, Stmt, Value, returning_id,
+    rewrite, rewrite_script,
 };
 
 /// The migrations of `schema/migrations`, in order: what
@@ -67,6 +66,19 @@ pub(crate) const LOCK_BATTLE: &str = "SELECT id FROM battles WHERE id = ?1 FOR U
 pub(crate) const NOTIFY: &str = "SELECT pg_notify(?1, ?2)";
 
 /// A connection to a PostgreSQL server, as a [`Db`].
+///
+/// **A lost connection is made again in place** (session 18): a statement
+/// that finds the connection gone (the server restarted, the backend was
+/// terminated, the network cut) returns its error ([`Code::Lost`]) as
+/// before, and the next statement connects again with the same connection
+/// string, the same schema ([`use_schema`]) and the same read-only setting
+/// ([`Postgres::read_only`]), so the campaign holding it stays usable. No
+/// statement is retried: whether it ran is the caller's to find out (a
+/// command is resent with its command id). A connection lost inside a
+/// transaction is not made again until that transaction ends: its other
+/// statements are refused (`Lost`), its `ROLLBACK` succeeds (the server
+/// dropped it with the connection), so nothing of it is written and nothing
+/// after it runs outside it.
 pub struct Postgres {
     client: RefCell<Client>,
     /// Prepared statements by the statement as written (SQLite's words).
@@ -79,6 +91,16 @@ pub struct Postgres {
     /// without an error (review3 SHOULD 2), so [`Db::execute_batch`]
     /// refuses that `COMMIT` in words instead.
     aborted: Flag<bool>,
+    /// The connection string, to connect again when the connection is
+    /// lost (never shown: it may hold a password).
+    params: String,
+    /// The schema `search_path` was set to ([`use_schema`]).
+    schema: RefCell<Option<String>>,
+    /// Whether every transaction of this session is read-only.
+    read_only: Flag<bool>,
+    /// Whether the connection was lost: the next statement connects again
+    /// (outside a transaction).
+    lost: Flag<bool>,
 }
 
 impl Postgres {
@@ -89,25 +111,90 @@ impl Postgres {
         let client = Client::connect(params, NoTls).map_err(|e| DbError {
             code: Some(Code::CannotOpen),
             text: format!("connecting to PostgreSQL failed: {}", words(&e)),
+            on: Dialect::Postgres,
         })?;
         Ok(Postgres {
             client: RefCell::new(client),
             cache: RefCell::new(HashMap::new()),
             in_tx: Flag::new(false),
             aborted: Flag::new(false),
+            params: params.to_owned(),
+            schema: RefCell::new(None),
+            read_only: Flag::new(false),
+            lost: Flag::new(false),
         })
+    }
+
+    /// Make every transaction of this session read-only
+    /// (`default_transaction_read_only`): a write is refused by the server
+    /// (`25006`, [`Code::ReadOnly`]) and changes nothing. Kept when the
+    /// connection is made again. A campaign opened with
+    /// `Campaign::open_postgres_read_only` refuses writes itself first
+    /// ([`SaveError::ReadOnly`](crate::SaveError::ReadOnly)); this is the
+    /// database's guard behind it.
+    pub fn read_only(&self) -> Result<(), DbError> {
+        self.execute_batch("SET default_transaction_read_only = on")?;
+        self.read_only.set(true);
+        Ok(())
     }
 
     /// The client, unless a scan ([`Postgres::scan`]) is reading from it:
     /// then a statement from inside the scan's reader is refused in words
-    /// (never a panic).
+    /// (never a panic). A connection that was lost is made again first
+    /// (outside a transaction; inside one, refused: see the type's docs).
     fn client(&self) -> Result<std::cell::RefMut<'_, Client>, DbError> {
+        if self.lost.get() {
+            self.reconnect()?;
+        }
         self.client.try_borrow_mut().map_err(|_| {
             DbError::other(
                 "the PostgreSQL connection is in the middle of reading a battle's entries: \
                  a statement cannot run on it until the scan ends",
             )
         })
+    }
+
+    /// Connect again after the connection was lost, with the session as it
+    /// was (schema, read-only).
+    fn reconnect(&self) -> Result<(), DbError> {
+        let lost = |text: String| DbError {
+            code: Some(Code::Lost),
+            text,
+            on: Dialect::Postgres,
+        };
+        if self.in_tx.get() {
+            return Err(lost(
+                "the connection to PostgreSQL was lost in the middle of a transaction, which \
+                 the server rolled back: nothing of it was written"
+                    .into(),
+            ));
+        }
+        let client = Client::connect(&self.params, NoTls).map_err(|e| {
+            lost(format!(
+                "the connection to PostgreSQL was lost, and connecting again failed: {}",
+                words(&e)
+            ))
+        })?;
+        let mut setup = String::new();
+        if let Some(schema) = self.schema.borrow().as_deref() {
+            setup.push_str(&format!("SET search_path TO {schema}; "));
+        }
+        if self.read_only.get() {
+            setup.push_str("SET default_transaction_read_only = on");
+        }
+        let mut client = client;
+        if !setup.is_empty() {
+            client.batch_execute(&setup).map_err(fail)?;
+        }
+        let mut slot = self.client.try_borrow_mut().map_err(|_| {
+            DbError::other("the PostgreSQL connection is in use: it cannot be made again now")
+        })?;
+        *slot = client;
+        // The statements were prepared on the connection that is gone.
+        self.cache.borrow_mut().clear();
+        self.aborted.set(false);
+        self.lost.set(false);
+        Ok(())
     }
 
     /// The statement `sql` (SQLite's words) prepared in PostgreSQL's, from
@@ -188,7 +275,11 @@ impl Postgres {
         if self.in_tx.get() {
             self.aborted.set(true);
         }
-        fail(e)
+        let e = fail(e);
+        if e.code == Some(Code::Lost) {
+            self.lost.set(true);
+        }
+        e
     }
 
     /// Follow whether a transaction is open from a script that was run.
@@ -226,10 +317,24 @@ impl Db for Postgres {
     fn execute_batch(&self, sql: &str) -> Result<(), DbError> {
         let text = rewrite_script(sql, Dialect::Postgres);
         let w = text.trim_start().to_ascii_uppercase();
+        if self.lost.get()
+            && self.in_tx.get()
+            && w.starts_with("ROLLBACK")
+            && !w.starts_with("ROLLBACK TO")
+        {
+            // The server rolled the transaction back when the connection
+            // went: it is over, and the next statement connects again.
+            self.in_tx.set(false);
+            self.aborted.set(false);
+            return Ok(());
+        }
         if self.aborted.get() && (w.starts_with("COMMIT") || w.starts_with("END")) {
             // PostgreSQL would answer this COMMIT with ROLLBACK and no
-            // error: say it, and end the transaction as it ends it.
-            let _ = self.client()?.batch_execute("ROLLBACK");
+            // error: say it, and end the transaction as it ends it (a lost
+            // connection's transaction is gone already).
+            if !self.lost.get() {
+                let _ = self.client()?.batch_execute("ROLLBACK");
+            }
             self.in_tx.set(false);
             self.aborted.set(false);
             return Err(DbError::other(
@@ -293,6 +398,7 @@ impl Db for Postgres {
             _ => Err(DbError {
                 code: Some(Code::NoRows),
                 text: format!("the INSERT returned no id: {sql}"),
+                on: Dialect::Postgres,
             }),
         }
     }
@@ -502,28 +608,65 @@ pub fn use_schema(db: &Postgres, name: &str) -> Result<(), DbError> {
     }
     // The cached statements were planned against the old path.
     db.cache.borrow_mut().clear();
-    db.execute_batch(&format!("SET search_path TO {name}"))
+    db.execute_batch(&format!("SET search_path TO {name}"))?;
+    *db.schema.borrow_mut() = Some(name.to_owned());
+    Ok(())
 }
 
-/// Bring every identity column of the connection's schema up to its table
-/// (`setval` to the largest id there): after rows were written with ids of
-/// their own (an import, a merge keeping the log's numbers), the next id the
-/// database chooses follows them, as SQLite's rowid does by itself. Returns
-/// how many identity columns there are.
+/// Bring every identity column of the connection's schema up to its table:
+/// after rows were written with ids of their own (an import, a merge keeping
+/// the log's numbers, a copy), the next id the database chooses follows
+/// them, as SQLite's rowid does by itself. Returns how many identity columns
+/// there are.
+///
+/// **Never back** (session 18): each sequence is set to the greater of its
+/// table's largest id and the sequence's own last value
+/// (`pg_sequence_last_value`), so ids already handed out (an insert of
+/// another connection that took its id and has not committed, or a row
+/// since deleted) are never handed out again. The tables are first locked
+/// `SHARE ROW EXCLUSIVE` until the transaction ends (the caller's, or one
+/// of its own when none is open): an insert of another connection into
+/// them waits, so no id can be taken between the largest id read and the
+/// sequence set (`nextval` alone takes no table lock, but every insert
+/// does, and an id is only ever used by an insert). Two catch-ups at once
+/// take turns (the mode conflicts with itself).
 pub fn catch_up_identities(db: &Postgres) -> Result<usize, DbError> {
     let cols = db.query_names(
         "SELECT CAST(table_name AS TEXT), CAST(column_name AS TEXT) \
          FROM information_schema.columns \
          WHERE table_schema = current_schema() AND is_identity = 'YES' ORDER BY 1, 2",
     )?;
+    if cols.is_empty() {
+        return Ok(0);
+    }
+    let own = if db.in_transaction() {
+        None
+    } else {
+        Some(super::begin(db, super::Begin::Immediate)?)
+    };
+    let mut tables: Vec<String> = cols.iter().map(|(t, _)| quoted(t)).collect();
+    tables.dedup();
+    db.execute_batch(&format!(
+        "LOCK TABLE {} IN SHARE ROW EXCLUSIVE MODE",
+        tables.join(", ")
+    ))?;
     for (table, col) in &cols {
         let (t, c) = (quoted(table), quoted(col));
-        db.execute_batch(&format!(
-            "SELECT setval(pg_get_serial_sequence('{}', '{}'), \
-             COALESCE(MAX({c}), 1), MAX({c}) IS NOT NULL) FROM {t}",
+        let seq = format!(
+            "pg_get_serial_sequence('{}', '{}')::regclass",
             t.replace('\'', "''"),
             col.replace('\'', "''"),
+        );
+        // m: the last id taken, by the table or by the sequence; 0 when
+        // neither has one (the sequence then starts at 1 again).
+        db.execute_batch(&format!(
+            "SELECT setval(s, GREATEST(m, 1), m > 0) FROM (SELECT {seq} AS s, \
+             GREATEST(COALESCE((SELECT MAX({c}) FROM {t}), 0), \
+             COALESCE(pg_sequence_last_value({seq}), 0)) AS m) AS x"
         ))?;
+    }
+    if let Some(tx) = own {
+        tx.commit()?;
     }
     Ok(cols.len())
 }
@@ -698,14 +841,14 @@ impl<'a> postgres::types::FromSql<'a> for Raw<'a> {
 /// Cell `i` of a row as SQLite would give it, borrowed where it is text
 /// or bytes (nothing copied): integers of every width, `BOOLEAN` as 0 or 1,
 /// `NUMERIC` as an integer when whole, reals, text, bytes.
-fn value_ref(r: &postgres::Row, i: usize) -> Result<ValueRef<'_>, DbError> {
+fn value_ref(r: &postgres::Row, i: usize) -> Result<CellRef<'_>, DbError> {
     let Some(col) = r.columns().get(i) else {
         return Err(no_column(r, i));
     };
     let ty = col.type_();
     let Raw(raw) = r.try_get::<_, Raw<'_>>(i).map_err(fail)?;
     let Some(raw) = raw else {
-        return Ok(ValueRef::Null);
+        return Ok(CellRef::Null);
     };
     let bad = || {
         DbError::other(format!(
@@ -722,21 +865,21 @@ fn value_ref(r: &postgres::Row, i: usize) -> Result<ValueRef<'_>, DbError> {
         Ok(i64::from_be_bytes(b))
     };
     Ok(match *ty {
-        Type::INT8 => ValueRef::Integer(int(8)?),
-        Type::INT4 | Type::OID => ValueRef::Integer(int(4)?),
-        Type::INT2 => ValueRef::Integer(int(2)?),
-        Type::BOOL => ValueRef::Integer(i64::from(raw.first().copied().ok_or_else(bad)? != 0)),
-        Type::FLOAT8 => ValueRef::Real(f64::from_be_bytes(raw.try_into().map_err(|_| bad())?)),
-        Type::FLOAT4 => ValueRef::Real(f64::from(f32::from_be_bytes(
+        Type::INT8 => CellRef::Integer(int(8)?),
+        Type::INT4 | Type::OID => CellRef::Integer(int(4)?),
+        Type::INT2 => CellRef::Integer(int(2)?),
+        Type::BOOL => CellRef::Integer(i64::from(raw.first().copied().ok_or_else(bad)? != 0)),
+        Type::FLOAT8 => CellRef::Real(f64::from_be_bytes(raw.try_into().map_err(|_| bad())?)),
+        Type::FLOAT4 => CellRef::Real(f64::from(f32::from_be_bytes(
             raw.try_into().map_err(|_| bad())?,
         ))),
-        Type::BYTEA => ValueRef::Blob(raw),
+        Type::BYTEA => CellRef::Blob(raw),
         Type::NUMERIC => match read_numeric(raw).ok_or_else(bad)? {
-            Value::Integer(n) => ValueRef::Integer(n),
-            Value::Real(x) => ValueRef::Real(x),
+            Value::Integer(n) => CellRef::Integer(n),
+            Value::Real(x) => CellRef::Real(x),
             _ => return Err(bad()),
         },
-        _ => ValueRef::Text(std::str::from_utf8(raw).map_err(|_| bad())?.as_bytes()),
+        _ => CellRef::Text(std::str::from_utf8(raw).map_err(|_| bad())?),
     })
 }
 
@@ -820,22 +963,37 @@ fn fail(e: postgres::Error) -> DbError {
     DbError {
         code,
         text: words(&e),
+        on: Dialect::Postgres,
     }
 }
 
 // ---------------------------------------------------------------------------
 // A row's cells, for `Row` (db.rs)
 
-/// Cell `i` as `T`, converted as SQLite's cells are (the same words when
-/// a cell is not of the type asked for).
+/// Cell `i` as `T` ([`Cell::from_cell`](super::Cell::from_cell)); a cell
+/// of another type is refused in PostgreSQL's terms: the column, its name
+/// and type, what it holds and what was wanted (never `rusqlite`'s words).
 pub(super) fn get<T: super::Cell>(r: &postgres::Row, i: usize) -> Result<T, DbError> {
-    T::column_result(value_ref(r, i)?).map_err(DbError::from)
+    let v = value_ref(r, i)?;
+    T::from_cell(v).map_err(|wanted| {
+        let col = &r.columns()[i];
+        DbError {
+            code: None,
+            text: format!(
+                "column {i} ({}, of PostgreSQL type {}) holds {} where {wanted} was wanted",
+                col.name(),
+                col.type_(),
+                v.words()
+            ),
+            on: Dialect::Postgres,
+        }
+    })
 }
 
 /// Cell `i` as bytes, borrowed, `None` when it is not bytes.
 pub(super) fn blob(r: &postgres::Row, i: usize) -> Result<Option<&[u8]>, DbError> {
     Ok(match value_ref(r, i)? {
-        ValueRef::Blob(b) => Some(b),
+        CellRef::Blob(b) => Some(b),
         _ => None,
     })
 }
@@ -843,11 +1001,11 @@ pub(super) fn blob(r: &postgres::Row, i: usize) -> Result<Option<&[u8]>, DbError
 /// Cell `i`, owned.
 pub(super) fn value(r: &postgres::Row, i: usize) -> Result<Value, DbError> {
     Ok(match value_ref(r, i)? {
-        ValueRef::Null => Value::Null,
-        ValueRef::Integer(n) => Value::Integer(n),
-        ValueRef::Real(x) => Value::Real(x),
-        ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
-        ValueRef::Blob(b) => Value::Blob(b.to_vec()),
+        CellRef::Null => Value::Null,
+        CellRef::Integer(n) => Value::Integer(n),
+        CellRef::Real(x) => Value::Real(x),
+        CellRef::Text(t) => Value::Text(t.to_owned()),
+        CellRef::Blob(b) => Value::Blob(b.to_vec()),
     })
 }
 
