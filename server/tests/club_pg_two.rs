@@ -844,3 +844,105 @@ async fn p4_a_takeback_decided_on_one_server_reaches_the_other_servers_watchers_
     assert!(verified);
     assert_eq!(line, vec![seats[0].ids[0], to, next]);
 }
+
+/// Issue 31 P4: the last joins of a battle through two processes at once.
+/// Each round a new two-seat battle; each seat is claimed twice, once
+/// through each server, with different nonces, all four joins sent at
+/// once (after a barrier). Exactly one join wins each seat (the other is
+/// refused `joined` in words, not a key violation), the battle starts
+/// once (every join that says `started` names one battle; the campaign
+/// holds one battle a round) and it verifies. 10 rounds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p4_the_last_joins_of_a_battle_through_two_servers_at_once_start_it_once() {
+    let Some((db, a, b, mut org)) = two_servers().await else {
+        return;
+    };
+    let campaign = org.ok("create_campaign", json!({"name": "Joins"})).await["campaign"]
+        .as_i64()
+        .unwrap();
+    let rounds: u8 = 10;
+    for round in 0..rounds {
+        let made = org
+            .ok(
+                "create_battle",
+                json!({"campaign": campaign, "game": "race", "config": {"target": 20}}),
+            )
+            .await;
+        let battle = made["battle"].as_i64().unwrap();
+        // Four sockets: seat 0 and seat 1, each through A and through B.
+        let mut joiners = Vec::new();
+        for (server, seat) in [(&a, 0u8), (&b, 0), (&a, 1), (&b, 1)] {
+            let inv = org
+                .ok(
+                    "invite",
+                    json!({"role": "player", "label": format!("seat {seat}"), "campaign": campaign,
+                           "battle": battle, "seat": seat}),
+                )
+                .await;
+            let mut c = Client::connect(server).await;
+            c.ok("redeem", json!({"code": inv["code"]})).await;
+            joiners.push((c, seat));
+        }
+        let barrier = Arc::new(tokio::sync::Barrier::new(4));
+        let tasks: Vec<_> = joiners
+            .into_iter()
+            .enumerate()
+            .map(|(i, (mut c, seat))| {
+                let barrier = barrier.clone();
+                tokio::spawn(async move {
+                    barrier.wait().await;
+                    let r = c
+                        .request(
+                            "join",
+                            json!({"battle": battle, "seat": seat,
+                                   "nonce": common::nonce(10 * round + i as u8 + 1)}),
+                        )
+                        .await;
+                    (seat, r)
+                })
+            })
+            .collect();
+        let mut replies = Vec::new();
+        for t in tasks {
+            replies.push(t.await.unwrap());
+        }
+        for seat in [0u8, 1] {
+            let of: Vec<&Value> = replies
+                .iter()
+                .filter(|(s, _)| *s == seat)
+                .map(|(_, r)| r)
+                .collect();
+            let won = of.iter().filter(|r| r.get("ok").is_some()).count();
+            assert_eq!(won, 1, "round {round}: one join wins seat {seat}: {of:?}");
+            let lost = of.iter().find(|r| r.get("err").is_some()).unwrap();
+            assert_eq!(lost["err"]["code"], "joined", "round {round}: {lost}");
+            assert!(
+                lost["err"]["words"]
+                    .as_str()
+                    .unwrap()
+                    .contains("already gave its nonce"),
+                "{lost}"
+            );
+        }
+        let started = replies
+            .iter()
+            .filter(|(_, r)| r["ok"]["started"] == true)
+            .count();
+        assert!(
+            started >= 1,
+            "round {round}: the last join starts it: {replies:?}"
+        );
+    }
+    drop(org);
+    a.running.stop().await.unwrap();
+    b.running.stop().await.unwrap();
+    let (battles, verified) = common::with_campaign(&a.data, Some(&db), campaign, |c| {
+        let list = c.battles().unwrap();
+        let verified = list
+            .iter()
+            .all(|s| c.verify_battle(s.id).unwrap().problem.is_none());
+        (list.len(), verified)
+    });
+    assert_eq!(battles, rounds as usize, "each battle started once");
+    assert!(verified);
+}

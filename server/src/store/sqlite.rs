@@ -1652,29 +1652,40 @@ impl BattleStore for ClubFile {
         let _one = gate.lock().unwrap_or_else(|p| p.into_inner());
         let conn = self.conn()?;
         let tx = self.db.begin(&conn)?;
+        // Several processes on PostgreSQL (issue 31 P4): the gate above is
+        // this process's only. The battle's row is locked for the join's
+        // transaction, so the joins of one battle through any process
+        // take turns: each reads the nonces the ones before it committed
+        // (a seat given twice is `AlreadyJoined`, not a key violation; the
+        // last join sees every seat, never two joins each seeing only its
+        // own). SQLite's `IMMEDIATE` transaction is one writer already.
+        let select = if self.pg.is_some() {
+            "SELECT campaign, game, config, title, strict, seats, secret, commitment, battle,
+                    EXISTS (SELECT 1 FROM server_battle_dice d WHERE d.server_battle = b.id),
+                    rosters
+             FROM server_battles b WHERE id = ?1 FOR UPDATE"
+        } else {
+            "SELECT campaign, game, config, title, strict, seats, secret, commitment, battle,
+                    EXISTS (SELECT 1 FROM server_battle_dice d WHERE d.server_battle = b.id),
+                    rosters
+             FROM server_battles b WHERE id = ?1"
+        };
         let row = tx
-            .row(
-                "SELECT campaign, game, config, title, strict, seats, secret, commitment, battle,
-                        EXISTS (SELECT 1 FROM server_battle_dice d WHERE d.server_battle = b.id),
-                        rosters
-                 FROM server_battles b WHERE id = ?1",
-                &[&battle],
-                |r| {
-                    Ok::<_, DbError>(BattleRow {
-                        campaign: r.get(0)?,
-                        game: r.get(1)?,
-                        config: r.get(2)?,
-                        title: r.get(3)?,
-                        strict: r.get(4)?,
-                        seats: r.get::<i64>(5)? as usize,
-                        secret: blob32(r.get(6)?),
-                        commitment: blob32(r.get(7)?),
-                        started: r.get(8)?,
-                        entered: r.get(9)?,
-                        rosters: r.get(10)?,
-                    })
-                },
-            )
+            .row(select, &[&battle], |r| {
+                Ok::<_, DbError>(BattleRow {
+                    campaign: r.get(0)?,
+                    game: r.get(1)?,
+                    config: r.get(2)?,
+                    title: r.get(3)?,
+                    strict: r.get(4)?,
+                    seats: r.get::<i64>(5)? as usize,
+                    secret: blob32(r.get(6)?),
+                    commitment: blob32(r.get(7)?),
+                    started: r.get(8)?,
+                    entered: r.get(9)?,
+                    rosters: r.get(10)?,
+                })
+            })
             .map_err(|e| self.sql(e))?
             .ok_or(ClubError::NoSuchBattle(battle))?;
         if usize::from(seat) >= row.seats {
@@ -1725,7 +1736,37 @@ impl BattleStore for ClubFile {
         let path = self.campaign_path(&*conn, row.campaign)?;
         drop(conn);
         let mut started = row.started;
-        if started.is_none() && nonces.len() == row.seats {
+        if started.is_none() && nonces.len() == row.seats && self.pg.is_some() {
+            // Every seat has joined: on PostgreSQL the start holds the
+            // battle's row (another process's last join, or this join
+            // resent through another process, waits for it and then finds
+            // the battle started), so it starts once. The club's
+            // connection is held meanwhile: one campaign transaction.
+            let conn = self.conn()?;
+            let tx = self.db.begin(&conn)?;
+            let already: Option<i64> = tx
+                .row(
+                    "SELECT battle FROM server_battles WHERE id = ?1 FOR UPDATE",
+                    &[&battle],
+                    |r| r.get::<Option<i64>>(0),
+                )
+                .map_err(|e| self.sql(e))?
+                .flatten();
+            let id = match already {
+                Some(id) => id,
+                None => {
+                    let id = self.start(path, battle, &row, nonces)?;
+                    tx.execute(
+                        "UPDATE server_battles SET battle = ?2 WHERE id = ?1",
+                        &[&battle, &id],
+                    )
+                    .map_err(|e| self.sql(e))?;
+                    id
+                }
+            };
+            tx.commit().map_err(|e| self.sql(e))?;
+            started = Some(id);
+        } else if started.is_none() && nonces.len() == row.seats {
             let id = self.start(path, battle, &row, nonces)?;
             self.conn()?
                 .execute(
