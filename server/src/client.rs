@@ -593,10 +593,25 @@ impl Client {
         }
         self.reconnects += 1;
         for w in self.watched.clone() {
-            self.request_once(
-                "watch",
-                json!({"battle": w.battle, "seat": w.seat, "after": w.last}),
-            )?;
+            // A resume refused `unavailable` (the server's database is
+            // away; it connects again by itself, nothing changed) is sent
+            // again after a growing pause, like the hello, within the
+            // reconnect's RECONNECT_FOR (issue 31: `watch` and `play` over
+            // a server of a club on PostgreSQL).
+            let mut wait = Duration::from_millis(100);
+            loop {
+                match self.request_once(
+                    "watch",
+                    json!({"battle": w.battle, "seat": w.seat, "after": w.last}),
+                ) {
+                    Ok(_) => break,
+                    Err(e) if retryable(&e) && start.elapsed() < RECONNECT_FOR => {
+                        std::thread::sleep(wait);
+                        wait = (wait * 2).min(Duration::from_secs(2));
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
         }
         Ok(())
     }
@@ -1123,6 +1138,101 @@ mod tests {
         // The token file of a list is the first server's, as given.
         let l = ServerAddr::parse("a.example:1,b.example:2").unwrap();
         assert_eq!(l.file_part(), "a.example_1");
+    }
+
+    /// A fake club server on a thread: each connection is handed to
+    /// `serve` with its number (from 0); its address.
+    fn fake_server(
+        serve: impl Fn(usize, &mut tungstenite::WebSocket<std::net::TcpStream>) + Send + 'static,
+    ) -> ServerAddr {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        std::thread::spawn(move || {
+            for (n, s) in listener.incoming().enumerate() {
+                let Ok(s) = s else { return };
+                let Ok(mut ws) = tungstenite::accept(s) else {
+                    continue;
+                };
+                serve(n, &mut ws);
+            }
+        });
+        ServerAddr::parse(&format!("ws://{addr}")).unwrap()
+    }
+
+    /// The next request a fake server reads: its id, type and fields.
+    fn read_request(ws: &mut tungstenite::WebSocket<std::net::TcpStream>) -> Option<Value> {
+        loop {
+            match ws.read().ok()? {
+                Message::Text(t) => return serde_json::from_str(t.as_str()).ok(),
+                Message::Close(_) => return None,
+                _ => {}
+            }
+        }
+    }
+
+    fn send(ws: &mut tungstenite::WebSocket<std::net::TcpStream>, v: Value) {
+        ws.send(Message::text(v.to_string())).unwrap();
+    }
+
+    fn entry(id: u64) -> Value {
+        json!({"v": 1, "type": "entry", "battle": 7, "seat": 0, "entry": {"id": id}})
+    }
+
+    /// Issue 31 (the command line's `watch`/`play` over a server): a
+    /// resume after a lost connection that the server refuses
+    /// `unavailable` (its database away) is sent again, like the hello,
+    /// and the watch goes on after the last entry held; before, the
+    /// refusal ended the watch. The fake server refuses the first two
+    /// resumes.
+    #[test]
+    fn p4_a_resume_refused_unavailable_is_sent_again_and_the_watch_goes_on() {
+        let resumes = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = resumes.clone();
+        let addr = fake_server(move |n, ws| {
+            let mut refused = 0;
+            while let Some(r) = read_request(ws) {
+                let id = r["id"].clone();
+                match r["type"].as_str() {
+                    Some("hello") => send(ws, json!({"v": 1, "re": id, "ok": {"role": "player"}})),
+                    Some("watch") if n == 0 => {
+                        send(ws, json!({"v": 1, "re": id, "ok": {"sent": 1}}));
+                        send(ws, entry(0));
+                        // The connection breaks.
+                        return;
+                    }
+                    Some("watch") => {
+                        seen.lock().unwrap().push(r["after"].clone());
+                        if refused < 2 {
+                            refused += 1;
+                            send(
+                                ws,
+                                json!({"v": 1, "re": id, "err": {"code": "unavailable",
+                                       "words": "the database is not reachable; retrying: nothing was changed, try again in a moment"}}),
+                            );
+                        } else {
+                            send(ws, json!({"v": 1, "re": id, "ok": {"sent": 1}}));
+                            send(ws, entry(1));
+                        }
+                    }
+                    _ => send(ws, json!({"v": 1, "re": id, "ok": {}})),
+                }
+            }
+        });
+        let mut c = Client::connect(addr, Some(Token::from_text("xnl_p_test"))).unwrap();
+        c.watch(7, 0, None).unwrap();
+        let first = c.next_event(Duration::from_secs(5)).unwrap().unwrap();
+        assert_eq!(first["entry"]["id"], 0);
+        let next = c
+            .next_event(Duration::from_secs(10))
+            .expect("the resume refused `unavailable` is sent again, not the watch's end")
+            .expect("an event");
+        assert_eq!(next["entry"]["id"], 1, "{next}");
+        assert_eq!(c.reconnects(), 1);
+        assert_eq!(
+            *resumes.lock().unwrap(),
+            vec![json!(0), json!(0), json!(0)],
+            "resumed after the last entry held, three times"
+        );
     }
 
     /// The first server of a list not answering, the client goes on to the

@@ -462,6 +462,10 @@ struct Shared {
     /// before a revoke cannot register its socket after the revoke closed
     /// the token's sockets (review of session 16).
     revoked: Mutex<std::collections::HashSet<TokenId>>,
+    /// Tokens a `revoke` made here is revoking now: their sockets are
+    /// closed (and counted) by that request, not by the listener hearing
+    /// its own notification first.
+    revoking: Mutex<std::collections::HashSet<TokenId>>,
     next_socket: AtomicU64,
     /// Who watches each battle.
     watchers: Mutex<HashMap<ServerBattleId, Vec<Watcher>>>,
@@ -597,6 +601,7 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
         alive: alive_tx,
         sockets: Mutex::new(HashMap::new()),
         revoked: Mutex::default(),
+        revoking: Mutex::default(),
         next_socket: AtomicU64::new(1),
         watchers: Mutex::new(HashMap::new()),
         socket_queue: tuning.socket_queue.max(1),
@@ -702,6 +707,7 @@ async fn follow(
         let Some(shared) = shared.upgrade() else {
             return;
         };
+        let catching_up = hint == Hint::CatchUp;
         let battles: Vec<(ServerBattleId, Option<u64>)> = match hint {
             Hint::Entry {
                 campaign,
@@ -714,6 +720,13 @@ async fn follow(
                 .map(|b| (b, Some(seq)))
                 .into_iter()
                 .collect(),
+            Hint::Moved { campaign, battle } => shared
+                .store
+                .live()
+                .loaded_as(campaign, battle)
+                .map(|b| (b, None))
+                .into_iter()
+                .collect(),
             Hint::CatchUp => shared
                 .store
                 .live()
@@ -721,11 +734,66 @@ async fn follow(
                 .into_iter()
                 .map(|b| (b, None))
                 .collect(),
-            Hint::Revoked(_) | Hint::Other(_) => Vec::new(),
+            Hint::Revoked(token) => {
+                // Revoked by another process: its sockets here close too,
+                // in the same words as a revoke made here (review3
+                // SHOULD 9; before, only its next hello was refused). A
+                // revoke made here closes its own (and counts them).
+                let here = shared
+                    .revoking
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .contains(&token);
+                let open = if here {
+                    0
+                } else {
+                    close_revoked(&shared, token)
+                };
+                if open > 0 {
+                    eprintln!(
+                        "serve: token {token} revoked by another server; {open} open connection(s) closed"
+                    );
+                }
+                Vec::new()
+            }
+            Hint::Other(_) => Vec::new(),
         };
+        if catching_up {
+            // Revocations made while the listener was away were not heard:
+            // the tokens with sockets open here are looked up again.
+            tokio::spawn(revoked_meanwhile(shared.clone()));
+        }
         for (battle, seq) in battles {
             tokio::spawn(catch_up(shared.clone(), battle, seq));
         }
+    }
+}
+
+/// After the listener connected again: close the open sockets of every
+/// token revoked while it was away (their revocations' notifications were
+/// missed), as if each had been heard.
+async fn revoked_meanwhile(shared: Arc<Shared>) {
+    let open = open_tokens(&shared);
+    if open.is_empty() {
+        return;
+    }
+    let listed = blocking(&shared, |t| t.tokens()).await;
+    match listed {
+        Ok(tokens) => {
+            for t in tokens {
+                if t.revoked.is_some() && open.contains(&t.id) {
+                    let n = close_revoked(&shared, t.id);
+                    eprintln!(
+                        "serve: token {} was revoked while this server was not listening; {n} open connection(s) closed",
+                        t.id
+                    );
+                }
+            }
+        }
+        Err(r) => eprintln!(
+            "serve: the tokens could not be read again after the listener came back: {}",
+            r.words
+        ),
     }
 }
 
@@ -735,35 +803,72 @@ async fn follow(
 async fn catch_up(shared: Arc<Shared>, battle: ServerBattleId, seq: Option<u64>) {
     let order = order_of(&shared, battle);
     let _turn = order.lock().await;
-    let seats = watching_seats(&shared, battle);
+    catch_up_held(&shared, battle, seq, None).await;
+}
+
+/// [`catch_up`] holding the battle's turn already: read it again (after
+/// `held`, the head its watchers hold, when known: see
+/// [`LiveStore::refresh_from`]) and hand its watchers what is new: `moved`
+/// first if the live line left their head (a take-back elsewhere, issue 31
+/// P4, as a take-back made here is told), then the entries. Whether
+/// anything was new (entries or a move). Not in memory here, or not
+/// readable: its watchers are closed in words and resume from the store.
+async fn catch_up_held(
+    shared: &Arc<Shared>,
+    battle: ServerBattleId,
+    seq: Option<u64>,
+    held: Option<Option<xenolog_engine::EntryId>>,
+) -> bool {
+    let seats = watching_seats(shared, battle);
     let watched = !seats.is_empty();
-    let made = blocking_live(&shared, move |l| {
-        let Some(r) = l.refresh(battle, seq)? else {
+    let made = blocking_live(shared, move |l| {
+        let refreshed = match held {
+            Some(h) => l.refresh_from(battle, h)?,
+            None => l.refresh(battle, seq)?,
+        };
+        let Some(r) = refreshed else {
             return Ok(None);
         };
-        if r.entries.is_empty() {
-            return Ok(Some((HashMap::new(), r.moved)));
+        let mut frames: HashMap<Actor, Vec<String>> = HashMap::new();
+        if let Some(to) = r.moved {
+            l.read(battle, &mut |b| {
+                for s in &seats {
+                    frames
+                        .entry(*s)
+                        .or_default()
+                        .push(takeback::moved_elsewhere_frame(b, battle, *s, to));
+                }
+            })?;
         }
-        let frames = frames_for(l, battle, &seats, &r.entries, r.revealed)?;
-        Ok(Some((frames, false)))
+        if !r.entries.is_empty() {
+            for (seat, mut f) in frames_for(l, battle, &seats, &r.entries, r.revealed)? {
+                frames.entry(seat).or_default().append(&mut f);
+            }
+        }
+        let new = r.moved.is_some() || !r.entries.is_empty();
+        Ok(Some((frames, new)))
     })
     .await;
     match made {
-        Ok(Some((frames, false))) => deliver(&shared, battle, &frames),
-        // Moved without new entries (a take-back elsewhere), or not in
-        // memory here (its watchers would miss what the next load reads):
-        // the watchers resume from the store.
-        Ok(Some((_, true))) | Ok(None) => {
+        Ok(Some((frames, new))) => {
+            deliver(shared, battle, &frames);
+            new
+        }
+        // Not in memory here (its watchers would miss what the next load
+        // reads): the watchers resume from the store.
+        Ok(None) => {
             if watched {
-                close_watchers(&shared, battle);
+                close_watchers(shared, battle);
             }
+            true
         }
         Err(r) => {
             eprintln!(
                 "serve: battle {battle}: another server's entries could not be read: {}; its watchers are closed to resume",
                 r.words
             );
-            close_watchers(&shared, battle);
+            close_watchers(shared, battle);
+            true
         }
     }
 }
@@ -1188,6 +1293,72 @@ fn order_of(shared: &Shared, battle: ServerBattleId) -> Arc<tokio::sync::Mutex<(
         .clone()
 }
 
+/// Decide a seat's command on the blocking pool and make its watchers'
+/// frames there ([`LiveStore::play_begin`]): the write still to be awaited,
+/// and the frames to release once it is durable (`None`: none to send).
+#[allow(clippy::too_many_arguments)]
+async fn begin_command(
+    shared: &Arc<Shared>,
+    battle: ServerBattleId,
+    seat: u8,
+    at: Option<xenolog_engine::EntryId>,
+    command: Value,
+    dice: Option<Vec<u8>>,
+    cmd_id: Option<String>,
+) -> Result<(Playing, Frames), Refusal> {
+    // The command is decided on the blocking pool; its write is then
+    // awaited by the caller's task, not by a blocking-pool thread (session
+    // 16: a thread per command in flight made 516 threads at 1,000
+    // battles). Its frames are made in the same call as the decide (one
+    // hop fewer a command: session 15), holding the battle with its new
+    // entries, and released only once the write is durable.
+    let seats = watching_seats(shared, battle);
+    blocking_live(shared, move |l| {
+        let mut made = None;
+        let playing = l.play_begin(
+            battle,
+            Actor(seat),
+            at,
+            &command,
+            dice,
+            cmd_id.as_deref(),
+            &mut |b, key, played| {
+                // Game code runs here (the lens's texts and states). A
+                // panic must not unwind through the store's held battle
+                // while its write is queued (review of session 16): it is
+                // caught, the command goes on to its write, and its
+                // watchers are closed in words to resume once it is
+                // durable.
+                let frames = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    frames_of(b, key, battle, &seats, &played.entries, played.revealed)
+                }));
+                made = Some(frames.map_err(|panic| {
+                    // The words may come from game code run on the whole
+                    // state (principle 14): the log only.
+                    ClubError::Rule(format!(
+                        "making its frames panicked: {}",
+                        panic_words(panic.as_ref())
+                    ))
+                }));
+            },
+        )?;
+        let frames = match (&playing, made) {
+            (_, Some(made)) => Some(made),
+            // Decided and written in one (a walk, or a store that writes
+            // as it decides): the frames are made now.
+            (Playing::Done(played), None) => (!played.again)
+                .then(|| frames_for(l, battle, &seats, &played.entries, played.revealed)),
+            (Playing::Writing(_), None) => None,
+        };
+        Ok((playing, frames))
+    })
+    .await
+}
+
+/// A command's frames for its watchers, by seat (or why they could not be
+/// made), when it made any.
+type Frames = Option<Result<HashMap<Actor, Vec<String>>, ClubError>>;
+
 /// Refused unless the socket's token opens `seat` of `battle`.
 async fn seat_granted(
     shared: &Arc<Shared>,
@@ -1503,6 +1674,40 @@ fn register(shared: &Shared, conn: &mut Conn, p: Principal) -> Result<(), (Refus
     Ok(())
 }
 
+/// Close every open socket of a revoked token in words ("this token was
+/// revoked by the organiser"), and refuse its sockets from now on
+/// ([`register`]); how many were open. Called by the `revoke` made here,
+/// and by a revocation another process made (issue 31, review3 SHOULD 9:
+/// heard through the listener, [`follow`]).
+fn close_revoked(shared: &Shared, token: TokenId) -> usize {
+    let open = {
+        let mut sockets = shared.sockets.lock().unwrap_or_else(|p| p.into_inner());
+        // Under the sockets' lock: a hello between its token found and its
+        // socket counted is refused ([`register`]).
+        shared
+            .revoked
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(token);
+        sockets.remove(&token).unwrap_or_default()
+    };
+    for (_, socket) in &open {
+        let _ = socket.send(Control::Revoked);
+    }
+    open.len()
+}
+
+/// The tokens with sockets open here.
+fn open_tokens(shared: &Shared) -> Vec<TokenId> {
+    shared
+        .sockets
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .keys()
+        .copied()
+        .collect()
+}
+
 fn principal_json(p: &Principal) -> Value {
     json!({"token_id": p.token, "role": p.role, "label": p.label})
 }
@@ -1700,28 +1905,24 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
         }
         Request::Revoke { token } => {
             organiser(conn, "revoke a token")?;
-            let info = blocking(shared, move |t| t.revoke(token))
-                .await
-                .map_err(stay)?;
-            let open = {
-                let mut sockets = shared.sockets.lock().unwrap_or_else(|p| p.into_inner());
-                // Under the sockets' lock: a hello between its token found
-                // and its socket counted is refused ([`register`]).
-                shared
-                    .revoked
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .insert(token);
-                sockets.remove(&token).unwrap_or_default()
+            shared
+                .revoking
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(token);
+            let revoked = blocking(shared, move |t| t.revoke(token)).await;
+            let open = match &revoked {
+                Ok(_) => close_revoked(shared, token),
+                Err(_) => 0,
             };
-            for (_, socket) in &open {
-                let _ = socket.send(Control::Revoked);
-            }
-            eprintln!(
-                "serve: token {token} revoked; {} open connection(s) closed",
-                open.len()
-            );
-            Ok(json!({ "token": info, "closed": open.len() }))
+            shared
+                .revoking
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&token);
+            let info = revoked.map_err(stay)?;
+            eprintln!("serve: token {token} revoked; {open} open connection(s) closed");
+            Ok(json!({ "token": info, "closed": open }))
         }
         Request::Ping => Ok(json!({ "pong": now_ms() })),
         Request::CreateCampaign { name } => {
@@ -1883,64 +2084,69 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
             }
             let order = order_of(shared, battle);
             let _turn = order.lock().await;
-            // The command is decided on the blocking pool; its write is
-            // then awaited here, by this task, not by a blocking-pool
-            // thread (session 16: a thread per command in flight made 516
-            // threads at 1,000 battles). Its frames are made in the same
-            // call as the decide (one hop fewer a command: session 15),
-            // holding the battle with its new entries, and released only
-            // once the write is durable.
-            let seats = watching_seats(shared, battle);
-            let (playing, made) = blocking_live(shared, move |l| {
-                let mut made = None;
-                let playing = l.play_begin(
+            // Several servers on one database (issue 31, POSTGRES.md §2):
+            // a command found stale here, or whose write found the stored
+            // head moved (another process wrote first), is not refused at
+            // once. The battle is read again from the store and what came
+            // first is handed to this battle's watchers (so a client
+            // watching here holds the winner's entries before it hears
+            // why), then the command is decided again against the new
+            // head: it lands if the client's `at` is that head (this
+            // process was the one behind), is answered `again` if the
+            // same command id landed through the other process, and is
+            // `stale` otherwise, naming the entry that came first.
+            let several = shared.store.live().shared_writers();
+            let mut catch_ups = 0;
+            let mut just_caught_up = false;
+            let (played, made) = loop {
+                let (settled, at_write) = match begin_command(
+                    shared,
                     battle,
-                    Actor(seat),
+                    seat,
                     at,
-                    &command,
-                    dice,
-                    cmd_id.as_deref(),
-                    &mut |b, key, played| {
-                        // Game code runs here (the lens's texts and
-                        // states). A panic must not unwind through the
-                        // store's held battle while its write is queued
-                        // (review of session 16): it is caught, the command
-                        // goes on to its write, and its watchers are closed
-                        // in words to resume (below) once it is durable.
-                        let frames = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            frames_of(b, key, battle, &seats, &played.entries, played.revealed)
-                        }));
-                        made = Some(frames.map_err(|panic| {
-                            // The words may come from game code run on the
-                            // whole state (principle 14): the log only.
-                            ClubError::Rule(format!(
-                                "making its frames panicked: {}",
-                                panic_words(panic.as_ref())
-                            ))
-                        }));
-                    },
-                )?;
-                let frames = match (&playing, made) {
-                    (_, Some(made)) => Some(made),
-                    // Decided and written in one (a walk, or a store that
-                    // writes as it decides): the frames are made now.
-                    (Playing::Done(played), None) => (!played.again)
-                        .then(|| frames_for(l, battle, &seats, &played.entries, played.revealed)),
-                    (Playing::Writing(_), None) => None,
+                    command.clone(),
+                    dice.clone(),
+                    cmd_id.clone(),
+                )
+                .await
+                {
+                    Ok((playing, made)) => {
+                        just_caught_up = false;
+                        let settled = playing.settled().await.map_err(refusal);
+                        (settled.map(|p| (p, made)), true)
+                    }
+                    Err(r) => (Err(r), false),
                 };
-                Ok((playing, frames))
-            })
-            .await
-            .map_err(stay)?;
-            let played = playing.settled().await.map_err(|e| {
-                if matches!(e, ClubError::Stale(_)) {
-                    // Another server wrote this battle first: what this one
-                    // loads next may hold entries its watchers were not
-                    // sent; they resume from the store.
-                    close_watchers(shared, battle);
+                let r = match settled {
+                    Ok(done) => break done,
+                    Err(r) => r,
+                };
+                if r.code != ErrCode::Stale {
+                    return Err(stay(r));
                 }
-                stay(refusal(e))
-            })?;
+                if !several {
+                    if at_write {
+                        // The campaign's file held more than this server
+                        // decided on: what it loads next may hold entries
+                        // its watchers were not sent; they resume.
+                        close_watchers(shared, battle);
+                    }
+                    return Err(stay(r));
+                }
+                // Refused at once right after a catch-up: the client is
+                // behind, and its watchers have what came first.
+                if (!at_write && just_caught_up) || catch_ups >= 3 {
+                    return Err(stay(r));
+                }
+                catch_ups += 1;
+                // Decided at `at` (the head then), the battle dropped from
+                // memory when its write lost: its watchers hold `at`.
+                let new = catch_up_held(shared, battle, None, at_write.then_some(at)).await;
+                if !new {
+                    return Err(stay(r));
+                }
+                just_caught_up = true;
+            };
             if played.again {
                 let last = played.entries.first().copied();
                 return Ok(json!({

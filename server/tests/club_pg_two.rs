@@ -151,7 +151,18 @@ async fn two_servers() -> Option<(Arc<PgDb>, Server, Server, Client)> {
 
 /// A started race with seat 0 on `a` and seat 1 on `b`, each watching.
 async fn race_on_two(a: &Server, b: &Server, org: &mut Client, target: u32) -> (i64, [Seat; 2]) {
-    let (campaign, battle, _) = new_battle(org, "race", json!({"target": target}), json!({})).await;
+    race_on_two_with(a, b, org, target, json!({})).await
+}
+
+/// [`race_on_two`] with the battle's `options` (`friendly_takebacks`...).
+async fn race_on_two_with(
+    a: &Server,
+    b: &Server,
+    org: &mut Client,
+    target: u32,
+    options: Value,
+) -> (i64, [Seat; 2]) {
+    let (campaign, battle, _) = new_battle(org, "race", json!({"target": target}), options).await;
     let (mut zero, t0) = seat_player_token(a, org, campaign, battle, 0).await;
     let (mut one, t1) = seat_player_token(b, org, campaign, battle, 1).await;
     zero.join(battle, 0, 3).await;
@@ -505,4 +516,433 @@ async fn p4_postgres_restarted_under_two_servers_commands_are_unavailable_then_s
     });
     assert!(verified);
     assert_eq!(stored, ids);
+}
+
+/// Review3 SHOULD 9: a token revoked through server A has its socket on
+/// server B closed too, in words, within 2 s (B hears the revocation
+/// through its listener); before, only B's next hello was refused. B then
+/// refuses a new hello of that token.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p4_a_token_revoked_on_one_server_closes_its_socket_on_the_other_in_words_within_2_s() {
+    let Some((_db, a, b, mut org)) = two_servers().await else {
+        return;
+    };
+    let (mut on_a, token, id) = common::player(&a, &mut org, "Pat").await;
+    let mut on_b = Client::connect(&b).await;
+    on_b.ok("hello", json!({"token": token})).await;
+    on_b.settle().await;
+    let t0 = std::time::Instant::now();
+    let r = org.ok("revoke", json!({"token": id})).await;
+    assert_eq!(r["closed"], 1, "its socket on A, the one A holds: {r}");
+    let (before, code) = on_b.closed_with().await;
+    let took = t0.elapsed();
+    assert_eq!(code, Some(1008), "closed as a policy close: {before:?}");
+    let notice = before
+        .iter()
+        .find(|v| v["type"] == "notice")
+        .unwrap_or_else(|| panic!("a notice before the close: {before:?}"));
+    assert_eq!(notice["code"], "revoked", "{notice}");
+    assert_eq!(
+        notice["words"], "this token was revoked by the organiser",
+        "{notice}"
+    );
+    assert!(
+        took < std::time::Duration::from_secs(2),
+        "closed within 2 s of the revoke on the other server: {took:?}"
+    );
+    let (_, code) = on_a.closed_with().await;
+    assert_eq!(code, Some(1008), "and on A, where it was revoked");
+    let mut again = Client::connect(&b).await;
+    let words = again
+        .refused("hello", json!({"token": token}), "bad_token")
+        .await;
+    assert!(words.contains("revoked"), "{words}");
+}
+
+/// Issue 31 P4, "the loser is told and retries against the new head": a
+/// command raced at one head through two servers, each racing socket
+/// watching its seat. The loser's server reads the battle again, hands
+/// its watchers the winner's entries, and decides the command again: with
+/// its own command id it is `stale` (naming the entry that came first),
+/// and its socket has received the winner's entry before that answer,
+/// never a `stale` it could not explain nor a close; with the winner's
+/// command id (the same command sent through both) it is answered `again`
+/// with the winner's entries. 10 rounds, each battle verified after.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p4_a_lost_race_is_decided_again_stale_only_after_the_winners_entry_reached_the_loser() {
+    let Some((db, a, b, mut org)) = two_servers().await else {
+        return;
+    };
+    let (battle, mut seats) = race_on_two(&a, &b, &mut org, 1000).await;
+    // Seat 0's token on server B and seat 1's on A, each watching there.
+    let mut other = Vec::new();
+    for (server, seat) in [(&b, 0u8), (&a, 1u8)] {
+        let inv = org
+            .ok(
+                "invite",
+                json!({"role": "player", "label": format!("seat {seat} again"), "campaign": 1,
+                       "battle": battle, "seat": seat}),
+            )
+            .await;
+        let mut c = Client::connect(server).await;
+        c.ok("redeem", json!({"code": inv["code"]})).await;
+        c.ok(
+            "watch",
+            json!({"battle": battle, "seat": seat, "after": seats[0].head()}),
+        )
+        .await;
+        c.event_of("live").await;
+        other.push(c);
+    }
+    let [zero_b, one_a] = &mut other[..] else {
+        unreachable!()
+    };
+    let (mut stale, mut again) = (0, 0);
+    for round in 0..10 {
+        let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
+        let head = seats[0].head();
+        let same = round % 2 == 1;
+        let [s0, s1] = &mut seats;
+        let (on_a, on_b) = if mover == 0 {
+            (&mut s0.c, &mut *zero_b)
+        } else {
+            (&mut *one_a, &mut s1.c)
+        };
+        on_a.events.clear();
+        on_b.events.clear();
+        let cmd = |tag: &str| {
+            let id = if same {
+                format!("r{round}")
+            } else {
+                format!("r{round}{tag}")
+            };
+            json!({"battle": battle, "seat": mover, "at": head,
+                   "command": {"roll": {"dice": 2}}, "cmd_id": id})
+        };
+        let (ra, rb) = tokio::join!(
+            on_a.request("command", cmd("a")),
+            on_b.request("command", cmd("b"))
+        );
+        let first = |r: &Value| r.get("ok").is_some() && r["ok"].get("again").is_none();
+        assert_eq!(
+            [&ra, &rb].iter().filter(|r| first(r)).count(),
+            1,
+            "exactly one lands as new:\n{ra}\n{rb}"
+        );
+        let (won, lost, lost_events) = if first(&ra) {
+            (&ra, &rb, &on_b.events)
+        } else {
+            (&rb, &ra, &on_a.events)
+        };
+        let last = won["ok"]["entries"]
+            .as_array()
+            .unwrap()
+            .last()
+            .unwrap()
+            .as_u64()
+            .unwrap();
+        if same {
+            assert_eq!(
+                lost["ok"]["entries"], won["ok"]["entries"],
+                "the same command id through the other server is the winner's command: {lost}"
+            );
+            assert!(lost["ok"]["again"].is_string(), "{lost}");
+            again += 1;
+        } else {
+            assert_eq!(lost["err"]["code"], "stale", "the loser is told: {lost}");
+            let words = lost["err"]["words"].as_str().unwrap();
+            assert!(
+                words.starts_with("the battle moved on before your command arrived: entry"),
+                "{words}"
+            );
+            stale += 1;
+        }
+        // Whatever the loser heard, it had the winner's entry first, on
+        // the socket it gave the command on (no close, no gap).
+        let heard: Vec<u64> = lost_events
+            .iter()
+            .filter(|v| v["type"] == "entry")
+            .map(|v| v["entry"]["id"].as_u64().unwrap())
+            .collect();
+        assert!(
+            heard.contains(&last),
+            "round {round}: the loser's socket had entry {last} before its answer: {heard:?}\n{lost}"
+        );
+        assert!(
+            lost_events
+                .iter()
+                .all(|v| v["type"] == "entry" || v["type"] == "live"),
+            "nothing closed: {lost_events:?}"
+        );
+        for s in seats.iter_mut() {
+            s.absorb(Some(last)).await;
+        }
+        for c in [&mut *zero_b, &mut *one_a] {
+            c.events.clear();
+        }
+    }
+    assert_eq!((stale, again), (5, 5));
+    assert_eq!(seats[0].ids, seats[1].ids);
+    let ids = seats[0].ids.clone();
+    drop(org);
+    a.running.stop().await.unwrap();
+    b.running.stop().await.unwrap();
+    let (verified, stored) = common::with_campaign(&a.data, Some(&db), 1, |c| {
+        let id = c.battles().unwrap()[0].id;
+        let loaded = c.load_battle(id).unwrap();
+        (
+            c.verify_battle(id).unwrap().problem.is_none(),
+            loaded.path_to(loaded.cursor()),
+        )
+    });
+    assert!(verified);
+    assert_eq!(stored, ids, "the winners' entries only, each once");
+}
+
+/// A server behind the store (it has not yet heard the other server's
+/// entry) given a command at the store's head by a client who is not:
+/// read again and decided there, it lands; before, it was refused `stale`
+/// though the client was right. Seat 0 commands through A, seat 1 through
+/// B, each at once after the other's answer: 12 holds in a row, each lands.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p4_a_command_through_a_server_behind_the_store_is_decided_again_there_and_lands() {
+    let Some((db, a, b, mut org)) = two_servers().await else {
+        return;
+    };
+    let (battle, mut seats) = race_on_two(&a, &b, &mut org, 1000).await;
+    let mut head = seats[0].head();
+    let mut mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
+    for n in 0..12 {
+        let r = seats[mover]
+            .c
+            .request(
+                "command",
+                json!({"battle": battle, "seat": mover, "at": head, "command": "hold",
+                       "cmd_id": format!("h{n}")}),
+            )
+            .await;
+        assert!(
+            r.get("ok").is_some(),
+            "command {n} through the server that did not write the one before: {r}"
+        );
+        head = r["ok"]["entries"]
+            .as_array()
+            .unwrap()
+            .last()
+            .unwrap()
+            .as_u64();
+        mover = 1 - mover;
+    }
+    for s in seats.iter_mut() {
+        s.absorb(head).await;
+    }
+    assert_eq!(seats[0].ids, seats[1].ids);
+    drop(org);
+    a.running.stop().await.unwrap();
+    b.running.stop().await.unwrap();
+    let verified = common::with_campaign(&a.data, Some(&db), 1, |c| {
+        let id = c.battles().unwrap()[0].id;
+        c.verify_battle(id).unwrap().problem.is_none()
+    });
+    assert!(verified);
+}
+
+/// Issue 31 P4: a take-back decided through server A reaches the watchers
+/// on server B as a `moved` event (to the entry taken back to, from its
+/// own seat's view, saying it was decided through another server), as a
+/// take-back made on B would, not as a close and resume; and B decides
+/// the next command at the new head. Before, B heard nothing of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p4_a_takeback_decided_on_one_server_reaches_the_other_servers_watchers_as_moved() {
+    let Some((db, a, b, mut org)) = two_servers().await else {
+        return;
+    };
+    let (battle, mut seats) =
+        race_on_two_with(&a, &b, &mut org, 1000, json!({"friendly_takebacks": true})).await;
+    let mut head = None;
+    for n in 0..4 {
+        let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
+        let r = seats[mover]
+            .c
+            .ok(
+                "command",
+                json!({"battle": battle, "seat": mover, "at": head, "command": "hold",
+                       "cmd_id": format!("h{n}")}),
+            )
+            .await;
+        head = r["entries"].as_array().unwrap().last().unwrap().as_u64();
+        for s in seats.iter_mut() {
+            s.absorb(head).await;
+        }
+    }
+    let to = seats[0].ids[1];
+    // Seat 0, on A, takes the battle back to its second entry: friendly,
+    // so it moves at once.
+    let r = seats[0]
+        .c
+        .ok("takeback", json!({"battle": battle, "seat": 0, "to": to}))
+        .await;
+    assert_eq!(r["moved"], true, "{r}");
+    // Seat 1, on B, hears `moved`, not a close.
+    let moved = tokio::time::timeout(std::time::Duration::from_secs(3), async {
+        loop {
+            let v = seats[1].c.event().await;
+            assert!(
+                v.get("closed").is_none() && v.get("ended").is_none(),
+                "not closed to resume: {v}"
+            );
+            if v["type"] == "moved" {
+                return v;
+            }
+        }
+    })
+    .await
+    .expect("B's watcher hears the take-back within 3 s");
+    assert_eq!(moved["to"], to, "{moved}");
+    assert_eq!(moved["head"], to, "{moved}");
+    assert_eq!(moved["seat"], 1, "its own seat's view: {moved}");
+    let words = moved["words"].as_str().unwrap();
+    assert!(
+        words.contains("taken back to entry") && words.contains("another server"),
+        "{words}"
+    );
+    assert!(moved["state"].is_object(), "{moved}");
+    // The next command, through B at the new head, is decided there (B
+    // holds the battle as it is now): the command recorded next, so the
+    // battle walks its recorded line (a redo) and A's watcher hears that
+    // entry again, as B's does.
+    let mover = moved["state"]["to_move"].as_u64().unwrap() as usize;
+    let through = if mover == 1 {
+        &mut seats[1].c
+    } else {
+        &mut seats[0].c
+    };
+    let r = through
+        .ok(
+            "command",
+            json!({"battle": battle, "seat": mover, "at": to, "command": "hold", "cmd_id": "after"}),
+        )
+        .await;
+    let next = r["entries"][0].as_u64().unwrap();
+    assert_eq!(r["walked"], true, "{r}");
+    assert_eq!(next, seats[0].ids[2], "the recorded entry after {to}: {r}");
+    for s in seats.iter_mut() {
+        let v = s.c.event_of("entry").await;
+        assert_eq!(v["entry"]["id"], next, "{v}");
+    }
+    drop(org);
+    a.running.stop().await.unwrap();
+    b.running.stop().await.unwrap();
+    let (verified, line) = common::with_campaign(&a.data, Some(&db), 1, |c| {
+        let id = c.battles().unwrap()[0].id;
+        let loaded = c.load_battle(id).unwrap();
+        (
+            c.verify_battle(id).unwrap().problem.is_none(),
+            loaded.path_to(loaded.cursor()),
+        )
+    });
+    assert!(verified);
+    assert_eq!(line, vec![seats[0].ids[0], to, next]);
+}
+
+/// Issue 31 P4: the last joins of a battle through two processes at once.
+/// Each round a new two-seat battle; each seat is claimed twice, once
+/// through each server, with different nonces, all four joins sent at
+/// once (after a barrier). Exactly one join wins each seat (the other is
+/// refused `joined` in words, not a key violation), the battle starts
+/// once (every join that says `started` names one battle; the campaign
+/// holds one battle a round) and it verifies. 10 rounds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p4_the_last_joins_of_a_battle_through_two_servers_at_once_start_it_once() {
+    let Some((db, a, b, mut org)) = two_servers().await else {
+        return;
+    };
+    let campaign = org.ok("create_campaign", json!({"name": "Joins"})).await["campaign"]
+        .as_i64()
+        .unwrap();
+    let rounds: u8 = 10;
+    for round in 0..rounds {
+        let made = org
+            .ok(
+                "create_battle",
+                json!({"campaign": campaign, "game": "race", "config": {"target": 20}}),
+            )
+            .await;
+        let battle = made["battle"].as_i64().unwrap();
+        // Four sockets: seat 0 and seat 1, each through A and through B.
+        let mut joiners = Vec::new();
+        for (server, seat) in [(&a, 0u8), (&b, 0), (&a, 1), (&b, 1)] {
+            let inv = org
+                .ok(
+                    "invite",
+                    json!({"role": "player", "label": format!("seat {seat}"), "campaign": campaign,
+                           "battle": battle, "seat": seat}),
+                )
+                .await;
+            let mut c = Client::connect(server).await;
+            c.ok("redeem", json!({"code": inv["code"]})).await;
+            joiners.push((c, seat));
+        }
+        let barrier = Arc::new(tokio::sync::Barrier::new(4));
+        let tasks: Vec<_> = joiners
+            .into_iter()
+            .enumerate()
+            .map(|(i, (mut c, seat))| {
+                let barrier = barrier.clone();
+                tokio::spawn(async move {
+                    barrier.wait().await;
+                    let r = c
+                        .request(
+                            "join",
+                            json!({"battle": battle, "seat": seat,
+                                   "nonce": common::nonce(10 * round + i as u8 + 1)}),
+                        )
+                        .await;
+                    (seat, r)
+                })
+            })
+            .collect();
+        let mut replies = Vec::new();
+        for t in tasks {
+            replies.push(t.await.unwrap());
+        }
+        for seat in [0u8, 1] {
+            let of: Vec<&Value> = replies
+                .iter()
+                .filter(|(s, _)| *s == seat)
+                .map(|(_, r)| r)
+                .collect();
+            let won = of.iter().filter(|r| r.get("ok").is_some()).count();
+            assert_eq!(won, 1, "round {round}: one join wins seat {seat}: {of:?}");
+            let lost = of.iter().find(|r| r.get("err").is_some()).unwrap();
+            assert_eq!(lost["err"]["code"], "joined", "round {round}: {lost}");
+            assert!(
+                lost["err"]["words"]
+                    .as_str()
+                    .unwrap()
+                    .contains("already gave its nonce"),
+                "{lost}"
+            );
+        }
+        let started = replies
+            .iter()
+            .filter(|(_, r)| r["ok"]["started"] == true)
+            .count();
+        assert!(
+            started >= 1,
+            "round {round}: the last join starts it: {replies:?}"
+        );
+    }
+    drop(org);
+    a.running.stop().await.unwrap();
+    b.running.stop().await.unwrap();
+    let (battles, verified) = common::with_campaign(&a.data, Some(&db), campaign, |c| {
+        let list = c.battles().unwrap();
+        let verified = list
+            .iter()
+            .all(|s| c.verify_battle(s.id).unwrap().problem.is_none());
+        (list.len(), verified)
+    });
+    assert_eq!(battles, rounds as usize, "each battle started once");
+    assert!(verified);
 }

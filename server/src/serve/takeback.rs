@@ -195,6 +195,29 @@ fn moved_frame(
     by: Option<Actor>,
     seen: Option<EntryId>,
 ) -> String {
+    moved_frame_as(b, battle, seat, to, by, seen, false)
+}
+
+/// The `moved` event for `seat` of a move another server made (issue 31):
+/// heard from the database, as a take-back made here is heard.
+pub(super) fn moved_elsewhere_frame(
+    b: &dyn Battle,
+    battle: ServerBattleId,
+    seat: Actor,
+    to: Option<EntryId>,
+) -> String {
+    moved_frame_as(b, battle, seat, to, None, None, true)
+}
+
+fn moved_frame_as(
+    b: &dyn Battle,
+    battle: ServerBattleId,
+    seat: Actor,
+    to: Option<EntryId>,
+    by: Option<Actor>,
+    seen: Option<EntryId>,
+    elsewhere: bool,
+) -> String {
     let mut m = Map::new();
     m.insert("battle".into(), json!(battle));
     m.insert("seat".into(), json!(seat.0));
@@ -211,6 +234,10 @@ fn moved_frame(
                 b.actor_name(a),
                 at_words(to),
                 seen_words(seen)
+            ),
+            None if elsewhere => format!(
+                "the battle was taken back to {} (decided through another server of the club); the entries after it stay on their branch",
+                at_words(to)
             ),
             None => format!(
                 "the battle was taken back to {} while you were away; the entries after it stay on their branch",

@@ -247,7 +247,7 @@ impl ClubTokens {
                     );
                 }
             }
-            Hint::Entry { .. } | Hint::Other(_) => {}
+            Hint::Entry { .. } | Hint::Moved { .. } | Hint::Other(_) => {}
         }
     }
 

@@ -359,9 +359,12 @@ pub struct Refreshed {
     pub entries: Vec<xenolog_engine::EntryId>,
     /// The secret, when one of them ended the battle.
     pub revealed: Option<Bytes32>,
-    /// Its position moved without new entries (a take-back or a walk
-    /// elsewhere): its watchers resume from the store.
-    pub moved: bool,
+    /// Its live line left the entry this process held as its head (a
+    /// take-back or a walk along a recorded line elsewhere): the line now
+    /// goes through `Some(to)` (`Some(None)`: the setup), the last entry
+    /// the two lines share; `entries` are the live line's after it. Its
+    /// watchers hear `moved` to `to` first, then those entries.
+    pub moved: Option<Option<xenolog_engine::EntryId>>,
 }
 
 /// What a command made.
@@ -526,6 +529,27 @@ pub trait LiveStore: Send + Sync + 'static {
     ) -> Result<Option<Refreshed>, ClubError> {
         let _ = (battle, seq);
         Ok(None)
+    }
+    /// [`LiveStore::refresh`] for watchers that hold the live line to
+    /// `held` (`None`: the setup), the battle loaded again if this process
+    /// dropped it: after this process's write of a command decided at
+    /// `held` lost the race to another process's (issue 31), the entries
+    /// that came first, for its watchers, before the command is decided
+    /// again or told `stale`.
+    fn refresh_from(
+        &self,
+        battle: ServerBattleId,
+        held: Option<xenolog_engine::EntryId>,
+    ) -> Result<Option<Refreshed>, ClubError> {
+        let _ = (battle, held);
+        Ok(None)
+    }
+    /// Whether other processes may write this store's battles (several
+    /// servers on one PostgreSQL database): a command found stale here is
+    /// then read again from the store before it is refused, since this
+    /// process may be the one behind.
+    fn shared_writers(&self) -> bool {
+        false
     }
 }
 

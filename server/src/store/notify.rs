@@ -45,6 +45,11 @@ pub enum Hint {
         battle: i64,
         seq: u64,
     },
+    /// Battle `battle` of campaign `campaign` moved its live cursor
+    /// without a new entry (a take-back, or a walk along its recorded
+    /// line, decided by another process): a process that has it loaded
+    /// reads it again and tells its watchers `moved`.
+    Moved { campaign: CampaignId, battle: i64 },
     /// A token was revoked: forget it (its next `hello` reads the table).
     Revoked(TokenId),
     /// The listener connected again after losing its connection: any
@@ -65,6 +70,7 @@ impl Hint {
                 battle,
                 seq,
             } => format!("{campaign}:{battle}:{seq}"),
+            Hint::Moved { campaign, battle } => format!("moved:{campaign}:{battle}"),
             Hint::Revoked(id) => format!("revoked:{id}"),
             Hint::CatchUp => "catch-up".to_owned(),
             Hint::Other(s) => s.clone(),
@@ -77,6 +83,12 @@ impl Hint {
             return match id.parse() {
                 Ok(id) => Hint::Revoked(id),
                 Err(_) => Hint::Other(payload.to_owned()),
+            };
+        }
+        if let Some(rest) = payload.strip_prefix("moved:") {
+            return match rest.split_once(':').map(|(c, b)| (c.parse(), b.parse())) {
+                Some((Ok(campaign), Ok(battle))) => Hint::Moved { campaign, battle },
+                _ => Hint::Other(payload.to_owned()),
             };
         }
         if payload == "catch-up" {
@@ -442,11 +454,16 @@ mod tests {
                 seq: 204,
             },
             Hint::Revoked(9),
+            Hint::Moved {
+                campaign: 2,
+                battle: 5,
+            },
             Hint::CatchUp,
         ] {
             assert_eq!(Hint::parse(&h.payload()), h);
         }
         assert_eq!(Hint::parse("3:x:1"), Hint::Other("3:x:1".into()));
         assert_eq!(Hint::parse("revoked:"), Hint::Other("revoked:".into()));
+        assert_eq!(Hint::parse("moved:2"), Hint::Other("moved:2".into()));
     }
 }

@@ -457,6 +457,34 @@ impl ClubFile {
         })
     }
 
+    /// Tell the other processes (PostgreSQL) that battle `id` of
+    /// `campaign` moved its live cursor without a new entry (a take-back, a
+    /// walk along its recorded line): their watchers hear `moved`
+    /// (issue 31 P4). Sent once the position is written; should it fail,
+    /// the move stands and the other processes see it at the battle's next
+    /// entry (the server's log says so).
+    pub(crate) fn tell_moved(&self, campaign: CampaignId, id: i64) {
+        let Some((_, schema)) = self.db.postgres() else {
+            return;
+        };
+        let hint = super::notify::Hint::Moved {
+            campaign,
+            battle: id,
+        };
+        let sent = self.conn().and_then(|conn| {
+            conn.execute(
+                "SELECT pg_notify(?1, ?2)",
+                &[&super::club_tokens::channel(schema), &hint.payload()],
+            )
+            .map_err(|e| self.sql(e))
+        });
+        if let Err(e) = sent {
+            eprintln!(
+                "serve: campaign {campaign} battle {id} moved, but the other servers could not be told: {e}"
+            );
+        }
+    }
+
     /// Whether the campaigns live in PostgreSQL (several servers may write
     /// them).
     pub fn on_postgres(&self) -> bool {
@@ -483,54 +511,90 @@ impl ClubFile {
     }
 
     /// Read a loaded battle again from its campaign after another process
-    /// wrote it (a notification: its entry `seq`, or a catch-up when
-    /// `seq` is `None`). `Ok(None)`: it is not in memory here (nothing to
-    /// bring up to date; watchers of it resume from the store). Otherwise
-    /// the entries new to this process, the secret if one of them ended
-    /// the battle, and whether its position moved without new entries (a
-    /// take-back elsewhere).
+    /// wrote it (a notification: its entry `seq`, or a catch-up or a move
+    /// when `seq` is `None`). `Ok(None)`: it is not in memory here
+    /// (nothing to bring up to date; watchers of it resume from the
+    /// store). Otherwise what is new to this process's watchers
+    /// ([`super::Refreshed`]): the live line's entries after the head they
+    /// hold, the secret if one of them ended the battle, and, when the
+    /// live line left that head (a take-back elsewhere), where it now
+    /// parts from theirs.
     pub fn refresh(
         &self,
         battle: ServerBattleId,
         seq: Option<u64>,
     ) -> Result<Option<super::Refreshed>, ClubError> {
+        self.refresh_from(battle, seq, None)
+    }
+
+    /// [`ClubFile::refresh`] for watchers known to hold the live line to
+    /// `held` (`Some(None)`: the setup): a command of this process whose
+    /// write lost a race with another process's (issue 31) was decided at
+    /// `held`, and its battle was dropped from memory since; it is loaded
+    /// again, and what is new after `held` is said.
+    pub fn refresh_from(
+        &self,
+        battle: ServerBattleId,
+        seq: Option<u64>,
+        held: Option<Option<EntryId>>,
+    ) -> Result<Option<super::Refreshed>, ClubError> {
         let slot = self.slot(battle);
         let mut guard = Self::hold(&slot);
-        let Some(lb) = guard.as_mut() else {
-            return Ok(None);
+        let (head, over) = match (held, guard.as_ref()) {
+            (Some(h), lb) => (h, lb.is_some_and(|lb| lb.battle.outcome().is_some())),
+            (None, Some(lb)) => {
+                let before = lb.battle.records().len();
+                if seq.is_some_and(|s| (s as usize) < before) {
+                    // This process has it already (its own write, or read
+                    // before).
+                    return Ok(Some(super::Refreshed::default()));
+                }
+                (lb.battle.cursor(), lb.battle.outcome().is_some())
+            }
+            (None, None) => return Ok(None),
         };
-        let before = lb.battle.records().len();
-        if seq.is_some_and(|s| (s as usize) < before) {
-            // This process has it already (its own write, or read before).
-            return Ok(Some(super::Refreshed::default()));
-        }
-        let (campaign, id, cursor, over) = (
-            lb.campaign,
-            lb.id,
-            lb.battle.cursor(),
-            lb.battle.outcome().is_some(),
-        );
-        let path = self.path_of(campaign)?;
-        let fresh = match self.reading(campaign, &path, |c| c.load_battle(id)) {
-            Ok(b) => b,
-            Err(e) => {
-                // Loaded again on its next use.
-                *guard = None;
-                return Err(e);
+        let fresh = match guard.as_mut() {
+            Some(lb) => {
+                let (campaign, id) = (lb.campaign, lb.id);
+                let path = self.path_of(campaign)?;
+                match self.reading(campaign, &path, |c| c.load_battle(id)) {
+                    Ok(b) => {
+                        lb.battle = b;
+                        lb.used = std::time::Instant::now();
+                        &*lb.battle
+                    }
+                    Err(e) => {
+                        // Loaded again on its next use.
+                        *guard = None;
+                        return Err(e);
+                    }
+                }
+            }
+            None => &*self.loaded(&mut guard, battle)?.battle,
+        };
+        let cursor = fresh.cursor();
+        let line = fresh.path_to(cursor);
+        // Where the watchers' line and the live line part: at their head
+        // when the live line goes on through it (new entries, or a walk
+        // along a recorded line), else at the last entry both share (a
+        // take-back elsewhere: `moved`).
+        let (from, moved) = match head {
+            None => (None, None),
+            Some(h) if line.contains(&h) => (Some(h), None),
+            Some(h) => {
+                let shared = fresh.common_ancestor(Some(h), cursor);
+                (shared, Some(shared))
             }
         };
-        let after = fresh.records().len();
-        let entries: Vec<EntryId> = (before..after).map(|i| i as EntryId).collect();
-        let ended = !over && fresh.outcome().is_some();
-        let moved = entries.is_empty() && fresh.cursor() != cursor;
-        let Some(lb) = guard.as_mut() else {
-            return Ok(None);
+        let entries: Vec<EntryId> = match from {
+            None => line,
+            Some(f) => line.into_iter().skip_while(|e| *e != f).skip(1).collect(),
         };
-        lb.battle = fresh;
-        lb.used = std::time::Instant::now();
+        let ended = !over && fresh.outcome().is_some() && !entries.is_empty();
+        let secret = guard.as_ref().map(|lb| lb.secret);
         Ok(Some(super::Refreshed {
             entries,
-            revealed: ended.then_some(lb.secret),
+            revealed: secret.filter(|_| ended),
             moved,
         }))
     }
@@ -1114,6 +1178,18 @@ impl LiveStore for ClubFile {
         ClubFile::refresh(self, battle, seq)
     }
 
+    fn refresh_from(
+        &self,
+        battle: ServerBattleId,
+        held: Option<EntryId>,
+    ) -> Result<Option<super::Refreshed>, ClubError> {
+        ClubFile::refresh_from(self, battle, None, Some(held))
+    }
+
+    fn shared_writers(&self) -> bool {
+        self.on_postgres()
+    }
+
     fn revealed(&self, battle: ServerBattleId) -> Result<Option<Bytes32>, ClubError> {
         // Only what is durable is in memory: an ended battle's reveal was
         // written with its last entry.
@@ -1315,6 +1391,7 @@ impl ClubFile {
             (b, Ok(())) => {
                 live.battle = b;
                 **guard = Some(live);
+                self.tell_moved(id_campaign, id);
                 Ok(Played {
                     entries: walked,
                     revealed: None,
@@ -1575,29 +1652,40 @@ impl BattleStore for ClubFile {
         let _one = gate.lock().unwrap_or_else(|p| p.into_inner());
         let conn = self.conn()?;
         let tx = self.db.begin(&conn)?;
+        // Several processes on PostgreSQL (issue 31 P4): the gate above is
+        // this process's only. The battle's row is locked for the join's
+        // transaction, so the joins of one battle through any process
+        // take turns: each reads the nonces the ones before it committed
+        // (a seat given twice is `AlreadyJoined`, not a key violation; the
+        // last join sees every seat, never two joins each seeing only its
+        // own). SQLite's `IMMEDIATE` transaction is one writer already.
+        let select = if self.pg.is_some() {
+            "SELECT campaign, game, config, title, strict, seats, secret, commitment, battle,
+                    EXISTS (SELECT 1 FROM server_battle_dice d WHERE d.server_battle = b.id),
+                    rosters
+             FROM server_battles b WHERE id = ?1 FOR UPDATE"
+        } else {
+            "SELECT campaign, game, config, title, strict, seats, secret, commitment, battle,
+                    EXISTS (SELECT 1 FROM server_battle_dice d WHERE d.server_battle = b.id),
+                    rosters
+             FROM server_battles b WHERE id = ?1"
+        };
         let row = tx
-            .row(
-                "SELECT campaign, game, config, title, strict, seats, secret, commitment, battle,
-                        EXISTS (SELECT 1 FROM server_battle_dice d WHERE d.server_battle = b.id),
-                        rosters
-                 FROM server_battles b WHERE id = ?1",
-                &[&battle],
-                |r| {
-                    Ok::<_, DbError>(BattleRow {
-                        campaign: r.get(0)?,
-                        game: r.get(1)?,
-                        config: r.get(2)?,
-                        title: r.get(3)?,
-                        strict: r.get(4)?,
-                        seats: r.get::<i64>(5)? as usize,
-                        secret: blob32(r.get(6)?),
-                        commitment: blob32(r.get(7)?),
-                        started: r.get(8)?,
-                        entered: r.get(9)?,
-                        rosters: r.get(10)?,
-                    })
-                },
-            )
+            .row(select, &[&battle], |r| {
+                Ok::<_, DbError>(BattleRow {
+                    campaign: r.get(0)?,
+                    game: r.get(1)?,
+                    config: r.get(2)?,
+                    title: r.get(3)?,
+                    strict: r.get(4)?,
+                    seats: r.get::<i64>(5)? as usize,
+                    secret: blob32(r.get(6)?),
+                    commitment: blob32(r.get(7)?),
+                    started: r.get(8)?,
+                    entered: r.get(9)?,
+                    rosters: r.get(10)?,
+                })
+            })
             .map_err(|e| self.sql(e))?
             .ok_or(ClubError::NoSuchBattle(battle))?;
         if usize::from(seat) >= row.seats {
@@ -1648,7 +1736,37 @@ impl BattleStore for ClubFile {
         let path = self.campaign_path(&*conn, row.campaign)?;
         drop(conn);
         let mut started = row.started;
-        if started.is_none() && nonces.len() == row.seats {
+        if started.is_none() && nonces.len() == row.seats && self.pg.is_some() {
+            // Every seat has joined: on PostgreSQL the start holds the
+            // battle's row (another process's last join, or this join
+            // resent through another process, waits for it and then finds
+            // the battle started), so it starts once. The club's
+            // connection is held meanwhile: one campaign transaction.
+            let conn = self.conn()?;
+            let tx = self.db.begin(&conn)?;
+            let already: Option<i64> = tx
+                .row(
+                    "SELECT battle FROM server_battles WHERE id = ?1 FOR UPDATE",
+                    &[&battle],
+                    |r| r.get::<Option<i64>>(0),
+                )
+                .map_err(|e| self.sql(e))?
+                .flatten();
+            let id = match already {
+                Some(id) => id,
+                None => {
+                    let id = self.start(path, battle, &row, nonces)?;
+                    tx.execute(
+                        "UPDATE server_battles SET battle = ?2 WHERE id = ?1",
+                        &[&battle, &id],
+                    )
+                    .map_err(|e| self.sql(e))?;
+                    id
+                }
+            };
+            tx.commit().map_err(|e| self.sql(e))?;
+            started = Some(id);
+        } else if started.is_none() && nonces.len() == row.seats {
             let id = self.start(path, battle, &row, nonces)?;
             self.conn()?
                 .execute(

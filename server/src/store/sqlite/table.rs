@@ -280,8 +280,11 @@ impl TableStore for ClubFile {
             .map_err(|g| self.gone(&path, g))?;
         match saved {
             (b, Ok(())) => {
+                let campaign = live.campaign;
                 live.battle = b;
                 *guard = Some(live);
+                // Heard by the other servers' watchers as `moved`.
+                self.tell_moved(campaign, id);
                 Ok(())
             }
             (_, Err(e)) => Err(ClubError::Campaign {
