@@ -9,6 +9,8 @@
 //! Without it the half says so and passes, unless `XENOLOG_REQUIRE_PG` is
 //! set (CI: `.ci/run`), where a missing server fails the test.
 
+#[path = "support/pg.rs"]
+mod pg;
 #[path = "support/race.rs"]
 mod race;
 
@@ -24,6 +26,7 @@ use xenolog_saves::db::{Db, DbExt};
 use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError, SeatPick, decide};
 use xenolog_schema::battle_file::{read_battle_file, write_battle_file};
 
+use pg::{drop_schema, random_schema, server};
 use race::{new_endless_race, play_n};
 
 /// Where a test's campaign lives.
@@ -42,45 +45,6 @@ enum Kind {
 struct Store {
     c: Option<Campaign>,
     kind: Kind,
-}
-
-/// The test server's connection string, or `None` (the PostgreSQL half
-/// skipped) when none is set and CI does not require one.
-fn server() -> Option<String> {
-    match std::env::var("XENOLOG_TEST_PG") {
-        Ok(s) if !s.is_empty() => Some(s),
-        _ => {
-            assert!(
-                std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
-                "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not: the test cluster \
-                 did not start (tests/pg/cluster.sh start)"
-            );
-            eprintln!("XENOLOG_TEST_PG is not set: skipped (tests/pg/cluster.sh start)");
-            None
-        }
-    }
-}
-
-/// A schema name no other test (of this run or another) uses.
-fn random_schema(test: &str) -> String {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static N: AtomicU32 = AtomicU32::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let short: String = test.chars().take(28).collect();
-    format!(
-        "t_{short}_{}_{nanos:x}_{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    )
-}
-
-/// Drop a test's schema (and everything in it).
-fn drop_schema(url: &str, schema: &str) {
-    if let Ok(db) = Postgres::connect(url) {
-        let _ = db.execute_batch(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"));
-    }
 }
 
 impl Store {
