@@ -19,15 +19,14 @@ use std::path::PathBuf;
 use serde_json::json;
 use xenolog_engine::campaign::{CampaignEvent, Status};
 use xenolog_engine::fair::{self, Bytes32, SeatNonce};
-use xenolog_engine::games::race::{Race, RaceConfig};
-use xenolog_engine::{Actor, Battle, Game, PendingKind, Session};
+use xenolog_engine::{Actor, Battle, PendingKind};
 use xenolog_saves::db::pg::{Postgres, create_campaign_schema_at};
 use xenolog_saves::db::{Db, DbExt};
-use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError, SeatPick, decide};
+use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError, decide};
 use xenolog_schema::battle_file::{read_battle_file, write_battle_file};
 
 use pg::{drop_schema, random_schema, server};
-use race::{new_endless_race, play_n};
+use race::{long_race, new_endless_race, play_n};
 
 /// Where a test's campaign lives.
 enum Kind {
@@ -140,18 +139,6 @@ fn states(b: &dyn Battle) -> Vec<serde_json::Value> {
         out.push(b.state_json(Some(id)));
     }
     out
-}
-
-/// A Dice Race of `n` entries played in memory (rolls and holds, no end).
-fn long_race(n: usize) -> Session<Race> {
-    let mut s = Session::<Race>::new(5, RaceConfig { target: u32::MAX }).unwrap();
-    for i in 0..n {
-        let a = Race::to_move(s.state()).unwrap();
-        let legal = Race::legal(s.state());
-        s.play(a, &legal[(i * 5 + 1) % legal.len()].1, None)
-            .unwrap();
-    }
-    s
 }
 
 both! {
@@ -403,50 +390,7 @@ both! {
 /// A roster battle of both rosters' fit models, played to its end by ending
 /// cards only (everyone survives and earns experience).
 fn roster_battle(c: &mut Campaign, seed: u64, unit: u32, daleks: u32) -> BattleId {
-    let s = c.campaign_state().unwrap();
-    let fit = |r: u32| -> Vec<u32> {
-        s.models
-            .iter()
-            .filter(|m| m.roster == r && m.status == Status::Fit)
-            .map(|m| m.id)
-            .collect()
-    };
-    let id = c
-        .new_roster_battle(
-            seed,
-            &json!({"scenario": "skirmish"}),
-            &[
-                SeatPick {
-                    seat: 0,
-                    roster: unit,
-                    models: fit(unit),
-                },
-                SeatPick {
-                    seat: 1,
-                    roster: daleks,
-                    models: fit(daleks),
-                },
-            ],
-            "",
-            DiceMode::Rolled,
-            false,
-        )
-        .unwrap();
-    let mut b = c.load_battle(id).unwrap();
-    for i in 0..3000 {
-        if b.outcome().is_some() {
-            break;
-        }
-        let legal = b.legal();
-        let l = legal
-            .iter()
-            .find(|l| l.text.contains("end the card"))
-            .unwrap_or(&legal[i % legal.len()])
-            .clone();
-        c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
-    }
-    assert!(b.outcome().is_some(), "battle {id} did not end");
-    id
+    pg::fought(c, seed, unit, daleks, false)
 }
 
 /// A model's name, experience earned and spent, status and skills.

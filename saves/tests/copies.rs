@@ -20,6 +20,8 @@ use serde_json::json;
 use xenolog_engine::campaign::{CampaignEvent, ModelSheet, Status};
 use xenolog_saves::{Campaign, DiceMode, Merged, SaveError, SeatPick};
 
+use pg::fought;
+
 /// A folder for the test's files.
 fn place() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
@@ -225,58 +227,6 @@ fn model_id(c: &Campaign, name: &str) -> u32 {
 /// (shooting where it can, else ending the card).
 fn roster_battle(c: &mut Campaign, seed: u64, unit: u32, daleks: u32) -> i64 {
     fought(c, seed, unit, daleks, true)
-}
-
-/// A roster battle played to its end, shooting where it can (`shoot`) or
-/// only ending cards (everyone survives).
-fn fought(c: &mut Campaign, seed: u64, unit: u32, daleks: u32, shoot: bool) -> i64 {
-    let s = c.campaign_state().unwrap();
-    let fit = |r: u32| -> Vec<u32> {
-        s.models
-            .iter()
-            .filter(|m| m.roster == r && m.status == Status::Fit)
-            .map(|m| m.id)
-            .collect()
-    };
-    let id = c
-        .new_roster_battle(
-            seed,
-            &json!({"scenario": "skirmish"}),
-            &[
-                SeatPick {
-                    seat: 0,
-                    roster: unit,
-                    models: fit(unit),
-                },
-                SeatPick {
-                    seat: 1,
-                    roster: daleks,
-                    models: fit(daleks),
-                },
-            ],
-            "",
-            DiceMode::Rolled,
-            false,
-        )
-        .unwrap();
-    let mut b = c.load_battle(id).unwrap();
-    for i in 0..3000 {
-        if b.outcome().is_some() {
-            break;
-        }
-        let legal = b.legal();
-        assert!(!legal.is_empty(), "battle {id} stuck");
-        // Shoot when it can (someone falls), else end the card.
-        let l = legal
-            .iter()
-            .find(|l| shoot && l.text.contains("shoot"))
-            .or_else(|| legal.iter().find(|l| l.text.contains("end the card")))
-            .unwrap_or(&legal[i % legal.len()])
-            .clone();
-        c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
-    }
-    assert!(b.outcome().is_some(), "battle {id} did not end");
-    id
 }
 
 /// A model's name, EP earned and spent, perception, status, kills, skills.
