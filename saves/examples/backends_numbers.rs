@@ -19,26 +19,11 @@ mod race;
 
 use std::time::Instant;
 
-use xenolog_engine::Game;
-use xenolog_engine::Session;
-use xenolog_engine::games::race::{Race, RaceConfig};
 use xenolog_saves::db::Db;
 use xenolog_saves::db::pg::Postgres;
 use xenolog_saves::{Campaign, DiceMode};
 
-use race::{new_endless_race, play_n};
-
-/// A Dice Race of `n` entries played in memory (rolls and holds, no end).
-fn long_race(n: usize) -> Session<Race> {
-    let mut s = Session::<Race>::new(5, RaceConfig { target: u32::MAX }).unwrap();
-    for i in 0..n {
-        let a = Race::to_move(s.state()).unwrap();
-        let legal = Race::legal(s.state());
-        s.play(a, &legal[(i * 5 + 1) % legal.len()].1, None)
-            .unwrap();
-    }
-    s
-}
+use race::{long_race, new_endless_race, play_n};
 
 /// How to open the campaign measured, again.
 enum Where {

@@ -9,6 +9,8 @@
 //! Without it the half says so and passes, unless `XENOLOG_REQUIRE_PG` is
 //! set (CI: `.ci/run`), where a missing server fails the test.
 
+#[path = "support/pg.rs"]
+mod pg;
 #[path = "support/race.rs"]
 mod race;
 
@@ -17,13 +19,14 @@ use std::path::PathBuf;
 use serde_json::json;
 use xenolog_engine::campaign::{CampaignEvent, Status};
 use xenolog_engine::fair::{self, Bytes32, SeatNonce};
-use xenolog_engine::games::race::{Race, RaceConfig};
-use xenolog_engine::{Actor, Battle, Game, PendingKind, Session};
+use xenolog_engine::{Actor, Battle, PendingKind};
 use xenolog_saves::db::pg::{Postgres, create_campaign_schema_at};
 use xenolog_saves::db::{Db, DbExt};
-use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError, SeatPick, decide};
+use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError, decide};
+use xenolog_schema::battle_file::{read_battle_file, write_battle_file};
 
-use race::{new_endless_race, play_n};
+use pg::{drop_schema, random_schema, server};
+use race::{long_race, new_endless_race, play_n};
 
 /// Where a test's campaign lives.
 enum Kind {
@@ -41,45 +44,6 @@ enum Kind {
 struct Store {
     c: Option<Campaign>,
     kind: Kind,
-}
-
-/// The test server's connection string, or `None` (the PostgreSQL half
-/// skipped) when none is set and CI does not require one.
-fn server() -> Option<String> {
-    match std::env::var("XENOLOG_TEST_PG") {
-        Ok(s) if !s.is_empty() => Some(s),
-        _ => {
-            assert!(
-                std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
-                "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not: the test cluster \
-                 did not start (tests/pg/cluster.sh start)"
-            );
-            eprintln!("XENOLOG_TEST_PG is not set: skipped (tests/pg/cluster.sh start)");
-            None
-        }
-    }
-}
-
-/// A schema name no other test (of this run or another) uses.
-fn random_schema(test: &str) -> String {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static N: AtomicU32 = AtomicU32::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let short: String = test.chars().take(28).collect();
-    format!(
-        "t_{short}_{}_{nanos:x}_{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    )
-}
-
-/// Drop a test's schema (and everything in it).
-fn drop_schema(url: &str, schema: &str) {
-    if let Ok(db) = Postgres::connect(url) {
-        let _ = db.execute_batch(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"));
-    }
 }
 
 impl Store {
@@ -177,18 +141,6 @@ fn states(b: &dyn Battle) -> Vec<serde_json::Value> {
     out
 }
 
-/// A Dice Race of `n` entries played in memory (rolls and holds, no end).
-fn long_race(n: usize) -> Session<Race> {
-    let mut s = Session::<Race>::new(5, RaceConfig { target: u32::MAX }).unwrap();
-    for i in 0..n {
-        let a = Race::to_move(s.state()).unwrap();
-        let legal = Race::legal(s.state());
-        s.play(a, &legal[(i * 5 + 1) % legal.len()].1, None)
-            .unwrap();
-    }
-    s
-}
-
 both! {
     /// Played commands, an undo, a new branch and its name are stored and
     /// load back exactly after reopening; the battle verifies.
@@ -255,13 +207,61 @@ fn first_legal(b: &dyn Battle) -> (Actor, serde_json::Value) {
     (l[0].actor, l[0].command.clone())
 }
 
+// ---------------------------------------------------------------------------
+// Group commit (`decide` + `Campaign::append_batch`, the club server's
+// writer; until session 18 `tests/store/batch.rs`, SQLite only): many
+// battles' entries in one transaction, each checked against the head it
+// was decided on, the command id in the entries' transaction.
+
+/// One entry for each battle, decided on its head, with command id `cmd_id`.
+fn one_each(
+    battles: &mut [(BattleId, Box<dyn Battle>)],
+    cmd_id: &str,
+) -> Vec<xenolog_saves::Decided> {
+    battles
+        .iter_mut()
+        .map(|(id, b)| {
+            let (actor, cmd) = first_legal(&**b);
+            decide(*id, &mut **b, actor, &cmd, None, DiceMode::Rolled)
+                .unwrap()
+                .command_id(actor, cmd_id)
+        })
+        .collect()
+}
+
 both! {
-    /// Durable appends one by one and a group commit (`append_batch`): a
-    /// part decided on a head that moved on is refused `Stale` and the
-    /// others are written; a command id given again for another command is
-    /// the typed `CommandIdUsed` (by the key's constraint on both
-    /// backends), and nothing of that part is written.
-    fn durable_append_and_a_batch_with_a_stale_head_refused(s) {
+    /// A batch writes many battles in one transaction; they load (after
+    /// reopening) as decided, with their command ids.
+    fn a_batch_writes_many_battles_in_one_transaction_and_they_load_as_decided(s) {
+        let c = s.c();
+        let mut battles = races(c, 3);
+        for round in 0..4 {
+            let batch = one_each(&mut battles, &format!("r{round}"));
+            let results = c.append_batch(&batch).unwrap();
+            assert!(results.iter().all(Result::is_ok), "{results:?}");
+        }
+        let c = s.reopen();
+        for (id, b) in &battles {
+            let stored = c.load_battle(*id).unwrap();
+            assert_eq!(stored.records().len(), b.records().len());
+            assert_eq!(stored.records(), b.records(), "battle {id}");
+            assert_eq!(stored.cursor(), b.cursor());
+            assert!(c.verify_battle(*id).unwrap().ok());
+            let actor = b.records()[0].actor;
+            assert_eq!(
+                c.command_entries(*id, actor, "r0").unwrap(),
+                Some(vec![0]),
+                "the command id is recorded with its entries"
+            );
+            assert_eq!(c.command_entries(*id, actor, "never").unwrap(), None);
+        }
+    }
+}
+
+both! {
+    /// A part decided on a head that moved on is refused `Stale` and the
+    /// others are written; nothing of the refused part, not its command id.
+    fn a_part_decided_on_a_moved_head_is_refused_stale_and_the_rest_is_written(s) {
         let c = s.c();
         let mut battles = races(c, 2);
         let (id0, id1) = (battles[0].0, battles[1].0);
@@ -269,36 +269,47 @@ both! {
         let mut other = c.load_battle(id0).unwrap();
         let (actor, cmd) = first_legal(&*other);
         c.play(id0, &mut *other, actor, &cmd, None).unwrap();
-        let batch: Vec<_> = battles
-            .iter_mut()
-            .map(|(id, b)| {
-                let (actor, cmd) = first_legal(&**b);
-                decide(*id, &mut **b, actor, &cmd, None, DiceMode::Rolled)
-                    .unwrap()
-                    .command_id(actor, "x")
-            })
-            .collect();
-        let results = c.append_batch(&batch).unwrap();
+        let results = c.append_batch(&one_each(&mut battles, "x")).unwrap();
         assert!(
             matches!(&results[0], Err(SaveError::Stale { why, .. }) if why.contains("1 in the file")),
             "{results:?}"
         );
         assert!(results[1].is_ok(), "{results:?}");
+        let c = s.reopen();
+        assert_eq!(c.load_battle(id0).unwrap().records().len(), 1);
+        assert_eq!(c.load_battle(id1).unwrap().records().len(), 1);
         assert_eq!(c.command_entries(id0, actor, "x").unwrap(), None);
         let seat1 = battles[1].1.records()[0].actor;
         assert_eq!(c.command_entries(id1, seat1, "x").unwrap(), Some(vec![0]));
+        for id in [id0, id1] {
+            assert!(c.verify_battle(id).unwrap().ok());
+        }
+    }
+}
 
-        // The same id again, for battle 1's next command: refused, typed.
-        let mut b1 = c.load_battle(id1).unwrap();
-        let (a, cmd) = first_legal(&*b1);
-        let again = decide(id1, &mut *b1, a, &cmd, None, DiceMode::Rolled)
-            .unwrap()
-            .command_id(seat1, "x");
-        let (a0, cmd0) = first_legal(&*other);
-        let fine = decide(id0, &mut *other, a0, &cmd0, None, DiceMode::Rolled)
-            .unwrap()
-            .command_id(a0, "y");
-        let results = c.append_batch(&[again, fine]).unwrap();
+both! {
+    /// A command id the seat gave before, given again for another command:
+    /// the typed `CommandIdUsed` (by the key's constraint on both
+    /// backends), in words; nothing of that part is written, the other part
+    /// of the batch is.
+    fn a_command_id_given_again_is_refused_typed_and_the_rest_is_written(s) {
+        let c = s.c();
+        let mut battles = races(c, 2);
+        let (id0, id1) = (battles[0].0, battles[1].0);
+        assert!(c.append_batch(&one_each(&mut battles[1..], "x")).unwrap()[0].is_ok());
+        let seat1 = battles[1].1.records()[0].actor;
+        // Battle 1's next command, under the id seat 1's first one had.
+        let (id, b) = &mut battles[1];
+        let (a, cmd) = first_legal(&**b);
+        let mut again = vec![
+            decide(*id, &mut **b, a, &cmd, None, DiceMode::Rolled)
+                .unwrap()
+                .command_id(seat1, "x"),
+        ];
+        let fine = one_each(&mut battles[..1], "y");
+        let a0 = battles[0].1.records()[0].actor;
+        again.extend(fine);
+        let results = c.append_batch(&again).unwrap();
         assert!(
             matches!(&results[0], Err(SaveError::CommandIdUsed { battle, seat, cmd_id })
                 if *battle == id1 && *seat == seat1.0 && cmd_id == "x"),
@@ -310,61 +321,76 @@ both! {
         assert!(results[1].is_ok(), "the other part is written: {results:?}");
         let c = s.reopen();
         assert_eq!(c.load_battle(id1).unwrap().records().len(), 1, "nothing of the refused part");
-        assert_eq!(c.load_battle(id0).unwrap().records().len(), 2);
-        assert_eq!(c.command_entries(id0, a0, "y").unwrap(), Some(vec![1]));
+        assert_eq!(c.load_battle(id0).unwrap().records().len(), 1);
+        assert_eq!(c.command_entries(id0, a0, "y").unwrap(), Some(vec![0]));
         for id in [id0, id1] {
             assert!(c.verify_battle(id).unwrap().ok());
         }
     }
 }
 
+both! {
+    /// A command the rules refuse decides nothing: no entry in memory.
+    fn a_refused_command_decides_nothing(s) {
+        let mut battles = races(s.c(), 1);
+        let (id, b) = &mut battles[0];
+        let err = decide(*id, &mut **b, Actor(1), &json!("hold"), None, DiceMode::Rolled)
+            .err()
+            .expect("not seat 2's turn");
+        assert!(matches!(err, SaveError::Play(_)), "{err}");
+        assert!(b.records().is_empty());
+        assert_eq!(s.c().load_battle(*id).unwrap().records().len(), 0);
+    }
+}
+
+both! {
+    /// A club battle's ending entry, written by a batch, reveals the held
+    /// secret in its own transaction (not before).
+    fn the_ending_entry_reveals_the_held_secret_in_its_transaction(s) {
+        let c = s.c();
+        let secret = [9u8; 32];
+        let nonces = (0..2)
+            .map(|s| SeatNonce { seat: Actor(s), nonce: [s + 1; 32], absent: false })
+            .collect();
+        let id = c
+            .new_club_battle(
+                "race",
+                &json!({ "target": 4 }),
+                "Short race",
+                DiceMode::Rolled,
+                false,
+                &secret,
+                nonces,
+            )
+            .unwrap();
+        let mut b = c.load_battle(id).unwrap();
+        let mut n = 0;
+        while b.outcome().is_none() {
+            assert!(n < 500, "the race ends");
+            n += 1;
+            let l = b.legal();
+            let pick = l
+                .iter()
+                .find(|c| c.command == json!("hold") && n % 3 == 0)
+                .unwrap_or(&l[0])
+                .clone();
+            let d = decide(id, &mut *b, pick.actor, &pick.command, None, DiceMode::Rolled)
+                .unwrap();
+            let ends = d.ends();
+            assert_eq!(c.fair_secret(id).unwrap(), None, "not before the end");
+            assert!(c.append_batch(&[d]).unwrap()[0].is_ok());
+            assert_eq!(ends, b.outcome().is_some());
+        }
+        let c = s.reopen();
+        assert_eq!(c.fair_secret(id).unwrap(), Some(secret));
+        assert!(c.verify_battle(id).unwrap().ok());
+    }
+}
+
 /// A roster battle of both rosters' fit models, played to its end by ending
 /// cards only (everyone survives and earns experience).
 fn roster_battle(c: &mut Campaign, seed: u64, unit: u32, daleks: u32) -> BattleId {
-    let s = c.campaign_state().unwrap();
-    let fit = |r: u32| -> Vec<u32> {
-        s.models
-            .iter()
-            .filter(|m| m.roster == r && m.status == Status::Fit)
-            .map(|m| m.id)
-            .collect()
-    };
-    let id = c
-        .new_roster_battle(
-            seed,
-            &json!({"scenario": "skirmish"}),
-            &[
-                SeatPick {
-                    seat: 0,
-                    roster: unit,
-                    models: fit(unit),
-                },
-                SeatPick {
-                    seat: 1,
-                    roster: daleks,
-                    models: fit(daleks),
-                },
-            ],
-            "",
-            DiceMode::Rolled,
-            false,
-        )
-        .unwrap();
-    let mut b = c.load_battle(id).unwrap();
-    for i in 0..3000 {
-        if b.outcome().is_some() {
-            break;
-        }
-        let legal = b.legal();
-        let l = legal
-            .iter()
-            .find(|l| l.text.contains("end the card"))
-            .unwrap_or(&legal[i % legal.len()])
-            .clone();
-        c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
-    }
-    assert!(b.outcome().is_some(), "battle {id} did not end");
-    id
+    pg::fought(c, seed, unit, daleks, false)
 }
 
 /// A model's name, experience earned and spent, status and skills.
@@ -434,55 +460,174 @@ fn nonces() -> Vec<SeatNonce> {
         .collect()
 }
 
+fn club_race(c: &mut Campaign, target: u32) -> BattleId {
+    c.new_club_battle(
+        "race",
+        &json!({ "target": target }),
+        "Club race",
+        DiceMode::Rolled,
+        false,
+        &SECRET,
+        nonces(),
+    )
+    .unwrap()
+}
+
+/// Play the race: until it is over (`steps` `None`), or `steps` commands.
+fn race_on(c: &mut Campaign, id: BattleId, steps: Option<usize>) -> Box<dyn Battle> {
+    let mut b = c.load_battle(id).unwrap();
+    let mut i = 0;
+    while b.outcome().is_none() && steps.is_none_or(|n| i < n) {
+        let legal = b.legal();
+        // Roll, then bank: the race ends.
+        let want = if i % 2 == 0 { "roll" } else { "hold" };
+        let pick = legal
+            .iter()
+            .rev()
+            .find(|l| l.command.to_string().contains(want))
+            .unwrap_or(&legal[0])
+            .clone();
+        c.play(id, &mut *b, pick.actor, &pick.command, None)
+            .unwrap();
+        i += 1;
+        assert!(i < 10_000, "the race does not end");
+    }
+    b
+}
+
+// ---------------------------------------------------------------------------
+// Club battles' fair seeds (migration 6; until session 18
+// `tests/store/fair.rs`, SQLite only): stored with the battle, the secret
+// held unrevealed until the end, exported and imported with the battle file
+// (format 3), checked before an import is trusted.
+
 both! {
-    /// A club battle's fair seed: the secret held unrevealed (refused while
-    /// the battle runs, nothing changed), revealed once it is over, kept
-    /// across reopening, and travelling with the exported battle.
-    fn fair_seeds_and_reveal(s) {
+    /// A club battle takes its seed from the secret and every nonce and
+    /// keeps them; the fair seed's record is part of what the chain
+    /// protects; the secret is neither shown nor exported while held.
+    fn a_club_battle_takes_its_seed_from_the_secret_and_every_nonce_and_keeps_them(s) {
         let files = s.files();
         let c = s.c();
-        let id = c
-            .new_club_battle(
-                "race",
-                &json!({ "target": 12 }),
-                "Club race",
-                DiceMode::Rolled,
-                false,
-                &SECRET,
-                nonces(),
-            )
-            .unwrap();
+        let id = club_race(c, 30);
         let b = c.load_battle(id).unwrap();
-        assert_eq!(b.meta().fair.as_ref().unwrap().commitment, fair::commitment(&SECRET));
+        let seed = b.meta().fair.clone().expect("the fair seed is stored");
+        assert_eq!(seed.commitment, fair::commitment(&SECRET));
+        assert_eq!(seed.nonces, nonces());
         assert_eq!(b.meta().seed, fair::seed(&SECRET, &nonces()).unwrap());
+        // The same battle without the fair seed has another chain.
+        let p_id = c
+            .new_battle("race", b.meta().seed, &json!({ "target": 30 }), "", DiceMode::Rolled)
+            .unwrap();
+        let mut plain = c.load_battle(p_id).unwrap();
+        let mut b = b;
+        let l = b.legal()[0].clone();
+        c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
+        c.play(p_id, &mut *plain, l.actor, &l.command, None).unwrap();
+        assert_eq!(b.records()[0].events, plain.records()[0].events, "same seed, same dice");
+        assert_ne!(b.records()[0].chain, plain.records()[0].chain);
+        let c = s.reopen();
+        assert!(c.verify_battle(id).unwrap().ok());
+        assert_eq!(c.load_battle(id).unwrap().meta().fair, Some(seed));
+        assert_eq!(c.fair_secret(id).unwrap(), None);
+        let file = files.path().join("club.xenolog-battle");
+        c.export_battle(id, &file).unwrap();
+        let f = read_battle_file(&std::fs::read(&file).unwrap()).unwrap();
+        assert_eq!((f.secret, f.meta.fair.is_some()), (None, true));
+    }
+}
+
+both! {
+    /// The secret is refused while the battle runs (nothing changed),
+    /// revealed once it is over, kept across reopening, and travels with
+    /// the exported battle, where it checks out.
+    fn the_secret_is_revealed_only_once_the_battle_is_over_and_then_travels_with_it(s) {
+        let files = s.files();
+        let c = s.c();
+        let id = club_race(c, 12);
         let err = c.reveal_held_secret(id).unwrap_err();
         assert!(err.to_string().contains("is not over"), "{err}");
-        assert_eq!(c.fair_secret(id).unwrap(), None);
-        let mut b = b;
-        let mut i = 0;
-        while b.outcome().is_none() {
-            let legal = b.legal();
-            let want = if i % 2 == 0 { "roll" } else { "hold" };
-            let pick = legal
-                .iter()
-                .rev()
-                .find(|l| l.command.to_string().contains(want))
-                .unwrap_or(&legal[0])
-                .clone();
-            c.play(id, &mut *b, pick.actor, &pick.command, None).unwrap();
-            i += 1;
-            assert!(i < 10_000);
-        }
+        assert_eq!(c.fair_secret(id).unwrap(), None, "refused, nothing changed");
+        let b = race_on(c, id, None);
         assert_eq!(c.reveal_held_secret(id).unwrap(), SECRET);
         let c = s.reopen();
         assert_eq!(c.fair_secret(id).unwrap(), Some(SECRET));
         let file = files.path().join("club.xenolog-battle");
         c.export_battle(id, &file).unwrap();
+        let f = read_battle_file(&std::fs::read(&file).unwrap()).unwrap();
+        assert_eq!(f.secret, Some(SECRET));
         let mut home = Campaign::create_in_memory("Home").unwrap();
         let new = home.import_battle(&file).unwrap();
         assert_eq!(home.fair_secret(new).unwrap(), Some(SECRET));
         assert!(home.verify_battle(new).unwrap().ok());
-        assert_eq!(home.load_battle(new).unwrap().records(), b.records());
+        let back = home.load_battle(new).unwrap();
+        assert_eq!(back.records(), b.records());
+        let seats: Vec<Actor> = back.seats().into_iter().map(|(a, _)| a).collect();
+        let r = fair::check(
+            back.meta().fair.as_ref().unwrap(),
+            back.meta().seed,
+            &seats,
+            Some(&SECRET),
+            &[(Actor(1), [0x41; 32])],
+            back.records(),
+        );
+        assert!(r.ok() && r.seed_ok == Some(true), "{r:?}");
+    }
+}
+
+both! {
+    /// A battle file whose revealed secret does not match its commitment is
+    /// not imported, and nothing is written.
+    fn a_file_whose_secret_does_not_match_its_commitment_is_not_imported(s) {
+        let files = s.files();
+        let mut home = Campaign::create(&files.path().join("home.xenolog"), "Home").unwrap();
+        let id = club_race(&mut home, 12);
+        race_on(&mut home, id, None);
+        home.reveal_held_secret(id).unwrap();
+        let file = files.path().join("club.xenolog-battle");
+        home.export_battle(id, &file).unwrap();
+        let mut f = read_battle_file(&std::fs::read(&file).unwrap()).unwrap();
+        f.secret.as_mut().unwrap()[0] ^= 1;
+        std::fs::write(&file, write_battle_file(&f).unwrap()).unwrap();
+        let c = s.c();
+        let err = c.import_battle(&file).unwrap_err();
+        assert!(matches!(err, SaveError::BadBattleFile { .. }), "{err}");
+        assert!(
+            err.to_string().contains("the revealed secret does not match the commitment"),
+            "{err}"
+        );
+        assert!(s.reopen().battles().unwrap().is_empty(), "nothing was imported");
+    }
+}
+
+both! {
+    /// A club battle needs every seat's nonce (nothing written without);
+    /// a secret that is not the committed one is refused; a battle without
+    /// a fair seed has no secret to reveal.
+    fn a_club_battle_needs_every_seats_nonce_and_a_wrong_secret_is_refused(s) {
+        let c = s.c();
+        let err = c
+            .new_club_battle(
+                "race",
+                &json!({}),
+                "",
+                DiceMode::Rolled,
+                false,
+                &SECRET,
+                nonces()[..1].to_vec(),
+            )
+            .unwrap_err();
+        assert!(
+            err.to_string().starts_with("every seat gives a nonce before a club battle starts"),
+            "{err}"
+        );
+        assert!(c.battles().unwrap().is_empty(), "nothing was written");
+        let id = club_race(c, 12);
+        let err = c.reveal_secret(id, &[1; 32]).unwrap_err();
+        assert!(err.to_string().contains("not the one the server committed to"), "{err}");
+        let plain = c.new_battle("race", 1, &json!({}), "", DiceMode::Rolled).unwrap();
+        let err = c.reveal_secret(plain, &SECRET).unwrap_err();
+        assert!(err.to_string().contains("has no fair seed"), "{err}");
+        assert_eq!(s.reopen().fair_secret(id).unwrap(), None);
     }
 }
 
@@ -1010,32 +1155,8 @@ fn full_campaign(path: &std::path::Path) -> Campaign {
     c.set_note(race, 3, "the turning point").unwrap();
     c.set_bookmark(race, 5, true).unwrap();
     for (target, finish) in [(12, true), (1_000, false)] {
-        let id = c
-            .new_club_battle(
-                "race",
-                &json!({ "target": target }),
-                "Club race",
-                DiceMode::Rolled,
-                false,
-                &SECRET,
-                nonces(),
-            )
-            .unwrap();
-        let mut b = c.load_battle(id).unwrap();
-        let mut i = 0;
-        while b.outcome().is_none() && (finish || i < 4) {
-            let legal = b.legal();
-            let want = if i % 2 == 0 { "roll" } else { "hold" };
-            let pick = legal
-                .iter()
-                .rev()
-                .find(|l| l.command.to_string().contains(want))
-                .unwrap_or(&legal[0])
-                .clone();
-            c.play(id, &mut *b, pick.actor, &pick.command, None)
-                .unwrap();
-            i += 1;
-        }
+        let id = club_race(&mut c, target);
+        let mut b = race_on(&mut c, id, if finish { None } else { Some(4) });
         if finish {
             c.reveal_held_secret(id).unwrap();
         }

@@ -2,22 +2,187 @@
 //! file on several machines. A roster battle played on one copy and
 //! imported into another counts for its rosters; two copies merge; what
 //! comes from another machine is verified before it is trusted.
+//!
+//! Written once, run on both backends (issue 29, session 18): the copies
+//! are [`Place`]s, files or schemas of the test PostgreSQL server, and the
+//! tests that use only the campaign's own API (not a file's bytes, SQLite
+//! or the trust book) run as `<name>::on_sqlite` and `<name>::on_postgres`
+//! ([`on_both!`]; a copy of a schema is `copy_campaign`, a merge takes the
+//! other copy open, `Campaign::merge` with a `MergeSource::Open`).
 
+#[path = "support/pg.rs"]
+mod pg;
+
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
 use xenolog_engine::campaign::{CampaignEvent, ModelSheet, Status};
-use xenolog_saves::{Campaign, DiceMode, SaveError, SeatPick};
+use xenolog_saves::{Campaign, DiceMode, Merged, SaveError, SeatPick};
+
+use pg::fought;
 
 /// A folder for the test's files.
 fn place() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
 }
 
+thread_local! {
+    /// The PostgreSQL server this test's copies live on (`None`: files).
+    static SERVER: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// A test written once, run with its copies as files (`on_sqlite`) and as
+/// schemas of the test PostgreSQL server (`on_postgres`, skipped without
+/// one, as in `backends.rs`).
+macro_rules! on_both {
+    ($(#[$m:meta])* fn $name:ident() $body:block) => {
+        $(#[$m])*
+        mod $name {
+            use super::*;
+
+            fn run() $body
+
+            #[test]
+            fn on_sqlite() {
+                run();
+            }
+
+            #[test]
+            fn on_postgres() {
+                if let Some(url) = pg::server() {
+                    SERVER.with(|s| *s.borrow_mut() = Some(url));
+                    run();
+                }
+            }
+        }
+    };
+}
+
+/// Where a copy of the campaign lives: a file, or a schema of the test
+/// server (dropped with it). `dir` holds the files a test writes beside it.
+enum Place {
+    File(PathBuf),
+    Schema {
+        url: String,
+        schema: String,
+        dir: PathBuf,
+    },
+}
+
+impl Place {
+    /// A place named `name` in `dir`, on this test's backend.
+    fn new(dir: &Path, name: &str) -> Place {
+        match SERVER.with(|s| s.borrow().clone()) {
+            None => Place::File(dir.join(name)),
+            Some(url) => Place::Schema {
+                url,
+                schema: pg::random_schema(
+                    &name
+                        .split('.')
+                        .next()
+                        .unwrap_or(name)
+                        .replace(|c: char| !c.is_ascii_alphanumeric(), "_"),
+                ),
+                dir: dir.to_owned(),
+            },
+        }
+    }
+
+    /// Another place beside this one, on the same backend.
+    fn sibling(&self, name: &str) -> Place {
+        Place::new(self.dir(), name)
+    }
+
+    fn dir(&self) -> &Path {
+        match self {
+            Place::File(p) => p.parent().unwrap(),
+            Place::Schema { dir, .. } => dir,
+        }
+    }
+
+    /// A file beside this copy (an exported battle).
+    fn with_extension(&self, ext: &str) -> PathBuf {
+        match self {
+            Place::File(p) => p.with_extension(ext),
+            Place::Schema { dir, schema, .. } => dir.join(schema).with_extension(ext),
+        }
+    }
+
+    /// A file named `name` beside this copy.
+    fn with_file_name(&self, name: &str) -> PathBuf {
+        self.dir().join(name)
+    }
+
+    /// The name a merge gives the main line grafted from this copy: the
+    /// file's name, or the schema's as PostgreSQL's campaigns are named.
+    fn branch(&self) -> String {
+        match self {
+            Place::File(p) => format!(
+                "Main (from the copy {})",
+                p.file_name().unwrap().to_string_lossy()
+            ),
+            Place::Schema { schema, .. } => {
+                format!("Main (from the copy PostgreSQL schema {schema})")
+            }
+        }
+    }
+
+    /// The campaign file (the tests of a file's bytes run on SQLite only).
+    fn path(&self) -> &Path {
+        match self {
+            Place::File(p) => p,
+            Place::Schema { .. } => panic!("a file's test, run on SQLite only"),
+        }
+    }
+
+    fn create(&self, name: &str) -> Campaign {
+        match self {
+            Place::File(p) => Campaign::create(p, name).unwrap(),
+            Place::Schema { url, schema, .. } => {
+                Campaign::create_postgres(url, schema, name).unwrap()
+            }
+        }
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        if let Place::Schema { url, schema, .. } = self {
+            pg::drop_schema(url, schema);
+        }
+    }
+}
+
+/// Open a copy for writing.
+fn open(p: &Place) -> Result<Campaign, SaveError> {
+    match p {
+        Place::File(p) => Campaign::open(p),
+        Place::Schema { url, schema, .. } => Campaign::open_postgres(url, schema),
+    }
+}
+
+/// Open a copy for reading only.
+fn open_read_only(p: &Place) -> Result<Campaign, SaveError> {
+    match p {
+        Place::File(p) => Campaign::open_read_only(p),
+        Place::Schema { url, schema, .. } => Campaign::open_postgres_read_only(url, schema),
+    }
+}
+
+/// Merge the copy at `theirs` into `c`: a file by its path (as the app
+/// does), a schema open read-only.
+fn merge(c: &mut Campaign, theirs: &Place) -> Result<Merged, SaveError> {
+    match theirs {
+        Place::File(p) => c.merge(p),
+        Place::Schema { .. } => c.merge(&open_read_only(theirs)?),
+    }
+}
+
 /// The organiser's campaign: Wyvern Platoon (four U.N.I.T. riflemen) and
 /// Skaro Vanguard (two Daleks), nothing fought yet. Returns the roster ids.
-fn organiser(path: &Path) -> (u32, u32) {
-    let mut c = Campaign::create(path, "Hollow Farm").unwrap();
+fn organiser(at: &Place) -> (u32, u32) {
+    let mut c = at.create("Hollow Farm");
     let unit = c.add_roster("Wyvern Platoon", "unit").unwrap();
     let daleks = c.add_roster("Skaro Vanguard", "daleks").unwrap();
     for name in ["Sgt Benton", "Pte Yates", "Pte Harris", "Pte Osgood"] {
@@ -29,9 +194,23 @@ fn organiser(path: &Path) -> (u32, u32) {
     (unit, daleks)
 }
 
-/// A copy of a closed campaign file, as carried to another machine.
-fn copy(from: &Path, to: &Path) {
-    std::fs::copy(from, to).unwrap();
+/// A copy of a closed campaign, as carried to another machine: the file
+/// copied, or the schema copied whole into a new one (`copy_campaign`).
+fn copy(from: &Place, to: &Place) {
+    match (from, to) {
+        (Place::File(a), Place::File(b)) => {
+            std::fs::copy(a, b).unwrap();
+        }
+        _ => {
+            let source = open_read_only(from).unwrap();
+            // A copy carried over another replaces it, as a file copied is.
+            if let Place::Schema { url, schema, .. } = to {
+                pg::drop_schema(url, schema);
+            }
+            let mut target = to.create("");
+            xenolog_saves::copy_campaign(&source, &mut target).unwrap();
+        }
+    }
 }
 
 fn model_id(c: &Campaign, name: &str) -> u32 {
@@ -48,58 +227,6 @@ fn model_id(c: &Campaign, name: &str) -> u32 {
 /// (shooting where it can, else ending the card).
 fn roster_battle(c: &mut Campaign, seed: u64, unit: u32, daleks: u32) -> i64 {
     fought(c, seed, unit, daleks, true)
-}
-
-/// A roster battle played to its end, shooting where it can (`shoot`) or
-/// only ending cards (everyone survives).
-fn fought(c: &mut Campaign, seed: u64, unit: u32, daleks: u32, shoot: bool) -> i64 {
-    let s = c.campaign_state().unwrap();
-    let fit = |r: u32| -> Vec<u32> {
-        s.models
-            .iter()
-            .filter(|m| m.roster == r && m.status == Status::Fit)
-            .map(|m| m.id)
-            .collect()
-    };
-    let id = c
-        .new_roster_battle(
-            seed,
-            &json!({"scenario": "skirmish"}),
-            &[
-                SeatPick {
-                    seat: 0,
-                    roster: unit,
-                    models: fit(unit),
-                },
-                SeatPick {
-                    seat: 1,
-                    roster: daleks,
-                    models: fit(daleks),
-                },
-            ],
-            "",
-            DiceMode::Rolled,
-            false,
-        )
-        .unwrap();
-    let mut b = c.load_battle(id).unwrap();
-    for i in 0..3000 {
-        if b.outcome().is_some() {
-            break;
-        }
-        let legal = b.legal();
-        assert!(!legal.is_empty(), "battle {id} stuck");
-        // Shoot when it can (someone falls), else end the card.
-        let l = legal
-            .iter()
-            .find(|l| shoot && l.text.contains("shoot"))
-            .or_else(|| legal.iter().find(|l| l.text.contains("end the card")))
-            .unwrap_or(&legal[i % legal.len()])
-            .clone();
-        c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
-    }
-    assert!(b.outcome().is_some(), "battle {id} did not end");
-    id
 }
 
 /// A model's name, EP earned and spent, perception, status, kills, skills.
@@ -132,18 +259,19 @@ fn log_len(c: &Campaign) -> usize {
 }
 
 struct Copies {
-    _dir: tempfile::TempDir,
-    organiser: PathBuf,
-    laptop: PathBuf,
+    organiser: Place,
+    laptop: Place,
     unit: u32,
     daleks: u32,
+    // Last: the places are dropped before their folder.
+    _dir: tempfile::TempDir,
 }
 
 /// The organiser's file and a laptop's copy of it.
 fn copies() -> Copies {
     let dir = place();
-    let organiser_ = dir.path().join("club.xenolog");
-    let laptop = dir.path().join("laptop.xenolog");
+    let organiser_ = Place::new(dir.path(), "club.xenolog");
+    let laptop = Place::new(dir.path(), "laptop.xenolog");
     let (unit, daleks) = organiser(&organiser_);
     copy(&organiser_, &laptop);
     Copies {
@@ -174,11 +302,11 @@ fn two_copies(
     organiser: impl FnOnce(&mut Campaign, &Copies),
     laptop: impl FnOnce(&mut Campaign, &Copies),
 ) -> Copies {
-    organiser(&mut Campaign::open(&k.organiser).unwrap(), &k);
+    organiser(&mut open(&k.organiser).unwrap(), &k);
     if later == Later::Laptop {
         std::thread::sleep(std::time::Duration::from_millis(1100));
     }
-    laptop(&mut Campaign::open(&k.laptop).unwrap(), &k);
+    laptop(&mut open(&k.laptop).unwrap(), &k);
     k
 }
 
@@ -187,7 +315,7 @@ impl Copies {
     /// copy (shooting where it can), exported: its file.
     fn laptop_battle(&self, seed: u64) -> PathBuf {
         let file = self.laptop.with_extension("xenolog-battle");
-        let mut l = Campaign::open(&self.laptop).unwrap();
+        let mut l = open(&self.laptop).unwrap();
         let id = roster_battle(&mut l, seed, self.unit, self.daleks);
         l.export_battle(id, &file).unwrap();
         file
@@ -196,45 +324,41 @@ impl Copies {
     /// The laptop's copy merged into the organiser's file: the file, open,
     /// and what the merge said.
     fn merged(&self) -> (Campaign, xenolog_saves::Merged) {
-        let mut o = Campaign::open(&self.organiser).unwrap();
-        let m = o.merge(&self.laptop).unwrap();
+        let mut o = open(&self.organiser).unwrap();
+        let m = merge(&mut o, &self.laptop).unwrap();
         (o, m)
     }
 
     /// Merged both ways, each into a copy of its file ("a.xenolog": the
     /// organiser's with the laptop's merged in, "b.xenolog": the laptop's
     /// with the organiser's); the two originals stay as they were.
-    fn both_ways(&self) -> [(Campaign, xenolog_saves::Merged); 2] {
-        let dir = self.organiser.parent().unwrap();
+    fn both_ways(&self) -> [(Campaign, xenolog_saves::Merged, Place); 2] {
         [
             (&self.organiser, &self.laptop, "a.xenolog"),
             (&self.laptop, &self.organiser, "b.xenolog"),
         ]
         .map(|(mine, theirs, name)| {
-            let path = dir.join(name);
-            copy(mine, &path);
-            let mut c = Campaign::open(&path).unwrap();
-            let m = c.merge(theirs).unwrap();
-            (c, m)
+            let at = mine.sibling(name);
+            copy(mine, &at);
+            let mut c = open(&at).unwrap();
+            let m = merge(&mut c, theirs).unwrap();
+            (c, m, at)
         })
     }
 }
 
+on_both! {
 /// Issue 30 item 9: "a roster battle played on a laptop's copy of the
 /// campaign, exported and imported into the organiser's file" counts for
 /// its rosters exactly as if played there: experience, perception, the dead.
-#[test]
 fn item_9_a_roster_battle_from_another_copy_counts_on_import_as_if_played_here() {
     let k = copies();
     let file = k.laptop.with_extension("xenolog-battle");
     let played = {
-        let mut l = Campaign::open(&k.laptop).unwrap();
+        let mut l = open(&k.laptop).unwrap();
         assert_eq!(
             l.uid().unwrap(),
-            Campaign::open_read_only(&k.organiser)
-                .unwrap()
-                .uid()
-                .unwrap(),
+            open_read_only(&k.organiser).unwrap().uid().unwrap(),
             "a copy keeps the campaign's uid"
         );
         let id = roster_battle(&mut l, 11, k.unit, k.daleks);
@@ -249,7 +373,7 @@ fn item_9_a_roster_battle_from_another_copy_counts_on_import_as_if_played_here()
         played.iter().any(|s| s.4 == Status::Dead),
         "someone died on the laptop: {played:?}"
     );
-    let mut o = Campaign::open(&k.organiser).unwrap();
+    let mut o = open(&k.organiser).unwrap();
     // A bare battle first, so the imported battle's id differs from the laptop's.
     o.new_battle("race", 1, &json!({}), "", DiceMode::Rolled)
         .unwrap();
@@ -276,16 +400,17 @@ fn item_9_a_roster_battle_from_another_copy_counts_on_import_as_if_played_here()
     assert_eq!(log_len(&o), n);
     assert_eq!(sheets(&o), played);
 }
+}
 
+on_both! {
 /// Into another campaign (not a copy: another uid) the battle arrives bare,
 /// with a notice saying why.
-#[test]
 fn item_9_a_roster_battle_of_another_campaign_arrives_bare_with_a_notice() {
     let k = copies();
     let file = k.laptop_battle(12);
-    let other_path = k.laptop.with_file_name("other.xenolog");
+    let other_path = k.laptop.sibling("other.xenolog");
     organiser(&other_path);
-    let mut other = Campaign::open(&other_path).unwrap();
+    let mut other = open(&other_path).unwrap();
     let before = sheets(&other);
     let got = other.import_battle_counted(&file).unwrap();
     assert!(!got.counted);
@@ -297,14 +422,15 @@ fn item_9_a_roster_battle_of_another_campaign_arrives_bare_with_a_notice() {
     assert_eq!(sheets(&other), before);
     assert!(other.battles().unwrap().iter().any(|b| b.id == got.id));
 }
+}
 
+on_both! {
 /// A roster that no longer matches (a model retired meanwhile on the
 /// organiser's copy) is refused in words naming it, and nothing is written.
-#[test]
 fn item_9_a_roster_that_no_longer_matches_is_refused_naming_the_model() {
     let k = copies();
     let file = k.laptop_battle(13);
-    let mut o = Campaign::open(&k.organiser).unwrap();
+    let mut o = open(&k.organiser).unwrap();
     let yates = model_id(&o, "Pte Yates");
     o.record(CampaignEvent::ModelRetired { model: yates })
         .unwrap();
@@ -320,6 +446,7 @@ fn item_9_a_roster_that_no_longer_matches_is_refused_naming_the_model() {
     assert_eq!(log_len(&o), log);
     assert_eq!(o.battles().unwrap().len(), battles);
 }
+}
 
 /// A battle file whose link was altered to credit a model that never fought
 /// is refused: the link must be what the battle's own config says.
@@ -333,7 +460,7 @@ fn item_9_a_link_that_does_not_match_its_battle_is_refused() {
     link.fighters[0].0 = 999;
     let forged = k.laptop.with_file_name("forged.xenolog-battle");
     std::fs::write(&forged, write_battle_file_linked(&f, Some(&link)).unwrap()).unwrap();
-    let mut o = Campaign::open(&k.organiser).unwrap();
+    let mut o = open(&k.organiser).unwrap();
     let err = o.import_battle_counted(&forged).unwrap_err();
     assert!(
         err.to_string().contains("does not match the rosters"),
@@ -347,7 +474,7 @@ fn item_9_a_link_that_does_not_match_its_battle_is_refused() {
 fn veterans() -> Copies {
     let k = copies();
     {
-        let mut o = Campaign::open(&k.organiser).unwrap();
+        let mut o = open(&k.organiser).unwrap();
         fought(&mut o, 21, k.unit, k.daleks, false);
         fought(&mut o, 22, k.unit, k.daleks, false);
         assert!(sheets(&o).iter().all(|s| s.1 == 2), "{:?}", sheets(&o));
@@ -392,13 +519,13 @@ fn standings(c: &Campaign) -> Standings {
     )
 }
 
+on_both! {
 /// Issue 30 item 9: "two copies of a campaign must merge (the campaign log
 /// is append-only: the entries of both land, a conflict is shown, none is
 /// lost)". Two copies edited apart (skills bought on both, a battle on
 /// each), merged both ways, give the same standings; the same experience
 /// spent twice is a conflict, shown in words and kept; merging again
 /// changes nothing.
-#[test]
 fn item_9_two_copies_edited_apart_merge_both_ways_to_the_same_standings() {
     let k = two_copies(
         veterans(),
@@ -415,8 +542,7 @@ fn item_9_two_copies_edited_apart_merge_both_ways_to_the_same_standings() {
             fought(l, 32, k.unit, k.daleks, false);
         },
     );
-    let [(ca, ma), (cb, mb)] = k.both_ways();
-    let (a, b) = (ca.path().to_owned(), cb.path().to_owned());
+    let [(ca, ma, a), (cb, mb, b)] = k.both_ways();
     // Both battles fought apart are in both, and count in both.
     assert_eq!(ca.battles().unwrap().len(), 4);
     assert_eq!(cb.battles().unwrap().len(), 4);
@@ -457,8 +583,8 @@ fn item_9_two_copies_edited_apart_merge_both_ways_to_the_same_standings() {
     assert_eq!((total(&ca), total(&cb)), (shared + apart, shared + apart));
     drop((ca, cb));
     // Merging again changes nothing.
-    let mut ca = Campaign::open(&a).unwrap();
-    let again = ca.merge(&b).unwrap();
+    let mut ca = open(&a).unwrap();
+    let again = merge(&mut ca, &b).unwrap();
     assert_eq!(
         (again.added, again.copied.len(), again.conflicts.len()),
         (0, 0, 0),
@@ -466,23 +592,25 @@ fn item_9_two_copies_edited_apart_merge_both_ways_to_the_same_standings() {
     );
     assert_eq!(standings(&ca), sb);
 }
+}
 
+on_both! {
 /// A file of another campaign (another uid) is refused in words, and
 /// nothing is written.
-#[test]
 fn item_9_merging_another_campaign_is_refused() {
     let k = copies();
-    let other = k.laptop.with_file_name("other.xenolog");
+    let other = k.laptop.sibling("other.xenolog");
     organiser(&other);
-    let mut o = Campaign::open(&k.organiser).unwrap();
+    let mut o = open(&k.organiser).unwrap();
     let before = (log_len(&o), sheets(&o));
-    let err = o.merge(&other).unwrap_err();
+    let err = merge(&mut o, &other).unwrap_err();
     assert!(
         err.to_string().contains("not a copy of this one")
             && err.to_string().contains("nothing was merged"),
         "{err}"
     );
     assert_eq!((log_len(&o), sheets(&o)), before);
+}
 }
 
 /// Both copies recruit a model 7 after they part: the organiser Pte Grant,
@@ -496,10 +624,10 @@ fn recruits_apart(later: Later) -> Copies {
     )
 }
 
+on_both! {
 /// Both copies recruit after they part: each copy gave its recruit the next
 /// model number; merged, both recruits are there (the later one renumbered),
 /// with what each copy did with them.
-#[test]
 fn item_9_recruits_made_on_both_copies_both_land() {
     let k = two_copies(
         recruits_apart(Later::Either),
@@ -521,18 +649,19 @@ fn item_9_recruits_made_on_both_copies_both_land() {
     assert!(names.contains(&"Cpl Walsh".to_owned()), "{names:?}");
     assert_eq!(names.len(), 8);
 }
+}
 
+on_both! {
 /// A roster battle carried over by export and import, and the two copies
 /// merged later: the battle and its entry are one in the merged campaign
 /// (its entry kept its key on import), so nothing counts twice.
-#[test]
 fn item_9_an_imported_roster_battle_and_a_later_merge_count_it_once() {
     let k = copies();
     let file = k.laptop_battle(15);
-    let mut o = Campaign::open(&k.organiser).unwrap();
+    let mut o = open(&k.organiser).unwrap();
     assert!(o.import_battle_counted(&file).unwrap().counted);
     let before = sheets(&o);
-    let m = o.merge(&k.laptop).unwrap();
+    let m = merge(&mut o, &k.laptop).unwrap();
     assert_eq!(
         (m.added, m.copied.len(), m.conflicts.len()),
         (0, 0, 0),
@@ -540,6 +669,7 @@ fn item_9_an_imported_roster_battle_and_a_later_merge_count_it_once() {
     );
     assert_eq!(o.battles().unwrap().len(), 1);
     assert_eq!(sheets(&o), before);
+}
 }
 
 #[path = "support/forge.rs"]
@@ -631,7 +761,7 @@ fn item_9_a_battle_of_the_other_copy_that_does_not_replay_is_not_copied() {
             l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
         },
     );
-    let at = forge::forge_snapshot(&k.laptop, id);
+    let at = forge::forge_snapshot(k.laptop.path(), id);
     let (o, m) = k.merged();
     assert!(m.copied.is_empty(), "{m:?}");
     assert_eq!(m.notices.len(), 1, "{m:?}");
@@ -665,27 +795,27 @@ fn rename(c: &mut Campaign, from: &str, to: &str) {
     .unwrap();
 }
 
+on_both! {
 /// Review finding (MUST 1): both copies recruit a model 7 after they part;
 /// the first merge renumbers the later recruit in the merged file only (its
 /// entry keeps its key). What each copy does later with its own recruit,
 /// under its own number, lands on that recruit in a second merge, either
 /// way round: the merge knows a model by its recruit entry's key, not by
 /// its number.
-#[test]
 fn item_9_a_second_merge_puts_each_copys_entries_on_its_own_recruit() {
     // The laptop's recruit is the later one (the one renumbered).
     let k = two_copies(
         recruits_apart(Later::Laptop),
         Later::Either,
         |o, k| {
-            let m = o.merge(&k.laptop).unwrap();
+            let m = merge(o, &k.laptop).unwrap();
             assert!(m.conflicts.is_empty(), "{m:?}");
             assert_ne!(model_id(o, "Pte Grant"), model_id(o, "Pte Walsh"));
             rename(o, "Pte Grant", "Cpl Grant");
         },
         |l, _| rename(l, "Pte Walsh", "Cpl Walsh"),
     );
-    let [(ca, ma), (cb, mb)] = k.both_ways();
+    let [(ca, ma, _a), (cb, mb, _b)] = k.both_ways();
     for (c, m) in [(&ca, &ma), (&cb, &mb)] {
         assert!(m.conflicts.is_empty(), "{m:?}");
         assert!(c.campaign_conflicts().unwrap().is_empty());
@@ -698,6 +828,7 @@ fn item_9_a_second_merge_puts_each_copys_entries_on_its_own_recruit() {
         assert!(c.verify_campaign().unwrap().ok());
     }
     assert_eq!(standings(&ca), standings(&cb));
+}
 }
 
 /// Review finding (MUST 2): an entry of this copy that a merge finds no
@@ -713,14 +844,14 @@ fn item_9_this_copys_entry_set_aside_by_a_merge_is_kept_beside_an_older_conflict
     );
     // The laptop's purchase is the earlier one (it stands); an older version
     // of the organiser's purchase was set aside under its key.
-    let conn = rusqlite::Connection::open(&k.laptop).unwrap();
+    let conn = rusqlite::Connection::open(k.laptop.path()).unwrap();
     conn.execute(
         "UPDATE campaign_log SET at = at - 100 WHERE id = (SELECT MAX(id) FROM campaign_log)",
         [],
     )
     .unwrap();
     drop(conn);
-    let conn = rusqlite::Connection::open(&k.organiser).unwrap();
+    let conn = rusqlite::Connection::open(k.organiser.path()).unwrap();
     conn.execute(
         "INSERT INTO campaign_conflicts (origin, origin_id, at, event, why, merged)
          SELECT origin, origin_id, at, (SELECT event FROM campaign_log WHERE id = 3),
@@ -756,6 +887,7 @@ fn item_9_this_copys_entry_set_aside_by_a_merge_is_kept_beside_an_older_conflict
     assert_eq!(benton.6, [("super_fast".to_owned(), 1)], "{benton:?}");
 }
 
+on_both! {
 /// Review findings MUST 3 and SHOULD 6: both copies recruit a model 7 after
 /// they part (the organiser Pte Grant, the laptop Pte Walsh); the laptop
 /// fights a roster battle with Pte Walsh. Imported into the organiser's
@@ -764,45 +896,44 @@ fn item_9_this_copys_entry_set_aside_by_a_merge_is_kept_beside_an_older_conflict
 /// recruit entry's key. The same battle exported after the laptop's own
 /// merge renumbered Pte Walsh (its config still names 7) still imports. A
 /// copy that never had Pte Walsh refuses it, naming him.
-#[test]
 fn item_9_an_imported_roster_battle_credits_each_model_by_its_recruit_not_its_number() {
     let k = copies();
-    let dir = k.organiser.parent().unwrap().to_owned();
+    let dir = k.organiser.dir().to_owned();
     {
-        let mut o = Campaign::open(&k.organiser).unwrap();
+        let mut o = open(&k.organiser).unwrap();
         o.add_model(k.unit, "Pte Grant", "rifleman").unwrap();
     }
-    let club2 = dir.join("club2.xenolog");
+    let club2 = k.organiser.sibling("club2.xenolog");
     copy(&k.organiser, &club2);
     std::thread::sleep(std::time::Duration::from_millis(1100));
     {
-        let mut l = Campaign::open(&k.laptop).unwrap();
+        let mut l = open(&k.laptop).unwrap();
         l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
     }
-    let laptop0 = dir.join("laptop0.xenolog");
+    let laptop0 = k.organiser.sibling("laptop0.xenolog");
     copy(&k.laptop, &laptop0);
     {
-        let mut o = Campaign::open(&k.organiser).unwrap();
-        assert!(o.merge(&laptop0).unwrap().conflicts.is_empty());
+        let mut o = open(&k.organiser).unwrap();
+        assert!(merge(&mut o, &laptop0).unwrap().conflicts.is_empty());
         assert_eq!(model_id(&o, "Pte Grant"), 7);
         assert_eq!(model_id(&o, "Pte Walsh"), 8);
     }
-    let o_copy = dir.join("club3.xenolog");
+    let o_copy = k.organiser.sibling("club3.xenolog");
     copy(&k.organiser, &o_copy);
     let (file1, file2) = (dir.join("b1.xenolog-battle"), dir.join("b2.xenolog-battle"));
     {
-        let mut l = Campaign::open(&k.laptop).unwrap();
+        let mut l = open(&k.laptop).unwrap();
         let id = fought(&mut l, 41, k.unit, k.daleks, false);
         l.export_battle(id, &file1).unwrap();
         // The laptop merges the organiser's file as it was (Pte Grant only):
         // its own Pte Walsh, the later recruit, becomes model 8 there.
-        assert!(l.merge(&club2).unwrap().conflicts.is_empty());
+        assert!(merge(&mut l, &club2).unwrap().conflicts.is_empty());
         assert_eq!(model_id(&l, "Pte Walsh"), 8);
         l.export_battle(id, &file2).unwrap();
     }
     let earned = |c: &Campaign, name: &str| sheets(c).into_iter().find(|s| s.0 == name).unwrap().1;
     for (path, file) in [(&k.organiser, &file1), (&o_copy, &file2)] {
-        let mut o = Campaign::open(path).unwrap();
+        let mut o = open(path).unwrap();
         let i = o.import_battle_counted(file).unwrap();
         assert!(i.counted, "{i:?}");
         assert_eq!(
@@ -812,7 +943,7 @@ fn item_9_an_imported_roster_battle_credits_each_model_by_its_recruit_not_its_nu
         );
         assert!(o.verify_campaign().unwrap().ok());
     }
-    let mut c2 = Campaign::open(&club2).unwrap();
+    let mut c2 = open(&club2).unwrap();
     let before = (log_len(&c2), sheets(&c2), c2.battles().unwrap().len());
     let err = c2.import_battle_counted(&file1).unwrap_err().to_string();
     assert!(
@@ -823,6 +954,7 @@ fn item_9_an_imported_roster_battle_credits_each_model_by_its_recruit_not_its_nu
         (log_len(&c2), sheets(&c2), c2.battles().unwrap().len()),
         before
     );
+}
 }
 
 /// Review finding SHOULD 4: the trust book remembers a digest of every
@@ -922,7 +1054,7 @@ fn current_line(b: &dyn xenolog_engine::Battle) -> Line {
 fn raced_copies(seed: u64) -> (Copies, i64) {
     let k = copies();
     let id = {
-        let mut o = Campaign::open(&k.organiser).unwrap();
+        let mut o = open(&k.organiser).unwrap();
         let id = race::new_endless_race(&mut o, seed);
         let mut b = o.load_battle(id).unwrap();
         race::play_n(&mut o, id, &mut *b, 20);
@@ -932,14 +1064,13 @@ fn raced_copies(seed: u64) -> (Copies, i64) {
     (k, id)
 }
 
+on_both! {
 /// Review finding SHOULD 7: a battle played on in both copies keeps this
 /// copy's line, and the other copy's continuation is not dropped: the store
 /// is append-only, so it lands as a branch of that battle from where the
 /// copies parted (a what-if line), replayed in full first, and the merge
 /// says so. Merging again adds nothing; nothing of either copy is lost.
-#[test]
-fn item_9_should_7_a_battle_played_on_in_both_copies_keeps_this_line_and_lands_the_other_as_a_branch()
- {
+fn item_9_should_7_a_battle_played_on_in_both_copies_keeps_this_line_and_lands_the_other_as_a_branch() {
     let (k, id) = raced_copies(21);
     let (mut mine, mut theirs) = (None, None);
     let k = two_copies(
@@ -964,9 +1095,10 @@ fn item_9_should_7_a_battle_played_on_in_both_copies_keeps_this_line_and_lands_t
     assert!(
         n.contains(&format!("battle {id} was played on in both copies"))
             && n.contains("this copy's line is kept")
-            && n.contains(
-                "as the branch \"Main (from the copy laptop.xenolog)\", a what-if line from entry"
-            ),
+            && n.contains(&format!(
+                "as the branch \"{}\", a what-if line from entry",
+                k.laptop.branch()
+            )),
         "{n}"
     );
     let b = o.load_battle(id).unwrap();
@@ -977,7 +1109,7 @@ fn item_9_should_7_a_battle_played_on_in_both_copies_keeps_this_line_and_lands_t
     assert_eq!(current_line(&*b), mine.0);
     // The other copy's line, whole, on the new branch.
     assert_eq!(b.branches().len(), 2);
-    assert_eq!(b.branches()[1].name, "Main (from the copy laptop.xenolog)");
+    assert_eq!(b.branches()[1].name, k.laptop.branch());
     assert_eq!(lines(&*b)[1], theirs);
     let common = mine
         .0
@@ -995,18 +1127,19 @@ fn item_9_should_7_a_battle_played_on_in_both_copies_keeps_this_line_and_lands_t
     assert!(o.verify_campaign().unwrap().ok());
     drop(b);
     // Merged again: nothing more lands.
-    let again = o.merge(&k.laptop).unwrap();
+    let again = merge(&mut o, &k.laptop).unwrap();
     assert!(again.notices.is_empty(), "{again:?}");
     assert_eq!(
         o.load_battle(id).unwrap().records().len(),
         mine.2 + theirs.len() - common
     );
 }
+}
 
+on_both! {
 /// The other copy played a battle on where this one did not: its entries
 /// go on along this copy's line (no branch), and the position follows the
 /// line to its new end.
-#[test]
 fn item_9_should_7_a_battle_played_on_only_in_the_other_copy_goes_on_along_this_line() {
     let (k, id) = raced_copies(22);
     let mut theirs = None;
@@ -1034,6 +1167,7 @@ fn item_9_should_7_a_battle_played_on_only_in_the_other_copy_goes_on_along_this_
     assert_eq!(b.cursor(), theirs.1);
     assert!(b.verify().ok());
 }
+}
 
 /// The campaign fixture of session 15's club work: schema 6, from before
 /// migration 7 gave each campaign one uid kept by its copies.
@@ -1052,7 +1186,7 @@ fn upgraded_apart(apart: &dyn Fn(&Path, u32)) -> (tempfile::TempDir, PathBuf, Pa
         dir.path().join("laptop.xenolog"),
     );
     for (n, p) in [&a, &b].into_iter().enumerate() {
-        copy(&before_migration_7(), p);
+        std::fs::copy(before_migration_7(), p).unwrap();
         apart(p, n as u32);
         drop(Campaign::open(p).unwrap());
     }
@@ -1172,6 +1306,7 @@ fn item_9_should_5_copies_edited_apart_before_the_upgrade_are_refused_naming_the
     );
 }
 
+on_both! {
 /// Both copies make a roster after they part (the organiser's Hollow Guard
 /// first, then the laptop's Night Watch, with Pte Walsh): both are roster 3
 /// in their own file, and the organiser's merge of the laptop makes Night
@@ -1179,17 +1314,16 @@ fn item_9_should_5_copies_edited_apart_before_the_upgrade_are_refused_naming_the
 /// (roster 3 in its file) then counts in the organiser's file for Night
 /// Watch, found by its fighters' recruit keys, not for roster 3 there; and
 /// a refusal names Night Watch, not Hollow Guard.
-#[test]
 fn item_9_an_imported_roster_battle_finds_its_roster_by_recruit_key_not_by_number() {
     let k = copies();
     {
-        let mut o = Campaign::open(&k.organiser).unwrap();
+        let mut o = open(&k.organiser).unwrap();
         let guard = o.add_roster("Hollow Guard", "unit").unwrap();
         o.add_model(guard, "Pte Grant", "rifleman").unwrap();
     }
     std::thread::sleep(std::time::Duration::from_millis(1100));
     let (watch, file) = {
-        let mut l = Campaign::open(&k.laptop).unwrap();
+        let mut l = open(&k.laptop).unwrap();
         let watch = l.add_roster("Night Watch", "unit").unwrap();
         l.add_model(watch, "Pte Walsh", "rifleman").unwrap();
         (watch, k.laptop.with_extension("xenolog-battle"))
@@ -1197,22 +1331,22 @@ fn item_9_an_imported_roster_battle_finds_its_roster_by_recruit_key_not_by_numbe
     assert_eq!(watch, 3);
     {
         // The organiser merges the laptop before its battle.
-        let before = k.laptop.with_file_name("laptop-before.xenolog");
+        let before = k.laptop.sibling("laptop-before.xenolog");
         copy(&k.laptop, &before);
-        let mut o = Campaign::open(&k.organiser).unwrap();
-        assert!(o.merge(&before).unwrap().conflicts.is_empty());
+        let mut o = open(&k.organiser).unwrap();
+        assert!(merge(&mut o, &before).unwrap().conflicts.is_empty());
         let s = o.campaign_state().unwrap();
         let night = s.rosters.iter().find(|r| r.name == "Night Watch").unwrap();
         assert_eq!(night.id, 4, "the later roster is renumbered");
     }
     {
-        let mut l = Campaign::open(&k.laptop).unwrap();
+        let mut l = open(&k.laptop).unwrap();
         let id = fought(&mut l, 51, watch, k.daleks, false);
         l.export_battle(id, &file).unwrap();
     }
-    let o_copy = k.organiser.with_file_name("club-copy.xenolog");
+    let o_copy = k.organiser.sibling("club-copy.xenolog");
     copy(&k.organiser, &o_copy);
-    let mut o = Campaign::open(&k.organiser).unwrap();
+    let mut o = open(&k.organiser).unwrap();
     let got = o.import_battle_counted(&file).unwrap();
     assert!(got.counted, "{got:?}");
     let walsh = sheets(&o).into_iter().find(|s| s.0 == "Pte Walsh").unwrap();
@@ -1220,7 +1354,7 @@ fn item_9_an_imported_roster_battle_finds_its_roster_by_recruit_key_not_by_numbe
     let grant = sheets(&o).into_iter().find(|s| s.0 == "Pte Grant").unwrap();
     assert_eq!(grant.1, 0, "{grant:?}");
     // Refused, in words naming the roster the battle was fought with.
-    let mut c = Campaign::open(&o_copy).unwrap();
+    let mut c = open(&o_copy).unwrap();
     let walsh = model_id(&c, "Pte Walsh");
     c.record(CampaignEvent::ModelRetired { model: walsh })
         .unwrap();
@@ -1234,6 +1368,7 @@ fn item_9_an_imported_roster_battle_finds_its_roster_by_recruit_key_not_by_numbe
     );
     assert_eq!((log_len(&c), sheets(&c)), before);
 }
+}
 
 /// The other copy's set-aside conflicts are kept here in this file's
 /// numbers: a conflict the laptop kept about its Pte Walsh (model 7 there)
@@ -1246,7 +1381,7 @@ fn item_9_the_other_copys_conflicts_are_renumbered_as_its_recruits_are() {
         model: 7,
         name: "Cpl Walsh".into(),
     };
-    let conn = rusqlite::Connection::open(&k.laptop).unwrap();
+    let conn = rusqlite::Connection::open(k.laptop.path()).unwrap();
     conn.execute(
         "INSERT INTO campaign_conflicts (origin, origin_id, at, event, why, merged)
          VALUES ('elsewhere', 1, 1795763400, ?1, 'set aside in a test', 0)",
@@ -1278,7 +1413,7 @@ fn item_9_this_copys_kept_conflicts_are_renumbered_as_its_recruits_are() {
         model: 7,
         name: "Cpl Walsh".into(),
     };
-    let conn = rusqlite::Connection::open(&k.laptop).unwrap();
+    let conn = rusqlite::Connection::open(k.laptop.path()).unwrap();
     conn.execute(
         "INSERT INTO campaign_conflicts (origin, origin_id, at, event, why, merged)
          VALUES ('elsewhere', 1, 1795763400, ?1, 'set aside in a test', 0)",
@@ -1287,8 +1422,8 @@ fn item_9_this_copys_kept_conflicts_are_renumbered_as_its_recruits_are() {
     .unwrap();
     drop(conn);
     // The organiser's file merged INTO the laptop's, whose recruit is later.
-    let mut l = Campaign::open(&k.laptop).unwrap();
-    l.merge(&k.organiser).unwrap();
+    let mut l = open(&k.laptop).unwrap();
+    merge(&mut l, &k.organiser).unwrap();
     let (grant, walsh) = (model_id(&l, "Pte Grant"), model_id(&l, "Pte Walsh"));
     assert_eq!((grant, walsh), (7, 8));
     let conflicts = l.campaign_conflicts().unwrap();
@@ -1349,19 +1484,19 @@ fn store_record(
 fn item_9_a_damaged_entry_of_the_other_copys_battle_does_not_land_and_the_rest_does() {
     let (k, id) = raced_copies(23);
     {
-        let mut l = Campaign::open(&k.laptop).unwrap();
+        let mut l = open(&k.laptop).unwrap();
         let mut b = l.load_battle(id).unwrap();
         play_pattern(&mut l, id, &mut *b, 6, 3);
         l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
     }
-    let conn = rusqlite::Connection::open(&k.laptop).unwrap();
+    let conn = rusqlite::Connection::open(k.laptop.path()).unwrap();
     let (_, recs) = stored_records(&conn, id);
     let last = recs.len() - 1;
     let mut rec = recs[last].clone();
     rec.chain[0] ^= 0xff;
     store_record(&conn, id, last, &rec);
     drop(conn);
-    let before = Campaign::open(&k.organiser)
+    let before = open(&k.organiser)
         .unwrap()
         .load_battle(id)
         .unwrap()
@@ -1387,12 +1522,12 @@ fn item_9_a_graft_that_does_not_replay_is_refused_in_words() {
     use xenolog_engine::hash::chain_hash;
     let (k, id) = raced_copies(24);
     {
-        let mut l = Campaign::open(&k.laptop).unwrap();
+        let mut l = open(&k.laptop).unwrap();
         let mut b = l.load_battle(id).unwrap();
         play_pattern(&mut l, id, &mut *b, 6, 3);
         l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
     }
-    let conn = rusqlite::Connection::open(&k.laptop).unwrap();
+    let conn = rusqlite::Connection::open(k.laptop.path()).unwrap();
     let (rules, recs) = stored_records(&conn, id);
     let last = recs.len() - 1;
     let mut rec = recs[last].clone();
@@ -1402,7 +1537,7 @@ fn item_9_a_graft_that_does_not_replay_is_refused_in_words() {
     conn.execute("DELETE FROM snapshots WHERE battle = ?1", [id])
         .unwrap();
     drop(conn);
-    let before = Campaign::open(&k.organiser)
+    let before = open(&k.organiser)
         .unwrap()
         .load_battle(id)
         .unwrap()
@@ -1428,7 +1563,7 @@ fn item_9_same_campaign_refuses_a_campaign_that_did_not_begin_as_one() {
         dir.path().join("club.xenolog"),
         dir.path().join("other.xenolog"),
     );
-    organiser(&a);
+    organiser(&Place::File(a.clone()));
     {
         let mut c = Campaign::create(&b, "Another Club Entirely").unwrap();
         let r = c.add_roster("Zygon Cell", "daleks").unwrap();
@@ -1455,29 +1590,29 @@ fn item_9_same_campaign_refuses_a_campaign_that_did_not_begin_as_one() {
     assert_eq!((log_len(&ca), names(&ca)), (before, names_before));
 }
 
+on_both! {
 /// Review 1 MUST 4: one battle twice in a campaign (its file imported back
 /// into it: the same game, seed, start and config), both played on apart
 /// in the laptop's copy. The battles are matched one to one: each lands on
 /// its own, with no raw SQL error, and the rest of the merge lands.
-#[test]
 fn item_9_a_battle_held_twice_is_matched_one_to_one() {
     let (k, id) = raced_copies(26);
     let file = k.organiser.with_extension("xenolog-battle");
     let id2 = {
-        let mut o = Campaign::open(&k.organiser).unwrap();
+        let mut o = open(&k.organiser).unwrap();
         o.export_battle(id, &file).unwrap();
         o.import_battle(&file).unwrap()
     };
     copy(&k.organiser, &k.laptop);
     {
-        let mut l = Campaign::open(&k.laptop).unwrap();
+        let mut l = open(&k.laptop).unwrap();
         for (b_id, kk) in [(id, 3), (id2, 7)] {
             let mut b = l.load_battle(b_id).unwrap();
             play_pattern(&mut l, b_id, &mut *b, 5, kk);
         }
         l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
     }
-    let laptop = Campaign::open_read_only(&k.laptop).unwrap();
+    let laptop = open_read_only(&k.laptop).unwrap();
     let want: Vec<Line> = [id, id2]
         .map(|b| current_line(&*laptop.load_battle(b).unwrap()))
         .to_vec();
@@ -1490,20 +1625,21 @@ fn item_9_a_battle_held_twice_is_matched_one_to_one() {
         assert_eq!(current_line(&*b), line, "battle {b_id}: {m:?}");
     }
 }
+}
 
+on_both! {
 /// Review 1 MUST 2: a battle played on apart in both copies. After the
 /// merge, the other copy's line (a branch named "from the copy FILE") is
 /// not reported as a take-back past dice already seen.
-#[test]
 fn item_9_a_grafted_line_is_not_a_takeback_past_seen_dice() {
     let (k, id) = raced_copies(25);
     {
-        let mut o = Campaign::open(&k.organiser).unwrap();
+        let mut o = open(&k.organiser).unwrap();
         let mut b = o.load_battle(id).unwrap();
         play_pattern(&mut o, id, &mut *b, 8, 5);
     }
     {
-        let mut l = Campaign::open(&k.laptop).unwrap();
+        let mut l = open(&k.laptop).unwrap();
         let mut b = l.load_battle(id).unwrap();
         play_pattern(&mut l, id, &mut *b, 8, 3);
         assert!(b.takebacks_past_rolls().is_empty());
@@ -1511,28 +1647,29 @@ fn item_9_a_grafted_line_is_not_a_takeback_past_seen_dice() {
     let (o, m) = k.merged();
     let b = o.load_battle(id).unwrap();
     assert_eq!(b.branches().len(), 2, "{m:?}");
-    assert_eq!(b.branches()[1].name, "Main (from the copy laptop.xenolog)");
+    assert_eq!(b.branches()[1].name, k.laptop.branch());
     assert!(b.branches()[1].from_another_copy());
     assert!(
         b.takebacks_past_rolls().is_empty(),
         "the other copy's line reads as a take-back past dice already seen"
     );
     assert!(
-        m.notices[0].contains("as the branch \"Main (from the copy laptop.xenolog)\""),
+        m.notices[0].contains(&format!("as the branch \"{}\"", k.laptop.branch())),
         "{m:?}"
     );
 }
+}
 
+on_both! {
 /// Review 1 MUST 6: a roster battle started in one file, copied, then
 /// played to two different endings in the two copies. Merged either way,
 /// the campaign counts the same ending (the longer line; equal lines, the
 /// lower last state hash), makes its line current, and lists a conflict
 /// naming both endings.
-#[test]
 fn item_9_a_roster_battle_played_to_two_endings_counts_the_same_one_both_ways() {
     let k = copies();
     let id = {
-        let mut o = Campaign::open(&k.organiser).unwrap();
+        let mut o = open(&k.organiser).unwrap();
         let s = o.campaign_state().unwrap();
         let fit = |r: u32| -> Vec<u32> {
             s.models
@@ -1563,8 +1700,8 @@ fn item_9_a_roster_battle_played_to_two_endings_counts_the_same_one_both_ways() 
         .unwrap()
     };
     copy(&k.organiser, &k.laptop);
-    let play_out = |p: &Path, shoot: bool| {
-        let mut c = Campaign::open(p).unwrap();
+    let play_out = |p: &Place, shoot: bool| {
+        let mut c = open(p).unwrap();
         let mut b = c.load_battle(id).unwrap();
         for i in 0..3000 {
             if b.outcome().is_some() {
@@ -1584,7 +1721,7 @@ fn item_9_a_roster_battle_played_to_two_endings_counts_the_same_one_both_ways() 
     let (a_line, a_end) = play_out(&k.organiser, true);
     let (b_line, b_end) = play_out(&k.laptop, false);
     assert_ne!(a_end, b_end, "the two copies were to end differently");
-    let [(ca, ma), (cb, mb)] = k.both_ways();
+    let [(ca, ma, _a), (cb, mb, _b)] = k.both_ways();
     assert_eq!(sheets(&ca), sheets(&cb), "{ma:?}\n{mb:?}");
     let (ba, bb) = (ca.load_battle(id).unwrap(), cb.load_battle(id).unwrap());
     assert_eq!(current_line(&*ba), current_line(&*bb));
@@ -1611,12 +1748,13 @@ fn item_9_a_roster_battle_played_to_two_endings_counts_the_same_one_both_ways() 
         );
     }
 }
+}
 
+on_both! {
 /// A graft while this copy's position is behind the end of its line (the
 /// organiser stepped back three entries to look): the other copy's line
 /// lands as a branch, and this copy's position and line stay where they
 /// were.
-#[test]
 fn item_9_should_7_a_graft_while_this_copys_position_is_behind_its_line_end_keeps_the_position() {
     let (k, id) = raced_copies(27);
     let (mut at, mut line) = (None, None);
@@ -1645,4 +1783,5 @@ fn item_9_should_7_a_graft_while_this_copys_position_is_behind_its_line_end_keep
     assert_eq!(b.cursor(), at.unwrap());
     assert_eq!(current_line(&*b), line.unwrap());
     assert!(b.takebacks_past_rolls().is_empty());
+}
 }

@@ -7,6 +7,10 @@
 //! a fresh schema of its own, dropped at the end. Without it they say so and
 //! pass: CI (`.ci/run`) starts a cluster and sets it.
 
+#[path = "support/pg.rs"]
+mod pg;
+
+use pg::server;
 use xenolog_saves::db::pg::{
     Postgres, catch_up_identities, create_campaign_schema, use_schema, valid_schema_name,
 };
@@ -24,23 +28,6 @@ impl Drop for Fresh {
         let _ = self
             .db
             .execute_batch(&format!("DROP SCHEMA IF EXISTS {} CASCADE", self.schema));
-    }
-}
-
-fn server() -> Option<String> {
-    match std::env::var("XENOLOG_TEST_PG") {
-        Ok(s) if !s.is_empty() => Some(s),
-        _ => {
-            // `.ci/run` sets XENOLOG_REQUIRE_PG, as it does for Xvfb and
-            // Chromium: CI must never pass by skipping PostgreSQL.
-            assert!(
-                std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
-                "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not: the test cluster \
-                 did not start (tests/pg/cluster.sh start)"
-            );
-            eprintln!("XENOLOG_TEST_PG is not set: skipped (tests/pg/cluster.sh start)");
-            None
-        }
     }
 }
 

@@ -5,10 +5,8 @@ mod race;
 
 mod store {
     mod bad_files;
-    mod batch;
     pub mod common;
     mod crash;
-    mod fair;
     mod lifecycle;
     mod locking;
     mod memory;

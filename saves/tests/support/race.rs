@@ -2,7 +2,8 @@
 //! never ends by itself, played by a fixed pattern so runs repeat exactly.
 
 use serde_json::json;
-use xenolog_engine::Battle;
+use xenolog_engine::games::race::{Race, RaceConfig};
+use xenolog_engine::{Battle, Game, Session};
 use xenolog_saves::{BattleId, Campaign, DiceMode};
 
 /// Given a campaign: a new Dice Race battle (rolled dice, title "Race") whose
@@ -28,4 +29,18 @@ pub fn play_n(c: &mut Campaign, id: BattleId, b: &mut dyn Battle, n: usize) -> V
             c.play(id, b, cmd.actor, &cmd.command, None).unwrap()
         })
         .collect()
+}
+
+/// A Dice Race of `n` entries played in memory (rolls and holds by the same
+/// pattern, no end): a long battle to store whole.
+#[allow(dead_code)]
+pub fn long_race(n: usize) -> Session<Race> {
+    let mut s = Session::<Race>::new(5, RaceConfig { target: u32::MAX }).unwrap();
+    for i in 0..n {
+        let a = Race::to_move(s.state()).unwrap();
+        let legal = Race::legal(s.state());
+        s.play(a, &legal[(i * 5 + 1) % legal.len()].1, None)
+            .unwrap();
+    }
+    s
 }
