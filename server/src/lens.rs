@@ -107,7 +107,8 @@ pub fn state_at(b: &dyn Battle, seat: Actor, at: Option<EntryId>) -> Option<Valu
 pub fn status(b: &dyn Battle) -> Value {
     match b.outcome() {
         Some(o) => {
-            json!({"status": "over", "result": o.summary, "head": b.cursor(), "game": b.game_id()})
+            json!({"status": "over", "result": o.summary, "head": b.cursor(), "game": b.game_id(),
+                   "strict": b.meta().strict})
         }
         None => {
             let mut asked: Vec<String> = Vec::new();
@@ -129,7 +130,7 @@ pub fn status(b: &dyn Battle) -> Value {
                 .collect();
             json!({
                 "status": "playing", "asked": asked, "asked_seats": seats, "head": b.cursor(),
-                "game": b.game_id(),
+                "game": b.game_id(), "strict": b.meta().strict,
             })
         }
     }

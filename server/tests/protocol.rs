@@ -1228,3 +1228,56 @@ async fn a_socket_that_stops_reading_is_closed_in_words_and_resumes_without_a_ga
     assert_eq!(got, (0..=head).collect::<Vec<_>>(), "no gap, no duplicate");
     s.running.stop().await.unwrap();
 }
+
+/// Issue 30 leftover: every battle in the `campaigns` reply says whether it
+/// is strict (waiting for its seats or started, to the organiser and to a
+/// seat), so the app's club summary shows what the battle is; before,
+/// nothing said it and the app wrote `strict: false` of every club battle.
+#[tokio::test]
+async fn the_campaigns_reply_says_of_each_battle_whether_it_is_strict() {
+    let s = server().await;
+    let (mut org, _) = organiser(&s).await;
+    let campaign = org.ok("create_campaign", json!({"name": "Club"})).await["campaign"]
+        .as_i64()
+        .unwrap();
+    let mut made = Vec::new();
+    for strict in [true, false] {
+        let b = org
+            .ok(
+                "create_battle",
+                json!({"campaign": campaign, "game": "race", "config": {"target": 20},
+                       "strict": strict}),
+            )
+            .await;
+        made.push((b["battle"].as_i64().unwrap(), strict));
+    }
+    let strict_of = |list: &Value, battle: i64| -> Value {
+        list["campaigns"][0]["battles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["battle"] == battle)
+            .unwrap_or_else(|| panic!("battle {battle} listed: {list}"))["strict"]
+            .clone()
+    };
+    let waiting = org.ok("campaigns", json!({})).await;
+    for (battle, strict) in &made {
+        assert_eq!(strict_of(&waiting, *battle), json!(strict), "{waiting}");
+    }
+    let (strict_battle, _) = made[0];
+    let mut zero = seat_player(&s, &mut org, campaign, strict_battle, 0).await;
+    let mut one = seat_player(&s, &mut org, campaign, strict_battle, 1).await;
+    zero.join(strict_battle, 0, 1).await;
+    let joined = one.join(strict_battle, 1, 2).await;
+    assert_eq!(joined["started"], true);
+    let started = org.ok("campaigns", json!({})).await;
+    assert_eq!(strict_of(&started, strict_battle), json!(true), "{started}");
+    assert_eq!(strict_of(&started, made[1].0), json!(false), "{started}");
+    let mine = zero.ok("campaigns", json!({})).await;
+    assert_eq!(strict_of(&mine, strict_battle), json!(true), "{mine}");
+    assert_eq!(
+        mine["campaigns"][0]["battles"].as_array().unwrap().len(),
+        1,
+        "a seat lists its own battles: {mine}"
+    );
+}

@@ -150,7 +150,8 @@ pub(super) async fn battle_file(
 
 /// `campaigns`: the campaigns this token opens (an organiser: every one),
 /// each with the battles the token has seats in (an organiser: every
-/// battle, with its game, title and dice: `rolled` or `entered`), whose turn it is there (or
+/// battle, with its game, title, dice (`rolled` or `entered`) and whether
+/// it is strict), whose turn it is there (or
 /// the result), and which seats are the token's.
 pub(super) async fn campaigns(shared: &Arc<Shared>, conn: &Conn) -> Answer {
     let p = conn
@@ -209,6 +210,9 @@ pub(super) async fn campaigns(shared: &Arc<Shared>, conn: &Conn) -> Answer {
                 entry["game"] = json!(info.game);
                 entry["title"] = json!(info.title);
                 entry["dice"] = json!(super::dice_word(info.entered_dice));
+                // What the battle is, waiting or started (issue 30: the
+                // app's summary said `strict: false` of every club battle).
+                entry["strict"] = json!(info.strict);
             }
             listed.push(entry);
         }

@@ -107,6 +107,8 @@ pub struct BattleInfo {
     /// Dice entered by hand: the server's seed rolls nothing, so no
     /// fairness claim is made.
     pub entered_dice: bool,
+    /// A strict battle: no take-back past dice that were seen.
+    pub strict: bool,
 }
 
 /// A battle created, waiting for its seats' nonces.

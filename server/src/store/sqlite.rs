@@ -1618,7 +1618,8 @@ impl BattleStore for ClubFile {
         let mut out = Vec::new();
         conn.each(
             "SELECT id, game, title, seats, battle IS NOT NULL,
-                    EXISTS (SELECT 1 FROM server_battle_dice d WHERE d.server_battle = b.id)
+                    EXISTS (SELECT 1 FROM server_battle_dice d WHERE d.server_battle = b.id),
+                    strict
              FROM server_battles b WHERE campaign = ?1 ORDER BY id",
             &[&campaign],
             |r| {
@@ -1629,6 +1630,7 @@ impl BattleStore for ClubFile {
                     seats: r.get::<i64>(3)? as usize,
                     started: r.get(4)?,
                     entered_dice: r.get(5)?,
+                    strict: r.get(6)?,
                 });
                 Ok::<(), DbError>(())
             },
