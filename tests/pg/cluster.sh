@@ -10,9 +10,13 @@
 # (default /tmp/xenolog-pg.state), listens on $PG_PORT (default 55432) on
 # localhost and on a socket in the same directory, and trusts local users
 # (it is for tests only: nothing outside the machine can reach it).
+# It runs with fsync=off (fast, not durable); PG_FSYNC=on starts one whose
+# commits reach the disk, for durable figures (server/examples/load.rs).
 set -euo pipefail
 state=${PG_STATE:-/tmp/xenolog-pg.state}
 port=${PG_PORT:-55432}
+fsync=${PG_FSYNC:-off}
+case "$fsync" in on | off) ;; *) echo "cluster.sh: PG_FSYNC is on or off, not '$fsync'" >&2; exit 2 ;; esac
 
 bin=$(command -v pg_ctl 2>/dev/null || true)
 if [ -z "$bin" ]; then
@@ -49,7 +53,7 @@ case "${1:-}" in
     as_owner "$bindir/initdb" -D "$dir/data" -U pgtest -A trust --no-sync >"$dir/initdb.log" 2>&1 \
       || { cat "$dir/initdb.log" >&2; exit 1; }
     as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-      -o "-p $port -k $dir -c listen_addresses=localhost -c fsync=off" start >/dev/null \
+      -o "-p $port -k $dir -c listen_addresses=localhost -c fsync=$fsync" start >/dev/null \
       || { cat "$dir/server.log" >&2; exit 1; }
     echo "$dir" >"$state"
     echo "export XENOLOG_TEST_PG='host=localhost port=$port user=pgtest dbname=postgres'"

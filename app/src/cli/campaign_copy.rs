@@ -16,6 +16,7 @@ use serde_json::json;
 use xenolog_saves::Campaign;
 use xenolog_saves::db::Db;
 
+use super::super::club_verify::hide_password;
 use super::super::{Fail, Out, json_line, line};
 
 /// One side of a copy.
@@ -26,27 +27,16 @@ pub(super) enum Side {
 }
 
 impl Side {
-    /// A file path, or a `postgres://...#SCHEMA` URL.
+    /// A file path, or a `postgres://...#SCHEMA` URL (parsed as `verify`
+    /// parses it).
     pub(super) fn parse(text: &str) -> Result<Side, Fail> {
-        let lower = text.to_ascii_lowercase();
-        if !(lower.starts_with("postgres://") || lower.starts_with("postgresql://")) {
-            return Ok(Side::File(PathBuf::from(text)));
+        match super::super::club_verify::postgres_campaign(text) {
+            None => Ok(Side::File(PathBuf::from(text))),
+            Some(at) => {
+                let (url, schema) = at?;
+                Ok(Side::Postgres { url, schema })
+            }
         }
-        let Some((url, schema)) = text.rsplit_once('#') else {
-            return Err(Fail::usage(format!(
-                "{} names no campaign schema: end it with #SCHEMA (e.g. postgres://xenolog@localhost/league#club_7)",
-                hide_password(text)
-            )));
-        };
-        if !xenolog_saves::db::pg::valid_schema_name(schema) {
-            return Err(Fail::usage(format!(
-                "'{schema}' cannot name a campaign's schema: use lower-case letters, digits and _ (not first a digit), at most 63, not pg_..., public or information_schema"
-            )));
-        }
-        Ok(Side::Postgres {
-            url: url.to_owned(),
-            schema: schema.to_owned(),
-        })
     }
 
     /// In words, without a password.
@@ -89,21 +79,6 @@ impl Side {
                 }
             }
         }
-    }
-}
-
-/// `postgres://user:secret@host/db` as `postgres://user:***@host/db`.
-fn hide_password(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
-    };
-    let (auth, tail) = match rest.split_once('@') {
-        Some((a, t)) => (a, t),
-        None => return url.to_owned(),
-    };
-    match auth.split_once(':') {
-        Some((user, _)) => format!("{scheme}://{user}:***@{tail}"),
-        None => url.to_owned(),
     }
 }
 

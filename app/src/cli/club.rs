@@ -305,6 +305,19 @@ pub(super) enum ClubCmd {
     /// Take-backs and the shared campaign (`club_s7.rs`).
     #[command(flatten)]
     Table(super::club_s7::TableCmd),
+    /// Check a club kept on PostgreSQL (a restored backup first of all):
+    /// every battle of every campaign re-decided and its hashes checked, a
+    /// finished club battle's dice against the revealed secret and the
+    /// nonces the club recorded. A summary line per campaign; exit 1 if
+    /// anything fails. Read-only. One campaign: xenolog verify
+    /// postgres://...#SCHEMA.
+    Verify {
+        /// The club's database, as `xenolog serve --database` was given it.
+        #[arg(long, value_name = "URL")]
+        database: String,
+        #[arg(long)]
+        json: bool,
+    },
     /// Download a battle's file (after its end: the whole battle, to verify).
     Download {
         #[command(flatten)]
@@ -482,6 +495,7 @@ pub(super) fn club(cmd: ClubCmd, out: &mut dyn Write) -> Out {
             }
         }
         ClubCmd::Table(cmd) => super::club_s7::run(cmd, out),
+        ClubCmd::Verify { database, json } => super::club_verify::verify_club(&database, json, out),
         ClubCmd::Download {
             server,
             campaign,

@@ -17,6 +17,7 @@ use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError};
 pub mod campaign;
 mod club;
 mod club_s7;
+mod club_verify;
 mod notes;
 mod remote;
 mod report;
@@ -186,7 +187,8 @@ enum Cmd {
     },
     /// Re-decide every recorded command from the seed and check events and
     /// hashes; for a club battle, also that its dice were fair. FILE is a
-    /// campaign or a battle file (`.xenolog-battle`).
+    /// campaign or a battle file (`.xenolog-battle`), or a campaign on
+    /// PostgreSQL, postgres://USER@HOST:PORT/DB#SCHEMA (read-only).
     Verify {
         file: PathBuf,
         #[arg(long)]
@@ -1442,10 +1444,17 @@ fn verify(
     out: &mut dyn Write,
 ) -> Out {
     let kept = parse_nonces(nonces)?;
-    if is_battle_file(file)? {
-        return verify_battle_file(file, battle, json, &kept, out);
-    }
-    let c = open_ro(file)?;
+    // A campaign on PostgreSQL (issue 31 P5): `postgres://...#SCHEMA`.
+    let c = match club_verify::postgres_campaign(&file.to_string_lossy()) {
+        Some(at) => {
+            let (url, schema) = at?;
+            club_verify::open_campaign(&url, &schema)?
+        }
+        None if is_battle_file(file)? => {
+            return verify_battle_file(file, battle, json, &kept, out);
+        }
+        None => open_ro(file)?,
+    };
     let ids: Vec<BattleId> = match battle {
         Some(id) => vec![id],
         None => c.battles()?.into_iter().map(|b| b.id).collect(),

