@@ -20,6 +20,7 @@ use std::sync::Arc;
 use common::{Client, PgDb, Server, new_battle, organiser_token, seat_player_token, server_on_db};
 use serde_json::{Value, json};
 use xenolog_server::Tuning;
+use xenolog_server::store::ClubError as ClubErr;
 
 /// One seat's copy of the battle, from its events.
 struct Seat {
@@ -945,4 +946,98 @@ async fn p4_the_last_joins_of_a_battle_through_two_servers_at_once_start_it_once
     });
     assert_eq!(battles, rounds as usize, "each battle started once");
     assert!(verified);
+}
+
+/// Issue 31 P4: a take-back through a process that has not heard of
+/// another process's entry or move (here: stores on one database without
+/// a listener, so they never hear) is refused `stale` in words and moves
+/// nothing: the stored battle is read before the position is written.
+/// Before: behind by an entry, it was refused as the campaign's failure
+/// in words about "the file on disk"; behind by a take-back (same
+/// entries, another cursor), it was written over the other process's
+/// move.
+#[test]
+fn p4_a_takeback_through_a_process_behind_the_store_is_refused_stale_and_moves_nothing() {
+    use xenolog_server::store::sqlite::SqliteStore;
+    use xenolog_server::store::{NewBattle, Store};
+    let Some(admin) = common::test_pg() else {
+        return;
+    };
+    let db = PgDb::new(&admin);
+    let url = db.url.clone();
+    common::off_runtime(move || {
+        let a = SqliteStore::open_postgres(&url).unwrap();
+        let b = SqliteStore::open_postgres(&url).unwrap();
+        let campaign = a.battles().create_campaign("Club").unwrap().id;
+        let made = a
+            .battles()
+            .create_battle(NewBattle {
+                campaign,
+                game: "race".into(),
+                config: json!({"target": 1000}),
+                title: String::new(),
+                strict: false,
+                entered_dice: false,
+                rosters: Vec::new(),
+            })
+            .unwrap();
+        for seat in 0..2u8 {
+            a.battles().join(made.id, seat, [seat + 1; 32]).unwrap();
+        }
+        let battle = made.id;
+        let hold = json!("hold");
+        let mover = |s: &SqliteStore| {
+            let mut m = 0;
+            s.live()
+                .read(battle, &mut |b| m = b.to_move().unwrap().0)
+                .unwrap();
+            xenolog_engine::Actor(m)
+        };
+        // Two entries through A; B loads the battle and adds a third.
+        let e0 = a.live().play(battle, mover(&a), None, &hold, None).unwrap();
+        let e0 = *e0.entries.last().unwrap();
+        let e1 = a
+            .live()
+            .play(battle, mover(&a), Some(e0), &hold, None)
+            .unwrap();
+        let e1 = *e1.entries.last().unwrap();
+        let e2 = b
+            .live()
+            .play(battle, mover(&b), Some(e1), &hold, None)
+            .unwrap();
+        let e2 = *e2.entries.last().unwrap();
+        // A, behind (its head is e1), takes the battle back to e0.
+        let refused = a.table().move_cursor(battle, Some(e1), Some(e0));
+        let Err(ClubErr::Stale(words)) = refused else {
+            panic!("refused stale: {refused:?}");
+        };
+        assert!(
+            words.contains("another server of the club moved the battle on first")
+                && words.contains(&format!("entry {e2}")),
+            "{words}"
+        );
+        let cursor = |s: &SqliteStore| {
+            let mut c = None;
+            s.live().read(battle, &mut |b| c = b.cursor()).unwrap();
+            c
+        };
+        assert_eq!(cursor(&b), Some(e2), "nothing moved");
+        // C loads the battle at e2; then B, which holds it as stored,
+        // takes it back to e0 (a move, no new entry).
+        let c = SqliteStore::open_postgres(&url).unwrap();
+        assert_eq!(cursor(&c), Some(e2));
+        b.table().move_cursor(battle, Some(e2), Some(e0)).unwrap();
+        // C, behind (same entries, its head still e2), takes it back to
+        // e1: refused, B's move stands (before: written over it).
+        let refused = c.table().move_cursor(battle, Some(e2), Some(e1));
+        let Err(ClubErr::Stale(words)) = refused else {
+            panic!("refused stale: {refused:?}");
+        };
+        assert!(
+            words.contains(&format!("its head is entry {e0}")),
+            "{words}"
+        );
+        let d = SqliteStore::open_postgres(&url).unwrap();
+        assert_eq!(cursor(&d), Some(e0), "B's take-back, as stored");
+    });
 }

@@ -247,6 +247,28 @@ impl TableStore for ClubFile {
             }));
         }
         let path = self.path_of(lb.campaign)?;
+        if self.pg.is_some() {
+            // Several processes on one database (issue 31 P4): this one
+            // may not have heard yet of an entry or a move another made.
+            // The battle as stored must be the one in memory, or the
+            // take-back would move the cursor back past what its seats
+            // were never shown; refused `stale`, memory left as it is (the
+            // listener brings it and its watchers up to date). The write
+            // itself does not lock the battle's row (`save_position`, in
+            // `saves`): a move racing another process's write in the few
+            // milliseconds between this read and it is not caught.
+            let (campaign, id, held) = (lb.campaign, lb.id, lb.battle.records().len());
+            let stored = self.reading(campaign, &path, |c| c.load_battle(id))?;
+            if stored.cursor() != head || stored.records().len() != held {
+                return Err(ClubError::Stale(format!(
+                    "another server of the club moved the battle on first (its head is {})",
+                    match stored.cursor() {
+                        None => "the setup".to_owned(),
+                        Some(h) => format!("entry {h}"),
+                    }
+                )));
+            }
+        }
         let writer = self.writer(lb.campaign, &path)?;
         // The battle goes to the writer thread and comes back with the
         // result; until then the slot is empty, so a failure anywhere
