@@ -35,6 +35,23 @@
 //! With `XENOLOG_LOAD_CMD_IDS=1` in the environment every command carries a
 //! `cmd_id`, as the app's and the command line's do.
 //!
+//! **Several processes on PostgreSQL** (issue 31, `server/POSTGRES.md` §6;
+//! session 18): `closed` and `open` take `--database URL [--processes N]
+//! [--pg-data DIR]`. The driver makes a new database on that cluster
+//! (`xenolog_load_PID`, dropped at the end), starts N server processes on
+//! it (default 2; `load serve-db URL ADDR`, what `xenolog serve --database`
+//! runs), the organiser on the first, and puts the two seats of each battle
+//! on two different processes (battle b: seat 0 on process b mod N, seat 1
+//! on the next), so every latency printed runs from a command sent to one
+//! process to the entry received by a seat connected to the OTHER one (the
+//! `pg_notify` hop and that process's read). CPU and RSS are summed over
+//! the server processes; with `--pg-data` (the cluster's data folder) the
+//! PostgreSQL processes' CPU too (the postmaster and its children, from
+//! `postmaster.pid`); `XENOLOG_LOAD_KEEP=1` keeps the servers' log. After the play: the bytes the campaign schemas grew
+//! by per entry written (`pg_total_relation_size` over each schema's
+//! tables) and what one idle campaign takes (its schema's tables, and the
+//! database's growth, catalog included, for one more campaign made).
+//!
 //! Session 16 (D8): this was `load_split`; the first generator, `load`
 //! (sessions 13-14: the server on a runtime of its own in the load
 //! generator's process), copied its connection and percentile code and is
@@ -57,14 +74,54 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 type Ws = WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>>;
 
-const USAGE: &str = "usage: load closed|open|idle|storm BATTLES CAMPAIGNS [SECONDS] [RATE]";
+const USAGE: &str = "usage: load closed|open|idle|storm BATTLES CAMPAIGNS [SECONDS] [RATE] [--database URL [--processes N] [--pg-data DIR]]";
+
+/// Where the servers keep the club: a data folder each run, or one
+/// PostgreSQL database shared by several processes.
+#[derive(Clone, Debug, Default)]
+struct Backend {
+    /// The cluster's connection string (`--database`); `None`: SQLite.
+    database: Option<String>,
+    processes: usize,
+    /// The cluster's data folder, to count its processes' CPU.
+    pg_data: Option<std::path::PathBuf>,
+}
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("serve") {
         serve(&args[1..]);
         return;
     }
+    if args.first().map(String::as_str) == Some("serve-db") {
+        serve_db(&args[1..]);
+        return;
+    }
+    let mut backend = Backend {
+        processes: 1,
+        ..Backend::default()
+    };
+    let flag = |args: &mut Vec<String>, name: &str| -> Option<String> {
+        let i = args.iter().position(|a| a == name)?;
+        let v = args
+            .get(i + 1)
+            .cloned()
+            .unwrap_or_else(|| panic!("{USAGE}"));
+        args.drain(i..=i + 1);
+        Some(v)
+    };
+    if let Some(url) = flag(&mut args, "--database") {
+        backend.database = Some(url);
+        backend.processes = 2;
+    }
+    if let Some(n) = flag(&mut args, "--processes") {
+        backend.processes = n.parse().unwrap_or_else(|_| panic!("{USAGE}"));
+        assert!(
+            backend.database.is_some() || backend.processes == 1,
+            "--processes needs --database: two SQLite servers cannot share a club"
+        );
+    }
+    backend.pg_data = flag(&mut args, "--pg-data").map(Into::into);
     let mode = args.first().cloned().unwrap_or_default();
     let num = |i: usize, default: u64| -> u64 {
         args.get(i)
@@ -84,7 +141,11 @@ fn main() {
         "storm" => Plan::Storm,
         _ => panic!("{USAGE}"),
     };
-    drive(battles, campaigns, plan);
+    assert!(
+        backend.database.is_none() || matches!(plan, Plan::Closed { .. } | Plan::Open { .. }),
+        "--database is for closed and open"
+    );
+    drive(battles, campaigns, plan, &backend);
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -123,6 +184,34 @@ fn serve(args: &[String]) {
     .unwrap();
 }
 
+/// `serve-db URL ADDR`: a server on a PostgreSQL database, until killed
+/// (what `xenolog serve --database URL` runs).
+fn serve_db(args: &[String]) {
+    let url = args.first().expect("serve-db URL ADDR").clone();
+    let listen: SocketAddr = args.get(1).expect("serve-db URL ADDR").parse().unwrap();
+    let tuning = xenolog_server::Tuning {
+        database: Some(url),
+        ..xenolog_server::Tuning::default()
+    };
+    xenolog_server::serve::run_blocking_tuned(
+        xenolog_server::Config {
+            data: Default::default(),
+            listen,
+            invite_organiser: false,
+            public: None,
+        },
+        tuning,
+        |ready| {
+            let code = ready
+                .invitation
+                .map_or_else(|| "-".to_owned(), |i| i.code.expose().to_owned());
+            println!("ready {} {code}", ready.addr);
+            Ok(())
+        },
+    )
+    .unwrap();
+}
+
 /// The server process.
 struct Server {
     child: Child,
@@ -132,11 +221,6 @@ struct Server {
 
 impl Server {
     fn start(dir: &Path, listen: SocketAddr, idle: Option<u64>) -> Server {
-        let log = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(dir.join("serve.log"))
-            .unwrap();
         let mut cmd = Command::new(std::env::current_exe().unwrap());
         cmd.arg("serve")
             .arg(dir.join("club"))
@@ -144,6 +228,22 @@ impl Server {
         if let Some(idle) = idle {
             cmd.arg(idle.to_string());
         }
+        Server::spawn(dir, cmd)
+    }
+
+    /// A server process on the PostgreSQL database `url`.
+    fn start_db(dir: &Path, url: &str) -> Server {
+        let mut cmd = Command::new(std::env::current_exe().unwrap());
+        cmd.arg("serve-db").arg(url).arg("127.0.0.1:0");
+        Server::spawn(dir, cmd)
+    }
+
+    fn spawn(dir: &Path, mut cmd: Command) -> Server {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join("serve.log"))
+            .unwrap();
         let mut child = cmd
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -188,6 +288,170 @@ impl Server {
     fn kill(&mut self) {
         self.child.kill().unwrap();
         self.child.wait().unwrap();
+    }
+}
+
+/// The server processes of a run (one, or several on one database), read
+/// as one: RSS, CPU, switches, threads and waits summed.
+struct Servers(Vec<Server>);
+
+impl Servers {
+    fn rss_kib(&self) -> u64 {
+        self.0.iter().map(Server::rss_kib).sum()
+    }
+
+    fn cpu_split(&self) -> (f64, f64) {
+        self.0
+            .iter()
+            .map(Server::cpu_split)
+            .fold((0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1))
+    }
+
+    fn switches(&self) -> u64 {
+        self.0.iter().map(Server::switches).sum()
+    }
+
+    fn threads(&self) -> usize {
+        self.0.iter().map(Server::threads).sum()
+    }
+
+    fn run_wait_s(&self) -> f64 {
+        self.0.iter().map(Server::run_wait_s).sum()
+    }
+
+    fn pids(&self) -> Vec<u32> {
+        self.0.iter().map(|s| s.child.id()).collect()
+    }
+}
+
+/// The postmaster of the cluster whose data folder `--pg-data` named.
+static PG_PID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+
+/// CPU seconds of the PostgreSQL cluster's processes: the postmaster and
+/// its children (backends, WAL writer, checkpointer...), those alive now.
+fn pg_cpu_s() -> Option<f64> {
+    let pm = *PG_PID.get()?;
+    let mut total = cpu_s(&format!("/proc/{pm}/stat"));
+    for p in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Some(pid) = p.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        let path = format!("/proc/{pid}/stat");
+        let stat = std::fs::read_to_string(&path).unwrap_or_default();
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, r)| r.split_whitespace().nth(1)?.parse::<u32>().ok());
+        if ppid == Some(pm) {
+            total += cpu_s(&path);
+        }
+    }
+    Some(total)
+}
+
+/// The database of a run on PostgreSQL: made new on the cluster, dropped
+/// with every connection to it at the end.
+struct LoadDb {
+    admin: String,
+    name: String,
+    url: String,
+}
+
+/// A connection string (URL or libpq words) naming database `name`.
+fn with_dbname(url: &str, name: &str) -> String {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        let (head, query) = match url.split_once('?') {
+            Some((h, q)) => (h, format!("?{q}")),
+            None => (url, String::new()),
+        };
+        let after = head.find("://").map_or(0, |i| i + 3);
+        let base = match head[after..].find('/') {
+            Some(i) => &head[..after + i],
+            None => head,
+        };
+        return format!("{base}/{name}{query}");
+    }
+    let mut parts: Vec<String> = url
+        .split_whitespace()
+        .filter(|p| !p.starts_with("dbname="))
+        .map(str::to_owned)
+        .collect();
+    parts.push(format!("dbname={name}"));
+    parts.join(" ")
+}
+
+impl LoadDb {
+    fn new(admin: &str) -> LoadDb {
+        use xenolog_saves::db::Db;
+        let name = format!("xenolog_load_{}", std::process::id());
+        let pg = xenolog_saves::db::pg::Postgres::connect(admin).unwrap();
+        pg.execute_batch(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            .unwrap();
+        pg.execute_batch(&format!("CREATE DATABASE {name} TEMPLATE template0"))
+            .unwrap();
+        LoadDb {
+            admin: admin.to_owned(),
+            url: with_dbname(admin, &name),
+            name,
+        }
+    }
+
+    fn one(&self, sql: &str) -> i64 {
+        use xenolog_saves::db::DbExt;
+        let pg = xenolog_saves::db::pg::Postgres::connect(&self.url).unwrap();
+        pg.one::<Option<i64>>(sql, &[]).unwrap().unwrap_or(0)
+    }
+
+    /// Bytes of the tables of a schema, their indexes and TOAST included.
+    fn schema_bytes(&self, schema: &str) -> i64 {
+        self.one(&format!(
+            "SELECT sum(pg_total_relation_size(c.oid))::BIGINT FROM pg_class c \
+             JOIN pg_namespace n ON n.oid = c.relnamespace \
+             WHERE n.nspname = '{schema}' AND c.relkind = 'r'"
+        ))
+    }
+
+    fn campaigns_bytes(&self, campaigns: u32) -> i64 {
+        (1..=campaigns)
+            .map(|i| self.schema_bytes(&format!("campaign_{i}")))
+            .sum()
+    }
+
+    fn entries(&self, campaigns: u32) -> i64 {
+        (1..=campaigns)
+            .map(|i| self.one(&format!("SELECT count(*) FROM campaign_{i}.entries")))
+            .sum()
+    }
+
+    /// What one idle campaign takes: its schema's tables, and the
+    /// database's growth (the catalog's rows included), each the mean of
+    /// `n` campaigns made as the club server makes them.
+    fn idle_campaign_bytes(&self, n: u32) -> (f64, f64) {
+        let before = self.one("SELECT pg_database_size(current_database())");
+        let mut tables = 0;
+        for i in 0..n {
+            let schema = format!("idle_probe_{i}");
+            let c = xenolog_saves::Campaign::create_postgres(&self.url, &schema, "idle").unwrap();
+            c.make_command_ids_table().unwrap();
+            drop(c);
+            tables += self.schema_bytes(&schema);
+        }
+        let after = self.one("SELECT pg_database_size(current_database())");
+        (
+            tables as f64 / f64::from(n),
+            (after - before) as f64 / f64::from(n),
+        )
+    }
+}
+
+impl Drop for LoadDb {
+    fn drop(&mut self) {
+        use xenolog_saves::db::Db;
+        if let Ok(pg) = xenolog_saves::db::pg::Postgres::connect(&self.admin) {
+            let _ = pg.execute_batch(&format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ));
+        }
     }
 }
 
@@ -358,22 +622,44 @@ struct Seat {
     seat: u8,
 }
 
-fn drive(battles: u32, campaigns: u32, plan: Plan) {
+fn drive(battles: u32, campaigns: u32, plan: Plan, backend: &Backend) {
     let dir = tempfile::tempdir().unwrap();
     let idle = matches!(plan, Plan::Idle { seconds } if seconds > 0).then_some(1);
     let load_before = uptime();
-    let mut server = Server::start(dir.path(), "127.0.0.1:0".parse().unwrap(), idle);
-    let (addr, code) = (server.addr, server.code.clone());
+    if let Some(data) = &backend.pg_data {
+        let pid = std::fs::read_to_string(data.join("postmaster.pid"))
+            .ok()
+            .and_then(|t| t.lines().next()?.trim().parse().ok())
+            .expect("--pg-data names a running cluster's data folder");
+        let _ = PG_PID.set(pid);
+    }
+    let db = backend.database.as_deref().map(LoadDb::new);
+    let mut server = Servers(vec![match &db {
+        None => Server::start(dir.path(), "127.0.0.1:0".parse().unwrap(), idle),
+        Some(db) => Server::start_db(dir.path(), &db.url),
+    }]);
+    let (addr, code) = (server.0[0].addr, server.0[0].code.clone());
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
+    // The organiser first: a process started on a club with no organiser
+    // yet makes a new invitation (and the first one's is void).
+    let mut org = rt.block_on(async {
+        let mut org = Conn::open(addr, 0).await.unwrap();
+        org.ok("redeem", json!({"code": code})).await.unwrap();
+        org
+    });
+    if let Some(db) = &db {
+        for _ in 1..backend.processes.max(1) {
+            server.0.push(Server::start_db(dir.path(), &db.url));
+        }
+    }
+    let addrs: Vec<SocketAddr> = server.0.iter().map(|s| s.addr).collect();
     let rss_empty = server.rss_kib();
     let t0 = Instant::now();
     let (seats, rss_campaigns) = rt.block_on(async {
-        let mut org = Conn::open(addr, 0).await.unwrap();
-        org.ok("redeem", json!({"code": code})).await.unwrap();
         let mut cs = Vec::new();
         for i in 0..campaigns {
             let c = org
@@ -405,7 +691,9 @@ fn drive(battles: u32, campaigns: u32, plan: Plan) {
                     )
                     .await
                     .unwrap();
-                let mut conn = Conn::open(addr, n).await.unwrap();
+                // Each seat of a battle on another process (with several).
+                let on = addrs[(b as usize + seat as usize) % addrs.len()];
+                let mut conn = Conn::open(on, n).await.unwrap();
                 let r = conn
                     .ok("redeem", json!({"code": inv["code"]}))
                     .await
@@ -449,7 +737,19 @@ fn drive(battles: u32, campaigns: u32, plan: Plan) {
     );
     std::thread::sleep(Duration::from_secs(1));
     let rss_idle = server.rss_kib();
-    println!("server pid {}", server.child.id());
+    println!(
+        "server pid {:?}{}",
+        server.pids(),
+        if addrs.len() > 1 {
+            format!(
+                " ({} processes on one PostgreSQL database; each battle's seats on two of them)",
+                addrs.len()
+            )
+        } else {
+            String::new()
+        }
+    );
+    let bytes_before = db.as_ref().map(|d| d.campaigns_bytes(campaigns));
     println!(
         "load before: {}server RSS: {rss_empty} KiB empty, {rss_campaigns} KiB with {campaigns} campaigns, {rss_idle} KiB with {battles} battles and {} sockets idle: {:.1} KiB per idle battle (2 sockets each)",
         load_before.trim_end().to_owned() + "; ",
@@ -479,13 +779,31 @@ fn drive(battles: u32, campaigns: u32, plan: Plan) {
         }
     }
     println!("load after: {}", uptime().trim_end());
-    server.kill();
+    for s in &mut server.0 {
+        s.kill();
+    }
+    // `XENOLOG_LOAD_KEEP=1`: the servers' log (serve.log) is kept.
+    if std::env::var_os("XENOLOG_LOAD_KEEP").is_some_and(|v| v == "1") {
+        println!(
+            "the servers' log: {}",
+            dir.keep().join("serve.log").display()
+        );
+    }
+    if let (Some(db), Some(before)) = (&db, bytes_before) {
+        let (after, entries) = (db.campaigns_bytes(campaigns), db.entries(campaigns));
+        let (tables, database) = db.idle_campaign_bytes(10);
+        println!(
+            "PostgreSQL sizes: the {campaigns} campaign schemas grew {before} -> {after} bytes with {entries} entries: {:.0} bytes an entry (indexes included); an idle campaign: {tables:.0} bytes of tables, {database:.0} bytes of database growth with its catalog rows (mean of 10 made): {:.0} idle campaigns per GB",
+            (after - before) as f64 / entries.max(1) as f64,
+            1e9 / database.max(tables).max(1.0)
+        );
+    }
 }
 
 /// Play every battle for `seconds`: as fast as it goes (`rate` None) or at
 /// `rate` commands/s in total. Returns the seats for more.
 async fn play(
-    server: &Server,
+    server: &Servers,
     seats: Vec<Vec<Seat>>,
     seconds: u64,
     rate: Option<f64>,
@@ -502,15 +820,21 @@ async fn play(
         server.switches(),
     );
     let wait0 = server.run_wait_s();
+    let pg0 = pg_cpu_s();
     // The server's thread count, sampled every 100 ms while it plays.
     let threads = Arc::new(AtomicUsize::new(server.threads()));
     let sampling = Arc::new(std::sync::atomic::AtomicBool::new(true));
     let sampler = {
         let (threads, sampling) = (threads.clone(), sampling.clone());
-        let pid = server.child.id();
+        let pids = server.pids();
         std::thread::spawn(move || {
             while sampling.load(Ordering::Relaxed) {
-                let n = std::fs::read_dir(format!("/proc/{pid}/task")).map_or(0, |d| d.count());
+                let n = pids
+                    .iter()
+                    .map(|pid| {
+                        std::fs::read_dir(format!("/proc/{pid}/task")).map_or(0, |d| d.count())
+                    })
+                    .sum();
                 threads.fetch_max(n, Ordering::Relaxed);
                 std::thread::sleep(Duration::from_millis(100));
             }
@@ -603,6 +927,7 @@ async fn play(
         server.switches(),
     );
     let waited = server.run_wait_s() - wait0;
+    let pg_cpu = pg_cpu_s().zip(pg0).map(|(b, a)| b - a);
     let n = sent.len();
     println!(
         "{} for {seconds} s, {battles} battles, {} sockets: {n} durable commands, {:.0}/s{}",
@@ -654,6 +979,14 @@ async fn play(
         per(system),
         (cpu1.2 - cpu0.2) as f64 / n.max(1) as f64
     );
+    if let Some(pg) = pg_cpu {
+        println!(
+            "PostgreSQL's processes: {pg:.2} s of CPU ({:.0}% of one core; {:.0} µs a command): {:.0} commands/s per core of the database",
+            100.0 * pg / elapsed,
+            per(pg),
+            n as f64 / pg.max(1e-9)
+        );
+    }
     println!(
         "server RSS after the play: {} KiB; server threads: {} at most while playing",
         server.rss_kib(),
@@ -676,7 +1009,8 @@ fn jitter(state: &mut u64) -> u64 {
 
 /// The storm: kill the server, start it again on the same port and data,
 /// every seat reconnects with backoff and resumes its watch.
-fn storm(rt: &tokio::runtime::Runtime, server: &mut Server, dir: &Path, seats: Vec<Vec<Seat>>) {
+fn storm(rt: &tokio::runtime::Runtime, servers: &mut Servers, dir: &Path, seats: Vec<Vec<Seat>>) {
+    let server = &mut servers.0[0];
     let addr = server.addr;
     let count = seats.len() * 2;
     let gone = Arc::new(AtomicUsize::new(0));
@@ -779,6 +1113,6 @@ fn storm(rt: &tokio::runtime::Runtime, server: &mut Server, dir: &Path, seats: V
         while let (Some(a), Some(b)) = (it.next(), it.next()) {
             pairs.push(vec![a, b]);
         }
-        rt.block_on(play(server, pairs, 2, None));
+        rt.block_on(play(servers, pairs, 2, None));
     }
 }
