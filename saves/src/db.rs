@@ -216,6 +216,16 @@ impl DbError {
         }
     }
 
+    /// A failure of this kind, in these words, from this backend (tests).
+    #[cfg(test)]
+    pub(crate) fn coded(code: Code, text: &str, on: Dialect) -> DbError {
+        DbError {
+            code: Some(code),
+            text: text.into(),
+            on,
+        }
+    }
+
     /// Which backend failed: SQLite (a file, or `saves`' own words) or
     /// PostgreSQL.
     pub fn dialect(&self) -> Dialect {

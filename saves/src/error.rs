@@ -173,3 +173,28 @@ pub(crate) fn sql_words(e: &DbError) -> String {
         _ => e.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Session 18: every failure SQLite words as the file's or the disk's
+    /// is the database's on PostgreSQL.
+    #[test]
+    fn p2_postgres_failures_are_worded_as_the_databases_not_a_files() {
+        use Code::*;
+        for code in [DiskFull, Busy, ReadOnly, PermissionDenied, Corrupt, Io] {
+            let lite = sql_words(&DbError::coded(code, "x", Dialect::Sqlite));
+            assert!(
+                lite.contains("file") || lite.contains("disk"),
+                "{code:?}: {lite}"
+            );
+            let pg = sql_words(&DbError::coded(code, "x", Dialect::Postgres));
+            assert!(pg.contains("database"), "{code:?}: {pg}");
+            assert!(
+                !pg.contains("file") && !pg.contains("folder") && !pg.contains("the disk"),
+                "{code:?}: {pg}"
+            );
+        }
+    }
+}

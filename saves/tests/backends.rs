@@ -1104,6 +1104,21 @@ fn postgres_a_lost_connection_is_made_again_in_place() {
     assert_eq!(n, 0, "nothing of the lost transaction");
     assert!(!db.in_transaction());
     drop(db);
+
+    // A read-only session is read-only again when made again.
+    let ro = Postgres::connect(&app).unwrap();
+    ro.read_only().unwrap();
+    use_schema(&ro, &schema).unwrap();
+    assert_eq!(terminate(&url, &schema), 1);
+    let e = ro.execute(put, &[&4i64]).unwrap_err();
+    assert_eq!(e.code, Some(Code::Lost), "{e}");
+    let e = ro.execute(put, &[&5i64]).unwrap_err();
+    assert_eq!(e.code, Some(Code::ReadOnly), "{e}");
+    assert_eq!(
+        ro.one::<i64>("SELECT COUNT(*) FROM battles", &[]).unwrap(),
+        1
+    );
+    drop(ro);
     drop_schema(&url, &schema);
 }
 
