@@ -448,7 +448,10 @@ impl ClubFile {
     fn open_reader(&self, path: &Path) -> Result<Campaign, xenolog_saves::SaveError> {
         match &self.pg {
             None => Campaign::open_read_only(path),
-            Some(url) => Campaign::open_postgres(url, &path.to_string_lossy()),
+            // Read-only as a file's reader is (review4 S3): it refuses
+            // every write, its session takes none, and it never upgrades
+            // or seals (the writer, opened first, did that).
+            Some(url) => Campaign::open_postgres_read_only(url, &path.to_string_lossy()),
         }
     }
 
@@ -2386,6 +2389,43 @@ mod tests {
             }
             Ok(())
         });
+        drop(club);
+    }
+
+    /// review4 S3: on PostgreSQL the club's readers of a campaign open it
+    /// read-only (as a file's readers are): every write refused, no seal
+    /// or upgrade tried; a battle still loads through them.
+    #[test]
+    fn review4_s3_a_clubs_campaign_readers_on_postgres_open_read_only() {
+        let Some(db) = TestDb::new() else {
+            return;
+        };
+        let club = ClubFile::open_postgres(&db.url, "club").unwrap();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        let file = club.campaign_path(&*club.conn().unwrap(), c.id).unwrap();
+        let reader = club.open_reader(&file).unwrap();
+        assert!(reader.is_read_only(), "a reader opens read-only");
+        let mut reader = reader;
+        let e = reader
+            .new_battle(
+                "race",
+                1,
+                &serde_json::json!({ "target": 5 }),
+                "R",
+                DiceMode::Rolled,
+            )
+            .unwrap_err();
+        assert!(matches!(e, xenolog_saves::SaveError::ReadOnly), "{e}");
+        drop(reader);
+        let (_, _, id, _) = club.located(battle).unwrap();
+        let loaded = club
+            .reading(c.id, &file, |r| {
+                assert!(r.is_read_only());
+                r.load_battle(id)
+            })
+            .unwrap();
+        assert!(loaded.outcome().is_none(), "the race just started");
         drop(club);
     }
 
