@@ -965,12 +965,20 @@ fn postgres_read_only_open_refuses_every_write_and_changes_nothing() {
     let Some((mut s, url, schema)) = Store::postgres_at("readonly") else {
         return;
     };
+    let files = s.files();
     let c = s.c();
     let id = new_endless_race(c, 7);
     let mut b = c.load_battle(id).unwrap();
     play_n(c, id, &mut *b, 12);
     c.set_note(id, 3, "the turning point").unwrap();
     let unit = c.add_roster("Wyvern Platoon", "unit").unwrap();
+    let club = club_race(c, 1_000);
+    // What the other writers bring: a battle file to import, another
+    // copy's file to merge.
+    let exported = files.path().join("race.xenolog-battle");
+    c.export_battle(id, &exported).unwrap();
+    let other = files.path().join("other.xenolog");
+    drop(full_campaign(&other));
     let before = picture(c);
     let ro = Campaign::open_postgres_read_only(&url, &schema).unwrap();
     assert!(ro.is_read_only());
@@ -988,6 +996,71 @@ fn postgres_read_only_open_refuses_every_write_and_changes_nothing() {
         ro.new_battle("race", 1, &json!({ "target": 5 }), "R", DiceMode::Rolled)
             .unwrap_err(),
     ];
+    // review4 N7: every other writer too (group commit, import, merge,
+    // take-back, branch rename, note removal, bookmark, campaign undo,
+    // club battles and their secrets).
+    let mut decided_on = ro.load_battle(id).unwrap();
+    let batch = vec![
+        decide(
+            id,
+            &mut *decided_on,
+            l.actor,
+            &l.command,
+            None,
+            DiceMode::Rolled,
+        )
+        .unwrap()
+        .command_id(l.actor, "ro-1"),
+    ];
+    let mut taken_back = ro.load_battle(id).unwrap();
+    assert_eq!(taken_back.undo(2), 2);
+    let mut renamed = ro.load_battle(id).unwrap();
+    renamed.rename_branch(0, "Renamed").unwrap();
+    let refused_too: Vec<(&str, SaveError)> = vec![
+        ("append_batch", ro.append_batch(&batch).unwrap_err()),
+        ("import_battle", ro.import_battle(&exported).unwrap_err()),
+        ("merge", ro.merge(&other).unwrap_err()),
+        ("take-back", ro.save_position(id, &*taken_back).unwrap_err()),
+        (
+            "take-back for a command",
+            ro.save_position_for_command(id, &*taken_back, l.actor, "ro-2", &[])
+                .unwrap_err(),
+        ),
+        ("rename", ro.save_position(id, &*renamed).unwrap_err()),
+        ("remove_note", ro.remove_note(id, 3).unwrap_err()),
+        ("set_bookmark", ro.set_bookmark(id, 3, true).unwrap_err()),
+        ("campaign_undo", saved(ro.campaign_undo().unwrap_err())),
+        (
+            "record_all",
+            saved(
+                ro.record_all(&[CampaignEvent::Undone { entry: 1 }])
+                    .unwrap_err(),
+            ),
+        ),
+        ("new_club_battle", {
+            let e = ro.new_club_battle(
+                "race",
+                &json!({ "target": 5 }),
+                "Club",
+                DiceMode::Rolled,
+                false,
+                &[3; 32],
+                nonces(),
+            );
+            e.unwrap_err()
+        }),
+        (
+            "reveal_secret",
+            ro.reveal_secret(club, &SECRET).unwrap_err(),
+        ),
+        (
+            "reveal_held_secret",
+            ro.reveal_held_secret(club).unwrap_err(),
+        ),
+    ];
+    for (what, e) in &refused_too {
+        assert!(matches!(e, SaveError::ReadOnly), "{what}: {e}");
+    }
     for e in &refused {
         assert!(matches!(e, SaveError::ReadOnly), "{e}");
         assert!(e.to_string().contains("open read-only"), "{e}");

@@ -348,8 +348,12 @@ impl Db for Postgres {
                 self.follow(&text);
                 Ok(())
             }
-            // A failed COMMIT ends the transaction (PostgreSQL rolls it
-            // back); a failed BEGIN opened none.
+            // A failed COMMIT ends the transaction either way. Answered
+            // with an error, PostgreSQL rolled it back; but when the
+            // connection was lost during the COMMIT its outcome is unknown
+            // (the commit may have landed before the answer was lost): the
+            // caller settles it by what it wrote, e.g. a command resent with
+            // its command id (review4 N8). A failed BEGIN opened none.
             Err(e) => {
                 let w = text.trim_start().to_ascii_uppercase();
                 if w.starts_with("COMMIT") {

@@ -120,6 +120,10 @@ impl Store for SqliteStore {
     }
 }
 
+/// A test's hook between a battle's start and its record in the club.
+#[cfg(test)]
+type AfterStart = Mutex<Option<Box<dyn Fn() -> Result<(), ClubError> + Send + Sync>>>;
+
 /// The club file: tokens, grants, invitations, campaigns.
 pub struct ClubFile {
     path: PathBuf,
@@ -158,6 +162,11 @@ pub struct ClubFile {
     /// Each battle loaded so far by (its campaign, its id in the
     /// campaign): a notification names a battle so (`C:B:SEQ`).
     index: Mutex<HashMap<(CampaignId, i64), ServerBattleId>>,
+    /// Tests only: run after a last join's start is written to the
+    /// campaign and before the club records it (a lost connection, a
+    /// crash there; review4 S5).
+    #[cfg(test)]
+    after_start: AfterStart,
     /// The club file's lock ([`ClubLock`]): one server per data folder
     /// (none on PostgreSQL: several servers share one database). Last, so
     /// it is let go after the connection closes.
@@ -396,6 +405,8 @@ impl ClubFile {
             starting: Mutex::new(HashMap::new()),
             pg: None,
             index: Mutex::new(HashMap::new()),
+            #[cfg(test)]
+            after_start: Mutex::new(None),
             _lock: Some(lock),
         })
     }
@@ -418,6 +429,8 @@ impl ClubFile {
             starting: Mutex::new(HashMap::new()),
             pg: Some(url.to_owned()),
             index: Mutex::new(HashMap::new()),
+            #[cfg(test)]
+            after_start: Mutex::new(None),
             _lock: None,
         })
     }
@@ -435,7 +448,10 @@ impl ClubFile {
     fn open_reader(&self, path: &Path) -> Result<Campaign, xenolog_saves::SaveError> {
         match &self.pg {
             None => Campaign::open_read_only(path),
-            Some(url) => Campaign::open_postgres(url, &path.to_string_lossy()),
+            // Read-only as a file's reader is (review4 S3): it refuses
+            // every write, its session takes none, and it never upgrades
+            // or seals (the writer, opened first, did that).
+            Some(url) => Campaign::open_postgres_read_only(url, &path.to_string_lossy()),
         }
     }
 
@@ -689,6 +705,15 @@ impl ClubFile {
         Ok(self.dir.join(file.ok_or(ClubError::NoSuchCampaign(id))?))
     }
 
+    /// The test's hook after a start (nothing outside tests).
+    fn after_start(&self) -> Result<(), ClubError> {
+        #[cfg(test)]
+        if let Some(hook) = &*self.after_start.lock().unwrap_or_else(|p| p.into_inner()) {
+            return hook();
+        }
+        Ok(())
+    }
+
     /// Start a battle whose every seat has joined: its seed is derived from
     /// the secret and every nonce, and it is written to its campaign file.
     fn start(
@@ -725,10 +750,11 @@ impl ClubFile {
             })?,
         };
         // A start that wrote the battle to its campaign file and stopped
-        // before the club file recorded it (a crash between the two writes)
-        // finds that battle again by the secret it holds, rather than
-        // starting a second one: a resent join then records the first
-        // (review of session 15, item 8).
+        // before the club file recorded it (a crash between the two writes;
+        // on PostgreSQL also the club's connection lost before its commit,
+        // review4 S5) finds that battle again by the secret it holds,
+        // rather than starting a second one: a resent join then records the
+        // first (review of session 15, item 8).
         if picks.is_empty() {
             return writer
                 .run(move |c| match c.club_battle_of_secret(&secret)? {
@@ -1758,6 +1784,7 @@ impl BattleStore for ClubFile {
                 Some(id) => id,
                 None => {
                     let id = self.start(path, battle, &row, nonces)?;
+                    self.after_start()?;
                     tx.execute(
                         "UPDATE server_battles SET battle = ?2 WHERE id = ?1",
                         &[&battle, &id],
@@ -1770,6 +1797,7 @@ impl BattleStore for ClubFile {
             started = Some(id);
         } else if started.is_none() && nonces.len() == row.seats {
             let id = self.start(path, battle, &row, nonces)?;
+            self.after_start()?;
             self.conn()?
                 .execute(
                     "UPDATE server_battles SET battle = ?2 WHERE id = ?1",
@@ -2186,6 +2214,219 @@ mod tests {
             .battles()
             .unwrap();
         assert_eq!(held.len(), 1, "one battle in the campaign file: {held:?}");
+    }
+
+    /// A database of its own on the test cluster (`XENOLOG_TEST_PG`; with
+    /// `XENOLOG_REQUIRE_PG` a missing cluster fails), dropped after.
+    struct TestDb {
+        admin: String,
+        name: String,
+        url: String,
+    }
+
+    impl TestDb {
+        fn new() -> Option<TestDb> {
+            let admin = match std::env::var("XENOLOG_TEST_PG") {
+                Ok(u) if !u.trim().is_empty() => u,
+                _ => {
+                    assert!(
+                        std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
+                        "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not"
+                    );
+                    eprintln!("XENOLOG_TEST_PG is not set: the PostgreSQL half is skipped");
+                    return None;
+                }
+            };
+            let mut r = [0u8; 6];
+            getrandom::fill(&mut r).unwrap();
+            let name = format!(
+                "t_{}",
+                r.iter().map(|b| format!("{b:02x}")).collect::<String>()
+            );
+            xenolog_saves::db::pg::Postgres::connect(&admin)
+                .unwrap()
+                .execute_batch(&format!("CREATE DATABASE {name} TEMPLATE template0"))
+                .unwrap();
+            let url = if admin.starts_with("postgres://") || admin.starts_with("postgresql://") {
+                let (head, query) = match admin.split_once('?') {
+                    Some((h, q)) => (h.to_owned(), format!("?{q}")),
+                    None => (admin.clone(), String::new()),
+                };
+                let after = head.find("://").map_or(0, |i| i + 3);
+                let base = match head[after..].find('/') {
+                    Some(i) => head[..after + i].to_owned(),
+                    None => head.clone(),
+                };
+                format!("{base}/{name}{query}")
+            } else {
+                let mut parts: Vec<&str> = admin
+                    .split_whitespace()
+                    .filter(|p| !p.starts_with("dbname="))
+                    .collect();
+                let db = format!("dbname={name}");
+                parts.push(&db);
+                parts.join(" ")
+            };
+            Some(TestDb { admin, name, url })
+        }
+    }
+
+    impl Drop for TestDb {
+        fn drop(&mut self) {
+            if let Ok(pg) = xenolog_saves::db::pg::Postgres::connect(&self.admin) {
+                let _ = pg.execute_batch(&format!(
+                    "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                    self.name
+                ));
+            }
+        }
+    }
+
+    /// The battles campaign `id` of `club` holds, read on a connection
+    /// of the test's own.
+    fn battles_held(club: &ClubFile, id: CampaignId) -> usize {
+        let file = club.campaign_path(&*club.conn().unwrap(), id).unwrap();
+        let c = match &club.pg {
+            None => Campaign::open_read_only(&file),
+            Some(url) => Campaign::open_postgres_read_only(url, &file.to_string_lossy()),
+        };
+        c.unwrap().battles().unwrap().len()
+    }
+
+    /// review4 S5: the last join writes the battle to its campaign, and
+    /// the club's record of it fails (on PostgreSQL the club's connection
+    /// is ended between the two, for real: its transaction, which holds
+    /// the battle's row, is lost). The join is answered with an error; the
+    /// join resent finds the battle written (by the secret its campaign
+    /// copy holds) and records it: the campaign holds one battle, never an
+    /// orphan and a second.
+    fn a_start_whose_record_failed(
+        club: &ClubFile,
+        kill: impl Fn() -> Result<(), ClubError> + Send + Sync + 'static,
+    ) {
+        let c = club.create_campaign("Club").unwrap();
+        let b = club
+            .create_battle(NewBattle {
+                campaign: c.id,
+                game: "race".into(),
+                config: serde_json::json!({ "target": 1_000 }),
+                title: String::new(),
+                strict: false,
+                entered_dice: false,
+                rosters: Vec::new(),
+            })
+            .unwrap();
+        let first = club.join(b.id, 0, [1; 32]).unwrap();
+        assert_eq!(first.started, None);
+        let fired = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let count = fired.clone();
+        let kill: Box<dyn Fn() -> Result<(), ClubError> + Send + Sync> = Box::new(move || {
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            kill()
+        });
+        *club.after_start.lock().unwrap() = Some(kill);
+        let lost = club.join(b.id, 1, [2; 32]);
+        *club.after_start.lock().unwrap() = None;
+        assert_eq!(fired.load(std::sync::atomic::Ordering::SeqCst), 1);
+        let e = lost.expect_err("the club's record of the start failed");
+        assert_eq!(battles_held(club, c.id), 1, "the start was written: {e}");
+        let recorded: Option<i64> = club
+            .conn()
+            .unwrap()
+            .one("SELECT battle FROM server_battles WHERE id = ?1", &[&b.id])
+            .unwrap();
+        assert_eq!(recorded, None, "the club did not record it: {e}");
+        // The join resent (the client's answer was lost): started once.
+        let again = club.join(b.id, 1, [2; 32]).unwrap();
+        let started = again.started.expect("the resent last join starts it");
+        assert_eq!(battles_held(club, c.id), 1, "one battle, not two");
+        let recorded: Option<i64> = club
+            .conn()
+            .unwrap()
+            .one("SELECT battle FROM server_battles WHERE id = ?1", &[&b.id])
+            .unwrap();
+        assert_eq!(recorded, Some(started), "the battle written is recorded");
+        let seat0 = club.join(b.id, 0, [1; 32]).unwrap();
+        assert_eq!(seat0.started, Some(started));
+        assert_eq!(battles_held(club, c.id), 1);
+    }
+
+    #[test]
+    fn review4_s5_a_start_whose_club_record_failed_is_found_again_on_sqlite() {
+        let (_dir, club) = club();
+        a_start_whose_record_failed(&club, || Err(ClubError::Unavailable));
+    }
+
+    #[test]
+    fn review4_s5_a_start_whose_club_connection_was_ended_is_found_again_on_postgres() {
+        let Some(db) = TestDb::new() else {
+            return;
+        };
+        let club = ClubFile::open_postgres(&db.url, "club").unwrap();
+        let pid: i64 = club
+            .conn()
+            .unwrap()
+            .one("SELECT pg_backend_pid()::bigint", &[])
+            .unwrap();
+        let url = db.url.clone();
+        a_start_whose_record_failed(&club, move || {
+            let admin = xenolog_saves::db::pg::Postgres::connect(&url).unwrap();
+            admin
+                .execute_batch(&format!("SELECT pg_terminate_backend({pid})"))
+                .unwrap();
+            // Gone before the club's next statement.
+            for _ in 0..100 {
+                let left: i64 = admin
+                    .one(
+                        "SELECT count(*) FROM pg_stat_activity WHERE pid::bigint = ?1",
+                        &[&pid],
+                    )
+                    .unwrap();
+                if left == 0 {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Ok(())
+        });
+        drop(club);
+    }
+
+    /// review4 S3: on PostgreSQL the club's readers of a campaign open it
+    /// read-only (as a file's readers are): every write refused, no seal
+    /// or upgrade tried; a battle still loads through them.
+    #[test]
+    fn review4_s3_a_clubs_campaign_readers_on_postgres_open_read_only() {
+        let Some(db) = TestDb::new() else {
+            return;
+        };
+        let club = ClubFile::open_postgres(&db.url, "club").unwrap();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        let file = club.campaign_path(&*club.conn().unwrap(), c.id).unwrap();
+        let reader = club.open_reader(&file).unwrap();
+        assert!(reader.is_read_only(), "a reader opens read-only");
+        let mut reader = reader;
+        let e = reader
+            .new_battle(
+                "race",
+                1,
+                &serde_json::json!({ "target": 5 }),
+                "R",
+                DiceMode::Rolled,
+            )
+            .unwrap_err();
+        assert!(matches!(e, xenolog_saves::SaveError::ReadOnly), "{e}");
+        drop(reader);
+        let (_, _, id, _) = club.located(battle).unwrap();
+        let loaded = club
+            .reading(c.id, &file, |r| {
+                assert!(r.is_read_only());
+                r.load_battle(id)
+            })
+            .unwrap();
+        assert!(loaded.outcome().is_none(), "the race just started");
+        drop(club);
     }
 
     #[test]
