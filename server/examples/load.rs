@@ -291,6 +291,14 @@ impl Server {
     }
 }
 
+impl Drop for Server {
+    /// A run that panics leaves no server behind.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// The server processes of a run (one, or several on one database), read
 /// as one: RSS, CPU, switches, threads and waits summed.
 struct Servers(Vec<Server>);
