@@ -529,3 +529,24 @@ fn the_trust_digest_is_the_same_whichever_way_an_entry_is_stored() {
     put_block(&raw, id, 1024, &block);
     assert_eq!(untrusted(&path), vec![id]);
 }
+
+/// On PostgreSQL a block is kept out of line uncompressed (migration 8 there:
+/// `SET STORAGE EXTERNAL`; hashes do not compress, and reading skips pglz).
+#[test]
+fn on_postgres_a_block_is_stored_external() {
+    let Some(mut s) = Store::postgres("external") else {
+        return;
+    };
+    s.c()
+        .insert_battle_bulk(&race(30, 1100), "Long", DiceMode::Rolled)
+        .unwrap();
+    let storage: String = s
+        .raw()
+        .one(
+            "SELECT CAST(attstorage AS TEXT) FROM pg_attribute \
+             WHERE attrelid = to_regclass('entry_blocks') AND attname = 'block'",
+            &[],
+        )
+        .unwrap();
+    assert_eq!(storage, "e");
+}
