@@ -40,6 +40,15 @@
 //! forever. Writing always uses the newest version; files are never
 //! rewritten just to upgrade their records.
 //!
+//! ## Blocks of entries
+//!
+//! Since schema 8 (`migrations/0008_entry_blocks.sql`) a battle's entries are
+//! sealed in blocks of [`BLOCK_ENTRIES`]: [`encode_block`] is the block
+//! format ([`BLOCK_FORMAT`], a varint) and then each entry's stored bytes,
+//! unchanged, after their length; [`block_records`] reads them back, naming
+//! in words where a block is cut short or of a newer format. An entry's own
+//! bytes, formats and upcasts do not depend on where it is stored.
+//!
 //! ## Snapshots
 //!
 //! Format 1 is the envelope around the game's postcard state; format 2 adds
