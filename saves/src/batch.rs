@@ -23,7 +23,8 @@ use xenolog_engine::{
 use xenolog_schema::DiceMode;
 use xenolog_schema::codec::{encode_entry, encode_snapshot};
 
-use crate::battles::{INSERT_ENTRY, INSERT_SNAPSHOT, UPDATE_POSITION};
+use crate::battles::{INSERT_SNAPSHOT, UPDATE_POSITION};
+use crate::blocks::write_entries;
 use crate::campaign::now;
 use crate::db::{Begin, Code, Db, DbError, DbExt, Dialect};
 use crate::{BattleId, Campaign, SaveError};
@@ -351,12 +352,7 @@ fn write_part(tx: &dyn Db, d: &Decided) -> Result<(), SaveError> {
     if game != d.game || seed as u64 != d.seed {
         return Err(stale("it is another battle".into()));
     }
-    let last: Option<i64> = tx.row(
-        "SELECT seq FROM entries WHERE battle = ?1 ORDER BY seq DESC LIMIT 1",
-        &[&id],
-        |r| r.get(0),
-    )?;
-    let stored = last.map_or(0, |s| s.saturating_add(1).max(0) as u64);
+    let stored = crate::blocks::entry_count(tx, id)?;
     if stored != d.entries_before {
         return Err(stale(format!(
             "decided after {} entries, {stored} in the file",
@@ -370,8 +366,11 @@ fn write_part(tx: &dyn Db, d: &Decided) -> Result<(), SaveError> {
             d.branches_before
         )));
     }
+    // The entries (a block sealed with them if they complete one, inside
+    // this part's savepoint: a part rolled back takes its seal with it),
+    // then each one's new branch and snapshot.
+    write_entries(tx, id, d.rows.iter().map(|r| Ok((r.seq, &r.bytes))))?;
     for r in &d.rows {
-        tx.execute(INSERT_ENTRY, &[&id, &(r.seq as i64), &r.bytes])?;
         if let Some(b) = &r.branch {
             tx.execute(
                 "INSERT INTO branches (battle, id, name, parent, fork) VALUES (?1, ?2, ?3, ?4, ?5)",

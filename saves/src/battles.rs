@@ -9,6 +9,7 @@ use xenolog_engine::{
 use xenolog_schema::DiceMode;
 use xenolog_schema::codec::{decode_snapshot, encode_entry, encode_snapshot};
 
+use crate::blocks::write_entries;
 use crate::campaign::now;
 use crate::db::{Begin, Db, DbError, DbExt};
 use crate::scan::read_entries;
@@ -105,17 +106,10 @@ fn stale(battle: BattleId, why: impl Into<String>) -> SaveError {
     }
 }
 
-/// Number of entries stored for a battle (they are dense, 0..n): the last
-/// one's number + 1. A damaged file may number an entry anything, from -1 to
-/// `i64::MAX`; the count never overflows, and a reader checks it against the
-/// entries actually there (`read_entries`).
+/// Number of entries stored for a battle (they are dense, 0..n): the head,
+/// from the open tail and the sealed blocks (`blocks::entry_count`).
 fn entry_count(conn: &dyn Db, id: BattleId) -> Result<u64, SaveError> {
-    let last: Option<i64> = conn.row(
-        "SELECT seq FROM entries WHERE battle = ?1 ORDER BY seq DESC LIMIT 1",
-        &[&id],
-        |r| r.get(0),
-    )?;
-    Ok(last.map_or(0, |s| s.saturating_add(1).max(0) as u64))
+    Ok(crate::blocks::entry_count(conn, id)?)
 }
 
 /// Check that `battle` is battle `id` as stored, with no entry or branch
@@ -231,11 +225,15 @@ pub(crate) fn insert_battle(
     for b in branches {
         insert_branch(tx, id, b)?;
     }
-    let mut put = tx.statement(INSERT_ENTRY)?;
-    for (seq, rec) in records.iter().enumerate() {
-        let bytes = encode_entry(seq as EntryId, rec).map_err(|e| corrupt(id, e.to_string()))?;
-        put.execute(&[&id, &(seq as i64), &bytes])?;
-    }
+    write_entries(
+        tx,
+        id,
+        records.iter().enumerate().map(|(seq, rec)| {
+            let seq = seq as EntryId;
+            let bytes = encode_entry(seq, rec).map_err(|e| corrupt(id, e.to_string()))?;
+            Ok((seq, bytes))
+        }),
+    )?;
     let mut put = tx.statement(INSERT_SNAPSHOT)?;
     for s in snapshots {
         let state = encode_snapshot(s.rules_version, &s.state);
@@ -306,9 +304,22 @@ impl Campaign {
         Ok(id)
     }
 
-    /// Read everything stored about a battle. Entries are read by one
-    /// prepared statement scanning the battle's key range in order.
+    /// Read everything stored about a battle, as one moment of the database
+    /// saw it (one read transaction, unless the caller has one open): a
+    /// writer sealing a block, or appending, between two of the reads would
+    /// otherwise show an entry missing or twice. Entries are read by one
+    /// prepared statement a table ([`crate::scan::read_entries`]).
     pub(crate) fn read_battle(&self, id: BattleId) -> Result<BattleOnDisk, ScanError> {
+        if self.conn.in_transaction() {
+            return self.read_battle_now(id);
+        }
+        let seen = self.conn.begin(Begin::Snapshot)?;
+        let out = self.read_battle_now(id)?;
+        seen.commit()?;
+        Ok(out)
+    }
+
+    fn read_battle_now(&self, id: BattleId) -> Result<BattleOnDisk, ScanError> {
         type Head = (
             String,
             i64,
@@ -593,7 +604,8 @@ impl Campaign {
         let tx = self.conn.begin(Begin::Immediate)?;
         check_same(&tx, id, battle)?;
         let bytes = encode_entry(*seq, record).map_err(|e| corrupt(id, e.to_string()))?;
-        tx.execute(INSERT_ENTRY, &[&id, &(*seq as i64), &bytes])?;
+        // A row of the tail, sealed into a block with it if it completes one.
+        write_entries(&tx, id, [Ok((*seq, bytes))])?;
         if let Some(b) = new_branch {
             insert_branch(&tx, id, b)?;
         }

@@ -315,6 +315,10 @@ impl Campaign {
         if let Some(s) = c.conn.sqlite() {
             s.checkpoint_on_close(true)?;
         }
+        // Entries written before migration 8 are all tail: seal the full
+        // ones (issue 29, `blocks.rs`). Best effort: a tail is read either
+        // way, only more slowly, and a failure leaves it as it was.
+        let _ = c.seal_full_tails();
         Ok(c)
     }
 
@@ -442,6 +446,8 @@ impl Campaign {
             _lock: None,
         };
         c.name()?;
+        // As a file opened for writing does (`Campaign::open`).
+        let _ = c.seal_full_tails();
         Ok(c)
     }
 
@@ -662,12 +668,14 @@ fn check_schema_name(schema: &str) -> Result<(), SaveError> {
 const NEW_CAMPAIGN_ROW: &str =
     "INSERT INTO campaign (id, name, created, uid) VALUES (1, ?1, ?2, lower(hex(randomblob(16))))";
 
-/// Entries are dense (0..n), so their count is the last seq + 1, found in the
-/// key without scanning (the + 1 is made in `summary_row`); branches are few.
+/// Entries are dense (0..n), so their count is the head, found in the keys
+/// of the tail and the blocks without scanning (`summary_row`); branches are
+/// few.
 const SUMMARY_SELECT: &str = "SELECT b.id, b.game, b.title, b.seed, b.rules_version, b.dice_mode,
         b.created, b.updated, b.status, b.result, b.origin,
         (SELECT e.seq FROM entries e WHERE e.battle = b.id ORDER BY e.seq DESC LIMIT 1),
-        (SELECT COUNT(*) FROM branches r WHERE r.battle = b.id), b.strict
+        (SELECT COUNT(*) FROM branches r WHERE r.battle = b.id), b.strict,
+        (SELECT k.first FROM entry_blocks k WHERE k.battle = b.id ORDER BY k.first DESC LIMIT 1)
     FROM battles b";
 
 fn summary_row(r: &crate::db::Row<'_>) -> Result<BattleSummary, SaveError> {
@@ -691,11 +699,10 @@ fn summary_row(r: &crate::db::Row<'_>) -> Result<BattleSummary, SaveError> {
         status: r.get(8)?,
         result: r.get(9)?,
         origin: r.get(10)?,
-        // The last entry's number + 1; a damaged file may number it up to
-        // i64::MAX (or below 0), which must neither overflow nor fail the list.
-        entries: r
-            .get::<Option<i64>>(11)?
-            .map_or(0, |last| last.saturating_add(1).max(0) as u64),
+        // The head: the tail's last entry + 1, or the last block's first +
+        // 1,024; a damaged file may number it up to i64::MAX (or below 0),
+        // which must neither overflow nor fail the list.
+        entries: crate::blocks::count_from(r.get(11)?, r.get(14)?),
         branches: r.get(12)?,
         strict: r.get(13)?,
     })

@@ -28,6 +28,7 @@ const TABLES: &[&str] = &[
     "battles",
     "branches",
     "entries",
+    "entry_blocks",
     "snapshots",
     "notes",
     "campaign_log",

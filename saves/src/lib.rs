@@ -67,6 +67,7 @@
 
 mod batch;
 mod battles;
+mod blocks;
 mod campaign;
 mod copy;
 pub mod db;

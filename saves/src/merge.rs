@@ -133,14 +133,17 @@ fn battles_of(c: &Campaign) -> Result<Vec<(BattleId, Identity, i64)>, SaveError>
     let mut out = Vec::new();
     c.conn.each(
         "SELECT b.id, b.game, b.seed, b.created, b.config,
-                (SELECT COUNT(*) FROM entries e WHERE e.battle = b.id)
+                (SELECT e.seq FROM entries e WHERE e.battle = b.id ORDER BY e.seq DESC LIMIT 1),
+                (SELECT k.first FROM entry_blocks k WHERE k.battle = b.id
+                    ORDER BY k.first DESC LIMIT 1)
          FROM battles b ORDER BY b.id",
         &[],
         |r| {
             out.push((
                 r.get::<BattleId>(0)?,
                 (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
-                r.get::<i64>(5)?,
+                // The head: tail and blocks (`blocks::count_from`).
+                crate::blocks::count_from(r.get(5)?, r.get(6)?) as i64,
             ));
             Ok::<(), SaveError>(())
         },
@@ -729,15 +732,18 @@ fn parts(c: &Campaign, id: BattleId) -> Result<StoredBattle, SaveError> {
 /// Append a graft's entries, branches and snapshots, and the position and
 /// status after it, in the merge's transaction (nothing is rewritten).
 fn write_graft(tx: &dyn Db, g: &Graft) -> Result<(), SaveError> {
-    let mut put = tx.statement(crate::battles::INSERT_ENTRY)?;
-    for (seq, rec) in &g.records {
-        let bytes = encode_entry(*seq, rec).map_err(|e| SaveError::Corrupt {
-            battle: g.battle,
-            why: e.to_string(),
-        })?;
-        put.execute(&[&g.battle, &(*seq as i64), &bytes])?;
-    }
-    drop(put);
+    // Sealed into blocks where they complete one (`blocks.rs`).
+    crate::blocks::write_entries(
+        tx,
+        g.battle,
+        g.records.iter().map(|(seq, rec)| {
+            let bytes = encode_entry(*seq, rec).map_err(|e| SaveError::Corrupt {
+                battle: g.battle,
+                why: e.to_string(),
+            })?;
+            Ok((*seq, bytes))
+        }),
+    )?;
     for b in &g.branches {
         tx.execute(
             "INSERT INTO branches (battle, id, name, parent, fork) VALUES (?1, ?2, ?3, ?4, ?5)",

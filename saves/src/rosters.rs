@@ -196,13 +196,10 @@ fn battle_key(conn: &dyn Db, id: BattleId) -> Result<Option<(u32, i64)>, SaveErr
     let Some(branch) = branch else {
         return Ok(None);
     };
-    let last: Option<i64> = conn.row(
-        "SELECT seq FROM entries WHERE battle = ?1 ORDER BY seq DESC LIMIT 1",
-        &[&id],
-        |r| r.get(0),
-    )?;
-    // A damaged file may number an entry up to i64::MAX: never overflow.
-    Ok(Some((branch, last.map_or(0, |s| s.saturating_add(1)))))
+    // The head, from the tail and the blocks; a damaged file may number an
+    // entry up to i64::MAX: never overflow (`blocks::count_from`).
+    let count = crate::blocks::entry_count(conn, id)?;
+    Ok(Some((branch, i64::try_from(count).unwrap_or(i64::MAX))))
 }
 
 /// The cached result of a battle: its key and outcome.

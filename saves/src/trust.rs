@@ -28,7 +28,8 @@ use std::sync::mpsc::{Receiver, channel};
 
 use serde::{Deserialize, Serialize};
 
-use crate::db::DbExt;
+use crate::battles::ScanError;
+use crate::db::{Begin, Db, DbExt};
 use crate::file::write_atomically;
 use crate::{BattleId, Campaign, SaveError};
 
@@ -186,25 +187,37 @@ pub fn check_in_background(
 
 impl Campaign {
     /// A digest (BLAKE3, hex) of a battle's rules version and every stored
-    /// entry's bytes, on every branch, in order.
+    /// entry's bytes, on every branch, in order: its number, its length and
+    /// its bytes. An entry sealed in a block is the same bytes as one in the
+    /// tail (migration 8), so the digest does not depend on where an entry
+    /// is stored, and books written before blocks stay valid. A battle whose
+    /// layout is damaged gets no digest of hex: it names the damage, matches
+    /// no book, and is checked (and refused) again.
     pub(crate) fn entries_digest(&self, id: BattleId) -> Result<String, SaveError> {
         let mut h = blake3::Hasher::new();
         let rules: u32 = self
             .conn
             .one("SELECT rules_version FROM battles WHERE id = ?1", &[&id])?;
         h.update(&rules.to_le_bytes());
-        self.conn.each(
-            "SELECT seq, record FROM entries WHERE battle = ?1 ORDER BY seq",
-            &[&id],
-            |r| {
-                let seq: i64 = r.get(0)?;
-                let record: Vec<u8> = r.get(1)?;
-                h.update(&seq.to_le_bytes());
-                h.update(&(record.len() as u64).to_le_bytes());
-                h.update(&record);
-                Ok::<(), crate::db::DbError>(())
-            },
-        )?;
-        Ok(h.finalize().to_hex().to_string())
+        let hash = |seq: xenolog_engine::EntryId, record: &[u8]| {
+            h.update(&(seq as i64).to_le_bytes());
+            h.update(&(record.len() as u64).to_le_bytes());
+            h.update(record);
+            Ok(())
+        };
+        let read = if self.conn.in_transaction() {
+            crate::scan::each_stored_entry(&self.conn, id, hash)
+        } else {
+            let seen = self.conn.begin(Begin::Snapshot)?;
+            crate::scan::each_stored_entry(&self.conn, id, hash).and_then(|()| Ok(seen.commit()?))
+        };
+        match read {
+            Ok(()) => Ok(h.finalize().to_hex().to_string()),
+            Err(ScanError::Entry { seq, why }) => Ok(format!(
+                "damaged: entry {seq} {why}; {}",
+                h.finalize().to_hex()
+            )),
+            Err(ScanError::Save(e)) => Err(e),
+        }
     }
 }

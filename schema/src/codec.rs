@@ -40,6 +40,15 @@
 //! forever. Writing always uses the newest version; files are never
 //! rewritten just to upgrade their records.
 //!
+//! ## Blocks of entries
+//!
+//! Since schema 8 (`migrations/0008_entry_blocks.sql`) a battle's entries are
+//! sealed in blocks of [`BLOCK_ENTRIES`]: [`encode_block`] is the block
+//! format ([`BLOCK_FORMAT`], a varint) and then each entry's stored bytes,
+//! unchanged, after their length; [`block_records`] reads them back, naming
+//! in words where a block is cut short or of a newer format. An entry's own
+//! bytes, formats and upcasts do not depend on where it is stored.
+//!
 //! ## Snapshots
 //!
 //! Format 1 is the envelope around the game's postcard state; format 2 adds
@@ -384,6 +393,23 @@ pub fn decode_entry_reference(
     }
 }
 
+/// Whether [`decode_entry`] and the serde reference
+/// [`decode_entry_reference`] answer alike on `bytes`: the same record, or
+/// the same error in the same words. `Err` says how they differ. The fuzz
+/// target of the entry decoder (`fuzz/fuzz_targets/entry_record.rs`) and the
+/// test of its corpus (`schema/tests/decoders.rs`) ask it of every input.
+pub fn decoders_agree(seq: EntryId, bytes: &[u8], battle_rules: u32) -> Result<(), String> {
+    let fast = decode_entry(seq, bytes, battle_rules);
+    let reference = decode_entry_reference(seq, bytes, battle_rules);
+    if fast == reference {
+        return Ok(());
+    }
+    Err(format!(
+        "entry {seq} of a battle under rules {battle_rules}: the hand decoder gives {fast:?}, \
+         serde's gives {reference:?} (bytes {bytes:?})"
+    ))
+}
+
 /// [`open_envelope`] without serde: the version is a postcard `u32` varint.
 fn open_envelope_fast(bytes: &[u8]) -> Result<(u32, &[u8]), CodecError> {
     if bytes.is_empty() {
@@ -601,6 +627,101 @@ pub fn decode_snapshot(bytes: &[u8]) -> Result<(Option<u32>, &[u8]), CodecError>
     }
 }
 
+/// How many entries a sealed block holds (migration 8, `entry_blocks`): a
+/// battle's entries `k * BLOCK_ENTRIES .. (k + 1) * BLOCK_ENTRIES` are one
+/// block, every earlier one is sealed too, and the entries after the last
+/// block are rows of their own (the open tail). 1,024: SQLite's cost a row
+/// is gone from 256 on, and 1,024 in a rowid table made the smallest file
+/// and the fastest read (BENCHMARKS.md, issue 29, session 17, section 3).
+pub const BLOCK_ENTRIES: u64 = 1024;
+
+/// The block format this build writes; it reads this one only.
+pub const BLOCK_FORMAT: u32 = 1;
+
+/// The stored bytes of a block of entries: the block format (a postcard
+/// varint), then each entry's stored bytes ([`encode_entry`]'s, unchanged)
+/// after their length (a postcard `u64` varint), in order. The records are
+/// the same bytes a row of `entries` holds, so whatever reads or checks an
+/// entry (its formats, upcasts, the trust book's digest) is the same for an
+/// entry in a block.
+pub fn encode_block<'r>(records: impl IntoIterator<Item = &'r [u8]>) -> Vec<u8> {
+    let mut out = postcard_varint(BLOCK_FORMAT);
+    for r in records {
+        let mut len = r.len() as u64;
+        loop {
+            let byte = (len & 0x7f) as u8;
+            len >>= 7;
+            if len == 0 {
+                out.push(byte);
+                break;
+            }
+            out.push(byte | 0x80);
+        }
+        out.extend_from_slice(r);
+    }
+    out
+}
+
+/// The stored records of a block, in order ([`encode_block`]): an iterator
+/// of each record's bytes, borrowed from the block. A block written by a
+/// newer Xenolog, or one whose lengths run past its end, is an error (in
+/// words) at the record where reading stopped, and the iteration ends there.
+pub fn block_records(block: &[u8]) -> BlockRecords<'_> {
+    let mut r = EntryReader::new(block);
+    let start = match r.varint_u32() {
+        Ok(BLOCK_FORMAT) => Ok(()),
+        Ok(v) if v > BLOCK_FORMAT => Err(format!(
+            "the block holding it was written by a newer Xenolog (block format {v}; this \
+             build reads up to {BLOCK_FORMAT})"
+        )),
+        Ok(v) => Err(format!(
+            "the block holding it has an unknown format number {v}"
+        )),
+        Err(_) if block.is_empty() => Err("the block holding it is empty".to_owned()),
+        Err(e) => Err(format!("the block holding it is damaged ({e})")),
+    };
+    BlockRecords {
+        rest: r.rest,
+        start: Some(start),
+    }
+}
+
+/// The records of a block ([`block_records`]); an error is in words, of
+/// the entry where reading stopped ("the block holding it ...").
+pub struct BlockRecords<'a> {
+    rest: &'a [u8],
+    /// The block's own format check, reported as the first item if it failed.
+    start: Option<Result<(), String>>,
+}
+
+impl<'a> Iterator for BlockRecords<'a> {
+    type Item = Result<&'a [u8], String>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(Err(e)) = self.start.take() {
+            self.rest = &[];
+            return Some(Err(e));
+        }
+        if self.rest.is_empty() {
+            return None;
+        }
+        let mut r = EntryReader::new(self.rest);
+        match r.bytes() {
+            Ok(record) => {
+                self.rest = r.rest;
+                Some(Ok(record))
+            }
+            Err(e) => {
+                self.rest = &[];
+                Some(Err(format!(
+                    "the block holding it is cut short or damaged ({e})"
+                )))
+            }
+        }
+    }
+}
+
 fn postcard_varint(v: u32) -> Vec<u8> {
     let mut out = Vec::with_capacity(5);
     let mut v = v;
@@ -730,6 +851,56 @@ mod tests {
 
     /// The hand-written decoder and serde's give the same answer: the same
     /// record, or the same error in the same words.
+    /// A block holds its records' bytes unchanged, in order, after the
+    /// block format; every cut of a block fails at a record, in words, and
+    /// a block of a newer format is refused as such.
+    #[test]
+    fn a_block_holds_its_records_unchanged_and_a_cut_block_says_so() {
+        let recs: Vec<Vec<u8>> = (0..300u64)
+            .map(|seq| {
+                let mut r = record();
+                r.parent = seq.checked_sub(1);
+                r.command = vec![7; (seq % 200) as usize];
+                encode_entry(seq, &r).unwrap()
+            })
+            .collect();
+        let block = encode_block(recs.iter().map(Vec::as_slice));
+        assert_eq!(block[0], BLOCK_FORMAT as u8);
+        let back: Vec<&[u8]> = block_records(&block).map(Result::unwrap).collect();
+        assert_eq!(back.len(), recs.len());
+        for (a, b) in back.iter().zip(&recs) {
+            assert_eq!(*a, b.as_slice());
+        }
+        assert_eq!(block_records(&encode_block([])).count(), 0);
+        for cut in 0..block.len() {
+            let items: Vec<_> = block_records(&block[..cut]).collect();
+            // At most one error, and only as the last item.
+            assert!(
+                items.iter().rev().skip(1).all(Result::is_ok),
+                "cut at {cut}"
+            );
+            if let Some(Err(why)) = items.last() {
+                assert!(why.contains("the block holding it"), "{why}");
+            }
+            assert!(items.iter().filter(|r| r.is_ok()).count() < recs.len());
+        }
+        let mut newer = block.clone();
+        newer[0] = 2;
+        let why = block_records(&newer).next().unwrap().unwrap_err();
+        assert!(why.contains("newer Xenolog (block format 2"), "{why}");
+        newer[0] = 0;
+        let why = block_records(&newer).next().unwrap().unwrap_err();
+        assert!(why.contains("unknown format number 0"), "{why}");
+    }
+
+    #[test]
+    fn decoders_agree_names_no_difference_on_stored_and_damaged_entries() {
+        let bytes = encode_entry(42, &record()).unwrap();
+        for cut in 0..=bytes.len() {
+            decoders_agree(42, &bytes[..cut], 1).unwrap();
+        }
+    }
+
     fn agree(seq: EntryId, bytes: &[u8], rules: u32) -> Result<EntryRecord, CodecError> {
         let fast = decode_entry(seq, bytes, rules);
         let reference = decode_entry_reference(seq, bytes, rules);
@@ -796,6 +967,43 @@ mod tests {
                     let _ = agree(seq, &bad, rules);
                 }
                 let _ = agree(0, &bytes, rules);
+            }
+            // Entries sealed in blocks (schema 8 on): the same bytes.
+            let blocks: i64 = conn
+                .query_row(
+                    "SELECT COUNT(*) FROM sqlite_master WHERE name = 'entry_blocks'",
+                    [],
+                    |r| r.get(0),
+                )
+                .expect("reads");
+            if blocks == 0 {
+                continue;
+            }
+            let mut stmt = conn
+                .prepare(
+                    "SELECT k.first, k.block, b.rules_version FROM entry_blocks k \
+                     JOIN battles b ON b.id = k.battle ORDER BY k.battle, k.first",
+                )
+                .expect("prepares");
+            let rows = stmt
+                .query_map([], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)? as u64,
+                        r.get::<_, Vec<u8>>(1)?,
+                        r.get::<_, u32>(2)?,
+                    ))
+                })
+                .expect("reads");
+            for row in rows {
+                let (first, block, rules) = row.expect("a row");
+                let mut held = 0;
+                for rec in block_records(&block) {
+                    let rec = rec.expect("a sealed entry reads");
+                    agree(first + held, rec, rules).expect("a sealed entry decodes");
+                    held += 1;
+                    entries += 1;
+                }
+                assert_eq!(held, BLOCK_ENTRIES, "the block from entry {first}");
             }
         }
         assert!(dirs.len() >= 10, "{} fixture folders", dirs.len());

@@ -19,10 +19,11 @@ static MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../migrations/0005_campaign.sql")),
     M::up(include_str!("../migrations/0006_fair_seeds.sql")),
     M::up(include_str!("../migrations/0007_copies.sql")),
+    M::up(include_str!("../migrations/0008_entry_blocks.sql")),
 ];
 
 /// The schema version this build writes: the number of migrations.
-pub const SCHEMA_VERSION: u32 = 7;
+pub const SCHEMA_VERSION: u32 = 8;
 
 /// The migrations, in order.
 pub fn migrations() -> Migrations<'static> {
@@ -177,6 +178,36 @@ mod tests {
             )
             .is_err(),
             "two entries with one key"
+        );
+    }
+
+    /// Migration 8 (issue 29, packed entries): the entries stay where they
+    /// are (all of an older battle is its open tail) and a table of sealed
+    /// blocks comes beside them, keyed by battle and first entry.
+    #[test]
+    fn migration_8_keeps_the_entries_and_adds_their_blocks() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        migrations().to_version(&mut conn, 7).unwrap();
+        conn.execute(
+            "INSERT INTO entries (battle, seq, record) VALUES (1, 0, x'02')",
+            [],
+        )
+        .unwrap();
+        migrations().to_latest(&mut conn).unwrap();
+        let n: i64 = conn
+            .query_row("SELECT COUNT(*) FROM entries", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 1);
+        let blocks = "INSERT INTO entry_blocks (battle, first, block) VALUES (1, 0, x'01')";
+        conn.execute(blocks, []).unwrap();
+        assert!(conn.execute(blocks, []).is_err(), "one block a first entry");
+        assert!(
+            conn.execute(
+                "INSERT INTO entry_blocks (battle, first, block) VALUES (1, 1024, NULL)",
+                []
+            )
+            .is_err(),
+            "a block is never empty"
         );
     }
 }

@@ -582,3 +582,163 @@ fn a_schema_4_campaign_gains_rosters_and_keeps_its_battles() {
     );
     assert_eq!(c.battles().unwrap().len(), m.battles.len());
 }
+
+/// The fixture of packed entries (schema 8, issue 29): its long Dice Race,
+/// played command by command, is stored as two sealed blocks of 1,024
+/// entries and a tail of rows that meets them, and the battle stored whole
+/// is one block and no tail; opened by today's build, both read as they were
+/// recorded (the general tests above check every state).
+#[test]
+fn the_packed_fixture_s_blocks_meet_its_tail() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/compat/2026-11-28-packed");
+    let m = read_manifest(&dir).unwrap();
+    assert_eq!(m.schema_version, 8);
+    let tmp = tempfile::tempdir().unwrap();
+    let path = copy_of(&dir, CAMPAIGN_FILE, tmp.path());
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    let layout = |battle: i64| -> (i64, i64, Option<i64>, Option<i64>) {
+        raw.query_row(
+            "SELECT (SELECT COUNT(*) FROM entry_blocks WHERE battle = ?1),
+                    (SELECT COUNT(*) FROM entries WHERE battle = ?1),
+                    (SELECT MAX(first) FROM entry_blocks WHERE battle = ?1),
+                    (SELECT MIN(seq) FROM entries WHERE battle = ?1)",
+            [battle],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .unwrap()
+    };
+    let played = &m.battles[0];
+    assert!(played.entries > 2048 && played.branches.len() > 1);
+    assert_eq!(
+        layout(played.id),
+        (2, played.entries as i64 - 2048, Some(1024), Some(2048)),
+        "two blocks, and the tail from the entry after them"
+    );
+    let whole = &m.battles[1];
+    assert_eq!(whole.entries, 1024);
+    assert_eq!(layout(whole.id), (1, 0, Some(0), None));
+    drop(raw);
+    let c = Campaign::open_read_only(&path).unwrap();
+    for want in &m.battles[..2] {
+        let b = c.load_battle(want.id).unwrap();
+        check_battle("packed, read-only", &m, want, &*b);
+    }
+}
+
+/// Makes the fixture of packed entries (`fixtures/compat/2026-11-28-packed`)
+/// with this build; run once, by hand, when the fixture was made:
+///
+/// ```sh
+/// XENOLOG_MAKE_PACKED=tests/fixtures/compat/2026-11-28-packed \
+///   cargo test -p xenolog-tests --test tests compat::make_the_packed_fixture -- --ignored
+/// ```
+///
+/// The folder must not exist. Its campaign holds a Dice Race of 2,100 commands
+/// played one by one through `Campaign::play`, with take-backs (so its later
+/// entries are on other branches), which seals two blocks as it goes; the
+/// same game's first 1,024 entries stored whole (one block, no tail); and a
+/// race of 30 commands (a tail alone). The long race is exported too.
+#[test]
+#[ignore = "writes a fixture: run by hand (see its docs)"]
+fn make_the_packed_fixture() {
+    use serde_json::json;
+    use std::collections::BTreeMap;
+    use xenolog_engine::games::race::{Race, RaceConfig};
+    use xenolog_engine::{Game, Session};
+    use xenolog_saves::DiceMode;
+    use xenolog_schema::battle_file::BATTLE_FILE_FORMAT;
+    use xenolog_schema::codec::{ENTRY_FORMAT, SNAPSHOT_FORMAT};
+    use xenolog_tests::compat::{ExportManifest, MANIFEST_FILE, describe_battles};
+
+    let Some(dir) = std::env::var_os("XENOLOG_MAKE_PACKED").map(PathBuf::from) else {
+        panic!("set XENOLOG_MAKE_PACKED to the folder to write");
+    };
+    assert!(
+        !dir.exists(),
+        "{} exists: a fixture is never rewritten",
+        dir.display()
+    );
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut c = Campaign::create(&dir.join(CAMPAIGN_FILE), "Packed entries fixture").unwrap();
+    let id = c
+        .new_battle(
+            "race",
+            21,
+            &json!({ "target": 1_000_000 }),
+            "Dice Race, 2,100 commands played one by one, in progress",
+            DiceMode::Rolled,
+        )
+        .unwrap();
+    let mut b = c.load_battle(id).unwrap();
+    for i in 0..2100usize {
+        // A take-back, then another command than the one taken back: a branch.
+        let turn = if i % 500 == 499 {
+            b.undo(4);
+            1
+        } else {
+            0
+        };
+        let legal = b.legal();
+        let pick = legal[(i * 7 + 3 + turn) % legal.len()].clone();
+        c.play(id, &mut *b, pick.actor, &pick.command, None)
+            .unwrap();
+    }
+    b.undo(2);
+    c.save_position(id, &*b).unwrap();
+    let mut s = Session::<Race>::new(22, RaceConfig { target: u32::MAX }).unwrap();
+    for i in 0..1024usize {
+        let legal = Race::legal(s.state());
+        let (actor, command) = legal[(i * 3 + 1) % legal.len()].clone();
+        s.play(actor, &command, None).unwrap();
+    }
+    let whole = c
+        .insert_battle_bulk(
+            &s,
+            "Dice Race, 1,024 entries stored whole",
+            DiceMode::Rolled,
+        )
+        .unwrap();
+    assert_eq!(whole, id + 1);
+    let short = c
+        .new_battle(
+            "race",
+            23,
+            &json!({ "target": 1_000_000 }),
+            "Dice Race, 30 commands (a tail alone), in progress",
+            DiceMode::Rolled,
+        )
+        .unwrap();
+    let mut b = c.load_battle(short).unwrap();
+    for i in 0..30usize {
+        let legal = b.legal();
+        let pick = legal[(i * 5 + 1) % legal.len()].clone();
+        c.play(short, &mut *b, pick.actor, &pick.command, None)
+            .unwrap();
+    }
+    let file = "race-packed.xbattle";
+    c.export_battle(id, &dir.join(file)).unwrap();
+    let manifest = Manifest {
+        written_by: format!(
+            "xenolog {} on 2026-11-28 (compat::make_the_packed_fixture)",
+            env!("CARGO_PKG_VERSION")
+        ),
+        schema_version: SCHEMA_VERSION,
+        entry_format: ENTRY_FORMAT,
+        snapshot_format: SNAPSHOT_FORMAT,
+        battle_file_format: BATTLE_FILE_FORMAT,
+        rules_versions: games::games()
+            .iter()
+            .filter(|g| g.available)
+            .map(|g| (g.id.to_owned(), g.rules_version))
+            .collect::<BTreeMap<_, _>>(),
+        battles: describe_battles(&c).unwrap(),
+        exports: vec![ExportManifest {
+            file: file.to_owned(),
+            battle: id,
+        }],
+        campaign: describe_campaign(&c).unwrap(),
+    };
+    drop(c);
+    let text = serde_json::to_string_pretty(&manifest).unwrap() + "\n";
+    std::fs::write(dir.join(MANIFEST_FILE), text).unwrap();
+}
