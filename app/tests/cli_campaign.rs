@@ -225,19 +225,16 @@ fn a_model_that_survives_a_battle_gains_one_ep_and_one_perception_once() {
     assert_eq!(club.sheet(benton)["earned"], 1);
 }
 
-/// (skill, cost, cap) as the Experience text states them; no cap stated:
-/// once (assumed).
-const TABLE: &[(&str, u32, u32)] = &[
-    ("super_sneak", 2, 3),
-    ("crack_shot", 2, 2),
-    ("own_luck", 2, 3),
-    ("tough", 5, 2),
-    ("camouflage", 5, 1),
-    ("super_agility", 3, 1),
-    ("super_fast", 2, 3),
-    ("lightening", 6, 1),
-    ("h2h_expert", 2, 3),
-];
+/// (skill, cost, cap) of the shipped table, in its order: the engine's
+/// `skills_every_cost_and_cap_of_the_text` (engine/tests/campaign_experience.rs)
+/// pins them to the Experience text; here the command line shows and keeps
+/// them.
+fn table() -> Vec<(String, u32, u32)> {
+    xenolog_engine::campaign::skills::shipped()
+        .into_iter()
+        .map(|s| (s.id, s.cost, s.max))
+        .collect()
+}
 
 #[test]
 fn skill_list_states_every_cost_and_cap_of_the_text() {
@@ -246,12 +243,14 @@ fn skill_list_states_every_cost_and_cap_of_the_text() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(rows.len(), TABLE.len());
-    for (id, cost, cap) in TABLE {
-        let r = rows.iter().find(|r| r["id"] == *id).expect(id);
+    let table = table();
+    assert_eq!(rows.len(), table.len());
+    assert_eq!(table.len(), 9, "the text's nine skills");
+    for (id, cost, cap) in table {
+        let r = rows.iter().find(|r| r["id"] == id.as_str()).expect(&id);
         assert_eq!(
             (r["cost"].as_u64(), r["max"].as_u64()),
-            (Some(u64::from(*cost)), Some(u64::from(*cap))),
+            (Some(u64::from(cost)), Some(u64::from(cap))),
             "{id}"
         );
     }
@@ -261,10 +260,16 @@ fn skill_list_states_every_cost_and_cap_of_the_text() {
 fn every_skill_costs_its_ep_and_stops_at_its_cap_and_beyond_the_points_is_refused() {
     // Given nine Hawks, one per skill (eight riflemen and a gunner)
     let club = Club::new();
+    let table = table();
     let mut models = Vec::new();
-    for (i, (id, _, _)) in TABLE.iter().enumerate() {
+    for (i, (id, cost, cap)) in table.iter().enumerate() {
         let kind = if i == 8 { "lsw" } else { "rifleman" };
-        models.push((club.recruit(&format!("Trooper {id}"), kind), *id));
+        models.push((
+            club.recruit(&format!("Trooper {id}"), kind),
+            id,
+            *cost,
+            *cap,
+        ));
     }
     let ids: Vec<u32> = models.iter().map(|m| m.0).collect();
     // When they survive one battle
@@ -281,11 +286,10 @@ fn every_skill_costs_its_ep_and_stops_at_its_cap_and_beyond_the_points_is_refuse
         let b = club.battle(&ids);
         club.play_peacefully(b);
     }
-    for (model, skill) in &models {
-        let (_, cost, cap) = TABLE.iter().find(|t| t.0 == *skill).unwrap();
+    for &(model, skill, cost, cap) in &models {
         let m = model.to_string();
         // When the model buys the skill up to its cap
-        for n in 1..=*cap {
+        for n in 1..=cap {
             let out: Value =
                 serde_json::from_str(&ok(&club.run(&["skill", "buy", "--json", &m, skill])))
                     .unwrap();
@@ -293,14 +297,14 @@ fn every_skill_costs_its_ep_and_stops_at_its_cap_and_beyond_the_points_is_refuse
             assert_eq!(out["unspent"], 10 - i64::from(cost * n), "{skill} x{n}");
         }
         assert_eq!(
-            club.sheet(*model)["skills"],
+            club.sheet(model)["skills"],
             serde_json::json!([[skill, cap]]),
             "{skill}"
         );
         // And one more is refused with the cap in words, nothing written
         let before = club.log_len();
         let e = refused(&club.run(&["skill", "buy", &m, skill]));
-        if *cap == 1 {
+        if cap == 1 {
             assert!(e.contains("may be bought once"), "{skill}: {e}");
         } else {
             assert!(
@@ -309,7 +313,7 @@ fn every_skill_costs_its_ep_and_stops_at_its_cap_and_beyond_the_points_is_refuse
             );
         }
         assert_eq!(club.log_len(), before, "{skill}");
-        assert_eq!(club.sheet(*model)["unspent"], 10 - i64::from(cost * cap));
+        assert_eq!(club.sheet(model)["unspent"], 10 - i64::from(cost * cap));
     }
     // And `skill list MODEL` says why a skill cannot be bought
     let out = ok(&club.run(&["skill", "list", &ids[3].to_string()]));

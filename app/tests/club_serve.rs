@@ -3,7 +3,7 @@
 //! over a real WebSocket, `tokens` checked, SIGTERM answered with a clean exit
 //! 0, and no token or code anywhere in what it wrote to standard error.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufReader, Read};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -21,45 +21,19 @@ struct Served {
 }
 
 fn serve(data: &std::path::Path) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(["serve", "--data"])
-        .arg(data)
-        .args(["--listen", "127.0.0.1:0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("xenolog serve starts");
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let (mut url, mut code) = (None, None);
-    let mut seen = String::new();
-    while code.is_none() {
-        let mut line = String::new();
-        if stdout.read_line(&mut line).unwrap() == 0 {
-            let _ = child.kill();
-            panic!("serve ended before printing its invitation: {seen}");
-        }
-        seen += &line;
-        if let Some(u) = line.trim().strip_prefix("listening on ") {
-            url = Some(u.to_owned());
-        }
-        if let Some(c) = line
-            .trim()
-            .strip_prefix("organiser invitation (shown once, valid 7 days): ")
-        {
-            code = Some(c.to_owned());
-        }
-    }
-    let url = url.expect("the address comes before the invitation");
+    let s = support::spawn_serve(data, "127.0.0.1:0", &[], Stdio::piped(), |s| {
+        s.code.is_some()
+    });
+    let url = s.url.expect("the address comes before the invitation");
     assert!(
         url.starts_with("ws://127.0.0.1:") && url.ends_with("/v1/ws"),
         "{url}"
     );
     Served {
-        child,
+        child: s.child,
         url,
-        code: code.unwrap(),
-        stdout,
+        code: s.code.unwrap(),
+        stdout: s.stdout,
     }
 }
 
@@ -159,37 +133,16 @@ fn serve_prints_an_invitation_that_redeems_and_stops_cleanly_on_sigterm() {
     let r = request(&mut again, 3, "hello", json!({"token": anna_token}));
     assert_eq!(r["err"]["code"], "already_hello");
 
-    let status = Command::new("kill")
-        .args(["-TERM", &served.child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    term(&served.child);
     // Every socket is told and closed with 1001.
     let (notice, code) = closed(&mut ws);
     assert_eq!(code, Some(1001));
     assert!(notice.unwrap().contains("\"stopping\""));
 
-    let start = Instant::now();
-    let exit = loop {
-        if let Some(status) = served.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "serve did not stop within 20 s of SIGTERM"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let exit = stopped(&mut served.child);
     let mut rest = String::new();
     served.stdout.read_to_string(&mut rest).unwrap();
-    let mut stderr = String::new();
-    served
-        .child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
+    let stderr = stderr_of(&mut served.child);
     assert!(exit.success(), "exit {exit:?}; stderr:\n{stderr}");
     assert!(
         stderr.contains("redeem ok"),
@@ -257,25 +210,15 @@ fn serve_with_a_public_url_that_is_no_host_and_port_says_so_and_exits_2() {
 #[test]
 fn serve_behind_a_tls_proxy_prints_a_link_that_says_tls() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(["serve", "--data"])
-        .arg(dir.path())
-        .args(["--listen", "127.0.0.1:0"])
-        .args(["--public-url", "wss://club.example.org:443"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("xenolog serve starts");
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut seen = String::new();
-    while !seen.contains("stop with Ctrl-C") {
-        let mut line = String::new();
-        if stdout.read_line(&mut line).unwrap() == 0 {
-            break;
-        }
-        seen += &line;
-    }
+    let support::Starting {
+        mut child, seen, ..
+    } = support::spawn_serve(
+        dir.path(),
+        "127.0.0.1:0",
+        &["--public-url", "wss://club.example.org:443"],
+        Stdio::piped(),
+        |s| s.seen.contains("stop with Ctrl-C"),
+    );
     let status = sigterm(&mut child);
     assert!(status.success(), "{seen}");
     assert!(seen.contains("listening on ws://127.0.0.1:"), "{seen}");
@@ -298,20 +241,45 @@ fn event(ws: &mut Ws) -> Value {
     }
 }
 
-fn sigterm(child: &mut Child) -> std::process::ExitStatus {
+/// SIGTERM to the server.
+fn term(child: &Child) {
     let status = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
+}
+
+/// How the server exited (within 20 s).
+fn stopped(child: &mut Child) -> std::process::ExitStatus {
     let start = Instant::now();
     loop {
         if let Some(status) = child.try_wait().unwrap() {
             return status;
         }
-        assert!(start.elapsed() < Duration::from_secs(20), "serve stops");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "serve did not stop within 20 s of SIGTERM"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+fn sigterm(child: &mut Child) -> std::process::ExitStatus {
+    term(child);
+    stopped(child)
+}
+
+/// All the server wrote to its standard error (piped), once it has exited.
+fn stderr_of(child: &mut Child) -> String {
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    stderr
 }
 
 #[test]
@@ -428,14 +396,7 @@ fn a_race_played_through_xenolog_serve_exports_and_verifies_with_the_nonces_kept
     let secret = over["secret"].as_str().unwrap().to_owned();
     let exit = sigterm(&mut served.child);
     assert!(exit.success());
-    let mut stderr = String::new();
-    served
-        .child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
+    let stderr = stderr_of(&mut served.child);
     assert!(!stderr.contains(&secret), "the secret is not logged");
     // The organiser's and the seats' steps are logged; the commands of play
     // are not (one line each would cost more than the work at load).

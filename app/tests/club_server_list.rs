@@ -12,14 +12,17 @@
 //! entry, no gap, nothing twice, and the game goes on). The two-process test
 //! on one database waits for campaigns on PostgreSQL.
 
-use std::io::{BufRead, BufReader};
+use std::io::BufRead;
 use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use xenolog_server::client::{Client, ServerAddr, new_cmd_id};
 use xenolog_server::secret::Token;
+
+#[path = "support/club.rs"]
+mod support;
 
 /// A port nothing listens on (bound, then let go).
 fn free_port() -> u16 {
@@ -33,36 +36,17 @@ fn free_port() -> u16 {
 /// Start `xenolog serve` on `data` at `port`; the organiser invitation when
 /// it prints one (the first start).
 fn serve(data: &std::path::Path, port: u16) -> (Child, Option<String>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(["serve", "--data"])
-        .arg(data)
-        .args(["--listen", &format!("127.0.0.1:{port}")])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("xenolog serve starts");
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let (mut listening, mut code) = (false, None);
     let first = !data.join("club.xenolog-club").exists();
-    while !listening || (first && code.is_none()) {
-        let mut line = String::new();
-        if stdout.read_line(&mut line).unwrap() == 0 {
-            let _ = child.kill();
-            panic!("serve ended before it listened");
-        }
-        if line.trim().starts_with("listening on ") {
-            listening = true;
-        }
-        if let Some(c) = line
-            .trim()
-            .strip_prefix("organiser invitation (shown once, valid 7 days): ")
-        {
-            code = Some(c.to_owned());
-        }
-    }
+    let s = support::spawn_serve(
+        data,
+        &format!("127.0.0.1:{port}"),
+        &[],
+        Stdio::null(),
+        |s| s.url.is_some() && (!first || s.code.is_some()),
+    );
+    let stdout = s.stdout;
     std::thread::spawn(move || for _ in stdout.lines().map_while(Result::ok) {});
-    (child, code)
+    (s.child, s.code)
 }
 
 /// A seat: its client and every entry id it was shown, in order.

@@ -24,14 +24,6 @@ mod gui_support;
 
 use gui::app::App;
 
-/// A folder for the test's files, with the app's data folder in it.
-fn folder() -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    std::fs::create_dir(&data).unwrap();
-    (dir, data)
-}
-
 /// The app on the campaign file `club`, its check on opening ended; the
 /// file dialog answers `answers` in turn.
 fn opened(
@@ -96,7 +88,7 @@ fn holds(path: &Path) -> (usize, Vec<String>, Vec<String>, usize) {
 
 #[test]
 fn item_9_file_merge_a_copy_lands_its_entries_shows_the_conflict_and_checks_what_came_in() {
-    let (dir, data) = folder();
+    let (dir, data) = gui_support::folder();
     let club = dir.path().join("club.xenolog");
     let laptop = dir.path().join("laptop.xenolog");
     organiser(&club);
@@ -194,7 +186,7 @@ fn item_9_file_merge_a_copy_lands_its_entries_shows_the_conflict_and_checks_what
 
 #[test]
 fn item_9_merging_a_file_that_is_not_a_copy_is_refused_in_words_and_changes_nothing() {
-    let (dir, data) = folder();
+    let (dir, data) = gui_support::folder();
     let club = dir.path().join("club.xenolog");
     organiser(&club);
     let junk = dir.path().join("notes.xenolog");
@@ -232,7 +224,7 @@ fn item_9_merging_a_file_that_is_not_a_copy_is_refused_in_words_and_changes_noth
 /// before the upgrade agree) and the notice says it was merged as said.
 #[test]
 fn item_9_should_5_a_copy_upgraded_apart_merges_when_the_player_says_it_is_one_campaign() {
-    let (dir, data) = folder();
+    let (dir, data) = gui_support::folder();
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures/compat/2026-11-27-club/campaign.xenolog");
     let club = dir.path().join("club.xenolog");
@@ -282,7 +274,7 @@ fn item_9_should_5_a_copy_upgraded_apart_merges_when_the_player_says_it_is_one_c
 #[test]
 fn item_9_should_7_the_open_battle_played_on_in_both_copies_shows_the_other_line_and_plays_on() {
     use gui::command::{AppCommand, Intent, PlayRequest};
-    let (dir, data) = folder();
+    let (dir, data) = gui_support::folder();
     let club = dir.path().join("club.xenolog");
     let laptop = dir.path().join("laptop.xenolog");
     let play = |path: &Path, id: i64, n: usize, k: usize| {

@@ -18,15 +18,14 @@ mod gui_support;
 
 #[test]
 fn item_9_opening_a_campaign_with_a_forged_snapshot_shows_a_notice_naming_the_entry() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    std::fs::create_dir(&data).unwrap();
+    let (dir, data) = gui_support::folder();
     let path = dir.path().join("from-elsewhere.xenolog");
     let id = forge::raced_campaign(&path);
     let at = forge::forge_snapshot(&path, id);
     let mut h = gui_support::app_with(Some(path.clone()), Some(data.clone()), Vec::new());
     h.run();
-    // It opened, on its battle, before any check ended.
+    // It opened, on its battle (under the tests the check runs to its end
+    // before the first frame; its notice comes with the first frame after).
     assert!(h.state().open.as_ref().is_some_and(|o| o.id == id));
     gui_support::until_checked(&mut h);
     let notices = h.state().messages.notices();
@@ -55,9 +54,7 @@ fn item_9_opening_a_campaign_with_a_forged_snapshot_shows_a_notice_naming_the_en
 fn item_9_importing_a_roster_battle_of_a_copy_in_the_app_counts_it_or_says_why_not() {
     use xenolog_engine::campaign::Status;
     use xenolog_saves::SeatPick;
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    std::fs::create_dir(&data).unwrap();
+    let (dir, data) = gui_support::folder();
     let organiser = dir.path().join("club.xenolog");
     let laptop = dir.path().join("laptop.xenolog");
     {

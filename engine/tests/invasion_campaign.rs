@@ -136,6 +136,21 @@ fn gid_of(s: &InvasionState, name: &str) -> GroupId {
         .unwrap()
 }
 
+/// On a Double card, `u` moves to (20,22) and then shoots `d` with eight
+/// ones: the shot's total.
+fn moved_then_shot(s: &mut InvasionState, u: GroupId, d: GroupId) -> u32 {
+    card(s, 0, CardKind::Double);
+    play(s, 0, &mv(u, 20.0, 22.0), &[]);
+    let p = shoot(s, u, d, &[1; 8]);
+    p.events
+        .iter()
+        .find_map(|e| match e {
+            E::Shot { total, .. } => Some(*total),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no shot: {:?}", p.words))
+}
+
 fn shoot(s: &mut InvasionState, g: GroupId, t: GroupId, dice: &[u8]) -> Played {
     play(
         s,
@@ -174,13 +189,10 @@ fn crack_shot_adds_1_to_each_of_the_models_shooting_dice() {
 fn super_agility_suffers_penalty_minus_1_for_moving_and_firing_adds_nothing_by_default() {
     let (mut s, u, d) = benton_facing(&[("super_agility", 1)], 32.0);
     assert!(!s.assumed_profiles);
-    card(&mut s, 0, CardKind::Double);
-    play(&mut s, 0, &mv(u, 20.0, 22.0), &[]);
-    let p = shoot(&mut s, u, d, &[1; 8]);
-    assert!(
-        p.any(|e| matches!(e, E::Shot { total: 8, .. })),
-        "moved and fired, no bonus by default: {:?}",
-        p.words
+    assert_eq!(
+        moved_then_shot(&mut s, u, d),
+        8,
+        "moved and fired, no bonus by default"
     );
 }
 
@@ -195,14 +207,7 @@ fn super_agility_adds_1_to_each_die_when_its_group_moved_earlier_on_the_card_ass
         p.any(|e| matches!(e, E::Shot { total: 8, .. })),
         "no move yet: no bonus"
     );
-    card(&mut s, 0, CardKind::Double);
-    play(&mut s, 0, &mv(u, 20.0, 22.0), &[]);
-    let p = shoot(&mut s, u, d, &[1; 8]);
-    assert!(
-        p.any(|e| matches!(e, E::Shot { total: 9, .. })),
-        "{:?}",
-        p.words
-    );
+    assert_eq!(moved_then_shot(&mut s, u, d), 9);
 }
 
 #[test]

@@ -406,18 +406,19 @@ fn spugs_uncontrolled_mites_can_only_charge_towards_the_nearest_enemy() {
     play(&mut s, 0, &mv(m, 20.0, 12.0), &[]);
 }
 
+/// The Controller `ctl` detonates the Mite named `mite`.
+fn detonate(ctl: GroupId, mite: &str) -> String {
+    format!(r#"{{"detonate":{{"group":{ctl},"mite":"{mite}"}}}}"#)
+}
+
 #[test]
 fn spugs_uncontrolled_mites_cannot_be_detonated() {
     let (mut s, m, _) = uncontrolled();
     let ctl = gid(&s, "sq1");
     card(&mut s, 0, CardKind::Single);
     let mite = figures(&s, m)[0].clone();
-    when_seat(
-        &mut s,
-        0,
-        &format!(r#"{{"detonate":{{"group":{ctl},"mite":"{mite}"}}}}"#),
-    )
-    .refused("[Spugs] Spugs Brood One has no Controller");
+    when_seat(&mut s, 0, &detonate(ctl, &mite))
+        .refused("[Spugs] Spugs Brood One has no Controller");
 }
 
 #[test]
@@ -475,12 +476,19 @@ fn spugs_burrowers_tunnel_down_anywhere_and_surface_one_action_each_carrying_a_s
     );
 }
 
+/// The Spugs, placed as `position` says (the Burrower first), on a card of
+/// `kind`; the Burrower has tunnelled down (one action).
+fn burrowed<const N: usize>(position: &str, kind: CardKind) -> (InvasionState, [GroupId; N]) {
+    let mut s = spugs();
+    let groups = placed(&mut s, position);
+    card(&mut s, 0, kind);
+    play(&mut s, 0, &group_order("burrow", groups[0]), &[]);
+    (s, groups)
+}
+
 #[test]
 fn spugs_surfacing_at_an_existing_hole_is_free_for_the_worm() {
-    let mut s = spugs();
-    let [w] = placed(&mut s, "w1 at 20,20");
-    card(&mut s, 0, CardKind::Double);
-    play(&mut s, 0, &group_order("burrow", w), &[]);
+    let (mut s, [w]) = burrowed("w1 at 20,20", CardKind::Double);
     let p = play(&mut s, 0, &surface_hole(w, 0), &[]);
     assert!(!p.any(|e| matches!(e, E::Spent { .. })));
     assert_eq!(s.actions_left(), 1);
@@ -542,10 +550,7 @@ fn spugs_an_opponent_may_close_a_hole_with_a_whole_groups_action() {
 
 #[test]
 fn spugs_burrowers_attack_in_melee_with_6d6_when_they_surface_next_to_enemies() {
-    let mut s = spugs();
-    let [w, _] = placed(&mut s, "w1 at 10,20; s1 at 30,20");
-    card(&mut s, 0, CardKind::Triple);
-    play(&mut s, 0, &group_order("burrow", w), &[]);
+    let (mut s, [w, _]) = burrowed("w1 at 10,20; s1 at 30,20", CardKind::Triple);
     let p = play(&mut s, 0, &surface_to(w, 2895, 2000), &[]);
     p.assert_says("Spugs Burrower Worm and U.N.I.T. 1st Squad, Section A locked in hand-to-hand");
     assert_eq!(melee_dice(&s, w), 6);
@@ -559,10 +564,7 @@ fn spugs_burrowers_attack_in_melee_with_6d6_when_they_surface_next_to_enemies() 
 /// of bounds in `lock`) instead of being refused.
 #[test]
 fn spugs_surface_declaring_contact_with_no_such_group_is_refused_not_a_panic() {
-    let mut s = spugs();
-    let [w, _] = placed(&mut s, "w1 at 10,20; s1 at 30,20");
-    card(&mut s, 0, CardKind::Triple);
-    play(&mut s, 0, &group_order("burrow", w), &[]);
+    let (mut s, [w, _]) = burrowed("w1 at 10,20; s1 at 30,20", CardKind::Triple);
     let surface = format!(
         r#"{{"surface":{{"group":{w},"to":{{"x":2895,"y":2000}},"declare":{{"contact":999}}}}}}"#
     );
@@ -582,10 +584,7 @@ fn spugs_burrowers_cannot_surface_before_tunnelling_down() {
 
 #[test]
 fn spugs_on_screen_a_burrower_tunnels_to_a_point() {
-    let mut s = spugs();
-    let [w] = placed(&mut s, "w1 at 10,20");
-    card(&mut s, 0, CardKind::Double);
-    play(&mut s, 0, &group_order("burrow", w), &[]);
+    let (mut s, [w]) = burrowed("w1 at 10,20", CardKind::Double);
     when_seat(&mut s, 0, &group_order("tunnel", w)).refused_starting("[Spugs] give the point");
 }
 
@@ -620,12 +619,7 @@ fn spugs_a_blast_over_two_groups_of_one_faction_lets_its_player_choose_in_either
     card(&mut s, 0, CardKind::Single);
     let mite = figures(&s, m)[0].clone();
     // 4D6 = 12: two men of each section (the U.N.I.T. player chooses).
-    play(
-        &mut s,
-        0,
-        &format!(r#"{{"detonate":{{"group":{ctl},"mite":"{mite}"}}}}"#),
-        &[3, 3, 3, 3],
-    );
+    play(&mut s, 0, &detonate(ctl, &mite), &[3, 3, 3, 3]);
     assert_eq!(s.pending.len(), 2);
     // Either group's figures may be chosen first.
     for g in [a, b] {

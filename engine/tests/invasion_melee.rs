@@ -32,6 +32,36 @@ fn engaged(kind: CardKind) -> (InvasionState, GroupId, GroupId) {
     (s, sec, dal)
 }
 
+/// When U.N.I.T. (seat 0) strikes with `unit` and the Daleks (seat 1) with
+/// `daleks`: what the Daleks' strike told.
+fn strikes(s: &mut InvasionState, unit: &[u8], daleks: &[u8]) -> Played {
+    play(s, 0, r#"{"strike":{}}"#, unit);
+    play(s, 1, r#"{"strike":{}}"#, daleks)
+}
+
+/// Engaged on a Single card; the U.N.I.T. card passes and the Spug card
+/// comes, its Brood placed as `position` says (its group last).
+fn spug_card(position: &str) -> (InvasionState, GroupId, GroupId, GroupId) {
+    let (mut s, sec, dal) = engaged(CardKind::Single);
+    step(&mut s, &[]);
+    play(&mut s, 0, r#""end_card""#, &[]);
+    let [sq] = placed(&mut s, position);
+    (s, sec, dal, sq)
+}
+
+/// When the charge's card ends and the fight is resolved, U.N.I.T. striking
+/// with eight ones and the Daleks with `daleks`: what the Daleks' strike
+/// told.
+fn resolved(s: &mut InvasionState, charger: u8, daleks: &[u8]) -> Played {
+    end_card_then_step(s, charger);
+    strikes(s, &[1; 8], daleks)
+}
+
+/// Then the fights are resolved next.
+fn melees_resolve_next(s: &InvasionState) -> bool {
+    matches!(s.pending.first(), Some(Pending::ResolveMelees { .. }))
+}
+
 fn centre(s: &InvasionState, g: GroupId) -> Point {
     table::centre(&s.group(g).points())
 }
@@ -70,10 +100,7 @@ fn hand_to_hand_is_resolved_after_the_actions_of_a_double_card() {
     let (mut s, sec, dal) = engaged(CardKind::Double);
     // The second action first (a shot of the other patrol elsewhere is fine).
     play(&mut s, 1, r#""end_card""#, &[]);
-    assert!(matches!(
-        s.pending.first(),
-        Some(Pending::ResolveMelees { .. })
-    ));
+    assert!(melees_resolve_next(&s));
     let p = step(&mut s, &[]);
     p.assert_says("the melee is resolved: U.N.I.T. 8D6, Daleks 18D6");
     assert!(matches!(
@@ -88,8 +115,7 @@ fn hand_to_hand_is_resolved_after_the_actions_of_a_double_card() {
     let s2 = gid(&s, "s2");
     let e = refused(&mut s, 0, &mv(s2, 5.0, 5.0), &[]);
     assert!(e.message.contains("must first strike"), "{e}");
-    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
-    play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
+    strikes(&mut s, &[1; 8], &[1; 18]);
     let _ = (sec, dal);
 }
 
@@ -97,10 +123,7 @@ fn hand_to_hand_is_resolved_after_the_actions_of_a_double_card() {
 fn hand_to_hand_is_resolved_after_the_actions_of_a_triple_card() {
     let (mut s, ..) = engaged(CardKind::Triple);
     play(&mut s, 1, r#""end_card""#, &[]);
-    assert!(matches!(
-        s.pending.first(),
-        Some(Pending::ResolveMelees { .. })
-    ));
+    assert!(melees_resolve_next(&s));
 }
 
 #[test]
@@ -117,10 +140,7 @@ fn hand_to_hand_is_not_resolved_after_a_single_card() {
     let mut s2 = s.clone();
     s2.drawn[1].kind = CardKind::Double;
     play(&mut s2, 0, r#""end_card""#, &[]);
-    assert!(matches!(
-        s2.pending.first(),
-        Some(Pending::ResolveMelees { .. })
-    ));
+    assert!(melees_resolve_next(&s2));
 }
 
 #[test]
@@ -161,11 +181,8 @@ fn hand_to_hand_groups_not_involved_may_not_shoot_in_if_their_faction_has_member
 
 #[test]
 fn hand_to_hand_outsiders_shooting_in_even_dice_to_the_target_odd_dice_to_the_others() {
-    let (mut s, sec, dal) = engaged(CardKind::Single);
-    step(&mut s, &[]);
-    play(&mut s, 0, r#""end_card""#, &[]);
     // The Spug card: Brood Two (9D6) shoots the Daleks in the fight.
-    let [sq] = placed(&mut s, "sq2 at 14,23");
+    let (mut s, sec, dal, sq) = spug_card("sq2 at 14,23");
     let p = play(&mut s, 2, &shoot(&[sq], dal), &[6, 6, 6, 6, 2, 2, 5, 3, 1]);
     let shared: Vec<(GroupId, Vec<u8>, u32, u32)> = p
         .events
@@ -239,10 +256,8 @@ fn resolving_uses_the_open_kill_score_even_for_groups_in_cover() {
     // U.N.I.T. in cover charges the Daleks in cover: the Daleks defend it.
     play(&mut s, 0, &mv(sec, 41.0, 7.95), &[]);
     assert_eq!(s.melees[0].defender, Some((dal, Cover::Cover)));
-    end_card_then_step(&mut s, 0);
     // The attackers (U.N.I.T.) are hit at the open score: 18 ones kill 3.
-    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
-    let p = play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
+    let p = resolved(&mut s, 0, &[1; 18]);
     p.assert_says("U.N.I.T. 1st Squad, Section A take 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1 = 18: 3 kills at 6 each");
 }
 
@@ -258,20 +273,15 @@ fn resolving_a_faction_defending_a_terrain_feature_gets_its_cover() {
     let p = play(&mut s, 1, &mv(dal, 29.5, 32.1), &[]);
     p.assert_says("U.N.I.T. 1st Squad, Section A defend a building");
     assert_eq!(s.melees[0].defender, Some((sec, Cover::Building)));
-    end_card_then_step(&mut s, 1);
-    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     // 36 at 12 each: three, not all four.
-    let p = play(&mut s, 1, r#"{"strike":{}}"#, &[2; 18]);
+    let p = resolved(&mut s, 1, &[2; 18]);
     p.assert_says("= 36: 3 kills at 12 each");
 }
 
 #[test]
 fn resolving_with_more_than_two_factions_the_striker_chooses_a_target_faction() {
-    let (mut s, sec, dal) = engaged(CardKind::Single);
-    step(&mut s, &[]);
-    play(&mut s, 0, r#""end_card""#, &[]);
     // The Spugs join the fight.
-    let [sq] = placed(&mut s, "sq2 at 26,24");
+    let (mut s, sec, dal, sq) = spug_card("sq2 at 26,24");
     play(&mut s, 2, &mv(sq, 23.3, 21.1), &[]);
     assert_eq!(s.melees[0].groups.len(), 3);
     // The next card is a U.N.I.T. Single: make it a Double to resolve.
@@ -296,8 +306,7 @@ fn resolving_with_more_than_two_factions_the_striker_chooses_a_target_faction() 
 #[test]
 fn resolving_a_single_faction_left_stays_and_the_fight_is_over() {
     let (mut s, sec, dal) = resolving();
-    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
-    play(&mut s, 1, r#"{"strike":{}}"#, &[6; 18]);
+    strikes(&mut s, &[1; 8], &[6; 18]);
     assert_eq!(alive(&s, sec), 0);
     let before = s.group(dal).points();
     let p = step(&mut s, &[]);
@@ -321,8 +330,7 @@ fn resolving_defenders_stay_put_and_attackers_move_back_a_full_move() {
     place(&mut s, dal, 22.0, 32.1);
     card(&mut s, 1, CardKind::Double);
     charge_and_end_card(&mut s, 1, &mv(dal, 29.5, 32.1));
-    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
-    play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
+    strikes(&mut s, &[1; 8], &[1; 18]);
     // 18 at 12: one man falls.
     let one = figures(&s, sec)[3].clone();
     play(&mut s, 0, &casualties(&[&one]), &[]);
@@ -343,8 +351,7 @@ fn resolving_with_no_position_held_all_factions_move_a_full_move_apart() {
     let (mut s, sec, dal) = resolving();
     // The battle option (rules version 6): the game chooses the way.
     s.game_chooses_retreats = true;
-    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
-    play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
+    strikes(&mut s, &[1; 8], &[1; 18]);
     // Daleks chose nothing: 8 ones kill none; U.N.I.T. loses 3 at 6 each.
     remove_first(&mut s, 0, sec, 3);
     let (a, b) = (centre(&s, sec), centre(&s, dal));
@@ -363,18 +370,14 @@ fn resolving_spugs_fight_to_the_death_and_the_combat_continues_on_the_next_card(
     let (mut s, [sec, sq]) = given_at(&["unit", "spugs"], "s1 at 20,20; sq2 at 20,30");
     seat_cards(&mut s, &[(1, CardKind::Double), (0, CardKind::Double)]);
     charge_and_end_card(&mut s, 1, &mv(sq, 20.0, 21.05));
-    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
-    play(&mut s, 1, r#"{"strike":{}}"#, &[1; 9]);
+    strikes(&mut s, &[1; 8], &[1; 9]);
     remove_first(&mut s, 0, sec, 1);
     let p = step(&mut s, &[]);
     assert_eq!(p.events, vec![E::FightsOn { melee: 0 }]);
     assert!(s.group(sq).locked.is_some() && s.group(sec).locked.is_some());
     // The U.N.I.T. Double resolves it again.
     play(&mut s, 0, r#""end_card""#, &[]);
-    assert!(matches!(
-        s.pending.first(),
-        Some(Pending::ResolveMelees { .. })
-    ));
+    assert!(melees_resolve_next(&s));
 }
 
 // ---- Rules version 2: the aftermath and reinforcements --------------------------
@@ -392,9 +395,8 @@ fn stormed() -> (InvasionState, GroupId, GroupId) {
 fn resolving_a_single_faction_left_may_move_to_occupy_any_ground_that_their_opponent_was_holding() {
     let (mut s, sec, dal) = stormed();
     let held: Vec<Point> = s.group(sec).points();
-    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
     // 18 sixes at the building's 12: all four defenders fall.
-    play(&mut s, 1, r#"{"strike":{}}"#, &[6; 18]);
+    strikes(&mut s, &[1; 8], &[6; 18]);
     assert_eq!(alive(&s, sec), 0);
     let p = step(&mut s, &[]);
     p.assert_says("may take the ground they held (a building)");
@@ -426,8 +428,7 @@ fn resolving_a_single_faction_left_may_move_to_occupy_any_ground_that_their_oppo
 #[test]
 fn resolving_the_winners_may_also_stay_where_they_fought() {
     let (mut s, sec, dal) = stormed();
-    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
-    play(&mut s, 1, r#"{"strike":{}}"#, &[6; 18]);
+    strikes(&mut s, &[1; 8], &[6; 18]);
     assert_eq!(alive(&s, sec), 0);
     step(&mut s, &[]);
     let before = s.group(dal).points();
@@ -443,8 +444,7 @@ fn resolving_defenders_who_win_alone_are_not_offered_their_own_ground() {
     kill(&mut s, dal, 1);
     let held = s.group(sec).points();
     // 8 sixes: 48 at the open 24 kills both Daleks left.
-    play(&mut s, 0, r#"{"strike":{}}"#, &[6; 8]);
-    play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
+    strikes(&mut s, &[6; 8], &[1; 18]);
     assert_eq!(alive(&s, dal), 0);
     remove_first(&mut s, 0, sec, 1);
     let p = step(&mut s, &[]);
@@ -465,8 +465,7 @@ fn resolving_a_single_faction_left_forms_suitable_groups_based_on_their_organisa
     assert_eq!(alive(&s, beta), 0);
     // The card's two actions are used: the melee is resolved at its end.
     steps(&mut s);
-    play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
-    play(&mut s, 1, r#"{"strike":{}}"#, &[6; 36]);
+    strikes(&mut s, &[1; 8], &[6; 36]);
     assert_eq!(alive(&s, sec), 0);
     let p = step(&mut s, &[]);
     // "they will form suitable groups based on their organisation, Daleks

@@ -31,17 +31,43 @@ fn moved(p: &Played) -> (Vec<Point>, Option<String>) {
         .expect("a Moved event")
 }
 
-fn unit() -> (xenolog_engine::games::invasion::InvasionState, GroupId) {
+/// U.N.I.T. section A placed at (x, y), on a Triple card of U.N.I.T.
+fn unit_at(x: f64, y: f64) -> (xenolog_engine::games::invasion::InvasionState, GroupId) {
     let mut s = given(&["unit", "daleks"]);
     let g = gid(&s, "s1");
+    place(&mut s, g, x, y);
     card(&mut s, 0, CardKind::Triple);
+    (s, g)
+}
+
+/// U.N.I.T. section A moved from `from` to `to`: what it told, where its
+/// figures ended and why the move stopped short.
+fn unit_moved(from: (f64, f64), to: (f64, f64)) -> (Played, Vec<Point>, Option<String>) {
+    let (mut s, g) = unit_at(from.0, from.1);
+    let p = play(&mut s, 0, &mv(g, to.0, to.1), &[]);
+    let (pts, why) = moved(&p);
+    (p, pts, why)
+}
+
+/// The Spugs' one group at `position`, on a Triple card of the Spugs.
+fn spugs_at(position: &str) -> (xenolog_engine::games::invasion::InvasionState, GroupId) {
+    let (mut s, [g]) = given_at(&["spugs", "unit"], position);
+    card(&mut s, 0, CardKind::Triple);
+    (s, g)
+}
+
+/// U.N.I.T. section A in the wood, by its right edge (x = 10).
+fn in_the_wood() -> (xenolog_engine::games::invasion::InvasionState, GroupId) {
+    let (mut s, g) = unit_at(9.0, 33.0);
+    put(&mut s, g, 1, 8.0, 33.0);
+    put(&mut s, g, 2, 8.0, 34.1);
+    put(&mut s, g, 3, 9.0, 34.1);
     (s, g)
 }
 
 #[test]
 fn move_the_standard_move_is_eight_inches_in_a_straight_line_in_any_direction() {
-    let (mut s, g) = unit();
-    place(&mut s, g, 20.0, 10.0);
+    let (mut s, g) = unit_at(20.0, 10.0);
     let p = play(&mut s, 0, &mv(g, 20.0, 18.0), &[]);
     assert_eq!(moved(&p).0[0], pt(20.0, 18.0));
     // Diagonally: 6" across and 8" down is 10".
@@ -53,16 +79,14 @@ fn move_the_standard_move_is_eight_inches_in_a_straight_line_in_any_direction() 
 
 #[test]
 fn move_a_group_never_has_to_move_the_full_distance() {
-    let (mut s, g) = unit();
-    place(&mut s, g, 20.0, 10.0);
+    let (mut s, g) = unit_at(20.0, 10.0);
     let p = play(&mut s, 0, &mv(g, 20.5, 10.5), &[]);
     assert_eq!(moved(&p).0[0], pt(20.5, 10.5));
 }
 
 #[test]
 fn move_the_rest_of_the_group_is_placed_next_to_the_lead_figure() {
-    let (mut s, g) = unit();
-    place(&mut s, g, 20.0, 10.0);
+    let (mut s, g) = unit_at(20.0, 10.0);
     let p = play(&mut s, 0, &mv(g, 20.0, 18.0), &[]);
     let pts = moved(&p).0;
     assert_eq!(pts.len(), 4);
@@ -77,9 +101,8 @@ fn move_the_rest_of_the_group_is_placed_next_to_the_lead_figure() {
 
 #[test]
 fn move_when_the_same_group_moves_again_measure_from_any_figure() {
-    let (mut s, g) = unit();
     // The fourth man is 3.3" to the right of the first.
-    place(&mut s, g, 20.0, 10.0);
+    let (mut s, g) = unit_at(20.0, 10.0);
     let fourth = figures(&s, g)[3].clone();
     // 8" from the fourth man, 11.3" from the first.
     let e = refused(&mut s, 0, &mv(g, 31.3, 10.0), &[]);
@@ -95,11 +118,8 @@ fn move_when_the_same_group_moves_again_measure_from_any_figure() {
 
 #[test]
 fn move_ends_when_a_group_enters_a_terrain_feature() {
-    let (mut s, g) = unit();
     // The wood is 4..10 x 30..36; the move runs into it from below the wall.
-    place(&mut s, g, 7.0, 26.0);
-    let p = play(&mut s, 0, &mv(g, 7.0, 33.0), &[]);
-    let (pts, why) = moved(&p);
+    let (p, pts, why) = unit_moved((7.0, 26.0), (7.0, 33.0));
     assert_eq!(pts[0], pt(7.0, 30.25), "0.25\" inside the edge (assumed)");
     assert_eq!(why.as_deref(), Some("entered Wood (cover)"));
     p.assert_says("U.N.I.T. 1st Squad, Section A moved to (7\", 30.2\"): entered Wood (cover)");
@@ -107,38 +127,26 @@ fn move_ends_when_a_group_enters_a_terrain_feature() {
 
 #[test]
 fn move_ends_once_a_group_crosses_a_linear_barrier() {
-    let (mut s, g) = unit();
     // The wall runs from (2,24) to (14,24).
-    place(&mut s, g, 7.0, 20.0);
-    let p = play(&mut s, 0, &mv(g, 7.0, 27.0), &[]);
-    let (pts, why) = moved(&p);
+    let (_, pts, why) = unit_moved((7.0, 20.0), (7.0, 27.0));
     assert_eq!(pts[0], pt(7.0, 24.5), "0.5\" past the wall (assumed)");
     assert_eq!(why.as_deref(), Some("crossed Wall"));
 }
 
 #[test]
 fn move_out_of_a_terrain_feature_is_measured_from_its_edge() {
-    let (mut s, g) = unit();
     // In the wood (right edge at x = 10): 9" to (18,33) is 8" from the edge.
-    place(&mut s, g, 9.0, 33.0);
-    put(&mut s, g, 1, 8.0, 33.0);
-    put(&mut s, g, 2, 8.0, 34.1);
-    put(&mut s, g, 3, 9.0, 34.1);
+    let (mut s, g) = in_the_wood();
     let p = play(&mut s, 0, &mv(g, 18.0, 33.0), &[]);
     assert_eq!(moved(&p).0[0], pt(18.0, 33.0));
-    let (mut s, g) = unit();
-    place(&mut s, g, 9.0, 33.0);
-    put(&mut s, g, 1, 8.0, 33.0);
-    put(&mut s, g, 2, 8.0, 34.1);
-    put(&mut s, g, 3, 9.0, 34.1);
+    let (mut s, g) = in_the_wood();
     when_seat(&mut s, 0, &mv(g, 18.5, 33.0))
         .refused("[Move] that is 8.5\" away from the edge of Wood; this group moves 8\"");
 }
 
 #[test]
 fn move_spugs_travel_16_inches_per_move() {
-    let (mut s, [g]) = given_at(&["spugs", "unit"], "sq2 at 20,5");
-    card(&mut s, 0, CardKind::Triple);
+    let (mut s, g) = spugs_at("sq2 at 20,5");
     play(&mut s, 0, &mv(g, 20.0, 21.0), &[]);
     when_seat(&mut s, 0, &mv(g, 20.0, 37.5))
         .refused("[Move] that is 16.5\" away; this group moves 16\"");
@@ -146,8 +154,7 @@ fn move_spugs_travel_16_inches_per_move() {
 
 #[test]
 fn move_mites_travel_24_inches_per_move() {
-    let (mut s, [g]) = given_at(&["spugs", "unit"], "m1 at 12,5");
-    card(&mut s, 0, CardKind::Triple);
+    let (mut s, g) = spugs_at("m1 at 12,5");
     when_seat(&mut s, 0, &mv(g, 12.0, 29.5))
         .refused("[Move] that is 24.5\" away; this group moves 24\"");
     play(&mut s, 0, &mv(g, 36.0, 5.0), &[]);
@@ -199,8 +206,7 @@ fn move_soft_going_mites_cannot_cross_it_spugs_jump_it_when_less_than_8_inches()
 
 #[test]
 fn move_off_the_table_is_refused() {
-    let (mut s, g) = unit();
-    place(&mut s, g, 2.0, 10.0);
+    let (mut s, g) = unit_at(2.0, 10.0);
     let e = refused(&mut s, 0, &mv(g, -3.0, 10.0), &[]);
     assert!(e.message.contains("is off the table"), "{e}");
 }
@@ -227,17 +233,15 @@ fn move_at_a_real_table_the_players_move_and_declare_the_cover_marked_in_the_log
 
 #[test]
 fn move_on_screen_needs_a_point() {
-    let (mut s, g) = unit();
-    place(&mut s, g, 20.0, 10.0);
+    let (mut s, g) = unit_at(20.0, 10.0);
     let e = refused(&mut s, 0, &group_order("move", g), &[]);
     assert!(refusal(&e).starts_with("[Move] give the point"), "{e}");
 }
 
 #[test]
 fn move_a_figure_cannot_end_on_another_figure() {
-    let (mut s, g) = unit();
+    let (mut s, g) = unit_at(20.0, 10.0);
     let dal = gid(&s, "d1");
-    place(&mut s, g, 20.0, 10.0);
     place(&mut s, dal, 20.0, 16.0);
     when_seat(&mut s, 0, &mv(g, 20.0, 16.5))
         .refused("[Move] a figure already stands there (at (20\", 16\")): bases cannot overlap");

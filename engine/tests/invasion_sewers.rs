@@ -11,28 +11,27 @@ use when::*;
 use xenolog_engine::games::invasion::InvasionState;
 use xenolog_engine::games::invasion::state::{CardKind, GroupId, InvasionEvent as E, Place};
 
-/// U.N.I.T. section A beside the manhole at (40,20), with the sewers rule.
-fn sewers() -> (InvasionState, GroupId) {
+/// U.N.I.T. section A beside the manhole at (40,20), with the sewers rule;
+/// a card of `kind` of seat `seat` being played.
+fn sewers(seat: u8, kind: CardKind) -> (InvasionState, GroupId) {
     let mut s = given_with(&["unit", "spugs"], true, false);
     let [sec] = placed(&mut s, "s1 at 40.5,20.5");
+    card(&mut s, seat, kind);
     (s, sec)
 }
 
 #[test]
 fn sewers_descending_takes_one_action_at_a_manhole() {
-    let (mut s, sec) = sewers();
-    card(&mut s, 0, CardKind::Triple);
+    let (mut s, sec) = sewers(0, CardKind::Triple);
     let p = play(&mut s, 0, &group_order("descend", sec), &[]);
     p.assert_says("U.N.I.T. 1st Squad, Section A went below the table");
-    assert_eq!(s.group(sec).place, Place::Below);
-    assert_eq!(s.spent_by(sec), 1);
+    assert_place(&s, sec, Place::Below, 1);
 }
 
 #[test]
 fn sewers_descending_needs_a_manhole_or_a_spug_hole() {
-    let (mut s, sec) = sewers();
+    let (mut s, sec) = sewers(0, CardKind::Single);
     place(&mut s, sec, 20.0, 20.0);
-    card(&mut s, 0, CardKind::Single);
     when_seat(&mut s, 0, &group_order("descend", sec))
         .refused("[Sewers] the group must be at a manhole or a Spug hole");
 }
@@ -47,8 +46,7 @@ fn sewers_are_an_option() {
 
 #[test]
 fn sewers_moving_takes_one_action_and_surfacing_two() {
-    let (mut s, sec) = sewers();
-    card(&mut s, 0, CardKind::Triple);
+    let (mut s, sec) = sewers(0, CardKind::Triple);
     play(&mut s, 0, &group_order("descend", sec), &[]);
     let p = play(
         &mut s,
@@ -69,18 +67,16 @@ fn sewers_moving_takes_one_action_and_surfacing_two() {
 
 #[test]
 fn sewers_a_move_below_on_screen_names_the_manhole() {
-    let (mut s, sec) = sewers();
+    let (mut s, sec) = sewers(0, CardKind::Single);
     below(&mut s, sec, 40.0, 20.0);
-    card(&mut s, 0, CardKind::Single);
     when_seat(&mut s, 0, &group_order("sewer", sec)).refused_starting("[Sewers]");
 }
 
 #[test]
 fn sewers_groups_below_cannot_shoot_or_be_shot() {
-    let (mut s, sec) = sewers();
+    let (mut s, sec) = sewers(1, CardKind::Single);
     let [sq] = placed(&mut s, "sq2 at 30,20");
     below(&mut s, sec, 40.0, 20.0);
-    card(&mut s, 1, CardKind::Single);
     let e = refused(&mut s, 1, &shoot(&[sq], sec), &[]);
     assert!(e.message.ends_with("is not on the table"), "{e}");
 }

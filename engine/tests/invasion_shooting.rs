@@ -8,14 +8,20 @@ mod when;
 
 use support::*;
 use when::*;
+use xenolog_engine::games::invasion::InvasionState;
 use xenolog_engine::games::invasion::model::Cover;
-use xenolog_engine::games::invasion::state::{CardKind, InvasionEvent as E};
+use xenolog_engine::games::invasion::state::{CardKind, GroupId, InvasionEvent as E};
 
-/// U.N.I.T. section A (4 men, 8D6) at (10,20); Dalek Patrol Alpha (3) at (10,12).
-fn unit_v_daleks() -> xenolog_engine::games::invasion::InvasionState {
-    let (s, [_, _]) = given_at(&["unit", "daleks"], "s1 at 10,20; d1 at 10,12");
-    s
+/// U.N.I.T. section A (4 men, 8D6) at (10,20); Dalek Patrol Alpha (3) at
+/// (10,12); a card of `kind` of seat `seat` being played.
+fn unit_v_daleks(seat: u8, kind: CardKind) -> (InvasionState, GroupId, GroupId) {
+    let (mut s, [sec, dal]) = given_at(&["unit", "daleks"], "s1 at 10,20; d1 at 10,12");
+    card(&mut s, seat, kind);
+    (s, sec, dal)
 }
+
+/// The worked examples' 12D6 of two Daleks: 47.
+const FORTY_SEVEN: [u8; 12] = [1, 2, 2, 4, 4, 4, 4, 5, 5, 5, 5, 6];
 
 fn shot(p: &Played) -> (usize, u32, u32, u32, Cover) {
     p.events
@@ -38,9 +44,7 @@ fn shot(p: &Played) -> (usize, u32, u32, u32, Cover) {
 
 #[test]
 fn shoot_worked_example_unit_8d6_rolling_29_kills_one_dalek_extra_5_do_nothing() {
-    let mut s = unit_v_daleks();
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    card(&mut s, 0, CardKind::Single);
+    let (mut s, sec, dal) = unit_v_daleks(0, CardKind::Single);
     let p = play(&mut s, 0, &shoot(&[sec], dal), &[2, 2, 2, 3, 3, 5, 6, 6]);
     assert_eq!(shot(&p), (8, 29, 24, 1, Cover::Open));
     p.assert_says("8D6 at Daleks Dalek Patrol Alpha: 2,2,2,3,3,5,6,6 = 29: 1 kill at 24 each in the open, the extra 5 points do nothing");
@@ -57,17 +61,10 @@ fn shoot_worked_example_unit_8d6_rolling_29_kills_one_dalek_extra_5_do_nothing()
 
 #[test]
 fn shoot_worked_example_two_daleks_12d6_rolling_47_exterminate_a_four_man_section_in_the_open() {
-    let mut s = unit_v_daleks();
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
+    let (mut s, sec, dal) = unit_v_daleks(1, CardKind::Single);
     kill(&mut s, dal, 1);
     place(&mut s, dal, 10.0, 12.0);
-    card(&mut s, 1, CardKind::Single);
-    let p = play(
-        &mut s,
-        1,
-        &shoot(&[dal], sec),
-        &[1, 2, 2, 4, 4, 4, 4, 5, 5, 5, 5, 6],
-    );
+    let p = play(&mut s, 1, &shoot(&[dal], sec), &FORTY_SEVEN);
     // 47 / 6 = 7 kills, but the section is four men.
     assert_eq!(shot(&p), (12, 47, 6, 4, Cover::Open));
     let killed = p.count(|e| matches!(e, E::Killed { .. }));
@@ -79,21 +76,14 @@ fn shoot_worked_example_two_daleks_12d6_rolling_47_exterminate_a_four_man_sectio
 
 #[test]
 fn shoot_worked_example_in_a_building_the_same_47_kills_three_and_the_last_11_are_not_enough() {
-    let mut s = unit_v_daleks();
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
+    let (mut s, sec, dal) = unit_v_daleks(1, CardKind::Single);
     kill(&mut s, dal, 1);
     // The section inside the house, the Daleks outside its door, in sight.
     place(&mut s, sec, 31.0, 31.0);
     put(&mut s, sec, 2, 31.0, 32.2);
     put(&mut s, sec, 3, 32.1, 32.2);
     place(&mut s, dal, 31.0, 27.0);
-    card(&mut s, 1, CardKind::Single);
-    let p = play(
-        &mut s,
-        1,
-        &shoot(&[dal], sec),
-        &[1, 2, 2, 4, 4, 4, 4, 5, 5, 5, 5, 6],
-    );
+    let p = play(&mut s, 1, &shoot(&[dal], sec), &FORTY_SEVEN);
     assert_eq!(shot(&p), (12, 47, 12, 3, Cover::Building));
     p.assert_says("= 47: 3 kills at 12 each in a building, the extra 11 points do nothing");
     // Three of four: U.N.I.T. chooses who dies.
@@ -104,9 +94,7 @@ fn shoot_worked_example_in_a_building_the_same_47_kills_three_and_the_last_11_ar
 
 #[test]
 fn linked_fire_worked_example_double_card_totals_16d6_before_casualties() {
-    let mut s = unit_v_daleks();
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    card(&mut s, 0, CardKind::Double);
+    let (mut s, sec, dal) = unit_v_daleks(0, CardKind::Double);
     // 16 dice totalling 50: two kills at 24 (a single 8D6 of these could not
     // reach 48 unless it rolled very high).
     let dice = [3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4];
@@ -120,17 +108,14 @@ fn linked_fire_worked_example_double_card_totals_16d6_before_casualties() {
 
 #[test]
 fn linked_fire_is_from_one_card_only_a_single_card_gives_one_shot() {
-    let mut s = unit_v_daleks();
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    card(&mut s, 0, CardKind::Single);
+    let (mut s, sec, dal) = unit_v_daleks(0, CardKind::Single);
     when_seat(&mut s, 0, &shoot(&[sec, sec], dal)).refused_starting("[Action cards]");
 }
 
 #[test]
 fn linked_fire_two_groups_at_one_target_total_their_dice() {
-    let mut s = unit_v_daleks();
+    let (mut s, ..) = unit_v_daleks(0, CardKind::Double);
     let [a, b, dal] = placed(&mut s, "s1; s2 at 16,20; d1");
-    card(&mut s, 0, CardKind::Double);
     let p = play(&mut s, 0, &shoot(&[a, b], dal), &[6; 16]);
     assert_eq!(shot(&p), (16, 96, 24, 3, Cover::Open));
     assert_eq!(alive(&s, dal), 0);
@@ -149,9 +134,7 @@ fn linked_fire_mib_cannot_link_fire() {
 
 #[test]
 fn shoot_each_shooting_action_is_resolved_separately_and_casualties_removed_at_once() {
-    let mut s = unit_v_daleks();
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    card(&mut s, 0, CardKind::Double);
+    let (mut s, sec, dal) = unit_v_daleks(0, CardKind::Double);
     // Two separate shots of 23 each: neither kills, though together they
     // would have made 46 (still short of 48) -- and 8 sixes kill two at once.
     let p = play(&mut s, 0, &shoot(&[sec], dal), &[6, 6, 6, 6, 6, 6, 6, 6]);
@@ -168,9 +151,7 @@ fn shoot_each_shooting_action_is_resolved_separately_and_casualties_removed_at_o
 
 #[test]
 fn shoot_casualties_chosen_only_by_the_targets_player_and_only_living_figures() {
-    let mut s = unit_v_daleks();
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
-    card(&mut s, 0, CardKind::Single);
+    let (mut s, sec, dal) = unit_v_daleks(0, CardKind::Single);
     play(&mut s, 0, &shoot(&[sec], dal), &[6, 6, 6, 6, 1, 1, 1, 1]);
     let d = figures(&s, dal)[0].clone();
     let e = refused(&mut s, 0, &casualties(&[&d]), &[]);
@@ -223,48 +204,42 @@ fn shoot_kill_score_per_cover_class_open_cover_building() {
 fn shoot_target_cover_is_the_least_cover_of_its_figures() {
     // Two men in the cornfield (cover), two in the open beside it: the
     // shooter picks the exposed ones (assumed), so the open kill score.
-    let mut s = unit_v_daleks();
+    let (mut s, ..) = unit_v_daleks(1, CardKind::Single);
     let [sec, dal] = placed(&mut s, "s1 at 41,6; d1");
     put(&mut s, sec, 3, 38.0, 6.0);
     place(&mut s, dal, 41.0, 16.0);
-    card(&mut s, 1, CardKind::Single);
     let p = play(&mut s, 1, &shoot(&[dal], sec), &[1; 18]);
     assert_eq!(shot(&p), (18, 18, 6, 3, Cover::Open));
 }
 
 #[test]
 fn shoot_line_of_sight_blocked_by_blocking_terrain() {
-    let mut s = unit_v_daleks();
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
+    let (mut s, sec, dal) = unit_v_daleks(0, CardKind::Single);
     // The wood (4..10 x 30..36) between them.
     place(&mut s, sec, 5.0, 27.0);
     place(&mut s, dal, 5.0, 39.0);
-    card(&mut s, 0, CardKind::Single);
     when_seat(&mut s, 0, &shoot(&[sec], dal))
         .refused("[Shoot] U.N.I.T. 1st Squad, Section A cannot see Daleks Dalek Patrol Alpha: the line of sight is blocked by Wood");
 }
 
 #[test]
 fn shoot_cover_that_does_not_block_does_not_block_sight() {
-    let mut s = unit_v_daleks();
-    let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
+    let (mut s, sec, dal) = unit_v_daleks(0, CardKind::Single);
     // The cornfield (40..46 x 4..10) between them: cover, not blocking.
     place(&mut s, sec, 41.0, 2.5);
     place(&mut s, dal, 41.0, 12.0);
-    card(&mut s, 0, CardKind::Single);
     play(&mut s, 0, &shoot(&[sec], dal), &[1; 8]);
 }
 
 #[test]
 fn shoot_line_of_sight_blocked_by_an_intervening_group_even_between_its_figures() {
-    let mut s = unit_v_daleks();
+    let (mut s, ..) = unit_v_daleks(0, CardKind::Single);
     let [sec, other, dal] = placed(&mut s, "s1 at 20,20; s2; d1 at 20,10");
     // Section B in between, its figures 1.6" apart: the line runs through a
     // gap, but a group blocks as a whole.
     for i in 0..4 {
         put(&mut s, other, i, 18.4 + 1.6 * i as f64, 15.0);
     }
-    card(&mut s, 0, CardKind::Single);
     let e = refused(&mut s, 0, &shoot(&[sec], dal), &[]);
     assert!(
         refusal(&e).ends_with("blocked by U.N.I.T. 1st Squad, Section B"),
@@ -278,17 +253,15 @@ fn shoot_line_of_sight_blocked_by_an_intervening_group_even_between_its_figures(
 
 #[test]
 fn shoot_there_are_no_ranges_if_you_can_see_it_you_can_shoot_it() {
-    let mut s = unit_v_daleks();
+    let (mut s, ..) = unit_v_daleks(0, CardKind::Single);
     let [sec, dal] = placed(&mut s, "s1 at 15,5; d1 at 15,43");
-    card(&mut s, 0, CardKind::Single);
     play(&mut s, 0, &shoot(&[sec], dal), &[1; 8]);
 }
 
 #[test]
 fn shoot_a_single_group_at_an_opposing_group_not_its_own() {
-    let mut s = unit_v_daleks();
+    let (mut s, ..) = unit_v_daleks(0, CardKind::Single);
     let [sec, other] = placed(&mut s, "s1; s2 at 20,12");
-    card(&mut s, 0, CardKind::Single);
     when_seat(&mut s, 0, &shoot(&[sec], other))
         .refused("[Shoot] a group shoots at an opposing group");
     // Nor with the enemy's groups.
@@ -299,9 +272,7 @@ fn shoot_a_single_group_at_an_opposing_group_not_its_own() {
 
 #[test]
 fn shoot_at_a_real_table_line_of_sight_and_cover_are_declared_and_marked_in_the_log() {
-    let mut s = given_with(&["unit", "daleks"], false, true);
-    let [sec, dal] = placed(&mut s, "s1; d1");
-    card(&mut s, 1, CardKind::Single);
+    let (mut s, sec, dal) = daleks_at_a_real_table(CardKind::Single);
     kill(&mut s, dal, 1);
     let e = refused(&mut s, 1, &shoot(&[dal], sec), &[]);
     assert!(e.message.contains("declare the line of sight"), "{e}");

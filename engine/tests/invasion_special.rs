@@ -122,9 +122,7 @@ fn special_actions_something_new_or_odd_agreed_by_the_players_is_an_action_roll(
 
 #[test]
 fn real_table_base_contact_and_a_defended_position_are_declared_and_marked() {
-    let mut s = given_with(&["unit", "daleks"], false, true);
-    let [sec, dal] = placed(&mut s, "s1; d1");
-    card(&mut s, 1, CardKind::Double);
+    let (mut s, sec, dal) = daleks_at_a_real_table(CardKind::Double);
     let c = cmd(&format!(
         r#"{{"move":{{"group":{dal},"declare":{{"contact":{sec},"defends":"building"}}}}}}"#
     ));

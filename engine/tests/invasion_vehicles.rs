@@ -26,21 +26,12 @@ group t1 "Troopers" trooper trooper
 "#;
 
 /// The Air Cavalry (seat 0) against the Daleks on the proving ground; the
-/// gunship at (10,20), Dalek Patrol Alpha at (10,12).
-fn air() -> (InvasionState, GroupId, GroupId) {
-    let mut s = start(&InvasionConfig {
-        scenario: String::new(),
-        scenario_text: Some(GROUND.to_owned()),
-        factions: vec!["air".into(), "daleks".into()],
-        faction_texts: vec![AIR.to_owned()],
-        real_table: false,
-        sewers: true,
-        rosters: Vec::new(),
-        ..InvasionConfig::default()
-    })
-    .expect("setup");
-    park(&mut s);
+/// gunship at (10,20), Dalek Patrol Alpha at (10,12); a card of `kind` of
+/// the Air Cavalry being played.
+fn air(kind: CardKind) -> (InvasionState, GroupId, GroupId) {
+    let mut s = given_on_ground(&["air", "daleks"], &[AIR], &["sewers"]);
     let [h, dal] = placed(&mut s, "h1 at 10,20; d1 at 10,12");
+    card(&mut s, 0, kind);
     (s, h, dal)
 }
 
@@ -54,8 +45,7 @@ fn fly(g: GroupId, x: f64, y: f64) -> String {
 
 #[test]
 fn vehicle_movement_vtol_takes_off_travels_anywhere_and_lands_as_three_actions() {
-    let (mut s, h, _) = air();
-    card(&mut s, 0, CardKind::Triple);
+    let (mut s, h, _) = air(CardKind::Triple);
     let p = play(&mut s, 0, &group_order("take_off", h), &[]);
     p.assert_says("Air Cavalry Gunship One took off");
     assert_eq!(s.group(h).place, Place::Air);
@@ -65,14 +55,12 @@ fn vehicle_movement_vtol_takes_off_travels_anywhere_and_lands_as_three_actions()
     assert_eq!(lead_at(&s, h), pt(40.0, 40.0));
     let p = play(&mut s, 0, &group_order("land", h), &[]);
     p.assert_says("Air Cavalry Gunship One landed");
-    assert_eq!(s.group(h).place, Place::Table);
-    assert_eq!(s.spent_by(h), 3);
+    assert_place(&s, h, Place::Table, 3);
 }
 
 #[test]
 fn vehicle_movement_a_vtol_craft_on_the_ground_does_not_move_it_takes_off() {
-    let (mut s, h, _) = air();
-    card(&mut s, 0, CardKind::Single);
+    let (mut s, h, _) = air(CardKind::Single);
     when_seat(&mut s, 0, &mv(h, 10.0, 25.0))
         .refused("[Vehicle movement] a VTOL craft uses an action to take off, another to travel anywhere and a third to land");
     when_seat(&mut s, 0, &fly(h, 30.0, 30.0))
@@ -83,8 +71,7 @@ fn vehicle_movement_a_vtol_craft_on_the_ground_does_not_move_it_takes_off() {
 
 #[test]
 fn vehicle_movement_in_the_air_it_flies_or_lands_and_cannot_take_off_again() {
-    let (mut s, h, _) = air();
-    card(&mut s, 0, CardKind::Triple);
+    let (mut s, h, _) = air(CardKind::Triple);
     play(&mut s, 0, &group_order("take_off", h), &[]);
     let e = refused(&mut s, 0, &group_order("take_off", h), &[]);
     assert!(e.message.ends_with("is already in the air"), "{e}");
@@ -99,17 +86,15 @@ fn vehicle_movement_in_the_air_it_flies_or_lands_and_cannot_take_off_again() {
 
 #[test]
 fn vehicle_movement_only_vtol_craft_take_off() {
-    let (mut s, _, _) = air();
+    let (mut s, _, _) = air(CardKind::Single);
     let t = gid(&s, "t1");
-    card(&mut s, 0, CardKind::Single);
     when_seat(&mut s, 0, &group_order("take_off", t))
         .refused("[Vehicle movement] Air Cavalry Troopers is not a helicopter or VTOL craft");
 }
 
 #[test]
 fn vehicle_movement_a_craft_in_the_air_neither_shoots_nor_is_shot() {
-    let (mut s, h, dal) = air();
-    card(&mut s, 0, CardKind::Double);
+    let (mut s, h, dal) = air(CardKind::Double);
     play(&mut s, 0, &group_order("take_off", h), &[]);
     let e = refused(&mut s, 0, &shoot(&[h], dal), &[]);
     assert!(
@@ -120,16 +105,14 @@ fn vehicle_movement_a_craft_in_the_air_neither_shoots_nor_is_shot() {
     let e = refused(&mut s, 1, &shoot(&[dal], h), &[]);
     assert!(e.message.ends_with("is not on the table"), "{e}");
     // On the ground it shoots like any group: 4D6.
-    let mut s2 = air().0;
-    card(&mut s2, 0, CardKind::Single);
+    let mut s2 = air(CardKind::Single).0;
     let p = play(&mut s2, 0, &shoot(&[h], dal), &[1; 4]);
     assert!(p.any(|e| matches!(e, E::Shot { dice, .. } if dice.len() == 4)));
 }
 
 #[test]
 fn vehicle_movement_landing_in_base_contact_locks_in_hand_to_hand() {
-    let (mut s, h, dal) = air();
-    card(&mut s, 0, CardKind::Triple);
+    let (mut s, h, dal) = air(CardKind::Triple);
     play(&mut s, 0, &group_order("take_off", h), &[]);
     play(&mut s, 0, &fly(h, 10.0, 13.05), &[]);
     let p = play(&mut s, 0, &group_order("land", h), &[]);
@@ -139,17 +122,15 @@ fn vehicle_movement_landing_in_base_contact_locks_in_hand_to_hand() {
 
 #[test]
 fn vehicle_movement_vehicles_do_not_go_down_manholes() {
-    let (mut s, h, _) = air();
+    let (mut s, h, _) = air(CardKind::Single);
     place(&mut s, h, 40.5, 20.5);
-    card(&mut s, 0, CardKind::Single);
     when_seat(&mut s, 0, &group_order("descend", h))
         .refused("[Sewers] vehicles do not go down manholes");
 }
 
 #[test]
 fn vehicle_movement_legal_lists_take_off_fly_and_land_and_decide_accepts_them() {
-    let (mut s, h, _) = air();
-    card(&mut s, 0, CardKind::Triple);
+    let (mut s, h, _) = air(CardKind::Triple);
     assert!(is_legal(&s, &group_order("take_off", h)));
     assert_legal_accepted(&s);
     play(&mut s, 0, &group_order("take_off", h), &[]);
@@ -176,25 +157,17 @@ group t1 "Escort" trooper trooper
 "#;
 
 fn motor_config() -> InvasionConfig {
-    InvasionConfig {
-        scenario: String::new(),
-        scenario_text: Some(GROUND.to_owned()),
-        factions: vec!["motor".into(), "daleks".into()],
-        faction_texts: vec![MOTOR_POOL.to_owned()],
-        real_table: false,
-        sewers: false,
-        rosters: Vec::new(),
-        ..InvasionConfig::default()
-    }
+    ground_config(&["motor", "daleks"], &[MOTOR_POOL], &[])
 }
 
 /// The Motor Pool (seat 0) against the Daleks on the proving ground: the
 /// Land Rover (off-road) at (20,20) and the Staff Car (road) at (20,14),
 /// both facing 0 degrees (towards +x, the right-hand edge); Dalek Patrol
-/// Alpha at (20,40).
-fn motor() -> (InvasionState, GroupId, GroupId, GroupId) {
+/// Alpha at (20,40); a card of `kind` of the Motor Pool being played.
+fn motor(kind: CardKind) -> (InvasionState, GroupId, GroupId, GroupId) {
     let mut s = start(&motor_config()).expect("setup");
     park(&mut s);
+    card(&mut s, 0, kind);
     let [j, c, dal] = placed(&mut s, "j1 at 20,20; c1 at 20,14; d1 at 20,40");
     s.groups[j as usize].facing = Some(0);
     s.groups[c as usize].facing = Some(0);
@@ -235,8 +208,7 @@ fn vehicle_movement_ground_vehicles_are_deployed_facing_the_middle_of_the_table(
 
 #[test]
 fn vehicle_movement_ground_vehicles_move_in_a_straight_line_in_the_direction_they_face() {
-    let (mut s, j, _, _) = motor();
-    card(&mut s, 0, CardKind::Double);
+    let (mut s, j, _, _) = motor(CardKind::Double);
     let p = play(&mut s, 0, &drive(j, 32.0, 20.0, None), &[]);
     p.assert_says("Motor Pool Recce moved to (32\", 20\")");
     assert_eq!(lead_at(&s, j), pt(32.0, 20.0));
@@ -251,8 +223,7 @@ fn vehicle_movement_ground_vehicles_move_in_a_straight_line_in_the_direction_the
 
 #[test]
 fn vehicle_movement_a_move_at_an_angle_to_its_facing_is_refused_in_words() {
-    let (mut s, j, _, _) = motor();
-    card(&mut s, 0, CardKind::Single);
+    let (mut s, j, _, _) = motor(CardKind::Single);
     when_seat(&mut s, 0, &drive(j, 28.0, 26.0, None))
         .refused("[Vehicle movement] Motor Pool Recce faces 0°: a ground vehicle moves only straight ahead in the direction it faces (this move points 37° off it), then turns to face any direction");
     // Backwards is at an angle too.
@@ -262,8 +233,7 @@ fn vehicle_movement_a_move_at_an_angle_to_its_facing_is_refused_in_words() {
 
 #[test]
 fn vehicle_movement_ends_its_move_with_a_turn_to_face_any_direction() {
-    let (mut s, j, _, _) = motor();
-    card(&mut s, 0, CardKind::Double);
+    let (mut s, j, _, _) = motor(CardKind::Double);
     let p = play(&mut s, 0, &drive(j, 30.0, 20.0, Some(270)), &[]);
     p.assert_says(
         "Motor Pool Recce moved to (30\", 20\") and turned to face 270° (towards the top edge)",
@@ -284,8 +254,7 @@ fn vehicle_movement_ends_its_move_with_a_turn_to_face_any_direction() {
 
 #[test]
 fn vehicle_movement_a_move_of_no_length_is_a_turn_on_the_spot() {
-    let (mut s, j, _, _) = motor();
-    card(&mut s, 0, CardKind::Single);
+    let (mut s, j, _, _) = motor(CardKind::Single);
     let p = play(&mut s, 0, &drive(j, 20.0, 20.0, Some(90)), &[]);
     p.assert_says("turned to face 90° (towards the bottom edge)");
     assert_eq!(lead_at(&s, j), pt(20.0, 20.0));
@@ -300,10 +269,9 @@ fn vehicle_movement_a_move_of_no_length_is_a_turn_on_the_spot() {
 
 #[test]
 fn vehicle_movement_vehicles_end_their_move_entering_a_terrain_feature_but_may_still_turn() {
-    let (mut s, j, _, _) = motor();
+    let (mut s, j, _, _) = motor(CardKind::Single);
     // Facing the Cornfield (cover, (40,4)-(46,10)) from 6" away.
     place(&mut s, j, 34.0, 7.0);
-    card(&mut s, 0, CardKind::Single);
     let p = play(&mut s, 0, &drive(j, 46.0, 7.0, Some(180)), &[]);
     assert!(
         p.words.iter().any(|w| w.contains("Cornfield")
@@ -318,9 +286,8 @@ fn vehicle_movement_vehicles_end_their_move_entering_a_terrain_feature_but_may_s
 
 #[test]
 fn vehicle_movement_a_road_vehicle_can_only_travel_in_open_terrain() {
-    let (mut s, _, c, _) = motor();
+    let (mut s, _, c, _) = motor(CardKind::Single);
     place(&mut s, c, 34.0, 7.0);
-    card(&mut s, 0, CardKind::Single);
     let e = refused(&mut s, 0, &drive(c, 44.0, 7.0, None), &[]);
     assert!(e.message.contains("Cornfield"), "{e}");
     assert!(
@@ -334,9 +301,8 @@ fn vehicle_movement_a_road_vehicle_can_only_travel_in_open_terrain() {
 
 #[test]
 fn vehicle_movement_an_off_road_vehicle_may_cross_rubble_and_scrub() {
-    let (mut s, j, _, _) = motor();
+    let (mut s, j, _, _) = motor(CardKind::Double);
     place(&mut s, j, 34.0, 7.0);
-    card(&mut s, 0, CardKind::Double);
     play(&mut s, 0, &drive(j, 44.0, 7.0, None), &[]);
     let at = lead_at(&s, j);
     assert!(at.x >= pt(40.0, 0.0).x, "in the Cornfield: {at:?}");
@@ -344,18 +310,16 @@ fn vehicle_movement_an_off_road_vehicle_may_cross_rubble_and_scrub() {
     play(&mut s, 0, &drive(j, 45.5, 7.0, None), &[]);
     assert_eq!(lead_at(&s, j), pt(45.5, 7.0));
     // Never into a building.
-    let (mut s, j, _, _) = motor();
+    let (mut s, j, _, _) = motor(CardKind::Single);
     place(&mut s, j, 24.0, 33.0);
-    card(&mut s, 0, CardKind::Single);
     let e = refused(&mut s, 0, &drive(j, 34.0, 33.0, None), &[]);
     assert!(e.message.contains("a building"), "{e}");
 }
 
 #[test]
 fn vehicle_movement_only_ground_vehicles_turn_at_the_end_of_their_move() {
-    let (mut s, _, _, _) = motor();
+    let (mut s, _, _, _) = motor(CardKind::Single);
     let [t] = placed(&mut s, "t1 at 10,10");
-    card(&mut s, 0, CardKind::Single);
     when_seat(&mut s, 0, &drive(t, 10.0, 15.0, Some(90)))
         .refused("[Vehicle movement] only ground vehicles turn at the end of their move; Motor Pool Escort moves in any direction");
     // On foot it moves in any direction.
@@ -364,8 +328,7 @@ fn vehicle_movement_only_ground_vehicles_turn_at_the_end_of_their_move() {
 
 #[test]
 fn vehicle_movement_legal_offers_straight_ahead_with_a_turn_towards_the_nearest_enemy() {
-    let (mut s, j, _, _) = motor();
-    card(&mut s, 0, CardKind::Single);
+    let (s, j, _, _) = motor(CardKind::Single);
     let moves: Vec<_> = xenolog_engine::games::invasion::Invasion::legal(&s)
         .into_iter()
         .filter_map(|(_, c)| match c {
@@ -414,9 +377,8 @@ fn board(g: GroupId, v: GroupId) -> String {
 
 #[test]
 fn movement_a_group_boards_a_vehicle_and_its_move_ends() {
-    let (mut s, j, _, _) = motor();
+    let (mut s, j, _, _) = motor(CardKind::Triple);
     let [t] = placed(&mut s, "t1 at 20,26");
-    card(&mut s, 0, CardKind::Triple);
     assert!(is_legal(&s, &board(t, j)));
     let p = play(&mut s, 0, &board(t, j), &[]);
     p.assert_says(
@@ -433,9 +395,8 @@ fn movement_a_group_boards_a_vehicle_and_its_move_ends() {
 
 #[test]
 fn movement_boarding_needs_a_move_that_reaches_the_vehicle_and_room_aboard() {
-    let (mut s, j, c, dal) = motor();
+    let (mut s, j, c, dal) = motor(CardKind::Triple);
     let t = gid(&s, "t1");
-    card(&mut s, 0, CardKind::Triple);
     // 15" away: an 8" move (and a base) does not reach it.
     place(&mut s, t, 20.0, 35.0);
     when_seat(&mut s, 0, &board(t, j))
@@ -457,9 +418,8 @@ fn movement_boarding_needs_a_move_that_reaches_the_vehicle_and_room_aboard() {
 
 #[test]
 fn movement_passengers_ride_with_the_vehicle_and_get_out_measured_from_it() {
-    let (mut s, j, _, _) = motor();
+    let (mut s, j, _, _) = motor(CardKind::Triple);
     let [t] = placed(&mut s, "t1 at 20,26");
-    card(&mut s, 0, CardKind::Triple);
     play(&mut s, 0, &board(t, j), &[]);
     play(&mut s, 0, &drive(j, 32.0, 20.0, None), &[]);
     // "If exiting a building or vehicle measure from a suitable point":

@@ -28,20 +28,14 @@ pub fn render(story: &Story, options: &Options) -> Report {
         bb,
         "[color=#806000][i]Upload the picture files written beside this report ({stem}-*.{ext}) to the forum and put each one's address in place of its file name below.[/i][/color]\n"
     );
-    let _ = writeln!(bb, "[b]Game:[/b] {}", escape(&story.game));
-    let _ = writeln!(bb, "[b]Scenario:[/b] {}", escape(&story.scenario));
-    if !story.options.is_empty() {
-        let _ = writeln!(bb, "[b]Options:[/b] {}", escape(&story.options.join("; ")));
+    for (label, words) in story.facts() {
+        let _ = writeln!(bb, "[b]{label}:[/b] {}", escape(&words));
     }
-    let _ = writeln!(bb, "[b]Date:[/b] {}", escape(&story.date));
-    let _ = writeln!(bb, "[b]Sides:[/b] {}", escape(&story.sides.join("; ")));
-    let _ = writeln!(bb, "[b]Result:[/b] {}", escape(&story.result));
     let _ = writeln!(
         bb,
-        "[b]Seed:[/b] {}, rules version {}{}",
+        "[b]Seed:[/b] {}, rules version {}",
         story.seed,
-        story.rules_version,
-        if story.strict { " (strict battle)" } else { "" }
+        story.rules_words()
     );
     let _ = writeln!(bb, "{}", escape(&story.verified));
     let _ = writeln!(bb, "Check it yourself: {}\n", escape(&story.verify_command));
@@ -61,11 +55,7 @@ pub fn render(story: &Story, options: &Options) -> Report {
             for piece in &phase.pieces {
                 match piece {
                     Piece::Folded { .. } => {
-                        // "entries 4-4" for a fold of one (the Markdown and
-                        // HTML say "entry 4"): kept, the golden file pins it.
-                        let words = piece
-                            .fold_words(|from, to| format!("entries {from}-{to}"), escape)
-                            .unwrap_or_default();
+                        let words = piece.fold_words(escape).unwrap_or_default();
                         let _ = writeln!(bb, "[*][i]{words}[/i]");
                     }
                     Piece::Told(t) => {

@@ -124,9 +124,7 @@ fn item(piece: &Piece) -> ItemView {
             folded: true,
             class: "folded",
             number: String::new(),
-            head: piece
-                .fold_words(crate::fold_span, str::to_owned)
-                .unwrap_or_default(),
+            head: piece.fold_words(str::to_owned).unwrap_or_default(),
             bookmark: false,
             lines: Vec::new(),
             dice: Vec::new(),

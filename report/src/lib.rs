@@ -161,7 +161,8 @@ impl Told {
     }
 }
 
-/// A fold's entries in words: "entry 4", "entries 4-6".
+/// A fold's entries in words: "entry 4", "entries 4-6" (every format says
+/// them so).
 pub fn fold_span(from: EntryId, to: EntryId) -> String {
     if from == to {
         format!("entry {from}")
@@ -172,14 +173,10 @@ pub fn fold_span(from: EntryId, to: EntryId) -> String {
 
 impl Piece {
     /// A fold in words, "5 routine (entries 0-4): a; b; c; ...": its
-    /// entries as `span` says them, its first few commands each through the
-    /// format's `escape`, "; ..." when it holds more. `None` for an entry
-    /// told.
-    pub fn fold_words(
-        &self,
-        span: fn(EntryId, EntryId) -> String,
-        escape: impl Fn(&str) -> String,
-    ) -> Option<String> {
+    /// entries as [`fold_span`] says them ("1 routine (entry 13)"), its
+    /// first few commands each through the format's `escape`, "; ..." when
+    /// it holds more. `None` for an entry told.
+    pub fn fold_words(&self, escape: impl Fn(&str) -> String) -> Option<String> {
         let Piece::Folded {
             from,
             to,
@@ -193,7 +190,7 @@ impl Piece {
         let words: Vec<String> = gist.iter().map(|g| escape(g)).collect();
         Some(format!(
             "{count} routine ({}): {}{more}",
-            span(*from, *to),
+            fold_span(*from, *to),
             words.join("; ")
         ))
     }
@@ -282,6 +279,28 @@ pub struct Story {
 const GIST: usize = 3;
 
 impl Story {
+    /// The battle's facts every format lists first, as (label, words):
+    /// Game, Scenario, Options (when any), Date, Sides, Result.
+    pub fn facts(&self) -> Vec<(&'static str, String)> {
+        let mut out = vec![
+            ("Game", self.game.clone()),
+            ("Scenario", self.scenario.clone()),
+        ];
+        if !self.options.is_empty() {
+            out.push(("Options", self.options.join("; ")));
+        }
+        out.push(("Date", self.date.clone()));
+        out.push(("Sides", self.sides.join("; ")));
+        out.push(("Result", self.result.clone()));
+        out
+    }
+
+    /// The rules version in words: "4", "4 (strict battle)".
+    pub fn rules_words(&self) -> String {
+        let strict = if self.strict { " (strict battle)" } else { "" };
+        format!("{}{strict}", self.rules_version)
+    }
+
     /// The story of a battle along a branch (the current one unless the
     /// header says which), as its log, the game's moments and the notes
     /// tell it.

@@ -42,36 +42,29 @@ pub fn render(story: &Story, options: &Options) -> Report {
     let stem = &options.stem;
     let img = |md: &mut String, i: usize| {
         let p = &story.pictures[i];
+        let svg = format!("{stem}-{}.svg", p.name);
         let file = if options.png {
             format!("{stem}-{}.png", p.name)
         } else {
-            format!("{stem}-{}.svg", p.name)
+            svg.clone()
         };
-        let _ = writeln!(md, "![{}]({file})\n", escape(&p.caption));
-        let _ = writeln!(
-            md,
-            "*{}* ([SVG]({stem}-{}.svg))\n",
-            escape(&p.caption),
-            p.name
-        );
+        let caption = escape(&p.caption);
+        let _ = writeln!(md, "![{caption}]({file})\n\n*{caption}* ([SVG]({svg}))\n");
     };
     let _ = writeln!(md, "# {}\n", escape(&story.title));
     let _ = writeln!(md, "| | |\n|---|---|");
-    let _ = writeln!(md, "| Game | {} |", escape(&story.game));
-    let _ = writeln!(md, "| Scenario | {} |", escape(&story.scenario));
-    if !story.options.is_empty() {
-        let _ = writeln!(md, "| Options | {} |", escape(&story.options.join("; ")));
+    for (label, words) in story.facts() {
+        let words = escape(&words);
+        // The result stands out.
+        let words = if label == "Result" {
+            format!("**{words}**")
+        } else {
+            words
+        };
+        let _ = writeln!(md, "| {label} | {words} |");
     }
-    let _ = writeln!(md, "| Date | {} |", escape(&story.date));
-    let _ = writeln!(md, "| Sides | {} |", escape(&story.sides.join("; ")));
-    let _ = writeln!(md, "| Result | **{}** |", escape(&story.result));
     let _ = writeln!(md, "| Seed | {} |", story.seed);
-    let _ = writeln!(
-        md,
-        "| Rules version | {}{} |",
-        story.rules_version,
-        if story.strict { " (strict battle)" } else { "" }
-    );
+    let _ = writeln!(md, "| Rules version | {} |", story.rules_words());
     let _ = writeln!(
         md,
         "| Branch | {} ({} entries) |\n",
@@ -92,7 +85,7 @@ pub fn render(story: &Story, options: &Options) -> Report {
             for piece in &phase.pieces {
                 match piece {
                     Piece::Folded { .. } => {
-                        let words = piece.fold_words(crate::fold_span, escape);
+                        let words = piece.fold_words(escape);
                         let _ = writeln!(md, "- *{}*", words.unwrap_or_default());
                     }
                     Piece::Told(t) => {

@@ -15,6 +15,20 @@ const COLOURS: [RGBColor; 6] = [
     RGBColor(140, 86, 75),
 ];
 
+/// The chart's legend, on a light box, at `position`.
+fn legend<'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, CT>,
+    position: SeriesLabelPosition,
+) -> Option<()> {
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(position)
+        .draw()
+        .ok()
+}
+
 /// A side's name as part of a file name: `kay-otz`.
 pub fn slug(name: &str) -> String {
     let mut out = String::new();
@@ -98,13 +112,7 @@ fn faces_plot(side: &str, faces: &[u32; 6], colour: RGBColor) -> Option<String> 
             .ok()?
             .label(format!("expected ({e:.1} each)"))
             .legend(|(x, y)| PathElement::new([(x, y), (x + 12, y)], BLACK.stroke_width(2)));
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .ok()?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         root.present().ok()?;
     }
     Some(svg)
@@ -159,13 +167,7 @@ fn running_plot(luck: &Luck) -> Option<String> {
                 .label(s.side.clone())
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 12, y)], c.stroke_width(2)));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()
-            .ok()?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         root.present().ok()?;
     }
     Some(svg)

@@ -2,7 +2,9 @@
 //! with committed files (`UPDATE_GOLDEN=1 cargo test -p xenolog-report`
 //! rewrites them after a deliberate change); the Markdown parses to the
 //! expected headings and images, the BBCode's tags balance and the HTML is
-//! well-formed.
+//! well-formed. The committed HTML is kept as `dimx-42.html.txt`: it is the
+//! expected text (pictures as digests, the style sheet as a mark), not a
+//! page to open.
 
 mod common;
 
@@ -158,6 +160,15 @@ fn markdown_matches_the_committed_file_and_parses_to_its_headings_and_images() {
     );
 }
 
+/// Every tag opened was closed (what a checker's stack holds at the end).
+fn all_closed(stack: &[String]) -> Result<(), String> {
+    if stack.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("never closed: {stack:?}"))
+    }
+}
+
 /// The BBCode tags a forum takes, each opened and closed in order.
 fn bbcode_balance(text: &str) -> Result<(), String> {
     let mut stack: Vec<String> = Vec::new();
@@ -185,11 +196,7 @@ fn bbcode_balance(text: &str) -> Result<(), String> {
             stack.push(name.to_owned());
         }
     }
-    if stack.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("never closed: {stack:?}"))
-    }
+    all_closed(&stack)
 }
 
 #[test]
@@ -266,11 +273,7 @@ fn html_well_formed(html: &str) -> Result<(), String> {
             _ => i += 1,
         }
     }
-    if stack.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("never closed: {stack:?}"))
-    }
+    all_closed(&stack)
 }
 
 #[test]
@@ -278,7 +281,7 @@ fn html_matches_the_committed_file_is_well_formed_and_self_contained() {
     let s = common::story();
     let r = render(&s, Format::Html, &options());
     golden(
-        "dimx-42.html",
+        "dimx-42.html.txt",
         &style_taken_out(&pictures_digested(&r.text)),
     );
     html_well_formed(&r.text).unwrap();
@@ -300,6 +303,55 @@ fn html_matches_the_committed_file_is_well_formed_and_self_contained() {
     assert!(html_well_formed("<p><b>x</p></b>").is_err());
     assert!(html_well_formed("<p>a < b</p>").is_err());
     assert!(html_well_formed("<p>AT&T</p>").is_err());
+}
+
+/// A fold's entries say the same in every format: "1 routine (entry 13)"
+/// for a fold of one (the BBCode said "entries 13-13"), "entries 0-4" for
+/// more.
+fn folds_say_their_entries_alike(format: Format) {
+    let s = common::story();
+    let text = render(&s, format, &options()).text;
+    let folds: Vec<(xenolog_engine::EntryId, xenolog_engine::EntryId)> = s
+        .turns
+        .iter()
+        .flat_map(|t| &t.phases)
+        .flat_map(|p| &p.pieces)
+        .filter_map(|p| match p {
+            xenolog_report::Piece::Folded { from, to, .. } => Some((*from, *to)),
+            xenolog_report::Piece::Told(_) => None,
+        })
+        .collect();
+    assert!(text.contains("1 routine (entry 13): "), "{format:?}");
+    assert!(text.contains("5 routine (entries 0-4): "), "{format:?}");
+    let ones = folds.iter().filter(|(from, to)| from == to).count();
+    assert!(ones > 1, "the battle has folds of one entry");
+    for (from, to) in folds {
+        let words = if from == to {
+            format!("routine (entry {from})")
+        } else {
+            format!("routine (entries {from}-{to})")
+        };
+        assert!(text.contains(&words), "{format:?} lacks {words}");
+        assert!(
+            !text.contains(&format!("entries {from}-{from})")),
+            "{format:?}"
+        );
+    }
+}
+
+#[test]
+fn a_fold_of_one_entry_says_entry_n_in_markdown() {
+    folds_say_their_entries_alike(Format::Markdown);
+}
+
+#[test]
+fn a_fold_of_one_entry_says_entry_n_in_html() {
+    folds_say_their_entries_alike(Format::Html);
+}
+
+#[test]
+fn a_fold_of_one_entry_says_entry_n_in_bbcode() {
+    folds_say_their_entries_alike(Format::BbCode);
 }
 
 #[test]

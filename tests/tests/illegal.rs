@@ -789,6 +789,20 @@ fn shown(t: &Try) -> String {
 
 // ---- level 1: the engine ----
 
+/// A run's random source at `seed` and the config it draws first.
+fn seeded(entry: &Entry, seed: u64) -> (Rng, Value) {
+    let mut rng = Rng(seed);
+    let config = config(&mut rng, entry);
+    (rng, config)
+}
+
+/// What failed, where, and how to run it again.
+fn failure(run: &str, seed: u64, config: &Value, step: u64, what: &str) -> String {
+    format!(
+        "{run} seed {seed} config {config} at command {step}: {what}\n(replay with XENOLOG_ILLEGAL_SEED={seed})"
+    )
+}
+
 /// A battle's config: the defaults, or one option set to one of its values.
 fn config(rng: &mut Rng, entry: &Entry) -> Value {
     let mut m = Map::new();
@@ -864,14 +878,8 @@ fn one_battle(
     tally: &mut Tally,
 ) -> Result<(), String> {
     let rules = entry.rules.ok_or("not built")?;
-    let mut rng = Rng(seed);
-    let config = config(&mut rng, entry);
-    let fail = |step: u64, what: String| {
-        format!(
-            "{} seed {seed} config {config} at command {step}: {what}\n(replay with XENOLOG_ILLEGAL_SEED={seed})",
-            entry.id
-        )
-    };
+    let (mut rng, config) = seeded(entry, seed);
+    let fail = |step: u64, what: String| failure(entry.id, seed, &config, step, &what);
     let mut b = (rules.start)(seed, &config, false).map_err(|e| fail(0, e.to_string()))?;
     b.play_due().map_err(|e| fail(0, e.to_string()))?;
     tally.battles += 1;
@@ -1059,14 +1067,9 @@ fn store_battle(
     commands: u64,
     tally: &mut Tally,
 ) -> Result<(), String> {
-    let mut rng = Rng(seed);
-    let config = config(&mut rng, entry);
-    let fail = |step: u64, what: String| {
-        format!(
-            "{} ({mode:?} dice) seed {seed} config {config} at command {step}: {what}\n(replay with XENOLOG_ILLEGAL_SEED={seed})",
-            entry.id
-        )
-    };
+    let (mut rng, config) = seeded(entry, seed);
+    let run = format!("{} ({mode:?} dice)", entry.id);
+    let fail = |step: u64, what: String| failure(&run, seed, &config, step, &what);
     let path = dir.join(format!("{}-{seed}.xenolog", entry.id));
     let mut c = Campaign::create(&path, "illegal").map_err(|e| fail(0, e.to_string()))?;
     let id = c

@@ -434,6 +434,13 @@ impl App {
         self.trust.running()
     }
 
+    /// Run every campaign check to its end before the frame goes on (the
+    /// UI tests: a snapshot or a status line never catches the check's
+    /// words half-way); one under way is waited for now.
+    pub fn check_in_the_foreground(&mut self) {
+        self.trust.in_the_foreground();
+    }
+
     fn notice(&mut self, title: &str, text: impl Into<String>) {
         self.messages.notice(title, text);
     }
@@ -1750,7 +1757,14 @@ impl App {
                 let marks = ob.board.marks(ob.battle.as_ref(), selected);
                 let click = |under: &[&str], at: [f32; 2]| {
                     ob.board
-                        .click(ob.battle.as_ref(), selected, under, at)
+                        .click(
+                            ob.battle.as_ref(),
+                            super::boards::BoardClick {
+                                selected,
+                                under,
+                                at,
+                            },
+                        )
                         .or_else(|| {
                             out_of_range_click(ob, &marks, selected?, under, at)
                         })

@@ -375,6 +375,32 @@ fn ms_since(epoch: Instant) -> u64 {
 }
 
 impl ClubCampaign {
+    /// A club campaign of `addr` as `role`, its network thread's channels
+    /// given; nothing listed yet, no thread.
+    fn new(
+        addr: ServerAddr,
+        dir: &Path,
+        role: String,
+        to_net: Sender<ToNet>,
+        from_net: Receiver<FromNet>,
+    ) -> Self {
+        ClubCampaign {
+            addr,
+            dir: dir.to_owned(),
+            role,
+            battles: BTreeMap::new(),
+            to_net,
+            from_net,
+            busy_since: Arc::new(AtomicU64::new(0)),
+            reconnects: Arc::new(AtomicU32::new(0)),
+            epoch: Instant::now(),
+            notes: BTreeMap::new(),
+            listed_at: Instant::now(),
+            copies: BTreeMap::new(),
+            thread: None,
+        }
+    }
+
     /// Connect to a club server: spend an invitation (its token kept in the
     /// club folder `dir`, 0600) or use the token kept there, say hello,
     /// list the battles and take in every started one of this token's
@@ -466,21 +492,7 @@ impl ClubCampaign {
         let listing = client.request("campaigns", json!({})).map_err(words)?;
         let (to_net, net_in) = channel();
         let (net_out, from_net) = channel();
-        let mut club = ClubCampaign {
-            addr,
-            dir: dir.to_owned(),
-            role,
-            battles: BTreeMap::new(),
-            to_net,
-            from_net,
-            busy_since: Arc::new(AtomicU64::new(0)),
-            reconnects: Arc::new(AtomicU32::new(0)),
-            epoch: Instant::now(),
-            notes: BTreeMap::new(),
-            listed_at: Instant::now(),
-            copies: BTreeMap::new(),
-            thread: None,
-        };
+        let mut club = ClubCampaign::new(addr, dir, role, to_net, from_net);
         club.notes = club.read_notes();
         club.take_listing(&listing);
         club.reword(&[Arrival::Listing]);
@@ -1611,21 +1623,13 @@ mod tests {
     fn offline(dir: &Path) -> ClubCampaign {
         let (to_net, _) = channel();
         let (_, from_net) = channel();
-        ClubCampaign {
-            addr: ServerAddr::parse("127.0.0.1:9").unwrap(),
-            dir: dir.to_owned(),
-            role: "player".into(),
-            battles: BTreeMap::new(),
+        ClubCampaign::new(
+            ServerAddr::parse("127.0.0.1:9").unwrap(),
+            dir,
+            "player".into(),
             to_net,
             from_net,
-            busy_since: Arc::new(AtomicU64::new(0)),
-            reconnects: Arc::new(AtomicU32::new(0)),
-            epoch: Instant::now(),
-            notes: BTreeMap::new(),
-            listed_at: Instant::now(),
-            copies: BTreeMap::new(),
-            thread: None,
-        }
+        )
     }
 
     fn race_setup() -> Value {

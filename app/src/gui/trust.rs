@@ -2,13 +2,15 @@
 //! is checked on a worker thread (`xenolog_saves::trust`): every battle this
 //! machine has not verified as it stands (all of them, the first time a
 //! campaign is opened here) is replayed in full, and the first entry that
-//! does not replay is named in a notice. Opening never waits for it.
+//! does not replay is named in a notice. Opening never waits for it, except
+//! where the app is told to ([`TrustCheck::in_the_foreground`]: the UI tests,
+//! so that no frame they read can catch the check half-way).
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
-use xenolog_saves::trust::{CheckNews, check_in_background};
+use xenolog_saves::trust::{CheckNews, Checked, check_in_background};
 
 use super::messages::Messages;
 use super::store::CampaignStore;
@@ -23,6 +25,8 @@ const SAY_AFTER: Duration = Duration::from_secs(2);
 #[derive(Default)]
 pub struct TrustCheck {
     running: Option<Running>,
+    /// Every check runs to its end before `start` returns.
+    foreground: bool,
 }
 
 struct Running {
@@ -30,6 +34,8 @@ struct Running {
     started: Instant,
     progress: (usize, usize),
     said: bool,
+    /// What the check found, once it ended (given on the next poll).
+    ended: Option<Checked>,
 }
 
 /// What a frame should show of the check.
@@ -64,7 +70,36 @@ impl TrustCheck {
             started: Instant::now(),
             progress: (0, 0),
             said: false,
+            ended: None,
         });
+        if self.foreground {
+            self.wait();
+        }
+    }
+
+    /// From now on every check runs to its end before the frame that
+    /// started it goes on, and one under way is waited for now: what a
+    /// frame shows never depends on how far a worker thread got (the UI
+    /// tests, on a loaded machine). Its news still come with the next poll,
+    /// as in the background; a check that ended this way never said it was
+    /// running, so a campaign that replays says nothing.
+    pub fn in_the_foreground(&mut self) {
+        self.foreground = true;
+        self.wait();
+    }
+
+    /// Block until the running check has ended, keeping what it found.
+    fn wait(&mut self) {
+        let Some(r) = self.running.as_mut() else {
+            return;
+        };
+        while r.ended.is_none() {
+            match r.rx.recv() {
+                Ok(CheckNews::Progress { done, total }) => r.progress = (done, total),
+                Ok(CheckNews::Done(c)) => r.ended = Some(c),
+                Err(_) => r.ended = Some(Checked::default()),
+            }
+        }
     }
 
     /// Whether a check is running.
@@ -77,22 +112,15 @@ impl TrustCheck {
     pub fn poll(&mut self, ctx: &egui::Context) -> Option<TrustNews> {
         let r = self.running.as_mut()?;
         ctx.request_repaint_after(POLL);
-        let mut done = None;
-        loop {
+        while r.ended.is_none() {
             match r.rx.try_recv() {
                 Ok(CheckNews::Progress { done, total }) => r.progress = (done, total),
-                Ok(CheckNews::Done(c)) => {
-                    done = Some(c);
-                    break;
-                }
+                Ok(CheckNews::Done(c)) => r.ended = Some(c),
                 Err(TryRecvError::Empty) => break,
-                Err(TryRecvError::Disconnected) => {
-                    done = Some(Default::default());
-                    break;
-                }
+                Err(TryRecvError::Disconnected) => r.ended = Some(Checked::default()),
             }
         }
-        if let Some(c) = done {
+        if let Some(c) = r.ended.take() {
             let said = r.said;
             self.running = None;
             return match c.problem {

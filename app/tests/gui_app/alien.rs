@@ -502,5 +502,5 @@ fn board_alien_snapshot() {
     h.get_by_label(&format!("Task 11: {}", task_text(&h, 11)));
     shot(&mut h, "alien_board");
     super::support::hide_campaign_panel(&mut h);
-    h.snapshot("board_alien");
+    super::support::snapshot(&mut h, "board_alien");
 }

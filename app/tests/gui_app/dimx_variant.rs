@@ -45,6 +45,14 @@ fn hq1_request(h: &Harness<'_, App>) -> xenolog_engine::LegalCommand {
         .expect("HQ1 may request reinforcements")
 }
 
+/// A rolled battle set up as `setup` says, the Marine Action Phase ended
+/// by its button.
+fn marine_phase_ended(setup: &str) -> Harness<'static, App> {
+    let mut h = variant(setup, DiceMode::Rolled);
+    click(&mut h, "Ends the Marine Action Phase; the Kay'otz activate");
+    h
+}
+
 #[test]
 fn a_tie_the_kayotz_player_breaks_is_shown_and_taken_by_a_click_on_the_board() {
     let mut h = variant("marine SC1 at 111\nmarine MS1 at 244", DiceMode::Entered);
@@ -101,11 +109,7 @@ fn a_tie_the_kayotz_player_breaks_is_shown_and_taken_by_a_click_on_the_board() {
 
 #[test]
 fn after_a_successful_recon_the_marine_player_chooses_a_chit_by_its_name() {
-    let mut h = variant(
-        "marine SC1 at 225\ncup lull awakening rush_1_4\nrecon yes",
-        DiceMode::Rolled,
-    );
-    click(&mut h, "Ends the Marine Action Phase; the Kay'otz activate");
+    let mut h = marine_phase_ended("marine SC1 at 225\ncup lull awakening rush_1_4\nrecon yes");
     no_notices(&h);
     assert_eq!(to_move(&h), Some(Actor(0)));
     h.get_by_label("Marine player: choose which of the two drawn chits is enacted");
@@ -139,11 +143,8 @@ fn after_a_successful_recon_the_marine_player_chooses_a_chit_by_its_name() {
 
 #[test]
 fn the_kayotz_player_picks_which_unit_activates_next_by_a_button() {
-    let mut h = variant(
-        "marine MS1 at 225\nkayotz K8 at 226\nkayotz K12 at 224\ncup rush_8_12",
-        DiceMode::Rolled,
-    );
-    click(&mut h, "Ends the Marine Action Phase; the Kay'otz activate");
+    let mut h =
+        marine_phase_ended("marine MS1 at 225\nkayotz K8 at 226\nkayotz K12 at 224\ncup rush_8_12");
     assert_eq!(to_move(&h), Some(Actor(1)));
     h.get_by_label("Kay'otz player: choose which unit acts next, and how");
     h.get_by_label_contains("\"Alien Rush: Units #8 through #12\": ");

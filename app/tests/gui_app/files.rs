@@ -264,23 +264,14 @@ fn a_broken_file_asked_for_is_told_before_the_last_campaign() {
         ..Prefs::default()
     };
     prefs.opened(&last);
-    let mut h = egui_kittest::Harness::builder()
-        .with_size(super::support::SIZE)
-        .build_eframe(move |cc| {
-            App::with_prefs(
-                &cc.egui_ctx,
-                prefs,
-                Startup {
-                    campaign: Some(asked),
-                    data_dir: Some(data),
-                    dialogs: Box::new(ScriptedDialogs::default()),
-                    screenshot: None,
-                    restore_last: true,
-                    started: std::time::Instant::now(),
-                    sample: None,
-                },
-            )
-        });
+    let mut h = super::support::build(
+        egui_kittest::Harness::builder().with_size(super::support::SIZE),
+        prefs,
+        Startup {
+            restore_last: true,
+            ..super::support::startup(Some(asked), Some(data), ScriptedDialogs::default())
+        },
+    );
     h.run();
     let shown = |h: &egui_kittest::Harness<'_, App>, file: &str| {
         h.query_all_by_label_contains(file).next().is_some()

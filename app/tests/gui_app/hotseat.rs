@@ -18,14 +18,18 @@ fn high_card() -> Harness<'static, App> {
 
 /// The tooltips of the cards on the board as the app shows it now.
 fn cards_shown(h: &Harness<'_, App>) -> Vec<String> {
-    let ob = h.state().open.as_ref().unwrap();
-    ob.view
-        .scene
-        .items
-        .iter()
+    super::support::scene_items(h)
         .filter(|i| i.id.starts_with("card:"))
         .filter_map(|i| i.tooltip.clone())
         .collect()
+}
+
+/// Every card of `player` shown is one the viewer may not see.
+fn all_hidden(cards: &[String], player: &str) -> bool {
+    cards
+        .iter()
+        .filter(|c| c.starts_with(player))
+        .all(|c| c.ends_with("a card you may not see"))
 }
 
 #[test]
@@ -50,13 +54,7 @@ fn the_curtain_hides_the_hands_until_the_seat_asked_takes_the_screen() {
             .iter()
             .any(|c| c.starts_with("Player 1: ") && !c.contains("may not see"))
     );
-    assert!(
-        cards
-            .iter()
-            .filter(|c| c.starts_with("Player 2"))
-            .all(|c| c.ends_with("a card you may not see")),
-        "{cards:?}"
-    );
+    assert!(all_hidden(&cards, "Player 2"), "{cards:?}");
     // Only Player 1's commands are offered.
     assert!(legal(&h).iter().all(|c| c.actor == Actor(0)));
     // Player 1 lays a card: the screen goes to Player 2 behind the curtain.
@@ -72,10 +70,7 @@ fn the_curtain_hides_the_hands_until_the_seat_asked_takes_the_screen() {
     click(&mut h, "I am Player 2: show my view");
     let cards = cards_shown(&h);
     assert!(
-        cards
-            .iter()
-            .filter(|c| c.starts_with("Player 1"))
-            .all(|c| c.ends_with("a card you may not see")),
+        all_hidden(&cards, "Player 1"),
         "Player 1's hand and face-down card are hidden from Player 2: {cards:?}"
     );
 }

@@ -49,7 +49,12 @@ fn battle_on(scenario: String, real_table: bool, dice_mode: DiceMode) -> Harness
         "faction_texts": [RED, BLUE],
         "real_table": real_table,
     });
-    app_on(spec("invasion", 3, config, "Invasion test", dice_mode))
+    on_config(config, "Invasion test", dice_mode)
+}
+
+/// A battle of seed 3 set up with this Invasion config.
+fn on_config(config: Value, title: &str, dice_mode: DiceMode) -> Harness<'static, App> {
+    app_on(spec("invasion", 3, config, title, dice_mode))
 }
 
 fn st(h: &Harness<'_, App>) -> InvasionState {
@@ -136,6 +141,60 @@ fn screen_at(h: &Harness<'_, App>, x: f32, y: f32) -> eframe::egui::Pos2 {
     xf.to_screen([x * 10.0, y * 10.0])
 }
 
+/// A rolled battle of Red and Blue (seed 3: Red Single, Blue Double, Red
+/// Double, Red Single), the group `label` selected by a click on the board.
+fn selected_on_board(label: &str, group: &str) -> Harness<'static, App> {
+    let mut h = battle(16, false, DiceMode::Rolled);
+    click_on_board(&mut h, label);
+    assert_eq!(h.state().look.selected(), Some(group), "{label}");
+    h
+}
+
+/// Drag and drop at the table point (x, y) (inches): a move there.
+fn drop_at_point(h: &mut Harness<'_, App>, x: f32, y: f32) {
+    let p = screen_at(h, x, y);
+    h.drag_at(p);
+    h.run();
+    h.drop_at(p);
+    h.run();
+}
+
+/// What a Shot event says (its stored fields, read by name).
+#[derive(serde::Deserialize)]
+struct Shot {
+    shooters: Vec<u64>,
+    dice: Vec<u8>,
+    total: u32,
+    cover: xenolog_engine::games::invasion::model::Cover,
+    kill_score: u32,
+    kills: u32,
+    declared: Vec<String>,
+}
+
+/// The first Shot among the events of the last `n` entries.
+fn last_shot(h: &Harness<'_, App>, n: usize) -> Shot {
+    let shot = recent_events(h, n)
+        .into_iter()
+        .find(|e| matches!(e, InvasionEvent::Shot { .. }))
+        .expect("a shot");
+    let stored = serde_json::to_value(shot).unwrap();
+    serde_json::from_value(stored["shot"].clone()).unwrap()
+}
+
+/// The Red Double card (both first cards ended), Alpha selected and its
+/// fire linked with a shot by `second`.
+fn linking(second: &str) -> Harness<'static, App> {
+    let mut h = battle(16, false, DiceMode::Rolled);
+    play(&mut h, 0, json!("end_card"));
+    play(&mut h, 1, json!("end_card"));
+    assert_eq!(st(&h).current, 2, "the Red Double card");
+    click_on_board(&mut h, "Red Army Alpha");
+    click(&mut h, "Link fire");
+    click(&mut h, &format!("Add a shot by {second}"));
+    h.get_by_label(&format!("Linked shots (2 of 2 actions): Alpha, {second}"));
+    h
+}
+
 fn prompt(h: &Harness<'_, App>) -> Option<String> {
     let ob = h.state().open.as_ref().unwrap();
     ob.board.prompt(ob.battle.as_ref()).map(|p| p.ask)
@@ -173,10 +232,8 @@ fn pick_casualty(h: &mut Harness<'_, App>) -> String {
 
 #[test]
 fn a_shot_is_given_by_clicking_the_enemy_group_and_the_target_picks_the_casualties() {
-    let mut h = battle(16, false, DiceMode::Rolled);
     // Seed 3 draws Red Single, Blue Double, Red Double, Red Single.
-    click_on_board(&mut h, "Red Army Alpha");
-    assert_eq!(h.state().look.selected(), Some("group:0"));
+    let mut h = selected_on_board("Red Army Alpha", "group:0");
     // Its move range and its clear line of sight to X-Ray are drawn, and
     // the dice it would roll shown.
     let marks = board_marks(&h, Some("group:0"));
@@ -247,14 +304,7 @@ fn a_shot_is_given_by_clicking_the_enemy_group_and_the_target_picks_the_casualti
 
 #[test]
 fn linked_fire_collects_two_groups_shots_and_totals_them() {
-    let mut h = battle(16, false, DiceMode::Rolled);
-    play(&mut h, 0, json!("end_card"));
-    play(&mut h, 1, json!("end_card"));
-    assert_eq!(st(&h).current, 2, "the Red Double card");
-    click_on_board(&mut h, "Red Army Alpha");
-    click(&mut h, "Link fire");
-    click(&mut h, "Add a shot by Bravo");
-    h.get_by_label("Linked shots (2 of 2 actions): Alpha, Bravo");
+    let mut h = linking("Bravo");
     click_on_board_containing(&mut h, "Alpha shoot at Blue Legion X-Ray");
     no_notices(&h);
     let words = recent_words(&h, 2);
@@ -262,23 +312,12 @@ fn linked_fire_collects_two_groups_shots_and_totals_them() {
         words.contains("Alpha and Bravo shoot (linked fire) at Blue Legion X-Ray"),
         "{words}"
     );
-    let shot = recent_events(&h, 2)
-        .into_iter()
-        .find_map(|e| match e {
-            InvasionEvent::Shot {
-                shooters,
-                dice,
-                total,
-                kills,
-                ..
-            } => Some((shooters, dice, total, kills)),
-            _ => None,
-        })
-        .expect("a shot");
-    assert_eq!(shot.0, vec![0, 1]);
-    assert_eq!(shot.1.len(), 16, "8D6 and 8D6 in one total");
-    assert_eq!(shot.2, shot.1.iter().map(|&d| u32::from(d)).sum::<u32>());
-    assert_eq!(shot.3, (shot.2 / 6).min(6));
+    let shot = last_shot(&h, 2);
+    assert_eq!(shot.shooters, vec![0, 1]);
+    assert_eq!(shot.dice.len(), 16, "8D6 and 8D6 in one total");
+    let sum = shot.dice.iter().map(|&d| u32::from(d)).sum::<u32>();
+    assert_eq!(shot.total, sum);
+    assert_eq!(shot.kills, (shot.total / 6).min(6));
     h.get_by_label("Alpha and Bravo (linked fire) at Blue Legion X-Ray");
 }
 
@@ -348,29 +387,16 @@ fn at_a_real_table_the_target_cover_is_declared_and_its_kill_score_used() {
     super::support::type_into(&mut h, "Dice rolled:", "6 6 6 6 6 6 6 6");
     click(&mut h, "Play with these dice");
     no_notices(&h);
-    let shot = recent_events(&h, 1)
-        .into_iter()
-        .find_map(|e| match e {
-            InvasionEvent::Shot {
-                cover,
-                kill_score,
-                kills,
-                total,
-                declared,
-                ..
-            } => Some((cover, kill_score, kills, total, declared)),
-            _ => None,
-        })
-        .expect("a shot");
+    let shot = last_shot(&h, 1);
     assert_eq!(
-        shot.0,
+        shot.cover,
         xenolog_engine::games::invasion::model::Cover::Building
     );
-    assert_eq!((shot.1, shot.2, shot.3), (12, 4, 48));
+    assert_eq!((shot.kill_score, shot.kills, shot.total), (12, 4, 48));
+    let declared = shot.declared;
     assert!(
-        shot.4.iter().any(|d| d.contains("building")),
-        "{:?}",
-        shot.4
+        declared.iter().any(|d| d.contains("building")),
+        "{declared:?}"
     );
     let words = recent_words(&h, 1);
     assert!(words.contains("declared"), "{words}");
@@ -379,13 +405,8 @@ fn at_a_real_table_the_target_cover_is_declared_and_its_kill_score_used() {
 
 #[test]
 fn a_move_is_given_by_clicking_a_point_of_the_table() {
-    let mut h = battle(16, false, DiceMode::Rolled);
-    click_on_board(&mut h, "Red Army Alpha");
-    let p = screen_at(&h, 10.0, 8.0);
-    h.drag_at(p);
-    h.run();
-    h.drop_at(p);
-    h.run();
+    let mut h = selected_on_board("Red Army Alpha", "group:0");
+    drop_at_point(&mut h, 10.0, 8.0);
     no_notices(&h);
     let words = recent_words(&h, 2);
     assert!(words.contains("move Alpha to (10\", 8\")"), "{words}");
@@ -470,7 +491,7 @@ fn the_table_board_of_a_four_faction_battle_in_mid_game() {
     h.run();
     shot(&mut h, "invasion_mid_game");
     super::support::hide_campaign_panel(&mut h);
-    h.snapshot("board_invasion");
+    super::support::snapshot(&mut h, "board_invasion");
 }
 
 #[test]
@@ -499,8 +520,7 @@ fn new_battle_offers_a_faction_per_player_and_the_table_options() {
 
 #[test]
 fn dragging_a_group_moves_it_where_it_is_dropped() {
-    let mut h = battle(16, false, DiceMode::Rolled);
-    click_on_board(&mut h, "Red Army Alpha");
+    let mut h = selected_on_board("Red Army Alpha", "group:0");
     let lead = st(&h).groups[0].models[0].at.unwrap();
     let from = screen_at(&h, lead.x as f32 / 100.0, lead.y as f32 / 100.0);
     let to = screen_at(&h, 6.0, 12.0);
@@ -594,13 +614,7 @@ fn in_a_melee_of_three_factions_the_strike_names_its_target_faction() {
         "factions": ["red", "blue", "green"],
         "faction_texts": [RED, BLUE, GREEN],
     });
-    let mut h = app_on(spec(
-        "invasion",
-        3,
-        config,
-        "Three-way melee",
-        DiceMode::Rolled,
-    ));
+    let mut h = on_config(config, "Three-way melee", DiceMode::Rolled);
     // Every card up to Red's is given up; Alpha then charges between the two.
     for _ in 0..8 {
         let s = st(&h);
@@ -718,9 +732,7 @@ fn a_group_behind_a_building_cannot_be_shot_and_the_board_says_why() {
 /// selected; it used to drop the selection silently.
 #[test]
 fn a_click_inside_a_move_range_that_is_no_legal_end_point_says_why_and_keeps_the_selection() {
-    let mut h = battle(16, false, DiceMode::Rolled);
-    click_on_board(&mut h, "Blue Legion X-Ray");
-    assert_eq!(h.state().look.selected(), Some("group:2"));
+    let mut h = selected_on_board("Blue Legion X-Ray", "group:2");
     let lead = st(&h).groups[2].models[0].at.unwrap();
     let (x, y) = (lead.x as f32 / 100.0 + 5.0, lead.y as f32 / 100.0);
     let marks = board_marks(&h, Some("group:2"));
@@ -733,11 +745,7 @@ fn a_click_inside_a_move_range_that_is_no_legal_end_point_says_why_and_keeps_the
         "the point 5\" from the lead is inside the move range drawn: {marks:?}"
     );
     let before = entries(&h);
-    let p = screen_at(&h, x, y);
-    h.drag_at(p);
-    h.run();
-    h.drop_at(p);
-    h.run();
+    drop_at_point(&mut h, x, y);
     assert_eq!(entries(&h), before, "nothing was played");
     assert_eq!(
         h.state().look.selected(),
@@ -756,8 +764,7 @@ fn a_click_inside_a_move_range_that_is_no_legal_end_point_says_why_and_keeps_the
 /// on it makes it the lead, and the move range is drawn from it.
 #[test]
 fn a_click_on_a_figure_of_the_selected_group_makes_it_lead_the_move() {
-    let mut h = battle(16, false, DiceMode::Rolled);
-    click_on_board(&mut h, "Red Army Alpha");
+    let mut h = selected_on_board("Red Army Alpha", "group:0");
     let range = |h: &Harness<'_, App>| {
         let ob = h.state().open.as_ref().unwrap();
         ob.board
@@ -789,11 +796,7 @@ fn a_click_on_a_figure_of_the_selected_group_makes_it_lead_the_move() {
     );
     // 8.9" from the first figure, less than 8" from the third: only a move
     // measured from the third gets there.
-    let p = screen_at(&h, 7.1, 13.7);
-    h.drag_at(p);
-    h.run();
-    h.drop_at(p);
-    h.run();
+    drop_at_point(&mut h, 7.1, 13.7);
     no_notices(&h);
     let words = recent_words(&h, 2);
     assert!(words.contains("move Alpha to (7.1\", 13.7\")"), "{words}");
@@ -813,23 +816,11 @@ fn a_click_on_a_figure_of_the_selected_group_makes_it_lead_the_move() {
 /// side panel.
 #[test]
 fn linked_fire_of_one_group_twice_is_fired_from_the_side_panel() {
-    let mut h = battle(16, false, DiceMode::Rolled);
-    play(&mut h, 0, json!("end_card"));
-    play(&mut h, 1, json!("end_card"));
-    click_on_board(&mut h, "Red Army Alpha");
-    click(&mut h, "Link fire");
-    click(&mut h, "Add a shot by Alpha");
-    h.get_by_label("Linked shots (2 of 2 actions): Alpha, Alpha");
+    let mut h = linking("Alpha");
     click(&mut h, "Fire the linked shots at Blue Legion X-Ray");
     no_notices(&h);
-    let shot = recent_events(&h, 2)
-        .into_iter()
-        .find_map(|e| match e {
-            InvasionEvent::Shot { shooters, dice, .. } => Some((shooters, dice.len())),
-            _ => None,
-        })
-        .expect("a shot");
-    assert_eq!(shot, (vec![0, 0], 16));
+    let shot = last_shot(&h, 2);
+    assert_eq!((shot.shooters, shot.dice.len()), (vec![0, 0], 16));
     assert!(
         h.query_by_label("Link fire").is_none(),
         "the card's actions are spent"
@@ -848,13 +839,7 @@ fn the_winners_of_a_stormed_building_take_the_ground_by_a_button() {
         "faction_texts": [RED, GREEN],
         "real_table": true,
     });
-    let mut h = app_on(spec(
-        "invasion",
-        3,
-        config,
-        "Invasion test",
-        DiceMode::Rolled,
-    ));
+    let mut h = on_config(config, "Invasion test", DiceMode::Rolled);
     // Red storms Green Yankee, which defends a building (declared at the table).
     play(
         &mut h,

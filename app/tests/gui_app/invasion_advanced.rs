@@ -55,6 +55,12 @@ fn st(h: &Harness<'_, App>) -> InvasionState {
 }
 
 /// Every event of the line in words.
+/// Then an event of the open line's log is one `says` holds of.
+fn assert_logged(h: &Harness<'_, App>, says: impl Fn(&str) -> bool) {
+    let log = log(h);
+    assert!(log.iter().any(|w| says(w)), "{log:#?}");
+}
+
 fn log(h: &Harness<'_, App>) -> Vec<String> {
     let ob = h.state().open.as_ref().unwrap();
     let b = ob.battle.as_ref();
@@ -264,13 +270,9 @@ fn suppressing_fire_is_offered_for_the_selected_group_and_its_result_is_in_the_l
 fn a_laying_in_wait_shot_is_offered_and_fired_in_the_other_sides_card() {
     let mut h = platoon_offered("laying_in_wait", "lay in wait to fire");
     click(&mut h, "Platoon lay in wait to fire");
-    assert!(
-        log(&h)
-            .iter()
-            .any(|w| w.starts_with("Home Guard Platoon lays in wait to fire")),
-        "{:#?}",
-        log(&h)
-    );
+    assert_logged(&h, |w| {
+        w.starts_with("Home Guard Platoon lays in wait to fire")
+    });
     // On to the Brutes' card; the Brute pack moves (in the open, into the
     // platoon's sight).
     for _ in 0..10 {
@@ -294,13 +296,9 @@ fn a_laying_in_wait_shot_is_offered_and_fired_in_the_other_sides_card() {
             break;
         }
     }
-    assert!(
-        log(&h)
-            .iter()
-            .any(|w| w.contains("comes into the sight of Home Guard Platoon, laying in wait")),
-        "{:#?}",
-        log(&h)
-    );
+    assert_logged(&h, |w| {
+        w.contains("comes into the sight of Home Guard Platoon, laying in wait")
+    });
     // The Home Guard is asked, in the Brutes' card: spring it or let it pass.
     h.get_by_label_contains("Home Guard to act");
     shot(&mut h, "invasion_ambush_offered");

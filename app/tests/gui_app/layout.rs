@@ -5,11 +5,10 @@ use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
-use super::support::{BOARD, shot};
+use super::support::{BOARD, shot, show_panels};
 use super::views::{app_at, sample_at};
 use crate::gui::MIN_WINDOW_SIZE;
 use crate::gui::app::App;
-use crate::gui::menu::PanelsShown;
 
 #[test]
 fn at_the_smallest_window_the_board_keeps_half_the_width() {
@@ -68,12 +67,8 @@ fn board_opens_readable(w: f32, hgt: f32) {
         assert!(smallest >= 26.0, "{w}x{hgt}: counters {smallest} px across");
         // The reference picture, without the campaign panel (it shows the
         // temporary folder and today's date).
-        h.state_mut().look.panels = Some(PanelsShown {
-            browser: false,
-            side: true,
-        });
-        h.run();
-        h.snapshot(format!("app_{w}x{hgt}"));
+        show_panels(&mut h, false, true);
+        super::support::snapshot(&mut h, format!("app_{w}x{hgt}"));
     }
 }
 
@@ -92,11 +87,7 @@ fn the_campaign_view_fits_at_1600x1000() {
 
 fn campaign_view_fits(w: f32, hgt: f32) {
     let (_dir, mut h) = sample_at(egui::vec2(w, hgt));
-    h.state_mut().look.panels = Some(PanelsShown {
-        browser: true,
-        side: true,
-    });
-    h.run();
+    show_panels(&mut h, true, true);
     super::support::click(&mut h, "Rosters and experience…");
     assert!(h.state().campaign_view.shown);
     let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(w, hgt));
@@ -114,13 +105,9 @@ fn campaign_view_fits(w: f32, hgt: f32) {
     }
     shot(&mut h, &format!("campaign_panels_{w}x{hgt}"));
     // Panels hidden: the view fills the window, no band left undrawn.
-    h.state_mut().look.panels = Some(PanelsShown {
-        browser: false,
-        side: false,
-    });
-    h.run();
+    show_panels(&mut h, false, false);
     shot(&mut h, &format!("campaign_hidden_{w}x{hgt}"));
-    let image = h.render().expect("the frame renders");
+    let image = super::support::render(&mut h);
     // Light theme: the view's own light fill, not the dark of a window
     // left undrawn.
     for x in [w * 0.75, w - 12.0] {
@@ -130,7 +117,7 @@ fn campaign_view_fits(w: f32, hgt: f32) {
             "{w}x{hgt}: at x {x} the view is not drawn: {px:?}"
         );
     }
-    h.snapshot(format!("campaign_{w}x{hgt}"));
+    super::support::snapshot(&mut h, format!("campaign_{w}x{hgt}"));
 }
 
 /// The board's rect, the camera, and where the units that can act are.
@@ -165,7 +152,7 @@ fn snapshot_masking_the_campaign_list(h: &mut Harness<'_, App>, board: egui::Rec
         egui::pos2(0.0, board.top()),
         egui::pos2(board.left() - 8.0, board.bottom()),
     ));
-    h.snapshot(name);
+    super::support::snapshot(h, name);
 }
 
 /// Issue 28, views that fit: "after a resize the left panel stays narrow

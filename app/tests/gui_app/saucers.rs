@@ -508,11 +508,7 @@ fn the_board_of_a_two_player_game_in_mid_game() {
         .iter()
         .find_map(|c| c.subject.clone())
         .or_else(|| {
-            let ob = h.state().open.as_ref().unwrap();
-            ob.view
-                .scene
-                .items
-                .iter()
+            super::support::scene_items(&h)
                 .find(|i| i.id.starts_with("human:"))
                 .map(|i| i.id.clone())
         })
@@ -522,5 +518,5 @@ fn the_board_of_a_two_player_game_in_mid_game() {
     h.get_by_label(BOARD);
     shot(&mut h, "saucers_mid_game");
     super::support::hide_campaign_panel(&mut h);
-    h.snapshot("board_saucers");
+    super::support::snapshot(&mut h, "board_saucers");
 }

@@ -83,7 +83,7 @@ fn timeline_and_entry_table() {
     });
     h.run();
     assert_eq!(h.state().view.pos, 25);
-    h.snapshot("timeline");
+    super::support::snapshot(&mut h, "timeline");
 }
 
 fn dialog_snapshot(name: &str, dialog: Dialog) {
@@ -96,7 +96,7 @@ fn dialog_snapshot_sized(name: &str, dialog: Dialog, size: egui::Vec2) {
         dialog_ui(ui.ctx(), d, false, &mut commands);
     });
     h.run();
-    h.snapshot(name);
+    super::support::snapshot(&mut h, name);
 }
 
 fn intent(text: &str) -> Intent {
@@ -156,7 +156,7 @@ fn notice_dialog() {
         notice_ui(ui.ctx(), n, &mut commands);
     });
     h.run();
-    h.snapshot("dialog_notice");
+    super::support::snapshot(&mut h, "dialog_notice");
 }
 
 /// The Dimension X battle of the sample campaign.
@@ -213,7 +213,7 @@ fn dimx_board_with_a_unit_selected() {
         board_ui(ui, &input, &mut s.camera, &mut commands);
     });
     h.run();
-    h.snapshot("board_dimx");
+    super::support::snapshot(&mut h, "board_dimx");
 }
 
 #[test]

@@ -41,7 +41,7 @@ pub fn app_answering(
         show_test_games: true,
         ..Prefs::default()
     };
-    Harness::builder()
+    let builder = Harness::builder()
         .with_size(SIZE)
         .with_pixels_per_point(1.0)
         .with_theme(egui::Theme::Light)
@@ -49,22 +49,46 @@ pub fn app_answering(
         // frames, and the row at the cursor may show its step buttons only
         // once it is on screen; it settles within six.
         .with_max_steps(8)
-        .with_accessibility_check(accessibility_check)
-        .build_eframe(move |cc| {
-            App::with_prefs(
-                &cc.egui_ctx,
-                prefs,
-                Startup {
-                    campaign,
-                    data_dir,
-                    dialogs: Box::new(ScriptedDialogs::answering(answers)),
-                    screenshot: None,
-                    restore_last: false,
-                    started: std::time::Instant::now(),
-                    sample: None,
-                },
-            )
-        })
+        .with_accessibility_check(accessibility_check);
+    build(
+        builder,
+        prefs,
+        startup(campaign, data_dir, ScriptedDialogs::answering(answers)),
+    )
+}
+
+/// What the app starts with under test: this campaign and data folder,
+/// these dialogs; no screenshot, no last campaign reopened.
+pub fn startup(
+    campaign: Option<PathBuf>,
+    data_dir: Option<PathBuf>,
+    dialogs: ScriptedDialogs,
+) -> Startup {
+    Startup {
+        campaign,
+        data_dir,
+        dialogs: Box::new(dialogs),
+        screenshot: None,
+        restore_last: false,
+        started: std::time::Instant::now(),
+        sample: None,
+    }
+}
+
+/// The app in the harness `builder` makes, every campaign check (issue 30
+/// item 9) run to its end before the frame that started it goes on: a
+/// snapshot or a status line never catches the check's words half-way,
+/// however loaded the machine (every test that opens a file goes here).
+pub fn build(
+    builder: egui_kittest::HarnessBuilder<App>,
+    prefs: Prefs,
+    startup: Startup,
+) -> Harness<'static, App> {
+    builder.build_eframe(move |cc| {
+        let mut app = App::with_prefs(&cc.egui_ctx, prefs, startup);
+        app.check_in_the_foreground();
+        app
+    })
 }
 
 /// The app on a campaign kept in memory.
@@ -280,7 +304,7 @@ pub fn shot(h: &mut Harness<'_, App>, name: &str) {
         return;
     };
     let path = PathBuf::from(dir).join(format!("{name}.png"));
-    let image = h.render().expect("the frame renders");
+    let image = render(h);
     image.save(&path).expect("the picture is saved");
 }
 
@@ -288,10 +312,13 @@ pub fn shot(h: &mut Harness<'_, App>, name: &str) {
 /// battles' dates, which are today's (the scratch campaign is the store,
 /// with its clock).
 pub fn hide_campaign_panel(h: &mut Harness<'_, App>) {
-    h.state_mut().look.panels = Some(crate::gui::menu::PanelsShown {
-        browser: false,
-        side: true,
-    });
+    show_panels(h, false, true);
+}
+
+/// Show or hide the campaign panel (`browser`) and the side panel, as the
+/// View menu does.
+pub fn show_panels(h: &mut Harness<'_, App>, browser: bool, side: bool) {
+    h.state_mut().look.panels = Some(crate::gui::menu::PanelsShown { browser, side });
     h.run();
 }
 
@@ -315,6 +342,14 @@ pub fn on_screen(h: &Harness<'_, App>, id: &str) -> egui::Pos2 {
         other => panic!("{id} is drawn as {other:?}"),
     };
     crate::gui::board::Xform::new(&ob.view.scene, view, &h.state().look.camera).to_screen(c)
+}
+
+/// The items of the open battle's scene, in the order they are drawn.
+pub fn scene_items<'a>(
+    h: &'a Harness<'_, App>,
+) -> std::slice::Iter<'a, xenolog_engine::scene::Item> {
+    let ob = h.state().open.as_ref().expect("a battle is open");
+    ob.view.scene.items.iter()
 }
 
 /// The scene ids of the units that can act at the cursor (the subjects of
@@ -341,4 +376,70 @@ pub fn until_checked(h: &mut Harness<'_, App>) {
     }
     h.run();
     assert!(!h.state().trust_running(), "the check did not end");
+}
+
+/// A real click: the pointer moves there, the button goes down and up.
+pub fn click_at(h: &mut Harness<'_, App>, p: egui::Pos2) {
+    h.hover_at(p);
+    h.run();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: p,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    h.run();
+}
+
+/// A folder for a test's files, with the app's data folder in it.
+#[allow(dead_code)]
+pub fn folder() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    (dir, data)
+}
+
+/// The software renderer's wait is kittest's 10 s; on a loaded machine
+/// (six builds on two cores, load 15) a 1600x1000 frame took longer than
+/// three such waits. A render that timed out is waited for again (the
+/// frame already submitted goes on meanwhile), this many times more; a
+/// picture that differs from its reference never is.
+const RENDER_RETRIES: usize = 8;
+
+/// Whether a render failed only by running out of time.
+fn timed_out(err: &str) -> bool {
+    err.contains("timed out")
+}
+
+/// The frame as a picture (a render that timed out tried again).
+pub fn render<S>(h: &mut Harness<'_, S>) -> image::RgbaImage {
+    let mut retries = 0;
+    loop {
+        match h.render() {
+            Ok(image) => return image,
+            Err(e) if timed_out(&e) && retries < RENDER_RETRIES => retries += 1,
+            Err(e) => panic!("the frame does not render: {e}"),
+        }
+    }
+}
+
+/// Compare the frame with the reference picture `name`, as
+/// `Harness::snapshot` does, but a render that timed out is tried again.
+pub fn snapshot<S>(h: &mut Harness<'_, S>, name: impl Into<String>) {
+    let name = name.into();
+    let mut retries = 0;
+    loop {
+        match h.try_snapshot(name.as_str()) {
+            Ok(()) => return,
+            Err(egui_kittest::SnapshotError::RenderError { err })
+                if timed_out(&err) && retries < RENDER_RETRIES =>
+            {
+                retries += 1;
+            }
+            Err(e) => panic!("{name}: {e}"),
+        }
+    }
 }

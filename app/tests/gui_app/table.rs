@@ -5,7 +5,7 @@ use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
-use super::support::{BOARD, app_with, click_on_board, legal, no_notices, on_screen};
+use super::support::{BOARD, app_with, click_at, click_on_board, legal, no_notices, on_screen};
 use crate::gui::app::App;
 use crate::gui::dialogs::Dialog;
 
@@ -19,6 +19,22 @@ fn sample() -> (tempfile::TempDir, Harness<'static, App>) {
 /// Issue 28: a click on one hex followed at once by a pointer move (the
 /// press, the release and the move in one frame) acted on the hex where the
 /// pointer ended. It acts on the hex pressed.
+/// Hovering `at` shows the picture labelled `large`, drawn large (140 px
+/// at least); its rectangle (`what` names the hovered thing if not).
+fn hovered_large(h: &mut Harness<'_, App>, at: egui::Pos2, large: &str, what: &str) -> egui::Rect {
+    h.hover_at(at);
+    h.run_steps(4);
+    let picture = h
+        .query_by_label(large)
+        .unwrap_or_else(|| panic!("hovering {what} shows no {large:?}"))
+        .rect();
+    assert!(
+        picture.width().max(picture.height()) >= 140.0,
+        "{what}: {large} is drawn {picture:?}, not large"
+    );
+    picture
+}
+
 #[test]
 fn a_click_acts_on_the_hex_pressed_not_where_the_pointer_went_after() {
     let (_dir, mut h) = sample();
@@ -50,16 +66,7 @@ fn a_click_acts_on_the_hex_pressed_not_where_the_pointer_went_after() {
         pa.distance(pb) > 20.0,
         "{a} and {b} are apart on the screen"
     );
-    h.hover_at(pa);
-    h.run();
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos: pa,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-    }
+    click_at(&mut h, pa);
     h.event(egui::Event::PointerMoved(pb));
     h.run();
     let wanted: Vec<String> = legal(&h)
@@ -331,15 +338,11 @@ fn hovering_an_entry_of_the_log_shows_the_units_it_names_large() {
             "{game}: {name} is not drawn large before the entry is hovered"
         );
         let row = h.get_by_label(entry).rect();
-        h.hover_at(row.left_center() + egui::vec2(20.0, 0.0));
-        h.run_steps(4);
-        let picture = h
-            .query_by_label(&large)
-            .unwrap_or_else(|| panic!("{game}: hovering {entry:?} shows no {large:?}"))
-            .rect();
-        assert!(
-            picture.width().max(picture.height()) >= 140.0,
-            "{game}: {name} is drawn {picture:?}, not large"
+        let picture = hovered_large(
+            &mut h,
+            row.left_center() + egui::vec2(20.0, 0.0),
+            &large,
+            &format!("{game}: {entry:?}"),
         );
         // Named above the picture, in the tooltip beside the entry's words.
         let named_above = h.get_all_by_label(name).map(|n| n.rect()).any(|r| {
@@ -443,16 +446,7 @@ fn hovering_a_small_counter_or_a_card_in_a_hand_shows_it_large() {
         assert!(board.contains(at), "{game}: {id} is in view at {at:?}");
         let large = format!("{name}, large");
         assert!(h.query_by_label(&large).is_none());
-        h.hover_at(at);
-        h.run_steps(4);
-        let picture = h
-            .query_by_label(&large)
-            .unwrap_or_else(|| panic!("{game}: hovering {id} shows no {large:?}"))
-            .rect();
-        assert!(
-            picture.width().max(picture.height()) >= 140.0,
-            "{game}: {name} is drawn {picture:?}, not large"
-        );
+        hovered_large(&mut h, at, &large, &format!("{game}: {id}"));
         super::support::shot(&mut h, &format!("board_hover_{game}"));
         h.remove_cursor();
         h.run();

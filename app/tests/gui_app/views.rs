@@ -11,11 +11,10 @@ use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
-use super::support::{BOARD, click, hide_campaign_panel, menu, shot, type_into};
-use crate::gui::app::{App, Startup};
+use super::support::{BOARD, click, hide_campaign_panel, menu, shot, show_panels, type_into};
+use crate::gui::app::App;
 use crate::gui::command::AppCommand;
 use crate::gui::files::ScriptedDialogs;
-use crate::gui::menu::PanelsShown;
 use crate::gui::prefs::{Prefs, ThemeChoice};
 
 /// The sample campaign in a window of this size (light theme).
@@ -39,26 +38,23 @@ pub(super) fn app_at(
     if let Some(n) = max_steps {
         builder = builder.with_max_steps(n);
     }
-    let mut h = builder.build_eframe(move |cc| {
-        App::with_prefs(
-            &cc.egui_ctx,
-            Prefs {
-                theme: ThemeChoice::Light,
-                ..Prefs::default()
-            },
-            Startup {
-                campaign: None,
-                data_dir: Some(data),
-                dialogs: Box::new(ScriptedDialogs::new(Vec::new())),
-                screenshot: None,
-                restore_last: false,
-                started: std::time::Instant::now(),
-                sample: None,
-            },
-        )
-    });
+    let mut h = super::support::build(
+        builder,
+        Prefs {
+            theme: ThemeChoice::Light,
+            ..Prefs::default()
+        },
+        super::support::startup(None, Some(data), ScriptedDialogs::new(Vec::new())),
+    );
     h.run();
     (dir, h)
+}
+
+/// How many pixels `units` board units take on the screen in the board's
+/// rectangle `board`.
+fn on_screen_px(h: &Harness<'static, App>, board: egui::Rect, units: f32) -> f32 {
+    let ob = h.state().open.as_ref().unwrap();
+    crate::gui::board::Xform::new(&ob.view.scene, board, &h.state().look.camera).scale() * units
 }
 
 /// Open the sample's battle of this game (its first, by id).
@@ -92,10 +88,7 @@ fn every_view(w: f32, hgt: f32) {
     let tag = format!("{w}x{hgt}");
     let (_dir, mut h) = sample_at(size);
     for game in ["invasion", "alien", "saucers", "dimx"] {
-        h.state_mut().look.panels = Some(PanelsShown {
-            browser: true,
-            side: true,
-        });
+        show_panels(&mut h, true, true);
         open_game(&mut h, game);
         shot(&mut h, &format!("view_{game}_{tag}_panels"));
         // The board keeps a fair share of the window, whole and on it.
@@ -116,13 +109,8 @@ fn every_view(w: f32, hgt: f32) {
         if game == "saucers" {
             // Its building tiles (100 board units) open readable: 80 px at
             // least, whatever the window (issue 28: 58 px at 1024x700).
-            let ob = h.state().open.as_ref().unwrap();
-            let x = crate::gui::board::Xform::new(&ob.view.scene, board, &h.state().look.camera);
-            assert!(
-                x.scale() * 100.0 >= 79.5,
-                "{tag}: a Saucers tile is {} px",
-                x.scale() * 100.0
-            );
+            let px = on_screen_px(&h, board, 100.0);
+            assert!(px >= 79.5, "{tag}: a Saucers tile is {px} px");
         }
         if game == "alien" {
             // Its base tiles (40 board units) open at 32 px at least, as
@@ -130,13 +118,8 @@ fn every_view(w: f32, hgt: f32) {
             // px and an alien's 19, larger than a line of text, their
             // writing 10 px (issue 28: the tiles were about 24 px at
             // 1024x700). At 1600x1000 the whole board fits larger.
-            let ob = h.state().open.as_ref().unwrap();
-            let x = crate::gui::board::Xform::new(&ob.view.scene, board, &h.state().look.camera);
-            assert!(
-                x.scale() * 40.0 >= 31.5,
-                "{tag}: an Alien tile is {} px",
-                x.scale() * 40.0
-            );
+            let px = on_screen_px(&h, board, 40.0);
+            assert!(px >= 31.5, "{tag}: an Alien tile is {px} px");
             // The characters that can act are on the board as it opens.
             for u in super::support::acting_units(&h) {
                 let at = super::support::on_screen(&h, &u);
@@ -163,7 +146,7 @@ fn every_view(w: f32, hgt: f32) {
         if game != "dimx" {
             // Dimension X's is `app_WxH`, made by layout.rs.
             hide_campaign_panel(&mut h);
-            h.snapshot(format!("view_{game}_{tag}"));
+            super::support::snapshot(&mut h, format!("view_{game}_{tag}"));
         }
     }
     // The New battle dialog: its buttons on screen whatever the game.
@@ -181,7 +164,7 @@ fn every_view(w: f32, hgt: f32) {
     type_into(&mut h, "Seed:", "20240607");
     click(&mut h, "Xenolog rolls the dice");
     shot(&mut h, &format!("view_new_battle_{tag}"));
-    h.snapshot(format!("view_new_battle_{tag}"));
+    super::support::snapshot(&mut h, format!("view_new_battle_{tag}"));
     click(&mut h, "Cancel");
     // The report preview of the battle open (Dimension X): a page, its
     // tables as grids, no markup.
@@ -222,7 +205,7 @@ fn every_view(w: f32, hgt: f32) {
         egui::pos2(version.right() + 8.0, version.top() - 2.0),
         egui::vec2(60.0, version.height() + 4.0),
     ));
-    h.snapshot(format!("view_report_{tag}"));
+    super::support::snapshot(&mut h, format!("view_report_{tag}"));
 }
 
 #[test]

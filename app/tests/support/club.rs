@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, ChildStdout, Command, Output, Stdio};
 
 use serde_json::Value;
 
@@ -96,37 +96,17 @@ pub fn serve_again(data: &Path, listen: &str) -> Served {
 /// Start `xenolog serve` and read where it listens and, on a first start,
 /// the organiser's invitation.
 fn start(data: &Path, listen: &str, first: bool, more: &[&str]) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
-        .args(["serve", "--data"])
-        .arg(data)
-        .args(["--listen", listen])
-        .args(more)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("xenolog serve starts");
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let (mut url, mut code, mut link) = (None, None, None);
-    while url.is_none() || (first && (code.is_none() || link.is_none())) {
-        let mut line = String::new();
-        if stdout.read_line(&mut line).unwrap() == 0 {
-            let _ = child.kill();
-            panic!("serve ended before saying where it listens and its invitation");
-        }
-        if let Some(u) = line.trim().strip_prefix("listening on ") {
-            url = Some(u.to_owned());
-        }
-        if let Some(c) = line
-            .trim()
-            .strip_prefix("organiser invitation (shown once, valid 7 days): ")
-        {
-            code = Some(c.to_owned());
-        }
-        if let Some(l) = line.trim().strip_prefix("link: ") {
-            link = Some(l.to_owned());
-        }
-    }
+    let s = spawn_serve(data, listen, more, Stdio::null(), |s| {
+        s.url.is_some() && (!first || (s.code.is_some() && s.link.is_some()))
+    });
+    let Starting {
+        child,
+        stdout,
+        url,
+        code,
+        link,
+        ..
+    } = s;
     // Keep reading its standard output so that it never blocks on a full pipe.
     std::thread::spawn(move || for _ in stdout.lines().map_while(Result::ok) {});
     Served {
@@ -135,6 +115,68 @@ fn start(data: &Path, listen: &str, first: bool, more: &[&str]) -> Served {
         code: code.unwrap_or_default(),
         link: link.unwrap_or_default(),
     }
+}
+
+/// A `xenolog serve` just started: its process, the rest of its standard
+/// output, and what it said first.
+pub struct Starting {
+    pub child: Child,
+    pub stdout: BufReader<ChildStdout>,
+    /// Every line read so far.
+    pub seen: String,
+    /// "listening on URL"
+    pub url: Option<String>,
+    /// "organiser invitation (shown once, valid 7 days): CODE"
+    pub code: Option<String>,
+    /// "link: LINK"
+    pub link: Option<String>,
+}
+
+/// Start `xenolog serve --data DATA --listen LISTEN MORE…`, its standard
+/// error to `stderr`, and read its standard output line by line until
+/// `enough` holds of what it said; fails if it ends before.
+pub fn spawn_serve(
+    data: &Path,
+    listen: &str,
+    more: &[&str],
+    stderr: Stdio,
+    enough: impl Fn(&Starting) -> bool,
+) -> Starting {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .args(["serve", "--data"])
+        .arg(data)
+        .args(["--listen", listen])
+        .args(more)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("xenolog serve starts");
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut s = Starting {
+        child,
+        stdout,
+        seen: String::new(),
+        url: None,
+        code: None,
+        link: None,
+    };
+    while !enough(&s) {
+        let mut line = String::new();
+        if s.stdout.read_line(&mut line).unwrap() == 0 {
+            let _ = s.child.kill();
+            panic!("serve ended before saying all it should: {}", s.seen);
+        }
+        s.seen += &line;
+        let said = |prefix: &str| line.trim().strip_prefix(prefix).map(str::to_owned);
+        s.url = s.url.take().or_else(|| said("listening on "));
+        s.code = s
+            .code
+            .take()
+            .or_else(|| said("organiser invitation (shown once, valid 7 days): "));
+        s.link = s.link.take().or_else(|| said("link: "));
+    }
+    s
 }
 
 /// A `xenolog` command run as the person whose club folder is `who`.

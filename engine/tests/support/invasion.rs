@@ -264,6 +264,22 @@ pub fn kill(s: &mut InvasionState, g: GroupId, count: usize) {
     }
 }
 
+/// Then group `g` is `place` (on the table, in the air, below) and has
+/// spent `actions` actions of the card being played.
+pub fn assert_place(s: &InvasionState, g: GroupId, place: Place, actions: u8) {
+    assert_eq!((s.group(g).place, s.spent_by(g)), (place, actions));
+}
+
+/// Given U.N.I.T. and the Daleks at a real table (every group parked), a
+/// card of `kind` of the Daleks (seat 1) being played: section A and Dalek
+/// Patrol Alpha.
+pub fn daleks_at_a_real_table(kind: CardKind) -> (InvasionState, GroupId, GroupId) {
+    let mut s = given_with(&["unit", "daleks"], false, true);
+    let [sec, dal] = placed(&mut s, "s1; d1");
+    card(&mut s, 1, kind);
+    (s, sec, dal)
+}
+
 /// The round's cards are these, the first being played now.
 pub fn cards(s: &mut InvasionState, list: &[(Option<u8>, CardKind)]) {
     s.drawn = list

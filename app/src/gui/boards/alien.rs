@@ -24,7 +24,7 @@ use xenolog_engine::{
     Actor, Battle, EntryId, EntryText, Game, LegalCommand, Scene, Session, Viewer,
 };
 
-use super::{BoardUi, Mark, Prompt, Step, swatch};
+use super::{BoardClick, BoardUi, Mark, Prompt, Step, at_head, swatch};
 use crate::gui::board::color;
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
 
@@ -39,23 +39,11 @@ pub struct AlienBoard {
 type MarksKey = (Option<EntryId>, usize, Option<String>);
 
 fn session(battle: &dyn Battle) -> Option<&Session<Alien>> {
-    battle.as_any().downcast_ref::<Session<Alien>>()
+    super::session_of::<Alien>(battle)
 }
 
 fn state(battle: &dyn Battle) -> Option<&AlienState> {
-    session(battle).map(|s| s.state()).or_else(|| {
-        // A club battle: the seat's own view.
-        battle
-            .as_any()
-            .downcast_ref::<xenolog_engine::seat::SeatBattle<Alien>>()
-            .map(|s| s.state())
-    })
-}
-
-/// Whether the battle is shown at its newest entry (commands are given
-/// only there).
-fn at_head(battle: &dyn Battle) -> bool {
-    battle.cursor() == battle.head(battle.current_branch())
+    super::state_of::<Alien>(battle)
 }
 
 /// A character's index by its scene id (`char:ID`).
@@ -772,13 +760,10 @@ impl BoardUi for AlienBoard {
     /// A click on a tile the selected character reaches but that is not
     /// next to it: the first step of its walk there (one tile a command,
     /// one action point each, 4.1). Anything else: the generic board.
-    fn click(
-        &self,
-        battle: &dyn Battle,
-        selected: Option<&str>,
-        under: &[&str],
-        _at: [f32; 2],
-    ) -> Option<AppCommand> {
+    fn click(&self, battle: &dyn Battle, click: BoardClick) -> Option<AppCommand> {
+        let BoardClick {
+            selected, under, ..
+        } = click;
         let s = state(battle)?;
         if !at_head(battle) || s.over.is_some() {
             return None;

@@ -22,7 +22,7 @@ use xenolog_engine::games::invasion::{
 use xenolog_engine::scene::Rgba;
 use xenolog_engine::{Actor, Battle, EntryId, LegalCommand, Randomness, Scene, Session};
 
-use super::{BoardUi, Mark, Prompt, swatch};
+use super::{BoardClick, BoardUi, Mark, Prompt, at_head, swatch};
 use crate::gui::board::color;
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
 
@@ -79,17 +79,11 @@ pub struct InvasionBoard {
 }
 
 fn session(battle: &dyn Battle) -> Option<&Session<Invasion>> {
-    battle.as_any().downcast_ref::<Session<Invasion>>()
+    super::session_of::<Invasion>(battle)
 }
 
 fn state(battle: &dyn Battle) -> Option<&InvasionState> {
-    session(battle).map(|s| s.state()).or_else(|| {
-        // A club battle: the seat's own view.
-        battle
-            .as_any()
-            .downcast_ref::<xenolog_engine::seat::SeatBattle<Invasion>>()
-            .map(|s| s.state())
-    })
+    super::state_of::<Invasion>(battle)
 }
 
 /// The group of a scene id: `group:N`, or the group of `model:ID`.
@@ -1084,16 +1078,14 @@ impl BoardUi for InvasionBoard {
         marks
     }
 
-    fn click(
-        &self,
-        battle: &dyn Battle,
-        selected: Option<&str>,
-        under: &[&str],
-        at: [f32; 2],
-    ) -> Option<AppCommand> {
+    fn click(&self, battle: &dyn Battle, click: BoardClick) -> Option<AppCommand> {
+        let BoardClick {
+            selected,
+            under,
+            at,
+        } = click;
         let s = state(battle)?;
-        if s.over.is_some() || battle.cursor() != battle.head(battle.current_branch()) {
-            // Reviewing: the generic board (its questions about branches).
+        if s.over.is_some() || !at_head(battle) {
             return None;
         }
         // The target's player picks casualties by clicking the figures.
@@ -1255,14 +1247,14 @@ impl BoardUi for InvasionBoard {
         if s.real_table {
             Self::groups_ui(ui, s, commands);
         }
-        let at_head = battle.cursor() == battle.head(battle.current_branch());
+        let head = at_head(battle);
         let Some(g) = selected
             .filter(|id| id.starts_with("group:"))
             .and_then(|id| group_of(s, id))
         else {
             return;
         };
-        if !at_head || s.over.is_some() || !s.may_act(g) || !s.pending.is_empty() {
+        if !head || s.over.is_some() || !s.may_act(g) || !s.pending.is_empty() {
             return;
         }
         let group = s.group(g);
@@ -1409,14 +1401,7 @@ fn factions_ui(ui: &mut egui::Ui, scenario: &str, config: &mut Value) {
         *config = json!({ "for": scenario, "factions": sc.factions, "faction_text": "" });
     }
     let most = sc.zones.len().min(data::MAX_SEATS);
-    let mut factions: Vec<String> = config["factions"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut factions = super::strings(&config["factions"]);
     let mut text = config["faction_text"].as_str().unwrap_or("").to_owned();
     let mut choices: Vec<(String, String)> = data::FACTIONS
         .iter()

@@ -46,6 +46,54 @@ pub enum Mark {
 /// the luck statistics agree.
 pub use xenolog_engine::DieMark;
 
+/// A click on the board, as [`BoardUi::click`] reads it.
+#[derive(Clone, Copy, Debug)]
+pub struct BoardClick<'a> {
+    /// The scene id of the item selected before the click.
+    pub selected: Option<&'a str>,
+    /// The ids of the items under the pointer, topmost first.
+    pub under: &'a [&'a str],
+    /// The board point clicked.
+    pub at: [f32; 2],
+}
+
+/// The battle as a local session of game `G`.
+pub fn session_of<G: xenolog_engine::Game + 'static>(
+    battle: &dyn Battle,
+) -> Option<&xenolog_engine::Session<G>> {
+    battle.as_any().downcast_ref::<xenolog_engine::Session<G>>()
+}
+
+/// The state of a battle of game `G` at its head: a local session's, or a
+/// club battle's as its seat sees it.
+pub fn state_of<G: xenolog_engine::Game + 'static>(battle: &dyn Battle) -> Option<&G::State> {
+    session_of::<G>(battle).map(|s| s.state()).or_else(|| {
+        battle
+            .as_any()
+            .downcast_ref::<xenolog_engine::seat::SeatBattle<G>>()
+            .map(|s| s.state())
+    })
+}
+
+/// The strings of a JSON array (a config's list of ids); none if it is not
+/// one.
+pub fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether the battle is shown at its newest entry (commands are given
+/// only there; reviewing, a click is the generic board's: its questions
+/// about branches).
+pub fn at_head(battle: &dyn Battle) -> bool {
+    battle.cursor() == battle.head(battle.current_branch())
+}
+
 /// One step of an entry, and the scene items it is about (drawn marked on
 /// the board while the step is shown).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,17 +249,10 @@ pub trait BoardUi {
         Vec::new()
     }
 
-    /// What a click at the board point `at` does, before the generic board
-    /// decides (a move to any point of a table, a shot at a group): `under`
-    /// are the ids of the items there, topmost first. `None`: the generic
+    /// What a click on the board does, before the generic board decides (a
+    /// move to any point of a table, a shot at a group). `None`: the generic
     /// board decides (highlighted targets, selecting).
-    fn click(
-        &self,
-        _battle: &dyn Battle,
-        _selected: Option<&str>,
-        _under: &[&str],
-        _at: [f32; 2],
-    ) -> Option<AppCommand> {
+    fn click(&self, _battle: &dyn Battle, _click: BoardClick) -> Option<AppCommand> {
         None
     }
 

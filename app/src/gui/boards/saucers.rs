@@ -8,26 +8,16 @@ use serde_json::{Value, json};
 use xenolog_engine::games::saucers::data::{self, CardKind, Content};
 use xenolog_engine::games::saucers::rules::{defeat_needs, phase_name, seat_label};
 use xenolog_engine::games::saucers::{Phase, Saucers, SaucersCommand, SaucersState, Target};
-use xenolog_engine::{Battle, LegalCommand, Session};
+use xenolog_engine::{Battle, LegalCommand};
 
-use super::{BoardUi, Prompt};
+use super::{BoardClick, BoardUi, Prompt, at_head};
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
 
 /// The board UI of Night of the Saucers.
 pub struct SaucersBoard;
 
 fn state(battle: &dyn Battle) -> Option<&SaucersState> {
-    battle
-        .as_any()
-        .downcast_ref::<Session<Saucers>>()
-        .map(|s| s.state())
-        // A club battle: the seat's own view.
-        .or_else(|| {
-            battle
-                .as_any()
-                .downcast_ref::<xenolog_engine::seat::SeatBattle<Saucers>>()
-                .map(|s| s.state())
-        })
+    super::state_of::<Saucers>(battle)
 }
 
 fn command(c: &LegalCommand) -> Option<SaucersCommand> {
@@ -184,15 +174,12 @@ impl BoardUi for SaucersBoard {
         })
     }
 
-    fn click(
-        &self,
-        battle: &dyn Battle,
-        selected: Option<&str>,
-        under: &[&str],
-        _at: [f32; 2],
-    ) -> Option<AppCommand> {
+    fn click(&self, battle: &dyn Battle, click: BoardClick) -> Option<AppCommand> {
+        let BoardClick {
+            selected, under, ..
+        } = click;
         let s = state(battle)?;
-        if s.over.is_some() || battle.cursor() != battle.head(battle.current_branch()) {
+        if s.over.is_some() || !at_head(battle) {
             return None;
         }
         if let Some(card) = under.iter().find_map(|i| i.strip_prefix("card:")) {
@@ -257,14 +244,7 @@ impl BoardUi for SaucersBoard {
             *config = json!({ "gangs": ids });
         }
         ui.label("Gangs (one per player, in seat order; the first as many as there are players):");
-        let mut gangs: Vec<String> = config["gangs"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|v| v.as_str().map(str::to_owned))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let mut gangs = super::strings(&config["gangs"]);
         for (seat, chosen) in gangs.iter_mut().enumerate() {
             ui.horizontal(|ui| {
                 let l = ui.label(format!("Player {}:", seat + 1));

@@ -1,13 +1,15 @@
 //! The club file's own statements, counted (issue 31, session 17): what
-//! moving `ClubFile`'s SQL from `rusqlite` to `saves::db::Db` costs. Not a
-//! test of behaviour: `#[ignore]`d, run under callgrind for an instruction
-//! count of the token and registry calls a club makes (the per-command path
+//! moving `ClubFile`'s SQL from `rusqlite` to `saves::db::Db` costs. A
+//! measuring tool, not a test: run under callgrind for an instruction count
+//! of the token and registry calls a club makes (the per-command path
 //! touches no club statement: a battle's file and campaign are cached).
+//! Until session 18 it was the ignored test `server/tests/club_count.rs`;
+//! the calls counted are the same, in a debug build as before.
 //!
 //! ```text
-//! cargo test -p xenolog-server --test club_count --no-run
+//! cargo build -p xenolog-server --example club_count
 //! valgrind --tool=callgrind --toggle-collect='*club_calls*' \
-//!     --callgrind-out-file=club.out target/debug/deps/club_count-HASH --ignored
+//!     --callgrind-out-file=club.out target/debug/examples/club_count
 //! callgrind_annotate club.out | grep TOTALS
 //! ```
 
@@ -53,10 +55,10 @@ fn club_calls(club: &ClubFile) -> usize {
     n
 }
 
-#[test]
-#[ignore = "an instruction count under callgrind, not a test"]
-fn club_count() {
-    let dir = tempfile::tempdir().unwrap();
-    let club = ClubFile::open(&dir.path().join(CLUB_FILE)).unwrap();
-    assert!(club_calls(&club) > 400);
+fn main() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let club = ClubFile::open(&dir.path().join(CLUB_FILE)).expect("a new club file");
+    let n = club_calls(&club);
+    assert!(n > 400, "the calls returned {n} items");
+    println!("club calls done ({n} items returned)");
 }
