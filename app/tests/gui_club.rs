@@ -384,7 +384,7 @@ fn the_apps_seat_battle_of_saucers_never_holds_the_other_seats_hidden_cards() {
         "Saucers night",
         "saucers",
         r#"{"players":2,"variant":"gang_warfare"}"#,
-        &[],
+        &["--strict"],
     );
     let (served, camp, battle) = (&t.served, &t.camp, &t.battle);
     let (seat0, app_club) = (&t.seat0, &t.app_club);
@@ -410,6 +410,22 @@ fn the_apps_seat_battle_of_saucers_never_holds_the_other_seats_hidden_cards() {
     let sid = c.battles().unwrap()[0].id;
     let full = c.load_battle(sid).unwrap();
     assert_eq!(mine.records().len(), full.records().len());
+    // The club summary says the battle is strict, as the server's record does
+    // (it said `false` of every club battle before session 18).
+    let summary = club
+        .battles()
+        .unwrap()
+        .into_iter()
+        .find(|b| b.id == id)
+        .unwrap();
+    assert!(
+        c.battles().unwrap()[0].strict,
+        "the table made a strict battle"
+    );
+    assert!(
+        summary.strict,
+        "the app's club summary says the battle is strict"
+    );
     let hidden = Value::from(65535);
     let mut hands_seen = 0;
     for at in std::iter::once(None).chain(full.path_to(full.cursor()).into_iter().map(Some)) {

@@ -1159,7 +1159,9 @@ impl CampaignStore for ClubCampaign {
                         "club {}, campaign {}, battle {id}",
                         self.addr.host, b.campaign
                     )),
-                    strict: false,
+                    // Whether the battle is strict, as the server's `campaigns`
+                    // reply says of each battle (an older server says nothing: not strict).
+                    strict: b.status["strict"].as_bool().unwrap_or(false),
                 }
             })
             .collect())
