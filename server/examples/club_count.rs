@@ -1,5 +1,5 @@
 //! The club file's own statements, counted (issue 31, session 17): what
-//! moving `ClubFile`'s SQL from `rusqlite` to `saves::db::Db` costs. A
+//! moving `Club`'s SQL from `rusqlite` to `saves::db::Db` costs. A
 //! measuring tool, not a test: run under callgrind for an instruction count
 //! of the token and registry calls a club makes (the per-command path
 //! touches no club statement: a battle's file and campaign are cached).
@@ -14,13 +14,13 @@
 //! ```
 
 use xenolog_server::secret::Role;
-use xenolog_server::store::sqlite::{CLUB_FILE, ClubFile};
+use xenolog_server::store::club::{CLUB_FILE, Club};
 use xenolog_server::store::{BattleStore, NewBattle, TokenStore};
 
 /// 200 invitations redeemed, 200 hellos from memory and 200 grants read,
 /// 20 battles created and listed, the tokens listed, 50 revoked.
 #[inline(never)]
-fn club_calls(club: &ClubFile) -> usize {
+fn club_calls(club: &Club) -> usize {
     let now = 1_800_000_000;
     let c = club.create_campaign("Count").unwrap();
     let mut n = 0;
@@ -57,7 +57,7 @@ fn club_calls(club: &ClubFile) -> usize {
 
 fn main() {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let club = ClubFile::open(&dir.path().join(CLUB_FILE)).expect("a new club file");
+    let club = Club::open(&dir.path().join(CLUB_FILE)).expect("a new club file");
     let n = club_calls(&club);
     assert!(n > 400, "the calls returned {n} items");
     println!("club calls done ({n} items returned)");

@@ -33,7 +33,7 @@ mod download;
 mod takeback;
 use crate::proto::{self, ErrCode, Refusal, Request};
 use crate::secret::{Code, Role};
-use crate::store::sqlite::SqliteStore;
+use crate::store::club::ClubStore;
 use crate::store::{
     BattleStore, ClubError, Grant, Invitation, LiveStore, NewBattle, Playing, Principal,
     SeatInvite, ServerBattleId, Store, TokenId, TokenStore,
@@ -553,8 +553,8 @@ pub async fn start_tuned(config: Config, tuning: Tuning) -> Result<Running, Serv
     let (hints_tx, hints) = mpsc::unbounded_channel();
     let (store, invitation, hint_listener) = tokio::task::spawn_blocking(move || {
         let store = match &database {
-            Some(url) => SqliteStore::open_postgres(url)?,
-            None => SqliteStore::open(&data)?,
+            Some(url) => ClubStore::open_postgres(url)?,
+            None => ClubStore::open(&data)?,
         };
         // Listening before anything is served: no entry committed by
         // another process after this start is missed.

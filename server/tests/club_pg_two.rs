@@ -958,7 +958,7 @@ async fn p4_the_last_joins_of_a_battle_through_two_servers_at_once_start_it_once
 /// move.
 #[test]
 fn p4_a_takeback_through_a_process_behind_the_store_is_refused_stale_and_moves_nothing() {
-    use xenolog_server::store::sqlite::SqliteStore;
+    use xenolog_server::store::club::ClubStore;
     use xenolog_server::store::{NewBattle, Store};
     let Some(admin) = common::test_pg() else {
         return;
@@ -966,8 +966,8 @@ fn p4_a_takeback_through_a_process_behind_the_store_is_refused_stale_and_moves_n
     let db = PgDb::new(&admin);
     let url = db.url.clone();
     common::off_runtime(move || {
-        let a = SqliteStore::open_postgres(&url).unwrap();
-        let b = SqliteStore::open_postgres(&url).unwrap();
+        let a = ClubStore::open_postgres(&url).unwrap();
+        let b = ClubStore::open_postgres(&url).unwrap();
         let campaign = a.battles().create_campaign("Club").unwrap().id;
         let made = a
             .battles()
@@ -986,7 +986,7 @@ fn p4_a_takeback_through_a_process_behind_the_store_is_refused_stale_and_moves_n
         }
         let battle = made.id;
         let hold = json!("hold");
-        let mover = |s: &SqliteStore| {
+        let mover = |s: &ClubStore| {
             let mut m = 0;
             s.live()
                 .read(battle, &mut |b| m = b.to_move().unwrap().0)
@@ -1016,7 +1016,7 @@ fn p4_a_takeback_through_a_process_behind_the_store_is_refused_stale_and_moves_n
                 && words.contains(&format!("entry {e2}")),
             "{words}"
         );
-        let cursor = |s: &SqliteStore| {
+        let cursor = |s: &ClubStore| {
             let mut c = None;
             s.live().read(battle, &mut |b| c = b.cursor()).unwrap();
             c
@@ -1024,7 +1024,7 @@ fn p4_a_takeback_through_a_process_behind_the_store_is_refused_stale_and_moves_n
         assert_eq!(cursor(&b), Some(e2), "nothing moved");
         // C loads the battle at e2; then B, which holds it as stored,
         // takes it back to e0 (a move, no new entry).
-        let c = SqliteStore::open_postgres(&url).unwrap();
+        let c = ClubStore::open_postgres(&url).unwrap();
         assert_eq!(cursor(&c), Some(e2));
         b.table().move_cursor(battle, Some(e2), Some(e0)).unwrap();
         // C, behind (same entries, its head still e2), takes it back to
@@ -1037,7 +1037,7 @@ fn p4_a_takeback_through_a_process_behind_the_store_is_refused_stale_and_moves_n
             words.contains(&format!("its head is entry {e0}")),
             "{words}"
         );
-        let d = SqliteStore::open_postgres(&url).unwrap();
+        let d = ClubStore::open_postgres(&url).unwrap();
         assert_eq!(cursor(&d), Some(e0), "B's take-back, as stored");
     });
 }

@@ -224,7 +224,7 @@ impl ClubTokens {
     }
 
     /// Take `listener` (started by this store or by the server's one
-    /// listener, `SqliteStore::listen`) as the one this store's memory
+    /// listener, `ClubStore::listen`) as the one this store's memory
     /// follows, and read the tokens again now that it listens: from then
     /// on a `hello` is answered from memory while it listens
     /// ([`ClubTokens::trusts_memory`]).

@@ -15,10 +15,10 @@ use xenolog_engine::fair::Bytes32;
 
 use crate::secret::{Code, Role, Token};
 
+pub mod club;
 pub mod club_db;
 pub mod club_tokens;
 pub mod notify;
-pub mod sqlite;
 pub mod table;
 mod writer;
 

@@ -8,7 +8,7 @@ use xenolog_engine::campaign::{CampaignEvent, CampaignState, RosterId};
 use xenolog_saves::db::{DbError, DbExt};
 use xenolog_saves::{BattleNames, Campaign, CampaignFail, describe};
 
-use super::{ClubFile, now};
+use super::{Club, now};
 use crate::store::table::{
     CampaignLog, EditRefused, Edited, Editor, LogLine, TableStore, TakebackRules,
 };
@@ -17,7 +17,7 @@ use crate::store::{CampaignId, ClubError, ServerBattleId, TokenId};
 /// At most this many entries that came first are named in a refusal.
 const NAMED: usize = 3;
 
-impl ClubFile {
+impl Club {
     fn campaign_fail(&self, campaign: CampaignId, why: String) -> ClubError {
         ClubError::Campaign {
             file: format!("campaign {campaign}"),
@@ -196,7 +196,7 @@ fn edit_at_head(
     }
 }
 
-impl TableStore for ClubFile {
+impl TableStore for Club {
     fn takeback_rules(&self, battle: ServerBattleId) -> Result<TakebackRules, ClubError> {
         let conn = self.conn()?;
         conn.row(

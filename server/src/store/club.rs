@@ -36,18 +36,20 @@ pub const CAMPAIGNS: &str = "campaigns";
 /// The club's schema on PostgreSQL.
 pub const PG_CLUB_SCHEMA: &str = "club";
 
-/// The SQLite data folder.
-pub struct SqliteStore {
-    club: ClubFile,
+/// The club's store: a SQLite data folder (the club file and a file a
+/// campaign) or a PostgreSQL database (`--database`: the schema `club` and a
+/// schema a campaign). Called `SqliteStore` before session 18.
+pub struct ClubStore {
+    club: Club,
 }
 
-impl SqliteStore {
+impl ClubStore {
     /// The club on PostgreSQL (`xenolog serve --database postgres://...`,
     /// issue 31): its tables in the schema `club`, each campaign a schema
     /// of its own (`campaign_N`). Several servers may serve one database.
-    pub fn open_postgres(url: &str) -> Result<SqliteStore, ClubError> {
-        Ok(SqliteStore {
-            club: ClubFile::open_postgres(url, PG_CLUB_SCHEMA)?,
+    pub fn open_postgres(url: &str) -> Result<ClubStore, ClubError> {
+        Ok(ClubStore {
+            club: Club::open_postgres(url, PG_CLUB_SCHEMA)?,
         })
     }
 
@@ -84,13 +86,13 @@ impl SqliteStore {
     }
 
     /// Open (or create) the data folder and its club file.
-    pub fn open(dir: &Path) -> Result<SqliteStore, ClubError> {
+    pub fn open(dir: &Path) -> Result<ClubStore, ClubError> {
         std::fs::create_dir_all(dir).map_err(|e| ClubError::File {
             path: dir.display().to_string(),
             why: format!("the data folder cannot be made: {e}"),
         })?;
-        Ok(SqliteStore {
-            club: ClubFile::open(&dir.join(CLUB_FILE))?,
+        Ok(ClubStore {
+            club: Club::open(&dir.join(CLUB_FILE))?,
         })
     }
 
@@ -105,7 +107,7 @@ impl SqliteStore {
     }
 }
 
-impl Store for SqliteStore {
+impl Store for ClubStore {
     fn tokens(&self) -> &dyn TokenStore {
         &*self.club.tokens
     }
@@ -124,8 +126,9 @@ impl Store for SqliteStore {
 #[cfg(test)]
 type AfterStart = Mutex<Option<Box<dyn Fn() -> Result<(), ClubError> + Send + Sync>>>;
 
-/// The club file: tokens, grants, invitations, campaigns.
-pub struct ClubFile {
+/// The club: tokens, grants, invitations, campaigns, in the club file or the
+/// `club` schema (`ClubDb`). Called `ClubFile` before session 18.
+pub struct Club {
     path: PathBuf,
     /// The data folder (campaign files under `campaigns/`).
     dir: PathBuf,
@@ -173,7 +176,7 @@ pub struct ClubFile {
     _lock: Option<ClubLock>,
 }
 
-impl Drop for ClubFile {
+impl Drop for Club {
     /// The campaigns' PostgreSQL clients are closed off tokio's threads
     /// (a `postgres::Client` dropped on a runtime's thread panics: it
     /// blocks on a runtime of its own). The writers close theirs on their
@@ -286,7 +289,7 @@ const READERS_KEPT: usize = 4;
 /// A battle's slot: empty until it is loaded.
 type Slot<T> = Arc<tokio::sync::Mutex<Option<T>>>;
 
-/// A held slot ([`ClubFile::hold`]). Dropped while its thread panics (an
+/// A held slot ([`Club::hold`]). Dropped while its thread panics (an
 /// engine step failing half-way through a decide), or while a write of
 /// what it holds is not known to be durable (`unsettled`: the write
 /// failed, or whoever awaited it went away), it empties the slot: what it
@@ -381,19 +384,19 @@ struct LiveBattle {
     /// The server's secret: the key of the receipts, revealed at the end.
     secret: Bytes32,
     /// Last read or played: an idle battle is evicted from memory
-    /// ([`ClubFile::evict_idle`]) and loaded again on its next use.
+    /// ([`Club::evict_idle`]) and loaded again on its next use.
     used: std::time::Instant,
 }
 
-impl ClubFile {
+impl Club {
     /// Open the club file, creating and migrating it as needed. A file that
     /// is not a club file, or one from a newer Xenolog, is refused in words.
-    pub fn open(path: &Path) -> Result<ClubFile, ClubError> {
+    pub fn open(path: &Path) -> Result<Club, ClubError> {
         // Before the file is touched: a second server changes nothing.
         let lock = ClubLock::take(path)?;
         let db = Arc::new(ClubDb::open_sqlite(path)?);
         let tokens = Arc::new(ClubTokens::open(db.clone())?);
-        Ok(ClubFile {
+        Ok(Club {
             path: path.to_owned(),
             dir: path.parent().unwrap_or(Path::new(".")).to_owned(),
             db,
@@ -413,10 +416,10 @@ impl ClubFile {
 
     /// The club on PostgreSQL at `url`: its tables in `schema` (made or
     /// upgraded on first use), its campaigns in schemas of their own.
-    pub fn open_postgres(url: &str, schema: &str) -> Result<ClubFile, ClubError> {
+    pub fn open_postgres(url: &str, schema: &str) -> Result<Club, ClubError> {
         let db = Arc::new(ClubDb::open_postgres(url, schema)?);
         let tokens = Arc::new(ClubTokens::open(db.clone())?);
-        Ok(ClubFile {
+        Ok(Club {
             path: PathBuf::from(format!("the club schema {schema}")),
             // A campaign's "file" in the registry is its schema's name.
             dir: PathBuf::new(),
@@ -543,7 +546,7 @@ impl ClubFile {
         self.refresh_from(battle, seq, None)
     }
 
-    /// [`ClubFile::refresh`] for watchers known to hold the live line to
+    /// [`Club::refresh`] for watchers known to hold the live line to
     /// `held` (`Some(None)`: the setup): a command of this process whose
     /// write lost a race with another process's (issue 31) was decided at
     /// `held`, and its battle was dropped from memory since; it is loaded
@@ -659,7 +662,7 @@ impl ClubFile {
 }
 
 /// The club file's tokens are its [`ClubTokens`]' (the same database).
-impl TokenStore for ClubFile {
+impl TokenStore for Club {
     fn organiser_invitation(&self, force: bool) -> Result<Option<Invitation>, ClubError> {
         self.tokens.organiser_invitation(force)
     }
@@ -695,7 +698,7 @@ impl TokenStore for ClubFile {
     }
 }
 
-impl ClubFile {
+impl Club {
     fn campaign_path(&self, conn: &dyn Db, id: CampaignId) -> Result<PathBuf, ClubError> {
         let file: Option<String> = conn
             .row("SELECT file FROM campaigns WHERE id = ?1", &[&id], |r| {
@@ -787,7 +790,7 @@ impl ClubFile {
     }
 }
 
-impl ClubFile {
+impl Club {
     /// Group commit so far: (transactions, appends) over every open campaign.
     pub fn write_stats(&self) -> (u64, u64) {
         let writers = self.writers.lock().unwrap_or_else(|p| p.into_inner());
@@ -1053,7 +1056,7 @@ impl ClubFile {
     }
 }
 
-impl LiveStore for ClubFile {
+impl LiveStore for Club {
     fn play(
         &self,
         battle: ServerBattleId,
@@ -1185,15 +1188,15 @@ impl LiveStore for ClubFile {
     }
 
     fn evict_idle(&self, idle: std::time::Duration) -> usize {
-        ClubFile::evict_idle(self, idle)
+        Club::evict_idle(self, idle)
     }
 
     fn loaded_as(&self, campaign: CampaignId, id: i64) -> Option<ServerBattleId> {
-        ClubFile::loaded_as(self, campaign, id)
+        Club::loaded_as(self, campaign, id)
     }
 
     fn loaded_battles(&self) -> Vec<ServerBattleId> {
-        ClubFile::loaded_battles(self)
+        Club::loaded_battles(self)
     }
 
     fn refresh(
@@ -1201,7 +1204,7 @@ impl LiveStore for ClubFile {
         battle: ServerBattleId,
         seq: Option<u64>,
     ) -> Result<Option<super::Refreshed>, ClubError> {
-        ClubFile::refresh(self, battle, seq)
+        Club::refresh(self, battle, seq)
     }
 
     fn refresh_from(
@@ -1209,7 +1212,7 @@ impl LiveStore for ClubFile {
         battle: ServerBattleId,
         held: Option<EntryId>,
     ) -> Result<Option<super::Refreshed>, ClubError> {
-        ClubFile::refresh_from(self, battle, None, Some(held))
+        Club::refresh_from(self, battle, None, Some(held))
     }
 
     fn shared_writers(&self) -> bool {
@@ -1225,7 +1228,7 @@ impl LiveStore for ClubFile {
     }
 }
 
-impl ClubFile {
+impl Club {
     /// Decide a seat's command on its held battle (loaded if need be) and
     /// queue its write ([`LiveStore::play_with_dice`], whose words apply):
     /// the caller awaits the write, holding the battle.
@@ -1352,7 +1355,7 @@ impl ClubFile {
     }
 }
 
-impl ClubFile {
+impl Club {
     /// Walk the recorded line from the battle's head: the seat's command
     /// recorded next (`first`, a redo), then each step of the game's own
     /// recorded after it, as [`xenolog_saves::decide`] played them when the
@@ -1498,7 +1501,7 @@ struct BattleRow {
     rosters: Option<String>,
 }
 
-impl BattleStore for ClubFile {
+impl BattleStore for Club {
     fn create_campaign(&self, name: &str) -> Result<CampaignInfo, ClubError> {
         let name = name.trim();
         let conn = self.conn()?;
@@ -1829,9 +1832,9 @@ mod tests {
     use super::super::club_tokens::DAY;
     use super::*;
 
-    fn club() -> (tempfile::TempDir, ClubFile) {
+    fn club() -> (tempfile::TempDir, Club) {
         let dir = tempfile::tempdir().unwrap();
-        let club = ClubFile::open(&dir.path().join(CLUB_FILE)).unwrap();
+        let club = Club::open(&dir.path().join(CLUB_FILE)).unwrap();
         (dir, club)
     }
 
@@ -1843,13 +1846,13 @@ mod tests {
     #[test]
     fn a_second_server_on_one_club_folder_is_refused_in_words_naming_the_folder_and_the_first() {
         let dir = tempfile::tempdir().unwrap();
-        let first = SqliteStore::open(dir.path()).unwrap();
+        let first = ClubStore::open(dir.path()).unwrap();
         let inv = first.tokens().organiser_invitation(false).unwrap().unwrap();
         let org = first.tokens().redeem(&inv.code, None, None).unwrap();
         let token = org.token.unwrap();
         let id = org.principal.token;
         first.tokens().revoke(id).unwrap();
-        let refused = match SqliteStore::open(dir.path()) {
+        let refused = match ClubStore::open(dir.path()) {
             Ok(_) => panic!("a second server opened the club folder the first holds"),
             Err(e) => e,
         };
@@ -1874,7 +1877,7 @@ mod tests {
             Err(ClubError::UnknownToken | ClubError::RevokedToken)
         ));
         drop(first);
-        let again = SqliteStore::open(dir.path()).unwrap();
+        let again = ClubStore::open(dir.path()).unwrap();
         assert!(matches!(
             again.tokens().authenticate(&token),
             Err(ClubError::UnknownToken | ClubError::RevokedToken)
@@ -1890,15 +1893,15 @@ mod tests {
         let slot: Slot<u32> = Arc::new(tokio::sync::Mutex::new(Some(7u32)));
         let held = Arc::clone(&slot);
         let panicked = std::thread::spawn(move || {
-            let mut g = ClubFile::hold(&held);
+            let mut g = Club::hold(&held);
             *g = Some(8); // decided in memory, never written
             panic!("an engine step failed");
         })
         .join();
         assert!(panicked.is_err());
-        assert_eq!(*ClubFile::hold(&slot), None, "nothing unwritten is kept");
-        *ClubFile::hold(&slot) = Some(9);
-        assert_eq!(*ClubFile::hold(&slot), Some(9), "the slot is usable again");
+        assert_eq!(*Club::hold(&slot), None, "nothing unwritten is kept");
+        *Club::hold(&slot) = Some(9);
+        assert_eq!(*Club::hold(&slot), Some(9), "the slot is usable again");
     }
 
     /// A command whose write is awaited by a task that goes away before
@@ -1908,17 +1911,17 @@ mod tests {
     #[test]
     fn a_held_slot_dropped_before_its_write_settled_is_emptied() {
         let slot: Slot<u32> = Arc::new(tokio::sync::Mutex::new(Some(7u32)));
-        let mut g = ClubFile::hold(&slot);
+        let mut g = Club::hold(&slot);
         *g = Some(8);
         g.unsettled = true;
         drop(g);
-        assert_eq!(*ClubFile::hold(&slot), None);
-        let mut g = ClubFile::hold(&slot);
+        assert_eq!(*Club::hold(&slot), None);
+        let mut g = Club::hold(&slot);
         *g = Some(9);
         g.unsettled = true;
         g.unsettled = false; // durable
         drop(g);
-        assert_eq!(*ClubFile::hold(&slot), Some(9));
+        assert_eq!(*Club::hold(&slot), Some(9));
     }
 
     #[test]
@@ -2029,7 +2032,7 @@ mod tests {
             .unwrap();
         let r = club.redeem(&inv.code, None, None).unwrap();
         let (token, id) = (r.token.unwrap(), r.principal.token);
-        let stored = |club: &ClubFile| -> i64 {
+        let stored = |club: &Club| -> i64 {
             club.conn()
                 .unwrap()
                 .one("SELECT last_used FROM tokens WHERE id = ?1", &[&id])
@@ -2052,7 +2055,7 @@ mod tests {
             .unwrap();
         club.authenticate(&token).unwrap();
         drop(club);
-        let club = ClubFile::open(&dir.path().join(CLUB_FILE)).unwrap();
+        let club = Club::open(&dir.path().join(CLUB_FILE)).unwrap();
         assert!(stored(&club) > 1);
         // Opened again, the token is known from the file.
         assert_eq!(club.authenticate(&token).unwrap().token, id);
@@ -2066,7 +2069,7 @@ mod tests {
     fn club_files_made_before_migration_5_open_with_their_entered_dice() {
         let (_dir, club) = club();
         let c = club.create_campaign("Club").unwrap();
-        let made = |club: &ClubFile, entered_dice| {
+        let made = |club: &Club, entered_dice| {
             club.create_battle(NewBattle {
                 campaign: c.id,
                 game: "race".into(),
@@ -2090,7 +2093,7 @@ mod tests {
         )
         .unwrap();
         drop(conn);
-        let club = ClubFile::open(&path).unwrap();
+        let club = Club::open(&path).unwrap();
         let version: i64 = club
             .conn()
             .unwrap()
@@ -2125,7 +2128,7 @@ mod tests {
             .unwrap();
         assert_eq!(tables, 0);
         drop(conn);
-        let club = ClubFile::open(&old).unwrap();
+        let club = Club::open(&old).unwrap();
         let c = club.create_campaign("Old").unwrap();
         let b = club
             .create_battle(NewBattle {
@@ -2149,13 +2152,13 @@ mod tests {
         conn.execute_batch("PRAGMA application_id = 1; PRAGMA user_version = 3;")
             .unwrap();
         drop(conn);
-        let err = ClubFile::open(&path).err().expect("refused");
+        let err = Club::open(&path).err().expect("refused");
         assert!(err.to_string().contains("not a Xenolog club file"), "{err}");
     }
 
     /// A campaign with a started two-seat race (target `target`): the club,
     /// and the battle's server id.
-    fn started_race(club: &ClubFile, campaign: CampaignId, target: u32) -> ServerBattleId {
+    fn started_race(club: &Club, campaign: CampaignId, target: u32) -> ServerBattleId {
         let b = club
             .create_battle(NewBattle {
                 campaign,
@@ -2181,7 +2184,7 @@ mod tests {
     fn a_start_the_club_file_never_recorded_is_found_again_not_started_twice() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(CLUB_FILE);
-        let club = ClubFile::open(&path).unwrap();
+        let club = Club::open(&path).unwrap();
         let c = club.create_campaign("Club").unwrap();
         let battle = started_race(&club, c.id, 1_000);
         let first: Option<i64> = club
@@ -2202,7 +2205,7 @@ mod tests {
             )
             .unwrap();
         drop(club);
-        let club = ClubFile::open(&path).unwrap();
+        let club = Club::open(&path).unwrap();
         let again = club.join(battle, 1, [2; 32]).unwrap();
         assert_eq!(
             again.started, first,
@@ -2284,7 +2287,7 @@ mod tests {
 
     /// The battles campaign `id` of `club` holds, read on a connection
     /// of the test's own.
-    fn battles_held(club: &ClubFile, id: CampaignId) -> usize {
+    fn battles_held(club: &Club, id: CampaignId) -> usize {
         let file = club.campaign_path(&*club.conn().unwrap(), id).unwrap();
         let c = match &club.pg {
             None => Campaign::open_read_only(&file),
@@ -2301,7 +2304,7 @@ mod tests {
     /// copy holds) and records it: the campaign holds one battle, never an
     /// orphan and a second.
     fn a_start_whose_record_failed(
-        club: &ClubFile,
+        club: &Club,
         kill: impl Fn() -> Result<(), ClubError> + Send + Sync + 'static,
     ) {
         let c = club.create_campaign("Club").unwrap();
@@ -2362,7 +2365,7 @@ mod tests {
         let Some(db) = TestDb::new() else {
             return;
         };
-        let club = ClubFile::open_postgres(&db.url, "club").unwrap();
+        let club = Club::open_postgres(&db.url, "club").unwrap();
         let pid: i64 = club
             .conn()
             .unwrap()
@@ -2400,7 +2403,7 @@ mod tests {
         let Some(db) = TestDb::new() else {
             return;
         };
-        let club = ClubFile::open_postgres(&db.url, "club").unwrap();
+        let club = Club::open_postgres(&db.url, "club").unwrap();
         let c = club.create_campaign("Club").unwrap();
         let battle = started_race(&club, c.id, 1_000);
         let file = club.campaign_path(&*club.conn().unwrap(), c.id).unwrap();
@@ -2433,7 +2436,7 @@ mod tests {
     fn a_command_resent_after_a_restart_is_answered_again_not_decided_twice() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(CLUB_FILE);
-        let club = ClubFile::open(&path).unwrap();
+        let club = Club::open(&path).unwrap();
         let c = club.create_campaign("Club").unwrap();
         let battle = started_race(&club, c.id, 1_000);
         let hold = serde_json::json!("hold");
@@ -2444,7 +2447,7 @@ mod tests {
         // The server goes down before its reply reaches the client: the
         // command id went to disk in the entries' own transaction.
         drop(club);
-        let club = ClubFile::open(&path).unwrap();
+        let club = Club::open(&path).unwrap();
         let again = club
             .play(battle, Actor(0), None, &hold, Some("c-1"))
             .unwrap();
@@ -2637,7 +2640,7 @@ mod tests {
 
     /// Play a race to its end with command ids; the last command's id and
     /// seat, and what it made.
-    fn race_to_the_end(club: &ClubFile, battle: ServerBattleId) -> (Actor, String, Played) {
+    fn race_to_the_end(club: &Club, battle: ServerBattleId) -> (Actor, String, Played) {
         for n in 0..400 {
             let (mut seat, mut total, mut head) = (Actor(0), 0, None);
             club.read(battle, &mut |b| {
@@ -2763,7 +2766,7 @@ mod tests {
 
     /// Keep campaign `c`'s writer busy until the sender is dropped or sent to.
     fn busy_writer(
-        club: &ClubFile,
+        club: &Club,
         c: CampaignId,
     ) -> (std::sync::mpsc::Sender<()>, std::thread::JoinHandle<()>) {
         let path = club.path_of(c).unwrap();
@@ -2786,14 +2789,14 @@ mod tests {
     fn a_battle_loads_while_its_campaigns_writer_is_busy() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(CLUB_FILE);
-        let club = ClubFile::open(&path).unwrap();
+        let club = Club::open(&path).unwrap();
         let c = club.create_campaign("Club").unwrap();
         let battle = started_race(&club, c.id, 1_000);
         club.play(battle, Actor(0), None, &serde_json::json!("hold"), None)
             .unwrap();
         // After a restart the battle is not in memory.
         drop(club);
-        let club = std::sync::Arc::new(ClubFile::open(&path).unwrap());
+        let club = std::sync::Arc::new(Club::open(&path).unwrap());
         let (release, busy) = busy_writer(&club, c.id);
         let (done_tx, done_rx) = std::sync::mpsc::channel();
         let reader = {
@@ -3101,7 +3104,7 @@ mod tests {
         assert_eq!(club.evict_idle(std::time::Duration::from_secs(3600)), 0);
         // A battle in use stays.
         let slot = club.slot(b);
-        let held = ClubFile::hold(&slot);
+        let held = Club::hold(&slot);
         assert_eq!(club.evict_idle(std::time::Duration::ZERO), 1);
         drop(held);
         drop(slot);
