@@ -28,26 +28,44 @@ use crate::shared::AsEncoded;
 pub(crate) const SPLICE: &str = "$xenolog::Shared";
 
 /// The postcard encoding of `value`.
+///
+/// Written into a buffer this thread keeps and copied out at its exact
+/// length: one allocation, not a vector grown by doubling from empty (a
+/// command's events and the command itself were encoded on every command,
+/// each growing through several reallocations; issue 29), and no spare
+/// capacity kept in the entry that stores it. A value that encodes
+/// another inside (a `Shared`'s first encoding) finds the buffer taken
+/// and uses a fresh one.
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
-    let mut enc = Encoder::default();
-    value.serialize(&mut enc)?;
-    Ok(enc.out)
+    thread_local! {
+        static BUF: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    }
+    let mut buf = BUF.with(|b| b.take());
+    buf.clear();
+    let mut enc = Encoder::with_buffer(buf);
+    let done = value.serialize(&mut enc);
+    let out = enc.out.as_slice().to_vec();
+    // A large value's buffer is not kept for the life of the thread.
+    if enc.out.capacity() <= 64 * 1024 {
+        BUF.with(|b| b.set(enc.out));
+    }
+    done.map(|()| out)
 }
 
 /// A postcard encoder into a vector (see the module's notes).
 #[derive(Default)]
 pub(crate) struct Encoder {
     pub(crate) out: Vec<u8>,
-    /// Where cached encodings were copied in, in order: (offset, content).
-    pub(crate) splices: Vec<(usize, Arc<dyn AsEncoded>)>,
+    /// The cached encoding copied in at offset 0, if the value starts with
+    /// one (what [`crate::hash::hash_state`] starts a small state's hash
+    /// from). Only that one is kept: a list of every splice was grown per
+    /// state and unused past its first (issue 29).
+    pub(crate) lead: Option<Arc<dyn AsEncoded>>,
 }
 
 impl Encoder {
     pub(crate) fn with_buffer(out: Vec<u8>) -> Self {
-        Encoder {
-            out,
-            splices: Vec::new(),
-        }
+        Encoder { out, lead: None }
     }
 
     /// A varint of an unsigned integer of at most 64 bits (postcard writes
@@ -228,7 +246,9 @@ impl Serializer for &mut Encoder {
             if let Some(content) = crate::shared::take_splice() {
                 let at = self.out.len();
                 self.out.extend_from_slice(&content.encoded().bytes);
-                self.splices.push((at, content));
+                if at == 0 && self.lead.is_none() {
+                    self.lead = Some(content);
+                }
             }
             return Ok(());
         }

@@ -256,7 +256,7 @@ pub fn decide(
                     "activate one of the Kay'otz units the chit names (activate)",
                 ));
             };
-            if !todo.as_ref().is_some_and(|t| t.contains(unit)) {
+            if !todo.as_ref().is_some_and(|t| t.iter().any(|u| u == unit)) {
                 return Err(RuleError::illegal(
                     "F.2",
                     format!("{unit} is not one of the units still to act for this chit"),
@@ -730,7 +730,7 @@ pub fn legal(s: &DimxState) -> Vec<(Actor, DimxCommand)> {
                     out.push((
                         Actor(1),
                         C::Activate {
-                            unit: u.clone(),
+                            unit: u.to_string(),
                             target: ch.target,
                             hex: ch.hex,
                         },

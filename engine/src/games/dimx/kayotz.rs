@@ -150,7 +150,7 @@ pub fn choices(s: &DimxState, map: &Map, alien: &str) -> Vec<Choice> {
     let Some(a) = s.alien(alien) else {
         return Vec::new();
     };
-    if a.dormant || a.on_map().is_none() || s.woke.iter().any(|w| a.id == *w) {
+    if a.dormant || a.on_map().is_none() || s.woke.contains(&a.id) {
         return vec![Choice::default()];
     }
     let mut out = Vec::new();
@@ -252,9 +252,16 @@ pub fn run(ctx: &mut Ctx) -> Result<(), RuleError> {
             // a tie for the Kay'otz player to break first (variant)
             return Ok(());
         }
-        let Phase::Kayotz { chit, step, todo } = ctx.s.phase.clone() else {
+        // The first unit still to act, not a copy of the whole list.
+        let Phase::Kayotz {
+            chit,
+            step,
+            ref todo,
+        } = ctx.s.phase
+        else {
             return Ok(());
         };
+        let todo = todo.as_ref().map(|t| t.first().cloned());
         let Some(c) = ctx.s.chits().get(usize::from(chit)).cloned() else {
             return Err(RuleError::illegal(
                 "F.2",
@@ -263,13 +270,13 @@ pub fn run(ctx: &mut Ctx) -> Result<(), RuleError> {
         };
         let next = match todo {
             None => Some(step),
-            Some(t) if t.is_empty() => step.checked_add(1),
-            Some(t) => {
+            Some(None) => step.checked_add(1),
+            Some(Some(first)) => {
                 if ctx.s.two_player {
                     // the Kay'otz player picks the next unit (activate)
                     return Ok(());
                 }
-                act(ctx, &t[0], &Choice::default())?;
+                act(ctx, &first, &Choice::default())?;
                 continue;
             }
         };
@@ -315,7 +322,7 @@ fn begin_step(ctx: &mut Ctx, index: u8, st: Step) -> Result<(), RuleError> {
 
 /// One Kay'otz unit acts in the current step.
 pub fn act(ctx: &mut Ctx, alien: &str, choice: &Choice) -> Result<(), RuleError> {
-    let Phase::Kayotz { chit, step, .. } = ctx.s.phase.clone() else {
+    let Phase::Kayotz { chit, step, .. } = ctx.s.phase else {
         return Err(RuleError::illegal(
             "F",
             "no Kay'otz Activation Chit is being enacted",
@@ -356,7 +363,7 @@ pub fn act(ctx: &mut Ctx, alien: &str, choice: &Choice) -> Result<(), RuleError>
     };
     // C.3: a unit a chit flipped to Active this turn "does nothing else for
     // that turn", also when a draw-again chit (F.4) names it again
-    if ctx.s.woke.contains(&id) {
+    if ctx.s.woke.iter().any(|w| *w == id) {
         ctx.emit(DimxEvent::AlienHolds {
             unit: id,
             name,

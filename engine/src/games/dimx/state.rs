@@ -170,7 +170,7 @@ pub enum Phase {
     Kayotz {
         chit: u8,
         step: u8,
-        todo: Option<Vec<String>>,
+        todo: Option<Vec<crate::Ident>>,
     },
     /// Between chits and the End Phase (never waits for a command).
     Activated,
@@ -214,7 +214,7 @@ pub struct DimxState {
     /// Kay'otz units a chit flipped from Dormant to Active this turn: they do
     /// nothing else for that turn (C.3), even when a draw-again chit (F.4)
     /// then draws a chit that names them. Emptied when the next turn begins.
-    pub woke: Vec<String>,
+    pub woke: Vec<crate::Ident>,
     /// A tie the Kay'otz player must break before play goes on (variant).
     pub placing: Option<Placement>,
     /// Never changes during play: shared by every state of the battle
@@ -791,7 +791,7 @@ pub fn apply(s: &mut DimxState, e: &DimxEvent) {
         E::StepBegan { index, units, .. } => {
             if let Phase::Kayotz { step, todo, .. } = &mut s.phase {
                 *step = *index;
-                *todo = Some(units.clone());
+                *todo = Some(units.iter().map(crate::Ident::from).collect());
             }
         }
         E::AlienTurn { unit, .. } => {
@@ -805,8 +805,8 @@ pub fn apply(s: &mut DimxState, e: &DimxEvent) {
             }
             // C.3: only a chit flips a unit to Active, and that is all the
             // unit does this turn
-            if !*dormant && !s.woke.contains(unit) {
-                s.woke.push(unit.clone());
+            if !*dormant && !s.woke.iter().any(|w| w == unit) {
+                s.woke.push(crate::Ident::from(unit));
             }
         }
         E::ChitFinished { chit, .. } => {

@@ -1285,7 +1285,7 @@ fn study(
         .killed_species
         .iter()
         .filter(|sp| !s.studied.contains(sp))
-        .cloned()
+        .map(String::from)
         .collect();
     if waiting.is_empty() {
         return Err(illegal(

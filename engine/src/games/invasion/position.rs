@@ -462,6 +462,7 @@ impl Setter {
                         return Err(format!("no figure in this battle is of the species '{sp}'"));
                     }
                 }
+                let list = list.into_iter().map(crate::Ident::from).collect();
                 if w[0].eq_ignore_ascii_case("killed") {
                     s.killed_species = list;
                 } else {

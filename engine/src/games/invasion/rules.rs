@@ -557,7 +557,7 @@ fn killed(s: &InvasionState, g: GroupId, model: &str, out: &mut Vec<E>) {
         .and_then(|m| s.model_type(group.seat, &m.kind))
         .map(|t| t.species.clone())
         && species != "human"
-        && !s.killed_species.contains(&species)
+        && !s.killed_species.iter().any(|k| *k == species)
         && !out
             .iter()
             .any(|e| matches!(e, E::SpeciesKilled { species: k } if *k == species))
@@ -681,7 +681,7 @@ fn dice_weights(s: &InvasionState, g: GroupId) -> Vec<(String, u32)> {
         group
             .models
             .iter()
-            .filter(|m| s.fighters.contains(&m.id))
+            .filter(|m| s.fighters.iter().any(|f| *f == m.id))
             .map(|m| (m.id.clone(), melee_dice_of(s, g, m)))
             .collect()
     } else {

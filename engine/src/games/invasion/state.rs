@@ -266,9 +266,9 @@ pub struct InvasionState {
     /// Figures killed, per seat (kills made).
     pub kills: Vec<u32>,
     /// Alien species killed at least once (the MiB may study them), in order.
-    pub killed_species: Vec<String>,
+    pub killed_species: Vec<crate::Ident>,
     /// Species the MiB have studied with success ("once per different alien").
-    pub studied: Vec<String>,
+    pub studied: Vec<crate::Ident>,
     /// Special actions achieved: (seat, id).
     pub achieved: Vec<(u8, String)>,
     /// Spug holes on the table.
@@ -286,13 +286,13 @@ pub struct InvasionState {
     /// Rules version 5: the figures alive when the melee being resolved
     /// began its resolution (they all strike, and share its kills).
     #[serde(default)]
-    pub fighters: Vec<String>,
+    pub fighters: Vec<crate::Ident>,
     /// Rules version 5, "Sighting a Target": where each figure that moved on
     /// the current card stood when the card began ("certain criteria must
     /// be met at the beginning of the active player's turn"); cleared when
     /// the card is done.
     #[serde(default)]
-    pub card_start: Vec<(String, Point)>,
+    pub card_start: Vec<(crate::Ident, Point)>,
     /// A battle option (`InvasionConfig::graded_templates`): Suppression
     /// Fire's templates 3" and 5" across instead of the one 6" Blast.
     #[serde(default)]
@@ -879,7 +879,9 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                 if let Some(at) = m.at
                     && !state.card_start.iter().any(|(id, _)| *id == m.id)
                 {
-                    state.card_start.push((m.id.clone(), at));
+                    state
+                        .card_start
+                        .push((crate::Ident::from(m.id.as_str()), at));
                 }
             }
             let mut points = to.iter();
@@ -1075,8 +1077,10 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             }
         }
         E::SpeciesKilled { species } => {
-            if !state.killed_species.contains(species) {
-                state.killed_species.push(species.clone());
+            if !state.killed_species.iter().any(|k| k == species) {
+                state
+                    .killed_species
+                    .push(crate::Ident::from(species.as_str()));
             }
         }
         E::Locked {
@@ -1135,7 +1139,12 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                 .map(|m| {
                     m.groups
                         .iter()
-                        .flat_map(|&g| state.group(g).alive().map(|x| x.id.clone()))
+                        .flat_map(|&g| {
+                            state
+                                .group(g)
+                                .alive()
+                                .map(|x| crate::Ident::from(x.id.as_str()))
+                        })
                         .collect()
                 })
                 .unwrap_or_default();
@@ -1244,8 +1253,8 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
         }
         E::Studied { species, .. } => {
             for s in species {
-                if !state.studied.contains(s) {
-                    state.studied.push(s.clone());
+                if !state.studied.iter().any(|k| k == s) {
+                    state.studied.push(crate::Ident::from(s.as_str()));
                 }
             }
         }

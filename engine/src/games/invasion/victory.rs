@@ -32,7 +32,7 @@ pub fn met(s: &InvasionState, seat: u8, kind: &VictoryKind) -> bool {
         }
         VictoryKind::StudyAll => {
             let present = alien_species(s, seat);
-            !present.is_empty() && present.iter().all(|sp| s.studied.contains(sp))
+            !present.is_empty() && present.iter().all(|sp| s.studied.iter().any(|k| k == sp))
         }
     }
 }

@@ -188,12 +188,12 @@ fn onward(
 ) -> impl Iterator<Item = Pos> + '_ {
     let blocked = p != start && !through && st.has_ground_alien(p);
     let dirs = if blocked {
-        Vec::new()
+        &[][..]
     } else {
         neighbours(diagonal)
     };
-    dirs.into_iter()
-        .filter_map(move |(dc, dr)| step(p, dc, dr))
+    dirs.iter()
+        .filter_map(move |&(dc, dr)| step(p, dc, dr))
         .filter(|q| !st.board[*q as usize].destroyed)
 }
 
@@ -227,12 +227,21 @@ fn path(st: &SaucersState, human: usize, to: Pos, through: bool) -> Vec<Pos> {
     out
 }
 
-fn neighbours(diagonal: bool) -> Vec<(i8, i8)> {
-    let mut v = vec![(0, -1), (1, 0), (0, 1), (-1, 0)];
-    if diagonal {
-        v.extend([(1, -1), (1, 1), (-1, 1), (-1, -1)]);
-    }
-    v
+/// The steps a student may take: the four orthogonal ones, then (with
+/// Short Cut) the four diagonal ones. A table, not a vector built per
+/// tile searched (issue 29: the search asked for it at every tile).
+fn neighbours(diagonal: bool) -> &'static [(i8, i8)] {
+    const STEPS: [(i8, i8); 8] = [
+        (0, -1),
+        (1, 0),
+        (0, 1),
+        (-1, 0),
+        (1, -1),
+        (1, 1),
+        (-1, 1),
+        (-1, -1),
+    ];
+    if diagonal { &STEPS } else { &STEPS[..4] }
 }
 
 /// An attack: its dice, its range offsets, whether it reaches Saucers, its cost.
