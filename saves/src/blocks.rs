@@ -41,6 +41,12 @@ pub(crate) const BLOCK: u64 = BLOCK_ENTRIES;
 const INSERT_BLOCK: &str =
     "INSERT OR IGNORE INTO entry_blocks (battle, first, block) VALUES (?1, ?2, ?3)";
 
+/// A block of new entries written whole. A plain `INSERT` (review4 S2): a
+/// block already at that place is a unique clash, refused
+/// ([`SaveError::Conflict`]) with nothing of the write kept, never new
+/// entries dropped while the caller is told they were written.
+const NEW_BLOCK: &str = "INSERT INTO entry_blocks (battle, first, block) VALUES (?1, ?2, ?3)";
+
 /// The head of a battle: the tail's last entry and the last block's first.
 const HEAD: &str = "SELECT
         (SELECT seq FROM entries WHERE battle = ?1 ORDER BY seq DESC LIMIT 1),
@@ -129,7 +135,7 @@ pub(crate) fn write_entries<B: AsRef<[u8]>>(
                 below_sealed = true;
             }
             let block = encode_block(pending.iter().map(AsRef::as_ref));
-            tx.execute(INSERT_BLOCK, &[&battle, &(first as i64), &block])?;
+            tx.execute(NEW_BLOCK, &[&battle, &(first as i64), &block])?;
             pending.clear();
         }
     }
@@ -268,6 +274,8 @@ impl Campaign {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::DiceMode;
+    use crate::db::Begin;
 
     /// review4 M1: the head is the furthest of the tail's last entry + 1
     /// and the last block's end, so a tail left below a block never moves
@@ -288,5 +296,57 @@ mod tests {
         );
         assert_eq!(count_from(Some(i64::MAX), Some(0)), i64::MAX as u64);
         assert_eq!(count_from(Some(-5), None), 0);
+    }
+
+    /// review4 S2: a whole block of new entries written where a block is
+    /// stored already is refused (a unique clash), not dropped with the
+    /// caller told it was written; the block there is left as it was.
+    #[test]
+    fn review4_s2_a_block_written_where_one_is_stored_is_refused_not_dropped() {
+        let mut c = Campaign::create_in_memory("Blocks").unwrap();
+        let id = c
+            .new_battle(
+                "race",
+                7,
+                &serde_json::json!({ "target": u32::MAX }),
+                "Long",
+                DiceMode::Rolled,
+            )
+            .unwrap();
+        let mut b = c.load_battle(id).unwrap();
+        for i in 0..2 * BLOCK as usize {
+            let legal = b.legal();
+            let l = legal[(i * 5 + 1) % legal.len()].clone();
+            c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
+        }
+        let stored = |c: &Campaign| -> Vec<u8> {
+            c.conn
+                .one(
+                    "SELECT block FROM entry_blocks WHERE battle = ?1 AND first = ?2",
+                    &[&id, &(BLOCK as i64)],
+                )
+                .unwrap()
+        };
+        let before = stored(&c);
+        let other: Vec<Vec<u8>> = b.records()[..BLOCK as usize]
+            .iter()
+            .enumerate()
+            .map(|(i, r)| xenolog_schema::codec::encode_entry(BLOCK + i as u64, r).unwrap())
+            .collect();
+        let tx = c.conn.begin(Begin::Immediate).unwrap();
+        let e = write_entries(
+            &tx,
+            id,
+            other
+                .iter()
+                .enumerate()
+                .map(|(i, bytes)| Ok((BLOCK + i as u64, bytes))),
+        )
+        .unwrap_err();
+        assert!(matches!(e, SaveError::Conflict(_)), "{e}");
+        drop(tx);
+        assert_eq!(stored(&c), before, "the block there is as it was");
+        assert_eq!(entry_count(&c.conn, id).unwrap(), 2 * BLOCK);
+        assert!(c.verify_battle(id).unwrap().ok());
     }
 }
