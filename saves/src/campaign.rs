@@ -395,7 +395,12 @@ impl Campaign {
         } else {
             pg::use_schema(&db, schema)?;
         }
-        Campaign::on_postgres(db, schema, label, None)
+        let c = Campaign::on_postgres(db, schema, label, None)?;
+        // Here only: not a new schema (nothing to seal), never a read-only
+        // open (review4 S3: that one sealed too, before it was marked
+        // read-only, scanning every battle and trying a write).
+        c.seal_on_open();
+        Ok(c)
     }
 
     /// Open campaign schema `schema` of the PostgreSQL database at `url`
@@ -443,8 +448,6 @@ impl Campaign {
             _lock: None,
         };
         c.name()?;
-        // As a file opened for writing does (`Campaign::open`).
-        c.seal_on_open();
         Ok(c)
     }
 

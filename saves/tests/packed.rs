@@ -616,3 +616,75 @@ fn review4_m1_a_seal_on_open_that_fails_under_a_held_write_lock_is_made_good_by_
     assert_eq!(c.summary(a).unwrap().entries, 3072);
     same_as_played(&c, a, &*b);
 }
+
+/// Index and sequential scans of table `table` of schema `schema` so far,
+/// as the statistics collector has them (a backend's are flushed when its
+/// connection closes).
+fn scans(admin: &Postgres, schema: &str, table: &str) -> i64 {
+    admin
+        .execute_batch("SELECT pg_stat_clear_snapshot()")
+        .unwrap();
+    admin
+        .one(
+            "SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0) FROM pg_stat_user_tables
+             WHERE schemaname = ?1 AND relname = ?2",
+            &[&schema, &table],
+        )
+        .unwrap()
+}
+
+/// Wait (at most 10 s) until `table`'s scans pass `than`; what they are.
+fn scans_past(admin: &Postgres, schema: &str, table: &str, than: i64) -> i64 {
+    for _ in 0..100 {
+        let n = scans(admin, schema, table);
+        if n > than {
+            return n;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    scans(admin, schema, table)
+}
+
+/// review4 S3: a read-only open of a PostgreSQL campaign tries no seal (it
+/// scanned every battle's tail and began a write before it was marked
+/// read-only); an open for writing still seals. Measured by the scans of
+/// the `entries` table the statistics collector counts for the schema.
+#[test]
+fn review4_s3_a_read_only_open_on_postgres_tries_no_seal() {
+    let Some(mut s) = Store::postgres("ro_no_seal") else {
+        return;
+    };
+    let a = s
+        .c()
+        .insert_battle_bulk(&race(7, 3000), "Long", DiceMode::Rolled)
+        .unwrap();
+    s.c = None;
+    let raw = s.raw();
+    unseal(&*raw, a);
+    drop(raw);
+    let Kind::Postgres { url, schema } = &s.kind else {
+        unreachable!()
+    };
+    let (url, schema) = (url.clone(), schema.clone());
+    let admin = Postgres::connect(&url).unwrap();
+    let settled = scans_past(&admin, &schema, "entries", -1);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let before = scans(&admin, &schema, "entries");
+    assert!(before >= settled);
+    let ro = Campaign::open_postgres_read_only(&url, &schema).unwrap();
+    assert!(ro.is_read_only());
+    drop(ro);
+    std::thread::sleep(std::time::Duration::from_millis(2000));
+    assert_eq!(
+        scans(&admin, &schema, "entries"),
+        before,
+        "a read-only open touched no entry"
+    );
+    let raw = s.raw();
+    assert_eq!(layout(&*raw, a), (0, 3000), "nothing sealed");
+    // The control: an open for writing scans the tails and seals them.
+    let w = Campaign::open_postgres(&url, &schema).unwrap();
+    drop(w);
+    assert!(scans_past(&admin, &schema, "entries", before) > before);
+    assert_eq!(layout(&*raw, a), (2, 3000 - 2 * BLOCK as i64));
+}
