@@ -71,9 +71,13 @@ fn read_only(url: &str) -> String {
     }
 }
 
-/// A campaign schema opened read-only for a verify.
+/// A campaign schema opened read-only for a verify: with
+/// `Campaign::open_postgres_read_only` (review4 S4), so a schema of an
+/// older Xenolog (a restored dump) is said to be older, in Xenolog's words
+/// (`SaveError::OlderSchema`), not met with an upgrade the read-only
+/// session refuses in PostgreSQL's; and nothing is sealed or written.
 pub(super) fn open_campaign(url: &str, schema: &str) -> Out<Campaign> {
-    Ok(Campaign::open_postgres(&read_only(url), schema)?)
+    Ok(Campaign::open_postgres_read_only(&read_only(url), schema)?)
 }
 
 /// The nonces the club recorded when each seat of campaign `campaign`'s
