@@ -836,3 +836,33 @@ fn review4_s4_club_verify_says_an_older_schema_is_older_and_a_flipped_block_byte
         "{said}"
     );
 }
+
+/// review4 N9: a row of `club.campaigns` whose cells are not a number and
+/// two texts is counted and said to have failed, never skipped in silence
+/// (the summary said "1 campaign ... every one verifies").
+#[test]
+fn review4_n9_club_verify_counts_and_names_a_campaign_row_it_cannot_read() {
+    let Some(db) = PgDb::new() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let here = dir.path();
+    long_campaign(&db);
+    db.sql(
+        "ALTER TABLE club.campaigns ALTER COLUMN name DROP NOT NULL; \
+         INSERT INTO club.campaigns (id, file, name, created) VALUES (2, 'campaign_2', NULL, 0)",
+    );
+    let o = support::run(here, &["club", "verify", "--database", &db.url]);
+    let said = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("campaign 2: FAILED: its row in club.campaigns cannot be read"),
+        "{said}"
+    );
+    assert!(
+        said.contains("campaign 1 'Long' (schema campaign_1): ok"),
+        "{said}"
+    );
+    assert!(
+        said.contains("2 campaigns, 1 battle: 1 campaign FAILED"),
+        "{said}"
+    );
+}

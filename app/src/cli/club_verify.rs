@@ -187,13 +187,28 @@ pub(super) fn verify_club(database: &str, json: bool, out: &mut dyn Write) -> Ou
             ))
         })?;
     let (mut campaigns, mut battles, mut failed) = (0usize, 0usize, 0usize);
-    for r in rows {
+    for (i, r) in rows.into_iter().enumerate() {
+        campaigns += 1;
         let (Some(Value::Integer(id)), Some(Value::Text(schema)), Some(Value::Text(name))) =
             (r.first(), r.get(1), r.get(2))
         else {
+            // Counted and said, never skipped in silence (review4 N9): a
+            // row whose cells are not a number and two texts names no
+            // campaign this can check.
+            failed += 1;
+            let which = match r.first() {
+                Some(Value::Integer(id)) => format!("campaign {id}"),
+                _ => format!("row {} of club.campaigns", i + 1),
+            };
+            let why = "its row in club.campaigns cannot be read (its id, file and name are \
+                       not a number and two texts), so it was not checked";
+            if json {
+                json_line(out, &json!({"row": i + 1, "ok": false, "error": why}))?;
+            } else {
+                line(out, format!("{which}: FAILED: {why}"))?;
+            }
             continue;
         };
-        campaigns += 1;
         let checked = open_campaign(database, schema)
             .and_then(|c| check_campaign(&c, Some(&club), Some(*id)));
         let checked = match checked {
