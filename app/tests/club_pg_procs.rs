@@ -741,3 +741,128 @@ fn p5_a_club_dumped_with_pg_dump_and_restored_verifies_and_an_entry_altered_ther
     let said = ok(here, &["club", "verify", "--database", &db.url]);
     assert!(said.contains("every one verifies"), "{said}");
 }
+
+/// A club schema made by the server's own code (`ClubDb`), with campaign
+/// `n` registered as schema `schema` named `name`.
+fn register(db: &PgDb, n: i64, schema: &str, name: &str) {
+    let club = xenolog_server::store::club_db::ClubDb::open_postgres(&db.url, "club").unwrap();
+    drop(club);
+    db.sql(&format!(
+        "INSERT INTO club.campaigns (id, file, name, created) VALUES ({n}, '{schema}', '{name}', 0)"
+    ));
+}
+
+/// A campaign schema `campaign_1` named 'Long' with one Dice Race of 1,100
+/// entries (a sealed block of 1,024 and a tail), registered in the club.
+fn long_campaign(db: &PgDb) {
+    use xenolog_engine::games::race::{Race, RaceConfig};
+    use xenolog_engine::{Game, Session};
+    let mut s = Session::<Race>::new(7, RaceConfig { target: u32::MAX }).unwrap();
+    for i in 0..1100 {
+        let legal = Race::legal(s.state());
+        let (actor, command) = legal[(i * 5 + 1) % legal.len()].clone();
+        s.play(actor, &command, None).unwrap();
+    }
+    let mut c = xenolog_saves::Campaign::create_postgres(&db.url, "campaign_1", "Long").unwrap();
+    c.insert_battle_bulk(&s, "Long race", xenolog_saves::DiceMode::Rolled)
+        .unwrap();
+    drop(c);
+    register(db, 1, "campaign_1", "Long");
+}
+
+/// review4 S4: `club verify --database` opens each campaign with
+/// `Campaign::open_postgres_read_only`: a restored campaign of an older
+/// schema is said to be older in Xenolog's words (and left as it was), not
+/// refused by PostgreSQL's read-only session in the middle of an upgrade;
+/// and a byte flipped inside a sealed block of entries (a battle over
+/// 1,024 entries) fails the campaign, naming its battle and entry.
+#[test]
+fn review4_s4_club_verify_says_an_older_schema_is_older_and_a_flipped_block_byte_names_its_entry() {
+    let Some(db) = PgDb::new() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let here = dir.path();
+    long_campaign(&db);
+    let said = ok(here, &["club", "verify", "--database", &db.url]);
+    assert!(
+        said.contains("campaign 1 'Long' (schema campaign_1): ok: 1 battle re-decided"),
+        "{said}"
+    );
+    // An older campaign schema (as a dump of an older Xenolog restores).
+    let pg = xenolog_saves::db::pg::Postgres::connect(&db.url).unwrap();
+    xenolog_saves::db::pg::create_campaign_schema_at(&pg, "campaign_2", 7, &|tx| {
+        tx.execute(
+            "INSERT INTO campaign (id, name, created) VALUES (1, 'Old club', 1)",
+            &[],
+        )
+        .map(|_| ())
+    })
+    .unwrap();
+    register(&db, 2, "campaign_2", "Old club");
+    let o = support::run(here, &["club", "verify", "--database", &db.url]);
+    let said = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("campaign 2 'Old club' (schema campaign_2): FAILED")
+            && said.contains("was saved by an older Xenolog (campaign format 7"),
+        "{said}"
+    );
+    assert!(!said.contains("read-only transaction"), "{said}");
+    assert!(
+        said.contains("campaign 1 'Long' (schema campaign_1): ok"),
+        "{said}"
+    );
+    let v: i64 = xenolog_saves::db::DbExt::one(
+        &pg as &dyn xenolog_saves::db::Db,
+        "SELECT version FROM campaign_2.schema_version",
+        &[],
+    )
+    .unwrap();
+    assert_eq!(v, 7, "left as it was");
+    db.sql("DROP SCHEMA campaign_2 CASCADE; DELETE FROM club.campaigns WHERE id = 2");
+
+    // A bit of the last entry of the sealed block (entry 1,023) flipped.
+    db.sql(
+        "UPDATE campaign_1.entry_blocks \
+         SET block = set_byte(block, length(block) - 1, get_byte(block, length(block) - 1) # 1) \
+         WHERE battle = 1 AND first = 0",
+    );
+    let o = support::run(here, &["club", "verify", "--database", &db.url]);
+    let said = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("campaign 1 'Long' (schema campaign_1): FAILED")
+            && said.contains("battle 1 '")
+            && said.contains("entry 1023"),
+        "{said}"
+    );
+}
+
+/// review4 N9: a row of `club.campaigns` whose cells are not a number and
+/// two texts is counted and said to have failed, never skipped in silence
+/// (the summary said "1 campaign ... every one verifies").
+#[test]
+fn review4_n9_club_verify_counts_and_names_a_campaign_row_it_cannot_read() {
+    let Some(db) = PgDb::new() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let here = dir.path();
+    long_campaign(&db);
+    db.sql(
+        "ALTER TABLE club.campaigns ALTER COLUMN name DROP NOT NULL; \
+         INSERT INTO club.campaigns (id, file, name, created) VALUES (2, 'campaign_2', NULL, 0)",
+    );
+    let o = support::run(here, &["club", "verify", "--database", &db.url]);
+    let said = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("campaign 2: FAILED: its row in club.campaigns cannot be read"),
+        "{said}"
+    );
+    assert!(
+        said.contains("campaign 1 'Long' (schema campaign_1): ok"),
+        "{said}"
+    );
+    assert!(
+        said.contains("2 campaigns, 1 battle: 1 campaign FAILED"),
+        "{said}"
+    );
+}

@@ -35,10 +35,17 @@ use crate::{BattleId, Campaign, SaveError};
 /// Entries a sealed block holds (`codec::BLOCK_ENTRIES`).
 pub(crate) const BLOCK: u64 = BLOCK_ENTRIES;
 
-/// A new sealed block. `OR IGNORE`: a block already there (a damaged file)
-/// is left as it is, and so are the rows that would have gone into it.
+/// A block sealed from the tail's rows. `OR IGNORE`: a block already there
+/// (a damaged file) is left as it is, and so are the rows that would have
+/// gone into it (still rows: nothing is lost, the reader names the damage).
 const INSERT_BLOCK: &str =
     "INSERT OR IGNORE INTO entry_blocks (battle, first, block) VALUES (?1, ?2, ?3)";
+
+/// A block of new entries written whole. A plain `INSERT` (review4 S2): a
+/// block already at that place is a unique clash, refused
+/// ([`SaveError::Conflict`]) with nothing of the write kept, never new
+/// entries dropped while the caller is told they were written.
+const NEW_BLOCK: &str = "INSERT INTO entry_blocks (battle, first, block) VALUES (?1, ?2, ?3)";
 
 /// The head of a battle: the tail's last entry and the last block's first.
 const HEAD: &str = "SELECT
@@ -50,12 +57,15 @@ const HEAD: &str = "SELECT
 /// list of battles). A damaged file may number an entry anything, from -1 to
 /// `i64::MAX`: the count never overflows, and a reader checks it against the
 /// entries actually there (`scan::read_entries`).
+///
+/// Both count when both are there (review4 M1): a tail left below a sealed
+/// block (damage, or a full tail never sealed under a block written above
+/// it by an older build) never moves the head back, so a new entry is never
+/// numbered inside a block, and the reader names the damage.
 pub(crate) fn count_from(tail_last: Option<i64>, last_block: Option<i64>) -> u64 {
-    match (tail_last, last_block) {
-        (Some(last), _) => last.saturating_add(1).max(0) as u64,
-        (None, Some(first)) => first.saturating_add(BLOCK as i64).max(0) as u64,
-        (None, None) => 0,
-    }
+    let tail = tail_last.map(|last| last.saturating_add(1).max(0) as u64);
+    let blocks = last_block.map(|first| first.saturating_add(BLOCK as i64).max(0) as u64);
+    tail.max(blocks).unwrap_or(0)
 }
 
 /// Number of entries stored for battle `id` ([`count_from`]).
@@ -93,6 +103,7 @@ pub(crate) fn write_entries<B: AsRef<[u8]>>(
     let mut first: EntryId = 0;
     let mut pending: Vec<B> = Vec::new();
     let mut next: Option<EntryId> = None;
+    let mut below_sealed = false;
     for item in records {
         let (seq, bytes) = item?;
         if let Some(want) = next
@@ -116,8 +127,15 @@ pub(crate) fn write_entries<B: AsRef<[u8]>>(
         }
         pending.push(bytes);
         if pending.len() as u64 == BLOCK {
+            if !below_sealed {
+                // A tail holding whole blocks below this one (its seal on
+                // open failed, an older build wrote them) is sealed first,
+                // in order: never a tail below a block (review4 M1).
+                seal_tail(tx, battle, first)?;
+                below_sealed = true;
+            }
             let block = encode_block(pending.iter().map(AsRef::as_ref));
-            tx.execute(INSERT_BLOCK, &[&battle, &(first as i64), &block])?;
+            tx.execute(NEW_BLOCK, &[&battle, &(first as i64), &block])?;
             pending.clear();
         }
     }
@@ -129,13 +147,39 @@ pub(crate) fn write_entries<B: AsRef<[u8]>>(
 }
 
 /// After entry `last` was written as a row of battle `battle`'s tail: if it
-/// completes a block, move that block's rows into a sealed block, in the
-/// caller's transaction (module docs).
+/// completes a block, move the tail's rows into sealed blocks, in the
+/// caller's transaction (module docs): every whole block of the tail from
+/// its first row, in order, not only the one this row completes (review4
+/// M1: a tail still holding an earlier whole block, its seal on open having
+/// failed, would otherwise be left below a sealed block).
 pub(crate) fn seal_if_full(tx: &dyn Db, battle: BattleId, last: EntryId) -> Result<(), SaveError> {
     if !(last + 1).is_multiple_of(BLOCK) {
         return Ok(());
     }
-    seal_block(tx, battle, last + 1 - BLOCK)?;
+    seal_tail(tx, battle, last + 1)
+}
+
+/// Seal the whole blocks of battle `battle`'s tail below entry `upto` (a
+/// multiple of [`BLOCK`]), from the tail's first row, in order; it stops at
+/// the first that cannot be sealed (damage, left for the reader to name),
+/// so no block is ever sealed above an unsealed one. One indexed lookup
+/// when the tail holds no whole block.
+fn seal_tail(tx: &dyn Db, battle: BattleId, upto: EntryId) -> Result<(), SaveError> {
+    let lowest: Option<i64> = tx.row(
+        "SELECT seq FROM entries WHERE battle = ?1 ORDER BY seq LIMIT 1",
+        &[&battle],
+        |r| r.get(0),
+    )?;
+    let Some(lowest) = lowest.filter(|&l| l >= 0) else {
+        return Ok(());
+    };
+    let mut first = (lowest as u64).next_multiple_of(BLOCK);
+    while first + BLOCK <= upto {
+        if !seal_block(tx, battle, first)? {
+            break;
+        }
+        first += BLOCK;
+    }
     Ok(())
 }
 
@@ -224,5 +268,85 @@ impl Campaign {
             tx.commit()?;
         }
         Ok(sealed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::DiceMode;
+    use crate::db::Begin;
+
+    /// review4 M1: the head is the furthest of the tail's last entry + 1
+    /// and the last block's end, so a tail left below a block never moves
+    /// it back.
+    #[test]
+    fn review4_m1_the_head_is_the_furthest_of_the_tail_and_the_blocks() {
+        assert_eq!(count_from(None, None), 0);
+        assert_eq!(
+            count_from(Some(1500), Some(0)),
+            1501,
+            "a block and its tail"
+        );
+        assert_eq!(count_from(None, Some(1024)), 2048);
+        assert_eq!(
+            count_from(Some(2047), Some(2048)),
+            3072,
+            "a tail below a block"
+        );
+        assert_eq!(count_from(Some(i64::MAX), Some(0)), i64::MAX as u64);
+        assert_eq!(count_from(Some(-5), None), 0);
+    }
+
+    /// review4 S2: a whole block of new entries written where a block is
+    /// stored already is refused (a unique clash), not dropped with the
+    /// caller told it was written; the block there is left as it was.
+    #[test]
+    fn review4_s2_a_block_written_where_one_is_stored_is_refused_not_dropped() {
+        let mut c = Campaign::create_in_memory("Blocks").unwrap();
+        let id = c
+            .new_battle(
+                "race",
+                7,
+                &serde_json::json!({ "target": u32::MAX }),
+                "Long",
+                DiceMode::Rolled,
+            )
+            .unwrap();
+        let mut b = c.load_battle(id).unwrap();
+        for i in 0..2 * BLOCK as usize {
+            let legal = b.legal();
+            let l = legal[(i * 5 + 1) % legal.len()].clone();
+            c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
+        }
+        let stored = |c: &Campaign| -> Vec<u8> {
+            c.conn
+                .one(
+                    "SELECT block FROM entry_blocks WHERE battle = ?1 AND first = ?2",
+                    &[&id, &(BLOCK as i64)],
+                )
+                .unwrap()
+        };
+        let before = stored(&c);
+        let other: Vec<Vec<u8>> = b.records()[..BLOCK as usize]
+            .iter()
+            .enumerate()
+            .map(|(i, r)| xenolog_schema::codec::encode_entry(BLOCK + i as u64, r).unwrap())
+            .collect();
+        let tx = c.conn.begin(Begin::Immediate).unwrap();
+        let e = write_entries(
+            &tx,
+            id,
+            other
+                .iter()
+                .enumerate()
+                .map(|(i, bytes)| Ok((BLOCK + i as u64, bytes))),
+        )
+        .unwrap_err();
+        assert!(matches!(e, SaveError::Conflict(_)), "{e}");
+        drop(tx);
+        assert_eq!(stored(&c), before, "the block there is as it was");
+        assert_eq!(entry_count(&c.conn, id).unwrap(), 2 * BLOCK);
+        assert!(c.verify_battle(id).unwrap().ok());
     }
 }

@@ -315,10 +315,7 @@ impl Campaign {
         if let Some(s) = c.conn.sqlite() {
             s.checkpoint_on_close(true)?;
         }
-        // Entries written before migration 8 are all tail: seal the full
-        // ones (issue 29, `blocks.rs`). Best effort: a tail is read either
-        // way, only more slowly, and a failure leaves it as it was.
-        let _ = c.seal_full_tails();
+        c.seal_on_open();
         Ok(c)
     }
 
@@ -398,7 +395,12 @@ impl Campaign {
         } else {
             pg::use_schema(&db, schema)?;
         }
-        Campaign::on_postgres(db, schema, label, None)
+        let c = Campaign::on_postgres(db, schema, label, None)?;
+        // Here only: not a new schema (nothing to seal), never a read-only
+        // open (review4 S3: that one sealed too, before it was marked
+        // read-only, scanning every battle and trying a write).
+        c.seal_on_open();
+        Ok(c)
     }
 
     /// Open campaign schema `schema` of the PostgreSQL database at `url`
@@ -446,9 +448,24 @@ impl Campaign {
             _lock: None,
         };
         c.name()?;
-        // As a file opened for writing does (`Campaign::open`).
-        let _ = c.seal_full_tails();
         Ok(c)
+    }
+
+    /// Entries written before migration 8 are all tail: a campaign opened
+    /// for writing seals the full ones (issue 29, `blocks.rs`). Best effort:
+    /// a tail is read either way, only more slowly, a failure leaves it as
+    /// it was, and the next write that completes a block seals the whole
+    /// tail in order (`blocks::seal_if_full`). A failure is said on the
+    /// standard error, not swallowed (review4 M1): another writer holding
+    /// the file, a lost connection, a lock timeout.
+    fn seal_on_open(&self) {
+        if let Err(e) = self.seal_full_tails() {
+            eprintln!(
+                "xenolog: {}: its entries were not sealed into blocks on opening (they are \
+                 read as rows meanwhile, and sealed by the next open or write): {e}",
+                self.path.display()
+            );
+        }
     }
 
     /// The campaign's schema when it lives in PostgreSQL

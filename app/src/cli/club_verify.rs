@@ -71,9 +71,13 @@ fn read_only(url: &str) -> String {
     }
 }
 
-/// A campaign schema opened read-only for a verify.
+/// A campaign schema opened read-only for a verify: with
+/// `Campaign::open_postgres_read_only` (review4 S4), so a schema of an
+/// older Xenolog (a restored dump) is said to be older, in Xenolog's words
+/// (`SaveError::OlderSchema`), not met with an upgrade the read-only
+/// session refuses in PostgreSQL's; and nothing is sealed or written.
 pub(super) fn open_campaign(url: &str, schema: &str) -> Out<Campaign> {
-    Ok(Campaign::open_postgres(&read_only(url), schema)?)
+    Ok(Campaign::open_postgres_read_only(&read_only(url), schema)?)
 }
 
 /// The nonces the club recorded when each seat of campaign `campaign`'s
@@ -183,13 +187,28 @@ pub(super) fn verify_club(database: &str, json: bool, out: &mut dyn Write) -> Ou
             ))
         })?;
     let (mut campaigns, mut battles, mut failed) = (0usize, 0usize, 0usize);
-    for r in rows {
+    for (i, r) in rows.into_iter().enumerate() {
+        campaigns += 1;
         let (Some(Value::Integer(id)), Some(Value::Text(schema)), Some(Value::Text(name))) =
             (r.first(), r.get(1), r.get(2))
         else {
+            // Counted and said, never skipped in silence (review4 N9): a
+            // row whose cells are not a number and two texts names no
+            // campaign this can check.
+            failed += 1;
+            let which = match r.first() {
+                Some(Value::Integer(id)) => format!("campaign {id}"),
+                _ => format!("row {} of club.campaigns", i + 1),
+            };
+            let why = "its row in club.campaigns cannot be read (its id, file and name are \
+                       not a number and two texts), so it was not checked";
+            if json {
+                json_line(out, &json!({"row": i + 1, "ok": false, "error": why}))?;
+            } else {
+                line(out, format!("{which}: FAILED: {why}"))?;
+            }
             continue;
         };
-        campaigns += 1;
         let checked = open_campaign(database, schema)
             .and_then(|c| check_campaign(&c, Some(&club), Some(*id)));
         let checked = match checked {
