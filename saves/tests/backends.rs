@@ -13,8 +13,9 @@
 mod pg;
 #[path = "support/race.rs"]
 mod race;
-
-use std::path::PathBuf;
+#[path = "support/store.rs"]
+#[macro_use]
+mod store;
 
 use serde_json::json;
 use xenolog_engine::campaign::{CampaignEvent, Status};
@@ -27,110 +28,7 @@ use xenolog_schema::battle_file::{read_battle_file, write_battle_file};
 
 use pg::{drop_schema, random_schema, server};
 use race::{long_race, new_endless_race, play_n};
-
-/// Where a test's campaign lives.
-enum Kind {
-    Sqlite {
-        _dir: tempfile::TempDir,
-        path: PathBuf,
-    },
-    Postgres {
-        url: String,
-        schema: String,
-    },
-}
-
-/// A test's campaign ("Club"), on one backend, reopened as the test says.
-struct Store {
-    c: Option<Campaign>,
-    kind: Kind,
-}
-
-impl Store {
-    fn sqlite() -> Store {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("club.xenolog");
-        let c = Campaign::create(&path, "Club").unwrap();
-        Store {
-            c: Some(c),
-            kind: Kind::Sqlite { _dir: dir, path },
-        }
-    }
-
-    fn postgres(test: &str) -> Option<Store> {
-        let url = server()?;
-        let schema = random_schema(test);
-        let c = Campaign::create_postgres(&url, &schema, "Club")
-            .expect("a campaign schema is made on the test server");
-        Some(Store {
-            c: Some(c),
-            kind: Kind::Postgres { url, schema },
-        })
-    }
-
-    /// [`Store::postgres`], with its connection string and schema.
-    fn postgres_at(test: &str) -> Option<(Store, String, String)> {
-        let s = Store::postgres(test)?;
-        let Kind::Postgres { url, schema } = &s.kind else {
-            unreachable!()
-        };
-        let (url, schema) = (url.clone(), schema.clone());
-        Some((s, url, schema))
-    }
-
-    fn c(&mut self) -> &mut Campaign {
-        self.c.as_mut().unwrap()
-    }
-
-    /// Close the campaign and open it again for writing.
-    fn reopen(&mut self) -> &mut Campaign {
-        self.c = None;
-        self.c = Some(match &self.kind {
-            Kind::Sqlite { path, .. } => Campaign::open(path).unwrap(),
-            Kind::Postgres { url, schema } => Campaign::open_postgres(url, schema).unwrap(),
-        });
-        self.c()
-    }
-
-    /// A folder for files the test writes (exports).
-    fn files(&self) -> tempfile::TempDir {
-        tempfile::tempdir().unwrap()
-    }
-}
-
-impl Drop for Store {
-    fn drop(&mut self) {
-        self.c = None;
-        if let Kind::Postgres { url, schema } = &self.kind {
-            drop_schema(url, schema);
-        }
-    }
-}
-
-/// A test written once, run on both backends: `<name>::on_sqlite` and
-/// `<name>::on_postgres`.
-macro_rules! both {
-    ($(#[$m:meta])* fn $name:ident($s:ident) $body:block) => {
-        $(#[$m])*
-        mod $name {
-            use super::*;
-
-            fn run($s: &mut Store) $body
-
-            #[test]
-            fn on_sqlite() {
-                run(&mut Store::sqlite());
-            }
-
-            #[test]
-            fn on_postgres() {
-                if let Some(mut s) = Store::postgres(stringify!($name)) {
-                    run(&mut s);
-                }
-            }
-        }
-    };
-}
+use store::{Kind, Store};
 
 /// The state at every entry and at the setup, as JSON.
 fn states(b: &dyn Battle) -> Vec<serde_json::Value> {

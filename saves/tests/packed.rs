@@ -11,145 +11,22 @@
 //! its own with a random name, dropped at the end (the pattern of
 //! `backends.rs`: `<name>::on_sqlite`, `<name>::on_postgres`).
 
-use std::path::PathBuf;
-
 use xenolog_engine::games::race::{Race, RaceConfig};
 use xenolog_engine::{Battle, Game, Session};
-use xenolog_saves::db::pg::{Postgres, use_schema};
+use xenolog_saves::db::pg::Postgres;
 use xenolog_saves::db::{Db, DbExt};
 use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError, decide};
 use xenolog_schema::codec::{BLOCK_ENTRIES, block_records, encode_block};
 
+#[path = "support/pg.rs"]
+mod pg;
+#[path = "support/store.rs"]
+#[macro_use]
+mod store;
+
+use store::{Kind, Store};
+
 const BLOCK: u64 = BLOCK_ENTRIES;
-
-enum Kind {
-    Sqlite {
-        _dir: tempfile::TempDir,
-        path: PathBuf,
-    },
-    Postgres {
-        url: String,
-        schema: String,
-    },
-}
-
-struct Store {
-    c: Option<Campaign>,
-    kind: Kind,
-}
-
-fn server() -> Option<String> {
-    match std::env::var("XENOLOG_TEST_PG") {
-        Ok(s) if !s.is_empty() => Some(s),
-        _ => {
-            assert!(
-                std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
-                "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not: the test cluster \
-                 did not start (tests/pg/cluster.sh start)"
-            );
-            eprintln!("XENOLOG_TEST_PG is not set: skipped (tests/pg/cluster.sh start)");
-            None
-        }
-    }
-}
-
-fn random_schema(test: &str) -> String {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static N: AtomicU32 = AtomicU32::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let short: String = test.chars().take(28).collect();
-    format!(
-        "p_{short}_{}_{nanos:x}_{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    )
-}
-
-impl Store {
-    fn sqlite() -> Store {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("packed.xenolog");
-        let c = Campaign::create(&path, "Packed").unwrap();
-        Store {
-            c: Some(c),
-            kind: Kind::Sqlite { _dir: dir, path },
-        }
-    }
-
-    fn postgres(test: &str) -> Option<Store> {
-        let url = server()?;
-        let schema = random_schema(test);
-        let c = Campaign::create_postgres(&url, &schema, "Packed")
-            .expect("a campaign schema is made on the test server");
-        Some(Store {
-            c: Some(c),
-            kind: Kind::Postgres { url, schema },
-        })
-    }
-
-    fn c(&mut self) -> &mut Campaign {
-        self.c.as_mut().unwrap()
-    }
-
-    /// Close the campaign and open it again for writing.
-    fn reopen(&mut self) -> &mut Campaign {
-        self.c = None;
-        self.c = Some(match &self.kind {
-            Kind::Sqlite { path, .. } => Campaign::open(path).unwrap(),
-            Kind::Postgres { url, schema } => Campaign::open_postgres(url, schema).unwrap(),
-        });
-        self.c()
-    }
-
-    /// A connection of its own to the campaign's tables, past the store's
-    /// rules: what a test forges or counts with.
-    fn raw(&self) -> Box<dyn Db> {
-        match &self.kind {
-            Kind::Sqlite { path, .. } => Box::new(rusqlite::Connection::open(path).unwrap()),
-            Kind::Postgres { url, schema } => {
-                let db = Postgres::connect(url).unwrap();
-                use_schema(&db, schema).unwrap();
-                Box::new(db)
-            }
-        }
-    }
-}
-
-impl Drop for Store {
-    fn drop(&mut self) {
-        self.c = None;
-        if let Kind::Postgres { url, schema } = &self.kind
-            && let Ok(db) = Postgres::connect(url)
-        {
-            let _ = db.execute_batch(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"));
-        }
-    }
-}
-
-macro_rules! both {
-    ($(#[$m:meta])* fn $name:ident($s:ident) $body:block) => {
-        $(#[$m])*
-        mod $name {
-            use super::*;
-
-            fn run($s: &mut Store) $body
-
-            #[test]
-            fn on_sqlite() {
-                run(&mut Store::sqlite());
-            }
-
-            #[test]
-            fn on_postgres() {
-                if let Some(mut s) = Store::postgres(stringify!($name)) {
-                    run(&mut s);
-                }
-            }
-        }
-    };
-}
 
 /// A Dice Race of `n` entries played in memory by a fixed pattern, with a
 /// take-back and a second branch every 700 entries (entries of a branch are
