@@ -55,6 +55,17 @@ pub enum Shape {
     },
 }
 
+impl Shape {
+    /// A rectangle from its top-left corner and its size.
+    pub fn rect(min: [f32; 2], size: [f32; 2], rounding: f32) -> Self {
+        Shape::Rect {
+            min,
+            max: [min[0] + size[0], min[1] + size[1]],
+            rounding,
+        }
+    }
+}
+
 /// Which kind of thing an item shows, so the app can hit-test and highlight.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ItemKind {

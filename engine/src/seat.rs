@@ -795,57 +795,27 @@ pub fn seat_copy_ref(b: &dyn Battle) -> Option<&dyn SeatCopy> {
     each_seat_game!(b, as_any, downcast_ref, &dyn SeatCopy)
 }
 
-fn open<G: Game>(log: &SeatLog) -> Result<Box<dyn Battle>, String> {
+/// A seat's battle of `G` over what it received.
+pub(crate) fn open<G: Game>(log: &SeatLog) -> Result<Box<dyn Battle>, String> {
     Ok(Box::new(SeatBattle::<G>::from_log(log)?))
-}
-
-/// Whether a view state (JSON) is a state of `G`: it parses, and writes
-/// back as it came (a state of another game may parse with defaults, but
-/// does not write back the same).
-fn is_state_of<G: Game>(v: &Value) -> bool {
-    serde_json::from_value::<G::State>(v.clone())
-        .ok()
-        .and_then(|s| serde_json::to_value(s).ok())
-        .is_some_and(|back| &back == v)
 }
 
 /// The game whose state `setup` is, by its shape: only for a club server
 /// older than session 15, whose frames do not name the game (a newer one
 /// names it in the battle list, the `state` and `watch` replies and `live`).
 pub fn game_of_state(setup: &Value) -> Option<&'static str> {
-    use crate::games::*;
-    if is_state_of::<dimx::DimX>(setup) {
-        Some(dimx::DimX::ID)
-    } else if is_state_of::<saucers::Saucers>(setup) {
-        Some(saucers::Saucers::ID)
-    } else if is_state_of::<alien::Alien>(setup) {
-        Some(alien::Alien::ID)
-    } else if is_state_of::<invasion::Invasion>(setup) {
-        Some(invasion::Invasion::ID)
-    } else if is_state_of::<race::Race>(setup) {
-        Some(race::Race::ID)
-    } else if is_state_of::<highcard::HighCard>(setup) {
-        Some(highcard::HighCard::ID)
-    } else if is_state_of::<hexwar::HexWar>(setup) {
-        Some(hexwar::HexWar::ID)
-    } else {
-        None
-    }
+    crate::games::REGISTRY
+        .iter()
+        .find(|e| e.rules.is_some_and(|r| (r.is_state)(setup)))
+        .map(|e| e.id)
 }
 
 /// A seat's battle of game `game` (an id, `saucers`) over what it received.
 pub fn seat_battle(game: &str, log: &SeatLog) -> Result<Box<dyn Battle>, String> {
-    use crate::games::*;
-    match game {
-        dimx::DimX::ID => open::<dimx::DimX>(log),
-        saucers::Saucers::ID => open::<saucers::Saucers>(log),
-        alien::Alien::ID => open::<alien::Alien>(log),
-        invasion::Invasion::ID => open::<invasion::Invasion>(log),
-        race::Race::ID => open::<race::Race>(log),
-        highcard::HighCard::ID => open::<highcard::HighCard>(log),
-        hexwar::HexWar::ID => open::<hexwar::HexWar>(log),
-        other => Err(format!(
-            "this battle is of game '{other}', which this build of Xenolog does not know"
+    match crate::games::entry(game).and_then(|e| e.rules) {
+        Some(rules) => (rules.open_seat)(log),
+        None => Err(format!(
+            "this battle is of game '{game}', which this build of Xenolog does not know"
         )),
     }
 }

@@ -219,20 +219,17 @@ fn no_unit(u: u8) -> RuleError {
 }
 
 impl Game for HexWar {
-    type Config = HexWarConfig;
-    type State = HexWarState;
-    type Command = HexWarCommand;
-    type Event = HexWarEvent;
+    game_parts! { types: HexWarConfig, HexWarState, HexWarCommand, HexWarEvent; }
     const ID: &'static str = "hexwar";
     const NAME: &'static str = "Hex War (test game, the boardgame.io anchor)";
     const RULES_VERSION: u32 = 1;
 
     fn scenarios() -> Vec<ScenarioInfo> {
-        vec![ScenarioInfo {
-            id: "anchor".into(),
-            name: "The anchor benchmark".into(),
-            description: "40 units on a 30 × 20 map, as boardgame.io's benchmark game.js.".into(),
-        }]
+        super::only_scenario(
+            "anchor",
+            "The anchor benchmark",
+            "40 units on a 30 × 20 map, as boardgame.io's benchmark game.js.",
+        )
     }
 
     fn setup(_config: &HexWarConfig) -> Result<HexWarState, SetupError> {

@@ -77,20 +77,17 @@ fn name(p: u8) -> String {
 }
 
 impl Game for HighCard {
-    type Config = HighCardConfig;
-    type State = HighCardState;
-    type Command = HighCardCommand;
-    type Event = HighCardEvent;
+    game_parts! { types: HighCardConfig, HighCardState, HighCardCommand, HighCardEvent; }
     const ID: &'static str = "highcard";
     const NAME: &'static str = "High Card (test game)";
     const RULES_VERSION: u32 = 1;
 
     fn scenarios() -> Vec<ScenarioInfo> {
-        vec![ScenarioInfo {
-            id: "standard".into(),
-            name: "Three rounds".into(),
-            description: "Two players, three rounds of three tricks.".into(),
-        }]
+        super::only_scenario(
+            "standard",
+            "Three rounds",
+            "Two players, three rounds of three tricks.",
+        )
     }
 
     fn options() -> Vec<crate::game::GameOption> {
@@ -360,11 +357,7 @@ impl Game for HighCard {
                 items.push(Item {
                     id: format!("card:{p}:{i}"),
                     kind: ItemKind::Counter,
-                    shape: Shape::Rect {
-                        min: [x, y],
-                        max: [x + 32.0, y + 48.0],
-                        rounding: 3.0,
-                    },
+                    shape: Shape::rect([x, y], [32.0, 48.0], 3.0),
                     fill: if laid {
                         Rgba::rgb(200, 200, 120)
                     } else {

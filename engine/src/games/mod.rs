@@ -15,6 +15,134 @@ use crate::battle::Battle;
 use crate::game::{Game, GameOption, ScenarioInfo};
 use crate::session::{LoadError, Session, StoredBattle};
 
+/// The part of a game's `impl Game` that only hands a call on to the game's
+/// own modules, said once for every game. Inside `impl Game for X { .. }`,
+/// `types: Config, State, Command, Event;` names the four associated types,
+/// and each `method: path;` after it writes the trait's `method` as a call
+/// of `path` with the method's own arguments (`decide: rules::decide;`, see
+/// `game_part!`). Several may stand on one line. A method a game writes
+/// itself (its outcome, its view, a delegation that drops an argument)
+/// stays written out beside it.
+macro_rules! game_parts {
+    (types: $config:ty, $state:ty, $command:ty, $event:ty; $($method:ident: $f:path;)*) => {
+        type Config = $config;
+        type State = $state;
+        type Command = $command;
+        type Event = $event;
+        $(game_part!($method $f);)*
+    };
+}
+
+/// One method of `game_parts!`: `game_part!(decide rules::decide)`.
+macro_rules! game_part {
+    (command_from_json $f:path) => {
+        fn command_from_json(
+            state: &Self::State,
+            actor: crate::Actor,
+            json: &serde_json::Value,
+        ) -> Result<Self::Command, String> {
+            $f(state, actor, json)
+        }
+    };
+    (setup $f:path) => {
+        fn setup(config: &Self::Config) -> Result<Self::State, crate::game::SetupError> {
+            $f(config)
+        }
+    };
+    (setup_recorded $f:path) => {
+        fn setup_recorded(
+            config: &Self::Config,
+            rules_version: u32,
+        ) -> Result<Self::State, crate::game::SetupError> {
+            $f(config, rules_version)
+        }
+    };
+    (decide $f:path) => {
+        fn decide(
+            state: &Self::State,
+            actor: crate::Actor,
+            command: &Self::Command,
+            rng: &mut crate::Randomness,
+        ) -> Result<Vec<Self::Event>, crate::RuleError> {
+            $f(state, actor, command, rng)
+        }
+    };
+    (apply $f:path) => {
+        fn apply(state: &mut Self::State, event: &Self::Event) {
+            $f(state, event)
+        }
+    };
+    (legal $f:path) => {
+        fn legal(state: &Self::State) -> Vec<(crate::Actor, Self::Command)> {
+            $f(state)
+        }
+    };
+    (automatic $f:path) => {
+        fn automatic(state: &Self::State) -> Option<Self::Command> {
+            $f(state)
+        }
+    };
+    (asked $f:path) => {
+        fn asked(state: &Self::State) -> Vec<crate::game::Ask> {
+            $f(state)
+        }
+    };
+    (describe_command $f:path) => {
+        fn describe_command(
+            state: &Self::State,
+            actor: crate::Actor,
+            command: &Self::Command,
+        ) -> String {
+            $f(state, actor, command)
+        }
+    };
+    (describe_event $f:path) => {
+        fn describe_event(state: &Self::State, event: &Self::Event) -> String {
+            $f(state, event)
+        }
+    };
+    (scene $f:path) => {
+        fn scene(state: &Self::State) -> crate::Scene {
+            $f(state)
+        }
+    };
+    (anchors $f:path) => {
+        fn anchors(state: &Self::State, command: &Self::Command) -> crate::game::Anchors {
+            $f(state, command)
+        }
+    };
+    (moment $f:path) => {
+        fn moment(state: &Self::State, event: &Self::Event) -> crate::Moment {
+            $f(state, event)
+        }
+    };
+}
+
+/// The "Players" option of a game whose number of players is set per
+/// battle: from `min` to `max`, two by default; `help` says who plays what.
+pub(crate) fn players_option(help: &'static str, min: i64, max: i64) -> GameOption {
+    GameOption {
+        key: "players",
+        group: "Players",
+        label: "Players",
+        help,
+        kind: crate::game::OptionKind::Number {
+            min,
+            max,
+            default: 2,
+        },
+    }
+}
+
+/// A game's one scenario, for a game that ships only one.
+pub(crate) fn only_scenario(id: &str, name: &str, description: &str) -> Vec<ScenarioInfo> {
+    vec![ScenarioInfo {
+        id: id.into(),
+        name: name.into(),
+        description: description.into(),
+    }]
+}
+
 pub mod alien;
 pub mod dimx;
 pub mod hexwar;
@@ -116,6 +244,12 @@ pub struct Rules {
     pub options: fn() -> Vec<GameOption>,
     pub start: StartFn,
     pub load: LoadFn,
+    /// Whether a JSON value is a state of this game, read and written back
+    /// unchanged (see [`crate::seat::game_of_state`]).
+    pub is_state: fn(&Value) -> bool,
+    /// Opens a seat's battle over what it received (see
+    /// [`crate::seat::seat_battle`]).
+    pub open_seat: fn(&crate::seat::SeatLog) -> Result<Box<dyn Battle>, String>,
 }
 
 /// The registry entry of a built game.
@@ -131,6 +265,8 @@ pub const fn built<G: Game>(seats: Seats, test_only: bool) -> Entry {
             options: G::options,
             start: start::<G>,
             load: load::<G>,
+            is_state: is_state_of::<G>,
+            open_seat: crate::seat::open::<G>,
         }),
     }
 }
@@ -216,6 +352,16 @@ fn start<G: Game>(
             why: e.to_string(),
         })?;
     Ok(Box::new(Session::<G>::new_with(seed, config, strict)?))
+}
+
+/// Whether a view state (JSON) is a state of `G`: it parses, and writes
+/// back as it came (a state of another game may parse with defaults, but
+/// does not write back the same).
+fn is_state_of<G: Game>(v: &Value) -> bool {
+    serde_json::from_value::<G::State>(v.clone())
+        .ok()
+        .and_then(|s| serde_json::to_value(s).ok())
+        .is_some_and(|back| &back == v)
 }
 
 fn load<G: Game>(parts: StoredBattle) -> Result<Box<dyn Battle>, LoadError> {

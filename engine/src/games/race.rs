@@ -97,10 +97,7 @@ pub mod v1 {
 }
 
 impl Game for Race {
-    type Config = RaceConfig;
-    type State = RaceState;
-    type Command = RaceCommand;
-    type Event = RaceEvent;
+    game_parts! { types: RaceConfig, RaceState, RaceCommand, RaceEvent; }
     const ID: &'static str = "race";
     const NAME: &'static str = "Dice Race (test game)";
     const RULES_VERSION: u32 = 2;
@@ -142,11 +139,7 @@ impl Game for Race {
     }
 
     fn scenarios() -> Vec<ScenarioInfo> {
-        vec![ScenarioInfo {
-            id: "standard".into(),
-            name: "First to 50".into(),
-            description: "Two players race to 50 points.".into(),
-        }]
+        super::only_scenario("standard", "First to 50", "Two players race to 50 points.")
     }
 
     fn options() -> Vec<crate::game::GameOption> {
@@ -329,11 +322,7 @@ impl Game for Race {
             items.push(Item {
                 id: format!("score:{p}"),
                 kind: ItemKind::Counter,
-                shape: Shape::Rect {
-                    min: [10.0, y],
-                    max: [10.0 + w.max(1.0), y + 25.0],
-                    rounding: 3.0,
-                },
+                shape: Shape::rect([10.0, y], [w.max(1.0), 25.0], 3.0),
                 fill: if p == 0 {
                     Rgba::rgb(60, 120, 220)
                 } else {

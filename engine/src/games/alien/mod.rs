@@ -33,11 +33,9 @@ pub mod state;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    Actor, Anchors, Ask, Fate, FlowMark, Game, GameOption, OptionKind, Outcome, PieceResult,
-    RuleError, ScenarioInfo, SeatScore, SetupError,
+    Actor, Fate, FlowMark, Game, GameOption, OptionKind, Outcome, PieceResult, ScenarioInfo,
+    SeatScore, SetupError,
 };
-use crate::rng::Randomness;
-use crate::scene::Scene;
 
 pub use rules::AlienCommand;
 use state::{ACTION_POINTS, Apc, Character, Phase, Pos, Queen, QueenOption};
@@ -204,10 +202,14 @@ pub fn start_recorded(config: &AlienConfig, rules_version: u32) -> Result<AlienS
 }
 
 impl Game for Alien {
-    type Config = AlienConfig;
-    type State = AlienState;
-    type Command = AlienCommand;
-    type Event = AlienEvent;
+    game_parts! {
+        types: AlienConfig, AlienState, AlienCommand, AlienEvent;
+        setup: start; setup_recorded: start_recorded;
+        decide: rules::decide; legal: rules::legal; automatic: rules::automatic; asked: rules::asked;
+        apply: state::apply;
+        describe_command: describe::command; describe_event: describe::event;
+        scene: scene::scene; anchors: scene::anchors;
+    }
     const ID: &'static str = "alien";
     const NAME: &'static str = "Alien";
     /// 2: an explosive charge may not cut the base in two (assumption 18),
@@ -221,26 +223,20 @@ impl Game for Alien {
     const RULES_VERSION: u32 = 3;
 
     fn scenarios() -> Vec<ScenarioInfo> {
-        vec![ScenarioInfo {
-            id: "standard".into(),
-            name: "The expedition lands".into(),
-            description: "Every character and the APC (without fuel) on the landing field; no aliens until the first Alien phase.".into(),
-        }]
+        super::only_scenario(
+            "standard",
+            "The expedition lands",
+            "Every character and the APC (without fuel) on the landing field; no aliens until the first Alien phase.",
+        )
     }
 
     fn options() -> Vec<GameOption> {
         vec![
-            GameOption {
-                key: "players",
-                group: "Players",
-                label: "Players",
-                help: "The first player (seat 1; actor 0 in the JSON lines) runs the Alien Queen's forces; the others (seats 2 and up) share the six characters of the expedition.",
-                kind: OptionKind::Number {
-                    min: 2,
-                    max: 7,
-                    default: 2,
-                },
-            },
+            super::players_option(
+                "The first player (seat 1; actor 0 in the JSON lines) runs the Alien Queen's forces; the others (seats 2 and up) share the six characters of the expedition.",
+                2,
+                7,
+            ),
             GameOption {
                 key: "queen",
                 group: "Rules",
@@ -282,31 +278,6 @@ impl Game for Alien {
         ]
     }
 
-    fn setup(config: &AlienConfig) -> Result<AlienState, SetupError> {
-        start(config)
-    }
-
-    fn setup_recorded(config: &AlienConfig, rules_version: u32) -> Result<AlienState, SetupError> {
-        start_recorded(config, rules_version)
-    }
-
-    fn decide(
-        state: &AlienState,
-        actor: Actor,
-        command: &AlienCommand,
-        rng: &mut Randomness,
-    ) -> Result<Vec<AlienEvent>, RuleError> {
-        rules::decide(state, actor, command, rng)
-    }
-
-    fn apply(state: &mut AlienState, event: &AlienEvent) {
-        state::apply(state, event);
-    }
-
-    fn legal(state: &AlienState) -> Vec<(Actor, AlienCommand)> {
-        rules::legal(state)
-    }
-
     /// Characters by id or card name and tiles by name (`"K6"`), as well as
     /// by number (RULES.md, "Position files").
     fn command_from_json(
@@ -315,14 +286,6 @@ impl Game for Alien {
         json: &serde_json::Value,
     ) -> Result<AlienCommand, String> {
         rules::command_from_json(state, json)
-    }
-
-    fn automatic(state: &AlienState) -> Option<AlienCommand> {
-        rules::automatic(state)
-    }
-
-    fn asked(state: &AlienState) -> Vec<Ask> {
-        rules::asked(state)
     }
 
     fn outcome(state: &AlienState) -> Option<Outcome> {
@@ -433,14 +396,6 @@ impl Game for Alien {
         format!("Expedition {} ({})", actor.0, names.join(", "))
     }
 
-    fn describe_command(state: &AlienState, actor: Actor, command: &AlienCommand) -> String {
-        describe::command(state, actor, command)
-    }
-
-    fn describe_event(state: &AlienState, event: &AlienEvent) -> String {
-        describe::event(state, event)
-    }
-
     fn flow(state: &AlienState) -> FlowMark {
         let phase = match (state.over, state.phase) {
             (Some(_), _) => "Battle over",
@@ -454,13 +409,5 @@ impl Game for Alien {
             turn: state.turn,
             phase: phase.into(),
         }
-    }
-
-    fn scene(state: &AlienState) -> Scene {
-        scene::scene(state)
-    }
-
-    fn anchors(state: &AlienState, command: &AlienCommand) -> Anchors {
-        scene::anchors(state, command)
     }
 }

@@ -43,11 +43,7 @@ pub mod units;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{
-    Actor, Anchors, Ask, FlowMark, Game, Outcome, RuleError, ScenarioInfo, SetupError,
-};
-use crate::rng::Randomness;
-use crate::scene::Scene;
+use crate::game::{Actor, Anchors, FlowMark, Game, Outcome, ScenarioInfo, SetupError};
 
 pub use actions::DimxCommand;
 pub use state::{DimxEvent, DimxState};
@@ -179,10 +175,12 @@ fn start_scenario(config: &DimxConfig, before_v3: bool) -> Result<DimxState, Set
 }
 
 impl Game for DimX {
-    type Config = DimxConfig;
-    type State = DimxState;
-    type Command = DimxCommand;
-    type Event = DimxEvent;
+    game_parts! {
+        types: DimxConfig, DimxState, DimxCommand, DimxEvent;
+        setup: start; apply: state::apply; moment: moments::moment; scene: scene::scene;
+        decide: actions::decide; legal: actions::legal; asked: actions::asked;
+        describe_command: describe::command;
+    }
 
     const ID: &'static str = "dimx";
     const NAME: &'static str = "Invaders From Dimension X!";
@@ -228,10 +226,6 @@ impl Game for DimX {
         ]
     }
 
-    fn moment(state: &DimxState, event: &DimxEvent) -> crate::Moment {
-        moments::moment(state, event)
-    }
-
     fn dice_meanings(
         state: &DimxState,
         _actor: Actor,
@@ -251,33 +245,8 @@ impl Game for DimX {
             .collect()
     }
 
-    fn setup(config: &DimxConfig) -> Result<DimxState, SetupError> {
-        start(config)
-    }
-
     fn setup_recorded(config: &DimxConfig, rules_version: u32) -> Result<DimxState, SetupError> {
         start_as(config, rules_version < 3)
-    }
-
-    fn decide(
-        state: &DimxState,
-        actor: Actor,
-        command: &DimxCommand,
-        rng: &mut Randomness,
-    ) -> Result<Vec<DimxEvent>, RuleError> {
-        actions::decide(state, actor, command, rng)
-    }
-
-    fn apply(state: &mut DimxState, event: &DimxEvent) {
-        state::apply(state, event)
-    }
-
-    fn legal(state: &DimxState) -> Vec<(Actor, DimxCommand)> {
-        actions::legal(state)
-    }
-
-    fn asked(state: &DimxState) -> Vec<Ask> {
-        actions::asked(state)
     }
 
     fn outcome(state: &DimxState) -> Option<Outcome> {
@@ -313,10 +282,6 @@ impl Game for DimX {
         }
     }
 
-    fn describe_command(state: &DimxState, actor: Actor, command: &DimxCommand) -> String {
-        describe::command(state, actor, command)
-    }
-
     fn describe_event(_state: &DimxState, event: &DimxEvent) -> String {
         describe::event(event)
     }
@@ -334,10 +299,6 @@ impl Game for DimX {
             turn: u32::from(state.turn),
             phase: phase.into(),
         }
-    }
-
-    fn scene(state: &DimxState) -> Scene {
-        scene::scene(state)
     }
 
     fn anchors(state: &DimxState, command: &DimxCommand) -> Anchors {

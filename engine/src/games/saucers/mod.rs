@@ -32,11 +32,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::game::{
-    Actor, Anchors, Ask, Fate, FlowMark, Game, GameOption, OptionKind, Outcome, PieceResult,
-    RuleError, ScenarioInfo, SeatScore, SetupError,
+    Actor, Fate, FlowMark, Game, GameOption, OptionKind, Outcome, PieceResult, ScenarioInfo,
+    SeatScore, SetupError,
 };
-use crate::rng::Randomness;
-use crate::scene::Scene;
 
 pub use rules::{InstantOn, SaucersCommand};
 pub use state::{HIDDEN, Overlay, Phase, SaucersEvent, SaucersState, Target, Variant};
@@ -289,10 +287,14 @@ fn hide(v: &[u16]) -> Vec<u16> {
 }
 
 impl Game for Saucers {
-    type Config = SaucersConfig;
-    type State = SaucersState;
-    type Command = SaucersCommand;
-    type Event = SaucersEvent;
+    game_parts! {
+        types: SaucersConfig, SaucersState, SaucersCommand, SaucersEvent;
+        setup: start; decide: rules::decide; automatic: rules::automatic; apply: state::apply;
+        legal: legal::legal; asked: legal::asked; anchors: legal::anchors;
+        describe_command: describe::command; describe_event: describe::event; scene: scene::scene;
+        // Students and cards by name, tiles as `"C4"` (`names.rs`).
+        command_from_json: names::command_from_json;
+    }
     const ID: &'static str = "saucers";
     const NAME: &'static str = "Night of the Saucers";
     const RULES_VERSION: u32 = 2;
@@ -303,17 +305,11 @@ impl Game for Saucers {
 
     fn options() -> Vec<GameOption> {
         vec![
-            GameOption {
-                key: "players",
-                group: "Players",
-                label: "Players",
-                help: "One to four players, each running the three students of one gang.",
-                kind: OptionKind::Number {
-                    min: 1,
-                    max: 4,
-                    default: 2,
-                },
-            },
+            super::players_option(
+                "One to four players, each running the three students of one gang.",
+                1,
+                4,
+            ),
             GameOption {
                 key: "youngest",
                 group: "Players",
@@ -396,44 +392,6 @@ impl Game for Saucers {
                 kind: OptionKind::Flag { default: false },
             },
         ]
-    }
-
-    fn setup(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
-        start(config)
-    }
-
-    fn decide(
-        state: &SaucersState,
-        actor: Actor,
-        command: &SaucersCommand,
-        rng: &mut Randomness,
-    ) -> Result<Vec<SaucersEvent>, RuleError> {
-        rules::decide(state, actor, command, rng)
-    }
-
-    fn apply(state: &mut SaucersState, event: &SaucersEvent) {
-        state::apply(state, event);
-    }
-
-    fn legal(state: &SaucersState) -> Vec<(Actor, SaucersCommand)> {
-        legal::legal(state)
-    }
-
-    /// Students and cards by name, tiles as `"C4"` (`names.rs`).
-    fn command_from_json(
-        state: &SaucersState,
-        actor: Actor,
-        json: &serde_json::Value,
-    ) -> Result<SaucersCommand, String> {
-        names::command_from_json(state, actor, json)
-    }
-
-    fn automatic(state: &SaucersState) -> Option<SaucersCommand> {
-        rules::automatic(state)
-    }
-
-    fn asked(state: &SaucersState) -> Vec<Ask> {
-        legal::asked(state)
     }
 
     fn outcome(state: &SaucersState) -> Option<Outcome> {
@@ -647,14 +605,6 @@ impl Game for Saucers {
         rules::seat_label(state, actor.0)
     }
 
-    fn describe_command(state: &SaucersState, actor: Actor, command: &SaucersCommand) -> String {
-        describe::command(state, actor, command)
-    }
-
-    fn describe_event(state: &SaucersState, event: &SaucersEvent) -> String {
-        describe::event(state, event)
-    }
-
     fn flow(state: &SaucersState) -> FlowMark {
         let phase = match (&state.over, state.phase) {
             (Some(_), _) => "Game over".to_owned(),
@@ -669,13 +619,5 @@ impl Game for Saucers {
             turn: state.turn,
             phase,
         }
-    }
-
-    fn scene(state: &SaucersState) -> Scene {
-        scene::scene(state)
-    }
-
-    fn anchors(state: &SaucersState, command: &SaucersCommand) -> Anchors {
-        legal::anchors(state, command)
     }
 }

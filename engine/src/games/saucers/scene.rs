@@ -495,11 +495,7 @@ fn panel(st: &SaucersState, items: &mut Vec<Item>) -> f32 {
         items.push(Item {
             id: format!("seat:{s}"),
             kind: ItemKind::Marker,
-            shape: Shape::Rect {
-                min: [x, y],
-                max: [x + PANEL_W, y + height],
-                rounding: 6.0,
-            },
+            shape: Shape::rect([x, y], [PANEL_W, height], 6.0),
             fill: Rgba(colour.0, colour.1, colour.2, 40),
             stroke: (if s as u8 == st.current { 3.0 } else { 1.0 }, colour),
             tooltip: Some(format!("{}: {}", g.name, g.ability.name())),
@@ -647,11 +643,7 @@ fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at
     items.push(Item {
         id: format!("card:{s}:{i}"),
         kind: ItemKind::Counter,
-        shape: Shape::Rect {
-            min: [cx, cy],
-            max: [cx + CARD_W, cy + CARD_H],
-            rounding: 4.0,
-        },
+        shape: Shape::rect([cx, cy], [CARD_W, CARD_H], 4.0),
         fill,
         stroke: (1.0, Rgba::BLACK),
         tooltip: Some(tip),
@@ -681,11 +673,7 @@ fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at
         items.push(Item {
             id: format!("cardgrid:{s}:{i}"),
             kind: ItemKind::Label,
-            shape: Shape::Rect {
-                min: [gx, gy],
-                max: [gx + 5.0 * sq, gy + 5.0 * sq],
-                rounding: 0.0,
-            },
+            shape: Shape::rect([gx, gy], [5.0 * sq, 5.0 * sq], 0.0),
             fill: Rgba::rgb(255, 255, 255),
             stroke: (0.5, Rgba::rgb(90, 90, 90)),
             tooltip: None,
@@ -705,11 +693,7 @@ fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at
                 items.push(Item {
                     id: format!("{what}:{s}:{i}:{col}:{row}"),
                     kind: ItemKind::Label,
-                    shape: Shape::Rect {
-                        min,
-                        max: [min[0] + sq, min[1] + sq],
-                        rounding: 0.0,
-                    },
+                    shape: Shape::rect(min, [sq, sq], 0.0),
                     fill,
                     stroke: (0.0, Rgba::BLACK),
                     tooltip: None,
