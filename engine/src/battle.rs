@@ -216,6 +216,31 @@ pub trait Battle: Send {
 }
 
 impl<G: Game> Session<G> {
+    /// Each entry of `line` (a path down the tree) read against the state
+    /// before it: the walk starts from the state before the first entry and
+    /// `each`, given that state, the entry's id, record and events, applies
+    /// the events it reads, so the next entry sees the state after them.
+    fn along<T>(
+        &self,
+        line: &[EntryId],
+        mut each: impl FnMut(&mut G::State, EntryId, &EntryRecord, Vec<G::Event>) -> T,
+    ) -> Vec<T> {
+        let Some(&first) = line.first() else {
+            return Vec::new();
+        };
+        let mut state = self.state_at(self.records()[first as usize].parent);
+        line.iter()
+            .map(|&id| {
+                each(
+                    &mut state,
+                    id,
+                    &self.records()[id as usize],
+                    self.events(id),
+                )
+            })
+            .collect()
+    }
+
     /// Game code showing a state folded from stored entries, which are
     /// untrusted until verified: loading checks the state at the cursor
     /// (`Session::from_parts`), but review may reach any other. A panic on
@@ -457,23 +482,16 @@ impl<G: Game> Battle for Session<G> {
             .collect()
     }
     fn entry_texts_as(&self, line: &[EntryId], viewer: Viewer) -> Vec<EntryText> {
-        let Some(&first) = line.first() else {
-            return Vec::new();
-        };
-        let mut state = self.state_at(self.records()[first as usize].parent);
-        let mut out = Vec::with_capacity(line.len());
-        for &id in line {
-            let rec = &self.records()[id as usize];
-            let events = self.events(id);
+        self.along(line, |state, id, rec, events| {
             // Stored entries are untrusted until verified: damaged bytes that
             // decode may name what the state does not have, and describing or
             // applying them must not panic (see `Session::apply_stored`).
             let told = crate::guard::quietly(|| {
                 let command_text = match Session::command(self, id) {
                     Some(command) => match viewer {
-                        Viewer::All => G::describe_command(&state, rec.actor, &command),
+                        Viewer::All => G::describe_command(state, rec.actor, &command),
                         Viewer::Seat(seat) => G::describe_command(
-                            &G::view(&state, seat),
+                            &G::view(state, seat),
                             rec.actor,
                             &G::view_command(&command, rec.actor, seat),
                         ),
@@ -483,12 +501,12 @@ impl<G: Game> Battle for Session<G> {
                 let mut texts = Vec::with_capacity(events.len());
                 for e in &events {
                     texts.push(match viewer {
-                        Viewer::All => G::describe_event(&state, e),
+                        Viewer::All => G::describe_event(state, e),
                         Viewer::Seat(seat) => {
-                            G::describe_event(&G::view(&state, seat), &G::view_event(e, seat))
+                            G::describe_event(&G::view(state, seat), &G::view_event(e, seat))
                         }
                     });
-                    G::apply(&mut state, e);
+                    G::apply(state, e);
                 }
                 (command_text, texts)
             });
@@ -499,7 +517,7 @@ impl<G: Game> Battle for Session<G> {
                     Vec::new(),
                 )
             });
-            out.push(EntryText {
+            EntryText {
                 id,
                 branch: rec.branch,
                 actor: self.actor_name(rec.actor),
@@ -507,31 +525,23 @@ impl<G: Game> Battle for Session<G> {
                 events: texts,
                 dice: rec.dice.clone(),
                 entered: rec.entered,
-                flow: G::flow(&state),
+                flow: G::flow(state),
                 rules_version: rec.rules_version,
-            });
-        }
-        out
+            }
+        })
     }
     fn entry_facts(&self, line: &[EntryId]) -> Vec<EntryFacts> {
-        let Some(&first) = line.first() else {
-            return Vec::new();
-        };
-        let mut state = self.state_at(self.records()[first as usize].parent);
-        let mut out = Vec::with_capacity(line.len());
-        for &id in line {
-            let rec = &self.records()[id as usize];
-            let events = self.events(id);
+        self.along(line, |state, id, rec, events| {
             // As in `entry_texts_as`: a damaged stored entry must not panic.
-            let dice = crate::guard::quietly(|| G::dice_meanings(&state, rec.actor, &events))
+            let dice = crate::guard::quietly(|| G::dice_meanings(state, rec.actor, &events))
                 // Only trust the meanings when every die is accounted for.
                 .filter(|dice| dice.len() == rec.dice.len())
                 .unwrap_or_else(|| plain_dice(rec.dice.len(), rec.actor));
             let moments = crate::guard::quietly(|| {
                 let mut moments = Vec::with_capacity(events.len());
                 for e in &events {
-                    moments.push(G::moment(&state, e));
-                    G::apply(&mut state, e);
+                    moments.push(G::moment(state, e));
+                    G::apply(state, e);
                 }
                 moments
             })
@@ -539,9 +549,8 @@ impl<G: Game> Battle for Session<G> {
                 self.note_corrupt(id);
                 Vec::new()
             });
-            out.push(EntryFacts { id, moments, dice });
-        }
-        out
+            EntryFacts { id, moments, dice }
+        })
     }
     fn scene_at_as(&self, at: Option<EntryId>, viewer: Viewer) -> Scene {
         let state = self.state_at(at);

@@ -284,9 +284,7 @@ fn wrong(what: &str) -> RuleError {
 /// A unit that may start an action: it exists, has not acted, is on the map
 /// or waiting at its edge (B.1).
 fn ready(ctx: &Ctx, unit: &str) -> Result<Marine, RuleError> {
-    let m = ctx
-        .marine(unit)
-        .ok_or_else(|| RuleError::illegal("B.1", format!("there is no Marine unit {unit}")))?;
+    let m = ctx.marine_for("B.1", unit)?;
     if m.acted {
         return Err(RuleError::illegal(
             "B.1",
@@ -309,9 +307,7 @@ fn shoot(
     scoot: bool,
     dice: Option<u8>,
 ) -> Result<(), RuleError> {
-    let m = ctx
-        .marine(unit)
-        .ok_or_else(|| RuleError::illegal("D.3", format!("there is no Marine unit {unit}")))?;
+    let m = ctx.marine_for("D.3", unit)?;
     if m.weapon() == Weapon::Bump {
         if dice.is_some() {
             return Err(RuleError::illegal(
@@ -433,9 +429,7 @@ fn marine_command(
         Some(Partial::Reinforcement { hq }) => {
             return match cmd {
                 C::TakeReinforcement { unit } => {
-                    let m = ctx.marine(unit).ok_or_else(|| {
-                        RuleError::illegal("E.6", format!("there is no Marine unit {unit}"))
-                    })?;
+                    let m = ctx.marine_for("E.6", unit)?;
                     if m.place != Place::Pool {
                         return Err(RuleError::illegal(
                             "E.6",
@@ -466,56 +460,32 @@ fn marine_command(
     match cmd {
         C::FullMove { unit, to } => {
             ready(ctx, unit)?;
-            ctx.emit(DimxEvent::ActionChosen {
-                kind: ctx.kind_of(unit),
-                unit: unit.clone(),
-                action: Action::FullMove,
-            });
+            ctx.chose(unit, Action::FullMove);
             do_move(ctx, unit, *to, false)
         }
         C::Jump { unit, to } => {
             ready(ctx, unit)?;
-            ctx.emit(DimxEvent::ActionChosen {
-                kind: ctx.kind_of(unit),
-                unit: unit.clone(),
-                action: Action::FullMove,
-            });
+            ctx.chose(unit, Action::FullMove);
             do_jump(ctx, unit, *to, false)
         }
         C::FullFire { unit, target, dice } => {
             ready(ctx, unit)?;
-            ctx.emit(DimxEvent::ActionChosen {
-                kind: ctx.kind_of(unit),
-                unit: unit.clone(),
-                action: Action::FullFire,
-            });
+            ctx.chose(unit, Action::FullFire);
             shoot(ctx, unit, target, false, *dice)
         }
         C::ShootAndScootMove { unit, to } => {
             ready(ctx, unit)?;
-            ctx.emit(DimxEvent::ActionChosen {
-                kind: ctx.kind_of(unit),
-                unit: unit.clone(),
-                action: Action::ShootAndScoot,
-            });
+            ctx.chose(unit, Action::ShootAndScoot);
             do_move(ctx, unit, *to, true)
         }
         C::ShootAndScootJump { unit, to } => {
             ready(ctx, unit)?;
-            ctx.emit(DimxEvent::ActionChosen {
-                kind: ctx.kind_of(unit),
-                unit: unit.clone(),
-                action: Action::ShootAndScoot,
-            });
+            ctx.chose(unit, Action::ShootAndScoot);
             do_jump(ctx, unit, *to, true)
         }
         C::ShootAndScootFire { unit, target, dice } => {
             ready(ctx, unit)?;
-            ctx.emit(DimxEvent::ActionChosen {
-                kind: ctx.kind_of(unit),
-                unit: unit.clone(),
-                action: Action::ShootAndScoot,
-            });
+            ctx.chose(unit, Action::ShootAndScoot);
             shoot(ctx, unit, target, true, *dice)
         }
         C::LeaveMap { unit } => {
@@ -540,11 +510,7 @@ fn marine_command(
                     format!("{} is Paralyzed and may not move at all", m.title()),
                 ));
             }
-            ctx.emit(DimxEvent::ActionChosen {
-                kind: ctx.kind_of(unit),
-                unit: unit.clone(),
-                action: Action::FullMove,
-            });
+            ctx.chose(unit, Action::FullMove);
             ctx.emit(DimxEvent::ExitedMap {
                 kind: ctx.kind_of(unit),
                 unit: unit.clone(),

@@ -19,6 +19,25 @@ pub struct FirePlan {
     pub net: i8,
 }
 
+/// The modifiers a Marine unit's own roll takes whatever it rolls for (its
+/// fire, the BUMP gun, a jump): -1 with Shoot and Scoot, -1 if Stunned.
+pub fn own_mods(m: &Marine, scoot: bool) -> Vec<Mod> {
+    let mut mods = Vec::new();
+    if scoot {
+        mods.push(Mod {
+            value: -1,
+            why: ModWhy::ShootAndScoot,
+        });
+    }
+    if m.condition == Condition::Stunned {
+        mods.push(Mod {
+            value: -1,
+            why: ModWhy::Stunned,
+        });
+    }
+    mods
+}
+
 /// Why a Marine may not fire at a target, or its fire before the dice.
 pub fn marine_fire(
     s: &DimxState,
@@ -75,19 +94,7 @@ pub fn marine_fire(
             ));
         }
     };
-    let mut mods = Vec::new();
-    if scoot {
-        mods.push(Mod {
-            value: -1,
-            why: ModWhy::ShootAndScoot,
-        });
-    }
-    if m.condition == Condition::Stunned {
-        mods.push(Mod {
-            value: -1,
-            why: ModWhy::Stunned,
-        });
-    }
+    let mut mods = own_mods(m, scoot);
     if matches!(
         map.terrain(ac),
         Terrain::Forest | Terrain::Rough | Terrain::Buildings
@@ -190,12 +197,8 @@ pub fn fire(
     scoot: bool,
     dice: Option<u8>,
 ) -> Result<(), RuleError> {
-    let m = ctx
-        .marine(unit)
-        .ok_or_else(|| RuleError::illegal("D.3", format!("there is no Marine unit {unit}")))?;
-    let a = ctx
-        .alien(target)
-        .ok_or_else(|| RuleError::illegal("D.3", format!("there is no Kay'otz unit {target}")))?;
+    let m = ctx.marine_for("D.3", unit)?;
+    let a = ctx.alien_for("D.3", target)?;
     let plan = marine_fire(&ctx.s, ctx.map, &m, &a, scoot)?;
     let n = match dice {
         Some(0) => return Err(RuleError::illegal("D.4", "roll at least one die")),
@@ -314,30 +317,13 @@ pub fn bump_check(map: &Map, m: &Marine, a: &Alien, scoot: bool) -> Result<Vec<M
             format!("the BUMP gun reaches six hexes; {ah} is {d} away"),
         ));
     }
-    let mut mods = Vec::new();
-    if scoot {
-        mods.push(Mod {
-            value: -1,
-            why: ModWhy::ShootAndScoot,
-        });
-    }
-    if m.condition == Condition::Stunned {
-        mods.push(Mod {
-            value: -1,
-            why: ModWhy::Stunned,
-        });
-    }
-    Ok(mods)
+    Ok(own_mods(m, scoot))
 }
 
 /// Fire the BUMP gun (D.6).
 pub fn bump(ctx: &mut Ctx, unit: &str, target: &str, scoot: bool) -> Result<(), RuleError> {
-    let m = ctx
-        .marine(unit)
-        .ok_or_else(|| RuleError::illegal("D.6", format!("there is no Marine unit {unit}")))?;
-    let a = ctx
-        .alien(target)
-        .ok_or_else(|| RuleError::illegal("D.6", format!("there is no Kay'otz unit {target}")))?;
+    let m = ctx.marine_for("D.6", unit)?;
+    let a = ctx.alien_for("D.6", target)?;
     let mods = bump_check(ctx.map, &m, &a, scoot)?;
     let die = ctx.rng.d6()?;
     let net = die as i8 + mods.iter().map(|x| x.value).sum::<i8>();
@@ -385,10 +371,9 @@ pub fn bump(ctx: &mut Ctx, unit: &str, target: &str, scoot: bool) -> Result<(), 
     Ok(())
 }
 
-/// 3 = Beamed: to a random hex; onto an Active Marine it is eliminated; onto a
-/// Paralyzed Marine or another alien it steps to the highest-numbered eligible
-/// adjacent hex (D.6).
-fn beamed(ctx: &mut Ctx, a: &Alien) -> Result<(), RuleError> {
+/// The random hex an alien lands on when it is beamed or warps, or `None`
+/// when that is its own hex: it stays, and the log says so.
+pub fn landing_hex(ctx: &mut Ctx, a: &Alien) -> Result<Option<Hex>, RuleError> {
     let hex = ctx.random_hex()?;
     if a.on_map() == Some(hex) {
         ctx.emit(DimxEvent::AlienStays {
@@ -396,8 +381,18 @@ fn beamed(ctx: &mut Ctx, a: &Alien) -> Result<(), RuleError> {
             name: a.title(),
             at: hex,
         });
-        return Ok(());
+        return Ok(None);
     }
+    Ok(Some(hex))
+}
+
+/// 3 = Beamed: to a random hex; onto an Active Marine it is eliminated; onto a
+/// Paralyzed Marine or another alien it steps to the highest-numbered eligible
+/// adjacent hex (D.6).
+fn beamed(ctx: &mut Ctx, a: &Alien) -> Result<(), RuleError> {
+    let Some(hex) = landing_hex(ctx, a)? else {
+        return Ok(());
+    };
     if let Some(m) = ctx.s.marine_at(hex) {
         if m.condition != Condition::Paralyzed {
             eliminate(ctx, a);

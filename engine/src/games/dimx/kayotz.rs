@@ -339,9 +339,7 @@ pub fn act(ctx: &mut Ctx, alien: &str, choice: &Choice) -> Result<(), RuleError>
             "no step of a chit is waiting for a unit",
         ));
     };
-    let a = ctx
-        .alien(alien)
-        .ok_or_else(|| RuleError::illegal("F", format!("there is no Kay'otz unit {alien}")))?;
+    let a = ctx.alien_for("F", alien)?;
     let (id, name) = (String::from(&a.id), a.title());
     if matches!(st, Step::Warp(_)) && (choice.target.is_some() || choice.hex.is_some()) {
         return Err(RuleError::illegal(
@@ -465,15 +463,9 @@ fn warp(ctx: &mut Ctx, id: &str) -> Result<(), RuleError> {
     let Some(a) = ctx.alien(id) else {
         return Ok(());
     };
-    let hex = ctx.random_hex()?;
-    if a.on_map() == Some(hex) {
-        ctx.emit(DimxEvent::AlienStays {
-            unit: String::from(&a.id),
-            name: a.title(),
-            at: hex,
-        });
+    let Some(hex) = super::combat::landing_hex(ctx, &a)? else {
         return Ok(());
-    }
+    };
     let marine = ctx.s.marine_at(hex).map(|m| String::from(&m.id));
     let landed_on_unit = marine.is_some() || !free(&ctx.s, hex, id);
     // where it steps aside to, worked out before it moves: the hexes next to

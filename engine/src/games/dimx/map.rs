@@ -140,6 +140,19 @@ fn centre(col: u16, row: u16) -> (i64, i64) {
     (3 * i64::from(col), 2 * i64::from(row) + i64::from(col & 1))
 }
 
+/// The six corners of the hex at (col,row), in the units of [`centre`].
+fn corners(col: u16, row: u16) -> [(i64, i64); 6] {
+    let (x, y) = centre(col, row);
+    [
+        (x + 2, y),
+        (x + 1, y + 1),
+        (x - 1, y + 1),
+        (x - 2, y),
+        (x - 1, y - 1),
+        (x + 1, y - 1),
+    ]
+}
+
 fn orient(a: (i64, i64), b: (i64, i64), p: (i64, i64)) -> i64 {
     ((b.0 - a.0) * (p.1 - a.1) - (b.1 - a.1) * (p.0 - a.0)).signum()
 }
@@ -164,15 +177,7 @@ fn segments_meet(a: (i64, i64), b: (i64, i64), c: (i64, i64), d: (i64, i64)) -> 
 
 /// Whether the closed hex at (col,row) touches the segment a-b.
 fn hex_touches(col: u16, row: u16, a: (i64, i64), b: (i64, i64)) -> bool {
-    let (x, y) = centre(col, row);
-    let k = [
-        (x + 2, y),
-        (x + 1, y + 1),
-        (x - 1, y + 1),
-        (x - 2, y),
-        (x - 1, y - 1),
-        (x + 1, y - 1),
-    ];
+    let k = corners(col, row);
     // Quick reject: every corner strictly on one side of the line.
     let (mut pos, mut neg) = (false, false);
     for &p in &k {
@@ -303,15 +308,7 @@ impl Map {
     pub fn crosses_inside(&self, a: Cell, b: Cell, c: Cell) -> bool {
         let (ha, hb, hc) = (self.hex(a), self.hex(b), self.hex(c));
         let (pa, pb) = (centre(ha.col, ha.row), centre(hb.col, hb.row));
-        let (x, y) = centre(hc.col, hc.row);
-        let k = [
-            (x + 2, y),
-            (x + 1, y + 1),
-            (x - 1, y + 1),
-            (x - 2, y),
-            (x - 1, y - 1),
-            (x + 1, y - 1),
-        ];
+        let k = corners(hc.col, hc.row);
         let sides: Vec<i64> = k.iter().map(|&p| orient(pa, pb, p)).collect();
         sides.contains(&1) && sides.contains(&-1)
     }

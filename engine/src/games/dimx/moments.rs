@@ -116,32 +116,24 @@ pub fn dice_meanings(s: &DimxState, events: &[DimxEvent]) -> Vec<DieMeaning> {
             }
             // E.2 Recon and E.3 Strongpoint: 4 or more; E.4 Rally: 5 or
             // more; E.6 Reinforcements: 3 or more (modified rolls).
-            E::ReconRolled { die, net, .. } | E::StrongpointRolled { die, net, .. } => {
+            E::ReconRolled { die, net, .. }
+            | E::StrongpointRolled { die, net, .. }
+            | E::RallyRolled { die, net, .. }
+            | E::ReinforcementsRolled { die, net, .. } => {
+                let needed = match e {
+                    E::RallyRolled { .. } => 5,
+                    E::ReinforcementsRolled { .. } => 3,
+                    _ => 4,
+                };
                 out.push(DieMeaning::needing(
                     purpose(out.len()),
-                    at_least(4, *die, *net),
+                    at_least(needed, *die, *net),
                     Counts::Successes,
                     *die,
                     Some(MARINES),
                     roll,
                 ))
             }
-            E::RallyRolled { die, net, .. } => out.push(DieMeaning::needing(
-                purpose(out.len()),
-                at_least(5, *die, *net),
-                Counts::Successes,
-                *die,
-                Some(MARINES),
-                roll,
-            )),
-            E::ReinforcementsRolled { die, net, .. } => out.push(DieMeaning::needing(
-                purpose(out.len()),
-                at_least(3, *die, *net),
-                Counts::Successes,
-                *die,
-                Some(MARINES),
-                roll,
-            )),
             _ => {}
         }
         if out.len() > start {

@@ -9,7 +9,7 @@ use crate::game::RuleError;
 
 use super::map::{Cell, Hex, Map, Terrain};
 use super::rules::{Ctx, alien_active, cell, nearest_free, put_down, worse};
-use super::state::{DimxEvent, DimxState, Landing, Mod, ModWhy, PlaceWhy};
+use super::state::{DimxEvent, DimxState, Landing, PlaceWhy};
 use super::units::{Condition, Marine, Place};
 
 /// Half-MP to enter `to` from `from` (`None`: from off the map through an
@@ -216,9 +216,7 @@ fn move_target(s: &DimxState, map: &Map, m: &Marine, scoot: bool, to: Hex) -> Op
 
 /// Move a Marine unit to `to` (a Full Move or the move of a Shoot and Scoot).
 pub fn do_move(ctx: &mut Ctx, unit: &str, to: Hex, scoot: bool) -> Result<(), RuleError> {
-    let m = ctx
-        .marine(unit)
-        .ok_or_else(|| RuleError::illegal("C.1", format!("there is no Marine unit {unit}")))?;
+    let m = ctx.marine_for("C.1", unit)?;
     if m.condition == Condition::Paralyzed {
         return Err(RuleError::illegal(
             "C.1",
@@ -330,9 +328,7 @@ pub fn jump_targets(s: &DimxState, map: &Map, m: &Marine) -> Vec<Hex> {
 
 /// Resolve a jump (C.2): one die, -1 with Shoot and Scoot, -1 if Stunned.
 pub fn do_jump(ctx: &mut Ctx, unit: &str, to: Hex, scoot: bool) -> Result<(), RuleError> {
-    let m = ctx
-        .marine(unit)
-        .ok_or_else(|| RuleError::illegal("C.2", format!("there is no Marine unit {unit}")))?;
+    let m = ctx.marine_for("C.2", unit)?;
     if !m.jump_pack {
         return Err(RuleError::illegal(
             "C.2",
@@ -358,19 +354,7 @@ pub fn do_jump(ctx: &mut Ctx, unit: &str, to: Hex, scoot: bool) -> Result<(), Ru
         ));
     }
     let die = ctx.rng.d6()?;
-    let mut mods = Vec::new();
-    if scoot {
-        mods.push(Mod {
-            value: -1,
-            why: ModWhy::ShootAndScoot,
-        });
-    }
-    if m.condition == Condition::Stunned {
-        mods.push(Mod {
-            value: -1,
-            why: ModWhy::Stunned,
-        });
-    }
+    let mods = super::combat::own_mods(&m, scoot);
     let net = die as i8 + mods.iter().map(|m| m.value).sum::<i8>();
     ctx.emit(DimxEvent::JumpRolled {
         kind: ctx.kind_of(unit),

@@ -1,6 +1,7 @@
 //! Questions about a state that several rules ask: who is where, who is
 //! Active, what is adjacent. Also the decide context every rule writes into.
 
+use crate::game::RuleError;
 use crate::rng::Randomness;
 
 use super::map::{Cell, Hex, Map};
@@ -286,9 +287,31 @@ impl<'r> Ctx<'r> {
             .map_or(super::units::MarineKind::Squad, |m| m.kind)
     }
 
+    /// The Marine unit `unit` chose `action` for its activation.
+    pub fn chose(&mut self, unit: &str, action: super::state::Action) {
+        let kind = self.kind_of(unit);
+        self.emit(DimxEvent::ActionChosen {
+            kind,
+            unit: unit.to_owned(),
+            action,
+        });
+    }
+
     /// A Kay'otz unit of the working state, by id.
     pub fn alien(&self, id: &str) -> Option<Alien> {
         self.s.alien(id).cloned()
+    }
+
+    /// The Marine unit `id`, or a refusal under `clause` when there is none.
+    pub fn marine_for(&self, clause: &str, id: &str) -> Result<Marine, RuleError> {
+        self.marine(id)
+            .ok_or_else(|| RuleError::illegal(clause, format!("there is no Marine unit {id}")))
+    }
+
+    /// The Kay'otz unit `id`, or a refusal under `clause` when there is none.
+    pub fn alien_for(&self, clause: &str, id: &str) -> Result<Alien, RuleError> {
+        self.alien(id)
+            .ok_or_else(|| RuleError::illegal(clause, format!("there is no Kay'otz unit {id}")))
     }
 
     /// Roll `n` six-sided dice, one `d6` call each, in order. Every roll of

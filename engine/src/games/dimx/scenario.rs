@@ -340,14 +340,8 @@ pub fn parse_as(
                         "out_of_ammo" => mu.out_of_ammo = true,
                         "acted" => mu.acted = true,
                         "jp" => mu.jump_pack = true,
-                        "mp" => {
-                            mu.mp = l.number(i + 1, "MP", 0, 20)? as u8;
-                            i += 1;
-                        }
-                        "dn" => {
-                            mu.dn = l.number(i + 1, "DN", 0, 6)? as u8;
-                            i += 1;
-                        }
+                        "mp" => mu.mp = l.value_after(&mut i, "MP", 0, 20)?,
+                        "dn" => mu.dn = l.value_after(&mut i, "DN", 0, 6)?,
                         "cf" | "back" => {
                             let w = l.word(i + 1, "a weapon")?;
                             let wp = Weapon::parse(w).ok_or_else(|| l.err(format!("'{w}' is not a weapon (a CF like 4, pistols like 3A, BUMP, or -)")))?;
@@ -416,22 +410,10 @@ pub fn parse_as(
                     match l.words[i].as_str() {
                         "dormant" => a.dormant = true,
                         "overlord" => a.kind = AlienKind::Overlord,
-                        "adm" => {
-                            a.adm = Some(l.number(i + 1, "ADM value", 1, 6)? as u8);
-                            i += 1;
-                        }
-                        "cf" => {
-                            a.cf = l.number(i + 1, "CF", 0, 20)? as u8;
-                            i += 1;
-                        }
-                        "dn" => {
-                            a.dn = l.number(i + 1, "DN", 1, 6)? as u8;
-                            i += 1;
-                        }
-                        "number" => {
-                            a.number = l.number(i + 1, "ID number", 1, 99)? as u8;
-                            i += 1;
-                        }
+                        "adm" => a.adm = Some(l.value_after(&mut i, "ADM value", 1, 6)?),
+                        "cf" => a.cf = l.value_after(&mut i, "CF", 0, 20)?,
+                        "dn" => a.dn = l.value_after(&mut i, "DN", 1, 6)?,
+                        "number" => a.number = l.value_after(&mut i, "ID number", 1, 99)?,
                         other => return Err(l.err(format!("unknown Kay'otz marker or value '{other}' (dormant, adm N, cf N, dn N, number N, overlord)"))),
                     }
                     i += 1;

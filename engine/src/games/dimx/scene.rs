@@ -87,6 +87,30 @@ fn rect(
     )
 }
 
+/// Round terrain marks (trees, stones) of `radius` at `offsets` from `p`.
+fn dots(
+    items: &mut Vec<Item>,
+    id: &str,
+    p: [f32; 2],
+    offsets: &[(f32, f32)],
+    radius: f32,
+    fill: Rgba,
+) {
+    for (dx, dy) in offsets {
+        items.push(item(
+            id,
+            ItemKind::Terrain,
+            Shape::Circle {
+                center: [p[0] + dx, p[1] + dy],
+                radius,
+            },
+            fill,
+            (0.0, INK),
+            None,
+        ));
+    }
+}
+
 fn at(map: &Map, c: Cell) -> [f32; 2] {
     let p = map.centre_f(c, R);
     [p[0] + MARGIN, p[1] + MARGIN]
@@ -159,34 +183,12 @@ fn map_items(s: &DimxState, map: &Map, items: &mut Vec<Item>) {
         ));
         match h.terrain {
             Terrain::Forest => {
-                for (dx, dy) in [(-10.0, 4.0), (9.0, 6.0), (0.0, -6.0)] {
-                    items.push(item(
-                        &id,
-                        ItemKind::Terrain,
-                        Shape::Circle {
-                            center: [p[0] + dx, p[1] + dy],
-                            radius: 8.0,
-                        },
-                        Rgba::rgb(58, 104, 52),
-                        (0.0, INK),
-                        None,
-                    ));
-                }
+                let trees = [(-10.0, 4.0), (9.0, 6.0), (0.0, -6.0)];
+                dots(items, &id, p, &trees, 8.0, Rgba::rgb(58, 104, 52));
             }
             Terrain::Rough => {
-                for (dx, dy) in [(-12.0, 6.0), (-3.0, -5.0), (8.0, 8.0), (12.0, -3.0)] {
-                    items.push(item(
-                        &id,
-                        ItemKind::Terrain,
-                        Shape::Circle {
-                            center: [p[0] + dx, p[1] + dy],
-                            radius: 3.0,
-                        },
-                        Rgba::rgb(120, 96, 66),
-                        (0.0, INK),
-                        None,
-                    ));
-                }
+                let stones = [(-12.0, 6.0), (-3.0, -5.0), (8.0, 8.0), (12.0, -3.0)];
+                dots(items, &id, p, &stones, 3.0, Rgba::rgb(120, 96, 66));
             }
             Terrain::Buildings => {
                 items.push(rect(

@@ -77,29 +77,16 @@ pub fn recon_check(s: &DimxState, scout: &Marine, hq: Option<&Marine>) -> Result
 /// Stunned; 4 or more succeeds; a 7 also removes a Mission Goal chit unless it
 /// is the last one.
 pub fn recon(ctx: &mut Ctx, scout: &str, hq: Option<&str>) -> Result<(), RuleError> {
-    let sc = ctx
-        .marine(scout)
-        .ok_or_else(|| RuleError::illegal("E.2", format!("there is no Marine unit {scout}")))?;
-    let h =
-        match hq {
-            Some(id) => Some(ctx.marine(id).ok_or_else(|| {
-                RuleError::illegal("E.2", format!("there is no Marine unit {id}"))
-            })?),
-            None => None,
-        };
+    let sc = ctx.marine_for("E.2", scout)?;
+    let h = match hq {
+        Some(id) => Some(ctx.marine_for("E.2", id)?),
+        None => None,
+    };
     recon_check(&ctx.s, &sc, h.as_ref())?;
-    ctx.emit(DimxEvent::ActionChosen {
-        kind: ctx.kind_of(scout),
-        unit: scout.to_owned(),
-        action: Action::Recon,
-    });
+    ctx.chose(scout, Action::Recon);
     let mut mods = Vec::new();
     if let Some(h) = &h {
-        ctx.emit(DimxEvent::ActionChosen {
-            kind: ctx.kind_of(&h.id),
-            unit: String::from(&h.id),
-            action: Action::ReconAssist,
-        });
+        ctx.chose(&h.id, Action::ReconAssist);
         mods.push(Mod {
             value: 1,
             why: ModWhy::HqAssist,
@@ -153,16 +140,10 @@ pub fn strongpoint_check(s: &DimxState, m: &Marine) -> Result<(), RuleError> {
 
 /// Build Strongpoint (E.3): 4 or more, +1 next to an Active HQ, -1 if Stunned.
 pub fn strongpoint(ctx: &mut Ctx, unit: &str) -> Result<(), RuleError> {
-    let m = ctx
-        .marine(unit)
-        .ok_or_else(|| RuleError::illegal("E.3", format!("there is no Marine unit {unit}")))?;
+    let m = ctx.marine_for("E.3", unit)?;
     strongpoint_check(&ctx.s, &m)?;
     let hex = m.on_map().unwrap_or(0);
-    ctx.emit(DimxEvent::ActionChosen {
-        kind: ctx.kind_of(unit),
-        unit: unit.to_owned(),
-        action: Action::BuildStrongpoint,
-    });
+    ctx.chose(unit, Action::BuildStrongpoint);
     let mut mods = Vec::new();
     if active_adjacent(&ctx.s, ctx.map, hex, MarineKind::Hq, unit) {
         mods.push(Mod {
@@ -233,15 +214,9 @@ pub fn rally_mods(s: &DimxState, map: &Map, m: &Marine) -> Vec<Mod> {
 
 /// Rally (E.4): 5 or more removes a Stunned marker or turns Paralyzed to Stunned.
 pub fn rally(ctx: &mut Ctx, unit: &str) -> Result<(), RuleError> {
-    let m = ctx
-        .marine(unit)
-        .ok_or_else(|| RuleError::illegal("E.4", format!("there is no Marine unit {unit}")))?;
+    let m = ctx.marine_for("E.4", unit)?;
     rally_check(&m)?;
-    ctx.emit(DimxEvent::ActionChosen {
-        kind: ctx.kind_of(unit),
-        unit: unit.to_owned(),
-        action: Action::Rally,
-    });
+    ctx.chose(unit, Action::Rally);
     let mods = rally_mods(&ctx.s, ctx.map, &m);
     let (die, net) = roll(ctx, &mods)?;
     let success = net >= 5;
@@ -308,18 +283,10 @@ pub fn resupply_check(
 
 /// Re-Supply (E.5): flip one adjacent Out of Ammo unit back; markers stay.
 pub fn resupply(ctx: &mut Ctx, unit: &str, target: &str) -> Result<(), RuleError> {
-    let lg = ctx
-        .marine(unit)
-        .ok_or_else(|| RuleError::illegal("E.5", format!("there is no Marine unit {unit}")))?;
-    let t = ctx
-        .marine(target)
-        .ok_or_else(|| RuleError::illegal("E.5", format!("there is no Marine unit {target}")))?;
+    let lg = ctx.marine_for("E.5", unit)?;
+    let t = ctx.marine_for("E.5", target)?;
     resupply_check(&ctx.s, ctx.map, &lg, &t)?;
-    ctx.emit(DimxEvent::ActionChosen {
-        kind: ctx.kind_of(unit),
-        unit: unit.to_owned(),
-        action: Action::ReSupply,
-    });
+    ctx.chose(unit, Action::ReSupply);
     ctx.emit(DimxEvent::Resupplied {
         logistics: unit.to_owned(),
         unit: target.to_owned(),
@@ -354,15 +321,9 @@ pub fn reinforcements_check(s: &DimxState, hq: &Marine) -> Result<(), RuleError>
 /// Request Reinforcements (E.6): 3 or more (-1 if Stunned) lets the player
 /// take one unit from the pool; it enters per the scenario and may act at once.
 pub fn request(ctx: &mut Ctx, unit: &str) -> Result<(), RuleError> {
-    let hq = ctx
-        .marine(unit)
-        .ok_or_else(|| RuleError::illegal("E.6", format!("there is no Marine unit {unit}")))?;
+    let hq = ctx.marine_for("E.6", unit)?;
     reinforcements_check(&ctx.s, &hq)?;
-    ctx.emit(DimxEvent::ActionChosen {
-        kind: ctx.kind_of(unit),
-        unit: unit.to_owned(),
-        action: Action::RequestReinforcements,
-    });
+    ctx.chose(unit, Action::RequestReinforcements);
     let mut mods = Vec::new();
     stunned(&hq, &mut mods);
     let (die, net) = roll(ctx, &mods)?;

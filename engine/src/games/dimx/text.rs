@@ -58,6 +58,13 @@ impl Line {
             })
     }
 
+    /// The number after word `*i`, from `lo` to `hi`, for a marker that
+    /// takes a value (`mp 4`); `*i` moves onto it.
+    pub fn value_after(&self, i: &mut usize, what: &str, lo: u8, hi: u8) -> Result<u8, TextError> {
+        *i += 1;
+        Ok(self.number(*i, what, i64::from(lo), i64::from(hi))? as u8)
+    }
+
     /// Refuse words after position `n`.
     pub fn at_most(&self, n: usize) -> Result<(), TextError> {
         match self.words.get(n) {

@@ -487,11 +487,7 @@ pub fn decide(
             let paid = pay(st, me, cost, &def.name)?;
             check_move(st, h, *to, *tiles, *escape)?;
             cx.emit(E::ActionUsed { human: *human });
-            cx.emit(E::CardPlayed {
-                seat: me,
-                card: *card,
-                paid,
-            });
+            card_played(&mut cx, me, *card, paid);
             cx.emit(E::Moved {
                 human: *human,
                 path: path(st, h, *to, false),
@@ -551,11 +547,7 @@ pub fn decide(
             };
             cx.emit(E::ActionUsed { human: *human });
             if let (Some(c), Some(paid)) = (card, paid) {
-                cx.emit(E::CardPlayed {
-                    seat: me,
-                    card: *c,
-                    paid,
-                });
+                card_played(&mut cx, me, *c, paid);
             }
             let (rolled, hits) = roll(st, rng, dice)?;
             cx.emit(E::Rolled { dice: rolled, hits });
@@ -742,11 +734,7 @@ pub fn decide(
                             ),
                         ));
                     }
-                    cx.emit(E::CardPlayed {
-                        seat: me,
-                        card: *card,
-                        paid,
-                    });
+                    card_played(&mut cx, me, *card, paid);
                     cx.emit(E::Moved {
                         human: *human,
                         path: path(st, h, *to, true),
@@ -766,19 +754,11 @@ pub fn decide(
                             ),
                         ));
                     }
-                    cx.emit(E::CardPlayed {
-                        seat: me,
-                        card: *card,
-                        paid,
-                    });
+                    card_played(&mut cx, me, *card, paid);
                     spend_hits(&mut cx, me, *n, &[Target::Alien(*alien)]);
                 }
                 (InstantEffect::Gain(k, n), InstantOn::Nothing) => {
-                    cx.emit(E::CardPlayed {
-                        seat: me,
-                        card: *card,
-                        paid,
-                    });
+                    card_played(&mut cx, me, *card, paid);
                     cx.emit(E::Tokens {
                         seat: me,
                         gained: Tokens::one(*k, *n),
@@ -970,6 +950,11 @@ pub fn roll(st: &SaucersState, rng: &mut Randomness, n: u8) -> Result<(Vec<u8>, 
 
 /// Hits go to the targets in order: each takes what it needs to die, the
 /// rest goes on to the next (the F.A.Q.: fire split on one tile).
+/// The card `seat` played, paid for with `paid`.
+fn card_played(cx: &mut Cx, seat: u8, card: u16, paid: Tokens) {
+    cx.emit(E::CardPlayed { seat, card, paid });
+}
+
 fn spend_hits(cx: &mut Cx, by: u8, hits: u8, targets: &[Target]) {
     let mut left = hits;
     for t in targets {
@@ -1147,11 +1132,7 @@ fn commanders_read_minds(cx: &mut Cx, tiles: &[Pos]) {
         .filter_map(|(i, h)| h.mission.map(|m| (i, m)))
         .collect();
     for (h, m) in victims {
-        cx.emit(E::MissionLost {
-            human: h as u16,
-            mission: m,
-            secret: cx.st.variant == Variant::GangWarfare,
-        });
+        mission_lost(cx, h, m);
         new_mission(cx, h);
     }
 }
@@ -1203,16 +1184,22 @@ fn kill(cx: &mut Cx, _rng: &mut Randomness, h: usize) {
     lose_mission(cx, h);
 }
 
+/// Student `h` loses mission `m` (secret in Gang Warfare).
+fn mission_lost(cx: &mut Cx, h: usize, m: u16) {
+    let secret = cx.st.variant == Variant::GangWarfare;
+    cx.emit(E::MissionLost {
+        human: h as u16,
+        mission: m,
+        secret,
+    });
+}
+
 /// A student's mission is lost (killed, or struck by a Saucer): it goes
 /// under the pile and the seat draws a new one for another living student
 /// without one, if it has any.
 fn lose_mission(cx: &mut Cx, h: usize) {
     if let Some(m) = cx.st.humans[h].mission {
-        cx.emit(E::MissionLost {
-            human: h as u16,
-            mission: m,
-            secret: cx.st.variant == Variant::GangWarfare,
-        });
+        mission_lost(cx, h, m);
         let seat = cx.st.humans[h].seat;
         let free = cx
             .st
@@ -1378,11 +1365,7 @@ fn strike(cx: &mut Cx, id: u32, at: Pos) {
         .filter(|(_, m)| cx.st.content.missions[*m as usize].tile == def)
         .collect();
     for (h, m) in stuck {
-        cx.emit(E::MissionLost {
-            human: h as u16,
-            mission: m,
-            secret: cx.st.variant == Variant::GangWarfare,
-        });
+        mission_lost(cx, h, m);
         new_mission(cx, h);
     }
 }
