@@ -33,6 +33,13 @@ fn rushed_to(ev: &[DimxEvent], unit: &str) -> Option<u16> {
     })
 }
 
+/// How a battle set out as `text` ends after its first End Phase.
+fn ended(text: &str) -> xenolog_engine::Outcome {
+    let mut b = battle(text);
+    play(&mut b, END_PHASE, &[]);
+    DimX::outcome(state(&b)).expect("the battle is over")
+}
+
 fn fired_at(ev: &[DimxEvent]) -> Vec<String> {
     ev.iter()
         .filter_map(|e| match e {
@@ -577,11 +584,9 @@ fn g3f_option_summoning_ignores_monolith_counts_only_the_numbered_units() {
 
 #[test]
 fn g4_an_achieved_mission_goal_is_a_kayotz_major_victory() {
-    let mut b = battle(&alpha(
+    let out = ended(&alpha(
         "marine MS1 at 225 stunned\nmarine MS2 at 224\ngoals enslave",
     ));
-    play(&mut b, END_PHASE, &[]);
-    let out = DimX::outcome(state(&b)).unwrap();
     assert_eq!(
         (out.winners.first().copied(), out.summary.as_str()),
         (Some(Actor(1)), "Kay'otz Major Victory (Enslave)")
@@ -590,18 +595,14 @@ fn g4_an_achieved_mission_goal_is_a_kayotz_major_victory() {
 
 #[test]
 fn g4_otherwise_the_scenario_decides_how_the_game_ends() {
-    let mut b = battle(&alpha(
+    let out = ended(&alpha(
         "marine MS1 at 225\ngoals enslave\nvictory marines \"Skylar held\" eliminated 0",
     ));
-    play(&mut b, END_PHASE, &[]);
-    let out = DimX::outcome(state(&b)).unwrap();
     assert_eq!(
         (out.winners.first().copied(), out.summary.as_str()),
         (Some(Actor(0)), "Marine victory: Skylar held per scenario")
     );
-    let mut b = battle(&alpha("marine MS1 at 225\ngoals enslave\notherwise draw"));
-    play(&mut b, END_PHASE, &[]);
-    let out = DimX::outcome(state(&b)).unwrap();
+    let out = ended(&alpha("marine MS1 at 225\ngoals enslave\notherwise draw"));
     assert!(out.winners.is_empty());
     assert_eq!(
         out.summary,

@@ -22,6 +22,13 @@ fn spent(ev: &[DimxEvent]) -> Option<(u8, u8)> {
     })
 }
 
+/// Half MP spent and the allowance of MS1's full move from `at` to `to`,
+/// alone on the alpha map.
+fn full_move_spends(at: u16, to: u16) -> Option<(u8, u8)> {
+    let mut b = battle(&alpha(&format!("marine MS1 at {at}")));
+    spent(&play(&mut b, &full_move("MS1", to), &[]))
+}
+
 fn landed(ev: &[DimxEvent]) -> Option<(u16, Landing)> {
     ev.iter().find_map(|e| match e {
         DimxEvent::Landed { at, how, .. } => Some((*at, *how)),
@@ -212,14 +219,9 @@ fn b1_ending_the_action_phase_is_always_possible() {
 
 #[test]
 fn c1_each_clear_hex_costs_one_mp() {
-    let mut b = battle(&alpha("marine MS1 at 225"));
+    assert_eq!(full_move_spends(225, 244), Some((2, 8)));
     assert_eq!(
-        spent(&play(&mut b, &full_move("MS1", 244), &[])),
-        Some((2, 8))
-    );
-    let mut b = battle(&alpha("marine MS1 at 224"));
-    assert_eq!(
-        spent(&play(&mut b, &full_move("MS1", 251), &[])),
+        full_move_spends(224, 251),
         Some((6, 8)),
         "three hexes, 3 MP"
     );
@@ -231,11 +233,7 @@ fn c1_forest_and_rough_cost_two_mp() {
     let c = |h| m.cell(h).unwrap();
     assert_eq!(step_cost(m, Some(c(166)), c(151)), Some(4), "Forest");
     assert_eq!(step_cost(m, Some(c(226)), c(231)), Some(4), "Rough");
-    let mut b = battle(&alpha("marine MS1 at 166"));
-    assert_eq!(
-        spent(&play(&mut b, &full_move("MS1", 151), &[])),
-        Some((4, 8))
-    );
+    assert_eq!(full_move_spends(166, 151), Some((4, 8)));
 }
 
 #[test]
@@ -248,9 +246,8 @@ fn c1_along_a_connected_road_each_hex_costs_half_an_mp() {
         Some(2),
         "352 is a road hex but not connected to 326"
     );
-    let mut b = battle(&alpha("marine MS1 at 263"));
     assert_eq!(
-        spent(&play(&mut b, &full_move("MS1", 353), &[])),
+        full_move_spends(263, 353),
         Some((4, 8)),
         "four road hexes: 2 MP"
     );
