@@ -44,6 +44,12 @@ fn text_of(data: &[u8]) -> String {
     String::from_utf8_lossy(&data[..data.len().min(MAX_TEXT)]).into_owned()
 }
 
+/// A file harness's input: byte 0 picks the file, the rest is its text.
+fn pick_and_text(data: &[u8]) -> Option<(u8, String)> {
+    let (pick, rest) = data.split_first()?;
+    Some((*pick, text_of(rest)))
+}
+
 /// `decode_entry`: byte 0 is the battle's rules version, byte 1 the entry's
 /// sequence number, the rest the stored bytes. A record that decodes is
 /// written back and must read as itself.
@@ -238,10 +244,9 @@ pub fn data_dimx(data: &[u8]) {
 /// The files of [`data_dimx`]; with `start`, a scenario that reads is
 /// started as a battle ([`start_from_files`]).
 fn dimx_files(data: &[u8], start: bool) {
-    let [pick, rest @ ..] = data else {
+    let Some((pick, text)) = pick_and_text(data) else {
         return;
     };
-    let text = text_of(rest);
     match pick % 5 {
         0 | 1 => {
             let two_player = pick % 5 == 1;
@@ -286,10 +291,9 @@ pub fn data_invasion(data: &[u8]) {
 /// The files of [`data_invasion`]; with `start`, a scenario or faction that
 /// reads is started as a battle ([`start_from_files`]).
 fn invasion_files(data: &[u8], start: bool) {
-    let [pick, rest @ ..] = data else {
+    let Some((pick, text)) = pick_and_text(data) else {
         return;
     };
-    let text = text_of(rest);
     match pick % 3 {
         0 => match invasion::data::parse_scenario("own", &text) {
             Ok(_) if !start => {}
@@ -368,11 +372,10 @@ pub fn data_alien(data: &[u8]) {
 /// given as a player's own file to a battle started with it
 /// ([`start_from_files`]).
 fn alien_files(data: &[u8], start: bool) {
-    let [pick, rest @ ..] = data else {
+    let Some((pick, text)) = pick_and_text(data) else {
         return;
     };
-    let text = text_of(rest);
-    let field = ALIEN_FILES[usize::from(*pick) % ALIEN_FILES.len()];
+    let field = ALIEN_FILES[usize::from(pick) % ALIEN_FILES.len()];
     let parsed = match field {
         "base_text" => alien::data::parse_base(&text).map(drop),
         "items_text" => alien::data::parse_items(&text).map(drop),
@@ -416,11 +419,10 @@ pub fn data_saucers(data: &[u8]) {
 /// given as a player's own file to a battle started with it
 /// ([`start_from_files`]).
 fn saucers_files(data: &[u8], start: bool) {
-    let [pick, rest @ ..] = data else {
+    let Some((pick, text)) = pick_and_text(data) else {
         return;
     };
-    let text = text_of(rest);
-    let file = SAUCERS_FILES[usize::from(*pick) % SAUCERS_FILES.len()];
+    let file = SAUCERS_FILES[usize::from(pick) % SAUCERS_FILES.len()];
     let players = 1 + pick / 7 % 4;
     if file == "position" {
         let config = json!({"players": players, "scenario_text": text});

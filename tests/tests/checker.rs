@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 use xenolog_engine::games::race::{Race, RaceCommand, RaceConfig, RaceEvent, RaceState};
 use xenolog_engine::{
-    Actor, DivergenceKind, FlowMark, Game, Outcome, Randomness, RuleError, ScenarioInfo, Scene,
-    Session, SetupError,
+    Actor, Divergence, DivergenceKind, FlowMark, Game, Outcome, Randomness, RuleError,
+    ScenarioInfo, Scene, Session, SetupError,
 };
 
 /// Deterministic: the control.
@@ -157,6 +157,15 @@ fn played<const MODE: u8>() -> Session<Stub<MODE>> {
     s
 }
 
+/// The detail of what a stub's `verify` found, which must be a divergence
+/// at the first entry.
+fn diverged_at_entry_0(problem: Option<Divergence>) -> String {
+    let problem = problem.expect("the checker must notice");
+    assert_eq!(problem.kind, DivergenceKind::Diverged);
+    assert_eq!(problem.entry, 0);
+    problem.detail
+}
+
 #[test]
 fn the_deterministic_control_passes_verify() {
     let report = played::<STEADY>().verify();
@@ -167,32 +176,18 @@ fn the_deterministic_control_passes_verify() {
 #[test]
 fn a_decide_that_reads_a_global_counter_diverges_at_the_first_entry() {
     let report = played::<COUNTER_IN_DECIDE>().verify();
-    let problem = report.problem.clone().expect("the checker must notice");
-    assert_eq!(problem.kind, DivergenceKind::Diverged);
-    assert_eq!(problem.entry, 0);
+    let detail = diverged_at_entry_0(report.problem.clone());
     // The detail names the differing event, as recorded and as replayed.
     // Entry 0 rolled two dice (one Race event), so the stamp is event 2.
-    let lines: Vec<&str> = problem.detail.lines().collect();
-    assert_eq!(
-        lines.first(),
-        Some(&"event 2 differs"),
-        "{}",
-        problem.detail
-    );
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.trim().starts_with("recorded: stamped with tick")),
-        "{}",
-        problem.detail
-    );
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.trim().starts_with("replayed: stamped with tick")),
-        "{}",
-        problem.detail
-    );
+    let lines: Vec<&str> = detail.lines().collect();
+    assert_eq!(lines.first(), Some(&"event 2 differs"), "{detail}");
+    for side in ["recorded", "replayed"] {
+        let stamped = format!("{side}: stamped with tick");
+        assert!(
+            lines.iter().any(|l| l.trim().starts_with(&stamped)),
+            "{detail}"
+        );
+    }
     let text = report.to_string();
     assert!(text.starts_with("FAILED at entry 0"), "{text}");
     assert!(
@@ -206,27 +201,17 @@ fn a_decide_that_follows_hash_set_order_diverges_at_the_first_entry() {
     // Sixteen units: the chance that two randomly seeded sets iterate in the
     // same order is negligible.
     let report = played::<HASH_ORDER_IN_DECIDE>().verify();
-    let problem = report.problem.expect("the checker must notice");
-    assert_eq!(problem.kind, DivergenceKind::Diverged);
-    assert_eq!(problem.entry, 0);
-    assert!(
-        problem.detail.contains("visited unit"),
-        "{}",
-        problem.detail
-    );
+    let detail = diverged_at_entry_0(report.problem);
+    assert!(detail.contains("visited unit"), "{detail}");
 }
 
 #[test]
 fn an_apply_that_reads_a_global_counter_is_caught_by_the_state_hash() {
     let report = played::<COUNTER_IN_APPLY>().verify();
-    let problem = report.problem.expect("the checker must notice");
-    assert_eq!(problem.kind, DivergenceKind::Diverged);
-    assert_eq!(problem.entry, 0);
+    let detail = diverged_at_entry_0(report.problem);
     assert!(
-        problem.detail.contains("another hash")
-            && problem.detail.contains("apply is not deterministic"),
-        "{}",
-        problem.detail
+        detail.contains("another hash") && detail.contains("apply is not deterministic"),
+        "{detail}"
     );
 }
 
@@ -252,14 +237,8 @@ fn a_log_rewritten_with_fresh_hashes_is_caught_by_replay() {
         branch: s.current_branch(),
     })
     .expect("the parts still decode");
-    let problem = t.verify().problem.expect("a rewritten die is noticed");
-    assert_eq!(problem.kind, DivergenceKind::Diverged);
-    assert_eq!(problem.entry, 0);
-    assert!(
-        problem.detail.starts_with("dice differ"),
-        "{}",
-        problem.detail
-    );
+    let detail = diverged_at_entry_0(t.verify().problem);
+    assert!(detail.starts_with("dice differ"), "{detail}");
 }
 
 /// The conformance test that every registered game must pass is itself
@@ -269,23 +248,21 @@ fn a_log_rewritten_with_fresh_hashes_is_caught_by_replay() {
 fn the_conformance_test_fails_on_every_nondeterministic_stub() {
     use crate::conformance::conform;
     use xenolog_engine::games::built;
-    let steady = built::<Stub<STEADY>>(xenolog_engine::games::Seats::new(2, 2, "side"), true);
+    let two = xenolog_engine::games::Seats::new(2, 2, "side");
+    let steady = built::<Stub<STEADY>>(two, true);
     conform(&steady, 5, 60).unwrap_or_else(|e| panic!("the control must pass: {e}"));
     for (mode, stub) in [
         (
             "counter in decide",
-            built::<Stub<COUNTER_IN_DECIDE>>(xenolog_engine::games::Seats::new(2, 2, "side"), true),
+            built::<Stub<COUNTER_IN_DECIDE>>(two, true),
         ),
         (
             "counter in apply",
-            built::<Stub<COUNTER_IN_APPLY>>(xenolog_engine::games::Seats::new(2, 2, "side"), true),
+            built::<Stub<COUNTER_IN_APPLY>>(two, true),
         ),
         (
             "hash order in decide",
-            built::<Stub<HASH_ORDER_IN_DECIDE>>(
-                xenolog_engine::games::Seats::new(2, 2, "side"),
-                true,
-            ),
+            built::<Stub<HASH_ORDER_IN_DECIDE>>(two, true),
         ),
     ] {
         let err = conform(&stub, 5, 60).expect_err(mode);
