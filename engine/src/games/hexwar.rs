@@ -38,8 +38,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    Actor, Anchors, Ask, FlowMark, Game, Outcome, RuleError, RuleErrorKind, ScenarioInfo,
-    SetupError,
+    Actor, Anchors, Ask, FlowMark, Game, Outcome, RuleError, RuleErrorKind, SetupError,
 };
 use crate::rng::Randomness;
 use crate::scene::{Item, ItemKind, Rgba, Scene, Shape};
@@ -219,18 +218,14 @@ fn no_unit(u: u8) -> RuleError {
 }
 
 impl Game for HexWar {
-    game_parts! { types: HexWarConfig, HexWarState, HexWarCommand, HexWarEvent; }
+    game_parts! {
+        scenario: "anchor", "The anchor benchmark",
+            "40 units on a 30 × 20 map, as boardgame.io's benchmark game.js.";
+        types: HexWarConfig, HexWarState, HexWarCommand, HexWarEvent;
+    }
     const ID: &'static str = "hexwar";
     const NAME: &'static str = "Hex War (test game, the boardgame.io anchor)";
     const RULES_VERSION: u32 = 1;
-
-    fn scenarios() -> Vec<ScenarioInfo> {
-        super::only_scenario(
-            "anchor",
-            "The anchor benchmark",
-            "40 units on a 30 × 20 map, as boardgame.io's benchmark game.js.",
-        )
-    }
 
     fn setup(_config: &HexWarConfig) -> Result<HexWarState, SetupError> {
         Ok(HexWarState {

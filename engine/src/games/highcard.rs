@@ -13,8 +13,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    Actor, Ask, FlowMark, Game, Outcome, RuleError, RuleErrorKind, ScenarioInfo, SeatScore,
-    SetupError,
+    Actor, Ask, FlowMark, Game, Outcome, RuleError, RuleErrorKind, SeatScore, SetupError,
 };
 use crate::rng::Randomness;
 use crate::scene::{Item, ItemKind, Rgba, Scene, Shape};
@@ -77,18 +76,14 @@ fn name(p: u8) -> String {
 }
 
 impl Game for HighCard {
-    game_parts! { types: HighCardConfig, HighCardState, HighCardCommand, HighCardEvent; }
+    game_parts! {
+        scenario: "standard", "Three rounds",
+            "Two players, three rounds of three tricks.";
+        types: HighCardConfig, HighCardState, HighCardCommand, HighCardEvent;
+    }
     const ID: &'static str = "highcard";
     const NAME: &'static str = "High Card (test game)";
     const RULES_VERSION: u32 = 1;
-
-    fn scenarios() -> Vec<ScenarioInfo> {
-        super::only_scenario(
-            "standard",
-            "Three rounds",
-            "Two players, three rounds of three tricks.",
-        )
-    }
 
     fn options() -> Vec<crate::game::GameOption> {
         vec![crate::game::GameOption {

@@ -17,18 +17,32 @@ use crate::session::{LoadError, Session, StoredBattle};
 
 /// The part of a game's `impl Game` that only hands a call on to the game's
 /// own modules, said once for every game. Inside `impl Game for X { .. }`,
-/// `types: Config, State, Command, Event;` names the four associated types,
-/// and each `method: path;` after it writes the trait's `method` as a call
+/// `scenario: id, name, description;` (first, if at all) gives the one
+/// scenario of a game that ships one, `types: Config, State, Command, Event;`
+/// names the four associated types, and each `method: path;` after them writes the trait's `method` as a call
 /// of `path` with the method's own arguments (`decide: rules::decide;`, see
 /// `game_part!`). Several may stand on one line. A method a game writes
 /// itself (its outcome, its view, a delegation that drops an argument)
 /// stays written out beside it.
 macro_rules! game_parts {
-    (types: $config:ty, $state:ty, $command:ty, $event:ty; $($method:ident: $f:path;)*) => {
+    (
+        $(scenario: $id:literal, $name:literal, $description:literal;)?
+        types: $config:ty, $state:ty, $command:ty, $event:ty;
+        $($method:ident: $f:path;)*
+    ) => {
         type Config = $config;
         type State = $state;
         type Command = $command;
         type Event = $event;
+        $(
+            fn scenarios() -> Vec<crate::game::ScenarioInfo> {
+                vec![crate::game::ScenarioInfo {
+                    id: $id.into(),
+                    name: $name.into(),
+                    description: $description.into(),
+                }]
+            }
+        )?
         $(game_part!($method $f);)*
     };
 }
@@ -132,15 +146,6 @@ pub(crate) fn players_option(help: &'static str, min: i64, max: i64) -> GameOpti
             default: 2,
         },
     }
-}
-
-/// A game's one scenario, for a game that ships only one.
-pub(crate) fn only_scenario(id: &str, name: &str, description: &str) -> Vec<ScenarioInfo> {
-    vec![ScenarioInfo {
-        id: id.into(),
-        name: name.into(),
-        description: description.into(),
-    }]
 }
 
 pub mod alien;

@@ -13,8 +13,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    Actor, Ask, FlowMark, Game, Outcome, RuleError, RuleErrorKind, ScenarioInfo, SeatScore,
-    SetupError,
+    Actor, Ask, FlowMark, Game, Outcome, RuleError, RuleErrorKind, SeatScore, SetupError,
 };
 use crate::rng::Randomness;
 use crate::scene::{Item, ItemKind, Rgba, Scene, Shape};
@@ -97,7 +96,11 @@ pub mod v1 {
 }
 
 impl Game for Race {
-    game_parts! { types: RaceConfig, RaceState, RaceCommand, RaceEvent; }
+    game_parts! {
+        scenario: "standard", "First to 50",
+            "Two players race to 50 points.";
+        types: RaceConfig, RaceState, RaceCommand, RaceEvent;
+    }
     const ID: &'static str = "race";
     const NAME: &'static str = "Dice Race (test game)";
     const RULES_VERSION: u32 = 2;
@@ -136,10 +139,6 @@ impl Game for Race {
             }
         }
         out
-    }
-
-    fn scenarios() -> Vec<ScenarioInfo> {
-        super::only_scenario("standard", "First to 50", "Two players race to 50 points.")
     }
 
     fn options() -> Vec<crate::game::GameOption> {

@@ -33,8 +33,8 @@ pub mod state;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    Actor, Fate, FlowMark, Game, GameOption, OptionKind, Outcome, PieceResult, ScenarioInfo,
-    SeatScore, SetupError,
+    Actor, Fate, FlowMark, Game, GameOption, OptionKind, Outcome, PieceResult, SeatScore,
+    SetupError,
 };
 
 pub use rules::AlienCommand;
@@ -203,6 +203,8 @@ pub fn start_recorded(config: &AlienConfig, rules_version: u32) -> Result<AlienS
 
 impl Game for Alien {
     game_parts! {
+        scenario: "standard", "The expedition lands",
+            "Every character and the APC (without fuel) on the landing field; no aliens until the first Alien phase.";
         types: AlienConfig, AlienState, AlienCommand, AlienEvent;
         setup: start; setup_recorded: start_recorded;
         decide: rules::decide; legal: rules::legal; automatic: rules::automatic; asked: rules::asked;
@@ -221,14 +223,6 @@ impl Game for Alien {
     /// freely chosen corridor; battles of 2 keep it on); Bishop may shoot
     /// as an option; position files set the phase and the turn's flags.
     const RULES_VERSION: u32 = 3;
-
-    fn scenarios() -> Vec<ScenarioInfo> {
-        super::only_scenario(
-            "standard",
-            "The expedition lands",
-            "Every character and the APC (without fuel) on the landing field; no aliens until the first Alien phase.",
-        )
-    }
 
     fn options() -> Vec<GameOption> {
         vec![

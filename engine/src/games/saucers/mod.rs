@@ -551,23 +551,25 @@ impl Game for Saucers {
                 mission: HIDDEN,
                 secret: true,
             },
+            // A closed swap: the cards that changed hands, face down.
             E::Swapped {
                 from,
                 to,
-                give,
-                give_cards,
-                take,
-                take_cards,
                 open: false,
-            } if Actor(*from) != viewer && Actor(*to) != viewer => E::Swapped {
-                from: *from,
-                to: *to,
-                give: *give,
-                give_cards: hide(give_cards),
-                take: *take,
-                take_cards: hide(take_cards),
-                open: false,
-            },
+                ..
+            } if Actor(*from) != viewer && Actor(*to) != viewer => {
+                let mut seen = event.clone();
+                if let E::Swapped {
+                    give_cards,
+                    take_cards,
+                    ..
+                } = &mut seen
+                {
+                    *give_cards = hide(give_cards);
+                    *take_cards = hide(take_cards);
+                }
+                seen
+            }
             e => e.clone(),
         }
     }
