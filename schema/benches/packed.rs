@@ -298,6 +298,15 @@ struct Fixture {
     path: PathBuf,
 }
 
+/// The five layouts the benchmark compares.
+const LAYOUTS: [Layout; 5] = [
+    Layout::Rows,
+    Layout::Blocks(64),
+    Layout::Blocks(256),
+    Layout::Blocks(1024),
+    Layout::BlocksRowid(1024),
+];
+
 fn packed(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let t = Instant::now();
@@ -308,14 +317,7 @@ fn packed(c: &mut Criterion) {
         t.elapsed(),
         stored as f64 / LONG as f64
     );
-    let layouts = [
-        Layout::Rows,
-        Layout::Blocks(64),
-        Layout::Blocks(256),
-        Layout::Blocks(1024),
-        Layout::BlocksRowid(1024),
-    ];
-    let fixtures: Vec<Fixture> = layouts
+    let fixtures: Vec<Fixture> = LAYOUTS
         .iter()
         .map(|&layout| {
             let path = dir.path().join(format!("{}.sqlite", layout.name()));
@@ -392,17 +394,10 @@ fn packed(c: &mut Criterion) {
 /// `count_read`, the function to count with callgrind's `--toggle-collect`.
 fn counting(dir: &str) {
     let dir = Path::new(dir);
-    let layouts = [
-        Layout::Rows,
-        Layout::Blocks(64),
-        Layout::Blocks(256),
-        Layout::Blocks(1024),
-        Layout::BlocksRowid(1024),
-    ];
     let path = |l: Layout| dir.join(format!("{}.sqlite", l.name()));
-    if layouts.iter().any(|&l| !path(l).exists()) {
+    if LAYOUTS.iter().any(|&l| !path(l).exists()) {
         let entries = stored_entries();
-        for &l in &layouts {
+        for &l in &LAYOUTS {
             let took = build(&path(l), l, &entries);
             println!("{}: written in {took:.2?}", l.name());
         }
@@ -411,7 +406,7 @@ fn counting(dir: &str) {
         return;
     };
     let (name, target) = what.split_once('/').expect("LAYOUT/TARGET");
-    let layout = *layouts
+    let layout = *LAYOUTS
         .iter()
         .find(|l| l.name() == name)
         .expect("a layout: rows, blocks_64, blocks_256, blocks_1024, blocks_1024_rowid");
