@@ -167,12 +167,15 @@ pub(super) enum CampaignCmd {
     /// the other copy's battles are checked and copied over, the entries of
     /// both logs land in time order, and an entry that no longer validates
     /// there is a conflict, listed and set aside (kept, not applied). The
-    /// other copy is only read.
+    /// other copy is only read. Either copy may be a file or a campaign on
+    /// PostgreSQL, postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE#SCHEMA
+    /// (as `campaign copy` takes it).
     Merge {
-        /// This copy (the one written).
-        file: PathBuf,
-        /// The other copy of the same campaign.
-        theirs: PathBuf,
+        /// This copy (the one written): a file or postgres://...#SCHEMA.
+        file: String,
+        /// The other copy of the same campaign: a file or
+        /// postgres://...#SCHEMA.
+        theirs: String,
         /// The other file is a copy of this campaign although its uid
         /// differs (both copied from one file before copies kept one uid,
         /// and upgraded apart): merged only if their entries from before
@@ -732,13 +735,18 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
             same_campaign,
             json,
         } => {
+            let (file, theirs) = (copy::Side::parse(&file)?, copy::Side::parse(&theirs)?);
             if file == theirs {
                 return Err(Fail::usage(
                     "merge a campaign with another copy of it, not with itself",
                 ));
             }
-            let mut c = open_rw(&file)?;
-            let m = c.merge_with(&theirs, xenolog_saves::MergeOptions { same_campaign })?;
+            // The other copy first: one that cannot be opened (a bad URL, no
+            // such schema or file) is refused before this copy is opened
+            // for writing, so nothing is written.
+            let other = theirs.open_theirs()?;
+            let mut c = file.open_ours()?;
+            let m = c.merge_with(&other, xenolog_saves::MergeOptions { same_campaign })?;
             if json {
                 return json_line(
                     out,
@@ -750,8 +758,8 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
                 out,
                 format!(
                     "merged {} into {}: {} entr{} landed, {} battle entr{} in battles played on in both copies, {} battle{} copied, {} conflict{} set aside",
-                    theirs.display(),
-                    file.display(),
+                    theirs.words(),
+                    file.words(),
                     m.added,
                     if m.added == 1 { "y" } else { "ies" },
                     m.grafted,
