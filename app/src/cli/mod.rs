@@ -1257,9 +1257,14 @@ fn log(at: BattleRef, view: &ViewArg, json: bool, out: &mut dyn Write) -> Out {
     let line_ids = b.path_to(b.head(b.current_branch()));
     let cursor = b.cursor();
     let mut during = b.flow_at(None);
+    let secret = if json {
+        c.fair_secret(at.battle)?
+    } else {
+        None
+    };
     for t in b.entry_texts_as(&line_ids, viewer) {
         if json {
-            json_line(out, &serde_json::to_value(&t).unwrap_or(Value::Null))?;
+            json_line(out, &entry_json(&*b, &t, secret.as_ref()))?;
         } else {
             let mark = if Some(t.id) == cursor { "> " } else { "  " };
             line(out, format!("{mark}{}", entry_line(&t, &during)))?;
@@ -1275,6 +1280,24 @@ fn log(at: BattleRef, view: &ViewArg, json: bool, out: &mut dyn Write) -> Out {
         }
     }
     Ok(())
+}
+
+/// An entry of `log --json` with the keys a club server's entry lines carry
+/// (`server/src/lens.rs`), so a script reads a file's log and a server's
+/// alike: `parent`, the entry it follows (null: the setup), and `receipt`,
+/// the entry's chain keyed by the club's secret (DESIGN 5.4) when the
+/// battle is a downloaded club battle whose secret is revealed, else null.
+fn entry_json(b: &dyn Battle, t: &xenolog_engine::EntryText, secret: Option<&Bytes32>) -> Value {
+    let mut entry = serde_json::to_value(t).unwrap_or(Value::Null);
+    if let Value::Object(e) = &mut entry {
+        let r = b.records().get(t.id as usize);
+        e.insert("parent".into(), json!(r.and_then(|r| r.parent)));
+        let receipt = secret
+            .zip(r)
+            .map(|(s, r)| fair::hex(&fair::receipt(s, &r.chain)));
+        e.insert("receipt".into(), json!(receipt));
+    }
+    entry
 }
 
 /// What the log says about the battle as a whole: strict or how often it was
