@@ -16,14 +16,12 @@ use xenolog_saves::{Campaign, DiceMode, SeatPick};
 pub fn organiser(path: &Path, riflemen: &[&str], daleks: &[&str]) {
     let mut c = Campaign::create(path, "Hollow Farm").unwrap();
     let unit = c.add_roster("Wyvern Platoon", "unit").unwrap();
+    let skaro = (!daleks.is_empty()).then(|| c.add_roster("Skaro Vanguard", "daleks").unwrap());
     for name in riflemen {
         c.add_model(unit, name, "rifleman").unwrap();
     }
-    if !daleks.is_empty() {
-        let skaro = c.add_roster("Skaro Vanguard", "daleks").unwrap();
-        for name in daleks {
-            c.add_model(skaro, name, "dalek").unwrap();
-        }
+    for name in daleks {
+        c.add_model(skaro.unwrap(), name, "dalek").unwrap();
     }
 }
 
