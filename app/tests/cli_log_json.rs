@@ -5,6 +5,8 @@
 //! whose secret is revealed, null where a file has none, so a script reads
 //! a file's log and a server's (`app/tests/club_play.rs`) alike.
 
+#[path = "support/club_race.rs"]
+mod club_race;
 #[path = "support/cli.rs"]
 mod support;
 use support::{ok, xenolog};
@@ -13,8 +15,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde_json::{Value, json};
-use xenolog_engine::fair::{Bytes32, SeatNonce, hex, receipt};
-use xenolog_engine::{Actor, Battle, Viewer};
+use xenolog_engine::fair::{Bytes32, hex, receipt};
+use xenolog_engine::{Battle, Viewer};
 use xenolog_saves::{Campaign, DiceMode};
 
 const SECRET: Bytes32 = [7; 32];
@@ -102,24 +104,7 @@ fn log_json_of_a_downloaded_club_battle_carries_the_receipts_its_seats_were_show
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("club.xenolog");
     let mut c = Campaign::create(&path, "Club").unwrap();
-    let nonces = (0..2u8)
-        .map(|s| SeatNonce {
-            seat: Actor(s),
-            nonce: [0x40 + s; 32],
-            absent: false,
-        })
-        .collect();
-    let id = c
-        .new_club_battle(
-            "race",
-            &json!({"target": 40}),
-            "Club race",
-            DiceMode::Rolled,
-            false,
-            &SECRET,
-            nonces,
-        )
-        .unwrap();
+    let id = club_race::club_race(&mut c, &SECRET, 40, &[]);
     play(&mut c, id, 3, 1);
     assert!(c.load_battle(id).unwrap().outcome().is_none());
     // Not over: the secret is held, not revealed; no receipt can be shown.
