@@ -8,7 +8,7 @@
 //! campaign, another campaign and the campaign's own file are refused in
 //! words, and nothing changes.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use egui_kittest::Harness;
@@ -69,6 +69,14 @@ fn organiser(path: &Path) {
     copies::organiser(path, &["Sgt Benton", "Pte Yates"], &[]);
 }
 
+/// The organiser's campaign file in `dir` and a laptop's copy of it.
+fn organiser_and_laptop(dir: &Path) -> (PathBuf, PathBuf) {
+    let (club, laptop) = (dir.join("club.xenolog"), dir.join("laptop.xenolog"));
+    organiser(&club);
+    std::fs::copy(&club, &laptop).unwrap();
+    (club, laptop)
+}
+
 /// What the campaign file holds (`copies::holds`).
 fn holds(path: &Path) -> (usize, Vec<String>, Vec<String>, usize) {
     copies::holds(&Campaign::open_read_only(path).unwrap())
@@ -77,10 +85,7 @@ fn holds(path: &Path) -> (usize, Vec<String>, Vec<String>, usize) {
 #[test]
 fn item_9_file_merge_a_copy_lands_its_entries_shows_the_conflict_and_checks_what_came_in() {
     let (dir, data) = gui_support::folder();
-    let club = dir.path().join("club.xenolog");
-    let laptop = dir.path().join("laptop.xenolog");
-    organiser(&club);
-    std::fs::copy(&club, &laptop).unwrap();
+    let (club, laptop) = organiser_and_laptop(dir.path());
     {
         let mut c = Campaign::open(&club).unwrap();
         retire(&mut c, "Pte Yates");
@@ -354,10 +359,7 @@ fn item_9_should_7_the_open_battle_played_on_in_both_copies_shows_the_other_line
 #[test]
 fn item_9_merge_a_copy_runs_on_a_worker_with_a_merging_notice_then_the_result() {
     let (dir, data) = gui_support::folder();
-    let club = dir.path().join("club.xenolog");
-    let laptop = dir.path().join("laptop.xenolog");
-    organiser(&club);
-    std::fs::copy(&club, &laptop).unwrap();
+    let (club, laptop) = organiser_and_laptop(dir.path());
     {
         let mut l = Campaign::open(&laptop).unwrap();
         l.add_model(1, "Pte Walsh", "rifleman").unwrap();
