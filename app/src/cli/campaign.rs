@@ -12,9 +12,7 @@ use serde_json::{Value, json};
 use xenolog_engine::campaign::{
     CampaignEvent, CampaignState, Casualties, ModelId, ModelSheet, RosterId, Status, why_not_buy,
 };
-use xenolog_saves::{
-    Campaign, CampaignFail, DiceMode, SeatPick, describe, faction_name, kind_name,
-};
+use xenolog_saves::{Campaign, CampaignFail, DiceMode, SeatPick, describe, faction_name};
 
 use super::{Fail, Out, json_line, line, open_ro, open_rw};
 
@@ -282,18 +280,12 @@ fn model_of(state: &CampaignState, text: &str) -> Out<ModelId> {
     }
 }
 
-fn faction_of(state: &CampaignState, m: &ModelSheet) -> String {
-    state
-        .roster(m.roster)
-        .map_or_else(String::new, |r| r.faction.clone())
-}
-
 fn model_row(state: &CampaignState, m: &ModelSheet) -> String {
     format!(
         "  {:>3}  {:<22} {:<16} {:<13} EP {}/{}  perception +{}  battles {}  kills {}  skills: {}",
         m.id,
         m.name,
-        kind_name(&faction_of(state, m), &m.kind),
+        xenolog_report::model_kind(state, m),
         m.status.word(),
         m.unspent(),
         m.earned,
@@ -310,7 +302,7 @@ fn model_json(state: &CampaignState, m: &ModelSheet) -> Value {
         o.insert("unspent".into(), json!(m.unspent()));
         o.insert(
             "kind_name".into(),
-            json!(kind_name(&faction_of(state, m), &m.kind)),
+            json!(xenolog_report::model_kind(state, m)),
         );
     }
     v

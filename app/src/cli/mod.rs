@@ -1159,20 +1159,25 @@ fn autoplay(at: BattleRef, steps: u64, seed: u64, json: bool, out: &mut dyn Writ
             report_entry(b.as_ref(), id, true, out)?;
         }
     }
-    let result = b.outcome().map(|o| o.summary);
+    autoplayed(played, b.outcome().map(|o| o.summary), json, out)
+}
+
+/// What `autoplay` says at the end, on a file or over a server: how many
+/// commands it played, and the battle's result if it is over.
+fn autoplayed(played: u64, result: Option<String>, json: bool, out: &mut dyn Write) -> Out {
     if json {
-        json_line(out, &json!({"played": played, "outcome": result}))
-    } else {
-        line(
-            out,
-            format!(
-                "played {played} commands; {}",
-                result
-                    .map(|r| format!("the battle is over: {r}"))
-                    .unwrap_or_else(|| "the battle goes on".into())
-            ),
-        )
+        return json_line(out, &json!({"played": played, "outcome": result}));
     }
+    line(
+        out,
+        format!(
+            "played {played} commands; {}",
+            result.map_or_else(
+                || "the battle goes on".into(),
+                |r| format!("the battle is over: {r}")
+            )
+        ),
+    )
 }
 
 fn move_cursor(
