@@ -176,12 +176,7 @@ enum Cmd {
     /// The full state at the cursor or at any entry.
     State {
         #[command(flatten)]
-        at: BattleRef,
-        /// Entry number (default: the cursor); `start` for the setup.
-        #[arg(long)]
-        at_entry: Option<String>,
-        #[command(flatten)]
-        view: ViewArg,
+        at: Moment,
         #[arg(long)]
         json: bool,
     },
@@ -221,11 +216,7 @@ enum Cmd {
     /// Save the board at the cursor (or an entry) as an SVG picture.
     Picture {
         #[command(flatten)]
-        at: BattleRef,
-        #[arg(long)]
-        at_entry: Option<String>,
-        #[command(flatten)]
-        view: ViewArg,
+        at: Moment,
         #[arg(long)]
         out: PathBuf,
     },
@@ -236,6 +227,34 @@ enum Cmd {
     /// battle (with your nonce), list campaigns and battles, watch, download.
     #[command(subcommand)]
     Club(club::ClubCmd),
+}
+
+/// A moment of a battle as one seat (or everyone) sees it: `state` and
+/// `picture`.
+#[derive(Args, Debug)]
+struct Moment {
+    #[command(flatten)]
+    at: BattleRef,
+    /// Entry number (default: the cursor); `start` for the setup.
+    #[arg(long)]
+    at_entry: Option<String>,
+    #[command(flatten)]
+    view: ViewArg,
+}
+
+impl Moment {
+    /// The battle from its campaign file, the entry named (`None`: the
+    /// setup) and whose view.
+    fn open(&self) -> Out<(Box<dyn Battle>, Option<EntryId>, Viewer)> {
+        let c = open_ro(&self.at.file)?;
+        let b = load(&c, self.at.battle)?;
+        let at_id = match &self.at_entry {
+            Some(t) => parse_at(b.as_ref(), t)?,
+            None => b.cursor(),
+        };
+        let viewer = self.view.viewer(&*b)?;
+        Ok((b, at_id, viewer))
+    }
 }
 
 /// Whose view to show.
@@ -597,7 +616,7 @@ fn server_ref(cmd: &Cmd) -> Option<(&'static str, &BattleRef)> {
         Cmd::Legal { at, .. } => ("legal", at),
         Cmd::Play { at, .. } => ("play", at),
         Cmd::Autoplay { at, .. } => ("autoplay", at),
-        Cmd::State { at, .. } => ("state", at),
+        Cmd::State { at, .. } => ("state", &at.at),
         Cmd::Log { at, .. } => ("log", at),
         Cmd::Undo { at, .. } => ("undo", at),
         Cmd::Redo { at, .. } => ("redo", at),
@@ -606,7 +625,7 @@ fn server_ref(cmd: &Cmd) -> Option<(&'static str, &BattleRef)> {
         Cmd::Switch { at, .. } => ("switch", at),
         Cmd::RenameBranch { at, .. } => ("rename-branch", at),
         Cmd::Export { at, .. } => ("export", at),
-        Cmd::Picture { at, .. } => ("picture", at),
+        Cmd::Picture { at, .. } => ("picture", &at.at),
         _ => return None,
     };
     named.1.server.is_some().then_some(named)
@@ -617,12 +636,9 @@ fn run_remote(cmd: Cmd, out: &mut dyn Write) -> Out {
     match cmd {
         Cmd::Legal { at, view, json } => remote::legal(&at, &view, json, out),
         Cmd::Play { at, script, json } => remote::play(&at, &script, json, out),
-        Cmd::State {
-            at,
-            at_entry,
-            view,
-            json,
-        } => remote::state(&at, at_entry.as_deref(), &view, json, out),
+        Cmd::State { at, json } => {
+            remote::state(&at.at, at.at_entry.as_deref(), &at.view, json, out)
+        }
         Cmd::Log { at, view, json } => remote::log(&at, &view, json, out),
         Cmd::Autoplay {
             at,
@@ -835,19 +851,9 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
             )
         }
         Cmd::Log { at, view, json } => log(at, &view, json, out),
-        Cmd::State {
-            at,
-            at_entry,
-            view,
-            json,
-        } => {
-            let c = open_ro(&at.file)?;
-            let b = load(&c, at.battle)?;
-            let at_id = match at_entry {
-                Some(t) => parse_at(b.as_ref(), &t)?,
-                None => b.cursor(),
-            };
-            let state = b.state_json_as(at_id, view.viewer(&*b)?);
+        Cmd::State { at, json } => {
+            let (b, at_id, viewer) = at.open()?;
+            let state = b.state_json_as(at_id, viewer);
             if json {
                 json_line(out, &state)
             } else {
@@ -889,19 +895,9 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
         Cmd::Report(args) => report::report(args, out),
         Cmd::Serve(args) => club::serve(args, out),
         Cmd::Club(c) => club::club(c, out),
-        Cmd::Picture {
-            at,
-            at_entry,
-            view,
-            out: dest,
-        } => {
-            let c = open_ro(&at.file)?;
-            let b = load(&c, at.battle)?;
-            let at_id = match at_entry {
-                Some(t) => parse_at(b.as_ref(), &t)?,
-                None => b.cursor(),
-            };
-            let svg = b.scene_at_as(at_id, view.viewer(&*b)?).to_svg();
+        Cmd::Picture { at, out: dest } => {
+            let (b, at_id, viewer) = at.open()?;
+            let svg = b.scene_at_as(at_id, viewer).to_svg();
             xenolog_saves::write_atomically(&dest, svg.as_bytes())?;
             line(
                 out,
