@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod gui;
+pub mod private;
 
 /// A seed from the clock, for a battle started without one (the app's New
 /// battle form shows it, so it can be noted; the command line prints it).

@@ -6,15 +6,15 @@
 //! The files are set up in-process through the store; everything the test
 //! asserts about goes through the real `xenolog` binary.
 
+#[path = "support/copies.rs"]
+mod copies;
 #[path = "support/cli.rs"]
 mod support;
 use support::{ok, xenolog};
 
 use std::path::{Path, PathBuf};
 
-use serde_json::json;
-use xenolog_engine::campaign::{CampaignEvent, Status};
-use xenolog_saves::{Campaign, DiceMode, SeatPick};
+use xenolog_saves::Campaign;
 
 struct Copies {
     _dir: tempfile::TempDir,
@@ -32,17 +32,11 @@ fn copies() -> Copies {
     let dir = tempfile::tempdir().unwrap();
     let organiser = dir.path().join("club.xenolog");
     let laptop = dir.path().join("laptop.xenolog");
-    {
-        let mut c = Campaign::create(&organiser, "Hollow Farm").unwrap();
-        let unit = c.add_roster("Wyvern Platoon", "unit").unwrap();
-        let daleks = c.add_roster("Skaro Vanguard", "daleks").unwrap();
-        for name in ["Sgt Benton", "Pte Yates", "Pte Harris", "Pte Osgood"] {
-            c.add_model(unit, name, "rifleman").unwrap();
-        }
-        for name in ["Dalek Kaan", "Dalek Sec"] {
-            c.add_model(daleks, name, "dalek").unwrap();
-        }
-    }
+    copies::organiser(
+        &organiser,
+        &["Sgt Benton", "Pte Yates", "Pte Harris", "Pte Osgood"],
+        &["Dalek Kaan", "Dalek Sec"],
+    );
     std::fs::copy(&organiser, &laptop).unwrap();
     Copies {
         _dir: dir,
@@ -51,67 +45,14 @@ fn copies() -> Copies {
     }
 }
 
-/// A roster battle of every fit model, played to its end by ending cards
-/// (everyone survives); returns its id.
+/// A roster battle of every fit model played to its end in the file at
+/// `path`; its id.
 fn peaceful_battle(path: &Path, seed: u64) -> i64 {
-    let mut c = Campaign::open(path).unwrap();
-    let st = c.campaign_state().unwrap();
-    let fit = |r: u32| -> Vec<u32> {
-        st.models
-            .iter()
-            .filter(|m| m.roster == r && m.status == Status::Fit)
-            .map(|m| m.id)
-            .collect()
-    };
-    let picks = [
-        SeatPick {
-            seat: 0,
-            roster: 1,
-            models: fit(1),
-        },
-        SeatPick {
-            seat: 1,
-            roster: 2,
-            models: fit(2),
-        },
-    ];
-    let id = c
-        .new_roster_battle(
-            seed,
-            &json!({"scenario": "skirmish"}),
-            &picks,
-            "",
-            DiceMode::Rolled,
-            false,
-        )
-        .unwrap();
-    let mut b = c.load_battle(id).unwrap();
-    for _ in 0..3000 {
-        if b.outcome().is_some() {
-            return id;
-        }
-        let legal = b.legal();
-        let l = legal
-            .iter()
-            .find(|l| l.text.contains("end the card"))
-            .or(legal.first())
-            .unwrap()
-            .clone();
-        c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
-    }
-    panic!("battle {id} did not end");
+    copies::peaceful_battle(&mut Campaign::open(path).unwrap(), seed)
 }
 
 fn earned(path: &Path, name: &str) -> u32 {
-    Campaign::open_read_only(path)
-        .unwrap()
-        .campaign_state()
-        .unwrap()
-        .models
-        .iter()
-        .find(|m| m.name == name)
-        .unwrap()
-        .earned
+    copies::earned(&Campaign::open_read_only(path).unwrap(), name)
 }
 
 #[test]
@@ -147,13 +88,7 @@ fn item_9_xenolog_campaign_merge_lands_both_copies_and_lists_the_conflict() {
     peaceful_battle(&k.organiser, 7);
     std::fs::copy(&k.organiser, &k.laptop).unwrap();
     let buy = |path: &Path, model: u32, skill: &str| {
-        Campaign::open(path)
-            .unwrap()
-            .record(CampaignEvent::SkillBought {
-                model,
-                skill: skill.into(),
-            })
-            .unwrap();
+        copies::buy(&mut Campaign::open(path).unwrap(), model, skill);
     };
     buy(&k.organiser, 1, "crack_shot");
     buy(&k.laptop, 1, "super_fast");

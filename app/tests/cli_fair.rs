@@ -7,6 +7,8 @@
 //! The club battle is made in-process through the store (as the server will
 //! make it); everything asserted goes through the real `xenolog` binary.
 
+#[path = "support/club_race.rs"]
+mod club_race;
 #[path = "support/cli.rs"]
 mod support;
 use support::{ok, xenolog};
@@ -14,17 +16,14 @@ use support::{ok, xenolog};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use serde_json::{Value, json};
-use xenolog_engine::Actor;
-use xenolog_engine::fair::{Bytes32, SeatNonce, hex};
-use xenolog_saves::{Campaign, DiceMode};
+use serde_json::Value;
+use xenolog_engine::fair::{Bytes32, hex};
+use xenolog_saves::Campaign;
 use xenolog_schema::battle_file::{read_battle_file, write_battle_file};
 
 const SECRET: Bytes32 = [0x5e; 32];
 
-fn nonce(seat: u8) -> Bytes32 {
-    [0xa0 + seat; 32]
-}
+use club_race::nonce;
 
 struct Club {
     dir: tempfile::TempDir,
@@ -36,24 +35,7 @@ fn club(revealed: bool) -> (Club, i64) {
     let dir = tempfile::tempdir().unwrap();
     let campaign = dir.path().join("club.xenolog");
     let mut c = Campaign::create(&campaign, "Club").unwrap();
-    let nonces = (0..2)
-        .map(|s| SeatNonce {
-            seat: Actor(s),
-            nonce: nonce(s),
-            absent: s == 1,
-        })
-        .collect();
-    let id = c
-        .new_club_battle(
-            "race",
-            &json!({"target": 15}),
-            "Club race",
-            DiceMode::Rolled,
-            false,
-            &SECRET,
-            nonces,
-        )
-        .unwrap();
+    let id = club_race::club_race(&mut c, &SECRET, 15, &[1]);
     let mut b = c.load_battle(id).unwrap();
     let mut i = 0;
     while b.outcome().is_none() {

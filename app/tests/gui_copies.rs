@@ -8,15 +8,18 @@
 //! campaign, another campaign and the campaign's own file are refused in
 //! words, and nothing changes.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use serde_json::json;
 use xenolog::gui;
-use xenolog_engine::campaign::CampaignEvent;
 use xenolog_saves::{Campaign, DiceMode};
+
+#[path = "support/copies.rs"]
+mod copies;
+use copies::retire;
 
 #[path = "gui_app/support.rs"]
 #[allow(dead_code)]
@@ -38,9 +41,21 @@ fn opened(
 }
 
 /// File > Merge a copy… (the dialog answers with the next path): the notice
-/// it leaves on top.
+/// it leaves on top once the merge has ended.
 fn merge_a_copy(h: &mut Harness<'_, App>) -> gui::dialogs::Notice {
     gui_support::menu(h, "File", "Merge a copy…");
+    until_merged(h)
+}
+
+/// Frames until the merge's worker has ended; the notice then on top.
+fn until_merged(h: &mut Harness<'_, App>) -> gui::dialogs::Notice {
+    let start = std::time::Instant::now();
+    while h.state().merging() && start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+        h.run();
+    }
+    h.run();
+    assert!(!h.state().merging(), "the merge did not end");
     h.state()
         .messages
         .notices()
@@ -51,48 +66,26 @@ fn merge_a_copy(h: &mut Harness<'_, App>) -> gui::dialogs::Notice {
 
 /// The organiser's campaign: Wyvern Platoon, Sgt Benton and Pte Yates.
 fn organiser(path: &Path) {
-    let mut c = Campaign::create(path, "Hollow Farm").unwrap();
-    let unit = c.add_roster("Wyvern Platoon", "unit").unwrap();
-    for name in ["Sgt Benton", "Pte Yates"] {
-        c.add_model(unit, name, "rifleman").unwrap();
-    }
+    copies::organiser(path, &["Sgt Benton", "Pte Yates"], &[]);
 }
 
-fn retire(c: &mut Campaign, name: &str) {
-    let model = c
-        .campaign_state()
-        .unwrap()
-        .models
-        .iter()
-        .find(|m| m.name == name)
-        .unwrap()
-        .id;
-    c.record(CampaignEvent::ModelRetired { model }).unwrap();
+/// The organiser's campaign file in `dir` and a laptop's copy of it.
+fn organiser_and_laptop(dir: &Path) -> (PathBuf, PathBuf) {
+    let (club, laptop) = (dir.join("club.xenolog"), dir.join("laptop.xenolog"));
+    organiser(&club);
+    std::fs::copy(&club, &laptop).unwrap();
+    (club, laptop)
 }
 
-/// What the campaign file holds: its log's length, the models' names and
-/// statuses, its battles' titles, the entries set aside.
+/// What the campaign file holds (`copies::holds`).
 fn holds(path: &Path) -> (usize, Vec<String>, Vec<String>, usize) {
-    let c = Campaign::open_read_only(path).unwrap();
-    let s = c.campaign_state().unwrap();
-    (
-        c.campaign_log().unwrap().len(),
-        s.models
-            .iter()
-            .map(|m| format!("{} ({})", m.name, m.status.word()))
-            .collect(),
-        c.battles().unwrap().into_iter().map(|b| b.title).collect(),
-        c.campaign_conflicts().unwrap().len(),
-    )
+    copies::holds(&Campaign::open_read_only(path).unwrap())
 }
 
 #[test]
 fn item_9_file_merge_a_copy_lands_its_entries_shows_the_conflict_and_checks_what_came_in() {
     let (dir, data) = gui_support::folder();
-    let club = dir.path().join("club.xenolog");
-    let laptop = dir.path().join("laptop.xenolog");
-    organiser(&club);
-    std::fs::copy(&club, &laptop).unwrap();
+    let (club, laptop) = organiser_and_laptop(dir.path());
     {
         let mut c = Campaign::open(&club).unwrap();
         retire(&mut c, "Pte Yates");
@@ -245,13 +238,7 @@ fn item_9_should_5_a_copy_upgraded_apart_merges_when_the_player_says_it_is_one_c
     assert!(n.text.contains("not a copy of this one"), "{n:?}");
     assert_eq!(holds(&club), before);
     gui_support::click(&mut h, "They are copies of one campaign: merge");
-    let n = h
-        .state()
-        .messages
-        .notices()
-        .last()
-        .cloned()
-        .expect("a notice");
+    let n = until_merged(&mut h);
     assert_eq!(n.title, "Merged laptop.xenolog", "{n:?}");
     assert!(
         n.text
@@ -362,4 +349,76 @@ fn item_9_should_7_the_open_battle_played_on_in_both_copies_shows_the_other_line
         .unwrap();
     assert_eq!(b.records().len(), on_disk + 1);
     assert_eq!(b.current_branch(), 0);
+}
+
+/// Session 19: File > Merge a copy… runs on a worker thread (a large copy
+/// froze the window): while it runs the window goes on drawing, a
+/// "Merging…" notice says so and the campaign is shown read-only, the file
+/// as it was; when it ends that notice gives way to the result's, the
+/// campaign is writable again and its battles are read again.
+#[test]
+fn item_9_merge_a_copy_runs_on_a_worker_with_a_merging_notice_then_the_result() {
+    let (dir, data) = gui_support::folder();
+    let (club, laptop) = organiser_and_laptop(dir.path());
+    {
+        let mut l = Campaign::open(&laptop).unwrap();
+        l.add_model(1, "Pte Walsh", "rifleman").unwrap();
+        l.new_battle(
+            "race",
+            5,
+            &json!({"target": 1_000}),
+            "Race on the laptop",
+            DiceMode::Rolled,
+        )
+        .unwrap();
+    }
+    let before = holds(&club);
+    let mut h = opened(&club, &data, vec![Some(laptop.clone())]);
+    let hold = h.state_mut().hold_merges();
+    gui_support::menu(&mut h, "File", "Merge a copy…");
+    // The worker waits: frames go on being drawn meanwhile.
+    for _ in 0..3 {
+        h.run();
+    }
+    assert!(h.state().merging());
+    let n = h
+        .state()
+        .messages
+        .notices()
+        .last()
+        .cloned()
+        .expect("a notice");
+    assert_eq!(n.title, "Merging laptop.xenolog…", "{n:?}");
+    assert!(
+        h.get_all_by_label_contains("Merging laptop.xenolog…")
+            .next()
+            .is_some(),
+        "the notice is on screen"
+    );
+    assert_eq!(h.state().messages.status, "Merging laptop.xenolog…");
+    assert!(h.state().campaign.as_ref().unwrap().is_read_only());
+    assert_eq!(holds(&club), before, "nothing is written before it runs");
+    hold.release();
+    let n = until_merged(&mut h);
+    assert_eq!(n.title, "Merged laptop.xenolog", "{n:?}");
+    assert!(n.text.contains("1 entry of laptop.xenolog landed"), "{n:?}");
+    assert!(
+        h.state()
+            .messages
+            .notices()
+            .iter()
+            .all(|n| !n.title.starts_with("Merging")),
+        "{:?}",
+        h.state().messages.notices()
+    );
+    assert!(!h.state().campaign.as_ref().unwrap().is_read_only());
+    assert!(
+        h.state()
+            .battles
+            .iter()
+            .any(|b| b.title == "Race on the laptop")
+    );
+    let (_, models, battles, _) = holds(&club);
+    assert!(models.contains(&"Pte Walsh (fighting fit)".to_owned()));
+    assert_eq!(battles, ["Race on the laptop"]);
 }

@@ -31,7 +31,7 @@ mod roster_sheet;
 
 pub use luck::{DieRecord, Luck};
 pub use picture::svg_to_png;
-pub use roster_sheet::{roster_sheet_html, skills_words};
+pub use roster_sheet::{model_kind, roster_sheet_html, skills_words};
 
 /// The formats a report is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

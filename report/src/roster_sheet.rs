@@ -25,6 +25,12 @@ pub fn skills_words(m: &ModelSheet) -> String {
         .join(", ")
 }
 
+/// A model's type in words, in its roster's faction ("Rifleman").
+pub fn model_kind(state: &CampaignState, m: &ModelSheet) -> String {
+    let faction = state.roster(m.roster).map_or("", |r| r.faction.as_str());
+    kind_name(faction, &m.kind)
+}
+
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")

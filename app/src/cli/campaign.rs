@@ -12,9 +12,7 @@ use serde_json::{Value, json};
 use xenolog_engine::campaign::{
     CampaignEvent, CampaignState, Casualties, ModelId, ModelSheet, RosterId, Status, why_not_buy,
 };
-use xenolog_saves::{
-    Campaign, CampaignFail, DiceMode, SeatPick, describe, faction_name, kind_name,
-};
+use xenolog_saves::{Campaign, CampaignFail, DiceMode, SeatPick, describe, faction_name};
 
 use super::{Fail, Out, json_line, line, open_ro, open_rw};
 
@@ -167,12 +165,15 @@ pub(super) enum CampaignCmd {
     /// the other copy's battles are checked and copied over, the entries of
     /// both logs land in time order, and an entry that no longer validates
     /// there is a conflict, listed and set aside (kept, not applied). The
-    /// other copy is only read.
+    /// other copy is only read. Either copy may be a file or a campaign on
+    /// PostgreSQL, postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE#SCHEMA
+    /// (as `campaign copy` takes it).
     Merge {
-        /// This copy (the one written).
-        file: PathBuf,
-        /// The other copy of the same campaign.
-        theirs: PathBuf,
+        /// This copy (the one written): a file or postgres://...#SCHEMA.
+        file: String,
+        /// The other copy of the same campaign: a file or
+        /// postgres://...#SCHEMA.
+        theirs: String,
         /// The other file is a copy of this campaign although its uid
         /// differs (both copied from one file before copies kept one uid,
         /// and upgraded apart): merged only if their entries from before
@@ -279,18 +280,12 @@ fn model_of(state: &CampaignState, text: &str) -> Out<ModelId> {
     }
 }
 
-fn faction_of(state: &CampaignState, m: &ModelSheet) -> String {
-    state
-        .roster(m.roster)
-        .map_or_else(String::new, |r| r.faction.clone())
-}
-
 fn model_row(state: &CampaignState, m: &ModelSheet) -> String {
     format!(
         "  {:>3}  {:<22} {:<16} {:<13} EP {}/{}  perception +{}  battles {}  kills {}  skills: {}",
         m.id,
         m.name,
-        kind_name(&faction_of(state, m), &m.kind),
+        xenolog_report::model_kind(state, m),
         m.status.word(),
         m.unspent(),
         m.earned,
@@ -307,7 +302,7 @@ fn model_json(state: &CampaignState, m: &ModelSheet) -> Value {
         o.insert("unspent".into(), json!(m.unspent()));
         o.insert(
             "kind_name".into(),
-            json!(kind_name(&faction_of(state, m), &m.kind)),
+            json!(xenolog_report::model_kind(state, m)),
         );
     }
     v
@@ -732,13 +727,18 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
             same_campaign,
             json,
         } => {
+            let (file, theirs) = (copy::Side::parse(&file)?, copy::Side::parse(&theirs)?);
             if file == theirs {
                 return Err(Fail::usage(
                     "merge a campaign with another copy of it, not with itself",
                 ));
             }
-            let mut c = open_rw(&file)?;
-            let m = c.merge_with(&theirs, xenolog_saves::MergeOptions { same_campaign })?;
+            // The other copy first: one that cannot be opened (a bad URL, no
+            // such schema or file) is refused before this copy is opened
+            // for writing, so nothing is written.
+            let other = theirs.open_theirs()?;
+            let mut c = file.open_ours()?;
+            let m = c.merge_with(&other, xenolog_saves::MergeOptions { same_campaign })?;
             if json {
                 return json_line(
                     out,
@@ -750,8 +750,8 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
                 out,
                 format!(
                     "merged {} into {}: {} entr{} landed, {} battle entr{} in battles played on in both copies, {} battle{} copied, {} conflict{} set aside",
-                    theirs.display(),
-                    file.display(),
+                    theirs.words(),
+                    file.words(),
                     m.added,
                     if m.added == 1 { "y" } else { "ies" },
                     m.grafted,

@@ -40,7 +40,7 @@ impl Side {
     }
 
     /// In words, without a password.
-    fn words(&self) -> String {
+    pub(super) fn words(&self) -> String {
         match self {
             Side::File(p) => p.display().to_string(),
             Side::Postgres { url, schema } => {
@@ -52,6 +52,26 @@ impl Side {
     fn open_source(&self) -> Out<Campaign> {
         Ok(match self {
             Side::File(p) => Campaign::open_read_only(p)?,
+            Side::Postgres { url, schema } => Campaign::open_postgres(url, schema)?,
+        })
+    }
+
+    /// Open for a merge's other copy: only read (a schema through a
+    /// read-only session, as `verify` opens one), so that copy is never
+    /// upgraded, sealed or written.
+    pub(super) fn open_theirs(&self) -> Out<Campaign> {
+        Ok(match self {
+            Side::File(p) => Campaign::open_read_only(p)?,
+            Side::Postgres { url, schema } => {
+                super::super::club_verify::open_campaign(url, schema)?
+            }
+        })
+    }
+
+    /// Open for writing: the copy a merge writes.
+    pub(super) fn open_ours(&self) -> Out<Campaign> {
+        Ok(match self {
+            Side::File(p) => Campaign::open(p)?,
             Side::Postgres { url, schema } => Campaign::open_postgres(url, schema)?,
         })
     }

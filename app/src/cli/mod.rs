@@ -176,12 +176,7 @@ enum Cmd {
     /// The full state at the cursor or at any entry.
     State {
         #[command(flatten)]
-        at: BattleRef,
-        /// Entry number (default: the cursor); `start` for the setup.
-        #[arg(long)]
-        at_entry: Option<String>,
-        #[command(flatten)]
-        view: ViewArg,
+        at: Moment,
         #[arg(long)]
         json: bool,
     },
@@ -221,11 +216,7 @@ enum Cmd {
     /// Save the board at the cursor (or an entry) as an SVG picture.
     Picture {
         #[command(flatten)]
-        at: BattleRef,
-        #[arg(long)]
-        at_entry: Option<String>,
-        #[command(flatten)]
-        view: ViewArg,
+        at: Moment,
         #[arg(long)]
         out: PathBuf,
     },
@@ -236,6 +227,34 @@ enum Cmd {
     /// battle (with your nonce), list campaigns and battles, watch, download.
     #[command(subcommand)]
     Club(club::ClubCmd),
+}
+
+/// A moment of a battle as one seat (or everyone) sees it: `state` and
+/// `picture`.
+#[derive(Args, Debug)]
+struct Moment {
+    #[command(flatten)]
+    at: BattleRef,
+    /// Entry number (default: the cursor); `start` for the setup.
+    #[arg(long)]
+    at_entry: Option<String>,
+    #[command(flatten)]
+    view: ViewArg,
+}
+
+impl Moment {
+    /// The battle from its campaign file, the entry named (`None`: the
+    /// setup) and whose view.
+    fn open(&self) -> Out<(Box<dyn Battle>, Option<EntryId>, Viewer)> {
+        let c = open_ro(&self.at.file)?;
+        let b = load(&c, self.at.battle)?;
+        let at_id = match &self.at_entry {
+            Some(t) => parse_at(b.as_ref(), t)?,
+            None => b.cursor(),
+        };
+        let viewer = self.view.viewer(&*b)?;
+        Ok((b, at_id, viewer))
+    }
 }
 
 /// Whose view to show.
@@ -597,7 +616,7 @@ fn server_ref(cmd: &Cmd) -> Option<(&'static str, &BattleRef)> {
         Cmd::Legal { at, .. } => ("legal", at),
         Cmd::Play { at, .. } => ("play", at),
         Cmd::Autoplay { at, .. } => ("autoplay", at),
-        Cmd::State { at, .. } => ("state", at),
+        Cmd::State { at, .. } => ("state", &at.at),
         Cmd::Log { at, .. } => ("log", at),
         Cmd::Undo { at, .. } => ("undo", at),
         Cmd::Redo { at, .. } => ("redo", at),
@@ -606,7 +625,7 @@ fn server_ref(cmd: &Cmd) -> Option<(&'static str, &BattleRef)> {
         Cmd::Switch { at, .. } => ("switch", at),
         Cmd::RenameBranch { at, .. } => ("rename-branch", at),
         Cmd::Export { at, .. } => ("export", at),
-        Cmd::Picture { at, .. } => ("picture", at),
+        Cmd::Picture { at, .. } => ("picture", &at.at),
         _ => return None,
     };
     named.1.server.is_some().then_some(named)
@@ -617,12 +636,9 @@ fn run_remote(cmd: Cmd, out: &mut dyn Write) -> Out {
     match cmd {
         Cmd::Legal { at, view, json } => remote::legal(&at, &view, json, out),
         Cmd::Play { at, script, json } => remote::play(&at, &script, json, out),
-        Cmd::State {
-            at,
-            at_entry,
-            view,
-            json,
-        } => remote::state(&at, at_entry.as_deref(), &view, json, out),
+        Cmd::State { at, json } => {
+            remote::state(&at.at, at.at_entry.as_deref(), &at.view, json, out)
+        }
         Cmd::Log { at, view, json } => remote::log(&at, &view, json, out),
         Cmd::Autoplay {
             at,
@@ -835,19 +851,9 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
             )
         }
         Cmd::Log { at, view, json } => log(at, &view, json, out),
-        Cmd::State {
-            at,
-            at_entry,
-            view,
-            json,
-        } => {
-            let c = open_ro(&at.file)?;
-            let b = load(&c, at.battle)?;
-            let at_id = match at_entry {
-                Some(t) => parse_at(b.as_ref(), &t)?,
-                None => b.cursor(),
-            };
-            let state = b.state_json_as(at_id, view.viewer(&*b)?);
+        Cmd::State { at, json } => {
+            let (b, at_id, viewer) = at.open()?;
+            let state = b.state_json_as(at_id, viewer);
             if json {
                 json_line(out, &state)
             } else {
@@ -889,19 +895,9 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
         Cmd::Report(args) => report::report(args, out),
         Cmd::Serve(args) => club::serve(args, out),
         Cmd::Club(c) => club::club(c, out),
-        Cmd::Picture {
-            at,
-            at_entry,
-            view,
-            out: dest,
-        } => {
-            let c = open_ro(&at.file)?;
-            let b = load(&c, at.battle)?;
-            let at_id = match at_entry {
-                Some(t) => parse_at(b.as_ref(), &t)?,
-                None => b.cursor(),
-            };
-            let svg = b.scene_at_as(at_id, view.viewer(&*b)?).to_svg();
+        Cmd::Picture { at, out: dest } => {
+            let (b, at_id, viewer) = at.open()?;
+            let svg = b.scene_at_as(at_id, viewer).to_svg();
             xenolog_saves::write_atomically(&dest, svg.as_bytes())?;
             line(
                 out,
@@ -1159,20 +1155,25 @@ fn autoplay(at: BattleRef, steps: u64, seed: u64, json: bool, out: &mut dyn Writ
             report_entry(b.as_ref(), id, true, out)?;
         }
     }
-    let result = b.outcome().map(|o| o.summary);
+    autoplayed(played, b.outcome().map(|o| o.summary), json, out)
+}
+
+/// What `autoplay` says at the end, on a file or over a server: how many
+/// commands it played, and the battle's result if it is over.
+fn autoplayed(played: u64, result: Option<String>, json: bool, out: &mut dyn Write) -> Out {
     if json {
-        json_line(out, &json!({"played": played, "outcome": result}))
-    } else {
-        line(
-            out,
-            format!(
-                "played {played} commands; {}",
-                result
-                    .map(|r| format!("the battle is over: {r}"))
-                    .unwrap_or_else(|| "the battle goes on".into())
-            ),
-        )
+        return json_line(out, &json!({"played": played, "outcome": result}));
     }
+    line(
+        out,
+        format!(
+            "played {played} commands; {}",
+            result.map_or_else(
+                || "the battle goes on".into(),
+                |r| format!("the battle is over: {r}")
+            )
+        ),
+    )
 }
 
 fn move_cursor(
@@ -1257,9 +1258,14 @@ fn log(at: BattleRef, view: &ViewArg, json: bool, out: &mut dyn Write) -> Out {
     let line_ids = b.path_to(b.head(b.current_branch()));
     let cursor = b.cursor();
     let mut during = b.flow_at(None);
+    let secret = if json {
+        c.fair_secret(at.battle)?
+    } else {
+        None
+    };
     for t in b.entry_texts_as(&line_ids, viewer) {
         if json {
-            json_line(out, &serde_json::to_value(&t).unwrap_or(Value::Null))?;
+            json_line(out, &entry_json(&*b, &t, secret.as_ref()))?;
         } else {
             let mark = if Some(t.id) == cursor { "> " } else { "  " };
             line(out, format!("{mark}{}", entry_line(&t, &during)))?;
@@ -1275,6 +1281,24 @@ fn log(at: BattleRef, view: &ViewArg, json: bool, out: &mut dyn Write) -> Out {
         }
     }
     Ok(())
+}
+
+/// An entry of `log --json` with the keys a club server's entry lines carry
+/// (`server/src/lens.rs`), so a script reads a file's log and a server's
+/// alike: `parent`, the entry it follows (null: the setup), and `receipt`,
+/// the entry's chain keyed by the club's secret (DESIGN 5.4) when the
+/// battle is a downloaded club battle whose secret is revealed, else null.
+fn entry_json(b: &dyn Battle, t: &xenolog_engine::EntryText, secret: Option<&Bytes32>) -> Value {
+    let mut entry = serde_json::to_value(t).unwrap_or(Value::Null);
+    if let Value::Object(e) = &mut entry {
+        let r = b.records().get(t.id as usize);
+        e.insert("parent".into(), json!(r.and_then(|r| r.parent)));
+        let receipt = secret
+            .zip(r)
+            .map(|(s, r)| fair::hex(&fair::receipt(s, &r.chain)));
+        e.insert("receipt".into(), json!(receipt));
+    }
+    entry
 }
 
 /// What the log says about the battle as a whole: strict or how often it was

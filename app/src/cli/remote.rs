@@ -73,52 +73,16 @@ pub(super) fn default_token_file(dir: &Path, addr: &ServerAddr) -> PathBuf {
     dir.join(format!("token-{}", addr.file_part()))
 }
 
-/// Make a folder (and its parents) for the club files; the folder itself
-/// readable by its owner only (mode 0700 on Unix) when this makes it.
+/// Make a folder (and its parents) for the club files, private to its
+/// owner when this makes it (`crate::private`).
 pub(super) fn private_dir(dir: &Path) -> Out {
-    let made = !dir.exists();
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Fail::usage(format!("cannot make the folder {}: {e}", dir.display())))?;
-    #[cfg(unix)]
-    if made {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
-            .map_err(|e| Fail::usage(format!("cannot make {} private: {e}", dir.display())))?;
-    }
-    Ok(())
+    crate::private::private_dir(dir).map_err(Fail::usage)
 }
 
-/// Write a secret file readable by its owner only (mode 0600 on Unix),
-/// atomically.
+/// Write a secret file readable by its owner only, atomically
+/// (`crate::private`).
 pub(super) fn write_secret(path: &Path, text: &str) -> Out {
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        private_dir(parent)?;
-    }
-    // The whole name plus the process id: `with_extension` would cut at the
-    // last dot, so `nonce-127.0.0.1_8470-b3-s0` and `-s1` (or the tokens of
-    // club.example.org and .net) would share one temporary file.
-    let mut tmp_name = path.file_name().unwrap_or_default().to_owned();
-    tmp_name.push(format!(".{}.part", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let write = || -> std::io::Result<()> {
-        let mut o = std::fs::OpenOptions::new();
-        o.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            o.mode(0o600);
-        }
-        let mut f = o.open(&tmp)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
-        }
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    };
-    write().map_err(|e| Fail::usage(format!("cannot write {}: {e}", path.display())))
+    crate::private::write_private(path, text).map_err(Fail::usage)
 }
 
 /// The token to say hello with: `XENOLOG_TOKEN`, else `--token-file`, else
@@ -721,17 +685,5 @@ pub(super) fn autoplay(
         .as_ref()
         .and_then(|o| o["summary"].as_str().map(str::to_owned));
     c.close();
-    if json {
-        json_line(out, &json!({"played": played, "outcome": result}))
-    } else {
-        line(
-            out,
-            format!(
-                "played {played} commands; {}",
-                result
-                    .map(|r| format!("the battle is over: {r}"))
-                    .unwrap_or_else(|| "the battle goes on".into())
-            ),
-        )
-    }
+    super::autoplayed(played, result, json, out)
 }

@@ -71,6 +71,10 @@ pub struct App {
     pub prefs: Prefs,
     /// The open campaign file's check on a worker thread (issue 30 item 9).
     trust: super::trust::TrustCheck,
+    /// File > Merge a copy… on a worker thread, while it runs (session 19).
+    merging: Option<super::merge::MergeJob>,
+    /// Merges wait for this before they begin (the UI tests).
+    merge_hold: Option<super::merge::Hold>,
     files: Box<dyn FileDialogs>,
     pub campaign: Option<Box<dyn CampaignStore>>,
     pub battles: Vec<BattleSummary>,
@@ -128,6 +132,8 @@ impl App {
             .map(|d| d.join("club"));
         let mut app = Self {
             trust: Default::default(),
+            merging: None,
+            merge_hold: None,
             club: Default::default(),
             club_dir,
             look: Look::new(prefs.zoom),
@@ -429,6 +435,17 @@ impl App {
             .map_or_else(String::new, |c| c.host().to_owned())
     }
 
+    /// Whether a merge (File > Merge a copy…) still runs on its worker.
+    pub fn merging(&self) -> bool {
+        self.merging.is_some()
+    }
+
+    /// From now on every merge waits before it begins until the returned
+    /// hold is released (the UI tests: a frame is seen while it runs).
+    pub fn hold_merges(&mut self) -> super::merge::Hold {
+        self.merge_hold.get_or_insert_with(Default::default).clone()
+    }
+
     /// Whether the open campaign's check (issue 30 item 9) still runs.
     pub fn trust_running(&self) -> bool {
         self.trust.running()
@@ -466,21 +483,68 @@ impl App {
 
     /// File > Merge a copy… (issue 30 item 9): the other copy merged into
     /// the open campaign file through the store (as `xenolog campaign
-    /// merge`); what landed and what was set aside said in a notice; then
-    /// the campaign's battles not yet verified here (those copied over or
-    /// grown) are checked in the background, as on opening.
+    /// merge`), on a worker thread (session 19): the campaign is shown
+    /// read-only meanwhile, with a "Merging…" notice ([`super::merge`]).
     fn merge_copy(&mut self, path: &Path, same_campaign: bool) {
         // The open battle's position first: the merge may add to its line.
         self.flush_position();
-        let Some(c) = self.campaign.as_mut() else {
-            self.notice(
-                "The copy was not merged",
-                "Open the campaign file to merge the copy into first.",
-            );
+        let refused = |why: String| Notice::new("The copy was not merged", why);
+        let file = match (&self.campaign, &self.merging) {
+            (_, Some(_)) => Err("Another copy is being merged: wait for it to end.".to_owned()),
+            (None, None) => Err("Open the campaign file to merge the copy into first.".into()),
+            (Some(c), None) => super::merge::file_to_merge_into(&**c),
+        };
+        let file = match file {
+            Ok(f) => f,
+            Err(why) => return self.messages.push_notice(refused(why)),
+        };
+        // The app lets go of the file (the worker writes it) and shows it
+        // read-only until the merge ends.
+        match store::open_store(&file, true) {
+            Ok(read_only) => self.campaign = Some(read_only),
+            Err(e) => return self.messages.push_notice(refused(e.message)),
+        }
+        let hold = self.merge_hold.clone();
+        self.merging = Some(super::merge::MergeJob::start(
+            file,
+            path.to_owned(),
+            same_campaign,
+            hold,
+            &self.ctx,
+        ));
+        self.messages.status = super::merge::merging_title(path);
+        self.notice(
+            &super::merge::merging_title(path),
+            super::merge::MERGING_WORDS,
+        );
+    }
+
+    /// A merge's worker ended: the file open for writing again (if it is
+    /// still the campaign shown), the battles read again, what landed and
+    /// what was set aside said in a notice; then the campaign's battles not
+    /// yet verified here (those copied over or grown) are checked in the
+    /// background, as on opening.
+    fn poll_merge(&mut self) {
+        let Some(job) = &self.merging else { return };
+        let Some(done) = job.poll() else {
+            self.ctx.request_repaint_after(super::merge::POLL);
             return;
         };
-        match super::merge::merge(&mut **c, path, same_campaign) {
-            Ok(m) => {
+        let Some(job) = self.merging.take() else {
+            return;
+        };
+        let path = job.theirs.as_path();
+        let merging = super::merge::merging_title(path);
+        self.messages.retain_notices(|n| n.title != merging);
+        let shown = self.campaign.as_ref().and_then(|c| c.path()) == Some(job.file.as_path());
+        if shown {
+            match store::open_store(&job.file, false) {
+                Ok(c) => self.campaign = Some(c),
+                Err(e) => self.notice("The campaign stays open read-only", e.message),
+            }
+        }
+        match done.result {
+            Ok(m) if shown => {
                 let (title, words) = super::merge::words(&m, path);
                 self.reload_battles();
                 // Battles may have grown: the open one is read again.
@@ -489,21 +553,18 @@ impl App {
                 }
                 // After open_battle's "Opened …": the merge's line stays.
                 self.messages.status = super::merge::status(&m, path);
-                let file = self
-                    .campaign
-                    .as_ref()
-                    .and_then(|c| c.path())
-                    .map(Path::to_owned);
-                if let Some(p) = file {
-                    let book =
-                        super::trust::book_in(self.club_dir.as_deref().and_then(Path::parent));
-                    self.trust.start(&p, book, &self.ctx);
-                }
+                let book = super::trust::book_in(self.club_dir.as_deref().and_then(Path::parent));
+                self.trust.start(&job.file, book, &self.ctx);
+                self.notice(&title, words);
+            }
+            Ok(m) => {
+                let (title, words) = super::merge::words(&m, path);
                 self.notice(&title, words);
             }
             Err(e) => {
+                self.messages.status = "The copy was not merged".into();
                 let mut n = Notice::new("The copy was not merged", e);
-                if !same_campaign && c.file().is_some_and(|f| f.may_be_older_copy(path)) {
+                if !job.same_campaign && done.may_be_older_copy {
                     n.action = Some((
                         "They are copies of one campaign: merge".into(),
                         AppCommand::MergeSameCampaign(path.to_owned()),
@@ -1471,6 +1532,9 @@ impl App {
         for c in commands {
             self.apply(c);
         }
+        // After the frame is drawn: the "Merging…" notice is seen at least
+        // once, however fast the worker.
+        self.poll_merge();
         self.prefs.zoom = self.look.camera.zoom;
         let now = ui.input(|i| i.time);
         let pointer_down = ui.input(|i| i.pointer.any_down());

@@ -587,13 +587,7 @@ fn sheet_ui(
         });
         ui.label(format!(
             "{}, {}: EP {} unspent of {} earned, perception +{}, {} battles, {} kills; skills: {}",
-            kind_name(
-                &state
-                    .roster(m.roster)
-                    .map(|r| r.faction.clone())
-                    .unwrap_or_default(),
-                &m.kind
-            ),
+            xenolog_report::model_kind(state, m),
             m.status.word(),
             m.unspent(),
             m.earned,

@@ -22,7 +22,6 @@
 //! [`SeatBattle`]: xenolog_engine::seat::SeatBattle
 
 use std::collections::{BTreeMap, HashSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -221,48 +220,7 @@ pub fn token_file(dir: &Path, addr: &ServerAddr) -> PathBuf {
     dir.join(format!("token-{}", addr.file_part()))
 }
 
-/// Make the club folder, readable by its owner only when this makes it.
-fn private_dir(dir: &Path) -> Result<(), String> {
-    let made = !dir.exists();
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("cannot make the folder {}: {e}", dir.display()))?;
-    #[cfg(unix)]
-    if made {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
-            .map_err(|e| format!("cannot make {} private: {e}", dir.display()))?;
-    }
-    Ok(())
-}
-
-/// Write a file readable by its owner only (0600 on Unix), atomically.
-pub fn write_private(path: &Path, text: &str) -> Result<(), String> {
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        private_dir(parent)?;
-    }
-    let mut tmp_name = path.file_name().unwrap_or_default().to_owned();
-    tmp_name.push(format!(".{}.part", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let write = || -> std::io::Result<()> {
-        let mut o = std::fs::OpenOptions::new();
-        o.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            o.mode(0o600);
-        }
-        let mut f = o.open(&tmp)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
-        }
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    };
-    write().map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
+pub use crate::private::write_private;
 
 /// A club as the saved list keeps it: its address, and for a club with its
 /// own certificate the CA file it is checked against.
