@@ -11,10 +11,16 @@
 //! entries it made, so a crash can never leave entries without their id (a
 //! resend would then be decided twice) or an id without its entries.
 //!
-//! The ids live in `club_commands`, a table of server copies only, made by
-//! the first batch that records one (`CREATE TABLE IF NOT EXISTS`, in that
-//! batch's transaction). Nothing else reads it: a desktop Xenolog opening a
-//! server's campaign file ignores it.
+//! The ids live in `club_commands`, a table of server copies only: in a
+//! file, made by the first batch that records one (`CREATE TABLE IF NOT
+//! EXISTS`, in that batch's transaction); on PostgreSQL, made with the
+//! campaign (or at the first writable open of an older one), never by a
+//! batch (two processes making it at once collide in the catalog). Nothing
+//! else reads it: a desktop Xenolog opening a server's campaign ignores it.
+//!
+//! On PostgreSQL a batch is written in a few statements whatever its size
+//! (`pgbatch.rs`); the savepoint path below is SQLite's, and PostgreSQL's
+//! when those statements fail.
 
 use serde_json::Value;
 use xenolog_engine::{
@@ -396,13 +402,13 @@ impl Decided {
         }
         if stored != self.entries_before {
             return Err(stale(format!(
-                "decided after {} entries, {stored} in the file",
+                "decided after {} entries, {stored} stored",
                 self.entries_before
             )));
         }
         if branches as usize != self.branches_before {
             return Err(stale(format!(
-                "decided with {} branches, {branches} in the file",
+                "decided with {} branches, {branches} stored",
                 self.branches_before
             )));
         }
