@@ -87,6 +87,20 @@ fn stored(s: &Store, ids: &[BattleId]) -> Vec<i64> {
         .collect()
 }
 
+/// Each battle's entries are stored (counted past the store's rules), and
+/// reopened it loads as `battles` hold it and verifies: the campaign.
+fn stored_as_decided<'s>(s: &'s mut Store, battles: &Battles) -> &'s mut Campaign {
+    let ids: Vec<BattleId> = battles.iter().map(|(id, _)| *id).collect();
+    let want: Vec<i64> = battles
+        .iter()
+        .map(|(_, b)| b.records().len() as i64)
+        .collect();
+    assert_eq!(stored(s, &ids), want);
+    let c = s.reopen();
+    as_decided(c, battles);
+    c
+}
+
 /// Each battle as stored equals `battles` in memory, and verifies.
 fn as_decided(c: &Campaign, battles: &[(BattleId, Box<dyn Battle>)]) {
     for (id, b) in battles {
@@ -121,14 +135,7 @@ fn p5_a_batch_of_100_parts_over_10_battles_takes_5_round_trips_and_loads_as_deci
         "a batch of 100 parts ({entries} entries) over 10 battles"
     );
 
-    let ids: Vec<BattleId> = battles.iter().map(|(id, _)| *id).collect();
-    let want: Vec<i64> = battles
-        .iter()
-        .map(|(_, b)| b.records().len() as i64)
-        .collect();
-    assert_eq!(stored(&s, &ids), want);
-    let c = s.reopen();
-    as_decided(c, &battles);
+    let c = stored_as_decided(&mut s, &battles);
     // Every command id with its entries.
     for (id, _) in &battles {
         for k in 0..10 {
@@ -298,13 +305,7 @@ fn p5_a_batch_crossing_a_block_boundary_seals_the_block_in_its_transaction() {
         .one("SELECT MIN(seq) FROM entries WHERE battle = ?1", &[&ids[0]])
         .unwrap();
     assert_eq!(tail, 1024, "the tail starts after the block");
-    let want: Vec<i64> = battles
-        .iter()
-        .map(|(_, b)| b.records().len() as i64)
-        .collect();
-    assert_eq!(stored(&s, &ids), want);
-    let c = s.reopen();
-    as_decided(c, &battles);
+    stored_as_decided(&mut s, &battles);
 }
 
 #[test]
