@@ -71,6 +71,12 @@ fn rounds_with_seats(
     (out, seats)
 }
 
+/// Write `batch`; every part is written.
+fn all_written(c: &mut Campaign, batch: &[Decided]) {
+    let results = c.append_batch(batch).unwrap();
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+}
+
 /// Entries stored for each battle, read past the store's rules.
 fn stored(s: &Store, ids: &[BattleId]) -> Vec<i64> {
     let raw = s.raw();
@@ -120,7 +126,7 @@ fn p5_a_batch_of_100_parts_over_10_battles_takes_5_round_trips_and_loads_as_deci
     let mut battles = races(s.c(), 10, 100);
     // Once for the statements to be prepared on this connection.
     let warm = rounds(&mut battles, 1, "warm");
-    assert!(s.c().append_batch(&warm).unwrap().iter().all(Result::is_ok));
+    all_written(s.c(), &warm);
 
     let batch = rounds(&mut battles, 10, "run");
     assert_eq!(batch.len(), 100);
@@ -164,13 +170,7 @@ fn p5_a_batch_of_many_battles_leaves_out_a_stale_part_its_successor_and_a_reused
 fn stale_and_reused(s: &mut Store) {
     let mut battles = races(s.c(), 8, 200);
     let (first, first_seats) = rounds_with_seats(&mut battles, 1, "one");
-    assert!(
-        s.c()
-            .append_batch(&first)
-            .unwrap()
-            .iter()
-            .all(Result::is_ok)
-    );
+    all_written(s.c(), &first);
     let after_first: Vec<usize> = battles.iter().map(|(_, b)| b.records().len()).collect();
 
     // Battle 3 moves on through another connection (another process).
@@ -190,7 +190,7 @@ fn stale_and_reused(s: &mut Store) {
     s.reopen();
     // Battle 0 once more: the statements prepared on the new connection.
     let warm = rounds(&mut battles[..1], 1, "warm");
-    assert!(s.c().append_batch(&warm).unwrap().iter().all(Result::is_ok));
+    all_written(s.c(), &warm);
 
     // Two rounds over every battle; battle 5's first part gives again the
     // id (and seat) its part of the first batch recorded.
@@ -266,13 +266,7 @@ fn p5_a_batch_crossing_a_block_boundary_seals_the_block_in_its_transaction() {
             batch.push(next(*id, &mut **b, k, &format!("a{k}")).1);
             k += 1;
         }
-        assert!(
-            s.c()
-                .append_batch(&batch)
-                .unwrap()
-                .iter()
-                .all(Result::is_ok)
-        );
+        all_written(s.c(), &batch);
     }
     let ids = [battles[0].0, battles[1].0];
     let raw = s.raw();
@@ -293,13 +287,7 @@ fn p5_a_batch_crossing_a_block_boundary_seals_the_block_in_its_transaction() {
         }
     }
     assert!(battles[0].1.records().len() > 1024);
-    assert!(
-        s.c()
-            .append_batch(&batch)
-            .unwrap()
-            .iter()
-            .all(Result::is_ok)
-    );
+    all_written(s.c(), &batch);
     assert_eq!(blocks(&*raw), 1, "the block the batch filled is sealed");
     let tail: i64 = raw
         .one("SELECT MIN(seq) FROM entries WHERE battle = ?1", &[&ids[0]])
