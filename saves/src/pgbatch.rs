@@ -66,9 +66,15 @@ pub struct Committer {
 impl Committer {
     /// Connect to the database at `url` (the campaigns are its schemas).
     pub fn connect(url: &str) -> Result<Committer, SaveError> {
-        let db = Postgres::connect(url).map_err(|e| SaveError::Unreachable(e.to_string()))?;
-        // Seen in pg_stat_activity as what it is.
-        db.execute_batch("SET application_name = 'xenolog committer'")?;
+        // Seen in pg_stat_activity as what it is, also after a reconnect
+        // (the name is part of the connection string made again).
+        let named = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let sep = if url.contains('?') { '&' } else { '?' };
+            format!("{url}{sep}application_name=xenolog%20committer")
+        } else {
+            format!("{url} application_name='xenolog committer'")
+        };
+        let db = Postgres::connect(&named).map_err(|e| SaveError::Unreachable(e.to_string()))?;
         Ok(Committer { db })
     }
 
