@@ -11,10 +11,16 @@
 //! entries it made, so a crash can never leave entries without their id (a
 //! resend would then be decided twice) or an id without its entries.
 //!
-//! The ids live in `club_commands`, a table of server copies only, made by
-//! the first batch that records one (`CREATE TABLE IF NOT EXISTS`, in that
-//! batch's transaction). Nothing else reads it: a desktop Xenolog opening a
-//! server's campaign file ignores it.
+//! The ids live in `club_commands`, a table of server copies only: in a
+//! file, made by the first batch that records one (`CREATE TABLE IF NOT
+//! EXISTS`, in that batch's transaction); on PostgreSQL, made with the
+//! campaign (or at the first writable open of an older one), never by a
+//! batch (two processes making it at once collide in the catalog). Nothing
+//! else reads it: a desktop Xenolog opening a server's campaign ignores it.
+//!
+//! On PostgreSQL a batch is written in a few statements whatever its size
+//! (`pgbatch.rs`); the savepoint path below is SQLite's, and PostgreSQL's
+//! when those statements fail.
 
 use serde_json::Value;
 use xenolog_engine::{
@@ -48,26 +54,26 @@ pub struct AppendNotify<'a> {
 }
 
 /// One new entry to write.
-struct Row {
-    seq: EntryId,
-    bytes: Vec<u8>,
-    branch: Option<Branch>,
-    snapshot: Option<Vec<u8>>,
+pub(crate) struct Row {
+    pub(crate) seq: EntryId,
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) branch: Option<Branch>,
+    pub(crate) snapshot: Option<Vec<u8>>,
 }
 
 /// One battle's entries, decided and committed in memory, not yet written.
 pub struct Decided {
-    battle: BattleId,
-    game: String,
-    seed: u64,
-    entries_before: u64,
-    branches_before: usize,
-    rows: Vec<Row>,
-    cursor: Option<EntryId>,
-    branch: BranchId,
-    status: &'static str,
-    result: Option<String>,
-    command_id: Option<(Actor, String)>,
+    pub(crate) battle: BattleId,
+    pub(crate) game: String,
+    pub(crate) seed: u64,
+    pub(crate) entries_before: u64,
+    pub(crate) branches_before: usize,
+    pub(crate) rows: Vec<Row>,
+    pub(crate) cursor: Option<EntryId>,
+    pub(crate) branch: BranchId,
+    pub(crate) status: &'static str,
+    pub(crate) result: Option<String>,
+    pub(crate) command_id: Option<(Actor, String)>,
 }
 
 impl Decided {
@@ -235,29 +241,21 @@ impl Campaign {
         notify: Option<&AppendNotify<'_>>,
     ) -> Result<Vec<Result<(), SaveError>>, SaveError> {
         self.writable()?;
+        if let crate::db::Conn::Postgres { db, schema } = &self.conn {
+            // A few statements for the whole batch (pgbatch.rs).
+            let group = crate::pgbatch::Group {
+                schema,
+                batch,
+                notify: notify.copied(),
+            };
+            let mut out = crate::pgbatch::write_groups(db, &[group], false)?;
+            return Ok(out.pop().unwrap_or_default());
+        }
         let tx = self.conn.begin(Begin::Immediate)?;
         if batch.iter().any(|d| d.command_id.is_some()) {
             tx.execute_batch(COMMANDS_TABLE)?;
         }
-        let mut results = Vec::with_capacity(batch.len());
-        for d in batch {
-            let sp = tx.savepoint()?;
-            let r = write_part(&sp, d).and_then(|()| match notify {
-                Some(n) if sp.dialect() == Dialect::Postgres => {
-                    let last = d.rows.last().map_or(0, |r| r.seq);
-                    let payload = format!("{}{}:{last}", n.prefix, d.battle);
-                    sp.execute(crate::db::pg::NOTIFY, &[&n.channel, &payload])?;
-                    Ok(())
-                }
-                _ => Ok(()),
-            });
-            if r.is_ok() {
-                sp.release()?;
-            } else {
-                sp.rollback()?;
-            }
-            results.push(r);
-        }
+        let results = write_parts(&tx, batch, notify)?;
         tx.commit()?;
         Ok(results)
     }
@@ -329,9 +327,97 @@ pub(crate) fn record_command(
     Ok(())
 }
 
+/// Write each part of `batch` in the caller's transaction `tx`, each in a
+/// savepoint of its own: a part refused (stale, its command id used, a
+/// statement failed) is rolled back alone and the others are written. On
+/// PostgreSQL each part written sends its notification (`notify`) inside
+/// its savepoint. The path of every batch on SQLite; on PostgreSQL the one
+/// a batch falls back to when its few statements failed (`pgbatch.rs`).
+pub(crate) fn write_parts(
+    tx: &crate::db::Tx<'_>,
+    batch: &[Decided],
+    notify: Option<&AppendNotify<'_>>,
+) -> Result<Vec<Result<(), SaveError>>, SaveError> {
+    let mut results = Vec::with_capacity(batch.len());
+    let mut refused = std::collections::HashSet::new();
+    for d in batch {
+        if refused.contains(&d.battle) {
+            results.push(Err(d.after_refused()));
+            continue;
+        }
+        let sp = tx.savepoint()?;
+        let r = write_part(&sp, d).and_then(|()| match notify {
+            Some(n) if sp.dialect() == Dialect::Postgres => {
+                sp.execute(crate::db::pg::NOTIFY, &[&n.channel, &d.notice(n.prefix)])?;
+                Ok(())
+            }
+            _ => Ok(()),
+        });
+        if r.is_ok() {
+            sp.release()?;
+        } else {
+            sp.rollback()?;
+            refused.insert(d.battle);
+        }
+        results.push(r);
+    }
+    Ok(results)
+}
+
+impl Decided {
+    /// The payload of this part's notification: `prefix`, its battle and
+    /// its last entry (`C:B:SEQ`).
+    pub(crate) fn notice(&self, prefix: &str) -> String {
+        let last = self.rows.last().map_or(0, |r| r.seq);
+        format!("{prefix}{}:{last}", self.battle)
+    }
+
+    /// Why a part is left out when a part of the same battle before it in
+    /// the batch was: it was decided on that part's entries, which are not
+    /// written (its own head may even match what another process wrote
+    /// meanwhile, but its entries follow the ones left out).
+    pub(crate) fn after_refused(&self) -> SaveError {
+        SaveError::Stale {
+            battle: self.battle,
+            why: "decided after a command of the same batch that was not written".into(),
+        }
+    }
+
+    /// The head check of this part against what is stored of its battle:
+    /// its game and seed, its number of entries and of branches
+    /// (`Stale`, in words, when they are not what it was decided on).
+    pub(crate) fn check_head(
+        &self,
+        game: &str,
+        seed: i64,
+        stored: u64,
+        branches: i64,
+    ) -> Result<(), SaveError> {
+        let stale = |why: String| SaveError::Stale {
+            battle: self.battle,
+            why,
+        };
+        if game != self.game || seed as u64 != self.seed {
+            return Err(stale("it is another battle".into()));
+        }
+        if stored != self.entries_before {
+            return Err(stale(format!(
+                "decided after {} entries, {stored} stored",
+                self.entries_before
+            )));
+        }
+        if branches as usize != self.branches_before {
+            return Err(stale(format!(
+                "decided with {} branches, {branches} stored",
+                self.branches_before
+            )));
+        }
+        Ok(())
+    }
+}
+
 fn write_part(tx: &dyn Db, d: &Decided) -> Result<(), SaveError> {
     let id = d.battle;
-    let stale = |why: String| SaveError::Stale { battle: id, why };
     // The head check (server/POSTGRES.md §2): on PostgreSQL several
     // processes may write one battle, and a transaction does not lock the
     // whole database as SQLite's IMMEDIATE one does; the battle's row is
@@ -349,23 +435,9 @@ fn write_part(tx: &dyn Db, d: &Decided) -> Result<(), SaveError> {
         |r| Ok::<_, DbError>((r.get(0)?, r.get(1)?)),
     )?;
     let (game, seed) = row.ok_or(SaveError::NoSuchBattle(id))?;
-    if game != d.game || seed as u64 != d.seed {
-        return Err(stale("it is another battle".into()));
-    }
     let stored = crate::blocks::entry_count(tx, id)?;
-    if stored != d.entries_before {
-        return Err(stale(format!(
-            "decided after {} entries, {stored} in the file",
-            d.entries_before
-        )));
-    }
     let branches: i64 = tx.one("SELECT COUNT(*) FROM branches WHERE battle = ?1", &[&id])?;
-    if branches as usize != d.branches_before {
-        return Err(stale(format!(
-            "decided with {} branches, {branches} in the file",
-            d.branches_before
-        )));
-    }
+    d.check_head(&game, seed, stored, branches)?;
     // The entries (a block sealed with them if they complete one, inside
     // this part's savepoint: a part rolled back takes its seal with it),
     // then each one's new branch and snapshot.

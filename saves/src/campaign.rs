@@ -362,7 +362,9 @@ impl Campaign {
         };
         let made = now();
         pg::create_campaign_schema_at(&db, schema, SCHEMA_VERSION as usize, &|tx| {
-            tx.execute(NEW_CAMPAIGN_ROW, &[&name, &made]).map(|_| ())
+            tx.execute(NEW_CAMPAIGN_ROW, &[&name, &made])?;
+            // On PostgreSQL with the campaign, never by a batch (pgbatch.rs).
+            tx.execute_batch(crate::batch::COMMANDS_TABLE)
         })
         .map_err(|e| match e.code {
             // Made meanwhile by another process.
@@ -395,6 +397,7 @@ impl Campaign {
         } else {
             pg::use_schema(&db, schema)?;
         }
+        pg::ensure_command_ids_table(&db)?;
         let c = Campaign::on_postgres(db, schema, label, None)?;
         // Here only: not a new schema (nothing to seal), never a read-only
         // open (review4 S3: that one sealed too, before it was marked

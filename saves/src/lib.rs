@@ -77,6 +77,7 @@ mod file;
 mod merge;
 mod names;
 mod notes;
+mod pgbatch;
 mod rosters;
 pub mod sample;
 mod scan;
@@ -92,6 +93,7 @@ pub use file::write_atomically;
 pub use merge::{Conflict, MergeOptions, MergeSource, Merged};
 pub use names::BattleNames;
 pub use notes::Note;
+pub use pgbatch::{Committer, Group};
 pub use rosters::{
     CampaignFail, CampaignReport, EntryKey, Recomputed, SeatPick, describe, faction_name,
     kind_name, skill_table,

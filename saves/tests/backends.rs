@@ -169,7 +169,7 @@ both! {
         c.play(id0, &mut *other, actor, &cmd, None).unwrap();
         let results = c.append_batch(&one_each(&mut battles, "x")).unwrap();
         assert!(
-            matches!(&results[0], Err(SaveError::Stale { why, .. }) if why.contains("1 in the file")),
+            matches!(&results[0], Err(SaveError::Stale { why, .. }) if why.contains("1 stored")),
             "{results:?}"
         );
         assert!(results[1].is_ok(), "{results:?}");

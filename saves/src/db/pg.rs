@@ -107,6 +107,9 @@ pub struct Postgres {
     /// Whether the connection was lost: the next statement connects again
     /// (outside a transaction).
     lost: Flag<bool>,
+    /// Round trips to the server so far (statements run, scripts, and
+    /// statements prepared): what a batch costs (issue 31 P5).
+    trips: Flag<u64>,
 }
 
 impl Postgres {
@@ -128,7 +131,20 @@ impl Postgres {
             schema: RefCell::new(None),
             read_only: Flag::new(false),
             lost: Flag::new(false),
+            trips: Flag::new(0),
         })
+    }
+
+    /// Round trips to the server made on this connection so far: each
+    /// statement run, each script ([`Db::execute_batch`]: `BEGIN`,
+    /// `COMMIT`, a savepoint) and each statement prepared (once per
+    /// connection). What the tests of a batch count (issue 31 P5).
+    pub fn round_trips(&self) -> u64 {
+        self.trips.get()
+    }
+
+    fn trip(&self) {
+        self.trips.set(self.trips.get() + 1);
     }
 
     /// Make every transaction of this session read-only
@@ -212,14 +228,43 @@ impl Postgres {
         let Some(text) = rewrite(sql, Dialect::Postgres) else {
             return Ok(None);
         };
+        self.trip();
         let stmt = self.client()?.prepare(&text).map_err(|e| self.failed(e))?;
         self.cache.borrow_mut().insert(sql.to_owned(), stmt.clone());
         Ok(Some(stmt))
     }
 
+    /// Run `text`, a statement in PostgreSQL's own words (`$N`, arrays,
+    /// casts: never rewritten), with parameters of the driver's own types
+    /// (arrays for `unnest`), prepared once per connection; every row.
+    /// For the PostgreSQL-only paths (`pgbatch.rs`: a batch in a few
+    /// statements).
+    pub(crate) fn query_pg(
+        &self,
+        text: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<postgres::Row>, DbError> {
+        let key = format!("\u{0}pg\u{0}{text}");
+        let cached = self.cache.borrow().get(&key).cloned();
+        let stmt = match cached {
+            Some(s) => s,
+            None => {
+                self.trip();
+                let stmt = self.client()?.prepare(text).map_err(|e| self.failed(e))?;
+                self.cache.borrow_mut().insert(key, stmt.clone());
+                stmt
+            }
+        };
+        self.trip();
+        self.client()?
+            .query(&stmt, params)
+            .map_err(|e| self.failed(e))
+    }
+
     fn run(&self, stmt: &Statement, params: Params<'_>) -> Result<usize, DbError> {
         let binds = binds(stmt, params)?;
         let refs: Vec<&(dyn ToSql + Sync)> = binds.iter().map(|b| b as _).collect();
+        self.trip();
         let n = self
             .client()?
             .execute(stmt, &refs)
@@ -233,6 +278,7 @@ impl Postgres {
     fn rows(&self, stmt: &Statement, params: Params<'_>) -> Result<Vec<postgres::Row>, DbError> {
         let binds = binds(stmt, params)?;
         let refs: Vec<&(dyn ToSql + Sync)> = binds.iter().map(|b| b as _).collect();
+        self.trip();
         self.client()?
             .query(stmt, &refs)
             .map_err(|e| self.failed(e))
@@ -258,6 +304,7 @@ impl Postgres {
             .prepared(sql)?
             .ok_or_else(|| DbError::other(format!("PostgreSQL has no form of: {sql}")))?;
         let binds = binds(&stmt, params)?;
+        self.trip();
         let mut client = self.client()?;
         let mut rows = client
             .query_raw(&stmt, binds.iter())
@@ -348,6 +395,7 @@ impl Db for Postgres {
                  rolled all of it back: nothing of it was written",
             ));
         }
+        self.trip();
         let done = self.client()?.batch_execute(&text);
         match done {
             Ok(()) => {
@@ -607,6 +655,25 @@ pub fn upgrade_campaign_schema(db: &Postgres, name: &str) -> Result<i64, DbError
     tx.commit()?;
     use_schema(db, name)?;
     Ok(from)
+}
+
+/// Make the table of command ids (`batch::COMMANDS_TABLE`) in the
+/// connection's campaign schema if it is not there (issue 31 P5): a
+/// campaign made by this build has it from its creation, one made before
+/// gets it at its first writable open, so no batch makes it. The schema's
+/// version row is locked first: two processes opening an old campaign at
+/// once make it once (two `CREATE TABLE IF NOT EXISTS` at once collide in
+/// PostgreSQL's catalog). One statement when it is there.
+pub(crate) fn ensure_command_ids_table(db: &Postgres) -> Result<(), DbError> {
+    if db.table_exists("club_commands")? {
+        return Ok(());
+    }
+    let tx = super::begin(db, super::Begin::Immediate)?;
+    tx.execute_batch("SELECT version FROM schema_version FOR UPDATE")?;
+    if !tx.table_exists("club_commands")? {
+        tx.execute_batch(crate::batch::COMMANDS_TABLE)?;
+    }
+    tx.commit()
 }
 
 /// Point the connection at a campaign's schema (`search_path`).

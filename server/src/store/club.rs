@@ -13,7 +13,7 @@ use xenolog_engine::fair::{self, Bytes32, SeatNonce};
 use xenolog_engine::{Actor, Battle, EntryId, games};
 use xenolog_saves::{Campaign, DiceMode};
 
-use super::writer::{Gone, Notify, Reopen, Unwritten, Writer};
+use super::writer::{Appends, Committer, Gone, Notify, Reopen, Unwritten, Writer};
 use tokio::sync::oneshot;
 
 mod table;
@@ -165,6 +165,10 @@ pub struct Club {
     /// Each battle loaded so far by (its campaign, its id in the
     /// campaign): a notification names a battle so (`C:B:SEQ`).
     index: Mutex<HashMap<(CampaignId, i64), ServerBattleId>>,
+    /// On PostgreSQL: the process's one committer, which writes the
+    /// appends of every campaign (`writer.rs`), started with the first
+    /// campaign writer.
+    committer: Mutex<Option<Arc<Committer>>>,
     /// Tests only: run after a last join's start is written to the
     /// campaign and before the club records it (a lost connection, a
     /// crash there; review4 S5).
@@ -187,9 +191,15 @@ impl Drop for Club {
                 std::mem::take(&mut *self.readers.lock().unwrap_or_else(|p| p.into_inner()));
             let writers =
                 std::mem::take(&mut *self.writers.lock().unwrap_or_else(|p| p.into_inner()));
+            let committer = self
+                .committer
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take();
             super::club_db::off_runtime(move || {
                 drop(readers);
                 drop(writers);
+                drop(committer);
             });
         }
     }
@@ -408,6 +418,7 @@ impl Club {
             starting: Mutex::new(HashMap::new()),
             pg: None,
             index: Mutex::new(HashMap::new()),
+            committer: Mutex::new(None),
             #[cfg(test)]
             after_start: Mutex::new(None),
             _lock: Some(lock),
@@ -432,6 +443,7 @@ impl Club {
             starting: Mutex::new(HashMap::new()),
             pg: Some(url.to_owned()),
             index: Mutex::new(HashMap::new()),
+            committer: Mutex::new(None),
             #[cfg(test)]
             after_start: Mutex::new(None),
             _lock: None,
@@ -793,6 +805,10 @@ impl Club {
 impl Club {
     /// Group commit so far: (transactions, appends) over every open campaign.
     pub fn write_stats(&self) -> (u64, u64) {
+        // On PostgreSQL the committer's transactions hold every campaign's.
+        if let Some(c) = &*self.committer.lock().unwrap_or_else(|p| p.into_inner()) {
+            return c.stats();
+        }
         let writers = self.writers.lock().unwrap_or_else(|p| p.into_inner());
         writers
             .values()
@@ -896,12 +912,33 @@ impl Club {
         let campaign = self
             .open_campaign(path)
             .map_err(|e| campaign_fail(path, e))?;
+        let appends = match &self.pg {
+            None => None,
+            Some(url) => {
+                let mut slot = self.committer.lock().unwrap_or_else(|p| p.into_inner());
+                let committer = match &*slot {
+                    Some(c) => c.clone(),
+                    None => {
+                        let c = Arc::new(Committer::start(url.clone()).map_err(|e| {
+                            campaign_err(format!("the committer thread cannot start: {e}"))
+                        })?);
+                        *slot = Some(c.clone());
+                        c
+                    }
+                };
+                Some(Appends {
+                    committer,
+                    schema: path.to_string_lossy().into_owned(),
+                })
+            }
+        };
         let w = Arc::new(
             Writer::start(
                 campaign,
                 format!("campaign-{id}"),
                 self.reopen(path),
                 self.notify(id),
+                appends,
             )
             .map_err(|e| campaign_err(format!("its writer thread cannot start: {e}")))?,
         );

@@ -7,6 +7,15 @@
 //! order: the appends queued before a job are written before it runs, so
 //! a job always sees what every request before it did.
 //!
+//! On PostgreSQL the appends do not go to the campaign's own connection:
+//! every campaign writer of the process hands its drained appends to one
+//! [`Committer`] thread with a connection of its own, which writes what
+//! every campaign has queued in **one** transaction (one commit, one WAL
+//! flush; `saves::Committer`, a few statements a campaign) and answers
+//! each writer. While a commit is in flight the writers' next appends
+//! gather (group commit across campaigns). A writer waits for its answer
+//! before its next job, so its other jobs still run behind its appends.
+//!
 //! A job that panics does not stop the campaign: each job runs under
 //! `catch_unwind`, is answered with the panic's words, and the campaign file
 //! is opened again (its transaction, if one was open, rolled back by SQLite)
@@ -21,7 +30,7 @@ use std::thread::JoinHandle;
 
 use tokio::sync::oneshot;
 
-use xenolog_saves::{AppendNotify, Campaign, Decided, SaveError};
+use xenolog_saves::{AppendNotify, Campaign, Decided, Group, SaveError};
 
 /// Opens the writer's campaign again (after a job panicked, or its
 /// database connection was lost): the campaign file, or its PostgreSQL
@@ -76,6 +85,202 @@ impl Unwritten {
     }
 }
 
+/// The answer of a commit for each of a writer's appends, in order.
+type Answers = Vec<Result<(), Unwritten>>;
+
+/// One campaign writer's drained appends, for the [`Committer`].
+struct Share {
+    schema: String,
+    batch: Vec<Decided>,
+    notify: Option<Notify>,
+    reply: mpsc::SyncSender<Answers>,
+}
+
+/// The process's one committer on PostgreSQL (module docs): a thread with
+/// a connection of its own that writes the appends of every campaign in
+/// one transaction.
+pub struct Committer {
+    shares: Option<mpsc::Sender<Share>>,
+    thread: Option<JoinHandle<()>>,
+    stats: Arc<Stats>,
+}
+
+impl Committer {
+    /// Start the committer of the database at `url` (it connects on its
+    /// first commit, and again after its connection is lost).
+    pub fn start(url: String) -> std::io::Result<Committer> {
+        let (tx, rx) = mpsc::channel();
+        let stats = Arc::new(Stats::default());
+        let counted = stats.clone();
+        let thread = std::thread::Builder::new()
+            .name("committer".into())
+            .spawn(move || commit_loop(&url, &rx, &counted))?;
+        Ok(Committer {
+            shares: Some(tx),
+            thread: Some(thread),
+            stats,
+        })
+    }
+
+    /// (transactions, appends) committed so far, every campaign together.
+    pub fn stats(&self) -> (u64, u64) {
+        (
+            self.stats.transactions.load(Ordering::Relaxed),
+            self.stats.appends.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Write `batch` of campaign `schema` with the next commit and wait
+    /// for each part's answer. A committer that stopped answers every part
+    /// `Unavailable`.
+    fn commit(&self, schema: &str, batch: Vec<Decided>, notify: Option<&Notify>) -> Answers {
+        let n = batch.len();
+        let (reply, answer) = mpsc::sync_channel(1);
+        let share = Share {
+            schema: schema.to_owned(),
+            batch,
+            notify: notify.cloned(),
+            reply,
+        };
+        let sent = self.shares.as_ref().map(|s| s.send(share).is_ok());
+        match (sent, answer.recv()) {
+            (Some(true), Ok(answers)) if answers.len() == n => answers,
+            _ => (0..n).map(|_| Err(Unwritten::Unavailable)).collect(),
+        }
+    }
+}
+
+impl Drop for Committer {
+    fn drop(&mut self) {
+        self.shares.take();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The committer's thread: take every share queued, commit them in one
+/// transaction, answer each; again.
+fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
+    let mut conn: Option<xenolog_saves::Committer> = None;
+    while let Ok(first) = shares.recv() {
+        let mut taken = vec![first];
+        let mut parts = taken[0].batch.len();
+        while parts < MAX_COMMIT {
+            match shares.try_recv() {
+                Ok(s) => {
+                    parts += s.batch.len();
+                    taken.push(s);
+                }
+                Err(_) => break,
+            }
+        }
+        if conn.is_none() {
+            match xenolog_saves::Committer::connect(url) {
+                Ok(c) => conn = Some(c),
+                Err(e) => {
+                    eprintln!(
+                        "serve: the committer cannot reach the database ({e}); the next commit tries again"
+                    );
+                    for s in taken {
+                        let _ = s.reply.send(
+                            s.batch
+                                .iter()
+                                .map(|_| Err(Unwritten::Unavailable))
+                                .collect(),
+                        );
+                    }
+                    continue;
+                }
+            }
+        }
+        let Some(c) = conn.as_ref() else { continue };
+        let notifies: Vec<Option<AppendNotify<'_>>> = taken
+            .iter()
+            .map(|s| {
+                s.notify.as_ref().map(|n| AppendNotify {
+                    channel: &n.channel,
+                    prefix: &n.prefix,
+                })
+            })
+            .collect();
+        let groups: Vec<Group<'_>> = taken
+            .iter()
+            .zip(&notifies)
+            .map(|(s, n)| Group {
+                schema: &s.schema,
+                batch: &s.batch,
+                notify: *n,
+            })
+            .collect();
+        stats.transactions.fetch_add(1, Ordering::Relaxed);
+        stats.appends.fetch_add(parts as u64, Ordering::Relaxed);
+        let done = catch_unwind(AssertUnwindSafe(|| c.commit(&groups)));
+        drop(groups);
+        let answers: Vec<Answers> = match done {
+            Ok(Ok(results)) => results
+                .into_iter()
+                .map(|r| r.into_iter().map(|r| r.map_err(Unwritten::of)).collect())
+                .collect(),
+            Ok(Err(e)) => {
+                let lost = matches!(e, SaveError::Unreachable(_));
+                if lost {
+                    eprintln!(
+                        "serve: the database is not reachable ({e}); the committer connects again"
+                    );
+                }
+                let words = format!("the database refused the write: {e}");
+                taken
+                    .iter()
+                    .map(|s| {
+                        s.batch
+                            .iter()
+                            .map(|_| {
+                                Err(if lost {
+                                    Unwritten::Unavailable
+                                } else {
+                                    Unwritten::Failed(words.clone())
+                                })
+                            })
+                            .collect()
+                    })
+                    .collect()
+            }
+            Err(p) => {
+                // Its connection may be mid-transaction: a new one next time.
+                let words = panic_words(&*p);
+                conn = None;
+                taken
+                    .iter()
+                    .map(|s| {
+                        s.batch
+                            .iter()
+                            .map(|_| Err(Unwritten::Failed(words.clone())))
+                            .collect()
+                    })
+                    .collect()
+            }
+        };
+        for (s, a) in taken.into_iter().zip(answers) {
+            let _ = s.reply.send(a);
+        }
+    }
+    if let Some(c) = conn {
+        let _ = c.close();
+    }
+}
+
+/// At most about this many appends (every campaign's) share one commit.
+pub const MAX_COMMIT: usize = 1024;
+
+/// Where a writer's appends go: its own campaign (SQLite), or the
+/// process's committer with the campaign's schema (PostgreSQL).
+#[derive(Clone)]
+pub struct Appends {
+    pub committer: Arc<Committer>,
+    pub schema: String,
+}
+
 /// Work for a writer thread.
 enum Job {
     Append(Decided, Reply),
@@ -127,17 +332,24 @@ impl Writer {
     /// opening it is the caller's to report).
     /// `reopen` opens it again after a failure; `notify`, on PostgreSQL,
     /// is what each written part sends.
+    /// `appends`, on PostgreSQL: the process's committer, which writes
+    /// them (module docs).
     pub fn start(
         campaign: Campaign,
         name: String,
         reopen: Reopen,
         notify: Option<Notify>,
+        appends: Option<Appends>,
     ) -> std::io::Result<Writer> {
         let (tx, rx) = mpsc::channel();
         let stats = Arc::new(Stats::default());
         let counted = stats.clone();
         let thread = std::thread::Builder::new().name(name).spawn(move || {
-            run(campaign, rx, &counted, &reopen, notify.as_ref());
+            let out = Out {
+                notify: notify.as_ref(),
+                appends: appends.as_ref(),
+            };
+            run(campaign, rx, &counted, &reopen, out);
             counted.dead.store(true, Ordering::Relaxed);
         })?;
         Ok(Writer {
@@ -222,12 +434,19 @@ impl Drop for Writer {
     }
 }
 
+/// Where a writer's appends go, and what each part notifies.
+#[derive(Clone, Copy)]
+struct Out<'a> {
+    notify: Option<&'a Notify>,
+    appends: Option<&'a Appends>,
+}
+
 fn run(
     mut campaign: Campaign,
     jobs: mpsc::Receiver<Job>,
     stats: &Stats,
     reopen: &Reopen,
-    notify: Option<&Notify>,
+    notify: Out<'_>,
 ) {
     let path = campaign.path().to_owned();
     let mut appends: Vec<(Decided, Reply)> = Vec::new();
@@ -312,7 +531,7 @@ fn write(
     campaign: &mut Campaign,
     appends: &mut Vec<(Decided, Reply)>,
     stats: &Stats,
-    notify: Option<&Notify>,
+    out: Out<'_>,
 ) -> bool {
     if appends.is_empty() {
         return false;
@@ -321,7 +540,20 @@ fn write(
     stats
         .appends
         .fetch_add(appends.len() as u64, Ordering::Relaxed);
-    flush(campaign, appends, notify)
+    match out.appends {
+        Some(to) => {
+            // The process's committer writes them with every other
+            // campaign's; this writer waits for the answer, so its next
+            // job runs behind them.
+            let (batch, replies): (Vec<Decided>, Vec<_>) = appends.drain(..).unzip();
+            let answers = to.committer.commit(&to.schema, batch, out.notify);
+            for (a, reply) in answers.into_iter().zip(replies) {
+                let _ = reply.send(a);
+            }
+            false
+        }
+        None => flush(campaign, appends, out.notify),
+    }
 }
 
 /// Write every queued append in one transaction and answer each; whether

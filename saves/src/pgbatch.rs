@@ -1,0 +1,459 @@
+//! Group commit on PostgreSQL in a few statements (issue 31 P5,
+//! `server/POSTGRES.md` §2).
+//!
+//! A batch ([`Campaign::append_batch`]) on SQLite writes each part in a
+//! savepoint of its own, about eleven statements a part; over a network
+//! each is a round trip. Here a whole batch, of one campaign or of many
+//! (the club server's one committer a process, [`Committer`]), is written
+//! in a handful of statements whatever its size, per campaign:
+//!
+//! 1. **the lock**: every battle of the batch, `FOR UPDATE`, in the order of
+//!    their ids (a fixed order: two processes locking overlapping batches
+//!    never deadlock; campaigns too go in one order, by schema name);
+//! 2. **the read**, after the lock (read committed: it sees every commit
+//!    made before the locks were granted): each battle's game and seed, its
+//!    stored entry count (the tail's last entry, the last block) and branch
+//!    count, and which of the batch's command ids are stored already;
+//! 3. the checks, in memory, part by part in order, as the savepoint path
+//!    makes them: a part whose battle is not at the head it was decided on
+//!    is `Stale` (a second part of one battle was decided on the first, so
+//!    it is stale when the first is), a command id stored or given earlier
+//!    in the batch is `CommandIdUsed`; those parts are left out **before**
+//!    anything is written;
+//! 4. **the write**: one statement (data-modifying `WITH`s over `unnest` of
+//!    arrays) inserts every entry, new branch, snapshot and command id,
+//!    moves each battle's cursor, reveals the fair secrets of the battles
+//!    that ended, and sends each part's `pg_notify` (delivered at commit);
+//! 5. a block the batch filled is sealed by `blocks::seal_if_full` (once
+//!    per 1,024 entries of a battle).
+//!
+//! With `BEGIN` and `COMMIT`: five statements for a batch of one campaign,
+//! three more a campaign. Should any statement fail anyway (a clash the
+//! checks could not foresee: another writer that does not lock the
+//! battle's row), the transaction is rolled back and the batch written
+//! again by the savepoint path (`batch::write_parts`), whose outcomes
+//! (`Stale`, `CommandIdUsed`, a part refused alone) these checks repeat. A
+//! lost connection is not retried: the whole batch is refused
+//! (`Unreachable`) and the next one connects again.
+
+use std::collections::{HashMap, HashSet};
+
+use postgres::types::ToSql;
+
+use crate::batch::{AppendNotify, Decided};
+use crate::blocks::{BLOCK, count_from, seal_if_full};
+use crate::campaign::now;
+use crate::db::pg::{Postgres, valid_schema_name};
+use crate::db::{Begin, Db, DbError, begin};
+use crate::{BattleId, SaveError};
+
+/// One campaign's share of a commit: its schema, its parts in the order
+/// they were queued, and what each part written notifies.
+#[derive(Clone, Copy)]
+pub struct Group<'a> {
+    pub schema: &'a str,
+    pub batch: &'a [Decided],
+    pub notify: Option<AppendNotify<'a>>,
+}
+
+/// A connection of its own that writes the batches of many campaigns of
+/// one database in one transaction each (the club server's committer,
+/// issue 31 P5: one commit, one WAL flush, for every campaign).
+pub struct Committer {
+    db: Postgres,
+}
+
+impl Committer {
+    /// Connect to the database at `url` (the campaigns are its schemas).
+    pub fn connect(url: &str) -> Result<Committer, SaveError> {
+        // Seen in pg_stat_activity as what it is, also after a reconnect
+        // (the name is part of the connection string made again).
+        let named = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let sep = if url.contains('?') { '&' } else { '?' };
+            format!("{url}{sep}application_name=xenolog%20committer")
+        } else {
+            format!("{url} application_name='xenolog committer'")
+        };
+        let db = Postgres::connect(&named).map_err(|e| SaveError::Unreachable(e.to_string()))?;
+        Ok(Committer { db })
+    }
+
+    /// Write every group's parts in **one** transaction (statements
+    /// qualified by each group's schema; the module docs). The outcome of
+    /// each part, group by group, in order: `Ok` when written, or why it
+    /// was left out (nothing of it written). `Err`: the whole commit was
+    /// refused and nothing written (the connection lost: the next commit
+    /// connects again; a schema name that cannot be one).
+    pub fn commit(
+        &self,
+        groups: &[Group<'_>],
+    ) -> Result<Vec<Vec<Result<(), SaveError>>>, SaveError> {
+        if let Some(g) = groups.iter().find(|g| !valid_schema_name(g.schema)) {
+            return Err(SaveError::Refused(format!(
+                "'{}' cannot name a campaign's schema: nothing of the batch was written",
+                g.schema
+            )));
+        }
+        write_groups(&self.db, groups, true)
+    }
+
+    /// Round trips made on the committer's connection so far.
+    pub fn round_trips(&self) -> u64 {
+        self.db.round_trips()
+    }
+
+    /// End the session.
+    pub fn close(self) -> Result<(), SaveError> {
+        self.db.close().map_err(SaveError::from)
+    }
+}
+
+impl crate::Campaign {
+    /// Round trips made on this campaign's connection so far (PostgreSQL;
+    /// `None` on SQLite): what the tests of a batch count.
+    pub fn round_trips(&self) -> Option<u64> {
+        match &self.conn {
+            crate::db::Conn::Postgres { db, .. } => Some(db.round_trips()),
+            crate::db::Conn::Sqlite(_) => None,
+        }
+    }
+}
+
+/// Write `groups` in one transaction on `db` (module docs). `qualify`:
+/// the statements name each group's schema (a connection serving many
+/// campaigns); otherwise they use the connection's `search_path` (a
+/// campaign's own connection).
+pub(crate) fn write_groups(
+    db: &Postgres,
+    groups: &[Group<'_>],
+    qualify: bool,
+) -> Result<Vec<Vec<Result<(), SaveError>>>, SaveError> {
+    if groups.iter().all(|g| g.batch.is_empty()) {
+        return Ok(groups.iter().map(|_| Vec::new()).collect());
+    }
+    // The campaigns in one order (their locks too): two committers never
+    // wait for each other in a circle.
+    let mut order: Vec<usize> = (0..groups.len()).collect();
+    order.sort_by_key(|&i| groups[i].schema);
+    if groups.iter().all(|g| g.batch.iter().all(dense)) {
+        let tx = begin(db, Begin::Immediate)?;
+        let mut out: Vec<Vec<Result<(), SaveError>>> = groups.iter().map(|_| Vec::new()).collect();
+        let mut failed = None;
+        for &i in &order {
+            match write_group(db, &groups[i], qualify) {
+                Ok(r) => out[i] = r,
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+        match failed {
+            None => {
+                tx.commit()?;
+                return Ok(out);
+            }
+            // Nothing to fall back on: the connection is gone.
+            Some(e @ SaveError::Unreachable(_)) => return Err(e),
+            // Rolled back (the `Tx` dropped); written again part by part.
+            Some(_) => drop(tx),
+        }
+    }
+    let tx = begin(db, Begin::Immediate)?;
+    let mut out: Vec<Vec<Result<(), SaveError>>> = groups.iter().map(|_| Vec::new()).collect();
+    for &i in &order {
+        let g = &groups[i];
+        if qualify {
+            tx.execute_batch(&format!("SET LOCAL search_path TO {}", g.schema))?;
+        }
+        out[i] = crate::batch::write_parts(&tx, g.batch, g.notify.as_ref())?;
+    }
+    tx.commit()?;
+    Ok(out)
+}
+
+/// Whether a part's entries follow on from the head it was decided on,
+/// one after another (what `decide` makes): the few-statement path writes
+/// only such parts; anything else goes the savepoint way.
+fn dense(d: &Decided) -> bool {
+    d.rows
+        .iter()
+        .enumerate()
+        .all(|(i, r)| r.seq == d.entries_before + i as u64)
+}
+
+/// What the read found of a battle, moved on by each part taken.
+struct Head {
+    game: String,
+    seed: i64,
+    entries: u64,
+    branches: i64,
+}
+
+/// The arrays of the write statement (module docs, step 4).
+#[derive(Default)]
+struct Arrays<'a> {
+    e_battle: Vec<i64>,
+    e_seq: Vec<i64>,
+    e_record: Vec<&'a [u8]>,
+    b_battle: Vec<i64>,
+    b_id: Vec<i64>,
+    b_name: Vec<&'a str>,
+    b_parent: Vec<Option<i64>>,
+    b_fork: Vec<Option<i64>>,
+    s_battle: Vec<i64>,
+    s_seq: Vec<i64>,
+    s_state: Vec<&'a [u8]>,
+    c_battle: Vec<i64>,
+    c_seat: Vec<i64>,
+    c_id: Vec<&'a str>,
+    c_entries: Vec<String>,
+    revealed: Vec<i64>,
+    notices: Vec<String>,
+}
+
+/// The position each battle is left at: its last part's.
+struct Position<'a> {
+    cursor: Option<i64>,
+    branch: i64,
+    status: &'a str,
+    result: Option<&'a str>,
+}
+
+fn sql(e: DbError) -> SaveError {
+    SaveError::from(e)
+}
+
+/// One campaign's parts, in the open transaction: lock, read, check,
+/// write, seal. `Err` when a statement failed (the caller rolls back).
+fn write_group(
+    db: &Postgres,
+    g: &Group<'_>,
+    qualify: bool,
+) -> Result<Vec<Result<(), SaveError>>, SaveError> {
+    if g.batch.is_empty() {
+        return Ok(Vec::new());
+    }
+    let s = if qualify {
+        format!("{}.", g.schema)
+    } else {
+        String::new()
+    };
+    let mut ids: Vec<BattleId> = g.batch.iter().map(|d| d.battle).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    // 1. The lock, in the order of the ids.
+    db.query_pg(
+        &format!("SELECT id FROM {s}battles WHERE id = ANY($1) ORDER BY id FOR UPDATE"),
+        &[&ids],
+    )
+    .map_err(sql)?;
+    // 2. The read, after the lock.
+    let (mut c_battle, mut c_seat, mut c_id) = (Vec::new(), Vec::new(), Vec::new());
+    for d in g.batch {
+        if let Some((seat, cmd)) = &d.command_id {
+            c_battle.push(d.battle);
+            c_seat.push(i64::from(seat.0));
+            c_id.push(cmd.as_str());
+        }
+    }
+    let rows = db
+        .query_pg(
+            &format!(
+                "SELECT 0::bigint, b.id, b.game, b.seed, \
+                   (SELECT e.seq FROM {s}entries e WHERE e.battle = b.id ORDER BY e.seq DESC LIMIT 1), \
+                   (SELECT k.first FROM {s}entry_blocks k WHERE k.battle = b.id ORDER BY k.first DESC LIMIT 1), \
+                   (SELECT COUNT(*) FROM {s}branches r WHERE r.battle = b.id) \
+                 FROM {s}battles b WHERE b.id = ANY($1) \
+                 UNION ALL \
+                 SELECT 1, c.battle, c.cmd_id, c.seat, NULL, NULL, NULL \
+                 FROM {s}club_commands c \
+                 JOIN unnest($2::bigint[], $3::bigint[], $4::text[]) AS u(battle, seat, cmd_id) \
+                 ON c.battle = u.battle AND c.seat = u.seat AND c.cmd_id = u.cmd_id"
+            ),
+            &[&ids, &c_battle, &c_seat, &c_id],
+        )
+        .map_err(sql)?;
+    let mut heads: HashMap<BattleId, Head> = HashMap::new();
+    let mut used: HashSet<(BattleId, i64, String)> = HashSet::new();
+    for r in &rows {
+        let kind: i64 = r.try_get(0).map_err(cell)?;
+        let battle: i64 = r.try_get(1).map_err(cell)?;
+        let text: String = r.try_get(2).map_err(cell)?;
+        let number: i64 = r.try_get(3).map_err(cell)?;
+        if kind == 0 {
+            let tail: Option<i64> = r.try_get(4).map_err(cell)?;
+            let block: Option<i64> = r.try_get(5).map_err(cell)?;
+            let branches: Option<i64> = r.try_get(6).map_err(cell)?;
+            heads.insert(
+                battle,
+                Head {
+                    game: text,
+                    seed: number,
+                    entries: count_from(tail, block),
+                    branches: branches.unwrap_or(0),
+                },
+            );
+        } else {
+            used.insert((battle, number, text));
+        }
+    }
+    // 3. The checks, part by part in order.
+    let mut a = Arrays::default();
+    let mut positions: Vec<(BattleId, Position<'_>)> = Vec::new();
+    let mut seals: Vec<(BattleId, u64)> = Vec::new();
+    let mut results = Vec::with_capacity(g.batch.len());
+    let mut refused: HashSet<BattleId> = HashSet::new();
+    for d in g.batch {
+        if refused.contains(&d.battle) {
+            results.push(Err(d.after_refused()));
+            continue;
+        }
+        let checked = match heads.get(&d.battle) {
+            None => Err(SaveError::NoSuchBattle(d.battle)),
+            Some(h) => d.check_head(&h.game, h.seed, h.entries, h.branches),
+        }
+        .and_then(|()| match &d.command_id {
+            Some((seat, cmd)) if used.contains(&(d.battle, i64::from(seat.0), cmd.clone())) => {
+                Err(SaveError::CommandIdUsed {
+                    battle: d.battle,
+                    seat: seat.0,
+                    cmd_id: cmd.clone(),
+                })
+            }
+            _ => Ok(()),
+        });
+        if let Err(e) = checked {
+            refused.insert(d.battle);
+            results.push(Err(e));
+            continue;
+        }
+        let Some(head) = heads.get_mut(&d.battle) else {
+            continue;
+        };
+        if let Some((seat, cmd)) = &d.command_id {
+            used.insert((d.battle, i64::from(seat.0), cmd.clone()));
+        }
+        // Taken: the battle's head moves on for the parts after it.
+        head.entries += d.rows.len() as u64;
+        for r in &d.rows {
+            a.e_battle.push(d.battle);
+            a.e_seq.push(r.seq as i64);
+            a.e_record.push(&r.bytes);
+            if let Some(b) = &r.branch {
+                head.branches += 1;
+                a.b_battle.push(d.battle);
+                a.b_id.push(i64::from(b.id));
+                a.b_name.push(&b.name);
+                a.b_parent.push(b.parent.map(i64::from));
+                a.b_fork.push(b.fork.map(|f| f as i64));
+            }
+            if let Some(state) = &r.snapshot {
+                a.s_battle.push(d.battle);
+                a.s_seq.push(r.seq as i64);
+                a.s_state.push(state);
+            }
+            if (r.seq + 1).is_multiple_of(BLOCK) {
+                seals.push((d.battle, r.seq));
+            }
+        }
+        if let Some((seat, cmd)) = &d.command_id {
+            a.c_battle.push(d.battle);
+            a.c_seat.push(i64::from(seat.0));
+            a.c_id.push(cmd);
+            a.c_entries
+                .push(serde_json::to_string(&d.entries()).unwrap_or_else(|_| "[]".into()));
+        }
+        if d.ends() {
+            a.revealed.push(d.battle);
+        }
+        if let Some(n) = &g.notify {
+            a.notices.push(d.notice(n.prefix));
+        }
+        let at = Position {
+            cursor: d.cursor.map(|c| c as i64),
+            branch: i64::from(d.branch),
+            status: d.status,
+            result: d.result.as_deref(),
+        };
+        match positions.iter_mut().find(|(b, _)| *b == d.battle) {
+            Some((_, p)) => *p = at,
+            None => positions.push((d.battle, at)),
+        }
+        results.push(Ok(()));
+    }
+    if positions.is_empty() {
+        return Ok(results);
+    }
+    // 4. The write: one statement.
+    let p_battle: Vec<i64> = positions.iter().map(|(b, _)| *b).collect();
+    let p_cursor: Vec<Option<i64>> = positions.iter().map(|(_, p)| p.cursor).collect();
+    let p_branch: Vec<i64> = positions.iter().map(|(_, p)| p.branch).collect();
+    let p_status: Vec<&str> = positions.iter().map(|(_, p)| p.status).collect();
+    let p_result: Vec<Option<&str>> = positions.iter().map(|(_, p)| p.result).collect();
+    let channel = g.notify.map_or("", |n| n.channel);
+    let updated = now();
+    let params: [&(dyn ToSql + Sync); 24] = [
+        &a.e_battle,
+        &a.e_seq,
+        &a.e_record,
+        &a.b_battle,
+        &a.b_id,
+        &a.b_name,
+        &a.b_parent,
+        &a.b_fork,
+        &a.s_battle,
+        &a.s_seq,
+        &a.s_state,
+        &p_battle,
+        &p_cursor,
+        &p_branch,
+        &p_status,
+        &p_result,
+        &updated,
+        &a.c_battle,
+        &a.c_seat,
+        &a.c_id,
+        &a.c_entries,
+        &a.revealed,
+        &channel,
+        &a.notices,
+    ];
+    db.query_pg(
+        &format!(
+            "WITH e AS (INSERT INTO {s}entries (battle, seq, record) \
+               SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bytea[])), \
+             br AS (INSERT INTO {s}branches (battle, id, name, parent, fork) \
+               SELECT * FROM unnest($4::bigint[], $5::bigint[], $6::text[], $7::bigint[], $8::bigint[])), \
+             sn AS (INSERT INTO {s}snapshots (battle, seq, state) \
+               SELECT * FROM unnest($9::bigint[], $10::bigint[], $11::bytea[])), \
+             p AS (UPDATE {s}battles b SET cursor = u.cursor, branch = u.branch, \
+                 status = u.status, result = u.result, updated = $17::bigint \
+               FROM unnest($12::bigint[], $13::bigint[], $14::bigint[], $15::text[], $16::text[]) \
+                 AS u(id, cursor, branch, status, result) \
+               WHERE b.id = u.id), \
+             c AS (INSERT INTO {s}club_commands (battle, seat, cmd_id, entries) \
+               SELECT * FROM unnest($18::bigint[], $19::bigint[], $20::text[], $21::text[])), \
+             r AS (UPDATE {s}fair_seeds SET revealed = 1 \
+               WHERE battle = ANY($22::bigint[]) AND secret IS NOT NULL) \
+             SELECT COUNT(pg_notify($23::text, n)) FROM unnest($24::text[]) AS n"
+        ),
+        &params,
+    )
+    .map_err(sql)?;
+    // 5. The blocks the batch filled, sealed in the same transaction.
+    if !seals.is_empty() {
+        if qualify {
+            db.execute_batch(&format!("SET LOCAL search_path TO {}", g.schema))?;
+        }
+        for (battle, last) in seals {
+            seal_if_full(db, battle, last)?;
+        }
+    }
+    Ok(results)
+}
+
+/// A cell of the read that is not what the query makes: damage, in words.
+fn cell(e: postgres::Error) -> SaveError {
+    SaveError::Sql(format!("reading the battles of a batch failed: {e}"))
+}

@@ -1,0 +1,509 @@
+//! A batch on PostgreSQL in a few statements (issue 31 P5, `pgbatch.rs`):
+//! whatever its size, a batch of one campaign is `BEGIN`, the lock, the
+//! read, the write and `COMMIT`; stale parts and reused command ids are
+//! left out before anything is written; a block the batch fills is sealed;
+//! two connections locking the same battles in opposite orders never
+//! deadlock; the committer writes many campaigns in one transaction and
+//! answers `Unreachable` when its connection is lost, then connects again.
+//! PostgreSQL only (the test cluster, `XENOLOG_TEST_PG`).
+
+#[path = "support/pg.rs"]
+mod pg;
+#[path = "support/race.rs"]
+#[allow(dead_code)]
+mod race;
+#[path = "support/store.rs"]
+#[allow(unused_macros)]
+mod store;
+
+use xenolog_engine::{Actor, Battle};
+use xenolog_saves::db::DbExt;
+use xenolog_saves::db::pg::Postgres;
+use xenolog_saves::{
+    AppendNotify, BattleId, Campaign, Committer, Decided, DiceMode, Group, SaveError, decide,
+};
+
+use race::new_endless_race;
+use store::{Kind, Store};
+
+/// Battles with their ids, loaded.
+type Battles = Vec<(BattleId, Box<dyn Battle>)>;
+
+/// `n` endless races, each loaded.
+fn races(c: &mut Campaign, n: usize, seed: u64) -> Battles {
+    (0..n)
+        .map(|i| {
+            let id = new_endless_race(c, seed + i as u64);
+            (id, c.load_battle(id).unwrap())
+        })
+        .collect()
+}
+
+/// The next command of battle `b` (the `k`th legal one, by a pattern)
+/// decided in memory, with command id `cmd`.
+fn next(id: BattleId, b: &mut dyn Battle, k: usize, cmd: &str) -> (Actor, Decided) {
+    let legal = b.legal();
+    let l = legal[(k * 5 + 1) % legal.len()].clone();
+    let d = decide(id, b, l.actor, &l.command, None, DiceMode::Rolled).unwrap();
+    (l.actor, d.command_id(l.actor, cmd))
+}
+
+/// `rounds` parts for every battle, round after round (each part of a
+/// battle decided on the one before it), command ids `{tag}-{battle}-{k}`.
+fn rounds(battles: &mut [(BattleId, Box<dyn Battle>)], rounds: usize, tag: &str) -> Vec<Decided> {
+    rounds_with_seats(battles, rounds, tag).0
+}
+
+/// [`rounds`], and the seat of each part's command.
+fn rounds_with_seats(
+    battles: &mut [(BattleId, Box<dyn Battle>)],
+    rounds: usize,
+    tag: &str,
+) -> (Vec<Decided>, Vec<Actor>) {
+    let (mut out, mut seats) = (Vec::new(), Vec::new());
+    for k in 0..rounds {
+        for (id, b) in battles.iter_mut() {
+            let (seat, d) = next(*id, &mut **b, k, &format!("{tag}-{id}-{k}"));
+            out.push(d);
+            seats.push(seat);
+        }
+    }
+    (out, seats)
+}
+
+/// Write `batch`; every part is written.
+fn all_written(c: &mut Campaign, batch: &[Decided]) {
+    let results = c.append_batch(batch).unwrap();
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+}
+
+/// Entries stored for each battle, read past the store's rules.
+fn stored(s: &Store, ids: &[BattleId]) -> Vec<i64> {
+    let raw = s.raw();
+    ids.iter()
+        .map(|id| {
+            let rows: i64 = raw
+                .one("SELECT COUNT(*) FROM entries WHERE battle = ?1", &[id])
+                .unwrap();
+            let blocks: i64 = raw
+                .one("SELECT COUNT(*) FROM entry_blocks WHERE battle = ?1", &[id])
+                .unwrap();
+            rows + 1024 * blocks
+        })
+        .collect()
+}
+
+/// Each battle's entries are stored (counted past the store's rules), and
+/// reopened it loads as `battles` hold it and verifies: the campaign.
+fn stored_as_decided<'s>(s: &'s mut Store, battles: &Battles) -> &'s mut Campaign {
+    let ids: Vec<BattleId> = battles.iter().map(|(id, _)| *id).collect();
+    let want: Vec<i64> = battles
+        .iter()
+        .map(|(_, b)| b.records().len() as i64)
+        .collect();
+    assert_eq!(stored(s, &ids), want);
+    let c = s.reopen();
+    as_decided(c, battles);
+    c
+}
+
+/// Each battle as stored equals `battles` in memory, and verifies.
+fn as_decided(c: &Campaign, battles: &[(BattleId, Box<dyn Battle>)]) {
+    for (id, b) in battles {
+        let back = c.load_battle(*id).unwrap();
+        assert_eq!(back.records().len(), b.records().len(), "battle {id}");
+        assert_eq!(back.cursor(), b.cursor(), "battle {id}");
+        assert_eq!(back.records(), b.records(), "battle {id}");
+        assert!(c.verify_battle(*id).unwrap().ok(), "battle {id} verifies");
+    }
+}
+
+#[test]
+fn p5_a_batch_of_100_parts_over_10_battles_takes_5_round_trips_and_loads_as_decided() {
+    let Some(mut s) = Store::postgres("p5_hundred") else {
+        return;
+    };
+    let mut battles = races(s.c(), 10, 100);
+    // Once for the statements to be prepared on this connection.
+    let warm = rounds(&mut battles, 1, "warm");
+    all_written(s.c(), &warm);
+
+    let batch = rounds(&mut battles, 10, "run");
+    assert_eq!(batch.len(), 100);
+    let entries: usize = batch.iter().map(|d| d.entries().len()).sum();
+    let before = s.c().round_trips().unwrap();
+    let results = s.c().append_batch(&batch).unwrap();
+    let trips = s.c().round_trips().unwrap() - before;
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    // BEGIN, the lock, the read, the write, COMMIT: whatever the size.
+    assert_eq!(
+        trips, 5,
+        "a batch of 100 parts ({entries} entries) over 10 battles"
+    );
+
+    let c = stored_as_decided(&mut s, &battles);
+    // Every command id with its entries.
+    for (id, _) in &battles {
+        for k in 0..10 {
+            let seat = c
+                .command_entries(*id, Actor(0), &format!("run-{id}-{k}"))
+                .unwrap()
+                .or(c
+                    .command_entries(*id, Actor(1), &format!("run-{id}-{k}"))
+                    .unwrap());
+            assert!(seat.is_some_and(|e| !e.is_empty()), "run-{id}-{k}");
+        }
+    }
+}
+
+/// On PostgreSQL by the read before any write (5 round trips); on SQLite
+/// by the savepoint path, with the same outcomes.
+#[test]
+fn p5_a_batch_of_many_battles_leaves_out_a_stale_part_its_successor_and_a_reused_id_before_writing()
+{
+    stale_and_reused(&mut Store::sqlite());
+    if let Some(mut s) = Store::postgres("p5_stale_reused") {
+        stale_and_reused(&mut s);
+    }
+}
+
+fn stale_and_reused(s: &mut Store) {
+    let mut battles = races(s.c(), 8, 200);
+    let (first, first_seats) = rounds_with_seats(&mut battles, 1, "one");
+    all_written(s.c(), &first);
+    let after_first: Vec<usize> = battles.iter().map(|(_, b)| b.records().len()).collect();
+
+    // Battle 3 moves on through another connection (another process).
+    let moved = battles[3].0;
+    s.c = None;
+    let mut other = match &s.kind {
+        Kind::Sqlite { path, .. } => Campaign::open(path).unwrap(),
+        Kind::Postgres { url, schema } => Campaign::open_postgres(url, schema).unwrap(),
+    };
+    let mut theirs = other.load_battle(moved).unwrap();
+    let l = theirs.legal()[0].clone();
+    other
+        .play(moved, &mut *theirs, l.actor, &l.command, None)
+        .unwrap();
+    let moved_len = theirs.records().len();
+    drop(other);
+    s.reopen();
+    // Battle 0 once more: the statements prepared on the new connection.
+    let warm = rounds(&mut battles[..1], 1, "warm");
+    all_written(s.c(), &warm);
+
+    // Two rounds over every battle; battle 5's first part gives again the
+    // id (and seat) its part of the first batch recorded.
+    let (mut batch, _) = rounds_with_seats(&mut battles, 2, "two");
+    let id5 = battles[5].0;
+    let reused = format!("one-{id5}-0");
+    let part = batch.remove(5).command_id(first_seats[5], &reused);
+    batch.insert(5, part);
+
+    let before = s.c().round_trips();
+    let results = s.c().append_batch(&batch).unwrap();
+    if let (Some(before), Some(after)) = (before, s.c().round_trips()) {
+        assert_eq!(
+            after - before,
+            5,
+            "the refusals found by the read, not by a failed statement"
+        );
+    }
+    for (i, r) in results.iter().enumerate() {
+        match (i % 8, i / 8, r) {
+            // Battle 3: both parts stale: the first by its head, the second
+            // because it was decided on the first (its own count of entries
+            // may well match what the other connection wrote).
+            (3, 0, Err(SaveError::Stale { battle, why })) => {
+                assert_eq!(*battle, moved);
+                assert!(
+                    why.contains(&format!("decided after {} entries", after_first[3])),
+                    "{why}"
+                );
+            }
+            (3, 1, Err(SaveError::Stale { battle, why })) => {
+                assert_eq!(*battle, moved);
+                assert!(why.contains("same batch"), "{why}");
+            }
+            (5, 0, Err(SaveError::CommandIdUsed { cmd_id, .. })) => assert_eq!(cmd_id, &reused),
+            // Decided on the part refused for its id: stale.
+            (5, 1, Err(SaveError::Stale { battle, why })) => {
+                assert_eq!(*battle, id5);
+                assert!(why.contains("same batch"), "{why}");
+            }
+            (b, _, Ok(())) if b != 3 && b != 5 => {}
+            other => panic!("part {i}: {other:?}"),
+        }
+    }
+    // Nothing of the refused parts is stored; the others are, as decided.
+    let c = s.reopen();
+    for (k, (id, b)) in battles.iter().enumerate() {
+        let back = c.load_battle(*id).unwrap();
+        assert!(c.verify_battle(*id).unwrap().ok(), "battle {id}");
+        match k {
+            3 => assert_eq!(back.records().len(), moved_len),
+            5 => assert_eq!(back.records().len(), after_first[5]),
+            _ => assert_eq!(back.records(), b.records()),
+        }
+    }
+}
+
+#[test]
+fn p5_a_batch_crossing_a_block_boundary_seals_the_block_in_its_transaction() {
+    let Some(mut s) = Store::postgres("p5_block") else {
+        return;
+    };
+    let mut battles = races(s.c(), 2, 300);
+    // Parts until battle 0 holds 1,020 entries or more, in batches of 64.
+    let mut k = 0;
+    while battles[0].1.records().len() < 1020 {
+        let mut batch = Vec::new();
+        for _ in 0..64 {
+            if battles[0].1.records().len() >= 1020 {
+                break;
+            }
+            let (id, b) = &mut battles[0];
+            batch.push(next(*id, &mut **b, k, &format!("a{k}")).1);
+            k += 1;
+        }
+        all_written(s.c(), &batch);
+    }
+    let ids = [battles[0].0, battles[1].0];
+    let raw = s.raw();
+    let blocks = |raw: &dyn xenolog_saves::db::Db| -> i64 {
+        raw.one(
+            "SELECT COUNT(*) FROM entry_blocks WHERE battle = ?1",
+            &[&ids[0]],
+        )
+        .unwrap()
+    };
+    assert_eq!(blocks(&*raw), 0, "not full yet");
+    // One batch that takes battle 0 over entry 1,023 (and battle 1 along).
+    let mut batch = Vec::new();
+    for _ in 0..8 {
+        for (id, b) in battles.iter_mut() {
+            batch.push(next(*id, &mut **b, k, &format!("b{k}")).1);
+            k += 1;
+        }
+    }
+    assert!(battles[0].1.records().len() > 1024);
+    all_written(s.c(), &batch);
+    assert_eq!(blocks(&*raw), 1, "the block the batch filled is sealed");
+    let tail: i64 = raw
+        .one("SELECT MIN(seq) FROM entries WHERE battle = ?1", &[&ids[0]])
+        .unwrap();
+    assert_eq!(tail, 1024, "the tail starts after the block");
+    stored_as_decided(&mut s, &battles);
+}
+
+#[test]
+fn p5_two_connections_batches_over_the_same_battles_in_opposite_orders_finish_without_deadlock() {
+    let Some((s, url, schema)) = Store::postgres_at("p5_opposite") else {
+        return;
+    };
+    let mut s = s;
+    let ids: Vec<BattleId> = races(s.c(), 10, 400).iter().map(|(id, _)| *id).collect();
+    let raw = Postgres::connect(&url).unwrap();
+    let deadlocks = || -> i64 {
+        raw.one(
+            "SELECT CAST(deadlocks AS BIGINT) FROM pg_stat_database WHERE datname = current_database()",
+            &[],
+        )
+        .unwrap()
+    };
+    let before = deadlocks();
+    let run = |reverse: bool, tag: &'static str| {
+        let (url, schema, ids) = (url.clone(), schema.clone(), ids.clone());
+        std::thread::spawn(move || {
+            let mut c = Campaign::open_postgres(&url, &schema).unwrap();
+            let mut order = ids.clone();
+            if reverse {
+                order.reverse();
+            }
+            let (mut written, mut stale) = (0, 0);
+            for round in 0..30 {
+                let mut battles: Vec<(BattleId, Box<dyn Battle>)> = order
+                    .iter()
+                    .map(|id| (*id, c.load_battle(*id).unwrap()))
+                    .collect();
+                let batch = rounds(&mut battles, 2, &format!("{tag}{round}"));
+                for r in c.append_batch(&batch).unwrap() {
+                    match r {
+                        Ok(()) => written += 1,
+                        Err(SaveError::Stale { .. }) => stale += 1,
+                        Err(e) => panic!("{tag} round {round}: {e}"),
+                    }
+                }
+            }
+            (written, stale)
+        })
+    };
+    let a = run(false, "a");
+    let b = run(true, "b");
+    let (a, b) = (a.join().unwrap(), b.join().unwrap());
+    assert_eq!(a.0 + a.1 + b.0 + b.1, 2 * 30 * 20, "{a:?} {b:?}");
+    assert!(a.0 > 0 && b.0 > 0, "both wrote: {a:?} {b:?}");
+    assert_eq!(
+        deadlocks(),
+        before,
+        "no deadlock was detected in the database"
+    );
+    let c = s.reopen();
+    let mut total = 0;
+    for id in &ids {
+        assert!(c.verify_battle(*id).unwrap().ok());
+        total += c.load_battle(*id).unwrap().records().len();
+    }
+    assert!(total >= a.0 + b.0, "every part written is stored");
+}
+
+/// A campaign schema made for the committer tests, with its battles.
+fn campaign(test: &str, n: usize, seed: u64) -> Option<(Store, String, String, Battles)> {
+    let (mut s, url, schema) = Store::postgres_at(test)?;
+    let battles = races(s.c(), n, seed);
+    Some((s, url, schema, battles))
+}
+
+#[test]
+fn p5_the_committer_writes_many_campaigns_in_one_transaction_and_notifies_each_part_at_commit() {
+    let Some((mut s1, url, schema1, mut b1)) = campaign("p5_commit_a", 4, 500) else {
+        return;
+    };
+    let Some((mut s2, _, schema2, mut b2)) = campaign("p5_commit_b", 3, 600) else {
+        return;
+    };
+    let committer = Committer::connect(&url).unwrap();
+    let mut listen = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    listen.batch_execute("LISTEN p5_test").unwrap();
+
+    let warm1 = rounds(&mut b1, 1, "w");
+    let warm2 = rounds(&mut b2, 1, "w");
+    let n1 = AppendNotify {
+        channel: "p5_test",
+        prefix: "1:",
+    };
+    let n2 = AppendNotify {
+        channel: "p5_test",
+        prefix: "2:",
+    };
+    let groups = [
+        Group {
+            schema: &schema2,
+            batch: &warm2,
+            notify: Some(n2),
+        },
+        Group {
+            schema: &schema1,
+            batch: &warm1,
+            notify: Some(n1),
+        },
+    ];
+    let out = committer.commit(&groups).unwrap();
+    assert_eq!(out.len(), 2);
+    assert!(out.iter().flatten().all(Result::is_ok), "{out:?}");
+    let mut heard: Vec<String> = Vec::new();
+    {
+        let mut n = listen.notifications();
+        let mut it = n.timeout_iter(std::time::Duration::from_secs(2));
+        while let Ok(Some(m)) = postgres::fallible_iterator::FallibleIterator::next(&mut it) {
+            heard.push(m.payload().to_owned());
+            if heard.len() == 7 {
+                break;
+            }
+        }
+    }
+    let mut want: Vec<String> = warm1
+        .iter()
+        .map(|d| format!("1:{}:{}", d.battle(), d.entries().last().unwrap()))
+        .chain(
+            warm2
+                .iter()
+                .map(|d| format!("2:{}:{}", d.battle(), d.entries().last().unwrap())),
+        )
+        .collect();
+    heard.sort();
+    want.sort();
+    assert_eq!(heard, want, "one notification a part, after the commit");
+
+    // A bigger commit: 2 campaigns, 5 rounds each, one transaction.
+    let p1 = rounds(&mut b1, 5, "r");
+    let p2 = rounds(&mut b2, 5, "r");
+    let before = committer.round_trips();
+    let out = committer
+        .commit(&[
+            Group {
+                schema: &schema1,
+                batch: &p1,
+                notify: None,
+            },
+            Group {
+                schema: &schema2,
+                batch: &p2,
+                notify: None,
+            },
+        ])
+        .unwrap();
+    assert!(out.iter().flatten().all(Result::is_ok), "{out:?}");
+    assert_eq!(
+        committer.round_trips() - before,
+        2 + 3 * 2,
+        "BEGIN and COMMIT, and three statements a campaign"
+    );
+    as_decided(s1.reopen(), &b1);
+    as_decided(s2.reopen(), &b2);
+
+    // A schema name that cannot be one is refused whole, nothing written.
+    let p1 = rounds(&mut b1, 1, "x");
+    let e = committer
+        .commit(&[Group {
+            schema: "no; DROP",
+            batch: &p1,
+            notify: None,
+        }])
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("cannot name a campaign's schema"),
+        "{e}"
+    );
+}
+
+#[test]
+fn p5_a_committer_whose_connection_is_lost_refuses_the_batch_unreachable_and_the_next_connects_again()
+ {
+    let Some((mut s, url, schema, mut battles)) = campaign("p5_lost", 3, 700) else {
+        return;
+    };
+    let committer = Committer::connect(&url).unwrap();
+    let kill = Postgres::connect(&url).unwrap();
+    let warm = rounds(&mut battles, 1, "w");
+    let commit = |b: &[Decided]| {
+        committer.commit(&[Group {
+            schema: &schema,
+            batch: b,
+            notify: None,
+        }])
+    };
+    let landed = |out: Result<Vec<Vec<Result<(), SaveError>>>, SaveError>| {
+        let out = out.unwrap();
+        assert!(out[0].iter().all(Result::is_ok), "{out:?}");
+    };
+    landed(commit(&warm));
+    // Twice: the connection made again is the committer's by its name too.
+    for round in 0..2 {
+        let killed: i64 = kill
+            .one(
+                "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity \
+                 WHERE application_name = 'xenolog committer' AND datname = current_database() \
+                 AND pid <> pg_backend_pid()",
+                &[],
+            )
+            .unwrap();
+        assert!(killed >= 1, "round {round}");
+        let lost = rounds(&mut battles, 1, &format!("lost{round}"));
+        let e = commit(&lost).unwrap_err();
+        assert!(matches!(e, SaveError::Unreachable(_)), "{e}");
+        // Nothing of it written: the same parts go again, and land.
+        landed(commit(&lost));
+    }
+    as_decided(s.reopen(), &battles);
+}
