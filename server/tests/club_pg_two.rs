@@ -96,7 +96,7 @@ impl Seat {
     /// Take events until entry `until` is held (or, with `None`, until
     /// the `live` frame of a watch).
     async fn absorb(&mut self, until: Option<u64>) {
-        while let Some(v) = self.copy.absorb_or_other(until).await {
+        while let Err(v) = self.copy.absorb_or_other(until).await {
             // Closed (its server found another server wrote the battle
             // first, and resumes it from the store): the client resumes
             // after the last entry it holds, as a real client does.

@@ -665,19 +665,19 @@ impl SeatCopy {
     /// Take events until the copy holds entry `until` (or, with `None`,
     /// until `live`); a frame of any other kind is a failure.
     pub async fn absorb(&mut self, until: Option<u64>) {
-        if let Some(v) = self.absorb_or_other(until).await {
+        if let Err(v) = self.absorb_or_other(until).await {
             panic!("unexpected frame {v}");
         }
     }
 
     /// [`SeatCopy::absorb`], but a frame of any other kind ends the wait
-    /// and is handed back. Each entry is this seat's, after the last one
-    /// held, with its receipt; a live frame names the game and the head held.
-    #[must_use]
-    pub async fn absorb_or_other(&mut self, until: Option<u64>) -> Option<Value> {
+    /// and is handed back as the error. Each entry is this seat's, after
+    /// the last one held, with its receipt; a live frame names the game and
+    /// the head held.
+    pub async fn absorb_or_other(&mut self, until: Option<u64>) -> Result<(), Value> {
         loop {
             if until.is_some() && self.head() >= until {
-                return None;
+                return Ok(());
             }
             let v = self.c.event().await;
             match v["type"].as_str() {
@@ -702,10 +702,10 @@ impl SeatCopy {
                     assert!(v["game"].is_string(), "the live frame names its game: {v}");
                     self.state = v["state"].clone();
                     if until.is_none() {
-                        return None;
+                        return Ok(());
                     }
                 }
-                _ => return Some(v),
+                _ => return Err(v),
             }
         }
     }

@@ -116,7 +116,12 @@ fn cover_words(c: Cover) -> &'static str {
 /// A row of radio buttons for a declared cover: not declared, then the
 /// open, cover and a building, labelled in that order.
 fn cover_ui(ui: &mut egui::Ui, cover: &mut Option<Cover>, labels: [&str; 4]) {
-    let covers = [None, Some(Cover::Open), Some(Cover::Cover), Some(Cover::Building)];
+    let covers = [
+        None,
+        Some(Cover::Open),
+        Some(Cover::Cover),
+        Some(Cover::Building),
+    ];
     ui.horizontal_wrapped(|ui| {
         for (c, label) in covers.into_iter().zip(labels) {
             ui.radio_value(cover, c, label);
