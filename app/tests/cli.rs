@@ -722,19 +722,8 @@ fn play_prints_the_steps_the_game_takes_on_its_own_after_a_command() {
 /// commands can never reach eframe. A new `gui::` path in `src/cli` fails here.
 #[test]
 fn the_command_line_names_nothing_of_the_gui() {
-    fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                sources(&p, out);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                out.push(p);
-            }
-        }
-    }
     let cli = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cli");
-    let mut files = Vec::new();
-    sources(&cli, &mut files);
+    let files = xenolog_saves::db::source::rust_files(&cli).unwrap();
     assert!(files.len() >= 3, "the command line's sources are found");
     let mut found = Vec::new();
     for f in &files {

@@ -505,17 +505,27 @@ pub trait DbExt: Db {
         })
     }
 
-    /// Every row, as owned cells.
-    fn query(&self, sql: &str, params: Params<'_>) -> Result<Vec<Vec<Value>>, DbError> {
+    /// Every row, each read by `f`, in the order the query gives them; an
+    /// error of `f` stops the query and is returned.
+    fn rows<T, E: From<DbError>>(
+        &self,
+        sql: &str,
+        params: Params<'_>,
+        mut f: impl FnMut(&Row<'_>) -> Result<T, E>,
+    ) -> Result<Vec<T>, E> {
         let mut out = Vec::new();
         self.each(sql, params, |r| {
-            let row = (0..r.width())
-                .map(|i| r.value(i))
-                .collect::<Result<Vec<_>, DbError>>()?;
-            out.push(row);
-            Ok::<(), DbError>(())
+            out.push(f(r)?);
+            Ok::<(), E>(())
         })?;
         Ok(out)
+    }
+
+    /// Every row, as owned cells.
+    fn query(&self, sql: &str, params: Params<'_>) -> Result<Vec<Vec<Value>>, DbError> {
+        self.rows(sql, params, |r| {
+            (0..r.width()).map(|i| r.value(i)).collect()
+        })
     }
 
     /// Open a transaction, rolled back if dropped before [`Tx::commit`].
@@ -1171,13 +1181,14 @@ impl Sqlite {
     /// into it); a reader waits up to 5 s for a writer mid-checkpoint.
     pub fn open(path: &Path, read_only: bool) -> Result<Sqlite, DbError> {
         use rusqlite::OpenFlags as F;
-        let mode = if read_only {
-            F::SQLITE_OPEN_READ_ONLY
-        } else {
-            F::SQLITE_OPEN_READ_WRITE
-        };
-        let conn = rusqlite::Connection::open_with_flags(path, mode | F::SQLITE_OPEN_NO_MUTEX)?;
-        let db = Sqlite::new(conn);
+        let db = Sqlite::open_with(
+            path,
+            if read_only {
+                F::SQLITE_OPEN_READ_ONLY
+            } else {
+                F::SQLITE_OPEN_READ_WRITE
+            },
+        )?;
         db.checkpoint_on_close(false)?;
         db.conn.busy_timeout(Duration::from_secs(5))?;
         Ok(db)
@@ -1186,22 +1197,23 @@ impl Sqlite {
     /// Open read-only through a `file:` URI (an immutable file).
     pub fn open_uri_read_only(uri: &str) -> Result<Sqlite, DbError> {
         use rusqlite::OpenFlags as F;
-        let conn = rusqlite::Connection::open_with_flags(
-            uri,
-            F::SQLITE_OPEN_READ_ONLY | F::SQLITE_OPEN_URI | F::SQLITE_OPEN_NO_MUTEX,
-        )?;
-        Ok(Sqlite::new(conn))
+        Sqlite::open_with(uri, F::SQLITE_OPEN_READ_ONLY | F::SQLITE_OPEN_URI)
     }
 
     /// Open `path` for writing, making it if it is not there (a campaign
     /// being built under its temporary name).
     pub fn create(path: &Path) -> Result<Sqlite, DbError> {
         use rusqlite::OpenFlags as F;
-        let conn = rusqlite::Connection::open_with_flags(
-            path,
-            F::SQLITE_OPEN_READ_WRITE | F::SQLITE_OPEN_CREATE | F::SQLITE_OPEN_NO_MUTEX,
-        )?;
-        Ok(Sqlite::new(conn))
+        Sqlite::open_with(path, F::SQLITE_OPEN_READ_WRITE | F::SQLITE_OPEN_CREATE)
+    }
+
+    /// A connection opened as `flags` say, without SQLite's own mutex (a
+    /// connection is used by one thread at a time).
+    fn open_with(path: impl AsRef<Path>, flags: rusqlite::OpenFlags) -> Result<Sqlite, DbError> {
+        let flags = flags | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        Ok(Sqlite::new(rusqlite::Connection::open_with_flags(
+            path, flags,
+        )?))
     }
 
     /// A database in memory.
@@ -1437,6 +1449,81 @@ impl Db for Conn {
     }
 }
 
+/// Rust sources read as text, for the tests of every crate that check what
+/// their own code says (each SQL statement prepares on both backends, no
+/// GUI path in the command line, no whole battle outside the lens): one
+/// reader here, which `saves`, `xenolog-server` and the app's tests share
+/// instead of a copy each.
+#[doc(hidden)]
+pub mod source {
+    use std::path::{Path, PathBuf};
+
+    /// Every `.rs` file below `dir`, sorted.
+    pub fn rust_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+        fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+            for e in std::fs::read_dir(dir)? {
+                let p = e?.path();
+                if p.is_dir() {
+                    walk(&p, out)?;
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    out.push(p);
+                }
+            }
+            Ok(())
+        }
+        let mut out = Vec::new();
+        walk(dir, &mut out)?;
+        out.sort();
+        Ok(out)
+    }
+
+    /// The string literals of a Rust source whose first word (in any case)
+    /// is one of `first_words` (`SELECT`, `INSERT`, ...): its SQL
+    /// statements. Comments are passed over (a doc comment may quote), a
+    /// character literal such as `'"'` starts no string, and a line
+    /// continued with a backslash loses its newline and indent as Rust's does.
+    pub fn sql_literals(src: &str, first_words: &[&str]) -> Vec<String> {
+        let b = src.as_bytes();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b'/' if b.get(i + 1) == Some(&b'/') => {
+                    while i < b.len() && b[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                b'\'' if b.get(i + 2) == Some(&b'\'') => i += 3,
+                b'"' => {
+                    let mut lit = String::new();
+                    i += 1;
+                    while i < b.len() && b[i] != b'"' {
+                        if b[i] == b'\\' {
+                            i += 1;
+                            if b.get(i) == Some(&b'\n') {
+                                while i + 1 < b.len() && b[i + 1].is_ascii_whitespace() {
+                                    i += 1;
+                                }
+                                i += 1;
+                                continue;
+                            }
+                        }
+                        lit.push(b[i] as char);
+                        i += 1;
+                    }
+                    let first = lit.split_whitespace().next().unwrap_or("");
+                    if first_words.iter().any(|w| w.eq_ignore_ascii_case(first)) {
+                        out.push(lit);
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1446,22 +1533,10 @@ mod tests {
     /// `merge.rs` and `transfer.rs` through [`Db`] (session 17).
     const STILL_ON_RUSQLITE: [&str; 0] = [];
 
-    fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                sources(&p, out);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                out.push(p);
-            }
-        }
-    }
-
     #[test]
     fn p1_every_statement_of_saves_goes_through_db() {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let mut files = Vec::new();
-        sources(&src, &mut files);
+        let files = source::rust_files(&src).unwrap();
         assert!(files.len() > 10, "{files:?}");
         // What only a driver's own API would name.
         let driver = [
@@ -1609,62 +1684,15 @@ CREATE TABLE entries (
         assert_eq!(rewrite("  pragma user_version", Dialect::Postgres), None);
     }
 
-    /// The string literals of a Rust source that are SQL statements.
-    fn sql_literals(src: &str) -> Vec<String> {
-        let b = src.as_bytes();
-        let mut out = Vec::new();
-        let mut i = 0;
-        while i < b.len() {
-            match b[i] {
-                b'/' if b.get(i + 1) == Some(&b'/') => {
-                    while i < b.len() && b[i] != b'\n' {
-                        i += 1;
-                    }
-                }
-                b'\'' if b.get(i + 2) == Some(&b'\'') => i += 3,
-                b'"' => {
-                    let mut lit = String::new();
-                    i += 1;
-                    while i < b.len() && b[i] != b'"' {
-                        if b[i] == b'\\' {
-                            i += 1;
-                            if b.get(i) == Some(&b'\n') {
-                                // A continued line: the newline and the indent go.
-                                while i + 1 < b.len() && b[i + 1].is_ascii_whitespace() {
-                                    i += 1;
-                                }
-                                i += 1;
-                                continue;
-                            }
-                        }
-                        lit.push(b[i] as char);
-                        i += 1;
-                    }
-                    let first = lit
-                        .split_whitespace()
-                        .next()
-                        .unwrap_or("")
-                        .to_ascii_uppercase();
-                    if [
-                        "SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "PRAGMA", "VACUUM",
-                    ]
-                    .contains(&first.as_str())
-                    {
-                        out.push(lit);
-                    }
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        out
-    }
+    /// What starts a statement of `saves`: its SQLite-only ones too.
+    const SQL_WORDS: &[&str] = &[
+        "SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "PRAGMA", "VACUUM",
+    ];
 
     #[test]
     fn p1_every_statement_of_saves_has_a_postgres_form_but_the_listed_ones() {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let mut files = Vec::new();
-        sources(&src, &mut files);
+        let files = source::rust_files(&src).unwrap();
         // SQLite-only on purpose, each with its PostgreSQL plan in
         // server/POSTGRES.md (Status): the file's identity and size, the
         // write-ahead log, the backup before an upgrade.
@@ -1679,7 +1707,7 @@ CREATE TABLE entries (
         let mut statements = 0;
         let mut bad = Vec::new();
         for f in files.iter().filter(|f| !f.ends_with("db.rs")) {
-            for sql in sql_literals(&std::fs::read_to_string(f).unwrap()) {
+            for sql in source::sql_literals(&std::fs::read_to_string(f).unwrap(), SQL_WORDS) {
                 statements += 1;
                 if sqlite_only.contains(&sql.trim()) {
                     continue;

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 use xenolog_engine::campaign::{CampaignEvent, ModelSheet, Status};
-use xenolog_saves::{Campaign, DiceMode, Merged, SaveError, SeatPick};
+use xenolog_saves::{Campaign, DiceMode, Merged, SaveError};
 
 use pg::fought;
 
@@ -963,7 +963,6 @@ fn item_9_an_imported_roster_battle_credits_each_model_by_its_recruit_not_its_nu
 /// after the battle was trusted here has the battle checked again.
 #[test]
 fn item_9_the_trust_book_rechecks_a_battle_altered_on_another_branch() {
-    use xenolog_engine::PendingKind;
     use xenolog_saves::trust::check_now;
     let dir = place();
     let path = dir.path().join("club.xenolog");
@@ -972,15 +971,7 @@ fn item_9_the_trust_book_rechecks_a_battle_altered_on_another_branch() {
         let mut c = Campaign::open(&path).unwrap();
         let mut b = c.load_battle(id).unwrap();
         assert_eq!(b.undo(50), 50);
-        let legal = b.legal();
-        let other = legal
-            .iter()
-            .find(|l| {
-                b.prepare_json(l.actor, &l.command, None)
-                    .is_ok_and(|p| !matches!(p.kind, PendingKind::Redo { .. }))
-            })
-            .unwrap()
-            .clone();
+        let other = race::off_the_record(&*b);
         c.play(id, &mut *b, other.actor, &other.command, None)
             .unwrap();
         assert_eq!(b.current_branch(), 1);
@@ -1668,54 +1659,12 @@ on_both! {
 /// naming both endings.
 fn item_9_a_roster_battle_played_to_two_endings_counts_the_same_one_both_ways() {
     let k = copies();
-    let id = {
-        let mut o = open(&k.organiser).unwrap();
-        let s = o.campaign_state().unwrap();
-        let fit = |r: u32| -> Vec<u32> {
-            s.models
-                .iter()
-                .filter(|m| m.roster == r)
-                .map(|m| m.id)
-                .collect()
-        };
-        o.new_roster_battle(
-            40,
-            &json!({"scenario": "skirmish"}),
-            &[
-                SeatPick {
-                    seat: 0,
-                    roster: k.unit,
-                    models: fit(k.unit),
-                },
-                SeatPick {
-                    seat: 1,
-                    roster: k.daleks,
-                    models: fit(k.daleks),
-                },
-            ],
-            "",
-            DiceMode::Rolled,
-            false,
-        )
-        .unwrap()
-    };
+    let id = pg::started(&mut open(&k.organiser).unwrap(), 40, k.unit, k.daleks);
     copy(&k.organiser, &k.laptop);
     let play_out = |p: &Place, shoot: bool| {
         let mut c = open(p).unwrap();
         let mut b = c.load_battle(id).unwrap();
-        for i in 0..3000 {
-            if b.outcome().is_some() {
-                break;
-            }
-            let legal = b.legal();
-            let l = legal
-                .iter()
-                .find(|l| shoot && l.text.contains("shoot"))
-                .or_else(|| legal.iter().find(|l| l.text.contains("end the card")))
-                .unwrap_or(&legal[i % legal.len()])
-                .clone();
-            c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
-        }
+        pg::play_out(&mut c, id, &mut *b, shoot);
         (current_line(&*b), b.outcome().unwrap())
     };
     let (a_line, a_end) = play_out(&k.organiser, true);

@@ -14,7 +14,7 @@ use pg::server;
 use xenolog_saves::db::pg::{
     Postgres, catch_up_identities, create_campaign_schema, use_schema, valid_schema_name,
 };
-use xenolog_saves::db::{Begin, Code, Conn, Db, DbExt, Sqlite, Value, begin};
+use xenolog_saves::db::{Begin, Code, Conn, Db, DbExt, Sqlite, Value, begin, source};
 
 /// A connection to the test server in a fresh campaign schema, dropped
 /// with it; `None` (the test skipped) when no server is set.
@@ -421,70 +421,10 @@ fn p2_a_commit_after_a_failed_statement_whose_error_was_ignored_is_an_error_and_
     assert_eq!(count(), [[Value::Integer(1)]]);
 }
 
-/// The SQL string literals of a source file that start a statement (as
-/// `db::tests::sql_literals` of P1 reads them).
-fn sql_literals(src: &str) -> Vec<String> {
-    let b = src.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'\'' if b.get(i + 2) == Some(&b'\'') => i += 3,
-            b'"' => {
-                let mut lit = String::new();
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    if b[i] == b'\\' {
-                        i += 1;
-                        if b.get(i) == Some(&b'\n') {
-                            while i + 1 < b.len() && b[i + 1].is_ascii_whitespace() {
-                                i += 1;
-                            }
-                            i += 1;
-                            continue;
-                        }
-                    }
-                    lit.push(b[i] as char);
-                    i += 1;
-                }
-                let first = lit
-                    .split_whitespace()
-                    .next()
-                    .unwrap_or("")
-                    .to_ascii_uppercase();
-                if ["SELECT", "INSERT", "UPDATE", "DELETE", "CREATE"].contains(&first.as_str()) {
-                    out.push(lit);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    out
-}
-
-fn sources(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            sources(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn p2_every_statement_of_saves_prepares_on_a_migrated_schema_of_both_backends() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&src, &mut files);
-    files.sort();
+    let files = source::rust_files(&src).unwrap();
     let mut statements = Vec::new();
     // The campaign rules' statements: not the backends' own (db.rs holds
     // the rewriter's examples, db/pg.rs PostgreSQL's words).
@@ -492,7 +432,9 @@ fn p2_every_statement_of_saves_prepares_on_a_migrated_schema_of_both_backends() 
         .iter()
         .filter(|f| !f.ends_with("db.rs") && !f.parent().is_some_and(|d| d.ends_with("db")))
     {
-        for sql in sql_literals(&std::fs::read_to_string(f).unwrap()) {
+        let text = std::fs::read_to_string(f).unwrap();
+        for sql in source::sql_literals(&text, &["SELECT", "INSERT", "UPDATE", "DELETE", "CREATE"])
+        {
             // A statement built with format! is not one statement.
             if !sql.contains('{') {
                 statements.push((f.file_name().unwrap().to_string_lossy().into_owned(), sql));

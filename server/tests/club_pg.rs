@@ -11,71 +11,20 @@
 //! own with a random name and drops it after. With `XENOLOG_REQUIRE_PG`
 //! set, a missing cluster is a failure, not a skip. Nothing is mocked.
 
+mod common;
+
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use xenolog_saves::db::{Db, DbExt};
+use common::Schema;
+use xenolog_saves::db::{Db, DbExt, source};
 use xenolog_server::secret::{Role, Token};
 use xenolog_server::store::club_db::ClubDb;
 use xenolog_server::store::club_tokens::{ClubTokens, now};
 use xenolog_server::store::notify::{Hint, Listener};
-use xenolog_server::store::{ClubError, TokenStore};
+use xenolog_server::store::{ClubError, Redeemed, TokenStore};
 
 const DAY: i64 = 24 * 60 * 60;
-
-/// The test database, or `None` (and a note) when there is none.
-fn pg_url() -> Option<String> {
-    match std::env::var("XENOLOG_TEST_PG") {
-        Ok(url) if !url.trim().is_empty() => Some(url),
-        _ => {
-            assert!(
-                std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
-                "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not: the PostgreSQL half must run"
-            );
-            eprintln!("XENOLOG_TEST_PG is not set: the PostgreSQL half is skipped");
-            None
-        }
-    }
-}
-
-/// A schema of its own for one test, dropped (with everything in it) at
-/// the end, however the test ends.
-struct Schema {
-    url: String,
-    name: String,
-}
-
-impl Schema {
-    fn new(url: &str) -> Schema {
-        let r: [u8; 6] = rand_bytes();
-        let name = format!(
-            "club_t_{}",
-            r.iter().map(|b| format!("{b:02x}")).collect::<String>()
-        );
-        Schema {
-            url: url.to_owned(),
-            name,
-        }
-    }
-
-    fn admin(&self) -> xenolog_saves::db::pg::Postgres {
-        xenolog_saves::db::pg::Postgres::connect(&self.url).expect("the test database")
-    }
-}
-
-impl Drop for Schema {
-    fn drop(&mut self) {
-        if let Ok(pg) = xenolog_saves::db::pg::Postgres::connect(&self.url) {
-            let _ = pg.execute_batch(&format!("DROP SCHEMA IF EXISTS \"{}\" CASCADE", self.name));
-        }
-    }
-}
-
-fn rand_bytes<const N: usize>() -> [u8; N] {
-    let mut b = [0u8; N];
-    getrandom::fill(&mut b).expect("random bytes");
-    b
-}
 
 /// Run `f` on the token store of a fresh SQLite club file, then on one of
 /// a fresh PostgreSQL schema (when there is a test database).
@@ -83,11 +32,39 @@ fn on_both_backends(f: impl Fn(&str, &ClubTokens)) {
     let dir = tempfile::tempdir().unwrap();
     let db = ClubDb::open_sqlite(&dir.path().join("club.xenolog-club")).unwrap();
     f("sqlite", &ClubTokens::open(Arc::new(db)).unwrap());
-    if let Some(url) = pg_url() {
+    if let Some(url) = common::test_pg() {
         let schema = Schema::new(&url);
         let db = ClubDb::open_postgres(&url, &schema.name).unwrap();
         f("postgres", &ClubTokens::open(Arc::new(db)).unwrap());
     }
+}
+
+/// The token store of the club in `schema`, on a connection of its own
+/// (another process's, as far as the store can tell).
+fn tokens_in(schema: &Schema) -> ClubTokens {
+    ClubTokens::open(Arc::new(
+        ClubDb::open_postgres(&schema.url, &schema.name).unwrap(),
+    ))
+    .unwrap()
+}
+
+/// A player's invitation made by `t` and redeemed: its redemption and token.
+fn anna(t: &ClubTokens) -> (Redeemed, Token) {
+    let inv = t.invite_at(Role::Player, "Anna", 7, now(), None).unwrap();
+    let mut r = t.redeem(&inv.code, None, None).unwrap();
+    let token = r.token.take().expect("a new token");
+    (r, token)
+}
+
+/// End PostgreSQL backend `pid` (a listener's) and go on at once: the
+/// test watches what its holder does meanwhile.
+fn end_without_waiting(schema: &Schema, pid: i32) {
+    assert!(
+        schema
+            .admin()
+            .one::<bool>("SELECT pg_terminate_backend(?1)", &[&pid])
+            .unwrap()
+    );
 }
 
 fn wait_until(what: &str, within: Duration, mut ok: impl FnMut() -> bool) {
@@ -271,7 +248,7 @@ fn p3_grants_come_back_in_the_order_given_on_both_backends() {
 /// a newer Xenolog is refused in words.
 #[test]
 fn p3_the_club_schema_is_made_once_and_a_newer_one_is_refused() {
-    let Some(url) = pg_url() else { return };
+    let Some(url) = common::test_pg() else { return };
     let schema = Schema::new(&url);
     let a = ClubDb::open_postgres(&url, &schema.name).unwrap();
     let t = ClubTokens::open(Arc::new(a)).unwrap();
@@ -302,25 +279,18 @@ fn p3_the_club_schema_is_made_once_and_a_newer_one_is_refused() {
 /// the token in memory.
 #[test]
 fn p3_a_token_revoked_by_another_process_is_refused_by_this_one() {
-    let Some(url) = pg_url() else { return };
+    let Some(url) = common::test_pg() else { return };
     let schema = Schema::new(&url);
-    let a = Arc::new(
-        ClubTokens::open(Arc::new(ClubDb::open_postgres(&url, &schema.name).unwrap())).unwrap(),
-    );
-    let inv = a.invite_at(Role::Player, "Anna", 7, now(), None).unwrap();
-    let r = a.redeem(&inv.code, None, None).unwrap();
-    let token = r.token.unwrap();
+    let a = Arc::new(tokens_in(&schema));
+    let (r, token) = anna(&a);
     // The other process: its own connection, its own memory, its listener.
-    let b = Arc::new(
-        ClubTokens::open(Arc::new(ClubDb::open_postgres(&url, &schema.name).unwrap())).unwrap(),
-    );
+    let b = Arc::new(tokens_in(&schema));
     let _listener = b.listen().unwrap().expect("a listener on PostgreSQL");
     assert!(a.db().postgres().is_some());
     assert_eq!(b.authenticate(&token).unwrap().token, r.principal.token);
     // A third process that does not listen: the control (its memory is
     // what would keep the token open without the hint).
-    let deaf =
-        ClubTokens::open(Arc::new(ClubDb::open_postgres(&url, &schema.name).unwrap())).unwrap();
+    let deaf = tokens_in(&schema);
     a.revoke(r.principal.token).unwrap();
     wait_until(
         "the revocation reaches the other process",
@@ -350,14 +320,8 @@ fn p3_a_token_revoked_by_another_process_is_refused_by_this_one() {
 /// a rolled-back transaction does not (PostgreSQL delivers at commit).
 #[test]
 fn p3_a_notification_arrives_when_committed_and_never_when_rolled_back() {
-    let Some(url) = pg_url() else { return };
-    let ch = format!(
-        "xenolog_t_{}",
-        rand_bytes::<4>()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    );
+    let Some(url) = common::test_pg() else { return };
+    let ch = common::random_name("xenolog_t_");
     let heard = Arc::new(Mutex::new(Vec::new()));
     let h = heard.clone();
     let _l = Listener::start(&url, &ch, move |hint| h.lock().unwrap().push(hint)).unwrap();
@@ -401,14 +365,8 @@ fn p3_a_notification_arrives_when_committed_and_never_when_rolled_back() {
 /// sent after.
 #[test]
 fn p3_the_listener_comes_back_after_its_connection_is_killed_and_says_catch_up() {
-    let Some(url) = pg_url() else { return };
-    let ch = format!(
-        "xenolog_t_{}",
-        rand_bytes::<4>()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    );
+    let Some(url) = common::test_pg() else { return };
+    let ch = common::random_name("xenolog_t_");
     let heard = Arc::new(Mutex::new(Vec::new()));
     let h = heard.clone();
     let l = Listener::start(&url, &ch, move |hint| h.lock().unwrap().push(hint)).unwrap();
@@ -448,31 +406,15 @@ fn p3_the_listener_comes_back_after_its_connection_is_killed_and_says_catch_up()
 /// nothing, and serves again once it is back, without a restart.
 #[test]
 fn p3_the_token_store_answers_unavailable_while_its_database_is_gone_and_comes_back() {
-    let Some(url) = pg_url() else { return };
+    let Some(url) = common::test_pg() else { return };
     let schema = Schema::new(&url);
     let db = Arc::new(ClubDb::open_postgres(&url, &schema.name).unwrap());
     let t = ClubTokens::open(db.clone()).unwrap();
     let inv = t.invite_at(Role::Player, "Anna", 7, now(), None).unwrap();
-    let pid: i32 = db
-        .lock()
-        .unwrap()
-        .one("SELECT pg_backend_pid()", &[])
-        .unwrap();
-    let admin = schema.admin();
-    assert!(
-        admin
-            .one::<bool>("SELECT pg_terminate_backend(?1)", &[&pid])
-            .unwrap()
-    );
-    wait_until("the backend is gone", Duration::from_secs(10), || {
-        admin
-            .one::<i64>(
-                "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1",
-                &[&pid],
-            )
-            .unwrap()
-            == 0
-    });
+    assert!(common::end_backend(
+        &schema.admin(),
+        common::backend_pid(&db)
+    ));
     let refused = t.redeem(&inv.code, None, None);
     assert!(
         matches!(refused, Err(ClubError::Unavailable)),
@@ -505,7 +447,12 @@ fn p3_every_statement_of_the_club_prepares_on_both_backends() {
         .iter()
         // The unit tests' module is left out (a `#[cfg(test)]` hook
         // elsewhere in a file is code the statements run beside).
-        .flat_map(|s| sql_literals(s.split("#[cfg(test)]\nmod tests").next().unwrap_or(s)))
+        .flat_map(|s| {
+            let code = s.split("#[cfg(test)]\nmod tests").next().unwrap_or(s);
+            source::sql_literals(code, &["SELECT", "INSERT", "UPDATE", "DELETE"])
+        })
+        // A statement built with format! is not one statement.
+        .filter(|sql| !sql.contains('{'))
         .collect();
     assert!(
         statements.len() >= 25,
@@ -533,53 +480,12 @@ fn p3_every_statement_of_the_club_prepares_on_both_backends() {
     });
 }
 
-/// The string literals of Rust source that are SQL statements.
-fn sql_literals(src: &str) -> Vec<String> {
-    let b = src.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            // A comment to the end of its line (a doc comment may quote).
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            // A character literal such as '"' is not a string's start.
-            b'\'' if b.get(i + 2) == Some(&b'\'') => i += 3,
-            b'"' => {
-                let start = i + 1;
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                let text = &src[start..i.min(src.len())];
-                let t = text.trim_start();
-                if ["SELECT ", "INSERT ", "UPDATE ", "DELETE "]
-                    .iter()
-                    .any(|k| t.starts_with(k))
-                    && !text.contains('{')
-                {
-                    out.push(text.to_owned());
-                }
-                i += 1;
-            }
-            _ => i += 1,
-        }
-    }
-    out
-}
-
 /// A server's store is let go on a thread that drives tokio's tasks as it
 /// stops. The PostgreSQL client blocks as it closes (and the token times
 /// are written then): done on a thread of its own, not a panic.
 #[test]
 fn p3_a_club_on_postgres_is_let_go_on_the_runtime_without_a_panic_and_writes_its_times() {
-    let Some(url) = pg_url() else { return };
+    let Some(url) = common::test_pg() else { return };
     let schema = Schema::new(&url);
     let db = Arc::new(ClubDb::open_postgres(&url, &schema.name).unwrap());
     let t = ClubTokens::open(db).unwrap();
@@ -616,23 +522,14 @@ fn p3_a_club_on_postgres_is_let_go_on_the_runtime_without_a_panic_and_writes_its
 /// revoked elsewhere is refused (once the hint is heard, memory trusted).
 #[test]
 fn p3_a_token_revoked_elsewhere_after_the_listener_reconnected_is_refused() {
-    let Some(url) = pg_url() else { return };
+    let Some(url) = common::test_pg() else { return };
     let schema = Schema::new(&url);
-    let a = ClubTokens::open(Arc::new(ClubDb::open_postgres(&url, &schema.name).unwrap())).unwrap();
-    let inv = a.invite_at(Role::Player, "Anna", 7, now(), None).unwrap();
-    let r = a.redeem(&inv.code, None, None).unwrap();
-    let token = r.token.unwrap();
-    let b = Arc::new(
-        ClubTokens::open(Arc::new(ClubDb::open_postgres(&url, &schema.name).unwrap())).unwrap(),
-    );
+    let a = tokens_in(&schema);
+    let (r, token) = anna(&a);
+    let b = Arc::new(tokens_in(&schema));
     let listener = b.listen().unwrap().unwrap();
     let first = listener.backend_pid();
-    let admin = schema.admin();
-    assert!(
-        admin
-            .one::<bool>("SELECT pg_terminate_backend(?1)", &[&first])
-            .unwrap()
-    );
+    end_without_waiting(&schema, first);
     // Reconnected, and caught up (the catch-up is what panicked).
     wait_until(
         "the listener listens again and has caught up",
@@ -655,25 +552,16 @@ fn p3_a_token_revoked_elsewhere_after_the_listener_reconnected_is_refused() {
 /// the reconnect's catch-up.
 #[test]
 fn p3_a_token_revoked_elsewhere_while_the_listener_is_down_is_refused() {
-    let Some(url) = pg_url() else { return };
+    let Some(url) = common::test_pg() else { return };
     let schema = Schema::new(&url);
-    let a = ClubTokens::open(Arc::new(ClubDb::open_postgres(&url, &schema.name).unwrap())).unwrap();
-    let inv = a.invite_at(Role::Player, "Anna", 7, now(), None).unwrap();
-    let r = a.redeem(&inv.code, None, None).unwrap();
-    let token = r.token.unwrap();
-    let b = Arc::new(
-        ClubTokens::open(Arc::new(ClubDb::open_postgres(&url, &schema.name).unwrap())).unwrap(),
-    );
+    let a = tokens_in(&schema);
+    let (r, token) = anna(&a);
+    let b = Arc::new(tokens_in(&schema));
     let listener = b.listen().unwrap().unwrap();
     assert!(b.trusts_memory());
     assert!(b.authenticate(&token).is_ok());
     let first = listener.backend_pid();
-    let admin = schema.admin();
-    assert!(
-        admin
-            .one::<bool>("SELECT pg_terminate_backend(?1)", &[&first])
-            .unwrap()
-    );
+    end_without_waiting(&schema, first);
     // The listener has seen its connection end (it waits 100 ms before
     // connecting again): revoke in that gap.
     wait_until("the listener sees it lost", Duration::from_secs(5), || {
@@ -762,7 +650,7 @@ fn p3_one_invitation_is_redeemed_once_by_two_processes() {
         .unwrap(),
     );
     race("sqlite", t.clone(), t);
-    if let Some(url) = pg_url() {
+    if let Some(url) = common::test_pg() {
         let schema = Schema::new(&url);
         let open = || {
             Arc::new(
@@ -778,7 +666,7 @@ fn p3_one_invitation_is_redeemed_once_by_two_processes() {
 /// allows) still has a channel: revocations reach the other process.
 #[test]
 fn p3_a_club_schema_of_63_characters_still_hears_revocations() {
-    let Some(url) = pg_url() else { return };
+    let Some(url) = common::test_pg() else { return };
     let short = Schema::new(&url);
     let schema = Schema {
         url: url.clone(),
@@ -792,13 +680,9 @@ fn p3_a_club_schema_of_63_characters_still_hears_revocations() {
         xenolog_server::store::club_tokens::channel(&format!("{}y", &schema.name[..62])),
         "two long names, two channels"
     );
-    let a = ClubTokens::open(Arc::new(ClubDb::open_postgres(&url, &schema.name).unwrap())).unwrap();
-    let inv = a.invite_at(Role::Player, "Anna", 7, now(), None).unwrap();
-    let r = a.redeem(&inv.code, None, None).unwrap();
-    let token = r.token.unwrap();
-    let b = Arc::new(
-        ClubTokens::open(Arc::new(ClubDb::open_postgres(&url, &schema.name).unwrap())).unwrap(),
-    );
+    let a = tokens_in(&schema);
+    let (r, token) = anna(&a);
+    let b = Arc::new(tokens_in(&schema));
     let _l = b
         .listen()
         .unwrap()
@@ -816,7 +700,7 @@ fn p3_a_club_schema_of_63_characters_still_hears_revocations() {
 /// and left as it was.
 #[test]
 fn p3_a_schema_with_other_tables_is_not_made_a_club() {
-    let Some(url) = pg_url() else { return };
+    let Some(url) = common::test_pg() else { return };
     let schema = Schema::new(&url);
     let admin = schema.admin();
     admin
@@ -848,7 +732,7 @@ fn p3_a_schema_with_other_tables_is_not_made_a_club() {
 /// (here: a role it does not know), not only "not reachable; retrying".
 #[test]
 fn p3_a_club_database_that_refuses_the_login_at_the_start_says_why() {
-    let Some(url) = pg_url() else { return };
+    let Some(url) = common::test_pg() else { return };
     if url.contains("://") {
         eprintln!("a URL, not a key=value string: skipped");
         return;
@@ -868,7 +752,7 @@ fn p3_a_club_database_that_refuses_the_login_at_the_start_says_why() {
 /// other: its name is quoted wherever it is written into SQL.
 #[test]
 fn p3_a_club_schema_named_by_a_reserved_word_opens() {
-    let Some(url) = pg_url() else { return };
+    let Some(url) = common::test_pg() else { return };
     let schema = Schema {
         url: url.clone(),
         name: "analyse".into(),

@@ -13,10 +13,9 @@
 mod common;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::json;
-use xenolog_saves::db::{Db, DbExt};
+use xenolog_saves::db::DbExt;
 use xenolog_server::store::club_db::ClubDb;
 use xenolog_server::store::club_tokens::ClubTokens;
 use xenolog_server::store::table::TableStore;
@@ -46,33 +45,12 @@ impl Store for PgTokens {
 
 #[test]
 fn p3_a_request_while_the_club_database_is_gone_is_answered_unavailable_and_changes_nothing() {
-    let url = match std::env::var("XENOLOG_TEST_PG") {
-        Ok(u) if !u.trim().is_empty() => u,
-        _ => {
-            assert!(
-                std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
-                "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not"
-            );
-            eprintln!("XENOLOG_TEST_PG is not set: skipped");
-            return;
-        }
+    let Some(url) = common::test_pg() else {
+        return;
     };
-    let mut r = [0u8; 6];
-    getrandom::fill(&mut r).unwrap();
-    let schema = format!(
-        "club_s_{}",
-        r.iter().map(|b| format!("{b:02x}")).collect::<String>()
-    );
-    let admin = xenolog_saves::db::pg::Postgres::connect(&url).unwrap();
-    struct Drop_(String, String);
-    impl Drop for Drop_ {
-        fn drop(&mut self) {
-            if let Ok(pg) = xenolog_saves::db::pg::Postgres::connect(&self.0) {
-                let _ = pg.execute_batch(&format!("DROP SCHEMA IF EXISTS {} CASCADE", self.1));
-            }
-        }
-    }
-    let _dropped = Drop_(url.clone(), schema.clone());
+    let dropped = common::Schema::new(&url);
+    let schema = dropped.name.clone();
+    let admin = dropped.admin();
     // Made (and, at the end, dropped) off the runtime: the PostgreSQL
     // client blocks.
     let db = Arc::new(ClubDb::open_postgres(&url, &schema).unwrap());
@@ -102,30 +80,8 @@ fn p3_a_request_while_the_club_database_is_gone_is_answered_unavailable_and_chan
         // The database goes away under the server: its connection's
         // backend is terminated.
         let d = db.clone();
-        let pid: i32 = tokio::task::spawn_blocking(move || {
-            d.lock()
-                .unwrap()
-                .one("SELECT pg_backend_pid()", &[])
-                .unwrap()
-        })
-        .await
-        .unwrap();
         let gone = tokio::task::spawn_blocking(move || {
-            let killed: bool = admin
-                .one("SELECT pg_terminate_backend(?1)", &[&pid])
-                .unwrap();
-            for _ in 0..500 {
-                let n: i64 = admin
-                    .one(
-                        "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1",
-                        &[&pid],
-                    )
-                    .unwrap();
-                if n == 0 {
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
+            let killed = common::end_backend(&admin, common::backend_pid(&d));
             (killed, admin)
         })
         .await
@@ -180,48 +136,14 @@ fn p3_a_request_while_the_club_database_is_gone_is_answered_unavailable_and_chan
                 Some(xenolog_server::secret::Token::from_text(&token)),
             )
             .unwrap();
-            let pid: i32 = d
-                .lock()
-                .unwrap()
-                .one("SELECT pg_backend_pid()", &[])
-                .unwrap();
             let admin = xenolog_saves::db::pg::Postgres::connect(&u).unwrap();
-            let killed: bool = admin
-                .one("SELECT pg_terminate_backend(?1)", &[&pid])
-                .unwrap();
-            while admin
-                .one::<i64>(
-                    "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1",
-                    &[&pid],
-                )
-                .unwrap()
-                > 0
-            {
-                std::thread::sleep(Duration::from_millis(20));
-            }
+            let killed = common::end_backend(&admin, common::backend_pid(&d));
             let r = c.request("invite", json!({"role": "player", "label": "Ben"}));
             // Review3 SHOULD 4: a hello refused `unavailable` (the tokens
             // are read from the table: this store has no listener, so its
             // memory is not trusted) is tried again by connect, which is
             // served once the store has connected again.
-            let pid: i32 = d
-                .lock()
-                .unwrap()
-                .one("SELECT pg_backend_pid()", &[])
-                .unwrap();
-            let killed_again: bool = admin
-                .one("SELECT pg_terminate_backend(?1)", &[&pid])
-                .unwrap();
-            while admin
-                .one::<i64>(
-                    "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1",
-                    &[&pid],
-                )
-                .unwrap()
-                > 0
-            {
-                std::thread::sleep(Duration::from_millis(20));
-            }
+            let killed_again = common::end_backend(&admin, common::backend_pid(&d));
             let again = xenolog_server::client::Client::connect(
                 xenolog_server::client::ServerAddr::parse(&ws).unwrap(),
                 Some(xenolog_server::secret::Token::from_text(&token)),
@@ -235,24 +157,7 @@ fn p3_a_request_while_the_club_database_is_gone_is_answered_unavailable_and_chan
                 Some(xenolog_server::secret::Token::from_text(&token)),
             )
             .unwrap();
-            let pid: i32 = d
-                .lock()
-                .unwrap()
-                .one("SELECT pg_backend_pid()", &[])
-                .unwrap();
-            let killed_thrice: bool = admin
-                .one("SELECT pg_terminate_backend(?1)", &[&pid])
-                .unwrap();
-            while admin
-                .one::<i64>(
-                    "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1",
-                    &[&pid],
-                )
-                .unwrap()
-                > 0
-            {
-                std::thread::sleep(Duration::from_millis(20));
-            }
+            let killed_thrice = common::end_backend(&admin, common::backend_pid(&d));
             let made_again = c2
                 .reconnect()
                 .map(|()| c2.hello()["role"].clone())

@@ -17,25 +17,36 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{Client, PgDb, Server, new_battle, organiser_token, seat_player_token, server_on_db};
+use common::{
+    Client, PgDb, SeatCopy, Server, new_battle, organiser_token, seat_player, seat_player_token,
+    server_on_db,
+};
 use serde_json::{Value, json};
 use xenolog_server::Tuning;
 use xenolog_server::store::ClubError as ClubErr;
 
-/// One seat's copy of the battle, from its events.
+/// One seat's copy of the battle, from its events, through a server it
+/// resumes on after a close.
 struct Seat {
-    c: Client,
-    seat: u8,
+    copy: SeatCopy,
     battle: i64,
-    /// Its token and its server, to resume after a close.
-    token: String,
+    /// Its server, to resume after a close.
     url: String,
     /// Times it resumed.
     resumed: usize,
-    ids: Vec<u64>,
-    receipts: Vec<String>,
-    state: Value,
-    over: Option<Value>,
+}
+
+impl std::ops::Deref for Seat {
+    type Target = SeatCopy;
+    fn deref(&self) -> &SeatCopy {
+        &self.copy
+    }
+}
+
+impl std::ops::DerefMut for Seat {
+    fn deref_mut(&mut self) -> &mut SeatCopy {
+        &mut self.copy
+    }
 }
 
 impl Seat {
@@ -46,24 +57,20 @@ impl Seat {
     async fn resume(&mut self) {
         for _ in 0..40 {
             let (ws, _) = tokio_tungstenite::connect_async(&self.url).await.unwrap();
-            self.c = Client::over(ws);
+            self.copy.c = Client::over(ws);
             // Right after the database came back a hello may be answered
             // `unavailable` too (the token is read from the club's table
             // when the listener has not caught up): given again on a new
             // socket, as the real client does.
-            let hello = self.c.request("hello", json!({"token": self.token})).await;
+            let copy = &mut self.copy;
+            let hello = copy.c.request("hello", json!({"token": copy.token})).await;
             if hello.get("err").is_some() {
                 assert_eq!(hello["err"]["code"], "unavailable", "{hello}");
                 tokio::time::sleep(std::time::Duration::from_millis(250)).await;
                 continue;
             }
-            let r = self
-                .c
-                .request(
-                    "watch",
-                    json!({"battle": self.battle, "seat": self.seat, "after": self.head()}),
-                )
-                .await;
+            let watch = json!({"battle": self.battle, "seat": copy.seat, "after": copy.head()});
+            let r = copy.c.request("watch", watch).await;
             if r.get("ok").is_some() {
                 self.resumed += 1;
                 return;
@@ -86,49 +93,15 @@ impl Seat {
         }
     }
 
-    fn head(&self) -> Option<u64> {
-        self.ids.last().copied()
-    }
-
     /// Take events until entry `until` is held (or, with `None`, until
     /// the `live` frame of a watch).
     async fn absorb(&mut self, until: Option<u64>) {
-        loop {
-            if until.is_some() && self.head() >= until {
-                return;
-            }
-            let v = self.c.event().await;
-            match v["type"].as_str() {
-                Some("entry") => {
-                    assert_eq!(v["seat"], self.seat, "{v}");
-                    let id = v["entry"]["id"].as_u64().unwrap();
-                    assert!(
-                        self.head().is_none_or(|h| id > h),
-                        "seat {}: entry {id} after {:?}: a duplicate or out of order",
-                        self.seat,
-                        self.head()
-                    );
-                    self.ids.push(id);
-                    let receipt = v["entry"]["receipt"].as_str().unwrap_or_default();
-                    assert_eq!(receipt.len(), 64, "every entry carries its receipt: {v}");
-                    self.receipts.push(receipt.to_owned());
-                    self.state = v["state"].clone();
-                }
-                Some("over") => self.over = Some(v),
-                Some("live") => {
-                    self.state = v["state"].clone();
-                    if until.is_none() {
-                        return;
-                    }
-                }
-                // Closed (its server found another server wrote the
-                // battle first, and resumes it from the store): the
-                // client resumes after the last entry it holds, as a real
-                // client does.
-                _ if v.get("closed").is_some() || v.get("ended").is_some() => {
-                    self.resume().await;
-                }
-                _ => {}
+        while let Err(v) = self.copy.absorb_or_other(until).await {
+            // Closed (its server found another server wrote the battle
+            // first, and resumes it from the store): the client resumes
+            // after the last entry it holds, as a real client does.
+            if v.get("closed").is_some() || v.get("ended").is_some() {
+                self.resume().await;
             }
         }
     }
@@ -170,30 +143,38 @@ async fn race_on_two_with(
     let joined = one.join(battle, 1, 4).await;
     assert_eq!(joined["started"], true, "{joined}");
     let seat = |c, seat, token, url| Seat {
-        c,
-        seat,
+        copy: SeatCopy::new(c, token, seat),
         battle,
-        token,
         url,
         resumed: 0,
-        ids: Vec::new(),
-        receipts: Vec::new(),
-        state: Value::Null,
-        over: None,
     };
     let mut seats = [
         seat(zero, 0, t0, a.running.ws_url()),
         seat(one, 1, t1, b.running.ws_url()),
     ];
     for s in seats.iter_mut() {
-        s.c.ok(
-            "watch",
-            json!({"battle": battle, "seat": s.seat, "after": null}),
-        )
-        .await;
+        let watch = json!({"battle": battle, "seat": s.seat, "after": null});
+        s.copy.c.ok("watch", watch).await;
         s.absorb(None).await;
     }
     (battle, seats)
+}
+
+/// Both servers stopped (the organiser's socket first), the battle of
+/// campaign 1 as it is stored: whether it verifies, and its line to the
+/// cursor.
+async fn stopped_and_stored(db: &PgDb, a: Server, b: Server, org: Client) -> (bool, Vec<u64>) {
+    drop(org);
+    a.running.stop().await.unwrap();
+    b.running.stop().await.unwrap();
+    common::with_campaign(&a.data, Some(db), 1, |c| {
+        let id = c.battles().unwrap()[0].id;
+        let loaded = c.load_battle(id).unwrap();
+        (
+            c.verify_battle(id).unwrap().problem.is_none(),
+            loaded.path_to(loaded.cursor()),
+        )
+    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -270,15 +251,7 @@ async fn p4_two_servers_one_database_each_seat_hears_every_entry_of_the_other_an
         stored, ids,
         "every entry stored, once, as the seats hold it"
     );
-    let recomputed: Vec<String> = ids
-        .iter()
-        .map(|id| {
-            xenolog_engine::fair::hex(&xenolog_engine::fair::receipt(
-                &secret,
-                &chains[*id as usize],
-            ))
-        })
-        .collect();
+    let recomputed = common::receipts(&secret, &chains, &ids);
     assert_eq!(
         receipts, recomputed,
         "each receipt re-derives from the secret"
@@ -292,23 +265,9 @@ async fn p4_two_commands_raced_at_one_head_through_two_servers_one_lands_the_oth
     };
     let (battle, mut seats) = race_on_two(&a, &b, &mut org, 1000).await;
     // Seat 0's token on server B too: the same seat, through each server.
-    let inv = org
-        .ok(
-            "invite",
-            json!({"role": "player", "label": "seat 0 again", "campaign": 1, "battle": battle, "seat": 0}),
-        )
-        .await;
-    let mut zero_b = Client::connect(&b).await;
-    zero_b.ok("redeem", json!({"code": inv["code"]})).await;
+    let mut zero_b = seat_player(&b, &mut org, 1, battle, 0).await;
     // And seat 1's on server A.
-    let inv = org
-        .ok(
-            "invite",
-            json!({"role": "player", "label": "seat 1 again", "campaign": 1, "battle": battle, "seat": 1}),
-        )
-        .await;
-    let mut one_a = Client::connect(&a).await;
-    one_a.ok("redeem", json!({"code": inv["code"]})).await;
+    let mut one_a = seat_player(&a, &mut org, 1, battle, 1).await;
     let mut landed = 0;
     for round in 0..6 {
         let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
@@ -352,17 +311,7 @@ async fn p4_two_commands_raced_at_one_head_through_two_servers_one_lands_the_oth
     assert_eq!(landed, 6);
     assert_eq!(seats[0].ids, seats[1].ids);
     let ids = seats[0].ids.clone();
-    drop(org);
-    a.running.stop().await.unwrap();
-    b.running.stop().await.unwrap();
-    let (verified, stored) = common::with_campaign(&a.data, Some(&db), 1, |c| {
-        let id = c.battles().unwrap()[0].id;
-        let loaded = c.load_battle(id).unwrap();
-        (
-            c.verify_battle(id).unwrap().problem.is_none(),
-            loaded.path_to(loaded.cursor()),
-        )
-    });
+    let (verified, stored) = stopped_and_stored(&db, a, b, org).await;
     assert!(verified);
     assert_eq!(stored, ids, "the winners' entries only, each once");
 }
@@ -456,6 +405,21 @@ async fn p4_postgres_restarted_under_two_servers_commands_are_unavailable_then_s
         }
         r
     };
+    // `play` given again while it is answered `unavailable` (`pause` ms
+    // between), until it lands (60 tries at the most): the refusals.
+    let until_served = async |seats: &mut [Seat; 2], commands: &mut u32, pause: u64| -> u32 {
+        let mut refused = 0;
+        loop {
+            let r = play(seats, commands).await;
+            if r.get("ok").is_some() {
+                return refused;
+            }
+            assert_eq!(r["err"]["code"], "unavailable", "{r}");
+            refused += 1;
+            assert!(refused < 60, "served again");
+            tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
+        }
+    };
     for _ in 0..3 {
         let r = play(&mut seats, &mut commands).await;
         assert!(r.get("ok").is_some(), "{r}");
@@ -475,46 +439,22 @@ async fn p4_postgres_restarted_under_two_servers_commands_are_unavailable_then_s
     pg_ctl(&state, &["-l", "{dir}/server.log", "-o", &options, "start"]);
     // Served again, without a restart: the same command (its cmd_id)
     // given again until it lands.
-    let mut tries = 0;
-    loop {
-        let r = play(&mut seats, &mut commands).await;
-        if r.get("ok").is_some() {
-            break;
-        }
-        assert_eq!(r["err"]["code"], "unavailable", "{r}");
-        tries += 1;
-        assert!(tries < 40, "served again within 20 s");
-        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-    }
+    assert!(
+        until_served(&mut seats, &mut commands, 500).await < 40,
+        "served again within 20 s"
+    );
     assert_eq!(&seats[0].ids[..before.len()], &before[..], "nothing lost");
     // Each of the servers' other connections finds out on its first use
     // that its database went away: that command is answered
     // `unavailable` too, and given again (as the client does by itself).
     let mut again = 0;
     for _ in 0..4 {
-        loop {
-            let r = play(&mut seats, &mut commands).await;
-            if r.get("ok").is_some() {
-                break;
-            }
-            assert_eq!(r["err"]["code"], "unavailable", "{r}");
-            again += 1;
-            assert!(again < 20, "served again");
-        }
+        again += until_served(&mut seats, &mut commands, 0).await;
     }
+    assert!(again < 20, "served again: {again} refusals");
     assert_eq!(seats[0].ids, seats[1].ids, "each seat heard the other's");
     let ids = seats[0].ids.clone();
-    drop(org);
-    a.running.stop().await.unwrap();
-    b.running.stop().await.unwrap();
-    let (verified, stored) = common::with_campaign(&a.data, Some(&db), 1, |c| {
-        let id = c.battles().unwrap()[0].id;
-        let loaded = c.load_battle(id).unwrap();
-        (
-            c.verify_battle(id).unwrap().problem.is_none(),
-            loaded.path_to(loaded.cursor()),
-        )
-    });
+    let (verified, stored) = stopped_and_stored(&db, a, b, org).await;
     assert!(verified);
     assert_eq!(stored, ids);
 }
@@ -578,15 +518,7 @@ async fn p4_a_lost_race_is_decided_again_stale_only_after_the_winners_entry_reac
     // Seat 0's token on server B and seat 1's on A, each watching there.
     let mut other = Vec::new();
     for (server, seat) in [(&b, 0u8), (&a, 1u8)] {
-        let inv = org
-            .ok(
-                "invite",
-                json!({"role": "player", "label": format!("seat {seat} again"), "campaign": 1,
-                       "battle": battle, "seat": seat}),
-            )
-            .await;
-        let mut c = Client::connect(server).await;
-        c.ok("redeem", json!({"code": inv["code"]})).await;
+        let mut c = seat_player(server, &mut org, 1, battle, seat).await;
         c.ok(
             "watch",
             json!({"battle": battle, "seat": seat, "after": seats[0].head()}),
@@ -685,17 +617,7 @@ async fn p4_a_lost_race_is_decided_again_stale_only_after_the_winners_entry_reac
     assert_eq!((stale, again), (5, 5));
     assert_eq!(seats[0].ids, seats[1].ids);
     let ids = seats[0].ids.clone();
-    drop(org);
-    a.running.stop().await.unwrap();
-    b.running.stop().await.unwrap();
-    let (verified, stored) = common::with_campaign(&a.data, Some(&db), 1, |c| {
-        let id = c.battles().unwrap()[0].id;
-        let loaded = c.load_battle(id).unwrap();
-        (
-            c.verify_battle(id).unwrap().problem.is_none(),
-            loaded.path_to(loaded.cursor()),
-        )
-    });
+    let (verified, stored) = stopped_and_stored(&db, a, b, org).await;
     assert!(verified);
     assert_eq!(stored, ids, "the winners' entries only, each once");
 }
@@ -738,13 +660,7 @@ async fn p4_a_command_through_a_server_behind_the_store_is_decided_again_there_a
         s.absorb(head).await;
     }
     assert_eq!(seats[0].ids, seats[1].ids);
-    drop(org);
-    a.running.stop().await.unwrap();
-    b.running.stop().await.unwrap();
-    let verified = common::with_campaign(&a.data, Some(&db), 1, |c| {
-        let id = c.battles().unwrap()[0].id;
-        c.verify_battle(id).unwrap().problem.is_none()
-    });
+    let (verified, _) = stopped_and_stored(&db, a, b, org).await;
     assert!(verified);
 }
 
@@ -831,17 +747,7 @@ async fn p4_a_takeback_decided_on_one_server_reaches_the_other_servers_watchers_
         let v = s.c.event_of("entry").await;
         assert_eq!(v["entry"]["id"], next, "{v}");
     }
-    drop(org);
-    a.running.stop().await.unwrap();
-    b.running.stop().await.unwrap();
-    let (verified, line) = common::with_campaign(&a.data, Some(&db), 1, |c| {
-        let id = c.battles().unwrap()[0].id;
-        let loaded = c.load_battle(id).unwrap();
-        (
-            c.verify_battle(id).unwrap().problem.is_none(),
-            loaded.path_to(loaded.cursor()),
-        )
-    });
+    let (verified, line) = stopped_and_stored(&db, a, b, org).await;
     assert!(verified);
     assert_eq!(line, vec![seats[0].ids[0], to, next]);
 }
@@ -873,15 +779,7 @@ async fn p4_the_last_joins_of_a_battle_through_two_servers_at_once_start_it_once
         // Four sockets: seat 0 and seat 1, each through A and through B.
         let mut joiners = Vec::new();
         for (server, seat) in [(&a, 0u8), (&b, 0), (&a, 1), (&b, 1)] {
-            let inv = org
-                .ok(
-                    "invite",
-                    json!({"role": "player", "label": format!("seat {seat}"), "campaign": campaign,
-                           "battle": battle, "seat": seat}),
-                )
-                .await;
-            let mut c = Client::connect(server).await;
-            c.ok("redeem", json!({"code": inv["code"]})).await;
+            let c = seat_player(server, &mut org, campaign, battle, seat).await;
             joiners.push((c, seat));
         }
         let barrier = Arc::new(tokio::sync::Barrier::new(4));

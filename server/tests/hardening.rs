@@ -78,6 +78,18 @@ async fn holds(p: &mut Client, battle: i64, mut at: Option<u64>, n: usize) -> Op
     at
 }
 
+/// A new socket of `token`'s watching `seat` of `battle` from its start.
+async fn watching(s: &Server, token: &str, battle: i64, seat: u8) -> Client {
+    let mut w = Client::connect(s).await;
+    w.ok("hello", json!({"token": token})).await;
+    w.ok(
+        "watch",
+        json!({"battle": battle, "seat": seat, "after": null}),
+    )
+    .await;
+    w
+}
+
 #[tokio::test]
 async fn a_long_backfill_goes_out_page_by_page_without_a_gap_or_a_duplicate() {
     let s = server(Tuning {
@@ -302,10 +314,7 @@ async fn a_failed_fan_out_closes_the_watchers_in_words_and_they_resume_without_a
     let s = faulty_server(fail.clone(), Arc::new(AtomicI64::new(-1))).await;
     let (_org, mut p, token, battle) = race(&s).await;
     let head = holds(&mut p, battle, None, 2).await;
-    let mut w = Client::connect(&s).await;
-    w.ok("hello", json!({"token": token})).await;
-    w.ok("watch", json!({"battle": battle, "seat": 1, "after": null}))
-        .await;
+    let mut w = watching(&s, &token, battle, 1).await;
     assert_eq!(w.backfill().await, vec![0, 1]);
     // The command is durable, but its entries cannot be made for anyone.
     fail.store(true, Ordering::SeqCst);
@@ -500,10 +509,7 @@ async fn a_battle_evicted_while_idle_plays_on_and_its_watchers_miss_nothing() {
     })
     .await;
     let (_org, mut p, token, battle) = race(&s).await;
-    let mut w = Client::connect(&s).await;
-    w.ok("hello", json!({"token": token})).await;
-    w.ok("watch", json!({"battle": battle, "seat": 0, "after": null}))
-        .await;
+    let mut w = watching(&s, &token, battle, 0).await;
     assert_eq!(w.backfill().await, Vec::<u64>::new());
     let mut head = None;
     for n in 0..4u64 {
@@ -622,10 +628,7 @@ async fn a_panic_while_making_a_commands_frames_closes_the_watchers_and_the_comm
     .await;
     let (_org, mut p, token, battle) = race(&s).await;
     let head = holds(&mut p, battle, None, 2).await;
-    let mut w = Client::connect(&s).await;
-    w.ok("hello", json!({"token": token})).await;
-    w.ok("watch", json!({"battle": battle, "seat": 1, "after": null}))
-        .await;
+    let mut w = watching(&s, &token, battle, 1).await;
     assert_eq!(w.backfill().await, vec![0, 1]);
     frames_panic.store(true, Ordering::SeqCst);
     let r = p

@@ -6,6 +6,8 @@
 
 use std::path::Path;
 
+use xenolog_saves::db::source;
+
 const WHOLE: &[&str] = &[
     ".state_json(",
     ".entry_texts(",
@@ -17,22 +19,10 @@ const WHOLE: &[&str] = &[
     "Viewer::All",
 ];
 
-fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            sources(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn only_the_lens_turns_a_battle_into_bytes() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&src, &mut files);
+    let files = source::rust_files(&src).unwrap();
     assert!(files.len() >= 5, "the sources are found");
     let mut found = Vec::new();
     for f in files {

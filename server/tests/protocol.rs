@@ -4,8 +4,8 @@
 mod common;
 
 use common::{
-    Backend, Client, Server, new_battle, nonce, organiser_token as organiser, player, seat_player,
-    seat_player_token, server, server_at, server_on,
+    Backend, Client, SeatCopy, Server, new_battle, nonce, organiser_token as organiser, player,
+    seat_player, seat_player_token, server, server_at, server_on,
 };
 use std::time::Duration;
 
@@ -634,61 +634,6 @@ async fn creating_campaigns_and_battles_is_the_organisers_and_checked() {
     .await;
 }
 
-/// What one seat's client holds of a live battle: exactly the entries it was sent.
-struct SeatCopy {
-    c: Client,
-    token: String,
-    seat: u8,
-    ids: Vec<u64>,
-    /// The receipt of each entry held, as it came (DESIGN.md section 5.4).
-    receipts: Vec<String>,
-    state: Value,
-    over: Option<Value>,
-}
-
-impl SeatCopy {
-    fn head(&self) -> Option<u64> {
-        self.ids.last().copied()
-    }
-
-    /// Take events until the copy holds entry `until` (or, with `None`, until `live`).
-    async fn absorb(&mut self, until: Option<u64>) {
-        loop {
-            if until.is_some() && self.head() >= until {
-                return;
-            }
-            let v = self.c.event().await;
-            match v["type"].as_str() {
-                Some("entry") => {
-                    assert_eq!(v["seat"], self.seat, "{v}");
-                    let id = v["entry"]["id"].as_u64().unwrap();
-                    assert!(
-                        self.head().is_none_or(|h| id > h),
-                        "seat {}: entry {id} after {:?}: a duplicate or out of order",
-                        self.seat,
-                        self.head()
-                    );
-                    self.ids.push(id);
-                    let receipt = v["entry"]["receipt"].as_str().unwrap_or_default();
-                    assert_eq!(receipt.len(), 64, "every entry carries its receipt: {v}");
-                    self.receipts.push(receipt.to_owned());
-                    self.state = v["state"].clone();
-                }
-                Some("over") => self.over = Some(v),
-                Some("live") => {
-                    assert_eq!(v["head"].as_u64(), self.head(), "{v}");
-                    assert!(v["game"].is_string(), "the live frame names its game: {v}");
-                    self.state = v["state"].clone();
-                    if until.is_none() {
-                        return;
-                    }
-                }
-                _ => panic!("unexpected frame {v}"),
-            }
-        }
-    }
-}
-
 #[tokio::test]
 async fn a_race_is_played_to_the_end_through_the_server_and_its_dice_verify() {
     race_to_the_end_verified(Backend::Sqlite).await;
@@ -719,15 +664,7 @@ async fn race_to_the_end_verified(backend: Backend) {
             "not_started",
         )
         .await;
-        seats.push(SeatCopy {
-            c,
-            token,
-            seat,
-            ids: Vec::new(),
-            receipts: Vec::new(),
-            state: Value::Null,
-            over: None,
-        });
+        seats.push(SeatCopy::new(c, token, seat));
     }
     for (seat, copy) in seats.iter_mut().enumerate() {
         copy.c.join(battle, seat as u8, 3 + seat as u8).await;
@@ -959,15 +896,7 @@ async fn race_to_the_end_verified(backend: Backend) {
     assert_eq!(ids, seats[0].ids, "the clients hold every entry, once");
     // Receipts: what each seat kept is what the revealed secret recomputes
     // from the battle as stored (section 5.4).
-    let recomputed: Vec<String> = ids
-        .iter()
-        .map(|id| {
-            xenolog_engine::fair::hex(&xenolog_engine::fair::receipt(
-                &secret,
-                &chains[*id as usize],
-            ))
-        })
-        .collect();
+    let recomputed = common::receipts(&secret, &chains, &ids);
     for copy in &seats {
         assert_eq!(
             copy.receipts, recomputed,

@@ -20,6 +20,21 @@ pub(super) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The campaign a killed writer left at `path`, or `None` where the kill
+/// came before the writer had made it (making it takes 40-460 ms on a
+/// loaded machine; the file appears whole or not at all): then nothing
+/// can have been acknowledged (`none_acked`).
+fn left_behind(path: &std::path::Path, round: u64, none_acked: bool) -> Option<Campaign> {
+    if !path.exists() {
+        assert!(
+            none_acked,
+            "round {round}: acknowledged but no campaign file"
+        );
+        return None;
+    }
+    Some(Campaign::open(path).unwrap_or_else(|e| panic!("round {round}: {e}")))
+}
+
 /// The crash writer started with `args`, its output piped: the child, its
 /// stdout, and a thread collecting what it says on stderr (its complaints).
 pub(super) fn start_writer<'a>(
@@ -41,6 +56,42 @@ pub(super) fn start_writer<'a>(
     (child, stdout, complaints)
 }
 
+/// The crash writer started with `args` and killed (SIGKILL on Unix)
+/// after `wait`: whether it was still running then, and the lines it
+/// wrote. A writer that ended by itself fails the test, in its words.
+fn killed_after<'a>(
+    args: impl IntoIterator<Item = &'a OsStr>,
+    wait: Duration,
+    round: u64,
+) -> (bool, Vec<String>) {
+    let (mut child, stdout, complaints) = start_writer(args);
+    let reader = std::thread::spawn(move || {
+        BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .collect::<Vec<String>>()
+    });
+    std::thread::sleep(wait);
+    let running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    let lines = reader.join().unwrap();
+    let complaints = complaints.join().unwrap();
+    if let Some(code) = status.code() {
+        panic!("round {round}: the writer exited by itself ({code}): {complaints}");
+    }
+    (running, lines)
+}
+
+/// The next of a round's waits (xorshift on `rng`): `least` ms and up to
+/// `spread` more.
+fn next_wait(rng: &mut u64, least: u64, spread: u64) -> Duration {
+    *rng ^= *rng << 13;
+    *rng ^= *rng >> 7;
+    *rng ^= *rng << 17;
+    Duration::from_millis(least + *rng % spread)
+}
+
 #[test]
 fn acknowledged_entries_survive_sigkill() {
     let (_dir, path) = place();
@@ -49,27 +100,10 @@ fn acknowledged_entries_survive_sigkill() {
     let mut rng: u64 = 0x2545_F491_4F6C_DD1D;
     let mut killed_mid_run = 0;
     for round in 0..ROUNDS {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        let wait = Duration::from_millis(30 + rng % 220);
-        let (mut child, stdout, complaints) = start_writer([OsStr::new("write"), path.as_os_str()]);
-        let reader = std::thread::spawn(move || {
-            BufReader::new(stdout)
-                .lines()
-                .map_while(Result::ok)
-                .collect::<Vec<String>>()
-        });
-        std::thread::sleep(wait);
-        if child.try_wait().unwrap().is_none() {
+        let wait = next_wait(&mut rng, 30, 220);
+        let (running, lines) = killed_after([OsStr::new("write"), path.as_os_str()], wait, round);
+        if running {
             killed_mid_run += 1;
-        }
-        child.kill().unwrap(); // SIGKILL on Unix
-        let status = child.wait().unwrap();
-        let lines = reader.join().unwrap();
-        let complaints = complaints.join().unwrap();
-        if let Some(code) = status.code() {
-            panic!("round {round}: the writer exited by itself ({code}): {complaints}");
         }
         for line in &lines {
             // Only whole lines are acknowledgements; a kill can cut the last.
@@ -82,17 +116,9 @@ fn acknowledged_entries_survive_sigkill() {
             acked.insert(seq.parse().unwrap(), chain.to_owned());
         }
 
-        // A kill before the writer has made the campaign (making it takes
-        // 40-460 ms on a loaded machine; the file appears whole or not at
-        // all) leaves no file: nothing can have been acknowledged then.
-        if !path.exists() {
-            assert!(
-                acked.is_empty(),
-                "round {round}: acknowledged but no campaign file"
-            );
+        let Some(c) = left_behind(&path, round, acked.is_empty()) else {
             continue;
-        }
-        let c = Campaign::open(&path).unwrap_or_else(|e| panic!("round {round}: {e}"));
+        };
         let Some(s) = c
             .battles()
             .unwrap()
@@ -144,33 +170,10 @@ fn acknowledged_batches_survive_sigkill() {
     // (battle, entry) -> chain hash, over all rounds.
     let mut acked: BTreeMap<(i64, u64), String> = BTreeMap::new();
     let mut rng: u64 = 0x1234_5678_9ABC_DEF1;
-    for round in 0..12 {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        let wait = Duration::from_millis(60 + rng % 240);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog-crash-writer"))
-            .arg("batch")
-            .arg(&path)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let reader = std::thread::spawn(move || {
-            BufReader::new(stdout)
-                .lines()
-                .map_while(Result::ok)
-                .collect::<Vec<String>>()
-        });
-        std::thread::sleep(wait);
-        child.kill().unwrap();
-        let status = child.wait().unwrap();
-        assert!(
-            status.code().is_none(),
-            "round {round}: the writer exited by itself"
-        );
-        for line in reader.join().unwrap() {
+    for round in 0..12u64 {
+        let wait = next_wait(&mut rng, 60, 240);
+        let (_, lines) = killed_after([OsStr::new("batch"), path.as_os_str()], wait, round);
+        for line in lines {
             let parts: Vec<&str> = line.split(' ').collect();
             if let [battle, seq, chain] = parts[..]
                 && chain.len() == 32
@@ -181,16 +184,9 @@ fn acknowledged_batches_survive_sigkill() {
                 );
             }
         }
-        // Killed before the campaign was made (as above): no file, nothing
-        // acknowledged.
-        if !path.exists() {
-            assert!(
-                acked.is_empty(),
-                "round {round}: acknowledged but no campaign file"
-            );
+        let Some(c) = left_behind(&path, round, acked.is_empty()) else {
             continue;
-        }
-        let c = Campaign::open(&path).unwrap_or_else(|e| panic!("round {round}: {e}"));
+        };
         let mut loaded = BTreeMap::new();
         for s in c.battles().unwrap() {
             loaded.insert(s.id, c.load_battle(s.id).unwrap());

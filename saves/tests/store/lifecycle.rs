@@ -173,15 +173,7 @@ fn undo_then_a_new_command_starts_a_branch_and_the_position_persists() {
     assert_eq!(b.cursor(), Some(6), "the undo was saved");
     // A command other than the recorded one starts branch 1.
     let recorded = b.children(Some(6))[0];
-    let legal = b.legal();
-    let other = legal
-        .iter()
-        .find(|l| {
-            b.prepare_json(l.actor, &l.command, None)
-                .is_ok_and(|p| !matches!(p.kind, PendingKind::Redo { .. }))
-        })
-        .unwrap()
-        .clone();
+    let other = crate::race::off_the_record(&*b);
     let new = c
         .play(id, &mut *b, other.actor, &other.command, None)
         .unwrap();

@@ -1,22 +1,9 @@
 //! Bytes on disk per entry, and bulk insertion.
 
-use xenolog_engine::games::race::{Race, RaceConfig};
-use xenolog_engine::{Game, Session};
 use xenolog_saves::{Campaign, DiceMode};
 
 use super::common::place;
-
-/// A Dice Race of `n` entries played in memory (rolls and holds, no end).
-pub fn long_race(n: usize) -> Session<Race> {
-    let mut s = Session::<Race>::new(5, RaceConfig { target: u32::MAX }).unwrap();
-    for i in 0..n {
-        let a = Race::to_move(s.state()).unwrap();
-        let legal = Race::legal(s.state());
-        s.play(a, &legal[(i * 5 + 1) % legal.len()].1, None)
-            .unwrap();
-    }
-    s
-}
+use crate::race::long_race;
 
 #[test]
 fn an_entry_costs_at_most_100_bytes_on_disk() {

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use serde_json::json;
+use xenolog_engine::Battle;
 use xenolog_engine::campaign::Status;
 use xenolog_saves::db::Db;
 use xenolog_saves::db::pg::Postgres;
@@ -53,6 +54,15 @@ pub fn drop_schema(url: &str, schema: &str) {
 /// `daleks`), played to its end: shooting where it can (`shoot`: someone
 /// falls), else ending the card (everyone survives and earns experience).
 pub fn fought(c: &mut Campaign, seed: u64, unit: u32, daleks: u32, shoot: bool) -> BattleId {
+    let id = started(c, seed, unit, daleks);
+    let mut b = c.load_battle(id).unwrap();
+    play_out(c, id, &mut *b, shoot);
+    id
+}
+
+/// A roster battle of both rosters' fit models (seat 0 `unit`, seat 1
+/// `daleks`), started and not yet played.
+pub fn started(c: &mut Campaign, seed: u64, unit: u32, daleks: u32) -> BattleId {
     let s = c.campaign_state().unwrap();
     let fit = |r: u32| -> Vec<u32> {
         s.models
@@ -61,28 +71,30 @@ pub fn fought(c: &mut Campaign, seed: u64, unit: u32, daleks: u32, shoot: bool) 
             .map(|m| m.id)
             .collect()
     };
-    let id = c
-        .new_roster_battle(
-            seed,
-            &json!({"scenario": "skirmish"}),
-            &[
-                SeatPick {
-                    seat: 0,
-                    roster: unit,
-                    models: fit(unit),
-                },
-                SeatPick {
-                    seat: 1,
-                    roster: daleks,
-                    models: fit(daleks),
-                },
-            ],
-            "",
-            DiceMode::Rolled,
-            false,
-        )
-        .unwrap();
-    let mut b = c.load_battle(id).unwrap();
+    c.new_roster_battle(
+        seed,
+        &json!({"scenario": "skirmish"}),
+        &[
+            SeatPick {
+                seat: 0,
+                roster: unit,
+                models: fit(unit),
+            },
+            SeatPick {
+                seat: 1,
+                roster: daleks,
+                models: fit(daleks),
+            },
+        ],
+        "",
+        DiceMode::Rolled,
+        false,
+    )
+    .unwrap()
+}
+
+/// Roster battle `id`, held as `b`, played to its end as [`fought`] plays.
+pub fn play_out(c: &mut Campaign, id: BattleId, b: &mut dyn Battle, shoot: bool) {
     for i in 0..3000 {
         if b.outcome().is_some() {
             break;
@@ -95,8 +107,7 @@ pub fn fought(c: &mut Campaign, seed: u64, unit: u32, daleks: u32, shoot: bool) 
             .or_else(|| legal.iter().find(|l| l.text.contains("end the card")))
             .unwrap_or(&legal[i % legal.len()])
             .clone();
-        c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
+        c.play(id, b, l.actor, &l.command, None).unwrap();
     }
     assert!(b.outcome().is_some(), "battle {id} did not end");
-    id
 }

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 use xenolog_engine::games::race::{Race, RaceConfig};
-use xenolog_engine::{Battle, Game, Session};
+use xenolog_engine::{Battle, Game, LegalCommand, PendingKind, Session};
 use xenolog_saves::{BattleId, Campaign, DiceMode};
 
 /// Given a campaign: a new Dice Race battle (rolled dice, title "Race") whose
@@ -43,4 +43,17 @@ pub fn long_race(n: usize) -> Session<Race> {
             .unwrap();
     }
     s
+}
+
+/// A legal command at `b`'s cursor other than the one recorded next there:
+/// played, it starts a branch.
+#[allow(dead_code)]
+pub fn off_the_record(b: &dyn Battle) -> LegalCommand {
+    b.legal()
+        .into_iter()
+        .find(|l| {
+            b.prepare_json(l.actor, &l.command, None)
+                .is_ok_and(|p| !matches!(p.kind, PendingKind::Redo { .. }))
+        })
+        .expect("a command the record does not hold")
 }

@@ -1586,21 +1586,18 @@ impl BattleStore for Club {
 
     fn campaigns(&self) -> Result<Vec<CampaignInfo>, ClubError> {
         let conn = self.conn()?;
-        let mut out = Vec::new();
-        conn.each(
+        conn.rows(
             "SELECT id, name, file FROM campaigns ORDER BY id",
             &[],
             |r| {
-                out.push(CampaignInfo {
+                Ok(CampaignInfo {
                     id: r.get(0)?,
                     name: r.get(1)?,
                     file: r.get(2)?,
-                });
-                Ok::<(), DbError>(())
+                })
             },
         )
-        .map_err(|e| self.sql(e))?;
-        Ok(out)
+        .map_err(|e| self.sql(e))
     }
 
     fn create_battle(&self, b: NewBattle) -> Result<CreatedBattle, ClubError> {
@@ -1681,15 +1678,14 @@ impl BattleStore for Club {
     fn battles_of(&self, campaign: CampaignId) -> Result<Vec<BattleInfo>, ClubError> {
         let conn = self.conn()?;
         self.campaign_path(&*conn, campaign)?;
-        let mut out = Vec::new();
-        conn.each(
+        conn.rows(
             "SELECT id, game, title, seats, battle IS NOT NULL,
                     EXISTS (SELECT 1 FROM server_battle_dice d WHERE d.server_battle = b.id),
                     strict
              FROM server_battles b WHERE campaign = ?1 ORDER BY id",
             &[&campaign],
             |r| {
-                out.push(BattleInfo {
+                Ok(BattleInfo {
                     id: r.get(0)?,
                     game: r.get(1)?,
                     title: r.get(2)?,
@@ -1697,12 +1693,10 @@ impl BattleStore for Club {
                     started: r.get(4)?,
                     entered_dice: r.get(5)?,
                     strict: r.get(6)?,
-                });
-                Ok::<(), DbError>(())
+                })
             },
         )
-        .map_err(|e| self.sql(e))?;
-        Ok(out)
+        .map_err(|e| self.sql(e))
     }
 
     fn join(&self, battle: ServerBattleId, seat: u8, nonce: Bytes32) -> Result<Joined, ClubError> {
@@ -1783,20 +1777,19 @@ impl BattleStore for Club {
                 .map_err(|e| self.sql(e))?;
             }
         }
-        let mut nonces: Vec<SeatNonce> = Vec::new();
-        tx.each(
-            "SELECT seat, nonce FROM server_nonces WHERE server_battle = ?1 ORDER BY seat",
-            &[&battle],
-            |r| {
-                nonces.push(SeatNonce {
-                    seat: Actor(r.get(0)?),
-                    nonce: blob32(r.get(1)?),
-                    absent: false,
-                });
-                Ok::<(), DbError>(())
-            },
-        )
-        .map_err(|e| self.sql(e))?;
+        let nonces = tx
+            .rows(
+                "SELECT seat, nonce FROM server_nonces WHERE server_battle = ?1 ORDER BY seat",
+                &[&battle],
+                |r| {
+                    Ok(SeatNonce {
+                        seat: Actor(r.get(0)?),
+                        nonce: blob32(r.get(1)?),
+                        absent: false,
+                    })
+                },
+            )
+            .map_err(|e| self.sql(e))?;
         let joined: Vec<u8> = nonces.iter().map(|n| n.seat.0).collect();
         // The nonce is durable before the battle starts: a start that fails
         // is tried again by the same join resent.

@@ -64,12 +64,7 @@ pub struct PgDb {
 impl PgDb {
     pub fn new(admin: &str) -> PgDb {
         use xenolog_saves::db::Db;
-        let mut r = [0u8; 6];
-        getrandom::fill(&mut r).unwrap();
-        let name = format!(
-            "t_{}",
-            r.iter().map(|b| format!("{b:02x}")).collect::<String>()
-        );
+        let name = random_name("t_");
         let a = admin.to_owned();
         let n = name.clone();
         off_runtime(move || {
@@ -96,6 +91,77 @@ impl Drop for PgDb {
             }
         });
     }
+}
+
+/// `prefix` and 12 random hex digits: a database, schema or channel name
+/// no other test uses.
+pub fn random_name(prefix: &str) -> String {
+    let mut r = [0u8; 6];
+    getrandom::fill(&mut r).expect("random bytes");
+    let hex: String = r.iter().map(|b| format!("{b:02x}")).collect();
+    format!("{prefix}{hex}")
+}
+
+/// A schema of its own for one test on the test database `url`, dropped
+/// (with everything in it) at the end, however the test ends.
+pub struct Schema {
+    pub url: String,
+    pub name: String,
+}
+
+impl Schema {
+    pub fn new(url: &str) -> Schema {
+        Schema {
+            url: url.to_owned(),
+            name: random_name("club_t_"),
+        }
+    }
+
+    /// A connection of the test's own to the database.
+    pub fn admin(&self) -> xenolog_saves::db::pg::Postgres {
+        xenolog_saves::db::pg::Postgres::connect(&self.url).expect("the test database")
+    }
+}
+
+impl Drop for Schema {
+    fn drop(&mut self) {
+        use xenolog_saves::db::Db;
+        if let Ok(pg) = xenolog_saves::db::pg::Postgres::connect(&self.url) {
+            let _ = pg.execute_batch(&format!("DROP SCHEMA IF EXISTS \"{}\" CASCADE", self.name));
+        }
+    }
+}
+
+/// The PostgreSQL backend serving the club database `db`'s connection.
+pub fn backend_pid(db: &xenolog_server::store::club_db::ClubDb) -> i32 {
+    use xenolog_saves::db::DbExt;
+    db.lock()
+        .unwrap()
+        .one("SELECT pg_backend_pid()", &[])
+        .unwrap()
+}
+
+/// End PostgreSQL backend `pid` as a lost connection ends
+/// (`pg_terminate_backend`, through `admin`) and wait until it is gone
+/// (10 s at the most); whether it was ended.
+pub fn end_backend(admin: &dyn xenolog_saves::db::Db, pid: i32) -> bool {
+    use xenolog_saves::db::DbExt;
+    let ended: bool = admin
+        .one("SELECT pg_terminate_backend(?1)", &[&pid])
+        .unwrap();
+    for _ in 0..500 {
+        let left: i64 = admin
+            .one(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1",
+                &[&pid],
+            )
+            .unwrap();
+        if left == 0 {
+            return ended;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("backend {pid} is still there 10 s after it was ended");
 }
 
 /// `url` naming database `name` instead (a libpq string or a URL).
@@ -178,18 +244,33 @@ pub async fn server_on(backend: Backend) -> Option<Server> {
 
 /// A server on the PostgreSQL database `db` (several may share one).
 pub async fn server_on_db(db: std::sync::Arc<PgDb>, tuning: Tuning) -> Server {
+    start_in(None, tuning, Some(db)).await
+}
+
+/// A server in a new temporary folder, on PostgreSQL database `pg` if one
+/// is given; its organiser's invitation if this start made one (a second
+/// server on one database finds the club and makes none).
+async fn start_in(
+    public: Option<&str>,
+    tuning: Tuning,
+    pg: Option<std::sync::Arc<PgDb>>,
+) -> Server {
     let dir = tempfile::tempdir().unwrap();
+    let tuning = match &pg {
+        Some(db) => Tuning {
+            database: Some(db.url.clone()),
+            ..tuning
+        },
+        None => tuning,
+    };
     let mut running = start_tuned(
         Config {
             data: dir.path().join("club"),
             listen: "127.0.0.1:0".parse().unwrap(),
             invite_organiser: false,
-            public: None,
+            public: public.map(str::to_owned),
         },
-        Tuning {
-            database: Some(db.url.clone()),
-            ..tuning
-        },
+        tuning,
     )
     .await
     .unwrap();
@@ -201,7 +282,7 @@ pub async fn server_on_db(db: std::sync::Arc<PgDb>, tuning: Tuning) -> Server {
         running,
         organiser_code,
         data: dir.path().join("club"),
-        pg: Some(db),
+        pg,
         _dir: dir,
     }
 }
@@ -221,30 +302,12 @@ pub async fn server_tuned(tuning: Tuning) -> Server {
 }
 
 async fn server_with(public: Option<&str>, tuning: Tuning) -> Server {
-    let dir = tempfile::tempdir().unwrap();
-    let mut running = start_tuned(
-        Config {
-            data: dir.path().join("club"),
-            listen: "127.0.0.1:0".parse().unwrap(),
-            invite_organiser: false,
-            public: public.map(str::to_owned),
-        },
-        tuning,
-    )
-    .await
-    .unwrap();
-    let organiser_code = running
-        .take_invitation()
-        .expect("a first start makes an organiser invitation")
-        .code
-        .expose();
-    Server {
-        running,
-        organiser_code,
-        data: dir.path().join("club"),
-        pg: None,
-        _dir: dir,
-    }
+    let s = start_in(public, tuning, None).await;
+    assert!(
+        !s.organiser_code.is_empty(),
+        "a first start makes an organiser invitation"
+    );
+    s
 }
 
 pub struct Client {
@@ -297,16 +360,22 @@ impl Client {
         }
     }
 
-    /// Send a request and return its reply (checked to answer it); events
-    /// on the way are kept for later.
-    pub async fn request(&mut self, kind: &str, fields: Value) -> Value {
+    /// A request of `kind` with `fields`, numbered next: its id and text.
+    fn message(&mut self, kind: &str, fields: Value) -> (u64, String) {
         let id = self.next;
         self.next += 1;
         let mut m = json!({"v": 1, "id": id, "type": kind});
         if let Value::Object(f) = fields {
             m.as_object_mut().unwrap().extend(f);
         }
-        self.send_text(m.to_string()).await;
+        (id, m.to_string())
+    }
+
+    /// Send a request and return its reply (checked to answer it); events
+    /// on the way are kept for later.
+    pub async fn request(&mut self, kind: &str, fields: Value) -> Value {
+        let (id, m) = self.message(kind, fields);
+        self.send_text(m).await;
         let reply = loop {
             let v = self.recv().await;
             if v.get("re").is_some() || v.get("type").is_none() {
@@ -322,13 +391,8 @@ impl Client {
     /// [`Client::request`], but a close (or the end of the stream) is
     /// returned as it is (`{"closed": ...}`), not a failure.
     pub async fn request_or_closed(&mut self, kind: &str, fields: Value) -> Value {
-        let id = self.next;
-        self.next += 1;
-        let mut m = json!({"v": 1, "id": id, "type": kind});
-        if let Value::Object(f) = fields {
-            m.as_object_mut().unwrap().extend(f);
-        }
-        if self.ws.send(Message::text(m.to_string())).await.is_err() {
+        let (id, m) = self.message(kind, fields);
+        if self.ws.send(Message::text(m)).await.is_err() {
             return json!({"ended": true});
         }
         loop {
@@ -504,6 +568,19 @@ pub async fn seat_player(
     seat_player_token(s, org, campaign, battle, seat).await.0
 }
 
+/// The receipt of each entry `ids` names, recomputed from the revealed
+/// `secret` and the stored chain of every entry (DESIGN.md section 5.4).
+pub fn receipts(
+    secret: &xenolog_engine::fair::Bytes32,
+    chains: &[xenolog_engine::hash::Hash16],
+    ids: &[u64],
+) -> Vec<String> {
+    use xenolog_engine::fair;
+    ids.iter()
+        .map(|&id| fair::hex(&fair::receipt(secret, &chains[id as usize])))
+        .collect()
+}
+
 pub fn nonce(byte: u8) -> String {
     xenolog_engine::fair::hex(&[byte; 32])
 }
@@ -552,4 +629,84 @@ pub async fn two_seats(
         c.events.clear();
     }
     (campaign, battle, zero, one)
+}
+
+/// What one seat's client holds of a live battle: exactly the entries it
+/// was sent, each checked as it comes.
+pub struct SeatCopy {
+    pub c: Client,
+    pub token: String,
+    pub seat: u8,
+    pub ids: Vec<u64>,
+    /// The receipt of each entry held, as it came (DESIGN.md section 5.4).
+    pub receipts: Vec<String>,
+    pub state: Value,
+    pub over: Option<Value>,
+}
+
+impl SeatCopy {
+    /// A copy that holds nothing yet.
+    pub fn new(c: Client, token: String, seat: u8) -> SeatCopy {
+        SeatCopy {
+            c,
+            token,
+            seat,
+            ids: Vec::new(),
+            receipts: Vec::new(),
+            state: Value::Null,
+            over: None,
+        }
+    }
+
+    pub fn head(&self) -> Option<u64> {
+        self.ids.last().copied()
+    }
+
+    /// Take events until the copy holds entry `until` (or, with `None`,
+    /// until `live`); a frame of any other kind is a failure.
+    pub async fn absorb(&mut self, until: Option<u64>) {
+        if let Err(v) = self.absorb_or_other(until).await {
+            panic!("unexpected frame {v}");
+        }
+    }
+
+    /// [`SeatCopy::absorb`], but a frame of any other kind ends the wait
+    /// and is handed back as the error. Each entry is this seat's, after
+    /// the last one held, with its receipt; a live frame names the game and
+    /// the head held.
+    pub async fn absorb_or_other(&mut self, until: Option<u64>) -> Result<(), Value> {
+        loop {
+            if until.is_some() && self.head() >= until {
+                return Ok(());
+            }
+            let v = self.c.event().await;
+            match v["type"].as_str() {
+                Some("entry") => {
+                    assert_eq!(v["seat"], self.seat, "{v}");
+                    let id = v["entry"]["id"].as_u64().unwrap();
+                    assert!(
+                        self.head().is_none_or(|h| id > h),
+                        "seat {}: entry {id} after {:?}: a duplicate or out of order",
+                        self.seat,
+                        self.head()
+                    );
+                    self.ids.push(id);
+                    let receipt = v["entry"]["receipt"].as_str().unwrap_or_default();
+                    assert_eq!(receipt.len(), 64, "every entry carries its receipt: {v}");
+                    self.receipts.push(receipt.to_owned());
+                    self.state = v["state"].clone();
+                }
+                Some("over") => self.over = Some(v),
+                Some("live") => {
+                    assert_eq!(v["head"].as_u64(), self.head(), "{v}");
+                    assert!(v["game"].is_string(), "the live frame names its game: {v}");
+                    self.state = v["state"].clone();
+                    if until.is_none() {
+                        return Ok(());
+                    }
+                }
+                _ => return Err(v),
+            }
+        }
+    }
 }

@@ -113,6 +113,22 @@ fn cover_words(c: Cover) -> &'static str {
 
 /// A command of a seat as the app gives it: refused at once, in the rule's
 /// words, when the rules refuse it.
+/// A row of radio buttons for a declared cover: not declared, then the
+/// open, cover and a building, labelled in that order.
+fn cover_ui(ui: &mut egui::Ui, cover: &mut Option<Cover>, labels: [&str; 4]) {
+    let covers = [
+        None,
+        Some(Cover::Open),
+        Some(Cover::Cover),
+        Some(Cover::Building),
+    ];
+    ui.horizontal_wrapped(|ui| {
+        for (c, label) in covers.into_iter().zip(labels) {
+            ui.radio_value(cover, c, label);
+        }
+    });
+}
+
 fn give(battle: &dyn Battle, s: &InvasionState, seat: u8, cmd: &InvasionCommand) -> AppCommand {
     let Ok(value) = serde_json::to_value(cmd) else {
         return AppCommand::Explain("Not possible: the command could not be written".into());
@@ -499,16 +515,16 @@ impl InvasionBoard {
         let mut kept = self.kept.borrow_mut();
         // The move.
         ui.label("Move: the group ends in");
-        ui.horizontal_wrapped(|ui| {
-            for (c, label) in [
-                (None, "Not declared"),
-                (Some(Cover::Open), "Ends in the open"),
-                (Some(Cover::Cover), "Ends in cover"),
-                (Some(Cover::Building), "Ends in a building"),
-            ] {
-                ui.radio_value(&mut kept.move_cover, c, label);
-            }
-        });
+        cover_ui(
+            ui,
+            &mut kept.move_cover,
+            [
+                "Not declared",
+                "Ends in the open",
+                "Ends in cover",
+                "Ends in a building",
+            ],
+        );
         ui.horizontal_wrapped(|ui| {
             ui.radio_value(&mut kept.contact, None, "No base contact");
             for &e in &enemies {
@@ -550,16 +566,16 @@ impl InvasionBoard {
         // The shot.
         ui.add_space(4.0);
         ui.label("Shoot: the target is in");
-        ui.horizontal_wrapped(|ui| {
-            for (c, label) in [
-                (None, "Its last declared cover"),
-                (Some(Cover::Open), "Target in the open"),
-                (Some(Cover::Cover), "Target in cover"),
-                (Some(Cover::Building), "Target in a building"),
-            ] {
-                ui.radio_value(&mut kept.target_cover, c, label);
-            }
-        });
+        cover_ui(
+            ui,
+            &mut kept.target_cover,
+            [
+                "Its last declared cover",
+                "Target in the open",
+                "Target in cover",
+                "Target in a building",
+            ],
+        );
         ui.weak("Each button declares that the table shows a line of sight to the target.");
         drop(kept);
         for e in enemies {
