@@ -47,7 +47,7 @@ impl From<SaveError> for ScanError {
 }
 
 impl ScanError {
-    fn into_save(self, battle: BattleId) -> SaveError {
+    pub(crate) fn into_save(self, battle: BattleId) -> SaveError {
         match self {
             ScanError::Save(e) => e,
             ScanError::Entry { seq, why } => SaveError::Corrupt {

@@ -80,6 +80,7 @@ mod notes;
 mod rosters;
 pub mod sample;
 mod scan;
+mod since;
 mod transfer;
 pub mod trust;
 
