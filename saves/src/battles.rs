@@ -11,7 +11,7 @@ use xenolog_schema::codec::{decode_snapshot, encode_entry, encode_snapshot};
 
 use crate::blocks::write_entries;
 use crate::campaign::now;
-use crate::db::{Begin, Db, DbError, DbExt};
+use crate::db::{Begin, Db, DbError, DbExt, Dialect};
 use crate::scan::read_entries;
 use crate::{BattleId, Campaign, SaveError};
 
@@ -112,14 +112,32 @@ fn entry_count(conn: &dyn Db, id: BattleId) -> Result<u64, SaveError> {
     Ok(crate::blocks::entry_count(conn, id)?)
 }
 
+/// The battle's row as [`check_same`] reads it.
+const SAME_ROW: &str =
+    "SELECT game, seed, rules_version, config, strict FROM battles WHERE id = ?1";
+
 /// Check that `battle` is battle `id` as stored, with no entry or branch
 /// missing on either side.
+///
+/// Under the battle's row lock on PostgreSQL (issue 31 P5): several
+/// processes may write one battle there, so the row is read `FOR UPDATE`
+/// and the check and the write after it (a command's entry, a take-back's
+/// position) are one step against any other writer of the battle, who
+/// waits for this transaction's end or, having written first, makes this
+/// check fail `Stale`. SQLite's `IMMEDIATE` transaction locks the whole
+/// file already.
 fn check_same(tx: &dyn Db, id: BattleId, battle: &dyn Battle) -> Result<(), SaveError> {
-    let row: Option<(String, i64, u32, String, bool)> = tx.row(
-        "SELECT game, seed, rules_version, config, strict FROM battles WHERE id = ?1",
-        &[&id],
-        |r| Ok::<_, DbError>((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-    )?;
+    let locked;
+    let sql = match tx.dialect() {
+        Dialect::Postgres => {
+            locked = format!("{SAME_ROW} FOR UPDATE");
+            &locked
+        }
+        Dialect::Sqlite => SAME_ROW,
+    };
+    let row: Option<(String, i64, u32, String, bool)> = tx.row(sql, &[&id], |r| {
+        Ok::<_, DbError>((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+    })?;
     let (game, seed, rules_version, config, strict) = row.ok_or(SaveError::NoSuchBattle(id))?;
     let m = battle.meta();
     if game != m.game
@@ -135,7 +153,7 @@ fn check_same(tx: &dyn Db, id: BattleId, battle: &dyn Battle) -> Result<(), Save
     if stored != held {
         return Err(stale(
             id,
-            format!("{held} entries in memory, {stored} in the file"),
+            format!("{held} entries in memory, {stored} stored"),
         ));
     }
     let branches: u32 = tx.one("SELECT COUNT(*) FROM branches WHERE battle = ?1", &[&id])?;
@@ -143,7 +161,7 @@ fn check_same(tx: &dyn Db, id: BattleId, battle: &dyn Battle) -> Result<(), Save
         return Err(stale(
             id,
             format!(
-                "{} branches in memory, {branches} in the file",
+                "{} branches in memory, {branches} stored",
                 battle.branches().len()
             ),
         ));
