@@ -207,3 +207,32 @@ async fn p5_a_server_skips_its_own_moved_notification_and_reads_the_battle_only_
     a.running.stop().await.unwrap();
     b.running.stop().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p5_a_second_server_started_before_the_organiser_redeemed_finds_the_invitation_waiting_and_voids_nothing()
+ {
+    let Some(admin) = common::test_pg() else {
+        return;
+    };
+    let db = Arc::new(PgDb::new(&admin));
+    let a = server_on_db(db.clone(), Tuning::default()).await;
+    assert!(!a.organiser_code.is_empty(), "the first start invites");
+    // B starts before A's invitation is redeemed: it makes none...
+    let b = server_on_db(db.clone(), Tuning::default()).await;
+    assert!(
+        b.organiser_code.is_empty(),
+        "the second server finds the invitation waiting: no new one"
+    );
+    // ...and A's code still redeems, through B as well as through A.
+    let mut through_b = Client::connect(&b).await;
+    let r = through_b
+        .ok("redeem", json!({"code": a.organiser_code, "label": "Ola"}))
+        .await;
+    assert_eq!(r["role"], "organiser", "{r}");
+    // Once redeemed, a third start finds the organiser.
+    let c = server_on_db(db.clone(), Tuning::default()).await;
+    assert!(c.organiser_code.is_empty());
+    for s in [a, b, c] {
+        s.running.stop().await.unwrap();
+    }
+}
