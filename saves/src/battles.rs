@@ -169,6 +169,25 @@ fn check_same(tx: &dyn Db, id: BattleId, battle: &dyn Battle) -> Result<(), Save
     Ok(())
 }
 
+/// Every branch of battle `id`, in id order.
+pub(crate) fn read_branches(conn: &dyn Db, id: BattleId) -> Result<Vec<Branch>, DbError> {
+    let mut branches = Vec::new();
+    conn.each(
+        "SELECT id, name, parent, fork FROM branches WHERE battle = ?1 ORDER BY id",
+        &[&id],
+        |r| {
+            branches.push(Branch {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                parent: r.get(2)?,
+                fork: r.get::<Option<i64>>(3)?.map(|f| f as u64),
+            });
+            Ok::<(), DbError>(())
+        },
+    )?;
+    Ok(branches)
+}
+
 fn insert_branch(tx: &dyn Db, id: BattleId, b: &Branch) -> Result<(), SaveError> {
     tx.execute(
         "INSERT INTO branches (battle, id, name, parent, fork) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -376,20 +395,7 @@ impl Campaign {
             .ok_or_else(|| corrupt(id, format!("its dice mode '{dice}' is unknown")))?;
         self.remember_dice_mode(id, dice_mode);
 
-        let mut branches = Vec::new();
-        self.conn.each(
-            "SELECT id, name, parent, fork FROM branches WHERE battle = ?1 ORDER BY id",
-            &[&id],
-            |r| {
-                branches.push(Branch {
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                    parent: r.get(2)?,
-                    fork: r.get::<Option<i64>>(3)?.map(|f| f as u64),
-                });
-                Ok::<(), DbError>(())
-            },
-        )?;
+        let branches = read_branches(&self.conn, id)?;
 
         let count = entry_count(&self.conn, id)?;
         let records = read_entries(&self.conn, id, count, rules_version)?;

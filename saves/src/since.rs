@@ -16,12 +16,13 @@
 //! further or otherwise than the store is refused (`Stale`), never
 //! extended.
 
-use xenolog_engine::{Battle, BattleMeta, Branch, EntryId, EntryRecord, StoredBattle};
-use xenolog_schema::codec::{block_records, decode_entry};
+use xenolog_engine::{Battle, EntryId, EntryRecord, StoredBattle};
+use xenolog_schema::codec::decode_entry;
 
-use crate::battles::ScanError;
+use crate::battles::{ScanError, read_branches};
 use crate::blocks::BLOCK;
 use crate::db::{Begin, Db, DbError, DbExt};
+use crate::scan::{each_block_entry, tail_row_at};
 use crate::{BattleId, Campaign, SaveError};
 
 impl Campaign {
@@ -44,9 +45,10 @@ impl Campaign {
 
     /// What battle `id` holds after `held`'s entries, as one moment of the
     /// database saw it: the entries from `held.records().len()` on, every
-    /// branch, the cursor and current branch (the meta as stored; its fair
-    /// seed, fixed before the first entry, as held). What
-    /// [`Battle::extend_stored`] takes.
+    /// branch, the cursor and current branch (the meta as held: the battle
+    /// is the one held when its head entry is, checked here, and each new
+    /// entry's chain links to it, checked by [`Battle::extend_stored`]).
+    /// What [`Battle::extend_stored`] takes.
     pub fn read_battle_after(
         &self,
         id: BattleId,
@@ -62,41 +64,16 @@ impl Campaign {
     }
 
     fn read_after_now(&self, id: BattleId, held: &dyn Battle) -> Result<StoredBattle, SaveError> {
-        type Row = (String, i64, u32, String, bool, Option<i64>, u32);
-        let row: Option<Row> = self.conn.row(
-            "SELECT game, seed, rules_version, config, strict, cursor, branch
-                 FROM battles WHERE id = ?1",
+        let row: Option<(u32, Option<i64>, u32)> = self.conn.row(
+            "SELECT rules_version, cursor, branch FROM battles WHERE id = ?1",
             &[&id],
-            |r| {
-                Ok::<_, DbError>((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                    r.get(6)?,
-                ))
-            },
+            |r| Ok::<_, DbError>((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
-        let (game, seed, rules_version, config, strict, cursor, branch) =
-            row.ok_or(SaveError::NoSuchBattle(id))?;
-        let mut branches = Vec::new();
-        self.conn.each(
-            "SELECT id, name, parent, fork FROM branches WHERE battle = ?1 ORDER BY id",
-            &[&id],
-            |r| {
-                branches.push(Branch {
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                    parent: r.get(2)?,
-                    fork: r.get::<Option<i64>>(3)?.map(|f| f as u64),
-                });
-                Ok::<(), DbError>(())
-            },
-        )?;
+        let (rules_version, cursor, branch) = row.ok_or(SaveError::NoSuchBattle(id))?;
+        let branches = read_branches(&self.conn, id)?;
         let n = held.records().len() as EntryId;
-        // The held head's entry is read again, to be checked.
+        // The held head's entry is read again, to be checked: the store
+        // continues the log held (the same battle, the same entries).
         let from = n.saturating_sub(1);
         let mut records = self
             .entries_from(id, from, rules_version)
@@ -115,14 +92,7 @@ impl Campaign {
             records.remove(0);
         }
         Ok(StoredBattle {
-            meta: BattleMeta {
-                game,
-                seed: seed as u64,
-                rules_version,
-                config,
-                strict,
-                fair: held.meta().fair.clone(),
-            },
+            meta: held.meta().clone(),
             records,
             branches,
             snapshots: Vec::new(),
@@ -171,78 +141,18 @@ impl Campaign {
                      ORDER BY first",
                 &[&id, &(from as i64 - BLOCK as i64)],
                 |r| {
-                    let first = r.get::<i64>(0)?;
-                    if first < 0 || !(first as u64).is_multiple_of(BLOCK) {
-                        return Err(ScanError::Entry {
-                            seq: next,
-                            why: format!(
-                                "is not where it belongs: the next block is stored as starting \
-                                 at entry {first}, which is not a multiple of {BLOCK}"
-                            ),
-                        });
-                    }
-                    let first = first as u64;
-                    if first > next {
-                        return Err(ScanError::Entry {
-                            seq: next,
-                            why: "is missing".into(),
-                        });
-                    }
-                    let bytes = r.blob(1)?.ok_or_else(|| ScanError::Entry {
-                        seq: first,
-                        why: "is not stored as bytes (the block holding it)".into(),
-                    })?;
-                    let mut held = 0;
-                    for rec in block_records(bytes) {
-                        let seq = first + held;
-                        if held == BLOCK {
-                            return Err(ScanError::Entry {
-                                seq,
-                                why: format!(
-                                    "is in the block from entry {first}, which holds more than \
-                                     {BLOCK} entries"
-                                ),
-                            });
-                        }
-                        let rec = rec.map_err(|why| ScanError::Entry {
-                            seq,
-                            why: format!("cannot be read: {why}"),
-                        })?;
-                        if seq >= from {
-                            out.push(read(seq, Some(rec))?);
-                        }
-                        held += 1;
-                    }
-                    if held != BLOCK {
-                        return Err(ScanError::Entry {
-                            seq: first + held,
-                            why: format!(
-                                "is missing: the block from entry {first} holds {held} of its \
-                                 {BLOCK} entries"
-                            ),
-                        });
-                    }
-                    next = first + BLOCK;
-                    Ok(())
+                    let mut take = |seq, bytes: &[u8]| {
+                        out.push(read(seq, Some(bytes))?);
+                        Ok(())
+                    };
+                    next = each_block_entry(r.get::<i64>(0)?, r.blob(1)?, next, &mut take)?;
+                    Ok::<(), ScanError>(())
                 },
             )?;
         }
+        let sealed = next;
         for (seq, rec) in tail {
-            if seq < next {
-                return Err(ScanError::Entry {
-                    seq,
-                    why: format!(
-                        "is stored twice: in the block from entry {} and as a row of its own",
-                        seq - seq % BLOCK
-                    ),
-                });
-            }
-            if seq != next {
-                return Err(ScanError::Entry {
-                    seq: next,
-                    why: "is missing".into(),
-                });
-            }
+            tail_row_at(seq, sealed, next)?;
             out.push(rec);
             next += 1;
         }
