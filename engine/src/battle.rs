@@ -13,8 +13,8 @@ use crate::moments::{DieMeaning, EntryFacts};
 use crate::rng::Die;
 use crate::scene::Scene;
 use crate::session::{
-    BattleMeta, Branch, BranchId, EntryId, EntryRecord, Pending, PendingKind, Session,
-    StalePending, VerifyReport,
+    BattleMeta, Branch, BranchId, EntryId, EntryRecord, LoadError, Pending, PendingKind, Session,
+    StalePending, StoredBattle, VerifyReport,
 };
 
 /// A command some player may give now, as `legal` prints it and `play` takes it.
@@ -213,6 +213,18 @@ pub trait Battle: Send {
     fn public_view_leaks(&self, at: Option<EntryId>) -> Option<Actor>;
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
+    /// Add what the store holds after this battle's last entry (another
+    /// process wrote it): [`Session::extend_stored`]. Refused in words,
+    /// nothing changed, when it does not fit; then read the battle whole.
+    /// A battle that is no stored session (a seat's copy of a club
+    /// battle, [`crate::seat::SeatBattle`]) takes nothing from a store.
+    fn extend_stored(&mut self, more: StoredBattle) -> Result<(), LoadError> {
+        let _ = more;
+        Err(LoadError::Other(format!(
+            "a {} battle held as a seat's copy takes no entries from a store",
+            self.game_name()
+        )))
+    }
 }
 
 impl<G: Game> Session<G> {
@@ -597,6 +609,9 @@ impl<G: Game> Battle for Session<G> {
     }
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
+    }
+    fn extend_stored(&mut self, more: StoredBattle) -> Result<(), LoadError> {
+        Session::extend_stored(self, more)
     }
 }
 

@@ -1374,6 +1374,195 @@ impl<G: Game> Session<G> {
         }
         Ok(after)
     }
+
+    /// Add to this battle what its store holds after its last entry, as
+    /// another process wrote it (issue 31 P5: a club server brought up to
+    /// date by a notification reads only what is new, not the whole
+    /// battle). `more` is read as [`Session::from_parts`] reads a whole
+    /// battle, except that its `records` are the entries from
+    /// `self.records().len()` on (none, for a move of the cursor alone), its
+    /// `branches` are every branch (the names as stored now), and its
+    /// snapshots are not needed (the new entries are folded).
+    ///
+    /// What loading checks is checked, and more: the battle is this one
+    /// (its meta), each new entry's parent exists and comes before it, its
+    /// branch exists, its rules version is one this build reads, its
+    /// command and events decode and apply, and its chain links to its
+    /// parent's (so it continues the log held here, not another's); the
+    /// branches held are the ones stored; the cursor and branch are in the
+    /// log; the game can show the state at the cursor. Anything that does
+    /// not fit is refused in words naming the entry, and nothing changes:
+    /// the caller reads the battle whole instead. Otherwise the state is
+    /// advanced as a load would leave it: the new entries in the tree, a
+    /// snapshot where a load keeps one, the cursor and branch as stored.
+    pub fn extend_stored(&mut self, more: StoredBattle) -> Result<(), LoadError> {
+        let StoredBattle {
+            meta,
+            records,
+            branches,
+            snapshots: _,
+            cursor,
+            branch,
+        } = more;
+        if meta != self.meta {
+            return Err(LoadError::Other(
+                "the stored battle is not the one held (its game, seed, rules version, config \
+                 or fair seed differ)"
+                    .into(),
+            ));
+        }
+        let first = self.records.len() as EntryId;
+        let total = first + records.len() as EntryId;
+        if total >= u64::from(u32::MAX) {
+            return Err(LoadError::Other(format!(
+                "the battle would have {total} entries, more than a battle can hold"
+            )));
+        }
+        let held = self.branches.len();
+        if branches.len() < held {
+            return Err(LoadError::Other(format!(
+                "the store holds {} branches of the battle, fewer than the {held} held",
+                branches.len()
+            )));
+        }
+        // An entry's branch, held or new.
+        let branch_of = |id: EntryId| -> Option<BranchId> {
+            if id < first {
+                Some(self.records[id as usize].branch)
+            } else {
+                records.get((id - first) as usize).map(|r| r.branch)
+            }
+        };
+        for (i, b) in branches.iter().enumerate() {
+            if b.id as usize != i {
+                return Err(LoadError::Other(
+                    "the branch list is damaged (ids out of order)".into(),
+                ));
+            }
+            if let Some(h) = self.branches.get(i) {
+                if (h.parent, h.fork) != (b.parent, b.fork) {
+                    return Err(LoadError::Other(format!(
+                        "branch {i} as stored does not part where the one held does"
+                    )));
+                }
+                continue;
+            }
+            if b.parent.is_none_or(|p| p >= b.id) {
+                return Err(LoadError::Other(format!(
+                    "the branch list is damaged (branch {} does not part from an older branch)",
+                    b.id
+                )));
+            }
+            if let Some(f) = b.fork
+                && branch_of(f) != b.parent
+            {
+                return Err(LoadError::Corrupt {
+                    entry: f,
+                    why: format!(
+                        "branch {} parts from it, but it is not on that branch's parent",
+                        b.id
+                    ),
+                });
+            }
+        }
+        if cursor.is_some_and(|c| c >= total) || branch as usize >= branches.len() {
+            return Err(LoadError::Other(
+                "the saved cursor points past the log".into(),
+            ));
+        }
+        // Each new entry checked and folded from its parent's state, before
+        // anything changes here.
+        let mut states: Vec<G::State> = Vec::with_capacity(records.len());
+        for (k, rec) in records.iter().enumerate() {
+            let id = first + k as EntryId;
+            let corrupt = |why: String| LoadError::Corrupt { entry: id, why };
+            if rec.parent.is_some_and(|p| p >= id) {
+                return Err(corrupt("its parent comes after it".into()));
+            }
+            if rec.branch as usize >= branches.len() {
+                return Err(corrupt(format!(
+                    "it names branch {} which does not exist",
+                    rec.branch
+                )));
+            }
+            if rec.rules_version > G::RULES_VERSION {
+                return Err(corrupt(crate::upcast::newer(
+                    G::NAME,
+                    G::RULES_VERSION,
+                    rec.rules_version,
+                )));
+            }
+            let parent_chain = match rec.parent {
+                Some(p) if p >= first => records[(p - first) as usize].chain,
+                p => self.chain_at(p),
+            };
+            if chain_hash(&parent_chain, rec, self.meta.rules_version) != rec.chain {
+                return Err(corrupt(
+                    "its hash chain does not link to its parent's: it does not continue the log \
+                     held here"
+                        .into(),
+                ));
+            }
+            if G::decode_command(rec.rules_version, &rec.command).is_err() {
+                return Err(corrupt(format!(
+                    "its command is not valid {} data",
+                    G::NAME
+                )));
+            }
+            let events = G::decode_events(rec.rules_version, &rec.events)
+                .map_err(|e| corrupt(format!("its events cannot be read: {e}")))?;
+            let mut state = match rec.parent {
+                Some(p) if p >= first => states[(p - first) as usize].clone(),
+                p => self.state_at(p),
+            };
+            let applied = crate::guard::quietly(|| {
+                for e in &events {
+                    G::apply(&mut state, e);
+                }
+            });
+            if applied.is_none() {
+                return Err(corrupt(format!(
+                    "its events cannot be applied to the {} state before it",
+                    G::NAME
+                )));
+            }
+            states.push(state);
+        }
+        let at_cursor = match cursor {
+            Some(c) if c >= first => states[(c - first) as usize].clone(),
+            c => self.state_at(c),
+        };
+        // (At the setup the state is the game's own, from the config that
+        // loading accepted: nothing stored folded into it.)
+        if let Some(entry) = cursor
+            && !shows::<G>(&at_cursor)
+        {
+            let why = format!(
+                "its events leave a state that is not valid {} data",
+                G::NAME
+            );
+            return Err(LoadError::Corrupt { entry, why });
+        }
+        // It fits: take it.
+        for (h, b) in self.branches.iter_mut().zip(&branches) {
+            h.name.clone_from(&b.name);
+        }
+        for b in branches.into_iter().skip(held) {
+            self.branches.push(b);
+            self.branch_head.push(None);
+        }
+        for (rec, state) in records.into_iter().zip(states) {
+            let id = self.records.len() as EntryId;
+            self.link(rec);
+            if self.wants_snapshot(id) {
+                self.snapshots.insert(id, state);
+            }
+        }
+        self.cursor = cursor;
+        self.branch = branch;
+        self.at_cursor = at_cursor;
+        Ok(())
+    }
 }
 
 /// Whether the game can show `state` as the app first shows a battle (its

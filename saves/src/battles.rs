@@ -11,7 +11,7 @@ use xenolog_schema::codec::{decode_snapshot, encode_entry, encode_snapshot};
 
 use crate::blocks::write_entries;
 use crate::campaign::now;
-use crate::db::{Begin, Db, DbError, DbExt};
+use crate::db::{Begin, Db, DbError, DbExt, Dialect};
 use crate::scan::read_entries;
 use crate::{BattleId, Campaign, SaveError};
 
@@ -47,7 +47,7 @@ impl From<SaveError> for ScanError {
 }
 
 impl ScanError {
-    fn into_save(self, battle: BattleId) -> SaveError {
+    pub(crate) fn into_save(self, battle: BattleId) -> SaveError {
         match self {
             ScanError::Save(e) => e,
             ScanError::Entry { seq, why } => SaveError::Corrupt {
@@ -112,14 +112,32 @@ fn entry_count(conn: &dyn Db, id: BattleId) -> Result<u64, SaveError> {
     Ok(crate::blocks::entry_count(conn, id)?)
 }
 
+/// The battle's row as [`check_same`] reads it.
+const SAME_ROW: &str =
+    "SELECT game, seed, rules_version, config, strict FROM battles WHERE id = ?1";
+
 /// Check that `battle` is battle `id` as stored, with no entry or branch
 /// missing on either side.
+///
+/// Under the battle's row lock on PostgreSQL (issue 31 P5): several
+/// processes may write one battle there, so the row is read `FOR UPDATE`
+/// and the check and the write after it (a command's entry, a take-back's
+/// position) are one step against any other writer of the battle, who
+/// waits for this transaction's end or, having written first, makes this
+/// check fail `Stale`. SQLite's `IMMEDIATE` transaction locks the whole
+/// file already.
 fn check_same(tx: &dyn Db, id: BattleId, battle: &dyn Battle) -> Result<(), SaveError> {
-    let row: Option<(String, i64, u32, String, bool)> = tx.row(
-        "SELECT game, seed, rules_version, config, strict FROM battles WHERE id = ?1",
-        &[&id],
-        |r| Ok::<_, DbError>((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-    )?;
+    let locked;
+    let sql = match tx.dialect() {
+        Dialect::Postgres => {
+            locked = format!("{SAME_ROW} FOR UPDATE");
+            &locked
+        }
+        Dialect::Sqlite => SAME_ROW,
+    };
+    let row: Option<(String, i64, u32, String, bool)> = tx.row(sql, &[&id], |r| {
+        Ok::<_, DbError>((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+    })?;
     let (game, seed, rules_version, config, strict) = row.ok_or(SaveError::NoSuchBattle(id))?;
     let m = battle.meta();
     if game != m.game
@@ -135,7 +153,7 @@ fn check_same(tx: &dyn Db, id: BattleId, battle: &dyn Battle) -> Result<(), Save
     if stored != held {
         return Err(stale(
             id,
-            format!("{held} entries in memory, {stored} in the file"),
+            format!("{held} entries in memory, {stored} stored"),
         ));
     }
     let branches: u32 = tx.one("SELECT COUNT(*) FROM branches WHERE battle = ?1", &[&id])?;
@@ -143,12 +161,31 @@ fn check_same(tx: &dyn Db, id: BattleId, battle: &dyn Battle) -> Result<(), Save
         return Err(stale(
             id,
             format!(
-                "{} branches in memory, {branches} in the file",
+                "{} branches in memory, {branches} stored",
                 battle.branches().len()
             ),
         ));
     }
     Ok(())
+}
+
+/// Every branch of battle `id`, in id order.
+pub(crate) fn read_branches(conn: &dyn Db, id: BattleId) -> Result<Vec<Branch>, DbError> {
+    let mut branches = Vec::new();
+    conn.each(
+        "SELECT id, name, parent, fork FROM branches WHERE battle = ?1 ORDER BY id",
+        &[&id],
+        |r| {
+            branches.push(Branch {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                parent: r.get(2)?,
+                fork: r.get::<Option<i64>>(3)?.map(|f| f as u64),
+            });
+            Ok::<(), DbError>(())
+        },
+    )?;
+    Ok(branches)
 }
 
 fn insert_branch(tx: &dyn Db, id: BattleId, b: &Branch) -> Result<(), SaveError> {
@@ -358,20 +395,7 @@ impl Campaign {
             .ok_or_else(|| corrupt(id, format!("its dice mode '{dice}' is unknown")))?;
         self.remember_dice_mode(id, dice_mode);
 
-        let mut branches = Vec::new();
-        self.conn.each(
-            "SELECT id, name, parent, fork FROM branches WHERE battle = ?1 ORDER BY id",
-            &[&id],
-            |r| {
-                branches.push(Branch {
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                    parent: r.get(2)?,
-                    fork: r.get::<Option<i64>>(3)?.map(|f| f as u64),
-                });
-                Ok::<(), DbError>(())
-            },
-        )?;
+        let branches = read_branches(&self.conn, id)?;
 
         let count = entry_count(&self.conn, id)?;
         let records = read_entries(&self.conn, id, count, rules_version)?;

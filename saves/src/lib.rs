@@ -81,6 +81,7 @@ mod pgbatch;
 mod rosters;
 pub mod sample;
 mod scan;
+mod since;
 mod transfer;
 pub mod trust;
 

@@ -701,7 +701,7 @@ impl Campaign {
             }
             let Some(key) = battle_key(&self.conn, *battle)? else {
                 report.problems.push(format!(
-                    "campaign log entry {} names battle {battle}, which is not in the file",
+                    "campaign log entry {} names battle {battle}, which is not in the campaign",
                     e.id
                 ));
                 results.insert(*battle, None);

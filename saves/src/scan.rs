@@ -63,62 +63,12 @@ pub(crate) fn each_stored_entry(
     mut f: impl FnMut(EntryId, &[u8]) -> Result<(), ScanError>,
 ) -> Result<(), ScanError> {
     let mut next: EntryId = 0;
-    let missing = |seq: EntryId| ScanError::Entry {
-        seq,
-        why: "is missing".into(),
-    };
     conn.scan(
         "SELECT first, block FROM entry_blocks WHERE battle = ?1 ORDER BY first",
         &[&id],
         |r| {
-            let first = r.get::<i64>(0)?;
-            if first < 0 || !(first as u64).is_multiple_of(BLOCK) {
-                return Err(ScanError::Entry {
-                    seq: next,
-                    why: format!(
-                        "is not where it belongs: the next block is stored as starting at \
-                         entry {first}, which is not a multiple of {BLOCK}"
-                    ),
-                });
-            }
-            let first = first as u64;
-            if first != next {
-                return Err(missing(next));
-            }
-            let bytes = r.blob(1)?.ok_or_else(|| ScanError::Entry {
-                seq: first,
-                why: "is not stored as bytes (the block holding it)".into(),
-            })?;
-            let mut held = 0;
-            for rec in block_records(bytes) {
-                let seq = first + held;
-                if held == BLOCK {
-                    return Err(ScanError::Entry {
-                        seq,
-                        why: format!(
-                            "is in the block from entry {first}, which holds more than \
-                             {BLOCK} entries"
-                        ),
-                    });
-                }
-                let rec = rec.map_err(|why| ScanError::Entry {
-                    seq,
-                    why: format!("cannot be read: {why}"),
-                })?;
-                f(seq, rec)?;
-                held += 1;
-            }
-            if held != BLOCK {
-                return Err(ScanError::Entry {
-                    seq: first + held,
-                    why: format!(
-                        "is missing: the block from entry {first} holds {held} of its {BLOCK} \
-                         entries"
-                    ),
-                });
-            }
-            next = first + BLOCK;
-            Ok(())
+            next = each_block_entry(r.get::<i64>(0)?, r.blob(1)?, next, &mut f)?;
+            Ok::<(), ScanError>(())
         },
     )?;
     let sealed = next;
@@ -127,28 +77,104 @@ pub(crate) fn each_stored_entry(
         &[&id],
         |r| {
             let seq = r.get::<i64>(0)? as EntryId;
-            if seq < sealed {
-                return Err(ScanError::Entry {
-                    seq,
-                    why: format!(
-                        "is stored twice: in the block from entry {} and as a row of its own",
-                        seq - seq % BLOCK
-                    ),
-                });
-            }
-            if seq != next {
-                return Err(missing(next));
-            }
+            tail_row_at(seq, sealed, next)?;
             let bytes = r.blob(1)?.ok_or_else(|| ScanError::Entry {
                 seq,
                 why: "is not stored as bytes".into(),
             })?;
             f(seq, bytes)?;
             next += 1;
-            Ok(())
+            Ok::<(), ScanError>(())
         },
     )?;
     Ok(())
+}
+
+/// Whether the open tail's row of entry `seq` is where it belongs: after
+/// the sealed blocks (`sealed`: the entry after the last block's) and at
+/// `next`, the entry the reader expects; else the damage in words.
+pub(crate) fn tail_row_at(seq: EntryId, sealed: EntryId, next: EntryId) -> Result<(), ScanError> {
+    if seq < sealed {
+        return Err(ScanError::Entry {
+            seq,
+            why: format!(
+                "is stored twice: in the block from entry {} and as a row of its own",
+                seq - seq % BLOCK
+            ),
+        });
+    }
+    if seq != next {
+        return Err(ScanError::Entry {
+            seq: next,
+            why: "is missing".into(),
+        });
+    }
+    Ok(())
+}
+
+/// The entries of the sealed block stored as starting at entry `first`
+/// (`bytes`, its row's), handed to `f` from entry `next` on: the block
+/// must hold `next` (the entry the reader expects; a block after it means
+/// the entries between are missing). Checked as it is read: the block on a
+/// multiple of [`BLOCK`], stored as bytes, its entries readable, exactly
+/// [`BLOCK`] of them. Returns the entry after the block.
+pub(crate) fn each_block_entry(
+    first: i64,
+    bytes: Option<&[u8]>,
+    next: EntryId,
+    f: &mut impl FnMut(EntryId, &[u8]) -> Result<(), ScanError>,
+) -> Result<EntryId, ScanError> {
+    if first < 0 || !(first as u64).is_multiple_of(BLOCK) {
+        return Err(ScanError::Entry {
+            seq: next,
+            why: format!(
+                "is not where it belongs: the next block is stored as starting at \
+                 entry {first}, which is not a multiple of {BLOCK}"
+            ),
+        });
+    }
+    let first = first as u64;
+    if first > next {
+        return Err(ScanError::Entry {
+            seq: next,
+            why: "is missing".into(),
+        });
+    }
+    let bytes = bytes.ok_or_else(|| ScanError::Entry {
+        seq: first,
+        why: "is not stored as bytes (the block holding it)".into(),
+    })?;
+    let mut held = 0;
+    for rec in block_records(bytes) {
+        let seq = first + held;
+        if held == BLOCK {
+            return Err(ScanError::Entry {
+                seq,
+                why: format!(
+                    "is in the block from entry {first}, which holds more than \
+                     {BLOCK} entries"
+                ),
+            });
+        }
+        let rec = rec.map_err(|why| ScanError::Entry {
+            seq,
+            why: format!("cannot be read: {why}"),
+        })?;
+        if seq >= next {
+            f(seq, rec)?;
+        }
+        held += 1;
+    }
+    if held != BLOCK {
+        return Err(ScanError::Entry {
+            seq: first + held,
+            why: format!(
+                "is missing: the block from entry {first} holds {held} of its {BLOCK} \
+                 entries"
+            ),
+        });
+    }
+    Ok(first + BLOCK)
 }
 
 /// Every entry of battle `id`, started under rules version `battle_rules`,

@@ -337,6 +337,14 @@ impl Running {
         self.links_tls
     }
 
+    /// How battles were brought up to date after another server process
+    /// wrote them (issue 31 P5): (read after the head held, read whole).
+    pub fn refresh_reads(&self) -> (u64, u64) {
+        self.store
+            .upgrade()
+            .map_or((0, 0), |s| s.live().refresh_reads())
+    }
+
     /// The club file.
     pub fn club_file(&self) -> &std::path::Path {
         &self.club_file
@@ -720,7 +728,9 @@ async fn follow(
                 .map(|b| (b, Some(seq)))
                 .into_iter()
                 .collect(),
-            Hint::Moved { campaign, battle } => shared
+            Hint::Moved {
+                campaign, battle, ..
+            } => shared
                 .store
                 .live()
                 .loaded_as(campaign, battle)

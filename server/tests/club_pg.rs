@@ -82,8 +82,19 @@ fn wait_until(what: &str, within: Duration, mut ok: impl FnMut() -> bool) {
 fn p3_the_first_start_makes_one_organiser_invitation_on_both_backends() {
     on_both_backends(|b, t| {
         let first = t.organiser_invitation(false).unwrap().expect(b);
-        let old = t.organiser_invitation(false).unwrap().expect(b);
-        // A new one voids the one printed before.
+        // A club file's next start voids the one printed before and prints
+        // a new one; on PostgreSQL another server may have printed it, so
+        // it is found waiting (issue 31 P5) and only `force` makes another.
+        let old = match t.organiser_invitation(false).unwrap() {
+            Some(old) => {
+                assert_eq!(b, "sqlite");
+                old
+            }
+            None => {
+                assert_eq!(b, "postgres");
+                t.organiser_invitation(true).unwrap().expect(b)
+            }
+        };
         assert!(
             matches!(
                 t.redeem(&first.code, None, None),
@@ -639,7 +650,12 @@ fn p3_one_invitation_is_redeemed_once_by_two_processes() {
                 )
                 .unwrap();
             assert_eq!(valid, 1, "{b}: one valid organiser invitation");
-            assert!(p.is_some() && q.is_some());
+            // SQLite: each start prints a new one, voiding the one before;
+            // PostgreSQL: the one waiting is kept (issue 31 P5), so only
+            // the first of all the rounds made one.
+            if b == "sqlite" {
+                assert!(p.is_some() && q.is_some());
+            }
         }
     }
     let dir = tempfile::tempdir().unwrap();

@@ -3,6 +3,7 @@
 //! and, from step S4, one campaign file per campaign as today.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 use xenolog_saves::db::{Db, DbError, DbExt};
@@ -64,10 +65,16 @@ impl ClubStore {
             return Ok(None);
         };
         let tokens = Arc::downgrade(&self.club.tokens);
+        let own = self.club.tag;
         let listener = super::notify::Listener::start(
             url,
             &super::club_tokens::channel(schema),
             move |hint| {
+                // Its own take-back or walk (issue 31 P5): written by this
+                // process, whose battle is current; not read again.
+                if matches!(hint, super::notify::Hint::Moved { by, .. } if by == own) {
+                    return;
+                }
                 if let Some(t) = tokens.upgrade() {
                     // Off the listener's runtime: reading the tokens again
                     // may connect the club's blocking client anew, which
@@ -122,6 +129,26 @@ impl Store for ClubStore {
     }
 }
 
+/// How [`Club::refresh_from`] read battles: only what is stored after the
+/// head held, or whole (not in memory, or the store did not continue it).
+#[derive(Default)]
+struct Reads {
+    after: std::sync::atomic::AtomicU64,
+    whole: std::sync::atomic::AtomicU64,
+}
+
+/// A process's tag for its `moved` notifications: random, never 0 (0 is
+/// "not said").
+fn process_tag() -> u64 {
+    let bytes = random_bytes::<8>().unwrap_or_else(|_| {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        (t ^ u64::from(std::process::id())).to_le_bytes()
+    });
+    u64::from_le_bytes(bytes).max(1)
+}
+
 /// A test's hook between a battle's start and its record in the club.
 #[cfg(test)]
 type AfterStart = Mutex<Option<Box<dyn Fn() -> Result<(), ClubError> + Send + Sync>>>;
@@ -174,6 +201,12 @@ pub struct Club {
     /// crash there; review4 S5).
     #[cfg(test)]
     after_start: AfterStart,
+    /// This process among the servers of one database: its `moved`
+    /// notifications carry it, and it skips its own (issue 31 P5).
+    tag: u64,
+    /// How battles were brought up to date after another process wrote
+    /// them ([`Club::refresh_reads`]).
+    reads: Reads,
     /// The club file's lock ([`ClubLock`]): one server per data folder
     /// (none on PostgreSQL: several servers share one database). Last, so
     /// it is let go after the connection closes.
@@ -421,6 +454,8 @@ impl Club {
             committer: Mutex::new(None),
             #[cfg(test)]
             after_start: Mutex::new(None),
+            tag: process_tag(),
+            reads: Reads::default(),
             _lock: Some(lock),
         })
     }
@@ -446,6 +481,8 @@ impl Club {
             committer: Mutex::new(None),
             #[cfg(test)]
             after_start: Mutex::new(None),
+            tag: process_tag(),
+            reads: Reads::default(),
             _lock: None,
         })
     }
@@ -501,6 +538,7 @@ impl Club {
         let hint = super::notify::Hint::Moved {
             campaign,
             battle: id,
+            by: self.tag,
         };
         let sent = self.conn().and_then(|conn| {
             conn.execute(
@@ -529,6 +567,16 @@ impl Club {
             .unwrap_or_else(|p| p.into_inner())
             .get(&(campaign, id))
             .copied()
+    }
+
+    /// How many times a battle was brought up to date after another
+    /// process wrote it by reading only what is stored after its head, and
+    /// how many by reading it whole: (after, whole).
+    pub fn refresh_reads(&self) -> (u64, u64) {
+        (
+            self.reads.after.load(Ordering::Relaxed),
+            self.reads.whole.load(Ordering::Relaxed),
+        )
     }
 
     /// Every battle loaded since the start (in memory now or evicted).
@@ -588,9 +636,26 @@ impl Club {
             Some(lb) => {
                 let (campaign, id) = (lb.campaign, lb.id);
                 let path = self.path_of(campaign)?;
-                match self.reading(campaign, &path, |c| c.load_battle(id)) {
-                    Ok(b) => {
-                        lb.battle = b;
+                // What is stored after the head held (issue 31 P5): one
+                // snapshot of the battle's row, branches and the entries
+                // after it, added to the battle held. Should the store not
+                // continue it (this process held more or otherwise, or a
+                // read failed), the whole battle is read as before.
+                let after = self.reading(campaign, &path, |c| c.extend_battle(id, &mut *lb.battle));
+                let read = match after {
+                    Ok(_) => {
+                        self.reads.after.fetch_add(1, Ordering::Relaxed);
+                        Ok(())
+                    }
+                    Err(_) => self
+                        .reading(campaign, &path, |c| c.load_battle(id))
+                        .map(|b| {
+                            self.reads.whole.fetch_add(1, Ordering::Relaxed);
+                            lb.battle = b;
+                        }),
+                };
+                match read {
+                    Ok(()) => {
                         lb.used = std::time::Instant::now();
                         &*lb.battle
                     }
@@ -601,7 +666,10 @@ impl Club {
                     }
                 }
             }
-            None => &*self.loaded(&mut guard, battle)?.battle,
+            None => {
+                self.reads.whole.fetch_add(1, Ordering::Relaxed);
+                &*self.loaded(&mut guard, battle)?.battle
+            }
         };
         let cursor = fresh.cursor();
         let line = fresh.path_to(cursor);
@@ -1226,6 +1294,10 @@ impl LiveStore for Club {
 
     fn evict_idle(&self, idle: std::time::Duration) -> usize {
         Club::evict_idle(self, idle)
+    }
+
+    fn refresh_reads(&self) -> (u64, u64) {
+        Club::refresh_reads(self)
     }
 
     fn loaded_as(&self, campaign: CampaignId, id: i64) -> Option<ServerBattleId> {

@@ -552,6 +552,31 @@ impl TokenStore for ClubTokens {
         if organisers > 0 && !force {
             return Ok(None);
         }
+        // On PostgreSQL another server process of the club may have made
+        // the invitation waiting now and printed it to its operator, who
+        // has not redeemed it yet (issue 31 P5): a second `serve
+        // --database` started meanwhile finds it and makes none, rather
+        // than voiding the code just printed. (A club file has one server
+        // at a time: there a start without an organiser always prints a
+        // new one, the old one voided.) `force` makes a new one anyway.
+        if self.db.postgres().is_some() && !force {
+            let waiting: Option<i64> = tx
+                .one(
+                    "SELECT max(expires) FROM invitations
+                         WHERE role = 'organiser' AND spent_by IS NULL AND void = 0
+                           AND expires > ?1",
+                    &[&now()],
+                )
+                .map_err(|e| self.db.err(e))?;
+            if let Some(until) = waiting {
+                eprintln!(
+                    "serve: {}: an organiser invitation made by a server of this club is waiting                      (valid {} more day(s)), not yet redeemed: redeem that one, or start with                      --invite-organiser to make a new one (the waiting one is then void)",
+                    self.db.place,
+                    ((until - now()).max(0) + DAY - 1) / DAY
+                );
+                return Ok(None);
+            }
+        }
         tx.execute(
             "UPDATE invitations SET void = 1 WHERE role = 'organiser' AND spent_by IS NULL",
             &[],

@@ -546,6 +546,12 @@ pub trait LiveStore: Send + Sync + 'static {
         let _ = (battle, held);
         Ok(None)
     }
+    /// How many times a battle was brought up to date after another
+    /// process wrote it by reading only what is stored after its head, and
+    /// how many by reading it whole: (after, whole). Issue 31 P5.
+    fn refresh_reads(&self) -> (u64, u64) {
+        (0, 0)
+    }
     /// Whether other processes may write this store's battles (several
     /// servers on one PostgreSQL database): a command found stale here is
     /// then read again from the store before it is refused, since this

@@ -48,8 +48,15 @@ pub enum Hint {
     /// Battle `battle` of campaign `campaign` moved its live cursor
     /// without a new entry (a take-back, or a walk along its recorded
     /// line, decided by another process): a process that has it loaded
-    /// reads it again and tells its watchers `moved`.
-    Moved { campaign: CampaignId, battle: i64 },
+    /// reads it again and tells its watchers `moved`. `by`: the process
+    /// that wrote it ([`Hint::payload`] carries it): a process skips its
+    /// own, its battle being current already (issue 31 P5). 0: not said
+    /// (a payload of an older build), never skipped.
+    Moved {
+        campaign: CampaignId,
+        battle: i64,
+        by: u64,
+    },
     /// A token was revoked: forget it (its next `hello` reads the table).
     Revoked(TokenId),
     /// The listener connected again after losing its connection: any
@@ -70,7 +77,16 @@ impl Hint {
                 battle,
                 seq,
             } => format!("{campaign}:{battle}:{seq}"),
-            Hint::Moved { campaign, battle } => format!("moved:{campaign}:{battle}"),
+            Hint::Moved {
+                campaign,
+                battle,
+                by: 0,
+            } => format!("moved:{campaign}:{battle}"),
+            Hint::Moved {
+                campaign,
+                battle,
+                by,
+            } => format!("moved:{campaign}:{battle}:{by}"),
             Hint::Revoked(id) => format!("revoked:{id}"),
             Hint::CatchUp => "catch-up".to_owned(),
             Hint::Other(s) => s.clone(),
@@ -86,8 +102,22 @@ impl Hint {
             };
         }
         if let Some(rest) = payload.strip_prefix("moved:") {
-            return match rest.split_once(':').map(|(c, b)| (c.parse(), b.parse())) {
-                Some((Ok(campaign), Ok(battle))) => Hint::Moved { campaign, battle },
+            let parts: Vec<&str> = rest.split(':').collect();
+            let by = match parts.get(2).map(|b| b.parse()) {
+                None => Ok(0),
+                Some(by) => by,
+            };
+            return match (
+                parts.len(),
+                parts[0].parse(),
+                parts.get(1).map(|b| b.parse()),
+                by,
+            ) {
+                (2 | 3, Ok(campaign), Some(Ok(battle)), Ok(by)) => Hint::Moved {
+                    campaign,
+                    battle,
+                    by,
+                },
                 _ => Hint::Other(payload.to_owned()),
             };
         }
@@ -457,6 +487,12 @@ mod tests {
             Hint::Moved {
                 campaign: 2,
                 battle: 5,
+                by: 0,
+            },
+            Hint::Moved {
+                campaign: 2,
+                battle: 5,
+                by: u64::MAX,
             },
             Hint::CatchUp,
         ] {
@@ -465,5 +501,22 @@ mod tests {
         assert_eq!(Hint::parse("3:x:1"), Hint::Other("3:x:1".into()));
         assert_eq!(Hint::parse("revoked:"), Hint::Other("revoked:".into()));
         assert_eq!(Hint::parse("moved:2"), Hint::Other("moved:2".into()));
+        // Session 18's payload, without the process: never skipped.
+        assert_eq!(
+            Hint::parse("moved:2:5"),
+            Hint::Moved {
+                campaign: 2,
+                battle: 5,
+                by: 0
+            }
+        );
+        assert_eq!(
+            Hint::parse("moved:2:5:x"),
+            Hint::Other("moved:2:5:x".into())
+        );
+        assert_eq!(
+            Hint::parse("moved:2:5:1:1"),
+            Hint::Other("moved:2:5:1:1".into())
+        );
     }
 }

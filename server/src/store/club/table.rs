@@ -253,10 +253,11 @@ impl TableStore for Club {
             // The battle as stored must be the one in memory, or the
             // take-back would move the cursor back past what its seats
             // were never shown; refused `stale`, memory left as it is (the
-            // listener brings it and its watchers up to date). The write
-            // itself does not lock the battle's row (`save_position`, in
-            // `saves`): a move racing another process's write in the few
-            // milliseconds between this read and it is not caught.
+            // listener brings it and its watchers up to date). A write of
+            // another process in the few milliseconds between this read
+            // and the position's is settled by the database:
+            // `save_position` checks the battle as stored under its row's
+            // lock (`FOR UPDATE`) and refuses it stale (issue 31 P5).
             let (campaign, id, held) = (lb.campaign, lb.id, lb.battle.records().len());
             let stored = self.reading(campaign, &path, |c| c.load_battle(id))?;
             if stored.cursor() != head || stored.records().len() != held {

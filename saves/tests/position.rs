@@ -1,0 +1,113 @@
+//! A battle's position written while another connection writes the battle
+//! (issue 31 P5): `save_position` checks the battle as stored under the
+//! battle's row lock (PostgreSQL: `FOR UPDATE`; SQLite: the `IMMEDIATE`
+//! transaction's lock of the file), so a take-back racing another's append
+//! is settled by the database and refused `Stale` in words; and what the
+//! store says of itself on PostgreSQL names no file. On both backends
+//! (`both!`; the PostgreSQL half on `XENOLOG_TEST_PG`).
+
+#[path = "support/pg.rs"]
+mod pg;
+#[path = "support/race.rs"]
+mod race;
+#[path = "support/store.rs"]
+#[macro_use]
+mod store;
+
+use std::time::Duration;
+
+use xenolog_engine::PendingKind;
+use xenolog_engine::campaign::CampaignEvent;
+use xenolog_saves::{Campaign, SaveError};
+use xenolog_schema::codec::encode_entry;
+
+use race::{new_endless_race, play_n};
+use store::{Kind, Store};
+
+/// A second writer of the store's campaign (another process's).
+fn second(s: &Store) -> Campaign {
+    match &s.kind {
+        Kind::Sqlite { path, .. } => Campaign::open(path).unwrap(),
+        Kind::Postgres { url, schema } => Campaign::open_postgres(url, schema).unwrap(),
+    }
+}
+
+both! {
+    fn p5_a_take_back_racing_another_connections_append_is_settled_by_the_database_and_refused_stale(s) {
+        let id = new_endless_race(s.c(), 9);
+        let mut w = s.c().load_battle(id).unwrap();
+        play_n(s.c(), id, &mut *w, 6);
+        // Another connection appends entry 6 and holds its transaction
+        // open, the battle's row locked as an append locks it.
+        let next = {
+            let c = w.legal()[0].clone();
+            let p = w.prepare_json(c.actor, &c.command, None).unwrap();
+            let PendingKind::New { record, .. } = &p.kind else {
+                panic!("a new entry")
+            };
+            record.clone()
+        };
+        let raw = s.raw();
+        let pg = matches!(s.kind, Kind::Postgres { .. });
+        raw.execute_batch(if pg { "BEGIN" } else { "BEGIN IMMEDIATE" }).unwrap();
+        if pg {
+            raw.execute("SELECT id FROM battles WHERE id = ?1 FOR UPDATE", &[&id])
+                .unwrap();
+        }
+        raw.execute(
+            "INSERT INTO entries (battle, seq, record) VALUES (?1, ?2, ?3)",
+            &[&id, &6i64, &encode_entry(6, &next).unwrap()],
+        )
+        .unwrap();
+        raw.execute("UPDATE battles SET cursor = 6 WHERE id = ?1", &[&id])
+            .unwrap();
+        // Meanwhile this process takes back two entries (on SQLite the
+        // store's own writer is let go first: a file has one writer open).
+        s.c = None;
+        let mut other = second(s);
+        let mut mine = other.load_battle(id).unwrap();
+        assert_eq!(mine.records().len(), 6, "the append is not committed yet");
+        mine.undo(2);
+        let racing = std::thread::spawn(move || {
+            let r = other.save_position(id, &*mine);
+            (r, other)
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(!racing.is_finished(), "the take-back waits for the other writer");
+        raw.execute_batch("COMMIT").unwrap();
+        let (r, other) = racing.join().unwrap();
+        let err = r.expect_err("the take-back is settled after the append: stale");
+        assert!(matches!(err, SaveError::Stale { battle, .. } if battle == id), "{err}");
+        let words = err.to_string();
+        assert!(words.contains("6 entries in memory, 7 stored"), "{words}");
+        assert!(!words.contains("file"), "{words}");
+        // Nothing of the take-back was written: the cursor is the append's.
+        let stored = other.load_battle(id).unwrap();
+        assert_eq!(stored.records().len(), 7);
+        assert_eq!(stored.cursor(), Some(6));
+    }
+}
+
+both! {
+    fn p5_a_log_entry_naming_a_missing_battle_is_reported_as_not_in_the_campaign_not_the_file(s) {
+        let event = CampaignEvent::BattleFought {
+            battle: 99,
+            fighters: Vec::new(),
+        };
+        s.raw()
+            .execute(
+                "INSERT INTO campaign_log (id, at, event, origin, origin_id) VALUES (1, 0, ?1, '', 1)",
+                &[&serde_json::to_string(&event).unwrap()],
+            )
+            .unwrap();
+        let report = s.c().verify_campaign().unwrap();
+        assert!(
+            report
+                .problems
+                .iter()
+                .any(|p| p == "campaign log entry 1 names battle 99, which is not in the campaign"),
+            "{:?}",
+            report.problems
+        );
+    }
+}
