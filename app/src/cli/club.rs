@@ -103,7 +103,10 @@ pub(super) fn serve(args: ServeArgs, out: &mut dyn Write) -> Out {
                 );
             }
             None => {
-                text += "the club has an organiser; --invite-organiser prints a new organiser invitation\n"
+                // None: the club has an organiser, or (several processes
+                // on one database) another start's invitation is waiting
+                // to be redeemed; the store does not say which.
+                text += "no organiser invitation printed: the club has an organiser, or an invitation printed by another start is still waiting to be redeemed; --invite-organiser prints a new one (and voids a waiting one)\n"
             }
         }
         if tls {
