@@ -299,6 +299,15 @@ impl Game for Alien {
         rules::decide(state, actor, command, rng)
     }
 
+    fn decide_and_apply(
+        state: &AlienState,
+        actor: Actor,
+        command: &AlienCommand,
+        rng: &mut Randomness,
+    ) -> Result<(Vec<AlienEvent>, AlienState), RuleError> {
+        rules::decide_and_apply(state, actor, command, rng)
+    }
+
     fn apply(state: &mut AlienState, event: &AlienEvent) {
         state::apply(state, event);
     }

@@ -268,6 +268,15 @@ impl Game for DimX {
         actions::decide(state, actor, command, rng)
     }
 
+    fn decide_and_apply(
+        state: &DimxState,
+        actor: Actor,
+        command: &DimxCommand,
+        rng: &mut Randomness,
+    ) -> Result<(Vec<DimxEvent>, DimxState), RuleError> {
+        actions::decide_and_apply(state, actor, command, rng)
+    }
+
     fn apply(state: &mut DimxState, event: &DimxEvent) {
         state::apply(state, event)
     }

@@ -411,6 +411,15 @@ impl Game for Saucers {
         rules::decide(state, actor, command, rng)
     }
 
+    fn decide_and_apply(
+        state: &SaucersState,
+        actor: Actor,
+        command: &SaucersCommand,
+        rng: &mut Randomness,
+    ) -> Result<(Vec<SaucersEvent>, SaucersState), RuleError> {
+        rules::decide_and_apply(state, actor, command, rng)
+    }
+
     fn apply(state: &mut SaucersState, event: &SaucersEvent) {
         state::apply(state, event);
     }
