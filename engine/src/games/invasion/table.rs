@@ -1091,6 +1091,18 @@ pub fn line_of_sight(
     targets: &[Point],
     others: &[(usize, Vec<Point>)],
 ) -> Sight {
+    trace(s, shooters, targets, others, false)
+}
+
+/// [`line_of_sight`], or with `every_pair` every pair traced (the blocked
+/// ones after the first clear pair listed too).
+fn trace(
+    s: &Scenario,
+    shooters: &[Point],
+    targets: &[Point],
+    others: &[(usize, Vec<Point>)],
+    every_pair: bool,
+) -> Sight {
     // Each with its bounding box: a line whose box is clear of a feature's
     // (or more than half a base clear of a group's) cannot be blocked by it.
     // A group's box is its figures' (the hull's corners are figures), and
@@ -1145,8 +1157,10 @@ pub fn line_of_sight(
                 None => {
                     // The first clear pair is the answer: the pairs after
                     // it are not traced.
-                    sight.clear = Some((a, b));
-                    return sight;
+                    sight.clear.get_or_insert((a, b));
+                    if !every_pair {
+                        return sight;
+                    }
                 }
             }
         }
@@ -1484,82 +1498,12 @@ mod tests {
         assert_eq!(outline[0], Point::new(999, 1000));
     }
 
-    /// Session 18's line of sight, every (shooter, target) pair traced:
-    /// the reference for the one that stops at the first clear pair.
-    fn line_of_sight_of_every_pair(
-        s: &Scenario,
-        shooters: &[Point],
-        targets: &[Point],
-        others: &[(usize, Vec<Point>)],
-    ) -> Sight {
-        // Each with its bounding box: a line whose box is clear of a feature's
-        // (or more than half a base clear of a group's) cannot be blocked by it.
-        let terrain = blocking_polygons(s);
-        let terrain = terrain.as_slice();
-        let areas: Vec<(usize, Geometry<f64>, Option<Rect<f64>>)> = others
-            .iter()
-            .filter(|(_, pts)| !pts.is_empty())
-            .map(|(k, pts)| {
-                let area = group_area(pts);
-                let bounds = area.bounding_rect();
-                (*k, area, bounds)
-            })
-            .collect();
-        let radius = f64::from(BASE) / 2.0;
-        let mut sight = Sight {
-            clear: None,
-            blocked: Vec::new(),
-        };
-        for &a in shooters {
-            for &b in targets {
-                let ray = Ray::new(coord(a), coord(b));
-                let (ga, gb) = (geo_point(a), geo_point(b));
-                // (how far from the shooter, blocker)
-                let mut found: Vec<(f64, Blocker)> = Vec::new();
-                let reach = ray.line().bounding_rect();
-                for (i, poly, bounds) in terrain {
-                    if bounds.is_some_and(|r| apart(r, reach, 0.0)) {
-                        continue;
-                    }
-                    if poly.intersects(&ga) || poly.intersects(&gb) {
-                        continue;
-                    }
-                    if let Some(&(t0, _)) = ray.inside(poly).first() {
-                        found.push((t0, Blocker::Terrain(*i)));
-                    }
-                }
-                if ray.len > 2.0 * radius {
-                    let between = Line::new(ray.at(radius), ray.at(ray.len - radius));
-                    for (k, area, bounds) in &areas {
-                        if bounds.is_some_and(|r| apart(r, between.bounding_rect(), radius)) {
-                            continue;
-                        }
-                        if Euclidean.distance(&between, area) < radius - EPS {
-                            let near = (Euclidean.distance(&ga, area) - radius).max(0.0);
-                            found.push((near, Blocker::Group(*k)));
-                        }
-                    }
-                }
-                match found
-                    .into_iter()
-                    .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)))
-                {
-                    Some((_, by)) => sight.blocked.push(Blocked { from: a, to: b, by }),
-                    None => {
-                        sight.clear.get_or_insert((a, b));
-                    }
-                }
-            }
-        }
-        sight
-    }
-
-    /// A line of sight that stops at the first clear pair, and makes a
-    /// group's hull only for a line near its box, finds the same clear
-    /// pair as tracing every pair, and the same blocked pairs before it
-    /// (all of them, each with the same blocker, when none is clear):
-    /// random shooters, targets and groups in between, on an open table
-    /// and on two with blocking features.
+    /// A line of sight that stops at the first clear pair finds the same
+    /// clear pair as tracing every pair, and the same blocked pairs before
+    /// it (all of them, each with the same blocker, when none is clear);
+    /// the box it checks a group against before making its hull is the
+    /// hull's: random shooters, targets and groups in between, on an open
+    /// table and on two with blocking features.
     #[test]
     fn line_of_sight_stops_at_the_first_clear_pair_and_agrees_with_every_pair_traced() {
         let layouts = [
@@ -1602,8 +1546,12 @@ mod tests {
                 let others: Vec<(usize, Vec<Point>)> = (0..rng.below(6))
                     .map(|k| (k, cluster(rng.below(9), &mut rng)))
                     .collect();
+                for (_, pts) in &others {
+                    let hull = (!pts.is_empty()).then(|| group_area(pts).bounding_rect());
+                    assert_eq!(points_box(pts), hull.flatten(), "{pts:?}");
+                }
                 let fast = line_of_sight(s, &shooters, &targets, &others);
-                let all = line_of_sight_of_every_pair(s, &shooters, &targets, &others);
+                let all = trace(s, &shooters, &targets, &others, true);
                 let case = format!("{shooters:?} -> {targets:?} past {others:?}");
                 assert_eq!(fast.clear, all.clear, "{case}");
                 if fast.clear.is_none() {
