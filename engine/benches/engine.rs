@@ -355,145 +355,88 @@ fn race(c: &mut Criterion) {
     }
 }
 
-fn dimx(c: &mut Criterion) {
-    if !wanted(&[
-        "dimx/fold/",
-        "dimx/decide_append/",
-        "dimx/verify/",
-        "dimx/seek/state_at_",
-        "dimx/seek/cursor_to_",
-        "dimx/parts/",
-    ]) {
+/// Every group of a game whose battles end (all but Dice Race): battles of
+/// `commands` commands in all, played by the bot from `config`; folded,
+/// their `legal` asked at every state when `with_legal`, replayed through
+/// `decide_append` and by parts, and the longest verified and sought in.
+/// Nothing is set up when the filter selects none of the game's groups.
+fn game_groups<G: Game>(
+    c: &mut Criterion,
+    name: &str,
+    config: &G::Config,
+    commands: usize,
+    with_legal: bool,
+) {
+    let mut ids = vec![
+        format!("{name}/fold/"),
+        format!("{name}/decide_append/"),
+        format!("{name}/verify/"),
+        format!("{name}/seek/state_at_"),
+        format!("{name}/seek/cursor_to_"),
+        format!("{name}/parts/"),
+    ];
+    if with_legal {
+        ids.push(format!("{name}/legal/"));
+    }
+    if !wanted(&ids.iter().map(String::as_str).collect::<Vec<_>>()) {
         return;
     }
-    let config = DimxConfig::default();
-    let played = battles::<DimX>(&config, 5_000);
-    let sessions: Vec<&Session<DimX>> = played.iter().map(|(s, _)| s).collect();
-    fold(c, "dimx", &sessions);
-    let scripts: Vec<Script<DimX>> = played
+    let played = battles::<G>(config, commands);
+    let sessions: Vec<&Session<G>> = played.iter().map(|(s, _)| s).collect();
+    fold(c, name, &sessions);
+    if with_legal {
+        legal(c, name, &sessions);
+    }
+    let scripts: Vec<Script<G>> = played
         .iter()
         .map(|(_, p)| Script {
             seed: p.seed,
             commands: p.commands.clone(),
         })
         .collect();
-    decide_append(c, "dimx", &config, &scripts);
-    parts(c, "dimx", &config, &played);
-    // The longest of these battles, for seeking and verifying.
+    decide_append(c, name, config, &scripts);
+    parts(c, name, config, &played);
+    // The longest of these battles, for verifying and seeking.
     let (mut longest, _) = played
         .into_iter()
         .max_by_key(|(s, _)| s.records().len())
         .expect("at least one battle");
-    verify(c, "dimx", &longest);
-    seek(c, "dimx", &mut longest);
+    verify(c, name, &longest);
+    seek(c, name, &mut longest);
+}
+
+fn dimx(c: &mut Criterion) {
+    game_groups::<DimX>(c, "dimx", &DimxConfig::default(), 5_000, false);
+}
+
+/// Four factions on the 6' x 4' Crash Site table.
+fn invasion_config() -> InvasionConfig {
+    InvasionConfig {
+        scenario: "crash_site".into(),
+        ..InvasionConfig::default()
+    }
 }
 
 fn invasion(c: &mut Criterion) {
-    if !wanted(&[
-        "invasion/fold/",
-        "invasion/decide_append/",
-        "invasion/verify/",
-        "invasion/seek/state_at_",
-        "invasion/seek/cursor_to_",
-        "invasion/parts/",
-        "invasion/legal/",
-    ]) {
-        return;
-    }
-    // Four factions on the 6' x 4' Crash Site table.
-    let config = InvasionConfig {
-        scenario: "crash_site".into(),
-        ..InvasionConfig::default()
-    };
-    let played = battles::<Invasion>(&config, 3_000);
-    let sessions: Vec<&Session<Invasion>> = played.iter().map(|(s, _)| s).collect();
-    fold(c, "invasion", &sessions);
-    legal(c, "invasion", &sessions);
-    let scripts: Vec<Script<Invasion>> = played
-        .iter()
-        .map(|(_, p)| Script {
-            seed: p.seed,
-            commands: p.commands.clone(),
-        })
-        .collect();
-    decide_append(c, "invasion", &config, &scripts);
-    parts(c, "invasion", &config, &played);
-    let (mut longest, _) = played
-        .into_iter()
-        .max_by_key(|(s, _)| s.records().len())
-        .expect("at least one battle");
-    verify(c, "invasion", &longest);
-    seek(c, "invasion", &mut longest);
+    game_groups::<Invasion>(c, "invasion", &invasion_config(), 3_000, true);
 }
 
 fn alien(c: &mut Criterion) {
-    if !wanted(&[
-        "alien/fold/",
-        "alien/decide_append/",
-        "alien/verify/",
-        "alien/seek/state_at_",
-        "alien/seek/cursor_to_",
-        "alien/parts/",
-    ]) {
-        return;
-    }
     // Two players, the Queen killed by option 1, from the landing field.
-    let config = AlienConfig::default();
-    let played = battles::<Alien>(&config, 20_000);
-    let sessions: Vec<&Session<Alien>> = played.iter().map(|(s, _)| s).collect();
-    fold(c, "alien", &sessions);
-    let scripts: Vec<Script<Alien>> = played
-        .iter()
-        .map(|(_, p)| Script {
-            seed: p.seed,
-            commands: p.commands.clone(),
-        })
-        .collect();
-    decide_append(c, "alien", &config, &scripts);
-    parts(c, "alien", &config, &played);
-    let (mut longest, _) = played
-        .into_iter()
-        .max_by_key(|(s, _)| s.records().len())
-        .expect("at least one battle");
-    verify(c, "alien", &longest);
-    seek(c, "alien", &mut longest);
+    game_groups::<Alien>(c, "alien", &AlienConfig::default(), 20_000, false);
 }
 
-fn saucers(c: &mut Criterion) {
-    if !wanted(&[
-        "saucers/fold/",
-        "saucers/decide_append/",
-        "saucers/verify/",
-        "saucers/seek/state_at_",
-        "saucers/seek/cursor_to_",
-        "saucers/parts/",
-    ]) {
-        return;
-    }
-    // Two players, Normal: three missions to win.
-    let config = SaucersConfig {
+/// Two players, Normal: three missions to win.
+fn saucers_config() -> SaucersConfig {
+    SaucersConfig {
         players: 2,
         missions: 3,
         ..SaucersConfig::default()
-    };
-    let played = battles::<Saucers>(&config, 3_000);
-    let sessions: Vec<&Session<Saucers>> = played.iter().map(|(s, _)| s).collect();
-    fold(c, "saucers", &sessions);
-    let scripts: Vec<Script<Saucers>> = played
-        .iter()
-        .map(|(_, p)| Script {
-            seed: p.seed,
-            commands: p.commands.clone(),
-        })
-        .collect();
-    decide_append(c, "saucers", &config, &scripts);
-    parts(c, "saucers", &config, &played);
-    let (mut longest, _) = played
-        .into_iter()
-        .max_by_key(|(s, _)| s.records().len())
-        .expect("at least one battle");
-    verify(c, "saucers", &longest);
-    seek(c, "saucers", &mut longest);
+    }
+}
+
+fn saucers(c: &mut Criterion) {
+    game_groups::<Saucers>(c, "saucers", &saucers_config(), 3_000, false);
 }
 
 criterion_group!(benches, race, dimx, invasion, alien, saucers);
@@ -524,26 +467,9 @@ fn count(spec: &str) {
     match game {
         "race" => count_game::<Race>(game, part, &RaceConfig { target: u32::MAX }, 10_000),
         "dimx" => count_game::<DimX>(game, part, &DimxConfig::default(), 5_000),
-        "invasion" => count_game::<Invasion>(
-            game,
-            part,
-            &InvasionConfig {
-                scenario: "crash_site".into(),
-                ..InvasionConfig::default()
-            },
-            3_000,
-        ),
+        "invasion" => count_game::<Invasion>(game, part, &invasion_config(), 3_000),
         "alien" => count_game::<Alien>(game, part, &AlienConfig::default(), 20_000),
-        "saucers" => count_game::<Saucers>(
-            game,
-            part,
-            &SaucersConfig {
-                players: 2,
-                missions: 3,
-                ..SaucersConfig::default()
-            },
-            3_000,
-        ),
+        "saucers" => count_game::<Saucers>(game, part, &saucers_config(), 3_000),
         _ => panic!("XENOLOG_COUNT: no game '{game}' (race, dimx, invasion, alien, saucers)"),
     }
 }

@@ -243,6 +243,27 @@ pub trait Game: Sized + 'static {
         rng: &mut Randomness,
     ) -> Result<Vec<Self::Event>, RuleError>;
 
+    /// Decide a command as [`Game::decide`] does and hand back, beside its
+    /// events, the state after them: `state` with every event applied in
+    /// order, which the session keeps as the new state. A game that builds
+    /// that state while deciding (a [`Work`] copy to which each event is
+    /// applied as it is made) overrides this to hand it back instead of
+    /// having it cloned and applied a second time. The default clones
+    /// `state` and applies the events.
+    fn decide_and_apply(
+        state: &Self::State,
+        actor: Actor,
+        command: &Self::Command,
+        rng: &mut Randomness,
+    ) -> Result<(Vec<Self::Event>, Self::State), RuleError> {
+        let events = Self::decide(state, actor, command, rng)?;
+        let mut after = state.clone();
+        for e in &events {
+            Self::apply(&mut after, e);
+        }
+        Ok((events, after))
+    }
+
     /// Apply one event. Never fails, never rolls.
     fn apply(state: &mut Self::State, event: &Self::Event);
 
@@ -405,5 +426,85 @@ impl<G: Game> Work<G> {
     /// The events made, in order.
     pub fn into_events(self) -> Vec<G::Event> {
         self.events
+    }
+
+    /// The events made, in order, and the state after them (what
+    /// [`Game::decide_and_apply`] hands back).
+    pub fn into_parts(self) -> (Vec<G::Event>, G::State) {
+        (self.events, self.st)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Game;
+    use crate::rng::{Randomness, SplitMix64};
+    use crate::{Actor, Session};
+
+    /// `decide_and_apply` hands back what `decide` decides, and as the state
+    /// the one the session would otherwise build: the state before with
+    /// every event applied in order. Checked at every state of bot-played
+    /// battles of every game (each of Dimension X's scenarios, all with a
+    /// Monolith whose switches are logged after the event that caused them),
+    /// for the command the bot gives and for one it may not give (the same
+    /// refusal both ways).
+    #[test]
+    fn decide_and_apply_hands_back_the_events_of_decide_and_the_state_they_make() {
+        use crate::games::{alien, dimx, invasion, race, saucers};
+        fn check<G: Game>(config: G::Config, seeds: std::ops::Range<u64>, commands: usize) {
+            for seed in seeds {
+                let mut s = Session::<G>::new(seed, config.clone()).expect("sets up");
+                let mut bot = SplitMix64(seed);
+                let mut played = 0;
+                while played < commands {
+                    let legal = G::legal(s.state());
+                    let (actor, command) = match s.due() {
+                        Some(step) => (Actor::SYSTEM, step),
+                        None if legal.is_empty() => break,
+                        None => legal[bot.below(legal.len())].clone(),
+                    };
+                    let draws = s.cursor().map_or(0, |c| s.records()[c as usize].rng_after);
+                    let before = s.state().clone();
+                    let mut rng = Randomness::new(seed, draws, None);
+                    let (events, after) = G::decide_and_apply(&before, actor, &command, &mut rng)
+                        .expect("a legal command is accepted");
+                    let mut rng = Randomness::new(seed, draws, None);
+                    let decided = G::decide(&before, actor, &command, &mut rng).expect("accepted");
+                    assert_eq!(events, decided, "{} seed {seed} command {played}", G::ID);
+                    let mut applied = before.clone();
+                    for e in &events {
+                        G::apply(&mut applied, e);
+                    }
+                    assert_eq!(after, applied, "{} seed {seed} command {played}", G::ID);
+                    // A seat that is not asked (or the game's own step given
+                    // by a player) is refused the same way by both.
+                    let wrong = if actor == Actor::SYSTEM {
+                        Actor(0)
+                    } else {
+                        Actor::SYSTEM
+                    };
+                    let mut rng = Randomness::new(seed, draws, None);
+                    let a = G::decide_and_apply(&before, wrong, &command, &mut rng).err();
+                    let mut rng = Randomness::new(seed, draws, None);
+                    let b = G::decide(&before, wrong, &command, &mut rng).err();
+                    assert_eq!(a, b, "{} seed {seed} command {played}", G::ID);
+                    s.play(actor, &command, None).expect("legal");
+                    assert_eq!(*s.state(), applied, "{} seed {seed}", G::ID);
+                    played += 1;
+                }
+                assert!(played > 20, "{} seed {seed}: only {played} commands", G::ID);
+            }
+        }
+        check::<alien::Alien>(Default::default(), 1..4, 600);
+        check::<saucers::Saucers>(Default::default(), 1..4, 400);
+        check::<invasion::Invasion>(Default::default(), 1..3, 200);
+        for scenario in ["alpha", "beta", "campaign"] {
+            let config = dimx::DimxConfig {
+                scenario: scenario.into(),
+                ..Default::default()
+            };
+            check::<dimx::DimX>(config, 1..3, 400);
+        }
+        check::<race::Race>(race::RaceConfig { target: u32::MAX }, 1..2, 100);
     }
 }

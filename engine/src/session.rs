@@ -792,7 +792,9 @@ impl<G: Game> Session<G> {
             (false, None) => {}
         }
         let mut rng = Randomness::new(self.meta.seed, self.rng_after(self.cursor), entered);
-        let events = G::decide(&self.at_cursor, actor, command, &mut rng)?;
+        // The state after the events comes with them: a game that built it
+        // while deciding hands it over rather than have it built again.
+        let (events, state) = G::decide_and_apply(&self.at_cursor, actor, command, &mut rng)?;
         let used = rng.finish()?;
         let command_bytes = encode(command);
         for child in self.children(self.cursor) {
@@ -828,10 +830,6 @@ impl<G: Game> Session<G> {
                      (or go on from the end of a line)"
                 ),
             ));
-        }
-        let mut state = self.at_cursor.clone();
-        for e in &events {
-            G::apply(&mut state, e);
         }
         let id = self.records.len() as EntryId;
         let new_branch = (self.head(self.branch) != self.cursor).then(|| {

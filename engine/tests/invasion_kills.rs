@@ -102,7 +102,12 @@ fn kills_per_model_in_a_melee_casualties_that_strike_share_the_kills() {
         "{:#?}",
         p.words
     );
-    let daleks: Vec<String> = s.group(dal).models.iter().map(|m| m.id.clone()).collect();
+    let daleks: Vec<String> = s
+        .group(dal)
+        .models
+        .iter()
+        .map(|m| String::from(&m.id))
+        .collect();
     assert_eq!(
         daleks.iter().map(|id| kills_of(&s, id)).collect::<Vec<_>>(),
         [1, 1, 1]

@@ -509,7 +509,7 @@ fn hand_to_hand_reinforcements_of_other_kill_scores_are_each_paid_for_at_their_o
         .group(brood)
         .alive()
         .filter(|m| m.kind == "spug")
-        .map(|m| m.id.clone())
+        .map(|m| String::from(&m.id))
         .take(3)
         .collect();
     let mite: String = first_of_kind(&s, brood, "mite");

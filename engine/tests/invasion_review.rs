@@ -84,7 +84,7 @@ fn hand_to_hand_a_group_reaching_two_groups_of_one_faction_fights_them_as_one_gr
         .groups
         .iter()
         .filter(|g| g.seat == 1)
-        .flat_map(|g| g.alive().map(|m| m.id.clone()).collect::<Vec<_>>())
+        .flat_map(|g| g.alive().map(|m| String::from(&m.id)).collect::<Vec<_>>())
         .collect();
     assert_eq!(all.len(), 4);
     let pick: Vec<String> = all.iter().take(2).cloned().collect();
@@ -381,7 +381,7 @@ fn kills_per_model_mixed_kill_scores_paid_one_at_a_time_are_credited_as_chosen()
         .models
         .iter()
         .filter(|m| m.kills > 0)
-        .map(|m| (m.kind.clone(), m.kills))
+        .map(|m| (String::from(&m.kind), m.kills))
         .collect();
     assert_eq!(kills, vec![("laws".to_owned(), 2)], "{kills:?}");
 }

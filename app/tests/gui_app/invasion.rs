@@ -294,7 +294,7 @@ fn a_shot_is_given_by_clicking_the_enemy_group_and_the_target_picks_the_casualti
     let s = st(&h);
     for id in &removed {
         assert!(
-            s.groups[2].models.iter().any(|m| &m.id == id && !m.alive),
+            s.groups[2].models.iter().any(|m| m.id == *id && !m.alive),
             "{id} is dead"
         );
     }
@@ -362,7 +362,7 @@ fn hand_to_hand_is_struck_by_buttons_and_casualties_picked_on_the_board() {
             s.groups
                 .iter()
                 .flat_map(|g| &g.models)
-                .any(|m| &m.id == id && !m.alive),
+                .any(|m| m.id == *id && !m.alive),
             "{id} is dead"
         );
     }

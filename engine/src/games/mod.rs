@@ -81,6 +81,16 @@ macro_rules! game_part {
             $f(state, actor, command, rng)
         }
     };
+    (decide_and_apply $f:path) => {
+        fn decide_and_apply(
+            state: &Self::State,
+            actor: crate::Actor,
+            command: &Self::Command,
+            rng: &mut crate::Randomness,
+        ) -> Result<(Vec<Self::Event>, Self::State), crate::RuleError> {
+            $f(state, actor, command, rng)
+        }
+    };
     (apply $f:path) => {
         fn apply(state: &mut Self::State, event: &Self::Event) {
             $f(state, event)

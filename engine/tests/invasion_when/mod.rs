@@ -93,7 +93,7 @@ pub fn first_of_kind(
     s.group(g)
         .alive()
         .find(|m| m.kind == kind)
-        .map(|m| m.id.clone())
+        .map(|m| String::from(&m.id))
         .unwrap()
 }
 

@@ -429,7 +429,10 @@ pub fn alive(s: &InvasionState, g: GroupId) -> usize {
 
 /// The living figure ids of a group.
 pub fn figures(s: &InvasionState, g: GroupId) -> Vec<String> {
-    s.groups[g as usize].alive().map(|m| m.id.clone()).collect()
+    s.groups[g as usize]
+        .alive()
+        .map(|m| String::from(&m.id))
+        .collect()
 }
 
 pub fn lead_at(s: &InvasionState, g: GroupId) -> Point {

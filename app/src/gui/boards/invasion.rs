@@ -197,7 +197,7 @@ fn casualty_rings(s: &InvasionState) -> Vec<Mark> {
     for (_, g, _, among) in open_casualties(s) {
         for m in s.group(g).alive() {
             let Some(at) = m.at else { continue };
-            if !among.is_empty() && !among.contains(&m.id) {
+            if !among.is_empty() && !among.iter().any(|a| *a == m.id) {
                 continue;
             }
             let c = to_scene(at);
@@ -281,7 +281,7 @@ impl InvasionBoard {
             .and_then(|(_, id)| group.alive().find(|m| m.id == id));
         chosen
             .or_else(|| group.alive().next())
-            .map(|m| (m.id.clone(), m.name.clone()))
+            .map(|m| (String::from(&m.id), String::from(&m.name)))
     }
 
     fn marks_of(&self, s: &InvasionState, g: GroupId) -> Vec<Mark> {
@@ -294,7 +294,7 @@ impl InvasionBoard {
         let lead_id = self.lead(s, g).map(|(id, _)| id);
         if let Some(lead) = group
             .alive()
-            .find(|m| Some(&m.id) == lead_id.as_ref())
+            .find(|m| lead_id.as_ref().is_some_and(|l| m.id == *l))
             .and_then(|m| m.at)
         {
             let allowance = rules::group_move(s, g);
@@ -966,7 +966,7 @@ impl BoardUi for InvasionBoard {
             .iter()
             .flat_map(|g| &g.models)
             .find(|x| x.id == m)
-            .map(|x| x.name.clone())
+            .map(|x| String::from(&x.name))
     }
 
     fn details_ui(&self, ui: &mut egui::Ui, battle: &dyn Battle, scene: &Scene, selected: &str) {
@@ -989,7 +989,7 @@ impl BoardUi for InvasionBoard {
             .alive()
             .map(|m| {
                 s.model_type(group.seat, &m.kind)
-                    .map_or(m.name.clone(), |t| t.name.clone())
+                    .map_or_else(|| String::from(&m.name), |t| t.name.clone())
             })
             .collect();
         if !kinds.is_empty() {

@@ -207,7 +207,7 @@ impl Game for Alien {
             "Every character and the APC (without fuel) on the landing field; no aliens until the first Alien phase.";
         types: AlienConfig, AlienState, AlienCommand, AlienEvent;
         setup: start; setup_recorded: start_recorded;
-        decide: rules::decide; legal: rules::legal; automatic: rules::automatic; asked: rules::asked;
+        decide: rules::decide; decide_and_apply: rules::decide_and_apply; legal: rules::legal; automatic: rules::automatic; asked: rules::asked;
         apply: state::apply;
         describe_command: describe::command; describe_event: describe::event;
         scene: scene::scene; anchors: scene::anchors;

@@ -771,6 +771,17 @@ fn check(s: &AlienState, actor: Actor, cmd: &AlienCommand) -> std::result::Resul
 
 /// Decide a command into events.
 pub fn decide(s: &AlienState, actor: Actor, cmd: &AlienCommand, rng: &mut Randomness) -> Res {
+    decide_and_apply(s, actor, cmd, rng).map(|(events, _)| events)
+}
+
+/// Decide a command into its events and the state after them (the copy the
+/// checks after a command apply every event to).
+pub fn decide_and_apply(
+    s: &AlienState,
+    actor: Actor,
+    cmd: &AlienCommand,
+    rng: &mut Randomness,
+) -> std::result::Result<(Vec<E>, AlienState), RuleError> {
     let mut events = decide_inner(s, actor, cmd, rng, false)?;
     // After a command of the expedition: tasks done, the Queen of Option 2,
     // and the end of the battle.
@@ -823,7 +834,9 @@ pub fn decide(s: &AlienState, actor: Actor, cmd: &AlienCommand, rng: &mut Random
             None
         };
         if let Some(result) = end {
-            events.push(E::Ended { result });
+            let e = E::Ended { result };
+            apply(&mut after, &e);
+            events.push(e);
         } else if after.phase == Phase::Expedition
             && after
                 .expedition_seats()
@@ -833,7 +846,7 @@ pub fn decide(s: &AlienState, actor: Actor, cmd: &AlienCommand, rng: &mut Random
             events.extend(end_of_phase(&mut after));
         }
     }
-    Ok(events)
+    Ok((events, after))
 }
 
 /// The end of the expedition's phase: when the APC's fuel is gone everyone

@@ -186,6 +186,18 @@ pub fn decide(
     cmd: &DimxCommand,
     rng: &mut Randomness,
 ) -> Result<Vec<DimxEvent>, RuleError> {
+    decide_and_apply(s, actor, cmd, rng).map(|(events, _)| events)
+}
+
+/// Decide a command into its events and the state after them (the copy
+/// [`Ctx::emit`] applied every event to as it was made; a Monolith's
+/// switch, logged after it, changes nothing when applied).
+pub fn decide_and_apply(
+    s: &DimxState,
+    actor: Actor,
+    cmd: &DimxCommand,
+    rng: &mut Randomness,
+) -> Result<(Vec<DimxEvent>, DimxState), RuleError> {
     if s.is_over() {
         return Err(RuleError::game_over());
     }
@@ -210,7 +222,7 @@ pub fn decide(
             ));
         };
         kayotz::place(&mut ctx, unit, *hex)?;
-        return Ok(ctx.events);
+        return Ok((ctx.events, ctx.s));
     }
     match s.phase.clone() {
         Phase::MarineAction { partial } => marine_phase(&mut ctx, partial, cmd)?,
@@ -274,7 +286,7 @@ pub fn decide(
         }
         Phase::Activated | Phase::Over { .. } => return Err(RuleError::game_over()),
     }
-    Ok(ctx.events)
+    Ok((ctx.events, ctx.s))
 }
 
 fn wrong(what: &str) -> RuleError {

@@ -178,7 +178,7 @@ impl Game for DimX {
     game_parts! {
         types: DimxConfig, DimxState, DimxCommand, DimxEvent;
         setup: start; apply: state::apply; moment: moments::moment; scene: scene::scene;
-        decide: actions::decide; legal: actions::legal; asked: actions::asked;
+        decide: actions::decide; decide_and_apply: actions::decide_and_apply; legal: actions::legal; asked: actions::asked;
         describe_command: describe::command;
     }
 

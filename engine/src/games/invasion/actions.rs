@@ -1544,7 +1544,7 @@ fn detonate(
     };
     // The chain: every Mite within the blast of an exploding one explodes.
     let mut exploded: Vec<(GroupId, String, Option<Point>)> =
-        vec![(mg, first.id.clone(), first.at)];
+        vec![(mg, String::from(&first.id), first.at)];
     let mut i = 0;
     while i < exploded.len() {
         if let Some(at) = exploded[i].2 {
@@ -1558,7 +1558,7 @@ fn detonate(
                         && m.at.is_some_and(|p| p.distance(at) <= blast)
                         && !exploded.iter().any(|(_, id, _)| *id == m.id)
                     {
-                        exploded.push((j as GroupId, m.id.clone(), m.at));
+                        exploded.push((j as GroupId, String::from(&m.id), m.at));
                     }
                 }
             }
@@ -1587,7 +1587,7 @@ fn detonate(
             if caught.contains(&j) {
                 x.alive()
                     .filter(|m| !exploded.iter().any(|(_, id, _)| *id == m.id))
-                    .map(|m| m.id.clone())
+                    .map(|m| String::from(&m.id))
                     .collect()
             } else {
                 Vec::new()
@@ -1598,7 +1598,7 @@ fn detonate(
                 .filter(|m| {
                     m.at.is_some_and(|p| centres.iter().any(|c| c.distance(p) <= blast))
                 })
-                .map(|m| m.id.clone())
+                .map(|m| String::from(&m.id))
                 .collect()
         };
         if inside.is_empty() {

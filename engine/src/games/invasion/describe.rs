@@ -44,7 +44,7 @@ fn model_name(s: &InvasionState, g: GroupId, id: &str) -> String {
     s.groups
         .get(g as usize)
         .and_then(|x| x.models.iter().find(|m| m.id == id))
-        .map_or_else(|| id.to_owned(), |m| m.name.clone())
+        .map_or_else(|| id.to_owned(), |m| String::from(&m.name))
 }
 
 fn declared_words(s: &InvasionState, d: &super::rules::Declared) -> String {
@@ -156,8 +156,8 @@ pub fn command(s: &InvasionState, actor: Actor, c: &InvasionCommand) -> String {
                     s.groups
                         .iter()
                         .flat_map(|x| &x.models)
-                        .find(|x| &x.id == m)
-                        .map_or(m.clone(), |x| x.name.clone())
+                        .find(|x| x.id == *m)
+                        .map_or(m.clone(), |x| String::from(&x.name))
                 })
                 .collect();
             format!("remove {}", names.join(", "))
@@ -891,8 +891,8 @@ pub fn event(s: &InvasionState, e: &E) -> String {
                         .groups
                         .iter()
                         .flat_map(|g| g.models.iter())
-                        .find(|m| &m.id == id)
-                        .map_or_else(|| id.clone(), |m| m.name.clone());
+                        .find(|m| m.id == *id)
+                        .map_or_else(|| id.clone(), |m| String::from(&m.name));
                     format!("{name} ({k})")
                 })
                 .collect();
@@ -953,7 +953,7 @@ fn figure(s: &InvasionState, g: GroupId, model: u16) -> String {
     s.groups
         .get(g as usize)
         .and_then(|x| x.models.get(model as usize))
-        .map_or_else(|| format!("model {model}"), |m| m.name.clone())
+        .map_or_else(|| format!("model {model}"), |m| String::from(&m.name))
 }
 
 /// " +3 (skills)" when campaign skills added to a total beyond its dice.

@@ -94,11 +94,11 @@ pub fn legal(s: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
         for (seat, g, _, among) in open {
             for m in s.group(g).alive() {
                 let c = InvasionCommand::Casualties {
-                    models: vec![m.id.clone()],
+                    models: vec![String::from(&m.id)],
                 };
                 // A figure dearer than what is left of a mixed group's
                 // total is not offered.
-                if (among.is_empty() || among.contains(&m.id)) && ok(s, seat, &c) {
+                if (among.is_empty() || among.iter().any(|a| *a == m.id)) && ok(s, seat, &c) {
                     out.push((Actor(seat), c));
                 }
             }
@@ -267,7 +267,7 @@ pub fn legal(s: &InvasionState) -> Vec<(Actor, InvasionCommand)> {
                         if s.model_type(seat, &mite.kind).is_some_and(|t| t.mite) {
                             candidates.push(InvasionCommand::Detonate {
                                 group: g,
-                                mite: mite.id.clone(),
+                                mite: String::from(&mite.id),
                                 caught: if s.real_table {
                                     enemies.clone()
                                 } else {

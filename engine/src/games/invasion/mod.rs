@@ -460,9 +460,9 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
                     ),
                 };
                 models.push(Model {
-                    id,
-                    name,
-                    kind: kind.clone(),
+                    id: crate::Ident::from(id),
+                    name: crate::Ident::from(name),
+                    kind: crate::Ident::from(kind.as_str()),
                     at: None,
                     alive: true,
                     origin: None,
@@ -761,7 +761,7 @@ impl Game for Invasion {
                     Fate::Survived
                 };
                 pieces.push(PieceResult {
-                    id: m.id.clone(),
+                    id: String::from(&m.id),
                     seat: Actor(g.seat),
                     fate,
                     kills: Some(m.kills),

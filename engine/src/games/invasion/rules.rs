@@ -463,7 +463,7 @@ pub fn assess(s: &InvasionState, g: GroupId, total: u32, cover: Cover, among: &[
     let group = s.group(g);
     let scores: Vec<u32> = group
         .alive()
-        .filter(|m| among.is_empty() || among.contains(&m.id))
+        .filter(|m| among.is_empty() || among.iter().any(|a| *a == m.id))
         .map(|m| model_cost(s, group.seat, m, cover))
         .collect();
     let (Some(&least), Some(&most)) = (scores.iter().min(), scores.iter().max()) else {
@@ -527,8 +527,8 @@ pub fn casualties(s: &InvasionState, g: GroupId, count: u32, among: Vec<String>,
     let group = s.group(g);
     let candidates: Vec<String> = group
         .alive()
-        .filter(|m| among.is_empty() || among.contains(&m.id))
-        .map(|m| m.id.clone())
+        .filter(|m| among.is_empty() || among.iter().any(|a| *a == m.id))
+        .map(|m| String::from(&m.id))
         .collect();
     if count as usize >= candidates.len() {
         for m in candidates {
@@ -681,13 +681,13 @@ fn dice_weights(s: &InvasionState, g: GroupId) -> Vec<(String, u32)> {
         group
             .models
             .iter()
-            .filter(|m| s.fighters.iter().any(|f| *f == m.id))
-            .map(|m| (m.id.clone(), melee_dice_of(s, g, m)))
+            .filter(|m| s.fighters.contains(&m.id))
+            .map(|m| (String::from(&m.id), melee_dice_of(s, g, m)))
             .collect()
     } else {
         group
             .alive()
-            .map(|m| (m.id.clone(), shooting_dice_of(s, g, m)))
+            .map(|m| (String::from(&m.id), shooting_dice_of(s, g, m)))
             .collect()
     };
     if w.iter().all(|(_, n)| *n == 0) {
@@ -1555,7 +1555,7 @@ fn choose_casualties(
         Actor(*seat) == actor
             && models
                 .first()
-                .is_some_and(|m| s.group(*g).alive().any(|x| &x.id == m))
+                .is_some_and(|m| s.group(*g).alive().any(|x| x.id == *m))
     };
     let Some((_, g, count, among)) = open
         .iter()
@@ -1590,13 +1590,13 @@ fn choose_casualties(
         if models[..i].contains(m) {
             return Err(illegal("Shoot", format!("{m} is chosen twice")));
         }
-        let Some(model) = group.models.iter().find(|x| &x.id == m && x.alive) else {
+        let Some(model) = group.models.iter().find(|x| x.id == *m && x.alive) else {
             return Err(illegal(
                 "Shoot",
                 format!("{m} is not a living figure of {}", group_name(s, g)),
             ));
         };
-        if !among.is_empty() && !among.contains(&model.id) {
+        if !among.is_empty() && !among.iter().any(|a| *a == model.id) {
             return Err(illegal(
                 "Mites",
                 format!("{} was not caught in the blast", model.name),
@@ -1616,7 +1616,7 @@ fn choose_casualties(
     if let Some(b) = budget {
         let mut cost = 0u64;
         for m in models {
-            let x = group.models.iter().find(|x| &x.id == m);
+            let x = group.models.iter().find(|x| x.id == *m);
             cost += u64::from(x.map_or(u32::MAX, |x| model_cost(s, group.seat, x, b.cover)));
         }
         if cost > u64::from(b.total) {

@@ -257,7 +257,7 @@ pub fn scene(s: &InvasionState) -> Scene {
             );
             let mut tip = match g.facing {
                 Some(f) => format!("{}, facing {}", m.name, super::describe::facing_words(f)),
-                None => m.name.clone(),
+                None => String::from(&m.name),
             };
             if air {
                 tip.push_str(" (in the air)");

@@ -77,12 +77,13 @@ pub enum Place {
 /// One figure.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Model {
-    /// Stable id, e.g. `unit-s1-3`.
-    pub id: String,
+    /// Stable id, e.g. `unit-s1-3` (an [`crate::Ident`]: a state's clone
+    /// copies a pointer, not a string; it encodes as the `String` did).
+    pub id: crate::Ident,
     /// Its name in the log ("Sgt Benton" when the campaign names it).
-    pub name: String,
+    pub name: crate::Ident,
     /// Its model type id in the faction file.
-    pub kind: String,
+    pub kind: crate::Ident,
     pub at: Option<Point>,
     pub alive: bool,
     /// The group it was deployed in, while it fights in another one of its
@@ -947,10 +948,10 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             let dead = state.groups[*group as usize]
                 .models
                 .iter()
-                .find(|m| &m.id == model)
+                .find(|m| m.id == *model)
                 .cloned();
             let g = &mut state.groups[*group as usize];
-            if let Some(m) = g.models.iter_mut().find(|m| &m.id == model) {
+            if let Some(m) = g.models.iter_mut().find(|m| m.id == *model) {
                 m.alive = false;
             }
             if g.alive_count() == 0 {
@@ -1201,7 +1202,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
                     .groups
                     .iter_mut()
                     .flat_map(|g| g.models.iter_mut())
-                    .find(|m| &m.id == id)
+                    .find(|m| m.id == *id)
                 {
                     m.kills += k;
                 }
@@ -1306,7 +1307,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
         E::HoleClosed { at } => state.holes.retain(|h| h != at),
         E::Detonated { group, model, .. } => {
             let g = &mut state.groups[*group as usize];
-            if let Some(m) = g.models.iter_mut().find(|m| &m.id == model) {
+            if let Some(m) = g.models.iter_mut().find(|m| m.id == *model) {
                 m.alive = false;
             }
             if g.alive_count() == 0 {
@@ -1593,7 +1594,7 @@ pub fn affordable(
     let g = &state.groups[group as usize];
     let mut costs: Vec<u32> = g
         .alive()
-        .filter(|m| among.is_empty() || among.contains(&m.id))
+        .filter(|m| among.is_empty() || among.iter().any(|a| *a == m.id))
         .map(|m| super::rules::model_cost(state, g.seat, m, cover))
         .collect();
     costs.sort_unstable();

@@ -20,6 +20,8 @@
 //! - a point on the edge of a feature is in the feature; where features
 //!   overlap, [`feature_at`] names the first in the scenario's list.
 
+use std::cell::OnceCell;
+
 use geo::line_intersection::{LineIntersection, line_intersection};
 use geo::{
     BoundingRect, Contains, ConvexHull, Coord, Distance, Euclidean, Geometry, Intersects, Line,
@@ -1011,7 +1013,8 @@ pub struct Sight {
     /// The first unblocked (shooter, target) pair, shooters in order, then
     /// targets: the group may shoot when there is one.
     pub clear: Option<(Point, Point)>,
-    /// Every blocked pair, in the same order.
+    /// The blocked pairs before it, in the same order (every pair when
+    /// none is clear): the pairs after the first clear one are not traced.
     pub blocked: Vec<Blocked>,
 }
 
@@ -1088,18 +1091,27 @@ pub fn line_of_sight(
     targets: &[Point],
     others: &[(usize, Vec<Point>)],
 ) -> Sight {
+    trace(s, shooters, targets, others, false)
+}
+
+/// [`line_of_sight`], or with `every_pair` every pair traced (the blocked
+/// ones after the first clear pair listed too).
+fn trace(
+    s: &Scenario,
+    shooters: &[Point],
+    targets: &[Point],
+    others: &[(usize, Vec<Point>)],
+    every_pair: bool,
+) -> Sight {
     // Each with its bounding box: a line whose box is clear of a feature's
     // (or more than half a base clear of a group's) cannot be blocked by it.
+    // A group's box is its figures' (the hull's corners are figures), and
+    // its hull is made only for a line that comes near that box.
     let terrain = blocking_polygons(s);
     let terrain = terrain.as_slice();
-    let areas: Vec<(usize, Geometry<f64>, Option<Rect<f64>>)> = others
+    let areas: Vec<Near<'_>> = others
         .iter()
-        .filter(|(_, pts)| !pts.is_empty())
-        .map(|(k, pts)| {
-            let area = group_area(pts);
-            let bounds = area.bounding_rect();
-            (*k, area, bounds)
-        })
+        .filter_map(|(k, pts)| Some((*k, pts.as_slice(), points_box(pts)?, OnceCell::new())))
         .collect();
     let radius = f64::from(BASE) / 2.0;
     let mut sight = Sight {
@@ -1126,10 +1138,11 @@ pub fn line_of_sight(
             }
             if ray.len > 2.0 * radius {
                 let between = Line::new(ray.at(radius), ray.at(ray.len - radius));
-                for (k, area, bounds) in &areas {
-                    if bounds.is_some_and(|r| apart(r, between.bounding_rect(), radius)) {
+                for (k, pts, bounds, area) in &areas {
+                    if apart(*bounds, between.bounding_rect(), radius) {
                         continue;
                     }
+                    let area = area.get_or_init(|| group_area(pts));
                     if Euclidean.distance(&between, area) < radius - EPS {
                         let near = (Euclidean.distance(&ga, area) - radius).max(0.0);
                         found.push((near, Blocker::Group(*k)));
@@ -1142,12 +1155,40 @@ pub fn line_of_sight(
             {
                 Some((_, by)) => sight.blocked.push(Blocked { from: a, to: b, by }),
                 None => {
+                    // The first clear pair is the answer: the pairs after
+                    // it are not traced.
                     sight.clear.get_or_insert((a, b));
+                    if !every_pair {
+                        return sight;
+                    }
                 }
             }
         }
     }
     sight
+}
+
+/// A group that may block a line of sight: its number, figures, their box
+/// and its hull, made the first time a line comes near the box.
+type Near<'a> = (usize, &'a [Point], Rect<f64>, OnceCell<Geometry<f64>>);
+
+/// The box of a group's figures (of its hull), none for no figure.
+fn points_box(points: &[Point]) -> Option<Rect<f64>> {
+    let first = coord(*points.first()?);
+    let (min, max) = points.iter().fold((first, first), |(lo, hi), &p| {
+        let c = coord(p);
+        (
+            Coord {
+                x: lo.x.min(c.x),
+                y: lo.y.min(c.y),
+            },
+            Coord {
+                x: hi.x.max(c.x),
+                y: hi.y.max(c.y),
+            },
+        )
+    });
+    Some(Rect::new(min, max))
 }
 
 #[cfg(test)]
@@ -1455,6 +1496,80 @@ mod tests {
         // The outline of a road vehicle stops short of the wood.
         let outline = reach_outline(&s, Point::inches(5, 10), 1200, road);
         assert_eq!(outline[0], Point::new(999, 1000));
+    }
+
+    /// A line of sight that stops at the first clear pair finds the same
+    /// clear pair as tracing every pair, and the same blocked pairs before
+    /// it (all of them, each with the same blocker, when none is clear);
+    /// the box it checks a group against before making its hull is the
+    /// hull's: random shooters, targets and groups in between, on an open
+    /// table and on two with blocking features.
+    #[test]
+    fn line_of_sight_stops_at_the_first_clear_pair_and_agrees_with_every_pair_traced() {
+        let layouts = [
+            table(vec![], vec![]),
+            table(
+                vec![
+                    rect("Farmhouse", Cover::Building, true, false, [12, 0, 20, 20]),
+                    rect("Pond", Cover::Open, true, true, [30, 30, 33, 34]),
+                    rect("Barn", Cover::Building, true, false, [24, 10, 27, 16]),
+                    wood(),
+                ],
+                vec![],
+            ),
+            table(
+                vec![
+                    rect("Barn", Cover::Building, true, false, [2, 2, 4, 6]),
+                    rect("Shed", Cover::Building, true, false, [5, 2, 6, 3]),
+                    rect("Silo", Cover::Building, true, false, [20, 20, 22, 22]),
+                ],
+                vec![],
+            ),
+        ];
+        let mut rng = crate::rng::SplitMix64(1085);
+        let (mut clear, mut blocked, mut partly) = (0, 0, 0);
+        for s in &layouts {
+            let (w, h) = (s.width as u64, s.height as u64);
+            for _ in 0..400 {
+                let cluster = |n: usize, rng: &mut crate::rng::SplitMix64| {
+                    let c = Point::new((rng.next_u64() % w) as i32, (rng.next_u64() % h) as i32);
+                    (0..n)
+                        .map(|_| {
+                            let dx = (rng.next_u64() % 600) as i32 - 300;
+                            let dy = (rng.next_u64() % 600) as i32 - 300;
+                            Point::new(c.x + dx, c.y + dy)
+                        })
+                        .collect::<Vec<_>>()
+                };
+                let shooters = cluster(1 + rng.below(6), &mut rng);
+                let targets = cluster(1 + rng.below(6), &mut rng);
+                let others: Vec<(usize, Vec<Point>)> = (0..rng.below(6))
+                    .map(|k| (k, cluster(rng.below(9), &mut rng)))
+                    .collect();
+                for (_, pts) in &others {
+                    let hull = (!pts.is_empty()).then(|| group_area(pts).bounding_rect());
+                    assert_eq!(points_box(pts), hull.flatten(), "{pts:?}");
+                }
+                let fast = line_of_sight(s, &shooters, &targets, &others);
+                let all = trace(s, &shooters, &targets, &others, true);
+                let case = format!("{shooters:?} -> {targets:?} past {others:?}");
+                assert_eq!(fast.clear, all.clear, "{case}");
+                if fast.clear.is_none() {
+                    assert_eq!(fast.blocked, all.blocked, "{case}");
+                    blocked += 1;
+                } else {
+                    assert_eq!(fast.blocked, all.blocked[..fast.blocked.len()], "{case}");
+                    clear += 1;
+                    partly += usize::from(!fast.blocked.is_empty());
+                }
+            }
+        }
+        // Each kind of case was met: clear at once, clear after blocked
+        // pairs, every pair blocked.
+        assert!(
+            clear > 500 && blocked > 50 && partly > 50,
+            "{clear} {blocked} {partly}"
+        );
     }
 
     #[test]

@@ -289,7 +289,7 @@ fn hide(v: &[u16]) -> Vec<u16> {
 impl Game for Saucers {
     game_parts! {
         types: SaucersConfig, SaucersState, SaucersCommand, SaucersEvent;
-        setup: start; decide: rules::decide; automatic: rules::automatic; apply: state::apply;
+        setup: start; decide: rules::decide; decide_and_apply: rules::decide_and_apply; automatic: rules::automatic; apply: state::apply;
         legal: legal::legal; asked: legal::asked; anchors: legal::anchors;
         describe_command: describe::command; describe_event: describe::event; scene: scene::scene;
         // Students and cards by name, tiles as `"C4"` (`names.rs`).

@@ -362,6 +362,17 @@ pub fn decide(
     cmd: &SaucersCommand,
     rng: &mut Randomness,
 ) -> Result<Vec<E>, RuleError> {
+    decide_and_apply(st, actor, cmd, rng).map(|(events, _)| events)
+}
+
+/// Decide a command into its events and the state after them (the working
+/// copy every event was applied to as it was made).
+pub fn decide_and_apply(
+    st: &SaucersState,
+    actor: Actor,
+    cmd: &SaucersCommand,
+    rng: &mut Randomness,
+) -> Result<(Vec<E>, SaucersState), RuleError> {
     use SaucersCommand as C;
     if st.over.is_some() {
         return Err(RuleError::game_over());
@@ -683,7 +694,7 @@ pub fn decide(
                     });
                     draw_cards(&mut cx, rng, me, 1);
                     if cx.st.over.is_some() {
-                        return Ok(cx.events);
+                        return Ok(cx.into_parts());
                     }
                     let over = cx.st.seats[me as usize]
                         .hand
@@ -867,10 +878,11 @@ pub fn decide(
     Ok(finish(cx))
 }
 
-/// The events, with the end of the game added if it has come.
-fn finish(mut cx: Cx) -> Vec<E> {
+/// The events, with the end of the game added if it has come, and the
+/// state after them.
+fn finish(mut cx: Cx) -> (Vec<E>, SaucersState) {
     check_end(&mut cx);
-    cx.events
+    cx.into_parts()
 }
 
 fn holds_all(hand: &[u16], cards: &[u16]) -> bool {
