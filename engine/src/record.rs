@@ -238,9 +238,47 @@ impl EntryRecord {
     /// # Panics
     /// If the three parts come to 4 GiB or more, or `dice` has an odd length.
     pub fn new(head: EntryHead, command: &[u8], events: &[u8], dice: &[u8]) -> Self {
-        let mut bytes = Vec::with_capacity(command.len() + events.len() + dice.len());
-        let spans = spans(&mut bytes, command, events, dice);
-        Self::with_body(head, Arc::from(bytes), spans)
+        assert!(
+            dice.len().is_multiple_of(2),
+            "an entry's dice are pairs of bytes, not {}",
+            dice.len()
+        );
+        Self::alone(head, command, events, dice.len(), |d| {
+            d.copy_from_slice(dice)
+        })
+    }
+
+    /// [`EntryRecord::new`] with the dice as [`Die`]s: a command just played.
+    pub fn played(head: EntryHead, command: &[u8], events: &[u8], dice: &[Die]) -> Self {
+        Self::alone(head, command, events, 2 * dice.len(), |d| {
+            for (pair, die) in d.chunks_exact_mut(2).zip(dice) {
+                pair.copy_from_slice(&[die.sides, die.value]);
+            }
+        })
+    }
+
+    /// A record in a buffer of its own, allocated once at its size: the
+    /// command and events copied in, `dice` bytes written by `fill`.
+    fn alone(
+        head: EntryHead,
+        command: &[u8],
+        events: &[u8],
+        dice: usize,
+        fill: impl FnOnce(&mut [u8]),
+    ) -> Self {
+        let n = command.len() + events.len() + dice;
+        let end = u32::try_from(n)
+            .unwrap_or_else(|_| panic!("an entry of {n} bytes or more cannot be kept"));
+        let mut bytes: Arc<[u8]> = std::iter::repeat_n(0u8, n).collect();
+        let b = Arc::get_mut(&mut bytes).expect("a new buffer is not shared");
+        let (c, rest) = b.split_at_mut(command.len());
+        c.copy_from_slice(command);
+        let (e, d) = rest.split_at_mut(events.len());
+        e.copy_from_slice(events);
+        fill(d);
+        let ev = command.len() as u32;
+        let di = ev + events.len() as u32;
+        Self::with_body(head, bytes, [0, ev, di, end])
     }
 
     fn with_body(head: EntryHead, bytes: Arc<[u8]>, [start, events, dice, end]: [u32; 4]) -> Self {
@@ -290,29 +328,30 @@ impl EntryRecord {
 }
 
 /// Append the three parts to `bytes` and give their offsets.
+#[inline]
 fn spans(bytes: &mut Vec<u8>, command: &[u8], events: &[u8], dice: &[u8]) -> [u32; 4] {
     assert!(
         dice.len().is_multiple_of(2),
         "an entry's dice are pairs of bytes, not {}",
         dice.len()
     );
-    let offset = |len: usize| {
-        u32::try_from(len)
-            .unwrap_or_else(|_| panic!("an entry of {len} bytes or more cannot be kept"))
-    };
-    let start = offset(bytes.len());
+    let start = bytes.len();
+    let n = command.len() + events.len() + dice.len();
+    let end = u32::try_from(start + n)
+        .unwrap_or_else(|_| panic!("an entry of {n} bytes or more cannot be kept"));
+    bytes.reserve(n);
     bytes.extend_from_slice(command);
-    let ev = offset(bytes.len());
     bytes.extend_from_slice(events);
-    let di = offset(bytes.len());
     bytes.extend_from_slice(dice);
-    [start, ev, di, offset(bytes.len())]
+    // `start + n` fits a u32, so every offset before it does.
+    let start = start as u32;
+    let ev = start + command.len() as u32;
+    [start, ev, ev + events.len() as u32, end]
 }
 
 impl From<EntryFields> for EntryRecord {
     fn from(f: EntryFields) -> Self {
-        let dice: Vec<u8> = f.dice.iter().flat_map(|d| [d.sides, d.value]).collect();
-        EntryRecord::new(
+        EntryRecord::played(
             EntryHead {
                 parent: f.parent,
                 branch: f.branch,
@@ -325,7 +364,7 @@ impl From<EntryFields> for EntryRecord {
             },
             &f.command,
             &f.events,
-            &dice,
+            &f.dice,
         )
     }
 }

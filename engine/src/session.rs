@@ -849,8 +849,7 @@ impl<G: Game> Session<G> {
                 fork: self.cursor,
             }
         });
-        let dice: Vec<u8> = used.dice.iter().flat_map(|d| [d.sides, d.value]).collect();
-        let mut record = EntryRecord::new(
+        let mut record = EntryRecord::played(
             EntryHead {
                 parent: self.cursor,
                 branch: new_branch.as_ref().map_or(self.branch, |b| b.id),
@@ -863,7 +862,7 @@ impl<G: Game> Session<G> {
             },
             &command_bytes,
             &encode(&events),
-            &dice,
+            &used.dice,
         );
         record.chain = chain_hash(
             &self.chain_at(self.cursor),
