@@ -485,7 +485,7 @@ mod tests {
                     value: k + 1,
                 })
                 .collect(),
-            entered: i % 5 == 0,
+            entered: i.is_multiple_of(5),
             rng_after: u64::from(i) * 1000,
             state_hash: [i; 16],
             chain: [!i; 16],
