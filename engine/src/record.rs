@@ -258,7 +258,8 @@ impl EntryRecord {
     }
 
     /// A record in a buffer of its own, allocated once at its size: the
-    /// command and events copied in, `dice` bytes written by `fill`.
+    /// parts laid end to end in a vector this thread keeps (`fill` writes
+    /// the `dice` bytes), then copied into the record's buffer.
     fn alone(
         head: EntryHead,
         command: &[u8],
@@ -266,19 +267,25 @@ impl EntryRecord {
         dice: usize,
         fill: impl FnOnce(&mut [u8]),
     ) -> Self {
+        thread_local! {
+            static SCRATCH: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+        }
         let n = command.len() + events.len() + dice;
         let end = u32::try_from(n)
             .unwrap_or_else(|_| panic!("an entry of {n} bytes or more cannot be kept"));
-        let mut bytes: Arc<[u8]> = std::iter::repeat_n(0u8, n).collect();
-        let b = Arc::get_mut(&mut bytes).expect("a new buffer is not shared");
-        let (c, rest) = b.split_at_mut(command.len());
-        c.copy_from_slice(command);
-        let (e, d) = rest.split_at_mut(events.len());
-        e.copy_from_slice(events);
-        fill(d);
+        let mut b = SCRATCH.with(|b| b.take());
+        b.clear();
+        b.extend_from_slice(command);
+        b.extend_from_slice(events);
+        b.resize(n, 0);
+        fill(&mut b[command.len() + events.len()..]);
+        let bytes: Arc<[u8]> = Arc::from(&b[..]);
+        // A long entry's vector is not kept for the life of the thread.
+        if b.capacity() <= 64 * 1024 {
+            SCRATCH.with(|c| c.set(b));
+        }
         let ev = command.len() as u32;
-        let di = ev + events.len() as u32;
-        Self::with_body(head, bytes, [0, ev, di, end])
+        Self::with_body(head, bytes, [0, ev, ev + events.len() as u32, end])
     }
 
     fn with_body(head: EntryHead, bytes: Arc<[u8]>, [start, events, dice, end]: [u32; 4]) -> Self {
