@@ -465,7 +465,7 @@ fn the_apps_seat_battle_of_saucers_never_holds_the_other_seats_hidden_cards() {
     assert!(
         mine.records()
             .iter()
-            .all(|r| r.command.is_empty() && r.events.is_empty())
+            .all(|r| r.command().is_empty() && r.events().is_empty())
     );
     assert_eq!(mine.meta().seed, 0);
     let _ = club.poll();

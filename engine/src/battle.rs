@@ -105,7 +105,7 @@ pub trait Battle: Send {
     fn dice_needed(&self, actor: Actor, command: &Value) -> Result<Vec<u8>, PlayError> {
         let pending = self.prepare_json(actor, command, None)?;
         Ok(match &pending.kind {
-            PendingKind::New { record, .. } => record.dice.iter().map(|d| d.sides).collect(),
+            PendingKind::New { record, .. } => record.dice().iter().map(|d| d.sides).collect(),
             PendingKind::Redo { .. } => Vec::new(),
         })
     }
@@ -150,7 +150,7 @@ pub trait Battle: Send {
                 EntryFacts {
                     id,
                     moments: Vec::new(),
-                    dice: plain_dice(rec.dice.len(), rec.actor),
+                    dice: plain_dice(rec.dice().len(), rec.actor),
                 }
             })
             .collect()
@@ -535,7 +535,7 @@ impl<G: Game> Battle for Session<G> {
                 actor: self.actor_name(rec.actor),
                 command: command_text,
                 events: texts,
-                dice: rec.dice.clone(),
+                dice: rec.dice().to_vec(),
                 entered: rec.entered,
                 flow: G::flow(state),
                 rules_version: rec.rules_version,
@@ -547,8 +547,8 @@ impl<G: Game> Battle for Session<G> {
             // As in `entry_texts_as`: a damaged stored entry must not panic.
             let dice = crate::guard::quietly(|| G::dice_meanings(state, rec.actor, &events))
                 // Only trust the meanings when every die is accounted for.
-                .filter(|dice| dice.len() == rec.dice.len())
-                .unwrap_or_else(|| plain_dice(rec.dice.len(), rec.actor));
+                .filter(|dice| dice.len() == rec.dice().len())
+                .unwrap_or_else(|| plain_dice(rec.dice().len(), rec.actor));
             let moments = crate::guard::quietly(|| {
                 let mut moments = Vec::with_capacity(events.len());
                 for e in &events {

@@ -323,7 +323,7 @@ pub fn check(
         entered_entries: records
             .iter()
             .enumerate()
-            .filter(|(_, r)| r.entered && !r.dice.is_empty())
+            .filter(|(_, r)| r.entered && !r.dice().is_empty())
             .map(|(i, _)| i as EntryId)
             .collect(),
         problem: None,

@@ -73,14 +73,14 @@ pub fn chain_hash(parent_chain: &Hash16, rec: &EntryRecord, battle_rules: u32) -
     b.extend_from_slice(&parent.to_le_bytes());
     b.extend_from_slice(&rec.branch.to_le_bytes());
     b.extend_from_slice(&[rec.actor.0, u8::from(rec.entered)]);
-    b.extend_from_slice(&(rec.command.len() as u64).to_le_bytes());
-    b.extend_from_slice(&rec.command);
-    b.extend_from_slice(&(rec.events.len() as u64).to_le_bytes());
-    b.extend_from_slice(&rec.events);
-    b.extend_from_slice(&(rec.dice.len() as u64).to_le_bytes());
-    for d in &rec.dice {
-        b.extend_from_slice(&[d.sides, d.value]);
-    }
+    b.extend_from_slice(&(rec.command().len() as u64).to_le_bytes());
+    b.extend_from_slice(rec.command());
+    b.extend_from_slice(&(rec.events().len() as u64).to_le_bytes());
+    b.extend_from_slice(rec.events());
+    let dice = rec.dice();
+    b.extend_from_slice(&(dice.len() as u64).to_le_bytes());
+    // Each die as its two bytes, sides then value: how the record keeps them.
+    b.extend_from_slice(dice.as_bytes());
     b.extend_from_slice(&rec.rng_after.to_le_bytes());
     b.extend_from_slice(&rec.state_hash);
     if rec.rules_version != battle_rules {
@@ -105,12 +105,12 @@ fn chain_hash_streamed(parent_chain: &Hash16, rec: &EntryRecord, battle_rules: u
     h.update(&parent.to_le_bytes());
     h.update(&rec.branch.to_le_bytes());
     h.update(&[rec.actor.0, u8::from(rec.entered)]);
-    h.update(&(rec.command.len() as u64).to_le_bytes());
-    h.update(&rec.command);
-    h.update(&(rec.events.len() as u64).to_le_bytes());
-    h.update(&rec.events);
-    h.update(&(rec.dice.len() as u64).to_le_bytes());
-    for d in &rec.dice {
+    h.update(&(rec.command().len() as u64).to_le_bytes());
+    h.update(rec.command());
+    h.update(&(rec.events().len() as u64).to_le_bytes());
+    h.update(rec.events());
+    h.update(&(rec.dice().len() as u64).to_le_bytes());
+    for d in rec.dice() {
         h.update(&[d.sides, d.value]);
     }
     h.update(&rec.rng_after.to_le_bytes());
@@ -337,7 +337,7 @@ mod tests {
     fn chain_hash_in_one_buffer_equals_the_parts_streamed() {
         use super::{chain_hash, chain_hash_streamed};
         use crate::basics::Actor;
-        use crate::record::EntryRecord;
+        use crate::record::{EntryFields, EntryRecord};
         use crate::rng::Die;
         let mut rng = SplitMix64(41);
         let mut n = |below: u64| (rng.next_u64() % below) as usize;
@@ -356,7 +356,7 @@ mod tests {
                     value: 1 + (i % 6) as u8,
                 })
                 .collect();
-            let rec = EntryRecord {
+            let rec = EntryRecord::from(EntryFields {
                 parent: (case % 3 != 0).then_some(case as u64),
                 branch: (case % 5) as u32,
                 actor: Actor((case % 4) as u8),
@@ -368,7 +368,7 @@ mod tests {
                 state_hash: [case as u8; 16],
                 chain: [0; 16],
                 rules_version: 1 + (case % 2) as u32,
-            };
+            });
             let parent = [(case * 11) as u8; 16];
             assert_eq!(
                 chain_hash(&parent, &rec, 1),
@@ -471,9 +471,9 @@ mod tests {
                 assert_eq!(hash_state(s.state(), rec.rng_after), want);
                 assert_eq!(hash_state_prefix(s.state(), rec.rng_after), want);
                 assert_eq!(hash_state_tree(s.state(), rec.rng_after), want);
-                assert_eq!(rec.command, postcard::to_allocvec(&command).unwrap());
+                assert_eq!(rec.command(), postcard::to_allocvec(&command).unwrap());
                 let events = s.events(id);
-                assert_eq!(rec.events, postcard::to_allocvec(&events).unwrap());
+                assert_eq!(rec.events(), postcard::to_allocvec(&events).unwrap());
             }
             assert!(played > 20, "{}: only {played} commands", G::ID);
             assert!(s.verify().ok(), "{}", G::ID);

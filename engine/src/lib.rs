@@ -89,6 +89,7 @@ pub use game::{
 };
 pub use ident::Ident;
 pub use moments::{Counts, DieMark, DieMeaning, EntryFacts, Importance, Moment, MomentKind, Need};
+pub use record::{EntryFields, EntryHead, RecordDice, RecordPacker};
 pub use rng::{Die, Randomness};
 pub use scene::Scene;
 pub use session::{

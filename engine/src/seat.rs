@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use crate::battle::{Battle, EntryText, LegalCommand, PlayError};
 use crate::game::{Actor, Ask, FlowMark, Game, Outcome, RuleError, RuleErrorKind, Viewer};
+use crate::record::EntryFields;
 use crate::scene::Scene;
 use crate::session::{
     BattleMeta, Branch, BranchId, Divergence, DivergenceKind, EntryId, EntryRecord, Pending,
@@ -358,7 +359,7 @@ impl<G: Game> SeatBattle<G> {
         // seat was away): placeholders on no line.
         while self.records.len() < i {
             let near = self.records.last().map_or(0, |r| r.branch);
-            self.records.push(EntryRecord {
+            self.records.push(EntryRecord::from(EntryFields {
                 parent: None,
                 branch: near,
                 actor: Actor::SYSTEM,
@@ -370,7 +371,7 @@ impl<G: Game> SeatBattle<G> {
                 state_hash: [0; 16],
                 chain: [0; 16],
                 rules_version: self.meta.rules_version,
-            });
+            }));
             self.states.push(None);
             self.texts.push(None);
         }
@@ -391,7 +392,7 @@ impl<G: Game> SeatBattle<G> {
         }
         let before = self.state_at_ref(e.parent);
         let actor = actor_named::<G>(before, &e.text.actor);
-        self.records.push(EntryRecord {
+        self.records.push(EntryRecord::from(EntryFields {
             parent: e.parent,
             branch,
             actor,
@@ -406,7 +407,7 @@ impl<G: Game> SeatBattle<G> {
             state_hash: [0; 16],
             chain: [0; 16],
             rules_version: e.text.rules_version,
-        });
+        }));
         self.states.push(Some(state));
         self.texts.push(Some(e.text.clone()));
         self.branch_heads[branch as usize] = Some(id);

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use crate::game::{Actor, Game, Outcome, RuleError, RuleErrorKind, SetupError};
 use crate::hash::{Hash16, chain_hash, hash_state, root_chain, state_hash};
 pub use crate::meta::BattleMeta;
+use crate::record::EntryHead;
 pub use crate::record::{BranchId, EntryId, EntryRecord};
 use crate::rng::Randomness;
 
@@ -475,7 +476,7 @@ impl<G: Game> Session<G> {
         s.branch = branch;
         if let Some(entry) = s.corruption() {
             let recorded = s.records[entry as usize].rules_version;
-            let why = match G::decode_events(recorded, &s.records[entry as usize].events) {
+            let why = match G::decode_events(recorded, s.records[entry as usize].events()) {
                 Err(e) if recorded != G::RULES_VERSION => e,
                 _ if recorded > G::RULES_VERSION => {
                     crate::upcast::newer(G::NAME, G::RULES_VERSION, recorded)
@@ -609,7 +610,7 @@ impl<G: Game> Session<G> {
 
     fn events_of(&self, id: EntryId) -> Vec<G::Event> {
         let rec = &self.records[id as usize];
-        match G::decode_events(rec.rules_version, &rec.events) {
+        match G::decode_events(rec.rules_version, rec.events()) {
             Ok(events) => events,
             Err(_) => {
                 // A damaged record folds as no events; the damage is reported
@@ -633,7 +634,7 @@ impl<G: Game> Session<G> {
     /// The decoded command of an entry (`None` if its bytes are damaged).
     pub fn command(&self, id: EntryId) -> Option<G::Command> {
         let rec = &self.records[id as usize];
-        let c = G::decode_command(rec.rules_version, &rec.command).ok();
+        let c = G::decode_command(rec.rules_version, rec.command()).ok();
         if c.is_none() {
             self.note_corrupt(id);
         }
@@ -802,14 +803,14 @@ impl<G: Game> Session<G> {
             // An entry recorded under older rules stores its command in that
             // version's layout: compare the commands, not the bytes.
             let same_command = if rec.rules_version == G::RULES_VERSION {
-                rec.command == command_bytes
+                rec.command() == command_bytes
             } else {
-                G::decode_command(rec.rules_version, &rec.command).is_ok_and(|c| c == *command)
+                G::decode_command(rec.rules_version, rec.command()).is_ok_and(|c| c == *command)
             };
             if rec.actor == actor
                 && same_command
                 && rec.entered == used.entered
-                && (!used.entered || rec.dice == used.dice)
+                && (!used.entered || rec.dice() == used.dice)
             {
                 return Ok(Pending {
                     kind: PendingKind::Redo { entry: child },
@@ -846,19 +847,21 @@ impl<G: Game> Session<G> {
                 fork: self.cursor,
             }
         });
-        let mut record = EntryRecord {
-            parent: self.cursor,
-            branch: new_branch.as_ref().map_or(self.branch, |b| b.id),
-            actor,
-            command: command_bytes,
-            events: encode(&events),
-            dice: used.dice,
-            entered: used.entered,
-            rng_after: used.draws,
-            state_hash: hash_state(&state, used.draws),
-            chain: [0; 16],
-            rules_version: G::RULES_VERSION,
-        };
+        let mut record = EntryRecord::played(
+            EntryHead {
+                parent: self.cursor,
+                branch: new_branch.as_ref().map_or(self.branch, |b| b.id),
+                actor,
+                entered: used.entered,
+                rng_after: used.draws,
+                state_hash: hash_state(&state, used.draws),
+                chain: [0; 16],
+                rules_version: G::RULES_VERSION,
+            },
+            &command_bytes,
+            &encode(&events),
+            &used.dice,
+        );
         record.chain = chain_hash(
             &self.chain_at(self.cursor),
             &record,
@@ -1282,14 +1285,14 @@ impl<G: Game> Session<G> {
         before: &G::State,
     ) -> Result<G::State, Divergence> {
         let command =
-            G::decode_command(rec.rules_version, &rec.command).map_err(|e| Divergence {
+            G::decode_command(rec.rules_version, rec.command()).map_err(|e| Divergence {
                 entry: id,
                 kind: DivergenceKind::Corrupt,
                 detail: format!("command does not decode: {e}"),
             })?;
         let entered = rec
             .entered
-            .then(|| rec.dice.iter().map(|d| d.value).collect());
+            .then(|| rec.dice().iter().map(|d| d.value).collect());
         let mut rng = Randomness::new(self.meta.seed, self.rng_after(rec.parent), entered);
         let decided = G::decide(before, rec.actor, &command, &mut rng)
             .map_err(|e| self.diverged(id, format!("the command is now refused: {e}")))?;
@@ -1297,7 +1300,7 @@ impl<G: Game> Session<G> {
             .finish()
             .map_err(|e| self.diverged(id, format!("the dice no longer fit: {e}")))?;
         let recorded =
-            G::decode_events(rec.rules_version, &rec.events).map_err(|e| Divergence {
+            G::decode_events(rec.rules_version, rec.events()).map_err(|e| Divergence {
                 entry: id,
                 kind: DivergenceKind::Corrupt,
                 detail: format!("events do not decode: {e}"),
@@ -1332,12 +1335,12 @@ impl<G: Game> Session<G> {
                 ),
             ));
         }
-        if used.dice != rec.dice || used.draws != rec.rng_after {
+        if used.dice != rec.dice() || used.draws != rec.rng_after {
             return Err(self.diverged(
                 id,
                 format!(
                     "dice differ\n  recorded: {:?} (stream at {})\n  replayed: {:?} (stream at {})",
-                    rec.dice.iter().map(|d| d.value).collect::<Vec<_>>(),
+                    rec.dice().iter().map(|d| d.value).collect::<Vec<_>>(),
                     rec.rng_after,
                     used.dice.iter().map(|d| d.value).collect::<Vec<_>>(),
                     used.draws
@@ -1501,13 +1504,13 @@ impl<G: Game> Session<G> {
                         .into(),
                 ));
             }
-            if G::decode_command(rec.rules_version, &rec.command).is_err() {
+            if G::decode_command(rec.rules_version, rec.command()).is_err() {
                 return Err(corrupt(format!(
                     "its command is not valid {} data",
                     G::NAME
                 )));
             }
-            let events = G::decode_events(rec.rules_version, &rec.events)
+            let events = G::decode_events(rec.rules_version, rec.events())
                 .map_err(|e| corrupt(format!("its events cannot be read: {e}")))?;
             let mut state = match rec.parent {
                 Some(p) if p >= first => states[(p - first) as usize].clone(),
@@ -1698,7 +1701,7 @@ mod tests {
                     RaceEvent::Won { player } => RaceEventV1::Won { player },
                 })
                 .collect();
-            recs[i].events = encode(&old);
+            recs[i] = recs[i].edited(|f| f.events = encode(&old));
             recs[i].rules_version = version;
             let parent = recs[i].parent.map_or(root, |p| recs[p as usize].chain);
             recs[i].chain = chain_hash(&parent, &recs[i], version);
@@ -1713,8 +1716,8 @@ mod tests {
         s.play(Actor(0), &roll(2), None).ok();
         let meta = s.meta().clone();
         let mut recs = s.records().to_vec();
-        let last = recs[0].events.len() - 1;
-        recs[0].events[last] ^= 1;
+        let last = recs[0].events().len() - 1;
+        recs[0] = recs[0].edited(|f| f.events[last] ^= 1);
         match Session::<Race>::from_parts(parts(&s, meta, recs)) {
             Err(LoadError::Corrupt { entry: 0, .. }) => {}
             Ok(t) => {
@@ -2047,7 +2050,7 @@ mod tests {
         let rec = &s.records()[id as usize];
         assert!(rec.entered);
         assert_eq!(
-            rec.dice.iter().map(|d| d.value).collect::<Vec<_>>(),
+            rec.dice().iter().map(|d| d.value).collect::<Vec<_>>(),
             vec![6, 5]
         );
         assert_eq!(rec.rng_after, 0);

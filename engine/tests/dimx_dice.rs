@@ -72,14 +72,18 @@ fn a_whole_kayotz_phase_entered_one_die_at_a_time_ends_as_entered_all_at_once() 
                 .play(Actor(0), &cmd(END_PHASE), Some(dice.clone()))
                 .unwrap_or_else(|e| panic!("seed {seed}: all at once refused: {e}"));
             let a = one.records().last().unwrap();
-            assert_eq!(a.events, all.records()[id as usize].events, "seed {seed}");
+            assert_eq!(
+                a.events(),
+                all.records()[id as usize].events(),
+                "seed {seed}"
+            );
             assert!(a.entered);
             assert_eq!(
-                a.dice.iter().map(|d| d.value).collect::<Vec<_>>(),
+                a.dice().iter().map(|d| d.value).collect::<Vec<_>>(),
                 dice,
                 "every die entered was used, in order"
             );
-            assert!(a.dice.iter().all(|d| d.sides == 6), "every roll is a d6");
+            assert!(a.dice().iter().all(|d| d.sides == 6), "every roll is a d6");
             assert_eq!(state(&one), state(&all), "seed {seed}");
             phases += 1;
             assert!(phases < 40);

@@ -46,7 +46,7 @@ fn played(game: &str) -> Box<dyn Battle> {
     b.undo(5);
     // A command other than the recorded one starts a branch (the recorded
     // one again would be a redo).
-    let recorded = b.records()[b.records().len() - 5].command.clone();
+    let recorded = b.records()[b.records().len() - 5].command().to_vec();
     for pick in 0..50 {
         let legal = b.legal();
         let step = b.due_step();
@@ -59,7 +59,7 @@ fn played(game: &str) -> Box<dyn Battle> {
         };
         let pending = b.prepare_json(actor, &command, None).unwrap();
         if let PendingKind::New { record, .. } = &pending.kind
-            && record.command != recorded
+            && record.command() != recorded.as_slice()
         {
             b.commit(pending).unwrap();
             break;
@@ -207,7 +207,7 @@ fn p5_a_stored_record_that_does_not_fit_the_battle_held_is_refused_in_words_and_
 
         // Its chain does not link to the head's: bytes changed.
         let mut more = after(&*b, split);
-        more.records[1].events.push(0);
+        more.records[1] = more.records[1].edited(|f| f.events.push(0));
         let err = refused(game, more, &mut *held);
         assert!(
             matches!(&err, LoadError::Corrupt { entry, why } if *entry == split as u64 + 1 && why.contains("does not link")),

@@ -395,7 +395,7 @@ impl Story {
                 }
                 let rec = &battle.records()[t.id as usize];
                 let dice = rec
-                    .dice
+                    .dice()
                     .iter()
                     .zip(&f.dice)
                     .map(|(d, m)| DieWords {

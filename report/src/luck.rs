@@ -66,7 +66,7 @@ pub fn dice_of(battle: &dyn Battle, line: &[EntryId], index: usize) -> Vec<DieRe
     let mut out = Vec::new();
     for (facts, flow) in battle.entry_facts(line).into_iter().zip(flows) {
         let rec = &battle.records()[facts.id as usize];
-        for (die, meaning) in rec.dice.iter().zip(facts.dice) {
+        for (die, meaning) in rec.dice().iter().zip(facts.dice) {
             out.push(DieRecord {
                 battle: index,
                 entry: facts.id,

@@ -194,9 +194,9 @@ fn every_die_of_every_built_game_has_its_meaning_from_the_game() {
             let mut dice = 0;
             for (f, t) in facts.iter().zip(&texts) {
                 let rec = &b.records()[f.id as usize];
-                assert_eq!(f.dice.len(), rec.dice.len());
+                assert_eq!(f.dice.len(), rec.dice().len());
                 assert_eq!(f.moments.len(), t.events.len());
-                for (d, m) in rec.dice.iter().zip(&f.dice) {
+                for (d, m) in rec.dice().iter().zip(&f.dice) {
                     dice += 1;
                     assert_ne!(
                         m.purpose, "a die",

@@ -210,8 +210,8 @@ fn main() {
         stored += xenolog_schema::codec::encode_entry(i as EntryId, rec)
             .expect("encodes")
             .len();
-        command_bytes += rec.command.len();
-        event_bytes += rec.events.len();
+        command_bytes += rec.command().len();
+        event_bytes += rec.events().len();
     }
     let per_entry = stored as f64 / a.n as f64;
     println!(

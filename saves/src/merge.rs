@@ -417,9 +417,9 @@ struct Graft {
 fn same_entry(a: &EntryRecord, b: &EntryRecord) -> bool {
     a.actor == b.actor
         && a.entered == b.entered
-        && a.command == b.command
-        && a.events == b.events
-        && a.dice == b.dice
+        && a.command() == b.command()
+        && a.events() == b.events()
+        && a.dice() == b.dice()
         && a.rng_after == b.rng_after
         && a.state_hash == b.state_hash
         && a.rules_version == b.rules_version

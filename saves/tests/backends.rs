@@ -421,7 +421,7 @@ both! {
         let l = b.legal()[0].clone();
         c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
         c.play(p_id, &mut *plain, l.actor, &l.command, None).unwrap();
-        assert_eq!(b.records()[0].events, plain.records()[0].events, "same seed, same dice");
+        assert_eq!(b.records()[0].events(), plain.records()[0].events(), "same seed, same dice");
         assert_ne!(b.records()[0].chain, plain.records()[0].chain);
         let c = s.reopen();
         assert!(c.verify_battle(id).unwrap().ok());

@@ -1028,7 +1028,12 @@ fn lines(b: &dyn xenolog_engine::Battle) -> Vec<Line> {
                 .into_iter()
                 .map(|e| {
                     let r = &b.records()[e as usize];
-                    (r.actor.0, r.command.clone(), r.events.clone(), r.state_hash)
+                    (
+                        r.actor.0,
+                        r.command().to_vec(),
+                        r.events().to_vec(),
+                        r.state_hash,
+                    )
                 })
                 .collect()
         })

@@ -414,21 +414,23 @@ pub fn read_battle_file_linked(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use xenolog_engine::{Actor, Die};
+    use xenolog_engine::{Actor, Die, EntryFields};
 
     fn sample() -> BattleFile {
-        let rec = |parent: Option<u64>, branch: u32| EntryRecord {
-            parent,
-            branch,
-            actor: Actor(0),
-            command: vec![1],
-            events: vec![1, 2, 0],
-            dice: vec![Die { sides: 6, value: 3 }],
-            entered: true,
-            rng_after: 0,
-            state_hash: [1; 16],
-            chain: [2; 16],
-            rules_version: 1,
+        let rec = |parent: Option<u64>, branch: u32| {
+            EntryRecord::from(EntryFields {
+                parent,
+                branch,
+                actor: Actor(0),
+                command: vec![1],
+                events: vec![1, 2, 0],
+                dice: vec![Die { sides: 6, value: 3 }],
+                entered: true,
+                rng_after: 0,
+                state_hash: [1; 16],
+                chain: [2; 16],
+                rules_version: 1,
+            })
         };
         BattleFile {
             meta: BattleMeta {

@@ -56,7 +56,7 @@
 //! rebuilds one of other rules, or one that does not decode, by folding.
 
 use serde::{Deserialize, Serialize};
-use xenolog_engine::{Actor, Die, EntryId, EntryRecord};
+use xenolog_engine::{Actor, Die, EntryFields, EntryHead, EntryId, EntryRecord};
 
 /// The entry format this build writes; it reads this one and every older one.
 pub const ENTRY_FORMAT: u32 = 2;
@@ -170,10 +170,10 @@ impl<'a> EntryV1<'a> {
             parent_gap,
             branch: rec.branch,
             actor: rec.actor.0,
-            command: &rec.command,
-            events: &rec.events,
+            command: rec.command(),
+            events: rec.events(),
             dice: rec
-                .dice
+                .dice()
                 .iter()
                 .map(|d| DieV1 {
                     sides: d.sides,
@@ -197,7 +197,7 @@ impl<'a> EntryV1<'a> {
                 ))
             })?),
         };
-        Ok(EntryRecord {
+        Ok(EntryRecord::from(EntryFields {
             parent,
             branch: self.branch,
             actor: Actor(self.actor),
@@ -216,7 +216,7 @@ impl<'a> EntryV1<'a> {
             state_hash: self.state_hash,
             chain: self.chain,
             rules_version,
-        })
+        }))
     }
 }
 
@@ -330,20 +330,16 @@ impl EntryView<'_> {
     /// The engine's record: the byte fields copied out.
     #[inline]
     pub fn to_record(&self) -> EntryRecord {
-        EntryRecord {
+        EntryRecord::new(self.head(), self.command, self.events, self.dice)
+    }
+
+    /// The record's fixed part: every field but the command, events and dice.
+    #[inline]
+    pub fn head(&self) -> EntryHead {
+        EntryHead {
             parent: self.parent,
             branch: self.branch,
             actor: self.actor,
-            command: self.command.to_vec(),
-            events: self.events.to_vec(),
-            dice: self
-                .dice
-                .chunks_exact(2)
-                .map(|d| Die {
-                    sides: d[0],
-                    value: d[1],
-                })
-                .collect(),
             entered: self.entered,
             rng_after: self.rng_after,
             state_hash: self.state_hash,
@@ -741,7 +737,7 @@ mod tests {
     use super::*;
 
     fn record() -> EntryRecord {
-        EntryRecord {
+        EntryRecord::from(EntryFields {
             parent: Some(41),
             branch: 2,
             actor: Actor(1),
@@ -753,7 +749,7 @@ mod tests {
             state_hash: [7; 16],
             chain: [9; 16],
             rules_version: 3,
-        }
+        })
     }
 
     #[test]
@@ -761,10 +757,10 @@ mod tests {
         let rec = record();
         let bytes = encode_entry(42, &rec).unwrap();
         assert_eq!(decode_entry(42, &bytes, 1).unwrap(), rec);
-        let first = EntryRecord {
+        let first = EntryRecord::from(EntryFields {
             parent: None,
-            ..record()
-        };
+            ..record().fields()
+        });
         let bytes = encode_entry(0, &first).unwrap();
         assert_eq!(decode_entry(0, &bytes, 1).unwrap(), first);
     }
@@ -793,10 +789,10 @@ mod tests {
         let rec = decode_entry(42, &format_1_bytes(), 5).unwrap();
         assert_eq!(
             rec,
-            EntryRecord {
+            EntryRecord::from(EntryFields {
                 rules_version: 5,
-                ..record()
-            }
+                ..record().fields()
+            })
         );
         let rec = record();
         let v1 = EntryV1::from_record(42, &rec).unwrap();
@@ -858,9 +854,10 @@ mod tests {
     fn a_block_holds_its_records_unchanged_and_a_cut_block_says_so() {
         let recs: Vec<Vec<u8>> = (0..300u64)
             .map(|seq| {
-                let mut r = record();
-                r.parent = seq.checked_sub(1);
-                r.command = vec![7; (seq % 200) as usize];
+                let r = record().edited(|r| {
+                    r.parent = seq.checked_sub(1);
+                    r.command = vec![7; (seq % 200) as usize];
+                });
                 encode_entry(seq, &r).unwrap()
             })
             .collect();
@@ -1033,7 +1030,7 @@ mod tests {
         };
         let mut hash = [0; 16];
         hash.iter_mut().for_each(|b| *b = rng.next_u64() as u8);
-        EntryRecord {
+        EntryRecord::from(EntryFields {
             parent: match rng.below(3) {
                 0 => None,
                 1 if seq > 0 => Some(seq - 1),
@@ -1055,7 +1052,7 @@ mod tests {
             state_hash: hash,
             chain: hash.map(|b| b.wrapping_mul(31)),
             rules_version: wide(rng) as u32,
-        }
+        })
     }
 
     /// Random records of every shape, in both formats, read back the same by
@@ -1077,10 +1074,10 @@ mod tests {
             assert_eq!(agree(seq, &v2, battle_rules).unwrap(), rec);
             assert_eq!(
                 agree(seq, &v1, battle_rules).unwrap(),
-                EntryRecord {
+                EntryRecord::from(EntryFields {
                     rules_version: battle_rules,
-                    ..rec.clone()
-                }
+                    ..rec.fields()
+                })
             );
             for bytes in [&v1, &v2] {
                 for cut in 0..bytes.len() {

@@ -222,7 +222,9 @@ fn a_log_rewritten_with_fresh_hashes_is_caught_by_replay() {
     // re-deciding the command rolls the die again and the dice differ.
     let s = played::<STEADY>();
     let mut recs = s.records().to_vec();
-    recs[0].dice.pop();
+    recs[0] = recs[0].edited(|f| {
+        f.dice.pop();
+    });
     let mut chain = xenolog_engine::hash::root_chain(s.meta());
     for rec in &mut recs {
         rec.chain = xenolog_engine::hash::chain_hash(&chain, rec, s.meta().rules_version);

@@ -153,7 +153,7 @@ fn a_fire_rolls_four_d6_from_the_battles_stream() {
     };
     let rec = &s.records()[0];
     assert_eq!(
-        rec.dice
+        rec.dice()
             .iter()
             .map(|d| (d.sides, d.value))
             .collect::<Vec<_>>(),
@@ -285,7 +285,7 @@ fn the_same_seed_gives_the_same_battle_and_another_seed_other_dice() {
         assert_eq!(s.state().turn as usize, 1 + ends);
     }
     assert_eq!(
-        a.records().iter().map(|r| r.dice.len()).sum::<usize>(),
+        a.records().iter().map(|r| r.dice().len()).sum::<usize>(),
         4 * fires
     );
 }

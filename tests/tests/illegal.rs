@@ -553,8 +553,8 @@ fn dice_of(
 ) -> Option<Vec<Die>> {
     let p = b.prepare_json(actor, command, dice).ok()?;
     Some(match &p.kind {
-        PendingKind::New { record, .. } => record.dice.clone(),
-        PendingKind::Redo { entry } => b.records()[*entry as usize].dice.clone(),
+        PendingKind::New { record, .. } => record.dice().to_vec(),
+        PendingKind::Redo { entry } => b.records()[*entry as usize].dice().to_vec(),
     })
 }
 

@@ -788,8 +788,8 @@ impl App {
         };
         Ok(record.map_or_else(Default::default, |r| {
             (
-                r.dice.iter().map(|d| d.sides).collect(),
-                board.dice_purposes(&r.events),
+                r.dice().iter().map(|d| d.sides).collect(),
+                board.dice_purposes(r.events()),
             )
         }))
     }

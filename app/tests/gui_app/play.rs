@@ -25,7 +25,7 @@ fn create_a_battle_and_play_with_the_action_buttons() {
     assert!(h.query_by_label("Die 1: ").is_none());
     assert_eq!(
         h.state().open.as_ref().unwrap().battle.records()[0]
-            .dice
+            .dice()
             .len(),
         2
     );
@@ -85,15 +85,15 @@ fn redo_after_undo_gives_the_same_dice() {
     new_battle(&mut h, RACE, 9, false);
     click(&mut h, "Player 1 rolls 3 dice");
     let before = h.state().open.as_ref().unwrap().battle.records()[0]
-        .dice
-        .clone();
+        .dice()
+        .to_vec();
     h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::Z);
     h.run();
     // Giving the same command again from the same point is a redo, not a reroll.
     click(&mut h, "Player 1 rolls 3 dice");
     let b = &h.state().open.as_ref().unwrap().battle;
     assert_eq!(b.records().len(), 1);
-    assert_eq!(b.records()[0].dice, before);
+    assert_eq!(b.records()[0].dice(), before);
     assert!(h.query_by_label("Start a new branch?").is_none());
 }
 
@@ -117,7 +117,7 @@ fn physical_dice_are_typed_in_and_marked_entered() {
     let rec = &b.records()[0];
     assert!(rec.entered);
     assert_eq!(
-        rec.dice.iter().map(|d| d.value).collect::<Vec<_>>(),
+        rec.dice().iter().map(|d| d.value).collect::<Vec<_>>(),
         vec![3, 5, 6]
     );
     h.get_by_label_contains("Entered by the players");
