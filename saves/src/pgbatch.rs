@@ -102,6 +102,17 @@ impl Committer {
         self.db.round_trips()
     }
 
+    /// The process id of the committer's server backend (a round trip;
+    /// the connection made again if it was lost): what a test terminates
+    /// to lose this committer's connection, and no other's.
+    pub fn backend_pid(&self) -> Result<i64, SaveError> {
+        Ok(crate::db::DbExt::one(
+            &self.db,
+            "SELECT pg_backend_pid()::bigint",
+            &[],
+        )?)
+    }
+
     /// End the session.
     pub fn close(self) -> Result<(), SaveError> {
         self.db.close().map_err(SaveError::from)
