@@ -759,7 +759,13 @@ impl Campaign {
             )?;
         }
         if let Some((seat, cmd_id, entries)) = command {
-            tx.execute_batch(crate::batch::COMMANDS_TABLE)?;
+            // On PostgreSQL the table is made with the campaign or at its
+            // first writable open (`pg::ensure_command_ids_table`), never
+            // here (review5 NIT 5: a round trip a walk, and a catalog
+            // clash of two processes making it at once).
+            if tx.dialect() == Dialect::Sqlite {
+                tx.execute_batch(crate::batch::COMMANDS_TABLE)?;
+            }
             crate::batch::record_command(&tx, id, seat, cmd_id, entries)?;
         }
         tx.commit()?;

@@ -175,3 +175,42 @@ both! {
         assert_eq!(b.load_battle(id).unwrap().cursor(), Some(8));
     }
 }
+
+/// Review5 NIT 5: on PostgreSQL the table of command ids is made with the
+/// campaign, so a walk's position written with its command id costs one
+/// round trip more than the position alone (the id's `INSERT`), not a
+/// `CREATE TABLE IF NOT EXISTS` besides.
+#[test]
+fn p5_a_walk_with_its_command_id_on_postgres_costs_only_the_ids_insert_more_than_the_position() {
+    let Some(mut s) = Store::postgres("p5_walk_trips") else {
+        return;
+    };
+    let id = new_endless_race(s.c(), 9);
+    let mut w = s.c().load_battle(id).unwrap();
+    play_n(s.c(), id, &mut *w, 10);
+    let c = s.c();
+    let seat = w.legal()[0].actor;
+    let mut back = |c: &mut Campaign, cmd: Option<&str>| {
+        let from = w.cursor();
+        w.undo(1);
+        let before = c.round_trips().unwrap();
+        match cmd {
+            Some(cmd) => c
+                .save_position_for_command(id, &*w, from, seat, cmd, &[])
+                .unwrap(),
+            None => c.save_position_from(id, &*w, from).unwrap(),
+        }
+        c.round_trips().unwrap() - before
+    };
+    // Each kind once first: its statements prepared on the connection.
+    back(c, None);
+    back(c, Some("warm"));
+    let alone = back(c, None);
+    let with_id = back(c, Some("walk"));
+    assert_eq!(
+        with_id,
+        alone + 1,
+        "{alone} round trips alone, {with_id} with the id"
+    );
+    assert_eq!(s.c().load_battle(id).unwrap().cursor(), Some(5));
+}
