@@ -4,8 +4,9 @@
 //! ([`Campaign::append_batch`]), one fsync for all of them.
 //!
 //! Each battle's part is checked against the head it was decided on (the
-//! number of entries and branches stored, as `check_same` does) inside the
-//! transaction; a part whose battle moved on is refused (`Stale`) and left
+//! number of entries and branches stored, as `check_same` does, and the
+//! cursor and branch it was decided from: a take-back of another connection
+//! moves only those) inside the transaction; a part whose battle moved on is refused (`Stale`) and left
 //! out, the others are written. A command id given with a part
 //! ([`Decided::command_id`]) is recorded in the same transaction as the
 //! entries it made, so a crash can never leave entries without their id (a
@@ -68,6 +69,11 @@ pub struct Decided {
     pub(crate) seed: u64,
     pub(crate) entries_before: u64,
     pub(crate) branches_before: usize,
+    /// The position it was decided from: a take-back or walk of another
+    /// connection moves only these (no entry, no branch), so the head
+    /// check compares them too (issue 31 P5, review5 M1).
+    pub(crate) cursor_before: Option<EntryId>,
+    pub(crate) branch_before: BranchId,
     pub(crate) rows: Vec<Row>,
     pub(crate) cursor: Option<EntryId>,
     pub(crate) branch: BranchId,
@@ -136,6 +142,8 @@ pub fn decide(
         seed: battle.meta().seed,
         entries_before: battle.records().len() as u64,
         branches_before: battle.branches().len(),
+        cursor_before: battle.cursor(),
+        branch_before: battle.current_branch(),
         rows: Vec::new(),
         cursor: battle.cursor(),
         branch: battle.current_branch(),
@@ -384,20 +392,24 @@ impl Decided {
     }
 
     /// The head check of this part against what is stored of its battle:
-    /// its game and seed, its number of entries and of branches
-    /// (`Stale`, in words, when they are not what it was decided on).
-    pub(crate) fn check_head(
-        &self,
-        game: &str,
-        seed: i64,
-        stored: u64,
-        branches: i64,
-    ) -> Result<(), SaveError> {
+    /// its game and seed, its number of entries and of branches, its
+    /// cursor and branch (`Stale`, in words, when they are not what it was
+    /// decided on).
+    pub(crate) fn check_head(&self, h: &Head) -> Result<(), SaveError> {
+        let Head {
+            game,
+            seed,
+            entries: stored,
+            branches,
+            cursor,
+            branch,
+        } = h;
+        let (seed, stored, branches) = (*seed, *stored, *branches);
         let stale = |why: String| SaveError::Stale {
             battle: self.battle,
             why,
         };
-        if game != self.game || seed as u64 != self.seed {
+        if *game != self.game || seed as u64 != self.seed {
             return Err(stale("it is another battle".into()));
         }
         if stored != self.entries_before {
@@ -412,8 +424,40 @@ impl Decided {
                 self.branches_before
             )));
         }
+        if *cursor != self.cursor_before.map(|c| c as i64) {
+            return Err(stale(format!(
+                "decided at {}, the stored position is {}",
+                at_words(self.cursor_before.map(|c| c as i64)),
+                at_words(*cursor)
+            )));
+        }
+        if *branch != i64::from(self.branch_before) {
+            return Err(stale(format!(
+                "decided on branch {}, the stored position is on branch {branch}",
+                self.branch_before
+            )));
+        }
         Ok(())
     }
+}
+
+/// A battle's position in words: "entry 9", or "the setup".
+pub(crate) fn at_words(cursor: Option<i64>) -> String {
+    match cursor {
+        Some(c) => format!("entry {c}"),
+        None => "the setup".to_owned(),
+    }
+}
+
+/// What is stored of a battle, as the head check reads it under the
+/// battle's row lock.
+pub(crate) struct Head {
+    pub(crate) game: String,
+    pub(crate) seed: i64,
+    pub(crate) entries: u64,
+    pub(crate) branches: i64,
+    pub(crate) cursor: Option<i64>,
+    pub(crate) branch: i64,
 }
 
 fn write_part(tx: &dyn Db, d: &Decided) -> Result<(), SaveError> {
@@ -429,15 +473,22 @@ fn write_part(tx: &dyn Db, d: &Decided) -> Result<(), SaveError> {
     if tx.dialect() == Dialect::Postgres {
         tx.row(crate::db::pg::LOCK_BATTLE, &[&id], |r| r.get::<i64>(0))?;
     }
-    let row: Option<(String, i64)> = tx.row(
-        "SELECT game, seed FROM battles WHERE id = ?1",
+    let row: Option<(String, i64, Option<i64>, i64)> = tx.row(
+        "SELECT game, seed, cursor, branch FROM battles WHERE id = ?1",
         &[&id],
-        |r| Ok::<_, DbError>((r.get(0)?, r.get(1)?)),
+        |r| Ok::<_, DbError>((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )?;
-    let (game, seed) = row.ok_or(SaveError::NoSuchBattle(id))?;
-    let stored = crate::blocks::entry_count(tx, id)?;
+    let (game, seed, cursor, branch) = row.ok_or(SaveError::NoSuchBattle(id))?;
+    let entries = crate::blocks::entry_count(tx, id)?;
     let branches: i64 = tx.one("SELECT COUNT(*) FROM branches WHERE battle = ?1", &[&id])?;
-    d.check_head(&game, seed, stored, branches)?;
+    d.check_head(&Head {
+        game,
+        seed,
+        entries,
+        branches,
+        cursor,
+        branch,
+    })?;
     // The entries (a block sealed with them if they complete one, inside
     // this part's savepoint: a part rolled back takes its seal with it),
     // then each one's new branch and snapshot.

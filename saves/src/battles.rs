@@ -114,10 +114,12 @@ fn entry_count(conn: &dyn Db, id: BattleId) -> Result<u64, SaveError> {
 
 /// The battle's row as [`check_same`] reads it.
 const SAME_ROW: &str =
-    "SELECT game, seed, rules_version, config, strict FROM battles WHERE id = ?1";
+    "SELECT game, seed, rules_version, config, strict, cursor FROM battles WHERE id = ?1";
 
 /// Check that `battle` is battle `id` as stored, with no entry or branch
-/// missing on either side.
+/// missing on either side; with `from`, that the stored cursor is the one
+/// the move was decided from (a take-back or walk of another connection
+/// moves only the cursor: review5 M1).
 ///
 /// Under the battle's row lock on PostgreSQL (issue 31 P5): several
 /// processes may write one battle there, so the row is read `FOR UPDATE`
@@ -126,7 +128,12 @@ const SAME_ROW: &str =
 /// waits for this transaction's end or, having written first, makes this
 /// check fail `Stale`. SQLite's `IMMEDIATE` transaction locks the whole
 /// file already.
-fn check_same(tx: &dyn Db, id: BattleId, battle: &dyn Battle) -> Result<(), SaveError> {
+fn check_same(
+    tx: &dyn Db,
+    id: BattleId,
+    battle: &dyn Battle,
+    from: Option<Option<EntryId>>,
+) -> Result<(), SaveError> {
     let locked;
     let sql = match tx.dialect() {
         Dialect::Postgres => {
@@ -135,10 +142,19 @@ fn check_same(tx: &dyn Db, id: BattleId, battle: &dyn Battle) -> Result<(), Save
         }
         Dialect::Sqlite => SAME_ROW,
     };
-    let row: Option<(String, i64, u32, String, bool)> = tx.row(sql, &[&id], |r| {
-        Ok::<_, DbError>((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+    type Same = (String, i64, u32, String, bool, Option<i64>);
+    let row: Option<Same> = tx.row(sql, &[&id], |r| {
+        Ok::<_, DbError>((
+            r.get(0)?,
+            r.get(1)?,
+            r.get(2)?,
+            r.get(3)?,
+            r.get(4)?,
+            r.get(5)?,
+        ))
     })?;
-    let (game, seed, rules_version, config, strict) = row.ok_or(SaveError::NoSuchBattle(id))?;
+    let (game, seed, rules_version, config, strict, cursor) =
+        row.ok_or(SaveError::NoSuchBattle(id))?;
     let m = battle.meta();
     if game != m.game
         || seed as u64 != m.seed
@@ -163,6 +179,18 @@ fn check_same(tx: &dyn Db, id: BattleId, battle: &dyn Battle) -> Result<(), Save
             format!(
                 "{} branches in memory, {branches} stored",
                 battle.branches().len()
+            ),
+        ));
+    }
+    if let Some(from) = from
+        && cursor != opt_i64(from)
+    {
+        return Err(stale(
+            id,
+            format!(
+                "moved from {}, the stored position is {}",
+                crate::batch::at_words(opt_i64(from)),
+                crate::batch::at_words(cursor)
             ),
         ));
     }
@@ -619,14 +647,14 @@ impl Campaign {
             let entry = battle
                 .commit(pending)
                 .map_err(|e| stale(id, e.to_string()))?;
-            if let Err(e) = self.write_position(id, battle, None) {
+            if let Err(e) = self.write_position(id, battle, None, None) {
                 restore(battle, branch, cursor);
                 return Err(e);
             }
             return Ok(entry);
         };
         let tx = self.conn.begin(Begin::Immediate)?;
-        check_same(&tx, id, battle)?;
+        check_same(&tx, id, battle, None)?;
         let bytes = encode_entry(*seq, record).map_err(|e| corrupt(id, e.to_string()))?;
         // A row of the tail, sealed into a block with it if it completes one.
         write_entries(&tx, id, [Ok((*seq, bytes))])?;
@@ -664,7 +692,23 @@ impl Campaign {
     /// seek, switch or rename (these never touch entries).
     pub fn save_position(&mut self, id: BattleId, battle: &dyn Battle) -> Result<(), SaveError> {
         self.writable()?;
-        self.write_position(id, battle, None)
+        self.write_position(id, battle, None, None)
+    }
+
+    /// [`Campaign::save_position`] for a move decided from cursor `from`
+    /// (a take-back from the head the seats were shown): refused `Stale`,
+    /// nothing written, when the stored cursor is not `from` any more, as
+    /// when another process of a club on one PostgreSQL database took the
+    /// battle back or walked it first (checked under the battle's row lock
+    /// with the rest of `check_same`; issue 31 P5, review5 M1).
+    pub fn save_position_from(
+        &mut self,
+        id: BattleId,
+        battle: &dyn Battle,
+        from: Option<EntryId>,
+    ) -> Result<(), SaveError> {
+        self.writable()?;
+        self.write_position(id, battle, Some(from), None)
     }
 
     /// [`Campaign::save_position`] for a club server's command that walked
@@ -672,26 +716,30 @@ impl Campaign {
     /// command id `seat` gave and the entries walked, recorded in the same
     /// transaction as the position (as [`Campaign::append_batch`] records
     /// an id with its entries): a resend finds them, never decides again.
+    /// `from` is the cursor the walk started at, checked as
+    /// [`Campaign::save_position_from`] checks it.
     pub fn save_position_for_command(
         &mut self,
         id: BattleId,
         battle: &dyn Battle,
+        from: Option<EntryId>,
         seat: xenolog_engine::Actor,
         cmd_id: &str,
         entries: &[xenolog_engine::EntryId],
     ) -> Result<(), SaveError> {
         self.writable()?;
-        self.write_position(id, battle, Some((seat, cmd_id, entries)))
+        self.write_position(id, battle, Some(from), Some((seat, cmd_id, entries)))
     }
 
     fn write_position(
         &mut self,
         id: BattleId,
         battle: &dyn Battle,
+        from: Option<Option<EntryId>>,
         command: Option<(xenolog_engine::Actor, &str, &[xenolog_engine::EntryId])>,
     ) -> Result<(), SaveError> {
         let tx = self.conn.begin(Begin::Immediate)?;
-        check_same(&tx, id, battle)?;
+        check_same(&tx, id, battle, from)?;
         let (status, result) = status_of(battle);
         tx.execute(
             UPDATE_POSITION,
@@ -711,7 +759,13 @@ impl Campaign {
             )?;
         }
         if let Some((seat, cmd_id, entries)) = command {
-            tx.execute_batch(crate::batch::COMMANDS_TABLE)?;
+            // On PostgreSQL the table is made with the campaign or at its
+            // first writable open (`pg::ensure_command_ids_table`), never
+            // here (review5 NIT 5: a round trip a walk, and a catalog
+            // clash of two processes making it at once).
+            if tx.dialect() == Dialect::Sqlite {
+                tx.execute_batch(crate::batch::COMMANDS_TABLE)?;
+            }
             crate::batch::record_command(&tx, id, seat, cmd_id, entries)?;
         }
         tx.commit()?;

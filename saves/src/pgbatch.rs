@@ -12,8 +12,8 @@
 //!    never deadlock; campaigns too go in one order, by schema name);
 //! 2. **the read**, after the lock (read committed: it sees every commit
 //!    made before the locks were granted): each battle's game and seed, its
-//!    stored entry count (the tail's last entry, the last block) and branch
-//!    count, and which of the batch's command ids are stored already;
+//!    stored entry count (the tail's last entry, the last block), branch
+//!    count, cursor and current branch, and which of the batch's command ids are stored already;
 //! 3. the checks, in memory, part by part in order, as the savepoint path
 //!    makes them: a part whose battle is not at the head it was decided on
 //!    is `Stale` (a second part of one battle was decided on the first, so
@@ -40,7 +40,7 @@ use std::collections::{HashMap, HashSet};
 
 use postgres::types::ToSql;
 
-use crate::batch::{AppendNotify, Decided};
+use crate::batch::{AppendNotify, Decided, Head};
 use crate::blocks::{BLOCK, count_from, seal_if_full};
 use crate::campaign::now;
 use crate::db::pg::{Postgres, valid_schema_name};
@@ -100,6 +100,17 @@ impl Committer {
     /// Round trips made on the committer's connection so far.
     pub fn round_trips(&self) -> u64 {
         self.db.round_trips()
+    }
+
+    /// The process id of the committer's server backend (a round trip;
+    /// the connection made again if it was lost): what a test terminates
+    /// to lose this committer's connection, and no other's.
+    pub fn backend_pid(&self) -> Result<i64, SaveError> {
+        Ok(crate::db::DbExt::one(
+            &self.db,
+            "SELECT pg_backend_pid()::bigint",
+            &[],
+        )?)
     }
 
     /// End the session.
@@ -183,13 +194,6 @@ fn dense(d: &Decided) -> bool {
 }
 
 /// What the read found of a battle, moved on by each part taken.
-struct Head {
-    game: String,
-    seed: i64,
-    entries: u64,
-    branches: i64,
-}
-
 /// The arrays of the write statement (module docs, step 4).
 #[derive(Default)]
 struct Arrays<'a> {
@@ -263,10 +267,11 @@ fn write_group(
                 "SELECT 0::bigint, b.id, b.game, b.seed, \
                    (SELECT e.seq FROM {s}entries e WHERE e.battle = b.id ORDER BY e.seq DESC LIMIT 1), \
                    (SELECT k.first FROM {s}entry_blocks k WHERE k.battle = b.id ORDER BY k.first DESC LIMIT 1), \
-                   (SELECT COUNT(*) FROM {s}branches r WHERE r.battle = b.id) \
+                   (SELECT COUNT(*) FROM {s}branches r WHERE r.battle = b.id), \
+                   b.cursor::bigint, b.branch::bigint \
                  FROM {s}battles b WHERE b.id = ANY($1) \
                  UNION ALL \
-                 SELECT 1, c.battle, c.cmd_id, c.seat, NULL, NULL, NULL \
+                 SELECT 1, c.battle, c.cmd_id, c.seat, NULL, NULL, NULL, NULL, NULL \
                  FROM {s}club_commands c \
                  JOIN unnest($2::bigint[], $3::bigint[], $4::text[]) AS u(battle, seat, cmd_id) \
                  ON c.battle = u.battle AND c.seat = u.seat AND c.cmd_id = u.cmd_id"
@@ -285,6 +290,8 @@ fn write_group(
             let tail: Option<i64> = r.try_get(4).map_err(cell)?;
             let block: Option<i64> = r.try_get(5).map_err(cell)?;
             let branches: Option<i64> = r.try_get(6).map_err(cell)?;
+            let cursor: Option<i64> = r.try_get(7).map_err(cell)?;
+            let branch: Option<i64> = r.try_get(8).map_err(cell)?;
             heads.insert(
                 battle,
                 Head {
@@ -292,6 +299,8 @@ fn write_group(
                     seed: number,
                     entries: count_from(tail, block),
                     branches: branches.unwrap_or(0),
+                    cursor,
+                    branch: branch.unwrap_or(0),
                 },
             );
         } else {
@@ -311,7 +320,7 @@ fn write_group(
         }
         let checked = match heads.get(&d.battle) {
             None => Err(SaveError::NoSuchBattle(d.battle)),
-            Some(h) => d.check_head(&h.game, h.seed, h.entries, h.branches),
+            Some(h) => d.check_head(h),
         }
         .and_then(|()| match &d.command_id {
             Some((seat, cmd)) if used.contains(&(d.battle, i64::from(seat.0), cmd.clone())) => {
@@ -336,6 +345,8 @@ fn write_group(
         }
         // Taken: the battle's head moves on for the parts after it.
         head.entries += d.rows.len() as u64;
+        head.cursor = d.cursor.map(|c| c as i64);
+        head.branch = i64::from(d.branch);
         for r in &d.rows {
             a.e_battle.push(d.battle);
             a.e_seq.push(r.seq as i64);

@@ -921,7 +921,7 @@ fn postgres_read_only_open_refuses_every_write_and_changes_nothing() {
         ("take-back", ro.save_position(id, &*taken_back).unwrap_err()),
         (
             "take-back for a command",
-            ro.save_position_for_command(id, &*taken_back, l.actor, "ro-2", &[])
+            ro.save_position_for_command(id, &*taken_back, None, l.actor, "ro-2", &[])
                 .unwrap_err(),
         ),
         ("rename", ro.save_position(id, &*renamed).unwrap_err()),

@@ -474,6 +474,10 @@ fn p5_a_committer_whose_connection_is_lost_refuses_the_batch_unreachable_and_the
         return;
     };
     let committer = Committer::connect(&url).unwrap();
+    // Another committer of the database (another test's, or another
+    // process's): it has the same name, and keeps its connection.
+    let bystander = Committer::connect(&url).unwrap();
+    let bystander_pid = bystander.backend_pid().unwrap();
     let kill = Postgres::connect(&url).unwrap();
     let warm = rounds(&mut battles, 1, "w");
     let commit = |b: &[Decided]| {
@@ -489,21 +493,32 @@ fn p5_a_committer_whose_connection_is_lost_refuses_the_batch_unreachable_and_the
     };
     landed(commit(&warm));
     // Twice: the connection made again is the committer's by its name too.
+    // Only this test's committer is terminated, by its backend's pid (the
+    // tests of this file share one database and run in parallel: review5
+    // S2); that backend must carry the committer's name.
     for round in 0..2 {
+        let pid = committer.backend_pid().unwrap();
         let killed: i64 = kill
             .one(
-                "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity \
-                 WHERE application_name = 'xenolog committer' AND datname = current_database() \
-                 AND pid <> pg_backend_pid()",
-                &[],
+                "SELECT COUNT(pg_terminate_backend(pid, 5000)) FROM pg_stat_activity \
+                 WHERE pid = ?1 AND application_name = 'xenolog committer'",
+                &[&pid],
             )
             .unwrap();
-        assert!(killed >= 1, "round {round}");
+        assert_eq!(
+            killed, 1,
+            "round {round}: this committer's backend, by its name"
+        );
         let lost = rounds(&mut battles, 1, &format!("lost{round}"));
         let e = commit(&lost).unwrap_err();
         assert!(matches!(e, SaveError::Unreachable(_)), "{e}");
         // Nothing of it written: the same parts go again, and land.
         landed(commit(&lost));
     }
+    assert_eq!(
+        bystander.backend_pid().unwrap(),
+        bystander_pid,
+        "the other committer's connection was not lost"
+    );
     as_decided(s.reopen(), &battles);
 }

@@ -162,3 +162,43 @@ both! {
         assert!(matches!(r.extend_battle(99, &mut *mine), Err(SaveError::NoSuchBattle(99))));
     }
 }
+
+/// Issue 31 P5, review5 S3: `read_battle_after` reads the battle's row, its
+/// branches and its entries in **one** snapshot. Were the row read before
+/// another connection's commit and the entries after it, the battle held
+/// would be extended with an entry past its cursor: the stale cursor of
+/// session 18. A reader extends its held copy over and over while another
+/// connection appends 300 entries one by one; after every extend the held
+/// endless race (always at its head) is at its last entry.
+#[test]
+fn p5_a_battle_held_and_extended_while_another_connection_appends_is_always_at_its_last_entry() {
+    let Some((mut s, url, schema)) = Store::postgres_at("p5_snapshot") else {
+        return;
+    };
+    let id = new_endless_race(s.c(), 11);
+    let r = reader(&s);
+    let mut held = r.load_battle(id).unwrap();
+    let appender = std::thread::spawn(move || {
+        let mut c = Campaign::open_postgres(&url, &schema).unwrap();
+        let mut w = c.load_battle(id).unwrap();
+        play_n(&mut c, id, &mut *w, 300);
+    });
+    let mut rounds = 0;
+    loop {
+        let done = appender.is_finished();
+        r.extend_battle(id, &mut *held).unwrap();
+        rounds += 1;
+        let n = held.records().len();
+        assert_eq!(
+            held.cursor(),
+            n.checked_sub(1).map(|c| c as u64),
+            "round {rounds}: {n} entries held, the cursor read with them"
+        );
+        if done {
+            break;
+        }
+    }
+    appender.join().unwrap();
+    assert_eq!(held.records().len(), 300);
+    assert_as_loaded(&r, id, &*held);
+}

@@ -820,17 +820,19 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
         Cmd::Seek { at, to } => {
             let mut c = open_rw(&at.file)?;
             let mut b = load(&c, at.battle)?;
+            let from = b.cursor();
             let target = parse_at(b.as_ref(), &to)?;
             b.seek(target);
-            c.save_position(at.battle, b.as_ref())?;
+            c.save_position_from(at.battle, b.as_ref(), from)?;
             line(out, format!("cursor {}", cursor_text(b.as_ref())))
         }
         Cmd::Branches { at, json } => branches(at, json, out),
         Cmd::Switch { at, branch } => {
             let mut c = open_rw(&at.file)?;
             let mut b = load(&c, at.battle)?;
+            let from = b.cursor();
             b.switch_branch(branch).map_err(Fail::usage)?;
-            c.save_position(at.battle, b.as_ref())?;
+            c.save_position_from(at.battle, b.as_ref(), from)?;
             line(
                 out,
                 format!(
@@ -843,8 +845,9 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
         Cmd::RenameBranch { at, branch, name } => {
             let mut c = open_rw(&at.file)?;
             let mut b = load(&c, at.battle)?;
+            let from = b.cursor();
             b.rename_branch(branch, &name).map_err(Fail::usage)?;
-            c.save_position(at.battle, b.as_ref())?;
+            c.save_position_from(at.battle, b.as_ref(), from)?;
             line(
                 out,
                 format!("branch {branch} is now called '{}'", name.trim()),
@@ -1184,8 +1187,11 @@ fn move_cursor(
 ) -> Out {
     let mut c = open_rw(&at.file)?;
     let mut b = load(&c, at.battle)?;
+    // The cursor loaded: another process on a shared PostgreSQL campaign
+    // that moved the battle in between makes this move `Stale`.
+    let from = b.cursor();
     let moved = step(b.as_mut());
-    c.save_position(at.battle, b.as_ref())?;
+    c.save_position_from(at.battle, b.as_ref(), from)?;
     line(
         out,
         format!(

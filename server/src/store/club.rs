@@ -1489,6 +1489,7 @@ impl Club {
         let id = live.id;
         let id_campaign = live.campaign;
         let mut b = live.battle;
+        let from = b.cursor();
         let mut walked = Vec::new();
         let mut next = Some(first);
         while let Some(p) = next.take() {
@@ -1519,8 +1520,8 @@ impl Club {
         let saved = writer
             .run(move |c| {
                 let r = match &cmd {
-                    Some(cid) => c.save_position_for_command(id, &*b, seat, cid, &entries),
-                    None => c.save_position(id, &*b),
+                    Some(cid) => c.save_position_for_command(id, &*b, from, seat, cid, &entries),
+                    None => c.save_position_from(id, &*b, from),
                 };
                 (b, r)
             })

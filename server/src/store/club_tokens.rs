@@ -570,7 +570,9 @@ impl TokenStore for ClubTokens {
                 .map_err(|e| self.db.err(e))?;
             if let Some(until) = waiting {
                 eprintln!(
-                    "serve: {}: an organiser invitation made by a server of this club is waiting                      (valid {} more day(s)), not yet redeemed: redeem that one, or start with                      --invite-organiser to make a new one (the waiting one is then void)",
+                    "serve: {}: an organiser invitation made by a server of this club is waiting \
+                     (valid {} more day(s)), not yet redeemed: redeem that one, or start with \
+                     --invite-organiser to make a new one (the waiting one is then void)",
                     self.db.place,
                     ((until - now()).max(0) + DAY - 1) / DAY
                 );

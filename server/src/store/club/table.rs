@@ -256,8 +256,10 @@ impl TableStore for Club {
             // listener brings it and its watchers up to date). A write of
             // another process in the few milliseconds between this read
             // and the position's is settled by the database:
-            // `save_position` checks the battle as stored under its row's
-            // lock (`FOR UPDATE`) and refuses it stale (issue 31 P5).
+            // `save_position_from` checks the battle as stored, its cursor
+            // (`head`) too, under its row's lock (`FOR UPDATE`) and refuses
+            // it stale (issue 31 P5; review5 M1: a take-back of another
+            // process adds no entry).
             let (campaign, id, held) = (lb.campaign, lb.id, lb.battle.records().len());
             let stored = self.reading(campaign, &path, |c| c.load_battle(id))?;
             if stored.cursor() != head || stored.records().len() != held {
@@ -297,7 +299,7 @@ impl TableStore for Club {
         }
         let saved = writer
             .run(move |c| {
-                let r = c.save_position(id, &*b);
+                let r = c.save_position_from(id, &*b, head);
                 (b, r)
             })
             .map_err(|g| self.gone(&path, g))?;
