@@ -1552,6 +1552,11 @@ impl<G: Game> Session<G> {
             self.branches.push(b);
             self.branch_head.push(None);
         }
+        // Entries from outside came in: untrusted as a load's are (review5
+        // NIT 2), so a panic of the game on their states is caught.
+        if total > first {
+            self.stored = true;
+        }
         for (rec, state) in records.into_iter().zip(states) {
             let id = self.records.len() as EntryId;
             self.link(rec);
@@ -1603,6 +1608,46 @@ mod tests {
 
     fn battle(seed: u64) -> Session<Race> {
         Session::<Race>::new(seed, RaceConfig::default()).unwrap()
+    }
+
+    /// review5 NIT 2: a battle started here and then extended with another
+    /// process's stored entries holds untrusted entries, as a loaded one does.
+    #[test]
+    fn a_battle_started_here_and_extended_with_stored_entries_counts_as_stored() {
+        let mut whole = battle(9);
+        let mut held = battle(9);
+        for i in 0..6 {
+            let a = Race::to_move(whole.state()).unwrap();
+            whole.play(a, &roll(1), None).unwrap();
+            if i < 3 {
+                held.play(a, &roll(1), None).unwrap();
+            }
+        }
+        assert!(!held.is_stored(), "started here");
+        held.extend_stored(StoredBattle {
+            meta: whole.meta().clone(),
+            records: whole.records()[3..].to_vec(),
+            branches: whole.branches().to_vec(),
+            snapshots: Vec::new(),
+            cursor: whole.cursor(),
+            branch: whole.current_branch(),
+        })
+        .unwrap();
+        assert_eq!(held.records(), whole.records());
+        assert!(held.is_stored(), "its new entries came from outside");
+        // Nothing added: a battle started here stays as it was.
+        let mut alone = battle(9);
+        alone
+            .extend_stored(StoredBattle {
+                meta: alone.meta().clone(),
+                records: Vec::new(),
+                branches: alone.branches().to_vec(),
+                snapshots: Vec::new(),
+                cursor: None,
+                branch: 0,
+            })
+            .unwrap();
+        assert!(!alone.is_stored());
     }
 
     #[test]

@@ -108,7 +108,7 @@ impl Committer {
     pub fn backend_pid(&self) -> Result<i64, SaveError> {
         Ok(crate::db::DbExt::one(
             &self.db,
-            "SELECT pg_backend_pid()::bigint",
+            crate::db::pg::BACKEND_PID,
             &[],
         )?)
     }

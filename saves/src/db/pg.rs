@@ -71,6 +71,9 @@ pub(crate) const LOCK_BATTLE: &str = "SELECT id FROM battles WHERE id = ?1 FOR U
 /// A notification sent with a transaction, delivered when it commits.
 pub(crate) const NOTIFY: &str = "SELECT pg_notify(?1, ?2)";
 
+/// This connection's server process (its backend's pid).
+pub(crate) const BACKEND_PID: &str = "SELECT pg_backend_pid()::bigint";
+
 /// A connection to a PostgreSQL server, as a [`Db`].
 ///
 /// **A lost connection is made again in place** (session 18): a statement
