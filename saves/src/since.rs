@@ -92,6 +92,11 @@ impl Campaign {
             records.remove(0);
         }
         Ok(StoredBattle {
+            // The held meta, not read again: the battle is the one held
+            // because the held head entry was found stored as it is (its
+            // chain covers every entry before it). `extend_stored`'s own
+            // meta check guards callers that bring a meta of their own
+            // (review5 NIT 1).
             meta: held.meta().clone(),
             records,
             branches,
