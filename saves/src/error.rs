@@ -102,6 +102,13 @@ pub enum SaveError {
     /// with its command id settles that); a new connection may succeed.
     #[error("the campaign database is not reachable ({0})")]
     Unreachable(String),
+    /// PostgreSQL: a lock the write needs is held by another session (a
+    /// psql transaction left open, a merge into the campaign, a stopped
+    /// process) for longer than the writer waits (`lock_timeout`, issue 31
+    /// review5 S1): nothing of this was written; the same write may be
+    /// given again once the other session lets go.
+    #[error("{0}: nothing of this was written; try again in a moment")]
+    Busy(String),
     /// A request the campaign refuses as it stands, said in words (a secret
     /// that is not the one committed to).
     #[error("{0}")]
@@ -122,6 +129,7 @@ impl From<DbError> for SaveError {
         match e.code {
             Some(Code::Unique | Code::Serialization) => SaveError::Conflict(e.to_string()),
             Some(Code::Lost) => SaveError::Unreachable(e.to_string()),
+            Some(Code::Busy) if e.dialect() == Dialect::Postgres => SaveError::Busy(sql_words(&e)),
             _ => SaveError::Sql(sql_words(&e)),
         }
     }

@@ -94,7 +94,7 @@ pub use file::write_atomically;
 pub use merge::{Conflict, MergeOptions, MergeSource, Merged};
 pub use names::BattleNames;
 pub use notes::Note;
-pub use pgbatch::{Committer, Group};
+pub use pgbatch::{BUSY_MEMO, COMMITTER_SETTINGS, Committer, Group, LOCK_WAIT, with_session};
 pub use rosters::{
     CampaignFail, CampaignReport, EntryKey, Recomputed, SeatPick, describe, faction_name,
     kind_name, skill_table,

@@ -35,8 +35,22 @@
 //! (`Stale`, `CommandIdUsed`, a part refused alone) these checks repeat. A
 //! lost connection is not retried: the whole batch is refused
 //! (`Unreachable`) and the next one connects again.
+//!
+//! **A held lock** (review5 S1): the committer's session waits at most
+//! [`LOCK_WAIT`] for a lock (`lock_timeout`). A group whose lock is not
+//! granted in time (`55P03`: a battle row held `FOR UPDATE` by a psql
+//! session, the battles table held by a merge, a stopped process's
+//! transaction) is left out: the transaction is rolled back and made again
+//! without it, and each of its parts is answered [`SaveError::Busy`] in
+//! words, nothing of it written. The other campaigns of the commit are
+//! written. A campaign found busy is then locked `NOWAIT` for
+//! [`BUSY_MEMO`], so that one held for long costs the others one wait in a
+//! while, not one every commit. A stopped process's transaction is ended
+//! by PostgreSQL (`idle_in_transaction_session_timeout`,
+//! [`COMMITTER_SETTINGS`]), its locks let go.
 
 use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
 
 use postgres::types::ToSql;
 
@@ -61,6 +75,62 @@ pub struct Group<'a> {
 /// issue 31 P5: one commit, one WAL flush, for every campaign).
 pub struct Committer {
     db: Postgres,
+    /// The campaigns (schemas) a commit found busy lately, and when: each
+    /// is tried without waiting (`NOWAIT`) until [`BUSY_MEMO`] has passed,
+    /// so that a campaign held for long costs the others one
+    /// `lock_timeout` wait every so often, not one every commit.
+    busy: std::cell::RefCell<HashMap<String, Instant>>,
+}
+
+/// How long the committer waits for a lock (PostgreSQL's `lock_timeout`):
+/// a campaign whose battles another session holds longer is left out of
+/// the commit, its parts answered [`SaveError::Busy`], and every other
+/// campaign's are committed (issue 31, review5 S1).
+pub const LOCK_WAIT: &str = "2s";
+
+/// How long a campaign found busy is tried without waiting.
+pub const BUSY_MEMO: Duration = Duration::from_secs(10);
+
+/// The committer's session settings (made part of its connection string,
+/// so that a connection made again has them too): its lock wait; a
+/// transaction of its left idle (its process stopped mid-commit, a
+/// network cut) is ended by PostgreSQL, and its locks let go, after
+/// `idle_in_transaction_session_timeout`; a statement that runs for a
+/// minute is stopped (a commit of many campaigns takes milliseconds).
+pub const COMMITTER_SETTINGS: &[(&str, &str)] = &[
+    ("lock_timeout", LOCK_WAIT),
+    ("idle_in_transaction_session_timeout", "10s"),
+    ("statement_timeout", "1min"),
+];
+
+/// `url` (a libpq string or a `postgres://` URL) with `application_name`
+/// `name` and the session `settings` (`-c name=value` in `options`).
+pub fn with_session(url: &str, name: &str, settings: &[(&str, &str)]) -> String {
+    let options: Vec<String> = settings
+        .iter()
+        .map(|(k, v)| format!("-c {k}={v}"))
+        .collect();
+    let options = options.join(" ");
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        let sep = if url.contains('?') { '&' } else { '?' };
+        let esc = |t: &str| {
+            t.replace('%', "%25")
+                .replace(' ', "%20")
+                .replace('=', "%3D")
+                .replace('&', "%26")
+        };
+        let mut out = format!("{url}{sep}application_name={}", esc(name));
+        if !options.is_empty() {
+            out.push_str(&format!("&options={}", esc(&options)));
+        }
+        out
+    } else {
+        let mut out = format!("{url} application_name='{name}'");
+        if !options.is_empty() {
+            out.push_str(&format!(" options='{options}'"));
+        }
+        out
+    }
 }
 
 impl Committer {
@@ -68,14 +138,13 @@ impl Committer {
     pub fn connect(url: &str) -> Result<Committer, SaveError> {
         // Seen in pg_stat_activity as what it is, also after a reconnect
         // (the name is part of the connection string made again).
-        let named = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            let sep = if url.contains('?') { '&' } else { '?' };
-            format!("{url}{sep}application_name=xenolog%20committer")
-        } else {
-            format!("{url} application_name='xenolog committer'")
-        };
+        // With its lock wait and timeouts (COMMITTER_SETTINGS).
+        let named = with_session(url, "xenolog committer", COMMITTER_SETTINGS);
         let db = Postgres::connect(&named).map_err(|e| SaveError::Unreachable(e.to_string()))?;
-        Ok(Committer { db })
+        Ok(Committer {
+            db,
+            busy: std::cell::RefCell::new(HashMap::new()),
+        })
     }
 
     /// Write every group's parts in **one** transaction (statements
@@ -94,7 +163,23 @@ impl Committer {
                 g.schema
             )));
         }
-        write_groups(&self.db, groups, true)
+        let now = Instant::now();
+        let mut memo = self.busy.borrow_mut();
+        memo.retain(|_, at| now.duration_since(*at) < BUSY_MEMO);
+        let nowait: Vec<bool> = groups.iter().map(|g| memo.contains_key(g.schema)).collect();
+        drop(memo);
+        let (out, busy) = write_groups_busy(&self.db, groups, true, &nowait)?;
+        let mut memo = self.busy.borrow_mut();
+        for (g, (b, quick)) in groups.iter().zip(busy.iter().zip(&nowait)) {
+            if !*b {
+                memo.remove(g.schema);
+            } else if !*quick {
+                // Found busy after a whole wait: tried without waiting for
+                // a while (a quick refusal does not lengthen the while).
+                memo.insert(g.schema.to_owned(), now);
+            }
+        }
+        Ok(out)
     }
 
     /// Round trips made on the committer's connection so far.
@@ -139,48 +224,138 @@ pub(crate) fn write_groups(
     groups: &[Group<'_>],
     qualify: bool,
 ) -> Result<Vec<Vec<Result<(), SaveError>>>, SaveError> {
+    let quick = vec![false; groups.len()];
+    Ok(write_groups_busy(db, groups, qualify, &quick)?.0)
+}
+
+/// [`write_groups`], and which groups were left out busy: a group whose
+/// lock was not granted within the session's `lock_timeout` (`55P03`;
+/// the committer's [`LOCK_WAIT`]) is left out, each of its parts answered
+/// [`SaveError::Busy`], and the others are committed: the transaction is
+/// rolled back and made again without it (its locks let go, so no
+/// campaign waits on a campaign left out). `nowait[i]`: group `i` is
+/// locked `NOWAIT` (found busy lately): held still, it is left out at once.
+fn write_groups_busy(
+    db: &Postgres,
+    groups: &[Group<'_>],
+    qualify: bool,
+    nowait: &[bool],
+) -> Result<(Vec<Vec<Result<(), SaveError>>>, Vec<bool>), SaveError> {
+    let mut busy: Vec<Option<String>> = groups.iter().map(|_| None).collect();
+    let answered = |mut out: Vec<Vec<Result<(), SaveError>>>, busy: Vec<Option<String>>| {
+        for (i, why) in busy.iter().enumerate() {
+            if let Some(why) = why {
+                out[i] = groups[i]
+                    .batch
+                    .iter()
+                    .map(|d| {
+                        Err(SaveError::Busy(format!(
+                            "battle {} is busy: another connection to the database holds it ({why})",
+                            d.battle
+                        )))
+                    })
+                    .collect();
+            }
+        }
+        let left: Vec<bool> = busy.iter().map(Option::is_some).collect();
+        (out, left)
+    };
     if groups.iter().all(|g| g.batch.is_empty()) {
-        return Ok(groups.iter().map(|_| Vec::new()).collect());
+        return Ok(answered(groups.iter().map(|_| Vec::new()).collect(), busy));
     }
     // The campaigns in one order (their locks too): two committers never
     // wait for each other in a circle.
     let mut order: Vec<usize> = (0..groups.len()).collect();
     order.sort_by_key(|&i| groups[i].schema);
     if groups.iter().all(|g| g.batch.iter().all(dense)) {
-        let tx = begin(db, Begin::Immediate)?;
-        let mut out: Vec<Vec<Result<(), SaveError>>> = groups.iter().map(|_| Vec::new()).collect();
-        let mut failed = None;
-        for &i in &order {
-            match write_group(db, &groups[i], qualify) {
-                Ok(r) => out[i] = r,
-                Err(e) => {
-                    failed = Some(e);
+        // Each round leaves out one more busy group, or ends.
+        loop {
+            let tx = begin(db, Begin::Immediate)?;
+            let mut out: Vec<Vec<Result<(), SaveError>>> =
+                groups.iter().map(|_| Vec::new()).collect();
+            let mut failed = None;
+            for &i in order.iter().filter(|&&i| busy[i].is_none()) {
+                match write_group(db, &groups[i], qualify, nowait[i]) {
+                    Ok(r) => out[i] = r,
+                    Err(e) => {
+                        failed = Some((i, e));
+                        break;
+                    }
+                }
+            }
+            match failed {
+                None => {
+                    tx.commit()?;
+                    return Ok(answered(out, busy));
+                }
+                // Nothing to fall back on: the connection is gone.
+                Some((_, e @ SaveError::Unreachable(_))) => return Err(e),
+                // Rolled back (the `Tx` dropped); again without it.
+                Some((i, SaveError::Busy(why))) => {
+                    drop(tx);
+                    busy[i] = Some(why);
+                }
+                // Rolled back (the `Tx` dropped); written again part by part.
+                Some(_) => {
+                    drop(tx);
                     break;
                 }
             }
-        }
-        match failed {
-            None => {
-                tx.commit()?;
-                return Ok(out);
-            }
-            // Nothing to fall back on: the connection is gone.
-            Some(e @ SaveError::Unreachable(_)) => return Err(e),
-            // Rolled back (the `Tx` dropped); written again part by part.
-            Some(_) => drop(tx),
         }
     }
     let tx = begin(db, Begin::Immediate)?;
     let mut out: Vec<Vec<Result<(), SaveError>>> = groups.iter().map(|_| Vec::new()).collect();
     for &i in &order {
+        if busy[i].is_some() {
+            continue;
+        }
         let g = &groups[i];
         if qualify {
             tx.execute_batch(&format!("SET LOCAL search_path TO {}", g.schema))?;
         }
+        // The group's battles locked first, in the order of their ids, as
+        // the few-statement path locks them (review5 S4: locked part by
+        // part in the batch's order, a fallback and another process's
+        // batch could wait for each other in a circle). In a savepoint: a
+        // group whose lock is not granted is left out, busy.
+        let sp = tx.savepoint()?;
+        match lock_battles(db, g, "", nowait[i]) {
+            Ok(()) => sp.release()?,
+            Err(e @ SaveError::Unreachable(_)) => return Err(e),
+            Err(SaveError::Busy(why)) => {
+                sp.rollback()?;
+                busy[i] = Some(why);
+                continue;
+            }
+            // Said by the part's own write below.
+            Err(_) => sp.rollback()?,
+        }
         out[i] = crate::batch::write_parts(&tx, g.batch, g.notify.as_ref())?;
     }
     tx.commit()?;
-    Ok(out)
+    Ok(answered(out, busy))
+}
+
+/// Lock `g`'s battles `FOR UPDATE` in the order of their ids (`s`: the
+/// schema's prefix, or empty for the `search_path`'s). `nowait`: the
+/// battles table's write lock and the rows taken `NOWAIT` (a campaign
+/// found busy lately: held still, refused at once).
+fn lock_battles(db: &Postgres, g: &Group<'_>, s: &str, nowait: bool) -> Result<(), SaveError> {
+    let mut ids: Vec<BattleId> = g.batch.iter().map(|d| d.battle).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    if nowait {
+        db.execute_batch(&format!(
+            "LOCK TABLE {s}battles IN ROW EXCLUSIVE MODE NOWAIT"
+        ))?;
+    }
+    let wait = if nowait { " NOWAIT" } else { "" };
+    db.query_pg(
+        &format!("SELECT id FROM {s}battles WHERE id = ANY($1) ORDER BY id FOR UPDATE{wait}"),
+        &[&ids],
+    )
+    .map_err(sql)?;
+    Ok(())
 }
 
 /// Whether a part's entries follow on from the head it was decided on,
@@ -234,6 +409,7 @@ fn write_group(
     db: &Postgres,
     g: &Group<'_>,
     qualify: bool,
+    nowait: bool,
 ) -> Result<Vec<Result<(), SaveError>>, SaveError> {
     if g.batch.is_empty() {
         return Ok(Vec::new());
@@ -247,11 +423,7 @@ fn write_group(
     ids.sort_unstable();
     ids.dedup();
     // 1. The lock, in the order of the ids.
-    db.query_pg(
-        &format!("SELECT id FROM {s}battles WHERE id = ANY($1) ORDER BY id FOR UPDATE"),
-        &[&ids],
-    )
-    .map_err(sql)?;
+    lock_battles(db, g, &s, nowait)?;
     // 2. The read, after the lock.
     let (mut c_battle, mut c_seat, mut c_id) = (Vec::new(), Vec::new(), Vec::new());
     for d in g.batch {

@@ -534,3 +534,112 @@ fn p5_a_committer_whose_connection_is_lost_refuses_the_batch_unreachable_and_the
     );
     as_decided(s.reopen(), &battles);
 }
+
+/// review5 S1: a campaign whose battle another session holds (a psql
+/// `SELECT ... FOR UPDATE` left open) is left out of the committer's
+/// commit, each of its parts answered `Busy` in words with nothing of it
+/// written, and the other campaign of the same commit is written. Held
+/// still, the next commit leaves it out again (found busy lately: tried
+/// `NOWAIT`); once the hold ends the same parts land. No timing is
+/// asserted: the commit waits `lock_timeout` (2 s) for the held lock.
+#[test]
+fn s1_the_committer_leaves_out_a_campaign_whose_battle_is_held_and_commits_the_others() {
+    let Some((mut s1, url, schema1, mut b1)) = campaign("s1_held_a", 2, 800) else {
+        return;
+    };
+    let Some((mut s2, _, schema2, mut b2)) = campaign("s1_held_b", 2, 900) else {
+        return;
+    };
+    let committer = Committer::connect(&url).unwrap();
+    let mut hold = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let mut held = hold.transaction().unwrap();
+    held.batch_execute(&format!(
+        "SELECT id FROM {schema1}.battles WHERE id = {} FOR UPDATE",
+        b1[1].0
+    ))
+    .unwrap();
+    let before1 = stored(&s1, &[b1[0].0, b1[1].0]);
+    let p1 = rounds(&mut b1, 1, "h");
+    let commit = |p1: &[Decided], p2: &[Decided]| {
+        committer
+            .commit(&[
+                Group {
+                    schema: &schema1,
+                    batch: p1,
+                    notify: None,
+                },
+                Group {
+                    schema: &schema2,
+                    batch: p2,
+                    notify: None,
+                },
+            ])
+            .unwrap()
+    };
+    for round in 0..2 {
+        let p2 = rounds(&mut b2, 1, &format!("free{round}"));
+        let out = commit(&p1, &p2);
+        assert!(out[1].iter().all(Result::is_ok), "round {round}: {out:?}");
+        assert_eq!(out[0].len(), p1.len());
+        for r in &out[0] {
+            match r {
+                Err(e @ SaveError::Busy(_)) => {
+                    let words = e.to_string();
+                    assert!(
+                        words.contains("busy") && words.contains("nothing of this was written"),
+                        "{words}"
+                    );
+                }
+                other => panic!("round {round}: the held campaign's part: {other:?}"),
+            }
+        }
+        assert_eq!(
+            stored(&s1, &[b1[0].0, b1[1].0]),
+            before1,
+            "round {round}: nothing of the busy campaign written"
+        );
+    }
+    held.commit().unwrap();
+    // Let go: the same parts land (the campaign is no longer held).
+    let out = commit(&p1, &[]);
+    assert!(out[0].iter().all(Result::is_ok), "{out:?}");
+    as_decided(s1.reopen(), &b1);
+    as_decided(s2.reopen(), &b2);
+}
+
+/// The committer's session settings (`lock_timeout`, the idle-transaction
+/// and statement timeouts, its name) reach PostgreSQL from a libpq string
+/// and from a `postgres://` URL alike, so a connection made again has them.
+#[test]
+fn s1_the_committers_session_settings_are_in_its_connection_string_of_either_form() {
+    let Some(url) = pg::server() else {
+        return;
+    };
+    // The same server as a URL (the test string is `key=value` words).
+    let field = |k: &str| {
+        url.split_whitespace()
+            .find_map(|w| w.strip_prefix(&format!("{k}=")))
+            .map(str::to_owned)
+    };
+    let (host, port, user, db) = (
+        field("host").unwrap_or_else(|| "localhost".into()),
+        field("port").unwrap_or_else(|| "5432".into()),
+        field("user").unwrap_or_else(|| "postgres".into()),
+        field("dbname").unwrap_or_else(|| "postgres".into()),
+    );
+    let as_url = format!("postgres://{user}@{host}:{port}/{db}");
+    for base in [url.clone(), as_url] {
+        let named = xenolog_saves::with_session(
+            &base,
+            "xenolog committer",
+            xenolog_saves::COMMITTER_SETTINGS,
+        );
+        let c = Postgres::connect(&named).unwrap();
+        for (k, v) in xenolog_saves::COMMITTER_SETTINGS {
+            let shown: String = c.one(&format!("SHOW {k}"), &[]).unwrap();
+            assert_eq!(&shown, v, "{k} from {base}");
+        }
+        let name: String = c.one("SHOW application_name", &[]).unwrap();
+        assert_eq!(name, "xenolog committer", "from {base}");
+    }
+}

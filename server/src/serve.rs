@@ -1254,6 +1254,9 @@ fn refusal(e: ClubError) -> Refusal {
         // The database went away: nothing was changed, the store connects
         // again on the next call (POSTGRES.md §3).
         ClubError::Unavailable => ErrCode::Unavailable,
+        // Held by another connection for longer than the committer waits:
+        // nothing was written, and the same request may come again.
+        ClubError::Busy => ErrCode::Unavailable,
     };
     // The log has the whole (above); the client, words naming no path.
     Refusal::new(code, e.client_words())

@@ -411,6 +411,7 @@ fn kind(e: &SaveError) -> &'static str {
         SaveError::CommandIdUsed { .. } => "CommandIdUsed",
         SaveError::Conflict(_) => "Conflict",
         SaveError::Unreachable(_) => "Unreachable",
+        SaveError::Busy(_) => "Busy",
     }
 }
 

@@ -408,6 +408,10 @@ fn settle(
         ))),
         Ok(Err(Unwritten::ReusedId)) => Err(ClubError::ReusedCmdId),
         Ok(Err(Unwritten::Unavailable)) => Err(ClubError::Unavailable),
+        Ok(Err(Unwritten::Busy(why))) => {
+            eprintln!("serve: {}: {why}", path.display());
+            Err(ClubError::Busy)
+        }
         Ok(Err(Unwritten::Failed(why))) => Err(ClubError::Campaign {
             file: path.display().to_string(),
             why,

@@ -258,6 +258,14 @@ pub enum ClubError {
     /// (`server/POSTGRES.md` §3). A client may send the same request again.
     #[error("the database is not reachable; retrying: nothing was changed, try again in a moment")]
     Unavailable,
+    /// PostgreSQL: the battle is held by another connection to the
+    /// database (a lock waited for longer than the committer waits:
+    /// `server/POSTGRES.md` §3, issue 31 review5 S1). Nothing was written;
+    /// the same request may be sent again in a moment.
+    #[error(
+        "the battle is busy: another connection to the club's database holds it; nothing was written: try again in a moment"
+    )]
+    Busy,
 }
 
 impl ClubError {

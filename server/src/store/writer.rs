@@ -66,6 +66,10 @@ pub enum Unwritten {
     /// connection lost): nothing of it was written, unless the commit's
     /// answer was what was lost (a resend with its command id settles it).
     Unavailable,
+    /// PostgreSQL: the battle was held by another connection for longer
+    /// than the committer waits for a lock (the saves' `Busy`; the words
+    /// go to the server's log): nothing of it was written.
+    Busy(String),
     /// Anything else, in words.
     Failed(String),
 }
@@ -76,6 +80,7 @@ impl Unwritten {
         match e {
             SaveError::Stale { why, .. } => Unwritten::Stale(why),
             SaveError::Unreachable(_) => Unwritten::Unavailable,
+            SaveError::Busy(why) => Unwritten::Busy(why),
             // The one insert into `club_commands` in a write is the
             // command's id; its key is (battle, seat, cmd_id). The saves
             // tell it by the constraint's code, on either backend.
