@@ -643,3 +643,81 @@ fn s1_the_committers_session_settings_are_in_its_connection_string_of_either_for
         assert_eq!(name, "xenolog committer", "from {base}");
     }
 }
+
+/// review5 S1, a stopped process: a session with the committer's settings
+/// that stops in the middle of its transaction, holding a battle, is
+/// ended by PostgreSQL (`idle_in_transaction_session_timeout`) and its
+/// lock let go; until then a commit of that battle is answered `Busy`,
+/// after it the same part lands. Waited for as a condition (60 s at
+/// most), never timed.
+#[test]
+fn s1_a_committer_session_stopped_mid_transaction_is_ended_by_postgres_and_its_lock_let_go() {
+    use xenolog_saves::db::Db;
+    let Some((mut s, url, schema, mut battles)) = campaign("s1_stopped", 1, 950) else {
+        return;
+    };
+    let stopped = Postgres::connect(&xenolog_saves::with_session(
+        &url,
+        "xenolog stopped",
+        xenolog_saves::COMMITTER_SETTINGS,
+    ))
+    .unwrap();
+    let pid: i64 = stopped.one("SELECT pg_backend_pid()::bigint", &[]).unwrap();
+    stopped
+        .execute_batch(&format!(
+            "BEGIN; SELECT id FROM {schema}.battles WHERE id = {} FOR UPDATE",
+            battles[0].0
+        ))
+        .unwrap();
+    // The process stops here: nothing more is sent on `stopped`.
+    let committer = Committer::connect(&url).unwrap();
+    let part = rounds(&mut battles, 1, "after");
+    let commit = || {
+        committer
+            .commit(&[Group {
+                schema: &schema,
+                batch: &part,
+                notify: None,
+            }])
+            .unwrap()
+    };
+    let watch = Postgres::connect(&url).unwrap();
+    let mut busy_seen = false;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let out = commit();
+        match &out[0][0] {
+            Ok(()) => break,
+            Err(SaveError::Busy(_)) => {
+                busy_seen = true;
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the stopped session still holds the battle after 60 s"
+        );
+    }
+    // Busy or not before (which depends on the machine's pace), the
+    // battle was let go only by the session's end.
+    let _ = busy_seen;
+    loop {
+        let left: i64 = watch
+            .one(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE pid = ?1",
+                &[&pid],
+            )
+            .unwrap();
+        if left == 0 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "PostgreSQL has not ended the stopped session in 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    drop(stopped);
+    as_decided(s.reopen(), &battles);
+}

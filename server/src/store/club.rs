@@ -238,6 +238,18 @@ impl Drop for Club {
     }
 }
 
+/// A campaign writer's connection string on PostgreSQL: named, and a
+/// transaction of its left idle (its process stopped mid-job, a network
+/// cut) ended by PostgreSQL after 10 s, its battles' locks let go, as the
+/// committer's are (`xenolog_saves::COMMITTER_SETTINGS`, review5 S1).
+fn writer_url(url: &str) -> String {
+    xenolog_saves::with_session(
+        url,
+        "xenolog campaign writer",
+        &[("idle_in_transaction_session_timeout", "10s")],
+    )
+}
+
 /// A campaign's failure as the club says it: the database out of reach
 /// is [`ClubError::Unavailable`] (nothing changed; try again), anything
 /// else the campaign's words.
@@ -495,7 +507,7 @@ impl Club {
     fn open_campaign(&self, path: &Path) -> Result<Campaign, xenolog_saves::SaveError> {
         match &self.pg {
             None => Campaign::open(path),
-            Some(url) => Campaign::open_postgres(url, &path.to_string_lossy()),
+            Some(url) => Campaign::open_postgres(&writer_url(url), &path.to_string_lossy()),
         }
     }
 
@@ -516,7 +528,10 @@ impl Club {
         let path = path.to_owned();
         match self.pg.clone() {
             None => Box::new(move || Campaign::open(&path)),
-            Some(url) => Box::new(move || Campaign::open_postgres(&url, &path.to_string_lossy())),
+            Some(url) => {
+                let url = writer_url(&url);
+                Box::new(move || Campaign::open_postgres(&url, &path.to_string_lossy()))
+            }
         }
     }
 

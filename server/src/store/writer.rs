@@ -103,27 +103,62 @@ struct Share {
 
 /// The process's one committer on PostgreSQL (module docs): a thread with
 /// a connection of its own that writes the appends of every campaign in
-/// one transaction.
+/// one transaction. A thread that has died (a panic outside the commit's
+/// `catch_unwind`), or that has not answered within [`COMMIT_WAIT`], is
+/// replaced by a new one at the next commit (review5 S1): the club keeps
+/// one `Arc<Committer>` for good.
 pub struct Committer {
-    shares: Option<mpsc::Sender<Share>>,
-    thread: Option<JoinHandle<()>>,
+    url: String,
     stats: Arc<Stats>,
+    thread: std::sync::Mutex<Thread>,
+    /// Threads started after the first.
+    restarts: AtomicU64,
 }
+
+/// The committer's current thread.
+struct Thread {
+    shares: mpsc::Sender<Share>,
+    handle: Option<JoinHandle<()>>,
+    /// Which thread this is (0 the first).
+    generation: u64,
+    /// It died or did not answer in time: replaced at the next commit.
+    replace: bool,
+}
+
+/// How long a campaign writer waits for the committer's answer before it
+/// answers its appends `Unavailable` (nothing written, unless the commit's
+/// answer is what was late: a resend with its command id settles it) and
+/// the committer's thread is replaced. Far beyond any commit's own
+/// bounds: each lock is waited for [`xenolog_saves::LOCK_WAIT`], each
+/// statement at most a minute; what is left is a connection whose server
+/// went silent (a network cut), which only TCP would notice, in hours.
+pub const COMMIT_WAIT: std::time::Duration = std::time::Duration::from_secs(120);
 
 impl Committer {
     /// Start the committer of the database at `url` (it connects on its
     /// first commit, and again after its connection is lost).
     pub fn start(url: String) -> std::io::Result<Committer> {
-        let (tx, rx) = mpsc::channel();
         let stats = Arc::new(Stats::default());
-        let counted = stats.clone();
-        let thread = std::thread::Builder::new()
+        let thread = Self::spawn(&url, &stats, 0)?;
+        Ok(Committer {
+            url,
+            stats,
+            thread: std::sync::Mutex::new(thread),
+            restarts: AtomicU64::new(0),
+        })
+    }
+
+    fn spawn(url: &str, stats: &Arc<Stats>, generation: u64) -> std::io::Result<Thread> {
+        let (tx, rx) = mpsc::channel();
+        let (url, counted) = (url.to_owned(), stats.clone());
+        let handle = std::thread::Builder::new()
             .name("committer".into())
             .spawn(move || commit_loop(&url, &rx, &counted))?;
-        Ok(Committer {
-            shares: Some(tx),
-            thread: Some(thread),
-            stats,
+        Ok(Thread {
+            shares: tx,
+            handle: Some(handle),
+            generation,
+            replace: false,
         })
     }
 
@@ -135,31 +170,108 @@ impl Committer {
         )
     }
 
+    /// Committer threads started after the first (one died, or was late).
+    #[cfg(test)]
+    pub fn restarts(&self) -> u64 {
+        self.restarts.load(Ordering::Relaxed)
+    }
+
+    /// The current thread's queue and generation; a thread that died or
+    /// was late replaced first (`None`: no thread could be started).
+    fn queue(&self) -> Option<(mpsc::Sender<Share>, u64)> {
+        let mut t = self.thread.lock().unwrap_or_else(|p| p.into_inner());
+        if t.replace || t.handle.as_ref().is_some_and(JoinHandle::is_finished) {
+            eprintln!("serve: the committer's thread had stopped or was late; starting a new one");
+            match Self::spawn(&self.url, &self.stats, t.generation + 1) {
+                // The old thread is let go, not waited for: a late one may
+                // be stuck on its connection; it ends once its queue is
+                // dropped and its commit returns.
+                Ok(new) => {
+                    *t = new;
+                    self.restarts.fetch_add(1, Ordering::Relaxed);
+                }
+                Err(e) => {
+                    eprintln!("serve: a new committer thread cannot start: {e}");
+                    return None;
+                }
+            }
+        }
+        Some((t.shares.clone(), t.generation))
+    }
+
+    /// The thread of `generation` is to be replaced at the next commit.
+    fn condemn(&self, generation: u64) {
+        let mut t = self.thread.lock().unwrap_or_else(|p| p.into_inner());
+        if t.generation == generation {
+            t.replace = true;
+        }
+    }
+
     /// Write `batch` of campaign `schema` with the next commit and wait
-    /// for each part's answer. A committer that stopped answers every part
-    /// `Unavailable`.
+    /// for each part's answer, [`COMMIT_WAIT`] at most. A committer that
+    /// stopped or is late answers every part `Unavailable`, and the next
+    /// commit goes to a new thread.
     fn commit(&self, schema: &str, batch: Vec<Decided>, notify: Option<&Notify>) -> Answers {
         let n = batch.len();
+        let unavailable = || (0..n).map(|_| Err(Unwritten::Unavailable)).collect();
         let (reply, answer) = mpsc::sync_channel(1);
-        let share = Share {
+        let mut share = Share {
             schema: schema.to_owned(),
             batch,
             notify: notify.cloned(),
             reply,
         };
-        let sent = self.shares.as_ref().map(|s| s.send(share).is_ok());
-        match (sent, answer.recv()) {
-            (Some(true), Ok(answers)) if answers.len() == n => answers,
-            _ => (0..n).map(|_| Err(Unwritten::Unavailable)).collect(),
+        // A queue found closed (its thread died): once more, on a new one.
+        let mut sent = None;
+        for _ in 0..2 {
+            let Some((queue, generation)) = self.queue() else {
+                return unavailable();
+            };
+            match queue.send(share) {
+                Ok(()) => {
+                    sent = Some(generation);
+                    break;
+                }
+                Err(mpsc::SendError(back)) => {
+                    share = back;
+                    self.condemn(generation);
+                }
+            }
+        }
+        let Some(generation) = sent else {
+            return unavailable();
+        };
+        match answer.recv_timeout(COMMIT_WAIT) {
+            Ok(answers) if answers.len() == n => answers,
+            Ok(_) => unavailable(),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                eprintln!(
+                    "serve: the committer has not answered in {} s; a new one takes the next commit",
+                    COMMIT_WAIT.as_secs()
+                );
+                self.condemn(generation);
+                unavailable()
+            }
+            // The thread died with this share: nothing of it was written
+            // unless the commit itself was what it died after.
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                self.condemn(generation);
+                unavailable()
+            }
         }
     }
 }
 
 impl Drop for Committer {
     fn drop(&mut self) {
-        self.shares.take();
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
+        let t = self.thread.get_mut().unwrap_or_else(|p| p.into_inner());
+        let (closed, _) = mpsc::channel();
+        drop(std::mem::replace(&mut t.shares, closed));
+        if let Some(h) = t.handle.take() {
+            // A thread that was late may be stuck: let go, not waited for.
+            if !t.replace {
+                let _ = h.join();
+            }
         }
     }
 }
@@ -169,6 +281,21 @@ impl Drop for Committer {
 fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
     let mut conn: Option<xenolog_saves::Committer> = None;
     while let Ok(first) = shares.recv() {
+        // Tests: a committer thread that dies (a panic outside the
+        // commit's `catch_unwind`), and one that answers without a
+        // database.
+        #[cfg(test)]
+        if first.schema == TEST_PANIC {
+            panic!("a test's committer thread dies");
+        }
+        #[cfg(test)]
+        if first.schema == TEST_ECHO {
+            stats.transactions.fetch_add(1, Ordering::Relaxed);
+            let _ = first
+                .reply
+                .send(first.batch.iter().map(|_| Ok(())).collect());
+            continue;
+        }
         let mut taken = vec![first];
         let mut parts = taken[0].batch.len();
         while parts < MAX_COMMIT {
@@ -274,6 +401,11 @@ fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
         let _ = c.close();
     }
 }
+
+#[cfg(test)]
+const TEST_PANIC: &str = "\u{0}panic";
+#[cfg(test)]
+const TEST_ECHO: &str = "\u{0}echo";
 
 /// At most about this many appends (every campaign's) share one commit.
 pub const MAX_COMMIT: usize = 1024;
@@ -616,5 +748,35 @@ fn flush(
             }
             true
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// review5 S1: a committer thread that died (a panic outside the
+    /// commit's `catch_unwind`, say an `eprintln!` on a broken stderr) is
+    /// replaced: the commit it died with is answered `Unavailable`, and the
+    /// next commit is taken by a new thread (counted by its transaction),
+    /// not answered `Unavailable` for good.
+    #[test]
+    fn s1_a_committer_thread_that_died_is_replaced_and_the_next_commit_is_taken() {
+        // No database: the test commits answer without one.
+        let c = Committer::start("host=/nonexistent".into()).unwrap();
+        let before = c.commit(TEST_ECHO, Vec::new(), None);
+        assert!(before.is_empty());
+        assert_eq!(c.stats().0, 1, "the first thread took a commit");
+        let died = c.commit(TEST_PANIC, Vec::new(), None);
+        assert!(died.is_empty());
+        for round in 0..3 {
+            let _ = c.commit(TEST_ECHO, Vec::new(), None);
+            assert_eq!(
+                c.stats().0,
+                2 + round,
+                "round {round}: a live thread took the commit after the panic"
+            );
+        }
+        assert_eq!(c.restarts(), 1, "one new thread, kept");
     }
 }
