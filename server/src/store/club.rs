@@ -413,10 +413,12 @@ fn settle(
             held.unsettled = false;
             Ok(played)
         }
-        // Refused by the file: told as what it is, not as the file's
-        // failure (review of session 16).
+        // Refused by the store: told as what it is, not as the store's
+        // failure (review of session 16); in words true of a file and of
+        // a database, and of a position moved without a new entry
+        // (review5 NIT 7).
         Ok(Err(Unwritten::Stale(why))) => Err(ClubError::Stale(format!(
-            "the campaign's file holds more of the battle than the server decided on ({why})"
+            "the battle as stored is not where the server decided the command ({why})"
         ))),
         Ok(Err(Unwritten::ReusedId)) => Err(ClubError::ReusedCmdId),
         Ok(Err(Unwritten::Unavailable)) => Err(ClubError::Unavailable),
@@ -3146,7 +3148,12 @@ mod tests {
         let stale = club.play(battle, Actor(1), Some(0), &hold, None);
         match &stale {
             Err(ClubError::Stale(words)) => {
-                assert!(words.contains("campaign's file holds more"), "{words}")
+                assert!(
+                    words.contains("the battle as stored is not where the server decided")
+                        && words.contains("decided after 1 entries, 2 stored")
+                        && !words.contains("file"),
+                    "{words}"
+                )
             }
             other => panic!("{other:?}"),
         }
