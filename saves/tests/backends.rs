@@ -1004,16 +1004,48 @@ fn named(url: &str, name: &str) -> String {
     }
 }
 
-/// End every backend of application `name`; how many there were.
+/// End every backend of application `name`, and wait until each is gone
+/// from `pg_stat_activity` (60 s at most: a condition, not a time); how
+/// many there were.
 fn terminate(url: &str, name: &str) -> i64 {
     let admin = Postgres::connect(url).unwrap();
-    admin
-        .one(
-            "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity \
-             WHERE application_name = ?1",
+    let pids: Vec<i64> = admin
+        .query(
+            "SELECT pid::bigint FROM pg_stat_activity WHERE application_name = ?1",
             &[&name],
         )
         .unwrap()
+        .into_iter()
+        .map(|r| match r[0] {
+            xenolog_saves::db::Value::Integer(p) => p,
+            ref other => panic!("{other:?}"),
+        })
+        .collect();
+    for pid in &pids {
+        let _: bool = admin
+            .one("SELECT pg_terminate_backend(?1::int)", &[pid])
+            .unwrap();
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    for pid in &pids {
+        loop {
+            let left: i64 = admin
+                .one(
+                    "SELECT COUNT(*) FROM pg_stat_activity WHERE pid = ?1",
+                    &[pid],
+                )
+                .unwrap();
+            if left == 0 {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "backend {pid} of {name} still there 60 s after it was ended"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+    pids.len() as i64
 }
 
 /// A campaign whose connection is lost (its backend terminated, as when the
