@@ -1038,6 +1038,13 @@ fn fail(e: postgres::Error) -> DbError {
             Some(Code::Lost)
         }
         _ if e.is_closed() => Some(Code::Lost),
+        // The socket failed under the client (the server's end reset it:
+        // a backend that was ended before the statement was sent answers
+        // "Connection reset by peer", its goodbye discarded with the
+        // reset): lost as well.
+        _ if std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>()) => {
+            Some(Code::Lost)
+        }
         _ => None,
     };
     DbError {
