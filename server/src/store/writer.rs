@@ -113,6 +113,9 @@ pub struct Committer {
     thread: std::sync::Mutex<Thread>,
     /// Threads started after the first.
     restarts: AtomicU64,
+    /// Shares handed to a thread so far (tests: what is queued).
+    #[cfg(test)]
+    sent: AtomicU64,
 }
 
 /// The committer's current thread.
@@ -145,6 +148,8 @@ impl Committer {
             stats,
             thread: std::sync::Mutex::new(thread),
             restarts: AtomicU64::new(0),
+            #[cfg(test)]
+            sent: AtomicU64::new(0),
         })
     }
 
@@ -229,6 +234,8 @@ impl Committer {
             };
             match queue.send(share) {
                 Ok(()) => {
+                    #[cfg(test)]
+                    self.sent.fetch_add(1, Ordering::Relaxed);
                     sent = Some(generation);
                     break;
                 }
@@ -288,6 +295,23 @@ fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
         if first.schema == TEST_PANIC {
             panic!("a test's committer thread dies");
         }
+        // Tests: a gate that holds the thread until the test opens it, so
+        // that shares queue behind it; then the next share is taken as
+        // the first.
+        #[cfg(test)]
+        let first = if first.schema == TEST_GATE {
+            let gate = GATE.lock().unwrap_or_else(|p| p.into_inner()).take();
+            if let Some(gate) = gate {
+                let _ = gate.recv();
+            }
+            let _ = first.reply.send(Vec::new());
+            match shares.recv() {
+                Ok(s) => s,
+                Err(_) => break,
+            }
+        } else {
+            first
+        };
         #[cfg(test)]
         if first.schema == TEST_ECHO {
             stats.transactions.fetch_add(1, Ordering::Relaxed);
@@ -406,6 +430,10 @@ fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
 const TEST_PANIC: &str = "\u{0}panic";
 #[cfg(test)]
 const TEST_ECHO: &str = "\u{0}echo";
+#[cfg(test)]
+const TEST_GATE: &str = "\u{0}gate";
+#[cfg(test)]
+static GATE: std::sync::Mutex<Option<mpsc::Receiver<()>>> = std::sync::Mutex::new(None);
 
 /// At most about this many appends (every campaign's) share one commit.
 pub const MAX_COMMIT: usize = 1024;
@@ -778,5 +806,61 @@ mod tests {
             );
         }
         assert_eq!(c.restarts(), 1, "one new thread, kept");
+    }
+
+    /// Wait until `c` has handed `n` shares to its thread (60 s at most: a
+    /// condition, not a time).
+    fn until_sent(c: &Committer, n: u64) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while c.sent.load(Ordering::Relaxed) < n {
+            assert!(std::time::Instant::now() < deadline, "{n} shares not sent");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    /// review5 NIT 10: the one committer groups campaigns. Three campaigns'
+    /// appends queued while the committer is busy (held at a gate, not
+    /// timed) are written in **one** transaction. Needs the test cluster
+    /// (the committer connects; the batches are empty, so nothing is
+    /// written).
+    #[test]
+    fn nit10_appends_of_three_campaigns_queued_behind_a_commit_share_one_transaction() {
+        let url = match std::env::var("XENOLOG_TEST_PG") {
+            Ok(u) if !u.trim().is_empty() => u,
+            _ => {
+                assert!(
+                    std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
+                    "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not"
+                );
+                return;
+            }
+        };
+        let c = Arc::new(Committer::start(url).unwrap());
+        let (open, gate) = mpsc::channel();
+        *GATE.lock().unwrap() = Some(gate);
+        let held = {
+            let c = c.clone();
+            std::thread::spawn(move || c.commit(TEST_GATE, Vec::new(), None))
+        };
+        until_sent(&c, 1);
+        let waiting: Vec<_> = ["campaign_1", "campaign_2", "campaign_3"]
+            .into_iter()
+            .map(|schema| {
+                let c = c.clone();
+                std::thread::spawn(move || c.commit(schema, Vec::new(), None))
+            })
+            .collect();
+        until_sent(&c, 4);
+        assert_eq!(c.stats().0, 0, "nothing committed while the gate holds");
+        open.send(()).unwrap();
+        held.join().unwrap();
+        for w in waiting {
+            assert!(w.join().unwrap().is_empty());
+        }
+        assert_eq!(
+            c.stats().0,
+            1,
+            "three campaigns' queued appends, one transaction"
+        );
     }
 }
