@@ -228,6 +228,9 @@ pub(crate) fn write_groups(
     Ok(write_groups_busy(db, groups, qualify, &quick)?.0)
 }
 
+/// Each part's outcome, group by group.
+type Outcomes = Vec<Vec<Result<(), SaveError>>>;
+
 /// [`write_groups`], and which groups were left out busy: a group whose
 /// lock was not granted within the session's `lock_timeout` (`55P03`;
 /// the committer's [`LOCK_WAIT`]) is left out, each of its parts answered
@@ -240,9 +243,9 @@ fn write_groups_busy(
     groups: &[Group<'_>],
     qualify: bool,
     nowait: &[bool],
-) -> Result<(Vec<Vec<Result<(), SaveError>>>, Vec<bool>), SaveError> {
+) -> Result<(Outcomes, Vec<bool>), SaveError> {
     let mut busy: Vec<Option<String>> = groups.iter().map(|_| None).collect();
-    let answered = |mut out: Vec<Vec<Result<(), SaveError>>>, busy: Vec<Option<String>>| {
+    let answered = |mut out: Outcomes, busy: Vec<Option<String>>| {
         for (i, why) in busy.iter().enumerate() {
             if let Some(why) = why {
                 out[i] = groups[i]
