@@ -23,11 +23,14 @@
 //! Runs when `XENOLOG_TEST_PG` names a cluster (`XENOLOG_REQUIRE_PG`: a
 //! missing one fails); a database of its own, dropped after.
 
+#[path = "club_pg_write_stored/mod.rs"]
+mod club_pg_write_stored;
 mod common;
 
 use std::sync::{Arc, mpsc};
 
-use common::{PgDb, off_runtime, organiser, server_on_db, test_pg, two_seats};
+use club_pg_write_stored::stored;
+use common::{PgDb, organiser, server_on_db, test_pg, two_seats};
 use serde_json::{Value, json};
 use xenolog_server::Tuning;
 
@@ -85,33 +88,6 @@ fn entries(ok: &Value) -> Vec<u64> {
         .iter()
         .map(|e| e.as_u64().unwrap())
         .collect()
-}
-
-/// The entries campaign `n` stores on its one battle's live line, and its
-/// command ids.
-fn stored(url: &str, n: i64) -> (Vec<u64>, Vec<String>) {
-    use xenolog_saves::db::DbExt;
-    use xenolog_saves::db::pg::{Postgres, use_schema};
-    let url = url.to_owned();
-    off_runtime(move || {
-        let schema = format!("campaign_{n}");
-        let c = xenolog_saves::Campaign::open_postgres_read_only(&url, &schema).unwrap();
-        let id = c.battles().unwrap()[0].id;
-        let b = c.load_battle(id).unwrap();
-        assert!(c.verify_battle(id).unwrap().problem.is_none());
-        let db = Postgres::connect(&url).unwrap();
-        use_schema(&db, &schema).unwrap();
-        let ids = db
-            .query("SELECT cmd_id FROM club_commands ORDER BY cmd_id", &[])
-            .unwrap()
-            .into_iter()
-            .map(|r| match &r[0] {
-                xenolog_saves::db::Value::Text(a) => a.clone(),
-                other => panic!("{other:?}"),
-            })
-            .collect();
-        (b.path_to(b.cursor()), ids)
-    })
 }
 
 /// The whole scenario, with campaign 1 held as `how` says.
@@ -180,16 +156,19 @@ async fn a_held_campaign_stops_only_itself(how: &str) {
 
     drop(org);
     s.running.stop().await.unwrap();
-    let (line1, ids1) = stored(&db.url, c1);
+    let ids = |ids: Vec<(String, String)>| ids.into_iter().map(|(id, _)| id).collect::<Vec<_>>();
+    let (line1, ids1, verified1) = stored(&db.url, c1);
     let mut want1 = first1.clone();
     want1.extend(&again);
+    assert!(verified1);
     assert_eq!(line1, want1, "campaign 1: nothing of the busy answer");
-    assert_eq!(ids1, vec!["held-1".to_owned(), "warm-1".to_owned()]);
-    let (line2, ids2) = stored(&db.url, c2);
+    assert_eq!(ids(ids1), vec!["held-1".to_owned(), "warm-1".to_owned()]);
+    let (line2, ids2, verified2) = stored(&db.url, c2);
     let mut want2 = first2.clone();
     want2.extend(&made2);
+    assert!(verified2);
     assert_eq!(line2, want2);
-    assert_eq!(ids2, vec!["free-2".to_owned(), "warm-2".to_owned()]);
+    assert_eq!(ids(ids2), vec!["free-2".to_owned(), "warm-2".to_owned()]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
