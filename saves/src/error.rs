@@ -129,7 +129,9 @@ impl From<DbError> for SaveError {
         match e.code {
             Some(Code::Unique | Code::Serialization) => SaveError::Conflict(e.to_string()),
             Some(Code::Lost) => SaveError::Unreachable(e.to_string()),
-            Some(Code::Busy) if e.dialect() == Dialect::Postgres => SaveError::Busy(sql_words(&e)),
+            Some(Code::Busy) if e.dialect() == Dialect::Postgres => SaveError::Busy(
+                "another connection to the database holds a lock it needs right now".into(),
+            ),
             _ => SaveError::Sql(sql_words(&e)),
         }
     }

@@ -253,7 +253,7 @@ fn write_groups_busy(
                     .iter()
                     .map(|d| {
                         Err(SaveError::Busy(format!(
-                            "battle {} is busy: another connection to the database holds it ({why})",
+                            "battle {} is busy: {why}",
                             d.battle
                         )))
                     })

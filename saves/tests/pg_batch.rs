@@ -590,13 +590,16 @@ fn s1_the_committer_leaves_out_a_campaign_whose_battle_is_held_and_commits_the_o
         let out = commit(&p1, &p2);
         assert!(out[1].iter().all(Result::is_ok), "round {round}: {out:?}");
         assert_eq!(out[0].len(), p1.len());
-        for r in &out[0] {
+        for (r, d) in out[0].iter().zip(&p1) {
             match r {
                 Err(e @ SaveError::Busy(_)) => {
-                    let words = e.to_string();
-                    assert!(
-                        words.contains("busy") && words.contains("nothing of this was written"),
-                        "{words}"
+                    assert_eq!(
+                        e.to_string(),
+                        format!(
+                            "battle {} is busy: another connection to the database holds a lock \
+                             it needs right now: nothing of this was written; try again in a moment",
+                            d.battle()
+                        )
                     );
                 }
                 other => panic!("round {round}: the held campaign's part: {other:?}"),
