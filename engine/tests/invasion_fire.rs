@@ -940,6 +940,46 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_no_move_r
     }
 }
 
+/// The Sniper at (10,10); the Advanced Team (three figures, 9"-11.2") at
+/// y 20 stands between it and the Auton Patrol at (10,40); the card is a
+/// Triple.
+fn friend_in_the_way() -> (InvasionState, GroupId, GroupId, GroupId) {
+    let mut s = battle(false, false, true);
+    let [f3, r1, a3] = placed(&mut s, "f3 at 10,10; r1 at 9,20; a3 at 10,40");
+    (s, f3, r1, a3)
+}
+
+/// "In order for a model to 'sight a target' certain criteria must be met
+/// at the beginning of the active player's turn ... Its target must be in
+/// Line of Sight": the line is traced as the table stood when the card
+/// began, so a friend that moves out of the way on the card reveals nothing
+/// to a group it screened, whether that group moved first or not. The next
+/// card finds the line clear, and the shot is taken.
+#[test]
+fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_friend_moving_out_of_the_way_reveals_nothing()
+ {
+    for sniper_moves_first in [true, false] {
+        let (mut s, f3, r1, a3) = friend_in_the_way();
+        let e = refused(&mut s, 0, &shoot(&[f3], a3), &[1]);
+        assert_refusal_says(&e, "line of sight is blocked");
+        if sniper_moves_first {
+            play(&mut s, 0, &mv(f3, 11.0, 10.0), &[]);
+        }
+        play(&mut s, 0, &mv(r1, 17.0, 20.0), &[]);
+        let e = refused(&mut s, 0, &shoot(&[f3], a3), &[1]);
+        assert!(
+            refusal(&e).starts_with("[Sighting a Target]")
+                && refusal(&e).contains("has not sighted"),
+            "{}",
+            refusal(&e)
+        );
+        // The next card of the faction finds the line clear.
+        play(&mut s, 0, r#""end_card""#, &[]);
+        card(&mut s, 0, CardKind::Single);
+        play(&mut s, 0, &shoot(&[f3], a3), &[1]);
+    }
+}
+
 #[test]
 fn sighting_a_target_a_leader_within_10_inches_who_sees_it_points_it_out() {
     let (mut s, f2, _) = screened(true);

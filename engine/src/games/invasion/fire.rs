@@ -214,7 +214,7 @@ pub fn shot_modifiers(
 fn leader_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId> {
     let seat = s.group(g).seat;
     let mine = start_points(s, g);
-    let theirs = s.group(target).points();
+    let theirs = start_points(s, target);
     (0..s.groups.len() as GroupId).find(|&l| {
         let group = s.group(l);
         if group.seat != seat || !group.on_table() {
@@ -228,7 +228,7 @@ fn leader_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId
                 return false;
             };
             let near = mine.iter().any(|p| p.distance(at) <= LEADER_RANGE);
-            let others = super::actions::blockers(s, l, target);
+            let others = blockers_at_start(s, l, target);
             let sees_target = table::line_of_sight(&s.scenario, &[at], &theirs, &others)
                 .clear
                 .is_some();
@@ -256,20 +256,30 @@ pub fn start_points(s: &InvasionState, g: GroupId) -> Vec<Point> {
     s.group(g).alive().filter_map(|m| start_of(s, m)).collect()
 }
 
-/// The group moved on this card: it sights from where the card found it.
-fn moved_this_card(s: &InvasionState, g: GroupId) -> bool {
-    s.group(g)
-        .alive()
-        .any(|m| s.card_start.iter().any(|(id, _)| *id == m.id))
+/// The groups that may block a line of sight to `target`, each where its
+/// living figures stood when the current card began.
+fn blockers_at_start(
+    s: &InvasionState,
+    from: GroupId,
+    target: GroupId,
+) -> Vec<(usize, Vec<Point>)> {
+    let mut others = super::actions::blockers(s, from, target);
+    for (o, points) in &mut others {
+        *points = start_points(s, *o as GroupId);
+    }
+    others.retain(|(_, points)| !points.is_empty());
+    others
 }
 
-/// The group saw `target` from where it stood when the card began.
+/// The group saw `target` when the card began: its figures, the target's
+/// and every group that may stand between them where they stood then (a
+/// friend that moves out of the way on the card reveals nothing).
 fn seen_at_start(s: &InvasionState, g: GroupId, target: GroupId) -> bool {
-    let others = super::actions::blockers(s, g, target);
+    let others = blockers_at_start(s, g, target);
     table::line_of_sight(
         &s.scenario,
         &start_points(s, g),
-        &s.group(target).points(),
+        &start_points(s, target),
         &others,
     )
     .clear
@@ -312,11 +322,13 @@ pub fn check_sighted(
     for &g in shooters {
         let mut seen = !unseen.contains(&g) && (declare.sight != Some(false));
         // "In order for a model to 'sight a target' certain criteria must
-        // be met at the beginning of the active player's turn": a group that
-        // moved on this card ("models making a MOVE round the side of a
-        // house before FIREing at a target which they could not have known
-        // was there") sights only what it saw from where the card found it.
-        if seen && !s.real_table && declare.sight.is_none() && moved_this_card(s, g) {
+        // be met at the beginning of the active player's turn": once a
+        // figure has moved on this card ("models making a MOVE round the
+        // side of a house before FIREing at a target which they could not
+        // have known was there", or a friend stepping out of the way), a
+        // group sights only what it saw as the table stood when the card
+        // began.
+        if seen && !s.real_table && declare.sight.is_none() && !s.card_start.is_empty() {
             seen = seen_at_start(s, g, target);
         }
         if sighted_by(s, g, target, seen).is_none() {
