@@ -406,6 +406,34 @@ fn spugs_uncontrolled_mites_can_only_charge_towards_the_nearest_enemy() {
     play(&mut s, 0, &mv(m, 20.0, 12.0), &[]);
 }
 
+/// The Spugs with Sighting a Target on (or off): the Mite Swarm One below
+/// the house (31-33.2, 27), U.N.I.T.'s Section A above it (31-34.3, 38),
+/// the house between them; the Brood One (its Controller first) is placed
+/// by each test.
+fn mites_behind_the_house(sighting: bool) -> (InvasionState, GroupId, GroupId) {
+    let on: &[&str] = if sighting { &["sighting"] } else { &[] };
+    let mut s = given_on_ground(&["spugs", "unit"], &[], on);
+    let [m, sec] = placed(&mut s, "m1 at 31,27; s1 at 31,38");
+    (s, m, sec)
+}
+
+/// "If the controller is killed the mites can do nothing except charge
+/// towards the nearest enemy (regardless of LOS) and attempt to melee
+/// them": with Sighting a Target on, the uncontrolled Mites reach the
+/// section they cannot see round the house and lock with it; no sighting
+/// is asked of them.
+#[test]
+fn spugs_uncontrolled_mites_charge_regardless_of_los_even_with_sighting_a_target() {
+    let (mut s, m, sec) = mites_behind_the_house(true);
+    let ctl = gid(&s, "sq1");
+    s.groups[ctl as usize].models[0].alive = false;
+    assert!(s.mites_uncontrolled(0));
+    card(&mut s, 0, CardKind::Double);
+    let p = play(&mut s, 0, &mv(m, 31.0, 37.0), &[]);
+    assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+    assert_eq!(s.group(m).locked, s.group(sec).locked);
+}
+
 /// The Controller `ctl` detonates the Mite named `mite`.
 fn detonate(ctl: GroupId, mite: &str) -> String {
     format!(r#"{{"detonate":{{"group":{ctl},"mite":"{mite}"}}}}"#)

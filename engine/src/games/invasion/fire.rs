@@ -383,6 +383,12 @@ pub fn check_assault(
     if !s.advanced.on(Module::Sighting) || declared || s.real_table {
         return Ok(());
     }
+    // "If the controller is killed the mites can do nothing except charge
+    // towards the nearest enemy (regardless of LOS) and attempt to melee
+    // them": no sighting is asked of uncontrolled Mites.
+    if s.is_mites(g) && s.mites_uncontrolled(s.group(g).seat) {
+        return Ok(());
+    }
     // Sighted from where the group stood when the card began ("models
     // rushing round walls to ASSAULT targets they could not see").
     for &c in contacts {
