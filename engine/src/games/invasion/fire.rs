@@ -241,6 +241,32 @@ fn leader_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId
     })
 }
 
+/// "A Controller can direct the mites to a target he can see without having
+/// to see their path to it so the mites can be sent on flanking moves": a
+/// Mites group's target is sighted when a living Controller of its faction
+/// (in any of its groups, at any range) saw it when the card began.
+fn controller_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId> {
+    if !s.is_mites(g) {
+        return None;
+    }
+    let seat = s.group(g).seat;
+    let theirs = start_points(s, target);
+    (0..s.groups.len() as GroupId).find(|&l| {
+        let group = s.group(l);
+        group.seat == seat
+            && group.on_table()
+            && group.alive().any(|m| {
+                let controller = s.model_type(seat, &m.kind).is_some_and(|t| t.controller);
+                start_of(s, m).filter(|_| controller).is_some_and(|at| {
+                    let others = blockers_at_start(s, l, target);
+                    table::line_of_sight(&s.scenario, &[at], &theirs, &others)
+                        .clear
+                        .is_some()
+                })
+            })
+    })
+}
+
 /// Where a figure stood when the current card began ("certain criteria
 /// must be met at the beginning of the active player's turn").
 fn start_of(s: &InvasionState, m: &super::state::Model) -> Option<Point> {
@@ -302,6 +328,14 @@ pub fn sighted_by(s: &InvasionState, g: GroupId, target: GroupId, seen: bool) ->
     {
         return Some(format!("pointed out by the leader of {}", group_name(s, l)));
     }
+    if !s.real_table
+        && let Some(l) = controller_sees(s, g, target)
+    {
+        return Some(format!(
+            "directed by the Controller in {}",
+            group_name(s, l)
+        ));
+    }
     None
 }
 
@@ -343,9 +377,14 @@ fn not_sighted(s: &InvasionState, g: GroupId, target: GroupId) -> RuleError {
         "Sighting a Target",
         format!(
             "{} has not sighted {}: it needs it in sight, a leader within 10\" who sees it, \
-             an observer's relayed information, or a perception test (perceive)",
+             {}an observer's relayed information, or a perception test (perceive)",
             group_name(s, g),
-            group_name(s, target)
+            group_name(s, target),
+            if s.is_mites(g) {
+                "its Controller seeing it, "
+            } else {
+                ""
+            }
         ),
     )
 }
