@@ -11,6 +11,7 @@ mod when;
 
 use support::*;
 use when::*;
+use xenolog_engine::games::invasion::advanced::Module;
 use xenolog_engine::games::invasion::fire::SuppressResult;
 use xenolog_engine::games::invasion::state::{CardKind, GroupId, Place};
 use xenolog_engine::games::invasion::{
@@ -977,6 +978,32 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_friend_
         play(&mut s, 0, r#""end_card""#, &[]);
         card(&mut s, 0, CardKind::Single);
         play(&mut s, 0, &shoot(&[f3], a3), &[1]);
+    }
+}
+
+/// "BUILDINGS AND LOS ... At any other time models in buildings will be
+/// outside LOS, and cannot be sighted" with Sighting a Target ("hiding
+/// targets need to be sighted before any offensive action"): the Pair,
+/// which sees the house from the south, may not assault the Auton Squad
+/// inside it by its wall, away from its windows; without the Buildings
+/// module the squad is seen in the house and the assault is made.
+#[test]
+fn buildings_and_los_a_group_inside_away_from_the_windows_cannot_be_sighted_for_an_assault() {
+    for buildings in [true, false] {
+        let mut s = battle(false, false, true);
+        if buildings {
+            s.advanced.modules.push(Module::Buildings);
+        }
+        let [f2, a1] = placed(&mut s, "f2 at 31,22; a1 at 31,30.6");
+        let charge = mv(f2, 31.0, 29.6);
+        if buildings {
+            let e = refused(&mut s, 0, &charge, &[]);
+            assert_refusal_says(&e, "cannot be seen or sighted");
+        } else {
+            let p = play(&mut s, 0, &charge, &[]);
+            assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+            assert_eq!(s.group(f2).locked, s.group(a1).locked);
+        }
     }
 }
 

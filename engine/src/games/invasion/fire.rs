@@ -114,6 +114,18 @@ pub fn check_windows(s: &InvasionState, target: GroupId) -> Result<(), RuleError
     Ok(())
 }
 
+/// Whether group `g`, its figures at `from`, sees `target` where it stands:
+/// a clear line past every other group in between, and the target not
+/// inside a building away from its windows ("Buildings and LOS": "At any
+/// other time models in buildings will be outside LOS").
+pub fn sees_from(s: &InvasionState, g: GroupId, from: &[Point], target: GroupId) -> bool {
+    let others = super::actions::blockers(s, g, target);
+    !hidden_in_building(s, target)
+        && table::line_of_sight(&s.scenario, from, &s.group(target).points(), &others)
+            .clear
+            .is_some()
+}
+
 /// Primitive Weapons: the shooting dice of `g`'s living figures with
 /// primitive weapons, when the module is on and `target` has a living
 /// armoured figure (the text's list of whom they cannot harm is lost: the
@@ -429,8 +441,10 @@ pub fn check_assault(
         return Ok(());
     }
     // Sighted from where the group stood when the card began ("models
-    // rushing round walls to ASSAULT targets they could not see").
+    // rushing round walls to ASSAULT targets they could not see"); a group
+    // inside a building away from its windows "cannot be sighted".
     for &c in contacts {
+        check_windows(s, c)?;
         let seen = seen_at_start(s, g, c);
         if sighted_by(s, g, c, seen).is_none() {
             return Err(not_sighted(s, g, c));
