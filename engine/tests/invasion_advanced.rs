@@ -74,6 +74,17 @@ fn next_card(s: &mut InvasionState, seat: u8, kind: CardKind) {
     card(s, seat, kind);
 }
 
+/// The target of the shot among what was played.
+fn shot_target(p: &Played) -> GroupId {
+    p.events
+        .iter()
+        .find_map(|e| match e {
+            E::Shot { target, .. } => Some(*target),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("a shot: {:#?}", p.words))
+}
+
 /// Remove a group from the table (killed outright).
 fn gone(s: &mut InvasionState, g: GroupId) {
     let n = s.groups[g as usize].models.len();
@@ -235,15 +246,12 @@ fn stupidity_kill_everybody_fires_at_the_nearest_group_friend_or_foe() {
     assert_eq!(order(&s, o1), Some(Order::KillEverybody));
     // Three Ogrons at 2D6 each: all ones, no kill.
     let p = step(&mut s, &[1, 1, 1, 1, 1, 1]);
-    let shot = p
-        .events
-        .iter()
-        .find_map(|e| match e {
-            E::Shot { target, .. } => Some(*target),
-            _ => None,
-        })
-        .expect("a shot");
-    assert_eq!(shot, o2, "its own rearguard, the nearest: {:#?}", p.words);
+    assert_eq!(
+        shot_target(&p),
+        o2,
+        "its own rearguard, the nearest: {:#?}",
+        p.words
+    );
     // It costs none of the card's actions: the rearguard may still act.
     assert_eq!(s.actions_left(), 1);
     assert!(s.may_act(o2) && !s.may_act(o1));
@@ -1009,15 +1017,7 @@ fn buildings_and_los_kill_everybody_fires_at_the_closest_group_it_can_see_not_on
     let p = step(&mut s, &[2, 2, 5]);
     p.assert_says("KILL...EVERYBODY");
     let p = step(&mut s, &[1, 1, 1, 1, 1, 1]);
-    let shot = p
-        .events
-        .iter()
-        .find_map(|e| match e {
-            E::Shot { target, .. } => Some(*target),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("a shot: {:#?}", p.words));
-    assert_eq!(shot, s1, "{:#?}", p.words);
+    assert_eq!(shot_target(&p), s1, "{:#?}", p.words);
 }
 
 #[test]

@@ -880,6 +880,15 @@ fn observers_comm_links_relay_directly_to_each_other() {
 
 // --- Sighting a Target ---------------------------------------------------------
 
+/// Then: refused by Sighting a Target, the target not sighted.
+fn assert_not_sighted(e: &xenolog_engine::RuleError) {
+    assert!(
+        refusal(e).starts_with("[Sighting a Target]") && refusal(e).contains("has not sighted"),
+        "{}",
+        refusal(e)
+    );
+}
+
 /// The Pair at (10,10), a Sniper between it and the Auton Squad at
 /// (10.5,16): the Pair cannot see the Autons.
 fn screened(sighting: bool) -> (InvasionState, GroupId, GroupId) {
@@ -893,12 +902,7 @@ fn screened(sighting: bool) -> (InvasionState, GroupId, GroupId) {
 #[test]
 fn sighting_a_target_models_may_not_rush_round_to_assault_targets_they_could_not_see() {
     let (mut s, f2, a1) = screened(true);
-    let e = refused(&mut s, 0, &move_to(f2, 1050, 1500), &[]);
-    assert!(
-        refusal(&e).starts_with("[Sighting a Target]") && refusal(&e).contains("has not sighted"),
-        "{}",
-        refusal(&e)
-    );
+    assert_not_sighted(&refused(&mut s, 0, &move_to(f2, 1050, 1500), &[]));
     // Without the module the same assault is made.
     let (mut s, f2, _) = screened(false);
     let p = play(&mut s, 0, &move_to(f2, 1050, 1500), &[]);
@@ -924,13 +928,7 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_no_move_r
         assert_refusal_says(&e, "line of sight is blocked");
         play(&mut s, 0, &mv(f2, 39.0, 38.0), &[]);
         if sighting {
-            let e = refused(&mut s, 0, &shoot, &[1, 1]);
-            assert!(
-                refusal(&e).starts_with("[Sighting a Target]")
-                    && refusal(&e).contains("has not sighted"),
-                "{}",
-                refusal(&e)
-            );
+            assert_not_sighted(&refused(&mut s, 0, &shoot, &[1, 1]));
             // The next card of the faction finds it in sight: it may fire.
             play(&mut s, 0, r#""end_card""#, &[]);
             card(&mut s, 0, CardKind::Single);
@@ -967,13 +965,7 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_friend_
             play(&mut s, 0, &mv(f3, 11.0, 10.0), &[]);
         }
         play(&mut s, 0, &mv(r1, 17.0, 20.0), &[]);
-        let e = refused(&mut s, 0, &shoot(&[f3], a3), &[1]);
-        assert!(
-            refusal(&e).starts_with("[Sighting a Target]")
-                && refusal(&e).contains("has not sighted"),
-            "{}",
-            refusal(&e)
-        );
+        assert_not_sighted(&refused(&mut s, 0, &shoot(&[f3], a3), &[1]));
         // The next card of the faction finds the line clear.
         play(&mut s, 0, r#""end_card""#, &[]);
         card(&mut s, 0, CardKind::Single);
