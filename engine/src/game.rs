@@ -445,8 +445,9 @@ mod tests {
     /// the one the session would otherwise build: the state before with
     /// every event applied in order. Checked at every state of bot-played
     /// battles of every game (each of Dimension X's scenarios, all with a
-    /// Monolith whose switches are logged after the event that caused them),
-    /// for the command the bot gives and for one it may not give (the same
+    /// Monolith whose switches are logged after the event that caused them;
+    /// Alien with the Queen killed by tasks; Night of the Saucers' two
+    /// variants), for the command the bot gives and for one it may not give (the same
     /// refusal both ways).
     #[test]
     fn decide_and_apply_hands_back_the_events_of_decide_and_the_state_they_make() {
@@ -496,7 +497,24 @@ mod tests {
             }
         }
         check::<alien::Alien>(Default::default(), 1..4, 600);
+        // The Queen killed by option 2 (a number of tasks): where a bot game
+        // gets there, `QueenDied` is pushed after the `TaskDone` that makes
+        // the count.
+        let tasks = alien::AlienConfig {
+            queen: 2,
+            tasks: 2,
+            ..Default::default()
+        };
+        check::<alien::Alien>(tasks, 1..3, 600);
         check::<saucers::Saucers>(Default::default(), 1..4, 400);
+        // Great Grey Hunter (scored) and Gang Warfare (competitive).
+        for variant in [1, 2] {
+            let config = saucers::SaucersConfig {
+                variant,
+                ..Default::default()
+            };
+            check::<saucers::Saucers>(config, 1..3, 300);
+        }
         check::<invasion::Invasion>(Default::default(), 1..3, 200);
         for scenario in ["alpha", "beta", "campaign"] {
             let config = dimx::DimxConfig {

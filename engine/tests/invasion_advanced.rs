@@ -74,6 +74,17 @@ fn next_card(s: &mut InvasionState, seat: u8, kind: CardKind) {
     card(s, seat, kind);
 }
 
+/// The target of the shot among what was played.
+fn shot_target(p: &Played) -> GroupId {
+    p.events
+        .iter()
+        .find_map(|e| match e {
+            E::Shot { target, .. } => Some(*target),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("a shot: {:#?}", p.words))
+}
+
 /// Remove a group from the table (killed outright).
 fn gone(s: &mut InvasionState, g: GroupId) {
     let n = s.groups[g as usize].models.len();
@@ -235,15 +246,12 @@ fn stupidity_kill_everybody_fires_at_the_nearest_group_friend_or_foe() {
     assert_eq!(order(&s, o1), Some(Order::KillEverybody));
     // Three Ogrons at 2D6 each: all ones, no kill.
     let p = step(&mut s, &[1, 1, 1, 1, 1, 1]);
-    let shot = p
-        .events
-        .iter()
-        .find_map(|e| match e {
-            E::Shot { target, .. } => Some(*target),
-            _ => None,
-        })
-        .expect("a shot");
-    assert_eq!(shot, o2, "its own rearguard, the nearest: {:#?}", p.words);
+    assert_eq!(
+        shot_target(&p),
+        o2,
+        "its own rearguard, the nearest: {:#?}",
+        p.words
+    );
     // It costs none of the card's actions: the rearguard may still act.
     assert_eq!(s.actions_left(), 1);
     assert!(s.may_act(o2) && !s.may_act(o1));
@@ -919,6 +927,97 @@ fn buildings_and_los_models_inside_can_only_be_targeted_at_windows_or_doorways()
     place(&mut s, d1, 31.0, 20.0);
     card(&mut s, 1, CardKind::Single);
     play(&mut s, 1, &at_s1, &[1; 18]);
+}
+
+/// Only `keep` of the battle's groups left on the table.
+fn only(s: &mut InvasionState, keep: &[GroupId]) {
+    for g in 0..s.groups.len() as GroupId {
+        if !keep.contains(&g) {
+            gone(s, g);
+        }
+    }
+}
+
+/// "BUILDINGS AND LOS ... At any other time models in buildings will be
+/// outside LOS, and cannot be sighted", with Fear's "Causes Fear in Humans,
+/// line of sight required": a Dalek patrol inside the house, away from its
+/// windows and doors, causes no fear in the section outside (no test is
+/// due); at the windows (it has fired) it does; without the module the
+/// basic rules hold and the Daleks are seen in the house.
+#[test]
+fn buildings_and_los_a_dalek_inside_away_from_the_windows_causes_no_fear_that_needs_line_of_sight()
+{
+    for buildings in [true, false] {
+        let mut s = beasts_with(
+            &["unit", "daleks"],
+            InvasionConfig {
+                buildings,
+                fear: true,
+                assumed_profiles: true,
+                ..InvasionConfig::default()
+            },
+        );
+        let [s1, d1] = placed(&mut s, "s1 at 31,40; d1 at 31,33");
+        only(&mut s, &[s1, d1]);
+        card(&mut s, 0, CardKind::Single);
+        assert_eq!(
+            Invasion::automatic(&s).is_some(),
+            !buildings,
+            "a fear test is due only when the Daleks are seen (buildings {buildings})"
+        );
+        if buildings {
+            s.advanced.at_windows.push(d1);
+            let p = step(&mut s, &[2]);
+            p.assert_says(
+                "Fear test for U.N.I.T. 1st Squad, Section A facing Daleks Dalek Patrol Alpha",
+            );
+        }
+    }
+}
+
+/// "Impetuous models always move their maximum move rate ... towards the
+/// nearest enemy model they can see", with "Buildings and LOS": the only
+/// enemy inside the house, away from its windows, is not seen, so the
+/// savage band gets no order; without the module it charges.
+#[test]
+fn buildings_and_los_an_impetuous_group_does_not_see_an_enemy_inside_away_from_the_windows() {
+    for buildings in [true, false] {
+        let mut s = beasts_with(
+            &["beasts", "unit"],
+            InvasionConfig {
+                impetuous: true,
+                buildings,
+                ..InvasionConfig::default()
+            },
+        );
+        let [v1, s1] = placed(&mut s, "v1 at 31,40; s1 at 31,33");
+        only(&mut s, &[v1, s1]);
+        card(&mut s, 0, CardKind::Single);
+        assert_eq!(Invasion::automatic(&s).is_some(), !buildings);
+        if !buildings {
+            step(&mut s, &[]);
+            assert_eq!(order(&s, v1), Some(Order::ChargeOrFire(s1)));
+        }
+    }
+}
+
+/// "KILL...EVERBODY: The model immediately fires at another model closest
+/// to him", with "Buildings and LOS": the Ogron rearguard, nearest but
+/// inside the house away from its windows, cannot be targeted, so the
+/// stricken detachment fires at the next closest group it can see, the
+/// U.N.I.T. section.
+#[test]
+fn buildings_and_los_kill_everybody_fires_at_the_closest_group_it_can_see_not_one_hidden_inside() {
+    let mut s = ogrons();
+    s.advanced.modules.push(Module::Buildings);
+    let [o1, o2, s1] = placed(&mut s, "o1 at 31,38; o2 at 31,34; s1 at 31,44");
+    only(&mut s, &[o1, o2, s1]);
+    card(&mut s, 0, CardKind::Single);
+    // o1 fails (2) and rolls 2; o2 passes (5).
+    let p = step(&mut s, &[2, 2, 5]);
+    p.assert_says("KILL...EVERYBODY");
+    let p = step(&mut s, &[1, 1, 1, 1, 1, 1]);
+    assert_eq!(shot_target(&p), s1, "{:#?}", p.words);
 }
 
 #[test]

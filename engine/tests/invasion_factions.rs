@@ -406,6 +406,59 @@ fn spugs_uncontrolled_mites_can_only_charge_towards_the_nearest_enemy() {
     play(&mut s, 0, &mv(m, 20.0, 12.0), &[]);
 }
 
+/// The Spugs with Sighting a Target on (or off): the Mite Swarm One below
+/// the house (31-33.2, 27), U.N.I.T.'s Section A above it (31-34.3, 38),
+/// the house between them; the Brood One (its Controller first) is placed
+/// by each test.
+fn mites_behind_the_house(sighting: bool) -> (InvasionState, GroupId, GroupId) {
+    let on: &[&str] = if sighting { &["sighting"] } else { &[] };
+    let mut s = given_on_ground(&["spugs", "unit"], &[], on);
+    let [m, sec] = placed(&mut s, "m1 at 31,27; s1 at 31,38");
+    (s, m, sec)
+}
+
+/// "If the controller is killed the mites can do nothing except charge
+/// towards the nearest enemy (regardless of LOS) and attempt to melee
+/// them": with Sighting a Target on, the uncontrolled Mites reach the
+/// section they cannot see round the house and lock with it; no sighting
+/// is asked of them.
+#[test]
+fn spugs_uncontrolled_mites_charge_regardless_of_los_even_with_sighting_a_target() {
+    let (mut s, m, sec) = mites_behind_the_house(true);
+    let ctl = gid(&s, "sq1");
+    s.groups[ctl as usize].models[0].alive = false;
+    assert!(s.mites_uncontrolled(0));
+    card(&mut s, 0, CardKind::Double);
+    let p = play(&mut s, 0, &mv(m, 31.0, 37.0), &[]);
+    assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+    assert_eq!(s.group(m).locked, s.group(sec).locked);
+}
+
+/// "A Controller can direct the mites to a target he can see without having
+/// to see their path to it so the mites can be sent on flanking moves":
+/// the Controller, 20" and more from his Mites (beyond a leader's 10"), sees
+/// the section; the Mites round the house onto it. Without Sighting a
+/// Target no line of sight is asked of any assault; with it the
+/// Controller's sight sights the target for his Mites. A Controller behind
+/// the house, who does not see the section either, sights nothing for them.
+#[test]
+fn spugs_a_controller_directs_mites_to_a_target_he_sees_without_their_path_in_sight() {
+    for sighting in [false, true] {
+        let (mut s, m, sec) = mites_behind_the_house(sighting);
+        let [_] = placed(&mut s, "sq1 at 4,38");
+        card(&mut s, 0, CardKind::Double);
+        let p = play(&mut s, 0, &mv(m, 31.0, 37.0), &[]);
+        assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+        assert_eq!(s.group(m).locked, s.group(sec).locked);
+    }
+    let (mut s, m, _) = mites_behind_the_house(true);
+    let [_] = placed(&mut s, "sq1 at 31,20");
+    card(&mut s, 0, CardKind::Double);
+    let e = refused(&mut s, 0, &mv(m, 31.0, 37.0), &[]);
+    assert_refusal_says(&e, "has not sighted");
+    assert_refusal_says(&e, "its Controller seeing it");
+}
+
 /// The Controller `ctl` detonates the Mite named `mite`.
 fn detonate(ctl: GroupId, mite: &str) -> String {
     format!(r#"{{"detonate":{{"group":{ctl},"mite":"{mite}"}}}}"#)

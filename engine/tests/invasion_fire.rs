@@ -11,6 +11,7 @@ mod when;
 
 use support::*;
 use when::*;
+use xenolog_engine::games::invasion::advanced::Module;
 use xenolog_engine::games::invasion::fire::SuppressResult;
 use xenolog_engine::games::invasion::state::{CardKind, GroupId, Place};
 use xenolog_engine::games::invasion::{
@@ -879,6 +880,15 @@ fn observers_comm_links_relay_directly_to_each_other() {
 
 // --- Sighting a Target ---------------------------------------------------------
 
+/// Then: refused by Sighting a Target, the target not sighted.
+fn assert_not_sighted(e: &xenolog_engine::RuleError) {
+    assert!(
+        refusal(e).starts_with("[Sighting a Target]") && refusal(e).contains("has not sighted"),
+        "{}",
+        refusal(e)
+    );
+}
+
 /// The Pair at (10,10), a Sniper between it and the Auton Squad at
 /// (10.5,16): the Pair cannot see the Autons.
 fn screened(sighting: bool) -> (InvasionState, GroupId, GroupId) {
@@ -892,12 +902,7 @@ fn screened(sighting: bool) -> (InvasionState, GroupId, GroupId) {
 #[test]
 fn sighting_a_target_models_may_not_rush_round_to_assault_targets_they_could_not_see() {
     let (mut s, f2, a1) = screened(true);
-    let e = refused(&mut s, 0, &move_to(f2, 1050, 1500), &[]);
-    assert!(
-        refusal(&e).starts_with("[Sighting a Target]") && refusal(&e).contains("has not sighted"),
-        "{}",
-        refusal(&e)
-    );
+    assert_not_sighted(&refused(&mut s, 0, &move_to(f2, 1050, 1500), &[]));
     // Without the module the same assault is made.
     let (mut s, f2, _) = screened(false);
     let p = play(&mut s, 0, &move_to(f2, 1050, 1500), &[]);
@@ -923,19 +928,73 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_no_move_r
         assert_refusal_says(&e, "line of sight is blocked");
         play(&mut s, 0, &mv(f2, 39.0, 38.0), &[]);
         if sighting {
-            let e = refused(&mut s, 0, &shoot, &[1, 1]);
-            assert!(
-                refusal(&e).starts_with("[Sighting a Target]")
-                    && refusal(&e).contains("has not sighted"),
-                "{}",
-                refusal(&e)
-            );
+            assert_not_sighted(&refused(&mut s, 0, &shoot, &[1, 1]));
             // The next card of the faction finds it in sight: it may fire.
             play(&mut s, 0, r#""end_card""#, &[]);
             card(&mut s, 0, CardKind::Single);
             play(&mut s, 0, &shoot, &[1, 1]);
         } else {
             play(&mut s, 0, &shoot, &[1, 1]);
+        }
+    }
+}
+
+/// The Sniper at (10,10); the Advanced Team (three figures, 9"-11.2") at
+/// y 20 stands between it and the Auton Patrol at (10,40); the card is a
+/// Triple.
+fn friend_in_the_way() -> (InvasionState, GroupId, GroupId, GroupId) {
+    let mut s = battle(false, false, true);
+    let [f3, r1, a3] = placed(&mut s, "f3 at 10,10; r1 at 9,20; a3 at 10,40");
+    (s, f3, r1, a3)
+}
+
+/// "In order for a model to 'sight a target' certain criteria must be met
+/// at the beginning of the active player's turn ... Its target must be in
+/// Line of Sight": the line is traced as the table stood when the card
+/// began, so a friend that moves out of the way on the card reveals nothing
+/// to a group it screened, whether that group moved first or not. The next
+/// card finds the line clear, and the shot is taken.
+#[test]
+fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_friend_moving_out_of_the_way_reveals_nothing()
+ {
+    for sniper_moves_first in [true, false] {
+        let (mut s, f3, r1, a3) = friend_in_the_way();
+        let e = refused(&mut s, 0, &shoot(&[f3], a3), &[1]);
+        assert_refusal_says(&e, "line of sight is blocked");
+        if sniper_moves_first {
+            play(&mut s, 0, &mv(f3, 11.0, 10.0), &[]);
+        }
+        play(&mut s, 0, &mv(r1, 17.0, 20.0), &[]);
+        assert_not_sighted(&refused(&mut s, 0, &shoot(&[f3], a3), &[1]));
+        // The next card of the faction finds the line clear.
+        play(&mut s, 0, r#""end_card""#, &[]);
+        card(&mut s, 0, CardKind::Single);
+        play(&mut s, 0, &shoot(&[f3], a3), &[1]);
+    }
+}
+
+/// "BUILDINGS AND LOS ... At any other time models in buildings will be
+/// outside LOS, and cannot be sighted" with Sighting a Target ("hiding
+/// targets need to be sighted before any offensive action"): the Pair,
+/// which sees the house from the south, may not assault the Auton Squad
+/// inside it by its wall, away from its windows; without the Buildings
+/// module the squad is seen in the house and the assault is made.
+#[test]
+fn buildings_and_los_a_group_inside_away_from_the_windows_cannot_be_sighted_for_an_assault() {
+    for buildings in [true, false] {
+        let mut s = battle(false, false, true);
+        if buildings {
+            s.advanced.modules.push(Module::Buildings);
+        }
+        let [f2, a1] = placed(&mut s, "f2 at 31,22; a1 at 31,30.6");
+        let charge = mv(f2, 31.0, 29.6);
+        if buildings {
+            let e = refused(&mut s, 0, &charge, &[]);
+            assert_refusal_says(&e, "cannot be seen or sighted");
+        } else {
+            let p = play(&mut s, 0, &charge, &[]);
+            assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+            assert_eq!(s.group(f2).locked, s.group(a1).locked);
         }
     }
 }

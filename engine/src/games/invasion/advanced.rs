@@ -495,12 +495,8 @@ pub fn fear_source(s: &InvasionState, g: GroupId) -> Option<GroupId> {
             hits.then_some(f.sight)
         });
         let Some(sight) = fear else { continue };
-        if sight && !s.real_table {
-            let others = super::actions::blockers(s, g, o);
-            let seen = super::table::line_of_sight(&s.scenario, &mine, &other.points(), &others);
-            if seen.clear.is_none() {
-                continue;
-            }
+        if sight && !s.real_table && !super::fire::sees_from(s, g, &mine, o) {
+            continue;
         }
         found.push((distance(&mine, &other.points()), o));
     }
@@ -840,12 +836,7 @@ pub fn carry_order(
             // it is friend or foe": the nearest group it can see.
             let mut seen: Vec<(i32, GroupId)> = (0..s.groups.len() as GroupId)
                 .filter(|&o| o != g && s.group(o).on_table() && s.group(o).placed())
-                .filter(|&o| {
-                    let others = super::actions::blockers(s, g, o);
-                    super::table::line_of_sight(&s.scenario, &mine, &s.group(o).points(), &others)
-                        .clear
-                        .is_some()
-                })
+                .filter(|&o| super::fire::sees_from(s, g, &mine, o))
                 .map(|o| (distance(&mine, &s.group(o).points()), o))
                 .collect();
             seen.sort_unstable();
@@ -1166,11 +1157,6 @@ fn nearest_seen_enemy(s: &InvasionState, g: GroupId) -> Option<GroupId> {
     }
     (0..s.groups.len() as GroupId)
         .filter(|&o| s.group(o).seat != group.seat && s.group(o).on_table() && s.group(o).placed())
-        .filter(|&o| {
-            let others = super::actions::blockers(s, g, o);
-            super::table::line_of_sight(&s.scenario, &mine, &s.group(o).points(), &others)
-                .clear
-                .is_some()
-        })
+        .filter(|&o| super::fire::sees_from(s, g, &mine, o))
         .min_by_key(|&o| (distance(&mine, &s.group(o).points()), o))
 }

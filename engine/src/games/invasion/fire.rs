@@ -114,6 +114,18 @@ pub fn check_windows(s: &InvasionState, target: GroupId) -> Result<(), RuleError
     Ok(())
 }
 
+/// Whether group `g`, its figures at `from`, sees `target` where it stands:
+/// a clear line past every other group in between, and the target not
+/// inside a building away from its windows ("Buildings and LOS": "At any
+/// other time models in buildings will be outside LOS").
+pub fn sees_from(s: &InvasionState, g: GroupId, from: &[Point], target: GroupId) -> bool {
+    let others = super::actions::blockers(s, g, target);
+    !hidden_in_building(s, target)
+        && table::line_of_sight(&s.scenario, from, &s.group(target).points(), &others)
+            .clear
+            .is_some()
+}
+
 /// Primitive Weapons: the shooting dice of `g`'s living figures with
 /// primitive weapons, when the module is on and `target` has a living
 /// armoured figure (the text's list of whom they cannot harm is lost: the
@@ -214,7 +226,7 @@ pub fn shot_modifiers(
 fn leader_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId> {
     let seat = s.group(g).seat;
     let mine = start_points(s, g);
-    let theirs = s.group(target).points();
+    let theirs = start_points(s, target);
     (0..s.groups.len() as GroupId).find(|&l| {
         let group = s.group(l);
         if group.seat != seat || !group.on_table() {
@@ -228,7 +240,7 @@ fn leader_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId
                 return false;
             };
             let near = mine.iter().any(|p| p.distance(at) <= LEADER_RANGE);
-            let others = super::actions::blockers(s, l, target);
+            let others = blockers_at_start(s, l, target);
             let sees_target = table::line_of_sight(&s.scenario, &[at], &theirs, &others)
                 .clear
                 .is_some();
@@ -238,6 +250,32 @@ fn leader_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId
                     .is_some();
             near && sees_target && sees_group
         })
+    })
+}
+
+/// "A Controller can direct the mites to a target he can see without having
+/// to see their path to it so the mites can be sent on flanking moves": a
+/// Mites group's target is sighted when a living Controller of its faction
+/// (in any of its groups, at any range) saw it when the card began.
+fn controller_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId> {
+    if !s.is_mites(g) {
+        return None;
+    }
+    let seat = s.group(g).seat;
+    let theirs = start_points(s, target);
+    (0..s.groups.len() as GroupId).find(|&l| {
+        let group = s.group(l);
+        group.seat == seat
+            && group.on_table()
+            && group.alive().any(|m| {
+                let controller = s.model_type(seat, &m.kind).is_some_and(|t| t.controller);
+                start_of(s, m).filter(|_| controller).is_some_and(|at| {
+                    let others = blockers_at_start(s, l, target);
+                    table::line_of_sight(&s.scenario, &[at], &theirs, &others)
+                        .clear
+                        .is_some()
+                })
+            })
     })
 }
 
@@ -256,20 +294,30 @@ pub fn start_points(s: &InvasionState, g: GroupId) -> Vec<Point> {
     s.group(g).alive().filter_map(|m| start_of(s, m)).collect()
 }
 
-/// The group moved on this card: it sights from where the card found it.
-fn moved_this_card(s: &InvasionState, g: GroupId) -> bool {
-    s.group(g)
-        .alive()
-        .any(|m| s.card_start.iter().any(|(id, _)| *id == m.id))
+/// The groups that may block a line of sight to `target`, each where its
+/// living figures stood when the current card began.
+fn blockers_at_start(
+    s: &InvasionState,
+    from: GroupId,
+    target: GroupId,
+) -> Vec<(usize, Vec<Point>)> {
+    let mut others = super::actions::blockers(s, from, target);
+    for (o, points) in &mut others {
+        *points = start_points(s, *o as GroupId);
+    }
+    others.retain(|(_, points)| !points.is_empty());
+    others
 }
 
-/// The group saw `target` from where it stood when the card began.
+/// The group saw `target` when the card began: its figures, the target's
+/// and every group that may stand between them where they stood then (a
+/// friend that moves out of the way on the card reveals nothing).
 fn seen_at_start(s: &InvasionState, g: GroupId, target: GroupId) -> bool {
-    let others = super::actions::blockers(s, g, target);
+    let others = blockers_at_start(s, g, target);
     table::line_of_sight(
         &s.scenario,
         &start_points(s, g),
-        &s.group(target).points(),
+        &start_points(s, target),
         &others,
     )
     .clear
@@ -292,6 +340,14 @@ pub fn sighted_by(s: &InvasionState, g: GroupId, target: GroupId, seen: bool) ->
     {
         return Some(format!("pointed out by the leader of {}", group_name(s, l)));
     }
+    if !s.real_table
+        && let Some(l) = controller_sees(s, g, target)
+    {
+        return Some(format!(
+            "directed by the Controller in {}",
+            group_name(s, l)
+        ));
+    }
     None
 }
 
@@ -312,11 +368,13 @@ pub fn check_sighted(
     for &g in shooters {
         let mut seen = !unseen.contains(&g) && (declare.sight != Some(false));
         // "In order for a model to 'sight a target' certain criteria must
-        // be met at the beginning of the active player's turn": a group that
-        // moved on this card ("models making a MOVE round the side of a
-        // house before FIREing at a target which they could not have known
-        // was there") sights only what it saw from where the card found it.
-        if seen && !s.real_table && declare.sight.is_none() && moved_this_card(s, g) {
+        // be met at the beginning of the active player's turn": once a
+        // figure has moved on this card ("models making a MOVE round the
+        // side of a house before FIREing at a target which they could not
+        // have known was there", or a friend stepping out of the way), a
+        // group sights only what it saw as the table stood when the card
+        // began.
+        if seen && !s.real_table && declare.sight.is_none() && !s.card_start.is_empty() {
             seen = seen_at_start(s, g, target);
         }
         if sighted_by(s, g, target, seen).is_none() {
@@ -331,9 +389,14 @@ fn not_sighted(s: &InvasionState, g: GroupId, target: GroupId) -> RuleError {
         "Sighting a Target",
         format!(
             "{} has not sighted {}: it needs it in sight, a leader within 10\" who sees it, \
-             an observer's relayed information, or a perception test (perceive)",
+             {}an observer's relayed information, or a perception test (perceive)",
             group_name(s, g),
-            group_name(s, target)
+            group_name(s, target),
+            if s.is_mites(g) {
+                "its Controller seeing it, "
+            } else {
+                ""
+            }
         ),
     )
 }
@@ -371,9 +434,17 @@ pub fn check_assault(
     if !s.advanced.on(Module::Sighting) || declared || s.real_table {
         return Ok(());
     }
+    // "If the controller is killed the mites can do nothing except charge
+    // towards the nearest enemy (regardless of LOS) and attempt to melee
+    // them": no sighting is asked of uncontrolled Mites.
+    if s.is_mites(g) && s.mites_uncontrolled(s.group(g).seat) {
+        return Ok(());
+    }
     // Sighted from where the group stood when the card began ("models
-    // rushing round walls to ASSAULT targets they could not see").
+    // rushing round walls to ASSAULT targets they could not see"); a group
+    // inside a building away from its windows "cannot be sighted".
     for &c in contacts {
+        check_windows(s, c)?;
         let seen = seen_at_start(s, g, c);
         if sighted_by(s, g, c, seen).is_none() {
             return Err(not_sighted(s, g, c));

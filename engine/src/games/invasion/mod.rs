@@ -622,8 +622,14 @@ impl Game for Invasion {
     /// their choosing (`choose_point`), and a Burrower's carried squads
     /// fight in the sewers' sudden melee; groups falling back after a
     /// melee go the way their player chooses (option
-    /// `game_chooses_retreats` keeps the old way).
-    const RULES_VERSION: u32 = 6;
+    /// `game_chooses_retreats` keeps the old way). 7: Advanced Invasion
+    /// Earth's sighting mends (review6): a target is sighted as the table
+    /// stood when the card began, every group where it stood then;
+    /// uncontrolled Mites charge regardless of LOS and a Controller sights
+    /// for his Mites at any range; a group inside a building away from its
+    /// windows is out of every line of sight (no layout change: older
+    /// entries verify, those decided differently are named).
+    const RULES_VERSION: u32 = 7;
 
     fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
         moments::moment(state, event)

@@ -1072,8 +1072,10 @@ fn blocking_polygons(s: &Scenario) -> std::rc::Rc<BlockingPolygons> {
 /// sight, not just the individual figures in that group. You cannot shoot
 /// between figures in an intervening group."
 ///
-/// Every shooter is tried against every target (groups are small). A line is
-/// blocked by:
+/// Every shooter is tried against every target figure, in order, until the
+/// first clear pair: that pair is the answer, and `Sight::blocked` holds
+/// only the pairs tried before it (all of them when none is clear). A line
+/// is blocked by:
 /// - blocking terrain whose interior it passes through, except a feature the
 ///   shooter or the target stands in (assumption: figures in a building or a
 ///   wood can see out and be seen, at the cover's kill score);
@@ -1670,6 +1672,85 @@ mod tests {
         // But not through it from outside.
         let sight = line_of_sight(&s, &[Point::inches(10, 10)], &[Point::inches(40, 10)], &[]);
         assert!(sight.clear.is_none());
+    }
+
+    /// The shortcut's boundaries (review6 S4), each against the answer
+    /// worked out by hand: a group blocks a line that passes within half a
+    /// base (0.5") of its hull, measured between base edges; its box is
+    /// skipped only when more than that from the line's.
+    #[test]
+    fn line_of_sight_group_boundaries_half_a_base_collinear_and_coincident_figures() {
+        let s = table(vec![], vec![]);
+        let shooter = [Point::inches(20, 10)];
+        let target = [Point::inches(40, 10)];
+        let blocks = |figures: Vec<Point>| {
+            let sight = line_of_sight(&s, &shooter, &target, &[(4, figures.clone())]);
+            let every = trace(&s, &shooter, &target, &[(4, figures)], true);
+            assert_eq!(sight.clear, every.clear);
+            sight.clear.is_none()
+        };
+        // Exactly half a base from the line: its box is not apart, the exact
+        // distance is traced, and the line is clear (it only touches).
+        assert!(!blocks(vec![at(30.0, 10.5)]), "0.5\" is clear");
+        assert!(!blocks(vec![at(30.0, 9.5)]), "0.5\" the other side");
+        // Nearer than half a base: blocked; further: its box is skipped.
+        assert!(blocks(vec![at(30.0, 10.49)]), "0.49\" blocks");
+        assert!(!blocks(vec![at(30.0, 10.51)]), "0.51\" is clear");
+        // Three figures on a diagonal (a flat hull, the middle one removed
+        // by the hull): the line through the middle blocks, and the hull's
+        // ends are where its figures are.
+        let diagonal = vec![at(29.0, 9.0), at(30.0, 10.0), at(31.0, 11.0)];
+        assert!(blocks(diagonal.clone()));
+        let beyond = [at(40.0, 11.6)];
+        let past_the_end = line_of_sight(&s, &[at(20.0, 11.6)], &beyond, &[(4, diagonal.clone())]);
+        assert!(past_the_end.clear.is_some(), "0.6\" beyond the last figure");
+        let at_the_end = line_of_sight(&s, &[at(20.0, 11.4)], &[at(40.0, 11.4)], &[(4, diagonal)]);
+        assert!(at_the_end.clear.is_none(), "0.4\" from the last figure");
+        // Three figures on one point block as one figure does.
+        assert!(blocks(vec![at(30.0, 10.4); 3]));
+        assert!(!blocks(vec![at(30.0, 10.6); 3]));
+        // Their boxes are the figures' own (the hull's corners are figures).
+        for pts in [
+            vec![at(30.0, 10.4); 3],
+            vec![at(29.0, 9.0), at(30.0, 10.0), at(31.0, 11.0)],
+        ] {
+            let hull = group_area(&pts).bounding_rect();
+            assert_eq!(points_box(&pts), hull);
+        }
+    }
+
+    /// Features are separate (RULES.md assumption 25, review6 N2): a line
+    /// along the shared edge of two touching buildings, or through their
+    /// shared corner, enters neither's interior and is clear, as a line
+    /// along one wall is. A scenario that means one solid obstacle draws it
+    /// as one feature, and that blocks the same line.
+    #[test]
+    fn line_of_sight_along_the_joint_of_two_touching_buildings_is_clear_one_feature_blocks() {
+        let building = |name: &str, c: [i32; 4]| rect(name, Cover::Building, true, false, c);
+        let clear = |s: &Scenario, a: Point, b: Point| line_of_sight(s, &[a], &[b], &[]).clear;
+        let (a, b) = (Point::inches(20, 5), Point::inches(20, 25));
+        let side_by_side = table(
+            vec![
+                building("Barn", [10, 10, 20, 20]),
+                building("Shed", [20, 10, 30, 20]),
+            ],
+            vec![],
+        );
+        assert_eq!(clear(&side_by_side, a, b), Some((a, b)));
+        let one = table(vec![building("Barn and shed", [10, 10, 30, 20])], vec![]);
+        assert_eq!(clear(&one, a, b), None);
+        // Off the joint by a hundredth of an inch, the line is in the barn.
+        let off = Point::new(1999, 500);
+        assert_eq!(clear(&side_by_side, off, Point::new(1999, 2500)), None);
+        let corner_to_corner = table(
+            vec![
+                building("Barn", [10, 10, 20, 20]),
+                building("Shed", [20, 20, 30, 30]),
+            ],
+            vec![],
+        );
+        let (c, d) = (Point::inches(15, 25), Point::inches(25, 15));
+        assert_eq!(clear(&corner_to_corner, c, d), Some((c, d)));
     }
 
     #[test]
