@@ -325,6 +325,125 @@ fn c1_lava_flow_only_along_a_road_through_it() {
     assert_eq!(path_cost(m, Some(c(252)), &[bridge, c(312)]), None);
 }
 
+/// C.1 "Units may never enter a Lava Flow hex unless moving along a Road
+/// through that hex": a unit on a bridge goes on along the road, never off
+/// it onto a bank hex the road does not run to (Mapzone Alpha, L16-7 on the
+/// road 534 L16-7 564 beside Outpost Skylar: 546 lies south of the bridge).
+#[test]
+fn c1_a_unit_leaves_a_bridge_only_along_its_road() {
+    let m = builtin("alpha").unwrap();
+    let c = |h| m.cell(h).unwrap();
+    let bridge = m.parse_ref("L16-7").unwrap();
+    assert_eq!(m.terrain(bridge), Terrain::Lava);
+    assert!(m.adjacent(bridge, c(546)) && !m.road_connected(bridge, c(546)));
+    assert_eq!(
+        step_cost(m, Some(c(534)), bridge),
+        Some(1),
+        "onto it along the road"
+    );
+    assert_eq!(
+        step_cost(m, Some(bridge), c(546)),
+        None,
+        "off the bridge where no road runs"
+    );
+    assert_eq!(path_cost(m, Some(c(534)), &[bridge, c(546)]), None);
+    assert_eq!(
+        path_cost(m, Some(c(534)), &[bridge, c(564), c(565), c(546)]),
+        Some(6),
+        "along the road through the bridge, then 565 and 546: 3 MP"
+    );
+    // Shoot and Scoot from Outpost Skylar: 2 MP do not reach 546
+    let mut b = battle(&alpha("marine MS1 at 534"));
+    let why = refused(&mut b, &scoot_move("MS1", 546), &[]);
+    assert!(
+        why.contains("546 costs 3 MP to reach") && why.contains("only 2 MP"),
+        "{why}"
+    );
+    let s = state(&b);
+    let (_, scoot) = move_targets(s, m, s.marine("MS1").unwrap(), true);
+    assert!(!scoot.iter().any(|&(h, _)| h == 546), "{scoot:?}");
+    assert!(
+        offered(&b, "MS1").contains(&(546, 6)),
+        "a Full Move reaches it"
+    );
+    assert_eq!(
+        offered(&b, "MS1"),
+        cheapest(534, &[], 8),
+        "the moves offered are the cheapest routes by the per-hex costs"
+    );
+    // a Full Move does, along the road through the bridge
+    let ev = play(&mut b, &full_move("MS1", 546), &[]);
+    assert_eq!(spent(&ev), Some((6, 8)));
+    assert!(
+        words(&ev).iter().any(|w| w.contains("L16-7 -> 564")),
+        "{:?}",
+        words(&ev)
+    );
+}
+
+/// The same clause on Mapzone Beta: the only bridges (L11-6, L10-5) carry
+/// the road 421 L11-6 L10-5 363 over the long Lava Flow, and the Monolith
+/// stands on 421, the road's southern end. A unit from 363 may not step off
+/// L10-5 onto the south bank (364 or 345); with 421 closed to it (C.1, an
+/// alien's hex) it cannot cross the flow there at all.
+#[test]
+fn c1_no_crossing_the_lava_flow_off_the_road_past_the_monolith() {
+    let m = builtin("beta").unwrap();
+    let c = |h| m.cell(h).unwrap();
+    let bridge = m.parse_ref("L10-5").unwrap();
+    for bank in [364, 345] {
+        assert!(m.adjacent(bridge, c(bank)), "{bank}");
+        assert_eq!(
+            path_cost(m, Some(c(363)), &[bridge, c(bank)]),
+            None,
+            "363 -> L10-5 -> {bank}"
+        );
+    }
+    let mut b = battle(&beta("marine MS1 at 363\nmonolith MON at 421"));
+    let why = refused(&mut b, &full_move("MS1", 364), &[]);
+    assert!(
+        why.contains("364 costs") && why.contains("only 4 MP"),
+        "round the flow, never across it: {why}"
+    );
+    assert!(
+        !offered_on(&b, "beta", "MS1")
+            .iter()
+            .any(|&(h, _)| h == 364 || h == 345)
+    );
+    // without the Monolith the road itself still crosses: 363 -> 421
+    let mut b = battle(&beta("marine MS1 at 363"));
+    let ev = play(&mut b, &full_move("MS1", 421), &[]);
+    assert_eq!(spent(&ev), Some((3, 8)), "three road steps of 1/2 MP");
+}
+
+/// Every bridge of every shipped map: a unit leaves a Lava hex only into a
+/// hex its road runs to (C.1, "along a Road through that hex").
+#[test]
+fn c1_every_bridge_of_the_shipped_maps_is_left_only_along_its_road() {
+    let mut bridges = 0;
+    for key in ["alpha", "beta"] {
+        let m = builtin(key).unwrap();
+        for (i, h) in m.hexes.iter().enumerate() {
+            if h.terrain != Terrain::Lava {
+                continue;
+            }
+            let lava = u16::try_from(i).unwrap();
+            bridges += usize::from(h.road != 0);
+            for n in m.neighbours(lava) {
+                let along = m.road_connected(lava, n);
+                assert_eq!(
+                    step_cost(m, Some(lava), n).is_some(),
+                    along,
+                    "{key}: from {} to {}",
+                    m.label(lava),
+                    m.label(n)
+                );
+            }
+        }
+    }
+    assert_eq!(bridges, 4, "Alpha L7-5 and L16-7, Beta L11-6 and L10-5");
+}
+
 /// The cheapest cost in half-MP of every numbered hex a unit at `start` can
 /// reach within `budget`, by the per-hex costs of `step_cost` (which refuses
 /// Lava off the road), never entering the `closed` hexes.
@@ -361,8 +480,12 @@ fn cheapest(start: u16, closed: &[u16], budget: u8) -> Vec<(u16, u8)> {
 }
 
 fn offered(b: &Session<DimX>, unit: &str) -> Vec<(u16, u8)> {
+    offered_on(b, "alpha", unit)
+}
+
+fn offered_on(b: &Session<DimX>, map: &str, unit: &str) -> Vec<(u16, u8)> {
     let s = state(b);
-    let m = builtin("alpha").unwrap();
+    let m = builtin(map).unwrap();
     let (_, mut t) = move_targets(s, m, s.marine(unit).unwrap(), false);
     t.sort();
     t
