@@ -174,6 +174,7 @@ pub fn command(s: &DimxState, actor: Actor, c: &DimxCommand) -> String {
             )
         }
         C::PlaceUnit { unit, hex } => format!("puts {} in {hex}", t(unit)),
+        C::RollForAliens => "rolls the dice for the Kay'otz units' step".into(),
         C::Activate { unit, target, hex } => {
             let mut out = format!("activates {}", t(unit));
             if let Some(tg) = target {
