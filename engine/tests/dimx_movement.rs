@@ -803,6 +803,43 @@ fn c2_malfunction_onto_an_active_monolith_eliminates_onto_a_shut_down_one_steps_
     assert_eq!(sc.condition, Condition::Stunned);
 }
 
+/// C.2 "If it lands on an Active alien unit, the jumping Marine unit is
+/// eliminated" with A.2 b "As soon as there is no Active eligible Marine
+/// unit adjacent to the Monolith unit, it is immediately flipped back to its
+/// Active side": a Special Ops unit that alone shut the Monolith down has
+/// left its hex when it malfunctions onto it, so the Monolith is Active and
+/// the jumper is eliminated (rules version 5; before, it came down beside).
+/// With an HQ still next to the Monolith it is shut down, and the jumper
+/// comes down beside it.
+#[test]
+fn c2_a_special_ops_that_shut_the_monolith_down_and_malfunctions_onto_it_is_eliminated() {
+    let mut b = battle(&beta("monolith MON at 421\nmarine SO1 at 435"));
+    let ev = play(&mut b, &jump("SO1", 111), &[1, 4, 2, 1]);
+    assert_eq!(state(&b).marine("SO1").unwrap().place, Place::Eliminated);
+    assert_event!(
+        ev,
+        DimxEvent::MarineEliminated {
+            why: Cause::LandedOnActiveAlien,
+            ..
+        }
+    );
+    assert_event!(ev, DimxEvent::MonolithSwitched { active: true, .. });
+
+    let mut b = battle(&beta(
+        "monolith MON at 421\nmarine SO1 at 435\nmarine HQ1 at 422",
+    ));
+    let ev = play(&mut b, &jump("SO1", 111), &[1, 4, 2, 1]);
+    assert!(
+        matches!(landed(&ev), Some((_, Landing::MalfunctionAside))),
+        "{:?}",
+        words(&ev)
+    );
+    assert_eq!(
+        state(&b).marine("SO1").unwrap().condition,
+        Condition::Stunned
+    );
+}
+
 #[test]
 fn c2_malfunction_onto_a_marine_or_dormant_alien_moves_to_the_highest_numbered_eligible_adjacent_hex()
  {

@@ -195,7 +195,8 @@ impl Game for DimX {
     /// and two battle options for contested readings (RULES.md, "Review").
     /// 5: C.1, a unit leaves a Lava bridge only along its road; in the
     /// two-player variant a chit's Summon to random hexes waits for the
-    /// Kay'otz player's `roll_for_aliens` (review8).
+    /// Kay'otz player's `roll_for_aliens`; a Special Ops unit that
+    /// malfunctions onto the Monolith it alone shut down is eliminated (review8).
     const RULES_VERSION: u32 = 5;
 
     fn options() -> Vec<crate::game::GameOption> {

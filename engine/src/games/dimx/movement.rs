@@ -399,8 +399,15 @@ fn malfunction(ctx: &mut Ctx, m: &Marine) -> Result<(), RuleError> {
         .iter()
         .find(|a| a.on_map() == Some(hex))
         .cloned();
+    // A.2 b: the Monolith is Active again "as soon as there is no Active
+    // eligible Marine unit adjacent": the jumper has left its hex, so a
+    // Special Ops unit no longer shuts down the Monolith it lands on
+    let mut left = ctx.s.clone();
+    if let Some(j) = left.marines.iter_mut().find(|o| o.id == m.id) {
+        j.place = Place::Waiting;
+    }
     if let Some(a) = &alien
-        && alien_active(&ctx.s, ctx.map, a)
+        && alien_active(&left, ctx.map, a)
     {
         ctx.emit(DimxEvent::MarineEliminated {
             kind: ctx.kind_of(&m.id),
