@@ -1057,6 +1057,52 @@ fn chit_summon_draws_units_from_the_unit_cup_onto_a_random_hex() {
     assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(252));
 }
 
+/// The assumed Summon step with fewer units in the unit cup than it names
+/// (the pool runs out): as many come out as the cup holds, the dice are
+/// rolled for those only, and the step's words say so beforehand.
+#[test]
+fn chit_summon_with_too_few_units_in_the_unit_cup_summons_what_is_there() {
+    let mut b = battle(&alpha("marine MS1 at 225\nkayotz K1 cup\ncup terror lull"));
+    let ev = play(&mut b, END_PHASE, &[2, 3, 1]);
+    let summoned: Vec<_> = ev
+        .iter()
+        .filter_map(|e| match e {
+            DimxEvent::AlienMoved {
+                unit,
+                to,
+                how: AlienMove::Summoned,
+                ..
+            } => Some((unit.as_str(), *to)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(summoned, vec![("K1", 231)], "the one unit the cup held");
+    let rolls = ev
+        .iter()
+        .filter(|e| matches!(e, DimxEvent::RandomHex { .. }))
+        .count();
+    assert_eq!(rolls, 1, "no dice for a unit that is not there");
+    assert!(
+        words(&ev).contains(
+            &"2 units from the Kay'otz unit cup (as many as it holds) come out in random hexes"
+                .to_owned()
+        ),
+        "{:?}",
+        words(&ev)
+    );
+    // an empty unit cup: nothing comes out, nothing is rolled
+    let mut b = battle(&alpha("marine MS1 at 225\ncup pod_drop"));
+    let ev = play(&mut b, END_PHASE, &[]);
+    assert!(!ev.iter().any(|e| matches!(
+        e,
+        DimxEvent::RandomHex { .. }
+            | DimxEvent::AlienMoved {
+                how: AlienMove::Summoned,
+                ..
+            }
+    )));
+}
+
 #[test]
 fn chit_summon_at_a_wormhole() {
     let mut b = battle(&alpha(

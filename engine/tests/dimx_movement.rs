@@ -118,6 +118,27 @@ fn a3_a_random_hex_is_three_dice_read_as_digits() {
 
 // ---- B. Sequence of play ------------------------------------------------
 
+/// B "Any remaining Kay'otz units are placed in one of the two cups": the
+/// Monolith is a Kay'otz unit, so a scenario file that does not list it puts
+/// it where `other_kayotz` says (the built-in scenarios list it). From the
+/// unit cup a Summon may bring it onto the map, where it stays (A.2 b).
+#[test]
+fn b_an_unlisted_monolith_goes_where_other_kayotz_says() {
+    let text = |others: &str| {
+        format!(
+            "scenario \"test\"\nmap alpha\nother_kayotz {others}\ncup pod_drop\nentry 111\nmarine MS1 at 225\n"
+        )
+    };
+    let b = battle(&text("aside"));
+    assert_eq!(state(&b).alien("MON").unwrap().place, AlienPlace::Aside);
+    let b = battle(&text("cup"));
+    assert_eq!(state(&b).alien("MON").unwrap().place, AlienPlace::Cup);
+    // with the Monolith alone in the unit cup, the Pod Drop summons it
+    let mut b = battle(&alpha("marine MS1 at 225\nmonolith MON cup\ncup pod_drop"));
+    play(&mut b, END_PHASE, &[6, 6, 6]);
+    assert_eq!(state(&b).alien("MON").unwrap().on_map(), Some(666));
+}
+
 #[test]
 fn b_setup_twenty_chits_ten_adm_six_goals_and_the_other_kayotz_in_the_cup() {
     let s = Session::<DimX>::new(1, DimxConfig::default()).unwrap();
@@ -1114,6 +1135,27 @@ fn c_waiting_units_enter_through_the_scenario_entry_hexes() {
     play(&mut b, &full_move("MS1", 131), &[]);
     assert_eq!(state(&b).marine("MS1").unwrap().on_map(), Some(131));
     let _ = scenario::builtin();
+}
+
+/// Assumption 4 (the text is silent on entering the map): a road hex among
+/// the scenario's entry hexes is entered along its road, 1/2 MP, whether or
+/// not the printed road runs off the map there (Alpha 114: the road comes in
+/// at 113 and turns along the edge); any other entry hex costs its terrain.
+#[test]
+fn a4_entering_a_road_hex_among_the_entry_hexes_costs_half_an_mp() {
+    let entering = |to: u16| {
+        let mut b = battle(&alpha("marine MS1 waiting\nentry 111 113 114 115"));
+        spent(&play(&mut b, &full_move("MS1", to), &[]))
+    };
+    assert_eq!(entering(113), Some((1, 8)), "113, road: 1/2 MP");
+    assert_eq!(entering(114), Some((1, 8)), "114, road (Rough): 1/2 MP");
+    assert_eq!(
+        entering(134),
+        Some((2, 8)),
+        "114 then 134 along the road: 1 MP"
+    );
+    assert_eq!(entering(111), Some((2, 8)), "111, clear, no road: 1 MP");
+    assert_eq!(entering(115), Some((4, 8)), "115, Rough, no road: 2 MP");
 }
 
 /// Rules version 3: the action of a unit that is gone ends with it.
