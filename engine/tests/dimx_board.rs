@@ -236,7 +236,10 @@ fn the_log_reads_right_for_entering_units_a_single_summon_and_units_that_cannot_
     let ev = play(&mut b, END_PHASE, &[4, 4, 4]);
     let w = words(&ev);
     assert!(
-        w.contains(&"one unit from the Kay'otz unit cup comes out in a random hex".to_owned()),
+        w.contains(
+            &"one unit from the Kay'otz unit cup (if it holds one) comes out in a random hex"
+                .to_owned()
+        ),
         "{w:?}"
     );
     assert!(

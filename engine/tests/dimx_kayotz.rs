@@ -893,6 +893,88 @@ fn variant_the_follow_up_draw_of_a_draw_again_chit_is_two_and_pick() {
     assert_eq!(DimX::to_move(state(&b)), Some(Actor(1)));
 }
 
+/// Variant: "The Kay'otz player makes all the necessary die rolls for the
+/// alien units." A chit step that rolls dice for the aliens as a whole (The
+/// Terror From Beyond: two units summoned to random hexes, three dice each)
+/// waits for the Kay'otz player's `roll_for_aliens`, so those dice are the
+/// Kay'otz player's to enter, even when the Marine player's command brought
+/// the chit into play (the pick after a successful Recon, or the last chit
+/// drawn at the end of the Marine Action Phase). Solitaire rolls at once.
+#[test]
+fn variant_the_kayotz_player_rolls_the_dice_of_every_alien_step() {
+    let random_hexes = |ev: &[DimxEvent]| -> Vec<[u8; 3]> {
+        ev.iter()
+            .filter_map(|e| match e {
+                DimxEvent::RandomHex { dice, .. } => Some(*dice),
+                _ => None,
+            })
+            .collect()
+    };
+    let roll = r#""roll_for_aliens""#;
+    let text = alpha("marine SC1 at 225\nkayotz K1 cup\nkayotz K2 cup\ncup terror lull\nrecon yes");
+    let mut b = battle_seeded(&text, 1, true);
+    let ev = play(&mut b, END_PHASE, &[]);
+    assert_eq!(drawn(&ev)[0].1, Some(Side::Marines), "the Recon's pick");
+    let ev = play(&mut b, &choose_chit("terror"), &[]);
+    assert!(
+        random_hexes(&ev).is_empty(),
+        "no alien die in the Marine's command"
+    );
+    assert_eq!(DimX::to_move(state(&b)), Some(Actor(1)));
+    assert_eq!(DimX::legal(state(&b)), vec![(Actor(1), cmd(roll))]);
+    assert_eq!(
+        try_play(&mut b, 0, roll, &[]).unwrap_err().kind,
+        RuleErrorKind::NotYourTurn
+    );
+    let e = try_play(&mut b, 1, &order("activate", "K1"), &[]).unwrap_err();
+    assert!(e.message.contains("roll_for_aliens"), "{e}");
+    let ev = try_play(&mut b, 1, roll, &[2, 3, 1, 4, 5, 6]).unwrap();
+    assert_eq!(
+        random_hexes(&ev),
+        vec![[2, 3, 1], [4, 5, 6]],
+        "the Kay'otz player's dice"
+    );
+    let s = state(&b);
+    let mut at: Vec<_> = ["K1", "K2"]
+        .iter()
+        .map(|u| s.alien(u).unwrap().on_map())
+        .collect();
+    at.sort();
+    assert_eq!(at, vec![Some(231), Some(456)]);
+    let e = try_play(&mut b, 1, roll, &[]);
+    assert!(e.is_err(), "nothing waits for dice any more");
+
+    // the last chit in the cup, drawn in the Marine player's end of phase
+    let mut b = battle_seeded(
+        &alpha("marine MS1 at 225\nkayotz K1 cup\ncup pod_drop"),
+        1,
+        true,
+    );
+    let ev = play(&mut b, END_PHASE, &[]);
+    assert!(random_hexes(&ev).is_empty());
+    assert_eq!(DimX::legal(state(&b)), vec![(Actor(1), cmd(roll))]);
+    let ev = try_play(&mut b, 1, roll, &[6, 6, 6]).unwrap();
+    assert_eq!(random_hexes(&ev), vec![[6, 6, 6]]);
+    assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(666));
+
+    // solitaire: the same chit rolls at once, in the command that enacts it
+    let mut b = battle(&alpha("marine MS1 at 225\nkayotz K1 cup\ncup pod_drop"));
+    let ev = play(&mut b, END_PHASE, &[6, 6, 6]);
+    assert_eq!(random_hexes(&ev), vec![[6, 6, 6]]);
+}
+
+/// Variant: a summon step with nothing to roll (the unit cup empty, or
+/// Wormholes to come through) does not wait for the Kay'otz player.
+#[test]
+fn variant_a_step_that_rolls_no_dice_does_not_wait_for_the_kayotz_player() {
+    let mut b = battle_seeded(&alpha("marine MS1 at 225\ncup pod_drop"), 1, true);
+    play(&mut b, END_PHASE, &[]);
+    assert!(
+        DimX::outcome(state(&b)).is_some(),
+        "the empty unit cup: on to the end"
+    );
+}
+
 // ---- A.2 b The Monolith ---------------------------------------------------------------
 
 fn monolith_active(b: &xenolog_engine::Session<DimX>) -> bool {
@@ -973,6 +1055,52 @@ fn chit_summon_draws_units_from_the_unit_cup_onto_a_random_hex() {
     let mut b = battle(&alpha("marine MS1 at 231\nkayotz K1 cup\ncup pod_drop"));
     play(&mut b, END_PHASE, &[2, 3, 1]);
     assert_eq!(state(&b).alien("K1").unwrap().on_map(), Some(252));
+}
+
+/// The assumed Summon step with fewer units in the unit cup than it names
+/// (the pool runs out): as many come out as the cup holds, the dice are
+/// rolled for those only, and the step's words say so beforehand.
+#[test]
+fn chit_summon_with_too_few_units_in_the_unit_cup_summons_what_is_there() {
+    let mut b = battle(&alpha("marine MS1 at 225\nkayotz K1 cup\ncup terror lull"));
+    let ev = play(&mut b, END_PHASE, &[2, 3, 1]);
+    let summoned: Vec<_> = ev
+        .iter()
+        .filter_map(|e| match e {
+            DimxEvent::AlienMoved {
+                unit,
+                to,
+                how: AlienMove::Summoned,
+                ..
+            } => Some((unit.as_str(), *to)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(summoned, vec![("K1", 231)], "the one unit the cup held");
+    let rolls = ev
+        .iter()
+        .filter(|e| matches!(e, DimxEvent::RandomHex { .. }))
+        .count();
+    assert_eq!(rolls, 1, "no dice for a unit that is not there");
+    assert!(
+        words(&ev).contains(
+            &"2 units from the Kay'otz unit cup (as many as it holds) come out in random hexes"
+                .to_owned()
+        ),
+        "{:?}",
+        words(&ev)
+    );
+    // an empty unit cup: nothing comes out, nothing is rolled
+    let mut b = battle(&alpha("marine MS1 at 225\ncup pod_drop"));
+    let ev = play(&mut b, END_PHASE, &[]);
+    assert!(!ev.iter().any(|e| matches!(
+        e,
+        DimxEvent::RandomHex { .. }
+            | DimxEvent::AlienMoved {
+                how: AlienMove::Summoned,
+                ..
+            }
+    )));
 }
 
 #[test]

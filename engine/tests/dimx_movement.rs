@@ -118,6 +118,27 @@ fn a3_a_random_hex_is_three_dice_read_as_digits() {
 
 // ---- B. Sequence of play ------------------------------------------------
 
+/// B "Any remaining Kay'otz units are placed in one of the two cups": the
+/// Monolith is a Kay'otz unit, so a scenario file that does not list it puts
+/// it where `other_kayotz` says (the built-in scenarios list it). From the
+/// unit cup a Summon may bring it onto the map, where it stays (A.2 b).
+#[test]
+fn b_an_unlisted_monolith_goes_where_other_kayotz_says() {
+    let text = |others: &str| {
+        format!(
+            "scenario \"test\"\nmap alpha\nother_kayotz {others}\ncup pod_drop\nentry 111\nmarine MS1 at 225\n"
+        )
+    };
+    let b = battle(&text("aside"));
+    assert_eq!(state(&b).alien("MON").unwrap().place, AlienPlace::Aside);
+    let b = battle(&text("cup"));
+    assert_eq!(state(&b).alien("MON").unwrap().place, AlienPlace::Cup);
+    // with the Monolith alone in the unit cup, the Pod Drop summons it
+    let mut b = battle(&alpha("marine MS1 at 225\nmonolith MON cup\ncup pod_drop"));
+    play(&mut b, END_PHASE, &[6, 6, 6]);
+    assert_eq!(state(&b).alien("MON").unwrap().on_map(), Some(666));
+}
+
 #[test]
 fn b_setup_twenty_chits_ten_adm_six_goals_and_the_other_kayotz_in_the_cup() {
     let s = Session::<DimX>::new(1, DimxConfig::default()).unwrap();
@@ -325,6 +346,125 @@ fn c1_lava_flow_only_along_a_road_through_it() {
     assert_eq!(path_cost(m, Some(c(252)), &[bridge, c(312)]), None);
 }
 
+/// C.1 "Units may never enter a Lava Flow hex unless moving along a Road
+/// through that hex": a unit on a bridge goes on along the road, never off
+/// it onto a bank hex the road does not run to (Mapzone Alpha, L16-7 on the
+/// road 534 L16-7 564 beside Outpost Skylar: 546 lies south of the bridge).
+#[test]
+fn c1_a_unit_leaves_a_bridge_only_along_its_road() {
+    let m = builtin("alpha").unwrap();
+    let c = |h| m.cell(h).unwrap();
+    let bridge = m.parse_ref("L16-7").unwrap();
+    assert_eq!(m.terrain(bridge), Terrain::Lava);
+    assert!(m.adjacent(bridge, c(546)) && !m.road_connected(bridge, c(546)));
+    assert_eq!(
+        step_cost(m, Some(c(534)), bridge),
+        Some(1),
+        "onto it along the road"
+    );
+    assert_eq!(
+        step_cost(m, Some(bridge), c(546)),
+        None,
+        "off the bridge where no road runs"
+    );
+    assert_eq!(path_cost(m, Some(c(534)), &[bridge, c(546)]), None);
+    assert_eq!(
+        path_cost(m, Some(c(534)), &[bridge, c(564), c(565), c(546)]),
+        Some(6),
+        "along the road through the bridge, then 565 and 546: 3 MP"
+    );
+    // Shoot and Scoot from Outpost Skylar: 2 MP do not reach 546
+    let mut b = battle(&alpha("marine MS1 at 534"));
+    let why = refused(&mut b, &scoot_move("MS1", 546), &[]);
+    assert!(
+        why.contains("546 costs 3 MP to reach") && why.contains("only 2 MP"),
+        "{why}"
+    );
+    let s = state(&b);
+    let (_, scoot) = move_targets(s, m, s.marine("MS1").unwrap(), true);
+    assert!(!scoot.iter().any(|&(h, _)| h == 546), "{scoot:?}");
+    assert!(
+        offered(&b, "MS1").contains(&(546, 6)),
+        "a Full Move reaches it"
+    );
+    assert_eq!(
+        offered(&b, "MS1"),
+        cheapest(534, &[], 8),
+        "the moves offered are the cheapest routes by the per-hex costs"
+    );
+    // a Full Move does, along the road through the bridge
+    let ev = play(&mut b, &full_move("MS1", 546), &[]);
+    assert_eq!(spent(&ev), Some((6, 8)));
+    assert!(
+        words(&ev).iter().any(|w| w.contains("L16-7 -> 564")),
+        "{:?}",
+        words(&ev)
+    );
+}
+
+/// The same clause on Mapzone Beta: the only bridges (L11-6, L10-5) carry
+/// the road 421 L11-6 L10-5 363 over the long Lava Flow, and the Monolith
+/// stands on 421, the road's southern end. A unit from 363 may not step off
+/// L10-5 onto the south bank (364 or 345); with 421 closed to it (C.1, an
+/// alien's hex) it cannot cross the flow there at all.
+#[test]
+fn c1_no_crossing_the_lava_flow_off_the_road_past_the_monolith() {
+    let m = builtin("beta").unwrap();
+    let c = |h| m.cell(h).unwrap();
+    let bridge = m.parse_ref("L10-5").unwrap();
+    for bank in [364, 345] {
+        assert!(m.adjacent(bridge, c(bank)), "{bank}");
+        assert_eq!(
+            path_cost(m, Some(c(363)), &[bridge, c(bank)]),
+            None,
+            "363 -> L10-5 -> {bank}"
+        );
+    }
+    let mut b = battle(&beta("marine MS1 at 363\nmonolith MON at 421"));
+    let why = refused(&mut b, &full_move("MS1", 364), &[]);
+    assert!(
+        why.contains("364 costs") && why.contains("only 4 MP"),
+        "round the flow, never across it: {why}"
+    );
+    assert!(
+        !offered_on(&b, "beta", "MS1")
+            .iter()
+            .any(|&(h, _)| h == 364 || h == 345)
+    );
+    // without the Monolith the road itself still crosses: 363 -> 421
+    let mut b = battle(&beta("marine MS1 at 363"));
+    let ev = play(&mut b, &full_move("MS1", 421), &[]);
+    assert_eq!(spent(&ev), Some((3, 8)), "three road steps of 1/2 MP");
+}
+
+/// Every bridge of every shipped map: a unit leaves a Lava hex only into a
+/// hex its road runs to (C.1, "along a Road through that hex").
+#[test]
+fn c1_every_bridge_of_the_shipped_maps_is_left_only_along_its_road() {
+    let mut bridges = 0;
+    for key in ["alpha", "beta"] {
+        let m = builtin(key).unwrap();
+        for (i, h) in m.hexes.iter().enumerate() {
+            if h.terrain != Terrain::Lava {
+                continue;
+            }
+            let lava = u16::try_from(i).unwrap();
+            bridges += usize::from(h.road != 0);
+            for n in m.neighbours(lava) {
+                let along = m.road_connected(lava, n);
+                assert_eq!(
+                    step_cost(m, Some(lava), n).is_some(),
+                    along,
+                    "{key}: from {} to {}",
+                    m.label(lava),
+                    m.label(n)
+                );
+            }
+        }
+    }
+    assert_eq!(bridges, 4, "Alpha L7-5 and L16-7, Beta L11-6 and L10-5");
+}
+
 /// The cheapest cost in half-MP of every numbered hex a unit at `start` can
 /// reach within `budget`, by the per-hex costs of `step_cost` (which refuses
 /// Lava off the road), never entering the `closed` hexes.
@@ -361,8 +501,12 @@ fn cheapest(start: u16, closed: &[u16], budget: u8) -> Vec<(u16, u8)> {
 }
 
 fn offered(b: &Session<DimX>, unit: &str) -> Vec<(u16, u8)> {
+    offered_on(b, "alpha", unit)
+}
+
+fn offered_on(b: &Session<DimX>, map: &str, unit: &str) -> Vec<(u16, u8)> {
     let s = state(b);
-    let m = builtin("alpha").unwrap();
+    let m = builtin(map).unwrap();
     let (_, mut t) = move_targets(s, m, s.marine(unit).unwrap(), false);
     t.sort();
     t
@@ -680,6 +824,43 @@ fn c2_malfunction_onto_an_active_monolith_eliminates_onto_a_shut_down_one_steps_
     assert_eq!(sc.condition, Condition::Stunned);
 }
 
+/// C.2 "If it lands on an Active alien unit, the jumping Marine unit is
+/// eliminated" with A.2 b "As soon as there is no Active eligible Marine
+/// unit adjacent to the Monolith unit, it is immediately flipped back to its
+/// Active side": a Special Ops unit that alone shut the Monolith down has
+/// left its hex when it malfunctions onto it, so the Monolith is Active and
+/// the jumper is eliminated (rules version 5; before, it came down beside).
+/// With an HQ still next to the Monolith it is shut down, and the jumper
+/// comes down beside it.
+#[test]
+fn c2_a_special_ops_that_shut_the_monolith_down_and_malfunctions_onto_it_is_eliminated() {
+    let mut b = battle(&beta("monolith MON at 421\nmarine SO1 at 435"));
+    let ev = play(&mut b, &jump("SO1", 111), &[1, 4, 2, 1]);
+    assert_eq!(state(&b).marine("SO1").unwrap().place, Place::Eliminated);
+    assert_event!(
+        ev,
+        DimxEvent::MarineEliminated {
+            why: Cause::LandedOnActiveAlien,
+            ..
+        }
+    );
+    assert_event!(ev, DimxEvent::MonolithSwitched { active: true, .. });
+
+    let mut b = battle(&beta(
+        "monolith MON at 421\nmarine SO1 at 435\nmarine HQ1 at 422",
+    ));
+    let ev = play(&mut b, &jump("SO1", 111), &[1, 4, 2, 1]);
+    assert!(
+        matches!(landed(&ev), Some((_, Landing::MalfunctionAside))),
+        "{:?}",
+        words(&ev)
+    );
+    assert_eq!(
+        state(&b).marine("SO1").unwrap().condition,
+        Condition::Stunned
+    );
+}
+
 #[test]
 fn c2_malfunction_onto_a_marine_or_dormant_alien_moves_to_the_highest_numbered_eligible_adjacent_hex()
  {
@@ -954,6 +1135,27 @@ fn c_waiting_units_enter_through_the_scenario_entry_hexes() {
     play(&mut b, &full_move("MS1", 131), &[]);
     assert_eq!(state(&b).marine("MS1").unwrap().on_map(), Some(131));
     let _ = scenario::builtin();
+}
+
+/// Assumption 4 (the text is silent on entering the map): a road hex among
+/// the scenario's entry hexes is entered along its road, 1/2 MP, whether or
+/// not the printed road runs off the map there (Alpha 114: the road comes in
+/// at 113 and turns along the edge); any other entry hex costs its terrain.
+#[test]
+fn a4_entering_a_road_hex_among_the_entry_hexes_costs_half_an_mp() {
+    let entering = |to: u16| {
+        let mut b = battle(&alpha("marine MS1 waiting\nentry 111 113 114 115"));
+        spent(&play(&mut b, &full_move("MS1", to), &[]))
+    };
+    assert_eq!(entering(113), Some((1, 8)), "113, road: 1/2 MP");
+    assert_eq!(entering(114), Some((1, 8)), "114, road (Rough): 1/2 MP");
+    assert_eq!(
+        entering(134),
+        Some((2, 8)),
+        "114 then 134 along the road: 1 MP"
+    );
+    assert_eq!(entering(111), Some((2, 8)), "111, clear, no road: 1 MP");
+    assert_eq!(entering(115), Some((4, 8)), "115, Rough, no road: 2 MP");
 }
 
 /// Rules version 3: the action of a unit that is gone ends with it.

@@ -109,6 +109,10 @@ pub enum DimxCommand {
         unit: String,
         hex: Hex,
     },
+    /// Two-player variant: the Kay'otz player rolls the dice of a chit step
+    /// that acts on the map as a whole (a Summon to random hexes), "The
+    /// Kay'otz player makes all the necessary die rolls for the alien units".
+    RollForAliens,
 }
 
 impl DimxCommand {
@@ -132,7 +136,7 @@ impl DimxCommand {
             | C::TakeReinforcement { unit }
             | C::Activate { unit, .. }
             | C::PlaceUnit { unit, .. } => Some(unit),
-            C::EndActionPhase | C::ChooseChit { .. } => None,
+            C::EndActionPhase | C::ChooseChit { .. } | C::RollForAliens => None,
         }
     }
 }
@@ -161,6 +165,9 @@ pub fn asked(s: &DimxState) -> Vec<crate::game::Ask> {
         match &s.phase {
             Phase::MarineAction { .. } => "activate a unit, or end the Marine Action Phase",
             Phase::ChooseChit { .. } => "choose the Activation Chit to enact",
+            Phase::Kayotz { .. } if kayotz::waiting_roll(s, map_of(s)).is_some() => {
+                "roll the dice of the chit's step: units summoned to random hexes"
+            }
             Phase::Kayotz { .. } => "activate the Kay'otz units the chit names",
             Phase::Activated | Phase::Over { .. } => "",
         }
@@ -261,6 +268,14 @@ pub fn decide_and_apply(
                 returned,
             });
             kayotz::run(&mut ctx)?;
+        }
+        Phase::Kayotz { .. } if kayotz::waiting_roll(s, ctx.map).is_some() => {
+            if *cmd != DimxCommand::RollForAliens {
+                return Err(wrong(
+                    "the Kay'otz player first rolls the dice of the chit's step (roll_for_aliens)",
+                ));
+            }
+            kayotz::roll_for_aliens(&mut ctx)?;
         }
         Phase::Kayotz { todo, .. } => {
             let DimxCommand::Activate { unit, target, hex } = cmd else {
@@ -564,6 +579,9 @@ fn marine_command(
             "it is the Marine Action Phase; the Kay'otz act after it",
         )),
         C::PlaceUnit { .. } => Err(wrong("no unit is waiting to be put down")),
+        C::RollForAliens => Err(wrong(
+            "it is the Marine Action Phase; the Kay'otz roll in their phase",
+        )),
     }
 }
 
@@ -701,6 +719,9 @@ pub fn legal(s: &DimxState) -> Vec<(Actor, DimxCommand)> {
                     },
                 ));
             }
+        }
+        Phase::Kayotz { .. } if kayotz::waiting_roll(s, map).is_some() => {
+            out.push((Actor(1), C::RollForAliens));
         }
         Phase::Kayotz { todo: Some(t), .. } => {
             for u in t {

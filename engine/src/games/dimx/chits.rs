@@ -46,7 +46,8 @@ pub enum Step {
     /// Each unit fires at the nearest Active Marine unit it can fire at.
     Fire(Select),
     /// Each unit moves up to N hexes in a straight line towards the nearest
-    /// Active Marine unit, then fires at the nearest Active Marine unit.
+    /// Active Marine unit, then fires at that Marine unit; if Lava blocks
+    /// that shot it holds (it does not pick another target).
     Advance(Select, u8),
     /// Each unit vanishes and reappears in a random hex.
     Warp(Select),

@@ -174,6 +174,7 @@ pub fn command(s: &DimxState, actor: Actor, c: &DimxCommand) -> String {
             )
         }
         C::PlaceUnit { unit, hex } => format!("puts {} in {hex}", t(unit)),
+        C::RollForAliens => "rolls the dice for the Kay'otz units' step".into(),
         C::Activate { unit, target, hex } => {
             let mut out = format!("activates {}", t(unit));
             if let Some(tg) = target {
@@ -212,18 +213,23 @@ pub fn step_words(st: &Step) -> String {
             select_words(sel)
         ),
         Step::Advance(sel, n) => format!(
-            "{} advance up to {n} hexes towards the nearest Active Marine unit and fire",
+            "{} advance up to {n} hexes towards the nearest Active Marine unit and fire at it",
             select_words(sel)
         ),
         Step::Warp(sel) => format!("{} warp to random hexes", select_words(sel)),
+        // the cup may hold fewer: as many come out as it holds
         Step::Summon(n, at) => format!(
-            "{} from the Kay'otz unit cup come{} out {}",
+            "{} from the Kay'otz unit cup {} out {}",
             if n == 1 {
                 "one unit".to_owned()
             } else {
                 format!("{n} units")
             },
-            if n == 1 { "s" } else { "" },
+            if n == 1 {
+                "(if it holds one) comes"
+            } else {
+                "(as many as it holds) come"
+            },
             match at {
                 SummonAt::Random if n == 1 => "in a random hex",
                 SummonAt::Random => "in random hexes",

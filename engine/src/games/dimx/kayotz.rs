@@ -293,8 +293,69 @@ pub fn run(ctx: &mut Ctx) -> Result<(), RuleError> {
             }
             return end_phase(ctx);
         };
+        if ctx.s.two_player && rolls_dice(&ctx.s, ctx.map, st) {
+            // variant: "The Kay'otz player makes all the necessary die
+            // rolls for the alien units": the step waits for their command
+            // (roll_for_aliens), whoever's command brought the chit here
+            return Ok(());
+        }
         begin_step(ctx, index, st)?;
     }
+}
+
+/// Whether a step that acts on the map as a whole rolls dice for the aliens:
+/// a Summon to random hexes (three dice a unit, A.3) with a unit in the
+/// unit cup to summon. A Summon at the Wormholes rolls only on a map
+/// without any.
+fn rolls_dice(s: &DimxState, map: &Map, st: Step) -> bool {
+    let Step::Summon(n, at) = st else {
+        return false;
+    };
+    let random = at == SummonAt::Random
+        || !map
+            .numbered()
+            .any(|(_, c)| map.terrain(c) == Terrain::Wormhole);
+    n > 0 && random && s.aliens.iter().any(|a| a.place == AlienPlace::Cup)
+}
+
+/// Two-player variant: the step of the chit in force that waits for the
+/// Kay'otz player to roll its dice (its index and the step), if one does.
+pub fn waiting_roll(s: &DimxState, map: &Map) -> Option<(u8, Step)> {
+    if !s.two_player || s.placing.is_some() {
+        return None;
+    }
+    let Phase::Kayotz {
+        chit,
+        step,
+        ref todo,
+    } = s.phase
+    else {
+        return None;
+    };
+    let index = match todo {
+        None => step,
+        Some(t) if t.is_empty() => step.checked_add(1)?,
+        Some(_) => return None,
+    };
+    let st = *s
+        .chits()
+        .get(usize::from(chit))?
+        .steps
+        .get(usize::from(index))?;
+    rolls_dice(s, map, st).then_some((index, st))
+}
+
+/// The Kay'otz player rolls the dice of the step that waits for them
+/// (variant), and the chit goes on.
+pub fn roll_for_aliens(ctx: &mut Ctx) -> Result<(), RuleError> {
+    let Some((index, st)) = waiting_roll(&ctx.s, ctx.map) else {
+        return Err(RuleError::illegal(
+            "two-player variant",
+            "no step of the chit is waiting for the Kay'otz player's dice",
+        ));
+    };
+    begin_step(ctx, index, st)?;
+    run(ctx)
 }
 
 /// Begin step `index` of the chit: name its units (F.2: lower-numbered

@@ -193,7 +193,11 @@ impl Game for DimX {
     /// turn" across draw-again chits, and the review fixes that followed.
     /// 4: the independent review: G.3 f Summoning counts an Active Monolith,
     /// and two battle options for contested readings (RULES.md, "Review").
-    const RULES_VERSION: u32 = 4;
+    /// 5: C.1, a unit leaves a Lava bridge only along its road; in the
+    /// two-player variant a chit's Summon to random hexes waits for the
+    /// Kay'otz player's `roll_for_aliens`; a Special Ops unit that
+    /// malfunctions onto the Monolith it alone shut down is eliminated (review8).
+    const RULES_VERSION: u32 = 5;
 
     fn options() -> Vec<crate::game::GameOption> {
         vec![

@@ -20,8 +20,11 @@ pub fn step_cost(map: &Map, from: Option<Cell>, to: Cell) -> Option<u8> {
         // assumed: a road hex at the map edge is entered along its road
         None => map.is_road(to),
     };
-    if map.terrain(to) == Terrain::Lava {
-        // C.1: never into Lava unless moving along a road through it (a bridge)
+    // C.1: never into Lava unless moving along a road *through* it (a
+    // bridge): onto the bridge along its road, and off it along its road
+    // too, never onto a bank hex the road does not run to (rules version 5)
+    let off_bridge = from.is_some_and(|f| map.terrain(f) == Terrain::Lava);
+    if map.terrain(to) == Terrain::Lava || off_bridge {
         return (along_road && from.is_some()).then_some(1);
     }
     if along_road {
@@ -149,10 +152,12 @@ fn reach_until(
             if alien[usize::from(nb)] {
                 continue;
             }
-            // C.1: along a connected road 1/2 MP, Lava only that way
+            // C.1: along a connected road 1/2 MP; into Lava, and out of it
+            // (off a bridge), only that way
             let road = h.road & (1 << d) != 0;
             let step = match map.terrain(nb) {
                 _ if road => 1,
+                _ if h.terrain == Terrain::Lava => continue,
                 Terrain::Lava => continue,
                 Terrain::Forest | Terrain::Rough => 4,
                 _ => 2,
@@ -394,8 +399,15 @@ fn malfunction(ctx: &mut Ctx, m: &Marine) -> Result<(), RuleError> {
         .iter()
         .find(|a| a.on_map() == Some(hex))
         .cloned();
+    // A.2 b: the Monolith is Active again "as soon as there is no Active
+    // eligible Marine unit adjacent": the jumper has left its hex, so a
+    // Special Ops unit no longer shuts down the Monolith it lands on
+    let mut left = ctx.s.clone();
+    if let Some(j) = left.marines.iter_mut().find(|o| o.id == m.id) {
+        j.place = Place::Waiting;
+    }
     if let Some(a) = &alien
-        && alien_active(&ctx.s, ctx.map, a)
+        && alien_active(&left, ctx.map, a)
     {
         ctx.emit(DimxEvent::MarineEliminated {
             kind: ctx.kind_of(&m.id),
