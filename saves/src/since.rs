@@ -281,11 +281,16 @@ mod tests {
 
     /// A race held twice: the writer's copy and another process's.
     fn two_copies() -> (Box<dyn Battle>, Box<dyn Battle>) {
+        copies(7)
+    }
+
+    /// Two copies of a new race of seed `seed` in a campaign of its own.
+    fn copies(seed: u64) -> (Box<dyn Battle>, Box<dyn Battle>) {
         let mut c = Campaign::create_in_memory("carried").unwrap();
         let id = c
             .new_battle(
                 "race",
-                7,
+                seed,
                 &json!({"target": 1_000_000}),
                 "Race",
                 DiceMode::Rolled,
@@ -388,17 +393,7 @@ mod tests {
         assert!(!e.is_empty());
         assert!(b.records().is_empty(), "{e}");
         // A part of another battle (another seed): its chain is another's.
-        let mut c = Campaign::create_in_memory("other").unwrap();
-        let other = c
-            .new_battle(
-                "race",
-                8,
-                &json!({"target": 1_000_000}),
-                "Race",
-                DiceMode::Rolled,
-            )
-            .unwrap();
-        let mut o = c.load_battle(other).unwrap();
+        let (mut o, _) = copies(8);
         let e = carried.extend(&mut *o).unwrap_err();
         assert!(!e.is_empty());
         assert!(o.records().is_empty());
