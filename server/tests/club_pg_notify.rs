@@ -19,7 +19,7 @@
 
 mod common;
 
-use common::{Heard, Server, off_runtime, play, race_on_two};
+use common::{Heard, Server, alternate, off_runtime, play, race_on_two};
 use serde_json::json;
 use xenolog_saves::db::{Db, DbError, DbExt};
 use xenolog_saves::{Campaign, DiceMode, decide};
@@ -40,17 +40,7 @@ async fn p5_the_other_server_serves_a_part_from_its_notification_without_reading
         return;
     };
     let (a0, b0) = (counts(&a), counts(&b));
-    let mut by = [0u64; 2];
-    for n in 0..12 {
-        let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
-        let command = if n % 3 == 2 {
-            json!("hold")
-        } else {
-            json!({"roll": {"dice": 1}})
-        };
-        play(battle, &mut seats, command, n).await;
-        by[mover] += 1;
-    }
+    let by = alternate(battle, &mut seats, 12).await;
     assert_eq!(seats[0].ids, seats[1].ids, "both seats hold the same line");
     assert!(by[0] > 0 && by[1] > 0, "each server wrote some: {by:?}");
     let (a1, b1) = (since(counts(&a), a0), since(counts(&b), b0));

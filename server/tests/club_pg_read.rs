@@ -15,7 +15,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{Client, PgDb, play, race_on_two, server_on_db};
+use common::{Client, PgDb, alternate, play, race_on_two, server_on_db};
 use serde_json::json;
 use xenolog_server::Tuning;
 
@@ -25,17 +25,7 @@ async fn p5_a_server_told_of_another_servers_entry_reads_only_what_is_after_its_
     let Some((_db, a, b, _org, battle, mut seats)) = race_on_two(json!({})).await else {
         return;
     };
-    let mut by = [0u64; 2];
-    for n in 0..16 {
-        let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
-        let command = if n % 3 == 2 {
-            json!("hold")
-        } else {
-            json!({"roll": {"dice": 1}})
-        };
-        play(battle, &mut seats, command, n).await;
-        by[mover] += 1;
-    }
+    let by = alternate(battle, &mut seats, 16).await;
     assert_eq!(seats[0].ids, seats[1].ids, "both seats hold the same line");
     assert_eq!(seats[0].ids, (0..16).collect::<Vec<u64>>());
     assert!(by[0] > 0 && by[1] > 0, "each server wrote some: {by:?}");

@@ -826,3 +826,21 @@ pub async fn play(battle: i64, seats: &mut [Heard; 2], command: Value, n: usize)
     }
     last
 }
+
+/// `n` commands at the head, each by the seat to move through its own
+/// server (every third a hold, the others a roll of one die), both seats
+/// hearing each; how many each seat gave.
+pub async fn alternate(battle: i64, seats: &mut [Heard; 2], n: usize) -> [u64; 2] {
+    let mut by = [0u64; 2];
+    for k in 0..n {
+        let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
+        let command = if k % 3 == 2 {
+            json!("hold")
+        } else {
+            json!({"roll": {"dice": 1}})
+        };
+        play(battle, seats, command, k).await;
+        by[mover] += 1;
+    }
+    by
+}
