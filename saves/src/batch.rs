@@ -356,7 +356,9 @@ pub(crate) fn write_parts(
         let sp = tx.savepoint()?;
         let r = write_part(&sp, d).and_then(|()| match notify {
             Some(n) if sp.dialect() == Dialect::Postgres => {
-                sp.execute(crate::db::pg::NOTIFY, &[&n.channel, &d.notice(n.prefix)])?;
+                for notice in d.notices(n.prefix) {
+                    sp.execute(crate::db::pg::NOTIFY, &[&n.channel, &notice])?;
+                }
                 Ok(())
             }
             _ => Ok(()),
@@ -378,6 +380,30 @@ impl Decided {
     pub(crate) fn notice(&self, prefix: &str) -> String {
         let last = self.rows.last().map_or(0, |r| r.seq);
         format!("{prefix}{}:{last}", self.battle)
+    }
+
+    /// The payloads of this part's notifications, in the order sent: the
+    /// part carried (`e1:C:B:SEQ:BODY`, [`crate::Carried`]: the other
+    /// process reads nothing), unless it would not fit PostgreSQL's
+    /// payload, then always `C:B:SEQ` (what a process of session 19 reads,
+    /// and what a process that cannot use the carried part falls back on).
+    pub(crate) fn notices(&self, prefix: &str) -> Vec<String> {
+        let plain = self.notice(prefix);
+        let carried = crate::Carried {
+            first: self.entries_before,
+            records: self.rows.iter().map(|r| r.bytes.clone()).collect(),
+            branches: self.rows.iter().filter_map(|r| r.branch.clone()).collect(),
+            cursor: self.cursor,
+            branch: self.branch,
+        };
+        if carried.records.is_empty() {
+            return vec![plain];
+        }
+        let full = format!("{}{plain}:{}", crate::Carried::TAG, carried.encode());
+        if full.len() > crate::Carried::LONGEST {
+            return vec![plain];
+        }
+        vec![full, plain]
     }
 
     /// Why a part is left out when a part of the same battle before it in

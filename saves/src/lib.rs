@@ -99,6 +99,7 @@ pub use rosters::{
     CampaignFail, CampaignReport, EntryKey, Recomputed, SeatPick, describe, faction_name,
     kind_name, skill_table,
 };
+pub use since::Carried;
 pub use transfer::Imported;
 pub use xenolog_schema::DiceMode;
 

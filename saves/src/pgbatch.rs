@@ -554,7 +554,7 @@ fn write_group(
             a.revealed.push(d.battle);
         }
         if let Some(n) = &g.notify {
-            a.notices.push(d.notice(n.prefix));
+            a.notices.extend(d.notices(n.prefix));
         }
         let at = Position {
             cursor: d.cursor.map(|c| c as i64),

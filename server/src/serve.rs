@@ -345,6 +345,14 @@ impl Running {
             .map_or((0, 0), |s| s.live().refresh_reads())
     }
 
+    /// How many times a battle was brought up to date from the part its
+    /// notification carried, reading nothing (issue 31 P5, session 20).
+    pub fn carried_refreshes(&self) -> u64 {
+        self.store
+            .upgrade()
+            .map_or(0, |s| s.live().carried_refreshes())
+    }
+
     /// The club file.
     pub fn club_file(&self) -> &std::path::Path {
         &self.club_file
@@ -716,7 +724,9 @@ async fn follow(
             return;
         };
         let catching_up = hint == Hint::CatchUp;
-        let battles: Vec<(ServerBattleId, Option<u64>)> = match hint {
+        // Each battle to bring up to date, from the entry said, with the
+        // part the notification carried (if it did).
+        let battles: Vec<(ServerBattleId, Option<u64>, Option<String>)> = match hint {
             Hint::Entry {
                 campaign,
                 battle,
@@ -725,7 +735,19 @@ async fn follow(
                 .store
                 .live()
                 .loaded_as(campaign, battle)
-                .map(|b| (b, Some(seq)))
+                .map(|b| (b, Some(seq), None))
+                .into_iter()
+                .collect(),
+            Hint::Carried {
+                campaign,
+                battle,
+                seq,
+                body,
+            } => shared
+                .store
+                .live()
+                .loaded_as(campaign, battle)
+                .map(|b| (b, Some(seq), Some(body)))
                 .into_iter()
                 .collect(),
             Hint::Moved {
@@ -734,7 +756,7 @@ async fn follow(
                 .store
                 .live()
                 .loaded_as(campaign, battle)
-                .map(|b| (b, None))
+                .map(|b| (b, None, None))
                 .into_iter()
                 .collect(),
             Hint::CatchUp => shared
@@ -742,7 +764,7 @@ async fn follow(
                 .live()
                 .loaded_battles()
                 .into_iter()
-                .map(|b| (b, None))
+                .map(|b| (b, None, None))
                 .collect(),
             Hint::Revoked(token) => {
                 // Revoked by another process: its sockets here close too,
@@ -773,8 +795,13 @@ async fn follow(
             // the tokens with sockets open here are looked up again.
             tokio::spawn(revoked_meanwhile(shared.clone()));
         }
-        for (battle, seq) in battles {
-            tokio::spawn(catch_up(shared.clone(), battle, seq));
+        for (battle, seq, carried) in battles {
+            // Its own part (or one read already): nothing to bring, and
+            // no turn taken for it.
+            if seq.is_some_and(|s| shared.store.live().holds_entry(battle, s)) {
+                continue;
+            }
+            tokio::spawn(catch_up(shared.clone(), battle, seq, carried));
         }
     }
 }
@@ -810,10 +837,17 @@ async fn revoked_meanwhile(shared: Arc<Shared>) {
 /// Bring `battle` up to date after another process wrote it, in its turn
 /// (no command or watch of it meanwhile, so its watchers get every entry
 /// once, in order).
-async fn catch_up(shared: Arc<Shared>, battle: ServerBattleId, seq: Option<u64>) {
+/// `carried`: the part the notification carried (the battle is extended
+/// from it when it fits, nothing read).
+async fn catch_up(
+    shared: Arc<Shared>,
+    battle: ServerBattleId,
+    seq: Option<u64>,
+    carried: Option<String>,
+) {
     let order = order_of(&shared, battle);
     let _turn = order.lock().await;
-    catch_up_held(&shared, battle, seq, None).await;
+    catch_up_held(&shared, battle, seq, None, carried).await;
 }
 
 /// [`catch_up`] holding the battle's turn already: read it again (after
@@ -828,13 +862,15 @@ async fn catch_up_held(
     battle: ServerBattleId,
     seq: Option<u64>,
     held: Option<Option<xenolog_engine::EntryId>>,
+    carried: Option<String>,
 ) -> bool {
     let seats = watching_seats(shared, battle);
     let watched = !seats.is_empty();
     let made = blocking_live(shared, move |l| {
-        let refreshed = match held {
-            Some(h) => l.refresh_from(battle, h)?,
-            None => l.refresh(battle, seq)?,
+        let refreshed = match (held, seq, carried) {
+            (Some(h), _, _) => l.refresh_from(battle, h)?,
+            (None, Some(seq), Some(body)) => l.refresh_carried(battle, seq, &body)?,
+            (None, seq, _) => l.refresh(battle, seq)?,
         };
         let Some(r) = refreshed else {
             return Ok(None);
@@ -2154,7 +2190,7 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
                 catch_ups += 1;
                 // Decided at `at` (the head then), the battle dropped from
                 // memory when its write lost: its watchers hold `at`.
-                let new = catch_up_held(shared, battle, None, at_write.then_some(at)).await;
+                let new = catch_up_held(shared, battle, None, at_write.then_some(at), None).await;
                 if !new {
                     return Err(stay(r));
                 }

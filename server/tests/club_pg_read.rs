@@ -15,115 +15,9 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{Client, PgDb, Server, new_battle, organiser_token, seat_player_token, server_on_db};
-use serde_json::{Value, json};
+use common::{Client, PgDb, alternate, play, race_on_two, server_on_db};
+use serde_json::json;
 use xenolog_server::Tuning;
-
-/// A seat's socket and what it heard: every entry id in order, the state
-/// of the last frame.
-struct Heard {
-    c: Client,
-    seat: u8,
-    ids: Vec<u64>,
-    state: Value,
-}
-
-impl Heard {
-    /// Events until entry `until` is held: each entry new and after the
-    /// last (none twice, none out of order); `moved` moves the head back
-    /// to its `to`; a close fails (the server read the battle whole and
-    /// closed its watchers to resume: not what this suite allows).
-    async fn until(&mut self, until: u64) {
-        while self.ids.last() != Some(&until) {
-            let v = self.c.event().await;
-            assert!(
-                v.get("closed").is_none() && v.get("ended").is_none(),
-                "seat {}: never closed to resume: {v}",
-                self.seat
-            );
-            match v["type"].as_str() {
-                Some("entry") => {
-                    let id = v["entry"]["id"].as_u64().unwrap();
-                    assert!(
-                        self.ids.last().is_none_or(|h| id > *h),
-                        "seat {}: entry {id} after {:?}: twice or out of order",
-                        self.seat,
-                        self.ids
-                    );
-                    self.ids.push(id);
-                    self.state = v["state"].clone();
-                }
-                Some("moved") => {
-                    let to = v["to"].as_u64();
-                    while self.ids.last().copied() > to {
-                        self.ids.pop();
-                    }
-                    self.state = v["state"].clone();
-                }
-                _ => {}
-            }
-        }
-    }
-}
-
-/// Two servers on one new database, a race (`options`) with seat 0 on A
-/// and seat 1 on B, each watching from the start.
-async fn race_on_two(
-    options: Value,
-) -> Option<(Arc<PgDb>, Server, Server, Client, i64, [Heard; 2])> {
-    let admin = common::test_pg()?;
-    let db = Arc::new(PgDb::new(&admin));
-    let a = server_on_db(db.clone(), Tuning::default()).await;
-    let (mut org, _) = organiser_token(&a).await;
-    let b = server_on_db(db.clone(), Tuning::default()).await;
-    let (campaign, battle, _) =
-        new_battle(&mut org, "race", json!({"target": 1000}), options).await;
-    let (mut zero, _) = seat_player_token(&a, &mut org, campaign, battle, 0).await;
-    let (mut one, _) = seat_player_token(&b, &mut org, campaign, battle, 1).await;
-    zero.join(battle, 0, 7).await;
-    one.join(battle, 1, 8).await;
-    let mut seats = [(zero, 0u8), (one, 1u8)].map(|(c, seat)| Heard {
-        c,
-        seat,
-        ids: Vec::new(),
-        state: Value::Null,
-    });
-    for s in seats.iter_mut() {
-        s.c.ok(
-            "watch",
-            json!({"battle": battle, "seat": s.seat, "after": null}),
-        )
-        .await;
-        s.state = s.c.event_of("live").await["state"].clone();
-    }
-    Some((db, a, b, org, battle, seats))
-}
-
-/// The seat to move gives `command` at the head through its own server;
-/// both seats hear the entry. The entry's id.
-async fn play(battle: i64, seats: &mut [Heard; 2], command: Value, n: usize) -> u64 {
-    let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
-    let at = seats[mover].ids.last().copied();
-    let r = seats[mover]
-        .c
-        .ok(
-            "command",
-            json!({"battle": battle, "seat": mover, "at": at, "command": command,
-                   "cmd_id": format!("c{n}")}),
-        )
-        .await;
-    let last = r["entries"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()
-        .as_u64()
-        .unwrap();
-    for s in seats.iter_mut() {
-        s.until(last).await;
-    }
-    last
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p5_a_server_told_of_another_servers_entry_reads_only_what_is_after_its_head_and_its_watcher_gets_it_once_in_order()
@@ -131,24 +25,18 @@ async fn p5_a_server_told_of_another_servers_entry_reads_only_what_is_after_its_
     let Some((_db, a, b, _org, battle, mut seats)) = race_on_two(json!({})).await else {
         return;
     };
-    let mut by = [0u64; 2];
-    for n in 0..16 {
-        let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
-        let command = if n % 3 == 2 {
-            json!("hold")
-        } else {
-            json!({"roll": {"dice": 1}})
-        };
-        play(battle, &mut seats, command, n).await;
-        by[mover] += 1;
-    }
+    let by = alternate(battle, &mut seats, 16).await;
     assert_eq!(seats[0].ids, seats[1].ids, "both seats hold the same line");
     assert_eq!(seats[0].ids, (0..16).collect::<Vec<u64>>());
     assert!(by[0] > 0 && by[1] > 0, "each server wrote some: {by:?}");
-    // Each server read each of the other's entries after its head, and
-    // never a whole battle (it had the battle in memory all along).
+    // Each server brought the battle up to date for the other's entries
+    // after its head (from the part its notification carried, session 20,
+    // or by reading after it), and never read a whole battle (it had the
+    // battle in memory all along).
     let (a_after, a_whole) = a.running.refresh_reads();
     let (b_after, b_whole) = b.running.refresh_reads();
+    let a_after = a_after + a.running.carried_refreshes();
+    let b_after = b_after + b.running.carried_refreshes();
     assert_eq!((a_whole, b_whole), (0, 0), "no battle read whole");
     assert!(
         a_after >= 1 && a_after <= by[1],
@@ -177,7 +65,13 @@ async fn p5_a_server_skips_its_own_moved_notification_and_reads_the_battle_only_
         play(battle, &mut seats, json!("hold"), n).await;
     }
     let to = seats[0].ids[2];
-    let before = a.running.refresh_reads();
+    // Brought up to date after the head (read, or carried: session 20),
+    // and read whole.
+    let reads = |s: &common::Server| {
+        let (after, whole) = s.running.refresh_reads();
+        (after + s.running.carried_refreshes(), whole)
+    };
+    let before = reads(&a);
     // Seat 0, on A, takes back to entry 2 (its own hold): A writes the
     // position and notifies `moved`, which A's listener hears too.
     let r = seats[0]
@@ -196,7 +90,7 @@ async fn p5_a_server_skips_its_own_moved_notification_and_reads_the_battle_only_
     // by B, which A hears after its own `moved` and reads after its head.
     let entry = play(battle, &mut seats, json!({"roll": {"dice": 2}}), 10).await;
     assert_eq!(entry, 4, "the new branch's entry");
-    let after = a.running.refresh_reads();
+    let after = reads(&a);
     assert_eq!(
         (after.0 - before.0, after.1 - before.1),
         (1, 0),

@@ -135,6 +135,8 @@ impl Store for ClubStore {
 struct Reads {
     after: std::sync::atomic::AtomicU64,
     whole: std::sync::atomic::AtomicU64,
+    /// Extended from a notification's carried part, nothing read.
+    carried: std::sync::atomic::AtomicU64,
 }
 
 /// A process's tag for its `moved` notifications: random, never 0 (0 is
@@ -600,6 +602,31 @@ impl Club {
         )
     }
 
+    /// Whether battle `battle` is in memory here with entry `seq` already
+    /// (this process wrote it, or read it before): a notification of it
+    /// has nothing to bring. `false` when not known without waiting (the
+    /// battle in use): then the refresh finds out in its turn.
+    pub fn holds_entry(&self, battle: ServerBattleId, seq: u64) -> bool {
+        let slot = self
+            .battles
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&battle)
+            .cloned();
+        slot.is_some_and(|slot| {
+            slot.try_lock().is_ok_and(|held| {
+                held.as_ref()
+                    .is_some_and(|lb| (seq as usize) < lb.battle.records().len())
+            })
+        })
+    }
+
+    /// How many times a battle was brought up to date from the part its
+    /// notification carried, reading nothing.
+    pub fn carried_refreshes(&self) -> u64 {
+        self.reads.carried.load(Ordering::Relaxed)
+    }
+
     /// Every battle loaded since the start (in memory now or evicted).
     pub fn loaded_battles(&self) -> Vec<ServerBattleId> {
         self.index
@@ -638,6 +665,31 @@ impl Club {
         seq: Option<u64>,
         held: Option<Option<EntryId>>,
     ) -> Result<Option<super::Refreshed>, ClubError> {
+        self.refresh_with(battle, seq, held, None)
+    }
+
+    /// [`Club::refresh`] for a part whose notification carried it
+    /// ([`super::notify::Hint::Carried`], `body` its words): the battle
+    /// held at the part's first entry is extended from `body` and nothing
+    /// is read ([`xenolog_saves::Carried::extend`]); held otherwise, or the
+    /// part refused (unreadable, not linking to the head held), what is
+    /// stored after the head is read as for [`Club::refresh`].
+    pub fn refresh_carried(
+        &self,
+        battle: ServerBattleId,
+        seq: u64,
+        body: &str,
+    ) -> Result<Option<super::Refreshed>, ClubError> {
+        self.refresh_with(battle, Some(seq), None, Some(body))
+    }
+
+    fn refresh_with(
+        &self,
+        battle: ServerBattleId,
+        seq: Option<u64>,
+        held: Option<Option<EntryId>>,
+        carried: Option<&str>,
+    ) -> Result<Option<super::Refreshed>, ClubError> {
         let slot = self.slot(battle);
         let mut guard = Self::hold(&slot);
         let (head, over) = match (held, guard.as_ref()) {
@@ -653,7 +705,21 @@ impl Club {
             }
             (None, None) => return Ok(None),
         };
+        // The part the notification carried, added to the battle held
+        // (issue 31 P5, session 20): nothing read when it fits.
+        let from_part = match (carried, guard.as_mut()) {
+            (Some(body), Some(lb)) => xenolog_saves::Carried::decode(body)
+                .and_then(|part| part.extend(&mut *lb.battle))
+                .is_ok(),
+            _ => false,
+        };
         let fresh = match guard.as_mut() {
+            Some(lb) if from_part => {
+                // Extended from the notification: nothing read.
+                self.reads.carried.fetch_add(1, Ordering::Relaxed);
+                lb.used = std::time::Instant::now();
+                &*lb.battle
+            }
             Some(lb) => {
                 let (campaign, id) = (lb.campaign, lb.id);
                 let path = self.path_of(campaign)?;
@@ -1343,6 +1409,23 @@ impl LiveStore for Club {
         held: Option<EntryId>,
     ) -> Result<Option<super::Refreshed>, ClubError> {
         Club::refresh_from(self, battle, None, Some(held))
+    }
+
+    fn refresh_carried(
+        &self,
+        battle: ServerBattleId,
+        seq: u64,
+        body: &str,
+    ) -> Result<Option<super::Refreshed>, ClubError> {
+        Club::refresh_carried(self, battle, seq, body)
+    }
+
+    fn carried_refreshes(&self) -> u64 {
+        Club::carried_refreshes(self)
+    }
+
+    fn holds_entry(&self, battle: ServerBattleId, seq: u64) -> bool {
+        Club::holds_entry(self, battle, seq)
     }
 
     fn shared_writers(&self) -> bool {

@@ -247,7 +247,7 @@ impl ClubTokens {
                     );
                 }
             }
-            Hint::Entry { .. } | Hint::Moved { .. } | Hint::Other(_) => {}
+            Hint::Entry { .. } | Hint::Carried { .. } | Hint::Moved { .. } | Hint::Other(_) => {}
         }
     }
 

@@ -554,6 +554,32 @@ pub trait LiveStore: Send + Sync + 'static {
         let _ = (battle, held);
         Ok(None)
     }
+    /// [`LiveStore::refresh`] for a part another process wrote whose
+    /// notification carried it (`body`, [`notify::Hint::Carried`]): the
+    /// battle extended from it, nothing read, when it fits the head held;
+    /// otherwise read as [`LiveStore::refresh`] reads (`seq`: the part's
+    /// last entry).
+    fn refresh_carried(
+        &self,
+        battle: ServerBattleId,
+        seq: u64,
+        body: &str,
+    ) -> Result<Option<Refreshed>, ClubError> {
+        let _ = body;
+        self.refresh(battle, Some(seq))
+    }
+    /// How many times a battle was brought up to date from the part its
+    /// notification carried, reading nothing (issue 31 P5, session 20).
+    fn carried_refreshes(&self) -> u64 {
+        0
+    }
+    /// Whether `battle` is in memory here with entry `seq` already (known
+    /// without waiting): a notification of it brings nothing, and is not
+    /// handed to the blocking pool (a process hears its own parts too).
+    fn holds_entry(&self, battle: ServerBattleId, seq: u64) -> bool {
+        let _ = (battle, seq);
+        false
+    }
     /// How many times a battle was brought up to date after another
     /// process wrote it by reading only what is stored after its head, and
     /// how many by reading it whole: (after, whole). Issue 31 P5.

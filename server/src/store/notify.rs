@@ -45,6 +45,20 @@ pub enum Hint {
         battle: i64,
         seq: u64,
     },
+    /// Battle `battle` of campaign `campaign` has a new part ending at
+    /// entry `seq`, carried in the payload (`e1:C:B:SEQ:BODY`, session 20;
+    /// `body` is [`xenolog_saves::Carried`] in words, read where it is
+    /// used): a process that holds the battle at the part's first entry
+    /// extends it from `body` and reads nothing; otherwise it reads after
+    /// its head as for [`Hint::Entry`]. The writer sends `C:B:SEQ` right
+    /// after it (for processes that do not read this one): the listener
+    /// drops that twin.
+    Carried {
+        campaign: CampaignId,
+        battle: i64,
+        seq: u64,
+        body: String,
+    },
     /// Battle `battle` of campaign `campaign` moved its live cursor
     /// without a new entry (a take-back, or a walk along its recorded
     /// line, decided by another process): a process that has it loaded
@@ -77,6 +91,15 @@ impl Hint {
                 battle,
                 seq,
             } => format!("{campaign}:{battle}:{seq}"),
+            Hint::Carried {
+                campaign,
+                battle,
+                seq,
+                body,
+            } => format!(
+                "{}{campaign}:{battle}:{seq}:{body}",
+                xenolog_saves::Carried::TAG
+            ),
             Hint::Moved {
                 campaign,
                 battle,
@@ -120,6 +143,24 @@ impl Hint {
                 },
                 _ => Hint::Other(payload.to_owned()),
             };
+        }
+        if let Some(rest) = payload.strip_prefix(xenolog_saves::Carried::TAG) {
+            let mut parts = rest.splitn(4, ':');
+            let (c, b, q, body) = (parts.next(), parts.next(), parts.next(), parts.next());
+            if let (Some(Ok(campaign)), Some(Ok(battle)), Some(Ok(seq)), Some(body)) = (
+                c.map(str::parse),
+                b.map(str::parse),
+                q.map(str::parse),
+                body,
+            ) {
+                return Hint::Carried {
+                    campaign,
+                    battle,
+                    seq,
+                    body: body.to_owned(),
+                };
+            }
+            return Hint::Other(payload.to_owned());
         }
         if payload == "catch-up" {
             return Hint::CatchUp;
@@ -418,11 +459,15 @@ async fn session(
     }
     let mut probe = tokio::time::interval(Listener::PROBE_EVERY);
     probe.tick().await;
+    let mut twins = Twins::default();
     loop {
         tokio::select! {
             payload = rx.recv() => match payload {
                 Some(payload) => {
-                    if on.send(Hint::parse(&payload)).is_err() {
+                    let Some(hint) = twins.pass(Hint::parse(&payload)) else {
+                        continue;
+                    };
+                    if on.send(hint).is_err() {
                         // Nobody hears any more: stopping.
                         break;
                     }
@@ -460,6 +505,36 @@ async fn session(
     }
 }
 
+/// The `C:B:SEQ` sent right after a carried part (for processes that do
+/// not read `e1:`) is that part's twin: dropped, the part being heard.
+#[derive(Default)]
+struct Twins {
+    carried: Option<(CampaignId, i64, u64)>,
+}
+
+impl Twins {
+    /// `hint`, or `None` when it is the twin of the carried part heard
+    /// just before it.
+    fn pass(&mut self, hint: Hint) -> Option<Hint> {
+        let before = self.carried.take();
+        match &hint {
+            Hint::Carried {
+                campaign,
+                battle,
+                seq,
+                ..
+            } => self.carried = Some((*campaign, *battle, *seq)),
+            Hint::Entry {
+                campaign,
+                battle,
+                seq,
+            } if before == Some((*campaign, *battle, *seq)) => return None,
+            _ => {}
+        }
+        Some(hint)
+    }
+}
+
 fn words(e: &tokio_postgres::Error) -> String {
     use std::error::Error as _;
     if let Some(db) = e.as_db_error() {
@@ -484,6 +559,12 @@ mod tests {
                 seq: 204,
             },
             Hint::Revoked(9),
+            Hint::Carried {
+                campaign: 3,
+                battle: 17,
+                seq: 204,
+                body: "AQID+/9".into(),
+            },
             Hint::Moved {
                 campaign: 2,
                 battle: 5,
@@ -518,5 +599,45 @@ mod tests {
             Hint::parse("moved:2:5:1:1"),
             Hint::Other("moved:2:5:1:1".into())
         );
+        // A carried part's words, damaged or of a later format: unknown
+        // (ignored; the `C:B:SEQ` sent after it is read as ever).
+        for other in ["e1:3:x:1:AA", "e1:3:17:204", "e2:3:17:204:AA"] {
+            assert_eq!(Hint::parse(other), Hint::Other(other.into()));
+        }
+    }
+
+    #[test]
+    fn the_entry_after_its_carried_part_is_dropped_as_its_twin_and_no_other() {
+        let carried = |seq| Hint::Carried {
+            campaign: 3,
+            battle: 17,
+            seq,
+            body: "AA".into(),
+        };
+        let entry = |battle, seq| Hint::Entry {
+            campaign: 3,
+            battle,
+            seq,
+        };
+        let mut twins = Twins::default();
+        // (hint, whether it is passed on)
+        let heard = [
+            (carried(4), true),
+            (entry(17, 4), false),
+            // Its twin once only; an entry not announced by a part is kept.
+            (entry(17, 4), true),
+            (carried(6), true),
+            (entry(18, 6), true),
+            (entry(17, 6), true),
+            (Hint::CatchUp, true),
+            (entry(17, 7), true),
+        ];
+        for (n, (hint, passed)) in heard.into_iter().enumerate() {
+            assert_eq!(
+                twins.pass(hint.clone()).is_some(),
+                passed,
+                "hint {n}: {hint:?}"
+            );
+        }
     }
 }

@@ -710,3 +710,137 @@ impl SeatCopy {
         }
     }
 }
+
+// Two servers on one database, a seat on each (club_pg_read.rs,
+// club_pg_notify.rs).
+
+/// A seat's socket and what it heard: every entry id in order, the state
+/// of the last frame.
+pub struct Heard {
+    pub c: Client,
+    pub seat: u8,
+    pub ids: Vec<u64>,
+    pub state: Value,
+}
+
+impl Heard {
+    /// Events until entry `until` is held: each entry new and after the
+    /// last (none twice, none out of order); `moved` moves the head back
+    /// to its `to`; a close fails (the server read the battle whole and
+    /// closed its watchers to resume: not what this suite allows).
+    pub async fn until(&mut self, until: u64) {
+        while self.ids.last() != Some(&until) {
+            let v = self.c.event().await;
+            assert!(
+                v.get("closed").is_none() && v.get("ended").is_none(),
+                "seat {}: never closed to resume: {v}",
+                self.seat
+            );
+            match v["type"].as_str() {
+                Some("entry") => {
+                    let id = v["entry"]["id"].as_u64().unwrap();
+                    assert!(
+                        self.ids.last().is_none_or(|h| id > *h),
+                        "seat {}: entry {id} after {:?}: twice or out of order",
+                        self.seat,
+                        self.ids
+                    );
+                    self.ids.push(id);
+                    self.state = v["state"].clone();
+                }
+                Some("moved") => {
+                    let to = v["to"].as_u64();
+                    while self.ids.last().copied() > to {
+                        self.ids.pop();
+                    }
+                    self.state = v["state"].clone();
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Two servers on one new database, a race (`options`) with seat 0 on A
+/// and seat 1 on B, each watching from the start.
+pub async fn race_on_two(
+    options: Value,
+) -> Option<(
+    std::sync::Arc<PgDb>,
+    Server,
+    Server,
+    Client,
+    i64,
+    [Heard; 2],
+)> {
+    let admin = test_pg()?;
+    let db = std::sync::Arc::new(PgDb::new(&admin));
+    let a = server_on_db(db.clone(), Tuning::default()).await;
+    let (mut org, _) = organiser_token(&a).await;
+    let b = server_on_db(db.clone(), Tuning::default()).await;
+    let (campaign, battle, _) =
+        new_battle(&mut org, "race", json!({"target": 1000}), options).await;
+    let (mut zero, _) = seat_player_token(&a, &mut org, campaign, battle, 0).await;
+    let (mut one, _) = seat_player_token(&b, &mut org, campaign, battle, 1).await;
+    zero.join(battle, 0, 7).await;
+    one.join(battle, 1, 8).await;
+    let mut seats = [(zero, 0u8), (one, 1u8)].map(|(c, seat)| Heard {
+        c,
+        seat,
+        ids: Vec::new(),
+        state: Value::Null,
+    });
+    for s in seats.iter_mut() {
+        s.c.ok(
+            "watch",
+            json!({"battle": battle, "seat": s.seat, "after": null}),
+        )
+        .await;
+        s.state = s.c.event_of("live").await["state"].clone();
+    }
+    Some((db, a, b, org, battle, seats))
+}
+
+/// The seat to move gives `command` at the head through its own server;
+/// both seats hear the entry. The entry's id.
+pub async fn play(battle: i64, seats: &mut [Heard; 2], command: Value, n: usize) -> u64 {
+    let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
+    let at = seats[mover].ids.last().copied();
+    let r = seats[mover]
+        .c
+        .ok(
+            "command",
+            json!({"battle": battle, "seat": mover, "at": at, "command": command,
+                   "cmd_id": format!("c{n}")}),
+        )
+        .await;
+    let last = r["entries"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .as_u64()
+        .unwrap();
+    for s in seats.iter_mut() {
+        s.until(last).await;
+    }
+    last
+}
+
+/// `n` commands at the head, each by the seat to move through its own
+/// server (every third a hold, the others a roll of one die), both seats
+/// hearing each; how many each seat gave.
+pub async fn alternate(battle: i64, seats: &mut [Heard; 2], n: usize) -> [u64; 2] {
+    let mut by = [0u64; 2];
+    for k in 0..n {
+        let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
+        let command = if k % 3 == 2 {
+            json!("hold")
+        } else {
+            json!({"roll": {"dice": 1}})
+        };
+        play(battle, seats, command, k).await;
+        by[mover] += 1;
+    }
+    by
+}
