@@ -305,7 +305,7 @@ fn p3_a_token_revoked_by_another_process_is_refused_by_this_one() {
     a.revoke(r.principal.token).unwrap();
     wait_until(
         "the revocation reaches the other process",
-        Duration::from_secs(10),
+        Duration::from_secs(30),
         || matches!(b.authenticate(&token), Err(ClubError::RevokedToken)),
     );
     // A store that does not listen trusts no memory (review3 SHOULD 1):
@@ -355,7 +355,7 @@ fn p3_a_notification_arrives_when_committed_and_never_when_rolled_back() {
     tx.commit().unwrap();
     wait_until(
         "the committed notification",
-        Duration::from_secs(10),
+        Duration::from_secs(30),
         || !heard.lock().unwrap().is_empty(),
     );
     std::thread::sleep(Duration::from_millis(300));
@@ -390,7 +390,7 @@ fn p3_the_listener_comes_back_after_its_connection_is_killed_and_says_catch_up()
     assert!(killed);
     wait_until(
         "catch up after the reconnect",
-        Duration::from_secs(15),
+        Duration::from_secs(30),
         || heard.lock().unwrap().contains(&Hint::CatchUp),
     );
     assert_ne!(l.backend_pid(), first, "a new connection");
@@ -398,7 +398,7 @@ fn p3_the_listener_comes_back_after_its_connection_is_killed_and_says_catch_up()
         .unwrap();
     wait_until(
         "a notification after the reconnect",
-        Duration::from_secs(10),
+        Duration::from_secs(30),
         || heard.lock().unwrap().contains(&Hint::Revoked(7)),
     );
     // A listener that cannot reach its database says so at the start.
@@ -544,14 +544,14 @@ fn p3_a_token_revoked_elsewhere_after_the_listener_reconnected_is_refused() {
     // Reconnected, and caught up (the catch-up is what panicked).
     wait_until(
         "the listener listens again and has caught up",
-        Duration::from_secs(15),
+        Duration::from_secs(30),
         || listener.backend_pid() != 0 && listener.backend_pid() != first && b.trusts_memory(),
     );
     assert!(b.authenticate(&token).is_ok());
     a.revoke(r.principal.token).unwrap();
     wait_until(
         "the revocation is heard on the new connection",
-        Duration::from_secs(10),
+        Duration::from_secs(30),
         || matches!(b.authenticate(&token), Err(ClubError::RevokedToken)),
     );
     assert!(b.trusts_memory(), "the listener is alive: memory trusted");
@@ -779,7 +779,7 @@ fn p3_a_club_schema_of_63_characters_still_hears_revocations() {
     assert!(b.trusts_memory());
     assert!(b.authenticate(&token).is_ok());
     a.revoke(r.principal.token).unwrap();
-    wait_until("the revocation is heard", Duration::from_secs(10), || {
+    wait_until("the revocation is heard", Duration::from_secs(30), || {
         matches!(b.authenticate(&token), Err(ClubError::RevokedToken))
     });
 }
