@@ -582,10 +582,10 @@ fn p4_kill_test_a_serve_process_sigkilled_mid_game_its_seat_resumes_on_the_other
         // machine: the kill always falls mid-game (a race to 40 holding
         // at 8 takes 10 commands at the fewest: the winner's 3 turns of
         // at most 19 banked, 8 commands, and the other's 2 turns between).
-        if k == 8 {
-            if let Some(k) = killer.take() {
-                k.join().unwrap();
-            }
+        if k == 8
+            && let Some(k) = killer.take()
+        {
+            k.join().unwrap();
         }
         if k == 6 {
             // SIGKILL A a moment later, while the seats go on playing: it
