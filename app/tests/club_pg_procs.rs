@@ -575,9 +575,18 @@ fn p4_kill_test_a_serve_process_sigkilled_mid_game_its_seat_resumes_on_the_other
     );
     assert_eq!(seats[0].client.addr().host, ha);
     assert_eq!(seats[1].client.addr().host, hb);
-    let mut killer = None;
+    let mut killer: Option<std::thread::JoinHandle<()>> = None;
     let pid = a.child.id();
     let (acknowledged, commands) = play_to_end(&mut seats, battle, |k| {
+        // Before the 9th command A is dead, however slow or fast the
+        // machine: the kill always falls mid-game (a race to 40 holding
+        // at 8 takes 10 commands at the fewest: the winner's 3 turns of
+        // at most 19 banked, 8 commands, and the other's 2 turns between).
+        if k == 8
+            && let Some(k) = killer.take()
+        {
+            k.join().unwrap();
+        }
         if k == 6 {
             // SIGKILL A a moment later, while the seats go on playing: it
             // dies between two commands or with one in flight.
@@ -591,7 +600,7 @@ fn p4_kill_test_a_serve_process_sigkilled_mid_game_its_seat_resumes_on_the_other
             }));
         }
     });
-    killer.expect("A was killed mid-game").join().unwrap();
+    assert!(killer.is_none(), "A was killed mid-game");
     let gone = a.child.wait().unwrap();
     assert!(!gone.success(), "A died of the signal: {gone:?}");
     assert!(

@@ -250,7 +250,7 @@ fn term(child: &Child) {
     assert!(status.success());
 }
 
-/// How the server exited (within 20 s).
+/// How the server exited (within 60 s: a loaded machine is slow).
 fn stopped(child: &mut Child) -> std::process::ExitStatus {
     let start = Instant::now();
     loop {
@@ -258,8 +258,8 @@ fn stopped(child: &mut Child) -> std::process::ExitStatus {
             return status;
         }
         assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "serve did not stop within 20 s of SIGTERM"
+            start.elapsed() < Duration::from_secs(60),
+            "serve did not stop within 60 s of SIGTERM"
         );
         std::thread::sleep(Duration::from_millis(50));
     }

@@ -80,7 +80,8 @@ fn entries(app: &App) -> usize {
     app.open.as_ref().map_or(0, |ob| ob.battle.records().len())
 }
 
-/// The other seat plays `steps` commands with the command-line bot.
+/// The other seat plays `steps` commands with the command-line bot (which
+/// gives up after 60 s without a move to make: a loaded machine is slow).
 fn other_seat_plays(dir: &Path, url: &str, camp: &str, battle: &str, steps: u32, seed: u32) {
     let o = cmd(
         dir,
@@ -96,7 +97,7 @@ fn other_seat_plays(dir: &Path, url: &str, camp: &str, battle: &str, steps: u32,
             "--seed",
             &seed.to_string(),
             "--wait",
-            "10",
+            "60",
         ],
     )
     .stdout(Stdio::piped())

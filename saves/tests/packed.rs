@@ -482,8 +482,17 @@ fn review4_m1_a_seal_on_open_that_fails_under_a_held_write_lock_is_made_good_by_
     raw.execute_batch("BEGIN IMMEDIATE").unwrap();
     let p2 = path.clone();
     let opened = std::thread::spawn(move || Campaign::open(&p2));
-    // Past the 5-second busy timeout of the seal's transaction.
-    std::thread::sleep(std::time::Duration::from_secs(7));
+    // The lock is held until the open is over: past the 5-second busy
+    // timeout of the seal's transaction, however late the open began (a
+    // fixed wait let a slow machine's seal start late and get the lock).
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !opened.is_finished() {
+        assert!(
+            std::time::Instant::now() < until,
+            "the open gives up its seal and returns (120 s at the most)"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     raw.execute_batch("COMMIT").unwrap();
     let mut c = opened.join().unwrap().expect("the open itself succeeds");
     assert_eq!(layout(&raw, a), (0, 3000), "its seal failed under the lock");
@@ -510,26 +519,63 @@ fn scans(admin: &Postgres, schema: &str, table: &str) -> i64 {
         .unwrap()
 }
 
-/// Wait (at most 10 s) until `table`'s scans pass `than`; what they are.
-fn scans_past(admin: &Postgres, schema: &str, table: &str, than: i64) -> i64 {
-    for _ in 0..100 {
-        let n = scans(admin, schema, table);
-        if n > than {
-            return n;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
+/// `url` with its connections named `name` (`application_name`), so a
+/// test can tell when they are all gone.
+fn named(url: &str, name: &str) -> String {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        let sep = if url.contains('?') { '&' } else { '?' };
+        format!("{url}{sep}application_name={name}")
+    } else {
+        format!("{url} application_name={name}")
     }
-    scans(admin, schema, table)
+}
+
+/// Wait (60 s at the most) until no connection named `name` but `admin`'s
+/// own is left: a backend's statistics are flushed before it leaves
+/// `pg_stat_activity` (PostgreSQL 15: the flush is a `before_shmem_exit`
+/// hook, the activity entry's removal an `on_shmem_exit` one), so then
+/// every scan they made is counted.
+fn all_closed(admin: &Postgres, name: &str) {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let left: i64 = admin
+            .one(
+                "SELECT count(*) FROM pg_stat_activity
+                 WHERE application_name = ?1 AND pid <> pg_backend_pid()",
+                &[&name],
+            )
+            .unwrap();
+        if left == 0 {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "{left} connections named {name} still open after 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
 }
 
 /// review4 S3: a read-only open of a PostgreSQL campaign tries no seal (it
 /// scanned every battle's tail and began a write before it was marked
 /// read-only); an open for writing still seals. Measured by the scans of
-/// the `entries` table the statistics collector counts for the schema.
+/// the `entries` table the statistics collector counts for the schema,
+/// read when every other connection of the test has closed (so flushed
+/// its counts; a fixed wait let a late flush count against the
+/// read-only open on a slow machine, or a read-only scan go uncounted).
 #[test]
 fn review4_s3_a_read_only_open_on_postgres_tries_no_seal() {
-    let Some(mut s) = Store::postgres("ro_no_seal") else {
+    let Some(server) = pg::server() else {
         return;
+    };
+    let schema = pg::random_schema("ro_no_seal");
+    let url = named(&server, &schema);
+    let mut s = Store {
+        c: Some(Campaign::create_postgres(&url, &schema, "Club").unwrap()),
+        kind: Kind::Postgres {
+            url: url.clone(),
+            schema: schema.clone(),
+        },
     };
     let a = s
         .c()
@@ -539,19 +585,14 @@ fn review4_s3_a_read_only_open_on_postgres_tries_no_seal() {
     let raw = s.raw();
     unseal(&*raw, a);
     drop(raw);
-    let Kind::Postgres { url, schema } = &s.kind else {
-        unreachable!()
-    };
-    let (url, schema) = (url.clone(), schema.clone());
     let admin = Postgres::connect(&url).unwrap();
-    let settled = scans_past(&admin, &schema, "entries", -1);
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    all_closed(&admin, &schema);
     let before = scans(&admin, &schema, "entries");
-    assert!(before >= settled);
+    assert!(before > 0, "the scans so far are counted: {before}");
     let ro = Campaign::open_postgres_read_only(&url, &schema).unwrap();
     assert!(ro.is_read_only());
     drop(ro);
-    std::thread::sleep(std::time::Duration::from_millis(2000));
+    all_closed(&admin, &schema);
     assert_eq!(
         scans(&admin, &schema, "entries"),
         before,
@@ -559,9 +600,14 @@ fn review4_s3_a_read_only_open_on_postgres_tries_no_seal() {
     );
     let raw = s.raw();
     assert_eq!(layout(&*raw, a), (0, 3000), "nothing sealed");
+    drop(raw);
+    all_closed(&admin, &schema);
+    let before = scans(&admin, &schema, "entries");
     // The control: an open for writing scans the tails and seals them.
     let w = Campaign::open_postgres(&url, &schema).unwrap();
     drop(w);
-    assert!(scans_past(&admin, &schema, "entries", before) > before);
+    all_closed(&admin, &schema);
+    assert!(scans(&admin, &schema, "entries") > before);
+    let raw = s.raw();
     assert_eq!(layout(&*raw, a), (2, 3000 - 2 * BLOCK as i64));
 }

@@ -428,7 +428,7 @@ fn p5_the_committer_writes_many_campaigns_in_one_transaction_and_notifies_each_p
     let mut carried = 0;
     {
         let mut n = listen.notifications();
-        let mut it = n.timeout_iter(std::time::Duration::from_secs(2));
+        let mut it = n.timeout_iter(std::time::Duration::from_secs(30));
         while let Ok(Some(m)) = postgres::fallible_iterator::FallibleIterator::next(&mut it) {
             if m.payload().starts_with(xenolog_saves::Carried::TAG) {
                 carried += 1;

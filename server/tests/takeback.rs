@@ -657,7 +657,7 @@ async fn the_blocking_client_takes_moveds_to_as_its_head() {
     let e0 = play(&mut zero, battle, 0, None, json!("hold")).await;
     let (mut back, e1) = tokio::task::spawn_blocking(move || {
         while one.last_entry(battle) != Some(e0 as u64) {
-            one.next_event(std::time::Duration::from_secs(10)).unwrap();
+            one.next_event(std::time::Duration::from_secs(30)).unwrap();
         }
         let r = one
             .request(
@@ -674,7 +674,7 @@ async fn the_blocking_client_takes_moveds_to_as_its_head() {
     let back_at = tokio::task::spawn_blocking(move || {
         loop {
             let ev = back
-                .next_event(std::time::Duration::from_secs(10))
+                .next_event(std::time::Duration::from_secs(30))
                 .unwrap()
                 .expect("an event");
             if ev["type"] == "moved" {

@@ -5,8 +5,9 @@ use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, ChildStdout, Command, Stdio};
+use std::sync::mpsc;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use xenolog_saves::Campaign;
 
@@ -56,26 +57,82 @@ pub(super) fn start_writer<'a>(
     (child, stdout, complaints)
 }
 
+/// A writer's standard output, read on a thread of its own as it comes:
+/// whole lines only (a kill can cut the last).
+pub(super) struct Said {
+    lines: mpsc::Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Said {
+    pub(super) fn read(stdout: ChildStdout) -> Said {
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            loop {
+                let mut line = String::new();
+                match r.read_line(&mut line) {
+                    Ok(_) if line.ends_with('\n') => {
+                        line.pop();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                    _ => break,
+                }
+            }
+        });
+        Said {
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Wait until `n` lines for which `counts` holds have come (60 s at the
+    /// most), or the writer has ended: a kill after this lands after so
+    /// much was done, however slow the machine (a fixed wait from the start
+    /// killed a loaded machine's writer before it wrote anything).
+    pub(super) fn wait_for(&mut self, n: usize, counts: impl Fn(&str) -> bool) {
+        let until = Instant::now() + Duration::from_secs(60);
+        while self.seen.iter().filter(|l| counts(l)).count() < n {
+            match self
+                .lines
+                .recv_timeout(until.saturating_duration_since(Instant::now()))
+            {
+                Ok(line) => self.seen.push(line),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    panic!("the writer did not say {n} lines in 60 s: {:?}", self.seen)
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => return,
+            }
+        }
+    }
+
+    /// Every whole line it said, once its output has ended.
+    pub(super) fn all(mut self) -> Vec<String> {
+        self.seen.extend(self.lines.iter());
+        self.seen
+    }
+}
+
 /// The crash writer started with `args` and killed (SIGKILL on Unix)
-/// after `wait`: whether it was still running then, and the lines it
-/// wrote. A writer that ended by itself fails the test, in its words.
+/// `wait` after its `first` lines (acknowledgements): whether it was still
+/// running then, and the whole lines it wrote. A writer that ended by
+/// itself fails the test, in its words.
 fn killed_after<'a>(
     args: impl IntoIterator<Item = &'a OsStr>,
+    first: usize,
     wait: Duration,
     round: u64,
 ) -> (bool, Vec<String>) {
     let (mut child, stdout, complaints) = start_writer(args);
-    let reader = std::thread::spawn(move || {
-        BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-            .collect::<Vec<String>>()
-    });
+    let mut said = Said::read(stdout);
+    said.wait_for(first, |_| true);
     std::thread::sleep(wait);
     let running = child.try_wait().unwrap().is_none();
     child.kill().unwrap();
     let status = child.wait().unwrap();
-    let lines = reader.join().unwrap();
+    let lines = said.all();
     let complaints = complaints.join().unwrap();
     if let Some(code) = status.code() {
         panic!("round {round}: the writer exited by itself ({code}): {complaints}");
@@ -101,7 +158,9 @@ fn acknowledged_entries_survive_sigkill() {
     let mut killed_mid_run = 0;
     for round in 0..ROUNDS {
         let wait = next_wait(&mut rng, 30, 220);
-        let (running, lines) = killed_after([OsStr::new("write"), path.as_os_str()], wait, round);
+        // Four acknowledgements a round at the least: 120 over the rounds.
+        let (running, lines) =
+            killed_after([OsStr::new("write"), path.as_os_str()], 4, wait, round);
         if running {
             killed_mid_run += 1;
         }
@@ -172,7 +231,8 @@ fn acknowledged_batches_survive_sigkill() {
     let mut rng: u64 = 0x1234_5678_9ABC_DEF1;
     for round in 0..12u64 {
         let wait = next_wait(&mut rng, 60, 240);
-        let (_, lines) = killed_after([OsStr::new("batch"), path.as_os_str()], wait, round);
+        // Six acknowledged parts a round at the least: 72 over the rounds.
+        let (_, lines) = killed_after([OsStr::new("batch"), path.as_os_str()], 6, wait, round);
         for line in lines {
             let parts: Vec<&str> = line.split(' ').collect();
             if let [battle, seq, chain] = parts[..]

@@ -15,7 +15,6 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsStr;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -23,7 +22,7 @@ use serde_json::json;
 use xenolog_saves::{BattleId, Campaign, DiceMode};
 use xenolog_schema::battle_file::read_battle_file;
 
-use super::{hex, start_writer};
+use super::{Said, hex, start_writer};
 
 /// The writer's export file, beside the campaign (`mixed::EXPORT_NAME`).
 const EXPORT_NAME: &str = "mixed-export.xenolog-battle";
@@ -192,12 +191,14 @@ impl Expected {
     }
 }
 
-/// One kill: run the writer for `wait`, kill it, take its lines in.
+/// One kill: run the writer until it has acknowledged `acks_first`
+/// operations, then for `wait`, kill it, take its lines in.
 /// Returns the battles the writer touched (began or acknowledged an
 /// operation on).
 fn kill_round(
     path: &Path,
     seed: u64,
+    acks_first: usize,
     wait: Duration,
     exp: &mut Expected,
     t: &mut Tally,
@@ -205,27 +206,13 @@ fn kill_round(
     let seed_arg = seed.to_string();
     let (mut child, stdout, complaints) =
         start_writer([OsStr::new("mixed"), path.as_os_str(), OsStr::new(&seed_arg)]);
-    let reader = std::thread::spawn(move || {
-        // Only whole lines count: a kill can cut the last one.
-        let mut out = Vec::new();
-        let mut r = BufReader::new(stdout);
-        loop {
-            let mut line = String::new();
-            match r.read_line(&mut line) {
-                Ok(0) | Err(_) => break,
-                Ok(_) if line.ends_with('\n') => {
-                    line.pop();
-                    out.push(line);
-                }
-                Ok(_) => break,
-            }
-        }
-        out
-    });
+    // Only whole lines count: a kill can cut the last one.
+    let mut said = Said::read(stdout);
+    said.wait_for(acks_first, |l| l.starts_with("ok "));
     std::thread::sleep(wait);
     child.kill().unwrap(); // SIGKILL on Unix
     let status = child.wait().unwrap();
-    let lines = reader.join().unwrap();
+    let lines = said.all();
     let complaints = complaints.join().unwrap();
     t.kills += 1;
     if status.code().is_some() {
@@ -435,8 +422,9 @@ fn check(
     }
 }
 
-/// `kills` rounds with waits of `min..max` ms before each kill.
-fn soak(kills: u64, wait_ms: (u64, u64)) -> Tally {
+/// `kills` rounds, each killed `min..max` ms after the writer's
+/// `acks_first` acknowledgements.
+fn soak(kills: u64, acks_first: usize, wait_ms: (u64, u64)) -> Tally {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("soak.xenolog");
     prepare(&path);
@@ -449,7 +437,7 @@ fn soak(kills: u64, wait_ms: (u64, u64)) -> Tally {
         rng ^= rng >> 7;
         rng ^= rng << 17;
         let wait = Duration::from_millis(wait_ms.0 + rng % (wait_ms.1 - wait_ms.0));
-        let touched = kill_round(&path, rng >> 1, wait, &mut exp, &mut t);
+        let touched = kill_round(&path, rng >> 1, acks_first, wait, &mut exp, &mut t);
         // Every battle is checked every 100 kills and after the last (and
         // after every kill of a short run); the battles touched otherwise.
         let full = kills <= 50 || round % 100 == 99 || round + 1 == kills;
@@ -482,7 +470,10 @@ fn assert_clean(t: &Tally) {
 
 #[test]
 fn ten_kills_over_every_kind_of_write() {
-    let t = soak(10, (150, 700));
+    // Three acknowledgements before each kill's wait: 30 at the least,
+    // however slow the machine (a fixed wait from the start could land
+    // every kill before the writer's first operation).
+    let t = soak(10, 3, (150, 700));
     assert_clean(&t);
     let acked: u64 = t.acked.values().sum();
     assert!(
@@ -506,7 +497,8 @@ fn kill_soak() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(1000);
-    let t = soak(kills, (20, 300));
+    // Killed from the start too (at startup as well as mid-operation).
+    let t = soak(kills, 0, (20, 300));
     assert_clean(&t);
     assert!(
         t.mid_op_total() * 2 >= t.kills,
