@@ -2627,21 +2627,16 @@ mod tests {
         }
     }
 
-    /// Seat 0 holds in `battle` with `cmd_id`: decided on this thread, its
-    /// write queued and not awaited.
-    fn hold_begun(club: &Club, battle: ServerBattleId, cmd_id: &str) -> Playing {
+    /// Seat 0 holds in `battle` with `cmd_id`: decided on this thread,
+    /// `frames` made, its write queued and not awaited.
+    fn hold_begun(
+        club: &Club,
+        battle: ServerBattleId,
+        cmd_id: &str,
+        frames: &mut MakeFrames<'_>,
+    ) -> Result<Playing, ClubError> {
         let hold = serde_json::json!("hold");
-        let mut frames = |_: &dyn Battle, _: &Bytes32, _: &Played| {};
-        club.play_begin(
-            battle,
-            Actor(0),
-            None,
-            &hold,
-            None,
-            Some(cmd_id),
-            &mut frames,
-        )
-        .unwrap()
+        club.play_begin(battle, Actor(0), None, &hold, None, Some(cmd_id), frames)
     }
 
     /// What a begun command made, once its write is durable.
@@ -2667,7 +2662,10 @@ mod tests {
         // The writer is busy (a long fsync, say) while six battles' commands
         // are decided and their appends queued.
         let (release, busy) = busy_writer(&club, c.id);
-        let playing: Vec<Playing> = battles.iter().map(|b| hold_begun(&club, *b, "h")).collect();
+        let playing: Vec<Playing> = battles
+            .iter()
+            .map(|b| hold_begun(&club, *b, "h", &mut |_, _, _| {}).unwrap())
+            .collect();
         release.send(()).unwrap();
         busy.join().unwrap();
         for p in playing {
@@ -2698,7 +2696,7 @@ mod tests {
         let writer = club.writer(c, &club.path_of(c).unwrap()).unwrap();
         let (release, busy) = busy_writer(&club, c);
         // The append is queued behind the busy job; then a job that looks.
-        let playing = hold_begun(&club, battle, "h");
+        let playing = hold_begun(&club, battle, "h", &mut |_, _, _| {}).unwrap();
         let looker = std::thread::spawn(move || {
             writer
                 .run(|c| {
@@ -2969,15 +2967,9 @@ mod tests {
     fn a_panic_while_making_frames_keeps_the_battle_held_until_its_write_settles() {
         let (_dir, club, c, battle) = club_with_race();
         let begun = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            club.play_begin(
-                battle,
-                Actor(0),
-                None,
-                &serde_json::json!("hold"),
-                None,
-                Some("p-1"),
-                &mut |_, _, _| panic!("the lens failed on the new entry"),
-            )
+            hold_begun(&club, battle, "p-1", &mut |_, _, _| {
+                panic!("the lens failed on the new entry")
+            })
         }));
         assert!(begun.is_err(), "the panic reaches the caller");
         // Settled before the panic went on: durable, and in memory still.
@@ -3049,17 +3041,10 @@ mod tests {
     fn a_begun_command_holds_its_battle_until_its_write_is_durable() {
         let (_dir, club, _, battle) = club_with_race();
         let mut made = Vec::new();
-        let playing = club
-            .play_begin(
-                battle,
-                Actor(0),
-                None,
-                &serde_json::json!("hold"),
-                None,
-                Some("b-1"),
-                &mut |b, _, played| made.push((b.cursor(), played.entries.clone())),
-            )
-            .unwrap();
+        let playing = hold_begun(&club, battle, "b-1", &mut |b, _, played| {
+            made.push((b.cursor(), played.entries.clone()))
+        })
+        .unwrap();
         assert_eq!(
             made,
             vec![(Some(0), vec![0])],
@@ -3076,17 +3061,10 @@ mod tests {
         assert!(!played.again);
         assert_eq!(head(&club, battle), Some(0));
         // Durable with its id: sent again, it is answered, not decided.
-        let again = club
-            .play_begin(
-                battle,
-                Actor(0),
-                None,
-                &serde_json::json!("hold"),
-                None,
-                Some("b-1"),
-                &mut |_, _, _| panic!("nothing new, no frames"),
-            )
-            .unwrap();
+        let again = hold_begun(&club, battle, "b-1", &mut |_, _, _| {
+            panic!("nothing new, no frames")
+        })
+        .unwrap();
         assert!(matches!(&again, Playing::Done(p) if p.again && p.entries == vec![0]));
     }
 
