@@ -263,17 +263,11 @@ async fn start_in(
         },
         None => tuning,
     };
-    let mut running = start_tuned(
-        Config {
-            data: dir.path().join("club"),
-            listen: "127.0.0.1:0".parse().unwrap(),
-            invite_organiser: false,
-            public: public.map(str::to_owned),
-        },
-        tuning,
-    )
-    .await
-    .unwrap();
+    let config = Config {
+        public: public.map(str::to_owned),
+        ..local_config(dir.path().join("club"))
+    };
+    let mut running = start_tuned(config, tuning).await.unwrap();
     let organiser_code = running
         .take_invitation()
         .map(|i| i.code.expose())
@@ -284,6 +278,17 @@ async fn start_in(
         data: dir.path().join("club"),
         pg,
         _dir: dir,
+    }
+}
+
+/// A club in `data` on a free local port: no new organiser invitation
+/// asked for, its links naming the listen address.
+pub fn local_config(data: std::path::PathBuf) -> Config {
+    Config {
+        data,
+        listen: "127.0.0.1:0".parse().unwrap(),
+        invite_organiser: false,
+        public: None,
     }
 }
 
