@@ -80,7 +80,7 @@ async fn holds(p: &mut Client, battle: i64, mut at: Option<u64>, n: usize) -> Op
                 json!({"battle": battle, "seat": seat, "at": at, "command": "hold"}),
             )
             .await;
-        at = r["entries"].as_array().unwrap().last().unwrap().as_u64();
+        at = common::last_entry(&r);
     }
     at
 }

@@ -676,11 +676,7 @@ async fn race_to_the_end_verified(backend: Backend) {
         let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
         let other = 1 - mover;
         let head = seats[mover].head();
-        let command = if seats[mover].state["turn_total"].as_u64().unwrap() >= 6 {
-            json!("hold")
-        } else {
-            json!({"roll": {"dice": 2}})
-        };
+        let command = common::race_move(&seats[mover].state);
         if commands == 0 {
             // `legal`: the mover's commands as `xenolog legal --json` prints
             // them; the other seat is offered nothing while it waits.
@@ -742,10 +738,9 @@ async fn race_to_the_end_verified(backend: Backend) {
                 .await;
             assert!(words.contains("turn") || words.contains("not"), "{words}");
         }
-        let sent = json!({"battle": battle, "seat": mover, "at": head, "command": command,
-                          "cmd_id": format!("c{commands}")});
+        let sent = common::command_fields(battle, mover, head, command, format!("c{commands}"));
         let r = seats[mover].c.ok("command", sent.clone()).await;
-        let last = r["entries"].as_array().unwrap().last().unwrap().as_u64();
+        let last = common::last_entry(&r);
         if commands == 3 {
             // The same command id again (a reply lost, the command resent):
             // nothing is decided, the first entries are the answer.
@@ -1061,7 +1056,7 @@ async fn a_socket_that_stops_reading_is_closed_in_words_and_resumes_without_a_ga
                 json!({"battle": battle, "seat": n % 2, "at": head, "command": "hold"}),
             )
             .await;
-        head = r["entries"].as_array().unwrap().last().unwrap().as_u64();
+        head = common::last_entry(&r);
     }
     let head = head.unwrap();
 

@@ -510,6 +510,33 @@ impl Client {
     }
 }
 
+/// The fields of a `command` request: `seat` gives `command` against the
+/// head `at`, with the id `cmd_id`.
+pub fn command_fields(
+    battle: i64,
+    seat: usize,
+    at: Option<u64>,
+    command: Value,
+    cmd_id: String,
+) -> Value {
+    json!({"battle": battle, "seat": seat, "at": at, "command": command, "cmd_id": cmd_id})
+}
+
+/// The last entry a `command` answer (its `ok`) names.
+pub fn last_entry(ok: &Value) -> Option<u64> {
+    ok["entries"].as_array().unwrap().last().unwrap().as_u64()
+}
+
+/// A race seat's next command as the tests play it: hold at a turn total
+/// of 6 or more, else roll two dice.
+pub fn race_move(state: &Value) -> Value {
+    if state["turn_total"].as_u64().unwrap() >= 6 {
+        json!("hold")
+    } else {
+        json!({"roll": {"dice": 2}})
+    }
+}
+
 /// An organiser's socket, hello said; and its token.
 pub async fn organiser_token(s: &Server) -> (Client, String) {
     let mut c = Client::connect(s).await;
