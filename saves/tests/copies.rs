@@ -1006,14 +1006,17 @@ fn item_9_the_trust_book_rechecks_a_battle_altered_on_another_branch() {
     );
 }
 
-/// Play `n` legal commands of a Dice Race, the `(i * k + 2)`th legal one
-/// each time (two copies given different `k` part ways).
-fn play_pattern(c: &mut Campaign, id: i64, b: &mut dyn xenolog_engine::Battle, n: usize, k: usize) {
+/// Battle `id` of `c` loaded and played on by `n` legal commands of a Dice
+/// Race, the `(i * k + 2)`th legal one each time (two copies given
+/// different `k` part ways).
+fn played_on(c: &mut Campaign, id: i64, n: usize, k: usize) -> Box<dyn xenolog_engine::Battle> {
+    let mut b = c.load_battle(id).unwrap();
     for i in 0..n {
         let legal = b.legal();
         let cmd = legal[(i * k + 2) % legal.len()].clone();
-        c.play(id, b, cmd.actor, &cmd.command, None).unwrap();
+        c.play(id, &mut *b, cmd.actor, &cmd.command, None).unwrap();
     }
+    b
 }
 
 /// Every line of a battle (setup to each branch's head), as what its
@@ -1073,13 +1076,11 @@ fn item_9_should_7_a_battle_played_on_in_both_copies_keeps_this_line_and_lands_t
         k,
         Later::Either,
         |o, _| {
-            let mut b = o.load_battle(id).unwrap();
-            play_pattern(o, id, &mut *b, 12, 5);
+            let b = played_on(o, id, 12, 5);
             mine = Some((current_line(&*b), b.cursor(), b.records().len()));
         },
         |l, _| {
-            let mut b = l.load_battle(id).unwrap();
-            play_pattern(l, id, &mut *b, 17, 3);
+            let b = played_on(l, id, 17, 3);
             theirs = Some(current_line(&*b));
         },
     );
@@ -1144,8 +1145,7 @@ fn item_9_should_7_a_battle_played_on_only_in_the_other_copy_goes_on_along_this_
         Later::Either,
         |_, _| {},
         |l, _| {
-            let mut b = l.load_battle(id).unwrap();
-            play_pattern(l, id, &mut *b, 9, 3);
+            let b = played_on(l, id, 9, 3);
             theirs = Some((current_line(&*b), b.cursor()));
         },
     );
@@ -1481,8 +1481,7 @@ fn item_9_a_damaged_entry_of_the_other_copys_battle_does_not_land_and_the_rest_d
     let (k, id) = raced_copies(23);
     {
         let mut l = open(&k.laptop).unwrap();
-        let mut b = l.load_battle(id).unwrap();
-        play_pattern(&mut l, id, &mut *b, 6, 3);
+        played_on(&mut l, id, 6, 3);
         l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
     }
     let conn = rusqlite::Connection::open(k.laptop.path()).unwrap();
@@ -1519,8 +1518,7 @@ fn item_9_a_graft_that_does_not_replay_is_refused_in_words() {
     let (k, id) = raced_copies(24);
     {
         let mut l = open(&k.laptop).unwrap();
-        let mut b = l.load_battle(id).unwrap();
-        play_pattern(&mut l, id, &mut *b, 6, 3);
+        played_on(&mut l, id, 6, 3);
         l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
     }
     let conn = rusqlite::Connection::open(k.laptop.path()).unwrap();
@@ -1603,8 +1601,7 @@ fn item_9_a_battle_held_twice_is_matched_one_to_one() {
     {
         let mut l = open(&k.laptop).unwrap();
         for (b_id, kk) in [(id, 3), (id2, 7)] {
-            let mut b = l.load_battle(b_id).unwrap();
-            play_pattern(&mut l, b_id, &mut *b, 5, kk);
+            played_on(&mut l, b_id, 5, kk);
         }
         l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
     }
@@ -1631,13 +1628,11 @@ fn item_9_a_grafted_line_is_not_a_takeback_past_seen_dice() {
     let (k, id) = raced_copies(25);
     {
         let mut o = open(&k.organiser).unwrap();
-        let mut b = o.load_battle(id).unwrap();
-        play_pattern(&mut o, id, &mut *b, 8, 5);
+        played_on(&mut o, id, 8, 5);
     }
     {
         let mut l = open(&k.laptop).unwrap();
-        let mut b = l.load_battle(id).unwrap();
-        play_pattern(&mut l, id, &mut *b, 8, 3);
+        let b = played_on(&mut l, id, 8, 3);
         assert!(b.takebacks_past_rolls().is_empty());
     }
     let (o, m) = k.merged();
@@ -1716,16 +1711,14 @@ fn item_9_should_7_a_graft_while_this_copys_position_is_behind_its_line_end_keep
         k,
         Later::Either,
         |o, _| {
-            let mut b = o.load_battle(id).unwrap();
-            play_pattern(o, id, &mut *b, 8, 5);
+            let mut b = played_on(o, id, 8, 5);
             assert_eq!(b.undo(3), 3);
             o.save_position(id, &*b).unwrap();
             at = Some(b.cursor());
             line = Some(current_line(&*b));
         },
         |l, _| {
-            let mut b = l.load_battle(id).unwrap();
-            play_pattern(l, id, &mut *b, 9, 3);
+            played_on(l, id, 9, 3);
         },
     );
     let (o, m) = k.merged();
