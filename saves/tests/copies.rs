@@ -1366,13 +1366,9 @@ fn item_9_an_imported_roster_battle_finds_its_roster_by_recruit_key_not_by_numbe
 }
 }
 
-/// The other copy's set-aside conflicts are kept here in this file's
-/// numbers: a conflict the laptop kept about its Pte Walsh (model 7 there)
-/// names Pte Walsh here, where the merge made him model 8 (the organiser's
-/// Pte Grant, recruited first, is 7).
-#[test]
-fn item_9_the_other_copys_conflicts_are_renumbered_as_its_recruits_are() {
-    let k = recruits_apart(Later::Laptop);
+/// A conflict set aside in the laptop's copy, in its numbers: its Pte
+/// Walsh (model 7 there) renamed Cpl Walsh.
+fn walshs_rename_kept_in_the_laptop(k: &Copies) {
     let kept = CampaignEvent::ModelRenamed {
         model: 7,
         name: "Cpl Walsh".into(),
@@ -1385,10 +1381,14 @@ fn item_9_the_other_copys_conflicts_are_renumbered_as_its_recruits_are() {
     )
     .unwrap();
     drop(conn);
-    let (o, _) = k.merged();
-    let (grant, walsh) = (model_id(&o, "Pte Grant"), model_id(&o, "Pte Walsh"));
+}
+
+/// In `c`, Pte Grant is model 7 and Pte Walsh model 8, and the one
+/// conflict kept names Walsh by 8.
+fn the_kept_rename_names_walsh_as_8(c: &Campaign) {
+    let (grant, walsh) = (model_id(&c, "Pte Grant"), model_id(&c, "Pte Walsh"));
     assert_eq!((grant, walsh), (7, 8));
-    let conflicts = o.campaign_conflicts().unwrap();
+    let conflicts = c.campaign_conflicts().unwrap();
     assert_eq!(conflicts.len(), 1, "{conflicts:?}");
     assert_eq!(
         conflicts[0].event,
@@ -1399,38 +1399,29 @@ fn item_9_the_other_copys_conflicts_are_renumbered_as_its_recruits_are() {
     );
 }
 
+/// The other copy's set-aside conflicts are kept here in this file's
+/// numbers: a conflict the laptop kept about its Pte Walsh (model 7 there)
+/// names Pte Walsh here, where the merge made him model 8 (the organiser's
+/// Pte Grant, recruited first, is 7).
+#[test]
+fn item_9_the_other_copys_conflicts_are_renumbered_as_its_recruits_are() {
+    let k = recruits_apart(Later::Laptop);
+    walshs_rename_kept_in_the_laptop(&k);
+    let (o, _) = k.merged();
+    the_kept_rename_names_walsh_as_8(&o);
+}
+
 /// Review 1 MUST 1: the mirror of the test above. A conflict kept in THIS
 /// copy (migration 7: kept in this file's numbers) follows this copy's
 /// recruit when the merge renumbers it.
 #[test]
 fn item_9_this_copys_kept_conflicts_are_renumbered_as_its_recruits_are() {
     let k = recruits_apart(Later::Laptop);
-    let kept = CampaignEvent::ModelRenamed {
-        model: 7,
-        name: "Cpl Walsh".into(),
-    };
-    let conn = rusqlite::Connection::open(k.laptop.path()).unwrap();
-    conn.execute(
-        "INSERT INTO campaign_conflicts (origin, origin_id, at, event, why, merged)
-         VALUES ('elsewhere', 1, 1795763400, ?1, 'set aside in a test', 0)",
-        [serde_json::to_string(&kept).unwrap()],
-    )
-    .unwrap();
-    drop(conn);
+    walshs_rename_kept_in_the_laptop(&k);
     // The organiser's file merged INTO the laptop's, whose recruit is later.
     let mut l = open(&k.laptop).unwrap();
     merge(&mut l, &k.organiser).unwrap();
-    let (grant, walsh) = (model_id(&l, "Pte Grant"), model_id(&l, "Pte Walsh"));
-    assert_eq!((grant, walsh), (7, 8));
-    let conflicts = l.campaign_conflicts().unwrap();
-    assert_eq!(conflicts.len(), 1, "{conflicts:?}");
-    assert_eq!(
-        conflicts[0].event,
-        CampaignEvent::ModelRenamed {
-            model: walsh,
-            name: "Cpl Walsh".into()
-        }
-    );
+    the_kept_rename_names_walsh_as_8(&l);
 }
 
 /// The stored records of a battle, decoded, with its rules version.
