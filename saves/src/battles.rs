@@ -143,16 +143,7 @@ fn check_same(
         Dialect::Sqlite => SAME_ROW,
     };
     type Same = (String, i64, u32, String, bool, Option<i64>);
-    let row: Option<Same> = tx.row(sql, &[&id], |r| {
-        Ok::<_, DbError>((
-            r.get(0)?,
-            r.get(1)?,
-            r.get(2)?,
-            r.get(3)?,
-            r.get(4)?,
-            r.get(5)?,
-        ))
-    })?;
+    let row: Option<Same> = tx.row(sql, &[&id], |r| r.tuple())?;
     let (game, seed, rules_version, config, strict, cursor) =
         row.ok_or(SaveError::NoSuchBattle(id))?;
     let m = battle.meta();
@@ -402,20 +393,7 @@ impl Campaign {
                         strict
                  FROM battles WHERE id = ?1",
             &[&id],
-            |r| {
-                Ok::<_, DbError>((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                    r.get(6)?,
-                    r.get(7)?,
-                    r.get(8)?,
-                    r.get(9)?,
-                ))
-            },
+            |r| r.tuple(),
         )?;
         let (game, seed, rules_version, config, title, dice, created, cursor, branch, strict) =
             head.ok_or(SaveError::NoSuchBattle(id))?;
