@@ -1386,7 +1386,7 @@ fn walshs_rename_kept_in_the_laptop(k: &Copies) {
 /// In `c`, Pte Grant is model 7 and Pte Walsh model 8, and the one
 /// conflict kept names Walsh by 8.
 fn the_kept_rename_names_walsh_as_8(c: &Campaign) {
-    let (grant, walsh) = (model_id(&c, "Pte Grant"), model_id(&c, "Pte Walsh"));
+    let (grant, walsh) = (model_id(c, "Pte Grant"), model_id(c, "Pte Walsh"));
     assert_eq!((grant, walsh), (7, 8));
     let conflicts = c.campaign_conflicts().unwrap();
     assert_eq!(conflicts.len(), 1, "{conflicts:?}");
