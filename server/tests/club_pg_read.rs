@@ -104,9 +104,21 @@ async fn race_on_two(
 async fn play(battle: i64, seats: &mut [Heard; 2], command: Value, n: usize) -> u64 {
     let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
     let at = seats[mover].ids.last().copied();
-    let sent = common::command_fields(battle, mover, at, command, format!("c{n}"));
-    let r = seats[mover].c.ok("command", sent).await;
-    let last = common::last_entry(&r).unwrap();
+    let r = seats[mover]
+        .c
+        .ok(
+            "command",
+            json!({"battle": battle, "seat": mover, "at": at, "command": command,
+                   "cmd_id": format!("c{n}")}),
+        )
+        .await;
+    let last = r["entries"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .as_u64()
+        .unwrap();
     for s in seats.iter_mut() {
         s.until(last).await;
     }
