@@ -27,14 +27,8 @@ use std::time::{Duration, Instant};
 
 use pg::{PgDb, ServeDb, nonce_of};
 use serde_json::{Value, json};
-use support::{cmd, lines, ok};
-use xenolog_server::client::{Client, ServerAddr, new_cmd_id};
-use xenolog_server::secret::Token;
-
-/// Every entry once, in order, from the first.
-fn whole(ids: &[u64]) -> bool {
-    ids.iter().enumerate().all(|(i, &id)| id == i as u64)
-}
+use support::{Seat, answer, cmd, lines, ok, race_table, whole};
+use xenolog_server::client::{Client, ServerAddr};
 
 /// The entries (id, receipt, the actor's name) of a `club watch`'s JSON
 /// lines, and its `over` event.
@@ -363,67 +357,6 @@ fn two_processes_on_the_command_line(at_once: bool) {
     drop((a, b));
 }
 
-/// A seat of the kill test: its client (with a list of servers) and what
-/// it heard.
-struct Seat {
-    seat: u8,
-    client: Client,
-    ids: Vec<u64>,
-    receipts: Vec<String>,
-    state: Value,
-    over: Option<Value>,
-}
-
-impl Seat {
-    fn absorb(&mut self, e: &Value) {
-        match e["type"].as_str() {
-            Some("entry") => {
-                let id = e["entry"]["id"].as_u64().unwrap();
-                self.ids.push(id);
-                self.receipts.push(
-                    e["entry"]["receipt"]
-                        .as_str()
-                        .unwrap_or_default()
-                        .to_owned(),
-                );
-                self.state = e["state"].clone();
-            }
-            Some("live") => self.state = e["state"].clone(),
-            Some("over") => self.over = Some(e.clone()),
-            _ => {}
-        }
-    }
-
-    /// Events until entry `until` is held (`None`: the watch's `live`).
-    fn catch_up(&mut self, until: Option<u64>) {
-        let end = Instant::now() + Duration::from_secs(60);
-        loop {
-            let there = match until {
-                None => !self.state.is_null(),
-                Some(u) => self.ids.last().is_some_and(|&l| l >= u),
-            };
-            if there {
-                while let Some(e) = self.client.next_event(Duration::from_millis(1)).unwrap() {
-                    self.absorb(&e);
-                }
-                return;
-            }
-            assert!(
-                Instant::now() < end,
-                "seat {}: entry {until:?} never came",
-                self.seat + 1
-            );
-            if let Some(e) = self.client.next_event(Duration::from_millis(200)).unwrap() {
-                self.absorb(&e);
-            }
-        }
-    }
-}
-
-fn answer(v: Result<Value, xenolog_server::client::ClientError>, what: &str) -> Value {
-    v.unwrap_or_else(|e| panic!("{what}: {e}"))
-}
-
 /// The organiser's client on `url`, its invitation `code` redeemed.
 fn organiser(url: &str, code: &str) -> Client {
     let mut org = Client::connect(ServerAddr::parse(url).unwrap(), None).unwrap();
@@ -432,70 +365,6 @@ fn organiser(url: &str, code: &str) -> Client {
         "redeem",
     );
     org
-}
-
-/// Through the organiser's client a campaign and a race to `target`,
-/// seat 1's client on the list `lists[0]` and seat 2's on `lists[1]`,
-/// each joined and watching from the start.
-fn race_table(mut org: Client, lists: [&str; 2], target: u32) -> (i64, i64, Vec<Seat>) {
-    let campaign = answer(
-        org.request("create_campaign", json!({"name": "League"})),
-        "campaign",
-    )["campaign"]
-        .as_i64()
-        .unwrap();
-    let battle = answer(
-        org.request(
-            "create_battle",
-            json!({"campaign": campaign, "game": "race", "config": {"target": target}}),
-        ),
-        "battle",
-    )["battle"]
-        .as_i64()
-        .unwrap();
-    let mut seats: Vec<Seat> = (0..2u8)
-        .map(|seat| {
-            let inv = answer(
-                org.request(
-                    "invite",
-                    json!({"role": "player", "label": format!("seat {}", seat + 1),
-                           "campaign": campaign, "battle": battle, "seat": seat}),
-                ),
-                "invite",
-            );
-            let addr = ServerAddr::parse(lists[seat as usize]).unwrap();
-            let mut c = Client::connect(addr.clone(), None).unwrap();
-            let r = answer(
-                c.request_no_retry("redeem", json!({"code": inv["code"]})),
-                "seat redeem",
-            );
-            c.close();
-            let token = Token::from_text(r["token"].as_str().unwrap());
-            let mut client = Client::connect(addr, Some(token)).unwrap();
-            answer(
-                client.request(
-                    "join",
-                    json!({"battle": battle, "seat": seat,
-                           "nonce": xenolog_engine::fair::hex(&[seat + 7; 32])}),
-                ),
-                "join",
-            );
-            Seat {
-                seat,
-                client,
-                ids: Vec::new(),
-                receipts: Vec::new(),
-                state: Value::Null,
-                over: None,
-            }
-        })
-        .collect();
-    org.close();
-    for s in seats.iter_mut() {
-        answer(s.client.watch(battle, s.seat, None), "watch");
-        s.catch_up(None);
-    }
-    (campaign, battle, seats)
 }
 
 /// Play the race to its end (roll two dice until 8 are banked, then
@@ -518,15 +387,7 @@ fn play_to_end(
         } else {
             json!({"roll": {"dice": 2}})
         };
-        let at = seats[mover].client.last_entry(battle);
-        let r = answer(
-            seats[mover].client.request(
-                "command",
-                json!({"battle": battle, "seat": mover, "at": at,
-                       "command": command, "cmd_id": new_cmd_id().unwrap()}),
-            ),
-            "command",
-        );
+        let r = support::command(seats, battle, command);
         let entries: Vec<u64> = r["entries"]
             .as_array()
             .unwrap_or_else(|| panic!("no entries: {r}"))
@@ -561,18 +422,20 @@ fn p4_kill_test_a_serve_process_sigkilled_mid_game_its_seat_resumes_on_the_other
  {
     let Some(db) = PgDb::new() else { return };
     let mut a = ServeDb::start(&db.url);
-    let org = organiser(&a.url, &a.code);
+    let mut org = organiser(&a.url, &a.code);
     let b = ServeDb::start(&db.url);
     let (ha, hb) = (a.host(), b.host());
     // Seat 1 on A (then B), seat 2 on B (then A).
     let (campaign, battle, mut seats) = race_table(
-        org,
+        &mut org,
+        "League",
         [
             &format!("ws://{ha},ws://{hb}"),
             &format!("ws://{hb},ws://{ha}"),
         ],
         40,
     );
+    org.close();
     assert_eq!(seats[0].client.addr().host, ha);
     assert_eq!(seats[1].client.addr().host, hb);
     let mut killer: Option<std::thread::JoinHandle<()>> = None;
@@ -703,8 +566,9 @@ fn p5_a_club_dumped_with_pg_dump_and_restored_verifies_and_an_entry_altered_ther
     let dir = tempfile::tempdir().unwrap();
     let a = ServeDb::start(&db.url);
     // A whole race played through the server.
-    let org = organiser(&a.url, &a.code);
-    let (campaign, battle, mut seats) = race_table(org, [&a.url, &a.url], 25);
+    let mut org = organiser(&a.url, &a.code);
+    let (campaign, battle, mut seats) = race_table(&mut org, "League", [&a.url, &a.url], 25);
+    org.close();
     play_to_end(&mut seats, battle, |_| {});
     drop(seats);
     drop(a);

@@ -71,6 +71,23 @@ pub(crate) struct NewBattleRow<'a> {
     pub secret: Option<&'a xenolog_engine::fair::Bytes32>,
 }
 
+impl<'a> NewBattleRow<'a> {
+    /// The row of `battle` as it stands, made now, here (no origin, no
+    /// secret).
+    pub(crate) fn of(battle: &'a dyn Battle, title: &'a str, dice_mode: DiceMode) -> Self {
+        NewBattleRow {
+            meta: battle.meta(),
+            title,
+            dice_mode,
+            created: now(),
+            cursor: battle.cursor(),
+            branch: battle.current_branch(),
+            origin: None,
+            secret: None,
+        }
+    }
+}
+
 pub(crate) const INSERT_ENTRY: &str =
     "INSERT INTO entries (battle, seq, record) VALUES (?1, ?2, ?3)";
 pub(crate) const INSERT_SNAPSHOT: &str =
@@ -143,16 +160,7 @@ fn check_same(
         Dialect::Sqlite => SAME_ROW,
     };
     type Same = (String, i64, u32, String, bool, Option<i64>);
-    let row: Option<Same> = tx.row(sql, &[&id], |r| {
-        Ok::<_, DbError>((
-            r.get(0)?,
-            r.get(1)?,
-            r.get(2)?,
-            r.get(3)?,
-            r.get(4)?,
-            r.get(5)?,
-        ))
-    })?;
+    let row: Option<Same> = tx.row(sql, &[&id], |r| r.tuple())?;
     let (game, seed, rules_version, config, strict, cursor) =
         row.ok_or(SaveError::NoSuchBattle(id))?;
     let m = battle.meta();
@@ -234,23 +242,40 @@ pub(crate) fn insert_fresh(
     dice_mode: DiceMode,
 ) -> Result<BattleId, SaveError> {
     let (status, result) = status_of(battle);
-    let row = NewBattleRow {
-        meta: battle.meta(),
-        title,
-        dice_mode,
-        created: now(),
-        cursor: battle.cursor(),
-        branch: battle.current_branch(),
-        origin: None,
-        secret: None,
-    };
     insert_battle(
         tx,
-        &row,
+        &NewBattleRow::of(battle, title, dice_mode),
         (status, result.as_deref()),
         battle.branches(),
         &[],
         std::iter::empty(),
+    )
+}
+
+/// Insert `battle` whole as `row` says, in `tx`: its branches, its
+/// entries, the snapshots it holds, and the status at its cursor.
+pub(crate) fn insert_whole(
+    tx: &dyn Db,
+    row: &NewBattleRow<'_>,
+    battle: &dyn Battle,
+) -> Result<BattleId, SaveError> {
+    let (status, result) = status_of(battle);
+    let n = battle.records().len() as EntryId;
+    let rules_version = battle.rules_version_now();
+    let snapshots = (0..n).filter_map(|entry| {
+        battle.snapshot_bytes(entry).map(|state| StoredSnapshot {
+            entry,
+            rules_version,
+            state,
+        })
+    });
+    insert_battle(
+        tx,
+        row,
+        (status, result.as_deref()),
+        battle.branches(),
+        battle.records(),
+        snapshots,
     )
 }
 
@@ -402,20 +427,7 @@ impl Campaign {
                         strict
                  FROM battles WHERE id = ?1",
             &[&id],
-            |r| {
-                Ok::<_, DbError>((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                    r.get(6)?,
-                    r.get(7)?,
-                    r.get(8)?,
-                    r.get(9)?,
-                ))
-            },
+            |r| r.tuple(),
         )?;
         let (game, seed, rules_version, config, title, dice, created, cursor, branch, strict) =
             head.ok_or(SaveError::NoSuchBattle(id))?;

@@ -390,7 +390,37 @@ impl Row<'_> {
             RowInner::Postgres(r) => r.len(),
         }
     }
+
+    /// The row read whole into a tuple of cells: column `i` into the
+    /// tuple's `i`th.
+    pub fn tuple<T: FromRow>(&self) -> Result<T, DbError> {
+        T::from_row(self)
+    }
 }
+
+/// What [`Row::tuple`] reads a row into: a tuple of up to ten [`Cell`]s.
+pub trait FromRow: Sized {
+    fn from_row(r: &Row<'_>) -> Result<Self, DbError>;
+}
+
+macro_rules! from_row_tuple {
+    ($($t:ident $i:tt),+) => {
+        impl<$($t: Cell),+> FromRow for ($($t,)+) {
+            fn from_row(r: &Row<'_>) -> Result<Self, DbError> {
+                Ok(($(r.get::<$t>($i)?,)+))
+            }
+        }
+    };
+}
+from_row_tuple!(A 0, B 1);
+from_row_tuple!(A 0, B 1, C 2);
+from_row_tuple!(A 0, B 1, C 2, D 3);
+from_row_tuple!(A 0, B 1, C 2, D 3, E 4);
+from_row_tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
+from_row_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+from_row_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+from_row_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
+from_row_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
 
 // ---------------------------------------------------------------------------
 // The trait
@@ -1891,6 +1921,33 @@ CREATE TABLE entries (
         assert!(e.to_string().contains("Invalid column type Text"), "{e}");
         assert!(c.table_exists("t").unwrap());
         assert!(!c.table_exists("club_commands").unwrap());
+    }
+
+    #[test]
+    fn p1_a_row_reads_whole_into_a_tuple_column_by_column() {
+        let c = memory();
+        c.execute(
+            "INSERT INTO t (n, s, b) VALUES (?1, ?2, ?3)",
+            &[&7i64, &"seven", &vec![1u8, 2]],
+        )
+        .unwrap();
+        c.execute("INSERT INTO t (s) VALUES ('none')", &[]).unwrap();
+        type Read = (i64, Option<i64>, String, Vec<u8>);
+        let got: Vec<Read> = c
+            .rows("SELECT id, n, s, b FROM t WHERE n = 7", &[], |r| r.tuple())
+            .unwrap();
+        assert_eq!(got, vec![(1, Some(7), "seven".into(), vec![1, 2])]);
+        let none: Option<(Option<i64>, String)> = c
+            .row("SELECT n, s FROM t WHERE id = 2", &[], |r| r.tuple())
+            .unwrap();
+        assert_eq!(none, Some((None, "none".into())));
+        // A cell of another type is an error, not a guess.
+        let e = c
+            .row("SELECT n, s FROM t WHERE id = 1", &[], |r| {
+                r.tuple::<(i64, i64)>()
+            })
+            .unwrap_err();
+        assert!(e.to_string().contains("Invalid column type Text"), "{e}");
     }
 
     #[test]

@@ -30,7 +30,7 @@ use xenolog_schema::DiceMode;
 
 use crate::battles::insert_fresh;
 use crate::campaign::now;
-use crate::db::{Begin, Db, DbError, DbExt};
+use crate::db::{Begin, Db, DbError, DbExt, Row};
 use crate::{BattleId, BattleNames, Campaign, SaveError};
 
 /// Each campaign battle's result (`None`: not over, or gone).
@@ -202,61 +202,46 @@ fn battle_key(conn: &dyn Db, id: BattleId) -> Result<Option<(u32, i64)>, SaveErr
     Ok(Some((branch, i64::try_from(count).unwrap_or(i64::MAX))))
 }
 
+/// A campaign log entry from a row of `id, at, event`.
+fn log_entry(r: &Row<'_>) -> Result<CampaignEntry, SaveError> {
+    let id: u32 = r.get(0)?;
+    let text: String = r.get(2)?;
+    let event = serde_json::from_str(&text)
+        .map_err(|e| SaveError::Sql(format!("campaign log entry {id} cannot be read: {e}")))?;
+    Ok(CampaignEntry {
+        id,
+        at: r.get(1)?,
+        event,
+    })
+}
+
 /// The cached result of a battle: its key and outcome.
 type Cached = ((u32, i64), Option<Outcome>);
 
 impl Campaign {
     /// The campaign log, oldest first.
     pub fn campaign_log(&self) -> Result<Vec<CampaignEntry>, SaveError> {
-        let mut out = Vec::new();
-        self.conn.each(
+        self.conn.rows(
             "SELECT id, at, event FROM campaign_log ORDER BY id",
             &[],
-            |r| {
-                let id: u32 = r.get(0)?;
-                let text: String = r.get(2)?;
-                let event = serde_json::from_str(&text).map_err(|e| {
-                    SaveError::Sql(format!("campaign log entry {id} cannot be read: {e}"))
-                })?;
-                out.push(CampaignEntry {
-                    id,
-                    at: r.get(1)?,
-                    event,
-                });
-                Ok::<(), SaveError>(())
-            },
-        )?;
-        Ok(out)
+            log_entry,
+        )
     }
 
     /// The campaign log with each entry's key across copies (migration 7),
     /// oldest first.
     pub fn campaign_log_keyed(&self) -> Result<Vec<(CampaignEntry, EntryKey)>, SaveError> {
-        let mut out = Vec::new();
-        self.conn.each(
+        self.conn.rows(
             "SELECT id, at, event, origin, origin_id FROM campaign_log ORDER BY id",
             &[],
             |r| {
-                let id: u32 = r.get(0)?;
-                let text: String = r.get(2)?;
-                let event = serde_json::from_str(&text).map_err(|e| {
-                    SaveError::Sql(format!("campaign log entry {id} cannot be read: {e}"))
-                })?;
-                out.push((
-                    CampaignEntry {
-                        id,
-                        at: r.get(1)?,
-                        event,
-                    },
-                    EntryKey {
-                        origin: r.get(3)?,
-                        number: r.get(4)?,
-                    },
-                ));
-                Ok::<(), SaveError>(())
+                let key = EntryKey {
+                    origin: r.get(3)?,
+                    number: r.get(4)?,
+                };
+                Ok((log_entry(r)?, key))
             },
-        )?;
-        Ok(out)
+        )
     }
 
     /// Where an entry of this key is in this file, in words ("entry 7",

@@ -6,14 +6,13 @@ use std::path::Path;
 use xenolog_engine::campaign::{CampaignEvent, Fighter, ShippedFactions, Status, decide};
 use xenolog_engine::games;
 use xenolog_engine::games::invasion::InvasionConfig;
-use xenolog_engine::{Battle, EntryId, Game, Session, StoredSnapshot};
+use xenolog_engine::{Battle, Game, Session};
 use xenolog_schema::DiceMode;
 use xenolog_schema::battle_file::{
     BattleFile, CampaignLink, read_battle_file_linked, write_battle_file_linked,
 };
 
-use crate::battles::{NewBattleRow, insert_battle};
-use crate::campaign::now;
+use crate::battles::{NewBattleRow, insert_whole};
 use crate::db::{Begin, Db, DbExt};
 use crate::file::write_atomically;
 use crate::rosters::{EntryKey, append_as};
@@ -83,38 +82,13 @@ pub(crate) fn insert_checked(
     origin: &str,
 ) -> Result<BattleId, SaveError> {
     let battle = &*c.battle;
-    let outcome = battle.outcome();
-    let status = match &outcome {
-        Some(o) => ("over", Some(o.summary.as_str())),
-        None => ("in progress", None),
-    };
     let row = NewBattleRow {
-        meta: battle.meta(),
-        title: &c.title,
-        dice_mode: c.dice_mode,
         created: c.created,
-        cursor: battle.cursor(),
-        branch: battle.current_branch(),
         origin: Some(origin),
         secret: c.secret.as_ref(),
+        ..NewBattleRow::of(battle, &c.title, c.dice_mode)
     };
-    let n = battle.records().len() as EntryId;
-    let rules_version = battle.rules_version_now();
-    let snapshots = (0..n).filter_map(|entry| {
-        battle.snapshot_bytes(entry).map(|state| StoredSnapshot {
-            entry,
-            rules_version,
-            state,
-        })
-    });
-    insert_battle(
-        tx,
-        &row,
-        status,
-        battle.branches(),
-        battle.records(),
-        snapshots,
-    )
+    insert_whole(tx, &row, battle)
 }
 
 impl Campaign {
@@ -468,39 +442,8 @@ impl Campaign {
         dice_mode: DiceMode,
     ) -> Result<BattleId, SaveError> {
         self.writable()?;
-        let outcome = battle.outcome();
-        let status = match &outcome {
-            Some(o) => ("over", Some(o.summary.as_str())),
-            None => ("in progress", None),
-        };
-        let row = NewBattleRow {
-            meta: battle.meta(),
-            title,
-            dice_mode,
-            created: now(),
-            cursor: battle.cursor(),
-            branch: battle.current_branch(),
-            origin: None,
-            secret: None,
-        };
-        let n = battle.records().len() as EntryId;
-        let rules_version = battle.rules_version_now();
-        let snapshots = (0..n).filter_map(|entry| {
-            battle.snapshot_bytes(entry).map(|state| StoredSnapshot {
-                entry,
-                rules_version,
-                state,
-            })
-        });
         let tx = self.conn.begin(Begin::Immediate)?;
-        let id = insert_battle(
-            &tx,
-            &row,
-            status,
-            battle.branches(),
-            battle.records(),
-            snapshots,
-        )?;
+        let id = insert_whole(&tx, &NewBattleRow::of(battle, title, dice_mode), battle)?;
         tx.commit()?;
         Ok(id)
     }

@@ -1006,14 +1006,17 @@ fn item_9_the_trust_book_rechecks_a_battle_altered_on_another_branch() {
     );
 }
 
-/// Play `n` legal commands of a Dice Race, the `(i * k + 2)`th legal one
-/// each time (two copies given different `k` part ways).
-fn play_pattern(c: &mut Campaign, id: i64, b: &mut dyn xenolog_engine::Battle, n: usize, k: usize) {
+/// Battle `id` of `c` loaded and played on by `n` legal commands of a Dice
+/// Race, the `(i * k + 2)`th legal one each time (two copies given
+/// different `k` part ways).
+fn played_on(c: &mut Campaign, id: i64, n: usize, k: usize) -> Box<dyn xenolog_engine::Battle> {
+    let mut b = c.load_battle(id).unwrap();
     for i in 0..n {
         let legal = b.legal();
         let cmd = legal[(i * k + 2) % legal.len()].clone();
-        c.play(id, b, cmd.actor, &cmd.command, None).unwrap();
+        c.play(id, &mut *b, cmd.actor, &cmd.command, None).unwrap();
     }
+    b
 }
 
 /// Every line of a battle (setup to each branch's head), as what its
@@ -1073,13 +1076,11 @@ fn item_9_should_7_a_battle_played_on_in_both_copies_keeps_this_line_and_lands_t
         k,
         Later::Either,
         |o, _| {
-            let mut b = o.load_battle(id).unwrap();
-            play_pattern(o, id, &mut *b, 12, 5);
+            let b = played_on(o, id, 12, 5);
             mine = Some((current_line(&*b), b.cursor(), b.records().len()));
         },
         |l, _| {
-            let mut b = l.load_battle(id).unwrap();
-            play_pattern(l, id, &mut *b, 17, 3);
+            let b = played_on(l, id, 17, 3);
             theirs = Some(current_line(&*b));
         },
     );
@@ -1144,8 +1145,7 @@ fn item_9_should_7_a_battle_played_on_only_in_the_other_copy_goes_on_along_this_
         Later::Either,
         |_, _| {},
         |l, _| {
-            let mut b = l.load_battle(id).unwrap();
-            play_pattern(l, id, &mut *b, 9, 3);
+            let b = played_on(l, id, 9, 3);
             theirs = Some((current_line(&*b), b.cursor()));
         },
     );
@@ -1366,13 +1366,9 @@ fn item_9_an_imported_roster_battle_finds_its_roster_by_recruit_key_not_by_numbe
 }
 }
 
-/// The other copy's set-aside conflicts are kept here in this file's
-/// numbers: a conflict the laptop kept about its Pte Walsh (model 7 there)
-/// names Pte Walsh here, where the merge made him model 8 (the organiser's
-/// Pte Grant, recruited first, is 7).
-#[test]
-fn item_9_the_other_copys_conflicts_are_renumbered_as_its_recruits_are() {
-    let k = recruits_apart(Later::Laptop);
+/// A conflict set aside in the laptop's copy, in its numbers: its Pte
+/// Walsh (model 7 there) renamed Cpl Walsh.
+fn walshs_rename_kept_in_the_laptop(k: &Copies) {
     let kept = CampaignEvent::ModelRenamed {
         model: 7,
         name: "Cpl Walsh".into(),
@@ -1385,10 +1381,14 @@ fn item_9_the_other_copys_conflicts_are_renumbered_as_its_recruits_are() {
     )
     .unwrap();
     drop(conn);
-    let (o, _) = k.merged();
-    let (grant, walsh) = (model_id(&o, "Pte Grant"), model_id(&o, "Pte Walsh"));
+}
+
+/// In `c`, Pte Grant is model 7 and Pte Walsh model 8, and the one
+/// conflict kept names Walsh by 8.
+fn the_kept_rename_names_walsh_as_8(c: &Campaign) {
+    let (grant, walsh) = (model_id(c, "Pte Grant"), model_id(c, "Pte Walsh"));
     assert_eq!((grant, walsh), (7, 8));
-    let conflicts = o.campaign_conflicts().unwrap();
+    let conflicts = c.campaign_conflicts().unwrap();
     assert_eq!(conflicts.len(), 1, "{conflicts:?}");
     assert_eq!(
         conflicts[0].event,
@@ -1399,38 +1399,29 @@ fn item_9_the_other_copys_conflicts_are_renumbered_as_its_recruits_are() {
     );
 }
 
+/// The other copy's set-aside conflicts are kept here in this file's
+/// numbers: a conflict the laptop kept about its Pte Walsh (model 7 there)
+/// names Pte Walsh here, where the merge made him model 8 (the organiser's
+/// Pte Grant, recruited first, is 7).
+#[test]
+fn item_9_the_other_copys_conflicts_are_renumbered_as_its_recruits_are() {
+    let k = recruits_apart(Later::Laptop);
+    walshs_rename_kept_in_the_laptop(&k);
+    let (o, _) = k.merged();
+    the_kept_rename_names_walsh_as_8(&o);
+}
+
 /// Review 1 MUST 1: the mirror of the test above. A conflict kept in THIS
 /// copy (migration 7: kept in this file's numbers) follows this copy's
 /// recruit when the merge renumbers it.
 #[test]
 fn item_9_this_copys_kept_conflicts_are_renumbered_as_its_recruits_are() {
     let k = recruits_apart(Later::Laptop);
-    let kept = CampaignEvent::ModelRenamed {
-        model: 7,
-        name: "Cpl Walsh".into(),
-    };
-    let conn = rusqlite::Connection::open(k.laptop.path()).unwrap();
-    conn.execute(
-        "INSERT INTO campaign_conflicts (origin, origin_id, at, event, why, merged)
-         VALUES ('elsewhere', 1, 1795763400, ?1, 'set aside in a test', 0)",
-        [serde_json::to_string(&kept).unwrap()],
-    )
-    .unwrap();
-    drop(conn);
+    walshs_rename_kept_in_the_laptop(&k);
     // The organiser's file merged INTO the laptop's, whose recruit is later.
     let mut l = open(&k.laptop).unwrap();
     merge(&mut l, &k.organiser).unwrap();
-    let (grant, walsh) = (model_id(&l, "Pte Grant"), model_id(&l, "Pte Walsh"));
-    assert_eq!((grant, walsh), (7, 8));
-    let conflicts = l.campaign_conflicts().unwrap();
-    assert_eq!(conflicts.len(), 1, "{conflicts:?}");
-    assert_eq!(
-        conflicts[0].event,
-        CampaignEvent::ModelRenamed {
-            model: walsh,
-            name: "Cpl Walsh".into()
-        }
-    );
+    the_kept_rename_names_walsh_as_8(&l);
 }
 
 /// The stored records of a battle, decoded, with its rules version.
@@ -1481,8 +1472,7 @@ fn item_9_a_damaged_entry_of_the_other_copys_battle_does_not_land_and_the_rest_d
     let (k, id) = raced_copies(23);
     {
         let mut l = open(&k.laptop).unwrap();
-        let mut b = l.load_battle(id).unwrap();
-        play_pattern(&mut l, id, &mut *b, 6, 3);
+        played_on(&mut l, id, 6, 3);
         l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
     }
     let conn = rusqlite::Connection::open(k.laptop.path()).unwrap();
@@ -1519,8 +1509,7 @@ fn item_9_a_graft_that_does_not_replay_is_refused_in_words() {
     let (k, id) = raced_copies(24);
     {
         let mut l = open(&k.laptop).unwrap();
-        let mut b = l.load_battle(id).unwrap();
-        play_pattern(&mut l, id, &mut *b, 6, 3);
+        played_on(&mut l, id, 6, 3);
         l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
     }
     let conn = rusqlite::Connection::open(k.laptop.path()).unwrap();
@@ -1603,8 +1592,7 @@ fn item_9_a_battle_held_twice_is_matched_one_to_one() {
     {
         let mut l = open(&k.laptop).unwrap();
         for (b_id, kk) in [(id, 3), (id2, 7)] {
-            let mut b = l.load_battle(b_id).unwrap();
-            play_pattern(&mut l, b_id, &mut *b, 5, kk);
+            played_on(&mut l, b_id, 5, kk);
         }
         l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
     }
@@ -1631,13 +1619,11 @@ fn item_9_a_grafted_line_is_not_a_takeback_past_seen_dice() {
     let (k, id) = raced_copies(25);
     {
         let mut o = open(&k.organiser).unwrap();
-        let mut b = o.load_battle(id).unwrap();
-        play_pattern(&mut o, id, &mut *b, 8, 5);
+        played_on(&mut o, id, 8, 5);
     }
     {
         let mut l = open(&k.laptop).unwrap();
-        let mut b = l.load_battle(id).unwrap();
-        play_pattern(&mut l, id, &mut *b, 8, 3);
+        let b = played_on(&mut l, id, 8, 3);
         assert!(b.takebacks_past_rolls().is_empty());
     }
     let (o, m) = k.merged();
@@ -1716,16 +1702,14 @@ fn item_9_should_7_a_graft_while_this_copys_position_is_behind_its_line_end_keep
         k,
         Later::Either,
         |o, _| {
-            let mut b = o.load_battle(id).unwrap();
-            play_pattern(o, id, &mut *b, 8, 5);
+            let mut b = played_on(o, id, 8, 5);
             assert_eq!(b.undo(3), 3);
             o.save_position(id, &*b).unwrap();
             at = Some(b.cursor());
             line = Some(current_line(&*b));
         },
         |l, _| {
-            let mut b = l.load_battle(id).unwrap();
-            play_pattern(l, id, &mut *b, 9, 3);
+            played_on(l, id, 9, 3);
         },
     );
     let (o, m) = k.merged();

@@ -905,6 +905,21 @@ mod tests {
         fast
     }
 
+    /// The rows of `sql` (a number, bytes, a rules version), in its order.
+    fn numbered_bytes(conn: &rusqlite::Connection, sql: &str) -> Vec<(u64, Vec<u8>, u32)> {
+        let mut stmt = conn.prepare(sql).expect("prepares");
+        stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)? as u64,
+                r.get::<_, Vec<u8>>(1)?,
+                r.get::<_, u32>(2)?,
+            ))
+        })
+        .expect("reads")
+        .map(|row| row.expect("a row"))
+        .collect()
+    }
+
     /// Every entry stored in every compat fixture's campaign (formats 1 and 2,
     /// every game, every rules version the fixtures hold) decodes by hand
     /// exactly as through serde, and cut, lengthened or flipped it fails the
@@ -927,23 +942,12 @@ mod tests {
                 rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI,
             )
             .expect("opens");
-            let mut stmt = conn
-                .prepare(
-                    "SELECT e.seq, e.record, b.rules_version FROM entries e \
-                     JOIN battles b ON b.id = e.battle ORDER BY e.battle, e.seq",
-                )
-                .expect("prepares");
-            let rows = stmt
-                .query_map([], |r| {
-                    Ok((
-                        r.get::<_, i64>(0)? as u64,
-                        r.get::<_, Vec<u8>>(1)?,
-                        r.get::<_, u32>(2)?,
-                    ))
-                })
-                .expect("reads");
-            for row in rows {
-                let (seq, bytes, rules) = row.expect("a row");
+            let rows = numbered_bytes(
+                &conn,
+                "SELECT e.seq, e.record, b.rules_version FROM entries e \
+                 JOIN battles b ON b.id = e.battle ORDER BY e.battle, e.seq",
+            );
+            for (seq, bytes, rules) in rows {
                 agree(seq, &bytes, rules).expect("a stored entry decodes");
                 formats.insert(bytes[0]);
                 entries += 1;
@@ -976,23 +980,12 @@ mod tests {
             if blocks == 0 {
                 continue;
             }
-            let mut stmt = conn
-                .prepare(
-                    "SELECT k.first, k.block, b.rules_version FROM entry_blocks k \
-                     JOIN battles b ON b.id = k.battle ORDER BY k.battle, k.first",
-                )
-                .expect("prepares");
-            let rows = stmt
-                .query_map([], |r| {
-                    Ok((
-                        r.get::<_, i64>(0)? as u64,
-                        r.get::<_, Vec<u8>>(1)?,
-                        r.get::<_, u32>(2)?,
-                    ))
-                })
-                .expect("reads");
-            for row in rows {
-                let (first, block, rules) = row.expect("a row");
+            let rows = numbered_bytes(
+                &conn,
+                "SELECT k.first, k.block, b.rules_version FROM entry_blocks k \
+                 JOIN battles b ON b.id = k.battle ORDER BY k.battle, k.first",
+            );
+            for (first, block, rules) in rows {
                 let mut held = 0;
                 for rec in block_records(&block) {
                     let rec = rec.expect("a sealed entry reads");

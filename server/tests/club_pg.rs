@@ -67,6 +67,24 @@ fn end_without_waiting(schema: &Schema, pid: i32) {
     );
 }
 
+/// Two processes' token stores on `schema`: `a`, which made and redeemed
+/// Anna's token, and `b`, listening, which trusts its memory and knows the
+/// token; then `b`'s listener's connection is ended (not waited for). The
+/// listener and the backend it had.
+fn anna_and_a_cut_listener(
+    schema: &Schema,
+) -> (ClubTokens, Redeemed, Token, Arc<ClubTokens>, Listener, i32) {
+    let a = tokens_in(schema);
+    let (r, token) = anna(&a);
+    let b = Arc::new(tokens_in(schema));
+    let listener = b.listen().unwrap().unwrap();
+    assert!(b.trusts_memory());
+    assert!(b.authenticate(&token).is_ok());
+    let first = listener.backend_pid();
+    end_without_waiting(schema, first);
+    (a, r, token, b, listener, first)
+}
+
 fn wait_until(what: &str, within: Duration, mut ok: impl FnMut() -> bool) {
     let end = Instant::now() + within;
     while Instant::now() < end {
@@ -535,12 +553,7 @@ fn p3_a_club_on_postgres_is_let_go_on_the_runtime_without_a_panic_and_writes_its
 fn p3_a_token_revoked_elsewhere_after_the_listener_reconnected_is_refused() {
     let Some(url) = common::test_pg() else { return };
     let schema = Schema::new(&url);
-    let a = tokens_in(&schema);
-    let (r, token) = anna(&a);
-    let b = Arc::new(tokens_in(&schema));
-    let listener = b.listen().unwrap().unwrap();
-    let first = listener.backend_pid();
-    end_without_waiting(&schema, first);
+    let (a, r, token, b, listener, first) = anna_and_a_cut_listener(&schema);
     // Reconnected, and caught up (the catch-up is what panicked).
     wait_until(
         "the listener listens again and has caught up",

@@ -189,20 +189,10 @@ async fn p4_two_servers_one_database_each_seat_hears_every_entry_of_the_other_an
         let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
         let head = seats[0].head();
         assert_eq!(head, seats[1].head(), "both seats at one head");
-        let command = if seats[mover].state["turn_total"].as_u64().unwrap() >= 6 {
-            json!("hold")
-        } else {
-            json!({"roll": {"dice": 2}})
-        };
-        let r = seats[mover]
-            .c
-            .ok(
-                "command",
-                json!({"battle": battle, "seat": mover, "at": head, "command": command,
-                       "cmd_id": format!("c{commands}")}),
-            )
-            .await;
-        let last = r["entries"].as_array().unwrap().last().unwrap().as_u64();
+        let command = common::race_move(&seats[mover].state);
+        let sent = common::command_fields(battle, mover, head, command, format!("c{commands}"));
+        let r = seats[mover].c.ok("command", sent).await;
+        let last = common::last_entry(&r);
         // Each seat hears it: the mover from its own server, the other
         // from the other server, which read it after the notification.
         for s in seats.iter_mut() {
@@ -298,12 +288,7 @@ async fn p4_two_commands_raced_at_one_head_through_two_servers_one_lands_the_oth
         );
         landed += 1;
         let won = if ra.get("ok").is_some() { &ra } else { &rb };
-        let last = won["ok"]["entries"]
-            .as_array()
-            .unwrap()
-            .last()
-            .unwrap()
-            .as_u64();
+        let last = common::last_entry(&won["ok"]);
         for s in seats.iter_mut() {
             s.absorb(last).await;
         }
@@ -383,22 +368,12 @@ async fn p4_postgres_restarted_under_two_servers_commands_are_unavailable_then_s
     let play = async |seats: &mut [Seat; 2], commands: &mut u32| -> Value {
         let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
         let head = seats[0].head();
-        let command = if seats[mover].state["turn_total"].as_u64().unwrap() >= 6 {
-            json!("hold")
-        } else {
-            json!({"roll": {"dice": 2}})
-        };
-        let sent = json!({"battle": battle, "seat": mover, "at": head, "command": command,
-                          "cmd_id": format!("c{commands}")});
+        let command = common::race_move(&seats[mover].state);
+        let sent = common::command_fields(battle, mover, head, command, format!("c{commands}"));
         let r = seats[mover].command(sent).await;
         if r.get("ok").is_some() {
             *commands += 1;
-            let last = r["ok"]["entries"]
-                .as_array()
-                .unwrap()
-                .last()
-                .unwrap()
-                .as_u64();
+            let last = common::last_entry(&r["ok"]);
             for s in seats.iter_mut() {
                 s.absorb(last).await;
             }
@@ -563,13 +538,7 @@ async fn p4_a_lost_race_is_decided_again_stale_only_after_the_winners_entry_reac
         } else {
             (&rb, &ra, &on_a.events)
         };
-        let last = won["ok"]["entries"]
-            .as_array()
-            .unwrap()
-            .last()
-            .unwrap()
-            .as_u64()
-            .unwrap();
+        let last = common::last_entry(&won["ok"]).unwrap();
         if same {
             assert_eq!(
                 lost["ok"]["entries"], won["ok"]["entries"],
@@ -632,24 +601,13 @@ async fn p4_a_command_through_a_server_behind_the_store_is_decided_again_there_a
     let mut head = seats[0].head();
     let mut mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
     for n in 0..12 {
-        let r = seats[mover]
-            .c
-            .request(
-                "command",
-                json!({"battle": battle, "seat": mover, "at": head, "command": "hold",
-                       "cmd_id": format!("h{n}")}),
-            )
-            .await;
+        let sent = common::command_fields(battle, mover, head, json!("hold"), format!("h{n}"));
+        let r = seats[mover].c.request("command", sent).await;
         assert!(
             r.get("ok").is_some(),
             "command {n} through the server that did not write the one before: {r}"
         );
-        head = r["ok"]["entries"]
-            .as_array()
-            .unwrap()
-            .last()
-            .unwrap()
-            .as_u64();
+        head = common::last_entry(&r["ok"]);
         mover = 1 - mover;
     }
     for s in seats.iter_mut() {
@@ -675,15 +633,9 @@ async fn p4_a_takeback_decided_on_one_server_reaches_the_other_servers_watchers_
     let mut head = None;
     for n in 0..4 {
         let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
-        let r = seats[mover]
-            .c
-            .ok(
-                "command",
-                json!({"battle": battle, "seat": mover, "at": head, "command": "hold",
-                       "cmd_id": format!("h{n}")}),
-            )
-            .await;
-        head = r["entries"].as_array().unwrap().last().unwrap().as_u64();
+        let sent = common::command_fields(battle, mover, head, json!("hold"), format!("h{n}"));
+        let r = seats[mover].c.ok("command", sent).await;
+        head = common::last_entry(&r);
         for s in seats.iter_mut() {
             s.absorb(head).await;
         }

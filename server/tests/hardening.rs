@@ -29,8 +29,7 @@ async fn race(s: &Server) -> (Client, Client, String, i64) {
 }
 
 async fn race_with(s: &Server, entered_dice: bool) -> (Client, Client, String, i64) {
-    let mut org = Client::connect(s).await;
-    org.ok("redeem", json!({"code": s.organiser_code})).await;
+    let mut org = common::organiser(s).await;
     let (campaign, battle, made) = new_battle(
         &mut org,
         "race",
@@ -43,6 +42,17 @@ async fn race_with(s: &Server, entered_dice: bool) -> (Client, Client, String, i
         if entered_dice { "entered" } else { "rolled" },
         "{made}"
     );
+    let (mut p, token) = both_seats(s, &mut org, campaign, battle).await;
+    for seat in 0..2u8 {
+        p.join(battle, seat, seat + 9).await;
+    }
+    (org, p, token, battle)
+}
+
+/// One player "Bo" invited to both seats of `battle` (each seat's
+/// invitation redeemed into the same token), not joined: its socket and
+/// token.
+async fn both_seats(s: &Server, org: &mut Client, campaign: i64, battle: i64) -> (Client, String) {
     let mut p = Client::connect(s).await;
     let mut token = String::new();
     for seat in 0..2u8 {
@@ -57,10 +67,7 @@ async fn race_with(s: &Server, entered_dice: bool) -> (Client, Client, String, i
             token = t.to_owned();
         }
     }
-    for seat in 0..2u8 {
-        p.join(battle, seat, seat + 9).await;
-    }
-    (org, p, token, battle)
+    (p, token)
 }
 
 /// `n` holds, the seats in turn, from head `at`; the new head.
@@ -73,18 +80,25 @@ async fn holds(p: &mut Client, battle: i64, mut at: Option<u64>, n: usize) -> Op
                 json!({"battle": battle, "seat": seat, "at": at, "command": "hold"}),
             )
             .await;
-        at = r["entries"].as_array().unwrap().last().unwrap().as_u64();
+        at = common::last_entry(&r);
     }
     at
 }
 
-/// A new socket of `token`'s watching `seat` of `battle` from its start.
-async fn watching(s: &Server, token: &str, battle: i64, seat: u8) -> Client {
-    let mut w = Client::connect(s).await;
-    w.ok("hello", json!({"token": token})).await;
+/// A new socket of `token`'s, hello said.
+async fn hello(s: &Server, token: &str) -> Client {
+    let mut c = Client::connect(s).await;
+    c.ok("hello", json!({"token": token})).await;
+    c
+}
+
+/// A new socket of `token`'s watching `seat` of `battle` after entry
+/// `after` (`None`: from its start).
+async fn watching(s: &Server, token: &str, battle: i64, seat: u8, after: Option<u64>) -> Client {
+    let mut w = hello(s, token).await;
     w.ok(
         "watch",
-        json!({"battle": battle, "seat": seat, "after": null}),
+        json!({"battle": battle, "seat": seat, "after": after}),
     )
     .await;
     w
@@ -101,8 +115,7 @@ async fn a_long_backfill_goes_out_page_by_page_without_a_gap_or_a_duplicate() {
     let head = holds(&mut p, battle, None, 11).await;
     assert_eq!(head, Some(10));
     // A new connection watches from the start: 11 entries in 4 pages.
-    let mut w = Client::connect(&s).await;
-    w.ok("hello", json!({"token": token})).await;
+    let mut w = hello(&s, &token).await;
     let r = w
         .ok("watch", json!({"battle": battle, "seat": 0, "after": null}))
         .await;
@@ -110,10 +123,7 @@ async fn a_long_backfill_goes_out_page_by_page_without_a_gap_or_a_duplicate() {
     assert_eq!(r["head"], 10, "{r}");
     assert_eq!(w.backfill().await, (0..=10).collect::<Vec<_>>());
     // Another from the middle: a page boundary is not a gap.
-    let mut m = Client::connect(&s).await;
-    m.ok("hello", json!({"token": token})).await;
-    m.ok("watch", json!({"battle": battle, "seat": 1, "after": 4}))
-        .await;
+    let mut m = watching(&s, &token, battle, 1, Some(4)).await;
     assert_eq!(m.backfill().await, (5..=10).collect::<Vec<_>>());
     // And both go live after it: the next entry arrives once.
     holds(&mut p, battle, head, 1).await;
@@ -123,6 +133,14 @@ async fn a_long_backfill_goes_out_page_by_page_without_a_gap_or_a_duplicate() {
         assert_eq!(v["entry"]["id"], 11, "{v}");
     }
     s.running.stop().await.unwrap();
+}
+
+/// The failure a [`Faulty`] store answers.
+fn fault() -> ClubError {
+    ClubError::Campaign {
+        file: "test".into(),
+        why: "a fault put there by the test".into(),
+    }
 }
 
 /// The data folder's store, whose keyed reads (the receipts of a fan-out)
@@ -279,10 +297,7 @@ impl LiveStore for Faulty {
             }
         })?;
         if failed {
-            return Err(ClubError::Campaign {
-                file: "test".into(),
-                why: "a fault put there by the test".into(),
-            });
+            return Err(fault());
         }
         Ok(())
     }
@@ -292,10 +307,7 @@ impl LiveStore for Faulty {
         f: &mut dyn FnMut(&dyn Battle, &Bytes32),
     ) -> Result<(), ClubError> {
         if self.fail.load(Ordering::SeqCst) {
-            return Err(ClubError::Campaign {
-                file: "test".into(),
-                why: "a fault put there by the test".into(),
-            });
+            return Err(fault());
         }
         self.inner.live().read_keyed(battle, f)
     }
@@ -314,7 +326,7 @@ async fn a_failed_fan_out_closes_the_watchers_in_words_and_they_resume_without_a
     let s = faulty_server(fail.clone(), Arc::new(AtomicI64::new(-1))).await;
     let (_org, mut p, token, battle) = race(&s).await;
     let head = holds(&mut p, battle, None, 2).await;
-    let mut w = watching(&s, &token, battle, 1).await;
+    let mut w = watching(&s, &token, battle, 1, None).await;
     assert_eq!(w.backfill().await, vec![0, 1]);
     // The command is durable, but its entries cannot be made for anyone.
     fail.store(true, Ordering::SeqCst);
@@ -334,11 +346,7 @@ async fn a_failed_fan_out_closes_the_watchers_in_words_and_they_resume_without_a
     assert_eq!(closed["closed"], 1008, "{closed}");
     // The client resumes after the last entry it holds: the gap is filled.
     fail.store(false, Ordering::SeqCst);
-    let mut again = Client::connect(&s).await;
-    again.ok("hello", json!({"token": token})).await;
-    again
-        .ok("watch", json!({"battle": battle, "seat": 1, "after": 1}))
-        .await;
+    let mut again = watching(&s, &token, battle, 1, Some(1)).await;
     assert_eq!(again.backfill().await, vec![2]);
     s.running.stop().await.unwrap();
 }
@@ -350,8 +358,7 @@ async fn a_failed_fan_out_closes_the_watchers_in_words_and_they_resume_without_a
 async fn a_takeback_whose_moved_frames_fail_closes_the_watchers_and_they_resume_hearing_moved() {
     let fail_at = Arc::new(AtomicI64::new(-1));
     let s = faulty_server(Arc::new(AtomicBool::new(false)), fail_at.clone()).await;
-    let mut org = Client::connect(&s).await;
-    org.ok("redeem", json!({"code": s.organiser_code})).await;
+    let mut org = common::organiser(&s).await;
     let (_, battle, mut zero, mut one) = common::two_seats(
         &s,
         &mut org,
@@ -509,7 +516,7 @@ async fn a_battle_evicted_while_idle_plays_on_and_its_watchers_miss_nothing() {
     })
     .await;
     let (_org, mut p, token, battle) = race(&s).await;
-    let mut w = watching(&s, &token, battle, 0).await;
+    let mut w = watching(&s, &token, battle, 0, None).await;
     assert_eq!(w.backfill().await, Vec::<u64>::new());
     let mut head = None;
     for n in 0..4u64 {
@@ -521,11 +528,7 @@ async fn a_battle_evicted_while_idle_plays_on_and_its_watchers_miss_nothing() {
         assert_eq!(v["entry"]["id"], n, "{v}");
     }
     tokio::time::sleep(Duration::from_millis(100)).await;
-    let mut again = Client::connect(&s).await;
-    again.ok("hello", json!({"token": token})).await;
-    again
-        .ok("watch", json!({"battle": battle, "seat": 1, "after": 1}))
-        .await;
+    let mut again = watching(&s, &token, battle, 1, Some(1)).await;
     assert_eq!(again.backfill().await, vec![2, 3]);
     s.running.stop().await.unwrap();
 }
@@ -537,8 +540,7 @@ async fn a_battle_evicted_while_idle_plays_on_and_its_watchers_miss_nothing() {
 #[tokio::test]
 async fn a_campaign_file_that_fails_is_told_to_the_client_without_the_servers_paths() {
     let s = server(Tuning::default()).await;
-    let mut org = Client::connect(&s).await;
-    org.ok("redeem", json!({"code": s.organiser_code})).await;
+    let mut org = common::organiser(&s).await;
     let (campaign, battle, _) =
         new_battle(&mut org, "race", json!({"target": 1000}), json!({})).await;
     let mut damaged = 0;
@@ -550,16 +552,7 @@ async fn a_campaign_file_that_fails_is_told_to_the_client_without_the_servers_pa
         }
     }
     assert_eq!(damaged, 1);
-    let mut p = Client::connect(&s).await;
-    for seat in 0..2u8 {
-        let inv = org
-            .ok(
-                "invite",
-                json!({"role": "player", "label": "Bo", "campaign": campaign, "battle": battle, "seat": seat}),
-            )
-            .await;
-        p.ok("redeem", json!({"code": inv["code"]})).await;
-    }
+    let (mut p, _) = both_seats(&s, &mut org, campaign, battle).await;
     let nonce = |seat: u8| xenolog_engine::fair::hex(&[seat + 9; 32]);
     p.join(battle, 0, 9).await;
     let words = p
@@ -590,8 +583,7 @@ async fn a_request_whose_task_panics_is_answered_in_words_without_the_panics_tex
     )
     .await;
     let (_org, _p, token, battle) = race(&s).await;
-    let mut w = Client::connect(&s).await;
-    w.ok("hello", json!({"token": token})).await;
+    let mut w = hello(&s, &token).await;
     panics.store(true, Ordering::SeqCst);
     let words = w
         .refused(
@@ -628,7 +620,7 @@ async fn a_panic_while_making_a_commands_frames_closes_the_watchers_and_the_comm
     .await;
     let (_org, mut p, token, battle) = race(&s).await;
     let head = holds(&mut p, battle, None, 2).await;
-    let mut w = watching(&s, &token, battle, 1).await;
+    let mut w = watching(&s, &token, battle, 1, None).await;
     assert_eq!(w.backfill().await, vec![0, 1]);
     frames_panic.store(true, Ordering::SeqCst);
     let r = p
@@ -652,11 +644,7 @@ async fn a_panic_while_making_a_commands_frames_closes_the_watchers_and_the_comm
         )
         .await;
     assert_eq!(again["entries"], json!([2]), "{again}");
-    let mut resumed = Client::connect(&s).await;
-    resumed.ok("hello", json!({"token": token})).await;
-    resumed
-        .ok("watch", json!({"battle": battle, "seat": 1, "after": 1}))
-        .await;
+    let mut resumed = watching(&s, &token, battle, 1, Some(1)).await;
     assert_eq!(resumed.backfill().await, vec![2]);
     assert_eq!(holds(&mut p, battle, Some(2), 1).await, Some(3));
     let live = resumed.event().await;

@@ -4,8 +4,9 @@
 mod common;
 
 use common::{
-    Backend, Client, SeatCopy, Server, new_battle, nonce, organiser_token as organiser, player,
-    seat_player, seat_player_token, server, server_at, server_on,
+    Backend, Client, SeatCopy, Server, local_config, new_battle, nonce,
+    organiser_token as organiser, player, seat_player, seat_player_token, server, server_at,
+    server_on, server_tuned,
 };
 use std::time::Duration;
 
@@ -14,7 +15,27 @@ use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio_tungstenite::MaybeTlsStream;
 use tokio_tungstenite::tungstenite::Message;
+use xenolog_server::Tuning;
 use xenolog_server::{Config, start};
+
+/// The link of the invitation `org` makes for a player called `label`.
+async fn player_link(org: &mut Client, label: &str) -> String {
+    let inv = org
+        .ok("invite", json!({"role": "player", "label": label}))
+        .await;
+    inv["link"].as_str().unwrap().to_owned()
+}
+
+/// The server's first reply to `request` on a bare WebSocket of its own to
+/// `url` (a server started here, with no `Server` around it).
+async fn bare_reply(url: String, request: Value) -> Value {
+    let (mut c, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    c.send(Message::text(request.to_string())).await.unwrap();
+    match c.next().await.unwrap().unwrap() {
+        Message::Text(t) => serde_json::from_str(t.as_str()).unwrap(),
+        other => panic!("{other:?}"),
+    }
+}
 
 #[tokio::test]
 async fn hello_with_a_redeemed_token_opens_the_club() {
@@ -39,20 +60,14 @@ async fn hello_with_a_redeemed_token_opens_the_club() {
 async fn invitation_links_name_the_public_address_when_one_is_given() {
     let s = server_at(Some("club.example.org:8470")).await;
     let (mut org, _) = organiser(&s).await;
-    let inv = org
-        .ok("invite", json!({"role": "player", "label": "Anna"}))
-        .await;
-    let link = inv["link"].as_str().unwrap();
+    let link = player_link(&mut org, "Anna").await;
     assert!(
         link.starts_with("xenolog://club.example.org:8470/join#XNLG-"),
         "{link}"
     );
     let s = server().await;
     let (mut org, _) = organiser(&s).await;
-    let inv = org
-        .ok("invite", json!({"role": "player", "label": "Bo"}))
-        .await;
-    let link = inv["link"].as_str().unwrap();
+    let link = player_link(&mut org, "Bo").await;
     assert!(
         link.starts_with(&format!("xenolog://{}/join#", s.running.addr())),
         "by default the listen address: {link}"
@@ -84,22 +99,16 @@ async fn behind_a_tls_proxy_a_wss_public_url_makes_links_that_say_tls() {
         "the server speaks ws"
     );
     let (mut org, _) = organiser(&s).await;
-    let inv = org
-        .ok("invite", json!({"role": "player", "label": "Anna"}))
-        .await;
-    let link = inv["link"].as_str().unwrap();
+    let link = player_link(&mut org, "Anna").await;
     assert!(
         link.starts_with("xenolog+tls://club.example.org:443/join#XNLG-"),
         "{link}"
     );
-    assert!(xenolog_server::client::is_invitation_link(link));
+    assert!(xenolog_server::client::is_invitation_link(&link));
     let s = server_at(Some("ws://club.example.org:8470/")).await;
     assert!(!s.running.links_tls());
     let (mut org, _) = organiser(&s).await;
-    let inv = org
-        .ok("invite", json!({"role": "player", "label": "Bo"}))
-        .await;
-    let link = inv["link"].as_str().unwrap();
+    let link = player_link(&mut org, "Bo").await;
     assert!(
         link.starts_with("xenolog://club.example.org:8470/join#XNLG-"),
         "{link}"
@@ -117,11 +126,9 @@ async fn behind_a_tls_proxy_a_wss_public_url_makes_links_that_say_tls() {
         assert!(why.contains("give the host and port"), "{bad}: {why}");
     }
     let dir = tempfile::tempdir().unwrap();
-    let started = xenolog_server::start(xenolog_server::Config {
-        data: dir.path().join("club"),
-        listen: "127.0.0.1:0".parse().unwrap(),
-        invite_organiser: false,
+    let started = xenolog_server::start(Config {
         public: Some("https://club.example.org".into()),
+        ..local_config(dir.path().join("club"))
     })
     .await;
     let Err(e) = started else {
@@ -386,28 +393,12 @@ async fn stopping_tells_every_socket_and_closes_it_1001() {
 #[tokio::test]
 async fn a_restarted_server_keeps_its_tokens_and_prints_no_new_invitation() {
     let dir = tempfile::tempdir().unwrap();
-    let config = Config {
-        data: dir.path().to_owned(),
-        listen: "127.0.0.1:0".parse().unwrap(),
-        invite_organiser: false,
-        public: None,
-    };
+    let config = local_config(dir.path().to_owned());
     let mut first = start(config.clone()).await.unwrap();
     let code = first.take_invitation().unwrap().code.expose();
-    let (mut c, _) = tokio_tungstenite::connect_async(first.ws_url())
-        .await
-        .unwrap();
-    c.send(Message::text(
-        json!({"v":1,"id":1,"type":"redeem","code":code}).to_string(),
-    ))
-    .await
-    .unwrap();
-    let reply: Value = match c.next().await.unwrap().unwrap() {
-        Message::Text(t) => serde_json::from_str(t.as_str()).unwrap(),
-        other => panic!("{other:?}"),
-    };
+    let redeem = json!({"v":1,"id":1,"type":"redeem","code":code});
+    let reply = bare_reply(first.ws_url(), redeem).await;
     let token = reply["ok"]["token"].as_str().unwrap().to_owned();
-    drop(c);
     first.stop().await.unwrap();
 
     let mut second = start(config.clone()).await.unwrap();
@@ -415,20 +406,13 @@ async fn a_restarted_server_keeps_its_tokens_and_prints_no_new_invitation() {
         second.take_invitation().is_none(),
         "the club has its organiser"
     );
-    let s = Server {
-        running: second,
-        organiser_code: code,
-        data: dir.path().to_owned(),
-        pg: None,
-        _dir: tempfile::tempdir().unwrap(),
-    };
-    let mut c = Client::connect(&s).await;
-    c.ok("hello", json!({"token": token})).await;
-    s.running.stop().await.unwrap();
+    let hello = json!({"v":1,"id":1,"type":"hello","token":token});
+    let reply = bare_reply(second.ws_url(), hello).await;
+    assert_eq!(reply["ok"]["role"], "organiser", "{reply}");
+    second.stop().await.unwrap();
 
     let mut third = start(Config {
         invite_organiser: true,
-        public: None,
         ..config
     })
     .await
@@ -444,12 +428,7 @@ async fn a_restarted_server_keeps_its_tokens_and_prints_no_new_invitation() {
 #[tokio::test]
 async fn a_second_server_on_the_same_club_folder_is_refused_while_the_first_runs() {
     let dir = tempfile::tempdir().unwrap();
-    let config = Config {
-        data: dir.path().to_owned(),
-        listen: "127.0.0.1:0".parse().unwrap(),
-        invite_organiser: false,
-        public: None,
-    };
+    let config = local_config(dir.path().to_owned());
     let first = start(config.clone()).await.unwrap();
     let words = match start(config.clone()).await {
         Ok(_) => panic!("two servers on one club folder"),
@@ -461,16 +440,8 @@ async fn a_second_server_on_the_same_club_folder_is_refused_while_the_first_runs
     );
     assert!(words.contains(&dir.path().display().to_string()), "{words}");
     // The first still serves.
-    let (mut c, _) = tokio_tungstenite::connect_async(first.ws_url())
-        .await
-        .unwrap();
-    c.send(Message::text(
-        json!({"v":1,"id":1,"type":"ping"}).to_string(),
-    ))
-    .await
-    .unwrap();
-    assert!(matches!(c.next().await, Some(Ok(Message::Text(_)))));
-    drop(c);
+    let reply = bare_reply(first.ws_url(), json!({"v":1,"id":1,"type":"ping"})).await;
+    assert_eq!(reply["re"], 1, "{reply}");
     first.stop().await.unwrap();
     let second = start(config)
         .await
@@ -705,11 +676,7 @@ async fn race_to_the_end_verified(backend: Backend) {
         let mover = seats[0].state["to_move"].as_u64().unwrap() as usize;
         let other = 1 - mover;
         let head = seats[mover].head();
-        let command = if seats[mover].state["turn_total"].as_u64().unwrap() >= 6 {
-            json!("hold")
-        } else {
-            json!({"roll": {"dice": 2}})
-        };
+        let command = common::race_move(&seats[mover].state);
         if commands == 0 {
             // `legal`: the mover's commands as `xenolog legal --json` prints
             // them; the other seat is offered nothing while it waits.
@@ -771,10 +738,9 @@ async fn race_to_the_end_verified(backend: Backend) {
                 .await;
             assert!(words.contains("turn") || words.contains("not"), "{words}");
         }
-        let sent = json!({"battle": battle, "seat": mover, "at": head, "command": command,
-                          "cmd_id": format!("c{commands}")});
+        let sent = common::command_fields(battle, mover, head, command, format!("c{commands}"));
         let r = seats[mover].c.ok("command", sent.clone()).await;
-        let last = r["entries"].as_array().unwrap().last().unwrap().as_u64();
+        let last = common::last_entry(&r);
         if commands == 3 {
             // The same command id again (a reply lost, the command resent):
             // nothing is decided, the first entries are the answer.
@@ -1066,30 +1032,12 @@ async fn small_client(s: &Server) -> Client {
 
 #[tokio::test]
 async fn a_socket_that_stops_reading_is_closed_in_words_and_resumes_without_a_gap() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut running = xenolog_server::start_tuned(
-        Config {
-            data: dir.path().join("club"),
-            listen: "127.0.0.1:0".parse().unwrap(),
-            invite_organiser: false,
-            public: None,
-        },
-        xenolog_server::Tuning {
-            socket_queue: 8,
-            send_buffer: Some(4096),
-            ..Default::default()
-        },
-    )
-    .await
-    .unwrap();
-    let organiser_code = running.take_invitation().unwrap().code.expose();
-    let s = Server {
-        running,
-        organiser_code,
-        data: dir.path().join("club"),
-        pg: None,
-        _dir: dir,
-    };
+    let s = server_tuned(Tuning {
+        socket_queue: 8,
+        send_buffer: Some(4096),
+        ..Default::default()
+    })
+    .await;
     let (mut org, _) = organiser(&s).await;
     let (campaign, battle, _) =
         new_battle(&mut org, "race", json!({"target": 1000}), json!({})).await;
@@ -1122,7 +1070,7 @@ async fn a_socket_that_stops_reading_is_closed_in_words_and_resumes_without_a_ga
                 json!({"battle": battle, "seat": n % 2, "at": head, "command": "hold"}),
             )
             .await;
-        head = r["entries"].as_array().unwrap().last().unwrap().as_u64();
+        head = common::last_entry(&r);
     }
     let head = head.unwrap();
 

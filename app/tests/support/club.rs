@@ -407,3 +407,162 @@ pub fn short_skirmish() -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// A client's answer, or a panic naming `what` was asked.
+pub fn answer(v: Result<Value, xenolog_server::client::ClientError>, what: &str) -> Value {
+    v.unwrap_or_else(|e| panic!("{what}: {e}"))
+}
+
+/// Every entry once, in order, from the first: nothing missed across a
+/// reconnect, nothing twice.
+pub fn whole(ids: &[u64]) -> bool {
+    ids.iter().enumerate().all(|(i, &id)| id == i as u64)
+}
+
+/// A seat of a club battle, through a client of its own: every entry id
+/// and receipt it was shown, in order, its state, and the `over` event.
+pub struct Seat {
+    pub seat: u8,
+    pub client: xenolog_server::client::Client,
+    pub ids: Vec<u64>,
+    pub receipts: Vec<String>,
+    pub state: Value,
+    pub over: Option<Value>,
+}
+
+impl Seat {
+    pub fn absorb(&mut self, e: &Value) {
+        match e["type"].as_str() {
+            Some("entry") => {
+                let id = e["entry"]["id"].as_u64().unwrap();
+                self.ids.push(id);
+                self.receipts.push(
+                    e["entry"]["receipt"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_owned(),
+                );
+                self.state = e["state"].clone();
+            }
+            Some("live") => self.state = e["state"].clone(),
+            Some("over") => self.over = Some(e.clone()),
+            _ => {}
+        }
+    }
+
+    /// Events until entry `until` is held (`None`: the watch's `live`),
+    /// then whatever else came already; 60 s at the most.
+    pub fn catch_up(&mut self, until: Option<u64>) {
+        let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            let there = match until {
+                None => !self.state.is_null(),
+                Some(u) => self.ids.last().is_some_and(|&l| l >= u),
+            };
+            if there {
+                while let Some(e) = self.next_event(1) {
+                    self.absorb(&e);
+                }
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < end,
+                "seat {}: entry {until:?} never came",
+                self.seat + 1
+            );
+            if let Some(e) = self.next_event(200) {
+                self.absorb(&e);
+            }
+        }
+    }
+
+    fn next_event(&mut self, ms: u64) -> Option<Value> {
+        let wait = std::time::Duration::from_millis(ms);
+        self.client.next_event(wait).unwrap()
+    }
+}
+
+/// The seat to move gives `command` at the head its client holds, with a
+/// command id of its own: the answer.
+pub fn command(seats: &mut [Seat], battle: i64, command: Value) -> Value {
+    let mover = seats[0].state["to_move"].as_u64().expect("to_move") as usize;
+    let at = seats[mover].client.last_entry(battle);
+    let cmd_id = xenolog_server::client::new_cmd_id().unwrap();
+    answer(
+        seats[mover].client.request(
+            "command",
+            serde_json::json!({"battle": battle, "seat": mover, "at": at,
+                               "command": command, "cmd_id": cmd_id}),
+        ),
+        "command",
+    )
+}
+
+/// Through the organiser's client a campaign `name` and a race to
+/// `target`; seat 1's client on the list `lists[0]` and seat 2's on
+/// `lists[1]`, each invited, redeemed, joined and watching from the start,
+/// caught up to live.
+pub fn race_table(
+    org: &mut xenolog_server::client::Client,
+    name: &str,
+    lists: [&str; 2],
+    target: u32,
+) -> (i64, i64, [Seat; 2]) {
+    use serde_json::json;
+    use xenolog_server::client::{Client, ServerAddr};
+    let campaign = answer(
+        org.request("create_campaign", json!({"name": name})),
+        "campaign",
+    )["campaign"]
+        .as_i64()
+        .unwrap();
+    let battle = answer(
+        org.request(
+            "create_battle",
+            json!({"campaign": campaign, "game": "race", "config": {"target": target}}),
+        ),
+        "battle",
+    )["battle"]
+        .as_i64()
+        .unwrap();
+    let mut seats = [0u8, 1].map(|seat| {
+        let inv = answer(
+            org.request(
+                "invite",
+                json!({"role": "player", "label": format!("seat {}", seat + 1),
+                       "campaign": campaign, "battle": battle, "seat": seat}),
+            ),
+            "invite",
+        );
+        let addr = ServerAddr::parse(lists[seat as usize]).unwrap();
+        let mut c = Client::connect(addr.clone(), None).unwrap();
+        let r = answer(
+            c.request_no_retry("redeem", json!({"code": inv["code"]})),
+            "seat redeem",
+        );
+        c.close();
+        let token = xenolog_server::secret::Token::from_text(r["token"].as_str().unwrap());
+        let mut client = Client::connect(addr, Some(token)).unwrap();
+        answer(
+            client.request(
+                "join",
+                json!({"battle": battle, "seat": seat,
+                       "nonce": xenolog_engine::fair::hex(&[seat + 7; 32])}),
+            ),
+            "join",
+        );
+        Seat {
+            seat,
+            client,
+            ids: Vec::new(),
+            receipts: Vec::new(),
+            state: Value::Null,
+            over: None,
+        }
+    });
+    for s in seats.iter_mut() {
+        answer(s.client.watch(battle, s.seat, None), "watch");
+        s.catch_up(None);
+    }
+    (campaign, battle, seats)
+}

@@ -2045,6 +2045,66 @@ mod tests {
         (dir, club)
     }
 
+    /// A club with a campaign and a started race to 1,000 in it.
+    fn club_with_race() -> (tempfile::TempDir, Club, CampaignId, ServerBattleId) {
+        let (dir, club) = club();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        (dir, club, c.id, battle)
+    }
+
+    /// A two-seat race in `campaign`, to be created.
+    fn race(campaign: CampaignId, config: Value, entered_dice: bool) -> NewBattle {
+        NewBattle {
+            campaign,
+            game: "race".into(),
+            config,
+            title: String::new(),
+            strict: false,
+            entered_dice,
+            rosters: Vec::new(),
+        }
+    }
+
+    /// Seat `seat` holds in `battle` against the head `at`.
+    fn hold(
+        club: &Club,
+        battle: ServerBattleId,
+        seat: u8,
+        at: Option<EntryId>,
+        cmd_id: Option<&str>,
+    ) -> Result<Played, ClubError> {
+        club.play(battle, Actor(seat), at, &serde_json::json!("hold"), cmd_id)
+    }
+
+    /// The head of `battle` as the club holds it.
+    fn head(club: &Club, battle: ServerBattleId) -> Option<EntryId> {
+        let mut head = None;
+        club.read(battle, &mut |b| head = b.cursor()).unwrap();
+        head
+    }
+
+    /// The battle the club file records for server battle `b`.
+    fn recorded(club: &Club, b: ServerBattleId) -> Option<i64> {
+        club.conn()
+            .unwrap()
+            .one("SELECT battle FROM server_battles WHERE id = ?1", &[&b])
+            .unwrap()
+    }
+
+    /// Wait for `done`, 60 s at the most (a slow machine under load is
+    /// given time; only a hang fails).
+    fn until(what: &str, mut done: impl FnMut() -> bool) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !done() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{what}: not within 60 s"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+
     /// Review of session 16: the tokens live in memory, so a second
     /// server on one data folder would accept a token the first revoked.
     /// The club file is held by one server at a time; a second is refused
@@ -2277,17 +2337,8 @@ mod tests {
         let (_dir, club) = club();
         let c = club.create_campaign("Club").unwrap();
         let made = |club: &Club, entered_dice| {
-            club.create_battle(NewBattle {
-                campaign: c.id,
-                game: "race".into(),
-                config: serde_json::json!({}),
-                title: String::new(),
-                strict: false,
-                entered_dice,
-                rosters: Vec::new(),
-            })
-            .unwrap()
-            .id
+            let new = race(c.id, serde_json::json!({}), entered_dice);
+            club.create_battle(new).unwrap().id
         };
         let (entered, rolled) = (made(&club, true), made(&club, false));
         let path = club.path.clone();
@@ -2338,15 +2389,7 @@ mod tests {
         let club = Club::open(&old).unwrap();
         let c = club.create_campaign("Old").unwrap();
         let b = club
-            .create_battle(NewBattle {
-                campaign: c.id,
-                game: "race".into(),
-                config: serde_json::json!({}),
-                title: String::new(),
-                strict: false,
-                entered_dice: true,
-                rosters: Vec::new(),
-            })
+            .create_battle(race(c.id, serde_json::json!({}), true))
             .unwrap();
         assert!(club.battles_of(c.id).unwrap()[0].entered_dice, "{}", b.id);
     }
@@ -2366,17 +2409,8 @@ mod tests {
     /// A campaign with a started two-seat race (target `target`): the club,
     /// and the battle's server id.
     fn started_race(club: &Club, campaign: CampaignId, target: u32) -> ServerBattleId {
-        let b = club
-            .create_battle(NewBattle {
-                campaign,
-                game: "race".into(),
-                config: serde_json::json!({ "target": target }),
-                title: String::new(),
-                strict: false,
-                entered_dice: false,
-                rosters: Vec::new(),
-            })
-            .unwrap();
+        let config = serde_json::json!({ "target": target });
+        let b = club.create_battle(race(campaign, config, false)).unwrap();
         for seat in 0..2u8 {
             club.join(b.id, seat, [seat + 1; 32]).unwrap();
         }
@@ -2394,14 +2428,7 @@ mod tests {
         let club = Club::open(&path).unwrap();
         let c = club.create_campaign("Club").unwrap();
         let battle = started_race(&club, c.id, 1_000);
-        let first: Option<i64> = club
-            .conn()
-            .unwrap()
-            .one(
-                "SELECT battle FROM server_battles WHERE id = ?1",
-                &[&battle],
-            )
-            .unwrap();
+        let first = recorded(&club, battle);
         assert!(first.is_some());
         // The crash between the two writes: the club file's record is lost.
         club.conn()
@@ -2515,17 +2542,8 @@ mod tests {
         kill: impl Fn() -> Result<(), ClubError> + Send + Sync + 'static,
     ) {
         let c = club.create_campaign("Club").unwrap();
-        let b = club
-            .create_battle(NewBattle {
-                campaign: c.id,
-                game: "race".into(),
-                config: serde_json::json!({ "target": 1_000 }),
-                title: String::new(),
-                strict: false,
-                entered_dice: false,
-                rosters: Vec::new(),
-            })
-            .unwrap();
+        let config = serde_json::json!({ "target": 1_000 });
+        let b = club.create_battle(race(c.id, config, false)).unwrap();
         let first = club.join(b.id, 0, [1; 32]).unwrap();
         assert_eq!(first.started, None);
         let fired = Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -2540,22 +2558,20 @@ mod tests {
         assert_eq!(fired.load(std::sync::atomic::Ordering::SeqCst), 1);
         let e = lost.expect_err("the club's record of the start failed");
         assert_eq!(battles_held(club, c.id), 1, "the start was written: {e}");
-        let recorded: Option<i64> = club
-            .conn()
-            .unwrap()
-            .one("SELECT battle FROM server_battles WHERE id = ?1", &[&b.id])
-            .unwrap();
-        assert_eq!(recorded, None, "the club did not record it: {e}");
+        assert_eq!(
+            recorded(club, b.id),
+            None,
+            "the club did not record it: {e}"
+        );
         // The join resent (the client's answer was lost): started once.
         let again = club.join(b.id, 1, [2; 32]).unwrap();
         let started = again.started.expect("the resent last join starts it");
         assert_eq!(battles_held(club, c.id), 1, "one battle, not two");
-        let recorded: Option<i64> = club
-            .conn()
-            .unwrap()
-            .one("SELECT battle FROM server_battles WHERE id = ?1", &[&b.id])
-            .unwrap();
-        assert_eq!(recorded, Some(started), "the battle written is recorded");
+        assert_eq!(
+            recorded(club, b.id),
+            Some(started),
+            "the battle written is recorded"
+        );
         let seat0 = club.join(b.id, 0, [1; 32]).unwrap();
         assert_eq!(seat0.started, Some(started));
         assert_eq!(battles_held(club, c.id), 1);
@@ -2585,18 +2601,15 @@ mod tests {
                 .execute_batch(&format!("SELECT pg_terminate_backend({pid})"))
                 .unwrap();
             // Gone before the club's next statement.
-            for _ in 0..100 {
+            until("the club's connection ends", || {
                 let left: i64 = admin
                     .one(
                         "SELECT count(*) FROM pg_stat_activity WHERE pid::bigint = ?1",
                         &[&pid],
                     )
                     .unwrap();
-                if left == 0 {
-                    break;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(20));
-            }
+                left == 0
+            });
             Ok(())
         });
         drop(club);
@@ -2646,18 +2659,13 @@ mod tests {
         let club = Club::open(&path).unwrap();
         let c = club.create_campaign("Club").unwrap();
         let battle = started_race(&club, c.id, 1_000);
-        let hold = serde_json::json!("hold");
-        let first = club
-            .play(battle, Actor(0), None, &hold, Some("c-1"))
-            .unwrap();
+        let first = hold(&club, battle, 0, None, Some("c-1")).unwrap();
         assert!(!first.again);
         // The server goes down before its reply reaches the client: the
         // command id went to disk in the entries' own transaction.
         drop(club);
         let club = Club::open(&path).unwrap();
-        let again = club
-            .play(battle, Actor(0), None, &hold, Some("c-1"))
-            .unwrap();
+        let again = hold(&club, battle, 0, None, Some("c-1")).unwrap();
         assert!(again.again, "answered as the first time");
         assert_eq!(again.entries, first.entries);
         let mut held = 0;
@@ -2665,7 +2673,7 @@ mod tests {
             .unwrap();
         assert_eq!(held, first.entries.len(), "decided once");
         // Another seat's id of the same name is another command.
-        let other = club.play(battle, Actor(0), None, &hold, Some("c-2"));
+        let other = hold(&club, battle, 0, None, Some("c-2"));
         assert!(matches!(other, Err(ClubError::Stale(_))), "{other:?}");
     }
 
@@ -2694,7 +2702,7 @@ mod tests {
         let player = {
             let club = club.clone();
             std::thread::spawn(move || {
-                let r = club.play(b, Actor(0), None, &serde_json::json!("hold"), None);
+                let r = hold(&club, b, 0, None, None);
                 done_tx.send(r.map(|p| p.entries)).unwrap();
             })
         };
@@ -2707,7 +2715,7 @@ mod tests {
         let waiting = {
             let club = club.clone();
             std::thread::spawn(move || {
-                let r = club.play(a, Actor(0), None, &serde_json::json!("hold"), None);
+                let r = hold(&club, a, 0, None, None);
                 a_tx.send(r.map(|p| p.entries)).unwrap();
             })
         };
@@ -2723,55 +2731,49 @@ mod tests {
         }
     }
 
-    /// Campaign `c`'s battles, each held by its seat 1 (`Actor(0)`)
-    /// with command id `h`, decided on a copy read from its file (as
-    /// `decide_held` decides on the held battle): what a `play` queues.
-    fn holds_decided_on_a_copy(club: &Club, c: CampaignId) -> Vec<xenolog_saves::Decided> {
-        let copy = Campaign::open_read_only(&club.path_of(c).unwrap()).unwrap();
-        copy.battles()
-            .unwrap()
-            .iter()
-            .map(|s| {
-                let mut b = copy.load_battle(s.id).unwrap();
-                xenolog_saves::decide(
-                    s.id,
-                    &mut *b,
-                    Actor(0),
-                    &serde_json::json!("hold"),
-                    None,
-                    DiceMode::Rolled,
-                )
-                .unwrap()
-                .command_id(Actor(0), "h")
-            })
-            .collect()
+    /// Seat 0 holds in `battle` with `cmd_id`: decided on this thread,
+    /// `frames` made, its write queued and not awaited.
+    fn hold_begun(
+        club: &Club,
+        battle: ServerBattleId,
+        cmd_id: &str,
+        frames: &mut MakeFrames<'_>,
+    ) -> Result<Playing, ClubError> {
+        let hold = serde_json::json!("hold");
+        club.play_begin(battle, Actor(0), None, &hold, None, Some(cmd_id), frames)
     }
 
-    /// Six battles' appends queued while the writer is busy (a long fsync,
-    /// say) are written in fewer transactions than appends. Each is queued
-    /// before the writer is let go (`append_async` returns once it is in
-    /// the queue; it was `play` on six threads and a 500 ms sleep, which a
-    /// loaded machine may not queue in time).
+    /// What a begun command made, once its write is durable.
+    fn settled(playing: Playing) -> Played {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        rt.block_on(playing.settled()).unwrap()
+    }
+
     #[test]
     fn appends_queued_while_the_writer_is_busy_share_one_transaction() {
         let (_dir, club) = club();
         let c = club.create_campaign("Club").unwrap();
-        for _ in 0..6 {
-            started_race(&club, c.id, 1_000);
+        let battles: Vec<ServerBattleId> =
+            (0..6).map(|_| started_race(&club, c.id, 1_000)).collect();
+        // Load every battle first, so that only appends go to the writer below.
+        for b in &battles {
+            club.read(*b, &mut |_| {}).unwrap();
         }
-        let path = club.path_of(c.id).unwrap();
-        let writer = club.writer(c.id, &path).unwrap();
+        let writer = club.writer(c.id, &club.path_of(c.id).unwrap()).unwrap();
         let before = writer.stats();
+        // The writer is busy (a long fsync, say) while six battles' commands
+        // are decided and their appends queued.
         let (release, busy) = busy_writer(&club, c.id);
-        let written: Vec<_> = holds_decided_on_a_copy(&club, c.id)
-            .into_iter()
-            .map(|d| writer.append_async(d).unwrap())
+        let playing: Vec<Playing> = battles
+            .iter()
+            .map(|b| hold_begun(&club, *b, "h", &mut |_, _, _| {}).unwrap())
             .collect();
-        assert_eq!(written.len(), 6);
         release.send(()).unwrap();
         busy.join().unwrap();
-        for w in written {
-            w.blocking_recv().unwrap().unwrap();
+        for p in playing {
+            assert_eq!(settled(p).entries, vec![0]);
         }
         let after = writer.stats();
         let (transactions, appends) = (after.0 - before.0, after.1 - before.1);
@@ -2780,14 +2782,11 @@ mod tests {
             transactions < appends,
             "{appends} appends in {transactions} transactions: they were grouped"
         );
-        // Each command id went with its own battle's entries.
-        let copy = Campaign::open_read_only(&path).unwrap();
-        for b in copy.battles().unwrap() {
-            assert_eq!(
-                copy.command_entries(b.id, Actor(0), "h").unwrap(),
-                Some(vec![0]),
-                "battle {}",
-                b.id
+        for b in &battles {
+            let again = hold(&club, *b, 0, None, Some("h")).unwrap();
+            assert!(
+                again.again,
+                "each command id went with its own battle's entries"
             );
         }
     }
@@ -2798,38 +2797,23 @@ mod tests {
     /// thread and a 300 ms sleep, which a loaded machine could overtake).
     #[test]
     fn a_job_queued_after_an_append_sees_it_written() {
-        let (_dir, club) = club();
-        let c = club.create_campaign("Club").unwrap();
-        started_race(&club, c.id, 1_000);
-        let path = club.path_of(c.id).unwrap();
-        let writer = club.writer(c.id, &path).unwrap();
-        let (release, busy) = busy_writer(&club, c.id);
-        let [d] = <[_; 1]>::try_from(holds_decided_on_a_copy(&club, c.id))
-            .ok()
-            .unwrap();
-        let written = writer.append_async(d).unwrap();
-        // Then a job that looks, on a thread of its own (`run` waits).
-        let (going_tx, going_rx) = std::sync::mpsc::channel();
-        let looker = {
-            let writer = writer.clone();
-            std::thread::spawn(move || {
-                going_tx.send(()).unwrap();
-                writer
-                    .run(|c| {
-                        let id = c.battles().unwrap()[0].id;
-                        c.command_entries(id, Actor(0), "h").unwrap()
-                    })
-                    .unwrap()
-            })
-        };
-        going_rx.recv().unwrap();
-        // Only so that the look is likely queued while the writer is still
-        // busy (the check bites then); queued after the release it is
-        // still behind the append, so the verdict does not hang on this.
-        std::thread::sleep(std::time::Duration::from_millis(100));
+        let (_dir, club, c, battle) = club_with_race();
+        club.read(battle, &mut |_| {}).unwrap();
+        let writer = club.writer(c, &club.path_of(c).unwrap()).unwrap();
+        let (release, busy) = busy_writer(&club, c);
+        // The append is queued behind the busy job; then a job that looks.
+        let playing = hold_begun(&club, battle, "h", &mut |_, _, _| {}).unwrap();
+        let looker = std::thread::spawn(move || {
+            writer
+                .run(|c| {
+                    let id = c.battles().unwrap()[0].id;
+                    c.command_entries(id, Actor(0), "h").unwrap()
+                })
+                .unwrap()
+        });
         release.send(()).unwrap();
         busy.join().unwrap();
-        written.blocking_recv().unwrap().unwrap();
+        assert_eq!(settled(playing).entries, vec![0]);
         assert_eq!(
             looker.join().unwrap(),
             Some(vec![0]),
@@ -2877,21 +2861,11 @@ mod tests {
             )
             .unwrap();
         let (seat, cid, last) = race_to_the_end(&club, battle);
-        let again = club
-            .play(battle, seat, None, &serde_json::json!("hold"), Some(&cid))
-            .unwrap();
+        let again = hold(&club, battle, seat.0, None, Some(&cid)).unwrap();
         assert!(again.again);
         assert_eq!(again.entries, last.entries);
         assert_eq!(again.revealed, last.revealed, "over, with the secret");
-        let early = club
-            .play(
-                battle,
-                Actor(0),
-                None,
-                &serde_json::json!("hold"),
-                Some("first"),
-            )
-            .unwrap();
+        let early = hold(&club, battle, 0, None, Some("first")).unwrap();
         assert!(early.again);
         assert_eq!(early.entries, first.entries);
         assert_eq!(early.revealed, None, "that command did not end it");
@@ -2899,11 +2873,9 @@ mod tests {
 
     #[test]
     fn a_panic_on_the_writer_thread_is_answered_in_words_and_the_campaign_goes_on() {
-        let (_dir, club) = club();
-        let c = club.create_campaign("Club").unwrap();
-        let battle = started_race(&club, c.id, 1_000);
-        let path = club.path_of(c.id).unwrap();
-        let writer = club.writer(c.id, &path).unwrap();
+        let (_dir, club, c, battle) = club_with_race();
+        let path = club.path_of(c).unwrap();
+        let writer = club.writer(c, &path).unwrap();
         let r = writer.run(|_| -> () { panic!("a bug in a job") });
         let words = r.unwrap_err().0.expect("answered in words");
         // The panic's own words stay in the server's log (they may come
@@ -2911,32 +2883,20 @@ mod tests {
         assert!(!words.contains("a bug in a job"), "{words}");
         assert!(words.contains("the campaign goes on"), "{words}");
         // Counted once the thread has opened the file again.
-        for _ in 0..200 {
-            if writer.panics() == 1 {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
+        until("the panic is counted", || writer.panics() >= 1);
         assert_eq!(writer.panics(), 1);
         assert!(!writer.is_dead());
         // The same writer writes the next command.
-        let played = club
-            .play(battle, Actor(0), None, &serde_json::json!("hold"), None)
-            .unwrap();
+        let played = hold(&club, battle, 0, None, None).unwrap();
         assert_eq!(played.entries, vec![0]);
-        assert!(std::sync::Arc::ptr_eq(
-            &writer,
-            &club.writer(c.id, &path).unwrap()
-        ));
+        assert!(Arc::ptr_eq(&writer, &club.writer(c, &path).unwrap()));
     }
 
     #[test]
     fn a_writer_that_died_is_replaced_on_its_next_use() {
-        let (_dir, club) = club();
-        let c = club.create_campaign("Club").unwrap();
-        let battle = started_race(&club, c.id, 1_000);
-        let path = club.path_of(c.id).unwrap();
-        let writer = club.writer(c.id, &path).unwrap();
+        let (_dir, club, c, battle) = club_with_race();
+        let path = club.path_of(c).unwrap();
+        let writer = club.writer(c, &path).unwrap();
         // The file is away when the writer opens it again after a panic:
         // its thread ends.
         let away = path.with_extension("away");
@@ -2945,22 +2905,11 @@ mod tests {
             std::fs::rename(&p, &a).unwrap();
             panic!("a bug in a job");
         });
-        for _ in 0..200 {
-            if writer.is_dead() {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-        assert!(writer.is_dead());
+        until("the writer's thread ends", || writer.is_dead());
         std::fs::rename(&away, &path).unwrap();
-        let played = club
-            .play(battle, Actor(0), None, &serde_json::json!("hold"), None)
-            .unwrap();
+        let played = hold(&club, battle, 0, None, None).unwrap();
         assert_eq!(played.entries, vec![0], "a new writer wrote it");
-        assert!(!std::sync::Arc::ptr_eq(
-            &writer,
-            &club.writer(c.id, &path).unwrap()
-        ));
+        assert!(!Arc::ptr_eq(&writer, &club.writer(c, &path).unwrap()));
     }
 
     /// Keep campaign `c`'s writer busy until the sender is dropped or sent to.
@@ -2991,8 +2940,7 @@ mod tests {
         let club = Club::open(&path).unwrap();
         let c = club.create_campaign("Club").unwrap();
         let battle = started_race(&club, c.id, 1_000);
-        club.play(battle, Actor(0), None, &serde_json::json!("hold"), None)
-            .unwrap();
+        hold(&club, battle, 0, None, None).unwrap();
         // After a restart the battle is not in memory.
         drop(club);
         let club = std::sync::Arc::new(Club::open(&path).unwrap());
@@ -3020,17 +2968,8 @@ mod tests {
         let (_dir, club) = club();
         let club = std::sync::Arc::new(club);
         let c = club.create_campaign("Club").unwrap();
-        let b = club
-            .create_battle(NewBattle {
-                campaign: c.id,
-                game: "race".into(),
-                config: serde_json::json!({ "target": 10 }),
-                title: String::new(),
-                strict: false,
-                entered_dice: false,
-                rosters: Vec::new(),
-            })
-            .unwrap();
+        let config = serde_json::json!({ "target": 10 });
+        let b = club.create_battle(race(c.id, config, false)).unwrap();
         club.join(b.id, 0, [1; 32]).unwrap();
         let (release, busy) = busy_writer(&club, c.id);
         // The last join waits for the writer to start the battle...
@@ -3097,25 +3036,17 @@ mod tests {
     /// refused by the file's key, in words, and changes nothing.
     #[test]
     fn a_command_id_is_looked_up_only_where_it_could_have_been_decided() {
-        let (_dir, club) = club();
-        let c = club.create_campaign("Club").unwrap();
-        let battle = started_race(&club, c.id, 1_000);
-        let hold = serde_json::json!("hold");
-        let first = club
-            .play(battle, Actor(0), None, &hold, Some("c-1"))
-            .unwrap();
+        let (_dir, club, _, battle) = club_with_race();
+        let first = hold(&club, battle, 0, None, Some("c-1")).unwrap();
         assert_eq!((first.entries.clone(), first.again), (vec![0], false));
-        club.play(battle, Actor(1), Some(0), &hold, Some("c-2"))
-            .unwrap();
+        hold(&club, battle, 1, Some(0), Some("c-2")).unwrap();
         // Resent as it was first sent: answered again, from the file.
-        let again = club
-            .play(battle, Actor(0), None, &hold, Some("c-1"))
-            .unwrap();
+        let again = hold(&club, battle, 0, None, Some("c-1")).unwrap();
         assert_eq!((again.entries, again.again), (vec![0], true));
         // The same id for another command at the head: refused in words.
         // Review of session 16: told as a bad request in words, not as
         // the file's failure in SQLite's.
-        let reused = club.play(battle, Actor(0), Some(1), &hold, Some("c-1"));
+        let reused = hold(&club, battle, 0, Some(1), Some("c-1"));
         assert!(matches!(&reused, Err(ClubError::ReusedCmdId)), "{reused:?}");
         let words = reused.unwrap_err().client_words();
         assert!(
@@ -3126,13 +3057,9 @@ mod tests {
             !words.contains("UNIQUE") && !words.contains("club_commands"),
             "{words}"
         );
-        let mut head = None;
-        club.read(battle, &mut |b| head = b.cursor()).unwrap();
-        assert_eq!(head, Some(1), "nothing changed");
+        assert_eq!(head(&club, battle), Some(1), "nothing changed");
         // A new id there is decided.
-        let next = club
-            .play(battle, Actor(0), Some(1), &hold, Some("c-3"))
-            .unwrap();
+        let next = hold(&club, battle, 0, Some(1), Some("c-3")).unwrap();
         assert_eq!(next.entries, vec![2]);
     }
 
@@ -3144,19 +3071,11 @@ mod tests {
     /// caller after.
     #[test]
     fn a_panic_while_making_frames_keeps_the_battle_held_until_its_write_settles() {
-        let (_dir, club) = club();
-        let c = club.create_campaign("Club").unwrap();
-        let battle = started_race(&club, c.id, 1_000);
+        let (_dir, club, c, battle) = club_with_race();
         let begun = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            club.play_begin(
-                battle,
-                Actor(0),
-                None,
-                &serde_json::json!("hold"),
-                None,
-                Some("p-1"),
-                &mut |_, _, _| panic!("the lens failed on the new entry"),
-            )
+            hold_begun(&club, battle, "p-1", &mut |_, _, _| {
+                panic!("the lens failed on the new entry")
+            })
         }));
         assert!(begun.is_err(), "the panic reaches the caller");
         // Settled before the panic went on: durable, and in memory still.
@@ -3168,7 +3087,7 @@ mod tests {
         assert_eq!(lb.battle.cursor(), Some(0));
         let id = lb.id;
         drop(held);
-        let file = club.campaign_path(&*club.conn().unwrap(), c.id).unwrap();
+        let file = club.campaign_path(&*club.conn().unwrap(), c).unwrap();
         let on_disk = xenolog_saves::Campaign::open_read_only(&file)
             .unwrap()
             .load_battle(id)
@@ -3177,15 +3096,7 @@ mod tests {
             .len();
         assert_eq!(on_disk, 1, "the command is durable");
         // Sent again with its id: answered, not decided twice.
-        let again = club
-            .play(
-                battle,
-                Actor(0),
-                None,
-                &serde_json::json!("hold"),
-                Some("p-1"),
-            )
-            .unwrap();
+        let again = hold(&club, battle, 0, None, Some("p-1")).unwrap();
         assert!(again.again && again.entries == vec![0], "{again:?}");
     }
 
@@ -3195,14 +3106,11 @@ mod tests {
     /// of it is written, and the battle is read again from its file.
     #[test]
     fn a_write_that_finds_the_file_moved_on_is_stale_in_words() {
-        let (_dir, club) = club();
-        let c = club.create_campaign("Club").unwrap();
-        let battle = started_race(&club, c.id, 1_000);
-        let hold = serde_json::json!("hold");
-        club.play(battle, Actor(0), None, &hold, None).unwrap();
+        let (_dir, club, c, battle) = club_with_race();
+        hold(&club, battle, 0, None, None).unwrap();
         // Behind the server's back: the file gets entry 1.
         let (_, path, id, _) = club.located(battle).unwrap();
-        let writer = club.writer(c.id, &path).unwrap();
+        let writer = club.writer(c, &path).unwrap();
         writer
             .run(move |camp| {
                 let mut b = camp.load_battle(id).unwrap();
@@ -3220,7 +3128,7 @@ mod tests {
             })
             .unwrap();
         // In memory the head is entry 0: decided there, refused on the write.
-        let stale = club.play(battle, Actor(1), Some(0), &hold, None);
+        let stale = hold(&club, battle, 1, Some(0), None);
         match &stale {
             Err(ClubError::Stale(words)) => {
                 assert!(
@@ -3233,9 +3141,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // Read again from the file: its head is the entry written there.
-        let mut head = None;
-        club.read(battle, &mut |b| head = b.cursor()).unwrap();
-        assert_eq!(head, Some(1));
+        assert_eq!(head(&club, battle), Some(1));
     }
 
     /// Session 16: a command is decided on a thread and its write awaited
@@ -3244,21 +3150,12 @@ mod tests {
     /// leaves it) until the write is durable; then it is played.
     #[test]
     fn a_begun_command_holds_its_battle_until_its_write_is_durable() {
-        let (_dir, club) = club();
-        let c = club.create_campaign("Club").unwrap();
-        let battle = started_race(&club, c.id, 1_000);
+        let (_dir, club, _, battle) = club_with_race();
         let mut made = Vec::new();
-        let playing = club
-            .play_begin(
-                battle,
-                Actor(0),
-                None,
-                &serde_json::json!("hold"),
-                None,
-                Some("b-1"),
-                &mut |b, _, played| made.push((b.cursor(), played.entries.clone())),
-            )
-            .unwrap();
+        let playing = hold_begun(&club, battle, "b-1", &mut |b, _, played| {
+            made.push((b.cursor(), played.entries.clone()))
+        })
+        .unwrap();
         assert_eq!(
             made,
             vec![(Some(0), vec![0])],
@@ -3270,27 +3167,15 @@ mod tests {
             "held while the write is awaited"
         );
         assert_eq!(club.evict_idle(std::time::Duration::ZERO), 0);
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap();
-        let played = rt.block_on(playing.settled()).unwrap();
+        let played = settled(playing);
         assert_eq!(played.entries, vec![0]);
         assert!(!played.again);
-        let mut head = None;
-        club.read(battle, &mut |b| head = b.cursor()).unwrap();
-        assert_eq!(head, Some(0));
+        assert_eq!(head(&club, battle), Some(0));
         // Durable with its id: sent again, it is answered, not decided.
-        let again = club
-            .play_begin(
-                battle,
-                Actor(0),
-                None,
-                &serde_json::json!("hold"),
-                None,
-                Some("b-1"),
-                &mut |_, _, _| panic!("nothing new, no frames"),
-            )
-            .unwrap();
+        let again = hold_begun(&club, battle, "b-1", &mut |_, _, _| {
+            panic!("nothing new, no frames")
+        })
+        .unwrap();
         assert!(matches!(&again, Playing::Done(p) if p.again && p.entries == vec![0]));
     }
 
@@ -3300,8 +3185,7 @@ mod tests {
         let c = club.create_campaign("Club").unwrap();
         let a = started_race(&club, c.id, 1_000);
         let b = started_race(&club, c.id, 1_000);
-        club.play(a, Actor(0), None, &serde_json::json!("hold"), None)
-            .unwrap();
+        hold(&club, a, 0, None, None).unwrap();
         club.read(b, &mut |_| {}).unwrap();
         assert_eq!(club.battles_in_memory(), 2);
         // Nothing has been idle for an hour.
@@ -3320,9 +3204,7 @@ mod tests {
             "the map holds nothing idle"
         );
         // The next command loads battle a from its file and goes on from its head.
-        let next = club
-            .play(a, Actor(1), Some(0), &serde_json::json!("hold"), None)
-            .unwrap();
+        let next = hold(&club, a, 1, Some(0), None).unwrap();
         assert_eq!(next.entries, vec![1]);
     }
 

@@ -362,16 +362,7 @@ impl ClubTokens {
             .row(
                 "SELECT id, role, label, expires, spent_by, void FROM invitations WHERE hash = ?1",
                 &[&&code.hash()[..]],
-                |r| {
-                    Ok::<Found, DbError>((
-                        r.get(0)?,
-                        r.get(1)?,
-                        r.get(2)?,
-                        r.get(3)?,
-                        r.get(4)?,
-                        r.get(5)?,
-                    ))
-                },
+                |r| r.tuple::<Found>(),
             )
             .map_err(|e| self.db.err(e))?;
         let Some((id, role, invited_label, expires, spent_by, void)) = found else {

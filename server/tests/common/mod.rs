@@ -263,17 +263,11 @@ async fn start_in(
         },
         None => tuning,
     };
-    let mut running = start_tuned(
-        Config {
-            data: dir.path().join("club"),
-            listen: "127.0.0.1:0".parse().unwrap(),
-            invite_organiser: false,
-            public: public.map(str::to_owned),
-        },
-        tuning,
-    )
-    .await
-    .unwrap();
+    let config = Config {
+        public: public.map(str::to_owned),
+        ..local_config(dir.path().join("club"))
+    };
+    let mut running = start_tuned(config, tuning).await.unwrap();
     let organiser_code = running
         .take_invitation()
         .map(|i| i.code.expose())
@@ -284,6 +278,17 @@ async fn start_in(
         data: dir.path().join("club"),
         pg,
         _dir: dir,
+    }
+}
+
+/// A club in `data` on a free local port: no new organiser invitation
+/// asked for, its links naming the listen address.
+pub fn local_config(data: std::path::PathBuf) -> Config {
+    Config {
+        data,
+        listen: "127.0.0.1:0".parse().unwrap(),
+        invite_organiser: false,
+        public: None,
     }
 }
 
@@ -504,6 +509,33 @@ impl Client {
                 _ => panic!("unexpected frame {v}"),
             }
         }
+    }
+}
+
+/// The fields of a `command` request: `seat` gives `command` against the
+/// head `at`, with the id `cmd_id`.
+pub fn command_fields(
+    battle: i64,
+    seat: usize,
+    at: Option<u64>,
+    command: Value,
+    cmd_id: String,
+) -> Value {
+    json!({"battle": battle, "seat": seat, "at": at, "command": command, "cmd_id": cmd_id})
+}
+
+/// The last entry a `command` answer (its `ok`) names.
+pub fn last_entry(ok: &Value) -> Option<u64> {
+    ok["entries"].as_array().unwrap().last().unwrap().as_u64()
+}
+
+/// A race seat's next command as the tests play it: hold at a turn total
+/// of 6 or more, else roll two dice.
+pub fn race_move(state: &Value) -> Value {
+    if state["turn_total"].as_u64().unwrap() >= 6 {
+        json!("hold")
+    } else {
+        json!({"roll": {"dice": 2}})
     }
 }
 

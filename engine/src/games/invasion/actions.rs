@@ -985,20 +985,7 @@ pub(super) fn shoot(
         kills: d.kills,
         declared,
     });
-    let k = if d.mixed { 0 } else { d.kills };
-    super::rules::inflict(
-        s,
-        target,
-        d,
-        total,
-        cover,
-        Vec::new(),
-        (seat, shooters.first().copied()),
-        &mut out,
-    );
-    if k > 0 {
-        super::rules::credit_kills(s, seat, shooters, k, &mut out);
-    }
+    super::rules::inflict_shot(s, target, d, total, cover, seat, shooters, &mut out);
     Ok(out)
 }
 

@@ -1042,20 +1042,7 @@ pub fn suppress(
         declared,
     });
     if let Some(d) = damage {
-        let k = if d.mixed { 0 } else { d.kills };
-        super::rules::inflict(
-            s,
-            target,
-            d,
-            strike_at,
-            cover,
-            Vec::new(),
-            (seat, shooters.first().copied()),
-            &mut out,
-        );
-        if k > 0 {
-            super::rules::credit_kills(s, seat, shooters, k, &mut out);
-        }
+        super::rules::inflict_shot(s, target, d, strike_at, cover, seat, shooters, &mut out);
     }
     Ok(out)
 }

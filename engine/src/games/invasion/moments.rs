@@ -72,13 +72,67 @@ pub fn moment(s: &InvasionState, e: &E) -> Moment {
     }
 }
 
+/// The dice of an entry's rolls, read in order: each die's word from
+/// [`dice_purposes`], each roll numbered.
+struct Rolls {
+    words: Vec<String>,
+    out: Vec<DieMeaning>,
+    roll: u16,
+}
+
+impl Rolls {
+    fn word(&self) -> String {
+        self.words.get(self.out.len()).cloned().unwrap_or_default()
+    }
+
+    /// One roll whose dice each needed `need` and counted as `counts`.
+    fn needing(&mut self, need: Need, counts: Counts, dice: &[u8], by: Option<Actor>) {
+        for &d in dice {
+            let m = DieMeaning::needing(self.word(), need, counts, d, by, self.roll);
+            self.out.push(m);
+        }
+        self.roll += 1;
+    }
+
+    /// One roll of `n` dice that needed nothing (a table, a count).
+    fn plain(&mut self, n: usize, by: Option<Actor>) {
+        for _ in 0..n {
+            let m = DieMeaning::plain(self.word(), by, self.roll);
+            self.out.push(m);
+        }
+        self.roll += 1;
+    }
+
+    /// The roll for how many dice a shot throws, if it had one.
+    fn how_many(&mut self, how_many: &[u8], by: Option<Actor>) {
+        if !how_many.is_empty() {
+            self.plain(how_many.len(), by);
+        }
+    }
+
+    /// A one-die check that passes on `needs` or more.
+    fn check(&mut self, needs: u8, d: u8, by: Option<Actor>) {
+        self.needing(Need::AtLeast(needs), Counts::Successes, &[d], by);
+    }
+}
+
+/// Dice against a total count kills; dice of no need count nothing.
+fn counts_for(need: Need) -> Counts {
+    if need == Need::Nothing {
+        Counts::Nothing
+    } else {
+        Counts::Kills
+    }
+}
+
 /// What each die of an entry meant, in roll order (as
 /// [`dice_purposes`] words them).
 pub fn dice_meanings(s: &InvasionState, actor: Actor, events: &[E]) -> Vec<DieMeaning> {
-    let words = dice_purposes(events);
-    let mut out: Vec<DieMeaning> = Vec::new();
-    let mut roll: u16 = 0;
-    let word = |n: usize| words.get(n).cloned().unwrap_or_default();
+    let mut r = Rolls {
+        words: dice_purposes(events),
+        out: Vec::new(),
+        roll: 0,
+    };
     let mine = (actor != Actor::SYSTEM).then_some(actor);
     for (i, e) in events.iter().enumerate() {
         match e {
@@ -91,12 +145,7 @@ pub fn dice_meanings(s: &InvasionState, actor: Actor, events: &[E]) -> Vec<DieMe
                 ..
             } => {
                 let by = shooters.first().and_then(|g| seat_of(s, *g)).or(mine);
-                if !how_many.is_empty() {
-                    for _ in how_many {
-                        out.push(DieMeaning::plain(word(out.len()), by, roll));
-                    }
-                    roll += 1;
-                }
+                r.how_many(how_many, by);
                 // A shot from outside a melee is dealt out among its
                 // factions (the Shared events after it): no one total.
                 let dealt = matches!(events.get(i + 1), Some(E::Shared { .. }));
@@ -108,22 +157,7 @@ pub fn dice_meanings(s: &InvasionState, actor: Actor, events: &[E]) -> Vec<DieMe
                         most: alive(s, *target),
                     }
                 };
-                let counts = if need == Need::Nothing {
-                    Counts::Nothing
-                } else {
-                    Counts::Kills
-                };
-                for &d in dice {
-                    out.push(DieMeaning::needing(
-                        word(out.len()),
-                        need,
-                        counts,
-                        d,
-                        by,
-                        roll,
-                    ));
-                }
-                roll += 1;
+                r.needing(need, counts_for(need), dice, by);
             }
             E::Struck { seat, dice, .. } => {
                 // One faction against one: the strike is one total against
@@ -144,83 +178,27 @@ pub fn dice_meanings(s: &InvasionState, actor: Actor, events: &[E]) -> Vec<DieMe
                     }
                     _ => Need::Nothing,
                 };
-                let counts = if need == Need::Nothing {
-                    Counts::Nothing
-                } else {
-                    Counts::Kills
-                };
-                for &d in dice {
-                    out.push(DieMeaning::needing(
-                        word(out.len()),
-                        need,
-                        counts,
-                        d,
-                        Some(Actor(*seat)),
-                        roll,
-                    ));
-                }
-                roll += 1;
+                r.needing(need, counts_for(need), dice, Some(Actor(*seat)));
             }
             // "A 6 is a success."
             E::Studied { dice, .. } => {
-                for &d in dice {
-                    out.push(DieMeaning::needing(
-                        word(out.len()),
-                        Need::AtLeast(6),
-                        Counts::Successes,
-                        d,
-                        mine,
-                        roll,
-                    ));
-                }
-                roll += 1;
+                r.needing(Need::AtLeast(6), Counts::Successes, dice, mine);
             }
             E::Attempted { group, dice, .. } | E::Tried { group, dice, .. } => {
-                for &d in dice {
-                    out.push(DieMeaning::needing(
-                        word(out.len()),
-                        Need::AtLeast(6),
-                        Counts::Successes,
-                        d,
-                        seat_of(s, *group).or(mine),
-                        roll,
-                    ));
-                }
-                roll += 1;
+                let by = seat_of(s, *group).or(mine);
+                r.needing(Need::AtLeast(6), Counts::Successes, dice, by);
             }
-            E::Detonated { group, dice, .. } => {
-                for _ in dice {
-                    out.push(DieMeaning::plain(word(out.len()), seat_of(s, *group), roll));
-                }
-                roll += 1;
-            }
+            E::Detonated { group, dice, .. } => r.plain(dice.len(), seat_of(s, *group)),
             // Advanced Invasion Earth: a check passes on its score or more;
             // table rolls only choose a result.
             E::StupidityCheck {
                 group,
                 needs,
                 roll: d,
-            } => {
-                out.push(DieMeaning::needing(
-                    word(out.len()),
-                    Need::AtLeast(*needs),
-                    Counts::Successes,
-                    *d,
-                    seat_of(s, *group),
-                    roll,
-                ));
-                roll += 1;
-            }
+            } => r.check(*needs, *d, seat_of(s, *group)),
             E::Recovery { group, roll: d, .. } => {
-                out.push(DieMeaning::needing(
-                    word(out.len()),
-                    Need::AtLeast(super::advanced::tables().recover),
-                    Counts::Successes,
-                    *d,
-                    seat_of(s, *group),
-                    roll,
-                ));
-                roll += 1;
+                let needs = super::advanced::tables().recover;
+                r.check(needs, *d, seat_of(s, *group));
             }
             E::Suppression {
                 shooters,
@@ -229,56 +207,27 @@ pub fn dice_meanings(s: &InvasionState, actor: Actor, events: &[E]) -> Vec<DieMe
                 ..
             } => {
                 let by = shooters.first().and_then(|g| seat_of(s, *g)).or(mine);
-                if !how_many.is_empty() {
-                    for _ in how_many {
-                        out.push(DieMeaning::plain(word(out.len()), by, roll));
-                    }
-                    roll += 1;
-                }
-                for _ in dice {
-                    out.push(DieMeaning::plain(word(out.len()), by, roll));
-                }
-                roll += 1;
+                r.how_many(how_many, by);
+                r.plain(dice.len(), by);
             }
             E::GrappleEscape {
                 group,
                 roll: d,
                 needs,
                 ..
-            } => {
-                out.push(DieMeaning::needing(
-                    word(out.len()),
-                    Need::AtLeast(*needs),
-                    Counts::Successes,
-                    *d,
-                    seat_of(s, *group),
-                    roll,
-                ));
-                roll += 1;
-            }
+            } => r.check(*needs, *d, seat_of(s, *group)),
             E::Perception {
                 group,
                 roll: d,
                 bonus,
                 needs,
                 ..
-            } => {
-                out.push(DieMeaning::needing(
-                    word(out.len()),
-                    Need::AtLeast(needs.saturating_sub(*bonus).max(1)),
-                    Counts::Successes,
-                    *d,
-                    seat_of(s, *group),
-                    roll,
-                ));
-                roll += 1;
-            }
+            } => r.check(needs.saturating_sub(*bonus).max(1), *d, seat_of(s, *group)),
             E::Stricken { group, .. } | E::Contagion { group, .. } | E::FearTest { group, .. } => {
-                out.push(DieMeaning::plain(word(out.len()), seat_of(s, *group), roll));
-                roll += 1;
+                r.plain(1, seat_of(s, *group));
             }
             _ => {}
         }
     }
-    out
+    r.out
 }

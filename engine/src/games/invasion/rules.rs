@@ -638,6 +638,28 @@ pub fn deal(
     }
 }
 
+/// A shot's damage removed from `target` and its kills credited to
+/// `seat`'s `shooters`; damage of mixed figures is paid for figure by
+/// figure instead, credited as they are chosen.
+#[allow(clippy::too_many_arguments)]
+pub fn inflict_shot(
+    s: &InvasionState,
+    target: GroupId,
+    damage: Damage,
+    total: u32,
+    cover: Cover,
+    seat: u8,
+    shooters: &[GroupId],
+    out: &mut Vec<E>,
+) {
+    let k = if damage.mixed { 0 } else { damage.kills };
+    let by = (seat, shooters.first().copied());
+    inflict(s, target, damage, total, cover, Vec::new(), by, out);
+    if k > 0 {
+        credit_kills(s, seat, shooters, k, out);
+    }
+}
+
 /// Kills credited to `seat` (and the first of `by`, its group), and figure
 /// by figure to the figures of `by` whose dice made them
 /// ([`split_credit`]; a group named twice, a linked double shot, counts its

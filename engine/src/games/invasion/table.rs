@@ -826,34 +826,7 @@ fn rings() -> Vec<(i64, Point)> {
 /// rule that each touches the cluster is dropped before giving up).
 pub fn place_next_to(s: &Scenario, lead: Point, count: usize, avoid: &[Point]) -> Vec<Point> {
     let lead_feature = feature_at(s, lead);
-    let lead_gp = geo_point(lead);
-    let far = |q: Point, p: Point, by: i64| {
-        (i64::from(q.x) - i64::from(p.x)).abs() > by || (i64::from(q.y) - i64::from(p.y)).abs() > by
-    };
-    // Every candidate lies within `span` of the lead along each axis, so only
-    // the blocking features whose box reaches that square can refuse one
-    // (the others were tested against every candidate and refused none).
-    let span = lattice_span();
-    let blocked: Vec<(Bounds, Polygon<f64>)> = s
-        .terrain
-        .iter()
-        .filter(|t| t.blocks)
-        .filter_map(|t| {
-            let b = Bounds::of(t)?;
-            let reach = i64::from(b.min.x) <= i64::from(lead.x) + span
-                && i64::from(b.max.x) >= i64::from(lead.x) - span
-                && i64::from(b.min.y) <= i64::from(lead.y) + span
-                && i64::from(b.max.y) >= i64::from(lead.y) - span;
-            reach.then(|| polygon(t).map(|poly| (b, poly)))?
-        })
-        .filter(|(_, poly)| !poly.intersects(&lead_gp))
-        .collect();
-    let apart = BASE + CONTACT_TOLERANCE;
-    let avoid: Vec<Point> = avoid
-        .iter()
-        .copied()
-        .filter(|&q| !far(q, lead, span + i64::from(apart)))
-        .collect();
+    let around = Around::new(s, lead, avoid);
     let lattice = lattice();
     let at = |i: usize| {
         let o = lattice[i].1;
@@ -866,20 +839,7 @@ pub fn place_next_to(s: &Scenario, lead: Point, count: usize, avoid: &[Point]) -
     // nearest), and the picking takes the first candidate in lattice order
     // that it would take from the list of them all.
     let mut candidate: Vec<Option<bool>> = vec![None; lattice.len()];
-    let mut is_candidate = |i: usize| {
-        *candidate[i].get_or_insert_with(|| {
-            let p = at(i);
-            on_table(s, p)
-                && avoid.iter().all(|&q| {
-                    // Further than `apart` along either axis is further
-                    // than `apart` (the distance is at least that much).
-                    far(q, p, i64::from(apart)) || q.distance(p) > apart
-                })
-                && !blocked
-                    .iter()
-                    .any(|(b, poly)| b.holds(p) && poly.intersects(&geo_point(p)))
-        })
-    };
+    let mut is_candidate = |i: usize| *candidate[i].get_or_insert_with(|| around.free(at(i)));
     // Whether a candidate is in the lead's feature and not across a barrier
     // from it, worked out only for the candidates the picking asks about.
     let mut preferred: Vec<Option<bool>> = vec![None; lattice.len()];
@@ -928,6 +888,68 @@ pub fn place_next_to(s: &Scenario, lead: Point, count: usize, avoid: &[Point]) -
         }
     }
     placed
+}
+
+/// Whether `q` and `p` are more than `by` apart along either axis (then
+/// they are more than `by` apart: the distance is at least that much).
+fn far(q: Point, p: Point, by: i64) -> bool {
+    (i64::from(q.x) - i64::from(p.x)).abs() > by || (i64::from(q.y) - i64::from(p.y)).abs() > by
+}
+
+/// The table around a lead figure as [`place_next_to`] sees it: the
+/// blocking features the lead is not in and the figures to avoid, only
+/// those that can refuse a position of the lattice around it.
+struct Around<'a> {
+    s: &'a Scenario,
+    blocked: Vec<(Bounds, Polygon<f64>)>,
+    avoid: Vec<Point>,
+}
+
+impl<'a> Around<'a> {
+    fn new(s: &'a Scenario, lead: Point, avoid: &[Point]) -> Self {
+        let lead_gp = geo_point(lead);
+        // Every candidate lies within `span` of the lead along each axis, so
+        // only the blocking features whose box reaches that square can
+        // refuse one (the others were tested against every candidate and
+        // refused none).
+        let span = lattice_span();
+        let blocked = s
+            .terrain
+            .iter()
+            .filter(|t| t.blocks)
+            .filter_map(|t| {
+                let b = Bounds::of(t)?;
+                let reach = i64::from(b.min.x) <= i64::from(lead.x) + span
+                    && i64::from(b.max.x) >= i64::from(lead.x) - span
+                    && i64::from(b.min.y) <= i64::from(lead.y) + span
+                    && i64::from(b.max.y) >= i64::from(lead.y) - span;
+                reach.then(|| polygon(t).map(|poly| (b, poly)))?
+            })
+            .filter(|(_, poly)| !poly.intersects(&lead_gp))
+            .collect();
+        let apart = BASE + CONTACT_TOLERANCE;
+        let avoid = avoid
+            .iter()
+            .copied()
+            .filter(|&q| !far(q, lead, span + i64::from(apart)))
+            .collect();
+        Around { s, blocked, avoid }
+    }
+
+    /// Whether a figure may stand at `p`: on the table, not in base contact
+    /// with a figure to avoid, not in blocking terrain the lead is not in.
+    fn free(&self, p: Point) -> bool {
+        let apart = BASE + CONTACT_TOLERANCE;
+        on_table(self.s, p)
+            && self
+                .avoid
+                .iter()
+                .all(|&q| far(q, p, i64::from(apart)) || q.distance(p) > apart)
+            && !self
+                .blocked
+                .iter()
+                .any(|(b, poly)| b.holds(p) && poly.intersects(&geo_point(p)))
+    }
 }
 
 /// Which positions of [`lattice`] are next to the origin (the lead) and
@@ -1772,49 +1794,11 @@ mod tests {
         avoid: &[Point],
     ) -> Vec<Point> {
         let lead_feature = feature_at(s, lead);
-        let lead_gp = geo_point(lead);
-        let far = |q: Point, p: Point, by: i64| {
-            (i64::from(q.x) - i64::from(p.x)).abs() > by
-                || (i64::from(q.y) - i64::from(p.y)).abs() > by
-        };
-        // Every candidate lies within `span` of the lead along each axis, so only
-        // the blocking features whose box reaches that square can refuse one
-        // (the others were tested against every candidate and refused none).
-        let span = lattice_span();
-        let blocked: Vec<(Bounds, Polygon<f64>)> = s
-            .terrain
-            .iter()
-            .filter(|t| t.blocks)
-            .filter_map(|t| {
-                let b = Bounds::of(t)?;
-                let reach = i64::from(b.min.x) <= i64::from(lead.x) + span
-                    && i64::from(b.max.x) >= i64::from(lead.x) - span
-                    && i64::from(b.min.y) <= i64::from(lead.y) + span
-                    && i64::from(b.max.y) >= i64::from(lead.y) - span;
-                reach.then(|| polygon(t).map(|poly| (b, poly)))?
-            })
-            .filter(|(_, poly)| !poly.intersects(&lead_gp))
-            .collect();
-        let apart = BASE + CONTACT_TOLERANCE;
-        let avoid: Vec<Point> = avoid
-            .iter()
-            .copied()
-            .filter(|&q| !far(q, lead, span + i64::from(apart)))
-            .collect();
+        let around = Around::new(s, lead, avoid);
         let candidates: Vec<Point> = lattice()
             .iter()
             .map(|&(_, o)| Point::new(lead.x + o.x, lead.y + o.y))
-            .filter(|&p| {
-                on_table(s, p)
-                    && avoid.iter().all(|&q| {
-                        // Further than `apart` along either axis is further
-                        // than `apart` (the distance is at least that much).
-                        far(q, p, i64::from(apart)) || q.distance(p) > apart
-                    })
-                    && !blocked
-                        .iter()
-                        .any(|(b, poly)| b.holds(p) && poly.intersects(&geo_point(p)))
-            })
+            .filter(|&p| around.free(p))
             .collect();
         // Whether a candidate is in the lead's feature and not across a barrier
         // from it, worked out only for the candidates the picking asks about.
