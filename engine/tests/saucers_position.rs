@@ -362,3 +362,32 @@ fn position_the_file_kept_in_the_state_shows_no_seat_its_hidden_parts() {
         "the other seat's view carries the file's hidden parts: {file:?}"
     );
 }
+
+/// Fly Boyz (seat 2) hold a Hidden Stash, an Instant they may play in Nine
+/// Lives' actions; the hands are hidden when `hidden`.
+fn stash_held(hidden: bool) -> Session<Saucers> {
+    let mut config = gangs(&["nine_lives", "fly_boyz"]);
+    config.hidden_hands = hidden;
+    config.scenario_text = Some("hand 2 stash\nturn 1 actions\n".into());
+    let mut s = Session::<Saucers>::new(4, config).unwrap_or_else(|e| panic!("{e}"));
+    s.play_due().unwrap();
+    s
+}
+
+/// Cards.Instant and principle 14: a seat holding an Instant it may play is
+/// asked, but when hands are hidden, whether it is asked tells what its hand
+/// holds, so the seats asked publicly (what a battle list shows every seat)
+/// are worked out on the public view. With open hands nothing is hidden and
+/// both lists name it.
+#[test]
+fn hidden_hands_whether_another_seat_may_play_an_instant_is_not_shown_publicly() {
+    use xenolog_engine::Battle;
+    let seats = |asks: Vec<xenolog_engine::Ask>| asks.iter().map(|a| a.seat).collect::<Vec<_>>();
+    let hidden = stash_held(true);
+    assert_eq!(hidden.state().current, 0, "Nine Lives' actions");
+    assert_eq!(seats(hidden.asked()), vec![Actor(0), Actor(1)]);
+    assert_eq!(seats(hidden.asked_publicly()), vec![Actor(0)]);
+    let open = stash_held(false);
+    assert_eq!(seats(open.asked()), vec![Actor(0), Actor(1)]);
+    assert_eq!(seats(open.asked_publicly()), vec![Actor(0), Actor(1)]);
+}
