@@ -6,7 +6,7 @@
 mod support;
 
 use support::*;
-use xenolog_engine::games::saucers::data::{AlienKind, Dir};
+use xenolog_engine::games::saucers::data::{AlienKind, Dir, Tokens};
 use xenolog_engine::games::saucers::{
     HIDDEN, Phase, Saucers, SaucersCommand as C, SaucersConfig, SaucersEvent as E, Target, Variant,
 };
@@ -655,6 +655,84 @@ fn variant_gang_warfare_hits_on_another_gang_cost_it_cards_of_its_choice() {
         dice(&[3, 4]),
         "FAQ.Split",
     );
+}
+
+/// Turn.Swap ("swap any number of supplies or cards with another player")
+/// is an exchange both players agree to; in the co-operative game the other
+/// player's agreement is taken as given (assumption 18), but Gang Warfare's
+/// gangs are enemies whose cards are lost only to hits, "victim's choice".
+/// So in Gang Warfare a swap may give but takes nothing, and `legal` offers
+/// no take; the co-operative swap is unchanged.
+#[test]
+fn variant_gang_warfare_no_gang_takes_from_another_by_a_swap() {
+    let mut st = quiet(&["nine_lives", "sewer_rats"], "C3");
+    st.variant = Variant::GangWarfare;
+    let tabby = human(&st, "tabby");
+    let bat = give(&mut st, 0, "bat");
+    let sewer = give(&mut st, 1, "sewer");
+    let swap = |give: Tokens, give_cards: Vec<u16>, take: Tokens, take_cards: Vec<u16>| C::Swap {
+        human: tabby,
+        with: 1,
+        give,
+        give_cards,
+        take,
+        take_cards,
+    };
+    let none = tokens(0, 0, 0, 0, 0);
+    let theirs = (st.seats[1].tokens, st.seats[1].hand.clone());
+    for take in [
+        swap(none, vec![], tokens(2, 2, 2, 2, 0), vec![]),
+        swap(none, vec![], none, vec![sewer]),
+        swap(
+            tokens(1, 0, 0, 0, 0),
+            vec![bat],
+            tokens(0, 1, 0, 0, 0),
+            vec![sewer],
+        ),
+    ] {
+        let err = refused(&mut st, 0, take, None, "Variant.GangWarfare");
+        assert!(err.contains("without its agreement"), "{err}");
+    }
+    assert_eq!((st.seats[1].tokens, st.seats[1].hand.clone()), theirs);
+    let offered: Vec<C> = legal(&st)
+        .into_iter()
+        .map(|(_, c)| c)
+        .filter(|c| matches!(c, C::Swap { .. }))
+        .collect();
+    assert!(!offered.is_empty(), "gives are offered");
+    assert!(
+        offered.iter().all(
+            |c| matches!(c, C::Swap { take, take_cards, .. } if take.is_empty() && take_cards.is_empty())
+        ),
+        "{offered:?}"
+    );
+    // Giving needs only the giver.
+    ok(
+        &mut st,
+        0,
+        swap(tokens(1, 0, 0, 0, 0), vec![bat], none, vec![]),
+        None,
+    );
+    assert_eq!(st.seats[1].tokens, tokens(3, 2, 2, 2, 0));
+    assert!(st.seats[1].hand.contains(&bat));
+    // The co-operative game still takes the other player's agreement as given.
+    let mut coop = quiet(&["nine_lives", "sewer_rats"], "C3");
+    let sewer = give(&mut coop, 1, "sewer");
+    let tabby = human(&coop, "tabby");
+    ok(
+        &mut coop,
+        0,
+        C::Swap {
+            human: tabby,
+            with: 1,
+            give: none,
+            give_cards: vec![],
+            take: tokens(0, 1, 0, 0, 0),
+            take_cards: vec![sewer],
+        },
+        None,
+    );
+    assert_eq!(coop.seats[0].hand, vec![sewer]);
 }
 
 #[test]

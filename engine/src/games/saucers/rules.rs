@@ -609,6 +609,15 @@ pub fn decide_and_apply(
             {
                 return Err(illegal("Turn.Swap", "a swap must move something"));
             }
+            if st.variant == Variant::GangWarfare && !(take.is_empty() && take_cards.is_empty()) {
+                return Err(illegal(
+                    "Variant.GangWarfare",
+                    format!(
+                        "a swap takes nothing from {} without its agreement, which the game cannot ask: give only (another gang's cards are taken only by attacking it)",
+                        seat_label(st, *with)
+                    ),
+                ));
+            }
             let (mine, theirs) = (&st.seats[me as usize], &st.seats[*with as usize]);
             if !mine.tokens.covers(give) || !theirs.tokens.covers(take) {
                 return Err(illegal("Turn.Swap", "those supplies are not there to swap"));
