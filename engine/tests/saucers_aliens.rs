@@ -363,6 +363,41 @@ fn missions_delivered_at_their_building_with_alien_tokens_wild_reward_and_a_new_
     assert!(st.over.is_none(), "one of two");
 }
 
+/// Missions, with assumption 5 ("a mission whose building is destroyed is
+/// lost and replaced at once"): a mission is never drawn for a building a
+/// Saucer has destroyed. Here it is on top of the pile when the carrier
+/// delivers its mission and takes the next: the next is the first one down
+/// the pile whose building stands, and the impossible one stays in the pile.
+#[test]
+fn missions_a_mission_drawn_for_a_destroyed_building_is_replaced_at_once() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let carrier = mission_ready(&mut st, 0, "C3");
+    let here = st.board[at("C3") as usize].def as usize;
+    let (crater, _) = st
+        .mission_pile
+        .iter()
+        .enumerate()
+        .find(|&(_, &m)| st.content.missions[m as usize].tile != here)
+        .expect("a mission for another building");
+    let doomed = st.mission_pile.remove(crater);
+    st.mission_pile.push(doomed);
+    let building = st.content.missions[doomed as usize].tile;
+    for tile in st.board.iter_mut().filter(|t| t.def as usize == building) {
+        tile.destroyed = true;
+    }
+    let below = st.mission_pile[st.mission_pile.len() - 2];
+    ok(&mut st, 0, C::Complete { human: carrier }, None);
+    assert_eq!(st.humans[carrier as usize].mission, Some(below));
+    assert!(st.mission_pile.contains(&doomed), "left in the pile");
+    let next = st.content.missions[below as usize].tile;
+    assert!(
+        st.board
+            .iter()
+            .any(|t| t.def as usize == next && !t.destroyed),
+        "the mission drawn can be delivered"
+    );
+}
+
 #[test]
 fn faq_missions_are_attached_to_students_not_part_of_the_hand() {
     let st = quiet(&["nine_lives"], "C3");

@@ -1163,8 +1163,22 @@ fn commanders_read_minds(cx: &mut Cx, tiles: &[Pos]) {
 fn new_mission(cx: &mut Cx, h: usize) {
     let seat = cx.st.humans[h].seat;
     // Missions lost go under the pile; the one drawn is the top. A mission
-    // just returned is not drawn again while another is left.
-    if let Some(&m) = cx.st.mission_pile.last() {
+    // just returned is not drawn again while another is left. One whose
+    // building a Saucer destroyed is passed over and stays in the pile
+    // (assumption 5: such a mission is lost and replaced at once).
+    let standing = |m: u16| {
+        let building = cx.st.content.missions[m as usize].tile;
+        let mut tiles = cx.st.board.iter().filter(|t| t.def as usize == building);
+        tiles.clone().next().is_none() || tiles.any(|t| !t.destroyed)
+    };
+    if let Some(m) = cx
+        .st
+        .mission_pile
+        .iter()
+        .rev()
+        .copied()
+        .find(|&m| standing(m))
+    {
         let secret = cx.st.variant == Variant::GangWarfare;
         cx.emit(E::MissionAssigned {
             seat,
