@@ -844,6 +844,32 @@ fn gangs_cpr_a_student_struck_by_a_saucer_is_not_killed_in_combat_no_roll() {
     assert!(st.humans.iter().filter(|h| h.seat == 0).all(|h| !h.alive));
 }
 
+/// Gangs.CPR, "when a Nine Lives student is killed in combat": a student who
+/// starves in the Upkeep step was not, so no die is rolled for it: a die
+/// entered for it is not wanted (review7 N2).
+#[test]
+fn gangs_cpr_a_student_who_starves_is_not_killed_in_combat_no_roll() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    st.seats[0].tokens.food = 0;
+    to_defeat(&mut st);
+    step(&mut st, C::Collect);
+    let whiskers = human(&st, "whiskers");
+    let mut entered = st.clone();
+    let err = run(&mut entered, 0, C::Starve { human: whiskers }, dice(&[6])).unwrap_err();
+    assert!(err.to_string().contains("rolls no dice"), "{err}");
+    assert!(
+        entered.humans[whiskers as usize].alive,
+        "refused, nothing changed"
+    );
+    let ev = ok(&mut st, 0, C::Starve { human: whiskers }, None);
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, E::Rolled { .. } | E::Revived { .. })),
+        "no CPR roll for starving: {ev:?}"
+    );
+    assert!(!st.humans[whiskers as usize].alive);
+}
+
 /// Aliens.Saucer: "can only be attacked with Surface to Air Attack cards";
 /// an Instant that hits is not one (review of 2026-11-27, U2).
 #[test]
