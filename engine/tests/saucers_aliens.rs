@@ -563,6 +563,10 @@ fn variant_gang_warfare_the_deck_running_out_ends_the_battle_at_once_with_no_win
     assert!(!ev.iter().any(|e| matches!(e, E::TurnBegan { .. })));
     let out = Saucers::outcome(&st).expect("over");
     assert!(out.winners.is_empty(), "{}", out.summary);
+    assert!(
+        st.over.as_ref().is_some_and(|end| !end.humans_won),
+        "no co-operative victory either"
+    );
 }
 
 #[test]

@@ -1410,7 +1410,9 @@ fn deck_out(st: &SaucersState) -> End {
     match st.variant {
         Variant::GangWarfare => End {
             winners: Vec::new(),
-            humans_won: true,
+            // No side of the co-operative game won: the gangs fought
+            // each other (review7 N4; rules version 3).
+            humans_won: false,
             summary:
                 "The Alien deck has run out before any gang finished its mission: no gang wins"
                     .into(),
