@@ -120,6 +120,10 @@ pub trait Battle: Send {
     /// The seats asked to act at the cursor and what for (the game itself,
     /// [`Actor::SYSTEM`], while a step of its own is due).
     fn asked(&self) -> Vec<Ask>;
+    /// The seats asked, worked out on the public view ([`Actor::SYSTEM`]'s):
+    /// what a list shown to every seat may name. A seat asked only because
+    /// of what it hides (an Instant card in a hidden hand) is not named.
+    fn asked_publicly(&self) -> Vec<Ask>;
     /// The first seat asked.
     fn to_move(&self) -> Option<Actor> {
         self.asked().first().map(|a| a.seat)
@@ -397,6 +401,14 @@ impl<G: Game> Battle for Session<G> {
             }];
         }
         self.shown(None, Vec::new, || G::asked(self.state()))
+    }
+    fn asked_publicly(&self) -> Vec<Ask> {
+        if self.due_step().is_some() {
+            return self.asked();
+        }
+        self.shown(None, Vec::new, || {
+            G::asked(&G::view(self.state(), Actor::SYSTEM))
+        })
     }
     fn outcome(&self) -> Option<Outcome> {
         self.shown(None, || None, || G::outcome(self.state()))

@@ -623,6 +623,9 @@ impl<G: Game> Battle for SeatBattle<G> {
         // not here, so whether it may play an instant is not either.
         G::asked(self.state())
     }
+    fn asked_publicly(&self) -> Vec<Ask> {
+        G::asked(&G::view(self.state(), Actor::SYSTEM))
+    }
     fn outcome(&self) -> Option<Outcome> {
         G::outcome(self.state())
     }
@@ -1112,6 +1115,7 @@ mod tests {
                     G::ID
                 );
                 let _ = (G::outcome(&v), G::flow(&v), G::scene(&v));
+                let _ = G::asked(&G::view(&whole, Actor::SYSTEM));
                 for a in G::seats(&v) {
                     let _ = G::seat_name(&v, a);
                 }

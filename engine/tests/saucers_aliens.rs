@@ -6,7 +6,7 @@
 mod support;
 
 use support::*;
-use xenolog_engine::games::saucers::data::{AlienKind, Dir};
+use xenolog_engine::games::saucers::data::{AlienKind, Dir, Tokens};
 use xenolog_engine::games::saucers::{
     HIDDEN, Phase, Saucers, SaucersCommand as C, SaucersConfig, SaucersEvent as E, Target, Variant,
 };
@@ -363,6 +363,41 @@ fn missions_delivered_at_their_building_with_alien_tokens_wild_reward_and_a_new_
     assert!(st.over.is_none(), "one of two");
 }
 
+/// Missions, with assumption 5 ("a mission whose building is destroyed is
+/// lost and replaced at once"): a mission is never drawn for a building a
+/// Saucer has destroyed. Here it is on top of the pile when the carrier
+/// delivers its mission and takes the next: the next is the first one down
+/// the pile whose building stands, and the impossible one stays in the pile.
+#[test]
+fn missions_a_mission_drawn_for_a_destroyed_building_is_replaced_at_once() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    let carrier = mission_ready(&mut st, 0, "C3");
+    let here = st.board[at("C3") as usize].def as usize;
+    let (crater, _) = st
+        .mission_pile
+        .iter()
+        .enumerate()
+        .find(|&(_, &m)| st.content.missions[m as usize].tile != here)
+        .expect("a mission for another building");
+    let doomed = st.mission_pile.remove(crater);
+    st.mission_pile.push(doomed);
+    let building = st.content.missions[doomed as usize].tile;
+    for tile in st.board.iter_mut().filter(|t| t.def as usize == building) {
+        tile.destroyed = true;
+    }
+    let below = st.mission_pile[st.mission_pile.len() - 2];
+    ok(&mut st, 0, C::Complete { human: carrier }, None);
+    assert_eq!(st.humans[carrier as usize].mission, Some(below));
+    assert!(st.mission_pile.contains(&doomed), "left in the pile");
+    let next = st.content.missions[below as usize].tile;
+    assert!(
+        st.board
+            .iter()
+            .any(|t| t.def as usize == next && !t.destroyed),
+        "the mission drawn can be delivered"
+    );
+}
+
 #[test]
 fn faq_missions_are_attached_to_students_not_part_of_the_hand() {
     let st = quiet(&["nine_lives"], "C3");
@@ -528,6 +563,10 @@ fn variant_gang_warfare_the_deck_running_out_ends_the_battle_at_once_with_no_win
     assert!(!ev.iter().any(|e| matches!(e, E::TurnBegan { .. })));
     let out = Saucers::outcome(&st).expect("over");
     assert!(out.winners.is_empty(), "{}", out.summary);
+    assert!(
+        st.over.as_ref().is_some_and(|end| !end.humans_won),
+        "no co-operative victory either"
+    );
 }
 
 #[test]
@@ -657,6 +696,84 @@ fn variant_gang_warfare_hits_on_another_gang_cost_it_cards_of_its_choice() {
     );
 }
 
+/// Turn.Swap ("swap any number of supplies or cards with another player")
+/// is an exchange both players agree to; in the co-operative game the other
+/// player's agreement is taken as given (assumption 18), but Gang Warfare's
+/// gangs are enemies whose cards are lost only to hits, "victim's choice".
+/// So in Gang Warfare a swap may give but takes nothing, and `legal` offers
+/// no take; the co-operative swap is unchanged.
+#[test]
+fn variant_gang_warfare_no_gang_takes_from_another_by_a_swap() {
+    let mut st = quiet(&["nine_lives", "sewer_rats"], "C3");
+    st.variant = Variant::GangWarfare;
+    let tabby = human(&st, "tabby");
+    let bat = give(&mut st, 0, "bat");
+    let sewer = give(&mut st, 1, "sewer");
+    let swap = |give: Tokens, give_cards: Vec<u16>, take: Tokens, take_cards: Vec<u16>| C::Swap {
+        human: tabby,
+        with: 1,
+        give,
+        give_cards,
+        take,
+        take_cards,
+    };
+    let none = tokens(0, 0, 0, 0, 0);
+    let theirs = (st.seats[1].tokens, st.seats[1].hand.clone());
+    for take in [
+        swap(none, vec![], tokens(2, 2, 2, 2, 0), vec![]),
+        swap(none, vec![], none, vec![sewer]),
+        swap(
+            tokens(1, 0, 0, 0, 0),
+            vec![bat],
+            tokens(0, 1, 0, 0, 0),
+            vec![sewer],
+        ),
+    ] {
+        let err = refused(&mut st, 0, take, None, "Variant.GangWarfare");
+        assert!(err.contains("without its agreement"), "{err}");
+    }
+    assert_eq!((st.seats[1].tokens, st.seats[1].hand.clone()), theirs);
+    let offered: Vec<C> = legal(&st)
+        .into_iter()
+        .map(|(_, c)| c)
+        .filter(|c| matches!(c, C::Swap { .. }))
+        .collect();
+    assert!(!offered.is_empty(), "gives are offered");
+    assert!(
+        offered.iter().all(
+            |c| matches!(c, C::Swap { take, take_cards, .. } if take.is_empty() && take_cards.is_empty())
+        ),
+        "{offered:?}"
+    );
+    // Giving needs only the giver.
+    ok(
+        &mut st,
+        0,
+        swap(tokens(1, 0, 0, 0, 0), vec![bat], none, vec![]),
+        None,
+    );
+    assert_eq!(st.seats[1].tokens, tokens(3, 2, 2, 2, 0));
+    assert!(st.seats[1].hand.contains(&bat));
+    // The co-operative game still takes the other player's agreement as given.
+    let mut coop = quiet(&["nine_lives", "sewer_rats"], "C3");
+    let sewer = give(&mut coop, 1, "sewer");
+    let tabby = human(&coop, "tabby");
+    ok(
+        &mut coop,
+        0,
+        C::Swap {
+            human: tabby,
+            with: 1,
+            give: none,
+            give_cards: vec![],
+            take: tokens(0, 1, 0, 0, 0),
+            take_cards: vec![sewer],
+        },
+        None,
+    );
+    assert_eq!(coop.seats[0].hand, vec![sewer]);
+}
+
 #[test]
 fn variant_gang_warfare_the_first_gang_to_complete_its_mission_wins() {
     let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
@@ -729,6 +846,32 @@ fn gangs_cpr_a_student_struck_by_a_saucer_is_not_killed_in_combat_no_roll() {
         "no CPR roll for a strike"
     );
     assert!(st.humans.iter().filter(|h| h.seat == 0).all(|h| !h.alive));
+}
+
+/// Gangs.CPR, "when a Nine Lives student is killed in combat": a student who
+/// starves in the Upkeep step was not, so no die is rolled for it: a die
+/// entered for it is not wanted (review7 N2).
+#[test]
+fn gangs_cpr_a_student_who_starves_is_not_killed_in_combat_no_roll() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    st.seats[0].tokens.food = 0;
+    to_defeat(&mut st);
+    step(&mut st, C::Collect);
+    let whiskers = human(&st, "whiskers");
+    let mut entered = st.clone();
+    let err = run(&mut entered, 0, C::Starve { human: whiskers }, dice(&[6])).unwrap_err();
+    assert!(err.to_string().contains("rolls no dice"), "{err}");
+    assert!(
+        entered.humans[whiskers as usize].alive,
+        "refused, nothing changed"
+    );
+    let ev = ok(&mut st, 0, C::Starve { human: whiskers }, None);
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, E::Rolled { .. } | E::Revived { .. })),
+        "no CPR roll for starving: {ev:?}"
+    );
+    assert!(!st.humans[whiskers as usize].alive);
 }
 
 /// Aliens.Saucer: "can only be attacked with Surface to Air Attack cards";

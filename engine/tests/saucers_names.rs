@@ -14,7 +14,13 @@ use xenolog_engine::{Actor, Battle, Game, Session};
 
 /// Nine Lives (seat 1) and Fly Boyz (seat 2), dealt, with these hands.
 fn from(hands: &str) -> Session<Saucers> {
+    from_hidden(hands, false)
+}
+
+/// As [`from`], the hands hidden from the other seat when `hidden`.
+fn from_hidden(hands: &str, hidden: bool) -> Session<Saucers> {
     let mut config = gangs(&["nine_lives", "fly_boyz"]);
+    config.hidden_hands = hidden;
     config.scenario_text = Some(hands.into());
     let mut s = Session::<Saucers>::new(4, config).unwrap_or_else(|e| panic!("{e}"));
     s.play_due().unwrap();
@@ -180,4 +186,44 @@ fn names_reach_the_battle_through_prepare_json_as_the_command_line_gives_them() 
         other => panic!("a new entry, not {other:?}"),
     };
     assert_eq!(record(&named), record(&numbered));
+}
+
+/// Principle 14: the words of a refusal go back to the seat that asked, so
+/// they hold nothing its view hides. A card taken in a swap is read by name
+/// from the other seat's hand only when hands are open; when they are hidden,
+/// a name it holds and a name it does not hold are refused in the same words,
+/// which list none of its cards.
+#[test]
+fn names_a_card_named_in_a_hidden_hand_is_refused_without_showing_that_hand() {
+    let s = from_hidden("hand 1 bat sewer\nhand fly_boyz shotgun\n", true);
+    let st = s.state();
+    let take = |name: &str| {
+        read(
+            st,
+            1,
+            json!({"swap": {"human": "jet", "with": 0, "give": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "give_cards": [],
+                            "take": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "take_cards": [name]}}),
+        )
+        .unwrap_err()
+    };
+    let hidden: Vec<&str> = st.seats[0]
+        .hand
+        .iter()
+        .flat_map(|&c| {
+            let def = &st.content.cards[c as usize];
+            [def.id.as_str(), def.name.as_str()]
+        })
+        .collect();
+    assert!(hidden.contains(&"Baseball Bat"), "{hidden:?}");
+    let (absent, held) = (take("zzz"), take("bat"));
+    for err in [&absent, &held] {
+        assert!(err.contains("the hand of Nine Lives is hidden"), "{err}");
+        for name in &hidden {
+            assert!(!err.contains(name), "'{name}' of a hidden hand in: {err}");
+        }
+    }
+    assert_eq!(absent, held, "a card held and a card not held read alike");
+    // The seat's own hand is its to see: a name it lacks still lists it.
+    let own = read(st, 1, json!({"discard": {"card": "zzz"}})).unwrap_err();
+    assert!(own.contains("(in hand: Shotgun"), "{own}");
 }

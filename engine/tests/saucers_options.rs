@@ -100,6 +100,31 @@ fn aliens_saucer_option_the_strike_lands_the_moment_the_card_is_placed() {
     }
 }
 
+/// Assumption 8 at the deck's last card (review7 N1): by default a Saucer
+/// drawn last never strikes, the deck is out and the humans have won; with
+/// the option it strikes as it is placed, before the deck's end is looked
+/// at, so a strike on the last students is Alien Domination.
+#[test]
+fn aliens_saucer_option_a_saucer_drawn_last_strikes_before_the_deck_is_out() {
+    for at_once in [false, true] {
+        let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
+        st.saucers_strike_at_once = at_once;
+        st.alien_deck.clear();
+        top_alien(&mut st, AlienKind::Saucer, "C3", None);
+        st.phase = Phase::Alien;
+        step(&mut st, C::AlienTurn);
+        assert!(st.alien_deck.is_empty());
+        let end = st.over.clone().expect("the last card ends the game");
+        assert_eq!(end.humans_won, !at_once, "{}", end.summary);
+        assert_eq!(
+            end.summary.contains("Alien Domination"),
+            at_once,
+            "{}",
+            end.summary
+        );
+    }
+}
+
 /// Old configs (written before the options existed) read as before: every
 /// option off, the text's reading.
 #[test]

@@ -319,3 +319,75 @@ fn position_the_example_in_rules_md_reads_and_plays_to_the_last_card() {
         "the Saucer never struck"
     );
 }
+
+/// A position-file start with hidden hands, the file's hidden parts differing
+/// by `hand` (seat 1's cards) and `aliens` (the Alien deck's next cards).
+fn hidden_from(hand: &str, aliens: &str) -> Session<Saucers> {
+    let mut config = gangs(&["nine_lives", "fly_boyz"]);
+    config.hidden_hands = true;
+    config.scenario_text = Some(format!(
+        "hand 1 {hand}\nalien_deck {aliens}\nalien_left 3\n"
+    ));
+    let mut s = Session::<Saucers>::new(4, config).unwrap_or_else(|e| panic!("{e}"));
+    s.play_due().unwrap();
+    s
+}
+
+/// Principle 14: the state keeps the position file (the deal reads it), and
+/// what `view` passes on of it must hide what the rest of the view hides.
+/// Two files that differ only in a hand and the Alien deck's order give the
+/// other seat and the spectators the same view, and the other seat's view
+/// holds none of those cards anywhere.
+#[test]
+fn position_the_file_kept_in_the_state_shows_no_seat_its_hidden_parts() {
+    let a = hidden_from("bat sewer", "probe D2 scout C4 s");
+    let b = hidden_from("shotgun rifle", "scout C4 s probe D2");
+    let (sa, sb) = (a.state(), b.state());
+    assert_ne!(sa.seats[0].hand, sb.seats[0].hand, "the hands differ");
+    assert_ne!(sa.alien_deck, sb.alien_deck, "the decks differ");
+    let shown =
+        |st: &SaucersState, who: Actor| serde_json::to_value(Saucers::view(st, who)).unwrap();
+    assert_eq!(
+        shown(sa, Actor::SYSTEM),
+        shown(sb, Actor::SYSTEM),
+        "the public view tells the two files apart"
+    );
+    let seen = Saucers::view(sa, Actor(1));
+    assert!(seen.seats[0].hand.iter().all(|&c| c == HIDDEN));
+    let file = seen.preset.unwrap_or_default();
+    assert!(
+        file.hands.iter().all(|(seat, _)| *seat == 1)
+            && file.alien_top.is_empty()
+            && file.deck_top.is_empty(),
+        "the other seat's view carries the file's hidden parts: {file:?}"
+    );
+}
+
+/// Fly Boyz (seat 2) hold a Hidden Stash, an Instant they may play in Nine
+/// Lives' actions; the hands are hidden when `hidden`.
+fn stash_held(hidden: bool) -> Session<Saucers> {
+    let mut config = gangs(&["nine_lives", "fly_boyz"]);
+    config.hidden_hands = hidden;
+    config.scenario_text = Some("hand 2 stash\nturn 1 actions\n".into());
+    let mut s = Session::<Saucers>::new(4, config).unwrap_or_else(|e| panic!("{e}"));
+    s.play_due().unwrap();
+    s
+}
+
+/// Cards.Instant and principle 14: a seat holding an Instant it may play is
+/// asked, but when hands are hidden, whether it is asked tells what its hand
+/// holds, so the seats asked publicly (what a battle list shows every seat)
+/// are worked out on the public view. With open hands nothing is hidden and
+/// both lists name it.
+#[test]
+fn hidden_hands_whether_another_seat_may_play_an_instant_is_not_shown_publicly() {
+    use xenolog_engine::Battle;
+    let seats = |asks: Vec<xenolog_engine::Ask>| asks.iter().map(|a| a.seat).collect::<Vec<_>>();
+    let hidden = stash_held(true);
+    assert_eq!(hidden.state().current, 0, "Nine Lives' actions");
+    assert_eq!(seats(hidden.asked()), vec![Actor(0), Actor(1)]);
+    assert_eq!(seats(hidden.asked_publicly()), vec![Actor(0)]);
+    let open = stash_held(false);
+    assert_eq!(seats(open.asked()), vec![Actor(0), Actor(1)]);
+    assert_eq!(seats(open.asked_publicly()), vec![Actor(0), Actor(1)]);
+}

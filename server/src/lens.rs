@@ -103,7 +103,9 @@ pub fn state_at(b: &dyn Battle, seat: Actor, at: Option<EntryId>) -> Option<Valu
 
 /// Whose turn it is, or how the battle ended: what a battle list shows to
 /// anyone it opens (the names of the seats asked, never what they are
-/// asked: that may name a hidden card).
+/// asked: that may name a hidden card). The seats are those asked on the
+/// public view: whether a seat is asked may itself tell what it hides (an
+/// Instant card in a hidden hand, Night of the Saucers).
 pub fn status(b: &dyn Battle) -> Value {
     match b.outcome() {
         Some(o) => {
@@ -111,8 +113,9 @@ pub fn status(b: &dyn Battle) -> Value {
                    "strict": b.meta().strict})
         }
         None => {
+            let public = b.asked_publicly();
             let mut asked: Vec<String> = Vec::new();
-            for a in b.asked() {
+            for a in &public {
                 let name = if a.seat == Actor::SYSTEM {
                     "the game".to_owned()
                 } else {
@@ -122,8 +125,7 @@ pub fn status(b: &dyn Battle) -> Value {
                     asked.push(name);
                 }
             }
-            let seats: Vec<u8> = b
-                .asked()
+            let seats: Vec<u8> = public
                 .iter()
                 .filter(|a| a.seat != Actor::SYSTEM)
                 .map(|a| a.seat.0)

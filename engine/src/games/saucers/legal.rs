@@ -269,7 +269,7 @@ fn actions(st: &SaucersState, out: &mut Vec<(Actor, C)>) {
                 if seat.tokens.get(k) > 0 {
                     swap(Tokens::one(k, 1), vec![], Tokens::default(), vec![]);
                 }
-                if theirs.tokens.get(k) > 0 {
+                if theirs.tokens.get(k) > 0 && st.variant != Variant::GangWarfare {
                     swap(Tokens::default(), vec![], Tokens::one(k, 1), vec![]);
                 }
             }

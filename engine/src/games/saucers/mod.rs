@@ -297,7 +297,7 @@ impl Game for Saucers {
     }
     const ID: &'static str = "saucers";
     const NAME: &'static str = "Night of the Saucers";
-    const RULES_VERSION: u32 = 2;
+    const RULES_VERSION: u32 = 3;
 
     fn scenarios() -> Vec<ScenarioInfo> {
         Vec::new()
@@ -432,6 +432,10 @@ impl Game for Saucers {
         seen.deck = hide(&state.deck);
         seen.alien_deck = hide(&state.alien_deck);
         seen.mission_pile = hide(&state.mission_pile);
+        // The position file the game started from holds the hands, the
+        // decks' next cards and the missions it laid (principle 14). Only the
+        // deal reads it, and the deal is decided on the whole state.
+        seen.preset = None;
         let open = rules::open(state);
         let secret = state.variant == Variant::GangWarfare;
         for (s, seat) in seen.seats.iter_mut().enumerate() {

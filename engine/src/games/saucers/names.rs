@@ -11,7 +11,7 @@
 use serde_json::Value;
 
 use super::SaucersState;
-use super::rules::SaucersCommand;
+use super::rules::{self, SaucersCommand};
 use crate::Actor;
 
 fn same(a: &str, b: &str) -> bool {
@@ -40,9 +40,13 @@ fn student(state: &SaucersState, name: &str) -> Result<Value, String> {
 }
 
 /// The first card named `name` in `seat`'s hand (its card number), skipping
-/// the `taken` copies already named earlier in the same list.
+/// the `taken` copies already named earlier in the same list. The words are
+/// read against the whole state but go back to `actor`: another seat's hand
+/// is read by name only when hands are open (principle 14), and a refusal
+/// lists only a hand the actor may see.
 fn card(
     state: &SaucersState,
+    actor: Option<u8>,
     seat: Option<u8>,
     name: &str,
     taken: &[u16],
@@ -56,17 +60,26 @@ fn card(
         ));
     };
     let seat = seat.unwrap_or_default();
+    if actor != Some(seat) && !rules::open(state) {
+        return Err(format!(
+            "the hand of {} is hidden: a card in it is given by its number, not by its name",
+            state.gang_of(seat).name
+        ));
+    }
     hand.iter()
         .copied()
         .find(|&c| {
-            let def = &state.content.cards[c as usize];
+            let Some(def) = state.content.cards.get(c as usize) else {
+                return false;
+            };
             (same(&def.id, name) || same(&def.name, name)) && !taken.contains(&c)
         })
         .map(Value::from)
         .ok_or_else(|| {
             let held: Vec<&str> = hand
                 .iter()
-                .map(|&c| state.content.cards[c as usize].name.as_str())
+                .filter_map(|&c| state.content.cards.get(c as usize))
+                .map(|def| def.name.as_str())
                 .collect();
             format!(
                 "{} holds no card '{name}'{} (in hand: {})",
@@ -85,14 +98,19 @@ fn card(
         })
 }
 
-fn cards(state: &SaucersState, seat: Option<u8>, list: &mut Value) -> Result<(), String> {
+fn cards(
+    state: &SaucersState,
+    actor: Option<u8>,
+    seat: Option<u8>,
+    list: &mut Value,
+) -> Result<(), String> {
     let Value::Array(items) = list else {
         return Ok(());
     };
     let mut taken = Vec::new();
     for item in items.iter_mut() {
         if let Some(name) = item.as_str() {
-            *item = card(state, seat, name, &taken)?;
+            *item = card(state, actor, seat, name, &taken)?;
         }
         if let Some(n) = item.as_u64() {
             taken.push(n as u16);
@@ -111,9 +129,9 @@ fn resolve(state: &SaucersState, actor: Option<u8>, value: &mut Value) -> Result
     for (key, field) in map.iter_mut() {
         match (key.as_str(), &*field) {
             ("human", Value::String(name)) => *field = student(state, name)?,
-            ("card", Value::String(name)) => *field = card(state, actor, name, &[])?,
-            ("give_cards", _) => cards(state, actor, field)?,
-            ("take_cards", _) => cards(state, with, field)?,
+            ("card", Value::String(name)) => *field = card(state, actor, actor, name, &[])?,
+            ("give_cards", _) => cards(state, actor, actor, field)?,
+            ("take_cards", _) => cards(state, actor, with, field)?,
             (_, Value::Object(_)) => resolve(state, actor, field)?,
             _ => {}
         }

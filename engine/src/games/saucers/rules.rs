@@ -609,6 +609,15 @@ pub fn decide_and_apply(
             {
                 return Err(illegal("Turn.Swap", "a swap must move something"));
             }
+            if st.variant == Variant::GangWarfare && !(take.is_empty() && take_cards.is_empty()) {
+                return Err(illegal(
+                    "Variant.GangWarfare",
+                    format!(
+                        "a swap takes nothing from {} without its agreement, which the game cannot ask: give only (another gang's cards are taken only by attacking it)",
+                        seat_label(st, *with)
+                    ),
+                ));
+            }
             let (mine, theirs) = (&st.seats[me as usize], &st.seats[*with as usize]);
             if !mine.tokens.covers(give) || !theirs.tokens.covers(take) {
                 return Err(illegal("Turn.Swap", "those supplies are not there to swap"));
@@ -1154,8 +1163,22 @@ fn commanders_read_minds(cx: &mut Cx, tiles: &[Pos]) {
 fn new_mission(cx: &mut Cx, h: usize) {
     let seat = cx.st.humans[h].seat;
     // Missions lost go under the pile; the one drawn is the top. A mission
-    // just returned is not drawn again while another is left.
-    if let Some(&m) = cx.st.mission_pile.last() {
+    // just returned is not drawn again while another is left. One whose
+    // building a Saucer destroyed is passed over and stays in the pile
+    // (assumption 5: such a mission is lost and replaced at once).
+    let standing = |m: u16| {
+        let building = cx.st.content.missions[m as usize].tile;
+        let mut tiles = cx.st.board.iter().filter(|t| t.def as usize == building);
+        tiles.clone().next().is_none() || tiles.any(|t| !t.destroyed)
+    };
+    if let Some(m) = cx
+        .st
+        .mission_pile
+        .iter()
+        .rev()
+        .copied()
+        .find(|&m| standing(m))
+    {
         let secret = cx.st.variant == Variant::GangWarfare;
         cx.emit(E::MissionAssigned {
             seat,
@@ -1387,7 +1410,9 @@ fn deck_out(st: &SaucersState) -> End {
     match st.variant {
         Variant::GangWarfare => End {
             winners: Vec::new(),
-            humans_won: true,
+            // No side of the co-operative game won: the gangs fought
+            // each other (review7 N4; rules version 3).
+            humans_won: false,
             summary:
                 "The Alien deck has run out before any gang finished its mission: no gang wins"
                     .into(),

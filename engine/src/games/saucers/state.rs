@@ -102,7 +102,8 @@ pub enum Phase {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct End {
     pub winners: Vec<u8>,
-    /// The humans beat the aliens (co-operative and Great Grey Hunter).
+    /// The humans beat the aliens (co-operative and Great Grey Hunter);
+    /// never in Gang Warfare, whose gangs play against each other.
     pub humans_won: bool,
     pub summary: String,
 }
