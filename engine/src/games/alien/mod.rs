@@ -222,7 +222,10 @@ impl Game for Alien {
     /// no-cut rule of 2 is an option (`keep_base_whole`, off: the text's
     /// freely chosen corridor; battles of 2 keep it on); Bishop may shoot
     /// as an option; position files set the phase and the turn's flags.
-    const RULES_VERSION: u32 = 3;
+    /// 4 (session 20, review9): a grenade in a room strikes no tile behind
+    /// a wall ("two tiles away" counted over tiles that are not walls), so
+    /// a recorded throw of 3 may now be refused.
+    const RULES_VERSION: u32 = 4;
 
     fn options() -> Vec<GameOption> {
         vec![

@@ -738,6 +738,18 @@ pub fn grenade_areas(s: &AlienState, at: Tile) -> Vec<Vec<Tile>> {
     out
 }
 
+/// The tiles "no more than two tiles away" of a grenade landing in a room
+/// (5): two steps over tiles that are not walls, so a blast never reaches
+/// behind a wall the grenade itself could not be thrown through; through a
+/// door it may reach the corridor (assumption 6).
+fn blast_reach(s: &AlienState, at: Tile) -> Vec<Tile> {
+    let base = &s.content.base;
+    reach(s, at, 2, |n| base.terrain(n) != Terrain::Wall, |_| true)
+        .into_iter()
+        .map(|x| x.0)
+        .collect()
+}
+
 /// Whether a grenade area is allowed for a grenade landing on `at` (5).
 fn grenade_area_ok(s: &AlienState, at: Tile, area: &[Tile]) -> bool {
     let base = &s.content.base;
@@ -754,7 +766,8 @@ fn grenade_area_ok(s: &AlienState, at: Tile, area: &[Tile]) -> bool {
         let touching = |t: Tile| area.iter().filter(|&&o| base.adjacent(o, t)).count();
         let connected =
             area.iter().all(|&t| touching(t) >= 1) && area.iter().any(|&t| touching(t) == 2);
-        connected && area.iter().any(|&t| base.distance(t, at) <= 2)
+        let near = blast_reach(s, at);
+        connected && area.iter().any(|t| near.contains(t))
     } else {
         let n = base.neighbours(at);
         let want = 1 + n.len().min(2);
@@ -1366,7 +1379,7 @@ fn decide_inner(
             if !grenade_area_ok(s, *target, area) {
                 return Err(illegal(
                     "5",
-                    "a grenade strikes the tile and the two next to it in a corridor or duct, three touching tiles in a room",
+                    "a grenade strikes the tile and the two next to it in a corridor or duct; in a room three touching tiles, one of them no more than two tiles (not through a wall) from where it landed",
                 ));
             }
             let mut events = vec![E::Thrown {
