@@ -1,11 +1,12 @@
-//! Session 20 (review9's S1): where a grenade thrown into a room may
-//! strike. Named after
+//! Session 20 (review9's S1 and S2): where a grenade thrown into a room may
+//! strike, and that `legal` offers every area the rules accept. Named after
 //! clause 5 (RULES.md numbers the clauses).
 
 #[path = "support/alien.rs"]
 mod support;
 
 use support::*;
+use xenolog_engine::games::alien::AlienCommand as C;
 use xenolog_engine::games::alien::state::AlienEvent as E;
 
 #[test]
@@ -52,4 +53,58 @@ fn clause_5_a_grenade_in_a_room_strikes_no_tile_behind_a_wall() {
         s.aliens.is_empty(),
         "F3 is two tiles from D3 through the door"
     );
+}
+
+#[test]
+fn clause_5_a_grenade_in_a_room_every_area_the_text_allows_is_offered() {
+    // Three touching tiles in any shape, an L as well as a line: the L K8,
+    // K9, L9 (K9 one tile from J9) kills both aliens, and `legal` (what the
+    // app and the bot offer) lists it.
+    let s = at("character hicks at I9 items grenade\nalien 4 at K8\nalien 4 at L9\n");
+    let h = ch(&s, "hicks");
+    let mut l = vec![t("K8"), t("K9"), t("L9")];
+    l.sort_unstable();
+    let offered: Vec<C> = legal_throws(&s, h);
+    let cmd = offered
+        .iter()
+        .find(|c| matches!(c, C::Throw { area, .. } if *area == l))
+        .unwrap_or_else(|| {
+            panic!(
+                "the L K8 K9 L9 is not offered among {} throws",
+                offered.len()
+            )
+        })
+        .clone();
+    let mut s2 = s.clone();
+    act(&mut s2, EXPEDITION, cmd, &[]);
+    assert!(s2.aliens.is_empty(), "both aliens die");
+    // Every area is offered once (one landing tile for it), and every
+    // offered throw is accepted.
+    let mut areas: Vec<Vec<_>> = offered
+        .iter()
+        .map(|c| match c {
+            C::Throw { area, .. } => area.clone(),
+            _ => unreachable!(),
+        })
+        .collect();
+    let n = areas.len();
+    areas.sort();
+    areas.dedup();
+    assert_eq!(areas.len(), n, "an area offered twice");
+    for c in offered {
+        let mut probe = s.clone();
+        try_act(&mut probe, EXPEDITION, c.clone(), &[])
+            .unwrap_or_else(|e| panic!("{c:?} offered but refused: {e}"));
+    }
+}
+
+fn legal_throws(s: &xenolog_engine::games::alien::state::AlienState, who: u8) -> Vec<C> {
+    use xenolog_engine::Game;
+    xenolog_engine::games::alien::Alien::legal(s)
+        .into_iter()
+        .filter_map(|(_, c)| match c {
+            C::Throw { ch, .. } if ch == who => Some(c),
+            _ => None,
+        })
+        .collect()
 }

@@ -510,9 +510,11 @@ pub fn legal(s: &AlienState) -> Vec<(Actor, AlienCommand)> {
         return out;
     }
     let push = |actor: u8, c: AlienCommand, out: &mut Vec<(Actor, AlienCommand)>| {
-        if check(s, Actor(actor), &c).is_ok() {
+        let ok = check(s, Actor(actor), &c).is_ok();
+        if ok {
             out.push((Actor(actor), c));
         }
+        ok
     };
     match s.phase {
         Phase::Expedition => {
@@ -529,7 +531,22 @@ pub fn legal(s: &AlienState) -> Vec<(Actor, AlienCommand)> {
                 if !seats.contains(&c.seat) || !c.alive() || c.ap == 0 {
                     continue;
                 }
+                // A grenade's area is offered once, thrown at the first
+                // landing tile (in the list's order) that accepts it: the
+                // same three tiles struck from another landing tile are the
+                // same blast (5), and a room offers some 150 areas a tile.
+                let mut blasts = std::collections::BTreeSet::new();
                 for cmd in character_commands(s, ch) {
+                    if let AlienCommand::Throw { pocket, area, .. } = &cmd {
+                        let blast = (*pocket, area.clone());
+                        if blasts.contains(&blast) {
+                            continue;
+                        }
+                        if push(c.seat, cmd, &mut out) {
+                            blasts.insert(blast);
+                        }
+                        continue;
+                    }
                     push(c.seat, cmd, &mut out);
                 }
             }
@@ -694,30 +711,31 @@ fn character_commands(s: &AlienState, ch: u8) -> Vec<AlienCommand> {
     v
 }
 
-/// Some of the areas a grenade landing on `at` may strike (5): in a corridor
-/// or duct the tile and two next to it; in a room three tiles in a row
-/// through the tile (the command takes any three touching tiles with one
-/// within two of the landing tile).
+/// Every area a grenade landing on `at` may strike (5), each sorted, in a
+/// fixed order: in a corridor or duct the tile and two next to it; in a
+/// room every three touching tiles (a line or an L), one of them no more
+/// than two tiles from `at` (not through a wall, [`blast_reach`]).
 pub fn grenade_areas(s: &AlienState, at: Tile) -> Vec<Vec<Tile>> {
     let base = &s.content.base;
     let mut out = Vec::new();
     if base.terrain(at) == Terrain::Room {
-        let (x, y) = base.xy(at);
-        for (dx, dy) in [(1, 0), (0, 1)] {
-            for shift in -2..=0 {
-                let tiles: Vec<Option<Tile>> = (0..3)
-                    .map(|k| base.at(x + (shift + k) * dx, y + (shift + k) * dy))
-                    .collect();
-                if tiles
-                    .iter()
-                    .all(|t| t.is_some_and(|t| base.terrain(t) != Terrain::Wall))
-                {
-                    let mut area: Vec<Tile> = tiles.into_iter().flatten().collect();
-                    area.sort_unstable();
-                    out.push(area);
+        // Three tiles touch when one of them touches the other two (the
+        // middle of a line or the corner of an L), or when they run in a
+        // path: either way, a tile `r`, a neighbour `n`, and a neighbour of
+        // either.
+        for r in blast_reach(s, at) {
+            for n in base.neighbours_iter(r) {
+                for m in base.neighbours_iter(r).chain(base.neighbours_iter(n)) {
+                    if m != r && m != n {
+                        let mut area = vec![r, n, m];
+                        area.sort_unstable();
+                        out.push(area);
+                    }
                 }
             }
         }
+        out.sort_unstable();
+        out.dedup();
     } else {
         let n = base.neighbours(at);
         if n.len() <= 2 {
