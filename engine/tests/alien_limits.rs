@@ -170,3 +170,20 @@ fn clause_11_a_seat_whose_characters_all_died_wins_with_the_expedition() {
     let hudson_fate = o.pieces.iter().find(|p| p.id == "hudson").unwrap();
     assert_eq!(hudson_fate.fate, Fate::Killed);
 }
+
+#[test]
+fn clause_11_assumed_20_a_passenger_of_the_apc_on_the_landing_field_reached_the_ship() {
+    // Assumption 20: a character aboard the APC standing on the landing
+    // field counts as having reached the ship; its fate says so (review9
+    // NIT 3: it said survived).
+    let mut s = at(
+        "queen dead\ncharacter hicks at dead\ncharacter hudson at dead\ncharacter vasquez at dead\ncharacter bishop at dead\ncharacter apone at dead\ncharacter gorman at apc\napc B15 fuel 1\n",
+    );
+    act(&mut s, EXPEDITION, C::EndPhase, &[]);
+    assert_eq!(s.over, Some(End::Expedition));
+    let o = Alien::outcome(&s).unwrap();
+    let gorman = o.pieces.iter().find(|p| p.id == "gorman").unwrap();
+    assert_eq!(gorman.fate, Fate::Escaped);
+    let hicks = o.pieces.iter().find(|p| p.id == "hicks").unwrap();
+    assert_eq!(hicks.fate, Fate::Killed);
+}

@@ -308,11 +308,17 @@ impl Game for Alien {
             .map(|c| PieceResult {
                 id: state.content.characters[usize::from(c.card)].id.clone(),
                 seat: Actor(c.seat),
-                fate: match c.pos {
-                    Pos::Dead => Fate::Killed,
-                    Pos::Tile(t)
-                        if state.content.base.terrain(t) == data::Terrain::Landing
-                            && result == state::Result::Expedition =>
+                // On the landing field when the expedition wins: reached
+                // the ship, aboard the APC standing there too (assumption 20).
+                fate: match (c.pos, result) {
+                    (Pos::Dead, _) => Fate::Killed,
+                    (Pos::Tile(t), state::Result::Expedition)
+                        if state.content.base.terrain(t) == data::Terrain::Landing =>
+                    {
+                        Fate::Escaped
+                    }
+                    (Pos::Apc, state::Result::Expedition)
+                        if state.content.base.terrain(state.apc.at) == data::Terrain::Landing =>
                     {
                         Fate::Escaped
                     }
