@@ -108,3 +108,31 @@ fn clause_11_assumed_29_a_character_who_never_left_the_landing_field_is_safe_and
     steps(&mut s);
     assert_eq!(s.apc.fuel, 3, "no phase of fuel used without driving");
 }
+
+#[test]
+fn clause_8_option_1_every_expedition_player_may_declare_the_attack_and_drive() {
+    // "The players in control of the expedition may declare an attack on
+    // the Alien Queen" (8); the APC names no driver (4.2, assumption 11):
+    // with three players, seat 2 is offered both while seat 1 is still in
+    // the phase (review9 NIT 2: only the first seat was).
+    use xenolog_engine::games::alien::{Alien, AlienConfig};
+    use xenolog_engine::{Actor, Game};
+    let s = with(AlienConfig {
+        players: 3,
+        scenario_text: Some("points 3\ndone 6 7 8\napc G12 fuel 1\n".into()),
+        ..AlienConfig::default()
+    });
+    let legal = Alien::legal(&s);
+    for seat in [Actor(1), Actor(2)] {
+        assert!(legal.contains(&(seat, C::AttackQueen)), "{seat:?}");
+        assert!(
+            legal
+                .iter()
+                .any(|(a, c)| *a == seat && matches!(c, C::Drive { .. })),
+            "{seat:?} drives"
+        );
+    }
+    let mut s2 = s.clone();
+    act(&mut s2, Actor(2), C::AttackQueen, &[2]);
+    assert_eq!(s2.queen, Queen::Dead { hatching: false });
+}

@@ -519,13 +519,15 @@ pub fn legal(s: &AlienState) -> Vec<(Actor, AlienCommand)> {
     match s.phase {
         Phase::Expedition => {
             let seats: Vec<u8> = asked(s).iter().map(|a| a.seat.0).collect();
-            let Some(&first) = seats.first() else {
-                return out;
-            };
-            for t in s.content.base.neighbours(s.apc.at) {
-                push(first, AlienCommand::Drive { to: t }, &mut out);
+            // The APC and the declaration are the expedition's, whichever
+            // of its players gives them (4.2, 8): offered to every seat
+            // still in the phase.
+            for &seat in &seats {
+                for t in s.content.base.neighbours(s.apc.at) {
+                    push(seat, AlienCommand::Drive { to: t }, &mut out);
+                }
+                push(seat, AlienCommand::AttackQueen, &mut out);
             }
-            push(first, AlienCommand::AttackQueen, &mut out);
             for (i, c) in s.characters.iter().enumerate() {
                 let ch = i as u8;
                 if !seats.contains(&c.seat) || !c.alive() || c.ap == 0 {
