@@ -78,19 +78,38 @@ fn clause_5_a_grenade_in_a_room_every_area_the_text_allows_is_offered() {
     let mut s2 = s.clone();
     act(&mut s2, EXPEDITION, cmd, &[]);
     assert!(s2.aliens.is_empty(), "both aliens die");
-    // Every area is offered once (one landing tile for it), and every
-    // offered throw is accepted.
-    let mut areas: Vec<Vec<_>> = offered
-        .iter()
-        .map(|c| match c {
-            C::Throw { area, .. } => area.clone(),
-            _ => unreachable!(),
-        })
-        .collect();
-    let n = areas.len();
-    areas.sort();
-    areas.dedup();
-    assert_eq!(areas.len(), n, "an area offered twice");
+    // Every landing tile within two is still a target with its own areas
+    // (in a corridor the tile and two next to it, H9 is a door; in a room
+    // the lines through it); any other area (an L, three tiles beside the
+    // landing tile) is offered once; every offered throw is accepted.
+    let base = &s.content.base;
+    let mut others: Vec<Vec<_>> = Vec::new();
+    for c in &offered {
+        let C::Throw { at, area, .. } = c else {
+            unreachable!()
+        };
+        let (x, y) = base.xy(*at);
+        let room = base.terrain(*at) == xenolog_engine::games::alien::data::Terrain::Room;
+        let line = !room
+            || area.contains(at)
+                && (area.iter().all(|&t| base.xy(t).0 == x)
+                    || area.iter().all(|&t| base.xy(t).1 == y));
+        if !line {
+            others.push(area.clone());
+        }
+    }
+    let n = others.len();
+    others.sort();
+    others.dedup();
+    assert_eq!(others.len(), n, "an L offered twice");
+    for target in ["J9", "K9", "I10", "J10", "I8", "J8"] {
+        assert!(
+            offered
+                .iter()
+                .any(|c| matches!(c, C::Throw { at, .. } if *at == t(target))),
+            "no throw lands on {target}"
+        );
+    }
     for c in offered {
         let mut probe = s.clone();
         try_act(&mut probe, EXPEDITION, c.clone(), &[])

@@ -533,15 +533,22 @@ pub fn legal(s: &AlienState) -> Vec<(Actor, AlienCommand)> {
                 if !seats.contains(&c.seat) || !c.alive() || c.ap == 0 {
                     continue;
                 }
-                // A grenade's area is offered once, thrown at the first
-                // landing tile (in the list's order) that accepts it: the
-                // same three tiles struck from another landing tile are the
-                // same blast (5), and a room offers some 150 areas a tile.
+                // A grenade's own areas (the tile and two next to it in a
+                // corridor or duct, a line through it in a room) are offered
+                // at every landing tile, so each is a target on the board;
+                // any other area of a room (an L, or three tiles beside the
+                // landing tile) once, at the first landing tile in the
+                // list's order that accepts it: the same three tiles struck
+                // from another landing tile are the same blast (5), and a
+                // room has some 150 areas a tile.
                 let mut blasts = std::collections::BTreeSet::new();
                 for cmd in character_commands(s, ch) {
-                    if let AlienCommand::Throw { pocket, area, .. } = &cmd {
+                    if let AlienCommand::Throw {
+                        pocket, at, area, ..
+                    } = &cmd
+                    {
                         let blast = (*pocket, area.clone());
-                        if blasts.contains(&blast) {
+                        if blasts.contains(&blast) && !own_grenade_area(s, *at, area) {
                             continue;
                         }
                         if push(c.seat, cmd, &mut out) {
@@ -756,6 +763,19 @@ pub fn grenade_areas(s: &AlienState, at: Tile) -> Vec<Vec<Tile>> {
         }
     }
     out
+}
+
+/// Whether `area` is one a grenade landing on `at` strikes around the tile
+/// itself: any area outside a room (the tile and two next to it), in a room
+/// three tiles in a row through it.
+fn own_grenade_area(s: &AlienState, at: Tile, area: &[Tile]) -> bool {
+    let base = &s.content.base;
+    if base.terrain(at) != Terrain::Room {
+        return true;
+    }
+    let (x, y) = base.xy(at);
+    area.contains(&at)
+        && (area.iter().all(|&t| base.xy(t).0 == x) || area.iter().all(|&t| base.xy(t).1 == y))
 }
 
 /// The tiles "no more than two tiles away" of a grenade landing in a room
