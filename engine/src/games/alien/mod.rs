@@ -222,7 +222,10 @@ impl Game for Alien {
     /// no-cut rule of 2 is an option (`keep_base_whole`, off: the text's
     /// freely chosen corridor; battles of 2 keep it on); Bishop may shoot
     /// as an option; position files set the phase and the turn's flags.
-    const RULES_VERSION: u32 = 3;
+    /// 4 (session 20, review9): a grenade in a room strikes no tile behind
+    /// a wall ("two tiles away" counted over tiles that are not walls), so
+    /// a recorded throw of 3 may now be refused.
+    const RULES_VERSION: u32 = 4;
 
     fn options() -> Vec<GameOption> {
         vec![
@@ -305,11 +308,17 @@ impl Game for Alien {
             .map(|c| PieceResult {
                 id: state.content.characters[usize::from(c.card)].id.clone(),
                 seat: Actor(c.seat),
-                fate: match c.pos {
-                    Pos::Dead => Fate::Killed,
-                    Pos::Tile(t)
-                        if state.content.base.terrain(t) == data::Terrain::Landing
-                            && result == state::Result::Expedition =>
+                // On the landing field when the expedition wins: reached
+                // the ship, aboard the APC standing there too (assumption 20).
+                fate: match (c.pos, result) {
+                    (Pos::Dead, _) => Fate::Killed,
+                    (Pos::Tile(t), state::Result::Expedition)
+                        if state.content.base.terrain(t) == data::Terrain::Landing =>
+                    {
+                        Fate::Escaped
+                    }
+                    (Pos::Apc, state::Result::Expedition)
+                        if state.content.base.terrain(state.apc.at) == data::Terrain::Landing =>
                     {
                         Fate::Escaped
                     }

@@ -510,26 +510,52 @@ pub fn legal(s: &AlienState) -> Vec<(Actor, AlienCommand)> {
         return out;
     }
     let push = |actor: u8, c: AlienCommand, out: &mut Vec<(Actor, AlienCommand)>| {
-        if check(s, Actor(actor), &c).is_ok() {
+        let ok = check(s, Actor(actor), &c).is_ok();
+        if ok {
             out.push((Actor(actor), c));
         }
+        ok
     };
     match s.phase {
         Phase::Expedition => {
             let seats: Vec<u8> = asked(s).iter().map(|a| a.seat.0).collect();
-            let Some(&first) = seats.first() else {
-                return out;
-            };
-            for t in s.content.base.neighbours(s.apc.at) {
-                push(first, AlienCommand::Drive { to: t }, &mut out);
+            // The APC and the declaration are the expedition's, whichever
+            // of its players gives them (4.2, 8): offered to every seat
+            // still in the phase.
+            for &seat in &seats {
+                for t in s.content.base.neighbours(s.apc.at) {
+                    push(seat, AlienCommand::Drive { to: t }, &mut out);
+                }
+                push(seat, AlienCommand::AttackQueen, &mut out);
             }
-            push(first, AlienCommand::AttackQueen, &mut out);
             for (i, c) in s.characters.iter().enumerate() {
                 let ch = i as u8;
                 if !seats.contains(&c.seat) || !c.alive() || c.ap == 0 {
                     continue;
                 }
+                // A grenade's own areas (the tile and two next to it in a
+                // corridor or duct, a line through it in a room) are offered
+                // at every landing tile, so each is a target on the board;
+                // any other area of a room (an L, or three tiles beside the
+                // landing tile) once, at the first landing tile in the
+                // list's order that accepts it: the same three tiles struck
+                // from another landing tile are the same blast (5), and a
+                // room has some 150 areas a tile.
+                let mut blasts = std::collections::BTreeSet::new();
                 for cmd in character_commands(s, ch) {
+                    if let AlienCommand::Throw {
+                        pocket, at, area, ..
+                    } = &cmd
+                    {
+                        let blast = (*pocket, area.clone());
+                        if blasts.contains(&blast) && !own_grenade_area(s, *at, area) {
+                            continue;
+                        }
+                        if push(c.seat, cmd, &mut out) {
+                            blasts.insert(blast);
+                        }
+                        continue;
+                    }
                     push(c.seat, cmd, &mut out);
                 }
             }
@@ -694,30 +720,31 @@ fn character_commands(s: &AlienState, ch: u8) -> Vec<AlienCommand> {
     v
 }
 
-/// Some of the areas a grenade landing on `at` may strike (5): in a corridor
-/// or duct the tile and two next to it; in a room three tiles in a row
-/// through the tile (the command takes any three touching tiles with one
-/// within two of the landing tile).
+/// Every area a grenade landing on `at` may strike (5), each sorted, in a
+/// fixed order: in a corridor or duct the tile and two next to it; in a
+/// room every three touching tiles (a line or an L), one of them no more
+/// than two tiles from `at` (not through a wall, [`blast_reach`]).
 pub fn grenade_areas(s: &AlienState, at: Tile) -> Vec<Vec<Tile>> {
     let base = &s.content.base;
     let mut out = Vec::new();
     if base.terrain(at) == Terrain::Room {
-        let (x, y) = base.xy(at);
-        for (dx, dy) in [(1, 0), (0, 1)] {
-            for shift in -2..=0 {
-                let tiles: Vec<Option<Tile>> = (0..3)
-                    .map(|k| base.at(x + (shift + k) * dx, y + (shift + k) * dy))
-                    .collect();
-                if tiles
-                    .iter()
-                    .all(|t| t.is_some_and(|t| base.terrain(t) != Terrain::Wall))
-                {
-                    let mut area: Vec<Tile> = tiles.into_iter().flatten().collect();
-                    area.sort_unstable();
-                    out.push(area);
+        // Three tiles touch when one of them touches the other two (the
+        // middle of a line or the corner of an L), or when they run in a
+        // path: either way, a tile `r`, a neighbour `n`, and a neighbour of
+        // either.
+        for r in blast_reach(s, at) {
+            for n in base.neighbours_iter(r) {
+                for m in base.neighbours_iter(r).chain(base.neighbours_iter(n)) {
+                    if m != r && m != n {
+                        let mut area = vec![r, n, m];
+                        area.sort_unstable();
+                        out.push(area);
+                    }
                 }
             }
         }
+        out.sort_unstable();
+        out.dedup();
     } else {
         let n = base.neighbours(at);
         if n.len() <= 2 {
@@ -738,6 +765,31 @@ pub fn grenade_areas(s: &AlienState, at: Tile) -> Vec<Vec<Tile>> {
     out
 }
 
+/// Whether `area` is one a grenade landing on `at` strikes around the tile
+/// itself: any area outside a room (the tile and two next to it), in a room
+/// three tiles in a row through it.
+fn own_grenade_area(s: &AlienState, at: Tile, area: &[Tile]) -> bool {
+    let base = &s.content.base;
+    if base.terrain(at) != Terrain::Room {
+        return true;
+    }
+    let (x, y) = base.xy(at);
+    area.contains(&at)
+        && (area.iter().all(|&t| base.xy(t).0 == x) || area.iter().all(|&t| base.xy(t).1 == y))
+}
+
+/// The tiles "no more than two tiles away" of a grenade landing in a room
+/// (5): two steps over tiles that are not walls, so a blast never reaches
+/// behind a wall the grenade itself could not be thrown through; through a
+/// door it may reach the corridor (assumption 6).
+fn blast_reach(s: &AlienState, at: Tile) -> Vec<Tile> {
+    let base = &s.content.base;
+    reach(s, at, 2, |n| base.terrain(n) != Terrain::Wall, |_| true)
+        .into_iter()
+        .map(|x| x.0)
+        .collect()
+}
+
 /// Whether a grenade area is allowed for a grenade landing on `at` (5).
 fn grenade_area_ok(s: &AlienState, at: Tile, area: &[Tile]) -> bool {
     let base = &s.content.base;
@@ -754,7 +806,8 @@ fn grenade_area_ok(s: &AlienState, at: Tile, area: &[Tile]) -> bool {
         let touching = |t: Tile| area.iter().filter(|&&o| base.adjacent(o, t)).count();
         let connected =
             area.iter().all(|&t| touching(t) >= 1) && area.iter().any(|&t| touching(t) == 2);
-        connected && area.iter().any(|&t| base.distance(t, at) <= 2)
+        let near = blast_reach(s, at);
+        connected && area.iter().any(|t| near.contains(t))
     } else {
         let n = base.neighbours(at);
         let want = 1 + n.len().min(2);
@@ -1366,7 +1419,7 @@ fn decide_inner(
             if !grenade_area_ok(s, *target, area) {
                 return Err(illegal(
                     "5",
-                    "a grenade strikes the tile and the two next to it in a corridor or duct, three touching tiles in a room",
+                    "a grenade strikes the tile and the two next to it in a corridor or duct; in a room three touching tiles, one of them no more than two tiles (not through a wall) from where it landed",
                 ));
             }
             let mut events = vec![E::Thrown {

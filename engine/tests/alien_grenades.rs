@@ -1,0 +1,129 @@
+//! Session 20 (review9's S1 and S2): where a grenade thrown into a room may
+//! strike, and that `legal` offers every area the rules accept. Named after
+//! clause 5 (RULES.md numbers the clauses).
+
+#[path = "support/alien.rs"]
+mod support;
+
+use support::*;
+use xenolog_engine::games::alien::AlienCommand as C;
+use xenolog_engine::games::alien::state::AlienEvent as E;
+
+#[test]
+fn clause_5_a_grenade_in_a_room_strikes_no_tile_behind_a_wall() {
+    // "When thrown inside a room it works on three arbitrary adjacent tiles,
+    // of which at least one is located no more than two tiles away of the
+    // one were the grenade landed": two tiles over the base (assumption 1:
+    // walls are tiles, distances count tiles), never through the wall D5.
+    // D4 (room) to D6 (corridor behind D5) is ten tiles on foot.
+    let position = "character hicks at B4 items grenade\ncharacter hudson at E6\nalien 4 at F6\n";
+    let s = at(position);
+    let h = ch(&s, "hicks");
+    let e = refused(
+        &s,
+        EXPEDITION,
+        throw(h, 0, t("D4"), vec![t("D6"), t("E6"), t("F6")]),
+    );
+    assert_eq!(e.clause.as_deref(), Some("5"), "{e}");
+    assert!(e.message.contains("two tiles"), "{e}");
+    // Refused, it changed nothing: Hudson and the alien stand, the grenade
+    // is in the pocket.
+    assert!(s.characters[ch(&s, "hudson") as usize].alive());
+    assert_eq!(s.aliens.len(), 1);
+    // The same landing tile strikes three touching tiles of the room, one
+    // of them within two tiles of D4.
+    let mut s = at("character hicks at D2 items grenade\nalien 4 at C4\n");
+    let ev = act(
+        &mut s,
+        EXPEDITION,
+        throw(h, 0, t("D4"), vec![t("B4"), t("C4"), t("C3")]),
+        &[],
+    );
+    assert!(ev.iter().any(|e| matches!(e, E::AlienKilled { .. })));
+    // The room's door: F3 and G3 are corridor tiles past its E3; F3 is two
+    // tiles from D3 through the door, so the blast reaches G3 too.
+    let mut s = at("character hicks at B3 items grenade\nalien 4 at G3\n");
+    act(
+        &mut s,
+        EXPEDITION,
+        throw(h, 0, t("D3"), vec![t("E3"), t("F3"), t("G3")]),
+        &[],
+    );
+    assert!(
+        s.aliens.is_empty(),
+        "F3 is two tiles from D3 through the door"
+    );
+}
+
+#[test]
+fn clause_5_a_grenade_in_a_room_every_area_the_text_allows_is_offered() {
+    // Three touching tiles in any shape, an L as well as a line: the L K8,
+    // K9, L9 (K9 one tile from J9) kills both aliens, and `legal` (what the
+    // app and the bot offer) lists it.
+    let s = at("character hicks at I9 items grenade\nalien 4 at K8\nalien 4 at L9\n");
+    let h = ch(&s, "hicks");
+    let mut l = vec![t("K8"), t("K9"), t("L9")];
+    l.sort_unstable();
+    let offered: Vec<C> = legal_throws(&s, h);
+    let cmd = offered
+        .iter()
+        .find(|c| matches!(c, C::Throw { area, .. } if *area == l))
+        .unwrap_or_else(|| {
+            panic!(
+                "the L K8 K9 L9 is not offered among {} throws",
+                offered.len()
+            )
+        })
+        .clone();
+    let mut s2 = s.clone();
+    act(&mut s2, EXPEDITION, cmd, &[]);
+    assert!(s2.aliens.is_empty(), "both aliens die");
+    // Every landing tile within two is still a target with its own areas
+    // (in a corridor the tile and two next to it, H9 is a door; in a room
+    // the lines through it); any other area (an L, three tiles beside the
+    // landing tile) is offered once; every offered throw is accepted.
+    let base = &s.content.base;
+    let mut others: Vec<Vec<_>> = Vec::new();
+    for c in &offered {
+        let C::Throw { at, area, .. } = c else {
+            unreachable!()
+        };
+        let (x, y) = base.xy(*at);
+        let room = base.terrain(*at) == xenolog_engine::games::alien::data::Terrain::Room;
+        let line = !room
+            || area.contains(at)
+                && (area.iter().all(|&t| base.xy(t).0 == x)
+                    || area.iter().all(|&t| base.xy(t).1 == y));
+        if !line {
+            others.push(area.clone());
+        }
+    }
+    let n = others.len();
+    others.sort();
+    others.dedup();
+    assert_eq!(others.len(), n, "an L offered twice");
+    for target in ["J9", "K9", "I10", "J10", "I8", "J8"] {
+        assert!(
+            offered
+                .iter()
+                .any(|c| matches!(c, C::Throw { at, .. } if *at == t(target))),
+            "no throw lands on {target}"
+        );
+    }
+    for c in offered {
+        let mut probe = s.clone();
+        try_act(&mut probe, EXPEDITION, c.clone(), &[])
+            .unwrap_or_else(|e| panic!("{c:?} offered but refused: {e}"));
+    }
+}
+
+fn legal_throws(s: &xenolog_engine::games::alien::state::AlienState, who: u8) -> Vec<C> {
+    use xenolog_engine::Game;
+    xenolog_engine::games::alien::Alien::legal(s)
+        .into_iter()
+        .filter_map(|(_, c)| match c {
+            C::Throw { ch, .. } if ch == who => Some(c),
+            _ => None,
+        })
+        .collect()
+}
