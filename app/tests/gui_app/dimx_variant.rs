@@ -30,6 +30,17 @@ fn to_move(h: &Harness<'_, App>) -> Option<Actor> {
     h.state().open.as_ref().unwrap().battle.to_move()
 }
 
+/// The labels of the choices the board offers (the chits to enact, ...).
+fn choice_labels(h: &Harness<'_, App>) -> Vec<String> {
+    let ob = h.state().open.as_ref().unwrap();
+    ob.view
+        .legal
+        .iter()
+        .filter_map(|c| ob.board.choice_label(ob.battle.as_ref(), c))
+        .map(|(label, _)| label)
+        .collect()
+}
+
 /// The entry at the cursor, in words (the one just played).
 fn entry_at_cursor(h: &Harness<'_, App>) -> xenolog_engine::EntryText {
     let b = h.state().open.as_ref().unwrap().battle.as_ref();
@@ -116,15 +127,7 @@ fn after_a_successful_recon_the_marine_player_chooses_a_chit_by_its_name() {
     h.get_by_label_contains("The Recon succeeded (E.2)");
     h.get_by_label("Choose one:");
     shot(&mut h, "dimx_chit");
-    let chits: Vec<String> = {
-        let ob = h.state().open.as_ref().unwrap();
-        ob.view
-            .legal
-            .iter()
-            .filter_map(|c| ob.board.choice_label(ob.battle.as_ref(), c))
-            .map(|(label, _)| label)
-            .collect()
-    };
+    let chits = choice_labels(&h);
     assert_eq!(chits.len(), 2, "{chits:?}");
     assert!(chits.iter().all(|c| c.starts_with("Enact \"")), "{chits:?}");
     let name = chits[1]
@@ -221,4 +224,38 @@ fn the_dice_prompt_says_what_the_roll_decides() {
     h.run();
     h.get_by_label("Enter your dice");
     h.get_by_label("Die 1: whether HQ1's request for reinforcements is granted (E.6)");
+}
+
+/// Variant: "The Kay'otz player makes all the necessary die rolls for the
+/// alien units": a Summon to random hexes picked by the Marine player after
+/// a successful Recon waits for the Kay'otz player's dice, and the board says
+/// who rolls and why; the roll offered is the Kay'otz player's and plays.
+#[test]
+fn the_kayotz_player_is_asked_to_roll_the_dice_of_a_summon_the_marine_player_picked() {
+    let mut h = marine_phase_ended(
+        "marine SC1 at 225\nkayotz K1 cup\nkayotz K2 cup\ncup terror lull\nrecon yes",
+    );
+    no_notices(&h);
+    let chits = choice_labels(&h);
+    let terror = chits
+        .iter()
+        .find(|c| !c.contains("Lull"))
+        .expect("the Terror's chit is offered")
+        .clone();
+    click(&mut h, &terror);
+    no_notices(&h);
+    assert_eq!(to_move(&h), Some(Actor(1)), "the Kay'otz player rolls");
+    h.get_by_label("Kay'otz player: roll the dice for the Kay'otz units' step");
+    h.get_by_label_contains("makes all the necessary die rolls for the alien units");
+    let roll = legal(&h).to_vec();
+    assert_eq!(roll.len(), 1, "{roll:?}");
+    assert_eq!(roll[0].command, json!("roll_for_aliens"));
+    let before = position(&h).1;
+    // The command's button, its words capitalised.
+    let mut button = roll[0].text.clone();
+    button[..1].make_ascii_uppercase();
+    click(&mut h, &button);
+    no_notices(&h);
+    assert_eq!(position(&h).1, before + 1);
+    assert!(h.query_by_label_contains("roll the dice for").is_none());
 }

@@ -6,7 +6,8 @@
 use eframe::egui;
 use serde_json::{Value, json};
 use xenolog_engine::games::dimx::describe::step_words;
-use xenolog_engine::games::dimx::rules::title_of;
+use xenolog_engine::games::dimx::kayotz::waiting_roll;
+use xenolog_engine::games::dimx::rules::{map_of, title_of};
 use xenolog_engine::games::dimx::state::{Partial, Phase, PlaceWhy, Side};
 use xenolog_engine::games::dimx::units::Condition;
 use xenolog_engine::games::dimx::{DimX, DimxCommand, DimxEvent, DimxState};
@@ -123,6 +124,22 @@ fn prompt_of(s: &DimxState) -> Option<Prompt> {
             why: format!(
                 "Two-player variant: the Kay'otz player breaks the tie; {why}. Click a \
                  highlighted hex on the board, or pick one below."
+            ),
+        });
+    }
+    if let Some((chit, st)) = waiting_roll(s, map_of(s)) {
+        let name = s
+            .chits()
+            .get(usize::from(chit))
+            .map(|c| format!("\"{}\": ", c.name))
+            .unwrap_or_default();
+        return Some(Prompt {
+            ask: "Kay'otz player: roll the dice for the Kay'otz units' step".to_owned(),
+            why: format!(
+                "{name}{}. Two-player variant: the Kay'otz player makes all the necessary die \
+                 rolls for the alien units, so these dice are theirs to roll or enter, whoever's \
+                 command brought the chit into play.",
+                step_words(&st)
             ),
         });
     }
