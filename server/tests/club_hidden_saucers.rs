@@ -57,9 +57,9 @@ fn club_battle_list_does_not_tell_whether_a_hidden_hand_holds_an_instant() {
     assert_eq!(asked_seats(&status), vec![0, 1], "{status}");
 }
 
-/// Review7 M1 through a real server process: seat 1 (Nine Lives) names a card
-/// to take from Fly Boyz' hidden hand, once a name the hand does not hold and
-/// once one it holds (the file deals it a Shotgun). Both are refused in the
+/// Review7 M1 through a real server (in this test process, on a real
+/// port): seat 1 (Nine Lives) names a card to take from Fly Boyz' hidden
+/// hand, once a name the hand does not hold and once one it holds (the file deals it a Shotgun). Both are refused in the
 /// same words, which name no card of the game at all.
 #[tokio::test]
 async fn club_a_swap_naming_a_card_of_a_hidden_hand_is_refused_without_showing_it() {
