@@ -192,6 +192,33 @@ impl Scene {
     }
 }
 
+/// Words broken into lines of at most `width` characters (a longer word
+/// stands alone on its line), at most `lines` lines, the last cut with ".".
+pub fn wrap(t: &str, width: usize, lines: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in t.split_whitespace() {
+        match out.last_mut() {
+            Some(l) if l.chars().count() + 1 + w.chars().count() <= width => {
+                l.push(' ');
+                l.push_str(w);
+            }
+            _ => out.push(w.to_owned()),
+        }
+    }
+    if out.len() > lines {
+        out.truncate(lines);
+        if let Some(l) = out.last_mut() {
+            l.push('.');
+        }
+    }
+    for l in &mut out {
+        if l.chars().count() > width + 1 {
+            *l = l.chars().take(width).collect::<String>() + ".";
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -605,3 +605,45 @@ fn cup_and_pool_counters_carry_their_ids_under_them() {
         "the Kay'otz unit in the cup is named #5 under its counter"
     );
 }
+
+/// The side panel's lines stay inside the panel: a result in words as long
+/// as the scenario default's ("Kay'otz victory (scenario default): the
+/// Mission Goal was not achieved and no victory condition of the scenario
+/// was met") is broken over lines, every word of it kept (the HTML report
+/// showed it on one line wider than a phone's page).
+#[test]
+fn a_long_result_is_broken_over_the_panels_lines() {
+    use xenolog_engine::games::dimx::state::{Phase, Side};
+    use xenolog_engine::scene::Shape;
+    let b = battle(&alpha("marine HQ1 at 225\nkayotz K1 at 231"));
+    let mut s = state(&b).clone();
+    let summary = "Kay'otz victory (scenario default): the Mission Goal was not achieved \
+                   and no victory condition of the scenario was met";
+    s.phase = Phase::Over {
+        winner: Some(Side::Kayotz),
+        summary: summary.to_owned(),
+    };
+    let scene = xenolog_engine::games::dimx::scene::scene(&s);
+    let panel: Vec<(String, f32)> = scene
+        .items
+        .iter()
+        .filter(|i| i.id == "panel")
+        .filter_map(|i| match &i.shape {
+            Shape::Text { text, size, .. } => Some((text.clone(), *size)),
+            _ => None,
+        })
+        .collect();
+    // 270 units of panel, 8 of margin each side, a character 0.55 of its size.
+    for (t, size) in &panel {
+        assert!(
+            t.chars().count() as f32 * size * 0.55 <= 254.0,
+            "wider than the panel: {t:?}"
+        );
+    }
+    let joined = panel
+        .iter()
+        .map(|(t, _)| t.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(joined.contains(summary), "{panel:?}");
+}

@@ -647,9 +647,18 @@ type Group = (&'static str, fn(&Marine) -> bool);
 fn panel(s: &DimxState, map: &Map, x0: f32, items: &mut Vec<Item>) {
     let x = x0 + PANEL / 2.0;
     let mut y = MARGIN + 16.0;
+    // A long line (a battle's result in words) is broken to the panel's
+    // width, a character taken as 0.55 of the type's size, at most 4 lines.
     let line = |items: &mut Vec<Item>, y: &mut f32, t: String, size: f32| {
-        items.push(text("panel", [x, *y], t, size, INK));
-        *y += size + 7.0;
+        let width = ((PANEL - 16.0) / (size * 0.55)) as usize;
+        let mut lines = crate::scene::wrap(&t, width, 4);
+        if lines.is_empty() {
+            lines.push(t);
+        }
+        for l in lines {
+            items.push(text("panel", [x, *y], l, size, INK));
+            *y += size + 7.0;
+        }
     };
     line(items, &mut y, String::from(&s.scenario), 13.0);
     line(

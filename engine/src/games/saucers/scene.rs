@@ -6,6 +6,7 @@
 use super::data::{AlienKind, CardKind, Dir, Kind, SIDE, TILES, col_row, coord, kind_name};
 use super::rules::{phase_name, seat_label};
 use super::state::{HIDDEN, Phase, SaucersState};
+pub use crate::scene::wrap;
 use crate::scene::{Item, ItemKind, Rgba, Scene, Shape};
 
 /// Tile size and board origin, in board units.
@@ -393,33 +394,6 @@ const PANEL_W: f32 = 600.0;
 const CARD_W: f32 = 92.0;
 const CARD_H: f32 = 104.0;
 const CARDS_A_ROW: usize = 6;
-
-/// Words broken into lines of at most `width` characters (a longer word
-/// stands alone on its line), at most `lines` lines, the last cut with ".".
-pub fn wrap(t: &str, width: usize, lines: usize) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for w in t.split_whitespace() {
-        match out.last_mut() {
-            Some(l) if l.chars().count() + 1 + w.chars().count() <= width => {
-                l.push(' ');
-                l.push_str(w);
-            }
-            _ => out.push(w.to_owned()),
-        }
-    }
-    if out.len() > lines {
-        out.truncate(lines);
-        if let Some(l) = out.last_mut() {
-            l.push('.');
-        }
-    }
-    for l in &mut out {
-        if l.chars().count() > width + 1 {
-            *l = l.chars().take(width).collect::<String>() + ".";
-        }
-    }
-    out
-}
 
 /// The side panel: the turn, the decks, and a box per player with its
 /// students, tokens, missions and hand. Returns the bottom of the panel.
