@@ -730,6 +730,15 @@ fn s1_a_committer_session_stopped_mid_transaction_is_ended_by_postgres_and_its_l
         );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+    // The process resumes (review10 S2): the next statement on the session
+    // PostgreSQL ended meets the idle-in-transaction timeout's FATAL
+    // (25P03). That is a lost connection (nothing of the transaction was
+    // written, a resend on a new connection succeeds), not a refusal.
+    let resumed = SaveError::from(stopped.execute_batch("SELECT 1").unwrap_err());
+    assert!(
+        matches!(resumed, SaveError::Unreachable(_)),
+        "the resumed session's statement: {resumed:?}"
+    );
     drop(stopped);
     as_decided(s.reopen(), &battles);
 }

@@ -1028,12 +1028,17 @@ fn fail(e: postgres::Error) -> DbError {
         Some(c) if *c == S::IO_ERROR => Some(Code::Io),
         // The server shut down or crashed under the connection, or it
         // cannot take one now (starting, stopping), or the connection
-        // failed: lost, not the disk (issue 31, a reconnect may succeed).
+        // failed, or the server ended a session left idle (in a
+        // transaction, 25P03: a stopped process; or out of one, 57P05):
+        // lost, not the disk (issue 31, a reconnect may succeed; an ended
+        // transaction wrote nothing).
         Some(c)
             if c.code().starts_with("08")
                 || *c == S::ADMIN_SHUTDOWN
                 || *c == S::CRASH_SHUTDOWN
-                || *c == S::CANNOT_CONNECT_NOW =>
+                || *c == S::CANNOT_CONNECT_NOW
+                || *c == S::IDLE_IN_TRANSACTION_SESSION_TIMEOUT
+                || *c == S::IDLE_SESSION_TIMEOUT =>
         {
             Some(Code::Lost)
         }
