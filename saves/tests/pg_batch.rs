@@ -742,3 +742,97 @@ fn s1_a_committer_session_stopped_mid_transaction_is_ended_by_postgres_and_its_l
     drop(stopped);
     as_decided(s.reopen(), &battles);
 }
+
+/// review10 S3: a committer never waits for a lock while it holds another
+/// campaign's. Two campaigns in one commit; the later one in the order the
+/// committer locks in (schema order) is held by another session. While the
+/// committer waits for it, it holds nothing of the earlier one (watched in
+/// `pg_locks` until the commit returns: no lock of the earlier campaign's
+/// tables held by a backend with a lock not granted), so another process's
+/// committer is never made to wait on a campaign nobody holds. The earlier
+/// campaign is written, the held one left out busy. No time is asserted.
+#[test]
+fn s3_a_committer_waiting_for_a_held_campaign_holds_no_lock_of_another() {
+    let Some((mut sa, url, schema_a, mut ba)) = campaign("s3_a", 1, 1010) else {
+        return;
+    };
+    let Some((mut sb, _, schema_b, mut bb)) = campaign("s3_b", 1, 1020) else {
+        return;
+    };
+    // `free` comes first in the committer's order; `held` is held.
+    let mut sides = [(&schema_a, &mut sa, &mut ba), (&schema_b, &mut sb, &mut bb)];
+    sides.sort_by(|x, y| x.0.cmp(y.0));
+    let [(free, s_free, b_free), (held, s_held, b_held)] = sides;
+    let mut hold = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let mut holding = hold.transaction().unwrap();
+    holding
+        .batch_execute(&format!(
+            "SELECT id FROM {held}.battles WHERE id = {} FOR UPDATE",
+            b_held[0].0
+        ))
+        .unwrap();
+    let before_held = stored(s_held, &[b_held[0].0]);
+    let (p_free, p_held) = (rounds(b_free, 1, "free"), rounds(b_held, 1, "held"));
+    let (pid_tx, pid_rx) = std::sync::mpsc::channel();
+    let (free_s, held_s, u) = (free.clone(), held.clone(), url.clone());
+    let committing = std::thread::spawn(move || {
+        let c = Committer::connect(&u).unwrap();
+        pid_tx.send(c.backend_pid().unwrap()).unwrap();
+        let out = c
+            .commit(&[
+                Group {
+                    schema: &free_s,
+                    batch: &p_free,
+                    notify: None,
+                },
+                Group {
+                    schema: &held_s,
+                    batch: &p_held,
+                    notify: None,
+                },
+            ])
+            .unwrap();
+        out.into_iter()
+            .map(|g| {
+                g.into_iter()
+                    .map(|r| r.map_err(|e| e.to_string()))
+                    .collect()
+            })
+            .collect::<Vec<Vec<Result<(), String>>>>()
+    });
+    let pid = pid_rx.recv().unwrap();
+    let watch = Postgres::connect(&url).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !committing.is_finished() {
+        let waiting_holding: i64 = watch
+            .one(
+                &format!(
+                    "SELECT COUNT(*) FROM pg_locks w WHERE w.pid = ?1 AND NOT w.granted \
+                     AND EXISTS (SELECT 1 FROM pg_locks h JOIN pg_class c ON c.oid = h.relation \
+                     WHERE h.pid = ?1 AND h.granted AND c.relnamespace = '{free}'::regnamespace)"
+                ),
+                &[&pid],
+            )
+            .unwrap();
+        assert_eq!(
+            waiting_holding, 0,
+            "the committer waits for a lock while it holds one of campaign {free}"
+        );
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the commit has not returned in 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let out = committing.join().unwrap();
+    assert!(out[0].iter().all(Result::is_ok), "{out:?}");
+    assert!(
+        out[1]
+            .iter()
+            .all(|r| r.as_ref().is_err_and(|e| e.contains("is busy"))),
+        "{out:?}"
+    );
+    holding.commit().unwrap();
+    assert_eq!(stored(s_held, &[b_held[0].0]), before_held);
+    as_decided(s_free.reopen(), b_free);
+}
