@@ -836,3 +836,71 @@ fn s3_a_committer_waiting_for_a_held_campaign_holds_no_lock_of_another() {
     assert_eq!(stored(s_held, &[b_held[0].0]), before_held);
     as_decided(s_free.reopen(), b_free);
 }
+
+/// review10 S4: a campaign whose `battles` table is held the way a merge
+/// holds it (`SHARE ROW EXCLUSIVE`), in a commit that falls back to the
+/// savepoint path (another campaign's few-statement write refused by a
+/// trigger, the s4 test's), is left out whole at its group's lock: every
+/// part of it `Busy`, none `Stale` (before, each battle's first part
+/// waited its own `lock_timeout` and the next part of that battle was
+/// answered `Stale`), and the other campaign is written.
+#[test]
+fn s4_a_campaign_whose_battles_table_is_held_is_left_out_busy_whole_on_the_fallback() {
+    // Named so that the refusing campaign comes first in schema order: its
+    // refusal sends the whole commit to the fallback before the held one
+    // is reached.
+    let Some((mut s_few, url, refusing, mut b_few)) = campaign("s4_held_a", 1, 1110) else {
+        return;
+    };
+    let Some((s_held, _, held, mut b_held)) = campaign("s4_held_b", 3, 1120) else {
+        return;
+    };
+    s_few
+        .raw()
+        .execute_batch(&format!(
+            "CREATE FUNCTION {refusing}.no_few() RETURNS trigger LANGUAGE plpgsql AS $$ \
+             BEGIN IF current_query() LIKE 'WITH e AS%' THEN \
+               RAISE EXCEPTION 'the test refuses the few-statement write'; END IF; \
+             RETURN NULL; END $$; \
+             CREATE TRIGGER no_few BEFORE UPDATE ON {refusing}.battles \
+               FOR EACH STATEMENT EXECUTE FUNCTION {refusing}.no_few();"
+        ))
+        .unwrap();
+    let ids: Vec<BattleId> = b_held.iter().map(|(id, _)| *id).collect();
+    let before_held = stored(&s_held, &ids);
+    let mut hold = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let mut holding = hold.transaction().unwrap();
+    holding
+        .batch_execute(&format!(
+            "LOCK TABLE {held}.battles IN SHARE ROW EXCLUSIVE MODE"
+        ))
+        .unwrap();
+    let p_few = rounds(&mut b_few, 1, "few");
+    let p_held = rounds(&mut b_held, 2, "held");
+    assert_eq!(p_held.len(), 6);
+    let committer = Committer::connect(&url).unwrap();
+    let out = committer
+        .commit(&[
+            Group {
+                schema: &refusing,
+                batch: &p_few,
+                notify: None,
+            },
+            Group {
+                schema: &held,
+                batch: &p_held,
+                notify: None,
+            },
+        ])
+        .unwrap();
+    assert!(out[0].iter().all(Result::is_ok), "{out:?}");
+    assert_eq!(out[1].len(), p_held.len());
+    assert!(
+        out[1].iter().all(|r| matches!(r, Err(SaveError::Busy(_)))),
+        "every part of the held campaign busy, none stale: {:?}",
+        out[1]
+    );
+    holding.commit().unwrap();
+    assert_eq!(stored(&s_held, &ids), before_held);
+    as_decided(s_few.reopen(), &b_few);
+}
