@@ -424,27 +424,14 @@ fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
                 .map(|r| r.into_iter().map(|r| r.map_err(Unwritten::of)).collect())
                 .collect(),
             Ok(Err(e)) => {
-                let lost = matches!(e, SaveError::Unreachable(_));
-                if lost {
+                if matches!(e, SaveError::Unreachable(_)) {
                     eprintln!(
                         "serve: the database is not reachable ({e}); the committer connects again"
                     );
                 }
-                let words = format!("the database refused the write: {e}");
                 taken
                     .iter()
-                    .map(|s| {
-                        s.batch
-                            .iter()
-                            .map(|_| {
-                                Err(if lost {
-                                    Unwritten::Unavailable
-                                } else {
-                                    Unwritten::Failed(words.clone())
-                                })
-                            })
-                            .collect()
-                    })
+                    .map(|s| s.batch.iter().map(|_| Err(refused_whole(&e))).collect())
                     .collect()
             }
             Err(p) => {
@@ -468,6 +455,18 @@ fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
     }
     if let Some(c) = conn {
         let _ = c.close();
+    }
+}
+
+/// Why each part of a commit refused whole (nothing of it written) was
+/// not written: the connection lost, `Unavailable`; a lock not granted
+/// (say at `COMMIT`, which takes the database's notify lock: review10 NIT
+/// 5), `Busy`, retryable too; anything else in words.
+fn refused_whole(e: &SaveError) -> Unwritten {
+    match e {
+        SaveError::Unreachable(_) => Unwritten::Unavailable,
+        SaveError::Busy(why) => Unwritten::Busy(why.clone()),
+        e => Unwritten::Failed(format!("the database refused the write: {e}")),
     }
 }
 
@@ -851,6 +850,25 @@ mod tests {
             );
         }
         assert_eq!(c.restarts(), 1, "one new thread, kept");
+    }
+
+    /// review10 NIT 5: a commit refused whole for a lock not granted is
+    /// answered `Busy` (the client's `unavailable`, retryable), not
+    /// `Failed` (its `internal`); a lost connection `Unavailable`.
+    #[test]
+    fn nit5_a_commit_refused_whole_for_a_lock_is_busy_and_a_lost_one_unavailable() {
+        let busy = refused_whole(&SaveError::Busy("held".into()));
+        assert!(
+            matches!(&busy, Unwritten::Busy(w) if w == "held"),
+            "{busy:?}"
+        );
+        let lost = refused_whole(&SaveError::Unreachable("gone".into()));
+        assert!(matches!(lost, Unwritten::Unavailable), "{lost:?}");
+        let other = refused_whole(&SaveError::Refused("no".into()));
+        assert!(
+            matches!(&other, Unwritten::Failed(w) if w.starts_with("the database refused the write: ")),
+            "{other:?}"
+        );
     }
 
     /// The tests that hold a committer at the one [`GATE`], one at a time.
