@@ -306,7 +306,7 @@ fn write_round(
                     .iter()
                     .map(|d| {
                         Err(SaveError::Busy(format!(
-                            "battle {} is busy: {why}",
+                            "battle {}'s campaign is busy: {why}",
                             d.battle
                         )))
                     })

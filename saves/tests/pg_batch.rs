@@ -596,7 +596,7 @@ fn s1_the_committer_leaves_out_a_campaign_whose_battle_is_held_and_commits_the_o
                     assert_eq!(
                         e.to_string(),
                         format!(
-                            "battle {} is busy: another connection to the database holds a lock \
+                            "battle {}'s campaign is busy: another connection to the database holds a lock \
                              it needs right now: nothing of this was written; try again in a moment",
                             d.battle()
                         )
