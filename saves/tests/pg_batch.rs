@@ -317,16 +317,7 @@ fn s4_two_connections_falling_back_over_the_same_battles_in_opposite_orders_neve
     };
     let mut s = s;
     let ids: Vec<BattleId> = races(s.c(), 10, 400).iter().map(|(id, _)| *id).collect();
-    s.raw()
-        .execute_batch(&format!(
-            "CREATE FUNCTION {schema}.no_few() RETURNS trigger LANGUAGE plpgsql AS $$ \
-             BEGIN IF current_query() LIKE 'WITH e AS%' THEN \
-               RAISE EXCEPTION 'the test refuses the few-statement write'; END IF; \
-             RETURN NULL; END $$; \
-             CREATE TRIGGER no_few BEFORE UPDATE ON {schema}.battles \
-               FOR EACH STATEMENT EXECUTE FUNCTION {schema}.no_few();"
-        ))
-        .unwrap();
+    refuse_the_few_statement_write(&s, &schema);
     const PARTS: usize = 300;
     let run = |reverse: bool, tag: &'static str| {
         let (url, schema, ids) = (url.clone(), schema.clone(), ids.clone());
@@ -376,6 +367,22 @@ fn s4_two_connections_falling_back_over_the_same_battles_in_opposite_orders_neve
         total += c.load_battle(*id).unwrap().records().len();
     }
     assert!(total >= a.0 + b.0, "every part written is stored");
+}
+
+/// A trigger of `schema` refuses an `UPDATE` of `battles` made by a
+/// statement that starts `WITH e AS` (the few-statement write), so that
+/// its batches fall back to the savepoint path.
+fn refuse_the_few_statement_write(s: &Store, schema: &str) {
+    s.raw()
+        .execute_batch(&format!(
+            "CREATE FUNCTION {schema}.no_few() RETURNS trigger LANGUAGE plpgsql AS $$ \
+             BEGIN IF current_query() LIKE 'WITH e AS%' THEN \
+               RAISE EXCEPTION 'the test refuses the few-statement write'; END IF; \
+             RETURN NULL; END $$; \
+             CREATE TRIGGER no_few BEFORE UPDATE ON {schema}.battles \
+               FOR EACH STATEMENT EXECUTE FUNCTION {schema}.no_few();"
+        ))
+        .unwrap();
 }
 
 /// A campaign schema made for the committer tests, with its battles.
@@ -855,17 +862,7 @@ fn s4_a_campaign_whose_battles_table_is_held_is_left_out_busy_whole_on_the_fallb
     let Some((s_held, _, held, mut b_held)) = campaign("s4_held_b", 3, 1120) else {
         return;
     };
-    s_few
-        .raw()
-        .execute_batch(&format!(
-            "CREATE FUNCTION {refusing}.no_few() RETURNS trigger LANGUAGE plpgsql AS $$ \
-             BEGIN IF current_query() LIKE 'WITH e AS%' THEN \
-               RAISE EXCEPTION 'the test refuses the few-statement write'; END IF; \
-             RETURN NULL; END $$; \
-             CREATE TRIGGER no_few BEFORE UPDATE ON {refusing}.battles \
-               FOR EACH STATEMENT EXECUTE FUNCTION {refusing}.no_few();"
-        ))
-        .unwrap();
+    refuse_the_few_statement_write(&s_few, &refusing);
     let ids: Vec<BattleId> = b_held.iter().map(|(id, _)| *id).collect();
     let before_held = stored(&s_held, &ids);
     let mut hold = postgres::Client::connect(&url, postgres::NoTls).unwrap();
