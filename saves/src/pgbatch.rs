@@ -171,6 +171,11 @@ impl Committer {
         let (out, busy) = write_groups_busy(&self.db, groups, true, &nowait)?;
         let mut memo = self.busy.borrow_mut();
         for (g, (b, quick)) in groups.iter().zip(busy.iter().zip(&nowait)) {
+            if g.batch.is_empty() {
+                // Nothing was locked: it says nothing of the hold
+                // (review10 NIT 7).
+                continue;
+            }
             if !*b {
                 memo.remove(g.schema);
             } else if !*quick {
@@ -180,6 +185,22 @@ impl Committer {
             }
         }
         Ok(out)
+    }
+
+    /// The campaigns (schemas) found busy lately, locked `NOWAIT` until
+    /// [`BUSY_MEMO`] has passed (sorted): what the server's log or a test
+    /// may ask.
+    pub fn busy_campaigns(&self) -> Vec<String> {
+        let now = Instant::now();
+        let mut out: Vec<String> = self
+            .busy
+            .borrow()
+            .iter()
+            .filter(|(_, at)| now.duration_since(**at) < BUSY_MEMO)
+            .map(|(s, _)| s.clone())
+            .collect();
+        out.sort();
+        out
     }
 
     /// Round trips made on the committer's connection so far.

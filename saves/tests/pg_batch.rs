@@ -592,6 +592,16 @@ fn s1_the_committer_leaves_out_a_campaign_whose_battle_is_held_and_commits_the_o
             ])
             .unwrap()
     };
+    // The memo is taken after this (at the first round's start, or later):
+    // while less than BUSY_MEMO has passed since, it must be there. On a
+    // machine slow enough for it to pass, the memo checks say nothing.
+    let since = std::time::Instant::now();
+    let memo_is = |want: &[String], at: &str| {
+        let memo = committer.busy_campaigns();
+        if since.elapsed() < xenolog_saves::BUSY_MEMO {
+            assert_eq!(memo, want, "{at}");
+        }
+    };
     for round in 0..2 {
         let p2 = rounds(&mut b2, 1, &format!("free{round}"));
         let out = commit(&p1, &p2);
@@ -617,11 +627,24 @@ fn s1_the_committer_leaves_out_a_campaign_whose_battle_is_held_and_commits_the_o
             before1,
             "round {round}: nothing of the busy campaign written"
         );
+        // Found busy after a whole wait: tried without waiting (review10
+        // NIT 4: the memo pinned without timing).
+        memo_is(std::slice::from_ref(&schema1), &format!("round {round}"));
     }
+    // An empty group of the held campaign (nothing locked) leaves its memo
+    // as it was (review10 NIT 7).
+    let p2 = rounds(&mut b2, 1, "empty");
+    let out = commit(&[], &p2);
+    assert!(out[1].iter().all(Result::is_ok), "{out:?}");
+    memo_is(std::slice::from_ref(&schema1), "after an empty group");
     held.commit().unwrap();
     // Let go: the same parts land (the campaign is no longer held).
     let out = commit(&p1, &[]);
     assert!(out[0].iter().all(Result::is_ok), "{out:?}");
+    assert!(
+        committer.busy_campaigns().is_empty(),
+        "its first success clears it"
+    );
     as_decided(s1.reopen(), &b1);
     as_decided(s2.reopen(), &b2);
 }
