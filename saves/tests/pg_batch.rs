@@ -924,3 +924,23 @@ fn s4_a_campaign_whose_battles_table_is_held_is_left_out_busy_whole_on_the_fallb
     assert_eq!(stored(&s_held, &ids), before_held);
     as_decided(s_few.reopen(), &b_few);
 }
+
+/// review10 NIT 2: only a socket's failure is a lost connection. A
+/// statement the client cannot encode (an embedded NUL, an I/O error of
+/// `InvalidInput` as its source) is refused as itself, not `Unreachable`
+/// (which a client would retry forever), and the connection serves on.
+#[test]
+fn nit2_a_statement_the_client_cannot_send_is_refused_not_a_lost_connection() {
+    use xenolog_saves::db::Db;
+    let Some(url) = pg::server() else {
+        return;
+    };
+    let db = Postgres::connect(&url).unwrap();
+    let e = SaveError::from(db.execute_batch("SELECT 1 /* \u{0} */").unwrap_err());
+    assert!(
+        !matches!(e, SaveError::Unreachable(_)),
+        "an unsendable statement: {e:?}"
+    );
+    let one: i64 = db.one("SELECT 1::bigint", &[]).unwrap();
+    assert_eq!(one, 1);
+}

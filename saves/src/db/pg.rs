@@ -1046,8 +1046,24 @@ fn fail(e: postgres::Error) -> DbError {
         // The socket failed under the client (the server's end reset it:
         // a backend that was ended before the statement was sent answers
         // "Connection reset by peer", its goodbye discarded with the
-        // reset): lost as well.
-        _ if std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>()) => {
+        // reset): lost as well. Only a socket's kinds: a statement or
+        // value the client cannot encode carries an I/O error too
+        // (`InvalidInput`), and is refused as itself (review10 NIT 2).
+        _ if std::error::Error::source(&e)
+            .and_then(|s| s.downcast_ref::<std::io::Error>())
+            .is_some_and(|io| {
+                use std::io::ErrorKind as K;
+                matches!(
+                    io.kind(),
+                    K::ConnectionReset
+                        | K::ConnectionAborted
+                        | K::BrokenPipe
+                        | K::UnexpectedEof
+                        | K::NotConnected
+                        | K::TimedOut
+                )
+            }) =>
+        {
             Some(Code::Lost)
         }
         _ => None,
