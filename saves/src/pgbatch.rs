@@ -171,6 +171,11 @@ impl Committer {
         let (out, busy) = write_groups_busy(&self.db, groups, true, &nowait)?;
         let mut memo = self.busy.borrow_mut();
         for (g, (b, quick)) in groups.iter().zip(busy.iter().zip(&nowait)) {
+            if g.batch.is_empty() {
+                // Nothing was locked: it says nothing of the hold
+                // (review10 NIT 7).
+                continue;
+            }
             if !*b {
                 memo.remove(g.schema);
             } else if !*quick {
@@ -180,6 +185,22 @@ impl Committer {
             }
         }
         Ok(out)
+    }
+
+    /// The campaigns (schemas) found busy lately, locked `NOWAIT` until
+    /// [`BUSY_MEMO`] has passed (sorted): what the server's log or a test
+    /// may ask.
+    pub fn busy_campaigns(&self) -> Vec<String> {
+        let now = Instant::now();
+        let mut out: Vec<String> = self
+            .busy
+            .borrow()
+            .iter()
+            .filter(|(_, at)| now.duration_since(**at) < BUSY_MEMO)
+            .map(|(s, _)| s.clone())
+            .collect();
+        out.sort();
+        out
     }
 
     /// Round trips made on the committer's connection so far.
@@ -234,11 +255,64 @@ type Outcomes = Vec<Vec<Result<(), SaveError>>>;
 /// [`write_groups`], and which groups were left out busy: a group whose
 /// lock was not granted within the session's `lock_timeout` (`55P03`;
 /// the committer's [`LOCK_WAIT`]) is left out, each of its parts answered
-/// [`SaveError::Busy`], and the others are committed: the transaction is
-/// rolled back and made again without it (its locks let go, so no
-/// campaign waits on a campaign left out). `nowait[i]`: group `i` is
-/// locked `NOWAIT` (found busy lately): held still, it is left out at once.
+/// [`SaveError::Busy`], and the others are committed. `nowait[i]`: group
+/// `i` is locked `NOWAIT` (found busy lately): held still, it is left out
+/// at once.
+///
+/// With several campaigns, no lock is waited for while another
+/// campaign's is held (review10 S3: a committer waiting for a held
+/// campaign kept the rows of the campaigns before it, so another process's
+/// committer could time out on a campaign nobody held). Every group is
+/// first locked `NOWAIT`; those refused are left out of that transaction
+/// and written after it, each alone in a transaction of its own, where its
+/// lock is waited for. Uncontended, the commit is the one transaction.
 fn write_groups_busy(
+    db: &Postgres,
+    groups: &[Group<'_>],
+    qualify: bool,
+    nowait: &[bool],
+) -> Result<(Outcomes, Vec<bool>), SaveError> {
+    if groups.iter().filter(|g| !g.batch.is_empty()).count() < 2 {
+        return write_round(db, groups, qualify, nowait);
+    }
+    let (mut out, mut left) = write_round(db, groups, qualify, &vec![true; groups.len()])?;
+    for (i, g) in groups.iter().enumerate() {
+        if !left[i] || nowait[i] {
+            continue;
+        }
+        // The others are committed: what goes wrong now is this group's
+        // alone (a lost connection answered as such, part by part).
+        match write_round(db, std::slice::from_ref(g), qualify, &[false]) {
+            Ok((o, l)) => {
+                out[i] = o.into_iter().next().unwrap_or_default();
+                left[i] = l.first().copied().unwrap_or(false);
+            }
+            Err(e) => {
+                let lost = matches!(e, SaveError::Unreachable(_));
+                let words = e.to_string();
+                out[i] = g
+                    .batch
+                    .iter()
+                    .map(|_| {
+                        Err(if lost {
+                            SaveError::Unreachable(words.clone())
+                        } else {
+                            SaveError::Refused(words.clone())
+                        })
+                    })
+                    .collect();
+                left[i] = false;
+            }
+        }
+    }
+    Ok((out, left))
+}
+
+/// One transaction of [`write_groups_busy`]: the groups' parts, each
+/// group locked as `nowait` says; a group whose lock is refused is left
+/// out busy, the transaction rolled back and made again without it (its
+/// locks let go, so no campaign waits on a campaign left out).
+fn write_round(
     db: &Postgres,
     groups: &[Group<'_>],
     qualify: bool,
@@ -253,7 +327,7 @@ fn write_groups_busy(
                     .iter()
                     .map(|d| {
                         Err(SaveError::Busy(format!(
-                            "battle {} is busy: {why}",
+                            "battle {}'s campaign is busy: {why}",
                             d.battle
                         )))
                     })
@@ -339,25 +413,27 @@ fn write_groups_busy(
     Ok(answered(out, busy))
 }
 
-/// Lock `g`'s battles `FOR UPDATE` in the order of their ids (`s`: the
-/// schema's prefix, or empty for the `search_path`'s). `nowait`: the
-/// battles table's write lock and the rows taken `NOWAIT` (a campaign
-/// found busy lately: held still, refused at once).
+/// Lock `g`'s battles table for writing and its battles `FOR UPDATE` in
+/// the order of their ids (`s`: the schema's prefix, or empty for the
+/// `search_path`'s), in one round trip. The table's lock is what a merge
+/// holds against (review10 S4): a held table refuses the group here, not
+/// each battle's write after. `nowait`: both taken `NOWAIT` (refused at
+/// once).
 fn lock_battles(db: &Postgres, g: &Group<'_>, s: &str, nowait: bool) -> Result<(), SaveError> {
     let mut ids: Vec<BattleId> = g.batch.iter().map(|d| d.battle).collect();
     ids.sort_unstable();
     ids.dedup();
-    if nowait {
-        db.execute_batch(&format!(
-            "LOCK TABLE {s}battles IN ROW EXCLUSIVE MODE NOWAIT"
-        ))?;
+    if ids.is_empty() {
+        return Ok(());
     }
     let wait = if nowait { " NOWAIT" } else { "" };
-    db.query_pg(
-        &format!("SELECT id FROM {s}battles WHERE id = ANY($1) ORDER BY id FOR UPDATE{wait}"),
-        &[&ids],
-    )
-    .map_err(sql)?;
+    // Numbers, written into the statement (a script takes no parameters).
+    let list: Vec<String> = ids.iter().map(i64::to_string).collect();
+    db.execute_batch(&format!(
+        "LOCK TABLE {s}battles IN ROW EXCLUSIVE MODE{wait}; \
+         SELECT id FROM {s}battles WHERE id IN ({}) ORDER BY id FOR UPDATE{wait}",
+        list.join(",")
+    ))?;
     Ok(())
 }
 

@@ -317,16 +317,7 @@ fn s4_two_connections_falling_back_over_the_same_battles_in_opposite_orders_neve
     };
     let mut s = s;
     let ids: Vec<BattleId> = races(s.c(), 10, 400).iter().map(|(id, _)| *id).collect();
-    s.raw()
-        .execute_batch(&format!(
-            "CREATE FUNCTION {schema}.no_few() RETURNS trigger LANGUAGE plpgsql AS $$ \
-             BEGIN IF current_query() LIKE 'WITH e AS%' THEN \
-               RAISE EXCEPTION 'the test refuses the few-statement write'; END IF; \
-             RETURN NULL; END $$; \
-             CREATE TRIGGER no_few BEFORE UPDATE ON {schema}.battles \
-               FOR EACH STATEMENT EXECUTE FUNCTION {schema}.no_few();"
-        ))
-        .unwrap();
+    refuse_the_few_statement_write(&s, &schema);
     const PARTS: usize = 300;
     let run = |reverse: bool, tag: &'static str| {
         let (url, schema, ids) = (url.clone(), schema.clone(), ids.clone());
@@ -376,6 +367,22 @@ fn s4_two_connections_falling_back_over_the_same_battles_in_opposite_orders_neve
         total += c.load_battle(*id).unwrap().records().len();
     }
     assert!(total >= a.0 + b.0, "every part written is stored");
+}
+
+/// A trigger of `schema` refuses an `UPDATE` of `battles` made by a
+/// statement that starts `WITH e AS` (the few-statement write), so that
+/// its batches fall back to the savepoint path.
+fn refuse_the_few_statement_write(s: &Store, schema: &str) {
+    s.raw()
+        .execute_batch(&format!(
+            "CREATE FUNCTION {schema}.no_few() RETURNS trigger LANGUAGE plpgsql AS $$ \
+             BEGIN IF current_query() LIKE 'WITH e AS%' THEN \
+               RAISE EXCEPTION 'the test refuses the few-statement write'; END IF; \
+             RETURN NULL; END $$; \
+             CREATE TRIGGER no_few BEFORE UPDATE ON {schema}.battles \
+               FOR EACH STATEMENT EXECUTE FUNCTION {schema}.no_few();"
+        ))
+        .unwrap();
 }
 
 /// A campaign schema made for the committer tests, with its battles.
@@ -593,6 +600,16 @@ fn s1_the_committer_leaves_out_a_campaign_whose_battle_is_held_and_commits_the_o
             ])
             .unwrap()
     };
+    // The memo is taken after this (at the first round's start, or later):
+    // while less than BUSY_MEMO has passed since, it must be there. On a
+    // machine slow enough for it to pass, the memo checks say nothing.
+    let since = std::time::Instant::now();
+    let memo_is = |want: &[String], at: &str| {
+        let memo = committer.busy_campaigns();
+        if since.elapsed() < xenolog_saves::BUSY_MEMO {
+            assert_eq!(memo, want, "{at}");
+        }
+    };
     for round in 0..2 {
         let p2 = rounds(&mut b2, 1, &format!("free{round}"));
         let out = commit(&p1, &p2);
@@ -604,7 +621,7 @@ fn s1_the_committer_leaves_out_a_campaign_whose_battle_is_held_and_commits_the_o
                     assert_eq!(
                         e.to_string(),
                         format!(
-                            "battle {} is busy: another connection to the database holds a lock \
+                            "battle {}'s campaign is busy: another connection to the database holds a lock \
                              it needs right now: nothing of this was written; try again in a moment",
                             d.battle()
                         )
@@ -618,11 +635,24 @@ fn s1_the_committer_leaves_out_a_campaign_whose_battle_is_held_and_commits_the_o
             before1,
             "round {round}: nothing of the busy campaign written"
         );
+        // Found busy after a whole wait: tried without waiting (review10
+        // NIT 4: the memo pinned without timing).
+        memo_is(std::slice::from_ref(&schema1), &format!("round {round}"));
     }
+    // An empty group of the held campaign (nothing locked) leaves its memo
+    // as it was (review10 NIT 7).
+    let p2 = rounds(&mut b2, 1, "empty");
+    let out = commit(&[], &p2);
+    assert!(out[1].iter().all(Result::is_ok), "{out:?}");
+    memo_is(std::slice::from_ref(&schema1), "after an empty group");
     held.commit().unwrap();
     // Let go: the same parts land (the campaign is no longer held).
     let out = commit(&p1, &[]);
     assert!(out[0].iter().all(Result::is_ok), "{out:?}");
+    assert!(
+        committer.busy_campaigns().is_empty(),
+        "its first success clears it"
+    );
     as_decided(s1.reopen(), &b1);
     as_decided(s2.reopen(), &b2);
 }
@@ -738,6 +768,187 @@ fn s1_a_committer_session_stopped_mid_transaction_is_ended_by_postgres_and_its_l
         );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+    // The process resumes (review10 S2): the next statement on the session
+    // PostgreSQL ended meets the idle-in-transaction timeout's FATAL
+    // (25P03). That is a lost connection (nothing of the transaction was
+    // written, a resend on a new connection succeeds), not a refusal.
+    let resumed = SaveError::from(stopped.execute_batch("SELECT 1").unwrap_err());
+    assert!(
+        matches!(resumed, SaveError::Unreachable(_)),
+        "the resumed session's statement: {resumed:?}"
+    );
     drop(stopped);
     as_decided(s.reopen(), &battles);
+}
+
+/// review10 S3: a committer never waits for a lock while it holds another
+/// campaign's. Two campaigns in one commit; the later one in the order the
+/// committer locks in (schema order) is held by another session. While the
+/// committer waits for it, it holds nothing of the earlier one (watched in
+/// `pg_locks` until the commit returns: no lock of the earlier campaign's
+/// tables held by a backend with a lock not granted), so another process's
+/// committer is never made to wait on a campaign nobody holds. The earlier
+/// campaign is written, the held one left out busy. No time is asserted.
+#[test]
+fn s3_a_committer_waiting_for_a_held_campaign_holds_no_lock_of_another() {
+    let Some((mut sa, url, schema_a, mut ba)) = campaign("s3_a", 1, 1010) else {
+        return;
+    };
+    let Some((mut sb, _, schema_b, mut bb)) = campaign("s3_b", 1, 1020) else {
+        return;
+    };
+    // `free` comes first in the committer's order; `held` is held.
+    let mut sides = [(&schema_a, &mut sa, &mut ba), (&schema_b, &mut sb, &mut bb)];
+    sides.sort_by(|x, y| x.0.cmp(y.0));
+    let [(free, s_free, b_free), (held, s_held, b_held)] = sides;
+    let mut hold = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let mut holding = hold.transaction().unwrap();
+    holding
+        .batch_execute(&format!(
+            "SELECT id FROM {held}.battles WHERE id = {} FOR UPDATE",
+            b_held[0].0
+        ))
+        .unwrap();
+    let before_held = stored(s_held, &[b_held[0].0]);
+    let (p_free, p_held) = (rounds(b_free, 1, "free"), rounds(b_held, 1, "held"));
+    let (pid_tx, pid_rx) = std::sync::mpsc::channel();
+    let (free_s, held_s, u) = (free.clone(), held.clone(), url.clone());
+    let committing = std::thread::spawn(move || {
+        let c = Committer::connect(&u).unwrap();
+        pid_tx.send(c.backend_pid().unwrap()).unwrap();
+        let out = c
+            .commit(&[
+                Group {
+                    schema: &free_s,
+                    batch: &p_free,
+                    notify: None,
+                },
+                Group {
+                    schema: &held_s,
+                    batch: &p_held,
+                    notify: None,
+                },
+            ])
+            .unwrap();
+        out.into_iter()
+            .map(|g| {
+                g.into_iter()
+                    .map(|r| r.map_err(|e| e.to_string()))
+                    .collect()
+            })
+            .collect::<Vec<Vec<Result<(), String>>>>()
+    });
+    let pid = pid_rx.recv().unwrap();
+    let watch = Postgres::connect(&url).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !committing.is_finished() {
+        let waiting_holding: i64 = watch
+            .one(
+                &format!(
+                    "SELECT COUNT(*) FROM pg_locks w WHERE w.pid = ?1 AND NOT w.granted \
+                     AND EXISTS (SELECT 1 FROM pg_locks h JOIN pg_class c ON c.oid = h.relation \
+                     WHERE h.pid = ?1 AND h.granted AND c.relnamespace = '{free}'::regnamespace)"
+                ),
+                &[&pid],
+            )
+            .unwrap();
+        assert_eq!(
+            waiting_holding, 0,
+            "the committer waits for a lock while it holds one of campaign {free}"
+        );
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the commit has not returned in 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let out = committing.join().unwrap();
+    assert!(out[0].iter().all(Result::is_ok), "{out:?}");
+    assert!(
+        out[1]
+            .iter()
+            .all(|r| r.as_ref().is_err_and(|e| e.contains("is busy"))),
+        "{out:?}"
+    );
+    holding.commit().unwrap();
+    assert_eq!(stored(s_held, &[b_held[0].0]), before_held);
+    as_decided(s_free.reopen(), b_free);
+}
+
+/// review10 S4: a campaign whose `battles` table is held the way a merge
+/// holds it (`SHARE ROW EXCLUSIVE`), in a commit that falls back to the
+/// savepoint path (another campaign's few-statement write refused by a
+/// trigger, the s4 test's), is left out whole at its group's lock: every
+/// part of it `Busy`, none `Stale` (before, each battle's first part
+/// waited its own `lock_timeout` and the next part of that battle was
+/// answered `Stale`), and the other campaign is written.
+#[test]
+fn s4_a_campaign_whose_battles_table_is_held_is_left_out_busy_whole_on_the_fallback() {
+    // Named so that the refusing campaign comes first in schema order: its
+    // refusal sends the whole commit to the fallback before the held one
+    // is reached.
+    let Some((mut s_few, url, refusing, mut b_few)) = campaign("s4_held_a", 1, 1110) else {
+        return;
+    };
+    let Some((s_held, _, held, mut b_held)) = campaign("s4_held_b", 3, 1120) else {
+        return;
+    };
+    refuse_the_few_statement_write(&s_few, &refusing);
+    let ids: Vec<BattleId> = b_held.iter().map(|(id, _)| *id).collect();
+    let before_held = stored(&s_held, &ids);
+    let mut hold = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let mut holding = hold.transaction().unwrap();
+    holding
+        .batch_execute(&format!(
+            "LOCK TABLE {held}.battles IN SHARE ROW EXCLUSIVE MODE"
+        ))
+        .unwrap();
+    let p_few = rounds(&mut b_few, 1, "few");
+    let p_held = rounds(&mut b_held, 2, "held");
+    assert_eq!(p_held.len(), 6);
+    let committer = Committer::connect(&url).unwrap();
+    let out = committer
+        .commit(&[
+            Group {
+                schema: &refusing,
+                batch: &p_few,
+                notify: None,
+            },
+            Group {
+                schema: &held,
+                batch: &p_held,
+                notify: None,
+            },
+        ])
+        .unwrap();
+    assert!(out[0].iter().all(Result::is_ok), "{out:?}");
+    assert_eq!(out[1].len(), p_held.len());
+    assert!(
+        out[1].iter().all(|r| matches!(r, Err(SaveError::Busy(_)))),
+        "every part of the held campaign busy, none stale: {:?}",
+        out[1]
+    );
+    holding.commit().unwrap();
+    assert_eq!(stored(&s_held, &ids), before_held);
+    as_decided(s_few.reopen(), &b_few);
+}
+
+/// review10 NIT 2: only a socket's failure is a lost connection. A
+/// statement the client cannot encode (an embedded NUL, an I/O error of
+/// `InvalidInput` as its source) is refused as itself, not `Unreachable`
+/// (which a client would retry forever), and the connection serves on.
+#[test]
+fn nit2_a_statement_the_client_cannot_send_is_refused_not_a_lost_connection() {
+    use xenolog_saves::db::Db;
+    let Some(url) = pg::server() else {
+        return;
+    };
+    let db = Postgres::connect(&url).unwrap();
+    let e = SaveError::from(db.execute_batch("SELECT 1 /* \u{0} */").unwrap_err());
+    assert!(
+        !matches!(e, SaveError::Unreachable(_)),
+        "an unsendable statement: {e:?}"
+    );
+    let one: i64 = db.one("SELECT 1::bigint", &[]).unwrap();
+    assert_eq!(one, 1);
 }

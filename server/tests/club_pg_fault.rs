@@ -135,8 +135,8 @@ async fn a_held_campaign_stops_only_itself(how: &str) {
     assert_eq!(r1["err"]["code"], "unavailable", "{r1}");
     let words = r1["err"]["words"].as_str().unwrap();
     assert!(
-        words.contains("busy") && words.contains("nothing"),
-        "told in words that the battle is busy and nothing was written: {r1}"
+        words.contains("campaign is busy") && words.contains("nothing"),
+        "told in words that the battle's campaign is busy and nothing was written: {r1}"
     );
     one_0.settle().await;
     assert!(

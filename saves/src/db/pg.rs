@@ -1028,12 +1028,17 @@ fn fail(e: postgres::Error) -> DbError {
         Some(c) if *c == S::IO_ERROR => Some(Code::Io),
         // The server shut down or crashed under the connection, or it
         // cannot take one now (starting, stopping), or the connection
-        // failed: lost, not the disk (issue 31, a reconnect may succeed).
+        // failed, or the server ended a session left idle (in a
+        // transaction, 25P03: a stopped process; or out of one, 57P05):
+        // lost, not the disk (issue 31, a reconnect may succeed; an ended
+        // transaction wrote nothing).
         Some(c)
             if c.code().starts_with("08")
                 || *c == S::ADMIN_SHUTDOWN
                 || *c == S::CRASH_SHUTDOWN
-                || *c == S::CANNOT_CONNECT_NOW =>
+                || *c == S::CANNOT_CONNECT_NOW
+                || *c == S::IDLE_IN_TRANSACTION_SESSION_TIMEOUT
+                || *c == S::IDLE_SESSION_TIMEOUT =>
         {
             Some(Code::Lost)
         }
@@ -1041,8 +1046,24 @@ fn fail(e: postgres::Error) -> DbError {
         // The socket failed under the client (the server's end reset it:
         // a backend that was ended before the statement was sent answers
         // "Connection reset by peer", its goodbye discarded with the
-        // reset): lost as well.
-        _ if std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>()) => {
+        // reset): lost as well. Only a socket's kinds: a statement or
+        // value the client cannot encode carries an I/O error too
+        // (`InvalidInput`), and is refused as itself (review10 NIT 2).
+        _ if std::error::Error::source(&e)
+            .and_then(|s| s.downcast_ref::<std::io::Error>())
+            .is_some_and(|io| {
+                use std::io::ErrorKind as K;
+                matches!(
+                    io.kind(),
+                    K::ConnectionReset
+                        | K::ConnectionAborted
+                        | K::BrokenPipe
+                        | K::UnexpectedEof
+                        | K::NotConnected
+                        | K::TimedOut
+                )
+            }) =>
+        {
             Some(Code::Lost)
         }
         _ => None,

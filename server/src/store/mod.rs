@@ -263,7 +263,7 @@ pub enum ClubError {
     /// `server/POSTGRES.md` §3, issue 31 review5 S1). Nothing was written;
     /// the same request may be sent again in a moment.
     #[error(
-        "the battle is busy: another connection to the club's database holds it; nothing was written: try again in a moment"
+        "the battle's campaign is busy: another connection to the club's database holds one of its battles or its battles table; nothing was written: try again in a moment"
     )]
     Busy,
 }

@@ -99,6 +99,28 @@ struct Share {
     batch: Vec<Decided>,
     notify: Option<Notify>,
     reply: mpsc::SyncSender<Answers>,
+    /// When its writer stops waiting for the answer and tells its client
+    /// nothing was written: a thread that takes it later (one that was
+    /// late, review10 S1) answers it without writing it.
+    deadline: std::time::Instant,
+}
+
+impl Share {
+    /// Its writer has stopped waiting (its wait ran out): answered
+    /// `Unavailable` to nobody and not written, so that "nothing was
+    /// changed" stays true (review10 S1); `None`. Otherwise the share.
+    fn unless_given_up(self) -> Option<Share> {
+        if std::time::Instant::now() < self.deadline {
+            return Some(self);
+        }
+        let _ = self.reply.send(
+            self.batch
+                .iter()
+                .map(|_| Err(Unwritten::Unavailable))
+                .collect(),
+        );
+        None
+    }
 }
 
 /// The process's one committer on PostgreSQL (module docs): a thread with
@@ -113,6 +135,9 @@ pub struct Committer {
     thread: std::sync::Mutex<Thread>,
     /// Threads started after the first.
     restarts: AtomicU64,
+    /// How long a writer waits for its answer: [`COMMIT_WAIT`] (tests
+    /// shorten it).
+    wait: std::time::Duration,
     /// Shares handed to a thread so far (tests: what is queued).
     #[cfg(test)]
     sent: AtomicU64,
@@ -148,6 +173,7 @@ impl Committer {
             stats,
             thread: std::sync::Mutex::new(thread),
             restarts: AtomicU64::new(0),
+            wait: COMMIT_WAIT,
             #[cfg(test)]
             sent: AtomicU64::new(0),
         })
@@ -215,16 +241,21 @@ impl Committer {
     /// Write `batch` of campaign `schema` with the next commit and wait
     /// for each part's answer, [`COMMIT_WAIT`] at most. A committer that
     /// stopped or is late answers every part `Unavailable`, and the next
-    /// commit goes to a new thread.
+    /// commit goes to a new thread; the late one, should it come back,
+    /// does not write a share once its wait has run out.
     fn commit(&self, schema: &str, batch: Vec<Decided>, notify: Option<&Notify>) -> Answers {
         let n = batch.len();
         let unavailable = || (0..n).map(|_| Err(Unwritten::Unavailable)).collect();
         let (reply, answer) = mpsc::sync_channel(1);
+        // Before the wait starts, so that the thread sees it passed by the
+        // time the wait has run out.
+        let deadline = std::time::Instant::now() + self.wait;
         let mut share = Share {
             schema: schema.to_owned(),
             batch,
             notify: notify.cloned(),
             reply,
+            deadline,
         };
         // A queue found closed (its thread died): once more, on a new one.
         let mut sent = None;
@@ -248,13 +279,13 @@ impl Committer {
         let Some(generation) = sent else {
             return unavailable();
         };
-        match answer.recv_timeout(COMMIT_WAIT) {
+        match answer.recv_timeout(self.wait) {
             Ok(answers) if answers.len() == n => answers,
             Ok(_) => unavailable(),
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 eprintln!(
                     "serve: the committer has not answered in {} s; a new one takes the next commit",
-                    COMMIT_WAIT.as_secs()
+                    self.wait.as_secs()
                 );
                 self.condemn(generation);
                 unavailable()
@@ -312,6 +343,11 @@ fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
         } else {
             first
         };
+        // A share taken after its writer gave up on it (this thread was
+        // late) is not written (review10 S1).
+        let Some(first) = first.unless_given_up() else {
+            continue;
+        };
         #[cfg(test)]
         if first.schema == TEST_ECHO {
             stats.transactions.fetch_add(1, Ordering::Relaxed);
@@ -351,6 +387,15 @@ fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
             }
         }
         let Some(c) = conn.as_ref() else { continue };
+        // Again just before the write: connecting may have been slow.
+        let taken: Vec<Share> = taken
+            .into_iter()
+            .filter_map(Share::unless_given_up)
+            .collect();
+        if taken.is_empty() {
+            continue;
+        }
+        let parts: usize = taken.iter().map(|s| s.batch.len()).sum();
         let notifies: Vec<Option<AppendNotify<'_>>> = taken
             .iter()
             .map(|s| {
@@ -379,27 +424,14 @@ fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
                 .map(|r| r.into_iter().map(|r| r.map_err(Unwritten::of)).collect())
                 .collect(),
             Ok(Err(e)) => {
-                let lost = matches!(e, SaveError::Unreachable(_));
-                if lost {
+                if matches!(e, SaveError::Unreachable(_)) {
                     eprintln!(
                         "serve: the database is not reachable ({e}); the committer connects again"
                     );
                 }
-                let words = format!("the database refused the write: {e}");
                 taken
                     .iter()
-                    .map(|s| {
-                        s.batch
-                            .iter()
-                            .map(|_| {
-                                Err(if lost {
-                                    Unwritten::Unavailable
-                                } else {
-                                    Unwritten::Failed(words.clone())
-                                })
-                            })
-                            .collect()
-                    })
+                    .map(|s| s.batch.iter().map(|_| Err(refused_whole(&e))).collect())
                     .collect()
             }
             Err(p) => {
@@ -423,6 +455,18 @@ fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
     }
     if let Some(c) = conn {
         let _ = c.close();
+    }
+}
+
+/// Why each part of a commit refused whole (nothing of it written) was
+/// not written: the connection lost, `Unavailable`; a lock not granted
+/// (say at `COMMIT`, which takes the database's notify lock: review10 NIT
+/// 5), `Busy`, retryable too; anything else in words.
+fn refused_whole(e: &SaveError) -> Unwritten {
+    match e {
+        SaveError::Unreachable(_) => Unwritten::Unavailable,
+        SaveError::Busy(why) => Unwritten::Busy(why.clone()),
+        e => Unwritten::Failed(format!("the database refused the write: {e}")),
     }
 }
 
@@ -808,6 +852,83 @@ mod tests {
         assert_eq!(c.restarts(), 1, "one new thread, kept");
     }
 
+    /// review10 NIT 5: a commit refused whole for a lock not granted is
+    /// answered `Busy` (the client's `unavailable`, retryable), not
+    /// `Failed` (its `internal`); a lost connection `Unavailable`.
+    #[test]
+    fn nit5_a_commit_refused_whole_for_a_lock_is_busy_and_a_lost_one_unavailable() {
+        let busy = refused_whole(&SaveError::Busy("held".into()));
+        assert!(
+            matches!(&busy, Unwritten::Busy(w) if w == "held"),
+            "{busy:?}"
+        );
+        let lost = refused_whole(&SaveError::Unreachable("gone".into()));
+        assert!(matches!(lost, Unwritten::Unavailable), "{lost:?}");
+        let other = refused_whole(&SaveError::Refused("no".into()));
+        assert!(
+            matches!(&other, Unwritten::Failed(w) if w.starts_with("the database refused the write: ")),
+            "{other:?}"
+        );
+    }
+
+    /// The tests that hold a committer at the one [`GATE`], one at a time.
+    static GATE_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    /// review10 S1: a committer thread that was late (held at the gate)
+    /// and comes back does not write a share queued behind it whose writer
+    /// has stopped waiting and answered `Unavailable` ("nothing was
+    /// changed"). No database: the share is a test echo, counted as a
+    /// transaction when it is taken. Nothing is timed: the writer's wait
+    /// has run out before the gate opens, whatever the machine's pace.
+    #[test]
+    fn s1_a_late_committer_does_not_write_a_share_its_writer_gave_up_on() {
+        let _one_gate = GATE_TESTS.lock().unwrap_or_else(|p| p.into_inner());
+        let mut c = Committer::start("host=/nonexistent".into()).unwrap();
+        c.wait = std::time::Duration::from_secs(1);
+        let (open, gate) = mpsc::channel();
+        *GATE.lock().unwrap() = Some(gate);
+        // The thread is held at the gate by a share no writer gives up on.
+        let (queue, _) = c.queue().unwrap();
+        let (reply, _held) = mpsc::sync_channel(1);
+        queue
+            .send(Share {
+                schema: TEST_GATE.into(),
+                batch: Vec::new(),
+                notify: None,
+                reply,
+                deadline: std::time::Instant::now() + std::time::Duration::from_secs(3600),
+            })
+            .unwrap();
+        drop(queue);
+        let answers = c.commit(TEST_ECHO, Vec::new(), None);
+        assert!(answers.is_empty());
+        assert!(
+            c.thread.lock().unwrap().replace,
+            "the echo's wait ran out: its thread is to be replaced"
+        );
+        let late = c.thread.lock().unwrap().handle.take().unwrap();
+        open.send(()).unwrap();
+        // The next commit goes to a new thread (counted once); the old
+        // one's queue is dropped, so it ends once it has taken what it
+        // holds.
+        let _ = c.commit(TEST_ECHO, Vec::new(), None);
+        assert_eq!(c.restarts(), 1);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !late.is_finished() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the late thread has not ended in 60 s"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        late.join().unwrap();
+        assert_eq!(
+            c.stats().0,
+            1,
+            "only the new thread's commit was taken; the given-up share was not written"
+        );
+    }
+
     /// Wait until `c` has handed `n` shares to its thread (60 s at most: a
     /// condition, not a time).
     fn until_sent(c: &Committer, n: u64) {
@@ -835,6 +956,7 @@ mod tests {
                 return;
             }
         };
+        let _one_gate = GATE_TESTS.lock().unwrap_or_else(|p| p.into_inner());
         let c = Arc::new(Committer::start(url).unwrap());
         let (open, gate) = mpsc::channel();
         *GATE.lock().unwrap() = Some(gate);
