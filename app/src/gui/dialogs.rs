@@ -358,7 +358,9 @@ pub fn dialog_ui(
     let mut close = false;
     let id = Id::unique("xenolog-dialog");
     let mut modal = Modal::new(id);
-    if matches!(d, Dialog::NewBattle(_)) {
+    if matches!(d, Dialog::NewBattle(_))
+        || matches!(d, Dialog::Choose(o) if o.len() > CHOICES_UNPINNED)
+    {
         // Pinned by its top at a fixed width: as the form grows (another
         // game's options) it grows downwards, and what is under the pointer
         // stays put (centred, it moved, and a click landed on another
@@ -407,12 +409,19 @@ pub fn dialog_ui(
             }
             Dialog::Choose(options) => {
                 ui.heading("Which command?");
-                for o in options.iter() {
-                    if ui.button(&o.text).clicked() {
-                        commands.push(AppCommand::Give(PlayRequest::new(o.clone())));
-                        close = true;
-                    }
-                }
+                // Many options (a grenade's areas) scroll.
+                let most = ui.ctx().content_rect().height() * 0.7;
+                egui::ScrollArea::vertical()
+                    .max_height(most)
+                    .id_salt("which-command")
+                    .show(ui, |ui| {
+                        for o in options.iter() {
+                            if ui.button(&o.text).clicked() {
+                                commands.push(AppCommand::Give(PlayRequest::new(o.clone())));
+                                close = true;
+                            }
+                        }
+                    });
                 if ui.button("Cancel").clicked() {
                     close = true;
                 }
@@ -444,6 +453,10 @@ pub fn dialog_ui(
         *dialog = None;
     }
 }
+
+/// The most options "Which command?" shows centred; more (a grenade's
+/// areas) are pinned by the top, as New battle, and scroll.
+const CHOICES_UNPINNED: usize = 12;
 
 /// The New battle dialog's fixed width.
 const NEW_BATTLE_WIDTH: f32 = 520.0;
