@@ -358,9 +358,7 @@ pub fn dialog_ui(
     let mut close = false;
     let id = Id::unique("xenolog-dialog");
     let mut modal = Modal::new(id);
-    if matches!(d, Dialog::NewBattle(_))
-        || matches!(d, Dialog::Choose(o) if o.len() > CHOICES_UNPINNED)
-    {
+    if matches!(d, Dialog::NewBattle(_)) {
         // Pinned by its top at a fixed width: as the form grows (another
         // game's options) it grows downwards, and what is under the pointer
         // stays put (centred, it moved, and a click landed on another
@@ -409,10 +407,15 @@ pub fn dialog_ui(
             }
             Dialog::Choose(options) => {
                 ui.heading("Which command?");
-                // Many options (a grenade's areas) scroll.
+                // Many options (a grenade's areas) scroll, at their full
+                // height from the first frame (grown from the last frame's
+                // size, the dialog grew a row a frame and moved under the
+                // pointer).
                 let most = ui.ctx().content_rect().height() * 0.7;
+                let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
                 egui::ScrollArea::vertical()
                     .max_height(most)
+                    .min_scrolled_height(most.min(row * options.len() as f32))
                     .id_salt("which-command")
                     .show(ui, |ui| {
                         for o in options.iter() {
@@ -453,10 +456,6 @@ pub fn dialog_ui(
         *dialog = None;
     }
 }
-
-/// The most options "Which command?" shows centred; more (a grenade's
-/// areas) are pinned by the top, as New battle, and scroll.
-const CHOICES_UNPINNED: usize = 12;
 
 /// The New battle dialog's fixed width.
 const NEW_BATTLE_WIDTH: f32 = 520.0;

@@ -400,6 +400,20 @@ fn clause_5_a_click_on_a_landing_tile_asks_which_area_by_its_tiles_and_victims()
     );
     let s = st(&h);
     click_on_board(&mut h, "Hicks");
+    // The alien stands on J8, a landing tile too: a click on the alien asks
+    // which of J8's areas, and nothing is played until one is chosen.
+    let on_j8 = legal(&h)
+        .iter()
+        .filter(|c| c.target.as_deref() == Some("tile:J8"))
+        .count();
+    assert!(on_j8 > 0);
+    let before = session(&h).records().len();
+    click_on_board(&mut h, "alien 1");
+    let options = dialog_options(&h);
+    dialog_commands_are_legal(&h);
+    assert_eq!(options.len(), on_j8, "{options:?}");
+    click(&mut h, "Cancel");
+    assert_eq!(session(&h).records().len(), before, "nothing played");
     let j9 = tile(&s, "J9");
     let aimed: Vec<LegalCommand> = legal(&h)
         .iter()
