@@ -1,8 +1,9 @@
 //! Alien (Górski) on its board: a character's six action points clicked
-//! on the board and in the side panel, a shot with two charges, the APC,
+//! on the board and in the side panel, a shot with two charges, a grenade
+//! thrown by its landing tile then its area (side panel and board), the APC,
 //! the Alien player's hatching split, the hot-seat curtain over the task
 //! cards, a battle started from the New battle dialog, and the board's
-//! snapshot.
+//! snapshots.
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;

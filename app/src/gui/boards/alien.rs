@@ -7,8 +7,10 @@
 //! The base, the pieces and the clicks are the engine's scene and command
 //! anchors (`xenolog_engine::games::alien::scene`): clicking a character
 //! selects it, a lit tile next to it moves it there, a lit alien shoots
-//! (asking how many charges when there is a choice), and the items it can
-//! use are buttons under it in the side panel.
+//! (asking how many charges when there is a choice), a grenade is thrown in
+//! two steps (where it lands, a lit tile or a button per tile in the side
+//! panel; then which three tiles it strikes, each area in words with whom it
+//! kills), and the items it can use are buttons under it in the side panel.
 
 use std::cell::RefCell;
 
