@@ -407,12 +407,24 @@ pub fn dialog_ui(
             }
             Dialog::Choose(options) => {
                 ui.heading("Which command?");
-                for o in options.iter() {
-                    if ui.button(&o.text).clicked() {
-                        commands.push(AppCommand::Give(PlayRequest::new(o.clone())));
-                        close = true;
-                    }
-                }
+                // Many options (a grenade's areas) scroll, at their full
+                // height from the first frame (grown from the last frame's
+                // size, the dialog grew a row a frame and moved under the
+                // pointer).
+                let most = ui.ctx().content_rect().height() * 0.7;
+                let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+                egui::ScrollArea::vertical()
+                    .max_height(most)
+                    .min_scrolled_height(most.min(row * options.len() as f32))
+                    .id_salt("which-command")
+                    .show(ui, |ui| {
+                        for o in options.iter() {
+                            if ui.button(&o.text).clicked() {
+                                commands.push(AppCommand::Give(PlayRequest::new(o.clone())));
+                                close = true;
+                            }
+                        }
+                    });
                 if ui.button("Cancel").clicked() {
                     close = true;
                 }

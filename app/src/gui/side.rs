@@ -208,7 +208,7 @@ pub fn selection_ui(
         {
             ui.colored_label(ui.visuals().warn_fg_color, format!("Cannot act now: {why}"));
         }
-        if choosing || !grouped_actions_ui(ui, board, &name, &own, commands) {
+        if choosing || !grouped_actions_ui(ui, battle, board, &name, &own, commands) {
             actions_ui(ui, view, &own, choosing, commands);
         }
         ui.separator();
@@ -292,6 +292,7 @@ pub fn selection_ui(
 /// out, it is the heading. `false` when the game does not group them all.
 fn grouped_actions_ui(
     ui: &mut Ui,
+    battle: &dyn Battle,
     board: &dyn BoardUi,
     name: &str,
     own: &[&LegalCommand],
@@ -319,18 +320,32 @@ fn grouped_actions_ui(
             .map_or(grouped.len(), |n| i + n);
         let list = &grouped[i..end];
         let short = |c: &LegalCommand| sentence(c.text.strip_prefix(&prefix).unwrap_or(&c.text));
+        let cmds: Vec<&LegalCommand> = list.iter().map(|(_, c)| *c).collect();
+        // Commands chosen in two steps: a button per first step.
+        let steps = board.two_steps(battle, &cmds);
+        let buttons = steps.as_ref().map_or(list.len(), Vec::len);
         if let [(_, one)] = list {
             give_as(ui, one, &short(one), Some(&one.text), commands);
         } else {
             egui::CollapsingHeader::new(format!("{title} ({})", list.len()))
                 .id_salt(("action-group", title))
-                .default_open(list.len() <= 6)
+                .default_open(buttons <= 6)
                 .show(ui, |ui| {
                     if list.iter().any(|(_, c)| c.target.is_some()) {
                         ui.weak("Or click the highlighted place on the board.");
                     }
                     if list.iter().any(|(_, c)| board.marked_apart(c)) {
                         ui.weak("Blue hexes: walk there; violet hexes: only a jump gets there.");
+                    }
+                    if let Some(steps) = &steps {
+                        for step in steps {
+                            let label = format!("{} ({})", step.words, step.options.len());
+                            let b = ui.add(egui::Button::new(label).wrap());
+                            if b.on_hover_text(&step.hover).clicked() {
+                                commands.push(AppCommand::Choose(step.options.clone()));
+                            }
+                        }
+                        return;
                     }
                     for (_, c) in list {
                         give_as(ui, c, &short(c), Some(&c.text), commands);

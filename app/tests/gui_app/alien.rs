@@ -1,11 +1,13 @@
 //! Alien (Górski) on its board: a character's six action points clicked
-//! on the board and in the side panel, a shot with two charges, the APC,
+//! on the board and in the side panel, a shot with two charges, a grenade
+//! thrown by its landing tile then its area (side panel and board), the APC,
 //! the Alien player's hatching split, the hot-seat curtain over the task
 //! cards, a battle started from the New battle dialog, and the board's
-//! snapshot.
+//! snapshots.
 
+use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use serde_json::json;
 use xenolog_engine::games::alien::data::{Item, Tile};
 use xenolog_engine::games::alien::state::{AlienState, Phase, Pos, QueenOption};
@@ -243,6 +245,213 @@ fn a_shot_with_two_charges_is_chosen_by_clicking_the_alien_and_rolled_by_hand() 
         1,
         "withdrew one tile"
     );
+}
+
+/// The side panel's buttons whose words start with `head`, each with the
+/// number it ends with ("Land on K9 (12)": 12).
+fn counted_buttons(h: &Harness<'_, App>, head: &str) -> Vec<(String, usize)> {
+    h.get_all_by_label_contains(head)
+        .filter_map(|n| {
+            let label = n.accesskit_node().label()?;
+            let (words, n) = label.strip_suffix(')')?.rsplit_once(" (")?;
+            Some((words.to_owned(), n.parse().ok()?))
+        })
+        .collect()
+}
+
+/// The commands the open "Which command?" dialog gives: each one the rules
+/// offer now (nothing illegal), none twice.
+fn dialog_commands_are_legal(h: &Harness<'_, App>) {
+    let Some(crate::gui::dialogs::Dialog::Choose(ways)) = h.state().messages.dialog() else {
+        panic!("no Which command? dialog");
+    };
+    for (i, w) in ways.iter().enumerate() {
+        assert!(
+            legal(h)
+                .iter()
+                .any(|c| c.command == w.command && c.actor == w.actor),
+            "{} is not a legal command",
+            w.text
+        );
+        assert!(
+            ways[..i].iter().all(|o| o.command != w.command),
+            "{} twice",
+            w.text
+        );
+    }
+}
+
+/// The "Which command?" dialog's options, in its order.
+fn dialog_options(h: &Harness<'_, App>) -> Vec<String> {
+    h.get_by_label("Which command?");
+    let by = egui_kittest::kittest::By::new()
+        .predicate(|n| matches!(n.role(), Role::Button | Role::Dialog))
+        .include_labels();
+    h.get_all(by)
+        .skip_while(|n| n.accesskit_node().role() != Role::Dialog)
+        .filter_map(|n| n.accesskit_node().label())
+        .take_while(|l| l != "Cancel")
+        .collect()
+}
+
+#[test]
+fn clause_5_a_grenade_in_a_room_is_thrown_by_its_landing_tile_then_its_area() {
+    // The L K8, K9, L9 of the rules' test (5): chosen in the side panel by
+    // where it lands, then by its tiles and whom it kills.
+    let mut h = battle(
+        "character hicks at I9 items rifle ammo grenade\nalien 4 at K8\nalien 4 at L9\n",
+        DiceMode::Rolled,
+        3,
+    );
+    let s = st(&h);
+    let hk = ch(&s, "hicks");
+    click_on_board(&mut h, "Hicks");
+    let throws: Vec<(LegalCommand, C)> = legal(&h)
+        .iter()
+        .filter_map(|c| match serde_json::from_value::<C>(c.command.clone()) {
+            Ok(t @ C::Throw { .. }) => Some((c.clone(), t)),
+            _ => None,
+        })
+        .collect();
+    let shots = legal(&h)
+        .iter()
+        .filter(|c| {
+            matches!(
+                serde_json::from_value(c.command.clone()),
+                Ok(C::Shoot { .. })
+            )
+        })
+        .count();
+    assert!(throws.len() > 50, "{} throws", throws.len());
+    // The Shoot group holds the shots alone; the throws are a group of
+    // their own, a button per landing tile.
+    let groups = counted_buttons(&h, "Shoot (");
+    assert_eq!(groups, vec![("Shoot".to_owned(), shots)]);
+    assert!(shots <= 8, "{shots} shots");
+    click(&mut h, &format!("Throw a grenade ({})", throws.len()));
+    let landings = counted_buttons(&h, "Land on ");
+    let mut tiles: Vec<String> = throws
+        .iter()
+        .map(|(_, t)| match t {
+            C::Throw { at, .. } => format!("Land on {}", s.content.base.name(*at)),
+            _ => unreachable!(),
+        })
+        .collect();
+    tiles.sort();
+    tiles.dedup();
+    let mut shown: Vec<String> = landings.iter().map(|(w, _)| w.clone()).collect();
+    shown.sort();
+    assert_eq!(shown, tiles, "one button per landing tile");
+    // Every throw is behind one of them, and no other.
+    assert_eq!(landings.iter().map(|(_, n)| n).sum::<usize>(), throws.len());
+    // The L lands where the rules offer it; its button asks which area.
+    let mut l = vec![tile(&s, "K8"), tile(&s, "K9"), tile(&s, "L9")];
+    l.sort_unstable();
+    let (cmd, at) = throws
+        .iter()
+        .find_map(|(c, t)| match t {
+            C::Throw { at, area, .. } if *area == l => Some((c.clone(), *at)),
+            _ => None,
+        })
+        .expect("the L is offered");
+    let here = s.content.base.name(at);
+    let (_, n) = landings
+        .iter()
+        .find(|(w, _)| *w == format!("Land on {here}"))
+        .cloned()
+        .unwrap();
+    click(&mut h, &format!("Land on {here} ({n})"));
+    let options = dialog_options(&h);
+    dialog_commands_are_legal(&h);
+    assert_eq!(options.len(), n, "{options:?}");
+    // Each option names its three tiles; the L names both aliens it kills.
+    let words = "K8, K9, L9: kills alien 1 (strength 4) on K8 and alien 2 (strength 4) on L9";
+    assert!(options.iter().any(|o| o == words), "{options:?}");
+    assert!(
+        options
+            .iter()
+            .all(|o| o.contains(": kills ") || o.ends_with(": strikes no one")),
+        "{options:?}"
+    );
+    assert!(
+        h.state().messages.notices().is_empty()
+            && cmd.target.as_deref() == Some(&*format!("tile:{here}"))
+    );
+    super::support::snapshot(&mut h, "alien_grenade_areas");
+    h.get_all_by_label(words).last().unwrap().click();
+    h.run();
+    no_notices(&h);
+    let events = last_events(&h);
+    assert!(
+        matches!(&events[0], AlienEvent::Thrown { ch, at: a, area, .. } if usize::from(*ch) == hk && *a == at && *area == l),
+        "{events:?}"
+    );
+    assert!(st(&h).aliens.is_empty(), "both aliens die: {events:?}");
+    assert!(!st(&h).characters[hk].items.contains(&Item::Grenade));
+}
+
+#[test]
+fn clause_5_a_click_on_a_landing_tile_asks_which_area_by_its_tiles_and_victims() {
+    // On the board: J9, next to Hicks, is a step and a grenade's landing
+    // tile; the click asks which, the areas in words.
+    let mut h = battle(
+        "character hicks at I9 items grenade\ncharacter bishop at I10\nalien 2 at J8\n",
+        DiceMode::Rolled,
+        5,
+    );
+    let s = st(&h);
+    click_on_board(&mut h, "Hicks");
+    // The alien stands on J8, a landing tile too: a click on the alien asks
+    // which of J8's areas, and nothing is played until one is chosen.
+    let on_j8 = legal(&h)
+        .iter()
+        .filter(|c| c.target.as_deref() == Some("tile:J8"))
+        .count();
+    assert!(on_j8 > 0);
+    let before = session(&h).records().len();
+    click_on_board(&mut h, "alien 1");
+    let options = dialog_options(&h);
+    dialog_commands_are_legal(&h);
+    assert_eq!(options.len(), on_j8, "{options:?}");
+    click(&mut h, "Cancel");
+    assert_eq!(session(&h).records().len(), before, "nothing played");
+    let j9 = tile(&s, "J9");
+    let aimed: Vec<LegalCommand> = legal(&h)
+        .iter()
+        .filter(|c| c.target.as_deref() == Some("tile:J9"))
+        .cloned()
+        .collect();
+    assert!(aimed.len() > 3, "{}", aimed.len());
+    let first = aimed[0].text.clone();
+    click_on_board(&mut h, &format!("{first} ({} choices)", aimed.len()));
+    let options = dialog_options(&h);
+    dialog_commands_are_legal(&h);
+    assert_eq!(options.len(), aimed.len(), "{options:?}");
+    assert!(
+        options.contains(&"Hicks moves to J9".to_owned()),
+        "{options:?}"
+    );
+    // The line through J9 down the room's column kills the alien on J8;
+    // the row I9, J9, K9 kills Hicks himself.
+    let column = "J8, J9, J10: kills alien 1 (strength 2) on J8";
+    assert!(options.iter().any(|o| o == column), "{options:?}");
+    assert!(
+        options
+            .iter()
+            .any(|o| o == "I9, J9, K9: kills Hicks himself on I9"),
+        "{options:?}"
+    );
+    h.get_all_by_label(column).last().unwrap().click();
+    h.run();
+    no_notices(&h);
+    let events = last_events(&h);
+    assert!(
+        matches!(&events[0], AlienEvent::Thrown { at, area, .. } if *at == j9 && *area == vec![tile(&s, "J8"), j9, tile(&s, "J10")]),
+        "{events:?}"
+    );
+    let after = st(&h);
+    assert!(after.aliens.is_empty(), "{events:?}");
+    assert!(after.characters.iter().all(|c| c.alive()));
 }
 
 #[test]
@@ -500,6 +709,20 @@ fn board_alien_snapshot() {
     h.get_by_label("The expedition").scroll_to_me();
     h.run();
     h.get_by_label(&format!("Task 11: {}", task_text(&h, 11)));
+    // The shots alone under Shoot; the grenade's 165 throws folded under a
+    // button per landing tile.
+    let count = |pick: fn(&C) -> bool| {
+        legal(&h)
+            .iter()
+            .filter(|c| c.subject.as_deref() == Some("char:hicks"))
+            .filter(|c| serde_json::from_value::<C>(c.command.clone()).is_ok_and(|x| pick(&x)))
+            .count()
+    };
+    let shots = count(|c| matches!(c, C::Shoot { .. }));
+    let throws = count(|c| matches!(c, C::Throw { .. }));
+    assert_eq!((shots, throws), (3, 165));
+    h.get_by_label("Shoot (3)");
+    h.get_by_label("Throw a grenade (165)");
     shot(&mut h, "alien_board");
     super::support::hide_campaign_panel(&mut h);
     super::support::snapshot(&mut h, "board_alien");

@@ -7,8 +7,10 @@
 //! The base, the pieces and the clicks are the engine's scene and command
 //! anchors (`xenolog_engine::games::alien::scene`): clicking a character
 //! selects it, a lit tile next to it moves it there, a lit alien shoots
-//! (asking how many charges when there is a choice), and the items it can
-//! use are buttons under it in the side panel.
+//! (asking how many charges when there is a choice), a grenade is thrown in
+//! two steps (where it lands, a lit tile or a button per tile in the side
+//! panel; then which three tiles it strikes, each area in words with whom it
+//! kills), and the items it can use are buttons under it in the side panel.
 
 use std::cell::RefCell;
 
@@ -24,7 +26,7 @@ use xenolog_engine::{
     Actor, Battle, EntryId, EntryText, Game, LegalCommand, Scene, Session, Viewer,
 };
 
-use super::{BoardClick, BoardUi, Mark, Prompt, Step, at_head, swatch};
+use super::{BoardClick, BoardUi, FirstStep, Mark, Prompt, Step, at_head, swatch};
 use crate::gui::board::color;
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
 
@@ -228,6 +230,72 @@ fn character_marks(s: &AlienState, ch: u8) -> Vec<Mark> {
         }
     }
     marks
+}
+
+/// A grenade's area in words: its three tiles, then whom it kills there
+/// (5: every alien and character on them).
+fn blast_words(s: &AlienState, thrower: u8, area: &[Tile]) -> String {
+    let base = &s.content.base;
+    let tiles: Vec<String> = area.iter().map(|t| base.name(*t)).collect();
+    let mut struck = Vec::new();
+    for &t in area {
+        for a in s.aliens.iter().filter(|a| a.at == t) {
+            struck.push(format!(
+                "alien {} (strength {}) on {}",
+                a.id,
+                a.strength,
+                base.name(t)
+            ));
+        }
+        if let Some(i) = s.character_at(t) {
+            let who = if i == usize::from(thrower) {
+                format!("{} himself", s.name(thrower))
+            } else {
+                s.name(i as u8)
+            };
+            struck.push(format!("{who} on {}", base.name(t)));
+        }
+    }
+    let what = match struck.as_slice() {
+        [] => "strikes no one".to_owned(),
+        [one] => format!("kills {one}"),
+        [init @ .., last] => format!("kills {} and {last}", init.join(", ")),
+    };
+    format!("{}: {what}", tiles.join(", "))
+}
+
+/// A command as a choice in "Which command?": in its
+/// [`BoardUi::choice_label`] words.
+fn choice_intent(board: &AlienBoard, battle: &dyn Battle, cmd: &LegalCommand) -> Intent {
+    let mut intent = Intent::from(cmd);
+    if let Some((text, _)) = board.choice_label(battle, cmd) {
+        intent.text = text;
+    }
+    intent
+}
+
+/// Throws (every command must be one, else `None`) in the order a person
+/// wants them: those that kill aliens and no character first, most aliens
+/// first, then those that strike no one, then those that kill characters;
+/// otherwise as the rules list them.
+fn throw_choices<'c>(
+    s: &AlienState,
+    cmds: impl Iterator<Item = &'c LegalCommand>,
+) -> Option<Vec<&'c LegalCommand>> {
+    let mut ranked = Vec::new();
+    for cmd in cmds {
+        let C::Throw { area, .. } = serde_json::from_value(cmd.command.clone()).ok()? else {
+            return None;
+        };
+        let aliens = s.aliens.iter().filter(|a| area.contains(&a.at)).count();
+        let friends = area
+            .iter()
+            .filter(|t| s.character_at(**t).is_some())
+            .count();
+        ranked.push(((friends, std::cmp::Reverse(aliens)), cmd));
+    }
+    ranked.sort_by_key(|x| x.0);
+    Some(ranked.into_iter().map(|x| x.1).collect())
 }
 
 /// The state as `viewer` may see it: task cards hidden from the Alien
@@ -587,15 +655,16 @@ impl BoardUi for AlienBoard {
     fn action_group(&self, cmd: &LegalCommand) -> Option<(u8, &'static str)> {
         Some(match serde_json::from_value(cmd.command.clone()).ok()? {
             C::Move { .. } | C::Leave { .. } | C::MoveAlien { .. } | C::Drive { .. } => (0, "Move"),
-            C::Shoot { .. } | C::Throw { .. } => (1, "Shoot"),
-            C::Take { .. } | C::Drop { .. } | C::Give { .. } => (2, "Items"),
+            C::Shoot { .. } => (1, "Shoot"),
+            C::Throw { .. } => (2, "Throw a grenade"),
+            C::Take { .. } | C::Drop { .. } | C::Give { .. } => (3, "Items"),
             C::Read { .. }
             | C::Repair { .. }
             | C::Fuel { .. }
             | C::Blow { .. }
             | C::Heal { .. }
             | C::GoOut { .. }
-            | C::ComeIn { .. } => (3, "Use"),
+            | C::ComeIn { .. } => (4, "Use"),
             _ => return None,
         })
     }
@@ -627,8 +696,47 @@ impl BoardUi for AlienBoard {
                     cmd.text.clone(),
                 ))
             }
+            // 5: a grenade's area reads as its three tiles and who dies.
+            C::Throw { ch, area, .. } => Some((blast_words(s, ch, &area), cmd.text.clone())),
             _ => None,
         }
+    }
+
+    /// A grenade is thrown in two steps: where it lands (the lit tile), then
+    /// which three tiles it strikes.
+    fn two_steps(&self, battle: &dyn Battle, group: &[&LegalCommand]) -> Option<Vec<FirstStep>> {
+        let s = state(battle)?;
+        let mut steps: Vec<(Tile, u8, FirstStep)> = Vec::new();
+        for cmd in throw_choices(s, group.iter().copied())? {
+            let C::Throw { ch, pocket, at, .. } =
+                serde_json::from_value(cmd.command.clone()).ok()?
+            else {
+                return None;
+            };
+            if let Some((_, _, step)) = steps.iter_mut().find(|x| (x.0, x.1) == (at, pocket)) {
+                step.options.push(choice_intent(self, battle, cmd));
+                continue;
+            }
+            let c = s.characters.get(usize::from(ch))?;
+            let grenades = c.items.iter().filter(|i| **i == Item::Grenade).count();
+            let which = if grenades > 1 {
+                format!(" (grenade in pocket {})", pocket + 1)
+            } else {
+                String::new()
+            };
+            let name = s.content.base.name(at);
+            let step = FirstStep {
+                words: format!("Land on {name}{which}"),
+                hover: format!(
+                    "{} throws the grenade{which} to land on {name}; then choose the three \
+                     tiles it strikes (5)",
+                    s.name(ch)
+                ),
+                options: vec![choice_intent(self, battle, cmd)],
+            };
+            steps.push((at, pocket, step));
+        }
+        Some(steps.into_iter().map(|x| x.2).collect())
     }
 
     fn name_of(&self, battle: &dyn Battle, id: &str) -> Option<String> {
@@ -759,7 +867,9 @@ impl BoardUi for AlienBoard {
 
     /// A click on a tile the selected character reaches but that is not
     /// next to it: the first step of its walk there (one tile a command,
-    /// one action point each, 4.1). Anything else: the generic board.
+    /// one action point each, 4.1). A click on a grenade's landing tile:
+    /// which command, its areas each by its three tiles and whom it kills
+    /// (5). Anything else: the generic board.
     fn click(&self, battle: &dyn Battle, click: BoardClick) -> Option<AppCommand> {
         let BoardClick {
             selected, under, ..
@@ -769,24 +879,54 @@ impl BoardUi for AlienBoard {
             return None;
         }
         let ch = selected.and_then(|id| character_of(s, id))?;
-        if under
-            .iter()
-            .any(|i| i.starts_with("alien:") || i.starts_with("char:") || *i == "apc")
-        {
-            return None;
-        }
         let to = under.iter().find_map(|i| tile_of(s, i))?;
-        let from = s.characters[usize::from(ch)].tile()?;
-        if s.content.base.adjacent(from, to) {
+        let legal = battle.legal();
+        let actor = Actor(s.characters[usize::from(ch)].seat);
+        let here = |c: &LegalCommand| {
+            c.subject.as_deref() == selected
+                && c.target.as_deref().is_some_and(|t| under.contains(&t))
+        };
+        let aimed: Vec<&LegalCommand> = legal.iter().filter(|c| here(c)).collect();
+        let throws = aimed.iter().any(|c| {
+            matches!(
+                serde_json::from_value(c.command.clone()),
+                Ok(C::Throw { .. })
+            )
+        });
+        let occupied = under
+            .iter()
+            .any(|i| i.starts_with("alien:") || i.starts_with("char:") || *i == "apc");
+        if occupied && !throws {
             return None;
         }
-        let step = first_step(s, ch, to)?;
-        let cmd = serde_json::to_value(C::Move { ch, to: step }).ok()?;
-        let legal = battle.legal();
-        let found = legal
-            .iter()
-            .find(|c| c.command == cmd && c.actor == Actor(s.characters[usize::from(ch)].seat))?;
-        Some(AppCommand::Give(PlayRequest::new(Intent::from(found))))
+        let from = s.characters[usize::from(ch)].tile()?;
+        // The first step of a walk there, when it is not next to him.
+        let walk = (!occupied && !s.content.base.adjacent(from, to))
+            .then(|| first_step(s, ch, to))
+            .flatten()
+            .and_then(|step| serde_json::to_value(C::Move { ch, to: step }).ok())
+            .and_then(|cmd| legal.iter().find(|c| c.command == cmd && c.actor == actor));
+        // A grenade's landing tile (5): which of its areas, each by its
+        // tiles and whom it kills (or the step there, the walk, a shot at
+        // the alien on it).
+        if throws {
+            let is_throw = |c: &&LegalCommand| {
+                matches!(
+                    serde_json::from_value(c.command.clone()),
+                    Ok(C::Throw { .. })
+                )
+            };
+            let (thrown, other): (Vec<&LegalCommand>, Vec<&LegalCommand>) =
+                aimed.into_iter().partition(is_throw);
+            let options = walk
+                .into_iter()
+                .chain(other)
+                .chain(throw_choices(s, thrown.into_iter())?)
+                .map(|c| choice_intent(self, battle, c))
+                .collect();
+            return Some(AppCommand::Choose(options));
+        }
+        walk.map(|found| AppCommand::Give(PlayRequest::new(Intent::from(found))))
     }
 
     fn panel_ui_as(

@@ -165,6 +165,15 @@ pub trait BoardUi {
         None
     }
 
+    /// A unit's commands of one action group chosen in two steps (a
+    /// grenade's landing tile, then the three tiles it strikes): the first
+    /// steps in order, each with the commands it leads to in the words and
+    /// order the "Which command?" dialog shows them. `None`: a button per
+    /// command.
+    fn two_steps(&self, _battle: &dyn Battle, _group: &[&LegalCommand]) -> Option<Vec<FirstStep>> {
+        None
+    }
+
     /// The name of a scene id that is not drawn on the board now (a unit
     /// still in the cup, a unit in the air).
     fn name_of(&self, _battle: &dyn Battle, _id: &str) -> Option<String> {
@@ -313,6 +322,17 @@ pub trait BoardUi {
     fn new_battle_config(&self, _scenario: &str) -> Value {
         json!({})
     }
+}
+
+/// The first of two steps that choose a command ([`BoardUi::two_steps`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FirstStep {
+    /// Its button's words ("Land on K9").
+    pub words: String,
+    /// What it does, on hover.
+    pub hover: String,
+    /// The commands it leads to, as the dialog lists them.
+    pub options: Vec<super::command::Intent>,
 }
 
 /// Works from the scene alone.
