@@ -1001,6 +1001,68 @@ fn buildings_and_los_an_impetuous_group_does_not_see_an_enemy_inside_away_from_t
     }
 }
 
+/// "BUILDINGS AND LOS ... models in buildings will be outside LOS ... the
+/// only way it would be able to fire out": line of sight runs both ways, so
+/// a U.N.I.T. section inside the house, away from its windows, does not see
+/// the Dalek patrol outside and takes no fear test that needs line of sight;
+/// at its windows (it has fired) it does; without the module it does.
+#[test]
+fn buildings_and_los_a_fearful_group_inside_away_from_its_windows_does_not_see_a_dalek_outside() {
+    for buildings in [true, false] {
+        let mut s = beasts_with(
+            &["unit", "daleks"],
+            InvasionConfig {
+                buildings,
+                fear: true,
+                assumed_profiles: true,
+                ..InvasionConfig::default()
+            },
+        );
+        let [s1, d1] = placed(&mut s, "s1 at 31,33; d1 at 31,40");
+        only(&mut s, &[s1, d1]);
+        card(&mut s, 0, CardKind::Single);
+        assert_eq!(
+            Invasion::automatic(&s).is_some(),
+            !buildings,
+            "a fear test is due only when the section sees out (buildings {buildings})"
+        );
+        if buildings {
+            s.advanced.at_windows.push(s1);
+            let p = step(&mut s, &[2]);
+            p.assert_says(
+                "Fear test for U.N.I.T. 1st Squad, Section A facing Daleks Dalek Patrol Alpha",
+            );
+        }
+    }
+}
+
+/// "Impetuous models always move ... towards the nearest enemy model they
+/// can see", with "Buildings and LOS" both ways: the savage band inside the
+/// house, away from its windows, does not see the section outside and gets
+/// no order; at its windows, or without the module, it charges.
+#[test]
+fn buildings_and_los_an_impetuous_group_inside_away_from_its_windows_does_not_see_out() {
+    for buildings in [true, false] {
+        let mut s = beasts_with(
+            &["beasts", "unit"],
+            InvasionConfig {
+                impetuous: true,
+                buildings,
+                ..InvasionConfig::default()
+            },
+        );
+        let [v1, s1] = placed(&mut s, "v1 at 31,33; s1 at 31,40");
+        only(&mut s, &[v1, s1]);
+        card(&mut s, 0, CardKind::Single);
+        assert_eq!(Invasion::automatic(&s).is_some(), !buildings);
+        if buildings {
+            s.advanced.at_windows.push(v1);
+        }
+        step(&mut s, &[]);
+        assert_eq!(order(&s, v1), Some(Order::ChargeOrFire(s1)));
+    }
+}
+
 /// "KILL...EVERBODY: The model immediately fires at another model closest
 /// to him", with "Buildings and LOS": the Ogron rearguard, nearest but
 /// inside the house away from its windows, cannot be targeted, so the

@@ -153,6 +153,15 @@ pub fn sees_from(s: &InvasionState, g: GroupId, from: &[Point], target: GroupId)
             .is_some()
 }
 
+/// [`sees_from`] for a group that is not firing (Fear's "line of sight
+/// required", Impetuous's "nearest enemy model they can see"): line of sight
+/// runs both ways, so a group inside a building away from its windows does
+/// not see out either ("the only way it would be able to fire out"), only
+/// its neighbours in the same building (A18).
+pub fn sees_out_from(s: &InvasionState, g: GroupId, from: &[Point], target: GroupId) -> bool {
+    sees_from(s, g, from, target) && !hidden_from(s, &s.group(target).points(), g)
+}
+
 /// Primitive Weapons: the shooting dice of `g`'s living figures with
 /// primitive weapons, when the module is on and `target` has a living
 /// armoured figure (the text's list of whom they cannot harm is lost: the
