@@ -267,7 +267,13 @@ pub trait Game: Sized + 'static {
     /// Apply one event. Never fails, never rolls.
     fn apply(state: &mut Self::State, event: &Self::Event);
 
-    /// Every command some player may give now (empty when the battle is over).
+    /// The commands some player may give now (empty when the battle is
+    /// over). Every listed command is one [`Game::decide`] accepts. A game
+    /// may list one command for each distinct outcome where accepted
+    /// commands differ only in a detail that changes nothing (Alien lists a
+    /// grenade's blast area once, at one landing tile, though `decide`
+    /// accepts the same three tiles struck from another): every outcome a
+    /// player can reach is listed, not every accepted command.
     fn legal(state: &Self::State) -> Vec<(Actor, Self::Command)>;
 
     /// Read a command from JSON as players write it. A game whose commands

@@ -55,6 +55,27 @@ fn clause_5_a_grenade_in_a_room_strikes_no_tile_behind_a_wall() {
     );
 }
 
+/// Assumption 6: a blast from a room reaches any tile that is not a wall, a
+/// duct as well as a corridor ("three arbitrary adjacent tiles" are not
+/// bound to the room): on the shipped base the room tile B4 touches the duct
+/// B5, next to B6, hatching place 1, where the alien dies.
+#[test]
+fn clause_5_a_grenade_in_a_room_reaches_a_duct_next_to_it_not_only_a_corridor() {
+    let mut s = at("character hicks at B2 items grenade\nalien 4 at B6\n");
+    let h = ch(&s, "hicks");
+    let ev = act(
+        &mut s,
+        EXPEDITION,
+        throw(h, 0, t("B4"), vec![t("B4"), t("B5"), t("B6")]),
+        &[],
+    );
+    assert!(
+        ev.iter().any(|e| matches!(e, E::AlienKilled { .. })),
+        "{ev:?}"
+    );
+    assert!(s.aliens.is_empty(), "the alien in the duct at B6 dies");
+}
+
 #[test]
 fn clause_5_a_grenade_in_a_room_every_area_the_text_allows_is_offered() {
     // Three touching tiles in any shape, an L as well as a line: the L K8,
@@ -79,8 +100,9 @@ fn clause_5_a_grenade_in_a_room_every_area_the_text_allows_is_offered() {
     act(&mut s2, EXPEDITION, cmd, &[]);
     assert!(s2.aliens.is_empty(), "both aliens die");
     // Every landing tile within two is still a target with its own areas
-    // (in a corridor the tile and two next to it, H9 is a door; in a room
-    // the lines through it); any other area (an L, three tiles beside the
+    // (in a corridor, such as G9 beyond H9, the room tile at the room's
+    // opening, the tile and two next to it; in a room the lines through
+    // it); any other area (an L, three tiles beside the
     // landing tile) is offered once; every offered throw is accepted.
     let base = &s.content.base;
     let mut others: Vec<Vec<_>> = Vec::new();
@@ -110,11 +132,77 @@ fn clause_5_a_grenade_in_a_room_every_area_the_text_allows_is_offered() {
             "no throw lands on {target}"
         );
     }
-    for c in offered {
+    for c in &offered {
         let mut probe = s.clone();
         try_act(&mut probe, EXPEDITION, c.clone(), &[])
             .unwrap_or_else(|e| panic!("{c:?} offered but refused: {e}"));
     }
+    // And the other way: every area `decide` accepts at some landing tile is
+    // offered at some landing tile (`legal` lists one throw per blast).
+    // Every connected three non-wall tiles within 6 of I9 (a throw of up to
+    // two, a reach of two, a neighbour) is tried at every tile within 3.
+    use std::collections::BTreeSet;
+    use xenolog_engine::Game;
+    use xenolog_engine::games::alien::{Alien, data::Terrain};
+    use xenolog_engine::rng::Randomness;
+    let from = t("I9");
+    let pocket = match &offered[0] {
+        C::Throw { pocket, .. } => *pocket,
+        _ => unreachable!(),
+    };
+    let areas: BTreeSet<Vec<_>> = offered
+        .iter()
+        .map(|c| match c {
+            C::Throw { area, .. } => area.clone(),
+            _ => unreachable!(),
+        })
+        .collect();
+    let tiles = u16::from(base.width) * u16::from(base.height);
+    let near: Vec<_> = (0..tiles)
+        .map(|i| i as _)
+        .filter(|&x| base.terrain(x) != Terrain::Wall && base.distance(from, x) <= 6)
+        .collect();
+    let mut triples = BTreeSet::new();
+    for &a in &near {
+        for b in base.neighbours_iter(a) {
+            for c in base.neighbours_iter(a).chain(base.neighbours_iter(b)) {
+                let mut area = vec![a, b, c];
+                area.sort_unstable();
+                area.dedup();
+                if area.len() == 3 {
+                    triples.insert(area);
+                }
+            }
+        }
+    }
+    let landings: Vec<_> = near
+        .iter()
+        .copied()
+        .filter(|&x| base.distance(from, x) <= 3)
+        .collect();
+    let mut accepted = 0;
+    for area in &triples {
+        let throw = |at| C::Throw {
+            ch: h,
+            pocket,
+            at,
+            area: area.clone(),
+        };
+        let mut rng = Randomness::new(7, 0, None);
+        if let Some(at) = landings
+            .iter()
+            .copied()
+            .find(|&at| Alien::decide(&s, EXPEDITION, &throw(at), &mut rng).is_ok())
+        {
+            accepted += 1;
+            assert!(
+                areas.contains(area),
+                "{:?} is accepted landing at {at} but never offered",
+                throw(at)
+            );
+        }
+    }
+    assert_eq!(accepted, areas.len(), "every offered area is accepted");
 }
 
 fn legal_throws(s: &xenolog_engine::games::alien::state::AlienState, who: u8) -> Vec<C> {

@@ -938,15 +938,13 @@ fn only(s: &mut InvasionState, keep: &[GroupId]) {
     }
 }
 
-/// "BUILDINGS AND LOS ... At any other time models in buildings will be
-/// outside LOS, and cannot be sighted", with Fear's "Causes Fear in Humans,
-/// line of sight required": a Dalek patrol inside the house, away from its
-/// windows and doors, causes no fear in the section outside (no test is
-/// due); at the windows (it has fired) it does; without the module the
-/// basic rules hold and the Daleks are seen in the house.
-#[test]
-fn buildings_and_los_a_dalek_inside_away_from_the_windows_causes_no_fear_that_needs_line_of_sight()
-{
+/// Fear across the house's walls: the U.N.I.T. section (seat 0) and the
+/// Dalek patrol placed as `position`, Fear on ("Causes Fear in Humans, line
+/// of sight required"), Buildings and LOS on and off. With the module no
+/// fear test is due while the group inside is away from its windows; once
+/// `at_windows` (the group inside) stands at them (it has fired) the test
+/// is taken. Without the module the basic rules hold: a test is due.
+fn fear_across_the_walls(position: &str, at_windows: &str) {
     for buildings in [true, false] {
         let mut s = beasts_with(
             &["unit", "daleks"],
@@ -957,16 +955,17 @@ fn buildings_and_los_a_dalek_inside_away_from_the_windows_causes_no_fear_that_ne
                 ..InvasionConfig::default()
             },
         );
-        let [s1, d1] = placed(&mut s, "s1 at 31,40; d1 at 31,33");
+        let [s1, d1] = placed(&mut s, position);
         only(&mut s, &[s1, d1]);
         card(&mut s, 0, CardKind::Single);
         assert_eq!(
             Invasion::automatic(&s).is_some(),
             !buildings,
-            "a fear test is due only when the Daleks are seen (buildings {buildings})"
+            "{position}: a fear test is due only in sight (buildings {buildings})"
         );
         if buildings {
-            s.advanced.at_windows.push(d1);
+            let g = gid(&s, at_windows);
+            s.advanced.at_windows.push(g);
             let p = step(&mut s, &[2]);
             p.assert_says(
                 "Fear test for U.N.I.T. 1st Squad, Section A facing Daleks Dalek Patrol Alpha",
@@ -975,12 +974,33 @@ fn buildings_and_los_a_dalek_inside_away_from_the_windows_causes_no_fear_that_ne
     }
 }
 
-/// "Impetuous models always move their maximum move rate ... towards the
-/// nearest enemy model they can see", with "Buildings and LOS": the only
-/// enemy inside the house, away from its windows, is not seen, so the
-/// savage band gets no order; without the module it charges.
+/// "BUILDINGS AND LOS ... At any other time models in buildings will be
+/// outside LOS, and cannot be sighted", with Fear's "line of sight
+/// required": a Dalek patrol inside the house, away from its windows and
+/// doors, causes no fear in the section outside; at the windows it does.
 #[test]
-fn buildings_and_los_an_impetuous_group_does_not_see_an_enemy_inside_away_from_the_windows() {
+fn buildings_and_los_a_dalek_inside_away_from_the_windows_causes_no_fear_that_needs_line_of_sight()
+{
+    fear_across_the_walls("s1 at 31,40; d1 at 31,33", "d1");
+}
+
+/// "BUILDINGS AND LOS ... models in buildings will be outside LOS ... the
+/// only way it would be able to fire out": line of sight runs both ways, so
+/// a U.N.I.T. section inside the house, away from its windows, does not see
+/// the Dalek patrol outside and takes no fear test that needs line of sight;
+/// at its windows it does (A18).
+#[test]
+fn buildings_and_los_a_fearful_group_inside_away_from_its_windows_does_not_see_a_dalek_outside() {
+    fear_across_the_walls("s1 at 31,33; d1 at 31,40", "s1");
+}
+
+/// Impetuous across the house's walls: the savage band (seat 0) and the
+/// U.N.I.T. section placed as `position` ("Impetuous models always move
+/// their maximum move rate ... towards the nearest enemy model they can
+/// see"), Buildings and LOS on and off. With the module the band gets no
+/// order while the group inside is away from its windows; once `at_windows`
+/// stands at them, or without the module, it charges.
+fn impetuous_across_the_walls(position: &str, at_windows: &str) {
     for buildings in [true, false] {
         let mut s = beasts_with(
             &["beasts", "unit"],
@@ -990,15 +1010,36 @@ fn buildings_and_los_an_impetuous_group_does_not_see_an_enemy_inside_away_from_t
                 ..InvasionConfig::default()
             },
         );
-        let [v1, s1] = placed(&mut s, "v1 at 31,40; s1 at 31,33");
+        let [v1, s1] = placed(&mut s, position);
         only(&mut s, &[v1, s1]);
         card(&mut s, 0, CardKind::Single);
-        assert_eq!(Invasion::automatic(&s).is_some(), !buildings);
-        if !buildings {
-            step(&mut s, &[]);
-            assert_eq!(order(&s, v1), Some(Order::ChargeOrFire(s1)));
+        assert_eq!(
+            Invasion::automatic(&s).is_some(),
+            !buildings,
+            "{position}: an order only in sight (buildings {buildings})"
+        );
+        if buildings {
+            let g = gid(&s, at_windows);
+            s.advanced.at_windows.push(g);
         }
+        step(&mut s, &[]);
+        assert_eq!(order(&s, v1), Some(Order::ChargeOrFire(s1)));
     }
+}
+
+/// "Impetuous models always move ... towards the nearest enemy model they
+/// can see", with "Buildings and LOS": the only enemy inside the house,
+/// away from its windows, is not seen, so the savage band gets no order.
+#[test]
+fn buildings_and_los_an_impetuous_group_does_not_see_an_enemy_inside_away_from_the_windows() {
+    impetuous_across_the_walls("v1 at 31,40; s1 at 31,33", "s1");
+}
+
+/// The same both ways: the savage band inside the house, away from its
+/// windows, does not see the section outside and gets no order (A18).
+#[test]
+fn buildings_and_los_an_impetuous_group_inside_away_from_its_windows_does_not_see_out() {
+    impetuous_across_the_walls("v1 at 31,33; s1 at 31,40", "v1");
 }
 
 /// "KILL...EVERBODY: The model immediately fires at another model closest

@@ -990,13 +990,63 @@ fn buildings_and_los_a_group_inside_away_from_the_windows_cannot_be_sighted_for_
         let charge = mv(f2, 31.0, 29.6);
         if buildings {
             let e = refused(&mut s, 0, &charge, &[]);
-            assert_refusal_says(&e, "cannot be seen or sighted");
+            assert_refusal_says(&e, "cannot be seen from outside, only perceived");
         } else {
             let p = play(&mut s, 0, &charge, &[]);
             assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
             assert_eq!(s.group(f2).locked, s.group(a1).locked);
         }
     }
+}
+
+/// "PERCEPTION ... hazard a good guess that an enemy model has moved; behind
+/// a wall, or into a house etc. ... The target model now counts as being
+/// 'sighted'" beside "BUILDINGS AND LOS ... cannot be sighted" (A18): the
+/// Pair outside the house may test to perceive the Auton Squad inside it,
+/// away from its windows; a 6 sights it and the Pair may storm the house, a
+/// 5 leaves the assault refused. Either way the squad "can only be targeted
+/// if ... standing at windows": the Pair may not fire at it.
+#[test]
+fn perception_may_find_an_enemy_that_has_moved_into_a_house_then_an_assault_on_it_is_sighted() {
+    for roll in [6, 5] {
+        let mut s = battle(false, false, true);
+        s.advanced.modules.push(Module::Buildings);
+        let [f2, a1] = placed(&mut s, "f2 at 31,23; a1 at 31,30.6");
+        let p = play(&mut s, 0, &perceive(f2, a1), &[roll]);
+        let e = refused(&mut s, 0, &shoot(&[f2], a1), &[1, 1]);
+        assert_refusal_says(&e, "cannot be seen or sighted");
+        let charge = mv(f2, 31.0, 29.6);
+        if roll == 6 {
+            p.assert_says("perceived: the target is sighted");
+            let p = play(&mut s, 0, &charge, &[]);
+            assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+            assert_eq!(s.group(f2).locked, s.group(a1).locked);
+        } else {
+            p.assert_says("not perceived");
+            let e = refused(&mut s, 0, &charge, &[]);
+            assert_refusal_says(&e, "cannot be seen from outside, only perceived");
+        }
+    }
+}
+
+/// "BUILDINGS AND LOS ... models in buildings will be outside LOS" hides a
+/// group from those outside the building, not from its neighbours inside it
+/// (A18): the Pair, inside the house with the Auton Squad (both away from
+/// the windows), may fire at it or assault it; the Sniper outside may not
+/// fire at it.
+#[test]
+fn buildings_and_los_a_group_inside_is_not_hidden_from_a_group_inside_the_same_building() {
+    let mut s = battle(false, false, true);
+    s.advanced.modules.push(Module::Buildings);
+    let [f2, a1, f3] = placed(&mut s, "f2 at 31,33.5; a1 at 31,30.6; f3 at 40,31");
+    let e = refused(&mut s, 0, &shoot(&[f3], a1), &[1]);
+    assert_refusal_says(&e, "cannot be seen or sighted");
+    let mut fire = s.clone();
+    let p = play(&mut fire, 0, &shoot(&[f2], a1), &[1, 1]);
+    p.assert_says("2D6 at Autons Auton Squad");
+    let p = play(&mut s, 0, &mv(f2, 31.0, 31.6), &[]);
+    assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+    assert_eq!(s.group(f2).locked, s.group(a1).locked);
 }
 
 #[test]

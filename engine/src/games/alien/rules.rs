@@ -503,7 +503,10 @@ fn seat_of(s: &AlienState, ch: u8) -> Option<u8> {
     s.characters.get(usize::from(ch)).map(|c| c.seat)
 }
 
-/// Every command a player may give now.
+/// The commands a player may give now: every one `decide` accepts, except
+/// that a grenade's area that is not its landing tile's own is listed once,
+/// at the first landing tile that accepts it (the same blast from another
+/// landing tile is accepted but not listed: `Game::legal`).
 pub fn legal(s: &AlienState) -> Vec<(Actor, AlienCommand)> {
     let mut out = Vec::new();
     if s.over.is_some() || automatic(s).is_some() {

@@ -753,7 +753,9 @@ pub(super) fn aim(
     let Some(t) = s.groups.get(target as usize) else {
         return Err(illegal("Shoot", format!("there is no group {target}")));
     };
-    super::fire::check_windows(s, target)?;
+    for &g in &distinct {
+        super::fire::check_windows(s, &s.group(g).points(), target)?;
+    }
     // "KILL...EVERBODY: The model immediately fires at another model
     // closest to him, regardless of whether it is friend or foe."
     let stupid = shooters.len() == 1

@@ -495,7 +495,7 @@ pub fn fear_source(s: &InvasionState, g: GroupId) -> Option<GroupId> {
             hits.then_some(f.sight)
         });
         let Some(sight) = fear else { continue };
-        if sight && !s.real_table && !super::fire::sees_from(s, g, &mine, o) {
+        if sight && !s.real_table && !super::fire::sees_out_from(s, g, &mine, o) {
             continue;
         }
         found.push((distance(&mine, &other.points()), o));
@@ -1157,6 +1157,6 @@ fn nearest_seen_enemy(s: &InvasionState, g: GroupId) -> Option<GroupId> {
     }
     (0..s.groups.len() as GroupId)
         .filter(|&o| s.group(o).seat != group.seat && s.group(o).on_table() && s.group(o).placed())
-        .filter(|&o| super::fire::sees_from(s, g, &mine, o))
+        .filter(|&o| super::fire::sees_out_from(s, g, &mine, o))
         .min_by_key(|&o| (distance(&mine, &s.group(o).points()), o))
 }

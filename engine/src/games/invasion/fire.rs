@@ -99,10 +99,35 @@ pub fn hidden_in_building(s: &InvasionState, g: GroupId) -> bool {
         && super::rules::cover_of(s, g, None).0 == Cover::Building
 }
 
+/// Whether a figure at one of `from` stands in a building feature that also
+/// holds a figure of `target`.
+fn inside_with(s: &InvasionState, from: &[Point], target: GroupId) -> bool {
+    let theirs: Vec<usize> = s
+        .group(target)
+        .points()
+        .iter()
+        .filter_map(|p| table::feature_at(&s.scenario, *p))
+        .filter(|&i| s.scenario.terrain[i].cover == Cover::Building)
+        .collect();
+    !theirs.is_empty()
+        && from
+            .iter()
+            .any(|p| table::feature_at(&s.scenario, *p).is_some_and(|i| theirs.contains(&i)))
+}
+
+/// "Buildings and LOS" for figures at `from`: `target` is inside a building
+/// away from its windows and none of those figures stands in that building
+/// with it (assumption A18: the walls hide a group from those outside, not
+/// from its neighbours inside).
+pub fn hidden_from(s: &InvasionState, from: &[Point], target: GroupId) -> bool {
+    hidden_in_building(s, target) && !inside_with(s, from, target)
+}
+
 /// "models that are inside buildings can only be targeted if they are
-/// standing at windows, or in doorways".
-pub fn check_windows(s: &InvasionState, target: GroupId) -> Result<(), RuleError> {
-    if hidden_in_building(s, target) {
+/// standing at windows, or in doorways": refused for figures at `from`
+/// outside the target's building (A18).
+pub fn check_windows(s: &InvasionState, from: &[Point], target: GroupId) -> Result<(), RuleError> {
+    if hidden_from(s, from, target) {
         return Err(illegal(
             "Buildings and LOS",
             format!(
@@ -117,13 +142,24 @@ pub fn check_windows(s: &InvasionState, target: GroupId) -> Result<(), RuleError
 /// Whether group `g`, its figures at `from`, sees `target` where it stands:
 /// a clear line past every other group in between, and the target not
 /// inside a building away from its windows ("Buildings and LOS": "At any
-/// other time models in buildings will be outside LOS").
+/// other time models in buildings will be outside LOS"), unless `g` stands
+/// in that building with it (A18). `g`'s own place does not count: a group
+/// that fires comes to its windows to do so (KILL...EVERYBODY).
 pub fn sees_from(s: &InvasionState, g: GroupId, from: &[Point], target: GroupId) -> bool {
     let others = super::actions::blockers(s, g, target);
-    !hidden_in_building(s, target)
+    !hidden_from(s, from, target)
         && table::line_of_sight(&s.scenario, from, &s.group(target).points(), &others)
             .clear
             .is_some()
+}
+
+/// [`sees_from`] for a group that is not firing (Fear's "line of sight
+/// required", Impetuous's "nearest enemy model they can see"): line of sight
+/// runs both ways, so a group inside a building away from its windows does
+/// not see out either ("the only way it would be able to fire out"), only
+/// its neighbours in the same building (A18).
+pub fn sees_out_from(s: &InvasionState, g: GroupId, from: &[Point], target: GroupId) -> bool {
+    sees_from(s, g, from, target) && !hidden_from(s, &s.group(target).points(), g)
 }
 
 /// Primitive Weapons: the shooting dice of `g`'s living figures with
@@ -241,9 +277,10 @@ fn leader_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId
             };
             let near = mine.iter().any(|p| p.distance(at) <= LEADER_RANGE);
             let others = blockers_at_start(s, l, target);
-            let sees_target = table::line_of_sight(&s.scenario, &[at], &theirs, &others)
-                .clear
-                .is_some();
+            let sees_target = !hidden_from(s, &[at], target)
+                && table::line_of_sight(&s.scenario, &[at], &theirs, &others)
+                    .clear
+                    .is_some();
             let sees_group = l == g
                 || table::line_of_sight(&s.scenario, &[at], &mine, &[])
                     .clear
@@ -271,9 +308,10 @@ fn controller_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<Gro
                 let controller = s.model_type(seat, &m.kind).is_some_and(|t| t.controller);
                 start_of(s, m).filter(|_| controller).is_some_and(|at| {
                     let others = blockers_at_start(s, l, target);
-                    table::line_of_sight(&s.scenario, &[at], &theirs, &others)
-                        .clear
-                        .is_some()
+                    !hidden_from(s, &[at], target)
+                        && table::line_of_sight(&s.scenario, &[at], &theirs, &others)
+                            .clear
+                            .is_some()
                 })
             })
     })
@@ -441,12 +479,25 @@ pub fn check_assault(
         return Ok(());
     }
     // Sighted from where the group stood when the card began ("models
-    // rushing round walls to ASSAULT targets they could not see"); a group
-    // inside a building away from its windows "cannot be sighted".
+    // rushing round walls to ASSAULT targets they could not see"). A group
+    // inside a building away from its windows is out of sight of everyone
+    // outside it, but a perception test may find it ("an enemy model has
+    // moved; behind a wall, or into a house etc.": A18), and its neighbours
+    // inside see it.
     for &c in contacts {
-        check_windows(s, c)?;
-        let seen = seen_at_start(s, g, c);
+        let hidden = hidden_from(s, &start_points(s, g), c);
+        let seen = !hidden && seen_at_start(s, g, c);
         if sighted_by(s, g, c, seen).is_none() {
+            if hidden {
+                return Err(illegal(
+                    "Buildings and LOS",
+                    format!(
+                        "{} is inside a building, away from its windows and doors: it cannot be \
+                         seen from outside, only perceived (perceive)",
+                        group_name(s, c)
+                    ),
+                ));
+            }
             return Err(not_sighted(s, g, c));
         }
     }
@@ -482,7 +533,8 @@ pub fn perceive(
             ),
         ));
     }
-    check_windows(s, target)?;
+    // No check of the windows: Perception finds "an enemy model [that] has
+    // moved; behind a wall, or into a house etc." (A18).
     let tables = super::advanced::tables();
     if !s.real_table {
         let mine = s.group(g).points();
@@ -504,9 +556,10 @@ pub fn perceive(
             ));
         }
         let others = super::actions::blockers(s, g, target);
-        if table::line_of_sight(&s.scenario, &mine, &theirs, &others)
-            .clear
-            .is_some()
+        if !hidden_from(s, &mine, target)
+            && table::line_of_sight(&s.scenario, &mine, &theirs, &others)
+                .clear
+                .is_some()
         {
             return Err(illegal(
                 "Sighting a Target",
@@ -628,7 +681,7 @@ pub fn relay(
     own_group(s, seat, observer)?;
     own_group(s, seat, to)?;
     enemy(s, seat, target)?;
-    check_windows(s, target)?;
+    check_windows(s, &s.group(observer).points(), target)?;
     if observer == to || via == Some(to) {
         return Err(illegal(
             "Observers",

@@ -233,7 +233,7 @@ pub fn ambushes_after(s: &InvasionState, events: &[E]) -> Vec<E> {
                 || !group.on_table()
                 || group.alive_count() == 0
                 || group.locked.is_some()
-                || super::fire::hidden_in_building(&after, moved)
+                || super::fire::hidden_from(&after, &group.points(), moved)
                 || out
                     .iter()
                     .any(|e| matches!(e, E::AmbushDue { group: g, .. } if *g == w))
