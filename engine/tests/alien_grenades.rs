@@ -215,3 +215,84 @@ fn legal_throws(s: &xenolog_engine::games::alien::state::AlienState, who: u8) ->
         })
         .collect()
 }
+
+#[test]
+fn clause_5_a_grenade_area_is_listed_under_the_landing_tile_nearest_its_centre() {
+    // `legal` lists an area that is not its landing tile's own (an L, three
+    // tiles beside the tile) once, under the accepting landing tile nearest
+    // the centre of its three tiles: the L K8 K9 L9 thrown from I9 (Hicks,
+    // aliens on K8 and L9) is listed under K9, next to K8, and under no
+    // other tile; and no offered area has an accepting tile nearer its
+    // centre than the one it is listed under (ties to the list's order).
+    use xenolog_engine::Game;
+    use xenolog_engine::games::alien::{Alien, data::Terrain};
+    use xenolog_engine::rng::Randomness;
+    let s = at("character hicks at I9 items grenade\nalien 4 at K8\nalien 4 at L9\n");
+    let h = ch(&s, "hicks");
+    let base = &s.content.base;
+    let offered = legal_throws(&s, h);
+    let mut l = vec![t("K8"), t("K9"), t("L9")];
+    l.sort_unstable();
+    let under: Vec<String> = offered
+        .iter()
+        .filter_map(|c| match c {
+            C::Throw { at, area, .. } if *area == l => Some(base.name(*at)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(under, ["K9"], "the L K8 K9 L9 is listed under {under:?}");
+    // Three times the squared distance to the centre, in whole numbers.
+    let far = |at: u16, area: &[u16]| {
+        let (x, y) = base.xy(at);
+        let (sx, sy) = area.iter().fold((0, 0), |(sx, sy), &t| {
+            let (tx, ty) = base.xy(t);
+            (sx + tx, sy + ty)
+        });
+        (3 * x - sx).pow(2) + (3 * y - sy).pow(2)
+    };
+    let tiles = u16::from(base.width) * u16::from(base.height);
+    let landings: Vec<u16> = (0..tiles)
+        .filter(|&x| base.terrain(x) != Terrain::Wall && base.distance(t("I9"), x) <= 3)
+        .collect();
+    let mut checked = 0;
+    for c in &offered {
+        let C::Throw {
+            pocket, at, area, ..
+        } = c
+        else {
+            unreachable!()
+        };
+        let (x, y) = base.xy(*at);
+        let own = area.contains(at)
+            && (area.iter().all(|&t| base.xy(t).0 == x) || area.iter().all(|&t| base.xy(t).1 == y));
+        if own {
+            continue;
+        }
+        let mine = far(*at, area);
+        for &other in &landings {
+            let throw = C::Throw {
+                ch: h,
+                pocket: *pocket,
+                at: other,
+                area: area.clone(),
+            };
+            let mut rng = Randomness::new(7, 0, None);
+            if far(other, area) < mine && Alien::decide(&s, EXPEDITION, &throw, &mut rng).is_ok() {
+                panic!(
+                    "{} listed under {} but {} is nearer its centre and accepts it",
+                    area.iter()
+                        .map(|&t| base.name(t))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    base.name(*at),
+                    base.name(other)
+                );
+            }
+        }
+        checked += 1;
+    }
+    assert!(
+        checked > 50,
+        "only {checked} areas beside their tiles were offered"
+    );
+}

@@ -505,8 +505,8 @@ fn seat_of(s: &AlienState, ch: u8) -> Option<u8> {
 
 /// The commands a player may give now: every one `decide` accepts, except
 /// that a grenade's area that is not its landing tile's own is listed once,
-/// at the first landing tile that accepts it (the same blast from another
-/// landing tile is accepted but not listed: `Game::legal`).
+/// at the landing tile nearest its centre that accepts it (the same blast
+/// from another landing tile is accepted but not listed: `Game::legal`).
 pub fn legal(s: &AlienState) -> Vec<(Actor, AlienCommand)> {
     let mut out = Vec::new();
     if s.over.is_some() || automatic(s).is_some() {
@@ -540,22 +540,18 @@ pub fn legal(s: &AlienState) -> Vec<(Actor, AlienCommand)> {
                 // corridor or duct, a line through it in a room) are offered
                 // at every landing tile, so each is a target on the board;
                 // any other area of a room (an L, or three tiles beside the
-                // landing tile) once, at the first landing tile in the
-                // list's order that accepts it: the same three tiles struck
-                // from another landing tile are the same blast (5), and a
-                // room has some 150 areas a tile.
-                let mut blasts = std::collections::BTreeSet::new();
-                for cmd in character_commands(s, ch) {
-                    if let AlienCommand::Throw {
-                        pocket, at, area, ..
-                    } = &cmd
+                // landing tile) once, at the landing tile nearest its centre
+                // that accepts it: the same three tiles struck from another
+                // landing tile are the same blast (5), and a room has some
+                // 150 areas a tile ([`nearest_landings`]).
+                let cmds = character_commands(s, ch);
+                let chosen = nearest_landings(s, &cmds, |cmd| check(s, Actor(c.seat), cmd).is_ok());
+                for (i, cmd) in cmds.into_iter().enumerate() {
+                    if let AlienCommand::Throw { at, area, .. } = &cmd
+                        && !own_grenade_area(s, *at, area)
                     {
-                        let blast = (*pocket, area.clone());
-                        if blasts.contains(&blast) && !own_grenade_area(s, *at, area) {
-                            continue;
-                        }
-                        if push(c.seat, cmd, &mut out) {
-                            blasts.insert(blast);
+                        if chosen.contains(&i) {
+                            out.push((Actor(c.seat), cmd));
                         }
                         continue;
                     }
@@ -721,6 +717,52 @@ fn character_commands(s: &AlienState, ch: u8) -> Vec<AlienCommand> {
         }
     }
     v
+}
+
+/// Of `cmds` (one character's commands, in their order), for each blast
+/// (pocket and area) the index of the throw under which it is listed: the
+/// landing tile `accepts` nearest the centre of the three tiles
+/// (straight-line distance on the grid), a tie going to the earlier throw in
+/// `cmds`. So an L beside K8 is listed under a tile next to K8, not under
+/// whichever tile the list reaches first. A blast whose nearest tile has it
+/// as its own area is listed there only as that (every own area is listed).
+fn nearest_landings(
+    s: &AlienState,
+    cmds: &[AlienCommand],
+    accepts: impl Fn(&AlienCommand) -> bool,
+) -> std::collections::BTreeSet<usize> {
+    let base = &s.content.base;
+    // Three times the squared distance from the tile to the area's centre,
+    // kept in whole numbers: (3x - Σx)² + (3y - Σy)².
+    let far = |at: Tile, area: &[Tile]| {
+        let (x, y) = base.xy(at);
+        let (sx, sy) = area.iter().fold((0, 0), |(sx, sy), &t| {
+            let (tx, ty) = base.xy(t);
+            (sx + tx, sy + ty)
+        });
+        let n = area.len() as i32;
+        (n * x - sx).pow(2) + (n * y - sy).pow(2)
+    };
+    let mut candidates: std::collections::BTreeMap<(u8, &[Tile]), Vec<(i32, usize)>> =
+        std::collections::BTreeMap::new();
+    for (i, cmd) in cmds.iter().enumerate() {
+        if let AlienCommand::Throw {
+            pocket, at, area, ..
+        } = cmd
+        {
+            candidates
+                .entry((*pocket, area.as_slice()))
+                .or_default()
+                .push((far(*at, area), i));
+        }
+    }
+    candidates
+        .into_values()
+        .filter_map(|mut by| {
+            by.sort_unstable();
+            by.into_iter().map(|(_, i)| i).find(|&i| accepts(&cmds[i]))
+        })
+        .collect()
 }
 
 /// Every area a grenade landing on `at` may strike (5), each sorted, in a
