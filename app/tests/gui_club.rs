@@ -285,6 +285,7 @@ fn the_app_connects_to_a_club_joins_plays_its_seat_and_sees_the_other_seats_move
             actor: Actor(1),
             command: hold,
             text: text.to_owned(),
+            label: None,
         })));
     wait_for(&mut h, "the server's refusal", |app| {
         app.messages
@@ -683,6 +684,7 @@ fn the_app_plays_its_seat_to_the_end(game: &str, config: &str, seed: u64) {
                 actor: c.actor,
                 command: c.command,
                 text: c.text,
+                label: None,
             })));
     }
     let o = other.wait_with_output().unwrap();

@@ -1847,6 +1847,7 @@ impl App {
                     focus: &self.side.focus,
                     why_not: &why_not,
                     marked_apart: &|c| ob.board.marked_apart(c),
+                    target_label: &|cmds| ob.board.target_label(ob.battle.as_ref(), cmds),
                     trails: &trails,
                     los: self.look.los.as_ref(),
                     marks: &marks,

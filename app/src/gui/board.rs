@@ -649,6 +649,9 @@ pub struct BoardInput<'a> {
     pub why_not: &'a dyn Fn(&str) -> Option<String>,
     /// Whether a command's target is marked apart (a jump-only hex).
     pub marked_apart: &'a dyn Fn(&LegalCommand) -> bool,
+    /// The game's name for a target that takes several commands (see
+    /// `BoardUi::target_label`; `None`: [`target_words`]' generic words).
+    pub target_label: &'a dyn Fn(&[&LegalCommand]) -> Option<String>,
     /// The moves the entry at the cursor made: scene ids along each path.
     pub trails: &'a [Vec<String>],
     /// The line-of-sight tool, when it is on.
@@ -792,6 +795,19 @@ fn show_item(scene: &Scene, id: &str, camera: &mut Camera, centre: bool) {
     camera.pan += view.center() - r.center();
 }
 
+/// The accessible name of a board target: its one command's words, else the
+/// game's name for the lot (`label`), else the first command's words and how
+/// many there are.
+pub fn target_words(
+    cmds: &[&LegalCommand],
+    label: &dyn Fn(&[&LegalCommand]) -> Option<String>,
+) -> String {
+    match cmds {
+        [one] => one.text.clone(),
+        many => label(many).unwrap_or_else(|| format!("{} ({} choices)", many[0].text, many.len())),
+    }
+}
+
 /// Draw the board and turn clicks into commands.
 pub fn board_ui(
     ui: &mut egui::Ui,
@@ -806,6 +822,7 @@ pub fn board_ui(
         focus,
         why_not,
         marked_apart,
+        target_label,
         trails,
         los,
         marks,
@@ -1057,10 +1074,10 @@ pub fn board_ui(
         if rect.width() < 2.0 || rect.height() < 2.0 {
             continue;
         }
-        let label = match target_cmds.as_slice() {
-            [] => item_name(item),
-            [one] => one.text.clone(),
-            many => format!("{} ({} choices)", many[0].text, many.len()),
+        let label = if target_cmds.is_empty() {
+            item_name(item)
+        } else {
+            target_words(&target_cmds, target_label)
         };
         let r = ui.interact(
             rect,

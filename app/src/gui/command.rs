@@ -16,6 +16,9 @@ pub struct Intent {
     pub command: Value,
     /// The command in words, for dialogs and notices.
     pub text: String,
+    /// Shorter words for its button in "Which command?" (a grenade's area
+    /// as its tiles and victims); `text` is then the button's hover.
+    pub label: Option<String>,
 }
 
 impl From<&LegalCommand> for Intent {
@@ -24,6 +27,7 @@ impl From<&LegalCommand> for Intent {
             actor: c.actor,
             command: c.command.clone(),
             text: c.text.clone(),
+            label: None,
         }
     }
 }

@@ -419,7 +419,11 @@ pub fn dialog_ui(
                     .id_salt("which-command")
                     .show(ui, |ui| {
                         for o in options.iter() {
-                            if ui.button(&o.text).clicked() {
+                            let button = match &o.label {
+                                Some(words) => ui.button(words).on_hover_text(&o.text),
+                                None => ui.button(&o.text),
+                            };
+                            if button.clicked() {
                                 commands.push(AppCommand::Give(PlayRequest::new(o.clone())));
                                 close = true;
                             }

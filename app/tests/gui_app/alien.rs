@@ -355,6 +355,16 @@ fn clause_5_a_grenade_in_a_room_is_thrown_by_its_landing_tile_then_its_area() {
         })
         .expect("the L is offered");
     let here = s.content.base.name(at);
+    // Under the landing tile nearest its centre, next to K8, and no other.
+    assert!(
+        s.content.base.adjacent(at, tile(&s, "K8")),
+        "the L near K8 is listed under {here}"
+    );
+    let under = throws
+        .iter()
+        .filter(|(_, t)| matches!(t, C::Throw { area, .. } if *area == l))
+        .count();
+    assert_eq!(under, 1, "the L is listed under one landing tile");
     let (_, n) = landings
         .iter()
         .find(|(w, _)| *w == format!("Land on {here}"))
@@ -422,8 +432,17 @@ fn clause_5_a_click_on_a_landing_tile_asks_which_area_by_its_tiles_and_victims()
         .cloned()
         .collect();
     assert!(aimed.len() > 3, "{}", aimed.len());
-    let first = aimed[0].text.clone();
-    click_on_board(&mut h, &format!("{first} ({} choices)", aimed.len()));
+    // The tile reads as the step and the throw with its count of areas,
+    // not as one arbitrary area's throw.
+    let throws = aimed
+        .iter()
+        .filter(|c| c.text.starts_with("Hicks throws"))
+        .count();
+    assert_eq!(throws, aimed.len() - 1, "one step, the rest throws");
+    click_on_board(
+        &mut h,
+        &format!("Hicks moves to J9 or Hicks throws a grenade at J9 ({throws} areas)"),
+    );
     let options = dialog_options(&h);
     dialog_commands_are_legal(&h);
     assert_eq!(options.len(), aimed.len(), "{options:?}");
@@ -441,6 +460,15 @@ fn clause_5_a_click_on_a_landing_tile_asks_which_area_by_its_tiles_and_victims()
             .any(|o| o == "I9, J9, K9: kills Hicks himself on I9"),
         "{options:?}"
     );
+    // Its hover is the engine's full sentence.
+    let sentence = "Hicks throws a grenade at J9 (striking J8, J9, J10)";
+    assert!(
+        h.query_by_label(sentence).is_none(),
+        "shown before the hover"
+    );
+    h.get_all_by_label(column).last().unwrap().hover();
+    h.run();
+    h.get_by_label(sentence);
     h.get_all_by_label(column).last().unwrap().click();
     h.run();
     no_notices(&h);
@@ -452,6 +480,33 @@ fn clause_5_a_click_on_a_landing_tile_asks_which_area_by_its_tiles_and_victims()
     let after = st(&h);
     assert!(after.aliens.is_empty(), "{events:?}");
     assert!(after.characters.iter().all(|c| c.alive()));
+}
+
+#[test]
+fn clause_5_a_throw_is_given_on_the_board_by_its_landing_tile_then_its_area_words() {
+    // `press` (the tests' player) gives a throw as a person does: a click on
+    // its landing tile ("Hicks throws a grenade at K9 (n areas)"), then its
+    // area's words in "Which command?": the L K8, K9, L9 kills both aliens.
+    let mut h = battle(
+        "character hicks at I9 items grenade\nalien 4 at K8\nalien 4 at L9\n",
+        DiceMode::Rolled,
+        3,
+    );
+    let s = st(&h);
+    click_on_board(&mut h, "Hicks");
+    let mut l = vec![tile(&s, "K8"), tile(&s, "K9"), tile(&s, "L9")];
+    l.sort_unstable();
+    let throw = find(&h, |c| matches!(c, C::Throw { area, .. } if *area == l));
+    let before = session(&h).records().len();
+    press(&mut h, &throw);
+    no_notices(&h);
+    assert_eq!(session(&h).records().len(), before + 1, "one command given");
+    let events = last_events(&h);
+    assert!(
+        matches!(&events[0], AlienEvent::Thrown { area, .. } if *area == l),
+        "{events:?}"
+    );
+    assert!(st(&h).aliens.is_empty(), "both aliens die: {events:?}");
 }
 
 #[test]
@@ -709,7 +764,7 @@ fn board_alien_snapshot() {
     h.get_by_label("The expedition").scroll_to_me();
     h.run();
     h.get_by_label(&format!("Task 11: {}", task_text(&h, 11)));
-    // The shots alone under Shoot; the grenade's 165 throws folded under a
+    // The shots alone under Shoot; the grenade's 147 throws folded under a
     // button per landing tile.
     let count = |pick: fn(&C) -> bool| {
         legal(&h)
@@ -720,9 +775,9 @@ fn board_alien_snapshot() {
     };
     let shots = count(|c| matches!(c, C::Shoot { .. }));
     let throws = count(|c| matches!(c, C::Throw { .. }));
-    assert_eq!((shots, throws), (3, 165));
+    assert_eq!((shots, throws), (3, 147));
     h.get_by_label("Shoot (3)");
-    h.get_by_label("Throw a grenade (165)");
+    h.get_by_label("Throw a grenade (147)");
     shot(&mut h, "alien_board");
     super::support::hide_campaign_panel(&mut h);
     super::support::snapshot(&mut h, "board_alien");

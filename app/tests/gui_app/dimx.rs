@@ -206,6 +206,7 @@ fn a_refused_command_names_the_rule_that_forbids_it() {
         actor: xenolog_engine::Actor(0),
         command: serde_json::json!({"full_fire": {"unit": "HW1", "target": "K1"}}),
         text: "Heavy Weapons HW1 fires at Kay'otz #1".into(),
+        label: None,
     };
     h.state_mut().push(crate::gui::command::AppCommand::Give(
         crate::gui::command::PlayRequest::new(intent),

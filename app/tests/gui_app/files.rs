@@ -341,6 +341,7 @@ fn a_second_xenolog_opens_read_only_and_follows_the_writer_on_refresh() {
             actor: c.actor,
             command: c.command,
             text: c.text,
+            label: None,
         }),
     ));
     h.run();

@@ -64,6 +64,7 @@ fn the_curtain_hides_the_hands_until_the_seat_asked_takes_the_screen() {
             actor: Actor(0),
             command: cmd,
             text: "lay".into(),
+            label: None,
         })));
     h.run();
     h.get_by_label("Pass the screen to Player 2");

@@ -128,6 +128,7 @@ fn play(h: &mut Harness<'_, App>, seat: u8, command: Value) {
             actor: Actor(seat),
             command,
             text: "setup".into(),
+            label: None,
         })));
     h.run();
     no_notices(h);
@@ -860,6 +861,7 @@ fn the_winners_of_a_stormed_building_take_the_ground_by_a_button() {
                         actor: Actor(seat),
                         command: json!({"strike": {}}),
                         text: "strike".into(),
+                        label: None,
                     })
                 }));
                 h.run();

@@ -133,6 +133,7 @@ fn a_refused_command_says_which_rule_and_changes_nothing() {
             actor: Actor(0),
             command: json!({"roll": {"dice": 5}}),
             text: "Player 1 rolls 5 dice".into(),
+            label: None,
         })));
     h.run();
     h.get_by_label("Not allowed");
@@ -146,6 +147,7 @@ fn a_refused_command_says_which_rule_and_changes_nothing() {
             actor: Actor(1),
             command: json!("hold"),
             text: "Player 2 holds".into(),
+            label: None,
         })));
     h.run();
     h.get_by_label_contains("it is Player 1's turn");

@@ -33,6 +33,7 @@ fn play(h: &mut Harness<'_, App>, seat: u8, command: Value) {
             actor: Actor(seat),
             command,
             text: "test".into(),
+            label: None,
         })));
     h.run();
     no_notices(h);

@@ -104,6 +104,7 @@ fn intent(text: &str) -> Intent {
         actor: xenolog_engine::Actor(0),
         command: json!("hold"),
         text: text.into(),
+        label: None,
     }
 }
 
@@ -204,6 +205,7 @@ fn dimx_board_with_a_unit_selected() {
             focus: &[],
             why_not: &|_| None,
             marked_apart: &|_| false,
+            target_label: &|_| None,
             trails: &[],
             los: None,
             marks: crate::gui::board::NO_MARKS,

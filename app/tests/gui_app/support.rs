@@ -278,18 +278,32 @@ pub fn go_to(h: &mut Harness<'_, App>, pos: usize) {
 /// Give a command by clicking its target on the board, choosing it in the
 /// "Which command?" dialog when the target takes several.
 pub fn give_on_board(h: &mut Harness<'_, App>, cmd: &xenolog_engine::LegalCommand) {
-    let ways = legal(h)
-        .iter()
-        .filter(|c| c.subject == cmd.subject && c.target == cmd.target)
-        .count();
-    if ways == 1 {
-        click_on_board(h, &cmd.text);
+    // The board's and the dialog's words, as the game's board UI makes them
+    // (a grenade's landing tile by its count of areas, an area by its tiles).
+    let (target, words) = {
+        let open = h.state().open.as_ref().expect("a battle is open");
+        let battle = open.battle.as_ref();
+        let ways: Vec<&xenolog_engine::LegalCommand> = open
+            .view
+            .legal
+            .iter()
+            .filter(|c| c.subject == cmd.subject && c.target == cmd.target)
+            .collect();
+        let target =
+            crate::gui::board::target_words(&ways, &|cmds| open.board.target_label(battle, cmds));
+        let words = open
+            .board
+            .choice_label(battle, cmd)
+            .map_or_else(|| cmd.text.clone(), |(words, _)| words);
+        (target, (ways.len() > 1).then_some(words))
+    };
+    click_on_board(h, &target);
+    let Some(words) = words else {
         return;
-    }
-    click_on_board(h, &format!("{} ({ways} choices)", cmd.text));
+    };
     h.get_by_label("Which command?");
     let choice = h
-        .get_all_by_label(&cmd.text)
+        .get_all_by_label(&words)
         .last()
         .expect("the dialog offers the command");
     choice.click();

@@ -265,12 +265,10 @@ fn blast_words(s: &AlienState, thrower: u8, area: &[Tile]) -> String {
 }
 
 /// A command as a choice in "Which command?": in its
-/// [`BoardUi::choice_label`] words.
+/// [`BoardUi::choice_label`] words, the engine's sentence on hover.
 fn choice_intent(board: &AlienBoard, battle: &dyn Battle, cmd: &LegalCommand) -> Intent {
     let mut intent = Intent::from(cmd);
-    if let Some((text, _)) = board.choice_label(battle, cmd) {
-        intent.text = text;
-    }
+    intent.label = board.choice_label(battle, cmd).map(|(words, _)| words);
     intent
 }
 
@@ -700,6 +698,37 @@ impl BoardUi for AlienBoard {
             C::Throw { ch, area, .. } => Some((blast_words(s, ch, &area), cmd.text.clone())),
             _ => None,
         }
+    }
+
+    /// A landing tile reads as the throw and how many areas it offers
+    /// ("Hicks throws a grenade at J8 (22 areas)"), after any other command
+    /// on it (a step, a shot), not as one arbitrary area's throw.
+    fn target_label(&self, battle: &dyn Battle, cmds: &[&LegalCommand]) -> Option<String> {
+        let s = state(battle)?;
+        let mut others: Vec<String> = Vec::new();
+        // Per thrower, in the commands' order: the tile and the count.
+        let mut throws: Vec<(u8, Tile, usize)> = Vec::new();
+        for cmd in cmds {
+            match serde_json::from_value(cmd.command.clone()) {
+                Ok(C::Throw { ch, at, .. }) => match throws.iter_mut().find(|x| x.0 == ch) {
+                    Some(x) => x.2 += 1,
+                    None => throws.push((ch, at, 1)),
+                },
+                _ => others.push(cmd.text.clone()),
+            }
+        }
+        if throws.is_empty() {
+            return None;
+        }
+        others.extend(throws.into_iter().map(|(ch, at, n)| {
+            format!(
+                "{} throws a grenade at {} ({n} area{})",
+                s.name(ch),
+                s.content.base.name(at),
+                if n == 1 { "" } else { "s" }
+            )
+        }));
+        Some(others.join(" or "))
     }
 
     /// A grenade is thrown in two steps: where it lands (the lit tile), then

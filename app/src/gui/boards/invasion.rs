@@ -139,6 +139,7 @@ fn give(battle: &dyn Battle, s: &InvasionState, seat: u8, cmd: &InvasionCommand)
             actor: Actor(seat),
             command: value,
             text: describe::command(s, Actor(seat), cmd),
+            label: None,
         })),
     }
 }

@@ -165,6 +165,13 @@ pub trait BoardUi {
         None
     }
 
+    /// The name of a board target that takes several commands (`cmds`,
+    /// two or more), when the first command's words and a count would
+    /// mislead (a grenade's landing tile named after one of its areas).
+    fn target_label(&self, _battle: &dyn Battle, _cmds: &[&LegalCommand]) -> Option<String> {
+        None
+    }
+
     /// A unit's commands of one action group chosen in two steps (a
     /// grenade's landing tile, then the three tiles it strikes): the first
     /// steps in order, each with the commands it leads to in the words and

@@ -743,8 +743,9 @@ fn nearest_landings(
         let n = area.len() as i32;
         (n * x - sx).pow(2) + (n * y - sy).pow(2)
     };
-    let mut candidates: std::collections::BTreeMap<(u8, &[Tile]), Vec<(i32, usize)>> =
-        std::collections::BTreeMap::new();
+    // Per blast (pocket, area): each throw's distance and index.
+    type Candidates<'a> = std::collections::BTreeMap<(u8, &'a [Tile]), Vec<(i32, usize)>>;
+    let mut candidates = Candidates::new();
     for (i, cmd) in cmds.iter().enumerate() {
         if let AlienCommand::Throw {
             pocket, at, area, ..
