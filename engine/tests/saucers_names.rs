@@ -227,3 +227,46 @@ fn names_a_card_named_in_a_hidden_hand_is_refused_without_showing_that_hand() {
     let own = read(st, 1, json!({"discard": {"card": "zzz"}})).unwrap_err();
     assert!(own.contains("(in hand: Shotgun"), "{own}");
 }
+
+/// Variant.GangWarfare with assumption 18 (review12 NIT 1): a swap takes
+/// nothing from another gang, by number or by name, so a take by name is
+/// refused with those words, not with words sending the player to the card's
+/// number (refused as well).
+#[test]
+fn variant_gang_warfare_a_card_taken_by_name_is_refused_as_a_take_not_sent_to_its_number() {
+    let mut config = gangs(&["nine_lives", "fly_boyz"]);
+    config.variant = 2;
+    config.scenario_text = Some("hand 1 bat sewer\nhand fly_boyz shotgun\n".into());
+    let mut s = Session::<Saucers>::new(4, config).unwrap_or_else(|e| panic!("{e}"));
+    s.play_due().unwrap();
+    let st = s.state();
+    let take = |name: &str| {
+        read(
+            st,
+            1,
+            json!({"swap": {"human": "jet", "with": 0, "give": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "give_cards": [],
+                            "take": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "take_cards": [name]}}),
+        )
+        .unwrap_err()
+    };
+    let (absent, held) = (take("zzz"), take("bat"));
+    for err in [&absent, &held] {
+        assert!(
+            err.starts_with("in Gang Warfare a swap takes nothing from another gang"),
+            "{err}"
+        );
+        assert!(!err.contains("by its number"), "{err}");
+        assert!(
+            !err.contains("Baseball Bat") && !err.contains("Sewer"),
+            "{err}"
+        );
+    }
+    // A card given by name from one's own hand still reads.
+    let give = read(
+        st,
+        1,
+        json!({"swap": {"human": "jet", "with": 0, "give": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "give_cards": ["shotgun"],
+                        "take": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "take_cards": []}}),
+    );
+    assert!(matches!(give, Ok(C::Swap { .. })), "{give:?}");
+}
