@@ -270,3 +270,30 @@ fn variant_gang_warfare_a_card_taken_by_name_is_refused_as_a_take_not_sent_to_it
     );
     assert!(matches!(give, Ok(C::Swap { .. })), "{give:?}");
 }
+
+/// Review7 N10: the name reader given a state whose hand is hidden (a seat's
+/// view) refuses in words instead of panicking or saying the hand lacks the
+/// card.
+#[test]
+fn names_read_on_a_view_that_hides_the_hand_are_refused_in_words() {
+    let s = from_hidden("hand 1 bat sewer\nhand fly_boyz shotgun\n", true);
+    let seen = Saucers::view(s.state(), Actor(0));
+    assert!(
+        seen.seats[1]
+            .hand
+            .iter()
+            .all(|&c| c == xenolog_engine::games::saucers::HIDDEN)
+    );
+    let err = read(&seen, 1, json!({"discard": {"card": "shotgun"}})).unwrap_err();
+    assert!(
+        err.contains("the hand of Fly Boyz is hidden in this view"),
+        "{err}"
+    );
+    assert!(!err.contains("holds no card"), "{err}");
+    // The seat's own view reads its own hand as before.
+    let own = Saucers::view(s.state(), Actor(1));
+    assert!(matches!(
+        read(&own, 1, json!({"discard": {"card": "shotgun"}})),
+        Ok(C::Discard { .. })
+    ));
+}

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::SaucersState;
 use super::rules::{self, SaucersCommand};
-use super::state::Variant;
+use super::state::{HIDDEN, Variant};
 use crate::Actor;
 
 fn same(a: &str, b: &str) -> bool {
@@ -72,6 +72,14 @@ fn card(
     if actor != Some(seat) && !rules::open(state) {
         return Err(format!(
             "the hand of {} is hidden: a card in it is given by its number, not by its name",
+            state.gang_of(seat).name
+        ));
+    }
+    if hand.contains(&HIDDEN) {
+        // Read on a view that hides this hand (review7 N10): no name can be
+        // matched there, and "holds no card" would be untrue.
+        return Err(format!(
+            "the hand of {} is hidden in this view: a card in it is given by its number, not by its name",
             state.gang_of(seat).name
         ));
     }
