@@ -56,6 +56,50 @@ fn defeat_one_student_per_alien_left_on_the_tile_the_players_choice() {
     );
 }
 
+/// Defeat, assumption 12 (review7 S2): "If any aliens remain on the same tile
+/// as any of your humans, discard 1 student for every 1 alien remaining.
+/// (Player's choice.)" An alien reaches only the students on its tile: more
+/// aliens than students there cost only those students, never one elsewhere;
+/// the player's choice is which of the students on the tile.
+#[test]
+fn defeat_more_aliens_than_students_on_a_tile_cost_only_the_students_there() {
+    let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
+    let whiskers = put(&mut st, "whiskers", "A1");
+    let patch = put(&mut st, "patch", "A1");
+    let tabby = human(&st, "tabby");
+    alien(&mut st, AlienKind::Scout, "C3");
+    alien(&mut st, AlienKind::Scout, "C3");
+    to_defeat(&mut st);
+    assert_eq!(st.phase, Phase::Defeat);
+    let lose: Vec<u16> = legal(&st)
+        .into_iter()
+        .filter_map(|(_, c)| match c {
+            C::Lose { human } => Some(human),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lose, vec![tabby], "only the student on the aliens' tile");
+    let err = refused(
+        &mut st,
+        0,
+        C::Lose { human: whiskers },
+        dice(&[1]),
+        "Defeat",
+    );
+    assert!(
+        err.contains("no alien is left to defeat a student on A1"),
+        "{err}"
+    );
+    ok(&mut st, 0, C::Lose { human: tabby }, dice(&[1]));
+    assert!(!st.humans[tabby as usize].alive);
+    assert_eq!(
+        Saucers::automatic(&st),
+        Some(C::Collect),
+        "two aliens, one student on their tile: one lost, the step is done"
+    );
+    assert!(st.humans[whiskers as usize].alive && st.humans[patch as usize].alive);
+}
+
 #[test]
 fn gangs_cpr_a_nine_lives_student_killed_in_combat_lives_on_a_dead_alien() {
     let mut st = quiet(&["nine_lives"], "C3");
