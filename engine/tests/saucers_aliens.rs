@@ -6,7 +6,7 @@
 mod support;
 
 use support::*;
-use xenolog_engine::games::saucers::data::{AlienKind, Dir, Tokens};
+use xenolog_engine::games::saucers::data::{AlienKind, Dir, Kind, Tokens};
 use xenolog_engine::games::saucers::{
     HIDDEN, Phase, Saucers, SaucersCommand as C, SaucersConfig, SaucersEvent as E, Target, Variant,
 };
@@ -163,6 +163,33 @@ fn upkeep_discard_any_cards_and_feed_one_food_or_a_student_starves() {
     step(&mut st, C::Collect);
     ok(&mut st, 0, C::Upkeep, None);
     assert_eq!(st.seats[0].tokens.alien, 0);
+}
+
+/// Cards.Cost and Upkeep with alien tokens, assumption 13 (review7 N9): "They
+/// can be used in place of any color token". A cost is paid with the seat's
+/// own supplies of its kind first and alien tokens only for the shortfall:
+/// the wild token pays anything a supply pays (and Rat Nest's trade), so
+/// keeping it is never worse, and the player is not asked.
+#[test]
+fn cards_cost_own_supplies_are_spent_before_a_wild_alien_token() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    st.seats[0].tokens.food = 1;
+    st.seats[0].tokens.alien = 1;
+    to_defeat(&mut st);
+    step(&mut st, C::Collect);
+    ok(&mut st, 0, C::Upkeep, None);
+    assert_eq!(
+        (st.seats[0].tokens.food, st.seats[0].tokens.alien),
+        (0, 1),
+        "the Food is eaten, the alien token kept"
+    );
+    // A cost larger than the supply of its kind: the shortfall is wild.
+    let held = tokens(0, 1, 0, 0, 2);
+    assert_eq!(
+        held.payment(&Tokens::one(Kind::Ammo, 2)),
+        Some(tokens(0, 1, 0, 0, 1))
+    );
+    assert_eq!(held.payment(&Tokens::one(Kind::Ammo, 4)), None);
 }
 
 /// On to the Alien turn with `st`'s board as it is.
