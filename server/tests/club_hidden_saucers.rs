@@ -103,3 +103,49 @@ async fn club_a_swap_naming_a_card_of_a_hidden_hand_is_refused_without_showing_i
     assert!(words[0].contains("hidden"), "{}", words[0]);
     assert_eq!(words[0], words[1], "held and not held read alike");
 }
+
+/// Review12 NIT 3: the seat asking may see its own. Fly Boyz (seat 2) hold a
+/// Hidden Stash in a hidden hand during Nine Lives' actions: their own list
+/// names them (the battle is "(yours)"), Nine Lives' list does not.
+#[test]
+fn club_battle_list_names_a_seat_its_own_optional_instant_and_no_other() {
+    let hidden = battle(true);
+    let mine = lens::status_for(&hidden, &[1]);
+    assert_eq!(asked_seats(&mine), vec![0, 1], "{mine}");
+    assert_eq!(
+        mine["asked"],
+        serde_json::json!(["Nine Lives", "Fly Boyz"]),
+        "{mine}"
+    );
+    let theirs = lens::status_for(&hidden, &[0]);
+    assert_eq!(asked_seats(&theirs), vec![0], "{theirs}");
+    assert_eq!(lens::status(&hidden), lens::status_for(&hidden, &[]));
+}
+
+/// The same through a real server's `campaigns` list (a server in this test
+/// process, on a real port), one list a seated player.
+#[tokio::test]
+async fn club_campaigns_list_marks_a_hidden_optional_instant_only_for_its_seat() {
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    let config = json!({
+        "players": 2,
+        "gangs": ["nine_lives", "fly_boyz"],
+        "hidden_hands": true,
+        "scenario_text": "hand 2 stash\nturn 1 actions\n",
+    });
+    let (_, battle, mut zero, mut one) =
+        two_seats(&s, &mut org, "saucers", config, json!({})).await;
+    for (c, seat, asked) in [(&mut zero, 0u64, vec![0u64]), (&mut one, 1, vec![0, 1])] {
+        let list = c.ok("campaigns", json!({})).await;
+        let entry = list["campaigns"][0]["battles"]
+            .as_array()
+            .unwrap_or_else(|| panic!("battles in {list}"))
+            .iter()
+            .find(|b| b["battle"] == json!(battle))
+            .unwrap_or_else(|| panic!("battle {battle} in {list}"))
+            .clone();
+        assert_eq!(entry["my_seats"], json!([seat]), "{entry}");
+        assert_eq!(asked_seats(&entry), asked, "seat {seat}: {entry}");
+    }
+}
