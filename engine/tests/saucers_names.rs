@@ -188,6 +188,17 @@ fn names_reach_the_battle_through_prepare_json_as_the_command_line_gives_them() 
     assert_eq!(record(&named), record(&numbered));
 }
 
+/// The words refusing seat 1's Jet a swap taking the card `name` from seat 0.
+fn take_refused(st: &SaucersState, name: &str) -> String {
+    read(
+        st,
+        1,
+        json!({"swap": {"human": "jet", "with": 0, "give": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "give_cards": [],
+                        "take": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "take_cards": [name]}}),
+    )
+    .unwrap_err()
+}
+
 /// Principle 14: the words of a refusal go back to the seat that asked, so
 /// they hold nothing its view hides. A card taken in a swap is read by name
 /// from the other seat's hand only when hands are open; when they are hidden,
@@ -197,15 +208,7 @@ fn names_reach_the_battle_through_prepare_json_as_the_command_line_gives_them() 
 fn names_a_card_named_in_a_hidden_hand_is_refused_without_showing_that_hand() {
     let s = from_hidden("hand 1 bat sewer\nhand fly_boyz shotgun\n", true);
     let st = s.state();
-    let take = |name: &str| {
-        read(
-            st,
-            1,
-            json!({"swap": {"human": "jet", "with": 0, "give": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "give_cards": [],
-                            "take": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "take_cards": [name]}}),
-        )
-        .unwrap_err()
-    };
+    let take = |name: &str| take_refused(st, name);
     let hidden: Vec<&str> = st.seats[0]
         .hand
         .iter()
@@ -240,15 +243,7 @@ fn variant_gang_warfare_a_card_taken_by_name_is_refused_as_a_take_not_sent_to_it
     let mut s = Session::<Saucers>::new(4, config).unwrap_or_else(|e| panic!("{e}"));
     s.play_due().unwrap();
     let st = s.state();
-    let take = |name: &str| {
-        read(
-            st,
-            1,
-            json!({"swap": {"human": "jet", "with": 0, "give": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "give_cards": [],
-                            "take": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "take_cards": [name]}}),
-        )
-        .unwrap_err()
-    };
+    let take = |name: &str| take_refused(st, name);
     let (absent, held) = (take("zzz"), take("bat"));
     for err in [&absent, &held] {
         assert!(
