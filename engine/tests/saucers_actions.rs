@@ -140,6 +140,11 @@ fn aliens_probe_prevents_movement_through_its_building() {
         }
     );
     refused(&mut st, 0, move_to(whiskers, "C5"), None, "Turn.Move");
+    // Assumption 10 (review7 N7): any ground alien bars passing, a Scout too.
+    let mut st = quiet(&["nine_lives"], "C3");
+    alien(&mut st, AlienKind::Scout, "C4");
+    refused(&mut st, 0, move_to(whiskers, "C5"), None, "Turn.Move");
+    ok(&mut st, 0, move_to(whiskers, "C4"), None);
 }
 
 #[test]
@@ -364,6 +369,23 @@ fn gangs_fight_dirty_the_dirty_birds_roll_an_extra_die_with_melee_weapons() {
     )
     .unwrap_err();
     assert_eq!(err.kind, RuleErrorKind::Dice);
+    // The standard attack uses no weapon: Crow's own Attack, no extra die
+    // (assumption 9, review7 N6).
+    let own = usize::from(st.content.humans[st.humans[crow as usize].def as usize].attack);
+    let err = run(
+        &mut st,
+        0,
+        attack(crow, "C3", vec![Target::Alien(scout)]),
+        Some(vec![1; own + 1]),
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, RuleErrorKind::Dice);
+    ok(
+        &mut st,
+        0,
+        attack(crow, "C3", vec![Target::Alien(scout)]),
+        Some(vec![1; own]),
+    );
 }
 
 #[test]

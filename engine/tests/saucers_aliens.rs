@@ -6,7 +6,7 @@
 mod support;
 
 use support::*;
-use xenolog_engine::games::saucers::data::{AlienKind, Dir, Tokens};
+use xenolog_engine::games::saucers::data::{AlienKind, Dir, Kind, Tokens};
 use xenolog_engine::games::saucers::{
     HIDDEN, Phase, Saucers, SaucersCommand as C, SaucersConfig, SaucersEvent as E, Target, Variant,
 };
@@ -54,6 +54,50 @@ fn defeat_one_student_per_alien_left_on_the_tile_the_players_choice() {
         st.humans.iter().filter(|h| h.seat == 1).all(|h| h.alive),
         "the other player's students are not this turn's"
     );
+}
+
+/// Defeat, assumption 12 (review7 S2): "If any aliens remain on the same tile
+/// as any of your humans, discard 1 student for every 1 alien remaining.
+/// (Player's choice.)" An alien reaches only the students on its tile: more
+/// aliens than students there cost only those students, never one elsewhere;
+/// the player's choice is which of the students on the tile.
+#[test]
+fn defeat_more_aliens_than_students_on_a_tile_cost_only_the_students_there() {
+    let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
+    let whiskers = put(&mut st, "whiskers", "A1");
+    let patch = put(&mut st, "patch", "A1");
+    let tabby = human(&st, "tabby");
+    alien(&mut st, AlienKind::Scout, "C3");
+    alien(&mut st, AlienKind::Scout, "C3");
+    to_defeat(&mut st);
+    assert_eq!(st.phase, Phase::Defeat);
+    let lose: Vec<u16> = legal(&st)
+        .into_iter()
+        .filter_map(|(_, c)| match c {
+            C::Lose { human } => Some(human),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lose, vec![tabby], "only the student on the aliens' tile");
+    let err = refused(
+        &mut st,
+        0,
+        C::Lose { human: whiskers },
+        dice(&[1]),
+        "Defeat",
+    );
+    assert!(
+        err.contains("no alien is left to defeat a student on A1"),
+        "{err}"
+    );
+    ok(&mut st, 0, C::Lose { human: tabby }, dice(&[1]));
+    assert!(!st.humans[tabby as usize].alive);
+    assert_eq!(
+        Saucers::automatic(&st),
+        Some(C::Collect),
+        "two aliens, one student on their tile: one lost, the step is done"
+    );
+    assert!(st.humans[whiskers as usize].alive && st.humans[patch as usize].alive);
 }
 
 #[test]
@@ -119,6 +163,33 @@ fn upkeep_discard_any_cards_and_feed_one_food_or_a_student_starves() {
     step(&mut st, C::Collect);
     ok(&mut st, 0, C::Upkeep, None);
     assert_eq!(st.seats[0].tokens.alien, 0);
+}
+
+/// Cards.Cost and Upkeep with alien tokens, assumption 13 (review7 N9): "They
+/// can be used in place of any color token". A cost is paid with the seat's
+/// own supplies of its kind first and alien tokens only for the shortfall:
+/// the wild token pays anything a supply pays (and Rat Nest's trade), so
+/// keeping it is never worse, and the player is not asked.
+#[test]
+fn cards_cost_own_supplies_are_spent_before_a_wild_alien_token() {
+    let mut st = quiet(&["nine_lives"], "C3");
+    st.seats[0].tokens.food = 1;
+    st.seats[0].tokens.alien = 1;
+    to_defeat(&mut st);
+    step(&mut st, C::Collect);
+    ok(&mut st, 0, C::Upkeep, None);
+    assert_eq!(
+        (st.seats[0].tokens.food, st.seats[0].tokens.alien),
+        (0, 1),
+        "the Food is eaten, the alien token kept"
+    );
+    // A cost larger than the supply of its kind: the shortfall is wild.
+    let held = tokens(0, 1, 0, 0, 2);
+    assert_eq!(
+        held.payment(&Tokens::one(Kind::Ammo, 2)),
+        Some(tokens(0, 1, 0, 0, 1))
+    );
+    assert_eq!(held.payment(&Tokens::one(Kind::Ammo, 4)), None);
 }
 
 /// On to the Alien turn with `st`'s board as it is.

@@ -188,6 +188,17 @@ fn names_reach_the_battle_through_prepare_json_as_the_command_line_gives_them() 
     assert_eq!(record(&named), record(&numbered));
 }
 
+/// The words refusing seat 1's Jet a swap taking the card `name` from seat 0.
+fn take_refused(st: &SaucersState, name: &str) -> String {
+    read(
+        st,
+        1,
+        json!({"swap": {"human": "jet", "with": 0, "give": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "give_cards": [],
+                        "take": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "take_cards": [name]}}),
+    )
+    .unwrap_err()
+}
+
 /// Principle 14: the words of a refusal go back to the seat that asked, so
 /// they hold nothing its view hides. A card taken in a swap is read by name
 /// from the other seat's hand only when hands are open; when they are hidden,
@@ -197,15 +208,7 @@ fn names_reach_the_battle_through_prepare_json_as_the_command_line_gives_them() 
 fn names_a_card_named_in_a_hidden_hand_is_refused_without_showing_that_hand() {
     let s = from_hidden("hand 1 bat sewer\nhand fly_boyz shotgun\n", true);
     let st = s.state();
-    let take = |name: &str| {
-        read(
-            st,
-            1,
-            json!({"swap": {"human": "jet", "with": 0, "give": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "give_cards": [],
-                            "take": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "take_cards": [name]}}),
-        )
-        .unwrap_err()
-    };
+    let take = |name: &str| take_refused(st, name);
     let hidden: Vec<&str> = st.seats[0]
         .hand
         .iter()
@@ -226,4 +229,66 @@ fn names_a_card_named_in_a_hidden_hand_is_refused_without_showing_that_hand() {
     // The seat's own hand is its to see: a name it lacks still lists it.
     let own = read(st, 1, json!({"discard": {"card": "zzz"}})).unwrap_err();
     assert!(own.contains("(in hand: Shotgun"), "{own}");
+}
+
+/// Variant.GangWarfare with assumption 18 (review12 NIT 1): a swap takes
+/// nothing from another gang, by number or by name, so a take by name is
+/// refused with those words, not with words sending the player to the card's
+/// number (refused as well).
+#[test]
+fn variant_gang_warfare_a_card_taken_by_name_is_refused_as_a_take_not_sent_to_its_number() {
+    let mut config = gangs(&["nine_lives", "fly_boyz"]);
+    config.variant = 2;
+    config.scenario_text = Some("hand 1 bat sewer\nhand fly_boyz shotgun\n".into());
+    let mut s = Session::<Saucers>::new(4, config).unwrap_or_else(|e| panic!("{e}"));
+    s.play_due().unwrap();
+    let st = s.state();
+    let take = |name: &str| take_refused(st, name);
+    let (absent, held) = (take("zzz"), take("bat"));
+    for err in [&absent, &held] {
+        assert!(
+            err.starts_with("in Gang Warfare a swap takes nothing from another gang"),
+            "{err}"
+        );
+        assert!(!err.contains("by its number"), "{err}");
+        assert!(
+            !err.contains("Baseball Bat") && !err.contains("Sewer"),
+            "{err}"
+        );
+    }
+    // A card given by name from one's own hand still reads.
+    let give = read(
+        st,
+        1,
+        json!({"swap": {"human": "jet", "with": 0, "give": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "give_cards": ["shotgun"],
+                        "take": {"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0}, "take_cards": []}}),
+    );
+    assert!(matches!(give, Ok(C::Swap { .. })), "{give:?}");
+}
+
+/// Review7 N10: the name reader given a state whose hand is hidden (a seat's
+/// view) refuses in words instead of panicking or saying the hand lacks the
+/// card.
+#[test]
+fn names_read_on_a_view_that_hides_the_hand_are_refused_in_words() {
+    let s = from_hidden("hand 1 bat sewer\nhand fly_boyz shotgun\n", true);
+    let seen = Saucers::view(s.state(), Actor(0));
+    assert!(
+        seen.seats[1]
+            .hand
+            .iter()
+            .all(|&c| c == xenolog_engine::games::saucers::HIDDEN)
+    );
+    let err = read(&seen, 1, json!({"discard": {"card": "shotgun"}})).unwrap_err();
+    assert!(
+        err.contains("the hand of Fly Boyz is hidden in this view"),
+        "{err}"
+    );
+    assert!(!err.contains("holds no card"), "{err}");
+    // The seat's own view reads its own hand as before.
+    let own = Saucers::view(s.state(), Actor(1));
+    assert!(matches!(
+        read(&own, 1, json!({"discard": {"card": "shotgun"}})),
+        Ok(C::Discard { .. })
+    ));
 }

@@ -174,3 +174,38 @@ fn variant_hunter_option_the_hunter_is_named_even_when_every_student_is_eliminat
         }
     }
 }
+
+/// Setup.7 and the missions to win (review7 N3): the range the option
+/// declares is the range a game starts with, the shipped missions file's
+/// count at the top; 1 (a config older battles were made with) still starts.
+#[test]
+fn options_missions_to_win_declared_range_is_the_range_a_game_starts_with() {
+    let option = Saucers::options()
+        .into_iter()
+        .find(|o| o.key == "missions")
+        .expect("missions is an option");
+    let xenolog_engine::OptionKind::Number { min, max, default } = option.kind else {
+        panic!("missions is a number: {:?}", option.kind);
+    };
+    assert_eq!((min, max, default), (1, 10, 2));
+    let start = |missions: i64| {
+        let mut config = SaucersConfig {
+            players: 1,
+            ..SaucersConfig::default()
+        };
+        config.missions = missions as u8;
+        Session::<Saucers>::new(4, config).map(|_| ())
+    };
+    for n in [min, default, max] {
+        start(n).unwrap_or_else(|e| panic!("{n} missions: {e}"));
+    }
+    for n in [min - 1, max + 1] {
+        let err = start(n)
+            .expect_err("outside the declared range")
+            .to_string();
+        assert!(
+            err.contains("the missions to win must be 1 to 10"),
+            "{n}: {err}"
+        );
+    }
+}

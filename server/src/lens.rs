@@ -107,13 +107,31 @@ pub fn state_at(b: &dyn Battle, seat: Actor, at: Option<EntryId>) -> Option<Valu
 /// public view: whether a seat is asked may itself tell what it hides (an
 /// Instant card in a hidden hand, Night of the Saucers).
 pub fn status(b: &dyn Battle) -> Value {
+    status_for(b, &[])
+}
+
+/// [`status`] for a player holding the seats `own`: a seat of its own that
+/// the whole state asks is named too (review12 NIT 3: its optional Instant
+/// is its to know, so the list marks the battle "(yours)"); every other
+/// seat as on the public view.
+pub fn status_for(b: &dyn Battle, own: &[u8]) -> Value {
     match b.outcome() {
         Some(o) => {
             json!({"status": "over", "result": o.summary, "head": b.cursor(), "game": b.game_id(),
                    "strict": b.meta().strict})
         }
         None => {
-            let public = b.asked_publicly();
+            let mut public = b.asked_publicly();
+            if !own.is_empty() {
+                for a in b.asked() {
+                    if a.seat != Actor::SYSTEM
+                        && own.contains(&a.seat.0)
+                        && !public.iter().any(|p| p.seat == a.seat)
+                    {
+                        public.push(a);
+                    }
+                }
+            }
             let mut asked: Vec<String> = Vec::new();
             for a in &public {
                 let name = if a.seat == Actor::SYSTEM {

@@ -15,16 +15,20 @@ use xenolog_engine::games::saucers::{Saucers, SaucersConfig};
 use xenolog_engine::{Battle, Session};
 use xenolog_server::lens;
 
-/// Nine Lives (seat 1) in its actions, Fly Boyz (seat 2) holding a Hidden
-/// Stash; the hands hidden when `hidden`.
-fn battle(hidden: bool) -> Session<Saucers> {
-    let config: SaucersConfig = serde_json::from_value(serde_json::json!({
+/// Nine Lives (seat 1) in its actions, Fly Boyz (seat 2) holding the card
+/// `card`; the hands hidden when `hidden`.
+fn config(hidden: bool, card: &str) -> Value {
+    json!({
         "players": 2,
         "gangs": ["nine_lives", "fly_boyz"],
         "hidden_hands": hidden,
-        "scenario_text": "hand 2 stash\nturn 1 actions\n",
-    }))
-    .unwrap();
+        "scenario_text": format!("hand 2 {card}\nturn 1 actions\n"),
+    })
+}
+
+/// [`config`]'s battle, Fly Boyz holding a Hidden Stash.
+fn battle(hidden: bool) -> Session<Saucers> {
+    let config: SaucersConfig = serde_json::from_value(config(hidden, "stash")).unwrap();
     let mut s = Session::<Saucers>::new(4, config).unwrap_or_else(|e| panic!("{e}"));
     s.play_due().unwrap();
     s
@@ -65,12 +69,7 @@ fn club_battle_list_does_not_tell_whether_a_hidden_hand_holds_an_instant() {
 async fn club_a_swap_naming_a_card_of_a_hidden_hand_is_refused_without_showing_it() {
     let s = server().await;
     let mut org = organiser(&s).await;
-    let config = json!({
-        "players": 2,
-        "gangs": ["nine_lives", "fly_boyz"],
-        "hidden_hands": true,
-        "scenario_text": "hand 2 shotgun\nturn 1 actions\n",
-    });
+    let config = config(true, "shotgun");
     let (_, battle, mut zero, _one) = two_seats(&s, &mut org, "saucers", config, json!({})).await;
     let st = zero.ok("state", json!({"battle": battle, "seat": 0})).await;
     let names: Vec<String> = st["state"]["content"]["cards"]
@@ -102,4 +101,45 @@ async fn club_a_swap_naming_a_card_of_a_hidden_hand_is_refused_without_showing_i
     }
     assert!(words[0].contains("hidden"), "{}", words[0]);
     assert_eq!(words[0], words[1], "held and not held read alike");
+}
+
+/// Review12 NIT 3: the seat asking may see its own. Fly Boyz (seat 2) hold a
+/// Hidden Stash in a hidden hand during Nine Lives' actions: their own list
+/// names them (the battle is "(yours)"), Nine Lives' list does not.
+#[test]
+fn club_battle_list_names_a_seat_its_own_optional_instant_and_no_other() {
+    let hidden = battle(true);
+    let mine = lens::status_for(&hidden, &[1]);
+    assert_eq!(asked_seats(&mine), vec![0, 1], "{mine}");
+    assert_eq!(
+        mine["asked"],
+        serde_json::json!(["Nine Lives", "Fly Boyz"]),
+        "{mine}"
+    );
+    let theirs = lens::status_for(&hidden, &[0]);
+    assert_eq!(asked_seats(&theirs), vec![0], "{theirs}");
+    assert_eq!(lens::status(&hidden), lens::status_for(&hidden, &[]));
+}
+
+/// The same through a real server's `campaigns` list (a server in this test
+/// process, on a real port), one list a seated player.
+#[tokio::test]
+async fn club_campaigns_list_marks_a_hidden_optional_instant_only_for_its_seat() {
+    let s = server().await;
+    let mut org = organiser(&s).await;
+    let config = config(true, "stash");
+    let (_, battle, mut zero, mut one) =
+        two_seats(&s, &mut org, "saucers", config, json!({})).await;
+    for (c, seat, asked) in [(&mut zero, 0u64, vec![0u64]), (&mut one, 1, vec![0, 1])] {
+        let list = c.ok("campaigns", json!({})).await;
+        let entry = list["campaigns"][0]["battles"]
+            .as_array()
+            .unwrap_or_else(|| panic!("battles in {list}"))
+            .iter()
+            .find(|b| b["battle"] == json!(battle))
+            .unwrap_or_else(|| panic!("battle {battle} in {list}"))
+            .clone();
+        assert_eq!(entry["my_seats"], json!([seat]), "{entry}");
+        assert_eq!(asked_seats(&entry), asked, "seat {seat}: {entry}");
+    }
 }

@@ -191,9 +191,10 @@ pub(super) async fn campaigns(shared: &Arc<Shared>, conn: &Conn) -> Answer {
                 .filter(|g| g.battle == Some(battle))
                 .filter_map(|g| g.seat)
                 .collect();
+            let own = seats.clone();
             let status = blocking_live(shared, move |l| {
                 let mut out = Value::Null;
-                l.read(battle, &mut |b| out = lens::status(b))?;
+                l.read(battle, &mut |b| out = lens::status_for(b, &own))?;
                 Ok(out)
             })
             .await;

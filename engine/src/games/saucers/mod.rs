@@ -335,10 +335,12 @@ impl Game for Saucers {
                 key: "missions",
                 group: "Game",
                 label: "Missions to win",
-                help: "Task Force missions to complete: 2 Easy, 3 Normal, 4 or more Hard.",
+                help: "Task Force missions to complete: 2 Easy, 3 Normal, 4 or more Hard (1, a game shorter than the text's levels, and up to the 10 shipped missions are accepted).",
+                // The range `start` accepts with the shipped missions (review7
+                // N3): 1 stays, so battles made with it still open.
                 kind: OptionKind::Number {
-                    min: 2,
-                    max: 8,
+                    min: 1,
+                    max: 10,
                     default: 2,
                 },
             },

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::SaucersState;
 use super::rules::{self, SaucersCommand};
+use super::state::{HIDDEN, Variant};
 use crate::Actor;
 
 fn same(a: &str, b: &str) -> bool {
@@ -60,9 +61,25 @@ fn card(
         ));
     };
     let seat = seat.unwrap_or_default();
+    if actor != Some(seat) && state.variant == Variant::GangWarfare {
+        // Gang Warfare refuses every take (assumption 18), by number too:
+        // the words point to no route that is refused as well (review12 NIT 1).
+        return Err(format!(
+            "in Gang Warfare a swap takes nothing from another gang (it may only give): '{name}' cannot be taken from {}",
+            state.gang_of(seat).name
+        ));
+    }
     if actor != Some(seat) && !rules::open(state) {
         return Err(format!(
             "the hand of {} is hidden: a card in it is given by its number, not by its name",
+            state.gang_of(seat).name
+        ));
+    }
+    if hand.contains(&HIDDEN) {
+        // Read on a view that hides this hand (review7 N10): no name can be
+        // matched there, and "holds no card" would be untrue.
+        return Err(format!(
+            "the hand of {} is hidden in this view: a card in it is given by its number, not by its name",
             state.gang_of(seat).name
         ));
     }
