@@ -364,29 +364,6 @@ struct LoadDb {
     url: String,
 }
 
-/// A connection string (URL or libpq words) naming database `name`.
-fn with_dbname(url: &str, name: &str) -> String {
-    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        let (head, query) = match url.split_once('?') {
-            Some((h, q)) => (h, format!("?{q}")),
-            None => (url, String::new()),
-        };
-        let after = head.find("://").map_or(0, |i| i + 3);
-        let base = match head[after..].find('/') {
-            Some(i) => &head[..after + i],
-            None => head,
-        };
-        return format!("{base}/{name}{query}");
-    }
-    let mut parts: Vec<String> = url
-        .split_whitespace()
-        .filter(|p| !p.starts_with("dbname="))
-        .map(str::to_owned)
-        .collect();
-    parts.push(format!("dbname={name}"));
-    parts.join(" ")
-}
-
 impl LoadDb {
     fn new(admin: &str) -> LoadDb {
         use xenolog_saves::db::Db;
@@ -398,7 +375,7 @@ impl LoadDb {
             .unwrap();
         LoadDb {
             admin: admin.to_owned(),
-            url: with_dbname(admin, &name),
+            url: xenolog_saves::db::pg::with_dbname(admin, &name),
             name,
         }
     }
