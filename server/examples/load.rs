@@ -165,23 +165,7 @@ fn serve(args: &[String]) {
         tuning.idle_after = Duration::from_secs(idle.parse().unwrap());
         tuning.evict_every = Duration::from_millis(500);
     }
-    xenolog_server::serve::run_blocking_tuned(
-        xenolog_server::Config {
-            data,
-            listen,
-            invite_organiser: false,
-            public: None,
-        },
-        tuning,
-        |ready| {
-            let code = ready
-                .invitation
-                .map_or_else(|| "-".to_owned(), |i| i.code.expose().to_owned());
-            println!("ready {} {code}", ready.addr);
-            Ok(())
-        },
-    )
-    .unwrap();
+    serve_until_killed(data, listen, tuning);
 }
 
 /// `serve-db URL ADDR`: a server on a PostgreSQL database, until killed
@@ -193,9 +177,19 @@ fn serve_db(args: &[String]) {
         database: Some(url),
         ..xenolog_server::Tuning::default()
     };
+    serve_until_killed(Default::default(), listen, tuning);
+}
+
+/// Serve on `listen` until killed, its club in `data` (or on the
+/// database `tuning` names), writing `ready ADDR CODE` once it listens.
+fn serve_until_killed(
+    data: std::path::PathBuf,
+    listen: SocketAddr,
+    tuning: xenolog_server::Tuning,
+) {
     xenolog_server::serve::run_blocking_tuned(
         xenolog_server::Config {
-            data: Default::default(),
+            data,
             listen,
             invite_organiser: false,
             public: None,
