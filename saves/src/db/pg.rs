@@ -493,6 +493,29 @@ impl Stmt for PgStmt<'_> {
     }
 }
 
+/// The test cluster's connection words (`XENOLOG_TEST_PG`, as
+/// `tests/pg/cluster.sh start` sets it), or `None`: the PostgreSQL part of
+/// a test is skipped, said on stderr. Where `XENOLOG_REQUIRE_PG` is set (CI)
+/// a missing cluster fails instead. What every crate's PostgreSQL tests
+/// start from.
+pub fn test_cluster() -> Option<String> {
+    match std::env::var("XENOLOG_TEST_PG") {
+        Ok(u) if !u.trim().is_empty() => Some(u),
+        _ => {
+            assert!(
+                std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
+                "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not: the test cluster \
+                 did not start (tests/pg/cluster.sh start)"
+            );
+            eprintln!(
+                "XENOLOG_TEST_PG is not set: the PostgreSQL part is skipped \
+                 (tests/pg/cluster.sh start)"
+            );
+            None
+        }
+    }
+}
+
 /// `url` naming database `name` instead: a `postgres://` URL's path
 /// replaced (its query kept), a libpq string's `dbname=` dropped and
 /// `dbname=name` added. What a test or the load example uses to reach a

@@ -2459,17 +2459,7 @@ mod tests {
 
     impl TestDb {
         fn new() -> Option<TestDb> {
-            let admin = match std::env::var("XENOLOG_TEST_PG") {
-                Ok(u) if !u.trim().is_empty() => u,
-                _ => {
-                    assert!(
-                        std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
-                        "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not"
-                    );
-                    eprintln!("XENOLOG_TEST_PG is not set: the PostgreSQL half is skipped");
-                    return None;
-                }
-            };
+            let admin = xenolog_saves::db::pg::test_cluster()?;
             let mut r = [0u8; 6];
             getrandom::fill(&mut r).unwrap();
             let name = format!(

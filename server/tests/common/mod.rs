@@ -36,21 +36,7 @@ pub enum Backend {
     Postgres,
 }
 
-/// The test cluster's connection string, or `None` (skipped, unless
-/// `XENOLOG_REQUIRE_PG` insists).
-pub fn test_pg() -> Option<String> {
-    match std::env::var("XENOLOG_TEST_PG") {
-        Ok(u) if !u.trim().is_empty() => Some(u),
-        _ => {
-            assert!(
-                std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
-                "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not"
-            );
-            eprintln!("XENOLOG_TEST_PG is not set: the PostgreSQL half is skipped");
-            None
-        }
-    }
-}
+pub use xenolog_saves::db::pg::test_cluster as test_pg;
 
 /// A database of the test's own on the test cluster, dropped (with every
 /// connection to it) when the last holder lets it go.
