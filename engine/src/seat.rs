@@ -512,15 +512,6 @@ impl<G: Game> Battle for SeatBattle<G> {
         path.reverse();
         path
     }
-    fn common_ancestor(&self, a: Option<EntryId>, b: Option<EntryId>) -> Option<EntryId> {
-        let pa = self.path_to(a);
-        let pb = self.path_to(b);
-        pa.iter()
-            .zip(pb.iter())
-            .take_while(|(x, y)| x == y)
-            .last()
-            .map(|(x, _)| *x)
-    }
     fn seek(&mut self, at: Option<EntryId>) {
         // The branch shown stays if the entry is on its line; otherwise it
         // becomes the entry's branch (as in a local battle).

@@ -1126,13 +1126,7 @@ impl<G: Game> Session<G> {
 
     /// The entry where two lines part: their deepest common entry.
     pub fn common_ancestor(&self, a: Option<EntryId>, b: Option<EntryId>) -> Option<EntryId> {
-        let pa = self.path_to(a);
-        let pb = self.path_to(b);
-        pa.iter()
-            .zip(pb.iter())
-            .take_while(|(x, y)| x == y)
-            .last()
-            .map(|(x, _)| *x)
+        <Self as crate::battle::Battle>::common_ancestor(self, a, b)
     }
 
     /// Re-decide every recorded command from the seed and compare the events,
