@@ -9,6 +9,8 @@
 
 #[path = "support/club_race.rs"]
 mod club_race;
+// Only its race_on: the rest is the saves tests'.
+#[allow(dead_code)]
 #[path = "../../saves/tests/support/race.rs"]
 mod race;
 #[path = "support/cli.rs"]

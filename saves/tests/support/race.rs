@@ -2,7 +2,6 @@
 //! never ends by itself, played by a fixed pattern so runs repeat exactly;
 //! and a race played roll-then-hold to its end (`race_on`; also the app's
 //! `cli_fair.rs`).
-#![allow(dead_code)]
 
 use serde_json::json;
 use xenolog_engine::games::race::{Race, RaceConfig};
@@ -36,6 +35,7 @@ pub fn play_n(c: &mut Campaign, id: BattleId, b: &mut dyn Battle, n: usize) -> V
 
 /// A Dice Race of `n` entries played in memory (rolls and holds by the same
 /// pattern, no end): a long battle to store whole.
+#[allow(dead_code)]
 pub fn long_race(n: usize) -> Session<Race> {
     let mut s = Session::<Race>::new(5, RaceConfig { target: u32::MAX }).unwrap();
     for i in 0..n {
@@ -49,6 +49,7 @@ pub fn long_race(n: usize) -> Session<Race> {
 
 /// A legal command at `b`'s cursor other than the one recorded next there:
 /// played, it starts a branch.
+#[allow(dead_code)]
 pub fn off_the_record(b: &dyn Battle) -> LegalCommand {
     b.legal()
         .into_iter()
@@ -60,6 +61,7 @@ pub fn off_the_record(b: &dyn Battle) -> LegalCommand {
 }
 
 /// Play the race: until it is over (`steps` `None`), or `steps` commands.
+#[allow(dead_code)]
 pub fn race_on(c: &mut Campaign, id: BattleId, steps: Option<usize>) -> Box<dyn Battle> {
     let mut b = c.load_battle(id).unwrap();
     let mut i = 0;
