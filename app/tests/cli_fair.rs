@@ -9,6 +9,10 @@
 
 #[path = "support/club_race.rs"]
 mod club_race;
+// Only its race_on: the rest is the saves tests'.
+#[allow(dead_code)]
+#[path = "../../saves/tests/support/race.rs"]
+mod race;
 #[path = "support/cli.rs"]
 mod support;
 use support::{ok, xenolog};
@@ -36,21 +40,7 @@ fn club(revealed: bool) -> (Club, i64) {
     let campaign = dir.path().join("club.xenolog");
     let mut c = Campaign::create(&campaign, "Club").unwrap();
     let id = club_race::club_race(&mut c, &SECRET, 15, &[1]);
-    let mut b = c.load_battle(id).unwrap();
-    let mut i = 0;
-    while b.outcome().is_none() {
-        let legal = b.legal();
-        let want = if i % 2 == 0 { "roll" } else { "hold" };
-        let pick = legal
-            .iter()
-            .rev()
-            .find(|l| l.command.to_string().contains(want))
-            .unwrap_or(&legal[0])
-            .clone();
-        c.play(id, &mut *b, pick.actor, &pick.command, None)
-            .unwrap();
-        i += 1;
-    }
+    race::race_on(&mut c, id, None);
     if revealed {
         c.reveal_held_secret(id).unwrap();
     }

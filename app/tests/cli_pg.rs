@@ -16,17 +16,7 @@ use xenolog_saves::{Campaign, DiceMode};
 /// The test server as a `postgres://` URL (XENOLOG_TEST_PG holds libpq's
 /// `key=value` words), or `None` when none is set.
 fn pg_url() -> Option<String> {
-    let Some(words) = std::env::var("XENOLOG_TEST_PG")
-        .ok()
-        .filter(|s| !s.is_empty())
-    else {
-        assert!(
-            std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
-            "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not"
-        );
-        eprintln!("XENOLOG_TEST_PG is not set: skipped (tests/pg/cluster.sh start)");
-        return None;
-    };
+    let words = xenolog_saves::db::pg::test_cluster()?;
     if words.starts_with("postgres") {
         return Some(words);
     }

@@ -81,7 +81,17 @@ pub trait Battle: Send {
     fn head(&self, branch: BranchId) -> Option<EntryId>;
     fn children(&self, of: Option<EntryId>) -> Vec<EntryId>;
     fn path_to(&self, at: Option<EntryId>) -> Vec<EntryId>;
-    fn common_ancestor(&self, a: Option<EntryId>, b: Option<EntryId>) -> Option<EntryId>;
+    /// The entry where two lines part: their deepest common entry (of the
+    /// lines [`Battle::path_to`] gives).
+    fn common_ancestor(&self, a: Option<EntryId>, b: Option<EntryId>) -> Option<EntryId> {
+        let pa = self.path_to(a);
+        let pb = self.path_to(b);
+        pa.iter()
+            .zip(pb.iter())
+            .take_while(|(x, y)| x == y)
+            .last()
+            .map(|(x, _)| *x)
+    }
     fn seek(&mut self, at: Option<EntryId>);
     fn undo(&mut self, steps: usize) -> usize;
     fn redo(&mut self, steps: usize) -> usize;
@@ -316,9 +326,6 @@ impl<G: Game> Battle for Session<G> {
     }
     fn path_to(&self, at: Option<EntryId>) -> Vec<EntryId> {
         Session::path_to(self, at)
-    }
-    fn common_ancestor(&self, a: Option<EntryId>, b: Option<EntryId>) -> Option<EntryId> {
-        Session::common_ancestor(self, a, b)
     }
     fn seek(&mut self, at: Option<EntryId>) {
         Session::seek(self, at)

@@ -356,6 +356,47 @@ fn spans(bytes: &mut Vec<u8>, command: &[u8], events: &[u8], dice: &[u8]) -> [u3
     [start, ev, ev + events.len() as u32, end]
 }
 
+/// Whether `target` is `from` or lies before it on its line: walking back
+/// from `from` by parents (`None`: the setup, which holds no entry). Ids
+/// only grow along a line, so the walk stops once it passes `target`.
+#[inline]
+pub(crate) fn leads_back_to(
+    records: &[EntryRecord],
+    from: Option<EntryId>,
+    target: EntryId,
+) -> bool {
+    let mut e = from;
+    while let Some(x) = e {
+        if x == target {
+            return true;
+        }
+        if x < target {
+            return false;
+        }
+        e = records[x as usize].parent;
+    }
+    false
+}
+
+/// The entry right after `at` on the line that ends at `head`: walking
+/// back from `head` to the one whose parent is `at` (`None`: `at` is not
+/// before `head` on that line).
+#[inline]
+pub(crate) fn next_towards(
+    records: &[EntryRecord],
+    head: EntryId,
+    at: Option<EntryId>,
+) -> Option<EntryId> {
+    let mut e = head;
+    loop {
+        let parent = records[e as usize].parent;
+        if parent == at {
+            return Some(e);
+        }
+        e = parent?;
+    }
+}
+
 impl From<EntryFields> for EntryRecord {
     fn from(f: EntryFields) -> Self {
         EntryRecord::played(
@@ -498,6 +539,42 @@ mod tests {
             chain: [!i; 16],
             rules_version: 3 + u32::from(i % 2),
         }
+    }
+
+    /// Entries 0-1-2-3 on one line, 4 a branch off 1 (4's parent is 1).
+    fn a_tree() -> Vec<EntryRecord> {
+        let parents = [None, Some(0), Some(1), Some(2), Some(1)];
+        parents
+            .iter()
+            .enumerate()
+            .map(|(i, &parent)| {
+                EntryRecord::from(EntryFields {
+                    parent,
+                    ..fields(i as u8)
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_line_leads_back_to_its_own_entries_and_not_to_a_branchs() {
+        let r = a_tree();
+        assert!(leads_back_to(&r, Some(3), 3));
+        assert!(leads_back_to(&r, Some(3), 0));
+        assert!(leads_back_to(&r, Some(4), 1));
+        assert!(!leads_back_to(&r, Some(4), 2), "2 is on the other line");
+        assert!(!leads_back_to(&r, Some(3), 4), "4 comes later, on a branch");
+        assert!(!leads_back_to(&r, None, 0), "the setup holds no entry");
+    }
+
+    #[test]
+    fn the_next_entry_towards_a_head_is_the_child_on_its_line() {
+        let r = a_tree();
+        assert_eq!(next_towards(&r, 3, None), Some(0));
+        assert_eq!(next_towards(&r, 3, Some(1)), Some(2));
+        assert_eq!(next_towards(&r, 4, Some(1)), Some(4));
+        assert_eq!(next_towards(&r, 4, Some(2)), None, "2 is not on 4's line");
+        assert_eq!(next_towards(&r, 3, Some(3)), None, "nothing after the head");
     }
 
     #[test]

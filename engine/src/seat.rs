@@ -437,33 +437,18 @@ impl<G: Game> SeatBattle<G> {
 
     /// Whether `id` is on the line from the setup to `branch`'s head.
     fn on_line(&self, id: EntryId, branch: BranchId) -> bool {
-        let mut at = self.branch_heads.get(branch as usize).copied().flatten();
-        while let Some(e) = at {
-            if e == id {
-                return true;
-            }
-            if e < id {
-                return false;
-            }
-            at = self.records[e as usize].parent;
-        }
-        false
+        let head = self.branch_heads.get(branch as usize).copied().flatten();
+        crate::record::leads_back_to(&self.records, head, id)
     }
 
     /// The next entry after the cursor on the line of the branch shown.
     fn next_on_line(&self) -> Option<EntryId> {
-        let mut e = self
+        let head = self
             .branch_heads
             .get(self.branch as usize)
             .copied()
             .flatten()?;
-        loop {
-            let parent = self.records[e as usize].parent;
-            if parent == self.cursor {
-                return Some(e);
-            }
-            e = parent?;
-        }
+        crate::record::next_towards(&self.records, head, self.cursor)
     }
 }
 
@@ -526,15 +511,6 @@ impl<G: Game> Battle for SeatBattle<G> {
         }
         path.reverse();
         path
-    }
-    fn common_ancestor(&self, a: Option<EntryId>, b: Option<EntryId>) -> Option<EntryId> {
-        let pa = self.path_to(a);
-        let pb = self.path_to(b);
-        pa.iter()
-            .zip(pb.iter())
-            .take_while(|(x, y)| x == y)
-            .last()
-            .map(|(x, _)| *x)
     }
     fn seek(&mut self, at: Option<EntryId>) {
         // The branch shown stays if the entry is on its line; otherwise it

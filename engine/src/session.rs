@@ -900,18 +900,7 @@ impl<G: Game> Session<G> {
 
     /// Whether `id` lies after `at` on some line (`None`: the setup).
     fn descends_from(&self, id: EntryId, at: Option<EntryId>) -> bool {
-        let Some(at) = at else { return true };
-        let mut e = Some(id);
-        while let Some(x) = e {
-            if x == at {
-                return true;
-            }
-            if x < at {
-                return false;
-            }
-            e = self.records[x as usize].parent;
-        }
-        false
+        at.is_none_or(|at| crate::record::leads_back_to(&self.records, Some(id), at))
     }
 
     /// The branches that were started by taking back a command whose dice had
@@ -1082,14 +1071,8 @@ impl<G: Game> Session<G> {
             return Some(c);
         }
         // The cursor is before the fork of the current branch: walk up from its head.
-        let mut e = self.head(self.branch)?;
-        loop {
-            let parent = self.records[e as usize].parent;
-            if parent == self.cursor {
-                return Some(e);
-            }
-            e = parent?;
-        }
+        let head = self.head(self.branch)?;
+        crate::record::next_towards(&self.records, head, self.cursor)
     }
 
     /// Step the cursor forward along the current branch; returns how many it moved.
@@ -1143,13 +1126,7 @@ impl<G: Game> Session<G> {
 
     /// The entry where two lines part: their deepest common entry.
     pub fn common_ancestor(&self, a: Option<EntryId>, b: Option<EntryId>) -> Option<EntryId> {
-        let pa = self.path_to(a);
-        let pb = self.path_to(b);
-        pa.iter()
-            .zip(pb.iter())
-            .take_while(|(x, y)| x == y)
-            .last()
-            .map(|(x, _)| *x)
+        <Self as crate::battle::Battle>::common_ancestor(self, a, b)
     }
 
     /// Re-decide every recorded command from the seed and compare the events,

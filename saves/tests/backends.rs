@@ -27,7 +27,7 @@ use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError, decide};
 use xenolog_schema::battle_file::{read_battle_file, write_battle_file};
 
 use pg::{drop_schema, random_schema, server};
-use race::{long_race, new_endless_race, play_n};
+use race::{long_race, new_endless_race, play_n, race_on};
 use store::{Kind, Store};
 
 /// The state at every entry and at the setup, as JSON.
@@ -369,28 +369,6 @@ fn club_race(c: &mut Campaign, target: u32) -> BattleId {
         nonces(),
     )
     .unwrap()
-}
-
-/// Play the race: until it is over (`steps` `None`), or `steps` commands.
-fn race_on(c: &mut Campaign, id: BattleId, steps: Option<usize>) -> Box<dyn Battle> {
-    let mut b = c.load_battle(id).unwrap();
-    let mut i = 0;
-    while b.outcome().is_none() && steps.is_none_or(|n| i < n) {
-        let legal = b.legal();
-        // Roll, then bank: the race ends.
-        let want = if i % 2 == 0 { "roll" } else { "hold" };
-        let pick = legal
-            .iter()
-            .rev()
-            .find(|l| l.command.to_string().contains(want))
-            .unwrap_or(&legal[0])
-            .clone();
-        c.play(id, &mut *b, pick.actor, &pick.command, None)
-            .unwrap();
-        i += 1;
-        assert!(i < 10_000, "the race does not end");
-    }
-    b
 }
 
 // ---------------------------------------------------------------------------

@@ -165,23 +165,7 @@ fn serve(args: &[String]) {
         tuning.idle_after = Duration::from_secs(idle.parse().unwrap());
         tuning.evict_every = Duration::from_millis(500);
     }
-    xenolog_server::serve::run_blocking_tuned(
-        xenolog_server::Config {
-            data,
-            listen,
-            invite_organiser: false,
-            public: None,
-        },
-        tuning,
-        |ready| {
-            let code = ready
-                .invitation
-                .map_or_else(|| "-".to_owned(), |i| i.code.expose().to_owned());
-            println!("ready {} {code}", ready.addr);
-            Ok(())
-        },
-    )
-    .unwrap();
+    serve_until_killed(data, listen, tuning);
 }
 
 /// `serve-db URL ADDR`: a server on a PostgreSQL database, until killed
@@ -193,9 +177,19 @@ fn serve_db(args: &[String]) {
         database: Some(url),
         ..xenolog_server::Tuning::default()
     };
+    serve_until_killed(Default::default(), listen, tuning);
+}
+
+/// Serve on `listen` until killed, its club in `data` (or on the
+/// database `tuning` names), writing `ready ADDR CODE` once it listens.
+fn serve_until_killed(
+    data: std::path::PathBuf,
+    listen: SocketAddr,
+    tuning: xenolog_server::Tuning,
+) {
     xenolog_server::serve::run_blocking_tuned(
         xenolog_server::Config {
-            data: Default::default(),
+            data,
             listen,
             invite_organiser: false,
             public: None,
@@ -364,29 +358,6 @@ struct LoadDb {
     url: String,
 }
 
-/// A connection string (URL or libpq words) naming database `name`.
-fn with_dbname(url: &str, name: &str) -> String {
-    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        let (head, query) = match url.split_once('?') {
-            Some((h, q)) => (h, format!("?{q}")),
-            None => (url, String::new()),
-        };
-        let after = head.find("://").map_or(0, |i| i + 3);
-        let base = match head[after..].find('/') {
-            Some(i) => &head[..after + i],
-            None => head,
-        };
-        return format!("{base}/{name}{query}");
-    }
-    let mut parts: Vec<String> = url
-        .split_whitespace()
-        .filter(|p| !p.starts_with("dbname="))
-        .map(str::to_owned)
-        .collect();
-    parts.push(format!("dbname={name}"));
-    parts.join(" ")
-}
-
 impl LoadDb {
     fn new(admin: &str) -> LoadDb {
         use xenolog_saves::db::Db;
@@ -398,7 +369,7 @@ impl LoadDb {
             .unwrap();
         LoadDb {
             admin: admin.to_owned(),
-            url: with_dbname(admin, &name),
+            url: xenolog_saves::db::pg::with_dbname(admin, &name),
             name,
         }
     }

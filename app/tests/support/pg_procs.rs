@@ -21,21 +21,7 @@ pub struct PgDb {
     pub url: String,
 }
 
-/// The test cluster's connection words, or `None` (skipped, unless
-/// `XENOLOG_REQUIRE_PG` insists).
-pub fn test_pg() -> Option<String> {
-    match std::env::var("XENOLOG_TEST_PG") {
-        Ok(u) if !u.trim().is_empty() => Some(u),
-        _ => {
-            assert!(
-                std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
-                "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not"
-            );
-            eprintln!("XENOLOG_TEST_PG is not set: skipped (tests/pg/cluster.sh start)");
-            None
-        }
-    }
-}
+pub use xenolog_saves::db::pg::test_cluster as test_pg;
 
 /// A libpq `key=value` string (or a URL) as `postgres://USER@HOST:PORT/DB`.
 pub fn url_of(words: &str, dbname: &str) -> String {

@@ -493,6 +493,55 @@ impl Stmt for PgStmt<'_> {
     }
 }
 
+/// The test cluster's connection words (`XENOLOG_TEST_PG`, as
+/// `tests/pg/cluster.sh start` sets it), or `None`: the PostgreSQL part of
+/// a test is skipped, said on stderr. Where `XENOLOG_REQUIRE_PG` is set (CI)
+/// a missing cluster fails instead. What every crate's PostgreSQL tests
+/// start from.
+pub fn test_cluster() -> Option<String> {
+    match std::env::var("XENOLOG_TEST_PG") {
+        Ok(u) if !u.trim().is_empty() => Some(u),
+        _ => {
+            assert!(
+                std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
+                "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not: the test cluster \
+                 did not start (tests/pg/cluster.sh start)"
+            );
+            eprintln!(
+                "XENOLOG_TEST_PG is not set: the PostgreSQL part is skipped \
+                 (tests/pg/cluster.sh start)"
+            );
+            None
+        }
+    }
+}
+
+/// `url` naming database `name` instead: a `postgres://` URL's path
+/// replaced (its query kept), a libpq string's `dbname=` dropped and
+/// `dbname=name` added. What a test or the load example uses to reach a
+/// database of its own on a cluster it was given the words of.
+pub fn with_dbname(url: &str, name: &str) -> String {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        let (head, query) = match url.split_once('?') {
+            Some((h, q)) => (h, format!("?{q}")),
+            None => (url, String::new()),
+        };
+        let after_scheme = head.find("://").map_or(0, |i| i + 3);
+        let base = match head[after_scheme..].find('/') {
+            Some(i) => &head[..after_scheme + i],
+            None => head,
+        };
+        return format!("{base}/{name}{query}");
+    }
+    let mut parts: Vec<String> = url
+        .split_whitespace()
+        .filter(|p| !p.starts_with("dbname="))
+        .map(str::to_owned)
+        .collect();
+    parts.push(format!("dbname={name}"));
+    parts.join(" ")
+}
+
 // ---------------------------------------------------------------------------
 // Campaign schemas
 
@@ -1122,4 +1171,33 @@ fn no_column(r: &postgres::Row, i: usize) -> DbError {
         "Invalid column index: {i} (the row has {})",
         r.len()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_dbname;
+
+    #[test]
+    fn with_dbname_replaces_a_urls_path_and_keeps_its_query() {
+        assert_eq!(
+            with_dbname("postgres://u@h:5/old?connect_timeout=2", "t_1"),
+            "postgres://u@h:5/t_1?connect_timeout=2"
+        );
+        assert_eq!(
+            with_dbname("postgresql://u@h:5", "t_1"),
+            "postgresql://u@h:5/t_1"
+        );
+    }
+
+    #[test]
+    fn with_dbname_replaces_a_libpq_dbname_or_adds_one() {
+        assert_eq!(
+            with_dbname("host=h dbname=postgres  user=u", "t_1"),
+            "host=h user=u dbname=t_1"
+        );
+        assert_eq!(
+            with_dbname("host=h port=5", "t_1"),
+            "host=h port=5 dbname=t_1"
+        );
+    }
 }

@@ -13,20 +13,7 @@ use xenolog_saves::{BattleId, Campaign, DiceMode, SeatPick};
 
 /// The test server's connection string, or `None` (the PostgreSQL half
 /// skipped) when none is set and CI does not require one.
-pub fn server() -> Option<String> {
-    match std::env::var("XENOLOG_TEST_PG") {
-        Ok(s) if !s.is_empty() => Some(s),
-        _ => {
-            assert!(
-                std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
-                "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not: the test cluster \
-                 did not start (tests/pg/cluster.sh start)"
-            );
-            eprintln!("XENOLOG_TEST_PG is not set: skipped (tests/pg/cluster.sh start)");
-            None
-        }
-    }
-}
+pub use xenolog_saves::db::pg::test_cluster as server;
 
 /// A schema name no other test (of this run or another) uses.
 pub fn random_schema(test: &str) -> String {

@@ -1,5 +1,7 @@
 //! The Dice Race set-up the store and hostile-file tests share: a battle that
-//! never ends by itself, played by a fixed pattern so runs repeat exactly.
+//! never ends by itself, played by a fixed pattern so runs repeat exactly;
+//! and a race played roll-then-hold to its end (`race_on`; also the app's
+//! `cli_fair.rs`).
 
 use serde_json::json;
 use xenolog_engine::games::race::{Race, RaceConfig};
@@ -56,4 +58,27 @@ pub fn off_the_record(b: &dyn Battle) -> LegalCommand {
                 .is_ok_and(|p| !matches!(p.kind, PendingKind::Redo { .. }))
         })
         .expect("a command the record does not hold")
+}
+
+/// Play the race: until it is over (`steps` `None`), or `steps` commands.
+#[allow(dead_code)]
+pub fn race_on(c: &mut Campaign, id: BattleId, steps: Option<usize>) -> Box<dyn Battle> {
+    let mut b = c.load_battle(id).unwrap();
+    let mut i = 0;
+    while b.outcome().is_none() && steps.is_none_or(|n| i < n) {
+        let legal = b.legal();
+        // Roll, then bank: the race ends.
+        let want = if i % 2 == 0 { "roll" } else { "hold" };
+        let pick = legal
+            .iter()
+            .rev()
+            .find(|l| l.command.to_string().contains(want))
+            .unwrap_or(&legal[0])
+            .clone();
+        c.play(id, &mut *b, pick.actor, &pick.command, None)
+            .unwrap();
+        i += 1;
+        assert!(i < 10_000, "the race does not end");
+    }
+    b
 }

@@ -39,7 +39,7 @@ use xenolog_engine::{Actor, Battle, EntryId, Viewer};
 
 use super::{
     Answer, Conn, Control, Shared, blocking_live, close_watchers, order_of, refusal, seat_granted,
-    stay,
+    stay, watching_seats,
 };
 use crate::proto::{self, ErrCode, Refusal};
 use crate::store::ServerBattleId;
@@ -290,22 +290,10 @@ fn send_watchers(shared: &Shared, battle: ServerBattleId, frames: &HashMap<Actor
     }
 }
 
-/// The seats watching `battle`.
-fn watching(shared: &Shared, battle: ServerBattleId) -> Vec<Actor> {
-    let w = shared.watchers.lock().unwrap_or_else(|p| p.into_inner());
-    let mut seats: Vec<Actor> = w
-        .get(&battle)
-        .map(|l| l.iter().map(|w| w.seat).collect())
-        .unwrap_or_default();
-    seats.sort();
-    seats.dedup();
-    seats
-}
-
 /// The same event for every watcher.
 fn tell_all(shared: &Shared, battle: ServerBattleId, kind: &str, fields: Map<String, Value>) {
     let frame = proto::event(kind, fields);
-    let frames: HashMap<Actor, String> = watching(shared, battle)
+    let frames: HashMap<Actor, String> = watching_seats(shared, battle)
         .into_iter()
         .map(|s| (s, frame.clone()))
         .collect();
@@ -324,7 +312,7 @@ async fn apply(
     seen: Option<EntryId>,
 ) -> Result<Value, Refusal> {
     blocking_table(shared, move |t| t.move_cursor(battle, expect, to)).await?;
-    let mut seats = watching(shared, battle);
+    let mut seats = watching_seats(shared, battle);
     if !seats.contains(&seat) {
         seats.push(seat);
     }

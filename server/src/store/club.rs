@@ -457,38 +457,34 @@ impl Club {
     pub fn open(path: &Path) -> Result<Club, ClubError> {
         // Before the file is touched: a second server changes nothing.
         let lock = ClubLock::take(path)?;
-        let db = Arc::new(ClubDb::open_sqlite(path)?);
-        let tokens = Arc::new(ClubTokens::open(db.clone())?);
-        Ok(Club {
-            path: path.to_owned(),
-            dir: path.parent().unwrap_or(Path::new(".")).to_owned(),
-            db,
-            tokens,
-            writers: Mutex::new(HashMap::new()),
-            battles: Mutex::new(HashMap::new()),
-            paths: Mutex::new(HashMap::new()),
-            readers: Mutex::new(HashMap::new()),
-            starting: Mutex::new(HashMap::new()),
-            pg: None,
-            index: Mutex::new(HashMap::new()),
-            committer: Mutex::new(None),
-            #[cfg(test)]
-            after_start: Mutex::new(None),
-            tag: process_tag(),
-            reads: Reads::default(),
-            _lock: Some(lock),
-        })
+        let db = ClubDb::open_sqlite(path)?;
+        let dir = path.parent().unwrap_or(Path::new(".")).to_owned();
+        Club::on(path.to_owned(), dir, db, None, Some(lock))
     }
 
     /// The club on PostgreSQL at `url`: its tables in `schema` (made or
     /// upgraded on first use), its campaigns in schemas of their own.
     pub fn open_postgres(url: &str, schema: &str) -> Result<Club, ClubError> {
-        let db = Arc::new(ClubDb::open_postgres(url, schema)?);
+        let db = ClubDb::open_postgres(url, schema)?;
+        // A campaign's "file" in the registry is its schema's name.
+        let path = PathBuf::from(format!("the club schema {schema}"));
+        Club::on(path, PathBuf::new(), db, Some(url.to_owned()), None)
+    }
+
+    /// The club on its database `db`: its tokens, nothing loaded yet.
+    /// `dir` is where its campaigns' files go (none on PostgreSQL: `pg`).
+    fn on(
+        path: PathBuf,
+        dir: PathBuf,
+        db: ClubDb,
+        pg: Option<String>,
+        lock: Option<ClubLock>,
+    ) -> Result<Club, ClubError> {
+        let db = Arc::new(db);
         let tokens = Arc::new(ClubTokens::open(db.clone())?);
         Ok(Club {
-            path: PathBuf::from(format!("the club schema {schema}")),
-            // A campaign's "file" in the registry is its schema's name.
-            dir: PathBuf::new(),
+            path,
+            dir,
             db,
             tokens,
             writers: Mutex::new(HashMap::new()),
@@ -496,14 +492,14 @@ impl Club {
             paths: Mutex::new(HashMap::new()),
             readers: Mutex::new(HashMap::new()),
             starting: Mutex::new(HashMap::new()),
-            pg: Some(url.to_owned()),
+            pg,
             index: Mutex::new(HashMap::new()),
             committer: Mutex::new(None),
             #[cfg(test)]
             after_start: Mutex::new(None),
             tag: process_tag(),
             reads: Reads::default(),
-            _lock: None,
+            _lock: lock,
         })
     }
 
@@ -2463,17 +2459,7 @@ mod tests {
 
     impl TestDb {
         fn new() -> Option<TestDb> {
-            let admin = match std::env::var("XENOLOG_TEST_PG") {
-                Ok(u) if !u.trim().is_empty() => u,
-                _ => {
-                    assert!(
-                        std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
-                        "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not"
-                    );
-                    eprintln!("XENOLOG_TEST_PG is not set: the PostgreSQL half is skipped");
-                    return None;
-                }
-            };
+            let admin = xenolog_saves::db::pg::test_cluster()?;
             let mut r = [0u8; 6];
             getrandom::fill(&mut r).unwrap();
             let name = format!(
@@ -2484,26 +2470,7 @@ mod tests {
                 .unwrap()
                 .execute_batch(&format!("CREATE DATABASE {name} TEMPLATE template0"))
                 .unwrap();
-            let url = if admin.starts_with("postgres://") || admin.starts_with("postgresql://") {
-                let (head, query) = match admin.split_once('?') {
-                    Some((h, q)) => (h.to_owned(), format!("?{q}")),
-                    None => (admin.clone(), String::new()),
-                };
-                let after = head.find("://").map_or(0, |i| i + 3);
-                let base = match head[after..].find('/') {
-                    Some(i) => head[..after + i].to_owned(),
-                    None => head.clone(),
-                };
-                format!("{base}/{name}{query}")
-            } else {
-                let mut parts: Vec<&str> = admin
-                    .split_whitespace()
-                    .filter(|p| !p.starts_with("dbname="))
-                    .collect();
-                let db = format!("dbname={name}");
-                parts.push(&db);
-                parts.join(" ")
-            };
+            let url = xenolog_saves::db::pg::with_dbname(&admin, &name);
             Some(TestDb { admin, name, url })
         }
     }

@@ -36,21 +36,7 @@ pub enum Backend {
     Postgres,
 }
 
-/// The test cluster's connection string, or `None` (skipped, unless
-/// `XENOLOG_REQUIRE_PG` insists).
-pub fn test_pg() -> Option<String> {
-    match std::env::var("XENOLOG_TEST_PG") {
-        Ok(u) if !u.trim().is_empty() => Some(u),
-        _ => {
-            assert!(
-                std::env::var_os("XENOLOG_REQUIRE_PG").is_none(),
-                "XENOLOG_REQUIRE_PG is set but XENOLOG_TEST_PG is not"
-            );
-            eprintln!("XENOLOG_TEST_PG is not set: the PostgreSQL half is skipped");
-            None
-        }
-    }
-}
+pub use xenolog_saves::db::pg::test_cluster as test_pg;
 
 /// A database of the test's own on the test cluster, dropped (with every
 /// connection to it) when the last holder lets it go.
@@ -164,28 +150,7 @@ pub fn end_backend(admin: &dyn xenolog_saves::db::Db, pid: i32) -> bool {
     panic!("backend {pid} is still there 30 s after it was ended");
 }
 
-/// `url` naming database `name` instead (a libpq string or a URL).
-pub fn with_dbname(url: &str, name: &str) -> String {
-    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        let (head, query) = match url.split_once('?') {
-            Some((h, q)) => (h, format!("?{q}")),
-            None => (url, String::new()),
-        };
-        let after_scheme = head.find("://").map_or(0, |i| i + 3);
-        let base = match head[after_scheme..].find('/') {
-            Some(i) => &head[..after_scheme + i],
-            None => head,
-        };
-        return format!("{base}/{name}{query}");
-    }
-    let mut parts: Vec<String> = url
-        .split_whitespace()
-        .filter(|p| !p.starts_with("dbname="))
-        .map(str::to_owned)
-        .collect();
-    parts.push(format!("dbname={name}"));
-    parts.join(" ")
-}
+pub use xenolog_saves::db::pg::with_dbname;
 
 /// Run `f` on a thread of its own (a PostgreSQL client blocks on a
 /// runtime of its own, and must not be made or dropped on a runtime's).
