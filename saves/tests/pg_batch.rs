@@ -650,7 +650,7 @@ fn p5_a_commit_of_many_campaigns_leaves_out_each_ones_reused_id_and_falls_back_w
     assert!(out.iter().flatten().all(Result::is_ok), "{out:?}");
     assert_eq!((out[0].len(), out[1].len()), (p1.len(), p2.len()));
     assert!(
-        committer.round_trips() - before > 5 + p1.len() + p2.len(),
+        committer.round_trips() - before > 5 + (p1.len() + p2.len()) as u64,
         "the refused write, then a savepoint a part"
     );
     as_decided(s1.reopen(), &b1);
