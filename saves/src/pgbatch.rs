@@ -374,23 +374,8 @@ fn write_round(
                 }
             }
             let mut failed = None;
-            if locked {
-                // Read and written in one statement each.
-                match write_together(db, groups, &live) {
-                    Ok(r) => {
-                        for (&i, r) in live.iter().zip(r) {
-                            out[i] = r;
-                        }
-                    }
-                    // Which group's it was is not known: not one left out
-                    // busy, but every group written again part by part
-                    // (the fallback locks and refuses group by group).
-                    Err(e @ SaveError::Unreachable(_)) => return Err(e),
-                    Err(e) => failed = Some((usize::MAX, SaveError::Refused(e.to_string()))),
-                }
-            }
-            for &i in live.iter().filter(|_| !locked) {
-                match write_group(db, &groups[i], qualify, nowait[i]) {
+            for &i in &live {
+                match write_group(db, &groups[i], qualify, nowait[i], !locked) {
                     Ok(r) => out[i] = r,
                     Err(e) => {
                         failed = Some((i, e));
@@ -549,6 +534,7 @@ fn write_group(
     g: &Group<'_>,
     qualify: bool,
     nowait: bool,
+    lock: bool,
 ) -> Result<Vec<Result<(), SaveError>>, SaveError> {
     if g.batch.is_empty() {
         return Ok(Vec::new());
@@ -558,8 +544,11 @@ fn write_group(
     } else {
         String::new()
     };
-    // 1. The lock, in the order of the ids.
-    lock_battles(db, g, &s, nowait)?;
+    // 1. The lock, in the order of the ids (unless taken already with
+    // every campaign's, `lock_groups`).
+    if lock {
+        lock_battles(db, g, &s, nowait)?;
+    }
     // 2. The read, after the lock.
     let args = ReadArgs::of(g);
     let rows = db
@@ -579,81 +568,6 @@ fn write_group(
     // 5. The blocks the batch filled, sealed in the same transaction.
     seal(db, g, qualify, &planned.seals)?;
     Ok(std::mem::take(&mut planned.results))
-}
-
-/// The groups `live` (their battles locked already, `lock_groups`) read
-/// in one statement and written in one, whatever their number: the
-/// statements name every group's schema, made for this commit and not
-/// kept (sent with their parameters' types in one round trip each). Each
-/// live group's outcomes, in the order of `live`; `Err` when a statement
-/// failed (the caller rolls back).
-fn write_together(
-    db: &Postgres,
-    groups: &[Group<'_>],
-    live: &[usize],
-) -> Result<Vec<Vec<Result<(), SaveError>>>, SaveError> {
-    use postgres::types::Type;
-    let schemas: Vec<String> = live
-        .iter()
-        .map(|&i| format!("{}.", groups[i].schema))
-        .collect();
-    // 2. The read, after the lock: one statement.
-    let args: Vec<ReadArgs<'_>> = live.iter().map(|&i| ReadArgs::of(&groups[i])).collect();
-    let text: Vec<String> = schemas
-        .iter()
-        .enumerate()
-        .map(|(k, s)| read_sql(s, k, 4 * k))
-        .collect();
-    let types = [
-        Type::INT8_ARRAY,
-        Type::INT8_ARRAY,
-        Type::INT8_ARRAY,
-        Type::TEXT_ARRAY,
-    ];
-    let params: Vec<(&(dyn ToSql + Sync), Type)> = args
-        .iter()
-        .flat_map(|a| a.params().into_iter().zip(types.iter().cloned()))
-        .collect();
-    let rows = db
-        .query_pg_once(&text.join(" UNION ALL "), &params)
-        .map_err(sql)?;
-    // 3. The checks, group by group, part by part in order.
-    let mut planned: Vec<Planned<'_>> = reads(&rows, live.len())?
-        .into_iter()
-        .zip(live)
-        .map(|(read, &i)| plan(&groups[i], read))
-        .collect();
-    // 4. The write: one statement.
-    let writing: Vec<usize> = (0..live.len())
-        .filter(|&k| !planned[k].positions.is_empty())
-        .collect();
-    if !writing.is_empty() {
-        let mut ctes = Vec::new();
-        let mut notified = Vec::new();
-        for (n, &k) in writing.iter().enumerate() {
-            let (c, t) = write_sql(&schemas[k], n, WRITE_PARAMS * n);
-            ctes.push(c);
-            notified.push(t);
-        }
-        let types = write_types();
-        let params: Vec<(&(dyn ToSql + Sync), Type)> = writing
-            .iter()
-            .flat_map(|&k| planned[k].params().into_iter().zip(types.iter().cloned()))
-            .collect();
-        db.query_pg_once(
-            &format!("WITH {} SELECT {}", ctes.join(", "), notified.join(" + ")),
-            &params,
-        )
-        .map_err(sql)?;
-    }
-    // 5. The blocks the batch filled, sealed in the same transaction.
-    for (k, &i) in live.iter().enumerate() {
-        seal(db, &groups[i], true, &planned[k].seals)?;
-    }
-    Ok(planned
-        .iter_mut()
-        .map(|p| std::mem::take(&mut p.results))
-        .collect())
 }
 
 /// The parameters of a group's read ([`read_sql`]): its battles, and the
@@ -807,38 +721,6 @@ impl Planned<'_> {
             &a.notices,
         ]
     }
-}
-
-/// The types of [`Planned::params`], in order.
-fn write_types() -> [postgres::types::Type; WRITE_PARAMS] {
-    use postgres::types::Type;
-    let (i, b, t) = (Type::INT8_ARRAY, Type::BYTEA_ARRAY, Type::TEXT_ARRAY);
-    [
-        i.clone(),
-        i.clone(),
-        b.clone(),
-        i.clone(),
-        i.clone(),
-        t.clone(),
-        i.clone(),
-        i.clone(),
-        i.clone(),
-        i.clone(),
-        b,
-        i.clone(),
-        i.clone(),
-        i.clone(),
-        t.clone(),
-        t.clone(),
-        Type::INT8,
-        i.clone(),
-        i.clone(),
-        t.clone(),
-        t.clone(),
-        i,
-        Type::TEXT,
-        t,
-    ]
 }
 
 /// The checks of one group's parts against what the read found, part by

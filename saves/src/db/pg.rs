@@ -264,21 +264,6 @@ impl Postgres {
             .map_err(|e| self.failed(e))
     }
 
-    /// [`Postgres::query_pg`] for a statement made for one use (its text
-    /// names many campaigns' schemas, `pgbatch.rs`): neither prepared nor
-    /// kept, sent with its parameters' types in **one** round trip
-    /// (`query_typed`, an unnamed statement).
-    pub(crate) fn query_pg_once(
-        &self,
-        text: &str,
-        params: &[(&(dyn ToSql + Sync), Type)],
-    ) -> Result<Vec<postgres::Row>, DbError> {
-        self.trip();
-        self.client()?
-            .query_typed(text, params)
-            .map_err(|e| self.failed(e))
-    }
-
     fn run(&self, stmt: &Statement, params: Params<'_>) -> Result<usize, DbError> {
         let binds = binds(stmt, params)?;
         let refs: Vec<&(dyn ToSql + Sync)> = binds.iter().map(|b| b as _).collect();
