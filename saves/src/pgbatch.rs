@@ -27,8 +27,13 @@
 //! 5. a block the batch filled is sealed by `blocks::seal_if_full` (once
 //!    per 1,024 entries of a battle).
 //!
-//! With `BEGIN` and `COMMIT`: five statements for a batch of one campaign,
-//! three more a campaign. Should any statement fail anyway (a clash the
+//! With `BEGIN` and `COMMIT`: five round trips for a batch of one
+//! campaign, two more a campaign: the locks of every campaign of a commit
+//! go in one script (`lock_groups`, all `NOWAIT`; refused, the rounds
+//! after lock campaign by campaign, to learn which one is busy). A read
+//! and a write naming every campaign's schema, unprepared each commit,
+//! cost PostgreSQL more than the round trips they saved (BENCHMARKS.md,
+//! "Issue 31, session 20 (helper pgspeed)"). Should any statement fail anyway (a clash the
 //! checks could not foresee: another writer that does not lock the
 //! battle's row), the transaction is rolled back and the batch written
 //! again by the savepoint path (`batch::write_parts`), whose outcomes

@@ -386,6 +386,15 @@ fn refuse_the_few_statement_write(s: &Store, schema: &str) {
         .unwrap();
 }
 
+/// A campaign's share of a commit that notifies nothing.
+fn quiet<'a>(schema: &'a str, batch: &'a [Decided]) -> Group<'a> {
+    Group {
+        schema,
+        batch,
+        notify: None,
+    }
+}
+
 /// A campaign schema made for the committer tests, with its battles.
 fn campaign(test: &str, n: usize, seed: u64) -> Option<(Store, String, String, Battles)> {
     let (mut s, url, schema) = Store::postgres_at(test)?;
@@ -470,18 +479,7 @@ fn p5_the_committer_writes_many_campaigns_in_one_transaction_and_notifies_each_p
     let p2 = rounds(&mut b2, 5, "r");
     let before = committer.round_trips();
     let out = committer
-        .commit(&[
-            Group {
-                schema: &schema1,
-                batch: &p1,
-                notify: None,
-            },
-            Group {
-                schema: &schema2,
-                batch: &p2,
-                notify: None,
-            },
-        ])
+        .commit(&[quiet(&schema1, &p1), quiet(&schema2, &p2)])
         .unwrap();
     assert!(out.iter().flatten().all(Result::is_ok), "{out:?}");
     assert_eq!(
@@ -500,21 +498,9 @@ fn p5_the_committer_writes_many_campaigns_in_one_transaction_and_notifies_each_p
     let before = committer.round_trips();
     let out = committer
         .commit(&[
-            Group {
-                schema: &schema3,
-                batch: &p3,
-                notify: None,
-            },
-            Group {
-                schema: &schema1,
-                batch: &p1,
-                notify: None,
-            },
-            Group {
-                schema: &schema2,
-                batch: &p2,
-                notify: None,
-            },
+            quiet(&schema3, &p3),
+            quiet(&schema1, &p1),
+            quiet(&schema2, &p2),
         ])
         .unwrap();
     assert_eq!(out.len(), 3);
@@ -532,13 +518,7 @@ fn p5_the_committer_writes_many_campaigns_in_one_transaction_and_notifies_each_p
 
     // A schema name that cannot be one is refused whole, nothing written.
     let p1 = rounds(&mut b1, 1, "x");
-    let e = committer
-        .commit(&[Group {
-            schema: "no; DROP",
-            batch: &p1,
-            notify: None,
-        }])
-        .unwrap_err();
+    let e = committer.commit(&[quiet("no; DROP", &p1)]).unwrap_err();
     assert!(
         e.to_string().contains("cannot name a campaign's schema"),
         "{e}"
@@ -564,18 +544,7 @@ fn p5_a_commit_of_many_campaigns_leaves_out_each_ones_reused_id_and_falls_back_w
     let (first, seats) = rounds_with_seats(&mut b1, 1, "one");
     let second = rounds(&mut b2, 1, "one");
     let out = committer
-        .commit(&[
-            Group {
-                schema: &schema1,
-                batch: &first,
-                notify: None,
-            },
-            Group {
-                schema: &schema2,
-                batch: &second,
-                notify: None,
-            },
-        ])
+        .commit(&[quiet(&schema1, &first), quiet(&schema2, &second)])
         .unwrap();
     assert!(out.iter().flatten().all(Result::is_ok), "{out:?}");
     let id1 = b1[1].0;
@@ -590,18 +559,7 @@ fn p5_a_commit_of_many_campaigns_leaves_out_each_ones_reused_id_and_falls_back_w
     let p2 = rounds(&mut b2, 2, "two");
     let before = committer.round_trips();
     let out = committer
-        .commit(&[
-            Group {
-                schema: &schema2,
-                batch: &p2,
-                notify: None,
-            },
-            Group {
-                schema: &schema1,
-                batch: &p1,
-                notify: None,
-            },
-        ])
+        .commit(&[quiet(&schema2, &p2), quiet(&schema1, &p1)])
         .unwrap();
     assert_eq!(
         committer.round_trips() - before,
@@ -635,18 +593,7 @@ fn p5_a_commit_of_many_campaigns_leaves_out_each_ones_reused_id_and_falls_back_w
     let p2 = rounds(&mut b2, 2, "three");
     let before = committer.round_trips();
     let out = committer
-        .commit(&[
-            Group {
-                schema: &schema1,
-                batch: &p1,
-                notify: None,
-            },
-            Group {
-                schema: &schema2,
-                batch: &p2,
-                notify: None,
-            },
-        ])
+        .commit(&[quiet(&schema1, &p1), quiet(&schema2, &p2)])
         .unwrap();
     assert!(out.iter().flatten().all(Result::is_ok), "{out:?}");
     assert_eq!((out[0].len(), out[1].len()), (p1.len(), p2.len()));
@@ -877,15 +824,7 @@ fn s1_a_committer_session_stopped_mid_transaction_is_ended_by_postgres_and_its_l
     // The process stops here: nothing more is sent on `stopped`.
     let committer = Committer::connect(&url).unwrap();
     let part = rounds(&mut battles, 1, "after");
-    let commit = || {
-        committer
-            .commit(&[Group {
-                schema: &schema,
-                batch: &part,
-                notify: None,
-            }])
-            .unwrap()
-    };
+    let commit = || committer.commit(&[quiet(&schema, &part)]).unwrap();
     let watch = Postgres::connect(&url).unwrap();
     let mut busy_seen = false;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
@@ -972,18 +911,7 @@ fn s3_a_committer_waiting_for_a_held_campaign_holds_no_lock_of_another() {
         let c = Committer::connect(&u).unwrap();
         pid_tx.send(c.backend_pid().unwrap()).unwrap();
         let out = c
-            .commit(&[
-                Group {
-                    schema: &free_s,
-                    batch: &p_free,
-                    notify: None,
-                },
-                Group {
-                    schema: &held_s,
-                    batch: &p_held,
-                    notify: None,
-                },
-            ])
+            .commit(&[quiet(&free_s, &p_free), quiet(&held_s, &p_held)])
             .unwrap();
         out.into_iter()
             .map(|g| {
@@ -1063,18 +991,7 @@ fn s4_a_campaign_whose_battles_table_is_held_is_left_out_busy_whole_on_the_fallb
     assert_eq!(p_held.len(), 6);
     let committer = Committer::connect(&url).unwrap();
     let out = committer
-        .commit(&[
-            Group {
-                schema: &refusing,
-                batch: &p_few,
-                notify: None,
-            },
-            Group {
-                schema: &held,
-                batch: &p_held,
-                notify: None,
-            },
-        ])
+        .commit(&[quiet(&refusing, &p_few), quiet(&held, &p_held)])
         .unwrap();
     assert!(out[0].iter().all(Result::is_ok), "{out:?}");
     assert_eq!(out[1].len(), p_held.len());
