@@ -27,8 +27,13 @@
 //! 5. a block the batch filled is sealed by `blocks::seal_if_full` (once
 //!    per 1,024 entries of a battle).
 //!
-//! With `BEGIN` and `COMMIT`: five statements for a batch of one campaign,
-//! three more a campaign. Should any statement fail anyway (a clash the
+//! With `BEGIN` and `COMMIT`: five round trips for a batch of one
+//! campaign, two more a campaign: the locks of every campaign of a commit
+//! go in one script (`lock_groups`, all `NOWAIT`; refused, the rounds
+//! after lock campaign by campaign, to learn which one is busy). A read
+//! and a write naming every campaign's schema, unprepared each commit,
+//! cost PostgreSQL more than the round trips they saved (BENCHMARKS.md,
+//! "Issue 31, session 20 (helper pgspeed)"). Should any statement fail anyway (a clash the
 //! checks could not foresee: another writer that does not lock the
 //! battle's row), the transaction is rolled back and the batch written
 //! again by the savepoint path (`batch::write_parts`), whose outcomes
@@ -345,14 +350,37 @@ fn write_round(
     let mut order: Vec<usize> = (0..groups.len()).collect();
     order.sort_by_key(|&i| groups[i].schema);
     if groups.iter().all(|g| g.batch.iter().all(dense)) {
+        // Every campaign's locks in one round trip while that is granted
+        // (all `NOWAIT`: nothing waited for while anything is held); once
+        // refused, the rounds after lock group by group, to learn which
+        // campaign is busy.
+        let mut together = qualify;
         // Each round leaves out one more busy group, or ends.
         loop {
             let tx = begin(db, Begin::Immediate)?;
             let mut out: Vec<Vec<Result<(), SaveError>>> =
                 groups.iter().map(|_| Vec::new()).collect();
+            let live: Vec<usize> = order
+                .iter()
+                .copied()
+                .filter(|&i| busy[i].is_none() && !groups[i].batch.is_empty())
+                .collect();
+            let locked = together && live.len() > 1 && live.iter().all(|&i| nowait[i]);
+            if locked {
+                match lock_groups(db, groups, &live) {
+                    Ok(()) => {}
+                    Err(e @ SaveError::Unreachable(_)) => return Err(e),
+                    // Rolled back (the `Tx` dropped); again, group by group.
+                    Err(_) => {
+                        drop(tx);
+                        together = false;
+                        continue;
+                    }
+                }
+            }
             let mut failed = None;
-            for &i in order.iter().filter(|&&i| busy[i].is_none()) {
-                match write_group(db, &groups[i], qualify, nowait[i]) {
+            for &i in &live {
+                match write_group(db, &groups[i], qualify, nowait[i], !locked) {
                     Ok(r) => out[i] = r,
                     Err(e) => {
                         failed = Some((i, e));
@@ -420,20 +448,42 @@ fn write_round(
 /// each battle's write after. `nowait`: both taken `NOWAIT` (refused at
 /// once).
 fn lock_battles(db: &Postgres, g: &Group<'_>, s: &str, nowait: bool) -> Result<(), SaveError> {
+    if let Some(script) = lock_script(g, s, nowait) {
+        db.execute_batch(&script)?;
+    }
+    Ok(())
+}
+
+/// The statements of [`lock_battles`] (`None`: no battle to lock).
+fn lock_script(g: &Group<'_>, s: &str, nowait: bool) -> Option<String> {
     let mut ids: Vec<BattleId> = g.batch.iter().map(|d| d.battle).collect();
     ids.sort_unstable();
     ids.dedup();
     if ids.is_empty() {
-        return Ok(());
+        return None;
     }
     let wait = if nowait { " NOWAIT" } else { "" };
     // Numbers, written into the statement (a script takes no parameters).
     let list: Vec<String> = ids.iter().map(i64::to_string).collect();
-    db.execute_batch(&format!(
+    Some(format!(
         "LOCK TABLE {s}battles IN ROW EXCLUSIVE MODE{wait}; \
          SELECT id FROM {s}battles WHERE id IN ({}) ORDER BY id FOR UPDATE{wait}",
         list.join(",")
-    ))?;
+    ))
+}
+
+/// The groups `live` (in the campaigns' order, each schema-qualified)
+/// locked as [`lock_battles`] locks one, all `NOWAIT`, in **one** round
+/// trip whatever their number: the first lock refused refuses the whole
+/// script (which campaign is busy is then learnt group by group).
+fn lock_groups(db: &Postgres, groups: &[Group<'_>], live: &[usize]) -> Result<(), SaveError> {
+    let scripts: Vec<String> = live
+        .iter()
+        .filter_map(|&i| lock_script(&groups[i], &format!("{}.", groups[i].schema), true))
+        .collect();
+    if !scripts.is_empty() {
+        db.execute_batch(&scripts.join("; "))?;
+    }
     Ok(())
 }
 
@@ -489,6 +539,7 @@ fn write_group(
     g: &Group<'_>,
     qualify: bool,
     nowait: bool,
+    lock: bool,
 ) -> Result<Vec<Result<(), SaveError>>, SaveError> {
     if g.batch.is_empty() {
         return Ok(Vec::new());
@@ -498,52 +549,117 @@ fn write_group(
     } else {
         String::new()
     };
-    let mut ids: Vec<BattleId> = g.batch.iter().map(|d| d.battle).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    // 1. The lock, in the order of the ids.
-    lock_battles(db, g, &s, nowait)?;
+    // 1. The lock, in the order of the ids (unless taken already with
+    // every campaign's, `lock_groups`).
+    if lock {
+        lock_battles(db, g, &s, nowait)?;
+    }
     // 2. The read, after the lock.
-    let (mut c_battle, mut c_seat, mut c_id) = (Vec::new(), Vec::new(), Vec::new());
-    for d in g.batch {
-        if let Some((seat, cmd)) = &d.command_id {
-            c_battle.push(d.battle);
-            c_seat.push(i64::from(seat.0));
-            c_id.push(cmd.as_str());
+    let args = ReadArgs::of(g);
+    let rows = db
+        .query_pg(&read_sql(&s, 0, 0), &args.params())
+        .map_err(sql)?;
+    let read = reads(&rows, 1)?.pop().unwrap_or_default();
+    // 3. The checks, part by part in order.
+    let mut planned = plan(g, read);
+    if planned.positions.is_empty() {
+        return Ok(planned.results);
+    }
+    // 4. The write: one statement.
+    let (ctes, notified) = write_sql(&s, 0, 0);
+    let params = planned.params();
+    db.query_pg(&format!("WITH {ctes} SELECT {notified}"), &params)
+        .map_err(sql)?;
+    // 5. The blocks the batch filled, sealed in the same transaction.
+    seal(db, g, qualify, &planned.seals)?;
+    Ok(std::mem::take(&mut planned.results))
+}
+
+/// The parameters of a group's read ([`read_sql`]): its battles, and the
+/// command ids its parts carry (battle, seat, id).
+struct ReadArgs<'a> {
+    ids: Vec<BattleId>,
+    c_battle: Vec<i64>,
+    c_seat: Vec<i64>,
+    c_id: Vec<&'a str>,
+}
+
+impl<'a> ReadArgs<'a> {
+    fn of(g: &Group<'a>) -> ReadArgs<'a> {
+        let mut ids: Vec<BattleId> = g.batch.iter().map(|d| d.battle).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let (mut c_battle, mut c_seat, mut c_id) = (Vec::new(), Vec::new(), Vec::new());
+        for d in g.batch {
+            if let Some((seat, cmd)) = &d.command_id {
+                c_battle.push(d.battle);
+                c_seat.push(i64::from(seat.0));
+                c_id.push(cmd.as_str());
+            }
+        }
+        ReadArgs {
+            ids,
+            c_battle,
+            c_seat,
+            c_id,
         }
     }
-    let rows = db
-        .query_pg(
-            &format!(
-                "SELECT 0::bigint, b.id, b.game, b.seed, \
-                   (SELECT e.seq FROM {s}entries e WHERE e.battle = b.id ORDER BY e.seq DESC LIMIT 1), \
-                   (SELECT k.first FROM {s}entry_blocks k WHERE k.battle = b.id ORDER BY k.first DESC LIMIT 1), \
-                   (SELECT COUNT(*) FROM {s}branches r WHERE r.battle = b.id), \
-                   b.cursor::bigint, b.branch::bigint \
-                 FROM {s}battles b WHERE b.id = ANY($1) \
-                 UNION ALL \
-                 SELECT 1, c.battle, c.cmd_id, c.seat, NULL, NULL, NULL, NULL, NULL \
-                 FROM {s}club_commands c \
-                 JOIN unnest($2::bigint[], $3::bigint[], $4::text[]) AS u(battle, seat, cmd_id) \
-                 ON c.battle = u.battle AND c.seat = u.seat AND c.cmd_id = u.cmd_id"
-            ),
-            &[&ids, &c_battle, &c_seat, &c_id],
-        )
-        .map_err(sql)?;
-    let mut heads: HashMap<BattleId, Head> = HashMap::new();
-    let mut used: HashSet<(BattleId, i64, String)> = HashSet::new();
-    for r in &rows {
-        let kind: i64 = r.try_get(0).map_err(cell)?;
-        let battle: i64 = r.try_get(1).map_err(cell)?;
-        let text: String = r.try_get(2).map_err(cell)?;
-        let number: i64 = r.try_get(3).map_err(cell)?;
+
+    fn params(&self) -> [&(dyn ToSql + Sync); 4] {
+        [&self.ids, &self.c_battle, &self.c_seat, &self.c_id]
+    }
+}
+
+/// The read of one group, `k`-th of its statement, schema prefix `s`,
+/// its parameters `$base+1..$base+4` ([`ReadArgs`]): each battle's game
+/// and seed, its stored entry count (the tail's last entry, the last
+/// block), branch count, cursor and branch; the command ids stored.
+fn read_sql(s: &str, k: usize, base: usize) -> String {
+    let [p1, p2, p3, p4] = [base + 1, base + 2, base + 3, base + 4];
+    format!(
+        "SELECT {k}::bigint, 0::bigint, b.id, b.game, b.seed, \
+           (SELECT e.seq FROM {s}entries e WHERE e.battle = b.id ORDER BY e.seq DESC LIMIT 1), \
+           (SELECT k.first FROM {s}entry_blocks k WHERE k.battle = b.id ORDER BY k.first DESC LIMIT 1), \
+           (SELECT COUNT(*) FROM {s}branches r WHERE r.battle = b.id), \
+           b.cursor::bigint, b.branch::bigint \
+         FROM {s}battles b WHERE b.id = ANY(${p1}) \
+         UNION ALL \
+         SELECT {k}, 1, c.battle, c.cmd_id, c.seat, NULL, NULL, NULL, NULL, NULL \
+         FROM {s}club_commands c \
+         JOIN unnest(${p2}::bigint[], ${p3}::bigint[], ${p4}::text[]) AS u(battle, seat, cmd_id) \
+         ON c.battle = u.battle AND c.seat = u.seat AND c.cmd_id = u.cmd_id"
+    )
+}
+
+/// What the read found of one group's battles.
+#[derive(Default)]
+struct Read {
+    heads: HashMap<BattleId, Head>,
+    used: HashSet<(BattleId, i64, String)>,
+}
+
+/// The rows of [`read_sql`]s, parted among `groups` groups by their
+/// first column.
+fn reads(rows: &[postgres::Row], groups: usize) -> Result<Vec<Read>, SaveError> {
+    let mut out: Vec<Read> = (0..groups).map(|_| Read::default()).collect();
+    for r in rows {
+        let group: i64 = r.try_get(0).map_err(cell)?;
+        let Some(read) = usize::try_from(group).ok().and_then(|k| out.get_mut(k)) else {
+            return Err(SaveError::Sql(format!(
+                "reading the battles of a batch failed: a row of group {group} of {groups}"
+            )));
+        };
+        let kind: i64 = r.try_get(1).map_err(cell)?;
+        let battle: i64 = r.try_get(2).map_err(cell)?;
+        let text: String = r.try_get(3).map_err(cell)?;
+        let number: i64 = r.try_get(4).map_err(cell)?;
         if kind == 0 {
-            let tail: Option<i64> = r.try_get(4).map_err(cell)?;
-            let block: Option<i64> = r.try_get(5).map_err(cell)?;
-            let branches: Option<i64> = r.try_get(6).map_err(cell)?;
-            let cursor: Option<i64> = r.try_get(7).map_err(cell)?;
-            let branch: Option<i64> = r.try_get(8).map_err(cell)?;
-            heads.insert(
+            let tail: Option<i64> = r.try_get(5).map_err(cell)?;
+            let block: Option<i64> = r.try_get(6).map_err(cell)?;
+            let branches: Option<i64> = r.try_get(7).map_err(cell)?;
+            let cursor: Option<i64> = r.try_get(8).map_err(cell)?;
+            let branch: Option<i64> = r.try_get(9).map_err(cell)?;
+            read.heads.insert(
                 battle,
                 Head {
                     game: text,
@@ -555,10 +671,70 @@ fn write_group(
                 },
             );
         } else {
-            used.insert((battle, number, text));
+            read.used.insert((battle, number, text));
         }
     }
-    // 3. The checks, part by part in order.
+    Ok(out)
+}
+
+/// One group's checks made (module docs, step 3): each part's outcome,
+/// and what the write of the parts taken sends.
+struct Planned<'a> {
+    results: Vec<Result<(), SaveError>>,
+    a: Arrays<'a>,
+    positions: Vec<(BattleId, Position<'a>)>,
+    seals: Vec<(BattleId, u64)>,
+    p_battle: Vec<i64>,
+    p_cursor: Vec<Option<i64>>,
+    p_branch: Vec<i64>,
+    p_status: Vec<&'a str>,
+    p_result: Vec<Option<&'a str>>,
+    channel: &'a str,
+    updated: i64,
+}
+
+/// The parameters a group's write takes ([`write_sql`]).
+const WRITE_PARAMS: usize = 24;
+
+impl Planned<'_> {
+    fn params(&self) -> [&(dyn ToSql + Sync); WRITE_PARAMS] {
+        let a = &self.a;
+        [
+            &a.e_battle,
+            &a.e_seq,
+            &a.e_record,
+            &a.b_battle,
+            &a.b_id,
+            &a.b_name,
+            &a.b_parent,
+            &a.b_fork,
+            &a.s_battle,
+            &a.s_seq,
+            &a.s_state,
+            &self.p_battle,
+            &self.p_cursor,
+            &self.p_branch,
+            &self.p_status,
+            &self.p_result,
+            &self.updated,
+            &a.c_battle,
+            &a.c_seat,
+            &a.c_id,
+            &a.c_entries,
+            &a.revealed,
+            &self.channel,
+            &a.notices,
+        ]
+    }
+}
+
+/// The checks of one group's parts against what the read found, part by
+/// part in order (module docs, step 3).
+fn plan<'a>(g: &Group<'a>, read: Read) -> Planned<'a> {
+    let Read {
+        mut heads,
+        mut used,
+    } = read;
     let mut a = Arrays::default();
     let mut positions: Vec<(BattleId, Position<'_>)> = Vec::new();
     let mut seals: Vec<(BattleId, u64)> = Vec::new();
@@ -644,75 +820,95 @@ fn write_group(
         }
         results.push(Ok(()));
     }
-    if positions.is_empty() {
-        return Ok(results);
+    Planned {
+        results,
+        p_battle: positions.iter().map(|(b, _)| *b).collect(),
+        p_cursor: positions.iter().map(|(_, p)| p.cursor).collect(),
+        p_branch: positions.iter().map(|(_, p)| p.branch).collect(),
+        p_status: positions.iter().map(|(_, p)| p.status).collect(),
+        p_result: positions.iter().map(|(_, p)| p.result).collect(),
+        a,
+        positions,
+        seals,
+        channel: g.notify.map_or("", |n| n.channel),
+        updated: now(),
     }
-    // 4. The write: one statement.
-    let p_battle: Vec<i64> = positions.iter().map(|(b, _)| *b).collect();
-    let p_cursor: Vec<Option<i64>> = positions.iter().map(|(_, p)| p.cursor).collect();
-    let p_branch: Vec<i64> = positions.iter().map(|(_, p)| p.branch).collect();
-    let p_status: Vec<&str> = positions.iter().map(|(_, p)| p.status).collect();
-    let p_result: Vec<Option<&str>> = positions.iter().map(|(_, p)| p.result).collect();
-    let channel = g.notify.map_or("", |n| n.channel);
-    let updated = now();
-    let params: [&(dyn ToSql + Sync); 24] = [
-        &a.e_battle,
-        &a.e_seq,
-        &a.e_record,
-        &a.b_battle,
-        &a.b_id,
-        &a.b_name,
-        &a.b_parent,
-        &a.b_fork,
-        &a.s_battle,
-        &a.s_seq,
-        &a.s_state,
-        &p_battle,
-        &p_cursor,
-        &p_branch,
-        &p_status,
-        &p_result,
-        &updated,
-        &a.c_battle,
-        &a.c_seat,
-        &a.c_id,
-        &a.c_entries,
-        &a.revealed,
-        &channel,
-        &a.notices,
-    ];
-    db.query_pg(
-        &format!(
-            "WITH e AS (INSERT INTO {s}entries (battle, seq, record) \
-               SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bytea[])), \
-             br AS (INSERT INTO {s}branches (battle, id, name, parent, fork) \
-               SELECT * FROM unnest($4::bigint[], $5::bigint[], $6::text[], $7::bigint[], $8::bigint[])), \
-             sn AS (INSERT INTO {s}snapshots (battle, seq, state) \
-               SELECT * FROM unnest($9::bigint[], $10::bigint[], $11::bytea[])), \
-             p AS (UPDATE {s}battles b SET cursor = u.cursor, branch = u.branch, \
-                 status = u.status, result = u.result, updated = $17::bigint \
-               FROM unnest($12::bigint[], $13::bigint[], $14::bigint[], $15::text[], $16::text[]) \
-                 AS u(id, cursor, branch, status, result) \
-               WHERE b.id = u.id), \
-             c AS (INSERT INTO {s}club_commands (battle, seat, cmd_id, entries) \
-               SELECT * FROM unnest($18::bigint[], $19::bigint[], $20::text[], $21::text[])), \
-             r AS (UPDATE {s}fair_seeds SET revealed = 1 \
-               WHERE battle = ANY($22::bigint[]) AND secret IS NOT NULL) \
-             SELECT COUNT(pg_notify($23::text, n)) FROM unnest($24::text[]) AS n"
-        ),
-        &params,
-    )
-    .map_err(sql)?;
-    // 5. The blocks the batch filled, sealed in the same transaction.
-    if !seals.is_empty() {
-        if qualify {
-            db.execute_batch(&format!("SET LOCAL search_path TO {}", g.schema))?;
-        }
-        for (battle, last) in seals {
-            seal_if_full(db, battle, last)?;
-        }
+}
+
+/// The write of one group, `k`-th of its statement, schema prefix `s`,
+/// its parameters `$base+1..$base+24` ([`Planned::params`]): its
+/// data-modifying `WITH`s (every entry, new branch, snapshot and command
+/// id inserted, each battle's position moved, the fair secrets of the
+/// battles that ended revealed), and the expression that sends each
+/// part's `pg_notify` (delivered at commit).
+fn write_sql(s: &str, k: usize, base: usize) -> (String, String) {
+    let p = |n: usize| base + n;
+    let ctes = format!(
+        "e{k} AS (INSERT INTO {s}entries (battle, seq, record) \
+           SELECT * FROM unnest(${}::bigint[], ${}::bigint[], ${}::bytea[])), \
+         br{k} AS (INSERT INTO {s}branches (battle, id, name, parent, fork) \
+           SELECT * FROM unnest(${}::bigint[], ${}::bigint[], ${}::text[], ${}::bigint[], ${}::bigint[])), \
+         sn{k} AS (INSERT INTO {s}snapshots (battle, seq, state) \
+           SELECT * FROM unnest(${}::bigint[], ${}::bigint[], ${}::bytea[])), \
+         p{k} AS (UPDATE {s}battles b SET cursor = u.cursor, branch = u.branch, \
+             status = u.status, result = u.result, updated = ${}::bigint \
+           FROM unnest(${}::bigint[], ${}::bigint[], ${}::bigint[], ${}::text[], ${}::text[]) \
+             AS u(id, cursor, branch, status, result) \
+           WHERE b.id = u.id), \
+         c{k} AS (INSERT INTO {s}club_commands (battle, seat, cmd_id, entries) \
+           SELECT * FROM unnest(${}::bigint[], ${}::bigint[], ${}::text[], ${}::text[])), \
+         r{k} AS (UPDATE {s}fair_seeds SET revealed = 1 \
+           WHERE battle = ANY(${}::bigint[]) AND secret IS NOT NULL)",
+        p(1),
+        p(2),
+        p(3),
+        p(4),
+        p(5),
+        p(6),
+        p(7),
+        p(8),
+        p(9),
+        p(10),
+        p(11),
+        p(17),
+        p(12),
+        p(13),
+        p(14),
+        p(15),
+        p(16),
+        p(18),
+        p(19),
+        p(20),
+        p(21),
+        p(22),
+    );
+    let notified = format!(
+        "(SELECT COUNT(pg_notify(${}::text, n)) FROM unnest(${}::text[]) AS n)",
+        p(23),
+        p(24)
+    );
+    (ctes, notified)
+}
+
+/// The blocks `seals` a group's parts filled, sealed in the open
+/// transaction (`blocks::seal_if_full`; once per 1,024 entries of a
+/// battle).
+fn seal(
+    db: &Postgres,
+    g: &Group<'_>,
+    qualify: bool,
+    seals: &[(BattleId, u64)],
+) -> Result<(), SaveError> {
+    if seals.is_empty() {
+        return Ok(());
     }
-    Ok(results)
+    if qualify {
+        db.execute_batch(&format!("SET LOCAL search_path TO {}", g.schema))?;
+    }
+    for &(battle, last) in seals {
+        seal_if_full(db, battle, last)?;
+    }
+    Ok(())
 }
 
 /// A cell of the read that is not what the query makes: damage, in words.

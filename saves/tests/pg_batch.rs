@@ -303,7 +303,7 @@ fn p5_a_batch_crossing_a_block_boundary_seals_the_block_in_its_transaction() {
 /// order, and a deadlock there is answered as a part's `Conflict`). The
 /// few-statement write is made to fail by a trigger of the test's schema
 /// (it refuses an `UPDATE` of `battles` made by a statement that starts
-/// `WITH e AS`, the few-statement write), so every batch falls back. With
+/// `WITH e0 AS`, the few-statement write), so every batch falls back. With
 /// the fallback's battles locked in id order first no part is ever refused
 /// but `Stale`: a deadlock PostgreSQL broke would be a part's `Conflict`,
 /// counted as returned (not read from `pg_stat_database`, which each
@@ -370,19 +370,29 @@ fn s4_two_connections_falling_back_over_the_same_battles_in_opposite_orders_neve
 }
 
 /// A trigger of `schema` refuses an `UPDATE` of `battles` made by a
-/// statement that starts `WITH e AS` (the few-statement write), so that
+/// statement that starts `WITH e0 AS` (the few-statement write, of one
+/// campaign or of many), so that
 /// its batches fall back to the savepoint path.
 fn refuse_the_few_statement_write(s: &Store, schema: &str) {
     s.raw()
         .execute_batch(&format!(
             "CREATE FUNCTION {schema}.no_few() RETURNS trigger LANGUAGE plpgsql AS $$ \
-             BEGIN IF current_query() LIKE 'WITH e AS%' THEN \
+             BEGIN IF current_query() ~ '^WITH e[0-9]* AS' THEN \
                RAISE EXCEPTION 'the test refuses the few-statement write'; END IF; \
              RETURN NULL; END $$; \
              CREATE TRIGGER no_few BEFORE UPDATE ON {schema}.battles \
                FOR EACH STATEMENT EXECUTE FUNCTION {schema}.no_few();"
         ))
         .unwrap();
+}
+
+/// A campaign's share of a commit that notifies nothing.
+fn quiet<'a>(schema: &'a str, batch: &'a [Decided]) -> Group<'a> {
+    Group {
+        schema,
+        batch,
+        notify: None,
+    }
 }
 
 /// A campaign schema made for the committer tests, with its battles.
@@ -398,6 +408,9 @@ fn p5_the_committer_writes_many_campaigns_in_one_transaction_and_notifies_each_p
         return;
     };
     let Some((mut s2, _, schema2, mut b2)) = campaign("p5_commit_b", 3, 600) else {
+        return;
+    };
+    let Some((mut s3, _, schema3, mut b3)) = campaign("p5_commit_c", 2, 700) else {
         return;
     };
     let committer = Committer::connect(&url).unwrap();
@@ -466,41 +479,130 @@ fn p5_the_committer_writes_many_campaigns_in_one_transaction_and_notifies_each_p
     let p2 = rounds(&mut b2, 5, "r");
     let before = committer.round_trips();
     let out = committer
-        .commit(&[
-            Group {
-                schema: &schema1,
-                batch: &p1,
-                notify: None,
-            },
-            Group {
-                schema: &schema2,
-                batch: &p2,
-                notify: None,
-            },
-        ])
+        .commit(&[quiet(&schema1, &p1), quiet(&schema2, &p2)])
         .unwrap();
     assert!(out.iter().flatten().all(Result::is_ok), "{out:?}");
     assert_eq!(
         committer.round_trips() - before,
-        2 + 3 * 2,
-        "BEGIN and COMMIT, and three statements a campaign"
+        3 + 2 * 2,
+        "BEGIN, every campaign's locks in one script, a read and a write a campaign, COMMIT"
     );
     as_decided(s1.reopen(), &b1);
     as_decided(s2.reopen(), &b2);
 
+    // Three campaigns: one lock script still (issue 31, session 20
+    // pgspeed: a commit's locks do not grow with its campaigns).
+    let p1 = rounds(&mut b1, 2, "t");
+    let p2 = rounds(&mut b2, 3, "t");
+    let p3 = rounds(&mut b3, 4, "t");
+    let before = committer.round_trips();
+    let out = committer
+        .commit(&[
+            quiet(&schema3, &p3),
+            quiet(&schema1, &p1),
+            quiet(&schema2, &p2),
+        ])
+        .unwrap();
+    assert_eq!(out.len(), 3);
+    assert_eq!(out[0].len(), p3.len(), "each part answered, group by group");
+    assert!(out.iter().flatten().all(Result::is_ok), "{out:?}");
+    assert_eq!(
+        committer.round_trips() - before,
+        3 + 2 * 3 + 2,
+        "three campaigns' locks in one script, a read and a write each, \
+         and the third's read and write prepared (its first commit here)"
+    );
+    as_decided(s1.reopen(), &b1);
+    as_decided(s2.reopen(), &b2);
+    as_decided(s3.reopen(), &b3);
+
     // A schema name that cannot be one is refused whole, nothing written.
     let p1 = rounds(&mut b1, 1, "x");
-    let e = committer
-        .commit(&[Group {
-            schema: "no; DROP",
-            batch: &p1,
-            notify: None,
-        }])
-        .unwrap_err();
+    let e = committer.commit(&[quiet("no; DROP", &p1)]).unwrap_err();
     assert!(
         e.to_string().contains("cannot name a campaign's schema"),
         "{e}"
     );
+}
+
+/// Issue 31 (session 20, pgspeed): a commit of several campaigns, their
+/// locks taken in one script, still makes each campaign's refusals its
+/// own: a reused command id and the part decided on it are left out
+/// before anything is written, the other parts of both campaigns written;
+/// and when one campaign's write fails, every campaign of the commit is
+/// written again part by part (the savepoint path).
+#[test]
+fn p5_a_commit_of_many_campaigns_leaves_out_each_ones_reused_id_and_falls_back_whole_when_its_write_fails()
+ {
+    let Some((mut s1, url, schema1, mut b1)) = campaign("p5_many_reused_a", 3, 800) else {
+        return;
+    };
+    let Some((mut s2, _, schema2, mut b2)) = campaign("p5_many_reused_b", 2, 900) else {
+        return;
+    };
+    let committer = Committer::connect(&url).unwrap();
+    let (first, seats) = rounds_with_seats(&mut b1, 1, "one");
+    let second = rounds(&mut b2, 1, "one");
+    let out = committer
+        .commit(&[quiet(&schema1, &first), quiet(&schema2, &second)])
+        .unwrap();
+    assert!(out.iter().flatten().all(Result::is_ok), "{out:?}");
+    let id1 = b1[1].0;
+    let kept = b1[1].1.records().len();
+
+    // Battle 1 of the first campaign: its next part gives again the id
+    // (and seat) of its first part.
+    let mut p1 = rounds(&mut b1, 2, "two");
+    let reused = format!("one-{id1}-0");
+    let part = p1.remove(1).command_id(seats[1], &reused);
+    p1.insert(1, part);
+    let p2 = rounds(&mut b2, 2, "two");
+    let before = committer.round_trips();
+    let out = committer
+        .commit(&[quiet(&schema2, &p2), quiet(&schema1, &p1)])
+        .unwrap();
+    assert_eq!(
+        committer.round_trips() - before,
+        3 + 2 * 2,
+        "the refusals found by the reads, not by a failed statement"
+    );
+    assert!(out[0].iter().all(Result::is_ok), "{:?}", out[0]);
+    for (i, r) in out[1].iter().enumerate() {
+        match (i % 3, i / 3, r) {
+            (1, 0, Err(SaveError::CommandIdUsed { cmd_id, .. })) => assert_eq!(cmd_id, &reused),
+            (1, 1, Err(SaveError::Stale { battle, why })) => {
+                assert_eq!(*battle, id1);
+                assert!(why.contains("same batch"), "{why}");
+            }
+            (b, _, Ok(())) if b != 1 => {}
+            other => panic!("part {i} of the first campaign: {other:?}"),
+        }
+    }
+    as_decided(s2.reopen(), &b2);
+    let c1 = s1.reopen();
+    as_decided(c1, &b1[0..1]);
+    as_decided(c1, &b1[2..3]);
+    let back = c1.load_battle(id1).unwrap();
+    assert_eq!(back.records().len(), kept, "nothing of the parts left out");
+    b1[1].1 = back;
+
+    // The second campaign's write refused (a trigger of its own): both
+    // campaigns written again part by part, every part.
+    refuse_the_few_statement_write(&s2, &schema2);
+    let p1 = rounds(&mut b1, 2, "three");
+    let p2 = rounds(&mut b2, 2, "three");
+    let before = committer.round_trips();
+    let out = committer
+        .commit(&[quiet(&schema1, &p1), quiet(&schema2, &p2)])
+        .unwrap();
+    assert!(out.iter().flatten().all(Result::is_ok), "{out:?}");
+    assert_eq!((out[0].len(), out[1].len()), (p1.len(), p2.len()));
+    assert!(
+        committer.round_trips() - before > 7 + (p1.len() + p2.len()) as u64,
+        "the refused write, then a savepoint a part"
+    );
+    as_decided(s1.reopen(), &b1);
+    as_decided(s2.reopen(), &b2);
 }
 
 #[test]
@@ -722,15 +824,7 @@ fn s1_a_committer_session_stopped_mid_transaction_is_ended_by_postgres_and_its_l
     // The process stops here: nothing more is sent on `stopped`.
     let committer = Committer::connect(&url).unwrap();
     let part = rounds(&mut battles, 1, "after");
-    let commit = || {
-        committer
-            .commit(&[Group {
-                schema: &schema,
-                batch: &part,
-                notify: None,
-            }])
-            .unwrap()
-    };
+    let commit = || committer.commit(&[quiet(&schema, &part)]).unwrap();
     let watch = Postgres::connect(&url).unwrap();
     let mut busy_seen = false;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
@@ -817,18 +911,7 @@ fn s3_a_committer_waiting_for_a_held_campaign_holds_no_lock_of_another() {
         let c = Committer::connect(&u).unwrap();
         pid_tx.send(c.backend_pid().unwrap()).unwrap();
         let out = c
-            .commit(&[
-                Group {
-                    schema: &free_s,
-                    batch: &p_free,
-                    notify: None,
-                },
-                Group {
-                    schema: &held_s,
-                    batch: &p_held,
-                    notify: None,
-                },
-            ])
+            .commit(&[quiet(&free_s, &p_free), quiet(&held_s, &p_held)])
             .unwrap();
         out.into_iter()
             .map(|g| {
@@ -908,18 +991,7 @@ fn s4_a_campaign_whose_battles_table_is_held_is_left_out_busy_whole_on_the_fallb
     assert_eq!(p_held.len(), 6);
     let committer = Committer::connect(&url).unwrap();
     let out = committer
-        .commit(&[
-            Group {
-                schema: &refusing,
-                batch: &p_few,
-                notify: None,
-            },
-            Group {
-                schema: &held,
-                batch: &p_held,
-                notify: None,
-            },
-        ])
+        .commit(&[quiet(&refusing, &p_few), quiet(&held, &p_held)])
         .unwrap();
     assert!(out[0].iter().all(Result::is_ok), "{out:?}");
     assert_eq!(out[1].len(), p_held.len());
