@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use eframe::egui::{self, Key, Panel, Ui};
-use xenolog_engine::{Actor, Battle, PendingKind, PlayError, RuleErrorKind, Viewer};
+use xenolog_engine::{Actor, Battle, EntryId, PendingKind, PlayError, RuleErrorKind, Viewer};
 
 use super::board::{BoardInput, LosState, board_ui};
 use super::boards::{self, BoardUi};
@@ -588,7 +588,17 @@ impl App {
         self.commands.extend(commands);
     }
 
-    pub fn push(&mut self, command: AppCommand) {
+    /// A command to give is stamped with the head it was chosen at: it is
+    /// given in a later frame, and a club battle may move on meanwhile
+    /// (the other seat's command arrives), so [`Self::give`] refuses it
+    /// there in words instead of giving it at a position it was not chosen
+    /// for.
+    pub fn push(&mut self, mut command: AppCommand) {
+        if let (AppCommand::Give(req), Some(ob)) = (&mut command, &self.open)
+            && req.at.is_none()
+        {
+            req.at = Some(ob.battle.cursor());
+        }
         self.commands.push(command);
     }
 
@@ -824,6 +834,23 @@ impl App {
                 format!(
                     "The screen is with {with}; {who} cannot play \"{}\" from it. Pass the screen to {who} when they are asked.",
                     req.intent.text
+                ),
+            ));
+            return;
+        }
+        if let Some(at) = req.at
+            && at != ob.battle.cursor()
+        {
+            let entry = |e: Option<EntryId>| {
+                e.map_or_else(|| "its setup".to_owned(), |e| format!("entry {e}"))
+            };
+            self.messages.push_notice(Notice::new(
+                "Not given: the battle moved on",
+                format!(
+                    "\"{}\" was chosen at {}, and the battle is now at {}: nothing was sent. Look at the board again and give the command if it still applies.",
+                    req.intent.text,
+                    entry(at),
+                    entry(ob.battle.cursor())
                 ),
             ));
             return;

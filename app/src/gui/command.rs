@@ -43,6 +43,12 @@ pub struct PlayRequest {
     /// The player agreed to give up what the rules granted (an unused
     /// reinforcement) if the command forfeits it.
     pub forfeit_ok: bool,
+    /// The head the command was chosen at (`Some(None)`: the setup), when
+    /// it was queued from outside the frame ([`super::app::App::push`]):
+    /// a club battle may move on between the choice and the frame that
+    /// gives it, and a command chosen for one position is never given at
+    /// another. `None`: chosen in the frame that gives it.
+    pub at: Option<Option<xenolog_engine::EntryId>>,
 }
 
 impl PlayRequest {
@@ -53,6 +59,7 @@ impl PlayRequest {
             dice: None,
             branch_ok: false,
             forfeit_ok: false,
+            at: None,
         }
     }
 }
