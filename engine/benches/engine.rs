@@ -15,14 +15,15 @@
 //! battles, `decide_append` plays battle after battle, `seek` and `verify`
 //! use one whole battle. And on Alien Invasion (`invasion/...`): four
 //! factions on the Crash Site table, the game's own steps (draws, card ends,
-//! melees) recorded in the scripts beside the players' commands, and
-//! `invasion/legal` asks for the legal commands at every state of those
-//! battles (a move or a shot measured on the table). And on
+//! melees) recorded in the scripts beside the players' commands. And on
 //! Alien (`alien/...`): two players from the landing field, the hatching
 //! rolls, metamorphosis and turn ends recorded as the game's own steps; a
 //! random battle lasts some thousands of commands.
 //! Night of the Saucers (`saucers/...`): two players, three missions to
 //! win, the deal, draws and Alien turns recorded as the game's own steps.
+//! Every game's `legal` group asks for the legal commands at every state of
+//! those battles (`invasion/legal`: a move or a shot measured on the table;
+//! `alien/legal`: every grenade area checked against walls and landing tiles).
 //!
 //! Commands come from a seeded bot that picks uniformly from `Game::legal`,
 //! so every run plays the same battles. The bot chooses before timing starts
@@ -357,36 +358,26 @@ fn race(c: &mut Criterion) {
 
 /// Every group of a game whose battles end (all but Dice Race): battles of
 /// `commands` commands in all, played by the bot from `config`; folded,
-/// their `legal` asked at every state when `with_legal`, replayed through
+/// their `legal` asked at every state, replayed through
 /// `decide_append` and by parts, and the longest verified and sought in.
 /// Nothing is set up when the filter selects none of the game's groups.
-fn game_groups<G: Game>(
-    c: &mut Criterion,
-    name: &str,
-    config: &G::Config,
-    commands: usize,
-    with_legal: bool,
-) {
-    let mut ids = vec![
+fn game_groups<G: Game>(c: &mut Criterion, name: &str, config: &G::Config, commands: usize) {
+    let ids = [
         format!("{name}/fold/"),
         format!("{name}/decide_append/"),
         format!("{name}/verify/"),
         format!("{name}/seek/state_at_"),
         format!("{name}/seek/cursor_to_"),
         format!("{name}/parts/"),
+        format!("{name}/legal/"),
     ];
-    if with_legal {
-        ids.push(format!("{name}/legal/"));
-    }
     if !wanted(&ids.iter().map(String::as_str).collect::<Vec<_>>()) {
         return;
     }
     let played = battles::<G>(config, commands);
     let sessions: Vec<&Session<G>> = played.iter().map(|(s, _)| s).collect();
     fold(c, name, &sessions);
-    if with_legal {
-        legal(c, name, &sessions);
-    }
+    legal(c, name, &sessions);
     let scripts: Vec<Script<G>> = played
         .iter()
         .map(|(_, p)| Script {
@@ -406,7 +397,7 @@ fn game_groups<G: Game>(
 }
 
 fn dimx(c: &mut Criterion) {
-    game_groups::<DimX>(c, "dimx", &DimxConfig::default(), 5_000, false);
+    game_groups::<DimX>(c, "dimx", &DimxConfig::default(), 5_000);
 }
 
 /// Four factions on the 6' x 4' Crash Site table.
@@ -418,12 +409,12 @@ fn invasion_config() -> InvasionConfig {
 }
 
 fn invasion(c: &mut Criterion) {
-    game_groups::<Invasion>(c, "invasion", &invasion_config(), 3_000, true);
+    game_groups::<Invasion>(c, "invasion", &invasion_config(), 3_000);
 }
 
 fn alien(c: &mut Criterion) {
     // Two players, the Queen killed by option 1, from the landing field.
-    game_groups::<Alien>(c, "alien", &AlienConfig::default(), 20_000, false);
+    game_groups::<Alien>(c, "alien", &AlienConfig::default(), 20_000);
 }
 
 /// Two players, Normal: three missions to win.
@@ -436,7 +427,7 @@ fn saucers_config() -> SaucersConfig {
 }
 
 fn saucers(c: &mut Criterion) {
-    game_groups::<Saucers>(c, "saucers", &saucers_config(), 3_000, false);
+    game_groups::<Saucers>(c, "saucers", &saucers_config(), 3_000);
 }
 
 criterion_group!(benches, race, dimx, invasion, alien, saucers);
