@@ -1491,12 +1491,12 @@ impl Club {
             });
         }
         let b = &mut lb.battle;
-        if b.outcome().is_some() {
-            return Err(ClubError::Over(battle));
-        }
         let head = b.cursor();
+        // A command for an older head is stale even when the battle ended
+        // since (the other seat's last command came first): the seat chose
+        // it for a position that is gone, and says so before "over".
         if at != head {
-            let words = match head {
+            let mut words = match head {
                 None => "the battle is at its start".to_owned(),
                 Some(h) => {
                     let t = b.entry_texts_as(&[h], xenolog_engine::Viewer::Seat(seat));
@@ -1506,7 +1506,13 @@ impl Club {
                     }
                 }
             };
+            if b.outcome().is_some() {
+                words.push_str(", where the battle ended");
+            }
             return Err(ClubError::Stale(words));
+        }
+        if b.outcome().is_some() {
+            return Err(ClubError::Over(battle));
         }
         // Section 9, a real redo: after a take-back, the command recorded
         // next (the same seat, command and entered dice) walks the recorded
@@ -2836,6 +2842,34 @@ mod tests {
         assert!(early.again);
         assert_eq!(early.entries, first.entries);
         assert_eq!(early.revealed, None, "that command did not end it");
+    }
+
+    /// Session 21 (a flaky end of `gui_club`'s game played to the end): a
+    /// seat's command chosen before the other seat's last command ended the
+    /// battle names an older head: it is stale (moved on, to the end), not
+    /// "over"; a command at the last head is over.
+    #[test]
+    fn a_command_for_an_older_head_after_the_end_is_stale_and_says_the_battle_ended() {
+        let (_dir, club) = club();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 3);
+        let (seat, _, last) = race_to_the_end(&club, battle);
+        let before = last.entries[0].checked_sub(1);
+        let other = Actor(1 - seat.0);
+        let e = hold(&club, battle, other.0, before, Some("late")).unwrap_err();
+        match &e {
+            ClubError::Stale(words) => {
+                assert!(words.ends_with(", where the battle ended"), "{words}")
+            }
+            e => panic!("stale expected: {e:?}"),
+        }
+        assert!(
+            e.to_string().contains("moved on before your command"),
+            "{e}"
+        );
+        let at_end = head(&club, battle);
+        let e = hold(&club, battle, other.0, at_end, Some("later")).unwrap_err();
+        assert!(matches!(e, ClubError::Over(b) if b == battle), "{e:?}");
     }
 
     #[test]
