@@ -276,6 +276,7 @@ pub fn start(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
         phase: Phase::Deal,
         losses: Vec::new(),
         owed: Vec::new(),
+        offer: None,
         over: None,
         preset,
         content: content.into(),
@@ -297,7 +298,10 @@ impl Game for Saucers {
     }
     const ID: &'static str = "saucers";
     const NAME: &'static str = "Night of the Saucers";
-    const RULES_VERSION: u32 = 3;
+    /// 4 (session 21, review7 M2's fuller reading, assumption 18): a swap
+    /// that takes from a hidden hand or another gang is an offer the other
+    /// seat accepts or declines (`SaucersState::offer`).
+    const RULES_VERSION: u32 = 4;
 
     fn scenarios() -> Vec<ScenarioInfo> {
         Vec::new()
@@ -451,6 +455,14 @@ impl Game for Saucers {
                 seat.unassigned = Some(HIDDEN);
             }
         }
+        if let Some(o) = &mut seen.offer
+            && !open
+            && Actor(o.from) != viewer
+            && Actor(o.to) != viewer
+        {
+            o.give_cards = hide(&o.give_cards);
+            o.take_cards = hide(&o.take_cards);
+        }
         if secret && state.over.is_none() {
             for h in &mut seen.humans {
                 if Actor(h.seat) != viewer && h.mission.is_some() {
@@ -557,6 +569,14 @@ impl Game for Saucers {
                 mission: HIDDEN,
                 secret: true,
             },
+            // A swap offered: the cards it names, face down to the others
+            // (offers are made only where hands are closed).
+            E::Offered(o) if Actor(o.from) != viewer && Actor(o.to) != viewer => {
+                let mut o = o.clone();
+                o.give_cards = hide(&o.give_cards);
+                o.take_cards = hide(&o.take_cards);
+                E::Offered(o)
+            }
             // A closed swap: the cards that changed hands, face down.
             E::Swapped {
                 from,
