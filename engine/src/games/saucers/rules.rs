@@ -650,7 +650,8 @@ pub fn decide_and_apply(
                 take_cards: take_cards.clone(),
             };
             cx.emit(E::ActionUsed { human: *human });
-            if !open(st) && !(take.is_empty() && take_cards.is_empty()) {
+            let takes = !take.is_empty() || !take_cards.is_empty();
+            if takes && !open(st) {
                 // Assumption 18 (rules version 4): a take from a hidden hand
                 // or another gang is an offer the other seat answers; its
                 // hand is not read here, so no refusal tells what it holds.
