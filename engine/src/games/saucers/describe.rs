@@ -331,6 +331,14 @@ pub fn event(st: &SaucersState, e: &E) -> String {
         ),
         E::Searched { at } => {
             let t = &st.content.tiles[st.board[*at as usize].def as usize];
+            // A building whose name another tile repeats hides its back
+            // until searched (N8): a seat's view before the search shows
+            // the first of them, so the words name no back here (the
+            // ambush's alien is the next event, the supply side is on the
+            // board after it).
+            if st.content.tiles.iter().filter(|o| o.name == t.name).count() > 1 {
+                return format!("the {} on {} is searched", t.name, coord(*at));
+            }
             format!(
                 "the {} on {} is searched: {}",
                 t.name,

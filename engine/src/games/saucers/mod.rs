@@ -442,6 +442,12 @@ impl Game for Saucers {
         // decks' next cards and the missions it laid (principle 14). Only the
         // deal reads it, and the deal is decided on the whole state.
         seen.preset = None;
+        // An unsearched tile shows its building side only (N8).
+        if state.over.is_none() {
+            for t in seen.board.iter_mut().filter(|t| !t.searched) {
+                t.def = state.content.front(t.def);
+            }
+        }
         let open = rules::open(state);
         let secret = state.variant == Variant::GangWarfare;
         for (s, seat) in seen.seats.iter_mut().enumerate() {
@@ -487,6 +493,9 @@ impl Game for Saucers {
                 open,
                 secret,
             } => E::Dealt {
+                // The tiles as dealt: seats read entries in words, which
+                // name no tile's back (`describe::event`); the state's view
+                // shows unsearched tiles building side up (N8).
                 board: board.clone(),
                 hands: hands
                     .iter()
