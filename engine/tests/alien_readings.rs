@@ -1,6 +1,7 @@
 //! Session 20 (review9's S3, S4, S5): readings where the text does not
-//! decide, each written as a numbered assumption in RULES.md (27 to 29)
-//! and pinned here, so a change of reading is a deliberate one.
+//! decide, each written as a numbered assumption in RULES.md (28 and 29)
+//! and pinned here, so a change of reading is a deliberate one; S3 (27)
+//! became the rule of version 5 (session 21): one die an alien a phase.
 
 #[path = "support/alien.rs"]
 mod support;
@@ -19,28 +20,56 @@ fn shot(events: &[E]) -> (i32, u8) {
 }
 
 #[test]
-fn clause_6_assumed_27_a_shooter_may_shoot_the_same_alien_again_in_the_phase_each_shot_its_own_die()
-{
-    // "They also need to choose how many charges they are going to use
-    // against each of their targets ... the result is calculated
-    // separately for each ALIEN attacked": the text does not say whether
-    // a target shot once may be shot again in the same phase. Xenolog's
-    // reading (assumption 27): it may, each `shoot` one die and one result.
-    // Hicks (5, rifle +3) at an alien of 4 in the duct P6 (8): one charge
-    // is force 0; a 5 reads A1/0 and D1/0, the alien drops to 3 (6 in the
-    // duct), and Hicks, not next to it, loses nothing.
-    let mut s = at("character hicks at N6\nalien 4 at P6\n");
+fn clause_6_charges_are_chosen_once_for_each_target_one_die_per_alien_a_phase() {
+    // "In one phase they can shoot one or several ALIENS ... They also need
+    // to choose how many charges they are going to use against each of
+    // their targets ... the player ... throws the die once ... the result
+    // is calculated separately for each ALIEN attacked" (rules version 5,
+    // review9 S3; under 4, assumption 27 let a second shot at the same
+    // alien roll a new die against its lowered strength). Hicks (5, rifle
+    // +3) at an alien of 4 in the duct P6 (8): one charge is force 0; a 5
+    // reads A1/0 and D1/0, the alien drops to 3 (6 in the duct), and Hicks,
+    // not next to it, loses nothing.
+    let mut s = at("character hicks at N6\nalien 4 at P6\nalien 1 at L6\n");
     let h = ch(&s, "hicks");
-    let alien = s.aliens[0].id;
+    let (alien, other) = (s.aliens[0].id, s.aliens[1].id);
     let first = act(&mut s, EXPEDITION, shoot(h, alien, 1), &[5]);
     assert_eq!(shot(&first), (0, 5));
     assert_eq!(s.aliens[0].strength, 3);
     assert_eq!(s.characters[h as usize].strength, 5);
-    // The second shot at the same alien: its own die, against the lowered
-    // strength (5 + 3 - 6 = +2).
-    let second = act(&mut s, EXPEDITION, shoot(h, alien, 1), &[6]);
-    assert_eq!(shot(&second), (2, 6));
+    // The same alien again this phase: refused in words, with the clause,
+    // and not offered; nothing changes.
+    let before = s.clone();
+    let e = refused(&s, EXPEDITION, shoot(h, alien, 1));
+    assert_eq!(e.clause.as_deref(), Some("6"), "{e}");
+    assert!(e.to_string().contains("chosen once"), "{e}");
+    assert_eq!(s, before);
+    assert!(!offers(
+        &s,
+        |c| matches!(c, C::Shoot { alien: a, .. } if *a == alien)
+    ));
+    // Another alien is another target: its own charges, its own die.
+    assert!(offers(
+        &s,
+        |c| matches!(c, C::Shoot { alien: a, .. } if *a == other)
+    ));
+    let second = act(&mut s, EXPEDITION, shoot(h, other, 1), &[1]);
+    assert!(matches!(second.first(), Some(E::Shot { alien: a, .. }) if *a == other));
     assert_eq!(s.characters[h as usize].charges(), 2, "two charges used");
+    // The next phase the first alien may be shot again.
+    act(&mut s, EXPEDITION, C::EndPhase, &[]);
+    act(&mut s, xenolog_engine::Actor::SYSTEM, C::RollHatch, &[1]);
+    act(&mut s, ALIEN, C::Hatch { parts: vec![1] }, &[]);
+    act(&mut s, ALIEN, C::Place { hatch: 2 }, &[]);
+    act(&mut s, ALIEN, C::EndMoves, &[]);
+    steps(&mut s);
+    assert_eq!((s.phase, s.turn), (Phase::Expedition, 2));
+    assert!(s.characters[h as usize].shot_at.is_empty());
+    assert!(s.alien(alien).is_some(), "the first alien still stands");
+    assert!(offers(
+        &s,
+        |c| matches!(c, C::Shoot { alien: a, .. } if *a == alien)
+    ));
 }
 
 #[test]

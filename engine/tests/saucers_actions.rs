@@ -9,7 +9,10 @@ mod support;
 use support::*;
 use xenolog_engine::RuleErrorKind;
 use xenolog_engine::games::saucers::data::{AlienKind, Kind};
-use xenolog_engine::games::saucers::{SaucersCommand as C, SaucersEvent as E, Target};
+use xenolog_engine::games::saucers::{
+    Saucers, SaucersCommand as C, SaucersConfig, SaucersEvent as E, Target, describe,
+};
+use xenolog_engine::{Actor, Game};
 
 #[test]
 fn turn_actions_two_actions_per_student_in_any_order_the_same_one_twice() {
@@ -451,6 +454,81 @@ fn collect_one_supply_token_for_each_searched_tile_any_of_your_students_is_on() 
         st.seats[0].tokens.food,
         food + 1,
         "one student on the searched high school: one Food"
+    );
+}
+
+/// Setup.2 ("arrange them ... building side face up") and the ambush
+/// paragraph ("Some have hidden themselves inside of buildings"), review7
+/// N8: a seat's view shows an unsearched tile by its building side only.
+/// Where a players' tiles file gives an ambush the front of an ordinary
+/// building, the two cannot be told apart before a search, in the view or
+/// in the words; the search turns the tile over for every seat. (The
+/// shipped fronts are all different, as physical tiles with fixed backs:
+/// assumption 3.)
+#[test]
+fn setup_2_an_unsearched_tile_shows_only_its_building_side_an_ambush_behind_a_repeated_front_is_hidden()
+ {
+    let shipped = xenolog_engine::games::saucers::data::FILES
+        .iter()
+        .find(|f| f.0 == "tiles")
+        .unwrap()
+        .1;
+    let own = shipped.replace(
+        "tile mall \"Shopping Mall\" none ambush scout",
+        "tile mall \"Mel's Diner\" none ambush scout",
+    );
+    assert_ne!(own, shipped);
+    let mut files = std::collections::BTreeMap::new();
+    files.insert("tiles".to_owned(), own);
+    let mut st = game(SaucersConfig {
+        files,
+        ..gangs(&["nine_lives", "sewer_rats"])
+    });
+    let def = |id: &str| st.content.tiles.iter().position(|t| t.id == id).unwrap() as u16;
+    let (mall, diner) = (def("mall"), def("diner"));
+    let spot = |st: &xenolog_engine::games::saucers::SaucersState, d: u16| {
+        st.board.iter().position(|t| t.def == d).unwrap()
+    };
+    let (m, d) = (spot(&st, mall), spot(&st, diner));
+    for seat in [Actor(0), Actor(1), Actor::SYSTEM] {
+        let seen = Saucers::view(&st, seat);
+        assert_eq!(
+            seen.board[m].def, diner,
+            "the ambush shows the Diner's front"
+        );
+        assert_eq!(seen.board[d].def, diner);
+        assert!(
+            seen.board.iter().all(|t| t.def != mall),
+            "no tile shows the ambush"
+        );
+    }
+    // Searched, the tile is turned over for all, and the words are alike
+    // for the whole state and a seat's view (no back named before).
+    st.aliens.clear();
+    st.board[m].searched = false;
+    let tabby = human(&st, "tabby");
+    st.humans[tabby as usize].at = m as u8;
+    st.humans[tabby as usize].actions = 2;
+    let before = st.clone();
+    let ev = ok(&mut st, 0, C::Search { human: tabby }, None);
+    let searched = ev.iter().find(|e| matches!(e, E::Searched { .. })).unwrap();
+    let whole = describe::event(&before, searched);
+    let seen = describe::event(&Saucers::view(&before, Actor(1)), searched);
+    assert_eq!(whole, seen);
+    assert!(
+        !whole.contains("ambush") && !whole.contains("supplies"),
+        "{whole}"
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, E::AlienPlaced { alien } if alien.kind == AlienKind::Scout))
+    );
+    assert_eq!(Saucers::view(&st, Actor(1)).board[m].def, mall);
+    // The shipped tiles: every front its own, the view shows the board as it is.
+    let shipped_game = game(gangs(&["nine_lives"]));
+    assert_eq!(
+        Saucers::view(&shipped_game, Actor(0)).board,
+        shipped_game.board
     );
 }
 

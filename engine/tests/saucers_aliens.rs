@@ -768,13 +768,14 @@ fn variant_gang_warfare_hits_on_another_gang_cost_it_cards_of_its_choice() {
 }
 
 /// Turn.Swap ("swap any number of supplies or cards with another player")
-/// is an exchange both players agree to; in the co-operative game the other
-/// player's agreement is taken as given (assumption 18), but Gang Warfare's
-/// gangs are enemies whose cards are lost only to hits, "victim's choice".
-/// So in Gang Warfare a swap may give but takes nothing, and `legal` offers
-/// no take; the co-operative swap is unchanged.
+/// is an exchange both players agree to, and Gang Warfare's gangs are
+/// enemies whose cards are otherwise lost only to hits, "victim's choice".
+/// Rules version 4 (assumption 18, review7 M2's fuller reading): a swap that
+/// takes from another gang is an offer that gang answers; until it does,
+/// only it is asked; a decline moves nothing, an accept makes the swap.
+/// (Version 3 refused every take; giving still needs only the giver.)
 #[test]
-fn variant_gang_warfare_no_gang_takes_from_another_by_a_swap() {
+fn variant_gang_warfare_a_swap_takes_from_another_gang_only_with_its_agreement() {
     let mut st = quiet(&["nine_lives", "sewer_rats"], "C3");
     st.variant = Variant::GangWarfare;
     let tabby = human(&st, "tabby");
@@ -790,42 +791,55 @@ fn variant_gang_warfare_no_gang_takes_from_another_by_a_swap() {
     };
     let none = tokens(0, 0, 0, 0, 0);
     let theirs = (st.seats[1].tokens, st.seats[1].hand.clone());
-    for take in [
-        swap(none, vec![], tokens(2, 2, 2, 2, 0), vec![]),
-        swap(none, vec![], none, vec![sewer]),
-        swap(
-            tokens(1, 0, 0, 0, 0),
-            vec![bat],
-            tokens(0, 1, 0, 0, 0),
-            vec![sewer],
-        ),
-    ] {
-        let err = refused(&mut st, 0, take, None, "Variant.GangWarfare");
-        assert!(err.contains("without its agreement"), "{err}");
-    }
+    let mine = (st.seats[0].tokens, st.seats[0].hand.clone());
+    let everything = swap(none, vec![], tokens(2, 2, 2, 2, 0), vec![sewer]);
+    ok(&mut st, 0, everything.clone(), None);
+    // Offered, not taken: the other gang is the only one asked, and the
+    // offering gang may do nothing until it answers.
     assert_eq!((st.seats[1].tokens, st.seats[1].hand.clone()), theirs);
-    let offered: Vec<C> = legal(&st)
-        .into_iter()
-        .map(|(_, c)| c)
-        .filter(|c| matches!(c, C::Swap { .. }))
-        .collect();
-    assert!(!offered.is_empty(), "gives are offered");
+    let asked: Vec<u8> = Saucers::asked(&st).iter().map(|a| a.seat.0).collect();
+    assert_eq!(asked, vec![1]);
+    let wait = run(&mut st.clone(), 0, C::EndActions, None).unwrap_err();
+    assert_eq!(
+        wait.kind,
+        xenolog_engine::RuleErrorKind::NotYourTurn,
+        "{wait}"
+    );
     assert!(
-        offered.iter().all(
-            |c| matches!(c, C::Swap { take, take_cards, .. } if take.is_empty() && take_cards.is_empty())
-        ),
-        "{offered:?}"
+        wait.to_string().contains("must first answer the swap"),
+        "{wait}"
     );
-    // Giving needs only the giver.
-    ok(
-        &mut st,
-        0,
-        swap(tokens(1, 0, 0, 0, 0), vec![bat], none, vec![]),
-        None,
+    let answers: Vec<(Actor, C)> = legal(&st);
+    assert!(answers.contains(&(Actor(1), C::Answer { accept: true })));
+    assert!(answers.contains(&(Actor(1), C::Answer { accept: false })));
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    // Declined: nothing moves, the offer is gone, the action spent.
+    let ev = ok(&mut st, 1, C::Answer { accept: false }, None);
+    assert!(!ev.iter().any(|e| matches!(e, E::Swapped { .. })));
+    assert_eq!((st.seats[1].tokens, st.seats[1].hand.clone()), theirs);
+    assert_eq!((st.seats[0].tokens, st.seats[0].hand.clone()), mine);
+    assert!(st.offer.is_none());
+    assert_eq!(st.humans[tabby as usize].actions, 1);
+    // Accepted: the swap is made as offered.
+    let trade = swap(
+        tokens(1, 0, 0, 0, 0),
+        vec![bat],
+        tokens(0, 1, 0, 0, 0),
+        vec![sewer],
     );
-    assert_eq!(st.seats[1].tokens, tokens(3, 2, 2, 2, 0));
-    assert!(st.seats[1].hand.contains(&bat));
-    // The co-operative game still takes the other player's agreement as given.
+    ok(&mut st, 0, trade, None);
+    let ev = ok(&mut st, 1, C::Answer { accept: true }, None);
+    assert!(ev.iter().any(|e| matches!(e, E::Swapped { .. })));
+    assert!(st.seats[0].hand.contains(&sewer) && st.seats[1].hand.contains(&bat));
+    assert_eq!(st.seats[1].tokens, tokens(3, 1, 2, 2, 0));
+    // Giving needs only the giver (no offer).
+    let bat_back = give(&mut st, 0, "shotgun");
+    let mut gift = st.clone();
+    gift.humans[tabby as usize].actions = 1;
+    ok(&mut gift, 0, swap(none, vec![bat_back], none, vec![]), None);
+    assert!(gift.offer.is_none() && gift.seats[1].hand.contains(&bat_back));
+    // The co-operative game with open hands still takes the other player's
+    // agreement as given.
     let mut coop = quiet(&["nine_lives", "sewer_rats"], "C3");
     let sewer = give(&mut coop, 1, "sewer");
     let tabby = human(&coop, "tabby");
@@ -843,6 +857,76 @@ fn variant_gang_warfare_no_gang_takes_from_another_by_a_swap() {
         None,
     );
     assert_eq!(coop.seats[0].hand, vec![sewer]);
+}
+
+/// Assumption 18 (rules version 4, review12 NIT 2): in the co-operative game
+/// with hidden hands a card taken by number is offered, not checked against
+/// the hidden hand, so a card held and a card not held read alike to the
+/// taker; only the holder can accept, and a third seat sees the offer's
+/// cards face down.
+#[test]
+fn assumed_18_a_take_by_number_from_a_hidden_hand_tells_the_taker_nothing() {
+    let mut st = quiet(&["nine_lives", "sewer_rats", "fly_boyz"], "C3");
+    st.hidden_hands = true;
+    let tabby = human(&st, "tabby");
+    let sewer = give(&mut st, 1, "sewer");
+    let absent = card(&st, "shotgun");
+    assert!(!st.seats[1].hand.contains(&absent));
+    let take = |c: u16| C::Swap {
+        human: tabby,
+        with: 1,
+        give: tokens(0, 0, 0, 0, 0),
+        give_cards: vec![],
+        take: tokens(0, 0, 0, 0, 0),
+        take_cards: vec![c],
+    };
+    let (mut held, mut not_held) = (st.clone(), st.clone());
+    let a = ok(&mut held, 0, take(sewer), None);
+    let b = ok(&mut not_held, 0, take(absent), None);
+    let shape = |ev: &[E]| -> Vec<String> {
+        ev.iter()
+            .map(|e| {
+                format!("{e:?}")
+                    .split(['(', ' '])
+                    .next()
+                    .unwrap_or("")
+                    .to_owned()
+            })
+            .collect()
+    };
+    assert_eq!(
+        shape(&a),
+        shape(&b),
+        "a card held and one not held read alike"
+    );
+    assert_eq!(Saucers::asked(&held), Saucers::asked(&not_held));
+    // Only the holder can accept; the other declines, and nothing moves.
+    assert!(legal(&held).contains(&(Actor(1), C::Answer { accept: true })));
+    assert_eq!(
+        legal(&not_held),
+        vec![(Actor(1), C::Answer { accept: false })]
+    );
+    refused(
+        &mut not_held.clone(),
+        1,
+        C::Answer { accept: true },
+        None,
+        "Turn.Swap",
+    );
+    ok(&mut not_held, 1, C::Answer { accept: false }, None);
+    assert_eq!(not_held.seats[1].hand, vec![sewer]);
+    // A third seat sees the offer and the swap with their cards face down.
+    let seen = Saucers::view(&held, Actor(2));
+    assert_eq!(
+        seen.offer.as_ref().map(|o| o.take_cards.clone()),
+        Some(vec![HIDDEN])
+    );
+    assert!(a.iter().any(|e| matches!(Saucers::view_event(e, Actor(2)),
+        E::Offered(o) if o.take_cards == vec![HIDDEN])));
+    let ev = ok(&mut held, 1, C::Answer { accept: true }, None);
+    assert_eq!(held.seats[0].hand, vec![sewer]);
+    assert!(ev.iter().any(|e| matches!(Saucers::view_event(e, Actor(2)),
+        E::Swapped { take_cards, .. } if take_cards == vec![HIDDEN])));
 }
 
 #[test]

@@ -231,12 +231,13 @@ fn names_a_card_named_in_a_hidden_hand_is_refused_without_showing_that_hand() {
     assert!(own.contains("(in hand: Shotgun"), "{own}");
 }
 
-/// Variant.GangWarfare with assumption 18 (review12 NIT 1): a swap takes
-/// nothing from another gang, by number or by name, so a take by name is
-/// refused with those words, not with words sending the player to the card's
-/// number (refused as well).
+/// Variant.GangWarfare with assumption 18 (rules version 4): a swap takes
+/// from another gang only as an offer it answers, by card number (its hand
+/// is hidden), so a take by name is refused with the hidden hand's words,
+/// which send the player to the number, alike for a card held and not held
+/// and naming none of that hand.
 #[test]
-fn variant_gang_warfare_a_card_taken_by_name_is_refused_as_a_take_not_sent_to_its_number() {
+fn variant_gang_warfare_a_card_taken_by_name_is_sent_to_its_number_like_any_hidden_hand() {
     let mut config = gangs(&["nine_lives", "fly_boyz"]);
     config.variant = 2;
     config.scenario_text = Some("hand 1 bat sewer\nhand fly_boyz shotgun\n".into());
@@ -247,15 +248,19 @@ fn variant_gang_warfare_a_card_taken_by_name_is_refused_as_a_take_not_sent_to_it
     let (absent, held) = (take("zzz"), take("bat"));
     for err in [&absent, &held] {
         assert!(
-            err.starts_with("in Gang Warfare a swap takes nothing from another gang"),
+            err.contains("is hidden: a card in it is given by its number"),
             "{err}"
         );
-        assert!(!err.contains("by its number"), "{err}");
         assert!(
             !err.contains("Baseball Bat") && !err.contains("Sewer"),
             "{err}"
         );
     }
+    assert_eq!(
+        absent.replace("zzz", "bat"),
+        held,
+        "held and not held read alike"
+    );
     // A card given by name from one's own hand still reads.
     let give = read(
         st,

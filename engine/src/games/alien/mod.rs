@@ -149,6 +149,7 @@ pub fn start_recorded(config: &AlienConfig, rules_version: u32) -> Result<AlienS
             items: card.items.clone(),
             ap: ACTION_POINTS,
             shot: false,
+            shot_at: Vec::new(),
             stopped: false,
             left_apc: false,
             kills: 0,
@@ -225,7 +226,12 @@ impl Game for Alien {
     /// 4 (session 20, review9): a grenade in a room strikes no tile behind
     /// a wall ("two tiles away" counted over tiles that are not walls), so
     /// a recorded throw of 3 may now be refused.
-    const RULES_VERSION: u32 = 4;
+    /// 5 (session 21, review9 S3): the charges against each target are
+    /// chosen once a phase (6), so a character shoots an alien at most once
+    /// a phase, one die; the state remembers each character's targets
+    /// (`Character::shot_at`), and a second shot recorded under 4 is now
+    /// refused (the battle opens and names that entry).
+    const RULES_VERSION: u32 = 5;
 
     fn options() -> Vec<GameOption> {
         vec![

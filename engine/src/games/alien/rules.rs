@@ -671,7 +671,8 @@ fn character_commands(s: &AlienState, ch: u8) -> Vec<AlienCommand> {
                     Item::Weapon(w) => {
                         let range = s.content.items.weapons[usize::from(*w)].range;
                         for a in s.aliens.iter().filter(|a| {
-                            base.distance(at, a.at) <= i32::from(range)
+                            !c.shot_at.contains(&a.id)
+                                && base.distance(at, a.at) <= i32::from(range)
                                 && clear_line(s, at, a.at, a.id)
                         }) {
                             for charges in 1..=c.charges().min(c.ap) {
@@ -1396,6 +1397,16 @@ fn decide_inner(
             let a = s
                 .alien(*alien)
                 .ok_or_else(|| illegal("6", format!("there is no alien {alien}")))?;
+            if c.shot_at.contains(alien) {
+                return Err(illegal(
+                    "6",
+                    format!(
+                        "{} has shot alien {alien} this phase: the charges against a target are \
+                         chosen once, one die an alien a phase",
+                        s.name(*ch)
+                    ),
+                ));
+            }
             if base.distance(at, a.at) > i32::from(wp.range) {
                 return Err(illegal(
                     "5",

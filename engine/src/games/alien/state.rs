@@ -65,6 +65,9 @@ pub struct Character {
     pub ap: u8,
     /// Has shot (or thrown a grenade) this phase: only more shots now.
     pub shot: bool,
+    /// The aliens it shot this phase (6: the charges against each target
+    /// are chosen once, so one die an alien a phase; rules version 5).
+    pub shot_at: Vec<u16>,
     /// Came next to an alien this phase: no more moving.
     pub stopped: bool,
     /// Left the APC this phase: may not board it again until the next.
@@ -518,10 +521,13 @@ pub fn apply(state: &mut AlienState, event: &AlienEvent) {
             ch_mut(state, *to).items.push(item);
             state.acted = true;
         }
-        E::Shot { ch, charges, .. } => {
+        E::Shot {
+            ch, alien, charges, ..
+        } => {
             let c = ch_mut(state, *ch);
             c.ap = c.ap.saturating_sub(*charges);
             c.shot = true;
+            c.shot_at.push(*alien);
             // Charges come from the emptiest cartridge first; an empty
             // cartridge is set aside (assumed).
             let mut left = *charges;
@@ -714,6 +720,7 @@ pub fn apply(state: &mut AlienState, event: &AlienEvent) {
             for c in &mut state.characters {
                 c.ap = ACTION_POINTS;
                 c.shot = false;
+                c.shot_at.clear();
                 c.stopped = false;
                 c.left_apc = false;
                 if let Pos::Outside(n) = c.pos {

@@ -546,6 +546,21 @@ pub struct Content {
 }
 
 impl Content {
+    /// The tile a player sees where `def` lies unsearched: its building side
+    /// only (Setup.2, "building side face up"; review7 N8). Tiles whose
+    /// buildings share a name show as the first of them, so the searched
+    /// side (its supply or its ambush) is not told by which tile it is
+    /// until the search turns it over.
+    pub fn front(&self, def: u16) -> u16 {
+        let Some(t) = self.tiles.get(def as usize) else {
+            return def;
+        };
+        self.tiles
+            .iter()
+            .position(|o| o.name == t.name)
+            .map_or(def, |i| i as u16)
+    }
+
     /// The die's number of faces.
     pub fn sides(&self) -> u8 {
         self.faces.len() as u8

@@ -153,6 +153,25 @@ pub fn command(st: &SaucersState, _actor: Actor, c: &C) -> String {
             seat_label(st, st.current)
         ),
         C::AlienTurn => "the Alien turn".into(),
+        C::Answer { accept } => format!(
+            "the {} {} the swap offered by the {}",
+            st.offer
+                .as_ref()
+                .map_or_else(|| "player".into(), |o| seat_label(st, o.to)),
+            if *accept { "accept" } else { "decline" },
+            st.offer
+                .as_ref()
+                .map_or_else(|| "other player".into(), |o| seat_label(st, o.from)),
+        ),
+    }
+}
+
+/// Goods in words, or "nothing".
+fn goods_or_nothing(st: &SaucersState, t: &Tokens, cs: &[u16]) -> String {
+    if t.is_empty() && cs.is_empty() {
+        "nothing".into()
+    } else {
+        goods(st, t, cs)
     }
 }
 
@@ -312,6 +331,14 @@ pub fn event(st: &SaucersState, e: &E) -> String {
         ),
         E::Searched { at } => {
             let t = &st.content.tiles[st.board[*at as usize].def as usize];
+            // A building whose name another tile repeats hides its back
+            // until searched (N8): a seat's view before the search shows
+            // the first of them, so the words name no back here (the
+            // ambush's alien is the next event, the supply side is on the
+            // board after it).
+            if st.content.tiles.iter().filter(|o| o.name == t.name).count() > 1 {
+                return format!("the {} on {} is searched", t.name, coord(*at));
+            }
             format!(
                 "the {} on {} is searched: {}",
                 t.name,
@@ -368,17 +395,23 @@ pub fn event(st: &SaucersState, e: &E) -> String {
         } => format!(
             "the {} give {} to the {} and take {}",
             seat_label(st, *from),
-            if give.is_empty() && give_cards.is_empty() {
-                "nothing".into()
-            } else {
-                goods(st, give, give_cards)
-            },
+            goods_or_nothing(st, give, give_cards),
             seat_label(st, *to),
-            if take.is_empty() && take_cards.is_empty() {
-                "nothing".into()
-            } else {
-                goods(st, take, take_cards)
-            }
+            goods_or_nothing(st, take, take_cards)
+        ),
+        E::Offered(o) => format!(
+            "the {} offer the {} a swap: {} for {} (the {} answer)",
+            seat_label(st, o.from),
+            seat_label(st, o.to),
+            goods_or_nothing(st, &o.give, &o.give_cards),
+            goods_or_nothing(st, &o.take, &o.take_cards),
+            seat_label(st, o.to)
+        ),
+        E::Answered { from, to, accept } => format!(
+            "the {} {} the swap offered by the {}",
+            seat_label(st, *to),
+            if *accept { "accept" } else { "decline" },
+            seat_label(st, *from)
         ),
         E::Tokens { seat, gained, lost } => {
             let mut parts = Vec::new();

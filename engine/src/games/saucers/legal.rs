@@ -22,6 +22,15 @@ pub fn asked(st: &SaucersState) -> Vec<Ask> {
             ),
         }];
     }
+    if let Some(o) = &st.offer {
+        return vec![Ask {
+            seat: Actor(o.to),
+            what: format!(
+                "answer the swap offered by {}: accept or decline",
+                super::rules::seat_label(st, o.from)
+            ),
+        }];
+    }
     if automatic(st).is_some() {
         return Vec::new();
     }
@@ -74,6 +83,24 @@ pub fn legal(st: &SaucersState) -> Vec<(Actor, C)> {
         for card in distinct(st, &st.seats[seat as usize].hand) {
             out.push((Actor(seat), C::Discard { card }));
         }
+        return out;
+    }
+    if let Some(o) = &st.offer {
+        // Accepting is offered only where the seat holds what is taken (on
+        // its own view, or the whole state); declining always.
+        let mine = &st.seats[o.to as usize];
+        let mut hand = mine.hand.clone();
+        let holds = mine.tokens.covers(&o.take)
+            && o.take_cards.iter().all(|c| {
+                hand.iter()
+                    .position(|x| x == c)
+                    .map(|i| hand.remove(i))
+                    .is_some()
+            });
+        if holds {
+            out.push((Actor(o.to), C::Answer { accept: true }));
+        }
+        out.push((Actor(o.to), C::Answer { accept: false }));
         return out;
     }
     if automatic(st).is_some() {
@@ -269,7 +296,7 @@ fn actions(st: &SaucersState, out: &mut Vec<(Actor, C)>) {
                 if seat.tokens.get(k) > 0 {
                     swap(Tokens::one(k, 1), vec![], Tokens::default(), vec![]);
                 }
-                if theirs.tokens.get(k) > 0 && st.variant != Variant::GangWarfare {
+                if theirs.tokens.get(k) > 0 {
                     swap(Tokens::default(), vec![], Tokens::one(k, 1), vec![]);
                 }
             }

@@ -276,6 +276,7 @@ pub fn start(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
         phase: Phase::Deal,
         losses: Vec::new(),
         owed: Vec::new(),
+        offer: None,
         over: None,
         preset,
         content: content.into(),
@@ -297,7 +298,10 @@ impl Game for Saucers {
     }
     const ID: &'static str = "saucers";
     const NAME: &'static str = "Night of the Saucers";
-    const RULES_VERSION: u32 = 3;
+    /// 4 (session 21, review7 M2's fuller reading, assumption 18): a swap
+    /// that takes from a hidden hand or another gang is an offer the other
+    /// seat accepts or declines (`SaucersState::offer`).
+    const RULES_VERSION: u32 = 4;
 
     fn scenarios() -> Vec<ScenarioInfo> {
         Vec::new()
@@ -438,6 +442,12 @@ impl Game for Saucers {
         // decks' next cards and the missions it laid (principle 14). Only the
         // deal reads it, and the deal is decided on the whole state.
         seen.preset = None;
+        // An unsearched tile shows its building side only (N8).
+        if state.over.is_none() {
+            for t in seen.board.iter_mut().filter(|t| !t.searched) {
+                t.def = state.content.front(t.def);
+            }
+        }
         let open = rules::open(state);
         let secret = state.variant == Variant::GangWarfare;
         for (s, seat) in seen.seats.iter_mut().enumerate() {
@@ -450,6 +460,14 @@ impl Game for Saucers {
             if secret && seat.unassigned.is_some() {
                 seat.unassigned = Some(HIDDEN);
             }
+        }
+        if let Some(o) = &mut seen.offer
+            && !open
+            && Actor(o.from) != viewer
+            && Actor(o.to) != viewer
+        {
+            o.give_cards = hide(&o.give_cards);
+            o.take_cards = hide(&o.take_cards);
         }
         if secret && state.over.is_none() {
             for h in &mut seen.humans {
@@ -475,6 +493,9 @@ impl Game for Saucers {
                 open,
                 secret,
             } => E::Dealt {
+                // The tiles as dealt: seats read entries in words, which
+                // name no tile's back (`describe::event`); the state's view
+                // shows unsearched tiles building side up (N8).
                 board: board.clone(),
                 hands: hands
                     .iter()
@@ -557,6 +578,14 @@ impl Game for Saucers {
                 mission: HIDDEN,
                 secret: true,
             },
+            // A swap offered: the cards it names, face down to the others
+            // (offers are made only where hands are closed).
+            E::Offered(o) if Actor(o.from) != viewer && Actor(o.to) != viewer => {
+                let mut o = o.clone();
+                o.give_cards = hide(&o.give_cards);
+                o.take_cards = hide(&o.take_cards);
+                E::Offered(o)
+            }
             // A closed swap: the cards that changed hands, face down.
             E::Swapped {
                 from,

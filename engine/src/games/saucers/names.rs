@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::SaucersState;
 use super::rules::{self, SaucersCommand};
-use super::state::{HIDDEN, Variant};
+use super::state::HIDDEN;
 use crate::Actor;
 
 fn same(a: &str, b: &str) -> bool {
@@ -61,14 +61,6 @@ fn card(
         ));
     };
     let seat = seat.unwrap_or_default();
-    if actor != Some(seat) && state.variant == Variant::GangWarfare {
-        // Gang Warfare refuses every take (assumption 18), by number too:
-        // the words point to no route that is refused as well (review12 NIT 1).
-        return Err(format!(
-            "in Gang Warfare a swap takes nothing from another gang (it may only give): '{name}' cannot be taken from {}",
-            state.gang_of(seat).name
-        ));
-    }
     if actor != Some(seat) && !rules::open(state) {
         return Err(format!(
             "the hand of {} is hidden: a card in it is given by its number, not by its name",

@@ -8,7 +8,9 @@ use super::data::{
     Ability, AlienKind, AttackType, CardKind, Dir, EventEffect, InstantEffect, Kind, Pos, TILES,
     Tokens, coord, step,
 };
-use super::state::{Alien, End, Overlay, Phase, SaucersEvent as E, SaucersState, Target, Variant};
+use super::state::{
+    Alien, End, Offer, Overlay, Phase, SaucersEvent as E, SaucersState, Target, Variant,
+};
 use crate::game::{Actor, RuleError, RuleErrorKind};
 use crate::rng::Randomness;
 
@@ -93,6 +95,9 @@ pub enum SaucersCommand {
     Collect,
     /// The Alien turn (a step of the game).
     AlienTurn,
+    /// Answer a swap offered to one's seat (assumption 18): accept it (the
+    /// swap is made) or decline it (nothing moves).
+    Answer { accept: bool },
 }
 
 /// Decision context: events applied to a working copy as they are made
@@ -105,7 +110,7 @@ fn illegal(clause: &str, msg: impl Into<String>) -> RuleError {
 
 /// The step the rules take on their own now.
 pub fn automatic(st: &SaucersState) -> Option<SaucersCommand> {
-    if st.over.is_some() || !st.owed.is_empty() {
+    if st.over.is_some() || !st.owed.is_empty() || st.offer.is_some() {
         return None;
     }
     match st.phase {
@@ -400,6 +405,15 @@ pub fn decide_and_apply(
             if n == 1 { "" } else { "s" }
         )));
     }
+    if let Some(o) = &st.offer
+        && !(matches!(cmd, C::Answer { .. }) && actor.0 == o.to)
+    {
+        return Err(RuleError::not_your_turn(format!(
+            "{} must first answer the swap offered by {}",
+            seat_label(st, o.to),
+            seat_label(st, o.from)
+        )));
+    }
     if let Some(due) = automatic(st)
         && !system
     {
@@ -609,32 +623,71 @@ pub fn decide_and_apply(
             {
                 return Err(illegal("Turn.Swap", "a swap must move something"));
             }
-            if st.variant == Variant::GangWarfare && !(take.is_empty() && take_cards.is_empty()) {
-                return Err(illegal(
-                    "Variant.GangWarfare",
-                    format!(
-                        "a swap takes nothing from {} without its agreement, which the game cannot ask: give only (another gang's cards are taken only by attacking it)",
-                        seat_label(st, *with)
-                    ),
-                ));
-            }
             let (mine, theirs) = (&st.seats[me as usize], &st.seats[*with as usize]);
+            // Supplies are on the table for all to see; a hidden hand is not.
             if !mine.tokens.covers(give) || !theirs.tokens.covers(take) {
                 return Err(illegal("Turn.Swap", "those supplies are not there to swap"));
             }
-            if !holds_all(&mine.hand, give_cards) || !holds_all(&theirs.hand, take_cards) {
-                return Err(illegal("Turn.Swap", "those cards are not there to swap"));
+            if !holds_all(&mine.hand, give_cards) {
+                return Err(illegal(
+                    "Turn.Swap",
+                    "those cards are not in your hand to give",
+                ));
             }
-            cx.emit(E::ActionUsed { human: *human });
-            cx.emit(E::Swapped {
+            if let Some(&c) = take_cards
+                .iter()
+                .find(|&&c| st.content.cards.get(c as usize).is_none())
+            {
+                return Err(illegal("Turn.Swap", format!("there is no card {c}")));
+            }
+            let offer = Offer {
                 from: me,
                 to: *with,
+                human: *human,
                 give: *give,
                 give_cards: give_cards.clone(),
                 take: *take,
                 take_cards: take_cards.clone(),
-                open: open(st),
+            };
+            cx.emit(E::ActionUsed { human: *human });
+            let takes = !take.is_empty() || !take_cards.is_empty();
+            if takes && !open(st) {
+                // Assumption 18 (rules version 4): a take from a hidden hand
+                // or another gang is an offer the other seat answers; its
+                // hand is not read here, so no refusal tells what it holds.
+                cx.emit(E::Offered(offer));
+            } else {
+                if !holds_all(&theirs.hand, take_cards) {
+                    return Err(illegal("Turn.Swap", "those cards are not there to swap"));
+                }
+                cx.emit(swapped(&offer, open(st)));
+            }
+        }
+        C::Answer { accept } => {
+            let Some(o) = &st.offer else {
+                return Err(illegal("Turn.Swap", "no swap is offered to answer"));
+            };
+            cx.emit(E::Answered {
+                from: o.from,
+                to: o.to,
+                accept: *accept,
             });
+            if *accept {
+                let (theirs, mine) = (&st.seats[o.from as usize], &st.seats[o.to as usize]);
+                if !mine.tokens.covers(&o.take) || !holds_all(&mine.hand, &o.take_cards) {
+                    return Err(illegal(
+                        "Turn.Swap",
+                        "you do not hold what the swap takes: decline it",
+                    ));
+                }
+                if !theirs.tokens.covers(&o.give) || !holds_all(&theirs.hand, &o.give_cards) {
+                    return Err(illegal(
+                        "Turn.Swap",
+                        "the offer's giver no longer holds what it gives: decline it",
+                    ));
+                }
+                cx.emit(swapped(o, open(st)));
+            }
         }
         C::Complete { human } => {
             in_turn(Phase::Actions)?;
@@ -892,6 +945,19 @@ pub fn decide_and_apply(
 fn finish(mut cx: Cx) -> (Vec<E>, SaucersState) {
     check_end(&mut cx);
     cx.into_parts()
+}
+
+/// The swap of an offer, made.
+fn swapped(o: &Offer, open: bool) -> E {
+    E::Swapped {
+        from: o.from,
+        to: o.to,
+        give: o.give,
+        give_cards: o.give_cards.clone(),
+        take: o.take,
+        take_cards: o.take_cards.clone(),
+        open,
+    }
 }
 
 fn holds_all(hand: &[u16], cards: &[u16]) -> bool {
@@ -1862,7 +1928,7 @@ pub fn instant_time(st: &SaucersState) -> bool {
 /// Whether `seat` holds an instant it could play now, and what on.
 pub fn instant_plays(st: &SaucersState, seat: u8) -> Vec<SaucersCommand> {
     let mut out = Vec::new();
-    if st.over.is_some() || !st.owed.is_empty() || !instant_time(st) {
+    if st.over.is_some() || !st.owed.is_empty() || st.offer.is_some() || !instant_time(st) {
         return out;
     }
     let s = &st.seats[seat as usize];

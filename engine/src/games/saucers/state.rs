@@ -162,6 +162,26 @@ pub struct SaucersState {
     /// A position file laid over the deal, if the game started from one.
     #[serde(default)]
     pub preset: Option<super::position::Preset>,
+    /// A swap that takes from another seat, waiting for its answer (rules
+    /// version 4, assumption 18: hands hidden or Gang Warfare).
+    #[serde(default)]
+    pub offer: Option<Offer>,
+}
+
+/// A swap offered to another seat (Turn.Swap, assumption 18): `from`'s
+/// student `human` gives `give` and `give_cards` for `take` and
+/// `take_cards`, if `to` agrees. The cards taken are named by number and
+/// not checked against the hidden hand: only `to` knows whether it holds
+/// them, and its answer (a decline) says nothing of why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Offer {
+    pub from: u8,
+    pub to: u8,
+    pub human: u16,
+    pub give: Tokens,
+    pub give_cards: Vec<u16>,
+    pub take: Tokens,
+    pub take_cards: Vec<u16>,
 }
 
 /// What happened.
@@ -327,6 +347,15 @@ pub enum SaucersEvent {
     /// The rest of a position file laid over the deal (rules version 2):
     /// the parts it sets, as they stand after it.
     Overlaid(Box<Overlay>),
+    /// A swap offered to another seat, waiting for its answer (rules
+    /// version 4).
+    Offered(Offer),
+    /// The seat offered a swap answered (an accepted one is `Swapped` next).
+    Answered {
+        from: u8,
+        to: u8,
+        accept: bool,
+    },
 }
 
 /// A position file's hands, decks, supplies, students and turn, laid over
@@ -643,6 +672,8 @@ pub fn apply(st: &mut SaucersState, e: &SaucersEvent) {
                 a.damage = 0;
             }
         }
+        E::Offered(o) => st.offer = Some(o.clone()),
+        E::Answered { .. } => st.offer = None,
         E::Ended(end) => {
             st.over = Some(end.clone());
             st.phase = Phase::Over;
