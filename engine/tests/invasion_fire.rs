@@ -1029,6 +1029,54 @@ fn perception_may_find_an_enemy_that_has_moved_into_a_house_then_an_assault_on_i
     }
 }
 
+/// "SIGHTING A TARGET ... criteria must be met at the beginning of the
+/// active player's turn" with "BUILDINGS AND LOS ... cannot be sighted" and
+/// "PERCEPTION ... an enemy model has moved; behind a wall, or into a house
+/// etc." (A18): the Pair walks into the house on its card, then tries to
+/// assault the Auton Squad inside it, away from its windows. It stood
+/// outside when the card began, so the squad is not sighted: the assault is
+/// refused unless a perception test finds it (a 6). On the faction's next
+/// card the Pair began inside with the squad and sees it: the assault is
+/// made with no test.
+#[test]
+fn sighting_a_target_a_group_that_walks_into_a_house_on_the_card_must_perceive_the_enemy_inside_to_assault_it()
+ {
+    for (roll, next_card) in [
+        (Some(6), false),
+        (Some(5), false),
+        (None, false),
+        (None, true),
+    ] {
+        let mut s = battle(false, false, true);
+        s.advanced.modules.push(Module::Buildings);
+        let [f2, a1] = placed(&mut s, "f2 at 35,26; a1 at 31,30.6");
+        let p = play(&mut s, 0, &mv(f2, 35.0, 33.5), &[]);
+        assert!(!p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+        assert!(
+            s.group(f2)
+                .points()
+                .iter()
+                .all(|p| p.x > 30 * 100 && p.y > 30 * 100)
+        );
+        let charge = mv(f2, 33.2, 31.6);
+        if next_card {
+            play(&mut s, 0, r#""end_card""#, &[]);
+            card(&mut s, 0, CardKind::Single);
+        }
+        if let Some(roll) = roll {
+            play(&mut s, 0, &perceive(f2, a1), &[roll]);
+        }
+        if roll == Some(6) || next_card {
+            let p = play(&mut s, 0, &charge, &[]);
+            assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+            assert_eq!(s.group(f2).locked, s.group(a1).locked);
+        } else {
+            let e = refused(&mut s, 0, &charge, &[]);
+            assert_refusal_says(&e, "cannot be seen from outside, only perceived");
+        }
+    }
+}
+
 /// "BUILDINGS AND LOS ... models in buildings will be outside LOS" hides a
 /// group from those outside the building, not from its neighbours inside it
 /// (A18): the Pair, inside the house with the Auton Squad (both away from

@@ -555,16 +555,16 @@ pub fn perceive(
                 ),
             ));
         }
-        let others = super::actions::blockers(s, g, target);
-        if !hidden_from(s, &mine, target)
-            && table::line_of_sight(&s.scenario, &mine, &theirs, &others)
-                .clear
-                .is_some()
-        {
+        // "Your last chance to spot him": refused only for a target the
+        // group has in sight by the criteria's own moment, "the beginning
+        // of the active player's turn" (as an assault or a shot is judged),
+        // so a group that walked into a house on the card may still
+        // perceive the enemy it now stands beside (A18).
+        if !hidden_from(s, &start_points(s, g), target) && seen_at_start(s, g, target) {
             return Err(illegal(
                 "Sighting a Target",
                 format!(
-                    "{} is in sight of {}: it needs no perception test",
+                    "{} was in sight of {} when the card began: it needs no perception test",
                     group_name(s, target),
                     group_name(s, g)
                 ),

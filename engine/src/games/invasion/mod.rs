@@ -628,8 +628,11 @@ impl Game for Invasion {
     /// uncontrolled Mites charge regardless of LOS and a Controller sights
     /// for his Mites at any range; a group inside a building away from its
     /// windows is out of every line of sight (no layout change: older
-    /// entries verify, those decided differently are named).
-    const RULES_VERSION: u32 = 7;
+    /// entries verify, those decided differently are named). 8: the
+    /// sighting questions session 20 left (session 21): a perception test
+    /// is refused only for a target in sight as the card began
+    /// (`RULES.md`, "Rules versions").
+    const RULES_VERSION: u32 = 8;
 
     fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
         moments::moment(state, event)
