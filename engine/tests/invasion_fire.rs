@@ -12,7 +12,7 @@ mod when;
 use support::*;
 use when::*;
 use xenolog_engine::games::invasion::advanced::Module;
-use xenolog_engine::games::invasion::fire::SuppressResult;
+use xenolog_engine::games::invasion::fire::{self, SuppressResult};
 use xenolog_engine::games::invasion::state::{CardKind, GroupId, Place};
 use xenolog_engine::games::invasion::{
     Invasion, InvasionCommand, InvasionConfig, InvasionEvent as E, InvasionState, describe, start,
@@ -937,6 +937,58 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_no_move_r
             play(&mut s, 0, &shoot, &[1, 1]);
         }
     }
+}
+
+/// "In order for a model to 'sight a target' certain criteria must be met
+/// at the beginning of the active player's turn ... Its target must be in
+/// Line of Sight": a group that was not on the table when its card began
+/// (below it, in the sewers) saw nothing then. U.N.I.T.'s section climbs out
+/// of the manhole at (40,20) on a Triple card, in plain sight of a Spug
+/// squad: with the module its shot on the same card is refused as not
+/// sighted (it may still perceive the squad, within 8"), without it the
+/// shot is made; on the faction's next card the section began on the table
+/// and fires. Nor did a group that came up on the card stand anywhere (to
+/// block a line) as the card began, even after it moves on.
+#[test]
+fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_group_that_came_up_on_the_card_saw_nothing()
+ {
+    for sighting in [true, false] {
+        let on: &[&str] = if sighting {
+            &["sewers", "sighting"]
+        } else {
+            &["sewers"]
+        };
+        let mut s = given_on_ground(&["unit", "spugs"], &[], on);
+        let [sec, sq] = placed(&mut s, "s1; sq2 at 40,26");
+        below(&mut s, sec, 40.0, 20.0);
+        card(&mut s, 0, CardKind::Triple);
+        play(&mut s, 0, &group_order("climb", sec), &[]);
+        play(&mut s, 0, &group_order("climb", sec), &[]);
+        assert_eq!(s.group(sec).place, Place::Table);
+        let fire = shoot(&[sec], sq);
+        if sighting {
+            assert_not_sighted(&refused(&mut s, 0, &fire, &[1; 8]));
+            let p = play(&mut s, 0, &perceive(sec, sq), &[6]);
+            p.assert_says("perceived: the target is sighted");
+            play(&mut s, 0, &fire, &[1; 8]);
+            // The next card of the faction finds it on the table.
+            step(&mut s, &[]);
+            card(&mut s, 0, CardKind::Single);
+            play(&mut s, 0, &fire, &[1; 8]);
+        } else {
+            play(&mut s, 0, &fire, &[1; 8]);
+        }
+    }
+    // Nor did it block a line then: section B comes up at the manhole
+    // (40,28) and moves on; as the card began it stood nowhere.
+    let mut s = given_on_ground(&["unit", "spugs"], &[], &["sewers", "sighting"]);
+    let [b] = placed(&mut s, "s2");
+    below(&mut s, b, 40.0, 28.0);
+    card(&mut s, 0, CardKind::Triple);
+    play(&mut s, 0, &group_order("climb", b), &[]);
+    play(&mut s, 0, &group_order("climb", b), &[]);
+    play(&mut s, 0, &mv(b, 44.0, 28.0), &[]);
+    assert_eq!(fire::start_points(&s, b), []);
 }
 
 /// The Sniper at (10,10); the Advanced Team (three figures, 9"-11.2") at

@@ -318,13 +318,16 @@ fn controller_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<Gro
 }
 
 /// Where a figure stood when the current card began ("certain criteria
-/// must be met at the beginning of the active player's turn").
+/// must be met at the beginning of the active player's turn"): nowhere for
+/// a figure that came onto the table on the card.
 fn start_of(s: &InvasionState, m: &super::state::Model) -> Option<Point> {
-    s.card_start
-        .iter()
-        .find(|(id, _)| *id == m.id)
-        .map(|(_, p)| *p)
-        .or(m.at)
+    s.card_start_of(m)
+}
+
+/// A figure has moved, left the table or come onto it on the current card:
+/// the table no longer stands as the card began.
+fn table_changed(s: &InvasionState) -> bool {
+    !s.card_start.is_empty() || !s.card_absent.is_empty()
 }
 
 /// Where a group's living figures stood when the current card began.
@@ -412,7 +415,7 @@ pub fn check_sighted(
         // have known was there", or a friend stepping out of the way), a
         // group sights only what it saw as the table stood when the card
         // began.
-        if seen && !s.real_table && declare.sight.is_none() && !s.card_start.is_empty() {
+        if seen && !s.real_table && declare.sight.is_none() && table_changed(s) {
             seen = seen_at_start(s, g, target);
         }
         if sighted_by(s, g, target, seen).is_none() {
