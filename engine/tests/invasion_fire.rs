@@ -1552,6 +1552,43 @@ fn laying_in_wait_and_assault_charges_an_enemy_entering_its_move_distance() {
     assert!(s.groups[f2 as usize].locked.is_some());
 }
 
+/// "BUILDINGS AND LOS ... Why would a model be standing at a window or
+/// doorway? Because it is the only way it would be able to fire out during
+/// his turn (or when LAYING IN WAIT)": a group laying in wait inside a
+/// building stands at its windows for as long as it waits, not only on the
+/// card it declared the wait (A14). The Sniper lays in wait inside the
+/// house, and its faction's next card passes without a shot: it still
+/// waits, the Auton Squad outside may fire at it (in a building's cover),
+/// and an Auton group walking into its sight is ambushed out of the house.
+/// Once it stands down and a card of its passes without a shot, it has
+/// left the windows: the Autons may not fire at it.
+#[test]
+fn buildings_and_los_a_group_laying_in_wait_inside_stands_at_its_windows_for_as_long_as_it_waits() {
+    let mut s = waiting_battle(false);
+    s.advanced.modules.push(Module::Buildings);
+    let [f3, a1, a2] = placed(&mut s, "f3 at 31,31; a1 at 31,20; a2 at 20,14");
+    lay(&mut s, f3, false);
+    play(&mut s, 0, r#""end_card""#, &[]);
+    card(&mut s, 0, CardKind::Single);
+    play(&mut s, 0, r#""end_card""#, &[]);
+    assert_eq!(s.advanced.waiting, [(f3, false)]);
+    card(&mut s, 1, CardKind::Triple);
+    let p = play(&mut s, 1, &shoot(&[a1], f3), &[1, 1, 1]);
+    p.assert_says("0 kills at 12 each in a building");
+    let p = play(&mut s, 1, &move_to(a2, 2200, 2000), &[]);
+    p.assert_says(
+        "Autons Auton Pair comes into the sight of U.N.I.T. Support Sniper, laying in wait",
+    );
+    play(&mut s, 0, r#""let_pass""#, &[]);
+    // Stood down, a card of its passes without a shot: away from the windows.
+    card(&mut s, 0, CardKind::Single);
+    play(&mut s, 0, &group_order("stand_down", f3), &[]);
+    play(&mut s, 0, r#""end_card""#, &[]);
+    card(&mut s, 1, CardKind::Single);
+    let e = refused(&mut s, 1, &shoot(&[a1], f3), &[1, 1, 1]);
+    assert_refusal_says(&e, "cannot be seen or sighted");
+}
+
 #[test]
 fn laying_in_wait_at_a_real_table_the_waiting_player_springs_out_of_turn_unasked() {
     let mut s = waiting_battle(true);

@@ -90,12 +90,15 @@ pub fn unstoppable(s: &InvasionState, g: GroupId) -> bool {
 
 /// "Buildings and LOS": a group whose every figure is inside a building
 /// and which is not at the windows and doors (it has not fired since it
-/// last moved, or let its faction's last card pass without firing).
+/// last moved, or let its faction's last card pass without firing, and it
+/// is not laying in wait: "it is the only way it would be able to fire out
+/// during his turn (or when LAYING IN WAIT)", A14).
 pub fn hidden_in_building(s: &InvasionState, g: GroupId) -> bool {
     s.advanced.on(Module::Buildings)
         && !s.real_table
         && s.groups.get(g as usize).is_some_and(|x| x.placed())
         && !s.advanced.at_windows.contains(&g)
+        && super::wait::waiting(s, g).is_none()
         && super::rules::cover_of(s, g, None).0 == Cover::Building
 }
 

@@ -633,8 +633,9 @@ impl Game for Invasion {
     /// sighting questions session 20 left (session 21): a perception test
     /// is refused only for a target in sight as the card began; a group
     /// that came onto the table on the card stood nowhere then (a new
-    /// state field, `card_absent`: a state's hash differs from version 7's)
-    /// (`RULES.md`, "Rules versions").
+    /// state field, `card_absent`: a state's hash differs from version 7's);
+    /// a group laying in wait inside a building stands at its windows for
+    /// as long as it waits (`RULES.md`, "Rules versions").
     const RULES_VERSION: u32 = 8;
 
     fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
