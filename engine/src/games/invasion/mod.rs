@@ -635,7 +635,8 @@ impl Game for Invasion {
     /// that came onto the table on the card stood nowhere then (a new
     /// state field, `card_absent`: a state's hash differs from version 7's);
     /// a group laying in wait inside a building stands at its windows for
-    /// as long as it waits (`RULES.md`, "Rules versions").
+    /// as long as it waits; touching blocking features are one obstacle
+    /// (`RULES.md`, "Rules versions").
     const RULES_VERSION: u32 = 8;
 
     fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
