@@ -12,7 +12,7 @@ mod when;
 use support::*;
 use when::*;
 use xenolog_engine::games::invasion::advanced::Module;
-use xenolog_engine::games::invasion::fire::SuppressResult;
+use xenolog_engine::games::invasion::fire::{self, SuppressResult};
 use xenolog_engine::games::invasion::state::{CardKind, GroupId, Place};
 use xenolog_engine::games::invasion::{
     Invasion, InvasionCommand, InvasionConfig, InvasionEvent as E, InvasionState, describe, start,
@@ -939,6 +939,58 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_no_move_r
     }
 }
 
+/// "In order for a model to 'sight a target' certain criteria must be met
+/// at the beginning of the active player's turn ... Its target must be in
+/// Line of Sight": a group that was not on the table when its card began
+/// (below it, in the sewers) saw nothing then. U.N.I.T.'s section climbs out
+/// of the manhole at (40,20) on a Triple card, in plain sight of a Spug
+/// squad: with the module its shot on the same card is refused as not
+/// sighted (it may still perceive the squad, within 8"), without it the
+/// shot is made; on the faction's next card the section began on the table
+/// and fires. Nor did a group that came up on the card stand anywhere (to
+/// block a line) as the card began, even after it moves on.
+#[test]
+fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_group_that_came_up_on_the_card_saw_nothing()
+ {
+    for sighting in [true, false] {
+        let on: &[&str] = if sighting {
+            &["sewers", "sighting"]
+        } else {
+            &["sewers"]
+        };
+        let mut s = given_on_ground(&["unit", "spugs"], &[], on);
+        let [sec, sq] = placed(&mut s, "s1; sq2 at 40,26");
+        below(&mut s, sec, 40.0, 20.0);
+        card(&mut s, 0, CardKind::Triple);
+        play(&mut s, 0, &group_order("climb", sec), &[]);
+        play(&mut s, 0, &group_order("climb", sec), &[]);
+        assert_eq!(s.group(sec).place, Place::Table);
+        let fire = shoot(&[sec], sq);
+        if sighting {
+            assert_not_sighted(&refused(&mut s, 0, &fire, &[1; 8]));
+            let p = play(&mut s, 0, &perceive(sec, sq), &[6]);
+            p.assert_says("perceived: the target is sighted");
+            play(&mut s, 0, &fire, &[1; 8]);
+            // The next card of the faction finds it on the table.
+            step(&mut s, &[]);
+            card(&mut s, 0, CardKind::Single);
+            play(&mut s, 0, &fire, &[1; 8]);
+        } else {
+            play(&mut s, 0, &fire, &[1; 8]);
+        }
+    }
+    // Nor did it block a line then: section B comes up at the manhole
+    // (40,28) and moves on; as the card began it stood nowhere.
+    let mut s = given_on_ground(&["unit", "spugs"], &[], &["sewers", "sighting"]);
+    let [b] = placed(&mut s, "s2");
+    below(&mut s, b, 40.0, 28.0);
+    card(&mut s, 0, CardKind::Triple);
+    play(&mut s, 0, &group_order("climb", b), &[]);
+    play(&mut s, 0, &group_order("climb", b), &[]);
+    play(&mut s, 0, &mv(b, 44.0, 28.0), &[]);
+    assert_eq!(fire::start_points(&s, b), []);
+}
+
 /// The Sniper at (10,10); the Advanced Team (three figures, 9"-11.2") at
 /// y 20 stands between it and the Auton Patrol at (10,40); the card is a
 /// Triple.
@@ -1023,6 +1075,54 @@ fn perception_may_find_an_enemy_that_has_moved_into_a_house_then_an_assault_on_i
             assert_eq!(s.group(f2).locked, s.group(a1).locked);
         } else {
             p.assert_says("not perceived");
+            let e = refused(&mut s, 0, &charge, &[]);
+            assert_refusal_says(&e, "cannot be seen from outside, only perceived");
+        }
+    }
+}
+
+/// "SIGHTING A TARGET ... criteria must be met at the beginning of the
+/// active player's turn" with "BUILDINGS AND LOS ... cannot be sighted" and
+/// "PERCEPTION ... an enemy model has moved; behind a wall, or into a house
+/// etc." (A18): the Pair walks into the house on its card, then tries to
+/// assault the Auton Squad inside it, away from its windows. It stood
+/// outside when the card began, so the squad is not sighted: the assault is
+/// refused unless a perception test finds it (a 6). On the faction's next
+/// card the Pair began inside with the squad and sees it: the assault is
+/// made with no test.
+#[test]
+fn sighting_a_target_a_group_that_walks_into_a_house_on_the_card_must_perceive_the_enemy_inside_to_assault_it()
+ {
+    for (roll, next_card) in [
+        (Some(6), false),
+        (Some(5), false),
+        (None, false),
+        (None, true),
+    ] {
+        let mut s = battle(false, false, true);
+        s.advanced.modules.push(Module::Buildings);
+        let [f2, a1] = placed(&mut s, "f2 at 35,26; a1 at 31,30.6");
+        let p = play(&mut s, 0, &mv(f2, 35.0, 33.5), &[]);
+        assert!(!p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+        assert!(
+            s.group(f2)
+                .points()
+                .iter()
+                .all(|p| p.x > 30 * 100 && p.y > 30 * 100)
+        );
+        let charge = mv(f2, 33.2, 31.6);
+        if next_card {
+            play(&mut s, 0, r#""end_card""#, &[]);
+            card(&mut s, 0, CardKind::Single);
+        }
+        if let Some(roll) = roll {
+            play(&mut s, 0, &perceive(f2, a1), &[roll]);
+        }
+        if roll == Some(6) || next_card {
+            let p = play(&mut s, 0, &charge, &[]);
+            assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+            assert_eq!(s.group(f2).locked, s.group(a1).locked);
+        } else {
             let e = refused(&mut s, 0, &charge, &[]);
             assert_refusal_says(&e, "cannot be seen from outside, only perceived");
         }
@@ -1450,6 +1550,43 @@ fn laying_in_wait_and_assault_charges_an_enemy_entering_its_move_distance() {
     // "charges forth from their hiding place and ASSAULTS the target".
     assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
     assert!(s.groups[f2 as usize].locked.is_some());
+}
+
+/// "BUILDINGS AND LOS ... Why would a model be standing at a window or
+/// doorway? Because it is the only way it would be able to fire out during
+/// his turn (or when LAYING IN WAIT)": a group laying in wait inside a
+/// building stands at its windows for as long as it waits, not only on the
+/// card it declared the wait (A14). The Sniper lays in wait inside the
+/// house, and its faction's next card passes without a shot: it still
+/// waits, the Auton Squad outside may fire at it (in a building's cover),
+/// and an Auton group walking into its sight is ambushed out of the house.
+/// Once it stands down and a card of its passes without a shot, it has
+/// left the windows: the Autons may not fire at it.
+#[test]
+fn buildings_and_los_a_group_laying_in_wait_inside_stands_at_its_windows_for_as_long_as_it_waits() {
+    let mut s = waiting_battle(false);
+    s.advanced.modules.push(Module::Buildings);
+    let [f3, a1, a2] = placed(&mut s, "f3 at 31,31; a1 at 31,20; a2 at 20,14");
+    lay(&mut s, f3, false);
+    play(&mut s, 0, r#""end_card""#, &[]);
+    card(&mut s, 0, CardKind::Single);
+    play(&mut s, 0, r#""end_card""#, &[]);
+    assert_eq!(s.advanced.waiting, [(f3, false)]);
+    card(&mut s, 1, CardKind::Triple);
+    let p = play(&mut s, 1, &shoot(&[a1], f3), &[1, 1, 1]);
+    p.assert_says("0 kills at 12 each in a building");
+    let p = play(&mut s, 1, &move_to(a2, 2200, 2000), &[]);
+    p.assert_says(
+        "Autons Auton Pair comes into the sight of U.N.I.T. Support Sniper, laying in wait",
+    );
+    play(&mut s, 0, r#""let_pass""#, &[]);
+    // Stood down, a card of its passes without a shot: away from the windows.
+    card(&mut s, 0, CardKind::Single);
+    play(&mut s, 0, &group_order("stand_down", f3), &[]);
+    play(&mut s, 0, r#""end_card""#, &[]);
+    card(&mut s, 1, CardKind::Single);
+    let e = refused(&mut s, 1, &shoot(&[a1], f3), &[1, 1, 1]);
+    assert_refusal_says(&e, "cannot be seen or sighted");
 }
 
 #[test]

@@ -8,9 +8,9 @@ mod when;
 
 use support::*;
 use when::*;
-use xenolog_engine::games::invasion::InvasionState;
 use xenolog_engine::games::invasion::model::Cover;
 use xenolog_engine::games::invasion::state::{CardKind, GroupId, InvasionEvent as E};
+use xenolog_engine::games::invasion::{InvasionConfig, InvasionState, start};
 
 /// U.N.I.T. section A (4 men, 8D6) at (10,20); Dalek Patrol Alpha (3) at
 /// (10,12); a card of `kind` of seat `seat` being played.
@@ -220,6 +220,50 @@ fn shoot_line_of_sight_blocked_by_blocking_terrain() {
     place(&mut s, dal, 5.0, 39.0);
     when_seat(&mut s, 0, &shoot(&[sec], dal))
         .refused("[Shoot] U.N.I.T. 1st Squad, Section A cannot see Daleks Dalek Patrol Alpha: the line of sight is blocked by Wood");
+}
+
+/// "Line of sight will be blocked by ... blocking terrain", with "Terrain
+/// other than Open terrain should be placed so that it occupies a discreet
+/// area": two blocking buildings that touch are one obstacle (rules version
+/// 8, review6 N2). The proving ground's House (30..36 x 30..36) with a
+/// Cottage built against its east wall: U.N.I.T.'s section north of the
+/// joint, the Daleks south of it, every figure on the line x = 36. Along
+/// the joint no gap is seen through; with the House alone the line runs
+/// along its wall, clear, and the shot is made.
+#[test]
+fn shoot_line_of_sight_two_touching_blocking_features_are_one_obstacle_even_along_their_joint() {
+    for cottage in [true, false] {
+        let house = "terrain house \"House\" building blocks at 30 30  36 30  36 36  30 36\n";
+        assert!(GROUND.contains(house));
+        let with = format!(
+            "{house}terrain cottage \"Cottage\" building blocks at 36 30  42 30  42 36  36 36\n"
+        );
+        let ground = if cottage {
+            GROUND.replace(house, &with)
+        } else {
+            GROUND.to_owned()
+        };
+        let config = InvasionConfig {
+            scenario_text: Some(ground),
+            ..ground_config(&["unit", "daleks"], &[], &[])
+        };
+        let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
+        park(&mut s);
+        card(&mut s, 0, CardKind::Single);
+        let (sec, dal) = (gid(&s, "s1"), gid(&s, "d1"));
+        for i in 0..4 {
+            put(&mut s, sec, i, 36.0, 27.0 - 1.1 * i as f64);
+        }
+        for i in 0..3 {
+            put(&mut s, dal, i, 36.0, 39.0 + 1.1 * i as f64);
+        }
+        if cottage {
+            when_seat(&mut s, 0, &shoot(&[sec], dal))
+                .refused("[Shoot] U.N.I.T. 1st Squad, Section A cannot see Daleks Dalek Patrol Alpha: the line of sight is blocked by House");
+        } else {
+            play(&mut s, 0, &shoot(&[sec], dal), &[1; 8]);
+        }
+    }
 }
 
 #[test]

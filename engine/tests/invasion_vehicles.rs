@@ -456,3 +456,47 @@ fn movement_a_vehicles_room_is_data_and_only_vehicles_carry() {
     assert_eq!(f.model("jeep").unwrap().carry, 4);
     assert_eq!(f.model("car").unwrap().carry, 0);
 }
+
+/// "Sighting a Target": "certain criteria must be met at the beginning of
+/// the active player's turn ... models making a MOVE round the side of a
+/// house before FIREing at a target which they could not have known was
+/// there". The Escort rides in the Land Rover north of the house when the
+/// card begins; Dalek Patrol Alpha stands south of it. Passengers see from
+/// their vehicle (A19): when the Land Rover stays, they get out and fire at
+/// a patrol it saw; when it drives round the corner and they get out where
+/// they see the patrol, it was behind the house as the card began, so their
+/// shot is refused as not sighted (without the module it is made).
+#[test]
+fn sighting_a_target_passengers_who_get_out_sight_from_where_their_vehicle_stood_as_the_card_began()
+{
+    for (sighting, round_the_corner) in [(true, false), (true, true), (false, true)] {
+        let on: &[&str] = if sighting { &["sighting"] } else { &[] };
+        let mut s = start(&ground_config(&["motor", "daleks"], &[MOTOR_POOL], on)).expect("setup");
+        park(&mut s);
+        card(&mut s, 0, CardKind::Single);
+        let dal_at = if round_the_corner {
+            "d1 at 33,40"
+        } else {
+            "d1 at 45,27"
+        };
+        let [j, t, dal] = placed(&mut s, &format!("j1 at 33,27; t1 at 33,24.5; {dal_at}"));
+        s.groups[j as usize].facing = Some(0);
+        play(&mut s, 0, &board(t, j), &[]);
+        step(&mut s, &[]);
+        card(&mut s, 0, CardKind::Triple);
+        let out = if round_the_corner {
+            play(&mut s, 0, &drive(j, 39.0, 27.0, None), &[]);
+            drive(t, 40.0, 33.0, None)
+        } else {
+            drive(t, 36.0, 24.0, None)
+        };
+        play(&mut s, 0, &out, &[]);
+        let fire = format!(r#"{{"shoot":{{"shooters":[{t}],"target":{dal}}}}}"#);
+        if sighting && round_the_corner {
+            let e = refused(&mut s, 0, &fire, &[1, 1]);
+            assert!(e.to_string().contains("has not sighted"), "{e}");
+        } else {
+            play(&mut s, 0, &fire, &[1, 1]);
+        }
+    }
+}

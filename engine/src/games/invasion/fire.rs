@@ -90,12 +90,15 @@ pub fn unstoppable(s: &InvasionState, g: GroupId) -> bool {
 
 /// "Buildings and LOS": a group whose every figure is inside a building
 /// and which is not at the windows and doors (it has not fired since it
-/// last moved, or let its faction's last card pass without firing).
+/// last moved, or let its faction's last card pass without firing, and it
+/// is not laying in wait: "it is the only way it would be able to fire out
+/// during his turn (or when LAYING IN WAIT)", A14).
 pub fn hidden_in_building(s: &InvasionState, g: GroupId) -> bool {
     s.advanced.on(Module::Buildings)
         && !s.real_table
         && s.groups.get(g as usize).is_some_and(|x| x.placed())
         && !s.advanced.at_windows.contains(&g)
+        && super::wait::waiting(s, g).is_none()
         && super::rules::cover_of(s, g, None).0 == Cover::Building
 }
 
@@ -318,13 +321,16 @@ fn controller_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<Gro
 }
 
 /// Where a figure stood when the current card began ("certain criteria
-/// must be met at the beginning of the active player's turn").
+/// must be met at the beginning of the active player's turn"): nowhere for
+/// a figure that came onto the table on the card.
 fn start_of(s: &InvasionState, m: &super::state::Model) -> Option<Point> {
-    s.card_start
-        .iter()
-        .find(|(id, _)| *id == m.id)
-        .map(|(_, p)| *p)
-        .or(m.at)
+    s.card_start_of(m)
+}
+
+/// A figure has moved, left the table or come onto it on the current card:
+/// the table no longer stands as the card began.
+fn table_changed(s: &InvasionState) -> bool {
+    !s.card_start.is_empty() || !s.card_absent.is_empty()
 }
 
 /// Where a group's living figures stood when the current card began.
@@ -412,7 +418,7 @@ pub fn check_sighted(
         // have known was there", or a friend stepping out of the way), a
         // group sights only what it saw as the table stood when the card
         // began.
-        if seen && !s.real_table && declare.sight.is_none() && !s.card_start.is_empty() {
+        if seen && !s.real_table && declare.sight.is_none() && table_changed(s) {
             seen = seen_at_start(s, g, target);
         }
         if sighted_by(s, g, target, seen).is_none() {
@@ -555,16 +561,16 @@ pub fn perceive(
                 ),
             ));
         }
-        let others = super::actions::blockers(s, g, target);
-        if !hidden_from(s, &mine, target)
-            && table::line_of_sight(&s.scenario, &mine, &theirs, &others)
-                .clear
-                .is_some()
-        {
+        // "Your last chance to spot him": refused only for a target the
+        // group has in sight by the criteria's own moment, "the beginning
+        // of the active player's turn" (as an assault or a shot is judged),
+        // so a group that walked into a house on the card may still
+        // perceive the enemy it now stands beside (A18).
+        if !hidden_from(s, &start_points(s, g), target) && seen_at_start(s, g, target) {
             return Err(illegal(
                 "Sighting a Target",
                 format!(
-                    "{} is in sight of {}: it needs no perception test",
+                    "{} was in sight of {} when the card began: it needs no perception test",
                     group_name(s, target),
                     group_name(s, g)
                 ),

@@ -574,6 +574,7 @@ pub fn start(config: &InvasionConfig) -> Result<InvasionState, SetupError> {
         melee_how_many: Vec::new(),
         fighters: Vec::new(),
         card_start: Vec::new(),
+        card_absent: Vec::new(),
         graded_templates: config.graded_templates,
         assumed_profiles: config.assumed_profiles,
         everyone_sneaks: config.everyone_sneaks,
@@ -628,8 +629,15 @@ impl Game for Invasion {
     /// uncontrolled Mites charge regardless of LOS and a Controller sights
     /// for his Mites at any range; a group inside a building away from its
     /// windows is out of every line of sight (no layout change: older
-    /// entries verify, those decided differently are named).
-    const RULES_VERSION: u32 = 7;
+    /// entries verify, those decided differently are named). 8: the
+    /// sighting questions session 20 left (session 21): a perception test
+    /// is refused only for a target in sight as the card began; a group
+    /// that came onto the table on the card stood nowhere then (a new
+    /// state field, `card_absent`: a state's hash differs from version 7's);
+    /// a group laying in wait inside a building stands at its windows for
+    /// as long as it waits; touching blocking features are one obstacle
+    /// (`RULES.md`, "Rules versions").
+    const RULES_VERSION: u32 = 8;
 
     fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
         moments::moment(state, event)

@@ -324,6 +324,13 @@ pub struct InvasionState {
     /// way their player chooses.
     #[serde(default)]
     pub game_chooses_retreats: bool,
+    /// Rules version 8, "Sighting a Target": the figures that were off the
+    /// table when the current card began (below it, in reserve, carried by
+    /// a group that was off it) and came onto it on the card: they stood
+    /// nowhere then, so they had sighted nothing and blocked no line;
+    /// cleared when the card is done.
+    #[serde(default)]
+    pub card_absent: Vec<crate::Ident>,
 }
 
 /// How the battle ended.
@@ -669,6 +676,21 @@ impl InvasionState {
         self.faction(seat).model(kind)
     }
 
+    /// Where a figure stood when the current card began ("Sighting a
+    /// Target": "at the beginning of the active player's turn"): where it
+    /// was noted before it first moved on the card, nowhere if it came onto
+    /// the table on the card, else where it stands.
+    pub fn card_start_of(&self, m: &Model) -> Option<Point> {
+        if self.card_absent.contains(&m.id) {
+            return None;
+        }
+        self.card_start
+            .iter()
+            .find(|(id, _)| *id == m.id)
+            .map(|(_, p)| *p)
+            .or(m.at)
+    }
+
     /// The card being played, if a round is under way.
     pub fn card(&self) -> Option<Card> {
         self.drawn.get(self.current).copied()
@@ -826,6 +848,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             state.mites_moved = false;
             state.moved.clear();
             state.card_start.clear();
+            state.card_absent.clear();
         }
         E::CardDone => {
             // Buildings and LOS: a group that let its own card pass without
@@ -860,6 +883,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             // and where the card began (Sighting a Target) end with it.
             state.moved.clear();
             state.card_start.clear();
+            state.card_absent.clear();
         }
         E::Spent { group } => {
             if let Some(entry) = state.spent.iter_mut().find(|(g, _)| g == group) {
@@ -875,16 +899,8 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             face,
             ..
         } => {
+            note_card_start(state, *group);
             let g = &mut state.groups[*group as usize];
-            for m in g.models.iter().filter(|m| m.alive) {
-                if let Some(at) = m.at
-                    && !state.card_start.iter().any(|(id, _)| *id == m.id)
-                {
-                    state
-                        .card_start
-                        .push((crate::Ident::from(m.id.as_str()), at));
-                }
-            }
             let mut points = to.iter();
             for m in g.models.iter_mut().filter(|m| m.alive) {
                 m.at = points.next().copied().flatten();
@@ -1260,6 +1276,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             }
         }
         E::WentBelow { group, at } => {
+            note_card_start(state, *group);
             let g = &mut state.groups[*group as usize];
             g.place = Place::Below;
             g.below_at = *at;
@@ -1280,6 +1297,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             state
                 .pending
                 .retain(|p| !matches!(p, Pending::Point { group: g, .. } if g == group));
+            note_card_start(state, *group);
             let g = &mut state.groups[*group as usize];
             g.place = Place::Table;
             g.climbing = 0;
@@ -1292,6 +1310,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
         E::TookOff { group } => state.groups[*group as usize].place = Place::Air,
         E::Landed { group } => state.groups[*group as usize].place = Place::Table,
         E::Boarded { group, worm } => {
+            note_card_start(state, *group);
             let g = &mut state.groups[*group as usize];
             g.place = Place::Carried(*worm);
             for m in &mut g.models {
@@ -1564,6 +1583,41 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
 /// Buildings and LOS: groups inside a building that fire (or lay in wait)
 /// stand at its windows and doors ("it is the only way it would be able to
 /// fire out").
+/// "Sighting a Target" judges sight "at the beginning of the active
+/// player's turn": before a group's figures move, leave the table or come
+/// onto it, note where each stood when the card began, once a card. A
+/// figure on the table stood where it is. One off it stood where its
+/// carrier stood if that was on the table (passengers see from their
+/// vehicle, assumption A19), else nowhere (`card_absent`: below the table,
+/// in reserve).
+fn note_card_start(state: &mut InvasionState, group: GroupId) {
+    if state.real_table {
+        return;
+    }
+    let g = &state.groups[group as usize];
+    let noted = |id: &crate::Ident| {
+        state.card_start.iter().any(|(x, _)| x == id) || state.card_absent.contains(id)
+    };
+    let carrier = match g.place {
+        Place::Carried(v) => state.groups[v as usize]
+            .alive()
+            .find_map(|m| state.card_start_of(m)),
+        _ => None,
+    };
+    let off = g.place != Place::Table;
+    let mut start = Vec::new();
+    let mut absent = Vec::new();
+    for m in g.models.iter().filter(|m| m.alive && !noted(&m.id)) {
+        match m.at.or(carrier) {
+            Some(at) => start.push((m.id.clone(), at)),
+            None if off => absent.push(m.id.clone()),
+            None => {}
+        }
+    }
+    state.card_start.extend(start);
+    state.card_absent.extend(absent);
+}
+
 fn at_the_windows(state: &mut InvasionState, groups: &[GroupId]) {
     if !state.advanced.on(super::advanced::Module::Buildings) {
         return;

@@ -159,21 +159,8 @@ impl Ray {
         if self.len <= EPS {
             return Vec::new();
         }
-        let line = self.line();
         let mut cuts = vec![0.0, self.len];
-        let rings = std::iter::once(poly.exterior()).chain(poly.interiors());
-        for edge in rings.flat_map(|r| r.lines()) {
-            match line_intersection(line, edge) {
-                Some(LineIntersection::SinglePoint { intersection, .. }) => {
-                    cuts.push(self.along(intersection));
-                }
-                Some(LineIntersection::Collinear { intersection }) => {
-                    cuts.push(self.along(intersection.start));
-                    cuts.push(self.along(intersection.end));
-                }
-                None => {}
-            }
-        }
+        self.cut(poly, &mut cuts);
         cuts.sort_by(f64::total_cmp);
         cuts.dedup_by(|x, y| (*x - *y).abs() < EPS);
         let mut out: Vec<(f64, f64)> = Vec::new();
@@ -188,6 +175,75 @@ impl Ray {
             }
         }
         out
+    }
+}
+
+impl Ray {
+    /// Where the ray meets the polygon's edges (geo's `line_intersection`),
+    /// as distances from `a`, added to `cuts` (unsorted).
+    fn cut(&self, poly: &Polygon<f64>, cuts: &mut Vec<f64>) {
+        let line = self.line();
+        let rings = std::iter::once(poly.exterior()).chain(poly.interiors());
+        for edge in rings.flat_map(|r| r.lines()) {
+            match line_intersection(line, edge) {
+                Some(LineIntersection::SinglePoint { intersection, .. }) => {
+                    cuts.push(self.along(intersection));
+                }
+                Some(LineIntersection::Collinear { intersection }) => {
+                    cuts.push(self.along(intersection.start));
+                    cuts.push(self.along(intersection.end));
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// Where the ray squeezes between two touching blocking features (rules
+    /// version 8, review6 N2: touching features are one obstacle): the
+    /// first point along it, not at its ends, that lies on the edges of two
+    /// of `polys` with one of them on either side of the ray there (running
+    /// along their shared edge, or through a corner they share). A line
+    /// along the wall of one feature alone, or touching one corner, is
+    /// still clear. Its distance from `a` and the first such feature.
+    fn squeeze(&self, polys: &[(usize, &Polygon<f64>)]) -> Option<(f64, usize)> {
+        if polys.len() < 2 || self.len <= EPS {
+            return None;
+        }
+        let mut cuts = Vec::new();
+        for (_, poly) in polys {
+            self.cut(poly, &mut cuts);
+        }
+        cuts.retain(|&t| t > EPS && t < self.len - EPS);
+        cuts.sort_by(f64::total_cmp);
+        cuts.dedup_by(|x, y| (*x - *y).abs() < EPS);
+        // The cut points and the middles of the stretches between them.
+        let mut at: Vec<f64> = cuts.windows(2).map(|w| (w[0] + w[1]) / 2.0).collect();
+        at.extend(&cuts);
+        at.sort_by(f64::total_cmp);
+        // A side step of a hundredth of a hundredth of an inch: the
+        // features' corners are whole hundredths, so a point that close to
+        // the ray on either side is in a feature only if the ray runs along
+        // or through its edge there.
+        let (near, step) = (1e-3, 1e-2);
+        let normal = Coord {
+            x: -self.dir.y,
+            y: self.dir.x,
+        };
+        let covers =
+            |c: Coord<f64>, poly: &Polygon<f64>| Euclidean.distance(&geo::Point(c), poly) < near;
+        at.into_iter().find_map(|t| {
+            let c = self.at(t);
+            let touching: Vec<usize> = polys
+                .iter()
+                .filter(|(_, poly)| covers(c, poly))
+                .map(|(i, _)| *i)
+                .collect();
+            let side = |sign: f64| {
+                let d = c + normal * (sign * step);
+                polys.iter().any(|(_, poly)| covers(d, poly))
+            };
+            (touching.len() >= 2 && side(1.0) && side(-1.0)).then(|| (t, touching[0]))
+        })
     }
 }
 
@@ -1054,9 +1110,10 @@ fn group_area(points: &[Point]) -> Geometry<f64> {
     }
 }
 
-/// The blocking features of a table as polygons, each with its index and
-/// bounding box.
-type BlockingPolygons = Vec<(usize, Polygon<f64>, Option<Rect<f64>>)>;
+/// The blocking features of a table as polygons, each with its index, its
+/// bounding box and whether it touches (or overlaps) another of them (only
+/// those can make a line squeeze between two: `Ray::squeeze`).
+type BlockingPolygons = Vec<(usize, Polygon<f64>, Option<Rect<f64>>, bool)>;
 
 /// [`BlockingPolygons`] of `s`, built once per thread for each table: a shot
 /// asks for lines of sight figure by figure, and every call built every
@@ -1073,13 +1130,24 @@ fn blocking_polygons(s: &Scenario) -> std::rc::Rc<BlockingPolygons> {
         {
             return polys.clone();
         }
-        let polys: BlockingPolygons = s
+        let found: Vec<(usize, Polygon<f64>, Option<Rect<f64>>)> = s
             .terrain
             .iter()
             .enumerate()
             .filter(|(_, t)| t.blocks)
             .filter_map(|(i, t)| polygon(t).map(|p| (i, p.bounding_rect(), p)))
             .map(|(i, b, p)| (i, p, b))
+            .collect();
+        let touches = |i: usize| {
+            let (_, p, b) = &found[i];
+            found.iter().enumerate().any(|(j, (_, q, c))| {
+                j != i
+                    && !matches!((b, c), (Some(b), Some(c)) if apart(*b, *c, 0.0))
+                    && p.intersects(q)
+            })
+        };
+        let polys: BlockingPolygons = (0..found.len())
+            .map(|i| (found[i].0, found[i].1.clone(), found[i].2, touches(i)))
             .collect();
         let polys = std::rc::Rc::new(polys);
         *last.borrow_mut() = Some((s.terrain.clone(), polys.clone()));
@@ -1100,7 +1168,9 @@ fn blocking_polygons(s: &Scenario) -> std::rc::Rc<BlockingPolygons> {
 /// is blocked by:
 /// - blocking terrain whose interior it passes through, except a feature the
 ///   shooter or the target stands in (assumption: figures in a building or a
-///   wood can see out and be seen, at the cover's kill score);
+///   wood can see out and be seen, at the cover's kill score), and two
+///   touching blocking features it squeezes between, along their shared edge
+///   or through a shared corner (they are one obstacle: `Ray::squeeze`);
 /// - an intervening group of `others` (key, figures) when it passes within
 ///   half a base ([`BASE`] / 2) of the group's convex hull: the hull
 ///   buffered by the figures' bases, so the gaps between its figures block
@@ -1149,7 +1219,8 @@ fn trace(
             // (how far from the shooter, blocker)
             let mut found: Vec<(f64, Blocker)> = Vec::new();
             let reach = ray.line().bounding_rect();
-            for (i, poly, bounds) in terrain {
+            let mut near: Vec<(usize, &Polygon<f64>)> = Vec::new();
+            for (i, poly, bounds, touches) in terrain {
                 if bounds.is_some_and(|r| apart(r, reach, 0.0)) {
                     continue;
                 }
@@ -1159,6 +1230,12 @@ fn trace(
                 if let Some(&(t0, _)) = ray.inside(poly).first() {
                     found.push((t0, Blocker::Terrain(*i)));
                 }
+                if *touches {
+                    near.push((*i, poly));
+                }
+            }
+            if let Some((t, i)) = ray.squeeze(&near) {
+                found.push((t, Blocker::Terrain(i)));
             }
             if ray.len > 2.0 * radius {
                 let between = Line::new(ray.at(radius), ray.at(ray.len - radius));
@@ -1741,15 +1818,17 @@ mod tests {
         }
     }
 
-    /// Features are separate (RULES.md assumption 25, review6 N2): a line
-    /// along the shared edge of two touching buildings, or through their
-    /// shared corner, enters neither's interior and is clear, as a line
-    /// along one wall is. A scenario that means one solid obstacle draws it
-    /// as one feature, and that blocks the same line.
+    /// Review6 N2, rules version 8: two blocking features that touch are one
+    /// obstacle. A line along their shared edge, or through a corner they
+    /// share, squeezes through no gap and is blocked (by the first of them),
+    /// as it is when the scenario draws them as one feature. A line along
+    /// the wall of one building alone, or touching one corner of it, is
+    /// still clear.
     #[test]
-    fn line_of_sight_along_the_joint_of_two_touching_buildings_is_clear_one_feature_blocks() {
+    fn line_of_sight_two_touching_buildings_are_one_obstacle_along_their_joint_and_through_their_corner()
+     {
         let building = |name: &str, c: [i32; 4]| rect(name, Cover::Building, true, false, c);
-        let clear = |s: &Scenario, a: Point, b: Point| line_of_sight(s, &[a], &[b], &[]).clear;
+        let sight = |s: &Scenario, a: Point, b: Point| line_of_sight(s, &[a], &[b], &[]);
         let (a, b) = (Point::inches(20, 5), Point::inches(20, 25));
         let side_by_side = table(
             vec![
@@ -1758,12 +1837,27 @@ mod tests {
             ],
             vec![],
         );
-        assert_eq!(clear(&side_by_side, a, b), Some((a, b)));
+        let along = sight(&side_by_side, a, b);
+        assert_eq!(along.clear, None);
+        assert_eq!(
+            along.blocked,
+            [Blocked {
+                from: a,
+                to: b,
+                by: Blocker::Terrain(0)
+            }]
+        );
         let one = table(vec![building("Barn and shed", [10, 10, 30, 20])], vec![]);
-        assert_eq!(clear(&one, a, b), None);
+        assert_eq!(sight(&one, a, b).clear, None);
         // Off the joint by a hundredth of an inch, the line is in the barn.
         let off = Point::new(1999, 500);
-        assert_eq!(clear(&side_by_side, off, Point::new(1999, 2500)), None);
+        assert_eq!(
+            sight(&side_by_side, off, Point::new(1999, 2500)).clear,
+            None
+        );
+        // Along the barn's outer wall, with nothing on its other side: clear.
+        let (w, v) = (Point::inches(10, 5), Point::inches(10, 25));
+        assert_eq!(sight(&side_by_side, w, v).clear, Some((w, v)));
         let corner_to_corner = table(
             vec![
                 building("Barn", [10, 10, 20, 20]),
@@ -1772,7 +1866,10 @@ mod tests {
             vec![],
         );
         let (c, d) = (Point::inches(15, 25), Point::inches(25, 15));
-        assert_eq!(clear(&corner_to_corner, c, d), Some((c, d)));
+        assert_eq!(sight(&corner_to_corner, c, d).clear, None);
+        // Past the corner of one building alone it is clear.
+        let lone = table(vec![building("Barn", [10, 10, 20, 20])], vec![]);
+        assert_eq!(sight(&lone, c, d).clear, Some((c, d)));
     }
 
     #[test]
