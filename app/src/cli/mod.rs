@@ -491,12 +491,57 @@ type Out<T = ()> = Result<T, Fail>;
 /// desktop app, which the caller hands in: the command line never names the
 /// GUI (the arrow runs binary -> cli and binary -> gui, never cli -> gui).
 pub fn main(app: impl FnOnce(Option<PathBuf>) -> anyhow::Result<()>) -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // `xenolog FILE`, as a file manager or a new user gives it: the app on
+    // that file, as `xenolog open FILE` (clap would call FILE an unknown
+    // subcommand and suggest `club`).
+    match file_to_open(&args) {
+        Some(Ok(file)) => {
+            return finish(app(Some(file)).map_err(|e| Fail::usage(format!("{e:#}"))));
+        }
+        Some(Err(fail)) => return finish(Err(fail)),
+        None => {}
+    }
+    let cli = Cli::parse_from(args);
     let result = match cli.command {
         None => app(None).map_err(|e| Fail::usage(format!("{e:#}"))),
         Some(Cmd::Open { file }) => app(Some(file)).map_err(|e| Fail::usage(format!("{e:#}"))),
         Some(cmd) => run(cmd, &mut std::io::stdout().lock()),
     };
+    finish(result)
+}
+
+/// The file `xenolog FILE` names, when FILE is the only argument, is no
+/// subcommand and is a file that exists; refused in words when it names a
+/// file (a dot or a slash in it) that does not exist.
+fn file_to_open(args: &[std::ffi::OsString]) -> Option<Out<PathBuf>> {
+    let [_, arg] = args else {
+        return None;
+    };
+    let text = arg.to_string_lossy();
+    if text.starts_with('-') {
+        return None;
+    }
+    use clap::CommandFactory;
+    if Cli::command().find_subcommand(text.as_ref()).is_some() || text == "help" {
+        return None;
+    }
+    let path = PathBuf::from(arg);
+    if path.is_file() {
+        Some(Ok(path))
+    } else if text.contains(['.', '/', std::path::MAIN_SEPARATOR]) {
+        Some(Err(Fail::usage(format!(
+            "there is no file {text} to open (nor a subcommand of that name): \
+             `xenolog new FILE` makes a campaign, `xenolog sample FILE` the sample one, \
+             and `xenolog --help` lists the subcommands"
+        ))))
+    } else {
+        None
+    }
+}
+
+/// The exit code of `result`, its error told on standard error.
+fn finish(result: Out) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) if f.code == 0 => ExitCode::SUCCESS,
@@ -705,7 +750,18 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
         Cmd::Battles { file, json } => {
             let c = open_ro(&file)?;
             campaign::check_trust(&file);
-            for b in c.battles()? {
+            let battles = c.battles()?;
+            if battles.is_empty() && !json {
+                // Standard output stays empty (a script counts its lines);
+                // a person is told what to do next.
+                eprintln!(
+                    "no battles in {} yet: start one with `xenolog battle {} --game GAME` \
+                     (`xenolog games` lists the games and their scenarios)",
+                    file.display(),
+                    xenolog_report::shell_quote(&file.to_string_lossy())
+                );
+            }
+            for b in battles {
                 if json {
                     json_line(
                         out,

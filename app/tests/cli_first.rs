@@ -1,0 +1,104 @@
+//! What a new user meets first on the command line: a campaign file given as
+//! the only argument, no display to open the app on, an empty campaign.
+//! Real processes, real files.
+
+#[path = "support/cli.rs"]
+mod support;
+use support::{Camp, stderr, xenolog};
+
+use std::process::{Command, Output};
+
+/// `xenolog` with these arguments where there is no display at all (a
+/// server, a shell over ssh), its home a scratch folder.
+fn without_a_display(args: &[&str], home: &std::path::Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xenolog"))
+        .args(args)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XENOLOG_TRUST_BOOK", support::trust_book())
+        .output()
+        .expect("the xenolog binary runs")
+}
+
+#[test]
+fn a_campaign_file_as_the_only_argument_opens_the_app_on_it() {
+    let c = Camp::new();
+    let o = without_a_display(&[c.f()], c.dir());
+    let err = stderr(&o);
+    // It tried to open the window on the file, as `xenolog open FILE` does,
+    // rather than call the file an unknown subcommand.
+    assert!(!err.contains("unrecognized subcommand"), "{err}");
+    assert!(
+        err.contains("the Xenolog window could not be opened"),
+        "{err}"
+    );
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    let open = without_a_display(&["open", c.f()], c.dir());
+    assert_eq!(stderr(&open), err, "`xenolog FILE` is `xenolog open FILE`");
+}
+
+#[test]
+fn a_file_that_does_not_exist_is_refused_in_words_with_the_way_forward() {
+    let c = Camp::new();
+    let missing = c.dir().join("nosuch.xenolog");
+    let o = without_a_display(&[missing.to_str().unwrap()], c.dir());
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    // Not clap's "unrecognized subcommand ... a similar subcommand exists:
+    // 'club'", which sends a new user the wrong way.
+    assert!(!err.contains("similar subcommand"), "{err}");
+    for words in [
+        "there is no file",
+        "nosuch.xenolog",
+        "`xenolog new FILE` makes a campaign",
+        "`xenolog --help`",
+    ] {
+        assert!(err.contains(words), "no {words:?} in: {err}");
+    }
+    assert!(!missing.exists(), "nothing was made");
+    // A word that is no file and no subcommand is still clap's to answer.
+    let o = without_a_display(&["stat"], c.dir());
+    assert!(stderr(&o).contains("'state'"), "{}", stderr(&o));
+}
+
+#[test]
+fn without_a_display_the_app_says_why_and_points_to_the_command_line() {
+    let c = Camp::new();
+    let o = without_a_display(&["open", c.f()], c.dir());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    for words in [
+        "there is no display to open it on",
+        "neither DISPLAY nor WAYLAND_DISPLAY is set",
+        "`xenolog --help`",
+    ] {
+        assert!(err.contains(words), "no {words:?} in: {err}");
+    }
+}
+
+#[test]
+fn an_empty_campaign_lists_no_battles_and_says_how_to_start_one() {
+    let c = Camp::new();
+    let o = xenolog(&["battles", c.f()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stdout.is_empty(), "standard output stays empty");
+    let err = stderr(&o);
+    for words in [
+        "no battles in",
+        "yet: start one with `xenolog battle",
+        "xenolog games",
+    ] {
+        assert!(err.contains(words), "no {words:?} in: {err}");
+    }
+    // With a battle, the hint is gone; with --json, never said.
+    c.start_battle(&["--game", "race", "--seed", "1"]);
+    let o = xenolog(&["battles", c.f()]);
+    assert!(!stderr(&o).contains("no battles"), "{}", stderr(&o));
+    let empty = Camp::new();
+    let o = xenolog(&["battles", empty.f(), "--json"]);
+    assert!(o.stdout.is_empty() && !stderr(&o).contains("no battles"));
+}
