@@ -102,3 +102,28 @@ fn an_empty_campaign_lists_no_battles_and_says_how_to_start_one() {
     let o = xenolog(&["battles", empty.f(), "--json"]);
     assert!(o.stdout.is_empty() && !stderr(&o).contains("no battles"));
 }
+
+#[test]
+fn a_battle_or_branch_that_does_not_exist_is_refused_with_where_to_look() {
+    let c = Camp::new();
+    let id = c.start_battle(&["--game", "race", "--seed", "1"]);
+    let o = xenolog(&["legal", c.f(), "--battle", "5"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    for words in [
+        "this campaign has no battle 5",
+        "`xenolog battles FILE` lists",
+    ] {
+        assert!(err.contains(words), "no {words:?} in: {err}");
+    }
+    let o = xenolog(&["switch", c.f(), "--battle", &id, "--branch", "9"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    for words in [
+        "there is no branch 9",
+        "`xenolog branches ",
+        &format!("--battle {id}` lists"),
+    ] {
+        assert!(err.contains(words), "no {words:?} in: {err}");
+    }
+}

@@ -478,10 +478,12 @@ impl From<SaveError> for Fail {
         } else {
             2
         };
-        Self {
-            code,
-            message: e.to_string(),
+        let mut message = e.to_string();
+        // A first mistake gets the way forward, not only the refusal.
+        if matches!(e, SaveError::NoSuchBattle(_)) {
+            message.push_str(": `xenolog battles FILE` lists its battles");
         }
+        Self { code, message }
     }
 }
 
@@ -887,7 +889,13 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
             let mut c = open_rw(&at.file)?;
             let mut b = load(&c, at.battle)?;
             let from = b.cursor();
-            b.switch_branch(branch).map_err(Fail::usage)?;
+            b.switch_branch(branch).map_err(|e| {
+                Fail::usage(format!(
+                    "{e}: `xenolog branches {} --battle {}` lists the battle's branches",
+                    xenolog_report::shell_quote(&at.file.to_string_lossy()),
+                    at.battle
+                ))
+            })?;
             c.save_position_from(at.battle, b.as_ref(), from)?;
             line(
                 out,
