@@ -49,6 +49,15 @@ fn play_to_end(h: &mut Harness<'_, App>) {
     panic!("the battle did not end");
 }
 
+/// The app on the campaign file `path` (its data folder in `dir`), showing
+/// the Campaign view.
+fn campaign_view_of(path: &Path, dir: &Path) -> Harness<'static, App> {
+    let mut h = app_with(Some(path.to_owned()), Some(dir.join("data")), Vec::new());
+    h.run();
+    click(&mut h, "Rosters and experience…");
+    h
+}
+
 fn fight_with(h: &mut Harness<'_, App>, name: &str, seed: &str) {
     click(h, &format!("Fight: {name}"));
     type_into(h, "Seed:", seed);
@@ -169,13 +178,7 @@ fn a_model_recruited_fights_gains_experience_buys_a_skill_and_a_taken_back_battl
 fn a_seed_that_is_not_a_number_is_refused_in_words_and_starts_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let path = given_campaign(dir.path());
-    let mut h = app_with(
-        Some(path.clone()),
-        Some(dir.path().join("data")),
-        Vec::new(),
-    );
-    h.run();
-    click(&mut h, "Rosters and experience…");
+    let mut h = campaign_view_of(&path, dir.path());
     type_into(&mut h, "Name or ID code:", "Sgt Benton");
     click(&mut h, "Recruit");
     click(&mut h, "Fight: Sgt Benton");
@@ -201,13 +204,7 @@ fn a_new_campaign_raises_a_roster_in_the_app_and_recruits_into_it() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("club.xenolog");
     Campaign::create(&path, "Club").unwrap();
-    let mut h = app_with(
-        Some(path.clone()),
-        Some(dir.path().join("data")),
-        Vec::new(),
-    );
-    h.run();
-    click(&mut h, "Rosters and experience…");
+    let mut h = campaign_view_of(&path, dir.path());
     h.get_by_label_contains("No roster yet: raise one above");
     // A roster with no name is refused in words, and nothing is written.
     click(&mut h, "Raise the roster");
