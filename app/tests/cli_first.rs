@@ -127,3 +127,49 @@ fn a_battle_or_branch_that_does_not_exist_is_refused_with_where_to_look() {
         assert!(err.contains(words), "no {words:?} in: {err}");
     }
 }
+
+/// A solo player at the command line: `legal` numbers the commands, and
+/// `play --pick N` gives the one numbered N (before, only a JSON line could
+/// be given, copied from `legal --json`). A number `legal` does not list is
+/// refused in words and records nothing.
+#[test]
+fn play_pick_gives_the_command_legal_numbers() {
+    let c = Camp::new();
+    let id = c.start_battle(&["--game", "dimx", "--seed", "42"]);
+    let listed = support::on_battle(c.f(), "legal", &id, &[]);
+    let third = listed.lines().nth(2).expect("three commands or more");
+    assert!(third.trim_start().starts_with("3  "), "{third}");
+    let o = xenolog(&["play", c.f(), "--battle", &id, "--pick", "3"]);
+    let played = support::ok(&o);
+    // The words `legal` gave command 3 ("Marines: HQ HQ1: Full Move ...").
+    let words = third.trim_start()[3..].trim_start();
+    let words = words.split_once(": ").map_or(words, |(_, rest)| rest);
+    assert!(played.contains(words), "{words:?} not in:\n{played}");
+    let log = support::on_battle(c.f(), "log", &id, &["--json"]);
+    assert_eq!(log.lines().count(), 1, "one entry: {log}");
+    // A number beyond the list: refused in words, nothing recorded.
+    let o = xenolog(&["play", c.f(), "--battle", &id, "--pick", "9999"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    for words in [
+        "there is no command 9999 here",
+        "`xenolog legal ",
+        "(numbered from 1)",
+    ] {
+        assert!(err.contains(words), "no {words:?} in: {err}");
+    }
+    let log = support::on_battle(c.f(), "log", &id, &["--json"]);
+    assert_eq!(log.lines().count(), 1, "still one entry: {log}");
+    // --pick and --script together are a usage error.
+    let o = xenolog(&[
+        "play",
+        c.f(),
+        "--battle",
+        &id,
+        "--pick",
+        "1",
+        "--script",
+        "-",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}

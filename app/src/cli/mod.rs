@@ -91,13 +91,18 @@ enum Cmd {
     /// "actor" is the seat's index from 0 (seat 1 is actor 0), as `legal --json` gives it.
     /// "dice" is optional: physical dice typed in, used in order for the command's rolls.
     /// Each accepted command is saved before the next is read; the first refused
-    /// command stops the script with exit code 1.
+    /// command stops the script with exit code 1. Or --pick N: the command `legal`
+    /// numbers N.
     Play {
         #[command(flatten)]
         at: BattleRef,
         /// The script file, or - for standard input.
-        #[arg(long)]
-        script: PathBuf,
+        #[arg(long, required_unless_present = "pick")]
+        script: Option<PathBuf>,
+        /// Instead of a script: give the command numbered N in the list
+        /// `xenolog legal FILE --battle B` prints (without --as), from 1.
+        #[arg(long, value_name = "N", conflicts_with = "script")]
+        pick: Option<usize>,
         #[arg(long)]
         json: bool,
     },
@@ -682,7 +687,16 @@ fn server_ref(cmd: &Cmd) -> Option<(&'static str, &BattleRef)> {
 fn run_remote(cmd: Cmd, out: &mut dyn Write) -> Out {
     match cmd {
         Cmd::Legal { at, view, json } => remote::legal(&at, &view, json, out),
-        Cmd::Play { at, script, json } => remote::play(&at, &script, json, out),
+        Cmd::Play {
+            at,
+            script: Some(script),
+            pick: None,
+            json,
+        } => remote::play(&at, &script, json, out),
+        Cmd::Play { .. } => Err(Fail::usage(
+            "--pick is for a campaign file; on a club server give a line of `legal --json` \
+             to --script",
+        )),
         Cmd::State { at, json } => {
             remote::state(&at.at, at.at_entry.as_deref(), &at.view, json, out)
         }
@@ -865,7 +879,13 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
             }
             Ok(())
         }
-        Cmd::Play { at, script, json } => play(at, &script, json, out),
+        Cmd::Play {
+            at,
+            script: Some(script),
+            pick: None,
+            json,
+        } => play(at, &script, json, out),
+        Cmd::Play { at, pick, json, .. } => play_pick(at, pick.unwrap_or(0), json, out),
         Cmd::Autoplay {
             at,
             steps,
@@ -1107,6 +1127,31 @@ fn new_battle(args: NewBattleArgs, out: &mut dyn Write) -> Out {
         eprintln!("started battle {id} ('{title}') with seed {seed}");
         Ok(())
     }
+}
+
+/// `play --pick N`: the command numbered N in `legal`'s list, given as a
+/// script line of it would be.
+fn play_pick(at: BattleRef, n: usize, json: bool, out: &mut dyn Write) -> Out {
+    let mut c = open_rw(&at.file)?;
+    let mut b = load(&c, at.battle)?;
+    let legal = b.legal();
+    let Some(l) = n.checked_sub(1).and_then(|i| legal.get(i)).cloned() else {
+        return Err(Fail::usage(format!(
+            "there is no command {n} here: `xenolog legal {} --battle {}` lists {} \
+             (numbered from 1)",
+            xenolog_report::shell_quote(&at.file.to_string_lossy()),
+            at.battle,
+            noun(legal.len(), "command", "commands")
+        )));
+    };
+    let ids = c.play_with_steps(at.battle, b.as_mut(), l.actor, &l.command, None)?;
+    for id in ids {
+        report_entry(b.as_ref(), id, json, out)?;
+    }
+    if !json {
+        eprintln!("applied 1 command; cursor {}", cursor_text(b.as_ref()));
+    }
+    Ok(())
 }
 
 fn play(at: BattleRef, script: &Path, json: bool, out: &mut dyn Write) -> Out {
