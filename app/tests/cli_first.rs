@@ -4,7 +4,7 @@
 
 #[path = "support/cli.rs"]
 mod support;
-use support::{Camp, stderr, xenolog};
+use support::{Camp, assert_says_all, stderr, xenolog};
 
 use std::process::{Command, Output};
 
@@ -51,14 +51,15 @@ fn a_file_that_does_not_exist_is_refused_in_words_with_the_way_forward() {
     // Not clap's "unrecognized subcommand ... a similar subcommand exists:
     // 'club'", which sends a new user the wrong way.
     assert!(!err.contains("similar subcommand"), "{err}");
-    for words in [
-        "there is no file",
-        "nosuch.xenolog",
-        "`xenolog new FILE` makes a campaign",
-        "`xenolog --help`",
-    ] {
-        assert!(err.contains(words), "no {words:?} in: {err}");
-    }
+    assert_says_all(
+        &err,
+        &[
+            "there is no file",
+            "nosuch.xenolog",
+            "`xenolog new FILE` makes a campaign",
+            "`xenolog --help`",
+        ],
+    );
     assert!(!missing.exists(), "nothing was made");
     // A word that is no file and no subcommand is still clap's to answer.
     let o = without_a_display(&["stat"], c.dir());
@@ -71,13 +72,14 @@ fn without_a_display_the_app_says_why_and_points_to_the_command_line() {
     let o = without_a_display(&["open", c.f()], c.dir());
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    for words in [
-        "there is no display to open it on",
-        "neither DISPLAY nor WAYLAND_DISPLAY is set",
-        "`xenolog --help`",
-    ] {
-        assert!(err.contains(words), "no {words:?} in: {err}");
-    }
+    assert_says_all(
+        &err,
+        &[
+            "there is no display to open it on",
+            "neither DISPLAY nor WAYLAND_DISPLAY is set",
+            "`xenolog --help`",
+        ],
+    );
 }
 
 #[test]
@@ -87,13 +89,14 @@ fn an_empty_campaign_lists_no_battles_and_says_how_to_start_one() {
     assert_eq!(o.status.code(), Some(0));
     assert!(o.stdout.is_empty(), "standard output stays empty");
     let err = stderr(&o);
-    for words in [
-        "no battles in",
-        "yet: start one with `xenolog battle",
-        "xenolog games",
-    ] {
-        assert!(err.contains(words), "no {words:?} in: {err}");
-    }
+    assert_says_all(
+        &err,
+        &[
+            "no battles in",
+            "yet: start one with `xenolog battle",
+            "xenolog games",
+        ],
+    );
     // With a battle, the hint is gone; with --json, never said.
     c.start_battle(&["--game", "race", "--seed", "1"]);
     let o = xenolog(&["battles", c.f()]);
@@ -110,22 +113,24 @@ fn a_battle_or_branch_that_does_not_exist_is_refused_with_where_to_look() {
     let o = xenolog(&["legal", c.f(), "--battle", "5"]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
-    for words in [
-        "this campaign has no battle 5",
-        "`xenolog battles FILE` lists",
-    ] {
-        assert!(err.contains(words), "no {words:?} in: {err}");
-    }
+    assert_says_all(
+        &err,
+        &[
+            "this campaign has no battle 5",
+            "`xenolog battles FILE` lists",
+        ],
+    );
     let o = xenolog(&["switch", c.f(), "--battle", &id, "--branch", "9"]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
-    for words in [
-        "there is no branch 9",
-        "`xenolog branches ",
-        &format!("--battle {id}` lists"),
-    ] {
-        assert!(err.contains(words), "no {words:?} in: {err}");
-    }
+    assert_says_all(
+        &err,
+        &[
+            "there is no branch 9",
+            "`xenolog branches ",
+            &format!("--battle {id}` lists"),
+        ],
+    );
 }
 
 /// A solo player at the command line: `legal` numbers the commands, and
@@ -151,13 +156,14 @@ fn play_pick_gives_the_command_legal_numbers() {
     let o = xenolog(&["play", c.f(), "--battle", &id, "--pick", "9999"]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
-    for words in [
-        "there is no command 9999 here",
-        "`xenolog legal ",
-        "(numbered from 1)",
-    ] {
-        assert!(err.contains(words), "no {words:?} in: {err}");
-    }
+    assert_says_all(
+        &err,
+        &[
+            "there is no command 9999 here",
+            "`xenolog legal ",
+            "(numbered from 1)",
+        ],
+    );
     let log = support::on_battle(c.f(), "log", &id, &["--json"]);
     assert_eq!(log.lines().count(), 1, "still one entry: {log}");
     // --pick and --script together are a usage error.
