@@ -91,13 +91,18 @@ enum Cmd {
     /// "actor" is the seat's index from 0 (seat 1 is actor 0), as `legal --json` gives it.
     /// "dice" is optional: physical dice typed in, used in order for the command's rolls.
     /// Each accepted command is saved before the next is read; the first refused
-    /// command stops the script with exit code 1.
+    /// command stops the script with exit code 1. Or --pick N: the command `legal`
+    /// numbers N.
     Play {
         #[command(flatten)]
         at: BattleRef,
         /// The script file, or - for standard input.
-        #[arg(long)]
-        script: PathBuf,
+        #[arg(long, required_unless_present = "pick")]
+        script: Option<PathBuf>,
+        /// Instead of a script: give the command numbered N in the list
+        /// `xenolog legal FILE --battle B` prints (without --as), from 1.
+        #[arg(long, value_name = "N", conflicts_with = "script")]
+        pick: Option<usize>,
         #[arg(long)]
         json: bool,
     },
@@ -478,10 +483,12 @@ impl From<SaveError> for Fail {
         } else {
             2
         };
-        Self {
-            code,
-            message: e.to_string(),
+        let mut message = e.to_string();
+        // A first mistake gets the way forward, not only the refusal.
+        if matches!(e, SaveError::NoSuchBattle(_)) {
+            message.push_str(": `xenolog battles FILE` lists its battles");
         }
+        Self { code, message }
     }
 }
 
@@ -491,12 +498,57 @@ type Out<T = ()> = Result<T, Fail>;
 /// desktop app, which the caller hands in: the command line never names the
 /// GUI (the arrow runs binary -> cli and binary -> gui, never cli -> gui).
 pub fn main(app: impl FnOnce(Option<PathBuf>) -> anyhow::Result<()>) -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // `xenolog FILE`, as a file manager or a new user gives it: the app on
+    // that file, as `xenolog open FILE` (clap would call FILE an unknown
+    // subcommand and suggest `club`).
+    match file_to_open(&args) {
+        Some(Ok(file)) => {
+            return finish(app(Some(file)).map_err(|e| Fail::usage(format!("{e:#}"))));
+        }
+        Some(Err(fail)) => return finish(Err(fail)),
+        None => {}
+    }
+    let cli = Cli::parse_from(args);
     let result = match cli.command {
         None => app(None).map_err(|e| Fail::usage(format!("{e:#}"))),
         Some(Cmd::Open { file }) => app(Some(file)).map_err(|e| Fail::usage(format!("{e:#}"))),
         Some(cmd) => run(cmd, &mut std::io::stdout().lock()),
     };
+    finish(result)
+}
+
+/// The file `xenolog FILE` names, when FILE is the only argument, is no
+/// subcommand and is a file that exists; refused in words when it names a
+/// file (a dot or a slash in it) that does not exist.
+fn file_to_open(args: &[std::ffi::OsString]) -> Option<Out<PathBuf>> {
+    let [_, arg] = args else {
+        return None;
+    };
+    let text = arg.to_string_lossy();
+    if text.starts_with('-') {
+        return None;
+    }
+    use clap::CommandFactory;
+    if Cli::command().find_subcommand(text.as_ref()).is_some() || text == "help" {
+        return None;
+    }
+    let path = PathBuf::from(arg);
+    if path.is_file() {
+        Some(Ok(path))
+    } else if text.contains(['.', '/', std::path::MAIN_SEPARATOR]) {
+        Some(Err(Fail::usage(format!(
+            "there is no file {text} to open (nor a subcommand of that name): \
+             `xenolog new FILE` makes a campaign, `xenolog sample FILE` the sample one, \
+             and `xenolog --help` lists the subcommands"
+        ))))
+    } else {
+        None
+    }
+}
+
+/// The exit code of `result`, its error told on standard error.
+fn finish(result: Out) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) if f.code == 0 => ExitCode::SUCCESS,
@@ -635,7 +687,16 @@ fn server_ref(cmd: &Cmd) -> Option<(&'static str, &BattleRef)> {
 fn run_remote(cmd: Cmd, out: &mut dyn Write) -> Out {
     match cmd {
         Cmd::Legal { at, view, json } => remote::legal(&at, &view, json, out),
-        Cmd::Play { at, script, json } => remote::play(&at, &script, json, out),
+        Cmd::Play {
+            at,
+            script: Some(script),
+            pick: None,
+            json,
+        } => remote::play(&at, &script, json, out),
+        Cmd::Play { .. } => Err(Fail::usage(
+            "--pick is for a campaign file; on a club server give a line of `legal --json` \
+             to --script",
+        )),
         Cmd::State { at, json } => {
             remote::state(&at.at, at.at_entry.as_deref(), &at.view, json, out)
         }
@@ -705,7 +766,18 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
         Cmd::Battles { file, json } => {
             let c = open_ro(&file)?;
             campaign::check_trust(&file);
-            for b in c.battles()? {
+            let battles = c.battles()?;
+            if battles.is_empty() && !json {
+                // Standard output stays empty (a script counts its lines);
+                // a person is told what to do next.
+                eprintln!(
+                    "no battles in {} yet: start one with `xenolog battle {} --game GAME` \
+                     (`xenolog games` lists the games and their scenarios)",
+                    file.display(),
+                    xenolog_report::shell_quote(&file.to_string_lossy())
+                );
+            }
+            for b in battles {
                 if json {
                     json_line(
                         out,
@@ -807,7 +879,13 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
             }
             Ok(())
         }
-        Cmd::Play { at, script, json } => play(at, &script, json, out),
+        Cmd::Play {
+            at,
+            script: Some(script),
+            pick: None,
+            json,
+        } => play(at, &script, json, out),
+        Cmd::Play { at, pick, json, .. } => play_pick(at, pick.unwrap_or(0), json, out),
         Cmd::Autoplay {
             at,
             steps,
@@ -831,7 +909,13 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
             let mut c = open_rw(&at.file)?;
             let mut b = load(&c, at.battle)?;
             let from = b.cursor();
-            b.switch_branch(branch).map_err(Fail::usage)?;
+            b.switch_branch(branch).map_err(|e| {
+                Fail::usage(format!(
+                    "{e}: `xenolog branches {} --battle {}` lists the battle's branches",
+                    xenolog_report::shell_quote(&at.file.to_string_lossy()),
+                    at.battle
+                ))
+            })?;
             c.save_position_from(at.battle, b.as_ref(), from)?;
             line(
                 out,
@@ -1043,6 +1127,31 @@ fn new_battle(args: NewBattleArgs, out: &mut dyn Write) -> Out {
         eprintln!("started battle {id} ('{title}') with seed {seed}");
         Ok(())
     }
+}
+
+/// `play --pick N`: the command numbered N in `legal`'s list, given as a
+/// script line of it would be.
+fn play_pick(at: BattleRef, n: usize, json: bool, out: &mut dyn Write) -> Out {
+    let mut c = open_rw(&at.file)?;
+    let mut b = load(&c, at.battle)?;
+    let legal = b.legal();
+    let Some(l) = n.checked_sub(1).and_then(|i| legal.get(i)).cloned() else {
+        return Err(Fail::usage(format!(
+            "there is no command {n} here: `xenolog legal {} --battle {}` lists {} \
+             (numbered from 1)",
+            xenolog_report::shell_quote(&at.file.to_string_lossy()),
+            at.battle,
+            noun(legal.len(), "command", "commands")
+        )));
+    };
+    let ids = c.play_with_steps(at.battle, b.as_mut(), l.actor, &l.command, None)?;
+    for id in ids {
+        report_entry(b.as_ref(), id, json, out)?;
+    }
+    if !json {
+        eprintln!("applied 1 command; cursor {}", cursor_text(b.as_ref()));
+    }
+    Ok(())
 }
 
 fn play(at: BattleRef, script: &Path, json: bool, out: &mut dyn Write) -> Out {

@@ -21,6 +21,11 @@ fn game_name(id: &str) -> String {
         .map_or_else(|| id.to_owned(), |g| g.name.to_owned())
 }
 
+/// Under the sample campaign's name: what it is, and where a new user's own
+/// campaign begins.
+pub const SAMPLE_WORDS: &str = "Made for you to look around in: open a battle below and play \
+     on (Ctrl+Z takes back; nothing is lost). Your own battles: File > New campaign…";
+
 /// The campaign header and its battles.
 pub fn browser_ui(
     ui: &mut Ui,
@@ -37,6 +42,11 @@ pub fn browser_ui(
             match path {
                 Some(p) => {
                     ui.weak(p.display().to_string());
+                    // What a new user opens on the first start: say what it
+                    // is and where their own campaign begins.
+                    if p.file_name() == Some(std::ffi::OsStr::new(super::store::SAMPLE_FILE)) {
+                        ui.label(SAMPLE_WORDS);
+                    }
                 }
                 // A club server's battles: not started here, nor imported.
                 None if remote => {

@@ -30,6 +30,9 @@ pub struct CampaignViewState {
     pub new_name: String,
     pub new_roster: Option<RosterId>,
     pub new_kind: String,
+    /// The Raise a roster form: its name and faction.
+    pub roster_name: String,
+    pub roster_faction: String,
     /// The sheet's rename field.
     pub rename: String,
     /// The models picked to fight the next battle.
@@ -72,6 +75,11 @@ pub enum CampaignAction {
         roster: RosterId,
         name: String,
         kind: String,
+    },
+    /// Raise a roster of this faction.
+    Raise {
+        name: String,
+        faction: String,
     },
     Fight {
         scenario: String,
@@ -124,6 +132,9 @@ pub fn apply(
     action: CampaignAction,
     commands: &mut Vec<AppCommand>,
 ) {
+    // An action from the menu may come before the view was ever drawn
+    // (File > Export roster sheets said "the campaign is not read yet").
+    refresh(st, c);
     let before = st.state.clone();
     let result: Result<String, String> = match action {
         CampaignAction::Record(event) => {
@@ -139,6 +150,19 @@ pub fn apply(
                 format!("{} recruited with no experience", name.trim())
             })
             .map_err(|e| e.to_string()),
+        CampaignAction::Raise { name, faction } => match name.trim() {
+            "" => Err("give the roster a name first".into()),
+            name => c
+                .add_roster(name, &faction)
+                .map(|_| {
+                    st.roster_name.clear();
+                    format!(
+                        "Raised {name} ({}): recruit its models below",
+                        faction_name(&faction)
+                    )
+                })
+                .map_err(|e| e.to_string()),
+        },
         CampaignAction::Undo => c
             .campaign_undo()
             .map(|(_, e)| format!("Took back campaign entry {e}"))
@@ -418,6 +442,8 @@ fn body(
             });
     }
     ui.add_space(8.0);
+    raise_ui(ui, st, actions);
+    ui.add_space(8.0);
     recruit_ui(ui, st, &state, actions);
     ui.add_space(8.0);
     fight_ui(ui, st, &state, actions);
@@ -446,6 +472,36 @@ fn body(
     });
 }
 
+/// Raise a roster: a name and one of the shipped factions (the command
+/// line's `xenolog roster add`; a new campaign had no way to it in the app).
+fn raise_ui(ui: &mut Ui, st: &mut CampaignViewState, actions: &mut Vec<CampaignAction>) {
+    ui.strong("Raise a roster (Alien Invasion)");
+    let factions = xenolog_engine::games::invasion::data::FACTIONS;
+    if !factions.iter().any(|(id, _)| *id == st.roster_faction) {
+        st.roster_faction = factions
+            .first()
+            .map_or_else(String::new, |f| f.0.to_owned());
+    }
+    ui.horizontal_wrapped(|ui| {
+        let l = ui.label("Roster name:");
+        ui.add(egui::TextEdit::singleline(&mut st.roster_name).desired_width(160.0))
+            .labelled_by(l.id);
+        egui::ComboBox::from_label("Faction")
+            .selected_text(faction_name(&st.roster_faction))
+            .show_ui(ui, |ui| {
+                for (id, _) in factions {
+                    ui.selectable_value(&mut st.roster_faction, (*id).to_owned(), faction_name(id));
+                }
+            });
+        if ui.button("Raise the roster").clicked() {
+            actions.push(CampaignAction::Raise {
+                name: st.roster_name.clone(),
+                faction: st.roster_faction.clone(),
+            });
+        }
+    });
+}
+
 fn recruit_ui(
     ui: &mut Ui,
     st: &mut CampaignViewState,
@@ -454,7 +510,7 @@ fn recruit_ui(
 ) {
     ui.strong("Recruit a model");
     if state.rosters.is_empty() {
-        ui.label("No roster yet: raise one with `xenolog roster add`.");
+        ui.label("No roster yet: raise one above (or with `xenolog roster add`).");
         return;
     }
     let roster = st

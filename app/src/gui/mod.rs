@@ -87,5 +87,23 @@ pub fn run(campaign: Option<PathBuf>) -> anyhow::Result<()> {
         options,
         Box::new(|cc| Ok(Box::new(app::App::new(cc, startup)))),
     )
-    .map_err(|e| anyhow::anyhow!("the Xenolog window could not be opened: {e}"))
+    .map_err(|e| anyhow::anyhow!("the Xenolog window could not be opened: {}", no_window(&e)))
+}
+
+/// Why the window could not be opened, with a way forward: where there is
+/// no display at all (a server, a shell over ssh), that first, in words.
+fn no_window(e: &dyn std::fmt::Display) -> String {
+    let no_display = ["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"]
+        .iter()
+        .all(|v| std::env::var_os(v).is_none_or(|s| s.is_empty()));
+    let why = if no_display {
+        "there is no display to open it on (neither DISPLAY nor WAYLAND_DISPLAY is set): \
+         start it from a desktop session, or over ssh with `ssh -X`. "
+    } else {
+        ""
+    };
+    format!(
+        "{why}Without a window, the command line does everything the app does to a battle: \
+         `xenolog --help` lists it. ({e})"
+    )
 }

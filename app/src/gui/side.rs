@@ -275,11 +275,29 @@ pub fn selection_ui(
         // A choice between named options (chits) reads as one.
         let choice = labels.iter().all(Option::is_some);
         ui.label(if choice { "Choose one:" } else { "Actions:" });
-        for (cmd, label) in general.into_iter().zip(labels) {
-            match label {
-                Some((text, hover)) => give_as(ui, cmd, &text, Some(&hover), commands),
-                None => give(ui, cmd, commands),
-            }
+        let shown: Vec<String> = general
+            .iter()
+            .zip(&labels)
+            .map(|(c, l)| {
+                l.as_ref()
+                    .map_or_else(|| sentence(&c.text), |(t, _)| t.clone())
+            })
+            .collect();
+        for (i, (cmd, label)) in general.iter().zip(labels).enumerate() {
+            // Two seats offered the same words (each player's "Play Hidden
+            // Stash" at a Saucers setup): each button names its seat, or
+            // they read alike and a click may play the other player's card.
+            let twin = general
+                .iter()
+                .zip(&shown)
+                .any(|(o, s)| *s == shown[i] && o.actor != cmd.actor);
+            let text = if twin {
+                format!("{}: {}", battle.actor_name(cmd.actor), shown[i])
+            } else {
+                shown[i].clone()
+            };
+            let hover = label.map(|(_, hover)| hover);
+            give_as(ui, cmd, &text, hover.as_deref(), commands);
         }
     }
     if view.legal.is_empty() && view.outcome.is_none() {

@@ -49,6 +49,15 @@ fn play_to_end(h: &mut Harness<'_, App>) {
     panic!("the battle did not end");
 }
 
+/// The app on the campaign file `path` (its data folder in `dir`), showing
+/// the Campaign view.
+fn campaign_view_of(path: &Path, dir: &Path) -> Harness<'static, App> {
+    let mut h = app_with(Some(path.to_owned()), Some(dir.join("data")), Vec::new());
+    h.run();
+    click(&mut h, "Rosters and experience…");
+    h
+}
+
 fn fight_with(h: &mut Harness<'_, App>, name: &str, seed: &str) {
     click(h, &format!("Fight: {name}"));
     type_into(h, "Seed:", seed);
@@ -169,13 +178,7 @@ fn a_model_recruited_fights_gains_experience_buys_a_skill_and_a_taken_back_battl
 fn a_seed_that_is_not_a_number_is_refused_in_words_and_starts_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let path = given_campaign(dir.path());
-    let mut h = app_with(
-        Some(path.clone()),
-        Some(dir.path().join("data")),
-        Vec::new(),
-    );
-    h.run();
-    click(&mut h, "Rosters and experience…");
+    let mut h = campaign_view_of(&path, dir.path());
     type_into(&mut h, "Name or ID code:", "Sgt Benton");
     click(&mut h, "Recruit");
     click(&mut h, "Fight: Sgt Benton");
@@ -190,4 +193,74 @@ fn a_seed_that_is_not_a_number_is_refused_in_words_and_starts_nothing() {
     assert!(h.state().open.is_none(), "no battle opened");
     drop(h);
     assert!(Campaign::open(&path).unwrap().battles().unwrap().is_empty());
+}
+
+/// A club organiser's first campaign: a new campaign file has no roster,
+/// and the app said only "raise one with `xenolog roster add`". The
+/// Campaign view raises one (a name and a faction), refusing a roster with
+/// no name in words, and its first model is recruited into it.
+#[test]
+fn a_new_campaign_raises_a_roster_in_the_app_and_recruits_into_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("club.xenolog");
+    Campaign::create(&path, "Club").unwrap();
+    let mut h = campaign_view_of(&path, dir.path());
+    h.get_by_label_contains("No roster yet: raise one above");
+    // A roster with no name is refused in words, and nothing is written.
+    click(&mut h, "Raise the roster");
+    assert!(
+        h.get_all_by_label_contains("Refused: give the roster a name first")
+            .next()
+            .is_some()
+    );
+    // The faction: the Daleks, chosen from the list.
+    type_into(&mut h, "Roster name:", "Skaro Vanguard");
+    click(&mut h, "Faction");
+    click(&mut h, "Daleks");
+    click(&mut h, "Raise the roster");
+    no_notices(&h);
+    assert!(
+        h.get_all_by_label_contains("Raised Skaro Vanguard (Daleks)")
+            .next()
+            .is_some()
+    );
+    h.get_by_label("Skaro Vanguard (Daleks)");
+    shot(&mut h, "campaign_raised");
+    type_into(&mut h, "Name or ID code:", "Dalek Kaan");
+    click(&mut h, "Recruit");
+    h.get_by_label("Dalek Kaan");
+    drop(h);
+    let c = Campaign::open(&path).unwrap();
+    let state = c.campaign_state().unwrap();
+    let rosters: Vec<(&str, &str)> = state
+        .rosters
+        .iter()
+        .map(|r| (r.name.as_str(), r.faction.as_str()))
+        .collect();
+    assert_eq!(
+        rosters,
+        [("Skaro Vanguard", "daleks")],
+        "one roster, written"
+    );
+    assert_eq!(state.rosters[0].models.len(), 1, "{:?}", state.rosters[0]);
+}
+
+/// File > Export roster sheets, from the battles (the Campaign view never
+/// drawn), writes the sheets: it said "Refused: the campaign is not read
+/// yet" and wrote nothing.
+#[test]
+fn export_roster_sheets_from_the_file_menu_writes_them() {
+    let (dir, mut h) = super::views::sample_at(eframe::egui::vec2(1360.0, 860.0));
+    super::support::menu(&mut h, "File", "Export roster sheets");
+    let status = h.state().messages.status.clone();
+    assert!(status.starts_with("Wrote the roster sheets"), "{status}");
+    let sheets = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().contains("-roster-"))
+        .count();
+    assert!(
+        sheets >= 2,
+        "the sample's two rosters: {sheets} sheets written"
+    );
 }

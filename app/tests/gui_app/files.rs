@@ -53,6 +53,8 @@ fn the_first_start_makes_the_sample_campaign_and_opens_its_battle() {
         app.messages.notices()
     );
     h.get_by_label("Sample campaign");
+    // A new user is told what the sample is and where their own begins.
+    h.get_by_label(crate::gui::browser::SAMPLE_WORDS);
 }
 
 #[test]
@@ -179,6 +181,11 @@ fn a_new_campaign_starts_empty_and_is_remembered() {
         Some(new.as_path())
     );
     h.get_by_label_contains("No battles yet");
+    // The words on the sample are the sample's alone.
+    assert!(
+        h.query_by_label(crate::gui::browser::SAMPLE_WORDS)
+            .is_none()
+    );
 }
 
 #[test]

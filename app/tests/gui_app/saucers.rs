@@ -521,3 +521,44 @@ fn the_board_of_a_two_player_game_in_mid_game() {
     super::support::hide_campaign_panel(&mut h);
     super::support::snapshot(&mut h, "board_saucers");
 }
+
+/// A new user's three-gang game: at the setup two players each hold a
+/// Hidden Stash, and the side panel offered two buttons both reading "Play
+/// Hidden Stash" (the card is no student's, so neither was under a
+/// student): each button now names its gang, and each plays that gang's
+/// card.
+#[test]
+fn two_gangs_offered_the_same_words_each_button_names_its_gang() {
+    let config = json!({"players": 3});
+    let mut h = battle(3, config.clone(), DiceMode::Rolled);
+    let stashes: Vec<(Actor, String)> = super::support::legal(&h)
+        .iter()
+        .filter(|c| c.subject.is_none() && c.text == "play Hidden Stash")
+        .map(|c| {
+            (
+                c.actor,
+                h.state().open.as_ref().unwrap().battle.actor_name(c.actor),
+            )
+        })
+        .collect();
+    assert_eq!(
+        stashes.len(),
+        2,
+        "seed 3 deals two gangs a Hidden Stash: {stashes:?}"
+    );
+    assert_ne!(stashes[0].1, stashes[1].1, "two gangs");
+    assert_eq!(
+        h.query_all_by_label("Play Hidden Stash").count(),
+        0,
+        "no button reads alike"
+    );
+    shot(&mut h, "saucers_twin_actions");
+    for (actor, gang) in stashes {
+        let mut h = battle(3, config.clone(), DiceMode::Rolled);
+        click(&mut h, &format!("{gang}: Play Hidden Stash"));
+        no_notices(&h);
+        let ob = h.state().open.as_ref().unwrap();
+        let last = ob.battle.records().last().expect("the card was played");
+        assert_eq!(last.actor, actor, "{gang}'s button plays {gang}'s card");
+    }
+}

@@ -452,3 +452,73 @@ fn hovering_a_small_counter_or_a_card_in_a_hand_shows_it_large() {
         h.run();
     }
 }
+
+/// A new user's first solitaire battle: a new Dimension X battle at the
+/// window the app opens (1360x860) shows its Marines waiting in the
+/// scenario card beside the map and as much of the map as the board holds:
+/// a map that fits the board's height is wholly in view (the board opened
+/// with a band of 150 px above the map and its bottom rows cut off), and
+/// across, the map and the card fill the board.
+#[test]
+fn a_new_dimension_x_battle_opens_with_no_empty_band_beside_the_map() {
+    for seed in [3, 5] {
+        let mut h = new_solo(seed);
+        super::support::shot(&mut h, &format!("dimx_new_{seed}"));
+        let board = h.get_by_label(BOARD).rect();
+        let (map, whole) = {
+            let ob = h.state().open.as_ref().unwrap();
+            let scene = &ob.view.scene;
+            let x = crate::gui::board::Xform::new(scene, board, &h.state().look.camera);
+            let map = scene
+                .items
+                .iter()
+                .filter(|i| i.kind == xenolog_engine::scene::ItemKind::Hex)
+                .map(|i| crate::gui::board::screen_rect(i, &x))
+                .reduce(|a, b| a.union(b))
+                .expect("the map's hexes are drawn");
+            let whole = egui::Rect::from_two_pos(
+                x.to_screen([0.0, 0.0]),
+                x.to_screen([scene.width, scene.height]),
+            );
+            (map, whole)
+        };
+        if map.height() <= board.height() {
+            assert!(
+                map.top() >= board.top() - 1.0 && map.bottom() <= board.bottom() + 1.0,
+                "seed {seed}: the map fits the board's height but is cut: board {board:?}, \
+                 map {map:?}"
+            );
+        } else {
+            assert!(
+                map.top() <= board.top() + 1.0 && map.bottom() >= board.bottom() - 1.0,
+                "seed {seed}: an empty band above or below the map: board {board:?}, map {map:?}"
+            );
+        }
+        assert!(
+            whole.left() <= board.left() + 1.0 && whole.right() >= board.right() - 1.0,
+            "seed {seed}: an empty band beside the map and its card: board {board:?}, \
+             scene {whole:?}"
+        );
+        // The Marines that can act are still in view.
+        let acting = super::support::acting_units(&h);
+        assert!(!acting.is_empty());
+        for id in &acting {
+            let at = on_screen(&h, id);
+            assert!(
+                board.contains(at),
+                "seed {seed}: {id} at {at:?}, off {board:?}"
+            );
+        }
+    }
+}
+
+/// A new Dimension X battle, solitaire, at the window the app opens.
+fn new_solo(seed: u64) -> Harness<'static, App> {
+    super::support::app_on(super::support::spec(
+        "dimx",
+        seed,
+        serde_json::json!({}),
+        "Solo",
+        crate::gui::store::DiceMode::Rolled,
+    ))
+}
