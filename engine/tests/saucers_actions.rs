@@ -533,6 +533,76 @@ fn setup_2_an_unsearched_tile_shows_only_its_building_side_an_ambush_behind_a_re
 }
 
 #[test]
+fn missions_assumed_3_a_mission_is_delivered_at_any_tile_of_its_buildings_name_so_it_tells_no_ambush()
+ {
+    // Review14 S3: a players' tiles.txt gives an ambush the front of the
+    // building a Task Force mission names. Standing on either tile of that
+    // name, the carrier is offered the delivery and makes it alike, so the
+    // mission does not tell which of the two hides the ambush.
+    let ids = ["nine_lives"];
+    let shipped_game = game(gangs(&ids));
+    let carrier = shipped_game
+        .humans
+        .iter()
+        .position(|h| h.mission.is_some())
+        .unwrap();
+    let m = shipped_game.humans[carrier].mission.unwrap();
+    let building = shipped_game.content.missions[m as usize].tile;
+    let name = shipped_game.content.tiles[building].name.clone();
+    let shipped = xenolog_engine::games::saucers::data::FILES
+        .iter()
+        .find(|f| f.0 == "tiles")
+        .unwrap()
+        .1;
+    let own = shipped.replace(
+        "tile mall \"Shopping Mall\" none ambush scout",
+        &format!("tile mall \"{name}\" none ambush scout"),
+    );
+    assert_ne!(own, shipped);
+    let mut files = std::collections::BTreeMap::new();
+    files.insert("tiles".to_owned(), own);
+    let mut st = game(SaucersConfig {
+        files,
+        ..gangs(&ids)
+    });
+    assert_eq!(st.humans[carrier].mission, Some(m), "the same deal");
+    st.aliens.clear();
+    for t in &mut st.board {
+        t.searched = false;
+        t.destroyed = false;
+    }
+    st.seats[0].tokens = tokens(9, 9, 9, 9, 0);
+    let mall = st
+        .content
+        .tiles
+        .iter()
+        .position(|t| t.id == "mall")
+        .unwrap() as u16;
+    let spot = |d: u16| st.board.iter().position(|t| t.def == d).unwrap() as u8;
+    let (ambush, ordinary) = (spot(mall), spot(building as u16));
+    let human = carrier as u16;
+    let mut offered = Vec::new();
+    for tile in [ordinary, ambush] {
+        let mut s = st.clone();
+        s.current = 0;
+        s.humans[carrier].at = tile;
+        s.humans[carrier].actions = 2;
+        offered.push(
+            legal(&s)
+                .iter()
+                .any(|(_, c)| matches!(c, C::Complete { human: h } if *h == human)),
+        );
+        let ev = ok(&mut s, 0, C::Complete { human }, None);
+        assert!(
+            ev.iter().any(|e| matches!(e, E::MissionCompleted { .. })),
+            "{ev:?}"
+        );
+        assert_eq!(s.seats[0].missions_done, vec![m]);
+    }
+    assert_eq!(offered, vec![true, true], "offered on both tiles alike");
+}
+
+#[test]
 fn faq_ambush_an_ambush_tile_spawns_its_alien_only_on_the_first_search() {
     let mut st = quiet(&["nine_lives"], "C3");
     building(&mut st, "C3", "mall"); // a Scout ambush
