@@ -408,8 +408,23 @@ pub fn decide_and_apply(
     if let Some(o) = &st.offer
         && !(matches!(cmd, C::Answer { .. }) && actor.0 == o.to)
     {
+        // The asked seat is the one to act: its other commands are
+        // against the rule, not out of turn (review14 NIT 3).
+        if actor.0 == o.to {
+            return Err(illegal(
+                "Turn.Swap",
+                format!(
+                    "{} must first answer the swap offered by {}: accept or decline",
+                    seat_label(st, o.to),
+                    seat_label(st, o.from)
+                ),
+            ));
+        }
+        // An offer is never withdrawn (assumption 18): if its seat's player
+        // is away, taking the offer back is the way on (review14 NIT 2).
         return Err(RuleError::not_your_turn(format!(
-            "{} must first answer the swap offered by {}",
+            "{} must first answer the swap offered by {} (only that seat can; if its \
+             player is away, take the offer back)",
             seat_label(st, o.to),
             seat_label(st, o.from)
         )));
