@@ -465,9 +465,9 @@ fn collect_one_supply_token_for_each_searched_tile_any_of_your_students_is_on() 
 /// in the words; the search turns the tile over for every seat. (The
 /// shipped fronts are all different, as physical tiles with fixed backs:
 /// assumption 3.)
-#[test]
-fn setup_2_an_unsearched_tile_shows_only_its_building_side_an_ambush_behind_a_repeated_front_is_hidden()
- {
+/// A players' files: the shipped tiles with the Scout ambush `mall` given
+/// the building side `name`.
+fn mall_fronted_as(name: &str) -> std::collections::BTreeMap<String, String> {
     let shipped = xenolog_engine::games::saucers::data::FILES
         .iter()
         .find(|f| f.0 == "tiles")
@@ -475,13 +475,17 @@ fn setup_2_an_unsearched_tile_shows_only_its_building_side_an_ambush_behind_a_re
         .1;
     let own = shipped.replace(
         "tile mall \"Shopping Mall\" none ambush scout",
-        "tile mall \"Mel's Diner\" none ambush scout",
+        &format!("tile mall \"{name}\" none ambush scout"),
     );
     assert_ne!(own, shipped);
-    let mut files = std::collections::BTreeMap::new();
-    files.insert("tiles".to_owned(), own);
+    std::collections::BTreeMap::from([("tiles".to_owned(), own)])
+}
+
+#[test]
+fn setup_2_an_unsearched_tile_shows_only_its_building_side_an_ambush_behind_a_repeated_front_is_hidden()
+ {
     let mut st = game(SaucersConfig {
-        files,
+        files: mall_fronted_as("Mel's Diner"),
         ..gangs(&["nine_lives", "sewer_rats"])
     });
     let def = |id: &str| st.content.tiles.iter().position(|t| t.id == id).unwrap() as u16;
@@ -549,20 +553,8 @@ fn missions_assumed_3_a_mission_is_delivered_at_any_tile_of_its_buildings_name_s
     let m = shipped_game.humans[carrier].mission.unwrap();
     let building = shipped_game.content.missions[m as usize].tile;
     let name = shipped_game.content.tiles[building].name.clone();
-    let shipped = xenolog_engine::games::saucers::data::FILES
-        .iter()
-        .find(|f| f.0 == "tiles")
-        .unwrap()
-        .1;
-    let own = shipped.replace(
-        "tile mall \"Shopping Mall\" none ambush scout",
-        &format!("tile mall \"{name}\" none ambush scout"),
-    );
-    assert_ne!(own, shipped);
-    let mut files = std::collections::BTreeMap::new();
-    files.insert("tiles".to_owned(), own);
     let mut st = game(SaucersConfig {
-        files,
+        files: mall_fronted_as(&name),
         ..gangs(&ids)
     });
     assert_eq!(st.humans[carrier].mission, Some(m), "the same deal");
