@@ -153,6 +153,16 @@ pub enum DivergenceKind {
     Snapshot,
 }
 
+/// One entry replayed by `verify`: the state after it, and whether it
+/// hashed as recorded.
+enum Replayed<S> {
+    /// Decided and hashed as recorded.
+    Same(S),
+    /// An entry of older rules decided as recorded (the same refusal, events
+    /// and dice) whose state hashes differently: the stored layout changed.
+    Relaid(S, Divergence),
+}
+
 /// The result of `verify`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VerifyReport {
@@ -168,6 +178,14 @@ pub struct VerifyReport {
     /// as recorded, and entries after it are checked from the recorded state.
     #[serde(default)]
     pub rules_changed: Option<Divergence>,
+    /// The first entry (by id) recorded under an older rules version that
+    /// today's rules decide the same (the same refusal, events and dice) but
+    /// whose state hashes differently: the state's stored layout changed
+    /// since (a field added), which is expected. Not a failure, and not a
+    /// decision change: `rules_changed` names the first entry decided
+    /// differently, if any, whatever comes before it.
+    #[serde(default)]
+    pub layout_changed: Option<Divergence>,
 }
 
 impl VerifyReport {
@@ -178,6 +196,7 @@ impl VerifyReport {
             problem: Some(problem),
             older: 0,
             rules_changed: None,
+            layout_changed: None,
         }
     }
 
@@ -196,9 +215,10 @@ impl std::fmt::Display for VerifyReport {
                     1 => ("1 entry".to_owned(), "replays", "checks"),
                     n => (format!("{n} entries"), "replay", "check"),
                 };
-                match (&self.rules_changed, self.older) {
-                    (_, 0) | (None, _) => write!(f, "ok: {n} {replay} exactly")?,
-                    (Some(_), _) => write!(
+                let inexact = self.rules_changed.is_some() || self.layout_changed.is_some();
+                match (inexact, self.older) {
+                    (_, 0) | (false, _) => write!(f, "ok: {n} {replay} exactly")?,
+                    (true, _) => write!(
                         f,
                         "ok: {n} {check} out (the hash chain holds and every entry decided \
                          under today's rules replays exactly)"
@@ -219,6 +239,14 @@ impl std::fmt::Display for VerifyReport {
                         f,
                         "\nnote: today's rules (version {now}) decide entry {} differently than \
                          version {recorded} did; the battle shows it as it was recorded\n{}",
+                        d.entry, d.detail
+                    )?;
+                }
+                if let Some(d) = &self.layout_changed {
+                    write!(
+                        f,
+                        "\nnote: entry {} was decided the same, hashed differently: the state's \
+                         stored layout changed, expected\n{}",
                         d.entry, d.detail
                     )?;
                 }
@@ -1145,17 +1173,21 @@ impl<G: Game> Session<G> {
             .filter(|r| r.rules_version < G::RULES_VERSION)
             .count() as u64;
         match self.verify_inner() {
-            Ok(rules_changed) => VerifyReport {
+            Ok((rules_changed, layout_changed)) => VerifyReport {
                 entries: n,
                 problem: None,
                 older,
                 rules_changed,
+                layout_changed,
             },
             Err(d) => VerifyReport::failed(n, d),
         }
     }
 
-    fn verify_inner(&self) -> Result<Option<Divergence>, Divergence> {
+    /// The first entry decided differently under today's rules, and the
+    /// first decided the same that hashes differently (a layout change).
+    #[allow(clippy::type_complexity)]
+    fn verify_inner(&self) -> Result<(Option<Divergence>, Option<Divergence>), Divergence> {
         // 1. The hash chain over the stored bytes.
         for (i, rec) in self.records.iter().enumerate() {
             let expect = chain_hash(&self.chain_at(rec.parent), rec, self.meta.rules_version);
@@ -1178,6 +1210,7 @@ impl<G: Game> Session<G> {
         live.insert(None, self.initial.clone());
         let mut root_left = self.children(None).len();
         let mut rules_changed = None;
+        let mut layout_changed = None;
         for (i, rec) in self.records.iter().enumerate() {
             let id = i as EntryId;
             let before = match rec.parent {
@@ -1204,7 +1237,11 @@ impl<G: Game> Session<G> {
                 detail: "its parent could not be replayed".into(),
             })?;
             let after = match self.replay_one(id, rec, &before) {
-                Ok(after) => after,
+                Ok(Replayed::Same(after)) => after,
+                Ok(Replayed::Relaid(after, d)) => {
+                    layout_changed.get_or_insert(d);
+                    after
+                }
                 Err(d) if matches!(d.kind, DivergenceKind::RulesChanged { .. }) => {
                     rules_changed.get_or_insert(d);
                     // Go on from the state as recorded.
@@ -1235,7 +1272,7 @@ impl<G: Game> Session<G> {
                 live.insert(Some(id), after);
             }
         }
-        Ok(rules_changed)
+        Ok((rules_changed, layout_changed))
     }
 
     fn diverged(&self, id: EntryId, detail: String) -> Divergence {
@@ -1260,7 +1297,7 @@ impl<G: Game> Session<G> {
         id: EntryId,
         rec: &EntryRecord,
         before: &G::State,
-    ) -> Result<G::State, Divergence> {
+    ) -> Result<Replayed<G::State>, Divergence> {
         let command =
             G::decode_command(rec.rules_version, rec.command()).map_err(|e| Divergence {
                 entry: id,
@@ -1332,14 +1369,24 @@ impl<G: Game> Session<G> {
             let now = G::RULES_VERSION;
             let detail = match rec.rules_version {
                 // The state's hash is over its stored layout: a state that
-                // gained fields (or rules that fold events otherwise) since
-                // the entry was recorded hashes differently, with nothing
-                // wrong in the battle.
-                recorded if recorded < now => format!(
-                    "entry {id} was recorded under rules version {recorded}; today's version \
-                     {now} folds it to a state with another hash (the state's layout or rules \
-                     changed since), which is expected and not tampering"
-                ),
+                // gained fields since the entry was recorded hashes
+                // differently, with nothing wrong in the battle and nothing
+                // decided otherwise (the refusal, events and dice above are
+                // the recorded ones). Not a decision change: go on from the
+                // state as replayed, which is the state as recorded.
+                recorded if recorded < now => {
+                    let d = Divergence {
+                        entry: id,
+                        kind: DivergenceKind::RulesChanged { recorded, now },
+                        detail: format!(
+                            "entry {id} was recorded under rules version {recorded}; today's \
+                             version {now} decides it the same (events and dice) and folds it \
+                             to a state with another hash, as the state's stored layout \
+                             changed since: expected, not tampering"
+                        ),
+                    };
+                    return Ok(Replayed::Relaid(after, d));
+                }
                 recorded if recorded > now => format!(
                     "entry {id} was recorded under rules version {recorded}, newer than this \
                      build's version {now}, which folds it to a state with another hash"
@@ -1350,7 +1397,7 @@ impl<G: Game> Session<G> {
             };
             return Err(self.diverged(id, detail));
         }
-        Ok(after)
+        Ok(Replayed::Same(after))
     }
 
     /// Add to this battle what its store holds after its last entry, as
@@ -1801,7 +1848,8 @@ mod tests {
 
     /// An entry recorded under an older rules version whose events and dice
     /// replay but fold to a state with another hash (the state gained fields
-    /// since) is a rules change, in words that say so, not a fault of apply.
+    /// since) is a layout change, in words that say so: not a decision
+    /// change, and not a fault of apply.
     #[test]
     fn an_older_entry_folding_to_another_state_hash_is_a_layout_change_not_a_fault() {
         let mut s = battle(9);
@@ -1813,7 +1861,8 @@ mod tests {
         let t = Session::<Race>::from_parts(parts(&s, meta, recs)).unwrap();
         let report = t.verify();
         assert!(report.ok(), "{report}");
-        let d = report.rules_changed.clone().expect("the entry is named");
+        assert_eq!(report.rules_changed, None, "nothing is decided otherwise");
+        let d = report.layout_changed.clone().expect("the entry is named");
         assert_eq!(d.entry, 1);
         assert_eq!(
             d.kind,
@@ -1823,15 +1872,55 @@ mod tests {
             }
         );
         let want = format!(
-            "entry 1 was recorded under rules version {old}; today's version {} folds it to \
-             a state with another hash (the state's layout or rules changed since), which is \
-             expected and not tampering",
+            "entry 1 was recorded under rules version {old}; today's version {} decides it \
+             the same (events and dice) and folds it to a state with another hash, as the \
+             state's stored layout changed since: expected, not tampering",
             Race::RULES_VERSION
         );
         assert_eq!(d.detail, want);
         let text = report.to_string();
         assert!(
-            text.contains(&want) && !text.contains("not deterministic"),
+            text.contains(&want)
+                && text.contains(
+                    "entry 1 was decided the same, hashed differently: the state's stored \
+                     layout changed, expected"
+                )
+                && !text.contains("differently than")
+                && !text.contains("replay exactly")
+                && !text.contains("not deterministic"),
+            "{text}"
+        );
+        let back: VerifyReport =
+            serde_json::from_str(&serde_json::to_string(&report).unwrap()).unwrap();
+        assert_eq!(back, report);
+    }
+
+    /// Review14 S1: when every older entry hashes differently (a field was
+    /// added), the entry named as decided differently is still the first
+    /// one whose refusal, events or dice differ, not entry 0.
+    #[test]
+    fn a_layout_change_at_entry_0_does_not_hide_the_first_entry_decided_differently() {
+        let mut s = battle(9);
+        s.play(Actor(0), &roll(2), None).unwrap();
+        s.play(Actor(0), &RaceCommand::Hold, None).unwrap();
+        let old = Race::RULES_VERSION - 1;
+        let (meta, mut recs) = recorded_under(&s, old);
+        // Recorded under the old version, where the hold drew from the stream.
+        recs[1].rng_after += 1;
+        with_state_hash_of_entry(&meta, &mut recs, 0);
+        let t = Session::<Race>::from_parts(parts(&s, meta, recs)).unwrap();
+        let report = t.verify();
+        assert!(report.ok(), "{report}");
+        let changed = report.rules_changed.clone().expect("entry 1 is named");
+        assert_eq!(changed.entry, 1, "{report}");
+        assert!(changed.detail.starts_with("dice differ"), "{report}");
+        let relaid = report.layout_changed.clone().expect("entry 0 is named");
+        assert_eq!(relaid.entry, 0, "{report}");
+        let text = report.to_string();
+        assert!(
+            text.contains(&format!(
+                "decide entry 1 differently than version {old} did"
+            )) && text.contains("entry 0 was decided the same, hashed differently"),
             "{text}"
         );
     }

@@ -73,6 +73,28 @@ fn clause_6_charges_are_chosen_once_for_each_target_one_die_per_alien_a_phase() 
 }
 
 #[test]
+fn clause_6_a_state_from_before_version_5_without_the_phases_targets_reads_as_none_shot() {
+    // Review14 S4: a seat's copy is built from the server's state as JSON;
+    // a server of rules version 4 sends characters without `shot_at`. They
+    // read as having shot no alien this phase, not as a broken state.
+    let mut s = at("character hicks at N6\nalien 4 at P6\n");
+    let h = ch(&s, "hicks");
+    let alien = s.aliens[0].id;
+    act(&mut s, EXPEDITION, shoot(h, alien, 1), &[5]);
+    assert_eq!(s.characters[h as usize].shot_at, vec![alien]);
+    let mut json = serde_json::to_value(&s).unwrap();
+    for c in json["characters"].as_array_mut().unwrap() {
+        assert!(c.as_object_mut().unwrap().remove("shot_at").is_some());
+    }
+    let old: xenolog_engine::games::alien::state::AlienState =
+        serde_json::from_value(json).expect("a state of version 4 reads");
+    assert!(old.characters.iter().all(|c| c.shot_at.is_empty()));
+    let mut want = s.clone();
+    want.characters[h as usize].shot_at.clear();
+    assert_eq!(old, want, "only the field it lacks differs");
+}
+
+#[test]
 fn clause_4_2_assumed_28_an_apc_without_fuel_is_closed_to_characters_until_fuel_is_delivered() {
     // "To enter the vehicle a character has to stand on a tile ... on which
     // the APC stands"; "Until the delivery of a new fuel container no

@@ -465,9 +465,9 @@ fn collect_one_supply_token_for_each_searched_tile_any_of_your_students_is_on() 
 /// in the words; the search turns the tile over for every seat. (The
 /// shipped fronts are all different, as physical tiles with fixed backs:
 /// assumption 3.)
-#[test]
-fn setup_2_an_unsearched_tile_shows_only_its_building_side_an_ambush_behind_a_repeated_front_is_hidden()
- {
+/// A players' files: the shipped tiles with the Scout ambush `mall` given
+/// the building side `name`.
+fn mall_fronted_as(name: &str) -> std::collections::BTreeMap<String, String> {
     let shipped = xenolog_engine::games::saucers::data::FILES
         .iter()
         .find(|f| f.0 == "tiles")
@@ -475,13 +475,17 @@ fn setup_2_an_unsearched_tile_shows_only_its_building_side_an_ambush_behind_a_re
         .1;
     let own = shipped.replace(
         "tile mall \"Shopping Mall\" none ambush scout",
-        "tile mall \"Mel's Diner\" none ambush scout",
+        &format!("tile mall \"{name}\" none ambush scout"),
     );
     assert_ne!(own, shipped);
-    let mut files = std::collections::BTreeMap::new();
-    files.insert("tiles".to_owned(), own);
+    std::collections::BTreeMap::from([("tiles".to_owned(), own)])
+}
+
+#[test]
+fn setup_2_an_unsearched_tile_shows_only_its_building_side_an_ambush_behind_a_repeated_front_is_hidden()
+ {
     let mut st = game(SaucersConfig {
-        files,
+        files: mall_fronted_as("Mel's Diner"),
         ..gangs(&["nine_lives", "sewer_rats"])
     });
     let def = |id: &str| st.content.tiles.iter().position(|t| t.id == id).unwrap() as u16;
@@ -530,6 +534,64 @@ fn setup_2_an_unsearched_tile_shows_only_its_building_side_an_ambush_behind_a_re
         Saucers::view(&shipped_game, Actor(0)).board,
         shipped_game.board
     );
+}
+
+#[test]
+fn missions_assumed_3_a_mission_is_delivered_at_any_tile_of_its_buildings_name_so_it_tells_no_ambush()
+ {
+    // Review14 S3: a players' tiles.txt gives an ambush the front of the
+    // building a Task Force mission names. Standing on either tile of that
+    // name, the carrier is offered the delivery and makes it alike, so the
+    // mission does not tell which of the two hides the ambush.
+    let ids = ["nine_lives"];
+    let shipped_game = game(gangs(&ids));
+    let carrier = shipped_game
+        .humans
+        .iter()
+        .position(|h| h.mission.is_some())
+        .unwrap();
+    let m = shipped_game.humans[carrier].mission.unwrap();
+    let building = shipped_game.content.missions[m as usize].tile;
+    let name = shipped_game.content.tiles[building].name.clone();
+    let mut st = game(SaucersConfig {
+        files: mall_fronted_as(&name),
+        ..gangs(&ids)
+    });
+    assert_eq!(st.humans[carrier].mission, Some(m), "the same deal");
+    st.aliens.clear();
+    for t in &mut st.board {
+        t.searched = false;
+        t.destroyed = false;
+    }
+    st.seats[0].tokens = tokens(9, 9, 9, 9, 0);
+    let mall = st
+        .content
+        .tiles
+        .iter()
+        .position(|t| t.id == "mall")
+        .unwrap() as u16;
+    let spot = |d: u16| st.board.iter().position(|t| t.def == d).unwrap() as u8;
+    let (ambush, ordinary) = (spot(mall), spot(building as u16));
+    let human = carrier as u16;
+    let mut offered = Vec::new();
+    for tile in [ordinary, ambush] {
+        let mut s = st.clone();
+        s.current = 0;
+        s.humans[carrier].at = tile;
+        s.humans[carrier].actions = 2;
+        offered.push(
+            legal(&s)
+                .iter()
+                .any(|(_, c)| matches!(c, C::Complete { human: h } if *h == human)),
+        );
+        let ev = ok(&mut s, 0, C::Complete { human }, None);
+        assert!(
+            ev.iter().any(|e| matches!(e, E::MissionCompleted { .. })),
+            "{ev:?}"
+        );
+        assert_eq!(s.seats[0].missions_done, vec![m]);
+    }
+    assert_eq!(offered, vec![true, true], "offered on both tiles alike");
 }
 
 #[test]

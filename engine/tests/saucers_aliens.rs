@@ -806,8 +806,26 @@ fn variant_gang_warfare_a_swap_takes_from_another_gang_only_with_its_agreement()
         "{wait}"
     );
     assert!(
-        wait.to_string().contains("must first answer the swap"),
+        wait.to_string().contains("must first answer the swap")
+            && wait
+                .to_string()
+                .contains("if its player is away, take the offer back"),
         "{wait}"
+    );
+    // The asked seat itself is not out of turn: any other command of its
+    // is against the swap's rule, in words that say what to do.
+    let other = run(&mut st.clone(), 1, C::EndActions, None).unwrap_err();
+    assert_eq!(
+        (other.kind, other.clause.as_deref()),
+        (xenolog_engine::RuleErrorKind::Illegal, Some("Turn.Swap")),
+        "{other}"
+    );
+    assert!(
+        other
+            .to_string()
+            .contains("must first answer the swap offered by")
+            && other.to_string().contains("accept or decline"),
+        "{other}"
     );
     let answers: Vec<(Actor, C)> = legal(&st);
     assert!(answers.contains(&(Actor(1), C::Answer { accept: true })));

@@ -230,7 +230,8 @@ impl Game for Alien {
     /// chosen once a phase (6), so a character shoots an alien at most once
     /// a phase, one die; the state remembers each character's targets
     /// (`Character::shot_at`), and a second shot recorded under 4 is now
-    /// refused (the battle opens and names that entry).
+    /// refused (the battle opens and `verify` names that entry as decided
+    /// differently; the older entries decided the same are a layout change).
     const RULES_VERSION: u32 = 5;
 
     fn options() -> Vec<GameOption> {

@@ -67,6 +67,9 @@ pub struct Character {
     pub shot: bool,
     /// The aliens it shot this phase (6: the charges against each target
     /// are chosen once, so one die an alien a phase; rules version 5).
+    /// Defaults to none: a seat's copy may be built from the JSON of an
+    /// older server's state, which has no such field (review14 S4).
+    #[serde(default)]
     pub shot_at: Vec<u16>,
     /// Came next to an alien this phase: no more moving.
     pub stopped: bool,

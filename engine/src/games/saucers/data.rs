@@ -561,6 +561,15 @@ impl Content {
             .map_or(def, |i| i as u16)
     }
 
+    /// Whether tile `def` is a building of mission tile `building`'s name:
+    /// a Task Force mission is delivered at its building, which a player
+    /// knows by its building side, so at any tile showing that side
+    /// (review14 S3; assumption 3). Deciding by the tile itself would tell
+    /// a student standing on one of two same-named fronts which it is.
+    pub fn is_building(&self, def: u16, building: usize) -> bool {
+        self.front(def) == self.front(building as u16)
+    }
+
     /// The die's number of faces.
     pub fn sides(&self) -> u8 {
         self.faces.len() as u8

@@ -189,7 +189,7 @@ fn actions(st: &SaucersState, out: &mut Vec<(Actor, C)>) {
         if let Some(m) = hu.mission {
             let mdef = &st.content.missions[m as usize];
             let tile = &st.board[hu.at as usize];
-            if tile.def as usize == mdef.tile
+            if st.content.is_building(tile.def, mdef.tile)
                 && !tile.destroyed
                 && seat.tokens.payment(&mdef.cost).is_some()
             {

@@ -408,8 +408,23 @@ pub fn decide_and_apply(
     if let Some(o) = &st.offer
         && !(matches!(cmd, C::Answer { .. }) && actor.0 == o.to)
     {
+        // The asked seat is the one to act: its other commands are
+        // against the rule, not out of turn (review14 NIT 3).
+        if actor.0 == o.to {
+            return Err(illegal(
+                "Turn.Swap",
+                format!(
+                    "{} must first answer the swap offered by {}: accept or decline",
+                    seat_label(st, o.to),
+                    seat_label(st, o.from)
+                ),
+            ));
+        }
+        // An offer is never withdrawn (assumption 18): if its seat's player
+        // is away, taking the offer back is the way on (review14 NIT 2).
         return Err(RuleError::not_your_turn(format!(
-            "{} must first answer the swap offered by {}",
+            "{} must first answer the swap offered by {} (only that seat can; if its \
+             player is away, take the offer back)",
             seat_label(st, o.to),
             seat_label(st, o.from)
         )));
@@ -701,7 +716,7 @@ pub fn decide_and_apply(
             let mdef = &st.content.missions[m as usize];
             let at = st.humans[h].at;
             let tile = &st.board[at as usize];
-            if tile.def as usize != mdef.tile || tile.destroyed {
+            if !st.content.is_building(tile.def, mdef.tile) || tile.destroyed {
                 return Err(illegal(
                     "Missions",
                     format!(
@@ -1232,11 +1247,7 @@ fn new_mission(cx: &mut Cx, h: usize) {
     // just returned is not drawn again while another is left. One whose
     // building a Saucer destroyed is passed over and stays in the pile
     // (assumption 5: such a mission is lost and replaced at once).
-    let standing = |m: u16| {
-        let building = cx.st.content.missions[m as usize].tile;
-        let mut tiles = cx.st.board.iter().filter(|t| t.def as usize == building);
-        tiles.clone().next().is_none() || tiles.any(|t| !t.destroyed)
-    };
+    let standing = |m: u16| building_stands(&cx.st, cx.st.content.missions[m as usize].tile);
     if let Some(m) = cx
         .st
         .mission_pile
@@ -1438,6 +1449,16 @@ fn alien_turn(cx: &mut Cx) {
     }
 }
 
+/// Whether a mission's building still stands: a tile of its name on the
+/// board that no Saucer destroyed (or none of its name on the board at all).
+fn building_stands(st: &SaucersState, building: usize) -> bool {
+    let mut tiles = st
+        .board
+        .iter()
+        .filter(|t| st.content.is_building(t.def, building));
+    tiles.clone().next().is_none() || tiles.any(|t| !t.destroyed)
+}
+
 /// Aliens.Saucer: a Saucer Strike destroys the tile and everything on it;
 /// missions carried by students there, or delivered at the building, are
 /// lost and replaced.
@@ -1454,8 +1475,9 @@ fn strike(cx: &mut Cx, id: u32, at: Pos) {
     for h in doomed {
         lose_mission(cx, h);
     }
-    // Missions delivered at the destroyed building cannot be done.
-    let def = cx.st.board[at as usize].def as usize;
+    // Missions delivered at the destroyed building cannot be done, unless
+    // another tile of its name still stands (assumption 3).
+    let def = cx.st.board[at as usize].def;
     let stuck: Vec<(usize, u16)> = cx
         .st
         .humans
@@ -1463,7 +1485,10 @@ fn strike(cx: &mut Cx, id: u32, at: Pos) {
         .enumerate()
         .filter(|(_, h)| h.alive)
         .filter_map(|(i, h)| h.mission.map(|m| (i, m)))
-        .filter(|(_, m)| cx.st.content.missions[*m as usize].tile == def)
+        .filter(|(_, m)| {
+            let building = cx.st.content.missions[*m as usize].tile;
+            cx.st.content.is_building(def, building) && !building_stands(&cx.st, building)
+        })
         .collect();
     for (h, m) in stuck {
         mission_lost(cx, h, m);
