@@ -231,20 +231,7 @@ impl Committer {
     /// the cache since its last commit (deallocated at the start of the
     /// next).
     pub fn prepared_on_server(&self) -> Result<Vec<String>, SaveError> {
-        let rows = crate::db::DbExt::query(
-            &self.db,
-            "SELECT name FROM pg_prepared_statements WHERE name ~ '^xenolog_j[0-9]+$'",
-            &[],
-        )?;
-        let mut out: Vec<String> = rows
-            .into_iter()
-            .filter_map(|r| match r.into_iter().next() {
-                Some(crate::db::Value::Text(t)) => Some(t),
-                _ => None,
-            })
-            .collect();
-        out.sort();
-        Ok(out)
+        Ok(self.db.named_on_server()?)
     }
 
     /// The process id of the committer's server backend (a round trip;

@@ -278,6 +278,22 @@ impl Postgres {
         out
     }
 
+    /// The statements prepared by name for scripts on this session as the
+    /// server lists them (`pg_prepared_statements`, sorted; a round trip).
+    pub fn named_on_server(&self) -> Result<Vec<String>, DbError> {
+        let mut out = Vec::new();
+        self.query_each(
+            "SELECT name FROM pg_prepared_statements WHERE name ~ '^xenolog_j[0-9]+$'",
+            &[],
+            &mut |r| {
+                out.push(r.get::<String>(0)?);
+                Ok(true)
+            },
+        )?;
+        out.sort();
+        Ok(out)
+    }
+
     /// Run `text`, a script in PostgreSQL's own words (several statements,
     /// literals, never rewritten: the named statements of a batch), in
     /// **one** round trip; every statement's rows, statement by statement
