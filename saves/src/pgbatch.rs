@@ -27,12 +27,19 @@
 //! 5. a block the batch filled is sealed by `blocks::seal_if_full` (once
 //!    per 1,024 entries of a battle).
 //!
-//! With `BEGIN` and `COMMIT`: five round trips for a batch of one
-//! campaign, two more a campaign: the locks of every campaign of a commit
-//! go in one script (`lock_groups`, all `NOWAIT`; refused, the rounds
-//! after lock campaign by campaign, to learn which one is busy). A read
-//! and a write naming every campaign's schema, unprepared each commit,
-//! cost PostgreSQL more than the round trips they saved (BENCHMARKS.md,
+//! **Two round trips a commit, whatever the number of campaigns** (issue
+//! 31, session 21): the read and the write of each campaign are statements
+//! prepared by name on the connection (SQL `PREPARE`, planned once per
+//! connection and campaign; a bounded cache, [`Postgres::named`]), and a
+//! commit sends them as two simple-query scripts, their values written as
+//! literals (`EXECUTE name(E'{...}', ...)`): `BEGIN`, every campaign's
+//! locks (all `NOWAIT`) and every campaign's read in the first; every
+//! campaign's write and `COMMIT` in the second. A lock refused refuses the
+//! whole first script; the rounds after lock and read campaign by campaign
+//! (a script each), to learn which one is busy. Before (session 20): a
+//! read and a write a campaign, each a round trip (3 + 2N); a read and a
+//! write naming every campaign's schema, unprepared each commit, cost
+//! PostgreSQL more than the round trips they saved (BENCHMARKS.md,
 //! "Issue 31, session 20 (helper pgspeed)"). Should any statement fail anyway (a clash the
 //! checks could not foresee: another writer that does not lock the
 //! battle's row), the transaction is rolled back and the batch written
@@ -99,11 +106,17 @@ pub const BUSY_MEMO: Duration = Duration::from_secs(10);
 /// transaction of its left idle (its process stopped mid-commit, a
 /// network cut) is ended by PostgreSQL, and its locks let go, after
 /// `idle_in_transaction_session_timeout`; a statement that runs for a
-/// minute is stopped (a commit of many campaigns takes milliseconds).
+/// minute is stopped (a commit of many campaigns takes milliseconds);
+/// a prepared statement is planned once, generic, never again for each
+/// call's values (`plan_cache_mode`: left to itself PostgreSQL planned a
+/// campaign's read anew every commit, 150-235 µs a call, as its custom
+/// plans for the values at hand always looked cheaper than the generic
+/// one: BENCHMARKS.md, "Issue 31, session 21 (helper pgjoint)").
 pub const COMMITTER_SETTINGS: &[(&str, &str)] = &[
     ("lock_timeout", LOCK_WAIT),
     ("idle_in_transaction_session_timeout", "10s"),
     ("statement_timeout", "1min"),
+    ("plan_cache_mode", "force_generic_plan"),
 ];
 
 /// `url` (a libpq string or a `postgres://` URL) with `application_name`
@@ -232,6 +245,12 @@ impl Committer {
     /// next).
     pub fn prepared_on_server(&self) -> Result<Vec<String>, SaveError> {
         Ok(self.db.named_on_server()?)
+    }
+
+    /// How often the server planned each of the committer's named
+    /// statements: (name, generic plans, custom plans), by name.
+    pub fn plans_on_server(&self) -> Result<Vec<(String, i64, i64)>, SaveError> {
+        Ok(self.db.named_plans()?)
     }
 
     /// The process id of the committer's server backend (a round trip;

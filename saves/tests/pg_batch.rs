@@ -1251,3 +1251,27 @@ fn p5_command_ids_of_any_characters_are_stored_as_given_and_found_again() {
         *b = s.reopen().load_battle(*id).unwrap();
     }
 }
+
+/// Issue 31 (session 21): the committer's statements are planned once,
+/// generic (`plan_cache_mode` in its session settings): left to itself
+/// PostgreSQL planned a campaign's read anew for every commit's values
+/// (custom plans, 150-235 µs each), as pg_stat_statements showed.
+#[test]
+fn p5_the_committers_statements_are_planned_once_generic_not_for_each_commits_values() {
+    let Some((mut s, url, schema, mut battles)) = campaign("p5_generic", 3, 1700) else {
+        return;
+    };
+    let committer = Committer::connect(&url).unwrap();
+    for k in 0..8 {
+        let p = rounds(&mut battles, 1, &format!("g{k}"));
+        let out = committer.commit(&[quiet(&schema, &p)]).unwrap();
+        assert!(out[0].iter().all(Result::is_ok), "{out:?}");
+    }
+    let plans = committer.plans_on_server().unwrap();
+    assert_eq!(plans.len(), 2, "a read and a write: {plans:?}");
+    for (name, generic, custom) in &plans {
+        assert_eq!(*custom, 0, "{name}: no plan for a commit's values");
+        assert!(*generic >= 1, "{name}: planned generic");
+    }
+    as_decided(s.reopen(), &battles);
+}

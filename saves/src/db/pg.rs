@@ -294,6 +294,24 @@ impl Postgres {
         Ok(out)
     }
 
+    /// How often the server planned each statement prepared by name on
+    /// this session, generic and custom (`pg_prepared_statements`, by
+    /// name; a round trip).
+    pub fn named_plans(&self) -> Result<Vec<(String, i64, i64)>, DbError> {
+        let mut out = Vec::new();
+        self.query_each(
+            "SELECT name, generic_plans, custom_plans FROM pg_prepared_statements \
+             WHERE name ~ '^xenolog_j[0-9]+$'",
+            &[],
+            &mut |r| {
+                out.push((r.get::<String>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?));
+                Ok(true)
+            },
+        )?;
+        out.sort();
+        Ok(out)
+    }
+
     /// Run `text`, a script in PostgreSQL's own words (several statements,
     /// literals, never rewritten: the named statements of a batch), in
     /// **one** round trip; every statement's rows, statement by statement
