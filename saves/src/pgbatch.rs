@@ -1074,12 +1074,7 @@ impl<T: Elem> Elem for Option<T> {
 impl Elem for &str {
     fn elem(&self, out: &mut String) {
         out.push('"');
-        for ch in self.chars() {
-            if ch == '"' || ch == '\\' {
-                out.push('\\');
-            }
-            out.push(ch);
-        }
+        escaped(out, self, '"');
         out.push('"');
     }
 }
@@ -1106,12 +1101,17 @@ impl Elem for &[u8] {
 fn e_quoted(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 4);
     out.push_str("E'");
+    escaped(&mut out, text, '\'');
+    out.push('\'');
+    out
+}
+
+/// `text` onto `out` with a backslash before each `quote` and backslash.
+fn escaped(out: &mut String, text: &str, quote: char) {
     for ch in text.chars() {
-        if ch == '\'' || ch == '\\' {
+        if ch == quote || ch == '\\' {
             out.push('\\');
         }
         out.push(ch);
     }
-    out.push('\'');
-    out
 }
