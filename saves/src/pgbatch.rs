@@ -27,19 +27,12 @@
 //! 5. a block the batch filled is sealed by `blocks::seal_if_full` (once
 //!    per 1,024 entries of a battle).
 //!
-//! **Two round trips a commit, whatever the number of campaigns** (issue
-//! 31, session 21): the read and the write of each campaign are statements
-//! prepared by name on the connection (SQL `PREPARE`, planned once per
-//! connection and campaign; a bounded cache, [`Postgres::named`]), and a
-//! commit sends them as two simple-query scripts, their values written as
-//! literals (`EXECUTE name(E'{...}', ...)`): `BEGIN`, every campaign's
-//! locks (all `NOWAIT`) and every campaign's read in the first; every
-//! campaign's write and `COMMIT` in the second. A lock refused refuses the
-//! whole first script; the rounds after lock and read campaign by campaign
-//! (a script each), to learn which one is busy. Before (session 20): a
-//! read and a write a campaign, each a round trip (3 + 2N); a read and a
-//! write naming every campaign's schema, unprepared each commit, cost
-//! PostgreSQL more than the round trips they saved (BENCHMARKS.md,
+//! With `BEGIN` and `COMMIT`: five round trips for a batch of one
+//! campaign, two more a campaign: the locks of every campaign of a commit
+//! go in one script (`lock_groups`, all `NOWAIT`; refused, the rounds
+//! after lock campaign by campaign, to learn which one is busy). A read
+//! and a write naming every campaign's schema, unprepared each commit,
+//! cost PostgreSQL more than the round trips they saved (BENCHMARKS.md,
 //! "Issue 31, session 20 (helper pgspeed)"). Should any statement fail anyway (a clash the
 //! checks could not foresee: another writer that does not lock the
 //! battle's row), the transaction is rolled back and the batch written
@@ -64,11 +57,13 @@
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
+use postgres::types::ToSql;
+
 use crate::batch::{AppendNotify, Decided, Head};
 use crate::blocks::{BLOCK, count_from, seal_if_full};
 use crate::campaign::now;
 use crate::db::pg::{Postgres, valid_schema_name};
-use crate::db::{Begin, Db, begin};
+use crate::db::{Begin, Db, DbError, begin};
 use crate::{BattleId, SaveError};
 
 /// One campaign's share of a commit: its schema, its parts in the order
@@ -109,7 +104,7 @@ pub const BUSY_MEMO: Duration = Duration::from_secs(10);
 /// minute is stopped (a commit of many campaigns takes milliseconds);
 /// a prepared statement is planned once, generic, never again for each
 /// call's values (`plan_cache_mode`: left to itself PostgreSQL planned a
-/// campaign's read anew every commit, 150-235 µs a call, as its custom
+/// campaign's read anew every commit, about 150 µs a call, as its custom
 /// plans for the values at hand always looked cheaper than the generic
 /// one: BENCHMARKS.md, "Issue 31, session 21 (helper pgjoint)").
 pub const COMMITTER_SETTINGS: &[(&str, &str)] = &[
@@ -224,33 +219,10 @@ impl Committer {
         self.db.round_trips()
     }
 
-    /// Keep at most `bound` statements prepared by name on the
-    /// committer's connection (two a campaign, its read and its write;
-    /// [`NAMED_BOUND`](crate::db::pg::NAMED_BOUND) by default): the least
-    /// lately used are deallocated as others are prepared.
-    pub fn set_statement_bound(&self, bound: usize) {
-        self.db.set_named_bound(bound);
-    }
-
-    /// The statements the committer's cache holds prepared by name
-    /// (sorted).
-    pub fn named_statements(&self) -> Vec<String> {
-        self.db.named_statements()
-    }
-
-    /// The statements prepared by name on the committer's session as the
-    /// server lists them (`pg_prepared_statements`, sorted; a round trip):
-    /// those of [`Committer::named_statements`], and those evicted from
-    /// the cache since its last commit (deallocated at the start of the
-    /// next).
-    pub fn prepared_on_server(&self) -> Result<Vec<String>, SaveError> {
-        Ok(self.db.named_on_server()?)
-    }
-
-    /// How often the server planned each of the committer's named
-    /// statements: (name, generic plans, custom plans), by name.
+    /// How often the server planned each statement prepared on the
+    /// committer's session: (its text, generic plans, custom plans).
     pub fn plans_on_server(&self) -> Result<Vec<(String, i64, i64)>, SaveError> {
-        Ok(self.db.named_plans()?)
+        Ok(self.db.plans()?)
     }
 
     /// The process id of the committer's server backend (a round trip;
@@ -390,69 +362,59 @@ fn write_round(
     let mut order: Vec<usize> = (0..groups.len()).collect();
     order.sort_by_key(|&i| groups[i].schema);
     if groups.iter().all(|g| g.batch.iter().all(dense)) {
-        // Every campaign's locks and reads in one round trip while that is
-        // granted (all `NOWAIT`: nothing waited for while anything is
-        // held); once refused, the rounds after lock and read group by
-        // group, to learn which campaign is busy. Then every write and the
-        // `COMMIT` in one more.
+        // Every campaign's locks in one round trip while that is granted
+        // (all `NOWAIT`: nothing waited for while anything is held); once
+        // refused, the rounds after lock group by group, to learn which
+        // campaign is busy.
         let mut together = qualify;
         // Each round leaves out one more busy group, or ends.
         loop {
+            let tx = begin(db, Begin::Immediate)?;
+            let mut out: Vec<Vec<Result<(), SaveError>>> =
+                groups.iter().map(|_| Vec::new()).collect();
             let live: Vec<usize> = order
                 .iter()
                 .copied()
                 .filter(|&i| busy[i].is_none() && !groups[i].batch.is_empty())
                 .collect();
-            if live.is_empty() {
-                return Ok(answered(groups.iter().map(|_| Vec::new()).collect(), busy));
+            let locked = together && live.len() > 1 && live.iter().all(|&i| nowait[i]);
+            if locked {
+                match lock_groups(db, groups, &live) {
+                    Ok(()) => {}
+                    Err(e @ SaveError::Unreachable(_)) => return Err(e),
+                    // Rolled back (the `Tx` dropped); again, group by group.
+                    Err(_) => {
+                        drop(tx);
+                        together = false;
+                        continue;
+                    }
+                }
             }
-            let joint = together && live.len() > 1 && live.iter().all(|&i| nowait[i]);
-            db.named_round();
-            let open = Open { db };
-            let read = if joint {
-                read_groups(db, groups, &live, qualify, true, "BEGIN; ").map_err(|e| (None, e))
-            } else if let [i] = live[..] {
-                read_groups(db, groups, &[i], qualify, nowait[i], "BEGIN; ")
-                    .map_err(|e| (Some(i), e))
-            } else {
-                read_each(db, groups, &live, qualify, nowait)
-            };
-            let read = match read {
-                Ok(r) => r,
-                Err((_, e @ SaveError::Unreachable(_))) => return Err(e),
-                // Rolled back (the guard dropped); again without it.
-                Err((Some(i), SaveError::Busy(why))) => {
-                    drop(open);
-                    busy[i] = Some(why);
-                    continue;
+            let mut failed = None;
+            for &i in &live {
+                match write_group(db, &groups[i], qualify, nowait[i], !locked) {
+                    Ok(r) => out[i] = r,
+                    Err(e) => {
+                        failed = Some((i, e));
+                        break;
+                    }
                 }
-                // Rolled back; again, group by group.
-                Err((None, _)) if joint => {
-                    drop(open);
-                    together = false;
-                    continue;
-                }
-                // Rolled back; written again part by part.
-                Err(_) => {
-                    drop(open);
-                    break;
-                }
-            };
-            let mut out: Outcomes = groups.iter().map(|_| Vec::new()).collect();
-            let mut planned = Vec::with_capacity(live.len());
-            for (&i, read) in live.iter().zip(read) {
-                let mut p = plan(&groups[i], read);
-                out[i] = std::mem::take(&mut p.results);
-                planned.push((i, p));
             }
-            match write_planned(db, groups, &planned, qualify) {
-                Ok(()) => return Ok(answered(out, busy)),
+            match failed {
+                None => {
+                    tx.commit()?;
+                    return Ok(answered(out, busy));
+                }
                 // Nothing to fall back on: the connection is gone.
-                Err(e @ SaveError::Unreachable(_)) => return Err(e),
-                // Rolled back (the guard dropped); written again part by
-                // part.
-                Err(_) => {
-                    drop(open);
+                Some((_, e @ SaveError::Unreachable(_))) => return Err(e),
+                // Rolled back (the `Tx` dropped); again without it.
+                Some((i, SaveError::Busy(why))) => {
+                    drop(tx);
+                    busy[i] = Some(why);
+                }
+                // Rolled back (the `Tx` dropped); written again part by part.
+                Some(_) => {
+                    drop(tx);
                     break;
                 }
             }
@@ -522,127 +484,17 @@ fn lock_script(g: &Group<'_>, s: &str, nowait: bool) -> Option<String> {
     ))
 }
 
-/// Rolls back the transaction a script opened, unless it ended (the
-/// fast path's `Tx`: its `BEGIN` goes in the script of the reads).
-struct Open<'a> {
-    db: &'a Postgres,
-}
-
-impl Drop for Open<'_> {
-    fn drop(&mut self) {
-        if self.db.in_transaction() {
-            let _ = self.db.execute_batch("ROLLBACK");
-        }
-    }
-}
-
-/// The schema prefix of a group's statements: its schema's (`qualify`:
-/// a connection serving many campaigns), or none (a campaign's own
-/// connection, its `search_path`).
-fn prefix(g: &Group<'_>, qualify: bool) -> String {
-    if qualify {
-        format!("{}.", g.schema)
-    } else {
-        String::new()
-    }
-}
-
-/// The groups `idx` (in the campaigns' order) locked as [`lock_battles`]
-/// locks one (`nowait` for all) and read ([`read_sql`], a statement
-/// prepared by name once per connection and campaign), in **one** round
-/// trip whatever their number, the script starting with `first` (the
-/// transaction's `BEGIN`); what each group's read found, in `idx`'s order.
-/// The first lock refused refuses the whole script.
-fn read_groups(
-    db: &Postgres,
-    groups: &[Group<'_>],
-    idx: &[usize],
-    qualify: bool,
-    nowait: bool,
-    first: &str,
-) -> Result<Vec<Read>, SaveError> {
-    let mut script = first.to_owned();
-    for &i in idx {
-        if let Some(lock) = lock_script(&groups[i], &prefix(&groups[i], qualify), nowait) {
-            script.push_str(&lock);
-            script.push_str("; ");
-        }
-    }
-    let mut runs = String::new();
-    for &i in idx {
-        let s = prefix(&groups[i], qualify);
-        let name = db.named(&format!("read {s}"), || read_sql(&s), &mut script);
-        let args = ReadArgs::of(&groups[i]).literals();
-        runs.push_str(&format!("EXECUTE {name}({}); ", args.join(", ")));
-    }
-    script.push_str(&runs);
-    let done = db.script(&script)?;
-    // The reads are the script's last statements.
-    let Some(from) = done.len().checked_sub(idx.len()) else {
-        return Err(SaveError::Sql(format!(
-            "reading the battles of a batch failed: {} answers to {} reads",
-            done.len(),
-            idx.len()
-        )));
-    };
-    done[from..].iter().map(|rows| read_rows(rows)).collect()
-}
-
-/// [`read_groups`] one group at a time (after the locks of all together
-/// were refused: which campaign is busy is learnt so), in a transaction
-/// of its own begun first. On failure, the group that failed.
-fn read_each(
-    db: &Postgres,
-    groups: &[Group<'_>],
-    live: &[usize],
-    qualify: bool,
-    nowait: &[bool],
-) -> Result<Vec<Read>, (Option<usize>, SaveError)> {
-    db.execute_batch("BEGIN")
-        .map_err(|e| (None, SaveError::from(e)))?;
-    let mut out = Vec::with_capacity(live.len());
-    for &i in live {
-        let mut read =
-            read_groups(db, groups, &[i], qualify, nowait[i], "").map_err(|e| (Some(i), e))?;
-        out.append(&mut read);
-    }
-    Ok(out)
-}
-
-/// The writes of the groups `planned` (each a statement prepared by name
-/// once per connection and campaign, [`write_sql`]) and the `COMMIT`, in
-/// **one** round trip; a block a group filled is sealed before the
-/// `COMMIT` (then a round trip of its own, once per 1,024 entries of a
-/// battle). `Err` when a statement failed: the caller rolls back.
-fn write_planned(
-    db: &Postgres,
-    groups: &[Group<'_>],
-    planned: &[(usize, Planned<'_>)],
-    qualify: bool,
-) -> Result<(), SaveError> {
-    let mut script = String::new();
-    let mut runs = String::new();
-    for (i, p) in planned {
-        if p.positions.is_empty() {
-            continue;
-        }
-        let s = prefix(&groups[*i], qualify);
-        let name = db.named(&format!("write {s}"), || write_sql(&s), &mut script);
-        runs.push_str(&format!("EXECUTE {name}({}); ", p.literals().join(", ")));
-    }
-    script.push_str(&runs);
-    let sealing = planned.iter().any(|(_, p)| !p.seals.is_empty());
-    if sealing {
-        if !script.is_empty() {
-            db.script(&script)?;
-        }
-        for (i, p) in planned {
-            seal(db, &groups[*i], qualify, &p.seals)?;
-        }
-        db.execute_batch("COMMIT")?;
-    } else {
-        script.push_str("COMMIT");
-        db.script(&script)?;
+/// The groups `live` (in the campaigns' order, each schema-qualified)
+/// locked as [`lock_battles`] locks one, all `NOWAIT`, in **one** round
+/// trip whatever their number: the first lock refused refuses the whole
+/// script (which campaign is busy is then learnt group by group).
+fn lock_groups(db: &Postgres, groups: &[Group<'_>], live: &[usize]) -> Result<(), SaveError> {
+    let scripts: Vec<String> = live
+        .iter()
+        .filter_map(|&i| lock_script(&groups[i], &format!("{}.", groups[i].schema), true))
+        .collect();
+    if !scripts.is_empty() {
+        db.execute_batch(&scripts.join("; "))?;
     }
     Ok(())
 }
@@ -688,6 +540,53 @@ struct Position<'a> {
     result: Option<&'a str>,
 }
 
+fn sql(e: DbError) -> SaveError {
+    SaveError::from(e)
+}
+
+/// One campaign's parts, in the open transaction: lock, read, check,
+/// write, seal. `Err` when a statement failed (the caller rolls back).
+fn write_group(
+    db: &Postgres,
+    g: &Group<'_>,
+    qualify: bool,
+    nowait: bool,
+    lock: bool,
+) -> Result<Vec<Result<(), SaveError>>, SaveError> {
+    if g.batch.is_empty() {
+        return Ok(Vec::new());
+    }
+    let s = if qualify {
+        format!("{}.", g.schema)
+    } else {
+        String::new()
+    };
+    // 1. The lock, in the order of the ids (unless taken already with
+    // every campaign's, `lock_groups`).
+    if lock {
+        lock_battles(db, g, &s, nowait)?;
+    }
+    // 2. The read, after the lock.
+    let args = ReadArgs::of(g);
+    let rows = db
+        .query_pg(&read_sql(&s, 0, 0), &args.params())
+        .map_err(sql)?;
+    let read = reads(&rows, 1)?.pop().unwrap_or_default();
+    // 3. The checks, part by part in order.
+    let mut planned = plan(g, read);
+    if planned.positions.is_empty() {
+        return Ok(planned.results);
+    }
+    // 4. The write: one statement.
+    let (ctes, notified) = write_sql(&s, 0, 0);
+    let params = planned.params();
+    db.query_pg(&format!("WITH {ctes} SELECT {notified}"), &params)
+        .map_err(sql)?;
+    // 5. The blocks the batch filled, sealed in the same transaction.
+    seal(db, g, qualify, &planned.seals)?;
+    Ok(std::mem::take(&mut planned.results))
+}
+
 /// The parameters of a group's read ([`read_sql`]): its battles, and the
 /// command ids its parts carry (battle, seat, id).
 struct ReadArgs<'a> {
@@ -718,33 +617,28 @@ impl<'a> ReadArgs<'a> {
         }
     }
 
-    /// The parameters written as literals, `$1` to `$4`.
-    fn literals(&self) -> [String; 4] {
-        [
-            self.ids.lit(),
-            self.c_battle.lit(),
-            self.c_seat.lit(),
-            self.c_id.lit(),
-        ]
+    fn params(&self) -> [&(dyn ToSql + Sync); 4] {
+        [&self.ids, &self.c_battle, &self.c_seat, &self.c_id]
     }
 }
 
-/// The read of one group, schema prefix `s`, its parameters `$1..$4`
-/// ([`ReadArgs`]): each battle's game and seed, its stored entry count
-/// (the tail's last entry, the last block), branch count, cursor and
-/// branch; the command ids stored.
-fn read_sql(s: &str) -> String {
+/// The read of one group, `k`-th of its statement, schema prefix `s`,
+/// its parameters `$base+1..$base+4` ([`ReadArgs`]): each battle's game
+/// and seed, its stored entry count (the tail's last entry, the last
+/// block), branch count, cursor and branch; the command ids stored.
+fn read_sql(s: &str, k: usize, base: usize) -> String {
+    let [p1, p2, p3, p4] = [base + 1, base + 2, base + 3, base + 4];
     format!(
-        "SELECT 0::bigint, b.id, b.game, b.seed, \
+        "SELECT {k}::bigint, 0::bigint, b.id, b.game, b.seed, \
            (SELECT e.seq FROM {s}entries e WHERE e.battle = b.id ORDER BY e.seq DESC LIMIT 1), \
            (SELECT k.first FROM {s}entry_blocks k WHERE k.battle = b.id ORDER BY k.first DESC LIMIT 1), \
            (SELECT COUNT(*) FROM {s}branches r WHERE r.battle = b.id), \
            b.cursor::bigint, b.branch::bigint \
-         FROM {s}battles b WHERE b.id = ANY($1::bigint[]) \
+         FROM {s}battles b WHERE b.id = ANY(${p1}) \
          UNION ALL \
-         SELECT 1, c.battle, c.cmd_id, c.seat, NULL, NULL, NULL, NULL, NULL \
+         SELECT {k}, 1, c.battle, c.cmd_id, c.seat, NULL, NULL, NULL, NULL, NULL \
          FROM {s}club_commands c \
-         JOIN unnest($2::bigint[], $3::bigint[], $4::text[]) AS u(battle, seat, cmd_id) \
+         JOIN unnest(${p2}::bigint[], ${p3}::bigint[], ${p4}::text[]) AS u(battle, seat, cmd_id) \
          ON c.battle = u.battle AND c.seat = u.seat AND c.cmd_id = u.cmd_id"
     )
 }
@@ -756,31 +650,43 @@ struct Read {
     used: HashSet<(BattleId, i64, String)>,
 }
 
-/// The rows of one group's [`read_sql`] (text, as a script answers).
-fn read_rows(rows: &[postgres::SimpleQueryRow]) -> Result<Read, SaveError> {
-    let mut read = Read::default();
+/// The rows of [`read_sql`]s, parted among `groups` groups by their
+/// first column.
+fn reads(rows: &[postgres::Row], groups: usize) -> Result<Vec<Read>, SaveError> {
+    let mut out: Vec<Read> = (0..groups).map(|_| Read::default()).collect();
     for r in rows {
-        let kind = number(r, 0)?;
-        let battle = number(r, 1)?;
-        let text = cell(r, 2)?.unwrap_or_default().to_owned();
-        let value = number(r, 3)?;
+        let group: i64 = r.try_get(0).map_err(cell)?;
+        let Some(read) = usize::try_from(group).ok().and_then(|k| out.get_mut(k)) else {
+            return Err(SaveError::Sql(format!(
+                "reading the battles of a batch failed: a row of group {group} of {groups}"
+            )));
+        };
+        let kind: i64 = r.try_get(1).map_err(cell)?;
+        let battle: i64 = r.try_get(2).map_err(cell)?;
+        let text: String = r.try_get(3).map_err(cell)?;
+        let number: i64 = r.try_get(4).map_err(cell)?;
         if kind == 0 {
+            let tail: Option<i64> = r.try_get(5).map_err(cell)?;
+            let block: Option<i64> = r.try_get(6).map_err(cell)?;
+            let branches: Option<i64> = r.try_get(7).map_err(cell)?;
+            let cursor: Option<i64> = r.try_get(8).map_err(cell)?;
+            let branch: Option<i64> = r.try_get(9).map_err(cell)?;
             read.heads.insert(
                 battle,
                 Head {
                     game: text,
-                    seed: value,
-                    entries: count_from(maybe(r, 4)?, maybe(r, 5)?),
-                    branches: maybe(r, 6)?.unwrap_or(0),
-                    cursor: maybe(r, 7)?,
-                    branch: maybe(r, 8)?.unwrap_or(0),
+                    seed: number,
+                    entries: count_from(tail, block),
+                    branches: branches.unwrap_or(0),
+                    cursor,
+                    branch: branch.unwrap_or(0),
                 },
             );
         } else {
-            read.used.insert((battle, value, text));
+            read.used.insert((battle, number, text));
         }
     }
-    Ok(read)
+    Ok(out)
 }
 
 /// One group's checks made (module docs, step 3): each part's outcome,
@@ -799,36 +705,37 @@ struct Planned<'a> {
     updated: i64,
 }
 
+/// The parameters a group's write takes ([`write_sql`]).
+const WRITE_PARAMS: usize = 24;
+
 impl Planned<'_> {
-    /// The parameters of the group's write ([`write_sql`]), `$1` to
-    /// `$24`, written as literals.
-    fn literals(&self) -> [String; 24] {
+    fn params(&self) -> [&(dyn ToSql + Sync); WRITE_PARAMS] {
         let a = &self.a;
         [
-            a.e_battle.lit(),
-            a.e_seq.lit(),
-            a.e_record.lit(),
-            a.b_battle.lit(),
-            a.b_id.lit(),
-            a.b_name.lit(),
-            a.b_parent.lit(),
-            a.b_fork.lit(),
-            a.s_battle.lit(),
-            a.s_seq.lit(),
-            a.s_state.lit(),
-            self.p_battle.lit(),
-            self.p_cursor.lit(),
-            self.p_branch.lit(),
-            self.p_status.lit(),
-            self.p_result.lit(),
-            self.updated.lit(),
-            a.c_battle.lit(),
-            a.c_seat.lit(),
-            a.c_id.lit(),
-            a.c_entries.lit(),
-            a.revealed.lit(),
-            self.channel.lit(),
-            a.notices.lit(),
+            &a.e_battle,
+            &a.e_seq,
+            &a.e_record,
+            &a.b_battle,
+            &a.b_id,
+            &a.b_name,
+            &a.b_parent,
+            &a.b_fork,
+            &a.s_battle,
+            &a.s_seq,
+            &a.s_state,
+            &self.p_battle,
+            &self.p_cursor,
+            &self.p_branch,
+            &self.p_status,
+            &self.p_result,
+            &self.updated,
+            &a.c_battle,
+            &a.c_seat,
+            &a.c_id,
+            &a.c_entries,
+            &a.revealed,
+            &self.channel,
+            &a.notices,
         ]
     }
 }
@@ -940,30 +847,59 @@ fn plan<'a>(g: &Group<'a>, read: Read) -> Planned<'a> {
     }
 }
 
-/// The write of one group, schema prefix `s`, its parameters `$1..$24`
-/// ([`Planned::literals`]): its data-modifying `WITH`s (every entry, new
-/// branch, snapshot and command id inserted, each battle's position moved,
-/// the fair secrets of the battles that ended revealed), and each part's
-/// `pg_notify` (delivered at commit).
-fn write_sql(s: &str) -> String {
-    format!(
-        "WITH e AS (INSERT INTO {s}entries (battle, seq, record) \
-           SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bytea[])), \
-         br AS (INSERT INTO {s}branches (battle, id, name, parent, fork) \
-           SELECT * FROM unnest($4::bigint[], $5::bigint[], $6::text[], $7::bigint[], $8::bigint[])), \
-         sn AS (INSERT INTO {s}snapshots (battle, seq, state) \
-           SELECT * FROM unnest($9::bigint[], $10::bigint[], $11::bytea[])), \
-         p AS (UPDATE {s}battles b SET cursor = u.cursor, branch = u.branch, \
-             status = u.status, result = u.result, updated = $17::bigint \
-           FROM unnest($12::bigint[], $13::bigint[], $14::bigint[], $15::text[], $16::text[]) \
+/// The write of one group, `k`-th of its statement, schema prefix `s`,
+/// its parameters `$base+1..$base+24` ([`Planned::params`]): its
+/// data-modifying `WITH`s (every entry, new branch, snapshot and command
+/// id inserted, each battle's position moved, the fair secrets of the
+/// battles that ended revealed), and the expression that sends each
+/// part's `pg_notify` (delivered at commit).
+fn write_sql(s: &str, k: usize, base: usize) -> (String, String) {
+    let p = |n: usize| base + n;
+    let ctes = format!(
+        "e{k} AS (INSERT INTO {s}entries (battle, seq, record) \
+           SELECT * FROM unnest(${}::bigint[], ${}::bigint[], ${}::bytea[])), \
+         br{k} AS (INSERT INTO {s}branches (battle, id, name, parent, fork) \
+           SELECT * FROM unnest(${}::bigint[], ${}::bigint[], ${}::text[], ${}::bigint[], ${}::bigint[])), \
+         sn{k} AS (INSERT INTO {s}snapshots (battle, seq, state) \
+           SELECT * FROM unnest(${}::bigint[], ${}::bigint[], ${}::bytea[])), \
+         p{k} AS (UPDATE {s}battles b SET cursor = u.cursor, branch = u.branch, \
+             status = u.status, result = u.result, updated = ${}::bigint \
+           FROM unnest(${}::bigint[], ${}::bigint[], ${}::bigint[], ${}::text[], ${}::text[]) \
              AS u(id, cursor, branch, status, result) \
            WHERE b.id = u.id), \
-         c AS (INSERT INTO {s}club_commands (battle, seat, cmd_id, entries) \
-           SELECT * FROM unnest($18::bigint[], $19::bigint[], $20::text[], $21::text[])), \
-         r AS (UPDATE {s}fair_seeds SET revealed = 1 \
-           WHERE battle = ANY($22::bigint[]) AND secret IS NOT NULL) \
-         SELECT (SELECT COUNT(pg_notify($23::text, n)) FROM unnest($24::text[]) AS n)"
-    )
+         c{k} AS (INSERT INTO {s}club_commands (battle, seat, cmd_id, entries) \
+           SELECT * FROM unnest(${}::bigint[], ${}::bigint[], ${}::text[], ${}::text[])), \
+         r{k} AS (UPDATE {s}fair_seeds SET revealed = 1 \
+           WHERE battle = ANY(${}::bigint[]) AND secret IS NOT NULL)",
+        p(1),
+        p(2),
+        p(3),
+        p(4),
+        p(5),
+        p(6),
+        p(7),
+        p(8),
+        p(9),
+        p(10),
+        p(11),
+        p(17),
+        p(12),
+        p(13),
+        p(14),
+        p(15),
+        p(16),
+        p(18),
+        p(19),
+        p(20),
+        p(21),
+        p(22),
+    );
+    let notified = format!(
+        "(SELECT COUNT(pg_notify(${}::text, n)) FROM unnest(${}::text[]) AS n)",
+        p(23),
+        p(24)
+    );
+    (ctes, notified)
 }
 
 /// The blocks `seals` a group's parts filled, sealed in the open
@@ -987,131 +923,7 @@ fn seal(
     Ok(())
 }
 
-/// Cell `i` of a read's row, as text (`None`: NULL); a row without it is
-/// damage, in words.
-fn cell(r: &postgres::SimpleQueryRow, i: usize) -> Result<Option<&str>, SaveError> {
-    r.try_get(i)
-        .map_err(|e| SaveError::Sql(format!("reading the battles of a batch failed: {e}")))
-}
-
-/// Cell `i` of a read's row, a number or NULL.
-fn maybe(r: &postgres::SimpleQueryRow, i: usize) -> Result<Option<i64>, SaveError> {
-    cell(r, i)?
-        .map(|t| {
-            t.parse::<i64>().map_err(|_| {
-                SaveError::Sql(format!(
-                    "reading the battles of a batch failed: column {i} holds '{t}', not a number"
-                ))
-            })
-        })
-        .transpose()
-}
-
-/// Cell `i` of a read's row, a number.
-fn number(r: &postgres::SimpleQueryRow, i: usize) -> Result<i64, SaveError> {
-    maybe(r, i)?.ok_or_else(|| {
-        SaveError::Sql(format!(
-            "reading the battles of a batch failed: column {i} is empty"
-        ))
-    })
-}
-
-/// A parameter of a named statement written into a script as a literal
-/// (`EXECUTE name(literal, ...)`): numbers as they are, text and arrays as
-/// `E'...'` strings (read the same whatever `standard_conforming_strings`
-/// says), arrays in PostgreSQL's array syntax with every element quoted,
-/// bytes as `\x` hex. The server converts each to its parameter's type.
-trait Lit {
-    fn lit(&self) -> String;
-}
-
-impl Lit for i64 {
-    fn lit(&self) -> String {
-        self.to_string()
-    }
-}
-
-impl Lit for &str {
-    fn lit(&self) -> String {
-        e_quoted(self)
-    }
-}
-
-impl<T: Elem> Lit for Vec<T> {
-    fn lit(&self) -> String {
-        let mut a = String::from("{");
-        for (k, x) in self.iter().enumerate() {
-            if k > 0 {
-                a.push(',');
-            }
-            x.elem(&mut a);
-        }
-        a.push('}');
-        e_quoted(&a)
-    }
-}
-
-/// An element of an array literal ([`Lit`]).
-trait Elem {
-    fn elem(&self, out: &mut String);
-}
-
-impl Elem for i64 {
-    fn elem(&self, out: &mut String) {
-        out.push_str(&self.to_string());
-    }
-}
-
-impl<T: Elem> Elem for Option<T> {
-    fn elem(&self, out: &mut String) {
-        match self {
-            Some(x) => x.elem(out),
-            None => out.push_str("NULL"),
-        }
-    }
-}
-
-impl Elem for &str {
-    fn elem(&self, out: &mut String) {
-        out.push('"');
-        escaped(out, self, '"');
-        out.push('"');
-    }
-}
-
-impl Elem for String {
-    fn elem(&self, out: &mut String) {
-        self.as_str().elem(out);
-    }
-}
-
-impl Elem for &[u8] {
-    fn elem(&self, out: &mut String) {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        out.push_str("\"\\\\x");
-        for b in *self {
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 15)]));
-        }
-        out.push('"');
-    }
-}
-
-/// `text` as an `E'...'` string literal.
-fn e_quoted(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 4);
-    out.push_str("E'");
-    escaped(&mut out, text, '\'');
-    out.push('\'');
-    out
-}
-
-/// `text` onto `out` with a backslash before each `quote` and backslash.
-fn escaped(out: &mut String, text: &str, quote: char) {
-    for ch in text.chars() {
-        if ch == quote || ch == '\\' {
-            out.push('\\');
-        }
-        out.push(ch);
-    }
+/// A cell of the read that is not what the query makes: damage, in words.
+fn cell(e: postgres::Error) -> SaveError {
+    SaveError::Sql(format!("reading the battles of a batch failed: {e}"))
 }

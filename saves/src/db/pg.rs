@@ -113,85 +113,6 @@ pub struct Postgres {
     /// Round trips to the server so far (statements run, scripts, and
     /// statements prepared): what a batch costs (issue 31 P5).
     trips: Flag<u64>,
-    /// Statements prepared by name (SQL `PREPARE`) for the scripts of a
-    /// batch ([`Postgres::named`]): a bounded cache.
-    named: RefCell<Named>,
-}
-
-/// How many statements [`Postgres::named`] keeps prepared on a connection
-/// by default (two a campaign: its read and its write): a committer
-/// serving more campaigns at once deallocates the least lately used.
-pub const NAMED_BOUND: usize = 128;
-
-/// The statements a connection holds prepared by name with SQL `PREPARE`
-/// (issue 31, session 21): a batch's statements of every campaign go in
-/// one script (`EXECUTE name(literals)`, one round trip), planned once.
-/// At most `bound` are kept: the least lately used is deallocated (in the
-/// next script) when another is prepared; those used by the script being
-/// made never are.
-struct Named {
-    /// By key: the name, the round (commit) that last used it, and the
-    /// name's number (the older evicted first among those of one round).
-    names: HashMap<String, (String, u64, u64)>,
-    /// Names prepared by the script being made, not yet known to be.
-    pending: Vec<String>,
-    /// Names to deallocate, said at the start of the next script.
-    evicted: Vec<String>,
-    /// Names a failed script may or may not have prepared (or
-    /// deallocated): asked of the server before the next script, those
-    /// there deallocated.
-    doubtful: Vec<String>,
-    /// The number of the next name (never reused on a connection: a name
-    /// a failed script may or may not have prepared is left alone).
-    next: u64,
-    /// The round (a commit) using the statements now.
-    round: u64,
-    bound: usize,
-}
-
-impl Named {
-    fn new(bound: usize) -> Named {
-        Named {
-            names: HashMap::new(),
-            pending: Vec::new(),
-            evicted: Vec::new(),
-            doubtful: Vec::new(),
-            next: 0,
-            round: 0,
-            bound,
-        }
-    }
-
-    /// Evict the least lately used statements, not used in round `now`,
-    /// while more than the bound are kept.
-    fn evict(&mut self, now: u64) {
-        while self.names.len() > self.bound {
-            let old = self
-                .names
-                .iter()
-                .filter(|(_, (_, used, _))| *used < now)
-                .min_by_key(|(_, (_, used, number))| (*used, *number))
-                .map(|(k, _)| k.clone());
-            let Some(old) = old else { break };
-            if let Some((name, _, _)) = self.names.remove(&old) {
-                self.evicted.push(name);
-            }
-        }
-    }
-
-    /// Forget every name (the connection is new, or its `search_path`
-    /// changed: `use_schema` deallocates them).
-    /// Returns the names prepared on the server still.
-    fn forget(&mut self) -> Vec<String> {
-        self.pending.clear();
-        // A doubtful name is deallocated if there: a new session drops
-        // them all anyway, and `use_schema` leaves them (no DEALLOCATE
-        // that could fail).
-        self.doubtful.clear();
-        let mut out = std::mem::take(&mut self.evicted);
-        out.extend(self.names.drain().map(|(_, (n, _, _))| n));
-        out
-    }
 }
 
 impl Postgres {
@@ -214,208 +135,7 @@ impl Postgres {
             read_only: Flag::new(false),
             lost: Flag::new(false),
             trips: Flag::new(0),
-            named: RefCell::new(Named::new(NAMED_BOUND)),
         })
-    }
-
-    /// Keep at most `bound` statements prepared by name ([`NAMED_BOUND`]
-    /// by default; at least 1).
-    pub fn set_named_bound(&self, bound: usize) {
-        self.named.borrow_mut().bound = bound.max(1);
-    }
-
-    /// Start a commit's use of named statements ([`Postgres::named`]):
-    /// those it uses are kept from eviction until the next starts; the
-    /// least lately used beyond the bound are evicted now (deallocated at
-    /// the start of the next script).
-    pub(crate) fn named_round(&self) {
-        let mut n = self.named.borrow_mut();
-        n.round += 1;
-        let now = n.round;
-        n.evict(now);
-    }
-
-    /// The name of the statement `key` prepared on this connection, its
-    /// text made by `text` (PostgreSQL's words, `$N` parameters typed by
-    /// casts) when it is not: then `PREPARE name AS text` is added to
-    /// `script` (before the statement's use), known prepared once the
-    /// script has run ([`Postgres::script`]). A statement evicted to keep
-    /// the bound is deallocated at the start of the next script.
-    pub(crate) fn named(
-        &self,
-        key: &str,
-        text: impl FnOnce() -> String,
-        script: &mut String,
-    ) -> String {
-        let mut n = self.named.borrow_mut();
-        let now = n.round;
-        if let Some((name, used, _)) = n.names.get_mut(key) {
-            *used = now;
-            return name.clone();
-        }
-        let number = n.next;
-        n.next += 1;
-        let name = format!("xenolog_j{number}");
-        script.push_str(&format!("PREPARE {name} AS {}; ", text()));
-        n.names.insert(key.to_owned(), (name.clone(), now, number));
-        n.pending.push(key.to_owned());
-        n.evict(now);
-        name
-    }
-
-    /// The statements prepared by name on this connection as the cache
-    /// knows them (sorted names): what a test compares with the server's
-    /// `pg_prepared_statements`.
-    pub fn named_statements(&self) -> Vec<String> {
-        let mut out: Vec<String> = self
-            .named
-            .borrow()
-            .names
-            .values()
-            .map(|(n, _, _)| n.clone())
-            .collect();
-        out.sort();
-        out
-    }
-
-    /// The statements prepared by name for scripts on this session as the
-    /// server lists them (`pg_prepared_statements`, sorted; a round trip).
-    pub fn named_on_server(&self) -> Result<Vec<String>, DbError> {
-        let mut out = Vec::new();
-        self.query_each(
-            "SELECT name FROM pg_prepared_statements WHERE name ~ '^xenolog_j[0-9]+$'",
-            &[],
-            &mut |r| {
-                out.push(r.get::<String>(0)?);
-                Ok(true)
-            },
-        )?;
-        out.sort();
-        Ok(out)
-    }
-
-    /// How often the server planned each statement prepared by name on
-    /// this session, generic and custom (`pg_prepared_statements`, by
-    /// name; a round trip).
-    pub fn named_plans(&self) -> Result<Vec<(String, i64, i64)>, DbError> {
-        let mut out = Vec::new();
-        self.query_each(
-            "SELECT name, generic_plans, custom_plans FROM pg_prepared_statements \
-             WHERE name ~ '^xenolog_j[0-9]+$'",
-            &[],
-            &mut |r| {
-                out.push((r.get::<String>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?));
-                Ok(true)
-            },
-        )?;
-        out.sort();
-        Ok(out)
-    }
-
-    /// Run `text`, a script in PostgreSQL's own words (several statements,
-    /// literals, never rewritten: the named statements of a batch), in
-    /// **one** round trip; every statement's rows, statement by statement
-    /// (one entry a statement, rows or none). The statements evicted from
-    /// the named cache are deallocated first, in the same round trip.
-    /// A script that starts with `BEGIN` opens a transaction and one that
-    /// ends with `COMMIT` ends it; a failure inside an open transaction
-    /// aborts it (the caller rolls back: `ROLLBACK` is harmless when the
-    /// failed statement was the `COMMIT`). A failed script's new names are
-    /// forgotten (prepared or not: never used again).
-    pub(crate) fn script(&self, text: &str) -> Result<Vec<Vec<postgres::SimpleQueryRow>>, DbError> {
-        // The names this script prepares: known prepared if it runs.
-        let pending = std::mem::take(&mut self.named.borrow_mut().pending);
-        let unknown = |pending: Vec<String>, evicted: Vec<String>| {
-            let mut n = self.named.borrow_mut();
-            for key in pending {
-                if let Some((name, _, _)) = n.names.remove(&key) {
-                    n.doubtful.push(name);
-                }
-            }
-            n.doubtful.extend(evicted);
-        };
-        // The connection made again first if it was lost (outside a
-        // transaction), then the transaction this script opens followed.
-        let mut client = match self.client() {
-            Ok(c) => c,
-            Err(e) => {
-                unknown(pending, Vec::new());
-                return Err(e);
-            }
-        };
-        let doubtful = std::mem::take(&mut self.named.borrow_mut().doubtful);
-        if !doubtful.is_empty() {
-            // After a failed script only: a round trip of its own.
-            let list: Vec<String> = doubtful.iter().map(|n| format!("'{n}'")).collect();
-            self.trip();
-            let asked = client.simple_query(&format!(
-                "SELECT name FROM pg_prepared_statements WHERE name IN ({})",
-                list.join(", ")
-            ));
-            let mut n = self.named.borrow_mut();
-            match asked {
-                Ok(messages) => n
-                    .evicted
-                    .extend(messages.into_iter().filter_map(|m| match m {
-                        postgres::SimpleQueryMessage::Row(r) => r.get(0).map(str::to_owned),
-                        _ => None,
-                    })),
-                Err(e) => {
-                    n.doubtful = doubtful;
-                    drop(n);
-                    unknown(pending, Vec::new());
-                    return Err(self.failed(e));
-                }
-            }
-        }
-        let evicted = std::mem::take(&mut self.named.borrow_mut().evicted);
-        let mut full = String::new();
-        for name in &evicted {
-            full.push_str(&format!("DEALLOCATE {name}; "));
-        }
-        let skip = evicted.len();
-        full.push_str(text);
-        let w = text.trim_start();
-        if w.starts_with("BEGIN") {
-            self.in_tx.set(true);
-            self.aborted.set(false);
-        }
-        self.trip();
-        let done = client.simple_query(&full).map_err(|e| self.failed(e));
-        drop(client);
-        match done {
-            Ok(messages) => {
-                if w.trim_end()
-                    .trim_end_matches(';')
-                    .trim_end()
-                    .ends_with("COMMIT")
-                {
-                    self.in_tx.set(false);
-                }
-                let mut out = vec![Vec::new()];
-                for m in messages {
-                    match m {
-                        postgres::SimpleQueryMessage::Row(r) => {
-                            if let Some(last) = out.last_mut() {
-                                last.push(r);
-                            }
-                        }
-                        postgres::SimpleQueryMessage::CommandComplete(_) => out.push(Vec::new()),
-                        _ => {}
-                    }
-                }
-                out.pop();
-                Ok(out.into_iter().skip(skip).collect())
-            }
-            Err(e) => {
-                // Whether this script prepared its new names, or
-                // deallocated the evicted ones, before it failed is not
-                // known: asked before the next script (names are never
-                // reused on a connection).
-                unknown(pending, evicted);
-                Err(e)
-            }
-        }
     }
 
     /// Round trips to the server made on this connection so far: each
@@ -497,7 +217,6 @@ impl Postgres {
         *slot = client;
         // The statements were prepared on the connection that is gone.
         self.cache.borrow_mut().clear();
-        self.named.borrow_mut().forget();
         self.aborted.set(false);
         self.lost.set(false);
         Ok(())
@@ -516,6 +235,49 @@ impl Postgres {
         let stmt = self.client()?.prepare(&text).map_err(|e| self.failed(e))?;
         self.cache.borrow_mut().insert(sql.to_owned(), stmt.clone());
         Ok(Some(stmt))
+    }
+
+    /// Run `text`, a statement in PostgreSQL's own words (`$N`, arrays,
+    /// casts: never rewritten), with parameters of the driver's own types
+    /// (arrays for `unnest`), prepared once per connection; every row.
+    /// For the PostgreSQL-only paths (`pgbatch.rs`: a batch in a few
+    /// statements).
+    pub(crate) fn query_pg(
+        &self,
+        text: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<postgres::Row>, DbError> {
+        let key = format!("\u{0}pg\u{0}{text}");
+        let cached = self.cache.borrow().get(&key).cloned();
+        let stmt = match cached {
+            Some(s) => s,
+            None => {
+                self.trip();
+                let stmt = self.client()?.prepare(text).map_err(|e| self.failed(e))?;
+                self.cache.borrow_mut().insert(key, stmt.clone());
+                stmt
+            }
+        };
+        self.trip();
+        self.client()?
+            .query(&stmt, params)
+            .map_err(|e| self.failed(e))
+    }
+
+    /// How often the server planned each statement prepared on this
+    /// session, generic and custom (`pg_prepared_statements`: the text,
+    /// generic plans, custom plans; a round trip).
+    pub fn plans(&self) -> Result<Vec<(String, i64, i64)>, DbError> {
+        let mut out = Vec::new();
+        self.query_each(
+            "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements",
+            &[],
+            &mut |r| {
+                out.push((r.get::<String>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?));
+                Ok(true)
+            },
+        )?;
+        Ok(out)
     }
 
     fn run(&self, stmt: &Statement, params: Params<'_>) -> Result<usize, DbError> {
@@ -991,12 +753,7 @@ pub fn use_schema(db: &Postgres, name: &str) -> Result<(), DbError> {
     }
     // The cached statements were planned against the old path.
     db.cache.borrow_mut().clear();
-    let mut script = String::new();
-    for old in db.named.borrow_mut().forget() {
-        script.push_str(&format!("DEALLOCATE {old}; "));
-    }
-    script.push_str(&format!("SET search_path TO {name}"));
-    db.execute_batch(&script)?;
+    db.execute_batch(&format!("SET search_path TO {name}"))?;
     *db.schema.borrow_mut() = Some(name.to_owned());
     Ok(())
 }
