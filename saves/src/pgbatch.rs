@@ -101,11 +101,17 @@ pub const BUSY_MEMO: Duration = Duration::from_secs(10);
 /// transaction of its left idle (its process stopped mid-commit, a
 /// network cut) is ended by PostgreSQL, and its locks let go, after
 /// `idle_in_transaction_session_timeout`; a statement that runs for a
-/// minute is stopped (a commit of many campaigns takes milliseconds).
+/// minute is stopped (a commit of many campaigns takes milliseconds);
+/// a prepared statement is planned once, generic, never again for each
+/// call's values (`plan_cache_mode`: left to itself PostgreSQL planned a
+/// campaign's read anew every commit, about 150 µs a call, as its custom
+/// plans for the values at hand always looked cheaper than the generic
+/// one: BENCHMARKS.md, "Issue 31, session 21 (helper pgjoint)").
 pub const COMMITTER_SETTINGS: &[(&str, &str)] = &[
     ("lock_timeout", LOCK_WAIT),
     ("idle_in_transaction_session_timeout", "10s"),
     ("statement_timeout", "1min"),
+    ("plan_cache_mode", "force_generic_plan"),
 ];
 
 /// `url` (a libpq string or a `postgres://` URL) with `application_name`
@@ -211,6 +217,12 @@ impl Committer {
     /// Round trips made on the committer's connection so far.
     pub fn round_trips(&self) -> u64 {
         self.db.round_trips()
+    }
+
+    /// How often the server planned each statement prepared on the
+    /// committer's session: (its text, generic plans, custom plans).
+    pub fn plans_on_server(&self) -> Result<Vec<(String, i64, i64)>, SaveError> {
+        Ok(self.db.plans()?)
     }
 
     /// The process id of the committer's server backend (a round trip;

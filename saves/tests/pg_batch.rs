@@ -1024,3 +1024,33 @@ fn nit2_a_statement_the_client_cannot_send_is_refused_not_a_lost_connection() {
     let one: i64 = db.one("SELECT 1::bigint", &[]).unwrap();
     assert_eq!(one, 1);
 }
+
+/// Issue 31 (session 21): the committer's statements are planned once,
+/// generic (`plan_cache_mode` in its session settings): left to itself
+/// PostgreSQL planned a campaign's read anew for every commit's values
+/// (custom plans, about 150 µs each), as pg_stat_statements showed.
+#[test]
+fn p5_the_committers_statements_are_planned_once_generic_not_for_each_commits_values() {
+    let Some((mut s, url, schema, mut battles)) = campaign("p5_generic", 3, 1700) else {
+        return;
+    };
+    let committer = Committer::connect(&url).unwrap();
+    for k in 0..8 {
+        let p = rounds(&mut battles, 1, &format!("g{k}"));
+        let out = committer.commit(&[quiet(&schema, &p)]).unwrap();
+        assert!(out[0].iter().all(Result::is_ok), "{out:?}");
+    }
+    let plans = committer.plans_on_server().unwrap();
+    let read = format!("FROM {schema}.battles b WHERE b.id = ANY");
+    let write = format!("WITH e0 AS (INSERT INTO {schema}.entries");
+    let ours: Vec<&(String, i64, i64)> = plans
+        .iter()
+        .filter(|(text, _, _)| text.contains(&read) || text.contains(&write))
+        .collect();
+    assert_eq!(ours.len(), 2, "the read and the write: {plans:?}");
+    for (text, generic, custom) in ours {
+        assert_eq!(*custom, 0, "no plan for a commit's values: {text}");
+        assert!(*generic >= 1, "planned generic: {text}");
+    }
+    as_decided(s.reopen(), &battles);
+}

@@ -264,6 +264,22 @@ impl Postgres {
             .map_err(|e| self.failed(e))
     }
 
+    /// How often the server planned each statement prepared on this
+    /// session, generic and custom (`pg_prepared_statements`: the text,
+    /// generic plans, custom plans; a round trip).
+    pub fn plans(&self) -> Result<Vec<(String, i64, i64)>, DbError> {
+        let mut out = Vec::new();
+        self.query_each(
+            "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements",
+            &[],
+            &mut |r| {
+                out.push((r.get::<String>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?));
+                Ok(true)
+            },
+        )?;
+        Ok(out)
+    }
+
     fn run(&self, stmt: &Statement, params: Params<'_>) -> Result<usize, DbError> {
         let binds = binds(stmt, params)?;
         let refs: Vec<&(dyn ToSql + Sync)> = binds.iter().map(|b| b as _).collect();
