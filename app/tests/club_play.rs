@@ -697,10 +697,11 @@ fn proxy_holding_the_first_legal(server: &str) -> (String, std::sync::mpsc::Rece
                     if down.send(text(&v)).is_err() {
                         return;
                     }
-                    if entry && let Some(answer) = holding.take() {
-                        if down.send(text(&answer)).is_err() {
-                            return;
-                        }
+                    if entry
+                        && let Some(answer) = holding.take()
+                        && down.send(text(&answer)).is_err()
+                    {
+                        return;
                     }
                 }
                 Ok(None) => {}
