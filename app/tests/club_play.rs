@@ -625,3 +625,142 @@ fn a_tls_clubs_links_say_tls_and_are_redeemed_over_tls() {
         plain.link
     );
 }
+
+/// A proxy between one `xenolog` client and the server that holds back the
+/// answer to the client's first `legal` until an `entry` event comes after
+/// it, and then hands on the entry first: the client hears of the new entry
+/// before it reads the commands, which are the old head's. (On a loaded
+/// machine the server can send them in that order by itself: its answer was
+/// read at the old head, and the new entry's event was sent to the socket
+/// before the answer.) `held` says when the answer is held.
+fn proxy_holding_the_first_legal(server: &str) -> (String, std::sync::mpsc::Receiver<()>) {
+    use tungstenite::Message;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let host = listener.local_addr().unwrap().to_string();
+    let upstream = format!("ws://{server}/v1/ws");
+    let (held_tx, held) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let (tcp, _) = listener.accept().unwrap();
+        let mut down = tungstenite::accept(tcp).unwrap();
+        let (mut up, _) = tungstenite::connect(&upstream).unwrap();
+        let tick = Some(Duration::from_millis(5));
+        down.get_ref().set_read_timeout(tick).unwrap();
+        if let tungstenite::stream::MaybeTlsStream::Plain(s) = up.get_ref() {
+            s.set_read_timeout(tick).unwrap();
+        }
+        // A frame, `Ok(None)` when none came within the tick, `Err` when
+        // the socket closed.
+        fn frame<S: std::io::Read + std::io::Write>(
+            ws: &mut tungstenite::WebSocket<S>,
+        ) -> Result<Option<Value>, ()> {
+            match ws.read() {
+                Ok(Message::Text(t)) => Ok(serde_json::from_str(t.as_str()).ok()),
+                Ok(Message::Close(_)) => Err(()),
+                Ok(_) => Ok(None),
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    Ok(None)
+                }
+                Err(_) => Err(()),
+            }
+        }
+        let text = |v: &Value| Message::text(v.to_string());
+        let mut legal_id = None;
+        let mut answered = false;
+        let mut holding: Option<Value> = None;
+        loop {
+            match frame(&mut down) {
+                Ok(Some(v)) => {
+                    if v["type"] == "legal" && legal_id.is_none() {
+                        legal_id = Some(v["id"].clone());
+                    }
+                    if up.send(text(&v)).is_err() {
+                        return;
+                    }
+                }
+                Ok(None) => {}
+                Err(()) => return,
+            }
+            match frame(&mut up) {
+                Ok(Some(v)) => {
+                    if !answered && legal_id.as_ref().is_some_and(|id| v["re"] == *id) {
+                        answered = true;
+                        holding = Some(v);
+                        let _ = held_tx.send(());
+                        continue;
+                    }
+                    let entry = v["type"] == "entry";
+                    if down.send(text(&v)).is_err() {
+                        return;
+                    }
+                    if entry
+                        && let Some(answer) = holding.take()
+                        && down.send(text(&answer)).is_err()
+                    {
+                        return;
+                    }
+                }
+                Ok(None) => {}
+                Err(()) => return,
+            }
+        }
+    });
+    (host, held)
+}
+
+/// Session 21 (the bot's side of session 20's app bug, mended in the app by
+/// `0b1e389b`): `autoplay --server` chooses among the commands `legal`
+/// answered, which are those of the head the server read. An entry heard
+/// while it waited for them may be after that head; the bot then asks
+/// again, and never gives the command it chose at the new head. Here the
+/// seat's other client holds while the bot's `legal` is answered: the turn
+/// passed, so the bot has nothing to play. Before the mend it gave its
+/// choice at entry 0, where the server refused it by the rules, and the bot
+/// failed (`autoplay` exit 1: "it is Player 2's turn").
+#[test]
+fn the_bot_never_gives_a_command_chosen_at_one_head_at_a_later_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = support::Table::new(tmp.path(), "Moved on", "race", r#"{"target": 1000}"#, &[]);
+    let (proxy, held) = proxy_holding_the_first_legal(&t.served.host());
+    // The seat's token kept for the proxy's address too.
+    let kept = |host: &str| t.seat0.join(format!("token-{}", host.replace(':', "_")));
+    std::fs::copy(kept(&t.served.host()), kept(&proxy)).unwrap();
+    let bot = cmd(
+        &t.seat0,
+        &[
+            "autoplay",
+            &t.camp,
+            "--battle",
+            &t.battle,
+            "--server",
+            &format!("ws://{proxy}/v1/ws"),
+            "--steps",
+            "1",
+            "--seed",
+            "1",
+            "--wait",
+            "1",
+        ],
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    held.recv_timeout(Duration::from_secs(60))
+        .expect("the bot asks for its commands");
+    // The bot holds the setup's commands; the same seat holds meanwhile.
+    t.play(&t.seat0, r#"{"actor":0,"command":"hold"}"#);
+    let o = finish(bot, Duration::from_secs(120));
+    assert!(
+        o.status.success(),
+        "the bot gave a command chosen at the setup at entry 0: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let c = xenolog_saves::Campaign::open_read_only(&t.campaign_file()).unwrap();
+    let b = c.load_battle(c.battles().unwrap()[0].id).unwrap();
+    assert_eq!(b.records().len(), 1, "nothing was played after the hold");
+}

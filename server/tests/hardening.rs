@@ -689,7 +689,7 @@ impl TokenStore for SlowHello {
             self.release
                 .lock()
                 .unwrap()
-                .recv_timeout(Duration::from_secs(20))
+                .recv_timeout(Duration::from_secs(60))
                 .unwrap();
         }
         Ok(p)
@@ -754,7 +754,7 @@ async fn a_hello_racing_a_revoke_of_its_token_is_refused_and_closed() {
     let mut late = Client::connect(&s).await;
     late.send_text(json!({"v": 1, "id": 1, "type": "hello", "token": token}).to_string())
         .await;
-    tokio::task::spawn_blocking(move || found_rx.recv_timeout(Duration::from_secs(20)))
+    tokio::task::spawn_blocking(move || found_rx.recv_timeout(Duration::from_secs(60)))
         .await
         .unwrap()
         .expect("the hello found its token");

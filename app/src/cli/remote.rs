@@ -641,10 +641,20 @@ pub(super) fn autoplay(
     let mut played = 0u64;
     let mut idle_since = Instant::now();
     while played < steps && heard.over.is_none() {
+        let asked_at = c.last_entry(at.battle);
         let body = c
             .request("legal", json!({"battle": at.battle, "seat": seat}))
             .map_err(fail)?;
         drain(&mut c, at.battle, &mut heard, Duration::ZERO)?;
+        // The commands are those of the head the server read. An entry
+        // heard meanwhile may be after it: a command chosen there is never
+        // given at the new head (where the rules may refuse it), it is
+        // chosen again. (Read at a head not heard yet, it is given at the
+        // one heard and refused as stale: caught up and chosen again.)
+        if c.last_entry(at.battle) != asked_at {
+            idle_since = Instant::now();
+            continue;
+        }
         let legal = body["legal"].as_array().cloned().unwrap_or_default();
         if legal.is_empty() {
             if heard.over.is_some() {

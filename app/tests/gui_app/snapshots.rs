@@ -26,6 +26,7 @@ fn harness<S>(
         .with_pixels_per_point(1.0)
         .with_theme(egui::Theme::Light)
         .with_context_setup(install_fonts)
+        .renderer(super::support::KeptRenderer::default())
         .build_ui_state(ui, state)
 }
 
@@ -238,5 +239,63 @@ fn new_battle_dialog() {
         "dialog_new_battle",
         Dialog::NewBattle(form),
         egui::vec2(640.0, 560.0),
+    );
+}
+
+/// A renderer whose first render runs out of time, as the software
+/// renderer's first frame did at load 15 (session 21), and renders after.
+#[derive(Default)]
+struct LateFirst {
+    renders: u32,
+}
+
+impl egui_kittest::TestRenderer for LateFirst {
+    fn handle_delta(&mut self, delta: &mut egui::TexturesDelta) {
+        delta.clear();
+    }
+
+    fn render(
+        &mut self,
+        _: &egui::Context,
+        _: &egui::FullOutput,
+    ) -> Result<image::RgbaImage, String> {
+        self.renders += 1;
+        if self.renders == 1 {
+            return Err("PollError: the wait timed out".into());
+        }
+        Ok(image::RgbaImage::new(1, 1))
+    }
+}
+
+/// A render that timed out is waited for again on the same renderer, even
+/// the first one ([`super::support::KeptRenderer`]): with kittest's own
+/// lazy renderer the first render's renderer is gone after it timed out,
+/// and the snapshot failed with "No default renderer available" (session
+/// 21: two layout snapshots under load).
+#[test]
+fn a_first_render_that_timed_out_is_waited_for_again_on_the_same_renderer() {
+    use egui_kittest::TestRenderer;
+    let ctx = egui::Context::default();
+    let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+        ui.label("a frame");
+    });
+    output.textures_delta.clear();
+    let mut lazy = egui_kittest::LazyRenderer::new(LateFirst::default);
+    assert!(
+        lazy.render(&ctx, &output)
+            .unwrap_err()
+            .contains("timed out")
+    );
+    let again = lazy.render(&ctx, &output).unwrap_err();
+    assert!(again.contains("No default renderer"), "{again}");
+    let mut kept = super::support::KeptRenderer::making(|| Box::new(LateFirst::default()));
+    assert!(
+        kept.render(&ctx, &output)
+            .unwrap_err()
+            .contains("timed out")
+    );
+    assert!(
+        kept.render(&ctx, &output).is_ok(),
+        "the renderer that timed out renders the frame when waited for again"
     );
 }

@@ -84,11 +84,13 @@ pub fn build(
     prefs: Prefs,
     startup: Startup,
 ) -> Harness<'static, App> {
-    builder.build_eframe(move |cc| {
-        let mut app = App::with_prefs(&cc.egui_ctx, prefs, startup);
-        app.check_in_the_foreground();
-        app
-    })
+    builder
+        .renderer(KeptRenderer::default())
+        .build_eframe(move |cc| {
+            let mut app = App::with_prefs(&cc.egui_ctx, prefs, startup);
+            app.check_in_the_foreground();
+            app
+        })
 }
 
 /// The app on a campaign kept in memory.
@@ -422,6 +424,69 @@ pub fn folder() -> (tempfile::TempDir, PathBuf) {
 /// frame already submitted goes on meanwhile), this many times more; a
 /// picture that differs from its reference never is.
 const RENDER_RETRIES: usize = 8;
+
+/// The software renderer, made at the first render and kept even when
+/// that render timed out, so that [`render`] and [`snapshot`] can wait for
+/// it again. (kittest's own lazy renderer drops it then, and every render
+/// after fails with "No default renderer available": session 21, two
+/// layout snapshots at load 15.) Textures handed over before it exists
+/// wait for it.
+pub struct KeptRenderer {
+    make: fn() -> Box<dyn egui_kittest::TestRenderer>,
+    made: Option<Box<dyn egui_kittest::TestRenderer>>,
+    waiting: egui::TexturesDelta,
+}
+
+impl Default for KeptRenderer {
+    fn default() -> Self {
+        KeptRenderer::making(|| Box::new(egui_kittest::wgpu::WgpuTestRenderer::new()))
+    }
+}
+
+impl KeptRenderer {
+    /// The renderer `make` makes, made at the first render.
+    pub fn making(make: fn() -> Box<dyn egui_kittest::TestRenderer>) -> Self {
+        KeptRenderer {
+            make,
+            made: None,
+            waiting: egui::TexturesDelta::default(),
+        }
+    }
+}
+
+impl egui_kittest::TestRenderer for KeptRenderer {
+    fn handle_delta(&mut self, delta: &mut egui::TexturesDelta) {
+        match &mut self.made {
+            Some(r) => r.handle_delta(delta),
+            None => self.waiting.append(std::mem::take(delta)),
+        }
+    }
+
+    fn render(
+        &mut self,
+        ctx: &egui::Context,
+        output: &egui::FullOutput,
+    ) -> Result<image::RgbaImage, String> {
+        let Self {
+            make,
+            made,
+            waiting,
+        } = self;
+        let r = made.get_or_insert_with(|| {
+            let mut r = make();
+            r.handle_delta(waiting);
+            r
+        });
+        r.render(ctx, output)
+    }
+}
+
+impl Drop for KeptRenderer {
+    fn drop(&mut self) {
+        // Textures never handed to a renderer (nothing was rendered).
+        self.waiting.clear();
+    }
+}
 
 /// Whether a render failed only by running out of time.
 fn timed_out(err: &str) -> bool {
