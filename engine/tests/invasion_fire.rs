@@ -1677,3 +1677,53 @@ fn suppression_restrictions_no_sneaking_daleks_a_no_sneak_group_does_not_move_wh
     }
     assert_eq!(group_move(&s, a1), 400);
 }
+
+/// "LAYING IN WAIT ... During his opponent's turn, any enemy model, which
+/// enters into the lying in wait models LOS ... becomes a target ... rolls a
+/// dice to strike immediately (yes, out of his turn)" with Sighting a Target,
+/// whose criteria are the *active* model's ("met at the beginning of the
+/// active player's turn"): a spring is not the active model's offensive
+/// action, so an enemy that came into the waiting group's sight on the
+/// enemy's card is its target, though it was out of sight (below the table,
+/// or behind the house) as that card began. Fire and assault.
+#[test]
+fn laying_in_wait_with_sighting_an_enemy_coming_into_its_sight_on_the_enemy_card_is_a_target() {
+    // Surfacing: the Autons climb out of the manhole at (40,20).
+    let mut s = on_ground(InvasionConfig {
+        laying_in_wait: true,
+        sewers: true,
+        sighting: true,
+        ..InvasionConfig::default()
+    });
+    park(&mut s);
+    let [f1, a1] = placed(&mut s, "f1 at 40,14; a1");
+    card(&mut s, 0, CardKind::Single);
+    lay(&mut s, f1, false);
+    let g = &mut s.groups[a1 as usize];
+    g.place = Place::Below;
+    g.below_at = Some(pt(40.0, 20.0));
+    g.climbing = 1;
+    for m in &mut g.models {
+        m.at = None;
+    }
+    card(&mut s, 1, CardKind::Single);
+    play(&mut s, 1, &group_order("climb", a1), &[]);
+    let p = play(&mut s, 0, &spring(f1, a1), &[6; 8]);
+    p.assert_says("springs its ambush on Autons Auton Squad, out of turn");
+    // Walking into sight from behind the house (fire and assault).
+    for assault in [false, true] {
+        let mut s = waiting_battle(false);
+        s.advanced.modules.push(Module::Sighting);
+        let [g, a1] = placed(&mut s, "f2 at 33,38; a1 at 38,29");
+        lay(&mut s, g, assault);
+        card(&mut s, 1, CardKind::Triple);
+        let p = play(&mut s, 1, &mv(a1, 37.0, 35.0), &[]);
+        p.assert_says("comes into the sight of U.N.I.T. Support Pair");
+        let dice: &[u8] = if assault { &[] } else { &[6, 6] };
+        let p = play(&mut s, 0, &spring(g, a1), dice);
+        p.assert_says("springs its ambush on Autons Auton Squad");
+        if assault {
+            assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+        }
+    }
+}
