@@ -543,8 +543,24 @@ pub fn perceive(
     // moved; behind a wall, or into a house etc." (A18).
     let tables = super::advanced::tables();
     if !s.real_table {
-        let mine = s.group(g).points();
-        let theirs = s.group(target).points();
+        // "it must first be within 8"", measured where the groups stood as
+        // the card began, the criteria's moment ("models making a MOVE round
+        // the side of a house before FIREing at a target which they could
+        // not have known was there"). A group that came onto the table on
+        // the card stood nowhere then, and perceives nothing.
+        let mine = start_points(s, g);
+        if mine.is_empty() {
+            return Err(illegal(
+                "Sighting a Target",
+                format!(
+                    "{} came onto the table on this card: as the card began it stood nowhere, \
+                     so no target was within {} to be perceived",
+                    group_name(s, g),
+                    super::inches(tables.perception_range)
+                ),
+            ));
+        }
+        let theirs = start_points(s, target);
         let near = mine
             .iter()
             .flat_map(|p| theirs.iter().map(move |q| p.distance(*q)))
@@ -554,7 +570,8 @@ pub fn perceive(
             return Err(illegal(
                 "Sighting a Target",
                 format!(
-                    "{} is {} away: a target must be within {} to be perceived",
+                    "{} was {} away as the card began: a target must be within {} to be \
+                     perceived",
                     group_name(s, target),
                     super::inches(near),
                     super::inches(tables.perception_range)
