@@ -92,7 +92,7 @@ pub fn unstoppable(s: &InvasionState, g: GroupId) -> bool {
 /// and which is not at the windows and doors (it has not fired since it
 /// last moved, or let its faction's last card pass without firing, and it
 /// is not laying in wait: "it is the only way it would be able to fire out
-/// during his turn (or when LAYING IN WAIT)", A14).
+/// during his turn (or when LAYING IN WAIT)", A14; to assault as well, A20).
 pub fn hidden_in_building(s: &InvasionState, g: GroupId) -> bool {
     s.advanced.on(Module::Buildings)
         && !s.real_table
