@@ -1433,20 +1433,20 @@ fn laying_in_wait_even_if_they_are_passing_through_the_path_of_a_move_is_measure
     );
 }
 
-/// The same clause: coming up out of the sewers into the waiting group's
-/// sight is entering it ("any enemy model, which enters into ... LOS").
-#[test]
-fn laying_in_wait_an_enemy_surfacing_into_its_sight_is_a_target() {
+/// The Fire Section laying in wait at (40,14) (with Sighting a Target if
+/// `sighting`) when the Auton Squad, below the table at the manhole at
+/// (40,20) with one climb made, climbs out on the Autons' card.
+fn surfacing_into_sight(sighting: bool) -> (InvasionState, GroupId, GroupId, Played) {
     let mut s = on_ground(InvasionConfig {
         laying_in_wait: true,
         sewers: true,
+        sighting,
         ..InvasionConfig::default()
     });
     park(&mut s);
     let [f1, a1] = placed(&mut s, "f1 at 40,14; a1");
     card(&mut s, 0, CardKind::Single);
     lay(&mut s, f1, false);
-    // The Autons below the table at the manhole at (40,20), one climb made.
     let g = &mut s.groups[a1 as usize];
     g.place = Place::Below;
     g.below_at = Some(pt(40.0, 20.0));
@@ -1456,6 +1456,14 @@ fn laying_in_wait_an_enemy_surfacing_into_its_sight_is_a_target() {
     }
     card(&mut s, 1, CardKind::Single);
     let p = play(&mut s, 1, &group_order("climb", a1), &[]);
+    (s, f1, a1, p)
+}
+
+/// The same clause: coming up out of the sewers into the waiting group's
+/// sight is entering it ("any enemy model, which enters into ... LOS").
+#[test]
+fn laying_in_wait_an_enemy_surfacing_into_its_sight_is_a_target() {
+    let (_, f1, _, p) = surfacing_into_sight(false);
     assert!(
         p.any(|e| matches!(e, E::AmbushDue { group, .. } if *group == f1)),
         "{:#?}",
@@ -1694,25 +1702,7 @@ fn suppression_restrictions_no_sneaking_daleks_a_no_sneak_group_does_not_move_wh
 #[test]
 fn laying_in_wait_with_sighting_an_enemy_coming_into_its_sight_on_the_enemy_card_is_a_target() {
     // Surfacing: the Autons climb out of the manhole at (40,20).
-    let mut s = on_ground(InvasionConfig {
-        laying_in_wait: true,
-        sewers: true,
-        sighting: true,
-        ..InvasionConfig::default()
-    });
-    park(&mut s);
-    let [f1, a1] = placed(&mut s, "f1 at 40,14; a1");
-    card(&mut s, 0, CardKind::Single);
-    lay(&mut s, f1, false);
-    let g = &mut s.groups[a1 as usize];
-    g.place = Place::Below;
-    g.below_at = Some(pt(40.0, 20.0));
-    g.climbing = 1;
-    for m in &mut g.models {
-        m.at = None;
-    }
-    card(&mut s, 1, CardKind::Single);
-    play(&mut s, 1, &group_order("climb", a1), &[]);
+    let (mut s, f1, a1, _) = surfacing_into_sight(true);
     let p = play(&mut s, 0, &spring(f1, a1), &[6; 8]);
     p.assert_says("springs its ambush on Autons Auton Squad, out of turn");
     // Walking into sight from behind the house (fire and assault).
