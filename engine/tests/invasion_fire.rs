@@ -12,7 +12,7 @@ mod when;
 use support::*;
 use when::*;
 use xenolog_engine::games::invasion::advanced::Module;
-use xenolog_engine::games::invasion::fire::{self, SuppressResult};
+use xenolog_engine::games::invasion::fire::SuppressResult;
 use xenolog_engine::games::invasion::state::{CardKind, GroupId, Place};
 use xenolog_engine::games::invasion::{
     Invasion, InvasionCommand, InvasionConfig, InvasionEvent as E, InvasionState, describe, start,
@@ -968,11 +968,13 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_group_t
         let fire = shoot(&[sec], sq);
         if sighting {
             assert_not_sighted(&refused(&mut s, 0, &fire, &[1; 8]));
-            let p = play(&mut s, 0, &perceive(sec, sq), &[6]);
-            p.assert_says("perceived: the target is sighted");
-            play(&mut s, 0, &fire, &[1; 8]);
+            // Nor may it perceive: "it must first be within 8"" as the card
+            // began, and it stood nowhere then.
+            let e = refused(&mut s, 0, &perceive(sec, sq), &[6]);
+            assert_refusal_says(&e, "came onto the table on this card");
+            assert_not_sighted(&refused(&mut s, 0, &fire, &[1; 8]));
             // The next card of the faction finds it on the table.
-            step(&mut s, &[]);
+            play(&mut s, 0, r#""end_card""#, &[]);
             card(&mut s, 0, CardKind::Single);
             play(&mut s, 0, &fire, &[1; 8]);
         } else {
@@ -980,15 +982,18 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_group_t
         }
     }
     // Nor did it block a line then: section B comes up at the manhole
-    // (40,28) and moves on; as the card began it stood nowhere.
+    // (40,28), between section A and the Spug squad, and moves on; as the
+    // card began it stood nowhere, so A, which saw the squad then, fires.
     let mut s = given_on_ground(&["unit", "spugs"], &[], &["sewers", "sighting"]);
-    let [b] = placed(&mut s, "s2");
+    let [a, b, sq] = placed(&mut s, "s1 at 40,22; s2; sq2 at 40,34");
     below(&mut s, b, 40.0, 28.0);
+    // One climb made on an earlier card: one left, then the move and the shot.
+    s.groups[b as usize].climbing = 1;
     card(&mut s, 0, CardKind::Triple);
     play(&mut s, 0, &group_order("climb", b), &[]);
-    play(&mut s, 0, &group_order("climb", b), &[]);
-    play(&mut s, 0, &mv(b, 44.0, 28.0), &[]);
-    assert_eq!(fire::start_points(&s, b), []);
+    assert_eq!(s.group(b).place, Place::Table);
+    play(&mut s, 0, &mv(b, 46.0, 28.0), &[]);
+    play(&mut s, 0, &shoot(&[a], sq), &[1; 8]);
 }
 
 /// The Sniper at (10,10); the Advanced Team (three figures, 9"-11.2") at
@@ -1428,20 +1433,20 @@ fn laying_in_wait_even_if_they_are_passing_through_the_path_of_a_move_is_measure
     );
 }
 
-/// The same clause: coming up out of the sewers into the waiting group's
-/// sight is entering it ("any enemy model, which enters into ... LOS").
-#[test]
-fn laying_in_wait_an_enemy_surfacing_into_its_sight_is_a_target() {
+/// The Fire Section laying in wait at (40,14) (with Sighting a Target if
+/// `sighting`) when the Auton Squad, below the table at the manhole at
+/// (40,20) with one climb made, climbs out on the Autons' card.
+fn surfacing_into_sight(sighting: bool) -> (InvasionState, GroupId, GroupId, Played) {
     let mut s = on_ground(InvasionConfig {
         laying_in_wait: true,
         sewers: true,
+        sighting,
         ..InvasionConfig::default()
     });
     park(&mut s);
     let [f1, a1] = placed(&mut s, "f1 at 40,14; a1");
     card(&mut s, 0, CardKind::Single);
     lay(&mut s, f1, false);
-    // The Autons below the table at the manhole at (40,20), one climb made.
     let g = &mut s.groups[a1 as usize];
     g.place = Place::Below;
     g.below_at = Some(pt(40.0, 20.0));
@@ -1451,6 +1456,14 @@ fn laying_in_wait_an_enemy_surfacing_into_its_sight_is_a_target() {
     }
     card(&mut s, 1, CardKind::Single);
     let p = play(&mut s, 1, &group_order("climb", a1), &[]);
+    (s, f1, a1, p)
+}
+
+/// The same clause: coming up out of the sewers into the waiting group's
+/// sight is entering it ("any enemy model, which enters into ... LOS").
+#[test]
+fn laying_in_wait_an_enemy_surfacing_into_its_sight_is_a_target() {
+    let (_, f1, _, p) = surfacing_into_sight(false);
     assert!(
         p.any(|e| matches!(e, E::AmbushDue { group, .. } if *group == f1)),
         "{:#?}",
@@ -1676,4 +1689,64 @@ fn suppression_restrictions_no_sneaking_daleks_a_no_sneak_group_does_not_move_wh
         t.profile.no_sneak = false;
     }
     assert_eq!(group_move(&s, a1), 400);
+}
+
+/// "LAYING IN WAIT ... During his opponent's turn, any enemy model, which
+/// enters into the lying in wait models LOS ... becomes a target ... rolls a
+/// dice to strike immediately (yes, out of his turn)" with Sighting a Target,
+/// whose criteria are the *active* model's ("met at the beginning of the
+/// active player's turn"): a spring is not the active model's offensive
+/// action, so an enemy that came into the waiting group's sight on the
+/// enemy's card is its target, though it was out of sight (below the table,
+/// or behind the house) as that card began. Fire and assault.
+#[test]
+fn laying_in_wait_with_sighting_an_enemy_coming_into_its_sight_on_the_enemy_card_is_a_target() {
+    // Surfacing: the Autons climb out of the manhole at (40,20).
+    let (mut s, f1, a1, _) = surfacing_into_sight(true);
+    let p = play(&mut s, 0, &spring(f1, a1), &[6; 8]);
+    p.assert_says("springs its ambush on Autons Auton Squad, out of turn");
+    // Walking into sight from behind the house (fire and assault).
+    for assault in [false, true] {
+        let mut s = waiting_battle(false);
+        s.advanced.modules.push(Module::Sighting);
+        let [g, a1] = placed(&mut s, "f2 at 33,38; a1 at 38,29");
+        lay(&mut s, g, assault);
+        card(&mut s, 1, CardKind::Triple);
+        let p = play(&mut s, 1, &mv(a1, 37.0, 35.0), &[]);
+        p.assert_says("comes into the sight of U.N.I.T. Support Pair");
+        let dice: &[u8] = if assault { &[] } else { &[6, 6] };
+        let p = play(&mut s, 0, &spring(g, a1), dice);
+        p.assert_says("springs its ambush on Autons Auton Squad");
+        if assault {
+            assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+        }
+    }
+}
+
+/// "PERCEPTION ... In order to perceive a target model, it must first be
+/// within 8"" with "certain criteria must be met at the beginning of the
+/// active player's turn ... models making a MOVE round the side of a house
+/// before FIREing at a target which they could not have known was there":
+/// the 8" is measured where the group stood as the card began. The Pair,
+/// 10.3" from the Auton Squad behind the house, moves round its corner to
+/// 7.6" and may not test (a 6 is entered, and refused); neither may a group
+/// that came onto the table on the card (it stood nowhere).
+#[test]
+fn sighting_a_target_perception_within_8_inches_as_the_card_began_no_move_round_a_house_then_perceive()
+ {
+    let mut s = battle(false, false, true);
+    let [f2, a1] = placed(&mut s, "f2 at 33,38; a1 at 38,29");
+    card(&mut s, 0, CardKind::Double);
+    play(&mut s, 0, &mv(f2, 39.0, 36.5), &[]);
+    let e = refused(&mut s, 0, &perceive(f2, a1), &[6]);
+    assert_refusal_says(&e, "as the card began");
+    assert_refusal_says(&e, "within 8");
+    assert_not_sighted(&refused(&mut s, 0, &shoot(&[f2], a1), &[1, 1]));
+    // The faction's next card began with the squad in sight: the test is
+    // needless, and the shot is made.
+    play(&mut s, 0, r#""end_card""#, &[]);
+    card(&mut s, 0, CardKind::Single);
+    let e = refused(&mut s, 0, &perceive(f2, a1), &[6]);
+    assert_refusal_says(&e, "needs no perception test");
+    play(&mut s, 0, &shoot(&[f2], a1), &[1, 1]);
 }

@@ -92,7 +92,7 @@ pub fn unstoppable(s: &InvasionState, g: GroupId) -> bool {
 /// and which is not at the windows and doors (it has not fired since it
 /// last moved, or let its faction's last card pass without firing, and it
 /// is not laying in wait: "it is the only way it would be able to fire out
-/// during his turn (or when LAYING IN WAIT)", A14).
+/// during his turn (or when LAYING IN WAIT)", A14; to assault as well, A20).
 pub fn hidden_in_building(s: &InvasionState, g: GroupId) -> bool {
     s.advanced.on(Module::Buildings)
         && !s.real_table
@@ -543,8 +543,24 @@ pub fn perceive(
     // moved; behind a wall, or into a house etc." (A18).
     let tables = super::advanced::tables();
     if !s.real_table {
-        let mine = s.group(g).points();
-        let theirs = s.group(target).points();
+        // "it must first be within 8"", measured where the groups stood as
+        // the card began, the criteria's moment ("models making a MOVE round
+        // the side of a house before FIREing at a target which they could
+        // not have known was there"). A group that came onto the table on
+        // the card stood nowhere then, and perceives nothing.
+        let mine = start_points(s, g);
+        if mine.is_empty() {
+            return Err(illegal(
+                "Sighting a Target",
+                format!(
+                    "{} came onto the table on this card: as the card began it stood nowhere, \
+                     so no target was within {} to be perceived",
+                    group_name(s, g),
+                    super::inches(tables.perception_range)
+                ),
+            ));
+        }
+        let theirs = start_points(s, target);
         let near = mine
             .iter()
             .flat_map(|p| theirs.iter().map(move |q| p.distance(*q)))
@@ -554,7 +570,8 @@ pub fn perceive(
             return Err(illegal(
                 "Sighting a Target",
                 format!(
-                    "{} is {} away: a target must be within {} to be perceived",
+                    "{} was {} away as the card began: a target must be within {} to be \
+                     perceived",
                     group_name(s, target),
                     super::inches(near),
                     super::inches(tables.perception_range)

@@ -1580,9 +1580,6 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
     }
 }
 
-/// Buildings and LOS: groups inside a building that fire (or lay in wait)
-/// stand at its windows and doors ("it is the only way it would be able to
-/// fire out").
 /// "Sighting a Target" judges sight "at the beginning of the active
 /// player's turn": before a group's figures move, leave the table or come
 /// onto it, note where each stood when the card began, once a card. A
@@ -1618,6 +1615,9 @@ fn note_card_start(state: &mut InvasionState, group: GroupId) {
     state.card_absent.extend(absent);
 }
 
+/// Buildings and LOS: groups inside a building that fire (or lay in wait)
+/// stand at its windows and doors ("it is the only way it would be able to
+/// fire out").
 fn at_the_windows(state: &mut InvasionState, groups: &[GroupId]) {
     if !state.advanced.on(super::advanced::Module::Buildings) {
         return;

@@ -354,6 +354,15 @@ pub fn spring(
     let mut free = s.clone();
     free.spent.clear();
     free.moved.clear();
+    // Nor is it the active model's offensive action: Sighting a Target's
+    // criteria are "met at the beginning of the active player's turn", by
+    // the active model. The waiting group's target is "any enemy model,
+    // which enters into the lying in wait models LOS" on the enemy's card,
+    // so the spring is judged by the table as it stands now, not as it
+    // stood when that card began (a target that came up out of the sewers
+    // or walked round a house into its sight stood out of it then).
+    free.card_start.clear();
+    free.card_absent.clear();
     let events = if assault {
         // "now charges forth from their hiding place and ASSAULTS the target".
         let to = if s.real_table {
