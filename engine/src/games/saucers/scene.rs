@@ -3,7 +3,10 @@
 //! aliens with hit points, and a side panel with the decks and each
 //! player's hand, tokens and missions.
 
-use super::data::{AlienKind, CardKind, Dir, Kind, SIDE, TILES, col_row, coord, kind_name};
+use super::data::{
+    AlienKind, CardKind, Dir, EventEffect, InstantEffect, Kind, SIDE, TILES, col_row, coord,
+    kind_name,
+};
 use super::rules::{phase_name, seat_label};
 use super::state::{HIDDEN, Phase, SaucersState};
 pub use crate::scene::wrap;
@@ -550,27 +553,19 @@ fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at
     let mid = cx + CARD_W / 2.0;
     let mut lines: Vec<(String, f32)> = Vec::new();
     let mut range: Option<&[(i8, i8)]> = None;
-    let (fill, tip) = if c == HIDDEN {
+    let fill = if c == HIDDEN {
         lines.push(("?".into(), 30.0));
-        (Rgba::rgb(60, 60, 90), "a card you may not see".to_owned())
+        Rgba::rgb(60, 60, 90)
     } else {
         let d = &st.content.cards[c as usize];
         for l in wrap(&d.name, 11, 2) {
             lines.push((l, 13.0));
         }
-        let (fill, kind, cost, detail) = match &d.kind {
-            CardKind::Event(_) => (
-                Rgba::rgb(250, 220, 120),
-                "Event".to_owned(),
-                None,
-                "Event".to_owned(),
-            ),
-            CardKind::Instant { cost, .. } => (
-                Rgba::rgb(200, 230, 250),
-                "Instant".to_owned(),
-                Some(cost),
-                format!("Instant, cost {}", cost.words()),
-            ),
+        let (fill, kind, cost) = match &d.kind {
+            CardKind::Event(_) => (Rgba::rgb(250, 220, 120), "Event".to_owned(), None),
+            CardKind::Instant { cost, .. } => {
+                (Rgba::rgb(200, 230, 250), "Instant".to_owned(), Some(cost))
+            }
             CardKind::Attack {
                 ty,
                 dice,
@@ -583,13 +578,6 @@ fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at
                     Rgba::rgb(250, 200, 200),
                     format!("{} {dice}d", if *air { "Air" } else { ty.name() }),
                     Some(cost),
-                    format!(
-                        "Attack ({}{}), {dice} dice, cost {}, range {}",
-                        ty.name(),
-                        if *air { ", Surface to Air" } else { "" },
-                        cost.words(),
-                        grid(r)
-                    ),
                 )
             }
             CardKind::Move {
@@ -600,11 +588,6 @@ fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at
                 Rgba::rgb(210, 240, 210),
                 format!("Move {tiles}{}", if *escape { " esc." } else { "" }),
                 Some(cost),
-                format!(
-                    "Move {tiles}{}, cost {}",
-                    if *escape { " (escape)" } else { "" },
-                    cost.words()
-                ),
             ),
         };
         lines.push((kind, 12.0));
@@ -612,8 +595,9 @@ fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at
             let w = cost.words();
             lines.push((if w == "nothing" { "free".into() } else { w }, 11.0));
         }
-        (fill, format!("{}: {detail}", d.name))
+        fill
     };
+    let tip = card_words(st, c);
     items.push(Item {
         id: format!("card:{s}:{i}"),
         kind: ItemKind::Counter,
@@ -675,6 +659,69 @@ fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at
             }
         }
     }
+}
+
+/// A card of a hand in words, as its tooltip on the board and the side
+/// panel's list of a hand say it: its name, kind, dice, cost, range, and
+/// what an Event or Instant does; a card the viewer may not see is only that.
+pub fn card_words(st: &SaucersState, c: u16) -> String {
+    if c == HIDDEN {
+        return "a card you may not see".into();
+    }
+    let d = &st.content.cards[c as usize];
+    let detail = match &d.kind {
+        CardKind::Event(e) => format!(
+            "Event, happens when drawn: {}",
+            match e {
+                EventEffect::Alien => "an alien card is drawn and placed".to_owned(),
+                EventEffect::Scouts(dir) => {
+                    format!("every Scout and Commander moves one tile {}", dir.name())
+                }
+                EventEffect::Lose(k) => format!("the drawing player loses 1 {}", kind_name(*k)),
+                EventEffect::Gain(k, n) =>
+                    format!("the drawing player gains {n} {}", kind_name(*k)),
+            }
+        ),
+        CardKind::Instant { cost, effect } => format!(
+            "Instant, cost {}: {}",
+            cost.words(),
+            match effect {
+                InstantEffect::Escape(n) => format!(
+                    "one student of any player moves up to {n} tile{}, even off a tile \
+                     holding an alien",
+                    if *n == 1 { "" } else { "s" }
+                ),
+                InstantEffect::Hit(n) => format!(
+                    "{n} hit{} on one alien (not a Saucer) on a tile with a student",
+                    if *n == 1 { "" } else { "s" }
+                ),
+                InstantEffect::Gain(k, n) => format!("gain {n} {}", kind_name(*k)),
+            }
+        ),
+        CardKind::Attack {
+            ty,
+            dice,
+            cost,
+            range,
+            air,
+        } => format!(
+            "Attack ({}{}), {dice} dice, cost {}, range {}",
+            ty.name(),
+            if *air { ", Surface to Air" } else { "" },
+            cost.words(),
+            grid(range)
+        ),
+        CardKind::Move {
+            tiles,
+            cost,
+            escape,
+        } => format!(
+            "Move {tiles}{}, cost {}",
+            if *escape { " (escape)" } else { "" },
+            cost.words()
+        ),
+    };
+    format!("{}: {detail}", d.name)
 }
 
 /// An attack range grid in words: rows of X and dots.
