@@ -430,12 +430,12 @@ fn gang_warfare_passes_the_screen_and_hides_the_other_hands_and_missions() {
     assert!(legal(&h).iter().all(|c| c.actor == Actor(0)));
 }
 
-/// The side panel lists the hand of the seat whose screen it is, each card
-/// named with what it does, a playable one a button that plays it; the
-/// other seat's cards are only counted (principle 14). At the window the
+/// The side panel gives the turn and the decks and lists the hand of the
+/// seat whose screen it is, each card named with what it does, a playable
+/// one a button that plays it; the other seat's cards are only counted (principle 14). At the window the
 /// app opens, the hands in the scene are a drag away beside the tiles.
 #[test]
-fn the_side_panel_lists_the_viewing_seats_hand_and_only_counts_the_others() {
+fn the_side_panel_gives_the_turn_and_the_viewing_seats_hand_and_only_counts_the_others() {
     use xenolog_engine::games::saucers::scene::card_words;
     let config = json!({ "players": 2, "variant": 2 });
     // A seed at which the first seat may play a card from its hand (a Move
@@ -492,6 +492,12 @@ fn the_side_panel_lists_the_viewing_seats_hand_and_only_counts_the_others() {
         theirs.len(),
         if theirs.len() == 1 { "" } else { "s" }
     ));
+    // The turn and the decks, which the scene's panel shows right of the
+    // tiles, are in the side panel too.
+    let [turn, decks, _] = xenolog_engine::games::saucers::scene::status_lines(&s);
+    assert!(turn.starts_with("Turn 1: the "), "{turn}");
+    h.get_by_label(&turn);
+    h.get_by_label(&decks.replace("   ", "; "));
     shot(&mut h, "saucers_side_hand");
     // The playable card is a button: it plays that card.
     let card = played

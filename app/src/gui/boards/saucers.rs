@@ -7,7 +7,7 @@ use eframe::egui;
 use serde_json::{Value, json};
 use xenolog_engine::games::saucers::data::{self, CardKind, Content};
 use xenolog_engine::games::saucers::rules::{defeat_needs, phase_name, seat_label};
-use xenolog_engine::games::saucers::scene::card_words;
+use xenolog_engine::games::saucers::scene::{card_words, status_lines};
 use xenolog_engine::games::saucers::{Phase, Saucers, SaucersCommand, SaucersState, Target};
 use xenolog_engine::{Actor, Battle, Game, LegalCommand, Viewer};
 
@@ -232,7 +232,8 @@ impl BoardUi for SaucersBoard {
         }
     }
 
-    /// The hand of the seat whose screen it is, listed beside the board:
+    /// The turn and the decks, and the hand of the seat whose screen it is,
+    /// listed beside the board:
     /// on a small window the hands in the scene are a drag away. Behind the
     /// hot-seat curtain only the viewing seat's cards are named; the other
     /// hands are counted (principle 14). With no curtain, the hand of the
@@ -267,6 +268,10 @@ impl BoardUi for SaucersBoard {
             return;
         };
         ui.separator();
+        // The head of the scene's panel, cut off on a small window.
+        for line in status_lines(s) {
+            ui.label(line.replace("   ", "; "));
+        }
         ui.strong(format!(
             "Hand of {} ({} of {})",
             seat_label(s, seat as u8),

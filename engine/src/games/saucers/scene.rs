@@ -404,40 +404,15 @@ fn panel(st: &SaucersState, items: &mut Vec<Item>) -> f32 {
     let x = PANEL_X;
     let mid = x + PANEL_W / 2.0;
     let mut y = 24.0;
-    let status = match &st.over {
-        Some(end) => end.summary.clone(),
-        None if st.phase == Phase::Deal => "Setting up".into(),
-        None => format!(
-            "Turn {}: the {}, {}",
-            st.turn.max(1),
-            seat_label(st, st.current),
-            phase_name(st.phase)
-        ),
-    };
+    let [status, decks, missions] = status_lines(st);
     items.push(text("status".into(), [mid, y], status, 22.0, Rgba::BLACK));
     y += 30.0;
-    items.push(text(
-        "decks".into(),
-        [mid, y],
-        format!(
-            "Alien deck: {} cards   Human deck: {} (discard {})",
-            st.alien_deck.len(),
-            st.deck.len(),
-            st.discard.len()
-        ),
-        17.0,
-        Rgba::BLACK,
-    ));
+    items.push(text("decks".into(), [mid, y], decks, 17.0, Rgba::BLACK));
     y += 24.0;
     items.push(text(
         "missions".into(),
         [mid, y],
-        format!(
-            "Missions completed: {} of {}   left in the pile: {}",
-            st.missions_completed(),
-            st.missions_to_win,
-            st.mission_pile.len()
-        ),
+        missions,
         17.0,
         Rgba::BLACK,
     ));
@@ -659,6 +634,34 @@ fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at
             }
         }
     }
+}
+
+/// The head of the scene's panel, as the side panel repeats it: the turn
+/// (or how the game ended), the decks, the missions.
+pub fn status_lines(st: &SaucersState) -> [String; 3] {
+    let status = match &st.over {
+        Some(end) => end.summary.clone(),
+        None if st.phase == Phase::Deal => "Setting up".into(),
+        None => format!(
+            "Turn {}: the {}, {}",
+            st.turn.max(1),
+            seat_label(st, st.current),
+            phase_name(st.phase)
+        ),
+    };
+    let decks = format!(
+        "Alien deck: {} cards   Human deck: {} (discard {})",
+        st.alien_deck.len(),
+        st.deck.len(),
+        st.discard.len()
+    );
+    let missions = format!(
+        "Missions completed: {} of {}   left in the pile: {}",
+        st.missions_completed(),
+        st.missions_to_win,
+        st.mission_pile.len()
+    );
+    [status, decks, missions]
 }
 
 /// A card of a hand in words, as its tooltip on the board and the side
