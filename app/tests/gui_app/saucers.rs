@@ -672,3 +672,98 @@ fn two_gangs_offered_the_same_words_each_button_names_its_gang() {
         assert_eq!(last.actor, actor, "{gang}'s button plays {gang}'s card");
     }
 }
+
+/// Every student of `s` drawn in `scene` on its tile, apart from the others,
+/// its name's first letters on its disc, and a name under it only where its
+/// tile holds one row (three or fewer), those names apart.
+fn students_spread_and_labelled(s: &SaucersState, scene: &xenolog_engine::scene::Scene) {
+    use xenolog_engine::games::saucers::scene::{CELL, NAME_LETTERS, NAME_SIZE, tile_min};
+    let mut discs = Vec::new();
+    for human in &s.humans {
+        let def = &s.content.humans[human.def as usize];
+        let Some(Shape::Circle { center, radius }) = scene
+            .find(&format!("human:{}", def.id))
+            .map(|i| i.shape.clone())
+        else {
+            panic!("no disc for {}", def.name);
+        };
+        let min = tile_min(human.at);
+        for k in 0..2 {
+            assert!(
+                center[k] - radius >= min[k] && center[k] + radius <= min[k] + CELL,
+                "{} is drawn off its tile",
+                def.name
+            );
+        }
+        match scene
+            .find(&format!("humanname:{}", def.id))
+            .map(|i| &i.shape)
+        {
+            Some(Shape::Text { pos, text, size }) => {
+                assert!(def.name.starts_with(text.as_str()) && !text.is_empty());
+                assert!(*size >= 9.0, "{}'s letters drawn at {size}", def.name);
+                let d = ((pos[0] - center[0]).powi(2) + (pos[1] - center[1]).powi(2)).sqrt();
+                assert!(d < radius / 2.0, "{}'s letters are on its disc", def.name);
+            }
+            _ => panic!("{} is not labelled", def.name),
+        }
+        let on_tile = s.humans.iter().filter(|o| o.at == human.at).count();
+        assert_eq!(
+            scene.find(&format!("humanlabel:{}", def.id)).is_some(),
+            on_tile <= 3,
+            "{on_tile} students on the tile"
+        );
+        discs.push((def.name.clone(), center, radius));
+    }
+    for (i, (a, ca, ra)) in discs.iter().enumerate() {
+        for (b, cb, rb) in &discs[i + 1..] {
+            let d = ((ca[0] - cb[0]).powi(2) + (ca[1] - cb[1]).powi(2)).sqrt();
+            assert!(d + 0.01 >= ra + rb, "{a} and {b} overlap");
+        }
+    }
+    // Names under discs in a row stay apart: a letter is at most 0.6 of the
+    // text's size wide.
+    let width = NAME_LETTERS as f32 * 0.6 * NAME_SIZE;
+    let labels: Vec<[f32; 2]> = scene
+        .items
+        .iter()
+        .filter(|i| i.id.starts_with("humanlabel:"))
+        .filter_map(|i| match &i.shape {
+            Shape::Text { pos, .. } => Some(*pos),
+            _ => None,
+        })
+        .collect();
+    for (i, a) in labels.iter().enumerate() {
+        for b in &labels[i + 1..] {
+            assert!(
+                (a[1] - b[1]).abs() >= NAME_SIZE || (a[0] - b[0]).abs() >= width,
+                "two names under discs overlap"
+            );
+        }
+    }
+}
+
+/// Students on one tile are spread apart and each labelled on its disc
+/// with its name's first letters, even the twelve of a four-gang start on
+/// the high school (they were unnamed overlapping dots); a name under a
+/// disc is drawn only where the tile holds a single row, names apart.
+#[test]
+fn students_on_one_tile_are_spread_apart_and_labelled_on_their_discs() {
+    use xenolog_engine::Game;
+    for players in [2u64, 3, 4] {
+        let mut h = battle(7, json!({ "players": players }), DiceMode::Rolled);
+        let s = st(&h);
+        assert_eq!(s.humans.len(), 3 * players as usize);
+        let scene = h.state().open.as_ref().unwrap().view.scene.clone();
+        students_spread_and_labelled(&s, &scene);
+        if players == 4 {
+            shot(&mut h, "saucers_twelve_students");
+        }
+        // Each gang on a tile of its own, in a row with names under.
+        let mut apart = s.clone();
+        for h in &mut apart.humans {
+            h.at = h.seat;
+        }
+        students_spread_and_labelled(&apart, &Saucers::scene(&apart));
+    }
+}

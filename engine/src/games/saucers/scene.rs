@@ -32,6 +32,11 @@ fn text(id: String, pos: [f32; 2], t: impl Into<String>, size: f32, fill: Rgba) 
     }
 }
 
+/// A student's name under its disc (a tile of three or fewer): its first
+/// letters, and their size in board units.
+pub const NAME_LETTERS: usize = 5;
+pub const NAME_SIZE: f32 = 10.0;
+
 /// The top-left corner of a tile.
 pub fn tile_min(p: u8) -> [f32; 2] {
     let (c, r) = col_row(p);
@@ -322,19 +327,25 @@ pub fn scene(st: &SaucersState) -> Scene {
         let here: Vec<_> = st.humans.iter().filter(|h| h.alive && h.at == p).collect();
         let min = tile_min(p);
         for (i, h) in here.iter().enumerate() {
-            // Three a row with their names; a crowded tile (the high
-            // school at the start) packs five a row, names in the tooltips.
+            // Three a row, their names under them; more than three on a
+            // tile, two rows and the names' first letters inside the discs;
+            // a crowded tile (the high school at the start, up to twelve)
+            // four a row, touching, letters inside too.
             let crowded = here.len() > 6;
-            let (cx, cy) = if crowded {
+            let (cx, cy, radius) = if crowded {
                 (
-                    min[0] + 12.0 + 19.0 * (i % 5) as f32,
-                    min[1] + 56.0 + 16.0 * (i / 5) as f32,
+                    min[0] + 14.0 + 24.0 * (i % 4) as f32,
+                    min[1] + 54.0 + 15.0 * (i / 4) as f32,
+                    7.5,
                 )
-            } else {
+            } else if here.len() > 3 {
                 (
                     min[0] + 18.0 + 32.0 * (i % 3) as f32,
                     min[1] + 62.0 + 24.0 * (i / 3) as f32,
+                    10.0,
                 )
+            } else {
+                (min[0] + 17.0 + 33.0 * i as f32, min[1] + 64.0, 10.0)
             };
             let g = st.gang_of(h.seat);
             let def = &st.content.humans[h.def as usize];
@@ -348,7 +359,7 @@ pub fn scene(st: &SaucersState) -> Scene {
                 kind: ItemKind::Counter,
                 shape: Shape::Circle {
                     center: [cx, cy],
-                    radius: if crowded { 7.0 } else { 9.0 },
+                    radius,
                 },
                 fill: Rgba::rgb(g.colour[0], g.colour[1], g.colour[2]),
                 stroke: (
@@ -370,13 +381,26 @@ pub fn scene(st: &SaucersState) -> Scene {
                     if h.actions == 1 { "" } else { "s" }
                 )),
             });
-            if !crowded {
-                let short: String = def.name.chars().take(5).collect();
+            // The name's first letters on the disc, in an ink that reads
+            // on the gang's colour.
+            let [r, gr, b] = g.colour;
+            let light = u32::from(r) * 299 + u32::from(gr) * 587 + u32::from(b) * 114 > 140_000;
+            let initials: String = def.name.chars().take(2).collect();
+            items.push(text(
+                format!("humanname:{}", def.id),
+                [cx, cy],
+                initials,
+                if crowded { 9.0 } else { 11.0 },
+                if light { Rgba::BLACK } else { Rgba::WHITE },
+            ));
+            if here.len() <= 3 {
+                // Five letters at most, so that three names fit apart.
+                let short: String = def.name.chars().take(NAME_LETTERS).collect();
                 items.push(text(
-                    format!("humanname:{}", def.id),
-                    [cx, cy + 15.0],
+                    format!("humanlabel:{}", def.id),
+                    [cx, cy + radius + 8.0],
                     short,
-                    10.0,
+                    NAME_SIZE,
                     Rgba::BLACK,
                 ));
             }
