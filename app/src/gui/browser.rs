@@ -89,7 +89,8 @@ pub fn browser_ui(
     let hidden = battles.len() - shown.len();
     if hidden > 0 {
         ui.weak(format!(
-            "{} of a test game not listed (View > Offer test games)",
+            "Hidden: {}, of a game for testing the app, not one of the four to play \
+             (View > Offer test games)",
             count(hidden as u64, "battle", "battles")
         ));
     }

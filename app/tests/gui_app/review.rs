@@ -158,7 +158,8 @@ fn test_game_battles_are_listed_only_when_test_games_are_offered() {
     h.state_mut().prefs.show_test_games = false;
     h.run();
     assert!(h.query_by_label(&race).is_none(), "{race} still listed");
-    h.get_by_label_contains("battle of a test game not listed");
+    // In words a new user understands: what a test game is, and where.
+    h.get_by_label_contains(", of a game for testing the app, not one of the four to play");
     assert!(
         h.query_all_by_label_contains("branches together")
             .next()

@@ -305,9 +305,13 @@ fn two_students_on_one_tile_kill_a_scout_neither_could_kill_alone() {
     assert_eq!(st(&h).seats[0].kills, 1);
 }
 
-/// A seed at which, once the missions are given, the second seat holds an
-/// Instant it may play in the first seat's turn.
-fn seed_with_an_instant(config: &Value) -> (u64, String) {
+/// A seed at which, once the missions are given, `seat` may give a command
+/// `wanted` picks; that command's sentence.
+fn seed_where(
+    config: &Value,
+    seat: u8,
+    wanted: impl Fn(&Value) -> bool,
+) -> (u64, xenolog_engine::LegalCommand) {
     for seed in 0..400 {
         let mut b = xenolog_engine::games::new_battle("saucers", seed, config).unwrap();
         b.play_due().unwrap();
@@ -321,15 +325,24 @@ fn seed_with_an_instant(config: &Value) -> (u64, String) {
             b.commit(p).unwrap();
             b.play_due().unwrap();
         }
-        if let Some(c) = b.legal().into_iter().find(|c| {
-            c.actor == Actor(1)
-                && c.command.get("instant").is_some()
-                && c.command["instant"]["on"] == json!("nothing")
-        }) {
-            return (seed, c.text);
+        if let Some(c) = b
+            .legal()
+            .into_iter()
+            .find(|c| c.actor == Actor(seat) && wanted(&c.command))
+        {
+            return (seed, c);
         }
     }
-    panic!("no seed below 400 deals the second seat a supply Instant");
+    panic!("no seed below 400 gives seat {seat} such a command");
+}
+
+/// A seed at which, once the missions are given, the second seat holds an
+/// Instant it may play in the first seat's turn.
+fn seed_with_an_instant(config: &Value) -> (u64, String) {
+    let (seed, c) = seed_where(config, 1, |c| {
+        c.get("instant").is_some() && c["instant"]["on"] == json!("nothing")
+    });
+    (seed, c.text)
 }
 
 #[test]
@@ -415,6 +428,103 @@ fn gang_warfare_passes_the_screen_and_hides_the_other_hands_and_missions() {
     );
     // Only the first seat's commands are offered.
     assert!(legal(&h).iter().all(|c| c.actor == Actor(0)));
+}
+
+/// The side panel gives the turn and the decks and lists the hand of the
+/// seat whose screen it is, each card named with what it does, a playable
+/// one a button that plays it; the other seat's cards are only counted (principle 14). At the window the
+/// app opens, the hands in the scene are a drag away beside the tiles.
+#[test]
+fn the_side_panel_gives_the_turn_and_the_viewing_seats_hand_and_only_counts_the_others() {
+    use xenolog_engine::games::saucers::scene::card_words;
+    let config = json!({ "players": 2, "variant": 2 });
+    // A seed at which the first seat may play a card from its hand (a Move
+    // card or an Instant) in its first turn.
+    let (seed, played) = seed_where(&config, 0, |c| {
+        c.get("move_card").is_some() || c.get("instant").is_some()
+    });
+    let mut h = battle(seed, config, DiceMode::Rolled);
+    let s = st(&h);
+    let name = |seat: u8| xenolog_engine::games::saucers::rules::seat_label(&s, seat);
+    click(&mut h, &format!("I am {}: show my view", name(0)));
+    for seat in 0..2u8 {
+        let human = s.humans.iter().position(|x| x.seat == seat).unwrap();
+        play(&mut h, seat, json!({ "assign": { "human": human } }));
+        let next = name(1 - seat);
+        click(&mut h, &format!("I am {next}: show my view"));
+    }
+    assert_eq!(
+        h.state().open.as_ref().unwrap().view.viewer,
+        Viewer::Seat(Actor(0))
+    );
+    let s = st(&h);
+    let mine = &s.seats[0].hand;
+    assert!(!mine.is_empty(), "the first seat holds cards");
+    h.get_by_label(&format!(
+        "Hand of {} ({} of {})",
+        name(0),
+        mine.len(),
+        s.hand_size(0)
+    ));
+    for &c in mine {
+        let words = card_words(&s, c);
+        assert!(words.contains(": "), "{words}: a name and what it does");
+        assert!(
+            h.query_all_by_label(&words).next().is_some(),
+            "the side panel names {words}"
+        );
+    }
+    let theirs = &s.seats[1].hand;
+    let id = |c: &u16| s.content.cards[*c as usize].id.clone();
+    for c in theirs
+        .iter()
+        .filter(|c| !mine.iter().any(|m| id(m) == id(c)))
+    {
+        let words = card_words(&s, *c);
+        assert!(
+            h.query_all_by_label(&words).next().is_none(),
+            "the other seat's {words} is not shown to the first seat"
+        );
+    }
+    h.get_by_label(&format!(
+        "Other hands: {}: {} card{}",
+        name(1),
+        theirs.len(),
+        if theirs.len() == 1 { "" } else { "s" }
+    ));
+    // The turn and the decks, which the scene's panel shows right of the
+    // tiles, are in the side panel too.
+    let [turn, decks, _] = xenolog_engine::games::saucers::scene::status_lines(&s);
+    assert!(turn.starts_with("Turn 1: the "), "{turn}");
+    h.get_by_label(&turn);
+    h.get_by_label(&decks.replace("   ", "; "));
+    shot(&mut h, "saucers_side_hand");
+    // The playable card is a button: it plays that card.
+    let card = played
+        .command
+        .as_object()
+        .and_then(|o| o.values().next())
+        .and_then(|v| v["card"].as_u64())
+        .unwrap() as u16;
+    let words = card_words(&s, card);
+    let count = |s: &SaucersState| {
+        s.seats[0]
+            .hand
+            .iter()
+            .filter(|c| id(c) == id(&card))
+            .count()
+    };
+    let before = count(&s);
+    // Two copies of a card are two buttons of the same words: the first.
+    h.get_all_by_label(&words).next().unwrap().scroll_to_me();
+    h.run();
+    h.get_all_by_label(&words).next().unwrap().click();
+    h.run();
+    if choices(&h).is_some() {
+        choose(&mut h, &played.text);
+    }
+    no_notices(&h);
+    assert_eq!(count(&st(&h)), before - 1, "the card left the hand");
 }
 
 #[test]
@@ -560,5 +670,100 @@ fn two_gangs_offered_the_same_words_each_button_names_its_gang() {
         let ob = h.state().open.as_ref().unwrap();
         let last = ob.battle.records().last().expect("the card was played");
         assert_eq!(last.actor, actor, "{gang}'s button plays {gang}'s card");
+    }
+}
+
+/// Every student of `s` drawn in `scene` on its tile, apart from the others,
+/// its name's first letters on its disc, and a name under it only where its
+/// tile holds one row (three or fewer), those names apart.
+fn students_spread_and_labelled(s: &SaucersState, scene: &xenolog_engine::scene::Scene) {
+    use xenolog_engine::games::saucers::scene::{CELL, NAME_LETTERS, NAME_SIZE, tile_min};
+    let mut discs = Vec::new();
+    for human in &s.humans {
+        let def = &s.content.humans[human.def as usize];
+        let Some(Shape::Circle { center, radius }) = scene
+            .find(&format!("human:{}", def.id))
+            .map(|i| i.shape.clone())
+        else {
+            panic!("no disc for {}", def.name);
+        };
+        let min = tile_min(human.at);
+        for k in 0..2 {
+            assert!(
+                center[k] - radius >= min[k] && center[k] + radius <= min[k] + CELL,
+                "{} is drawn off its tile",
+                def.name
+            );
+        }
+        match scene
+            .find(&format!("humanname:{}", def.id))
+            .map(|i| &i.shape)
+        {
+            Some(Shape::Text { pos, text, size }) => {
+                assert!(def.name.starts_with(text.as_str()) && !text.is_empty());
+                assert!(*size >= 9.0, "{}'s letters drawn at {size}", def.name);
+                let d = ((pos[0] - center[0]).powi(2) + (pos[1] - center[1]).powi(2)).sqrt();
+                assert!(d < radius / 2.0, "{}'s letters are on its disc", def.name);
+            }
+            _ => panic!("{} is not labelled", def.name),
+        }
+        let on_tile = s.humans.iter().filter(|o| o.at == human.at).count();
+        assert_eq!(
+            scene.find(&format!("humanlabel:{}", def.id)).is_some(),
+            on_tile <= 3,
+            "{on_tile} students on the tile"
+        );
+        discs.push((def.name.clone(), center, radius));
+    }
+    for (i, (a, ca, ra)) in discs.iter().enumerate() {
+        for (b, cb, rb) in &discs[i + 1..] {
+            let d = ((ca[0] - cb[0]).powi(2) + (ca[1] - cb[1]).powi(2)).sqrt();
+            assert!(d + 0.01 >= ra + rb, "{a} and {b} overlap");
+        }
+    }
+    // Names under discs in a row stay apart: a letter is at most 0.6 of the
+    // text's size wide.
+    let width = NAME_LETTERS as f32 * 0.6 * NAME_SIZE;
+    let labels: Vec<[f32; 2]> = scene
+        .items
+        .iter()
+        .filter(|i| i.id.starts_with("humanlabel:"))
+        .filter_map(|i| match &i.shape {
+            Shape::Text { pos, .. } => Some(*pos),
+            _ => None,
+        })
+        .collect();
+    for (i, a) in labels.iter().enumerate() {
+        for b in &labels[i + 1..] {
+            assert!(
+                (a[1] - b[1]).abs() >= NAME_SIZE || (a[0] - b[0]).abs() >= width,
+                "two names under discs overlap"
+            );
+        }
+    }
+}
+
+/// Students on one tile are spread apart and each labelled on its disc
+/// with its name's first letters, even the twelve of a four-gang start on
+/// the high school (they were unnamed overlapping dots); a name under a
+/// disc is drawn only where the tile holds a single row, names apart.
+#[test]
+fn students_on_one_tile_are_spread_apart_and_labelled_on_their_discs() {
+    use xenolog_engine::Game;
+    for players in [2u64, 3, 4] {
+        let mut h = battle(7, json!({ "players": players }), DiceMode::Rolled);
+        let s = st(&h);
+        assert_eq!(s.humans.len(), 3 * players as usize);
+        let scene = h.state().open.as_ref().unwrap().view.scene.clone();
+        students_spread_and_labelled(&s, &scene);
+        if players == 4 {
+            shot(&mut h, "saucers_twelve_students");
+        }
+        // Each gang on a tile of its own, in a row with names under.
+        let mut apart = s.clone();
+        for h in &mut apart.humans {
+            h.at = h.seat;
+        }
+        students_spread_and_labelled(&apart, &Saucers::scene(&apart));
     }
 }

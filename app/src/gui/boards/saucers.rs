@@ -7,8 +7,9 @@ use eframe::egui;
 use serde_json::{Value, json};
 use xenolog_engine::games::saucers::data::{self, CardKind, Content};
 use xenolog_engine::games::saucers::rules::{defeat_needs, phase_name, seat_label};
+use xenolog_engine::games::saucers::scene::{card_words, status_lines};
 use xenolog_engine::games::saucers::{Phase, Saucers, SaucersCommand, SaucersState, Target};
-use xenolog_engine::{Battle, LegalCommand};
+use xenolog_engine::{Actor, Battle, Game, LegalCommand, Viewer};
 
 use super::{BoardClick, BoardUi, Prompt, at_head};
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
@@ -228,6 +229,95 @@ impl BoardUi for SaucersBoard {
              it first. Click a card in a hand to play it (Instants in anyone's turn).",
         ] {
             ui.label(line);
+        }
+    }
+
+    /// The turn and the decks, and the hand of the seat whose screen it is,
+    /// listed beside the board:
+    /// on a small window the hands in the scene are a drag away. Behind the
+    /// hot-seat curtain only the viewing seat's cards are named; the other
+    /// hands are counted (principle 14). With no curtain, the hand of the
+    /// seat that owes a discard, or else of the seat whose turn it is.
+    fn panel_ui_as(
+        &self,
+        ui: &mut egui::Ui,
+        battle: &dyn Battle,
+        viewer: Viewer,
+        selected: Option<&str>,
+        commands: &mut Vec<AppCommand>,
+    ) {
+        let Some(sess) = super::session_of::<Saucers>(battle) else {
+            return;
+        };
+        let head = at_head(battle);
+        let at = if head {
+            std::borrow::Cow::Borrowed(sess.state())
+        } else {
+            std::borrow::Cow::Owned(sess.state_at(battle.cursor()))
+        };
+        let seen = match viewer {
+            Viewer::All => at,
+            Viewer::Seat(seat) => std::borrow::Cow::Owned(Saucers::view(&at, seat)),
+        };
+        let s: &SaucersState = &seen;
+        let seat = match viewer {
+            Viewer::Seat(Actor(seat)) => seat,
+            Viewer::All => s.owed.first().map_or(s.current, |&(seat, _)| seat),
+        } as usize;
+        let Some(hand) = s.seats.get(seat).map(|x| &x.hand) else {
+            return;
+        };
+        ui.separator();
+        // The head of the scene's panel, cut off on a small window.
+        for line in status_lines(s) {
+            ui.label(line.replace("   ", "; "));
+        }
+        ui.strong(format!(
+            "Hand of {} ({} of {})",
+            seat_label(s, seat as u8),
+            hand.len(),
+            s.hand_size(seat as u8)
+        ));
+        if hand.is_empty() {
+            ui.weak("No cards.");
+        }
+        for (index, &card) in hand.iter().enumerate() {
+            let words = card_words(s, card);
+            // Only at the head, and only a card with a command now, is a
+            // button; the others are named with what they do.
+            let play = if head && s.over.is_none() {
+                self.card_click(battle, s, selected, seat, index)
+                    .filter(|c| !matches!(c, AppCommand::Explain(_)))
+            } else {
+                None
+            };
+            match play {
+                Some(cmd) => {
+                    if ui.add(egui::Button::new(words).wrap()).clicked() {
+                        commands.push(cmd);
+                    }
+                }
+                None => {
+                    ui.label(words);
+                }
+            }
+        }
+        let others: Vec<String> = s
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|&(o, _)| o != seat)
+            .map(|(o, x)| {
+                format!(
+                    "{}: {} card{}",
+                    seat_label(s, o as u8),
+                    x.hand.len(),
+                    if x.hand.len() == 1 { "" } else { "s" }
+                )
+            })
+            .collect();
+        if !others.is_empty() {
+            ui.weak(format!("Other hands: {}", others.join("; ")));
         }
     }
 

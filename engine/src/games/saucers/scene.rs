@@ -3,7 +3,10 @@
 //! aliens with hit points, and a side panel with the decks and each
 //! player's hand, tokens and missions.
 
-use super::data::{AlienKind, CardKind, Dir, Kind, SIDE, TILES, col_row, coord, kind_name};
+use super::data::{
+    AlienKind, CardKind, Dir, EventEffect, InstantEffect, Kind, SIDE, TILES, col_row, coord,
+    kind_name,
+};
 use super::rules::{phase_name, seat_label};
 use super::state::{HIDDEN, Phase, SaucersState};
 pub use crate::scene::wrap;
@@ -28,6 +31,11 @@ fn text(id: String, pos: [f32; 2], t: impl Into<String>, size: f32, fill: Rgba) 
         tooltip: None,
     }
 }
+
+/// A student's name under its disc (a tile of three or fewer): its first
+/// letters, and their size in board units.
+pub const NAME_LETTERS: usize = 5;
+pub const NAME_SIZE: f32 = 10.0;
 
 /// The top-left corner of a tile.
 pub fn tile_min(p: u8) -> [f32; 2] {
@@ -319,19 +327,25 @@ pub fn scene(st: &SaucersState) -> Scene {
         let here: Vec<_> = st.humans.iter().filter(|h| h.alive && h.at == p).collect();
         let min = tile_min(p);
         for (i, h) in here.iter().enumerate() {
-            // Three a row with their names; a crowded tile (the high
-            // school at the start) packs five a row, names in the tooltips.
+            // Three a row, their names under them; more than three on a
+            // tile, two rows and the names' first letters inside the discs;
+            // a crowded tile (the high school at the start, up to twelve)
+            // four a row, touching, letters inside too.
             let crowded = here.len() > 6;
-            let (cx, cy) = if crowded {
+            let (cx, cy, radius) = if crowded {
                 (
-                    min[0] + 12.0 + 19.0 * (i % 5) as f32,
-                    min[1] + 56.0 + 16.0 * (i / 5) as f32,
+                    min[0] + 14.0 + 24.0 * (i % 4) as f32,
+                    min[1] + 54.0 + 15.0 * (i / 4) as f32,
+                    7.5,
                 )
-            } else {
+            } else if here.len() > 3 {
                 (
                     min[0] + 18.0 + 32.0 * (i % 3) as f32,
                     min[1] + 62.0 + 24.0 * (i / 3) as f32,
+                    10.0,
                 )
+            } else {
+                (min[0] + 17.0 + 33.0 * i as f32, min[1] + 64.0, 10.0)
             };
             let g = st.gang_of(h.seat);
             let def = &st.content.humans[h.def as usize];
@@ -345,7 +359,7 @@ pub fn scene(st: &SaucersState) -> Scene {
                 kind: ItemKind::Counter,
                 shape: Shape::Circle {
                     center: [cx, cy],
-                    radius: if crowded { 7.0 } else { 9.0 },
+                    radius,
                 },
                 fill: Rgba::rgb(g.colour[0], g.colour[1], g.colour[2]),
                 stroke: (
@@ -367,13 +381,26 @@ pub fn scene(st: &SaucersState) -> Scene {
                     if h.actions == 1 { "" } else { "s" }
                 )),
             });
-            if !crowded {
-                let short: String = def.name.chars().take(5).collect();
+            // The name's first letters on the disc, in an ink that reads
+            // on the gang's colour.
+            let [r, gr, b] = g.colour;
+            let light = u32::from(r) * 299 + u32::from(gr) * 587 + u32::from(b) * 114 > 140_000;
+            let initials: String = def.name.chars().take(2).collect();
+            items.push(text(
+                format!("humanname:{}", def.id),
+                [cx, cy],
+                initials,
+                if crowded { 9.0 } else { 11.0 },
+                if light { Rgba::BLACK } else { Rgba::WHITE },
+            ));
+            if here.len() <= 3 {
+                // Five letters at most, so that three names fit apart.
+                let short: String = def.name.chars().take(NAME_LETTERS).collect();
                 items.push(text(
-                    format!("humanname:{}", def.id),
-                    [cx, cy + 15.0],
+                    format!("humanlabel:{}", def.id),
+                    [cx, cy + radius + 8.0],
                     short,
-                    10.0,
+                    NAME_SIZE,
                     Rgba::BLACK,
                 ));
             }
@@ -401,40 +428,15 @@ fn panel(st: &SaucersState, items: &mut Vec<Item>) -> f32 {
     let x = PANEL_X;
     let mid = x + PANEL_W / 2.0;
     let mut y = 24.0;
-    let status = match &st.over {
-        Some(end) => end.summary.clone(),
-        None if st.phase == Phase::Deal => "Setting up".into(),
-        None => format!(
-            "Turn {}: the {}, {}",
-            st.turn.max(1),
-            seat_label(st, st.current),
-            phase_name(st.phase)
-        ),
-    };
+    let [status, decks, missions] = status_lines(st);
     items.push(text("status".into(), [mid, y], status, 22.0, Rgba::BLACK));
     y += 30.0;
-    items.push(text(
-        "decks".into(),
-        [mid, y],
-        format!(
-            "Alien deck: {} cards   Human deck: {} (discard {})",
-            st.alien_deck.len(),
-            st.deck.len(),
-            st.discard.len()
-        ),
-        17.0,
-        Rgba::BLACK,
-    ));
+    items.push(text("decks".into(), [mid, y], decks, 17.0, Rgba::BLACK));
     y += 24.0;
     items.push(text(
         "missions".into(),
         [mid, y],
-        format!(
-            "Missions completed: {} of {}   left in the pile: {}",
-            st.missions_completed(),
-            st.missions_to_win,
-            st.mission_pile.len()
-        ),
+        missions,
         17.0,
         Rgba::BLACK,
     ));
@@ -550,27 +552,19 @@ fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at
     let mid = cx + CARD_W / 2.0;
     let mut lines: Vec<(String, f32)> = Vec::new();
     let mut range: Option<&[(i8, i8)]> = None;
-    let (fill, tip) = if c == HIDDEN {
+    let fill = if c == HIDDEN {
         lines.push(("?".into(), 30.0));
-        (Rgba::rgb(60, 60, 90), "a card you may not see".to_owned())
+        Rgba::rgb(60, 60, 90)
     } else {
         let d = &st.content.cards[c as usize];
         for l in wrap(&d.name, 11, 2) {
             lines.push((l, 13.0));
         }
-        let (fill, kind, cost, detail) = match &d.kind {
-            CardKind::Event(_) => (
-                Rgba::rgb(250, 220, 120),
-                "Event".to_owned(),
-                None,
-                "Event".to_owned(),
-            ),
-            CardKind::Instant { cost, .. } => (
-                Rgba::rgb(200, 230, 250),
-                "Instant".to_owned(),
-                Some(cost),
-                format!("Instant, cost {}", cost.words()),
-            ),
+        let (fill, kind, cost) = match &d.kind {
+            CardKind::Event(_) => (Rgba::rgb(250, 220, 120), "Event".to_owned(), None),
+            CardKind::Instant { cost, .. } => {
+                (Rgba::rgb(200, 230, 250), "Instant".to_owned(), Some(cost))
+            }
             CardKind::Attack {
                 ty,
                 dice,
@@ -583,13 +577,6 @@ fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at
                     Rgba::rgb(250, 200, 200),
                     format!("{} {dice}d", if *air { "Air" } else { ty.name() }),
                     Some(cost),
-                    format!(
-                        "Attack ({}{}), {dice} dice, cost {}, range {}",
-                        ty.name(),
-                        if *air { ", Surface to Air" } else { "" },
-                        cost.words(),
-                        grid(r)
-                    ),
                 )
             }
             CardKind::Move {
@@ -600,11 +587,6 @@ fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at
                 Rgba::rgb(210, 240, 210),
                 format!("Move {tiles}{}", if *escape { " esc." } else { "" }),
                 Some(cost),
-                format!(
-                    "Move {tiles}{}, cost {}",
-                    if *escape { " (escape)" } else { "" },
-                    cost.words()
-                ),
             ),
         };
         lines.push((kind, 12.0));
@@ -612,8 +594,9 @@ fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at
             let w = cost.words();
             lines.push((if w == "nothing" { "free".into() } else { w }, 11.0));
         }
-        (fill, format!("{}: {detail}", d.name))
+        fill
     };
+    let tip = card_words(st, c);
     items.push(Item {
         id: format!("card:{s}:{i}"),
         kind: ItemKind::Counter,
@@ -675,6 +658,97 @@ fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at
             }
         }
     }
+}
+
+/// The head of the scene's panel, as the side panel repeats it: the turn
+/// (or how the game ended), the decks, the missions.
+pub fn status_lines(st: &SaucersState) -> [String; 3] {
+    let status = match &st.over {
+        Some(end) => end.summary.clone(),
+        None if st.phase == Phase::Deal => "Setting up".into(),
+        None => format!(
+            "Turn {}: the {}, {}",
+            st.turn.max(1),
+            seat_label(st, st.current),
+            phase_name(st.phase)
+        ),
+    };
+    let decks = format!(
+        "Alien deck: {} cards   Human deck: {} (discard {})",
+        st.alien_deck.len(),
+        st.deck.len(),
+        st.discard.len()
+    );
+    let missions = format!(
+        "Missions completed: {} of {}   left in the pile: {}",
+        st.missions_completed(),
+        st.missions_to_win,
+        st.mission_pile.len()
+    );
+    [status, decks, missions]
+}
+
+/// A card of a hand in words, as its tooltip on the board and the side
+/// panel's list of a hand say it: its name, kind, dice, cost, range, and
+/// what an Event or Instant does; a card the viewer may not see is only that.
+pub fn card_words(st: &SaucersState, c: u16) -> String {
+    if c == HIDDEN {
+        return "a card you may not see".into();
+    }
+    let d = &st.content.cards[c as usize];
+    let detail = match &d.kind {
+        CardKind::Event(e) => format!(
+            "Event, happens when drawn: {}",
+            match e {
+                EventEffect::Alien => "an alien card is drawn and placed".to_owned(),
+                EventEffect::Scouts(dir) => {
+                    format!("every Scout and Commander moves one tile {}", dir.name())
+                }
+                EventEffect::Lose(k) => format!("the drawing player loses 1 {}", kind_name(*k)),
+                EventEffect::Gain(k, n) =>
+                    format!("the drawing player gains {n} {}", kind_name(*k)),
+            }
+        ),
+        CardKind::Instant { cost, effect } => format!(
+            "Instant, cost {}: {}",
+            cost.words(),
+            match effect {
+                InstantEffect::Escape(n) => format!(
+                    "one student of any player moves up to {n} tile{}, even off a tile \
+                     holding an alien",
+                    if *n == 1 { "" } else { "s" }
+                ),
+                InstantEffect::Hit(n) => format!(
+                    "{n} hit{} on one alien (not a Saucer) on a tile with a student",
+                    if *n == 1 { "" } else { "s" }
+                ),
+                InstantEffect::Gain(k, n) => format!("gain {n} {}", kind_name(*k)),
+            }
+        ),
+        CardKind::Attack {
+            ty,
+            dice,
+            cost,
+            range,
+            air,
+        } => format!(
+            "Attack ({}{}), {dice} dice, cost {}, range {}",
+            ty.name(),
+            if *air { ", Surface to Air" } else { "" },
+            cost.words(),
+            grid(range)
+        ),
+        CardKind::Move {
+            tiles,
+            cost,
+            escape,
+        } => format!(
+            "Move {tiles}{}, cost {}",
+            if *escape { " (escape)" } else { "" },
+            cost.words()
+        ),
+    };
+    format!("{}: {detail}", d.name)
 }
 
 /// An attack range grid in words: rows of X and dots.
