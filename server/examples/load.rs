@@ -506,6 +506,109 @@ fn switches(pid: u32) -> u64 {
         .sum()
 }
 
+/// One thread of a server process: what [`ThreadTable`] reads of it.
+#[derive(Clone, Copy, Default)]
+struct ThreadCount {
+    voluntary: u64,
+    involuntary: u64,
+    /// Time on a CPU (`schedstat`'s first field).
+    run_ns: u64,
+}
+
+/// Every thread of the server processes now, by (process, thread): its
+/// group's name and counts. A thread is put in a group by its name (the
+/// campaigns' writers together); tokio names its workers and its blocking
+/// pool's threads alike, so the two oldest of a process are taken for its
+/// two workers (they are started with the runtime, before any blocking
+/// call).
+struct ThreadTable(std::collections::HashMap<(u32, u32), (String, ThreadCount)>);
+
+impl ThreadTable {
+    fn read(pids: &[u32]) -> ThreadTable {
+        let mut out = std::collections::HashMap::new();
+        for &pid in pids {
+            let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+                continue;
+            };
+            let mut tids: Vec<u32> = tasks
+                .flatten()
+                .filter_map(|t| t.file_name().to_str()?.parse().ok())
+                .collect();
+            tids.sort_unstable();
+            let mut workers = 0;
+            for tid in tids {
+                let dir = format!("/proc/{pid}/task/{tid}");
+                let comm = std::fs::read_to_string(format!("{dir}/comm")).unwrap_or_default();
+                let comm = comm.trim();
+                let group = if tid == pid {
+                    "main".to_owned()
+                } else if comm.starts_with("tokio-r") {
+                    workers += 1;
+                    if workers <= 2 {
+                        "tokio workers".to_owned()
+                    } else {
+                        "blocking pool".to_owned()
+                    }
+                } else if comm.starts_with("campaign-") {
+                    "campaign writers".to_owned()
+                } else {
+                    comm.to_owned()
+                };
+                let status = std::fs::read_to_string(format!("{dir}/status")).unwrap_or_default();
+                let field = |name: &str| {
+                    status
+                        .lines()
+                        .find(|l| l.starts_with(name))
+                        .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+                        .unwrap_or(0)
+                };
+                let run_ns = std::fs::read_to_string(format!("{dir}/schedstat"))
+                    .ok()
+                    .and_then(|s| s.split_whitespace().next()?.parse().ok())
+                    .unwrap_or(0);
+                let count = ThreadCount {
+                    voluntary: field("voluntary_ctxt_switches:"),
+                    involuntary: field("nonvoluntary_ctxt_switches:"),
+                    run_ns,
+                };
+                out.insert((pid, tid), (group, count));
+            }
+        }
+        ThreadTable(out)
+    }
+
+    /// What each group did from `before` to this table, per command (`n`
+    /// commands), the busiest first: threads that ended meanwhile are not
+    /// counted.
+    fn since(&self, before: &ThreadTable, n: usize) -> String {
+        let mut groups: std::collections::BTreeMap<&str, (ThreadCount, usize)> =
+            std::collections::BTreeMap::new();
+        for (key, (group, now)) in &self.0 {
+            let was = before.0.get(key).map(|(_, c)| *c).unwrap_or_default();
+            let g = groups.entry(group.as_str()).or_default();
+            g.0.voluntary += now.voluntary.saturating_sub(was.voluntary);
+            g.0.involuntary += now.involuntary.saturating_sub(was.involuntary);
+            g.0.run_ns += now.run_ns.saturating_sub(was.run_ns);
+            g.1 += 1;
+        }
+        let mut rows: Vec<_> = groups.into_iter().collect();
+        rows.sort_by_key(|(_, (c, _))| std::cmp::Reverse(c.voluntary + c.involuntary));
+        let n = n.max(1) as f64;
+        rows.iter()
+            .filter(|(_, (c, _))| c.voluntary + c.involuntary > 0)
+            .map(|(name, (c, threads))| {
+                format!(
+                    "{name} ({threads}): {:.2} switches ({:.2} voluntary), {:.0} µs",
+                    (c.voluntary + c.involuntary) as f64 / n,
+                    c.voluntary as f64 / n,
+                    c.run_ns as f64 / 1e3 / n
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
 fn uptime() -> String {
     std::fs::read_to_string("/proc/loadavg").unwrap_or_default()
 }
@@ -799,6 +902,7 @@ async fn play(
         server.switches(),
     );
     let wait0 = server.run_wait_s();
+    let threads0 = ThreadTable::read(&server.pids());
     let pg0 = pg_cpu_s();
     // The server's thread count, sampled every 100 ms while it plays.
     let threads = Arc::new(AtomicUsize::new(server.threads()));
@@ -906,6 +1010,7 @@ async fn play(
         server.switches(),
     );
     let waited = server.run_wait_s() - wait0;
+    let threads1 = ThreadTable::read(&server.pids());
     let pg_cpu = pg_cpu_s().zip(pg0).map(|(b, a)| b - a);
     let n = sent.len();
     println!(
@@ -957,6 +1062,10 @@ async fn play(
         per(user),
         per(system),
         (cpu1.2 - cpu0.2) as f64 / n.max(1) as f64
+    );
+    println!(
+        "the servers' threads a command (switches, CPU): {}",
+        threads1.since(&threads0, n)
     );
     if let Some(pg) = pg_cpu {
         println!(
