@@ -266,10 +266,6 @@ impl Server {
         cpu_split(&format!("/proc/{}/stat", self.child.id()))
     }
 
-    fn switches(&self) -> u64 {
-        switches(self.child.id())
-    }
-
     /// The server's threads now (tokio's blocking pool included).
     fn threads(&self) -> usize {
         std::fs::read_dir(format!("/proc/{}/task", self.child.id())).map_or(0, |d| d.count())
@@ -294,7 +290,7 @@ impl Drop for Server {
 }
 
 /// The server processes of a run (one, or several on one database), read
-/// as one: RSS, CPU, switches, threads and waits summed.
+/// as one: RSS, CPU, threads and waits summed.
 struct Servers(Vec<Server>);
 
 impl Servers {
@@ -307,10 +303,6 @@ impl Servers {
             .iter()
             .map(Server::cpu_split)
             .fold((0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1))
-    }
-
-    fn switches(&self) -> u64 {
-        self.0.iter().map(Server::switches).sum()
     }
 
     fn threads(&self) -> usize {
@@ -488,24 +480,6 @@ fn run_wait_s(pid: u32) -> f64 {
         / 1e9
 }
 
-/// Context switches of every thread of a process, voluntary and not.
-fn switches(pid: u32) -> u64 {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return 0;
-    };
-    tasks
-        .flatten()
-        .map(|t| {
-            std::fs::read_to_string(t.path().join("status"))
-                .unwrap_or_default()
-                .lines()
-                .filter(|l| l.contains("ctxt_switches:"))
-                .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-                .sum::<u64>()
-        })
-        .sum()
-}
-
 /// One thread of a server process: what [`ThreadTable`] reads of it.
 #[derive(Clone, Copy, Default)]
 struct ThreadCount {
@@ -575,6 +549,21 @@ impl ThreadTable {
             }
         }
         ThreadTable(out)
+    }
+
+    /// Switches from `before` to this table of the threads alive now
+    /// (a thread started meanwhile counted from 0): unlike the difference
+    /// of two sums over the threads alive at each end, a thread that
+    /// ended meanwhile (an idle blocking-pool thread let go) takes nothing
+    /// off.
+    fn switches_since(&self, before: &ThreadTable) -> u64 {
+        self.0
+            .iter()
+            .map(|(key, (_, now))| {
+                let was = before.0.get(key).map(|(_, c)| *c).unwrap_or_default();
+                (now.voluntary + now.involuntary).saturating_sub(was.voluntary + was.involuntary)
+            })
+            .sum()
     }
 
     /// What each group did from `before` to this table, per command (`n`
@@ -896,11 +885,7 @@ async fn play(
     // campaign file before deciding: a resent command is answered again).
     let with_ids = std::env::var_os("XENOLOG_LOAD_CMD_IDS").is_some_and(|v| v == "1");
     let interval = rate.map(|r| Duration::from_secs_f64(battles as f64 / r));
-    let cpu0 = (
-        server.cpu_split(),
-        cpu_s("/proc/self/stat"),
-        server.switches(),
-    );
+    let cpu0 = (server.cpu_split(), cpu_s("/proc/self/stat"));
     let wait0 = server.run_wait_s();
     let threads0 = ThreadTable::read(&server.pids());
     let pg0 = pg_cpu_s();
@@ -1004,11 +989,7 @@ async fn play(
     let elapsed = start.elapsed().as_secs_f64();
     sampling.store(false, Ordering::Relaxed);
     let _ = sampler.join();
-    let cpu1 = (
-        server.cpu_split(),
-        cpu_s("/proc/self/stat"),
-        server.switches(),
-    );
+    let cpu1 = (server.cpu_split(), cpu_s("/proc/self/stat"));
     let waited = server.run_wait_s() - wait0;
     let threads1 = ThreadTable::read(&server.pids());
     let pg_cpu = pg_cpu_s().zip(pg0).map(|(b, a)| b - a);
@@ -1061,7 +1042,7 @@ async fn play(
         per(server_cpu),
         per(user),
         per(system),
-        (cpu1.2 - cpu0.2) as f64 / n.max(1) as f64
+        threads1.switches_since(&threads0) as f64 / n.max(1) as f64
     );
     println!(
         "the servers' threads a command (switches, CPU): {}",
