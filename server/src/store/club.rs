@@ -210,6 +210,15 @@ pub struct Club {
     /// crash there; review4 S5).
     #[cfg(test)]
     after_start: AfterStart,
+    /// Whether a command may be decided on its socket's task
+    /// ([`LiveStore::play_begin_now`]): on PostgreSQL. On the club file
+    /// the blocking pool decides every command, as before session 21:
+    /// there each campaign file's writer groups only its own campaign's
+    /// appends, and commands decided on the task were measured slower
+    /// (BENCHMARKS.md, session 21, pgswitch: 4,572-6,915 against
+    /// 7,024-8,800 commands/s, the writers making more, smaller
+    /// transactions a command).
+    decide_on_task: bool,
     /// This process among the servers of one database: its `moved`
     /// notifications carry it, and it skips its own (issue 31 P5).
     tag: u64,
@@ -525,6 +534,7 @@ impl Club {
     ) -> Result<Club, ClubError> {
         let db = Arc::new(db);
         let tokens = Arc::new(ClubTokens::open(db.clone())?);
+        let decide_on_task = pg.is_some();
         Ok(Club {
             path,
             dir,
@@ -540,6 +550,7 @@ impl Club {
             committer: Mutex::new(None),
             #[cfg(test)]
             after_start: Mutex::new(None),
+            decide_on_task,
             tag: process_tag(),
             reads: Reads::default(),
             _lock: lock,
@@ -1358,10 +1369,14 @@ impl LiveStore for Club {
         cmd_id: Option<&str>,
         frames: &mut MakeFrames<'_>,
     ) -> Option<Result<Playing, ClubError>> {
-        // Only what needs no wait and no read: the battle in memory and
-        // free, the command at its head with nothing recorded after it (no
-        // command id to look up, no walk), its campaign's file known and
-        // its writer running (nothing to open).
+        // On PostgreSQL only (`decide_on_task`). Only what needs no wait
+        // and no read: the battle in memory and free, the command at its
+        // head with nothing recorded after it (no command id to look up,
+        // no walk), its campaign's file known and its writer running
+        // (nothing to open).
+        if !self.decide_on_task {
+            return None;
+        }
         let guard = self.held_now(battle)?;
         let lb = guard.as_ref()?;
         let quick = lb.battle.outcome().is_none()
@@ -3291,11 +3306,23 @@ mod tests {
     /// decides it. Decided there, it is held until durable as there.
     #[test]
     fn a_command_is_decided_on_the_task_only_when_nothing_is_waited_for_or_read() {
-        let (_dir, club, _c, battle) = club_with_race();
+        let (_dir, mut club, _c, battle) = club_with_race();
         let cmd = serde_json::json!("hold");
         let mut no_frames = |_: &dyn Battle, _: &Bytes32, _: &Played| {
             panic!("no frames for a command not decided here")
         };
+        // Loaded and free at its head, but on the club file: the blocking
+        // pool decides (measured faster there).
+        club.read(battle, &mut |_| {}).unwrap();
+        assert!(
+            club.play_begin_now(battle, Actor(0), None, &cmd, None, None, &mut no_frames)
+                .is_none(),
+            "on the club file, never on the task"
+        );
+        club.evict_idle(std::time::Duration::ZERO);
+        // As on PostgreSQL (the rules below are the same on both).
+        club.decide_on_task = true;
+        let club = club;
         let now = |seat: u8, at: Option<EntryId>, frames: &mut MakeFrames<'_>| {
             club.play_begin_now(battle, Actor(seat), at, &cmd, None, None, frames)
         };
