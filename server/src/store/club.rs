@@ -1064,6 +1064,16 @@ impl Club {
         }
     }
 
+    /// The writer of a campaign if one is running: nothing opened.
+    fn running_writer(&self, id: CampaignId) -> Option<Arc<Writer>> {
+        self.writers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&id)
+            .filter(|w| !w.is_dead())
+            .cloned()
+    }
+
     /// The writer of a campaign, its file opened (and its writer lock taken)
     /// on first use.
     fn writer(&self, id: CampaignId, path: &Path) -> Result<Arc<Writer>, ClubError> {
@@ -1328,7 +1338,7 @@ impl LiveStore for Club {
     ) -> Result<Played, ClubError> {
         let slot = self.slot(battle);
         let mut guard = Self::hold(&slot);
-        match self.decide_held(&mut guard, battle, seat, at, command, dice, cmd_id)? {
+        match self.decide_held(&mut guard, battle, seat, at, command, dice, cmd_id, false)? {
             Decision::Done(played) => Ok(played),
             Decision::Queued {
                 played,
@@ -1388,12 +1398,7 @@ impl LiveStore for Club {
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .contains_key(&lb.campaign)
-            && self
-                .writers
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .get(&lb.campaign)
-                .is_some_and(|w| !w.is_dead());
+            && self.running_writer(lb.campaign).is_some();
         if !quick {
             return None;
         }
@@ -1528,7 +1533,9 @@ impl Club {
         frames: &mut MakeFrames<'_>,
         on_runtime: bool,
     ) -> Result<Playing, ClubError> {
-        match self.decide_held(&mut guard, battle, seat, at, command, dice, cmd_id)? {
+        match self.decide_held(
+            &mut guard, battle, seat, at, command, dice, cmd_id, on_runtime,
+        )? {
             Decision::Done(played) => Ok(Playing::Done(played)),
             Decision::Queued {
                 played,
@@ -1603,10 +1610,20 @@ impl Club {
         command: &Value,
         dice: Option<Vec<u8>>,
         cmd_id: Option<&str>,
+        on_runtime: bool,
     ) -> Result<Decision, ClubError> {
         let lb = self.loaded(guard, battle)?;
         let path = self.path_of(lb.campaign)?;
-        let writer = self.writer(lb.campaign, &path)?;
+        let writer = if on_runtime {
+            // From a task nothing may be opened (a blocking client): a
+            // writer that stopped since `play_begin_now` looked is started
+            // again by the next command, on the blocking pool. Nothing was
+            // decided yet.
+            self.running_writer(lb.campaign)
+                .ok_or(ClubError::Unavailable)?
+        } else {
+            self.writer(lb.campaign, &path)?
+        };
         // A command id can have been decided before only where a command
         // was: a command is decided only at the head its sending names
         // (`at`), a resend names the same, and its entry stays under that
