@@ -266,10 +266,6 @@ impl Server {
         cpu_split(&format!("/proc/{}/stat", self.child.id()))
     }
 
-    fn switches(&self) -> u64 {
-        switches(self.child.id())
-    }
-
     /// The server's threads now (tokio's blocking pool included).
     fn threads(&self) -> usize {
         std::fs::read_dir(format!("/proc/{}/task", self.child.id())).map_or(0, |d| d.count())
@@ -294,7 +290,7 @@ impl Drop for Server {
 }
 
 /// The server processes of a run (one, or several on one database), read
-/// as one: RSS, CPU, switches, threads and waits summed.
+/// as one: RSS, CPU, threads and waits summed.
 struct Servers(Vec<Server>);
 
 impl Servers {
@@ -307,10 +303,6 @@ impl Servers {
             .iter()
             .map(Server::cpu_split)
             .fold((0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1))
-    }
-
-    fn switches(&self) -> u64 {
-        self.0.iter().map(Server::switches).sum()
     }
 
     fn threads(&self) -> usize {
@@ -488,22 +480,122 @@ fn run_wait_s(pid: u32) -> f64 {
         / 1e9
 }
 
-/// Context switches of every thread of a process, voluntary and not.
-fn switches(pid: u32) -> u64 {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return 0;
-    };
-    tasks
-        .flatten()
-        .map(|t| {
-            std::fs::read_to_string(t.path().join("status"))
-                .unwrap_or_default()
-                .lines()
-                .filter(|l| l.contains("ctxt_switches:"))
-                .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-                .sum::<u64>()
-        })
-        .sum()
+/// One thread of a server process: what [`ThreadTable`] reads of it.
+#[derive(Clone, Copy, Default)]
+struct ThreadCount {
+    voluntary: u64,
+    involuntary: u64,
+    /// Time on a CPU (`schedstat`'s first field).
+    run_ns: u64,
+}
+
+/// Every thread of the server processes now, by (process, thread): its
+/// group's name and counts. A thread is put in a group by its name (the
+/// campaigns' writers together); tokio names its workers and its blocking
+/// pool's threads alike, so the two oldest of a process are taken for its
+/// two workers (they are started with the runtime, before any blocking
+/// call).
+struct ThreadTable(std::collections::HashMap<(u32, u32), (String, ThreadCount)>);
+
+impl ThreadTable {
+    fn read(pids: &[u32]) -> ThreadTable {
+        let mut out = std::collections::HashMap::new();
+        for &pid in pids {
+            let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+                continue;
+            };
+            let mut tids: Vec<u32> = tasks
+                .flatten()
+                .filter_map(|t| t.file_name().to_str()?.parse().ok())
+                .collect();
+            tids.sort_unstable();
+            let mut workers = 0;
+            for tid in tids {
+                let dir = format!("/proc/{pid}/task/{tid}");
+                let comm = std::fs::read_to_string(format!("{dir}/comm")).unwrap_or_default();
+                let comm = comm.trim();
+                let group = if tid == pid {
+                    "main".to_owned()
+                } else if comm.starts_with("tokio-r") {
+                    workers += 1;
+                    if workers <= 2 {
+                        "tokio workers".to_owned()
+                    } else {
+                        "blocking pool".to_owned()
+                    }
+                } else if comm.starts_with("campaign-") {
+                    "campaign writers".to_owned()
+                } else {
+                    comm.to_owned()
+                };
+                let status = std::fs::read_to_string(format!("{dir}/status")).unwrap_or_default();
+                let field = |name: &str| {
+                    status
+                        .lines()
+                        .find(|l| l.starts_with(name))
+                        .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+                        .unwrap_or(0)
+                };
+                let run_ns = std::fs::read_to_string(format!("{dir}/schedstat"))
+                    .ok()
+                    .and_then(|s| s.split_whitespace().next()?.parse().ok())
+                    .unwrap_or(0);
+                let count = ThreadCount {
+                    voluntary: field("voluntary_ctxt_switches:"),
+                    involuntary: field("nonvoluntary_ctxt_switches:"),
+                    run_ns,
+                };
+                out.insert((pid, tid), (group, count));
+            }
+        }
+        ThreadTable(out)
+    }
+
+    /// Switches from `before` to this table of the threads alive now
+    /// (a thread started meanwhile counted from 0): unlike the difference
+    /// of two sums over the threads alive at each end, a thread that
+    /// ended meanwhile (an idle blocking-pool thread let go) takes nothing
+    /// off.
+    fn switches_since(&self, before: &ThreadTable) -> u64 {
+        self.0
+            .iter()
+            .map(|(key, (_, now))| {
+                let was = before.0.get(key).map(|(_, c)| *c).unwrap_or_default();
+                (now.voluntary + now.involuntary).saturating_sub(was.voluntary + was.involuntary)
+            })
+            .sum()
+    }
+
+    /// What each group did from `before` to this table, per command (`n`
+    /// commands), the busiest first: threads that ended meanwhile are not
+    /// counted.
+    fn since(&self, before: &ThreadTable, n: usize) -> String {
+        let mut groups: std::collections::BTreeMap<&str, (ThreadCount, usize)> =
+            std::collections::BTreeMap::new();
+        for (key, (group, now)) in &self.0 {
+            let was = before.0.get(key).map(|(_, c)| *c).unwrap_or_default();
+            let g = groups.entry(group.as_str()).or_default();
+            g.0.voluntary += now.voluntary.saturating_sub(was.voluntary);
+            g.0.involuntary += now.involuntary.saturating_sub(was.involuntary);
+            g.0.run_ns += now.run_ns.saturating_sub(was.run_ns);
+            g.1 += 1;
+        }
+        let mut rows: Vec<_> = groups.into_iter().collect();
+        rows.sort_by_key(|(_, (c, _))| std::cmp::Reverse(c.voluntary + c.involuntary));
+        let n = n.max(1) as f64;
+        rows.iter()
+            .filter(|(_, (c, _))| c.voluntary + c.involuntary > 0)
+            .map(|(name, (c, threads))| {
+                format!(
+                    "{name} ({threads}): {:.2} switches ({:.2} voluntary), {:.0} µs",
+                    (c.voluntary + c.involuntary) as f64 / n,
+                    c.voluntary as f64 / n,
+                    c.run_ns as f64 / 1e3 / n
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
 }
 
 fn uptime() -> String {
@@ -793,12 +885,9 @@ async fn play(
     // campaign file before deciding: a resent command is answered again).
     let with_ids = std::env::var_os("XENOLOG_LOAD_CMD_IDS").is_some_and(|v| v == "1");
     let interval = rate.map(|r| Duration::from_secs_f64(battles as f64 / r));
-    let cpu0 = (
-        server.cpu_split(),
-        cpu_s("/proc/self/stat"),
-        server.switches(),
-    );
+    let cpu0 = (server.cpu_split(), cpu_s("/proc/self/stat"));
     let wait0 = server.run_wait_s();
+    let threads0 = ThreadTable::read(&server.pids());
     let pg0 = pg_cpu_s();
     // The server's thread count, sampled every 100 ms while it plays.
     let threads = Arc::new(AtomicUsize::new(server.threads()));
@@ -900,12 +989,9 @@ async fn play(
     let elapsed = start.elapsed().as_secs_f64();
     sampling.store(false, Ordering::Relaxed);
     let _ = sampler.join();
-    let cpu1 = (
-        server.cpu_split(),
-        cpu_s("/proc/self/stat"),
-        server.switches(),
-    );
+    let cpu1 = (server.cpu_split(), cpu_s("/proc/self/stat"));
     let waited = server.run_wait_s() - wait0;
+    let threads1 = ThreadTable::read(&server.pids());
     let pg_cpu = pg_cpu_s().zip(pg0).map(|(b, a)| b - a);
     let n = sent.len();
     println!(
@@ -956,7 +1042,11 @@ async fn play(
         per(server_cpu),
         per(user),
         per(system),
-        (cpu1.2 - cpu0.2) as f64 / n.max(1) as f64
+        threads1.switches_since(&threads0) as f64 / n.max(1) as f64
+    );
+    println!(
+        "the servers' threads a command (switches, CPU): {}",
+        threads1.since(&threads0, n)
     );
     if let Some(pg) = pg_cpu {
         println!(

@@ -35,7 +35,7 @@ use crate::proto::{self, ErrCode, Refusal, Request};
 use crate::secret::{Code, Role};
 use crate::store::club::ClubStore;
 use crate::store::{
-    BattleStore, ClubError, Grant, Invitation, LiveStore, NewBattle, Playing, Principal,
+    BattleStore, ClubError, Grant, Invitation, LiveStore, NewBattle, Played, Playing, Principal,
     SeatInvite, ServerBattleId, Store, TokenId, TokenStore,
 };
 use xenolog_engine::{Actor, fair};
@@ -847,7 +847,82 @@ async fn catch_up(
 ) {
     let order = order_of(&shared, battle);
     let _turn = order.lock().await;
+    // Asked again in its turn: the hint of a part this process wrote
+    // arrives while the command that wrote it still holds the battle
+    // (`follow` cannot tell then), and is known here without the
+    // blocking pool (session 21: two threads woken fewer).
+    if seq.is_some_and(|s| shared.store.live().holds_entry(battle, s)) {
+        return;
+    }
+    // A carried part that fits the battle held is added here, on the task,
+    // and its frames made and handed on: no blocking-pool thread woken
+    // (session 21). Anything else (a part that does not fit, a battle not
+    // in memory) goes to the blocking pool and may read.
+    if let (Some(seq), Some(body)) = (seq, carried.as_deref()) {
+        let seats = watching_seats(&shared, battle);
+        let mut frames = HashMap::new();
+        let now = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            shared
+                .store
+                .live()
+                .refresh_carried_now(battle, seq, body, &mut |b, key, r| {
+                    frames = refreshed_frames(b, key, battle, &seats, r);
+                })
+        }));
+        match now {
+            Ok(None) => {}
+            Ok(Some(Ok(()))) => {
+                deliver(&shared, battle, &frames);
+                return;
+            }
+            Ok(Some(Err(e))) => {
+                eprintln!(
+                    "serve: battle {battle}: another server's entries could not be added: {}; its watchers are closed to resume",
+                    refusal(e).words
+                );
+                close_watchers(&shared, battle);
+                return;
+            }
+            Err(panic) => {
+                // The held battle was emptied as it unwound: read again
+                // on its next use; its watchers resume.
+                eprintln!(
+                    "serve: battle {battle}: adding another server's entries failed: {}; its watchers are closed to resume",
+                    panic_words(panic.as_ref())
+                );
+                close_watchers(&shared, battle);
+                return;
+            }
+        }
+    }
     catch_up_held(&shared, battle, seq, None, carried).await;
+}
+
+/// The frames of a battle brought up to date ([`crate::store::Refreshed`])
+/// for `seats`: `moved` first if its live line left their head, then the
+/// new entries (and the `over` event with the secret when one ended it).
+fn refreshed_frames(
+    b: &dyn xenolog_engine::Battle,
+    key: &[u8; 32],
+    battle: ServerBattleId,
+    seats: &[Actor],
+    r: &crate::store::Refreshed,
+) -> HashMap<Actor, Vec<String>> {
+    let mut frames: HashMap<Actor, Vec<String>> = HashMap::new();
+    if let Some(to) = r.moved {
+        for s in seats {
+            frames
+                .entry(*s)
+                .or_default()
+                .push(takeback::moved_elsewhere_frame(b, battle, *s, to));
+        }
+    }
+    if !r.entries.is_empty() {
+        for (seat, mut f) in frames_of(b, key, battle, seats, &r.entries, r.revealed) {
+            frames.entry(seat).or_default().append(&mut f);
+        }
+    }
+    frames
 }
 
 /// [`catch_up`] holding the battle's turn already: read it again (after
@@ -876,22 +951,12 @@ async fn catch_up_held(
             return Ok(None);
         };
         let mut frames: HashMap<Actor, Vec<String>> = HashMap::new();
-        if let Some(to) = r.moved {
-            l.read(battle, &mut |b| {
-                for s in &seats {
-                    frames
-                        .entry(*s)
-                        .or_default()
-                        .push(takeback::moved_elsewhere_frame(b, battle, *s, to));
-                }
+        let new = r.moved.is_some() || !r.entries.is_empty();
+        if new {
+            l.read_keyed(battle, &mut |b, key| {
+                frames = refreshed_frames(b, key, battle, &seats, &r);
             })?;
         }
-        if !r.entries.is_empty() {
-            for (seat, mut f) in frames_for(l, battle, &seats, &r.entries, r.revealed)? {
-                frames.entry(seat).or_default().append(&mut f);
-            }
-        }
-        let new = r.moved.is_some() || !r.entries.is_empty();
         Ok(Some((frames, new)))
     })
     .await;
@@ -1304,6 +1369,11 @@ fn refusal(e: ClubError) -> Refusal {
 /// seat hears that the request failed and nothing more.
 pub(super) fn join_failed(e: tokio::task::JoinError) -> Refusal {
     eprintln!("serve: a request's task failed: {e}");
+    request_failed()
+}
+
+/// What a seat hears of a request that failed in the server ([`join_failed`]).
+fn request_failed() -> Refusal {
     Refusal::new(
         ErrCode::Internal,
         "the server failed while answering this request (its log says why); ask again: a command sent again with its cmd_id is never decided twice",
@@ -1362,6 +1432,56 @@ async fn begin_command(
     // hop fewer a command: session 15), holding the battle with its new
     // entries, and released only once the write is durable.
     let seats = watching_seats(shared, battle);
+    // Session 21: decided here, on the task, when the store can without
+    // a wait or a read (the battle in memory and free, at its head): no
+    // blocking-pool thread woken, none to wake this task again. Game code
+    // runs here then; a panic in it is the request's failure, as a
+    // blocking task's is (the held battle, emptied as it unwinds, is read
+    // again from the store).
+    let mut made = None;
+    let now = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        shared.store.live().play_begin_now(
+            battle,
+            Actor(seat),
+            at,
+            &command,
+            dice.clone(),
+            cmd_id.as_deref(),
+            &mut |b, key, played| made = Some(made_frames(b, key, battle, &seats, played)),
+        )
+    }));
+    match now {
+        Ok(None) => {}
+        Ok(Some(playing)) => {
+            let playing = playing.map_err(refusal)?;
+            // Answered at once (nothing decided here): its frames, if it
+            // made entries, on the blocking pool.
+            let made_before = match (&playing, &made) {
+                (Playing::Done(played), None) if !played.again => {
+                    Some((played.entries.clone(), played.revealed))
+                }
+                _ => None,
+            };
+            let frames = match (made, made_before) {
+                (Some(made), _) => Some(made),
+                (None, Some((entries, revealed))) => Some(
+                    blocking_live(shared, move |l| {
+                        Ok(frames_for(l, battle, &seats, &entries, revealed))
+                    })
+                    .await?,
+                ),
+                (None, None) => None,
+            };
+            return Ok((playing, frames));
+        }
+        Err(panic) => {
+            eprintln!(
+                "serve: a command's decide failed: {}",
+                panic_words(panic.as_ref())
+            );
+            return Err(request_failed());
+        }
+    }
     blocking_live(shared, move |l| {
         let mut made = None;
         let playing = l.play_begin(
@@ -1371,25 +1491,7 @@ async fn begin_command(
             &command,
             dice,
             cmd_id.as_deref(),
-            &mut |b, key, played| {
-                // Game code runs here (the lens's texts and states). A
-                // panic must not unwind through the store's held battle
-                // while its write is queued (review of session 16): it is
-                // caught, the command goes on to its write, and its
-                // watchers are closed in words to resume once it is
-                // durable.
-                let frames = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    frames_of(b, key, battle, &seats, &played.entries, played.revealed)
-                }));
-                made = Some(frames.map_err(|panic| {
-                    // The words may come from game code run on the whole
-                    // state (principle 14): the log only.
-                    ClubError::Rule(format!(
-                        "making its frames panicked: {}",
-                        panic_words(panic.as_ref())
-                    ))
-                }));
-            },
+            &mut |b, key, played| made = Some(made_frames(b, key, battle, &seats, played)),
         )?;
         let frames = match (&playing, made) {
             (_, Some(made)) => Some(made),
@@ -1407,6 +1509,32 @@ async fn begin_command(
 /// A command's frames for its watchers, by seat (or why they could not be
 /// made), when it made any.
 type Frames = Option<Result<HashMap<Actor, Vec<String>>, ClubError>>;
+
+/// A command's frames for `seats`, made holding the battle with its new
+/// entries. Game code runs here (the lens's texts and states). A panic
+/// must not unwind through the store's held battle while its write is
+/// queued (review of session 16): it is caught, the command goes on to its
+/// write, and its watchers are closed in words to resume once it is
+/// durable.
+fn made_frames(
+    b: &dyn xenolog_engine::Battle,
+    key: &[u8; 32],
+    battle: ServerBattleId,
+    seats: &[Actor],
+    played: &Played,
+) -> Result<HashMap<Actor, Vec<String>>, ClubError> {
+    let frames = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        frames_of(b, key, battle, seats, &played.entries, played.revealed)
+    }));
+    frames.map_err(|panic| {
+        // The words may come from game code run on the whole state
+        // (principle 14): the log only.
+        ClubError::Rule(format!(
+            "making its frames panicked: {}",
+            panic_words(panic.as_ref())
+        ))
+    })
+}
 
 /// Refused unless the socket's token opens `seat` of `battle`.
 async fn seat_granted(

@@ -25,8 +25,8 @@ pub(crate) use super::club_tokens::now;
 use super::club_tokens::{ClubTokens, blob32};
 use super::{
     BattleInfo, BattleStore, CampaignId, CampaignInfo, ClubError, CreatedBattle, Grant, Invitation,
-    Joined, LiveStore, MakeFrames, NewBattle, Played, Playing, Principal, Redeemed, RosterPick,
-    SeatInvite, ServerBattleId, Store, TokenId, TokenInfo, TokenStore,
+    Joined, LiveStore, MakeFrames, NewBattle, Played, Playing, Principal, Redeemed, RefreshFrames,
+    RosterPick, SeatInvite, ServerBattleId, Store, TokenId, TokenInfo, TokenStore,
 };
 use crate::secret::{Code, Role, Token, random_bytes};
 
@@ -59,23 +59,30 @@ impl ClubStore {
     /// (revocations) and to `on` (entries, catch-up).
     pub fn listen(
         &self,
-        on: impl Fn(super::notify::Hint) + Send + 'static,
+        on: impl Fn(super::notify::Hint) + Send + Sync + 'static,
     ) -> Result<Option<super::notify::Listener>, ClubError> {
         let Some((url, schema)) = self.club.db.postgres() else {
             return Ok(None);
         };
         let tokens = Arc::downgrade(&self.club.tokens);
         let own = self.club.tag;
-        let listener = super::notify::Listener::start(
+        // A battle's hints go to `on` from the listener's own thread (`on`
+        // only queues them), one thread woken fewer a notification; the
+        // tokens' (a revocation, a catch-up) on the listener's second
+        // thread, where the tokens may be read again.
+        let listener = super::notify::Listener::start_quick(
             url,
             &super::club_tokens::channel(schema),
+            ClubTokens::heeds,
             move |hint| {
                 // Its own take-back or walk (issue 31 P5): written by this
                 // process, whose battle is current; not read again.
                 if matches!(hint, super::notify::Hint::Moved { by, .. } if by == own) {
                     return;
                 }
-                if let Some(t) = tokens.upgrade() {
+                if ClubTokens::heeds(&hint)
+                    && let Some(t) = tokens.upgrade()
+                {
                     // Off the listener's runtime: reading the tokens again
                     // may connect the club's blocking client anew, which
                     // panics on a thread that drives a runtime.
@@ -203,6 +210,15 @@ pub struct Club {
     /// crash there; review4 S5).
     #[cfg(test)]
     after_start: AfterStart,
+    /// Whether a command may be decided on its socket's task
+    /// ([`LiveStore::play_begin_now`]): on PostgreSQL. On the club file
+    /// the blocking pool decides every command, as before session 21:
+    /// there each campaign file's writer groups only its own campaign's
+    /// appends, and commands decided on the task were measured slower
+    /// (BENCHMARKS.md, session 21, pgswitch: 4,572-6,915 against
+    /// 7,024-8,800 commands/s, the writers making more, smaller
+    /// transactions a command).
+    decide_on_task: bool,
     /// This process among the servers of one database: its `moved`
     /// notifications carry it, and it skips its own (issue 31 P5).
     tag: u64,
@@ -436,6 +452,42 @@ fn settle(
     }
 }
 
+/// What is new in `fresh` to watchers holding its line to `head` (`over`:
+/// it had ended there): the live line's entries after `head`, the secret
+/// if one of them ended it, and where the live line parts from theirs if
+/// it left `head` (a take-back elsewhere).
+fn refreshed(
+    fresh: &dyn Battle,
+    head: Option<EntryId>,
+    over: bool,
+    secret: Option<Bytes32>,
+) -> super::Refreshed {
+    let cursor = fresh.cursor();
+    let line = fresh.path_to(cursor);
+    // Where the watchers' line and the live line part: at their head
+    // when the live line goes on through it (new entries, or a walk
+    // along a recorded line), else at the last entry both share (a
+    // take-back elsewhere: `moved`).
+    let (from, moved) = match head {
+        None => (None, None),
+        Some(h) if line.contains(&h) => (Some(h), None),
+        Some(h) => {
+            let shared = fresh.common_ancestor(Some(h), cursor);
+            (shared, Some(shared))
+        }
+    };
+    let entries: Vec<EntryId> = match from {
+        None => line,
+        Some(f) => line.into_iter().skip_while(|e| *e != f).skip(1).collect(),
+    };
+    let ended = !over && fresh.outcome().is_some() && !entries.is_empty();
+    super::Refreshed {
+        entries,
+        revealed: secret.filter(|_| ended),
+        moved,
+    }
+}
+
 /// A started battle in memory: only what is durable in its campaign file
 /// (a command that could not be written drops it; it is loaded again).
 struct LiveBattle {
@@ -482,6 +534,7 @@ impl Club {
     ) -> Result<Club, ClubError> {
         let db = Arc::new(db);
         let tokens = Arc::new(ClubTokens::open(db.clone())?);
+        let decide_on_task = pg.is_some();
         Ok(Club {
             path,
             dir,
@@ -497,6 +550,7 @@ impl Club {
             committer: Mutex::new(None),
             #[cfg(test)]
             after_start: Mutex::new(None),
+            decide_on_task,
             tag: process_tag(),
             reads: Reads::default(),
             _lock: lock,
@@ -603,17 +657,9 @@ impl Club {
     /// has nothing to bring. `false` when not known without waiting (the
     /// battle in use): then the refresh finds out in its turn.
     pub fn holds_entry(&self, battle: ServerBattleId, seq: u64) -> bool {
-        let slot = self
-            .battles
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&battle)
-            .cloned();
-        slot.is_some_and(|slot| {
-            slot.try_lock().is_ok_and(|held| {
-                held.as_ref()
-                    .is_some_and(|lb| (seq as usize) < lb.battle.records().len())
-            })
+        self.held_now(battle).is_some_and(|held| {
+            held.as_ref()
+                .is_some_and(|lb| (seq as usize) < lb.battle.records().len())
         })
     }
 
@@ -714,7 +760,7 @@ impl Club {
                 // Extended from the notification: nothing read.
                 self.reads.carried.fetch_add(1, Ordering::Relaxed);
                 lb.used = std::time::Instant::now();
-                &*lb.battle
+                (&*lb.battle, lb.secret)
             }
             Some(lb) => {
                 let (campaign, id) = (lb.campaign, lb.id);
@@ -740,7 +786,7 @@ impl Club {
                 match read {
                     Ok(()) => {
                         lb.used = std::time::Instant::now();
-                        &*lb.battle
+                        (&*lb.battle, lb.secret)
                     }
                     Err(e) => {
                         // Loaded again on its next use.
@@ -751,34 +797,12 @@ impl Club {
             }
             None => {
                 self.reads.whole.fetch_add(1, Ordering::Relaxed);
-                &*self.loaded(&mut guard, battle)?.battle
+                let lb = self.loaded(&mut guard, battle)?;
+                (&*lb.battle, lb.secret)
             }
         };
-        let cursor = fresh.cursor();
-        let line = fresh.path_to(cursor);
-        // Where the watchers' line and the live line part: at their head
-        // when the live line goes on through it (new entries, or a walk
-        // along a recorded line), else at the last entry both share (a
-        // take-back elsewhere: `moved`).
-        let (from, moved) = match head {
-            None => (None, None),
-            Some(h) if line.contains(&h) => (Some(h), None),
-            Some(h) => {
-                let shared = fresh.common_ancestor(Some(h), cursor);
-                (shared, Some(shared))
-            }
-        };
-        let entries: Vec<EntryId> = match from {
-            None => line,
-            Some(f) => line.into_iter().skip_while(|e| *e != f).skip(1).collect(),
-        };
-        let ended = !over && fresh.outcome().is_some() && !entries.is_empty();
-        let secret = guard.as_ref().map(|lb| lb.secret);
-        Ok(Some(super::Refreshed {
-            entries,
-            revealed: secret.filter(|_| ended),
-            moved,
-        }))
+        let (fresh, secret) = fresh;
+        Ok(Some(refreshed(fresh, head, over, Some(secret))))
     }
 
     /// The club's tokens and invitations.
@@ -1040,6 +1064,16 @@ impl Club {
         }
     }
 
+    /// The writer of a campaign if one is running: nothing opened.
+    fn running_writer(&self, id: CampaignId) -> Option<Arc<Writer>> {
+        self.writers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&id)
+            .filter(|w| !w.is_dead())
+            .cloned()
+    }
+
     /// The writer of a campaign, its file opened (and its writer lock taken)
     /// on first use.
     fn writer(&self, id: CampaignId, path: &Path) -> Result<Arc<Writer>, ClubError> {
@@ -1129,6 +1163,21 @@ impl Club {
             .entry(battle)
             .or_default()
             .clone()
+    }
+
+    /// Hold a battle's slot if it is free now (`None` when it is in use,
+    /// or was never made): what a task may do without waiting.
+    fn held_now(&self, battle: ServerBattleId) -> Option<Held<LiveBattle>> {
+        let slot = self
+            .battles
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&battle)
+            .cloned()?;
+        Some(Held {
+            guard: slot.try_lock_owned().ok()?,
+            unsettled: false,
+        })
     }
 
     /// Hold a battle's slot, waiting for it on this thread (never from a
@@ -1289,7 +1338,7 @@ impl LiveStore for Club {
     ) -> Result<Played, ClubError> {
         let slot = self.slot(battle);
         let mut guard = Self::hold(&slot);
-        match self.decide_held(&mut guard, battle, seat, at, command, dice, cmd_id)? {
+        match self.decide_held(&mut guard, battle, seat, at, command, dice, cmd_id, false)? {
             Decision::Done(played) => Ok(played),
             Decision::Queued {
                 played,
@@ -1314,43 +1363,73 @@ impl LiveStore for Club {
         frames: &mut MakeFrames<'_>,
     ) -> Result<Playing, ClubError> {
         let slot = self.slot(battle);
-        let mut guard = Self::hold(&slot);
-        match self.decide_held(&mut guard, battle, seat, at, command, dice, cmd_id)? {
-            Decision::Done(played) => Ok(Playing::Done(played)),
-            Decision::Queued {
-                played,
-                written,
-                path,
-            } => {
-                // From here until the write is known durable, a drop (the
-                // awaiting task gone) empties the slot.
-                guard.unsettled = true;
-                let made = match guard.as_ref() {
-                    Some(lb) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        frames(&*lb.battle, &lb.secret, &played)
-                    })),
-                    None => Ok(()),
-                };
-                if let Err(panic) = made {
-                    // A panic in `frames` (review of session 16) must not
-                    // empty the slot while the write is still queued: a
-                    // command after it would load the battle from its file
-                    // without the entries about to be written there, and
-                    // decide on it. The battle stays held until the write
-                    // settles (kept if it is durable, emptied if not; on
-                    // this thread, the blocking pool's), then the panic
-                    // goes on to the caller.
-                    drop(settle(guard, written.blocking_recv(), played, &path));
-                    std::panic::resume_unwind(panic);
-                }
-                // The battle stays held while the write is awaited, by a
-                // task, not a thread: no one reads entries not yet durable.
-                Ok(Playing::Writing(Box::pin(async move {
-                    let written = written.await;
-                    settle(guard, written, played, &path)
-                })))
-            }
+        let guard = Self::hold(&slot);
+        self.begin_held(
+            guard, battle, seat, at, command, dice, cmd_id, frames, false,
+        )
+    }
+
+    fn play_begin_now(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        at: Option<EntryId>,
+        command: &Value,
+        dice: Option<Vec<u8>>,
+        cmd_id: Option<&str>,
+        frames: &mut MakeFrames<'_>,
+    ) -> Option<Result<Playing, ClubError>> {
+        // On PostgreSQL only (`decide_on_task`). Only what needs no wait
+        // and no read: the battle in memory and free, the command at its
+        // head with nothing recorded after it (no command id to look up,
+        // no walk), its campaign's file known and its writer running
+        // (nothing to open).
+        if !self.decide_on_task {
+            return None;
         }
+        let guard = self.held_now(battle)?;
+        let lb = guard.as_ref()?;
+        let quick = lb.battle.outcome().is_none()
+            && at == lb.battle.cursor()
+            && lb.battle.children(at).is_empty()
+            && (dice.is_none() || lb.dice_mode == DiceMode::Entered)
+            && self
+                .paths
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .contains_key(&lb.campaign)
+            && self.running_writer(lb.campaign).is_some();
+        if !quick {
+            return None;
+        }
+        Some(self.begin_held(guard, battle, seat, at, command, dice, cmd_id, frames, true))
+    }
+
+    fn refresh_carried_now(
+        &self,
+        battle: ServerBattleId,
+        seq: u64,
+        body: &str,
+        frames: &mut RefreshFrames<'_>,
+    ) -> Option<Result<(), ClubError>> {
+        let mut guard = self.held_now(battle)?;
+        let lb = guard.as_mut()?;
+        let before = lb.battle.records().len();
+        let (head, over) = (lb.battle.cursor(), lb.battle.outcome().is_some());
+        if (seq as usize) < before {
+            // This process has it already (its own write, or read before).
+            return Some(Ok(()));
+        }
+        // Only a part that fits the head held: anything else reads (the
+        // blocking pool's [`Club::refresh_carried`]).
+        xenolog_saves::Carried::decode(body)
+            .and_then(|part| part.extend(&mut *lb.battle))
+            .ok()?;
+        self.reads.carried.fetch_add(1, Ordering::Relaxed);
+        lb.used = std::time::Instant::now();
+        let r = refreshed(&*lb.battle, head, over, Some(lb.secret));
+        frames(&*lb.battle, &lb.secret, &r);
+        Some(Ok(()))
     }
 
     fn read(
@@ -1438,6 +1517,86 @@ impl LiveStore for Club {
 }
 
 impl Club {
+    /// [`LiveStore::play_begin`] on the held battle; `on_runtime`: called
+    /// from a task ([`LiveStore::play_begin_now`]), where nothing may
+    /// block.
+    #[allow(clippy::too_many_arguments)]
+    fn begin_held(
+        &self,
+        mut guard: Held<LiveBattle>,
+        battle: ServerBattleId,
+        seat: Actor,
+        at: Option<EntryId>,
+        command: &Value,
+        dice: Option<Vec<u8>>,
+        cmd_id: Option<&str>,
+        frames: &mut MakeFrames<'_>,
+        on_runtime: bool,
+    ) -> Result<Playing, ClubError> {
+        match self.decide_held(
+            &mut guard, battle, seat, at, command, dice, cmd_id, on_runtime,
+        )? {
+            Decision::Done(played) => Ok(Playing::Done(played)),
+            Decision::Queued {
+                played,
+                written,
+                path,
+            } => {
+                // From here until the write is known durable, a drop (the
+                // awaiting task gone) empties the slot.
+                guard.unsettled = true;
+                let made = match guard.as_ref() {
+                    Some(lb) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        frames(&*lb.battle, &lb.secret, &played)
+                    })),
+                    None => Ok(()),
+                };
+                if let (Err(panic), true) = (&made, on_runtime) {
+                    // A task cannot wait here: the write is awaited by the
+                    // future, holding the battle as below, and the command
+                    // is then refused (its frames were not made), whether
+                    // written or not (a resend with its command id says).
+                    eprintln!(
+                        "serve: battle {battle}: making a command's frames panicked: {}",
+                        panic
+                            .downcast_ref::<&str>()
+                            .copied()
+                            .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+                            .unwrap_or("no message")
+                    );
+                    return Ok(Playing::Writing(Box::pin(async move {
+                        let written = written.await;
+                        drop(settle(guard, written, played, &path));
+                        Err(ClubError::Campaign {
+                            file: path.display().to_string(),
+                            why: "making the command's frames failed after it was queued: its watchers were sent nothing".into(),
+                        })
+                    })));
+                }
+                if let Err(panic) = made {
+                    // A panic in `frames` (review of session 16) must not
+                    // empty the slot while the write is still queued: a
+                    // command after it would load the battle from its file
+                    // without the entries about to be written there, and
+                    // decide on it. The battle stays held until the write
+                    // settles (kept if it is durable, emptied if not; on
+                    // this thread, the blocking pool's), then the panic
+                    // goes on to the caller.
+                    drop(settle(guard, written.blocking_recv(), played, &path));
+                    std::panic::resume_unwind(panic);
+                }
+                // The battle stays held while the write is awaited, by a
+                // task, not a thread: no one reads entries not yet durable.
+                Ok(Playing::Writing(Box::pin(async move {
+                    let written = written.await;
+                    settle(guard, written, played, &path)
+                })))
+            }
+        }
+    }
+}
+
+impl Club {
     /// Decide a seat's command on its held battle (loaded if need be) and
     /// queue its write ([`LiveStore::play_with_dice`], whose words apply):
     /// the caller awaits the write, holding the battle.
@@ -1451,10 +1610,20 @@ impl Club {
         command: &Value,
         dice: Option<Vec<u8>>,
         cmd_id: Option<&str>,
+        on_runtime: bool,
     ) -> Result<Decision, ClubError> {
         let lb = self.loaded(guard, battle)?;
         let path = self.path_of(lb.campaign)?;
-        let writer = self.writer(lb.campaign, &path)?;
+        let writer = if on_runtime {
+            // From a task nothing may be opened (a blocking client): a
+            // writer that stopped since `play_begin_now` looked is started
+            // again by the next command, on the blocking pool. Nothing was
+            // decided yet.
+            self.running_writer(lb.campaign)
+                .ok_or(ClubError::Unavailable)?
+        } else {
+            self.writer(lb.campaign, &path)?
+        };
         // A command id can have been decided before only where a command
         // was: a command is decided only at the head its sending names
         // (`at`), a resend names the same, and its entry stays under that
@@ -3178,6 +3347,68 @@ mod tests {
         })
         .unwrap();
         assert!(matches!(&again, Playing::Done(p) if p.again && p.entries == vec![0]));
+    }
+
+    /// Session 21: a command is decided on the calling task
+    /// (`play_begin_now`, no blocking-pool thread) only when nothing is to
+    /// be waited for or read: the battle in memory and free, the command
+    /// at its head, its campaign's writer running. Otherwise `None`, no
+    /// frames made and nothing changed: the blocking pool's `play_begin`
+    /// decides it. Decided there, it is held until durable as there.
+    #[test]
+    fn a_command_is_decided_on_the_task_only_when_nothing_is_waited_for_or_read() {
+        let (_dir, mut club, _c, battle) = club_with_race();
+        let cmd = serde_json::json!("hold");
+        let mut no_frames = |_: &dyn Battle, _: &Bytes32, _: &Played| {
+            panic!("no frames for a command not decided here")
+        };
+        // Loaded and free at its head, but on the club file: the blocking
+        // pool decides (measured faster there).
+        club.read(battle, &mut |_| {}).unwrap();
+        assert!(
+            club.play_begin_now(battle, Actor(0), None, &cmd, None, None, &mut no_frames)
+                .is_none(),
+            "on the club file, never on the task"
+        );
+        club.evict_idle(std::time::Duration::ZERO);
+        // As on PostgreSQL (the rules below are the same on both).
+        club.decide_on_task = true;
+        let club = club;
+        let now = |seat: u8, at: Option<EntryId>, frames: &mut MakeFrames<'_>| {
+            club.play_begin_now(battle, Actor(seat), at, &cmd, None, None, frames)
+        };
+        assert!(
+            now(0, None, &mut no_frames).is_none(),
+            "not in memory: it would be loaded"
+        );
+        let first = settled(
+            club.play_begin(battle, Actor(0), None, &cmd, None, None, &mut |_, _, _| {})
+                .unwrap(),
+        );
+        assert_eq!(first.entries, vec![0]);
+        assert!(
+            now(1, None, &mut no_frames).is_none(),
+            "a command at another head than the battle's"
+        );
+        let held = club.slot(battle).try_lock_owned().unwrap();
+        assert!(
+            now(1, Some(0), &mut no_frames).is_none(),
+            "the battle in use: it would be waited for"
+        );
+        drop(held);
+        assert_eq!(head(&club, battle), Some(0), "nothing changed");
+        let mut made = Vec::new();
+        let playing = now(1, Some(0), &mut |_, _, p| made.push(p.entries.clone()))
+            .expect("decided here")
+            .unwrap();
+        assert_eq!(made, vec![vec![1]], "its frames made once, holding it");
+        assert!(matches!(playing, Playing::Writing(_)));
+        assert!(
+            club.slot(battle).try_lock().is_err(),
+            "held while its write is awaited"
+        );
+        assert_eq!(settled(playing).entries, vec![1]);
+        assert_eq!(head(&club, battle), Some(1));
     }
 
     #[test]

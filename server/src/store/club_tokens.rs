@@ -233,6 +233,13 @@ impl ClubTokens {
         self.catch_up()
     }
 
+    /// Whether [`ClubTokens::hint`] does anything with `hint` (it may
+    /// then read the tokens again: a blocking call): a revocation and a
+    /// catch-up; a battle's hints are nothing to the tokens.
+    pub fn heeds(hint: &Hint) -> bool {
+        matches!(hint, Hint::Revoked(_) | Hint::CatchUp)
+    }
+
     /// A hint from the listener: a token revoked elsewhere is forgotten
     /// here; after a reconnect everything is read again. Called on the
     /// listener's plain thread (it may block on the database).

@@ -403,6 +403,11 @@ pub struct Played {
 /// write to settle before the panic goes on.
 pub type MakeFrames<'a> = dyn FnMut(&dyn xenolog_engine::Battle, &Bytes32, &Played) + 'a;
 
+/// What a battle brought up to date from a task says to its watchers
+/// ([`LiveStore::refresh_carried_now`]): the battle held, its secret, and
+/// what is new.
+pub type RefreshFrames<'a> = dyn FnMut(&dyn xenolog_engine::Battle, &Bytes32, &Refreshed) + 'a;
+
 /// A command decided by [`LiveStore::play_begin`]: answered already, or
 /// waiting for its write to be durable.
 pub enum Playing {
@@ -486,6 +491,26 @@ pub trait LiveStore: Send + Sync + 'static {
         self.play_with_dice(battle, seat, at, command, dice, cmd_id)
             .map(Playing::Done)
     }
+    /// [`LiveStore::play_begin`] from a task, when it needs no wait and no
+    /// read (the battle in memory and free, the command at its head with
+    /// nothing recorded after it, its campaign's writer running): `None`
+    /// otherwise, nothing done, and the caller goes to the blocking pool.
+    /// Session 21: a command a blocking-pool thread fewer (two thread
+    /// switches). The default: never.
+    #[allow(clippy::too_many_arguments)]
+    fn play_begin_now(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        at: Option<xenolog_engine::EntryId>,
+        command: &serde_json::Value,
+        dice: Option<Vec<u8>>,
+        cmd_id: Option<&str>,
+        frames: &mut MakeFrames<'_>,
+    ) -> Option<Result<Playing, ClubError>> {
+        let _ = (battle, seat, at, command, dice, cmd_id, frames);
+        None
+    }
     /// The sides of the dice `command` needs entered, in a battle created
     /// with entered dice; [`ClubError::RolledDice`] where the server rolls
     /// (the count can depend on the first dice: it would tell the seat its
@@ -567,6 +592,22 @@ pub trait LiveStore: Send + Sync + 'static {
     ) -> Result<Option<Refreshed>, ClubError> {
         let _ = body;
         self.refresh(battle, Some(seq))
+    }
+    /// [`LiveStore::refresh_carried`] from a task, when it needs no wait
+    /// and no read (the battle in memory and free, holding the entry `seq`
+    /// already or the part fitting its head): `frames` is called holding
+    /// the battle with what is new ([`Refreshed`]; not called when nothing
+    /// is). `None` otherwise, nothing done: the caller goes to the
+    /// blocking pool. The default: never.
+    fn refresh_carried_now(
+        &self,
+        battle: ServerBattleId,
+        seq: u64,
+        body: &str,
+        frames: &mut RefreshFrames<'_>,
+    ) -> Option<Result<(), ClubError>> {
+        let _ = (battle, seq, body, frames);
+        None
     }
     /// How many times a battle was brought up to date from the part its
     /// notification carried, reading nothing (issue 31 P5, session 20).

@@ -19,6 +19,11 @@
 //! sockets. The callback is called on a second plain thread, never on that
 //! runtime (review3 M1): a callback may use the blocking `postgres` client
 //! (the token store's `reload`), which panics on a runtime's thread.
+//! [`Listener::start_quick`] names the hints whose handling never blocks
+//! (a battle's entries, its parts, its moves): those are handed on from
+//! the listener's own thread, one thread woken fewer a notification
+//! (session 21), unless hints handed to the second thread are still being
+//! handled there, so that every hint is handled in the order heard.
 //! Dropping the [`Listener`] stops both.
 //!
 //! Its connection has TCP keepalives (every 10 s after 10 s idle, given up
@@ -27,7 +32,7 @@
 //! two hours, and [`Live`] says it is not listening meanwhile.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use super::{CampaignId, ClubError, TokenId};
@@ -244,6 +249,26 @@ impl Listener {
         channel: &str,
         on: impl Fn(Hint) + Send + 'static,
     ) -> Result<Listener, ClubError> {
+        Self::begin(url, channel, Hand::Thread(Box::new(on)))
+    }
+
+    /// [`Listener::start`], but each hint for which `blocks` is false is
+    /// handed to `on` on the listener's own thread (a runtime's: `on` must
+    /// not block nor use the blocking `postgres` client for it), one
+    /// thread fewer woken; the others go to the second thread as
+    /// [`Listener::start`] hands them. Hints are still handled one at a
+    /// time and in the order heard: while any hint handed to the second
+    /// thread is not yet handled, the quick ones queue behind it there.
+    pub fn start_quick(
+        url: &str,
+        channel: &str,
+        blocks: fn(&Hint) -> bool,
+        on: impl Fn(Hint) + Send + Sync + 'static,
+    ) -> Result<Listener, ClubError> {
+        Self::begin(url, channel, Hand::Quick(Arc::new(on), blocks))
+    }
+
+    fn begin(url: &str, channel: &str, on: Hand) -> Result<Listener, ClubError> {
         let unreachable = |why: String| ClubError::File {
             path: format!("the club database's listener (channel {channel})"),
             why,
@@ -262,16 +287,34 @@ impl Listener {
         let (ready_tx, ready) = std::sync::mpsc::channel();
         let live = Arc::new(Live::default());
         let (url, channel, p) = (url.to_owned(), channel.to_owned(), live.clone());
-        // Review3 M1: the callback runs here, off the listener's runtime.
+        // Review3 M1: the callback runs here, off the listener's runtime
+        // (but for the quick hints of `start_quick`).
         let (hint_tx, hint_rx) = std::sync::mpsc::channel::<Hint>();
+        let queued = Arc::new(AtomicUsize::new(0));
+        let (slow, quick) = match on {
+            Hand::Thread(on) => (on, None),
+            Hand::Quick(on, blocks) => {
+                let slow = on.clone();
+                let slow: Box<dyn Fn(Hint) + Send> = Box::new(move |h| slow(h));
+                (slow, Some((on, blocks)))
+            }
+        };
+        let handled = queued.clone();
         let hints = std::thread::Builder::new()
             .name("club-hints".into())
             .spawn(move || {
                 for hint in hint_rx {
-                    on(hint);
+                    slow(hint);
+                    // Handled: a quick hint after it may go the quick way.
+                    handled.fetch_sub(1, Ordering::AcqRel);
                 }
             })
             .map_err(|e| unreachable(format!("its thread cannot start: {e}")))?;
+        let hint_tx = Handing {
+            thread: hint_tx,
+            queued,
+            quick,
+        };
         let thread = std::thread::Builder::new()
             .name("club-listener".into())
             .spawn(move || {
@@ -345,7 +388,7 @@ impl Drop for Listener {
 async fn run(
     url: String,
     channel: String,
-    on: std::sync::mpsc::Sender<Hint>,
+    on: Handing,
     ready: std::sync::mpsc::Sender<Result<(), String>>,
     mut stopped: tokio::sync::oneshot::Receiver<()>,
     live: Arc<Live>,
@@ -386,7 +429,7 @@ async fn run(
 async fn session(
     url: &str,
     channel: &str,
-    on: &std::sync::mpsc::Sender<Hint>,
+    on: &Handing,
     live: &Live,
     listening: &mut bool,
     ready: &mut Option<std::sync::mpsc::Sender<Result<(), String>>>,
@@ -454,7 +497,7 @@ async fn session(
         }
         // Connected again: whatever was sent meanwhile was not heard.
         None => {
-            let _ = on.send(Hint::CatchUp);
+            let _ = on.give(Hint::CatchUp);
         }
     }
     let mut probe = tokio::time::interval(Listener::PROBE_EVERY);
@@ -467,7 +510,7 @@ async fn session(
                     let Some(hint) = twins.pass(Hint::parse(&payload)) else {
                         continue;
                     };
-                    if on.send(hint).is_err() {
+                    if !on.give(hint) {
                         // Nobody hears any more: stopping.
                         break;
                     }
@@ -502,6 +545,46 @@ async fn session(
         Ok(Ok(())) => Err("its connection ended".into()),
         Ok(Err(e)) => Err(format!("its connection failed: {e}")),
         Err(e) => Err(format!("its connection's task failed: {e}")),
+    }
+}
+
+/// What a listener hands its hints to ([`Listener::start`],
+/// [`Listener::start_quick`]).
+enum Hand {
+    /// Every hint on the second thread.
+    Thread(Box<dyn Fn(Hint) + Send>),
+    /// The hints for which the function is false on the listener's own
+    /// thread, the others on the second.
+    Quick(Arc<dyn Fn(Hint) + Send + Sync>, fn(&Hint) -> bool),
+}
+
+/// The listener's side of the handing: the second thread's queue, how
+/// many hints are in it or being handled there, and the quick way.
+struct Handing {
+    thread: std::sync::mpsc::Sender<Hint>,
+    queued: Arc<AtomicUsize>,
+    #[allow(clippy::type_complexity)]
+    quick: Option<(Arc<dyn Fn(Hint) + Send + Sync>, fn(&Hint) -> bool)>,
+}
+
+impl Handing {
+    /// Hand `hint` on: here when it is quick and nothing handed to the
+    /// second thread is still to be handled (so the order heard is kept),
+    /// otherwise to that thread. Whether anybody still hears.
+    fn give(&self, hint: Hint) -> bool {
+        if let Some((on, blocks)) = &self.quick
+            && !blocks(&hint)
+            && self.queued.load(Ordering::Acquire) == 0
+        {
+            on(hint);
+            return true;
+        }
+        self.queued.fetch_add(1, Ordering::AcqRel);
+        if self.thread.send(hint).is_err() {
+            self.queued.fetch_sub(1, Ordering::AcqRel);
+            return false;
+        }
+        true
     }
 }
 
@@ -549,6 +632,52 @@ fn words(e: &tokio_postgres::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Session 21: a hint that never blocks is handed on the listener's
+    /// own thread only while nothing handed to the second thread is still
+    /// to be handled there; otherwise it queues behind it, so every hint is
+    /// handled in the order heard (a battle's entry never overtakes a
+    /// catch-up or a revocation heard before it).
+    #[test]
+    fn a_quick_hint_queues_behind_a_slow_one_not_yet_handled_so_the_order_heard_is_kept() {
+        let (thread, second) = std::sync::mpsc::channel();
+        let here = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let h = here.clone();
+        let hand = Handing {
+            thread,
+            queued: Arc::new(AtomicUsize::new(0)),
+            quick: Some((
+                Arc::new(move |hint| h.lock().unwrap().push(hint)),
+                |h: &Hint| matches!(h, Hint::CatchUp),
+            )),
+        };
+        let entry = |seq| Hint::Entry {
+            campaign: 1,
+            battle: 2,
+            seq,
+        };
+        assert!(hand.give(entry(0)));
+        assert_eq!(
+            *here.lock().unwrap(),
+            vec![entry(0)],
+            "quick, nothing queued: handed on the listener's thread"
+        );
+        assert!(second.try_recv().is_err());
+        assert!(hand.give(Hint::CatchUp));
+        assert!(hand.give(entry(1)));
+        assert_eq!(
+            *here.lock().unwrap(),
+            vec![entry(0)],
+            "behind the catch-up not yet handled: not handed here"
+        );
+        assert_eq!(second.try_recv().unwrap(), Hint::CatchUp);
+        assert_eq!(second.try_recv().unwrap(), entry(1), "after it, in order");
+        // The second thread has handled both (as its loop counts them).
+        hand.queued.fetch_sub(2, Ordering::AcqRel);
+        assert!(hand.give(entry(2)));
+        assert_eq!(*here.lock().unwrap(), vec![entry(0), entry(2)]);
+        assert!(second.try_recv().is_err());
+    }
 
     #[test]
     fn payloads_read_back_as_the_hints_they_were() {
