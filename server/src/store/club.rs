@@ -183,6 +183,14 @@ pub struct Club {
     /// tokio's, so that a command waiting for its write holds it from a
     /// task as well as from a thread ([`LiveStore::play_begin`]).
     battles: Mutex<HashMap<ServerBattleId, Slot<LiveBattle>>>,
+    /// Battles whose slot was emptied by a write refused `busy` (nothing
+    /// of it written): how many of their entries are stored and were sent
+    /// to their watchers. A notification of one of those heard late (this
+    /// process's own earlier part, under load) is then known as old and
+    /// does not close the watchers as a battle not in memory would
+    /// (session 21: `club_pg_fault`'s seats were closed "reconnect to
+    /// resume" after a busy answer).
+    emptied_busy: Arc<Mutex<HashMap<ServerBattleId, usize>>>,
     /// Each campaign's file, as the club file names it (a campaign's file
     /// never changes): looked up once, not at every command under the
     /// club file's lock (BENCHMARKS.md, the club server, session 16).
@@ -425,6 +433,7 @@ fn settle(
     written: Result<Result<(), Unwritten>, oneshot::error::RecvError>,
     played: Played,
     path: &Path,
+    (emptied_busy, battle): (&Mutex<HashMap<ServerBattleId, usize>>, ServerBattleId),
 ) -> Result<Played, ClubError> {
     match written {
         Ok(Ok(())) => {
@@ -442,6 +451,14 @@ fn settle(
         Ok(Err(Unwritten::Unavailable)) => Err(ClubError::Unavailable),
         Ok(Err(Unwritten::Busy(why))) => {
             eprintln!("serve: {}: {why}", path.display());
+            // Nothing written: the entries before the first of this
+            // command's are what is stored and was sent.
+            if let Some(&first) = played.entries.first() {
+                emptied_busy
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(battle, first as usize);
+            }
             Err(ClubError::Busy)
         }
         Ok(Err(Unwritten::Failed(why))) => Err(ClubError::Campaign {
@@ -542,6 +559,7 @@ impl Club {
             tokens,
             writers: Mutex::new(HashMap::new()),
             battles: Mutex::new(HashMap::new()),
+            emptied_busy: Arc::default(),
             paths: Mutex::new(HashMap::new()),
             readers: Mutex::new(HashMap::new()),
             starting: Mutex::new(HashMap::new()),
@@ -657,10 +675,18 @@ impl Club {
     /// has nothing to bring. `false` when not known without waiting (the
     /// battle in use): then the refresh finds out in its turn.
     pub fn holds_entry(&self, battle: ServerBattleId, seq: u64) -> bool {
-        self.held_now(battle).is_some_and(|held| {
-            held.as_ref()
-                .is_some_and(|lb| (seq as usize) < lb.battle.records().len())
-        })
+        self.held_now(battle)
+            .is_some_and(|held| match held.as_ref() {
+                Some(lb) => (seq as usize) < lb.battle.records().len(),
+                // Emptied by a busy write: its entries before that write's
+                // were stored and sent (`emptied_busy`).
+                None => self
+                    .emptied_busy
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .get(&battle)
+                    .is_some_and(|&n| (seq as usize) < n),
+            })
     }
 
     /// How many times a battle was brought up to date from the part its
@@ -1347,7 +1373,13 @@ impl LiveStore for Club {
             } => {
                 guard.unsettled = true;
                 // On this thread (a test, a caller without a runtime).
-                settle(guard, written.blocking_recv(), played, &path)
+                settle(
+                    guard,
+                    written.blocking_recv(),
+                    played,
+                    &path,
+                    (&self.emptied_busy, battle),
+                )
             }
         }
     }
@@ -1564,9 +1596,10 @@ impl Club {
                             .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
                             .unwrap_or("no message")
                     );
+                    let emptied = self.emptied_busy.clone();
                     return Ok(Playing::Writing(Box::pin(async move {
                         let written = written.await;
-                        drop(settle(guard, written, played, &path));
+                        drop(settle(guard, written, played, &path, (&emptied, battle)));
                         Err(ClubError::Campaign {
                             file: path.display().to_string(),
                             why: "making the command's frames failed after it was queued: its watchers were sent nothing".into(),
@@ -1582,14 +1615,21 @@ impl Club {
                     // settles (kept if it is durable, emptied if not; on
                     // this thread, the blocking pool's), then the panic
                     // goes on to the caller.
-                    drop(settle(guard, written.blocking_recv(), played, &path));
+                    drop(settle(
+                        guard,
+                        written.blocking_recv(),
+                        played,
+                        &path,
+                        (&self.emptied_busy, battle),
+                    ));
                     std::panic::resume_unwind(panic);
                 }
                 // The battle stays held while the write is awaited, by a
                 // task, not a thread: no one reads entries not yet durable.
+                let emptied = self.emptied_busy.clone();
                 Ok(Playing::Writing(Box::pin(async move {
                     let written = written.await;
-                    settle(guard, written, played, &path)
+                    settle(guard, written, played, &path, (&emptied, battle))
                 })))
             }
         }
@@ -2360,6 +2400,53 @@ mod tests {
         g.unsettled = false; // durable
         drop(g);
         assert_eq!(*Club::hold(&slot), Some(9));
+    }
+
+    /// Session 21 (club_pg_fault's table hold, failed once under load): a
+    /// write refused busy empties its battle's slot; a notification of an
+    /// entry stored before it (this process's own earlier part, heard late)
+    /// is known as held, so its watchers are not closed as for a battle not
+    /// in memory; an entry of that refused write, or after it, is not.
+    #[test]
+    fn after_a_busy_write_the_entries_stored_before_it_are_known_held() {
+        let (_dir, club) = club();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        let first = hold(&club, battle, 0, None, Some("c-1")).unwrap();
+        let stored = first.entries.len() as u64;
+        assert!(club.holds_entry(battle, stored - 1));
+        let slot = club.slot(battle);
+        let mut g = Club::hold(&slot);
+        g.unsettled = true;
+        let refused = settle(
+            g,
+            Ok(Err(Unwritten::Busy("held by another session".into()))),
+            Played {
+                entries: vec![stored, stored + 1],
+                revealed: None,
+                again: false,
+                walked: false,
+            },
+            Path::new("campaign_1"),
+            (&club.emptied_busy, battle),
+        );
+        assert!(matches!(refused, Err(ClubError::Busy)), "{refused:?}");
+        assert!(Club::hold(&slot).is_none(), "the slot is emptied");
+        for seq in 0..stored {
+            assert!(
+                club.holds_entry(battle, seq),
+                "entry {seq} was stored and sent"
+            );
+        }
+        assert!(
+            !club.holds_entry(battle, stored),
+            "the refused write's entry"
+        );
+        assert!(!club.holds_entry(battle, stored + 5));
+        // Loaded again on its next use, the battle itself answers.
+        let next = hold(&club, battle, 1, Some(stored - 1), Some("c-2")).unwrap();
+        assert_eq!(next.entries.first().copied(), Some(stored));
+        assert!(club.holds_entry(battle, stored));
     }
 
     #[test]
