@@ -1227,14 +1227,20 @@ impl Club {
     ) -> Result<&'a mut LiveBattle, ClubError> {
         if slot.is_none() {
             let (campaign, path, id, secret) = self.located(battle)?;
-            // On a read-only connection: a long load stalls no appends.
-            let (b, dice_mode) = self.reading(campaign, &path, |c| {
-                Ok((c.load_battle(id)?, c.summary(id)?.dice_mode))
-            })?;
+            // Known before it is read (session 21): a notification of
+            // another process's entry heard while this load reads is then
+            // mapped to the battle and waits for its slot, and reads what
+            // the load's snapshot missed. Indexed after the read, such a
+            // hint was dropped as "not loaded here" and the battle stayed
+            // behind for good (`club_pg_procs`' bots at once, caught live).
             self.index
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .insert((campaign, id), battle);
+            // On a read-only connection: a long load stalls no appends.
+            let (b, dice_mode) = self.reading(campaign, &path, |c| {
+                Ok((c.load_battle(id)?, c.summary(id)?.dice_mode))
+            })?;
             *slot = Some(LiveBattle {
                 campaign,
                 id,
