@@ -218,6 +218,9 @@ pub struct Club {
     /// crash there; review4 S5).
     #[cfg(test)]
     after_start: AfterStart,
+    /// Tests only: run while a battle's load reads (after it is indexed).
+    #[cfg(test)]
+    while_loading: Mutex<Option<Box<dyn Fn() + Send + Sync>>>,
     /// Whether a command may be decided on its socket's task
     /// ([`LiveStore::play_begin_now`]): on PostgreSQL. On the club file
     /// the blocking pool decides every command, as before session 21:
@@ -568,6 +571,8 @@ impl Club {
             committer: Mutex::new(None),
             #[cfg(test)]
             after_start: Mutex::new(None),
+            #[cfg(test)]
+            while_loading: Mutex::new(None),
             decide_on_task,
             tag: process_tag(),
             reads: Reads::default(),
@@ -1237,6 +1242,10 @@ impl Club {
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .insert((campaign, id), battle);
+            #[cfg(test)]
+            if let Some(hook) = &*self.while_loading.lock().unwrap_or_else(|p| p.into_inner()) {
+                hook();
+            }
             // On a read-only connection: a long load stalls no appends.
             let (b, dice_mode) = self.reading(campaign, &path, |c| {
                 Ok((c.load_battle(id)?, c.summary(id)?.dice_mode))
@@ -3502,6 +3511,42 @@ mod tests {
         );
         assert_eq!(settled(playing).entries, vec![1]);
         assert_eq!(head(&club, battle), Some(1));
+    }
+
+    /// Session 21 (club_pg_procs' two bots at once, caught live): a battle
+    /// is mapped to its campaign's id before its load reads, so a
+    /// notification of another process's entry heard meanwhile reaches it
+    /// (and waits for its slot, then reads what the load's snapshot
+    /// missed) instead of being dropped as "not loaded here".
+    #[test]
+    fn a_battle_being_loaded_is_known_to_notifications_while_its_load_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(CLUB_FILE);
+        let club = Club::open(&path).unwrap();
+        let c = club.create_campaign("Club").unwrap();
+        let battle = started_race(&club, c.id, 1_000);
+        drop(club);
+        let club = Arc::new(Club::open(&path).unwrap());
+        let (campaign, _, id, _) = club.located(battle).unwrap();
+        assert_eq!(
+            club.loaded_as(campaign, id),
+            None,
+            "not loaded since the start"
+        );
+        let seen = Arc::new(Mutex::new(None));
+        let (weak, into) = (Arc::downgrade(&club), seen.clone());
+        *club.while_loading.lock().unwrap() = Some(Box::new(move || {
+            if let Some(c) = weak.upgrade() {
+                *into.lock().unwrap() = Some(c.loaded_as(campaign, id));
+            }
+        }));
+        club.read(battle, &mut |_| {}).unwrap();
+        assert_eq!(
+            *seen.lock().unwrap(),
+            Some(Some(battle)),
+            "mapped while its load read"
+        );
+        *club.while_loading.lock().unwrap() = None;
     }
 
     #[test]
