@@ -314,7 +314,9 @@ fn two_processes_on_the_command_line(at_once: bool) {
             seat + 1
         );
     }
-    assert!(ids[0].len() > 4, "a whole game: {} entries", ids[0].len());
+    // The dice are the server's (fair, unknown here): a race to 30 takes 3
+    // entries at the fewest (two rolls of three dice, then hold).
+    assert!(ids[0].len() >= 3, "a whole game: {} entries", ids[0].len());
     assert_eq!(ids[0], ids[1], "both seats hold the same line");
     assert_eq!(
         heard[0].0.iter().map(|e| &e.1).collect::<Vec<_>>(),

@@ -210,7 +210,10 @@ async fn p4_two_servers_one_database_each_seat_hears_every_entry_of_the_other_an
         }
         commands += 1;
     }
-    assert!(commands > 4, "a whole game: {commands} commands");
+    // The server's dice are fair and unknown here: a race to 15 may end in
+    // 2 commands (three dice with no 1, then hold). "More than 4" failed
+    // once on the final check of session 21 (the race ended in 4).
+    assert!(commands >= 2, "a whole game: {commands} commands");
     assert_eq!(seats[0].ids, seats[1].ids, "both seats hold the same line");
     assert_eq!(
         seats[0].receipts, seats[1].receipts,
