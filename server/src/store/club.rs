@@ -1250,6 +1250,11 @@ impl Club {
             let (b, dice_mode) = self.reading(campaign, &path, |c| {
                 Ok((c.load_battle(id)?, c.summary(id)?.dice_mode))
             })?;
+            // In memory again: the battle itself answers `holds_entry`.
+            self.emptied_busy
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&battle);
             *slot = Some(LiveBattle {
                 campaign,
                 id,
@@ -2462,6 +2467,10 @@ mod tests {
         let next = hold(&club, battle, 1, Some(stored - 1), Some("c-2")).unwrap();
         assert_eq!(next.entries.first().copied(), Some(stored));
         assert!(club.holds_entry(battle, stored));
+        assert!(
+            !club.emptied_busy.lock().unwrap().contains_key(&battle),
+            "forgotten once loaded again"
+        );
     }
 
     #[test]
