@@ -794,22 +794,20 @@ fn variant_gang_warfare_a_swap_takes_from_another_gang_only_with_its_agreement()
     let mine = (st.seats[0].tokens, st.seats[0].hand.clone());
     let everything = swap(none, vec![], tokens(2, 2, 2, 2, 0), vec![sewer]);
     ok(&mut st, 0, everything.clone(), None);
-    // Offered, not taken: the other gang is the only one asked, and the
-    // offering gang may do nothing until it answers.
+    // Offered, not taken: the other gang is asked first, and the offering
+    // gang may do nothing until it answers but withdraw the offer (rules
+    // version 5).
     assert_eq!((st.seats[1].tokens, st.seats[1].hand.clone()), theirs);
     let asked: Vec<u8> = Saucers::asked(&st).iter().map(|a| a.seat.0).collect();
-    assert_eq!(asked, vec![1]);
+    assert_eq!(asked, vec![1, 0]);
     let wait = run(&mut st.clone(), 0, C::EndActions, None).unwrap_err();
     assert_eq!(
-        wait.kind,
-        xenolog_engine::RuleErrorKind::NotYourTurn,
+        (wait.kind, wait.clause.as_deref()),
+        (xenolog_engine::RuleErrorKind::Illegal, Some("Turn.Swap")),
         "{wait}"
     );
     assert!(
-        wait.to_string().contains("must first answer the swap")
-            && wait
-                .to_string()
-                .contains("if its player is away, take the offer back"),
+        wait.to_string().contains("waits for") && wait.to_string().contains("withdraw it to go on"),
         "{wait}"
     );
     // The asked seat itself is not out of turn: any other command of its
@@ -830,7 +828,8 @@ fn variant_gang_warfare_a_swap_takes_from_another_gang_only_with_its_agreement()
     let answers: Vec<(Actor, C)> = legal(&st);
     assert!(answers.contains(&(Actor(1), C::Answer { accept: true })));
     assert!(answers.contains(&(Actor(1), C::Answer { accept: false })));
-    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert!(answers.contains(&(Actor(0), C::Withdraw)));
+    assert_eq!(answers.len(), 3, "{answers:?}");
     // Declined: nothing moves, the offer is gone, the action spent.
     let ev = ok(&mut st, 1, C::Answer { accept: false }, None);
     assert!(!ev.iter().any(|e| matches!(e, E::Swapped { .. })));
@@ -922,7 +921,10 @@ fn assumed_18_a_take_by_number_from_a_hidden_hand_tells_the_taker_nothing() {
     assert!(legal(&held).contains(&(Actor(1), C::Answer { accept: true })));
     assert_eq!(
         legal(&not_held),
-        vec![(Actor(1), C::Answer { accept: false })]
+        vec![
+            (Actor(1), C::Answer { accept: false }),
+            (Actor(0), C::Withdraw)
+        ]
     );
     refused(
         &mut not_held.clone(),
@@ -945,6 +947,103 @@ fn assumed_18_a_take_by_number_from_a_hidden_hand_tells_the_taker_nothing() {
     assert_eq!(held.seats[0].hand, vec![sewer]);
     assert!(ev.iter().any(|e| matches!(Saucers::view_event(e, Actor(2)),
         E::Swapped { take_cards, .. } if take_cards == vec![HIDDEN])));
+}
+
+/// Assumption 18 (rules version 5, session 22): the seat that offered a
+/// swap may withdraw it while it waits, so a battle whose answering player
+/// is away goes on. Nothing moves, the action stays spent, the answering
+/// seat is still the one the game waits for (asked first, the hot-seat
+/// curtain's), and the seats learn only that the offer was withdrawn:
+/// the event names the seats, never what was offered. Only the offering
+/// seat may withdraw; under version 4 there was no way to.
+#[test]
+fn assumed_18_the_offering_seat_may_withdraw_its_swap_the_others_learn_only_that() {
+    let mut st = quiet(&["nine_lives", "sewer_rats", "fly_boyz"], "C3");
+    st.hidden_hands = true;
+    let tabby = human(&st, "tabby");
+    let bat = give(&mut st, 0, "bat");
+    let sewer = give(&mut st, 1, "sewer");
+    let none = tokens(0, 0, 0, 0, 0);
+    refused(&mut st.clone(), 0, C::Withdraw, None, "Turn.Swap");
+    let before = st.clone();
+    ok(
+        &mut st,
+        0,
+        C::Swap {
+            human: tabby,
+            with: 1,
+            give: tokens(1, 0, 0, 0, 0),
+            give_cards: vec![bat],
+            take: none,
+            take_cards: vec![sewer],
+        },
+        None,
+    );
+    assert!(st.offer.is_some());
+    let asked: Vec<(u8, String)> = Saucers::asked(&st)
+        .into_iter()
+        .map(|a| (a.seat.0, a.what))
+        .collect();
+    assert_eq!(asked[0].0, 1, "the answering seat first: {asked:?}");
+    assert_eq!(Saucers::to_move(&st), Some(Actor(1)));
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    assert_eq!(asked[1].0, 0);
+    assert!(asked[1].1.contains("withdraw"), "{asked:?}");
+    assert!(legal(&st).contains(&(Actor(0), C::Withdraw)));
+    // Neither the answering seat nor a third seat may withdraw it.
+    let not_theirs = refused(&mut st.clone(), 1, C::Withdraw, None, "Turn.Swap");
+    assert!(
+        not_theirs.contains("must first answer"),
+        "the answering seat answers: {not_theirs}"
+    );
+    let third = run(&mut st.clone(), 2, C::Withdraw, None).unwrap_err();
+    assert_eq!(
+        third.kind,
+        xenolog_engine::RuleErrorKind::NotYourTurn,
+        "{third}"
+    );
+    assert!(third.to_string().contains("may withdraw it"), "{third}");
+    // Withdrawn: one event naming the seats, nothing moved, the action
+    // spent, the turn goes on with the offering seat.
+    let offered = st.clone();
+    let ev = ok(&mut st, 0, C::Withdraw, None);
+    assert_eq!(ev, vec![E::Withdrawn { from: 0, to: 1 }]);
+    assert!(st.offer.is_none());
+    for s in 0..3 {
+        assert_eq!(st.seats[s].hand, before.seats[s].hand, "seat {s}");
+        assert_eq!(st.seats[s].tokens, before.seats[s].tokens, "seat {s}");
+    }
+    assert_eq!(
+        st.humans[tabby as usize].actions, 1,
+        "the action stays spent"
+    );
+    let asked: Vec<u8> = Saucers::asked(&st).iter().map(|a| a.seat.0).collect();
+    assert_eq!(asked.first(), Some(&0), "{asked:?}");
+    // What the others read: the withdrawal, no card.
+    for seat in [1u8, 2] {
+        let seen = Saucers::view_event(&ev[0], Actor(seat));
+        assert_eq!(seen, ev[0]);
+        let text = Saucers::describe_event(&Saucers::view(&offered, Actor(seat)), &seen);
+        assert!(text.contains("withdraw the swap"), "{text}");
+        for c in [bat, sewer] {
+            let name = &offered.content.cards[c as usize].name;
+            assert!(
+                !text.contains(name.as_str()),
+                "names no card ({name}): {text}"
+            );
+        }
+        assert!(!text.contains("Food"), "names no supply: {text}");
+    }
+    // Nothing is left to withdraw or answer.
+    refused(&mut st.clone(), 0, C::Withdraw, None, "Turn.Swap");
+    refused(
+        &mut st.clone(),
+        1,
+        C::Answer { accept: true },
+        None,
+        "Turn.Swap",
+    );
+    ok(&mut st, 0, C::EndActions, None);
 }
 
 #[test]

@@ -163,6 +163,12 @@ pub fn command(st: &SaucersState, _actor: Actor, c: &C) -> String {
                 .as_ref()
                 .map_or_else(|| "other player".into(), |o| seat_label(st, o.from)),
         ),
+        C::Withdraw => format!(
+            "withdraw the swap offered to the {}",
+            st.offer
+                .as_ref()
+                .map_or_else(|| "other player".into(), |o| seat_label(st, o.to)),
+        ),
     }
 }
 
@@ -412,6 +418,11 @@ pub fn event(st: &SaucersState, e: &E) -> String {
             seat_label(st, *to),
             if *accept { "accept" } else { "decline" },
             seat_label(st, *from)
+        ),
+        E::Withdrawn { from, to } => format!(
+            "the {} withdraw the swap offered to the {}: nothing changes hands",
+            seat_label(st, *from),
+            seat_label(st, *to)
         ),
         E::Tokens { seat, gained, lost } => {
             let mut parts = Vec::new();

@@ -23,13 +23,25 @@ pub fn asked(st: &SaucersState) -> Vec<Ask> {
         }];
     }
     if let Some(o) = &st.offer {
-        return vec![Ask {
-            seat: Actor(o.to),
-            what: format!(
-                "answer the swap offered by {}: accept or decline",
-                super::rules::seat_label(st, o.from)
-            ),
-        }];
+        // The answering seat first (the one the game waits for, and the
+        // hot-seat curtain's); the offering seat may withdraw (rules
+        // version 5, assumption 18).
+        return vec![
+            Ask {
+                seat: Actor(o.to),
+                what: format!(
+                    "answer the swap offered by {}: accept or decline",
+                    super::rules::seat_label(st, o.from)
+                ),
+            },
+            Ask {
+                seat: Actor(o.from),
+                what: format!(
+                    "may withdraw the swap offered to {} while it waits for an answer",
+                    super::rules::seat_label(st, o.to)
+                ),
+            },
+        ];
     }
     if automatic(st).is_some() {
         return Vec::new();
@@ -101,6 +113,7 @@ pub fn legal(st: &SaucersState) -> Vec<(Actor, C)> {
             out.push((Actor(o.to), C::Answer { accept: true }));
         }
         out.push((Actor(o.to), C::Answer { accept: false }));
+        out.push((Actor(o.from), C::Withdraw));
         return out;
     }
     if automatic(st).is_some() {

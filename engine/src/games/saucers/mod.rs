@@ -300,8 +300,10 @@ impl Game for Saucers {
     const NAME: &'static str = "Night of the Saucers";
     /// 4 (session 21, review7 M2's fuller reading, assumption 18): a swap
     /// that takes from a hidden hand or another gang is an offer the other
-    /// seat accepts or declines (`SaucersState::offer`).
-    const RULES_VERSION: u32 = 4;
+    /// seat accepts or declines (`SaucersState::offer`). 5 (session 22,
+    /// assumption 18): the offering seat may withdraw its offer
+    /// (`Withdraw`), so a battle whose answering player is away goes on.
+    const RULES_VERSION: u32 = 5;
 
     fn scenarios() -> Vec<ScenarioInfo> {
         Vec::new()

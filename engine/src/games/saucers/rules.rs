@@ -98,6 +98,10 @@ pub enum SaucersCommand {
     /// Answer a swap offered to one's seat (assumption 18): accept it (the
     /// swap is made) or decline it (nothing moves).
     Answer { accept: bool },
+    /// Withdraw the swap one's seat offered while it waits for its answer
+    /// (assumption 18, rules version 5): nothing moves, the action stays
+    /// spent, and the other seat learns only that it was withdrawn.
+    Withdraw,
 }
 
 /// Decision context: events applied to a working copy as they are made
@@ -407,6 +411,7 @@ pub fn decide_and_apply(
     }
     if let Some(o) = &st.offer
         && !(matches!(cmd, C::Answer { .. }) && actor.0 == o.to)
+        && !(matches!(cmd, C::Withdraw) && actor.0 == o.from)
     {
         // The asked seat is the one to act: its other commands are
         // against the rule, not out of turn (review14 NIT 3).
@@ -420,12 +425,24 @@ pub fn decide_and_apply(
                 ),
             ));
         }
-        // An offer is never withdrawn (assumption 18): if its seat's player
-        // is away, taking the offer back is the way on (review14 NIT 2).
+        // The offering seat may take its offer back (assumption 18, rules
+        // version 5), and nothing else until the offer is settled.
+        if actor.0 == o.from {
+            return Err(illegal(
+                "Turn.Swap",
+                format!(
+                    "the swap {} offered waits for {} to accept or decline it; \
+                     withdraw it to go on without the answer",
+                    seat_label(st, o.from),
+                    seat_label(st, o.to)
+                ),
+            ));
+        }
         return Err(RuleError::not_your_turn(format!(
-            "{} must first answer the swap offered by {} (only that seat can; if its \
-             player is away, take the offer back)",
+            "{} must first answer the swap offered by {} (only that seat can; \
+             {} may withdraw it)",
             seat_label(st, o.to),
+            seat_label(st, o.from),
             seat_label(st, o.from)
         )));
     }
@@ -703,6 +720,30 @@ pub fn decide_and_apply(
                 }
                 cx.emit(swapped(o, open(st)));
             }
+        }
+        C::Withdraw => {
+            // Assumption 18 (rules version 5): the offering seat takes its
+            // offer back, so a battle whose answering player is away goes
+            // on. Nothing moves and the action stays spent (an offer that
+            // cost nothing could be made and withdrawn without end); the
+            // event names the seats only, so the other seat learns that
+            // the offer was withdrawn and nothing else.
+            let Some(o) = &st.offer else {
+                return Err(illegal("Turn.Swap", "no swap is offered to withdraw"));
+            };
+            if o.from != me {
+                return Err(illegal(
+                    "Turn.Swap",
+                    format!(
+                        "only {}, who offered the swap, can withdraw it",
+                        seat_label(st, o.from)
+                    ),
+                ));
+            }
+            cx.emit(E::Withdrawn {
+                from: o.from,
+                to: o.to,
+            });
         }
         C::Complete { human } => {
             in_turn(Phase::Actions)?;

@@ -356,6 +356,12 @@ pub enum SaucersEvent {
         to: u8,
         accept: bool,
     },
+    /// The seat that offered a swap withdrew it before its answer (rules
+    /// version 5): nothing moves; the seats only, never what was offered.
+    Withdrawn {
+        from: u8,
+        to: u8,
+    },
 }
 
 /// A position file's hands, decks, supplies, students and turn, laid over
@@ -673,7 +679,7 @@ pub fn apply(st: &mut SaucersState, e: &SaucersEvent) {
             }
         }
         E::Offered(o) => st.offer = Some(o.clone()),
-        E::Answered { .. } => st.offer = None,
+        E::Answered { .. } | E::Withdrawn { .. } => st.offer = None,
         E::Ended(end) => {
             st.over = Some(end.clone());
             st.phase = Phase::Over;
