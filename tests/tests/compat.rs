@@ -577,12 +577,15 @@ fn a_battle_of_the_state_layout_before_alien_5_and_saucers_4_is_a_layout_change_
     let m = read_manifest(&dir).unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let c = Campaign::open(&copy_of(&dir, CAMPAIGN_FILE, tmp.path())).unwrap();
-    let mut seen = Vec::new();
+    let (mut seen, mut pinned) = (Vec::new(), Vec::new());
     for (game, then, now) in [("alien", 4, 5), ("saucers", 3, 4)] {
         assert_eq!(m.rules_versions[game], then);
+        // A game bumped again since (Saucers 5, session 22) is checked by
+        // `check_battle` against its own fixture.
         if rules_now(game) != now {
             continue;
         }
+        pinned.push(game);
         for want in m.battles.iter().filter(|b| b.game == game) {
             let report = c.load_battle(want.id).unwrap().verify();
             assert!(report.ok(), "{game}: {report}");
@@ -602,8 +605,8 @@ fn a_battle_of_the_state_layout_before_alien_5_and_saucers_4_is_a_layout_change_
         }
     }
     assert!(
-        seen.contains(&"alien") && seen.contains(&"saucers"),
-        "{seen:?}"
+        pinned.iter().all(|g| seen.contains(g)),
+        "{seen:?} of {pinned:?}"
     );
 }
 
