@@ -181,3 +181,68 @@ fn position_the_example_of_rules_md_reads_as_it_says() {
     assert_eq!(s.characters[usize::from(ch(&s, "bishop"))].pos, Pos::Apc);
     assert!(Alien::legal(&s).contains(&(ALIEN, C::Place { hatch: 1 })));
 }
+
+/// Clause 6 in a position file (RULES.md item 27, left open in session 21:
+/// "the `shot` flag sets no targets"): `shot_at` names the aliens a
+/// character shot this phase, so a moment mid-phase is set up whole: the
+/// character may not shoot those aliens again (one die an alien a phase),
+/// may shoot others, and may do nothing but shoot. A number that is no
+/// alien of the file is refused in words naming the line and the aliens.
+#[test]
+fn clause_6_a_position_file_names_the_aliens_shot_this_phase_one_die_an_alien() {
+    // The targets may come before the aliens they name.
+    let s = at("character hicks at N6 ap 4 shot_at 2 kills 1\n\
+                alien 4 at P6\nalien 1 at L6 id 2\nalien 3 at N9\n");
+    let h = ch(&s, "hicks");
+    let c = &s.characters[usize::from(h)];
+    assert_eq!(c.shot_at, vec![2]);
+    assert!(c.shot, "shot_at implies shot");
+    assert!(s.acted);
+    let e = refused(&s, EXPEDITION, shoot(h, 2, 1));
+    assert_eq!(e.clause.as_deref(), Some("6"), "{e}");
+    assert!(e.to_string().contains("chosen once"), "{e}");
+    assert!(!offers(&s, |c| matches!(c, C::Shoot { alien: 2, .. })));
+    assert!(offers(&s, |c| matches!(c, C::Shoot { alien: 1, .. })));
+    let e = refused(&s, EXPEDITION, move_to(h, "N5"));
+    assert!(e.message.contains("shot"), "{e}");
+    // `alien2` reads as 2; several targets on one line.
+    let s =
+        at("alien 4 at P6\nalien 1 at L6\ncharacter hicks at N6 shot_at alien1 alien2 stopped\n");
+    let c = &s.characters[usize::from(ch(&s, "hicks"))];
+    assert_eq!((c.shot_at.clone(), c.stopped), (vec![1, 2], true));
+    // Without `shot_at`, `shot` still names no target.
+    assert!(
+        at("character hicks at N6 shot\nalien 4 at P6\n").characters[usize::from(h)]
+            .shot_at
+            .is_empty()
+    );
+    then_each_refused(
+        refused_file,
+        &[
+            (
+                "alien 4 at P6\ncharacter hicks at N6 shot_at 3\n",
+                "line 2: shot_at: there is no alien 3 in this position (the aliens: 1)",
+            ),
+            (
+                "character hicks at N6 shot_at 1\n",
+                "there is no alien 1 in this position (it has no aliens)",
+            ),
+            (
+                "alien 4 at P6\ncharacter hicks at N6 shot_at hudson\n",
+                "'hudson' is not an alien's number",
+            ),
+            (
+                "alien 4 at P6\ncharacter hicks at N6 shot_at\n",
+                "by their numbers",
+            ),
+            (
+                "alien 4 at P6\ncharacter hicks at N6 shot_at 1 1\n",
+                "twice",
+            ),
+            (
+                "alien 4 at P6\ncharacter hicks at dead shot_at 1\n",
+                "dead character",
+            ),
+        ],
+    );
+}

@@ -14,7 +14,7 @@
 //! points N                        # points on the task track
 //! queen alive|dead|dead_hatching  # dead_hatching: killed on an equal roll
 //! character WHO at TILE|apc|outside N|dead [strength N] [ap N] [shot]
-//!     [stopped] [left_apc] [kills N] [items ITEM ...]
+//!     [shot_at ALIEN ...] [stopped] [left_apc] [kills N] [items ITEM ...]
 //! alien STRENGTH at TILE [id N] [moved] [attacked]
 //! apc TILE [fuel N] [driven N]    # fuel: phases left; driven: tiles this phase
 //! collapsed TILE ...
@@ -33,7 +33,11 @@
 //! charges), suit, fuel, disk, spare, explosive, medkit, grenade. A
 //! character with fewer than six action points, or who shot or left the
 //! APC, has acted (as `acted`). Aliens are numbered from 1 in the order
-//! given unless `id` says otherwise.
+//! given unless `id` says otherwise. `shot_at` names the aliens the
+//! character shot this phase by those numbers (as the log names them,
+//! "alien 2"; `alien2` reads too), anywhere in the file: each must be an
+//! alien of the file, and the character may not shoot it again this phase
+//! (clause 6, one die an alien a phase). It implies `shot`.
 
 use super::data::{DataError, Item, Terrain, Tile};
 use super::state::{
@@ -50,10 +54,23 @@ fn err(line: usize, message: impl Into<String>) -> DataError {
     }
 }
 
+/// An alien's number as a position file writes it: `2`, or `alien2` as
+/// one word.
+fn alien_number(word: &str) -> Option<u16> {
+    let digits = word
+        .strip_prefix("alien")
+        .or_else(|| word.strip_prefix("Alien"))
+        .unwrap_or(word);
+    digits.parse().ok().filter(|&n| n > 0)
+}
+
 /// Set up `state` as the position file says.
 pub fn apply_position(state: &mut AlienState, text: &str) -> Result<(), DataError> {
     let mut acted = false;
     let mut ids: Vec<u16> = Vec::new();
+    // `shot_at` targets, checked once every alien of the file is read:
+    // (line, character, the alien's number as written).
+    let mut targets: Vec<(usize, usize, String)> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let w = words(raw).map_err(|m| err(line, m))?;
@@ -259,6 +276,30 @@ pub fn apply_position(state: &mut AlienState, text: &str) -> Result<(), DataErro
                             state.characters[idx].shot = true;
                             k += 1;
                         }
+                        "shot_at" => {
+                            // The aliens' numbers up to the next keyword.
+                            let start = k + 1;
+                            k = start;
+                            while k < w.len() && alien_number(&w[k]).is_some() {
+                                targets.push((line, idx, w[k].clone()));
+                                k += 1;
+                            }
+                            if k == start {
+                                return Err(err(
+                                    line,
+                                    match w.get(k) {
+                                        Some(word) => format!(
+                                            "shot_at: '{word}' is not an alien's number \
+                                             (shot_at 1 2: the aliens shot this phase)"
+                                        ),
+                                        None => "shot_at names the aliens shot this phase by \
+                                                 their numbers (shot_at 1 2)"
+                                            .to_owned(),
+                                    },
+                                ));
+                            }
+                            state.characters[idx].shot = true;
+                        }
                         "stopped" => {
                             state.characters[idx].stopped = true;
                             k += 1;
@@ -397,6 +438,38 @@ pub fn apply_position(state: &mut AlienState, text: &str) -> Result<(), DataErro
             }
             other => return Err(err(line, format!("unknown statement '{other}'"))),
         }
+    }
+    // The aliens each character shot this phase (clause 6): aliens of the
+    // file, each named once.
+    for (line, idx, word) in targets {
+        let id = alien_number(&word).unwrap_or_default();
+        if !state.aliens.iter().any(|a| a.id == id) {
+            let mut known: Vec<u16> = state.aliens.iter().map(|a| a.id).collect();
+            known.sort_unstable();
+            let known: Vec<String> = known.iter().map(u16::to_string).collect();
+            return Err(err(
+                line,
+                format!(
+                    "shot_at: there is no alien {id} in this position ({})",
+                    if known.is_empty() {
+                        "it has no aliens".to_owned()
+                    } else {
+                        format!("the aliens: {}", known.join(", "))
+                    }
+                ),
+            ));
+        }
+        let c = &mut state.characters[idx];
+        if c.pos == Pos::Dead {
+            return Err(err(line, "a dead character shoots no more: drop shot_at"));
+        }
+        if c.shot_at.contains(&id) {
+            return Err(err(
+                line,
+                format!("shot_at names alien {id} twice: one die an alien a phase"),
+            ));
+        }
+        c.shot_at.push(id);
     }
     // Two characters on one tile, a character on an alien: refused.
     let tiles: Vec<Tile> = state.characters.iter().filter_map(|c| c.tile()).collect();
