@@ -1030,6 +1030,44 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_friend_
     }
 }
 
+/// "In order for a model to 'sight a target' certain criteria must be met
+/// at the beginning of the active player's turn ... Its target must be in
+/// Line of Sight" with "Line of sight will be blocked by intervening
+/// groups" and "casualties are removed immediately" (session 22, left open
+/// by review11 NIT 4): the criteria are judged as the table stood when the
+/// card began, and then the Auton Pair stood between the Sniper and the
+/// Auton Patrol. The Fire Section wipes the Pair out on the card: the line
+/// is clear now, but the Sniper had not sighted the Patrol when the card
+/// began, so it may not fire at it on this card, whether or not a figure
+/// moved first (until rules version 8 a figure killed on the card no
+/// longer blocked). On the faction's next card the line is clear from the
+/// start and the shot is taken.
+#[test]
+fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_group_killed_on_the_card_still_blocked_then()
+ {
+    for sniper_moves_first in [false, true] {
+        let mut s = battle(false, false, true);
+        let [f3, a2, a3, f1] = placed(&mut s, "f3 at 10,10; a2 at 9,20; a3 at 10,40; f1 at 30,20");
+        let e = refused(&mut s, 0, &shoot(&[f3], a3), &[1]);
+        assert_refusal_says(&e, "line of sight is blocked");
+        if sniper_moves_first {
+            play(&mut s, 0, &mv(f3, 11.0, 10.0), &[]);
+        }
+        let p = play(&mut s, 0, &shoot(&[f1], a2), &[6; 8]);
+        assert!(
+            p.any(|e| matches!(e, E::Killed { group, .. } if *group == a2)),
+            "{:#?}",
+            p.words
+        );
+        assert_eq!(s.group(a2).place, Place::Gone, "{:#?}", p.words);
+        assert_not_sighted(&refused(&mut s, 0, &shoot(&[f3], a3), &[1]));
+        // The next card of the faction finds the line clear from its start.
+        play(&mut s, 0, r#""end_card""#, &[]);
+        card(&mut s, 0, CardKind::Single);
+        play(&mut s, 0, &shoot(&[f3], a3), &[1]);
+    }
+}
+
 /// "BUILDINGS AND LOS ... At any other time models in buildings will be
 /// outside LOS, and cannot be sighted" with Sighting a Target ("hiding
 /// targets need to be sighted before any offensive action"): the Pair,

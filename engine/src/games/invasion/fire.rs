@@ -339,18 +339,39 @@ pub fn start_points(s: &InvasionState, g: GroupId) -> Vec<Point> {
 }
 
 /// The groups that may block a line of sight to `target`, each where its
-/// living figures stood when the current card began.
+/// figures stood when the current card began: the living ones and those
+/// killed on the card ("Line of sight will be blocked by intervening
+/// groups", the table as it stood "at the beginning of the active player's
+/// turn"; rules version 9), so a group wiped out on the card still blocks
+/// the line traced as the card began.
 fn blockers_at_start(
     s: &InvasionState,
     from: GroupId,
     target: GroupId,
 ) -> Vec<(usize, Vec<Point>)> {
-    let mut others = super::actions::blockers(s, from, target);
-    for (o, points) in &mut others {
-        *points = start_points(s, *o as GroupId);
-    }
-    others.retain(|(_, points)| !points.is_empty());
-    others
+    let fight = s.group(target).locked;
+    (0..s.groups.len() as GroupId)
+        .filter(|&o| o != from && o != target)
+        .filter(|&o| s.group(o).on_table() || s.group(o).place == Place::Gone)
+        .filter(|&o| fight.is_none() || s.group(o).locked != fight)
+        .map(|o| {
+            let points = s
+                .group(o)
+                .models
+                .iter()
+                .filter(|m| m.alive || killed_on_card(s, m))
+                .filter_map(|m| start_of(s, m))
+                .collect::<Vec<Point>>();
+            (o as usize, points)
+        })
+        .filter(|(_, points)| !points.is_empty())
+        .collect()
+}
+
+/// A figure killed on the current card on the table: its place then was
+/// noted when it fell (`state::note_card_start_of_the_killed`).
+fn killed_on_card(s: &InvasionState, m: &Model) -> bool {
+    !m.alive && s.card_start.iter().any(|(id, _)| *id == m.id)
 }
 
 /// The group saw `target` when the card began: its figures, the target's

@@ -636,8 +636,10 @@ impl Game for Invasion {
     /// state field, `card_absent`: a state's hash differs from version 7's);
     /// a group laying in wait inside a building stands at its windows for
     /// as long as it waits; touching blocking features are one obstacle
-    /// (`RULES.md`, "Rules versions").
-    const RULES_VERSION: u32 = 8;
+    /// (`RULES.md`, "Rules versions"). 9 (session 22): a figure killed on
+    /// the card still blocks a line traced as the card began (Sighting a
+    /// Target; `fire::blockers_at_start`).
+    const RULES_VERSION: u32 = 9;
 
     fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
         moments::moment(state, event)

@@ -291,7 +291,9 @@ pub struct InvasionState {
     /// Rules version 5, "Sighting a Target": where each figure that moved on
     /// the current card stood when the card began ("certain criteria must
     /// be met at the beginning of the active player's turn"); cleared when
-    /// the card is done.
+    /// the card is done. Since rules version 9 also each figure of a group
+    /// on the table that lost a figure on the card, so a figure killed on
+    /// the card still stands where it blocked a line then.
     #[serde(default)]
     pub card_start: Vec<(crate::Ident, Point)>,
     /// A battle option (`InvasionConfig::graded_templates`): Suppression
@@ -961,6 +963,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
             );
         }
         E::Killed { group, model } => {
+            note_card_start_of_the_killed(state, *group);
             let dead = state.groups[*group as usize]
                 .models
                 .iter()
@@ -1325,6 +1328,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
         }
         E::HoleClosed { at } => state.holes.retain(|h| h != at),
         E::Detonated { group, model, .. } => {
+            note_card_start_of_the_killed(state, *group);
             let g = &mut state.groups[*group as usize];
             if let Some(m) = g.models.iter_mut().find(|m| m.id == *model) {
                 m.alive = false;
@@ -1613,6 +1617,19 @@ fn note_card_start(state: &mut InvasionState, group: GroupId) {
     }
     state.card_start.extend(start);
     state.card_absent.extend(absent);
+}
+
+/// A figure killed on the table stood where it stood when the card began
+/// ("Sighting a Target" judges sight then; "casualties are removed
+/// immediately" from the table as it is now): its group's places are noted
+/// as a move notes them, so `fire` still finds it in a line traced as the
+/// card began (rules version 9; until then a figure killed on the card no
+/// longer blocked). A figure killed off the table (below it, carried, in
+/// the air) blocked no line then.
+fn note_card_start_of_the_killed(state: &mut InvasionState, group: GroupId) {
+    if state.groups[group as usize].place == Place::Table {
+        note_card_start(state, group);
+    }
 }
 
 /// Buildings and LOS: groups inside a building that fire (or lay in wait)
