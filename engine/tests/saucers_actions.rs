@@ -753,3 +753,43 @@ fn cards_instant_played_in_another_players_turn_for_another_player() {
     assert!(st.alien(probe).is_none());
     assert_eq!(st.seats[1].kills, 1, "the kill is the instant's player's");
 }
+
+/// Setup.2 "building side up" and principle 14 (session 22, rulesmix's
+/// note): the `Dealt` event holds the board as dealt, backs included, and
+/// `view_event` has no tiles file to turn it to its fronts; a seat reads
+/// that entry only in words (`entry_texts_as`, what the club server sends
+/// and a seat's copy holds), and those name no tile of the deal, so an
+/// ambush behind a repeated front is not told. The whole state's words are
+/// the same.
+#[test]
+fn setup_2_a_seat_reads_the_deal_only_in_words_that_name_no_tile_of_the_board() {
+    use xenolog_engine::{Battle, Session, Viewer};
+    let config = SaucersConfig {
+        files: mall_fronted_as("Mel's Diner"),
+        hidden_hands: true,
+        ..gangs(&["nine_lives", "sewer_rats"])
+    };
+    let mut s = Session::<Saucers>::new(3, config).unwrap();
+    s.play_due().unwrap();
+    let b: &dyn Battle = &s;
+    let line = b.path_to(b.cursor());
+    assert!(!line.is_empty());
+    let names: Vec<String> = s
+        .state()
+        .content
+        .tiles
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    assert!(names.iter().any(|n| n == "Mel's Diner"));
+    for viewer in [Viewer::Seat(Actor(0)), Viewer::Seat(Actor(1)), Viewer::All] {
+        for t in b.entry_texts_as(&line, viewer) {
+            for text in t.events.iter().chain([&t.command]) {
+                assert!(!text.to_lowercase().contains("ambush"), "{text}");
+                for n in &names {
+                    assert!(!text.contains(n.as_str()), "names the tile {n}: {text}");
+                }
+            }
+        }
+    }
+}
