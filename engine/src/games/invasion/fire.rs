@@ -327,8 +327,9 @@ fn start_of(s: &InvasionState, m: &super::state::Model) -> Option<Point> {
     s.card_start_of(m)
 }
 
-/// A figure has moved, left the table or come onto it on the current card:
-/// the table no longer stands as the card began.
+/// A figure has moved, left the table, come onto it or been killed on it
+/// (rules version 9) on the current card: the table no longer stands as the
+/// card began.
 fn table_changed(s: &InvasionState) -> bool {
     !s.card_start.is_empty() || !s.card_absent.is_empty()
 }
@@ -434,7 +435,8 @@ pub fn check_sighted(
         let mut seen = !unseen.contains(&g) && (declare.sight != Some(false));
         // "In order for a model to 'sight a target' certain criteria must
         // be met at the beginning of the active player's turn": once a
-        // figure has moved on this card ("models making a MOVE round the
+        // figure has moved or been killed on the table on this card (rules
+        // version 9) ("models making a MOVE round the
         // side of a house before FIREing at a target which they could not
         // have known was there", or a friend stepping out of the way), a
         // group sights only what it saw as the table stood when the card
