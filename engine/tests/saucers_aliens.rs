@@ -1046,6 +1046,73 @@ fn assumed_18_the_offering_seat_may_withdraw_its_swap_the_others_learn_only_that
     ok(&mut st, 0, C::EndActions, None);
 }
 
+/// Assumption 18 (rules version 5) as a club seat meets it: the offering
+/// seat is offered `"withdraw"` in its own words and gives it as JSON; the
+/// answering seat is not offered it; the battle list names both seats
+/// while the offer waits (the answering one first); each seat reads the
+/// entry as a withdrawal naming no card, and no seat's view shows the
+/// public view anything it may not see. The battle verifies.
+#[test]
+fn assumed_18_a_seat_withdraws_its_offer_by_json_and_every_seat_reads_only_that() {
+    use serde_json::json;
+    use xenolog_engine::{Battle, Viewer};
+    let mut config = gangs(&["nine_lives", "fly_boyz"]);
+    config.hidden_hands = true;
+    config.scenario_text = Some("hand 1 bat\nhand 2 shotgun\nturn 1 actions\n".into());
+    let mut s = Session::<Saucers>::new(4, config).unwrap_or_else(|e| panic!("{e}"));
+    s.play_due().unwrap();
+    let shotgun = s.state().seats[1].hand[0];
+    let none = json!({"food": 0, "ammo": 0, "fuel": 0, "scrap": 0, "alien": 0});
+    let b: &mut dyn Battle = &mut s;
+    let play = |b: &mut dyn Battle, seat: u8, command: serde_json::Value| {
+        let p = b
+            .prepare_json(Actor(seat), &command, None)
+            .unwrap_or_else(|e| panic!("{command}: {e}"));
+        b.commit(p).unwrap()
+    };
+    play(
+        b,
+        0,
+        json!({"swap": {"human": "tabby", "with": 1, "give": none, "give_cards": ["bat"],
+                        "take": none, "take_cards": [shotgun]}}),
+    );
+    let withdraws = |b: &dyn Battle, seat: u8| -> Vec<String> {
+        b.legal_as(Actor(seat))
+            .into_iter()
+            .filter(|l| l.command == json!("withdraw"))
+            .map(|l| l.text)
+            .collect()
+    };
+    assert_eq!(
+        withdraws(b, 0),
+        vec!["withdraw the swap offered to the Fly Boyz".to_owned()]
+    );
+    assert!(withdraws(b, 1).is_empty());
+    let public: Vec<u8> = b.asked_publicly().iter().map(|a| a.seat.0).collect();
+    assert_eq!(public, vec![1, 0]);
+    assert_eq!(b.public_view_leaks(b.cursor()), None);
+    let refused = b.prepare_json(Actor(1), &json!("withdraw"), None);
+    assert!(refused.is_err(), "only the offering seat withdraws");
+    let id = play(b, 0, json!("withdraw"));
+    assert_eq!(b.public_view_leaks(Some(id)), None);
+    for viewer in [Viewer::Seat(Actor(0)), Viewer::Seat(Actor(1)), Viewer::All] {
+        let t = b.entry_texts_as(&[id], viewer).remove(0);
+        assert_eq!(t.command, "withdraw the swap offered to the Fly Boyz");
+        assert_eq!(
+            t.events,
+            vec!["the Nine Lives withdraw the swap offered to the Fly Boyz: nothing changes hands"]
+        );
+    }
+    let offer = b.cursor().map(|c| c - 1);
+    for t in b.entry_texts_as(&[offer.unwrap()], Viewer::Seat(Actor(1))) {
+        assert!(t.command.contains("swaps with"), "{}", t.command);
+    }
+    let report = b.verify();
+    assert!(report.ok(), "{report}");
+    let after = b.state_json(b.cursor());
+    assert!(after["offer"].is_null(), "{after}");
+}
+
 #[test]
 fn variant_gang_warfare_the_first_gang_to_complete_its_mission_wins() {
     let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
