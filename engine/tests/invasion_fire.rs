@@ -1066,6 +1066,13 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_group_k
         card(&mut s, 0, CardKind::Single);
         play(&mut s, 0, &shoot(&[f3], a3), &[1]);
     }
+    // Without Sighting a Target nothing reads the card's start: a kill
+    // notes nothing, and the state stays as rules version 8 left it.
+    let mut s = battle(false, false, false);
+    let [a2, f1] = placed(&mut s, "a2 at 9,20; f1 at 30,20");
+    play(&mut s, 0, &shoot(&[f1], a2), &[6; 8]);
+    assert_eq!(s.group(a2).place, Place::Gone);
+    assert!(s.card_start.is_empty(), "{:?}", s.card_start);
 }
 
 /// "BUILDINGS AND LOS ... At any other time models in buildings will be

@@ -1625,9 +1625,13 @@ fn note_card_start(state: &mut InvasionState, group: GroupId) {
 /// as a move notes them, so `fire` still finds it in a line traced as the
 /// card began (rules version 9; until then a figure killed on the card no
 /// longer blocked). A figure killed off the table (below it, carried, in
-/// the air) blocked no line then.
+/// the air) blocked no line then. Only with Sighting a Target on, the one
+/// rule that reads the card's start for the dead: a battle without it keeps
+/// the state it had under version 8.
 fn note_card_start_of_the_killed(state: &mut InvasionState, group: GroupId) {
-    if state.groups[group as usize].place == Place::Table {
+    if state.groups[group as usize].place == Place::Table
+        && state.advanced.on(super::advanced::Module::Sighting)
+    {
         note_card_start(state, group);
     }
 }
