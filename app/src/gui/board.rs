@@ -127,6 +127,12 @@ pub struct Xform {
 }
 
 impl Xform {
+    /// Board units as points, at the origin.
+    const UNIT: Xform = Xform {
+        origin: Pos2::ZERO,
+        scale: 1.0,
+    };
+
     /// The transform that shows `scene` in `view` as `camera` looks at it.
     pub fn new(scene: &Scene, view: Rect, camera: &Camera) -> Self {
         let (centre, base) = opening_view(scene, view);
@@ -1258,13 +1264,11 @@ pub fn board_ui(
         }
     }
 
-    camera_buttons_ui(ui, view, camera);
+    let row = camera_buttons_row(scene, view);
+    camera_buttons_ui(ui, view, row, camera);
     // The line-of-sight tool, left of the zoom buttons.
     let r = Rect::from_min_size(
-        pos2(
-            view.right() - 8.0 - 4.0 * 28.0 - 12.0 - 8.0,
-            view.top() + 8.0,
-        ),
+        pos2(view.right() - 8.0 - 4.0 * 28.0 - 12.0 - 8.0, row),
         vec2(28.0, 28.0),
     );
     let label = if los.is_some() {
@@ -1293,10 +1297,7 @@ const MAGNIFY_UNDER_PX: f32 = 90.0;
 /// labels drawn on it right after it), painted large in a tooltip. On the board (`on_board`: its scale there)
 /// only when it is small there; from the log, always.
 pub fn magnified_ui(ui: &mut egui::Ui, scene: &Scene, id: &str, on_board: Option<f32>) {
-    let unit = Xform {
-        origin: Pos2::ZERO,
-        scale: 1.0,
-    };
+    let unit = Xform::UNIT;
     let part_of = |i: &Item| {
         i.id == id
             || i.id
@@ -1336,10 +1337,24 @@ pub fn magnified_ui(ui: &mut egui::Ui, scene: &Scene, id: &str, on_board: Option
     if longer <= 0.0 || on_board.is_some_and(|scale| longer * scale >= MAGNIFY_UNDER_PX) {
         return;
     }
-    let k = MAGNIFIED_PX / longer;
     ui.add_space(4.0);
-    let (rect, response) = ui.allocate_exact_size(bounds.size() * k, Sense::hover());
-    // Named for a screen reader (and the tests): what it shows, large.
+    paint_parts(ui, &parts, bounds, id, MAGNIFIED_PX, Sense::hover());
+}
+
+/// The parts of a piece (as [`magnified_ui`] gathers them, `bounds` their
+/// extent in board units) painted with their longer side `px` wide, named
+/// "NAME, large" for a screen reader and the tests; the response senses
+/// `sense`.
+fn paint_parts(
+    ui: &mut egui::Ui,
+    parts: &[&Item],
+    bounds: Rect,
+    id: &str,
+    px: f32,
+    sense: Sense,
+) -> Response {
+    let k = px / bounds.width().max(bounds.height()).max(1e-3);
+    let (rect, response) = ui.allocate_exact_size(bounds.size() * k, sense);
     let name = parts
         .iter()
         .find(|i| i.id == id)
@@ -1353,6 +1368,21 @@ pub fn magnified_ui(ui: &mut egui::Ui, scene: &Scene, id: &str, on_board: Option
     for part in parts {
         paint_item(&painter, part, &zoomed);
     }
+    response
+}
+
+/// A counter of the scene (the items of id `id`) drawn in a panel with its
+/// longer side `px` wide, to click: a piece drawn small on the board (a
+/// Dimension X Marine waiting in the scenario card) read at a glance.
+/// `None` when the scene draws no such counter.
+pub fn counter_ui(ui: &mut egui::Ui, scene: &Scene, id: &str, px: f32) -> Option<Response> {
+    let parts: Vec<&Item> = scene.items.iter().filter(|i| i.id == id).collect();
+    let bounds = parts
+        .iter()
+        .filter(|i| matches!(i.kind, ItemKind::Counter | ItemKind::Marker))
+        .map(|i| screen_rect(i, &Xform::UNIT))
+        .reduce(Rect::union)?;
+    Some(paint_parts(ui, &parts, bounds, id, px, Sense::click()))
 }
 
 /// The counters and cards on the board that an entry's words name (its
@@ -1458,11 +1488,24 @@ fn press_position(ui: &egui::Ui) -> Option<Pos2> {
     if released { at } else { None }
 }
 
-/// Zoom buttons in a row in the top corner of the board (a row stays in the
-/// margin above a wide board, where a column would cover its edge).
-fn camera_buttons_ui(ui: &mut egui::Ui, view: Rect, camera: &mut Camera) {
+/// The top of the row of camera buttons in `view`: in its top right corner
+/// (a row stays in the margin the opening view leaves above a board of
+/// tiles, where a column would cover its edge); on a map of hexes, in its
+/// bottom right corner: the map fills the view to its top edge, and the
+/// Dimension X scenario card's title beside it was under the buttons
+/// (session 21), where its foot is empty.
+fn camera_buttons_row(scene: &Scene, view: Rect) -> f32 {
+    if map_extent(scene).is_some() {
+        view.bottom() - 8.0 - 28.0
+    } else {
+        view.top() + 8.0
+    }
+}
+
+/// Zoom buttons in a row at the right of the board, their top at `row`.
+fn camera_buttons_ui(ui: &mut egui::Ui, view: Rect, row: f32, camera: &mut Camera) {
     let size = vec2(28.0, 28.0);
-    let mut at = pos2(view.right() - 8.0 - 3.0 * size.x - 8.0, view.top() + 8.0);
+    let mut at = pos2(view.right() - 8.0 - 3.0 * size.x - 8.0, row);
     for (label, icon, factor) in [
         ("Zoom in", "+", Some(1.25)),
         ("Zoom out", "−", Some(0.8)),

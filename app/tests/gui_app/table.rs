@@ -522,3 +522,82 @@ fn new_solo(seed: u64) -> Harness<'static, App> {
         crate::gui::store::DiceMode::Rolled,
     ))
 }
+
+/// Session 21's list, item 3: a new Dimension X battle's Marines waiting at
+/// the map edge were drawn about 20 px wide in the scenario card, and the
+/// camera buttons covered the card's title. The side panel draws each
+/// waiting Marine as large as a counter on a readable map, a click selects
+/// it; the camera buttons cover none of the card's writing.
+#[test]
+fn a_new_dimension_x_battle_draws_its_waiting_marines_large_and_leaves_the_card_title_clear() {
+    for seed in [3, 5] {
+        let mut h = new_solo(seed);
+        let waiting: Vec<String> = {
+            let s = super::support::game_state::<xenolog_engine::games::dimx::DimX>(&h);
+            s.marines
+                .iter()
+                .filter(|m| m.place == xenolog_engine::games::dimx::units::Place::Waiting)
+                .map(|m| format!("unit:{}", m.id))
+                .collect()
+        };
+        assert!(
+            !waiting.is_empty(),
+            "seed {seed}: Marines wait at the map edge"
+        );
+        h.get_by_label_contains("Waiting at the map edge");
+        let window = egui::Rect::from_min_size(egui::Pos2::ZERO, super::support::SIZE);
+        for id in &waiting {
+            let name = {
+                let ob = h.state().open.as_ref().unwrap();
+                crate::gui::board::item_name(ob.view.scene.find(id).unwrap())
+            };
+            let label = format!("{name}, large");
+            let node = h.get_by_label(&label);
+            let r = node.rect();
+            assert!(
+                r.width() >= 40.0 && window.contains_rect(r),
+                "seed {seed}: {name} is drawn at {r:?}"
+            );
+            node.click();
+            h.run();
+            assert_eq!(
+                h.state().look.selected(),
+                Some(id.as_str()),
+                "seed {seed}: a click on {name} selects it"
+            );
+        }
+        // The scenario card's writing (its title first) is clear of the
+        // camera and line-of-sight buttons.
+        let board = h.get_by_label(BOARD).rect();
+        let buttons: Vec<egui::Rect> = [
+            "Zoom in",
+            "Zoom out",
+            "Back to the opening view",
+            "Line of sight: pick two hexes",
+        ]
+        .iter()
+        .map(|l| h.get_by_label(l).rect())
+        .collect();
+        let ob = h.state().open.as_ref().unwrap();
+        let x = crate::gui::board::Xform::new(&ob.view.scene, board, &h.state().look.camera);
+        let card: Vec<egui::Rect> = ob
+            .view
+            .scene
+            .items
+            .iter()
+            .filter(|i| {
+                i.id == "panel" && matches!(i.shape, xenolog_engine::scene::Shape::Text { .. })
+            })
+            .map(|i| crate::gui::board::screen_rect(i, &x))
+            .collect();
+        assert!(!card.is_empty());
+        for b in &buttons {
+            for w in &card {
+                assert!(
+                    !b.intersects(*w),
+                    "seed {seed}: a button at {b:?} covers the card's writing at {w:?}"
+                );
+            }
+        }
+    }
+}
