@@ -601,3 +601,53 @@ fn a_new_dimension_x_battle_draws_its_waiting_marines_large_and_leaves_the_card_
         }
     }
 }
+
+/// Session 21's list, item 4: the entries table showed a half-cut row at its
+/// top, and at 1024x700 one or two rows. It shows whole rows, four at least
+/// at 1024x700, in every game of the sample, at its last entry.
+#[test]
+fn the_entries_table_shows_whole_rows_and_four_at_least_at_1024x700() {
+    for (w, hgt) in [(1024.0, 700.0), (1360.0, 860.0), (1600.0, 1000.0)] {
+        let (_dir, mut h) = super::views::sample_at(egui::vec2(w, hgt));
+        for game in ["dimx", "invasion", "alien", "saucers"] {
+            super::views::open_game(&mut h, game);
+            let header = h.get_by_label("What happened").rect();
+            let status = h.get_by_label_contains("Opened ").rect().top();
+            let rows: Vec<egui::Rect> = h
+                .query_all_by(|n| {
+                    n.role() == egui::accesskit::Role::Label
+                        && n.value().is_some_and(|v| {
+                            v == "Setup"
+                                || v.strip_prefix('#').is_some_and(|d| {
+                                    !d.is_empty() && d.chars().all(|c| c.is_ascii_digit())
+                                })
+                        })
+                })
+                .map(|n| n.rect())
+                .filter(|r| r.left() < 60.0)
+                .collect();
+            // A row's text is centred in it, as the header's: the body
+            // begins a spacing (3) below the header's row, which ends
+            // below its text by as much as the text is below the row's
+            // top. No row straddles that line (one just above it, hidden,
+            // may be laid out).
+            let row_pad = 3.0;
+            let body_top = header.bottom() + row_pad + 3.0;
+            for r in &rows {
+                let (top, bottom) = (r.top() - row_pad, r.bottom() + row_pad);
+                assert!(
+                    !(top < body_top - 1.0 && bottom > body_top + 1.0),
+                    "{w}x{hgt} {game}: a row cut by the header at {r:?} (header {header:?})"
+                );
+            }
+            let whole = rows
+                .iter()
+                .filter(|r| r.top() >= header.bottom() && r.bottom() <= status)
+                .count();
+            assert!(
+                whole >= 4,
+                "{w}x{hgt} {game}: {whole} rows of entries shown whole ({rows:?})"
+            );
+        }
+    }
+}
