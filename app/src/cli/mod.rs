@@ -100,7 +100,8 @@ enum Cmd {
         #[arg(long, required_unless_present = "pick")]
         script: Option<PathBuf>,
         /// Instead of a script: give the command numbered N in the list
-        /// `xenolog legal FILE --battle B` prints (without --as), from 1.
+        /// `xenolog legal FILE --battle B` prints (with or without --as:
+        /// a command has one number), from 1.
         #[arg(long, value_name = "N", conflicts_with = "script")]
         pick: Option<usize>,
         #[arg(long)]
@@ -818,10 +819,16 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
             let c = open_ro(&at.file)?;
             let b = load(&c, at.battle)?;
             let viewer = view.viewer(&*b)?;
-            let legal: Vec<_> = b
+            // Each command keeps its number in the whole list (from 1), the
+            // one `play --pick N` takes, with --as too (session 21: --as
+            // numbered one seat's commands afresh, and `--pick` gave
+            // another command).
+            let legal: Vec<(usize, _)> = b
                 .legal()
                 .into_iter()
-                .filter(|l| match viewer {
+                .enumerate()
+                .map(|(i, l)| (i + 1, l))
+                .filter(|(_, l)| match viewer {
                     Viewer::All => true,
                     Viewer::Seat(seat) => l.actor == seat,
                 })
@@ -847,7 +854,7 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
             // dice its command rolls (a line is accepted as it is only with
             // them, as "dice":[..]).
             let entered = c.summary(at.battle)?.dice_mode == DiceMode::Entered;
-            for (i, l) in legal.iter().enumerate() {
+            for (number, l) in &legal {
                 let need = if entered {
                     b.dice_needed(l.actor, &l.command).unwrap_or_default()
                 } else {
@@ -873,7 +880,7 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
                     };
                     line(
                         out,
-                        format!("{:>4}  {}: {}{dice}", i + 1, b.actor_name(l.actor), l.text),
+                        format!("{number:>4}  {}: {}{dice}", b.actor_name(l.actor), l.text),
                     )?;
                 }
             }
@@ -1378,6 +1385,18 @@ fn log(at: BattleRef, view: &ViewArg, json: bool, out: &mut dyn Write) -> Out {
     } else {
         None
     };
+    if line_ids.is_empty() && !json {
+        // Standard output stays empty (a script counts its lines); a person
+        // is told why and how to play the first command (session 21: it
+        // printed nothing at all).
+        let file = xenolog_report::shell_quote(&at.file.to_string_lossy());
+        eprintln!(
+            "battle {b} has no entries yet: `xenolog legal {file} --battle {b}` lists the \
+             commands that can be played, numbered, and `xenolog play {file} --battle {b} \
+             --pick N` plays number N (or open it in the app: `xenolog {file}`)",
+            b = at.battle
+        );
+    }
     for t in b.entry_texts_as(&line_ids, viewer) {
         if json {
             json_line(out, &entry_json(&*b, &t, secret.as_ref()))?;
