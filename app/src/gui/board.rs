@@ -567,6 +567,129 @@ fn paint_item(painter: &egui::Painter, item: &Item, x: &Xform) {
     }
 }
 
+/// The scene's free-standing names (a text label whose id no other item
+/// has: an Alien Invasion group's name, a Saucers student's), by index; not
+/// the writing on a counter, a card or a tile, which shares its piece's id.
+fn free_names(scene: &Scene) -> Vec<usize> {
+    let mut ids: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for i in &scene.items {
+        *ids.entry(i.id.as_str()).or_default() += 1;
+    }
+    scene
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| {
+            i.kind == ItemKind::Label
+                && matches!(i.shape, Shape::Text { .. })
+                && ids.get(i.id.as_str()) == Some(&1)
+        })
+        .map(|(n, _)| n)
+        .collect()
+}
+
+/// Where a name of screen rectangle `want` is drawn: there if it covers no
+/// figure (`figures`) and no name drawn before it (`placed`), else at the
+/// nearest spot a little above, below or beside it that covers none, inside
+/// `bounds`; there after all if there is none. The scene places its names
+/// by an estimate of their width; on the screen, in the app's font, at a
+/// small scale, a name ran across figures and markers (session 21: Alien
+/// Invasion's "Mite Swarm Two" across the sewer holes, "Agents L and M"
+/// across the tokens of the group beside).
+pub fn clear_spot(want: Rect, figures: &[Rect], placed: &[Rect], bounds: Rect) -> Rect {
+    let clear = |r: &Rect| {
+        bounds.contains_rect(*r)
+            && !figures.iter().any(|f| f.shrink(1.0).intersects(*r))
+            && !placed.iter().any(|p| p.intersects(*r))
+    };
+    let (w, h) = (want.width(), want.height());
+    let mut tries = vec![vec2(0.0, 0.0)];
+    for k in 1..=5 {
+        let k = k as f32;
+        tries.extend([
+            vec2(0.0, -0.6 * k * h),
+            vec2(0.0, 0.6 * k * h),
+            vec2(-0.35 * k * w, 0.0),
+            vec2(0.35 * k * w, 0.0),
+            vec2(-0.35 * k * w, -0.6 * k * h),
+            vec2(0.35 * k * w, 0.6 * k * h),
+            vec2(0.35 * k * w, -0.6 * k * h),
+            vec2(-0.35 * k * w, 0.6 * k * h),
+        ]);
+    }
+    tries
+        .into_iter()
+        .map(|d| want.translate(d))
+        .find(clear)
+        .unwrap_or(want)
+}
+
+/// The free-standing names (`free`, indices into the scene), drawn over
+/// everything else at a clear spot ([`clear_spot`]) measured in the font
+/// they are drawn in; where each went is kept for the tests
+/// ([`drawn_names`]).
+fn names_ui(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    scene: &Scene,
+    free: &[usize],
+    x: &Xform,
+    view: Rect,
+) {
+    // What a name must not cover: the figures and markers, no larger than
+    // a few lines of text (a group's outline, a card or a tile is not one).
+    let figures: Vec<Rect> = scene
+        .items
+        .iter()
+        .filter(|i| matches!(i.kind, ItemKind::Counter | ItemKind::Marker))
+        .map(|i| screen_rect(i, x))
+        .filter(|r| view.intersects(*r) && r.width().max(r.height()) <= NAME_AVOIDS_PX)
+        .collect();
+    let bounds = Rect::from_two_pos(
+        x.to_screen([0.0, 0.0]),
+        x.to_screen([scene.width, scene.height]),
+    );
+    let mut placed: Vec<Rect> = Vec::new();
+    let mut drawn: Vec<(String, Rect)> = Vec::new();
+    for &n in free {
+        let item = &scene.items[n];
+        let Shape::Text { pos, text, size } = &item.shape else {
+            continue;
+        };
+        let px = (size * x.scale()).round();
+        if px < MIN_TEXT_PX {
+            continue;
+        }
+        let font = FontId::proportional(px);
+        let galley = painter.layout_no_wrap(
+            drawable(painter, &font, text).into_owned(),
+            font,
+            color(item.fill),
+        );
+        let want = Rect::from_center_size(x.to_screen(*pos), galley.size());
+        if !view.intersects(want) {
+            continue;
+        }
+        let at = clear_spot(want, &figures, &placed, bounds);
+        placed.push(at);
+        painter.galley(at.min, galley, color(item.fill));
+        drawn.push((item.id.clone(), at));
+    }
+    ui.data_mut(|d| d.insert_temp(egui::Id::unique(DRAWN_NAMES), drawn));
+}
+
+/// The largest figure or marker (on the screen, its longer side) a name is
+/// kept off.
+const NAME_AVOIDS_PX: f32 = 40.0;
+const DRAWN_NAMES: &str = "xenolog-board-drawn-names";
+
+/// The free-standing names the board drew last, each with the rectangle it
+/// took on the screen.
+pub fn drawn_names(ctx: &egui::Context) -> Vec<(String, Rect)> {
+    ctx.data(|d| d.get_temp(egui::Id::unique(DRAWN_NAMES)))
+        .unwrap_or_default()
+}
+
 /// Whether a board point is within `slack` of the segment from `a` to `b`.
 fn contains_line(a: [f32; 2], b: [f32; 2], p: [f32; 2], slack: f32) -> bool {
     let (a, b, p) = (Vec2::from(a), Vec2::from(b), Vec2::from(p));
@@ -903,11 +1026,13 @@ pub fn board_ui(
         CornerRadius::ZERO,
         bg,
     );
-    for item in &scene.items {
-        if view.intersects(screen_rect(item, &x)) {
+    let free = free_names(scene);
+    for (i, item) in scene.items.iter().enumerate() {
+        if !free.contains(&i) && view.intersects(screen_rect(item, &x)) {
             paint_item(&painter, item, &x);
         }
     }
+    names_ui(ui, &painter, scene, &free, &x, view);
 
     // The game's marks for the selection: move ranges, lines of sight.
     for m in marks {
