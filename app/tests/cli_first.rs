@@ -250,3 +250,31 @@ fn log_of_a_battle_with_no_entries_says_so_and_how_to_play_one() {
     assert!(log.starts_with("> #0 "), "{log}");
     assert!(!stderr(&o).contains("no entries"), "{}", stderr(&o));
 }
+
+/// Session 21's list, item 9: `xenolog help getting-started` prints the page
+/// the app shows at Help > Getting started (one text, app/GETTING_STARTED.md);
+/// `--help` points a new user to it.
+#[test]
+fn help_getting_started_prints_the_page_the_app_shows() {
+    let o = xenolog(&["help", "getting-started"]);
+    let page = support::ok(&o);
+    let file = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("GETTING_STARTED.md"),
+    )
+    .unwrap();
+    assert_eq!(page, file);
+    assert_says_all(
+        &page,
+        &[
+            "The four games",
+            "Invaders From Dimension X!",
+            "Night of the Saucers",
+            "Alien Invasion",
+            "Start a battle",
+            "Take back",
+            "A club server",
+        ],
+    );
+    let help = support::ok(&xenolog(&["--help"]));
+    assert_says_all(&help, &["`xenolog help getting-started`"]);
+}

@@ -29,7 +29,8 @@ mod report;
 #[derive(Parser, Debug)]
 #[command(name = "xenolog", version, about, long_about = None)]
 #[command(
-    after_help = "Exit codes: 0 ok, 1 a rule refused a command or verification failed, 2 usage or file error."
+    after_help = "New to Xenolog? `xenolog help getting-started` (Help > Getting started in the app).\n\
+                  Exit codes: 0 ok, 1 a rule refused a command or verification failed, 2 usage or file error."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -495,11 +496,21 @@ impl From<SaveError> for Fail {
 
 type Out<T = ()> = Result<T, Fail>;
 
+/// `xenolog help getting-started`: the page the app shows at Help > Getting
+/// started.
+const GETTING_STARTED: &str = include_str!("../../GETTING_STARTED.md");
+
 /// Parse the arguments and run; with no subcommand (or `open FILE`) the
 /// desktop app, which the caller hands in: the command line never names the
 /// GUI (the arrow runs binary -> cli and binary -> gui, never cli -> gui).
 pub fn main(app: impl FnOnce(Option<PathBuf>) -> anyhow::Result<()>) -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // The page for a new user, the one the app shows at Help > Getting
+    // started (one text: app/GETTING_STARTED.md).
+    if args.len() == 3 && args[1] == "help" && args[2] == "getting-started" {
+        print!("{GETTING_STARTED}");
+        return ExitCode::SUCCESS;
+    }
     // `xenolog FILE`, as a file manager or a new user gives it: the app on
     // that file, as `xenolog open FILE` (clap would call FILE an unknown
     // subcommand and suggest `club`).

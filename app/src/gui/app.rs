@@ -1295,6 +1295,7 @@ impl App {
             }
             AppCommand::LosPick(id) => self.los_pick(id),
             AppCommand::ShowAbout => self.messages.open_dialog(Dialog::About),
+            AppCommand::ShowGettingStarted => self.messages.open_dialog(Dialog::GettingStarted),
             AppCommand::ShowBranches(show) => self.look.show_branches = show,
             AppCommand::Explain(text) => self.messages.status = text,
             AppCommand::DismissNotice => {
