@@ -638,12 +638,17 @@ fn names_ui(
 ) {
     // What a name must not cover: the figures and markers, no larger than
     // a few lines of text (a group's outline, a card or a tile is not one).
-    let figures: Vec<Rect> = scene
+    let pieces: Vec<Rect> = scene
         .items
         .iter()
         .filter(|i| matches!(i.kind, ItemKind::Counter | ItemKind::Marker))
         .map(|i| screen_rect(i, x))
-        .filter(|r| view.intersects(*r) && r.width().max(r.height()) <= NAME_AVOIDS_PX)
+        .filter(|r| view.intersects(*r))
+        .collect();
+    let figures: Vec<Rect> = pieces
+        .iter()
+        .copied()
+        .filter(|r| r.width().max(r.height()) <= NAME_AVOIDS_PX)
         .collect();
     let bounds = Rect::from_two_pos(
         x.to_screen([0.0, 0.0]),
@@ -670,7 +675,14 @@ fn names_ui(
         if !view.intersects(want) {
             continue;
         }
-        let at = clear_spot(want, &figures, &placed, bounds);
+        // Writing that lies wholly on a piece is the piece's (a Saucers
+        // student's letters on its disc): it stays there.
+        let on_a_piece = pieces.iter().any(|p| p.expand(1.0).contains_rect(want));
+        let at = if on_a_piece {
+            want
+        } else {
+            clear_spot(want, &figures, &placed, bounds)
+        };
         placed.push(at);
         painter.galley(at.min, galley, color(item.fill));
         drawn.push((item.id.clone(), at));
