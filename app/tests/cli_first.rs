@@ -179,3 +179,102 @@ fn play_pick_gives_the_command_legal_numbers() {
     ]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Session 21's list, item 7: `legal --as SEAT` numbered one seat's commands
+/// afresh from 1, while `play --pick N` takes the number of the whole list,
+/// so `--pick` gave another seat's command. A command has one number: with
+/// `--as` each line keeps the number the whole list gives it, and `--pick`
+/// with that number plays it. (A Saucers setup with three gangs: the second
+/// gang's commands are not first in the list.)
+#[test]
+fn legal_as_a_seat_numbers_its_commands_as_play_pick_takes_them() {
+    let c = Camp::new();
+    let id = c.start_battle(&["--game", "saucers", "--seed", "3", "--option", "players=3"]);
+    let all = support::on_battle(c.f(), "legal", &id, &[]);
+    let number = |l: &str| -> usize {
+        l.split_whitespace()
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("a numbered line: {l:?}"))
+    };
+    let mine = support::on_battle(c.f(), "legal", &id, &["--as", "2"]);
+    let mine: Vec<&str> = mine.lines().collect();
+    assert!(!mine.is_empty());
+    for l in &mine {
+        // The same line, number and words, as in the whole list.
+        assert!(
+            all.lines().any(|a| a == *l),
+            "{l:?} is not a line of the whole list:\n{all}"
+        );
+        assert!(l.contains("Dirty Birds: "), "{l:?} is seat 2's");
+    }
+    let first = mine[0];
+    let n = number(first);
+    assert!(
+        n > 1,
+        "seat 2's first command is not the list's first: {first:?}"
+    );
+    let o = xenolog(&["play", c.f(), "--battle", &id, "--pick", &n.to_string()]);
+    let played = support::ok(&o);
+    let words = first.trim_start()[n.to_string().len()..].trim_start();
+    let words = words.split_once(": ").map_or(words, |(_, rest)| rest);
+    assert!(played.contains(words), "{words:?} not in:\n{played}");
+    assert!(played.contains("Dirty Birds"), "{played}");
+}
+
+/// Session 21's list, item 8: `log` of a battle with no entries printed
+/// nothing at all. It says on stderr that there are none yet and how to play
+/// one (standard output stays empty for scripts; `--json` says nothing).
+#[test]
+fn log_of_a_battle_with_no_entries_says_so_and_how_to_play_one() {
+    let c = Camp::new();
+    let id = c.start_battle(&["--game", "dimx", "--seed", "3"]);
+    let o = xenolog(&["log", c.f(), "--battle", &id]);
+    assert_eq!(support::ok(&o), "", "standard output stays empty");
+    assert_says_all(
+        &stderr(&o),
+        &[
+            &format!("battle {id} has no entries yet"),
+            &format!("--battle {id}` lists the commands"),
+            "`xenolog play ",
+            "--pick N` plays number N",
+        ],
+    );
+    let o = xenolog(&["log", c.f(), "--battle", &id, "--json"]);
+    assert_eq!(support::ok(&o), "");
+    assert!(!stderr(&o).contains("no entries"), "{}", stderr(&o));
+    // With an entry the log lists it and the hint is gone.
+    support::ok(&xenolog(&["play", c.f(), "--battle", &id, "--pick", "1"]));
+    let o = xenolog(&["log", c.f(), "--battle", &id]);
+    let log = support::ok(&o);
+    assert!(log.starts_with("> #0 "), "{log}");
+    assert!(!stderr(&o).contains("no entries"), "{}", stderr(&o));
+}
+
+/// Session 21's list, item 9: `xenolog help getting-started` prints the page
+/// the app shows at Help > Getting started (one text, app/GETTING_STARTED.md);
+/// `--help` points a new user to it.
+#[test]
+fn help_getting_started_prints_the_page_the_app_shows() {
+    let o = xenolog(&["help", "getting-started"]);
+    let page = support::ok(&o);
+    let file = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("GETTING_STARTED.md"),
+    )
+    .unwrap();
+    assert_eq!(page, file);
+    assert_says_all(
+        &page,
+        &[
+            "The four games",
+            "Invaders From Dimension X!",
+            "Night of the Saucers",
+            "Alien Invasion",
+            "Start a battle",
+            "Take back",
+            "A club server",
+        ],
+    );
+    let help = support::ok(&xenolog(&["--help"]));
+    assert_says_all(&help, &["`xenolog help getting-started`"]);
+}

@@ -29,7 +29,8 @@ mod report;
 #[derive(Parser, Debug)]
 #[command(name = "xenolog", version, about, long_about = None)]
 #[command(
-    after_help = "Exit codes: 0 ok, 1 a rule refused a command or verification failed, 2 usage or file error."
+    after_help = "New to Xenolog? `xenolog help getting-started` (Help > Getting started in the app).\n\
+                  Exit codes: 0 ok, 1 a rule refused a command or verification failed, 2 usage or file error."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -100,7 +101,8 @@ enum Cmd {
         #[arg(long, required_unless_present = "pick")]
         script: Option<PathBuf>,
         /// Instead of a script: give the command numbered N in the list
-        /// `xenolog legal FILE --battle B` prints (without --as), from 1.
+        /// `xenolog legal FILE --battle B` prints (with or without --as:
+        /// a command has one number), from 1.
         #[arg(long, value_name = "N", conflicts_with = "script")]
         pick: Option<usize>,
         #[arg(long)]
@@ -494,11 +496,21 @@ impl From<SaveError> for Fail {
 
 type Out<T = ()> = Result<T, Fail>;
 
+/// `xenolog help getting-started`: the page the app shows at Help > Getting
+/// started.
+const GETTING_STARTED: &str = include_str!("../../GETTING_STARTED.md");
+
 /// Parse the arguments and run; with no subcommand (or `open FILE`) the
 /// desktop app, which the caller hands in: the command line never names the
 /// GUI (the arrow runs binary -> cli and binary -> gui, never cli -> gui).
 pub fn main(app: impl FnOnce(Option<PathBuf>) -> anyhow::Result<()>) -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // The page for a new user, the one the app shows at Help > Getting
+    // started (one text: app/GETTING_STARTED.md).
+    if args.len() == 3 && args[1] == "help" && args[2] == "getting-started" {
+        print!("{GETTING_STARTED}");
+        return ExitCode::SUCCESS;
+    }
     // `xenolog FILE`, as a file manager or a new user gives it: the app on
     // that file, as `xenolog open FILE` (clap would call FILE an unknown
     // subcommand and suggest `club`).
@@ -818,10 +830,16 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
             let c = open_ro(&at.file)?;
             let b = load(&c, at.battle)?;
             let viewer = view.viewer(&*b)?;
-            let legal: Vec<_> = b
+            // Each command keeps its number in the whole list (from 1), the
+            // one `play --pick N` takes, with --as too (session 21: --as
+            // numbered one seat's commands afresh, and `--pick` gave
+            // another command).
+            let legal: Vec<(usize, _)> = b
                 .legal()
                 .into_iter()
-                .filter(|l| match viewer {
+                .enumerate()
+                .map(|(i, l)| (i + 1, l))
+                .filter(|(_, l)| match viewer {
                     Viewer::All => true,
                     Viewer::Seat(seat) => l.actor == seat,
                 })
@@ -847,7 +865,7 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
             // dice its command rolls (a line is accepted as it is only with
             // them, as "dice":[..]).
             let entered = c.summary(at.battle)?.dice_mode == DiceMode::Entered;
-            for (i, l) in legal.iter().enumerate() {
+            for (number, l) in &legal {
                 let need = if entered {
                     b.dice_needed(l.actor, &l.command).unwrap_or_default()
                 } else {
@@ -873,7 +891,7 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
                     };
                     line(
                         out,
-                        format!("{:>4}  {}: {}{dice}", i + 1, b.actor_name(l.actor), l.text),
+                        format!("{number:>4}  {}: {}{dice}", b.actor_name(l.actor), l.text),
                     )?;
                 }
             }
@@ -1378,6 +1396,18 @@ fn log(at: BattleRef, view: &ViewArg, json: bool, out: &mut dyn Write) -> Out {
     } else {
         None
     };
+    if line_ids.is_empty() && !json {
+        // Standard output stays empty (a script counts its lines); a person
+        // is told why and how to play the first command (session 21: it
+        // printed nothing at all).
+        let file = xenolog_report::shell_quote(&at.file.to_string_lossy());
+        eprintln!(
+            "battle {b} has no entries yet: `xenolog legal {file} --battle {b}` lists the \
+             commands that can be played, numbered, and `xenolog play {file} --battle {b} \
+             --pick N` plays number N (or open it in the app: `xenolog {file}`)",
+            b = at.battle
+        );
+    }
     for t in b.entry_texts_as(&line_ids, viewer) {
         if json {
             json_line(out, &entry_json(&*b, &t, secret.as_ref()))?;

@@ -1295,6 +1295,7 @@ impl App {
             }
             AppCommand::LosPick(id) => self.los_pick(id),
             AppCommand::ShowAbout => self.messages.open_dialog(Dialog::About),
+            AppCommand::ShowGettingStarted => self.messages.open_dialog(Dialog::GettingStarted),
             AppCommand::ShowBranches(show) => self.look.show_branches = show,
             AppCommand::Explain(text) => self.messages.status = text,
             AppCommand::DismissNotice => {
@@ -1591,7 +1592,10 @@ impl App {
         let left_max = (whole.width() * 0.28).clamp(200.0, 420.0);
         let side_max = (whole.width() * 0.3).clamp(240.0, 460.0);
         let table_size = if self.prefs.show_table {
-            (whole.height() * 0.22).clamp(120.0, 250.0)
+            // Room for the timeline's controls and strip, and five rows of
+            // entries below their header (session 21: at 1024x700 the
+            // table showed one or two).
+            (whole.height() * 0.22).clamp(230.0, 260.0)
         } else {
             90.0
         };

@@ -127,6 +127,12 @@ pub struct Xform {
 }
 
 impl Xform {
+    /// Board units as points, at the origin.
+    const UNIT: Xform = Xform {
+        origin: Pos2::ZERO,
+        scale: 1.0,
+    };
+
     /// The transform that shows `scene` in `view` as `camera` looks at it.
     pub fn new(scene: &Scene, view: Rect, camera: &Camera) -> Self {
         let (centre, base) = opening_view(scene, view);
@@ -561,6 +567,141 @@ fn paint_item(painter: &egui::Painter, item: &Item, x: &Xform) {
     }
 }
 
+/// The scene's free-standing names (a text label whose id no other item
+/// has: an Alien Invasion group's name, a Saucers student's), by index; not
+/// the writing on a counter, a card or a tile, which shares its piece's id.
+fn free_names(scene: &Scene) -> Vec<usize> {
+    let mut ids: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for i in &scene.items {
+        *ids.entry(i.id.as_str()).or_default() += 1;
+    }
+    scene
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| {
+            i.kind == ItemKind::Label
+                && matches!(i.shape, Shape::Text { .. })
+                && ids.get(i.id.as_str()) == Some(&1)
+        })
+        .map(|(n, _)| n)
+        .collect()
+}
+
+/// Where a name of screen rectangle `want` is drawn: there if it covers no
+/// figure (`figures`) and no name drawn before it (`placed`), else at the
+/// nearest spot a little above, below or beside it that covers none, inside
+/// `bounds`; there after all if there is none. The scene places its names
+/// by an estimate of their width; on the screen, in the app's font, at a
+/// small scale, a name ran across figures and markers (session 21: Alien
+/// Invasion's "Mite Swarm Two" across the sewer holes, "Agents L and M"
+/// across the tokens of the group beside).
+pub fn clear_spot(want: Rect, figures: &[Rect], placed: &[Rect], bounds: Rect) -> Rect {
+    let clear = |r: &Rect| {
+        bounds.contains_rect(*r)
+            && !figures.iter().any(|f| f.shrink(1.0).intersects(*r))
+            && !placed.iter().any(|p| p.intersects(*r))
+    };
+    let (w, h) = (want.width(), want.height());
+    let mut tries = vec![vec2(0.0, 0.0)];
+    for k in 1..=5 {
+        let k = k as f32;
+        tries.extend([
+            vec2(0.0, -0.6 * k * h),
+            vec2(0.0, 0.6 * k * h),
+            vec2(-0.35 * k * w, 0.0),
+            vec2(0.35 * k * w, 0.0),
+            vec2(-0.35 * k * w, -0.6 * k * h),
+            vec2(0.35 * k * w, 0.6 * k * h),
+            vec2(0.35 * k * w, -0.6 * k * h),
+            vec2(-0.35 * k * w, 0.6 * k * h),
+        ]);
+    }
+    tries
+        .into_iter()
+        .map(|d| want.translate(d))
+        .find(clear)
+        .unwrap_or(want)
+}
+
+/// The free-standing names (`free`, indices into the scene), drawn over
+/// everything else at a clear spot ([`clear_spot`]) measured in the font
+/// they are drawn in; where each went is kept for the tests
+/// ([`drawn_names`]).
+fn names_ui(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    scene: &Scene,
+    free: &[usize],
+    x: &Xform,
+    view: Rect,
+) {
+    // What a name must not cover: the figures and markers, no larger than
+    // a few lines of text (a group's outline, a card or a tile is not one).
+    let pieces: Vec<Rect> = scene
+        .items
+        .iter()
+        .filter(|i| matches!(i.kind, ItemKind::Counter | ItemKind::Marker))
+        .map(|i| screen_rect(i, x))
+        .filter(|r| view.intersects(*r))
+        .collect();
+    let figures: Vec<Rect> = pieces
+        .iter()
+        .copied()
+        .filter(|r| r.width().max(r.height()) <= NAME_AVOIDS_PX)
+        .collect();
+    let bounds = Rect::from_two_pos(
+        x.to_screen([0.0, 0.0]),
+        x.to_screen([scene.width, scene.height]),
+    );
+    let mut placed: Vec<Rect> = Vec::new();
+    let mut drawn: Vec<(String, Rect)> = Vec::new();
+    for &n in free {
+        let item = &scene.items[n];
+        let Shape::Text { pos, text, size } = &item.shape else {
+            continue;
+        };
+        let px = (size * x.scale()).round();
+        if px < MIN_TEXT_PX {
+            continue;
+        }
+        let font = FontId::proportional(px);
+        let galley = painter.layout_no_wrap(
+            drawable(painter, &font, text).into_owned(),
+            font,
+            color(item.fill),
+        );
+        let want = Rect::from_center_size(x.to_screen(*pos), galley.size());
+        if !view.intersects(want) {
+            continue;
+        }
+        // Writing that lies wholly on a piece is the piece's (a Saucers
+        // student's letters on its disc): it stays there.
+        let on_a_piece = pieces.iter().any(|p| p.expand(1.0).contains_rect(want));
+        let at = if on_a_piece {
+            want
+        } else {
+            clear_spot(want, &figures, &placed, bounds)
+        };
+        placed.push(at);
+        painter.galley(at.min, galley, color(item.fill));
+        drawn.push((item.id.clone(), at));
+    }
+    ui.data_mut(|d| d.insert_temp(egui::Id::unique(DRAWN_NAMES), drawn));
+}
+
+/// The largest figure or marker (on the screen, its longer side) a name is
+/// kept off.
+const NAME_AVOIDS_PX: f32 = 40.0;
+const DRAWN_NAMES: &str = "xenolog-board-drawn-names";
+
+/// The free-standing names the board drew last, each with the rectangle it
+/// took on the screen.
+pub fn drawn_names(ctx: &egui::Context) -> Vec<(String, Rect)> {
+    ctx.data(|d| d.get_temp(egui::Id::unique(DRAWN_NAMES)))
+        .unwrap_or_default()
+}
+
 /// Whether a board point is within `slack` of the segment from `a` to `b`.
 fn contains_line(a: [f32; 2], b: [f32; 2], p: [f32; 2], slack: f32) -> bool {
     let (a, b, p) = (Vec2::from(a), Vec2::from(b), Vec2::from(p));
@@ -897,11 +1038,13 @@ pub fn board_ui(
         CornerRadius::ZERO,
         bg,
     );
-    for item in &scene.items {
-        if view.intersects(screen_rect(item, &x)) {
+    let free = free_names(scene);
+    for (i, item) in scene.items.iter().enumerate() {
+        if !free.contains(&i) && view.intersects(screen_rect(item, &x)) {
             paint_item(&painter, item, &x);
         }
     }
+    names_ui(ui, &painter, scene, &free, &x, view);
 
     // The game's marks for the selection: move ranges, lines of sight.
     for m in marks {
@@ -1258,13 +1401,11 @@ pub fn board_ui(
         }
     }
 
-    camera_buttons_ui(ui, view, camera);
+    let row = camera_buttons_row(scene, view);
+    camera_buttons_ui(ui, view, row, camera);
     // The line-of-sight tool, left of the zoom buttons.
     let r = Rect::from_min_size(
-        pos2(
-            view.right() - 8.0 - 4.0 * 28.0 - 12.0 - 8.0,
-            view.top() + 8.0,
-        ),
+        pos2(view.right() - 8.0 - 4.0 * 28.0 - 12.0 - 8.0, row),
         vec2(28.0, 28.0),
     );
     let label = if los.is_some() {
@@ -1293,10 +1434,7 @@ const MAGNIFY_UNDER_PX: f32 = 90.0;
 /// labels drawn on it right after it), painted large in a tooltip. On the board (`on_board`: its scale there)
 /// only when it is small there; from the log, always.
 pub fn magnified_ui(ui: &mut egui::Ui, scene: &Scene, id: &str, on_board: Option<f32>) {
-    let unit = Xform {
-        origin: Pos2::ZERO,
-        scale: 1.0,
-    };
+    let unit = Xform::UNIT;
     let part_of = |i: &Item| {
         i.id == id
             || i.id
@@ -1336,10 +1474,24 @@ pub fn magnified_ui(ui: &mut egui::Ui, scene: &Scene, id: &str, on_board: Option
     if longer <= 0.0 || on_board.is_some_and(|scale| longer * scale >= MAGNIFY_UNDER_PX) {
         return;
     }
-    let k = MAGNIFIED_PX / longer;
     ui.add_space(4.0);
-    let (rect, response) = ui.allocate_exact_size(bounds.size() * k, Sense::hover());
-    // Named for a screen reader (and the tests): what it shows, large.
+    paint_parts(ui, &parts, bounds, id, MAGNIFIED_PX, Sense::hover());
+}
+
+/// The parts of a piece (as [`magnified_ui`] gathers them, `bounds` their
+/// extent in board units) painted with their longer side `px` wide, named
+/// "NAME, large" for a screen reader and the tests; the response senses
+/// `sense`.
+fn paint_parts(
+    ui: &mut egui::Ui,
+    parts: &[&Item],
+    bounds: Rect,
+    id: &str,
+    px: f32,
+    sense: Sense,
+) -> Response {
+    let k = px / bounds.width().max(bounds.height()).max(1e-3);
+    let (rect, response) = ui.allocate_exact_size(bounds.size() * k, sense);
     let name = parts
         .iter()
         .find(|i| i.id == id)
@@ -1353,6 +1505,21 @@ pub fn magnified_ui(ui: &mut egui::Ui, scene: &Scene, id: &str, on_board: Option
     for part in parts {
         paint_item(&painter, part, &zoomed);
     }
+    response
+}
+
+/// A counter of the scene (the items of id `id`) drawn in a panel with its
+/// longer side `px` wide, to click: a piece drawn small on the board (a
+/// Dimension X Marine waiting in the scenario card) read at a glance.
+/// `None` when the scene draws no such counter.
+pub fn counter_ui(ui: &mut egui::Ui, scene: &Scene, id: &str, px: f32) -> Option<Response> {
+    let parts: Vec<&Item> = scene.items.iter().filter(|i| i.id == id).collect();
+    let bounds = parts
+        .iter()
+        .filter(|i| matches!(i.kind, ItemKind::Counter | ItemKind::Marker))
+        .map(|i| screen_rect(i, &Xform::UNIT))
+        .reduce(Rect::union)?;
+    Some(paint_parts(ui, &parts, bounds, id, px, Sense::click()))
 }
 
 /// The counters and cards on the board that an entry's words name (its
@@ -1458,11 +1625,24 @@ fn press_position(ui: &egui::Ui) -> Option<Pos2> {
     if released { at } else { None }
 }
 
-/// Zoom buttons in a row in the top corner of the board (a row stays in the
-/// margin above a wide board, where a column would cover its edge).
-fn camera_buttons_ui(ui: &mut egui::Ui, view: Rect, camera: &mut Camera) {
+/// The top of the row of camera buttons in `view`: in its top right corner
+/// (a row stays in the margin the opening view leaves above a board of
+/// tiles, where a column would cover its edge); on a map of hexes, in its
+/// bottom right corner: the map fills the view to its top edge, and the
+/// Dimension X scenario card's title beside it was under the buttons
+/// (session 21), where its foot is empty.
+fn camera_buttons_row(scene: &Scene, view: Rect) -> f32 {
+    if map_extent(scene).is_some() {
+        view.bottom() - 8.0 - 28.0
+    } else {
+        view.top() + 8.0
+    }
+}
+
+/// Zoom buttons in a row at the right of the board, their top at `row`.
+fn camera_buttons_ui(ui: &mut egui::Ui, view: Rect, row: f32, camera: &mut Camera) {
     let size = vec2(28.0, 28.0);
-    let mut at = pos2(view.right() - 8.0 - 3.0 * size.x - 8.0, view.top() + 8.0);
+    let mut at = pos2(view.right() - 8.0 - 3.0 * size.x - 8.0, row);
     for (label, icon, factor) in [
         ("Zoom in", "+", Some(1.25)),
         ("Zoom out", "−", Some(0.8)),

@@ -46,6 +46,9 @@ pub fn browser_ui(
                     // is and where their own campaign begins.
                     if p.file_name() == Some(std::ffi::OsStr::new(super::store::SAMPLE_FILE)) {
                         ui.label(SAMPLE_WORDS);
+                        if ui.button("Getting started…").clicked() {
+                            commands.push(AppCommand::ShowGettingStarted);
+                        }
                     }
                 }
                 // A club server's battles: not started here, nor imported.

@@ -156,6 +156,8 @@ pub enum AppCommand {
     /// A hex picked with the line-of-sight tool (its scene id).
     LosPick(String),
     ShowAbout,
+    /// Help > Getting started.
+    ShowGettingStarted,
     ShowBranches(bool),
     /// Show the Campaign view (rosters, experience, skills) in place of the
     /// board, or go back to the battles.

@@ -58,6 +58,8 @@ pub enum Dialog {
     Choose(Vec<Intent>),
     Shortcuts,
     About,
+    /// Help > Getting started: the page for a new user.
+    GettingStarted,
 }
 
 /// The New battle form.
@@ -442,6 +444,18 @@ pub fn dialog_ui(
                         ui.end_row();
                     }
                 });
+                close = ui.button("Close").clicked();
+            }
+            Dialog::GettingStarted => {
+                // At its full height from the first frame (grown from the
+                // last frame's size, the dialog grew a row a frame and its
+                // Close button moved under the pointer).
+                let most = ui.ctx().content_rect().height() * 0.7;
+                egui::ScrollArea::vertical()
+                    .max_height(most)
+                    .min_scrolled_height(most)
+                    .id_salt("getting-started")
+                    .show(ui, super::getting_started::page_ui);
                 close = ui.button("Close").clicked();
             }
             Dialog::About => {

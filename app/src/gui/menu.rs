@@ -181,6 +181,9 @@ pub fn menu_bar_ui(
             }
         });
         ui.menu_button("Help", |ui| {
+            if item(ui, "Getting started", None, true) {
+                commands.push(AppCommand::ShowGettingStarted);
+            }
             if item(ui, "Legend and player aid", None, true) {
                 commands.push(AppCommand::ShowPlayerAid);
             }

@@ -21,6 +21,7 @@ pub mod club_ui;
 pub mod command;
 pub mod dialogs;
 pub mod files;
+pub mod getting_started;
 pub mod look;
 pub mod menu;
 pub mod merge;

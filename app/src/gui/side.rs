@@ -550,6 +550,11 @@ pub fn dice_tray_ui(ui: &mut Ui, battle: &dyn Battle, view: &mut BattleView, boa
             die_ui(ui, k + 1, die.value, die.sides, mark);
         }
     });
+    // What each roll needed, as the engine says (session 21: Alien
+    // Invasion's tray showed the study dice and not that a 6 was needed).
+    for line in roll_needs(battle, &t) {
+        ui.label(line);
+    }
     let hits = marks.iter().filter(|m| **m == DieMark::Hit).count();
     if marks
         .iter()
@@ -562,6 +567,39 @@ pub fn dice_tray_ui(ui: &mut Ui, battle: &dyn Battle, view: &mut BattleView, boa
     } else {
         "Rolled by Xenolog"
     });
+}
+
+/// One line for each roll of the entry that needed something: "Die 2:
+/// study die: needs 6+", "Dice 1-8: shooting dice: needs total 24 a kill
+/// (at most 2)"; nothing for a roll that needed nothing.
+pub fn roll_needs(battle: &dyn Battle, t: &EntryText) -> Vec<String> {
+    let Some(facts) = battle.entry_facts(&[t.id]).into_iter().next() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < facts.dice.len() {
+        let first = &facts.dice[k];
+        let n = facts.dice[k..]
+            .iter()
+            .take_while(|d| d.roll == first.roll)
+            .count();
+        if first.need != xenolog_engine::moments::Need::Nothing {
+            let which = if n == 1 {
+                format!("Die {}", k + 1)
+            } else {
+                format!("Dice {}-{}", k + 1, k + n)
+            };
+            // "study dice: its die 1 of 2" reads as the roll's name alone.
+            let purpose = first
+                .purpose
+                .split_once(": its ")
+                .map_or(first.purpose.as_str(), |(p, _)| p);
+            out.push(format!("{which}: {purpose}: needs {}", first.need.words()));
+        }
+        k += n;
+    }
+    out
 }
 
 fn die_ui(ui: &mut Ui, n: usize, value: u8, sides: u8, mark: DieMark) {

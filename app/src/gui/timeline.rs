@@ -31,9 +31,10 @@ pub struct TimelineState {
     pub goto_turn: u32,
     /// The position `goto_turn` last followed.
     pub goto_follows: Option<usize>,
-    /// The position the table last scrolled to, so it follows the cursor
-    /// without fighting the player's own scrolling.
-    pub table_follows: Option<usize>,
+    /// The position the table last scrolled to and how many rows it
+    /// showed, so it follows the cursor (and a panel resized) without
+    /// fighting the player's own scrolling.
+    pub table_follows: Option<(usize, usize)>,
     /// The notes and bookmarks of the open battle, in entry order.
     pub notes: Vec<xenolog_saves::Note>,
 }
@@ -403,6 +404,16 @@ pub fn entries_table_ui(
     let rows = view.line.positions();
     let pos = view.pos;
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+    // The body shows whole rows (session 21: its top row was half cut,
+    // the cursor's row centred in a height that was no multiple of a row):
+    // as many as the panel has room for below the header, at least one,
+    // scrolled by whole rows.
+    let stride = row_height + ui.spacing().item_spacing.y;
+    // (the header a row and its spacing, the body rows with spacing
+    // between them; the panel keeps the height they take)
+    let shown = ((ui.available_height() - row_height) / stride + 0.01)
+        .floor()
+        .max(1.0);
     // Selectable text would take the click meant for the row.
     ui.style_mut().interaction.selectable_labels = false;
     let mut table = TableBuilder::new(ui)
@@ -422,11 +433,19 @@ pub fn entries_table_ui(
         .column(Column::exact(92.0).clip(true))
         .column(Column::exact(120.0).clip(true))
         .min_scrolled_height(0.0)
-        .max_scroll_height(f32::INFINITY)
+        // (the last row has no spacing below it)
+        .max_scroll_height(shown * stride - (stride - row_height))
         .auto_shrink([false, false]);
-    if state.table_follows != Some(pos) {
-        table = table.scroll_to_row(pos, Some(egui::Align::Center));
-        state.table_follows = Some(pos);
+    let follows = Some((pos, shown as usize));
+
+    if state.table_follows != follows {
+        // The cursor's row in the middle of the rows shown, as near as
+        // whole rows allow (the last rows of the line at the bottom).
+        let top = (pos as f32 - ((shown - 1.0) / 2.0).floor())
+            .min(rows as f32 - shown)
+            .max(0.0);
+        table = table.scroll_to_row(top as usize, Some(egui::Align::Min));
+        state.table_follows = follows;
     }
     let line = &mut view.line;
     let scene = &view.scene;
@@ -569,6 +588,11 @@ pub fn entries_table_ui(
                 }
             });
         });
+    // What is left under the last whole row stays the panel's: the panel
+    // keeps the height its content takes, and would shrink by it each time
+    // the rows shown change.
+    let rest = ui.available_height().max(0.0);
+    ui.allocate_space(egui::vec2(0.0, rest));
 }
 
 #[cfg(test)]

@@ -380,3 +380,52 @@ fn edit_check_this_battle_replays_it_from_its_seed_and_says_so() {
         "the result is shown"
     );
 }
+
+/// Session 21's list, item 9: no page for getting started. On the first
+/// start the sample's panel has a "Getting started…" button, and Help has
+/// "Getting started": each opens the page of app/GETTING_STARTED.md (the
+/// one `xenolog help getting-started` prints), its sections in words.
+#[test]
+fn getting_started_opens_from_the_first_screen_and_from_help() {
+    let dir = sample_dir();
+    let mut h = app_with(None, Some(dir.path().to_owned()), Vec::new());
+    for open in [true, false] {
+        if open {
+            super::support::click(&mut h, "Getting started…");
+        } else {
+            super::support::menu(&mut h, "Help", "Getting started");
+        }
+        h.get_by_label("Getting started with Xenolog");
+        // Every heading of the page is shown, in its words ("Play" is a
+        // word of the timeline's too).
+        let heads: Vec<&str> = crate::gui::getting_started::TEXT
+            .lines()
+            .filter_map(|l| l.strip_prefix("## "))
+            .collect();
+        for section in [
+            "The four games",
+            "Start a battle",
+            "Play",
+            "Take back",
+            "Review",
+            "Reports",
+            "The campaign",
+            "A club server",
+        ] {
+            assert!(
+                heads.contains(&section),
+                "{section} is a heading: {heads:?}"
+            );
+        }
+        for head in heads {
+            assert!(
+                h.query_all_by_label(head).next().is_some(),
+                "{head} is shown"
+            );
+        }
+        h.get_by_label_contains("Night of the Saucers: one to four gangs");
+        super::support::shot(&mut h, "getting_started");
+        super::support::click(&mut h, "Close");
+        assert!(h.query_by_label("Getting started with Xenolog").is_none());
+    }
+}

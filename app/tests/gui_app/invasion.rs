@@ -928,3 +928,80 @@ fn something_new_or_odd_is_typed_in_and_rolled_for() {
             .any(|e| matches!(e, InvasionEvent::Tried { dice, .. } if dice.len() == 4))
     );
 }
+
+/// Session 21's list, item 5: on the sample's Alien Invasion table names ran
+/// across figures and markers ("Mite Swarm Two" across the sewer holes,
+/// "Agents L and M" across the next group's tokens). At the window the app
+/// opens and at 1024x700, no name drawn covers a figure, a marker or
+/// another name.
+#[test]
+fn the_sample_tables_names_cover_no_figure_and_no_other_name() {
+    for size in [egui::vec2(1360.0, 860.0), egui::vec2(1024.0, 700.0)] {
+        let (_dir, mut h) = super::views::sample_at(size);
+        super::views::open_game(&mut h, "invasion");
+        let names = crate::gui::board::drawn_names(&h.ctx);
+        assert!(names.len() >= 10, "{size:?}: names drawn: {names:?}");
+        let board = h.get_by_label(super::support::BOARD).rect();
+        let ob = h.state().open.as_ref().unwrap();
+        let x = crate::gui::board::Xform::new(&ob.view.scene, board, &h.state().look.camera);
+        let figures: Vec<(String, egui::Rect)> = ob
+            .view
+            .scene
+            .items
+            .iter()
+            .filter(|i| i.id.starts_with("model:") || i.id.starts_with("hole:"))
+            .map(|i| (i.id.clone(), crate::gui::board::screen_rect(i, &x)))
+            .collect();
+        assert!(!figures.is_empty());
+        for (i, (name, r)) in names.iter().enumerate() {
+            for (f, fr) in &figures {
+                assert!(
+                    !fr.shrink(1.0).intersects(*r),
+                    "{size:?}: {name} at {r:?} covers {f} at {fr:?}"
+                );
+            }
+            for (other, o) in &names[..i] {
+                assert!(
+                    !o.intersects(*r),
+                    "{size:?}: {name} at {r:?} covers {other} at {o:?}"
+                );
+            }
+        }
+    }
+}
+
+/// Session 21's list, item 5: the dice tray showed an Alien Invasion roll's
+/// dice without what they needed (the log's row said "(no 6)"). For every
+/// roll of the sample's table that needed something, the tray at that entry
+/// says which dice, what for and what they needed, in the engine's words.
+#[test]
+fn the_dice_tray_says_what_each_roll_needed() {
+    let (_dir, mut h) = super::views::sample_at(egui::vec2(1360.0, 860.0));
+    super::views::open_game(&mut h, "invasion");
+    // The entries of the line whose dice needed something, and the words.
+    let wanted: Vec<(usize, String)> = {
+        let ob = h.state().open.as_ref().unwrap();
+        (1..ob.view.line.positions())
+            .filter_map(|pos| {
+                let id = ob.view.line.entry_at(pos)?;
+                let facts = ob.battle.entry_facts(&[id]).into_iter().next()?;
+                let d = facts
+                    .dice
+                    .iter()
+                    .find(|d| d.need != xenolog_engine::Need::Nothing)?;
+                Some((pos, format!("needs {}", d.need.words())))
+            })
+            .collect()
+    };
+    assert!(
+        wanted.len() >= 2,
+        "the sample's table has rolls that needed something: {wanted:?}"
+    );
+    for (pos, words) in wanted.iter().rev().take(3) {
+        super::support::go_to(&mut h, *pos);
+        assert!(
+            h.query_by_label_contains(words).is_some(),
+            "at position {pos} the tray does not say {words:?}"
+        );
+    }
+}

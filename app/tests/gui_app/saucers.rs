@@ -436,7 +436,6 @@ fn gang_warfare_passes_the_screen_and_hides_the_other_hands_and_missions() {
 /// app opens, the hands in the scene are a drag away beside the tiles.
 #[test]
 fn the_side_panel_gives_the_turn_and_the_viewing_seats_hand_and_only_counts_the_others() {
-    use xenolog_engine::games::saucers::scene::card_words;
     let config = json!({ "players": 2, "variant": 2 });
     // A seed at which the first seat may play a card from its hand (a Move
     // card or an Instant) in its first turn.
@@ -467,7 +466,7 @@ fn the_side_panel_gives_the_turn_and_the_viewing_seats_hand_and_only_counts_the_
         s.hand_size(0)
     ));
     for &c in mine {
-        let words = card_words(&s, c);
+        let words = crate::gui::boards::saucers::panel_words(&s, c);
         assert!(words.contains(": "), "{words}: a name and what it does");
         assert!(
             h.query_all_by_label(&words).next().is_some(),
@@ -480,7 +479,7 @@ fn the_side_panel_gives_the_turn_and_the_viewing_seats_hand_and_only_counts_the_
         .iter()
         .filter(|c| !mine.iter().any(|m| id(m) == id(c)))
     {
-        let words = card_words(&s, *c);
+        let words = crate::gui::boards::saucers::panel_words(&s, *c);
         assert!(
             h.query_all_by_label(&words).next().is_none(),
             "the other seat's {words} is not shown to the first seat"
@@ -506,7 +505,7 @@ fn the_side_panel_gives_the_turn_and_the_viewing_seats_hand_and_only_counts_the_
         .and_then(|o| o.values().next())
         .and_then(|v| v["card"].as_u64())
         .unwrap() as u16;
-    let words = card_words(&s, card);
+    let words = crate::gui::boards::saucers::panel_words(&s, card);
     let count = |s: &SaucersState| {
         s.seats[0]
             .hand
@@ -766,4 +765,157 @@ fn students_on_one_tile_are_spread_apart_and_labelled_on_their_discs() {
         }
         students_spread_and_labelled(&apart, &Saucers::scene(&apart));
     }
+}
+
+/// Session 21's list (handui): an Attack card's range was written in the
+/// side panel as "..X../.X.X./...". Each Attack card of the hand shown has
+/// its range drawn beside it, a small grid of five by five tiles, and its
+/// words no longer spell the grid.
+#[test]
+fn an_attack_cards_range_is_drawn_as_a_grid_in_the_side_panel() {
+    use xenolog_engine::games::saucers::data::CardKind;
+    let config = json!({ "players": 2, "variant": 2 });
+    let mut h = battle(12, config, DiceMode::Rolled);
+    assign_missions(&mut h);
+    h.state_mut().push(AppCommand::LookAs(Actor(0)));
+    h.run();
+    let s = st(&h);
+    let attacks: Vec<u16> = s.seats[0]
+        .hand
+        .iter()
+        .copied()
+        .filter(|&c| matches!(s.content.cards[c as usize].kind, CardKind::Attack { .. }))
+        .collect();
+    assert!(!attacks.is_empty(), "the first seat holds an Attack card");
+    for c in attacks {
+        let CardKind::Attack { range, .. } = &s.content.cards[c as usize].kind else {
+            unreachable!()
+        };
+        let name = &s.content.cards[c as usize].name;
+        let grid = xenolog_engine::games::saucers::scene::grid(range);
+        let drawn = h
+            .get_all_by_label(&format!("Range of {name}: {grid}"))
+            .next()
+            .unwrap_or_else(|| panic!("no range drawn for {name}"))
+            .rect();
+        assert!(
+            drawn.width() >= 40.0 && drawn.height() >= 40.0,
+            "{name}'s range is drawn {drawn:?}"
+        );
+        let words = crate::gui::boards::saucers::panel_words(&s, c);
+        assert!(!words.contains(&grid), "{words}");
+        assert!(h.query_all_by_label(&words).next().is_some(), "{words}");
+        let spelt: Vec<String> = h
+            .query_all_by(|n| {
+                n.label()
+                    .is_some_and(|l| l.contains(&grid) && !l.starts_with("Range of "))
+            })
+            .map(|n| format!("{:?}", n.rect()))
+            .collect();
+        assert!(
+            spelt.is_empty(),
+            "the grid is spelt out only in the picture's name, not at {spelt:?}"
+        );
+    }
+    shot(&mut h, "saucers_attack_range");
+}
+
+/// Session 21's list, item 7: while a swap offered to another seat waits for
+/// its answer, the side panel says so: what is offered and who answers; the
+/// answering seat's choices are buttons, as any command the rules give it
+/// (so is the offerer's withdrawal, where the rules give one); the seat
+/// that offered is told it waits (in a club battle, for the server to ask
+/// the other player).
+#[test]
+fn a_swap_offer_waiting_for_its_answer_is_shown_in_the_side_panel() {
+    // Hands hidden: a swap that takes from another gang is offered, not
+    // made (assumption 18); the gangs start on one tile.
+    let config = json!({ "players": 2, "hidden_hands": true });
+    let takes = |c: &Value| {
+        c.get("swap").is_some_and(|w| {
+            w["take"]
+                .as_object()
+                .is_some_and(|t| t.values().any(|v| v.as_u64().unwrap_or(0) > 0))
+                || w["take_cards"].as_array().is_some_and(|a| !a.is_empty())
+        })
+    };
+    let (seed, swap) = seed_where(&config, 0, takes);
+    let mut h = battle(seed, config, DiceMode::Rolled);
+    assign_missions(&mut h);
+    let s = st(&h);
+    let name = |seat: u8| xenolog_engine::games::saucers::rules::seat_label(&s, seat);
+    play(&mut h, 0, swap.command.clone());
+    assert!(st(&h).offer.is_some(), "the swap waits for its answer");
+    // The screen goes to the seat that answers.
+    h.state_mut().push(AppCommand::LookAs(Actor(1)));
+    h.run();
+    h.get_by_label("Swap offered");
+    let offer = st(&h).offer.unwrap();
+    let words = xenolog_engine::games::saucers::describe::event(
+        &st(&h),
+        &xenolog_engine::games::saucers::SaucersEvent::Offered(offer),
+    );
+    assert!(words.starts_with(&format!("the {} offer the {} a swap", name(0), name(1))));
+    // (as a sentence, in the panel: the entry at the cursor says it too)
+    h.get_by_label(&format!("T{}", &words[1..]));
+    h.get_by_label("You answer it: accept or decline, with the buttons above.");
+    h.get_by_label_contains(&format!(
+        "{}: accept or decline the swap the {} offer",
+        name(1),
+        name(0)
+    ));
+    let every_command_a_button = |h: &Harness<'static, App>, seat: u8| {
+        let mine: Vec<_> = legal(h)
+            .into_iter()
+            .filter(|c| c.actor == Actor(seat))
+            .collect();
+        assert!(!mine.is_empty(), "seat {seat} has commands");
+        for c in mine {
+            // (the panel starts a command's words with a capital)
+            let tail: String = c.text.chars().skip(1).collect();
+            assert!(
+                h.query_all_by(|n| {
+                    n.role() == egui::accesskit::Role::Button
+                        && n.label().is_some_and(|l| l.ends_with(&tail))
+                })
+                .next()
+                .is_some(),
+                "{:?} is no button",
+                c.text
+            );
+        }
+    };
+    every_command_a_button(&h, 1);
+    shot(&mut h, "saucers_offer_answer");
+    // With the hands revealed (a review), the panel says who must answer.
+    h.state_mut().push(AppCommand::RevealHidden(true));
+    h.run();
+    assert_eq!(h.state().open.as_ref().unwrap().view.viewer, Viewer::All);
+    h.get_by_label("Swap offered");
+    h.get_by_label(&format!(
+        "Waiting for the {} to answer: accept or decline.",
+        name(1)
+    ));
+    // Every command the rules give now, any seat's (the offerer's
+    // withdrawal too, where the rules give one), is a button.
+    for seat in 0..2u8 {
+        if legal(&h).iter().any(|c| c.actor == Actor(seat)) {
+            every_command_a_button(&h, seat);
+        }
+    }
+    // The seat that offered, on its own screen (a club battle: the server
+    // asks the other player), is told it waits and why.
+    let (s, offer) = (st(&h), st(&h).offer.unwrap());
+    let seen = <Saucers as xenolog_engine::Game>::view(&s, Actor(0));
+    let mut panel = Harness::new_ui(move |ui| {
+        crate::gui::boards::saucers::offer_ui(ui, &seen, &offer, Viewer::Seat(Actor(0)));
+    });
+    panel.run();
+    panel.get_by_label("Swap offered");
+    panel.get_by_label(&format!(
+        "Waiting for the {} to answer: they are asked on their own screen (in a club \
+         battle the server asks them, and their answer comes back here).",
+        name(1)
+    ));
+    shot(&mut h, "saucers_offer_waiting");
 }

@@ -522,3 +522,132 @@ fn new_solo(seed: u64) -> Harness<'static, App> {
         crate::gui::store::DiceMode::Rolled,
     ))
 }
+
+/// Session 21's list, item 3: a new Dimension X battle's Marines waiting at
+/// the map edge were drawn about 20 px wide in the scenario card, and the
+/// camera buttons covered the card's title. The side panel draws each
+/// waiting Marine as large as a counter on a readable map, a click selects
+/// it; the camera buttons cover none of the card's writing.
+#[test]
+fn a_new_dimension_x_battle_draws_its_waiting_marines_large_and_leaves_the_card_title_clear() {
+    for seed in [3, 5] {
+        let mut h = new_solo(seed);
+        let waiting: Vec<String> = {
+            let s = super::support::game_state::<xenolog_engine::games::dimx::DimX>(&h);
+            s.marines
+                .iter()
+                .filter(|m| m.place == xenolog_engine::games::dimx::units::Place::Waiting)
+                .map(|m| format!("unit:{}", m.id))
+                .collect()
+        };
+        assert!(
+            !waiting.is_empty(),
+            "seed {seed}: Marines wait at the map edge"
+        );
+        h.get_by_label_contains("Waiting at the map edge");
+        let window = egui::Rect::from_min_size(egui::Pos2::ZERO, super::support::SIZE);
+        for id in &waiting {
+            let name = {
+                let ob = h.state().open.as_ref().unwrap();
+                crate::gui::board::item_name(ob.view.scene.find(id).unwrap())
+            };
+            let label = format!("{name}, large");
+            let node = h.get_by_label(&label);
+            let r = node.rect();
+            assert!(
+                r.width() >= 40.0 && window.contains_rect(r),
+                "seed {seed}: {name} is drawn at {r:?}"
+            );
+            node.click();
+            h.run();
+            assert_eq!(
+                h.state().look.selected(),
+                Some(id.as_str()),
+                "seed {seed}: a click on {name} selects it"
+            );
+        }
+        // The scenario card's writing (its title first) is clear of the
+        // camera and line-of-sight buttons.
+        let board = h.get_by_label(BOARD).rect();
+        let buttons: Vec<egui::Rect> = [
+            "Zoom in",
+            "Zoom out",
+            "Back to the opening view",
+            "Line of sight: pick two hexes",
+        ]
+        .iter()
+        .map(|l| h.get_by_label(l).rect())
+        .collect();
+        let ob = h.state().open.as_ref().unwrap();
+        let x = crate::gui::board::Xform::new(&ob.view.scene, board, &h.state().look.camera);
+        let card: Vec<egui::Rect> = ob
+            .view
+            .scene
+            .items
+            .iter()
+            .filter(|i| {
+                i.id == "panel" && matches!(i.shape, xenolog_engine::scene::Shape::Text { .. })
+            })
+            .map(|i| crate::gui::board::screen_rect(i, &x))
+            .collect();
+        assert!(!card.is_empty());
+        for b in &buttons {
+            for w in &card {
+                assert!(
+                    !b.intersects(*w),
+                    "seed {seed}: a button at {b:?} covers the card's writing at {w:?}"
+                );
+            }
+        }
+    }
+}
+
+/// Session 21's list, item 4: the entries table showed a half-cut row at its
+/// top, and at 1024x700 one or two rows. It shows whole rows, four at least
+/// at 1024x700, in every game of the sample, at its last entry.
+#[test]
+fn the_entries_table_shows_whole_rows_and_four_at_least_at_1024x700() {
+    for (w, hgt) in [(1024.0, 700.0), (1360.0, 860.0), (1600.0, 1000.0)] {
+        let (_dir, mut h) = super::views::sample_at(egui::vec2(w, hgt));
+        for game in ["dimx", "invasion", "alien", "saucers"] {
+            super::views::open_game(&mut h, game);
+            let header = h.get_by_label("What happened").rect();
+            let status = h.get_by_label_contains("Opened ").rect().top();
+            let rows: Vec<egui::Rect> = h
+                .query_all_by(|n| {
+                    n.role() == egui::accesskit::Role::Label
+                        && n.value().is_some_and(|v| {
+                            v == "Setup"
+                                || v.strip_prefix('#').is_some_and(|d| {
+                                    !d.is_empty() && d.chars().all(|c| c.is_ascii_digit())
+                                })
+                        })
+                })
+                .map(|n| n.rect())
+                .filter(|r| r.left() < 60.0)
+                .collect();
+            // A row's text is centred in it, as the header's: the body
+            // begins a spacing (3) below the header's row, which ends
+            // below its text by as much as the text is below the row's
+            // top. No row straddles that line (one just above it, hidden,
+            // may be laid out).
+            let row_pad = 3.0;
+            let body_top = header.bottom() + row_pad + 3.0;
+            for r in &rows {
+                let (top, bottom) = (r.top() - row_pad, r.bottom() + row_pad);
+                assert!(
+                    !(top < body_top - 1.0 && bottom > body_top + 1.0),
+                    "{w}x{hgt} {game}: a row cut by the header at {r:?} (header {header:?})"
+                );
+            }
+            let whole = rows
+                .iter()
+                .filter(|r| r.top() >= header.bottom() && r.bottom() <= status)
+                .count();
+            assert!(
+                whole >= 4,
+                "{w}x{hgt} {game}: {whole} rows of entries shown whole ({rows:?})"
+            );
+        }
+    }
+}

@@ -9,11 +9,12 @@ use xenolog_engine::games::dimx::describe::step_words;
 use xenolog_engine::games::dimx::kayotz::waiting_roll;
 use xenolog_engine::games::dimx::rules::{map_of, title_of};
 use xenolog_engine::games::dimx::state::{Partial, Phase, PlaceWhy, Side};
-use xenolog_engine::games::dimx::units::Condition;
+use xenolog_engine::games::dimx::units::{Condition, Place};
 use xenolog_engine::games::dimx::{DimX, DimxCommand, DimxEvent, DimxState};
 use xenolog_engine::{Actor, Battle, EntryText, LegalCommand, Scene, Session};
 
 use super::{BoardUi, Prompt, Step, swatch};
+use crate::gui::command::AppCommand;
 
 /// Why the Marine player may not give `command` now, in the rule's words.
 fn refusal(battle: &dyn Battle, command: &Value) -> Option<String> {
@@ -302,7 +303,66 @@ fn aid_ui(ui: &mut egui::Ui, state: Option<&DimxState>) {
     }
 }
 
+/// How wide a Marine waiting at the map edge is drawn in the side panel: as
+/// on the map at a readable scale (the scenario card draws them 30 board
+/// units wide, about 20 px in the window the app opens).
+const WAITING_PX: f32 = 44.0;
+
+/// The Marines waiting at the map edge, drawn large in the side panel; a
+/// click selects one (its entry hexes are then lit on the board).
+fn waiting_ui(
+    ui: &mut egui::Ui,
+    s: &DimxState,
+    selected: Option<&str>,
+    commands: &mut Vec<AppCommand>,
+) {
+    let waiting: Vec<String> = s
+        .marines
+        .iter()
+        .filter(|m| m.place == Place::Waiting)
+        .map(|m| unit(&m.id))
+        .collect();
+    if waiting.is_empty() {
+        return;
+    }
+    let scene = xenolog_engine::games::dimx::scene::scene(s);
+    ui.separator();
+    ui.strong(format!("Waiting at the map edge ({})", waiting.len()));
+    ui.horizontal_wrapped(|ui| {
+        for id in &waiting {
+            let Some(r) = crate::gui::board::counter_ui(ui, &scene, id, WAITING_PX) else {
+                continue;
+            };
+            if selected == Some(id.as_str()) {
+                ui.painter().rect_stroke(
+                    r.rect.expand(2.0),
+                    4.0,
+                    egui::Stroke::new(3.0, egui::Color32::from_rgb(255, 200, 0)),
+                    egui::StrokeKind::Outside,
+                );
+            }
+            let name = scene.find(id).map(crate::gui::board::item_name);
+            let r = r.on_hover_text(format!("Select {}", name.as_deref().unwrap_or(id.as_str())));
+            if r.clicked() {
+                commands.push(AppCommand::Select(Some(id.clone())));
+            }
+        }
+    });
+}
+
 impl BoardUi for DimxBoard {
+    fn panel_ui(
+        &self,
+        ui: &mut egui::Ui,
+        battle: &dyn Battle,
+        selected: Option<&str>,
+        commands: &mut Vec<AppCommand>,
+    ) {
+        if let Some(s) = session(battle) {
+            waiting_ui(ui, s.state(), selected, commands);
+        }
+    }
+
     fn prompt(&self, battle: &dyn Battle) -> Option<Prompt> {
         prompt_of(session(battle)?.state())
     }

@@ -14,7 +14,7 @@ mod alien;
 mod dimx;
 mod invasion;
 mod race;
-mod saucers;
+pub mod saucers;
 
 /// A mark a game's board draws over the scene for the selection, in scene
 /// units: where a unit may move, its lines of sight.

@@ -6,9 +6,13 @@
 use eframe::egui;
 use serde_json::{Value, json};
 use xenolog_engine::games::saucers::data::{self, CardKind, Content};
+use xenolog_engine::games::saucers::describe;
 use xenolog_engine::games::saucers::rules::{defeat_needs, phase_name, seat_label};
 use xenolog_engine::games::saucers::scene::{card_words, status_lines};
-use xenolog_engine::games::saucers::{Phase, Saucers, SaucersCommand, SaucersState, Target};
+use xenolog_engine::games::saucers::state::Offer;
+use xenolog_engine::games::saucers::{
+    Phase, Saucers, SaucersCommand, SaucersEvent, SaucersState, Target,
+};
 use xenolog_engine::{Actor, Battle, Game, LegalCommand, Viewer};
 
 use super::{BoardClick, BoardUi, Prompt, at_head};
@@ -126,6 +130,18 @@ impl BoardUi for SaucersBoard {
                     if n == 1 { "" } else { "s" }
                 ),
                 why: "A hand may hold no more cards than its limit (Cards.Hand).".into(),
+            });
+        }
+        if let Some(o) = &s.offer {
+            return Some(Prompt {
+                ask: format!(
+                    "{}: accept or decline the swap the {} offer",
+                    seat_label(s, o.to),
+                    seat_label(s, o.from)
+                ),
+                why: "Turn.Swap: a swap that takes from another player's hand or tokens \
+                      happens only if they agree (assumption 18)."
+                    .into(),
             });
         }
         let who = seat_label(s, s.current);
@@ -268,6 +284,9 @@ impl BoardUi for SaucersBoard {
             return;
         };
         ui.separator();
+        if let Some(o) = &s.offer {
+            offer_ui(ui, s, o, viewer);
+        }
         // The head of the scene's panel, cut off on a small window.
         for line in status_lines(s) {
             ui.label(line.replace("   ", "; "));
@@ -282,7 +301,8 @@ impl BoardUi for SaucersBoard {
             ui.weak("No cards.");
         }
         for (index, &card) in hand.iter().enumerate() {
-            let words = card_words(s, card);
+            let words = panel_words(s, card);
+            let range = attack_range(s, card);
             // Only at the head, and only a card with a command now, is a
             // button; the others are named with what they do.
             let play = if head && s.over.is_none() {
@@ -291,16 +311,21 @@ impl BoardUi for SaucersBoard {
             } else {
                 None
             };
-            match play {
-                Some(cmd) => {
-                    if ui.add(egui::Button::new(words).wrap()).clicked() {
-                        commands.push(cmd);
+            ui.horizontal_top(|ui| {
+                if let Some(range) = range {
+                    range_ui(ui, &s.content.cards[card as usize].name, range);
+                }
+                match play {
+                    Some(cmd) => {
+                        if ui.add(egui::Button::new(words).wrap()).clicked() {
+                            commands.push(cmd);
+                        }
+                    }
+                    None => {
+                        ui.add(egui::Label::new(words).wrap());
                     }
                 }
-                None => {
-                    ui.label(words);
-                }
-            }
+            });
         }
         let others: Vec<String> = s
             .seats
@@ -376,6 +401,96 @@ impl BoardUi for SaucersBoard {
         }
         Ok(())
     }
+}
+
+/// A card of a hand as the side panel names it: [`card_words`] without an
+/// Attack card's range, which is drawn beside it ([`range_ui`]).
+pub fn panel_words(s: &SaucersState, card: u16) -> String {
+    let words = card_words(s, card);
+    match attack_range(s, card) {
+        Some(_) => words
+            .rsplit_once(", range ")
+            .map_or(words.clone(), |(w, _)| w.to_owned()),
+        None => words,
+    }
+}
+
+/// The tiles an Attack card reaches, from the attacking student's tile
+/// (column and row offsets); `None` for another card or one hidden.
+fn attack_range(s: &SaucersState, card: u16) -> Option<&[(i8, i8)]> {
+    match &s.content.cards.get(card as usize)?.kind {
+        CardKind::Attack { range, .. } => Some(range),
+        _ => None,
+    }
+}
+
+/// How wide a tile of an Attack card's range is drawn in the side panel.
+const RANGE_CELL: f32 = 9.0;
+
+/// An Attack card's range as the card prints it: five rows of five tiles,
+/// the student's tile in the middle ringed, the tiles it reaches filled
+/// (session 21: the panel wrote it as "..X../.X.X./..."). Named "Range of
+/// CARD" with the tiles in words, for a screen reader and the tests.
+fn range_ui(ui: &mut egui::Ui, card: &str, range: &[(i8, i8)]) {
+    let size = egui::vec2(5.0 * RANGE_CELL, 5.0 * RANGE_CELL);
+    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
+    let reach = |c: i8, r: i8| range.contains(&(c, r));
+    let words = xenolog_engine::games::saucers::scene::grid(range);
+    response.widget_info(|| {
+        egui::WidgetInfo::labeled(egui::Role::Image, true, format!("Range of {card}: {words}"))
+    });
+    let painter = ui.painter_at(rect.expand(1.0));
+    let ink = ui.visuals().text_color();
+    for r in -2i8..=2 {
+        for c in -2i8..=2 {
+            let min =
+                rect.min + egui::vec2(f32::from(c + 2) * RANGE_CELL, f32::from(r + 2) * RANGE_CELL);
+            let cell =
+                egui::Rect::from_min_size(min, egui::vec2(RANGE_CELL, RANGE_CELL)).shrink(0.5);
+            let fill = if reach(c, r) {
+                egui::Color32::from_rgb(200, 40, 40)
+            } else {
+                ui.visuals().extreme_bg_color
+            };
+            painter.rect(
+                cell,
+                1.0,
+                fill,
+                egui::Stroke::new(0.5, ui.visuals().weak_text_color()),
+                egui::StrokeKind::Inside,
+            );
+            if (c, r) == (0, 0) {
+                painter.circle_stroke(cell.center(), RANGE_CELL * 0.3, egui::Stroke::new(1.5, ink));
+            }
+        }
+    }
+    response.on_hover_text(format!(
+        "{card}: the tiles it reaches (red) from the attacking student's tile (ringed)"
+    ));
+}
+
+/// A swap offered and waiting for its answer: what is offered, and who
+/// answers (session 21: the panel went on with the offering seat's actions).
+pub fn offer_ui(ui: &mut egui::Ui, s: &SaucersState, o: &Offer, viewer: Viewer) {
+    let to = seat_label(s, o.to);
+    ui.strong("Swap offered");
+    let words = describe::event(s, &SaucersEvent::Offered(o.clone()));
+    let mut c = words.chars();
+    let words: String = c
+        .next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default();
+    ui.label(words);
+    ui.label(match viewer {
+        Viewer::Seat(Actor(v)) if v == o.to => {
+            "You answer it: accept or decline, with the buttons above.".to_owned()
+        }
+        Viewer::Seat(Actor(v)) if v == o.from => format!(
+            "Waiting for the {to} to answer: they are asked on their own screen (in a club \
+             battle the server asks them, and their answer comes back here)."
+        ),
+        _ => format!("Waiting for the {to} to answer: accept or decline."),
+    });
 }
 
 fn gang_name(content: &Content, id: &str) -> String {
