@@ -1327,9 +1327,11 @@ fn branches(at: BattleRef, json: bool, out: &mut dyn Write) -> Out {
         for br in b.branches().iter().filter(|br| br.parent == parent) {
             let head = b.head(br.id);
             let len = head.map_or(0, |h| b.path_to(Some(h)).len());
-            let fork = br.fork.map_or("from the setup".to_owned(), |f| {
-                format!("parts after entry {f}")
-            });
+            // Its kind (stored, migration 9), never read from its name.
+            let fork = br.fork.map_or_else(
+                || format!("{}, from the setup", br.kind.words()),
+                |f| format!("{}, parts after entry {f}", br.kind.words()),
+            );
             line(
                 out,
                 format!(
@@ -1356,7 +1358,7 @@ fn branches(at: BattleRef, json: bool, out: &mut dyn Write) -> Out {
             json_line(
                 out,
                 &json!({"id": br.id, "name": br.name, "parent": br.parent, "fork": br.fork,
-                    "head": b.head(br.id), "current": br.id == current}),
+                    "kind": br.kind.as_str(), "head": b.head(br.id), "current": br.id == current}),
             )?;
         }
         Ok(())
@@ -1408,6 +1410,9 @@ fn entry_json(b: &dyn Battle, t: &xenolog_engine::EntryText, secret: Option<&Byt
     if let Value::Object(e) = &mut entry {
         let r = b.records().get(t.id as usize);
         e.insert("parent".into(), json!(r.and_then(|r| r.parent)));
+        // The kind of the line the entry was recorded on (migration 9).
+        let kind = r.and_then(|r| b.branches().get(r.branch as usize));
+        e.insert("branch_kind".into(), json!(kind.map(|k| k.kind.as_str())));
         let receipt = secret
             .zip(r)
             .map(|(s, r)| fair::hex(&fair::receipt(s, &r.chain)));

@@ -120,7 +120,12 @@ pub fn branches_ui(
             ui.horizontal(|ui| {
                 ui.add_space(14.0 * depth as f32 + 18.0);
                 let at = fork.map_or_else(|| "the setup".to_owned(), entry_label);
-                ui.weak(format!("↳ from {} after {at}", name(battle, parent)));
+                // Its kind (stored, migration 9), never read from its name.
+                ui.weak(format!(
+                    "↳ {} from {} after {at}",
+                    b.kind.words(),
+                    name(battle, parent)
+                ));
             });
         }
         if let Some((rid, text)) = &mut state.renaming
