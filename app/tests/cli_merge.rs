@@ -9,15 +9,22 @@
 
 #[path = "support/copies.rs"]
 mod copies;
+// The saves suites' roster battle (its PostgreSQL helpers unused here).
+#[allow(dead_code)]
+#[path = "../../saves/tests/support/race.rs"]
+mod race;
+#[allow(unused_imports)]
+#[path = "../../saves/tests/support/pg.rs"]
+mod roster;
 #[path = "support/cli.rs"]
 mod support;
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use support::{ok, xenolog};
 use xenolog_engine::Battle;
-use xenolog_saves::{Campaign, DiceMode, SeatPick};
+use xenolog_saves::Campaign;
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -59,21 +66,9 @@ fn played_on(path: &Path, id: i64, n: usize, k: usize) -> Box<dyn Battle> {
 
 /// A Dice Race that never ends by itself, 20 entries played.
 fn race(c: &mut Campaign) -> i64 {
-    let id = c
-        .new_battle(
-            "race",
-            21,
-            &json!({"target": 1_000_000}),
-            "Race",
-            DiceMode::Rolled,
-        )
-        .unwrap();
+    let id = race::new_endless_race(c, 21);
     let mut b = c.load_battle(id).unwrap();
-    for i in 0..20 {
-        let legal = b.legal();
-        let cmd = legal[(i * 5 + 1) % legal.len()].clone();
-        c.play(id, &mut *b, cmd.actor, &cmd.command, None).unwrap();
-    }
+    race::play_n(c, id, &mut *b, 20);
     id
 }
 
@@ -130,55 +125,19 @@ fn item_9_merge_shows_the_grafted_line_by_kind_and_brings_the_other_copys_notes(
     assert_eq!(here.text, "the laptop's last push");
 }
 
-/// A roster battle (every fit model of both rosters), started, not played.
-fn roster_battle(c: &mut Campaign) -> i64 {
-    let st = c.campaign_state().unwrap();
-    let pick = |seat: u8, roster: u32| SeatPick {
-        seat,
-        roster,
-        models: st
-            .models
-            .iter()
-            .filter(|m| m.roster == roster)
-            .map(|m| m.id)
-            .collect(),
-    };
-    c.new_roster_battle(
-        40,
-        &json!({"scenario": "skirmish"}),
-        &[pick(0, 1), pick(1, 2)],
-        "",
-        DiceMode::Rolled,
-        false,
-    )
-    .unwrap()
-}
-
-/// Battle `id` played to its end: shooting where it can (`shoot`), else
-/// ending the card.
+/// Battle `id` of the file at `path` played to its end as the saves
+/// suites play it: shooting where it can (`shoot`), else ending the card.
 fn play_out(path: &Path, id: i64, shoot: bool) {
     let mut c = Campaign::open(path).unwrap();
     let mut b = c.load_battle(id).unwrap();
-    for i in 0..3000 {
-        if b.outcome().is_some() {
-            return;
-        }
-        let legal = b.legal();
-        let l = legal
-            .iter()
-            .find(|l| shoot && l.text.contains("shoot"))
-            .or_else(|| legal.iter().find(|l| l.text.contains("end the card")))
-            .unwrap_or(&legal[i % legal.len()])
-            .clone();
-        c.play(id, &mut *b, l.actor, &l.command, None).unwrap();
-    }
-    panic!("battle {id} did not end");
+    roster::play_out(&mut c, id, &mut *b, shoot);
 }
 
 #[test]
 fn item_9_a_battle_played_to_two_endings_is_listed_again_by_campaign_log() {
     let dir = tempfile::tempdir().unwrap();
-    let (club, laptop, id) = copies(dir.path(), roster_battle);
+    // Rosters 1 (U.N.I.T.) and 2 (Daleks), started, not yet played.
+    let (club, laptop, id) = copies(dir.path(), |c| roster::started(c, 40, 1, 2));
     play_out(&club, id, true);
     play_out(&laptop, id, false);
     let said = ok(&xenolog(&["campaign", "merge", s(&club), s(&laptop)]));

@@ -2283,22 +2283,29 @@ mod tests {
         panic!("the race did not end in 500 commands");
     }
 
+    /// A race to 12 with a take-back (branch 1, from the setup while the
+    /// race was on) played to its end, then a what-if from its first entry
+    /// (branch 2).
+    fn branched() -> Session<Race> {
+        let mut s = Session::<Race>::new(5, RaceConfig { target: 12 }).unwrap();
+        let a = Race::to_move(s.state()).unwrap();
+        s.play(a, &roll(1), None).unwrap();
+        s.undo(1);
+        s.play(a, &roll(2), None).unwrap();
+        play_to_the_end(&mut s);
+        s.seek(s.path_to(s.cursor()).first().copied());
+        let a = Race::to_move(s.state()).unwrap();
+        s.play(a, &roll(2), None).unwrap();
+        s
+    }
+
     /// A branch carries its kind: a command taken back while the line was
     /// being played starts a take-back, one from an earlier point of a
     /// line played to its end a what-if (issue 30 item 6: what-ifs of a
     /// finished battle); the main line is the main line.
     #[test]
     fn a_branch_is_a_takeback_while_the_line_is_played_and_a_what_if_after_its_end() {
-        let mut s = Session::<Race>::new(5, RaceConfig { target: 12 }).unwrap();
-        let a = Race::to_move(s.state()).unwrap();
-        s.play(a, &roll(1), None).unwrap();
-        s.undo(1);
-        s.play(a, &roll(2), None).unwrap();
-        assert_eq!(s.branches()[1].kind, BranchKind::TakeBack);
-        play_to_the_end(&mut s);
-        s.seek(s.path_to(s.cursor()).first().copied());
-        let a = Race::to_move(s.state()).unwrap();
-        s.play(a, &roll(2), None).unwrap();
+        let s = branched();
         let kinds: Vec<BranchKind> = s.branches().iter().map(|b| b.kind).collect();
         assert_eq!(
             kinds,
@@ -2311,42 +2318,26 @@ mod tests {
     /// another copy's (how a merge marked it before migration 9) as one.
     #[test]
     fn branches_stored_without_a_kind_are_told_on_loading() {
-        let mut s = Session::<Race>::new(5, RaceConfig { target: 12 }).unwrap();
-        let a = Race::to_move(s.state()).unwrap();
-        s.play(a, &roll(1), None).unwrap();
-        s.undo(1);
-        s.play(a, &roll(2), None).unwrap();
-        play_to_the_end(&mut s);
-        s.seek(s.path_to(s.cursor()).first().copied());
-        let a = Race::to_move(s.state()).unwrap();
-        s.play(a, &roll(2), None).unwrap();
+        let mut s = branched();
+        // Branch 3: from the setup while branch 2's line is being played.
         s.seek(None);
+        let a = Race::to_move(s.state()).unwrap();
         s.play(a, &roll(3), None).unwrap();
-        let want: Vec<BranchKind> = s.branches().iter().map(|b| b.kind).collect();
-        assert_eq!(
-            want,
-            [
-                BranchKind::Main,
-                BranchKind::TakeBack,
-                BranchKind::WhatIf,
-                BranchKind::TakeBack
-            ],
-            "branch 3 parts from the setup of branch 2's live line"
-        );
+        assert_eq!(s.branches()[3].kind, BranchKind::TakeBack);
         let mut old = parts(&s, s.meta().clone(), s.records().to_vec());
         for b in &mut old.branches {
             b.kind = BranchKind::Unrecorded;
         }
-        old.branches[3].name = format!("Main{}laptop.xenolog)", Branch::FROM_COPY);
+        old.branches[1].name = format!("Main{}laptop.xenolog)", Branch::FROM_COPY);
         let t = Session::<Race>::from_parts(old).unwrap();
         let got: Vec<BranchKind> = t.branches().iter().map(|b| b.kind).collect();
         assert_eq!(
             got,
             [
                 BranchKind::Main,
-                BranchKind::TakeBack,
+                BranchKind::FromCopy,
                 BranchKind::WhatIf,
-                BranchKind::FromCopy
+                BranchKind::TakeBack
             ]
         );
     }
