@@ -19,7 +19,11 @@
 //!    (the same experience spent twice, a model retired meanwhile) is a
 //!    conflict: listed in words, set aside in `campaign_conflicts`, not
 //!    applied, never lost;
-//! 5. writes it all in one transaction: nothing changes unless everything
+//! 5. brings the other copy's notes and bookmarks, each on its entry in
+//!    this file's numbering (a battle copied over, a grafted line); a note
+//!    both copies have lands once, two on one entry are joined
+//!    ([`merge_notes`]);
+//! 6. writes it all in one transaction: nothing changes unless everything
 //!    does.
 //!
 //! The merged order depends only on the entries, so merging A into B and B
@@ -29,12 +33,15 @@
 //! numbers: a battle held twice is two battles) and both played on is
 //! grafted (see [`Graft`]): the other copy's battle is first checked as it
 //! stores it (its hash chain holds, it replays), then its continuation lands
-//! as a branch named "… (from the copy FILE)" (`Branch::FROM_COPY`: another
-//! copy's line, not a take-back past seen dice). This copy's line stays
-//! current, except where both copies played the battle to an end and the
-//! ends differ: then the campaign counts the longer line (equal lines: the
-//! lower state hash of its last entry), whichever way the copies are merged,
-//! makes it the current line, and lists a conflict naming both endings.
+//! as a branch of kind [`BranchKind::FromCopy`] (migration 9: another
+//! copy's line, not a take-back past seen dice, whatever it is later
+//! named), named "… (from the copy FILE)". This copy's line stays current,
+//! except where both copies played the battle to an end and the ends
+//! differ: then the campaign counts the longer line (equal lines: the lower
+//! state hash of its last entry), whichever way the copies are merged,
+//! makes it the current line, lists a conflict naming both endings and
+//! sets it aside in `campaign_conflicts` ([`SetAside::Ending`]), where
+//! `campaign log` lists it again.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -873,21 +880,13 @@ fn write_graft(tx: &dyn Db, g: &Graft) -> Result<(), SaveError> {
     Ok(())
 }
 
-/// The other copy's notes and bookmarks, each on its entry in this copy's
-/// numbering (`entries_here`: its battles here, and where each of their
-/// entries is, `None` where the numbering is the same), written in the
-/// merge's transaction: a note only the other copy has lands; where both
-/// copies annotate one entry, the bookmark is kept if either has it and
-/// the texts are joined, oldest first (a text both have, or one already
-/// holding the other, once), so merging either way round gives the same.
-/// Returns how many entries' annotations changed.
-fn merge_notes(
-    tx: &dyn Db,
-    theirs: &Campaign,
-    entries_here: &HashMap<BattleId, (BattleId, Option<Vec<EntryId>>)>,
-) -> Result<usize, SaveError> {
-    let mut notes: Vec<(BattleId, i64, bool, String, i64, i64)> = Vec::new();
-    theirs.conn.each(
+/// A note as stored: battle, entry, bookmark, text, created, updated.
+type StoredNote = (BattleId, i64, bool, String, i64, i64);
+
+/// Every note and bookmark of a campaign, by battle and entry.
+fn all_notes(c: &Campaign) -> Result<Vec<StoredNote>, SaveError> {
+    let mut notes: Vec<StoredNote> = Vec::new();
+    c.conn.each(
         "SELECT battle, entry, bookmark, text, created, updated FROM notes ORDER BY battle, entry",
         &[],
         |r| {
@@ -902,6 +901,22 @@ fn merge_notes(
             Ok::<(), SaveError>(())
         },
     )?;
+    Ok(notes)
+}
+
+/// The other copy's notes and bookmarks, each on its entry in this copy's
+/// numbering (`entries_here`: its battles here, and where each of their
+/// entries is, `None` where the numbering is the same), written in the
+/// merge's transaction: a note only the other copy has lands; where both
+/// copies annotate one entry, the bookmark is kept if either has it and
+/// the texts are joined, oldest first (a text both have, or one already
+/// holding the other, once), so merging either way round gives the same.
+/// Returns how many entries' annotations changed.
+fn merge_notes(
+    tx: &dyn Db,
+    notes: Vec<StoredNote>,
+    entries_here: &HashMap<BattleId, (BattleId, Option<Vec<EntryId>>)>,
+) -> Result<usize, SaveError> {
     let mut changed = 0;
     for (battle, entry, bookmark, text, created, updated) in notes {
         let Some((here, map)) = entries_here.get(&battle) else {
@@ -1227,6 +1242,7 @@ impl Campaign {
         let mut mine_conflicts = self.campaign_conflicts()?;
         let set_aside: HashSet<EntryKey> = mine_conflicts.iter().map(|c| c.key.clone()).collect();
         let theirs_conflicts = theirs.campaign_conflicts()?;
+        let theirs_notes = all_notes(theirs)?;
         drop(seen);
         let origin_words = format!("from {name}");
         // Each named battle of this file, at the head of its current branch.
@@ -1438,7 +1454,7 @@ impl Campaign {
             }
             aside(&c.key, c.at, &c.what, &c.why)?;
         }
-        out.notes = merge_notes(&tx, theirs, &entries_here)?;
+        out.notes = merge_notes(&tx, theirs_notes, &entries_here)?;
         // The log was written with its own numbers: on PostgreSQL the next
         // number the database chooses follows them (SQLite's rowid does).
         self.conn.catch_up_identities()?;
