@@ -624,36 +624,39 @@ impl<G: Game> Session<G> {
     /// line left being the branch's parent as it stood when the branch's
     /// first entry was recorded (its last entry before that one).
     fn resolve_unrecorded_kinds(&mut self) {
-        let unknown: Vec<BranchId> = self
+        if !self
             .branches
             .iter()
-            .filter(|b| b.kind == BranchKind::Unrecorded)
-            .map(|b| b.id)
-            .collect();
-        for id in unknown {
-            let b = &self.branches[id as usize];
-            let (parent, fork) = (b.parent, b.fork);
-            if parent.is_none() {
-                self.branches[id as usize].kind = BranchKind::Main;
+            .any(|b| b.kind == BranchKind::Unrecorded)
+        {
+            return;
+        }
+        // The line each unknown branch left: one pass over the log, each
+        // branch's last entry so far kept (a long log with many branches
+        // is read once, not once a branch).
+        let mut last: Vec<Option<EntryId>> = vec![None; self.branches.len()];
+        let mut left: Vec<Option<Option<EntryId>>> = vec![None; self.branches.len()];
+        for (i, r) in self.records.iter().enumerate() {
+            let b = r.branch as usize;
+            if left[b].is_none() {
+                let p = self.branches[b].parent.map(|p| p as usize);
+                left[b] = Some(p.and_then(|p| last[p]).or(self.branches[b].fork));
+            }
+            last[b] = Some(i as EntryId);
+        }
+        for id in 0..self.branches.len() {
+            let b = &self.branches[id];
+            if b.kind != BranchKind::Unrecorded {
                 continue;
             }
-            if b.name.contains(Branch::FROM_COPY) {
-                self.branches[id as usize].kind = BranchKind::FromCopy;
-                continue;
-            }
-            let first = self
-                .records
-                .iter()
-                .position(|r| r.branch == id)
-                .unwrap_or(self.records.len());
-            let left = parent.and_then(|p| {
-                self.records[..first]
-                    .iter()
-                    .rposition(|r| r.branch == p)
-                    .map(|i| i as EntryId)
-                    .or(fork)
-            });
-            self.branches[id as usize].kind = self.kind_leaving(left);
+            let kind = if b.parent.is_none() {
+                BranchKind::Main
+            } else if b.name.contains(Branch::FROM_COPY) {
+                BranchKind::FromCopy
+            } else {
+                self.kind_leaving(left[id].flatten())
+            };
+            self.branches[id].kind = kind;
         }
     }
 
@@ -2307,6 +2310,25 @@ mod tests {
     fn a_branch_is_a_takeback_while_the_line_is_played_and_a_what_if_after_its_end() {
         let s = branched();
         let kinds: Vec<BranchKind> = s.branches().iter().map(|b| b.kind).collect();
+        assert_eq!(
+            kinds,
+            [BranchKind::Main, BranchKind::TakeBack, BranchKind::WhatIf]
+        );
+    }
+
+    /// A held battle extended with stored entries whose branches were
+    /// stored before kinds were kept (another process's read of an older
+    /// campaign) tells their kinds as a load does.
+    #[test]
+    fn branches_stored_without_a_kind_are_told_when_a_held_battle_is_extended() {
+        let whole = branched();
+        let mut held = Session::<Race>::new(5, RaceConfig { target: 12 }).unwrap();
+        let mut more = parts(&whole, whole.meta().clone(), whole.records().to_vec());
+        for b in &mut more.branches {
+            b.kind = BranchKind::Unrecorded;
+        }
+        held.extend_stored(more).unwrap();
+        let kinds: Vec<BranchKind> = held.branches().iter().map(|b| b.kind).collect();
         assert_eq!(
             kinds,
             [BranchKind::Main, BranchKind::TakeBack, BranchKind::WhatIf]
