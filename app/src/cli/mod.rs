@@ -1410,9 +1410,6 @@ fn entry_json(b: &dyn Battle, t: &xenolog_engine::EntryText, secret: Option<&Byt
     if let Value::Object(e) = &mut entry {
         let r = b.records().get(t.id as usize);
         e.insert("parent".into(), json!(r.and_then(|r| r.parent)));
-        // The kind of the line the entry was recorded on (migration 9).
-        let kind = r.and_then(|r| b.branches().get(r.branch as usize));
-        e.insert("branch_kind".into(), json!(kind.map(|k| k.kind.as_str())));
         let receipt = secret
             .zip(r)
             .map(|(s, r)| fair::hex(&fair::receipt(s, &r.chain)));
@@ -1425,6 +1422,23 @@ fn entry_json(b: &dyn Battle, t: &xenolog_engine::EntryText, secret: Option<&Byt
 /// taken back past a roll, and entries recorded under older rules.
 fn log_notes(b: &dyn Battle) -> Vec<String> {
     let mut notes = Vec::new();
+    // The line shown, when it is not the main line: its kind (migration 9).
+    if let Some(br) = b
+        .branches()
+        .get(b.current_branch() as usize)
+        .filter(|br| br.parent.is_some())
+    {
+        notes.push(format!(
+            "The line shown is the branch '{}', {}.",
+            br.name,
+            match br.kind {
+                xenolog_engine::BranchKind::FromCopy =>
+                    "another copy's line, landed here by a merge (played there, not taken back here)",
+                xenolog_engine::BranchKind::WhatIf => "a what-if from a line played to its end",
+                _ => "a take-back",
+            }
+        ));
+    }
     let takebacks = b.takebacks_past_rolls();
     if b.meta().strict {
         notes.push(
