@@ -324,6 +324,12 @@ fn item_9_should_7_the_open_battle_played_on_in_both_copies_shows_the_other_line
     };
     assert_eq!((branches, current), (2, 0));
     assert_eq!(kind, xenolog_engine::BranchKind::FromCopy, "shown by kind");
+    h.run();
+    assert!(
+        h.query_by_label("↳ another copy's line from Main after #20")
+            .is_some(),
+        "the Branches panel says what the grafted line is"
+    );
     let on_disk = Campaign::open_read_only(&club)
         .unwrap()
         .load_battle(id)
