@@ -644,19 +644,21 @@ impl<G: Game> Session<G> {
             }
             last[b] = Some(i as EntryId);
         }
-        for id in 0..self.branches.len() {
-            let b = &self.branches[id];
-            if b.kind != BranchKind::Unrecorded {
-                continue;
-            }
-            let kind = if b.parent.is_none() {
-                BranchKind::Main
-            } else if b.name.contains(Branch::FROM_COPY) {
-                BranchKind::FromCopy
-            } else {
-                self.kind_leaving(left[id].flatten())
-            };
-            self.branches[id].kind = kind;
+        let kinds: Vec<BranchKind> = self
+            .branches
+            .iter()
+            .zip(left)
+            .map(|(b, left)| match b.kind {
+                BranchKind::Unrecorded if b.parent.is_none() => BranchKind::Main,
+                BranchKind::Unrecorded if b.name.contains(Branch::FROM_COPY) => {
+                    BranchKind::FromCopy
+                }
+                BranchKind::Unrecorded => self.kind_leaving(left.flatten()),
+                known => known,
+            })
+            .collect();
+        for (b, kind) in self.branches.iter_mut().zip(kinds) {
+            b.kind = kind;
         }
     }
 
