@@ -607,9 +607,9 @@ impl<G: Game> Session<G> {
         Ok(s)
     }
 
-    /// The kind of a branch started now, leaving the line whose head is
-    /// `left`: a what-if when that line had been played to its end, else a
-    /// take-back.
+    /// The kind of a branch started now, parting from the line whose head
+    /// is `left`: a what-if when that line had been played to its end,
+    /// else a take-back.
     fn kind_leaving(&self, left: Option<EntryId>) -> BranchKind {
         if left.is_some() && G::outcome(&self.state_at(left)).is_some() {
             BranchKind::WhatIf
@@ -983,20 +983,21 @@ impl<G: Game> Session<G> {
             ));
         }
         let id = self.records.len() as EntryId;
-        let left = self.head(self.branch);
-        let new_branch = (left != self.cursor).then(|| {
+        let new_branch = (self.head(self.branch) != self.cursor).then(|| {
             let bid = self.branches.len() as BranchId;
+            // The branch that holds the fork entry: the fork is then always
+            // one of the parent's own entries (`on_line` relies on it).
+            let parent = self
+                .cursor
+                .map_or(self.branch, |c| self.records[c as usize].branch);
             Branch {
                 id: bid,
                 name: format!("Branch {bid}"),
-                // The branch that holds the fork entry: the fork is then always
-                // one of the parent's own entries (`on_line` relies on it).
-                parent: Some(
-                    self.cursor
-                        .map_or(self.branch, |c| self.records[c as usize].branch),
-                ),
+                parent: Some(parent),
                 fork: self.cursor,
-                kind: self.kind_leaving(left),
+                // By the line it parts from as the log holds it now (its
+                // head), so re-deciding the log gives the same kind.
+                kind: self.kind_leaving(self.head(parent)),
             }
         });
         let mut record = EntryRecord::played(
