@@ -288,6 +288,11 @@ fn item_9_should_7_the_open_battle_played_on_in_both_copies_shows_the_other_line
     std::fs::copy(&club, &laptop).unwrap();
     play(&club, id, 10, 5);
     play(&laptop, id, 12, 3);
+    // A note on the laptop's own last entry (issue 30 item 9 left-over).
+    Campaign::open(&laptop)
+        .unwrap()
+        .set_note(id, 31, "the laptop's last push")
+        .unwrap();
     let before = Campaign::open_read_only(&club)
         .unwrap()
         .load_battle(id)
@@ -303,11 +308,28 @@ fn item_9_should_7_the_open_battle_played_on_in_both_copies_shows_the_other_line
                 .contains("as the branch \"Main (from the copy laptop.xenolog)\""),
         "{n:?}"
     );
-    let (branches, current, entries) = {
+    assert!(
+        n.text
+            .contains("The notes and bookmarks of 1 entry came over, each on its entry here."),
+        "{n:?}"
+    );
+    let (branches, current, entries, kind) = {
         let b = &h.state().open.as_ref().unwrap().battle;
-        (b.branches().len(), b.current_branch(), b.records().len())
+        (
+            b.branches().len(),
+            b.current_branch(),
+            b.records().len(),
+            b.branches()[1].kind,
+        )
     };
     assert_eq!((branches, current), (2, 0));
+    assert_eq!(kind, xenolog_engine::BranchKind::FromCopy, "shown by kind");
+    h.run();
+    assert!(
+        h.query_by_label("↳ another copy's line from Main after #20")
+            .is_some(),
+        "the Branches panel says what the grafted line is"
+    );
     let on_disk = Campaign::open_read_only(&club)
         .unwrap()
         .load_battle(id)

@@ -93,7 +93,8 @@ pub use record::{EntryFields, EntryHead, RecordDice, RecordPacker};
 pub use rng::{Die, Randomness};
 pub use scene::Scene;
 pub use session::{
-    BattleMeta, Branch, BranchId, Divergence, DivergenceKind, EntryId, EntryRecord, LoadError,
-    Pending, PendingKind, Session, StalePending, StoredBattle, StoredSnapshot, VerifyReport,
+    BattleMeta, Branch, BranchId, BranchKind, Divergence, DivergenceKind, EntryId, EntryRecord,
+    LoadError, Pending, PendingKind, Session, StalePending, StoredBattle, StoredSnapshot,
+    VerifyReport,
 };
 pub use shared::Shared;

@@ -22,8 +22,8 @@ use crate::game::{Actor, Ask, FlowMark, Game, Outcome, RuleError, RuleErrorKind,
 use crate::record::EntryFields;
 use crate::scene::Scene;
 use crate::session::{
-    BattleMeta, Branch, BranchId, Divergence, DivergenceKind, EntryId, EntryRecord, Pending,
-    StalePending, VerifyReport,
+    BattleMeta, Branch, BranchId, BranchKind, Divergence, DivergenceKind, EntryId, EntryRecord,
+    Pending, StalePending, VerifyReport,
 };
 
 /// Why a club battle's command is not decided here.
@@ -270,6 +270,7 @@ impl<G: Game> SeatBattle<G> {
                 name: "Main".to_owned(),
                 parent: None,
                 fork: None,
+                kind: BranchKind::Main,
             }],
             branch_heads: vec![None],
             branch: 0,
@@ -312,6 +313,9 @@ impl<G: Game> SeatBattle<G> {
                 name: format!("Branch {n} (not received)"),
                 parent: Some(0),
                 fork: None,
+                // A live battle's branches are take-backs (what-ifs of a
+                // finished battle are local, issue 30 item 6).
+                kind: BranchKind::TakeBack,
             });
             self.branch_heads.push(None);
         }
@@ -388,6 +392,7 @@ impl<G: Game> SeatBattle<G> {
                 name: format!("Branch {branch}"),
                 parent: Some(parent_branch),
                 fork: e.parent,
+                kind: BranchKind::TakeBack,
             };
         }
         let before = self.state_at_ref(e.parent);

@@ -63,17 +63,82 @@ pub struct Branch {
     pub parent: Option<BranchId>,
     /// The entry after which it parted (`None`: from the setup).
     pub fork: Option<EntryId>,
+    /// How the line came to be (campaign migration 9 stores it; issue 30
+    /// item 9): told by this, never by the branch's name.
+    #[serde(default)]
+    pub kind: BranchKind,
+}
+
+/// How a line of play came to be.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BranchKind {
+    /// The main line (branch 0).
+    #[default]
+    Main,
+    /// Started here by taking a command back while the line it left was
+    /// still being played.
+    TakeBack,
+    /// Started here from an earlier point of a line that had been played to
+    /// its end: "what if I had fired first?".
+    WhatIf,
+    /// Another copy's line of the campaign, grafted here by a merge of two
+    /// copies (saves' merge): its entries were played there, not taken back
+    /// here.
+    FromCopy,
+    /// Stored before kinds were kept (a campaign file of schema 8 or older,
+    /// a battle file): [`Session::from_parts`] tells which it is on loading
+    /// ([`Branch::FROM_COPY`] in its name, else as a take-back or a what-if
+    /// by whether the line it left had ended).
+    Unrecorded,
+}
+
+impl BranchKind {
+    /// The kind as stored and as `branches --json` writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BranchKind::Main => "main",
+            BranchKind::TakeBack => "take-back",
+            BranchKind::WhatIf => "what-if",
+            BranchKind::FromCopy => "from-copy",
+            BranchKind::Unrecorded => "unrecorded",
+        }
+    }
+
+    /// A stored kind; `None` (no kind stored, or one this build does not
+    /// know) reads as [`BranchKind::Unrecorded`].
+    pub fn parse(stored: Option<&str>) -> BranchKind {
+        match stored {
+            Some("main") => BranchKind::Main,
+            Some("take-back") => BranchKind::TakeBack,
+            Some("what-if") => BranchKind::WhatIf,
+            Some("from-copy") => BranchKind::FromCopy,
+            _ => BranchKind::Unrecorded,
+        }
+    }
+
+    /// The kind in words, as the app and the command line show it.
+    pub fn words(self) -> &'static str {
+        match self {
+            BranchKind::Main => "main line",
+            BranchKind::TakeBack => "take-back",
+            BranchKind::WhatIf => "what-if",
+            BranchKind::FromCopy => "another copy's line",
+            BranchKind::Unrecorded => "a line",
+        }
+    }
 }
 
 impl Branch {
     /// What the name of a line grafted by a merge of two copies of a
     /// campaign holds: "Main (from the copy laptop.xenolog)" (saves' merge).
+    /// Only read for lines stored before kinds were kept.
     pub const FROM_COPY: &'static str = " (from the copy ";
 
     /// Whether this line came from another copy of the campaign (a merge
     /// grafted it): its entries were played there, not taken back here.
     pub fn from_another_copy(&self) -> bool {
-        self.name.contains(Self::FROM_COPY)
+        self.kind == BranchKind::FromCopy
     }
 }
 
@@ -366,6 +431,7 @@ impl<G: Game> Session<G> {
                 name: "Main".to_owned(),
                 parent: None,
                 fork: None,
+                kind: BranchKind::Main,
             }],
             branch_head: vec![None],
             snapshots: HashMap::new(),
@@ -497,6 +563,7 @@ impl<G: Game> Session<G> {
                 "the saved cursor points past the log".into(),
             ));
         }
+        s.resolve_unrecorded_kinds();
         // The state first: `state_at` answers the cursor's own entry from
         // `at_cursor`, which still holds the setup here.
         s.at_cursor = s.state_at(cursor);
@@ -538,6 +605,61 @@ impl<G: Game> Session<G> {
             });
         }
         Ok(s)
+    }
+
+    /// The kind of a branch started now, parting from the line whose head
+    /// is `left`: a what-if when that line had been played to its end,
+    /// else a take-back.
+    fn kind_leaving(&self, left: Option<EntryId>) -> BranchKind {
+        if left.is_some() && G::outcome(&self.state_at(left)).is_some() {
+            BranchKind::WhatIf
+        } else {
+            BranchKind::TakeBack
+        }
+    }
+
+    /// Branches stored before kinds were kept: the main line by its place,
+    /// another copy's line by its name ([`Branch::FROM_COPY`]), the rest by
+    /// the same rule as a branch started now ([`Self::kind_leaving`]), the
+    /// line left being the branch's parent as it stood when the branch's
+    /// first entry was recorded (its last entry before that one).
+    fn resolve_unrecorded_kinds(&mut self) {
+        if !self
+            .branches
+            .iter()
+            .any(|b| b.kind == BranchKind::Unrecorded)
+        {
+            return;
+        }
+        // The line each unknown branch left: one pass over the log, each
+        // branch's last entry so far kept (a long log with many branches
+        // is read once, not once a branch).
+        let mut last: Vec<Option<EntryId>> = vec![None; self.branches.len()];
+        let mut left: Vec<Option<Option<EntryId>>> = vec![None; self.branches.len()];
+        for (i, r) in self.records.iter().enumerate() {
+            let b = r.branch as usize;
+            if left[b].is_none() {
+                let p = self.branches[b].parent.map(|p| p as usize);
+                left[b] = Some(p.and_then(|p| last[p]).or(self.branches[b].fork));
+            }
+            last[b] = Some(i as EntryId);
+        }
+        let kinds: Vec<BranchKind> = self
+            .branches
+            .iter()
+            .zip(left)
+            .map(|(b, left)| match b.kind {
+                BranchKind::Unrecorded if b.parent.is_none() => BranchKind::Main,
+                BranchKind::Unrecorded if b.name.contains(Branch::FROM_COPY) => {
+                    BranchKind::FromCopy
+                }
+                BranchKind::Unrecorded => self.kind_leaving(left.flatten()),
+                known => known,
+            })
+            .collect();
+        for (b, kind) in self.branches.iter_mut().zip(kinds) {
+            b.kind = kind;
+        }
     }
 
     fn wants_snapshot(&self, id: EntryId) -> bool {
@@ -863,16 +985,19 @@ impl<G: Game> Session<G> {
         let id = self.records.len() as EntryId;
         let new_branch = (self.head(self.branch) != self.cursor).then(|| {
             let bid = self.branches.len() as BranchId;
+            // The branch that holds the fork entry: the fork is then always
+            // one of the parent's own entries (`on_line` relies on it).
+            let parent = self
+                .cursor
+                .map_or(self.branch, |c| self.records[c as usize].branch);
             Branch {
                 id: bid,
                 name: format!("Branch {bid}"),
-                // The branch that holds the fork entry: the fork is then always
-                // one of the parent's own entries (`on_line` relies on it).
-                parent: Some(
-                    self.cursor
-                        .map_or(self.branch, |c| self.records[c as usize].branch),
-                ),
+                parent: Some(parent),
                 fork: self.cursor,
+                // By the line it parts from as the log holds it now (its
+                // head), so re-deciding the log gives the same kind.
+                kind: self.kind_leaving(self.head(parent)),
             }
         });
         let mut record = EntryRecord::played(
@@ -1591,6 +1716,7 @@ impl<G: Game> Session<G> {
         self.cursor = cursor;
         self.branch = branch;
         self.at_cursor = at_cursor;
+        self.resolve_unrecorded_kinds();
         Ok(())
     }
 }
@@ -2127,12 +2253,118 @@ mod tests {
         );
         assert_eq!(s.takebacks_past_rolls(), vec![1]);
         s.branches[1].name = format!("Main{}laptop.xenolog)", Branch::FROM_COPY);
+        assert!(
+            !s.branches()[1].from_another_copy(),
+            "a name is no kind (migration 9)"
+        );
+        s.branches[1].kind = BranchKind::FromCopy;
         assert!(s.branches()[1].from_another_copy());
         assert!(s.takebacks_past_rolls().is_empty());
-        // Renamed, the grafted line stays free to be named anything.
+        // Renamed, the grafted line stays another copy's line: the kind is
+        // not in its name (before migration 9 a rename dropped the mark).
         s.rename_branch(1, "Walsh's game").unwrap();
+        assert!(s.branches()[1].from_another_copy());
+        assert!(s.takebacks_past_rolls().is_empty());
+        // ... and may be named so again; a branch played here may not.
         s.rename_branch(1, "Main (from the copy laptop.xenolog)")
+            .unwrap();
+        s.rename_branch(0, "Main (from the copy laptop.xenolog)")
             .unwrap_err();
+    }
+
+    /// Play `s` until its battle is over (a race to a small target).
+    fn play_to_the_end(s: &mut Session<Race>) {
+        for _ in 0..500 {
+            if Race::outcome(s.state()).is_some() {
+                return;
+            }
+            let a = Race::to_move(s.state()).unwrap();
+            let cmd = if s.state().turn_total > 0 {
+                RaceCommand::Hold
+            } else {
+                roll(3)
+            };
+            s.play(a, &cmd, None).unwrap();
+        }
+        panic!("the race did not end in 500 commands");
+    }
+
+    /// A race to 12 with a take-back (branch 1, from the setup while the
+    /// race was on) played to its end, then a what-if from its first entry
+    /// (branch 2).
+    fn branched() -> Session<Race> {
+        let mut s = Session::<Race>::new(5, RaceConfig { target: 12 }).unwrap();
+        let a = Race::to_move(s.state()).unwrap();
+        s.play(a, &roll(1), None).unwrap();
+        s.undo(1);
+        s.play(a, &roll(2), None).unwrap();
+        play_to_the_end(&mut s);
+        s.seek(s.path_to(s.cursor()).first().copied());
+        let a = Race::to_move(s.state()).unwrap();
+        s.play(a, &roll(2), None).unwrap();
+        s
+    }
+
+    /// A branch carries its kind: a command taken back while the line was
+    /// being played starts a take-back, one from an earlier point of a
+    /// line played to its end a what-if (issue 30 item 6: what-ifs of a
+    /// finished battle); the main line is the main line.
+    #[test]
+    fn a_branch_is_a_takeback_while_the_line_is_played_and_a_what_if_after_its_end() {
+        let s = branched();
+        let kinds: Vec<BranchKind> = s.branches().iter().map(|b| b.kind).collect();
+        assert_eq!(
+            kinds,
+            [BranchKind::Main, BranchKind::TakeBack, BranchKind::WhatIf]
+        );
+    }
+
+    /// A held battle extended with stored entries whose branches were
+    /// stored before kinds were kept (another process's read of an older
+    /// campaign) tells their kinds as a load does.
+    #[test]
+    fn branches_stored_without_a_kind_are_told_when_a_held_battle_is_extended() {
+        let whole = branched();
+        let mut held = Session::<Race>::new(5, RaceConfig { target: 12 }).unwrap();
+        let mut more = parts(&whole, whole.meta().clone(), whole.records().to_vec());
+        for b in &mut more.branches {
+            b.kind = BranchKind::Unrecorded;
+        }
+        held.extend_stored(more).unwrap();
+        let kinds: Vec<BranchKind> = held.branches().iter().map(|b| b.kind).collect();
+        assert_eq!(
+            kinds,
+            [BranchKind::Main, BranchKind::TakeBack, BranchKind::WhatIf]
+        );
+    }
+
+    /// A battle stored before kinds were kept (every kind `Unrecorded`)
+    /// loads with the kinds a battle played now gets, and a line named as
+    /// another copy's (how a merge marked it before migration 9) as one.
+    #[test]
+    fn branches_stored_without_a_kind_are_told_on_loading() {
+        let mut s = branched();
+        // Branch 3: from the setup while branch 2's line is being played.
+        s.seek(None);
+        let a = Race::to_move(s.state()).unwrap();
+        s.play(a, &roll(3), None).unwrap();
+        assert_eq!(s.branches()[3].kind, BranchKind::TakeBack);
+        let mut old = parts(&s, s.meta().clone(), s.records().to_vec());
+        for b in &mut old.branches {
+            b.kind = BranchKind::Unrecorded;
+        }
+        old.branches[1].name = format!("Main{}laptop.xenolog)", Branch::FROM_COPY);
+        let t = Session::<Race>::from_parts(old).unwrap();
+        let got: Vec<BranchKind> = t.branches().iter().map(|b| b.kind).collect();
+        assert_eq!(
+            got,
+            [
+                BranchKind::Main,
+                BranchKind::FromCopy,
+                BranchKind::WhatIf,
+                BranchKind::TakeBack
+            ]
+        );
     }
 
     #[test]

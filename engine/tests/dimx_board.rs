@@ -550,6 +550,7 @@ fn a_battle_started_under_version_2_from_a_file_version_3_refuses_still_opens() 
             name: "Main".into(),
             parent: None,
             fork: None,
+            kind: xenolog_engine::BranchKind::Main,
         }],
         snapshots: Vec::new(),
         cursor: None,

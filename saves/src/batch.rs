@@ -522,8 +522,15 @@ fn write_part(tx: &dyn Db, d: &Decided) -> Result<(), SaveError> {
     for r in &d.rows {
         if let Some(b) = &r.branch {
             tx.execute(
-                "INSERT INTO branches (battle, id, name, parent, fork) VALUES (?1, ?2, ?3, ?4, ?5)",
-                &[&id, &b.id, &b.name, &b.parent, &b.fork.map(|f| f as i64)],
+                crate::battles::INSERT_BRANCH,
+                &[
+                    &id,
+                    &b.id,
+                    &b.name,
+                    &b.parent,
+                    &b.fork.map(|f| f as i64),
+                    &b.kind.as_str(),
+                ],
             )?;
         }
         if let Some(state) = &r.snapshot {

@@ -3,8 +3,9 @@
 use serde_json::Value;
 use xenolog_engine::games;
 use xenolog_engine::{
-    Actor, Battle, BattleMeta, Branch, BranchId, Divergence, DivergenceKind, EntryId, EntryRecord,
-    LoadError, PendingKind, PlayError, RuleError, RuleErrorKind, StoredSnapshot, VerifyReport,
+    Actor, Battle, BattleMeta, Branch, BranchId, BranchKind, Divergence, DivergenceKind, EntryId,
+    EntryRecord, LoadError, PendingKind, PlayError, RuleError, RuleErrorKind, StoredSnapshot,
+    VerifyReport,
 };
 use xenolog_schema::DiceMode;
 use xenolog_schema::codec::{decode_snapshot, encode_entry, encode_snapshot};
@@ -209,7 +210,7 @@ fn check_same(
 pub(crate) fn read_branches(conn: &dyn Db, id: BattleId) -> Result<Vec<Branch>, DbError> {
     let mut branches = Vec::new();
     conn.each(
-        "SELECT id, name, parent, fork FROM branches WHERE battle = ?1 ORDER BY id",
+        "SELECT id, name, parent, fork, kind FROM branches WHERE battle = ?1 ORDER BY id",
         &[&id],
         |r| {
             branches.push(Branch {
@@ -217,6 +218,8 @@ pub(crate) fn read_branches(conn: &dyn Db, id: BattleId) -> Result<Vec<Branch>, 
                 name: r.get(1)?,
                 parent: r.get(2)?,
                 fork: r.get::<Option<i64>>(3)?.map(|f| f as u64),
+                // No kind (stored before migration 9): told on loading.
+                kind: BranchKind::parse(r.get::<Option<String>>(4)?.as_deref()),
             });
             Ok::<(), DbError>(())
         },
@@ -226,11 +229,22 @@ pub(crate) fn read_branches(conn: &dyn Db, id: BattleId) -> Result<Vec<Branch>, 
 
 fn insert_branch(tx: &dyn Db, id: BattleId, b: &Branch) -> Result<(), SaveError> {
     tx.execute(
-        "INSERT INTO branches (battle, id, name, parent, fork) VALUES (?1, ?2, ?3, ?4, ?5)",
-        &[&id, &b.id, &b.name, &b.parent, &opt_i64(b.fork)],
+        INSERT_BRANCH,
+        &[
+            &id,
+            &b.id,
+            &b.name,
+            &b.parent,
+            &opt_i64(b.fork),
+            &b.kind.as_str(),
+        ],
     )?;
     Ok(())
 }
+
+/// A branch's row: battle, id, name, parent, fork, kind.
+pub(crate) const INSERT_BRANCH: &str =
+    "INSERT INTO branches (battle, id, name, parent, fork, kind) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 
 /// Insert a whole battle in the open transaction; returns its id.
 /// Insert a battle just made (no entries yet) in `tx`: its row and its

@@ -19,7 +19,11 @@
 //!    (the same experience spent twice, a model retired meanwhile) is a
 //!    conflict: listed in words, set aside in `campaign_conflicts`, not
 //!    applied, never lost;
-//! 5. writes it all in one transaction: nothing changes unless everything
+//! 5. brings the other copy's notes and bookmarks, each on its entry in
+//!    this file's numbering (a battle copied over, a grafted line); a note
+//!    both copies have lands once, two on one entry are joined
+//!    ([`merge_notes`]);
+//! 6. writes it all in one transaction: nothing changes unless everything
 //!    does.
 //!
 //! The merged order depends only on the entries, so merging A into B and B
@@ -29,23 +33,26 @@
 //! numbers: a battle held twice is two battles) and both played on is
 //! grafted (see [`Graft`]): the other copy's battle is first checked as it
 //! stores it (its hash chain holds, it replays), then its continuation lands
-//! as a branch named "… (from the copy FILE)" (`Branch::FROM_COPY`: another
-//! copy's line, not a take-back past seen dice). This copy's line stays
-//! current, except where both copies played the battle to an end and the
-//! ends differ: then the campaign counts the longer line (equal lines: the
-//! lower state hash of its last entry), whichever way the copies are merged,
-//! makes it the current line, and lists a conflict naming both endings.
+//! as a branch of kind [`BranchKind::FromCopy`] (migration 9: another
+//! copy's line, not a take-back past seen dice, whatever it is later
+//! named), named "… (from the copy FILE)". This copy's line stays current,
+//! except where both copies played the battle to an end and the ends
+//! differ: then the campaign counts the longer line (equal lines: the lower
+//! state hash of its last entry), whichever way the copies are merged,
+//! makes it the current line, lists a conflict naming both endings and
+//! sets it aside in `campaign_conflicts` ([`SetAside::Ending`]), where
+//! `campaign log` lists it again.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use xenolog_engine::campaign::{
-    CampaignEntry, CampaignEvent, ModelId, RosterId, ShippedFactions, decide, fold,
+    CampaignEntry, CampaignEvent, CampaignState, ModelId, RosterId, ShippedFactions, decide, fold,
 };
 use xenolog_engine::games;
-use xenolog_engine::hash::{chain_hash, root_chain};
+use xenolog_engine::hash::{Hash16, chain_hash, root_chain};
 use xenolog_engine::{
-    Branch, BranchId, EntryId, EntryRecord, Outcome, StoredBattle, StoredSnapshot,
+    Branch, BranchId, BranchKind, EntryId, EntryRecord, Outcome, StoredBattle, StoredSnapshot,
 };
 
 use xenolog_schema::codec::{encode_entry, encode_snapshot};
@@ -54,7 +61,7 @@ use crate::campaign::now;
 use crate::db::{Begin, Db, DbExt};
 use crate::rosters::EntryKey;
 use crate::transfer::{checked, insert_checked};
-use crate::{BattleId, Campaign, SaveError, describe, skill_table};
+use crate::{BattleId, BattleNames, Campaign, SaveError, describe, skill_table};
 
 /// What a merge did, in words.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -71,18 +78,94 @@ pub struct Merged {
     pub conflicts: Vec<String>,
     /// Anything else to know (a battle played on in both copies).
     pub notices: Vec<String>,
+    /// Notes and bookmarks of the other copy that landed here (each on
+    /// its entry in this copy's numbering), or that joined a note this copy
+    /// has on the same entry.
+    pub notes: usize,
 }
 
-/// A campaign log entry set aside by a merge.
+/// What a merge set aside (not applied, kept): a campaign log entry, or a
+/// battle played to two endings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Conflict {
     pub id: u32,
+    /// A log entry's key; for a battle's two endings, the origin
+    /// [`TwoEndings::ORIGIN`] and the battle's number in this file.
     pub key: EntryKey,
-    /// When it was recorded, unix seconds.
+    /// When it was recorded, unix seconds (two endings: when the battle
+    /// was started).
     pub at: i64,
-    pub event: CampaignEvent,
-    /// Why it did not validate, in words.
+    pub what: SetAside,
+    /// Why it did not validate (two endings: why the campaign counts the
+    /// one it counts), in words.
     pub why: String,
+}
+
+/// What a merge set aside.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetAside {
+    /// A campaign log entry that did not validate where the merge put it.
+    Entry(CampaignEvent),
+    /// A battle both copies played to an end, and the ends differ: the
+    /// campaign counts one.
+    Ending(TwoEndings),
+}
+
+impl SetAside {
+    /// As stored (`campaign_conflicts.kind`, `.event`, migration 9).
+    fn stored(&self) -> (&'static str, String) {
+        match self {
+            SetAside::Entry(e) => ("entry", serde_json::to_string(e).unwrap_or_default()),
+            SetAside::Ending(t) => ("ending", serde_json::to_string(t).unwrap_or_default()),
+        }
+    }
+
+    /// What it is in words, in this campaign's names.
+    pub fn words(&self, state: &CampaignState, names: &BattleNames) -> String {
+        match self {
+            SetAside::Entry(e) => describe(e, state, names),
+            SetAside::Ending(t) => t.words(names),
+        }
+    }
+}
+
+/// A battle played to two endings in two copies of the campaign: the one
+/// the campaign counts and the other (kept as a branch of the battle).
+/// Both copies merged either way round give the same.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TwoEndings {
+    /// Its number in this file.
+    pub battle: BattleId,
+    pub counted: Ending,
+    pub other: Ending,
+}
+
+/// One ending of a battle.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Ending {
+    /// The result in words.
+    pub result: String,
+    /// Entries from the setup to the end.
+    pub entries: usize,
+    /// The state hash of its last entry, hex.
+    pub state_hash: String,
+}
+
+impl TwoEndings {
+    /// The origin of the key it is set aside under.
+    pub const ORIGIN: &'static str = "ending";
+
+    /// In words, the battle by its name here.
+    pub fn words(&self, names: &BattleNames) -> String {
+        format!(
+            "{} was played to two endings in two copies: the campaign counts \"{}\" ({} entries); \"{}\" ({} entries) is kept as a branch of it",
+            names.name(self.battle),
+            self.counted.result,
+            self.counted.entries,
+            self.other.result,
+            self.other.entries
+        )
+    }
 }
 
 /// Which copy an entry of the merged log came from.
@@ -408,8 +491,9 @@ struct Graft {
     head_result: Option<Outcome>,
     words: String,
     /// Both copies played it to an end and the ends differ: which one the
-    /// campaign counts, in words (listed as a conflict).
-    ending: Option<String>,
+    /// campaign counts, why, and the same in words naming the branches
+    /// (set aside as a conflict, listed).
+    ending: Option<(TwoEndings, &'static str, String)>,
 }
 
 /// What an entry is, wherever it is numbered: everything of its record but
@@ -435,7 +519,7 @@ fn graft(
     mine: StoredBattle,
     theirs: &StoredBattle,
     name: &str,
-) -> Result<Option<Graft>, String> {
+) -> Result<(Vec<EntryId>, Option<Graft>), String> {
     let meta = mine.meta.clone();
     let mut records = mine.records;
     let mut branches = mine.branches;
@@ -483,11 +567,12 @@ fn graft(
                 .map_or("a line", |b| b.name.as_str());
             branches.push(Branch {
                 id: b,
-                // Review 1 MUST 2: known as another copy's line (not a
-                // take-back here past seen dice): Branch::FROM_COPY.
                 name: format!("{theirs_name}{}{name})", Branch::FROM_COPY),
                 parent: Some(on),
                 fork: parent,
+                // Review 1 MUST 2: another copy's line (not a take-back here
+                // past seen dice), by kind (migration 9): a rename keeps it.
+                kind: BranchKind::FromCopy,
             });
             head.push(None);
             lines.push((b, parent, 0));
@@ -509,7 +594,7 @@ fn graft(
         here.push(n);
     }
     if records.len() as EntryId == first_new {
-        return Ok(None);
+        return Ok((here, None));
     }
     // This copy's position stays, unless it was at the end of a line the
     // other copy went on with: then it follows the line to its new end.
@@ -574,13 +659,24 @@ fn graft(
             let _ = b.switch_branch(won.3);
             b.seek(Some(won.2));
             let bname = |x: BranchId| b.branches()[x as usize].name.clone();
-            ending = Some(format!(
+            let words = format!(
                 "battle {id} was played to two endings: the campaign counts \"{}\" (the branch \"{}\", {why}), made its current line; the other, \"{}\", is the branch \"{}\"",
                 won.4.summary,
                 bname(won.3),
                 lost.4.summary,
                 bname(lost.3)
-            ));
+            );
+            let end = |x: &(usize, Hash16, EntryId, BranchId, Outcome)| Ending {
+                result: x.4.summary.clone(),
+                entries: x.0,
+                state_hash: x.1.iter().map(|b| format!("{b:02x}")).collect(),
+            };
+            let two = TwoEndings {
+                battle: id,
+                counted: end(&won),
+                other: end(&lost),
+            };
+            ending = Some((two, why, words));
         }
     }
     let status = match b.outcome() {
@@ -626,18 +722,21 @@ fn graft(
         };
         words.push_str(&format!("{} {count} {what}", if n == 0 { "" } else { ";" }));
     }
-    Ok(Some(Graft {
-        battle: id,
-        records: new_records,
-        branches: new_branches,
-        snapshots,
-        cursor,
-        branch,
-        status,
-        head_result,
-        words,
-        ending,
-    }))
+    Ok((
+        here,
+        Some(Graft {
+            battle: id,
+            records: new_records,
+            branches: new_branches,
+            snapshots,
+            cursor,
+            branch,
+            status,
+            head_result,
+            words,
+            ending,
+        }),
+    ))
 }
 
 /// Review 1 MUST 3: the other copy's battle as it is stored there checks
@@ -746,13 +845,14 @@ fn write_graft(tx: &dyn Db, g: &Graft) -> Result<(), SaveError> {
     )?;
     for b in &g.branches {
         tx.execute(
-            "INSERT INTO branches (battle, id, name, parent, fork) VALUES (?1, ?2, ?3, ?4, ?5)",
+            crate::battles::INSERT_BRANCH,
             &[
                 &g.battle,
                 &b.id,
                 &b.name,
                 &b.parent,
                 &b.fork.map(|f| f as i64),
+                &b.kind.as_str(),
             ],
         )?;
     }
@@ -778,6 +878,101 @@ fn write_graft(tx: &dyn Db, g: &Graft) -> Result<(), SaveError> {
         ],
     )?;
     Ok(())
+}
+
+/// A note as stored: battle, entry, bookmark, text, created, updated.
+type StoredNote = (BattleId, i64, bool, String, i64, i64);
+
+/// Every note and bookmark of a campaign, by battle and entry.
+fn all_notes(c: &Campaign) -> Result<Vec<StoredNote>, SaveError> {
+    let mut notes: Vec<StoredNote> = Vec::new();
+    c.conn.each(
+        "SELECT battle, entry, bookmark, text, created, updated FROM notes ORDER BY battle, entry",
+        &[],
+        |r| {
+            notes.push((
+                r.get(0)?,
+                r.get(1)?,
+                r.get::<i64>(2)? != 0,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            ));
+            Ok::<(), SaveError>(())
+        },
+    )?;
+    Ok(notes)
+}
+
+/// The other copy's notes and bookmarks, each on its entry in this copy's
+/// numbering (`entries_here`: its battles here, and where each of their
+/// entries is, `None` where the numbering is the same), written in the
+/// merge's transaction: a note only the other copy has lands; where both
+/// copies annotate one entry, the bookmark is kept if either has it and
+/// the texts are joined, oldest first (a text both have, or one already
+/// holding the other, once), so merging either way round gives the same.
+/// Returns how many entries' annotations changed.
+fn merge_notes(
+    tx: &dyn Db,
+    notes: Vec<StoredNote>,
+    entries_here: &HashMap<BattleId, (BattleId, Option<Vec<EntryId>>)>,
+) -> Result<usize, SaveError> {
+    let mut changed = 0;
+    for (battle, entry, bookmark, text, created, updated) in notes {
+        let Some((here, map)) = entries_here.get(&battle) else {
+            continue;
+        };
+        let entry = match map {
+            None => entry,
+            Some(m) => match m.get(entry as usize) {
+                Some(e) => *e as i64,
+                None => continue,
+            },
+        };
+        let mine: Option<(bool, String, i64, i64)> = tx.row(
+            "SELECT bookmark, text, created, updated FROM notes WHERE battle = ?1 AND entry = ?2",
+            &[here, &entry],
+            |r| Ok::<_, SaveError>((r.get::<i64>(0)? != 0, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )?;
+        let joined = match &mine {
+            None => (bookmark, text, created, updated),
+            Some((b, t, c, u)) => {
+                let text = if t.contains(text.as_str()) {
+                    t.clone()
+                } else if text.contains(t.as_str()) {
+                    text
+                } else if (*c, t.as_str()) <= (created, text.as_str()) {
+                    format!("{t}\n\n{text}")
+                } else {
+                    format!("{text}\n\n{t}")
+                };
+                (*b || bookmark, text, (*c).min(created), (*u).max(updated))
+            }
+        };
+        if mine
+            .as_ref()
+            .is_some_and(|(b, t, _, _)| (*b, t) == (joined.0, &joined.1))
+        {
+            continue;
+        }
+        tx.execute(
+            "INSERT INTO notes (battle, entry, bookmark, text, created, updated)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (battle, entry) DO UPDATE
+             SET bookmark = excluded.bookmark, text = excluded.text,
+                 created = excluded.created, updated = excluded.updated",
+            &[
+                here,
+                &entry,
+                &i64::from(joined.0),
+                &joined.1,
+                &joined.2,
+                &joined.3,
+            ],
+        )?;
+        changed += 1;
+    }
+    Ok(changed)
 }
 
 /// A time in words, UTC ("2026-11-27 15:20 UTC").
@@ -958,6 +1153,11 @@ impl Campaign {
         let mut to_copy = Vec::new();
         let mut not_copied: HashMap<BattleId, String> = HashMap::new();
         let mut grafts: Vec<Graft> = Vec::new();
+        // Where the other copy's entries of a battle are here, for its
+        // notes: (battle here, its entries' numbers here; `None`: the same).
+        let mut entries_here: HashMap<BattleId, (BattleId, Option<Vec<EntryId>>)> = HashMap::new();
+        // Battles played to two endings: set aside (their start as `at`).
+        let mut endings: Vec<(TwoEndings, &'static str, i64)> = Vec::new();
         // Review 1 MUST 4: matched one to one, in order of their numbers (a
         // battle held twice in a file, its file imported back, is two
         // battles in each copy): a battle of theirs beyond this copy's of
@@ -972,6 +1172,7 @@ impl Campaign {
                     matched.insert(*mid);
                     same.insert(*tid, *mid);
                     if self.entries_digest(*mid)? == theirs.entries_digest(*tid)? {
+                        entries_here.insert(*tid, (*mid, None));
                         continue;
                     }
                     // Review finding SHOULD 7: this copy's line is kept, and
@@ -984,13 +1185,18 @@ impl Campaign {
                             graft(*mid, mine_parts, &t, &name)
                         });
                     match got {
-                        Ok(Some(g)) => {
-                            out.grafted += g.records.len();
-                            out.notices.push(g.words.clone());
-                            out.conflicts.extend(g.ending.clone());
-                            grafts.push(g);
+                        Ok((map, g)) => {
+                            entries_here.insert(*tid, (*mid, Some(map)));
+                            if let Some(g) = g {
+                                out.grafted += g.records.len();
+                                out.notices.push(g.words.clone());
+                                if let Some((two, why, words)) = &g.ending {
+                                    out.conflicts.push(words.clone());
+                                    endings.push((two.clone(), why, ident.2));
+                                }
+                                grafts.push(g);
+                            }
                         }
-                        Ok(None) => {}
                         Err(why) => out.notices.push(format!(
                             "battle {mid} was played on in both copies; what {name} has of it beyond this copy's did not land ({why}): this copy's is kept as it was"
                         )),
@@ -1036,6 +1242,7 @@ impl Campaign {
         let mut mine_conflicts = self.campaign_conflicts()?;
         let set_aside: HashSet<EntryKey> = mine_conflicts.iter().map(|c| c.key.clone()).collect();
         let theirs_conflicts = theirs.campaign_conflicts()?;
+        let theirs_notes = all_notes(theirs)?;
         drop(seen);
         let origin_words = format!("from {name}");
         // Each named battle of this file, at the head of its current branch.
@@ -1064,6 +1271,7 @@ impl Campaign {
         for (tid, mut c) in to_copy {
             let id = insert_checked(&tx, &c, &format!("merged from {name}"))?;
             same.insert(tid, id);
+            entries_here.insert(tid, (id, None));
             let head = c.battle.head(c.battle.current_branch());
             if c.battle.cursor() != head {
                 c.battle.seek(head);
@@ -1101,21 +1309,20 @@ impl Campaign {
         // merge renumbers them (rewritten below, in the transaction).
         let mut renumbered: Vec<(u32, String)> = Vec::new();
         for c in &mut mine_conflicts {
-            let before = serde_json::to_string(&c.event).unwrap_or_default();
-            renumber(&mut c.event, &my_models, &my_rosters);
-            let after = serde_json::to_string(&c.event).unwrap_or_default();
-            if after != before {
-                renumbered.push((c.id, after));
+            if let SetAside::Entry(event) = &mut c.what {
+                let before = serde_json::to_string(event).unwrap_or_default();
+                renumber(event, &my_models, &my_rosters);
+                let after = serde_json::to_string(event).unwrap_or_default();
+                if after != before {
+                    renumbered.push((c.id, after));
+                }
             }
         }
         // What is set aside already, each key with its event: an entry is
         // set aside again only as another version of it (never lost).
         let mut kept: HashSet<(EntryKey, String)> = mine_conflicts
             .into_iter()
-            .map(|c| {
-                let text = serde_json::to_string(&c.event).unwrap_or_default();
-                (c.key, text)
-            })
+            .map(|c| (c.key, c.what.stored().1))
             .collect();
         for t in their.iter().filter(|t| shared.contains(&t.key)) {
             if let Some(n) = mine_keys.get(&t.key)
@@ -1186,41 +1393,68 @@ impl Campaign {
             )?;
         }
         let merged_at = now();
-        let mut aside = |key: &EntryKey, at: i64, event: &CampaignEvent, why: &str| {
-            let text = serde_json::to_string(event)
-                .map_err(|e| SaveError::Sql(format!("a campaign event cannot be written: {e}")))?;
-            // Set aside once; another version under the same key (this
-            // copy's entry that no longer validates, where the other copy's
-            // was set aside before) is kept beside it.
-            if !kept.insert((key.clone(), text.clone())) {
-                return Ok::<bool, SaveError>(false);
-            }
-            tx.execute(
-                "INSERT INTO campaign_conflicts (origin, origin_id, at, event, why, merged)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                &[&key.origin, &key.number, &at, &text, &why, &merged_at],
+        let mut aside =
+            |key: &EntryKey, at: i64, what: &SetAside, why: &str| {
+                let (kind, text) = what.stored();
+                // Set aside once; another version under the same key (this
+                // copy's entry that no longer validates, where the other copy's
+                // was set aside before) is kept beside it.
+                if !kept.insert((key.clone(), text.clone())) {
+                    return Ok::<bool, SaveError>(false);
+                }
+                tx.execute(
+                "INSERT INTO campaign_conflicts (origin, origin_id, at, event, why, merged, kind)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                &[&key.origin, &key.number, &at, &text, &why, &merged_at, &kind],
             )?;
-            Ok(true)
-        };
+                Ok(true)
+            };
         let mut fresh = Vec::new();
         for (item, why) in &conflicts {
-            if aside(&item.key, item.at, &item.event, why)? {
+            if aside(
+                &item.key,
+                item.at,
+                &SetAside::Entry(item.event.clone()),
+                why,
+            )? {
                 fresh.push((item.side, item.at, item.event.clone(), why.clone()));
             }
+        }
+        // A battle played to two endings: set aside under its number here,
+        // so it is listed again later (`campaign log`) and merging either
+        // way round keeps the same (listed in words above, by branch).
+        for (two, why, at) in endings {
+            let key = EntryKey {
+                origin: TwoEndings::ORIGIN.into(),
+                number: two.battle as u32,
+            };
+            aside(&key, at, &SetAside::Ending(two), why)?;
         }
         // The other copy's own conflicts stay kept here too.
         for mut c in theirs_conflicts {
             if new_id.contains_key(&c.key) {
                 continue;
             }
-            if let CampaignEvent::BattleFought { battle, .. } = &mut c.event {
-                *battle = same.get(battle).copied().unwrap_or(0);
+            match &mut c.what {
+                SetAside::Entry(event) => {
+                    if let CampaignEvent::BattleFought { battle, .. } = event {
+                        *battle = same.get(battle).copied().unwrap_or(0);
+                    }
+                    // In this file's numbers: its models and rosters as the
+                    // merge renumbered the other copy's.
+                    renumber(event, &their_models, &their_rosters);
+                }
+                SetAside::Ending(two) => {
+                    let Some(here) = same.get(&two.battle).copied() else {
+                        continue;
+                    };
+                    two.battle = here;
+                    c.key.number = here as u32;
+                }
             }
-            // In this file's numbers: its models and rosters as the merge
-            // renumbered the other copy's.
-            renumber(&mut c.event, &their_models, &their_rosters);
-            aside(&c.key, c.at, &c.event, &c.why)?;
+            aside(&c.key, c.at, &c.what, &c.why)?;
         }
+        out.notes = merge_notes(&tx, theirs_notes, &entries_here)?;
         // The log was written with its own numbers: on PostgreSQL the next
         // number the database chooses follows them (SQLite's rowid does).
         self.conn.catch_up_identities()?;
@@ -1247,13 +1481,24 @@ impl Campaign {
     pub fn campaign_conflicts(&self) -> Result<Vec<Conflict>, SaveError> {
         let mut out = Vec::new();
         self.conn.each(
-            "SELECT id, origin, origin_id, at, event, why FROM campaign_conflicts ORDER BY id",
+            "SELECT id, origin, origin_id, at, event, why, kind FROM campaign_conflicts ORDER BY id",
             &[],
             |r| {
                 let id: u32 = r.get(0)?;
                 let text: String = r.get(4)?;
-                let event = serde_json::from_str(&text)
-                    .map_err(|e| SaveError::Sql(format!("conflict {id} cannot be read: {e}")))?;
+                let kind: String = r.get(6)?;
+                let bad = |e: serde_json::Error| {
+                    SaveError::Sql(format!("conflict {id} cannot be read: {e}"))
+                };
+                let what = match kind.as_str() {
+                    "ending" => SetAside::Ending(serde_json::from_str(&text).map_err(bad)?),
+                    "entry" => SetAside::Entry(serde_json::from_str(&text).map_err(bad)?),
+                    other => {
+                        return Err(SaveError::Sql(format!(
+                            "conflict {id} cannot be read: it is of a kind this build does not know ({other})"
+                        )));
+                    }
+                };
                 out.push(Conflict {
                     id,
                     key: EntryKey {
@@ -1261,7 +1506,7 @@ impl Campaign {
                         number: r.get(2)?,
                     },
                     at: r.get(3)?,
-                    event,
+                    what,
                     why: r.get(5)?,
                 });
                 Ok::<(), SaveError>(())

@@ -17,8 +17,9 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
+use xenolog_engine::BranchKind;
 use xenolog_engine::campaign::{CampaignEvent, ModelSheet, Status};
-use xenolog_saves::{Campaign, DiceMode, Merged, SaveError};
+use xenolog_saves::{Campaign, DiceMode, Merged, SaveError, SetAside};
 
 use pg::fought;
 
@@ -504,9 +505,11 @@ fn standings(c: &Campaign) -> Standings {
         .iter()
         .map(|x| {
             // The battles' numbers differ between the files; not their words.
-            let mut e = x.event.clone();
-            if let CampaignEvent::BattleFought { battle, .. } = &mut e {
-                *battle = 0;
+            let mut e = x.what.clone();
+            match &mut e {
+                SetAside::Entry(CampaignEvent::BattleFought { battle, .. }) => *battle = 0,
+                SetAside::Ending(t) => t.battle = 0,
+                SetAside::Entry(_) => {}
             }
             format!("{e:?} {}", x.why)
         })
@@ -871,7 +874,10 @@ fn item_9_this_copys_entry_set_aside_by_a_merge_is_kept_beside_an_older_conflict
         .campaign_conflicts()
         .unwrap()
         .into_iter()
-        .map(|c| c.event)
+        .map(|c| match c.what {
+            SetAside::Entry(e) => e,
+            SetAside::Ending(t) => panic!("no battle was played to two endings: {t:?}"),
+        })
         .collect();
     assert_eq!(kept.len(), 2, "{kept:?}");
     assert!(
@@ -1391,11 +1397,11 @@ fn the_kept_rename_names_walsh_as_8(c: &Campaign) {
     let conflicts = c.campaign_conflicts().unwrap();
     assert_eq!(conflicts.len(), 1, "{conflicts:?}");
     assert_eq!(
-        conflicts[0].event,
-        CampaignEvent::ModelRenamed {
+        conflicts[0].what,
+        SetAside::Entry(CampaignEvent::ModelRenamed {
             model: walsh,
             name: "Cpl Walsh".into()
-        }
+        })
     );
 }
 
@@ -1643,12 +1649,171 @@ fn item_9_a_grafted_line_is_not_a_takeback_past_seen_dice() {
 }
 
 on_both! {
+/// Issue 30 item 9 left-over (session 22): a line grafted from another
+/// copy is another copy's line by the kind the branch carries (migration
+/// 9), not by its name: renamed, it stays so (before, a rename dropped the
+/// mark and the line read as a take-back past seen dice), and a take-back
+/// of this copy stays a take-back.
+fn item_9_a_grafted_line_is_another_copys_by_kind_and_stays_so_when_renamed() {
+    let (k, id) = raced_copies(25);
+    {
+        let mut o = open(&k.organiser).unwrap();
+        let mut b = played_on(&mut o, id, 8, 5);
+        // A take-back here: two entries back, another command.
+        b.undo(2);
+        o.save_position(id, &*b).unwrap();
+        let legal = b.legal();
+        let cmd = legal[legal.len() - 1].clone();
+        o.play(id, &mut *b, cmd.actor, &cmd.command, None).unwrap();
+        assert_eq!(b.branches().len(), 2, "a take-back here");
+    }
+    {
+        let mut l = open(&k.laptop).unwrap();
+        played_on(&mut l, id, 8, 3);
+    }
+    let (mut o, m) = k.merged();
+    let mut b = o.load_battle(id).unwrap();
+    let kinds: Vec<BranchKind> = b.branches().iter().map(|b| b.kind).collect();
+    assert_eq!(
+        kinds,
+        [BranchKind::Main, BranchKind::TakeBack, BranchKind::FromCopy],
+        "{m:?}"
+    );
+    b.rename_branch(2, "Walsh's game").unwrap();
+    o.save_position(id, &*b).unwrap();
+    drop((b, o));
+    let b = open(&k.organiser).unwrap().load_battle(id).unwrap();
+    assert_eq!(b.branches()[2].name, "Walsh's game");
+    assert_eq!(b.branches()[2].kind, BranchKind::FromCopy, "renamed, still another copy's");
+    assert!(b.branches()[2].from_another_copy());
+    assert!(
+        !b.takebacks_past_rolls().contains(&2),
+        "the renamed line reads as a take-back past seen dice"
+    );
+}
+}
+
+/// Battle `id`'s notes in `c`, each entry known by its state hash (its
+/// number differs between copies): hash, bookmark, text.
+fn notes_by_entry(c: &Campaign, id: i64) -> Vec<([u8; 16], bool, String)> {
+    let b = c.load_battle(id).unwrap();
+    let mut out: Vec<_> = c
+        .notes(id)
+        .unwrap()
+        .into_iter()
+        .map(|n| (b.records()[n.entry as usize].state_hash, n.bookmark, n.text))
+        .collect();
+    out.sort();
+    out
+}
+
+on_both! {
+/// Issue 30 item 9 left-over: the notes and bookmarks of both copies
+/// merge. A note both copies have lands once; each copy's own is kept; two
+/// notes on one entry are joined; a note on an entry of the other copy's
+/// line follows the entry into this copy's numbering (on the grafted
+/// line), and one on a battle copied over comes with it. Merged either way
+/// round, the battle's notes are the same.
+fn item_9_notes_and_bookmarks_of_both_copies_merge_each_on_its_entry() {
+    let (k, id) = raced_copies(28);
+    let (mut pushed, mut only) = (None, 0);
+    let k = two_copies(
+        k,
+        Later::Either,
+        |o, _| {
+            o.set_note(id, 3, "the turning point").unwrap();
+            o.set_note(id, 5, "Benton should have held").unwrap();
+            played_on(o, id, 6, 5);
+            o.set_bookmark(id, 23, true).unwrap();
+        },
+        |l, _| {
+            l.set_note(id, 3, "the turning point").unwrap();
+            l.set_note(id, 5, "a fair roll").unwrap();
+            let b = played_on(l, id, 6, 3);
+            l.set_note(id, 24, "the laptop's last push").unwrap();
+            pushed = Some(b.records()[24].state_hash);
+            only = race::new_endless_race(l, 99);
+            let mut b = l.load_battle(only).unwrap();
+            race::play_n(l, only, &mut *b, 3);
+            l.set_bookmark(only, 1, true).unwrap();
+        },
+    );
+    let [(ca, ma, _a), (cb, mb, _b)] = k.both_ways();
+    // Entry 5 joined, the laptop's entry 24 on the grafted line, the
+    // battle copied over; entry 3 was the same in both.
+    assert_eq!(ma.notes, 3, "{ma:?}");
+    assert_eq!(mb.notes, 2, "{mb:?}");
+    let b = ca.load_battle(id).unwrap();
+    let note = |e: u64| ca.annotation(id, e).unwrap();
+    assert_eq!(note(3).unwrap().text, "the turning point", "once");
+    let five = note(5).unwrap().text;
+    assert!(
+        five.contains("Benton should have held") && five.contains("a fair roll"),
+        "{five}"
+    );
+    assert!(note(23).unwrap().bookmark, "this copy's own bookmark");
+    let grafted = (0..b.records().len() as u64)
+        .find(|&e| {
+            b.records()[e as usize].state_hash == pushed.unwrap()
+                && b.branches()[b.records()[e as usize].branch as usize].kind
+                    == BranchKind::FromCopy
+        })
+        .expect("the laptop's entry 24 landed on the grafted line");
+    assert_ne!(grafted, 24, "numbered here after this copy's entries");
+    assert_eq!(note(grafted).unwrap().text, "the laptop's last push");
+    let copied = ca
+        .battles()
+        .unwrap()
+        .into_iter()
+        .map(|s| s.id)
+        .find(|b| *b != id)
+        .expect("the laptop's own battle was copied over");
+    assert!(ca.annotation(copied, 1).unwrap().unwrap().bookmark);
+    assert_eq!(notes_by_entry(&ca, id), notes_by_entry(&cb, id));
+    drop(b);
+    // Merged again: nothing more changes.
+    let mut again = ca;
+    assert_eq!(merge(&mut again, &k.laptop).unwrap().notes, 0);
+    assert_eq!(notes_by_entry(&again, id), notes_by_entry(&cb, id));
+}
+}
+
+/// Issue 30 item 9 left-over: a file merged before branch kinds were kept
+/// (schema 8: its grafted line known only by its name) opens with that
+/// line as another copy's by kind, and its other branches told on loading.
+#[test]
+fn item_9_a_file_merged_before_kinds_were_kept_reads_its_grafted_line_by_name() {
+    let (k, id) = raced_copies(26);
+    played_on(&mut open(&k.organiser).unwrap(), id, 6, 5);
+    played_on(&mut open(&k.laptop).unwrap(), id, 6, 3);
+    drop(k.merged());
+    {
+        // Back to schema 8: no kind columns.
+        let conn = rusqlite::Connection::open(k.organiser.path()).unwrap();
+        conn.execute_batch(
+            "ALTER TABLE branches DROP COLUMN kind;
+             ALTER TABLE campaign_conflicts DROP COLUMN kind;
+             PRAGMA user_version = 8;",
+        )
+        .unwrap();
+    }
+    let c = open(&k.organiser).unwrap();
+    let b = c.load_battle(id).unwrap();
+    assert_eq!(b.branches()[1].name, k.laptop.branch());
+    assert_eq!(b.branches()[1].kind, BranchKind::FromCopy);
+    assert!(b.takebacks_past_rolls().is_empty());
+    assert!(b.verify().ok());
+}
+
+on_both! {
 /// Review 1 MUST 6: a roster battle started in one file, copied, then
 /// played to two different endings in the two copies. Merged either way,
 /// the campaign counts the same ending (the longer line; equal lines, the
 /// lower last state hash), makes its line current, and lists a conflict
-/// naming both endings.
-fn item_9_a_roster_battle_played_to_two_endings_counts_the_same_one_both_ways() {
+/// naming both endings. Issue 30 item 9 left-over: the conflict is set
+/// aside in `campaign_conflicts` (kept, listed again later, the same both
+/// ways), once however often the copies are merged.
+fn item_9_a_roster_battle_played_to_two_endings_counts_the_same_one_both_ways_and_sets_the_other_aside() {
     let k = copies();
     let id = pg::started(&mut open(&k.organiser).unwrap(), 40, k.unit, k.daleks);
     copy(&k.organiser, &k.laptop);
@@ -1661,7 +1826,7 @@ fn item_9_a_roster_battle_played_to_two_endings_counts_the_same_one_both_ways() 
     let (a_line, a_end) = play_out(&k.organiser, true);
     let (b_line, b_end) = play_out(&k.laptop, false);
     assert_ne!(a_end, b_end, "the two copies were to end differently");
-    let [(ca, ma, _a), (cb, mb, _b)] = k.both_ways();
+    let [(ca, ma, a), (cb, mb, _b)] = k.both_ways();
     assert_eq!(sheets(&ca), sheets(&cb), "{ma:?}\n{mb:?}");
     let (ba, bb) = (ca.load_battle(id).unwrap(), cb.load_battle(id).unwrap());
     assert_eq!(current_line(&*ba), current_line(&*bb));
@@ -1671,10 +1836,10 @@ fn item_9_a_roster_battle_played_to_two_endings_counts_the_same_one_both_ways() 
     } else {
         a_line.last().unwrap().3 <= b_line.last().unwrap().3
     };
-    let (line, end) = if want {
-        (a_line, a_end)
+    let (line, end, other) = if want {
+        (a_line, a_end, b_end)
     } else {
-        (b_line, b_end)
+        (b_line, b_end, a_end)
     };
     assert_eq!(current_line(&*ba), line);
     assert_eq!(ba.outcome().as_ref(), Some(&end));
@@ -1687,6 +1852,43 @@ fn item_9_a_roster_battle_played_to_two_endings_counts_the_same_one_both_ways() 
             "{m:?}"
         );
     }
+    let kept = |c: &Campaign| -> Vec<(xenolog_saves::TwoEndings, String)> {
+        c.campaign_conflicts()
+            .unwrap()
+            .into_iter()
+            .filter_map(|x| match x.what {
+                SetAside::Ending(t) => Some((t, x.why)),
+                SetAside::Entry(_) => None,
+            })
+            .collect()
+    };
+    let (ka, kb) = (kept(&ca), kept(&cb));
+    assert_eq!(ka.len(), 1, "{ka:?}");
+    assert_eq!(ka, kb, "the same set aside both ways");
+    let (two, _) = &ka[0];
+    assert_eq!(two.battle, id);
+    assert_eq!(two.counted.result, end.summary);
+    assert_eq!(two.other.result, other.summary);
+    assert_eq!(two.counted.entries, line.len());
+    // Listed again later, in words, from the file opened again.
+    drop((ba, bb, ca));
+    let mut again = open(&a).unwrap();
+    let (state, names) = (again.campaign_state().unwrap(), again.battle_names().unwrap());
+    let words: Vec<String> = again
+        .campaign_conflicts()
+        .unwrap()
+        .iter()
+        .map(|x| x.what.words(&state, &names))
+        .collect();
+    assert!(
+        words.iter().any(|w| w.contains("was played to two endings")
+            && w.contains(&end.summary)
+            && w.contains(&other.summary)),
+        "{words:?}"
+    );
+    // Merged again (the laptop into the merged file): kept once.
+    merge(&mut again, &k.laptop).unwrap();
+    assert_eq!(kept(&again).len(), 1, "set aside twice");
 }
 }
 

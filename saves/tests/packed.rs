@@ -248,8 +248,14 @@ fn a_schema_7_file_is_upgraded_and_its_long_battle_sealed() {
     {
         let raw = rusqlite::Connection::open(&path).unwrap();
         unseal(&raw, id);
-        raw.execute_batch("DROP TABLE entry_blocks; PRAGMA user_version = 7")
-            .unwrap();
+        // Schema 7: no blocks, and no kinds (migration 9).
+        raw.execute_batch(
+            "DROP TABLE entry_blocks;
+             ALTER TABLE branches DROP COLUMN kind;
+             ALTER TABLE campaign_conflicts DROP COLUMN kind;
+             PRAGMA user_version = 7",
+        )
+        .unwrap();
     }
     let c = Campaign::open(&path).unwrap();
     assert!(c.upgrade_backup().is_some(), "backed up before the upgrade");

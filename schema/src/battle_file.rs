@@ -24,7 +24,9 @@
 
 use serde::{Deserialize, Serialize};
 use xenolog_engine::fair::{Bytes32, FairSeed, SeatNonce};
-use xenolog_engine::{Actor, BattleMeta, Branch, BranchId, EntryId, EntryRecord, StoredBattle};
+use xenolog_engine::{
+    Actor, BattleMeta, Branch, BranchId, BranchKind, EntryId, EntryRecord, StoredBattle,
+};
 
 use crate::codec::{CodecError, DiceMode, EntryV1, EntryV2};
 
@@ -238,6 +240,17 @@ impl<E> FileBody<E> {
                 .branches
                 .into_iter()
                 .map(|b| Branch {
+                    // A battle file keeps no branch kind: the main line is
+                    // told by its place, another copy's line by its name,
+                    // and the rest when the battle is loaded
+                    // (`Session::from_parts`).
+                    kind: if b.parent.is_none() {
+                        BranchKind::Main
+                    } else if b.name.contains(Branch::FROM_COPY) {
+                        BranchKind::FromCopy
+                    } else {
+                        BranchKind::Unrecorded
+                    },
                     id: b.id,
                     name: b.name,
                     parent: b.parent,
@@ -450,12 +463,15 @@ mod tests {
                     name: "Main".into(),
                     parent: None,
                     fork: None,
+                    kind: BranchKind::Main,
                 },
                 Branch {
                     id: 1,
                     name: "What if".into(),
                     parent: Some(0),
                     fork: Some(0),
+                    // A battle file keeps no kind: told on loading.
+                    kind: BranchKind::Unrecorded,
                 },
             ],
             records: vec![rec(None, 0), rec(Some(0), 0), rec(Some(0), 1)],

@@ -20,10 +20,11 @@ static MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../migrations/0006_fair_seeds.sql")),
     M::up(include_str!("../migrations/0007_copies.sql")),
     M::up(include_str!("../migrations/0008_entry_blocks.sql")),
+    M::up(include_str!("../migrations/0009_kinds.sql")),
 ];
 
 /// The schema version this build writes: the number of migrations.
-pub const SCHEMA_VERSION: u32 = 8;
+pub const SCHEMA_VERSION: u32 = 9;
 
 /// The migrations, in order.
 pub fn migrations() -> Migrations<'static> {
@@ -209,5 +210,37 @@ mod tests {
             .is_err(),
             "a block is never empty"
         );
+    }
+
+    /// Migration 9 (issue 30 item 9 left-overs): a line grafted by a merge
+    /// before kinds were kept (known by its name) becomes a copy's line by
+    /// kind, the main line 'main', other branches no kind (told on loading);
+    /// what merges set aside before is a log entry.
+    #[test]
+    fn migration_9_gives_grafted_lines_their_kind_and_conflicts_theirs() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        migrations().to_version(&mut conn, 8).unwrap();
+        conn.execute_batch(
+            "INSERT INTO branches (battle, id, name, parent, fork) VALUES
+                (1, 0, 'Main', NULL, NULL),
+                (1, 1, 'Branch 1', 0, 3),
+                (1, 2, 'Main (from the copy laptop.xenolog)', 0, 2);
+             INSERT INTO campaign_conflicts (origin, origin_id, at, event, why, merged)
+                VALUES ('ab', 1, 5, '{}', 'spent twice', 6);",
+        )
+        .unwrap();
+        migrations().to_latest(&mut conn).unwrap();
+        let kinds: Vec<Option<String>> = conn
+            .prepare("SELECT kind FROM branches ORDER BY id")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(kinds, [Some("main".into()), None, Some("from-copy".into())]);
+        let kind: String = conn
+            .query_row("SELECT kind FROM campaign_conflicts", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(kind, "entry");
     }
 }

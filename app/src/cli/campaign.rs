@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use xenolog_engine::campaign::{
     CampaignEvent, CampaignState, Casualties, ModelId, ModelSheet, RosterId, Status, why_not_buy,
 };
-use xenolog_saves::{Campaign, CampaignFail, DiceMode, SeatPick, describe, faction_name};
+use xenolog_saves::{Campaign, CampaignFail, DiceMode, SeatPick, SetAside, describe, faction_name};
 
 use super::{Fail, Out, json_line, line, open_ro, open_rw};
 
@@ -701,15 +701,19 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
                     )?;
                 }
             }
-            // Entries a merge set aside: kept, not applied.
+            // What a merge set aside: kept, not applied (a log entry, or a
+            // battle's ending the campaign does not count).
             for x in c.campaign_conflicts()? {
-                let words = describe(&x.event, &s, &names);
+                let words = x.what.words(&s, &names);
                 if at.json {
-                    json_line(
-                        out,
-                        &json!({"set_aside": x.id, "at": x.at, "event": x.event,
-                            "words": words, "why": names.words(&x.why)}),
-                    )?;
+                    let why = names.words(&x.why);
+                    let line = match &x.what {
+                        SetAside::Entry(e) => json!({"set_aside": x.id, "at": x.at,
+                            "event": e, "words": words, "why": why}),
+                        SetAside::Ending(t) => json!({"set_aside": x.id, "at": x.at,
+                            "endings": t, "words": words, "why": why}),
+                    };
+                    json_line(out, &line)?;
                 } else {
                     line(
                         out,
@@ -743,7 +747,7 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
                 return json_line(
                     out,
                     &json!({"added": m.added, "grafted": m.grafted, "copied": m.copied,
-                        "conflicts": m.conflicts, "notices": m.notices}),
+                        "conflicts": m.conflicts, "notices": m.notices, "notes": m.notes}),
                 );
             }
             line(
@@ -764,6 +768,20 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
             )?;
             for b in &m.copied {
                 line(out, format!("copied: {b}"))?;
+            }
+            if m.notes > 0 {
+                line(
+                    out,
+                    format!(
+                        "notes: {} of {} landed on their entries here",
+                        if m.notes == 1 {
+                            "the notes and bookmarks of 1 entry".to_owned()
+                        } else {
+                            format!("the notes and bookmarks of {} entries", m.notes)
+                        },
+                        theirs.words()
+                    ),
+                )?;
             }
             for w in &m.conflicts {
                 line(out, format!("conflict: {w}"))?;

@@ -1345,9 +1345,11 @@ fn branches(at: BattleRef, json: bool, out: &mut dyn Write) -> Out {
         for br in b.branches().iter().filter(|br| br.parent == parent) {
             let head = b.head(br.id);
             let len = head.map_or(0, |h| b.path_to(Some(h)).len());
-            let fork = br.fork.map_or("from the setup".to_owned(), |f| {
-                format!("parts after entry {f}")
-            });
+            // Its kind (stored, migration 9), never read from its name.
+            let fork = br.fork.map_or_else(
+                || format!("{}, from the setup", br.kind.words()),
+                |f| format!("{}, parts after entry {f}", br.kind.words()),
+            );
             line(
                 out,
                 format!(
@@ -1374,7 +1376,7 @@ fn branches(at: BattleRef, json: bool, out: &mut dyn Write) -> Out {
             json_line(
                 out,
                 &json!({"id": br.id, "name": br.name, "parent": br.parent, "fork": br.fork,
-                    "head": b.head(br.id), "current": br.id == current}),
+                    "kind": br.kind.as_str(), "head": b.head(br.id), "current": br.id == current}),
             )?;
         }
         Ok(())
@@ -1450,6 +1452,23 @@ fn entry_json(b: &dyn Battle, t: &xenolog_engine::EntryText, secret: Option<&Byt
 /// taken back past a roll, and entries recorded under older rules.
 fn log_notes(b: &dyn Battle) -> Vec<String> {
     let mut notes = Vec::new();
+    // The line shown, when it is not the main line: its kind (migration 9).
+    if let Some(br) = b
+        .branches()
+        .get(b.current_branch() as usize)
+        .filter(|br| br.parent.is_some())
+    {
+        notes.push(format!(
+            "The line shown is the branch '{}', {}.",
+            br.name,
+            match br.kind {
+                xenolog_engine::BranchKind::FromCopy =>
+                    "another copy's line, landed here by a merge (played there, not taken back here)",
+                xenolog_engine::BranchKind::WhatIf => "a what-if from a line played to its end",
+                _ => "a take-back",
+            }
+        ));
+    }
     let takebacks = b.takebacks_past_rolls();
     if b.meta().strict {
         notes.push(

@@ -3,7 +3,7 @@
 //! every branch stays in the log.
 
 use eframe::egui::{self, Ui};
-use xenolog_engine::{Battle, BranchId};
+use xenolog_engine::{Battle, BranchId, BranchKind};
 
 use super::command::AppCommand;
 use super::view::entry_label;
@@ -120,7 +120,14 @@ pub fn branches_ui(
             ui.horizontal(|ui| {
                 ui.add_space(14.0 * depth as f32 + 18.0);
                 let at = fork.map_or_else(|| "the setup".to_owned(), entry_label);
-                ui.weak(format!("↳ from {} after {at}", name(battle, parent)));
+                // Its kind (stored, migration 9), never read from its name;
+                // a take-back, what a branch played here mostly is, unsaid.
+                let kind = match b.kind {
+                    BranchKind::WhatIf | BranchKind::FromCopy => format!("{} ", b.kind.words()),
+                    _ => String::new(),
+                };
+                ui.weak(format!("↳ {kind}from {} after {at}", name(battle, parent)))
+                    .on_hover_text(format!("Kind: {}", b.kind.words()));
             });
         }
         if let Some((rid, text)) = &mut state.renaming

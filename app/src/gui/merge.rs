@@ -218,11 +218,18 @@ pub fn words(m: &Merged, path: &Path) -> (String, String) {
         ));
     }
     text.push('.');
+    if m.notes > 0 {
+        text.push_str(&format!(
+            " The notes and bookmarks of {} came over, each on its entry here.",
+            plural(m.notes, "entry", "entries")
+        ));
+    }
     if m.added == 0
         && m.grafted == 0
         && m.copied.is_empty()
         && m.conflicts.is_empty()
         && m.notices.is_empty()
+        && m.notes == 0
     {
         text = format!("{name} had nothing this campaign lacks: nothing changed.");
     }

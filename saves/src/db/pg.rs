@@ -61,6 +61,7 @@ const MIGRATIONS: &[&str] = &[
         include_str!("../../../schema/migrations/0008_entry_blocks.sql"),
         "\nALTER TABLE entry_blocks ALTER COLUMN block SET STORAGE EXTERNAL;\n"
     ),
+    include_str!("../../../schema/migrations/0009_kinds.sql"),
 ];
 
 /// The head check's lock of a battle's row inside an append (issue 31,
