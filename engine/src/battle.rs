@@ -134,6 +134,10 @@ pub trait Battle: Send {
     /// what a list shown to every seat may name. A seat asked only because
     /// of what it hides (an Instant card in a hidden hand) is not named.
     fn asked_publicly(&self) -> Vec<Ask>;
+    /// The seats asked, worked out on `viewer`'s view: what the hot-seat
+    /// curtain may show that seat (its own hidden cards' asks, none that
+    /// another seat's hidden cards make). [`Viewer::All`] is [`Battle::asked`].
+    fn asked_as(&self, viewer: Viewer) -> Vec<Ask>;
     /// The first seat asked.
     fn to_move(&self) -> Option<Actor> {
         self.asked().first().map(|a| a.seat)
@@ -416,6 +420,15 @@ impl<G: Game> Battle for Session<G> {
         self.shown(None, Vec::new, || {
             G::asked(&G::view(self.state(), Actor::SYSTEM))
         })
+    }
+    fn asked_as(&self, viewer: Viewer) -> Vec<Ask> {
+        match viewer {
+            Viewer::All => self.asked(),
+            Viewer::Seat(_) if self.due_step().is_some() => self.asked(),
+            Viewer::Seat(seat) => {
+                self.shown(None, Vec::new, || G::asked(&G::view(self.state(), seat)))
+            }
+        }
     }
     fn outcome(&self) -> Option<Outcome> {
         self.shown(None, || None, || G::outcome(self.state()))

@@ -607,6 +607,12 @@ impl<G: Game> Battle for SeatBattle<G> {
     fn asked_publicly(&self) -> Vec<Ask> {
         G::asked(&G::view(self.state(), Actor::SYSTEM))
     }
+    fn asked_as(&self, viewer: Viewer) -> Vec<Ask> {
+        match viewer {
+            Viewer::All => self.asked(),
+            Viewer::Seat(seat) => G::asked(&G::view(self.state(), seat)),
+        }
+    }
     fn outcome(&self) -> Option<Outcome> {
         G::outcome(self.state())
     }

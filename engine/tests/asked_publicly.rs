@@ -78,3 +78,43 @@ fn asked_publicly_in_saucers_with_hidden_hands_names_only_seats_asked() {
         }
     }
 }
+
+/// The hot-seat curtain's list (review15 N9): `asked_as(seat)` is worked out
+/// on that seat's view. It keeps every ask of the seat itself (its own hidden
+/// Instants included) and names another seat only as the public list does:
+/// never because of that seat's hidden cards. Somewhere in these battles the
+/// whole state asks a seat because of its hidden hand, so a curtain showing
+/// `asked()` would tell the seat behind it what the other hand holds.
+#[test]
+fn asked_as_a_seat_names_its_own_asks_and_no_other_seat_asked_for_its_hidden_cards() {
+    use xenolog_engine::Viewer;
+    let mut hidden_asks = 0;
+    for config in [
+        json!({"players": 3, "hidden_hands": true}),
+        json!({"players": 2, "variant": "gang_warfare"}),
+    ] {
+        for seed in 1..=3 {
+            walk("saucers", &config, seed, 200, &mut |b| {
+                let (whole, public) = (b.asked(), b.asked_publicly());
+                assert_eq!(b.asked_as(Viewer::All), whole);
+                for (seat, _) in b.seats() {
+                    let shown = b.asked_as(Viewer::Seat(seat));
+                    for a in whole.iter().filter(|a| a.seat == seat) {
+                        assert!(shown.contains(a), "{seat:?}'s own {a:?} not in {shown:?}");
+                    }
+                    for a in shown.iter().filter(|a| a.seat != seat) {
+                        assert!(public.contains(a), "{a:?} shown to {seat:?}, not public");
+                    }
+                    hidden_asks += whole
+                        .iter()
+                        .filter(|a| a.seat != seat && !shown.contains(a))
+                        .count();
+                }
+            });
+        }
+    }
+    assert!(
+        hidden_asks > 0,
+        "no position asked a seat for its hidden cards"
+    );
+}

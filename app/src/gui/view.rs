@@ -322,8 +322,10 @@ impl BattleView {
             self.legal.retain(|c| c.actor == seat);
         }
         self.outcome = battle.outcome();
+        // Behind the curtain a seat is told only what it may know: not that
+        // another seat is asked because of its hidden cards (review15 N9).
         self.asked = battle
-            .asked()
+            .asked_as(key.viewer)
             .into_iter()
             .map(|a| (battle.actor_name(a.seat), a.what))
             .collect();
