@@ -10,6 +10,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+// Also loaded by pg_procs.rs (club_pg_procs.rs loads both): the same small
+// file twice in that test crate, on purpose.
+#[allow(clippy::duplicate_mod)]
 #[path = "serve_log.rs"]
 mod serve_log;
 pub use serve_log::ServeLog;

@@ -10,6 +10,9 @@ use std::process::{Child, Command, Stdio};
 
 use xenolog_saves::db::Db;
 
+// Also loaded by club.rs (club_pg_procs.rs loads both): the same small
+// file twice in that test crate, on purpose.
+#[allow(clippy::duplicate_mod)]
 #[path = "serve_log.rs"]
 mod serve_log;
 use serve_log::ServeLog;
