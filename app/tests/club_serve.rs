@@ -37,6 +37,14 @@ fn serve(data: &std::path::Path) -> Served {
     }
 }
 
+impl Drop for Served {
+    /// A test that fails on the way leaves no server running.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 type Ws = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>;
 
 /// Read a socket until the server closes it: the last text frame before
@@ -581,4 +589,127 @@ fn club_tokens_lists_the_tokens_without_secrets_and_club_revoke_closes_a_socket_
     let _ = served.child.kill();
     let _ = served.child.wait();
     let _ = served.stdout.read_to_string(&mut String::new());
+}
+
+/// Session 22: what every `xenolog serve` a test starts writes to its
+/// standard error is kept, in a file of its own under the system's
+/// temporary folder while it runs (a stalled test's server can be read as
+/// it hangs), and shown with the test's output when the test fails (the
+/// `Served` of the club tests, and `ServeDb` of the PostgreSQL ones, show
+/// it as they drop while a failure unwinds). Before, it went nowhere.
+#[test]
+fn a_test_servers_standard_error_is_kept_and_shown_when_the_test_fails() {
+    use support::ServeLog;
+    let dir = tempfile::tempdir().unwrap();
+    let served = support::serve(&dir.path().join("club"));
+    let path = served.log.path.clone();
+    let folder = path.parent().unwrap();
+    assert!(
+        folder.starts_with(std::env::temp_dir())
+            && folder
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("xenolog-serve-stderr-"),
+        "{}",
+        path.display()
+    );
+    let org = dir.path().join("ola");
+    support::ok(
+        &org,
+        &["club", "redeem", &served.code, "--server", &served.url],
+    );
+    // The server writes its own log line; the file holds it while it runs.
+    let start = Instant::now();
+    while !served.log.text().contains("redeem ok") {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the log holds the redeem: {:?}",
+            served.log.text()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Dropped while a failure unwinds, the log is shown; otherwise not.
+    struct Failing<'a>(&'a ServeLog, std::sync::mpsc::Sender<Option<String>>);
+    impl Drop for Failing<'_> {
+        fn drop(&mut self) {
+            let _ = self.1.send(self.0.failing_words("the test's server"));
+        }
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::scope(|s| {
+        let failed = s.spawn(|| {
+            let _kept = Failing(&served.log, tx.clone());
+            panic!("a test failing while its server runs (expected here)");
+        });
+        assert!(failed.join().is_err());
+        s.spawn(|| drop(Failing(&served.log, tx.clone())))
+            .join()
+            .unwrap();
+    });
+    let shown = rx.recv().unwrap().expect("shown while failing");
+    assert!(
+        shown.contains("redeem ok") && shown.contains(&path.display().to_string()),
+        "{shown}"
+    );
+    assert_eq!(rx.recv().unwrap(), None, "not shown when nothing fails");
+    drop(served);
+    assert!(!folder.exists(), "the log goes with its server");
+}
+
+/// Session 22: a server started again on the port it had (the club tests
+/// restart a killed server where its clients reconnect) is tried again
+/// while the port is still held ("cannot listen on"), 60 s at the most:
+/// here another socket holds the port and lets it go a moment later.
+/// Before, the first refusal failed the test.
+#[test]
+fn a_server_started_again_on_a_port_still_held_waits_for_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("club");
+    let first = support::serve(&data);
+    let host = first.host();
+    drop(first);
+    let holder = std::net::TcpListener::bind(&host).expect("the port, let go by the server");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let again = std::thread::scope(|s| {
+        let starting = s.spawn(|| {
+            let served = support::serve_again(&data, &host);
+            let _ = tx.send(());
+            served
+        });
+        // Refused at least once while held (in its own words, in one of
+        // the standard-error logs of the tries), then let go.
+        let refused = format!("cannot listen on {host}");
+        let start = Instant::now();
+        while !refused_in_a_log(&refused) {
+            assert!(rx.try_recv().is_err(), "started while the port was held");
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "a try was refused"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        drop(holder);
+        starting.join().unwrap()
+    });
+    assert_eq!(again.host(), host, "started again on its port");
+    let (mut ws, _) = tungstenite::connect(again.url.as_str()).expect("it answers");
+    let r = request(&mut ws, 1, "ping", json!({}));
+    assert_eq!(r["err"]["code"], "hello_first", "{r}");
+}
+
+/// Whether a server's standard-error log (`ServeLog`) under the system's
+/// temporary folder holds `words`.
+fn refused_in_a_log(words: &str) -> bool {
+    std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("xenolog-serve-stderr-")
+        })
+        .any(|e| {
+            std::fs::read_to_string(e.path().join("stderr.log")).is_ok_and(|t| t.contains(words))
+        })
 }

@@ -12,42 +12,19 @@
 //! entry, no gap, nothing twice, and the game goes on). The two-process test
 //! on one database waits for campaigns on PostgreSQL.
 
-use std::io::BufRead;
-use std::net::TcpListener;
-use std::process::{Child, Stdio};
-
 use serde_json::{Value, json};
 use xenolog_server::client::{Client, ServerAddr};
 
 #[path = "support/club.rs"]
 mod support;
 
-use support::{Seat, answer, race_table, whole};
+use support::{Seat, answer, race_table, serve, serve_again, whole};
 
-/// A port nothing listens on (bound, then let go).
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// Start `xenolog serve` on `data` at `port`; the organiser invitation when
-/// it prints one (the first start).
-fn serve(data: &std::path::Path, port: u16) -> (Child, Option<String>) {
-    let first = !data.join("club.xenolog-club").exists();
-    let s = support::spawn_serve(
-        data,
-        &format!("127.0.0.1:{port}"),
-        &[],
-        Stdio::null(),
-        |s| s.url.is_some() && (!first || s.code.is_some()),
-    );
-    let stdout = s.stdout;
-    std::thread::spawn(move || for _ in stdout.lines().map_while(Result::ok) {});
-    (s.child, s.code)
-}
+/// An address nothing listens on, and nothing will: port 1 (tcpmux) is a
+/// privileged port no test binds and the system never hands out. (A port
+/// bound and let go, as before, could be taken by another process between
+/// the test's choice and its use.)
+const DEAD: &str = "127.0.0.1:1";
 
 /// A club with a two-seat Dice Race, every seat joined and watching, each
 /// seat's client given `list`; the organiser's client made with `list` too.
@@ -78,11 +55,12 @@ fn play_one(seats: &mut [Seat; 2], battle: i64) {
 #[test]
 fn p4_a_list_whose_first_server_is_dead_goes_on_to_the_live_one() {
     let dir = tempfile::tempdir().unwrap();
-    let (dead, live) = (free_port(), free_port());
-    let (mut child, code) = serve(&dir.path().join("club"), live);
-    let list = format!("ws://127.0.0.1:{dead},ws://127.0.0.1:{live}");
-    let (org, battle, mut seats) = club(&list, &code.unwrap());
-    assert_eq!(org.addr().host, format!("127.0.0.1:{live}"));
+    // The server takes a free port itself, and says which.
+    let served = serve(&dir.path().join("club"));
+    let live = served.host();
+    let list = format!("ws://{DEAD},ws://{live}");
+    let (org, battle, mut seats) = club(&list, &served.code);
+    assert_eq!(org.addr().host, live);
     for _ in 0..4 {
         play_one(&mut seats, battle);
     }
@@ -90,28 +68,28 @@ fn p4_a_list_whose_first_server_is_dead_goes_on_to_the_live_one() {
         assert!(whole(&s.ids) && s.ids.len() >= 4, "{:?}", s.ids);
         assert_eq!(s.client.reconnects(), 0);
     }
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 #[test]
 fn p4_a_server_killed_mid_game_its_seats_go_round_the_list_and_resume_after_their_last_entry() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("club");
-    let (dead, live) = (free_port(), free_port());
-    let (mut child, code) = serve(&data, live);
+    let mut served = serve(&data);
+    let live = served.host();
     // The list the other way round: the live one first, the dead one next.
-    let list = format!("ws://127.0.0.1:{live},ws://127.0.0.1:{dead}");
-    let (_org, battle, mut seats) = club(&list, &code.unwrap());
+    let list = format!("ws://{live},ws://{DEAD}");
+    let (_org, battle, mut seats) = club(&list, &served.code);
     for _ in 0..3 {
         play_one(&mut seats, battle);
     }
     let before: Vec<usize> = seats.iter().map(|s| s.ids.len()).collect();
-    // SIGKILL mid-game, and the same club started again at the same place.
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let (mut child, again) = serve(&data, live);
-    assert!(again.is_none(), "the club is the same");
+    // SIGKILL mid-game, and the same club started again at the same place
+    // (the port just let go: tried again while it is still in use).
+    served.child.kill().unwrap();
+    served.child.wait().unwrap();
+    drop(served);
+    let again = serve_again(&data, &live);
+    assert!(again.code.is_empty(), "the club is the same");
     // The next command finds the connection gone: the client tries the
     // next address (dead), goes round to the live one, resumes its watch
     // after the last entry it holds, and sends the command there.
@@ -129,10 +107,8 @@ fn p4_a_server_killed_mid_game_its_seats_go_round_the_list_and_resume_after_thei
         assert_eq!(s.client.reconnects(), 1, "seat {}", s.seat);
         assert_eq!(
             s.client.addr().host,
-            format!("127.0.0.1:{live}"),
+            live,
             "round the list back to the live one"
         );
     }
-    let _ = child.kill();
-    let _ = child.wait();
 }

@@ -6,10 +6,19 @@
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// A running `xenolog serve`, stopped when dropped.
+// Also loaded by pg_procs.rs (club_pg_procs.rs loads both): the same small
+// file twice in that test crate, on purpose.
+#[allow(clippy::duplicate_mod)]
+#[path = "serve_log.rs"]
+mod serve_log;
+pub use serve_log::ServeLog;
+
+/// A running `xenolog serve`, stopped when dropped (its standard error
+/// shown then if the test is failing).
 pub struct Served {
     pub child: Child,
     /// `ws://127.0.0.1:PORT/v1/ws`, as it printed it.
@@ -18,12 +27,16 @@ pub struct Served {
     pub code: String,
     /// Its link, as `serve` printed it.
     pub link: String,
+    /// What it wrote to its standard error.
+    pub log: ServeLog,
 }
 
 impl Drop for Served {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        self.log
+            .show_if_failing(&format!("xenolog serve at {}", self.url));
     }
 }
 
@@ -89,6 +102,9 @@ pub fn serve_tls(data: &Path) -> (Served, std::path::PathBuf) {
 
 /// Start `xenolog serve` again on a club folder that has its organiser,
 /// listening on `listen` (the same port as before: clients reconnect).
+/// The port was let go a moment ago (a server stopped or killed): while it
+/// is still in use ("cannot listen on"), the start is tried again, 60 s
+/// at the most.
 pub fn serve_again(data: &Path, listen: &str) -> Served {
     start(data, listen, false, &[])
 }
@@ -96,9 +112,27 @@ pub fn serve_again(data: &Path, listen: &str) -> Served {
 /// Start `xenolog serve` and read where it listens and, on a first start,
 /// the organiser's invitation.
 fn start(data: &Path, listen: &str, first: bool, more: &[&str]) -> Served {
-    let s = spawn_serve(data, listen, more, Stdio::null(), |s| {
-        s.url.is_some() && (!first || (s.code.is_some() && s.link.is_some()))
-    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let (s, log) = loop {
+        let (log, stderr) = ServeLog::new();
+        let started = try_spawn_serve(data, listen, more, stderr, |s| {
+            s.url.is_some() && (!first || (s.code.is_some() && s.link.is_some()))
+        });
+        match started {
+            Ok(s) => break (s, log),
+            Err(seen) => {
+                let said = log.text();
+                let port_given = !listen.ends_with(":0");
+                if port_given && said.contains("cannot listen on") && Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(250));
+                    continue;
+                }
+                panic!(
+                    "serve ended before saying all it should: {seen}\nits standard error:\n{said}"
+                );
+            }
+        }
+    };
     let Starting {
         child,
         stdout,
@@ -114,6 +148,7 @@ fn start(data: &Path, listen: &str, first: bool, more: &[&str]) -> Served {
         url: url.unwrap_or_default(),
         code: code.unwrap_or_default(),
         link: link.unwrap_or_default(),
+        log,
     }
 }
 
@@ -142,6 +177,18 @@ pub fn spawn_serve(
     stderr: Stdio,
     enough: impl Fn(&Starting) -> bool,
 ) -> Starting {
+    try_spawn_serve(data, listen, more, stderr, enough)
+        .unwrap_or_else(|seen| panic!("serve ended before saying all it should: {seen}"))
+}
+
+/// [`spawn_serve`], or, if it ends before saying enough, what it said.
+pub fn try_spawn_serve(
+    data: &Path,
+    listen: &str,
+    more: &[&str],
+    stderr: Stdio,
+    enough: impl Fn(&Starting) -> bool,
+) -> Result<Starting, String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
         .args(["serve", "--data"])
         .arg(data)
@@ -165,7 +212,8 @@ pub fn spawn_serve(
         let mut line = String::new();
         if s.stdout.read_line(&mut line).unwrap() == 0 {
             let _ = s.child.kill();
-            panic!("serve ended before saying all it should: {}", s.seen);
+            let _ = s.child.wait();
+            return Err(s.seen);
         }
         s.seen += &line;
         let said = |prefix: &str| line.trim().strip_prefix(prefix).map(str::to_owned);
@@ -176,7 +224,7 @@ pub fn spawn_serve(
             .or_else(|| said("organiser invitation (shown once, valid 7 days): "));
         s.link = s.link.take().or_else(|| said("link: "));
     }
-    s
+    Ok(s)
 }
 
 /// A `xenolog` command run as the person whose club folder is `who`.

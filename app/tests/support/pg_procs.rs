@@ -10,6 +10,13 @@ use std::process::{Child, Command, Stdio};
 
 use xenolog_saves::db::Db;
 
+// Also loaded by club.rs (club_pg_procs.rs loads both): the same small
+// file twice in that test crate, on purpose.
+#[allow(clippy::duplicate_mod)]
+#[path = "serve_log.rs"]
+mod serve_log;
+use serve_log::ServeLog;
+
 /// A database of the test's own, dropped (with every connection to it)
 /// when this goes.
 pub struct PgDb {
@@ -114,7 +121,8 @@ pub fn tool(name: &str) -> PathBuf {
     found.unwrap_or_else(|| panic!("{name} not found (apt-get install postgresql-client)"))
 }
 
-/// A running `xenolog serve --database URL`, killed when dropped.
+/// A running `xenolog serve --database URL`, killed when dropped (its
+/// standard error shown then if the test is failing).
 pub struct ServeDb {
     pub child: Child,
     /// `ws://127.0.0.1:PORT/v1/ws`, as it printed it.
@@ -122,12 +130,16 @@ pub struct ServeDb {
     /// The organiser's invitation (the first process on a new database),
     /// else empty.
     pub code: String,
+    /// What it wrote to its standard error.
+    pub log: ServeLog,
 }
 
 impl Drop for ServeDb {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        self.log
+            .show_if_failing(&format!("xenolog serve --database at {}", self.url));
     }
 }
 
@@ -136,11 +148,12 @@ impl ServeDb {
     /// what it prints: where it listens and the organiser's invitation, if
     /// it made one (a club with no organiser yet: none redeemed).
     pub fn start(db: &str) -> ServeDb {
+        let (log, stderr) = ServeLog::new();
         let mut child = Command::new(env!("CARGO_BIN_EXE_xenolog"))
             .args(["serve", "--database", db, "--listen", "127.0.0.1:0"])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .expect("xenolog serve starts");
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
@@ -149,7 +162,11 @@ impl ServeDb {
             let mut line = String::new();
             if stdout.read_line(&mut line).unwrap() == 0 {
                 let _ = child.kill();
-                panic!("serve --database ended before saying where it listens");
+                let _ = child.wait();
+                panic!(
+                    "serve --database ended before saying where it listens; its standard error:\n{}",
+                    log.tail()
+                );
             }
             // The last line it prints when it is ready.
             if line.starts_with("stop with Ctrl-C") {
@@ -170,6 +187,7 @@ impl ServeDb {
             child,
             url: url.unwrap_or_default(),
             code: code.unwrap_or_default(),
+            log,
         }
     }
 
