@@ -38,8 +38,8 @@
 //! "alien 2"; `alien2` reads too), anywhere in the file: each must be an
 //! alien of the file, and the character may not shoot it again this phase
 //! (clause 6, one die an alien a phase). It implies `shot`. A character
-//! that shot N aliens this phase (`shot` alone: one) has at most 6 - N
-//! action points left ("Shooting a single shot" costs one): give `ap`.
+//! whose `shot_at` names N aliens has at most 6 - N action points left
+//! ("Shooting a single shot" costs one): give `ap`.
 
 use super::data::{DataError, Item, Terrain, Tile};
 use super::state::{
@@ -73,8 +73,9 @@ pub fn apply_position(state: &mut AlienState, text: &str) -> Result<(), DataErro
     // `shot_at` targets, checked once every alien of the file is read:
     // (line, character, the alien's number as written).
     let mut targets: Vec<(usize, usize, String)> = Vec::new();
-    // The characters that shot this phase, each with its statement's line:
-    // their action points are checked once the file is read.
+    // The characters that name the aliens they shot this phase, each with
+    // its statement's line: their action points are checked once the file
+    // is read.
     let mut shooters: Vec<(usize, usize)> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -279,7 +280,6 @@ pub fn apply_position(state: &mut AlienState, text: &str) -> Result<(), DataErro
                         }
                         "shot" => {
                             state.characters[idx].shot = true;
-                            shooters.push((line, idx));
                             k += 1;
                         }
                         "shot_at" => {
@@ -480,11 +480,12 @@ pub fn apply_position(state: &mut AlienState, text: &str) -> Result<(), DataErro
     }
     // "Shooting a single shot" costs an action point, and "the figure can
     // never use more than 6 action points in one movement phase": a
-    // character that shot N aliens this phase (one at least) has at most
-    // 6 - N left.
+    // character that shot N aliens this phase has at most 6 - N left. (Not
+    // checked for `shot` alone: files of earlier versions gave it with six
+    // points, and a battle set up from one must still open.)
     for (line, idx) in shooters {
         let c = &state.characters[idx];
-        let shots = c.shot_at.len().max(1);
+        let shots = c.shot_at.len();
         let most = usize::from(ACTION_POINTS).saturating_sub(shots);
         if c.pos != Pos::Dead && usize::from(c.ap) > most {
             let name = &state.content.characters[usize::from(c.card)].name;
