@@ -206,8 +206,9 @@ fn clause_6_a_position_file_names_the_aliens_shot_this_phase_one_die_an_alien() 
     let e = refused(&s, EXPEDITION, move_to(h, "N5"));
     assert!(e.message.contains("shot"), "{e}");
     // `alien2` reads as 2; several targets on one line.
-    let s =
-        at("alien 4 at P6\nalien 1 at L6\ncharacter hicks at N6 shot_at alien1 alien2 stopped\n");
+    let s = at(
+        "alien 4 at P6\nalien 1 at L6\ncharacter hicks at N6 ap 4 shot_at alien1 alien2 stopped\n",
+    );
     let c = &s.characters[usize::from(ch(&s, "hicks"))];
     assert_eq!((c.shot_at.clone(), c.stopped), (vec![1, 2], true));
     // Without `shot_at`, `shot` still names no target.
@@ -242,6 +243,11 @@ fn clause_6_a_position_file_names_the_aliens_shot_this_phase_one_die_an_alien() 
             (
                 "alien 4 at P6\ncharacter hicks at dead shot_at 1\n",
                 "dead character",
+            ),
+            // "Shooting a single shot" costs a point of the six.
+            (
+                "alien 4 at P6\nalien 1 at L6\ncharacter hicks at N6 ap 5 shot_at 1 2\n",
+                "line 3: Hicks shot 2 aliens this phase: at most 4 action points left",
             ),
         ],
     );

@@ -274,6 +274,52 @@ fn stupidity_awol_runs_for_the_nearest_table_edge_and_off_it() {
     assert_eq!(s.group(o1).place, Place::Table);
 }
 
+/// "AWOL ... If it reaches the table edge it will keep on running, and
+/// never be seen again" with Sighting a Target ("Line of sight will be
+/// blocked by intervening groups", judged as the card began; review15
+/// MUST 2): the Ogron detachment stands across the line from U.N.I.T.'s
+/// section A to the Ogron rearguard, goes AWOL and runs off the table. On
+/// U.N.I.T.'s next card section B moves (the table no longer stands as the
+/// card began), then section A fires at the rearguard: the detachment is
+/// gone and blocked nothing when the card began, so the shot is made
+/// (until this mend its living figures, never seen again, still stood
+/// where they ran from, and the shot was refused as not sighted).
+#[test]
+fn stupidity_awol_a_detachment_that_ran_off_the_table_blocks_no_line_afterwards() {
+    let mut s = battle(&["ogrons", "unit"], true, false, false);
+    s.advanced.modules.push(Module::Sighting);
+    let [o1, o2, a, b] = placed(&mut s, "o1 at 41,20; o2 at 42,28; s1 at 42,11; s2 at 20,10");
+    put(&mut s, o2, 1, 42.0, 29.1);
+    for (i, y) in [11.0, 12.1, 13.2, 14.3].into_iter().enumerate() {
+        put(&mut s, a, i, 42.0, y);
+    }
+    seat_cards(
+        &mut s,
+        &[
+            (1, CardKind::Single),
+            (0, CardKind::Single),
+            (1, CardKind::Double),
+        ],
+    );
+    let fire = shoot(&[a], o2);
+    assert_refusal_says(
+        &refused(&mut s, 1, &fire, &[1; 8]),
+        "line of sight is blocked",
+    );
+    play(&mut s, 1, r#""end_card""#, &[]);
+    // The detachment fails (1) and rolls 4, AWOL; the rearguard passes (5).
+    step(&mut s, &[1, 4, 5]);
+    assert_eq!(order(&s, o1), Some(Order::Awol));
+    let p = step(&mut s, &[]);
+    p.assert_says("runs off the table, never to be seen again");
+    assert_eq!(s.group(o1).place, Place::Gone);
+    assert_eq!(alive(&s, o1), 3);
+    play(&mut s, 0, r#""end_card""#, &[]);
+    assert_eq!(s.card().map(|c| c.seat), Some(Some(1)));
+    play(&mut s, 1, &mv(b, 20.0, 12.0), &[]);
+    play(&mut s, 1, &fire, &[1; 8]);
+}
+
 #[test]
 fn stupidity_hide_in_cover_the_model_hides_with_nothing_to_hide_behind_it_goes_awol() {
     // In the wood: it hides (does nothing on this card).

@@ -1075,6 +1075,138 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_group_k
     assert!(s.card_start.is_empty(), "{:?}", s.card_start);
 }
 
+/// Given: U.N.I.T., the Daleks and the Spugs on the proving ground with
+/// Sighting a Target on, in this position (as `placed`).
+fn sighting_three(position: &str) -> (InvasionState, [GroupId; 4]) {
+    let mut s = given_on_ground(&["unit", "daleks", "spugs"], &[], &["sighting"]);
+    let groups = placed(&mut s, position);
+    (s, groups)
+}
+
+/// Put group `g` on the table, its last figures, in order, at these points
+/// (inches), the others killed before the battle's cards.
+fn figures_at(s: &mut InvasionState, g: GroupId, at: &[(f64, f64)]) {
+    s.groups[g as usize].place = Place::Table;
+    let n = s.group(g).models.len();
+    kill(s, g, n - at.len());
+    let alive: Vec<usize> = (0..n).filter(|&i| s.group(g).models[i].alive).collect();
+    for (&i, &(x, y)) in alive.iter().zip(at) {
+        put(s, g, i, x, y);
+    }
+}
+
+/// "Hand-to-hand combat is resolved when either a Double or Triple action
+/// card is drawn but after the actions on the card have been completed ...
+/// Once all casualties have been removed the hand-to-hand combat is over"
+/// with Sighting a Target's "criteria must be met at the beginning of the
+/// active player's turn" (review15 MUST 1): the melee is resolved after its
+/// card has ended, so the next card begins with the table as the resolution
+/// left it. U.N.I.T.'s section A stands across the line from Dalek Patrol
+/// Beta to section B; Dalek Patrol Alpha charges it from the side on a
+/// Dalek Double card. Wiped out in the melee (or, losing three men, falling
+/// back out of the line), section A no longer stands there when the Daleks'
+/// Single card begins: Beta, which has not moved, fires at section B. Until
+/// this mend the melee's dead and its falls back were noted as done on the
+/// next card, and the shot was refused as not sighted.
+#[test]
+fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_melee_resolved_before_the_card_began_blocks_nothing()
+ {
+    for wiped_out in [true, false] {
+        let (mut s, [a, alpha, beta, b]) =
+            sighting_three("s1 at 18.5,25; d1 at 30,25; d2 at 20,10; s2 at 20,34");
+        figures_at(&mut s, beta, &[(20.0, 10.0), (20.0, 11.1), (20.0, 12.2)]);
+        figures_at(
+            &mut s,
+            b,
+            &[(20.0, 34.0), (20.0, 35.1), (20.0, 36.2), (20.0, 37.3)],
+        );
+        seat_cards(&mut s, &[(1, CardKind::Double), (1, CardKind::Single)]);
+        let fire = shoot(&[beta], b);
+        let e = refused(&mut s, 1, &fire, &[1; 18]);
+        assert_refusal_says(&e, "line of sight is blocked");
+        let p = play(&mut s, 1, &mv(alpha, 22.85, 25.0), &[]);
+        assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+        end_card_then_step(&mut s, 1);
+        play(&mut s, 0, r#"{"strike":{}}"#, &[1; 8]);
+        if wiped_out {
+            // 108 at 6: every man falls.
+            play(&mut s, 1, r#"{"strike":{}}"#, &[6; 18]);
+            assert_eq!(alive(&s, a), 0);
+            step(&mut s, &[]);
+        } else {
+            // 18 at 6: three men fall; both fall back, each the way its
+            // player chooses, section A's last man to the west.
+            play(&mut s, 1, r#"{"strike":{}}"#, &[1; 18]);
+            remove_first(&mut s, 0, a, 3);
+            step(&mut s, &[]);
+            while let Some(&g) = asked_points(&s).first() {
+                let to = if g == a { (1380, 2500) } else { (3195, 2500) };
+                let seat = s.group(g).seat;
+                play(&mut s, seat, &choose_point(to.0, to.1), &[]);
+            }
+            assert_eq!(alive(&s, a), 1);
+            assert!(s.group(a).points().iter().all(|p| p.x < 15 * 100));
+        }
+        assert!(
+            s.melees.is_empty() && s.pending.is_empty(),
+            "{:?}",
+            s.pending
+        );
+        assert_eq!(
+            s.card().map(|c| (c.seat, c.kind)),
+            Some((Some(1), CardKind::Single))
+        );
+        play(&mut s, 1, &fire, &[1; 18]);
+    }
+}
+
+/// "Line of sight will be blocked by intervening groups" (every other group
+/// on the table but those fighting the target) with Sighting a Target's
+/// "criteria must be met at the beginning of the active player's turn" and
+/// "Separate factions than those involved may shoot into a continuing close
+/// combat" (review15 SHOULD 1): U.N.I.T.'s last man of section A is locked
+/// in base contact with the last Dalek of Patrol Alpha. On the Spugs' Double
+/// card Brood Two shoots into the fight and kills him; then Brood Three,
+/// behind where he stood, fires at the Dalek. When the card began he was
+/// fighting the Dalek, so he blocked no line to it then, and the shot is
+/// made (until this mend his death ended the lock, and he was counted as
+/// blocking). A group wiped out on the card that was not fighting the
+/// target still blocks (the test above with the Auton Pair).
+#[test]
+fn line_of_sight_those_fighting_the_target_block_nothing_even_when_wiped_out_on_the_card() {
+    let (mut s, [a, alpha, two, three]) = sighting_three("s1; d1; sq2 at 8,20; sq3");
+    figures_at(&mut s, a, &[(21.0, 20.0)]);
+    figures_at(&mut s, alpha, &[(21.0, 26.0)]);
+    figures_at(
+        &mut s,
+        three,
+        &[
+            (21.0, 8.0),
+            (21.0, 9.1),
+            (21.0, 10.2),
+            (21.0, 11.3),
+            (21.0, 12.4),
+            (21.0, 13.5),
+        ],
+    );
+    seat_cards(&mut s, &[(1, CardKind::Single), (2, CardKind::Double)]);
+    let p = play(&mut s, 1, &mv(alpha, 21.0, 21.05), &[]);
+    assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+    // The Single card's one action is spent: it ends (no melee after it).
+    step(&mut s, &[]);
+    assert_eq!(s.card().map(|c| c.seat), Some(Some(2)));
+    assert!(s.group(a).locked.is_some());
+    // Every die even: all of them go to the target.
+    play(&mut s, 2, &shoot(&[two], a), &[6; 9]);
+    assert_eq!(s.group(a).place, Place::Gone);
+    assert!(
+        s.card_start
+            .iter()
+            .any(|(id, _)| s.group(a).models.iter().any(|m| m.id == *id))
+    );
+    play(&mut s, 2, &shoot(&[three], alpha), &[1; 9]);
+}
+
 /// "BUILDINGS AND LOS ... At any other time models in buildings will be
 /// outside LOS, and cannot be sighted" with Sighting a Target ("hiding
 /// targets need to be sighted before any offensive action"): the Pair,

@@ -669,6 +669,17 @@ pub(super) fn autoplay(
             }
             continue;
         }
+        // Its own offer waits for another seat's answer (Saucers, assumption
+        // 18) and withdrawing it is all it may do: it waits for the answer,
+        // and withdraws only after half of `--wait` with nothing heard.
+        if legal.iter().all(|l| l["command"] == "withdraw")
+            && idle_since.elapsed() < Duration::from_secs(wait) / 2
+        {
+            if drain(&mut c, at.battle, &mut heard, Duration::from_millis(500))? {
+                idle_since = Instant::now();
+            }
+            continue;
+        }
         idle_since = Instant::now();
         let pick = &legal[bot.pick(legal.len())];
         match send_command(&mut c, at.battle, seat, &pick["command"], &mut heard) {

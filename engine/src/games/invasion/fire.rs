@@ -340,11 +340,14 @@ pub fn start_points(s: &InvasionState, g: GroupId) -> Vec<Point> {
 }
 
 /// The groups that may block a line of sight to `target`, each where its
-/// figures stood when the current card began: the living ones and those
-/// killed on the card ("Line of sight will be blocked by intervening
-/// groups", the table as it stood "at the beginning of the active player's
-/// turn"; rules version 9), so a group wiped out on the card still blocks
-/// the line traced as the card began.
+/// figures stood when the current card began: the living ones on the table
+/// and those killed on the card ("Line of sight will be blocked by
+/// intervening groups", the table as it stood "at the beginning of the
+/// active player's turn"; rules version 9), so a group wiped out on the card
+/// still blocks the line traced as the card began. Not a group that left the
+/// table alive (Stupidity's AWOL: "it will keep on running, and never be
+/// seen again"), and not one wiped out on the card that was fighting the
+/// target then (`fighting_at_start`), as those fighting it block nothing.
 fn blockers_at_start(
     s: &InvasionState,
     from: GroupId,
@@ -353,20 +356,45 @@ fn blockers_at_start(
     let fight = s.group(target).locked;
     (0..s.groups.len() as GroupId)
         .filter(|&o| o != from && o != target)
-        .filter(|&o| s.group(o).on_table() || s.group(o).place == Place::Gone)
-        .filter(|&o| fight.is_none() || s.group(o).locked != fight)
+        .filter(|&o| {
+            let g = s.group(o);
+            if g.on_table() {
+                fight.is_none() || g.locked != fight
+            } else {
+                g.place == Place::Gone && !fighting_at_start(s, o, target)
+            }
+        })
         .map(|o| {
+            let on_table = s.group(o).on_table();
             let points = s
                 .group(o)
                 .models
                 .iter()
-                .filter(|m| m.alive || killed_on_card(s, m))
+                .filter(|m| (m.alive && on_table) || killed_on_card(s, m))
                 .filter_map(|m| start_of(s, m))
                 .collect::<Vec<Point>>();
             (o as usize, points)
         })
         .filter(|(_, points)| !points.is_empty())
         .collect()
+}
+
+/// A group wiped out on the card was fighting `target` when the card began:
+/// an enemy of it whose figures killed on the card stood in base contact
+/// with the target's then ("Hand-to-hand: locked on base contact"; its lock
+/// ended with its last figure, so the lock itself no longer says so).
+fn fighting_at_start(s: &InvasionState, o: GroupId, target: GroupId) -> bool {
+    if s.group(o).seat == s.group(target).seat {
+        return false;
+    }
+    let dead: Vec<Point> = s
+        .group(o)
+        .models
+        .iter()
+        .filter(|m| killed_on_card(s, m))
+        .filter_map(|m| start_of(s, m))
+        .collect();
+    table::in_contact(&dead, &start_points(s, target))
 }
 
 /// A figure killed on the current card on the table: its place then was

@@ -1592,7 +1592,7 @@ pub fn apply(state: &mut InvasionState, event: &InvasionEvent) {
 /// vehicle, assumption A19), else nowhere (`card_absent`: below the table,
 /// in reserve).
 fn note_card_start(state: &mut InvasionState, group: GroupId) {
-    if state.real_table {
+    if state.real_table || between_cards(state) {
         return;
     }
     let g = &state.groups[group as usize];
@@ -1617,6 +1617,28 @@ fn note_card_start(state: &mut InvasionState, group: GroupId) {
     }
     state.card_start.extend(start);
     state.card_absent.extend(absent);
+}
+
+/// A melee is being resolved: after the card's actions ("Hand-to-hand
+/// combat is resolved ... after the actions on the card have been
+/// completed"), its strikes, casualties, ground taken, falls back and
+/// surfacings are made between the card that ended (its notes cleared) and
+/// the next one, which begins with the table as the resolution left it
+/// ("Once all casualties have been removed the hand-to-hand combat is
+/// over"): nothing done then is noted as done on a card (rules version 9,
+/// review15 MUST 1; until then the next card judged sight from where
+/// groups stood before the resolution).
+fn between_cards(state: &InvasionState) -> bool {
+    state.pending.iter().any(|p| {
+        matches!(
+            p,
+            Pending::ResolveMelees { .. }
+                | Pending::Strike { .. }
+                | Pending::Aftermath { .. }
+                | Pending::Occupy { .. }
+                | Pending::Point { .. }
+        )
+    })
 }
 
 /// A figure killed on the table stood where it stood when the card began
