@@ -89,8 +89,42 @@ impl SmallDisk {
         while f.write_all(&[0]).is_ok() {}
     }
 
+    /// Remove the filler and wait until the file system has its space back.
+    /// Another test's child process (a `mount` or `umount` this binary runs
+    /// on another thread), forked while the filler was open and not yet
+    /// exec'd, holds the filler open until it execs: on a busy machine that
+    /// can outlast the removal, and a play "once there is space" then still
+    /// meets a full disk (seen once in a whole-suite run under load).
     fn free(&self) {
+        let len = std::fs::metadata(&self.filler).unwrap().len();
         std::fs::remove_file(&self.filler).unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            let available = self.available();
+            if available + 64 * 1024 >= len {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the filler's {len} bytes did not come back in 60 s: {available} available"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    /// Bytes available to a writer on the small disk (`stat -f`).
+    fn available(&self) -> u64 {
+        let out = Command::new("stat")
+            .args(["-f", "-c", "%a %S"])
+            .arg(&self.mnt)
+            .output()
+            .expect("stat runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let mut it = text
+            .split_whitespace()
+            .map(|w| w.parse::<u64>().expect("a number"));
+        let (blocks, size) = (it.next().expect("blocks"), it.next().expect("block size"));
+        blocks * size
     }
 
     /// Remount read-only or writable again.
