@@ -484,6 +484,23 @@ fn p5_the_committer_writes_many_campaigns_in_one_transaction_and_notifies_each_p
     assert!(out.iter().flatten().all(Result::is_ok), "{out:?}");
     assert_eq!(
         committer.round_trips() - before,
+        3 + 2 * 2 + 2,
+        "BEGIN, every campaign's locks in one script, a read and a write a campaign, COMMIT; \
+         and each campaign's write without notifications prepared (session 22: only what a \
+         group has is in its write's text, so that write is a statement of its own)"
+    );
+    as_decided(s1.reopen(), &b1);
+    as_decided(s2.reopen(), &b2);
+    // Again: every statement prepared, the locks' too (planned once).
+    let p1 = rounds(&mut b1, 2, "q");
+    let p2 = rounds(&mut b2, 2, "q");
+    let before = committer.round_trips();
+    let out = committer
+        .commit(&[quiet(&schema1, &p1), quiet(&schema2, &p2)])
+        .unwrap();
+    assert!(out.iter().flatten().all(Result::is_ok), "{out:?}");
+    assert_eq!(
+        committer.round_trips() - before,
         3 + 2 * 2,
         "BEGIN, every campaign's locks in one script, a read and a write a campaign, COMMIT"
     );
@@ -508,9 +525,9 @@ fn p5_the_committer_writes_many_campaigns_in_one_transaction_and_notifies_each_p
     assert!(out.iter().flatten().all(Result::is_ok), "{out:?}");
     assert_eq!(
         committer.round_trips() - before,
-        3 + 2 * 3 + 2,
+        3 + 2 * 3 + 3,
         "three campaigns' locks in one script, a read and a write each, \
-         and the third's read and write prepared (its first commit here)"
+         and the third's lock, read and write prepared (its first commit here)"
     );
     as_decided(s1.reopen(), &b1);
     as_decided(s2.reopen(), &b2);
@@ -796,6 +813,51 @@ fn s1_the_committers_session_settings_are_in_its_connection_string_of_either_for
     }
 }
 
+/// Session 22: an `options` the `--database` string has already (a
+/// setting the host wants on every session) is kept on the committer's and
+/// the campaign writers' connections, beside the committer's own settings,
+/// from a libpq string (quoted, spaces about its `=`) and from
+/// a `postgres://` URL (percent-encoded) alike; a setting both name is the
+/// committer's. Before, `with_session` added a second `options`, and the
+/// last given was the only one PostgreSQL saw.
+#[test]
+fn s22_the_database_strings_own_options_reach_the_committers_session_beside_its_settings() {
+    let Some(url) = pg::server() else {
+        return;
+    };
+    let field = |k: &str| {
+        url.split_whitespace()
+            .find_map(|w| w.strip_prefix(&format!("{k}=")))
+            .map(str::to_owned)
+    };
+    let (host, port, user, db) = (
+        field("host").unwrap_or_else(|| "localhost".into()),
+        field("port").unwrap_or_else(|| "5432".into()),
+        field("user").unwrap_or_else(|| "postgres".into()),
+        field("dbname").unwrap_or_else(|| "postgres".into()),
+    );
+    let words = format!("{url} options = '-c work_mem=7MB -c lock_timeout=9s'");
+    let as_url = format!(
+        "postgres://{user}@{host}:{port}/{db}?options=-c%20work_mem%3D7MB%20-c%20lock_timeout%3D9s&connect_timeout=10"
+    );
+    for base in [words, as_url] {
+        let named = xenolog_saves::with_session(
+            &base,
+            "xenolog committer",
+            xenolog_saves::COMMITTER_SETTINGS,
+        );
+        let c = Postgres::connect(&named).unwrap_or_else(|e| panic!("{named}: {e}"));
+        let work_mem: String = c.one("SHOW work_mem", &[]).unwrap();
+        assert_eq!(work_mem, "7MB", "the string's own option, from {base}");
+        for (k, v) in xenolog_saves::COMMITTER_SETTINGS {
+            let shown: String = c.one(&format!("SHOW {k}"), &[]).unwrap();
+            assert_eq!(&shown, v, "{k} from {base}");
+        }
+        let name: String = c.one("SHOW application_name", &[]).unwrap();
+        assert_eq!(name, "xenolog committer", "from {base}");
+    }
+}
+
 /// review5 S1, a stopped process: a session with the committer's settings
 /// that stops in the middle of its transaction, holding a battle, is
 /// ended by PostgreSQL (`idle_in_transaction_session_timeout`) and its
@@ -1026,7 +1088,9 @@ fn nit2_a_statement_the_client_cannot_send_is_refused_not_a_lost_connection() {
 }
 
 /// Issue 31 (session 21): the committer's statements are planned once,
-/// generic (`plan_cache_mode` in its session settings): left to itself
+/// generic (`plan_cache_mode` in its session settings), the lock's rows
+/// too (session 22: a statement prepared on the session, run by the lock
+/// script's `EXECUTE`; before, planned at every commit): left to itself
 /// PostgreSQL planned a campaign's read anew for every commit's values
 /// (custom plans, about 150 µs each), as pg_stat_statements showed.
 #[test]
@@ -1042,12 +1106,25 @@ fn p5_the_committers_statements_are_planned_once_generic_not_for_each_commits_va
     }
     let plans = committer.plans_on_server().unwrap();
     let read = format!("FROM {schema}.battles b WHERE b.id = ANY");
-    let write = format!("WITH e0 AS (INSERT INTO {schema}.entries");
+    let write = format!("WITH e AS (INSERT INTO {schema}.entries");
+    // Session 22: the lock's rows too (its ids were written into a
+    // script's text before, and planned at every commit).
+    let lock = format!("FROM {schema}.battles WHERE id = ANY($1) ORDER BY id FOR UPDATE");
     let ours: Vec<&(String, i64, i64)> = plans
         .iter()
-        .filter(|(text, _, _)| text.contains(&read) || text.contains(&write))
+        .filter(|(text, _, _)| {
+            text.contains(&read) || text.contains(&write) || text.contains(&lock)
+        })
         .collect();
-    assert_eq!(ours.len(), 2, "the read and the write: {plans:?}");
+    assert_eq!(ours.len(), 3, "the lock, the read and the write: {plans:?}");
+    // Session 22: what these parts do not have (command ids, branches,
+    // snapshots, an ended battle's secret) is not in the statements: each
+    // would open its table and index at every call for nothing.
+    for (text, _, _) in &ours {
+        for absent in ["club_commands", "branches (", "snapshots", "fair_seeds"] {
+            assert!(!text.contains(absent), "{absent} in {text}");
+        }
+    }
     for (text, generic, custom) in ours {
         assert_eq!(*custom, 0, "no plan for a commit's values: {text}");
         assert!(*generic >= 1, "planned generic: {text}");
