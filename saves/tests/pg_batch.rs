@@ -776,15 +776,9 @@ fn s1_the_committer_leaves_out_a_campaign_whose_battle_is_held_and_commits_the_o
     as_decided(s2.reopen(), &b2);
 }
 
-/// The committer's session settings (`lock_timeout`, the idle-transaction
-/// and statement timeouts, its name) reach PostgreSQL from a libpq string
-/// and from a `postgres://` URL alike, so a connection made again has them.
-#[test]
-fn s1_the_committers_session_settings_are_in_its_connection_string_of_either_form() {
-    let Some(url) = pg::server() else {
-        return;
-    };
-    // The same server as a URL (the test string is `key=value` words).
+/// The test server's `key=value` string `url` as a `postgres://` URL,
+/// `query` after it.
+fn as_url(url: &str, query: &str) -> String {
     let field = |k: &str| {
         url.split_whitespace()
             .find_map(|w| w.strip_prefix(&format!("{k}=")))
@@ -796,8 +790,18 @@ fn s1_the_committers_session_settings_are_in_its_connection_string_of_either_for
         field("user").unwrap_or_else(|| "postgres".into()),
         field("dbname").unwrap_or_else(|| "postgres".into()),
     );
-    let as_url = format!("postgres://{user}@{host}:{port}/{db}");
-    for base in [url.clone(), as_url] {
+    format!("postgres://{user}@{host}:{port}/{db}{query}")
+}
+
+/// The committer's session settings (`lock_timeout`, the idle-transaction
+/// and statement timeouts, its name) reach PostgreSQL from a libpq string
+/// and from a `postgres://` URL alike, so a connection made again has them.
+#[test]
+fn s1_the_committers_session_settings_are_in_its_connection_string_of_either_form() {
+    let Some(url) = pg::server() else {
+        return;
+    };
+    for base in [url.clone(), as_url(&url, "")] {
         let named = xenolog_saves::with_session(
             &base,
             "xenolog committer",
@@ -825,20 +829,10 @@ fn s22_the_database_strings_own_options_reach_the_committers_session_beside_its_
     let Some(url) = pg::server() else {
         return;
     };
-    let field = |k: &str| {
-        url.split_whitespace()
-            .find_map(|w| w.strip_prefix(&format!("{k}=")))
-            .map(str::to_owned)
-    };
-    let (host, port, user, db) = (
-        field("host").unwrap_or_else(|| "localhost".into()),
-        field("port").unwrap_or_else(|| "5432".into()),
-        field("user").unwrap_or_else(|| "postgres".into()),
-        field("dbname").unwrap_or_else(|| "postgres".into()),
-    );
     let words = format!("{url} options = '-c work_mem=7MB -c lock_timeout=9s'");
-    let as_url = format!(
-        "postgres://{user}@{host}:{port}/{db}?options=-c%20work_mem%3D7MB%20-c%20lock_timeout%3D9s&connect_timeout=10"
+    let as_url = as_url(
+        &url,
+        "?options=-c%20work_mem%3D7MB%20-c%20lock_timeout%3D9s&connect_timeout=10",
     );
     for base in [words, as_url] {
         let named = xenolog_saves::with_session(
