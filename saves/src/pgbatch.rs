@@ -115,33 +115,149 @@ pub const COMMITTER_SETTINGS: &[(&str, &str)] = &[
 ];
 
 /// `url` (a libpq string or a `postgres://` URL) with `application_name`
-/// `name` and the session `settings` (`-c name=value` in `options`).
+/// `name` and the session `settings` (`-c name=value` in `options`). An
+/// `options` the url has already (the `--database` of `xenolog serve`) is
+/// kept, `settings` after it: a setting both name is `settings`' (the
+/// later `-c` wins), every other of the url's reaches the session too
+/// (before session 22 the url's `options` was dropped: a connection
+/// string holds one `options`, the last given).
 pub fn with_session(url: &str, name: &str, settings: &[(&str, &str)]) -> String {
-    let options: Vec<String> = settings
+    let ours: Vec<String> = settings
         .iter()
         .map(|(k, v)| format!("-c {k}={v}"))
         .collect();
-    let options = options.join(" ");
+    let join = |given: Option<String>| {
+        let mut all: Vec<String> = given.into_iter().filter(|o| !o.trim().is_empty()).collect();
+        all.extend(ours.iter().cloned());
+        all.join(" ")
+    };
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        let sep = if url.contains('?') { '&' } else { '?' };
+        let (base, given) = url_without_options(url);
+        let options = join(given);
+        let sep = if base.contains('?') { '&' } else { '?' };
         let esc = |t: &str| {
             t.replace('%', "%25")
                 .replace(' ', "%20")
                 .replace('=', "%3D")
                 .replace('&', "%26")
+                .replace('\\', "%5C")
         };
-        let mut out = format!("{url}{sep}application_name={}", esc(name));
+        let mut out = format!("{base}{sep}application_name={}", esc(name));
         if !options.is_empty() {
             out.push_str(&format!("&options={}", esc(&options)));
         }
         out
     } else {
-        let mut out = format!("{url} application_name='{name}'");
+        let (base, given) = words_without_options(url);
+        let options = join(given);
+        let quote = |t: &str| t.replace('\\', "\\\\").replace('\'', "\\'");
+        let mut out = format!("{base} application_name='{}'", quote(name));
         if !options.is_empty() {
-            out.push_str(&format!(" options='{options}'"));
+            out.push_str(&format!(" options='{}'", quote(&options)));
         }
         out
     }
+}
+
+/// A `postgres://` URL without its `options` parameter, and that
+/// parameter's value, percent-decoded (the last, should it be given twice).
+fn url_without_options(url: &str) -> (String, Option<String>) {
+    let Some((base, query)) = url.split_once('?') else {
+        return (url.to_owned(), None);
+    };
+    let mut given = None;
+    let kept: Vec<&str> = query
+        .split('&')
+        .filter(|p| match p.strip_prefix("options=") {
+            Some(v) => {
+                given = Some(percent_decoded(v));
+                false
+            }
+            None => true,
+        })
+        .collect();
+    if kept.is_empty() {
+        (base.to_owned(), given)
+    } else {
+        (format!("{base}?{}", kept.join("&")), given)
+    }
+}
+
+/// `%XX` decoded (`+` is a plus: libpq reads a URL's parameters so).
+fn percent_decoded(v: &str) -> String {
+    let b = v.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = (b[i] == b'%')
+            .then(|| v.get(i + 1..i + 3))
+            .flatten()
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match hex {
+            Some(byte) => {
+                out.push(byte);
+                i += 3;
+            }
+            None => {
+                out.push(b[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A libpq `key=value` string without its `options` word, and that
+/// word's value unquoted (libpq's rules: a value in single quotes, `\`
+/// escaping the next character; the last, should it be given twice).
+fn words_without_options(url: &str) -> (String, Option<String>) {
+    let mut kept: Vec<&str> = Vec::new();
+    let mut given = None;
+    let mut rest = url.trim_start();
+    while !rest.is_empty() {
+        // One `key = value` word: its text as given, and its value.
+        let key_end = rest
+            .find(|c: char| c == '=' || c.is_whitespace())
+            .unwrap_or(rest.len());
+        let key = &rest[..key_end];
+        let mut at = key_end;
+        let after_key = rest[at..].trim_start();
+        at = rest.len() - after_key.len();
+        let mut value = String::new();
+        if let Some(v) = after_key.strip_prefix('=') {
+            let v = v.trim_start();
+            at = rest.len() - v.len();
+            let quoted = v.starts_with('\'');
+            let mut chars = v.char_indices().skip(usize::from(quoted));
+            let mut end = v.len();
+            while let Some((i, c)) = chars.next() {
+                match c {
+                    '\\' => {
+                        if let Some((_, n)) = chars.next() {
+                            value.push(n);
+                        }
+                    }
+                    '\'' if quoted => {
+                        end = i + 1;
+                        break;
+                    }
+                    c if !quoted && c.is_whitespace() => {
+                        end = i;
+                        break;
+                    }
+                    c => value.push(c),
+                }
+            }
+            at += end;
+        }
+        if key == "options" {
+            given = Some(value);
+        } else {
+            kept.push(&rest[..at]);
+        }
+        rest = rest[at..].trim_start();
+    }
+    (kept.join(" "), given)
 }
 
 impl Committer {
@@ -460,28 +576,41 @@ fn write_round(
 /// each battle's write after. `nowait`: both taken `NOWAIT` (refused at
 /// once).
 fn lock_battles(db: &Postgres, g: &Group<'_>, s: &str, nowait: bool) -> Result<(), SaveError> {
-    if let Some(script) = lock_script(g, s, nowait) {
+    if let Some(script) = lock_script(db, g, s, nowait)? {
         db.execute_batch(&script)?;
     }
     Ok(())
 }
 
-/// The statements of [`lock_battles`] (`None`: no battle to lock).
-fn lock_script(g: &Group<'_>, s: &str, nowait: bool) -> Option<String> {
+/// The statements of [`lock_battles`] (`None`: no battle to lock). The
+/// rows' `SELECT … FOR UPDATE` is a statement prepared on the session
+/// (`Postgres::prepared_in_scripts`, once per schema and wait), its ids an
+/// array: before session 22 the ids were written into its text, and
+/// PostgreSQL planned it again at every commit (BENCHMARKS.md, "Issue 31,
+/// session 22 (helper pgpath)").
+fn lock_script(
+    db: &Postgres,
+    g: &Group<'_>,
+    s: &str,
+    nowait: bool,
+) -> Result<Option<String>, SaveError> {
     let mut ids: Vec<BattleId> = g.batch.iter().map(|d| d.battle).collect();
     ids.sort_unstable();
     ids.dedup();
     if ids.is_empty() {
-        return None;
+        return Ok(None);
     }
     let wait = if nowait { " NOWAIT" } else { "" };
-    // Numbers, written into the statement (a script takes no parameters).
+    let rows = db.prepared_in_scripts(
+        &format!("SELECT id FROM {s}battles WHERE id = ANY($1) ORDER BY id FOR UPDATE{wait}"),
+        "bigint[]",
+    )?;
+    // Numbers, written into the script (a script takes no parameters).
     let list: Vec<String> = ids.iter().map(i64::to_string).collect();
-    Some(format!(
-        "LOCK TABLE {s}battles IN ROW EXCLUSIVE MODE{wait}; \
-         SELECT id FROM {s}battles WHERE id IN ({}) ORDER BY id FOR UPDATE{wait}",
+    Ok(Some(format!(
+        "LOCK TABLE {s}battles IN ROW EXCLUSIVE MODE{wait}; EXECUTE {rows}('{{{}}}')",
         list.join(",")
-    ))
+    )))
 }
 
 /// The groups `live` (in the campaigns' order, each schema-qualified)
@@ -489,10 +618,13 @@ fn lock_script(g: &Group<'_>, s: &str, nowait: bool) -> Option<String> {
 /// trip whatever their number: the first lock refused refuses the whole
 /// script (which campaign is busy is then learnt group by group).
 fn lock_groups(db: &Postgres, groups: &[Group<'_>], live: &[usize]) -> Result<(), SaveError> {
-    let scripts: Vec<String> = live
-        .iter()
-        .filter_map(|&i| lock_script(&groups[i], &format!("{}.", groups[i].schema), true))
-        .collect();
+    let mut scripts: Vec<String> = Vec::new();
+    for &i in live {
+        if let Some(script) = lock_script(db, &groups[i], &format!("{}.", groups[i].schema), true)?
+        {
+            scripts.push(script);
+        }
+    }
     if !scripts.is_empty() {
         db.execute_batch(&scripts.join("; "))?;
     }
@@ -569,7 +701,7 @@ fn write_group(
     // 2. The read, after the lock.
     let args = ReadArgs::of(g);
     let rows = db
-        .query_pg(&read_sql(&s, 0, 0), &args.params())
+        .query_pg(&read_sql(&s, args.with_ids()), &args.params())
         .map_err(sql)?;
     let read = reads(&rows, 1)?.pop().unwrap_or_default();
     // 3. The checks, part by part in order.
@@ -578,10 +710,8 @@ fn write_group(
         return Ok(planned.results);
     }
     // 4. The write: one statement.
-    let (ctes, notified) = write_sql(&s, 0, 0);
-    let params = planned.params();
-    db.query_pg(&format!("WITH {ctes} SELECT {notified}"), &params)
-        .map_err(sql)?;
+    let (text, params) = write_statement(&s, &planned);
+    db.query_pg(&text, &params).map_err(sql)?;
     // 5. The blocks the batch filled, sealed in the same transaction.
     seal(db, g, qualify, &planned.seals)?;
     Ok(std::mem::take(&mut planned.results))
@@ -617,30 +747,46 @@ impl<'a> ReadArgs<'a> {
         }
     }
 
-    fn params(&self) -> [&(dyn ToSql + Sync); 4] {
-        [&self.ids, &self.c_battle, &self.c_seat, &self.c_id]
+    /// Whether any part carries a command id (the read looks them up).
+    fn with_ids(&self) -> bool {
+        !self.c_battle.is_empty()
+    }
+
+    /// The parameters of [`read_sql`] with [`ReadArgs::with_ids`].
+    fn params(&self) -> Vec<&(dyn ToSql + Sync)> {
+        if self.with_ids() {
+            vec![&self.ids, &self.c_battle, &self.c_seat, &self.c_id]
+        } else {
+            vec![&self.ids]
+        }
     }
 }
 
-/// The read of one group, `k`-th of its statement, schema prefix `s`,
-/// its parameters `$base+1..$base+4` ([`ReadArgs`]): each battle's game
-/// and seed, its stored entry count (the tail's last entry, the last
-/// block), branch count, cursor and branch; the command ids stored.
-fn read_sql(s: &str, k: usize, base: usize) -> String {
-    let [p1, p2, p3, p4] = [base + 1, base + 2, base + 3, base + 4];
-    format!(
-        "SELECT {k}::bigint, 0::bigint, b.id, b.game, b.seed, \
+/// The read of one group, schema prefix `s`, its parameters
+/// [`ReadArgs::params`]: each battle's game and seed, its stored entry
+/// count (the tail's last entry, the last block), branch count, cursor and
+/// branch; and, `ids`, the command ids stored (left out of the statement
+/// when no part carries one: a join PostgreSQL would open its table and
+/// index for at every call).
+fn read_sql(s: &str, ids: bool) -> String {
+    let mut text = format!(
+        "SELECT 0::bigint, 0::bigint, b.id, b.game, b.seed, \
            (SELECT e.seq FROM {s}entries e WHERE e.battle = b.id ORDER BY e.seq DESC LIMIT 1), \
            (SELECT k.first FROM {s}entry_blocks k WHERE k.battle = b.id ORDER BY k.first DESC LIMIT 1), \
            (SELECT COUNT(*) FROM {s}branches r WHERE r.battle = b.id), \
            b.cursor::bigint, b.branch::bigint \
-         FROM {s}battles b WHERE b.id = ANY(${p1}) \
-         UNION ALL \
-         SELECT {k}, 1, c.battle, c.cmd_id, c.seat, NULL, NULL, NULL, NULL, NULL \
-         FROM {s}club_commands c \
-         JOIN unnest(${p2}::bigint[], ${p3}::bigint[], ${p4}::text[]) AS u(battle, seat, cmd_id) \
-         ON c.battle = u.battle AND c.seat = u.seat AND c.cmd_id = u.cmd_id"
-    )
+         FROM {s}battles b WHERE b.id = ANY($1)"
+    );
+    if ids {
+        text.push_str(&format!(
+            " UNION ALL \
+             SELECT 0, 1, c.battle, c.cmd_id, c.seat, NULL, NULL, NULL, NULL, NULL \
+             FROM {s}club_commands c \
+             JOIN unnest($2::bigint[], $3::bigint[], $4::text[]) AS u(battle, seat, cmd_id) \
+             ON c.battle = u.battle AND c.seat = u.seat AND c.cmd_id = u.cmd_id"
+        ));
+    }
+    text
 }
 
 /// What the read found of one group's battles.
@@ -703,41 +849,6 @@ struct Planned<'a> {
     p_result: Vec<Option<&'a str>>,
     channel: &'a str,
     updated: i64,
-}
-
-/// The parameters a group's write takes ([`write_sql`]).
-const WRITE_PARAMS: usize = 24;
-
-impl Planned<'_> {
-    fn params(&self) -> [&(dyn ToSql + Sync); WRITE_PARAMS] {
-        let a = &self.a;
-        [
-            &a.e_battle,
-            &a.e_seq,
-            &a.e_record,
-            &a.b_battle,
-            &a.b_id,
-            &a.b_name,
-            &a.b_parent,
-            &a.b_fork,
-            &a.s_battle,
-            &a.s_seq,
-            &a.s_state,
-            &self.p_battle,
-            &self.p_cursor,
-            &self.p_branch,
-            &self.p_status,
-            &self.p_result,
-            &self.updated,
-            &a.c_battle,
-            &a.c_seat,
-            &a.c_id,
-            &a.c_entries,
-            &a.revealed,
-            &self.channel,
-            &a.notices,
-        ]
-    }
 }
 
 /// The checks of one group's parts against what the read found, part by
@@ -847,59 +958,100 @@ fn plan<'a>(g: &Group<'a>, read: Read) -> Planned<'a> {
     }
 }
 
-/// The write of one group, `k`-th of its statement, schema prefix `s`,
-/// its parameters `$base+1..$base+24` ([`Planned::params`]): its
-/// data-modifying `WITH`s (every entry, new branch, snapshot and command
-/// id inserted, each battle's position moved, the fair secrets of the
-/// battles that ended revealed), and the expression that sends each
-/// part's `pg_notify` (delivered at commit).
-fn write_sql(s: &str, k: usize, base: usize) -> (String, String) {
-    let p = |n: usize| base + n;
-    let ctes = format!(
-        "e{k} AS (INSERT INTO {s}entries (battle, seq, record) \
-           SELECT * FROM unnest(${}::bigint[], ${}::bigint[], ${}::bytea[])), \
-         br{k} AS (INSERT INTO {s}branches (battle, id, name, parent, fork) \
-           SELECT * FROM unnest(${}::bigint[], ${}::bigint[], ${}::text[], ${}::bigint[], ${}::bigint[])), \
-         sn{k} AS (INSERT INTO {s}snapshots (battle, seq, state) \
-           SELECT * FROM unnest(${}::bigint[], ${}::bigint[], ${}::bytea[])), \
-         p{k} AS (UPDATE {s}battles b SET cursor = u.cursor, branch = u.branch, \
-             status = u.status, result = u.result, updated = ${}::bigint \
-           FROM unnest(${}::bigint[], ${}::bigint[], ${}::bigint[], ${}::text[], ${}::text[]) \
-             AS u(id, cursor, branch, status, result) \
-           WHERE b.id = u.id), \
-         c{k} AS (INSERT INTO {s}club_commands (battle, seat, cmd_id, entries) \
-           SELECT * FROM unnest(${}::bigint[], ${}::bigint[], ${}::text[], ${}::text[])), \
-         r{k} AS (UPDATE {s}fair_seeds SET revealed = 1 \
-           WHERE battle = ANY(${}::bigint[]) AND secret IS NOT NULL)",
-        p(1),
-        p(2),
-        p(3),
-        p(4),
-        p(5),
-        p(6),
-        p(7),
-        p(8),
-        p(9),
-        p(10),
-        p(11),
-        p(17),
-        p(12),
-        p(13),
-        p(14),
-        p(15),
-        p(16),
-        p(18),
-        p(19),
-        p(20),
-        p(21),
-        p(22),
-    );
-    let notified = format!(
-        "(SELECT COUNT(pg_notify(${}::text, n)) FROM unnest(${}::text[]) AS n)",
-        p(23),
-        p(24)
-    );
-    (ctes, notified)
+/// The write of one group (module docs, step 4), schema prefix `s`, and
+/// its parameters: its data-modifying `WITH`s (every entry, new branch,
+/// snapshot and command id inserted, each battle's position moved, the
+/// fair secrets of the battles that ended revealed), and the `SELECT` that
+/// sends each part's `pg_notify` (delivered at commit). Only what the
+/// group has is in the statement: an insert or update with nothing to do
+/// is left out of its text, as PostgreSQL opens and locks a table and its
+/// indexes, and starts an executor node, for each at every call, even
+/// empty (session 22: most commits have entries and positions alone). So
+/// a group's write is one of a few texts, each prepared once on the
+/// connection.
+fn write_statement<'p>(s: &str, p: &'p Planned<'_>) -> (String, Vec<&'p (dyn ToSql + Sync)>) {
+    let a = &p.a;
+    let mut params: Vec<&'p (dyn ToSql + Sync)> = Vec::new();
+    let mut arg = |v: &'p (dyn ToSql + Sync), ty: &str| {
+        params.push(v);
+        format!("${}::{ty}", params.len())
+    };
+    let mut ctes: Vec<String> = Vec::new();
+    if !a.e_battle.is_empty() {
+        ctes.push(format!(
+            "e AS (INSERT INTO {s}entries (battle, seq, record) \
+               SELECT * FROM unnest({}, {}, {}))",
+            arg(&a.e_battle, "bigint[]"),
+            arg(&a.e_seq, "bigint[]"),
+            arg(&a.e_record, "bytea[]"),
+        ));
+    }
+    if !a.b_battle.is_empty() {
+        ctes.push(format!(
+            "br AS (INSERT INTO {s}branches (battle, id, name, parent, fork) \
+               SELECT * FROM unnest({}, {}, {}, {}, {}))",
+            arg(&a.b_battle, "bigint[]"),
+            arg(&a.b_id, "bigint[]"),
+            arg(&a.b_name, "text[]"),
+            arg(&a.b_parent, "bigint[]"),
+            arg(&a.b_fork, "bigint[]"),
+        ));
+    }
+    if !a.s_battle.is_empty() {
+        ctes.push(format!(
+            "sn AS (INSERT INTO {s}snapshots (battle, seq, state) \
+               SELECT * FROM unnest({}, {}, {}))",
+            arg(&a.s_battle, "bigint[]"),
+            arg(&a.s_seq, "bigint[]"),
+            arg(&a.s_state, "bytea[]"),
+        ));
+    }
+    if !p.p_battle.is_empty() {
+        ctes.push(format!(
+            "p AS (UPDATE {s}battles b SET cursor = u.cursor, branch = u.branch, \
+                 status = u.status, result = u.result, updated = {} \
+               FROM unnest({}, {}, {}, {}, {}) AS u(id, cursor, branch, status, result) \
+               WHERE b.id = u.id)",
+            arg(&p.updated, "bigint"),
+            arg(&p.p_battle, "bigint[]"),
+            arg(&p.p_cursor, "bigint[]"),
+            arg(&p.p_branch, "bigint[]"),
+            arg(&p.p_status, "text[]"),
+            arg(&p.p_result, "text[]"),
+        ));
+    }
+    if !a.c_battle.is_empty() {
+        ctes.push(format!(
+            "c AS (INSERT INTO {s}club_commands (battle, seat, cmd_id, entries) \
+               SELECT * FROM unnest({}, {}, {}, {}))",
+            arg(&a.c_battle, "bigint[]"),
+            arg(&a.c_seat, "bigint[]"),
+            arg(&a.c_id, "text[]"),
+            arg(&a.c_entries, "text[]"),
+        ));
+    }
+    if !a.revealed.is_empty() {
+        ctes.push(format!(
+            "r AS (UPDATE {s}fair_seeds SET revealed = 1 \
+               WHERE battle = ANY({}) AND secret IS NOT NULL)",
+            arg(&a.revealed, "bigint[]"),
+        ));
+    }
+    let notified = if a.notices.is_empty() {
+        "0::bigint".to_owned()
+    } else {
+        format!(
+            "(SELECT COUNT(pg_notify({}, n)) FROM unnest({}) AS n)",
+            arg(&p.channel, "text"),
+            arg(&a.notices, "text[]"),
+        )
+    };
+    let text = if ctes.is_empty() {
+        format!("SELECT {notified}")
+    } else {
+        format!("WITH {} SELECT {notified}", ctes.join(", "))
+    };
+    (text, params)
 }
 
 /// The blocks `seals` a group's parts filled, sealed in the open
@@ -926,4 +1078,48 @@ fn seal(
 /// A cell of the read that is not what the query makes: damage, in words.
 fn cell(e: postgres::Error) -> SaveError {
     SaveError::Sql(format!("reading the battles of a batch failed: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Session 22: the url's own `options` is kept, the settings after it,
+    /// in either form; the other words and parameters as they were.
+    #[test]
+    fn a_urls_own_options_are_kept_before_the_sessions_settings_in_either_form() {
+        let s = &[("lock_timeout", "2s")];
+        assert_eq!(
+            with_session(
+                r"host=h options = '-c search_path=a\'b -c x=\\y' port=1 dbname='d b'",
+                "n",
+                s
+            ),
+            r"host=h port=1 dbname='d b' application_name='n' options='-c search_path=a\'b -c x=\\y -c lock_timeout=2s'"
+        );
+        assert_eq!(
+            with_session("host=h options=-cwork_mem=7MB", "n", s),
+            "host=h application_name='n' options='-cwork_mem=7MB -c lock_timeout=2s'"
+        );
+        assert_eq!(
+            with_session("host=h", "n", &[]),
+            "host=h application_name='n'"
+        );
+        assert_eq!(
+            with_session(
+                "postgres://u@h:1/d?options=-c%20work_mem%3D7MB&sslmode=disable",
+                "a b",
+                s
+            ),
+            "postgres://u@h:1/d?sslmode=disable&application_name=a%20b&options=-c%20work_mem%3D7MB%20-c%20lock_timeout%3D2s"
+        );
+        assert_eq!(
+            with_session("postgres://u@h/d?options=-c%20x%3D1", "n", s),
+            "postgres://u@h/d?application_name=n&options=-c%20x%3D1%20-c%20lock_timeout%3D2s"
+        );
+        assert_eq!(
+            with_session("postgres://u@h/d", "n", s),
+            "postgres://u@h/d?application_name=n&options=-c%20lock_timeout%3D2s"
+        );
+    }
 }

@@ -484,6 +484,23 @@ fn p5_the_committer_writes_many_campaigns_in_one_transaction_and_notifies_each_p
     assert!(out.iter().flatten().all(Result::is_ok), "{out:?}");
     assert_eq!(
         committer.round_trips() - before,
+        3 + 2 * 2 + 2,
+        "BEGIN, every campaign's locks in one script, a read and a write a campaign, COMMIT; \
+         and each campaign's write without notifications prepared (session 22: only what a \
+         group has is in its write's text, so that write is a statement of its own)"
+    );
+    as_decided(s1.reopen(), &b1);
+    as_decided(s2.reopen(), &b2);
+    // Again: every statement prepared, the locks' too (planned once).
+    let p1 = rounds(&mut b1, 2, "q");
+    let p2 = rounds(&mut b2, 2, "q");
+    let before = committer.round_trips();
+    let out = committer
+        .commit(&[quiet(&schema1, &p1), quiet(&schema2, &p2)])
+        .unwrap();
+    assert!(out.iter().flatten().all(Result::is_ok), "{out:?}");
+    assert_eq!(
+        committer.round_trips() - before,
         3 + 2 * 2,
         "BEGIN, every campaign's locks in one script, a read and a write a campaign, COMMIT"
     );
@@ -508,9 +525,9 @@ fn p5_the_committer_writes_many_campaigns_in_one_transaction_and_notifies_each_p
     assert!(out.iter().flatten().all(Result::is_ok), "{out:?}");
     assert_eq!(
         committer.round_trips() - before,
-        3 + 2 * 3 + 2,
+        3 + 2 * 3 + 3,
         "three campaigns' locks in one script, a read and a write each, \
-         and the third's read and write prepared (its first commit here)"
+         and the third's lock, read and write prepared (its first commit here)"
     );
     as_decided(s1.reopen(), &b1);
     as_decided(s2.reopen(), &b2);
@@ -759,15 +776,9 @@ fn s1_the_committer_leaves_out_a_campaign_whose_battle_is_held_and_commits_the_o
     as_decided(s2.reopen(), &b2);
 }
 
-/// The committer's session settings (`lock_timeout`, the idle-transaction
-/// and statement timeouts, its name) reach PostgreSQL from a libpq string
-/// and from a `postgres://` URL alike, so a connection made again has them.
-#[test]
-fn s1_the_committers_session_settings_are_in_its_connection_string_of_either_form() {
-    let Some(url) = pg::server() else {
-        return;
-    };
-    // The same server as a URL (the test string is `key=value` words).
+/// The test server's `key=value` string `url` as a `postgres://` URL,
+/// `query` after it.
+fn as_url(url: &str, query: &str) -> String {
     let field = |k: &str| {
         url.split_whitespace()
             .find_map(|w| w.strip_prefix(&format!("{k}=")))
@@ -779,14 +790,59 @@ fn s1_the_committers_session_settings_are_in_its_connection_string_of_either_for
         field("user").unwrap_or_else(|| "postgres".into()),
         field("dbname").unwrap_or_else(|| "postgres".into()),
     );
-    let as_url = format!("postgres://{user}@{host}:{port}/{db}");
-    for base in [url.clone(), as_url] {
+    format!("postgres://{user}@{host}:{port}/{db}{query}")
+}
+
+/// The committer's session settings (`lock_timeout`, the idle-transaction
+/// and statement timeouts, its name) reach PostgreSQL from a libpq string
+/// and from a `postgres://` URL alike, so a connection made again has them.
+#[test]
+fn s1_the_committers_session_settings_are_in_its_connection_string_of_either_form() {
+    let Some(url) = pg::server() else {
+        return;
+    };
+    for base in [url.clone(), as_url(&url, "")] {
         let named = xenolog_saves::with_session(
             &base,
             "xenolog committer",
             xenolog_saves::COMMITTER_SETTINGS,
         );
         let c = Postgres::connect(&named).unwrap();
+        for (k, v) in xenolog_saves::COMMITTER_SETTINGS {
+            let shown: String = c.one(&format!("SHOW {k}"), &[]).unwrap();
+            assert_eq!(&shown, v, "{k} from {base}");
+        }
+        let name: String = c.one("SHOW application_name", &[]).unwrap();
+        assert_eq!(name, "xenolog committer", "from {base}");
+    }
+}
+
+/// Session 22: an `options` the `--database` string has already (a
+/// setting the host wants on every session) is kept on the committer's and
+/// the campaign writers' connections, beside the committer's own settings,
+/// from a libpq string (quoted, spaces about its `=`) and from
+/// a `postgres://` URL (percent-encoded) alike; a setting both name is the
+/// committer's. Before, `with_session` added a second `options`, and the
+/// last given was the only one PostgreSQL saw.
+#[test]
+fn s22_the_database_strings_own_options_reach_the_committers_session_beside_its_settings() {
+    let Some(url) = pg::server() else {
+        return;
+    };
+    let words = format!("{url} options = '-c work_mem=7MB -c lock_timeout=9s'");
+    let as_url = as_url(
+        &url,
+        "?options=-c%20work_mem%3D7MB%20-c%20lock_timeout%3D9s&connect_timeout=10",
+    );
+    for base in [words, as_url] {
+        let named = xenolog_saves::with_session(
+            &base,
+            "xenolog committer",
+            xenolog_saves::COMMITTER_SETTINGS,
+        );
+        let c = Postgres::connect(&named).unwrap_or_else(|e| panic!("{named}: {e}"));
+        let work_mem: String = c.one("SHOW work_mem", &[]).unwrap();
+        assert_eq!(work_mem, "7MB", "the string's own option, from {base}");
         for (k, v) in xenolog_saves::COMMITTER_SETTINGS {
             let shown: String = c.one(&format!("SHOW {k}"), &[]).unwrap();
             assert_eq!(&shown, v, "{k} from {base}");
@@ -1026,7 +1082,9 @@ fn nit2_a_statement_the_client_cannot_send_is_refused_not_a_lost_connection() {
 }
 
 /// Issue 31 (session 21): the committer's statements are planned once,
-/// generic (`plan_cache_mode` in its session settings): left to itself
+/// generic (`plan_cache_mode` in its session settings), the lock's rows
+/// too (session 22: a statement prepared on the session, run by the lock
+/// script's `EXECUTE`; before, planned at every commit): left to itself
 /// PostgreSQL planned a campaign's read anew for every commit's values
 /// (custom plans, about 150 µs each), as pg_stat_statements showed.
 #[test]
@@ -1036,18 +1094,54 @@ fn p5_the_committers_statements_are_planned_once_generic_not_for_each_commits_va
     };
     let committer = Committer::connect(&url).unwrap();
     for k in 0..8 {
-        let p = rounds(&mut battles, 1, &format!("g{k}"));
+        // Every other commit's parts carry no command id (session 22: a
+        // read and a write of their own, without the command ids' table).
+        let p = if k % 2 == 0 {
+            rounds(&mut battles, 1, &format!("g{k}"))
+        } else {
+            battles
+                .iter_mut()
+                .map(|(id, b)| {
+                    let legal = b.legal();
+                    let l = legal[(k * 5 + 1) % legal.len()].clone();
+                    decide(*id, &mut **b, l.actor, &l.command, None, DiceMode::Rolled).unwrap()
+                })
+                .collect()
+        };
         let out = committer.commit(&[quiet(&schema, &p)]).unwrap();
         assert!(out[0].iter().all(Result::is_ok), "{out:?}");
     }
     let plans = committer.plans_on_server().unwrap();
     let read = format!("FROM {schema}.battles b WHERE b.id = ANY");
-    let write = format!("WITH e0 AS (INSERT INTO {schema}.entries");
+    let write = format!("WITH e AS (INSERT INTO {schema}.entries");
+    // Session 22: the lock's rows too (its ids were written into a
+    // script's text before, and planned at every commit).
+    let lock = format!("FROM {schema}.battles WHERE id = ANY($1) ORDER BY id FOR UPDATE");
     let ours: Vec<&(String, i64, i64)> = plans
         .iter()
-        .filter(|(text, _, _)| text.contains(&read) || text.contains(&write))
+        .filter(|(text, _, _)| {
+            text.contains(&read) || text.contains(&write) || text.contains(&lock)
+        })
         .collect();
-    assert_eq!(ours.len(), 2, "the read and the write: {plans:?}");
+    assert_eq!(
+        ours.len(),
+        5,
+        "the lock; the read and the write with command ids, and without: {plans:?}"
+    );
+    // Session 22: what these parts do not have (branches, snapshots, an
+    // ended battle's secret; command ids, every other commit) is not in
+    // the statements: each would open its table and index at every call
+    // for nothing.
+    for (text, _, _) in &ours {
+        for absent in ["branches (", "snapshots", "fair_seeds"] {
+            assert!(!text.contains(absent), "{absent} in {text}");
+        }
+    }
+    let with_ids = ours
+        .iter()
+        .filter(|(text, _, _)| text.contains("club_commands"))
+        .count();
+    assert_eq!(with_ids, 2, "the read and write with command ids: {ours:?}");
     for (text, generic, custom) in ours {
         assert_eq!(*custom, 0, "no plan for a commit's values: {text}");
         assert!(*generic >= 1, "planned generic: {text}");

@@ -8,7 +8,7 @@ mod common;
 use common::{Client, Server, new_battle, server_tuned as server};
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -155,8 +155,12 @@ struct Faulty {
     /// `revealed` panics, with words no client may read, while set.
     panics: Arc<AtomicBool>,
     /// While set, making a command's frames panics in the lens (on the
-    /// path that makes them with the decide, [`LiveStore::play_begin`]).
+    /// paths that make them with the decide, [`LiveStore::play_begin`]
+    /// and, on PostgreSQL, [`LiveStore::play_begin_now`]).
     frames_panic: Arc<AtomicBool>,
+    /// Commands decided on their socket's task ([`LiveStore::play_begin_now`]
+    /// answered), so that a test knows which path it covered.
+    on_task: Arc<AtomicUsize>,
 }
 
 /// A server whose store fails where the test says (see [`Faulty`]).
@@ -180,6 +184,24 @@ async fn faulty_with(
     panics: Arc<AtomicBool>,
     frames_panic: Arc<AtomicBool>,
 ) -> Server {
+    let tuning = faulty_tuning(
+        fail,
+        fail_at,
+        panics,
+        frames_panic,
+        Arc::new(AtomicUsize::new(0)),
+    );
+    server(tuning).await
+}
+
+/// The tuning that puts a [`Faulty`] layer over the server's store.
+fn faulty_tuning(
+    fail: Arc<AtomicBool>,
+    fail_at: Arc<AtomicI64>,
+    panics: Arc<AtomicBool>,
+    frames_panic: Arc<AtomicBool>,
+    on_task: Arc<AtomicUsize>,
+) -> Tuning {
     let layer = StoreLayer(Arc::new(move |inner: Arc<dyn Store>| {
         Arc::new(Faulty {
             inner,
@@ -187,13 +209,30 @@ async fn faulty_with(
             fail_at: fail_at.clone(),
             panics: panics.clone(),
             frames_panic: frames_panic.clone(),
+            on_task: on_task.clone(),
         }) as Arc<dyn Store>
     }));
-    server(Tuning {
+    Tuning {
         store_layer: Some(layer),
         ..Tuning::default()
-    })
-    .await
+    }
+}
+
+/// `frames`, or, with `panic`, frames made of an entry the battle does not
+/// hold: the lens panics on it, inside the server's own frames call.
+fn frames_or_panic<'a>(
+    panic: bool,
+    frames: &'a mut MakeFrames<'_>,
+) -> impl FnMut(&dyn Battle, &Bytes32, &Played) + 'a {
+    move |b, key, played| {
+        if panic {
+            let mut bad = played.clone();
+            bad.entries.push(EntryId::MAX);
+            frames(b, key, &bad)
+        } else {
+            frames(b, key, played)
+        }
+    }
 }
 
 impl Store for Faulty {
@@ -261,18 +300,40 @@ impl LiveStore for Faulty {
             command,
             dice,
             cmd_id,
-            &mut |b, key, played| {
-                if panic {
-                    // An entry the battle does not hold: the lens panics
-                    // on it, inside the server's own frames call.
-                    let mut bad = played.clone();
-                    bad.entries.push(EntryId::MAX);
-                    frames(b, key, &bad)
-                } else {
-                    frames(b, key, played)
-                }
-            },
+            &mut frames_or_panic(panic, frames),
         )
+    }
+    /// The path production takes on PostgreSQL when nothing is waited
+    /// for (session 21: the decide on the socket's task), forwarded with
+    /// the same frames; while `fail` is set, not taken (the blocking path
+    /// makes the frames after the write).
+    fn play_begin_now(
+        &self,
+        battle: ServerBattleId,
+        seat: Actor,
+        at: Option<EntryId>,
+        command: &Value,
+        dice: Option<Vec<u8>>,
+        cmd_id: Option<&str>,
+        frames: &mut MakeFrames<'_>,
+    ) -> Option<Result<Playing, ClubError>> {
+        if self.fail.load(Ordering::SeqCst) {
+            return None;
+        }
+        let panic = self.frames_panic.load(Ordering::SeqCst);
+        let done = self.inner.live().play_begin_now(
+            battle,
+            seat,
+            at,
+            command,
+            dice,
+            cmd_id,
+            &mut frames_or_panic(panic, frames),
+        );
+        if done.is_some() {
+            self.on_task.fetch_add(1, Ordering::SeqCst);
+        }
+        done
     }
     fn dice_needed(
         &self,
@@ -618,11 +679,66 @@ async fn a_panic_while_making_a_commands_frames_closes_the_watchers_and_the_comm
         frames_panic.clone(),
     )
     .await;
-    let (_org, mut p, token, battle) = race(&s).await;
+    frames_panic_stands(&s, &frames_panic, None).await;
+    s.running.stop().await.unwrap();
+}
+
+/// The same on PostgreSQL, where the command is decided on its socket's
+/// task (session 21, [`LiveStore::play_begin_now`]) and its frames made
+/// there: the panic is caught on that path too (session 22: before, the
+/// test layer did not forward that path, so the blocking one was the only
+/// one covered). Counted: the commands went the task's way. Skipped
+/// without a cluster (unless `XENOLOG_REQUIRE_PG`).
+#[tokio::test]
+async fn pg_a_panic_while_making_a_commands_frames_on_its_task_closes_the_watchers_and_the_command_stands()
+ {
+    let Some(admin) = common::test_pg() else {
+        return;
+    };
+    // The task's path is taken when the battle's slot is free at that
+    // moment (a hint of its own last entry may hold it an instant): a new
+    // server each time until the panicking command went that way, every
+    // attempt checked whole whichever way it went.
+    let mut covered = false;
+    for _ in 0..10 {
+        let frames_panic = Arc::new(AtomicBool::new(false));
+        let on_task = Arc::new(AtomicUsize::new(0));
+        let tuning = faulty_tuning(
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(AtomicI64::new(-1)),
+            Arc::new(AtomicBool::new(false)),
+            frames_panic.clone(),
+            on_task.clone(),
+        );
+        let db = Arc::new(common::PgDb::new(&admin));
+        let s = common::server_on_db(db, tuning).await;
+        covered = frames_panic_stands(&s, &frames_panic, Some(&on_task)).await;
+        s.running.stop().await.unwrap();
+        if covered {
+            break;
+        }
+    }
+    assert!(
+        covered,
+        "in 10 servers, no command whose frames panicked was decided on its task"
+    );
+}
+
+/// The body of the two tests above: a command whose frames panic is
+/// answered (it is durable), its watchers closed in words to resume
+/// without a gap, and the battle goes on. Whether the command that
+/// panicked was decided on its task (`on_task`'s count moved over it).
+async fn frames_panic_stands(
+    s: &Server,
+    frames_panic: &Arc<AtomicBool>,
+    on_task: Option<&AtomicUsize>,
+) -> bool {
+    let (_org, mut p, token, battle) = race(s).await;
     let head = holds(&mut p, battle, None, 2).await;
-    let mut w = watching(&s, &token, battle, 1, None).await;
+    let mut w = watching(s, &token, battle, 1, None).await;
     assert_eq!(w.backfill().await, vec![0, 1]);
     frames_panic.store(true, Ordering::SeqCst);
+    let before = on_task.map(|n| n.load(Ordering::SeqCst));
     let r = p
         .ok(
             "command",
@@ -630,6 +746,7 @@ async fn a_panic_while_making_a_commands_frames_closes_the_watchers_and_the_comm
         )
         .await;
     assert_eq!(r["entries"], json!([2]), "the command stands: {r}");
+    let on_its_task = on_task.map(|n| n.load(Ordering::SeqCst)) != before;
     let notice = w.event().await;
     assert_eq!(notice["type"], "notice", "{notice}");
     assert_eq!(notice["code"], "missed", "{notice}");
@@ -644,12 +761,12 @@ async fn a_panic_while_making_a_commands_frames_closes_the_watchers_and_the_comm
         )
         .await;
     assert_eq!(again["entries"], json!([2]), "{again}");
-    let mut resumed = watching(&s, &token, battle, 1, Some(1)).await;
+    let mut resumed = watching(s, &token, battle, 1, Some(1)).await;
     assert_eq!(resumed.backfill().await, vec![2]);
     assert_eq!(holds(&mut p, battle, Some(2), 1).await, Some(3));
     let live = resumed.event().await;
     assert_eq!(live["entry"]["id"], 3, "{live}");
-    s.running.stop().await.unwrap();
+    on_its_task
 }
 
 /// The data folder's store whose `authenticate`, while `hold` is set,

@@ -114,6 +114,13 @@ pub struct Postgres {
     /// Round trips to the server so far (statements run, scripts, and
     /// statements prepared): what a batch costs (issue 31 P5).
     trips: Flag<u64>,
+    /// Statements prepared on the session by SQL `PREPARE` (what a script
+    /// runs by `EXECUTE`, planned once: [`Postgres::prepared_in_scripts`]),
+    /// by their text: their names. Emptied when the connection is made
+    /// again (a new session has none).
+    scripted: RefCell<HashMap<String, String>>,
+    /// Names given so far by `scripted`, never given twice.
+    named: Flag<u64>,
 }
 
 impl Postgres {
@@ -136,7 +143,32 @@ impl Postgres {
             read_only: Flag::new(false),
             lost: Flag::new(false),
             trips: Flag::new(0),
+            scripted: RefCell::new(HashMap::new()),
+            named: Flag::new(0),
         })
+    }
+
+    /// The name of statement `text` (PostgreSQL's words, its parameters
+    /// typed in `types`, e.g. `bigint[]`) prepared on the session by SQL
+    /// `PREPARE`, so that a script (one round trip, no parameters) runs it
+    /// by `EXECUTE name(...)` and PostgreSQL plans it once, not at every
+    /// call as it plans a script's statement (issue 31, session 22: the
+    /// committer's lock). Prepared now, in a round trip of its own, if it
+    /// is not yet; a prepared statement outlives a transaction rolled
+    /// back, and is gone with the session (the names are forgotten when
+    /// the connection is made again).
+    pub fn prepared_in_scripts(&self, text: &str, types: &str) -> Result<String, DbError> {
+        if let Some(name) = self.scripted.borrow().get(text) {
+            return Ok(name.clone());
+        }
+        let n = self.named.get();
+        self.named.set(n + 1);
+        let name = format!("xenolog_s{n}");
+        self.execute_batch(&format!("PREPARE {name} ({types}) AS {text}"))?;
+        self.scripted
+            .borrow_mut()
+            .insert(text.to_owned(), name.clone());
+        Ok(name)
     }
 
     /// Round trips to the server made on this connection so far: each
@@ -218,6 +250,7 @@ impl Postgres {
         *slot = client;
         // The statements were prepared on the connection that is gone.
         self.cache.borrow_mut().clear();
+        self.scripted.borrow_mut().clear();
         self.aborted.set(false);
         self.lost.set(false);
         Ok(())
