@@ -12,7 +12,10 @@ use serde_json::{Value, json};
 use xenolog_engine::campaign::{
     CampaignEvent, CampaignState, Casualties, ModelId, ModelSheet, RosterId, Status, why_not_buy,
 };
-use xenolog_saves::{Campaign, CampaignFail, DiceMode, SeatPick, SetAside, describe, faction_name};
+use xenolog_saves::{
+    BattleNames, Campaign, CampaignFail, Conflict, DiceMode, SeatPick, SetAside, describe,
+    faction_name,
+};
 
 use super::{Fail, Out, json_line, line, open_ro, open_rw};
 
@@ -704,8 +707,8 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
             // What a merge set aside: kept, not applied (a log entry, or a
             // battle's ending the campaign does not count).
             for x in c.campaign_conflicts()? {
-                let words = x.what.words(&s, &names);
                 if at.json {
+                    let words = x.what.words(&s, &names);
                     let why = names.words(&x.why);
                     let line = match &x.what {
                         SetAside::Entry(e) => json!({"set_aside": x.id, "at": x.at,
@@ -715,10 +718,7 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
                     };
                     json_line(out, &line)?;
                 } else {
-                    line(
-                        out,
-                        format!("   -  {words}  (set aside: {})", names.words(&x.why)),
-                    )?;
+                    line(out, format!("   -  {}", set_aside_words(&x, &s, &names)))?;
                 }
             }
             Ok(())
@@ -1010,4 +1010,14 @@ pub(super) fn verify_campaign(c: &Campaign, json: bool, out: &mut dyn Write) -> 
         }
     }
     Ok(r.ok())
+}
+
+/// What a merge set aside, in words, with why: the line of `campaign log`
+/// and of the app's Campaign view ("Set aside by merges").
+pub fn set_aside_words(x: &Conflict, state: &CampaignState, names: &BattleNames) -> String {
+    format!(
+        "{}  (set aside: {})",
+        x.what.words(state, names),
+        names.words(&x.why)
+    )
 }

@@ -538,6 +538,9 @@ impl App {
         self.messages.retain_notices(|n| n.title != merging);
         let shown = self.campaign.as_ref().and_then(|c| c.path()) == Some(job.file.as_path());
         if shown {
+            // The Campaign view reads the merged campaign (and what the
+            // merge set aside) when next drawn.
+            self.campaign_view.invalidate();
             match store::open_store(&job.file, false) {
                 Ok(c) => self.campaign = Some(c),
                 Err(e) => self.notice("The campaign stays open read-only", e.message),

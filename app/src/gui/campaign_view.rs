@@ -12,6 +12,7 @@ use xenolog_engine::campaign::{
 use xenolog_saves::{BattleNames, Campaign, SeatPick, faction_name, kind_name, skill_table};
 
 use super::command::AppCommand;
+use crate::cli::campaign::set_aside_words;
 
 /// What the Campaign view shows and is being typed into.
 #[derive(Default)]
@@ -45,6 +46,9 @@ pub struct CampaignViewState {
     /// The campaign's battles by their names (the campaign's own words
     /// come named from the file; links and new entries use these).
     pub names: BattleNames,
+    /// What merges set aside, in words (`campaign log`'s), read with the
+    /// campaign.
+    pub set_aside: Vec<String>,
 }
 
 impl CampaignViewState {
@@ -108,6 +112,18 @@ pub fn refresh(st: &mut CampaignViewState, c: &Campaign) {
         Ok(r) => {
             if !r.changes.is_empty() {
                 st.changes = r.changes;
+            }
+            match c.campaign_conflicts() {
+                Ok(xs) => {
+                    st.set_aside = xs
+                        .iter()
+                        .map(|x| set_aside_words(x, &r.state, &st.names))
+                        .collect();
+                }
+                Err(e) => {
+                    st.set_aside.clear();
+                    st.message = format!("The campaign could not be read: {e}");
+                }
             }
             st.state = Some(r.state);
         }
@@ -370,6 +386,14 @@ fn body(
             ui.colored_label(ui.visuals().warn_fg_color, "To resolve:");
             for f in &state.flags {
                 ui.label(format!("To resolve: {}", f.words));
+            }
+        });
+    }
+    if !st.set_aside.is_empty() {
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.strong(format!("Set aside by merges ({})", st.set_aside.len()));
+            for x in &st.set_aside {
+                ui.label(x);
             }
         });
     }

@@ -264,3 +264,53 @@ fn export_roster_sheets_from_the_file_menu_writes_them() {
         "the sample's two rosters: {sheets} sheets written"
     );
 }
+
+/// What two copies of a campaign merged set aside is shown in the Campaign
+/// view afterwards (not only in the merge's notice), in `campaign log`'s
+/// words; a campaign with nothing set aside has no such section.
+#[test]
+fn the_campaign_view_lists_what_merges_set_aside_in_the_campaign_logs_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let club = given_campaign(dir.path());
+    {
+        let mut c = Campaign::open(&club).unwrap();
+        c.add_model(1, "Pte Yates", "rifleman").unwrap();
+    }
+    // Without a merge: no section.
+    {
+        let h = campaign_view_of(&club, dir.path());
+        assert!(h.query_all_by_label_contains("Pte Yates").next().is_some());
+        assert!(
+            h.query_by_label_contains("Set aside by merges").is_none(),
+            "nothing was set aside"
+        );
+    }
+    // Both copies retire Pte Yates: the merge sets one retirement aside.
+    let laptop = dir.path().join("laptop.xenolog");
+    std::fs::copy(&club, &laptop).unwrap();
+    let retire = |path: &Path| {
+        let mut c = Campaign::open(path).unwrap();
+        let s = c.campaign_state().unwrap();
+        let model = s.models.iter().find(|m| m.name == "Pte Yates").unwrap().id;
+        c.record(xenolog_engine::campaign::CampaignEvent::ModelRetired { model })
+            .unwrap();
+    };
+    retire(&club);
+    retire(&laptop);
+    let merged = Campaign::open(&club).unwrap().merge(&laptop).unwrap();
+    assert_eq!(merged.conflicts.len(), 1, "{merged:?}");
+    let h = campaign_view_of(&club, dir.path());
+    assert!(h.query_by_label("Set aside by merges (1)").is_some());
+    // The line `xenolog campaign log` prints for it, after its "   -  ".
+    let c = Campaign::open_read_only(&club).unwrap();
+    let (state, names) = (c.campaign_state().unwrap(), c.battle_names().unwrap());
+    let x = &c.campaign_conflicts().unwrap()[0];
+    let words = xenolog::cli::campaign::set_aside_words(x, &state, &names);
+    assert!(
+        words.contains("Pte Yates retired")
+            && words.ends_with("(set aside: Pte Yates is retired already)"),
+        "{words}"
+    );
+    assert!(h.query_by_label(&words).is_some(), "{words}");
+    shot(&mut { h }, "campaign_set_aside");
+}
