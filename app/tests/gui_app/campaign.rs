@@ -8,7 +8,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use xenolog_saves::Campaign;
 
-use super::support::{app_with, click, no_notices, shot, type_into};
+use super::support::{app_with, click, menu, no_notices, shot, type_into, until_merged};
 use crate::gui::app::App;
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
 
@@ -267,7 +267,8 @@ fn export_roster_sheets_from_the_file_menu_writes_them() {
 
 /// What two copies of a campaign merged set aside is shown in the Campaign
 /// view afterwards (not only in the merge's notice), in `campaign log`'s
-/// words; a campaign with nothing set aside has no such section.
+/// words: after File > Merge a copy… with the view open, and in the file
+/// opened again; a campaign with nothing set aside has no such section.
 #[test]
 fn the_campaign_view_lists_what_merges_set_aside_in_the_campaign_logs_words() {
     let dir = tempfile::tempdir().unwrap();
@@ -276,16 +277,7 @@ fn the_campaign_view_lists_what_merges_set_aside_in_the_campaign_logs_words() {
         let mut c = Campaign::open(&club).unwrap();
         c.add_model(1, "Pte Yates", "rifleman").unwrap();
     }
-    // Without a merge: no section.
-    {
-        let h = campaign_view_of(&club, dir.path());
-        assert!(h.query_all_by_label_contains("Pte Yates").next().is_some());
-        assert!(
-            h.query_by_label_contains("Set aside by merges").is_none(),
-            "nothing was set aside"
-        );
-    }
-    // Both copies retire Pte Yates: the merge sets one retirement aside.
+    // Both copies retire Pte Yates: a merge sets one retirement aside.
     let laptop = dir.path().join("laptop.xenolog");
     std::fs::copy(&club, &laptop).unwrap();
     let retire = |path: &Path| {
@@ -297,20 +289,42 @@ fn the_campaign_view_lists_what_merges_set_aside_in_the_campaign_logs_words() {
     };
     retire(&club);
     retire(&laptop);
-    let merged = Campaign::open(&club).unwrap().merge(&laptop).unwrap();
-    assert_eq!(merged.conflicts.len(), 1, "{merged:?}");
-    let h = campaign_view_of(&club, dir.path());
-    assert!(h.query_by_label("Set aside by merges (1)").is_some());
+    // Before the merge: no section.
+    let mut h = app_with(
+        Some(club.clone()),
+        Some(dir.path().join("data")),
+        vec![Some(laptop.clone())],
+    );
+    h.run();
+    click(&mut h, "Rosters and experience…");
+    assert!(h.query_all_by_label_contains("Pte Yates").next().is_some());
+    assert!(
+        h.query_by_label_contains("Set aside by merges").is_none(),
+        "nothing was set aside"
+    );
+    // File > Merge a copy… with the view open: the section appears.
+    menu(&mut h, "File", "Merge a copy…");
+    until_merged(&mut h);
+    assert!(h.state().campaign_view.shown, "still on the Campaign view");
     // The line `xenolog campaign log` prints for it, after its "   -  ".
-    let c = Campaign::open_read_only(&club).unwrap();
-    let (state, names) = (c.campaign_state().unwrap(), c.battle_names().unwrap());
-    let x = &c.campaign_conflicts().unwrap()[0];
-    let words = xenolog::cli::campaign::set_aside_words(x, &state, &names);
+    let words = {
+        let c = Campaign::open_read_only(&club).unwrap();
+        let (state, names) = (c.campaign_state().unwrap(), c.battle_names().unwrap());
+        let xs = c.campaign_conflicts().unwrap();
+        assert_eq!(xs.len(), 1, "{xs:?}");
+        xenolog::cli::campaign::set_aside_words(&xs[0], &state, &names)
+    };
     assert!(
         words.contains("Pte Yates retired")
             && words.ends_with("(set aside: Pte Yates is retired already)"),
         "{words}"
     );
+    assert!(h.query_by_label("Set aside by merges (1)").is_some());
     assert!(h.query_by_label(&words).is_some(), "{words}");
-    shot(&mut { h }, "campaign_set_aside");
+    drop(h);
+    // The file opened again: read with the campaign.
+    let mut h = campaign_view_of(&club, dir.path());
+    assert!(h.query_by_label("Set aside by merges (1)").is_some());
+    assert!(h.query_by_label(&words).is_some(), "{words}");
+    shot(&mut h, "campaign_set_aside");
 }

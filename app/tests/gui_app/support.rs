@@ -385,13 +385,26 @@ pub fn acting_units(h: &Harness<'_, App>) -> Vec<String> {
 /// minute); fails if it has not.
 #[allow(dead_code)]
 pub fn until_checked(h: &mut Harness<'_, App>) {
+    until_ended(h, App::trust_running, "the check did not end");
+}
+
+/// Frames until the app's merge of a copy has ended (at most a minute);
+/// fails if it has not.
+#[allow(dead_code)]
+pub fn until_merged(h: &mut Harness<'_, App>) {
+    until_ended(h, App::merging, "the merge did not end");
+}
+
+/// Frames until `running` is no longer so (at most a minute); fails with
+/// `words` if it still is.
+fn until_ended(h: &mut Harness<'_, App>, running: fn(&App) -> bool, words: &str) {
     let start = std::time::Instant::now();
-    while h.state().trust_running() && start.elapsed() < std::time::Duration::from_secs(60) {
+    while running(h.state()) && start.elapsed() < std::time::Duration::from_secs(60) {
         std::thread::sleep(std::time::Duration::from_millis(20));
         h.run();
     }
     h.run();
-    assert!(!h.state().trust_running(), "the check did not end");
+    assert!(!running(h.state()), "{words}");
 }
 
 /// A real click: the pointer moves there, the button goes down and up.
