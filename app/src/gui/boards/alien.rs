@@ -22,9 +22,7 @@ use xenolog_engine::games::alien::scene::{TILE, terrain_fill};
 use xenolog_engine::games::alien::state::{AlienState, Phase, Pos, Queen, QueenOption};
 use xenolog_engine::games::alien::{Alien, AlienEvent};
 use xenolog_engine::scene::Rgba;
-use xenolog_engine::{
-    Actor, Battle, EntryId, EntryText, Game, LegalCommand, Scene, Session, Viewer,
-};
+use xenolog_engine::{Actor, Battle, EntryId, EntryText, LegalCommand, Scene, Session, Viewer};
 
 use super::{BoardClick, BoardUi, FirstStep, Mark, Prompt, Step, at_head, swatch};
 use crate::gui::board::color;
@@ -298,13 +296,6 @@ fn throw_choices<'c>(
 
 /// The state as `viewer` may see it: task cards hidden from the Alien
 /// player until the battle ends (the engine's view, 7).
-fn seen_by(s: &AlienState, viewer: Viewer) -> std::borrow::Cow<'_, AlienState> {
-    match viewer {
-        Viewer::All => std::borrow::Cow::Borrowed(s),
-        Viewer::Seat(seat) => std::borrow::Cow::Owned(Alien::view(s, seat)),
-    }
-}
-
 /// The six character cards: strength, action points, where, pockets; a
 /// name selects its character (one aboard the APC or outside, too).
 fn cards_ui(
@@ -883,13 +874,8 @@ impl BoardUi for AlienBoard {
         {
             return marks.clone();
         }
-        let marks = if at_head(battle) {
-            character_marks(s, ch)
-        } else {
-            // Reviewing: the board at the cursor, not the head.
-            let at = session(battle).map(|x| x.state_at(battle.cursor()));
-            at.map(|st| character_marks(&st, ch)).unwrap_or_default()
-        };
+        // `s` is the state at the cursor, reviewing or not.
+        let marks = character_marks(s, ch);
         *self.kept.borrow_mut() = Some((key, marks.clone()));
         marks
     }
@@ -966,13 +952,9 @@ impl BoardUi for AlienBoard {
         selected: Option<&str>,
         commands: &mut Vec<AppCommand>,
     ) {
-        let Some(sess) = session(battle) else { return };
-        let at = if at_head(battle) {
-            std::borrow::Cow::Borrowed(sess.state())
-        } else {
-            std::borrow::Cow::Owned(sess.state_at(battle.cursor()))
+        let Some(seen) = super::seen_at::<Alien>(battle, viewer) else {
+            return;
         };
-        let seen = seen_by(&at, viewer);
         ui.separator();
         if let Some(roll) = seen.hatch_roll
             && seen.phase == Phase::Hatching

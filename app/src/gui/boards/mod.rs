@@ -75,6 +75,21 @@ pub fn state_of<G: xenolog_engine::Game + 'static>(battle: &dyn Battle) -> Optio
     })
 }
 
+/// The state at the cursor of a local battle of game `G`, as `viewer` may
+/// see it. The session keeps the cursor's state, so nothing is replayed or
+/// cloned for [`Viewer::All`] (a frame drawn while reviewing costs the same
+/// as at the head).
+pub fn seen_at<G: xenolog_engine::Game + 'static>(
+    battle: &dyn Battle,
+    viewer: Viewer,
+) -> Option<std::borrow::Cow<'_, G::State>> {
+    let s = session_of::<G>(battle)?.state();
+    Some(match viewer {
+        Viewer::All => std::borrow::Cow::Borrowed(s),
+        Viewer::Seat(seat) => std::borrow::Cow::Owned(G::view(s, seat)),
+    })
+}
+
 /// The strings of a JSON array (a config's list of ids); none if it is not
 /// one.
 pub fn strings(v: &Value) -> Vec<String> {

@@ -13,7 +13,7 @@ use xenolog_engine::games::saucers::state::Offer;
 use xenolog_engine::games::saucers::{
     Phase, Saucers, SaucersCommand, SaucersEvent, SaucersState, Target,
 };
-use xenolog_engine::{Actor, Battle, Game, LegalCommand, Viewer};
+use xenolog_engine::{Actor, Battle, LegalCommand, Viewer};
 
 use super::{BoardClick, BoardUi, Prompt, at_head};
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
@@ -262,19 +262,10 @@ impl BoardUi for SaucersBoard {
         selected: Option<&str>,
         commands: &mut Vec<AppCommand>,
     ) {
-        let Some(sess) = super::session_of::<Saucers>(battle) else {
+        let Some(seen) = super::seen_at::<Saucers>(battle, viewer) else {
             return;
         };
         let head = at_head(battle);
-        let at = if head {
-            std::borrow::Cow::Borrowed(sess.state())
-        } else {
-            std::borrow::Cow::Owned(sess.state_at(battle.cursor()))
-        };
-        let seen = match viewer {
-            Viewer::All => at,
-            Viewer::Seat(seat) => std::borrow::Cow::Owned(Saucers::view(&at, seat)),
-        };
         let s: &SaucersState = &seen;
         let seat = match viewer {
             Viewer::Seat(Actor(seat)) => seat,
