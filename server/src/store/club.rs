@@ -1736,7 +1736,7 @@ impl Club {
                 }
             };
             if b.outcome().is_some() {
-                words.push_str(", where the battle ended");
+                words.push_str(super::STALE_AT_END);
             }
             return Err(ClubError::Stale(words));
         }
@@ -3143,9 +3143,12 @@ mod tests {
             }
             e => panic!("stale expected: {e:?}"),
         }
+        let text = e.to_string();
         assert!(
-            e.to_string().contains("moved on before your command"),
-            "{e}"
+            text.contains("moved on before your command")
+                && text.ends_with("nothing more can be played in it")
+                && !text.contains("give the command again"),
+            "{text}"
         );
         let at_end = head(&club, battle);
         let e = hold(&club, battle, other.0, at_end, Some("later")).unwrap_err();

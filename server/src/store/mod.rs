@@ -217,7 +217,8 @@ pub enum ClubError {
     #[error("battle {0} has not started: every seat gives its nonce first (join)")]
     NotStarted(ServerBattleId),
     #[error(
-        "the battle moved on before your command arrived: {0}. Your copy is brought up to date by watch; give the command again if it still applies"
+        "the battle moved on before your command arrived: {0}. Your copy is brought up to date by watch; {advice}",
+        advice = stale_advice(.0)
     )]
     Stale(String),
     /// A command id the seat gave before, for another command (found by
@@ -646,5 +647,19 @@ pub trait Store: Send + Sync + 'static {
     /// none (a layer that does not pass them on) refuses them in words.
     fn table(&self) -> &dyn table::TableStore {
         &table::NoTable
+    }
+}
+
+/// What a `Stale` refusal's words end with when the command named an entry
+/// before the battle's last one and the battle has ended.
+pub(crate) const STALE_AT_END: &str = ", where the battle ended";
+
+/// The advice of a `Stale` refusal: a command for an ended battle can never
+/// be given again (final read, finalsrv S2: it said "give the command again").
+fn stale_advice(words: &str) -> &'static str {
+    if words.ends_with(STALE_AT_END) {
+        "nothing more can be played in it"
+    } else {
+        "give the command again if it still applies"
     }
 }
