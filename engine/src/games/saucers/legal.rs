@@ -100,16 +100,9 @@ pub fn legal(st: &SaucersState) -> Vec<(Actor, C)> {
     if let Some(o) = &st.offer {
         // Accepting is offered only where the seat holds what is taken (on
         // its own view, or the whole state); declining always.
+        // The same check as the Answer's rule (`rules::holds_all`).
         let mine = &st.seats[o.to as usize];
-        let mut hand = mine.hand.clone();
-        let holds = mine.tokens.covers(&o.take)
-            && o.take_cards.iter().all(|c| {
-                hand.iter()
-                    .position(|x| x == c)
-                    .map(|i| hand.remove(i))
-                    .is_some()
-            });
-        if holds {
+        if mine.tokens.covers(&o.take) && super::rules::holds_all(&mine.hand, &o.take_cards) {
             out.push((Actor(o.to), C::Answer { accept: true }));
         }
         out.push((Actor(o.to), C::Answer { accept: false }));

@@ -1016,7 +1016,7 @@ fn swapped(o: &Offer, open: bool) -> E {
     }
 }
 
-fn holds_all(hand: &[u16], cards: &[u16]) -> bool {
+pub(super) fn holds_all(hand: &[u16], cards: &[u16]) -> bool {
     let mut h = hand.to_vec();
     cards.iter().all(|c| match h.iter().position(|x| x == c) {
         Some(i) => {
