@@ -64,8 +64,10 @@ pub struct Branch {
     /// The entry after which it parted (`None`: from the setup).
     pub fork: Option<EntryId>,
     /// How the line came to be (campaign migration 9 stores it; issue 30
-    /// item 9): told by this, never by the branch's name.
-    #[serde(default)]
+    /// item 9): told by this, never by the branch's name. Absent from a
+    /// branch written before kinds were kept: unrecorded, so loading works
+    /// it out (not `Main`, which would skip that).
+    #[serde(default = "BranchKind::unrecorded")]
     pub kind: BranchKind,
 }
 
@@ -94,6 +96,11 @@ pub enum BranchKind {
 }
 
 impl BranchKind {
+    /// The kind of a branch read without one (serde's default).
+    fn unrecorded() -> Self {
+        BranchKind::Unrecorded
+    }
+
     /// The kind as stored and as `branches --json` writes it.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -1754,6 +1761,25 @@ mod tests {
 
     fn roll(n: u8) -> RaceCommand {
         RaceCommand::Roll { dice: n }
+    }
+
+    /// A branch read from JSON written before kinds were kept is
+    /// unrecorded, so loading works its kind out (final read: it read as
+    /// the main line, and a grafted line lost its mark).
+    #[test]
+    fn a_branch_read_without_its_kind_is_unrecorded_not_main() {
+        let b: Branch =
+            serde_json::from_str(r#"{"id": 2, "name": "x", "parent": 0, "fork": 3}"#).unwrap();
+        assert_eq!(b.kind, BranchKind::Unrecorded);
+        let kept: Branch = serde_json::from_value(
+            serde_json::to_value(Branch {
+                kind: BranchKind::FromCopy,
+                ..b
+            })
+            .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(kept.kind, BranchKind::FromCopy);
     }
 
     fn battle(seed: u64) -> Session<Race> {
