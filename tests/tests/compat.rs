@@ -698,6 +698,13 @@ fn the_packed_fixture_s_blocks_meet_its_tail() {
         let b = c.load_battle(want.id).unwrap();
         check_battle("packed, upgraded", &m, want, &*b);
     }
+    drop(c);
+    // Upgraded, it opens read-only too, and its sealed blocks read there.
+    let c = Campaign::open_read_only(&path).unwrap();
+    for want in &m.battles[..2] {
+        let b = c.load_battle(want.id).unwrap();
+        check_battle("packed, upgraded, read-only", &m, want, &*b);
+    }
 }
 
 /// Makes the fixture of packed entries (`fixtures/compat/2026-11-28-packed`)
