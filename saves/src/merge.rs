@@ -101,6 +101,18 @@ pub struct Conflict {
     pub why: String,
 }
 
+impl Conflict {
+    /// What was set aside, in words, with why: the line of `campaign log`
+    /// and of the app's Campaign view ("Set aside by merges").
+    pub fn words(&self, state: &CampaignState, names: &BattleNames) -> String {
+        format!(
+            "{}  (set aside: {})",
+            self.what.words(state, names),
+            names.words(&self.why)
+        )
+    }
+}
+
 /// What a merge set aside.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetAside {

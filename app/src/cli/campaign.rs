@@ -12,10 +12,7 @@ use serde_json::{Value, json};
 use xenolog_engine::campaign::{
     CampaignEvent, CampaignState, Casualties, ModelId, ModelSheet, RosterId, Status, why_not_buy,
 };
-use xenolog_saves::{
-    BattleNames, Campaign, CampaignFail, Conflict, DiceMode, SeatPick, SetAside, describe,
-    faction_name,
-};
+use xenolog_saves::{Campaign, CampaignFail, DiceMode, SeatPick, SetAside, describe, faction_name};
 
 use super::{Fail, Out, json_line, line, open_ro, open_rw};
 
@@ -718,7 +715,7 @@ pub(super) fn campaign(cmd: CampaignCmd, out: &mut dyn Write) -> Out {
                     };
                     json_line(out, &line)?;
                 } else {
-                    line(out, format!("   -  {}", set_aside_words(&x, &s, &names)))?;
+                    line(out, format!("   -  {}", x.words(&s, &names)))?;
                 }
             }
             Ok(())
@@ -1010,14 +1007,4 @@ pub(super) fn verify_campaign(c: &Campaign, json: bool, out: &mut dyn Write) -> 
         }
     }
     Ok(r.ok())
-}
-
-/// What a merge set aside, in words, with why: the line of `campaign log`
-/// and of the app's Campaign view ("Set aside by merges").
-pub fn set_aside_words(x: &Conflict, state: &CampaignState, names: &BattleNames) -> String {
-    format!(
-        "{}  (set aside: {})",
-        x.what.words(state, names),
-        names.words(&x.why)
-    )
 }

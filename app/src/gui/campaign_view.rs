@@ -12,7 +12,6 @@ use xenolog_engine::campaign::{
 use xenolog_saves::{BattleNames, Campaign, SeatPick, faction_name, kind_name, skill_table};
 
 use super::command::AppCommand;
-use crate::cli::campaign::set_aside_words;
 
 /// What the Campaign view shows and is being typed into.
 #[derive(Default)]
@@ -115,10 +114,7 @@ pub fn refresh(st: &mut CampaignViewState, c: &Campaign) {
             }
             match c.campaign_conflicts() {
                 Ok(xs) => {
-                    st.set_aside = xs
-                        .iter()
-                        .map(|x| set_aside_words(x, &r.state, &st.names))
-                        .collect();
+                    st.set_aside = xs.iter().map(|x| x.words(&r.state, &st.names)).collect();
                 }
                 Err(e) => {
                     st.set_aside.clear();

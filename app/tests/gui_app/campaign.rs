@@ -312,7 +312,7 @@ fn the_campaign_view_lists_what_merges_set_aside_in_the_campaign_logs_words() {
         let (state, names) = (c.campaign_state().unwrap(), c.battle_names().unwrap());
         let xs = c.campaign_conflicts().unwrap();
         assert_eq!(xs.len(), 1, "{xs:?}");
-        xenolog::cli::campaign::set_aside_words(&xs[0], &state, &names)
+        xs[0].words(&state, &names)
     };
     assert!(
         words.contains("Pte Yates retired")
