@@ -1648,14 +1648,12 @@ fn item_9_a_grafted_line_is_not_a_takeback_past_seen_dice() {
 }
 }
 
-on_both! {
-/// Issue 30 item 9 left-over (session 22): a line grafted from another
-/// copy is another copy's line by the kind the branch carries (migration
-/// 9), not by its name: renamed, it stays so (before, a rename dropped the
-/// mark and the line read as a take-back past seen dice), and a take-back
-/// of this copy stays a take-back.
-fn item_9_a_grafted_line_is_another_copys_by_kind_and_stays_so_when_renamed() {
-    let (k, id) = raced_copies(25);
+/// The organiser's Dice Race played on apart in both copies, with a
+/// take-back on the organiser's, then the laptop's copy merged in: its
+/// battle's branches are the main line, the take-back and the laptop's
+/// line (another copy's). The copies, the battle's id and the merged file.
+fn grafted_beside_a_takeback(seed: u64) -> (Copies, i64, Campaign) {
+    let (k, id) = raced_copies(seed);
     {
         let mut o = open(&k.organiser).unwrap();
         let mut b = played_on(&mut o, id, 8, 5);
@@ -1671,14 +1669,31 @@ fn item_9_a_grafted_line_is_another_copys_by_kind_and_stays_so_when_renamed() {
         let mut l = open(&k.laptop).unwrap();
         played_on(&mut l, id, 8, 3);
     }
-    let (mut o, m) = k.merged();
-    let mut b = o.load_battle(id).unwrap();
-    let kinds: Vec<BranchKind> = b.branches().iter().map(|b| b.kind).collect();
+    let (o, m) = k.merged();
+    let kinds: Vec<BranchKind> = o
+        .load_battle(id)
+        .unwrap()
+        .branches()
+        .iter()
+        .map(|b| b.kind)
+        .collect();
     assert_eq!(
         kinds,
         [BranchKind::Main, BranchKind::TakeBack, BranchKind::FromCopy],
         "{m:?}"
     );
+    (k, id, o)
+}
+
+on_both! {
+/// Issue 30 item 9 left-over (session 22): a line grafted from another
+/// copy is another copy's line by the kind the branch carries (migration
+/// 9), not by its name: renamed, it stays so (before, a rename dropped the
+/// mark and the line read as a take-back past seen dice), and a take-back
+/// of this copy stays a take-back.
+fn item_9_a_grafted_line_is_another_copys_by_kind_and_stays_so_when_renamed() {
+    let (k, id, mut o) = grafted_beside_a_takeback(25);
+    let mut b = o.load_battle(id).unwrap();
     b.rename_branch(2, "Walsh's game").unwrap();
     o.save_position(id, &*b).unwrap();
     drop((b, o));
@@ -1690,6 +1705,56 @@ fn item_9_a_grafted_line_is_another_copys_by_kind_and_stays_so_when_renamed() {
         !b.takebacks_past_rolls().contains(&2),
         "the renamed line reads as a take-back past seen dice"
     );
+}
+}
+
+on_both! {
+/// Battle file format 5 (session 23): a battle file carries each branch's
+/// kind. A grafted line renamed, exported and imported (into this file
+/// again, and into another campaign) comes back as another copy's line,
+/// not as a take-back past seen dice (format 4 kept no kind: loading told
+/// it by its name, gone with the rename); the take-back and the main line
+/// keep theirs.
+fn format_5_a_renamed_grafted_line_exported_and_imported_is_still_another_copys() {
+    let (k, id, mut o) = grafted_beside_a_takeback(29);
+    let mut b = o.load_battle(id).unwrap();
+    b.rename_branch(2, "Walsh's game").unwrap();
+    o.save_position(id, &*b).unwrap();
+    drop(b);
+    let file = k.organiser.with_extension("xenolog-battle");
+    o.export_battle(id, &file).unwrap();
+    let bytes = std::fs::read(&file).unwrap();
+    assert_eq!(&bytes[..16], b"XENOLOG-BATTLE\n\x05", "written as format 5");
+    let elsewhere = k.organiser.sibling("elsewhere.xenolog");
+    let mut other = elsewhere.create("Another club");
+    for c in [&mut o, &mut other] {
+        let here = c.import_battle(&file).unwrap();
+        let b = c.load_battle(here).unwrap();
+        let got: Vec<(&str, BranchKind)> = b
+            .branches()
+            .iter()
+            .map(|x| (x.name.as_str(), x.kind))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("Main", BranchKind::Main),
+                (b.branches()[1].name.as_str(), BranchKind::TakeBack),
+                ("Walsh's game", BranchKind::FromCopy),
+            ]
+        );
+        assert!(
+            !b.takebacks_past_rolls().contains(&2),
+            "the renamed line came back as a take-back past seen dice"
+        );
+        assert!(b.verify().ok());
+        // Stored with its kind: read back from the store, the same.
+        drop(b);
+        assert_eq!(
+            c.load_battle(here).unwrap().branches()[2].kind,
+            BranchKind::FromCopy
+        );
+    }
 }
 }
 

@@ -21,6 +21,19 @@
 //! server's revealed secret, so `xenolog verify` can check the dice were
 //! fair. A battle without a fair seed is still written as format 2, so a file
 //! of an ordinary battle opens in builds that read format 2.
+//!
+//! Format 4 adds a roster battle's campaign link (issue 30 item 9).
+//!
+//! Format 5 is format 4 with each branch's kind ([`BranchKind`], as the
+//! campaign stores it since migration 9): a line grafted from another copy
+//! of the campaign and renamed comes back as another copy's line, not as a
+//! take-back. Formats 1-4 keep no kind: a reader tells the main line by its
+//! place, another copy's line by its name ([`Branch::FROM_COPY`]), and
+//! leaves the rest to loading ([`BranchKind::Unrecorded`]: take-back or
+//! what-if by the log). A file is written in format 5 only when one of its
+//! branches has a kind that reading would not give back
+//! ([`kind_without_kinds`]); any other is written as before, so it still
+//! opens in builds that read formats 2-4.
 
 use serde::{Deserialize, Serialize};
 use xenolog_engine::fair::{Bytes32, FairSeed, SeatNonce};
@@ -33,7 +46,7 @@ use crate::codec::{CodecError, DiceMode, EntryV1, EntryV2};
 /// The first bytes of every battle file.
 pub const MAGIC: &[u8; 15] = b"XENOLOG-BATTLE\n";
 /// The battle file format this build writes; it reads this one and older ones.
-pub const BATTLE_FILE_FORMAT: u32 = 4;
+pub const BATTLE_FILE_FORMAT: u32 = 5;
 
 const CHECKSUM_LEN: usize = 32;
 const HEADER_LEN: usize = MAGIC.len() + 4;
@@ -125,6 +138,7 @@ impl From<CodecError> for BattleFileError {
     }
 }
 
+/// A branch in formats 1-4: no kind.
 #[derive(Serialize, Deserialize)]
 struct BranchV1 {
     id: u32,
@@ -133,10 +147,96 @@ struct BranchV1 {
     fork: Option<u64>,
 }
 
-/// A battle file's payload; `E` is the stored form of its entries
-/// ([`EntryV1`] in format 1, [`EntryV2`] in format 2: nothing else changed).
+/// A branch in format 5: with its kind, as [`BranchKind::as_str`] writes it.
 #[derive(Serialize, Deserialize)]
-struct FileBody<E> {
+struct BranchV2 {
+    id: u32,
+    name: String,
+    parent: Option<u32>,
+    fork: Option<u64>,
+    kind: String,
+}
+
+/// The kind a reader of formats 1-4 gives a branch, which keep none: the
+/// main line by its place, another copy's line by its name, and the rest
+/// unrecorded, for loading to work out from the log
+/// (`Session::from_parts`) exactly as a branch started now is decided.
+pub fn kind_without_kinds(b: &Branch) -> BranchKind {
+    if b.parent.is_none() {
+        BranchKind::Main
+    } else if b.name.contains(Branch::FROM_COPY) {
+        BranchKind::FromCopy
+    } else {
+        BranchKind::Unrecorded
+    }
+}
+
+/// A stored branch as the engine's.
+trait IntoBranch {
+    fn into_branch(self) -> Result<Branch, BattleFileError>;
+}
+
+impl IntoBranch for BranchV1 {
+    fn into_branch(self) -> Result<Branch, BattleFileError> {
+        let mut b = Branch {
+            id: self.id,
+            name: self.name,
+            parent: self.parent,
+            fork: self.fork,
+            kind: BranchKind::Unrecorded,
+        };
+        b.kind = kind_without_kinds(&b);
+        Ok(b)
+    }
+}
+
+impl IntoBranch for BranchV2 {
+    fn into_branch(self) -> Result<Branch, BattleFileError> {
+        let kind = match self.kind.as_str() {
+            "unrecorded" => BranchKind::Unrecorded,
+            k => match BranchKind::parse(Some(k)) {
+                BranchKind::Unrecorded => {
+                    return Err(BattleFileError::Garbled(format!(
+                        "branch {} has a kind this build does not know (\"{k}\")",
+                        self.id
+                    )));
+                }
+                known => known,
+            },
+        };
+        // The main line is the one branch from the setup of no other line.
+        if (kind == BranchKind::Main) != self.parent.is_none() {
+            return Err(BattleFileError::Garbled(format!(
+                "branch {} is {} but {}",
+                self.id,
+                if kind == BranchKind::Main {
+                    "the main line"
+                } else {
+                    kind.words()
+                },
+                if self.parent.is_none() {
+                    "parts from no line"
+                } else {
+                    "parts from another line"
+                }
+            )));
+        }
+        Ok(Branch {
+            id: self.id,
+            name: self.name,
+            parent: self.parent,
+            fork: self.fork,
+            kind,
+        })
+    }
+}
+
+/// A battle file's payload; `E` is the stored form of its entries
+/// ([`EntryV1`] in format 1, [`EntryV2`] from format 2), `B` of its
+/// branches ([`BranchV1`] until format 4, [`BranchV2`] with its kind in
+/// format 5).
+#[derive(Serialize, Deserialize)]
+struct FileBody<E, B = BranchV1> {
     game: String,
     seed: u64,
     rules_version: u32,
@@ -144,7 +244,7 @@ struct FileBody<E> {
     title: String,
     dice_mode: DiceMode,
     created: i64,
-    branches: Vec<BranchV1>,
+    branches: Vec<B>,
     records: Vec<E>,
     cursor: Option<u64>,
     branch: u32,
@@ -179,6 +279,19 @@ struct FileExtraV4 {
     campaign: Option<CampaignLink>,
 }
 
+impl FileExtraV4 {
+    /// The file of formats 4 and 5, with its campaign link.
+    fn into_file<B: IntoBranch>(
+        self,
+        body: FileBody<EntryV2, B>,
+        extra: FileExtraV2,
+    ) -> Result<(BattleFile, Option<CampaignLink>), BattleFileError> {
+        let fair = self.fair.map(|f| (f.fair.into_fair(), f.secret));
+        let f = body.into_file(extra.strict, fair, |r, seq, _| r.into_record(seq))?;
+        Ok((f, self.campaign))
+    }
+}
+
 impl FairV3 {
     fn of(f: &FairSeed) -> Self {
         FairV3 {
@@ -209,7 +322,7 @@ impl FairV3 {
     }
 }
 
-impl<E> FileBody<E> {
+impl<E, B: IntoBranch> FileBody<E, B> {
     fn into_file(
         self,
         strict: bool,
@@ -239,24 +352,8 @@ impl<E> FileBody<E> {
             branches: self
                 .branches
                 .into_iter()
-                .map(|b| Branch {
-                    // A battle file keeps no branch kind: the main line is
-                    // told by its place, another copy's line by its name,
-                    // and the rest when the battle is loaded
-                    // (`Session::from_parts`).
-                    kind: if b.parent.is_none() {
-                        BranchKind::Main
-                    } else if b.name.contains(Branch::FROM_COPY) {
-                        BranchKind::FromCopy
-                    } else {
-                        BranchKind::Unrecorded
-                    },
-                    id: b.id,
-                    name: b.name,
-                    parent: b.parent,
-                    fork: b.fork,
-                })
-                .collect(),
+                .map(IntoBranch::into_branch)
+                .collect::<Result<_, _>>()?,
             records,
             cursor: self.cursor,
             branch: self.branch,
@@ -278,8 +375,13 @@ fn whole<'a, T: Deserialize<'a>>(payload: &'a [u8]) -> Result<T, BattleFileError
     Ok(file)
 }
 
-/// The body of `file` around its entries in their stored form `E`.
-fn body_of<E>(file: &BattleFile, records: Vec<E>) -> FileBody<E> {
+/// The body of `file` around its entries in their stored form `E`, its
+/// branches in the form `branch` gives.
+fn body_of<E, B>(
+    file: &BattleFile,
+    records: Vec<E>,
+    branch: impl Fn(&Branch) -> B,
+) -> FileBody<E, B> {
     FileBody {
         game: file.meta.game.clone(),
         seed: file.meta.seed,
@@ -288,16 +390,7 @@ fn body_of<E>(file: &BattleFile, records: Vec<E>) -> FileBody<E> {
         title: file.title.clone(),
         dice_mode: file.dice_mode,
         created: file.created,
-        branches: file
-            .branches
-            .iter()
-            .map(|b| BranchV1 {
-                id: b.id,
-                name: b.name.clone(),
-                parent: b.parent,
-                fork: b.fork,
-            })
-            .collect(),
+        branches: file.branches.iter().map(branch).collect(),
         records,
         cursor: file.cursor,
         branch: file.branch,
@@ -327,8 +420,31 @@ pub fn write_battle_file(file: &BattleFile) -> Result<Vec<u8>, BattleFileError> 
     write_battle_file_linked(file, None)
 }
 
-/// [`write_battle_file`] with a roster battle's campaign link: format 4 when
-/// there is one, else exactly what [`write_battle_file`] writes.
+/// A branch as formats 1-4 keep it.
+fn branch_v1(b: &Branch) -> BranchV1 {
+    BranchV1 {
+        id: b.id,
+        name: b.name.clone(),
+        parent: b.parent,
+        fork: b.fork,
+    }
+}
+
+/// A branch as format 5 keeps it.
+fn branch_v2(b: &Branch) -> BranchV2 {
+    BranchV2 {
+        id: b.id,
+        name: b.name.clone(),
+        parent: b.parent,
+        fork: b.fork,
+        kind: b.kind.as_str().to_owned(),
+    }
+}
+
+/// [`write_battle_file`] with a roster battle's campaign link: format 5
+/// when a branch has a kind formats 1-4 would not give back
+/// ([`kind_without_kinds`]), else format 4 when there is a link, else
+/// exactly what [`write_battle_file`] writes.
 pub fn write_battle_file_linked(
     file: &BattleFile,
     link: Option<&CampaignLink>,
@@ -352,15 +468,27 @@ pub fn write_battle_file_linked(
         fair: FairV3::of(fair),
         secret: file.secret,
     });
+    let kinds = file
+        .branches
+        .iter()
+        .any(|b| kind_without_kinds(b) != b.kind);
+    if kinds {
+        let v4 = FileExtraV4 {
+            fair,
+            campaign: link.cloned(),
+        };
+        return seal_file(5, &(body_of(file, records, branch_v2), extra, v4), size);
+    }
+    let body = body_of(file, records, branch_v1);
     match (fair, link) {
-        (None, None) => seal_file(2, &(body_of(file, records), extra), size),
-        (Some(fair), None) => seal_file(3, &(body_of(file, records), extra, fair), size),
+        (None, None) => seal_file(2, &(body, extra), size),
+        (Some(fair), None) => seal_file(3, &(body, extra, fair), size),
         (fair, Some(link)) => {
             let v4 = FileExtraV4 {
                 fair,
                 campaign: Some(link.clone()),
             };
-            seal_file(4, &(body_of(file, records), extra, v4), size)
+            seal_file(4, &(body, extra, v4), size)
         }
     }
 }
@@ -371,7 +499,7 @@ pub fn read_battle_file(bytes: &[u8]) -> Result<BattleFile, BattleFileError> {
 }
 
 /// [`read_battle_file`] with the roster battle's campaign link a format 4
-/// file may carry (`None` for every other file).
+/// or 5 file may carry (`None` for every other file).
 pub fn read_battle_file_linked(
     bytes: &[u8],
 ) -> Result<(BattleFile, Option<CampaignLink>), BattleFileError> {
@@ -414,12 +542,15 @@ pub fn read_battle_file_linked(
             body.into_file(extra.strict, fair, |r, seq, _| r.into_record(seq))
                 .map(|f| (f, None))
         }
-        _ => {
+        4 => {
             let (body, extra, v4) =
                 whole::<(FileBody<EntryV2>, FileExtraV2, FileExtraV4)>(payload)?;
-            let fair = v4.fair.map(|f| (f.fair.into_fair(), f.secret));
-            let f = body.into_file(extra.strict, fair, |r, seq, _| r.into_record(seq))?;
-            Ok((f, v4.campaign))
+            v4.into_file(body, extra)
+        }
+        _ => {
+            let (body, extra, v4) =
+                whole::<(FileBody<EntryV2, BranchV2>, FileExtraV2, FileExtraV4)>(payload)?;
+            v4.into_file(body, extra)
         }
     }
 }
@@ -470,7 +601,7 @@ mod tests {
                     name: "What if".into(),
                     parent: Some(0),
                     fork: Some(0),
-                    // A battle file keeps no kind: told on loading.
+                    // Unrecorded: told on loading (formats 1-4 read so).
                     kind: BranchKind::Unrecorded,
                 },
             ],
@@ -512,7 +643,7 @@ mod tests {
         let mut newer = bytes.clone();
         newer[15] = 9;
         let err = read_battle_file(&newer).unwrap_err();
-        assert_eq!(err, BattleFileError::Newer { found: 9, ours: 4 });
+        assert_eq!(err, BattleFileError::Newer { found: 9, ours: 5 });
         assert!(err.to_string().contains("format 9"));
         let mut tampered = bytes.clone();
         let mid = bytes.len() / 2;
@@ -537,7 +668,7 @@ mod tests {
             .enumerate()
             .map(|(i, r)| EntryV1::from_record(i as EntryId, r).unwrap())
             .collect::<Vec<_>>();
-        let bytes = seal_file(1, &body_of(&f, records), 0).unwrap();
+        let bytes = seal_file(1, &body_of(&f, records, branch_v1), 0).unwrap();
         assert_eq!(read_battle_file(&bytes).unwrap(), f);
     }
 
@@ -647,5 +778,165 @@ mod tests {
                 None
             );
         }
+    }
+
+    /// `sample` with its second branch of `kind`, named `name`.
+    fn with_kind(kind: BranchKind, name: &str) -> BattleFile {
+        let mut f = sample();
+        f.branches[1].kind = kind;
+        f.branches[1].name = name.into();
+        f
+    }
+
+    /// Format 5 (issue 30 item 9's left-over): each branch's kind travels
+    /// in the file, with or without a fair seed and a campaign link; a line
+    /// grafted from another copy and renamed comes back as another copy's
+    /// line, not as a take-back; every byte is checked.
+    #[test]
+    fn format_5_carries_each_branchs_kind_a_renamed_grafted_line_comes_back_as_another_copys() {
+        for kind in [
+            BranchKind::TakeBack,
+            BranchKind::WhatIf,
+            BranchKind::FromCopy,
+        ] {
+            for (f, l) in [
+                (with_kind(kind, "Walsh's game"), None),
+                (with_kind(kind, "Walsh's game"), Some(link())),
+                (
+                    BattleFile {
+                        branches: with_kind(kind, "Walsh's game").branches,
+                        ..club()
+                    },
+                    None,
+                ),
+            ] {
+                let bytes = write_battle_file_linked(&f, l.as_ref()).unwrap();
+                assert!(
+                    bytes.starts_with(b"XENOLOG-BATTLE\n\x05\x00\x00\x00"),
+                    "{kind:?}"
+                );
+                let (back, back_link) = read_battle_file_linked(&bytes).unwrap();
+                assert_eq!(back.branches[1].kind, kind);
+                assert_eq!((back, back_link), (f.clone(), l));
+                for i in (0..bytes.len()).step_by(3) {
+                    let mut bad = bytes.clone();
+                    bad[i] ^= 0x04;
+                    assert!(read_battle_file(&bad).is_err(), "byte {i}");
+                }
+            }
+        }
+        // Written as format 4 (no kinds), the renamed line would come back
+        // unrecorded: loading would tell it a take-back by its log.
+        let renamed = with_kind(BranchKind::FromCopy, "Walsh's game");
+        let records = renamed
+            .records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| EntryV2::from_record(i as EntryId, r).unwrap())
+            .collect::<Vec<_>>();
+        let v4 = FileExtraV4 {
+            fair: None,
+            campaign: Some(link()),
+        };
+        let extra = FileExtraV2 { strict: true };
+        let old = seal_file(4, &(body_of(&renamed, records, branch_v1), extra, v4), 0).unwrap();
+        assert_eq!(
+            read_battle_file(&old).unwrap().branches[1].kind,
+            BranchKind::Unrecorded
+        );
+    }
+
+    /// A battle whose kinds formats 1-4 give back (the main line; another
+    /// copy's line still under its grafted name; lines stored without a
+    /// kind) is written as before, so builds that read formats 2-4 open it;
+    /// read back, each branch has the kind it had.
+    #[test]
+    fn a_battle_whose_kinds_older_formats_tell_is_written_as_before() {
+        let grafted = with_kind(BranchKind::FromCopy, "Main (from the copy laptop.xenolog)");
+        for (f, l, format) in [
+            (sample(), None, 2),
+            (grafted.clone(), None, 2),
+            (grafted.clone(), Some(link()), 4),
+            (
+                BattleFile {
+                    branches: grafted.branches.clone(),
+                    ..club()
+                },
+                None,
+                3,
+            ),
+        ] {
+            let bytes = write_battle_file_linked(&f, l.as_ref()).unwrap();
+            assert_eq!(bytes[15], format, "{:?}", f.branches);
+            assert_eq!(read_battle_file_linked(&bytes).unwrap(), (f, l));
+        }
+    }
+
+    /// A format 5 file whose branch kinds make no sense (one this build
+    /// does not know, a main line that parts from another, a take-back from
+    /// the setup of no line) is refused in words naming the branch.
+    #[test]
+    fn a_format_5_file_with_an_impossible_branch_kind_is_refused_in_words() {
+        let seal = |f: &BattleFile, kinds: [&str; 2]| {
+            let records = f
+                .records
+                .iter()
+                .enumerate()
+                .map(|(i, r)| EntryV2::from_record(i as EntryId, r).unwrap())
+                .collect::<Vec<_>>();
+            let mut body = body_of(f, records, branch_v2);
+            for (b, k) in body.branches.iter_mut().zip(kinds) {
+                b.kind = k.into();
+            }
+            let v4 = FileExtraV4 {
+                fair: None,
+                campaign: None,
+            };
+            seal_file(5, &(body, FileExtraV2 { strict: true }, v4), 0).unwrap()
+        };
+        let f = with_kind(BranchKind::TakeBack, "Another try");
+        assert_eq!(
+            read_battle_file(&seal(&f, ["main", "take-back"])).unwrap(),
+            f
+        );
+        for (kinds, words) in [
+            (
+                ["main", "sideways"],
+                "branch 1 has a kind this build does not know (\"sideways\")",
+            ),
+            (
+                ["main", "main"],
+                "branch 1 is the main line but parts from another line",
+            ),
+            (
+                ["take-back", "take-back"],
+                "branch 0 is take-back but parts from no line",
+            ),
+        ] {
+            let err = read_battle_file(&seal(&f, kinds)).unwrap_err();
+            assert!(
+                matches!(&err, BattleFileError::Garbled(w) if w == words),
+                "{kinds:?}: {err}"
+            );
+            assert!(
+                err.to_string()
+                    .starts_with("its contents are damaged: branch")
+            );
+        }
+    }
+
+    /// A file of a newer format than this build reads is refused before
+    /// anything else is read, naming both numbers.
+    #[test]
+    fn a_file_of_format_6_is_refused_naming_both_formats() {
+        let mut bytes = write_battle_file(&with_kind(BranchKind::WhatIf, "Fire first")).unwrap();
+        assert_eq!(bytes[15], 5);
+        bytes[15] = 6;
+        let err = read_battle_file(&bytes).unwrap_err();
+        assert_eq!(err, BattleFileError::Newer { found: 6, ours: 5 });
+        assert_eq!(
+            err.to_string(),
+            "it was exported by a newer Xenolog (battle file format 6; this build reads up to 5)"
+        );
     }
 }

@@ -253,6 +253,49 @@ fn every_fixture_export_imports_and_replays_as_it_was_recorded() {
     }
 }
 
+/// Battle file format 5 (session 23) carries each branch's kind; formats
+/// 1-4 keep none, so an older file's kinds are worked out on loading (the
+/// main line by its place, another copy's line by its name, the rest by
+/// the log): every fixture's exported battle imports with the very kinds
+/// its campaign's battle has (the campaign's stored since migration 9,
+/// worked out on loading before), and a format 5 file keeps its own.
+#[test]
+fn every_fixture_export_imports_with_the_branch_kinds_its_campaign_has() {
+    use xenolog_engine::BranchKind;
+    let mut kinds_seen = std::collections::BTreeSet::new();
+    for dir in fixtures() {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let m = read_manifest(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let c = Campaign::open(&copy_of(&dir, CAMPAIGN_FILE, tmp.path())).unwrap();
+        let mut imported = Campaign::create(&tmp.path().join("import.xenolog"), "import").unwrap();
+        for e in &m.exports {
+            let file = copy_of(&dir, &e.file, tmp.path());
+            let kinds = |b: &dyn Battle| -> Vec<(String, BranchKind)> {
+                b.branches()
+                    .iter()
+                    .map(|x| (x.name.clone(), x.kind))
+                    .collect()
+            };
+            let id = imported.import_battle(&file).unwrap();
+            let got = kinds(&*imported.load_battle(id).unwrap());
+            let want = kinds(&*c.load_battle(e.battle).unwrap());
+            assert_eq!(got, want, "{name}, {}", e.file);
+            assert!(
+                got.iter().all(|(_, k)| *k != BranchKind::Unrecorded),
+                "{name}, {}: a kind left unworked: {got:?}",
+                e.file
+            );
+            kinds_seen.extend(got.into_iter().map(|(_, k)| k.as_str()));
+        }
+    }
+    // The fixtures' lines: main lines and take-backs at least.
+    assert!(
+        kinds_seen.contains("main") && kinds_seen.contains("take-back"),
+        "{kinds_seen:?}"
+    );
+}
+
 #[test]
 fn a_fixture_opened_read_only_is_left_byte_for_byte_as_it_was() {
     for dir in fixtures() {

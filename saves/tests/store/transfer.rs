@@ -4,7 +4,7 @@ use std::path::Path;
 
 use xenolog_engine::Battle;
 use xenolog_saves::{Campaign, DiceMode, SaveError};
-use xenolog_schema::battle_file::{read_battle_file, write_battle_file};
+use xenolog_schema::battle_file::{BATTLE_FILE_FORMAT, read_battle_file, write_battle_file};
 
 use super::common::{bytes, campaign_with_race, place, play_n, states};
 
@@ -124,10 +124,18 @@ fn bad_battle_files_are_refused_before_anything_is_written() {
     std::fs::write(&file, b"<html>not a battle</html>").unwrap();
     import_refused(&path, &file, "not a Xenolog battle file");
 
+    // A format after this build's: refused naming both numbers.
     let mut newer = good_bytes.clone();
-    newer[15] = 5;
+    newer[15] = (BATTLE_FILE_FORMAT + 1) as u8;
     std::fs::write(&file, &newer).unwrap();
-    import_refused(&path, &file, "newer Xenolog (battle file format 5");
+    import_refused(
+        &path,
+        &file,
+        &format!(
+            "newer Xenolog (battle file format {}; this build reads up to {BATTLE_FILE_FORMAT})",
+            BATTLE_FILE_FORMAT + 1
+        ),
+    );
 
     let mut flipped = good_bytes.clone();
     let mid = flipped.len() / 2;
