@@ -916,30 +916,73 @@ fn all_notes(c: &Campaign) -> Result<Vec<StoredNote>, SaveError> {
     Ok(notes)
 }
 
+/// What joins two notes on one entry: a blank line, as a user writes
+/// paragraphs.
+const NOTE_JOIN: &str = "\n\n";
+
+/// A note's parts: its paragraphs, each trimmed, the empty left out.
+fn note_parts(text: &str) -> Vec<&str> {
+    text.split(NOTE_JOIN)
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// Two notes on one entry as one (`created`, `text` each), the same
+/// whichever is given first: a note whose every paragraph the other holds
+/// whole is in it already, so the other is kept as it is; else the older
+/// (ties by text) and then each paragraph of the newer it does not hold.
+/// Paragraphs are compared whole, never as a piece of one ("ok" is not in
+/// "look").
+fn join_notes(a: (i64, &str), b: (i64, &str)) -> String {
+    let (old, new) = if a <= b { (a.1, b.1) } else { (b.1, a.1) };
+    let (po, pn) = (note_parts(old), note_parts(new));
+    if pn.iter().all(|p| po.contains(p)) {
+        return old.to_owned();
+    }
+    if po.iter().all(|p| pn.contains(p)) {
+        return new.to_owned();
+    }
+    let mut out = old.to_owned();
+    for p in pn.iter().filter(|p| !po.contains(p)) {
+        out.push_str(NOTE_JOIN);
+        out.push_str(p);
+    }
+    out
+}
+
+/// What [`merge_notes`] did: how many entries' annotations changed here,
+/// and the other copy's battles whose notes found no entry here (not
+/// copied, not grafted), with how many entries' notes each.
+#[derive(Default)]
+struct NotesMerged {
+    changed: usize,
+    left: std::collections::BTreeMap<BattleId, usize>,
+}
+
 /// The other copy's notes and bookmarks, each on its entry in this copy's
 /// numbering (`entries_here`: its battles here, and where each of their
 /// entries is, `None` where the numbering is the same), written in the
 /// merge's transaction: a note only the other copy has lands; where both
 /// copies annotate one entry, the bookmark is kept if either has it and
-/// the texts are joined, oldest first (a text both have, or one already
-/// holding the other, once), so merging either way round gives the same.
-/// Returns how many entries' annotations changed.
+/// the texts are joined ([`join_notes`]: by whole paragraphs, oldest
+/// first), so merging either way round gives the same. A note of a battle
+/// (or an entry) that is not here is counted in `left`, for the merge to
+/// say so.
 fn merge_notes(
     tx: &dyn Db,
     notes: Vec<StoredNote>,
     entries_here: &HashMap<BattleId, (BattleId, Option<Vec<EntryId>>)>,
-) -> Result<usize, SaveError> {
-    let mut changed = 0;
+) -> Result<NotesMerged, SaveError> {
+    let mut out = NotesMerged::default();
     for (battle, entry, bookmark, text, created, updated) in notes {
-        let Some((here, map)) = entries_here.get(&battle) else {
+        let here_entry = entries_here.get(&battle).and_then(|(here, map)| match map {
+            None => Some((here, entry)),
+            Some(m) => m.get(entry as usize).map(|e| (here, *e as i64)),
+        });
+        let Some((here, entry)) = here_entry else {
+            *out.left.entry(battle).or_default() += 1;
             continue;
-        };
-        let entry = match map {
-            None => entry,
-            Some(m) => match m.get(entry as usize) {
-                Some(e) => *e as i64,
-                None => continue,
-            },
         };
         let mine: Option<(bool, String, i64, i64)> = tx.row(
             "SELECT bookmark, text, created, updated FROM notes WHERE battle = ?1 AND entry = ?2",
@@ -948,18 +991,12 @@ fn merge_notes(
         )?;
         let joined = match &mine {
             None => (bookmark, text, created, updated),
-            Some((b, t, c, u)) => {
-                let text = if t.contains(text.as_str()) {
-                    t.clone()
-                } else if text.contains(t.as_str()) {
-                    text
-                } else if (*c, t.as_str()) <= (created, text.as_str()) {
-                    format!("{t}\n\n{text}")
-                } else {
-                    format!("{text}\n\n{t}")
-                };
-                (*b || bookmark, text, (*c).min(created), (*u).max(updated))
-            }
+            Some((b, t, c, u)) => (
+                *b || bookmark,
+                join_notes((*c, t), (created, &text)),
+                (*c).min(created),
+                (*u).max(updated),
+            ),
         };
         if mine
             .as_ref()
@@ -982,9 +1019,9 @@ fn merge_notes(
                 &joined.3,
             ],
         )?;
-        changed += 1;
+        out.changed += 1;
     }
-    Ok(changed)
+    Ok(out)
 }
 
 /// A time in words, UTC ("2026-11-27 15:20 UTC").
@@ -1164,6 +1201,9 @@ impl Campaign {
         let mut same: HashMap<BattleId, BattleId> = HashMap::new();
         let mut to_copy = Vec::new();
         let mut not_copied: HashMap<BattleId, String> = HashMap::new();
+        // The other copy's battles whose entries did not land (for their
+        // notes, which then cannot): why, in words.
+        let mut not_landed: HashMap<BattleId, String> = HashMap::new();
         let mut grafts: Vec<Graft> = Vec::new();
         // Where the other copy's entries of a battle are here, for its
         // notes: (battle here, its entries' numbers here; `None`: the same).
@@ -1209,9 +1249,15 @@ impl Campaign {
                                 grafts.push(g);
                             }
                         }
-                        Err(why) => out.notices.push(format!(
-                            "battle {mid} was played on in both copies; what {name} has of it beyond this copy's did not land ({why}): this copy's is kept as it was"
-                        )),
+                        Err(why) => {
+                            out.notices.push(format!(
+                                "battle {mid} was played on in both copies; what {name} has of it beyond this copy's did not land ({why}): this copy's is kept as it was"
+                            ));
+                            not_landed.insert(
+                                *tid,
+                                format!("what {name} has of battle {mid} did not land"),
+                            );
+                        }
                     }
                 }
                 None => {
@@ -1231,6 +1277,10 @@ impl Campaign {
                             not_copied.insert(
                                 *tid,
                                 format!("its battle ({title}) was not copied: {why}"),
+                            );
+                            not_landed.insert(
+                                *tid,
+                                format!("battle {tid} of {name} ({title}) was not copied"),
                             );
                         }
                     }
@@ -1466,7 +1516,23 @@ impl Campaign {
             }
             aside(&c.key, c.at, &c.what, &c.why)?;
         }
-        out.notes = merge_notes(&tx, theirs_notes, &entries_here)?;
+        let notes = merge_notes(&tx, theirs_notes, &entries_here)?;
+        out.notes = notes.changed;
+        // A note that found no entry here is said, never dropped unsaid.
+        for (tid, n) in notes.left {
+            let why = not_landed
+                .get(&tid)
+                .cloned()
+                .unwrap_or_else(|| format!("battle {tid} of {name} is not here"));
+            out.notices.push(format!(
+                "the notes and bookmarks of {} of battle {tid} of {name} did not come over: {why}, so they have no entry here",
+                if n == 1 {
+                    "1 entry".to_owned()
+                } else {
+                    format!("{n} entries")
+                }
+            ));
+        }
         // The log was written with its own numbers: on PostgreSQL the next
         // number the database chooses follows them (SQLite's rowid does).
         self.conn.catch_up_identities()?;
@@ -1525,5 +1591,34 @@ impl Campaign {
             },
         )?;
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::join_notes;
+
+    /// merge_notes' join (session 23): notes are compared by whole
+    /// paragraph, never as a piece of one: "ok" is not in "look".
+    #[test]
+    fn notes_join_by_whole_paragraphs_ok_is_not_in_look() {
+        assert_eq!(join_notes((1, "look"), (2, "ok")), "look\n\nok");
+        assert_eq!(join_notes((2, "ok"), (1, "look")), "look\n\nok");
+        // A note the other holds as a paragraph lands once.
+        assert_eq!(
+            join_notes((1, "a fair roll"), (2, "Benton\n\na fair roll")),
+            "Benton\n\na fair roll"
+        );
+        assert_eq!(join_notes((1, "a\n\nb"), (2, "b")), "a\n\nb");
+        // Joined notes joined again with one of theirs: nothing twice.
+        let once = join_notes((1, "x\n\ny"), (2, "x\n\nz"));
+        assert_eq!(once, "x\n\ny\n\nz");
+        assert_eq!(join_notes((1, &once), (2, "x\n\nz")), once);
+        assert_eq!(join_notes((2, "x\n\nz"), (1, &once)), once);
+        // Equal times: by text, the same whichever comes first.
+        assert_eq!(
+            join_notes((5, "b"), (5, "a")),
+            join_notes((5, "a"), (5, "b"))
+        );
     }
 }

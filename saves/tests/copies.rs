@@ -749,7 +749,8 @@ fn item_9_the_trust_book_checks_only_what_changed_since_it_was_verified_here() {
 
 /// A battle only the other copy has is replayed before it is copied: one
 /// whose snapshot and hashes were forged is not copied, said in words, and
-/// the rest of the merge lands.
+/// the rest of the merge lands. Its notes (session 23: they were skipped
+/// without a word) are said not to have come over, and why.
 #[test]
 fn item_9_a_battle_of_the_other_copy_that_does_not_replay_is_not_copied() {
     let mut id = 0;
@@ -761,17 +762,26 @@ fn item_9_a_battle_of_the_other_copy_that_does_not_replay_is_not_copied() {
             id = race::new_endless_race(l, 9);
             let mut b = l.load_battle(id).unwrap();
             race::play_n(l, id, &mut *b, 200);
+            l.set_note(id, 7, "Walsh's lucky streak").unwrap();
+            l.set_bookmark(id, 9, true).unwrap();
             l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
         },
     );
     let at = forge::forge_snapshot(k.laptop.path(), id);
     let (o, m) = k.merged();
     assert!(m.copied.is_empty(), "{m:?}");
-    assert_eq!(m.notices.len(), 1, "{m:?}");
+    assert_eq!(m.notices.len(), 2, "{m:?}");
     let n = &m.notices[0];
     assert!(
         n.contains("was not copied") && n.contains(&format!("entry {at}")),
         "{n}"
+    );
+    assert_eq!(m.notes, 0, "{m:?}");
+    assert_eq!(
+        m.notices[1],
+        format!(
+            "the notes and bookmarks of 2 entries of battle {id} of laptop.xenolog did not come over: battle {id} of laptop.xenolog (Race) was not copied, so they have no entry here"
+        )
     );
     assert!(o.battles().unwrap().is_empty());
     assert_eq!(m.added, 1, "the recruit lands: {m:?}");
@@ -1508,7 +1518,8 @@ fn item_9_a_damaged_entry_of_the_other_copys_battle_does_not_land_and_the_rest_d
 /// The graft's failure path: the other copy's continuation does not replay
 /// (its last entry's state hash altered, its chain forged to match). The
 /// merge says so, lands nothing of it, keeps this copy's battle, and the
-/// rest of the merge lands.
+/// rest of the merge lands; the other copy's note on its continuation is
+/// said not to have come over (session 23: it was dropped without a word).
 #[test]
 fn item_9_a_graft_that_does_not_replay_is_refused_in_words() {
     use xenolog_engine::hash::chain_hash;
@@ -1516,6 +1527,7 @@ fn item_9_a_graft_that_does_not_replay_is_refused_in_words() {
     {
         let mut l = open(&k.laptop).unwrap();
         played_on(&mut l, id, 6, 3);
+        l.set_note(id, 23, "Walsh's push").unwrap();
         l.add_model(k.unit, "Pte Walsh", "rifleman").unwrap();
     }
     let conn = rusqlite::Connection::open(k.laptop.path()).unwrap();
@@ -1537,6 +1549,12 @@ fn item_9_a_graft_that_does_not_replay_is_refused_in_words() {
     let (o, m) = k.merged();
     assert!(
         m.notices.iter().any(|n| n.contains("did not land")),
+        "{m:?}"
+    );
+    assert!(
+        m.notices.contains(&format!(
+            "the notes and bookmarks of 1 entry of battle {id} of laptop.xenolog did not come over: what laptop.xenolog has of battle {id} did not land, so they have no entry here"
+        )),
         "{m:?}"
     );
     assert_eq!(o.load_battle(id).unwrap().records().len(), before);
@@ -1840,6 +1858,39 @@ fn item_9_notes_and_bookmarks_of_both_copies_merge_each_on_its_entry() {
     let mut again = ca;
     assert_eq!(merge(&mut again, &k.laptop).unwrap().notes, 0);
     assert_eq!(notes_by_entry(&again, id), notes_by_entry(&cb, id));
+}
+}
+
+on_both! {
+/// merge_notes (session 23): two notes on one entry are joined by whole
+/// paragraphs, never by a piece of one: the laptop's "ok" is not taken as
+/// already in the organiser's "look" (both land); a note the other copy
+/// holds as one of its paragraphs lands once. Either way round the same.
+fn merge_notes_joins_by_whole_paragraph_ok_is_not_in_look() {
+    let (k, id) = raced_copies(30);
+    let k = two_copies(
+        k,
+        Later::Either,
+        |o, _| {
+            o.set_note(id, 3, "look").unwrap();
+            o.set_note(id, 5, "Benton should have held\n\na fair roll").unwrap();
+        },
+        |l, _| {
+            l.set_note(id, 3, "ok").unwrap();
+            l.set_note(id, 5, "a fair roll").unwrap();
+        },
+    );
+    let [(ca, ma, _a), (cb, _mb, _b)] = k.both_ways();
+    let three = ca.annotation(id, 3).unwrap().unwrap().text;
+    let mut parts: Vec<&str> = three.split("\n\n").collect();
+    parts.sort_unstable();
+    assert_eq!(parts, ["look", "ok"], "{three:?}: {ma:?}");
+    assert_eq!(
+        ca.annotation(id, 5).unwrap().unwrap().text,
+        "Benton should have held\n\na fair roll",
+        "a note the other holds whole lands once"
+    );
+    assert_eq!(notes_by_entry(&ca, id), notes_by_entry(&cb, id));
 }
 }
 
