@@ -164,6 +164,7 @@ fn item_9_a_battle_played_to_two_endings_is_listed_again_by_campaign_log() {
         set_aside[0]["endings"]["counted"]["state_hash"],
         set_aside[0]["endings"]["other"]["state_hash"]
     );
+    assert_eq!(set_aside[0]["endings"]["now"], "counted");
     // Merged again: listed once.
     ok(&xenolog(&["campaign", "merge", f, s(&laptop)]));
     let again = lines(&ok(&xenolog(&["campaign", "log", f, "--json"])));
@@ -171,4 +172,38 @@ fn item_9_a_battle_played_to_two_endings_is_listed_again_by_campaign_log() {
         again.iter().filter(|l| l.get("endings").is_some()).count(),
         1
     );
+    // Session 23: the other ending's line made current, the set-aside
+    // conflict says the campaign counts that one now (it was stale).
+    let battle = id.to_string();
+    let other = lines(&ok(&xenolog(&[
+        "branches", f, "--battle", &battle, "--json",
+    ])))
+    .into_iter()
+    .find(|b| b["current"] == false)
+    .expect("the other ending's line");
+    let other = other["id"].to_string();
+    ok(&xenolog(&[
+        "switch", f, "--battle", &battle, "--branch", &other,
+    ]));
+    let log = ok(&xenolog(&["campaign", "log", f]));
+    let (counted, other_end) = (
+        set_aside[0]["endings"]["counted"]["result"]
+            .as_str()
+            .unwrap(),
+        set_aside[0]["endings"]["other"]["result"].as_str().unwrap(),
+    );
+    assert!(
+        log.lines().any(
+            |l| l.contains(&format!("the campaign counts \"{other_end}\""))
+                && l.contains("now, its line made current since the merge")
+                && l.contains(&format!("\"{counted}\""))
+                && l.contains("which the merge counted")
+        ),
+        "{log}"
+    );
+    let now: Vec<Value> = lines(&ok(&xenolog(&["campaign", "log", f, "--json"])))
+        .into_iter()
+        .filter(|l| l.get("endings").is_some())
+        .collect();
+    assert_eq!(now[0]["endings"]["now"], "other", "{now:?}");
 }

@@ -91,7 +91,9 @@ pub use campaign::{BattleSummary, Campaign};
 pub use copy::{CampaignCopy, copy_campaign};
 pub use error::SaveError;
 pub use file::write_atomically;
-pub use merge::{Conflict, Ending, MergeOptions, MergeSource, Merged, SetAside, TwoEndings};
+pub use merge::{
+    Conflict, Counts, Ending, MergeOptions, MergeSource, Merged, SetAside, TwoEndings,
+};
 pub use names::BattleNames;
 pub use notes::Note;
 pub use pgbatch::{BUSY_MEMO, COMMITTER_SETTINGS, Committer, Group, LOCK_WAIT, with_session};

@@ -103,10 +103,19 @@ pub struct Conflict {
 
 impl Conflict {
     /// What was set aside, in words, with why: the line of `campaign log`
-    /// and of the app's Campaign view ("Set aside by merges").
+    /// and of the app's Campaign view ("Set aside by merges"). A battle's
+    /// two endings say which one the campaign counts now; where that is no
+    /// longer the merge's choice, why is the merge's.
     pub fn words(&self, state: &CampaignState, names: &BattleNames) -> String {
+        let when = match &self.what {
+            SetAside::Ending(TwoEndings {
+                now: Some(Counts::Other | Counts::Neither),
+                ..
+            }) => "set aside when merged, counting the first",
+            _ => "set aside",
+        };
         format!(
-            "{}  (set aside: {})",
+            "{}  ({when}: {})",
             self.what.words(state, names),
             names.words(&self.why)
         )
@@ -128,7 +137,15 @@ impl SetAside {
     fn stored(&self) -> (&'static str, String) {
         match self {
             SetAside::Entry(e) => ("entry", serde_json::to_string(e).unwrap_or_default()),
-            SetAside::Ending(t) => ("ending", serde_json::to_string(t).unwrap_or_default()),
+            // As the merge decided it: which ending counts now is read, not
+            // stored (it follows the battle's current line).
+            SetAside::Ending(t) => {
+                let t = TwoEndings {
+                    now: None,
+                    ..t.clone()
+                };
+                ("ending", serde_json::to_string(&t).unwrap_or_default())
+            }
         }
     }
 
@@ -148,8 +165,28 @@ impl SetAside {
 pub struct TwoEndings {
     /// Its number in this file.
     pub battle: BattleId,
+    /// The ending the merge counted (its line made current then).
     pub counted: Ending,
     pub other: Ending,
+    /// Which ending the campaign counts now, by where the battle's current
+    /// line ends ([`Campaign::campaign_conflicts`] reads it; never stored:
+    /// switching the battle's line later changes it). `None`: not read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub now: Option<Counts>,
+}
+
+/// Which of a battle's two endings the campaign counts now (it counts the
+/// result at the head of the battle's current line, principle 11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Counts {
+    /// The one the merge counted: its line is still the current one.
+    Counted,
+    /// The other: its line was made current since the merge.
+    Other,
+    /// Neither: the current line ends in neither (a take-back since, or
+    /// another line).
+    Neither,
 }
 
 /// One ending of a battle.
@@ -167,16 +204,25 @@ impl TwoEndings {
     /// The origin of the key it is set aside under.
     pub const ORIGIN: &'static str = "ending";
 
-    /// In words, the battle by its name here.
+    /// In words, the battle by its name here, with the ending the
+    /// campaign counts now.
     pub fn words(&self, names: &BattleNames) -> String {
-        format!(
-            "{} was played to two endings in two copies: the campaign counts \"{}\" ({} entries); \"{}\" ({} entries) is kept as a branch of it",
-            names.name(self.battle),
-            self.counted.result,
-            self.counted.entries,
-            self.other.result,
-            self.other.entries
-        )
+        let name = names.name(self.battle);
+        let (c, o) = (&self.counted, &self.other);
+        match self.now {
+            None | Some(Counts::Counted) => format!(
+                "{name} was played to two endings in two copies: the campaign counts \"{}\" ({} entries); \"{}\" ({} entries) is kept as a branch of it",
+                c.result, c.entries, o.result, o.entries
+            ),
+            Some(Counts::Other) => format!(
+                "{name} was played to two endings in two copies: the campaign counts \"{}\" ({} entries) now, its line made current since the merge; \"{}\" ({} entries), which the merge counted, is kept as a branch of it",
+                o.result, o.entries, c.result, c.entries
+            ),
+            Some(Counts::Neither) => format!(
+                "{name} was played to two endings in two copies, \"{}\" ({} entries), which the merge counted, and \"{}\" ({} entries): the campaign counts neither now, as the battle's current line ends in neither (both are kept as branches of it)",
+                c.result, c.entries, o.result, o.entries
+            ),
+        }
     }
 }
 
@@ -508,6 +554,11 @@ struct Graft {
     ending: Option<(TwoEndings, &'static str, String)>,
 }
 
+/// A state hash in hex, as an [`Ending`] keeps it.
+fn hex(h: &Hash16) -> String {
+    h.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// What an entry is, wherever it is numbered: everything of its record but
 /// its number, its parent's number, its branch and its chain.
 fn same_entry(a: &EntryRecord, b: &EntryRecord) -> bool {
@@ -681,12 +732,13 @@ fn graft(
             let end = |x: &(usize, Hash16, EntryId, BranchId, Outcome)| Ending {
                 result: x.4.summary.clone(),
                 entries: x.0,
-                state_hash: x.1.iter().map(|b| format!("{b:02x}")).collect(),
+                state_hash: hex(&x.1),
             };
             let two = TwoEndings {
                 battle: id,
                 counted: end(&won),
                 other: end(&lost),
+                now: None,
             };
             ending = Some((two, why, words));
         }
@@ -1301,9 +1353,9 @@ impl Campaign {
                 "{name} has a campaign uid of its own (it was upgraded apart from this file, from before copies kept one uid): it was merged as a copy of this campaign, as you said, and its entries from before the upgrade are the same as this file's. It keeps its own uid, so a roster battle exported from it still arrives here bare: carry this merged file to that machine in its place to make them one campaign again"
             ));
         }
-        let mut mine_conflicts = self.campaign_conflicts()?;
+        let mut mine_conflicts = self.stored_conflicts()?;
         let set_aside: HashSet<EntryKey> = mine_conflicts.iter().map(|c| c.key.clone()).collect();
-        let theirs_conflicts = theirs.campaign_conflicts()?;
+        let theirs_conflicts = theirs.stored_conflicts()?;
         let theirs_notes = all_notes(theirs)?;
         drop(seen);
         let origin_words = format!("from {name}");
@@ -1555,8 +1607,41 @@ impl Campaign {
     }
 
     /// The campaign log entries merges set aside (not applied, kept), oldest
-    /// first.
+    /// first; a battle's two endings with the one the campaign counts now
+    /// ([`TwoEndings::now`], by where the battle's current line ends: its
+    /// line may have been switched since the merge).
     pub fn campaign_conflicts(&self) -> Result<Vec<Conflict>, SaveError> {
+        let mut out = self.stored_conflicts()?;
+        for c in &mut out {
+            if let SetAside::Ending(two) = &mut c.what {
+                two.now = self.ending_now(two)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Which of `two`'s endings battle `two.battle`'s current line ends in
+    /// (`None`: the battle is not in this file).
+    fn ending_now(&self, two: &TwoEndings) -> Result<Option<Counts>, SaveError> {
+        match self.summary(two.battle) {
+            Err(SaveError::NoSuchBattle(_)) => return Ok(None),
+            Err(e) => return Err(e),
+            Ok(_) => {}
+        }
+        let b = self.load_battle(two.battle)?;
+        let end = b
+            .head(b.current_branch())
+            .map(|e| hex(&b.records()[e as usize].state_hash));
+        Ok(Some(match end {
+            Some(h) if h == two.counted.state_hash => Counts::Counted,
+            Some(h) if h == two.other.state_hash => Counts::Other,
+            _ => Counts::Neither,
+        }))
+    }
+
+    /// The conflicts as the merges stored them (a battle's two endings
+    /// without [`TwoEndings::now`]).
+    fn stored_conflicts(&self) -> Result<Vec<Conflict>, SaveError> {
         let mut out = Vec::new();
         self.conn.each(
             "SELECT id, origin, origin_id, at, event, why, kind FROM campaign_conflicts ORDER BY id",
