@@ -1669,8 +1669,9 @@ fn item_9_a_grafted_line_is_not_a_takeback_past_seen_dice() {
 /// The organiser's Dice Race played on apart in both copies, with a
 /// take-back on the organiser's, then the laptop's copy merged in: its
 /// battle's branches are the main line, the take-back and the laptop's
-/// line (another copy's). The copies, the battle's id and the merged file.
-fn grafted_beside_a_takeback(seed: u64) -> (Copies, i64, Campaign) {
+/// line (another copy's), which is then renamed "Walsh's game". The
+/// copies, the battle's id and the merged file.
+fn grafted_beside_a_takeback_renamed(seed: u64) -> (Copies, i64, Campaign) {
     let (k, id) = raced_copies(seed);
     {
         let mut o = open(&k.organiser).unwrap();
@@ -1700,6 +1701,11 @@ fn grafted_beside_a_takeback(seed: u64) -> (Copies, i64, Campaign) {
         [BranchKind::Main, BranchKind::TakeBack, BranchKind::FromCopy],
         "{m:?}"
     );
+    let mut o = o;
+    let mut b = o.load_battle(id).unwrap();
+    b.rename_branch(2, "Walsh's game").unwrap();
+    o.save_position(id, &*b).unwrap();
+    drop(b);
     (k, id, o)
 }
 
@@ -1710,11 +1716,8 @@ on_both! {
 /// mark and the line read as a take-back past seen dice), and a take-back
 /// of this copy stays a take-back.
 fn item_9_a_grafted_line_is_another_copys_by_kind_and_stays_so_when_renamed() {
-    let (k, id, mut o) = grafted_beside_a_takeback(25);
-    let mut b = o.load_battle(id).unwrap();
-    b.rename_branch(2, "Walsh's game").unwrap();
-    o.save_position(id, &*b).unwrap();
-    drop((b, o));
+    let (k, id, o) = grafted_beside_a_takeback_renamed(25);
+    drop(o);
     let b = open(&k.organiser).unwrap().load_battle(id).unwrap();
     assert_eq!(b.branches()[2].name, "Walsh's game");
     assert_eq!(b.branches()[2].kind, BranchKind::FromCopy, "renamed, still another copy's");
@@ -1734,11 +1737,7 @@ on_both! {
 /// it by its name, gone with the rename); the take-back and the main line
 /// keep theirs.
 fn format_5_a_renamed_grafted_line_exported_and_imported_is_still_another_copys() {
-    let (k, id, mut o) = grafted_beside_a_takeback(29);
-    let mut b = o.load_battle(id).unwrap();
-    b.rename_branch(2, "Walsh's game").unwrap();
-    o.save_position(id, &*b).unwrap();
-    drop(b);
+    let (k, id, mut o) = grafted_beside_a_takeback_renamed(29);
     let file = k.organiser.with_extension("xenolog-battle");
     o.export_battle(id, &file).unwrap();
     let bytes = std::fs::read(&file).unwrap();
@@ -2056,6 +2055,15 @@ fn item_9_should_7_a_graft_while_this_copys_position_is_behind_its_line_end_keep
 }
 }
 
+/// The branch of `b` whose line ends in `end` (by its last state hash).
+fn line_ending_in(b: &dyn xenolog_engine::Battle, end: &xenolog_saves::Ending) -> Option<u32> {
+    let hex = |h: [u8; 16]| h.iter().map(|x| format!("{x:02x}")).collect::<String>();
+    (0..b.branches().len() as u32).find(|&br| {
+        b.head(br)
+            .is_some_and(|e| hex(b.records()[e as usize].state_hash) == end.state_hash)
+    })
+}
+
 on_both! {
 /// Merge's left-over (session 23): a battle's two endings set aside by a
 /// merge say which ending the campaign counts now. The user switches the
@@ -2089,13 +2097,7 @@ fn merge_a_battles_two_endings_say_which_one_the_campaign_counts_now() {
     let counted_sheets = sheets(&o);
     // The other ending's line made current.
     let mut b = o.load_battle(id).unwrap();
-    let hex = |h: [u8; 16]| h.iter().map(|x| format!("{x:02x}")).collect::<String>();
-    let other = (0..b.branches().len() as u32)
-        .find(|&br| {
-            b.head(br)
-                .is_some_and(|e| hex(b.records()[e as usize].state_hash) == t.other.state_hash)
-        })
-        .expect("the other ending's line is a branch");
+    let other = line_ending_in(&*b, &t.other).expect("the other ending's line is a branch");
     assert_ne!(other, b.current_branch());
     b.switch_branch(other).unwrap();
     o.save_position(id, &*b).unwrap();
@@ -2133,12 +2135,8 @@ fn merge_a_battles_two_endings_say_which_one_the_campaign_counts_now() {
     assert!(words.contains("the campaign counts neither now"), "{words}");
     // Back on the merge's line: its words again.
     let mut b = o.load_battle(id).unwrap();
-    let counted = (0..taken_back)
-        .find(|&br| {
-            b.head(br)
-                .is_some_and(|e| hex(b.records()[e as usize].state_hash) == t.counted.state_hash)
-        })
-        .unwrap();
+    let counted = line_ending_in(&*b, &t.counted).unwrap();
+    assert_ne!(counted, taken_back);
     b.switch_branch(counted).unwrap();
     o.save_position(id, &*b).unwrap();
     drop(b);

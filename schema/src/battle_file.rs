@@ -780,6 +780,15 @@ mod tests {
         }
     }
 
+    /// `f`'s entries as formats 2-5 store them.
+    fn v2_records(f: &BattleFile) -> Vec<EntryV2> {
+        f.records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| EntryV2::from_record(i as EntryId, r).unwrap())
+            .collect()
+    }
+
     /// `sample` with its second branch of `kind`, named `name`.
     fn with_kind(kind: BranchKind, name: &str) -> BattleFile {
         let mut f = sample();
@@ -828,12 +837,7 @@ mod tests {
         // Written as format 4 (no kinds), the renamed line would come back
         // unrecorded: loading would tell it a take-back by its log.
         let renamed = with_kind(BranchKind::FromCopy, "Walsh's game");
-        let records = renamed
-            .records
-            .iter()
-            .enumerate()
-            .map(|(i, r)| EntryV2::from_record(i as EntryId, r).unwrap())
-            .collect::<Vec<_>>();
+        let records = v2_records(&renamed);
         let v4 = FileExtraV4 {
             fair: None,
             campaign: Some(link()),
@@ -878,13 +882,7 @@ mod tests {
     #[test]
     fn a_format_5_file_with_an_impossible_branch_kind_is_refused_in_words() {
         let seal = |f: &BattleFile, kinds: [&str; 2]| {
-            let records = f
-                .records
-                .iter()
-                .enumerate()
-                .map(|(i, r)| EntryV2::from_record(i as EntryId, r).unwrap())
-                .collect::<Vec<_>>();
-            let mut body = body_of(f, records, branch_v2);
+            let mut body = body_of(f, v2_records(f), branch_v2);
             for (b, k) in body.branches.iter_mut().zip(kinds) {
                 b.kind = k.into();
             }
