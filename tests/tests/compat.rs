@@ -289,9 +289,12 @@ fn every_fixture_export_imports_with_the_branch_kinds_its_campaign_has() {
             kinds_seen.extend(got.into_iter().map(|(_, k)| k.as_str()));
         }
     }
-    // The fixtures' lines: main lines and take-backs at least.
+    // The fixtures' lines: main lines, take-backs, another copy's (the
+    // format 5 fixture's, renamed).
     assert!(
-        kinds_seen.contains("main") && kinds_seen.contains("take-back"),
+        ["main", "take-back", "from-copy"]
+            .iter()
+            .all(|k| kinds_seen.contains(k)),
         "{kinds_seen:?}"
     );
 }
@@ -767,23 +770,11 @@ fn the_packed_fixture_s_blocks_meet_its_tail() {
 #[ignore = "writes a fixture: run by hand (see its docs)"]
 fn make_the_packed_fixture() {
     use serde_json::json;
-    use std::collections::BTreeMap;
     use xenolog_engine::games::race::{Race, RaceConfig};
     use xenolog_engine::{Game, Session};
     use xenolog_saves::DiceMode;
-    use xenolog_schema::battle_file::BATTLE_FILE_FORMAT;
-    use xenolog_schema::codec::{ENTRY_FORMAT, SNAPSHOT_FORMAT};
-    use xenolog_tests::compat::{ExportManifest, MANIFEST_FILE, describe_battles};
 
-    let Some(dir) = std::env::var_os("XENOLOG_MAKE_PACKED").map(PathBuf::from) else {
-        panic!("set XENOLOG_MAKE_PACKED to the folder to write");
-    };
-    assert!(
-        !dir.exists(),
-        "{} exists: a fixture is never rewritten",
-        dir.display()
-    );
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = new_fixture_dir("XENOLOG_MAKE_PACKED");
     let mut c = Campaign::create(&dir.join(CAMPAIGN_FILE), "Packed entries fixture").unwrap();
     let id = c
         .new_battle(
@@ -842,9 +833,34 @@ fn make_the_packed_fixture() {
     }
     let file = "race-packed.xbattle";
     c.export_battle(id, &dir.join(file)).unwrap();
+    write_manifest(&dir, c, "compat::make_the_packed_fixture", &[(file, id)]);
+}
+
+/// A fixture folder that does not exist yet, made, from the environment
+/// variable `var` (a fixture maker run by hand).
+fn new_fixture_dir(var: &str) -> PathBuf {
+    let Some(dir) = std::env::var_os(var).map(PathBuf::from) else {
+        panic!("set {var} to the folder to write");
+    };
+    assert!(
+        !dir.exists(),
+        "{} exists: a fixture is never rewritten",
+        dir.display()
+    );
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Write a hand-made fixture's manifest for campaign `c` (closed after),
+/// made by `maker`, with its export files and the battle each holds.
+fn write_manifest(dir: &Path, c: Campaign, maker: &str, exports: &[(&str, i64)]) {
+    use std::collections::BTreeMap;
+    use xenolog_schema::battle_file::BATTLE_FILE_FORMAT;
+    use xenolog_schema::codec::{ENTRY_FORMAT, SNAPSHOT_FORMAT};
+    use xenolog_tests::compat::{ExportManifest, MANIFEST_FILE, describe_battles};
     let manifest = Manifest {
         written_by: format!(
-            "xenolog {} on 2026-11-28 (compat::make_the_packed_fixture)",
+            "xenolog {} on 2026-11-28 ({maker})",
             env!("CARGO_PKG_VERSION")
         ),
         schema_version: SCHEMA_VERSION,
@@ -857,13 +873,134 @@ fn make_the_packed_fixture() {
             .map(|g| (g.id.to_owned(), g.rules_version))
             .collect::<BTreeMap<_, _>>(),
         battles: describe_battles(&c).unwrap(),
-        exports: vec![ExportManifest {
-            file: file.to_owned(),
-            battle: id,
-        }],
+        exports: exports
+            .iter()
+            .map(|(file, battle)| ExportManifest {
+                file: (*file).to_owned(),
+                battle: *battle,
+            })
+            .collect(),
         campaign: describe_campaign(&c).unwrap(),
     };
     drop(c);
     let text = serde_json::to_string_pretty(&manifest).unwrap() + "\n";
     std::fs::write(dir.join(MANIFEST_FILE), text).unwrap();
+}
+
+/// The fixture of battle file format 5 (`fixtures/compat/2026-11-28-format5`,
+/// session 23): its export carries each branch's kind, a renamed grafted
+/// line's among them. The file is format 5; its lines come back with their
+/// kinds, the renamed one as another copy's line, in its campaign as in a
+/// campaign it is imported into.
+#[test]
+fn the_format_5_fixture_keeps_a_renamed_grafted_lines_kind() {
+    use xenolog_engine::BranchKind;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/compat/2026-11-28-format5");
+    let m = read_manifest(&dir).unwrap();
+    assert_eq!(m.battle_file_format, 5);
+    let e = &m.exports[0];
+    let bytes = std::fs::read(dir.join(&e.file)).unwrap();
+    assert_eq!(&bytes[..16], b"XENOLOG-BATTLE\n\x05");
+    let want = [
+        ("Main", BranchKind::Main),
+        ("Another try", BranchKind::TakeBack),
+        ("Walsh's game", BranchKind::FromCopy),
+    ];
+    let kinds = |b: &dyn Battle| -> Vec<(String, BranchKind)> {
+        b.branches()
+            .iter()
+            .map(|x| (x.name.clone(), x.kind))
+            .collect()
+    };
+    let want: Vec<(String, BranchKind)> = want.iter().map(|(n, k)| ((*n).into(), *k)).collect();
+    let f = xenolog_schema::battle_file::read_battle_file(&bytes).unwrap();
+    assert_eq!(
+        f.branches
+            .iter()
+            .map(|x| (x.name.clone(), x.kind))
+            .collect::<Vec<_>>(),
+        want
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let c = Campaign::open(&copy_of(&dir, CAMPAIGN_FILE, tmp.path())).unwrap();
+    assert_eq!(kinds(&*c.load_battle(e.battle).unwrap()), want);
+    let mut other = Campaign::create(&tmp.path().join("other.xenolog"), "Other").unwrap();
+    let id = other
+        .import_battle(&copy_of(&dir, &e.file, tmp.path()))
+        .unwrap();
+    let b = other.load_battle(id).unwrap();
+    assert_eq!(kinds(&*b), want);
+    assert!(
+        b.takebacks_past_rolls().iter().all(|&br| br != 2),
+        "the renamed grafted line reads as a take-back"
+    );
+}
+
+/// Makes the fixture of battle file format 5
+/// (`fixtures/compat/2026-11-28-format5`) with this build; run once, by
+/// hand, when the fixture was made:
+///
+/// ```sh
+/// XENOLOG_MAKE_FORMAT5=tests/fixtures/compat/2026-11-28-format5 \
+///   cargo test -p xenolog-tests --test tests compat::make_the_format_5_fixture -- --ignored
+/// ```
+///
+/// The folder must not exist. Its campaign holds a Dice Race of 20
+/// commands, copied to a second file ("laptop.xenolog", not kept), played
+/// on apart in both (the organiser's with a take-back, "Another try"), the
+/// laptop's merged in (its line grafted as another copy's) and renamed
+/// "Walsh's game"; the battle is exported (format 5).
+#[test]
+#[ignore = "writes a fixture: run by hand (see its docs)"]
+fn make_the_format_5_fixture() {
+    use serde_json::json;
+    use xenolog_saves::DiceMode;
+    let dir = new_fixture_dir("XENOLOG_MAKE_FORMAT5");
+    let path = dir.join(CAMPAIGN_FILE);
+    let mut c = Campaign::create(&path, "Battle file format 5 fixture").unwrap();
+    let id = c
+        .new_battle(
+            "race",
+            29,
+            &json!({ "target": 1_000_000 }),
+            "Dice Race played on in two copies, merged, the laptop's line renamed",
+            DiceMode::Rolled,
+        )
+        .unwrap();
+    let play = |c: &mut Campaign, n: usize, k: usize| {
+        let mut b = c.load_battle(id).unwrap();
+        for i in 0..n {
+            let legal = b.legal();
+            let pick = legal[(i * k + 2) % legal.len()].clone();
+            c.play(id, &mut *b, pick.actor, &pick.command, None)
+                .unwrap();
+        }
+        b
+    };
+    drop(play(&mut c, 20, 5));
+    drop(c);
+    let tmp = tempfile::tempdir().unwrap();
+    let laptop = tmp.path().join("laptop.xenolog");
+    std::fs::copy(&path, &laptop).unwrap();
+    let mut c = Campaign::open(&path).unwrap();
+    let mut b = play(&mut c, 8, 5);
+    b.undo(2);
+    c.save_position(id, &*b).unwrap();
+    let legal = b.legal();
+    let pick = legal[legal.len() - 1].clone();
+    c.play(id, &mut *b, pick.actor, &pick.command, None)
+        .unwrap();
+    b.rename_branch(1, "Another try").unwrap();
+    c.save_position(id, &*b).unwrap();
+    drop(b);
+    drop(play(&mut Campaign::open(&laptop).unwrap(), 8, 3));
+    c.merge(&laptop).unwrap();
+    let mut b = c.load_battle(id).unwrap();
+    assert_eq!(b.branches().len(), 3);
+    b.rename_branch(2, "Walsh's game").unwrap();
+    c.save_position(id, &*b).unwrap();
+    drop(b);
+    let file = "race-grafted-renamed.xbattle";
+    c.export_battle(id, &dir.join(file)).unwrap();
+    write_manifest(&dir, c, "compat::make_the_format_5_fixture", &[(file, id)]);
 }
