@@ -136,12 +136,9 @@ fn aliens_probe_prevents_movement_through_its_building() {
         })
         .collect();
     assert!(legal_to.contains(&at("C4")));
-    assert!(
-        !legal_to.contains(&at("C5")) || {
-            // C5 is reached round the Probe (C3-B3-B4-B5 is three; C5 would be four): not at all.
-            false
-        }
-    );
+    // C5 lies two steps straight through the Probe; round it (C3-B3-B4-B5-C5
+    // or by D) is four, past Whiskers' Move of 3: not offered at all.
+    assert!(!legal_to.contains(&at("C5")));
     refused(&mut st, 0, move_to(whiskers, "C5"), None, "Turn.Move");
     // Assumption 10 (review7 N7): any ground alien bars passing, a Scout too.
     let mut st = quiet(&["nine_lives"], "C3");
@@ -409,6 +406,45 @@ fn aliens_saucer_only_surface_to_air_cards_attack_a_saucer_strike() {
         dice(&[6, 3, 1, 1]),
     );
     assert!(st.alien(saucer).is_none(), "three hits: shot down");
+}
+
+/// Aliens.HP: "Scouts have 2 HP. Probes have 1 HP. Commanders have 1 HP.
+/// Saucer Strikes have 3 HP." One hit at a time (one die a 3, every other
+/// die blank), the Nine Lives on the alien's tile attack it: it stands after
+/// one hit fewer than its hit points and falls to the last (the hits add up
+/// through the turn, FAQ.Combined); a Saucer only to Surface to Air cards.
+#[test]
+fn aliens_hp_scouts_2_probes_1_commanders_1_saucer_strikes_3() {
+    use xenolog_engine::games::saucers::rules::attack_profile;
+    for (kind, life) in [
+        (AlienKind::Scout, 2),
+        (AlienKind::Probe, 1),
+        (AlienKind::Commander, 1),
+        (AlienKind::Saucer, 3),
+    ] {
+        let (mut st, _, alien) = patch_facing(kind, "C3");
+        st.seats[0].tokens = tokens(9, 9, 9, 9, 0);
+        let attackers = ["tabby", "tabby", "whiskers", "whiskers", "patch", "patch"];
+        for (i, id) in attackers.iter().take(life).enumerate() {
+            let h = human(&st, id);
+            let card = (kind == AlienKind::Saucer).then(|| give(&mut st, 0, "sam"));
+            let n = attack_profile(&st, h as usize, card).unwrap().0 as usize;
+            let mut faces = vec![1; n];
+            faces[0] = 3;
+            let target = vec![Target::Alien(alien)];
+            let cmd = match card {
+                Some(c) => attack_card(h, c, "C3", target),
+                None => attack(h, "C3", target),
+            };
+            ok(&mut st, 0, cmd, Some(faces));
+            let hits = i + 1;
+            assert_eq!(
+                st.alien(alien).is_some(),
+                hits < life,
+                "{kind:?} after {hits} hit(s): {life} HP"
+            );
+        }
+    }
 }
 
 #[test]

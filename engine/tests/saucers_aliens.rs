@@ -8,7 +8,8 @@ mod support;
 use support::*;
 use xenolog_engine::games::saucers::data::{AlienKind, Dir, Kind, Tokens};
 use xenolog_engine::games::saucers::{
-    HIDDEN, Phase, Saucers, SaucersCommand as C, SaucersConfig, SaucersEvent as E, Target, Variant,
+    HIDDEN, Phase, Saucers, SaucersCommand as C, SaucersConfig, SaucersEvent as E, SaucersState,
+    Target, Variant,
 };
 use xenolog_engine::{Actor, Game, Session};
 
@@ -262,6 +263,54 @@ fn aliens_may_move_into_and_through_destroyed_tiles() {
     assert_eq!(st.alien(s).unwrap().at, at("B2"));
 }
 
+/// Aliens.Commander: a Commander "cause[s] them to forget their Task Force
+/// missions"; nothing else does (review17 N2). The log says a student
+/// forgets only when a Commander reads its mind; a mission lost with its
+/// student (a Saucer Strike), or with its building, is said so.
+#[test]
+fn aliens_commander_only_a_commander_makes_a_student_forget_other_losses_in_their_own_words() {
+    let lines = |st: &mut SaucersState| {
+        to_alien_turn(st);
+        let before = st.clone();
+        let ev = step(st, C::AlienTurn);
+        words(&before, &ev)
+    };
+    // A Commander lands on the carrier.
+    let mut st = quiet(&["nine_lives"], "C3");
+    top_alien(&mut st, AlienKind::Commander, "C3", None);
+    let w = lines(&mut st);
+    assert!(w.iter().any(|l| l.contains(" forgets ")), "{w:#?}");
+    // A Saucer strikes the carrier.
+    let mut st = quiet(&["nine_lives"], "C3");
+    let carrier = mission_ready(&mut st, 0, "C4");
+    st.humans[carrier as usize].at = at("C3");
+    alien(&mut st, AlienKind::Saucer, "C3");
+    top_alien(&mut st, AlienKind::Probe, "A6", None);
+    let w = lines(&mut st);
+    let name = st.content.humans[st.humans[carrier as usize].def as usize]
+        .name
+        .clone();
+    assert!(
+        w.iter()
+            .any(|l| l.ends_with(&format!("is lost with {name}"))),
+        "{w:#?}"
+    );
+    assert!(!w.iter().any(|l| l.contains(" forgets ")), "{w:#?}");
+    // A Saucer strikes the building the carrier was to deliver at.
+    let mut st = quiet(&["nine_lives"], "C3");
+    let carrier = mission_ready(&mut st, 0, "C4");
+    alien(&mut st, AlienKind::Saucer, "C4");
+    top_alien(&mut st, AlienKind::Probe, "A6", None);
+    let w = lines(&mut st);
+    assert!(
+        w.iter()
+            .any(|l| l.contains("is lost: its building is destroyed")),
+        "{w:#?}"
+    );
+    assert!(!w.iter().any(|l| l.contains(" forgets ")), "{w:#?}");
+    assert!(st.humans[carrier as usize].alive);
+}
+
 #[test]
 fn aliens_commander_arrives_with_two_scouts_and_makes_humans_forget_missions() {
     let mut st = quiet(&["nine_lives"], "C3");
@@ -434,6 +483,44 @@ fn missions_delivered_at_their_building_with_alien_tokens_wild_reward_and_a_new_
     assert!(st.over.is_none(), "one of two");
 }
 
+/// Missions, assumption 5 with Cards.Event ("Event happens instantly when
+/// drawn"; review17 S2): a reward of N cards is N cards off the Human deck,
+/// and an Event among them happens as it is drawn and is one of the N, as
+/// in the Draw step ("Drawn Event cards count"). Stock the Shelter (reward:
+/// 2 cards) turns up Supply Drop (1 Ammo) and one Baseball Bat; the second
+/// Bat stays on the deck.
+#[test]
+fn missions_a_reward_of_n_cards_counts_a_drawn_event_as_one_of_the_n() {
+    let mut config = gangs(&["nine_lives"]);
+    config.scenario_text = Some(
+        "tile D3 church\nstudent tabby D3 mission shelter\ntokens 1 food 2 ammo 0\n\
+         hand 1\ndeck supply_drop bat bat\nturn 1 actions\n"
+            .into(),
+    );
+    let mut s = Session::<Saucers>::new(4, config).unwrap();
+    s.play_due().unwrap();
+    let tabby = human(s.state(), "tabby");
+    let shelter = s.state().humans[tabby as usize].mission.unwrap();
+    assert_eq!(s.state().content.missions[shelter as usize].reward_cards, 2);
+    s.play(Actor(0), &C::Complete { human: tabby }, None)
+        .unwrap();
+    let st = s.state();
+    let ids = |cards: &[u16]| -> Vec<String> {
+        cards
+            .iter()
+            .map(|&c| st.content.cards[c as usize].id.clone())
+            .collect()
+    };
+    assert_eq!(
+        ids(&st.seats[0].hand),
+        ["bat"],
+        "one card and the Event: two"
+    );
+    assert_eq!(ids(&st.discard[st.discard.len() - 1..]), ["supply_drop"]);
+    assert_eq!(st.seats[0].tokens.get(Kind::Ammo), 1, "the Event happened");
+    assert_eq!(ids(&st.deck[st.deck.len() - 1..]), ["bat"]);
+}
+
 /// Missions, with assumption 5 ("a mission whose building is destroyed is
 /// lost and replaced at once"): a mission is never drawn for a building a
 /// Saucer has destroyed. Here it is on top of the pile when the carrier
@@ -495,13 +582,20 @@ fn end_victory_the_predetermined_number_of_missions_completed() {
     );
 }
 
+/// End.Victory, "The Alien deck has run out", from a position whose Alien
+/// deck is already out (`alien_left 0`, a study of the end; review17 N4:
+/// in play the last card drawn ends the game at once, pinned by the test
+/// after this one, so an Alien turn never meets an empty deck): the humans
+/// have won, and no Alien turn is played on an empty deck.
 #[test]
-fn end_victory_the_alien_deck_has_run_out() {
-    let mut st = quiet(&["nine_lives"], "C3");
-    st.alien_deck.clear();
-    to_alien_turn(&mut st);
-    step(&mut st, C::AlienTurn);
-    let out = Saucers::outcome(&st).expect("over");
+fn end_victory_a_position_whose_alien_deck_has_run_out_is_the_humans_victory() {
+    let mut config = gangs(&["nine_lives"]);
+    config.scenario_text = Some("alien_left 0\nturn 1 alien\n".into());
+    let mut s = Session::<Saucers>::new(4, config).unwrap();
+    s.play_due().unwrap();
+    let st = s.state();
+    assert!(st.alien_deck.is_empty() && st.alien_drawn.is_empty());
+    let out = Saucers::outcome(st).expect("over");
     assert_eq!(out.winners, vec![Actor(0)]);
     assert!(out.summary.contains("run out"), "{}", out.summary);
 }

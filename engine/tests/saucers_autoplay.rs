@@ -34,6 +34,7 @@ fn config(n: u64) -> SaucersConfig {
         collect_after_moving: n % 3 == 1,
         saucers_strike_at_once: n % 6 == 5,
         hunter_named_in_defeat: n % 4 == 2,
+        saucers_hold_students: n % 5 == 1,
         ..SaucersConfig::default()
     }
 }

@@ -6,7 +6,7 @@ mod support;
 
 use support::*;
 use xenolog_engine::games::saucers::data::{AlienKind, Kind};
-use xenolog_engine::games::saucers::rules::InstantOn;
+use xenolog_engine::games::saucers::rules::{self, InstantOn};
 use xenolog_engine::games::saucers::{
     Phase, Saucers, SaucersCommand as C, SaucersConfig, SaucersEvent as E, Variant,
 };
@@ -125,6 +125,171 @@ fn aliens_saucer_option_a_saucer_drawn_last_strikes_before_the_deck_is_out() {
     }
 }
 
+/// A game of these gangs from a position file, option
+/// `saucers_strike_at_once` as given, its due steps played.
+fn from_position(ids: &[&str], at_once: bool, text: &str) -> Session<Saucers> {
+    let mut config = gangs(ids);
+    config.saucers_strike_at_once = at_once;
+    config.scenario_text = Some(text.into());
+    let mut s = Session::<Saucers>::new(4, config).unwrap_or_else(|e| panic!("{e}"));
+    s.play_due().unwrap();
+    s
+}
+
+/// Turn.Draw, "continuing until your max hand size is met. Drawn Event
+/// cards count towards your hand size", with option `saucers_strike_at_once`
+/// (rules version 6, review17 M1): the Nine Lives draw Reinforcements, whose
+/// Saucer strikes Tabby at once. The hand size is measured before each card,
+/// so they draw to 4 (two living students, the Event one of them), not to
+/// the 6 the draw began with; without the option nobody dies and they draw
+/// to 6.
+#[test]
+fn aliens_saucer_option_a_strike_in_the_draw_step_shrinks_the_hand_size_it_draws_to() {
+    let text = "student tabby D3\nstudent whiskers C3\nstudent patch C3\nhand 1\n\
+        deck reinforcements bat bat bat shotgun shotgun shotgun slingshot\n\
+        alien_deck saucer D3\nturn 1 draw\n";
+    for at_once in [false, true] {
+        let s = from_position(&["nine_lives"], at_once, text);
+        let st = s.state();
+        assert_eq!(st.phase, Phase::Actions);
+        assert_eq!(st.humans[human(st, "tabby") as usize].alive, !at_once);
+        assert_eq!(st.hand_size(0), if at_once { 4 } else { 6 });
+        assert_eq!(
+            st.seats[0].hand.len() + 1,
+            st.hand_size(0),
+            "the cards drawn and the Event fill the hand size as it is now"
+        );
+    }
+}
+
+/// Assumption 14 ("a player with no student left is passed over") inside
+/// a draw, option `saucers_strike_at_once` (rules version 6, review17 M1):
+/// the Nine Lives draw Reinforcements and its Saucer strikes all three of
+/// them. They draw nothing more (a hand size of 0), are asked for no
+/// action, no Upkeep; the Alien turn ending their turn comes, and the Fly
+/// Boyz play.
+#[test]
+fn aliens_saucer_option_a_gang_struck_down_in_its_draw_is_passed_over() {
+    let text = "student tabby D3\nstudent whiskers D3\nstudent patch D3\n\
+        student ace F6\nstudent jet F6\nstudent wingnut F6\nhand 1\nhand 2\n\
+        deck reinforcements bat bat bat shotgun shotgun shotgun slingshot\n\
+        alien_deck saucer D3 probe A6\nturn 1 draw\n";
+    let s = from_position(&["nine_lives", "fly_boyz"], true, text);
+    let st = s.state();
+    assert!(st.over.is_none(), "the Fly Boyz live");
+    assert!(st.living(0).next().is_none(), "the strike took all three");
+    assert!(st.seats[0].hand.is_empty(), "nothing drawn past the Event");
+    assert!(
+        st.aliens
+            .iter()
+            .any(|a| a.kind == AlienKind::Probe && a.at == at("A6")),
+        "the Alien turn of the Nine Lives' turn was played"
+    );
+    assert_eq!((st.current, st.phase), (1, Phase::Actions));
+    assert!(Saucers::asked(st).iter().all(|a| a.seat != Actor(0)));
+}
+
+/// Missions (assumption 5: the player "takes the next from the pile onto
+/// the same student"), option `saucers_strike_at_once` (rules version 6,
+/// review17 M1): Tabby delivers Stock the Shelter; its reward draw turns up
+/// Reinforcements, whose Saucer strikes the Church and Tabby. A dead
+/// student carries nothing: the next mission goes to the seat's first
+/// living student without one (Patch; Whiskers keeps the one dealt), as a
+/// lost mission does. Without the option Tabby lives and takes it.
+#[test]
+fn aliens_saucer_option_a_deliverer_struck_by_its_reward_draw_takes_no_new_mission() {
+    let text = "tile D3 church\nstudent tabby D3 mission shelter\n\
+        student whiskers A1\nstudent patch A1\ntokens 1 food 2\n\
+        deck reinforcements bat bat\nalien_deck saucer D3\nturn 1 actions\n";
+    for at_once in [false, true] {
+        let mut s = from_position(&["nine_lives"], at_once, text);
+        let (tabby, whiskers, patch) = {
+            let st = s.state();
+            (
+                human(st, "tabby") as usize,
+                human(st, "whiskers") as usize,
+                human(st, "patch") as usize,
+            )
+        };
+        let dealt = s.state().humans[whiskers].mission;
+        assert!(dealt.is_some() && s.state().humans[patch].mission.is_none());
+        s.play(
+            Actor(0),
+            &C::Complete {
+                human: tabby as u16,
+            },
+            None,
+        )
+        .unwrap();
+        let st = s.state();
+        assert_eq!(st.seats[0].missions_done.len(), 1);
+        assert_eq!(st.humans[whiskers].mission, dealt);
+        let t = &st.humans[tabby];
+        assert_eq!(t.alive, !at_once);
+        assert_eq!(
+            t.mission.is_some(),
+            !at_once,
+            "a dead student carries nothing"
+        );
+        assert_eq!(st.humans[patch].mission.is_some(), at_once);
+    }
+}
+
+/// Turn.Move.Alien ("You may not move your human from a tile containing an
+/// Alien until after you have defeated it with an attack or used a instant
+/// or move card that allows your human to escape"), read with Aliens ("a
+/// few different aliens ..., Probes, Scouts and Saucer Strikes") and the
+/// Saucer's advice (keep a Sewer System "so you can escape"): option
+/// `saucers_hold_students` (review17 S1). By default a Saucer is in the air
+/// (assumption 8): Tabby walks out from under it and Whiskers passes
+/// through its tile. With the option it holds them as any alien does, and
+/// the Sewer System's escape still takes Tabby off. Neither way does it
+/// count in the Defeat step (the question RULES.md lists).
+#[test]
+fn turn_move_alien_option_a_saucer_holds_students_on_its_tile_as_every_alien_does() {
+    for hold in [false, true] {
+        let mut st = quiet(&["nine_lives"], "D3");
+        st.saucers_hold_students = hold;
+        alien(&mut st, AlienKind::Saucer, "D3");
+        let tabby = human(&st, "tabby");
+        let whiskers = put(&mut st, "whiskers", "C3");
+        let walk = run(&mut st.clone(), 0, move_to(tabby, "D4"), None);
+        let through = run(&mut st.clone(), 0, move_to(whiskers, "E3"), None);
+        let offered = legal(&st)
+            .iter()
+            .any(|(_, c)| matches!(c, C::Move { human, .. } if *human == tabby));
+        assert_eq!(offered, !hold);
+        if hold {
+            let why = is_illegal(walk, "Turn.Move.Alien");
+            assert!(why.contains("Tabby may not leave D3"), "{why}");
+            is_illegal(through, "Turn.Move");
+            let sewer = give(&mut st, 0, "sewer");
+            ok(
+                &mut st,
+                0,
+                C::Instant {
+                    card: sewer,
+                    on: InstantOn::Escape {
+                        human: tabby,
+                        to: at("D4"),
+                    },
+                },
+                None,
+            );
+            assert_eq!(st.humans[tabby as usize].at, at("D4"));
+        } else {
+            walk.unwrap();
+            through.unwrap();
+        }
+        ok(&mut st, 0, C::EndActions, None);
+        assert_eq!(st.phase, Phase::Defeat);
+        assert!(
+            rules::defeat_needs(&st).is_empty(),
+            "a Saucer takes nobody in Defeat"
+        );
+    }
+}
+
 /// Old configs (written before the options existed) read as before: every
 /// option off, the text's reading.
 #[test]
@@ -136,6 +301,7 @@ fn options_old_configs_read_the_same_and_every_option_is_declared() {
             && !old.collect_after_moving
             && !old.saucers_strike_at_once
             && !old.hunter_named_in_defeat
+            && !old.saucers_hold_students
     );
     assert_eq!(old, SaucersConfig::default());
     assert_options_include(&[
@@ -143,6 +309,7 @@ fn options_old_configs_read_the_same_and_every_option_is_declared() {
         "collect_after_moving",
         "saucers_strike_at_once",
         "hunter_named_in_defeat",
+        "saucers_hold_students",
     ]);
 }
 

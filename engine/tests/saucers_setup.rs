@@ -376,3 +376,43 @@ fn position_a_position_file_lays_a_board_of_ones_own_over_the_deal() {
     let err = refused("student tabby C3\n");
     assert!(err.0.contains("Tabby"), "{err}");
 }
+
+/// Setup.3 with the config's `gangs` (RULES.md "Config", review17 N1): the
+/// gangs in seat order as a list, or as one string of ids separated by
+/// commas, which is what the command line's `--option gangs=...` gives;
+/// anything else is refused in words and starts nothing.
+#[test]
+fn setup_3_the_gangs_are_given_as_a_list_or_as_ids_separated_by_commas() {
+    let seats = |json: &str| -> Vec<String> {
+        let config: SaucersConfig = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}"));
+        let s = Session::<Saucers>::new(2, config).unwrap_or_else(|e| panic!("{e}"));
+        let st = s.state();
+        (0..st.seats.len() as u8)
+            .map(|seat| st.gang_of(seat).id.clone())
+            .collect()
+    };
+    let want = ["sewer_rats", "fly_boyz"];
+    assert_eq!(
+        seats(r#"{"players":2,"gangs":["sewer_rats","fly_boyz"]}"#),
+        want
+    );
+    assert_eq!(
+        seats(r#"{"players":2,"gangs":"sewer_rats, fly_boyz"}"#),
+        want
+    );
+    assert_eq!(
+        seats(r#"{"players":1,"gangs":"nine_lives"}"#),
+        ["nine_lives"]
+    );
+    let err = serde_json::from_str::<SaucersConfig>(r#"{"players":2,"gangs":7}"#)
+        .expect_err("a number names no gang")
+        .to_string();
+    assert!(err.contains("separated by commas"), "{err}");
+    let config: SaucersConfig =
+        serde_json::from_str(r#"{"players":2,"gangs":"nine_lives,dragons"}"#).unwrap();
+    let err = Session::<Saucers>::new(2, config)
+        .err()
+        .expect("no such gang")
+        .0;
+    assert!(err.contains("dragons"), "{err}");
+}

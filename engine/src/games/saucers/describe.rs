@@ -439,11 +439,35 @@ pub fn event(st: &SaucersState, e: &E) -> String {
             seat_label(st, *seat),
             if *kills == 1 { "" } else { "s" }
         ),
+        // Only a Commander makes a student forget (Aliens.Commander); a
+        // mission is otherwise lost with its student, or with its building
+        // (review17 N2).
         E::MissionLost {
             human: h,
             mission: m,
             ..
-        } => format!("{} forgets {}", human(st, *h), mission(st, *m)),
+        } => {
+            let student = &st.humans[*h as usize];
+            if !student.alive {
+                format!("{} is lost with {}", mission(st, *m), human(st, *h))
+            } else if *m == HIDDEN {
+                // Which of the two it was would tell the mission's building.
+                format!("{} loses {}", human(st, *h), mission(st, *m))
+            } else if st
+                .content
+                .missions
+                .get(*m as usize)
+                .is_some_and(|d| !super::rules::building_stands(st, d.tile))
+            {
+                format!(
+                    "{} is lost: its building is destroyed ({} carried it)",
+                    mission(st, *m),
+                    human(st, *h)
+                )
+            } else {
+                format!("{} forgets {}", human(st, *h), mission(st, *m))
+            }
+        }
         E::MissionCompleted {
             seat,
             human: h,

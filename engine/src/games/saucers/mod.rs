@@ -49,7 +49,10 @@ pub struct Saucers;
 pub struct SaucersConfig {
     /// 1 to 4.
     pub players: u8,
-    /// The gang of each seat, by id (empty: the gangs in file order).
+    /// The gang of each seat, by id (empty: the gangs in file order); a
+    /// list, or one string of ids separated by commas
+    /// (`--option gangs=nine_lives,fly_boyz`).
+    #[serde(deserialize_with = "gang_ids")]
     pub gangs: Vec<String>,
     /// 1 Easy (30 alien cards), 2 Normal, 3 Hard.
     pub difficulty: u8,
@@ -86,6 +89,11 @@ pub struct SaucersConfig {
     /// humans lose (the text: "At the end of the game, tally up"); by
     /// default nobody wins a lost game (RULES.md assumption 15, C4).
     pub hunter_named_in_defeat: bool,
+    /// A Saucer in the crosshairs holds students on its tile as every alien
+    /// does (Turn.Move.Alien: off only by defeating it, an Instant or an
+    /// escape Move card); by default a Saucer is in the air and holds
+    /// nobody (RULES.md assumption 8, review17 S1).
+    pub saucers_hold_students: bool,
 }
 
 impl Default for SaucersConfig {
@@ -104,8 +112,34 @@ impl Default for SaucersConfig {
             collect_after_moving: false,
             saucers_strike_at_once: false,
             hunter_named_in_defeat: false,
+            saucers_hold_students: false,
         }
     }
+}
+
+/// The gangs as a list of ids or as one string of ids separated by commas
+/// (what `--option gangs=...` gives; review17 N1).
+fn gang_ids<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum ListOrWords {
+        List(Vec<String>),
+        Words(String),
+    }
+    Ok(
+        match ListOrWords::deserialize(d).map_err(|_| {
+            serde::de::Error::custom(
+                "gangs are a list of gang ids or one string of ids separated by commas",
+            )
+        })? {
+            ListOrWords::List(ids) => ids,
+            ListOrWords::Words(w) => w
+                .split(',')
+                .map(|id| id.trim().to_string())
+                .filter(|id| !id.is_empty())
+                .collect(),
+        },
+    )
 }
 
 fn variant_number<'de, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
@@ -247,6 +281,7 @@ pub fn start(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
         collect_after_moving: config.collect_after_moving,
         saucers_strike_at_once: config.saucers_strike_at_once,
         hunter_named_in_defeat: config.hunter_named_in_defeat,
+        saucers_hold_students: config.saucers_hold_students,
         difficulty: config.difficulty,
         missions_to_win: config.missions,
         first: config.youngest.clamp(1, config.players) - 1,
@@ -303,7 +338,13 @@ impl Game for Saucers {
     /// seat accepts or declines (`SaucersState::offer`). 5 (session 22,
     /// assumption 18): the offering seat may withdraw its offer
     /// (`Withdraw`), so a battle whose answering player is away goes on.
-    const RULES_VERSION: u32 = 5;
+    /// 6 (session 23, review17 M1 and S1): with option
+    /// `saucers_strike_at_once`, the Draw step measures the hand size before
+    /// each card (a strike mid-draw shrinks it; a gang struck down plays no
+    /// step of its turn) and a deliverer struck by its reward draw takes no
+    /// new mission; option `saucers_hold_students` (a Saucer holds students
+    /// on its tile).
+    const RULES_VERSION: u32 = 6;
 
     fn scenarios() -> Vec<ScenarioInfo> {
         Vec::new()
@@ -383,6 +424,13 @@ impl Game for Saucers {
                 group: "Rules",
                 label: "Saucers strike at once",
                 help: "A Saucer Strike destroys its tile the moment its card is placed. Off: it is placed in the crosshairs and strikes at the next Alien turn, so players can escape or shoot it down.",
+                kind: OptionKind::Flag { default: false },
+            },
+            GameOption {
+                key: "saucers_hold_students",
+                group: "Rules",
+                label: "Saucers hold students",
+                help: "A Saucer in the crosshairs holds students on its tile as any alien does: they leave only by shooting it down, an Instant or an escape Move card. Off: a Saucer is in the air, and students may walk out from under it.",
                 kind: OptionKind::Flag { default: false },
             },
             GameOption {

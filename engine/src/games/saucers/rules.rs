@@ -159,7 +159,7 @@ pub fn reachable(
 ) -> Vec<Pos> {
     let h = &st.humans[human];
     let diagonal = st.gang_of(h.seat).ability == Ability::ShortCut;
-    if !escape && st.has_ground_alien(h.at) {
+    if !escape && st.holds(h.at) {
         return Vec::new();
     }
     let mut dist = [u8::MAX; TILES];
@@ -195,7 +195,7 @@ fn onward(
     through: bool,
     diagonal: bool,
 ) -> impl Iterator<Item = Pos> + '_ {
-    let blocked = p != start && !through && st.has_ground_alien(p);
+    let blocked = p != start && !through && st.holds(p);
     let dirs = if blocked {
         &[][..]
     } else {
@@ -505,14 +505,32 @@ pub fn decide_and_apply(
                 return Err(RuleError::not_your_turn("no draw is due"));
             }
             let seat = st.current;
-            let n = st
-                .hand_size(seat)
-                .saturating_sub(st.seats[seat as usize].hand.len());
-            draw_cards(&mut cx, rng, seat, n);
+            // Turn.Draw: "draw up to your maximum hand size ... continuing
+            // until your max hand size is met. Drawn Event cards count
+            // towards your hand size." The size is measured before each
+            // card, as it stands then: an Event's Saucer that strikes at
+            // once (option `saucers_strike_at_once`) kills students and
+            // shrinks it mid-draw (rules version 6, review17 M1).
+            let mut events = 0;
+            while cx.st.over.is_none()
+                && cx.st.seats[seat as usize].hand.len() + events < cx.st.hand_size(seat)
+            {
+                match draw_one(&mut cx, rng, seat) {
+                    Some(true) => events += 1,
+                    Some(false) => {}
+                    None => break,
+                }
+            }
             if cx.st.over.is_none() {
-                cx.emit(E::PhaseChanged {
-                    phase: Phase::Actions,
-                });
+                // Assumption 14: a player with no student left is passed
+                // over. Struck down in its own draw, the gang plays no step
+                // of its turn; the Alien turn ending that turn still comes.
+                let phase = if cx.st.living(seat).next().is_none() {
+                    Phase::Alien
+                } else {
+                    Phase::Actions
+                };
+                cx.emit(E::PhaseChanged { phase });
             }
         }
         C::Move { human, to } => {
@@ -1038,7 +1056,7 @@ fn check_move(
         return Err(illegal("Turn.Move", "that tile is off the board"));
     }
     let at = st.humans[h].at;
-    if !escape && st.has_ground_alien(at) {
+    if !escape && st.holds(at) {
         return Err(illegal(
             "Turn.Move.Alien",
             format!(
@@ -1148,29 +1166,35 @@ fn spend_hits(cx: &mut Cx, by: u8, hits: u8, targets: &[Target]) {
 /// the discard pile reshuffled when the deck runs out.
 pub fn draw_cards(cx: &mut Cx, rng: &mut Randomness, seat: u8, n: usize) {
     for _ in 0..n {
-        if cx.st.over.is_some() {
+        if cx.st.over.is_some() || draw_one(cx, rng, seat).is_none() {
             return;
         }
-        if cx.st.deck.is_empty() {
-            if cx.st.discard.is_empty() {
-                return;
-            }
-            let mut deck = cx.st.discard.clone();
-            rng.shuffle(&mut deck);
-            cx.emit(E::Reshuffled { deck });
+    }
+}
+
+/// Draw one card for a seat (an Event resolved as drawn; the discard pile
+/// reshuffled when the deck is out): whether it was an Event, or `None`
+/// when neither the deck nor the discard pile holds a card.
+fn draw_one(cx: &mut Cx, rng: &mut Randomness, seat: u8) -> Option<bool> {
+    if cx.st.deck.is_empty() {
+        if cx.st.discard.is_empty() {
+            return None;
         }
-        let Some(&card) = cx.st.deck.last() else {
-            return;
-        };
-        match cx.st.content.cards[card as usize].kind.clone() {
-            CardKind::Event(effect) => {
-                cx.emit(E::EventDrawn { seat, card });
-                resolve_event(cx, seat, &effect);
-            }
-            _ => {
-                let open = open(&cx.st);
-                cx.emit(E::Drew { seat, card, open })
-            }
+        let mut deck = cx.st.discard.clone();
+        rng.shuffle(&mut deck);
+        cx.emit(E::Reshuffled { deck });
+    }
+    let &card = cx.st.deck.last()?;
+    match cx.st.content.cards[card as usize].kind.clone() {
+        CardKind::Event(effect) => {
+            cx.emit(E::EventDrawn { seat, card });
+            resolve_event(cx, seat, &effect);
+            Some(true)
+        }
+        _ => {
+            let open = open(&cx.st);
+            cx.emit(E::Drew { seat, card, open });
+            Some(false)
         }
     }
 }
@@ -1353,16 +1377,18 @@ fn mission_lost(cx: &mut Cx, h: usize, m: u16) {
 fn lose_mission(cx: &mut Cx, h: usize) {
     if let Some(m) = cx.st.humans[h].mission {
         mission_lost(cx, h, m);
-        let seat = cx.st.humans[h].seat;
-        let free = cx
-            .st
-            .living(seat)
-            .find(|(_, x)| x.mission.is_none())
-            .map(|(i, _)| i);
-        if let Some(other) = free {
+        if let Some(other) = free_student(&cx.st, cx.st.humans[h].seat) {
             new_mission(cx, other);
         }
     }
+}
+
+/// The seat's first living student without a mission (I.D. order,
+/// assumption 20), who draws a mission the seat gets back.
+fn free_student(st: &SaucersState, seat: u8) -> Option<usize> {
+    st.living(seat)
+        .find(|(_, x)| x.mission.is_none())
+        .map(|(i, _)| i)
 }
 
 fn complete(cx: &mut Cx, rng: &mut Randomness, seat: u8, h: usize, m: u16, paid: Tokens) {
@@ -1404,8 +1430,19 @@ fn complete(cx: &mut Cx, rng: &mut Randomness, seat: u8, h: usize, m: u16, paid:
     if cx.st.over.is_some() {
         return;
     }
-    // Assumed: a player who completes a mission takes the next one.
-    new_mission(cx, h);
+    // Assumed: a player who completes a mission takes the next one, onto
+    // the same student if it still lives and carries none. A student a
+    // Saucer struck down while the reward was drawn (option
+    // `saucers_strike_at_once`) carries nothing, and one already given a
+    // struck comrade's lost mission keeps it: the mission goes where a lost
+    // one goes, the seat's first living student without one (rules version
+    // 6, review17 M1).
+    let d = &cx.st.humans[h];
+    if d.alive && d.mission.is_none() {
+        new_mission(cx, h);
+    } else if let Some(other) = free_student(&cx.st, seat) {
+        new_mission(cx, other);
+    }
 }
 
 /// 4. Collect supply tokens and trade kills for alien tokens.
@@ -1492,7 +1529,7 @@ fn alien_turn(cx: &mut Cx) {
 
 /// Whether a mission's building still stands: a tile of its name on the
 /// board that no Saucer destroyed (or none of its name on the board at all).
-fn building_stands(st: &SaucersState, building: usize) -> bool {
+pub(super) fn building_stands(st: &SaucersState, building: usize) -> bool {
     let mut tiles = st
         .board
         .iter()

@@ -132,6 +132,10 @@ pub struct SaucersState {
     pub saucers_strike_at_once: bool,
     #[serde(default)]
     pub hunter_named_in_defeat: bool,
+    /// Option (rules version 6, review17 S1): a Saucer in the crosshairs
+    /// holds students on its tile as every alien does (Turn.Move.Alien).
+    #[serde(default)]
+    pub saucers_hold_students: bool,
     pub difficulty: u8,
     pub missions_to_win: u8,
     /// The youngest player, who starts.
@@ -411,16 +415,21 @@ impl SaucersState {
         self.aliens.iter().find(|a| a.id == id)
     }
 
-    /// Aliens on a tile that hold humans there and count in the Defeat step:
-    /// every alien but a Saucer Strike, which is in the air (assumed).
+    /// Aliens on a tile that count in the Defeat step: every alien but a
+    /// Saucer Strike, which is in the air (assumption 8).
     pub fn ground_aliens(&self, at: Pos) -> impl Iterator<Item = &Alien> {
         self.aliens
             .iter()
             .filter(move |a| a.at == at && a.kind != AlienKind::Saucer)
     }
 
-    pub fn has_ground_alien(&self, at: Pos) -> bool {
-        self.ground_aliens(at).next().is_some()
+    /// Whether an alien on the tile holds students there (Turn.Move.Alien:
+    /// none leaves it, none passes through it): a ground alien, and with
+    /// option `saucers_hold_students` a Saucer as well (assumption 8).
+    pub fn holds(&self, at: Pos) -> bool {
+        self.aliens
+            .iter()
+            .any(|a| a.at == at && (a.kind != AlienKind::Saucer || self.saucers_hold_students))
     }
 
     pub fn gang_of(&self, seat: u8) -> &super::data::GangDef {
