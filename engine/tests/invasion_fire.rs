@@ -1207,6 +1207,153 @@ fn line_of_sight_those_fighting_the_target_block_nothing_even_when_wiped_out_on_
     play(&mut s, 2, &shoot(&[three], alpha), &[1; 9]);
 }
 
+/// "In order for a model to 'sight a target' certain criteria must be met
+/// at the beginning of the active player's turn ... Its target must be in
+/// Line of Sight" (rules version 10): the criteria are a fact of the table
+/// as the card began, the figures killed since included. The Sniper at
+/// (10,10) saw one Auton of the Patrol then (at (16,30)); the other, at
+/// (10,30), stood behind the Auton Pair. The Fire Section kills the one in
+/// sight, and the Sniper steps round the Pair to where it sees the other
+/// now: the Patrol was sighted as the card began, so the Sniper fires.
+/// Until rules version 9 the figures looked at were only the living ones,
+/// and the shot was refused as not sighted. Without a kill (the Patrol's
+/// figure in sight moves away on an earlier card, so the card begins with
+/// only the hidden one) the Patrol was never sighted, and the shot stays
+/// refused.
+#[test]
+fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_target_in_sight_then_stays_sighted_when_that_figure_is_killed()
+ {
+    for killed_on_the_card in [true, false] {
+        let mut s = battle(false, false, true);
+        let [f3, a2, a3, f1] = placed(
+            &mut s,
+            "f3 at 10,10; a2 at 9.5,20; a3 at 10,30; f1 at 24,36",
+        );
+        let _ = a2;
+        put(&mut s, a3, 0, 16.0, 30.0);
+        put(&mut s, a3, 1, 10.0, 30.0);
+        if !killed_on_the_card {
+            // Only the hidden Auton when the card began (its friend was
+            // killed on an earlier card).
+            kill(&mut s, a3, 1);
+        }
+        let visible = figures(&s, a3)[..1].to_vec();
+        if killed_on_the_card {
+            // 24 against 20 a kill: one Auton of the Patrol, the Autons'
+            // player choosing the one in the Sniper's sight.
+            play(&mut s, 0, &shoot(&[f1], a3), &[3; 8]);
+            play(&mut s, 1, &casualties(&visible), &[]);
+            assert_eq!(s.group(a3).alive_count(), 1);
+            assert_eq!(
+                s.group(a3).alive().next().map(|m| m.at),
+                Some(Some(pt(10.0, 30.0)))
+            );
+        }
+        // From where it stood the Pair hides the living Auton: no shot.
+        let e = refused(&mut s, 0, &shoot(&[f3], a3), &[1]);
+        assert_refusal_says(&e, "line of sight is blocked");
+        play(&mut s, 0, &mv(f3, 16.0, 10.0), &[]);
+        if killed_on_the_card {
+            let p = play(&mut s, 0, &shoot(&[f3], a3), &[1]);
+            assert!(p.any(|e| matches!(e, E::Shot { .. })), "{:#?}", p.words);
+        } else {
+            assert_not_sighted(&refused(&mut s, 0, &shoot(&[f3], a3), &[1]));
+        }
+    }
+}
+
+/// "Its target must be in LOS of a leader model, who is in turn in Line of
+/// Sight and within 10" of the active model. This case allows for a leader
+/// model to communicate instructions to their troops, as to the location of
+/// the enemy", a criterion "met at the beginning of the active player's
+/// turn" (rules version 10): the Command's sergeant at (28,27) sees the
+/// Auton Patrol and the Sniper, 8.5" away, when U.N.I.T.'s card begins; the
+/// Sniper's own view of the Patrol is blocked by the Auton Pair. The
+/// sergeant walks into the sight of the Auton Squad laying in wait beyond
+/// the house and is shot dead out of turn; the Sniper steps round the Pair
+/// and fires at the Patrol, pointed out by the sergeant as the card began.
+/// Until rules version 9 a leader killed on the card pointed out nothing,
+/// and the shot was refused as not sighted. With the sergeant alive but
+/// more than 10" away when the card began, nothing pointed the Patrol out.
+#[test]
+fn sighting_a_target_a_leader_killed_on_the_card_pointed_out_what_he_saw_as_it_began() {
+    for sergeant_near in [true, false] {
+        let mut s = on_ground(InvasionConfig {
+            laying_in_wait: true,
+            sighting: true,
+            ..InvasionConfig::default()
+        });
+        park(&mut s);
+        let sergeant = if sergeant_near {
+            "sg at 28,27"
+        } else {
+            "sg at 31,24"
+        };
+        let [f3, a2, a3, sg, a1] = placed(
+            &mut s,
+            &format!("f3 at 20,30; a2 at 19.5,20; a3 at 20,10; {sergeant}; a1 at 40,40"),
+        );
+        let _ = a2;
+        card(&mut s, 1, CardKind::Single);
+        play(
+            &mut s,
+            1,
+            &format!(r#"{{"lay_in_wait":{{"group":{a1},"assault":false}}}}"#),
+            &[],
+        );
+        card(&mut s, 0, CardKind::Triple);
+        let p = play(&mut s, 0, &mv(sg, 35.5, 26.0), &[]);
+        p.assert_says("comes into the sight of Autons Auton Squad");
+        // 6,6,6 less 3 (laying in wait, not aimed): 15, a man at 6.
+        play(&mut s, 1, &spring(a1, sg), &[6, 6, 6]);
+        assert_eq!(s.group(sg).place, Place::Gone);
+        let e = refused(&mut s, 0, &shoot(&[f3], a3), &[1]);
+        assert_refusal_says(&e, "line of sight is blocked");
+        play(&mut s, 0, &mv(f3, 26.0, 30.0), &[]);
+        if sergeant_near {
+            let p = play(&mut s, 0, &shoot(&[f3], a3), &[1]);
+            assert!(p.any(|e| matches!(e, E::Shot { .. })), "{:#?}", p.words);
+        } else {
+            assert_not_sighted(&refused(&mut s, 0, &shoot(&[f3], a3), &[1]));
+        }
+    }
+}
+
+/// "Line of sight will be blocked by intervening groups" with "certain
+/// criteria must be met at the beginning of the active player's turn"
+/// (rules version 10): those fighting the target block nothing, but a group
+/// that charged into the target's fight on the card was fighting no one as
+/// the card began ("locked groups ... cannot move until it is resolved"),
+/// and stood where it stood then. The Pair stands between the Sniper and
+/// the Auton Patrol; it charges the Patrol, and the Sniper then charges it
+/// too, to join the fight: the Pair screened the Patrol as the card began,
+/// so the Sniper's assault is refused as not sighted, as when a friend
+/// steps out of the way (rules version 7). Until rules version 9 the Pair's
+/// lock as it is now left it out of the line, and the assault was made.
+/// Without Sighting a Target the assault is made.
+#[test]
+fn line_of_sight_a_group_that_charged_into_the_targets_fight_on_the_card_blocked_the_line_it_stood_in()
+ {
+    for sighting in [true, false] {
+        let mut s = battle(false, false, sighting);
+        let [f3, f2, a3] = placed(&mut s, "f3 at 20.5,19.5; f2 at 20,16; a3 at 20,12");
+        let p = play(&mut s, 0, &mv(f2, 20.0, 13.1), &[]);
+        assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+        assert_eq!(s.group(f2).locked, s.group(a3).locked);
+        let charge = mv(f3, 22.2, 12.0);
+        if sighting {
+            assert_not_sighted(&refused(&mut s, 0, &charge, &[]));
+        } else {
+            let p = play(&mut s, 0, &charge, &[]);
+            assert!(
+                p.any(|e| matches!(e, E::Locked { .. } | E::Merged { .. })),
+                "{:#?}",
+                p.words
+            );
+        }
+    }
+}
+
 /// "BUILDINGS AND LOS ... At any other time models in buildings will be
 /// outside LOS, and cannot be sighted" with Sighting a Target ("hiding
 /// targets need to be sighted before any offensive action"): the Pair,
