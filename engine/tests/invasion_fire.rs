@@ -1319,6 +1319,77 @@ fn sighting_a_target_a_leader_killed_on_the_card_pointed_out_what_he_saw_as_it_b
     }
 }
 
+/// A hive of two broods, each with a Controller, and a swarm of Mites.
+const HIVE: &str = r#"
+faction hive "Hive"
+model controller "Controller" species spug shoot 1 kill 9 12 15 controller
+model mite "Mite" species mite shoot 0 melee 2 move 24 kill 6 9 12 unhindered mite
+group c1 "First Brood" controller
+group c2 "Second Brood" controller
+group m1 "Swarm" mite mite mite
+"#;
+
+/// "A Controller can direct the mites to a target he can see without having
+/// to see their path to it" and "If the controller is killed the mites can
+/// do nothing except charge towards the nearest enemy" beside "criteria
+/// must be met at the beginning of the active player's turn" (rules version
+/// 10 keeps this reading): directing is done by a living Controller, and
+/// the text gives a Controller's death its own rule, so a Controller killed
+/// on the card directs his Mites to nothing, even to what he saw as the
+/// card began (unlike a leader, who pointed it out then). The First Brood's
+/// Controller sees the Auton Patrol beyond the house when the Hive's card
+/// begins; the Swarm behind the house does not, nor does the Second Brood's
+/// Controller. Alive, the first Controller directs the Swarm's charge
+/// round the house; walked into the sight of the Auton Squad laying in wait
+/// and shot dead, he directs nothing, and the charge is refused as not
+/// sighted (the Second Controller lives: the Mites are not uncontrolled).
+#[test]
+fn spugs_a_controller_killed_on_the_card_directs_his_mites_to_nothing_he_saw() {
+    for killed in [false, true] {
+        let config = InvasionConfig {
+            scenario_text: Some(GROUND.to_owned()),
+            factions: vec!["hive".into(), "autons".into()],
+            faction_texts: vec![HIVE.to_owned(), AUTONS.to_owned()],
+            laying_in_wait: true,
+            sighting: true,
+            ..InvasionConfig::default()
+        };
+        let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
+        park(&mut s);
+        let [c1, c2, m1, a3, a1] = placed(
+            &mut s,
+            "c1 at 4,38; c2 at 31,20; m1 at 31,27; a3 at 31,38; a1 at 14,20",
+        );
+        let _ = c2;
+        card(&mut s, 1, CardKind::Single);
+        play(
+            &mut s,
+            1,
+            &format!(r#"{{"lay_in_wait":{{"group":{a1},"assault":false}}}}"#),
+            &[],
+        );
+        card(&mut s, 0, CardKind::Triple);
+        if killed {
+            let p = play(&mut s, 0, &mv(c1, 12.0, 38.0), &[]);
+            p.assert_says("comes into the sight of Autons Auton Squad");
+            // 6,6,6 less 3 (laying in wait, not aimed): 15, a Controller at 9.
+            play(&mut s, 1, &spring(a1, c1), &[6, 6, 6]);
+            assert_eq!(s.group(c1).place, Place::Gone);
+            assert!(!s.mites_uncontrolled(0));
+        }
+        let charge = mv(m1, 31.0, 37.0);
+        if killed {
+            let e = refused(&mut s, 0, &charge, &[]);
+            assert_not_sighted(&e);
+            assert_refusal_says(&e, "its Controller seeing it");
+        } else {
+            let p = play(&mut s, 0, &charge, &[]);
+            assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+            assert_eq!(s.group(m1).locked, s.group(a3).locked);
+        }
+    }
+}
+
 /// "Line of sight will be blocked by intervening groups" with "certain
 /// criteria must be met at the beginning of the active player's turn"
 /// (rules version 10): those fighting the target block nothing, but a group
