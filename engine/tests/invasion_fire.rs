@@ -1075,6 +1075,41 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_group_k
     assert!(s.card_start.is_empty(), "{:?}", s.card_start);
 }
 
+/// Then: the charge is made, and `g` is locked in `target`'s fight.
+fn assert_charge_locks(s: &mut InvasionState, charge: &str, g: GroupId, target: GroupId) {
+    let p = play(s, 0, charge, &[]);
+    assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+    assert_eq!(s.group(g).locked, s.group(target).locked);
+}
+
+/// Given: the Autons' group `a1` declared laying in wait (to fire) on their
+/// Single card; then seat 0's Triple card is being played.
+fn autons_lay_in_wait(s: &mut InvasionState, a1: GroupId) {
+    card(s, 1, CardKind::Single);
+    play(
+        s,
+        1,
+        &format!(r#"{{"lay_in_wait":{{"group":{a1},"assault":false}}}}"#),
+        &[],
+    );
+    card(s, 0, CardKind::Triple);
+}
+
+/// When: seat 0's group `g` walks to `to` (inches), into the sight of the
+/// Autons' group `a1` laying in wait, which springs its ambush with three
+/// sixes; then `g` is wiped out.
+fn shot_dead_walking_into_the_ambush(
+    s: &mut InvasionState,
+    g: GroupId,
+    to: (f64, f64),
+    a1: GroupId,
+) {
+    let p = play(s, 0, &mv(g, to.0, to.1), &[]);
+    p.assert_says("comes into the sight of Autons Auton Squad");
+    play(s, 1, &spring(a1, g), &[6, 6, 6]);
+    assert_eq!(s.group(g).place, Place::Gone);
+}
+
 /// Given: U.N.I.T., the Daleks and the Spugs on the proving ground with
 /// Sighting a Target on, in this position (as `placed`).
 fn sighting_three(position: &str) -> (InvasionState, [GroupId; 4]) {
@@ -1249,16 +1284,29 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_target_
                 Some(Some(pt(10.0, 30.0)))
             );
         }
-        // From where it stood the Pair hides the living Auton: no shot.
-        let e = refused(&mut s, 0, &shoot(&[f3], a3), &[1]);
-        assert_refusal_says(&e, "line of sight is blocked");
-        play(&mut s, 0, &mv(f3, 16.0, 10.0), &[]);
-        if killed_on_the_card {
-            let p = play(&mut s, 0, &shoot(&[f3], a3), &[1]);
-            assert!(p.any(|e| matches!(e, E::Shot { .. })), "{:#?}", p.words);
-        } else {
-            assert_not_sighted(&refused(&mut s, 0, &shoot(&[f3], a3), &[1]));
-        }
+        // From where it stood the Pair hides the living Auton.
+        steps_round_the_pair_then_fires(&mut s, f3, (16.0, 10.0), a3, killed_on_the_card);
+    }
+}
+
+/// When: the Sniper `f3`, its shot at `a3` blocked by the Auton Pair where
+/// it stands, steps to `to` (inches), from where it sees `a3`; then its shot
+/// is made if `a3` was `sighted`, else refused as not sighted.
+fn steps_round_the_pair_then_fires(
+    s: &mut InvasionState,
+    f3: GroupId,
+    to: (f64, f64),
+    a3: GroupId,
+    sighted: bool,
+) {
+    let e = refused(s, 0, &shoot(&[f3], a3), &[1]);
+    assert_refusal_says(&e, "line of sight is blocked");
+    play(s, 0, &mv(f3, to.0, to.1), &[]);
+    if sighted {
+        let p = play(s, 0, &shoot(&[f3], a3), &[1]);
+        assert!(p.any(|e| matches!(e, E::Shot { .. })), "{:#?}", p.words);
+    } else {
+        assert_not_sighted(&refused(s, 0, &shoot(&[f3], a3), &[1]));
     }
 }
 
@@ -1294,28 +1342,10 @@ fn sighting_a_target_a_leader_killed_on_the_card_pointed_out_what_he_saw_as_it_b
             &format!("f3 at 20,30; a2 at 19.5,20; a3 at 20,10; {sergeant}; a1 at 40,40"),
         );
         let _ = a2;
-        card(&mut s, 1, CardKind::Single);
-        play(
-            &mut s,
-            1,
-            &format!(r#"{{"lay_in_wait":{{"group":{a1},"assault":false}}}}"#),
-            &[],
-        );
-        card(&mut s, 0, CardKind::Triple);
-        let p = play(&mut s, 0, &mv(sg, 35.5, 26.0), &[]);
-        p.assert_says("comes into the sight of Autons Auton Squad");
+        autons_lay_in_wait(&mut s, a1);
         // 6,6,6 less 3 (laying in wait, not aimed): 15, a man at 6.
-        play(&mut s, 1, &spring(a1, sg), &[6, 6, 6]);
-        assert_eq!(s.group(sg).place, Place::Gone);
-        let e = refused(&mut s, 0, &shoot(&[f3], a3), &[1]);
-        assert_refusal_says(&e, "line of sight is blocked");
-        play(&mut s, 0, &mv(f3, 26.0, 30.0), &[]);
-        if sergeant_near {
-            let p = play(&mut s, 0, &shoot(&[f3], a3), &[1]);
-            assert!(p.any(|e| matches!(e, E::Shot { .. })), "{:#?}", p.words);
-        } else {
-            assert_not_sighted(&refused(&mut s, 0, &shoot(&[f3], a3), &[1]));
-        }
+        shot_dead_walking_into_the_ambush(&mut s, sg, (35.5, 26.0), a1);
+        steps_round_the_pair_then_fires(&mut s, f3, (26.0, 30.0), a3, sergeant_near);
     }
 }
 
@@ -1361,20 +1391,10 @@ fn spugs_a_controller_killed_on_the_card_directs_his_mites_to_nothing_he_saw() {
             "c1 at 4,38; c2 at 31,20; m1 at 31,27; a3 at 31,38; a1 at 14,20",
         );
         let _ = c2;
-        card(&mut s, 1, CardKind::Single);
-        play(
-            &mut s,
-            1,
-            &format!(r#"{{"lay_in_wait":{{"group":{a1},"assault":false}}}}"#),
-            &[],
-        );
-        card(&mut s, 0, CardKind::Triple);
+        autons_lay_in_wait(&mut s, a1);
         if killed {
-            let p = play(&mut s, 0, &mv(c1, 12.0, 38.0), &[]);
-            p.assert_says("comes into the sight of Autons Auton Squad");
             // 6,6,6 less 3 (laying in wait, not aimed): 15, a Controller at 9.
-            play(&mut s, 1, &spring(a1, c1), &[6, 6, 6]);
-            assert_eq!(s.group(c1).place, Place::Gone);
+            shot_dead_walking_into_the_ambush(&mut s, c1, (12.0, 38.0), a1);
             assert!(!s.mites_uncontrolled(0));
         }
         let charge = mv(m1, 31.0, 37.0);
@@ -1383,9 +1403,7 @@ fn spugs_a_controller_killed_on_the_card_directs_his_mites_to_nothing_he_saw() {
             assert_not_sighted(&e);
             assert_refusal_says(&e, "its Controller seeing it");
         } else {
-            let p = play(&mut s, 0, &charge, &[]);
-            assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
-            assert_eq!(s.group(m1).locked, s.group(a3).locked);
+            assert_charge_locks(&mut s, &charge, m1, a3);
         }
     }
 }
@@ -1444,9 +1462,7 @@ fn buildings_and_los_a_group_inside_away_from_the_windows_cannot_be_sighted_for_
             let e = refused(&mut s, 0, &charge, &[]);
             assert_refusal_says(&e, "cannot be seen from outside, only perceived");
         } else {
-            let p = play(&mut s, 0, &charge, &[]);
-            assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
-            assert_eq!(s.group(f2).locked, s.group(a1).locked);
+            assert_charge_locks(&mut s, &charge, f2, a1);
         }
     }
 }
@@ -1470,9 +1486,7 @@ fn perception_may_find_an_enemy_that_has_moved_into_a_house_then_an_assault_on_i
         let charge = mv(f2, 31.0, 29.6);
         if roll == 6 {
             p.assert_says("perceived: the target is sighted");
-            let p = play(&mut s, 0, &charge, &[]);
-            assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
-            assert_eq!(s.group(f2).locked, s.group(a1).locked);
+            assert_charge_locks(&mut s, &charge, f2, a1);
         } else {
             p.assert_says("not perceived");
             let e = refused(&mut s, 0, &charge, &[]);
@@ -1519,9 +1533,7 @@ fn sighting_a_target_a_group_that_walks_into_a_house_on_the_card_must_perceive_t
             play(&mut s, 0, &perceive(f2, a1), &[roll]);
         }
         if roll == Some(6) || next_card {
-            let p = play(&mut s, 0, &charge, &[]);
-            assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
-            assert_eq!(s.group(f2).locked, s.group(a1).locked);
+            assert_charge_locks(&mut s, &charge, f2, a1);
         } else {
             let e = refused(&mut s, 0, &charge, &[]);
             assert_refusal_says(&e, "cannot be seen from outside, only perceived");
